@@ -1,0 +1,45 @@
+/** Error codes carried in GraphQL `extensions.code` and HTTP error bodies; the console reads the code, never the text. */
+import { z } from 'zod';
+
+export const ERROR_CODES = {
+  BAD_USER_INPUT: 'BAD_USER_INPUT',
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  TOUR_REMOVED: 'TOUR_REMOVED',
+  INVALID_TOUR_ID: 'INVALID_TOUR_ID',
+  USERNAME_TAKEN: 'USERNAME_TAKEN',
+  INVALID_CREDENTIALS: 'INVALID_CREDENTIALS',
+  ACCOUNT_NOT_ACTIVATED: 'ACCOUNT_NOT_ACTIVATED',
+  INVALID_TOKEN: 'INVALID_TOKEN',
+  HUMAN_CHECK_FAILED: 'HUMAN_CHECK_FAILED',
+  RATE_LIMITED: 'RATE_LIMITED',
+  QUERY_TOO_COMPLEX: 'QUERY_TOO_COMPLEX',
+  NO_ACTIVE_LICENSE: 'NO_ACTIVE_LICENSE',
+  NO_ACTIVE_TOURS_LEFT: 'NO_ACTIVE_TOURS_LEFT',
+  NO_MONTHLY_UPLOADS_LEFT: 'NO_MONTHLY_UPLOADS_LEFT',
+  PLAN_REQUIRED: 'PLAN_REQUIRED',
+  VIDEO_TOO_SHORT: 'VIDEO_TOO_SHORT',
+  VIDEO_TOO_LONG: 'VIDEO_TOO_LONG',
+  VIDEO_RESOLUTION_LOW: 'VIDEO_RESOLUTION_LOW',
+  VIDEO_INVALID: 'VIDEO_INVALID',
+  UPLOAD_INVALID: 'UPLOAD_INVALID',
+  REELS_LIMIT: 'REELS_LIMIT',
+  TOUR_NOT_PROCESSED: 'TOUR_NOT_PROCESSED',
+  AI_ALREADY_GENERATING: 'AI_ALREADY_GENERATING',
+  AI_ALREADY_CREATED: 'AI_ALREADY_CREATED',
+  SERVICE_NOT_CONFIGURED: 'SERVICE_NOT_CONFIGURED',
+  NOT_AVAILABLE_YET: 'NOT_AVAILABLE_YET',
+  CONFLICT: 'CONFLICT',
+  INTERNAL: 'INTERNAL',
+} as const;
+
+export const ErrorCodeSchema = z.enum(ERROR_CODES);
+export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
+
+/** Reads the code from a GraphQL error-like object; unknown shapes give INTERNAL. */
+export function errorCodeOf(error: unknown): ErrorCode {
+  const code = (error as { extensions?: { code?: unknown } } | null)?.extensions?.code;
+  const parsed = ErrorCodeSchema.safeParse(code);
+  return parsed.success ? parsed.data : ERROR_CODES.INTERNAL;
+}
