@@ -1,13 +1,17 @@
+import { createRequire } from 'node:module';
 import { defineProject } from 'vitest/config';
 
+const require = createRequire(import.meta.url);
+
 export default defineProject({
+  // graphql ships CJS and ESM builds; Pothos and Mercurius load the CJS one, so tests must too (one realm).
+  resolve: { alias: { graphql: require.resolve('graphql') } },
   test: {
     name: 'server',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Integration tests start real servers and databases; keep files apart but not too many at once on 2 cores.
     pool: 'forks',
     maxWorkers: 2,
   },

@@ -1,0 +1,184 @@
+/** buildApp(): the whole server (API and/or worker) on the configured engines; returns { start, stop }. */
+import { createHmac, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import mercurius from 'mercurius';
+import type { GraphQLError } from 'graphql';
+import { mercuriusUpload } from 'mercurius-upload';
+import rateLimit from '@fastify/rate-limit';
+import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
+import { loadConfig, type Config, type RawConfig } from './config.js';
+import { openDatabase, type Db } from './db/database.js';
+import { createEventBus } from './events/event-bus.js';
+import { createQueue } from './jobs/queue.js';
+import { registerWorkers } from './jobs/workers.js';
+import { createMailer } from './mail/mailer.js';
+import { LocalStorage } from './storage/local-storage.js';
+import type { Storage } from './storage/storage.js';
+import { createTokenService } from './auth/tokens.js';
+import { createHumanCheck } from './auth/human-check.js';
+import { resolveAuth } from './auth/resolve-auth.js';
+import type { AuthInfo, Context } from './graphql/builder.js';
+import { getSchema } from './graphql/schema.js';
+import { toClientError } from './graphql/errors.js';
+import { queryLimitsRule } from './graphql/limits.js';
+import { registerRoutes } from './http/routes.js';
+import type { Services } from './services/services.js';
+
+export interface BuildAppOptions {
+  /** Settings; defaults to the process environment. */
+  config?: Config;
+  /** Overrides on top of the environment (tests). */
+  overrides?: Partial<RawConfig>;
+  /** Replace parts (tests): e.g. a storage adapter. */
+  storage?: Storage;
+}
+
+export interface App {
+  app: FastifyInstance;
+  services: Services;
+  config: Config;
+  /** Starts listening (API role) and working (worker role); resolves to the base URL. */
+  start(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** A development secret kept in the data folder, so restarts keep sessions and nobody ships a default. */
+function developmentSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'dev-secret');
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    fs.mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(32).toString('hex');
+    fs.writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
+  }
+}
+
+export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
+  const config = opts.config ?? loadConfig(process.env, opts.overrides);
+  if (!config.JWT_SECRET) config.jwtSecret = developmentSecret(config.dataDir);
+
+  const app = Fastify({
+    logger: { level: config.LOG_LEVEL },
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+    disableRequestLogging: config.NODE_ENV === 'test',
+  });
+
+  const database: Db = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR.startsWith('memory://') ? config.DATA_DIR : path.join(config.dataDir, 'pg'),
+  });
+  const events = await createEventBus(database);
+  const queue = await createQueue(database, { databaseUrl: config.DATABASE_URL, onError: (e) => app.log.error(e, 'job queue error') });
+  const storage =
+    opts.storage ??
+    new LocalStorage({
+      root: path.join(config.dataDir, 'files'),
+      publicUrl: config.publicUrl,
+      signingSecret: createHmac('sha256', config.jwtSecret).update('storage-signing').digest('hex'),
+    });
+  const services: Services = {
+    config,
+    database,
+    db: database.db,
+    storage,
+    mailer: createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, db: database.db, log: app.log }),
+    queue,
+    events,
+    tokens: createTokenService(config.jwtSecret, config.TOKEN_TTL_SECONDS),
+    humanCheck: createHumanCheck({ secret: config.TURNSTILE_SECRET, verifyUrl: config.TURNSTILE_VERIFY_URL, isDev: config.isDev }),
+    log: app.log,
+  };
+
+  await app.register(rateLimit, { global: false });
+
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string; validation?: unknown }, _req, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
+    if (status >= 500) {
+      app.log.error(err);
+      return reply.code(status).send({ error: 'Internal Server Error', code: ERROR_CODES.INTERNAL, message: ERROR_TEXTS.unexpected });
+    }
+    const code = status === 429 ? ERROR_CODES.RATE_LIMITED : status === 401 ? ERROR_CODES.UNAUTHENTICATED : ERROR_CODES.BAD_USER_INPUT;
+    const message = status === 429 ? ERROR_TEXTS.rateLimited : err.message;
+    return reply.code(status).send({ error: message, code, message });
+  });
+
+  const authCache = new WeakMap<FastifyRequest, AuthInfo | null>();
+  // A present but invalid or expired token answers 401, which the console turns into a logout (accounts §4).
+  app.addHook('preHandler', async (req, reply) => {
+    if (!req.url.startsWith('/query')) return;
+    const header = req.headers.authorization;
+    if (!header) return void authCache.set(req, null);
+    const auth = await resolveAuth(services, header);
+    if (!auth) {
+      return reply.code(401).send({ errors: [{ message: ERROR_TEXTS.authenticationFailed, extensions: { code: ERROR_CODES.UNAUTHENTICATED } }] });
+    }
+    authCache.set(req, auth);
+  });
+
+  await app.register(mercuriusUpload, { maxFileSize: 15 * 1024 * 1024, maxFiles: 2 });
+  await app.register(mercurius, {
+    schema: getSchema(),
+    path: '/query',
+    graphiql: false,
+    jit: 1,
+    validationRules: [queryLimitsRule()],
+    context: (req): Context => ({ services, auth: authCache.get(req) ?? null, ip: req.ip, origin: req.headers.origin }),
+    subscription: {
+      // The token travels in the connection parameters: { authorization: 'Bearer …' }.
+      onConnect: async ({ payload }) => {
+        const header = (payload as Record<string, unknown> | undefined)?.authorization ?? (payload as Record<string, unknown> | undefined)?.Authorization;
+        if (!header) return { auth: null };
+        const auth = await resolveAuth(services, String(header));
+        return auth ? { auth } : false;
+      },
+      context: (_conn, req): Context => ({ services, auth: null, ip: req.ip, origin: req.headers.origin }),
+    },
+    errorFormatter: (execution) => {
+      let requestError = false;
+      const flat = (execution.errors ?? []).flatMap((e) => {
+        // Mercurius wraps validation failures (our limits included) in one error holding the list.
+        const inner = (e.originalError as { errors?: unknown } | undefined)?.errors;
+        if (Array.isArray(inner)) {
+          requestError = true;
+          return inner as GraphQLError[];
+        }
+        if (e.message.startsWith('Syntax Error')) requestError = true;
+        return [e];
+      });
+      const errors = flat.map((e) => toClientError(e, (orig) => app.log.error(orig)));
+      return { statusCode: requestError && !execution.data ? 400 : 200, response: { data: execution.data ?? null, errors } };
+    },
+  });
+  // Subscription context: mercurius merges onConnect's result into the context.
+  app.graphql.addHook('preSubscriptionExecution', async (_schema, _doc, context) => {
+    const c = context as unknown as Context & { auth?: AuthInfo | null };
+    c.auth ??= null;
+  });
+
+  await registerRoutes(app, services);
+
+  const role = config.ROLE;
+  let started = false;
+  return {
+    app,
+    services,
+    config,
+    async start() {
+      if (role === 'all' || role === 'worker') await registerWorkers(services);
+      const url = await app.listen({ host: config.HOST, port: config.PORT });
+      started = true;
+      return url;
+    },
+    async stop() {
+      if (started) await app.close();
+      await queue.stop({ graceful: true, timeout: 5000 }).catch(() => undefined);
+      await events.close().catch(() => undefined);
+      await database.close();
+    },
+  };
+}

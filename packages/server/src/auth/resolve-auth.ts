@@ -1,0 +1,21 @@
+/** Bearer token → the caller, with company and roles read fresh from the database (plans and roles change). */
+import type { AuthInfo } from '../graphql/builder.js';
+import type { Services } from '../services/services.js';
+import { getLicense, rolesFor } from '../services/licenses.js';
+
+export async function resolveAuth(services: Services, header: string): Promise<AuthInfo | null> {
+  const m = /^Bearer\s+(.+)$/i.exec(header.trim());
+  if (!m) return null;
+  const claims = await services.tokens.verify(m[1]!);
+  if (!claims) return null;
+  const user = await services.db.selectFrom('users').selectAll().where('id', '=', claims.sub).executeTakeFirst();
+  if (!user) return null;
+  const license = await getLicense(services.db, user.company_id);
+  return {
+    userId: user.id,
+    companyId: user.company_id,
+    roles: rolesFor(user, license),
+    isCompanyAdmin: user.role === 'ADMIN',
+    isSuperAdmin: user.is_superadmin,
+  };
+}

@@ -1,0 +1,48 @@
+/** Session tokens (JWT, HS256) and the one-time tokens of activation, reset and invites. */
+import { createHash, randomBytes } from 'node:crypto';
+import { SignJWT, jwtVerify } from 'jose';
+
+export interface SessionClaims {
+  sub: string;
+  cid: string;
+  roles: string[];
+  exp: number;
+}
+
+export interface TokenService {
+  sign(claims: { userId: string; companyId: string; roles: string[] }): Promise<string>;
+  verify(token: string): Promise<SessionClaims | null>;
+}
+
+export function createTokenService(secret: string, ttlSeconds: number): TokenService {
+  const key = new TextEncoder().encode(secret);
+  return {
+    async sign({ userId, companyId, roles }) {
+      return new SignJWT({ roles, cid: companyId })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(userId)
+        .setIssuedAt()
+        .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+        .sign(key);
+    },
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
+        if (typeof payload.sub !== 'string' || typeof payload.cid !== 'string' || !Array.isArray(payload.roles) || typeof payload.exp !== 'number') return null;
+        return { sub: payload.sub, cid: payload.cid, roles: payload.roles.map(String), exp: payload.exp };
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+/** A new random token of 256 bits (url-safe) and the hash we store instead of it. */
+export function newOneTimeToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: hashToken(token) };
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}

@@ -1,0 +1,76 @@
+/** Settings from the environment, each with its embedded default (documented in .env.example). */
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .union([z.boolean(), z.string()])
+  .transform((v) => (typeof v === 'boolean' ? v : ['1', 'true', 'yes', 'on'].includes(v.toLowerCase())));
+
+const ConfigSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  /** Public base URL used in mails and media links; defaults to http://HOST:PORT. */
+  PUBLIC_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default('.data'),
+  DATABASE_URL: z.string().optional(),
+  ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  JWT_SECRET: z.string().min(16).optional(),
+  TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(60 * 60 * 24 * 7),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Roomwalk <no-reply@roomwalk.local>'),
+  TURNSTILE_SECRET: z.string().optional(),
+  TURNSTILE_VERIFY_URL: z.string().url().default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+  TURNSTILE_SITE_KEY: z.string().optional(),
+  OIDC_ISSUER: z.string().url().default('https://accounts.google.com'),
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  OIDC_REDIRECT_URI: z.string().url().optional(),
+  S3_ENDPOINT: z.string().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_BUCKET: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool.default(true),
+  CDN_BASE_URL: z.string().url().optional(),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  AGORA_APP_ID: z.string().optional(),
+  AGORA_APP_CERTIFICATE: z.string().optional(),
+  ICE_SERVERS: z.string().optional(),
+  AI_WORKER_URL: z.string().url().optional(),
+  ERROR_REPORTING_URL: z.string().url().optional(),
+  REDIS_URL: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  RATE_LIMIT_DISABLED: bool.default(false),
+  CONSOLE_DIST: z.string().optional(),
+  PLAYER_DIST: z.string().optional(),
+});
+
+export type RawConfig = z.infer<typeof ConfigSchema>;
+export interface Config extends RawConfig {
+  publicUrl: string;
+  dataDir: string;
+  isDev: boolean;
+  jwtSecret: string;
+}
+
+/** Reads settings from an env-like object; throws a readable error on a bad value. */
+export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<RawConfig> = {}): Config {
+  const parsed = ConfigSchema.safeParse({ ...env, ...overrides });
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid settings:\n${lines}`);
+  }
+  const c = parsed.data;
+  const isDev = c.NODE_ENV !== 'production';
+  if (!isDev && !c.JWT_SECRET) throw new Error('Invalid settings:\n  JWT_SECRET: required in production');
+  const dataDir = path.resolve(c.DATA_DIR);
+  return {
+    ...c,
+    isDev,
+    dataDir,
+    publicUrl: (c.PUBLIC_URL ?? `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${c.PORT}`).replace(/\/$/, ''),
+    jwtSecret: c.JWT_SECRET ?? 'roomwalk-development-secret-change-me',
+  };
+}

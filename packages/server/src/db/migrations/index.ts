@@ -1,0 +1,7 @@
+/** Every migration, in order. Add new ones with the next number; never edit a landed one. */
+import type { Migration } from 'kysely';
+import * as m0001 from './0001-accounts-and-tours.js';
+
+export const migrations: Record<string, Migration> = {
+  '0001-accounts-and-tours': m0001,
+};

@@ -1,0 +1,195 @@
+/** Row types of every table, for Kysely. Migrations in ./migrations create them. */
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Json<T> = ColumnType<T, string | T, string | T>;
+
+export interface CompaniesTable {
+  id: Generated<string>;
+  name: string;
+  address: string | null;
+  vat_no: string | null;
+  country_code: Generated<string>;
+  referred_by: string | null;
+  logo_key: string | null;
+  created_at: Timestamp;
+}
+
+export interface UsersTable {
+  id: Generated<string>;
+  username: string;
+  password_hash: string | null;
+  company_id: string;
+  role: Generated<'ADMIN' | 'USER'>;
+  is_superadmin: Generated<boolean>;
+  activated_at: NullableTimestamp;
+  oidc_issuer: string | null;
+  oidc_subject: string | null;
+  created_at: Timestamp;
+}
+
+export interface UserProfilesTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  surname: string;
+  contact_number: string | null;
+  profile_image_key: string | null;
+}
+
+export interface LicensesTable {
+  id: Generated<string>;
+  company_id: string;
+  plan_id: string;
+  plan_name: string;
+  subscription_id: string | null;
+  quantity: number;
+  upload_limit: number;
+  start_date: Timestamp;
+  end_date: NullableTimestamp;
+  period_start: Timestamp;
+  created_at: Timestamp;
+}
+
+export interface TeamInvitesTable {
+  id: Generated<string>;
+  company_id: string;
+  email: string;
+  token_hash: string;
+  accepted: Generated<boolean>;
+  accepted_user_id: string | null;
+  invited_by: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface OneTimeTokensTable {
+  id: Generated<string>;
+  user_id: string;
+  purpose: 'activation' | 'reset';
+  token_hash: string;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface VideoInfoJson {
+  width: number;
+  height: number;
+  fullSize: number;
+  mediumSize: number;
+  smallSize: number;
+}
+
+export interface ToursTable {
+  id: Generated<string>;
+  company_id: string;
+  owner_id: string;
+  title: string | null;
+  description: string | null;
+  listing_link: string | null;
+  video_key: string | null;
+  thumbnail_key: string | null;
+  intro_logo_key: string | null;
+  status: string;
+  progress: Generated<number>;
+  progress_text: string | null;
+  views: Generated<number>;
+  deactivated_views: Generated<number>;
+  video_info: Json<VideoInfoJson | null> | null;
+  fps: number | null;
+  deactivated_at: NullableTimestamp;
+  deleted_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TourLogsTable {
+  id: Generated<string>;
+  tour_id: string;
+  status: string;
+  error: string | null;
+  created_at: Timestamp;
+}
+
+export interface ClipsTable {
+  id: Generated<string>;
+  tour_id: string;
+  index: number;
+  frame_count: number;
+  duration: number;
+  high_key: string;
+  low_key: string;
+}
+
+export interface MarkersTable {
+  id: Generated<string>;
+  tour_id: string;
+  name: string;
+  description: Generated<string>;
+  scroll_position: Generated<number>;
+  frame_index: number;
+  is_fast_travel: Generated<boolean>;
+  source: Generated<'USER' | 'AI'>;
+  created_at: Timestamp;
+}
+
+export interface UploadsTable {
+  id: Generated<string>;
+  key: string;
+  company_id: string;
+  user_id: string;
+  extension: string;
+  size: number | null;
+  tour_id: string | null;
+  created_at: Timestamp;
+  submitted_at: NullableTimestamp;
+}
+
+export interface FeedbackTable {
+  id: Generated<string>;
+  user_id: string | null;
+  name: string;
+  email: string;
+  comment: string;
+  created_at: Timestamp;
+}
+
+export interface MailOutboxTable {
+  id: Generated<string>;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  links: Json<string[]>;
+  created_at: Timestamp;
+}
+
+export interface Database {
+  companies: CompaniesTable;
+  users: UsersTable;
+  user_profiles: UserProfilesTable;
+  licenses: LicensesTable;
+  team_invites: TeamInvitesTable;
+  one_time_tokens: OneTimeTokensTable;
+  tours: ToursTable;
+  tour_logs: TourLogsTable;
+  clips: ClipsTable;
+  markers: MarkersTable;
+  uploads: UploadsTable;
+  feedback: FeedbackTable;
+  mail_outbox: MailOutboxTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type CompanyRow = Selectable<CompaniesTable>;
+export type ProfileRow = Selectable<UserProfilesTable>;
+export type LicenseRow = Selectable<LicensesTable>;
+export type InviteRow = Selectable<TeamInvitesTable>;
+export type TourRow = Selectable<ToursTable>;
+export type ClipRow = Selectable<ClipsTable>;
+export type MarkerRow = Selectable<MarkersTable>;
+export type NewTour = Insertable<ToursTable>;
+export type TourUpdate = Updateable<ToursTable>;

@@ -1,0 +1,121 @@
+/** The Pothos schema builder and the typed request context every resolver receives. */
+import SchemaBuilder from '@pothos/core';
+import RelayPlugin from '@pothos/plugin-relay';
+import type { Services } from '../services/services.js';
+import { AppError } from './errors.js';
+import { ERROR_CODES } from '@roomwalk/shared';
+
+export interface AuthInfo {
+  userId: string;
+  companyId: string;
+  roles: string[];
+  isCompanyAdmin: boolean;
+  isSuperAdmin: boolean;
+}
+
+export interface Context {
+  services: Services;
+  auth: AuthInfo | null;
+  ip: string;
+  /** Origin header of the request (for links in mails). */
+  origin: string | undefined;
+}
+
+export interface FileUploadValue {
+  filename: string;
+  mimetype: string;
+  createReadStream: () => NodeJS.ReadableStream;
+}
+
+/** Prefixes of our global ids: `tour_<uuid>`, readable in links and logs. */
+export const ID_PREFIXES = {
+  Tour: 'tour',
+  User: 'user',
+  UserProfile: 'profile',
+  Company: 'company',
+  License: 'license',
+  TeamInvite: 'invite',
+  Marker: 'marker',
+  Clip: 'clip',
+  Reel: 'reel',
+  Shot: 'shot',
+  TourLead: 'lead',
+} as const;
+export type NodeTypeName = keyof typeof ID_PREFIXES;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function encodeId(typename: NodeTypeName, id: string): string {
+  return `${ID_PREFIXES[typename]}_${id}`;
+}
+
+/** Decodes a global id of the expected type; malformed ids are NOT_FOUND (or INVALID_TOUR_ID for tours). */
+export function decodeId(typename: NodeTypeName, globalId: string): string {
+  const prefix = `${ID_PREFIXES[typename]}_`;
+  const raw = typeof globalId === 'string' && globalId.startsWith(prefix) ? globalId.slice(prefix.length) : '';
+  if (!UUID.test(raw)) {
+    if (typename === 'Tour') throw new AppError(ERROR_CODES.INVALID_TOUR_ID, 'This is not a valid tour link.');
+    throw new AppError(ERROR_CODES.NOT_FOUND, 'Not found.');
+  }
+  return raw.toLowerCase();
+}
+
+export function parseGlobalId(globalId: string): { typename: NodeTypeName; id: string } | null {
+  const m = /^([a-z]+)_(.+)$/.exec(globalId);
+  if (!m) return null;
+  const entry = Object.entries(ID_PREFIXES).find(([, p]) => p === m[1]);
+  if (!entry || !UUID.test(m[2]!)) return null;
+  return { typename: entry[0] as NodeTypeName, id: m[2]!.toLowerCase() };
+}
+
+export const builder = new SchemaBuilder<{
+  Context: Context;
+  Scalars: {
+    ID: { Input: string; Output: string };
+    DateTime: { Input: Date; Output: Date | string };
+    Upload: { Input: Promise<FileUploadValue>; Output: never };
+  };
+  DefaultFieldNullability: false;
+}>({
+  plugins: [RelayPlugin],
+  defaultFieldNullability: false,
+  relay: {
+    clientMutationId: 'omit',
+    cursorType: 'String',
+    nodeQueryOptions: { nullable: true },
+    nodesQueryOptions: false,
+    encodeGlobalID: (typename, id) => encodeId(typename as NodeTypeName, String(id)),
+    decodeGlobalID: (globalID) => {
+      const parsed = parseGlobalId(globalID);
+      if (!parsed) throw new AppError(ERROR_CODES.NOT_FOUND, 'Not found.');
+      return { typename: parsed.typename, id: parsed.id };
+    },
+  },
+});
+
+builder.scalarType('DateTime', {
+  description: 'An ISO-8601 date and time.',
+  serialize: (v) => (v instanceof Date ? v.toISOString() : String(v)),
+  parseValue: (v) => {
+    const d = new Date(String(v));
+    if (Number.isNaN(d.getTime())) throw new AppError(ERROR_CODES.BAD_USER_INPUT, 'Not a valid date.');
+    return d;
+  },
+});
+
+builder.scalarType('Upload', {
+  description: 'A file sent with the GraphQL multipart request.',
+  serialize: () => {
+    throw new Error('Upload is input only');
+  },
+  parseValue: (v) => v as Promise<FileUploadValue>,
+});
+
+builder.queryType({});
+builder.mutationType({});
+builder.subscriptionType({});
+
+/** `{ success }` answers of mutations that change state without returning an object. */
+export const SuccessRef = builder.objectRef<{ success: boolean }>('Success').implement({
+  fields: (t) => ({ success: t.exposeBoolean('success') }),
+});

@@ -1,0 +1,19 @@
+/** Assembles the schema from one file per domain. The printed SDL is checked in at packages/shared/schema.graphql. */
+import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { builder } from './builder.js';
+import './schema/accounts.js';
+import './schema/account-mutations.js';
+import './schema/tours.js';
+import './schema/media.js';
+import './schema/billing.js';
+import './schema/live.js';
+
+let cached: GraphQLSchema | undefined;
+export function getSchema(): GraphQLSchema {
+  cached ??= builder.toSchema();
+  return cached;
+}
+
+export function printSdl(): string {
+  return `${printSchema(lexicographicSortSchema(getSchema()))}\n`;
+}

@@ -1,0 +1,227 @@
+/** Accounts, companies, licences and teams (accounts §3, §7). */
+import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
+import { sql } from 'kysely';
+import { TEAM_INVITES_PAGE_SIZE } from '@roomwalk/shared';
+import type { CompanyRow, InviteRow, LicenseRow, ProfileRow, TourRow, UserRow } from '../../db/types.js';
+import { builder, SuccessRef } from '../builder.js';
+import { notAvailableYet, notFound } from '../errors.js';
+import { requireAuth, requireSameCompany } from '../guards.js';
+import { countActiveTours, countUploadsSince, currentPeriodStart, getLicense, licenseCounts } from '../../services/licenses.js';
+import { TourRef } from './tour-refs.js';
+
+export const UserRoleEnum = builder.enumType('UserRole', { values: ['ADMIN', 'USER'] as const });
+
+/** node(id) answers a user only to members of the same company. */
+export const UserRef = builder.nodeRef<UserRow, string>('User', {
+  id: { resolve: (u) => u.id },
+  loadOne: async (id, ctx) => {
+    if (!ctx.auth) return null;
+    const row = await ctx.services.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && row.company_id === ctx.auth.companyId ? row : null;
+  },
+});
+export const ProfileRef = builder.objectRef<ProfileRow & { email: string; company_id: string }>('UserProfile');
+export const CompanyRef = builder.objectRef<CompanyRow>('Company');
+export const LicenseRef = builder.objectRef<LicenseRow>('License');
+export const TeamInviteRef = builder.objectRef<InviteRow>('TeamInvite');
+
+async function periodStartFor(ctx: { services: { db: import('kysely').Kysely<import('../../db/types.js').Database> } }, companyId: string): Promise<Date> {
+  const license = await getLicense(ctx.services.db, companyId);
+  return license ? currentPeriodStart(license) : new Date(0);
+}
+
+UserRef.implement({
+  isTypeOf: (v) => typeof v === 'object' && v !== null && 'username' in v && 'password_hash' in v,
+  fields: (t) => ({
+    username: t.exposeString('username'),
+    role: t.field({ type: UserRoleEnum, resolve: (u) => u.role }),
+    isAdmin: t.boolean({ resolve: (u) => u.role === 'ADMIN' }),
+    isSuperAdmin: t.boolean({ resolve: (u) => u.is_superadmin }),
+    activated: t.boolean({ description: 'False until the activation link is followed (Not activated).', resolve: (u) => u.activated_at !== null }),
+    profile: t.field({
+      type: ProfileRef,
+      nullable: true,
+      resolve: async (u, _a, ctx) => {
+        const p = await ctx.services.db.selectFrom('user_profiles').selectAll().where('user_id', '=', u.id).executeTakeFirst();
+        return p ? { ...p, email: u.username, company_id: u.company_id } : null;
+      },
+    }),
+    company: t.field({
+      type: CompanyRef,
+      nullable: true,
+      resolve: (u, _a, ctx) => ctx.services.db.selectFrom('companies').selectAll().where('id', '=', u.company_id).executeTakeFirst().then((c) => c ?? null),
+    }),
+    monthlyActiveTours: t.int({ resolve: (u, _a, ctx) => countActiveTours(ctx.services.db, { ownerId: u.id }) }),
+    monthlyUploadedTours: t.int({
+      resolve: async (u, _a, ctx) => countUploadsSince(ctx.services.db, await periodStartFor(ctx, u.company_id), { userId: u.id }),
+    }),
+    totalViews: t.int({
+      description: 'Views of all this user\'s tours that still exist.',
+      resolve: async (u, _a, ctx) =>
+        (await ctx.services.db.selectFrom('tours').select(sql<number>`coalesce(sum(views),0)::int`.as('n')).where('owner_id', '=', u.id).where('deleted_at', 'is', null).executeTakeFirstOrThrow()).n,
+    }),
+    deletedTourViews: t.int({
+      description: 'Views of this user\'s deleted and deactivated tours.',
+      resolve: async (u, _a, ctx) =>
+        (await ctx.services.db
+          .selectFrom('tours')
+          .select(sql<number>`coalesce(sum(views + deactivated_views),0)::int`.as('n'))
+          .where('owner_id', '=', u.id)
+          .where((eb) => eb.or([eb('deleted_at', 'is not', null), eb('deactivated_at', 'is not', null)]))
+          .executeTakeFirstOrThrow()).n,
+    }),
+    topFiveTours: t.field({
+      type: [TourRef],
+      resolve: (u, _a, ctx) =>
+        ctx.services.db.selectFrom('tours').selectAll().where('owner_id', '=', u.id).where('deleted_at', 'is', null)
+          .where('status', '=', 'PROCESSED').orderBy('views', 'desc').orderBy('created_at', 'desc').limit(5).execute() as Promise<TourRow[]>,
+    }),
+  }),
+});
+
+ProfileRef.implement({
+  fields: (t) => ({
+    id: t.globalID({ resolve: (p) => ({ type: 'UserProfile', id: p.id }) }),
+    name: t.exposeString('name'),
+    surname: t.exposeString('surname'),
+    email: t.exposeString('email'),
+    contactNumber: t.exposeString('contact_number', { nullable: true }),
+    profileImageURL: t.string({ nullable: true, resolve: (p, _a, ctx) => (p.profile_image_key ? ctx.services.storage.publicUrl(p.profile_image_key) : null) }),
+    company: t.field({
+      type: CompanyRef,
+      nullable: true,
+      resolve: (p, _a, ctx) => ctx.services.db.selectFrom('companies').selectAll().where('id', '=', p.company_id).executeTakeFirst().then((c) => c ?? null),
+    }),
+  }),
+});
+
+CompanyRef.implement({
+  fields: (t) => ({
+    id: t.globalID({ resolve: (c) => ({ type: 'Company', id: c.id }) }),
+    name: t.exposeString('name'),
+    address: t.exposeString('address', { nullable: true }),
+    vatno: t.exposeString('vat_no', { nullable: true }),
+    countrycode: t.exposeString('country_code'),
+    referredby: t.exposeString('referred_by', { nullable: true }),
+    logoimageurl: t.string({ nullable: true, resolve: (c, _a, ctx) => (c.logo_key ? ctx.services.storage.publicUrl(c.logo_key) : null) }),
+    license: t.field({ type: LicenseRef, nullable: true, resolve: (c, _a, ctx) => getLicense(ctx.services.db, c.id).then((l) => l ?? null) }),
+    members: t.field({
+      type: [UserRef],
+      resolve: (c, _a, ctx) => {
+        requireSameCompany(ctx, c.id);
+        return ctx.services.db.selectFrom('users').selectAll().where('company_id', '=', c.id).orderBy('created_at').execute();
+      },
+    }),
+    invites: t.connection({
+      type: TeamInviteRef,
+      args: {},
+      resolve: (c, args, ctx) => {
+        requireSameCompany(ctx, c.id);
+        const first = args.first ?? TEAM_INVITES_PAGE_SIZE;
+        return resolveCursorConnection(
+          { args: { ...args, first }, toCursor: (i: InviteRow) => `${new Date(i.created_at).toISOString()}|${i.id}` },
+          async ({ after, limit, inverted }: ResolveCursorConnectionArgs) => {
+            let q = ctx.services.db.selectFrom('team_invites').selectAll().where('company_id', '=', c.id).where('revoked_at', 'is', null);
+            if (after) {
+              const [ts, id] = after.split('|');
+              q = q.where((eb) => eb.or([eb('created_at', '>', new Date(ts!)), eb.and([eb('created_at', '=', new Date(ts!)), eb('id', '>', id!)])]));
+            }
+            return q.orderBy('created_at', inverted ? 'desc' : 'asc').orderBy('id', inverted ? 'desc' : 'asc').limit(limit).execute();
+          },
+        );
+      },
+    }, { name: 'TeamInviteConnection' }, { name: 'TeamInviteEdge' }),
+  }),
+});
+
+LicenseRef.implement({
+  fields: (t) => ({
+    planName: t.exposeString('plan_name'),
+    subscriptionId: t.exposeString('subscription_id', { nullable: true, description: 'The card provider\'s subscription id.' }),
+    quantity: t.exposeInt('quantity', { description: 'The active-tour allowance.' }),
+    uploadLimit: t.exposeInt('upload_limit'),
+    monthlyActiveTours: t.int({ resolve: async (l, _a, ctx) => (await licenseCounts(ctx.services.db, l)).monthlyActiveTours }),
+    monthlyUploadedTours: t.int({ resolve: async (l, _a, ctx) => (await licenseCounts(ctx.services.db, l)).monthlyUploadedTours }),
+    startDate: t.field({ type: 'DateTime', resolve: (l) => l.start_date }),
+    endDate: t.field({ type: 'DateTime', nullable: true, resolve: (l) => l.end_date }),
+  }),
+});
+
+TeamInviteRef.implement({
+  fields: (t) => ({
+    id: t.globalID({ resolve: (i) => ({ type: 'TeamInvite', id: i.id }) }),
+    email: t.exposeString('email'),
+    accepted: t.exposeBoolean('accepted'),
+    createdAt: t.field({ type: 'DateTime', resolve: (i) => i.created_at }),
+    expiresAt: t.field({ type: 'DateTime', resolve: (i) => i.expires_at }),
+    user: t.field({
+      type: UserRef,
+      nullable: true,
+      resolve: (i, _a, ctx) =>
+        i.accepted_user_id ? ctx.services.db.selectFrom('users').selectAll().where('id', '=', i.accepted_user_id).executeTakeFirst().then((u) => u ?? null) : null,
+    }),
+  }),
+});
+
+const MeRef = builder.objectRef<{ userId: string }>('Me').implement({
+  fields: (t) => ({
+    user: t.field({
+      type: UserRef,
+      resolve: async ({ userId }, _a, ctx) => {
+        const u = await ctx.services.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+        if (!u) throw notFound();
+        return u;
+      },
+    }),
+  }),
+});
+
+builder.queryField('me', (t) => t.field({ type: MeRef, resolve: (_r, _a, ctx) => ({ userId: requireAuth(ctx).userId }) }));
+
+// ---- Inputs of accounts §7 -------------------------------------------------------------------------------
+
+export const UserRegisterInput = builder.inputType('UserRegisterInput', {
+  fields: (t) => ({
+    username: t.string({ required: true }),
+    password: t.string({ required: true }),
+    inviteToken: t.string(),
+    referredBy: t.string(),
+    name: t.string({ required: true }),
+    surname: t.string({ required: true }),
+    contactNumber: t.string(),
+    turnstileToken: t.string({ required: true }),
+    acceptedTerms: t.boolean({ required: true }),
+  }),
+});
+export const UserRequestPasswordResetInput = builder.inputType('UserRequestPasswordResetInput', {
+  fields: (t) => ({ email: t.string({ required: true }) }),
+});
+export const UserPasswordResetInput = builder.inputType('UserPasswordResetInput', {
+  fields: (t) => ({ token: t.string({ required: true }), newPassword: t.string({ required: true }) }),
+});
+export const UserSaveInput = builder.inputType('UserSaveInput', {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    surname: t.string({ required: true }),
+    contactNumber: t.string({ required: true }),
+    profileImage: t.field({ type: 'Upload' }),
+  }),
+});
+export const CompanySaveInput = builder.inputType('CompanySaveInput', {
+  fields: (t) => ({
+    countryCode: t.string(),
+    name: t.string({ required: true }),
+    address: t.string(),
+    vatNo: t.string(),
+    logoImage: t.field({ type: 'Upload' }),
+  }),
+});
+export const InviteMemberInput = builder.inputType('InviteMemberInput', {
+  fields: (t) => ({ email: t.string({ required: true }), companyId: t.id({ required: true }) }),
+});
+export const FeedbackInput = builder.inputType('FeedbackInput', {
+  fields: (t) => ({ name: t.string({ required: true }), email: t.string({ required: true }), comment: t.string({ required: true }) }),
+});
+
+// Account operations are implemented in ../../services/accounts.ts and wired in ./account-mutations.ts.
+export { notAvailableYet, SuccessRef };

@@ -1,0 +1,240 @@
+/** Tours, clips, markers, upload and processing progress (tours §3, §7). */
+import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
+import { ERROR_CODES, ERROR_TEXTS, TOURS_PAGE_SIZE } from '@roomwalk/shared';
+import type { TourRow } from '../../db/types.js';
+import { UserRef } from './accounts.js';
+import { builder, decodeId, SuccessRef } from '../builder.js';
+import { AppError, notAvailableYet } from '../errors.js';
+import { requireAuth } from '../guards.js';
+import { topics } from '../../events/event-bus.js';
+import { ClipRef, MarkerRef, TourRef } from './tour-refs.js';
+
+const TourStatusRef = builder.objectRef<{ status: string }>('TourStatus').implement({
+  description: 'UPLOADING, PROCESSING, PROCESSED, FAILED or DEACTIVATED; clients treat anything but PROCESSED and FAILED as processing.',
+  fields: (t) => ({ status: t.exposeString('status') }),
+});
+const TourLogRef = builder.objectRef<{ status: string; error: string | null }>('TourLog').implement({
+  fields: (t) => ({ status: t.exposeString('status'), error: t.exposeString('error', { nullable: true }) }),
+});
+const VideoInfoRef = builder.objectRef<{ width: number; height: number; fullSize: number; mediumSize: number; smallSize: number }>('VideoInfo').implement({
+  fields: (t) => ({
+    width: t.exposeInt('width'),
+    height: t.exposeInt('height'),
+    fullSize: t.exposeFloat('fullSize', { description: 'Bytes of the high-resolution clips.' }),
+    mediumSize: t.exposeFloat('mediumSize', { description: 'Bytes of the low-resolution clips.' }),
+    smallSize: t.exposeFloat('smallSize', { description: 'Bytes of the thumbnail.' }),
+  }),
+});
+export const AgentProfileRef = builder.objectRef<{ fullname: string; contactNumber: string | null; email: string; profileImageURL: string | null }>('AgentProfile').implement({
+  fields: (t) => ({
+    fullname: t.exposeString('fullname'),
+    contactNumber: t.exposeString('contactNumber', { nullable: true }),
+    email: t.exposeString('email'),
+    profileImageURL: t.exposeString('profileImageURL', { nullable: true }),
+  }),
+});
+
+ClipRef.implement({
+  fields: (t) => ({
+    id: t.globalID({ resolve: (c) => ({ type: 'Clip', id: c.id }) }),
+    index: t.exposeInt('index'),
+    frameCount: t.exposeInt('frame_count'),
+    duration: t.exposeFloat('duration'),
+    highURI: t.string({ resolve: (c, _a, ctx) => ctx.services.storage.publicUrl(c.high_key) }),
+    lowURI: t.string({ resolve: (c, _a, ctx) => ctx.services.storage.publicUrl(c.low_key) }),
+  }),
+});
+
+MarkerRef.implement({
+  fields: (t) => ({
+    id: t.globalID({ resolve: (m) => ({ type: 'Marker', id: m.id }) }),
+    name: t.exposeString('name'),
+    description: t.exposeString('description'),
+    tourId: t.globalID({ resolve: (m) => ({ type: 'Tour', id: m.tour_id }) }),
+    scrollPosition: t.exposeFloat('scroll_position'),
+    frameIndex: t.exposeFloat('frame_index'),
+    isFastTravel: t.exposeBoolean('is_fast_travel'),
+  }),
+});
+
+TourRef.implement({
+  isTypeOf: (v) => typeof v === 'object' && v !== null && 'owner_id' in v && 'video_key' in v,
+  fields: (t) => ({
+    title: t.exposeString('title', { nullable: true }),
+    description: t.exposeString('description', { nullable: true }),
+    videoURL: t.string({ nullable: true, resolve: (r, _a, ctx) => (r.video_key && ctx.auth?.companyId === r.company_id ? ctx.services.storage.publicUrl(r.video_key) : null) }),
+    thumbnailURL: t.string({ nullable: true, resolve: (r, _a, ctx) => (r.thumbnail_key ? ctx.services.storage.publicUrl(r.thumbnail_key) : null) }),
+    tourIntroLogoURL: t.string({ nullable: true, resolve: (r, _a, ctx) => (r.intro_logo_key ? ctx.services.storage.publicUrl(r.intro_logo_key) : null) }),
+    listingLink: t.exposeString('listing_link', { nullable: true }),
+    views: t.exposeInt('views'),
+    deactivatedViews: t.exposeInt('deactivated_views'),
+    createdAt: t.field({ type: 'DateTime', resolve: (r) => r.created_at }),
+    progress: t.exposeInt('progress', { description: 'Processing progress in percent.' }),
+    status: t.field({ type: TourStatusRef, resolve: (r) => ({ status: r.status }) }),
+    logs: t.field({
+      type: [TourLogRef],
+      resolve: (r, _a, ctx) => ctx.services.db.selectFrom('tour_logs').select(['status', 'error']).where('tour_id', '=', r.id).orderBy('created_at').execute(),
+    }),
+    clips: t.field({
+      type: [ClipRef],
+      resolve: (r, _a, ctx) => ctx.services.db.selectFrom('clips').selectAll().where('tour_id', '=', r.id).orderBy('index').execute(),
+    }),
+    markers: t.field({
+      type: [MarkerRef],
+      resolve: (r, _a, ctx) => ctx.services.db.selectFrom('markers').selectAll().where('tour_id', '=', r.id).orderBy('frame_index').orderBy('created_at').execute(),
+    }),
+    videoInfo: t.field({ type: VideoInfoRef, nullable: true, resolve: (r) => r.video_info ?? null }),
+    agentProfile: t.field({
+      type: AgentProfileRef,
+      nullable: true,
+      resolve: async (r, _a, ctx) => {
+        const row = await ctx.services.db
+          .selectFrom('users')
+          .leftJoin('user_profiles', 'user_profiles.user_id', 'users.id')
+          .select(['users.username', 'user_profiles.name', 'user_profiles.surname', 'user_profiles.contact_number', 'user_profiles.profile_image_key'])
+          .where('users.id', '=', r.owner_id)
+          .executeTakeFirst();
+        if (!row) return null;
+        return {
+          fullname: [row.name, row.surname].filter(Boolean).join(' ') || row.username,
+          contactNumber: row.contact_number,
+          email: row.username,
+          profileImageURL: row.profile_image_key ? ctx.services.storage.publicUrl(row.profile_image_key) : null,
+        };
+      },
+    }),
+    owner: t.field({
+      type: UserRef,
+      nullable: true,
+      description: 'The owner, visible to members of the same company.',
+      resolve: (r, _a, ctx) =>
+        ctx.auth?.companyId === r.company_id
+          ? ctx.services.db.selectFrom('users').selectAll().where('id', '=', r.owner_id).executeTakeFirst().then((u) => u ?? null)
+          : null,
+    }),
+  }),
+});
+
+/** The public tour: anyone may read a tour that is not deleted; a deleted one answers TOUR_REMOVED. */
+export async function loadPublicTour(ctx: { services: import('../../services/services.js').Services }, tourGlobalId: string): Promise<TourRow> {
+  const id = decodeId('Tour', tourGlobalId);
+  const tour = await ctx.services.db.selectFrom('tours').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.invalidLink);
+  if (tour.deleted_at) throw new AppError(ERROR_CODES.TOUR_REMOVED, ERROR_TEXTS.tourRemoved);
+  return tour;
+}
+
+builder.queryFields((t) => ({
+  tour: t.field({
+    type: TourRef,
+    description: 'A tour by id, for the players; public.',
+    args: { tourID: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => loadPublicTour(ctx, args.tourID),
+  }),
+  tours: t.connection({
+    type: TourRef,
+    description: 'The signed-in user\'s own tours, newest first.',
+    resolve: (_r, args, ctx) => {
+      const auth = requireAuth(ctx);
+      return resolveCursorConnection(
+        { args: { ...args, first: args.first ?? (args.last ? undefined : TOURS_PAGE_SIZE) }, toCursor: (r: TourRow) => `${new Date(r.created_at).toISOString()}|${r.id}` },
+        async ({ after, before, limit, inverted }: ResolveCursorConnectionArgs) => {
+          let q = ctx.services.db.selectFrom('tours').selectAll().where('owner_id', '=', auth.userId).where('deleted_at', 'is', null);
+          const cmp = (cursor: string, dir: '<' | '>') => {
+            const [ts, id] = cursor.split('|');
+            const d = new Date(ts ?? '');
+            if (Number.isNaN(d.getTime()) || !id) throw new AppError(ERROR_CODES.BAD_USER_INPUT, 'Not a valid cursor.');
+            q = q.where((eb) => eb.or([eb('created_at', dir, d), eb.and([eb('created_at', '=', d), eb('id', dir, id)])]));
+          };
+          if (after) cmp(after, '<');
+          if (before) cmp(before, '>');
+          return q.orderBy('created_at', inverted ? 'asc' : 'desc').orderBy('id', inverted ? 'asc' : 'desc').limit(limit).execute();
+        },
+      );
+    },
+  }, { name: 'TourConnection' }, { name: 'TourEdge' }),
+}));
+
+// ---- Mutations of tours §7 ------------------------------------------------------------------------------
+
+export const TourSaveInput = builder.inputType('TourSaveInput', {
+  fields: (t) => ({ id: t.id({ required: true }), title: t.string(), description: t.string(), videoURL: t.string(), listingLink: t.string() }),
+});
+export const TourUpdateThumbnailInput = builder.inputType('TourUpdateThumbnailInput', {
+  fields: (t) => ({ id: t.id({ required: true }), thumbnailURL: t.field({ type: 'Upload', required: true, description: 'The image file (.jpg, .jpeg, .png).' }) }),
+});
+export const MarkerSaveInput = builder.inputType('MarkerSaveInput', {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    description: t.string(),
+    tourId: t.id({ required: true }),
+    scrollPosition: t.float(),
+    isFastTravel: t.boolean(),
+    frameIndex: t.float({ required: true }),
+  }),
+});
+export const MarkerUpdateInput = builder.inputType('MarkerUpdateInput', {
+  fields: (t) => ({ id: t.id({ required: true }), name: t.string({ required: true }), description: t.string(), isFastTravel: t.boolean() }),
+});
+export const FileSubmitInput = builder.inputType('FileSubmitPreSignedUploadInput', { fields: (t) => ({ key: t.string({ required: true }) }) });
+
+const HeaderRef = builder.objectRef<{ key: string; value: string }>('Header').implement({
+  fields: (t) => ({ key: t.exposeString('key'), value: t.exposeString('value') }),
+});
+export const PreSignedUploadRef = builder
+  .objectRef<{ uploadURL: string | null; key: string | null; headers: Array<{ key: string; value: string }>; error: string | null; message: string | null }>('PreSignedUpload')
+  .implement({
+    fields: (t) => ({
+      uploadURL: t.exposeString('uploadURL', { nullable: true }),
+      key: t.exposeString('key', { nullable: true }),
+      headers: t.field({ type: [HeaderRef], resolve: (p) => p.headers }),
+      error: t.exposeString('error', { nullable: true }),
+      message: t.exposeString('message', { nullable: true }),
+    }),
+  });
+export const SubmitUploadRef = builder.objectRef<{ bucketURL: string; tourId: string }>('SubmittedUpload').implement({
+  fields: (t) => ({ bucketURL: t.exposeString('bucketURL'), tourId: t.exposeID('tourId') }),
+});
+
+const stub = () => {
+  throw notAvailableYet();
+};
+
+builder.mutationFields((t) => ({
+  tourSave: t.field({ type: TourRef, args: { input: t.arg({ type: TourSaveInput, required: true }) }, resolve: stub }),
+  tourUpdateThumbnailURL: t.field({ type: TourRef, args: { input: t.arg({ type: TourUpdateThumbnailInput, required: true }) }, resolve: stub }),
+  tourDelete: t.field({ type: SuccessRef, args: { tourId: t.arg.id({ required: true }) }, resolve: stub }),
+  tourReactivate: t.field({ type: TourRef, args: { id: t.arg.id({ required: true }) }, resolve: stub }),
+  fileGetPreSignedUrl: t.field({ type: PreSignedUploadRef, args: { input: t.arg.string({ required: true, description: 'The file extension, e.g. mp4.' }) }, resolve: stub }),
+  fileSubmitPreSignedUpload: t.field({ type: SubmitUploadRef, args: { input: t.arg({ type: FileSubmitInput, required: true }) }, resolve: stub }),
+  markerSave: t.field({ type: MarkerRef, args: { input: t.arg({ type: MarkerSaveInput, required: true }) }, resolve: stub }),
+  markerUpdate: t.field({ type: MarkerRef, args: { input: t.arg({ type: MarkerUpdateInput, required: true }) }, resolve: stub }),
+  markerDelete: t.field({ type: SuccessRef, args: { markerId: t.arg.id({ required: true }) }, resolve: stub }),
+}));
+
+// ---- Subscriptions --------------------------------------------------------------------------------------
+
+export interface TourProgressEvent { progress: number; status: string; text: string | null; thumbnailURL: string | null }
+const TourProgressRef = builder.objectRef<TourProgressEvent>('TourProgress').implement({
+  fields: (t) => ({
+    progress: t.exposeInt('progress'),
+    status: t.exposeString('status'),
+    text: t.exposeString('text', { nullable: true }),
+    thumbnailURL: t.exposeString('thumbnailURL', { nullable: true }),
+  }),
+});
+
+builder.subscriptionField('tourProgressUpdated', (t) =>
+  t.field({
+    type: TourProgressRef,
+    args: { tourId: t.arg.id({ required: true }) },
+    subscribe: async (_r, args, ctx) => {
+      const auth = requireAuth(ctx);
+      const id = decodeId('Tour', args.tourId);
+      const tour = await ctx.services.db.selectFrom('tours').select(['company_id']).where('id', '=', id).executeTakeFirst();
+      if (!tour || tour.company_id !== auth.companyId) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
+      return ctx.services.events.subscribe<TourProgressEvent>(topics.tourProgress(id));
+    },
+    resolve: (e) => e,
+  }),
+);

@@ -1,0 +1,16 @@
+import { sql } from 'kysely';
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../services/services.js';
+
+/** Liveness and readiness (database reachable). */
+export async function registerHealthRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  app.get('/healthz', async () => ({ ok: true }));
+  app.get('/readyz', async (_req, reply) => {
+    try {
+      await sql`select 1`.execute(services.db);
+      return { ok: true, database: services.database.kind, role: services.config.ROLE };
+    } catch {
+      return reply.code(503).send({ ok: false });
+    }
+  });
+}

@@ -1,0 +1,10 @@
+/** Every plain HTTP route (outside GraphQL). Each domain registers its own. */
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../services/services.js';
+import { registerHealthRoutes } from './health.js';
+import { registerDevOutbox } from './dev-outbox.js';
+
+export async function registerRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  await registerHealthRoutes(app, services);
+  await registerDevOutbox(app, services);
+}

@@ -1,0 +1,41 @@
+/** Mail: SMTP through nodemailer when SMTP_URL is set; otherwise a development outbox kept in the database. */
+import nodemailer from 'nodemailer';
+import type { Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/types.js';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** The actionable links in the mail (activation, reset, invite), printed to the log in development. */
+  links: string[];
+}
+
+export interface Mailer {
+  readonly kind: 'smtp' | 'outbox';
+  send(message: MailMessage): Promise<void>;
+}
+
+export function createMailer(opts: { smtpUrl?: string | undefined; from: string; db: Kysely<Database>; log: FastifyBaseLogger }): Mailer {
+  if (opts.smtpUrl) {
+    const transport = nodemailer.createTransport(opts.smtpUrl);
+    return {
+      kind: 'smtp',
+      async send(m) {
+        await transport.sendMail({ from: opts.from, to: m.to, subject: m.subject, text: m.text, html: m.html });
+      },
+    };
+  }
+  return {
+    kind: 'outbox',
+    async send(m) {
+      await opts.db
+        .insertInto('mail_outbox')
+        .values({ to_address: m.to, subject: m.subject, text_body: m.text, html_body: m.html, links: JSON.stringify(m.links) })
+        .execute();
+      opts.log.info({ to: m.to, subject: m.subject, links: m.links }, 'development outbox: mail kept (see /dev/outbox)');
+    },
+  };
+}
