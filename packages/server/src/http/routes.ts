@@ -3,8 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services/services.js';
 import { registerHealthRoutes } from './health.js';
 import { registerDevOutbox } from './dev-outbox.js';
+import { registerStatic } from './static.js';
 
 export async function registerRoutes(app: FastifyInstance, services: Services): Promise<void> {
   await registerHealthRoutes(app, services);
   await registerDevOutbox(app, services);
+  // Keep last: its not-found handler sends client-side routes to the console.
+  await registerStatic(app, services);
 }

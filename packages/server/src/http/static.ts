@@ -1,0 +1,58 @@
+/** Serves the console's production build at / (client-side routes fall back to index.html) and the player bundle at /player/. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../services/services.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoPackages = path.resolve(here, '../../..');
+
+/** Paths that belong to the server, never to the console's client-side router. */
+const SERVER_PREFIXES = ['/query', '/oauth', '/auth', '/media', '/upload', '/dev', '/healthz', '/readyz', '/player', '/ws', '/webhooks', '/billing', '/api', '/ai'];
+
+export async function registerStatic(app: FastifyInstance, services: Services): Promise<void> {
+  const consoleDist = path.resolve(services.config.CONSOLE_DIST ?? path.join(repoPackages, 'console/dist'));
+  const playerDist = path.resolve(services.config.PLAYER_DIST ?? path.join(repoPackages, 'player-element/dist'));
+
+  if (fs.existsSync(playerDist)) {
+    await app.register(fastifyStatic, {
+      root: playerDist,
+      prefix: '/player/',
+      decorateReply: false,
+      // Listing sites load the player from anywhere.
+      setHeaders: (res) => {
+        res.header('Access-Control-Allow-Origin', '*');
+        res.header('Cross-Origin-Resource-Policy', 'cross-origin');
+        res.header('Cache-Control', 'public, max-age=300');
+      },
+    });
+  }
+
+  const indexHtml = path.join(consoleDist, 'index.html');
+  if (!fs.existsSync(indexHtml)) {
+    app.get('/', async (_req, reply) =>
+      reply.type('text/html; charset=utf-8').send('<!doctype html><title>Roomwalk</title><p>The console has not been built. Run <code>npm run build</code>.</p>'),
+    );
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: consoleDist,
+    prefix: '/',
+    wildcard: false,
+    index: false,
+    decorateReply: true,
+    setHeaders: (res, filePath) => {
+      res.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  app.setNotFoundHandler(async (req, reply) => {
+    const url = req.url.split('?')[0] ?? '/';
+    const wantsHtml = req.method === 'GET' && (req.headers.accept ?? '').includes('text/html');
+    if (wantsHtml && !SERVER_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`))) {
+      return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').sendFile('index.html');
+    }
+    return reply.code(404).send({ error: 'Not Found', code: 'NOT_FOUND', message: 'Not found.' });
+  });
+}
