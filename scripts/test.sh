@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The README's test command: installs what the tests need, then runs every test suite of the repository.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+
+log() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+# ---- System packages (Debian): ffmpeg for media, Chromium for browser tests, PostgreSQL when none answers ----
+pg_answers() { (exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null; }
+need=()
+command -v ffmpeg >/dev/null 2>&1 && command -v ffprobe >/dev/null 2>&1 || need+=(ffmpeg)
+[ -x /usr/bin/chromium ] || need+=(chromium)
+[ -d /usr/share/fonts/truetype/dejavu ] || need+=(fonts-dejavu-core)
+if [ -z "${TEST_DATABASE_URL:-}" ] && ! pg_answers && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then need+=(postgresql); fi
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    log "Installing from Debian: ${need[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq && apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null || { echo "apt-get install ${need[*]} failed"; exit 1; }
+  else
+    echo "Please install these Debian packages first (as root): apt-get install ${need[*]}"; exit 1
+  fi
+fi
+
+# ---- npm dependencies ----
+log "npm dependencies"
+if [ -d node_modules ] && [ -z "${CI:-}" ]; then npm install --no-audit --no-fund >/dev/null || exit 1; else npm ci --no-audit --no-fund >/dev/null || exit 1; fi
+
+# ---- PostgreSQL for the production-path tests ----
+PG_PRIVATE_DIR=""
+cleanup() {
+  if [ -n "$PG_PRIVATE_DIR" ]; then
+    runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$PG_PRIVATE_DIR/data" -m fast stop >/dev/null 2>&1 || true
+    rm -rf "$PG_PRIVATE_DIR"
+  fi
+}
+trap cleanup EXIT
+if [ -z "${TEST_DATABASE_URL:-}" ]; then
+  if pg_answers; then
+    export TEST_DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres"
+  else
+    PG_BIN=$(dirname "$(ls /usr/lib/postgresql/*/bin/initdb | sort -V | tail -1)")
+    PG_PRIVATE_DIR=$(mktemp -d /tmp/roomwalk-pg.XXXXXX)
+    chown postgres "$PG_PRIVATE_DIR" 2>/dev/null || true
+    log "Starting a private PostgreSQL on port 55432 ($PG_PRIVATE_DIR)"
+    runuser -u postgres -- "$PG_BIN/initdb" -D "$PG_PRIVATE_DIR/data" -U postgres --auth=trust >/dev/null || exit 1
+    runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$PG_PRIVATE_DIR/data" -o "-p 55432 -k $PG_PRIVATE_DIR -c listen_addresses=127.0.0.1" -w start >/dev/null || exit 1
+    export TEST_DATABASE_URL="postgres://postgres@127.0.0.1:55432/postgres"
+  fi
+fi
+echo "PostgreSQL for tests: $TEST_DATABASE_URL"
+
+passed=0; failed=0; failures=()
+run() {
+  local name=$1; shift
+  log "$name"
+  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$name"); fi
+}
+
+run "type check" npm run typecheck --silent
+run "unit and integration tests (Vitest: shared, server, console)" npx vitest run
+# The player's tests run in Debian Chromium through web-test-runner; the console's journeys through Playwright.
+has_script() { node -e "process.exit(require('./packages/$1/package.json').scripts?.['$2'] ? 0 : 1)"; }
+if has_script player-element test; then run "browser tests (player-element)" npm run test -w packages/player-element; fi
+if has_script console test:e2e; then run "end-to-end journeys (console)" npm run test:e2e -w packages/console; fi
+
+log "Summary"
+for f in "${failures[@]}"; do echo "FAILED: $f"; done
+echo "suites: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
