@@ -45,6 +45,11 @@ const ConfigSchema = z.object({
   RATE_LIMIT_DISABLED: bool.default(false),
   CONSOLE_DIST: z.string().optional(),
   PLAYER_DIST: z.string().optional(),
+  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(2 * 1024 ** 3),
+  UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
+  PROCESSING_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(1800),
+  PROCESSING_RETRY_LIMIT: z.coerce.number().int().min(0).default(3),
+  PROCESSING_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(15),
 });
 
 export type RawConfig = z.infer<typeof ConfigSchema>;
