@@ -1,5 +1,5 @@
 /** buildApp(): the whole server (API and/or worker) on the configured engines; returns { start, stop }. */
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
@@ -14,7 +14,7 @@ import { createEventBus } from './events/event-bus.js';
 import { createQueue } from './jobs/queue.js';
 import { registerWorkers } from './jobs/workers.js';
 import { createMailer } from './mail/mailer.js';
-import { LocalStorage } from './storage/local-storage.js';
+import { createStorage } from './storage/create-storage.js';
 import type { Storage } from './storage/storage.js';
 import { createTokenService } from './auth/tokens.js';
 import { createHumanCheck } from './auth/human-check.js';
@@ -74,13 +74,7 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
   });
   const events = await createEventBus(database);
   const queue = await createQueue(database, { databaseUrl: config.DATABASE_URL, onError: (e) => app.log.error(e, 'job queue error') });
-  const storage =
-    opts.storage ??
-    new LocalStorage({
-      root: path.join(config.dataDir, 'files'),
-      publicUrl: config.publicUrl,
-      signingSecret: createHmac('sha256', config.jwtSecret).update('storage-signing').digest('hex'),
-    });
+  const storage = opts.storage ?? createStorage(config);
   const services: Services = {
     config,
     database,

@@ -1,0 +1,157 @@
+/** S3-compatible storage (AWS S3, MinIO, R2, …): used when S3_BUCKET is set; uploads go straight to the bucket. */
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { PresignedPut, Storage, StoredObject } from './storage.js';
+import { isSafeKey } from './storage.js';
+
+export interface S3StorageOptions {
+  bucket: string;
+  region: string;
+  /** Endpoint of a non-AWS store (MinIO, s3rver, R2); AWS when absent. */
+  endpoint?: string | undefined;
+  forcePathStyle: boolean;
+  accessKeyId?: string | undefined;
+  secretAccessKey?: string | undefined;
+  /** Public base of object URLs (a CDN in front of the bucket); defaults to the bucket's own URL. */
+  publicBaseUrl?: string | undefined;
+}
+
+function isNotFound(err: unknown): boolean {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
+}
+
+export class S3Storage implements Storage {
+  readonly kind = 's3' as const;
+  readonly client: S3Client;
+  readonly #publicBase: string;
+
+  constructor(private readonly opts: S3StorageOptions) {
+    this.client = new S3Client({
+      region: opts.region,
+      ...(opts.endpoint ? { endpoint: opts.endpoint } : {}),
+      forcePathStyle: opts.forcePathStyle,
+      ...(opts.accessKeyId && opts.secretAccessKey ? { credentials: { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } } : {}),
+      // Checksums only where S3 requires them: presigned PUTs must not demand a checksum the browser cannot send,
+      // and older S3-compatible stores do not know the newer checksum headers.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+    const base = opts.publicBaseUrl
+      ?? (opts.endpoint
+        ? opts.forcePathStyle
+          ? `${opts.endpoint.replace(/\/$/, '')}/${opts.bucket}`
+          : opts.endpoint.replace(/^(https?:\/\/)/, `$1${opts.bucket}.`).replace(/\/$/, '')
+        : `https://${opts.bucket}.s3.${opts.region}.amazonaws.com`);
+    this.#publicBase = base.replace(/\/$/, '');
+  }
+
+  #check(key: string): string {
+    if (!isSafeKey(key)) throw new Error(`Unsafe storage key: ${key}`);
+    return key;
+  }
+
+  async put(key: string, body: Buffer | Readable, contentType: string): Promise<{ size: number }> {
+    if (Buffer.isBuffer(body)) {
+      await this.client.send(new PutObjectCommand({ Bucket: this.opts.bucket, Key: this.#check(key), Body: body, ContentType: contentType, ContentLength: body.length }));
+      return { size: body.length };
+    }
+    // A single PUT needs the length up front; spool a stream of unknown length to a temporary file first.
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-s3-'));
+    try {
+      const file = path.join(dir, 'body');
+      await pipeline(body, createWriteStream(file));
+      return await this.putFile(key, file, contentType);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  async putFile(key: string, filePath: string, contentType: string): Promise<{ size: number }> {
+    const { size } = await fs.stat(filePath);
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.opts.bucket, Key: this.#check(key), Body: createReadStream(filePath), ContentType: contentType, ContentLength: size }),
+    );
+    return { size };
+  }
+
+  async download(key: string, filePath: string): Promise<void> {
+    const res = await this.client.send(new GetObjectCommand({ Bucket: this.opts.bucket, Key: this.#check(key) }));
+    const tmp = `${filePath}.${randomUUID()}.part`;
+    try {
+      await pipeline(res.Body as Readable, createWriteStream(tmp));
+      await fs.rename(tmp, filePath);
+    } finally {
+      await fs.rm(tmp, { force: true });
+    }
+  }
+
+  async get(key: string, range?: { start: number; end?: number }): Promise<StoredObject | null> {
+    try {
+      const h = await this.head(key);
+      if (!h) return null;
+      const res = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.opts.bucket,
+          Key: this.#check(key),
+          ...(range ? { Range: `bytes=${range.start}-${range.end ?? ''}` } : {}),
+        }),
+      );
+      return { size: h.size, contentType: h.contentType, stream: res.Body as Readable };
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  async head(key: string): Promise<{ size: number; contentType: string } | null> {
+    try {
+      const res = await this.client.send(new HeadObjectCommand({ Bucket: this.opts.bucket, Key: this.#check(key) }));
+      return { size: Number(res.ContentLength ?? 0), contentType: res.ContentType ?? 'application/octet-stream' };
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.opts.bucket, Key: this.#check(key) }));
+  }
+
+  async deletePrefix(prefix: string): Promise<void> {
+    const p = prefix.endsWith('/') ? prefix : `${prefix}/`;
+    this.#check(p.replace(/\/$/, ''));
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.opts.bucket, Prefix: p, ...(token ? { ContinuationToken: token } : {}) }));
+      const keys = (page.Contents ?? []).map((o) => o.Key).filter((k): k is string => !!k);
+      if (keys.length > 0) {
+        await this.client.send(new DeleteObjectsCommand({ Bucket: this.opts.bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }));
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  publicUrl(key: string): string {
+    return `${this.#publicBase}/${key.split('/').map(encodeURIComponent).join('/')}`;
+  }
+
+  /**
+   * A real S3 pre-signed PUT bound to key, content type and expiry. S3 cannot bound the size of a presigned PUT
+   * (only a POST policy can), so the size is checked when the upload is submitted.
+   */
+  async presignPut(key: string, opts: { contentType: string; maxBytes: number; expiresInSeconds: number }): Promise<PresignedPut> {
+    const command = new PutObjectCommand({ Bucket: this.opts.bucket, Key: this.#check(key), ContentType: opts.contentType });
+    const url = await getSignedUrl(this.client, command, { expiresIn: opts.expiresInSeconds, signableHeaders: new Set(['content-type']) });
+    return { url, headers: [{ key: 'Content-Type', value: opts.contentType }] };
+  }
+}
