@@ -8,6 +8,7 @@ import { registerStatic } from './static.js';
 export async function registerRoutes(app: FastifyInstance, services: Services): Promise<void> {
   await registerHealthRoutes(app, services);
   await registerDevOutbox(app, services);
+  await (await import('./oauth.js')).registerAuthRoutes(app, services);
   // Keep last: its not-found handler sends client-side routes to the console.
   await registerStatic(app, services);
 }

@@ -1,0 +1,48 @@
+/**
+ * Per-IP limits for the public GraphQL mutations that cost us mail or hashing (sign-up, reset, resend, feedback).
+ * /oauth/token uses @fastify/rate-limit on its route. Counters live in this process (rate-limiter-flexible's memory
+ * store): with several API nodes each node counts on its own (docs/decisions.md, Accounts).
+ */
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
+import { AppError } from '../graphql/errors.js';
+import type { Services } from '../services/services.js';
+
+export const RATE_LIMITS = {
+  oauthToken: { points: 10, duration: 60 },
+  googleLogin: { points: 10, duration: 60 },
+  userRegister: { points: 10, duration: 10 * 60 },
+  userRequestPasswordReset: { points: 5, duration: 15 * 60 },
+  userActivationEmailResend: { points: 5, duration: 15 * 60 },
+  feedbackSubmit: { points: 10, duration: 10 * 60 },
+} as const;
+export type RateLimitedAction = keyof typeof RATE_LIMITS;
+
+const limiters = new WeakMap<Services, Map<RateLimitedAction, RateLimiterMemory>>();
+
+function limiterFor(services: Services, action: RateLimitedAction): RateLimiterMemory {
+  let byAction = limiters.get(services);
+  if (!byAction) {
+    byAction = new Map();
+    limiters.set(services, byAction);
+  }
+  let limiter = byAction.get(action);
+  if (!limiter) {
+    limiter = new RateLimiterMemory({ keyPrefix: action, ...RATE_LIMITS[action] });
+    byAction.set(action, limiter);
+  }
+  return limiter;
+}
+
+/** Spends one attempt of `action` for this key (the client IP); throws RATE_LIMITED when none are left. */
+export async function consumeRateLimit(services: Services, action: RateLimitedAction, key: string): Promise<void> {
+  if (services.config.RATE_LIMIT_DISABLED) return;
+  try {
+    await limiterFor(services, action).consume(key || 'unknown');
+  } catch (err) {
+    if (err instanceof RateLimiterRes) {
+      throw new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { retryAfterSeconds: Math.ceil(err.msBeforeNext / 1000) });
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * Sign-in with Google (any OpenID Connect issuer from the OIDC_* settings):
+ * GET /auth/google/url gives the console the issuer's authorization URL and its state;
+ * POST /auth/google/user { code, state, gToken } completes it and answers { token, email } (accounts §7).
+ * gToken is the human-check token, needed only when the sign-in creates a new account.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
+import { createOidcClient, OidcError } from '../auth/oidc.js';
+import { RATE_LIMITS } from '../auth/rate-limit.js';
+import { AppError } from '../graphql/errors.js';
+import { issueSession, OidcSignInRefused, signInWithOidc } from '../services/accounts.js';
+import type { Services } from '../services/services.js';
+
+const str = (v: unknown, max = 4096) => (typeof v === 'string' && v.length > 0 && v.length <= max ? v : null);
+
+function fail(reply: FastifyReply, status: number, code: string, message: string = ERROR_TEXTS.googleLoginFailed) {
+  return reply.code(status).header('cache-control', 'no-store').send({ error: message, code, message });
+}
+
+export async function registerGoogleRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  const client = createOidcClient(services.config);
+  const { points, duration } = RATE_LIMITS.googleLogin;
+  const rateLimit = services.config.RATE_LIMIT_DISABLED ? {} : { rateLimit: { max: points, timeWindow: duration * 1000 } };
+
+  app.get<{ Querystring: { inviteToken?: string; referredBy?: string; rB?: string } }>('/auth/google/url', { config: rateLimit }, async (req, reply) => {
+    if (!client) return fail(reply, 503, ERROR_CODES.SERVICE_NOT_CONFIGURED, 'Google sign-in is not configured.');
+    try {
+      const { url, state } = await client.authorizationUrl({ inviteToken: str(req.query.inviteToken, 200), referredBy: str(req.query.referredBy ?? req.query.rB, 200) });
+      return reply.header('cache-control', 'no-store').send({ url, state });
+    } catch (err) {
+      req.log.warn({ err }, 'OIDC discovery failed');
+      return fail(reply, 503, ERROR_CODES.SERVICE_NOT_CONFIGURED);
+    }
+  });
+
+  app.post<{ Body: { code?: unknown; state?: unknown; gToken?: unknown } | undefined }>('/auth/google/user', { config: rateLimit }, async (req, reply) => {
+    if (!client) return fail(reply, 503, ERROR_CODES.SERVICE_NOT_CONFIGURED, 'Google sign-in is not configured.');
+    const code = str(req.body?.code);
+    const state = str(req.body?.state);
+    if (!code || !state) return fail(reply, 400, ERROR_CODES.BAD_USER_INPUT);
+    try {
+      const { identity, extras } = await client.complete(code, state);
+      const user = await signInWithOidc(services, identity, extras, str(req.body?.gToken), req.ip);
+      const session = await issueSession(services, user);
+      return reply.header('cache-control', 'no-store').send({ token: session.token, email: user.username, roles: session.roles });
+    } catch (err) {
+      if (err instanceof OidcError || err instanceof OidcSignInRefused) {
+        req.log.info({ reason: err.message }, 'Google sign-in refused');
+        return fail(reply, 401, ERROR_CODES.UNAUTHENTICATED);
+      }
+      if (err instanceof AppError) return fail(reply, err.code === ERROR_CODES.RATE_LIMITED ? 429 : 400, err.code, err.message);
+      throw err;
+    }
+  });
+}

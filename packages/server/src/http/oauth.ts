@@ -1,0 +1,58 @@
+/** POST /oauth/token: the password grant of accounts §7 (Basic client credentials, JSON body) answering a session JWT. */
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ERROR_CODES, ERROR_TEXTS, OAUTH_CLIENT } from '@roomwalk/shared';
+import { RATE_LIMITS } from '../auth/rate-limit.js';
+import { authenticate, issueSession } from '../services/accounts.js';
+import type { Services } from '../services/services.js';
+
+const same = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/** True when the Authorization header carries the console's fixed client id and secret. */
+export function isConsoleClient(header: string | undefined): boolean {
+  const m = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header?.trim() ?? '');
+  if (!m) return false;
+  const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const i = decoded.indexOf(':');
+  if (i < 0) return false;
+  return same(decoded.slice(0, i), OAUTH_CLIENT.id) && same(decoded.slice(i + 1), OAUTH_CLIENT.secret);
+}
+
+function refuse(reply: FastifyReply, status: number, error: string, code: string, message: string) {
+  return reply.code(status).header('cache-control', 'no-store').send({ error, code, message });
+}
+
+export async function registerOAuthRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  const { points, duration } = RATE_LIMITS.oauthToken;
+  app.post<{ Body: { username?: unknown; password?: unknown; grant_type?: unknown } | undefined }>(
+    '/oauth/token',
+    { config: services.config.RATE_LIMIT_DISABLED ? {} : { rateLimit: { max: points, timeWindow: duration * 1000 } } },
+    async (req, reply) => {
+      if (!isConsoleClient(req.headers.authorization)) {
+        return refuse(reply.header('www-authenticate', 'Basic realm="roomwalk"'), 401, 'invalid_client', ERROR_CODES.UNAUTHENTICATED, ERROR_TEXTS.authenticationFailed);
+      }
+      const body = req.body && typeof req.body === 'object' ? req.body : {};
+      if (body.grant_type !== 'password') {
+        return refuse(reply, 400, 'unsupported_grant_type', ERROR_CODES.BAD_USER_INPUT, 'Only the password grant is supported.');
+      }
+      // Unknown user, wrong password and malformed input get the same answer after the same argon2 work.
+      const user = await authenticate(services, body.username, body.password);
+      if (!user) return refuse(reply, 401, 'invalid_grant', ERROR_CODES.INVALID_CREDENTIALS, ERROR_TEXTS.loginFailed);
+      const session = await issueSession(services, user);
+      return reply
+        .header('cache-control', 'no-store')
+        .header('pragma', 'no-cache')
+        .send({ access_token: session.token, token_type: 'Bearer', expires_in: session.expiresIn, roles: session.roles });
+    },
+  );
+}
+
+/** Every account route: the password grant and sign-in with Google. */
+export async function registerAuthRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  await registerOAuthRoutes(app, services);
+  await (await import('./google.js')).registerGoogleRoutes(app, services);
+}

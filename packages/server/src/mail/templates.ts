@@ -1,0 +1,82 @@
+/** The account mails (activation, password reset, team invite), each as HTML and plain text with its one link. */
+import { PRODUCT_NAME, SUPPORT_EMAIL } from '@roomwalk/shared';
+import type { MailMessage } from './mailer.js';
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+interface Layout {
+  to: string;
+  subject: string;
+  greeting: string;
+  paragraphs: string[];
+  button: { label: string; url: string };
+  footnote: string;
+}
+
+function render(l: Layout): MailMessage {
+  const text = [
+    l.greeting,
+    '',
+    ...l.paragraphs.flatMap((p) => [p, '']),
+    `${l.button.label}: ${l.button.url}`,
+    '',
+    l.footnote,
+    '',
+    `${PRODUCT_NAME} · ${SUPPORT_EMAIL}`,
+  ].join('\n');
+  const url = escapeHtml(l.button.url);
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(l.subject)}</title></head>
+<body style="margin:0;padding:24px;background:#f4f5f7;font-family:Arial,Helvetica,sans-serif;color:#1d2330">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">
+<table role="presentation" width="100%" style="max-width:520px;background:#ffffff;border-radius:8px;padding:32px" cellpadding="0" cellspacing="0">
+<tr><td style="font-size:20px;font-weight:bold;padding-bottom:16px">${escapeHtml(PRODUCT_NAME)}</td></tr>
+<tr><td style="font-size:15px;line-height:1.5"><p>${escapeHtml(l.greeting)}</p>
+${l.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
+<p style="padding:16px 0"><a href="${url}" style="background:#2f5bea;color:#ffffff;padding:12px 20px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(l.button.label)}</a></p>
+<p style="font-size:13px;color:#5a6272">If the button does not work, open this link: <a href="${url}">${url}</a></p>
+<p style="font-size:13px;color:#5a6272">${escapeHtml(l.footnote)}</p></td></tr>
+<tr><td style="font-size:12px;color:#8a91a0;padding-top:16px">${escapeHtml(PRODUCT_NAME)} · <a href="mailto:${SUPPORT_EMAIL}">${SUPPORT_EMAIL}</a></td></tr>
+</table></td></tr></table></body></html>`;
+  return { to: l.to, subject: l.subject, text, html, links: [l.button.url] };
+}
+
+/** Link builders: the public base URL from settings, never a request header (a forged Host must not steer links). */
+export const mailLinks = {
+  activation: (publicUrl: string, token: string) => `${publicUrl}/account/activate?token=${encodeURIComponent(token)}`,
+  reset: (publicUrl: string, token: string) => `${publicUrl}/password/reset?token=${encodeURIComponent(token)}`,
+  invite: (publicUrl: string, token: string) => `${publicUrl}/signup?inviteToken=${encodeURIComponent(token)}`,
+};
+
+export function activationMail(o: { to: string; name: string; link: string }): MailMessage {
+  return render({
+    to: o.to,
+    subject: `Activate your ${PRODUCT_NAME} account`,
+    greeting: `Hi ${o.name},`,
+    paragraphs: [`Welcome to ${PRODUCT_NAME}. Please confirm your email address to activate your account.`],
+    button: { label: 'Activate account', url: o.link },
+    footnote: 'This link is valid for 7 days. If you did not sign up, you can ignore this email.',
+  });
+}
+
+export function passwordResetMail(o: { to: string; name: string; link: string }): MailMessage {
+  return render({
+    to: o.to,
+    subject: `Reset your ${PRODUCT_NAME} password`,
+    greeting: `Hi ${o.name},`,
+    paragraphs: ['We received a request to reset your password. Choose a new one with the link below.'],
+    button: { label: 'Reset password', url: o.link },
+    footnote: 'This link is valid for 60 minutes and works once. If you did not ask for it, you can ignore this email; your password stays the same.',
+  });
+}
+
+export function inviteMail(o: { to: string; companyName: string; inviterName: string; link: string }): MailMessage {
+  return render({
+    to: o.to,
+    subject: `${o.inviterName} invited you to ${o.companyName} on ${PRODUCT_NAME}`,
+    greeting: 'Hi,',
+    paragraphs: [`${o.inviterName} invited you to join the team of ${o.companyName} on ${PRODUCT_NAME}. Sign up with this email address to accept.`],
+    button: { label: 'Accept invite', url: o.link },
+    footnote: 'This invite is valid for 14 days. If you were not expecting it, you can ignore this email.',
+  });
+}

@@ -1,0 +1,412 @@
+/** Accounts: sign-up, activation, sign-in, password reset, profile and company (accounts §3, §5, §7). */
+import { randomBytes } from 'node:crypto';
+import { sql, type Transaction } from 'kysely';
+import sharp from 'sharp';
+import {
+  ERROR_CODES, ERROR_TEXTS, FREE_TRIAL_PLAN_NAME, PLAN_IDS, VALIDATION, companySchema, contactNumberField, emailField,
+  formatContactNumber, isBasicOrHigher, loginSchema, passwordResetInputSchema, passwordResetRequestSchema, planById,
+  profileSchema, registerInputSchema, uploadLimitFor,
+} from '@roomwalk/shared';
+import type { Database, ProfileRow, UserRow } from '../db/types.js';
+import type { AuthInfo, FileUploadValue } from '../graphql/builder.js';
+import { AppError, fromZod } from '../graphql/errors.js';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { consumeOneTimeToken, issueOneTimeToken, retireOneTimeTokens } from '../auth/one-time-tokens.js';
+import { consumeRateLimit } from '../auth/rate-limit.js';
+import { hashToken } from '../auth/tokens.js';
+import { enqueueMail } from '../jobs/workers.js';
+import { activationMail, mailLinks, passwordResetMail } from '../mail/templates.js';
+import { getLicense, rolesFor } from './licenses.js';
+import type { Services } from './services.js';
+
+type Trx = Transaction<Database>;
+
+export const invalidToken = () => new AppError(ERROR_CODES.INVALID_TOKEN, ERROR_TEXTS.invalidToken);
+export const usernameTaken = () => new AppError(ERROR_CODES.USERNAME_TAKEN, ERROR_TEXTS.usernameTaken);
+
+function parse<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } } }, value: unknown): T {
+  const r = schema.safeParse(value);
+  if (!r.success) throw fromZod(r.error.issues);
+  return r.data;
+}
+
+const isUniqueViolation = (err: unknown) => (err as { code?: unknown } | null)?.code === '23505';
+
+export async function findUserByEmail(db: Services['db'] | Trx, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where(sql<string>`lower(username)`, '=', email.trim().toLowerCase()).executeTakeFirst();
+}
+
+async function profileName(db: Services['db'], userId: string): Promise<string> {
+  const p = await db.selectFrom('user_profiles').select('name').where('user_id', '=', userId).executeTakeFirst();
+  return p?.name ?? 'there';
+}
+
+async function sendActivationMail(services: Services, user: UserRow, token: string, name?: string): Promise<void> {
+  await enqueueMail(services, activationMail({ to: user.username, name: name ?? (await profileName(services.db, user.id)), link: mailLinks.activation(services.config.publicUrl, token) }));
+}
+
+/** A session for the user: the JWT of accounts §3 with roles from the company's plan and the user's role. */
+export async function issueSession(services: Services, user: UserRow): Promise<{ token: string; roles: string[]; expiresIn: number }> {
+  const license = await getLicense(services.db, user.company_id);
+  const roles = rolesFor(user, license);
+  const token = await services.tokens.sign({ userId: user.id, companyId: user.company_id, roles });
+  return { token, roles, expiresIn: services.config.TOKEN_TTL_SECONDS };
+}
+
+/** Password sign-in: the user, or null for an unknown email and a wrong password alike (same work, same answer). */
+export async function authenticate(services: Services, username: unknown, password: unknown): Promise<UserRow | null> {
+  const parsed = loginSchema.safeParse({ username, password });
+  if (!parsed.success) {
+    await verifyPassword(null, typeof password === 'string' ? password : '');
+    return null;
+  }
+  const user = await findUserByEmail(services.db, parsed.data.username);
+  const ok = await verifyPassword(user?.password_hash, parsed.data.password);
+  return ok && user ? user : null;
+}
+
+export interface NewAccount {
+  email: string;
+  passwordHash: string | null;
+  name: string;
+  surname: string;
+  contactNumber: string | null;
+  referredBy: string | null;
+  inviteToken: string | null;
+  activated: boolean;
+  oidc?: { issuer: string; subject: string };
+}
+
+/**
+ * Creates user, profile and (unless an invite brings them into a company) a company with its first admin, in the
+ * caller's transaction. A valid invite token joins the inviting company as USER and marks the invite accepted.
+ */
+export async function createAccount(trx: Trx, a: NewAccount): Promise<UserRow> {
+  if (await findUserByEmail(trx, a.email)) throw usernameTaken();
+  let companyId: string;
+  let inviteId: string | null = null;
+  if (a.inviteToken) {
+    const invite = await trx
+      .selectFrom('team_invites')
+      .selectAll()
+      .where('token_hash', '=', hashToken(a.inviteToken))
+      .where('accepted', '=', false)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', sql<Date>`now()`)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!invite) throw invalidToken();
+    if (invite.email.toLowerCase() !== a.email) {
+      throw new AppError(ERROR_CODES.INVALID_TOKEN, 'This invite was sent to a different email address. Sign up with the invited address.');
+    }
+    companyId = invite.company_id;
+    inviteId = invite.id;
+  } else {
+    const company = await trx
+      .insertInto('companies')
+      .values({ name: `${a.name} ${a.surname}`.slice(0, 30).trim(), referred_by: a.referredBy || null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    companyId = company.id;
+  }
+  const user = await trx
+    .insertInto('users')
+    .values({
+      username: a.email,
+      password_hash: a.passwordHash,
+      company_id: companyId,
+      role: inviteId ? 'USER' : 'ADMIN',
+      activated_at: a.activated ? new Date() : null,
+      oidc_issuer: a.oidc?.issuer ?? null,
+      oidc_subject: a.oidc?.subject ?? null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await trx.insertInto('user_profiles').values({ user_id: user.id, name: a.name, surname: a.surname, contact_number: a.contactNumber }).execute();
+  if (inviteId) {
+    await trx.updateTable('team_invites').set({ accepted: true, accepted_user_id: user.id }).where('id', '=', inviteId).execute();
+  }
+  if (a.activated) await grantFreeTrialIfUnlicensed(trx, companyId);
+  return user;
+}
+
+/** "An account without a licence is Not activated": activation gives a new company the Free Trial plan. */
+export async function grantFreeTrialIfUnlicensed(trx: Trx, companyId: string): Promise<void> {
+  const plan = planById(PLAN_IDS.free)!;
+  const now = new Date();
+  await trx
+    .insertInto('licenses')
+    .values({ company_id: companyId, plan_id: plan.id, plan_name: FREE_TRIAL_PLAN_NAME, quantity: plan.upTo, upload_limit: uploadLimitFor(plan.upTo), start_date: now, period_start: now, end_date: null, subscription_id: null })
+    .onConflict((oc) => oc.column('company_id').doNothing())
+    .execute();
+}
+
+/** Runs fn in a transaction and maps a racing duplicate username to USERNAME_TAKEN. */
+async function inAccountTransaction<T>(services: Services, fn: (trx: Trx) => Promise<T>): Promise<T> {
+  try {
+    return await services.db.transaction().execute(fn);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw usernameTaken();
+    throw err;
+  }
+}
+
+/** userRegister: validates, checks the human, creates the account and mails the activation link. */
+export async function registerUser(services: Services, input: unknown, ip: string): Promise<UserRow> {
+  await consumeRateLimit(services, 'userRegister', ip);
+  const data = parse(registerInputSchema, input);
+  let contactNumber: string | null = null;
+  if (data.contactNumber) {
+    parse(contactNumberField, data.contactNumber);
+    contactNumber = formatContactNumber(data.contactNumber);
+    if (!contactNumber) throw new AppError(ERROR_CODES.BAD_USER_INPUT, VALIDATION.contactNumberUnparsable, { fields: { contactNumber: VALIDATION.contactNumberUnparsable } });
+  }
+  if (!(await services.humanCheck.verify(data.turnstileToken, ip))) throw new AppError(ERROR_CODES.HUMAN_CHECK_FAILED, ERROR_TEXTS.humanCheckFailed);
+  // Fail fast before the costly hash; the unique index still decides races inside the transaction.
+  if (await findUserByEmail(services.db, data.username)) throw usernameTaken();
+  const passwordHash = await hashPassword(data.password);
+  const { user, token } = await inAccountTransaction(services, async (trx) => {
+    const u = await createAccount(trx, {
+      email: data.username,
+      passwordHash,
+      name: data.name,
+      surname: data.surname,
+      contactNumber,
+      referredBy: data.referredBy ?? null,
+      inviteToken: data.inviteToken || null,
+      activated: false,
+    });
+    return { user: u, token: await issueOneTimeToken(trx, u.id, 'activation') };
+  });
+  // The mail job is queued after the commit (pg-boss cannot join this transaction on PGlite); a lost mail is
+  // recovered with userActivationEmailResend.
+  await sendActivationMail(services, user, token, data.name);
+  return user;
+}
+
+/** userActivation: spends the token, marks the user activated and licenses a new company with the Free Trial. */
+export async function activateUser(services: Services, token: string): Promise<UserRow> {
+  return services.db.transaction().execute(async (trx) => {
+    const userId = await consumeOneTimeToken(trx, 'activation', token);
+    if (!userId) throw invalidToken();
+    const user = await trx
+      .updateTable('users')
+      .set({ activated_at: sql`coalesce(activated_at, now())` })
+      .where('id', '=', userId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await retireOneTimeTokens(trx, userId, 'activation');
+    await grantFreeTrialIfUnlicensed(trx, user.company_id);
+    return user;
+  });
+}
+
+/** userActivationEmailResend: always answers success; mails only a known, not yet activated account. */
+export async function resendActivation(services: Services, email: unknown, ip: string): Promise<void> {
+  await consumeRateLimit(services, 'userActivationEmailResend', ip);
+  const address = parse(emailField, email);
+  const user = await findUserByEmail(services.db, address);
+  if (!user || user.activated_at) return;
+  const token = await issueOneTimeToken(services.db, user.id, 'activation');
+  await sendActivationMail(services, user, token);
+}
+
+/** userRequestPasswordReset: always answers success; mails a 60-minute link only when the account exists. */
+export async function requestPasswordReset(services: Services, input: unknown, ip: string): Promise<void> {
+  await consumeRateLimit(services, 'userRequestPasswordReset', ip);
+  const { email } = parse(passwordResetRequestSchema, input);
+  const user = await findUserByEmail(services.db, email);
+  if (!user) return;
+  const token = await issueOneTimeToken(services.db, user.id, 'reset');
+  await enqueueMail(services, passwordResetMail({ to: user.username, name: await profileName(services.db, user.id), link: mailLinks.reset(services.config.publicUrl, token) }));
+}
+
+/** userPasswordReset: spends the reset token, sets the new password and retires every other reset link. */
+export async function resetPassword(services: Services, input: unknown): Promise<UserRow> {
+  const data = parse(passwordResetInputSchema, input);
+  const passwordHash = await hashPassword(data.newPassword);
+  return services.db.transaction().execute(async (trx) => {
+    const userId = await consumeOneTimeToken(trx, 'reset', data.token);
+    if (!userId) throw invalidToken();
+    await retireOneTimeTokens(trx, userId, 'reset');
+    return trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).returningAll().executeTakeFirstOrThrow();
+  });
+}
+
+// ---- Images ------------------------------------------------------------------------------------------------
+
+/** Decoded images larger than this are refused before any pixel is processed (a decompression bomb guard). */
+export const IMAGE_MAX_INPUT_PIXELS = 40_000_000;
+export const IMAGE_MAX_BYTES = 15 * 1024 * 1024;
+
+async function readUpload(upload: Promise<FileUploadValue> | FileUploadValue): Promise<Buffer> {
+  const file = await upload;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of file.createReadStream() as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > IMAGE_MAX_BYTES) throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The image is too large.');
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Decodes any image sharp reads, bounded in pixels, and re-encodes it, so nothing the user sent is served as is. */
+export async function processImage(upload: Promise<FileUploadValue> | FileUploadValue, box: number, format: 'jpeg' | 'png'): Promise<{ data: Buffer; contentType: string; ext: string }> {
+  const input = await readUpload(upload);
+  try {
+    const pipeline = sharp(input, { limitInputPixels: IMAGE_MAX_INPUT_PIXELS, failOn: 'error' })
+      .rotate()
+      .resize(box, box, { fit: 'inside', withoutEnlargement: true });
+    const data = format === 'png' ? await pipeline.png().toBuffer() : await pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: 85, mozjpeg: true }).toBuffer();
+    return { data, contentType: `image/${format}`, ext: format === 'png' ? 'png' : 'jpg' };
+  } catch {
+    throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'Not a valid image.');
+  }
+}
+
+/** Stores a processed image, runs the database change, and removes whichever file lost: new on failure, old on success. */
+async function replaceImage<T>(services: Services, key: string, image: { data: Buffer; contentType: string }, oldKey: string | null, commit: () => Promise<T>): Promise<T> {
+  await services.storage.put(key, image.data, image.contentType);
+  let result: T;
+  try {
+    result = await commit();
+  } catch (err) {
+    await services.storage.delete(key).catch(() => undefined);
+    throw err;
+  }
+  if (oldKey && oldKey !== key) await services.storage.delete(oldKey).catch((e) => services.log.warn(e, 'could not delete a replaced image'));
+  return result;
+}
+
+// ---- Profile and company ------------------------------------------------------------------------------------
+
+export interface ProfileSaveInput {
+  name: unknown;
+  surname: unknown;
+  contactNumber: unknown;
+  profileImage?: Promise<FileUploadValue> | null | undefined;
+}
+
+/** userSave: the caller's own profile (created when missing), contact number as '+{code} {national}', optional image. */
+export async function saveProfile(services: Services, auth: AuthInfo, input: ProfileSaveInput): Promise<ProfileRow & { email: string; company_id: string }> {
+  const data = parse(profileSchema, { name: input.name, surname: input.surname, contactNumber: input.contactNumber });
+  const contactNumber = formatContactNumber(data.contactNumber);
+  if (!contactNumber) throw new AppError(ERROR_CODES.BAD_USER_INPUT, VALIDATION.contactNumberUnparsable, { fields: { contactNumber: VALIDATION.contactNumberUnparsable } });
+  const user = await services.db.selectFrom('users').selectAll().where('id', '=', auth.userId).executeTakeFirstOrThrow();
+  const existing = await services.db.selectFrom('user_profiles').selectAll().where('user_id', '=', user.id).executeTakeFirst();
+  const write = (imageKey: string | null | undefined) =>
+    services.db.transaction().execute(async (trx) => {
+      const values = { name: data.name, surname: data.surname, contact_number: contactNumber, ...(imageKey !== undefined ? { profile_image_key: imageKey } : {}) };
+      const row = await trx
+        .insertInto('user_profiles')
+        .values({ user_id: user.id, ...values })
+        .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { ...row, email: user.username, company_id: user.company_id };
+    });
+  if (!input.profileImage) return write(undefined);
+  const image = await processImage(input.profileImage, 512, 'jpeg');
+  const key = `profiles/${user.id}/${randomBytes(12).toString('hex')}.${image.ext}`;
+  return replaceImage(services, key, image, existing?.profile_image_key ?? null, () => write(key));
+}
+
+export interface CompanySaveValues {
+  countryCode?: unknown;
+  name: unknown;
+  address?: unknown;
+  vatNo?: unknown;
+  logoImage?: Promise<FileUploadValue> | null | undefined;
+}
+
+/** companySave: company admins only; the logo only on Basic or higher. Omitted fields keep their value, '' clears. */
+export async function saveCompany(services: Services, auth: AuthInfo, input: CompanySaveValues) {
+  if (!auth.isCompanyAdmin && !auth.isSuperAdmin) throw new AppError(ERROR_CODES.FORBIDDEN, ERROR_TEXTS.forbidden);
+  const data = parse(companySchema, { name: input.name, address: input.address, vatNo: input.vatNo, countryCode: input.countryCode || undefined });
+  if (input.logoImage && !isBasicOrHigher(auth.roles)) throw new AppError(ERROR_CODES.FORBIDDEN, VALIDATION.logoPlanHint);
+  const company = await services.db.selectFrom('companies').selectAll().where('id', '=', auth.companyId).executeTakeFirstOrThrow();
+  const write = (logoKey: string | undefined) =>
+    services.db.transaction().execute((trx) =>
+      trx
+        .updateTable('companies')
+        .set({
+          name: data.name,
+          ...(data.address !== undefined && data.address !== null ? { address: data.address || null } : {}),
+          ...(data.vatNo !== undefined && data.vatNo !== null ? { vat_no: data.vatNo || null } : {}),
+          ...(data.countryCode ? { country_code: data.countryCode } : {}),
+          ...(logoKey !== undefined ? { logo_key: logoKey } : {}),
+        })
+        .where('id', '=', company.id)
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    );
+  if (!input.logoImage) return write(undefined);
+  const image = await processImage(input.logoImage, 1024, 'png');
+  const key = `companies/${company.id}/logo-${randomBytes(12).toString('hex')}.${image.ext}`;
+  return replaceImage(services, key, image, company.logo_key, () => write(key));
+}
+
+// ---- Sign-in with an OpenID Connect issuer ------------------------------------------------------------------
+
+export class OidcSignInRefused extends Error {
+  override name = 'OidcSignInRefused';
+}
+
+/**
+ * The account for an issuer identity, keyed by (issuer, subject). An existing password account with the same,
+ * issuer-verified email is linked once; otherwise a new account (with its company, activated at once because the
+ * issuer proved the address) is created, which needs the human check like any sign-up.
+ */
+export async function signInWithOidc(
+  services: Services,
+  identity: import('../auth/oidc.js').OidcIdentity,
+  extras: { inviteToken?: string | null | undefined; referredBy?: string | null | undefined },
+  humanToken: string | null | undefined,
+  ip: string,
+): Promise<UserRow> {
+  const byKey = await services.db
+    .selectFrom('users')
+    .selectAll()
+    .where('oidc_issuer', '=', identity.issuer)
+    .where('oidc_subject', '=', identity.subject)
+    .executeTakeFirst();
+  if (byKey) return byKey;
+  if (!identity.email || !identity.emailVerified) throw new OidcSignInRefused('the issuer did not give a verified email');
+  const email = parse(emailField, identity.email);
+  const byEmail = await findUserByEmail(services.db, email);
+  if (byEmail) {
+    if (byEmail.oidc_subject) throw new OidcSignInRefused('the email belongs to an account linked to another identity');
+    return services.db.transaction().execute(async (trx) => {
+      const linked = await trx
+        .updateTable('users')
+        .set({ oidc_issuer: identity.issuer, oidc_subject: identity.subject, activated_at: sql`coalesce(activated_at, now())` })
+        .where('id', '=', byEmail.id)
+        .where('oidc_subject', 'is', null)
+        .returningAll()
+        .executeTakeFirst();
+      if (!linked) throw new OidcSignInRefused('the account was linked meanwhile');
+      await grantFreeTrialIfUnlicensed(trx, linked.company_id);
+      return linked;
+    });
+  }
+  await consumeRateLimit(services, 'userRegister', ip);
+  if (!(await services.humanCheck.verify(humanToken, ip))) throw new AppError(ERROR_CODES.HUMAN_CHECK_FAILED, ERROR_TEXTS.humanCheckFailed);
+  const fallback = email.split('@')[0]!;
+  const [first, ...rest] = (identity.name ?? '').split(/\s+/).filter(Boolean);
+  const name = (identity.givenName ?? first ?? fallback).slice(0, 30);
+  const surname = (identity.familyName ?? (rest.join(' ') || '-')).slice(0, 30);
+  return inAccountTransaction(services, (trx) =>
+    createAccount(trx, {
+      email,
+      passwordHash: null,
+      name,
+      surname,
+      contactNumber: null,
+      referredBy: extras.referredBy ?? null,
+      inviteToken: extras.inviteToken ?? null,
+      activated: true,
+      oidc: { issuer: identity.issuer, subject: identity.subject },
+    }),
+  );
+}
