@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import sharp from 'sharp';
+import { z } from 'zod';
 import {
   ERROR_CODES, ERROR_TEXTS, FREE_TRIAL_PLAN_NAME, PLAN_IDS, VALIDATION, companySchema, contactNumberField, emailField,
   formatContactNumber, isBasicOrHigher, loginSchema, passwordResetInputSchema, passwordResetRequestSchema, planById,
@@ -157,7 +158,7 @@ export async function registerUser(services: Services, input: unknown, ip: strin
   const data = parse(registerInputSchema, input);
   let contactNumber: string | null = null;
   if (data.contactNumber) {
-    parse(contactNumberField, data.contactNumber);
+    parse(z.object({ contactNumber: contactNumberField }), { contactNumber: data.contactNumber });
     contactNumber = formatContactNumber(data.contactNumber);
     if (!contactNumber) throw new AppError(ERROR_CODES.BAD_USER_INPUT, VALIDATION.contactNumberUnparsable, { fields: { contactNumber: VALIDATION.contactNumberUnparsable } });
   }
