@@ -4,11 +4,15 @@ import type { Services } from '../services/services.js';
 import { registerHealthRoutes } from './health.js';
 import { registerDevOutbox } from './dev-outbox.js';
 import { registerStatic } from './static.js';
+import { registerUploadRoutes } from './upload.js';
+import { registerMediaRoutes } from './media.js';
 
 export async function registerRoutes(app: FastifyInstance, services: Services): Promise<void> {
   await registerHealthRoutes(app, services);
   await registerDevOutbox(app, services);
   await (await import('./oauth.js')).registerAuthRoutes(app, services);
+  await registerUploadRoutes(app, services);
+  await registerMediaRoutes(app, services);
   // Keep last: its not-found handler sends client-side routes to the console.
   await registerStatic(app, services);
 }

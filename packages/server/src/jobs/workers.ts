@@ -2,11 +2,13 @@
 import type { MailMessage } from '../mail/mailer.js';
 import type { Services } from '../services/services.js';
 import { QUEUES } from './queue.js';
+import { registerProcessTourWorkers } from './process-tour.js';
 
 export async function registerWorkers(services: Services): Promise<void> {
   await services.queue.work<MailMessage>(QUEUES.mail, async (job) => {
     await services.mailer.send(job.data);
   });
+  await registerProcessTourWorkers(services);
 }
 
 /** Queues a mail for the worker to send (retried by pg-boss when SMTP fails). */

@@ -1,7 +1,9 @@
 /** Every migration, in order. Add new ones with the next number; never edit a landed one. */
 import type { Migration } from 'kysely';
 import * as m0001 from './0001-accounts-and-tours.js';
+import * as m0020 from './0020-tour-processing.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-accounts-and-tours': m0001,
+  '0020-tour-processing': m0020,
 };

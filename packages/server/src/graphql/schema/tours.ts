@@ -4,10 +4,13 @@ import { ERROR_CODES, ERROR_TEXTS, TOURS_PAGE_SIZE } from '@roomwalk/shared';
 import type { TourRow } from '../../db/types.js';
 import { UserRef } from './accounts.js';
 import { builder, decodeId, SuccessRef } from '../builder.js';
-import { AppError, notAvailableYet } from '../errors.js';
+import { AppError } from '../errors.js';
 import { requireAuth } from '../guards.js';
 import { topics } from '../../events/event-bus.js';
 import { ClipRef, MarkerRef, TourRef } from './tour-refs.js';
+import { deleteTour, reactivateTour, saveTour, updateThumbnail, viewPublicTour } from '../../services/tours.js';
+import { createUploadUrl, submitUpload } from '../../services/uploads.js';
+import { deleteMarker, saveMarker, updateMarker } from '../../services/markers.js';
 
 const TourStatusRef = builder.objectRef<{ status: string }>('TourStatus').implement({
   description: 'UPLOADING, PROCESSING, PROCESSED, FAILED or DEACTIVATED; clients treat anything but PROCESSED and FAILED as processing.',
@@ -129,7 +132,7 @@ builder.queryFields((t) => ({
     type: TourRef,
     description: 'A tour by id, for the players; public.',
     args: { tourID: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => loadPublicTour(ctx, args.tourID),
+    resolve: (_r, args, ctx) => viewPublicTour(ctx.services, ctx.auth, args.tourID),
   }),
   tours: t.connection({
     type: TourRef,
@@ -196,20 +199,60 @@ export const SubmitUploadRef = builder.objectRef<{ bucketURL: string; tourId: st
   fields: (t) => ({ bucketURL: t.exposeString('bucketURL'), tourId: t.exposeID('tourId') }),
 });
 
-const stub = () => {
-  throw notAvailableYet();
-};
-
 builder.mutationFields((t) => ({
-  tourSave: t.field({ type: TourRef, args: { input: t.arg({ type: TourSaveInput, required: true }) }, resolve: stub }),
-  tourUpdateThumbnailURL: t.field({ type: TourRef, args: { input: t.arg({ type: TourUpdateThumbnailInput, required: true }) }, resolve: stub }),
-  tourDelete: t.field({ type: SuccessRef, args: { tourId: t.arg.id({ required: true }) }, resolve: stub }),
-  tourReactivate: t.field({ type: TourRef, args: { id: t.arg.id({ required: true }) }, resolve: stub }),
-  fileGetPreSignedUrl: t.field({ type: PreSignedUploadRef, args: { input: t.arg.string({ required: true, description: 'The file extension, e.g. mp4.' }) }, resolve: stub }),
-  fileSubmitPreSignedUpload: t.field({ type: SubmitUploadRef, args: { input: t.arg({ type: FileSubmitInput, required: true }) }, resolve: stub }),
-  markerSave: t.field({ type: MarkerRef, args: { input: t.arg({ type: MarkerSaveInput, required: true }) }, resolve: stub }),
-  markerUpdate: t.field({ type: MarkerRef, args: { input: t.arg({ type: MarkerUpdateInput, required: true }) }, resolve: stub }),
-  markerDelete: t.field({ type: SuccessRef, args: { markerId: t.arg.id({ required: true }) }, resolve: stub }),
+  tourSave: t.field({
+    type: TourRef,
+    args: { input: t.arg({ type: TourSaveInput, required: true }) },
+    resolve: (_r, { input }, ctx) => saveTour(ctx.services, requireAuth(ctx), input),
+  }),
+  tourUpdateThumbnailURL: t.field({
+    type: TourRef,
+    args: { input: t.arg({ type: TourUpdateThumbnailInput, required: true }) },
+    resolve: (_r, { input }, ctx) => updateThumbnail(ctx.services, requireAuth(ctx), input),
+  }),
+  tourDelete: t.field({
+    type: SuccessRef,
+    args: { tourId: t.arg.id({ required: true }) },
+    resolve: async (_r, args, ctx) => {
+      await deleteTour(ctx.services, requireAuth(ctx), args.tourId);
+      return { success: true };
+    },
+  }),
+  tourReactivate: t.field({
+    type: TourRef,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => reactivateTour(ctx.services, requireAuth(ctx), args.id),
+  }),
+  fileGetPreSignedUrl: t.field({
+    type: PreSignedUploadRef,
+    description: 'A signed, expiring PUT URL for one video; refusals come back in error (a code) and message.',
+    args: { input: t.arg.string({ required: true, description: 'The file extension, e.g. mp4.' }) },
+    resolve: (_r, args, ctx) => createUploadUrl(ctx.services, requireAuth(ctx), args.input),
+  }),
+  fileSubmitPreSignedUpload: t.field({
+    type: SubmitUploadRef,
+    description: 'Creates the tour from an uploaded video and starts processing; passes the quota gates first.',
+    args: { input: t.arg({ type: FileSubmitInput, required: true }) },
+    resolve: (_r, { input }, ctx) => submitUpload(ctx.services, requireAuth(ctx), input.key),
+  }),
+  markerSave: t.field({
+    type: MarkerRef,
+    args: { input: t.arg({ type: MarkerSaveInput, required: true }) },
+    resolve: (_r, { input }, ctx) => saveMarker(ctx.services, requireAuth(ctx), input),
+  }),
+  markerUpdate: t.field({
+    type: MarkerRef,
+    args: { input: t.arg({ type: MarkerUpdateInput, required: true }) },
+    resolve: (_r, { input }, ctx) => updateMarker(ctx.services, requireAuth(ctx), input),
+  }),
+  markerDelete: t.field({
+    type: SuccessRef,
+    args: { markerId: t.arg.id({ required: true }) },
+    resolve: async (_r, args, ctx) => {
+      await deleteMarker(ctx.services, requireAuth(ctx), args.markerId);
+      return { success: true };
+    },
+  }),
 }));
 
 // ---- Subscriptions --------------------------------------------------------------------------------------

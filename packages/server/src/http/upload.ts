@@ -1,0 +1,104 @@
+/**
+ * PUT /upload/<key>: the local store's answer to an S3 pre-signed PUT. The URL's signature binds key, content type,
+ * size limit and expiry; the body streams to storage and nothing partial is ever left behind. 200 with an empty body.
+ */
+import { Transform, type TransformCallback } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ERROR_CODES, type ErrorCode } from '@roomwalk/shared';
+import { LocalStorage } from '../storage/local-storage.js';
+import { UPLOAD_KEY } from '../services/uploads.js';
+import type { Services } from '../services/services.js';
+
+class TooLarge extends Error {}
+
+/** Passes bytes through and fails as soon as more than `max` arrive (chunked bodies carry no length up front). */
+class ByteLimit extends Transform {
+  bytes = 0;
+  constructor(private readonly max: number) {
+    super();
+  }
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    this.bytes += chunk.length;
+    if (this.bytes > this.max) return done(new TooLarge('too large'));
+    done(null, chunk);
+  }
+}
+
+/**
+ * CORS: the upload URL is itself the credential (signed, short-lived, one key), exactly like an S3 pre-signed URL,
+ * so any origin may use it; the console may run on another origin than the API (development, a CDN).
+ */
+function cors(req: FastifyRequest, reply: FastifyReply): void {
+  reply.header('Access-Control-Allow-Origin', req.headers.origin ?? '*');
+  reply.header('Vary', 'Origin');
+}
+
+function refuse(reply: FastifyReply, status: number, code: ErrorCode, message: string) {
+  if (status === 413) reply.header('Connection', 'close');
+  return reply.code(status).send({ error: message, code, message });
+}
+
+export async function registerUploadRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  await app.register(async (scope) => {
+    // Take the body as a raw stream, whatever its type; the handler bounds and stores it.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+
+    scope.options('/upload/*', async (req, reply) => {
+      cors(req, reply);
+      reply.header('Access-Control-Allow-Methods', 'PUT, OPTIONS');
+      reply.header('Access-Control-Allow-Headers', req.headers['access-control-request-headers'] ?? 'content-type');
+      reply.header('Access-Control-Max-Age', '600');
+      return reply.code(204).send();
+    });
+
+    scope.put('/upload/*', async (req, reply) => {
+      cors(req, reply);
+      const storage = services.storage;
+      if (!(storage instanceof LocalStorage)) return refuse(reply, 404, ERROR_CODES.NOT_FOUND, 'Not found.');
+      const key = (req.params as { '*': string })['*'];
+      const q = req.query as Record<string, string | undefined>;
+      const contentType = q.contentType ?? '';
+      const maxBytes = Number(q.max);
+      const expires = Number(q.expires);
+      if (!UPLOAD_KEY.test(key) || !q.sig || !contentType || !Number.isSafeInteger(maxBytes) || !Number.isSafeInteger(expires)) {
+        return refuse(reply, 403, ERROR_CODES.UPLOAD_INVALID, 'This upload link is not valid.');
+      }
+      const signed = { key, contentType, maxBytes, expires };
+      if (!storage.verify(signed, q.sig, 0)) return refuse(reply, 403, ERROR_CODES.UPLOAD_INVALID, 'This upload link is not valid.');
+      if (!storage.verify(signed, q.sig)) return refuse(reply, 403, ERROR_CODES.UPLOAD_INVALID, 'This upload link has expired. Please try again.');
+      const sent = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      if (sent !== contentType.toLowerCase()) return refuse(reply, 415, ERROR_CODES.UPLOAD_INVALID, `The upload must be sent as ${contentType}.`);
+      const limit = Math.min(maxBytes, services.config.UPLOAD_MAX_BYTES);
+      const declared = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : null;
+      if (declared !== null && declared > limit) return refuse(reply, 413, ERROR_CODES.UPLOAD_INVALID, 'The video is too large.');
+      if (declared === 0) return refuse(reply, 400, ERROR_CODES.UPLOAD_INVALID, 'The file is empty.');
+
+      const upload = await services.db.selectFrom('uploads').select(['id', 'submitted_at']).where('key', '=', key).executeTakeFirst();
+      if (!upload) return refuse(reply, 404, ERROR_CODES.NOT_FOUND, 'This upload was not found.');
+      if (upload.submitted_at) return refuse(reply, 409, ERROR_CODES.CONFLICT, 'This upload was already submitted.');
+
+      const counter = new ByteLimit(limit);
+      // Remember why the stream failed (it may fail before storage starts reading it).
+      let failure: Error | null = null;
+      counter.on('error', (e) => (failure ??= e));
+      req.raw.on('aborted', () => counter.destroy(new Error('upload aborted')));
+      req.raw.pipe(counter);
+      try {
+        // LocalStorage.put writes a temporary file and renames it only when complete; on any error the part is removed.
+        const { size } = await storage.put(key, counter, contentType);
+        if (size === 0) {
+          await storage.delete(key);
+          return refuse(reply, 400, ERROR_CODES.UPLOAD_INVALID, 'The file is empty.');
+        }
+        await services.db.updateTable('uploads').set({ size }).where('id', '=', upload.id).execute();
+      } catch (err) {
+        req.raw.unpipe(counter);
+        if (err instanceof TooLarge || failure instanceof TooLarge) return refuse(reply, 413, ERROR_CODES.UPLOAD_INVALID, 'The video is too large.');
+        req.log.warn({ err, key }, 'upload failed');
+        return refuse(reply, 400, ERROR_CODES.UPLOAD_INVALID, 'The upload did not complete. Please try again.');
+      }
+      return reply.code(200).send();
+    });
+  });
+}

@@ -1,0 +1,281 @@
+/**
+ * The process-tour job: source video → clips, thumbnail and video info → tour PROCESSED (or FAILED with a reason).
+ *
+ * At-least-once safe. Every attempt claims a number and writes only under tours/<id>/v<attempt>/; the commit swaps the
+ * clip rows in one transaction and names the live attempt, then older attempt folders are removed. An attempt that
+ * finds the tour already finished (or deleted) removes its own files. So however many times a job runs or dies, the
+ * tour ends with one set of clips and no orphan files.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { CompiledQuery, sql, type Transaction } from 'kysely';
+import { TOUR_STATUS } from '@roomwalk/shared';
+import type { Database, VideoInfoJson } from '../db/types.js';
+import { topics } from '../events/event-bus.js';
+import type { TourProgressEvent } from '../graphql/schema/tours.js';
+import type * as Media from '../media/index.js';
+import type { Services } from '../services/services.js';
+import { QUEUES } from './queue.js';
+
+/** Where jobs whose retries are exhausted (by errors or by dying workers) land, so the tour is marked FAILED. */
+export const PROCESS_TOUR_FAILED_QUEUE = `${QUEUES.processTour}-failed`;
+
+/** What the user reads when processing failed for a reason that is not the video's fault. */
+export const PROCESSING_FAILED_TEXT = 'We could not process this video. Please try again, or upload another file.';
+
+export interface ProcessTourJob {
+  tourId: string;
+}
+
+export type ProcessVideo = typeof Media.processVideo;
+
+/** The media core, loaded on first use: API-only nodes never load the ffmpeg side. */
+const loadMedia = (): Promise<typeof Media> => import('../media/index.js');
+
+/** A video refused for a reason the owner can act on (too short, too small, not a video): FAILED at once, no retry. */
+function rejectionMessage(err: unknown, media: typeof Media): string | null {
+  if (err instanceof media.VideoRejectedError) return err.userMessage;
+  return null;
+}
+
+/** Minimum gap between two progress writes and events, unless the stage text changes. */
+const PROGRESS_INTERVAL_MS = 750;
+
+/** Progress bands of the job's stages, in percent. */
+const BAND = { download: [0, 5], process: [5, 90], store: [90, 99] } as const;
+
+export const versionPrefix = (tourId: string, attempt: number) => `tours/${tourId}/v${attempt}/`;
+
+const queuesReady = new WeakSet<Services>();
+
+/** Creates the processing queue and its dead-letter queue (idempotent; once per process). */
+export async function ensureProcessingQueues(services: Services): Promise<void> {
+  if (queuesReady.has(services)) return;
+  const { boss } = services.queue;
+  await boss.createQueue(PROCESS_TOUR_FAILED_QUEUE, { name: PROCESS_TOUR_FAILED_QUEUE, retryLimit: 5, retryDelay: 5, retryBackoff: true } as never);
+  await boss.createQueue(QUEUES.processTour, { name: QUEUES.processTour, ...jobOptions(services) } as never);
+  queuesReady.add(services);
+}
+
+function jobOptions(services: Services) {
+  const c = services.config;
+  return {
+    retryLimit: c.PROCESSING_RETRY_LIMIT,
+    retryDelay: c.PROCESSING_RETRY_DELAY_SECONDS,
+    retryBackoff: true,
+    expireInSeconds: c.PROCESSING_EXPIRE_SECONDS,
+    deadLetter: PROCESS_TOUR_FAILED_QUEUE,
+  };
+}
+
+/** Enqueues processing inside the caller's transaction (pg-boss runs its insert on that connection). */
+export async function enqueueProcessTour(services: Services, tourId: string, trx: Transaction<Database>): Promise<void> {
+  const db = {
+    executeSql: async (text: string, values?: unknown[]) => ({ rows: (await trx.executeQuery(CompiledQuery.raw(text, values ?? []))).rows as unknown[] }),
+  };
+  await services.queue.boss.send(QUEUES.processTour, { tourId } satisfies ProcessTourJob, { ...jobOptions(services), db } as never);
+}
+
+/** Registers the processing worker and the worker that marks tours FAILED once retries are exhausted. */
+export async function registerProcessTourWorkers(services: Services, deps: { processVideo?: ProcessVideo } = {}): Promise<void> {
+  await ensureProcessingQueues(services);
+  await services.queue.work<ProcessTourJob>(QUEUES.processTour, (job) => processTourJob(services, job.data.tourId, deps.processVideo));
+  await services.queue.work<ProcessTourJob>(PROCESS_TOUR_FAILED_QUEUE, (job) => markProcessingFailed(services, job.data.tourId));
+}
+
+/** Writes progress to the tour row and publishes it, at most every PROGRESS_INTERVAL_MS (ffmpeg reports far more often). */
+function progressReporter(services: Services, tourId: string, attempt: number) {
+  let last = { percent: -1, text: '', at: 0 };
+  let chain: Promise<void> = Promise.resolve();
+  const report = (percent: number, text: string, force = false): Promise<void> => {
+    const p = Math.max(last.percent, Math.min(99, Math.floor(percent)));
+    const now = Date.now();
+    if (!force && text === last.text && (p <= last.percent || now - last.at < PROGRESS_INTERVAL_MS)) return chain;
+    last = { percent: p, text, at: now };
+    chain = chain
+      .then(async () => {
+        // Only the attempt that owns the tour writes; a superseded one stays quiet.
+        const res = await services.db
+          .updateTable('tours')
+          .set({ progress: p, progress_text: text, updated_at: new Date() })
+          .where('id', '=', tourId)
+          .where('processing_attempt', '=', attempt)
+          .where('status', '=', TOUR_STATUS.PROCESSING)
+          .executeTakeFirst();
+        if (Number(res.numUpdatedRows) > 0) {
+          await services.events.publish(topics.tourProgress(tourId), { progress: p, status: TOUR_STATUS.PROCESSING, text, thumbnailURL: null } satisfies TourProgressEvent);
+        }
+      })
+      .catch((err) => services.log.warn({ err, tourId }, 'progress update failed'));
+    return chain;
+  };
+  return { report, flush: () => chain };
+}
+
+const band = (b: readonly [number, number], fraction: number) => b[0] + (b[1] - b[0]) * Math.min(1, Math.max(0, fraction));
+
+/** Accepts the progress shapes a media step may report: a fraction, a percentage, or { progress|percent, text|stage }. */
+function readProgress(value: unknown): { fraction: number; text?: string } {
+  if (typeof value === 'number') return { fraction: value > 1 ? value / 100 : value };
+  const v = (value ?? {}) as { progress?: number; percent?: number; fraction?: number; text?: string; stage?: string; message?: string };
+  const raw = v.fraction ?? v.progress ?? v.percent ?? 0;
+  const fraction = v.fraction !== undefined ? raw : v.percent !== undefined || raw > 1 ? raw / 100 : raw;
+  const text = v.text ?? v.message ?? v.stage;
+  return { fraction, ...(text ? { text } : {}) };
+}
+
+/** Removes every attempt folder of a tour except the live one (attempts above `below` remove themselves). */
+async function removeAttemptFolders(services: Services, tourId: string, upTo: number, keep: number | null): Promise<void> {
+  for (let v = 1; v <= upTo; v++) {
+    if (v !== keep) await services.storage.deletePrefix(versionPrefix(tourId, v));
+  }
+}
+
+export async function processTourJob(services: Services, tourId: string, processVideo?: ProcessVideo): Promise<void> {
+  const { db, storage, log } = services;
+  const media = await loadMedia();
+  const run = processVideo ?? media.processVideo;
+  const claimed = await db
+    .updateTable('tours')
+    .set({ processing_attempt: sql`processing_attempt + 1`, progress: 0, progress_text: 'Starting', updated_at: new Date() })
+    .where('id', '=', tourId)
+    .where('deleted_at', 'is', null)
+    .where('status', '=', TOUR_STATUS.PROCESSING)
+    .returning(['processing_attempt', 'video_key'])
+    .executeTakeFirst();
+  if (!claimed) {
+    // Finished, failed or deleted meanwhile (a duplicate or late delivery): just make sure no stray files remain.
+    await tidyFinishedTour(services, tourId);
+    return;
+  }
+  const attempt = claimed.processing_attempt;
+  const prefix = versionPrefix(tourId, attempt);
+  const progress = progressReporter(services, tourId, attempt);
+  const work = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-tour-'));
+  // A job running past its expiry is presumed dead and retried elsewhere; stop the work rather than race that retry.
+  const signal = AbortSignal.timeout(services.config.PROCESSING_EXPIRE_SECONDS * 1000);
+  try {
+    if (!claimed.video_key) throw new Error(`tour ${tourId} has no source video`);
+    await progress.report(BAND.download[0], 'Preparing video', true);
+    const input = path.join(work, `source${path.extname(claimed.video_key) || '.mp4'}`);
+    await storage.download(claimed.video_key, input);
+    await fs.mkdir(path.join(work, 'out'));
+
+    let stageText = 'Processing video';
+    const result = await run({
+      input,
+      workDir: path.join(work, 'out'),
+      signal,
+      onProgress: (value: unknown) => {
+        const p = readProgress(value);
+        if (p.text) stageText = p.text;
+        void progress.report(band(BAND.process, p.fraction), stageText);
+      },
+    } as Parameters<ProcessVideo>[0]);
+
+    // Store this attempt's files under its own folder.
+    await progress.report(BAND.store[0], 'Saving tour', true);
+    const clips = [...result.clips].sort((a, b) => a.index - b.index);
+    let fullSize = 0;
+    let mediumSize = 0;
+    const rows: Array<{ index: number; frame_count: number; duration: number; high_key: string; low_key: string }> = [];
+    for (const [i, clip] of clips.entries()) {
+      const name = String(clip.index).padStart(4, '0');
+      const highKey = `${prefix}clips/${name}-high.mp4`;
+      const lowKey = `${prefix}clips/${name}-low.mp4`;
+      fullSize += (await storage.putFile(highKey, clip.highPath, 'video/mp4')).size;
+      mediumSize += (await storage.putFile(lowKey, clip.lowPath, 'video/mp4')).size;
+      rows.push({ index: clip.index, frame_count: clip.frameCount, duration: clip.duration, high_key: highKey, low_key: lowKey });
+      void progress.report(band(BAND.store, (i + 1) / clips.length), 'Saving tour');
+    }
+    const thumbnailKey = `${prefix}thumbnail.jpg`;
+    const smallSize = (await storage.putFile(thumbnailKey, result.thumbnailPath, 'image/jpeg')).size;
+    await progress.flush();
+
+    const info = result.videoInfo as { width: number; height: number };
+    const videoInfo: VideoInfoJson = { width: info.width, height: info.height, fullSize, mediumSize, smallSize };
+    const outcome = await db.transaction().execute(async (trx) => {
+      const tour = await trx.selectFrom('tours').select(['status', 'deleted_at', 'thumbnail_key', 'processing_attempt']).where('id', '=', tourId).forUpdate().executeTakeFirst();
+      if (!tour || tour.deleted_at) return 'deleted' as const;
+      if (tour.status !== TOUR_STATUS.PROCESSING) return 'superseded' as const;
+      await trx.deleteFrom('clips').where('tour_id', '=', tourId).execute();
+      if (rows.length > 0) await trx.insertInto('clips').values(rows.map((r) => ({ ...r, tour_id: tourId }))).execute();
+      // Keep a thumbnail the owner chose meanwhile; replace one from an earlier attempt.
+      const keepThumb = tour.thumbnail_key && !/^tours\/[^/]+\/v\d+\//.test(tour.thumbnail_key);
+      await trx
+        .updateTable('tours')
+        .set({
+          status: TOUR_STATUS.PROCESSED,
+          progress: 100,
+          progress_text: null,
+          video_info: JSON.stringify(videoInfo),
+          fps: result.fps,
+          clips_version: attempt,
+          ...(keepThumb ? {} : { thumbnail_key: thumbnailKey }),
+          updated_at: new Date(),
+        })
+        .where('id', '=', tourId)
+        .execute();
+      await trx.insertInto('tour_logs').values({ tour_id: tourId, status: TOUR_STATUS.PROCESSED, error: null }).execute();
+      return { thumbnailKey: keepThumb ? tour.thumbnail_key! : thumbnailKey, latestAttempt: tour.processing_attempt };
+    });
+
+    if (outcome === 'deleted') {
+      await storage.deletePrefix(`tours/${tourId}/`);
+      return;
+    }
+    if (outcome === 'superseded') {
+      await storage.deletePrefix(prefix);
+      return;
+    }
+    await removeAttemptFolders(services, tourId, attempt - 1, attempt);
+    await services.events.publish(topics.tourProgress(tourId), {
+      progress: 100, status: TOUR_STATUS.PROCESSED, text: null, thumbnailURL: storage.publicUrl(outcome.thumbnailKey),
+    } satisfies TourProgressEvent);
+  } catch (err) {
+    await progress.flush();
+    await storage.deletePrefix(prefix).catch((e) => log.warn({ err: e, tourId }, 'could not remove attempt files'));
+    const rejected = rejectionMessage(err, media);
+    if (rejected) {
+      // The video's fault: tell the owner why, and do not retry.
+      await failTour(services, tourId, rejected);
+      return;
+    }
+    log.warn({ err, tourId, attempt }, 'tour processing attempt failed; pg-boss retries it');
+    throw err;
+  } finally {
+    await fs.rm(work, { recursive: true, force: true });
+  }
+}
+
+/** Marks a still-processing tour FAILED with a reason the owner can read, and tells subscribers. */
+async function failTour(services: Services, tourId: string, reason: string): Promise<boolean> {
+  const failed = await services.db.transaction().execute(async (trx) => {
+    const tour = await trx.selectFrom('tours').select(['status', 'deleted_at']).where('id', '=', tourId).forUpdate().executeTakeFirst();
+    if (!tour || tour.deleted_at || tour.status !== TOUR_STATUS.PROCESSING) return false;
+    await trx.updateTable('tours').set({ status: TOUR_STATUS.FAILED, progress_text: reason, updated_at: new Date() }).where('id', '=', tourId).execute();
+    await trx.insertInto('tour_logs').values({ tour_id: tourId, status: TOUR_STATUS.FAILED, error: reason }).execute();
+    return true;
+  });
+  if (failed) {
+    const row = await services.db.selectFrom('tours').select(['progress']).where('id', '=', tourId).executeTakeFirst();
+    await services.events.publish(topics.tourProgress(tourId), { progress: row?.progress ?? 0, status: TOUR_STATUS.FAILED, text: reason, thumbnailURL: null } satisfies TourProgressEvent);
+  }
+  return failed;
+}
+
+/** Dead-letter handler: every retry failed (or every worker died): the tour fails with a generic reason. */
+export async function markProcessingFailed(services: Services, tourId: string): Promise<void> {
+  await failTour(services, tourId, PROCESSING_FAILED_TEXT);
+  await tidyFinishedTour(services, tourId);
+}
+
+/** For a tour no attempt will write to any more: remove every attempt folder except the live one. */
+async function tidyFinishedTour(services: Services, tourId: string): Promise<void> {
+  const tour = await services.db.selectFrom('tours').select(['status', 'deleted_at', 'clips_version', 'processing_attempt']).where('id', '=', tourId).executeTakeFirst();
+  if (!tour) return;
+  if (tour.deleted_at) return services.storage.deletePrefix(`tours/${tourId}/`);
+  if (tour.status === TOUR_STATUS.PROCESSING) return;
+  await removeAttemptFolders(services, tourId, tour.processing_attempt, tour.clips_version);
+}

@@ -1,0 +1,168 @@
+/** Tour operations (tours §3, §7): info, thumbnail, soft delete, reactivation, and the public view counter. */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import sharp from 'sharp';
+import {
+  ERROR_CODES, ERROR_TEXTS, NOTICES, TOUR_STATUS, VALIDATION, hasActiveTourSlot, isAcceptedThumbnailName, tourInfoSchema,
+} from '@roomwalk/shared';
+import type { TourRow } from '../db/types.js';
+import type { AuthInfo, FileUploadValue } from '../graphql/builder.js';
+import { decodeId } from '../graphql/builder.js';
+import { AppError, forbidden, fromZod, notFound } from '../graphql/errors.js';
+import { countActiveTours } from './licenses.js';
+import { isLicenseActive } from './uploads.js';
+import type { Services } from './services.js';
+
+/** Thumbnails are re-encoded to this 16:9 size (tours §9: crop aspect 16:9). */
+export const THUMBNAIL_SIZE = { width: 1280, height: 720 } as const;
+/** Decoded images larger than this are refused before any pixel is processed (decompression bombs). */
+export const THUMBNAIL_MAX_INPUT_PIXELS = 40_000_000;
+export const THUMBNAIL_MAX_BYTES = 15 * 1024 * 1024;
+
+/**
+ * Who may change a tour: its owner or an admin of its company. Other members of the company get FORBIDDEN (team
+ * members' cards offer Preview and Share only); anyone else gets NOT_FOUND, so ids of other companies cannot be probed.
+ */
+export function assertCanEdit(auth: AuthInfo, tour: Pick<TourRow, 'company_id' | 'owner_id'>): void {
+  if (tour.company_id !== auth.companyId) throw notFound(ERROR_TEXTS.tourNotFound);
+  if (tour.owner_id !== auth.userId && !auth.isCompanyAdmin && !auth.isSuperAdmin) throw forbidden();
+}
+
+/** A tour the caller may edit, not deleted. */
+export async function loadEditableTour(services: Services, auth: AuthInfo, tourGlobalId: string): Promise<TourRow> {
+  const id = decodeId('Tour', tourGlobalId);
+  const tour = await services.db.selectFrom('tours').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  if (!tour) throw notFound(ERROR_TEXTS.tourNotFound);
+  assertCanEdit(auth, tour);
+  return tour;
+}
+
+export interface TourSaveInputValue {
+  id: string;
+  title?: string | null | undefined;
+  description?: string | null | undefined;
+  videoURL?: string | null | undefined;
+  listingLink?: string | null | undefined;
+}
+
+/** tourSave: title, description and listing link (tours §5). videoURL is accepted and ignored: the video is the uploaded one. */
+export async function saveTour(services: Services, auth: AuthInfo, input: TourSaveInputValue): Promise<TourRow> {
+  const tour = await loadEditableTour(services, auth, input.id);
+  const parsed = tourInfoSchema.safeParse({ title: input.title, description: input.description, listingLink: input.listingLink });
+  if (!parsed.success) throw fromZod(parsed.error.issues);
+  const { title, description, listingLink } = parsed.data;
+  return services.db
+    .updateTable('tours')
+    .set({ title, description: description || null, listing_link: listingLink || null, updated_at: new Date() })
+    .where('id', '=', tour.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+async function readImage(upload: Promise<FileUploadValue> | FileUploadValue): Promise<{ name: string; data: Buffer }> {
+  const file = await upload;
+  if (!file || !file.filename) throw new AppError(ERROR_CODES.BAD_USER_INPUT, VALIDATION.noFileSelected);
+  if (!isAcceptedThumbnailName(file.filename)) throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'Please choose a .jpg, .jpeg or .png image.');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of file.createReadStream() as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > THUMBNAIL_MAX_BYTES) throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The image is too large.');
+    chunks.push(chunk);
+  }
+  return { name: file.filename, data: Buffer.concat(chunks) };
+}
+
+/** Decodes (bounded in pixels), orients, centre-crops to 16:9 and re-encodes as a 1280x720 JPEG: nothing sent is served as is. */
+export async function makeThumbnail(input: Buffer): Promise<Buffer> {
+  try {
+    return await sharp(input, { limitInputPixels: THUMBNAIL_MAX_INPUT_PIXELS, failOn: 'error' })
+      .rotate()
+      .resize(THUMBNAIL_SIZE.width, THUMBNAIL_SIZE.height, { fit: 'cover', position: 'centre' })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 85, mozjpeg: true })
+      .toBuffer();
+  } catch {
+    throw new AppError(ERROR_CODES.UPLOAD_INVALID, NOTICES.unableToUpdateThumbnail);
+  }
+}
+
+/** tourUpdateThumbnailURL: stores the new image under a fresh key (media keys are immutable) and removes the old one. */
+export async function updateThumbnail(services: Services, auth: AuthInfo, input: { id: string; thumbnailURL: Promise<FileUploadValue> }): Promise<TourRow> {
+  const tour = await loadEditableTour(services, auth, input.id);
+  const { data } = await readImage(input.thumbnailURL);
+  const jpeg = await makeThumbnail(data);
+  const key = `tours/${tour.id}/thumbs/${randomUUID()}.jpg`;
+  await services.storage.put(key, jpeg, 'image/jpeg');
+  let updated: TourRow | undefined;
+  let oldKey: string | null = null;
+  try {
+    updated = await services.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('tours').select(['thumbnail_key', 'deleted_at']).where('id', '=', tour.id).forUpdate().executeTakeFirst();
+      if (!row || row.deleted_at) return undefined;
+      oldKey = row.thumbnail_key;
+      return trx.updateTable('tours').set({ thumbnail_key: key, updated_at: new Date() }).where('id', '=', tour.id).returningAll().executeTakeFirstOrThrow();
+    });
+  } finally {
+    if (!updated) await services.storage.delete(key).catch(() => undefined);
+  }
+  if (!updated) throw notFound(ERROR_TEXTS.tourNotFound);
+  // A thumbnail made by processing stays with its clips; only an earlier chosen one is removed.
+  if (oldKey && /^tours\/[^/]+\/thumbs\//.test(oldKey)) await services.storage.delete(oldKey).catch((e) => services.log.warn(e, 'could not delete a replaced thumbnail'));
+  return updated;
+}
+
+/**
+ * tourDelete: a soft delete. The row stays (its upload keeps counting for the month, the player answers "removed");
+ * its files and clip rows go, and it no longer holds an active-tour slot.
+ */
+export async function deleteTour(services: Services, auth: AuthInfo, tourGlobalId: string): Promise<void> {
+  const tour = await loadEditableTour(services, auth, tourGlobalId);
+  await services.db.transaction().execute(async (trx) => {
+    await trx.updateTable('tours').set({ deleted_at: new Date(), updated_at: new Date() }).where('id', '=', tour.id).where('deleted_at', 'is', null).execute();
+    await trx.deleteFrom('clips').where('tour_id', '=', tour.id).execute();
+  });
+  // Files after the commit: a processing attempt still running sees deleted_at at its own commit and removes what it wrote.
+  await services.storage.deletePrefix(`tours/${tour.id}/`);
+  if (tour.video_key) await services.storage.delete(tour.video_key);
+}
+
+/** tourReactivate: a deactivated tour takes an active slot again when one is free; otherwise NO_ACTIVE_TOURS_LEFT. */
+export async function reactivateTour(services: Services, auth: AuthInfo, tourGlobalId: string): Promise<TourRow> {
+  const tour = await loadEditableTour(services, auth, tourGlobalId);
+  return services.db.transaction().execute(async (trx) => {
+    // The licence row is the company's quota lock, as in upload submit.
+    const license = await trx.selectFrom('licenses').selectAll().where('company_id', '=', tour.company_id).forUpdate().executeTakeFirst();
+    const row = await trx.selectFrom('tours').selectAll().where('id', '=', tour.id).forUpdate().executeTakeFirstOrThrow();
+    if (row.deleted_at) throw notFound(ERROR_TEXTS.tourNotFound);
+    if (!row.deactivated_at && row.status !== TOUR_STATUS.DEACTIVATED) return row;
+    if (!isLicenseActive(license)) throw new AppError(ERROR_CODES.NO_ACTIVE_LICENSE, ERROR_TEXTS.noActiveLicense);
+    const active = await countActiveTours(trx, { companyId: tour.company_id });
+    if (!hasActiveTourSlot({ quantity: license.quantity, monthlyActiveTours: active, uploadLimit: license.upload_limit, monthlyUploadedTours: 0 })) {
+      throw new AppError(ERROR_CODES.NO_ACTIVE_TOURS_LEFT, ERROR_TEXTS.noActiveToursLeft);
+    }
+    const status = row.status === TOUR_STATUS.DEACTIVATED ? (row.clips_version ? TOUR_STATUS.PROCESSED : TOUR_STATUS.FAILED) : row.status;
+    return trx.updateTable('tours').set({ deactivated_at: null, status, updated_at: new Date() }).where('id', '=', tour.id).returningAll().executeTakeFirstOrThrow();
+  });
+}
+
+/**
+ * The public tour of the players. Deleted → TOUR_REMOVED; unknown → NOT_FOUND. A deactivated tour still plays
+ * (links already shared keep working) and its views count in deactivated_views; members of the owner's company
+ * (previews, the editor) are not counted.
+ */
+export async function viewPublicTour(services: Services, auth: AuthInfo | null, tourGlobalId: string): Promise<TourRow> {
+  const id = decodeId('Tour', tourGlobalId);
+  const tour = await services.db.selectFrom('tours').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.invalidLink);
+  if (tour.deleted_at) throw new AppError(ERROR_CODES.TOUR_REMOVED, ERROR_TEXTS.tourRemoved);
+  if (auth?.companyId === tour.company_id || tour.status === TOUR_STATUS.PROCESSING) return tour;
+  const deactivated = !!tour.deactivated_at || tour.status === TOUR_STATUS.DEACTIVATED;
+  const counted = await services.db
+    .updateTable('tours')
+    .set(deactivated ? { deactivated_views: sql`deactivated_views + 1` } : { views: sql`views + 1` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+  return counted ?? tour;
+}

@@ -1,0 +1,132 @@
+/** Direct uploads (tours §4 Upload): a signed PUT URL per video, then one submit that passes the quota gates and starts processing. */
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import {
+  ERROR_CODES, ERROR_TEXTS, TOUR_STATUS, fileExtensionSchema, hasActiveTourSlot, hasUploadSlot, type ErrorCode,
+} from '@roomwalk/shared';
+import type { Database, LicenseRow } from '../db/types.js';
+import type { AuthInfo } from '../graphql/builder.js';
+import { encodeId } from '../graphql/builder.js';
+import { AppError } from '../graphql/errors.js';
+import { enqueueProcessTour, ensureProcessingQueues } from '../jobs/process-tour.js';
+import { countActiveTours, countUploadsSince, currentPeriodStart } from './licenses.js';
+import type { Services } from './services.js';
+
+/** The Content-Type each accepted video extension is uploaded with (the signature binds it). */
+export const VIDEO_CONTENT_TYPES: Record<string, string> = {
+  mp4: 'video/mp4',
+  m4v: 'video/x-m4v',
+  mov: 'video/quicktime',
+  webm: 'video/webm',
+  mkv: 'video/x-matroska',
+  '3gp': 'video/3gpp',
+  hevc: 'video/h265',
+};
+
+/** Upload keys are ours: uploads/<uuid>.<ext>, unguessable and never reused. */
+export const UPLOAD_KEY = /^uploads\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[a-z0-9]{2,5}$/;
+
+export interface PreSignedUpload {
+  uploadURL: string | null;
+  key: string | null;
+  headers: Array<{ key: string; value: string }>;
+  error: string | null;
+  message: string | null;
+}
+
+const refused = (error: ErrorCode, message: string): PreSignedUpload => ({ uploadURL: null, key: null, headers: [], error, message });
+
+export function isLicenseActive(license: Pick<LicenseRow, 'end_date'> | undefined, now = new Date()): license is LicenseRow {
+  return !!license && (!license.end_date || new Date(license.end_date).getTime() > now.getTime());
+}
+
+/** Which quota gate (accounts §9) refuses a new tour for this company, if any. */
+export async function quotaRefusal(db: Kysely<Database>, companyId: string, license: LicenseRow | undefined): Promise<{ code: ErrorCode; message: string } | null> {
+  if (!isLicenseActive(license)) return { code: ERROR_CODES.NO_ACTIVE_LICENSE, message: ERROR_TEXTS.noActiveLicense };
+  const counts = {
+    quantity: license.quantity,
+    uploadLimit: license.upload_limit,
+    monthlyActiveTours: await countActiveTours(db, { companyId }),
+    monthlyUploadedTours: await countUploadsSince(db, currentPeriodStart(license), { companyId }),
+  };
+  if (!hasActiveTourSlot(counts)) return { code: ERROR_CODES.NO_ACTIVE_TOURS_LEFT, message: ERROR_TEXTS.noActiveToursLeft };
+  if (!hasUploadSlot(counts)) return { code: ERROR_CODES.NO_MONTHLY_UPLOADS_LEFT, message: ERROR_TEXTS.noMonthlyUploadsLeft };
+  return null;
+}
+
+/**
+ * fileGetPreSignedUrl: answers refusals in `error`/`message` (the console opens its upload error dialog from them)
+ * rather than as GraphQL errors. The gates are checked here too, so nobody uploads a large file only to be refused
+ * at submit; submit checks them again under a lock.
+ */
+export async function createUploadUrl(services: Services, auth: AuthInfo, extensionInput: string): Promise<PreSignedUpload> {
+  const license = await services.db.selectFrom('licenses').selectAll().where('company_id', '=', auth.companyId).executeTakeFirst();
+  const gate = await quotaRefusal(services.db, auth.companyId, license);
+  if (gate?.code === ERROR_CODES.NO_ACTIVE_LICENSE) return refused(gate.code, gate.message);
+  const ext = fileExtensionSchema.safeParse(extensionInput);
+  if (!ext.success) return refused(ERROR_CODES.UPLOAD_INVALID, ext.error.issues[0]?.message ?? 'This file type is not supported.');
+  if (gate) return refused(gate.code, gate.message);
+
+  const contentType = VIDEO_CONTENT_TYPES[ext.data] ?? 'application/octet-stream';
+  const key = `uploads/${randomUUID()}.${ext.data}`;
+  await services.db.insertInto('uploads').values({ key, company_id: auth.companyId, user_id: auth.userId, extension: ext.data, size: null, tour_id: null }).execute();
+  const put = await services.storage.presignPut(key, {
+    contentType,
+    maxBytes: services.config.UPLOAD_MAX_BYTES,
+    expiresInSeconds: services.config.UPLOAD_URL_TTL_SECONDS,
+  });
+  return { uploadURL: put.url, key, headers: put.headers, error: null, message: null };
+}
+
+/**
+ * fileSubmitPreSignedUpload: the uploader's own key, once. The licence row is locked for the whole check-and-create,
+ * so two submits racing for the last slot cannot both win; the job is enqueued in the same transaction, so a tour
+ * never exists without its job.
+ */
+export async function submitUpload(services: Services, auth: AuthInfo, key: string): Promise<{ bucketURL: string; tourId: string }> {
+  const upload = UPLOAD_KEY.test(key)
+    ? await services.db.selectFrom('uploads').selectAll().where('key', '=', key).executeTakeFirst()
+    : undefined;
+  if (!upload || upload.user_id !== auth.userId) throw new AppError(ERROR_CODES.NOT_FOUND, 'This upload was not found.');
+  if (upload.submitted_at) throw new AppError(ERROR_CODES.CONFLICT, 'This upload was already submitted.');
+
+  const stored = await services.storage.head(key);
+  if (!stored || stored.size === 0) throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The video did not finish uploading. Please try again.');
+  if (stored.size > services.config.UPLOAD_MAX_BYTES) {
+    // Possible with S3, whose presigned PUT cannot bound the size: refuse and drop the object.
+    await services.storage.delete(key);
+    throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The video is too large.');
+  }
+
+  await ensureProcessingQueues(services);
+  const tour = await services.db.transaction().execute(async (trx) => {
+    const locked = await trx.selectFrom('uploads').selectAll().where('id', '=', upload.id).forUpdate().executeTakeFirstOrThrow();
+    if (locked.submitted_at) throw new AppError(ERROR_CODES.CONFLICT, 'This upload was already submitted.');
+    const license = await trx.selectFrom('licenses').selectAll().where('company_id', '=', auth.companyId).forUpdate().executeTakeFirst();
+    const gate = await quotaRefusal(trx, auth.companyId, license);
+    if (gate) throw new AppError(gate.code, gate.message);
+    const created = await trx
+      .insertInto('tours')
+      .values({
+        company_id: auth.companyId,
+        owner_id: auth.userId,
+        title: null,
+        description: null,
+        listing_link: null,
+        video_key: key,
+        thumbnail_key: null,
+        intro_logo_key: null,
+        status: TOUR_STATUS.PROCESSING,
+        progress_text: 'Waiting to start',
+        video_info: null,
+        fps: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    // This is what counts as a monthly upload; deleting the tour later never gives it back.
+    await trx.updateTable('uploads').set({ submitted_at: new Date(), tour_id: created.id, size: stored.size }).where('id', '=', upload.id).execute();
+    await enqueueProcessTour(services, created.id, trx);
+    return created;
+  });
+  return { bucketURL: services.storage.publicUrl(key), tourId: encodeId('Tour', tour.id) };
+}
