@@ -1,0 +1,59 @@
+/** Player-local constants that the shared contract does not hold. */
+
+/** Attribute (kebab) → property (camelCase). Boolean attributes default to false. */
+export const ATTRIBUTES = {
+  'tour-id': 'tourId',
+  api: 'api',
+  mode: 'mode',
+  'disabled-controls': 'disabledControls',
+  'hi-res': 'hiRes',
+  'live-viewing': 'liveViewing',
+  'host-events': 'hostEvents',
+  debug: 'debug',
+  'allowed-origins': 'allowedOrigins',
+  'super-admin': 'superAdmin',
+} as const;
+export type AttributeName = keyof typeof ATTRIBUTES;
+
+export const MODES = { external: 'external', preview: 'preview', edit: 'edit', agent: 'agent' } as const;
+export type PlayerMode = (typeof MODES)[keyof typeof MODES];
+
+export const STATUSES = {
+  idle: 'idle',
+  loading: 'loading',
+  ready: 'ready',
+  error: 'error',
+} as const;
+export type PlayerStatus = (typeof STATUSES)[keyof typeof STATUSES];
+
+export const TRAVEL = { idle: 'idle', forward: 'forward', backward: 'backward' } as const;
+export type TravelStatus = (typeof TRAVEL)[keyof typeof TRAVEL];
+
+/** Tour ids are `tour_` followed by a UUID; anything else is an Invalid Link. */
+export const TOUR_ID_PATTERN = /^tour_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Decoded-frame cache budget. 720p I420 is 1.38 MB a frame, 360p 0.35 MB; the budget keeps
+ * peak decoded memory under 150 MB whatever the tour length (issue §8).
+ */
+export const CACHE_BUDGET = {
+  highBytes: 96 * 1024 * 1024,
+  lowBytes: 28 * 1024 * 1024,
+} as const;
+
+/** Decode-ahead window in frames, in and against the direction of travel. */
+export const DECODE_WINDOW = {
+  highAhead: 40,
+  highBehind: 12,
+  lowAhead: 72,
+  lowBehind: 36,
+} as const;
+
+/** Local storage key for the one-at-a-time AI marker generation (tours §4). */
+export const AI_STORAGE_KEY = 'roomwalk.aiMarkers.active';
+
+/** Window message type sent up to a parent page when the frame changes by user input. */
+export const OUTGOING_MESSAGE_TYPES = {
+  frame: 'roomwalk_player_frame',
+  ready: 'roomwalk_player_ready',
+} as const;

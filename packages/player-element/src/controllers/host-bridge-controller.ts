@@ -1,0 +1,82 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { MESSAGE_TYPES } from '@roomwalk/shared';
+import { OUTGOING_MESSAGE_TYPES } from '../constants.js';
+
+export interface HostBridgeHost extends ReactiveControllerHost {
+  readonly hostMessagesEnabled: boolean;
+  /** Origins allowed to drive the player besides the page's own. */
+  readonly allowedOriginList: string[];
+  onHostScroll(frameIndex: number): void;
+  onHostMarker(frameIndex: number): void;
+}
+
+/** Reads a well-formed `{type, frameIndex}` (or the socket's `{type, data: {frameIndex}}`) message. */
+export function parseHostMessage(data: unknown): { type: 'scroll' | 'marker'; frameIndex: number } | null {
+  if (!data || typeof data !== 'object') return null;
+  const d = data as { type?: unknown; frameIndex?: unknown; data?: { frameIndex?: unknown } };
+  const type = d.type === MESSAGE_TYPES.scroll ? 'scroll' : d.type === MESSAGE_TYPES.marker ? 'marker' : null;
+  if (!type) return null;
+  const raw = d.frameIndex ?? d.data?.frameIndex;
+  if (typeof raw !== 'number' || !Number.isFinite(raw) || raw < 0) return null;
+  return { type, frameIndex: raw };
+}
+
+/**
+ * Window messages in (roomwalk_scroll, roomwalk_marker) from allowed origins only, and
+ * notices out to a parent page, addressed to each allowed origin, never to '*'.
+ */
+export class HostBridgeController implements ReactiveController {
+  private listening = false;
+  rejected = 0;
+
+  constructor(private readonly host: HostBridgeHost) {
+    host.addController(this);
+  }
+
+  hostConnected(): void {
+    this.sync();
+  }
+
+  hostUpdated(): void {
+    this.sync();
+  }
+
+  hostDisconnected(): void {
+    if (this.listening) window.removeEventListener('message', this.onMessage);
+    this.listening = false;
+  }
+
+  private sync(): void {
+    const want = this.host.hostMessagesEnabled;
+    if (want && !this.listening) window.addEventListener('message', this.onMessage);
+    if (!want && this.listening) window.removeEventListener('message', this.onMessage);
+    this.listening = want;
+  }
+
+  isAllowed(origin: string): boolean {
+    return origin === window.location.origin || this.host.allowedOriginList.includes(origin);
+  }
+
+  private onMessage = (e: MessageEvent): void => {
+    const msg = parseHostMessage(e.data);
+    if (!msg) return;
+    if (!this.isAllowed(e.origin)) {
+      this.rejected++;
+      return;
+    }
+    if (msg.type === 'scroll') this.host.onHostScroll(msg.frameIndex);
+    else this.host.onHostMarker(msg.frameIndex);
+  };
+
+  /** Posts a public notice (frame index, ready) to the parent page, only to allowed origins. */
+  notifyParent(type: (typeof OUTGOING_MESSAGE_TYPES)[keyof typeof OUTGOING_MESSAGE_TYPES], payload: Record<string, number>): void {
+    if (!this.host.hostMessagesEnabled || window.parent === window) return;
+    for (const origin of this.host.allowedOriginList) {
+      try {
+        window.parent.postMessage({ type, ...payload }, origin);
+      } catch {
+        /* an origin string that is not a valid origin */
+      }
+    }
+  }
+}

@@ -1,0 +1,197 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { ERROR_TEXTS, NOTICES, TIMINGS_MS } from '@roomwalk/shared';
+import { AI_STORAGE_KEY } from '../constants.js';
+import { graphqlRequest, GraphQLRequestError } from '../api/graphql.js';
+import { AI_MARKERS_SUBSCRIPTION, MARKER_DELETE, MARKER_SAVE, MARKER_UPDATE, TOUR_GENERATE_AI_MARKERS } from '../api/queries.js';
+import type { AIMarkerEvent, Marker } from '../api/types.js';
+import type { AddState, AIProgress } from '../markers-drawer/markers-drawer.component.js';
+import type { SubscriptionHandle } from '../api/subscription.js';
+
+export interface MarkersHost extends ReactiveControllerHost {
+  readonly apiBase: string;
+  readonly authToken: string | undefined;
+  readonly tourIdValue: string;
+  readonly currentFrame: number;
+  refetchMarkers(): Promise<void>;
+  showNotice(message: string, variant: 'success' | 'warning' | 'error' | 'info'): void;
+  showDialog(d: { title: string; body?: string } | null): void;
+}
+
+/** Marker add, rename and delete (edit mode), and AI marker generation (super admin). */
+export class MarkersController implements ReactiveController {
+  addState: AddState = 'idle';
+  savingIds = new Set<string>();
+  deletingIds = new Set<string>();
+  ai: AIProgress = { active: false, progress: 0, added: [], removed: [] };
+  private sub: SubscriptionHandle | undefined;
+  private timers = new Set<ReturnType<typeof setTimeout>>();
+
+  constructor(private readonly host: MarkersHost) {
+    host.addController(this);
+  }
+
+  hostConnected(): void {}
+
+  hostDisconnected(): void {
+    this.sub?.close();
+    this.sub = undefined;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  private later(ms: number, fn: () => void): void {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      fn();
+    }, ms);
+    this.timers.add(t);
+  }
+
+  private call<T>(query: string, variables: Record<string, unknown>): Promise<T> {
+    return graphqlRequest<T>(this.host.apiBase, query, variables, { token: this.host.authToken });
+  }
+
+  async add(name: string, custom: boolean): Promise<void> {
+    if (this.addState !== 'idle') return;
+    this.addState = custom ? 'addingCustom' : 'adding';
+    this.host.requestUpdate();
+    try {
+      await this.call(MARKER_SAVE, {
+        input: { name, description: '', tourId: this.host.tourIdValue, scrollPosition: 0, isFastTravel: true, frameIndex: this.host.currentFrame },
+      });
+    } catch (e) {
+      this.host.showNotice((e as Error).message, 'error');
+    }
+    await this.host.refetchMarkers().catch(() => undefined);
+    this.addState = 'idle';
+    this.host.requestUpdate();
+  }
+
+  async rename(marker: Marker, name: string): Promise<void> {
+    this.savingIds = new Set(this.savingIds).add(marker.id);
+    this.host.requestUpdate();
+    try {
+      await this.call(MARKER_UPDATE, { input: { id: marker.id, name, description: '', isFastTravel: marker.isFastTravel ?? true } });
+      this.host.showNotice(NOTICES.markerUpdated, 'success');
+    } catch (e) {
+      this.host.showNotice((e instanceof GraphQLRequestError && e.message) || NOTICES.markerUpdateFailed, 'error');
+    }
+    await this.host.refetchMarkers().catch(() => undefined);
+    this.savingIds = new Set([...this.savingIds].filter((id) => id !== marker.id));
+    this.host.requestUpdate();
+  }
+
+  async remove(marker: Marker): Promise<void> {
+    this.deletingIds = new Set(this.deletingIds).add(marker.id);
+    this.host.requestUpdate();
+    let ok = false;
+    try {
+      await this.call(MARKER_DELETE, { markerId: marker.id });
+      ok = true;
+    } catch (e) {
+      this.host.showNotice((e instanceof GraphQLRequestError && e.message) || NOTICES.markerDeleteFailed, 'error');
+    }
+    if (ok) await this.host.refetchMarkers().catch(() => undefined);
+    this.deletingIds = new Set([...this.deletingIds].filter((id) => id !== marker.id));
+    this.host.requestUpdate();
+  }
+
+  private readActive(): { tourId: string; at: number } | null {
+    try {
+      const raw = localStorage.getItem(AI_STORAGE_KEY);
+      if (!raw) return null;
+      const v = JSON.parse(raw) as { tourId?: unknown; at?: unknown };
+      if (typeof v.tourId !== 'string' || typeof v.at !== 'number') return null;
+      if (Date.now() - v.at > TIMINGS_MS.aiGenerationResumeWindow) {
+        localStorage.removeItem(AI_STORAGE_KEY);
+        return null;
+      }
+      return { tourId: v.tourId, at: v.at };
+    } catch {
+      return null;
+    }
+  }
+
+  private writeActive(tourId: string | null): void {
+    try {
+      if (tourId) localStorage.setItem(AI_STORAGE_KEY, JSON.stringify({ tourId, at: Date.now() }));
+      else localStorage.removeItem(AI_STORAGE_KEY);
+    } catch {
+      /* storage unavailable (privacy mode) */
+    }
+  }
+
+  /** On load: resume a generation of this tour started under 60 s ago, otherwise drop it. */
+  resumeIfActive(): void {
+    const active = this.readActive();
+    if (active && active.tourId === this.host.tourIdValue && !this.ai.active) void this.listen();
+  }
+
+  async generate(): Promise<void> {
+    if (this.ai.active) return;
+    const active = this.readActive();
+    if (active && active.tourId !== this.host.tourIdValue) {
+      this.host.showDialog({ title: ERROR_TEXTS.aiAlreadyGenerating });
+      return;
+    }
+    this.writeActive(this.host.tourIdValue);
+    await this.listen();
+    try {
+      await this.call(TOUR_GENERATE_AI_MARKERS, { tourId: this.host.tourIdValue });
+      this.later(1000, () => void this.host.refetchMarkers().catch(() => undefined));
+    } catch (e) {
+      const err = e as GraphQLRequestError;
+      this.stop();
+      const body = `${ERROR_TEXTS.aiFailedPrefix}${err.message}`;
+      if (err.code === 'AI_MARKERS_EXIST' || /already/i.test(err.message)) this.host.showDialog({ title: ERROR_TEXTS.aiAlreadyCreated, body });
+      else this.host.showNotice(body, 'error');
+    }
+  }
+
+  private async listen(): Promise<void> {
+    this.ai = { active: true, progress: 0, added: [], removed: [] };
+    this.host.requestUpdate();
+    const { subscribe } = await import('../api/subscription.js');
+    this.sub?.close();
+    this.sub = subscribe<{ tourGenerateAIMarkersUpdated: AIMarkerEvent }>(
+      this.host.apiBase,
+      AI_MARKERS_SUBSCRIPTION,
+      { tourId: this.host.tourIdValue },
+      this.host.authToken,
+      {
+        next: (data) => this.onProgress(data.tourGenerateAIMarkersUpdated),
+        error: (message) => {
+          this.stop();
+          this.host.showNotice(`${ERROR_TEXTS.aiFailedPrefix}${message}`, 'error');
+        },
+        complete: () => undefined,
+      },
+    );
+  }
+
+  private onProgress(ev: AIMarkerEvent): void {
+    if (!this.ai.active) return;
+    const next: AIProgress = { ...this.ai, progress: ev.progressPercentage ?? this.ai.progress };
+    if (ev.marker) {
+      const m: Marker = { id: ev.marker.id, name: ev.marker.name, frameIndex: ev.marker.frameIndex, isFastTravel: ev.marker.isFastTravel ?? true };
+      if (ev.action === 'ADD') next.added = [...next.added, m];
+      else if (ev.action === 'REMOVE') next.removed = [...next.removed, m];
+    }
+    this.ai = next;
+    this.host.requestUpdate();
+    if (next.progress >= 100) {
+      this.later(TIMINGS_MS.aiCompletionCleanup, () => {
+        this.stop();
+        void this.host.refetchMarkers().catch(() => undefined);
+      });
+    }
+  }
+
+  private stop(): void {
+    this.sub?.close();
+    this.sub = undefined;
+    this.writeActive(null);
+    this.ai = { active: false, progress: 0, added: [], removed: [] };
+    this.host.requestUpdate();
+  }
+}

@@ -1,0 +1,313 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { proxy } from 'comlink';
+import { CACHE_BUDGET, DECODE_WINDOW } from '../constants.js';
+import { clipFrameCounts, clipStarts, locateFrame, totalFrames } from '../frame-math.js';
+import { batchSize, canDecodeHighRes, readDevice, workerCount, type DeviceProfile } from '../device.js';
+import type { Clip } from '../api/types.js';
+import type { DecodedFrame, Rendition } from '../workers/decode-types.js';
+import { WorkerBridge } from '../workers/worker-bridge.js';
+import { FrameCache } from './frame-cache.js';
+
+export interface DecodeHost extends ReactiveControllerHost {
+  /** A frame that may change what is on screen has arrived. */
+  onFramesArrived(): void;
+  onDecodeError(message: string): void;
+  onLoadedFramesChange(loaded: number): void;
+}
+
+interface Job {
+  rendition: Rendition;
+  clip: number;
+  from: number;
+  to: number;
+}
+
+/** What the canvas should show for a frame: exact high, exact low, or the nearest decoded frame. */
+export interface Drawable {
+  frame: DecodedFrame;
+  tourFrame: number;
+  exact: boolean;
+}
+
+/**
+ * Owns the decode workers and the bounded frame cache. Decodes the frames around the playhead,
+ * ahead in the direction of travel, low rendition first and then high, and reports buffer progress.
+ */
+export class DecodeController implements ReactiveController {
+  readonly cache = new FrameCache({ high: CACHE_BUDGET.highBytes, low: CACHE_BUDGET.lowBytes });
+  private bridges: WorkerBridge[] = [];
+  private busy: boolean[] = [];
+  private pending = new Set<string>();
+  private clips: Clip[] = [];
+  private counts: number[] = [];
+  private starts: number[] = [];
+  private position = 0;
+  private direction = 1;
+  private highEnabled = true;
+  private device: DeviceProfile = readDevice();
+  private batch = 20;
+  private prefetched: boolean[] = [];
+  private loadedFrames = 0;
+  private generation = 0;
+  private inflightBytes = 0;
+  /** Peak of cache plus frames in transit; the bench reads it. */
+  peakDecodedBytes = 0;
+  decodeErrors = 0;
+
+  constructor(private readonly host: DecodeHost) {
+    host.addController(this);
+  }
+
+  hostConnected(): void {}
+
+  hostDisconnected(): void {
+    this.dispose();
+  }
+
+  get total(): number {
+    return totalFrames(this.counts);
+  }
+
+  get loaded(): number {
+    return this.loadedFrames;
+  }
+
+  get workers(): number {
+    return this.bridges.length;
+  }
+
+  /** Starts decoding a tour; frame 0 comes first in the low rendition. */
+  load(clips: Clip[], options: { hiRes: boolean }): void {
+    this.dispose();
+    this.generation++;
+    this.clips = [...clips].sort((a, b) => a.index - b.index);
+    this.counts = clipFrameCounts(this.clips);
+    this.starts = clipStarts(this.counts);
+    this.highEnabled = options.hiRes && canDecodeHighRes(this.device);
+    this.batch = batchSize(this.device);
+    const n = workerCount(this.device, this.clips.length);
+    const gen = this.generation;
+    for (let i = 0; i < n; i++) {
+      this.bridges.push(
+        new WorkerBridge((message) => {
+          if (gen === this.generation) this.host.onDecodeError(message);
+        }),
+      );
+      this.busy.push(false);
+    }
+    this.prefetched = this.clips.map(() => false);
+    this.loadedFrames = 0;
+    this.position = 0;
+    this.pump();
+    this.startPrefetch(gen);
+  }
+
+  setHighEnabled(enabled: boolean): void {
+    this.highEnabled = enabled && canDecodeHighRes(this.device);
+    this.pump();
+  }
+
+  /** Moves the playhead; decoding follows in the direction of travel. */
+  setPosition(frame: number): void {
+    if (frame !== this.position) this.direction = frame > this.position ? 1 : -1;
+    this.position = frame;
+    this.pump();
+  }
+
+  /** Best frame to show for `frame` right now. */
+  drawable(frame: number): Drawable | undefined {
+    if (this.highEnabled) {
+      const h = this.cache.get('high', frame);
+      if (h) return { frame: h, tourFrame: frame, exact: true };
+    }
+    const l = this.cache.get('low', frame);
+    if (l) return { frame: l, tourFrame: frame, exact: !this.highEnabled };
+    const n = this.cache.nearest(frame, Number.POSITIVE_INFINITY);
+    return n ? { frame: n.data, tourFrame: n.frame, exact: false } : undefined;
+  }
+
+  isExact(frame: number): boolean {
+    return this.highEnabled ? this.cache.has('high', frame) : this.cache.has('low', frame);
+  }
+
+  /** Worker-side counters summed over workers (open VideoFrames, decoded count). */
+  async workerStats(): Promise<{ openFrames: number; maxOpenFrames: number; decodedFrames: number }> {
+    const all = await Promise.all(this.bridges.map((b) => b.api.stats()));
+    return {
+      openFrames: all.reduce((a, s) => a + s.openFrames, 0),
+      maxOpenFrames: Math.max(0, ...all.map((s) => s.maxOpenFrames)),
+      decodedFrames: all.reduce((a, s) => a + s.decodedFrames, 0),
+    };
+  }
+
+  dispose(): void {
+    this.generation++;
+    for (const b of this.bridges) b.dispose();
+    this.bridges = [];
+    this.busy = [];
+    this.pending.clear();
+    this.cache.clear();
+    this.inflightBytes = 0;
+  }
+
+  private key(r: Rendition, frame: number): string {
+    return `${r}:${frame}`;
+  }
+
+  private frameBytes(r: Rendition): number {
+    const high = r === 'high';
+    return high ? 1280 * 720 * 1.5 : 640 * 360 * 1.5;
+  }
+
+  /** Jobs in priority order for the current position and direction. */
+  private plan(): Job[] {
+    const jobs: Job[] = [];
+    const total = this.total + 1;
+    if (!this.clips.length) return jobs;
+    const p = Math.min(this.position, total - 1);
+    const d = this.direction;
+    const want = (r: Rendition, a: number, b: number) => {
+      const lo = Math.max(0, Math.min(a, b));
+      const hi = Math.min(total - 1, Math.max(a, b));
+      // Walk from the playhead outwards in the direction of travel, one clip at a time.
+      const frames: number[] = [];
+      if (d > 0 || a === b) for (let f = lo; f <= hi; f++) frames.push(f);
+      else for (let f = hi; f >= lo; f--) frames.push(f);
+      let current: Job | undefined;
+      for (const f of frames) {
+        if (this.cache.has(r, f) || this.pending.has(this.key(r, f))) continue;
+        const { clip, local } = locateFrame(this.starts, this.counts, f);
+        if (current && current.clip === clip && current.rendition === r) {
+          current.from = Math.min(current.from, local);
+          current.to = Math.max(current.to, local);
+        } else {
+          current = { rendition: r, clip, from: local, to: local };
+          jobs.push(current);
+        }
+      }
+    };
+    const ahead = (n: number) => p + d * n;
+    const behind = (n: number) => p - d * n;
+    const w = DECODE_WINDOW;
+    const exactMissing = !(this.highEnabled ? this.cache.has('high', p) : this.cache.has('low', p));
+    // 1. Something to show now: the low frame at the playhead (cheap), unless the exact frame is there.
+    if (exactMissing && !this.cache.has('low', p)) want('low', p, p);
+    // 2. The exact frame and the frames ahead of it.
+    if (this.highEnabled) {
+      want('high', p, ahead(w.highAhead));
+      want('high', p, behind(w.highBehind));
+      want('low', p, ahead(w.lowAhead));
+    } else {
+      want('low', p, ahead(w.lowAhead));
+      want('low', p, behind(w.lowBehind));
+    }
+    // Grow each job to cover its clip's share of the window so one decode pass serves many frames.
+    const merged: Job[] = [];
+    for (const j of jobs) {
+      const same = merged.find((m) => m.clip === j.clip && m.rendition === j.rendition);
+      if (same) {
+        same.from = Math.min(same.from, j.from);
+        same.to = Math.max(same.to, j.to);
+      } else merged.push({ ...j });
+    }
+    return merged;
+  }
+
+  private pump(): void {
+    if (!this.bridges.length) return;
+    const jobs = this.plan();
+    for (const job of jobs) {
+      const preferred = job.clip % this.bridges.length;
+      let w = this.busy[preferred] ? this.busy.findIndex((b) => !b) : preferred;
+      if (w < 0) break;
+      this.run(w, job);
+    }
+  }
+
+  private run(w: number, job: Job): void {
+    const gen = this.generation;
+    const clip = this.clips[job.clip];
+    if (!clip) return;
+    const start = this.starts[job.clip]!;
+    const keys: string[] = [];
+    for (let f = job.from; f <= job.to; f++) {
+      const k = this.key(job.rendition, start + f);
+      keys.push(k);
+      this.pending.add(k);
+    }
+    this.busy[w] = true;
+    const bridge = this.bridges[w]!;
+    const inflight = this.frameBytes(job.rendition) * Math.min(job.to - job.from + 1, this.batchFor(job.rendition));
+    this.inflightBytes += inflight;
+    this.peakDecodedBytes = Math.max(this.peakDecodedBytes, this.cache.totalBytes + this.inflightBytes);
+    const onBatch = proxy((frames: DecodedFrame[]) => {
+      if (gen !== this.generation) return;
+      for (const f of frames) {
+        this.cache.put(start + f.frame, f);
+        this.pending.delete(this.key(job.rendition, start + f.frame));
+      }
+      this.peakDecodedBytes = Math.max(this.peakDecodedBytes, this.cache.totalBytes + this.inflightBytes);
+      this.host.onFramesArrived();
+    });
+    bridge.api
+      .decode(
+        { rendition: job.rendition, clipIndex: job.clip, url: job.rendition === 'high' ? clip.highURI : clip.lowURI, from: job.from, to: job.to, batchSize: this.batchFor(job.rendition) },
+        onBatch,
+      )
+      .then(
+        () => {
+          if (gen !== this.generation) return;
+          if (job.rendition === 'low') this.markPrefetched(job.clip);
+        },
+        (e: unknown) => {
+          if (gen !== this.generation) return;
+          this.decodeErrors++;
+          this.host.onDecodeError(e instanceof Error ? e.message : String(e));
+        },
+      )
+      .finally(() => {
+        this.inflightBytes -= inflight;
+        if (gen !== this.generation) return;
+        for (const k of keys) this.pending.delete(k);
+        this.busy[w] = false;
+        this.pump();
+      });
+  }
+
+  /** High frames are four times the size of low ones, so they travel in quarter-size batches (same bytes per message). */
+  private batchFor(r: Rendition): number {
+    return r === 'high' ? Math.max(1, Math.ceil(this.batch / 4)) : this.batch;
+  }
+
+  /** Fetches the low rendition of every clip in order (not decoding it): the buffer progress. */
+  private startPrefetch(gen: number): void {
+    const n = this.bridges.length;
+    for (let w = 0; w < n; w++) {
+      void (async () => {
+        for (let c = w; c < this.clips.length; c += n) {
+          if (gen !== this.generation) return;
+          const clip = this.clips[c]!;
+          try {
+            await this.bridges[w]!.api.prefetch('low', c, clip.lowURI);
+          } catch (e) {
+            if (gen === this.generation) this.host.onDecodeError(e instanceof Error ? e.message : String(e));
+            return;
+          }
+          if (gen !== this.generation) return;
+          this.markPrefetched(c);
+        }
+      })();
+    }
+  }
+
+  private markPrefetched(c: number): void {
+    this.prefetched[c] = true;
+    let i = 0;
+    while (i < this.prefetched.length && this.prefetched[i]) i++;
+    const loaded = i >= this.prefetched.length ? this.total : (this.starts[i] ?? 0);
+    if (loaded !== this.loadedFrames) {
+      this.loadedFrames = Math.min(loaded, this.total);
+      this.host.onLoadedFramesChange(this.loadedFrames);
+    }
+  }
+}

@@ -1,0 +1,86 @@
+import { clipFrameCounts, clipStarts, locateFrame, totalFrames } from '../frame-math.js';
+import type { Clip } from '../api/types.js';
+
+/**
+ * Where WebCodecs is missing: one hidden <video> element seeks to the frame's time in its clip
+ * (low rendition, the cheapest to seek) and the player draws it. Slower than the decode
+ * workers but never a blank player.
+ */
+export class VideoFallback {
+  private video = document.createElement('video');
+  private clips: Clip[];
+  private counts: number[];
+  private starts: number[];
+  private src = '';
+  private busy = false;
+  private wanted: number | null = null;
+
+  constructor(
+    clips: Clip[],
+    private readonly paint: (frame: number, source: CanvasImageSource) => void,
+    private readonly onError: (message: string) => void,
+  ) {
+    this.clips = [...clips].sort((a, b) => a.index - b.index);
+    this.counts = clipFrameCounts(this.clips);
+    this.starts = clipStarts(this.counts);
+    this.video.muted = true;
+    this.video.playsInline = true;
+    this.video.crossOrigin = 'anonymous';
+    this.video.preload = 'auto';
+  }
+
+  get total(): number {
+    return totalFrames(this.counts);
+  }
+
+  private once(type: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const ok = () => {
+        this.video.removeEventListener('error', bad);
+        resolve();
+      };
+      const bad = () => {
+        this.video.removeEventListener(type, ok);
+        reject(new Error(`video ${type} failed`));
+      };
+      this.video.addEventListener(type, ok, { once: true });
+      this.video.addEventListener('error', bad, { once: true });
+    });
+  }
+
+  /** Shows a frame; requests that arrive while seeking collapse into the latest one. */
+  async show(frame: number): Promise<void> {
+    this.wanted = frame;
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      while (this.wanted !== null) {
+        const f = this.wanted;
+        this.wanted = null;
+        const { clip, local } = locateFrame(this.starts, this.counts, f);
+        const c = this.clips[clip];
+        if (!c) continue;
+        if (this.src !== c.lowURI) {
+          this.src = c.lowURI;
+          const loaded = this.once('loadeddata');
+          this.video.src = c.lowURI;
+          await loaded;
+        }
+        const fps = c.duration && c.duration > 0 ? (this.counts[clip] ?? 36) / c.duration : 12;
+        const seeked = this.once('seeked');
+        this.video.currentTime = (local + 0.5) / fps;
+        await seeked;
+        this.paint(f, this.video);
+      }
+    } catch (e) {
+      this.onError((e as Error).message);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  dispose(): void {
+    this.video.removeAttribute('src');
+    this.video.load();
+  }
+}

@@ -1,0 +1,85 @@
+import { css } from 'lit';
+
+export const styles = css`
+  :host {
+    --tour-player-background: #1f1f1f;
+    --tour-player-accent: #2f80ed;
+    --tour-player-text: #fff;
+    --tour-player-spinner-color: #9e9e9e;
+    --tour-player-drawer-width: 250px;
+    --tour-player-drawer-max-height: 400px;
+    --tour-player-radius: 8px;
+    display: block;
+    position: relative;
+    overflow: hidden;
+    min-height: 240px;
+    height: 100%;
+    background: var(--tour-player-background);
+    color: var(--tour-player-text);
+    font-family: system-ui, sans-serif;
+    contain: content;
+  }
+  [hidden] { display: none !important; }
+  .base { position: absolute; inset: 0; display: flex; flex-direction: column; }
+  .background {
+    position: absolute; inset: -24px; background-size: cover; background-position: center;
+    filter: blur(18px) brightness(0.6); transform: scale(1.05);
+  }
+  .top-bar {
+    position: relative; z-index: 2; display: flex; align-items: center; gap: 8px;
+    padding: 8px 12px; min-height: 40px; background: rgba(0, 0, 0, 0.35);
+  }
+  .title { flex: 1; font-size: 16px; font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; margin: 0; }
+  .body { position: relative; flex: 1; display: flex; min-height: 0; }
+  .stage { position: relative; flex: 1; display: flex; align-items: center; justify-content: center; min-width: 0; }
+  .frame { position: relative; }
+  canvas {
+    display: block; border-radius: var(--tour-player-radius); background: #000; touch-action: none;
+    cursor: grab; outline: none;
+  }
+  canvas:focus-visible { box-shadow: 0 0 0 3px var(--tour-player-accent); }
+  .buffer { position: absolute; left: 0; right: 0; bottom: 0; height: 4px; background: rgba(255, 255, 255, 0.2); border-radius: 0 0 var(--tour-player-radius) var(--tour-player-radius); overflow: hidden; }
+  .buffer-bar { height: 100%; background: var(--tour-player-accent); transition: width 0.2s linear; }
+  .intro-logo { position: absolute; top: 12px; left: 12px; max-width: 30%; max-height: 20%; transition: opacity 0.6s ease; pointer-events: none; }
+  .intro-logo.faded { opacity: 0; }
+  .joystick {
+    position: absolute; left: 50%; bottom: 24px; transform: translateX(-50%); z-index: 3;
+    width: 64px; height: 64px; border-radius: 50%; border: 2px solid rgba(255, 255, 255, 0.8);
+    background: rgba(0, 0, 0, 0.45); color: #fff; font: inherit; font-size: 12px; cursor: grab; touch-action: none;
+    display: flex; align-items: center; justify-content: center; text-align: center;
+  }
+  .joystick .hint { position: absolute; bottom: 72px; white-space: nowrap; background: rgba(0, 0, 0, 0.6); padding: 2px 8px; border-radius: 10px; }
+  @media (max-height: 550px) {
+    .joystick { left: auto; right: 16px; bottom: 16px; transform: none; }
+  }
+  .drawer-toggle { background: none; border: 1px solid rgba(255,255,255,0.6); color: inherit; border-radius: 4px; padding: 4px 8px; cursor: pointer; font: inherit; }
+  tour-markers-drawer { z-index: 2; width: var(--tour-player-drawer-width); max-height: var(--tour-player-drawer-max-height); align-self: flex-start; }
+  :host([data-layout='mobile']) .body { flex-direction: column; }
+  :host([data-layout='mobile']) tour-markers-drawer { width: auto; align-self: stretch; }
+  .overlay {
+    position: absolute; inset: 0; z-index: 10; display: flex; align-items: center; justify-content: center;
+    background: rgba(0, 0, 0, 0.55);
+  }
+  .loading { background: #616161; }
+  .spinner { width: 64px; height: 64px; border-radius: 50%; border: 6px solid rgba(255,255,255,0.25); border-top-color: var(--tour-player-spinner-color); animation: spin 1s linear infinite; }
+  @keyframes spin { to { transform: rotate(360deg); } }
+  .dialog { background: #fff; color: #222; border-radius: var(--tour-player-radius); padding: 20px; max-width: 360px; box-shadow: 0 8px 30px rgba(0,0,0,.4); }
+  .dialog h2 { margin: 0 0 8px; font-size: 18px; }
+  .dialog p { margin: 0 0 12px; }
+  .dialog .actions { display: flex; gap: 8px; justify-content: flex-end; }
+  .dialog button, .dialog a.button { font: inherit; padding: 6px 14px; border-radius: 4px; border: 0; background: var(--tour-player-accent); color: #fff; cursor: pointer; text-decoration: none; }
+  .dialog button.secondary { background: #e0e0e0; color: #222; }
+  .dialog pre { white-space: pre-wrap; font-size: 12px; background: #f4f4f4; padding: 8px; max-height: 120px; overflow: auto; }
+  .agent-card { max-width: 300px; }
+  .info-panel { width: 280px; padding: 12px; background: rgba(0,0,0,0.45); overflow: auto; }
+  .info-panel h2 { font-size: 16px; margin: 0 0 8px; }
+  .notice {
+    position: absolute; left: 50%; bottom: 100px; transform: translateX(-50%); z-index: 20;
+    background: #323232; color: #fff; padding: 8px 16px; border-radius: 4px; font-size: 14px;
+  }
+  .notice[data-variant='success'] { background: #2e7d32; }
+  .notice[data-variant='warning'] { background: #ed6c02; }
+  .notice[data-variant='error'] { background: #d32f2f; }
+  .notice[data-variant='info'] { background: #0288d1; }
+  .debug { position: absolute; right: 4px; top: 44px; z-index: 5; font: 11px monospace; background: rgba(0,0,0,.6); padding: 4px; }
+`;

@@ -1,0 +1,33 @@
+/** Types shared by the decode worker and the main thread (no runtime code). */
+
+export type Rendition = 'low' | 'high';
+
+/** One decoded frame copied out of its VideoFrame as I420 planes; the VideoFrame is already closed. */
+export interface DecodedFrame {
+  rendition: Rendition;
+  clipIndex: number;
+  /** Frame index inside the clip (0 = keyframe). */
+  frame: number;
+  width: number;
+  height: number;
+  /** I420: Y plane then U then V, tightly packed (width*height*1.5 bytes). */
+  data: ArrayBuffer;
+}
+
+export interface DecodeRequest {
+  rendition: Rendition;
+  clipIndex: number;
+  url: string;
+  /** Frames [from, to] of the clip are copied out; decoding always starts at the keyframe. */
+  from: number;
+  to: number;
+  /** Frames per message back to the main thread (tours §9 batch size). */
+  batchSize: number;
+}
+
+export interface WorkerStats {
+  openFrames: number;
+  maxOpenFrames: number;
+  encodedBytes: number;
+  decodedFrames: number;
+}
