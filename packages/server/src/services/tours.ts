@@ -59,8 +59,15 @@ export async function saveTour(services: Services, auth: AuthInfo, input: TourSa
     .executeTakeFirstOrThrow();
 }
 
+/** The Upload scalar may hand over graphql-upload's Upload object (whose `promise` holds the file) or the file's promise. */
+async function resolveUpload(upload: unknown): Promise<FileUploadValue | null> {
+  const value = (await upload) as (FileUploadValue & { promise?: Promise<FileUploadValue> }) | null;
+  if (value && typeof value === 'object' && 'promise' in value && value.promise) return value.promise;
+  return value;
+}
+
 async function readImage(upload: Promise<FileUploadValue> | FileUploadValue): Promise<{ name: string; data: Buffer }> {
-  const file = await upload;
+  const file = await resolveUpload(upload);
   if (!file || !file.filename) throw new AppError(ERROR_CODES.BAD_USER_INPUT, VALIDATION.noFileSelected);
   if (!isAcceptedThumbnailName(file.filename)) throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'Please choose a .jpg, .jpeg or .png image.');
   const chunks: Buffer[] = [];
