@@ -1,5 +1,12 @@
 import { defineProject } from 'vitest/config';
+import react from '@vitejs/plugin-react';
 
 export default defineProject({
-  test: { name: 'console', include: ['src/**/*.test.{ts,tsx}'], environment: 'node', passWithNoTests: true },
+  plugins: [react()],
+  test: {
+    name: 'console',
+    include: ['src/**/*.test.{ts,tsx}'],
+    environment: 'jsdom',
+    setupFiles: ['./src/test/setup.ts'],
+  },
 });

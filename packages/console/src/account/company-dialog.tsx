@@ -1,0 +1,105 @@
+/** Company details (accounts §2, §5): name, address, VAT number; the logo only on Basic or higher. */
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from 'urql';
+import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
+import { DEFAULT_COUNTRY_CODE, NOTICES, VALIDATION, companySchema } from '@roomwalk/shared';
+import type { z } from 'zod';
+import { CompanySaveMutation } from '../graphql/account-operations.js';
+import { describeFailure, isNotAvailableYet } from '../graphql/errors.js';
+import { Dialog } from '../ui/dialog.js';
+import { FormField, shouldShow } from '../ui/form-field.js';
+import { useSnackbar } from '../ui/snackbar.js';
+
+type Values = z.input<typeof companySchema>;
+
+export interface CompanyValues {
+  name: string;
+  address: string | null;
+  vatno: string | null;
+  countrycode: string | null;
+}
+
+export function CompanyDialog({
+  open,
+  onClose,
+  onSaved,
+  company,
+  canEditLogo,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onSaved: () => void;
+  company: CompanyValues | null;
+  canEditLogo: boolean;
+}) {
+  const [, save] = useMutation(CompanySaveMutation);
+  const notify = useSnackbar();
+  const [logo, setLogo] = useState<File | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const { register, handleSubmit, formState } = useForm<Values>({
+    resolver: zodResolver(companySchema),
+    mode: 'onTouched',
+    defaultValues: { name: company?.name ?? '', address: company?.address ?? '', vatNo: company?.vatno ?? '' },
+  });
+  const show = (n: keyof Values) => (shouldShow(n, formState) ? formState.errors[n]?.message : undefined);
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFailure(null);
+    const r = await save({
+      input: {
+        countryCode: company?.countrycode || DEFAULT_COUNTRY_CODE,
+        name: values.name,
+        address: values.address || null,
+        vatNo: values.vatNo || null,
+        logoImage: canEditLogo ? logo : null,
+      },
+    });
+    if (r.error) {
+      if (isNotAvailableYet(r.error)) setFailure(describeFailure(r.error));
+      notify('error', NOTICES.profileSaveFailed);
+      return;
+    }
+    notify('success', NOTICES.profileSaved);
+    onSaved();
+    onClose();
+  });
+
+  return (
+    <Dialog
+      open={open}
+      label="Edit company details"
+      onClose={onClose}
+      persistent={formState.isSubmitting}
+      footer={
+        <>
+          <SlButton onClick={onClose}>Cancel</SlButton>
+          <SlButton variant="primary" loading={formState.isSubmitting} onClick={() => void onSubmit()}>
+            Save
+          </SlButton>
+        </>
+      }
+    >
+      <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Edit company details">
+        <FormField label="Company name" autoComplete="organization" error={show('name')} {...register('name')} />
+        <FormField label="Address" autoComplete="street-address" error={show('address')} {...register('address')} />
+        <FormField label="VAT number" error={show('vatNo')} {...register('vatNo')} />
+        <FormField
+          label="Company logo"
+          type="file"
+          accept="image/*"
+          disabled={!canEditLogo}
+          hint={canEditLogo ? undefined : VALIDATION.logoPlanHint}
+          onChange={(e) => setLogo(e.target.files?.[0] ?? null)}
+        />
+        {failure ? (
+          <p className="form-failure" role="alert">
+            {failure}
+          </p>
+        ) : null}
+        <button type="submit" hidden />
+      </form>
+    </Dialog>
+  );
+}

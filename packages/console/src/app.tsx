@@ -1,0 +1,35 @@
+/** The console shell: session, API client, snackbars, routes, and the Feedback button and cookie banner on every screen. */
+import { BrowserRouter } from 'react-router-dom';
+import type { ReactNode } from 'react';
+import { SessionProvider } from './session/session-context.js';
+import type { SessionStore } from './session/session-store.js';
+import { SnackbarProvider } from './ui/snackbar.js';
+import { CookieBanner } from './ui/cookie-banner.js';
+import { FeedbackButton } from './ui/feedback-button.js';
+import { AppRoutes } from './routes/app-routes.js';
+import { useAndroidDoubleBack } from './state/android-back.js';
+
+function Chrome({ children }: { children: ReactNode }) {
+  useAndroidDoubleBack();
+  return (
+    <>
+      {children}
+      <FeedbackButton />
+      <CookieBanner />
+    </>
+  );
+}
+
+export function App({ store }: { store: SessionStore }) {
+  return (
+    <SessionProvider store={store}>
+      <SnackbarProvider>
+        <BrowserRouter>
+          <Chrome>
+            <AppRoutes />
+          </Chrome>
+        </BrowserRouter>
+      </SnackbarProvider>
+    </SessionProvider>
+  );
+}

@@ -1,0 +1,83 @@
+/** Account page data and its mutations (accounts §2, §7). */
+import { graphql } from './graphql.js';
+
+export const LicenseFields = graphql(`
+  fragment LicenseFields on License {
+    planName
+    subscriptionId
+    monthlyActiveTours
+    monthlyUploadedTours
+    uploadLimit
+    quantity
+    startDate
+    endDate
+  }
+`);
+
+export const AccountQuery = graphql(
+  `
+  query Account {
+    me {
+      user {
+        id
+        username
+        activated
+        isAdmin
+        role
+        monthlyActiveTours
+        monthlyUploadedTours
+        profile { id name surname email contactNumber profileImageURL }
+        company {
+          id
+          name
+          address
+          vatno
+          countrycode
+          logoimageurl
+          license { ...LicenseFields }
+        }
+      }
+    }
+  }
+`,
+  [LicenseFields],
+);
+
+export const UserSaveMutation = graphql(`
+  mutation UserSave($input: UserSaveInput!) {
+    userSave(input: $input) { id name surname email contactNumber profileImageURL }
+  }
+`);
+
+export const CompanySaveMutation = graphql(`
+  mutation CompanySave($input: CompanySaveInput!) {
+    companySave(input: $input) { id name address vatno countrycode logoimageurl }
+  }
+`);
+
+export const BillingPortalSessionMutation = graphql(`
+  mutation BillingPortalSession($input: BillingPortalSessionInput!) {
+    billingPortalSession(input: $input) { url error }
+  }
+`);
+
+export const HomeQuery = graphql(
+  `
+  query Home {
+    me {
+      user {
+        id
+        username
+        activated
+        isAdmin
+        profile { id name surname email }
+        company { id name license { ...LicenseFields } }
+      }
+    }
+    tours(first: 10) {
+      edges { node { id title views status { status } } }
+    }
+  }
+`,
+  [LicenseFields],
+);

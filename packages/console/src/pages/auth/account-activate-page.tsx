@@ -1,0 +1,28 @@
+/** /account/activate?token=: activates the account on load (accounts §2). */
+import { useSearchParams } from 'react-router-dom';
+import { useMutation } from 'urql';
+import { ERROR_TEXTS, TIMINGS_MS } from '@roomwalk/shared';
+import { UserActivationMutation } from '../../graphql/auth-operations.js';
+import { RunOnceStatus, ReturnToLogin } from './run-once-status.js';
+
+export default function AccountActivatePage() {
+  const [search] = useSearchParams();
+  const [, activate] = useMutation(UserActivationMutation);
+  const token = search.get('token') ?? '';
+  return (
+    <RunOnceStatus
+      title="Account activation"
+      waiting={ERROR_TEXTS.activationWaiting}
+      success={{ title: ERROR_TEXTS.activationSuccessTitle, text: ERROR_TEXTS.activationSuccess }}
+      failure={{ title: ERROR_TEXTS.activationFailedTitle, text: ERROR_TEXTS.activationFailed }}
+      redirectMs={TIMINGS_MS.activationRedirect}
+      run={async () => {
+        if (!token) return false;
+        const r = await activate({ token });
+        if (r.error) console.error('Activation failed', r.error);
+        return !r.error && !!r.data?.userActivation.id;
+      }}
+      footer={<ReturnToLogin />}
+    />
+  );
+}

@@ -1,0 +1,53 @@
+/** /signup/google: finishes sign-in with the identity provider's code and state, then goes to / (accounts §7). */
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { ERROR_TEXTS, LOGIN_METHODS } from '@roomwalk/shared';
+import { googleLogin } from '../../network/auth-api.js';
+import { useSessionStore } from '../../session/session-context.js';
+import { Loading } from '../../ui/page.js';
+import { AuthLayout } from './auth-layout.js';
+import { readSignupParams } from './signup-params.js';
+
+export type GoogleLoginStatus = 'idle' | 'loading' | 'success' | 'error';
+
+export default function SignupGooglePage() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const store = useSessionStore();
+  const [status, setStatus] = useState<GoogleLoginStatus>('idle');
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    const q = new URLSearchParams(location.search);
+    const code = q.get('code');
+    const state = q.get('state');
+    if (!code || !state) {
+      setStatus('error');
+      return;
+    }
+    setStatus('loading');
+    const { gToken } = readSignupParams('');
+    googleLogin(code, state, q.get('gToken') ?? gToken)
+      .then(({ token }) => {
+        if (!store.login(token, LOGIN_METHODS.google)) throw new Error('invalid token');
+        setStatus('success');
+        navigate('/', { replace: true });
+      })
+      .catch(() => setStatus('error'));
+  }, [location.search, navigate, store]);
+
+  return (
+    <AuthLayout title="Sign in with Google">
+      {status === 'error' ? (
+        <div role="alert">
+          <p>{ERROR_TEXTS.googleLoginFailed}</p>
+          <Link to="/login">Return to Login</Link>
+        </div>
+      ) : (
+        <Loading label="Signing you in" />
+      )}
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,67 @@
+/** The route table of accounts §2 (all exact), each screen its own lazily loaded chunk. */
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { Route, Routes } from 'react-router-dom';
+import { Loading } from '../ui/page.js';
+import { PlayerRedirect, RequireAuth } from './guards.js';
+
+const page = (load: () => Promise<{ default: ComponentType }>): LazyExoticComponent<ComponentType> => lazy(load);
+
+const HomePage = page(() => import('../pages/home/home-page.js'));
+const LoginPage = page(() => import('../pages/auth/login-page.js'));
+const SignupPage = page(() => import('../pages/auth/signup-page.js'));
+const SignupGooglePage = page(() => import('../pages/auth/signup-google-page.js'));
+const PasswordResetRequestPage = page(() => import('../pages/auth/password-reset-request-page.js'));
+const PasswordResetPage = page(() => import('../pages/auth/password-reset-page.js'));
+const AccountActivatePage = page(() => import('../pages/auth/account-activate-page.js'));
+const TourReactivatePage = page(() => import('../pages/auth/tour-reactivate-page.js'));
+const AccountPage = page(() => import('../pages/account/account-page.js'));
+const SubscriptionsPage = page(() => import('../pages/subscriptions/subscriptions-page.js'));
+const TeamPage = page(() => import('../pages/team/team-page.js'));
+const ReportsPage = page(() => import('../pages/reports/reports-page.js'));
+const TermsPage = page(() => import('../pages/legal/terms-page.js'));
+const PrivacyPage = page(() => import('../pages/legal/privacy-page.js'));
+const LicensesPage = page(() => import('../pages/legal/licenses-page.js'));
+const NotFoundPage = page(() => import('../pages/not-found-page.js'));
+// Screens of the tours document (Console part 2) hold placeholders until that work lands.
+const PartTwoPage = page(() => import('../pages/part-two-placeholder-page.js'));
+
+export function AppRoutes() {
+  const priv = (C: ComponentType, role: 'USER' | 'ADMIN' = 'USER') => (
+    <RequireAuth role={role}>
+      <C />
+    </RequireAuth>
+  );
+  return (
+    <Suspense fallback={<Loading />}>
+      <Routes>
+        <Route path="/" element={priv(HomePage)} />
+        <Route path="/login" element={<LoginPage />} />
+        <Route path="/signup" element={<SignupPage />} />
+        <Route path="/signup/google" element={<SignupGooglePage />} />
+        <Route path="/password/reset/request" element={<PasswordResetRequestPage />} />
+        <Route path="/password/reset" element={<PasswordResetPage />} />
+        <Route path="/account/activate" element={<AccountActivatePage />} />
+        <Route path="/tour/reactivate" element={priv(TourReactivatePage)} />
+        <Route path="/account" element={priv(AccountPage)} />
+        <Route path="/account/subscriptions" element={priv(SubscriptionsPage)} />
+        <Route path="/team" element={priv(TeamPage, 'ADMIN')} />
+        <Route path="/reports" element={priv(ReportsPage)} />
+        {/* Public in the route table; the account page itself needs a session, so a visitor logs in first. */}
+        <Route path="/profile/success" element={priv(AccountPage)} />
+        <Route path="/profile/cancel" element={priv(AccountPage)} />
+        <Route path="/terms" element={<TermsPage />} />
+        <Route path="/privacy" element={<PrivacyPage />} />
+        <Route path="/licenses" element={<LicensesPage />} />
+        <Route path="/tour/:tourId/shots" element={priv(PartTwoPage)} />
+        <Route path="/upload" element={priv(PartTwoPage)} />
+        <Route path="/previewplayer" element={<PlayerRedirect><PartTwoPage /></PlayerRedirect>} />
+        <Route path="/editplayer" element={<PlayerRedirect><PartTwoPage /></PlayerRedirect>} />
+        <Route path="/playerext" element={<PartTwoPage />} />
+        <Route path="/agentplayer" element={<PartTwoPage />} />
+        <Route path="/embedded_example" element={<PartTwoPage />} />
+        <Route path="/embedded_example/:tourId" element={<PartTwoPage />} />
+        <Route path="*" element={priv(NotFoundPage)} />
+      </Routes>
+    </Suspense>
+  );
+}

@@ -1,0 +1,34 @@
+/** Cookie consent (accounts §4): unknown, then pending, accepted or declined; ?disableCookies=true forces declined. */
+import { useCallback, useEffect, useState } from 'react';
+import { analyticsToken } from '../config/page-config.js';
+import { startAnalytics } from './analytics.js';
+
+export type ConsentState = 'unknown' | 'pending' | 'accepted' | 'declined';
+export const CONSENT_KEY = 'cookieConsent';
+
+export function readConsent(search: string, storage: Storage = window.localStorage): Exclude<ConsentState, 'unknown'> {
+  if (new URLSearchParams(search).get('disableCookies') === 'true') return 'declined';
+  const stored = storage.getItem(CONSENT_KEY);
+  if (stored === 'true') return 'accepted';
+  if (stored === 'false') return 'declined';
+  return 'pending';
+}
+
+export function useCookieConsent() {
+  const [state, setState] = useState<ConsentState>('unknown');
+  useEffect(() => {
+    const initial = readConsent(window.location.search);
+    setState(initial);
+    if (initial === 'accepted') startAnalytics(analyticsToken());
+  }, []);
+  const accept = useCallback(() => {
+    window.localStorage.setItem(CONSENT_KEY, 'true');
+    setState('accepted');
+    startAnalytics(analyticsToken());
+  }, []);
+  const decline = useCallback(() => {
+    window.localStorage.setItem(CONSENT_KEY, 'false');
+    setState('declined');
+  }, []);
+  return { state, accept, decline };
+}

@@ -1,0 +1,51 @@
+/** A Shoelace dialog driven by React state: focus is trapped inside and returns to the opener when it closes. */
+import { useEffect, useRef, type ReactNode } from 'react';
+import SlDialog from '@shoelace-style/shoelace/dist/react/dialog/index.js';
+import type SlDialogElement from '@shoelace-style/shoelace/dist/components/dialog/dialog.js';
+
+export interface DialogProps {
+  open: boolean;
+  label: string;
+  onClose: () => void;
+  children: ReactNode;
+  footer?: ReactNode;
+  /** Full-screen (the terms document). */
+  fullscreen?: boolean;
+  /** Keep open on Escape or overlay click (busy states). */
+  persistent?: boolean;
+  className?: string;
+}
+
+export function Dialog({ open, label, onClose, children, footer, fullscreen, persistent, className }: DialogProps) {
+  const opener = useRef<Element | null>(null);
+  const ref = useRef<SlDialogElement>(null);
+
+  useEffect(() => {
+    if (open) opener.current = document.activeElement;
+  }, [open]);
+
+  return (
+    <SlDialog
+      ref={ref}
+      open={open}
+      label={label}
+      className={[fullscreen ? 'dialog-fullscreen' : '', className ?? ''].join(' ').trim() || undefined}
+      onSlRequestClose={(e) => {
+        if (e.target !== e.currentTarget) return;
+        if (persistent) {
+          e.preventDefault();
+          return;
+        }
+        onClose();
+      }}
+      onSlAfterHide={(e) => {
+        if (e.target !== e.currentTarget) return;
+        const el = opener.current as HTMLElement | null;
+        if (el && typeof el.focus === 'function' && el.isConnected) el.focus();
+      }}
+    >
+      {open ? children : null}
+      {open && footer ? <div slot="footer" className="dialog-footer">{footer}</div> : null}
+    </SlDialog>
+  );
+}

@@ -1,0 +1,23 @@
+/** Shoelace icons the console uses; the build copies exactly these into dist/shoelace (no CDN). */
+export const ICON_NAMES = [
+  'arrow-left',
+  'check-lg',
+  'x-lg',
+  'chat-left-text',
+  'google',
+  'envelope',
+  'people',
+  'file-earmark-bar-graph',
+  'arrow-up-circle',
+  'pencil',
+  'box-arrow-right',
+  'plus-lg',
+  'exclamation-triangle',
+  'info-circle',
+  'check-circle',
+  'exclamation-octagon',
+  'person-circle',
+  'download',
+  'clipboard',
+] as const;
+export type IconName = (typeof ICON_NAMES)[number];
