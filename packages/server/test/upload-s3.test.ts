@@ -1,0 +1,120 @@
+/** The S3 adapter against s3rver on loopback: the storage contract, and an upload through a real S3 pre-signed PUT. */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { text } from 'node:stream/consumers';
+import S3rver from 's3rver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '@roomwalk/shared';
+import { S3Storage } from '../src/storage/s3-storage.js';
+import { createStorage } from '../src/storage/create-storage.js';
+import { loadConfig } from '../src/config.js';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { seedUser } from './helpers/seed.js';
+import { Q } from './fixtures/tours.js';
+
+const BUCKET = 'roomwalk-test';
+
+describe('S3 storage adapter (s3rver)', () => {
+  let server: S3rver;
+  let dir: string;
+  let endpoint: string;
+  let storage: S3Storage;
+
+  beforeAll(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-s3rver-'));
+    server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dir, configureBuckets: [{ name: BUCKET, configs: [] }] });
+    const { port } = (await server.run()) as unknown as { port: number };
+    endpoint = `http://127.0.0.1:${port}`;
+    storage = new S3Storage({ bucket: BUCKET, region: 'us-east-1', endpoint, forcePathStyle: true, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  it('is chosen by the factory when S3_BUCKET is set', () => {
+    const config = loadConfig({ NODE_ENV: 'test' }, { S3_BUCKET: BUCKET, S3_ENDPOINT: endpoint, CDN_BASE_URL: 'https://cdn.example.com', DATA_DIR: dir });
+    const s = createStorage(config);
+    expect(s.kind).toBe('s3');
+    expect(s.publicUrl('tours/a/v1/clips/0000-high.mp4')).toBe('https://cdn.example.com/tours/a/v1/clips/0000-high.mp4');
+    expect(createStorage(loadConfig({ NODE_ENV: 'test' }, { DATA_DIR: dir })).kind).toBe('local');
+  });
+
+  it('puts, heads, reads ranges, downloads and deletes', async () => {
+    await storage.put('tours/t1/v1/clips/0000-high.mp4', Buffer.from('0123456789'), 'video/mp4');
+    expect(await storage.head('tours/t1/v1/clips/0000-high.mp4')).toEqual({ size: 10, contentType: 'video/mp4' });
+    const part = await storage.get('tours/t1/v1/clips/0000-high.mp4', { start: 2, end: 5 });
+    expect(await text(part!.stream)).toBe('2345');
+    const file = path.join(dir, 'dl.bin');
+    await storage.download('tours/t1/v1/clips/0000-high.mp4', file);
+    expect(await fs.readFile(file, 'utf8')).toBe('0123456789');
+    const { Readable } = await import('node:stream');
+    await storage.put('tours/t1/v1/thumbnail.jpg', Readable.from([Buffer.from('ab'), Buffer.from('cd')]), 'image/jpeg');
+    expect((await storage.head('tours/t1/v1/thumbnail.jpg'))?.size).toBe(4);
+    expect(await storage.head('tours/t1/nothing')).toBeNull();
+    expect(await storage.get('tours/t1/nothing')).toBeNull();
+
+    await storage.put('tours/t1/v2/clips/0000-high.mp4', Buffer.from('x'), 'video/mp4');
+    await storage.deletePrefix('tours/t1/v1');
+    expect(await storage.head('tours/t1/v1/clips/0000-high.mp4')).toBeNull();
+    expect(await storage.head('tours/t1/v1/thumbnail.jpg')).toBeNull();
+    expect(await storage.head('tours/t1/v2/clips/0000-high.mp4')).not.toBeNull();
+    await storage.delete('tours/t1/v2/clips/0000-high.mp4');
+    expect(await storage.head('tours/t1/v2/clips/0000-high.mp4')).toBeNull();
+  });
+
+  it('serves public objects at the bucket URL', async () => {
+    await storage.put('tours/t2/v1/thumbnail.jpg', Buffer.from('img'), 'image/jpeg');
+    expect(storage.publicUrl('tours/t2/v1/thumbnail.jpg')).toBe(`${endpoint}/${BUCKET}/tours/t2/v1/thumbnail.jpg`);
+  });
+
+  it('presigns a PUT bound to its content type and expiry', async () => {
+    const put = await storage.presignPut('uploads/x.mp4', { contentType: 'video/mp4', maxBytes: 1000, expiresInSeconds: 60 });
+    expect(put.headers).toEqual([{ key: 'Content-Type', value: 'video/mp4' }]);
+    // s3rver does not check SigV4 signatures, so check what S3 will: content type and expiry are in the signature.
+    const q = new URL(put.url).searchParams;
+    expect(q.get('X-Amz-SignedHeaders')?.split(';')).toContain('content-type');
+    expect(q.get('X-Amz-Expires')).toBe('60');
+    const ok = await fetch(put.url, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: Buffer.alloc(100, 1) });
+    expect(ok.status).toBe(200);
+    expect((await storage.head('uploads/x.mp4'))?.size).toBe(100);
+  });
+
+  describe('in the app', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp('pglite', {
+        ROLE: 'api',
+        S3_BUCKET: BUCKET,
+        S3_ENDPOINT: endpoint,
+        S3_ACCESS_KEY_ID: 'S3RVER',
+        S3_SECRET_ACCESS_KEY: 'S3RVER',
+        UPLOAD_MAX_BYTES: 50_000,
+      });
+    });
+    afterAll(async () => {
+      await t?.stop();
+    });
+
+    it('uploads straight to the bucket and submits', async () => {
+      const u = await seedUser(t.app, { plan: 'pro' });
+      const p = (await t.gql(Q.getUrl, { ext: 'mp4' }, u.token)).data.fileGetPreSignedUrl;
+      expect(p.uploadURL.startsWith(`${endpoint}/${BUCKET}/${p.key}?`)).toBe(true);
+      const put = await fetch(p.uploadURL, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: Buffer.alloc(4000, 9) });
+      expect(put.status).toBe(200);
+      const s = await t.gql(Q.submit, { key: p.key }, u.token);
+      expect(s.errors).toBeUndefined();
+      expect(s.data.fileSubmitPreSignedUpload.bucketURL).toBe(`${endpoint}/${BUCKET}/${p.key}`);
+    });
+
+    it('refuses at submit a file over the limit a presigned PUT cannot enforce, and removes it', async () => {
+      const u = await seedUser(t.app, { plan: 'pro' });
+      const p = (await t.gql(Q.getUrl, { ext: 'mp4' }, u.token)).data.fileGetPreSignedUrl;
+      expect((await fetch(p.uploadURL, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: Buffer.alloc(60_000, 9) })).status).toBe(200);
+      const s = await t.gql(Q.submit, { key: p.key }, u.token);
+      expect(s.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.UPLOAD_INVALID);
+      expect(await t.app.services.storage.head(p.key)).toBeNull();
+    });
+  });
+});
