@@ -38,6 +38,8 @@ const ConfigSchema = z.object({
   AGORA_APP_ID: z.string().optional(),
   AGORA_APP_CERTIFICATE: z.string().optional(),
   ICE_SERVERS: z.string().optional(),
+  LIVE_ALLOWED_ORIGINS: z.string().default(''), // live viewing socket: extra browser origins (comma list or *), docs/live-viewing.md
+  LIVE_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).default(2 * 60 * 60), // lifetime of a viewing session and its tokens
   AI_WORKER_URL: z.string().url().optional(),
   ERROR_REPORTING_URL: z.string().url().optional(),
   REDIS_URL: z.string().optional(),

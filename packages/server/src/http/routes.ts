@@ -13,6 +13,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   await (await import('./oauth.js')).registerAuthRoutes(app, services);
   await registerUploadRoutes(app, services);
   await registerMediaRoutes(app, services);
+  await (await import('./tour-viewer-ws.js')).registerTourViewerWs(app, services);
   // Keep last: its not-found handler sends client-side routes to the console.
   await registerStatic(app, services);
 }

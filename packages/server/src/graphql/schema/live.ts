@@ -1,12 +1,17 @@
-/** Leads and live viewing (tours §3, §7). Behaviour lands with the live viewing issue. */
+/** Leads and live viewing (tours §3, §7; docs/live-viewing.md). */
+import { LEAD_TYPES } from '@roomwalk/shared';
 import { builder } from '../builder.js';
-import { notAvailableYet } from '../errors.js';
+import { badInput } from '../errors.js';
 import { requireAuth } from '../guards.js';
 import { topics } from '../../events/event-bus.js';
 import { TourRef } from './tour-refs.js';
+import { createLead, type TourLeadModel } from '../../services/live/leads.js';
+import { hostSession, issueRequest, participantId, LIVE_ROLES, type ViewingSessionRequest } from '../../services/live/sessions.js';
 
-export interface ViewingSessionModel { rtcToken: string | null; signalingToken: string; appId: string | null; viewingSessionUserId: string; expireTime: Date | string }
-export interface TourLeadModel { id: string; name: string; surname: string | null; email: string; contactNumber: string | null; leadType: string; tourId: string }
+export type { TourLeadModel };
+export type ViewingSessionModel = ViewingSessionRequest;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const ViewingSessionRef = builder.objectRef<ViewingSessionModel>('ViewingSessionRequest').implement({
   fields: (t) => ({
@@ -33,7 +38,21 @@ export const TourLeadRef = builder.objectRef<TourLeadModel>('TourLead').implemen
 });
 
 builder.objectField(TourRef, 'viewingSessionRequest', (t) =>
-  t.field({ type: ViewingSessionRef, nullable: true, description: 'A live viewing session for this visitor; null until live viewing is available.', resolve: () => null }),
+  t.field({
+    type: ViewingSessionRef,
+    nullable: true,
+    description:
+      'For a signed-in member of the tour\'s company: host tokens for a live viewing session of this tour (the one named by `session`, from the link in the lead mail; else the newest open one; else a new one the host waits in). Null for anyone else: visitors get theirs from tourLeadCreate.',
+    args: { session: t.arg.id({ required: false, description: 'The viewing session id from the agent\'s link (`session=` in the address).' }) },
+    resolve: async (tour, args, ctx) => {
+      if (!ctx.auth || ctx.auth.companyId !== tour.company_id || tour.deleted_at) return null;
+      const sessionId = args.session ?? null;
+      if (sessionId !== null && !UUID.test(sessionId)) throw badInput('Not a valid viewing session.', 'session');
+      const session = await hostSession(ctx.services, tour.id, ctx.auth.userId, sessionId?.toLowerCase() ?? null);
+      if (!session) return null;
+      return issueRequest(ctx.services, session, LIVE_ROLES.host, participantId.host(ctx.auth.userId));
+    },
+  }),
 );
 
 const TourLeadCreateInput = builder.inputType('TourLeadCreateInput', {
@@ -57,10 +76,22 @@ const TourLeadPayloadRef = builder.objectRef<{ tourLead: TourLeadModel; viewingS
 builder.mutationField('tourLeadCreate', (t) =>
   t.field({
     type: TourLeadPayloadRef,
+    description: 'A visitor leaves details (human check, rate limited per IP). A LIVE_VIEWING lead also opens a viewing session: the answer carries the visitor\'s tokens, and the agent gets a mail and a tourLeadCreated event.',
     args: { input: t.arg({ type: TourLeadCreateInput, required: true }) },
-    resolve: () => {
-      throw notAvailableYet();
-    },
+    resolve: (_r, { input }, ctx) =>
+      createLead(
+        ctx.services,
+        {
+          name: input.name,
+          surname: input.surname ?? null,
+          email: input.email,
+          contactNumber: input.contactNumber ?? null,
+          turnstileToken: input.turnstileToken,
+          leadType: input.leadType === LEAD_TYPES.CONTACT ? 'CONTACT' : 'LIVE_VIEWING',
+          tourId: input.tourId,
+        },
+        ctx.ip,
+      ),
   }),
 );
 

@@ -1,0 +1,298 @@
+/**
+ * GET /ws/tour-viewer-events?tourId=&session=&token= — the live viewing socket (docs/live-viewing.md): scroll sync
+ * (`roomwalk_scrolling`) and WebRTC signalling (`roomwalk_signal`) in rooms of one tour and viewing session.
+ *
+ * Mercurius registers @fastify/websocket inside its own plugin context, where our routes cannot reach it, and a
+ * second registration would make both instances answer every upgrade. So this path is taken off the server's
+ * `upgrade` event before the others see it and served by `ws` directly (which also keeps the token in the URL out
+ * of the request log); every other upgrade (GraphQL subscriptions on /query) goes on to Mercurius as before.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import WebSocket, { WebSocketServer, type RawData } from 'ws';
+import { MESSAGE_TYPES, TOUR_STATUS } from '@roomwalk/shared';
+import type { Services } from '../services/services.js';
+import { resolveAuth } from '../auth/resolve-auth.js';
+import { encodeId } from '../graphql/builder.js';
+import { parseIceServers } from '../services/live/ice-servers.js';
+import { createRoomBus } from '../services/live/room-bus.js';
+import { RoomHub, roomKey, SERVER_MESSAGES, type LocalPeer } from '../services/live/room-hub.js';
+import { participantId, signalingTokens } from '../services/live/sessions.js';
+import { LIVE_ROLES, type LiveRole } from '../services/live/signaling-token.js';
+import { liveDb } from '../services/live/tables.js';
+
+export const TOUR_VIEWER_PATH = '/ws/tour-viewer-events';
+
+/** Close codes of the socket; the player maps them to the spec's connection texts. */
+export const CLOSE_CODES = {
+  goingAway: 1001,
+  unsupportedData: 1003,
+  tooBig: 1009,
+  badRequest: 4000,
+  unauthorised: 4001,
+  sessionExpired: 4002,
+  forbidden: 4003,
+  notFound: 4004,
+  rateLimited: 4008,
+} as const;
+
+export const SOCKET_MESSAGES = {
+  scrolling: MESSAGE_TYPES.scrolling,
+  signal: 'roomwalk_signal',
+  ...SERVER_MESSAGES,
+} as const;
+
+export const LIVE_LIMITS = {
+  /** A scroll message is tiny; anything bigger is not one of ours. */
+  scrollMessageBytes: 1024,
+  /** Signalling carries SDP (a few KB with audio and video). */
+  signalMessageBytes: 16 * 1024,
+  /** Token bucket per connection: a burst of 100 messages, 50 a second sustained (scrolls come at most every 33 ms). */
+  burst: 100,
+  perSecond: 50,
+  /** Messages a client may send before it is authenticated. */
+  preAuthMessages: 20,
+  heartbeatMs: 30_000,
+  maxFrameIndex: 10_000_000,
+} as const;
+
+const SIGNAL_KINDS = new Set(['ready', 'offer', 'answer', 'ice', 'bye']);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The rooms of this node; tests reach it as `app.liveRooms`. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    liveRooms: RoomHub;
+  }
+}
+
+type Admission = { ok: true; tourId: string; sessionId: string; role: LiveRole; userId: string; expiresAt: Date } | { ok: false; code: number; reason: string };
+
+/** Same origin, the public URL's origin, LIVE_ALLOWED_ORIGINS, and in development any localhost port. No Origin (not a browser): allowed, the token decides. */
+export function originAllowed(services: Services, origin: string | undefined, host: string | undefined): boolean {
+  if (!origin) return true;
+  let o: URL;
+  try {
+    o = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (host && o.host === host) return true;
+  if (o.origin === new URL(services.config.publicUrl).origin) return true;
+  const allowed = services.config.LIVE_ALLOWED_ORIGINS.split(',').map((s) => s.trim().replace(/\/$/, '')).filter(Boolean);
+  if (allowed.includes('*') || allowed.includes(o.origin)) return true;
+  return services.config.isDev && (o.hostname === 'localhost' || o.hostname === '127.0.0.1');
+}
+
+function parseTourId(raw: string | null): string | null {
+  if (!raw) return null;
+  const id = raw.startsWith('tour_') ? raw.slice(5) : raw;
+  return UUID.test(id) ? id.toLowerCase() : null;
+}
+
+async function admit(services: Services, req: IncomingMessage): Promise<Admission> {
+  const url = new URL(req.url ?? '/', 'http://local');
+  if (!originAllowed(services, req.headers.origin, req.headers.host)) return { ok: false, code: CLOSE_CODES.forbidden, reason: 'Origin not allowed' };
+  const tourId = parseTourId(url.searchParams.get('tourId'));
+  const sessionParam = url.searchParams.get('session');
+  if (!tourId || (sessionParam !== null && !UUID.test(sessionParam))) return { ok: false, code: CLOSE_CODES.badRequest, reason: 'A valid tourId is required' };
+  const token = url.searchParams.get('token');
+  if (!token) return { ok: false, code: CLOSE_CODES.unauthorised, reason: 'Unauthorised' };
+
+  let role: LiveRole;
+  let userId: string;
+  let sessionId = sessionParam?.toLowerCase() ?? null;
+  const signal = await signalingTokens(services).verify(token);
+  if (signal.ok) {
+    // A signalling token names its session; `session=` may be left out, and must match when given.
+    if (signal.claims.tourId !== tourId || (sessionId !== null && signal.claims.sessionId !== sessionId)) return { ok: false, code: CLOSE_CODES.forbidden, reason: 'Token is for another session' };
+    sessionId = signal.claims.sessionId;
+    role = signal.claims.role;
+    userId = signal.claims.userId;
+  } else if (signal.reason === 'expired') {
+    return { ok: false, code: CLOSE_CODES.sessionExpired, reason: 'Session expired' };
+  } else {
+    // Not a signalling token: the host's own session token, checked against the tour's company below.
+    const auth = await resolveAuth(services, `Bearer ${token}`);
+    if (!auth) return { ok: false, code: CLOSE_CODES.unauthorised, reason: 'Unauthorised' };
+    if (sessionId === null) return { ok: false, code: CLOSE_CODES.badRequest, reason: 'session is required' };
+    const owner = await services.db.selectFrom('tours').select(['company_id']).where('id', '=', tourId).executeTakeFirst();
+    if (owner && owner.company_id !== auth.companyId) return { ok: false, code: CLOSE_CODES.forbidden, reason: 'Not a member of this tour\'s company' };
+    role = LIVE_ROLES.host;
+    userId = participantId.host(auth.userId);
+  }
+
+  const row = await liveDb(services.db)
+    .selectFrom('viewing_sessions')
+    .innerJoin('tours', 'tours.id', 'viewing_sessions.tour_id')
+    .select(['viewing_sessions.expires_at', 'tours.deleted_at', 'tours.status'])
+    .where('viewing_sessions.id', '=', sessionId)
+    .where('viewing_sessions.tour_id', '=', tourId)
+    .executeTakeFirst();
+  if (!row || row.deleted_at || (role === LIVE_ROLES.viewer && row.status !== TOUR_STATUS.PROCESSED)) return { ok: false, code: CLOSE_CODES.notFound, reason: 'No such viewing session' };
+  const expiresAt = new Date(row.expires_at);
+  if (expiresAt.getTime() <= Date.now()) return { ok: false, code: CLOSE_CODES.sessionExpired, reason: 'Session expired' };
+  return { ok: true, tourId, sessionId, role, userId, expiresAt };
+}
+
+type Parsed = { ok: true; text: string; to?: string; only?: LiveRole } | { ok: false; close?: { code: number; reason: string }; error?: string };
+
+/** Validates one client message and builds the text the others receive. */
+function parseMessage(raw: string, peer: { role: LiveRole; peerId: string; tourGlobalId: string }): Parsed {
+  const bytes = Buffer.byteLength(raw);
+  if (bytes > LIVE_LIMITS.signalMessageBytes) return { ok: false, close: { code: CLOSE_CODES.tooBig, reason: 'Message too big' } };
+  let msg: unknown;
+  try {
+    msg = JSON.parse(raw);
+  } catch {
+    return { ok: false, error: 'Not JSON' };
+  }
+  if (typeof msg !== 'object' || msg === null) return { ok: false, error: 'Not a message' };
+  const m = msg as Record<string, unknown>;
+  if (m.type === SOCKET_MESSAGES.scrolling) {
+    if (bytes > LIVE_LIMITS.scrollMessageBytes) return { ok: false, close: { code: CLOSE_CODES.tooBig, reason: 'Message too big' } };
+    const frameIndex = (m.data as { frameIndex?: unknown } | undefined)?.frameIndex;
+    if (typeof frameIndex !== 'number' || !Number.isFinite(frameIndex) || frameIndex < 0 || frameIndex > LIVE_LIMITS.maxFrameIndex) return { ok: false, error: 'frameIndex must be a finite number' };
+    if (m.tourId !== undefined && m.tourId !== peer.tourGlobalId) return { ok: false, error: 'Wrong tourId for this room' };
+    return { ok: true, text: JSON.stringify({ type: SOCKET_MESSAGES.scrolling, tourId: peer.tourGlobalId, data: { frameIndex }, from: peer.peerId }) };
+  }
+  if (m.type === SOCKET_MESSAGES.signal) {
+    const data = m.data as Record<string, unknown> | undefined;
+    if (!data || typeof data.kind !== 'string' || !SIGNAL_KINDS.has(data.kind)) return { ok: false, error: 'Unknown signal' };
+    const to = typeof m.to === 'string' ? m.to : undefined;
+    // Signalling only ever goes between the host and the viewers of the session.
+    const only = peer.role === LIVE_ROLES.host ? LIVE_ROLES.viewer : LIVE_ROLES.host;
+    return { ok: true, text: JSON.stringify({ type: SOCKET_MESSAGES.signal, from: peer.peerId, fromRole: peer.role, data }), only, ...(to ? { to } : {}) };
+  }
+  return { ok: false }; // Unknown types are ignored: newer clients may speak more.
+}
+
+export async function registerTourViewerWs(app: FastifyInstance, services: Services): Promise<void> {
+  const iceServers = parseIceServers(services.config.ICE_SERVERS);
+  const hub = new RoomHub();
+  const bus = await createRoomBus(services, (e) => hub.onRemote(e));
+  hub.attach(bus);
+  app.decorate('liveRooms', hub);
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024, perMessageDeflate: false });
+  const alive = new WeakMap<WebSocket, boolean>();
+
+  wss.on('connection', (socket: WebSocket, req: IncomingMessage) => {
+    alive.set(socket, true);
+    socket.on('pong', () => alive.set(socket, true));
+    let peer: (LocalPeer & { tourGlobalId: string }) | null = null;
+    let closed = false;
+    let expiry: NodeJS.Timeout | undefined;
+    const early: Array<{ data: RawData; isBinary: boolean }> = [];
+    let tokens: number = LIVE_LIMITS.burst;
+    let refilledAt = Date.now();
+
+    const close = (code: number, reason: string) => {
+      if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING) socket.close(code, reason);
+    };
+    const onMessage = (data: RawData, isBinary: boolean) => {
+      if (!peer) return;
+      const now = Date.now();
+      tokens = Math.min(LIVE_LIMITS.burst, tokens + ((now - refilledAt) / 1000) * LIVE_LIMITS.perSecond);
+      refilledAt = now;
+      if (tokens < 1) return close(CLOSE_CODES.rateLimited, 'Rate limited');
+      tokens -= 1;
+      if (isBinary) return close(CLOSE_CODES.unsupportedData, 'Text messages only');
+      const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+      if (raw.length > LIVE_LIMITS.signalMessageBytes) return close(CLOSE_CODES.tooBig, 'Message too big');
+      const parsed = parseMessage(raw.toString('utf8'), peer);
+      if (parsed.ok) return hub.relay(peer, parsed.text, { ...(parsed.to ? { to: parsed.to } : {}), ...(parsed.only ? { only: parsed.only } : {}) });
+      if (parsed.close) return close(parsed.close.code, parsed.close.reason);
+      if (parsed.error) socket.send(JSON.stringify({ type: SOCKET_MESSAGES.error, code: 'BAD_MESSAGE', message: parsed.error }));
+    };
+
+    socket.on('message', (data, isBinary) => {
+      if (peer) return onMessage(data, isBinary);
+      if (early.push({ data, isBinary }) > LIVE_LIMITS.preAuthMessages) close(CLOSE_CODES.rateLimited, 'Rate limited');
+    });
+    socket.on('close', () => {
+      closed = true;
+      clearTimeout(expiry);
+      if (peer) hub.leave(peer);
+    });
+    socket.on('error', () => undefined);
+
+    admit(services, req)
+      .then((a) => {
+        if (closed) return;
+        if (!a.ok) return close(a.code, a.reason);
+        const tourGlobalId = encodeId('Tour', a.tourId);
+        peer = {
+          peerId: randomUUID(),
+          role: a.role,
+          userId: a.userId,
+          room: roomKey(a.tourId, a.sessionId),
+          tourGlobalId,
+          send: (text) => {
+            if (socket.readyState === WebSocket.OPEN) socket.send(text);
+          },
+          close,
+        };
+        const present = hub.join(peer);
+        socket.send(
+          JSON.stringify({
+            type: SOCKET_MESSAGES.welcome,
+            peerId: peer.peerId,
+            role: a.role,
+            userId: a.userId,
+            tourId: tourGlobalId,
+            session: a.sessionId,
+            expireTime: a.expiresAt.toISOString(),
+            iceServers,
+            peers: present,
+          }),
+        );
+        expiry = setTimeout(() => close(CLOSE_CODES.sessionExpired, 'Session expired'), Math.min(a.expiresAt.getTime() - Date.now(), 2 ** 31 - 1));
+        expiry.unref();
+        for (const m of early.splice(0)) onMessage(m.data, m.isBinary);
+      })
+      .catch((err: unknown) => {
+        services.log.error({ err }, 'live viewing socket: admission failed');
+        close(1011, 'Server error');
+      });
+  });
+
+  const heartbeat = setInterval(() => {
+    for (const socket of wss.clients) {
+      if (alive.get(socket) === false) {
+        socket.terminate();
+        continue;
+      }
+      alive.set(socket, false);
+      socket.ping();
+    }
+  }, LIVE_LIMITS.heartbeatMs);
+  heartbeat.unref();
+
+  // Swapped in when every plugin is loaded, so Mercurius's listener is among the ones we pass upgrades on to.
+  const server = app.server;
+  let others: Array<(req: IncomingMessage, socket: Duplex, head: Buffer) => void> = [];
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (path === TOUR_VIEWER_PATH) {
+      socket.on('error', () => socket.destroy());
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+      return;
+    }
+    for (const l of others) l.call(server, req, socket, head);
+  };
+  app.addHook('onReady', async () => {
+    others = (server.listeners('upgrade') as typeof others).filter((l) => l !== onUpgrade);
+    server.removeAllListeners('upgrade');
+    server.on('upgrade', onUpgrade);
+  });
+
+  app.addHook('preClose', async () => {
+    clearInterval(heartbeat);
+    hub.closeAll(CLOSE_CODES.goingAway, 'Server shutting down');
+    server.off('upgrade', onUpgrade);
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
+    await bus.close();
+  });
+}

@@ -1,0 +1,149 @@
+/** tourLeadCreate: a visitor leaves details; a live viewing lead also opens a viewing session and calls the agent. */
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { ERROR_CODES, ERROR_TEXTS, LEAD_TYPES, TOUR_STATUS, leadFormSchema, type LeadType } from '@roomwalk/shared';
+import type { Services } from '../services.js';
+import { AppError, fromZod } from '../../graphql/errors.js';
+import { decodeId } from '../../graphql/builder.js';
+import { topics } from '../../events/event-bus.js';
+import { enqueueMail } from '../../jobs/workers.js';
+import { leadMail } from './lead-mail.js';
+import { hostLink, issueRequest, participantId, sessionExpiry, LIVE_ROLES, type ViewingSessionRequest } from './sessions.js';
+import { liveDb } from './tables.js';
+
+/** Per client IP: 10 leads in 10 minutes (a visitor retrying a form is well inside; a script is not). */
+export const LEAD_RATE_LIMIT = { points: 10, duration: 10 * 60 } as const;
+
+export interface LeadInput {
+  name: string;
+  surname?: string | null;
+  email: string;
+  contactNumber?: string | null;
+  turnstileToken: string;
+  leadType: LeadType;
+  tourId: string;
+}
+
+export interface TourLeadModel {
+  id: string;
+  name: string;
+  surname: string | null;
+  email: string;
+  contactNumber: string | null;
+  leadType: string;
+  tourId: string;
+}
+
+const limiters = new WeakMap<Services, RateLimiterMemory>();
+async function consumeLeadLimit(services: Services, ip: string): Promise<void> {
+  if (services.config.RATE_LIMIT_DISABLED) return;
+  let limiter = limiters.get(services);
+  if (!limiter) {
+    limiter = new RateLimiterMemory({ keyPrefix: 'tourLeadCreate', ...LEAD_RATE_LIMIT });
+    limiters.set(services, limiter);
+  }
+  try {
+    await limiter.consume(ip || 'unknown');
+  } catch (err) {
+    if (err instanceof RateLimiterRes) {
+      throw new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { retryAfterSeconds: Math.ceil(err.msBeforeNext / 1000) });
+    }
+    throw err;
+  }
+}
+
+export async function createLead(services: Services, input: LeadInput, ip: string): Promise<{ tourLead: TourLeadModel; viewingSessionRequest: ViewingSessionRequest | null }> {
+  await consumeLeadLimit(services, ip);
+  const parsed = leadFormSchema.safeParse(input);
+  if (!parsed.success) throw fromZod(parsed.error.issues);
+  const form = parsed.data;
+  if (!(await services.humanCheck.verify(form.turnstileToken, ip))) throw new AppError(ERROR_CODES.HUMAN_CHECK_FAILED, ERROR_TEXTS.humanCheckFailed);
+
+  const tourId = decodeId('Tour', input.tourId);
+  const tour = await services.db.selectFrom('tours').select(['id', 'owner_id', 'title', 'status', 'deleted_at', 'deactivated_at']).where('id', '=', tourId).executeTakeFirst();
+  if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.invalidLink);
+  if (tour.deleted_at) throw new AppError(ERROR_CODES.TOUR_REMOVED, ERROR_TEXTS.tourRemoved);
+  // Only a tour the public can watch takes leads: processed and not deactivated.
+  if (tour.deactivated_at || tour.status !== TOUR_STATUS.PROCESSED) throw new AppError(ERROR_CODES.TOUR_NOT_PROCESSED, 'This tour is not available for live viewing.');
+
+  const live = input.leadType === LEAD_TYPES.LIVE_VIEWING;
+  const { lead, session } = await liveDb(services.db)
+    .transaction()
+    .execute(async (trx) => {
+      const lead = await trx
+        .insertInto('tour_leads')
+        .values({
+          tour_id: tour.id,
+          name: form.name,
+          surname: form.surname || null,
+          email: form.email,
+          contact_number: form.contactNumber || null,
+          lead_type: live ? 'LIVE_VIEWING' : 'CONTACT',
+          ip: ip || null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      if (!live) return { lead, session: null };
+      // An agent already live and waiting on a viewer takes this visitor into their session (first come, first served).
+      const waiting = await trx
+        .updateTable('viewing_sessions')
+        .set({ lead_id: lead.id })
+        .where('id', '=', (
+          trx
+            .selectFrom('viewing_sessions')
+            .select('id')
+            .where('tour_id', '=', tour.id)
+            .where('lead_id', 'is', null)
+            .where('expires_at', '>', new Date())
+            .orderBy('created_at', 'desc')
+            .limit(1)
+        ))
+        .where('lead_id', 'is', null)
+        .returning(['id', 'tour_id', 'lead_id', 'expires_at'])
+        .executeTakeFirst();
+      const session =
+        waiting ??
+        (await trx
+          .insertInto('viewing_sessions')
+          .values({ tour_id: tour.id, lead_id: lead.id, created_by: null, expires_at: sessionExpiry(services) })
+          .returning(['id', 'tour_id', 'lead_id', 'expires_at'])
+          .executeTakeFirstOrThrow());
+      return { lead, session };
+    });
+
+  const tourLead: TourLeadModel = {
+    id: lead.id,
+    name: lead.name,
+    surname: lead.surname,
+    email: lead.email,
+    contactNumber: lead.contact_number,
+    leadType: lead.lead_type,
+    tourId: lead.tour_id,
+  };
+  const viewingSessionRequest = session ? await issueRequest(services, session, LIVE_ROLES.viewer, participantId.viewer()) : null;
+
+  // Tell the agent at once; a failure here must not lose the lead the visitor just left.
+  const owner = await services.db
+    .selectFrom('users')
+    .leftJoin('user_profiles', 'user_profiles.user_id', 'users.id')
+    .select(['users.id', 'users.username', 'user_profiles.name'])
+    .where('users.id', '=', tour.owner_id)
+    .executeTakeFirst();
+  if (owner) {
+    const notify = async () => {
+      await services.events.publish(topics.leadCreated(owner.id), tourLead);
+      await enqueueMail(
+        services,
+        leadMail({
+          to: owner.username,
+          agentName: owner.name ?? owner.username,
+          tourTitle: tour.title ?? 'your tour',
+          lead: { name: tourLead.name, surname: tourLead.surname, email: tourLead.email, contactNumber: tourLead.contactNumber },
+          liveLink: session ? hostLink(services.config.publicUrl, tour.id, session.id) : null,
+          expiresAt: session ? new Date(session.expires_at) : null,
+        }),
+      );
+    };
+    await notify().catch((err: unknown) => services.log.error({ err, leadId: lead.id }, 'could not notify the agent of a lead'));
+  }
+  return { tourLead, viewingSessionRequest };
+}
