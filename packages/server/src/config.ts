@@ -35,6 +35,7 @@ const ConfigSchema = z.object({
   CDN_BASE_URL: z.string().url().optional(),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** Stripe API base URL (tests point it at a local fake); defaults to Stripe's own. */ STRIPE_API_URL: z.string().url().optional(),
   AGORA_APP_ID: z.string().optional(),
   AGORA_APP_CERTIFICATE: z.string().optional(),
   ICE_SERVERS: z.string().optional(),

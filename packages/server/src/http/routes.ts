@@ -14,6 +14,8 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   await registerUploadRoutes(app, services);
   await registerMediaRoutes(app, services);
   await (await import('./tour-viewer-ws.js')).registerTourViewerWs(app, services);
+  await (await import('./billing.js')).registerBillingRoutes(app, services);
+  await (await import('./stripe-webhook.js')).registerStripeWebhook(app, services);
   // Keep last: its not-found handler sends client-side routes to the console.
   await registerStatic(app, services);
 }

@@ -9,6 +9,7 @@ export async function registerWorkers(services: Services): Promise<void> {
     await services.mailer.send(job.data);
   });
   await registerProcessTourWorkers(services);
+  await (await import('../services/billing/sync.js')).registerBillingWorkers(services);
 }
 
 /** Queues a mail for the worker to send (retried by pg-boss when SMTP fails). */

@@ -2,10 +2,12 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001-accounts-and-tours.js';
 import * as m0020 from './0020-tour-processing.js';
+import * as m0030 from './0030-billing-and-analytics.js';
 import * as m0040 from './0040-live-viewing.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-accounts-and-tours': m0001,
   '0020-tour-processing': m0020,
+  '0030-billing-and-analytics': m0030,
   '0040-live-viewing': m0040,
 };
