@@ -1,0 +1,79 @@
+// Builds dist/: tour-player.js (one self-contained script-tag bundle registering <tour-player>),
+// esm/ (for bundlers; lit, comlink and react stay external), with the decode worker inlined as a
+// Blob URL so the element works when its script is hosted on another origin than the page.
+// Then the custom-elements manifest and a size report (gzip).
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(join(dist, 'esm'), { recursive: true });
+
+// The shared package's index also re-exports zod schemas; the player only needs constants and
+// texts, so the bundles take those two modules directly.
+const sharedSubset = {
+  name: 'shared-subset',
+  setup(b) {
+    b.onResolve({ filter: /^@roomwalk\/shared$/ }, () => ({ path: 'shared-subset', namespace: 'shared-subset' }));
+    b.onLoad({ filter: /.*/, namespace: 'shared-subset' }, () => ({
+      contents: `export * from ${JSON.stringify(join(root, '../shared/src/constants.ts'))}; export * from ${JSON.stringify(join(root, '../shared/src/messages.ts'))};`,
+      loader: 'ts',
+      resolveDir: root,
+    }));
+  },
+};
+
+const common = { bundle: true, minify: true, target: 'es2022', legalComments: 'none', logLevel: 'warning', conditions: ['production'], define: { 'process.env.NODE_ENV': '"production"' } };
+
+const worker = await build({ ...common, entryPoints: [join(root, 'src/workers/decode-worker.ts')], format: 'iife', write: false, plugins: [sharedSubset] });
+const workerCode = worker.outputFiles[0].text;
+writeFileSync(join(dist, 'decode-worker.js'), workerCode);
+
+const inlineWorkerWith = (code) => ({
+  name: 'inline-worker',
+  setup(b) {
+    b.onResolve({ filter: /create-decode-worker\.js$/ }, () => ({ path: 'create-decode-worker', namespace: 'inline-worker' }));
+    b.onLoad({ filter: /.*/, namespace: 'inline-worker' }, () => ({
+      contents: `const source = ${JSON.stringify(code)};
+let url;
+export function createDecodeWorker() {
+  url ??= URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+  return new Worker(url, { name: 'tour-decode' });
+}`,
+      loader: 'js',
+    }));
+  },
+});
+const inlineWorker = inlineWorkerWith(workerCode);
+
+await build({ ...common, entryPoints: [join(root, 'src/index.ts')], format: 'iife', outfile: join(dist, 'tour-player.js'), plugins: [sharedSubset, inlineWorker], splitting: false });
+await build({
+  ...common,
+  minify: false,
+  entryPoints: { index: join(root, 'src/index.ts'), react: join(root, 'src/react/index.ts') },
+  format: 'esm',
+  splitting: true,
+  outdir: join(dist, 'esm'),
+  external: ['lit', 'lit/*', '@lit/*', 'comlink', 'react', 'react-dom'],
+  plugins: [sharedSubset, inlineWorker],
+});
+
+// Custom-elements manifest from the JSDoc of the components.
+execFileSync(process.execPath, [join(root, '../../node_modules/@custom-elements-manifest/analyzer/cem.js'), 'analyze', '--litelement', '--globs', 'src/**/*.component.ts', '--outdir', '.', '--quiet'], { cwd: root, stdio: 'inherit' });
+
+// The main-thread share: the same bundle with an empty worker source.
+const mainOnly = await build({ ...common, entryPoints: [join(root, 'src/index.ts')], format: 'iife', write: false, plugins: [sharedSubset, inlineWorkerWith('')] });
+const gz = (s) => gzipSync(s, { level: 9 }).length;
+const mainJs = readFileSync(join(dist, 'tour-player.js'));
+const report = {
+  allGzipBytes: gz(mainJs),
+  mainThreadGzipBytes: gz(mainOnly.outputFiles[0].contents),
+  workerGzipBytes: gz(workerCode),
+};
+writeFileSync(join(dist, 'sizes.json'), JSON.stringify(report, null, 2));
+console.log(`built dist/: all JS ${(report.allGzipBytes / 1024).toFixed(1)} KB gzip (main thread ${(report.mainThreadGzipBytes / 1024).toFixed(1)} KB, worker ${(report.workerGzipBytes / 1024).toFixed(1)} KB)`);

@@ -1,0 +1,109 @@
+import { expect } from '@esm-bundle/chai';
+import { ERROR_TEXTS } from '@roomwalk/shared';
+import '../tour-player/tour-player.js';
+import type { TourPlayer } from './tour-player.component.js';
+import { canvasOf, cleanup, eventsOf, firstEvent, makePlayer, once, readBarcode, resetStub, showsLowRendition, shadowText, stub, stubLog, tours, until } from '../../test/helpers.js';
+
+describe('<tour-player> loading and error states', () => {
+  beforeEach(resetStub);
+  afterEach(cleanup);
+
+  it('shows Invalid Link for a malformed tour id without calling the server', async () => {
+    const p = await makePlayer({ 'tour-id': 'not-a-tour', api: stub });
+    const err = await firstEvent<CustomEvent>(p, 'tour-error');
+    expect(err.detail.error.code).to.equal('INVALID_LINK');
+    await p.updateComplete;
+    expect(shadowText(p)).to.contain(ERROR_TEXTS.invalidLinkTitle).and.contain(ERROR_TEXTS.invalidLink).and.contain('Go Home');
+    expect((await stubLog()).length).to.equal(0);
+  });
+
+  it('shows Invalid Link when the server says NOT_FOUND', async () => {
+    const p = await makePlayer({ 'tour-id': tours.missing!, api: stub });
+    const err = await firstEvent<CustomEvent>(p, 'tour-error');
+    expect(err.detail.error.code).to.equal('INVALID_LINK');
+  });
+
+  it('shows the removed dialog with support contact for TOUR_REMOVED', async () => {
+    const p = await makePlayer({ 'tour-id': tours.removed!, api: stub });
+    const err = await firstEvent<CustomEvent>(p, 'tour-error');
+    expect(err.detail.error.code).to.equal('TOUR_REMOVED');
+    await p.updateComplete;
+    const text = shadowText(p);
+    expect(text).to.contain(ERROR_TEXTS.tourRemovedTitle).and.contain(ERROR_TEXTS.tourRemoved).and.contain('support@');
+  });
+
+  it('shows a dismissable generic error dialog, not dismissable in agent mode', async () => {
+    const p = await makePlayer({ 'tour-id': tours.failing!, api: stub });
+    await firstEvent(p, 'tour-error');
+    await p.updateComplete;
+    expect(shadowText(p)).to.contain(ERROR_TEXTS.dataLoadError).and.contain('Retry').and.contain('Show More Information');
+    expect(p.shadowRoot!.querySelector('.dialog .close')).to.exist;
+    (p.shadowRoot!.querySelector('.dialog .more') as HTMLButtonElement).click();
+    await p.updateComplete;
+    expect(shadowText(p)).to.contain('Database unavailable').and.contain('Show Less Information');
+    cleanup();
+    const a = await makePlayer({ 'tour-id': tours.failing!, api: stub, mode: 'agent' });
+    await firstEvent(a, 'tour-error');
+    await a.updateComplete;
+    expect(shadowText(a)).to.contain(ERROR_TEXTS.dataLoadError);
+    expect(a.shadowRoot!.querySelector('.dialog .close')).to.equal(null);
+  });
+
+  it('shows a grey spinner while loading, then the first frame and tour-ready', async () => {
+    const p = await makePlayer({ 'tour-id': tours.main!, api: stub });
+    const ready = once<CustomEvent>(p, 'tour-ready');
+    await p.updateComplete;
+    expect(p.shadowRoot!.querySelector('[part="loading"]')).to.exist;
+    expect(p.playerStatus).to.equal('loading');
+    const e = await ready;
+    expect(e.detail.totalFrames).to.equal(4 * 36 - 1);
+    expect(p.totalFrames).to.equal(143);
+    await p.updateComplete;
+    expect(p.shadowRoot!.querySelector('[part="loading"]')).to.equal(null);
+    expect(readBarcode(canvasOf(p))).to.equal(0);
+  });
+
+  it('shows "This is taking a while..." when no frame arrives in time, with Refresh', async () => {
+    const p = await makePlayer({ 'tour-id': tours.slow!, api: stub }, { loadingTimeoutMs: 300 });
+    const err = await firstEvent<CustomEvent>(p, 'tour-error');
+    expect(err.detail.error.code).to.equal('LOAD_TIMEOUT');
+    await p.updateComplete;
+    expect(shadowText(p)).to.contain(ERROR_TEXTS.takingAWhileTitle).and.contain(ERROR_TEXTS.takingAWhile).and.contain('Refresh');
+  });
+
+  it('shows "Failed to Load" when a clip cannot be decoded', async () => {
+    const p = await makePlayer({ 'tour-id': tours.broken!, api: stub });
+    const err = await firstEvent<CustomEvent>(p, 'tour-error');
+    expect(err.detail.error.code).to.equal('DECODE_FAILED');
+    await p.updateComplete;
+    expect(shadowText(p)).to.contain(ERROR_TEXTS.failedToLoadTitle).and.contain(ERROR_TEXTS.failedToLoad);
+  });
+});
+
+describe('<tour-player> decoding', () => {
+  let p: TourPlayer;
+  beforeEach(resetStub);
+  afterEach(cleanup);
+
+  it('draws the exact high-resolution frame for any scrollable index', async () => {
+    p = await makePlayer({ 'tour-id': tours.main!, api: stub });
+    await firstEvent(p, 'tour-ready');
+    for (const n of [1, 35, 36, 37, 71, 100, 141, 5]) {
+      await p.goToFrame(n);
+      expect(readBarcode(canvasOf(p)), `frame ${n}`).to.equal(n);
+      expect(showsLowRendition(canvasOf(p)), `frame ${n} rendition`).to.equal(false);
+    }
+    // Beyond the maximum scrollable index (total - 2) is clamped.
+    await p.goToFrame(9999);
+    expect(p.currentFrame).to.equal(141);
+    expect(readBarcode(canvasOf(p))).to.equal(141);
+  });
+
+  it('decodes only the low rendition when hi-res is "false"', async () => {
+    p = await makePlayer({ 'tour-id': tours.main!, api: stub, 'hi-res': 'false' });
+    await firstEvent(p, 'tour-ready');
+    await p.goToFrame(50);
+    expect(readBarcode(canvasOf(p))).to.equal(50);
+    expect(showsLowRendition(canvasOf(p))).to.equal(true);
+  });
+});
