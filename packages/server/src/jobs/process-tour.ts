@@ -34,8 +34,9 @@ export type ProcessVideo = typeof Media.processVideo;
 const loadMedia = (): Promise<typeof Media> => import('../media/index.js');
 
 /** A video refused for a reason the owner can act on (too short, too small, not a video): FAILED at once, no retry. */
-function rejectionMessage(err: unknown, media: typeof Media): string | null {
-  if (err instanceof media.VideoRejectedError) return err.userMessage;
+async function rejectionMessage(err: unknown): Promise<string | null> {
+  const media = await loadMedia().catch(() => null);
+  if (media && err instanceof media.VideoRejectedError) return err.userMessage;
   return null;
 }
 
@@ -134,8 +135,7 @@ async function removeAttemptFolders(services: Services, tourId: string, upTo: nu
 
 export async function processTourJob(services: Services, tourId: string, processVideo?: ProcessVideo): Promise<void> {
   const { db, storage, log } = services;
-  const media = await loadMedia();
-  const run = processVideo ?? media.processVideo;
+  const run = processVideo ?? (await loadMedia()).processVideo;
   const claimed = await db
     .updateTable('tours')
     .set({ processing_attempt: sql`processing_attempt + 1`, progress: 0, progress_text: 'Starting', updated_at: new Date() })
@@ -236,7 +236,7 @@ export async function processTourJob(services: Services, tourId: string, process
   } catch (err) {
     await progress.flush();
     await storage.deletePrefix(prefix).catch((e) => log.warn({ err: e, tourId }, 'could not remove attempt files'));
-    const rejected = rejectionMessage(err, media);
+    const rejected = await rejectionMessage(err);
     if (rejected) {
       // The video's fault: tell the owner why, and do not retry.
       await failTour(services, tourId, rejected);
