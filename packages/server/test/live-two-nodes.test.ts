@@ -1,0 +1,172 @@
+/**
+ * Rooms across API nodes: two server processes on loopback sharing one PostgreSQL database (LISTEN/NOTIFY), and the
+ * same over Redis when redis-server is installed. A viewer on one node and the host on the other hear each other.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../src/db/database.js';
+import { createTokenService } from '../src/auth/tokens.js';
+import { connect, LEAD_MUTATION, leadInput, sessionOf, wsUrl, type LiveClient } from './fixtures/live-helpers.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const base = process.env.TEST_DATABASE_URL;
+const redisServer = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => fs.existsSync(p));
+
+interface Node {
+  url: string;
+  proc: ChildProcess;
+}
+
+function startNode(env: Record<string, string>): Promise<Node> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'fixtures/live-node.ts')], {
+    cwd: path.join(here, '..'),
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'error', ROLE: 'api', ICE_SERVERS: '[]', RATE_LIMIT_DISABLED: 'true', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  proc.stderr!.on('data', (d) => (err += String(d)));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (d) => {
+      out += String(d);
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve({ url: (JSON.parse(line) as { url: string }).url, proc });
+    });
+    proc.once('exit', (code) => reject(new Error(`node exited (${code}): ${err.slice(-2000)}`)));
+  });
+}
+
+async function stopNode(n: Node | undefined): Promise<void> {
+  if (!n || n.proc.exitCode !== null) return;
+  const exited = new Promise((r) => n.proc.once('exit', r));
+  n.proc.kill('SIGTERM');
+  await exited;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startRedis(): Promise<{ url: string; proc: ChildProcess }> {
+  const port = await freePort();
+  const proc = spawn(redisServer!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (d) => {
+      out += String(d);
+      if (out.includes('Ready to accept connections')) resolve();
+    });
+    proc.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${out}`)));
+  });
+  return { url: `redis://127.0.0.1:${port}`, proc };
+}
+
+const buses = [
+  { bus: 'PostgreSQL NOTIFY', redis: false },
+  ...(redisServer ? [{ bus: 'Redis pub/sub', redis: true }] : []),
+];
+
+describe.skipIf(!base).each(buses)('live rooms across two server processes over $bus', ({ redis }) => {
+  const jwtSecret = randomBytes(24).toString('hex');
+  const name = `rw_live_${randomBytes(6).toString('hex')}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomwalk-live-'));
+  let databaseUrl = '';
+  let db: Db;
+  let a: Node | undefined;
+  let b: Node | undefined;
+  let redisProc: ChildProcess | undefined;
+  const clients: LiveClient[] = [];
+  let tourGlobalId = '';
+  let hostToken = '';
+
+  beforeAll(async () => {
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const u = new URL(base!);
+    u.pathname = `/${name}`;
+    databaseUrl = u.toString();
+    // Migrate once here, so the nodes start on a ready schema; then seed the agent and a processed tour.
+    db = await openDatabase({ databaseUrl, dataDir: 'unused' });
+    const company = await db.db.insertInto('companies').values({ name: 'Two nodes' }).returningAll().executeTakeFirstOrThrow();
+    const user = await db.db.insertInto('users').values({ username: `agent-${name}@example.com`, password_hash: null, company_id: company.id, activated_at: new Date() }).returningAll().executeTakeFirstOrThrow();
+    const tour = await db.db.insertInto('tours').values({ company_id: company.id, owner_id: user.id, title: 'Two nodes', status: 'PROCESSED' }).returning(['id']).executeTakeFirstOrThrow();
+    tourGlobalId = `tour_${tour.id}`;
+    hostToken = await createTokenService(jwtSecret, 3600).sign({ userId: user.id, companyId: company.id, roles: [] });
+    const env: Record<string, string> = { DATABASE_URL: databaseUrl, JWT_SECRET: jwtSecret, DATA_DIR: dataDir };
+    if (redis) {
+      const r = await startRedis();
+      redisProc = r.proc;
+      env.REDIS_URL = r.url;
+    }
+    [a, b] = await Promise.all([startNode(env), startNode(env)]);
+  });
+
+  afterAll(async () => {
+    for (const c of clients) c.close();
+    await Promise.all([stopNode(a), stopNode(b)]);
+    if (redisProc && redisProc.exitCode === null) {
+      const exited = new Promise((r) => redisProc!.once('exit', r));
+      redisProc.kill('SIGTERM');
+      await exited;
+    }
+    await db?.close();
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('joins a viewer on node A and the host on node B into one room: presence, scrolls in order, chunked signalling, leave', async () => {
+    const res = await fetch(`${a!.url}/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: LEAD_MUTATION, variables: { input: leadInput(tourGlobalId) } }),
+    });
+    const body = (await res.json()) as { data: { tourLeadCreate: { viewingSessionRequest: { signalingToken: string } } } };
+    const token = body.data.tourLeadCreate.viewingSessionRequest.signalingToken;
+    const session = sessionOf(token);
+
+    const viewer = connect(wsUrl(a!.url, { tourId: tourGlobalId, token }));
+    clients.push(viewer);
+    const vw = await viewer.next((m) => m.type === 'roomwalk_welcome', 'viewer welcome');
+    const host = connect(wsUrl(b!.url, { tourId: tourGlobalId, session, token: hostToken }));
+    clients.push(host);
+    const hw = await host.next((m) => m.type === 'roomwalk_welcome', 'host welcome');
+    expect(hw.peers).toEqual([]); // the viewer is on the other node: it arrives as peer_joined
+    await host.next((m) => m.type === 'roomwalk_peer_joined' && m.peer.peerId === vw.peerId, 'viewer introduced to host');
+    await viewer.next((m) => m.type === 'roomwalk_peer_joined' && m.peer.peerId === hw.peerId, 'host announced to viewer');
+
+    const frames = Array.from({ length: 60 }, (_, i) => i * 1.5);
+    for (const frameIndex of frames) host.send({ type: 'roomwalk_scrolling', tourId: tourGlobalId, data: { frameIndex } });
+    await viewer.next((m) => m.type === 'roomwalk_scrolling' && m.data.frameIndex === frames.at(-1), 'last frame');
+    expect(viewer.messages.filter((m) => m.type === 'roomwalk_scrolling').map((m) => m.data.frameIndex)).toEqual(frames);
+
+    viewer.send({ type: 'roomwalk_scrolling', tourId: tourGlobalId, data: { frameIndex: 9 } });
+    expect((await host.next((m) => m.type === 'roomwalk_scrolling', 'viewer scroll')).data.frameIndex).toBe(9);
+
+    // An SDP offer bigger than one NOTIFY payload (8000 bytes) crosses in chunks.
+    const sdp = `v=0\r\n${'a=candidate:0 1 udp 2122260223 192.168.1.10 50000 typ host\r\n'.repeat(200)}`;
+    host.send({ type: 'roomwalk_signal', to: vw.peerId, data: { kind: 'offer', sdp } });
+    const offer = await viewer.next((m) => m.type === 'roomwalk_signal', 'offer');
+    expect(offer.data.sdp).toBe(sdp);
+    expect(offer.from).toBe(hw.peerId);
+
+    viewer.close();
+    await host.next((m) => m.type === 'roomwalk_peer_left' && m.peer.peerId === vw.peerId, 'viewer left');
+  });
+});
