@@ -14,8 +14,11 @@ function Chrome({ children }: { children: ReactNode }) {
   return (
     <>
       {children}
-      <FeedbackButton />
-      <CookieBanner />
+      {/* One fixed dock, so the Feedback button always sits above the cookie banner. */}
+      <div className="bottom-dock">
+        <FeedbackButton />
+        <CookieBanner />
+      </div>
     </>
   );
 }

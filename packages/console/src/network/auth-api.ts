@@ -67,8 +67,19 @@ export async function googleLogin(code: string, state: string, gToken: string | 
   return { token, email: str(data.email) ?? '' };
 }
 
-/** Where the Google button sends the browser: the server starts the provider's flow and returns to /signup/google. */
-export function googleStartUrl(): string {
-  const back = `${window.location.origin}/signup/google`;
-  return `${serverUrl()}/auth/google?redirect_uri=${encodeURIComponent(back)}`;
+/** GET /auth/google/url: the identity provider's authorization address; the provider returns to /signup/google. */
+export async function googleAuthorizationUrl(params: { inviteToken?: string | null; referredBy?: string | null } = {}): Promise<string> {
+  const q = new URLSearchParams();
+  if (params.inviteToken) q.set('inviteToken', params.inviteToken);
+  if (params.referredBy) q.set('rB', params.referredBy);
+  let res: Response;
+  try {
+    res = await authFetch(`${serverUrl()}/auth/google/url${q.size ? `?${q}` : ''}`, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+  } catch {
+    throw new AuthError(undefined, null);
+  }
+  const data = await readBody(res);
+  const url = str(data.url);
+  if (!res.ok || !url) throw new AuthError(str(data.message) ?? str(data.error), res.status, str(data.code));
+  return url;
 }

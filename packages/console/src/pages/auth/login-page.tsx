@@ -9,7 +9,8 @@ import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
 import SlAlert from '@shoelace-style/shoelace/dist/react/alert/index.js';
 import { ERROR_TEXTS, LOGIN_METHODS, loginSchema } from '@roomwalk/shared';
 import type { z } from 'zod';
-import { AuthError, googleStartUrl, passwordLogin } from '../../network/auth-api.js';
+import { AuthError, passwordLogin } from '../../network/auth-api.js';
+import { GoogleButton } from '../../ui/google-button.js';
 import { useSession, useSessionStore } from '../../session/session-context.js';
 import { returnPath } from '../../routes/guards.js';
 import { FormField, shouldShow } from '../../ui/form-field.js';
@@ -83,10 +84,7 @@ export default function LoginPage() {
       </div>
       <div className="method">
         <UsedLast show={prev === LOGIN_METHODS.google} />
-        <SlButton className="full-width" href={googleStartUrl()}>
-          <SlIcon slot="prefix" name="google" />
-          Log in with Google
-        </SlButton>
+        <GoogleButton label="Log in with Google" gToken={turnstileToken} onError={setFailure} />
       </div>
       <nav className="links" aria-label="Account links">
         <span>

@@ -6,7 +6,7 @@ import { googleLogin } from '../../network/auth-api.js';
 import { useSessionStore } from '../../session/session-context.js';
 import { Loading } from '../../ui/page.js';
 import { AuthLayout } from './auth-layout.js';
-import { readSignupParams } from './signup-params.js';
+import { GOOGLE_GTOKEN_KEY } from '../../ui/google-button.js';
 
 export type GoogleLoginStatus = 'idle' | 'loading' | 'success' | 'error';
 
@@ -28,8 +28,9 @@ export default function SignupGooglePage() {
       return;
     }
     setStatus('loading');
-    const { gToken } = readSignupParams('');
-    googleLogin(code, state, q.get('gToken') ?? gToken)
+    const gToken = q.get('gToken') ?? window.sessionStorage.getItem(GOOGLE_GTOKEN_KEY);
+    window.sessionStorage.removeItem(GOOGLE_GTOKEN_KEY);
+    googleLogin(code, state, gToken)
       .then(({ token }) => {
         if (!store.login(token, LOGIN_METHODS.google)) throw new Error('invalid token');
         setStatus('success');

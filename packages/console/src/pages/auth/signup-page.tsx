@@ -5,11 +5,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useMutation } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
-import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
 import { ERROR_CODES, ERROR_TEXTS, LOGIN_METHODS, formatContactNumber, signupFormSchema, type SignupFormInput } from '@roomwalk/shared';
 import { UserRegisterMutation } from '../../graphql/auth-operations.js';
 import { failureCode, fieldErrors, serverMessage } from '../../graphql/errors.js';
-import { googleStartUrl, passwordLogin } from '../../network/auth-api.js';
+import { passwordLogin } from '../../network/auth-api.js';
+import { GoogleButton } from '../../ui/google-button.js';
 import { useSessionStore } from '../../session/session-context.js';
 import { Dialog } from '../../ui/dialog.js';
 import { FormField, shouldShow } from '../../ui/form-field.js';
@@ -41,7 +41,7 @@ export default function SignupPage() {
   const [termsOpen, setTermsOpen] = useState(false);
   const [, registerUser] = useMutation(UserRegisterMutation);
 
-  const { register, control, handleSubmit, formState, setValue, setError } = useForm<Values>({
+  const { register, control, handleSubmit, formState, setValue, setError, watch } = useForm<Values>({
     resolver: zodResolver(signupFormSchema) as never,
     mode: 'onTouched',
     defaultValues: { email: '', firstname: '', surname: '', contactNumber: '', password: '', confirmPassword: '', acceptedTerms: false, turnstileToken: '' },
@@ -139,10 +139,13 @@ export default function SignupPage() {
       <div className="divider-or" role="separator">
         or
       </div>
-      <SlButton className="full-width" href={googleStartUrl()}>
-        <SlIcon slot="prefix" name="google" />
-        Sign up with Google
-      </SlButton>
+      <GoogleButton
+        label="Sign up with Google"
+        gToken={watch('turnstileToken') || params.gToken || ''}
+        inviteToken={params.inviteToken}
+        referredBy={params.referredBy}
+        onError={(message) => setFailure({ message, usernameTaken: false })}
+      />
       <nav className="links" aria-label="Account links">
         <span>
           Already have an account? <Link to="/login">Log in</Link>

@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { ERROR_TEXTS, OAUTH_CLIENT, VALIDATION } from '@roomwalk/shared';
+import LoginPage from './login-page.js';
+import { renderRoute, stubFetch, validToken } from '../../test/helpers.js';
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('login page', () => {
+  it('shows the required messages only after a submit attempt', async () => {
+    renderRoute(<LoginPage />, { path: '/login', route: '/login' });
+    expect(screen.queryByText(VALIDATION.passwordRequired)).not.toBeInTheDocument();
+    fireEvent.submit(screen.getByRole('form', { name: 'Log in' }));
+    expect(await screen.findByText(VALIDATION.emailRequired)).toBeInTheDocument();
+    expect(screen.getByText(VALIDATION.passwordRequired)).toBeInTheDocument();
+  });
+
+  it('shows an invalid email once the field was touched', async () => {
+    const user = userEvent.setup();
+    renderRoute(<LoginPage />, { path: '/login', route: '/login' });
+    await user.type(screen.getByLabelText('Email'), 'not-an-email');
+    await user.tab();
+    expect(await screen.findByText(VALIDATION.emailInvalid)).toBeInTheDocument();
+  });
+
+  it('logs in with a lower-cased, trimmed email and returns to the remembered page', async () => {
+    const token = validToken(['free']);
+    const api = stubFetch({ '/oauth/token': () => ({ body: { access_token: token } }) });
+    vi.stubGlobal('fetch', api.impl);
+    const user = userEvent.setup();
+    const { store } = renderRoute(<LoginPage />, {
+      path: '/login',
+      route: '/login',
+      state: { from: { pathname: '/team', search: '', hash: '' } },
+    });
+    await user.type(screen.getByLabelText('Email'), '  Agent@Example.COM ');
+    await user.type(screen.getByLabelText('Password'), 'Secret123');
+    fireEvent.submit(screen.getByRole('form', { name: 'Log in' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/team'));
+    const call = api.calls[0]!;
+    expect(call.body).toEqual({ username: 'agent@example.com', password: 'Secret123', grant_type: 'password' });
+    expect(call.headers.get('Authorization')).toBe(`Basic ${btoa(`${OAUTH_CLIENT.id}:${OAUTH_CLIENT.secret}`)}`);
+    expect(store.getState()).toMatchObject({ authenticated: true, token });
+    expect(store.prevLoginMethod()).toBe('roomwalk');
+  });
+
+  it('shows the server message of a 401 in the failure dialog', async () => {
+    vi.stubGlobal('fetch', stubFetch({ '/oauth/token': () => ({ status: 401, body: { message: 'Wrong password, try again' } }) }).impl);
+    const user = userEvent.setup();
+    renderRoute(<LoginPage />, { path: '/login', route: '/login' });
+    await user.type(screen.getByLabelText('Email'), 'a@b.co');
+    await user.type(screen.getByLabelText('Password'), 'x');
+    fireEvent.submit(screen.getByRole('form', { name: 'Log in' }));
+    expect(await screen.findByText('Wrong password, try again')).toBeInTheDocument();
+  });
+
+  it('rejects a token without roles with the default failure text', async () => {
+    vi.stubGlobal('fetch', stubFetch({ '/oauth/token': () => ({ body: { access_token: 'a.b.c' } }) }).impl);
+    const user = userEvent.setup();
+    const { store } = renderRoute(<LoginPage />, { path: '/login', route: '/login' });
+    await user.type(screen.getByLabelText('Email'), 'a@b.co');
+    await user.type(screen.getByLabelText('Password'), 'x');
+    fireEvent.submit(screen.getByRole('form', { name: 'Log in' }));
+    expect(await screen.findByText(ERROR_TEXTS.loginFailed)).toBeInTheDocument();
+    expect(store.getState().authenticated).toBe(false);
+  });
+
+  it('puts the Used Last badge beside the previous method', () => {
+    localStorage.setItem('prevLoginMethod', 'google');
+    renderRoute(<LoginPage />, { path: '/login', route: '/login' });
+    const badge = screen.getByText('Used Last');
+    expect(badge.closest('.method')).toHaveTextContent('Log in with Google');
+  });
+});
