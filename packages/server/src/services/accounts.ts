@@ -240,8 +240,15 @@ export async function resetPassword(services: Services, input: unknown): Promise
 export const IMAGE_MAX_INPUT_PIXELS = 40_000_000;
 export const IMAGE_MAX_BYTES = 15 * 1024 * 1024;
 
+/** The Upload scalar hands over graphql-upload's Upload instance (file promise in `.promise`) or the promise itself. */
+async function resolveUpload(upload: unknown): Promise<FileUploadValue> {
+  const value = (await (upload as { promise?: Promise<FileUploadValue> } | null)?.promise) ?? (await upload);
+  if (!value || typeof (value as FileUploadValue).createReadStream !== 'function') throw new AppError(ERROR_CODES.UPLOAD_INVALID, VALIDATION.noFileSelected);
+  return value as FileUploadValue;
+}
+
 async function readUpload(upload: Promise<FileUploadValue> | FileUploadValue): Promise<Buffer> {
-  const file = await upload;
+  const file = await resolveUpload(upload);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of file.createReadStream() as AsyncIterable<Buffer>) {
