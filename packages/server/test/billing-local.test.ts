@@ -161,6 +161,11 @@ describe.each(DB_KINDS)('local payment provider on %s', (kind) => {
     expect(r.data.billingPortalSession).toEqual({ url: null, error: BILLING_TEXTS.nothingToManage });
   });
 
+  it('answers 404 on the Stripe webhook when Stripe is not configured', async () => {
+    const res = await fetch(`${t.url}/webhooks/stripe`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=x' }, body: '{}' });
+    expect(res.status).toBe(404);
+  });
+
   it('shows clear pages for unknown checkout and portal links', async () => {
     const a = await fetch(`${t.url}/billing/checkout/cs_local_nope`);
     expect(a.status).toBe(404);

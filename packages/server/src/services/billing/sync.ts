@@ -123,9 +123,14 @@ export async function expireLicenses(services: Services, now = new Date()): Prom
 
 /** Billing jobs on worker nodes: event processing and the scheduled expiry sweep. */
 export async function registerBillingWorkers(services: Services): Promise<void> {
-  await services.queue.work<{ eventId: string }>(BILLING_QUEUES.sync, async (job) => {
-    await processBillingEvent(services, job.data.eventId);
-  });
+  // Batches keep a burst of webhooks quick; a failure retries the batch, which is harmless: processed events are skipped.
+  await services.queue.work<{ eventId: string }>(
+    BILLING_QUEUES.sync,
+    async (job) => {
+      await processBillingEvent(services, job.data.eventId);
+    },
+    { batchSize: 20 },
+  );
   await services.queue.work<object>(BILLING_QUEUES.expire, async () => {
     const n = await expireLicenses(services);
     if (n > 0) services.log.info({ licences: n }, 'expired licences ended');
