@@ -72,7 +72,7 @@ describe.each(DB_KINDS)('live viewing socket on %s', (kind) => {
 
     viewer.send({ type: 'roomwalk_signal', data: { kind: 'ready' } });
     const ready = await host.next((m) => m.type === 'roomwalk_signal', 'ready');
-    expect(ready).toEqual({ type: 'roomwalk_signal', from: vw.peerId, fromRole: 'viewer', data: { kind: 'ready' } });
+    expect(ready).toEqual({ type: 'roomwalk_signal', from: vw.peerId, fromRole: 'viewer', fromUser: lead.userId, data: { kind: 'ready' } });
     host.send({ type: 'roomwalk_signal', to: vw.peerId, data: { kind: 'offer', sdp: 'v=0\r\n' + 'a=x\r\n'.repeat(1500) } });
     const offer = await viewer.next((m) => m.type === 'roomwalk_signal', 'offer');
     expect(offer.data.kind).toBe('offer');

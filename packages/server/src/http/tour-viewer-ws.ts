@@ -140,7 +140,7 @@ async function admit(services: Services, req: IncomingMessage): Promise<Admissio
 type Parsed = { ok: true; text: string; to?: string; only?: LiveRole } | { ok: false; close?: { code: number; reason: string }; error?: string };
 
 /** Validates one client message and builds the text the others receive. */
-function parseMessage(raw: string, peer: { role: LiveRole; peerId: string; tourGlobalId: string }): Parsed {
+function parseMessage(raw: string, peer: { role: LiveRole; peerId: string; userId: string; tourGlobalId: string }): Parsed {
   const bytes = Buffer.byteLength(raw);
   if (bytes > LIVE_LIMITS.signalMessageBytes) return { ok: false, close: { code: CLOSE_CODES.tooBig, reason: 'Message too big' } };
   let msg: unknown;
@@ -164,7 +164,7 @@ function parseMessage(raw: string, peer: { role: LiveRole; peerId: string; tourG
     const to = typeof m.to === 'string' ? m.to : undefined;
     // Signalling only ever goes between the host and the viewers of the session.
     const only = peer.role === LIVE_ROLES.host ? LIVE_ROLES.viewer : LIVE_ROLES.host;
-    return { ok: true, text: JSON.stringify({ type: SOCKET_MESSAGES.signal, from: peer.peerId, fromRole: peer.role, data }), only, ...(to ? { to } : {}) };
+    return { ok: true, text: JSON.stringify({ type: SOCKET_MESSAGES.signal, from: peer.peerId, fromRole: peer.role, fromUser: peer.userId, data }), only, ...(to ? { to } : {}) };
   }
   return { ok: false }; // Unknown types are ignored: newer clients may speak more.
 }

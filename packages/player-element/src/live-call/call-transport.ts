@@ -1,0 +1,32 @@
+/** The call transport behind the live call controller: WebRTC over our socket (default) or Agora. */
+import type { LocalMedia } from './media.js';
+
+export type TransportState = 'connecting' | 'connected' | 'reconnecting' | 'disconnected' | 'failed';
+
+export type TransportEvent =
+  | { type: 'state'; state: TransportState; attempt?: number; message?: string }
+  | { type: 'remote-stream'; id: string; stream: MediaStream }
+  | { type: 'remote-left'; id: string };
+
+export interface CallTransport {
+  readonly kind: 'webrtc' | 'agora';
+  /** The published local stream (Agora makes its own tracks); null before connect. */
+  readonly localStream: MediaStream | null;
+  /** Joins the session and publishes the local media; resolves once joined. */
+  connect(media: LocalMedia): Promise<void>;
+  /** Leaves the session, closes peer connections and the local tracks it made. */
+  leave(): Promise<void>;
+  on(listener: (e: TransportEvent) => void): () => void;
+}
+
+/** A tiny listener set, enough for one controller per transport. */
+export class Emitter<T> {
+  private readonly listeners = new Set<(e: T) => void>();
+  on(l: (e: T) => void): () => void {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+  emit(e: T): void {
+    for (const l of [...this.listeners]) l(e);
+  }
+}

@@ -1,0 +1,126 @@
+/** Wire protocol of /ws/tour-viewer-events (docs/live-viewing.md), shared by scroll sync and the WebRTC transport. */
+import { ERROR_TEXTS, MESSAGE_TYPES, formatTexts } from '@roomwalk/shared';
+
+export const LIVE_MESSAGES = {
+  scrolling: MESSAGE_TYPES.scrolling,
+  marker: MESSAGE_TYPES.marker,
+  signal: 'roomwalk_signal',
+  welcome: 'roomwalk_welcome',
+  peerJoined: 'roomwalk_peer_joined',
+  peerLeft: 'roomwalk_peer_left',
+  error: 'roomwalk_error',
+} as const;
+
+/** Close codes the server uses; 4000–4004 are final (a reconnect would get the same answer). */
+export const CLOSE_CODES = {
+  normal: 1000,
+  goingAway: 1001,
+  unsupportedData: 1003,
+  tooBig: 1009,
+  badRequest: 4000,
+  unauthorised: 4001,
+  sessionExpired: 4002,
+  forbidden: 4003,
+  notFound: 4004,
+  rateLimited: 4008,
+} as const;
+
+export const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([CLOSE_CODES.badRequest, CLOSE_CODES.unauthorised, CLOSE_CODES.sessionExpired, CLOSE_CODES.forbidden, CLOSE_CODES.notFound]);
+
+/** The spec's text for a final close: the session expiry text, else "Connection error: {code}". */
+export function closeText(code: number): string {
+  return code === CLOSE_CODES.sessionExpired ? ERROR_TEXTS.sessionExpired : formatTexts.connectionError(code);
+}
+
+export type LiveRole = 'host' | 'viewer';
+
+export interface PeerInfo {
+  peerId: string;
+  role: LiveRole;
+  userId: string;
+}
+
+export interface RTCIceServerLike {
+  urls: string | string[];
+  username?: string;
+  credential?: string;
+}
+
+export interface WelcomeMessage {
+  type: typeof LIVE_MESSAGES.welcome;
+  peerId: string;
+  role: LiveRole;
+  userId: string;
+  tourId: string;
+  session: string;
+  expireTime: string;
+  iceServers: RTCIceServerLike[];
+  peers: PeerInfo[];
+}
+
+export interface ScrollingMessage {
+  type: typeof LIVE_MESSAGES.scrolling;
+  tourId: string;
+  data: { frameIndex: number };
+  from?: string;
+}
+
+export type SignalData =
+  | { kind: 'ready'; reply?: boolean }
+  | { kind: 'offer'; sdp: string; restart?: boolean }
+  | { kind: 'answer'; sdp: string }
+  | { kind: 'ice'; candidate: RTCIceCandidateInit | null }
+  | { kind: 'bye' };
+
+export interface SignalMessage {
+  type: typeof LIVE_MESSAGES.signal;
+  from: string;
+  fromRole: LiveRole;
+  /** The sender's participant id (viewingSessionUserId), stable across its reconnects. */
+  fromUser: string;
+  data: SignalData;
+}
+
+export interface PeerMessage {
+  type: typeof LIVE_MESSAGES.peerJoined | typeof LIVE_MESSAGES.peerLeft;
+  peer: PeerInfo;
+}
+
+export interface ErrorMessage {
+  type: typeof LIVE_MESSAGES.error;
+  code: string;
+  message: string;
+}
+
+export type ServerMessage = WelcomeMessage | ScrollingMessage | SignalMessage | PeerMessage | ErrorMessage;
+
+/** The tokens a session hands out (GraphQL ViewingSessionRequest). */
+export interface ViewingSessionRequestLike {
+  signalingToken: string;
+  rtcToken?: string | null;
+  appId?: string | null;
+  viewingSessionUserId: string;
+  expireTime: string | Date;
+}
+
+/** The session id carried in a signalling token (its `sid` claim); read, not verified: the server verifies. */
+export function sessionFromToken(token: string): string | null {
+  try {
+    const part = token.split('.')[1];
+    if (!part) return null;
+    const json = atob(part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '='));
+    const sid = (JSON.parse(json) as { sid?: unknown }).sid;
+    return typeof sid === 'string' ? sid : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The socket URL for a server base (http, https, ws or wss). */
+export function socketUrl(base: string, q: { tourId: string; session?: string | null; token: string }): string {
+  const u = new URL('/ws/tour-viewer-events', base.replace(/^http/, 'ws'));
+  u.searchParams.set('tourId', q.tourId);
+  if (q.session) u.searchParams.set('session', q.session);
+  u.searchParams.set('token', q.token);
+  return u.toString();
+}
