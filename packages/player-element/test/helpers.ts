@@ -22,7 +22,7 @@ const recorded = new WeakMap<EventTarget, Event[]>();
 /** The first event of a type fired since the player was created (or waits for it). */
 export async function firstEvent<T extends Event>(target: EventTarget, type: string, timeoutMs = 15_000): Promise<T> {
   const seen = () => recorded.get(target)?.find((e) => e.type === type) as T | undefined;
-  return until(seen, `${type} event`, timeoutMs);
+  return until(seen, `${type} event`, timeoutMs) as Promise<T>;
 }
 
 /** All recorded events of a type so far. */

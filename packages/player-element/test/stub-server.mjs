@@ -34,7 +34,7 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
   const subs = new Set();
   const reset = () => {
     markers = {};
-    for (const key of ['main', 'edit', 'portrait', 'other']) {
+    for (const key of ['main', 'edit', 'portrait', 'other', 'slow']) {
       markers[TOURS[key]] = INITIAL_MARKERS.map((m) => ({ ...m, id: `${m.id}-${key}`, description: '', tourId: TOURS[key], scrollPosition: 0, isFastTravel: true }));
     }
     log = [];

@@ -100,7 +100,7 @@ export class TourMarkersDrawer extends LitElement {
 
   static override styles = css`
     :host { display: flex; flex-direction: column; background: rgba(20, 20, 20, 0.85); color: #fff; font: 14px system-ui, sans-serif; border-radius: 8px; overflow: hidden; }
-    header { display: flex; align-items: center; justify-content: space-between; padding: 8px 10px; font-weight: 600; }
+    .heading { margin: 0; font-size: 14px; display: flex; align-items: center; justify-content: space-between; padding: 8px 10px; font-weight: 600; }
     ul { list-style: none; margin: 0; padding: 0 6px 6px; overflow: auto; flex: 1; }
     li { display: flex; align-items: center; gap: 4px; margin: 2px 0; border-radius: 6px; }
     li.entering { animation: row-in 0.3s ease-out; }
@@ -110,7 +110,7 @@ export class TourMarkersDrawer extends LitElement {
     button { font: inherit; color: inherit; background: rgba(255,255,255,.08); border: 0; border-radius: 6px; padding: 6px 8px; cursor: pointer; }
     button[disabled] { opacity: 0.45; cursor: not-allowed; }
     .jump { flex: 1; text-align: left; }
-    li[data-active] .jump { background: #2f80ed; }
+    li[data-active] .jump { background: #1565c0; }
     li[data-origin='added'] .jump::after { content: ' (added)'; opacity: .7; }
     li[data-origin='removed'] .jump { text-decoration: line-through; }
     .empty { padding: 10px; opacity: 0.85; }
@@ -118,7 +118,7 @@ export class TourMarkersDrawer extends LitElement {
     .add { padding: 6px 10px; display: flex; flex-direction: column; gap: 6px; }
     .names { display: flex; flex-wrap: wrap; gap: 4px; max-height: 140px; overflow: auto; }
     .progress { height: 4px; background: rgba(255,255,255,.2); border-radius: 2px; overflow: hidden; }
-    .progress > div { height: 100%; background: #2f80ed; }
+    .progress > div { height: 100%; background: #1565c0; }
     .progress.indeterminate > div { width: 30%; animation: indet 1.2s linear infinite; }
     @keyframes indet { from { transform: translateX(-100%); } to { transform: translateX(350%); } }
   `;
@@ -263,7 +263,7 @@ export class TourMarkersDrawer extends LitElement {
 
   protected override render() {
     const rows = this.rows();
-    return html`<header>Fast Travel</header>
+    return html`<h2 class="heading">Fast Travel</h2>
       ${rows.length
         ? html`<ul part="list" aria-label="Markers">${rows.map((r) => this.renderRow(r))}</ul>`
         : html`<p class="empty">${this.editable ? EMPTY_EDITOR : EMPTY_VIEWER}</p>`}

@@ -191,7 +191,7 @@ export class TourPlayer extends LitElement {
   }
   /** Total frames per tours §9 (sum of clip frame counts minus 1). */
   get totalFrames(): number {
-    return this.decoder.total;
+    return this.fallback?.total ?? this.decoder.total;
   }
   /** Frames whose clips are buffered (markers at or beyond are disabled). */
   get loadedFrameCount(): number {
@@ -249,7 +249,7 @@ export class TourPlayer extends LitElement {
     return sortMarkers(this.tour?.markers ?? []);
   }
   private get maxFrame(): number {
-    return maxScrollableIndex(this.decoder.total);
+    return maxScrollableIndex(this.totalFrames);
   }
 
   // ---- public methods -----------------------------------------------------------------------
@@ -258,7 +258,7 @@ export class TourPlayer extends LitElement {
   goToFrame(n: number): Promise<void> {
     if (!this.tour) return Promise.resolve();
     this.stopTravel();
-    return this.setFrame(clampFrame(n, this.decoder.total), null);
+    return this.setFrame(clampFrame(n, this.totalFrames), null);
   }
 
   /** Fast-travels to a marker by id or name; resolves on arrival. */
@@ -467,7 +467,7 @@ export class TourPlayer extends LitElement {
       clearTimeout(this.loadTimer);
       if (this.errorCode === ERROR_CODES.LOAD_TIMEOUT) this.errorCode = null;
       this.setStatus(STATUSES.ready);
-      emit(this, 'tour-ready', { totalFrames: this.decoder.total || this.fallback?.total || 0 });
+      emit(this, 'tour-ready', { totalFrames: this.totalFrames });
       this.bridge.notifyParent(OUTGOING_MESSAGE_TYPES.ready, { totalFrames: this.totalFrames });
       this.layout();
     }
@@ -504,7 +504,7 @@ export class TourPlayer extends LitElement {
       this.lastActiveMarkerId = active?.id ?? null;
       emit(this, 'tour-marker-change', { marker: active });
     }
-    if (this.mode === MODES.agent && !this.agentCardShown && frame + 2 >= this.decoder.total && this.decoder.total > 0) {
+    if (this.mode === MODES.agent && !this.agentCardShown && frame + 2 >= this.totalFrames && this.totalFrames > 0) {
       this.agentCardShown = true;
       this.agentCardOpen = true;
     }
@@ -513,14 +513,14 @@ export class TourPlayer extends LitElement {
 
   private userMove(frame: number, source: FrameSource): void {
     if (!this.tour || this.travel !== TRAVEL.idle && this.travelTimer !== undefined) return;
-    void this.setFrame(clampFrame(frame, this.decoder.total), source);
+    void this.setFrame(clampFrame(frame, this.totalFrames), source);
   }
 
   /** Fast travel per tours §4; other jumps are blocked while travelling. */
   private travelTo(target: number, source: FrameSource | null): Promise<void> {
     if (!this.tour) return Promise.resolve();
     if (this.travelTimer !== undefined) return Promise.reject(new Error('A jump is in progress'));
-    const to = clampFrame(target, this.decoder.total);
+    const to = clampFrame(target, this.totalFrames);
     const { steps, stepMs } = travelPlan(this.frame, to);
     if (!steps.length) return this.setFrame(to, null);
     this.travel = to > this.frame ? TRAVEL.forward : TRAVEL.backward;
@@ -627,7 +627,11 @@ export class TourPlayer extends LitElement {
 
   private onPointerDown = (e: PointerEvent): void => {
     if (!this.tour) return;
-    (e.currentTarget as HTMLElement).setPointerCapture?.(e.pointerId);
+    try {
+      (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
+    } catch {
+      /* synthetic or already released pointer */
+    }
     this.drag = { pointerId: e.pointerId, x: e.clientX, y: e.clientY, startFrame: this.frame, touch: e.pointerType === 'touch' };
   };
 
@@ -786,7 +790,7 @@ export class TourPlayer extends LitElement {
     const markers = this.sortedMarkers;
     const active = activeMarkerAt(markers, this.frame);
     const current = [...markers].reverse().find((m) => m.frameIndex <= this.frame + PLAYER.activeMarkerTolerance);
-    const total = this.decoder.total || this.fallback?.total || 0;
+    const total = this.totalFrames;
     const max = maxScrollableIndex(total);
     const percent = max > 0 ? (this.frame / max) * 100 : 0;
     const [fadeFrom, fadeTo] = PLAYER.introLogoFadeRange;
@@ -797,11 +801,11 @@ export class TourPlayer extends LitElement {
       ${t?.thumbnailURL ? html`<div class="background" part="background" style="background-image:url(${JSON.stringify(t.thumbnailURL)})"></div>` : nothing}
       ${disabled.has('menu')
         ? nothing
-        : html`<header class="top-bar" part="top-bar">
+        : html`<div class="top-bar" part="top-bar">
             <h1 class="title">${t?.title ?? ''}${editable ? ' (Edit Mode)' : ''}</h1>
             ${showDrawer ? html`<button class="drawer-toggle" aria-expanded=${this.drawerOpen ? 'true' : 'false'} @click=${() => (this.drawerOpen = !this.drawerOpen)}>Fast Travel</button>` : nothing}
             <slot name="menu"><button class="drawer-toggle menu" aria-label="Menu" @click=${() => emit(this, 'tour-menu-request', {})}>☰</button></slot>
-          </header>`}
+          </div>`}
       <div class="body">
         ${desktop ? this.renderAgent(true) : nothing}
         <div class="stage" @wheel=${this.onWheel}>
@@ -821,9 +825,9 @@ export class TourPlayer extends LitElement {
             </div>
           </div>
           ${t
-            ? html`<button class="joystick" part="joystick" aria-label="Drag to move through the tour"
+            ? html`<button class="joystick" part="joystick" aria-label="drag me to move through the tour"
                 @pointerdown=${this.onPointerDown} @pointermove=${this.onPointerMove} @pointerup=${this.onPointerUp} @pointercancel=${this.onPointerUp}>
-                ⇔${this.hintVisible ? html`<span class="hint" part="hint">drag me</span>` : nothing}</button>`
+                <span aria-hidden="true">⇔</span>${this.hintVisible ? html`<span class="hint" part="hint">drag me</span>` : nothing}</button>`
             : nothing}
         </div>
         ${showDrawer && this.drawerOpen

@@ -3,7 +3,7 @@ import { css } from 'lit';
 export const styles = css`
   :host {
     --tour-player-background: #1f1f1f;
-    --tour-player-accent: #2f80ed;
+    --tour-player-accent: #1565c0;
     --tour-player-text: #fff;
     --tour-player-spinner-color: #9e9e9e;
     --tour-player-drawer-width: 250px;

@@ -1,0 +1,70 @@
+import { expect } from '@esm-bundle/chai';
+import { canvasSize, clampFrame, clipFrameCounts, clipStarts, locateFrame, maxScrollableIndex, totalFrames, travelPlan } from './frame-math.js';
+import { shouldOpenDrawer } from './layout.js';
+import { workerCount, batchSize, canDecodeHighRes } from './device.js';
+import { parseHostMessage } from './controllers/host-bridge-controller.js';
+
+describe('frame math (tours §9)', () => {
+  it('totals clip frame counts minus 1, defaulting unknown counts to 36', () => {
+    const counts = clipFrameCounts([{ index: 1, frameCount: 36 }, { index: 0, frameCount: null }, { index: 2, frameCount: 20 }]);
+    expect(counts).to.deep.equal([36, 36, 20]);
+    expect(totalFrames(counts)).to.equal(91);
+    expect(maxScrollableIndex(91)).to.equal(89);
+    expect(clampFrame(500, 91)).to.equal(89);
+    expect(clampFrame(-3, 91)).to.equal(0);
+    expect(clampFrame(Number.NaN, 91)).to.equal(0);
+  });
+
+  it('locates a tour frame in its clip', () => {
+    const counts = [36, 36, 20];
+    const starts = clipStarts(counts);
+    expect(locateFrame(starts, counts, 0)).to.deep.equal({ clip: 0, local: 0 });
+    expect(locateFrame(starts, counts, 35)).to.deep.equal({ clip: 0, local: 35 });
+    expect(locateFrame(starts, counts, 36)).to.deep.equal({ clip: 1, local: 0 });
+    expect(locateFrame(starts, counts, 91)).to.deep.equal({ clip: 2, local: 19 });
+  });
+
+  it('plans fast travel in ~16.5-frame steps at ~0.002 s per frame', () => {
+    const { steps, stepMs } = travelPlan(0, 330);
+    expect(steps).to.have.length(20);
+    expect(steps.at(-1)).to.equal(330);
+    expect(stepMs * steps.length).to.be.closeTo(660, 1);
+    expect(travelPlan(100, 0).steps.at(-1)).to.equal(0);
+  });
+
+  it('caps the canvas at 650 px and halves large canvases off desktop', () => {
+    expect(canvasSize({ width: 1280, height: 720 }, { width: 2000, height: 2000 }, true)).to.deep.equal({ width: 650, height: 366 });
+    expect(canvasSize({ width: 720, height: 1280 }, { width: 2000, height: 700 }, true)).to.deep.equal({ width: 394, height: 700 });
+    expect(canvasSize({ width: 720, height: 1280 }, { width: 650, height: 2000 }, false)).to.deep.equal({ width: 325, height: 578 });
+  });
+
+  it('opens the drawer per the spec rules', () => {
+    const base = { viewportWidth: 1200, hostWidth: 1200, hostHeight: 700, canvasWidth: 650, canvasHeight: 366, menuHeight: 48, portrait: false, liveViewing: false };
+    expect(shouldOpenDrawer(base)).to.equal(true);
+    expect(shouldOpenDrawer({ ...base, liveViewing: true })).to.equal(false);
+    expect(shouldOpenDrawer({ ...base, hostWidth: 600, canvasWidth: 600 })).to.equal(false);
+    expect(shouldOpenDrawer({ ...base, viewportWidth: 2600, hostWidth: 600, canvasWidth: 600 })).to.equal(true);
+    expect(shouldOpenDrawer({ ...base, hostWidth: 500, canvasWidth: 300, canvasHeight: 530, hostHeight: 900, portrait: true })).to.equal(true);
+  });
+
+  it('picks worker counts and batch sizes per device', () => {
+    expect(workerCount({ cores: 8, memoryGb: 8, mobile: false, lowEnd: false }, 100)).to.equal(4);
+    expect(workerCount({ cores: 2, memoryGb: 8, mobile: false, lowEnd: false }, 100)).to.equal(2);
+    expect(workerCount({ cores: 8, memoryGb: 8, mobile: false, lowEnd: false }, 3)).to.equal(3);
+    expect(workerCount({ cores: 2, memoryGb: 2, mobile: false, lowEnd: true }, 100)).to.equal(2);
+    expect(workerCount({ cores: 8, memoryGb: 3, mobile: true, lowEnd: false }, 100)).to.equal(1);
+    expect(workerCount({ cores: 8, memoryGb: 4, mobile: true, lowEnd: false }, 100)).to.equal(2);
+    expect(batchSize({ cores: 8, memoryGb: 8, mobile: false, lowEnd: false })).to.equal(20);
+    expect(batchSize({ cores: 8, memoryGb: 8, mobile: true, lowEnd: false })).to.equal(10);
+    expect(batchSize({ cores: 2, memoryGb: 2, mobile: false, lowEnd: true })).to.equal(5);
+    expect(canDecodeHighRes({ cores: 2, memoryGb: 2, mobile: false, lowEnd: true })).to.equal(false);
+  });
+
+  it('parses only well-formed host messages', () => {
+    expect(parseHostMessage({ type: 'roomwalk_scroll', frameIndex: 3 })).to.deep.equal({ type: 'scroll', frameIndex: 3 });
+    expect(parseHostMessage({ type: 'roomwalk_marker', data: { frameIndex: 9 } })).to.deep.equal({ type: 'marker', frameIndex: 9 });
+    expect(parseHostMessage({ type: 'roomwalk_scroll', frameIndex: Infinity })).to.equal(null);
+    expect(parseHostMessage({ type: 'roomwalk_scroll', frameIndex: -1 })).to.equal(null);
+    expect(parseHostMessage(null)).to.equal(null);
+  });
+});

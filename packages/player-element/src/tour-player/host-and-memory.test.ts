@@ -1,0 +1,234 @@
+import { expect } from '@esm-bundle/chai';
+import { executeServerCommand } from '@web/test-runner-commands';
+import '../tour-player/tour-player.js';
+import type { TourPlayer } from './tour-player.component.js';
+import { CACHE_BUDGET } from '../constants.js';
+import { canvasOf, cleanup, eventsOf, firstEvent, makePlayer, readBarcode, resetStub, stub, tours, until } from '../../test/helpers.js';
+
+async function readyPlayer(attrs: Record<string, string | boolean> = {}, size?: { width: number; height: number }): Promise<TourPlayer> {
+  const p = await makePlayer({ 'tour-id': tours.main!, api: stub, ...attrs }, {}, size);
+  await firstEvent(p, 'tour-ready');
+  await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
+  return p;
+}
+
+/** Loads the stub's page in an iframe (another origin) that posts one message to this window. */
+async function postFromOtherOrigin(type: string, frameIndex: number): Promise<void> {
+  const done = new Promise<void>((resolve) => {
+    const on = (e: MessageEvent) => {
+      if (e.data?.type === 'host-frame-done') {
+        window.removeEventListener('message', on);
+        resolve();
+      }
+    };
+    window.addEventListener('message', on);
+  });
+  const f = document.createElement('iframe');
+  f.src = `${stub}/host-frame.html?type=${encodeURIComponent(type)}&frameIndex=${frameIndex}`;
+  document.body.append(f);
+  await done;
+  // Messages from one source arrive in order: the host message was handled before "done".
+}
+
+describe('Host messages', () => {
+  beforeEach(resetStub);
+  afterEach(cleanup);
+
+  it('accepts roomwalk_scroll from an allowed origin and fires a host frame change', async () => {
+    const p = await readyPlayer({ 'host-events': true, 'allowed-origins': stub });
+    await postFromOtherOrigin('roomwalk_scroll', 50);
+    expect(p.currentFrame).to.equal(50);
+    await until(() => readBarcode(canvasOf(p)) === 50, 'frame 50 drawn');
+    expect(eventsOf<CustomEvent>(p, 'tour-frame-change').at(-1)!.detail).to.deep.equal({ frame: 50, source: 'host' });
+  });
+
+  it('fast-travels on roomwalk_marker', async () => {
+    const p = await readyPlayer({ 'host-events': true, 'allowed-origins': stub });
+    await postFromOtherOrigin('roomwalk_marker', 100);
+    expect(p.travelStatus).to.equal('forward');
+    await until(() => p.currentFrame === 100 && readBarcode(canvasOf(p)) === 100, 'travelled to 100');
+  });
+
+  it('ignores messages from origins not on the allow-list', async () => {
+    const p = await readyPlayer({ 'host-events': true });
+    await postFromOtherOrigin('roomwalk_scroll', 50);
+    expect(p.currentFrame).to.equal(0);
+    expect((await p.stats()).rejectedHostMessages).to.equal(1);
+  });
+
+  it('ignores malformed messages and listens only when host-events or live-viewing is set', async () => {
+    const p = await readyPlayer({ 'host-events': true });
+    // Same-origin messages are allowed, but only well-formed ones act.
+    const send = async (data: unknown) => {
+      const got = new Promise((r) => window.addEventListener('message', r, { once: true }));
+      window.postMessage(data, location.origin);
+      await got;
+    };
+    await send({ type: 'roomwalk_scroll', frameIndex: '30' });
+    await send({ type: 'roomwalk_scroll' });
+    await send({ type: 'other', frameIndex: 30 });
+    await send('roomwalk_scroll');
+    expect(p.currentFrame).to.equal(0);
+    await send({ type: 'roomwalk_scroll', data: { frameIndex: 30 } });
+    expect(p.currentFrame).to.equal(30);
+    p.hostEvents = false;
+    await p.updateComplete;
+    await send({ type: 'roomwalk_scroll', frameIndex: 10 });
+    expect(p.currentFrame).to.equal(30);
+    p.liveViewing = true;
+    await p.updateComplete;
+    await send({ type: 'roomwalk_scroll', frameIndex: 10 });
+    expect(p.currentFrame).to.equal(10);
+  });
+});
+
+describe('Frame cache and VideoFrame lifetime', () => {
+  beforeEach(resetStub);
+  afterEach(cleanup);
+
+  it('keeps decoded memory within budget, closes every VideoFrame, and logs no GC warnings', async () => {
+    await executeServerCommand('console-capture');
+    const p = await readyPlayer();
+    // Scrub through the whole tour forwards then backwards, waiting for each exact frame.
+    for (let f = 0; f <= 141; f += 3) await p.goToFrame(f);
+    for (let f = 141; f >= 0; f -= 7) await p.goToFrame(f);
+    const s = await p.stats();
+    expect(s.cacheBytes).to.be.at.most(CACHE_BUDGET.highBytes + CACHE_BUDGET.lowBytes);
+    expect(s.peakDecodedBytes).to.be.at.most(150 * 1024 * 1024);
+    expect(s.cacheFrames).to.be.lessThan(143 * 2);
+    expect(s.openMainFrames).to.equal(0);
+    expect(s.maxOpenMainFrames).to.equal(1);
+    expect(s.workerOpenFrames).to.equal(0);
+    expect(s.workerMaxOpenFrames).to.be.at.most(8);
+    cleanup();
+    // Force collection: an unclosed VideoFrame would now log a warning.
+    for (let i = 0; i < 3; i++) (window as unknown as { gc?: () => void }).gc?.();
+    await new Promise((r) => requestAnimationFrame(r));
+    const messages = (await executeServerCommand('console-messages')) as string[];
+    expect(messages.filter((m) => /garbage collected|without (having been )?closed/i.test(m))).to.deep.equal([]);
+  });
+
+  it('evicts least recently used frames when the budget is reached (unit)', async () => {
+    const { FrameCache } = await import('../decode/frame-cache.js');
+    const c = new FrameCache({ high: 3000, low: 1000 });
+    const f = (frame: number) => ({ rendition: 'high' as const, clipIndex: 0, frame, width: 1, height: 1, data: new ArrayBuffer(1000) });
+    c.put(0, f(0));
+    c.put(1, f(1));
+    c.put(2, f(2));
+    c.get('high', 0); // 0 is now most recent
+    c.put(3, f(3));
+    expect(c.has('high', 1)).to.equal(false);
+    expect(c.has('high', 0)).to.equal(true);
+    expect(c.totalBytes).to.equal(3000);
+    expect(c.peakBytes).to.equal(3000);
+  });
+});
+
+describe('Fallback without WebCodecs', () => {
+  beforeEach(resetStub);
+  afterEach(cleanup);
+
+  it('seeks a <video> element and draws the frame instead of a blank player', async () => {
+    const saved = window.VideoDecoder;
+    (window as unknown as { VideoDecoder?: unknown }).VideoDecoder = undefined;
+    try {
+      const p = await makePlayer({ 'tour-id': tours.main!, api: stub });
+      await firstEvent(p, 'tour-ready');
+      expect(readBarcode(canvasOf(p))).to.equal(0);
+      await p.goToFrame(77);
+      expect(readBarcode(canvasOf(p))).to.equal(77);
+    } finally {
+      window.VideoDecoder = saved;
+    }
+  });
+});
+
+describe('Layouts', () => {
+  beforeEach(resetStub);
+  afterEach(cleanup);
+
+  it('sizes the canvas at most 650 px wide in landscape', async () => {
+    const p = await readyPlayer({}, { width: 1400, height: 800 });
+    const r = canvasOf(p).getBoundingClientRect();
+    expect(Math.round(r.width)).to.equal(650);
+    expect(Math.round(r.height)).to.equal(366);
+  });
+
+  it('plays portrait tours in a portrait canvas', async () => {
+    const p = await makePlayer({ 'tour-id': tours.portrait!, api: stub }, {}, { width: 1000, height: 900 });
+    await firstEvent(p, 'tour-ready');
+    await p.goToFrame(40);
+    const c = canvasOf(p);
+    const r = c.getBoundingClientRect();
+    expect(r.height).to.be.greaterThan(r.width);
+    expect(readBarcode(c, { width: 720, height: 1280 })).to.equal(40);
+  });
+
+  it('shows Tour Info and opens the agent card near the end in agent mode', async () => {
+    const p = await readyPlayer({ mode: 'agent' }, { width: 1200, height: 700 });
+    await p.updateComplete;
+    const info = p.shadowRoot!.querySelector('[part="info-panel"]')!;
+    expect(info.textContent).to.contain('Tour Info').and.contain('A bright villa by the sea.');
+    expect(p.shadowRoot!.querySelector('.agent-card')).to.equal(null);
+    await p.goToFrame(140); // 140 + 2 reaches the 142... total 143 - 1
+    await p.goToFrame(141);
+    await p.updateComplete;
+    const card = p.shadowRoot!.querySelector('.agent-card')!;
+    expect(card.textContent).to.contain('Agent Details').and.contain('Ann Agent').and.contain('Listing Link').and.contain('Whats Chat');
+    (card.querySelector('.close') as HTMLButtonElement).click();
+    await p.updateComplete;
+    expect(p.shadowRoot!.querySelector('.agent-card')).to.equal(null);
+  });
+
+  it('fades the intro logo between 10 and 99 percent', async () => {
+    const p = await readyPlayer();
+    p.tour = { ...p.tour!, tourIntroLogoURL: `${stub}/thumb.png` };
+    await p.updateComplete;
+    const logo = () => p.shadowRoot!.querySelector('.intro-logo')!;
+    expect(logo().classList.contains('faded')).to.equal(false);
+    await p.goToFrame(70);
+    await p.updateComplete;
+    expect(logo().classList.contains('faded')).to.equal(true);
+    await p.goToFrame(141);
+    await p.updateComplete;
+    expect(logo().classList.contains('faded')).to.equal(false);
+  });
+});
+
+describe('Script-tag bundle', () => {
+  afterEach(cleanup);
+
+  it('dist/tour-player.js registers <tour-player> and plays a tour with its inlined worker', async () => {
+    const f = document.createElement('iframe');
+    f.style.width = '900px';
+    f.style.height = '500px';
+    const ready = new Promise<number>((resolve) => {
+      window.addEventListener('message', function on(e) {
+        if (e.data?.type === 'bundle-ready') {
+          window.removeEventListener('message', on);
+          resolve(e.data.frame);
+        }
+      });
+    });
+    f.srcdoc = `<!doctype html><body style="margin:0">
+      <script src="/packages/player-element/dist/tour-player.js"></script>
+      <tour-player tour-id="${tours.main}" api="${stub}" style="height:480px"></tour-player>
+      <script>
+        const p = document.querySelector('tour-player');
+        p.addEventListener('tour-ready', async () => {
+          await p.goToFrame(64);
+          const c = p.shadowRoot.querySelector('canvas');
+          const ctx = c.getContext('2d');
+          let n = 0;
+          for (let k = 0; k < 16; k++) {
+            const x = Math.floor((40 * k + 20) * c.width / 1280), y = Math.floor(20 * c.height / 720);
+            const d = ctx.getImageData(x, y, 1, 1).data;
+            if (d[0] * 0.3 + d[1] * 0.59 + d[2] * 0.11 > 128) n |= 1 << k;
+          }
+          parent.postMessage({ type: 'bundle-ready', frame: n }, '*');
+        });
+      </script></body>`;
+    document.body.append(f);
+    expect(await ready).to.equal(64);
+  });
+});

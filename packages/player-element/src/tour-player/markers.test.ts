@@ -1,0 +1,283 @@
+import { expect } from '@esm-bundle/chai';
+import { ERROR_TEXTS, NOTICES, PREDEFINED_MARKER_NAMES, VALIDATION } from '@roomwalk/shared';
+import '../tour-player/tour-player.js';
+import type { TourPlayer } from './tour-player.component.js';
+import { AI_STORAGE_KEY } from '../constants.js';
+import { canvasOf, cleanup, eventsOf, firstEvent, makePlayer, readBarcode, resetStub, shadowText, stub, stubLog, tours, until } from '../../test/helpers.js';
+
+function drawer(p: TourPlayer) {
+  return p.shadowRoot!.querySelector('tour-markers-drawer')!;
+}
+function rows(p: TourPlayer) {
+  return [...drawer(p).shadowRoot!.querySelectorAll('li')] as HTMLLIElement[];
+}
+function rowNames(p: TourPlayer) {
+  return rows(p).map((r) => (r.querySelector('.jump')?.textContent ?? r.querySelector('input')?.value ?? '').trim());
+}
+function q<T extends Element>(p: TourPlayer, sel: string): T {
+  const el = drawer(p).shadowRoot!.querySelector(sel);
+  if (!el) throw new Error(`no ${sel}`);
+  return el as T;
+}
+async function settle(p: TourPlayer) {
+  await p.updateComplete;
+  await drawer(p)?.updateComplete;
+}
+function notices(p: TourPlayer) {
+  return eventsOf<CustomEvent>(p, 'tour-notice').map((e) => `${e.detail.variant}: ${e.detail.message}`);
+}
+
+async function readyPlayer(attrs: Record<string, string | boolean>, props: Partial<TourPlayer> = {}, size = { width: 1000, height: 600 }) {
+  const p = await makePlayer({ api: stub, ...attrs }, props, size);
+  await firstEvent(p, 'tour-ready');
+  await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
+  await settle(p);
+  return p;
+}
+
+describe('Fast Travel drawer', () => {
+  beforeEach(async () => {
+    await resetStub();
+    localStorage.removeItem(AI_STORAGE_KEY);
+  });
+  afterEach(cleanup);
+
+  it('lists markers sorted by frameIndex and highlights the one within 0.5 frame', async () => {
+    const p = await readyPlayer({ 'tour-id': tours.main! });
+    expect(drawer(p), 'opens by default with room beside the canvas').to.exist;
+    expect(rowNames(p)).to.deep.equal(['Entrance', 'Kitchen', 'Bedroom']);
+    expect(rows(p)[0]!.hasAttribute('data-active')).to.equal(true);
+    await p.goToFrame(1);
+    await settle(p);
+    expect(rows(p).some((r) => r.hasAttribute('data-active'))).to.equal(false);
+    expect(shadowText(drawer(p))).to.not.contain('Add');
+  });
+
+  it('fast-travels to a marker, blocks other jumps meanwhile, and resets direction after 2.5 s', async () => {
+    const p = await readyPlayer({ 'tour-id': tours.main! });
+    const start = performance.now();
+    q<HTMLButtonElement>(p, 'li[data-id="m-bedroom-main"] .jump').click();
+    await settle(p);
+    expect(p.travelStatus).to.equal('forward');
+    // Every marker is disabled during the jump, and a second jump is refused.
+    expect(rows(p).every((r) => r.querySelector<HTMLButtonElement>('.jump')!.disabled)).to.equal(true);
+    let refused = false;
+    await p.goToMarker('Kitchen').catch(() => (refused = true));
+    expect(refused).to.equal(true);
+    await until(() => p.currentFrame === 100 && readBarcode(canvasOf(p)) === 100, 'arrival at Bedroom');
+    const travelMs = performance.now() - start;
+    // ~0.002 s per frame of distance: 100 frames ≈ 200 ms (plus decode).
+    expect(travelMs).to.be.greaterThan(150);
+    const frames = eventsOf<CustomEvent>(p, 'tour-frame-change').map((e) => e.detail);
+    expect(frames.at(-1)).to.deep.equal({ frame: 100, source: 'marker' });
+    expect(eventsOf<CustomEvent>(p, 'tour-marker-change').at(-1)!.detail.marker.name).to.equal('Bedroom');
+    await until(() => p.travelStatus === 'idle', 'direction reset', 4000);
+    expect(performance.now() - start).to.be.greaterThan(2500);
+    await p.goToMarker('m-entrance-main');
+    expect(p.currentFrame).to.equal(0);
+  });
+
+  it('disables markers at or beyond the loaded frame count', async () => {
+    const p = await makePlayer({ 'tour-id': tours.slow!, api: stub }, { loadingTimeoutMs: 60_000 });
+    await until(() => p.shadowRoot!.querySelector('tour-markers-drawer'), 'drawer');
+    await settle(p);
+    expect(p.loadedFrameCount).to.equal(0);
+    expect(rows(p).map((r) => r.querySelector<HTMLButtonElement>('.jump')!.disabled)).to.deep.equal([true, true, true]);
+  });
+
+  it('shows the viewer and editor empty texts', async () => {
+    const d = document.createElement('tour-markers-drawer');
+    document.body.append(d);
+    await d.updateComplete;
+    expect(shadowText(d)).to.contain('No markers created yet');
+    d.editable = true;
+    await d.updateComplete;
+    expect(shadowText(d)).to.contain('Add location markers for your viewers to teleport through your property.');
+    d.remove();
+  });
+
+  it('hides the drawer and menu with disabled-controls (case-insensitive)', async () => {
+    const p = await readyPlayer({ 'tour-id': tours.main!, 'disabled-controls': 'Menu, MARKERS' });
+    expect(p.shadowRoot!.querySelector('tour-markers-drawer')).to.equal(null);
+    expect(p.shadowRoot!.querySelector('.top-bar')).to.equal(null);
+  });
+
+  it('does not open by itself during live viewing', async () => {
+    const p = await readyPlayer({ 'tour-id': tours.main!, 'live-viewing': true });
+    expect(p.shadowRoot!.querySelector('tour-markers-drawer')).to.equal(null);
+  });
+});
+
+describe('Marker editing (edit mode)', () => {
+  beforeEach(resetStub);
+  afterEach(cleanup);
+
+  const edit = () => readyPlayer({ 'tour-id': tours.edit!, mode: 'edit' }, { authToken: 'test-token' });
+
+  it('adds a predefined marker with the spec values and the session token', async () => {
+    const p = await edit();
+    await p.goToFrame(60);
+    q<HTMLButtonElement>(p, '.add-open').click();
+    await settle(p);
+    const names = [...drawer(p).shadowRoot!.querySelectorAll('.predefined')].map((b) => b.textContent);
+    expect(names).to.deep.equal([...PREDEFINED_MARKER_NAMES]);
+    (drawer(p).shadowRoot!.querySelectorAll('.predefined')[2] as HTMLButtonElement).click();
+    await settle(p);
+    // All add controls are disabled while adding.
+    expect([...drawer(p).shadowRoot!.querySelectorAll<HTMLButtonElement>('.add button')].every((b) => b.disabled)).to.equal(true);
+    await until(() => rowNames(p).includes('Hallway'), 'new row');
+    const save = (await stubLog()).find((l) => l.op === 'markerSave')!;
+    expect(save.authorization).to.equal('Bearer test-token');
+    expect(save.variables).to.deep.equal({ input: { name: 'Hallway', description: '', tourId: tours.edit, scrollPosition: 0, isFastTravel: true, frameIndex: 60 } });
+    await settle(p);
+    expect(rowNames(p)).to.deep.equal(['Entrance', 'Kitchen', 'Hallway', 'Bedroom']);
+    expect(rows(p)[2]!.className).to.contain('entering');
+  });
+
+  it('warns on an empty custom name and adds a custom one', async () => {
+    const p = await edit();
+    q<HTMLButtonElement>(p, '.add-open').click();
+    await settle(p);
+    q<HTMLButtonElement>(p, '.toggle-custom').click();
+    await settle(p);
+    const input = q<HTMLInputElement>(p, 'input[placeholder="Enter new marker name"]');
+    q<HTMLButtonElement>(p, '.add-custom').click();
+    expect(notices(p)).to.deep.equal([`warning: ${VALIDATION.markerNameRequired}`]);
+    input.value = 'Wine Cellar';
+    input.dispatchEvent(new Event('input'));
+    await settle(p);
+    q<HTMLButtonElement>(p, '.add-custom').click();
+    await until(() => rowNames(p).includes('Wine Cellar'), 'custom row');
+  });
+
+  it('renames with No changes / Name cannot be empty / Marker updated', async () => {
+    const p = await edit();
+    q<HTMLButtonElement>(p, 'li[data-id="m-kitchen-edit"] .edit').click();
+    await settle(p);
+    q<HTMLButtonElement>(p, '.save').click();
+    expect(notices(p).at(-1)).to.equal(`info: ${VALIDATION.noChanges}`);
+    const input = q<HTMLInputElement>(p, 'li[data-id="m-kitchen-edit"] input');
+    input.value = '   ';
+    input.dispatchEvent(new Event('input'));
+    await settle(p);
+    q<HTMLButtonElement>(p, '.save').click();
+    expect(notices(p).at(-1)).to.equal(`warning: ${VALIDATION.markerNameEmpty}`);
+    expect(q(p, 'li[data-id="m-kitchen-edit"]').getAttribute('data-state')).to.equal('edit');
+    input.value = 'Open Kitchen';
+    input.dispatchEvent(new Event('input'));
+    await settle(p);
+    q<HTMLButtonElement>(p, '.save').click();
+    await settle(p);
+    expect(q(p, 'li[data-id="m-kitchen-edit"]').getAttribute('data-state')).to.equal('editing');
+    await until(() => q(p, 'li[data-id="m-kitchen-edit"]').getAttribute('data-state') === 'view' && rowNames(p).includes('Open Kitchen'), 'renamed row');
+    expect(notices(p).at(-1)).to.equal(`success: ${NOTICES.markerUpdated}`);
+    const upd = (await stubLog()).find((l) => l.op === 'markerUpdate')!;
+    expect(upd.variables).to.deep.equal({ input: { id: 'm-kitchen-edit', name: 'Open Kitchen', description: '', isFastTravel: true } });
+  });
+
+  it('shows the server message when a rename fails and returns to view', async () => {
+    const p = await edit();
+    await fetch(`${stub}/__fail`, { method: 'POST', body: JSON.stringify({ op: 'markerUpdate', message: 'Marker is locked' }) });
+    q<HTMLButtonElement>(p, 'li[data-id="m-kitchen-edit"] .edit').click();
+    await settle(p);
+    const input = q<HTMLInputElement>(p, 'li[data-id="m-kitchen-edit"] input');
+    input.value = 'Galley';
+    input.dispatchEvent(new Event('input'));
+    await settle(p);
+    q<HTMLButtonElement>(p, '.save').click();
+    await until(() => notices(p).includes('error: Marker is locked'), 'failure notice');
+    await until(() => q(p, 'li[data-id="m-kitchen-edit"]').getAttribute('data-state') === 'view', 'back to view');
+    expect(rowNames(p)).to.include('Kitchen');
+  });
+
+  it('deletes a marker and animates the row out', async () => {
+    const p = await edit();
+    q<HTMLButtonElement>(p, 'li[data-id="m-bedroom-edit"] .delete').click();
+    await settle(p);
+    q<HTMLButtonElement>(p, '.confirm-delete').click();
+    await settle(p);
+    expect(q(p, 'li[data-id="m-bedroom-edit"]').getAttribute('data-state')).to.equal('deleting');
+    await until(() => drawer(p).shadowRoot!.querySelector('li.leaving[data-id="m-bedroom-edit"]'), 'leaving row');
+    await until(() => !rowNames(p).includes('Bedroom'), 'row removed after its animation');
+    const del = (await stubLog()).find((l) => l.op === 'markerDelete')!;
+    expect(del.variables).to.deep.equal({ markerId: 'm-bedroom-edit' });
+  });
+
+  it('shows the delete failure message', async () => {
+    const p = await edit();
+    await fetch(`${stub}/__fail`, { method: 'POST', body: JSON.stringify({ op: 'markerDelete', message: '' }) });
+    q<HTMLButtonElement>(p, 'li[data-id="m-bedroom-edit"] .delete').click();
+    await settle(p);
+    q<HTMLButtonElement>(p, '.confirm-delete').click();
+    await until(() => notices(p).includes(`error: ${NOTICES.markerDeleteFailed}`), 'fallback failure text');
+  });
+});
+
+describe('AI marker generation (super admin)', () => {
+  beforeEach(async () => {
+    await resetStub();
+    localStorage.removeItem(AI_STORAGE_KEY);
+  });
+  afterEach(() => {
+    cleanup();
+    localStorage.removeItem(AI_STORAGE_KEY);
+  });
+
+  const admin = () => readyPlayer({ 'tour-id': tours.edit!, mode: 'edit', 'super-admin': true }, { authToken: 'test-token' });
+  const push = (event: unknown, persist = false) =>
+    fetch(`${stub}/__ai-event`, { method: 'POST', body: JSON.stringify({ tourId: tours.edit, event, persist }) });
+
+  it('is only offered to super admins in edit mode', async () => {
+    const p = await readyPlayer({ 'tour-id': tours.edit!, mode: 'edit' }, { authToken: 'test-token' });
+    expect(drawer(p).shadowRoot!.querySelector('.ai-generate')).to.equal(null);
+  });
+
+  it('shows indeterminate then percent progress, merges added markers, and clears after 100 %', async () => {
+    const p = await admin();
+    q<HTMLButtonElement>(p, '.ai-generate').click();
+    await until(async () => (await (await fetch(`${stub}/__subs`)).json()).count === 1, 'subscription');
+    await settle(p);
+    expect(shadowText(drawer(p))).to.contain('Generating with AI');
+    expect(q(p, '.progress').classList.contains('indeterminate')).to.equal(true);
+    expect(JSON.parse(localStorage.getItem(AI_STORAGE_KEY)!).tourId).to.equal(tours.edit);
+    await push({ action: 'ADD', marker: { id: 'ai-1', isFastTravel: true, frameIndex: 70, name: 'Pantry' }, progressPercentage: 50 }, true);
+    await until(() => rowNames(p).includes('Pantry'), 'AI row');
+    await settle(p);
+    expect(q(p, '.progress').getAttribute('aria-valuenow')).to.equal('50');
+    expect(q(p, 'li[data-id="ai-1"]').getAttribute('data-origin')).to.equal('added');
+    await push({ action: 'REMOVE', marker: { id: 'm-kitchen-edit', isFastTravel: true, frameIndex: 40, name: 'Kitchen' }, progressPercentage: 100 });
+    await until(() => drawer(p).shadowRoot!.querySelector('li[data-id="m-kitchen-edit"][data-origin="removed"]'), 'removed label');
+    await until(() => !shadowText(drawer(p)).includes('Generating with AI'), 'cleared after completion', 5000);
+    expect(localStorage.getItem(AI_STORAGE_KEY)).to.equal(null);
+    expect(rowNames(p)).to.include('Pantry');
+  });
+
+  it('allows one generating tour at a time', async () => {
+    localStorage.setItem(AI_STORAGE_KEY, JSON.stringify({ tourId: tours.other, at: Date.now() }));
+    const p = await admin();
+    q<HTMLButtonElement>(p, '.ai-generate').click();
+    await p.updateComplete;
+    expect(shadowText(p)).to.contain(ERROR_TEXTS.aiAlreadyGenerating).and.contain('Close');
+  });
+
+  it('drops a stale active generation (over 60 s) and resumes a fresh one of this tour', async () => {
+    localStorage.setItem(AI_STORAGE_KEY, JSON.stringify({ tourId: tours.other, at: Date.now() - 61_000 }));
+    const p = await admin();
+    q<HTMLButtonElement>(p, '.ai-generate').click();
+    await until(async () => (await (await fetch(`${stub}/__subs`)).json()).count === 1, 'subscription');
+    cleanup();
+    await until(async () => (await (await fetch(`${stub}/__subs`)).json()).count === 0, 'unsubscribed');
+    const again = await admin();
+    await until(async () => (await (await fetch(`${stub}/__subs`)).json()).count === 1, 'resumed subscription');
+    await settle(again);
+    expect(shadowText(drawer(again))).to.contain('Generating with AI');
+  });
+
+  it('shows "AI Markers already created" with the server message', async () => {
+    await fetch(`${stub}/__fail`, { method: 'POST', body: JSON.stringify({ op: 'tourGenerateAIMarkers', message: 'AI markers already exist', code: 'AI_MARKERS_EXIST' }) });
+    const p = await admin();
+    q<HTMLButtonElement>(p, '.ai-generate').click();
+    await until(() => shadowText(p).includes(ERROR_TEXTS.aiAlreadyCreated), 'dialog');
+    expect(shadowText(p)).to.contain(`${ERROR_TEXTS.aiFailedPrefix}AI markers already exist`);
+  });
+});
