@@ -180,3 +180,26 @@ describe.each(DB_KINDS)('uploads through signed URLs on %s', (kind) => {
     expect(tour.data.tour.status.status).toBe('PROCESSING');
   });
 });
+
+describe('abandoned uploads', () => {
+  it('forgets upload URLs never submitted, a day after they expired, with their bytes', async () => {
+    const t = await startTestApp('pglite', { ROLE: 'api' });
+    try {
+      const { token } = await seedUser(t.app, { plan: 'pro' });
+      const kept = await uploadBytes(t, token, Buffer.alloc(100, 1));
+      const old = await uploadBytes(t, token, Buffer.alloc(100, 2));
+      const submitted = await uploadBytes(t, token, Buffer.alloc(100, 3));
+      expect((await t.gql(Q.submit, { key: submitted }, token)).errors).toBeUndefined();
+      const longAgo = new Date(Date.now() - 3 * 24 * 3600 * 1000);
+      await t.app.services.db.updateTable('uploads').set({ created_at: longAgo }).where('key', 'in', [old, submitted]).execute();
+      const { sweepAbandonedUploads } = await import('../src/services/uploads.js');
+      expect(await sweepAbandonedUploads(t.app.services)).toBe(1);
+      const keys = (await t.app.services.db.selectFrom('uploads').select('key').execute()).map((r) => r.key);
+      expect(keys.sort()).toEqual([kept, submitted].sort());
+      expect(await t.app.services.storage.head(old)).toBeNull();
+      expect(await t.app.services.storage.head(submitted)).not.toBeNull();
+    } finally {
+      await t.stop();
+    }
+  });
+});

@@ -16,10 +16,13 @@ import { topics } from '../events/event-bus.js';
 import type { TourProgressEvent } from '../graphql/schema/tours.js';
 import type * as Media from '../media/index.js';
 import type { Services } from '../services/services.js';
+import { sweepAbandonedUploads } from '../services/uploads.js';
 import { QUEUES } from './queue.js';
 
 /** Where jobs whose retries are exhausted (by errors or by dying workers) land, so the tour is marked FAILED. */
 export const PROCESS_TOUR_FAILED_QUEUE = `${QUEUES.processTour}-failed`;
+
+export const UPLOADS_SWEEP_QUEUE = 'uploads-sweep';
 
 /** What the user reads when processing failed for a reason that is not the video's fault. */
 export const PROCESSING_FAILED_TEXT = 'We could not process this video. Please try again, or upload another file.';
@@ -83,6 +86,12 @@ export async function registerProcessTourWorkers(services: Services, deps: { pro
   await ensureProcessingQueues(services);
   await services.queue.work<ProcessTourJob>(QUEUES.processTour, (job) => processTourJob(services, job.data.tourId, deps.processVideo));
   await services.queue.work<ProcessTourJob>(PROCESS_TOUR_FAILED_QUEUE, (job) => markProcessingFailed(services, job.data.tourId));
+  // Hourly: forget upload URLs that were never submitted (pg-boss runs a schedule once across all nodes).
+  await services.queue.boss.createQueue(UPLOADS_SWEEP_QUEUE, { name: UPLOADS_SWEEP_QUEUE } as never);
+  await services.queue.boss.schedule(UPLOADS_SWEEP_QUEUE, '17 * * * *');
+  await services.queue.work(UPLOADS_SWEEP_QUEUE, async () => {
+    await sweepAbandonedUploads(services);
+  });
 }
 
 /** Writes progress to the tour row and publishes it, at most every PROGRESS_INTERVAL_MS (ffmpeg reports far more often). */

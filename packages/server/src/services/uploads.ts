@@ -130,3 +130,14 @@ export async function submitUpload(services: Services, auth: AuthInfo, key: stri
   });
   return { bucketURL: services.storage.publicUrl(key), tourId: encodeId('Tour', tour.id) };
 }
+
+/** Upload URLs never submitted are forgotten a day after they expired: the row and any bytes that arrived. */
+export async function sweepAbandonedUploads(services: Services, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - (services.config.UPLOAD_URL_TTL_SECONDS + 24 * 3600) * 1000);
+  const stale = await services.db.selectFrom('uploads').select(['id', 'key']).where('submitted_at', 'is', null).where('created_at', '<', cutoff).limit(500).execute();
+  for (const u of stale) {
+    await services.storage.delete(u.key);
+    await services.db.deleteFrom('uploads').where('id', '=', u.id).where('submitted_at', 'is', null).execute();
+  }
+  return stale.length;
+}
