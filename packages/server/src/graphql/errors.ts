@@ -11,6 +11,10 @@ export class AppError extends Error {
     this.code = code;
     this.details = details;
   }
+  /** graphql-js copies this onto the GraphQLError, so paths that skip our formatter (subscriptions over WebSocket) keep the code. */
+  get extensions(): Record<string, unknown> {
+    return { code: this.code, ...(this.details ?? {}) };
+  }
 }
 
 export const badInput = (message: string, field?: string) =>
