@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '@roomwalk/shared';
+import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
+import { seedUser, type SeededUser } from './helpers/seed.js';
+import { insertTours } from './billing-helpers.js';
+import { billingDb } from '../src/services/billing/tables.js';
+import { recordTourView, VIEW_RECORD_RATE_LIMIT, VISIT_GAP_MS } from '../src/services/reports/analytics.js';
+
+const RECORD = 'mutation($input: TourViewRecordInput!) { tourViewRecord(input: $input) { success } }';
+const USER_ANALYTICS = '{ me { user { monthlyActiveTours tourAnalytics { visits uniqueVisitors totalSecondsSpent averageSecondsSpent averageRoomsReached } } } }';
+const TOUR_ANALYTICS = 'query($id: ID!) { node(id: $id) { ... on Tour { views analytics { visits uniqueVisitors averageSecondsSpent averageRoomsReached } } } }';
+
+describe.each(DB_KINDS)('tour analytics on %s', (kind) => {
+  let t: TestApp;
+  let basic: SeededUser;
+  let tourId: string;
+  const visits = () => billingDb(t.app.services.db).selectFrom('view_events').selectAll().where('tour_id', '=', tourId).orderBy('started_at').execute();
+
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    basic = await seedUser(t.app, { plan: 'basic' });
+    [tourId] = (await insertTours(t.app, { companyId: basic.company.id, userId: basic.user.id }, 1)) as [string];
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('records a visit from the public player and keeps one row per visit as it goes on', async () => {
+    const input = { tourId: `tour_${tourId}`, visitorId: 'anon-visitor-1', secondsSpent: 10, roomsReached: 1 };
+    expect((await t.gql(RECORD, { input })).data.tourViewRecord).toEqual({ success: true });
+    await t.gql(RECORD, { input: { ...input, secondsSpent: 45, roomsReached: 3 } });
+    // A late, smaller report of the same visit never lowers it.
+    await t.gql(RECORD, { input: { ...input, secondsSpent: 20, roomsReached: 2 } });
+    await t.gql(RECORD, { input: { ...input, visitorId: 'anon-visitor-2', secondsSpent: 15, roomsReached: 1 } });
+    const rows = await visits();
+    expect(rows.map((r) => [r.visitor_id, r.seconds_spent, r.rooms_reached])).toEqual([
+      ['anon-visitor-1', 45, 3],
+      ['anon-visitor-2', 15, 1],
+    ]);
+    expect(rows[0]!.company_id).toBe(basic.company.id);
+  });
+
+  it('starts a new visit after 30 minutes without news from the visitor', async () => {
+    const later = new Date(Date.now() + VISIT_GAP_MS + 1000);
+    await recordTourView(t.app.services, tourId, { tourId: `tour_${tourId}`, visitorId: 'anon-visitor-1', secondsSpent: 5, roomsReached: 1 }, later);
+    expect((await visits()).filter((r) => r.visitor_id === 'anon-visitor-1')).toHaveLength(2);
+  });
+
+  it('refuses out-of-bounds input with a clear error and records nothing', async () => {
+    const before = (await visits()).length;
+    const base = { tourId: `tour_${tourId}`, visitorId: 'anon-visitor-9', secondsSpent: 1, roomsReached: 0 };
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ secondsSpent: -1 }, 'Seconds cannot be negative.'],
+      [{ secondsSpent: 6 * 3600 + 1 }, 'Too many seconds for one visit.'],
+      [{ roomsReached: 501 }, 'Too many rooms for one visit.'],
+      [{ visitorId: 'short' }, 'The visitor id is too short.'],
+      [{ visitorId: 'x'.repeat(65) }, 'The visitor id is too long.'],
+      [{ visitorId: 'bad id <script>' }, 'The visitor id may hold letters, digits, _ and - only.'],
+    ];
+    for (const [over, message] of cases) {
+      const r = await t.gql(RECORD, { input: { ...base, ...over } });
+      expect(r.errors?.[0]?.extensions?.code, message).toBe(ERROR_CODES.BAD_USER_INPUT);
+      expect(r.errors?.[0]?.message).toBe(message);
+    }
+    expect((await t.gql(RECORD, { input: { ...base, tourId: 'nonsense' } })).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.INVALID_TOUR_ID);
+    expect((await t.gql(RECORD, { input: { ...base, tourId: 'tour_00000000-0000-4000-8000-000000000000' } })).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.NOT_FOUND);
+    expect((await visits()).length).toBe(before);
+  });
+
+  it('shows analytics to Basic and higher, and null (counts only) to Free and Entry', async () => {
+    const me = await t.gql(USER_ANALYTICS, {}, basic.token);
+    expect(me.data.me.user.tourAnalytics).toEqual({ visits: 3, uniqueVisitors: 2, totalSecondsSpent: 65, averageSecondsSpent: 21.7, averageRoomsReached: 1.7 });
+    const node = await t.gql(TOUR_ANALYTICS, { id: `tour_${tourId}` }, basic.token);
+    expect(node.data.node.analytics).toMatchObject({ visits: 3, uniqueVisitors: 2 });
+
+    const entry = await seedUser(t.app, { plan: 'entry' });
+    const [entryTour] = await insertTours(t.app, { companyId: entry.company.id, userId: entry.user.id }, 1, { views: () => 8 });
+    await t.gql(RECORD, { input: { tourId: `tour_${entryTour}`, visitorId: 'anon-visitor-3', secondsSpent: 5, roomsReached: 1 } });
+    const e = await t.gql(USER_ANALYTICS, {}, entry.token);
+    expect(e.data.me.user).toEqual({ monthlyActiveTours: 1, tourAnalytics: null });
+    const en = await t.gql(TOUR_ANALYTICS, { id: `tour_${entryTour}` }, entry.token);
+    expect(en.data.node).toEqual({ views: 8, analytics: null });
+  });
+
+  it('limits calls per IP', async () => {
+    const input = { tourId: `tour_${tourId}`, visitorId: 'anon-visitor-rate', secondsSpent: 1, roomsReached: 0 };
+    // Earlier tests in this file spent some of this IP's calls; spend the rest, then one more is refused.
+    let refused: { errors?: Array<{ extensions?: { code?: string } }> } | null = null;
+    for (let i = 0; i <= VIEW_RECORD_RATE_LIMIT.points; i++) {
+      const r = await t.gql(RECORD, { input });
+      if (r.errors) {
+        refused = r;
+        break;
+      }
+    }
+    expect(refused?.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.RATE_LIMITED);
+  });
+});
