@@ -81,7 +81,7 @@ describe.each(DB_KINDS)('uploads through signed URLs on %s', (kind) => {
     bad.searchParams.set('sig', `${bad.searchParams.get('sig')!.slice(0, -2)}AA`);
     const r1 = await fetch(bad, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: Buffer.alloc(10) });
     expect(r1.status).toBe(403);
-    expect((await r1.json()).code).toBe(ERROR_CODES.UPLOAD_INVALID);
+    expect(((await r1.json()) as { code: string }).code).toBe(ERROR_CODES.UPLOAD_INVALID);
 
     const bigger = new URL(p.uploadURL);
     bigger.searchParams.set('max', String(Number(bigger.searchParams.get('max')) + 1));
@@ -99,7 +99,7 @@ describe.each(DB_KINDS)('uploads through signed URLs on %s', (kind) => {
     const expired = await storage.presignPut(p.key, { contentType: 'video/mp4', maxBytes: 1000, expiresInSeconds: -5 });
     const res = await fetch(expired.url, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: Buffer.alloc(10) });
     expect(res.status).toBe(403);
-    expect((await res.json()).message).toMatch(/expired/);
+    expect(((await res.json()) as { message: string }).message).toMatch(/expired/);
     expect(await storage.head(p.key)).toBeNull();
   });
 

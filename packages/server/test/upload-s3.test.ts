@@ -24,7 +24,7 @@ describe('S3 storage adapter (s3rver)', () => {
   beforeAll(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-s3rver-'));
     server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dir, configureBuckets: [{ name: BUCKET, configs: [] }] });
-    const { port } = (await server.run()) as unknown as { port: number };
+    const { port } = await server.run();
     endpoint = `http://127.0.0.1:${port}`;
     storage = new S3Storage({ bucket: BUCKET, region: 'us-east-1', endpoint, forcePathStyle: true, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' });
   });

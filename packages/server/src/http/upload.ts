@@ -94,7 +94,7 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
         await services.db.updateTable('uploads').set({ size }).where('id', '=', upload.id).execute();
       } catch (err) {
         req.raw.unpipe(counter);
-        if (err instanceof TooLarge || failure instanceof TooLarge) return refuse(reply, 413, ERROR_CODES.UPLOAD_INVALID, 'The video is too large.');
+        if (err instanceof TooLarge || (failure as Error | null) instanceof TooLarge) return refuse(reply, 413, ERROR_CODES.UPLOAD_INVALID, 'The video is too large.');
         req.log.warn({ err, key }, 'upload failed');
         return refuse(reply, 400, ERROR_CODES.UPLOAD_INVALID, 'The upload did not complete. Please try again.');
       }
