@@ -12,6 +12,10 @@ import { seedUser, type SeededUser } from './helpers/seed.js';
 import { eventually, leadInput, LEAD_MUTATION, seedTour } from './fixtures/live-helpers.js';
 import { startPageServer, type PageServer } from './fixtures/live-page.js';
 
+// Page globals, used inside page.evaluate callbacks (the server project has no DOM types).
+declare const window: any;
+declare const localStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void };
+
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', '--autoplay-policy=no-user-gesture-required'];
 
@@ -33,7 +37,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('live viewing between two browsers', (
     await context.grantPermissions(permissions, { origin: pages.url });
     const page = await context.newPage();
     await page.goto(pages.url);
-    await page.waitForFunction(() => (window as any).ready === true);
+    await page.waitForFunction(() => window.ready === true);
     return page;
   }
 
@@ -41,7 +45,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('live viewing between two browsers', (
   async function leaveDetails(page: Page): Promise<any> {
     return page.evaluate(
       async ({ query, input }) => {
-        const res = await (window as any).gql(query, { input });
+        const res = await window.gql(query, { input });
         if (res.errors) throw new Error(JSON.stringify(res.errors));
         localStorage.setItem('capturedDetails', JSON.stringify(res.data.tourLeadCreate.tourLead));
         return res.data.tourLeadCreate.viewingSessionRequest;
@@ -51,7 +55,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('live viewing between two browsers', (
   }
 
   const setup = (page: Page, args: { role: 'host' | 'viewer'; request: unknown; session?: string }) =>
-    page.evaluate((a) => (window as any).setup(a), { ...args, url: t.url, tourId: tour.globalId });
+    page.evaluate((a) => window.setup(a), { ...args, url: t.url, tourId: tour.globalId });
 
   beforeAll(async () => {
     t = await startTestApp('pglite', { ICE_SERVERS: '[]', RATE_LIMIT_DISABLED: true });
@@ -92,11 +96,11 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('live viewing between two browsers', (
     expect(await viewer.evaluate(() => JSON.parse(localStorage.getItem('capturedDetails')!).name)).toBe('Vera');
     await setup(viewer, { role: 'viewer', request: viewerRequest });
     await viewer.evaluate(() => {
-      void (window as any).call.controller.start();
-      (window as any).call.sync.enable();
+      void window.call.controller.start();
+      window.call.sync.enable();
     });
-    await viewer.waitForFunction(() => (window as any).t.states.includes('CONNECTED'));
-    expect(await viewer.evaluate(() => (window as any).t.panelText)).toBe('Waiting on Agent...');
+    await viewer.waitForFunction(() => window.t.states.includes('CONNECTED'));
+    expect(await viewer.evaluate(() => window.t.panelText)).toBe('Waiting on Agent...');
 
     // Agent: told at once (subscription), the mail's link names the session; "Go Live" as host.
     await eventually(async () => leads.find((l) => l.name === 'Vera' && l.leadType === 'LIVE_VIEWING'), 'the live lead notice');
@@ -108,87 +112,87 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('live viewing between two browsers', (
     expect(link.pathname).toBe('/agentplayer');
     const session = link.searchParams.get('session')!;
     const hostRequest = await host.evaluate(
-      async ({ query, id, session, token }) => (await (window as any).gql(query, { id, session }, token)).data.tour.viewingSessionRequest,
+      async ({ query, id, session, token }) => (await window.gql(query, { id, session }, token)).data.tour.viewingSessionRequest,
       { query: HOST_REQUEST, id: tour.globalId, session, token: agent.token },
     );
     await setup(host, { role: 'host', request: hostRequest, session });
     await host.evaluate(() => {
-      void (window as any).call.controller.start();
-      (window as any).call.sync.enable();
+      void window.call.controller.start();
+      window.call.sync.enable();
     });
 
     // Video both ways: frames are presented on each side's remote <video>.
-    const framesFlow = (p: Page) => p.waitForFunction(() => (window as any).t.remoteVideoFrames > 15, undefined, { timeout: 30_000 });
+    const framesFlow = (p: Page) => p.waitForFunction(() => window.t.remoteVideoFrames > 15, undefined, { timeout: 30_000 });
     await Promise.all([framesFlow(viewer), framesFlow(host)]);
-    expect(await host.evaluate(() => (window as any).t.panelText)).toBe('');
-    expect(await viewer.evaluate(() => (window as any).t.panelText)).toBe('');
+    expect(await host.evaluate(() => window.t.panelText)).toBe('');
+    expect(await viewer.evaluate(() => window.t.panelText)).toBe('');
 
     // The host scrubs; the visitor's frame follows (callback and window message for the player).
     await host.evaluate(() => {
-      for (const f of [10, 11, 12, 13, 120]) (window as any).call.sync.sendFrame(f);
+      for (const f of [10, 11, 12, 13, 120]) window.call.sync.sendFrame(f);
     });
-    await viewer.waitForFunction(() => (window as any).t.frames.at(-1) === 120 && (window as any).t.markers.at(-1) === 120);
-    expect(await viewer.evaluate(() => (window as any).call.sync.isSyncActive)).toBe(true);
+    await viewer.waitForFunction(() => window.t.frames.at(-1) === 120 && window.t.markers.at(-1) === 120);
+    expect(await viewer.evaluate(() => window.call.sync.isSyncActive)).toBe(true);
 
     // The server drops every socket: both reconnect (3 s later), sync works again, the call stays up.
-    const before = await viewer.evaluate(() => (window as any).t.remoteVideoFrames);
+    const before = await viewer.evaluate(() => window.t.remoteVideoFrames);
     t.app.app.liveRooms.closeAll(1012, 'Service restart');
     await Promise.all(
       [viewer, host].map((p) =>
         p.waitForFunction(() => {
-          const s: string[] = (window as any).t.statuses;
+          const s: string[] = window.t.statuses;
           const i = s.indexOf('reconnecting 1');
           return i >= 0 && s.slice(i).includes('open');
         }, undefined, { timeout: 20_000 }),
       ),
     );
-    expect(await viewer.evaluate(() => (window as any).t.states)).toContain('RECONNECTING 1');
-    await host.evaluate(() => (window as any).call.sync.sendFrame(200));
-    await viewer.waitForFunction(() => (window as any).t.frames.at(-1) === 200);
-    await viewer.waitForFunction((n) => (window as any).t.remoteVideoFrames > n + 15, before);
-    expect(await viewer.evaluate(() => (window as any).t.states.at(-1))).toBe('CONNECTED');
+    expect(await viewer.evaluate(() => window.t.states)).toContain('RECONNECTING 1');
+    await host.evaluate(() => window.call.sync.sendFrame(200));
+    await viewer.waitForFunction(() => window.t.frames.at(-1) === 200);
+    await viewer.waitForFunction((n) => window.t.remoteVideoFrames > n + 15, before);
+    expect(await viewer.evaluate(() => window.t.states.at(-1))).toBe('CONNECTED');
 
     // Toggle: sync off stops following without cutting the call; on again follows.
-    expect(await viewer.evaluate(() => (window as any).call.sync.toggle())).toBe(false);
-    await host.evaluate(() => (window as any).call.sync.sendFrame(300));
+    expect(await viewer.evaluate(() => window.call.sync.toggle())).toBe(false);
+    await host.evaluate(() => window.call.sync.sendFrame(300));
     // The socket (kept by the call) still receives it; sync no longer acts on it.
-    await viewer.waitForFunction(() => (window as any).t.rawScrolls.includes(300));
-    expect(await viewer.evaluate(() => (window as any).t.frames.includes(300))).toBe(false);
-    expect(await viewer.evaluate(() => (window as any).call.sync.toggle())).toBe(true);
-    await viewer.waitForFunction(() => (window as any).call.sync.isSyncActive);
-    await host.evaluate(() => (window as any).call.sync.sendFrame(310));
-    await viewer.waitForFunction(() => (window as any).t.frames.at(-1) === 310);
-    expect(await viewer.evaluate(() => (window as any).call.controller.snapshot.state)).toBe('CONNECTED');
+    await viewer.waitForFunction(() => window.t.rawScrolls.includes(300));
+    expect(await viewer.evaluate(() => window.t.frames.includes(300))).toBe(false);
+    expect(await viewer.evaluate(() => window.call.sync.toggle())).toBe(true);
+    await viewer.waitForFunction(() => window.call.sync.isSyncActive);
+    await host.evaluate(() => window.call.sync.sendFrame(310));
+    await viewer.waitForFunction(() => window.t.frames.at(-1) === 310);
+    expect(await viewer.evaluate(() => window.call.controller.snapshot.state)).toBe('CONNECTED');
 
     // Leaving: the host's panel goes back to waiting for a viewer.
-    await viewer.evaluate(() => (window as any).call.controller.reset());
-    await host.waitForFunction(() => (window as any).t.panelText === 'Waiting on Viewer...');
-    expect(await viewer.evaluate(() => (window as any).t.states.at(-1))).toBe('DISCONNECTED');
+    await viewer.evaluate(() => window.call.controller.reset());
+    await host.waitForFunction(() => window.t.panelText === 'Waiting on Viewer...');
+    expect(await viewer.evaluate(() => window.t.states.at(-1))).toBe('DISCONNECTED');
   });
 
   it('goes on with audio only when the camera is refused, and stops when both are', async () => {
     const audioOnly = await openPage(['microphone'], strictBrowser);
     await setup(audioOnly, { role: 'viewer', request: await leaveDetails(audioOnly) });
-    await audioOnly.evaluate(() => (window as any).call.controller.start());
-    await audioOnly.waitForFunction(() => (window as any).t.states.includes('CONNECTED'));
-    expect(await audioOnly.evaluate(() => (window as any).t.warnings)).toEqual([ERROR_TEXTS.cameraDenied]);
-    expect(await audioOnly.evaluate(() => (window as any).t.audioOnly)).toBe(true);
+    await audioOnly.evaluate(() => window.call.controller.start());
+    await audioOnly.waitForFunction(() => window.t.states.includes('CONNECTED'));
+    expect(await audioOnly.evaluate(() => window.t.warnings)).toEqual([ERROR_TEXTS.cameraDenied]);
+    expect(await audioOnly.evaluate(() => window.t.audioOnly)).toBe(true);
 
     const videoOnly = await openPage(['camera'], strictBrowser);
     await setup(videoOnly, { role: 'viewer', request: await leaveDetails(videoOnly) });
-    await videoOnly.evaluate(() => (window as any).call.controller.start());
-    await videoOnly.waitForFunction(() => (window as any).t.states.includes('CONNECTED'));
-    expect(await videoOnly.evaluate(() => (window as any).t.warnings)).toEqual([ERROR_TEXTS.micDenied]);
+    await videoOnly.evaluate(() => window.call.controller.start());
+    await videoOnly.waitForFunction(() => window.t.states.includes('CONNECTED'));
+    expect(await videoOnly.evaluate(() => window.t.warnings)).toEqual([ERROR_TEXTS.micDenied]);
 
     const none = await openPage([], strictBrowser);
     await setup(none, { role: 'viewer', request: await leaveDetails(none) });
-    await none.evaluate(() => (window as any).call.controller.start());
-    await none.waitForFunction(() => (window as any).t.states.includes('PERMISSION_DENIED'));
-    expect(await none.evaluate(() => ({ warnings: (window as any).t.warnings, error: (window as any).t.error, panel: (window as any).t.panelText }))).toEqual({
+    await none.evaluate(() => window.call.controller.start());
+    await none.waitForFunction(() => window.t.states.includes('PERMISSION_DENIED'));
+    expect(await none.evaluate(() => ({ warnings: window.t.warnings, error: window.t.error, panel: window.t.panelText }))).toEqual({
       warnings: [ERROR_TEXTS.bothDenied],
       error: ERROR_TEXTS.permissionsRequired,
       panel: 'Camera/Mic Permission Denied',
     });
-    expect(await none.evaluate(() => (window as any).call.controller.snapshot.canRetry)).toBe(true);
+    expect(await none.evaluate(() => window.call.controller.snapshot.canRetry)).toBe(true);
   });
 });

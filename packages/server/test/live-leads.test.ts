@@ -1,7 +1,7 @@
 /** tourLeadCreate and the host's viewingSessionRequest (tours §3, §5, §7; docs/live-viewing.md). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, VALIDATION } from '@roomwalk/shared';
-import { collect, DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
+import { collect, DB_KINDS, startTestApp, type GqlResult, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { eventually, LEAD_MUTATION, leadInput, seedTour, sessionOf } from './fixtures/live-helpers.js';
 import { createSignalingTokens } from '../src/services/live/signaling-token.js';
@@ -29,7 +29,7 @@ describe.each(DB_KINDS)('live viewing leads on %s', (kind) => {
     );
     await sub.ready;
     // The server registers the subscription a moment after the socket connects: leave leads until one is seen.
-    let res: Awaited<ReturnType<TestApp['gql']>> | undefined;
+    let res: GqlResult | undefined;
     let seen = false;
     void sub.done.then(() => (seen = true));
     for (let i = 0; i < 50 && !seen; i++) {
