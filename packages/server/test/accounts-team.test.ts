@@ -112,5 +112,9 @@ describe.each(DB_KINDS)('team on %s', (kind) => {
     expect(page2.pageInfo.hasNextPage).toBe(false);
     const all = (await t.gql(INVITES, {}, admin.token)).data.me.user.company.invites;
     expect(all.edges).toHaveLength(3);
+    const back = await t.gql('query($c: String) { me { user { company { invites(last: 1, before: $c) { edges { node { email } } } } } } }', { c: all.edges[2].cursor }, admin.token);
+    expect(back.data.me.user.company.invites.edges.map((e: { node: { email: string } }) => e.node.email)).toEqual([emails[1]]);
+    const bad = await t.gql(INVITES, { cursor: 'nonsense' }, admin.token);
+    expect(bad.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.BAD_USER_INPUT);
   });
 });

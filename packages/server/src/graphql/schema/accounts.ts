@@ -1,10 +1,10 @@
 /** Accounts, companies, licences and teams (accounts §3, §7). */
 import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import { sql } from 'kysely';
-import { TEAM_INVITES_PAGE_SIZE } from '@roomwalk/shared';
+import { ERROR_CODES, TEAM_INVITES_PAGE_SIZE } from '@roomwalk/shared';
 import type { CompanyRow, InviteRow, LicenseRow, ProfileRow, TourRow, UserRow } from '../../db/types.js';
 import { builder, SuccessRef } from '../builder.js';
-import { notAvailableYet, notFound } from '../errors.js';
+import { AppError, notAvailableYet, notFound } from '../errors.js';
 import { requireAuth, requireSameCompany } from '../guards.js';
 import { countActiveTours, countUploadsSince, currentPeriodStart, getLicense, licenseCounts } from '../../services/licenses.js';
 import { TourRef } from './tour-refs.js';
@@ -117,15 +117,18 @@ CompanyRef.implement({
       args: {},
       resolve: (c, args, ctx) => {
         requireSameCompany(ctx, c.id);
-        const first = args.first ?? TEAM_INVITES_PAGE_SIZE;
+        const first = args.first ?? (args.last ? undefined : TEAM_INVITES_PAGE_SIZE);
+        // The cursor is the invite id; its (created_at, id) is read back in SQL, so microsecond timestamps page exactly.
+        const at = (cursor: string) => {
+          if (!/^[0-9a-f-]{36}$/i.test(cursor)) throw new AppError(ERROR_CODES.BAD_USER_INPUT, 'Not a valid cursor.');
+          return sql<unknown>`(select created_at, id from team_invites where id = ${cursor})`;
+        };
         return resolveCursorConnection(
-          { args: { ...args, first }, toCursor: (i: InviteRow) => `${new Date(i.created_at).toISOString()}|${i.id}` },
-          async ({ after, limit, inverted }: ResolveCursorConnectionArgs) => {
+          { args: { ...args, first }, toCursor: (i: InviteRow) => i.id },
+          async ({ after, before, limit, inverted }: ResolveCursorConnectionArgs) => {
             let q = ctx.services.db.selectFrom('team_invites').selectAll().where('company_id', '=', c.id).where('revoked_at', 'is', null);
-            if (after) {
-              const [ts, id] = after.split('|');
-              q = q.where((eb) => eb.or([eb('created_at', '>', new Date(ts!)), eb.and([eb('created_at', '=', new Date(ts!)), eb('id', '>', id!)])]));
-            }
+            if (after) q = q.where(sql<boolean>`(created_at, id) > ${at(after)}`);
+            if (before) q = q.where(sql<boolean>`(created_at, id) < ${at(before)}`);
             return q.orderBy('created_at', inverted ? 'desc' : 'asc').orderBy('id', inverted ? 'desc' : 'asc').limit(limit).execute();
           },
         );
