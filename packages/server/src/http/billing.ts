@@ -33,7 +33,8 @@ input[aria-invalid=true] { border-color: var(--error); border-width: 2px; }
 .error { color: var(--error); margin: .25rem 0 0; font-size: .9375rem; }
 .hint { color: var(--muted); margin: .25rem 0 0; font-size: .9375rem; }
 fieldset { border: 1px solid var(--line); border-radius: 6px; padding: .75rem 1rem; margin: 0 0 1rem; }
-.choice { display: flex; gap: .5rem; align-items: baseline; margin: .25rem 0; } .choice label { font-weight: 400; }
+.choice { display: flex; gap: .5rem; align-items: baseline; margin: .5rem 0 0; } .choice label { font-weight: 400; }
+.choice + .hint { margin: 0 0 .5rem 1.75rem; }
 button { font: inherit; font-weight: 600; padding: .7rem 1.25rem; border-radius: 6px; border: 2px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; }
 button.secondary { background: #fff; color: var(--accent); }
 a { color: var(--accent); }

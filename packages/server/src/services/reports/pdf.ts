@@ -9,6 +9,7 @@ const MARGIN = 40;
 const ROW_H = 18;
 const HEADER_H = 22;
 const FOOTER_H = 24;
+const CELL_PAD = 4;
 const FONT = 'Helvetica';
 const FONT_BOLD = 'Helvetica-Bold';
 const INK = '#1f2933';
@@ -83,21 +84,30 @@ export function reportToPdf(table: ReportTable): Promise<Buffer> {
     return `${text.slice(0, lo).trimEnd()}...`;
   }
 
-  function drawRow(cells: string[], y: number, opts: { bold?: boolean; fill?: string; height?: number }) {
-    const h = opts.height ?? ROW_H;
-    if (opts.fill) doc.rect(MARGIN, y, tableW, h).fill(opts.fill);
+  function drawRow(cells: string[], y: number, opts: { bold?: boolean; fill?: string }) {
+    if (opts.fill) doc.rect(MARGIN, y, tableW, ROW_H).fill(opts.fill);
     doc.font(opts.bold ? FONT_BOLD : FONT).fontSize(8.5).fillColor(INK);
     cells.forEach((text, i) => {
-      const pad = 4;
-      const w = widths[i]! - pad * 2;
-      const t = fit(text, w);
-      doc.text(t, xs[i]! + pad, y + (h - 8.5) / 2, { width: w, align: isNumeric(table.columns[i]!) ? 'right' : 'left', lineBreak: false });
+      const w = widths[i]! - CELL_PAD * 2;
+      doc.text(fit(text, w), xs[i]! + CELL_PAD, y + (ROW_H - 8.5) / 2, { width: w, align: isNumeric(table.columns[i]!) ? 'right' : 'left', lineBreak: false });
     });
   }
 
+  // Column headings may wrap onto up to three lines; the heading row is as tall as its tallest heading.
+  doc.font(FONT_BOLD).fontSize(8.5);
+  const headerH = Math.max(
+    HEADER_H,
+    ...table.columns.map((c, i) => Math.min(doc.heightOfString(c.header, { width: widths[i]! - CELL_PAD * 2 }), 3 * 11) + 10),
+  );
+
   function drawTableHeader(y: number): number {
-    drawRow(table.columns.map((c) => c.header), y, { bold: true, fill: HEAD_FILL, height: HEADER_H });
-    return y + HEADER_H;
+    doc.rect(MARGIN, y, tableW, headerH).fill(HEAD_FILL);
+    doc.font(FONT_BOLD).fontSize(8.5).fillColor(INK);
+    table.columns.forEach((c, i) => {
+      const w = widths[i]! - CELL_PAD * 2;
+      doc.text(c.header, xs[i]! + CELL_PAD, y + 5, { width: w, height: headerH - 6, align: isNumeric(c) ? 'right' : 'left', ellipsis: true });
+    });
+    return y + headerH;
   }
 
   // Heading.

@@ -51,9 +51,9 @@ export async function toursByCompany(db: Kysely<Database>, opts: ReportOptions):
   const total = Number(agg.n);
 
   const columns: ReportColumn[] = [
-    { key: 'title', header: 'Tour', kind: 'text', width: 3 },
-    { key: 'owner', header: 'Owner', kind: 'text', width: 1.8 },
-    { key: 'ownerEmail', header: 'Owner email', kind: 'text', width: 2.4 },
+    { key: 'title', header: 'Tour', kind: 'text', width: 2.6 },
+    { key: 'owner', header: 'Owner', kind: 'text', width: 1.6 },
+    { key: 'ownerEmail', header: 'Owner email', kind: 'text', width: 2.2 },
     { key: 'status', header: 'Status', kind: 'text', width: 1.3 },
     { key: 'created', header: 'Created', kind: 'date', width: 1.2 },
     { key: 'views', header: 'Views', kind: 'int', width: 0.8 },
@@ -62,8 +62,8 @@ export async function toursByCompany(db: Kysely<Database>, opts: ReportOptions):
     columns.push(
       { key: 'visits', header: 'Visits', kind: 'int', width: 0.8 },
       { key: 'visitors', header: 'Visitors', kind: 'int', width: 0.9 },
-      { key: 'avgSeconds', header: 'Avg. seconds', kind: 'decimal', width: 1.1 },
-      { key: 'avgRooms', header: 'Avg. rooms', kind: 'decimal', width: 1 },
+      { key: 'avgSeconds', header: 'Avg. seconds', kind: 'decimal', width: 1.2 },
+      { key: 'avgRooms', header: 'Avg. rooms', kind: 'decimal', width: 1.1 },
     );
   }
   const perTour = opts.analytics ? await analyticsByTour(db, tours.map((t) => t.id)) : new Map();
@@ -152,17 +152,17 @@ export async function userSummary(db: Kysely<Database>, opts: ReportOptions): Pr
     : new Map<string, { visits: number; avg: number }>();
 
   const columns: ReportColumn[] = [
-    { key: 'name', header: 'Name', kind: 'text', width: 1.8 },
-    { key: 'email', header: 'Email', kind: 'text', width: 2.4 },
-    { key: 'role', header: 'Role', kind: 'text', width: 1.3 },
-    { key: 'activeTours', header: 'Monthly active tours', kind: 'int', width: 1.1 },
-    { key: 'uploadedTours', header: 'Monthly uploaded tours', kind: 'int', width: 1.2 },
+    { key: 'name', header: 'Name', kind: 'text', width: 1.6 },
+    { key: 'email', header: 'Email', kind: 'text', width: 2.2 },
+    { key: 'role', header: 'Role', kind: 'text', width: 1.4 },
+    { key: 'activeTours', header: 'Monthly active tours', kind: 'int', width: 1.2 },
+    { key: 'uploadedTours', header: 'Monthly uploaded tours', kind: 'int', width: 1.3 },
     { key: 'views', header: 'Total views', kind: 'int', width: 0.9 },
     { key: 'deletedViews', header: 'Deleted tour views', kind: 'int', width: 1.1 },
-    { key: 'topTours', header: 'Top performing tours', kind: 'text', width: 3.4 },
+    { key: 'topTours', header: 'Top performing tours', kind: 'text', width: 3.2 },
   ];
   if (opts.analytics) {
-    columns.push({ key: 'visits', header: 'Visits this month', kind: 'int', width: 1 }, { key: 'avgSeconds', header: 'Avg. seconds', kind: 'decimal', width: 1 });
+    columns.push({ key: 'visits', header: 'Visits this month', kind: 'int', width: 1.1 }, { key: 'avgSeconds', header: 'Avg. seconds', kind: 'decimal', width: 1.1 });
   }
   const num = (m: Map<string, { k: string; n: number }>, id: string) => Number(m.get(id)?.n ?? 0);
   const rows = users.map((u) => ({
