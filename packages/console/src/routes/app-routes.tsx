@@ -6,7 +6,7 @@ import { PlayerRedirect, RequireAuth } from './guards.js';
 
 const page = (load: () => Promise<{ default: ComponentType }>): LazyExoticComponent<ComponentType> => lazy(load);
 
-const HomePage = page(() => import('../pages/home/home-page.js'));
+const HomePage = page(() => import('./tours/home-page.js'));
 const LoginPage = page(() => import('../pages/auth/login-page.js'));
 const SignupPage = page(() => import('../pages/auth/signup-page.js'));
 const SignupGooglePage = page(() => import('../pages/auth/signup-google-page.js'));
@@ -22,8 +22,11 @@ const TermsPage = page(() => import('../pages/legal/terms-page.js'));
 const PrivacyPage = page(() => import('../pages/legal/privacy-page.js'));
 const LicensesPage = page(() => import('../pages/legal/licenses-page.js'));
 const NotFoundPage = page(() => import('../pages/not-found-page.js'));
-// Screens of the tours document (Console part 2) hold placeholders until that work lands.
-const PartTwoPage = page(() => import('../pages/part-two-placeholder-page.js'));
+// Screens of the tours document (Console part 2).
+const UploadPage = page(() => import('./upload/upload-page.js'));
+const ShotsPage = page(() => import('./shots/shots-page.js'));
+const PlayerPage = page(() => import('./player/player-page.js'));
+const EmbeddedExamplePage = page(() => import('./player/embedded-example-page.js'));
 
 export function AppRoutes() {
   const priv = (C: ComponentType, role: 'USER' | 'ADMIN' = 'USER') => (
@@ -52,14 +55,14 @@ export function AppRoutes() {
         <Route path="/terms" element={<TermsPage />} />
         <Route path="/privacy" element={<PrivacyPage />} />
         <Route path="/licenses" element={<LicensesPage />} />
-        <Route path="/tour/:tourId/shots" element={priv(PartTwoPage)} />
-        <Route path="/upload" element={priv(PartTwoPage)} />
-        <Route path="/previewplayer" element={<PlayerRedirect><PartTwoPage /></PlayerRedirect>} />
-        <Route path="/editplayer" element={<PlayerRedirect><PartTwoPage /></PlayerRedirect>} />
-        <Route path="/playerext" element={<PartTwoPage />} />
-        <Route path="/agentplayer" element={<PartTwoPage />} />
-        <Route path="/embedded_example" element={<PartTwoPage />} />
-        <Route path="/embedded_example/:tourId" element={<PartTwoPage />} />
+        <Route path="/tour/:tourId/shots" element={priv(ShotsPage)} />
+        <Route path="/upload" element={priv(UploadPage)} />
+        <Route path="/previewplayer" element={<PlayerRedirect><PlayerPage /></PlayerRedirect>} />
+        <Route path="/editplayer" element={<PlayerRedirect><PlayerPage /></PlayerRedirect>} />
+        <Route path="/playerext" element={<PlayerPage />} />
+        <Route path="/agentplayer" element={<PlayerPage />} />
+        <Route path="/embedded_example" element={<EmbeddedExamplePage />} />
+        <Route path="/embedded_example/:tourId" element={<EmbeddedExamplePage />} />
         <Route path="*" element={priv(NotFoundPage)} />
       </Routes>
     </Suspense>

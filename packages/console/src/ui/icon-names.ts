@@ -19,5 +19,7 @@ export const ICON_NAMES = [
   'person-circle',
   'download',
   'clipboard',
+  // Tours screens (Console part 2)
+  'trash', 'share', 'qr-code', 'link-45deg', 'play-fill', 'stop-fill', 'film', 'image', 'magic', 'upload', 'chevron-left', 'chevron-right',
 ] as const;
 export type IconName = (typeof ICON_NAMES)[number];

@@ -1,0 +1,152 @@
+/**
+ * Instant Reels (tours §2, §4): 'Reel N' rows with play and stop and 'Download' ({key}_reel.mp4); 'Generating...' with a
+ * progress bar fed by reelProgressUpdated, reloaded 500 ms after 100 %; 'Generation Failed Reel N' with Retry; at most 5
+ * non-failed reels. Until the reels back end lands the server answers NOT_AVAILABLE_YET, which is shown as such.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { useMutation, useQuery, useSubscription } from 'urql';
+import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
+import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
+import SlProgressBar from '@shoelace-style/shoelace/dist/react/progress-bar/index.js';
+import { NOTICES, REEL_STATUS, REELS_MAX, TIMINGS_MS, VALIDATION, formatTexts } from '@roomwalk/shared';
+import { readFragment, type ResultOf } from '../../graphql/graphql.js';
+import { describeFailure, isNotAvailableYet } from '../../graphql/errors.js';
+import { Dialog } from '../../ui/dialog.js';
+import { Loading } from '../../ui/page.js';
+import { useSnackbar } from '../../ui/snackbar.js';
+import { ReelFields, ReelProgressSubscription, TourGenerateReelMutation, TourReelsQuery } from './tour-operations.js';
+import { TOUR_TEXTS } from './texts.js';
+
+type Reel = ResultOf<typeof ReelFields>;
+
+/** Reels that count towards the limit: every one that has not failed. */
+export const activeReelCount = (reels: readonly { status: { status: string } }[]): number =>
+  reels.filter((r) => r.status.status !== REEL_STATUS.FAILED).length;
+
+/** The download name of a reel. */
+export const reelFileName = (key: string): string => `${key.split('/').pop()?.replace(/\.[^.]+$/, '') || key}_reel.mp4`;
+
+export function ReelsDialog({ open, tourId, onClose }: { open: boolean; tourId: string; onClose: () => void }) {
+  const [{ data, error, fetching }, refetch] = useQuery({ query: TourReelsQuery, variables: { tourID: tourId }, pause: !open, requestPolicy: 'network-only' });
+  const [{ fetching: generating }, generate] = useMutation(TourGenerateReelMutation);
+  const notify = useSnackbar();
+  const [failure, setFailure] = useState<string | null>(null);
+  const reels = (data?.tour.reels ?? []).map((r) => readFragment(ReelFields, r));
+  const reload = () => refetch({ requestPolicy: 'network-only' });
+
+  const onGenerate = async () => {
+    setFailure(null);
+    if (activeReelCount(reels) >= REELS_MAX) {
+      notify('warning', VALIDATION.reelsMax);
+      return;
+    }
+    const r = await generate({ tourId });
+    if (r.error) {
+      if (isNotAvailableYet(r.error)) setFailure(describeFailure(r.error));
+      else notify('error', r.error.graphQLErrors[0]?.extensions?.code === 'REELS_LIMIT' ? VALIDATION.reelsMax : NOTICES.couldNotGenerateReel);
+      return;
+    }
+    reload();
+  };
+
+  return (
+    <Dialog open={open} label={TOUR_TEXTS.instantReels} onClose={onClose} footer={<SlButton onClick={onClose}>{TOUR_TEXTS.close}</SlButton>}>
+      <p className="muted">{TOUR_TEXTS.reelsCaption}</p>
+      {error && !data ? (
+        <p className="form-failure" role="alert">{describeFailure(error)}</p>
+      ) : !data && fetching ? (
+        <Loading />
+      ) : (
+        <ol className="reel-list" aria-label="Reels">
+          {reels.length === 0 ? <li className="muted">{TOUR_TEXTS.noReels}</li> : null}
+          {reels.map((reel, i) => (
+            <ReelRow key={reel.id} reel={reel} n={i + 1} onReload={reload} onRetry={() => void onGenerate()} />
+          ))}
+        </ol>
+      )}
+      <SlButton variant="primary" loading={generating} onClick={() => void onGenerate()}>
+        <SlIcon slot="prefix" name="film" />
+        {TOUR_TEXTS.generateReel}
+      </SlButton>
+      {failure ? <p className="form-failure" role="alert">{failure}</p> : null}
+    </Dialog>
+  );
+}
+
+function ReelRow({ reel, n, onReload, onRetry }: { reel: Reel; n: number; onReload: () => void; onRetry: () => void }) {
+  const status = reel.status.status;
+  const [progress, setProgress] = useState(reel.progress);
+  const [playing, setPlaying] = useState(false);
+  const [notReady, setNotReady] = useState(false);
+  const video = useRef<HTMLVideoElement>(null);
+  const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
+  const [{ data }] = useSubscription({ query: ReelProgressSubscription, variables: { reelId: reel.id }, pause: status !== REEL_STATUS.PROCESSING });
+
+  useEffect(() => () => timers.current.forEach(clearTimeout), []);
+  useEffect(() => {
+    const ev = data?.reelProgressUpdated;
+    if (!ev) return;
+    setProgress(ev.progress);
+    if (ev.progress >= 100 || ev.status !== REEL_STATUS.PROCESSING) timers.current.push(setTimeout(onReload, TIMINGS_MS.reelCompletionDelay));
+  }, [data, onReload]);
+
+  const download = async () => {
+    if (status !== REEL_STATUS.CREATED || !reel.highURI) {
+      setNotReady(true);
+      timers.current.push(setTimeout(() => setNotReady(false), TIMINGS_MS.copyFeedback));
+      return;
+    }
+    const res = await fetch(reel.highURI);
+    const url = URL.createObjectURL(await res.blob());
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = reelFileName(reel.key);
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
+
+  const toggle = () => {
+    const v = video.current;
+    if (!v) return;
+    if (playing) {
+      v.pause();
+      v.currentTime = 0;
+      setPlaying(false);
+    } else {
+      void v.play().then(() => setPlaying(true), () => setPlaying(false));
+    }
+  };
+
+  if (status === REEL_STATUS.FAILED) {
+    return (
+      <li className="reel-row" data-status={status}>
+        <span className="form-failure">{formatTexts.reelFailed(n)}</span>
+        <SlButton size="small" onClick={onRetry}>{TOUR_TEXTS.retry}</SlButton>
+      </li>
+    );
+  }
+  return (
+    <li className="reel-row" data-status={status}>
+      <span className="reel-name">{formatTexts.reelName(n)}</span>
+      {status === REEL_STATUS.PROCESSING ? (
+        <span className="reel-progress">
+          {TOUR_TEXTS.generating}
+          <SlProgressBar value={progress} label={`${formatTexts.reelName(n)} ${TOUR_TEXTS.generating}`} />
+        </span>
+      ) : (
+        <>
+          {reel.highURI ? <video ref={video} src={reel.highURI} poster={reel.thumbnailURL ?? undefined} playsInline onEnded={() => setPlaying(false)} className="reel-video" aria-label={formatTexts.reelName(n)} /> : null}
+          <SlButton size="small" onClick={toggle} aria-pressed={playing}>
+            <SlIcon slot="prefix" name={playing ? 'stop-fill' : 'play-fill'} />
+            {playing ? TOUR_TEXTS.stop : TOUR_TEXTS.play}
+          </SlButton>
+        </>
+      )}
+      <SlButton size="small" onClick={() => void download()}>
+        <SlIcon slot="prefix" name="download" />
+        {TOUR_TEXTS.download}
+      </SlButton>
+      {notReady ? <span className="muted" role="status">{TOUR_TEXTS.reelNotReady}</span> : null}
+    </li>
+  );
+}

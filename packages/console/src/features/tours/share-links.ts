@@ -1,0 +1,53 @@
+/** Share targets of a tour (tours §2): the external player link, its iframe code and the share text. */
+import { formatTexts } from '@roomwalk/shared';
+
+const origin = (): string => window.location.origin;
+
+/** The share URL, QR target and iframe source: /playerext?tourId=…. */
+export function externalPlayerUrl(tourId: string, base: string = origin()): string {
+  return `${base.replace(/\/+$/, '')}/playerext?tourId=${encodeURIComponent(tourId)}`;
+}
+
+/** The embed source: the external player with the feedback control off, as embeds set it (tours §2). */
+export function embedUrl(tourId: string, base: string = origin()): string {
+  return `${externalPlayerUrl(tourId, base)}&disabledControls=feedback`;
+}
+
+const escapeAttr = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/** The iFrame Code copied to the clipboard. */
+export function iframeCode(tourId: string, title: string | null | undefined, base: string = origin()): string {
+  const name = escapeAttr(title?.trim() || 'Roomwalk tour');
+  return `<iframe src="${escapeAttr(embedUrl(tourId, base))}" title="${name}" width="100%" height="600" style="border:0" allow="fullscreen; camera; microphone; clipboard-write" allowfullscreen></iframe>`;
+}
+
+export interface ShareData {
+  title: string;
+  text: string;
+  url: string;
+}
+
+/** What Share sends: the spec's text and the external link. */
+export function shareData(tourId: string, title: string | null | undefined, base: string = origin()): ShareData {
+  const t = title?.trim() ?? '';
+  return { title: t, text: formatTexts.shareText(t), url: externalPlayerUrl(tourId, base) };
+}
+
+/** Shares with the Web Share API where present; else copies the text and link. Resolves to what happened. */
+export async function shareTour(
+  data: ShareData,
+  copy: (text: string) => Promise<void>,
+  nav: Pick<Navigator, 'share'> | undefined = typeof navigator === 'undefined' ? undefined : navigator,
+): Promise<'shared' | 'copied' | 'cancelled'> {
+  if (nav && typeof nav.share === 'function') {
+    try {
+      await nav.share(data);
+      return 'shared';
+    } catch (e) {
+      if ((e as Error).name === 'AbortError') return 'cancelled';
+      // Not allowed here (no user activation, insecure context): fall back to the clipboard.
+    }
+  }
+  await copy(`${data.text} ${data.url}`);
+  return 'copied';
+}

@@ -1,0 +1,90 @@
+/**
+ * Sharing Options (tours §2): Share Link (the external player URL), Generate QR Code (downloadable PNG) and iFrame
+ * Code (copied to the clipboard). The qrcode library loads with this dialog only.
+ */
+import { useEffect, useState } from 'react';
+import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
+import { NOTICES } from '@roomwalk/shared';
+import { Dialog } from '../../ui/dialog.js';
+import { useClipboard, type CopyState } from '../../state/use-clipboard.js';
+import { externalPlayerUrl, iframeCode } from './share-links.js';
+import { TOUR_TEXTS } from './texts.js';
+
+export interface SharingDialogProps {
+  open: boolean;
+  tourId: string;
+  title: string | null | undefined;
+  onClose: () => void;
+  /** Open with the QR code already generated (the card's 'Generate QR Code'). */
+  showQr?: boolean;
+}
+
+export const copyLabel = (state: CopyState, idle: string): string =>
+  state === 'copied' ? NOTICES.copied : state === 'error' ? NOTICES.copyFailed : idle;
+
+/** A PNG data URL of the QR code for a link. */
+export async function qrPng(text: string): Promise<string> {
+  const { toDataURL } = await import('qrcode');
+  return toDataURL(text, { errorCorrectionLevel: 'M', margin: 2, width: 512, type: 'image/png' });
+}
+
+export function SharingDialog({ open, tourId, title, onClose, showQr = false }: SharingDialogProps) {
+  const link = externalPlayerUrl(tourId);
+  const linkCopy = useClipboard();
+  const frameCopy = useClipboard();
+  const [qr, setQr] = useState<string | null>(null);
+  const [qrWanted, setQrWanted] = useState(showQr);
+  const [qrError, setQrError] = useState(false);
+
+  useEffect(() => setQrWanted(showQr), [showQr, open]);
+  useEffect(() => {
+    if (!open || !qrWanted || qr) return;
+    let live = true;
+    qrPng(link).then(
+      (url) => live && setQr(url),
+      () => live && setQrError(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, [open, qrWanted, qr, link]);
+
+  const fileName = `${(title?.trim() || 'tour').replace(/[^\w-]+/g, '_').slice(0, 40)}_qr.png`;
+  return (
+    <Dialog open={open} label={TOUR_TEXTS.sharingOptions} onClose={onClose} footer={<SlButton onClick={onClose}>{TOUR_TEXTS.close}</SlButton>}>
+      <div className="stack sharing">
+        <div className="field">
+          <label htmlFor="share-link">{TOUR_TEXTS.shareLink}</label>
+          <div className="row nowrap">
+            <input id="share-link" className="share-input" readOnly value={link} onFocus={(e) => e.currentTarget.select()} />
+            <SlButton onClick={() => void linkCopy.copy(link)} loading={linkCopy.state === 'copying'} aria-live="polite">
+              {copyLabel(linkCopy.state, 'Copy')}
+            </SlButton>
+          </div>
+        </div>
+        <div>
+          {qr ? (
+            <figure className="qr">
+              <img src={qr} alt={`QR code for ${link}`} width={256} height={256} data-testid="qr-image" />
+              <figcaption>
+                <a className="sl-like-button" href={qr} download={fileName}>
+                  {TOUR_TEXTS.downloadPng}
+                </a>
+              </figcaption>
+            </figure>
+          ) : (
+            <SlButton onClick={() => setQrWanted(true)} loading={qrWanted && !qrError}>
+              {TOUR_TEXTS.generateQr}
+            </SlButton>
+          )}
+          {qrError ? <p className="form-failure" role="alert">{NOTICES.copyFailed}</p> : null}
+        </div>
+        <div>
+          <SlButton onClick={() => void frameCopy.copy(iframeCode(tourId, title))} loading={frameCopy.state === 'copying'}>
+            {copyLabel(frameCopy.state, TOUR_TEXTS.iframeCode)}
+          </SlButton>
+        </div>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,180 @@
+/**
+ * The Tour Info dialog (tours §2, §5): Title, Listing Link and Description with the shared limits and messages, and
+ * (when editing) the thumbnail change with a 16:9 crop. After an upload it reads 'Done' and saving goes to /.
+ */
+import { useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from 'urql';
+import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
+import { NOTICES, VALIDATION, isAcceptedThumbnailName, tourInfoSchema, THUMBNAIL_EXTENSIONS } from '@roomwalk/shared';
+import type { z } from 'zod';
+import { describeFailure, serverMessage } from '../../graphql/errors.js';
+import { Dialog } from '../../ui/dialog.js';
+import { FormField, TextAreaField, shouldShow } from '../../ui/form-field.js';
+import { useSnackbar } from '../../ui/snackbar.js';
+import { TourSaveMutation, TourUpdateThumbnailMutation } from './tour-operations.js';
+import { ThumbnailCrop, loadImage, renderCrop, type CropRect } from './thumbnail-crop.js';
+import { TOUR_TEXTS } from './texts.js';
+
+type Values = z.input<typeof tourInfoSchema>;
+
+export interface TourInfoTarget {
+  id: string;
+  title?: string | null;
+  description?: string | null;
+  listingLink?: string | null;
+  thumbnailURL?: string | null;
+}
+
+export interface TourInfoDialogProps {
+  open: boolean;
+  tour: TourInfoTarget;
+  /** 'upload' after a new upload (Done; saving goes to /), 'edit' from a tour card (Save and Cancel, thumbnail). */
+  mode: 'upload' | 'edit';
+  onClose: () => void;
+  onSaved: () => void;
+}
+
+export function TourInfoDialog({ open, tour, mode, onClose, onSaved }: TourInfoDialogProps) {
+  const [, save] = useMutation(TourSaveMutation);
+  const notify = useSnackbar();
+  const [failure, setFailure] = useState<string | null>(null);
+  const { register, handleSubmit, formState } = useForm<Values>({
+    resolver: zodResolver(tourInfoSchema),
+    mode: 'onTouched',
+    defaultValues: { title: tour.title ?? '', listingLink: tour.listingLink ?? '', description: tour.description ?? '' },
+  });
+  const show = (n: keyof Values) => (shouldShow(n, formState) ? formState.errors[n]?.message : undefined);
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFailure(null);
+    const parsed = tourInfoSchema.parse(values);
+    const r = await save({
+      input: { id: tour.id, title: parsed.title, listingLink: parsed.listingLink || null, description: parsed.description || null },
+    });
+    if (r.error) {
+      const detail = describeFailure(r.error, serverMessage(r.error));
+      setFailure(detail);
+      if (mode === 'upload') notify('warning', `${NOTICES.couldNotSaveTour}${detail}`);
+      else notify('error', NOTICES.failedToUpdateTour);
+      return;
+    }
+    notify('success', NOTICES.successful);
+    onSaved();
+  });
+
+  const label = TOUR_TEXTS.tourInfo;
+  return (
+    <Dialog
+      open={open}
+      label={label}
+      onClose={onClose}
+      persistent={formState.isSubmitting || mode === 'upload'}
+      footer={
+        <>
+          {mode === 'edit' ? <SlButton onClick={onClose}>{TOUR_TEXTS.cancel}</SlButton> : null}
+          <SlButton variant="primary" loading={formState.isSubmitting} onClick={() => void onSubmit()}>
+            {mode === 'upload' ? TOUR_TEXTS.done : TOUR_TEXTS.save}
+          </SlButton>
+        </>
+      }
+    >
+      {mode === 'edit' ? <ThumbnailChange tour={tour} /> : null}
+      <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label={label}>
+        <FormField label={TOUR_TEXTS.title} placeholder={TOUR_TEXTS.titlePlaceholder} error={show('title')} {...register('title')} />
+        <FormField label={TOUR_TEXTS.listingLink} type="url" inputMode="url" placeholder="https://" error={show('listingLink')} {...register('listingLink')} />
+        <TextAreaField label={TOUR_TEXTS.description} rows={4} error={show('description')} {...register('description')} />
+        {failure ? (
+          <p className="form-failure" role="alert">
+            {failure}
+          </p>
+        ) : null}
+        <button type="submit" hidden />
+      </form>
+    </Dialog>
+  );
+}
+
+/** 'Update Thumbnail' (or 'Update Failed' after a failure): pick a .jpg/.jpeg/.png, crop at 16:9, send. */
+function ThumbnailChange({ tour }: { tour: TourInfoTarget }) {
+  const [, upload] = useMutation(TourUpdateThumbnailMutation);
+  const notify = useSnackbar();
+  const input = useRef<HTMLInputElement>(null);
+  const [failed, setFailed] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [image, setImage] = useState<{ img: HTMLImageElement; name: string } | null>(null);
+  const [preview, setPreview] = useState<string | null | undefined>(tour.thumbnailURL);
+  const rect = useRef<CropRect | null>(null);
+
+  const fail = () => {
+    setFailed(true);
+    notify('error', NOTICES.unableToUpdateThumbnail);
+  };
+
+  const onPick = async (file: File | undefined) => {
+    if (input.current) input.current.value = '';
+    if (!file) {
+      notify('warning', VALIDATION.noFileSelected);
+      return;
+    }
+    if (!isAcceptedThumbnailName(file.name)) return fail();
+    try {
+      setImage({ img: await loadImage(file), name: file.name });
+    } catch {
+      fail();
+    }
+  };
+
+  const onUse = async () => {
+    if (!image || !rect.current) return;
+    setBusy(true);
+    try {
+      const file = await renderCrop(image.img, rect.current, image.name);
+      const r = await upload({ input: { id: tour.id, thumbnailURL: file } });
+      if (r.error || !r.data) return fail();
+      setFailed(false);
+      setPreview(r.data.tourUpdateThumbnailURL.thumbnailURL);
+      setImage(null);
+      notify('success', NOTICES.successful);
+    } catch {
+      fail();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="thumb-change" aria-label="Thumbnail">
+      {image ? (
+        <>
+          <ThumbnailCrop image={image.img} onChange={(r) => (rect.current = r)} />
+          <div className="row">
+            <SlButton size="small" onClick={() => setImage(null)} disabled={busy}>
+              {TOUR_TEXTS.cancel}
+            </SlButton>
+            <SlButton size="small" variant="primary" loading={busy} onClick={() => void onUse()}>
+              {TOUR_TEXTS.useCrop}
+            </SlButton>
+          </div>
+        </>
+      ) : (
+        <div className="row">
+          {preview ? <img className="thumb-preview" src={preview} alt="Current thumbnail" /> : null}
+          <SlButton size="small" variant={failed ? 'danger' : 'default'} onClick={() => input.current?.click()}>
+            {failed ? TOUR_TEXTS.updateFailed : TOUR_TEXTS.updateThumbnail}
+          </SlButton>
+        </div>
+      )}
+      <input
+        ref={input}
+        type="file"
+        hidden
+        accept={THUMBNAIL_EXTENSIONS.join(',')}
+        aria-label={TOUR_TEXTS.updateThumbnail}
+        data-testid="thumbnail-input"
+        onChange={(e) => void onPick(e.target.files?.[0])}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,64 @@
+/** The player address flags of tours §2, read from the query and mapped onto <tour-player> attributes. */
+import { DISABLED_CONTROLS } from '@roomwalk/shared';
+
+export interface PlayerFlags {
+  tourId: string;
+  /** Lower-case, known values only (menu, markers, feedback, ai-edit). */
+  disabledControls: string[];
+  liveViewing: boolean;
+  hostEvents: boolean;
+  hiRes: boolean;
+  debug: boolean;
+  disableCookies: boolean;
+  enableAIEdit: boolean;
+}
+
+const isTrue = (v: string | null): boolean => v?.trim().toLowerCase() === 'true';
+
+export function readPlayerFlags(search: string): PlayerFlags {
+  const q = new URLSearchParams(search);
+  const known = new Set<string>(DISABLED_CONTROLS);
+  const disabledControls = (q.get('disabledControls') ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => known.has(s));
+  const liveViewing = isTrue(q.get('liveViewing'));
+  const debugValue = q.get('debugPlayer');
+  return {
+    tourId: (q.get('tourId') ?? '').trim(),
+    disabledControls: [...new Set(disabledControls)],
+    liveViewing,
+    hostEvents: isTrue(q.get('hostEventEnabled')) || liveViewing,
+    hiRes: q.get('hiRes')?.trim().toLowerCase() !== 'false',
+    // Present and not 'false' turns debug on (its effect is the element's).
+    debug: debugValue !== null && debugValue.trim().toLowerCase() !== 'false',
+    disableCookies: isTrue(q.get('disableCookies')),
+    enableAIEdit: isTrue(q.get('enableAIEdit')),
+  };
+}
+
+/** Attributes for <tour-player> from the flags (booleans absent when false; hi-res="false" only when off). */
+export function playerAttributes(f: PlayerFlags): Record<string, string> {
+  const a: Record<string, string> = {};
+  if (f.disabledControls.length) a['disabled-controls'] = f.disabledControls.join(',');
+  if (f.liveViewing) a['live-viewing'] = '';
+  if (f.hostEvents) a['host-events'] = '';
+  if (!f.hiRes) a['hi-res'] = 'false';
+  if (f.debug) a.debug = '';
+  return a;
+}
+
+/** The floating AI Edit button: enableAIEdit=true, unless disabledControls has ai-edit or liveViewing is set. */
+export function showAiEdit(search: string): boolean {
+  const f = readPlayerFlags(search);
+  return f.enableAIEdit && !f.disabledControls.includes('ai-edit') && !f.liveViewing;
+}
+
+/** Fixed sample tour of /embedded_example: a meta tag may name one; else the seeded sample id. */
+export const EMBED_SAMPLE_TOUR_ID = 'tour_00000000-0000-4000-8000-000000000001';
+
+/** The id /embedded_example shows: the last path segment, or the sample when that segment is 'embedded_example'. */
+export function embeddedTourId(pathname: string, sample: string = EMBED_SAMPLE_TOUR_ID): string {
+  const last = pathname.replace(/\/+$/, '').split('/').pop() ?? '';
+  return !last || last === 'embedded_example' ? sample : decodeURIComponent(last);
+}

@@ -1,0 +1,82 @@
+/**
+ * The player routes (tours §2): /previewplayer, /editplayer (private), /playerext and /agentplayer (public), each a
+ * <tour-player> in its mode with the address flags mapped onto it, and the console's Player Menu. This module is its
+ * own chunk, so lit, the element and its decode worker load only here.
+ */
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { useQuery } from 'urql';
+import { TourPlayer } from '@roomwalk/player-element/react';
+import { serverUrl } from '../../config/page-config.js';
+import { graphql } from '../../graphql/graphql.js';
+import { useSession } from '../../session/session-context.js';
+import { useSnackbar } from '../../ui/snackbar.js';
+import { SharingDialog } from '../../features/tours/sharing-dialog.js';
+import { PlayerMenu, type MenuAction, type PlayerRouteMode } from './player-menu.js';
+import { readPlayerFlags } from './player-flags.js';
+import '../../features/tours/tours.css';
+
+const SuperAdminQuery = graphql(`
+  query PlayerViewer {
+    me { user { id isSuperAdmin } }
+  }
+`);
+
+const MODE_BY_PATH: Record<string, PlayerRouteMode> = {
+  '/previewplayer': 'preview',
+  '/editplayer': 'edit',
+  '/playerext': 'external',
+  '/agentplayer': 'agent',
+};
+
+export const modeForPath = (pathname: string): PlayerRouteMode => MODE_BY_PATH[pathname.replace(/\/+$/, '')] ?? 'external';
+
+export default function PlayerPage() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const notify = useSnackbar();
+  const { authenticated, token } = useSession();
+  const mode = modeForPath(location.pathname);
+  const flags = readPlayerFlags(location.search);
+  const [menu, setMenu] = useState(false);
+  const [sharing, setSharing] = useState(false);
+  const [title, setTitle] = useState<string | null>(null);
+  const [{ data: viewer }] = useQuery({ query: SuperAdminQuery, pause: !authenticated || mode !== 'edit' });
+
+  useEffect(() => {
+    document.title = `${title ?? 'Tour'} · Roomwalk`;
+  }, [title]);
+
+  const onAction = (a: MenuAction) => {
+    setMenu(false);
+    const q = location.search;
+    if (a === 'sharing') setSharing(true);
+    else if (a === 'preview') navigate(`/previewplayer${q}`);
+    else if (a === 'edit') navigate(`/editplayer${q}`);
+    else navigate('/');
+  };
+
+  return (
+    <main className="player-page" data-mode={mode}>
+      <h1 className="visually-hidden">{title ?? 'Tour'}</h1>
+      <TourPlayer
+        className="player-element"
+        tourId={flags.tourId}
+        api={serverUrl()}
+        mode={mode}
+        disabledControls={flags.disabledControls.join(',')}
+        hiRes={flags.hiRes}
+        liveViewing={flags.liveViewing}
+        hostEvents={flags.hostEvents}
+        debug={flags.debug}
+        superAdmin={!!viewer?.me.user.isSuperAdmin}
+        authToken={authenticated ? (token ?? undefined) : undefined}
+        onTourMenuRequest={() => setMenu(true)}
+        onTourReady={(e) => setTitle((e.currentTarget as HTMLElement & { tour?: { title?: string | null } | null }).tour?.title ?? null)}
+        onTourNotice={(e) => notify(e.detail.variant, e.detail.message)}
+      />
+      <PlayerMenu open={menu} mode={mode} onClose={() => setMenu(false)} onAction={onAction} />
+      {sharing ? <SharingDialog open tourId={flags.tourId} title={title} onClose={() => setSharing(false)} /> : null}
+    </main>
+  );
+}
