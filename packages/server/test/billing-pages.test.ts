@@ -18,12 +18,15 @@ const PORTAL = 'mutation($input: BillingPortalSessionInput!) { billingPortalSess
 async function axeViolations(page: Page): Promise<Array<{ id: string; nodes: unknown[] }>> {
   await page.addScriptTag({ content: AXE_SOURCE });
   return page.evaluate(async () => {
-    const r = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    const g = globalThis as any;
+    const r = await g.axe.run(g.document, { resultTypes: ['violations'] });
     return r.violations.map((v: any) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n: any) => n.target) }));
   });
 }
 
-const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? document.activeElement?.tagName);
+/** The focused element's id (or tag), read in the page. */
+const focusedId = (page: Page) => page.evaluate(() => { const el = (globalThis as any).document.activeElement; return (el?.id || el?.tagName) as string; });
+const focusedText = (page: Page) => page.evaluate(() => (globalThis as any).document.activeElement?.textContent as string);
 
 describe.skipIf(!fs.existsSync(CHROMIUM) || !DB_KINDS.includes('pglite'))('local billing pages in Chromium', () => {
   let t: TestApp;
@@ -73,7 +76,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) || !DB_KINDS.includes('pglite'))('local
     await page.keyboard.press('Tab');
     await page.keyboard.type('123');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Pay R499 and subscribe');
+    expect(await focusedText(page)).toBe('Pay R499 and subscribe');
     await Promise.all([page.waitForURL(`${t.url}/profile/success`), page.keyboard.press('Enter')]);
     await context.close();
 
@@ -96,7 +99,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) || !DB_KINDS.includes('pglite'))('local
     expect(await focusedId(page)).toBe('plan-pro');
     expect(await page.isChecked('#plan-pro')).toBe(true);
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Change plan');
+    expect(await focusedText(page)).toBe('Change plan');
     await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
     expect(await page.getByRole('status').innerText()).toBe('Your plan was changed.');
     expect(await axeViolations(page)).toEqual([]);
