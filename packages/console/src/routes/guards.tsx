@@ -9,10 +9,12 @@ export interface ReturnState {
 
 /** Needs a session; the declared route role (USER or ADMIN) is not enforced beyond that, as the spec says. */
 export function RequireAuth({ children }: { children: ReactNode; role?: 'USER' | 'ADMIN' }) {
-  const { authenticated } = useSession();
+  const { authenticated, logoutReason } = useSession();
   const location = useLocation();
   if (!authenticated) {
-    const state: ReturnState = { from: { pathname: location.pathname, search: location.search, hash: location.hash } };
+    // A deliberate log out is not a detour: the next login starts at / again.
+    const state: ReturnState | undefined =
+      logoutReason === 'user' ? undefined : { from: { pathname: location.pathname, search: location.search, hash: location.hash } };
     return <Navigate to="/login" replace state={state} />;
   }
   return <>{children}</>;

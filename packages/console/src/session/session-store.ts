@@ -10,6 +10,8 @@ export interface SessionState {
   roles: readonly string[];
   /** True after the session ended on its own (expiry or a 401), so the login page can say why. */
   requiresReauth: boolean;
+  /** Why the last session ended; null while signed in or before any session. */
+  logoutReason: LogoutReason | null;
 }
 
 export interface SessionStore {
@@ -33,7 +35,7 @@ export interface SessionStoreOptions {
   log?: (message: string) => void;
 }
 
-const LOGGED_OUT: SessionState = { authenticated: false, token: null, roles: [], requiresReauth: false };
+const LOGGED_OUT: SessionState = { authenticated: false, token: null, roles: [], requiresReauth: false, logoutReason: null };
 
 export function createSessionStore(opts: SessionStoreOptions = {}): SessionStore {
   const storage = opts.storage ?? window.localStorage;
@@ -65,7 +67,7 @@ export function createSessionStore(opts: SessionStoreOptions = {}): SessionStore
     timer = undefined;
     storage.removeItem(SESSION_KEY);
     if (!state.authenticated && !state.token && reason === 'user') return;
-    set({ ...LOGGED_OUT, requiresReauth: reason === 'expired' || reason === 'unauthorized' });
+    set({ ...LOGGED_OUT, requiresReauth: reason === 'expired' || reason === 'unauthorized', logoutReason: reason });
   }
 
   function login(token: string, method: LoginMethod): boolean {
@@ -78,7 +80,7 @@ export function createSessionStore(opts: SessionStoreOptions = {}): SessionStore
     storage.setItem(SESSION_KEY, JSON.stringify({ token, roles }));
     storage.setItem(PREV_LOGIN_METHOD_KEY, method);
     armExpiry(token);
-    set({ authenticated: true, token, roles, requiresReauth: false });
+    set({ authenticated: true, token, roles, requiresReauth: false, logoutReason: null });
     return true;
   }
 
@@ -93,7 +95,7 @@ export function createSessionStore(opts: SessionStoreOptions = {}): SessionStore
     }
     const roles = typeof token === 'string' ? tokenRoles(decodeToken(token)) : null;
     if (typeof token === 'string' && roles && isTokenValid(token, now())) {
-      state = { authenticated: true, token, roles, requiresReauth: false };
+      state = { authenticated: true, token, roles, requiresReauth: false, logoutReason: null };
       armExpiry(token);
     } else {
       log('Invalid auth token in storage: session cleared.');

@@ -44,7 +44,16 @@ export function Dialog({ open, label, onClose, children, footer, fullscreen, per
         if (el && typeof el.focus === 'function' && el.isConnected) el.focus();
       }}
     >
-      {open ? children : null}
+      {open ? (
+        fullscreen ? (
+          // The long document scrolls in its own focusable region, so keyboard users can scroll it.
+          <div className="dialog-scroll" tabIndex={0} role="region" aria-label={label}>
+            {children}
+          </div>
+        ) : (
+          children
+        )
+      ) : null}
       {open && footer ? <div slot="footer" className="dialog-footer">{footer}</div> : null}
     </SlDialog>
   );

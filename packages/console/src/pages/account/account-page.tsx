@@ -5,7 +5,8 @@ import { useQuery } from 'urql';
 import SlAvatar from '@shoelace-style/shoelace/dist/react/avatar/index.js';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
-import { isAdmin, isBasicOrHigher, isFreeTrial } from '@roomwalk/shared';
+import { isAdmin, isFreeTrial } from '@roomwalk/shared';
+import { basicOrHigher } from '../../account/plan-access.js';
 import { AccountQuery, LicenseFields } from '../../graphql/account-operations.js';
 import { readFragment } from '../../graphql/graphql.js';
 import { AccountAlerts } from '../../account/account-alerts.js';
@@ -40,9 +41,10 @@ export default function AccountPage() {
   const company = user.company;
   const license = company?.license ? readFragment(LicenseFields, company.license) : null;
   const admin = isAdmin(roles) || user.role === 'ADMIN';
+  // Leave first, so the private-route guard does not remember /account as the place to return to.
   const logout = () => {
-    store.logout('user');
     navigate('/login', { replace: true });
+    store.logout('user');
   };
 
   const profileDialog = (
@@ -199,7 +201,7 @@ export default function AccountPage() {
         onClose={() => setDialog(null)}
         onSaved={reload}
         company={company ? { name: company.name, address: company.address ?? null, vatno: company.vatno ?? null, countrycode: company.countrycode } : null}
-        canEditLogo={isBasicOrHigher(roles)}
+        canEditLogo={basicOrHigher(roles, license?.planName)}
       />
     </Page>
   );

@@ -7,7 +7,8 @@ import { useMutation, useQuery } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import SlBadge from '@shoelace-style/shoelace/dist/react/badge/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
-import { ERROR_TEXTS, NOTICES, TEAM_INVITES_PAGE_SIZE, inviteSchema, isBasicOrHigher } from '@roomwalk/shared';
+import { ERROR_TEXTS, NOTICES, TEAM_INVITES_PAGE_SIZE, inviteSchema } from '@roomwalk/shared';
+import { basicOrHigher } from '../../account/plan-access.js';
 import type { z } from 'zod';
 import {
   InviteMemberMutation,
@@ -95,8 +96,8 @@ export default function TeamPage() {
   const { roles } = useSession();
   const navigate = useNavigate();
   const notify = useSnackbar();
-  const allowed = isBasicOrHigher(roles);
-  const [{ data, error }, refetch] = useQuery({ query: TeamQuery, variables: { count: TEAM_INVITES_PAGE_SIZE }, pause: !allowed, requestPolicy: 'cache-and-network' });
+  const [{ data, error }, refetch] = useQuery({ query: TeamQuery, variables: { count: TEAM_INVITES_PAGE_SIZE }, requestPolicy: 'cache-and-network' });
+  const allowed = basicOrHigher(roles, data?.me.user.company?.license?.planName);
   const [, revokeInvite] = useMutation(RevokeMemberInviteMutation);
   const [, makeAdmin] = useMutation(MakeAdminMemberMutation);
   const [, revokeAdmin] = useMutation(RevokeAdminMemberMutation);
@@ -106,7 +107,8 @@ export default function TeamPage() {
   const [busy, setBusy] = useState(false);
   const reload = () => refetch({ requestPolicy: 'network-only' });
 
-  if (!allowed) {
+  if (!data && !error) return <Page title="My Team" back="/account"><Loading /></Page>;
+  if (data && !allowed) {
     return (
       <Page title="My Team" back="/account">
         <Dialog
