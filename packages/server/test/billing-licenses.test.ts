@@ -62,6 +62,20 @@ describe.each(DB_KINDS)('licences on %s', (kind) => {
     expect(b.every((id) => !again.deactivatedTourIds.includes(id))).toBe(true);
   });
 
+  it('lets the owner bring a switched-off tour back with tourReactivate once a slot is free', async () => {
+    const admin = await seedUser(t.app, { plan: 'entry' });
+    const tours = await insertTours(t.app, { companyId: admin.company.id, userId: admin.user.id }, 3);
+    await downgradeToFree(t.app.services.db, admin.company.id);
+    expect(await deactivatedTours(t.app, admin.company.id)).toEqual(tours.slice(0, 2));
+    const REACTIVATE = 'mutation($id: ID!) { tourReactivate(id: $id) { id } }';
+    const full = await t.gql(REACTIVATE, { id: `tour_${tours[0]}` }, admin.token);
+    expect(full.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.NO_ACTIVE_TOURS_LEFT);
+    await applyPlan(t.app.services.db, admin.company.id, planById('entry')!, { subscriptionId: 'sub_back', endDate: null });
+    const back = await t.gql(REACTIVATE, { id: `tour_${tours[0]}` }, admin.token);
+    expect(back.errors).toBeUndefined();
+    expect(await deactivatedTours(t.app, admin.company.id)).toEqual([tours[1]]);
+  });
+
   it('keeps the running monthly period on a plan change, and restarts it on a new provider period', async () => {
     const admin = await seedUser(t.app, { plan: 'free' });
     const db = t.app.services.db;
