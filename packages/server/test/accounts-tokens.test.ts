@@ -2,7 +2,8 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES, ERROR_TEXTS, VALIDATION } from '@roomwalk/shared';
+import { SignJWT } from 'jose';
+import { ERROR_CODES, ERROR_TEXTS, VALIDATION, decodeToken } from '@roomwalk/shared';
 import { TOKEN_TTL_MS } from '../src/auth/one-time-tokens.js';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser } from './helpers/seed.js';
@@ -101,6 +102,24 @@ describe.each(DB_KINDS)('one-time tokens on %s', (kind) => {
     expect((await t.gql(RESET, { input: { token, newPassword: 'Another789x' } })).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.INVALID_TOKEN);
     const ghostMails = await db().selectFrom('mail_outbox').select('id').where('to_address', '=', nobody).execute();
     expect(ghostMails).toHaveLength(0);
+  });
+
+  it('ends every session issued before a password reset', async () => {
+    const email = uniqueEmail('sessions');
+    const { token } = await signUpActivated(t, { username: email });
+    const claims = decodeToken(token)!;
+    const key = new TextEncoder().encode(t.app.config.jwtSecret);
+    const earlier = Math.floor(Date.now() / 1000) - 60;
+    const oldSession = await new SignJWT({ roles: claims.roles, cid: claims.cid })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(String(claims.sub)).setIssuedAt(earlier).setExpirationTime(earlier + 3600).sign(key);
+    expect((await t.gql('{ me { user { username } } }', {}, oldSession)).status).toBe(200);
+    await t.gql(REQUEST_RESET, { input: { email } });
+    const reset = tokenFromLink((await waitForMail(t, email, /Reset/)).links[0]!);
+    expect((await t.gql(RESET, { input: { token: reset, newPassword: 'NewSecret456' } })).errors).toBeUndefined();
+    const refused = await t.gql('{ me { user { username } } }', {}, oldSession);
+    expect(refused.status).toBe(401);
+    const fresh = (await login(t, email, 'NewSecret456')).body.access_token;
+    expect((await t.gql('{ me { user { username } } }', {}, fresh)).data.me.user.username).toBe(email);
   });
 
   it('refuses an expired reset link and keeps the old password; a used reset retires the other links', async () => {

@@ -10,6 +10,9 @@ export async function resolveAuth(services: Services, header: string): Promise<A
   if (!claims) return null;
   const user = await services.db.selectFrom('users').selectAll().where('id', '=', claims.sub).executeTakeFirst();
   if (!user) return null;
+  // Column added by migration 0010; a password reset refuses every session issued before it.
+  const changedAt = (user as { credentials_changed_at?: Date | string | null }).credentials_changed_at;
+  if (changedAt && claims.iat < Math.floor(new Date(changedAt).getTime() / 1000)) return null;
   const license = await getLicense(services.db, user.company_id);
   return {
     userId: user.id,

@@ -7,6 +7,8 @@ export interface SessionClaims {
   cid: string;
   roles: string[];
   exp: number;
+  /** Issued at (seconds); sessions older than the user's last password change are refused. */
+  iat: number;
 }
 
 export interface TokenService {
@@ -29,7 +31,7 @@ export function createTokenService(secret: string, ttlSeconds: number): TokenSer
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
         if (typeof payload.sub !== 'string' || typeof payload.cid !== 'string' || !Array.isArray(payload.roles) || typeof payload.exp !== 'number') return null;
-        return { sub: payload.sub, cid: payload.cid, roles: payload.roles.map(String), exp: payload.exp };
+        return { sub: payload.sub, cid: payload.cid, roles: payload.roles.map(String), exp: payload.exp, iat: typeof payload.iat === 'number' ? payload.iat : 0 };
       } catch {
         return null;
       }

@@ -230,6 +230,8 @@ export async function resetPassword(services: Services, input: unknown): Promise
     const userId = await consumeOneTimeToken(trx, 'reset', data.token);
     if (!userId) throw invalidToken();
     await retireOneTimeTokens(trx, userId, 'reset');
+    // credentials_changed_at (migration 0010, not in the shared row types) ends every older session.
+    await sql`update users set credentials_changed_at = now() where id = ${userId}`.execute(trx);
     return trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).returningAll().executeTakeFirstOrThrow();
   });
 }

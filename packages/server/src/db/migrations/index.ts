@@ -1,12 +1,14 @@
 /** Every migration, in order. Add new ones with the next number; never edit a landed one. */
 import type { Migration } from 'kysely';
 import * as m0001 from './0001-accounts-and-tours.js';
+import * as m0010 from './0010-session-revocation.js';
 import * as m0020 from './0020-tour-processing.js';
 import * as m0030 from './0030-billing-and-analytics.js';
 import * as m0040 from './0040-live-viewing.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-accounts-and-tours': m0001,
+  '0010-session-revocation': m0010,
   '0020-tour-processing': m0020,
   '0030-billing-and-analytics': m0030,
   '0040-live-viewing': m0040,
