@@ -156,14 +156,15 @@ export async function reactivateTour(services: Services, auth: AuthInfo, tourGlo
 /**
  * The public tour of the players. Deleted → TOUR_REMOVED; unknown → NOT_FOUND. A deactivated tour still plays
  * (links already shared keep working) and its views count in deactivated_views; members of the owner's company
- * (previews, the editor) are not counted.
+ * (previews, the editor) are not counted, nor are answers about a tour that is not playable (processing, failed).
  */
 export async function viewPublicTour(services: Services, auth: AuthInfo | null, tourGlobalId: string): Promise<TourRow> {
   const id = decodeId('Tour', tourGlobalId);
   const tour = await services.db.selectFrom('tours').selectAll().where('id', '=', id).executeTakeFirst();
   if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.invalidLink);
   if (tour.deleted_at) throw new AppError(ERROR_CODES.TOUR_REMOVED, ERROR_TEXTS.tourRemoved);
-  if (auth?.companyId === tour.company_id || tour.status === TOUR_STATUS.PROCESSING) return tour;
+  const playable = tour.status === TOUR_STATUS.PROCESSED || tour.status === TOUR_STATUS.DEACTIVATED;
+  if (auth?.companyId === tour.company_id || !playable) return tour;
   const deactivated = !!tour.deactivated_at || tour.status === TOUR_STATUS.DEACTIVATED;
   const counted = await services.db
     .updateTable('tours')
