@@ -10,10 +10,11 @@ import { fileURLToPath } from 'node:url';
 export const FIXTURES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '.fixtures');
 export const FPS = 12;
 export const CLIP_FRAMES = 36;
-const VERSION = 'v2';
+const VERSION = 'v3';
 
 const fragmented = ['-segment_format', 'mp4', '-segment_format_options', 'movflags=+frag_keyframe+empty_moov+default_base_moof'];
-const x264 = (preset) => ['-c:v', 'libx264', '-preset', preset, '-pix_fmt', 'yuv420p', '-g', String(CLIP_FRAMES), '-keyint_min', String(CLIP_FRAMES), '-sc_threshold', '0', '-bf', '0'];
+// Bitrates in the range a pipeline would use for these sizes (about 3 Mbps at 720p, 0.6 at 360p).
+const x264 = (preset, maxrate) => ['-c:v', 'libx264', '-preset', preset, '-pix_fmt', 'yuv420p', '-crf', '23', '-maxrate', maxrate, '-bufsize', maxrate.replace(/\d+/, (n) => String(Number(n) * 2)), '-g', String(CLIP_FRAMES), '-keyint_min', String(CLIP_FRAMES), '-sc_threshold', '0', '-bf', '0'];
 
 /**
  * Generates one tour: `seconds` of video at 12 fps. `detail` adds temporal noise over the test
@@ -28,7 +29,7 @@ export function generateTour(name, { seconds, detail = false, width = 1280, heig
   mkdirSync(dir, { recursive: true });
   const lowW = width > height ? 640 : 360;
   const lowH = width > height ? 360 : 640;
-  const noise = detail ? ',noise=alls=14:allf=t' : '';
+  const noise = detail ? ',noise=alls=6:allf=t' : '';
   const graph =
     `[0:v]format=yuv420p${noise},split[a][b];` +
     `[b]crop=640:40:0:0,geq=lum='if(mod(floor(N/pow(2,floor(X/40))),2),235,16)':cb=128:cr=128[bar];` +
@@ -39,10 +40,11 @@ export function generateTour(name, { seconds, detail = false, width = 1280, heig
     '-nostdin', '-hide_banner', '-loglevel', 'error', '-y',
     '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=${FPS}:duration=${seconds}`,
     '-filter_complex', graph,
-    '-map', '[h]', ...x264(preset), ...seg, join(dir, 'high-%04d.mp4'),
-    '-map', '[l]', ...x264(preset), ...seg, join(dir, 'low-%04d.mp4'),
+    '-map', '[h]', ...x264(preset, '3000k'), ...seg, join(dir, 'high-%04d.mp4'),
+    '-map', '[l]', ...x264(preset, '600k'), ...seg, join(dir, 'low-%04d.mp4'),
   ];
-  if (source) args.push('-map', '[s]', ...x264(preset), '-movflags', '+faststart', join(dir, 'source.mp4'));
+  // The source MP4 of the baseline: an ordinary upload-like file (long GOP, B-frames).
+  if (source) args.push('-map', '[s]', '-c:v', 'libx264', '-preset', preset, '-crf', '23', '-maxrate', '3000k', '-bufsize', '6000k', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', join(dir, 'source.mp4'));
   execFileSync('ffmpeg', args, { stdio: 'inherit' });
   const tour = readTour(name);
   writeFileSync(join(dir, 'tour.json'), JSON.stringify(tour));

@@ -25,6 +25,7 @@ const INITIAL_MARKERS = [
   { id: 'm-bedroom', name: 'Bedroom', frameIndex: 100 },
 ];
 
+/** extraTours maps more tour ids to fixture folder names (the benchmark's generated tours). */
 export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} } = {}) {
   let origin = '';
   let markers = {};
@@ -42,18 +43,19 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
   };
   reset();
 
-  const fixtureTours = { ...extraTours };
+  const fixtureTours = {};
   const readFixture = (name) => {
     if (!fixtureTours[name]) fixtureTours[name] = JSON.parse(readFileSync(join(FIXTURES_DIR, name, 'tour.json'), 'utf8'));
     return fixtureTours[name];
   };
 
   const tourJson = (id) => {
-    const key = Object.entries(TOURS).find(([, v]) => v === id)?.[0];
+    const extra = extraTours[id];
+    const key = extra ? 'extra' : Object.entries(TOURS).find(([, v]) => v === id)?.[0];
     if (!key || key === 'missing') return { error: { message: 'Tour not found', code: 'NOT_FOUND' } };
     if (key === 'removed') return { error: { message: 'Tour removed', code: 'TOUR_REMOVED' } };
     if (key === 'failing') return { error: { message: 'Database unavailable', code: 'INTERNAL_SERVER_ERROR' } };
-    const fixture = key === 'portrait' ? 'portrait' : 'main';
+    const fixture = extra ?? (key === 'portrait' ? 'portrait' : 'main');
     const f = readFixture(fixture);
     const portrait = fixture === 'portrait';
     const clips = f.clips.map((c) => ({

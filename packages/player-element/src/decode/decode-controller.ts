@@ -20,6 +20,8 @@ interface Job {
   clip: number;
   from: number;
   to: number;
+  /** Keyframe only, on the worker's separate keyframe decoder (a placeholder). */
+  keyframe?: boolean;
 }
 
 /** What the canvas should show for a frame: exact high, exact low, or the nearest decoded frame. */
@@ -190,6 +192,15 @@ export class DecodeController implements ReactiveController {
     const behind = (n: number) => p - d * n;
     const w = DECODE_WINDOW;
     const exactMissing = !(this.highEnabled ? this.cache.has('high', p) : this.cache.has('low', p));
+    // 0. Nothing of the playhead's clip decoded yet (a jump, the first frame): its low keyframe,
+    //    decoded beside any running work, is on screen within a refresh or so.
+    const { clip: pc } = locateFrame(this.starts, this.counts, p);
+    const pcStart = this.starts[pc] ?? 0;
+    const pcEnd = pcStart + (this.counts[pc] ?? 1) - 1;
+    let haveAny = false;
+    for (let f = pcStart; f <= pcEnd && !haveAny; f++) haveAny = this.cache.has('low', f) || this.cache.has('high', f);
+    const placeholder: Job | undefined =
+      exactMissing && !haveAny && !this.pending.has(this.key('low', pcStart)) ? { rendition: 'low', clip: pc, from: 0, to: 0, keyframe: true } : undefined;
     // 1. Something to show now: the low frame at the playhead (cheap), unless the exact frame is there.
     if (exactMissing && !this.cache.has('low', p)) want('low', p, p);
     // 2. The exact frame and the frames ahead of it.
@@ -210,6 +221,11 @@ export class DecodeController implements ReactiveController {
         same.to = Math.max(same.to, j.to);
       } else merged.push({ ...j });
     }
+    if (placeholder) {
+      // The window jobs of that clip skip its keyframe, which the placeholder delivers.
+      for (const m of merged) if (m.clip === placeholder.clip && m.rendition === 'low' && m.from === 0) m.from = Math.min(1, m.to);
+      merged.unshift(placeholder);
+    }
     return merged;
   }
 
@@ -217,6 +233,10 @@ export class DecodeController implements ReactiveController {
     if (!this.bridges.length) return;
     const jobs = this.plan();
     for (const job of jobs) {
+      if (job.keyframe) {
+        this.run(job.clip % this.bridges.length, job);
+        continue;
+      }
       const preferred = job.clip % this.bridges.length;
       let w = this.busy[preferred] ? this.busy.findIndex((b) => !b) : preferred;
       if (w < 0) break;
@@ -235,7 +255,7 @@ export class DecodeController implements ReactiveController {
       keys.push(k);
       this.pending.add(k);
     }
-    this.busy[w] = true;
+    if (!job.keyframe) this.busy[w] = true;
     const bridge = this.bridges[w]!;
     const inflight = this.frameBytes(job.rendition) * Math.min(job.to - job.from + 1, this.batchFor(job.rendition));
     this.inflightBytes += inflight;
@@ -249,15 +269,12 @@ export class DecodeController implements ReactiveController {
       this.peakDecodedBytes = Math.max(this.peakDecodedBytes, this.cache.totalBytes + this.inflightBytes);
       this.host.onFramesArrived();
     });
-    bridge.api
-      .decode(
-        { rendition: job.rendition, clipIndex: job.clip, url: job.rendition === 'high' ? clip.highURI : clip.lowURI, from: job.from, to: job.to, batchSize: this.batchFor(job.rendition) },
-        onBatch,
-      )
+    const req = { rendition: job.rendition, clipIndex: job.clip, url: job.rendition === 'high' ? clip.highURI : clip.lowURI, from: job.from, to: job.to, batchSize: this.batchFor(job.rendition) };
+    (job.keyframe ? bridge.api.keyframe(req, onBatch) : bridge.api.decode(req, onBatch))
       .then(
         () => {
           if (gen !== this.generation) return;
-          if (job.rendition === 'low') this.markPrefetched(job.clip);
+          if (job.rendition === 'low' && !job.keyframe) this.markPrefetched(job.clip);
         },
         (e: unknown) => {
           if (gen !== this.generation) return;
@@ -269,7 +286,7 @@ export class DecodeController implements ReactiveController {
         this.inflightBytes -= inflight;
         if (gen !== this.generation) return;
         for (const k of keys) this.pending.delete(k);
-        this.busy[w] = false;
+        if (!job.keyframe) this.busy[w] = false;
         this.pump();
       });
   }

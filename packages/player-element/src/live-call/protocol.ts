@@ -66,7 +66,8 @@ export interface ScrollingMessage {
 }
 
 export type SignalData =
-  | { kind: 'ready'; reply?: boolean }
+  /** `call` names one call attempt of the sender: a new one (page reload, retry) is renegotiated, a repeat is not. */
+  | { kind: 'ready'; call: string; reply?: boolean }
   | { kind: 'offer'; sdp: string; restart?: boolean }
   | { kind: 'answer'; sdp: string }
   | { kind: 'ice'; candidate: RTCIceCandidateInit | null }

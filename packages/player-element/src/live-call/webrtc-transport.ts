@@ -10,8 +10,13 @@ import type { LocalMedia } from './media.js';
 import { LIVE_MESSAGES, type LiveRole, type ServerMessage, type SignalData, type SignalMessage } from './protocol.js';
 import { LIVE_TEXTS } from './texts.js';
 
+/** crypto.randomUUID needs a secure context; getRandomValues does not. */
+const randomId = () => Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('');
+
 interface Peer {
   userId: string;
+  /** The remote side's call attempt this connection belongs to. */
+  call: string;
   peerId: string;
   pc: RTCPeerConnection;
   pendingIce: RTCIceCandidateInit[];
@@ -32,6 +37,7 @@ export class WebRtcTransport implements CallTransport {
   private media: LocalMedia | null = null;
   private release: (() => void) | null = null;
   private offs: Array<() => void> = [];
+  private callId = '';
 
   constructor(
     private readonly socket: LiveSocket,
@@ -48,6 +54,8 @@ export class WebRtcTransport implements CallTransport {
 
   async connect(media: LocalMedia): Promise<void> {
     this.media = media;
+    this.callId = randomId();
+    this.joinedOn = null;
     this.events.emit({ type: 'state', state: 'connecting' });
     this.offs.push(
       this.socket.onStatus((s) => {
@@ -79,7 +87,7 @@ export class WebRtcTransport implements CallTransport {
     if (!w || !this.media || this.joinedOn === w.peerId) return;
     this.joinedOn = w.peerId;
     this.events.emit({ type: 'state', state: 'connected' });
-    this.signal({ kind: 'ready' });
+    this.signal({ kind: 'ready', call: this.callId });
   }
 
   private signal(data: SignalData, to?: string): void {
@@ -107,12 +115,13 @@ export class WebRtcTransport implements CallTransport {
     switch (d.kind) {
       case 'ready': {
         if (this.opts.role === 'viewer') {
-          if (!d.reply) this.signal({ kind: 'ready', reply: true }, m.from);
+          if (!d.reply) this.signal({ kind: 'ready', call: this.callId, reply: true }, m.from);
           return;
         }
-        if (existing && existing.pc.connectionState === 'connected') return;
+        // The same call saying ready again (its reply, or after a socket reconnect) keeps its connection.
+        if (existing && existing.call === d.call && existing.pc.connectionState !== 'failed' && existing.pc.connectionState !== 'closed') return;
         if (existing) this.drop(existing);
-        const p = this.createPeer(m.fromUser, m.from);
+        const p = this.createPeer(m.fromUser, m.from, d.call);
         await this.offer(p, false);
         return;
       }
@@ -122,7 +131,7 @@ export class WebRtcTransport implements CallTransport {
         const reuse = p && d.restart && p.pc.signalingState !== 'closed';
         if (!reuse) {
           if (p) this.drop(p);
-          p = this.createPeer(m.fromUser, m.from);
+          p = this.createPeer(m.fromUser, m.from, '');
         }
         await p!.pc.setRemoteDescription({ type: 'offer', sdp: d.sdp });
         // After the offer, so our tracks take the transceivers it created (one m-line per kind).
@@ -150,10 +159,10 @@ export class WebRtcTransport implements CallTransport {
     }
   }
 
-  private createPeer(userId: string, peerId: string): Peer {
+  private createPeer(userId: string, peerId: string, call: string): Peer {
     const Impl = this.opts.RTCPeerConnectionImpl ?? globalThis.RTCPeerConnection;
     const pc = new Impl({ iceServers: (this.socket.welcome?.iceServers ?? []) as RTCIceServer[] });
-    const p: Peer = { userId, peerId, pc, pendingIce: [], restarts: 0, stream: null };
+    const p: Peer = { userId, call, peerId, pc, pendingIce: [], restarts: 0, stream: null };
     this.peers.set(userId, p);
     pc.onicecandidate = (ev) => {
       if (ev.candidate) this.signal({ kind: 'ice', candidate: ev.candidate.toJSON() }, p.peerId);

@@ -28,71 +28,106 @@ function keyOf(rendition: Rendition, clipIndex: number): string {
   return `${rendition}:${clipIndex}`;
 }
 
-function demux(buffer: ArrayBuffer): EncodedClip {
-  const file = createFile();
-  let clip: EncodedClip | undefined;
-  let error: unknown;
-  file.onError = (e: unknown) => {
-    error = e;
-  };
-  file.onReady = (info) => {
-    const track = info.videoTracks[0];
-    if (!track) {
-      error = new Error('no video track');
-      return;
-    }
-    const trak = file.getTrackById(track.id);
-    const entry = trak?.mdia?.minf?.stbl?.stsd?.entries?.[0] as { avcC?: { write(s: DataStream): void } } | undefined;
-    if (!entry?.avcC) {
-      error = new Error('unsupported codec');
-      return;
-    }
-    const stream = new DataStream(undefined, 0, Endianness.BIG_ENDIAN);
-    entry.avcC.write(stream);
-    clip = {
-      codec: track.codec,
-      description: new Uint8Array(stream.buffer as ArrayBuffer, 8),
-      width: track.video?.width ?? 0,
-      height: track.video?.height ?? 0,
-      samples: [],
-      bytes: buffer.byteLength,
+/**
+ * Streams a clip into mp4box. Samples are collected as their bytes arrive, so the keyframe can be
+ * decoded before the rest of the clip has downloaded (first frame on slow networks).
+ */
+class ClipDemuxer {
+  clip: EncodedClip | undefined;
+  error: unknown;
+  private file = createFile();
+  private offset = 0;
+  private firstWaiters: (() => void)[] = [];
+
+  constructor() {
+    this.file.onError = (e: unknown) => {
+      this.error = e instanceof Error ? e : new Error(String(e));
     };
-    file.setExtractionOptions(track.id, null, { nbSamples: 100_000 });
-    file.start();
-  };
-  file.onSamples = (_id: number, _user: unknown, samples: { data?: Uint8Array; is_sync: boolean; cts: number; duration: number; timescale: number }[]) => {
-    for (const s of samples) {
-      if (!s.data || !clip) continue;
-      clip.samples.push({
-        data: s.data,
-        key: s.is_sync,
-        timestamp: Math.round((s.cts * 1e6) / s.timescale),
-        duration: Math.round((s.duration * 1e6) / s.timescale),
-      });
-    }
-  };
-  const ab = buffer as ArrayBuffer & { fileStart: number };
-  ab.fileStart = 0;
-  file.appendBuffer(ab as never);
-  file.flush();
-  if (error || !clip) throw error instanceof Error ? error : new Error('demux failed');
-  if (!clip.samples[0]?.key) throw new Error('clip does not start on a keyframe');
-  return clip;
+    this.file.onReady = (info) => {
+      const track = info.videoTracks[0];
+      if (!track) {
+        this.error = new Error('no video track');
+        return;
+      }
+      const trak = this.file.getTrackById(track.id);
+      const entry = trak?.mdia?.minf?.stbl?.stsd?.entries?.[0] as { avcC?: { write(s: DataStream): void } } | undefined;
+      if (!entry?.avcC) {
+        this.error = new Error('Unsupported frame format');
+        return;
+      }
+      const stream = new DataStream(undefined, 0, Endianness.BIG_ENDIAN);
+      entry.avcC.write(stream);
+      this.clip = {
+        codec: track.codec,
+        description: new Uint8Array(stream.buffer as ArrayBuffer, 8),
+        width: track.video?.width ?? 0,
+        height: track.video?.height ?? 0,
+        samples: [],
+        bytes: 0,
+      };
+      this.file.setExtractionOptions(track.id, null, { nbSamples: 1 });
+      this.file.start();
+    };
+    this.file.onSamples = (_id: number, _user: unknown, samples: { data?: Uint8Array; is_sync: boolean; cts: number; duration: number; timescale: number }[]) => {
+      const clip = this.clip;
+      if (!clip) return;
+      for (const s of samples) {
+        if (!s.data) continue;
+        clip.samples.push({
+          data: s.data,
+          key: s.is_sync,
+          timestamp: Math.round((s.cts * 1e6) / s.timescale),
+          duration: Math.round((s.duration * 1e6) / s.timescale),
+        });
+      }
+      if (clip.samples.length) for (const w of this.firstWaiters.splice(0)) w();
+    };
+  }
+
+  append(chunk: Uint8Array): void {
+    const ab = chunk.slice().buffer as ArrayBuffer & { fileStart: number };
+    ab.fileStart = this.offset;
+    this.offset += chunk.byteLength;
+    this.file.appendBuffer(ab as never);
+  }
+
+  finish(): EncodedClip {
+    this.file.flush();
+    const clip = this.clip;
+    if (this.error || !clip || !clip.samples.length) throw this.error instanceof Error ? this.error : new Error('demux failed');
+    if (!clip.samples[0]!.key) throw new Error('clip does not start on a keyframe');
+    clip.bytes = this.offset;
+    return clip;
+  }
+
+  /** Resolves once the first sample (the keyframe) is available. */
+  first(): Promise<void> {
+    if (this.clip?.samples.length) return Promise.resolve();
+    return new Promise((resolve) => this.firstWaiters.push(resolve));
+  }
 }
 
 function evictEncoded(): void {
   for (const [key, size] of encodedSizes) {
     if (encodedBytes <= ENCODED_BUDGET_BYTES) break;
     encoded.delete(key);
+    loading.delete(key);
     encodedSizes.delete(key);
     encodedBytes -= size;
   }
   stats.encodedBytes = encodedBytes;
 }
 
-function loadClip(rendition: Rendition, clipIndex: number, url: string, signalTimeoutMs = 0): Promise<EncodedClip> {
+interface Loading {
+  full: Promise<EncodedClip>;
+  /** The clip with at least its keyframe; resolves before `full` on a slow network. */
+  first: Promise<EncodedClip>;
+}
+const loading = new Map<string, Loading>();
+
+function loadClip(rendition: Rendition, clipIndex: number, url: string): Loading {
   const key = keyOf(rendition, clipIndex);
-  const existing = encoded.get(key);
+  const existing = loading.get(key);
   if (existing) {
     // Refresh its place in the LRU order.
     const size = encodedSizes.get(key);
@@ -102,25 +137,42 @@ function loadClip(rendition: Rendition, clipIndex: number, url: string, signalTi
     }
     return existing;
   }
-  const p = (async () => {
-    const res = await fetch(url, signalTimeoutMs ? { signal: AbortSignal.timeout(signalTimeoutMs) } : {});
-    if (!res.ok) throw new Error(`clip ${clipIndex} (${rendition}) HTTP ${res.status}`);
-    const clip = demux(await res.arrayBuffer());
+  const demuxer = new ClipDemuxer();
+  const full = (async () => {
+    const res = await fetch(url);
+    if (!res.ok || !res.body) throw new Error(`clip ${clipIndex} (${rendition}) HTTP ${res.status}`);
+    const reader = res.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      demuxer.append(value);
+      if (demuxer.error) throw demuxer.error;
+    }
+    const clip = demuxer.finish();
     encodedSizes.set(key, clip.bytes);
     encodedBytes += clip.bytes;
     evictEncoded();
     return clip;
   })();
-  encoded.set(key, p);
-  p.catch(() => encoded.delete(key));
-  return p;
+  const first = Promise.race([demuxer.first().then(() => demuxer.clip!), full]);
+  const entry = { full, first };
+  loading.set(key, entry);
+  encoded.set(key, full);
+  full.catch(() => {
+    loading.delete(key);
+    encoded.delete(key);
+  });
+  first.catch(() => undefined);
+  return entry;
 }
 
 // One decoder per rendition, reconfigured only when the stream description changes.
-const decoders = new Map<Rendition, { decoder: VideoDecoder; configKey: string; sink: (f: VideoFrame) => void; fail: (e: unknown) => void }>();
+type DecoderKey = Rendition | 'keyframe';
+const decoders = new Map<DecoderKey, { decoder: VideoDecoder; configKey: string; sink: (f: VideoFrame) => void; fail: (e: unknown) => void }>();
 let queue: Promise<unknown> = Promise.resolve();
+let keyframeQueue: Promise<unknown> = Promise.resolve();
 
-function getDecoder(rendition: Rendition, clip: EncodedClip) {
+function getDecoder(rendition: DecoderKey, clip: EncodedClip) {
   const configKey = `${clip.codec}|${clip.width}x${clip.height}|${Array.from(clip.description).join(',')}`;
   let d = decoders.get(rendition);
   if (d && d.decoder.state !== 'closed' && d.configKey === configKey) return d;
@@ -155,11 +207,13 @@ function closeFrame(f: VideoFrame): void {
   stats.openFrames--;
 }
 
-async function runDecode(req: DecodeRequest, onBatch: (frames: DecodedFrame[]) => void | Promise<void>): Promise<number> {
-  const clip = await loadClip(req.rendition, req.clipIndex, req.url);
+async function runDecode(req: DecodeRequest, onBatch: (frames: DecodedFrame[]) => void | Promise<void>, decoderKey: DecoderKey = req.rendition): Promise<number> {
+  const loadingClip = loadClip(req.rendition, req.clipIndex, req.url);
+  // A keyframe-only request needs only the first sample: decode it while the rest downloads.
+  const clip = req.to === 0 ? await loadingClip.first : await loadingClip.full;
   const last = Math.min(req.to, clip.samples.length - 1);
   const from = Math.max(0, Math.min(req.from, last));
-  const d = getDecoder(req.rendition, clip);
+  const d = getDecoder(decoderKey, clip);
   let index = 0;
   let batch: DecodedFrame[] = [];
   let copying: Promise<void> = Promise.resolve();
@@ -217,8 +271,17 @@ async function runDecode(req: DecodeRequest, onBatch: (frames: DecodedFrame[]) =
 const api = {
   /** Fetches and demuxes a clip without decoding it (buffer progress). Resolves with its sample count. */
   async prefetch(rendition: Rendition, clipIndex: number, url: string): Promise<number> {
-    const clip = await loadClip(rendition, clipIndex, url);
+    const clip = await loadClip(rendition, clipIndex, url).full;
     return clip.samples.length;
+  },
+  /**
+   * Decodes only a clip's keyframe on its own decoder, beside any running decode: the
+   * placeholder shown at once after a jump, and the first frame on a slow network.
+   */
+  keyframe(req: DecodeRequest, onBatch: (frames: DecodedFrame[]) => void | Promise<void>): Promise<number> {
+    const run = keyframeQueue.then(() => runDecode({ ...req, from: 0, to: 0, batchSize: 1 }, onBatch, 'keyframe'));
+    keyframeQueue = run.catch(() => undefined);
+    return run;
   },
   /** Decodes frames [from, to] of a clip; batches are delivered through onBatch as they are ready. */
   decode(req: DecodeRequest, onBatch: (frames: DecodedFrame[]) => void | Promise<void>): Promise<number> {
@@ -234,6 +297,7 @@ const api = {
     for (const d of decoders.values()) if (d.decoder.state !== 'closed') d.decoder.close();
     decoders.clear();
     encoded.clear();
+    loading.clear();
     encodedSizes.clear();
     encodedBytes = 0;
   },
