@@ -168,6 +168,11 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('live viewing between two browsers', (
     await viewer.evaluate(() => window.call.controller.reset());
     await host.waitForFunction(() => window.t.panelText === 'Waiting on Viewer...');
     expect(await viewer.evaluate(() => window.t.states.at(-1))).toBe('DISCONNECTED');
+
+    // Retry: a new call from the same visitor is offered afresh by the waiting host.
+    const hostFrames = await host.evaluate(() => window.t.remoteVideoFrames);
+    await viewer.evaluate(() => void window.call.controller.retry());
+    await host.waitForFunction((n) => window.t.panelText === '' && window.t.remoteVideoFrames > n + 15, hostFrames, { timeout: 30_000 });
   });
 
   it('goes on with audio only when the camera is refused, and stops when both are', async () => {
