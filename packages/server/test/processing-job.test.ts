@@ -8,40 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOUR_STATUS } from '@roomwalk/shared';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
-import { PROCESSING_FAILED_TEXT, processTourJob, registerProcessTourWorkers, type ProcessVideo } from '../src/jobs/process-tour.js';
+import { PROCESSING_FAILED_TEXT, processTourJob, registerProcessTourWorkers } from '../src/jobs/process-tour.js';
 import { topics } from '../src/events/event-bus.js';
 import { listFiles, Q, uploadAndSubmit, waitFor, type ProgressEvent } from './fixtures/tours.js';
-
-interface FakeOptions {
-  clips?: number;
-  /** Resolves when the fake may finish (to interleave attempts). */
-  gate?: Promise<void>;
-  progressCalls?: number;
-  fail?: Error;
-  seenWorkDirs?: string[];
-}
-
-/** Writes stand-in clip and thumbnail files into workDir and answers like the media core. */
-function fakeProcessVideo(o: FakeOptions = {}): ProcessVideo {
-  return (async (opts: { input: string; workDir: string; onProgress?: (p: unknown) => void }) => {
-    o.seenWorkDirs?.push(opts.workDir);
-    await fs.access(opts.input);
-    for (let i = 0; i < (o.progressCalls ?? 5); i++) opts.onProgress?.({ progress: i / (o.progressCalls ?? 5), text: 'Transcoding' });
-    await o.gate;
-    if (o.fail) throw o.fail;
-    const clips = [];
-    for (let i = 0; i < (o.clips ?? 3); i++) {
-      const highPath = path.join(opts.workDir, `c${i}-h.mp4`);
-      const lowPath = path.join(opts.workDir, `c${i}-l.mp4`);
-      await fs.writeFile(highPath, Buffer.alloc(300, i));
-      await fs.writeFile(lowPath, Buffer.alloc(100, i));
-      clips.push({ index: i, frameCount: 36, duration: 2.4, highPath, lowPath });
-    }
-    const thumbnailPath = path.join(opts.workDir, 'thumb.jpg');
-    await fs.writeFile(thumbnailPath, Buffer.alloc(50, 1));
-    return { clips, thumbnailPath, videoInfo: { width: 1280, height: 720 }, fps: 15, durationSeconds: 7.2 };
-  }) as unknown as ProcessVideo;
-}
+import { fakeProcessVideo } from './fixtures/fake-media.js';
 
 describe.each(DB_KINDS)('process-tour job bookkeeping on %s', (kind) => {
   let t: TestApp;
