@@ -95,8 +95,9 @@ export async function registerProcessTourWorkers(services: Services, deps: { pro
 }
 
 /** Writes progress to the tour row and publishes it, at most every PROGRESS_INTERVAL_MS (ffmpeg reports far more often). */
-function progressReporter(services: Services, tourId: string, attempt: number) {
-  let last = { percent: -1, text: '', at: 0 };
+function progressReporter(services: Services, tourId: string, attempt: number, startAt: number) {
+  // A retry starts from where the tour already stood: the progress users see never goes backwards.
+  let last = { percent: startAt, text: '', at: 0 };
   let chain: Promise<void> = Promise.resolve();
   const report = (percent: number, text: string, force = false): Promise<void> => {
     const p = Math.max(last.percent, Math.min(99, Math.floor(percent)));
@@ -135,7 +136,7 @@ function readProgress(value: unknown): { fraction: number; text?: string } {
   return { fraction, ...(text ? { text } : {}) };
 }
 
-/** Removes every attempt folder of a tour except the live one (attempts above `below` remove themselves). */
+/** Removes the folders of attempts 1..upTo except `keep` (later attempts, possibly still running, remove their own). */
 async function removeAttemptFolders(services: Services, tourId: string, upTo: number, keep: number | null): Promise<void> {
   for (let v = 1; v <= upTo; v++) {
     if (v !== keep) await services.storage.deletePrefix(versionPrefix(tourId, v));
@@ -147,11 +148,11 @@ export async function processTourJob(services: Services, tourId: string, process
   const run = processVideo ?? (await loadMedia()).processVideo;
   const claimed = await db
     .updateTable('tours')
-    .set({ processing_attempt: sql`processing_attempt + 1`, progress: 0, progress_text: 'Starting', updated_at: new Date() })
+    .set({ processing_attempt: sql`processing_attempt + 1`, progress_text: 'Starting', updated_at: new Date() })
     .where('id', '=', tourId)
     .where('deleted_at', 'is', null)
     .where('status', '=', TOUR_STATUS.PROCESSING)
-    .returning(['processing_attempt', 'video_key'])
+    .returning(['processing_attempt', 'video_key', 'progress'])
     .executeTakeFirst();
   if (!claimed) {
     // Finished, failed or deleted meanwhile (a duplicate or late delivery): just make sure no stray files remain.
@@ -160,7 +161,7 @@ export async function processTourJob(services: Services, tourId: string, process
   }
   const attempt = claimed.processing_attempt;
   const prefix = versionPrefix(tourId, attempt);
-  const progress = progressReporter(services, tourId, attempt);
+  const progress = progressReporter(services, tourId, attempt, claimed.progress);
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-tour-'));
   // A job running past its expiry is presumed dead and retried elsewhere; stop the work rather than race that retry.
   const signal = AbortSignal.timeout(services.config.PROCESSING_EXPIRE_SECONDS * 1000);
