@@ -19,7 +19,7 @@ let context: BrowserContext;
 let page: Page;
 
 test.beforeAll(async ({ browser }) => {
-  context = await browser.newContext({ acceptDownloads: true });
+  context = await browser.newContext({ acceptDownloads: true, reducedMotion: 'reduce' });
   page = await context.newPage();
   page.on('pageerror', (e) => console.error('pageerror:', e.message));
 });
@@ -150,9 +150,9 @@ test('upgrade to Basic through the checkout (teams need Basic or higher)', async
 
   await page.goto('/account/subscriptions');
   await expect(page.getByTestId('plan-card')).toHaveCount(4);
-  await expect(page.getByTestId('plan-card').filter({ hasText: 'Free' }).first().getByRole('button')).toHaveText('Current Plan');
+  await expect(page.getByRole('article', { name: 'Free' }).locator('sl-button')).toHaveText('Current Plan');
   await screen(page, 'subscriptions');
-  await page.getByTestId('plan-card').filter({ hasText: 'Basic' }).getByRole('button', { name: 'Activate Plan' }).click();
+  await page.getByRole('article', { name: 'Basic' }).getByRole('button', { name: 'Activate Plan' }).click();
   await page.waitForURL((u) => !u.pathname.startsWith('/account/subscriptions'), { timeout: 10_000 });
   await fixmeIfNotAvailable(page, 'paymentCheckout');
   await page.getByLabel('Card number').fill('4242 4242 4242 4242');
@@ -182,7 +182,7 @@ test('invite a teammate', async () => {
 
 test('the teammate signs up through the invite', async ({ browser }: { browser: Browser }) => {
   const link = await mailLink(page, mate.email, /\/signup\?inviteToken=/);
-  const mateContext = await browser.newContext();
+  const mateContext = await browser.newContext({ reducedMotion: 'reduce' });
   const matePage = await mateContext.newPage();
   try {
     await matePage.goto(pathOf(link));

@@ -14,6 +14,8 @@ export default defineConfig({
     baseURL: process.env.E2E_BASE_URL,
     acceptDownloads: true,
     viewport: { width: 1280, height: 800 },
+    // Shoelace skips its transitions, so axe never measures half-faded dialogs.
+    reducedMotion: 'reduce',
     launchOptions: {
       // Debian's Chromium; Playwright never downloads a browser here.
       executablePath: '/usr/bin/chromium',

@@ -15,6 +15,8 @@ export const DESKTOP = { width: 1280, height: 800 };
 /** Checks the screen with axe (no serious or critical violation), then saves it at phone and desktop widths. */
 export async function screen(page: Page, name: string): Promise<void> {
   await page.waitForLoadState('networkidle');
+  // Dialog and alert transitions must end first, or axe measures half-faded text.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
   await checkA11y(page, name);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const original = page.viewportSize() ?? DESKTOP;
@@ -30,7 +32,7 @@ export async function checkA11y(page: Page, name: string): Promise<void> {
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
     const r = await axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 3) }));
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => `${JSON.stringify(n.target)} ${JSON.stringify((n as unknown as { any?: Array<{ data?: unknown }> }).any?.[0]?.data ?? "")}`).slice(0, 3) }));
   });
   expect(violations, `axe violations on ${name}`).toEqual([]);
 }
