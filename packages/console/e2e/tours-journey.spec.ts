@@ -41,7 +41,7 @@ test.beforeAll(async ({ browser }) => {
   // A 12 s 1280x720 walkthrough stand-in and a 4:3 picture to crop at 16:9.
   execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=12', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-y', video]);
   execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'mandelbrot=size=800x600', '-frames:v', '1', '-y', picture]);
-  context = await browser.newContext({ acceptDownloads: true });
+  context = await browser.newContext({ acceptDownloads: true, reducedMotion: 'reduce' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   page = await context.newPage();
   page.on('pageerror', (e) => console.error('pageerror:', e.message));
@@ -235,7 +235,7 @@ test('preview, then copy the share link and the QR code', async () => {
 test('open /playerext logged out and fast-travel to a marker: the canvas changes', async ({ browser }) => {
   needsProcessed();
   test.setTimeout(120_000);
-  const visitor = await browser.newContext();
+  const visitor = await browser.newContext({ reducedMotion: 'reduce' });
   const p = await visitor.newPage();
   try {
     await p.goto(`/playerext?tourId=${tourId}`);

@@ -47,7 +47,7 @@ export function PlayerMenu({ open, mode, onClose, onAction }: { open: boolean; m
       <ul className="action-list">
         {menuItems(mode).map((item) => (
           <li key={item.action}>
-            <SlButton className="action-button" variant={item.action === 'exit' ? 'primary' : 'default'} onClick={() => onAction(item.action)}>
+            <SlButton className="action-button" variant="default" onClick={() => onAction(item.action)}>
               {item.label}
             </SlButton>
           </li>

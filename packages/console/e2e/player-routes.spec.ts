@@ -1,0 +1,164 @@
+/**
+ * The player routes against the element's own stub API (packages/player-element/test/stub-server.mjs, real ffmpeg
+ * fixtures with a frame barcode): the console's pages wrap the real <tour-player>; only the tour and marker calls go to
+ * the stub, so these steps run whatever state the server's media pipeline is in. Covers /playerext logged out with a
+ * fast-travel that changes the canvas, the menus per mode, the editor's marker add / rename / delete, flags mapped to
+ * attributes, the unauthenticated redirect to /playerext and /embedded_example.
+ */
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { DEV_TURNSTILE_TOKEN, ERROR_TEXTS } from '@roomwalk/shared';
+// @ts-expect-error: a plain .mjs test helper of the player package, without types.
+import { startStub, TOURS } from '../../player-element/test/stub-server.mjs';
+// @ts-expect-error: as above.
+import { generateTestFixtures } from '../../player-element/test/fixtures.mjs';
+import { dialog, mailLink, pathOf, screen } from './support.js';
+
+test.describe.configure({ mode: 'serial' });
+
+let stub: { origin: string; stop: () => Promise<void> };
+const MAIN: string = (TOURS as Record<string, string>).main!;
+const EDIT: string = (TOURS as Record<string, string>).edit!;
+
+/** Sends the element's tour and marker calls to the stub (with its test token); everything else to the real server. */
+async function routeTourCalls(target: Page | BrowserContext) {
+  await target.route('**/query', async (route) => {
+    const req = route.request();
+    const body = req.postData() ?? '';
+    if (req.method() !== 'POST' || !/tour\(tourID|marker(Save|Update|Delete)/.test(body) || /PlayerViewer/.test(body)) return route.continue();
+    const headers = { ...req.headers() };
+    if (headers.authorization) headers.authorization = 'Bearer test-token';
+    const res = await route.fetch({ url: `${stub.origin}/query`, headers });
+    await route.fulfill({ response: res });
+  });
+}
+
+const player = (p: Page) => p.locator('tour-player');
+const drawer = (p: Page) => player(p).locator('tour-markers-drawer');
+async function ready(p: Page) {
+  await expect.poll(() => player(p).evaluate((el: HTMLElement & { loadedFrameCount?: number; totalFrames?: number }) => (el.totalFrames ?? 0) > 0 && el.loadedFrameCount === el.totalFrames), { timeout: 60_000 }).toBe(true);
+}
+async function canvasHash(p: Page): Promise<string> {
+  return player(p).evaluate((el) => {
+    const c = el.shadowRoot!.querySelector('canvas')!;
+    const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+    let h = 0;
+    for (let i = 0; i < d.length; i += 97) h = (h * 31 + d[i]!) | 0;
+    return `${c.width}x${c.height}:${h}`;
+  });
+}
+async function openDrawer(p: Page) {
+  if (!(await drawer(p).isVisible())) await player(p).getByRole('button', { name: 'Fast Travel' }).click();
+  await expect(drawer(p)).toBeVisible();
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  generateTestFixtures();
+  stub = await startStub();
+});
+test.afterAll(async () => stub?.stop());
+
+test('/playerext logged out: fast travel changes the canvas; the menu offers Exit Tour', async ({ browser }) => {
+  const context = await browser.newContext({ reducedMotion: 'reduce' });
+  const p = await context.newPage();
+  await routeTourCalls(p);
+  await p.goto(`/playerext?tourId=${MAIN}&hiRes=false&debugPlayer=true&hostEventEnabled=true`);
+  await ready(p);
+  const el = player(p);
+  expect(await el.evaluate((e: HTMLElement & { mode: string; hiRes: boolean; debug: boolean; hostEvents: boolean; liveViewing: boolean }) => [e.mode, e.hiRes, e.debug, e.hostEvents, e.liveViewing])).toEqual(['external', false, true, true, false]);
+  await openDrawer(p);
+  const before = await canvasHash(p);
+  await drawer(p).getByRole('button', { name: 'Bedroom', exact: true }).click();
+  await expect.poll(() => canvasHash(p), { timeout: 15_000 }).not.toBe(before);
+  await expect.poll(() => el.evaluate((e: HTMLElement & { currentFrame: number }) => e.currentFrame)).toBe(100);
+  await screen(p, 'player-external');
+  await el.getByRole('button', { name: 'Menu' }).click();
+  const menu = dialog(p, 'Player Menu');
+  await expect(menu.locator('.action-list sl-button')).toHaveText(['Exit Tour']);
+  await expect(menu.locator('.player-menu-footer a')).toHaveText(['Privacy', 'Terms', 'Licenses']);
+  await screen(p, 'player-menu-external');
+  await menu.getByRole('button', { name: 'Exit Tour' }).click();
+  await p.waitForURL((u) => u.pathname === '/login');
+  await context.close();
+});
+
+test('menus hide with disabledControls=menu,markers; a bad id shows Invalid Link; the embedding example', async ({ browser }) => {
+  const context = await browser.newContext({ reducedMotion: 'reduce' });
+  const p = await context.newPage();
+  await routeTourCalls(p);
+  await p.goto(`/playerext?tourId=${MAIN}&disabledControls=Menu,MARKERS`);
+  await ready(p);
+  await expect(player(p).getByRole('button', { name: 'Menu' })).toHaveCount(0);
+  await expect(player(p).getByRole('button', { name: 'Fast Travel' })).toHaveCount(0);
+  await p.goto('/agentplayer?tourId=not-a-tour');
+  await expect(player(p).getByText(ERROR_TEXTS.invalidLink)).toBeVisible();
+  await p.goto(`/previewplayer?tourId=${MAIN}`);
+  await p.waitForURL((u) => u.pathname === '/playerext' && u.search === `?tourId=${MAIN}`);
+  await p.goto(`/embedded_example/${MAIN}`);
+  await expect(p.locator('iframe.embedded-frame')).toHaveAttribute('src', new RegExp(`/playerext\\?tourId=${MAIN}&disabledControls=feedback$`));
+  await screen(p, 'embedded-example');
+  await context.close();
+});
+
+test('the editor: add three markers, rename one, delete one; preview and edit menus', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const context = await browser.newContext({ reducedMotion: 'reduce' });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const p = await context.newPage();
+  await routeTourCalls(p);
+  const email = `editor-${Date.now().toString(36)}@example.com`;
+  const reg = await p.request.post('/query', {
+    data: { query: 'mutation($input: UserRegisterInput!) { userRegister(input: $input) { id } }', variables: { input: { username: email, password: 'Walkthrough1', name: 'Eddie', surname: 'Editor', acceptedTerms: true, turnstileToken: DEV_TURNSTILE_TOKEN } } },
+  });
+  expect(reg.ok()).toBe(true);
+  await p.goto(pathOf(await mailLink(p, email, /\/account\/activate\?token=/)));
+  await expect(p.getByText(ERROR_TEXTS.activationSuccess)).toBeVisible();
+  await p.goto('/login');
+  await p.getByLabel('Email').fill(email);
+  await p.getByLabel('Password').fill('Walkthrough1');
+  await p.getByRole('button', { name: 'Log in with email' }).click();
+  await p.waitForURL((u) => u.pathname === '/');
+
+  await p.goto(`/editplayer?tourId=${EDIT}`);
+  await ready(p);
+  await expect(player(p).locator('h1.title')).toContainText('(Edit Mode)');
+  await openDrawer(p);
+  const total = await player(p).evaluate((e: HTMLElement & { totalFrames: number }) => e.totalFrames);
+  for (const [i, name] of ['Foyer', 'Pantry', 'Garage'].entries()) {
+    await player(p).evaluate((e: HTMLElement & { goToFrame(n: number): Promise<void> }, n) => e.goToFrame(n), Math.floor(((i + 1) * total) / 5) + 3);
+    if (await drawer(p).getByRole('button', { name: 'Add', exact: true }).isVisible()) await drawer(p).getByRole('button', { name: 'Add', exact: true }).click();
+    await drawer(p).getByRole('listitem').filter({ hasText: new RegExp(`^${name}$`) }).click();
+    await expect(drawer(p).getByRole('button', { name, exact: true })).toBeVisible();
+  }
+  await drawer(p).getByRole('button', { name: 'Rename Pantry' }).click();
+  await drawer(p).getByRole('listitem').getByLabel('Marker name').fill('Walk-in Pantry');
+  await drawer(p).getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(drawer(p).getByRole('button', { name: 'Walk-in Pantry', exact: true })).toBeVisible();
+  await drawer(p).getByRole('button', { name: 'Delete Garage' }).click();
+  await drawer(p).getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(drawer(p).getByRole('button', { name: 'Garage', exact: true })).toHaveCount(0);
+  await screen(p, 'player-editor');
+
+  await player(p).getByRole('button', { name: 'Menu' }).click();
+  const edit = dialog(p, 'Player Menu (Edit Mode)');
+  await expect(edit.locator('.action-list sl-button')).toHaveText(['Sharing Options', 'Preview Tour', 'Save & Exit']);
+  await screen(p, 'player-menu-edit');
+  await edit.getByRole('button', { name: 'Sharing Options' }).click();
+  const sharing = dialog(p, 'Sharing Options');
+  await sharing.getByRole('button', { name: 'Copy' }).click();
+  await expect(sharing.getByRole('button', { name: 'Copied' })).toBeVisible();
+  expect(await p.evaluate(() => navigator.clipboard.readText())).toMatch(new RegExp(`/playerext\\?tourId=${EDIT}$`));
+  await sharing.getByRole('button', { name: 'Generate QR Code' }).click();
+  await expect(sharing.getByTestId('qr-image')).toBeVisible();
+  await screen(p, 'player-sharing');
+  await sharing.getByRole('button', { name: 'Close' }).last().click();
+  await player(p).getByRole('button', { name: 'Menu' }).click();
+  await dialog(p, 'Player Menu (Edit Mode)').getByRole('button', { name: 'Preview Tour' }).click();
+  await p.waitForURL((u) => u.pathname === '/previewplayer');
+  await ready(p);
+  await player(p).getByRole('button', { name: 'Menu' }).click();
+  await expect(dialog(p, 'Player Menu').locator('.action-list sl-button')).toHaveText(['Edit Tour', 'Exit Preview']);
+  await dialog(p, 'Player Menu').getByRole('button', { name: 'Exit Preview' }).click();
+  await p.waitForURL((u) => u.pathname === '/');
+  await context.close();
+});
