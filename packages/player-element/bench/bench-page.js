@@ -20,6 +20,15 @@ function readFrame(canvas, ctx) {
 
 let player, canvas, ctx;
 const longTasks = [];
+const loafs = [];
+try {
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      loafs.push({ d: Math.round(e.duration), block: Math.round(e.blockingDuration), render: Math.round(e.renderStart ? e.startTime + e.duration - e.renderStart : 0),
+        scripts: e.scripts.map((s) => `${s.invoker}:${Math.round(s.duration)}`).slice(0, 3) });
+    }
+  }).observe({ type: 'long-animation-frame', buffered: false });
+} catch { /* not supported */ }
 new PerformanceObserver((list) => { for (const e of list.getEntries()) longTasks.push(e.duration); }).observe({ type: 'longtask', buffered: true });
 
 window.bench = {
@@ -35,16 +44,18 @@ window.bench = {
     await ready;
     canvas = player.shadowRoot.querySelector('canvas');
     ctx = canvas.getContext('2d');
-    if (waitBuffered) while (player.loadedFrameCount < player.totalFrames) await raf();
+    const t0 = performance.now();
+    if (waitBuffered) while (player.loadedFrameCount < player.totalFrames && performance.now() - t0 < 120000) await raf();
     return { total: player.totalFrames, canvas: [canvas.width, canvas.height] };
   },
 
   /** One keyboard step per animation frame; a step counts when the exact 720p frame is on the canvas at the next frame. */
   async scrub(start, steps, dir) {
-    await player.goToFrame(start);
+    await Promise.race([player.goToFrame(start), new Promise((r) => setTimeout(r, 10000))]);
     canvas.focus();
     await raf();
     longTasks.length = 0;
+    loafs.length = 0;
     let ok = 0, lowShown = 0, stale = 0;
     let expected = start;
     const key = dir > 0 ? 'ArrowRight' : 'ArrowLeft';
@@ -57,7 +68,7 @@ window.bench = {
       else if (r.frame === expected) lowShown++;
       else stale++;
     }
-    return { steps, ok, lowShown, stale, longTaskMax: longTasks.length ? Math.max(...longTasks) : 0, longTasks: longTasks.length };
+    return { steps, ok, lowShown, stale, longTaskMax: longTasks.length ? Math.max(...longTasks) : 0, longTasks: longTasks.length, loaf: [...loafs].sort((a, b) => b.block - a.block) };
   },
 
   /** Programmatic jumps: time to a placeholder from the target's neighbourhood and to the exact 720p frame. */
@@ -116,12 +127,14 @@ window.bench = {
     v.muted = true; v.crossOrigin = 'anonymous'; v.preload = 'auto'; v.src = src;
     await new Promise((r, j) => { v.onloadeddata = r; v.onerror = () => j(new Error('video load failed')); });
     // Fully buffer the file first so the baseline is not penalised for network.
-    while (!(v.buffered.length && v.buffered.end(v.buffered.length - 1) >= v.duration - 0.1)) await raf();
+    const t0 = performance.now();
+    while (!(v.buffered.length && v.buffered.end(v.buffered.length - 1) >= v.duration - 0.1) && performance.now() - t0 < 30000) await raf();
     const c = document.createElement('canvas');
     c.width = 650; c.height = 366;
     const cx = c.getContext('2d', { willReadFrequently: true });
+    const seeked = new Promise((r) => (v.onseeked = r));
     v.currentTime = (start + 0.5) / fps;
-    await new Promise((r) => (v.onseeked = r));
+    await Promise.race([seeked, new Promise((r) => setTimeout(r, 5000))]);
     longTasks.length = 0;
     let ok = 0, expected = start;
     for (let i = 0; i < steps; i++) {

@@ -36,6 +36,7 @@ const pageUrl = `http://localhost:${web.address().port}/`;
 const browser = await puppeteer.launch({
   executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
   headless: true,
+  protocolTimeout: 600_000,
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
 });
 
@@ -63,8 +64,11 @@ try {
     const info = await page.evaluate((id, api) => window.bench.load(id, api), id, stub.origin);
     console.log(`[bench] ${label} tour: ${info.total} frames, canvas ${info.canvas.join('x')}`);
     const fwd = await page.evaluate((s) => window.bench.scrub(s, 600, 1), start);
+    console.log(`[bench] ${label} forward scrub done`);
     const back = await page.evaluate((s) => window.bench.scrub(s, 600, -1), start + 600);
+    console.log(`[bench] ${label} backward scrub done`);
     scrubs[label] = { fwd, back };
+    for (const r of [fwd, back]) if (r.loaf?.length) console.log(`[bench] ${label} long frames:`, JSON.stringify(r.loaf.slice(0, 4)));
     longest = Math.max(longest, fwd.longTaskMax, back.longTaskMax);
     if (label === '60 s') {
       const targets = [];
@@ -74,6 +78,7 @@ try {
         targets.push(seed % (info.total - 2));
       }
       jumpStats = await page.evaluate((t) => window.bench.jumps(t), targets);
+      console.log('[bench] jumps done');
     }
     const s = await page.evaluate(() => window.bench.stats());
     peaks[label] = s.peakDecodedBytes;
@@ -83,6 +88,7 @@ try {
   const base = {
     fwd: await page.evaluate((src, fps) => window.bench.videoScrub(src, fps, 10, 600, 1), `${stub.origin}/clips/bench-60s/source.mp4`, FPS),
   };
+  console.log('[bench] baseline forward done');
   base.back = await page.evaluate((src, fps) => window.bench.videoScrub(src, fps, 610, 600, -1), `${stub.origin}/clips/bench-60s/source.mp4`, FPS);
 
   console.log('');
@@ -100,14 +106,16 @@ try {
   line('longest main-thread task while scrubbing', longest ? `${longest.toFixed(0)} ms` : '< 50 ms', '<= 50 ms', longest <= 50, '(Long Tasks API reports tasks over 50 ms)');
 
   // First frame on Slow 4G (150 ms RTT, 1.6 Mbps down).
-  const slow = await browser.newPage();
+  const slowContext = await browser.createBrowserContext(); // its own, empty HTTP cache
+  const slow = await slowContext.newPage();
   await slow.goto(pageUrl);
-  const cdp = await slow.createCDPSession();
-  await cdp.send('Network.enable');
-  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 });
-  const first = await slow.evaluate((id, api) => window.bench.firstFrame(id, api), IDS.short, stub.origin);
-  line('first frame after connect on Slow 4G (150 ms, 1.6 Mbps)', `${first.toFixed(0)} ms`, '<= 1000 ms', first > 0 && first <= 1000);
+  // Shaped at the API/clip server (so worker fetches are throttled too): 150 ms RTT, 1.6 Mbps.
+  await fetch(`${stub.origin}/__shape`, { method: 'POST', body: JSON.stringify({ latencyMs: 150, bytesPerSec: 1.6e6 / 8 }) });
+  const firsts = [];
+  for (let i = 0; i < 3; i++) firsts.push(await slow.evaluate((id, api) => window.bench.firstFrame(id, api), IDS.short, stub.origin));
+  await fetch(`${stub.origin}/__shape`, { method: 'POST', body: 'null' });
+  const first = Math.max(...firsts);
+  line('first frame after connect on Slow 4G (150 ms, 1.6 Mbps), worst of 3', `${first.toFixed(0)} ms`, '<= 1000 ms', first > 0 && first <= 1000, `(runs ${firsts.map((f) => f.toFixed(0)).join(', ')} ms)`);
 
   line('JavaScript, main thread (gzip)', `${(sizes.mainThreadGzipBytes / 1024).toFixed(1)} KB`, '<= 30 KB', sizes.mainThreadGzipBytes <= 30 * 1024);
   line('JavaScript, all incl. workers (gzip)', `${(sizes.allGzipBytes / 1024).toFixed(1)} KB`, '<= 80 KB', sizes.allGzipBytes <= 80 * 1024);

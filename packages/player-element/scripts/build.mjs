@@ -63,6 +63,9 @@ await build({
   plugins: [sharedSubset, inlineWorker],
 });
 
+// TypeScript declarations for consumers of dist/esm.
+execFileSync(process.execPath, [join(root, '../../node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+
 // Custom-elements manifest from the JSDoc of the components.
 execFileSync(process.execPath, [join(root, '../../node_modules/@custom-elements-manifest/analyzer/cem.js'), 'analyze', '--litelement', '--globs', 'src/**/*.component.ts', '--outdir', '.', '--quiet'], { cwd: root, stdio: 'inherit' });
 

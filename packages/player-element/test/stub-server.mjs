@@ -133,8 +133,44 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
     return gqlError('Unknown operation', 'BAD_REQUEST');
   };
 
+  // Optional network shaping (the benchmark's Slow 4G): one RTT before each response (two on a
+  // new connection, for the handshake) and a shared downstream rate for all bodies.
+  let shape = null;
+  let nextFree = 0;
+  const shapedSockets = new WeakSet();
+  const delay = (ms) => new Promise((r) => setTimeout(r, ms));
+  const shapeResponse = async (req, res) => {
+    if (!shape) return;
+    const rtts = shapedSockets.has(req.socket) ? 1 : 2;
+    shapedSockets.add(req.socket);
+    await delay(shape.latencyMs * rtts);
+    const write = res.write.bind(res);
+    const end = res.end.bind(res);
+    const paced = async (chunk) => {
+      const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk ?? '');
+      for (let i = 0; i < buf.length; i += 16 * 1024) {
+        const part = buf.subarray(i, i + 16 * 1024);
+        const now = Date.now();
+        const start = Math.max(now, nextFree);
+        nextFree = start + (part.length / shape.bytesPerSec) * 1000;
+        if (nextFree > now) await delay(nextFree - now);
+        write(part);
+      }
+    };
+    res.end = (chunk) => {
+      void paced(chunk).then(() => end());
+      return res;
+    };
+  };
+
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, origin || 'http://x');
+    if (url.pathname === '/__shape') {
+      shape = JSON.parse(await readBody(req));
+      nextFree = 0;
+      return send(res, 200, { ok: true });
+    }
+    await shapeResponse(req, res);
     if (req.method === 'OPTIONS') return send(res, 204, '');
     if (url.pathname === '/query' && req.method === 'POST') {
       let body;

@@ -22,6 +22,8 @@ interface Job {
   to: number;
   /** Keyframe only, on the worker's separate keyframe decoder (a placeholder). */
   keyframe?: boolean;
+  id?: number;
+  worker?: number;
 }
 
 /** What the canvas should show for a frame: exact high, exact low, or the nearest decoded frame. */
@@ -52,6 +54,9 @@ export class DecodeController implements ReactiveController {
   private loadedFrames = 0;
   private generation = 0;
   private inflightBytes = 0;
+  private nextJobId = 1;
+  private running = new Map<number, Job>();
+  cancelledJobs = 0;
   /** Peak of cache plus frames in transit; the bench reads it. */
   peakDecodedBytes = 0;
   decodeErrors = 0;
@@ -148,6 +153,7 @@ export class DecodeController implements ReactiveController {
     this.bridges = [];
     this.busy = [];
     this.pending.clear();
+    this.running.clear();
     this.cache.clear();
     this.inflightBytes = 0;
   }
@@ -201,11 +207,11 @@ export class DecodeController implements ReactiveController {
     for (let f = pcStart; f <= pcEnd && !haveAny; f++) haveAny = this.cache.has('low', f) || this.cache.has('high', f);
     const placeholder: Job | undefined =
       exactMissing && !haveAny && !this.pending.has(this.key('low', pcStart)) ? { rendition: 'low', clip: pc, from: 0, to: 0, keyframe: true } : undefined;
-    // 1. Something to show now: the low frame at the playhead (cheap), unless the exact frame is there.
-    if (exactMissing && !this.cache.has('low', p)) want('low', p, p);
-    // 2. The exact frame and the frames ahead of it.
+    // 1. The exact frame and the frames ahead of it, then the low frame at the playhead as a
+    //    better placeholder, then the frames behind and the low frames ahead.
     if (this.highEnabled) {
       want('high', p, ahead(w.highAhead));
+      if (exactMissing && !this.cache.has('low', p)) want('low', p, p);
       want('high', p, behind(w.highBehind));
       want('low', p, ahead(w.lowAhead));
     } else {
@@ -229,8 +235,31 @@ export class DecodeController implements ReactiveController {
     return merged;
   }
 
+  /** Cancels running decodes whose frames are all outside the windows around the playhead. */
+  private cancelStale(): void {
+    const w = DECODE_WINDOW;
+    const p = this.position;
+    const d = this.direction;
+    for (const [id, job] of this.running) {
+      if (job.keyframe || job.worker === undefined) continue;
+      const start = this.starts[job.clip] ?? 0;
+      const a = start + job.from;
+      const b = start + job.to;
+      const ahead = job.rendition === 'high' ? w.highAhead : w.lowAhead;
+      const behind = job.rendition === 'high' ? w.highBehind : w.lowBehind;
+      const lo = d > 0 ? p - behind : p - ahead;
+      const hi = d > 0 ? p + ahead : p + behind;
+      if (b < lo || a > hi) {
+        this.running.delete(id);
+        this.cancelledJobs++;
+        void this.bridges[job.worker]?.api.cancel(id).catch(() => undefined);
+      }
+    }
+  }
+
   private pump(): void {
     if (!this.bridges.length) return;
+    this.cancelStale();
     const jobs = this.plan();
     for (const job of jobs) {
       if (job.keyframe) {
@@ -269,7 +298,20 @@ export class DecodeController implements ReactiveController {
       this.peakDecodedBytes = Math.max(this.peakDecodedBytes, this.cache.totalBytes + this.inflightBytes);
       this.host.onFramesArrived();
     });
-    const req = { rendition: job.rendition, clipIndex: job.clip, url: job.rendition === 'high' ? clip.highURI : clip.lowURI, from: job.from, to: job.to, batchSize: this.batchFor(job.rendition) };
+    job.id = this.nextJobId++;
+    job.worker = w;
+    this.running.set(job.id, job);
+    const pl = locateFrame(this.starts, this.counts, this.position);
+    const req = {
+      rendition: job.rendition,
+      clipIndex: job.clip,
+      url: job.rendition === 'high' ? clip.highURI : clip.lowURI,
+      from: job.from,
+      to: job.to,
+      batchSize: this.batchFor(job.rendition),
+      id: job.id,
+      ...(pl.clip === job.clip ? { urgent: pl.local } : {}),
+    };
     (job.keyframe ? bridge.api.keyframe(req, onBatch) : bridge.api.decode(req, onBatch))
       .then(
         () => {
@@ -283,6 +325,7 @@ export class DecodeController implements ReactiveController {
         },
       )
       .finally(() => {
+        this.running.delete(job.id!);
         this.inflightBytes -= inflight;
         if (gen !== this.generation) return;
         for (const k of keys) this.pending.delete(k);

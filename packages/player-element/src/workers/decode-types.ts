@@ -23,6 +23,10 @@ export interface DecodeRequest {
   to: number;
   /** Frames per message back to the main thread (tours §9 batch size). */
   batchSize: number;
+  /** Job id, for cancel(). */
+  id?: number;
+  /** A frame the player is waiting for: its batch is sent as soon as it is copied. */
+  urgent?: number;
 }
 
 export interface WorkerStats {

@@ -170,12 +170,14 @@ function loadClip(rendition: Rendition, clipIndex: number, url: string): Loading
 type DecoderKey = Rendition | 'keyframe';
 const decoders = new Map<DecoderKey, { decoder: VideoDecoder; configKey: string; sink: (f: VideoFrame) => void; fail: (e: unknown) => void }>();
 let queue: Promise<unknown> = Promise.resolve();
+const cancelled = new Set<number>();
+let running: { id: number | undefined; decoder: VideoDecoder } | undefined;
 let keyframeQueue: Promise<unknown> = Promise.resolve();
 
 function getDecoder(rendition: DecoderKey, clip: EncodedClip) {
   const configKey = `${clip.codec}|${clip.width}x${clip.height}|${Array.from(clip.description).join(',')}`;
   let d = decoders.get(rendition);
-  if (d && d.decoder.state !== 'closed' && d.configKey === configKey) return d;
+  if (d && d.decoder.state === 'configured' && d.configKey === configKey) return d;
   if (d && d.decoder.state !== 'closed') d.decoder.close();
   const holder = {
     sink: (f: VideoFrame) => f.close(),
@@ -254,15 +256,23 @@ async function runDecode(req: DecodeRequest, onBatch: (frames: DecodedFrame[]) =
       .then(async () => {
         stats.decodedFrames++;
         batch.push({ rendition: req.rendition, clipIndex: req.clipIndex, frame: i, width, height, data });
-        if (batch.length >= req.batchSize || i === last) await flushBatch();
+        if (batch.length >= req.batchSize || i === last || i === req.urgent) await flushBatch();
       });
   };
   for (let i = 0; i <= last; i++) {
     const s = clip.samples[i]!;
     d.decoder.decode(new EncodedVideoChunk({ type: s.key ? 'key' : 'delta', timestamp: s.timestamp, duration: s.duration, data: s.data }));
   }
-  await d.decoder.flush();
-  if (failure) throw failure instanceof Error ? failure : new Error(String(failure));
+  running = { id: req.id, decoder: d.decoder };
+  try {
+    await d.decoder.flush();
+  } catch (e) {
+    // reset() by cancel(): not an error, the frames copied so far are still delivered.
+    if (req.id === undefined || !cancelled.has(req.id)) throw e;
+  } finally {
+    running = undefined;
+  }
+  if (failure && !(req.id !== undefined && cancelled.has(req.id))) throw failure instanceof Error ? failure : new Error(String(failure));
   await copying;
   await flushBatch();
   return last - from + 1;
@@ -286,9 +296,16 @@ const api = {
   /** Decodes frames [from, to] of a clip; batches are delivered through onBatch as they are ready. */
   decode(req: DecodeRequest, onBatch: (frames: DecodedFrame[]) => void | Promise<void>): Promise<number> {
     // One decode at a time per worker: the decoder is stateful.
-    const run = queue.then(() => runDecode(req, onBatch));
+    const run = queue.then(() => (req.id !== undefined && cancelled.has(req.id) ? 0 : runDecode(req, onBatch)));
     queue = run.catch(() => undefined);
-    return run;
+    return run.finally(() => {
+      if (req.id !== undefined) cancelled.delete(req.id);
+    });
+  },
+  /** Drops a queued decode, or stops a running one at once (the playhead went elsewhere). */
+  cancel(id: number): void {
+    cancelled.add(id);
+    if (running?.id === id && running.decoder.state === 'configured') running.decoder.reset();
   },
   stats(): WorkerStats {
     return { ...stats, encodedBytes };
