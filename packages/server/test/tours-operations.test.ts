@@ -204,6 +204,17 @@ describe.each(DB_KINDS)('tour operations on %s', (kind) => {
     });
   });
 
+  describe('tourProgressUpdated', () => {
+    it('is for members of the tour\'s company only', async () => {
+      const tour = await seedProcessedTour(t, owner, 1);
+      const client = t.wsClient(stranger.token);
+      const err = await new Promise<unknown>((resolve) => {
+        client.subscribe({ query: Q.progress, variables: { id: tour.id } }, { next: (v) => resolve(v.errors), error: resolve, complete: () => resolve(null) });
+      });
+      expect(JSON.stringify(err)).toContain(ERROR_CODES.NOT_FOUND);
+    });
+  });
+
   describe('media route', () => {
     it('serves clips with ranges, ETags, immutable caching and open CORS', async () => {
       const tour = await seedProcessedTour(t, owner, 1);
