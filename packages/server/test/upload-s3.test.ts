@@ -11,7 +11,9 @@ import { createStorage } from '../src/storage/create-storage.js';
 import { loadConfig } from '../src/config.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser } from './helpers/seed.js';
-import { Q } from './fixtures/tours.js';
+import { Q, uploadAndSubmit } from './fixtures/tours.js';
+import { fakeProcessVideo } from './fixtures/fake-media.js';
+import { processTourJob } from '../src/jobs/process-tour.js';
 
 const BUCKET = 'roomwalk-test';
 
@@ -106,6 +108,22 @@ describe('S3 storage adapter (s3rver)', () => {
       const s = await t.gql(Q.submit, { key: p.key }, u.token);
       expect(s.errors).toBeUndefined();
       expect(s.data.fileSubmitPreSignedUpload.bucketURL).toBe(`${endpoint}/${BUCKET}/${p.key}`);
+    });
+
+    it('processes from the bucket into the bucket, serves clips from it, and deletes them with the tour', async () => {
+      const u = await seedUser(t.app, { plan: 'pro' });
+      const { tourId } = await uploadAndSubmit(t, u.token, Buffer.alloc(4000, 9));
+      const id = tourId.replace(/^tour_/, '');
+      await processTourJob(t.app.services, id, fakeProcessVideo({ clips: 2 }));
+      const tour = (await t.gql(Q.tour, { id: tourId }, u.token)).data.tour;
+      expect(tour.status.status).toBe('PROCESSED');
+      expect(tour.clips[0].highURI).toBe(`${endpoint}/${BUCKET}/tours/${id}/v1/clips/0000-high.mp4`);
+      const clip = await fetch(tour.clips[0].highURI, { headers: { Range: 'bytes=0-9' } });
+      expect(clip.status).toBe(206);
+      expect((await clip.arrayBuffer()).byteLength).toBe(10);
+      expect((await t.gql(Q.del, { id: tourId }, u.token)).errors).toBeUndefined();
+      expect(await t.app.services.storage.head(`tours/${id}/v1/clips/0000-high.mp4`)).toBeNull();
+      expect(await t.app.services.storage.head(`tours/${id}/v1/thumbnail.jpg`)).toBeNull();
     });
 
     it('refuses at submit a file over the limit a presigned PUT cannot enforce, and removes it', async () => {
