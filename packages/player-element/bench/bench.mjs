@@ -81,6 +81,7 @@ try {
       console.log('[bench] jumps done');
     }
     const s = await page.evaluate(() => window.bench.stats());
+    console.log(`[bench] ${label} stats: ${JSON.stringify(s)}`);
     peaks[label] = s.peakDecodedBytes;
   }
 

@@ -37,8 +37,10 @@ export const TOUR_ID_PATTERN = /^tour_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-
  * peak decoded memory under 150 MB whatever the tour length (issue §8).
  */
 export const CACHE_BUDGET = {
-  highBytes: 96 * 1024 * 1024,
+  highBytes: 84 * 1024 * 1024,
   lowBytes: 28 * 1024 * 1024,
+  /** One keyframe thumbnail per clip, sized so all of them fit this budget (jump placeholders). */
+  thumbnailBytes: 12 * 1024 * 1024,
 } as const;
 
 /** Decode-ahead window in frames, in and against the direction of travel. */

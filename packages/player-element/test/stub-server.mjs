@@ -149,6 +149,8 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
     const paced = async (chunk) => {
       const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk ?? '');
       for (let i = 0; i < buf.length; i += 16 * 1024) {
+        // An aborted response stops using the link (the browser cancelled the fetch).
+        if (!shape || res.destroyed || req.socket.destroyed) return;
         const part = buf.subarray(i, i + 16 * 1024);
         const now = Date.now();
         const start = Math.max(now, nextFree);

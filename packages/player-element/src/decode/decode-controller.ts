@@ -27,11 +27,9 @@ interface Job {
 }
 
 /** What the canvas should show for a frame: exact high, exact low, or the nearest decoded frame. */
-export interface Drawable {
-  frame: DecodedFrame;
-  tourFrame: number;
-  exact: boolean;
-}
+export type Drawable =
+  | { frame: DecodedFrame; bitmap?: undefined; tourFrame: number; exact: boolean }
+  | { frame?: undefined; bitmap: ImageBitmap; tourFrame: number; exact: false };
 
 /**
  * Owns the decode workers and the bounded frame cache. Decodes the frames around the playhead,
@@ -84,7 +82,7 @@ export class DecodeController implements ReactiveController {
   }
 
   /** Starts decoding a tour; frame 0 comes first in the low rendition. */
-  load(clips: Clip[], options: { hiRes: boolean }): void {
+  load(clips: Clip[], options: { hiRes: boolean; aspect?: number }): void {
     this.dispose();
     this.generation++;
     this.clips = [...clips].sort((a, b) => a.index - b.index);
@@ -105,9 +103,20 @@ export class DecodeController implements ReactiveController {
     this.prefetched = this.clips.map(() => false);
     this.loadedFrames = 0;
     this.position = 0;
+    this.firstArrived = false;
+    this.prefetchGen = gen;
+    // Thumbnail size: all clips' keyframes fit the thumbnail budget, 64 to 320 px wide.
+    const px = CACHE_BUDGET.thumbnailBytes / 4 / Math.max(1, this.clips.length);
+    const aspect = options.aspect ?? 16 / 9;
+    const width = Math.max(64, Math.min(320, Math.floor(Math.sqrt(px * aspect))));
+    this.thumbSize = { width, height: Math.max(1, Math.round(width / aspect)) };
     this.pump();
-    this.startPrefetch(gen);
   }
+  private firstArrived = false;
+  private thumbs: (ImageBitmap | undefined)[] = [];
+  private thumbSize = { width: 160, height: 90 };
+  thumbBytes = 0;
+  private prefetchGen = -1;
 
   setHighEnabled(enabled: boolean): void {
     this.highEnabled = enabled && canDecodeHighRes(this.device);
@@ -129,7 +138,13 @@ export class DecodeController implements ReactiveController {
     }
     const l = this.cache.get('low', frame);
     if (l) return { frame: l, tourFrame: frame, exact: !this.highEnabled };
+    const { clip } = locateFrame(this.starts, this.counts, frame);
+    const clipStart = this.starts[clip] ?? 0;
     const n = this.cache.nearest(frame, Number.POSITIVE_INFINITY);
+    // A decoded frame of the same clip beats the thumbnail; a frame of another clip does not.
+    if (n && Math.abs(n.frame - frame) <= Math.abs(frame - clipStart)) return { frame: n.data, tourFrame: n.frame, exact: false };
+    const thumb = this.thumbs[clip];
+    if (thumb) return { bitmap: thumb, tourFrame: clipStart, exact: false };
     return n ? { frame: n.data, tourFrame: n.frame, exact: false } : undefined;
   }
 
@@ -155,6 +170,9 @@ export class DecodeController implements ReactiveController {
     this.pending.clear();
     this.running.clear();
     this.cache.clear();
+    for (const t of this.thumbs) t?.close();
+    this.thumbs = [];
+    this.thumbBytes = 0;
     this.inflightBytes = 0;
   }
 
@@ -211,7 +229,6 @@ export class DecodeController implements ReactiveController {
     //    better placeholder, then the frames behind and the low frames ahead.
     if (this.highEnabled) {
       want('high', p, ahead(w.highAhead));
-      if (exactMissing && !this.cache.has('low', p)) want('low', p, p);
       want('high', p, behind(w.highBehind));
       want('low', p, ahead(w.lowAhead));
     } else {
@@ -266,6 +283,8 @@ export class DecodeController implements ReactiveController {
         this.run(job.clip % this.bridges.length, job);
         continue;
       }
+      // Until the first frame is on screen, only its keyframe is fetched (slow networks).
+      if (!this.firstArrived) break;
       const preferred = job.clip % this.bridges.length;
       let w = this.busy[preferred] ? this.busy.findIndex((b) => !b) : preferred;
       if (w < 0) break;
@@ -295,8 +314,14 @@ export class DecodeController implements ReactiveController {
         this.cache.put(start + f.frame, f);
         this.pending.delete(this.key(job.rendition, start + f.frame));
       }
-      this.peakDecodedBytes = Math.max(this.peakDecodedBytes, this.cache.totalBytes + this.inflightBytes);
+      this.peakDecodedBytes = Math.max(this.peakDecodedBytes, this.cache.totalBytes + this.inflightBytes + this.thumbBytes);
       this.host.onFramesArrived();
+      if (!this.firstArrived) {
+        // The first frame had the link to itself; now buffer and decode the rest.
+        this.firstArrived = true;
+        this.startPrefetch(this.prefetchGen);
+        this.pump();
+      }
     });
     job.id = this.nextJobId++;
     job.worker = w;
@@ -355,6 +380,18 @@ export class DecodeController implements ReactiveController {
           }
           if (gen !== this.generation) return;
           this.markPrefetched(c);
+          try {
+            const t = await this.bridges[w]!.api.thumbnail('low', c, clip.lowURI, this.thumbSize.width, this.thumbSize.height);
+            if (gen !== this.generation) {
+              t.close();
+              return;
+            }
+            this.thumbs[c] = t;
+            this.thumbBytes += t.width * t.height * 4;
+            this.peakDecodedBytes = Math.max(this.peakDecodedBytes, this.cache.totalBytes + this.inflightBytes + this.thumbBytes);
+          } catch {
+            /* a missing thumbnail only means a plainer placeholder */
+          }
         }
       })();
     }

@@ -152,6 +152,8 @@ export class TourPlayer extends LitElement {
   openMainFrames = 0;
   maxOpenMainFrames = 0;
   paintCount = 0;
+  drawMsMax = 0;
+  drawMsTotal = 0;
 
   constructor() {
     super();
@@ -218,6 +220,7 @@ export class TourPlayer extends LitElement {
       cacheFrames: this.decoder.cache.size,
       peakCacheBytes: this.decoder.cache.peakBytes,
       peakDecodedBytes: this.decoder.peakDecodedBytes,
+      thumbnailBytes: this.decoder.thumbBytes,
       workers: this.decoder.workers,
       openMainFrames: this.openMainFrames,
       maxOpenMainFrames: this.maxOpenMainFrames,
@@ -225,6 +228,10 @@ export class TourPlayer extends LitElement {
       workerMaxOpenFrames: w.maxOpenFrames,
       decodedFrames: w.decodedFrames,
       rejectedHostMessages: this.bridge.rejected,
+      paints: this.paintCount,
+      drawMsMax: this.drawMsMax,
+      drawMsMean: this.paintCount ? this.drawMsTotal / this.paintCount : 0,
+      cancelledDecodes: this.decoder.cancelledJobs,
     };
   }
 
@@ -369,7 +376,8 @@ export class TourPlayer extends LitElement {
       this.loadedFrames = this.fallback.total;
       void this.fallback.show(0);
     } else {
-      this.decoder.load(tour.clips, { hiRes: this.hiRes });
+      const vi = tour.videoInfo;
+      this.decoder.load(tour.clips, { hiRes: this.hiRes, aspect: vi && vi.width && vi.height ? vi.width / vi.height : 16 / 9 });
     }
     this.markersCtl.resumeIfActive();
   }
@@ -419,7 +427,7 @@ export class TourPlayer extends LitElement {
     const d = this.decoder.drawable(this.frame);
     if (!d) return;
     const p = this.painted;
-    if (p && p.tourFrame === d.tourFrame && p.rendition === d.frame.rendition) {
+    if (p && p.tourFrame === d.tourFrame && p.rendition === (d.frame?.rendition ?? 'thumbnail')) {
       this.resolveWaiters();
       return;
     }
@@ -430,13 +438,23 @@ export class TourPlayer extends LitElement {
     const canvas = this.canvas;
     const ctx = canvas?.getContext('2d');
     if (!canvas || !ctx) return;
+    if (d.bitmap) {
+      ctx.drawImage(d.bitmap, 0, 0, canvas.width, canvas.height);
+      this.painted = { frame: this.frame, rendition: 'thumbnail', tourFrame: d.tourFrame };
+      this.afterPaint();
+      return;
+    }
     const f = d.frame;
     let vf: VideoFrame | undefined;
     try {
       vf = new VideoFrame(new Uint8Array(f.data), { format: 'I420', codedWidth: f.width, codedHeight: f.height, timestamp: 0 });
       this.openMainFrames++;
       this.maxOpenMainFrames = Math.max(this.maxOpenMainFrames, this.openMainFrames);
+      const t0 = performance.now();
       ctx.drawImage(vf, 0, 0, canvas.width, canvas.height);
+      const dt = performance.now() - t0;
+      this.drawMsMax = Math.max(this.drawMsMax, dt);
+      this.drawMsTotal += dt;
     } catch (e) {
       console.warn('Failed to draw frame as image', e);
       return;
@@ -476,7 +494,7 @@ export class TourPlayer extends LitElement {
 
   private resolveWaiters(): void {
     if (!this.exactWaiters.length) return;
-    const exact = this.painted && this.painted.tourFrame === this.frame && (this.fallback ? true : this.decoder.isExact(this.frame) && this.painted.rendition === (this.decoder.drawable(this.frame)?.frame.rendition ?? ''));
+    const exact = this.painted && this.painted.tourFrame === this.frame && (this.fallback ? true : this.decoder.isExact(this.frame) && this.painted.rendition === (this.decoder.drawable(this.frame)?.frame?.rendition ?? ''));
     const keep: typeof this.exactWaiters = [];
     for (const w of this.exactWaiters) {
       if (w.frame !== this.frame) w.resolve();

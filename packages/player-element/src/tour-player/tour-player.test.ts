@@ -99,6 +99,20 @@ describe('<tour-player> decoding', () => {
     expect(readBarcode(canvasOf(p))).to.equal(141);
   });
 
+  it('shows the target clip\'s keyframe thumbnail at the next frame after a far jump, then the exact frame', async () => {
+    p = await makePlayer({ 'tour-id': tours.main!, api: stub });
+    await firstEvent(p, 'tour-ready');
+    // All four keyframe thumbnails (320x180 RGBA each for a 4-clip tour).
+    await until(async () => (await p.stats()).thumbnailBytes >= 4 * 320 * 180 * 4, 'thumbnails');
+    const done = p.goToFrame(130);
+    await new Promise((r) => requestAnimationFrame(r));
+    const shown = readBarcode(canvasOf(p));
+    expect(shown, 'a frame of clip 3 (108..143) right away').to.be.within(108, 143);
+    await done;
+    expect(readBarcode(canvasOf(p))).to.equal(130);
+    expect(showsLowRendition(canvasOf(p))).to.equal(false);
+  });
+
   it('decodes only the low rendition when hi-res is "false"', async () => {
     p = await makePlayer({ 'tour-id': tours.main!, api: stub, 'hi-res': 'false' });
     await firstEvent(p, 'tour-ready');

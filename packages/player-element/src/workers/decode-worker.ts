@@ -302,6 +302,38 @@ const api = {
       if (req.id !== undefined) cancelled.delete(req.id);
     });
   },
+  /**
+   * A small bitmap of a clip's keyframe (the jump placeholder). Decoded on the keyframe decoder
+   * and scaled by the browser; the VideoFrame is closed at once.
+   */
+  thumbnail(rendition: Rendition, clipIndex: number, url: string, width: number, height: number): Promise<ImageBitmap> {
+    const run = keyframeQueue.then(async () => {
+      const clip = await loadClip(rendition, clipIndex, url).first;
+      const d = getDecoder('keyframe', clip);
+      let out: VideoFrame | undefined;
+      let failure: unknown;
+      d.sink = (f) => {
+        if (out) closeFrame(f);
+        else out = f;
+      };
+      d.fail = (e) => {
+        failure = e;
+      };
+      const s0 = clip.samples[0]!;
+      d.decoder.decode(new EncodedVideoChunk({ type: 'key', timestamp: s0.timestamp, duration: s0.duration, data: s0.data }));
+      await d.decoder.flush();
+      if (failure || !out) throw failure instanceof Error ? failure : new Error('no keyframe');
+      const frame: VideoFrame = out;
+      try {
+        const bitmap = await createImageBitmap(frame, { resizeWidth: width, resizeHeight: height, resizeQuality: 'medium' });
+        return transfer(bitmap, [bitmap]);
+      } finally {
+        closeFrame(frame);
+      }
+    });
+    keyframeQueue = run.catch(() => undefined);
+    return run;
+  },
   /** Drops a queued decode, or stops a running one at once (the playhead went elsewhere). */
   cancel(id: number): void {
     cancelled.add(id);
