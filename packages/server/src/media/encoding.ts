@@ -1,0 +1,130 @@
+/**
+ * Clip encoding settings and the ffmpeg argument builder for the single transcoding pass.
+ *
+ * Why these numbers (measured on the 2-core machine with `npm run bench:processing -w packages/server`):
+ * - CLIP_FPS 15: a slow walk (about 1 m/s) moves about 7 cm between frames, finer than one scroll step, and a
+ *   30°/s pan turns 2° per frame, so scrubbing looks smooth; half of 30 fps halves decode work and memory in the
+ *   player and the encode time here. A clip of 36 frames is then 2.4 s of walking.
+ * - x264 `veryfast`, CRF 23, no B-frames (each decoded frame comes out at once, in order, which keeps the
+ *   player's seek-and-decode path simple), one closed GOP of exactly 36 frames per clip.
+ * - VBV caps (maxrate/bufsize) keep a clip of detailed, noisy footage within about 250 KB at 720p and 60 KB at
+ *   360p; calm footage stays well below them because CRF decides first.
+ */
+import { MIN_RESOLUTION } from '@roomwalk/shared';
+
+/** Constant sampling frame rate of every clip (see header). */
+export const CLIP_FPS = 15;
+/** Frames per clip; the last clip of a tour may have fewer. */
+export const CLIP_FRAMES = 36;
+
+export interface Rendition {
+  name: 'high' | 'low';
+  landscape: { width: number; height: number };
+  crf: number;
+  maxrateK: number;
+  bufsizeK: number;
+}
+
+export const RENDITIONS = {
+  high: { name: 'high', landscape: { width: MIN_RESOLUTION.landscape.width, height: MIN_RESOLUTION.landscape.height }, crf: 23, maxrateK: 720, bufsizeK: 1440 },
+  low: { name: 'low', landscape: { width: 640, height: 360 }, crf: 23, maxrateK: 170, bufsizeK: 340 },
+} as const satisfies Record<string, Rendition>;
+
+/** The x264 preset; `veryfast` is the measured balance of speed and bytes on 2 cores. */
+export const X264_PRESET = 'veryfast';
+
+/** Width and height of a rendition for the tour's orientation. */
+export function renditionSize(r: Rendition, portrait: boolean): { width: number; height: number } {
+  return portrait ? { width: r.landscape.height, height: r.landscape.width } : { ...r.landscape };
+}
+
+/** Source frame the thumbnail is taken from: one second in, past the shaky first moment of a recording. */
+export const THUMBNAIL_FRAME = CLIP_FPS;
+
+/** fragmented MP4: one moov up front with no samples, then one moof+mdat per keyframe (= per clip). */
+export const FRAGMENTED_MP4_FLAGS = 'movflags=+frag_keyframe+empty_moov+default_base_moof';
+
+/** x264 options shared by both renditions: fixed 36-frame closed GOPs, no scene-cut keyframes, no B-frames. */
+export function x264Args(r: Rendition): string[] {
+  return [
+    '-c:v', 'libx264', '-preset', X264_PRESET, '-profile:v', 'high', '-pix_fmt', 'yuv420p',
+    '-crf', String(r.crf), '-maxrate', `${r.maxrateK}k`, '-bufsize', `${r.bufsizeK}k`,
+    '-g', String(CLIP_FRAMES), '-keyint_min', String(CLIP_FRAMES), '-sc_threshold', '0', '-bf', '0', '-flags', '+cgop',
+    '-force_key_frames', `expr:eq(mod(n,${CLIP_FRAMES}),0)`,
+    '-color_primaries', 'bt709', '-color_trc', 'bt709', '-colorspace', 'bt709', '-color_range', 'tv',
+  ];
+}
+
+/** Segment muxer options cutting a rendition into one fragmented MP4 per 36 frames. */
+export function segmentArgs(maxFrames: number, listPath: string): string[] {
+  const cuts: number[] = [];
+  for (let n = CLIP_FRAMES; n < maxFrames; n += CLIP_FRAMES) cuts.push(n);
+  return [
+    '-f', 'segment', '-segment_format', 'mp4', '-segment_format_options', FRAGMENTED_MP4_FLAGS,
+    ...(cuts.length ? ['-segment_frames', cuts.join(',')] : ['-segment_time', '100000']),
+    '-reset_timestamps', '1', '-segment_list', listPath, '-segment_list_type', 'csv',
+  ];
+}
+
+export interface ColourInfo {
+  /** ffprobe's color_transfer, e.g. smpte2084 (HDR10/PQ) or arib-std-b67 (HLG). */
+  transfer?: string;
+  primaries?: string;
+  matrix?: string;
+}
+
+/** True for PQ and HLG transfer characteristics: the input is HDR and needs tone mapping to SDR. */
+export function isHdr(c: ColourInfo): boolean {
+  return c.transfer === 'smpte2084' || c.transfer === 'arib-std-b67';
+}
+
+export interface FilterGraphInput {
+  /** ffmpeg input stream specifier of the chosen video stream, e.g. `0:1`. */
+  stream: string;
+  portrait: boolean;
+  colour: ColourInfo;
+  /** zscale + tonemap available (Debian's ffmpeg has both). */
+  toneMap: boolean;
+  /** Also produce the thumbnail output label `[thumb]`. */
+  thumbnail: boolean;
+}
+
+/**
+ * One filter graph: resample to CLIP_FPS (constant rate, whatever the source's VFR timing), scale to cover the
+ * high rendition and crop the centre (sources that are not 16:9 lose their edges rather than gain bars), tone map
+ * HDR to SDR BT.709 after the downscale (cheaper at 720p than at 4K), then split into `[high]`, `[low]` and
+ * `[thumb]` (one frame, 16:9 centre crop for portrait).
+ */
+export function buildFilterGraph(o: FilterGraphInput): string {
+  const hi = renditionSize(RENDITIONS.high, o.portrait);
+  const lo = renditionSize(RENDITIONS.low, o.portrait);
+  const steps = [`fps=${CLIP_FPS}`];
+  if (isHdr(o.colour) && o.toneMap) {
+    const tin = o.colour.transfer;
+    const pin = o.colour.primaries && o.colour.primaries !== 'unknown' ? o.colour.primaries : 'bt2020';
+    const min = o.colour.matrix && o.colour.matrix !== 'unknown' ? o.colour.matrix : 'bt2020nc';
+    steps.push(
+      `scale=${hi.width}:${hi.height}:force_original_aspect_ratio=increase`,
+      `crop=${hi.width}:${hi.height}`,
+      `zscale=tin=${tin}:pin=${pin}:min=${min}:t=linear:npl=100`,
+      'format=gbrpf32le',
+      'zscale=p=bt709',
+      'tonemap=tonemap=hable:desat=0',
+      'zscale=t=bt709:m=bt709:r=tv',
+    );
+  } else {
+    // SDR (8- or 10-bit), or HDR without zscale: convert the matrix to BT.709 and the depth to 8 bits. HDR then looks
+    // flat and dim but keeps its shapes and motion, which is what a walkthrough needs.
+    steps.push(
+      `scale=${hi.width}:${hi.height}:force_original_aspect_ratio=increase:out_color_matrix=bt709:out_range=tv`,
+      `crop=${hi.width}:${hi.height}`,
+    );
+  }
+  steps.push('setsar=1', 'format=yuv420p', `split=${o.thumbnail ? 3 : 2}[high][low0]${o.thumbnail ? '[thumb0]' : ''}`);
+  let graph = `[${o.stream}]${steps.join(',')};[low0]scale=${lo.width}:${lo.height}[low]`;
+  if (o.thumbnail) {
+    const crop = o.portrait ? `,crop=iw:trunc(iw*9/16/2)*2` : '';
+    graph += `;[thumb0]trim=start_frame=${THUMBNAIL_FRAME}:end_frame=${THUMBNAIL_FRAME + 1}${crop}[thumb]`;
+  }
+  return graph;
+}

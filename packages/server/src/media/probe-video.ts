@@ -1,0 +1,264 @@
+/**
+ * Hardened ffprobe for untrusted uploads.
+ *
+ * - The container is sniffed from its magic bytes and the demuxer forced from a whitelist (mov/mp4/3gp, matroska/
+ *   webm, raw HEVC); `-protocol_whitelist file` so nothing in the file can make ffprobe open a URL or another file.
+ * - Every run is bounded: wall time, output bytes, address space (prlimit), and a decoder pixel limit.
+ * - The duration is measured from the stream data — the video packets' timestamps, read to the end — never taken
+ *   from the header, which a broken or hostile file can set to anything (10 hours on a 12 s clip). The packet read
+ *   stops as soon as it passes the 600 s limit, so a really long video costs no more than 600 s of demuxing.
+ */
+import { stat } from 'node:fs/promises';
+import { VIDEO_MAX_SECONDS, checkVideoMeta } from '@roomwalk/shared';
+import type { ColourInfo } from './encoding.js';
+import { ffmpegBinaries } from './ffmpeg-binaries.js';
+import { runProcess } from './run-process.js';
+import { ALLOWED_DEMUXERS, sniffContainer, type ContainerKind } from './sniff-container.js';
+import { VideoRejectedError } from './video-rejected-error.js';
+
+/** Largest frame side we decode; phones record at most 8K (7680x4320). A bigger claim is a hostile file. */
+export const MAX_SOURCE_SIDE = 8192;
+/** ffprobe/ffmpeg address-space cap (prlimit). Generous for 8K HEVC decoding with frame threads. */
+export const PROBE_MEMORY_BYTES = 2 * 1024 ** 3;
+/** Above 600 s at 240 fps: more packets than any acceptable video has. */
+const MAX_PACKETS = VIDEO_MAX_SECONDS * 240 + 1000;
+/** A raw HEVC stream carries no timing; phones record at 30 fps. */
+const RAW_HEVC_FPS = 30;
+
+export interface ProbeOptions {
+  signal?: AbortSignal;
+  /** Wall-time cap of each ffprobe run (default 120 s; reading 600 s of 4K from a slow disk takes a while). */
+  timeoutMs?: number;
+}
+
+export interface ProbeResult {
+  container: ContainerKind;
+  /** The ffmpeg demuxer to force when reading the file (`-f`). */
+  demuxer: string;
+  /** Extra input options the demuxer needs (raw HEVC: its assumed frame rate). */
+  inputArgs: string[];
+  /** Index of the chosen video stream in the file. */
+  streamIndex: number;
+  codec: string;
+  pixelFormat: string;
+  /** Stored (coded) picture size, before rotation. */
+  codedWidth: number;
+  codedHeight: number;
+  /** Display rotation in degrees clockwise from the display matrix: 0, 90, 180 or 270. */
+  rotation: 0 | 90 | 180 | 270;
+  /** Size as displayed: sample aspect ratio and rotation applied. The validation rules look at this. */
+  width: number;
+  height: number;
+  portrait: boolean;
+  /** Seconds measured from the video packets' timestamps (first to last frame's end). */
+  durationSeconds: number;
+  /** What the container header claims, for logs only. */
+  headerDurationSeconds: number | null;
+  /** Video packets read (= frames for every codec phones use). */
+  packetCount: number;
+  /** True when the packet read stopped early because the video passed VIDEO_MAX_SECONDS; the duration is then a lower bound. */
+  stoppedAtLimit: boolean;
+  /** Average frame rate measured from the packets. */
+  averageFps: number;
+  /** The frame timing varies (r_frame_rate differs from avg_frame_rate); processing resamples to a constant rate anyway. */
+  variableFrameRate: boolean;
+  hasAudio: boolean;
+  colour: ColourInfo;
+  /** 10-bit or deeper samples. */
+  highBitDepth: boolean;
+}
+
+interface FfprobeStream {
+  index: number;
+  codec_type?: string;
+  codec_name?: string;
+  width?: number;
+  height?: number;
+  pix_fmt?: string;
+  sample_aspect_ratio?: string;
+  r_frame_rate?: string;
+  avg_frame_rate?: string;
+  color_transfer?: string;
+  color_primaries?: string;
+  color_space?: string;
+  bits_per_raw_sample?: string;
+  disposition?: { attached_pic?: number };
+  tags?: { rotate?: string };
+  side_data_list?: Array<{ side_data_type?: string; rotation?: number }>;
+}
+
+/** Probes `path`; throws VideoRejectedError(VIDEO_INVALID) for anything that is not a readable video. */
+export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise<ProbeResult> {
+  const timeoutMs = opts.timeoutMs ?? 120_000;
+  const size = (await stat(path)).size;
+  if (size === 0) throw VideoRejectedError.invalid('empty file');
+  const container = await sniffContainer(path);
+  if (!container) throw VideoRejectedError.invalid('not a known video container');
+  const demuxer = ALLOWED_DEMUXERS[container];
+  const inputArgs = container === 'hevc' ? ['-framerate', String(RAW_HEVC_FPS)] : [];
+  const { ffprobe } = ffmpegBinaries();
+  const common = ['-v', 'error', '-hide_banner', '-protocol_whitelist', 'file', '-max_alloc', String(512 * 1024 ** 2)];
+  const input = ['-f', demuxer, ...inputArgs, '-probesize', String(20 * 1024 ** 2), '-analyzeduration', '20000000', '-max_pixels', String(MAX_SOURCE_SIDE * MAX_SOURCE_SIDE), '-i', `file:${path}`];
+
+  // 1. Streams and header.
+  const header = await runProcess(
+    ffprobe,
+    [...common, '-of', 'json', '-show_entries',
+      'stream=index,codec_type,codec_name,width,height,pix_fmt,sample_aspect_ratio,r_frame_rate,avg_frame_rate,color_transfer,color_primaries,color_space,bits_per_raw_sample:stream_disposition=attached_pic:stream_tags=rotate:stream_side_data=side_data_type,rotation:format=duration',
+      ...input],
+    { timeoutMs: Math.min(timeoutMs, 30_000), maxOutputBytes: 1024 ** 2, maxMemoryBytes: PROBE_MEMORY_BYTES, signal: opts.signal },
+  ).done;
+  throwIfAborted(opts.signal);
+  if (header.stopped) throw VideoRejectedError.invalid(`ffprobe stopped (${header.stopped})`);
+  let parsed: { streams?: FfprobeStream[]; format?: { duration?: string } };
+  try {
+    parsed = JSON.parse(header.stdout) as typeof parsed;
+  } catch {
+    throw VideoRejectedError.invalid(`unreadable (${lastLine(header.stderr)})`);
+  }
+  if (header.code !== 0 && !parsed.streams?.length) throw VideoRejectedError.invalid(`unreadable (${lastLine(header.stderr)})`);
+  const streams = parsed.streams ?? [];
+  const video = streams.find((s) => s.codec_type === 'video' && s.disposition?.attached_pic !== 1 && (s.width ?? 0) > 0 && (s.height ?? 0) > 0);
+  if (!video) throw VideoRejectedError.invalid('no video stream');
+  const codedWidth = video.width!;
+  const codedHeight = video.height!;
+  if (codedWidth > MAX_SOURCE_SIDE || codedHeight > MAX_SOURCE_SIDE) throw VideoRejectedError.invalid(`picture too large (${codedWidth}x${codedHeight})`);
+
+  const rotation = rotationOf(video);
+  const sar = ratio(video.sample_aspect_ratio);
+  const displayWidth = sar && sar > 0 && Math.abs(sar - 1) > 1e-3 ? Math.round(codedWidth * sar) : codedWidth;
+  const [width, height] = rotation === 90 || rotation === 270 ? [codedHeight, displayWidth] : [displayWidth, codedHeight];
+
+  // 2. Packets of the video stream: the real duration.
+  const packets = await measurePackets(ffprobe, [...common, '-select_streams', String(video.index), '-show_entries', 'packet=pts_time,dts_time,duration_time', '-of', 'csv=p=0', ...input], {
+    timeoutMs,
+    signal: opts.signal,
+  });
+  throwIfAborted(opts.signal);
+  if (packets.count === 0) throw VideoRejectedError.invalid('no video frames');
+
+  const r = ratio(video.r_frame_rate);
+  const avg = ratio(video.avg_frame_rate);
+  const bits = Number(video.bits_per_raw_sample);
+  const headerDuration = Number(parsed.format?.duration);
+  return {
+    container,
+    demuxer,
+    inputArgs,
+    streamIndex: video.index,
+    codec: video.codec_name ?? 'unknown',
+    pixelFormat: video.pix_fmt ?? 'unknown',
+    codedWidth,
+    codedHeight,
+    rotation,
+    width,
+    height,
+    portrait: height > width,
+    durationSeconds: packets.durationSeconds,
+    headerDurationSeconds: Number.isFinite(headerDuration) ? headerDuration : null,
+    packetCount: packets.count,
+    stoppedAtLimit: packets.stoppedAtLimit,
+    averageFps: packets.durationSeconds > 0 ? packets.count / packets.durationSeconds : 0,
+    variableFrameRate: !!(r && avg && Math.abs(r - avg) / r > 0.01),
+    hasAudio: streams.some((s) => s.codec_type === 'audio'),
+    colour: { transfer: video.color_transfer, primaries: video.color_primaries, matrix: video.color_space },
+    highBitDepth: (Number.isFinite(bits) && bits > 8) || /p1[0-6]|p9/.test(video.pix_fmt ?? ''),
+  };
+}
+
+/** Throws the spec's VideoRejectedError when a probed video breaks tours §5 (length, resolution). */
+export function assertAcceptable(probe: ProbeResult): void {
+  const failure = checkVideoMeta({ durationSeconds: probe.durationSeconds, width: probe.width, height: probe.height });
+  if (failure) {
+    throw new VideoRejectedError(failure.code, failure.message, `${probe.width}x${probe.height}, ${probe.durationSeconds.toFixed(2)} s measured, header ${probe.headerDurationSeconds ?? '?'} s`);
+  }
+}
+
+interface PacketStats {
+  count: number;
+  durationSeconds: number;
+  stoppedAtLimit: boolean;
+}
+
+/** Streams ffprobe's packet list and keeps only running figures; stops once the video is known to be too long. */
+async function measurePackets(ffprobe: string, args: string[], o: { timeoutMs: number; signal?: AbortSignal }): Promise<PacketStats> {
+  let count = 0;
+  let first = Infinity;
+  let end = -Infinity;
+  let lastStart = -Infinity;
+  let rest = '';
+  let stoppedAtLimit = false;
+  let tooMany = false;
+  const onLine = (line: string) => {
+    if (!line) return;
+    const [ptsText, dtsText, durText] = line.split(',');
+    const pts = Number(ptsText && ptsText !== 'N/A' ? ptsText : dtsText);
+    count++;
+    if (!Number.isFinite(pts)) return;
+    const dur = Number(durText);
+    first = Math.min(first, pts);
+    lastStart = Math.max(lastStart, pts);
+    end = Math.max(end, pts + (Number.isFinite(dur) && dur > 0 ? dur : 0));
+  };
+  const run = runProcess(ffprobe, args, {
+    timeoutMs: o.timeoutMs,
+    maxOutputBytes: 64 * 1024 ** 2,
+    maxMemoryBytes: PROBE_MEMORY_BYTES,
+    keepStdout: false,
+    signal: o.signal,
+    onStdout: (chunk) => {
+      const lines = (rest + chunk).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) onLine(line.trim());
+      if (count > MAX_PACKETS) {
+        tooMany = true;
+        return false;
+      }
+      if (end - first > VIDEO_MAX_SECONDS + 1) {
+        stoppedAtLimit = true;
+        return false;
+      }
+      return true;
+    },
+  });
+  const result = await run.done;
+  if (!result.stopped) onLine(rest.trim());
+  if (result.stopped === 'abort') throw abortError();
+  if (tooMany) throw VideoRejectedError.invalid('too many frames');
+  if (result.stopped && result.stopped !== 'consumer') throw VideoRejectedError.invalid(`packet scan stopped (${result.stopped})`);
+  if (count === 0 || !Number.isFinite(first)) return { count, durationSeconds: 0, stoppedAtLimit };
+  // Packets without a duration: the last frame lasts one average frame interval.
+  if (end <= lastStart && count > 1) end = lastStart + (lastStart - first) / (count - 1);
+  return { count, durationSeconds: Math.max(0, end - first), stoppedAtLimit };
+}
+
+function rotationOf(s: FfprobeStream): 0 | 90 | 180 | 270 {
+  const matrix = s.side_data_list?.find((d) => d.side_data_type === 'Display Matrix' && typeof d.rotation === 'number');
+  // ffprobe reports the display matrix rotation counter-clockwise; the legacy `rotate` tag is clockwise.
+  const degrees = matrix ? -matrix.rotation! : Number(s.tags?.rotate ?? 0);
+  const normal = ((Math.round(degrees / 90) * 90) % 360 + 360) % 360;
+  return normal as 0 | 90 | 180 | 270;
+}
+
+function ratio(text: string | undefined): number | null {
+  if (!text) return null;
+  const [a, b] = text.split(/[:/]/).map(Number);
+  if (a === undefined || !Number.isFinite(a)) return null;
+  if (b === undefined) return a;
+  return b > 0 && Number.isFinite(b) ? a / b : null;
+}
+
+function lastLine(text: string): string {
+  return text.trim().split('\n').pop()?.slice(0, 200) ?? '';
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw abortError();
+}
+
+/** The error thrown when the caller's AbortSignal fired. */
+export function abortError(): Error {
+  const err = new Error('Video processing aborted');
+  err.name = 'AbortError';
+  return err;
+}

@@ -1,0 +1,288 @@
+/**
+ * The media processing core: an uploaded video file in, tour clips out. Database-free; the job worker calls
+ * {@link processVideo}, stores the files it returns and writes the tour rows.
+ *
+ * Steps: hardened probe (probe-video.ts) → rules of tours §5 (spec texts via VideoRejectedError) → ONE ffmpeg pass
+ * that decodes once, resamples to CLIP_FPS, scales/crops (and tone maps HDR), splits into the 720p and 360p
+ * renditions and a thumbnail, encodes both with x264 and cuts them into 36-frame fragmented MP4 clips with the
+ * segment muxer → result with sizes. Progress comes from ffmpeg's `-progress` output.
+ *
+ * Output files, all directly in `workDir`: `high-00000.mp4`…, `low-00000.mp4`…, `thumbnail.jpg`. Files of an
+ * earlier, interrupted attempt with those names are removed first, and every file this call made is removed when
+ * it fails or is aborted (and `workDir` itself when this call created it), so a retry starts clean.
+ *
+ * `videoInfo` sizes: `fullSize` is the total bytes of the high (720p) clips, `mediumSize` the total bytes of the
+ * low (360p) clips, `smallSize` the bytes of the thumbnail. `width`/`height` are those of the high rendition.
+ *
+ * Audio, subtitles, data streams, chapters and all metadata (phones put GPS location there) are dropped.
+ */
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  CLIP_FPS, CLIP_FRAMES, RENDITIONS, buildFilterGraph, isHdr, renditionSize, segmentArgs, x264Args,
+} from './encoding.js';
+import { ffmpegBinaries, ffmpegCapabilities } from './ffmpeg-binaries.js';
+import { MAX_SOURCE_SIDE, abortError, assertAcceptable, probeVideo, type ProbeResult } from './probe-video.js';
+import { runProcess } from './run-process.js';
+import { VideoRejectedError } from './video-rejected-error.js';
+
+export { VideoRejectedError } from './video-rejected-error.js';
+export { probeVideo, type ProbeResult } from './probe-video.js';
+
+export interface ProcessVideoOptions {
+  /** Path of the uploaded file (untrusted). */
+  input: string;
+  /** Directory for the outputs; created when missing. Nothing is written anywhere else. */
+  workDir: string;
+  /** Called as the work advances; `progress` runs from 0 to 1. */
+  onProgress?: (p: { progress: number; text: string }) => void;
+  /** Aborting kills ffprobe/ffmpeg at once and removes the partial outputs. */
+  signal?: AbortSignal;
+  /** Kill ffmpeg when its output time has not advanced for this long (default 120 s). */
+  stallTimeoutMs?: number;
+}
+
+export interface ProcessedClip {
+  /** 0-based position in the tour. */
+  index: number;
+  /** Frames in the clip: CLIP_FRAMES except possibly the last. */
+  frameCount: number;
+  /** Seconds: frameCount / fps. */
+  duration: number;
+  highPath: string;
+  lowPath: string;
+}
+
+export interface ProcessVideoResult {
+  clips: ProcessedClip[];
+  thumbnailPath: string;
+  videoInfo: { width: number; height: number; fullSize: number; mediumSize: number; smallSize: number };
+  /** Frame rate of the clips (CLIP_FPS). */
+  fps: number;
+  /** Measured duration of the source (from its packets, not its header). */
+  durationSeconds: number;
+  /** Source size as displayed (rotation applied). */
+  sourceWidth: number;
+  sourceHeight: number;
+  portrait: boolean;
+  /** The full probe, for logs. */
+  probe: ProbeResult;
+}
+
+export const PROGRESS_TEXT = {
+  checking: 'Checking video',
+  processing: 'Processing video',
+  finishing: 'Finishing',
+  done: 'Processed',
+} as const;
+
+/** Share of the progress bar given to probing; the transcode takes the bulk, the final checks the rest. */
+const PROBE_SHARE = 0.05;
+const FINISH_AT = 0.97;
+/** Address-space cap of the transcode (prlimit): 4K HEVC decoding plus two x264 encoders fit well within it. */
+const TRANSCODE_MEMORY_BYTES = 8 * 1024 ** 3;
+const OUTPUT_NAME = /^(high|low)-\d{5}\.mp4$|^(high|low)\.csv$|^thumbnail\.jpg$/;
+
+/** Turns an uploaded video into tour clips; throws VideoRejectedError when the video cannot become a tour. */
+export async function processVideo(opts: ProcessVideoOptions): Promise<ProcessVideoResult> {
+  const { workDir, signal } = opts;
+  const report = makeReporter(opts.onProgress);
+  const createdDir = !existsSync(workDir);
+  await mkdir(workDir, { recursive: true });
+  await removeOutputs(workDir);
+  try {
+    report(0, PROGRESS_TEXT.checking);
+    const probe = await probeVideo(opts.input, { signal });
+    assertAcceptable(probe);
+    report(PROBE_SHARE, PROGRESS_TEXT.processing);
+    const result = await transcode(opts, probe, report);
+    report(1, PROGRESS_TEXT.done);
+    return result;
+  } catch (err) {
+    if (createdDir) await rm(workDir, { recursive: true, force: true });
+    else await removeOutputs(workDir);
+    throw err;
+  }
+}
+
+type Reporter = (progress: number, text: string) => void;
+
+function makeReporter(onProgress: ProcessVideoOptions['onProgress']): Reporter {
+  let last = -1;
+  let lastText = '';
+  return (progress, text) => {
+    const p = Math.min(1, Math.max(0, Math.round(progress * 1000) / 1000));
+    // Monotonic and de-duplicated: listeners publish every call.
+    if (p < last || (p === last && text === lastText)) return;
+    last = p;
+    lastText = text;
+    onProgress?.({ progress: p, text });
+  };
+}
+
+async function transcode(opts: ProcessVideoOptions, probe: ProbeResult, report: Reporter): Promise<ProcessVideoResult> {
+  const { workDir, signal } = opts;
+  const { ffmpeg } = ffmpegBinaries();
+  const caps = ffmpegCapabilities();
+  if (!caps.libx264) throw new Error('This ffmpeg has no libx264 encoder');
+  const portrait = probe.portrait;
+  const maxFrames = Math.ceil(probe.durationSeconds * CLIP_FPS) + CLIP_FRAMES;
+  const graph = buildFilterGraph({
+    stream: `0:${probe.streamIndex}`,
+    portrait,
+    colour: probe.colour,
+    toneMap: caps.toneMap,
+    thumbnail: true,
+  });
+  const highList = join(workDir, 'high.csv');
+  const lowList = join(workDir, 'low.csv');
+  const thumbnailPath = join(workDir, 'thumbnail.jpg');
+  const args = [
+    '-hide_banner', '-nostdin', '-v', 'error', '-nostats', '-progress', 'pipe:1', '-stats_period', '0.5',
+    '-max_alloc', String(1024 ** 3),
+    '-protocol_whitelist', 'file', '-f', probe.demuxer, ...probe.inputArgs,
+    '-max_pixels', String(MAX_SOURCE_SIDE * MAX_SOURCE_SIDE), '-i', `file:${opts.input}`,
+    '-filter_complex', graph,
+    '-map_metadata', '-1', '-map_chapters', '-1',
+    '-map', '[high]', ...x264Args(RENDITIONS.high), '-fps_mode', 'passthrough', ...segmentArgs(maxFrames, highList), join(workDir, 'high-%05d.mp4'),
+    '-map', '[low]', ...x264Args(RENDITIONS.low), '-fps_mode', 'passthrough', ...segmentArgs(maxFrames, lowList), join(workDir, 'low-%05d.mp4'),
+    '-map', '[thumb]', '-frames:v', '1', '-q:v', '3', '-update', '1', thumbnailPath,
+  ];
+
+  const expectedUs = probe.durationSeconds * 1e6;
+  let lastOutUs = -1;
+  let buffered = '';
+  const run = runProcess(ffmpeg, args, {
+    // Generous: 600 s of 4K60 HEVC decodes slowly in software; the stall watchdog catches real hangs much sooner.
+    timeoutMs: 120_000 + probe.durationSeconds * 10_000,
+    stallMs: opts.stallTimeoutMs ?? 120_000,
+    maxOutputBytes: 32 * 1024 ** 2,
+    maxMemoryBytes: TRANSCODE_MEMORY_BYTES,
+    keepStdout: false,
+    signal,
+    onStdout: (chunk) => {
+      const lines = (buffered + chunk).split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) {
+        const m = /^out_time_us=(\d+)/.exec(line);
+        if (!m) continue;
+        const us = Number(m[1]);
+        if (us > lastOutUs) {
+          lastOutUs = us;
+          run.touch();
+          const share = Math.min(1, us / expectedUs);
+          report(PROBE_SHARE + (FINISH_AT - PROBE_SHARE) * share, PROGRESS_TEXT.processing);
+        }
+      }
+    },
+  });
+  const result = await run.done;
+  if (result.stopped === 'abort' || signal?.aborted) throw abortError();
+  if (result.stopped) throw VideoRejectedError.invalid(`ffmpeg stopped (${result.stopped}): ${tail(result.stderr)}`);
+  if (result.code !== 0) {
+    if (/No space left|Permission denied|Cannot allocate memory/i.test(result.stderr)) throw new Error(`ffmpeg failed: ${tail(result.stderr)}`);
+    throw VideoRejectedError.invalid(`ffmpeg exited ${result.code}: ${tail(result.stderr)}`);
+  }
+  report(FINISH_AT, PROGRESS_TEXT.finishing);
+
+  const high = await readSegmentList(highList);
+  const low = await readSegmentList(lowList);
+  if (high.length === 0) throw VideoRejectedError.invalid(`no frames decoded: ${tail(result.stderr)}`);
+  if (high.length !== low.length) throw new Error(`rendition clip counts differ: ${high.length} high, ${low.length} low`);
+  const clips: ProcessedClip[] = high.map((h, index) => {
+    const frameCount = Math.round((h.end - h.start) * CLIP_FPS);
+    return { index, frameCount, duration: frameCount / CLIP_FPS, highPath: join(workDir, h.file), lowPath: join(workDir, low[index]!.file) };
+  });
+  // The segment list's end time of the last clip is derived; count its frames for certain.
+  const last = clips[clips.length - 1]!;
+  last.frameCount = await countFrames(last.highPath, signal);
+  last.duration = last.frameCount / CLIP_FPS;
+  await rm(highList, { force: true });
+  await rm(lowList, { force: true });
+  if (!existsSync(thumbnailPath)) await thumbnailFromClip(clips[0]!.highPath, thumbnailPath, portrait, signal);
+
+  const size = async (paths: string[]) => (await Promise.all(paths.map((p) => stat(p)))).reduce((s, st) => s + st.size, 0);
+  const hi = renditionSize(RENDITIONS.high, portrait);
+  return {
+    clips,
+    thumbnailPath,
+    videoInfo: {
+      width: hi.width,
+      height: hi.height,
+      fullSize: await size(clips.map((c) => c.highPath)),
+      mediumSize: await size(clips.map((c) => c.lowPath)),
+      smallSize: await size([thumbnailPath]),
+    },
+    fps: CLIP_FPS,
+    durationSeconds: probe.durationSeconds,
+    sourceWidth: probe.width,
+    sourceHeight: probe.height,
+    portrait,
+    probe,
+  };
+}
+
+interface SegmentEntry {
+  file: string;
+  start: number;
+  end: number;
+}
+
+async function readSegmentList(path: string): Promise<SegmentEntry[]> {
+  if (!existsSync(path)) return [];
+  const text = await readFile(path, 'utf8');
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [file, start, end] = line.split(',');
+      // The segment muxer writes basenames; anything else would be a bug, never a path to follow.
+      if (!file || !/^(high|low)-\d{5}\.mp4$/.test(file)) throw new Error(`unexpected segment list entry: ${line}`);
+      return { file, start: Number(start), end: Number(end) };
+    });
+}
+
+/** Exact frame count of one of our own clips (cheap: demux only). */
+async function countFrames(path: string, signal?: AbortSignal): Promise<number> {
+  const { ffprobe } = ffmpegBinaries();
+  const r = await runProcess(ffprobe, ['-v', 'error', '-select_streams', 'v:0', '-count_packets', '-show_entries', 'stream=nb_read_packets', '-of', 'csv=p=0', path], {
+    timeoutMs: 30_000,
+    maxOutputBytes: 4096,
+    signal,
+  }).done;
+  if (r.stopped === 'abort') throw abortError();
+  const n = Number(r.stdout.trim());
+  if (r.code !== 0 || !Number.isInteger(n) || n <= 0) throw new Error(`cannot count frames of ${path}: ${tail(r.stderr)}`);
+  return n;
+}
+
+/** Fallback thumbnail (the source had fewer frames than THUMBNAIL_FRAME after decoding): first frame of the first clip. */
+async function thumbnailFromClip(clip: string, out: string, portrait: boolean, signal?: AbortSignal): Promise<void> {
+  const { ffmpeg } = ffmpegBinaries();
+  const vf = portrait ? ['-vf', 'crop=iw:trunc(iw*9/16/2)*2'] : [];
+  const r = await runProcess(ffmpeg, ['-hide_banner', '-nostdin', '-v', 'error', '-i', clip, ...vf, '-frames:v', '1', '-q:v', '3', '-update', '1', '-y', out], {
+    timeoutMs: 30_000,
+    maxOutputBytes: 1024 ** 2,
+    signal,
+  }).done;
+  if (r.stopped === 'abort') throw abortError();
+  if (r.code !== 0 || !existsSync(out)) throw new Error(`thumbnail failed: ${tail(r.stderr)}`);
+}
+
+async function removeOutputs(dir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  await Promise.all(names.filter((n) => OUTPUT_NAME.test(n)).map((n) => rm(join(dir, n), { force: true })));
+}
+
+function tail(stderr: string): string {
+  return stderr.trim().split('\n').slice(-3).join(' | ').slice(0, 500);
+}
+
+/** Re-exported for the job worker's logs and the benchmark. */
+export { CLIP_FPS, CLIP_FRAMES, isHdr };
