@@ -5,12 +5,13 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOUR_STATUS } from '@roomwalk/shared';
+import { ERROR_CODES, TOUR_STATUS, VALIDATION } from '@roomwalk/shared';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { PROCESSING_FAILED_TEXT, processTourJob, registerProcessTourWorkers } from '../src/jobs/process-tour.js';
 import { topics } from '../src/events/event-bus.js';
-import { listFiles, Q, uploadAndSubmit, waitFor, type ProgressEvent } from './fixtures/tours.js';
+import { collectUntilFinal, listFiles, Q, uploadAndSubmit, waitFor, type ProgressEvent } from './fixtures/tours.js';
+import { VideoRejectedError } from '../src/media/process-video.js';
 import { fakeProcessVideo } from './fixtures/fake-media.js';
 
 describe.each(DB_KINDS)('process-tour job bookkeeping on %s', (kind) => {
@@ -101,6 +102,27 @@ describe.each(DB_KINDS)('process-tour job bookkeeping on %s', (kind) => {
     expect(events.length).toBeLessThan(20);
     const percents = events.map((e) => e.progress);
     expect([...percents].sort((a, b) => a - b)).toEqual(percents);
+  });
+
+  it('fails a rejected video at once, telling subscribers why', async () => {
+    const id = await newTour();
+    let release!: () => void;
+    const client = t.wsClient(owner.token);
+    const sub = collectUntilFinal(client, `tour_${id}`);
+    await sub.ready;
+    const rejected = new VideoRejectedError(ERROR_CODES.VIDEO_TOO_LONG, VALIDATION.videoTooLong, 'duration 700 s');
+    const running = processTourJob(t.app.services, id, fakeProcessVideo({ gate: new Promise<void>((r) => (release = r)), fail: rejected }));
+    // Subscribed before the attempt can finish: the final event cannot be missed.
+    await waitFor(async () => (await dbTour(id)).processing_attempt === 1, 'attempt claimed');
+    release();
+    await running;
+    const events = await sub.done;
+    expect(events.at(-1)).toMatchObject({ status: 'FAILED', text: VALIDATION.videoTooLong });
+    const tour = await dbTour(id);
+    expect(tour).toMatchObject({ status: TOUR_STATUS.FAILED, processing_attempt: 1 });
+    const logs = await t.app.services.db.selectFrom('tour_logs').select(['status', 'error']).where('tour_id', '=', id).execute();
+    expect(logs).toEqual([{ status: 'FAILED', error: VALIDATION.videoTooLong }]);
+    expect(await tourFiles(id)).toEqual([]);
   });
 
   it('retries a failing attempt, then marks the tour FAILED with a generic reason and leaves no files', async () => {

@@ -14,7 +14,7 @@ import { TOUR_STATUS } from '@roomwalk/shared';
 import type { Database, VideoInfoJson } from '../db/types.js';
 import { topics } from '../events/event-bus.js';
 import type { TourProgressEvent } from '../graphql/schema/tours.js';
-import type * as Media from '../media/index.js';
+import type * as Media from '../media/process-video.js';
 import type { Services } from '../services/services.js';
 import { sweepAbandonedUploads } from '../services/uploads.js';
 import { QUEUES } from './queue.js';
@@ -34,7 +34,7 @@ export interface ProcessTourJob {
 export type ProcessVideo = typeof Media.processVideo;
 
 /** The media core, loaded on first use: API-only nodes never load the ffmpeg side. */
-const loadMedia = (): Promise<typeof Media> => import('../media/index.js');
+const loadMedia = (): Promise<typeof Media> => import('../media/process-video.js');
 
 /** A video refused for a reason the owner can act on (too short, too small, not a video): FAILED at once, no retry. */
 async function rejectionMessage(err: unknown): Promise<string | null> {
@@ -126,16 +126,6 @@ function progressReporter(services: Services, tourId: string, attempt: number, s
 
 const band = (b: readonly [number, number], fraction: number) => b[0] + (b[1] - b[0]) * Math.min(1, Math.max(0, fraction));
 
-/** Accepts the progress shapes a media step may report: a fraction, a percentage, or { progress|percent, text|stage }. */
-function readProgress(value: unknown): { fraction: number; text?: string } {
-  if (typeof value === 'number') return { fraction: value > 1 ? value / 100 : value };
-  const v = (value ?? {}) as { progress?: number; percent?: number; fraction?: number; text?: string; stage?: string; message?: string };
-  const raw = v.fraction ?? v.progress ?? v.percent ?? 0;
-  const fraction = v.fraction !== undefined ? raw : v.percent !== undefined || raw > 1 ? raw / 100 : raw;
-  const text = v.text ?? v.message ?? v.stage;
-  return { fraction, ...(text ? { text } : {}) };
-}
-
 /** Removes the folders of attempts 1..upTo except `keep` (later attempts, possibly still running, remove their own). */
 async function removeAttemptFolders(services: Services, tourId: string, upTo: number, keep: number | null): Promise<void> {
   for (let v = 1; v <= upTo; v++) {
@@ -172,17 +162,13 @@ export async function processTourJob(services: Services, tourId: string, process
     await storage.download(claimed.video_key, input);
     await fs.mkdir(path.join(work, 'out'));
 
-    let stageText = 'Processing video';
     const result = await run({
       input,
       workDir: path.join(work, 'out'),
       signal,
-      onProgress: (value: unknown) => {
-        const p = readProgress(value);
-        if (p.text) stageText = p.text;
-        void progress.report(band(BAND.process, p.fraction), stageText);
-      },
-    } as Parameters<ProcessVideo>[0]);
+      // The media core reports a fraction 0..1 and its stage; it already drops repeats, not bursts.
+      onProgress: (p) => void progress.report(band(BAND.process, p.progress), p.text),
+    });
 
     // Store this attempt's files under its own folder.
     await progress.report(BAND.store[0], 'Saving tour', true);
@@ -203,8 +189,8 @@ export async function processTourJob(services: Services, tourId: string, process
     const smallSize = (await storage.putFile(thumbnailKey, result.thumbnailPath, 'image/jpeg')).size;
     await progress.flush();
 
-    const info = result.videoInfo as { width: number; height: number };
-    const videoInfo: VideoInfoJson = { width: info.width, height: info.height, fullSize, mediumSize, smallSize };
+    // Sizes as stored (the media core reports the same files' sizes).
+    const videoInfo: VideoInfoJson = { width: result.videoInfo.width, height: result.videoInfo.height, fullSize, mediumSize, smallSize };
     const outcome = await db.transaction().execute(async (trx) => {
       const tour = await trx.selectFrom('tours').select(['status', 'deleted_at', 'thumbnail_key', 'processing_attempt']).where('id', '=', tourId).forUpdate().executeTakeFirst();
       if (!tour || tour.deleted_at) return 'deleted' as const;

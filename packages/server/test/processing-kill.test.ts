@@ -1,0 +1,110 @@
+/**
+ * Kill a worker mid-job: a worker process is SIGKILLed with half its clips stored; pg-boss expires the job and another
+ * worker retries it. The tour finishes once, with one set of clips and no orphan files. PostgreSQL only (two processes
+ * share the database).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import PgBoss from 'pg-boss';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { seedUser } from './helpers/seed.js';
+import { landscapeVideo, listFiles, uploadAndSubmit, waitFor } from './fixtures/tours.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const serverRoot = path.resolve(here, '..');
+
+/** Starts test/fixtures/worker.ts in its own process; resolves once it prints READY. */
+function startWorker(env: Record<string, string>, output: string[]): { child: ChildProcess; ready: Promise<void> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'fixtures', 'worker.ts')], {
+    cwd: serverRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      output.push(...d.toString().split('\n').filter(Boolean));
+      if (output.includes('READY')) resolve();
+    });
+    child.stderr!.on('data', (d: Buffer) => output.push(`stderr: ${d.toString()}`));
+    child.on('exit', (code) => reject(new Error(`worker exited (${code}): ${output.join('\n')}`)));
+  });
+  return { child, ready };
+}
+
+const stop = (child: ChildProcess | undefined, signal: NodeJS.Signals) =>
+  new Promise<void>((resolve) => {
+    if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('a worker killed mid-job (PostgreSQL)', () => {
+  let t: TestApp;
+  let maintenance: PgBoss;
+  let first: ChildProcess | undefined;
+  let second: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    // The API node only enqueues. A dead attempt is presumed after 15 s (a 12 s video processes in about 3 s here; room for
+    // a loaded machine), and retried at once.
+    t = await startTestApp('postgres', { ROLE: 'api', PROCESSING_EXPIRE_SECONDS: 15, PROCESSING_RETRY_DELAY_SECONDS: 0, PROCESSING_RETRY_LIMIT: 2 });
+    // pg-boss's own maintenance expires jobs; run it every second here rather than every two minutes.
+    maintenance = new PgBoss({ connectionString: t.app.config.DATABASE_URL!, schema: 'pgboss', maintenanceIntervalSeconds: 1, schedule: false } as PgBoss.ConstructorOptions);
+    maintenance.on('error', () => undefined);
+    await maintenance.start();
+  });
+  afterAll(async () => {
+    await stop(first, 'SIGKILL');
+    await stop(second, 'SIGTERM');
+    await maintenance?.stop({ graceful: false, wait: true }).catch(() => undefined);
+    await t?.stop();
+  });
+
+  it('retries the job elsewhere; the tour ends PROCESSED once, with one set of clips and no orphan files', async () => {
+    const owner = await seedUser(t.app, { plan: 'pro' });
+    const env = { DATABASE_URL: t.app.config.DATABASE_URL!, DATA_DIR: t.dataDir, JWT_SECRET: t.app.config.jwtSecret };
+    const out1: string[] = [];
+    const w1 = startWorker({ ...env, HANG_AFTER_CLIP_FILES: '3' }, out1);
+    first = w1.child;
+    await w1.ready;
+
+    const { tourId } = await uploadAndSubmit(t, owner.token, await fs.readFile(await landscapeVideo(12)));
+    const id = tourId.replace(/^tour_/, '');
+    const tourDir = path.join(t.dataDir, 'files', 'tours', id);
+    await waitFor(async () => out1.some((l) => l.startsWith('HANGING')), 'first worker mid-job', 120_000);
+    const partial = (await listFiles(tourDir)).filter((f) => !f.endsWith('.meta'));
+    expect(partial.length).toBeGreaterThan(0);
+    expect(partial.every((f) => f.startsWith('v1/clips/'))).toBe(true);
+    await stop(first, 'SIGKILL');
+
+    const out2: string[] = [];
+    const w2 = startWorker(env, out2);
+    second = w2.child;
+    await w2.ready;
+
+    const { db } = t.app.services;
+    const tour = await waitFor(async () => {
+      const row = await db.selectFrom('tours').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      return row.status === 'PROCESSED' || row.status === 'FAILED' ? row : null;
+    }, 'tour finished by the second worker', 150_000, 250);
+    expect(tour.status).toBe('PROCESSED');
+    expect(tour.processing_attempt).toBe(2);
+    expect(tour.clips_version).toBe(2);
+
+    const logs = await db.selectFrom('tour_logs').select(['status']).where('tour_id', '=', id).execute();
+    expect(logs.map((l) => l.status)).toEqual(['PROCESSED']);
+    const clips = await db.selectFrom('clips').select(['high_key', 'low_key']).where('tour_id', '=', id).execute();
+    expect(clips.length).toBeGreaterThan(0);
+    const expected = [...clips.flatMap((c) => [c.high_key, c.low_key]), tour.thumbnail_key!].map((k) => k.replace(`tours/${id}/`, '')).sort();
+    // The dead attempt's half-written folder is gone: exactly the live set remains.
+    await waitFor(async () => !(await listFiles(tourDir)).some((f) => f.startsWith('v1/')), 'old attempt removed', 10_000);
+    expect((await listFiles(tourDir)).filter((f) => !f.endsWith('.meta'))).toEqual(expected);
+
+    const jobs = await sql<{ state: string }>`SELECT state FROM pgboss.job WHERE name = 'process-tour' AND data->>'tourId' = ${id}`.execute(db);
+    expect(jobs.rows.map((j) => j.state)).toEqual(['completed']);
+  });
+});
