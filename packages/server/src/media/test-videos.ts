@@ -1,0 +1,155 @@
+/** Test helpers: generate small videos with real ffmpeg (moving testsrc2 pattern) and inspect produced clips. */
+import { execFile } from 'node:child_process';
+import { mkdtemp, open, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ffmpegBinaries } from './ffmpeg-binaries.js';
+
+const run = promisify(execFile);
+
+export async function makeTempDir(prefix: string): Promise<string> {
+  return mkdtemp(join(tmpdir(), `roomwalk-media-${prefix}-`));
+}
+
+export async function removeDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}
+
+export interface GenerateOptions {
+  width: number;
+  height: number;
+  seconds: number;
+  fps?: number;
+  /** Add a sine tone audio track. */
+  audio?: boolean;
+  /** Extra output options (codec, pixel format, flags) replacing the default fast H.264. */
+  codecArgs?: string[];
+  /** Extra video filter after the source (e.g. a frame-dropping select for VFR). */
+  filter?: string;
+  outputArgs?: string[];
+}
+
+/** Writes a video of a moving test pattern; ultrafast and small, so tests stay quick. */
+export async function generateVideo(path: string, o: GenerateOptions): Promise<string> {
+  const { ffmpeg } = ffmpegBinaries();
+  const fps = o.fps ?? 30;
+  const args = ['-hide_banner', '-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=${o.width}x${o.height}:rate=${fps}`];
+  if (o.audio) args.push('-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000');
+  args.push('-t', String(o.seconds));
+  if (o.filter) args.push('-vf', o.filter);
+  args.push(...(o.codecArgs ?? ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '30', '-pix_fmt', 'yuv420p']));
+  if (o.audio) args.push('-c:a', 'aac', '-b:a', '64k', '-shortest');
+  args.push(...(o.outputArgs ?? []), path);
+  await run(ffmpeg, args, { timeout: 120_000 });
+  return path;
+}
+
+/** Copies `src` to `dest` with a display-matrix rotation (the way phones store portrait video). */
+export async function withRotation(src: string, dest: string, degrees: number): Promise<string> {
+  const { ffmpeg } = ffmpegBinaries();
+  await run(ffmpeg, ['-hide_banner', '-v', 'error', '-y', '-i', src, '-c', 'copy', '-metadata:s:v:0', `rotate=${degrees}`, dest]);
+  return dest;
+}
+
+/** Keeps the first `fraction` of the file's bytes, like an upload cut off midway. */
+export async function truncateFile(src: string, dest: string, fraction: number): Promise<string> {
+  const data = await readFile(src);
+  await writeFile(dest, data.subarray(0, Math.floor(data.length * fraction)));
+  return dest;
+}
+
+/**
+ * Rewrites the duration fields of the mvhd, tkhd and mdhd boxes so the header claims `seconds`, while the sample
+ * tables (the real data) stay as they are.
+ */
+export async function claimDuration(src: string, dest: string, seconds: number): Promise<string> {
+  const data = Buffer.from(await readFile(src));
+  let movieTimescale = 1000;
+  for (const box of ['mvhd', 'tkhd', 'mdhd'] as const) {
+    let at = data.indexOf(box, 0, 'latin1');
+    while (at >= 0) {
+      const version = data[at + 4];
+      if (version !== 0) throw new Error(`claimDuration handles version-0 ${box} only`);
+      const body = at + 8; // after type, version and flags
+      if (box === 'mvhd') {
+        movieTimescale = data.readUInt32BE(body + 8);
+        data.writeUInt32BE(Math.min(0xffffffff, movieTimescale * seconds), body + 12);
+      } else if (box === 'tkhd') {
+        data.writeUInt32BE(Math.min(0xffffffff, movieTimescale * seconds), body + 16);
+      } else {
+        const timescale = data.readUInt32BE(body + 8);
+        data.writeUInt32BE(Math.min(0xffffffff, timescale * seconds), body + 12);
+      }
+      at = data.indexOf(box, at + 4, 'latin1');
+    }
+  }
+  await writeFile(dest, data);
+  return dest;
+}
+
+export interface ClipInspection {
+  width: number;
+  height: number;
+  frames: number;
+  firstIsKey: boolean;
+  /** Keyframes after the first (a clip must be one GOP). */
+  laterKeyframes: number;
+  bFrames: number;
+  codec: string;
+}
+
+/** Decodes a clip fully with ffprobe -count_frames and reports its shape. */
+export async function inspectClip(path: string): Promise<ClipInspection> {
+  const { ffprobe } = ffmpegBinaries();
+  const { stdout } = await run(ffprobe, [
+    '-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=codec_name,width,height,nb_read_frames:frame=key_frame,pict_type', '-of', 'json', path,
+  ], { maxBuffer: 16 * 1024 ** 2 });
+  const j = JSON.parse(stdout) as {
+    streams: Array<{ codec_name: string; width: number; height: number; nb_read_frames: string }>;
+    frames: Array<{ key_frame: number; pict_type: string }>;
+  };
+  const s = j.streams[0]!;
+  return {
+    codec: s.codec_name,
+    width: s.width,
+    height: s.height,
+    frames: Number(s.nb_read_frames),
+    firstIsKey: j.frames[0]?.key_frame === 1 && j.frames[0]?.pict_type === 'I',
+    laterKeyframes: j.frames.slice(1).filter((f) => f.key_frame === 1).length,
+    bFrames: j.frames.filter((f) => f.pict_type === 'B').length,
+  };
+}
+
+/** Width and height of an image or video file. */
+export async function pictureSize(path: string): Promise<{ width: number; height: number }> {
+  const { ffprobe } = ffmpegBinaries();
+  const { stdout } = await run(ffprobe, ['-v', 'error', '-show_entries', 'stream=width,height', '-of', 'json', path]);
+  const s = (JSON.parse(stdout) as { streams: Array<{ width: number; height: number }> }).streams[0]!;
+  return { width: s.width, height: s.height };
+}
+
+/** Names in a directory, or null when it does not exist. */
+export async function listDir(dir: string): Promise<string[] | null> {
+  try {
+    return (await readdir(dir)).sort();
+  } catch {
+    return null;
+  }
+}
+
+export async function fileSize(path: string): Promise<number> {
+  return (await stat(path)).size;
+}
+
+/** Reads the first bytes of a file (to assert what a test fixture looks like). */
+export async function headBytes(path: string, n: number): Promise<Buffer> {
+  const h = await open(path, 'r');
+  try {
+    const b = Buffer.alloc(n);
+    await h.read(b, 0, n, 0);
+    return b;
+  } finally {
+    await h.close();
+  }
+}
