@@ -33,6 +33,8 @@ export interface BuildAppOptions {
   overrides?: Partial<RawConfig>;
   /** Replace parts (tests): e.g. a storage adapter. */
   storage?: Storage;
+  /** Tests: start the embedded database from a migrated template (see test/helpers/test-app.ts). */
+  pgliteTemplate?: Blob;
 }
 
 export interface App {
@@ -59,7 +61,9 @@ function developmentSecret(dataDir: string): string {
 
 export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
   const config = opts.config ?? loadConfig(process.env, opts.overrides);
-  if (!config.JWT_SECRET) config.jwtSecret = developmentSecret(config.dataDir);
+  if (!config.JWT_SECRET) {
+    config.jwtSecret = config.DATA_DIR.startsWith('memory://') ? randomBytes(32).toString('hex') : developmentSecret(config.dataDir);
+  }
 
   const app = Fastify({
     logger: { level: config.LOG_LEVEL },
@@ -71,6 +75,7 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
   const database: Db = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR.startsWith('memory://') ? config.DATA_DIR : path.join(config.dataDir, 'pg'),
+    pgliteTemplate: opts.pgliteTemplate,
   });
   const events = await createEventBus(database);
   const queue = await createQueue(database, { databaseUrl: config.DATABASE_URL, onError: (e) => app.log.error(e, 'job queue error') });

@@ -19,30 +19,34 @@ export interface Db extends SqlExecutor {
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
   close(): Promise<void>;
+  /** PGlite only: the data folder as a tarball, to start other instances from. */
+  dump?(): Promise<Blob>;
 }
 
 export interface DbOptions {
   databaseUrl?: string | undefined;
   /** PGlite folder; 'memory://' keeps it in memory. */
   dataDir: string;
+  /** Start PGlite from a dumped data folder (tests start from one migrated template). */
+  pgliteTemplate?: Blob | undefined;
 }
 
 // pg returns bigint counts as strings; our counts fit in a JS number.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
 export async function openDatabase(opts: DbOptions): Promise<Db> {
-  const db = opts.databaseUrl ? await openPostgres(opts.databaseUrl) : await openPglite(opts.dataDir);
+  const db = opts.databaseUrl ? await openPostgres(opts.databaseUrl) : await openPglite(opts.dataDir, opts.pgliteTemplate);
   await migrate(db.db);
   return db;
 }
 
-async function openPglite(dataDir: string): Promise<Db> {
+async function openPglite(dataDir: string, template?: Blob): Promise<Db> {
   let target = dataDir;
   if (!dataDir.startsWith('memory://')) {
     target = path.resolve(dataDir);
     await fs.mkdir(target, { recursive: true });
   }
-  const client = await PGlite.create(target);
+  const client = await PGlite.create(target, template ? { loadDataDir: template } : {});
   const lock = new SessionLock();
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client, lock) });
   return {
@@ -67,17 +71,25 @@ async function openPglite(dataDir: string): Promise<Db> {
       await db.destroy();
       await client.close();
     },
+    async dump() {
+      return lock.run(() => client.dumpDataDir('none'));
+    },
   };
 }
 
 async function openPostgres(url: string): Promise<Db> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client dropped by the server (restart, failover, database dropped) must not crash the process.
+  pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   let listener: pg.Client | null = null;
   const handlers = new Map<string, Set<(p: string) => void>>();
   async function listenerClient(): Promise<pg.Client> {
     if (listener) return listener;
     const c = new pg.Client({ connectionString: url });
+    c.on('error', () => {
+      listener = null;
+    });
     await c.connect();
     c.on('notification', (n) => handlers.get(n.channel)?.forEach((h) => h(n.payload ?? '')));
     listener = c;

@@ -9,6 +9,8 @@ import WebSocket from 'ws';
 import { buildApp, type App } from '../../src/app.js';
 import type { RawConfig } from '../../src/config.js';
 import { loadConfig } from '../../src/config.js';
+import { openDatabase } from '../../src/db/database.js';
+import { createQueue } from '../../src/jobs/queue.js';
 
 export type DbKind = 'pglite' | 'postgres';
 
@@ -50,6 +52,20 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
   };
 }
 
+/** One migrated embedded database per test process; every app starts from a copy (saves seconds per app). */
+let templatePromise: Promise<Blob> | undefined;
+function pgliteTemplate(): Promise<Blob> {
+  templatePromise ??= (async () => {
+    const db = await openDatabase({ dataDir: 'memory://' });
+    const queue = await createQueue(db, { onError: () => undefined });
+    await queue.stop({ graceful: false, timeout: 1000 });
+    const blob = await db.dump!();
+    await db.close();
+    return blob;
+  })();
+  return templatePromise;
+}
+
 export async function startTestApp(kind: DbKind = 'pglite', overrides: Partial<RawConfig> = {}): Promise<TestApp> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-test-'));
   const pgdb = kind === 'postgres' ? await createPostgresDatabase() : null;
@@ -67,7 +83,7 @@ export async function startTestApp(kind: DbKind = 'pglite', overrides: Partial<R
   );
   // PGlite in memory keeps tests fast; files still go to the temporary data folder.
   if (!pgdb && !overrides.DATA_DIR) config.DATA_DIR = 'memory://';
-  const app = await buildApp({ config });
+  const app = await buildApp({ config, ...(config.DATA_DIR === 'memory://' ? { pgliteTemplate: await pgliteTemplate() } : {}) });
   const listenUrl = await app.start();
   const port = new URL(listenUrl).port;
   const url = `http://127.0.0.1:${port}`;

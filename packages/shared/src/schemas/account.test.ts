@@ -44,6 +44,9 @@ describe('sign-up form (accounts §5)', () => {
   ])('gives each password rule its own message: %s', (_n, password, msg) => {
     expect(messageFor(signupFormSchema, { ...goodSignup, password, confirmPassword: password }, 'password')).toBe(msg);
   });
+  it('says the passwords do not match even while another field is still empty', () => {
+    expect(messageFor(signupFormSchema, { ...goodSignup, firstname: '', confirmPassword: 'Other123' }, 'confirmPassword')).toBe('Passwords must match');
+  });
   it('needs matching passwords', () => {
     expect(messageFor(signupFormSchema, { ...goodSignup, confirmPassword: 'Other123' }, 'confirmPassword')).toBe('Passwords must match');
   });

@@ -25,6 +25,14 @@ export const newPasswordField = (requiredMessage: string = V.passwordRequired) =
 const nameField = (required: string, max: number = NAME_MAX) =>
   z.string({ error: required }).trim().min(1, required).max(max, V.maxChars);
 
+/** Runs a cross-field check as soon as both fields are filled in, even while other fields are still invalid. */
+function bothPresent(a: string, b: string) {
+  return (payload: { value: unknown }) => {
+    const v = payload.value as Record<string, unknown> | null;
+    return !!v && typeof v[a] === 'string' && typeof v[b] === 'string' && v[b] !== '';
+  };
+}
+
 export const loginSchema = z.object({
   username: emailField,
   password: z.string({ error: V.passwordRequired }).min(1, V.passwordRequired),
@@ -43,7 +51,7 @@ export const signupFormSchema = z
     acceptedTerms: z.literal(true, { error: V.acceptTerms }),
     turnstileToken: z.string({ error: V.humanCheckRequired }).min(1, V.humanCheckRequired),
   })
-  .refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], message: V.passwordsMatch });
+  .refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], message: V.passwordsMatch, when: bothPresent('password', 'confirmPassword') });
 export type SignupFormInput = z.input<typeof signupFormSchema>;
 
 /** The userRegister input as the server receives it. */
@@ -67,7 +75,7 @@ export const passwordResetFormSchema = z
     newPassword: newPasswordField(V.newPasswordRequired),
     confirmPassword: z.string({ error: V.confirmPasswordRequired }).min(1, V.confirmPasswordRequired),
   })
-  .refine((v) => v.newPassword === v.confirmPassword, { path: ['confirmPassword'], message: V.passwordsMatch });
+  .refine((v) => v.newPassword === v.confirmPassword, { path: ['confirmPassword'], message: V.passwordsMatch, when: bothPresent('newPassword', 'confirmPassword') });
 
 export const passwordResetInputSchema = z.object({
   token: z.string().min(1, V.invalidUrl),
