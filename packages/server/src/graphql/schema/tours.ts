@@ -118,15 +118,6 @@ TourRef.implement({
   }),
 });
 
-/** The public tour: anyone may read a tour that is not deleted; a deleted one answers TOUR_REMOVED. */
-export async function loadPublicTour(ctx: { services: import('../../services/services.js').Services }, tourGlobalId: string): Promise<TourRow> {
-  const id = decodeId('Tour', tourGlobalId);
-  const tour = await ctx.services.db.selectFrom('tours').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.invalidLink);
-  if (tour.deleted_at) throw new AppError(ERROR_CODES.TOUR_REMOVED, ERROR_TEXTS.tourRemoved);
-  return tour;
-}
-
 builder.queryFields((t) => ({
   tour: t.field({
     type: TourRef,
