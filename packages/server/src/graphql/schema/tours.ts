@@ -1,4 +1,5 @@
 /** Tours, clips, markers, upload and processing progress (tours §3, §7). */
+import { sql } from 'kysely';
 import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import { ERROR_CODES, ERROR_TEXTS, TOURS_PAGE_SIZE } from '@roomwalk/shared';
 import type { TourRow } from '../../db/types.js';
@@ -131,17 +132,16 @@ builder.queryFields((t) => ({
     resolve: (_r, args, ctx) => {
       const auth = requireAuth(ctx);
       return resolveCursorConnection(
-        { args: { ...args, first: args.first ?? (args.last ? undefined : TOURS_PAGE_SIZE) }, toCursor: (r: TourRow) => `${new Date(r.created_at).toISOString()}|${r.id}` },
+        { args: { ...args, first: args.first ?? (args.last ? undefined : TOURS_PAGE_SIZE) }, toCursor: (r: TourRow) => r.id },
         async ({ after, before, limit, inverted }: ResolveCursorConnectionArgs) => {
           let q = ctx.services.db.selectFrom('tours').selectAll().where('owner_id', '=', auth.userId).where('deleted_at', 'is', null);
-          const cmp = (cursor: string, dir: '<' | '>') => {
-            const [ts, id] = cursor.split('|');
-            const d = new Date(ts ?? '');
-            if (Number.isNaN(d.getTime()) || !id) throw new AppError(ERROR_CODES.BAD_USER_INPUT, 'Not a valid cursor.');
-            q = q.where((eb) => eb.or([eb('created_at', dir, d), eb.and([eb('created_at', '=', d), eb('id', dir, id)])]));
+          // The cursor is the tour id; its (created_at, id) is read back in SQL, so microsecond timestamps page exactly.
+          const at = (cursor: string) => {
+            if (!/^[0-9a-f-]{36}$/i.test(cursor)) throw new AppError(ERROR_CODES.BAD_USER_INPUT, 'Not a valid cursor.');
+            return sql<unknown>`(select created_at, id from tours where id = ${cursor})`;
           };
-          if (after) cmp(after, '<');
-          if (before) cmp(before, '>');
+          if (after) q = q.where(sql<boolean>`(created_at, id) < ${at(after)}`);
+          if (before) q = q.where(sql<boolean>`(created_at, id) > ${at(before)}`);
           return q.orderBy('created_at', inverted ? 'asc' : 'desc').orderBy('id', inverted ? 'asc' : 'desc').limit(limit).execute();
         },
       );
