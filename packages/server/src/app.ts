@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import mercurius from 'mercurius';
-import type { GraphQLError } from 'graphql';
+import { specifiedRules, validate, type GraphQLError } from 'graphql';
 import { mercuriusUpload } from 'mercurius-upload';
 import rateLimit from '@fastify/rate-limit';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
@@ -154,9 +154,12 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
     },
   });
   // Subscription context: mercurius merges onConnect's result into the context.
-  app.graphql.addHook('preSubscriptionExecution', async (_schema, _doc, context) => {
+  // Mercurius does not validate subscription documents: apply the same rules (and our limits) as on HTTP.
+  app.graphql.addHook('preSubscriptionExecution', async (schema, document, context) => {
     const c = context as unknown as Context & { auth?: AuthInfo | null };
     c.auth ??= null;
+    const errors = validate(schema, document, [...specifiedRules, queryLimitsRule()]);
+    if (errors.length > 0) throw toClientError(errors[0]);
   });
 
   await registerRoutes(app, services);

@@ -60,3 +60,40 @@ describe.each(DB_KINDS)('server core on %s', (kind) => {
     expect(await r.json()).toMatchObject({ ok: true, database: kind });
   });
 });
+
+describe('subscriptions over WebSocket share the HTTP rules', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp('pglite');
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  function firstError(query: string, variables: Record<string, unknown> = {}): Promise<{ message: string; extensions?: { code?: string } }> {
+    const client = t.wsClient();
+    return new Promise((resolve, reject) => {
+      client.subscribe({ query, variables }, {
+        next: (v) => (v.errors ? resolve(v.errors[0] as never) : reject(new Error('expected an error'))),
+        error: (e) => resolve((Array.isArray(e) ? e[0] : e) as never),
+        complete: () => reject(new Error('completed without an error')),
+      });
+    });
+  }
+
+  it('rejects an unknown field before running anything', async () => {
+    const e = await firstError('subscription { tourProgressUpdated(tourId: "tour_00000000-0000-4000-8000-000000000000") { nope } }');
+    expect(e.message).toMatch(/Cannot query field "nope"/);
+  });
+
+  it('applies the alias limit', async () => {
+    const fields = Array.from({ length: 40 }, (_, i) => `a${i}: progress`).join(' ');
+    const e = await firstError(`subscription { tourProgressUpdated(tourId: "tour_00000000-0000-4000-8000-000000000000") { ${fields} } }`);
+    expect(e.extensions?.code).toBe(ERROR_CODES.QUERY_TOO_COMPLEX);
+  });
+
+  it('answers a private subscription without a session with UNAUTHENTICATED', async () => {
+    const e = await firstError('subscription { tourProgressUpdated(tourId: "tour_00000000-0000-4000-8000-000000000000") { progress } }');
+    expect(e.extensions?.code).toBe(ERROR_CODES.UNAUTHENTICATED);
+  });
+});

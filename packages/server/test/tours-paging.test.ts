@@ -30,12 +30,12 @@ describe.each(DB_KINDS)('tours connection paging on %s', (kind) => {
     let after: string | null = null;
     let pages = 0;
     for (;;) {
-      const r = await t.gql(PAGE, { after }, owner.token);
+      const r: { errors?: unknown; data: any } = await t.gql(PAGE, { after }, owner.token);
       expect(r.errors).toBeUndefined();
-      const conn = r.data.tours;
+      const conn: { edges: Array<{ node: { title: string } }>; pageInfo: { hasNextPage: boolean; endCursor: string } } = r.data.tours;
       pages += 1;
       expect(conn.edges.length).toBeLessThanOrEqual(10);
-      seen.push(...conn.edges.map((e: { node: { title: string } }) => e.node.title));
+      seen.push(...conn.edges.map((e) => e.node.title));
       if (!conn.pageInfo.hasNextPage) break;
       after = conn.pageInfo.endCursor;
       expect(pages).toBeLessThan(5);
