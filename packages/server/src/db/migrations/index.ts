@@ -5,6 +5,7 @@ import * as m0010 from './0010-session-revocation.js';
 import * as m0020 from './0020-tour-processing.js';
 import * as m0030 from './0030-billing-and-analytics.js';
 import * as m0040 from './0040-live-viewing.js';
+import * as m0050 from './0050-reels-shots-ai.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-accounts-and-tours': m0001,
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0020-tour-processing': m0020,
   '0030-billing-and-analytics': m0030,
   '0040-live-viewing': m0040,
+  '0050-reels-shots-ai': m0050,
 };

