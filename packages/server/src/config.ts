@@ -42,6 +42,7 @@ const ConfigSchema = z.object({
   LIVE_ALLOWED_ORIGINS: z.string().default(''), // live viewing socket: extra browser origins (comma list or *), docs/live-viewing.md
   LIVE_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).default(2 * 60 * 60), // lifetime of a viewing session and its tokens
   AI_WORKER_URL: z.string().url().optional(),
+  REEL_X264_PRESET: z.enum(['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium']).default('veryfast'), // reels: x264 speed/size trade-off (tests use ultrafast)
   ERROR_REPORTING_URL: z.string().url().optional(),
   REDIS_URL: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -53,6 +54,8 @@ const ConfigSchema = z.object({
   PROCESSING_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(1800),
   PROCESSING_RETRY_LIMIT: z.coerce.number().int().min(0).default(3),
   PROCESSING_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(15),
+  /** SIGTERM: how long an API node drains requests and sockets, and a worker waits for its job before handing it back. */
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(1).optional(), // default 25 (5 under NODE_ENV=test)
 });
 
 export type RawConfig = z.infer<typeof ConfigSchema>;

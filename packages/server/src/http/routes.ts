@@ -16,6 +16,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   await (await import('./tour-viewer-ws.js')).registerTourViewerWs(app, services);
   await (await import('./billing.js')).registerBillingRoutes(app, services);
   await (await import('./stripe-webhook.js')).registerStripeWebhook(app, services);
+  await (await import('./ai-edit.js')).registerAiEditRoutes(app, services);
   // Keep last: its not-found handler sends client-side routes to the console.
   await registerStatic(app, services);
 }

@@ -10,6 +10,7 @@ export async function registerWorkers(services: Services): Promise<void> {
   });
   await registerProcessTourWorkers(services);
   await (await import('../services/billing/sync.js')).registerBillingWorkers(services);
+  await (await import('../services/ai/register-workers.js')).registerAiMediaWorkers(services);
 }
 
 /** Queues a mail for the worker to send (retried by pg-boss when SMTP fails). */

@@ -1,11 +1,16 @@
-/** Reels, professional photos and AI markers (tours §3, §7). Behaviour lands with the AI and media issue. */
+/** Reels, professional photos and AI markers (tours §3, §7): jobs in src/jobs/{reel,shots,ai-markers}.ts. */
 import { DEFAULT_STAGING_PROMPT } from '@roomwalk/shared';
 import { builder, decodeId } from '../builder.js';
-import { AppError, notAvailableYet } from '../errors.js';
-import { requireAuth } from '../guards.js';
+import { AppError } from '../errors.js';
+import { requireAuth, requireSuperAdmin } from '../guards.js';
 import { topics } from '../../events/event-bus.js';
 import { MarkerRef, TourRef } from './tour-refs.js';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
+import type { Services } from '../../services/services.js';
+import { aiDb, type ReelRow, type ShotRow } from '../../services/ai/tables.js';
+import { startReel } from '../../jobs/reel.js';
+import { startShots, startShotWork } from '../../jobs/shots.js';
+import { startAiMarkers } from '../../jobs/ai-markers.js';
 
 export interface ReelModel {
   id: string; key: string; progress: number; seed: number; provider: string; highURI: string | null; thumbnailURL: string | null; status: string;
@@ -50,10 +55,42 @@ export const ShotRef = builder.objectRef<ShotModel>('Shot').implement({
   }),
 });
 
-/** Until the AI and media issue lands, tours have no reels or shots. */
+export function toReelModel(services: Services, r: ReelRow): ReelModel {
+  return {
+    id: r.id, key: r.key, progress: r.progress, seed: r.seed, provider: r.provider, status: r.status,
+    highURI: r.video_key ? services.storage.publicUrl(r.video_key) : null,
+    thumbnailURL: r.thumbnail_key ? services.storage.publicUrl(r.thumbnail_key) : null,
+  };
+}
+
+export function toShotModel(services: Services, s: ShotRow): ShotModel {
+  const url = (k: string | null) => (k ? services.storage.publicUrl(k) : null);
+  return {
+    id: s.id, shotType: s.shot_type, shotStatus: s.status, roomType: s.room_type, frameScore: s.frame_score,
+    sourceClipIndex: s.source_clip_index, sourceFramePosition: s.source_frame_position,
+    originalImageURI: url(s.original_key), enhancedImageURI: url(s.enhanced_key), stagedImageURI: url(s.staged_key),
+    createdAt: s.created_at, errorMessage: s.error_message,
+  };
+}
+
+/** Reels and shots are the owner's company's only: the public players never see them. */
 builder.objectFields(TourRef, (t) => ({
-  reels: t.field({ type: [ReelRef], resolve: () => [] }),
-  shots: t.field({ type: [ShotRef], resolve: () => [] }),
+  reels: t.field({
+    type: [ReelRef],
+    resolve: async (tour, _a, ctx) => {
+      if (!ctx.auth || ctx.auth.companyId !== (tour as { company_id?: string }).company_id) return [];
+      const rows = await aiDb(ctx.services.db).selectFrom('reels').selectAll().where('tour_id', '=', (tour as { id: string }).id).orderBy('created_at').orderBy('id').execute();
+      return rows.map((r) => toReelModel(ctx.services, r));
+    },
+  }),
+  shots: t.field({
+    type: [ShotRef],
+    resolve: async (tour, _a, ctx) => {
+      if (!ctx.auth || ctx.auth.companyId !== (tour as { company_id?: string }).company_id) return [];
+      const rows = await aiDb(ctx.services.db).selectFrom('shots').selectAll().where('tour_id', '=', (tour as { id: string }).id).orderBy('room_type').orderBy('source_clip_index').orderBy('source_frame_position').execute();
+      return rows.map((s) => toShotModel(ctx.services, s));
+    },
+  }),
 }));
 
 export const AIMarkerActionEnum = builder.enumType('AIMarkerAction', { values: ['ADD', 'REMOVE'] as const });
@@ -85,19 +122,61 @@ const ReelProgressRef = builder.objectRef<ReelProgressEvent>('ReelProgress').imp
   }),
 });
 
-const stub = () => {
-  throw notAvailableYet();
-};
+/** A shot of the caller's company (raw id), or NOT_FOUND. */
+async function ownShotId(ctx: Parameters<typeof requireAuth>[0], globalId: string): Promise<string> {
+  const auth = requireAuth(ctx);
+  const id = decodeId('Shot', globalId);
+  const row = await aiDb(ctx.services.db).selectFrom('shots').innerJoin('tours', 'tours.id', 'shots.tour_id').select(['tours.company_id']).where('shots.id', '=', id).where('tours.deleted_at', 'is', null).executeTakeFirst();
+  if (!row || row.company_id !== auth.companyId) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
+  return id;
+}
+
+async function loadTour(ctx: Parameters<typeof requireAuth>[0], id: string) {
+  return ctx.services.db.selectFrom('tours').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
 
 builder.mutationFields((t) => ({
-  tourGenerateReel: t.field({ type: ReelRef, args: { tourId: t.arg.id({ required: true }) }, resolve: stub }),
-  tourGenerateAIMarkers: t.field({ type: [MarkerRef], args: { tourId: t.arg.id({ required: true }) }, resolve: stub }),
-  generateTourShots: t.field({ type: TourRef, args: { tourId: t.arg.id({ required: true }) }, resolve: stub }),
-  regenerateShot: t.field({ type: ShotRef, args: { shotId: t.arg.id({ required: true }) }, resolve: stub }),
+  tourGenerateReel: t.field({
+    type: ReelRef,
+    description: 'Starts a reel; at most 5 non-failed per tour. Retry of a failed reel calls this again (a new reel).',
+    args: { tourId: t.arg.id({ required: true }) },
+    resolve: async (_r, args, ctx) => {
+      const tourId = await ownTourId(ctx, args.tourId);
+      return toReelModel(ctx.services, await startReel(ctx.services, ctx.auth!.userId, tourId));
+    },
+  }),
+  tourGenerateAIMarkers: t.field({
+    type: [MarkerRef],
+    description: 'Super admin: proposes AI markers in a background job (events on tourGenerateAIMarkersUpdated); answers the current markers.',
+    args: { tourId: t.arg.id({ required: true }) },
+    resolve: async (_r, args, ctx) => {
+      const auth = requireSuperAdmin(ctx);
+      const id = decodeId('Tour', args.tourId);
+      await startAiMarkers(ctx.services, auth.userId, id);
+      return ctx.services.db.selectFrom('markers').selectAll().where('tour_id', '=', id).orderBy('frame_index').execute() as never;
+    },
+  }),
+  generateTourShots: t.field({
+    type: TourRef,
+    args: { tourId: t.arg.id({ required: true }) },
+    resolve: async (_r, args, ctx) => {
+      const tourId = await ownTourId(ctx, args.tourId);
+      await startShots(ctx.services, tourId);
+      return loadTour(ctx, tourId) as never;
+    },
+  }),
+  regenerateShot: t.field({
+    type: ShotRef,
+    args: { shotId: t.arg.id({ required: true }) },
+    resolve: async (_r, args, ctx) => toShotModel(ctx.services, await startShotWork(ctx.services, await ownShotId(ctx, args.shotId), 'enhance')),
+  }),
   generateStagedShot: t.field({
     type: ShotRef,
     args: { shotId: t.arg.id({ required: true }), stagingPrompt: t.arg.string({ defaultValue: DEFAULT_STAGING_PROMPT }) },
-    resolve: stub,
+    resolve: async (_r, args, ctx) => {
+      const prompt = (args.stagingPrompt ?? DEFAULT_STAGING_PROMPT).trim().slice(0, 500) || DEFAULT_STAGING_PROMPT;
+      return toShotModel(ctx.services, await startShotWork(ctx.services, await ownShotId(ctx, args.shotId), 'stage', prompt));
+    },
   }),
 }));
 
@@ -119,8 +198,12 @@ builder.subscriptionFields((t) => ({
   reelProgressUpdated: t.field({
     type: ReelProgressRef,
     args: { reelId: t.arg.id({ required: true }) },
-    subscribe: () => {
-      throw notAvailableYet();
+    subscribe: async (_r, args, ctx) => {
+      const auth = requireAuth(ctx);
+      const id = decodeId('Reel', args.reelId);
+      const row = await aiDb(ctx.services.db).selectFrom('reels').innerJoin('tours', 'tours.id', 'reels.tour_id').select(['tours.company_id']).where('reels.id', '=', id).executeTakeFirst();
+      if (!row || row.company_id !== auth.companyId) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
+      return ctx.services.events.subscribe<ReelProgressEvent>(topics.reelProgress(id));
     },
     resolve: (e: ReelProgressEvent) => e,
   }),

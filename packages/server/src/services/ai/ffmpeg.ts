@@ -55,7 +55,7 @@ export interface SampledFrame {
 export async function sampleFrames(file: string, o: { fps: number; width: number; height: number; start?: number; duration?: number; signal?: AbortSignal | undefined; onFrame?: (f: SampledFrame) => void }): Promise<SampledFrame[]> {
   const size = o.width * o.height * 3;
   const frames: SampledFrame[] = [];
-  let pending = Buffer.alloc(0);
+  let pending: Buffer = Buffer.alloc(0);
   const start = o.start ?? 0;
   await runFfmpeg(
     [

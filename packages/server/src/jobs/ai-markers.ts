@@ -1,0 +1,134 @@
+/**
+ * tourGenerateAIMarkers: a pg-boss job that proposes a marker at the start of each room (services/ai/rooms.ts),
+ * publishing progress, ADD and REMOVE events on tourGenerateAIMarkersUpdated.
+ *
+ * One generation per user at a time: a RUNNING row in ai_marker_runs (unique per user). A run older than
+ * RUN_STALE_MINUTES is taken as dead. Errors end the run FAILED at once (no automatic retry of a failing analysis); a
+ * job whose worker died is delivered again by pg-boss after its expiry and reconciles. A retried job reconciles: AI markers of an earlier, interrupted attempt that
+ * it agrees with (same name within a second) stay, others are removed (REMOVE events), the missing ones are added.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ERROR_CODES, ERROR_TEXTS, TOUR_STATUS } from '@roomwalk/shared';
+import { topics } from '../events/event-bus.js';
+import type { AIMarkerProgressEvent } from '../graphql/schema/media.js';
+import { AppError } from '../graphql/errors.js';
+import type { Services } from '../services/services.js';
+import { aiDb } from '../services/ai/tables.js';
+import { analyseRooms, type Room } from '../services/ai/rooms.js';
+
+export const AI_MARKERS_QUEUE = 'ai-markers';
+export const RUN_STALE_MINUTES = 15;
+export const AI_NOT_PROCESSED_TEXT = 'Tour must be fully processed before generating AI markers.';
+
+export interface AiMarkersJob { runId: string }
+
+/** Validates and starts a generation for `userId` on `tourId` (a raw id); throws the spec's errors. */
+export async function startAiMarkers(services: Services, userId: string, tourId: string): Promise<void> {
+  const db = aiDb(services.db);
+  const tour = await db.selectFrom('tours').select(['id', 'status', 'video_key']).where('id', '=', tourId).where('deleted_at', 'is', null).executeTakeFirst();
+  if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
+  if (tour.status !== TOUR_STATUS.PROCESSED || !tour.video_key) throw new AppError(ERROR_CODES.TOUR_NOT_PROCESSED, AI_NOT_PROCESSED_TEXT);
+  // Forget runs whose worker died long ago, so the user is not locked out for ever.
+  await db.updateTable('ai_marker_runs').set({ status: 'FAILED', error: 'abandoned', finished_at: new Date() })
+    .where('status', '=', 'RUNNING').where('created_at', '<', new Date(Date.now() - RUN_STALE_MINUTES * 60_000)).execute();
+  const runId = await db.transaction().execute(async (trx) => {
+    await trx.selectFrom('tours').select('id').where('id', '=', tourId).forUpdate().executeTakeFirst();
+    const hasAi = await trx.selectFrom('markers').select('id').where('tour_id', '=', tourId).where('source', '=', 'AI').executeTakeFirst();
+    if (hasAi) throw new AppError(ERROR_CODES.AI_ALREADY_CREATED, ERROR_TEXTS.aiAlreadyCreated);
+    const running = await trx.selectFrom('ai_marker_runs').select('id').where('user_id', '=', userId).where('status', '=', 'RUNNING').executeTakeFirst();
+    if (running) throw new AppError(ERROR_CODES.AI_ALREADY_GENERATING, ERROR_TEXTS.aiAlreadyGenerating);
+    const busyTour = await trx.selectFrom('ai_marker_runs').select('id').where('tour_id', '=', tourId).where('status', '=', 'RUNNING').executeTakeFirst();
+    if (busyTour) throw new AppError(ERROR_CODES.AI_ALREADY_GENERATING, ERROR_TEXTS.aiAlreadyGenerating);
+    const row = await trx.insertInto('ai_marker_runs').values({ tour_id: tourId, user_id: userId }).returning('id').executeTakeFirstOrThrow();
+    return row.id;
+  }).catch((err: unknown) => {
+    // Two calls at once: the unique index lets one through.
+    if (err instanceof AppError) throw err;
+    if (/unique|duplicate/i.test(String((err as Error)?.message))) throw new AppError(ERROR_CODES.AI_ALREADY_GENERATING, ERROR_TEXTS.aiAlreadyGenerating);
+    throw err;
+  });
+  try {
+    await services.queue.send(AI_MARKERS_QUEUE, { runId } satisfies AiMarkersJob, { retryLimit: 1, retryDelay: 2, expireInSeconds: RUN_STALE_MINUTES * 60 });
+  } catch (err) {
+    await db.updateTable('ai_marker_runs').set({ status: 'FAILED', error: 'could not queue', finished_at: new Date() }).where('id', '=', runId).execute();
+    throw err;
+  }
+}
+
+/** Frame index (clip frames) of a time in the source video. */
+const frameAt = (t: number, fps: number, totalFrames: number) => Math.max(0, Math.min(Math.max(0, totalFrames - 2), Math.round(t * fps)));
+
+export interface AiMarkersDeps { analyse?: typeof analyseRooms }
+
+export async function aiMarkersJob(services: Services, runId: string, deps: AiMarkersDeps = {}): Promise<void> {
+  const db = aiDb(services.db);
+  const run = await db.selectFrom('ai_marker_runs').selectAll().where('id', '=', runId).executeTakeFirst();
+  if (!run || run.status !== 'RUNNING') return;
+  const tourId = run.tour_id;
+  const publish = (e: Omit<AIMarkerProgressEvent, 'tourId'>) => services.events.publish(topics.aiMarkers(tourId), { tourId, ...e } satisfies AIMarkerProgressEvent);
+  let lastPercent = -1;
+  const progress = async (p: number) => {
+    const percent = Math.min(99, Math.floor(p));
+    if (percent < lastPercent + 5) return;
+    lastPercent = percent;
+    await publish({ marker: null, progressPercentage: percent, action: null });
+  };
+  const work = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-ai-markers-'));
+  try {
+    const tour = await db.selectFrom('tours').select(['video_key', 'fps', 'deleted_at']).where('id', '=', tourId).executeTakeFirst();
+    if (!tour || tour.deleted_at || !tour.video_key) throw new Error('tour is gone or has no source video');
+    await progress(0);
+    const input = path.join(work, `source${path.extname(tour.video_key) || '.mp4'}`);
+    await services.storage.download(tour.video_key, input);
+    const pending: Promise<void>[] = [];
+    const rooms: Room[] = await (deps.analyse ?? analyseRooms)(input, { onProgress: (f) => void pending.push(progress(5 + f * 80)) });
+    await Promise.all(pending);
+    const fps = tour.fps ?? 15;
+    const clips = await db.selectFrom('clips').select(['frame_count']).where('tour_id', '=', tourId).execute();
+    const totalFrames = clips.reduce((s, c) => s + c.frame_count, 0) - 1;
+    const proposed = rooms.map((r) => ({ name: r.name, frameIndex: frameAt(r.start, fps, totalFrames) }));
+
+    const existing = await db.selectFrom('markers').select(['id', 'name', 'frame_index', 'is_fast_travel', 'source']).where('tour_id', '=', tourId).execute();
+    const userFrames = existing.filter((m) => m.source === 'USER').map((m) => m.frame_index);
+    const earlierAi = existing.filter((m) => m.source === 'AI');
+    const near = (a: number, b: number) => Math.abs(a - b) <= fps;
+    const agreed = new Set<string>();
+    const toAdd = proposed.filter((p) => {
+      // The owner already marked this spot: theirs wins.
+      if (userFrames.some((f) => near(f, p.frameIndex))) return false;
+      const same = earlierAi.find((m) => !agreed.has(m.id) && m.name === p.name && near(m.frame_index, p.frameIndex));
+      if (same) {
+        agreed.add(same.id);
+        return false;
+      }
+      return true;
+    });
+    const toRemove = earlierAi.filter((m) => !agreed.has(m.id));
+    const steps = toRemove.length + toAdd.length;
+    let done = 0;
+    const stepPercent = () => Math.min(99, Math.floor(85 + (14 * ++done) / Math.max(1, steps)));
+    for (const m of toRemove) {
+      await db.deleteFrom('markers').where('id', '=', m.id).execute();
+      await publish({ marker: { id: `marker_${m.id}`, isFastTravel: m.is_fast_travel, frameIndex: m.frame_index, name: m.name }, progressPercentage: stepPercent(), action: 'REMOVE' });
+    }
+    for (const p of toAdd) {
+      const row = await db.insertInto('markers').values({ tour_id: tourId, name: p.name, frame_index: p.frameIndex, is_fast_travel: true, source: 'AI' }).returning(['id', 'is_fast_travel']).executeTakeFirstOrThrow();
+      await publish({ marker: { id: `marker_${row.id}`, isFastTravel: row.is_fast_travel, frameIndex: p.frameIndex, name: p.name }, progressPercentage: stepPercent(), action: 'ADD' });
+    }
+    await db.updateTable('ai_marker_runs').set({ status: 'DONE', finished_at: new Date() }).where('id', '=', runId).execute();
+    await publish({ marker: null, progressPercentage: 100, action: null });
+  } catch (err) {
+    services.log.warn({ err, tourId, runId }, 'AI marker generation failed');
+    await db.updateTable('ai_marker_runs').set({ status: 'FAILED', error: String((err as Error)?.message ?? err).slice(0, 500), finished_at: new Date() }).where('id', '=', runId).execute();
+    // The client clears its state at 100; a failure ends the same way (the markers list shows what exists).
+    await publish({ marker: null, progressPercentage: 100, action: null });
+  } finally {
+    await fs.rm(work, { recursive: true, force: true });
+  }
+}
+
+export async function registerAiMarkersWorker(services: Services): Promise<void> {
+  await services.queue.work<AiMarkersJob>(AI_MARKERS_QUEUE, (job) => aiMarkersJob(services, job.data.runId));
+}

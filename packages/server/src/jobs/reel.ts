@@ -1,0 +1,145 @@
+/**
+ * tourGenerateReel: a reel row (PROCESSING) and a pg-boss job that renders it (services/reels/render-reel.ts), stores
+ * the MP4 and thumbnail under tours/<tourId>/reels/ and publishes progress on reelProgressUpdated.
+ *
+ * A failure marks the reel FAILED with a reason and removes its files; Retry in the console calls tourGenerateReel
+ * again, which creates a new reel (failed reels do not count towards the five). A worker that dies mid-render has
+ * its job delivered again by pg-boss after expiry; every attempt writes under its own name and removes it on failure.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { randomInt } from 'node:crypto';
+import { ERROR_CODES, ERROR_TEXTS, REEL_STATUS, REELS_MAX, TOUR_STATUS, VALIDATION } from '@roomwalk/shared';
+import { sql } from 'kysely';
+import { topics } from '../events/event-bus.js';
+import { AppError } from '../graphql/errors.js';
+import type { ReelProgressEvent } from '../graphql/schema/media.js';
+import type { Services } from '../services/services.js';
+import { aiDb, type ReelRow } from '../services/ai/tables.js';
+import { REEL_PROVIDER, renderReel } from '../services/reels/render-reel.js';
+
+export const REEL_QUEUE = 'reel-render';
+export const REEL_NOT_PROCESSED_TEXT = 'Tour must be fully processed before generating reels.';
+export const REEL_FAILED_TEXT = 'Could not generate reel';
+
+export interface ReelJob { reelId: string }
+
+const slug = (s: string | null) => (s ?? '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'tour';
+
+/** Creates a reel for a tour (raw id) and queues its render; enforces the five non-failed reels. */
+export async function startReel(services: Services, userId: string, tourId: string, seed = randomInt(1, 2 ** 31 - 1)): Promise<ReelRow> {
+  const db = aiDb(services.db);
+  const reel = await db.transaction().execute(async (trx) => {
+    const tour = await trx.selectFrom('tours').select(['id', 'status', 'title', 'video_key']).where('id', '=', tourId).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
+    if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
+    if (tour.status !== TOUR_STATUS.PROCESSED || !tour.video_key) throw new AppError(ERROR_CODES.TOUR_NOT_PROCESSED, REEL_NOT_PROCESSED_TEXT);
+    const counted = await trx.selectFrom('reels').select(sql<number>`count(*)::int`.as('n')).where('tour_id', '=', tourId).where('status', '!=', REEL_STATUS.FAILED).executeTakeFirstOrThrow();
+    if (Number(counted.n) >= REELS_MAX) throw new AppError(ERROR_CODES.REELS_LIMIT, VALIDATION.reelsMax);
+    const all = await trx.selectFrom('reels').select(sql<number>`count(*)::int`.as('n')).where('tour_id', '=', tourId).executeTakeFirstOrThrow();
+    return trx.insertInto('reels').values({ tour_id: tourId, created_by: userId, key: `${slug(tour.title)}-${Number(all.n) + 1}`, seed, provider: REEL_PROVIDER, progress_text: 'Queued' }).returningAll().executeTakeFirstOrThrow();
+  });
+  try {
+    await services.queue.send(REEL_QUEUE, { reelId: reel.id } satisfies ReelJob, { retryLimit: 1, retryDelay: 5, expireInSeconds: 30 * 60 });
+  } catch (err) {
+    await failReel(services, reel.id, REEL_FAILED_TEXT);
+    throw err;
+  }
+  return reel;
+}
+
+async function publish(services: Services, reelId: string, e: ReelProgressEvent) {
+  await services.events.publish(topics.reelProgress(reelId), e);
+}
+
+async function failReel(services: Services, reelId: string, reason: string): Promise<void> {
+  const db = aiDb(services.db);
+  const row = await db.updateTable('reels').set({ status: REEL_STATUS.FAILED, error: reason, progress_text: reason, updated_at: new Date() })
+    .where('id', '=', reelId).where('status', '=', REEL_STATUS.PROCESSING).returning(['progress']).executeTakeFirst();
+  if (row) await publish(services, reelId, { progress: row.progress, status: REEL_STATUS.FAILED, text: reason, thumbnailURL: null });
+}
+
+export interface ReelJobDeps { render?: typeof renderReel; preset?: string }
+
+export async function reelJob(services: Services, reelId: string, deps: ReelJobDeps = {}): Promise<void> {
+  const db = aiDb(services.db);
+  const claimed = await db.updateTable('reels').set({ attempt: sql`attempt + 1`, updated_at: new Date() })
+    .where('id', '=', reelId).where('status', '=', REEL_STATUS.PROCESSING).returningAll().executeTakeFirst();
+  if (!claimed) return;
+  const prefix = `tours/${claimed.tour_id}/reels/${reelId}-a${claimed.attempt}`;
+  const work = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-reel-'));
+  let last = -1;
+  let chain: Promise<void> = Promise.resolve();
+  const report = (percent: number, text: string) => {
+    const p = Math.min(99, Math.floor(percent));
+    if (p < last + 3) return chain;
+    last = p;
+    chain = chain.then(async () => {
+      await db.updateTable('reels').set({ progress: p, progress_text: text, updated_at: new Date() }).where('id', '=', reelId).where('status', '=', REEL_STATUS.PROCESSING).execute();
+      await publish(services, reelId, { progress: p, status: REEL_STATUS.PROCESSING, text, thumbnailURL: null });
+    }).catch((err) => services.log.warn({ err, reelId }, 'reel progress update failed'));
+    return chain;
+  };
+  try {
+    const tour = await db.selectFrom('tours').innerJoin('users', 'users.id', 'tours.owner_id').innerJoin('companies', 'companies.id', 'tours.company_id')
+      .leftJoin('user_profiles', 'user_profiles.user_id', 'users.id')
+      .select(['tours.video_key', 'tours.fps', 'tours.deleted_at', 'users.username', 'companies.name as company', 'companies.logo_key', 'user_profiles.name', 'user_profiles.surname', 'user_profiles.contact_number'])
+      .where('tours.id', '=', claimed.tour_id).executeTakeFirst();
+    if (!tour || tour.deleted_at || !tour.video_key) throw new Error('tour is gone or has no source video');
+    await report(0, 'Preparing video');
+    const source = path.join(work, `source${path.extname(tour.video_key) || '.mp4'}`);
+    await services.storage.download(tour.video_key, source);
+    let logoFile: string | null = null;
+    if (tour.logo_key) {
+      logoFile = path.join(work, 'logo-source');
+      await services.storage.download(tour.logo_key, logoFile).catch(() => (logoFile = null));
+    }
+    const markers = await db.selectFrom('markers').select(['name', 'frame_index']).where('tour_id', '=', claimed.tour_id).orderBy('frame_index').execute();
+    const fps = tour.fps ?? 15;
+    await report(5, 'Rendering reel');
+    const out = await fs.mkdtemp(path.join(work, 'out-'));
+    const result = await (deps.render ?? renderReel)({
+      source,
+      workDir: out,
+      seed: claimed.seed,
+      markers: markers.map((m) => ({ time: m.frame_index / fps, name: m.name })),
+      agent: {
+        name: [tour.name, tour.surname].filter(Boolean).join(' ') || null,
+        contact: [tour.contact_number, tour.username].filter(Boolean).join('  ·  ') || null,
+        company: tour.company,
+        logoFile,
+      },
+      onProgress: (f) => void report(5 + f * 85, 'Rendering reel'),
+      preset: deps.preset ?? services.config.REEL_X264_PRESET,
+    });
+    await chain;
+    await report(92, 'Saving reel');
+    await chain;
+    const videoKey = `${prefix}.mp4`;
+    const thumbKey = `${prefix}.jpg`;
+    await services.storage.putFile(videoKey, result.videoPath, 'video/mp4');
+    await services.storage.putFile(thumbKey, result.thumbnailPath, 'image/jpeg');
+    const done = await db.updateTable('reels').set({ status: REEL_STATUS.CREATED, progress: 100, progress_text: null, error: null, video_key: videoKey, thumbnail_key: thumbKey, updated_at: new Date() })
+      .where('id', '=', reelId).where('status', '=', REEL_STATUS.PROCESSING).where('attempt', '=', claimed.attempt).returning('id').executeTakeFirst();
+    if (!done) {
+      // Deleted, failed or superseded meanwhile: leave nothing behind.
+      await services.storage.delete(videoKey);
+      await services.storage.delete(thumbKey);
+      return;
+    }
+    await publish(services, reelId, { progress: 100, status: REEL_STATUS.CREATED, text: null, thumbnailURL: services.storage.publicUrl(thumbKey) });
+  } catch (err) {
+    await chain;
+    services.log.warn({ err, reelId }, 'reel render failed');
+    await services.storage.delete(`${prefix}.mp4`).catch(() => undefined);
+    await services.storage.delete(`${prefix}.jpg`).catch(() => undefined);
+    const reason = /font/i.test(String((err as Error)?.message)) ? `${REEL_FAILED_TEXT}: ${(err as Error).message}` : REEL_FAILED_TEXT;
+    await failReel(services, reelId, reason);
+  } finally {
+    await fs.rm(work, { recursive: true, force: true });
+  }
+}
+
+export async function registerReelWorker(services: Services): Promise<void> {
+  await services.queue.work<ReelJob>(REEL_QUEUE, (job) => reelJob(services, job.data.reelId));
+}

@@ -1,0 +1,178 @@
+/**
+ * Renders a vertical 1080x1920 H.264 reel from a landscape (or portrait) walkthrough in ONE ffmpeg run: a few
+ * segments around the markers (or evenly spread), each a smooth eased pan of a 9:16 window across the frame, the
+ * room name as a caption, then an end card with the agent's name, contact, company and logo. The seed picks the
+ * segment offsets, the pan directions and the card colour, so each reel of a tour differs.
+ */
+import fs from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import sharp from 'sharp';
+import { probeDuration, runFfmpeg } from '../ai/ffmpeg.js';
+
+export const REEL_SIZE = { width: 1080, height: 1920 } as const;
+export const REEL_FPS = 24;
+export const END_CARD_SECONDS = 3;
+/** Body (segments) length aimed at; with the end card a reel lasts 15 to 30 s. */
+export const BODY_SECONDS = 16;
+export const REEL_PROVIDER = 'roomwalk-ffmpeg';
+
+export const FONT_MISSING_TEXT = 'No caption font found: install fonts-dejavu-core (or set REEL_FONT_FILE).';
+
+/** A caption font from the system: REEL_FONT_FILE, fontconfig's DejaVu Sans Bold, or Debian's fixed path. */
+export function findFont(env: Record<string, string | undefined> = process.env): string {
+  const candidates: string[] = [];
+  if (env.REEL_FONT_FILE) candidates.push(env.REEL_FONT_FILE);
+  try {
+    candidates.push(execFileSync('fc-match', ['-f', '%{file}', 'DejaVu Sans:bold'], { encoding: 'utf8', timeout: 5000 }).trim());
+  } catch {
+    // fontconfig not installed: try the fixed path
+  }
+  candidates.push('/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf');
+  const found = candidates.find((f) => f && /\.(ttf|otf)$/i.test(f) && existsSync(f));
+  if (!found) throw new Error(FONT_MISSING_TEXT);
+  return found;
+}
+
+/** Small deterministic PRNG (mulberry32), so one seed always gives the same reel. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface ReelSegment { start: number; length: number; caption: string | null; panFrom: number; panTo: number }
+
+/** Which parts of the video the reel shows: around the markers (in order), topped up with evenly spread ones. */
+export function planSegments(duration: number, markers: Array<{ time: number; name: string }>, seed: number): ReelSegment[] {
+  const random = rng(seed);
+  const sorted = [...markers].filter((m) => m.time >= 0 && m.time < duration).sort((a, b) => a.time - b.time);
+  let picks: Array<{ time: number; name: string | null }> = sorted;
+  if (picks.length > 6) {
+    // Keep six spread over the tour; the seed decides which of the neighbours.
+    const step = picks.length / 6;
+    picks = Array.from({ length: 6 }, (_, i) => sorted[Math.min(sorted.length - 1, Math.floor(i * step + random() * step))]!);
+  }
+  const count = Math.max(3, picks.length);
+  const length = Math.max(2.5, Math.min(5, BODY_SECONDS / count, duration));
+  if (picks.length < 3) {
+    const even = Array.from({ length: 3 }, (_, i) => ({ time: ((duration - length) * (i + 0.5)) / 3, name: null as string | null }));
+    picks = [...picks, ...even.filter((e) => picks.every((p) => Math.abs(p.time - e.time) > length))].slice(0, 3).sort((a, b) => a.time - b.time);
+    while (picks.length < 3) picks.push({ time: random() * Math.max(0, duration - length), name: null });
+  }
+  return picks.map((p) => {
+    const jitter = random() * Math.min(1, length / 3);
+    const start = Math.max(0, Math.min(duration - length, p.time + jitter));
+    const leftToRight = random() < 0.5;
+    const a = 0.1 + random() * 0.2;
+    const b = 0.7 + random() * 0.2;
+    return { start, length, caption: p.name, panFrom: leftToRight ? a : b, panTo: leftToRight ? b : a };
+  });
+}
+
+export interface RenderReelInput {
+  source: string;
+  workDir: string;
+  seed: number;
+  markers: Array<{ time: number; name: string }>;
+  agent: { name: string | null; contact: string | null; company: string | null; logoFile: string | null };
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal | undefined;
+  preset?: string;
+}
+
+export interface RenderedReel { videoPath: string; thumbnailPath: string; duration: number; segments: ReelSegment[] }
+
+const esc = (s: string) => s.replace(/[\\:']/g, (c) => `\\${c}`);
+
+export async function renderReel(o: RenderReelInput): Promise<RenderedReel> {
+  const font = findFont();
+  const { duration, width, height } = await probeDuration(o.source);
+  const segments = planSegments(duration, o.markers, o.seed);
+  const random = rng(o.seed ^ 0x5eed);
+  const { width: W, height: H } = REEL_SIZE;
+  const landscape = width / height > 9 / 16;
+  const inputs: string[] = [];
+  const filters: string[] = [];
+  for (const [i, s] of segments.entries()) {
+    inputs.push('-ss', s.start.toFixed(3), '-t', s.length.toFixed(3), '-i', o.source);
+    const ease = `(3*pow(t/${s.length.toFixed(3)},2)-2*pow(t/${s.length.toFixed(3)},3))`;
+    const pos = `(${s.panFrom.toFixed(3)}+(${(s.panTo - s.panFrom).toFixed(3)})*${ease})`;
+    const crop = landscape
+      ? `crop=w='trunc(ih*9/16/2)*2':h='ih':x='(iw-ow)*${pos}':y=0`
+      : `crop=w='iw':h='trunc(min(ih,iw*16/9)/2)*2':x=0:y='(ih-oh)*${pos}'`;
+    let chain = `[${i}:v]setpts=PTS-STARTPTS,fps=${REEL_FPS},${crop},scale=${W}:${H}:flags=bicubic,setsar=1`;
+    if (s.caption) {
+      const file = path.join(o.workDir, `caption-${i}.txt`);
+      await fs.writeFile(file, s.caption);
+      chain += `,drawtext=fontfile='${esc(font)}':textfile='${esc(file)}':fontcolor=white:fontsize=84:x=(w-text_w)/2:y=h*0.76:box=1:boxcolor=black@0.45:boxborderw=28:alpha='min(1,t/0.4)'`;
+    }
+    filters.push(`${chain},trim=duration=${s.length.toFixed(3)}[s${i}]`);
+  }
+  // End card: a calm colour from the seed, the logo, then the agent's lines.
+  const hue = Math.floor(random() * 360);
+  const card = hslHex(hue, 0.35, 0.16);
+  const cardInput = segments.length;
+  inputs.push('-f', 'lavfi', '-i', `color=c=0x${card}:s=${W}x${H}:r=${REEL_FPS}:d=${END_CARD_SECONDS}`);
+  let cardChain = `[${cardInput}:v]setsar=1`;
+  let nextInput = cardInput + 1;
+  if (o.agent.logoFile) {
+    const logoPng = path.join(o.workDir, 'logo.png');
+    await sharp(o.agent.logoFile, { limitInputPixels: 50_000_000 }).resize(480, 480, { fit: 'inside', withoutEnlargement: false }).png().toFile(logoPng);
+    inputs.push('-i', logoPng);
+    filters.push(`[${nextInput}:v]format=rgba[logo]`);
+    cardChain += `[bg];[bg][logo]overlay=x=(W-w)/2:y=H*0.22`;
+    nextInput++;
+  }
+  const lines = [o.agent.name, o.agent.contact, o.agent.company].filter((l): l is string => !!l && l.trim().length > 0);
+  for (const [k, line] of lines.entries()) {
+    const file = path.join(o.workDir, `card-${k}.txt`);
+    await fs.writeFile(file, line.slice(0, 60));
+    cardChain += `,drawtext=fontfile='${esc(font)}':textfile='${esc(file)}':fontcolor=white:fontsize=${k === 0 ? 76 : 56}:x=(w-text_w)/2:y=h*${(0.55 + k * 0.07).toFixed(2)}`;
+  }
+  filters.push(`${cardChain},format=yuv420p[end]`);
+  filters.push(`${segments.map((_, i) => `[s${i}]`).join('')}[end]concat=n=${segments.length + 1}:v=1:a=0,format=yuv420p[out]`);
+  const total = segments.reduce((s, x) => s + x.length, 0) + END_CARD_SECONDS;
+  const videoPath = path.join(o.workDir, 'reel.mp4');
+  let carry = '';
+  await runFfmpeg(
+    [
+      '-v', 'error', '-y', ...inputs,
+      '-filter_complex', filters.join(';'), '-map', '[out]', '-an',
+      '-c:v', 'libx264', '-preset', o.preset ?? 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-r', String(REEL_FPS),
+      '-movflags', '+faststart', '-progress', 'pipe:1', '-nostats', videoPath,
+    ],
+    {
+      signal: o.signal,
+      timeoutMs: 15 * 60_000,
+      onStdout: (chunk) => {
+        carry += chunk.toString();
+        const lines2 = carry.split('\n');
+        carry = lines2.pop() ?? '';
+        for (const l of lines2) {
+          const m = /^out_time_us=(\d+)/.exec(l);
+          if (m) o.onProgress?.(Math.min(1, Number(m[1]) / 1e6 / total));
+        }
+      },
+    },
+  );
+  const thumbnailPath = path.join(o.workDir, 'thumbnail.jpg');
+  await runFfmpeg(['-v', 'error', '-y', '-ss', '1', '-i', videoPath, '-frames:v', '1', '-vf', 'scale=540:960', '-q:v', '3', '-update', '1', thumbnailPath], { signal: o.signal, timeoutMs: 60_000 });
+  return { videoPath, thumbnailPath, duration: total, segments };
+}
+
+function hslHex(h: number, s: number, l: number): string {
+  const a = s * Math.min(l, 1 - l);
+  const f = (n: number) => {
+    const k = (n + h / 30) % 12;
+    const c = l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
+    return Math.round(255 * c).toString(16).padStart(2, '0');
+  };
+  return `${f(0)}${f(8)}${f(4)}`;
+}
