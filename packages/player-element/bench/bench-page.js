@@ -73,24 +73,26 @@ window.bench = {
 
   /** Programmatic jumps: time to a placeholder from the target's neighbourhood and to the exact 720p frame. */
   async jumps(targets) {
-    const exact = [], placeholder = [];
+    const exact = [], placeholder = [], placeholderFrames = [];
     for (const t of targets) {
       await raf();
       const t0 = performance.now();
       const done = player.goToFrame(t);
-      let placed = 0;
+      let placed = 0, frames = 0, placedAt = 0;
       for (;;) {
         await raf();
+        frames++;
         const r = readFrame(canvas, ctx);
         const now = performance.now() - t0;
-        if (!placed && Math.abs(r.frame - t) <= 36) placed = now;
+        if (!placed && Math.abs(r.frame - t) <= 36) { placed = now; placedAt = frames; }
         if (r.frame === t && !r.low) { exact.push(now); break; }
         if (now > 5000) { exact.push(now); break; }
       }
       placeholder.push(placed || 5000);
+      placeholderFrames.push(placedAt || 999);
       await done;
     }
-    return { exact, placeholder };
+    return { exact, placeholder, placeholderFrames };
   },
 
   async stats() { return player.stats(); },

@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import { readFileSync, existsSync } from 'node:fs';
 import { dirname, join, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadavg, cpus } from 'node:os';
 import puppeteer from 'puppeteer-core';
 import { generateTour, FPS } from '../test/fixtures.mjs';
 import { startStub } from '../test/stub-server.mjs';
@@ -13,6 +14,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const sizes = JSON.parse(readFileSync(join(root, 'dist/sizes.json'), 'utf8'));
 
+console.log(`[bench] ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at start`);
 console.log('[bench] generating tours (cached in .fixtures/)...');
 let t = Date.now();
 generateTour('bench-60s', { seconds: 60, detail: true, source: true });
@@ -102,7 +104,8 @@ try {
   const p95 = pct(jumpStats.exact, 95);
   const ph95 = pct(jumpStats.placeholder, 95);
   line('jump to an exact frame (60 s tour), p95', `${p95.toFixed(0)} ms`, '<= 100 ms', p95 <= 100, `(median ${pct(jumpStats.exact, 50).toFixed(0)} ms)`);
-  line('placeholder from the target clip visible, p95', `${ph95.toFixed(0)} ms`, '<= 16.7 ms (one refresh)', ph95 <= 16.7 + 2, `(median ${pct(jumpStats.placeholder, 50).toFixed(0)} ms)`);
+  const firstRefresh = jumpStats.placeholderFrames.filter((f) => f <= 1).length / jumpStats.placeholderFrames.length;
+  line('placeholder from the target clip at the first refresh after a jump', `${(firstRefresh * 100).toFixed(0)} % of jumps`, 'all (one refresh)', firstRefresh === 1, `(p95 ${ph95.toFixed(0)} ms, median ${pct(jumpStats.placeholder, 50).toFixed(0)} ms after the call)`);
   for (const [label, b] of Object.entries(peaks)) line(`peak decoded-frame memory, ${label} tour`, `${mb(b).toFixed(1)} MB`, '<= 150 MB, same for both', b <= 150 * 1024 * 1024);
   line('longest main-thread task while scrubbing', longest ? `${longest.toFixed(0)} ms` : '< 50 ms', '<= 50 ms', longest <= 50, '(Long Tasks API reports tasks over 50 ms)');
 
@@ -120,7 +123,7 @@ try {
 
   line('JavaScript, main thread (gzip)', `${(sizes.mainThreadGzipBytes / 1024).toFixed(1)} KB`, '<= 30 KB', sizes.mainThreadGzipBytes <= 30 * 1024);
   line('JavaScript, all incl. workers (gzip)', `${(sizes.allGzipBytes / 1024).toFixed(1)} KB`, '<= 80 KB', sizes.allGzipBytes <= 80 * 1024);
-  console.log(`\n${results.filter((r) => r.ok).length} of ${results.length} figures within target`);
+  console.log(`\n${results.filter((r) => r.ok).length} of ${results.length} figures within target; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end (the machine is shared)`);
 } finally {
   await browser.close();
   await stub.stop();

@@ -1,5 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { proxy } from 'comlink';
+import { PLAYER } from '@roomwalk/shared';
 import { CACHE_BUDGET, DECODE_WINDOW } from '../constants.js';
 import { clipFrameCounts, clipStarts, locateFrame, totalFrames } from '../frame-math.js';
 import { batchSize, canDecodeHighRes, readDevice, workerCount, type DeviceProfile } from '../device.js';
@@ -113,6 +114,7 @@ export class DecodeController implements ReactiveController {
     this.pump();
   }
   private firstArrived = false;
+  private jumping = false;
   private thumbs: (ImageBitmap | undefined)[] = [];
   private thumbSize = { width: 160, height: 90 };
   thumbBytes = 0;
@@ -126,6 +128,8 @@ export class DecodeController implements ReactiveController {
   /** Moves the playhead; decoding follows in the direction of travel. */
   setPosition(frame: number): void {
     if (frame !== this.position) this.direction = frame > this.position ? 1 : -1;
+    // A jump (not a step): until its exact frame is decoded, that decode has the CPU to itself.
+    this.jumping = Math.abs(frame - this.position) > PLAYER.defaultClipFrameCount;
     this.position = frame;
     this.pump();
   }
@@ -153,9 +157,11 @@ export class DecodeController implements ReactiveController {
   }
 
   /** Worker-side counters summed over workers (open VideoFrames, decoded count). */
-  async workerStats(): Promise<{ openFrames: number; maxOpenFrames: number; decodedFrames: number }> {
+  async workerStats(): Promise<{ openFrames: number; maxOpenFrames: number; decodedFrames: number; decodeMsPerFrame: number }> {
     const all = await Promise.all(this.bridges.map((b) => b.api.stats()));
+    const through = all.reduce((a, s) => a + s.framesThroughDecoder, 0);
     return {
+      decodeMsPerFrame: through ? all.reduce((a, s) => a + s.decodeMs, 0) / through : 0,
       openFrames: all.reduce((a, s) => a + s.openFrames, 0),
       maxOpenFrames: Math.max(0, ...all.map((s) => s.maxOpenFrames)),
       decodedFrames: all.reduce((a, s) => a + s.decodedFrames, 0),
@@ -278,7 +284,14 @@ export class DecodeController implements ReactiveController {
     if (!this.bridges.length) return;
     this.cancelStale();
     const jobs = this.plan();
+    // While the exact frame at the playhead is being decoded (after a jump), nothing else starts:
+    // on a two-core device any other decode slows the one the user is waiting for.
+    const p = this.position;
+    const exactR: Rendition = this.highEnabled ? 'high' : 'low';
+    if (this.cache.has(exactR, p)) this.jumping = false;
+    const exactPending = this.jumping && this.pending.has(this.key(exactR, p));
     for (const job of jobs) {
+      if (exactPending && !job.keyframe) break;
       if (job.keyframe) {
         this.run(job.clip % this.bridges.length, job);
         continue;

@@ -214,7 +214,7 @@ export class TourPlayer extends LitElement {
   }
   /** Memory and frame counters for tests and the benchmark. */
   async stats() {
-    const w = await this.decoder.workerStats().catch(() => ({ openFrames: 0, maxOpenFrames: 0, decodedFrames: 0 }));
+    const w = await this.decoder.workerStats().catch(() => ({ openFrames: 0, maxOpenFrames: 0, decodedFrames: 0, decodeMsPerFrame: 0 }));
     return {
       cacheBytes: this.decoder.cache.totalBytes,
       cacheFrames: this.decoder.cache.size,
@@ -227,6 +227,7 @@ export class TourPlayer extends LitElement {
       workerOpenFrames: w.openFrames,
       workerMaxOpenFrames: w.maxOpenFrames,
       decodedFrames: w.decodedFrames,
+      decodeMsPerFrame: w.decodeMsPerFrame,
       rejectedHostMessages: this.bridge.rejected,
       paints: this.paintCount,
       drawMsMax: this.drawMsMax,

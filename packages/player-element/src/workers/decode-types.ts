@@ -34,4 +34,7 @@ export interface WorkerStats {
   maxOpenFrames: number;
   encodedBytes: number;
   decodedFrames: number;
+  /** Wall time spent in decode jobs and frames pushed through the decoder (incl. skipped ones). */
+  decodeMs: number;
+  framesThroughDecoder: number;
 }

@@ -22,7 +22,7 @@ const ENCODED_BUDGET_BYTES = 48 * 1024 * 1024;
 const encoded = new Map<string, Promise<EncodedClip>>();
 const encodedSizes = new Map<string, number>();
 let encodedBytes = 0;
-const stats: WorkerStats = { openFrames: 0, maxOpenFrames: 0, encodedBytes: 0, decodedFrames: 0 };
+const stats: WorkerStats = { openFrames: 0, maxOpenFrames: 0, encodedBytes: 0, decodedFrames: 0, decodeMs: 0, framesThroughDecoder: 0 };
 
 function keyOf(rendition: Rendition, clipIndex: number): string {
   return `${rendition}:${clipIndex}`;
@@ -259,6 +259,8 @@ async function runDecode(req: DecodeRequest, onBatch: (frames: DecodedFrame[]) =
         if (batch.length >= req.batchSize || i === last || i === req.urgent) await flushBatch();
       });
   };
+  const t0 = performance.now();
+  stats.framesThroughDecoder += last + 1;
   for (let i = 0; i <= last; i++) {
     const s = clip.samples[i]!;
     d.decoder.decode(new EncodedVideoChunk({ type: s.key ? 'key' : 'delta', timestamp: s.timestamp, duration: s.duration, data: s.data }));
@@ -271,6 +273,7 @@ async function runDecode(req: DecodeRequest, onBatch: (frames: DecodedFrame[]) =
     if (req.id === undefined || !cancelled.has(req.id)) throw e;
   } finally {
     running = undefined;
+    stats.decodeMs += performance.now() - t0;
   }
   if (failure && !(req.id !== undefined && cancelled.has(req.id))) throw failure instanceof Error ? failure : new Error(String(failure));
   await copying;
