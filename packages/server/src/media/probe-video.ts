@@ -44,7 +44,7 @@ export interface ProbeResult {
   /** Stored (coded) picture size, before rotation. */
   codedWidth: number;
   codedHeight: number;
-  /** Display rotation in degrees clockwise from the display matrix: 0, 90, 180 or 270. */
+  /** Display rotation from the display matrix (counter-clockwise degrees, as ffmpeg reports it), normalised to 0, 90, 180 or 270. */
   rotation: 0 | 90 | 180 | 270;
   /** Size as displayed: sample aspect ratio and rotation applied. The validation rules look at this. */
   width: number;
@@ -234,8 +234,9 @@ async function measurePackets(ffprobe: string, args: string[], o: { timeoutMs: n
 
 function rotationOf(s: FfprobeStream): 0 | 90 | 180 | 270 {
   const matrix = s.side_data_list?.find((d) => d.side_data_type === 'Display Matrix' && typeof d.rotation === 'number');
-  // ffprobe reports the display matrix rotation counter-clockwise; the legacy `rotate` tag is clockwise.
-  const degrees = matrix ? -matrix.rotation! : Number(s.tags?.rotate ?? 0);
+  // The display matrix rotation is counter-clockwise; the legacy `rotate` tag is clockwise. ffmpeg itself applies
+  // the rotation when decoding (autorotate), so only the display size depends on this value.
+  const degrees = matrix ? matrix.rotation! : -Number(s.tags?.rotate ?? 0);
   const normal = ((Math.round(degrees / 90) * 90) % 360 + 360) % 360;
   return normal as 0 | 90 | 180 | 270;
 }
