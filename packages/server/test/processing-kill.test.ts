@@ -49,8 +49,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a worker killed mid-job (Postgr
   let second: ChildProcess | undefined;
 
   beforeAll(async () => {
-    // The API node only enqueues. A dead attempt is presumed after 20 s (a 12 s video processes in 3 s idle, about 9 s under the full suite; room for
-    // a loaded machine), and retried at once.
+    // The API node only enqueues. A dead attempt is presumed after 20 s (a 12 s video processes in 3 s idle and about
+    // 9 s under the full suite), and retried at once.
     t = await startTestApp('postgres', { ROLE: 'api', PROCESSING_EXPIRE_SECONDS: 20, PROCESSING_RETRY_DELAY_SECONDS: 0, PROCESSING_RETRY_LIMIT: 2 });
     // pg-boss's own maintenance expires jobs; run it every second here rather than every two minutes.
     maintenance = new PgBoss({ connectionString: t.app.config.DATABASE_URL!, schema: 'pgboss', maintenanceIntervalSeconds: 1, schedule: false } as PgBoss.ConstructorOptions);
