@@ -2,6 +2,7 @@
 // served by a stub API on another origin (127.0.0.1) than the test page (localhost).
 import { resolve } from 'node:path';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { build } from 'esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { generateTestFixtures } from './test/fixtures.mjs';
 import { startStub, TOURS } from './test/stub-server.mjs';
@@ -30,7 +31,19 @@ export default {
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: resolve('tsconfig.json') }),
     {
       name: 'roomwalk-stub',
-      serve(ctx) {
+      async serve(ctx) {
+        if (ctx.path === '/__react-entry.js') {
+          const out = await build({
+            entryPoints: [resolve('test/react-entry.tsx')],
+            bundle: true,
+            format: 'esm',
+            write: false,
+            jsx: 'automatic',
+            define: { 'process.env.NODE_ENV': '"development"' },
+            tsconfig: resolve('tsconfig.json'),
+          });
+          return { body: out.outputFiles[0].text, type: 'js' };
+        }
         if (ctx.path === '/__stub.js') {
           return { body: `export const STUB = ${JSON.stringify(stub.origin)}; export const TOURS = ${JSON.stringify(TOURS)};`, type: 'js' };
         }

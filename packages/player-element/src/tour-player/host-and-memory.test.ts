@@ -195,6 +195,56 @@ describe('Layouts', () => {
   });
 });
 
+describe('Notices to a parent page', () => {
+  afterEach(cleanup);
+
+  async function embedded(allowed: string): Promise<MessageEvent[]> {
+    const got: MessageEvent[] = [];
+    const on = (e: MessageEvent) => {
+      if (typeof e.data?.type === 'string' && e.data.type.startsWith('roomwalk_player')) got.push(e);
+    };
+    window.addEventListener('message', on);
+    const done = new Promise<void>((resolve) => {
+      window.addEventListener('message', function fin(e) {
+        if (e.data?.type === 'embed-ready') {
+          window.removeEventListener('message', fin);
+          resolve();
+        }
+      });
+    });
+    const f = document.createElement('iframe');
+    f.style.cssText = 'width:900px;height:500px';
+    f.srcdoc = `<!doctype html><body style="margin:0">
+      <script src="/packages/player-element/dist/tour-player.js"></script>
+      <tour-player tour-id="${tours.main}" api="${stub}" host-events ${allowed ? `allowed-origins="${allowed}"` : ''} style="height:480px"></tour-player>
+      <script>
+        const p = document.querySelector('tour-player');
+        p.addEventListener('tour-ready', () => {
+          p.shadowRoot.querySelector('canvas').dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight' }));
+          setTimeout(() => parent.postMessage({ type: 'embed-ready' }, '*'), 0);
+        });
+      </script></body>`;
+    document.body.append(f);
+    await done;
+    // The frame notice was posted before "embed-ready": messages from one window keep their order.
+    window.removeEventListener('message', on);
+    return got;
+  }
+
+  it('posts ready and frame notices only to allowed origins, by name', async () => {
+    const got = await embedded(location.origin);
+    expect(got.map((e) => e.data)).to.deep.equal([
+      { type: 'roomwalk_player_ready', totalFrames: 143 },
+      { type: 'roomwalk_player_frame', frameIndex: 1 },
+    ]);
+    expect(got.every((e) => e.origin === location.origin)).to.equal(true);
+  });
+
+  it('posts nothing when no origin is allowed (never to "*")', async () => {
+    expect(await embedded('')).to.deep.equal([]);
+  });
+});
+
 describe('Script-tag bundle', () => {
   afterEach(cleanup);
 

@@ -486,8 +486,9 @@ export class TourPlayer extends LitElement {
       clearTimeout(this.loadTimer);
       if (this.errorCode === ERROR_CODES.LOAD_TIMEOUT) this.errorCode = null;
       this.setStatus(STATUSES.ready);
-      emit(this, 'tour-ready', { totalFrames: this.totalFrames });
+      // The parent hears "ready" before anything a tour-ready listener may cause.
       this.bridge.notifyParent(OUTGOING_MESSAGE_TYPES.ready, { totalFrames: this.totalFrames });
+      emit(this, 'tour-ready', { totalFrames: this.totalFrames });
       this.layout();
     }
     this.resolveWaiters();

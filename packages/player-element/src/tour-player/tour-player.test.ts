@@ -61,6 +61,7 @@ describe('<tour-player> loading and error states', () => {
     await p.updateComplete;
     expect(p.shadowRoot!.querySelector('[part="loading"]')).to.equal(null);
     expect(readBarcode(canvasOf(p))).to.equal(0);
+    expect(eventsOf<CustomEvent>(p, 'tour-status-change').map((x) => x.detail.status)).to.deep.equal(['loading', 'ready']);
   });
 
   it('shows "This is taking a while..." when no frame arrives in time, with Refresh', async () => {
