@@ -16,6 +16,8 @@ export const AI_EDIT_PROMPT_MAX = 500;
 
 export async function registerAiEditRoutes(app: FastifyInstance, services: Services): Promise<void> {
   await app.register(async (scope) => {
+    // GraphQL uploads (mercurius-upload) own the app-wide multipart parser; this scope parses its own form.
+    if (scope.hasContentTypeParser('multipart/form-data')) scope.removeContentTypeParser('multipart/form-data');
     await scope.register(multipart, { limits: { fileSize: AI_IMAGE_MAX_BYTES, files: 1, fields: 5, fieldSize: 4096 } });
     scope.post('/ai/inpainting', async (req, reply) => {
       const fail = (status: number, code: string, message: string) => reply.code(status).send({ code, message });

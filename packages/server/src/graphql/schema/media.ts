@@ -192,7 +192,8 @@ builder.subscriptionFields((t) => ({
   tourGenerateAIMarkersUpdated: t.field({
     type: AIMarkerProgressRef,
     args: { tourId: t.arg.id({ required: true }) },
-    subscribe: async (_r, args, ctx) => ctx.services.events.subscribe<AIMarkerProgressEvent>(topics.aiMarkers(await ownTourId(ctx, args.tourId))),
+    // Super admins generate AI markers on any company's tour, so they may follow any tour's generation.
+    subscribe: async (_r, args, ctx) => ctx.services.events.subscribe<AIMarkerProgressEvent>(topics.aiMarkers(requireAuth(ctx).isSuperAdmin ? decodeId('Tour', args.tourId) : await ownTourId(ctx, args.tourId))),
     resolve: (e) => e,
   }),
   reelProgressUpdated: t.field({
