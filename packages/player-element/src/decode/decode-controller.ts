@@ -230,7 +230,7 @@ export class DecodeController implements ReactiveController {
     let haveAny = false;
     for (let f = pcStart; f <= pcEnd && !haveAny; f++) haveAny = this.cache.has('low', f) || this.cache.has('high', f);
     const placeholder: Job | undefined =
-      exactMissing && !haveAny && !this.pending.has(this.key('low', pcStart)) ? { rendition: 'low', clip: pc, from: 0, to: 0, keyframe: true } : undefined;
+      exactMissing && !haveAny && !this.thumbs[pc] && !this.pending.has(this.key('low', pcStart)) ? { rendition: 'low', clip: pc, from: 0, to: 0, keyframe: true } : undefined;
     // 1. The exact frame and the frames ahead of it, then the low frame at the playhead as a
     //    better placeholder, then the frames behind and the low frames ahead.
     if (this.highEnabled) {

@@ -300,7 +300,8 @@ export class TourPlayer extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if ((changed.has('tourId') || changed.has('api')) && this.isConnected) void this.load();
+    // The first update loads even without a tour id: a missing id is an Invalid Link.
+    if ((!this.hasUpdated || changed.has('tourId') || changed.has('api')) && this.isConnected) void this.load();
     if (changed.has('hiRes') && this.tour) this.decoder.setHighEnabled(this.hiRes);
   }
 

@@ -17,6 +17,13 @@ describe('<tour-player> loading and error states', () => {
     expect((await stubLog()).length).to.equal(0);
   });
 
+  it('shows Invalid Link when the tour id is missing', async () => {
+    const p = await makePlayer({ api: stub });
+    const err = await firstEvent<CustomEvent>(p, 'tour-error');
+    expect(err.detail.error.code).to.equal('INVALID_LINK');
+    expect(p.playerStatus).to.equal('error');
+  });
+
   it('shows Invalid Link when the server says NOT_FOUND', async () => {
     const p = await makePlayer({ 'tour-id': tours.missing!, api: stub });
     const err = await firstEvent<CustomEvent>(p, 'tour-error');
