@@ -14,5 +14,7 @@ export default defineProject({
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,
+    // Own group: its worker limit differs from the jsdom projects'.
+    sequence: { groupOrder: 1 },
   },
 });
