@@ -95,7 +95,7 @@ const CASES: Record<string, Case> = {
     publicBecause: 'the player records visits of any shared tour without a login (analytics)',
   },
   'Subscription.tourProgressUpdated': { doc: 'subscription($id: ID!) { tourProgressUpdated(tourId: $id) { progress } }', vars: (v) => ({ id: v.tourId }) },
-  'Subscription.tourGenerateAIMarkersUpdated': { doc: 'subscription($id: ID!) { tourGenerateAIMarkersUpdated(tourId: $id) { progress } }', vars: (v) => ({ id: v.tourId }) },
+  'Subscription.tourGenerateAIMarkersUpdated': { doc: 'subscription($id: ID!) { tourGenerateAIMarkersUpdated(tourId: $id) { progressPercentage } }', vars: (v) => ({ id: v.tourId }) },
   'Subscription.reelProgressUpdated': { doc: 'subscription($id: ID!) { reelProgressUpdated(reelId: $id) { progress } }', vars: (v) => ({ id: v.reelId }) },
 };
 delete CASES['Mutation.companySave'];
