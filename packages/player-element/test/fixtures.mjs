@@ -14,14 +14,14 @@ const VERSION = 'v3';
 
 const fragmented = ['-segment_format', 'mp4', '-segment_format_options', 'movflags=+frag_keyframe+empty_moov+default_base_moof'];
 // Bitrates in the range a pipeline would use for these sizes (about 3 Mbps at 720p, 0.6 at 360p).
-const x264 = (preset, maxrate) => ['-c:v', 'libx264', '-preset', preset, '-pix_fmt', 'yuv420p', '-crf', '23', '-maxrate', maxrate, '-bufsize', maxrate.replace(/\d+/, (n) => String(Number(n) * 2)), '-g', String(CLIP_FRAMES), '-keyint_min', String(CLIP_FRAMES), '-sc_threshold', '0', '-bf', '0'];
+const x264 = (preset, maxrate, bframes = 0) => ['-c:v', 'libx264', '-preset', preset, '-pix_fmt', 'yuv420p', '-crf', '23', '-maxrate', maxrate, '-bufsize', maxrate.replace(/\d+/, (n) => String(Number(n) * 2)), '-g', String(CLIP_FRAMES), '-keyint_min', String(CLIP_FRAMES), '-sc_threshold', '0', '-bf', String(bframes)];
 
 /**
  * Generates one tour: `seconds` of video at 12 fps. `detail` adds temporal noise over the test
  * pattern (realistic texture for the benchmark). Also writes source.mp4 (one file, same
  * encoding, for the <video> baseline). Idempotent.
  */
-export function generateTour(name, { seconds, detail = false, width = 1280, height = 720, preset = 'veryfast', source = false }) {
+export function generateTour(name, { seconds, detail = false, width = 1280, height = 720, preset = 'veryfast', source = false, bframes = 0 }) {
   const dir = join(FIXTURES_DIR, name);
   const stamp = join(dir, `.done-${VERSION}`);
   if (existsSync(stamp)) return readTour(name);
@@ -40,8 +40,8 @@ export function generateTour(name, { seconds, detail = false, width = 1280, heig
     '-nostdin', '-hide_banner', '-loglevel', 'error', '-y',
     '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=${FPS}:duration=${seconds}`,
     '-filter_complex', graph,
-    '-map', '[h]', ...x264(preset, '3000k'), ...seg, join(dir, 'high-%04d.mp4'),
-    '-map', '[l]', ...x264(preset, '600k'), ...seg, join(dir, 'low-%04d.mp4'),
+    '-map', '[h]', ...x264(preset, '3000k', bframes), ...seg, join(dir, 'high-%04d.mp4'),
+    '-map', '[l]', ...x264(preset, '600k', bframes), ...seg, join(dir, 'low-%04d.mp4'),
   ];
   // The source MP4 of the baseline: an ordinary upload-like file (long GOP, B-frames).
   if (source) args.push('-map', '[s]', '-c:v', 'libx264', '-preset', preset, '-crf', '23', '-maxrate', '3000k', '-bufsize', '6000k', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', join(dir, 'source.mp4'));
@@ -73,6 +73,8 @@ export function generateTestFixtures() {
   const t0 = Date.now();
   const main = generateTour('main', { seconds: 12 });
   const portrait = generateTour('portrait', { seconds: 6, width: 720, height: 1280 });
+  // Closed GOPs with B-frames (decode order differs from presentation order).
+  generateTour('bframes', { seconds: 6, bframes: 2 });
   const brokenDir = join(FIXTURES_DIR, 'broken');
   mkdirSync(brokenDir, { recursive: true });
   writeFileSync(join(brokenDir, 'garbage.mp4'), Buffer.from('this is not an mp4 file at all'.repeat(10)));

@@ -17,6 +17,7 @@ export const TOURS = {
   missing: 'tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7d16',
   failing: 'tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7d17',
   other: 'tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7d18',
+  bframes: 'tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7d19',
 };
 
 const INITIAL_MARKERS = [
@@ -55,7 +56,7 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
     if (!key || key === 'missing') return { error: { message: 'Tour not found', code: 'NOT_FOUND' } };
     if (key === 'removed') return { error: { message: 'Tour removed', code: 'TOUR_REMOVED' } };
     if (key === 'failing') return { error: { message: 'Database unavailable', code: 'INTERNAL_SERVER_ERROR' } };
-    const fixture = extra ?? (key === 'portrait' ? 'portrait' : 'main');
+    const fixture = extra ?? (key === 'portrait' ? 'portrait' : key === 'bframes' ? 'bframes' : 'main');
     const f = readFixture(fixture);
     const portrait = fixture === 'portrait';
     const clips = f.clips.map((c) => ({

@@ -121,6 +121,15 @@ describe('<tour-player> decoding', () => {
     expect(showsLowRendition(canvasOf(p))).to.equal(false);
   });
 
+  it('plays clips with B-frames (presentation order differs from decode order)', async () => {
+    p = await makePlayer({ 'tour-id': tours.bframes!, api: stub });
+    await firstEvent(p, 'tour-ready');
+    for (const n of [1, 2, 17, 35, 36, 50, 69]) {
+      await p.goToFrame(n);
+      expect(readBarcode(canvasOf(p)), `frame ${n}`).to.equal(n);
+    }
+  });
+
   it('decodes only the low rendition when hi-res is "false"', async () => {
     p = await makePlayer({ 'tour-id': tours.main!, api: stub, 'hi-res': 'false' });
     await firstEvent(p, 'tour-ready');

@@ -15,6 +15,8 @@ interface EncodedClip {
   height: number;
   samples: { data: Uint8Array; key: boolean; timestamp: number; duration: number }[];
   bytes: number;
+  /** Decode order differs from presentation order (B-frames): decode the whole clip. */
+  reordered: boolean;
 }
 
 /** Encoded clips kept per worker; bounded so a long tour does not grow memory without limit. */
@@ -64,15 +66,17 @@ class ClipDemuxer {
         height: track.video?.height ?? 0,
         samples: [],
         bytes: 0,
+        reordered: false,
       };
       this.file.setExtractionOptions(track.id, null, { nbSamples: 1 });
       this.file.start();
     };
-    this.file.onSamples = (_id: number, _user: unknown, samples: { data?: Uint8Array; is_sync: boolean; cts: number; duration: number; timescale: number }[]) => {
+    this.file.onSamples = (_id: number, _user: unknown, samples: { data?: Uint8Array; is_sync: boolean; cts: number; dts: number; duration: number; timescale: number }[]) => {
       const clip = this.clip;
       if (!clip) return;
       for (const s of samples) {
         if (!s.data) continue;
+        if (s.cts !== s.dts) clip.reordered = true;
         clip.samples.push({
           data: s.data,
           key: s.is_sync,
@@ -260,8 +264,10 @@ async function runDecode(req: DecodeRequest, onBatch: (frames: DecodedFrame[]) =
       });
   };
   const t0 = performance.now();
-  stats.framesThroughDecoder += last + 1;
-  for (let i = 0; i <= last; i++) {
+  // Outputs come in presentation order; with B-frames a frame may need later samples, so feed all.
+  const feedLast = clip.reordered && req.to !== 0 ? clip.samples.length - 1 : last;
+  stats.framesThroughDecoder += feedLast + 1;
+  for (let i = 0; i <= feedLast; i++) {
     const s = clip.samples[i]!;
     d.decoder.decode(new EncodedVideoChunk({ type: s.key ? 'key' : 'delta', timestamp: s.timestamp, duration: s.duration, data: s.data }));
   }
