@@ -7,6 +7,7 @@ import mercurius from 'mercurius';
 import { specifiedRules, validate, type GraphQLError } from 'graphql';
 import { mercuriusUpload } from 'mercurius-upload';
 import rateLimit from '@fastify/rate-limit';
+import fastifyWebsocket from '@fastify/websocket';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import { loadConfig, type Config, type RawConfig } from './config.js';
 import { openDatabase, type Db } from './db/database.js';
@@ -21,9 +22,10 @@ import { createHumanCheck } from './auth/human-check.js';
 import { resolveAuth } from './auth/resolve-auth.js';
 import type { AuthInfo, Context } from './graphql/builder.js';
 import { getSchema } from './graphql/schema.js';
-import { toClientError } from './graphql/errors.js';
+import { AppError, toClientError } from './graphql/errors.js';
 import { queryLimitsRule } from './graphql/limits.js';
 import { registerRoutes } from './http/routes.js';
+import { closeHttpGracefully } from './http/graceful-close.js';
 import type { Services } from './services/services.js';
 
 export interface BuildAppOptions {
@@ -119,6 +121,8 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
     authCache.set(req, auth);
   });
 
+  // At the root (Mercurius would register it in its own scope), so a shutdown can close subscription sockets with 1001.
+  await app.register(fastifyWebsocket, { options: { maxPayload: 1024 * 1024 } });
   await app.register(mercuriusUpload, { maxFileSize: 15 * 1024 * 1024, maxFiles: 2 });
   await app.register(mercurius, {
     schema: getSchema(),
@@ -138,6 +142,12 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
       context: (_conn, req): Context => ({ services, auth: null, ip: req.ip, origin: req.headers.origin }),
     },
     errorFormatter: (execution) => {
+      // Fastify's refusals of the request itself (body over the 1 MB limit, malformed JSON, unsupported type) keep their status.
+      const transport = (execution.errors ?? []).map((e) => e.originalError as (Error & { statusCode?: number; code?: string }) | undefined).find((o) => o?.code?.startsWith('FST_') && o.statusCode && o.statusCode < 500);
+      if (transport) {
+        const message = transport.statusCode === 413 ? 'The request is too large.' : transport.message;
+        return { statusCode: transport.statusCode!, response: { data: null, errors: [toClientError(new AppError(ERROR_CODES.BAD_USER_INPUT, message))] } };
+      }
       let requestError = false;
       const flat = (execution.errors ?? []).flatMap((e) => {
         // Mercurius wraps validation failures (our limits included) in one error holding the list.
@@ -177,8 +187,10 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
       return url;
     },
     async stop() {
-      if (started) await app.close();
-      await queue.stop({ graceful: true, timeout: 5000 }).catch(() => undefined);
+      // Bounded: HTTP drains first, then a worker's running job gets what is left (pg-boss fails it back to the queue at the end).
+      const deadline = Date.now() + (config.SHUTDOWN_TIMEOUT_SECONDS ?? (config.NODE_ENV === 'test' ? 5 : 25)) * 1000;
+      if (started) await closeHttpGracefully(app, Math.max(1000, deadline - Date.now()));
+      await queue.stop({ graceful: true, timeout: Math.max(1000, deadline - Date.now()) }).catch(() => undefined);
       await events.close().catch(() => undefined);
       await database.close();
     },

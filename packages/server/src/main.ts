@@ -1,5 +1,5 @@
-/** Process entry: build the app from the environment, start it, stop cleanly on SIGINT/SIGTERM. */
-import { buildApp } from './app.js';
+/** Process entry: build the app from the environment, start it, stop gracefully on SIGINT/SIGTERM. */
+import { buildApp, type App } from './app.js';
 
 export async function main(): Promise<void> {
   let app: Awaited<ReturnType<typeof buildApp>>;
@@ -11,13 +11,33 @@ export async function main(): Promise<void> {
   }
   const url = await app.start();
   app.app.log.info(`Roomwalk is running at ${app.config.publicUrl} (listening on ${url}, role ${app.config.ROLE}, database ${app.services.database.kind})`);
+  stopOnSignals(app);
+}
+
+/** SIGTERM/SIGINT: drain within SHUTDOWN_TIMEOUT_SECONDS (app.stop()), exit 0; a second signal exits at once. */
+export function stopOnSignals(app: App): void {
   let stopping = false;
   const stop = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal: the operator wants out now.
+      app.app.log.warn(`${signal} again: exiting without waiting`);
+      process.exit(1);
+    }
     stopping = true;
-    app.app.log.info(`${signal}: shutting down`);
-    await app.stop();
-    process.exit(0);
+    const graceSeconds = app.config.SHUTDOWN_TIMEOUT_SECONDS ?? 25;
+    app.app.log.info(`${signal}: draining (up to ${graceSeconds} s)`);
+    // Backstop: stop() is bounded by the same setting; this only catches a close that never returns.
+    setTimeout(() => {
+      app.app.log.error('shutdown did not finish in time: exiting');
+      process.exit(1);
+    }, (graceSeconds + 10) * 1000).unref();
+    try {
+      await app.stop();
+      process.exit(0);
+    } catch (err) {
+      app.app.log.error(err, 'shutdown failed');
+      process.exit(1);
+    }
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));

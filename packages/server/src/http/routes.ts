@@ -8,6 +8,7 @@ import { registerUploadRoutes } from './upload.js';
 import { registerMediaRoutes } from './media.js';
 
 export async function registerRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  await (await import('./security.js')).registerSecurity(app, services);
   await registerHealthRoutes(app, services);
   await registerDevOutbox(app, services);
   await (await import('./oauth.js')).registerAuthRoutes(app, services);

@@ -23,6 +23,18 @@ export async function createQueue(database: Db, opts: { databaseUrl?: string | u
     : new PgBoss({ db: { executeSql: (text: string, values?: unknown[]) => database.executeSql(text, values) }, schema: 'pgboss' } as PgBoss.ConstructorOptions);
   boss.on('error', opts.onError);
   await boss.start();
+  // pg-boss 10 gives each queue a partition created by DDL that deadlocks when two processes create queues at the same
+  // time (several workers starting together on a fresh database): PostgreSQL aborts one of them, which simply tries again.
+  const createQueue = boss.createQueue.bind(boss);
+  boss.createQueue = async (name: string, options?: PgBoss.Queue) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await createQueue(name, options);
+      } catch (err) {
+        if ((err as { code?: string }).code !== '40P01' || attempt >= 5) throw err;
+      }
+    }
+  };
   const created = new Set<string>();
   async function ensureQueue(name: string) {
     if (created.has(name)) return;
