@@ -38,6 +38,7 @@ window.bench = {
     player.setAttribute('tour-id', tourId);
     player.setAttribute('api', api);
     player.setAttribute('disabled-controls', 'markers');
+    player.setAttribute('host-events', '');
     player.style.cssText = 'display:block;width:1000px;height:600px';
     const ready = new Promise((r) => player.addEventListener('tour-ready', r, { once: true }));
     document.body.append(player);
@@ -93,6 +94,27 @@ window.bench = {
       await done;
     }
     return { exact, placeholder, placeholderFrames };
+  },
+
+  /** Fast travel (roomwalk_marker message, animated at 0.002 s per frame): exact frame time after the animation. */
+  async travels(targets) {
+    const after = [];
+    for (const t of targets) {
+      await raf();
+      const from = player.currentFrame;
+      const anim = Math.abs(t - from) * 2;
+      const t0 = performance.now();
+      window.postMessage({ type: 'roomwalk_marker', frameIndex: t }, location.origin);
+      for (;;) {
+        await raf();
+        const r = readFrame(canvas, ctx);
+        const now = performance.now() - t0;
+        if ((r.frame === t && !r.low) || now > 10000) { after.push(Math.max(0, now - anim)); break; }
+      }
+      while (player.travelStatus !== 'idle' && player.currentFrame !== t) await raf();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return after;
   },
 
   async stats() { return player.stats(); },

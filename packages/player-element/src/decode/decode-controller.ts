@@ -115,6 +115,8 @@ export class DecodeController implements ReactiveController {
   }
   private firstArrived = false;
   private jumping = false;
+  /** Where a fast travel will land: its exact frame is decoded first, while the travel animates. */
+  private destination: number | null = null;
   private thumbs: (ImageBitmap | undefined)[] = [];
   private thumbSize = { width: 160, height: 90 };
   thumbBytes = 0;
@@ -122,6 +124,12 @@ export class DecodeController implements ReactiveController {
 
   setHighEnabled(enabled: boolean): void {
     this.highEnabled = enabled && canDecodeHighRes(this.device);
+    this.pump();
+  }
+
+  /** Sets (or clears) the fast-travel destination so its exact frame is ready on arrival. */
+  setDestination(frame: number | null): void {
+    this.destination = frame;
     this.pump();
   }
 
@@ -175,6 +183,7 @@ export class DecodeController implements ReactiveController {
     this.busy = [];
     this.pending.clear();
     this.running.clear();
+    this.destination = null;
     this.cache.clear();
     for (const t of this.thumbs) t?.close();
     this.thumbs = [];
@@ -231,6 +240,9 @@ export class DecodeController implements ReactiveController {
     for (let f = pcStart; f <= pcEnd && !haveAny; f++) haveAny = this.cache.has('low', f) || this.cache.has('high', f);
     const placeholder: Job | undefined =
       exactMissing && !haveAny && !this.thumbs[pc] && !this.pending.has(this.key('low', pcStart)) ? { rendition: 'low', clip: pc, from: 0, to: 0, keyframe: true } : undefined;
+    // 0b. A fast-travel destination: its exact frame before anything around the moving playhead.
+    const dest = this.destination;
+    if (dest !== null && dest !== p) want(this.highEnabled ? 'high' : 'low', dest, dest);
     // 1. The exact frame and the frames ahead of it, then the low frame at the playhead as a
     //    better placeholder, then the frames behind and the low frames ahead.
     if (this.highEnabled) {
@@ -272,7 +284,9 @@ export class DecodeController implements ReactiveController {
       const behind = job.rendition === 'high' ? w.highBehind : w.lowBehind;
       const lo = d > 0 ? p - behind : p - ahead;
       const hi = d > 0 ? p + ahead : p + behind;
-      if (b < lo || a > hi) {
+      const dest = this.destination;
+      const coversDestination = dest !== null && a <= dest && dest <= b;
+      if ((b < lo || a > hi) && !coversDestination) {
         this.running.delete(id);
         this.cancelledJobs++;
         void this.bridges[job.worker]?.api.cancel(id).catch(() => undefined);

@@ -545,6 +545,7 @@ export class TourPlayer extends LitElement {
     const { steps, stepMs } = travelPlan(this.frame, to);
     if (!steps.length) return this.setFrame(to, null);
     this.travel = to > this.frame ? TRAVEL.forward : TRAVEL.backward;
+    this.decoder.setDestination(to);
     clearTimeout(this.travelResetTimer);
     emit(this, 'tour-status-change', { status: this.status, travel: this.travel });
     return new Promise<void>((resolve) => {
@@ -555,6 +556,7 @@ export class TourPlayer extends LitElement {
         const arrived = this.setFrame(f, last ? source : null);
         if (last) {
           this.travelTimer = undefined;
+          this.decoder.setDestination(null);
           this.travelResetTimer = setTimeout(() => {
             this.travel = TRAVEL.idle;
             emit(this, 'tour-status-change', { status: this.status, travel: this.travel });
@@ -572,6 +574,7 @@ export class TourPlayer extends LitElement {
     if (this.travelTimer !== undefined) {
       clearTimeout(this.travelTimer);
       this.travelTimer = undefined;
+      this.decoder.setDestination(null);
     }
   }
 
