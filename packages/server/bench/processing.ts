@@ -136,7 +136,7 @@ async function main(): Promise<void> {
   console.log(`processing ÷ duration      ${(pipe / r.durationSeconds).toFixed(3)}   target ≤ ${TARGETS.realtime}  ${mark(pipe / r.durationSeconds <= TARGETS.realtime)}`);
   console.log(`processing ÷ bare ffmpeg   ${(pipe / bare).toFixed(3)}   target ≤ ${TARGETS.overhead}  ${mark(pipe / bare <= TARGETS.overhead)}`);
   console.log(`cpu processing ÷ cpu bare  ${(pipeCpu / bareCpu).toFixed(3)}   (load-independent view of the overhead)`);
-  console.log(`cpu ÷ ${cores} cores ÷ duration  ${(pipeCpu / cores / r.durationSeconds).toFixed(3)}   (wall ratio on an idle machine, if ffmpeg kept both cores busy)`);
+  console.log(`cpu ÷ ${cores} cores ÷ duration  ${(pipeCpu / cores / r.durationSeconds).toFixed(3)}   (lower bound of the wall ratio: both cores busy all the time)`);
   console.log(`bytes per clip 720p        ${kb(mean(high))} mean, ${kb(Math.max(...high))} max   target ≤ ${kb(TARGETS.highClip)}  ${mark(mean(high) <= TARGETS.highClip)}`);
   console.log(`bytes per clip 360p        ${kb(mean(low))} mean, ${kb(Math.max(...low))} max   target ≤ ${kb(TARGETS.lowClip)}  ${mark(mean(low) <= TARGETS.lowClip)}`);
   console.log(`thumbnail                  ${kb(r.videoInfo.smallSize)}`);

@@ -71,7 +71,19 @@ export interface ColourInfo {
   transfer?: string;
   primaries?: string;
   matrix?: string;
+  /** Full-range (JPEG) levels, as some Android phones record. */
+  fullRange?: boolean;
 }
+
+/** ffprobe color_space names → swscale matrix names, for matrices other than BT.709 that need converting. */
+const SWSCALE_MATRIX: Record<string, string> = {
+  smpte170m: 'smpte170m',
+  bt470bg: 'bt470',
+  fcc: 'fcc',
+  smpte240m: 'smpte240m',
+  bt2020nc: 'bt2020',
+  bt2020c: 'bt2020',
+};
 
 /** True for PQ and HLG transfer characteristics: the input is HDR and needs tone mapping to SDR. */
 export function isHdr(c: ColourInfo): boolean {
@@ -113,10 +125,17 @@ export function buildFilterGraph(o: FilterGraphInput): string {
       'zscale=t=bt709:m=bt709:r=tv',
     );
   } else {
-    // SDR (8- or 10-bit), or HDR without zscale: convert the matrix to BT.709 and the depth to 8 bits. HDR then looks
-    // flat and dim but keeps its shapes and motion, which is what a walkthrough needs.
+    // SDR (8- or 10-bit), or HDR without zscale: 8-bit yuv420p, BT.709 matrix, limited range. HDR then looks flat
+    // and dim but keeps its shapes and motion, which is what a walkthrough needs. The matrix and range are only
+    // converted when the source says they differ: forcing a conversion costs swscale's fast path, and untagged HD
+    // video is BT.709 in practice (swscale would assume BT.601).
+    const matrix = SWSCALE_MATRIX[o.colour.matrix ?? ''];
+    const conversions = [
+      ...(matrix ? [`in_color_matrix=${matrix}`, 'out_color_matrix=bt709'] : []),
+      ...(o.colour.fullRange ? ['in_range=pc', 'out_range=tv'] : []),
+    ];
     steps.push(
-      `scale=${hi.width}:${hi.height}:force_original_aspect_ratio=increase:out_color_matrix=bt709:out_range=tv`,
+      [`scale=${hi.width}:${hi.height}:force_original_aspect_ratio=increase`, ...conversions].join(':'),
       `crop=${hi.width}:${hi.height}`,
     );
   }

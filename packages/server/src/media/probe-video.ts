@@ -81,6 +81,7 @@ interface FfprobeStream {
   color_transfer?: string;
   color_primaries?: string;
   color_space?: string;
+  color_range?: string;
   bits_per_raw_sample?: string;
   disposition?: { attached_pic?: number };
   tags?: { rotate?: string };
@@ -104,7 +105,7 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
   const header = await runProcess(
     ffprobe,
     [...common, '-of', 'json', '-show_entries',
-      'stream=index,codec_type,codec_name,width,height,pix_fmt,sample_aspect_ratio,r_frame_rate,avg_frame_rate,color_transfer,color_primaries,color_space,bits_per_raw_sample:stream_disposition=attached_pic:stream_tags=rotate:stream_side_data=side_data_type,rotation:format=duration',
+      'stream=index,codec_type,codec_name,width,height,pix_fmt,sample_aspect_ratio,r_frame_rate,avg_frame_rate,color_transfer,color_primaries,color_space,color_range,bits_per_raw_sample:stream_disposition=attached_pic:stream_tags=rotate:stream_side_data=side_data_type,rotation:format=duration',
       ...input],
     { timeoutMs: Math.min(timeoutMs, 30_000), maxOutputBytes: 1024 ** 2, maxMemoryBytes: PROBE_MEMORY_BYTES, signal: opts.signal },
   ).done;
@@ -161,7 +162,12 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
     averageFps: packets.durationSeconds > 0 ? packets.count / packets.durationSeconds : 0,
     variableFrameRate: !!(r && avg && Math.abs(r - avg) / r > 0.01),
     hasAudio: streams.some((s) => s.codec_type === 'audio'),
-    colour: { transfer: video.color_transfer, primaries: video.color_primaries, matrix: video.color_space },
+    colour: {
+      transfer: video.color_transfer,
+      primaries: video.color_primaries,
+      matrix: video.color_space,
+      fullRange: video.color_range === 'pc' || /^yuvj/.test(video.pix_fmt ?? ''),
+    },
     highBitDepth: (Number.isFinite(bits) && bits > 8) || /p1[0-6]|p9/.test(video.pix_fmt ?? ''),
   };
 }

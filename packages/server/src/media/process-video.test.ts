@@ -46,7 +46,7 @@ async function expectTour(result: ProcessVideoResult, workDir: string, e: Expect
     expect(clip.duration).toBeCloseTo(clip.frameCount / CLIP_FPS, 6);
     for (const [path, size] of [[clip.highPath, high], [clip.lowPath, low]] as const) {
       const c = await inspectClip(path);
-      expect({ path, ...c }).toEqual({ path, codec: 'h264', ...size, frames: clip.frameCount, firstIsKey: true, laterKeyframes: 0, bFrames: 0 });
+      expect({ path, ...c }).toEqual({ path, codec: 'h264', streams: 1, ...size, frames: clip.frameCount, firstIsKey: true, laterKeyframes: 0, bFrames: 0 });
     }
   }
 
@@ -114,6 +114,17 @@ describe('processVideo', () => {
     expect(result.probe).toMatchObject({ codec: 'hevc', highBitDepth: true, colour: { transfer: 'smpte2084' } });
     await expectTour(result, workDir, { portrait: false, frames: Math.round(10.4 * CLIP_FPS) });
   });
+
+  it('brings 4K at 60 fps down to 720p at the clip rate', async () => {
+    const input = await generateVideo(join(dir, '4k60.mp4'), {
+      width: 3840, height: 2160, seconds: 10.2, fps: 60,
+      codecArgs: ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '35', '-pix_fmt', 'yuv420p'],
+    });
+    const workDir = join(dir, '4k60-out');
+    const result = await processVideo({ input, workDir });
+    expect(result.probe).toMatchObject({ width: 3840, height: 2160, packetCount: 612 });
+    await expectTour(result, workDir, { portrait: false, frames: Math.round(10.2 * CLIP_FPS) });
+  }, 240_000);
 
   it('resamples variable frame rate to a constant rate', async () => {
     const input = await generateVideo(join(dir, 'vfr.mp4'), {

@@ -97,21 +97,25 @@ export interface ClipInspection {
   laterKeyframes: number;
   bFrames: number;
   codec: string;
+  /** Streams in the file: 1 (audio and everything else dropped). */
+  streams: number;
 }
 
 /** Decodes a clip fully with ffprobe -count_frames and reports its shape. */
 export async function inspectClip(path: string): Promise<ClipInspection> {
   const { ffprobe } = ffmpegBinaries();
   const { stdout } = await run(ffprobe, [
-    '-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=codec_name,width,height,nb_read_frames:frame=key_frame,pict_type', '-of', 'json', path,
+    '-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=codec_name,width,height,nb_read_frames:frame=key_frame,pict_type:format=nb_streams', '-of', 'json', path,
   ], { maxBuffer: 16 * 1024 ** 2 });
   const j = JSON.parse(stdout) as {
     streams: Array<{ codec_name: string; width: number; height: number; nb_read_frames: string }>;
     frames: Array<{ key_frame: number; pict_type: string }>;
+    format: { nb_streams: number };
   };
   const s = j.streams[0]!;
   return {
     codec: s.codec_name,
+    streams: j.format.nb_streams,
     width: s.width,
     height: s.height,
     frames: Number(s.nb_read_frames),

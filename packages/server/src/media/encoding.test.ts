@@ -1,0 +1,44 @@
+/** The filter graph converts colour only when the source needs it, and tone maps HDR when it can. */
+import { describe, expect, it } from 'vitest';
+import { buildFilterGraph, segmentArgs } from './encoding.js';
+
+const base = { stream: '0:0', portrait: false, toneMap: true, thumbnail: true };
+
+describe('buildFilterGraph', () => {
+  it('keeps swscale on its fast path for untagged or BT.709 limited-range sources', () => {
+    for (const colour of [{}, { matrix: 'bt709' }]) {
+      const graph = buildFilterGraph({ ...base, colour });
+      expect(graph).not.toMatch(/color_matrix|range=/);
+      expect(graph).toContain('fps=15,scale=1280:720:force_original_aspect_ratio=increase,crop=1280:720');
+    }
+  });
+
+  it('converts a BT.601 matrix and full-range levels to BT.709 limited range', () => {
+    const graph = buildFilterGraph({ ...base, colour: { matrix: 'smpte170m', fullRange: true } });
+    expect(graph).toContain('in_color_matrix=smpte170m:out_color_matrix=bt709:in_range=pc:out_range=tv');
+  });
+
+  it('tone maps PQ and HLG with zscale after the downscale, and falls back to a matrix conversion without it', () => {
+    const hlg = { transfer: 'arib-std-b67', primaries: 'bt2020', matrix: 'bt2020nc' };
+    const mapped = buildFilterGraph({ ...base, colour: hlg });
+    expect(mapped.indexOf('crop=1280:720')).toBeLessThan(mapped.indexOf('zscale=tin=arib-std-b67'));
+    expect(mapped).toContain('tonemap=tonemap=hable');
+    const fallback = buildFilterGraph({ ...base, toneMap: false, colour: hlg });
+    expect(fallback).not.toContain('zscale');
+    expect(fallback).toContain('in_color_matrix=bt2020:out_color_matrix=bt709');
+  });
+
+  it('sizes portrait renditions 720x1280 and 360x640 and crops the thumbnail to 16:9', () => {
+    const graph = buildFilterGraph({ ...base, portrait: true, colour: {} });
+    expect(graph).toContain('scale=720:1280');
+    expect(graph).toContain('[low0]scale=360:640[low]');
+    expect(graph).toContain('crop=iw:trunc(iw*9/16/2)*2[thumb]');
+  });
+});
+
+describe('segmentArgs', () => {
+  it('cuts every 36 frames up to the expected length', () => {
+    const args = segmentArgs(110, '/w/high.csv');
+    expect(args[args.indexOf('-segment_frames') + 1]).toBe('36,72,108');
+  });
+});
