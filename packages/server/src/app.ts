@@ -26,6 +26,7 @@ import { AppError, toClientError } from './graphql/errors.js';
 import { queryLimitsRule } from './graphql/limits.js';
 import { registerRoutes } from './http/routes.js';
 import { closeHttpGracefully } from './http/graceful-close.js';
+import { flushViews } from './services/view-counter.js';
 import type { Services } from './services/services.js';
 
 export interface BuildAppOptions {
@@ -191,6 +192,7 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
       const deadline = Date.now() + (config.SHUTDOWN_TIMEOUT_SECONDS ?? (config.NODE_ENV === 'test' ? 5 : 25)) * 1000;
       if (started) await closeHttpGracefully(app, Math.max(1000, deadline - Date.now()));
       await queue.stop({ graceful: true, timeout: Math.max(1000, deadline - Date.now()) }).catch(() => undefined);
+      await flushViews(services).catch((err) => app.log.warn({ err }, 'could not write the last tour views'));
       await events.close().catch(() => undefined);
       await database.close();
     },

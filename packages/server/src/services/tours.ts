@@ -12,6 +12,7 @@ import { AppError, forbidden, fromZod, notFound } from '../graphql/errors.js';
 import { countActiveTours } from './licenses.js';
 import { isLicenseActive } from './uploads.js';
 import type { Services } from './services.js';
+import { viewCounter } from './view-counter.js';
 
 /** Thumbnails are re-encoded to this 16:9 size (tours §9: crop aspect 16:9). */
 export const THUMBNAIL_SIZE = { width: 1280, height: 720 } as const;
@@ -164,13 +165,9 @@ export async function viewPublicTour(services: Services, auth: AuthInfo | null, 
   if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.invalidLink);
   if (tour.deleted_at) throw new AppError(ERROR_CODES.TOUR_REMOVED, ERROR_TEXTS.tourRemoved);
   const playable = tour.status === TOUR_STATUS.PROCESSED || tour.status === TOUR_STATUS.DEACTIVATED;
-  if (auth?.companyId === tour.company_id || !playable) return tour;
-  const deactivated = !!tour.deactivated_at || tour.status === TOUR_STATUS.DEACTIVATED;
-  const counted = await services.db
-    .updateTable('tours')
-    .set(deactivated ? { deactivated_views: sql`deactivated_views + 1` } : { views: sql`views + 1` })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirst();
-  return counted ?? tour;
+  // Views are counted in batches (services/view-counter.ts): one UPDATE per tour per second, not one per view.
+  const counter = viewCounter(services);
+  if (auth?.companyId === tour.company_id || !playable) return counter.withPending(tour);
+  counter.add(id, !!tour.deactivated_at || tour.status === TOUR_STATUS.DEACTIVATED);
+  return counter.withPending(tour);
 }

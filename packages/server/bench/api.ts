@@ -1,0 +1,261 @@
+/**
+ * API load benchmark (not a test): the public tour query as the player sends it (`tour(tourID)` with clips, markers
+ * and the agent) against an API node (ROLE=api, NODE_ENV=production) on PostgreSQL, driven by autocannon on loopback.
+ * Baseline in the same run: the same data from a bare Fastify route over `pg` (no GraphQL, no auth hooks, no
+ * security headers), each server in its own process. Then a sustained run at a fixed rate: zero 5xx, zero GraphQL
+ * errors, nothing logged at error level by the server.
+ *
+ * The real path is measured: every public tour query counts a view. The API counts views in memory and writes them
+ * once a second per tour (services/view-counter.ts); one UPDATE per view capped this at about 460 req/s here, since
+ * every view of a tour waits for the same row lock and a WAL flush. The bare route reads the same rows and counts in
+ * memory too, so the ratio compares like with like.
+ *
+ *   npm run bench:api -w packages/server
+ *   BENCH_SECONDS=15 BENCH_SUSTAIN_SECONDS=60 BENCH_RATE=1000 BENCH_CONNECTIONS=10 (defaults)
+ *   DATABASE_URL / TEST_DATABASE_URL: the PostgreSQL server to create the benchmark database on
+ *   (default postgres://postgres@127.0.0.1:5432/postgres)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const serverRoot = path.resolve(here, '..');
+
+const TARGET_RPS = 1000;
+const TARGET_P99_MS = 50;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const SUSTAIN_SECONDS = Number(process.env.BENCH_SUSTAIN_SECONDS ?? 60);
+const RATE = Number(process.env.BENCH_RATE ?? TARGET_RPS);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+
+/** The player's query (packages/player-element/src/api/queries.ts). */
+const PLAYER_TOUR_QUERY = `query PlayerTour($tourID: ID!) {
+  tour(tourID: $tourID) {
+    id title description thumbnailURL tourIntroLogoURL listingLink views
+    status { status }
+    videoInfo { width height fullSize mediumSize smallSize }
+    clips { id index frameCount duration highURI lowURI }
+    markers { id name description tourId scrollPosition frameIndex isFastTravel }
+    agentProfile { fullname contactNumber email profileImageURL }
+  }
+}`;
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number; max: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodeStats: Record<string, { count: number }>;
+}
+type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+// ---------------------------------------------------------------- the bare baseline server (a child process)
+
+async function bareServer(): Promise<void> {
+  const { default: Fastify } = await import('fastify');
+  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+  const publicBase = process.env.PUBLIC_URL!;
+  const url = (key: string | null) => (key ? `${publicBase}/media/${key}` : null);
+  const app = Fastify({ logger: false });
+  let served = 0;
+  app.get<{ Params: { id: string } }>('/bare/tour/:id', async (req) => {
+    const id = req.params.id;
+    const t = (await pool.query('SELECT * FROM tours WHERE id = $1', [id])).rows[0];
+    t.views += ++served; // stands in for the API's in-memory view count (no per-request write on either side)
+    const [clips, markers, agent] = await Promise.all([
+      pool.query('SELECT * FROM clips WHERE tour_id = $1 ORDER BY index', [id]),
+      pool.query('SELECT * FROM markers WHERE tour_id = $1 ORDER BY frame_index, created_at', [id]),
+      pool.query('SELECT u.username, p.name, p.surname, p.contact_number, p.profile_image_key FROM users u LEFT JOIN user_profiles p ON p.user_id = u.id WHERE u.id = $1', [t.owner_id]),
+    ]);
+    const a = agent.rows[0];
+    return {
+      data: {
+        tour: {
+          id: `tour_${t.id}`, title: t.title, description: t.description, thumbnailURL: url(t.thumbnail_key), tourIntroLogoURL: url(t.intro_logo_key),
+          listingLink: t.listing_link, views: t.views, status: { status: t.status }, videoInfo: t.video_info,
+          clips: clips.rows.map((c) => ({ id: `clip_${c.id}`, index: c.index, frameCount: c.frame_count, duration: c.duration, highURI: url(c.high_key), lowURI: url(c.low_key) })),
+          markers: markers.rows.map((m) => ({ id: `marker_${m.id}`, name: m.name, description: m.description, tourId: `tour_${t.id}`, scrollPosition: m.scroll_position, frameIndex: m.frame_index, isFastTravel: m.is_fast_travel })),
+          agentProfile: a ? { fullname: [a.name, a.surname].filter(Boolean).join(' '), contactNumber: a.contact_number, email: a.username, profileImageURL: url(a.profile_image_key) } : null,
+        },
+      },
+    };
+  });
+  const address = await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });
+  process.stdout.write(`${JSON.stringify({ url: address })}\n`);
+  process.on('SIGTERM', () => void app.close().then(() => pool.end()).then(() => process.exit(0)));
+}
+
+// ---------------------------------------------------------------- the run
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+interface Child {
+  proc: ChildProcess;
+  lines: string[];
+}
+
+function startChild(args: string[], env: Record<string, string>): Child {
+  const proc = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: serverRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const take = (d: Buffer) => lines.push(...d.toString().split('\n').filter(Boolean));
+  proc.stdout!.on('data', take);
+  proc.stderr!.on('data', take);
+  return { proc, lines };
+}
+
+async function waitReady(url: string, child: Child): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.proc.exitCode !== null) throw new Error(`server exited:\n${child.lines.join('\n')}`);
+    const ok = await fetch(url).then((r) => r.ok, () => false);
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`server not ready:\n${child.lines.join('\n')}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function stopChild(c: Child | undefined): Promise<void> {
+  if (!c || c.proc.exitCode !== null) return;
+  const exited = new Promise((r) => c.proc.once('exit', r));
+  c.proc.kill('SIGTERM');
+  await exited;
+}
+
+/** Lines the server logged at error level or above (pino JSON: level ≥ 50), and anything on stderr that is not a known warning. */
+function errorLines(lines: string[]): string[] {
+  return lines.filter((l) => {
+    try {
+      const j = JSON.parse(l) as { level?: number };
+      return (j.level ?? 0) >= 50;
+    } catch {
+      return /error/i.test(l) && !/Warning|deprecat/i.test(l);
+    }
+  });
+}
+
+async function main(): Promise<void> {
+  const base = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `rw_bench_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  const databaseUrl = u.toString();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomwalk-bench-api-'));
+  let api: Child | undefined;
+  let bare: Child | undefined;
+  let failed = false;
+  try {
+    // Migrate and seed a processed tour as the player sees it: 40 clips, 12 markers, an agent with a profile.
+    const { openDatabase } = await import('../src/db/database.js');
+    const db = await openDatabase({ databaseUrl, dataDir: 'unused' });
+    const company = await db.db.insertInto('companies').values({ name: 'Bench Realty' }).returningAll().executeTakeFirstOrThrow();
+    const user = await db.db.insertInto('users').values({ username: 'agent@bench.example', password_hash: null, company_id: company.id, activated_at: new Date() }).returningAll().executeTakeFirstOrThrow();
+    await db.db.insertInto('user_profiles').values({ user_id: user.id, name: 'Ada', surname: 'Agent', contact_number: '+27 821234567' }).execute();
+    const tour = await db.db
+      .insertInto('tours')
+      .values({ company_id: company.id, owner_id: user.id, title: 'Sea Point flat', description: 'Three bedrooms, sea view.', status: 'PROCESSED', progress: 100, video_info: JSON.stringify({ width: 1280, height: 720, fullSize: 48_000_000, mediumSize: 14_000_000, smallSize: 60_000 }), fps: 15, clips_version: 1, processing_attempt: 1 })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await db.db.updateTable('tours').set({ thumbnail_key: `tours/${tour.id}/v1/thumbnail.jpg` }).where('id', '=', tour.id).execute();
+    await db.db
+      .insertInto('clips')
+      .values(Array.from({ length: 40 }, (_, i) => ({ tour_id: tour.id, index: i, frame_count: 36, duration: 2.4, high_key: `tours/${tour.id}/v1/clips/${String(i).padStart(4, '0')}-high.mp4`, low_key: `tours/${tour.id}/v1/clips/${String(i).padStart(4, '0')}-low.mp4` })))
+      .execute();
+    await db.db
+      .insertInto('markers')
+      .values(Array.from({ length: 12 }, (_, i) => ({ tour_id: tour.id, name: `Room ${i + 1}`, description: 'A room.', frame_index: i * 100, created_at: new Date() })))
+      .execute();
+    await db.close();
+
+    const [apiPort, barePort] = await Promise.all([freePort(), freePort()]);
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
+    api = startChild(['src/index.ts'], {
+      NODE_ENV: 'production', ROLE: 'api', HOST: '127.0.0.1', PORT: String(apiPort), PUBLIC_URL: apiUrl, DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir, JWT_SECRET: randomBytes(24).toString('hex'), LOG_LEVEL: 'warn', RATE_LIMIT_DISABLED: 'true',
+    });
+    bare = startChild([fileURLToPath(import.meta.url), '--bare'], { DATABASE_URL: databaseUrl, PORT: String(barePort), PUBLIC_URL: apiUrl });
+    await Promise.all([waitReady(`${apiUrl}/readyz`, api), waitReady(`http://127.0.0.1:${barePort}/bare/tour/${tour.id}`, bare)]);
+
+    const tourID = `tour_${tour.id}`;
+    const body = JSON.stringify({ query: PLAYER_TOUR_QUERY, variables: { tourID } });
+    // Same data both ways (views aside, which each request moves on).
+    const strip = (j: { data: { tour: Record<string, unknown> } }) => ({ ...j.data.tour, views: 0 });
+    const viaGraphql = strip((await (await fetch(`${apiUrl}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json()) as never);
+    const viaBare = strip((await (await fetch(`http://127.0.0.1:${barePort}/bare/tour/${tour.id}`)).json()) as never);
+    const canon = (v: unknown): unknown =>
+      Array.isArray(v) ? v.map(canon) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => x.localeCompare(y)).map(([k, x]) => [k, canon(x)])) : v;
+    if (JSON.stringify(canon(viaGraphql)) !== JSON.stringify(canon(viaBare))) throw new Error(`the bare route answers different data:\n${JSON.stringify(canon(viaGraphql))}\n${JSON.stringify(canon(viaBare))}`);
+
+    let graphqlErrors = 0;
+    const gqlRequest = {
+      method: 'POST',
+      path: '/query',
+      headers: { 'content-type': 'application/json' },
+      body,
+      onResponse: (status: number, resBody: string) => {
+        if (status === 200 && resBody.includes('"errors"')) graphqlErrors++;
+      },
+    };
+    const run = (opts: Record<string, unknown>) => autocannon({ connections: CONNECTIONS, pipelining: 1, ...opts });
+
+    console.log(`Roomwalk API benchmark: public tour query (40 clips, 12 markers, agent), autocannon ${CONNECTIONS} connections, ${SECONDS} s per run, ${os.cpus().length} cores`);
+    // Warm both (JIT, connection pools, PostgreSQL caches).
+    await run({ url: apiUrl, requests: [gqlRequest], duration: 3 });
+    await run({ url: `http://127.0.0.1:${barePort}/bare/tour/${tour.id}`, duration: 3 });
+    graphqlErrors = 0;
+
+    const g = await run({ url: apiUrl, requests: [gqlRequest], duration: SECONDS });
+    const b = await run({ url: `http://127.0.0.1:${barePort}/bare/tour/${tour.id}`, duration: SECONDS });
+    const row = (label: string, r: AutocannonResult) =>
+      `${label.padEnd(34)} ${r.requests.average.toFixed(0).padStart(7)} req/s   p50 ${String(r.latency.p50).padStart(3)} ms   p99 ${String(r.latency.p99).padStart(3)} ms   non-2xx ${r.non2xx}   errors ${r.errors}`;
+    console.log(row('GraphQL tour(tourID) (ROLE=api)', g));
+    console.log(row('bare Fastify + pg, same data', b));
+    console.log(`ratio GraphQL / bare: ${(g.requests.average / b.requests.average).toFixed(2)} (throughput), ${(g.latency.p99 / Math.max(1, b.latency.p99)).toFixed(2)} (p99)`);
+    const maxOk = g.requests.average >= TARGET_RPS && g.latency.p99 <= TARGET_P99_MS && g.non2xx === 0 && g.errors === 0 && graphqlErrors === 0;
+    console.log(`target ≥ ${TARGET_RPS} req/s with p99 ≤ ${TARGET_P99_MS} ms: ${maxOk ? 'met' : 'MISSED'}${graphqlErrors ? ` (${graphqlErrors} GraphQL errors)` : ''}`);
+    failed ||= !maxOk;
+
+    // Sustained: a fixed rate for a minute.
+    graphqlErrors = 0;
+    const before = errorLines(api.lines).length;
+    const s = await run({ url: apiUrl, requests: [gqlRequest], duration: SUSTAIN_SECONDS, overallRate: RATE, connections: Math.max(CONNECTIONS, 20) });
+    const fivexx = Object.entries(s.statusCodeStats ?? {}).filter(([code]) => code.startsWith('5')).reduce((n, [, v]) => n + v.count, 0);
+    const logged = errorLines(api.lines).slice(before);
+    console.log(row(`sustained ${SUSTAIN_SECONDS} s at ${RATE} req/s`, s));
+    console.log(`  total ${s.requests.total} requests, 5xx ${fivexx}, timeouts ${s.timeouts}, GraphQL errors ${graphqlErrors}, server error logs ${logged.length}`);
+    for (const l of logged.slice(0, 5)) console.log(`  logged: ${l.slice(0, 300)}`);
+    const sustainOk = fivexx === 0 && s.non2xx === 0 && s.errors === 0 && s.timeouts === 0 && graphqlErrors === 0 && logged.length === 0 && s.requests.average >= RATE * 0.97;
+    console.log(`sustained run: ${sustainOk ? 'clean' : 'NOT CLEAN'}`);
+    failed ||= !sustainOk;
+  } finally {
+    await Promise.all([stopChild(api), stopChild(bare)]);
+    const c = new pg.Client({ connectionString: base });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.end();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  process.exit(failed ? 1 : 0);
+}
+
+if (process.argv.includes('--bare')) await bareServer();
+else await main();
