@@ -27,6 +27,7 @@ export function activeMarkerAt(markers: readonly Marker[], frame: number): Marke
  * It never changes the tour itself: it dispatches `tour-*-request` events and the player
  * passes the resulting state back down.
  *
+ * @tagname tour-markers-drawer
  * @fires tour-marker-jump-request
  * @fires tour-marker-add-request
  * @fires tour-marker-rename-request
@@ -48,13 +49,13 @@ export class TourMarkersDrawer extends LitElement {
     deletingIds: { attribute: false },
     addState: { attribute: false },
     ai: { attribute: false },
-    editing: { state: true },
-    draft: { state: true },
-    confirmDelete: { state: true },
-    adding: { state: true },
-    custom: { state: true },
-    customName: { state: true },
-    leaving: { state: true },
+    editing: { state: true, attribute: false },
+    draft: { state: true, attribute: false },
+    confirmDelete: { state: true, attribute: false },
+    adding: { state: true, attribute: false },
+    custom: { state: true, attribute: false },
+    customName: { state: true, attribute: false },
+    leaving: { state: true, attribute: false },
   };
 
   declare markers: Marker[];

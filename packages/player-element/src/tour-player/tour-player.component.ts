@@ -47,6 +47,7 @@ const scriptOrigin = (() => {
  * `<tour-player>`: a scroll-driven property tour. Fetches the tour, decodes its clips in
  * workers and draws the frame for the current position.
  *
+ * @tagname tour-player
  * @fires tour-ready - The first frame is on screen.
  * @fires tour-frame-change - The frame changed by user input.
  * @fires tour-marker-change - The active marker changed.
@@ -85,19 +86,19 @@ export class TourPlayer extends LitElement {
     authToken: { attribute: false },
     homeUrl: { type: String, attribute: 'home-url' },
     loadingTimeoutMs: { attribute: false },
-    tour: { state: true },
-    frame: { state: true },
-    loadedFrames: { state: true },
-    status: { state: true },
-    errorCode: { state: true },
-    dialog: { state: true },
-    drawerOpen: { state: true },
-    travel: { state: true },
-    hintVisible: { state: true },
-    notice: { state: true },
-    agentCardOpen: { state: true },
-    showMore: { state: true },
-    canvasCss: { state: true },
+    tour: { state: true, attribute: false },
+    frame: { state: true, attribute: false },
+    loadedFrames: { state: true, attribute: false },
+    status: { state: true, attribute: false },
+    errorCode: { state: true, attribute: false },
+    dialog: { state: true, attribute: false },
+    drawerOpen: { state: true, attribute: false },
+    travel: { state: true, attribute: false },
+    hintVisible: { state: true, attribute: false },
+    notice: { state: true, attribute: false },
+    agentCardOpen: { state: true, attribute: false },
+    showMore: { state: true, attribute: false },
+    canvasCss: { state: true, attribute: false },
   };
 
   declare tourId: string;
