@@ -215,7 +215,7 @@ export class TourPlayer extends LitElement {
   }
   /** Memory and frame counters for tests and the benchmark. */
   async stats() {
-    const w = await this.decoder.workerStats().catch(() => ({ openFrames: 0, maxOpenFrames: 0, decodedFrames: 0, decodeMsPerFrame: 0 }));
+    const w = await this.decoder.workerStats().catch(() => ({ openFrames: 0, maxOpenFrames: 0, decodedFrames: 0, decodeMsPerFrame: 0, framesThroughDecoder: 0 }));
     return {
       cacheBytes: this.decoder.cache.totalBytes,
       cacheFrames: this.decoder.cache.size,
@@ -229,6 +229,7 @@ export class TourPlayer extends LitElement {
       workerMaxOpenFrames: w.maxOpenFrames,
       decodedFrames: w.decodedFrames,
       decodeMsPerFrame: w.decodeMsPerFrame,
+      framesThroughDecoder: w.framesThroughDecoder,
       rejectedHostMessages: this.bridge.rejected,
       paints: this.paintCount,
       drawMsMax: this.drawMsMax,
