@@ -5,7 +5,8 @@
  * - Upload through node A (signed URL → PUT to the bucket → fileSubmitPreSignedUpload) while subscribed to
  *   tourProgressUpdated through node B; the worker that takes the job is SIGKILLed mid-job and the other finishes the
  *   tour exactly once: one PROCESSED event, one clip set, nothing else under the tour's prefix in the bucket.
- * - Scroll sync between a host on node A and a viewer on node B.
+ * - Scroll sync between a host on node A and a viewer on node B; the lead left through B reaches the agent's
+ *   subscription on A, and a worker delivers its mail over SMTP (smtp-server on loopback).
  * - SIGTERM: a worker hands its running job back (pg-boss fails it to a retry) and exits 0; an API node closes
  *   its sockets with 1001, finishes the request in flight and exits 0.
  * PostgreSQL only (TEST_DATABASE_URL).
@@ -14,6 +15,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +24,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import S3rver from 's3rver';
+import { SMTPServer } from 'smtp-server';
 import WebSocket from 'ws';
 import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,6 +135,8 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
   let s3: S3rver;
   let s3client: S3Client;
   let maintenance: PgBoss;
+  let smtp: SMTPServer;
+  const inbox: Array<{ to: string[]; raw: string }> = [];
   let env: Record<string, string> = {};
   let a: Node;
   let b: Node;
@@ -157,6 +162,23 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
     const endpoint = `http://127.0.0.1:${port}`;
     s3client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
 
+    // Mail over SMTP: a real SMTP server on loopback; workers deliver what API nodes queue.
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
+    const smtpPort = (smtp.server.address() as AddressInfo).port;
+
     // The account, written straight to the database (no node of ours is needed for that).
     const seeder = { services: { db: db.db, tokens: createTokenService(jwtSecret, 3600) } } as unknown as App;
     owner = await seedUser(seeder, { plan: 'pro' });
@@ -171,6 +193,8 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
       S3_BUCKET: BUCKET,
       S3_ACCESS_KEY_ID: 'S3RVER',
       S3_SECRET_ACCESS_KEY: 'S3RVER',
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      MAIL_FROM: 'Roomwalk <no-reply@roomwalk.test>',
       RATE_LIMIT_DISABLED: 'true',
       ICE_SERVERS: '[]',
       // A job whose worker died is presumed dead after 20 s (a 12 s video processes in a few seconds here) and retried at once.
@@ -196,6 +220,7 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
     await maintenance?.stop({ graceful: false, wait: true }).catch(() => undefined);
     await db?.close();
     await s3?.close();
+    await new Promise<void>((r) => (smtp ? smtp.close(() => r()) : r()));
     const admin = new pg.Client({ connectionString: base });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -268,7 +293,22 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
     workers.splice(workers.indexOf(hung), 1);
   });
 
-  it('syncs scrolling between a host on node A and a viewer on node B', async () => {
+  it('syncs scrolling between a host on node A and a viewer on node B; the lead left on B reaches the agent on A and by SMTP', async () => {
+    // The console's lead notices, subscribed on node A (live once a probe NOTIFY from this process arrives).
+    const client = createClient({ url: `${a.url.replace('http', 'ws')}/query`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${owner.token}` }, retryAttempts: 0 });
+    clients.push(client);
+    const notices: Array<{ id: string; name: string }> = [];
+    client.subscribe<{ tourLeadCreated: { id: string; name: string } }>({ query: 'subscription { tourLeadCreated { id name } }' }, {
+      next: (v) => void (v.data && notices.push(v.data.tourLeadCreated)),
+      error: () => undefined,
+      complete: () => undefined,
+    });
+    const probe = JSON.stringify({ topic: `leadCreated:${owner.user.id}`, payload: { id: 'probe', name: 'probe' } });
+    await waitFor(async () => {
+      await sql`SELECT pg_notify('roomwalk_events', ${probe})`.execute(db.db);
+      return notices.some((n) => n.name === 'probe');
+    }, 'lead notices on node A live', 30_000, 200);
+
     const lead = await gql(b.url, LEAD_MUTATION, { input: leadInput(firstTour) });
     expect(lead.errors).toBeUndefined();
     const token = lead.data.tourLeadCreate.viewingSessionRequest.signalingToken as string;
@@ -287,6 +327,11 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
     expect(viewer.messages.filter((m) => m.type === 'roomwalk_scrolling').map((m) => m.data.frameIndex)).toEqual(frames);
     viewer.send({ type: 'roomwalk_scrolling', tourId: firstTour, data: { frameIndex: 7 } });
     expect((await host.next((m) => m.type === 'roomwalk_scrolling', 'viewer scroll on node A')).data.frameIndex).toBe(7);
+
+    const leadId = lead.data.tourLeadCreate.tourLead.id as string;
+    expect((await waitFor(async () => notices.find((n) => n.id === leadId), 'lead notice on node A', 15_000)).name).toBe('Vera');
+    const mail = await waitFor(async () => inbox.find((m) => m.to.includes(owner.user.username)), 'lead mail delivered over SMTP by a worker', 30_000);
+    expect(mail.raw).toContain('Vera');
   });
 
   it('SIGTERM: a worker mid-job hands the job back and exits 0; another worker finishes the tour', async () => {
