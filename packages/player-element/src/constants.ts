@@ -51,12 +51,6 @@ export const DECODE_WINDOW = {
   lowBehind: 36,
 } as const;
 
-/** Window-edge frames are decoded in chunks; frames this close to the playhead go at once. */
-export const DECODE_CHUNK = {
-  frames: 12,
-  near: 16,
-} as const;
-
 /** Local storage key for the one-at-a-time AI marker generation (tours §4). */
 export const AI_STORAGE_KEY = 'roomwalk.aiMarkers.active';
 

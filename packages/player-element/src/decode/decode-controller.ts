@@ -1,7 +1,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { proxy } from 'comlink';
 import { PLAYER } from '@roomwalk/shared';
-import { CACHE_BUDGET, DECODE_CHUNK, DECODE_WINDOW } from '../constants.js';
+import { CACHE_BUDGET, DECODE_WINDOW } from '../constants.js';
 import { clipFrameCounts, clipStarts, locateFrame, totalFrames } from '../frame-math.js';
 import { batchSize, canDecodeHighRes, readDevice, workerCount, type DeviceProfile } from '../device.js';
 import type { Clip } from '../api/types.js';
@@ -263,21 +263,6 @@ export class DecodeController implements ReactiveController {
         same.to = Math.max(same.to, j.to);
       } else merged.push({ ...j });
     }
-    // Every pass decodes from the clip's keyframe, so a window edge creeping one frame at a time
-    // into a clip must not start a pass per frame: far frames wait until a chunk of them is
-    // missing; frames near the playhead (or the travel destination) go at once.
-    const kept = merged.filter((m) => {
-      const start = this.starts[m.clip] ?? 0;
-      const a = start + m.from;
-      const b = start + m.to;
-      const near = (f: number) => (f >= a && f <= b ? 0 : Math.min(Math.abs(a - f), Math.abs(b - f)));
-      if (near(p) <= DECODE_CHUNK.near) return true;
-      if (dest !== null && near(dest) === 0) return true;
-      const clipLast = (this.counts[m.clip] ?? 1) - 1;
-      return m.to - m.from + 1 >= DECODE_CHUNK.frames || (m.from === 0 && m.to === clipLast);
-    });
-    merged.length = 0;
-    merged.push(...kept);
     if (placeholder) {
       // The window jobs of that clip skip its keyframe, which the placeholder delivers.
       for (const m of merged) if (m.clip === placeholder.clip && m.rendition === 'low' && m.from === 0) m.from = Math.min(1, m.to);
