@@ -100,6 +100,8 @@ export interface ToursTable {
   deactivated_views: Generated<number>;
   video_info: Json<VideoInfoJson | null> | null;
   fps: number | null;
+  /** Privacy: blur faces in clips, reels and photos (migration 0060). */
+  blur_faces: Generated<boolean>;
   deactivated_at: NullableTimestamp;
   deleted_at: NullableTimestamp;
   created_at: Timestamp;

@@ -135,14 +135,15 @@ async function removeAttemptFolders(services: Services, tourId: string, upTo: nu
 
 export async function processTourJob(services: Services, tourId: string, processVideo?: ProcessVideo): Promise<void> {
   const { db, storage, log } = services;
-  const run = processVideo ?? (await loadMedia()).processVideo;
+  // The real media core runs with the privacy pass (media/blur-faces.ts); injected stand-ins run as given.
+  const run = processVideo ?? (await import('../media/blur-faces.js')).withFaceBlur((await loadMedia()).processVideo);
   const claimed = await db
     .updateTable('tours')
     .set({ processing_attempt: sql`processing_attempt + 1`, progress_text: 'Starting', updated_at: new Date() })
     .where('id', '=', tourId)
     .where('deleted_at', 'is', null)
     .where('status', '=', TOUR_STATUS.PROCESSING)
-    .returning(['processing_attempt', 'video_key', 'progress'])
+    .returning(['processing_attempt', 'video_key', 'progress', 'blur_faces'])
     .executeTakeFirst();
   if (!claimed) {
     // Finished, failed or deleted meanwhile (a duplicate or late delivery): just make sure no stray files remain.
@@ -162,7 +163,9 @@ export async function processTourJob(services: Services, tourId: string, process
     await storage.download(claimed.video_key, input);
     await fs.mkdir(path.join(work, 'out'));
 
+    const privacy = { blurFaces: claimed.blur_faces };
     const result = await run({
+      ...privacy,
       input,
       workDir: path.join(work, 'out'),
       signal,

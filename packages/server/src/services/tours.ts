@@ -40,6 +40,8 @@ export async function loadEditableTour(services: Services, auth: AuthInfo, tourG
 
 export interface TourSaveInputValue {
   id: string;
+  /** Privacy switch; omitted or null keeps the current value. Existing clips are not reprocessed. */
+  blurFaces?: boolean | null | undefined;
   title?: string | null | undefined;
   description?: string | null | undefined;
   videoURL?: string | null | undefined;
@@ -54,7 +56,7 @@ export async function saveTour(services: Services, auth: AuthInfo, input: TourSa
   const { title, description, listingLink } = parsed.data;
   return services.db
     .updateTable('tours')
-    .set({ title, description: description || null, listing_link: listingLink || null, updated_at: new Date() })
+    .set({ title, description: description || null, listing_link: listingLink || null, ...(typeof input.blurFaces === 'boolean' ? { blur_faces: input.blurFaces } : {}), updated_at: new Date() })
     .where('id', '=', tour.id)
     .returningAll()
     .executeTakeFirstOrThrow();

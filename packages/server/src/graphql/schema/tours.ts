@@ -74,6 +74,7 @@ TourRef.implement({
     deactivatedViews: t.exposeInt('deactivated_views'),
     createdAt: t.field({ type: 'DateTime', resolve: (r) => r.created_at }),
     progress: t.exposeInt('progress', { description: 'Processing progress in percent.' }),
+    blurFaces: t.exposeBoolean('blur_faces', { description: 'Faces are blurred in clips, reels and photos made from now on (owner switch, default on).' }),
     status: t.field({ type: TourStatusRef, resolve: (r) => ({ status: r.status }) }),
     logs: t.field({
       type: [TourLogRef],
@@ -152,7 +153,10 @@ builder.queryFields((t) => ({
 // ---- Mutations of tours §7 ------------------------------------------------------------------------------
 
 export const TourSaveInput = builder.inputType('TourSaveInput', {
-  fields: (t) => ({ id: t.id({ required: true }), title: t.string(), description: t.string(), videoURL: t.string(), listingLink: t.string() }),
+  fields: (t) => ({
+    id: t.id({ required: true }), title: t.string(), description: t.string(), videoURL: t.string(), listingLink: t.string(),
+    blurFaces: t.boolean({ description: 'Blur faces in clips, reels and photos (default on). Applies to later processing; existing clips are not reprocessed.' }),
+  }),
 });
 export const TourUpdateThumbnailInput = builder.inputType('TourUpdateThumbnailInput', {
   fields: (t) => ({ id: t.id({ required: true }), thumbnailURL: t.field({ type: 'Upload', required: true, description: 'The image file (.jpg, .jpeg, .png).' }) }),

