@@ -15,7 +15,7 @@ export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-backgr
 
 export default {
   rootDir: resolve('../..'),
-  files: ['src/**/*.test.ts'],
+  files: ['src/**/*.test.ts', 'test/live-*.test.ts'],
   nodeResolve: true,
   concurrency: 1,
   hostname: 'localhost',

@@ -19,9 +19,10 @@ mkdirSync(join(dist, 'esm'), { recursive: true });
 const sharedSubset = {
   name: 'shared-subset',
   setup(b) {
-    b.onResolve({ filter: /^@roomwalk\/shared$/ }, () => ({ path: 'shared-subset', namespace: 'shared-subset' }));
-    b.onLoad({ filter: /.*/, namespace: 'shared-subset' }, () => ({
-      contents: `export * from ${JSON.stringify(join(root, '../shared/src/constants.ts'))}; export * from ${JSON.stringify(join(root, '../shared/src/messages.ts'))};`,
+    // The lazily loaded live panel validates the lead form with the shared zod schema: it gets the whole package.
+    b.onResolve({ filter: /^@roomwalk\/shared$/ }, (args) => ({ path: args.importer.includes(join('src', 'live-panel')) ? 'shared-live' : 'shared-subset', namespace: 'shared-subset' }));
+    b.onLoad({ filter: /.*/, namespace: 'shared-subset' }, (args) => ({
+      contents: `export * from ${JSON.stringify(join(root, '../shared/src/constants.ts'))}; export * from ${JSON.stringify(join(root, '../shared/src/messages.ts'))};${args.path === 'shared-live' ? ` export * from ${JSON.stringify(join(root, '../shared/src/schemas/tour.ts'))};` : ''}`,
       loader: 'ts',
       resolveDir: root,
     }));
@@ -51,7 +52,21 @@ export function createDecodeWorker() {
 });
 const inlineWorker = inlineWorkerWith(workerCode);
 
-await build({ ...common, entryPoints: [join(root, 'src/index.ts')], format: 'iife', outfile: join(dist, 'tour-player.js'), plugins: [sharedSubset, inlineWorker], splitting: false });
+// The script-tag bundle loads the live panel (lead form, video call) from tour-player-live.js next to itself, only
+// when a call starts; the chunk is an ES module with its own copy of lit.
+const liveChunk = {
+  name: 'live-chunk',
+  setup(b) {
+    b.onResolve({ filter: /live-panel\/load\.js$/ }, () => ({ path: 'live-load', namespace: 'live-chunk' }));
+    b.onLoad({ filter: /.*/, namespace: 'live-chunk' }, () => ({
+      contents: `const base = (document.currentScript && document.currentScript.src) || location.href;
+export const loadLivePanel = () => import(new URL('tour-player-live.js', base).href);`,
+      loader: 'js',
+    }));
+  },
+};
+await build({ ...common, entryPoints: [join(root, 'src/index.ts')], format: 'iife', outfile: join(dist, 'tour-player.js'), plugins: [sharedSubset, inlineWorker, liveChunk], splitting: false });
+await build({ ...common, entryPoints: [join(root, 'src/live-panel/live-panel.ts')], format: 'esm', outfile: join(dist, 'tour-player-live.js'), plugins: [sharedSubset] });
 await build({
   ...common,
   minify: false,
@@ -70,13 +85,14 @@ execFileSync(process.execPath, [join(root, '../../node_modules/typescript/bin/ts
 execFileSync(process.execPath, [join(root, '../../node_modules/@custom-elements-manifest/analyzer/cem.js'), 'analyze', '--litelement', '--globs', 'src/**/*.component.ts', '--outdir', '.', '--quiet'], { cwd: root, stdio: 'inherit' });
 
 // The main-thread share: the same bundle with an empty worker source.
-const mainOnly = await build({ ...common, entryPoints: [join(root, 'src/index.ts')], format: 'iife', write: false, plugins: [sharedSubset, inlineWorkerWith('')] });
+const mainOnly = await build({ ...common, entryPoints: [join(root, 'src/index.ts')], format: 'iife', write: false, plugins: [sharedSubset, inlineWorkerWith(''), liveChunk] });
 const gz = (s) => gzipSync(s, { level: 9 }).length;
 const mainJs = readFileSync(join(dist, 'tour-player.js'));
 const report = {
   allGzipBytes: gz(mainJs),
   mainThreadGzipBytes: gz(mainOnly.outputFiles[0].contents),
   workerGzipBytes: gz(workerCode),
+  liveChunkGzipBytes: gz(readFileSync(join(dist, 'tour-player-live.js'))),
 };
 writeFileSync(join(dist, 'sizes.json'), JSON.stringify(report, null, 2));
-console.log(`built dist/: all JS ${(report.allGzipBytes / 1024).toFixed(1)} KB gzip (main thread ${(report.mainThreadGzipBytes / 1024).toFixed(1)} KB, worker ${(report.workerGzipBytes / 1024).toFixed(1)} KB)`);
+console.log(`built dist/: all JS ${(report.allGzipBytes / 1024).toFixed(1)} KB gzip (main thread ${(report.mainThreadGzipBytes / 1024).toFixed(1)} KB, worker ${(report.workerGzipBytes / 1024).toFixed(1)} KB; live chunk, loaded when a call starts, ${(report.liveChunkGzipBytes / 1024).toFixed(1)} KB)`);

@@ -8,6 +8,7 @@ export const ATTRIBUTES = {
   'disabled-controls': 'disabledControls',
   'hi-res': 'hiRes',
   'live-viewing': 'liveViewing',
+  'live-session': 'liveSession',
   'host-events': 'hostEvents',
   debug: 'debug',
   'allowed-origins': 'allowedOrigins',

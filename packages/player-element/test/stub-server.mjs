@@ -103,7 +103,7 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
 
   const handleGraphQL = (body, authorization) => {
     const { query = '', variables = {} } = body;
-    const op = /markerSave/.test(query) ? 'markerSave' : /markerUpdate/.test(query) ? 'markerUpdate' : /markerDelete/.test(query) ? 'markerDelete' : /tourGenerateAIMarkers/.test(query) ? 'tourGenerateAIMarkers' : /tour\(/.test(query) ? 'tour' : 'unknown';
+    const op = /tourLeadCreate/.test(query) ? 'tourLeadCreate' : /markerSave/.test(query) ? 'markerSave' : /markerUpdate/.test(query) ? 'markerUpdate' : /markerDelete/.test(query) ? 'markerDelete' : /tourGenerateAIMarkers/.test(query) ? 'tourGenerateAIMarkers' : /tour\(/.test(query) ? 'tour' : 'unknown';
     log.push({ op, variables, authorization: authorization ?? null });
     if (failNext[op]) {
       const f = failNext[op];
@@ -113,6 +113,13 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
     if (op === 'tour') {
       const r = tourJson(variables.tourID);
       return r.error ? gqlError(r.error.message, r.error.code) : { data: { tour: r.tour } };
+    }
+    if (op === 'tourLeadCreate') {
+      const i = variables.input;
+      if (!i?.turnstileToken) return gqlError('Please complete the human check.', 'BAD_USER_INPUT');
+      const tourLead = { id: `lead-${++seq}`, name: i.name, surname: i.surname ?? null, email: i.email, contactNumber: i.contactNumber ?? null, leadType: i.leadType, tourId: i.tourId };
+      const viewingSessionRequest = { signalingToken: 'e30.eyJzaWQiOiJzZXNzaW9uLTEifQ.x', rtcToken: null, appId: null, viewingSessionUserId: `viewer-${seq}`, expireTime: new Date(Date.now() + 3_600_000).toISOString() };
+      return { data: { tourLeadCreate: { tourLead, viewingSessionRequest } } };
     }
     if (op !== 'unknown' && authorization !== 'Bearer test-token') return gqlError('Please log in to continue.', 'UNAUTHENTICATED');
     if (op === 'markerSave') {

@@ -11,6 +11,7 @@ import { DecodeController, type Drawable } from '../decode/decode-controller.js'
 import { VideoFallback } from '../decode/video-fallback.js';
 import { HostBridgeController } from '../controllers/host-bridge-controller.js';
 import { MarkersController } from '../controllers/markers-controller.js';
+import { LiveCallController, liveStyles } from '../controllers/live-call-controller.js';
 import { activeMarkerAt, sortMarkers } from '../markers-drawer/markers-drawer.component.js';
 import '../markers-drawer/markers-drawer.js';
 import { canvasSize, clampFrame, maxScrollableIndex, travelPlan } from '../frame-math.js';
@@ -70,7 +71,7 @@ const scriptOrigin = (() => {
  * @cssproperty --tour-player-drawer-width - Drawer width (250px).
  */
 export class TourPlayer extends LitElement {
-  static override styles = styles;
+  static override styles = [styles, liveStyles];
 
   static override properties = {
     tourId: { type: String, attribute: 'tour-id' },
@@ -79,6 +80,7 @@ export class TourPlayer extends LitElement {
     disabledControls: { type: String, attribute: 'disabled-controls' },
     hiRes: { attribute: 'hi-res', converter: hiResConverter },
     liveViewing: { type: Boolean, attribute: 'live-viewing' },
+    liveSession: { type: String, attribute: 'live-session' },
     hostEvents: { type: Boolean, attribute: 'host-events' },
     debug: { type: Boolean },
     allowedOrigins: { type: String, attribute: 'allowed-origins' },
@@ -107,6 +109,8 @@ export class TourPlayer extends LitElement {
   declare disabledControls: string;
   declare hiRes: boolean;
   declare liveViewing: boolean;
+  /** Viewing session id for a host joining from the agent's link (`session=`). */
+  declare liveSession: string;
   declare hostEvents: boolean;
   declare debug: boolean;
   declare allowedOrigins: string;
@@ -134,6 +138,8 @@ export class TourPlayer extends LitElement {
   private fallback: VideoFallback | undefined;
   private bridge = new HostBridgeController(this);
   private markersCtl = new MarkersController(this);
+  /** Live viewing: start button and the lazily loaded panel. */
+  readonly live = new LiveCallController(this);
   private abort: AbortController | undefined;
   private loadTimer: ReturnType<typeof setTimeout> | undefined;
   private travelTimer: ReturnType<typeof setTimeout> | undefined;
@@ -164,6 +170,7 @@ export class TourPlayer extends LitElement {
     this.disabledControls = '';
     this.hiRes = true;
     this.liveViewing = false;
+    this.liveSession = '';
     this.hostEvents = false;
     this.debug = false;
     this.allowedOrigins = '';
@@ -870,7 +877,7 @@ export class TourPlayer extends LitElement {
           : nothing}
       </div>
       ${desktop ? nothing : this.renderAgent(false)}
-      ${this.liveViewing ? html`<slot name="live"></slot>` : nothing}
+      ${this.liveViewing ? html`<slot name="live"></slot>${this.live.render()}` : nothing}
       ${this.renderOverlay()}
       ${this.dialog
         ? this.renderDialog(this.dialog.title, this.dialog.body ?? '', html`<button class="close" @click=${() => (this.dialog = null)}>Close</button>`, 'info')

@@ -1,0 +1,132 @@
+import { css, html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
+import { MODES, type PlayerMode } from '../constants.js';
+import { loadLivePanel } from '../live-panel/load.js';
+
+/** Start button labels (tours §2); the live-call module's texts live in the lazily loaded chunk. */
+export const LIVE_BUTTON_TEXTS = { host: 'Go Live', viewer: 'Talk to Agent' } as const;
+
+export interface LiveCallHost extends ReactiveControllerHost, HTMLElement {
+  readonly liveViewing: boolean;
+  readonly mode: PlayerMode;
+  readonly apiBase: string;
+  readonly tourIdValue: string;
+  readonly authToken: string | undefined;
+  readonly liveSession: string;
+  readonly currentFrame: number;
+  /** Moves the player to a frame the others in the room are at. */
+  onHostScroll(frameIndex: number): void;
+  showNotice(message: string, variant: 'success' | 'warning' | 'error' | 'info'): void;
+}
+
+/** What the player needs of the panel element (defined in the lazy chunk). */
+interface LivePanelElement extends HTMLElement {
+  role: 'host' | 'viewer';
+  api: string;
+  tourId: string;
+  session: string;
+  authToken: string | undefined;
+  onRemoteFrame: ((frame: number) => void) | null;
+  begin(): Promise<void>;
+  sendFrame(frame: number): void;
+  hangUp(): Promise<void>;
+  readonly isSyncActive: boolean;
+}
+
+export const liveStyles = css`
+  .live-start { position: absolute; left: 8px; bottom: 8px; z-index: 5; font: 600 14px system-ui, sans-serif; padding: 8px 14px;
+    border: 0; border-radius: 999px; background: #c62828; color: #fff; cursor: pointer; box-shadow: 0 2px 8px rgba(0,0,0,.35); }
+  .live-start:focus-visible { outline: 2px solid #fff; outline-offset: 2px; }
+  .live-start[disabled] { opacity: 0.7; cursor: progress; }
+`;
+
+/**
+ * Live viewing in the player (tours §2, §4): the start button ('Go Live' for a host in preview/edit/agent mode with a
+ * session token, 'Talk to Agent' for a viewer in external mode), and on press the lazily loaded `<tour-live-panel>`
+ * (lead form, video panels, the `../live-call/` module). Remote frames move the player; our own user input is sent.
+ */
+export class LiveCallController implements ReactiveController {
+  open = false;
+  loading = false;
+  private panel: LivePanelElement | null = null;
+
+  constructor(private readonly host: LiveCallHost) {
+    host.addController(this);
+  }
+
+  /** 'host' or 'viewer' for this mode, or null when live viewing cannot start here. */
+  get role(): 'host' | 'viewer' | null {
+    const h = this.host;
+    if (!h.liveViewing) return null;
+    if (h.mode === MODES.external) return 'viewer';
+    return h.authToken ? 'host' : null;
+  }
+
+  /** The panel element while open (tests and pages read its state). */
+  get livePanel(): LivePanelElement | null {
+    return this.panel;
+  }
+
+  hostConnected(): void {
+    this.host.addEventListener('tour-frame-change', this.onFrame);
+    this.host.addEventListener('live-close', this.onClose);
+  }
+
+  hostDisconnected(): void {
+    this.host.removeEventListener('tour-frame-change', this.onFrame);
+    this.host.removeEventListener('live-close', this.onClose);
+    this.panel = null;
+    this.open = false;
+  }
+
+  hostUpdated(): void {
+    if (this.open && !this.role) void this.panel?.hangUp();
+  }
+
+  /** Presses the start button: loads the panel chunk, then the form or the call. */
+  async start(): Promise<void> {
+    const role = this.role;
+    if (!role || this.open || this.loading) return;
+    this.loading = true;
+    this.host.requestUpdate();
+    try {
+      await loadLivePanel();
+    } catch {
+      this.loading = false;
+      this.host.showNotice('Live viewing could not be loaded.', 'error');
+      this.host.requestUpdate();
+      return;
+    }
+    const panel = document.createElement('tour-live-panel') as LivePanelElement;
+    panel.role = role;
+    panel.api = this.host.apiBase;
+    panel.tourId = this.host.tourIdValue;
+    panel.session = this.host.liveSession;
+    panel.authToken = this.host.authToken;
+    panel.onRemoteFrame = (f) => this.host.onHostScroll(f);
+    this.panel = panel;
+    this.loading = false;
+    this.open = true;
+    this.host.requestUpdate();
+    await this.host.updateComplete;
+    await panel.begin();
+  }
+
+  private onFrame = (e: Event): void => {
+    const d = (e as CustomEvent<{ frame: number; source: string }>).detail;
+    if (d.source !== 'host') this.panel?.sendFrame(d.frame);
+  };
+
+  private onClose = (): void => {
+    this.panel = null;
+    this.open = false;
+    this.host.requestUpdate();
+    void this.host.updateComplete.then(() => this.host.shadowRoot?.querySelector<HTMLButtonElement>('.live-start')?.focus());
+  };
+
+  render() {
+    const role = this.role;
+    if (!role) return nothing;
+    if (this.open && this.panel) return this.panel;
+    return html`<button class="live-start" part="live-start" ?disabled=${this.loading} @click=${() => void this.start()}>${LIVE_BUTTON_TEXTS[role]}</button>`;
+  }
+}

@@ -1,0 +1,114 @@
+import { expect } from '@esm-bundle/chai';
+import { DEV_TURNSTILE_TOKEN, VALIDATION } from '@roomwalk/shared';
+import '../src/tour-player/tour-player.js';
+import type { TourPlayer } from '../src/tour-player/tour-player.component.js';
+import { cleanup, firstEvent, makePlayer, resetStub, stub, stubLog, tours, until } from './helpers.js';
+
+const button = (p: TourPlayer) => p.shadowRoot!.querySelector<HTMLButtonElement>('.live-start');
+const panel = (p: TourPlayer) => p.shadowRoot!.querySelector('tour-live-panel');
+const panelRoot = (p: TourPlayer) => panel(p)!.shadowRoot!;
+const input = (p: TourPlayer, name: string) => panelRoot(p).querySelector<HTMLInputElement>(`input[name="${name}"]`)!;
+const errorsShown = (p: TourPlayer) => [...panelRoot(p).querySelectorAll('.err')].map((e) => e.textContent?.trim());
+
+async function player(attrs: Record<string, string | boolean>, props: Partial<TourPlayer> = {}) {
+  const p = await makePlayer({ api: stub, 'tour-id': tours.main!, ...attrs }, props);
+  await firstEvent(p, 'tour-ready');
+  await p.updateComplete;
+  return p;
+}
+
+describe('live viewing: start button and lead form', () => {
+  beforeEach(async () => {
+    await resetStub();
+    localStorage.removeItem('capturedDetails');
+    localStorage.removeItem('roomwalk.viewingSessionRequest');
+  });
+  afterEach(cleanup);
+
+  it('labels the start button per mode: Talk to Agent (external), Go Live (host modes with a token), none otherwise', async () => {
+    const viewer = await player({ 'live-viewing': true });
+    expect(button(viewer)?.textContent?.trim()).to.equal('Talk to Agent');
+    cleanup();
+    for (const mode of ['agent', 'preview', 'edit']) {
+      const host = await player({ 'live-viewing': true, mode }, { authToken: 'test-token' });
+      expect(button(host)?.textContent?.trim(), mode).to.equal('Go Live');
+      cleanup();
+    }
+    const noToken = await player({ 'live-viewing': true, mode: 'agent' });
+    expect(button(noToken), 'host mode without a session token').to.equal(null);
+    cleanup();
+    const off = await player({});
+    expect(button(off), 'without live-viewing').to.equal(null);
+  });
+
+  it('shows the lead form with the shared messages, sends tourLeadCreate and stores capturedDetails', async () => {
+    const p = await player({ 'live-viewing': true });
+    button(p)!.click();
+    await until(() => panel(p)?.shadowRoot?.querySelector('form'), 'lead form');
+    expect(panelRoot(p).querySelector('h2')!.textContent).to.equal('Send notification for agent to join');
+    await until(() => panelRoot(p).activeElement === input(p, 'name'), 'focus in the form');
+    for (const name of ['name', 'surname', 'email', 'contactNumber']) {
+      const label = input(p, name).closest('label')!;
+      expect(label.textContent!.trim(), `${name} has a label`).to.not.equal('');
+    }
+
+    panelRoot(p).querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
+    await until(() => errorsShown(p).length > 0, 'validation messages');
+    expect(errorsShown(p)).to.include(VALIDATION.nameRequired);
+    expect(errorsShown(p)).to.include(VALIDATION.emailRequired);
+    expect(input(p, 'name').getAttribute('aria-invalid')).to.equal('true');
+
+    input(p, 'name').value = 'Vera';
+    input(p, 'email').value = 'not-an-email';
+    panelRoot(p).querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
+    await until(() => errorsShown(p).includes(VALIDATION.emailInvalid), 'invalid email message');
+    expect((await stubLog()).some((l) => l.op === 'tourLeadCreate'), 'nothing sent while invalid').to.equal(false);
+
+    input(p, 'surname').value = 'Visitor';
+    input(p, 'email').value = 'Vera@Example.com';
+    input(p, 'contactNumber').value = '+27 82 555 0199';
+    panelRoot(p).querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
+    const sent = await until(async () => (await stubLog()).find((l) => l.op === 'tourLeadCreate'), 'tourLeadCreate');
+    expect(sent.variables.input).to.deep.equal({
+      name: 'Vera',
+      surname: 'Visitor',
+      email: 'vera@example.com',
+      contactNumber: '+27 82 555 0199',
+      turnstileToken: DEV_TURNSTILE_TOKEN,
+      leadType: 'LIVE_VIEWING',
+      tourId: tours.main,
+    });
+    const stored = await until(() => localStorage.getItem('capturedDetails'), 'capturedDetails');
+    expect(JSON.parse(stored)).to.include({ name: 'Vera', email: 'vera@example.com', leadType: 'LIVE_VIEWING' });
+    expect(JSON.parse(localStorage.getItem('roomwalk.viewingSessionRequest')!).tourId).to.equal(tours.main);
+    // The call starts: the form gives way to the video panels and the control bar.
+    await until(() => panelRoot(p).querySelector('[role="toolbar"]'), 'call controls');
+    const labels = [...panelRoot(p).querySelectorAll('[role="toolbar"] button')].map((b) => b.textContent?.trim());
+    expect(labels).to.include.members(['Mute', 'Camera Off', 'Hang Up']);
+    expect(panelRoot(p).querySelector('video.remote')).to.exist;
+    expect(panelRoot(p).querySelector('video.local')).to.exist;
+
+    // Hang up closes the panel and gives focus back to the start button.
+    panelRoot(p).querySelector<HTMLButtonElement>('.hangup')!.click();
+    await until(() => button(p) && p.shadowRoot!.activeElement === button(p), 'focus back on the start button');
+  });
+
+  it('a viewer with stored capturedDetails skips the form; Escape closes the form', async () => {
+    localStorage.setItem('capturedDetails', JSON.stringify({ id: 'lead-0', name: 'Ada', surname: null, email: 'ada@example.com', contactNumber: null, leadType: 'LIVE_VIEWING', tourId: tours.main }));
+    const p = await player({ 'live-viewing': true });
+    button(p)!.click();
+    const sent = await until(async () => (await stubLog()).find((l) => l.op === 'tourLeadCreate'), 'tourLeadCreate');
+    expect(sent.variables.input).to.include({ name: 'Ada', email: 'ada@example.com', leadType: 'LIVE_VIEWING' });
+    await until(() => panelRoot(p).querySelector('[role="toolbar"]'), 'call controls');
+    expect(panelRoot(p).querySelector('form')).to.equal(null);
+    cleanup();
+
+    localStorage.removeItem('capturedDetails');
+    const q = await player({ 'live-viewing': true });
+    button(q)!.click();
+    await until(() => panel(q)?.shadowRoot?.querySelector('form'), 'lead form');
+    await until(() => panelRoot(q).activeElement === input(q, 'name'), 'focus in the form');
+    input(q, 'name').dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+    await until(() => !panel(q) && button(q), 'form closed');
+  });
+});
