@@ -8,12 +8,14 @@ import { CookieBanner } from './ui/cookie-banner.js';
 import { FeedbackButton } from './ui/feedback-button.js';
 import { AppRoutes } from './routes/app-routes.js';
 import { useAndroidDoubleBack } from './state/android-back.js';
+import { LiveNoticeSlot } from './features/live/index.js';
 
 function Chrome({ children }: { children: ReactNode }) {
   useAndroidDoubleBack();
   return (
     <>
       {children}
+      <LiveNoticeSlot />
       {/* One fixed dock, so the Feedback button always sits above the cookie banner. */}
       <div className="bottom-dock">
         <FeedbackButton />

@@ -67,6 +67,7 @@ export default function PlayerPage() {
         disabledControls={flags.disabledControls.join(',')}
         hiRes={flags.hiRes}
         liveViewing={flags.liveViewing}
+        liveSession={new URLSearchParams(location.search).get('session') ?? ''}
         hostEvents={flags.hostEvents}
         debug={flags.debug}
         superAdmin={!!viewer?.me.user.isSuperAdmin}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { Provider, type Client } from 'urql';
+import { fromValue, never } from 'wonka';
+import LiveNotice, { joinLink, liveNoticeText } from './live-notice.js';
+import { LocationProbe } from '../../test/helpers.js';
+
+const TOUR = 'tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7d10';
+
+function client(leadType: string): Client {
+  return {
+    executeSubscription: () => fromValue({ data: { tourLeadCreated: { __typename: 'TourLead', id: 'lead-1', name: 'Vera', surname: 'Visitor', leadType, tourId: TOUR } }, stale: false, hasNext: true }),
+    executeQuery: () => fromValue({ data: { tour: { __typename: 'Tour', id: TOUR, title: 'Seaside Villa' } }, stale: false, hasNext: false }),
+    executeMutation: () => never,
+    query: () => ({ toPromise: () => Promise.resolve({ data: { tour: { id: TOUR, title: 'Seaside Villa' } } }) }),
+  } as unknown as Client;
+}
+
+function renderNotice(leadType: string) {
+  return render(
+    <Provider value={client(leadType)}>
+      <MemoryRouter initialEntries={['/']}>
+        <LocationProbe />
+        <Routes>
+          <Route path="*" element={<LiveNotice />} />
+        </Routes>
+      </MemoryRouter>
+    </Provider>,
+  );
+}
+
+describe('live notice', () => {
+  it('builds the text and the host link', () => {
+    expect(liveNoticeText({ who: 'Vera Visitor', title: 'Seaside Villa' })).toBe('Vera Visitor wants a live viewing of Seaside Villa');
+    expect(joinLink(TOUR)).toBe(`/agentplayer?tourId=${TOUR}&liveViewing=true`);
+  });
+
+  it('shows "X wants a live viewing of <tour>" and Join opens the agent player as host', async () => {
+    renderNotice('LIVE_VIEWING');
+    const text = await screen.findByText('Vera Visitor wants a live viewing of Seaside Villa');
+    expect(text.closest('[role="alertdialog"]')).not.toBeNull();
+    const join = screen.getByRole('button', { name: 'Join' });
+    expect(document.activeElement).toBe(join);
+    await act(async () => {
+      fireEvent.click(join);
+    });
+    expect(screen.getByTestId('location').textContent).toBe(`/agentplayer?tourId=${TOUR}&liveViewing=true`);
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+
+  it('ignores contact leads', async () => {
+    renderNotice('CONTACT');
+    await act(async () => undefined);
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+});

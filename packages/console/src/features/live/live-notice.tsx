@@ -1,0 +1,96 @@
+/**
+ * The live notice (tours §2, issue 8): while an agent is signed in, the console subscribes to tourLeadCreated; a live
+ * viewing lead shows "X wants a live viewing of <tour>" with Join, which opens the tour as host
+ * (/agentplayer?tourId=…&liveViewing=true — the newest open session of the tour, where the visitor waits).
+ */
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useClient, useSubscription } from 'urql';
+import { graphql } from '../../graphql/graphql.js';
+import './live-notice.css';
+
+export const LiveLeadSubscription = graphql(`
+  subscription LiveLeadCreated {
+    tourLeadCreated { id name surname leadType tourId }
+  }
+`);
+
+const LiveLeadTourQuery = graphql(`
+  query LiveLeadTour($tourID: ID!) {
+    tour(tourID: $tourID) { id title }
+  }
+`);
+
+export interface LiveLeadNotice {
+  id: string;
+  who: string;
+  title: string;
+  tourId: string;
+}
+
+/** The agent's join link, the same the lead mail carries (without the session: the newest open one is taken). */
+export function joinLink(tourId: string): string {
+  return `/agentplayer?${new URLSearchParams({ tourId, liveViewing: 'true' }).toString()}`;
+}
+
+export function liveNoticeText(n: Pick<LiveLeadNotice, 'who' | 'title'>): string {
+  return `${n.who} wants a live viewing of ${n.title}`;
+}
+
+export default function LiveNotice() {
+  const client = useClient();
+  const navigate = useNavigate();
+  const [notices, setNotices] = useState<LiveLeadNotice[]>([]);
+  const [{ data }] = useSubscription({ query: LiveLeadSubscription });
+  const joinRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    const lead = data?.tourLeadCreated;
+    if (!lead || lead.leadType !== 'LIVE_VIEWING') return;
+    let cancelled = false;
+    const who = [lead.name, lead.surname].filter(Boolean).join(' ');
+    void client
+      .query(LiveLeadTourQuery, { tourID: lead.tourId }, { requestPolicy: 'network-only' })
+      .toPromise()
+      .then((r) => {
+        if (cancelled) return;
+        const title = r.data?.tour?.title || 'your tour';
+        setNotices((all) => (all.some((n) => n.id === lead.id) ? all : [...all.slice(-2), { id: lead.id, who, title, tourId: lead.tourId }]));
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [data, client]);
+
+  useEffect(() => {
+    if (notices.length) joinRef.current?.focus();
+  }, [notices.length]);
+
+  if (!notices.length) return null;
+  const dismiss = (id: string) => setNotices((all) => all.filter((n) => n.id !== id));
+  return (
+    <div className="live-notices">
+      {notices.map((n, i) => (
+        <div key={n.id} className="live-notice" role="alertdialog" aria-labelledby={`live-notice-${n.id}`}>
+          <p id={`live-notice-${n.id}`}>{liveNoticeText(n)}</p>
+          <div className="live-notice-actions">
+            <button type="button" className="live-notice-dismiss" onClick={() => dismiss(n.id)}>
+              Dismiss
+            </button>
+            <button
+              type="button"
+              className="live-notice-join"
+              ref={i === notices.length - 1 ? joinRef : undefined}
+              onClick={() => {
+                dismiss(n.id);
+                navigate(joinLink(n.tourId));
+              }}
+            >
+              Join
+            </button>
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}
