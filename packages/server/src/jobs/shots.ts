@@ -17,6 +17,7 @@ import { analyseRooms } from '../services/ai/rooms.js';
 import { extractStill, sampleFrames } from '../services/ai/ffmpeg.js';
 import { scoreFrame } from '../services/shots/score-frame.js';
 import { enhanceImage } from '../services/shots/enhance.js';
+import { blurShotFaces } from '../services/shots/blur.js';
 import { AI_NOT_CONFIGURED_TEXT, callInpainting } from '../services/ai/ai-worker.js';
 
 export const SHOTS_QUEUE = 'shots';
@@ -95,6 +96,7 @@ export async function generateShotsJob(services: Services, tourId: string, deps:
       const id = randomUUID();
       const file = path.join(work, `${id}.jpg`);
       await extractStill(source, pick.t, file);
+      await fs.writeFile(file, await blurShotFaces(services, tourId, await fs.readFile(file)));
       const key = `${shotPrefix(tourId, id)}original.jpg`;
       await services.storage.putFile(key, file, 'image/jpeg');
       stored.push(key);
@@ -157,7 +159,7 @@ export async function shotWorkJob(services: Services, job: Extract<ShotsJob, { s
   try {
     if (job.kind === 'enhance') {
       if (!shot.original_key) throw new Error('no original image');
-      const { image } = await enhanceImage(await readObject(services, shot.original_key));
+      const { image } = await enhanceImage(await blurShotFaces(services, shot.tour_id, await readObject(services, shot.original_key)));
       await services.storage.put(key, image, 'image/jpeg');
       await db.updateTable('shots').set({ status: SHOT_STATUS.COMPLETED, enhanced_key: key, error_message: null, updated_at: new Date() }).where('id', '=', shot.id).execute();
       if (shot.enhanced_key) await services.storage.delete(shot.enhanced_key);
@@ -166,7 +168,7 @@ export async function shotWorkJob(services: Services, job: Extract<ShotsJob, { s
       const input = await readObject(services, shot.enhanced_key);
       const meta = await sharp(input).metadata();
       const { body } = await callInpainting(services.config.AI_WORKER_URL, { image: input, prompt: job.prompt, width: meta.width ?? 0, height: meta.height ?? 0 });
-      const staged = await labelVirtuallyStaged(body);
+      const staged = await labelVirtuallyStaged(await blurShotFaces(services, shot.tour_id, body));
       await services.storage.put(key, staged, 'image/jpeg');
       await db.updateTable('shots').set({ status: SHOT_STATUS.COMPLETED, staged_key: key, error_message: null, updated_at: new Date() }).where('id', '=', shot.id).execute();
     }

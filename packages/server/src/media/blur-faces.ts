@@ -4,8 +4,9 @@
  * Clips (a second pass after processVideo, run by the job when the tour's `blur_faces` is on):
  * 1. Detection on the 360p rendition, which is cheap to decode: every DETECT_EVERY-th frame of the tour (counted
  *    across clips) goes through BlazeFace (services/ai/faces.ts).
- * 2. Tracking by neighbourhood: a face found at sample s covers every frame within DETECT_EVERY frames of s on both
- *    sides (so also the frames between two samples and across clip boundaries), its box scaled to 720p and grown by
+ * 2. Tracking by neighbourhood: a face found at sample s (confidence ≥ BLUR_MIN_SCORE) covers every frame within
+ *    REACH = 2 × DETECT_EVERY frames of s on both sides (the frames between samples, across clip boundaries, and one
+ *    missed sample), its box scaled to 720p and grown by
  *    BOX_MARGIN plus MOTION_MARGIN per frame of distance from s, so a face that moves is still inside its box.
  * 3. Only clips that have at least one box are re-encoded: the 720p clip is decoded to raw frames, the boxes are
  *    blurred (three box-blur passes, radius ≈ a fifth of the box, reading only inside the box), and one ffmpeg run
@@ -31,6 +32,10 @@ export const BOX_MARGIN = 0.35;
 /** Extra growth on each side per frame of distance from the frame where the face was detected. */
 export const MOTION_MARGIN = 0.08;
 export const PRIVACY_PROGRESS_TEXT = 'Protecting privacy';
+/** Confidence needed to blur: lower than the detector's default, since a missed face costs more than a blurred poster. */
+export const BLUR_MIN_SCORE = 0.35;
+/** A detection covers this many frames on each side: two sampling steps, so one missed sample leaves no gap. */
+export const REACH = 2 * DETECT_EVERY;
 
 export interface Rect { x: number; y: number; width: number; height: number }
 
@@ -158,11 +163,11 @@ async function decodeFrames(file: string, width: number, height: number, format:
 }
 
 /** Faces at every DETECT_EVERY-th frame (global index, from `first`) of a video decoded at width x height. */
-async function sampleFaces(file: string, width: number, height: number, first: number, samples: Map<number, FaceBox[]>, signal?: AbortSignal): Promise<number> {
+async function sampleFaces(file: string, width: number, height: number, first: number, samples: Map<number, FaceBox[]>, signal?: AbortSignal, every = DETECT_EVERY): Promise<number> {
   return decodeFrames(file, width, height, 'rgb24', async (frame, i) => {
     const g = first + i;
-    if (g % DETECT_EVERY !== 0) return;
-    const faces = await detectFaces(frame, width, height);
+    if (g % every !== 0) return;
+    const faces = await detectFaces(frame, width, height, BLUR_MIN_SCORE);
     if (faces.length) samples.set(g, faces);
   }, signal);
 }
@@ -203,7 +208,7 @@ export async function blurFacesInClips(result: Pick<ProcessVideoResult, 'clips' 
     total += await sampleFaces(clip.lowPath, lo.width, lo.height, total, samples, o.signal);
     o.onProgress?.(((k + 1) / clips.length) * 0.6);
   }
-  const perFrame = spreadBoxes(samples, total, DETECT_EVERY, scale, hi.width, hi.height);
+  const perFrame = spreadBoxes(samples, total, REACH, scale, hi.width, hi.height);
   const blurred: number[] = [];
   for (const [k, clip] of clips.entries()) {
     const start = starts[k]!;
@@ -241,7 +246,7 @@ export async function findFacesInImage(image: Buffer | string): Promise<{ rects:
   const height = (oriented ? meta.width : meta.height) ?? 0;
   const k = Math.min(1, 1280 / Math.max(width, height));
   const small = await sharp(image, { limitInputPixels: 100_000_000 }).rotate().resize(Math.round(width * k), Math.round(height * k), { fit: 'fill' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const faces = await detectFaces(small.data, small.info.width, small.info.height);
+  const faces = await detectFaces(small.data, small.info.width, small.info.height, BLUR_MIN_SCORE);
   return { rects: faces.map((f) => growBox(f, width / small.info.width, 0, width, height)), width, height };
 }
 
@@ -279,17 +284,18 @@ function clampRect(r: Rect, width: number, height: number): Rect {
 }
 
 /**
- * Blurs faces in a finished H.264 video (a reel) in place: detection at 360 px short side on every DETECT_EVERY-th
- * frame, then one decode → blur → encode (libx264 `preset`, CRF 23, faststart) only when a face was found.
+ * Blurs faces in a finished H.264 video (a reel) in place: detection at 360 px short side on 4 frames per second, then one decode → blur → encode (libx264 `preset`, CRF 23, faststart) only when a face was found.
  */
 export async function blurFacesInVideoFile(file: string, o: { width: number; height: number; fps: number; preset?: string; signal?: AbortSignal | undefined }): Promise<{ detections: number; reencoded: boolean }> {
   const k = 360 / Math.min(o.width, o.height);
   const dw = Math.round((o.width * k) / 2) * 2;
   const dh = Math.round((o.height * k) / 2) * 2;
   const samples = new Map<number, FaceBox[]>();
-  const frames = await sampleFaces(file, dw, dh, 0, samples, o.signal ?? undefined);
+  // Reels run at 24 fps with large faces (an upscaled crop): every 6th frame (4 per second) is enough.
+  const every = Math.max(DETECT_EVERY, Math.round(o.fps / 4));
+  const frames = await sampleFaces(file, dw, dh, 0, samples, o.signal ?? undefined, every);
   if (samples.size === 0) return { detections: 0, reencoded: false };
-  const perFrame = spreadBoxes(samples, frames, DETECT_EVERY, o.width / dw, o.width, o.height);
+  const perFrame = spreadBoxes(samples, frames, 2 * every, o.width / dw, o.width, o.height);
   const tmp = `${file}.blur.mp4`;
   try {
     await reencode(file, o.width, o.height, o.fps, (i) => perFrame[i] ?? [], [

@@ -85,6 +85,8 @@ export interface RenderReelInput {
   onProgress?: (fraction: number) => void;
   signal?: AbortSignal | undefined;
   preset?: string;
+  /** Privacy: blur faces in the rendered reel (media/blur-faces.ts) before its thumbnail is taken. */
+  blurFaces?: boolean;
 }
 
 export interface RenderedReel { videoPath: string; thumbnailPath: string; duration: number; segments: ReelSegment[] }
@@ -162,6 +164,10 @@ export async function renderReel(o: RenderReelInput): Promise<RenderedReel> {
       },
     },
   );
+  if (o.blurFaces) {
+    const { blurFacesInVideoFile } = await import('../../media/blur-faces.js');
+    await blurFacesInVideoFile(videoPath, { width: W, height: H, fps: REEL_FPS, preset: o.preset ?? 'veryfast', signal: o.signal });
+  }
   const thumbnailPath = path.join(o.workDir, 'thumbnail.jpg');
   await runFfmpeg(['-v', 'error', '-y', '-ss', '1', '-i', videoPath, '-frames:v', '1', '-vf', 'scale=540:960', '-q:v', '3', '-update', '1', thumbnailPath], { signal: o.signal, timeoutMs: 60_000 });
   return { videoPath, thumbnailPath, duration: total, segments };
