@@ -55,7 +55,8 @@ async function main(): Promise<number> {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_DISABLED: 'true',
-      CONSOLE_DIST: path.join(consoleDir, 'dist'),
+      // E2E_CONSOLE_DIST: a private build, so concurrent runs do not rewrite each other's dist/.
+      CONSOLE_DIST: process.env.E2E_CONSOLE_DIST ?? path.join(consoleDir, 'dist'),
     },
     stdio: ['ignore', serverLog, serverLog],
   });

@@ -28,7 +28,8 @@ export async function screen(page: Page, name: string): Promise<void> {
 }
 
 export async function checkA11y(page: Page, name: string): Promise<void> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
+  // Evaluated through the DevTools protocol, not as an inline <script>: the server's CSP (script-src 'self') stays on.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(`${axeSource};void 0`);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
     const r = await axe.run(document, { resultTypes: ['violations'] });
