@@ -33,7 +33,7 @@ interface LivePanelElement extends HTMLElement {
 }
 
 export const liveStyles = css`
-  .live-start { position: absolute; left: 8px; bottom: 8px; z-index: 5; font: 600 14px system-ui, sans-serif; padding: 8px 14px;
+  .live-start { position: absolute; left: 8px; top: 56px; z-index: 5; font: 600 14px system-ui, sans-serif; padding: 8px 14px;
     border: 0; border-radius: 999px; background: #c62828; color: #fff; cursor: pointer; box-shadow: 0 2px 8px rgba(0,0,0,.35); }
   .live-start:focus-visible { outline: 2px solid #fff; outline-offset: 2px; }
   .live-start[disabled] { opacity: 0.7; cursor: progress; }

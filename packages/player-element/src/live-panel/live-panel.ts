@@ -58,7 +58,7 @@ function loadTurnstile(): Promise<TurnstileApi> {
 
 export class TourLivePanel extends LitElement {
   static override styles = css`
-    :host { position: absolute; inset: auto 8px 8px auto; z-index: 6; display: block; width: min(320px, calc(100% - 16px)); font: 14px/1.4 system-ui, sans-serif; color: #fff; }
+    :host { position: absolute; inset: 56px 8px auto auto; z-index: 6; display: block; width: min(320px, calc(100% - 16px)); max-height: calc(100% - 64px); overflow: auto; font: 14px/1.4 system-ui, sans-serif; color: #fff; }
     .card { background: rgba(20, 20, 24, 0.92); border-radius: var(--tour-player-radius, 8px); padding: 8px; box-shadow: 0 4px 16px rgba(0,0,0,.4); }
     h2 { font-size: 16px; margin: 0 0 8px; }
     form { display: grid; gap: 6px; }
@@ -79,7 +79,7 @@ export class TourLivePanel extends LitElement {
     .bar { display: flex; gap: 6px; justify-content: space-between; flex-wrap: wrap; }
     .bar button.hangup { background: #c62828; }
     .error { color: #ff8a80; margin: 4px 0; }
-    .toasts { position: absolute; bottom: calc(100% + 8px); right: 0; display: grid; gap: 6px; width: 100%; }
+    .toasts { display: grid; gap: 6px; margin-bottom: 6px; }
     .toast { background: #ed6c02; color: #fff; padding: 8px; border-radius: 6px; }
     .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   `;
