@@ -123,7 +123,7 @@ describe.each(DB_KINDS)('professional photos on %s', (kind) => {
     service.failNext(500);
     const bad = await fetch(`${t.url}/ai/inpainting`, { method: 'POST', body: form(), headers: auth });
     expect(bad.status).toBe(502);
-    expect((await bad.json()).message).toMatch(/500/);
+    expect(((await bad.json()) as { message: string }).message).toMatch(/500/);
     const o2 = await seedUser(bare.app, { plan: 'pro' });
     const none = await fetch(`${bare.url}/ai/inpainting`, { method: 'POST', body: form(), headers: { authorization: `Bearer ${o2.token}` } });
     expect(none.status).toBe(503);
