@@ -5,7 +5,7 @@
  * fast-travel that changes the canvas, the menus per mode, the editor's marker add / rename / delete, flags mapped to
  * attributes, the unauthenticated redirect to /playerext and /embedded_example.
  */
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { DEV_TURNSTILE_TOKEN, ERROR_TEXTS } from '@roomwalk/shared';
 // @ts-expect-error: a plain .mjs test helper of the player package, without types.
 import { startStub, TOURS } from '../../player-element/test/stub-server.mjs';
@@ -28,8 +28,25 @@ async function routeTourCalls(target: Page | BrowserContext) {
     const headers = { ...req.headers() };
     if (headers.authorization) headers.authorization = 'Bearer test-token';
     const res = await route.fetch({ url: `${stub.origin}/query`, headers });
-    await route.fulfill({ response: res });
+    // The stub's clip and thumbnail URLs, made same-origin (see stubContext).
+    const body2 = (await res.text()).replaceAll(stub.origin, `${new URL(req.url()).origin}/__stub`);
+    await route.fulfill({ response: res, body: body2 });
   });
+}
+
+/**
+ * The stub serves its clips and thumbnail from its own origin, which the server's CSP (connect-src / img-src: 'self'
+ * and the configured media origins) rightly refuses, in the page and in the decode worker. routeTourCalls rewrites
+ * those URLs to `/__stub/...` on the page's origin, and this context forwards them to the stub, so the CSP stays on.
+ */
+async function stubContext(browser: Browser): Promise<BrowserContext> {
+  const context = await browser.newContext({ reducedMotion: 'reduce' });
+  await context.route('**/__stub/**', async (route) => {
+    const url = new URL(route.request().url());
+    const response = await route.fetch({ url: `${stub.origin}${url.pathname.slice('/__stub'.length)}${url.search}` });
+    await route.fulfill({ response });
+  });
+  return context;
 }
 
 const player = (p: Page) => p.locator('tour-player');
@@ -59,7 +76,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => stub?.stop());
 
 test('/playerext logged out: fast travel changes the canvas; the menu offers Exit Tour', async ({ browser }) => {
-  const context = await browser.newContext({ reducedMotion: 'reduce' });
+  const context = await stubContext(browser);
   const p = await context.newPage();
   await routeTourCalls(p);
   await p.goto(`/playerext?tourId=${MAIN}&hiRes=false&debugPlayer=true&hostEventEnabled=true`);
@@ -83,7 +100,7 @@ test('/playerext logged out: fast travel changes the canvas; the menu offers Exi
 });
 
 test('menus hide with disabledControls=menu,markers; a bad id shows Invalid Link; the embedding example', async ({ browser }) => {
-  const context = await browser.newContext({ reducedMotion: 'reduce' });
+  const context = await stubContext(browser);
   const p = await context.newPage();
   await routeTourCalls(p);
   await p.goto(`/playerext?tourId=${MAIN}&disabledControls=Menu,MARKERS`);
@@ -102,7 +119,7 @@ test('menus hide with disabledControls=menu,markers; a bad id shows Invalid Link
 
 test('the editor: add three markers, rename one, delete one; preview and edit menus', async ({ browser }) => {
   test.setTimeout(120_000);
-  const context = await browser.newContext({ reducedMotion: 'reduce' });
+  const context = await stubContext(browser);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const p = await context.newPage();
   await routeTourCalls(p);
