@@ -33,11 +33,16 @@ export async function createEventBus(database: Db): Promise<EventBus> {
       // A malformed notification is not ours; ignore it.
     }
   });
+  // NOTIFYs from a pool may commit out of order when sent concurrently; one queue per process keeps each
+  // producer's events in the order it published them (progress never appears to go backwards).
+  let tail: Promise<unknown> = Promise.resolve();
   return {
-    async publish(topic, payload) {
+    publish(topic, payload) {
       const text = JSON.stringify({ topic, payload });
-      if (Buffer.byteLength(text) > MAX_PAYLOAD) throw new Error(`Event too large for ${topic}`);
-      await database.notify(CHANNEL, text);
+      if (Buffer.byteLength(text) > MAX_PAYLOAD) return Promise.reject(new Error(`Event too large for ${topic}`));
+      const sent = tail.then(() => database.notify(CHANNEL, text));
+      tail = sent.catch(() => undefined);
+      return sent;
     },
     subscribe<T>(topic: string, signal?: AbortSignal): AsyncIterable<T> {
       return {
