@@ -111,7 +111,8 @@ describe('photo blurring', () => {
   });
 });
 
-describe('clip blurring on a generated walkthrough with a face', () => {
+// Detection runs on every third frame of two renditions: minutes on a loaded 2-core machine, so a generous limit.
+describe('clip blurring on a generated walkthrough with a face', { timeout: 240_000 }, () => {
   let dir: string;
   let source: string;
   let blurred: ProcessVideoResult;
