@@ -48,8 +48,8 @@ describe('live viewing: start button and lead form', () => {
     expect(panelRoot(p).querySelector('h2')!.textContent).to.equal('Send notification for agent to join');
     await until(() => panelRoot(p).activeElement === input(p, 'name'), 'focus in the form');
     for (const name of ['name', 'surname', 'email', 'contactNumber']) {
-      const label = input(p, name).closest('label')!;
-      expect(label.textContent!.trim(), `${name} has a label`).to.not.equal('');
+      const label = panelRoot(p).querySelector(`label[for="${input(p, name).id}"]`);
+      expect(label?.textContent?.trim(), `${name} has a label`).to.be.a('string').and.not.equal('');
     }
 
     panelRoot(p).querySelector<HTMLButtonElement>('button[type="submit"]')!.click();

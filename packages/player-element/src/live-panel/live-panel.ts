@@ -62,7 +62,8 @@ export class TourLivePanel extends LitElement {
     .card { background: rgba(20, 20, 24, 0.92); border-radius: var(--tour-player-radius, 8px); padding: 8px; box-shadow: 0 4px 16px rgba(0,0,0,.4); }
     h2 { font-size: 16px; margin: 0 0 8px; }
     form { display: grid; gap: 6px; }
-    label { display: grid; gap: 2px; font-size: 13px; }
+    .field { display: grid; gap: 2px; }
+    label { font-size: 13px; }
     input { font: inherit; padding: 6px 8px; border-radius: 4px; border: 1px solid #888; background: #fff; color: #111; }
     input[aria-invalid='true'] { border-color: #f44336; }
     .err { color: #ff8a80; font-size: 12px; }
@@ -361,9 +362,9 @@ export class TourLivePanel extends LitElement {
 
   private renderForm() {
     const err = (k: Field) => (this.errors[k] ? html`<span class="err" id="err-${k}">${this.errors[k]}</span>` : nothing);
-    const field = (k: Field, label: string, type: string, autocomplete: string) => html`<label>${label}
-        <input name=${k} type=${type} autocomplete=${autocomplete} aria-invalid=${this.errors[k] ? 'true' : 'false'}
-          aria-describedby=${this.errors[k] ? `err-${k}` : nothing} ?disabled=${this.phase === 'submitting'} />${err(k)}</label>`;
+    const field = (k: Field, label: string, type: string, autocomplete: string) => html`<div class="field"><label for="lead-${k}">${label}</label>
+        <input id="lead-${k}" name=${k} type=${type} autocomplete=${autocomplete} aria-invalid=${this.errors[k] ? 'true' : 'false'}
+          aria-describedby=${this.errors[k] ? `err-${k}` : nothing} ?disabled=${this.phase === 'submitting'} />${err(k)}</div>`;
     return html`<div class="card" role="dialog" aria-modal="false" aria-labelledby="lead-title">
       <h2 id="lead-title">${LIVE_TEXTS.leadFormTitle}</h2>
       <form novalidate @submit=${this.onSubmit}>
