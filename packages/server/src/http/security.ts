@@ -40,6 +40,8 @@ export function cspDirectives(services: Services, opts: { frameAncestors: string
   const publicUrl = new URL(services.config.publicUrl);
   const socket = `${publicUrl.protocol === 'https:' ? 'wss:' : 'ws:'}//${publicUrl.host}`;
   const turnstile = services.config.TURNSTILE_SITE_KEY ? ['https://challenges.cloudflare.com'] : [];
+  // Agora's SDK (bundled, so scripts stay 'self') talks to its gateways over HTTPS and WebSocket.
+  const agora = services.config.AGORA_APP_ID ? ['https://*.agora.io', 'wss://*.agora.io', 'https://*.sd-rtn.com', 'wss://*.sd-rtn.com'] : [];
   return {
     'default-src': ["'self'"],
     'base-uri': ["'self'"],
@@ -54,7 +56,7 @@ export function cspDirectives(services: Services, opts: { frameAncestors: string
     'media-src': ["'self'", 'data:', 'blob:', ...media],
     'font-src': ["'self'", 'data:'],
     // data: — Shoelace fetches its inline SVG icons.
-    'connect-src': ["'self'", socket, 'data:', ...media],
+    'connect-src': ["'self'", socket, 'data:', ...media, ...agora],
     'worker-src': ["'self'", 'blob:'],
     'frame-src': ["'self'", ...turnstile],
   };
