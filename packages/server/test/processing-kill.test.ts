@@ -42,7 +42,8 @@ const stop = (child: ChildProcess | undefined, signal: NodeJS.Signals) =>
     child.kill(signal);
   });
 
-describe.skipIf(!process.env.TEST_DATABASE_URL)('a worker killed mid-job (PostgreSQL)', () => {
+// A kill, an expiry and a second attempt on real ffmpeg: give a loaded 2-core machine room.
+describe.skipIf(!process.env.TEST_DATABASE_URL)('a worker killed mid-job (PostgreSQL)', { timeout: 180_000 }, () => {
   let t: TestApp;
   let maintenance: PgBoss;
   let first: ChildProcess | undefined;
