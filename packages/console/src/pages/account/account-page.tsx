@@ -1,6 +1,6 @@
 /** The account page (accounts §2): max width 500 px; plan, account and company details, alerts and log out. */
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useQuery } from 'urql';
 import SlAvatar from '@shoelace-style/shoelace/dist/react/avatar/index.js';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
@@ -13,6 +13,7 @@ import { AccountAlerts } from '../../account/account-alerts.js';
 import { CompanyDialog } from '../../account/company-dialog.js';
 import { EditProfileDialog } from '../../account/edit-profile-dialog.js';
 import { useBillingPortal } from '../../account/use-billing-portal.js';
+import { usePaymentConfirmation } from '../../account/use-payment-confirmation.js';
 import { useSession, useSessionStore } from '../../session/session-context.js';
 import { DataLoadError } from '../../ui/data-load-error.js';
 import { Loading, Page } from '../../ui/page.js';
@@ -32,6 +33,9 @@ export default function AccountPage() {
   const [dialog, setDialog] = useState<'profile' | 'company' | null>(null);
   const { openPortal, busy } = useBillingPortal();
   const reload = () => refetch({ requestPolicy: 'network-only' });
+  const { pathname } = useLocation();
+  const seenQuantity = data ? (data.me.user.company?.license ? readFragment(LicenseFields, data.me.user.company.license).quantity : null) : undefined;
+  const confirmingPayment = usePaymentConfirmation(pathname === '/profile/success', seenQuantity, reload);
 
   if (error && !data) return <Page title="Account" back="/" narrow><DataLoadError error={error} onRetry={reload} /></Page>;
   if (!data) return <Page title="Account" back="/" narrow>{fetching ? <Loading /> : null}</Page>;
@@ -123,6 +127,7 @@ export default function AccountPage() {
           <dl className="details">
             <dt>Plan</dt>
             <dd data-testid="plan-name">{license.planName}</dd>
+            {confirmingPayment ? <dd role="status">Confirming your payment…</dd> : null}
             <dt>Active tours</dt>
             <dd>
               {license.monthlyActiveTours} of {license.quantity}

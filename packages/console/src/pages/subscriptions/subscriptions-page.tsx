@@ -7,6 +7,7 @@ import { ALL_FEATURES, FEATURES, PLAN_CARDS_MAX, formatPrice, shownUploadLimit }
 import { PaymentCheckoutMutation, SubscriptionsQuery } from '../../graphql/billing-operations.js';
 import { describeFailure } from '../../graphql/errors.js';
 import type { ResultOf } from '../../graphql/graphql.js';
+import { rememberCheckout } from '../../account/use-payment-confirmation.js';
 import { useBillingPortal } from '../../account/use-billing-portal.js';
 import { manageSubscriptionUrl } from '../../config/page-config.js';
 import { DataLoadError } from '../../ui/data-load-error.js';
@@ -79,7 +80,10 @@ export default function SubscriptionsPage() {
     if (r.error || !a) return setAnswer({ kind: 'failed', message: describeFailure(r.error) });
     if (a.message) return setAnswer({ kind: 'manage', message: a.message });
     if (a.error) return setAnswer({ kind: 'failed', message: a.error });
-    if (a.url) window.location.assign(a.url);
+    if (a.url) {
+      rememberCheckout(tier.upTo);
+      window.location.assign(a.url);
+    }
   };
 
   const manageLink = manageSubscriptionUrl();
