@@ -11,6 +11,20 @@ export const MESSAGE_TYPES = {
   scrolling: `${WIRE_PREFIX}_scrolling`,
 } as const;
 
+/** Close codes of the live-viewing socket (/ws/tour-viewer-events); 4000–4004 are final (a reconnect gets the same answer). */
+export const LIVE_CLOSE_CODES = {
+  normal: 1000,
+  goingAway: 1001,
+  unsupportedData: 1003,
+  tooBig: 1009,
+  badRequest: 4000,
+  unauthorised: 4001,
+  sessionExpired: 4002,
+  forbidden: 4003,
+  notFound: 4004,
+  rateLimited: 4008,
+} as const;
+
 // Accounts §9
 export const NAME_MAX = 30;
 export const SURNAME_MAX = 30;

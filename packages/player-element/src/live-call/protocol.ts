@@ -1,5 +1,5 @@
 /** Wire protocol of /ws/tour-viewer-events (docs/live-viewing.md), shared by scroll sync and the WebRTC transport. */
-import { ERROR_TEXTS, MESSAGE_TYPES, formatTexts } from '@roomwalk/shared';
+import { ERROR_TEXTS, LIVE_CLOSE_CODES, MESSAGE_TYPES, formatTexts } from '@roomwalk/shared';
 
 export const LIVE_MESSAGES = {
   scrolling: MESSAGE_TYPES.scrolling,
@@ -11,19 +11,8 @@ export const LIVE_MESSAGES = {
   error: 'roomwalk_error',
 } as const;
 
-/** Close codes the server uses; 4000–4004 are final (a reconnect would get the same answer). */
-export const CLOSE_CODES = {
-  normal: 1000,
-  goingAway: 1001,
-  unsupportedData: 1003,
-  tooBig: 1009,
-  badRequest: 4000,
-  unauthorised: 4001,
-  sessionExpired: 4002,
-  forbidden: 4003,
-  notFound: 4004,
-  rateLimited: 4008,
-} as const;
+/** Close codes the server uses (shared contract); 4000–4004 are final (a reconnect would get the same answer). */
+export const CLOSE_CODES = LIVE_CLOSE_CODES;
 
 export const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([CLOSE_CODES.badRequest, CLOSE_CODES.unauthorised, CLOSE_CODES.sessionExpired, CLOSE_CODES.forbidden, CLOSE_CODES.notFound]);
 

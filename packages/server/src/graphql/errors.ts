@@ -22,7 +22,6 @@ export const badInput = (message: string, field?: string) =>
 export const notFound = (message: string = ERROR_TEXTS.notFound) => new AppError(ERROR_CODES.NOT_FOUND, message);
 export const forbidden = (message: string = ERROR_TEXTS.forbidden) => new AppError(ERROR_CODES.FORBIDDEN, message);
 export const unauthenticated = () => new AppError(ERROR_CODES.UNAUTHENTICATED, ERROR_TEXTS.notAuthenticated);
-export const notAvailableYet = () => new AppError(ERROR_CODES.NOT_AVAILABLE_YET, ERROR_TEXTS.notAvailableYet);
 
 /** Turns a zod failure into a BAD_USER_INPUT error carrying the first message and every field's message. */
 export function fromZod(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): AppError {

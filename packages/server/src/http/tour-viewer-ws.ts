@@ -12,7 +12,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
-import { MESSAGE_TYPES, TOUR_STATUS } from '@roomwalk/shared';
+import { LIVE_CLOSE_CODES, MESSAGE_TYPES, TOUR_STATUS } from '@roomwalk/shared';
 import type { Services } from '../services/services.js';
 import { resolveAuth } from '../auth/resolve-auth.js';
 import { encodeId } from '../graphql/builder.js';
@@ -25,18 +25,8 @@ import { liveDb } from '../services/live/tables.js';
 
 export const TOUR_VIEWER_PATH = '/ws/tour-viewer-events';
 
-/** Close codes of the socket; the player maps them to the spec's connection texts. */
-export const CLOSE_CODES = {
-  goingAway: 1001,
-  unsupportedData: 1003,
-  tooBig: 1009,
-  badRequest: 4000,
-  unauthorised: 4001,
-  sessionExpired: 4002,
-  forbidden: 4003,
-  notFound: 4004,
-  rateLimited: 4008,
-} as const;
+/** Close codes of the socket (shared contract); the player maps them to the spec's connection texts. */
+export const CLOSE_CODES = LIVE_CLOSE_CODES;
 
 export const SOCKET_MESSAGES = {
   scrolling: MESSAGE_TYPES.scrolling,

@@ -3,8 +3,8 @@ import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@poth
 import { sql } from 'kysely';
 import { ERROR_CODES, TEAM_INVITES_PAGE_SIZE } from '@roomwalk/shared';
 import type { CompanyRow, InviteRow, LicenseRow, ProfileRow, TourRow, UserRow } from '../../db/types.js';
-import { builder, SuccessRef } from '../builder.js';
-import { AppError, notAvailableYet, notFound } from '../errors.js';
+import { builder } from '../builder.js';
+import { AppError, notFound } from '../errors.js';
 import { requireAuth, requireSameCompany } from '../guards.js';
 import { countActiveTours, countUploadsSince, currentPeriodStart, getLicense, licenseCounts } from '../../services/licenses.js';
 import { TourRef } from './tour-refs.js';
@@ -227,4 +227,3 @@ export const FeedbackInput = builder.inputType('FeedbackInput', {
 });
 
 // Account operations are implemented in ../../services/accounts.ts and wired in ./account-mutations.ts.
-export { notAvailableYet, SuccessRef };

