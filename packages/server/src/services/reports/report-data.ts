@@ -3,7 +3,7 @@
  * owner, status, created date and views) and "User Summary" (per member: monthly active and uploaded tours, views,
  * top tours). Plans with Tour Analytics get visit columns too.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/types.js';
 import { currentPeriodStart, getLicense } from '../licenses.js';
 import { analyticsByTour, tourAnalytics } from './analytics.js';
@@ -108,23 +108,17 @@ export async function userSummary(db: Kysely<Database>, opts: ReportOptions): Pr
   const userCount = Number((await db.selectFrom('users').select(sql<number>`count(*)::int`.as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow()).n);
 
   const toMap = <T extends { k: string }>(rows: T[]) => new Map(rows.map((r) => [r.k, r]));
-  const active = toMap(
-    await db.selectFrom('tours').select(['owner_id as k', sql<number>`count(*)::int`.as('n')])
-      .where('company_id', '=', companyId).where('deleted_at', 'is', null).where('deactivated_at', 'is', null).where('status', '!=', 'FAILED')
-      .groupBy('owner_id').execute(),
-  );
+  /** One figure per tour owner over the company's tours that pass `only`. */
+  const perOwner = async (value: RawBuilder<number>, only: (eb: ExpressionBuilder<Database, 'tours'>) => Expression<SqlBool>) =>
+    toMap(await db.selectFrom('tours').select(['owner_id as k', value.as('n')]).where('company_id', '=', companyId).where(only).groupBy('owner_id').execute());
+  const active = await perOwner(sql<number>`count(*)::int`, (eb) => eb.and([eb('deleted_at', 'is', null), eb('deactivated_at', 'is', null), eb('status', '!=', 'FAILED')]));
   const uploads = toMap(
     await db.selectFrom('uploads').select(['user_id as k', sql<number>`count(*)::int`.as('n')])
       .where('company_id', '=', companyId).where('submitted_at', '>=', since).groupBy('user_id').execute(),
   );
-  const views = toMap(
-    await db.selectFrom('tours').select(['owner_id as k', sql<number>`coalesce(sum(views), 0)::bigint`.as('n')])
-      .where('company_id', '=', companyId).where('deleted_at', 'is', null).groupBy('owner_id').execute(),
-  );
-  const deletedViews = toMap(
-    await db.selectFrom('tours').select(['owner_id as k', sql<number>`coalesce(sum(views + deactivated_views), 0)::bigint`.as('n')])
-      .where('company_id', '=', companyId).where((eb) => eb.or([eb('deleted_at', 'is not', null), eb('deactivated_at', 'is not', null)]))
-      .groupBy('owner_id').execute(),
+  const views = await perOwner(sql<number>`coalesce(sum(views), 0)::bigint`, (eb) => eb('deleted_at', 'is', null));
+  const deletedViews = await perOwner(sql<number>`coalesce(sum(views + deactivated_views), 0)::bigint`, (eb) =>
+    eb.or([eb('deleted_at', 'is not', null), eb('deactivated_at', 'is not', null)]),
   );
   const top = await sql<{ owner_id: string; title: string | null; views: number }>`
     SELECT owner_id, title, views FROM (
