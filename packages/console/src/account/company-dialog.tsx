@@ -3,12 +3,11 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from 'urql';
-import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import { DEFAULT_COUNTRY_CODE, NOTICES, VALIDATION, companySchema } from '@roomwalk/shared';
 import type { z } from 'zod';
 import { CompanySaveMutation } from '../graphql/account-operations.js';
 import { describeFailure, isNotAvailableYet } from '../graphql/errors.js';
-import { Dialog } from '../ui/dialog.js';
+import { FormDialog } from '../ui/form-dialog.js';
 import { FormField, shouldShow } from '../ui/form-field.js';
 import { useSnackbar } from '../ui/snackbar.js';
 
@@ -67,39 +66,18 @@ export function CompanyDialog({
   });
 
   return (
-    <Dialog
-      open={open}
-      label="Edit company details"
-      onClose={onClose}
-      persistent={formState.isSubmitting}
-      footer={
-        <>
-          <SlButton onClick={onClose}>Cancel</SlButton>
-          <SlButton variant="primary" loading={formState.isSubmitting} onClick={() => void onSubmit()}>
-            Save
-          </SlButton>
-        </>
-      }
-    >
-      <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Edit company details">
-        <FormField label="Company name" autoComplete="organization" error={show('name')} {...register('name')} />
-        <FormField label="Address" autoComplete="street-address" error={show('address')} {...register('address')} />
-        <FormField label="VAT number" error={show('vatNo')} {...register('vatNo')} />
-        <FormField
-          label="Company logo"
-          type="file"
-          accept="image/*"
-          disabled={!canEditLogo}
-          hint={canEditLogo ? undefined : VALIDATION.logoPlanHint}
-          onChange={(e) => setLogo(e.target.files?.[0] ?? null)}
-        />
-        {failure ? (
-          <p className="form-failure" role="alert">
-            {failure}
-          </p>
-        ) : null}
-        <button type="submit" hidden />
-      </form>
-    </Dialog>
+    <FormDialog open={open} label="Edit company details" onClose={onClose} onSubmit={onSubmit} submitting={formState.isSubmitting} failure={failure}>
+      <FormField label="Company name" autoComplete="organization" error={show('name')} {...register('name')} />
+      <FormField label="Address" autoComplete="street-address" error={show('address')} {...register('address')} />
+      <FormField label="VAT number" error={show('vatNo')} {...register('vatNo')} />
+      <FormField
+        label="Company logo"
+        type="file"
+        accept="image/*"
+        disabled={!canEditLogo}
+        hint={canEditLogo ? undefined : VALIDATION.logoPlanHint}
+        onChange={(e) => setLogo(e.target.files?.[0] ?? null)}
+      />
+    </FormDialog>
   );
 }

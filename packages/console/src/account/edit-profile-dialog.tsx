@@ -3,12 +3,11 @@ import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from 'urql';
-import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import { NOTICES, VALIDATION, formatContactNumber, profileSchema } from '@roomwalk/shared';
 import type { z } from 'zod';
 import { UserSaveMutation } from '../graphql/account-operations.js';
 import { describeFailure, isNotAvailableYet } from '../graphql/errors.js';
-import { Dialog } from '../ui/dialog.js';
+import { FormDialog } from '../ui/form-dialog.js';
 import { FormField, shouldShow } from '../ui/form-field.js';
 import { PhoneInput } from '../ui/phone-input.js';
 import { useSnackbar } from '../ui/snackbar.js';
@@ -53,39 +52,18 @@ export function EditProfileDialog({ open, onClose, onSaved, profile }: { open: b
   });
 
   return (
-    <Dialog
-      open={open}
-      label="Edit your profile"
-      onClose={onClose}
-      persistent={formState.isSubmitting}
-      footer={
-        <>
-          <SlButton onClick={onClose}>Cancel</SlButton>
-          <SlButton variant="primary" loading={formState.isSubmitting} onClick={() => void onSubmit()}>
-            Save
-          </SlButton>
-        </>
-      }
-    >
-      <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Edit your profile">
-        <FormField label="Name" autoComplete="given-name" error={show('name')} {...register('name')} />
-        <FormField label="Surname" autoComplete="family-name" error={show('surname')} {...register('surname')} />
-        <FormField label="Email" type="email" value={profile.email} readOnly aria-readonly="true" />
-        <Controller
-          control={control}
-          name="contactNumber"
-          render={({ field }) => (
-            <PhoneInput label="Contact Number" name={field.name} value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={show('contactNumber')} />
-          )}
-        />
-        <FormField label="Profile image" type="file" accept="image/*" onChange={(e) => setImage(e.target.files?.[0] ?? null)} />
-        {failure ? (
-          <p className="form-failure" role="alert">
-            {failure}
-          </p>
-        ) : null}
-        <button type="submit" hidden />
-      </form>
-    </Dialog>
+    <FormDialog open={open} label="Edit your profile" onClose={onClose} onSubmit={onSubmit} submitting={formState.isSubmitting} failure={failure}>
+      <FormField label="Name" autoComplete="given-name" error={show('name')} {...register('name')} />
+      <FormField label="Surname" autoComplete="family-name" error={show('surname')} {...register('surname')} />
+      <FormField label="Email" type="email" value={profile.email} readOnly aria-readonly="true" />
+      <Controller
+        control={control}
+        name="contactNumber"
+        render={({ field }) => (
+          <PhoneInput label="Contact Number" name={field.name} value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={show('contactNumber')} />
+        )}
+      />
+      <FormField label="Profile image" type="file" accept="image/*" onChange={(e) => setImage(e.target.files?.[0] ?? null)} />
+    </FormDialog>
   );
 }

@@ -8,6 +8,7 @@ import { TIMINGS_MS, feedbackSchema, type FeedbackInput } from '@roomwalk/shared
 import { FeedbackSubmitMutation } from '../graphql/auth-operations.js';
 import { describeFailure } from '../graphql/errors.js';
 import { Dialog } from './dialog.js';
+import { FormFailure } from './form-dialog.js';
 import { FormField, TextAreaField, shouldShow } from './form-field.js';
 
 export type FeedbackStatus = 'idle' | 'active' | 'success';
@@ -70,11 +71,7 @@ export default function FeedbackDialog({ open, onClose }: { open: boolean; onClo
           <FormField label="Name" autoComplete="name" error={show('name')} {...register('name')} />
           <FormField label="Email" type="email" autoComplete="email" error={show('email')} {...register('email')} />
           <TextAreaField label="Comment" rows={4} error={show('comment')} {...register('comment')} />
-          {failure ? (
-            <p className="form-failure" role="alert">
-              {failure}
-            </p>
-          ) : null}
+          <FormFailure failure={failure} />
           <button type="submit" hidden />
         </form>
       )}

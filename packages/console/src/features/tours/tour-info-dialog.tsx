@@ -10,7 +10,7 @@ import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import { NOTICES, VALIDATION, isAcceptedThumbnailName, tourInfoSchema, THUMBNAIL_EXTENSIONS } from '@roomwalk/shared';
 import type { z } from 'zod';
 import { describeFailure, serverMessage } from '../../graphql/errors.js';
-import { Dialog } from '../../ui/dialog.js';
+import { FormDialog } from '../../ui/form-dialog.js';
 import { FormField, TextAreaField, shouldShow } from '../../ui/form-field.js';
 import { useSnackbar } from '../../ui/snackbar.js';
 import { TourSaveMutation, TourUpdateThumbnailMutation } from './tour-operations.js';
@@ -64,35 +64,23 @@ export function TourInfoDialog({ open, tour, mode, onClose, onSaved }: TourInfoD
     onSaved();
   });
 
-  const label = TOUR_TEXTS.tourInfo;
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      label={label}
+      label={TOUR_TEXTS.tourInfo}
       onClose={onClose}
-      persistent={formState.isSubmitting || mode === 'upload'}
-      footer={
-        <>
-          {mode === 'edit' ? <SlButton onClick={onClose}>{TOUR_TEXTS.cancel}</SlButton> : null}
-          <SlButton variant="primary" loading={formState.isSubmitting} onClick={() => void onSubmit()}>
-            {mode === 'upload' ? TOUR_TEXTS.done : TOUR_TEXTS.save}
-          </SlButton>
-        </>
-      }
+      onSubmit={onSubmit}
+      submitting={formState.isSubmitting}
+      failure={failure}
+      persistent={mode === 'upload'}
+      submitLabel={mode === 'upload' ? TOUR_TEXTS.done : TOUR_TEXTS.save}
+      cancelLabel={mode === 'edit' ? TOUR_TEXTS.cancel : null}
+      before={mode === 'edit' ? <ThumbnailChange tour={tour} /> : null}
     >
-      {mode === 'edit' ? <ThumbnailChange tour={tour} /> : null}
-      <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label={label}>
-        <FormField label={TOUR_TEXTS.title} placeholder={TOUR_TEXTS.titlePlaceholder} error={show('title')} {...register('title')} />
-        <FormField label={TOUR_TEXTS.listingLink} type="url" inputMode="url" placeholder="https://" error={show('listingLink')} {...register('listingLink')} />
-        <TextAreaField label={TOUR_TEXTS.description} rows={4} error={show('description')} {...register('description')} />
-        {failure ? (
-          <p className="form-failure" role="alert">
-            {failure}
-          </p>
-        ) : null}
-        <button type="submit" hidden />
-      </form>
-    </Dialog>
+      <FormField label={TOUR_TEXTS.title} placeholder={TOUR_TEXTS.titlePlaceholder} error={show('title')} {...register('title')} />
+      <FormField label={TOUR_TEXTS.listingLink} type="url" inputMode="url" placeholder="https://" error={show('listingLink')} {...register('listingLink')} />
+      <TextAreaField label={TOUR_TEXTS.description} rows={4} error={show('description')} {...register('description')} />
+    </FormDialog>
   );
 }
 
