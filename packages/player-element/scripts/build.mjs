@@ -1,10 +1,12 @@
-// Builds dist/: tour-player.js (one self-contained script-tag bundle registering <tour-player>),
+// Builds dist/: tour-player.js (one self-contained script-tag bundle registering <tour-player>), its lazily loaded
+// chunks tour-player-live.js (live panel) and tour-player-agora.js (the Agora Web SDK, for Agora sessions only),
 // esm/ (for bundlers; lit, comlink and react stay external), with the decode worker inlined as a
 // Blob URL so the element works when its script is hosted on another origin than the page.
 // Then the custom-elements manifest and a size report (gzip).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,8 +67,25 @@ export const loadLivePanel = () => import(new URL('tour-player-live.js', base).h
     }));
   },
 };
+// The live chunk imports the Agora Web SDK from tour-player-agora.js next to itself (a relative import resolves against
+// the chunk's own URL), only when a call starts on a session configured for Agora.
+const agoraChunk = {
+  name: 'agora-chunk',
+  setup(b) {
+    b.onResolve({ filter: /(^|[\\/])agora-sdk\.js$/ }, (args) => (args.importer.includes(join('src', 'live-call')) ? { path: './tour-player-agora.js', external: true } : undefined));
+  },
+};
 await build({ ...common, entryPoints: [join(root, 'src/index.ts')], format: 'iife', outfile: join(dist, 'tour-player.js'), plugins: [sharedSubset, inlineWorker, liveChunk], splitting: false });
-await build({ ...common, entryPoints: [join(root, 'src/live-panel/live-panel.ts')], format: 'esm', outfile: join(dist, 'tour-player-live.js'), plugins: [sharedSubset] });
+await build({ ...common, entryPoints: [join(root, 'src/live-panel/live-panel.ts')], format: 'esm', outfile: join(dist, 'tour-player-live.js'), plugins: [sharedSubset, agoraChunk] });
+// The SDK is MIT licensed; its notice goes with it (minifying drops the SDK's own header).
+const agoraVersion = JSON.parse(readFileSync(join(dirname(createRequire(import.meta.url).resolve('agora-rtc-sdk-ng')), 'package.json'), 'utf8')).version;
+await build({
+  ...common,
+  entryPoints: [join(root, 'src/live-call/agora-sdk.ts')],
+  format: 'esm',
+  outfile: join(dist, 'tour-player-agora.js'),
+  banner: { js: `/*! agora-rtc-sdk-ng ${agoraVersion} | Copyright (c) Agora Inc. | MIT License */` },
+});
 await build({
   ...common,
   minify: false,
@@ -74,7 +93,7 @@ await build({
   format: 'esm',
   splitting: true,
   outdir: join(dist, 'esm'),
-  external: ['lit', 'lit/*', '@lit/*', 'comlink', 'react', 'react-dom'],
+  external: ['lit', 'lit/*', '@lit/*', 'comlink', 'react', 'react-dom', 'agora-rtc-sdk-ng'],
   plugins: [sharedSubset, inlineWorker],
 });
 
@@ -88,11 +107,20 @@ execFileSync(process.execPath, [join(root, '../../node_modules/@custom-elements-
 const mainOnly = await build({ ...common, entryPoints: [join(root, 'src/index.ts')], format: 'iife', write: false, plugins: [sharedSubset, inlineWorkerWith(''), liveChunk] });
 const gz = (s) => gzipSync(s, { level: 9 }).length;
 const mainJs = readFileSync(join(dist, 'tour-player.js'));
+const liveJs = readFileSync(join(dist, 'tour-player-live.js'));
+// The SDK lives only in its own chunk: a stray static import would put 400 KB gzip into a bundle.
+const AGORA_MARK = 'edge.agora.io';
+for (const [file, code] of [['tour-player.js', mainJs], ['tour-player-live.js', liveJs], ['decode-worker.js', workerCode]]) {
+  if (code.includes(AGORA_MARK)) throw new Error(`${file} contains the Agora SDK; it belongs in tour-player-agora.js only`);
+}
+if (!liveJs.includes('"./tour-player-agora.js"')) throw new Error('tour-player-live.js does not import ./tour-player-agora.js');
 const report = {
   allGzipBytes: gz(mainJs),
   mainThreadGzipBytes: gz(mainOnly.outputFiles[0].contents),
   workerGzipBytes: gz(workerCode),
-  liveChunkGzipBytes: gz(readFileSync(join(dist, 'tour-player-live.js'))),
+  liveChunkGzipBytes: gz(liveJs),
+  agoraChunkGzipBytes: gz(readFileSync(join(dist, 'tour-player-agora.js'))),
 };
 writeFileSync(join(dist, 'sizes.json'), JSON.stringify(report, null, 2));
-console.log(`built dist/: all JS ${(report.allGzipBytes / 1024).toFixed(1)} KB gzip (main thread ${(report.mainThreadGzipBytes / 1024).toFixed(1)} KB, worker ${(report.workerGzipBytes / 1024).toFixed(1)} KB; live chunk, loaded when a call starts, ${(report.liveChunkGzipBytes / 1024).toFixed(1)} KB)`);
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+console.log(`built dist/: all JS ${kb(report.allGzipBytes)} gzip (main thread ${kb(report.mainThreadGzipBytes)}, worker ${kb(report.workerGzipBytes)}; loaded when a call starts: live chunk ${kb(report.liveChunkGzipBytes)}, Agora SDK chunk ${kb(report.agoraChunkGzipBytes)} on Agora sessions only)`);

@@ -33,8 +33,11 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
   let log = [];
   let failNext = {};
   let seq = 0;
+  /** Agora settings the next live viewing sessions carry (POST /__agora), as a server with AGORA_APP_ID answers. */
+  let agora = null;
   const subs = new Set();
   const reset = () => {
+    agora = null;
     markers = {};
     for (const key of ['main', 'edit', 'portrait', 'other', 'slow']) {
       markers[TOURS[key]] = INITIAL_MARKERS.map((m) => ({ ...m, id: `${m.id}-${key}`, description: '', tourId: TOURS[key], scrollPosition: 0, isFastTravel: true }));
@@ -118,7 +121,7 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
       const i = variables.input;
       if (!i?.turnstileToken) return gqlError('Please complete the human check.', 'BAD_USER_INPUT');
       const tourLead = { id: `lead-${++seq}`, name: i.name, surname: i.surname ?? null, email: i.email, contactNumber: i.contactNumber ?? null, leadType: i.leadType, tourId: i.tourId };
-      const viewingSessionRequest = { signalingToken: 'e30.eyJzaWQiOiJzZXNzaW9uLTEifQ.x', rtcToken: null, appId: null, viewingSessionUserId: `viewer-${seq}`, expireTime: new Date(Date.now() + 3_600_000).toISOString() };
+      const viewingSessionRequest = { signalingToken: 'e30.eyJzaWQiOiJzZXNzaW9uLTEifQ.x', rtcToken: agora?.rtcToken ?? null, appId: agora?.appId ?? null, viewingSessionUserId: `viewer-${seq}`, expireTime: new Date(Date.now() + 3_600_000).toISOString() };
       return { data: { tourLeadCreate: { tourLead, viewingSessionRequest } } };
     }
     if (op !== 'unknown' && authorization !== 'Bearer test-token') return gqlError('Please log in to continue.', 'UNAUTHENTICATED');
@@ -196,6 +199,10 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
       return send(res, 200, { ok: true });
     }
     if (url.pathname === '/__log') return send(res, 200, log);
+    if (url.pathname === '/__agora') {
+      agora = JSON.parse(await readBody(req));
+      return send(res, 200, { ok: true });
+    }
     if (url.pathname === '/__fail') {
       const b = JSON.parse(await readBody(req));
       failNext[b.op] = b;

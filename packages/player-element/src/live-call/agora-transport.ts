@@ -1,55 +1,61 @@
 /**
  * The Agora call transport (when the session carries `appId` and `rtcToken`): vp8, microphone `speech_standard`,
- * camera 480p (tours §7). The SDK (`agora-rtc-sdk-ng`, about 1.5 MB) is imported only when a call starts on a
- * session configured for Agora, from a specifier bundlers leave alone; a page that uses Agora maps it (import map)
- * or passes `loadAgora`. Without it, the call fails with "Connection error occurred" and the WebRTC default is the
- * way to go (docs/live-viewing.md).
+ * camera 480p (tours §7). The SDK (`agora-rtc-sdk-ng`, about 400 KB gzip) is imported only when a call starts on a
+ * session configured for Agora: `./agora-sdk.js` is its own chunk (`tour-player-agora.js` next to the script-tag
+ * bundle). A failed load or join ends the call with "Connection error occurred" (docs/live-viewing.md).
  */
-import { MAX_RECONNECTS } from '@roomwalk/shared';
+import { MAX_RECONNECTS, TIMINGS_MS } from '@roomwalk/shared';
 import { Emitter, type CallTransport, type TransportEvent } from './call-transport.js';
-import type { LocalMedia } from './media.js';
+import { PermissionDeniedError, type LocalMedia } from './media.js';
 import { LIVE_TEXTS } from './texts.js';
 
-/** The part of the Agora Web SDK 4.x we use. */
+/** The part of the Agora Web SDK 4.x we use (the real SDK's types must satisfy it: see `defaultLoadAgora`). */
 export interface AgoraLocalTrack {
   getMediaStreamTrack(): MediaStreamTrack;
   close(): void;
 }
 export interface AgoraRemoteUser {
   uid: string | number;
-  audioTrack?: { play(): void; getMediaStreamTrack(): MediaStreamTrack };
-  videoTrack?: { getMediaStreamTrack(): MediaStreamTrack };
+  hasAudio: boolean;
+  hasVideo: boolean;
+  audioTrack?: { play(): void; stop(): void; getMediaStreamTrack(): MediaStreamTrack } | undefined;
+  videoTrack?: { getMediaStreamTrack(): MediaStreamTrack } | undefined;
 }
+export type AgoraConnectionState = 'DISCONNECTED' | 'CONNECTING' | 'RECONNECTING' | 'CONNECTED' | 'DISCONNECTING';
 export interface AgoraClient {
-  join(appId: string, channel: string, token: string | null, uid: string | number): Promise<unknown>;
-  publish(tracks: AgoraLocalTrack[]): Promise<void>;
-  subscribe(user: AgoraRemoteUser, mediaType: 'audio' | 'video'): Promise<unknown>;
+  join(appId: string, channel: string, token: string | null, uid?: string | number | null): Promise<unknown>;
+  publish(tracks: AgoraLocalTrack | AgoraLocalTrack[]): Promise<void>;
+  subscribe(user: AgoraRemoteUser | string | number, mediaType: 'audio' | 'video'): Promise<unknown>;
   leave(): Promise<void>;
-  on(event: string, listener: (...args: any[]) => void): void;
-  removeAllListeners?(): void;
+  on(event: 'connection-state-change', listener: (cur: AgoraConnectionState, prev: AgoraConnectionState, reason?: string) => void): void;
+  on(event: 'user-published' | 'user-unpublished', listener: (user: AgoraRemoteUser, mediaType: 'audio' | 'video' | 'datachannel') => void): void;
+  on(event: 'user-left', listener: (user: AgoraRemoteUser, reason: string) => void): void;
+  on(event: 'token-privilege-will-expire' | 'token-privilege-did-expire', listener: () => void): void;
+  removeAllListeners(event?: string | symbol): unknown;
 }
 export interface AgoraSdk {
   createClient(config: { mode: 'rtc'; codec: 'vp8' }): AgoraClient;
-  createMicrophoneAudioTrack(config?: { encoderConfig?: string }): Promise<AgoraLocalTrack>;
-  createCameraVideoTrack(config?: { encoderConfig?: string }): Promise<AgoraLocalTrack>;
+  createMicrophoneAudioTrack(config: { encoderConfig: 'speech_standard' }): Promise<AgoraLocalTrack>;
+  createCameraVideoTrack(config: { encoderConfig: '480p' }): Promise<AgoraLocalTrack>;
 }
 
-export const AGORA_MODULE = 'agora-rtc-sdk-ng';
-
+/** Imports the SDK chunk. Typed through the real SDK, so a change in its API that breaks us fails the type check. */
 export const defaultLoadAgora = async (): Promise<AgoraSdk> => {
-  const specifier = AGORA_MODULE;
-  const mod = (await import(/* @vite-ignore */ specifier)) as { default?: AgoraSdk } & AgoraSdk;
-  return mod.default ?? mod;
+  const sdk: AgoraSdk = (await import('./agora-sdk.js')).default;
+  return sdk;
 };
 
 export interface AgoraTransportOptions {
   appId: string;
   rtcToken: string;
-  /** The Agora channel: the viewing session id. */
+  /** The Agora channel: the viewing session id (the server's token is for this channel). */
   channel: string;
   /** The participant id (viewingSessionUserId), joined as a user account. */
   uid: string;
   loadAgora?: () => Promise<AgoraSdk>;
+  /** How long one reconnect attempt lasts (default 3 s) and how many before giving up (default 3). */
+  reconnectDelayMs?: number;
+  maxReconnects?: number;
 }
 
 export class AgoraTransport implements CallTransport {
@@ -58,8 +64,11 @@ export class AgoraTransport implements CallTransport {
   private client: AgoraClient | null = null;
   private tracks: AgoraLocalTrack[] = [];
   private _localStream: MediaStream | null = null;
-  private reconnects = 0;
+  private joined = false;
+  private reconnectAttempt = 0;
+  private reconnectTimer: ReturnType<typeof setInterval> | undefined;
   private readonly remote = new Map<string, MediaStream>();
+  private readonly remoteAudio = new Map<string, { stop(): void }>();
 
   constructor(private readonly opts: AgoraTransportOptions) {}
 
@@ -77,61 +86,142 @@ export class AgoraTransport implements CallTransport {
     try {
       sdk = await (this.opts.loadAgora ?? defaultLoadAgora)();
     } catch {
-      this.events.emit({ type: 'state', state: 'failed', message: LIVE_TEXTS.connectionErrorOccurred });
       throw new Error(LIVE_TEXTS.connectionErrorOccurred);
     }
-    // The SDK makes its own tracks with its encoder presets; the permission probe's tracks are no longer needed.
+    // The SDK opens the devices itself with its encoder presets; the permission probe's tracks are let go first (a
+    // camera held twice may refuse the second open). A device the SDK cannot open counts as refused (tours §4).
     for (const t of media.stream.getTracks()) t.stop();
-    if (media.audio) this.tracks.push(await sdk.createMicrophoneAudioTrack({ encoderConfig: 'speech_standard' }));
-    if (media.video) this.tracks.push(await sdk.createCameraVideoTrack({ encoderConfig: '480p' }));
+    const mic = media.audio ? await sdk.createMicrophoneAudioTrack({ encoderConfig: 'speech_standard' }).catch(() => null) : null;
+    const camera = media.video ? await sdk.createCameraVideoTrack({ encoderConfig: '480p' }).catch(() => null) : null;
+    if (!mic && !camera) throw new PermissionDeniedError();
+    if (Boolean(mic) !== media.audio || Boolean(camera) !== media.video) this.events.emit({ type: 'media', audio: Boolean(mic), video: Boolean(camera) });
+    this.tracks = [mic, camera].filter((t): t is AgoraLocalTrack => t !== null);
     this._localStream = new MediaStream(this.tracks.map((t) => t.getMediaStreamTrack()));
 
     const client = sdk.createClient({ mode: 'rtc', codec: 'vp8' });
     this.client = client;
-    client.on('connection-state-change', (cur: string) => {
-      if (cur === 'CONNECTED') {
-        this.reconnects = 0;
-        this.events.emit({ type: 'state', state: 'connected' });
-      } else if (cur === 'RECONNECTING') {
-        this.reconnects += 1;
-        if (this.reconnects > MAX_RECONNECTS) {
-          void this.leave();
-          this.events.emit({ type: 'state', state: 'failed', message: LIVE_TEXTS.reconnectFailed });
-        } else this.events.emit({ type: 'state', state: 'reconnecting', attempt: this.reconnects });
-      } else if (cur === 'DISCONNECTED') this.events.emit({ type: 'state', state: 'disconnected' });
+    client.on('connection-state-change', (cur, _prev, reason) => {
+      if (client !== this.client || !this.joined) return;
+      if (cur === 'RECONNECTING') this.startReconnecting();
+      else if (cur === 'CONNECTED') {
+        if (this.stopReconnecting()) this.events.emit({ type: 'state', state: 'connected' });
+      } else if (cur === 'DISCONNECTED' && reason !== 'LEAVE') {
+        // The SDK gave up or was told to go (banned, network or server error): remote users and local tracks go too.
+        void this.leave().then(() => this.events.emit({ type: 'state', state: 'disconnected' }));
+      }
     });
+    // The token lives exactly as long as the viewing session, so there is nothing to renew 30 s before: the call
+    // goes on to the end of the session, and then the session is over.
+    client.on('token-privilege-will-expire', () => undefined);
     client.on('token-privilege-did-expire', () => {
-      void this.leave();
-      this.events.emit({ type: 'state', state: 'failed', message: LIVE_TEXTS.sessionExpired });
+      if (client !== this.client) return;
+      void this.leave().then(() => this.events.emit({ type: 'state', state: 'failed', message: LIVE_TEXTS.sessionExpired }));
     });
-    client.on('user-published', async (user: AgoraRemoteUser, mediaType: 'audio' | 'video') => {
-      await client.subscribe(user, mediaType);
+    client.on('user-published', (user, mediaType) => {
+      if (mediaType === 'audio' || mediaType === 'video') void this.subscribe(client, user, mediaType);
+    });
+    client.on('user-unpublished', (user, mediaType) => {
       const id = String(user.uid);
-      const stream = this.remote.get(id) ?? new MediaStream();
-      this.remote.set(id, stream);
-      const track = mediaType === 'audio' ? user.audioTrack : user.videoTrack;
-      if (track) stream.addTrack(track.getMediaStreamTrack());
-      this.events.emit({ type: 'remote-stream', id, stream });
+      if (mediaType === 'audio') {
+        this.remoteAudio.get(id)?.stop();
+        this.remoteAudio.delete(id);
+      } else if (mediaType === 'video') {
+        const stream = this.remote.get(id);
+        if (!stream) return;
+        for (const t of stream.getVideoTracks()) stream.removeTrack(t);
+        // The same stream, now without video: the panel shows "Camera Off".
+        this.events.emit({ type: 'remote-stream', id, stream });
+      }
     });
-    client.on('user-left', (user: AgoraRemoteUser) => {
-      this.remote.delete(String(user.uid));
-      this.events.emit({ type: 'remote-left', id: String(user.uid) });
+    client.on('user-left', (user) => {
+      const id = String(user.uid);
+      this.remoteAudio.get(id)?.stop();
+      this.remoteAudio.delete(id);
+      this.remote.delete(id);
+      this.events.emit({ type: 'remote-left', id });
     });
-    await client.join(this.opts.appId, this.opts.channel, this.opts.rtcToken, this.opts.uid);
-    if (this.tracks.length > 0) await client.publish(this.tracks);
+    try {
+      await client.join(this.opts.appId, this.opts.channel, this.opts.rtcToken, this.opts.uid);
+      if (client !== this.client) return;
+      this.joined = true;
+      await client.publish(this.tracks);
+    } catch {
+      if (client !== this.client) return;
+      await this.leave();
+      throw new Error(LIVE_TEXTS.connectionErrorOccurred);
+    }
     this.events.emit({ type: 'state', state: 'connected' });
   }
 
   async leave(): Promise<void> {
+    this.stopReconnecting();
     const client = this.client;
     this.client = null;
+    this.joined = false;
     for (const t of this.tracks.splice(0)) t.close();
     this._localStream = null;
+    for (const a of this.remoteAudio.values()) a.stop();
+    this.remoteAudio.clear();
     this.remote.clear();
     if (client) {
-      client.removeAllListeners?.();
+      client.removeAllListeners();
       await client.leave().catch(() => undefined);
-      this.events.emit({ type: 'state', state: 'disconnected' });
     }
+  }
+
+  /** Remote audio plays through the SDK (its own element and volume handling); video goes to the panel's stream. */
+  private async subscribe(client: AgoraClient, user: AgoraRemoteUser, mediaType: 'audio' | 'video'): Promise<void> {
+    try {
+      await client.subscribe(user, mediaType);
+    } catch {
+      return; // gone again before we got to it
+    }
+    if (client !== this.client) return;
+    const id = String(user.uid);
+    if (mediaType === 'audio') {
+      if (!user.audioTrack) return;
+      user.audioTrack.play();
+      this.remoteAudio.set(id, user.audioTrack);
+      // A remote side with no video yet still counts as there (panel: "Camera Off", not "Waiting on ...").
+      if (this.remote.has(id)) return;
+      const stream = new MediaStream();
+      this.remote.set(id, stream);
+      this.events.emit({ type: 'remote-stream', id, stream });
+      return;
+    }
+    if (!user.videoTrack) return;
+    const stream = this.remote.get(id) ?? new MediaStream();
+    this.remote.set(id, stream);
+    for (const t of stream.getVideoTracks()) stream.removeTrack(t);
+    stream.addTrack(user.videoTrack.getMediaStreamTrack());
+    this.events.emit({ type: 'remote-stream', id, stream });
+  }
+
+  /**
+   * The SDK reconnects by itself and says RECONNECTING once; we count its retrying in 3 s windows, as our own
+   * reconnects are counted (tours §4: up to 3, 3 s apart), and give up after the third.
+   */
+  private startReconnecting(): void {
+    if (this.reconnectTimer !== undefined) return;
+    const max = this.opts.maxReconnects ?? MAX_RECONNECTS;
+    this.reconnectAttempt = 1;
+    this.events.emit({ type: 'state', state: 'reconnecting', attempt: 1 });
+    this.reconnectTimer = setInterval(() => {
+      if (this.reconnectAttempt >= max) {
+        void this.leave().then(() => this.events.emit({ type: 'state', state: 'failed', message: LIVE_TEXTS.reconnectFailed }));
+        return;
+      }
+      this.reconnectAttempt += 1;
+      this.events.emit({ type: 'state', state: 'reconnecting', attempt: this.reconnectAttempt });
+    }, this.opts.reconnectDelayMs ?? TIMINGS_MS.reconnectDelay);
+  }
+
+  /** True when it was reconnecting. */
+  private stopReconnecting(): boolean {
+    if (this.reconnectTimer === undefined) return false;
+    clearInterval(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    this.reconnectAttempt = 0;
+    return true;
   }
 }

@@ -6,13 +6,16 @@ export type TransportState = 'connecting' | 'connected' | 'reconnecting' | 'disc
 export type TransportEvent =
   | { type: 'state'; state: TransportState; attempt?: number; message?: string }
   | { type: 'remote-stream'; id: string; stream: MediaStream }
-  | { type: 'remote-left'; id: string };
+  | { type: 'remote-left'; id: string }
+  /** The transport could not open a device the permission probe got (Agora opens its own): what is published now. */
+  | { type: 'media'; audio: boolean; video: boolean };
 
 export interface CallTransport {
   readonly kind: 'webrtc' | 'agora';
   /** The published local stream (Agora makes its own tracks); null before connect. */
   readonly localStream: MediaStream | null;
-  /** Joins the session and publishes the local media; resolves once joined. */
+  /** Joins the session and publishes the local media; resolves once joined. Throws PermissionDeniedError when it
+   * can open neither device. */
   connect(media: LocalMedia): Promise<void>;
   /** Leaves the session, closes peer connections and the local tracks it made. */
   leave(): Promise<void>;

@@ -163,8 +163,20 @@ export class LiveCallController {
     try {
       await transport.connect(media);
     } catch (err) {
-      if (run === this.run && this.state !== CALL_STATES.ERROR) this.fail(err instanceof Error && err.message ? err.message : LIVE_TEXTS.connectionErrorOccurred);
+      if (run !== this.run || this.state === CALL_STATES.ERROR) return;
+      if (err instanceof PermissionDeniedError) {
+        await this.teardown();
+        this.opts.onWarning?.(err.warning);
+        this.error = LIVE_TEXTS.permissionsRequired;
+        return this.set(CALL_STATES.PERMISSION_DENIED);
+      }
+      this.fail(err instanceof Error && err.message ? err.message : LIVE_TEXTS.connectionErrorOccurred);
     }
+  }
+
+  /** The transport of the current call: 'agora' when the session carries an app id and rtc token, else 'webrtc'. */
+  get transportKind(): CallTransport['kind'] | null {
+    return this.transport?.kind ?? null;
   }
 
   /** Retry after an error: a fresh start. */
@@ -206,6 +218,11 @@ export class LiveCallController {
       this.remote.delete(e.id);
       return this.emit();
     }
+    if (e.type === 'media') {
+      if (this.media) this.media = { ...this.media, audio: e.audio, video: e.video };
+      this.opts.onWarning?.(e.video ? LIVE_TEXTS.micDenied : LIVE_TEXTS.cameraDenied);
+      return this.emit();
+    }
     switch (e.state) {
       case 'connecting':
         return this.set(CALL_STATES.CONNECTING);
@@ -237,8 +254,10 @@ export class LiveCallController {
   }
 
   private fail(text: string): void {
+    const run = this.run;
     this.error = text;
-    void this.teardown().then(() => this.set(CALL_STATES.ERROR));
+    // A retry started meanwhile owns the state now.
+    void this.teardown().then(() => run === this.run && this.set(CALL_STATES.ERROR));
     this.set(CALL_STATES.ERROR);
   }
 
