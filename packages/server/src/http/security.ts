@@ -8,6 +8,7 @@
 import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services/services.js';
+import { agoraConfigured } from '../services/live/agora.js';
 
 /** Paths a listing site may put in an iframe (the console's player routes and the player bundle). */
 const EMBEDDABLE = [/^\/playerext(?:[/?#]|$)/, /^\/agentplayer(?:[/?#]|$)/, /^\/embedded_example/, /^\/player\//];
@@ -34,14 +35,21 @@ export function mediaOrigins(services: Services): string[] {
   return [...origins];
 }
 
+/**
+ * Where the Agora Web SDK connects when the server issues Agora tokens (docs/live-viewing.md): its access points and
+ * statistics over HTTPS, its edge gateways over WebSocket on their own ports (`wss://1-2-3-4.edge.agora.io:4705`),
+ * under agora.io and sd-rtn.com. The SDK itself comes from our /player/ folder (script-src 'self'); media flows over
+ * WebRTC, which the policy does not govern.
+ */
+export const AGORA_CONNECT_SOURCES = ['https://*.agora.io:*', 'wss://*.agora.io:*', 'https://*.sd-rtn.com:*', 'wss://*.sd-rtn.com:*'];
+
 /** The policy's directives; `frameAncestors` varies by path. */
 export function cspDirectives(services: Services, opts: { frameAncestors: string }): Record<string, string[]> {
   const media = mediaOrigins(services);
   const publicUrl = new URL(services.config.publicUrl);
   const socket = `${publicUrl.protocol === 'https:' ? 'wss:' : 'ws:'}//${publicUrl.host}`;
   const turnstile = services.config.TURNSTILE_SITE_KEY ? ['https://challenges.cloudflare.com'] : [];
-  // Agora's SDK (bundled, so scripts stay 'self') talks to its gateways over HTTPS and WebSocket.
-  const agora = services.config.AGORA_APP_ID ? ['https://*.agora.io', 'wss://*.agora.io', 'https://*.sd-rtn.com', 'wss://*.sd-rtn.com'] : [];
+  const agora = agoraConfigured(services.config) ? AGORA_CONNECT_SOURCES : [];
   return {
     'default-src': ["'self'"],
     'base-uri': ["'self'"],
