@@ -21,9 +21,9 @@ describe.each(DB_KINDS)('live viewing leads on %s', (kind) => {
   afterAll(async () => t?.stop());
 
   it('stores a live viewing lead, answers the visitor\'s session, mails the agent a host link and tells the console at once', async () => {
-    const sub = collect<{ tourLeadCreated: { name: string; email: string; leadType: string; tourId: string } }>(
+    const sub = collect<{ tourLeadCreated: { name: string; email: string; leadType: string; tourId: string; viewingSessionId: string | null } }>(
       t.wsClient(agent.token),
-      'subscription { tourLeadCreated { name email leadType tourId } }',
+      'subscription { tourLeadCreated { name email leadType tourId viewingSessionId } }',
       {},
       1,
     );
@@ -57,10 +57,16 @@ describe.each(DB_KINDS)('live viewing leads on %s', (kind) => {
     );
     expect(mail.subject).toContain('Vera Visitor is waiting for you');
     expect(mail.links).toEqual([`${t.url}/agentplayer?tourId=${tour.globalId}&liveViewing=true&session=${session}`]);
+    // The lead names its session, so the console's notice can link to it as the mail does.
+    expect(tourLead.viewingSessionId).toBe(session);
     expect(mail.text_body).toContain('vera@example.com');
 
     const [event] = await sub.done;
     expect(event!.tourLeadCreated).toMatchObject({ name: 'Vera', email: 'vera@example.com', tourId: tour.globalId });
+    // The first event seen may be one of the contact leads left while waiting for the subscription.
+    const seenLead = event!.tourLeadCreated;
+    if (seenLead.leadType === 'LIVE_VIEWING') expect(seenLead.viewingSessionId).toBe(session);
+    else expect(seenLead.viewingSessionId).toBeNull();
   });
 
   it('gives the host tokens for the session named in the link, and nothing to visitors', async () => {
@@ -91,6 +97,7 @@ describe.each(DB_KINDS)('live viewing leads on %s', (kind) => {
     expect(sessionOf(again.data.tour.viewingSessionRequest.signalingToken)).toBe(hostSession);
     const first = await t.gql(LEAD_MUTATION, { input: leadInput(own.globalId) });
     expect(sessionOf(first.data.tourLeadCreate.viewingSessionRequest.signalingToken)).toBe(hostSession);
+    expect(first.data.tourLeadCreate.tourLead.viewingSessionId).toBe(hostSession);
     const second = await t.gql(LEAD_MUTATION, { input: leadInput(own.globalId) });
     expect(sessionOf(second.data.tourLeadCreate.viewingSessionRequest.signalingToken)).not.toBe(hostSession);
   });
@@ -100,6 +107,7 @@ describe.each(DB_KINDS)('live viewing leads on %s', (kind) => {
     expect(res.errors).toBeUndefined();
     expect(res.data.tourLeadCreate.tourLead.leadType).toBe('CONTACT');
     expect(res.data.tourLeadCreate.viewingSessionRequest).toBeNull();
+    expect(res.data.tourLeadCreate.tourLead.viewingSessionId).toBeNull();
   });
 
   it('refuses bad details with the spec\'s messages and stores nothing', async () => {

@@ -7,10 +7,11 @@ import LiveNotice, { joinLink, liveNoticeText } from './live-notice.js';
 import { LocationProbe } from '../../test/helpers.js';
 
 const TOUR = 'tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7d10';
+const SESSION = '6f1c2a8e-3b4d-4e5f-8a9b-0c1d2e3f4a5b';
 
 function client(leadType: string): Client {
   return {
-    executeSubscription: () => fromValue({ data: { tourLeadCreated: { __typename: 'TourLead', id: 'lead-1', name: 'Vera', surname: 'Visitor', leadType, tourId: TOUR } }, stale: false, hasNext: true }),
+    executeSubscription: () => fromValue({ data: { tourLeadCreated: { __typename: 'TourLead', id: 'lead-1', name: 'Vera', surname: 'Visitor', leadType, tourId: TOUR, viewingSessionId: leadType === 'LIVE_VIEWING' ? SESSION : null } }, stale: false, hasNext: true }),
     executeQuery: () => fromValue({ data: { tour: { __typename: 'Tour', id: TOUR, title: 'Seaside Villa' } }, stale: false, hasNext: false }),
     executeMutation: () => never,
     query: () => ({ toPromise: () => Promise.resolve({ data: { tour: { id: TOUR, title: 'Seaside Villa' } } }) }),
@@ -33,10 +34,12 @@ function renderNotice(leadType: string) {
 describe('live notice', () => {
   it('builds the text and the host link', () => {
     expect(liveNoticeText({ who: 'Vera Visitor', title: 'Seaside Villa' })).toBe('Vera Visitor wants a live viewing of Seaside Villa');
-    expect(joinLink(TOUR)).toBe(`/agentplayer?tourId=${TOUR}&liveViewing=true`);
+    // As the lead mail's link: the tour as host, in the visitor's session.
+    expect(joinLink(TOUR, SESSION)).toBe(`/agentplayer?tourId=${TOUR}&liveViewing=true&session=${SESSION}`);
+    expect(joinLink(TOUR, null)).toBe(`/agentplayer?tourId=${TOUR}&liveViewing=true`);
   });
 
-  it('shows "X wants a live viewing of <tour>" and Join opens the agent player as host', async () => {
+  it('shows "X wants a live viewing of <tour>" and Join opens the agent player as host in the visitor\'s session', async () => {
     renderNotice('LIVE_VIEWING');
     const text = await screen.findByText('Vera Visitor wants a live viewing of Seaside Villa');
     expect(text.closest('[role="alertdialog"]')).not.toBeNull();
@@ -45,7 +48,7 @@ describe('live notice', () => {
     await act(async () => {
       fireEvent.click(join);
     });
-    expect(screen.getByTestId('location').textContent).toBe(`/agentplayer?tourId=${TOUR}&liveViewing=true`);
+    expect(screen.getByTestId('location').textContent).toBe(`/agentplayer?tourId=${TOUR}&liveViewing=true&session=${SESSION}`);
     expect(screen.queryByRole('alertdialog')).toBeNull();
   });
 

@@ -1,7 +1,7 @@
 /**
  * The live notice (tours §2, issue 8): while an agent is signed in, the console subscribes to tourLeadCreated; a live
- * viewing lead shows "X wants a live viewing of <tour>" with Join, which opens the tour as host
- * (/agentplayer?tourId=…&liveViewing=true — the newest open session of the tour, where the visitor waits).
+ * viewing lead shows "X wants a live viewing of <tour>" with Join, which opens the tour as host in the visitor's
+ * viewing session (/agentplayer?tourId=…&liveViewing=true&session=…, the link the lead mail carries).
  */
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -11,7 +11,7 @@ import './live-notice.css';
 
 export const LiveLeadSubscription = graphql(`
   subscription LiveLeadCreated {
-    tourLeadCreated { id name surname leadType tourId }
+    tourLeadCreated { id name surname leadType tourId viewingSessionId }
   }
 `);
 
@@ -26,11 +26,13 @@ export interface LiveLeadNotice {
   who: string;
   title: string;
   tourId: string;
+  /** The visitor's viewing session; null only from a server that does not name it (then the newest open one). */
+  session: string | null;
 }
 
-/** The agent's join link, the same the lead mail carries (without the session: the newest open one is taken). */
-export function joinLink(tourId: string): string {
-  return `/agentplayer?${new URLSearchParams({ tourId, liveViewing: 'true' }).toString()}`;
+/** The agent's join link, the same the lead mail carries: the tour as host, in the visitor's session. */
+export function joinLink(tourId: string, session: string | null): string {
+  return `/agentplayer?${new URLSearchParams({ tourId, liveViewing: 'true', ...(session ? { session } : {}) }).toString()}`;
 }
 
 export function liveNoticeText(n: Pick<LiveLeadNotice, 'who' | 'title'>): string {
@@ -55,7 +57,7 @@ export default function LiveNotice() {
       .then((r) => {
         if (cancelled) return;
         const title = r.data?.tour?.title || 'your tour';
-        setNotices((all) => (all.some((n) => n.id === lead.id) ? all : [...all.slice(-2), { id: lead.id, who, title, tourId: lead.tourId }]));
+        setNotices((all) => (all.some((n) => n.id === lead.id) ? all : [...all.slice(-2), { id: lead.id, who, title, tourId: lead.tourId, session: lead.viewingSessionId ?? null }]));
       });
     return () => {
       cancelled = true;
@@ -83,7 +85,7 @@ export default function LiveNotice() {
               ref={i === notices.length - 1 ? joinRef : undefined}
               onClick={() => {
                 dismiss(n.id);
-                navigate(joinLink(n.tourId));
+                navigate(joinLink(n.tourId, n.session));
               }}
             >
               Join

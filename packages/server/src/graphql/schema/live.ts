@@ -34,6 +34,10 @@ export const TourLeadRef = builder.objectRef<TourLeadModel>('TourLead').implemen
     contactNumber: t.exposeString('contactNumber', { nullable: true }),
     leadType: t.field({ type: LeadTypeEnum, resolve: (l) => l.leadType as 'LIVE_VIEWING' | 'CONTACT' }),
     tourId: t.globalID({ resolve: (l) => ({ type: 'Tour', id: l.tourId }) }),
+    viewingSessionId: t.exposeID('viewingSessionId', {
+      nullable: true,
+      description: 'The live viewing session this lead opened or joined: the agent joins it as host with `Tour.viewingSessionRequest(session:)` (the `session=` of the link in the lead mail). Null for a CONTACT lead.',
+    }),
   }),
 });
 

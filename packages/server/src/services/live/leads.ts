@@ -31,6 +31,8 @@ export interface TourLeadModel {
   contactNumber: string | null;
   leadType: string;
   tourId: string;
+  /** The viewing session a LIVE_VIEWING lead opened or joined (the `session=` of the agent's link); null for CONTACT. */
+  viewingSessionId: string | null;
 }
 
 const limiters = new WeakMap<Services, RateLimiterMemory>();
@@ -118,6 +120,7 @@ export async function createLead(services: Services, input: LeadInput, ip: strin
     contactNumber: lead.contact_number,
     leadType: lead.lead_type,
     tourId: lead.tour_id,
+    viewingSessionId: session?.id ?? null,
   };
   const viewingSessionRequest = session ? await issueRequest(services, session, LIVE_ROLES.viewer, participantId.viewer()) : null;
 
