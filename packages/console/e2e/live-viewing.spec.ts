@@ -130,11 +130,18 @@ test('the visitor asks for the agent, the agent is told, joins, and both see vid
   await expect.poll(async () => (await panelState(visitor)).status, { timeout: 30_000 }).toBe('Waiting on Agent...');
   const captured = await visitor.evaluate(() => JSON.parse(localStorage.getItem('capturedDetails') ?? 'null') as { name?: string } | null);
   expect(captured?.name).toBe('Vera');
+  // The visitor's viewing session (the `sid` of its signalling token): the agent's Join must open that one.
+  const session = await visitor.evaluate(() => {
+    const stored = JSON.parse(localStorage.getItem('roomwalk.viewingSessionRequest') ?? 'null') as { request?: { signalingToken?: string } } | null;
+    const part = stored?.request?.signalingToken?.split('.')[1] ?? '';
+    return (JSON.parse(atob(part.replace(/-/g, '+').replace(/_/g, '/'))) as { sid?: string }).sid ?? null;
+  });
+  expect(session).toMatch(/^[0-9a-f-]{36}$/);
 
   const notice = agent.getByRole('alertdialog').filter({ hasText: `Vera Visitor wants a live viewing of ${TITLE}` });
   await expect(notice).toBeVisible({ timeout: 20_000 });
   await notice.getByRole('button', { name: 'Join' }).click();
-  await agent.waitForURL((u) => u.pathname === '/agentplayer' && u.searchParams.get('tourId') === tourId && u.searchParams.get('liveViewing') === 'true');
+  await agent.waitForURL((u) => u.pathname === '/agentplayer' && u.searchParams.get('tourId') === tourId && u.searchParams.get('liveViewing') === 'true' && u.searchParams.get('session') === session);
   const goLive = agent.getByRole('button', { name: 'Go Live' });
   await expect(goLive).toBeVisible({ timeout: 30_000 });
   await goLive.click();
