@@ -34,22 +34,36 @@ export type TravelStatus = (typeof TRAVEL)[keyof typeof TRAVEL];
 export const TOUR_ID_PATTERN = /^tour_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Decoded-frame cache budget. 720p I420 is 1.38 MB a frame, 360p 0.35 MB; the budget keeps
- * peak decoded memory under 150 MB whatever the tour length (issue §8).
+ * Decoded-frame cache budget. 720p I420 is 1.38 MB a frame, 360p 0.35 MB; with the thumbnails and
+ * the frames in transit (a high batch per worker, up to four workers) peak decoded memory stays under 150 MB whatever the
+ * tour length (issue §8). With `hi-res` off the low rendition gets both frame budgets.
  */
 export const CACHE_BUDGET = {
-  highBytes: 84 * 1024 * 1024,
-  lowBytes: 28 * 1024 * 1024,
+  /** 69 frames at 720p: the high window (61 frames) plus a fast-travel destination and slack. */
+  highBytes: 96 * 1024 * 1024,
+  /** 42 frames at 360p: the low window ahead of the playhead (placeholders when high is late). */
+  lowBytes: 14 * 1024 * 1024,
   /** One keyframe thumbnail per clip, sized so all of them fit this budget (jump placeholders). */
   thumbnailBytes: 12 * 1024 * 1024,
 } as const;
 
-/** Decode-ahead window in frames, in and against the direction of travel. */
+/** Decode-ahead window in frames, in and against the direction of travel. Each fits its budget. */
 export const DECODE_WINDOW = {
-  highAhead: 40,
+  highAhead: 48,
   highBehind: 12,
-  lowAhead: 72,
-  lowBehind: 36,
+  /** Low frames ahead while high is on; with `hi-res` off the low rendition uses the high window sizes. */
+  lowAhead: 36,
+} as const;
+
+/**
+ * Travelling backwards, a clip's frames come out of the decoder in the opposite order to the one
+ * they are needed in, and every pass starts at the keyframe. A pass into the next clip back waits
+ * until it can cover `frames` frames (or reach the keyframe), unless its nearest frame is within
+ * `near` frames of the playhead: one long pass instead of a full-GOP pass per few frames.
+ */
+export const BACKWARD_CHUNK = {
+  frames: 24,
+  near: 24,
 } as const;
 
 /** Local storage key for the one-at-a-time AI marker generation (tours §4). */

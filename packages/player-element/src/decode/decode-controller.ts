@@ -1,7 +1,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { proxy } from 'comlink';
 import { PLAYER } from '@roomwalk/shared';
-import { CACHE_BUDGET, DECODE_WINDOW } from '../constants.js';
+import { BACKWARD_CHUNK, CACHE_BUDGET, DECODE_WINDOW } from '../constants.js';
 import { clipFrameCounts, clipStarts, locateFrame, totalFrames } from '../frame-math.js';
 import { batchSize, canDecodeHighRes, readDevice, workerCount, type DeviceProfile } from '../device.js';
 import type { Clip } from '../api/types.js';
@@ -55,6 +55,11 @@ export class DecodeController implements ReactiveController {
   private inflightBytes = 0;
   private nextJobId = 1;
   private running = new Map<number, Job>();
+  /**
+   * Per worker and rendition, the clip its decoder was last sent into and the next frame it can go
+   * on from without starting again at the keyframe (the worker keeps that decoder unflushed).
+   */
+  private cursors: Partial<Record<Rendition, { clip: number; next: number }>>[] = [];
   cancelledJobs = 0;
   /** Peak of cache plus frames in transit; the bench reads it. */
   peakDecodedBytes = 0;
@@ -89,7 +94,7 @@ export class DecodeController implements ReactiveController {
     this.clips = [...clips].sort((a, b) => a.index - b.index);
     this.counts = clipFrameCounts(this.clips);
     this.starts = clipStarts(this.counts);
-    this.highEnabled = options.hiRes && canDecodeHighRes(this.device);
+    this.setHighEnabledFlag(options.hiRes);
     this.batch = batchSize(this.device);
     const n = workerCount(this.device, this.clips.length);
     const gen = this.generation;
@@ -100,6 +105,7 @@ export class DecodeController implements ReactiveController {
         }),
       );
       this.busy.push(false);
+      this.cursors.push({});
     }
     this.prefetched = this.clips.map(() => false);
     this.loadedFrames = 0;
@@ -123,13 +129,21 @@ export class DecodeController implements ReactiveController {
   private prefetchGen = -1;
 
   setHighEnabled(enabled: boolean): void {
-    this.highEnabled = enabled && canDecodeHighRes(this.device);
+    this.setHighEnabledFlag(enabled);
     this.pump();
+  }
+
+  private setHighEnabledFlag(enabled: boolean): void {
+    this.highEnabled = enabled && canDecodeHighRes(this.device);
+    // Without high frames the low rendition gets both budgets (and the high window sizes).
+    const b = CACHE_BUDGET;
+    this.cache.setBudget(this.highEnabled ? { high: b.highBytes, low: b.lowBytes } : { high: 0, low: b.highBytes + b.lowBytes });
   }
 
   /** Sets (or clears) the fast-travel destination so its exact frame is ready on arrival. */
   setDestination(frame: number | null): void {
     this.destination = frame;
+    this.cache.focus(this.position, this.direction, frame);
     this.pump();
   }
 
@@ -139,6 +153,7 @@ export class DecodeController implements ReactiveController {
     // A jump (not a step): until its exact frame is decoded, that decode has the CPU to itself.
     this.jumping = Math.abs(frame - this.position) > PLAYER.defaultClipFrameCount;
     this.position = frame;
+    this.cache.focus(frame, this.direction, this.destination);
     this.pump();
   }
 
@@ -182,6 +197,7 @@ export class DecodeController implements ReactiveController {
     for (const b of this.bridges) b.dispose();
     this.bridges = [];
     this.busy = [];
+    this.cursors = [];
     this.pending.clear();
     this.running.clear();
     this.destination = null;
@@ -251,8 +267,8 @@ export class DecodeController implements ReactiveController {
       want('high', p, behind(w.highBehind));
       want('low', p, ahead(w.lowAhead));
     } else {
-      want('low', p, ahead(w.lowAhead));
-      want('low', p, behind(w.lowBehind));
+      want('low', p, ahead(w.highAhead));
+      want('low', p, behind(w.highBehind));
     }
     // Grow each job to cover its clip's share of the window so one decode pass serves many frames.
     const merged: Job[] = [];
@@ -281,8 +297,8 @@ export class DecodeController implements ReactiveController {
       const start = this.starts[job.clip] ?? 0;
       const a = start + job.from;
       const b = start + job.to;
-      const ahead = job.rendition === 'high' ? w.highAhead : w.lowAhead;
-      const behind = job.rendition === 'high' ? w.highBehind : w.lowBehind;
+      const ahead = job.rendition === 'high' || !this.highEnabled ? w.highAhead : w.lowAhead;
+      const behind = job.rendition === 'high' || !this.highEnabled ? w.highBehind : 0;
       const lo = d > 0 ? p - behind : p - ahead;
       const hi = d > 0 ? p + ahead : p + behind;
       const dest = this.destination;
@@ -290,6 +306,7 @@ export class DecodeController implements ReactiveController {
       if ((b < lo || a > hi) && !coversDestination) {
         this.running.delete(id);
         this.cancelledJobs++;
+        delete this.cursors[job.worker]?.[job.rendition];
         void this.bridges[job.worker]?.api.cancel(id).catch(() => undefined);
       }
     }
@@ -313,11 +330,29 @@ export class DecodeController implements ReactiveController {
       }
       // Until the first frame is on screen, only its keyframe is fetched (slow networks).
       if (!this.firstArrived) break;
+      if (this.deferBackward(job)) continue;
+      // The worker already inside this clip goes on from where it stopped: wait for it rather
+      // than decode the clip again from its keyframe on another worker.
+      const owner = this.cursors.findIndex((c) => c[job.rendition]?.clip === job.clip && c[job.rendition]!.next <= job.from);
+      if (owner >= 0) {
+        if (!this.busy[owner]) this.run(owner, job);
+        continue;
+      }
       const preferred = job.clip % this.bridges.length;
-      let w = this.busy[preferred] ? this.busy.findIndex((b) => !b) : preferred;
+      const w = this.busy[preferred] ? this.busy.findIndex((b) => !b) : preferred;
       if (w < 0) break;
       this.run(w, job);
     }
+  }
+
+  /** A short backward pass into a clip behind the playhead's that can wait to become a long one (BACKWARD_CHUNK). */
+  private deferBackward(job: Job): boolean {
+    if (this.direction > 0 || job.from === 0) return false;
+    const start = this.starts[job.clip] ?? 0;
+    const p = this.position;
+    if (p >= start && p <= start + job.to) return false;
+    if (this.destination !== null && start + job.from <= this.destination && this.destination <= start + job.to) return false;
+    return job.to - job.from + 1 < BACKWARD_CHUNK.frames && p - (start + job.to) > BACKWARD_CHUNK.near;
   }
 
   private run(w: number, job: Job): void {
@@ -331,7 +366,11 @@ export class DecodeController implements ReactiveController {
       keys.push(k);
       this.pending.add(k);
     }
-    if (!job.keyframe) this.busy[w] = true;
+    if (!job.keyframe) {
+      this.busy[w] = true;
+      const c = this.cursors[w];
+      if (c) c[job.rendition] = { clip: job.clip, next: job.to + 1 };
+    }
     const bridge = this.bridges[w]!;
     const inflight = this.frameBytes(job.rendition) * Math.min(job.to - job.from + 1, this.batchFor(job.rendition));
     this.inflightBytes += inflight;

@@ -1,15 +1,29 @@
 import type { DecodedFrame, Rendition } from '../workers/decode-types.js';
 
+/** A frame behind the playhead counts this many times its distance when choosing what to evict. */
+const BEHIND_WEIGHT = 3;
+
 /**
- * Bounded cache of decoded frames (I420 copies), one byte budget per rendition, evicting the
- * least recently used first. VideoFrames never live here: they are closed in the worker.
+ * Bounded cache of decoded frames (I420 copies), one byte budget per rendition. When a budget is
+ * reached the frame farthest from the playhead goes first, frames behind the direction of travel
+ * counting three times their distance, so the frames just ahead (decoded for the next refreshes)
+ * are never dropped for ones already passed. VideoFrames never live here: they are closed in the worker.
  */
 export class FrameCache {
   private maps: Record<Rendition, Map<number, DecodedFrame>> = { low: new Map(), high: new Map() };
   private bytes: Record<Rendition, number> = { low: 0, high: 0 };
+  private position = 0;
+  private direction = 1;
+  private pinned: number | null = null;
   peakBytes = 0;
 
-  constructor(private readonly budget: Record<Rendition, number>) {}
+  constructor(private budget: Record<Rendition, number>) {}
+
+  setBudget(budget: Record<Rendition, number>): void {
+    this.budget = budget;
+    this.trim('low', 0);
+    this.trim('high', 0);
+  }
 
   get totalBytes(): number {
     return this.bytes.low + this.bytes.high;
@@ -23,18 +37,25 @@ export class FrameCache {
     return this.maps[rendition].has(frame);
   }
 
-  /** Returns a frame and marks it most recently used. */
   get(rendition: Rendition, frame: number): DecodedFrame | undefined {
-    const m = this.maps[rendition];
-    const f = m.get(frame);
-    if (f) {
-      m.delete(frame);
-      m.set(frame, f);
-    }
-    return f;
+    return this.maps[rendition].get(frame);
   }
 
-  /** Inserts a frame at a tour frame index, evicting least recently used frames first so the budget is never exceeded. */
+  /** Where the playhead is and where it goes; `pinned` (a fast-travel destination) is kept like the playhead's own frame. */
+  focus(position: number, direction: number, pinned: number | null = null): void {
+    this.position = position;
+    this.direction = direction < 0 ? -1 : 1;
+    this.pinned = pinned;
+  }
+
+  /** How far a frame is from where it will be needed; the highest goes first. */
+  private distance(frame: number): number {
+    const d = (frame - this.position) * this.direction;
+    const s = d >= 0 ? d : -d * BEHIND_WEIGHT;
+    return this.pinned === null ? s : Math.min(s, Math.abs(frame - this.pinned));
+  }
+
+  /** Inserts a frame at a tour frame index, first evicting the frames farthest from the playhead so the budget is never exceeded. */
   put(tourFrame: number, f: DecodedFrame): void {
     const m = this.maps[f.rendition];
     const old = m.get(tourFrame);
@@ -43,14 +64,28 @@ export class FrameCache {
       this.bytes[f.rendition] -= old.data.byteLength;
     }
     const size = f.data.byteLength;
-    for (const [k, v] of m) {
-      if (this.bytes[f.rendition] + size <= this.budget[f.rendition]) break;
-      m.delete(k);
-      this.bytes[f.rendition] -= v.data.byteLength;
-    }
+    this.trim(f.rendition, size);
     m.set(tourFrame, f);
     this.bytes[f.rendition] += size;
     this.peakBytes = Math.max(this.peakBytes, this.totalBytes);
+  }
+
+  /** Evicts the frames farthest from the playhead until `room` more bytes fit the budget. */
+  private trim(r: Rendition, room: number): void {
+    const m = this.maps[r];
+    while (m.size && this.bytes[r] + room > this.budget[r]) {
+      let victim = -1;
+      let worst = -1;
+      for (const k of m.keys()) {
+        const s = this.distance(k);
+        if (s > worst) {
+          worst = s;
+          victim = k;
+        }
+      }
+      this.bytes[r] -= m.get(victim)!.data.byteLength;
+      m.delete(victim);
+    }
   }
 
   /** Nearest cached frame to `frame` in either rendition, preferring high at equal distance. */

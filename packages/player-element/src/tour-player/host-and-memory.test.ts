@@ -107,21 +107,6 @@ describe('Frame cache and VideoFrame lifetime', () => {
     const messages = (await executeServerCommand('console-messages')) as string[];
     expect(messages.filter((m) => /garbage collected|without (having been )?closed/i.test(m))).to.deep.equal([]);
   });
-
-  it('evicts least recently used frames when the budget is reached (unit)', async () => {
-    const { FrameCache } = await import('../decode/frame-cache.js');
-    const c = new FrameCache({ high: 3000, low: 1000 });
-    const f = (frame: number) => ({ rendition: 'high' as const, clipIndex: 0, frame, width: 1, height: 1, data: new ArrayBuffer(1000) });
-    c.put(0, f(0));
-    c.put(1, f(1));
-    c.put(2, f(2));
-    c.get('high', 0); // 0 is now most recent
-    c.put(3, f(3));
-    expect(c.has('high', 1)).to.equal(false);
-    expect(c.has('high', 0)).to.equal(true);
-    expect(c.totalBytes).to.equal(3000);
-    expect(c.peakBytes).to.equal(3000);
-  });
 });
 
 describe('Fallback without WebCodecs', () => {

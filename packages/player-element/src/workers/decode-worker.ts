@@ -172,13 +172,28 @@ function loadClip(rendition: Rendition, clipIndex: number, url: string): Loading
 
 // One decoder per rendition, reconfigured only when the stream description changes.
 type DecoderKey = Rendition | 'keyframe';
-const decoders = new Map<DecoderKey, { decoder: VideoDecoder; configKey: string; sink: (f: VideoFrame) => void; fail: (e: unknown) => void }>();
+interface DecoderHolder {
+  decoder: VideoDecoder;
+  configKey: string;
+  sink: (f: VideoFrame) => void;
+  fail: (e: unknown) => void;
+  /**
+   * Where the decoder stands when it was left without a flush: the clip it is in and how many of
+   * its samples went in (all of them came out). A later request for frames at or after `fed` of
+   * the same clip goes on from there instead of decoding again from the keyframe, so scrubbing
+   * forward through a GOP costs one decode per frame, not one pass per window step.
+   */
+  cursor: { clip: EncodedClip; fed: number } | undefined;
+}
+const decoders = new Map<DecoderKey, DecoderHolder>();
 let queue: Promise<unknown> = Promise.resolve();
 const cancelled = new Set<number>();
-let running: { id: number | undefined; decoder: VideoDecoder } | undefined;
+let running: { id: number | undefined; decoder: VideoDecoder; stop: () => void } | undefined;
 let keyframeQueue: Promise<unknown> = Promise.resolve();
+/** With no output for this long and nothing queued, a decoder is flushed (it is holding frames back). */
+const STALL_MS = 400;
 
-function getDecoder(rendition: DecoderKey, clip: EncodedClip) {
+function getDecoder(rendition: DecoderKey, clip: EncodedClip): DecoderHolder {
   const configKey = `${clip.codec}|${clip.width}x${clip.height}|${Array.from(clip.description).join(',')}`;
   let d = decoders.get(rendition);
   if (d && d.decoder.state === 'configured' && d.configKey === configKey) return d;
@@ -186,7 +201,8 @@ function getDecoder(rendition: DecoderKey, clip: EncodedClip) {
   const holder = {
     sink: (f: VideoFrame) => f.close(),
     fail: (_e: unknown) => {},
-  } as { decoder: VideoDecoder; configKey: string; sink: (f: VideoFrame) => void; fail: (e: unknown) => void };
+    cursor: undefined,
+  } as unknown as DecoderHolder;
   holder.decoder = new VideoDecoder({
     output: (f) => {
       stats.openFrames++;
@@ -200,6 +216,7 @@ function getDecoder(rendition: DecoderKey, clip: EncodedClip) {
     description: clip.description,
     codedWidth: clip.width,
     codedHeight: clip.height,
+    // Low delay: every output comes without a flush, which is what lets a decode go on later.
     optimizeForLatency: true,
     hardwareAcceleration: 'no-preference',
   });
@@ -217,13 +234,21 @@ async function runDecode(req: DecodeRequest, onBatch: (frames: DecodedFrame[]) =
   const loadingClip = loadClip(req.rendition, req.clipIndex, req.url);
   // A keyframe-only request needs only the first sample: decode it while the rest downloads.
   const clip = req.to === 0 ? await loadingClip.first : await loadingClip.full;
+  // Cancelled while the clip was downloading.
+  if (req.id !== undefined && cancelled.has(req.id)) return 0;
   const last = Math.min(req.to, clip.samples.length - 1);
   const from = Math.max(0, Math.min(req.from, last));
   const d = getDecoder(decoderKey, clip);
-  let index = 0;
+  // Go on from where this decoder stopped in the same clip, or start again at the keyframe.
+  // With B-frames output order differs from decode order: those clips are always fed whole and flushed.
+  const resumable = !clip.reordered && decoderKey !== 'keyframe';
+  const start = resumable && d.cursor?.clip === clip && d.cursor.fed <= from ? d.cursor.fed : 0;
+  d.cursor = undefined;
+  let index = start;
   let batch: DecodedFrame[] = [];
   let copying: Promise<void> = Promise.resolve();
   let failure: unknown;
+  let wake = () => {};
   const flushBatch = async () => {
     if (!batch.length) return;
     const out = batch;
@@ -232,9 +257,11 @@ async function runDecode(req: DecodeRequest, onBatch: (frames: DecodedFrame[]) =
   };
   d.fail = (e) => {
     failure = e;
+    wake();
   };
   d.sink = (frame) => {
     const i = index++;
+    wake();
     if (i < from || i > last) {
       closeFrame(frame);
       return;
@@ -266,14 +293,46 @@ async function runDecode(req: DecodeRequest, onBatch: (frames: DecodedFrame[]) =
   const t0 = performance.now();
   // Outputs come in presentation order; with B-frames a frame may need later samples, so feed all.
   const feedLast = clip.reordered && req.to !== 0 ? clip.samples.length - 1 : last;
-  stats.framesThroughDecoder += feedLast + 1;
-  for (let i = 0; i <= feedLast; i++) {
+  stats.framesThroughDecoder += feedLast + 1 - start;
+  for (let i = start; i <= feedLast; i++) {
     const s = clip.samples[i]!;
     d.decoder.decode(new EncodedVideoChunk({ type: s.key ? 'key' : 'delta', timestamp: s.timestamp, duration: s.duration, data: s.data }));
   }
-  running = { id: req.id, decoder: d.decoder };
+  let stopped = false;
+  running = {
+    id: req.id,
+    decoder: d.decoder,
+    stop: () => {
+      stopped = true;
+      wake();
+    },
+  };
   try {
-    await d.decoder.flush();
+    if (resumable) {
+      // No flush (it would demand a keyframe next): wait until the last fed sample has come out.
+      let lastOutputAt = performance.now();
+      let seen = index;
+      let flushed = false;
+      while (index <= feedLast && !failure && !stopped && d.decoder.state === 'configured') {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, STALL_MS);
+        });
+        wake = () => {};
+        if (index !== seen) {
+          seen = index;
+          lastOutputAt = performance.now();
+        } else if (index <= feedLast && d.decoder.decodeQueueSize === 0 && performance.now() - lastOutputAt >= STALL_MS) {
+          // This decoder holds frames back: flush them out (the next request starts at a keyframe).
+          flushed = true;
+          await d.decoder.flush();
+          break;
+        }
+      }
+      if (!flushed && !failure && !stopped && index > feedLast && d.decoder.state === 'configured') d.cursor = { clip, fed: feedLast + 1 };
+    } else {
+      await d.decoder.flush();
+    }
   } catch (e) {
     // reset() by cancel(): not an error, the frames copied so far are still delivered.
     if (req.id === undefined || !cancelled.has(req.id)) throw e;
@@ -346,7 +405,10 @@ const api = {
   /** Drops a queued decode, or stops a running one at once (the playhead went elsewhere). */
   cancel(id: number): void {
     cancelled.add(id);
-    if (running?.id === id && running.decoder.state === 'configured') running.decoder.reset();
+    if (running?.id === id) {
+      if (running.decoder.state === 'configured') running.decoder.reset();
+      running.stop();
+    }
   },
   stats(): WorkerStats {
     return { ...stats, encodedBytes };

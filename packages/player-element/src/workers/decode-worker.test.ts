@@ -1,0 +1,67 @@
+import { expect } from '@esm-bundle/chai';
+import { proxy } from 'comlink';
+import { WorkerBridge } from './worker-bridge.js';
+import type { DecodedFrame, DecodeRequest } from './decode-types.js';
+import { stub } from '../../test/helpers.js';
+
+/** The frame index burnt into the top strip of the fixtures, read from a decoded I420 luma plane. */
+function barcode(f: DecodedFrame): number {
+  const y = new Uint8Array(f.data, 0, f.width * f.height);
+  const sx = f.width / 1280;
+  const row = Math.floor((20 * f.height) / 720) * f.width;
+  let n = 0;
+  for (let k = 0; k < 16; k++) if (y[row + Math.floor((40 * k + 20) * sx)]! > 128) n |= 1 << k;
+  return n;
+}
+
+describe('decode worker', () => {
+  let bridge: WorkerBridge;
+  beforeEach(() => {
+    bridge = new WorkerBridge((m) => {
+      throw new Error(m);
+    });
+  });
+  afterEach(() => bridge.dispose());
+
+  const decode = async (req: Omit<DecodeRequest, 'rendition' | 'clipIndex' | 'url' | 'batchSize'>, clip = 1): Promise<DecodedFrame[]> => {
+    const got: DecodedFrame[] = [];
+    const url = `${stub}/clips/main/high-${String(clip).padStart(4, '0')}.mp4`;
+    await bridge.api.decode({ rendition: 'high', clipIndex: clip, url, batchSize: 4, ...req }, proxy((frames: DecodedFrame[]) => void got.push(...frames)));
+    return got;
+  };
+
+  it('goes on from where the decoder stopped in a clip instead of decoding again from the keyframe', async () => {
+    const a = await decode({ from: 0, to: 9, id: 1 });
+    expect(a.map((f) => f.frame)).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect((await bridge.api.stats()).framesThroughDecoder).to.equal(10);
+    // The next frames of the same clip: only samples 10..20 go through the decoder.
+    const b = await decode({ from: 10, to: 20, id: 2 });
+    expect(b.map((f) => f.frame)).to.deep.equal([10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+    expect((await bridge.api.stats()).framesThroughDecoder).to.equal(21);
+    // Frames are the right pictures (clip 1 starts at tour frame 36).
+    expect(b.map(barcode)).to.deep.equal(b.map((f) => 36 + f.frame));
+    // Frames before the decoder's position need the keyframe again: samples 0..6.
+    const c = await decode({ from: 4, to: 6, id: 3 });
+    expect(c.map(barcode)).to.deep.equal([40, 41, 42]);
+    expect((await bridge.api.stats()).framesThroughDecoder).to.equal(28);
+    // Another clip starts at its own keyframe, and coming back to this one starts again too.
+    const d = await decode({ from: 0, to: 2, id: 4 }, 2);
+    expect(d.map(barcode)).to.deep.equal([72, 73, 74]);
+    const e = await decode({ from: 7, to: 8, id: 5 });
+    expect(e.map(barcode)).to.deep.equal([43, 44]);
+    expect((await bridge.api.stats()).framesThroughDecoder).to.equal(28 + 3 + 9);
+    expect((await bridge.api.stats()).openFrames).to.equal(0);
+  });
+
+  it('stops a cancelled decode and decodes the right frames after it', async () => {
+    const first = decode({ from: 0, to: 35, id: 1 });
+    await bridge.api.cancel(1);
+    const cut = await first;
+    // Whatever was delivered before the cancel took hold is a run of right frames from the start.
+    expect(cut.map(barcode)).to.deep.equal(cut.map((f) => 36 + f.frame));
+    expect(cut.map((f) => f.frame)).to.deep.equal(cut.map((_f, i) => i));
+    const next = await decode({ from: 30, to: 31, id: 2 });
+    expect(next.map(barcode)).to.deep.equal([66, 67]);
+    expect((await bridge.api.stats()).openFrames).to.equal(0);
+  });
+});
