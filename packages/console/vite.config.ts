@@ -19,7 +19,9 @@ export default defineConfig({
     assetsDir: 'assets',
     sourcemap: false,
     target: 'es2022',
-    chunkSizeWarningLimit: 700,
+    // The one chunk over 700 kB is the Agora SDK (about 1.5 MB, 425 kB gzip), loaded only when an Agora call starts;
+    // scripts/print-bundle-size.mjs keeps the first-load budget.
+    chunkSizeWarningLimit: 1600,
     rollupOptions: {
       // @roomwalk/shared's modules only declare constants and schemas; letting the bundler drop the unused ones keeps
       // zod and libphonenumber out of the first load (the routes that validate forms load them).
