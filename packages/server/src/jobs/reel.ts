@@ -83,7 +83,7 @@ export async function reelJob(services: Services, reelId: string, deps: ReelJobD
   try {
     const tour = await db.selectFrom('tours').innerJoin('users', 'users.id', 'tours.owner_id').innerJoin('companies', 'companies.id', 'tours.company_id')
       .leftJoin('user_profiles', 'user_profiles.user_id', 'users.id')
-      .select(['tours.video_key', 'tours.fps', 'tours.deleted_at', 'users.username', 'companies.name as company', 'companies.logo_key', 'user_profiles.name', 'user_profiles.surname', 'user_profiles.contact_number'])
+      .select(['tours.video_key', 'tours.fps', 'tours.deleted_at', 'tours.blur_faces', 'users.username', 'companies.name as company', 'companies.logo_key', 'user_profiles.name', 'user_profiles.surname', 'user_profiles.contact_number'])
       .where('tours.id', '=', claimed.tour_id).executeTakeFirst();
     if (!tour || tour.deleted_at || !tour.video_key) throw new Error('tour is gone or has no source video');
     await report(0, 'Preparing video');
@@ -111,6 +111,8 @@ export async function reelJob(services: Services, reelId: string, deps: ReelJobD
       },
       onProgress: (f) => void report(5 + f * 85, 'Rendering reel'),
       preset: deps.preset ?? services.config.REEL_X264_PRESET,
+      // Privacy: the owner's per-tour switch, read when the render starts.
+      blurFaces: tour.blur_faces,
     });
     await chain;
     await report(92, 'Saving reel');

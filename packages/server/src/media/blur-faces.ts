@@ -1,55 +1,46 @@
 /**
  * Privacy: blurs faces in the tour clips, the thumbnail, reels and photos (docs/ai-and-media.md, "Privacy").
  *
- * Clips (a second pass after processVideo, run by the job when the tour's `blur_faces` is on):
- * 1. Detection on the 360p rendition, which is cheap to decode: every DETECT_EVERY-th frame of the tour (counted
- *    across clips) goes through BlazeFace (services/ai/faces.ts).
- * 2. Tracking by neighbourhood: a face found at sample s (confidence ≥ BLUR_MIN_SCORE) covers every frame within
- *    REACH = 2 × DETECT_EVERY frames of s on both sides (the frames between samples, across clip boundaries, and one
- *    missed sample), its box scaled to 720p and grown by
- *    BOX_MARGIN plus MOTION_MARGIN per frame of distance from s, so a face that moves is still inside its box.
- * 3. Only clips that have at least one box are re-encoded: the 720p clip is decoded to raw frames, the boxes are
- *    blurred (three box-blur passes, radius ≈ a fifth of the box, reading only inside the box), and one ffmpeg run
- *    encodes the 720p and 360p renditions again with encoding.ts's x264 settings (36-frame closed GOP, no B-frames)
- *    into fragmented MP4 — the same format as processVideo's clips. The 360p is made from the blurred 720p.
- * 4. The thumbnail (frame THUMBNAIL_FRAME of the 720p picture) gets the boxes of that frame plus its own detection.
+ * Videos (clips, thumbnail and reels) are blurred while they are made, in one pass: ffmpeg decodes to raw frames,
+ * {@link faceBlurFilter} blurs them, ffmpeg encodes them (media/frame-pipe.ts) — no second decode or encode.
+ * 1. Detection: every DETECT_EVERY-th frame (and the last) goes through BlazeFace (services/ai/faces.ts) on a
+ *    copy downscaled to about 360 px on its short side, straight from the yuv420p frame. The 360p rendition is
+ *    made from the blurred 720p frames, so one detection serves both renditions and the thumbnail.
+ * 2. Boxes between samples (faces in a walkthrough move slowly): a face covers the frames up to the next sample,
+ *    grown by BOX_MARGIN plus MOTION_MARGIN per frame of distance; the same face found at two consecutive samples
+ *    also gets a box interpolated between them (for fast pans); a face not found again at the next sample (a missed
+ *    detection, or it left) keeps covering one more sampling step, and one not found at the previous sample covers
+ *    one step back, so one missed sample leaves no gap.
+ * 3. Frames are held back 2 × DETECT_EVERY frames (the look-ahead those boxes need), then blurred (three box-blur
+ *    passes inside each box, reading only inside it) and handed to the encoder.
  *
- * Images (thumbnail, shots): detection on a copy of at most 1280 px, then sharp blurs each grown box in place.
- * Videos (reels): the same decode → blur → encode path as clips, streamed frame by frame.
+ * Images (shots): detection on a copy of at most 1280 px, then the same blur in each grown box.
  */
-import { spawn } from 'node:child_process';
-import { rename, rm, stat } from 'node:fs/promises';
 import sharp from 'sharp';
-import { CLIP_FPS, RENDITIONS, THUMBNAIL_FRAME, renditionSize, x264Args } from './encoding.js';
-import { ffmpegBinaries } from './ffmpeg-binaries.js';
 import { detectFaces, type FaceBox } from '../services/ai/faces.js';
-import type { ProcessVideoResult } from './process-video.js';
+import type { FrameFilter, FrameFilterFactory } from './frame-pipe.js';
+import type { ProcessVideoOptions, ProcessVideoResult } from './process-video.js';
 
-/** Detection runs on every DETECT_EVERY-th frame; the frames between are covered by the neighbours' boxes. */
-export const DETECT_EVERY = 3;
+/** Detection runs on every DETECT_EVERY-th frame of the clips (15 fps: two and a half times a second). */
+export const DETECT_EVERY = 6;
 /** Growth of a detected box on each side, as a share of its size (BlazeFace's box is tight: brow to chin). */
 export const BOX_MARGIN = 0.35;
 /** Extra growth on each side per frame of distance from the frame where the face was detected. */
 export const MOTION_MARGIN = 0.08;
-export const PRIVACY_PROGRESS_TEXT = 'Protecting privacy';
+/** Extra growth of a box interpolated between two detections of the same face (its path need not be straight). */
+export const TRACK_MARGIN = 0.2;
+/** Two detections at consecutive samples are the same face when their centres are within this many face sizes. */
+export const MATCH_DISTANCE = 2;
 /** Confidence needed to blur: lower than the detector's default, since a missed face costs more than a blurred poster. */
 export const BLUR_MIN_SCORE = 0.35;
-/** A detection covers this many frames on each side: two sampling steps, so one missed sample leaves no gap. */
-export const REACH = 2 * DETECT_EVERY;
+/** Short side of the copy the detector sees (the 360p rendition's). */
+export const DETECT_SHORT_SIDE = 360;
 
 export interface Rect { x: number; y: number; width: number; height: number }
 
-export interface BlurClipsResult {
-  /** Faces found over all sampled frames. */
-  detections: number;
-  /** Indexes of the clips that were re-encoded. */
-  blurredClips: number[];
-  thumbnailBlurred: boolean;
-}
-
-/** Grows a face box by BOX_MARGIN (+ motion for `distance` frames), scales it and clamps it to the frame. */
-export function growBox(b: FaceBox | Rect, scale: number, distance: number, width: number, height: number): Rect {
-  const m = BOX_MARGIN + MOTION_MARGIN * distance;
+/** Grows a face box by BOX_MARGIN (+ motion for `distance` frames, + `extra`), scales it and clamps it to the frame. */
+export function growBox(b: FaceBox | Rect, scale: number, distance: number, width: number, height: number, extra = 0): Rect {
+  const m = BOX_MARGIN + MOTION_MARGIN * distance + extra;
   const size = Math.max(b.width, b.height);
   const x0 = Math.max(0, Math.floor((b.x - m * size) * scale));
   const y0 = Math.max(0, Math.floor((b.y - m * size * 1.2) * scale));
@@ -58,30 +49,267 @@ export function growBox(b: FaceBox | Rect, scale: number, distance: number, widt
   return { x: x0, y: y0, width: Math.max(0, x1 - x0), height: Math.max(0, y1 - y0) };
 }
 
-/** Boxes of every frame from detections at sampled frames: each covers its neighbours within `reach` frames. */
-export function spreadBoxes(samples: Map<number, FaceBox[]>, frames: number, reach: number, scale: number, width: number, height: number): Rect[][] {
-  const out: Rect[][] = Array.from({ length: frames }, () => []);
-  for (const [s, faces] of samples) {
-    for (const face of faces) {
-      for (let f = Math.max(0, s - reach); f <= Math.min(frames - 1, s + reach); f++) {
-        const r = growBox(face, scale, Math.abs(f - s), width, height);
-        if (r.width > 0 && r.height > 0) out[f]!.push(r);
+interface Sample {
+  index: number;
+  faces: Rect[];
+  /** Per face: index of the same face in the next sample, or -1. */
+  next: number[];
+  /** Per face: index of the same face in the previous sample, or -1. */
+  prev: number[];
+}
+
+const centre = (r: Rect) => [r.x + r.width / 2, r.y + r.height / 2] as const;
+
+/** Pairs faces of two consecutive samples (greedy, nearest first) that are close and about the same size. */
+function match(a: Sample, b: Sample): void {
+  const pairs: Array<[number, number, number]> = [];
+  for (const [i, p] of a.faces.entries()) {
+    for (const [j, q] of b.faces.entries()) {
+      const sp = Math.max(p.width, p.height);
+      const sq = Math.max(q.width, q.height);
+      if (sq > 2 * sp || sp > 2 * sq) continue;
+      const [px, py] = centre(p);
+      const [qx, qy] = centre(q);
+      const d = Math.hypot(px - qx, py - qy);
+      if (d <= MATCH_DISTANCE * Math.max(sp, sq)) pairs.push([d, i, j]);
+    }
+  }
+  for (const [, i, j] of pairs.sort((x, y) => x[0] - y[0])) {
+    if (a.next[i] === -1 && b.prev[j] === -1) {
+      a.next[i] = j;
+      b.prev[j] = i;
+    }
+  }
+}
+
+/**
+ * Where to blur in each frame, from face detections at sampled frames (see the header, step 2). Samples are added
+ * in order; `boxes(f)` is final once `ready(f)`.
+ */
+export class FacePlan {
+  private samples: Sample[] = [];
+  private ended = false;
+  constructor(private readonly every: number, private readonly width: number, private readonly height: number) {}
+
+  /** Detections (frame pixels) at sampled frame `index`. */
+  add(index: number, faces: Rect[]): void {
+    const s: Sample = { index, faces, next: faces.map(() => -1), prev: faces.map(() => -1) };
+    const last = this.samples.at(-1);
+    if (last) match(last, s);
+    this.samples.push(s);
+  }
+
+  /** No more samples will come (the last frame has been sampled). */
+  end(): void {
+    this.ended = true;
+  }
+
+  /** True when every sample that can put a box on frame f is known. */
+  ready(f: number): boolean {
+    const last = this.samples.at(-1);
+    return this.ended || (!!last && last.index >= Math.floor(f / this.every) * this.every + 2 * this.every);
+  }
+
+  /** Forgets samples that can no longer put a box on frame f or later. */
+  forgetBefore(f: number): void {
+    while (this.samples.length > 2 && this.samples[1]!.index + 2 * this.every < f) this.samples.shift();
+  }
+
+  /** Rectangles to blur in frame f. */
+  boxes(f: number): Rect[] {
+    const s = this.samples;
+    let p = -1;
+    for (let i = 0; i < s.length && s[i]!.index <= f; i++) p = i;
+    const out: Rect[] = [];
+    const grow = (r: Rect, distance: number, extra = 0) => out.push(growBox(r, 1, distance, this.width, this.height, extra));
+    const reach = 2 * this.every;
+    const a = s[p];
+    if (a) for (const r of a.faces) grow(r, f - a.index);
+    const between = !!a && f > a.index;
+    const b = between ? s[p + 1] : undefined;
+    if (a && b) {
+      const t = (f - a.index) / (b.index - a.index);
+      for (const [j, r] of b.faces.entries()) {
+        grow(r, b.index - f);
+        const i = b.prev[j]!;
+        if (i < 0) continue;
+        const q = a.faces[i]!;
+        const lerp = (u: number, v: number) => u + (v - u) * t;
+        grow({ x: lerp(q.x, r.x), y: lerp(q.y, r.y), width: lerp(q.width, r.width), height: lerp(q.height, r.height) }, 0, TRACK_MARGIN);
+      }
+    }
+    // Faces not found again at the sample towards f (missed there, or gone) cover one more step.
+    const before = p >= 1 ? s[p - 1] : undefined;
+    if (before && a && f - before.index <= reach) for (const [i, r] of before.faces.entries()) if (before.next[i] === -1) grow(r, f - before.index);
+    const after = s[between ? p + 2 : p + 1];
+    if (after && after.index - f <= reach) for (const [j, r] of after.faces.entries()) if (after.prev[j] === -1) grow(r, after.index - f);
+    return mergeRects(out.filter((r) => r.width > 1 && r.height > 1));
+  }
+}
+
+/**
+ * Replaces rectangles that overlap by more than half of the smaller one with their bounding box, until none do: the
+ * several boxes one face gets (from the samples on either side, interpolated) are blurred once, not three times.
+ */
+export function mergeRects(rects: Rect[]): Rect[] {
+  const out = [...rects];
+  for (let merged = true; merged;) {
+    merged = false;
+    for (let i = 0; i < out.length && !merged; i++) {
+      for (let j = i + 1; j < out.length; j++) {
+        const a = out[i]!;
+        const b = out[j]!;
+        const iw = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+        const ih = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+        if (iw <= 0 || ih <= 0 || iw * ih <= 0.5 * Math.min(a.width * a.height, b.width * b.height)) continue;
+        const x = Math.min(a.x, b.x);
+        const y = Math.min(a.y, b.y);
+        out[i] = { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
+        out.splice(j, 1);
+        merged = true;
+        break;
       }
     }
   }
   return out;
 }
 
-/** Strong blur of one rectangle of an 8-bit plane (stride = row length), reading only pixels inside it. */
+/** A packed RGB copy of a yuv420p frame, `k` times smaller (k x k luma average, BT.709 limited range). */
+export function yuv420ToRgb(frame: Uint8Array, width: number, height: number, k: number): { rgb: Uint8Array; width: number; height: number } {
+  const dw = Math.floor(width / k);
+  const dh = Math.floor(height / k);
+  const cw = width >> 1;
+  const uBase = width * height;
+  const vBase = uBase + cw * (height >> 1);
+  const out = new Uint8Array(dw * dh * 3);
+  const scale = 1.164 / (k * k);
+  const half = k >> 1;
+  // Chroma column of each output column, computed once.
+  const ccol = new Int32Array(dw);
+  for (let x = 0; x < dw; x++) ccol[x] = (x * k + half) >> 1;
+  let o = 0;
+  for (let y = 0; y < dh; y++) {
+    const crow = ((y * k + half) >> 1) * cw;
+    const row0 = y * k * width;
+    for (let x = 0; x < dw; x++) {
+      let sum = 0;
+      if (k === 2) {
+        const p = row0 + 2 * x;
+        sum = frame[p]! + frame[p + 1]! + frame[p + width]! + frame[p + width + 1]!;
+      } else {
+        for (let j = 0, row = row0 + x * k; j < k; j++, row += width) for (let i = 0; i < k; i++) sum += frame[row + i]!;
+      }
+      const c = crow + ccol[x]!;
+      const Y = sum * scale - 18.624;
+      const U = frame[uBase + c]! - 128;
+      const V = frame[vBase + c]! - 128;
+      // A Uint8Array wraps out-of-range values: clamp first.
+      const r = Y + 1.793 * V;
+      const g = Y - 0.213 * U - 0.533 * V;
+      const bl = Y + 2.112 * U;
+      out[o++] = r < 0 ? 0 : r > 255 ? 255 : r;
+      out[o++] = g < 0 ? 0 : g > 255 ? 255 : g;
+      out[o++] = bl < 0 ? 0 : bl > 255 ? 255 : bl;
+    }
+  }
+  return { rgb: out, width: dw, height: dh };
+}
+
+/** Faces (frame pixels, not grown) in one yuv420p frame, detected on a copy of about DETECT_SHORT_SIDE px. */
+export async function detectFacesInYuv420(frame: Uint8Array, width: number, height: number): Promise<Rect[]> {
+  const k = Math.max(1, Math.round(Math.min(width, height) / DETECT_SHORT_SIDE));
+  const small = yuv420ToRgb(frame, width, height, k);
+  const faces = await detectFaces(small.rgb, small.width, small.height, BLUR_MIN_SCORE);
+  return faces.map((b) => ({ x: b.x * k, y: b.y * k, width: b.width * k, height: b.height * k }));
+}
+
+export interface FaceBlurStats {
+  frames: number;
+  samples: number;
+  /** Faces found over all samples. */
+  detections: number;
+  /** Frames with at least one blurred box. */
+  blurredFrames: number;
+  /** Time spent detecting (downscale + BlazeFace) and blurring, in seconds. */
+  detectSeconds: number;
+  blurSeconds: number;
+}
+
+/**
+ * The privacy frame filter (see the header): detects faces on every `every`-th frame and blurs them in every frame.
+ * `stats`, when given, is filled in as frames pass.
+ */
+export function faceBlurFilter(o: { every?: number; stats?: FaceBlurStats } = {}): FrameFilterFactory {
+  const every = o.every ?? DETECT_EVERY;
+  const stats = o.stats ?? { frames: 0, samples: 0, detections: 0, blurredFrames: 0, detectSeconds: 0, blurSeconds: 0 };
+  return ({ width, height }): FrameFilter => async function* blurFaces(frames) {
+    const plan = new FacePlan(every, width, height);
+    const held: Array<{ frame: Buffer; index: number }> = [];
+    const sample = async (frame: Buffer, index: number) => {
+      const t0 = performance.now();
+      const faces = await detectFacesInYuv420(frame, width, height);
+      stats.detectSeconds += (performance.now() - t0) / 1000;
+      stats.samples++;
+      stats.detections += faces.length;
+      plan.add(index, faces);
+    };
+    const release = (h: { frame: Buffer; index: number }) => {
+      const t0 = performance.now();
+      const rects = plan.boxes(h.index);
+      if (rects.length) {
+        blurYuv420(h.frame, width, height, rects);
+        stats.blurredFrames++;
+      }
+      stats.blurSeconds += (performance.now() - t0) / 1000;
+      plan.forgetBefore(h.index);
+      return h.frame;
+    };
+    let index = 0;
+    for await (const frame of frames) {
+      stats.frames++;
+      // Detection sees the frame before any blur (frames are blurred only when they leave).
+      if (index % every === 0) await sample(frame, index);
+      held.push({ frame, index });
+      index++;
+      while (held.length && plan.ready(held[0]!.index)) yield release(held.shift()!);
+    }
+    const last = held.at(-1);
+    if (last && last.index % every !== 0) await sample(last.frame, last.index);
+    plan.end();
+    while (held.length) yield release(held.shift()!);
+  };
+}
+
+/**
+ * Strong blur of one rectangle of an 8-bit plane (stride = row length), reading only pixels inside it. The box is
+ * averaged down by a factor of about radius / 3, blurred there with three box-blur passes, and brought back with
+ * bilinear interpolation: the same low-pass as blurring at full size, at a cost that does not grow with the radius
+ * (big boxes in 1080x1920 reels).
+ */
 export function blurPlane(plane: Uint8Array, stride: number, r: Rect, radius = Math.max(3, Math.round(Math.min(r.width, r.height) / 5))): void {
   const { x, y, width: w, height: h } = r;
   if (w < 2 || h < 2) return;
-  const buf = new Float32Array(w * h);
-  for (let j = 0; j < h; j++) for (let i = 0; i < w; i++) buf[j * w + i] = plane[(y + j) * stride + x + i]!;
-  const tmp = new Float32Array(Math.max(w, h));
-  const pass = (len: number, count: number, at: (line: number, k: number) => number) => {
-    const rad = Math.min(radius, len - 1);
-    for (let line = 0; line < count; line++) {
+  const f = Math.max(1, Math.floor(radius / 3));
+  const sw = Math.ceil(w / f);
+  const sh = Math.ceil(h / f);
+  const buf = new Float32Array(sw * sh);
+  const col = new Int32Array(w);
+  for (let i = 0; i < w; i++) col[i] = (i / f) | 0;
+  for (let j = 0; j < h; j++) {
+    const row = (y + j) * stride + x;
+    const srow = ((j / f) | 0) * sw;
+    for (let i = 0; i < w; i++) buf[srow + col[i]!]! += plane[row + i]!;
+  }
+  // Blocks on the right and bottom edges may be partial.
+  for (let bj = 0; bj < sh; bj++) {
+    const ch = Math.min(f, h - bj * f);
+    for (let bi = 0; bi < sw; bi++) buf[bj * sw + bi] = buf[bj * sw + bi]! / (ch * Math.min(f, w - bi * f));
+  }
+  const tmp = new Float32Array(Math.max(sw, sh));
+  const pass = (len: number, lines: number, at: (line: number, k: number) => number) => {
+    const rad = Math.min(Math.max(1, Math.round(radius / f)), len - 1);
+    if (rad < 1) return;
+    for (let line = 0; line < lines; line++) {
       for (let k = 0; k < len; k++) tmp[k] = buf[at(line, k)]!;
       let sum = 0;
       // Edge pixels repeated: the window never reads outside the box (no unblurred neighbour leaks in).
@@ -93,10 +321,38 @@ export function blurPlane(plane: Uint8Array, stride: number, r: Rect, radius = M
     }
   };
   for (let it = 0; it < 3; it++) {
-    pass(w, h, (line, k) => line * w + k);
-    pass(h, w, (line, k) => k * w + line);
+    pass(sw, sh, (line, k) => line * sw + k);
+    pass(sh, sw, (line, k) => k * sw + line);
   }
-  for (let j = 0; j < h; j++) for (let i = 0; i < w; i++) plane[(y + j) * stride + x + i] = Math.round(buf[j * w + i]!);
+  // Bilinear back to full size (sample centres aligned).
+  const axis = (n: number, sn: number) => {
+    const i0 = new Int32Array(n);
+    const i1 = new Int32Array(n);
+    const wt = new Float32Array(n);
+    for (let i = 0; i < n; i++) {
+      const s = Math.min(sn - 1, Math.max(0, (i + 0.5) / f - 0.5));
+      i0[i] = Math.floor(s);
+      i1[i] = Math.min(sn - 1, i0[i]! + 1);
+      wt[i] = s - i0[i]!;
+    }
+    return { i0, i1, wt };
+  };
+  const ax = axis(w, sw);
+  const ay = axis(h, sh);
+  for (let j = 0; j < h; j++) {
+    const r0 = ay.i0[j]! * sw;
+    const r1 = ay.i1[j]! * sw;
+    const wy = ay.wt[j]!;
+    const row = (y + j) * stride + x;
+    for (let i = 0; i < w; i++) {
+      const a0 = ax.i0[i]!;
+      const a1 = ax.i1[i]!;
+      const wx = ax.wt[i]!;
+      const top = buf[r0 + a0]! + (buf[r0 + a1]! - buf[r0 + a0]!) * wx;
+      const bottom = buf[r1 + a0]! + (buf[r1 + a1]! - buf[r1 + a0]!) * wx;
+      plane[row + i] = Math.round(top + (bottom - top) * wy);
+    }
+  }
 }
 
 /** Blurs rectangles (luma pixels) in one yuv420p frame. */
@@ -114,128 +370,6 @@ export function blurYuv420(frame: Uint8Array, width: number, height: number, rec
     blurPlane(frame.subarray(ySize, ySize + cw * ch), cw, c);
     blurPlane(frame.subarray(ySize + cw * ch, ySize + 2 * cw * ch), cw, c);
   }
-}
-
-function run(args: string[], o: { signal?: AbortSignal | undefined; stdin?: boolean; onStdout?: (c: Buffer) => void } = {}) {
-  const child = spawn(ffmpegBinaries().ffmpeg, ['-hide_banner', '-nostdin', '-v', 'error', ...args].filter((a) => !(o.stdin && a === '-nostdin')), {
-    stdio: [o.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
-  });
-  let err = '';
-  child.stderr!.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-2000)));
-  if (o.onStdout) child.stdout!.on('data', o.onStdout);
-  const kill = () => child.kill('SIGKILL');
-  o.signal?.addEventListener('abort', kill, { once: true });
-  const done = new Promise<void>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => {
-      o.signal?.removeEventListener('abort', kill);
-      if (o.signal?.aborted) return reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
-      if (code === 0) resolve();
-      else reject(new Error(`ffmpeg exited with ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}`));
-    });
-  });
-  return { child, done };
-}
-
-/** Raw frames of a video, scaled to width x height, in `format` (rgb24 or yuv420p), handed over one by one. */
-async function decodeFrames(file: string, width: number, height: number, format: 'rgb24' | 'yuv420p', onFrame: (f: Buffer, index: number) => Promise<void> | void, signal?: AbortSignal): Promise<number> {
-  const size = format === 'rgb24' ? width * height * 3 : (width * height * 3) / 2;
-  let pending: Buffer = Buffer.alloc(0);
-  let index = 0;
-  let chain: Promise<void> = Promise.resolve();
-  const p = run(['-i', file, '-an', '-sn', '-dn', '-vf', `scale=${width}:${height}:flags=area`, '-f', 'rawvideo', '-pix_fmt', format, 'pipe:1'], {
-    signal,
-    onStdout: (c) => {
-      pending = pending.length ? Buffer.concat([pending, c]) : c;
-      while (pending.length >= size) {
-        const frame = Buffer.from(pending.subarray(0, size));
-        pending = pending.subarray(size);
-        const i = index++;
-        // Back-pressure: stop reading while the frame's work (detection, encoding) is behind.
-        p.child.stdout!.pause();
-        chain = chain.then(() => onFrame(frame, i)).finally(() => p.child.stdout!.resume());
-      }
-    },
-  });
-  await p.done;
-  await chain;
-  return index;
-}
-
-/** Faces at every DETECT_EVERY-th frame (global index, from `first`) of a video decoded at width x height. */
-async function sampleFaces(file: string, width: number, height: number, first: number, samples: Map<number, FaceBox[]>, signal?: AbortSignal, every = DETECT_EVERY): Promise<number> {
-  return decodeFrames(file, width, height, 'rgb24', async (frame, i) => {
-    const g = first + i;
-    if (g % every !== 0) return;
-    const faces = await detectFaces(frame, width, height, BLUR_MIN_SCORE);
-    if (faces.length) samples.set(g, faces);
-  }, signal);
-}
-
-/** Decodes a video, blurs the rectangles of each frame, and encodes it again with the given output arguments. */
-async function reencode(input: string, width: number, height: number, fps: number, rects: (i: number) => Rect[], outputArgs: string[], signal?: AbortSignal): Promise<void> {
-  const enc = run(['-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${width}x${height}`, '-framerate', String(fps), '-i', 'pipe:0', ...outputArgs], { signal, stdin: true });
-  const stdin = enc.child.stdin!;
-  stdin.on('error', () => undefined); // an encoder failure is reported by enc.done
-  try {
-    await decodeFrames(input, width, height, 'yuv420p', async (frame, i) => {
-      const r = rects(i);
-      if (r.length) blurYuv420(frame, width, height, r);
-      if (!stdin.write(frame)) await new Promise<void>((resolve) => stdin.once('drain', resolve));
-    }, signal);
-  } finally {
-    stdin.end();
-  }
-  await enc.done;
-}
-
-const FMP4 = ['-movflags', '+frag_keyframe+empty_moov+default_base_moof'];
-
-/**
- * Blurs the faces in processVideo's clips and thumbnail, in place (same file names, same format). Clips without
- * faces are left untouched. `onProgress` gets 0..1.
- */
-export async function blurFacesInClips(result: Pick<ProcessVideoResult, 'clips' | 'thumbnailPath' | 'portrait'>, o: { signal?: AbortSignal; onProgress?: (fraction: number) => void } = {}): Promise<BlurClipsResult> {
-  const hi = renditionSize(RENDITIONS.high, result.portrait);
-  const lo = renditionSize(RENDITIONS.low, result.portrait);
-  const scale = hi.width / lo.width;
-  const clips = [...result.clips].sort((a, b) => a.index - b.index);
-  const samples = new Map<number, FaceBox[]>();
-  const starts: number[] = [];
-  let total = 0;
-  for (const [k, clip] of clips.entries()) {
-    starts.push(total);
-    total += await sampleFaces(clip.lowPath, lo.width, lo.height, total, samples, o.signal);
-    o.onProgress?.(((k + 1) / clips.length) * 0.6);
-  }
-  const perFrame = spreadBoxes(samples, total, REACH, scale, hi.width, hi.height);
-  const blurred: number[] = [];
-  for (const [k, clip] of clips.entries()) {
-    const start = starts[k]!;
-    const end = k + 1 < clips.length ? starts[k + 1]! : total;
-    if (!perFrame.slice(start, end).some((r) => r.length)) continue;
-    const highTmp = `${clip.highPath}.blur.mp4`;
-    const lowTmp = `${clip.lowPath}.blur.mp4`;
-    try {
-      await reencode(clip.highPath, hi.width, hi.height, CLIP_FPS, (i) => perFrame[start + i] ?? [], [
-        '-filter_complex', `[0:v]setsar=1,split=2[h][l0];[l0]scale=${lo.width}:${lo.height},setsar=1[l]`,
-        '-map_metadata', '-1',
-        '-map', '[h]', ...x264Args(RENDITIONS.high), ...FMP4, '-f', 'mp4', '-y', highTmp,
-        '-map', '[l]', ...x264Args(RENDITIONS.low), ...FMP4, '-f', 'mp4', '-y', lowTmp,
-      ], o.signal);
-      await rename(highTmp, clip.highPath);
-      await rename(lowTmp, clip.lowPath);
-    } finally {
-      await rm(highTmp, { force: true });
-      await rm(lowTmp, { force: true });
-    }
-    blurred.push(clip.index);
-    o.onProgress?.(0.6 + (0.35 * (k + 1)) / clips.length);
-  }
-  const thumbRects = perFrame[Math.min(THUMBNAIL_FRAME, total - 1)] ?? [];
-  const thumbnailBlurred = await blurFacesInImageFile(result.thumbnailPath, thumbRects);
-  o.onProgress?.(1);
-  return { detections: [...samples.values()].reduce((s, f) => s + f.length, 0), blurredClips: blurred, thumbnailBlurred };
 }
 
 /** Face rectangles (grown for blurring) in an image, detected on a copy of at most 1280 px. */
@@ -268,82 +402,23 @@ export async function blurFacesInImage(image: Buffer | string, extra: Rect[] = [
   return sharp(data, { raw: { width: info.width, height: info.height, channels: ch } }).jpeg({ quality: 92 }).toBuffer();
 }
 
-/** Blurs faces in a JPEG file in place; true when it changed. */
-export async function blurFacesInImageFile(file: string, extra: Rect[] = []): Promise<boolean> {
-  const out = await blurFacesInImage(file, extra);
-  if (!out) return false;
-  await sharp(out).toFile(`${file}.blur.jpg`);
-  await rename(`${file}.blur.jpg`, file);
-  return true;
-}
-
 function clampRect(r: Rect, width: number, height: number): Rect {
   const x = Math.max(0, Math.min(width, r.x));
   const y = Math.max(0, Math.min(height, r.y));
   return { x, y, width: Math.max(0, Math.min(width - x, r.width)), height: Math.max(0, Math.min(height - y, r.height)) };
 }
 
-/**
- * Blurs faces in a finished H.264 video (a reel) in place: detection at 360 px short side on 4 frames per second, then one decode → blur → encode (libx264 `preset`, CRF 23, faststart) only when a face was found.
- */
-export async function blurFacesInVideoFile(file: string, o: { width: number; height: number; fps: number; preset?: string; signal?: AbortSignal | undefined }): Promise<{ detections: number; reencoded: boolean }> {
-  const k = 360 / Math.min(o.width, o.height);
-  const dw = Math.round((o.width * k) / 2) * 2;
-  const dh = Math.round((o.height * k) / 2) * 2;
-  const samples = new Map<number, FaceBox[]>();
-  // Reels run at 24 fps with large faces (an upscaled crop): every 6th frame (4 per second) is enough.
-  const every = Math.max(DETECT_EVERY, Math.round(o.fps / 4));
-  const frames = await sampleFaces(file, dw, dh, 0, samples, o.signal ?? undefined, every);
-  if (samples.size === 0) return { detections: 0, reencoded: false };
-  const perFrame = spreadBoxes(samples, frames, 2 * every, o.width / dw, o.width, o.height);
-  const tmp = `${file}.blur.mp4`;
-  try {
-    await reencode(file, o.width, o.height, o.fps, (i) => perFrame[i] ?? [], [
-      '-map_metadata', '-1', '-c:v', 'libx264', '-preset', o.preset ?? 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p',
-      '-movflags', '+faststart', '-f', 'mp4', '-y', tmp,
-    ], o.signal ?? undefined);
-    await stat(tmp);
-    await rename(tmp, file);
-  } finally {
-    await rm(tmp, { force: true });
-  }
-  return { detections: [...samples.values()].reduce((s, f) => s + f.length, 0), reencoded: true };
-}
-
 /** Options of the media core plus the tour's privacy switch. */
 export type PrivacyOptions = { blurFaces?: boolean };
 
 /**
- * The media core with the privacy pass: processVideo, then (when `blurFaces` is not false) blurFacesInClips on its
- * outputs. processVideo's progress takes the first PROCESS_SHARE, the privacy pass the rest ('Protecting privacy').
- * Injected stand-ins (tests of the job's bookkeeping) are not wrapped, so they never see the option's effect.
+ * The media core with the privacy blur: unless `blurFaces` is false, processVideo runs with faceBlurFilter between
+ * its decoding and its encoding. Injected stand-ins (tests of the job's bookkeeping) are not wrapped, so they never
+ * see the option's effect.
  */
-export const PROCESS_SHARE = 0.9;
-export function withFaceBlur<F extends (o: import('./process-video.js').ProcessVideoOptions) => Promise<ProcessVideoResult>>(processVideo: F): F {
-  return (async (opts: import('./process-video.js').ProcessVideoOptions & PrivacyOptions) => {
-    if (opts.blurFaces === false) return processVideo(opts);
-    const onProgress = opts.onProgress;
-    const result = await processVideo({
-      ...opts,
-      onProgress: onProgress && ((p) => (p.progress < 1 ? onProgress({ progress: p.progress * PROCESS_SHARE, text: p.text }) : undefined)),
-    });
-    onProgress?.({ progress: PROCESS_SHARE, text: PRIVACY_PROGRESS_TEXT });
-    try {
-      await blurFacesInClips(result, { ...(opts.signal ? { signal: opts.signal } : {}), onProgress: (f) => onProgress?.({ progress: PROCESS_SHARE + (1 - PROCESS_SHARE) * f, text: PRIVACY_PROGRESS_TEXT }) });
-    } catch (err) {
-      // Same contract as processVideo: nothing of a failed attempt stays in workDir.
-      await Promise.all([...result.clips.flatMap((c) => [c.highPath, c.lowPath]), result.thumbnailPath].map((p) => rm(p, { force: true })));
-      throw err;
-    }
-    // Sizes as they are now (re-encoded clips differ).
-    const size = async (paths: string[]) => (await Promise.all(paths.map((p) => stat(p)))).reduce((s, st) => s + st.size, 0);
-    result.videoInfo = {
-      ...result.videoInfo,
-      fullSize: await size(result.clips.map((c) => c.highPath)),
-      mediumSize: await size(result.clips.map((c) => c.lowPath)),
-      smallSize: await size([result.thumbnailPath]),
-    };
-    onProgress?.({ progress: 1, text: 'Processed' });
-    return result;
+export function withFaceBlur<F extends (o: ProcessVideoOptions) => Promise<ProcessVideoResult>>(processVideo: F): F {
+  return (async (opts: ProcessVideoOptions & PrivacyOptions) => {
+    const { blurFaces, ...rest } = opts;
+    return processVideo(blurFaces === false ? rest : { ...rest, frameFilter: faceBlurFilter() });
   }) as unknown as F;
 }

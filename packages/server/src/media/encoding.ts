@@ -108,8 +108,36 @@ export interface FilterGraphInput {
  * `[thumb]` (one frame, 16:9 centre crop for portrait).
  */
 export function buildFilterGraph(o: FilterGraphInput): string {
+  return `[${o.stream}]${[...normaliseSteps(o), splitStep(o.thumbnail)].join(',')};${splitTail(o.portrait, o.thumbnail)}`;
+}
+
+/**
+ * The first half of buildFilterGraph for a raw frame pipe (a frame filter between decoding and encoding): the
+ * source normalised to the high rendition's size, yuv420p BT.709 limited range, at CLIP_FPS, as label `[out]`.
+ */
+export function buildNormaliseGraph(o: Omit<FilterGraphInput, 'thumbnail'>): string {
+  return `[${o.stream}]${normaliseSteps(o).join(',')}[out]`;
+}
+
+/** The second half: raw high-rendition frames (input 0 of the encoder) split into `[high]`, `[low]` and `[thumb]`. */
+export function buildSplitGraph(portrait: boolean, thumbnail: boolean): string {
+  return `[0:v]setsar=1,${splitStep(thumbnail)};${splitTail(portrait, thumbnail)}`;
+}
+
+const splitStep = (thumbnail: boolean) => `split=${thumbnail ? 3 : 2}[high][low0]${thumbnail ? '[thumb0]' : ''}`;
+
+function splitTail(portrait: boolean, thumbnail: boolean): string {
+  const lo = renditionSize(RENDITIONS.low, portrait);
+  let graph = `[low0]scale=${lo.width}:${lo.height}[low]`;
+  if (thumbnail) {
+    const crop = portrait ? `,crop=iw:trunc(iw*9/16/2)*2` : '';
+    graph += `;[thumb0]trim=start_frame=${THUMBNAIL_FRAME}:end_frame=${THUMBNAIL_FRAME + 1}${crop}[thumb]`;
+  }
+  return graph;
+}
+
+function normaliseSteps(o: Omit<FilterGraphInput, 'thumbnail'>): string[] {
   const hi = renditionSize(RENDITIONS.high, o.portrait);
-  const lo = renditionSize(RENDITIONS.low, o.portrait);
   const steps = [`fps=${CLIP_FPS}`];
   if (isHdr(o.colour) && o.toneMap) {
     const tin = o.colour.transfer;
@@ -139,11 +167,6 @@ export function buildFilterGraph(o: FilterGraphInput): string {
       `crop=${hi.width}:${hi.height}`,
     );
   }
-  steps.push('setsar=1', 'format=yuv420p', `split=${o.thumbnail ? 3 : 2}[high][low0]${o.thumbnail ? '[thumb0]' : ''}`);
-  let graph = `[${o.stream}]${steps.join(',')};[low0]scale=${lo.width}:${lo.height}[low]`;
-  if (o.thumbnail) {
-    const crop = o.portrait ? `,crop=iw:trunc(iw*9/16/2)*2` : '';
-    graph += `;[thumb0]trim=start_frame=${THUMBNAIL_FRAME}:end_frame=${THUMBNAIL_FRAME + 1}${crop}[thumb]`;
-  }
-  return graph;
+  steps.push('setsar=1', 'format=yuv420p');
+  return steps;
 }

@@ -20,11 +20,12 @@ import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  CLIP_FPS, CLIP_FRAMES, RENDITIONS, buildFilterGraph, isHdr, renditionSize, segmentArgs, x264Args,
+  CLIP_FPS, CLIP_FRAMES, RENDITIONS, buildFilterGraph, buildNormaliseGraph, buildSplitGraph, isHdr, renditionSize, segmentArgs, x264Args,
 } from './encoding.js';
+import { pipeFrames, yuv420pBytes, type FrameFilterFactory } from './frame-pipe.js';
 import { ffmpegBinaries, ffmpegCapabilities } from './ffmpeg-binaries.js';
 import { MAX_SOURCE_SIDE, abortError, assertAcceptable, probeVideo, type ProbeResult } from './probe-video.js';
-import { runProcess } from './run-process.js';
+import { runProcess, type RunResult } from './run-process.js';
 import { VideoRejectedError } from './video-rejected-error.js';
 
 export { VideoRejectedError } from './video-rejected-error.js';
@@ -41,6 +42,12 @@ export interface ProcessVideoOptions {
   signal?: AbortSignal;
   /** Kill ffmpeg when its output time has not advanced for this long (default 120 s). */
   stallTimeoutMs?: number;
+  /**
+   * Work on the pixels between decoding and encoding (the privacy blur): ffmpeg then runs as two processes, one
+   * decoding the source to raw high-rendition frames, one encoding the filtered frames into both renditions and
+   * the thumbnail. Without it, one ffmpeg process does everything.
+   */
+  frameFilter?: FrameFilterFactory;
 }
 
 export interface ProcessedClip {
@@ -138,46 +145,77 @@ async function transcode(opts: ProcessVideoOptions, probe: ProbeResult, report: 
   const highList = join(workDir, 'high.csv');
   const lowList = join(workDir, 'low.csv');
   const thumbnailPath = join(workDir, 'thumbnail.jpg');
-  const args = [
-    '-hide_banner', '-nostdin', '-v', 'error', '-nostats', '-progress', 'pipe:1', '-stats_period', '0.5',
+  const input = [
     '-max_alloc', String(1024 ** 3),
     '-protocol_whitelist', 'file', '-f', probe.demuxer, ...probe.inputArgs,
     '-max_pixels', String(MAX_SOURCE_SIDE * MAX_SOURCE_SIDE), '-i', `file:${opts.input}`,
-    '-filter_complex', graph,
+  ];
+  const outputs = [
     '-map_metadata', '-1', '-map_chapters', '-1',
     '-map', '[high]', ...x264Args(RENDITIONS.high), '-fps_mode', 'passthrough', ...segmentArgs(maxFrames, highList), join(workDir, 'high-%05d.mp4'),
     '-map', '[low]', ...x264Args(RENDITIONS.low), '-fps_mode', 'passthrough', ...segmentArgs(maxFrames, lowList), join(workDir, 'low-%05d.mp4'),
     '-map', '[thumb]', '-frames:v', '1', '-q:v', '3', '-update', '1', thumbnailPath,
   ];
+  const progressArgs = ['-nostats', '-progress', 'pipe:1', '-stats_period', '0.5'];
 
   const expectedUs = probe.durationSeconds * 1e6;
   let lastOutUs = -1;
   let buffered = '';
-  const run = runProcess(ffmpeg, args, {
+  let touchEncoder = () => undefined as void;
+  const onProgressOutput = (chunk: string) => {
+    const lines = (buffered + chunk).split('\n');
+    buffered = lines.pop() ?? '';
+    for (const line of lines) {
+      const m = /^out_time_us=(\d+)/.exec(line);
+      if (!m) continue;
+      const us = Number(m[1]);
+      if (us > lastOutUs) {
+        lastOutUs = us;
+        touchEncoder();
+        const share = Math.min(1, us / expectedUs);
+        report(PROBE_SHARE + (FINISH_AT - PROBE_SHARE) * share, PROGRESS_TEXT.processing);
+      }
+    }
+  };
+  const limits = {
     // Generous: 600 s of 4K60 HEVC decodes slowly in software; the stall watchdog catches real hangs much sooner.
     timeoutMs: 120_000 + probe.durationSeconds * 10_000,
     stallMs: opts.stallTimeoutMs ?? 120_000,
     maxOutputBytes: 32 * 1024 ** 2,
     maxMemoryBytes: TRANSCODE_MEMORY_BYTES,
     keepStdout: false,
-    signal,
-    onStdout: (chunk) => {
-      const lines = (buffered + chunk).split('\n');
-      buffered = lines.pop() ?? '';
-      for (const line of lines) {
-        const m = /^out_time_us=(\d+)/.exec(line);
-        if (!m) continue;
-        const us = Number(m[1]);
-        if (us > lastOutUs) {
-          lastOutUs = us;
-          run.touch();
-          const share = Math.min(1, us / expectedUs);
-          report(PROBE_SHARE + (FINISH_AT - PROBE_SHARE) * share, PROGRESS_TEXT.processing);
-        }
-      }
-    },
-  });
-  const result = await run.done;
+  };
+
+  let result: RunResult;
+  if (!opts.frameFilter) {
+    const graph = buildFilterGraph({ stream: `0:${probe.streamIndex}`, portrait, colour: probe.colour, toneMap: caps.toneMap, thumbnail: true });
+    const run = runProcess(ffmpeg, ['-hide_banner', '-nostdin', '-v', 'error', ...progressArgs, ...input, '-filter_complex', graph, ...outputs], { ...limits, signal, onStdout: onProgressOutput });
+    touchEncoder = run.touch;
+    result = await run.done;
+  } else {
+    // Decoder (the untrusted input, hardened as above) → frame filter → encoder (our own raw frames).
+    const hi = renditionSize(RENDITIONS.high, portrait);
+    const stop = new AbortController();
+    const both = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
+    const decoder = runProcess(ffmpeg, [
+      '-hide_banner', '-nostdin', '-v', 'error', '-nostats', ...input,
+      '-filter_complex', buildNormaliseGraph({ stream: `0:${probe.streamIndex}`, portrait, colour: probe.colour, toneMap: caps.toneMap }),
+      '-map', '[out]', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', 'pipe:1',
+    ], { ...limits, signal: both, rawStdout: true });
+    const encoder = runProcess(ffmpeg, [
+      '-hide_banner', '-v', 'error', ...progressArgs,
+      '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${hi.width}x${hi.height}`, '-framerate', String(CLIP_FPS), '-i', 'pipe:0',
+      '-filter_complex', buildSplitGraph(portrait, true), ...outputs,
+    ], { ...limits, signal: both, stdin: true, onStdout: onProgressOutput });
+    touchEncoder = encoder.touch;
+    const piped = await pipeFrames({ decoder, encoder, frameBytes: yuv420pBytes(hi.width, hi.height), filter: opts.frameFilter(hi), stop: () => stop.abort() });
+    if (signal?.aborted) throw abortError();
+    const { encoded } = piped;
+    if (piped.encoderGone || encoded.stopped || encoded.code !== 0) throw new Error(`encoder failed (${encoded.stopped ?? encoded.code}): ${tail(encoded.stderr)}`);
+    // The decoder read the untrusted file: its failure is the video's, as in the one-process path.
+    result = piped.decoded;
+    if (piped.frames === 0 && result.code === 0 && !result.stopped) throw VideoRejectedError.invalid('no frames decoded');
+  }
   if (result.stopped === 'abort' || signal?.aborted) throw abortError();
   if (result.stopped) throw VideoRejectedError.invalid(`ffmpeg stopped (${result.stopped}): ${tail(result.stderr)}`);
   if (result.code !== 0) {

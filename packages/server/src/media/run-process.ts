@@ -1,6 +1,7 @@
 /** Runs ffmpeg/ffprobe as child processes with hard bounds: wall time, stall time, output size, memory, abort. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
 
 export interface RunOptions {
   /** Kill the process after this many milliseconds in total. */
@@ -16,6 +17,13 @@ export interface RunOptions {
   keepStdout?: boolean;
   /** Kill the process when `touch()` was not called for this many milliseconds (no progress = stalled). */
   stallMs?: number;
+  /** Give the process a stdin pipe (RunningProcess.stdin) instead of none. */
+  stdin?: boolean;
+  /**
+   * Raw frames on stdout: the caller reads RunningProcess.stdout as bytes. onStdout, keepStdout and the output
+   * limit then apply to stderr only.
+   */
+  rawStdout?: boolean;
 }
 
 export interface RunResult {
@@ -30,6 +38,10 @@ export interface RunningProcess {
   done: Promise<RunResult>;
   /** Resets the stall timer; call it when the process shows progress. */
   touch(): void;
+  /** With `stdin: true`: the process's standard input. */
+  stdin: Writable | null;
+  /** With `rawStdout: true`: the process's standard output, as bytes. */
+  stdout: Readable | null;
 }
 
 const PRLIMIT = '/usr/bin/prlimit';
@@ -48,8 +60,12 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
     lastTouch = Date.now();
   };
 
+  let spawned!: ChildProcess;
   const done = new Promise<RunResult>((resolve, reject) => {
-    const child = spawn(file, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: minimalEnv() });
+    const child = spawn(file, argv, { stdio: [opts.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], env: minimalEnv() });
+    spawned = child;
+    // A process that exits early closes its stdin; the writer learns it from `done`, not from an EPIPE crash.
+    child.stdin?.on('error', () => undefined);
     const keepStdout = opts.keepStdout ?? true;
     let stdout = '';
     let stderr = '';
@@ -75,15 +91,17 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
       outBytes += n;
       if (outBytes > opts.maxOutputBytes) stop('output');
     };
-    child.stdout.setEncoding('utf8');
-    child.stderr.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      count(chunk.length);
-      if (stopped) return;
-      if (keepStdout) stdout += chunk;
-      if (opts.onStdout && opts.onStdout(chunk) === false) stop('consumer');
-    });
-    child.stderr.on('data', (chunk: string) => {
+    child.stderr!.setEncoding('utf8');
+    if (!opts.rawStdout) {
+      child.stdout!.setEncoding('utf8');
+      child.stdout!.on('data', (chunk: string) => {
+        count(chunk.length);
+        if (stopped) return;
+        if (keepStdout) stdout += chunk;
+        if (opts.onStdout && opts.onStdout(chunk) === false) stop('consumer');
+      });
+    }
+    child.stderr!.on('data', (chunk: string) => {
       count(chunk.length);
       // Keep only the tail: the last lines carry the reason of a failure.
       stderr = (stderr + chunk).slice(-16_384);
@@ -102,7 +120,7 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
       opts.signal?.removeEventListener('abort', onAbort);
     }
   });
-  return { done, touch };
+  return { done, touch, stdin: opts.stdin ? spawned?.stdin ?? null : null, stdout: opts.rawStdout ? spawned?.stdout ?? null : null };
 }
 
 /** ffmpeg needs no secrets from our environment; pass only what locale and temp handling use. */

@@ -10,6 +10,9 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import sharp from 'sharp';
 import { probeDuration, runFfmpeg } from '../ai/ffmpeg.js';
+import { ffmpegBinaries } from '../../media/ffmpeg-binaries.js';
+import { pipeFrames, yuv420pBytes } from '../../media/frame-pipe.js';
+import { runProcess } from '../../media/run-process.js';
 
 export const REEL_SIZE = { width: 1080, height: 1920 } as const;
 export const REEL_FPS = 24;
@@ -85,7 +88,7 @@ export interface RenderReelInput {
   onProgress?: (fraction: number) => void;
   signal?: AbortSignal | undefined;
   preset?: string;
-  /** Privacy: blur faces in the rendered reel (media/blur-faces.ts) before its thumbnail is taken. */
+  /** Privacy: blur faces in the rendered frames before they are encoded (media/blur-faces.ts). */
   blurFaces?: boolean;
 }
 
@@ -142,31 +145,44 @@ export async function renderReel(o: RenderReelInput): Promise<RenderedReel> {
   filters.push(`${segments.map((_, i) => `[s${i}]`).join('')}[end]concat=n=${segments.length + 1}:v=1:a=0,format=yuv420p[out]`);
   const total = segments.reduce((s, x) => s + x.length, 0) + END_CARD_SECONDS;
   const videoPath = path.join(o.workDir, 'reel.mp4');
-  let carry = '';
-  await runFfmpeg(
-    [
-      '-v', 'error', '-y', ...inputs,
-      '-filter_complex', filters.join(';'), '-map', '[out]', '-an',
-      '-c:v', 'libx264', '-preset', o.preset ?? 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-r', String(REEL_FPS),
-      '-movflags', '+faststart', '-progress', 'pipe:1', '-nostats', videoPath,
-    ],
-    {
-      signal: o.signal,
-      timeoutMs: 15 * 60_000,
-      onStdout: (chunk) => {
-        carry += chunk.toString();
-        const lines2 = carry.split('\n');
-        carry = lines2.pop() ?? '';
-        for (const l of lines2) {
-          const m = /^out_time_us=(\d+)/.exec(l);
-          if (m) o.onProgress?.(Math.min(1, Number(m[1]) / 1e6 / total));
-        }
-      },
-    },
-  );
+  const encode = ['-c:v', 'libx264', '-preset', o.preset ?? 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-r', String(REEL_FPS), '-movflags', '+faststart'];
   if (o.blurFaces) {
-    const { blurFacesInVideoFile } = await import('../../media/blur-faces.js');
-    await blurFacesInVideoFile(videoPath, { width: W, height: H, fps: REEL_FPS, preset: o.preset ?? 'veryfast', signal: o.signal });
+    // Privacy: the rendered frames go raw through the face blur into the encoder (one encode, as without it).
+    const { faceBlurFilter } = await import('../../media/blur-faces.js');
+    const frames = Math.round(total * REEL_FPS);
+    const stop = new AbortController();
+    const signal = o.signal ? AbortSignal.any([o.signal, stop.signal]) : stop.signal;
+    const limits = { timeoutMs: 15 * 60_000, maxOutputBytes: 1024 ** 2, signal };
+    const decoder = runProcess(ffmpegBinaries().ffmpeg, ['-hide_banner', '-nostdin', '-v', 'error', ...inputs, '-filter_complex', filters.join(';'), '-map', '[out]', '-an', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', 'pipe:1'], { ...limits, rawStdout: true });
+    const encoder = runProcess(ffmpegBinaries().ffmpeg, ['-hide_banner', '-v', 'error', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${W}x${H}`, '-framerate', String(REEL_FPS), '-i', 'pipe:0', ...encode, '-y', videoPath], { ...limits, stdin: true });
+    const r = await pipeFrames({
+      decoder, encoder, frameBytes: yuv420pBytes(W, H), stop: () => stop.abort(),
+      // 24 fps: a detection every 8th frame (three a second), as in the clips.
+      filter: faceBlurFilter({ every: 8 })({ width: W, height: H }),
+      onFrame: (n) => o.onProgress?.(Math.min(1, n / frames)),
+    });
+    if (o.signal?.aborted) throw new Error('aborted');
+    for (const [name, x] of [['render', r.decoded], ['encode', r.encoded]] as const) {
+      if (x.code !== 0 || x.stopped) throw new Error(`ffmpeg ${name} failed (${x.stopped ?? x.code}): ${x.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+    }
+  } else {
+    let carry = '';
+    await runFfmpeg(
+      ['-v', 'error', '-y', ...inputs, '-filter_complex', filters.join(';'), '-map', '[out]', '-an', ...encode, '-progress', 'pipe:1', '-nostats', videoPath],
+      {
+        signal: o.signal,
+        timeoutMs: 15 * 60_000,
+        onStdout: (chunk) => {
+          carry += chunk.toString();
+          const lines2 = carry.split('\n');
+          carry = lines2.pop() ?? '';
+          for (const l of lines2) {
+            const m = /^out_time_us=(\d+)/.exec(l);
+            if (m) o.onProgress?.(Math.min(1, Number(m[1]) / 1e6 / total));
+          }
+        },
+      },
+    );
   }
   const thumbnailPath = path.join(o.workDir, 'thumbnail.jpg');
   await runFfmpeg(['-v', 'error', '-y', '-ss', '1', '-i', videoPath, '-frames:v', '1', '-vf', 'scale=540:960', '-q:v', '3', '-update', '1', thumbnailPath], { signal: o.signal, timeoutMs: 60_000 });

@@ -1,0 +1,92 @@
+/**
+ * Raw frames from one ffmpeg process, through a JavaScript frame filter, into another: decode once, work on the
+ * pixels, encode once. Used by the privacy blur (clips and reels), so blurring costs no second encode.
+ */
+import type { Readable } from 'node:stream';
+import type { RunResult, RunningProcess } from './run-process.js';
+
+/**
+ * Turns the stream of decoded frames (packed yuv420p, all the same size) into the frames to encode, in order. It may
+ * hold some frames back (look-ahead) but must hand on every frame it was given, once, before it ends.
+ */
+export type FrameFilter = (frames: AsyncIterable<Buffer>) => AsyncIterable<Buffer>;
+
+/** Makes a frame filter for frames of width x height (yuv420p). */
+export type FrameFilterFactory = (size: { width: number; height: number }) => FrameFilter;
+
+/** Bytes of one packed yuv420p frame. */
+export const yuv420pBytes = (width: number, height: number) => width * height + 2 * (width >> 1) * (height >> 1);
+
+/** Cuts a byte stream into frames of `size` bytes (a trailing partial frame is dropped). */
+export async function* readFrames(stream: Readable, size: number, onChunk?: () => void): AsyncGenerator<Buffer> {
+  let parts: Buffer[] = [];
+  let have = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    onChunk?.();
+    parts.push(chunk);
+    have += chunk.length;
+    while (have >= size) {
+      const all = parts.length === 1 ? parts[0]! : Buffer.concat(parts, have);
+      // Own copy of the frame: the filter may keep it while later chunks arrive.
+      yield Buffer.from(all.subarray(0, size));
+      parts = have > size ? [all.subarray(size)] : [];
+      have -= size;
+    }
+  }
+}
+
+export interface PipeResult {
+  /** Frames written to the encoder. */
+  frames: number;
+  decoded: RunResult;
+  encoded: RunResult;
+  /** The encoder closed its input before the end: its result tells why (the decoder was stopped for it). */
+  encoderGone: boolean;
+}
+
+/**
+ * Moves frames from `decoder` (started with rawStdout) through `filter` into `encoder` (started with stdin), with
+ * back-pressure both ways. `stop` kills both processes (the caller's AbortController shared by them); it is called
+ * when the filter throws (the error is rethrown once both have exited) or when the encoder goes away.
+ */
+export async function pipeFrames(o: {
+  decoder: RunningProcess;
+  encoder: RunningProcess;
+  frameBytes: number;
+  filter?: FrameFilter | undefined;
+  stop: () => void;
+  onFrame?: (written: number) => void;
+}): Promise<PipeResult> {
+  const stdin = o.encoder.stdin!;
+  let frames = 0;
+  let encoderGone = false;
+  try {
+    const decoded = readFrames(o.decoder.stdout!, o.frameBytes, () => o.decoder.touch());
+    for await (const frame of o.filter ? o.filter(decoded) : decoded) {
+      if (stdin.destroyed || stdin.writableEnded) {
+        encoderGone = true;
+        break;
+      }
+      frames++;
+      if (!stdin.write(frame)) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            stdin.off('drain', done).off('close', done);
+            resolve();
+          };
+          stdin.on('drain', done).on('close', done);
+        });
+      }
+      o.onFrame?.(frames);
+    }
+  } catch (err) {
+    o.stop();
+    stdin.destroy();
+    await Promise.allSettled([o.decoder.done, o.encoder.done]);
+    throw err;
+  }
+  if (encoderGone) o.stop();
+  stdin.end();
+  const [decoded, encoded] = await Promise.all([o.decoder.done, o.encoder.done]);
+  return { frames, decoded, encoded, encoderGone };
+}
