@@ -272,8 +272,12 @@ export class DecodeController implements ReactiveController {
     }
     // Grow each job to cover its clip's share of the window so one decode pass serves many frames.
     const merged: Job[] = [];
+    // After a jump the exact frame's pass starts its copies at that frame; the frames behind it
+    // in its clip come in a pass of their own once it has landed.
+    const exactAlone = this.jumping && exactMissing;
+    const exactR: Rendition = this.highEnabled ? 'high' : 'low';
     for (const j of jobs) {
-      const same = merged.find((m) => m.clip === j.clip && m.rendition === j.rendition);
+      const same = merged.find((m) => m.clip === j.clip && m.rendition === j.rendition && !(exactAlone && m.clip === pc && m.rendition === exactR));
       if (same) {
         same.from = Math.min(same.from, j.from);
         same.to = Math.max(same.to, j.to);
@@ -321,9 +325,10 @@ export class DecodeController implements ReactiveController {
     const p = this.position;
     const exactR: Rendition = this.highEnabled ? 'high' : 'low';
     if (this.cache.has(exactR, p)) this.jumping = false;
-    const exactPending = this.jumping && this.pending.has(this.key(exactR, p));
+    const exactKey = this.key(exactR, p);
     for (const job of jobs) {
-      if (exactPending && !job.keyframe) break;
+      // Checked per job: once the exact frame's job is started, the jobs after it wait.
+      if (this.jumping && this.pending.has(exactKey) && !job.keyframe) break;
       if (job.keyframe) {
         this.run(job.clip % this.bridges.length, job);
         continue;
@@ -331,6 +336,9 @@ export class DecodeController implements ReactiveController {
       // Until the first frame is on screen, only its keyframe is fetched (slow networks).
       if (!this.firstArrived) break;
       if (this.deferBackward(job)) continue;
+      // With high frames on, the low rendition only fills idle time: while any high frame is
+      // decoding it would take the CPU that the exact frames need on a two-core device.
+      if (job.rendition === 'low' && this.highEnabled && this.busy.some((b, i) => b && this.runningRendition(i) === 'high')) continue;
       // The worker already inside this clip goes on from where it stopped: wait for it rather
       // than decode the clip again from its keyframe on another worker.
       const owner = this.cursors.findIndex((c) => c[job.rendition]?.clip === job.clip && c[job.rendition]!.next <= job.from);
@@ -343,6 +351,11 @@ export class DecodeController implements ReactiveController {
       if (w < 0) break;
       this.run(w, job);
     }
+  }
+
+  private runningRendition(w: number): Rendition | undefined {
+    for (const j of this.running.values()) if (j.worker === w && !j.keyframe) return j.rendition;
+    return undefined;
   }
 
   /** A short backward pass into a clip behind the playhead's that can wait to become a long one (BACKWARD_CHUNK). */

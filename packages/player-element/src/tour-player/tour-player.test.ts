@@ -130,6 +130,26 @@ describe('<tour-player> decoding', () => {
     }
   });
 
+  it('after a far jump decodes the exact frame alone, starting its copies at that frame', async () => {
+    p = await makePlayer({ 'tour-id': tours.main!, api: stub });
+    await firstEvent(p, 'tour-ready');
+    await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
+    type Job = { rendition: string; clip: number; from: number; to: number; keyframe?: boolean };
+    const decoder = (p as unknown as { decoder: { run(w: number, j: Job): void; cache: { has(r: string, f: number): boolean } } }).decoder;
+    const started: { job: Job; exactReady: boolean }[] = [];
+    const run = decoder.run.bind(decoder);
+    decoder.run = (w, j) => {
+      started.push({ job: { ...j }, exactReady: decoder.cache.has('high', 120) });
+      run(w, j);
+    };
+    await p.goToFrame(120);
+    expect(readBarcode(canvasOf(p))).to.equal(120);
+    // Clip 3 is tour frames 108..143: one high pass from its keyframe that hands out frame 12 first;
+    // nothing else (no 360p, no other clip, not the frames behind) competes for the CPU meanwhile.
+    const beforeExact = started.filter((s) => !s.exactReady && !s.job.keyframe).map((s) => `${s.job.rendition} ${s.job.clip} from ${s.job.from}`);
+    expect(beforeExact).to.deep.equal(['high 3 from 12']);
+  });
+
   it('decodes only the low rendition when hi-res is "false"', async () => {
     p = await makePlayer({ 'tour-id': tours.main!, api: stub, 'hi-res': 'false' });
     await firstEvent(p, 'tour-ready');
