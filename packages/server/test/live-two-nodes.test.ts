@@ -2,20 +2,18 @@
  * Rooms across API nodes: two server processes on loopback sharing one PostgreSQL database (LISTEN/NOTIFY), and the
  * same over Redis when redis-server is installed. A viewer on one node and the host on the other hear each other.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../src/db/database.js';
 import { createTokenService } from '../src/auth/tokens.js';
+import { freePort, jsonLine, startFixture, startProcess, stopProcess } from './helpers/processes.js';
 import { connect, LEAD_MUTATION, leadInput, sessionOf, wsUrl, type LiveClient } from './fixtures/live-helpers.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const base = process.env.TEST_DATABASE_URL;
 const redisServer = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => fs.existsSync(p));
 
@@ -24,53 +22,18 @@ interface Node {
   proc: ChildProcess;
 }
 
-function startNode(env: Record<string, string>): Promise<Node> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'fixtures/live-node.ts')], {
-    cwd: path.join(here, '..'),
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'error', ROLE: 'api', ICE_SERVERS: '[]', RATE_LIMIT_DISABLED: 'true', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let err = '';
-  proc.stderr!.on('data', (d) => (err += String(d)));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (d) => {
-      out += String(d);
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve({ url: (JSON.parse(line) as { url: string }).url, proc });
-    });
-    proc.once('exit', (code) => reject(new Error(`node exited (${code}): ${err.slice(-2000)}`)));
-  });
-}
-
-async function stopNode(n: Node | undefined): Promise<void> {
-  if (!n || n.proc.exitCode !== null) return;
-  const exited = new Promise((r) => n.proc.once('exit', r));
-  n.proc.kill('SIGTERM');
-  await exited;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
+async function startNode(env: Record<string, string>): Promise<Node> {
+  const child = startFixture('live-node.ts', { NODE_ENV: 'test', LOG_LEVEL: 'error', ROLE: 'api', ICE_SERVERS: '[]', RATE_LIMIT_DISABLED: 'true', ...env }, (line) => jsonLine<{ url: string }>(line, 'url'));
+  return { url: (await child.ready).url, proc: child.proc };
 }
 
 async function startRedis(): Promise<{ url: string; proc: ChildProcess }> {
   const port = await freePort();
-  const proc = spawn(redisServer!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (d) => {
-      out += String(d);
-      if (out.includes('Ready to accept connections')) resolve();
-    });
-    proc.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${out}`)));
-  });
-  return { url: `redis://127.0.0.1:${port}`, proc };
+  const child = startProcess(redisServer!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], process.env, (line) =>
+    line.includes('Ready to accept connections') ? true : undefined,
+  );
+  await child.ready;
+  return { url: `redis://127.0.0.1:${port}`, proc: child.proc };
 }
 
 const buses = [
@@ -117,12 +80,8 @@ describe.skipIf(!base).each(buses)('live rooms across two server processes over 
 
   afterAll(async () => {
     for (const c of clients) c.close();
-    await Promise.all([stopNode(a), stopNode(b)]);
-    if (redisProc && redisProc.exitCode === null) {
-      const exited = new Promise((r) => redisProc!.once('exit', r));
-      redisProc.kill('SIGTERM');
-      await exited;
-    }
+    await Promise.all([stopProcess(a?.proc), stopProcess(b?.proc)]);
+    await stopProcess(redisProc);
     await db?.close();
     const admin = new pg.Client({ connectionString: base });
     await admin.connect();

@@ -3,44 +3,20 @@
  * worker retries it. The tour finishes once, with one set of clips and no orphan files. PostgreSQL only (two processes
  * share the database).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser } from './helpers/seed.js';
+import { startFixture, stopProcess } from './helpers/processes.js';
 import { landscapeVideo, listFiles, uploadAndSubmit, waitFor } from './fixtures/tours.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const serverRoot = path.resolve(here, '..');
 
-/** Starts test/fixtures/worker.ts in its own process; resolves once it prints READY. */
-function startWorker(env: Record<string, string>, output: string[]): { child: ChildProcess; ready: Promise<void> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'fixtures', 'worker.ts')], {
-    cwd: serverRoot,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      output.push(...d.toString().split('\n').filter(Boolean));
-      if (output.includes('READY')) resolve();
-    });
-    child.stderr!.on('data', (d: Buffer) => output.push(`stderr: ${d.toString()}`));
-    child.on('exit', (code) => reject(new Error(`worker exited (${code}): ${output.join('\n')}`)));
-  });
-  return { child, ready };
-}
-
-const stop = (child: ChildProcess | undefined, signal: NodeJS.Signals) =>
-  new Promise<void>((resolve) => {
-    if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill(signal);
-  });
+/** Starts test/fixtures/worker.ts in its own process; `ready` resolves once it prints READY. */
+const startWorker = (env: Record<string, string>) => startFixture('worker.ts', env, (line) => (line === 'READY' ? true : undefined));
 
 // A kill, an expiry and a second attempt on real ffmpeg: give a loaded 2-core machine room.
 describe.skipIf(!process.env.TEST_DATABASE_URL)('a worker killed mid-job (PostgreSQL)', { timeout: 180_000 }, () => {
@@ -59,8 +35,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a worker killed mid-job (Postgr
     await maintenance.start();
   });
   afterAll(async () => {
-    await stop(first, 'SIGKILL');
-    await stop(second, 'SIGTERM');
+    await stopProcess(first, 'SIGKILL');
+    await stopProcess(second, 'SIGTERM');
     await maintenance?.stop({ graceful: false, wait: true }).catch(() => undefined);
     await t?.stop();
   });
@@ -68,9 +44,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a worker killed mid-job (Postgr
   it('retries the job elsewhere; the tour ends PROCESSED once, with one set of clips and no orphan files', async () => {
     const owner = await seedUser(t.app, { plan: 'pro' });
     const env = { DATABASE_URL: t.app.config.DATABASE_URL!, DATA_DIR: t.dataDir, JWT_SECRET: t.app.config.jwtSecret };
-    const out1: string[] = [];
-    const w1 = startWorker({ ...env, HANG_AFTER_CLIP_FILES: '3' }, out1);
-    first = w1.child;
+    const w1 = startWorker({ ...env, HANG_AFTER_CLIP_FILES: '3' });
+    const out1 = w1.output;
+    first = w1.proc;
     await w1.ready;
 
     const { tourId } = await uploadAndSubmit(t, owner.token, await fs.readFile(await landscapeVideo(12)));
@@ -80,11 +56,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a worker killed mid-job (Postgr
     const partial = (await listFiles(tourDir)).filter((f) => !f.endsWith('.meta'));
     expect(partial.length).toBeGreaterThan(0);
     expect(partial.every((f) => f.startsWith('v1/clips/'))).toBe(true);
-    await stop(first, 'SIGKILL');
+    await stopProcess(first, 'SIGKILL');
 
-    const out2: string[] = [];
-    const w2 = startWorker(env, out2);
-    second = w2.child;
+    const w2 = startWorker(env);
+    const out2 = w2.output;
+    second = w2.proc;
     await w2.ready;
 
     const { db } = t.app.services;
@@ -92,7 +68,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a worker killed mid-job (Postgr
       const row = await db.selectFrom('tours').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       return row.status === 'PROCESSED' || row.status === 'FAILED' ? row : null;
     }, 'tour finished by the second worker', 150_000, 250);
-    expect(tour.status).toBe('PROCESSED');
+    expect(tour.status, `${tour.progress_text ?? ''}\nsecond worker:\n${out2.join('\n').slice(-3000)}`).toBe('PROCESSED');
     expect(tour.processing_attempt).toBe(2);
     expect(tour.clips_version).toBe(2);
 

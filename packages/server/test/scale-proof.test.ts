@@ -11,14 +11,13 @@
  *   its sockets with 1001, finishes the request in flight and exits 0.
  * PostgreSQL only (TEST_DATABASE_URL).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -33,10 +32,9 @@ import type { App } from '../src/app.js';
 import { openDatabase, type Db } from '../src/db/database.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { landscapeVideo, Q, waitFor, type ProgressEvent } from './fixtures/tours.js';
+import { jsonLine, startFixture, stopProcess } from './helpers/processes.js';
 import { connect, LEAD_MUTATION, leadInput, sessionOf, wsUrl, type LiveClient } from './fixtures/live-helpers.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const serverRoot = path.resolve(here, '..');
 const base = process.env.TEST_DATABASE_URL;
 const BUCKET = 'roomwalk-scale';
 
@@ -49,39 +47,14 @@ interface Node {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-function startNode(name: string, role: 'api' | 'worker', env: Record<string, string>): Promise<Node> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'fixtures/scale-node.ts')], {
-    cwd: serverRoot,
-    env: { ...process.env, ...env, ROLE: role },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
-  proc.stderr!.on('data', (d: Buffer) => output.push(`stderr: ${d.toString()}`));
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    proc.stdout!.on('data', (d: Buffer) => {
-      buffered += d.toString();
-      const lines = buffered.split('\n');
-      buffered = lines.pop()!;
-      for (const line of lines) {
-        output.push(line);
-        try {
-          const m = JSON.parse(line) as { url?: string; role?: string };
-          if (m.url && m.role) resolve({ name, role, url: m.url, proc, output, exited });
-        } catch {
-          // a log line
-        }
-      }
-    });
-    void exited.then(({ code }) => reject(new Error(`${name} exited (${code}): ${output.join('\n').slice(-3000)}`)));
-  });
+async function startNode(name: string, role: 'api' | 'worker', env: Record<string, string>): Promise<Node> {
+  const child = startFixture('scale-node.ts', { ...env, ROLE: role }, (line) => jsonLine<{ url: string; role: string }>(line, 'url', 'role'));
+  const { url } = await child.ready.catch((err: Error) => Promise.reject(new Error(`${name}: ${err.message}`)));
+  return { name, role, url, proc: child.proc, output: child.output, exited: child.exited };
 }
 
 async function kill(n: Node | undefined, signal: NodeJS.Signals): Promise<void> {
-  if (!n || n.proc.exitCode !== null || n.proc.signalCode !== null) return;
-  n.proc.kill(signal);
-  await n.exited;
+  await stopProcess(n?.proc, signal);
 }
 
 async function gql<T = any>(url: string, query: string, variables: Record<string, unknown>, token?: string): Promise<{ status: number; data: T; errors?: Array<{ message: string }> }> {
