@@ -1,5 +1,5 @@
-// Builds test tours with real ffmpeg: 36-frame closed-GOP fragmented-MP4 H.264 clips at
-// 1280x720 and 640x360. Every frame carries its index as a 16-bit barcode in the top-left
+// Builds test tours with real ffmpeg: 36-frame fragmented-MP4 H.264 clips at 1280x720 and
+// 640x360, each of three closed 12-frame GOPs (as the pipeline encodes them). Every frame carries its index as a 16-bit barcode in the top-left
 // 640x40 strip (40 px blocks, white = 1), and the low rendition has a white 40x40 box in its
 // bottom-right corner, so tests can read from canvas pixels which frame and rendition is shown.
 import { execFileSync } from 'node:child_process';
@@ -10,11 +10,13 @@ import { fileURLToPath } from 'node:url';
 export const FIXTURES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '.fixtures');
 export const FPS = 12;
 export const CLIP_FRAMES = 36;
-const VERSION = 'v3';
+/** A keyframe every 12 frames, as in the pipeline (packages/server/src/media/encoding.ts). */
+export const KEYFRAME_INTERVAL = 12;
+const VERSION = 'v4';
 
 const fragmented = ['-segment_format', 'mp4', '-segment_format_options', 'movflags=+frag_keyframe+empty_moov+default_base_moof'];
 // Bitrates in the range a pipeline would use for these sizes (about 3 Mbps at 720p, 0.6 at 360p).
-const x264 = (preset, maxrate, bframes = 0) => ['-c:v', 'libx264', '-preset', preset, '-pix_fmt', 'yuv420p', '-crf', '23', '-maxrate', maxrate, '-bufsize', maxrate.replace(/\d+/, (n) => String(Number(n) * 2)), '-g', String(CLIP_FRAMES), '-keyint_min', String(CLIP_FRAMES), '-sc_threshold', '0', '-bf', String(bframes)];
+const x264 = (preset, maxrate, bframes = 0) => ['-c:v', 'libx264', '-preset', preset, '-pix_fmt', 'yuv420p', '-crf', '23', '-maxrate', maxrate, '-bufsize', maxrate.replace(/\d+/, (n) => String(Number(n) * 2)), '-g', String(KEYFRAME_INTERVAL), '-keyint_min', String(KEYFRAME_INTERVAL), '-sc_threshold', '0', '-bf', String(bframes), '-flags', '+cgop'];
 
 /**
  * Generates one tour: `seconds` of video at 12 fps. `detail` adds temporal noise over the test

@@ -18,7 +18,7 @@ export interface DecodeRequest {
   rendition: Rendition;
   clipIndex: number;
   url: string;
-  /** Frames [from, to] of the clip are copied out; decoding always starts at the keyframe. */
+  /** Frames [from, to] of the clip are copied out; decoding starts at the last keyframe at or before `from` (or goes on from where the decoder stopped). */
   from: number;
   to: number;
   /** Frames per message back to the main thread (tours §9 batch size). */

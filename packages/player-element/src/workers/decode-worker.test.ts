@@ -53,6 +53,21 @@ describe('decode worker', () => {
     expect((await bridge.api.stats()).openFrames).to.equal(0);
   });
 
+  it('starts a decode deep in a clip at the last keyframe before it, not at the clip start', async () => {
+    // Clips carry a keyframe every 12 frames: frames 30..31 need samples 24..31 only.
+    const a = await decode({ from: 30, to: 31, id: 1 });
+    expect(a.map(barcode)).to.deep.equal([66, 67]);
+    expect((await bridge.api.stats()).framesThroughDecoder).to.equal(8);
+    // Going on from there needs nothing again; going back before 24 starts at keyframe 12.
+    const b = await decode({ from: 32, to: 33, id: 2 });
+    expect(b.map(barcode)).to.deep.equal([68, 69]);
+    expect((await bridge.api.stats()).framesThroughDecoder).to.equal(10);
+    const c = await decode({ from: 20, to: 20, id: 3 });
+    expect(c.map(barcode)).to.deep.equal([56]);
+    expect((await bridge.api.stats()).framesThroughDecoder).to.equal(10 + 9);
+    expect((await bridge.api.stats()).openFrames).to.equal(0);
+  });
+
   it('stops a cancelled decode and decodes the right frames after it', async () => {
     const first = decode({ from: 0, to: 35, id: 1 });
     await bridge.api.cancel(1);

@@ -225,6 +225,12 @@ function getDecoder(rendition: DecoderKey, clip: EncodedClip): DecoderHolder {
   return holder;
 }
 
+/** Index of the last keyframe at or before sample `i` of a clip (0 at worst: a clip starts on one). */
+function keyframeAtOrBefore(clip: EncodedClip, i: number): number {
+  for (let k = i; k > 0; k--) if (clip.samples[k]!.key) return k;
+  return 0;
+}
+
 function closeFrame(f: VideoFrame): void {
   f.close();
   stats.openFrames--;
@@ -239,10 +245,13 @@ async function runDecode(req: DecodeRequest, onBatch: (frames: DecodedFrame[]) =
   const last = Math.min(req.to, clip.samples.length - 1);
   const from = Math.max(0, Math.min(req.from, last));
   const d = getDecoder(decoderKey, clip);
-  // Go on from where this decoder stopped in the same clip, or start again at the keyframe.
-  // With B-frames output order differs from decode order: those clips are always fed whole and flushed.
+  // Go on from where this decoder stopped in the same clip, or start at the last keyframe at or before `from`
+  // (clips carry a keyframe every few frames in closed GOPs, so a jump decodes only the frames since that one),
+  // whichever is later. With B-frames output order differs from decode order: those clips are always fed whole
+  // from their first sample and flushed.
   const resumable = !clip.reordered && decoderKey !== 'keyframe';
-  const start = resumable && d.cursor?.clip === clip && d.cursor.fed <= from ? d.cursor.fed : 0;
+  const keyStart = clip.reordered ? 0 : keyframeAtOrBefore(clip, from);
+  const start = resumable && d.cursor?.clip === clip && d.cursor.fed <= from && d.cursor.fed >= keyStart ? d.cursor.fed : keyStart;
   d.cursor = undefined;
   let index = start;
   let batch: DecodedFrame[] = [];

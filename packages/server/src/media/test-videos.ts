@@ -4,6 +4,7 @@ import { mkdtemp, open, readFile, readdir, rm, stat, writeFile } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { KEYFRAME_INTERVAL } from './encoding.js';
 import { ffmpegBinaries } from './ffmpeg-binaries.js';
 
 const run = promisify(execFile);
@@ -93,8 +94,8 @@ export interface ClipInspection {
   height: number;
   frames: number;
   firstIsKey: boolean;
-  /** Keyframes after the first (a clip must be one GOP). */
-  laterKeyframes: number;
+  /** Indices of the keyframes (a clip is closed GOPs of KEYFRAME_INTERVAL frames: 0, 12, 24). */
+  keyframes: number[];
   bFrames: number;
   codec: string;
   /** Streams in the file: 1 (audio and everything else dropped). */
@@ -120,7 +121,7 @@ export async function inspectClip(path: string): Promise<ClipInspection> {
     height: s.height,
     frames: Number(s.nb_read_frames),
     firstIsKey: j.frames[0]?.key_frame === 1 && j.frames[0]?.pict_type === 'I',
-    laterKeyframes: j.frames.slice(1).filter((f) => f.key_frame === 1).length,
+    keyframes: j.frames.flatMap((f, i) => (f.key_frame === 1 ? [i] : [])),
     bFrames: j.frames.filter((f) => f.pict_type === 'B').length,
   };
 }
@@ -156,4 +157,9 @@ export async function headBytes(path: string, n: number): Promise<Buffer> {
   } finally {
     await h.close();
   }
+}
+
+/** The keyframe indices a clip of `frames` frames must have: 0, then every KEYFRAME_INTERVAL frames. */
+export function expectedKeyframes(frames: number): number[] {
+  return Array.from({ length: Math.ceil(frames / KEYFRAME_INTERVAL) }, (_, i) => i * KEYFRAME_INTERVAL);
 }
