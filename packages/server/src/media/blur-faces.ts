@@ -6,11 +6,11 @@
  * 1. Detection: every DETECT_EVERY-th frame (and the last) goes through BlazeFace (services/ai/faces.ts) on a
  *    copy downscaled to about 360 px on its short side, straight from the yuv420p frame. The 360p rendition is
  *    made from the blurred 720p frames, so one detection serves both renditions and the thumbnail.
- * 2. Boxes between samples (faces in a walkthrough move slowly): a face covers the frames up to the next sample,
- *    grown by BOX_MARGIN plus MOTION_MARGIN per frame of distance; the same face found at two consecutive samples
- *    also gets a box interpolated between them (for fast pans); a face not found again at the next sample (a missed
- *    detection, or it left) keeps covering one more sampling step, and one not found at the previous sample covers
- *    one step back, so one missed sample leaves no gap.
+ * 2. Boxes between samples (faces in a walkthrough move slowly): the same face found at two consecutive samples
+ *    gets a box interpolated between them (grown by BOX_MARGIN + TRACK_MARGIN, a little more mid-way); a face
+ *    found on one side only covers the frames up to the other sample, grown by BOX_MARGIN plus MOTION_MARGIN per
+ *    frame of distance, and one more sampling step (a missed detection, or it left or arrived), so one missed sample
+ *    leaves no gap. Nothing is matched across a cut (reel segments: a big change of the whole picture).
  * 3. Frames are held back 2 × DETECT_EVERY frames (the look-ahead those boxes need), then blurred (three box-blur
  *    passes inside each box, reading only inside it) and handed to the encoder.
  *
@@ -91,11 +91,12 @@ export class FacePlan {
   private ended = false;
   constructor(private readonly every: number, private readonly width: number, private readonly height: number) {}
 
-  /** Detections (frame pixels) at sampled frame `index`. */
-  add(index: number, faces: Rect[]): void {
+  /** Detections (frame pixels) at sampled frame `index`; `cut`: the picture changed abruptly since the last sample. */
+  add(index: number, faces: Rect[], cut = false): void {
     const s: Sample = { index, faces, next: faces.map(() => -1), prev: faces.map(() => -1) };
     const last = this.samples.at(-1);
-    if (last) match(last, s);
+    // Across a cut (reel segments) nothing is the same face: each side keeps its own grown boxes.
+    if (last && !cut) match(last, s);
     this.samples.push(s);
   }
 
@@ -124,18 +125,22 @@ export class FacePlan {
     const grow = (r: Rect, distance: number, extra = 0) => out.push(growBox(r, 1, distance, this.width, this.height, extra));
     const reach = 2 * this.every;
     const a = s[p];
-    if (a) for (const r of a.faces) grow(r, f - a.index);
     const between = !!a && f > a.index;
     const b = between ? s[p + 1] : undefined;
+    // A face found at both neighbouring samples gets the box interpolated between them (tight: it follows the face);
+    // one found on one side only gets that side's box, grown with the distance.
+    if (a) for (const [i, r] of a.faces.entries()) if (!b || a.next[i] === -1) grow(r, f - a.index);
     if (a && b) {
       const t = (f - a.index) / (b.index - a.index);
       for (const [j, r] of b.faces.entries()) {
-        grow(r, b.index - f);
         const i = b.prev[j]!;
-        if (i < 0) continue;
+        if (i < 0) {
+          grow(r, b.index - f);
+          continue;
+        }
         const q = a.faces[i]!;
         const lerp = (u: number, v: number) => u + (v - u) * t;
-        grow({ x: lerp(q.x, r.x), y: lerp(q.y, r.y), width: lerp(q.width, r.width), height: lerp(q.height, r.height) }, 0, TRACK_MARGIN);
+        grow({ x: lerp(q.x, r.x), y: lerp(q.y, r.y), width: lerp(q.width, r.width), height: lerp(q.height, r.height) }, Math.min(f - a.index, b.index - f) / 2, TRACK_MARGIN);
       }
     }
     // Faces not found again at the sample towards f (missed there, or gone) cover one more step.
@@ -226,6 +231,25 @@ export async function detectFacesInYuv420(frame: Uint8Array, width: number, heig
   return faces.map((b) => ({ x: b.x * k, y: b.y * k, width: b.width * k, height: b.height * k }));
 }
 
+/** Mean luma change (0–255) between two frames' glances above which the picture counts as cut to another. */
+export const CUT_DIFFERENCE = 40;
+
+/** A 32x18 grid of luma samples: enough to tell a cut from camera motion, 576 reads a frame. */
+function glance(frame: Uint8Array, width: number, height: number): Float32Array {
+  const out = new Float32Array(32 * 18);
+  for (let gy = 0; gy < 18; gy++) {
+    const row = Math.floor(((gy + 0.5) * height) / 18) * width;
+    for (let gx = 0; gx < 32; gx++) out[gy * 32 + gx] = frame[row + Math.floor(((gx + 0.5) * width) / 32)]!;
+  }
+  return out;
+}
+
+function difference(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
+  return sum / a.length;
+}
+
 export interface FaceBlurStats {
   frames: number;
   samples: number;
@@ -249,13 +273,13 @@ export function faceBlurFilter(o: { every?: number; letterbox?: boolean; stats?:
   return ({ width, height }): FrameFilter => async function* blurFaces(frames) {
     const plan = new FacePlan(every, width, height);
     const held: Array<{ frame: Buffer; index: number }> = [];
-    const sample = async (frame: Buffer, index: number) => {
+    const sample = async (frame: Buffer, index: number, cut = false) => {
       const t0 = performance.now();
       const faces = await detectFacesInYuv420(frame, width, height, o.letterbox);
       stats.detectSeconds += (performance.now() - t0) / 1000;
       stats.samples++;
       stats.detections += faces.length;
-      plan.add(index, faces);
+      plan.add(index, faces, cut);
     };
     const release = (h: { frame: Buffer; index: number }) => {
       const t0 = performance.now();
@@ -269,16 +293,24 @@ export function faceBlurFilter(o: { every?: number; letterbox?: boolean; stats?:
       return h.frame;
     };
     let index = 0;
+    let previous: Float32Array | null = null;
+    let cut = false;
     for await (const frame of frames) {
       stats.frames++;
+      const look = glance(frame, width, height);
+      if (previous && difference(previous, look) > CUT_DIFFERENCE) cut = true;
+      previous = look;
       // Detection sees the frame before any blur (frames are blurred only when they leave).
-      if (index % every === 0) await sample(frame, index);
+      if (index % every === 0) {
+        await sample(frame, index, cut);
+        cut = false;
+      }
       held.push({ frame, index });
       index++;
       while (held.length && plan.ready(held[0]!.index)) yield release(held.shift()!);
     }
     const last = held.at(-1);
-    if (last && last.index % every !== 0) await sample(last.frame, last.index);
+    if (last && last.index % every !== 0) await sample(last.frame, last.index, cut);
     plan.end();
     while (held.length) yield release(held.shift()!);
   };
@@ -290,7 +322,7 @@ export function faceBlurFilter(o: { every?: number; letterbox?: boolean; stats?:
  * bilinear interpolation: the same low-pass as blurring at full size, at a cost that does not grow with the radius
  * (big boxes in 1080x1920 reels).
  */
-export function blurPlane(plane: Uint8Array, stride: number, r: Rect, radius = Math.max(3, Math.round(Math.min(r.width, r.height) / 5))): void {
+export function blurPlane(plane: Uint8Array, stride: number, r: Rect, radius = Math.max(3, Math.round(Math.min(r.width, r.height) / 4))): void {
   const { x, y, width: w, height: h } = r;
   if (w < 2 || h < 2) return;
   const f = Math.max(1, Math.floor(radius / 3));

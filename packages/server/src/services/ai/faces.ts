@@ -96,48 +96,55 @@ export async function detectFaces(rgb: Buffer | Uint8Array, width: number, heigh
   if (rgb.length !== width * height * 3) throw new Error(`face detector input must be ${width}x${height} RGB`);
   const { tf, model } = l;
   const found: FaceBox[] = [];
-  const frame = tf.tensor3d(rgb instanceof Buffer ? new Uint8Array(rgb.buffer, rgb.byteOffset, rgb.length) : rgb, [height, width, 3], 'int32');
-  try {
-    // Letterbox: the whole frame, centred on a black square, in one run (half the cost of two tiles, faces shrunk
-    // more: right for frames whose faces are large anyway, such as upscaled reels).
-    const long = Math.max(width, height);
-    const squares = o.letterbox ? [{ x: -Math.floor((long - width) / 2), y: -Math.floor((long - height) / 2), size: long }] : tiles(width, height);
-    for (const tile of squares) {
-      const scores = tf.tidy(() => {
-        const crop = tf.cast(tile.x < 0 || tile.y < 0
-          ? tf.pad(frame, [[-tile.y, tile.size - height + tile.y], [-tile.x, tile.size - width + tile.x], [0, 0]])
-          : tf.slice(frame, [tile.y, tile.x, 0], [tile.size, tile.size, 3]), 'float32');
-        const resized = tf.image.resizeBilinear(tf.expandDims(crop, 0) as import('@tensorflow/tfjs-core').Tensor4D, [FACE_INPUT, FACE_INPUT]);
-        const input = tf.sub(tf.div(resized, 127.5), 1);
-        const res = model.execute(input) as import('@tensorflow/tfjs-core').Tensor | import('@tensorflow/tfjs-core').Tensor[];
-        if (!Array.isArray(res)) return tf.reshape(res, [-1, 17]);
-        if (res.length === 1) return tf.reshape(res[0]!, [-1, 17]);
-        // This conversion has four outputs: scores and regressors of the 16x16 (512 anchors) and 8x8 (384 anchors)
-        // grids, as human's blazeface.ts handles them: smallest first is [384x1, 512x1, 384x16, 512x16].
-        const [s384, s512, r384, r512] = [...res].sort((a, b) => a.size - b.size);
-        const rows512 = tf.concat([tf.reshape(s512!, [-1, 1]), tf.reshape(r512!, [-1, 16])], 1);
-        const rows384 = tf.concat([tf.reshape(s384!, [-1, 1]), tf.reshape(r384!, [-1, 16])], 1);
-        return tf.concat([rows512, rows384], 0);
-      });
-      const rows = (await scores.data()) as Float32Array;
-      scores.dispose();
-      const k = tile.size / FACE_INPUT;
-      for (let i = 0; i * 17 < rows.length; i++) {
-        const logit = rows[i * 17]!;
-        const score = 1 / (1 + Math.exp(-logit));
-        if (score < minScore) continue;
-        const cx = rows[i * 17 + 1]! + l.anchors[i * 2]!;
-        const cy = rows[i * 17 + 2]! + l.anchors[i * 2 + 1]!;
-        const w = rows[i * 17 + 3]!;
-        const h = rows[i * 17 + 4]!;
-        if (!(w > 0 && h > 0)) continue;
-        found.push({ x: tile.x + (cx - w / 2) * k, y: tile.y + (cy - h / 2) * k, width: w * k, height: h * k, score });
-      }
+  // Letterbox: the whole frame, centred on a black square, in one run (half the cost of two tiles, faces shrunk
+  // more: right for frames whose faces are large anyway, such as upscaled reels).
+  const long = Math.max(width, height);
+  const squares = o.letterbox ? [{ x: -Math.floor((long - width) / 2), y: -Math.floor((long - height) / 2), size: long }] : tiles(width, height);
+  for (const tile of squares) {
+    // The square is cut and scaled to the model's -1..1 range here (the wasm backend slices tensors in slow JS).
+    const square = squareInput(rgb, width, height, tile);
+    const scores = tf.tidy(() => {
+      const input = tf.image.resizeBilinear(tf.tensor4d(square, [1, tile.size, tile.size, 3]), [FACE_INPUT, FACE_INPUT]);
+      const res = model.execute(input) as import('@tensorflow/tfjs-core').Tensor | import('@tensorflow/tfjs-core').Tensor[];
+      if (!Array.isArray(res)) return tf.reshape(res, [-1, 17]);
+      if (res.length === 1) return tf.reshape(res[0]!, [-1, 17]);
+      // This conversion has four outputs: scores and regressors of the 16x16 (512 anchors) and 8x8 (384 anchors)
+      // grids, as human's blazeface.ts handles them: smallest first is [384x1, 512x1, 384x16, 512x16].
+      const [s384, s512, r384, r512] = [...res].sort((a, b) => a.size - b.size);
+      const rows512 = tf.concat([tf.reshape(s512!, [-1, 1]), tf.reshape(r512!, [-1, 16])], 1);
+      const rows384 = tf.concat([tf.reshape(s384!, [-1, 1]), tf.reshape(r384!, [-1, 16])], 1);
+      return tf.concat([rows512, rows384], 0);
+    });
+    const rows = (await scores.data()) as Float32Array;
+    scores.dispose();
+    const k = tile.size / FACE_INPUT;
+    for (let i = 0; i * 17 < rows.length; i++) {
+      const logit = rows[i * 17]!;
+      const score = 1 / (1 + Math.exp(-logit));
+      if (score < minScore) continue;
+      const cx = rows[i * 17 + 1]! + l.anchors[i * 2]!;
+      const cy = rows[i * 17 + 2]! + l.anchors[i * 2 + 1]!;
+      const w = rows[i * 17 + 3]!;
+      const h = rows[i * 17 + 4]!;
+      if (!(w > 0 && h > 0)) continue;
+      found.push({ x: tile.x + (cx - w / 2) * k, y: tile.y + (cy - h / 2) * k, width: w * k, height: h * k, score });
     }
-  } finally {
-    frame.dispose();
   }
   return nms(found).map((b) => clampBox(b, width, height)).filter((b) => b.width > 1 && b.height > 1);
+}
+
+/** The square `tile` of a packed RGB frame as float32 in -1..1 (black outside the frame, for letterboxing). */
+function squareInput(rgb: Uint8Array, width: number, height: number, tile: { x: number; y: number; size: number }): Float32Array {
+  const out = new Float32Array(tile.size * tile.size * 3).fill(-1);
+  const x0 = Math.max(0, tile.x);
+  const x1 = Math.min(width, tile.x + tile.size);
+  for (let ty = 0; ty < tile.size; ty++) {
+    const y = tile.y + ty;
+    if (y < 0 || y >= height) continue;
+    let o = (ty * tile.size + (x0 - tile.x)) * 3;
+    for (let i = (y * width + x0) * 3, end = (y * width + x1) * 3; i < end; i++) out[o++] = rgb[i]! / 127.5 - 1;
+  }
+  return out;
 }
 
 function clampBox(b: FaceBox, width: number, height: number): FaceBox {
