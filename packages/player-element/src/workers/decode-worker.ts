@@ -193,10 +193,27 @@ let keyframeQueue: Promise<unknown> = Promise.resolve();
 /** With no output for this long and nothing queued, a decoder is flushed (it is holding frames back). */
 const STALL_MS = 400;
 
+function decoderConfig(clip: EncodedClip): VideoDecoderConfig {
+  return {
+    codec: clip.codec,
+    description: clip.description,
+    codedWidth: clip.width,
+    codedHeight: clip.height,
+    // Low delay: every output comes without a flush, which is what lets a decode go on later.
+    optimizeForLatency: true,
+    hardwareAcceleration: 'no-preference',
+  };
+}
+
 function getDecoder(rendition: DecoderKey, clip: EncodedClip): DecoderHolder {
   const configKey = `${clip.codec}|${clip.width}x${clip.height}|${Array.from(clip.description).join(',')}`;
   let d = decoders.get(rendition);
   if (d && d.decoder.state === 'configured' && d.configKey === configKey) return d;
+  if (d && d.decoder.state === 'unconfigured' && d.configKey === configKey) {
+    // reset() by a cancel (a jump): configure the same decoder again rather than build a new one.
+    d.decoder.configure(decoderConfig(clip));
+    return d;
+  }
   if (d && d.decoder.state !== 'closed') d.decoder.close();
   const holder = {
     sink: (f: VideoFrame) => f.close(),
@@ -211,15 +228,7 @@ function getDecoder(rendition: DecoderKey, clip: EncodedClip): DecoderHolder {
     },
     error: (e) => holder.fail(e),
   });
-  holder.decoder.configure({
-    codec: clip.codec,
-    description: clip.description,
-    codedWidth: clip.width,
-    codedHeight: clip.height,
-    // Low delay: every output comes without a flush, which is what lets a decode go on later.
-    optimizeForLatency: true,
-    hardwareAcceleration: 'no-preference',
-  });
+  holder.decoder.configure(decoderConfig(clip));
   holder.configKey = configKey;
   decoders.set(rendition, holder);
   return holder;
