@@ -28,7 +28,7 @@ export const BOX_MARGIN = 0.35;
 /** Extra growth on each side per frame of distance from the frame where the face was detected. */
 export const MOTION_MARGIN = 0.08;
 /** Extra growth of a box interpolated between two detections of the same face (its path need not be straight). */
-export const TRACK_MARGIN = 0.2;
+export const TRACK_MARGIN = 0.35;
 /** Two detections at consecutive samples are the same face when their centres are within this many face sizes. */
 export const MATCH_DISTANCE = 2;
 /** Confidence needed to blur: lower than the detector's default, since a missed face costs more than a blurred poster. */
