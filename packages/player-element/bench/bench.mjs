@@ -81,7 +81,7 @@ try {
         targets.push(seed % (info.total - 2));
       }
       jumpStats = await page.evaluate((t) => window.bench.jumps(t), targets);
-      console.log('[bench] jumps done');
+      console.log(`[bench] jumps done (target frame: ms to the exact frame) ${targets.map((t, i) => `${t}:${Math.round(jumpStats.exact[i])}`).join(' ')}`);
       travelStats = await page.evaluate((t) => window.bench.travels(t), targets.slice(0, 20));
       console.log('[bench] travels done');
     }

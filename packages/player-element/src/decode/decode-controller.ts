@@ -283,6 +283,17 @@ export class DecodeController implements ReactiveController {
         same.to = Math.max(same.to, j.to);
       } else merged.push({ ...j });
     }
+    if (exactAlone) {
+      // Going backward the exact frame is the last of its pass: copying the frames before it first (from the clip
+      // start) held it back by up to 35 frame copies. Its pass is that frame alone (decoded from the keyframe before
+      // it); the rest of its clip is planned once it has landed.
+      const local = p - pcStart;
+      const m = merged.find((j) => j.clip === pc && j.rendition === exactR && j.from <= local && local <= j.to);
+      if (m && m.from < local) {
+        m.from = local;
+        m.to = local;
+      }
+    }
     if (placeholder) {
       // The window jobs of that clip skip its keyframe, which the placeholder delivers.
       for (const m of merged) if (m.clip === placeholder.clip && m.rendition === 'low' && m.from === 0) m.from = Math.min(1, m.to);

@@ -150,6 +150,27 @@ describe('<tour-player> decoding', () => {
     expect(beforeExact).to.deep.equal(['high 3 from 12']);
   });
 
+  it('after a far jump backward decodes the exact frame alone, not the frames before it in its clip', async () => {
+    p = await makePlayer({ 'tour-id': tours.main!, api: stub });
+    await firstEvent(p, 'tour-ready');
+    await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
+    type Job = { rendition: string; clip: number; from: number; to: number; keyframe?: boolean };
+    const decoder = (p as unknown as { decoder: { run(w: number, j: Job): void; cache: { has(r: string, f: number): boolean } } }).decoder;
+    await p.goToFrame(130);
+    const started: { job: Job; exactReady: boolean }[] = [];
+    const run = decoder.run.bind(decoder);
+    decoder.run = (w, j) => {
+      started.push({ job: { ...j }, exactReady: decoder.cache.has('high', 58) });
+      run(w, j);
+    };
+    await p.goToFrame(58);
+    expect(readBarcode(canvasOf(p))).to.equal(58);
+    // Travelling backward the window lies before frame 58 (clip 1, local 22): a pass over 0..22 would copy 22 frames
+    // before the one on screen. The exact pass is frame 22 alone.
+    const beforeExact = started.filter((s) => !s.exactReady && !s.job.keyframe).map((s) => `${s.job.rendition} ${s.job.clip} ${s.job.from}-${s.job.to}`);
+    expect(beforeExact).to.deep.equal(['high 1 22-22']);
+  });
+
   it('decodes only the low rendition when hi-res is "false"', async () => {
     p = await makePlayer({ 'tour-id': tours.main!, api: stub, 'hi-res': 'false' });
     await firstEvent(p, 'tour-ready');
