@@ -283,10 +283,11 @@ export class DecodeController implements ReactiveController {
         same.to = Math.max(same.to, j.to);
       } else merged.push({ ...j });
     }
-    if (exactAlone) {
+    if (exactMissing && !this.pending.has(this.key(exactR, p))) {
       // Going backward the exact frame is the last of its pass: copying the frames before it first (from the clip
       // start) held it back by up to 35 frame copies. Its pass is that frame alone (decoded from the keyframe before
-      // it); the rest of its clip is planned once it has landed.
+      // it); the rest of its clip is planned once it has landed. (A frame already on its way in a running pass, as
+      // in continuous scrubbing, is left to that pass.)
       const local = p - pcStart;
       const m = merged.find((j) => j.clip === pc && j.rendition === exactR && j.from <= local && local <= j.to);
       if (m && m.from < local) {

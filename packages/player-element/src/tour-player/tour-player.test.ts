@@ -171,6 +171,26 @@ describe('<tour-player> decoding', () => {
     expect(beforeExact).to.deep.equal(['high 1 22-22']);
   });
 
+  it('a short move backward to a frame nothing is decoding yet decodes that frame first', async () => {
+    p = await makePlayer({ 'tour-id': tours.main!, api: stub });
+    await firstEvent(p, 'tour-ready');
+    await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
+    type Job = { rendition: string; clip: number; from: number; to: number; keyframe?: boolean };
+    const decoder = (p as unknown as { decoder: { run(w: number, j: Job): void } }).decoder;
+    await p.goToFrame(130);
+    const started: Job[] = [];
+    const run = decoder.run.bind(decoder);
+    decoder.run = (w, j) => {
+      started.push({ ...j });
+      run(w, j);
+    };
+    // 30 frames back (not a far jump): frame 100 is clip 2, local 28, outside the window that was decoding.
+    await p.goToFrame(100);
+    expect(readBarcode(canvasOf(p))).to.equal(100);
+    const firstHigh = started.find((j) => j.rendition === 'high' && j.clip === 2);
+    expect(firstHigh && `${firstHigh.from}-${firstHigh.to}`).to.equal('28-28');
+  });
+
   it('decodes only the low rendition when hi-res is "false"', async () => {
     p = await makePlayer({ 'tour-id': tours.main!, api: stub, 'hi-res': 'false' });
     await firstEvent(p, 'tour-ready');
