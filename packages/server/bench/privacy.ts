@@ -17,7 +17,7 @@
  * frames (what one detection sees; the blur's recall is higher because boxes carry over between samples).
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processVideo, type ProcessVideoResult } from '../src/media/process-video.js';
@@ -25,6 +25,7 @@ import { BLUR_MIN_SCORE, faceBlurFilter, type FaceBlurStats } from '../src/media
 import { CLIP_FPS } from '../src/media/encoding.js';
 import { decodeRgb, energy, faceVideo, facesAt, type MovingFace, type Rect } from '../src/media/test-faces.js';
 import { detectFaces, loadFaceDetector } from '../src/services/ai/faces.js';
+import { timed, type Timing } from './timing.js';
 
 const SECONDS = 20;
 const RUNS = Math.max(1, Number(process.env.RUNS ?? 2));
@@ -49,23 +50,6 @@ async function generateSource(): Promise<void> {
   await Promise.all(BENCH_FACES.map((_, k) => rm(join(cacheDir, `face-${k}.png`), { force: true })));
 }
 
-interface Timing { wall: number; cpu: number }
-
-/** Seconds of CPU used by reaped child processes (cutime + cstime) plus this process. Linux only. */
-async function cpuSeconds(): Promise<number> {
-  const stat = await readFile('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[16 - 3]) + Number(fields[17 - 3]);
-  const own = process.cpuUsage();
-  return ticks / 100 + (own.user + own.system) / 1e6;
-}
-
-async function timed<T>(fn: () => Promise<T>): Promise<{ timing: Timing; value: T }> {
-  const c0 = await cpuSeconds();
-  const t0 = performance.now();
-  const value = await fn();
-  return { timing: { wall: (performance.now() - t0) / 1000, cpu: (await cpuSeconds()) - c0 }, value };
-}
 
 /** Known face rectangles of output frame n at 1280x720 (source is 1920x1080: 2/3), inset to the face's inner 76 %. */
 function knownFaces(n: number): Array<Rect & { face: number }> {

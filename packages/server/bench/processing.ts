@@ -18,13 +18,14 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CLIP_FPS, RENDITIONS, segmentArgs, x264Args } from '../src/media/encoding.js';
 import { ffmpegBinaries } from '../src/media/ffmpeg-binaries.js';
 import { processVideo, type ProcessVideoResult } from '../src/media/process-video.js';
+import { timed, type Timing } from './timing.js';
 
 const run = promisify(execFile);
 const SECONDS = 60;
@@ -54,27 +55,6 @@ async function generateSource(): Promise<void> {
   await rm(still, { force: true });
 }
 
-interface Timing {
-  wall: number;
-  cpu: number;
-}
-
-/** Seconds of CPU used by reaped child processes (cutime + cstime) plus this process. Linux only. */
-async function cpuSeconds(): Promise<number> {
-  const stat = await readFile('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields after the command name start at field 3 (state); cutime and cstime are fields 16 and 17.
-  const ticks = Number(fields[16 - 3]) + Number(fields[17 - 3]);
-  const own = process.cpuUsage();
-  return ticks / 100 + (own.user + own.system) / 1e6;
-}
-
-async function timed<T>(fn: () => Promise<T>): Promise<{ timing: Timing; value: T }> {
-  const c0 = await cpuSeconds();
-  const t0 = performance.now();
-  const value = await fn();
-  return { timing: { wall: (performance.now() - t0) / 1000, cpu: (await cpuSeconds()) - c0 }, value };
-}
 
 /** The baseline: plain ffmpeg, the same filter chain and encoder settings, no probe, no thumbnail, no progress. */
 async function bareFfmpeg(outDir: string): Promise<void> {

@@ -7,10 +7,10 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../src/db/database.js';
 import { createTokenService } from '../src/auth/tokens.js';
+import { createPostgresDatabase } from './helpers/test-app.js';
 import { freePort, jsonLine, startFixture, startProcess, stopProcess } from './helpers/processes.js';
 import { connect, LEAD_MUTATION, leadInput, sessionOf, wsUrl, type LiveClient } from './fixtures/live-helpers.js';
 
@@ -43,7 +43,7 @@ const buses = [
 
 describe.skipIf(!base).each(buses)('live rooms across two server processes over $bus', ({ redis }) => {
   const jwtSecret = randomBytes(24).toString('hex');
-  const name = `rw_live_${randomBytes(6).toString('hex')}`;
+  let scratch: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomwalk-live-'));
   let databaseUrl = '';
   let db: Db;
@@ -55,17 +55,12 @@ describe.skipIf(!base).each(buses)('live rooms across two server processes over 
   let hostToken = '';
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const u = new URL(base!);
-    u.pathname = `/${name}`;
-    databaseUrl = u.toString();
+    scratch = await createPostgresDatabase('rw_live');
+    databaseUrl = scratch.url;
     // Migrate once here, so the nodes start on a ready schema; then seed the agent and a processed tour.
     db = await openDatabase({ databaseUrl, dataDir: 'unused' });
     const company = await db.db.insertInto('companies').values({ name: 'Two nodes' }).returningAll().executeTakeFirstOrThrow();
-    const user = await db.db.insertInto('users').values({ username: `agent-${name}@example.com`, password_hash: null, company_id: company.id, activated_at: new Date() }).returningAll().executeTakeFirstOrThrow();
+    const user = await db.db.insertInto('users').values({ username: `agent-${scratch.name}@example.com`, password_hash: null, company_id: company.id, activated_at: new Date() }).returningAll().executeTakeFirstOrThrow();
     const tour = await db.db.insertInto('tours').values({ company_id: company.id, owner_id: user.id, title: 'Two nodes', status: 'PROCESSED' }).returning(['id']).executeTakeFirstOrThrow();
     tourGlobalId = `tour_${tour.id}`;
     hostToken = await createTokenService(jwtSecret, 3600).sign({ userId: user.id, companyId: company.id, roles: [] });
@@ -83,10 +78,7 @@ describe.skipIf(!base).each(buses)('live rooms across two server processes over 
     await Promise.all([stopProcess(a?.proc), stopProcess(b?.proc)]);
     await stopProcess(redisProc);
     await db?.close();
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await scratch?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -20,7 +20,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { sql } from 'kysely';
-import pg from 'pg';
 import PgBoss from 'pg-boss';
 import S3rver from 's3rver';
 import { SMTPServer } from 'smtp-server';
@@ -32,6 +31,7 @@ import type { App } from '../src/app.js';
 import { openDatabase, type Db } from '../src/db/database.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { landscapeVideo, Q, waitFor, type ProgressEvent } from './fixtures/tours.js';
+import { createPostgresDatabase } from './helpers/test-app.js';
 import { jsonLine, startFixture, stopProcess } from './helpers/processes.js';
 import { connect, LEAD_MUTATION, leadInput, sessionOf, wsUrl, type LiveClient } from './fixtures/live-helpers.js';
 
@@ -100,7 +100,7 @@ function watchProgress(client: Client, tourId: string) {
 }
 
 describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, PostgreSQL, S3 (s3rver)', () => {
-  const name = `rw_scale_${randomBytes(6).toString('hex')}`;
+  let scratch: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined;
   const jwtSecret = randomBytes(24).toString('hex');
   let databaseUrl = '';
   let db: Db;
@@ -121,13 +121,8 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
   let firstTour = '';
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const u = new URL(base!);
-    u.pathname = `/${name}`;
-    databaseUrl = u.toString();
+    scratch = await createPostgresDatabase('rw_scale');
+    databaseUrl = scratch.url;
     db = await openDatabase({ databaseUrl, dataDir: 'unused' }); // migrates before the nodes start
 
     s3dir = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-scale-s3-'));
@@ -197,10 +192,7 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
     await db?.close();
     await s3?.close();
     await new Promise<void>((r) => (smtp ? smtp.close(() => r()) : r()));
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await scratch?.drop();
     if (s3dir) await fs.rm(s3dir, { recursive: true, force: true });
     if (hangEnv.SCALE_HANG_DIR) await fs.rm(hangEnv.SCALE_HANG_DIR, { recursive: true, force: true });
   });

@@ -32,9 +32,10 @@ export interface TestApp {
   stop(): Promise<void>;
 }
 
-async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A new, empty database on TEST_DATABASE_URL's server (named `<prefix>_<random>`), and how to drop it. */
+export async function createPostgresDatabase(prefix = 'rw_test'): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL!;
-  const name = `rw_test_${randomBytes(6).toString('hex')}`;
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
@@ -42,6 +43,7 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
   const u = new URL(base);
   u.pathname = `/${name}`;
   return {
+    name,
     url: u.toString(),
     drop: async () => {
       const c = new pg.Client({ connectionString: base });
