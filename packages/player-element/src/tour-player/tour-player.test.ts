@@ -130,18 +130,28 @@ describe('<tour-player> decoding', () => {
     }
   });
 
-  it('after a far jump decodes the exact frame alone, starting its copies at that frame', async () => {
+  type Job = { rendition: string; clip: number; from: number; to: number; keyframe?: boolean };
+  /**
+   * A fully buffered player (moved to `start` when given) whose decode jobs from then on are recorded, each with
+   * whether tour frame `exact` was already decoded at 720p when the job started.
+   */
+  async function recordJobs(exact: number, start?: number): Promise<{ job: Job; exactReady: boolean }[]> {
     p = await makePlayer({ 'tour-id': tours.main!, api: stub });
     await firstEvent(p, 'tour-ready');
     await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
-    type Job = { rendition: string; clip: number; from: number; to: number; keyframe?: boolean };
     const decoder = (p as unknown as { decoder: { run(w: number, j: Job): void; cache: { has(r: string, f: number): boolean } } }).decoder;
+    if (start !== undefined) await p.goToFrame(start);
     const started: { job: Job; exactReady: boolean }[] = [];
     const run = decoder.run.bind(decoder);
     decoder.run = (w, j) => {
-      started.push({ job: { ...j }, exactReady: decoder.cache.has('high', 120) });
+      started.push({ job: { ...j }, exactReady: decoder.cache.has('high', exact) });
       run(w, j);
     };
+    return started;
+  }
+
+  it('after a far jump decodes the exact frame alone, starting its copies at that frame', async () => {
+    const started = await recordJobs(120);
     await p.goToFrame(120);
     expect(readBarcode(canvasOf(p))).to.equal(120);
     // Clip 3 is tour frames 108..143: one high pass from its keyframe that hands out frame 12 first;
@@ -151,18 +161,7 @@ describe('<tour-player> decoding', () => {
   });
 
   it('after a far jump backward decodes the exact frame alone, not the frames before it in its clip', async () => {
-    p = await makePlayer({ 'tour-id': tours.main!, api: stub });
-    await firstEvent(p, 'tour-ready');
-    await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
-    type Job = { rendition: string; clip: number; from: number; to: number; keyframe?: boolean };
-    const decoder = (p as unknown as { decoder: { run(w: number, j: Job): void; cache: { has(r: string, f: number): boolean } } }).decoder;
-    await p.goToFrame(130);
-    const started: { job: Job; exactReady: boolean }[] = [];
-    const run = decoder.run.bind(decoder);
-    decoder.run = (w, j) => {
-      started.push({ job: { ...j }, exactReady: decoder.cache.has('high', 58) });
-      run(w, j);
-    };
+    const started = await recordJobs(58, 130);
     await p.goToFrame(58);
     expect(readBarcode(canvasOf(p))).to.equal(58);
     // Travelling backward the window lies before frame 58 (clip 1, local 22): a pass over 0..22 would copy 22 frames
@@ -172,22 +171,11 @@ describe('<tour-player> decoding', () => {
   });
 
   it('a short move backward to a frame nothing is decoding yet decodes that frame first', async () => {
-    p = await makePlayer({ 'tour-id': tours.main!, api: stub });
-    await firstEvent(p, 'tour-ready');
-    await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
-    type Job = { rendition: string; clip: number; from: number; to: number; keyframe?: boolean };
-    const decoder = (p as unknown as { decoder: { run(w: number, j: Job): void } }).decoder;
-    await p.goToFrame(130);
-    const started: Job[] = [];
-    const run = decoder.run.bind(decoder);
-    decoder.run = (w, j) => {
-      started.push({ ...j });
-      run(w, j);
-    };
+    const started = await recordJobs(100, 130);
     // 30 frames back (not a far jump): frame 100 is clip 2, local 28, outside the window that was decoding.
     await p.goToFrame(100);
     expect(readBarcode(canvasOf(p))).to.equal(100);
-    const firstHigh = started.find((j) => j.rendition === 'high' && j.clip === 2);
+    const firstHigh = started.find((s) => s.job.rendition === 'high' && s.job.clip === 2)?.job;
     expect(firstHigh && `${firstHigh.from}-${firstHigh.to}`).to.equal('28-28');
   });
 
