@@ -5,10 +5,10 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLIP_FPS, CLIP_FRAMES } from './encoding.js';
+import { CLIP_FPS, CLIP_FRAMES, SLICES } from './encoding.js';
 import { processVideo, type ProcessVideoResult } from './process-video.js';
 import {
-  claimDuration, expectedKeyframes, fileSize, generateVideo, inspectClip, listDir, makeTempDir, pictureSize, removeDir, truncateFile, withRotation,
+  claimDuration, expectedKeyframes, fileSize, generateVideo, inspectClip, listDir, makeTempDir, pictureSize, removeDir, slicesPerFrame, truncateFile, withRotation,
 } from './test-videos.js';
 
 let dir: string;
@@ -49,6 +49,9 @@ async function expectTour(result: ProcessVideoResult, workDir: string, e: Expect
       expect({ path, ...c }).toEqual({ path, codec: 'h264', streams: 1, ...size, frames: clip.frameCount, firstIsKey: true, keyframes: expectedKeyframes(clip.frameCount), bFrames: 0 });
     }
   }
+  // 720p frames in four slices (the player's decoder spreads one frame over several cores), 360p in one.
+  expect(await slicesPerFrame(result.clips[0]!.highPath)).toBe(SLICES.high);
+  expect(await slicesPerFrame(result.clips[0]!.lowPath)).toBe(SLICES.low);
 
   const sum = async (paths: string[]) => (await Promise.all(paths.map(fileSize))).reduce((a, b) => a + b, 0);
   expect(result.videoInfo.fullSize).toBe(await sum(result.clips.map((c) => c.highPath)));

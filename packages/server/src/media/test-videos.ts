@@ -126,6 +126,13 @@ export async function inspectClip(path: string): Promise<ClipInspection> {
   };
 }
 
+/** Slices per frame of a clip's H.264 stream, counted in its first two frames' slice headers. */
+export async function slicesPerFrame(path: string): Promise<number> {
+  const { ffmpeg } = ffmpegBinaries();
+  const { stderr } = await run(ffmpeg, ['-hide_banner', '-i', path, '-c:v', 'copy', '-bsf:v', 'trace_headers', '-frames:v', '2', '-f', 'null', '-'], { maxBuffer: 64 * 1024 ** 2 });
+  return (stderr.match(/\] Slice Header$/gm) ?? []).length / 2;
+}
+
 /** Width and height of an image or video file. */
 export async function pictureSize(path: string): Promise<{ width: number; height: number }> {
   const { ffprobe } = ffmpegBinaries();
