@@ -83,7 +83,7 @@ try {
       jumpStats = await page.evaluate((t) => window.bench.jumps(t), targets);
       console.log(`[bench] jumps done (target frame: ms to the exact frame) ${targets.map((t, i) => `${t}:${Math.round(jumpStats.exact[i])}`).join(' ')}`);
       travelStats = await page.evaluate((t) => window.bench.travels(t), targets.slice(0, 20));
-      console.log('[bench] travels done');
+      console.log(`[bench] travels done (target frame: ms after arrival to the exact frame) ${targets.slice(0, 20).map((t, i) => `${t}:${Math.round(travelStats[i])}`).join(' ')}`);
     }
     const s = await page.evaluate(() => window.bench.stats());
     console.log(`[bench] ${label} stats: ${JSON.stringify(s)}`);

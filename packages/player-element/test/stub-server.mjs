@@ -35,6 +35,12 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
   let seq = 0;
   /** Agora settings the next live viewing sessions carry (POST /__agora), as a server with AGORA_APP_ID answers. */
   let agora = null;
+  /** Clip paths requested since the last reset, and a pattern of clip paths whose answers are held (POST /__hold). */
+  let clipLog = [];
+  let hold = null;
+  let held = [];
+  /** Changes on every reset, in the clip URLs: a test's clips are not answered by the browser's cache from an earlier test. */
+  let epoch = 0;
   const subs = new Set();
   const reset = () => {
     agora = null;
@@ -44,6 +50,10 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
     }
     log = [];
     failNext = {};
+    clipLog = [];
+    epoch++;
+    hold = null;
+    for (const release of held.splice(0)) release();
   };
   reset();
 
@@ -67,8 +77,8 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
       index: c.index,
       frameCount: c.frameCount,
       duration: c.duration,
-      highURI: key === 'broken' && c.index === 0 ? `${origin}/clips/broken/garbage.mp4` : key === 'slow' ? `${origin}/hang/${c.high}` : `${origin}/clips/${fixture}/${c.high}`,
-      lowURI: key === 'broken' && c.index === 0 ? `${origin}/clips/broken/garbage.mp4` : key === 'slow' ? `${origin}/hang/${c.low}` : `${origin}/clips/${fixture}/${c.low}`,
+      highURI: key === 'broken' && c.index === 0 ? `${origin}/clips/broken/garbage.mp4` : key === 'slow' ? `${origin}/hang/${c.high}` : `${origin}/clips/${fixture}/${c.high}?epoch=${epoch}`,
+      lowURI: key === 'broken' && c.index === 0 ? `${origin}/clips/broken/garbage.mp4` : key === 'slow' ? `${origin}/hang/${c.low}` : `${origin}/clips/${fixture}/${c.low}?epoch=${epoch}`,
     }));
     return {
       tour: {
@@ -199,6 +209,14 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
       return send(res, 200, { ok: true });
     }
     if (url.pathname === '/__log') return send(res, 200, log);
+    if (url.pathname === '/__clips') return send(res, 200, clipLog);
+    if (url.pathname === '/__hold') {
+      // { pattern } holds the answers of matching clip paths until { pattern: null } releases them.
+      const b = JSON.parse(await readBody(req));
+      hold = b.pattern ? new RegExp(b.pattern) : null;
+      if (!hold) for (const release of held.splice(0)) release();
+      return send(res, 200, { ok: true });
+    }
     if (url.pathname === '/__agora') {
       agora = JSON.parse(await readBody(req));
       return send(res, 200, { ok: true });
@@ -232,6 +250,8 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
     }
     if (url.pathname.startsWith('/hang/')) return; // never answers: the "taking a while" path
     if (url.pathname.startsWith('/clips/')) {
+      clipLog.push(url.pathname);
+      if (hold?.test(url.pathname)) await new Promise((release) => held.push(release));
       const file = normalize(join(FIXTURES_DIR, url.pathname.slice('/clips/'.length)));
       if (!file.startsWith(FIXTURES_DIR) || !existsSync(file) || !statSync(file).isFile()) return send(res, 404, { error: 'not found' });
       const data = readFileSync(file);

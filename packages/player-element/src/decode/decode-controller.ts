@@ -9,6 +9,13 @@ import type { DecodedFrame, Rendition } from '../workers/decode-types.js';
 import { WorkerBridge } from '../workers/worker-bridge.js';
 import { FrameCache } from './frame-cache.js';
 
+/** A high clip expected to take longer than this to download is fetched apart, with the 360p frame decoded first. */
+const SLOW_HIGH_FETCH_MS = 50;
+
+function movingAverage(previous: number | null, sample: number): number {
+  return previous === null ? sample : previous * 0.7 + sample * 0.3;
+}
+
 export interface DecodeHost extends ReactiveControllerHost {
   /** A frame that may change what is on screen has arrived. */
   onFramesArrived(): void;
@@ -60,6 +67,24 @@ export class DecodeController implements ReactiveController {
    * on from without starting again at the keyframe (the worker keeps that decoder unflushed).
    */
   private cursors: Partial<Record<Rendition, { clip: number; next: number }>>[] = [];
+  /**
+   * High clips known to be downloaded (by a decode or a prefetch; a worker that has not seen one reads it from
+   * the browser's HTTP cache, clips being immutable). On a slow link (a high clip expected to take longer than
+   * SLOW_HIGH_FETCH_MS) a high frame of any other clip is not planned as a decode, which would hold a worker while
+   * the clip downloads: the clip is fetched beside the decodes instead, and until it is here the low frame at the
+   * playhead is decoded first, so a jump shows the exact frame at 360p rather than the blurred thumbnail while the
+   * 720p clip comes. On a fast link the decode fetches its clip itself (one step less; the 360p pass would only
+   * take the CPU from the 720p one).
+   */
+  private highReady = new Set<number>();
+  /** Recent fetch times (moving averages, ms): one high clip, and one low clip (a high clip is about four times its bytes). */
+  private highFetchMs: number | null = null;
+  private lowFetchMs: number | null = null;
+  private highFetching = new Set<number>();
+  /** High clips the last plan wanted frames of that are not downloaded yet. */
+  private toFetch: number[] = [];
+  /** Frames whose high clips are fetched once the low rendition is buffered (the markers: fast-travel destinations). */
+  private prefetchFrames: number[] = [];
   cancelledJobs = 0;
   /** Peak of cache plus frames in transit; the bench reads it. */
   peakDecodedBytes = 0;
@@ -108,6 +133,11 @@ export class DecodeController implements ReactiveController {
       this.cursors.push({});
     }
     this.prefetched = this.clips.map(() => false);
+    this.highReady = new Set();
+    this.highFetching = new Set();
+    this.highFetchMs = null;
+    this.lowFetchMs = null;
+    this.lowBuffered = false;
     this.loadedFrames = 0;
     this.position = 0;
     this.firstArrived = false;
@@ -130,6 +160,7 @@ export class DecodeController implements ReactiveController {
 
   setHighEnabled(enabled: boolean): void {
     this.setHighEnabledFlag(enabled);
+    if (this.lowBuffered) this.prefetchHigh();
     this.pump();
   }
 
@@ -140,9 +171,18 @@ export class DecodeController implements ReactiveController {
     this.cache.setBudget(this.highEnabled ? { high: b.highBytes, low: b.lowBytes } : { high: 0, low: b.highBytes + b.lowBytes });
   }
 
+  /** Frames whose high clips are worth fetching ahead (the markers); fetched once the low rendition is buffered. */
+  setPrefetchFrames(frames: number[]): void {
+    this.prefetchFrames = [...frames];
+    if (this.lowBuffered) this.prefetchHigh();
+  }
+  private lowBuffered = false;
+
   /** Sets (or clears) the fast-travel destination so its exact frame is ready on arrival. */
   setDestination(frame: number | null): void {
     this.destination = frame;
+    // The destination's exact frame has the CPU to itself, as after a jump.
+    if (frame !== null) this.jumping = true;
     this.cache.focus(this.position, this.direction, frame);
     this.pump();
   }
@@ -151,7 +191,8 @@ export class DecodeController implements ReactiveController {
   setPosition(frame: number): void {
     if (frame !== this.position) this.direction = frame > this.position ? 1 : -1;
     // A jump (not a step): until its exact frame is decoded, that decode has the CPU to itself.
-    this.jumping = Math.abs(frame - this.position) > PLAYER.defaultClipFrameCount;
+    // (While travelling, the destination's decode keeps that priority.)
+    if (this.destination === null) this.jumping = Math.abs(frame - this.position) > PLAYER.defaultClipFrameCount;
     this.position = frame;
     this.cache.focus(frame, this.direction, this.destination);
     this.pump();
@@ -217,12 +258,22 @@ export class DecodeController implements ReactiveController {
     return high ? 1280 * 720 * 1.5 : 640 * 360 * 1.5;
   }
 
-  /** Jobs in priority order for the current position and direction. */
+  /**
+   * Where decoding is centred: the playhead, or during a fast travel its destination. The travel passes a clip every
+   * couple of refreshes, faster than any frame on its way could be decoded (those show their clip's thumbnail), so
+   * the workers decode the destination and the window around it instead.
+   */
+  private get focus(): number {
+    return this.destination ?? this.position;
+  }
+
+  /** Jobs in priority order for the current position (or travel destination) and direction. */
   private plan(): Job[] {
     const jobs: Job[] = [];
     const total = this.total + 1;
     if (!this.clips.length) return jobs;
-    const p = Math.min(this.position, total - 1);
+    const p = Math.min(this.focus, total - 1);
+    const pos = Math.min(this.position, total - 1);
     const d = this.direction;
     const want = (r: Rendition, a: number, b: number) => {
       const lo = Math.max(0, Math.min(a, b));
@@ -247,22 +298,24 @@ export class DecodeController implements ReactiveController {
     const ahead = (n: number) => p + d * n;
     const behind = (n: number) => p - d * n;
     const w = DECODE_WINDOW;
-    const exactMissing = !(this.highEnabled ? this.cache.has('high', p) : this.cache.has('low', p));
+    const exactMissing = !(this.highEnabled ? this.cache.has('high', pos) : this.cache.has('low', pos));
     // 0. Nothing of the playhead's clip decoded yet (a jump, the first frame): its low keyframe,
     //    decoded beside any running work, is on screen within a refresh or so.
+    const { clip: posClip } = locateFrame(this.starts, this.counts, pos);
+    const posStart = this.starts[posClip] ?? 0;
+    const posEnd = posStart + (this.counts[posClip] ?? 1) - 1;
+    let haveAny = false;
+    for (let f = posStart; f <= posEnd && !haveAny; f++) haveAny = this.cache.has('low', f) || this.cache.has('high', f);
+    const placeholder: Job | undefined =
+      exactMissing && !haveAny && !this.thumbs[posClip] && !this.pending.has(this.key('low', posStart)) ? { rendition: 'low', clip: posClip, from: 0, to: 0, keyframe: true } : undefined;
     const { clip: pc } = locateFrame(this.starts, this.counts, p);
     const pcStart = this.starts[pc] ?? 0;
-    const pcEnd = pcStart + (this.counts[pc] ?? 1) - 1;
-    let haveAny = false;
-    for (let f = pcStart; f <= pcEnd && !haveAny; f++) haveAny = this.cache.has('low', f) || this.cache.has('high', f);
-    const placeholder: Job | undefined =
-      exactMissing && !haveAny && !this.thumbs[pc] && !this.pending.has(this.key('low', pcStart)) ? { rendition: 'low', clip: pc, from: 0, to: 0, keyframe: true } : undefined;
-    // 0b. A fast-travel destination: its exact frame before anything around the moving playhead.
-    const dest = this.destination;
-    if (dest !== null && dest !== p) want(this.highEnabled ? 'high' : 'low', dest, dest);
+    // The rendition wanted first at the focus: high once its clip is here, low while it downloads.
+    const firstR = this.firstRendition(pc);
     // 1. The exact frame and the frames ahead of it, then the low frame at the playhead as a
     //    better placeholder, then the frames behind and the low frames ahead.
     if (this.highEnabled) {
+      if (firstR === 'low') want('low', p, p);
       want('high', p, ahead(w.highAhead));
       want('high', p, behind(w.highBehind));
       want('low', p, ahead(w.lowAhead));
@@ -274,8 +327,8 @@ export class DecodeController implements ReactiveController {
     const merged: Job[] = [];
     // After a jump the exact frame's pass starts its copies at that frame; the frames behind it
     // in its clip come in a pass of their own once it has landed.
-    const exactAlone = this.jumping && exactMissing;
-    const exactR: Rendition = this.highEnabled ? 'high' : 'low';
+    const exactR = firstR;
+    const exactAlone = this.jumping && !this.cache.has(exactR, p);
     for (const j of jobs) {
       const same = merged.find((m) => m.clip === j.clip && m.rendition === j.rendition && !(exactAlone && m.clip === pc && m.rendition === exactR));
       if (same) {
@@ -283,7 +336,7 @@ export class DecodeController implements ReactiveController {
         same.to = Math.max(same.to, j.to);
       } else merged.push({ ...j });
     }
-    if (exactMissing && !this.pending.has(this.key(exactR, p))) {
+    if (!this.cache.has(exactR, p) && !this.pending.has(this.key(exactR, p))) {
       // Going backward the exact frame is the last of its pass: copying the frames before it first (from the clip
       // start) held it back by up to 35 frame copies. Its pass is that frame alone (decoded from the keyframe before
       // it); the rest of its clip is planned once it has landed. (A frame already on its way in a running pass, as
@@ -300,13 +353,69 @@ export class DecodeController implements ReactiveController {
       for (const m of merged) if (m.clip === placeholder.clip && m.rendition === 'low' && m.from === 0) m.from = Math.min(1, m.to);
       merged.unshift(placeholder);
     }
-    return merged;
+    // High frames of a clip that is not downloaded yet: fetch it (beside the decodes), decode once it is here.
+    this.toFetch = [];
+    return merged.filter((j) => {
+      if (j.rendition !== 'high' || this.highPlannable(j.clip)) return true;
+      if (!this.toFetch.includes(j.clip)) this.toFetch.push(j.clip);
+      return false;
+    });
+  }
+
+  /** Low first at a clip whose high rendition would still be downloading (or when high is off). */
+  private firstRendition(clip: number): Rendition {
+    return this.highEnabled && this.highPlannable(clip) ? 'high' : 'low';
+  }
+
+  /** A high decode of this clip can be planned: its file is here, or the link brings one within a couple of refreshes. */
+  private highPlannable(clip: number): boolean {
+    if (this.highReady.has(clip)) return true;
+    const expected = this.highFetchMs ?? (this.lowFetchMs === null ? Number.POSITIVE_INFINITY : this.lowFetchMs * 4);
+    return expected <= SLOW_HIGH_FETCH_MS;
+  }
+
+  /** Downloads and demuxes a high clip on its worker without decoding it (no decode queue, no busy worker). */
+  private fetchHigh(c: number): Promise<void> {
+    if (this.highReady.has(c) || this.highFetching.has(c) || !this.bridges.length) return Promise.resolve();
+    const clip = this.clips[c];
+    if (!clip) return Promise.resolve();
+    const gen = this.generation;
+    this.highFetching.add(c);
+    const t0 = performance.now();
+    return this.bridges[c % this.bridges.length]!.api.prefetch('high', c, clip.highURI).then(
+      () => {
+        if (gen !== this.generation) return;
+        this.highFetchMs = movingAverage(this.highFetchMs, performance.now() - t0);
+        this.highFetching.delete(c);
+        this.highReady.add(c);
+        this.pump();
+      },
+      (e: unknown) => {
+        if (gen !== this.generation) return;
+        this.highFetching.delete(c);
+        this.decodeErrors++;
+        this.host.onDecodeError(e instanceof Error ? e.message : String(e));
+      },
+    );
+  }
+
+  /** Fetches the high clips of the prefetch frames (markers), one at a time, once the low rendition is buffered. */
+  private prefetchHigh(): void {
+    if (!this.highEnabled) return;
+    const gen = this.generation;
+    const clips = [...new Set(this.prefetchFrames.map((f) => locateFrame(this.starts, this.counts, f).clip))];
+    void (async () => {
+      for (const c of clips) {
+        if (gen !== this.generation) return;
+        await this.fetchHigh(c);
+      }
+    })();
   }
 
   /** Cancels running decodes whose frames are all outside the windows around the playhead. */
   private cancelStale(): void {
     const w = DECODE_WINDOW;
-    const p = this.position;
+    const p = this.focus;
     const d = this.direction;
     for (const [id, job] of this.running) {
       if (job.keyframe || job.worker === undefined) continue;
@@ -332,12 +441,14 @@ export class DecodeController implements ReactiveController {
     if (!this.bridges.length) return;
     this.cancelStale();
     const jobs = this.plan();
+    // Until the first frame is on screen the link is its own (slow networks).
+    if (this.firstArrived) for (const c of this.toFetch) void this.fetchHigh(c);
     // While the exact frame at the playhead is being decoded (after a jump), nothing else starts:
     // on a two-core device any other decode slows the one the user is waiting for.
-    const p = this.position;
+    const p = this.focus;
     const exactR: Rendition = this.highEnabled ? 'high' : 'low';
     if (this.cache.has(exactR, p)) this.jumping = false;
-    const exactKey = this.key(exactR, p);
+    const exactKey = this.key(this.firstRendition(locateFrame(this.starts, this.counts, p).clip), p);
     for (const job of jobs) {
       // Checked per job: once the exact frame's job is started, the jobs after it wait.
       if (this.jumping && this.pending.has(exactKey) && !job.keyframe) break;
@@ -374,7 +485,7 @@ export class DecodeController implements ReactiveController {
   private deferBackward(job: Job): boolean {
     if (this.direction > 0 || job.from === 0) return false;
     const start = this.starts[job.clip] ?? 0;
-    const p = this.position;
+    const p = this.focus;
     if (p >= start && p <= start + job.to) return false;
     if (this.destination !== null && start + job.from <= this.destination && this.destination <= start + job.to) return false;
     return job.to - job.from + 1 < BACKWARD_CHUNK.frames && p - (start + job.to) > BACKWARD_CHUNK.near;
@@ -418,7 +529,7 @@ export class DecodeController implements ReactiveController {
     job.id = this.nextJobId++;
     job.worker = w;
     this.running.set(job.id, job);
-    const pl = locateFrame(this.starts, this.counts, this.position);
+    const pl = locateFrame(this.starts, this.counts, this.focus);
     const req = {
       rendition: job.rendition,
       clipIndex: job.clip,
@@ -434,6 +545,7 @@ export class DecodeController implements ReactiveController {
         () => {
           if (gen !== this.generation) return;
           if (job.rendition === 'low' && !job.keyframe) this.markPrefetched(job.clip);
+          if (job.rendition === 'high') this.highReady.add(job.clip);
         },
         (e: unknown) => {
           if (gen !== this.generation) return;
@@ -465,7 +577,9 @@ export class DecodeController implements ReactiveController {
           if (gen !== this.generation) return;
           const clip = this.clips[c]!;
           try {
+            const t0 = performance.now();
             await this.bridges[w]!.api.prefetch('low', c, clip.lowURI);
+            if (gen === this.generation) this.lowFetchMs = movingAverage(this.lowFetchMs, performance.now() - t0);
           } catch (e) {
             if (gen === this.generation) this.host.onDecodeError(e instanceof Error ? e.message : String(e));
             return;
@@ -497,6 +611,10 @@ export class DecodeController implements ReactiveController {
     if (loaded !== this.loadedFrames) {
       this.loadedFrames = Math.min(loaded, this.total);
       this.host.onLoadedFramesChange(this.loadedFrames);
+    }
+    if (i >= this.prefetched.length && !this.lowBuffered) {
+      this.lowBuffered = true;
+      this.prefetchHigh();
     }
   }
 }

@@ -312,6 +312,8 @@ export class TourPlayer extends LitElement {
     // The first update loads even without a tour id: a missing id is an Invalid Link.
     if ((!this.hasUpdated || changed.has('tourId') || changed.has('api')) && this.isConnected) void this.load();
     if (changed.has('hiRes') && this.tour) this.decoder.setHighEnabled(this.hiRes);
+    // The markers' 720p clips are fetched ahead: fast travel lands on the exact frame even on a slow network.
+    if (changed.has('tour') && this.tour) this.decoder.setPrefetchFrames(this.tour.markers.map((m) => m.frameIndex));
   }
 
   private clearTimers(): void {

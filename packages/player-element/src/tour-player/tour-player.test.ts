@@ -139,7 +139,9 @@ describe('<tour-player> decoding', () => {
     p = await makePlayer({ 'tour-id': tours.main!, api: stub });
     await firstEvent(p, 'tour-ready');
     await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
-    const decoder = (p as unknown as { decoder: { run(w: number, j: Job): void; cache: { has(r: string, f: number): boolean } } }).decoder;
+    const decoder = (p as unknown as { decoder: { run(w: number, j: Job): void; fetchHigh(c: number): Promise<void>; cache: { has(r: string, f: number): boolean } } }).decoder;
+    // Every 720p clip downloaded: the planning under test is the decode's, not the download's.
+    await Promise.all([0, 1, 2, 3].map((c) => decoder.fetchHigh(c)));
     if (start !== undefined) await p.goToFrame(start);
     const started: { job: Job; exactReady: boolean }[] = [];
     const run = decoder.run.bind(decoder);
@@ -177,6 +179,49 @@ describe('<tour-player> decoding', () => {
     expect(readBarcode(canvasOf(p))).to.equal(100);
     const firstHigh = started.find((s) => s.job.rendition === 'high' && s.job.clip === 2)?.job;
     expect(firstHigh && `${firstHigh.from}-${firstHigh.to}`).to.equal('28-28');
+  });
+
+  it('during a fast travel decodes the destination first, not the frames the travel passes', async () => {
+    const started = await recordJobs(100);
+    // From frame 0 to the Bedroom marker (frame 100, clip 2): the travel passes clip 1 in a few refreshes.
+    await p.goToMarker('Bedroom');
+    await until(() => readBarcode(canvasOf(p)) === 100 && !showsLowRendition(canvasOf(p)), 'frame 100 at 720p');
+    const beforeExact = started.filter((s) => !s.exactReady && !s.job.keyframe).map((s) => `${s.job.rendition} ${s.job.clip}`);
+    expect(beforeExact).to.deep.equal(['high 2']);
+  });
+
+  it('on a slow link, a far jump into a clip whose 720p file is still downloading shows the exact frame at 360p, then at 720p', async () => {
+    // 100 ms a round trip at 2 MB/s: a 720p clip takes well over two refreshes to come.
+    await fetch(`${stub}/__shape`, { method: 'POST', body: JSON.stringify({ latencyMs: 100, bytesPerSec: 2e6 }) });
+    try {
+      p = await makePlayer({ 'tour-id': tours.main!, api: stub });
+      await firstEvent(p, 'tour-ready');
+      await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
+      // Clip 3 (frames 108..143) at 720p answers only when released.
+      await fetch(`${stub}/__hold`, { method: 'POST', body: JSON.stringify({ pattern: 'high-0003' }) });
+      const done = p.goToFrame(120);
+      await until(() => readBarcode(canvasOf(p)) === 120 && showsLowRendition(canvasOf(p)), 'frame 120 at 360p');
+      expect((await (await fetch(`${stub}/__clips`)).json()).filter((c: string) => c.includes('high-0003'))).to.have.length.greaterThan(0);
+      await fetch(`${stub}/__hold`, { method: 'POST', body: JSON.stringify({ pattern: null }) });
+      await done;
+      expect(readBarcode(canvasOf(p))).to.equal(120);
+      expect(showsLowRendition(canvasOf(p))).to.equal(false);
+    } finally {
+      await fetch(`${stub}/__shape`, { method: 'POST', body: 'null' });
+    }
+  });
+
+  it('fetches the 720p clips of the markers once the 360p rendition is buffered, not the others', async () => {
+    // Markers of the main tour: frames 0, 40 and 100 (clips 0, 1, 2); the playhead stays at frame 0.
+    p = await makePlayer({ 'tour-id': tours.main!, api: stub });
+    await firstEvent(p, 'tour-ready');
+    await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
+    const clips = await until(async () => {
+      const log: string[] = await (await fetch(`${stub}/__clips`)).json();
+      return log.some((c) => c.includes('high-0002')) ? log : undefined;
+    }, 'the 720p clip of the Bedroom marker');
+    expect(clips!.filter((c) => c.includes('high-0003'))).to.deep.equal([]);
+    expect(p.currentFrame).to.equal(0);
   });
 
   it('decodes only the low rendition when hi-res is "false"', async () => {
