@@ -12,6 +12,11 @@ import { LIVE_TEXTS } from './texts.js';
 /** The part of the Agora Web SDK 4.x we use (the real SDK's types must satisfy it: see `defaultLoadAgora`). */
 export interface AgoraLocalTrack {
   getMediaStreamTrack(): MediaStreamTrack;
+  /** Keeps capturing, sends no media (the remote side sees `user-unpublished`); quick, never prompts. */
+  setMuted(muted: boolean): Promise<void>;
+  /** false stops capture (the device is released: the camera light goes off) and unpublishes; true opens the device
+   * again, so the track's MediaStreamTrack is a new one afterwards. */
+  setEnabled(enabled: boolean): Promise<void>;
   close(): void;
 }
 export interface AgoraRemoteUser {
@@ -63,6 +68,10 @@ export class AgoraTransport implements CallTransport {
   private readonly events = new Emitter<TransportEvent>();
   private client: AgoraClient | null = null;
   private tracks: AgoraLocalTrack[] = [];
+  private mic: AgoraLocalTrack | null = null;
+  private camera: AgoraLocalTrack | null = null;
+  /** One SDK call at a time per track, in the order asked (the SDK drops an overlapping one as already done). */
+  private readonly queue = new Map<AgoraLocalTrack, Promise<unknown>>();
   private _localStream: MediaStream | null = null;
   private joined = false;
   private reconnectAttempt = 0;
@@ -95,6 +104,8 @@ export class AgoraTransport implements CallTransport {
     const camera = media.video ? await sdk.createCameraVideoTrack({ encoderConfig: '480p' }).catch(() => null) : null;
     if (!mic && !camera) throw new PermissionDeniedError();
     if (Boolean(mic) !== media.audio || Boolean(camera) !== media.video) this.events.emit({ type: 'media', audio: Boolean(mic), video: Boolean(camera) });
+    this.mic = mic;
+    this.camera = camera;
     this.tracks = [mic, camera].filter((t): t is AgoraLocalTrack => t !== null);
     this._localStream = new MediaStream(this.tracks.map((t) => t.getMediaStreamTrack()));
 
@@ -159,6 +170,9 @@ export class AgoraTransport implements CallTransport {
     this.client = null;
     this.joined = false;
     for (const t of this.tracks.splice(0)) t.close();
+    this.mic = null;
+    this.camera = null;
+    this.queue.clear();
     this._localStream = null;
     for (const a of this.remoteAudio.values()) a.stop();
     this.remoteAudio.clear();
@@ -167,6 +181,39 @@ export class AgoraTransport implements CallTransport {
       client.removeAllListeners();
       await client.leave().catch(() => undefined);
     }
+  }
+
+  /**
+   * Microphone mute through the SDK: `setMuted` keeps the device open, so unmuting is quick and never prompts (it
+   * also sends nothing rather than silence). Rejects with the SDK's error; nothing to do without a microphone.
+   */
+  setMicrophoneMuted(muted: boolean): Promise<void> {
+    const mic = this.mic;
+    return mic ? this.serial(mic, () => mic.setMuted(muted)) : Promise.resolve();
+  }
+
+  /**
+   * Camera off through the SDK: `setEnabled(false)` stops capture (the camera light goes off) and unpublishes;
+   * `setEnabled(true)` opens the camera again, and the local stream is rebuilt around its new MediaStreamTrack (the
+   * ended one stays in it while off, so the stream still has video). Not `setMuted`: that keeps the camera on. The
+   * SDK says not to mix the two on one track; we use one per track. Rejects with the SDK's error.
+   */
+  setCameraOff(off: boolean): Promise<void> {
+    const camera = this.camera;
+    if (!camera) return Promise.resolve();
+    return this.serial(camera, async () => {
+      await camera.setEnabled(!off);
+      const track = camera.getMediaStreamTrack();
+      const stream = this._localStream;
+      if (off || camera !== this.camera || !stream || stream.getVideoTracks().includes(track)) return;
+      this._localStream = new MediaStream([...stream.getAudioTracks(), track]);
+    });
+  }
+
+  private serial(track: AgoraLocalTrack, op: () => Promise<void>): Promise<void> {
+    const run = (this.queue.get(track) ?? Promise.resolve()).catch(() => undefined).then(op);
+    this.queue.set(track, run);
+    return run;
   }
 
   /** Remote audio plays through the SDK (its own element and volume handling); video goes to the panel's stream. */

@@ -20,6 +20,12 @@ export interface CallTransport {
   /** Leaves the session, closes peer connections and the local tracks it made. */
   leave(): Promise<void>;
   on(listener: (e: TransportEvent) => void): () => void;
+  /** Mute or unmute the microphone the transport's own way (Agora: the SDK's `setMuted`); rejects when that fails.
+   * Without it (WebRTC) the controller turns the local audio tracks' `enabled` off and on. */
+  setMicrophoneMuted?(muted: boolean): Promise<void>;
+  /** Turn the camera off or back on the transport's own way (Agora: the SDK's `setEnabled`); rejects when that
+   * fails. Without it (WebRTC) the controller turns the local video tracks' `enabled` off and on. */
+  setCameraOff?(off: boolean): Promise<void>;
 }
 
 /** A tiny listener set, enough for one controller per transport. */

@@ -179,6 +179,45 @@ export class LiveCallController {
     return this.transport?.kind ?? null;
   }
 
+  /**
+   * Mute or unmute our microphone. Over Agora the SDK's `setMuted` (the device stays open: quick to undo, no prompt);
+   * over WebRTC the local audio tracks' `enabled` (silence is sent). Resolves false when the transport failed: the
+   * call is then in ERROR with "Connection error occurred" (a mute that did not happen must not go on unnoticed).
+   */
+  setMicrophoneMuted(muted: boolean): Promise<boolean> {
+    return this.toggleLocal('audio', !muted, (t) => t.setMicrophoneMuted?.(muted));
+  }
+
+  /**
+   * Turn our camera off or back on. Over Agora the SDK's `setEnabled` (off releases the camera, its light goes off;
+   * on opens it again and the local stream gets the new track); over WebRTC the local video tracks' `enabled` (black
+   * frames are sent). Resolves false when the transport failed, with the call in ERROR as for the microphone.
+   */
+  setCameraOff(off: boolean): Promise<boolean> {
+    return this.toggleLocal('video', !off, (t) => t.setCameraOff?.(off));
+  }
+
+  private async toggleLocal(kind: 'audio' | 'video', on: boolean, own: (t: CallTransport) => Promise<void> | undefined): Promise<boolean> {
+    const transport = this.transport;
+    const run = this.run;
+    const done = transport ? own(transport) : undefined;
+    if (!done) {
+      const stream = transport?.localStream ?? this.media?.stream ?? null;
+      for (const t of (kind === 'audio' ? stream?.getAudioTracks() : stream?.getVideoTracks()) ?? []) t.enabled = on;
+      return true;
+    }
+    try {
+      await done;
+    } catch {
+      // Reported as the call's other errors are, unless the call it belonged to is over already.
+      if (run === this.run && transport === this.transport) this.fail(LIVE_TEXTS.connectionErrorOccurred);
+      return false;
+    }
+    // The local stream may be a new one (a camera opened again).
+    if (run === this.run && transport === this.transport) this.emit();
+    return true;
+  }
+
   /** Retry after an error: a fresh start. */
   retry(): Promise<void> {
     return this.start();
