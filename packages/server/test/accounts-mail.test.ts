@@ -1,49 +1,31 @@
 /** The account mails reach a real SMTP server (smtp-server on loopback) through the pg-boss mail job. */
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser } from './helpers/seed.js';
 import { register, uniqueEmail } from './helpers/accounts.js';
+import { startSmtpInbox, type SmtpInbox } from './helpers/smtp.js';
 import { activationMail, inviteMail, passwordResetMail } from '../src/mail/templates.js';
-
-interface Received { from: string; to: string[]; raw: string }
 
 /** Undoes quoted-printable soft breaks and escapes, enough to read links in the raw message. */
 const unQp = (s: string) => s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
 
 describe('account mails over SMTP', () => {
-  let smtp: SMTPServer;
+  let smtp: SmtpInbox;
   let t: TestApp;
-  const inbox: Received[] = [];
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          inbox.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
-    const port = (smtp.server.address() as AddressInfo).port;
-    t = await startTestApp('pglite', { RATE_LIMIT_DISABLED: true, SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Roomwalk <no-reply@roomwalk.test>' });
+    smtp = await startSmtpInbox();
+    t = await startTestApp('pglite', { RATE_LIMIT_DISABLED: true, SMTP_URL: smtp.url, MAIL_FROM: 'Roomwalk <no-reply@roomwalk.test>' });
   });
   afterAll(async () => {
     await t?.stop();
-    await new Promise<void>((r) => smtp.close(() => r()));
+    await smtp.close();
   });
 
   const mailTo = (to: string, subject: RegExp) =>
     vi.waitFor(
       () => {
-        const m = inbox.find((r) => r.to.includes(to) && subject.test(unQp(r.raw)));
+        const m = smtp.inbox.find((r) => r.to.includes(to) && subject.test(unQp(r.raw)));
         if (!m) throw new Error(`no SMTP mail to ${to}`);
         return m;
       },

@@ -15,14 +15,12 @@ import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { sql } from 'kysely';
 import PgBoss from 'pg-boss';
 import S3rver from 's3rver';
-import { SMTPServer } from 'smtp-server';
 import WebSocket from 'ws';
 import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,6 +31,7 @@ import { seedUser, type SeededUser } from './helpers/seed.js';
 import { landscapeVideo, Q, waitFor, type ProgressEvent } from './fixtures/tours.js';
 import { createPostgresDatabase } from './helpers/test-app.js';
 import { jsonLine, startFixture, stopProcess } from './helpers/processes.js';
+import { startSmtpInbox, type SmtpInbox } from './helpers/smtp.js';
 import { connect, LEAD_MUTATION, leadInput, sessionOf, wsUrl, type LiveClient } from './fixtures/live-helpers.js';
 
 const base = process.env.TEST_DATABASE_URL;
@@ -108,8 +107,7 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
   let s3: S3rver;
   let s3client: S3Client;
   let maintenance: PgBoss;
-  let smtp: SMTPServer;
-  const inbox: Array<{ to: string[]; raw: string }> = [];
+  let smtp: SmtpInbox;
   let env: Record<string, string> = {};
   let hangEnv: Record<string, string> = {};
   let a: Node;
@@ -132,21 +130,7 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
     s3client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
 
     // Mail over SMTP: a real SMTP server on loopback; workers deliver what API nodes queue.
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
-    const smtpPort = (smtp.server.address() as AddressInfo).port;
+    smtp = await startSmtpInbox();
 
     // The account, written straight to the database (no node of ours is needed for that).
     const seeder = { services: { db: db.db, tokens: createTokenService(jwtSecret, 3600) } } as unknown as App;
@@ -162,7 +146,7 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
       S3_BUCKET: BUCKET,
       S3_ACCESS_KEY_ID: 'S3RVER',
       S3_SECRET_ACCESS_KEY: 'S3RVER',
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      SMTP_URL: smtp.url,
       MAIL_FROM: 'Roomwalk <no-reply@roomwalk.test>',
       RATE_LIMIT_DISABLED: 'true',
       ICE_SERVERS: '[]',
@@ -191,7 +175,7 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
     await maintenance?.stop({ graceful: false, wait: true }).catch(() => undefined);
     await db?.close();
     await s3?.close();
-    await new Promise<void>((r) => (smtp ? smtp.close(() => r()) : r()));
+    await smtp?.close();
     await scratch?.drop();
     if (s3dir) await fs.rm(s3dir, { recursive: true, force: true });
     if (hangEnv.SCALE_HANG_DIR) await fs.rm(hangEnv.SCALE_HANG_DIR, { recursive: true, force: true });
@@ -305,7 +289,7 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
 
     const leadId = lead.data.tourLeadCreate.tourLead.id as string;
     expect((await waitFor(async () => notices.find((n) => n.id === leadId), 'lead notice on node A', 15_000)).name).toBe('Vera');
-    const mail = await waitFor(async () => inbox.find((m) => m.to.includes(owner.user.username)), 'lead mail delivered over SMTP by a worker', 30_000);
+    const mail = await waitFor(async () => smtp.inbox.find((m) => m.to.includes(owner.user.username)), 'lead mail delivered over SMTP by a worker', 30_000);
     expect(mail.raw).toContain('Vera');
   }, 300_000);
 

@@ -1,0 +1,43 @@
+/** A real SMTP server on loopback (smtp-server, no TLS, no auth) that keeps every message it receives. */
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  /** The envelope sender ('' for a null sender). */
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+export interface SmtpInbox {
+  /** `smtp://127.0.0.1:<port>`, for SMTP_URL. */
+  url: string;
+  /** Every message received, in arrival order. */
+  inbox: ReceivedMail[];
+  close(): Promise<void>;
+}
+
+/** Starts the server on a free loopback port. */
+export async function startSmtpInbox(): Promise<SmtpInbox> {
+  const inbox: ReceivedMail[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        inbox.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
+  const port = (smtp.server.address() as AddressInfo).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    inbox,
+    close: () => new Promise<void>((r) => smtp.close(() => r())),
+  };
+}
