@@ -93,6 +93,40 @@ describe('live viewing: start button and lead form', () => {
     await until(() => button(p) && p.shadowRoot!.activeElement === button(p), 'focus back on the start button');
   });
 
+  it('Mute and Camera Off turn our microphone and camera off through the call, and back on', async () => {
+    // No devices on a test machine: the call gets real tracks from a canvas and Web Audio instead of a camera.
+    const original = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+    const canvas = Object.assign(document.createElement('canvas'), { width: 64, height: 48 });
+    canvas.getContext('2d')!.fillRect(0, 0, 64, 48);
+    const audio = new AudioContext();
+    navigator.mediaDevices.getUserMedia = async () => new MediaStream([...canvas.captureStream(5).getVideoTracks(), ...audio.createMediaStreamDestination().stream.getAudioTracks()]);
+    try {
+      localStorage.setItem('capturedDetails', JSON.stringify({ id: 'lead-0', name: 'Ada', surname: null, email: 'ada@example.com', contactNumber: null, leadType: 'LIVE_VIEWING', tourId: tours.main }));
+      const p = await player({ 'live-viewing': true });
+      button(p)!.click();
+      await until(() => panel(p)?.shadowRoot?.querySelector('[role="toolbar"]'), 'call controls');
+      const local = () => (panelRoot(p).querySelector('video.local') as HTMLVideoElement).srcObject as MediaStream | null;
+      const muteButton = () => panelRoot(p).querySelector<HTMLButtonElement>('button.mute')!;
+      const cameraButton = () => panelRoot(p).querySelector<HTMLButtonElement>('button.camera')!;
+      await until(() => !muteButton().disabled && !cameraButton().disabled && local(), 'our camera and microphone in the call');
+      muteButton().click();
+      await until(() => muteButton().textContent?.trim() === 'Unmute', 'Unmute');
+      expect(muteButton().getAttribute('aria-pressed')).to.equal('true');
+      expect(local()!.getAudioTracks().map((t) => t.enabled)).to.deep.equal([false]);
+      expect(local()!.getVideoTracks().map((t) => t.enabled)).to.deep.equal([true]);
+      cameraButton().click();
+      await until(() => cameraButton().textContent?.trim() === 'Camera On', 'Camera On');
+      expect(local()!.getVideoTracks().map((t) => t.enabled)).to.deep.equal([false]);
+      muteButton().click();
+      cameraButton().click();
+      await until(() => muteButton().textContent?.trim() === 'Mute' && cameraButton().textContent?.trim() === 'Camera Off', 'Mute and Camera Off again');
+      expect([...local()!.getAudioTracks(), ...local()!.getVideoTracks()].map((t) => t.enabled)).to.deep.equal([true, true]);
+    } finally {
+      navigator.mediaDevices.getUserMedia = original;
+      await audio.close();
+    }
+  });
+
   it('a viewer with stored capturedDetails skips the form; Escape closes the form', async () => {
     localStorage.setItem('capturedDetails', JSON.stringify({ id: 'lead-0', name: 'Ada', surname: null, email: 'ada@example.com', contactNumber: null, leadType: 'LIVE_VIEWING', tourId: tours.main }));
     const p = await player({ 'live-viewing': true });

@@ -311,12 +311,13 @@ export class TourLivePanel extends LitElement {
     setTimeout(() => (this.toasts = this.toasts.filter((t) => t !== text)), WARNING_MS);
   }
 
+  /** Mute / Camera Off through the call (over Agora the SDK's own calls; a failure puts the call in ERROR). */
   private toggleTrack(kind: 'audio' | 'video'): void {
-    const tracks = kind === 'audio' ? this.snapshot?.localStream?.getAudioTracks() : this.snapshot?.localStream?.getVideoTracks();
     const off = kind === 'audio' ? !this.muted : !this.cameraOff;
-    for (const t of tracks ?? []) t.enabled = !off;
     if (kind === 'audio') this.muted = off;
     else this.cameraOff = off;
+    const call = this.call;
+    if (call) void (kind === 'audio' ? call.setMicrophoneMuted(off) : call.setCameraOff(off));
   }
 
   private toggleSync(): void {
