@@ -7,7 +7,9 @@
  * positions are known for every frame.
  *
  * The media core runs with blurring off (the baseline) and on, RUNS times each (default 2), alternating; the best
- * wall time of each counts (the machine is shared). CPU time (own + reaped ffmpeg children) is printed too.
+ * wall time of each counts (the machine is shared). CPU time (own, all threads, + reaped ffmpeg children) is printed
+ * too, and per blurred run the filter's figures: time the detection thread spent on the samples, time the filter
+ * waited for its answers (detection left on the critical path) and time spent blurring.
  *
  * Recall, on the clips of the last run, for every 720p frame and every face shown in it:
  * - hidden: the detail left inside the face (mean |Laplacian| of its inner 76 %) is below 40 % of the unblurred
@@ -113,7 +115,7 @@ async function main(): Promise<void> {
       (which === 'off' ? off : on).push(r.timing);
       if (which === 'off') plain = r.value;
       else blurred = r.value;
-      const inside = which === 'on' ? `; ${stats!.samples} detections took ${stats!.detectSeconds.toFixed(2)} s, blurring ${stats!.blurSeconds.toFixed(2)} s` : '';
+      const inside = which === 'on' ? `; ${stats!.samples} detections took ${stats!.detectSeconds.toFixed(2)} s (detection thread), waited for ${(stats!.detectWaitSeconds ?? 0).toFixed(2)} s; blurring ${stats!.blurSeconds.toFixed(2)} s` : '';
       console.log(`run ${i + 1} blur ${which.padEnd(3)} wall ${r.timing.wall.toFixed(2)} s, cpu ${r.timing.cpu.toFixed(2)} s${inside}`);
     }
   }

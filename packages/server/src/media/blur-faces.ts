@@ -5,7 +5,9 @@
  * {@link faceBlurFilter} blurs them, ffmpeg encodes them (media/frame-pipe.ts) — no second decode or encode.
  * 1. Detection: every DETECT_EVERY-th frame (and the last) goes through BlazeFace (services/ai/faces.ts) on a
  *    copy downscaled to about 360 px on its short side, straight from the yuv420p frame. The 360p rendition is
- *    made from the blurred 720p frames, so one detection serves both renditions and the thumbnail.
+ *    made from the blurred 720p frames, so one detection serves both renditions and the thumbnail. It runs in a
+ *    worker thread (face-detector-thread.ts: the sampled frame's buffer is transferred there and back), up to
+ *    MAX_DETECTIONS_OUT samples behind, while this thread blurs and hands on the frames before them.
  * 2. Boxes between samples (faces in a walkthrough move slowly): the same face found at two consecutive samples
  *    gets a box interpolated between them (grown by BOX_MARGIN + TRACK_MARGIN, a little more mid-way); a face
  *    found on one side only covers the frames up to the other sample, grown by BOX_MARGIN plus MOTION_MARGIN per
@@ -18,8 +20,12 @@
  */
 import sharp from 'sharp';
 import { detectFaces, type FaceBox } from '../services/ai/faces.js';
+import { BLUR_MIN_SCORE, type Rect } from './face-detect.js';
+import { FaceDetectorThread } from './face-detector-thread.js';
 import type { FrameFilter, FrameFilterFactory } from './frame-pipe.js';
 import type { ProcessVideoOptions, ProcessVideoResult } from './process-video.js';
+
+export { BLUR_MIN_SCORE, DETECT_SHORT_SIDE, detectFacesInYuv420, yuv420ToRgb, type Rect } from './face-detect.js';
 
 /** Detection runs on every DETECT_EVERY-th frame of the clips (15 fps: two and a half times a second). */
 export const DETECT_EVERY = 6;
@@ -31,12 +37,6 @@ export const MOTION_MARGIN = 0.08;
 export const TRACK_MARGIN = 0.35;
 /** Two detections at consecutive samples are the same face when their centres are within this many face sizes. */
 export const MATCH_DISTANCE = 2;
-/** Confidence needed to blur: lower than the detector's default, since a missed face costs more than a blurred poster. */
-export const BLUR_MIN_SCORE = 0.35;
-/** Short side of the copy the detector sees (the 360p rendition's). */
-export const DETECT_SHORT_SIDE = 360;
-
-export interface Rect { x: number; y: number; width: number; height: number }
 
 /** Grows a face box by BOX_MARGIN (+ motion for `distance` frames, + `extra`), scales it and clamps it to the frame. */
 export function growBox(b: FaceBox | Rect, scale: number, distance: number, width: number, height: number, extra = 0): Rect {
@@ -179,57 +179,8 @@ export function mergeRects(rects: Rect[]): Rect[] {
   return out;
 }
 
-/** A packed RGB copy of a yuv420p frame, `k` times smaller (k x k luma average, BT.709 limited range). */
-export function yuv420ToRgb(frame: Uint8Array, width: number, height: number, k: number): { rgb: Uint8Array; width: number; height: number } {
-  const dw = Math.floor(width / k);
-  const dh = Math.floor(height / k);
-  const cw = width >> 1;
-  const uBase = width * height;
-  const vBase = uBase + cw * (height >> 1);
-  const out = new Uint8Array(dw * dh * 3);
-  const scale = 1.164 / (k * k);
-  const half = k >> 1;
-  // Chroma column of each output column, computed once.
-  const ccol = new Int32Array(dw);
-  for (let x = 0; x < dw; x++) ccol[x] = (x * k + half) >> 1;
-  let o = 0;
-  for (let y = 0; y < dh; y++) {
-    const crow = ((y * k + half) >> 1) * cw;
-    const row0 = y * k * width;
-    for (let x = 0; x < dw; x++) {
-      let sum = 0;
-      if (k === 2) {
-        const p = row0 + 2 * x;
-        sum = frame[p]! + frame[p + 1]! + frame[p + width]! + frame[p + width + 1]!;
-      } else {
-        for (let j = 0, row = row0 + x * k; j < k; j++, row += width) for (let i = 0; i < k; i++) sum += frame[row + i]!;
-      }
-      const c = crow + ccol[x]!;
-      const Y = sum * scale - 18.624;
-      const U = frame[uBase + c]! - 128;
-      const V = frame[vBase + c]! - 128;
-      // A Uint8Array wraps out-of-range values: clamp first.
-      const r = Y + 1.793 * V;
-      const g = Y - 0.213 * U - 0.533 * V;
-      const bl = Y + 2.112 * U;
-      out[o++] = r < 0 ? 0 : r > 255 ? 255 : r;
-      out[o++] = g < 0 ? 0 : g > 255 ? 255 : g;
-      out[o++] = bl < 0 ? 0 : bl > 255 ? 255 : bl;
-    }
-  }
-  return { rgb: out, width: dw, height: dh };
-}
-
-/**
- * Faces (frame pixels, not grown) in one yuv420p frame, detected on a copy of about DETECT_SHORT_SIDE px (tiles), or
- * with `letterbox` in one run on the whole frame (see detectFaces).
- */
-export async function detectFacesInYuv420(frame: Uint8Array, width: number, height: number, letterbox = false): Promise<Rect[]> {
-  const k = Math.max(1, Math.round(Math.min(width, height) / DETECT_SHORT_SIDE));
-  const small = yuv420ToRgb(frame, width, height, k);
-  const faces = await detectFaces(small.rgb, small.width, small.height, BLUR_MIN_SCORE, { letterbox });
-  return faces.map((b) => ({ x: b.x * k, y: b.y * k, width: b.width * k, height: b.height * k }));
-}
+/** Detections the filter lets the detection thread run behind by (see faceBlurFilter). */
+export const MAX_DETECTIONS_OUT = 2;
 
 /** Mean luma change (0–255) between two frames' glances above which the picture counts as cut to another. */
 export const CUT_DIFFERENCE = 40;
@@ -257,9 +208,11 @@ export interface FaceBlurStats {
   detections: number;
   /** Frames with at least one blurred box. */
   blurredFrames: number;
-  /** Time spent detecting (downscale + BlazeFace) and blurring, in seconds. */
+  /** Time spent detecting (downscale + BlazeFace, in the detection thread) and blurring, in seconds. */
   detectSeconds: number;
   blurSeconds: number;
+  /** Time the filter waited for the detection thread (detection not hidden behind decoding, blurring, encoding). */
+  detectWaitSeconds?: number;
 }
 
 /**
@@ -272,47 +225,80 @@ export function faceBlurFilter(o: { every?: number; letterbox?: boolean; stats?:
   const stats = o.stats ?? { frames: 0, samples: 0, detections: 0, blurredFrames: 0, detectSeconds: 0, blurSeconds: 0 };
   return ({ width, height }): FrameFilter => async function* blurFaces(frames) {
     const plan = new FacePlan(every, width, height);
-    const held: Array<{ frame: Buffer; index: number }> = [];
-    const sample = async (frame: Buffer, index: number, cut = false) => {
-      const t0 = performance.now();
-      const faces = await detectFacesInYuv420(frame, width, height, o.letterbox);
-      stats.detectSeconds += (performance.now() - t0) / 1000;
-      stats.samples++;
-      stats.detections += faces.length;
-      plan.add(index, faces, cut);
+    // A sampled frame is away (in the detection thread) until its answer: `frame` is null meanwhile.
+    type Held = { frame: Buffer | null; index: number };
+    const held: Held[] = [];
+    // Detections out, oldest first: each answer's sample goes into the plan in this order (`add`) once answered.
+    const out: Array<{ answer: Promise<() => void>; done: boolean }> = [];
+    const detector = new FaceDetectorThread();
+    const sample = (h: Held, cut: boolean) => {
+      const job = { answer: null as unknown as Promise<() => void>, done: false };
+      job.answer = detector.detect(h.frame!, width, height, o.letterbox).then((r) => {
+        h.frame = r.frame;
+        job.done = true;
+        stats.detectSeconds += r.seconds;
+        stats.samples++;
+        stats.detections += r.faces.length;
+        return () => plan.add(h.index, r.faces, cut);
+      });
+      // A failure is thrown where the answer is awaited (below), not reported as unhandled before that.
+      job.answer.catch(() => {});
+      h.frame = null;
+      out.push(job);
     };
-    const release = (h: { frame: Buffer; index: number }) => {
+    // Puts the answered detections into the plan, oldest first, waiting for the oldest while more than `limit` are out.
+    const settle = async (limit: number) => {
+      while (out.length && (out[0]!.done || out.length > limit)) {
+        const t0 = performance.now();
+        const add = await out[0]!.answer;
+        stats.detectWaitSeconds = (stats.detectWaitSeconds ?? 0) + (performance.now() - t0) / 1000;
+        add();
+        out.shift();
+      }
+    };
+    const release = (h: Held) => {
       const t0 = performance.now();
       const rects = plan.boxes(h.index);
       if (rects.length) {
-        blurYuv420(h.frame, width, height, rects);
+        blurYuv420(h.frame!, width, height, rects);
         stats.blurredFrames++;
       }
       stats.blurSeconds += (performance.now() - t0) / 1000;
       plan.forgetBefore(h.index);
-      return h.frame;
+      return h.frame!;
     };
-    let index = 0;
-    let previous: Float32Array | null = null;
-    let cut = false;
-    for await (const frame of frames) {
-      stats.frames++;
-      const look = glance(frame, width, height);
-      if (previous && difference(previous, look) > CUT_DIFFERENCE) cut = true;
-      previous = look;
-      // Detection sees the frame before any blur (frames are blurred only when they leave).
-      if (index % every === 0) {
-        await sample(frame, index, cut);
-        cut = false;
+    try {
+      let index = 0;
+      let previous: Float32Array | null = null;
+      let cut = false;
+      for await (const frame of frames) {
+        stats.frames++;
+        const look = glance(frame, width, height);
+        if (previous && difference(previous, look) > CUT_DIFFERENCE) cut = true;
+        previous = look;
+        const h: Held = { frame, index };
+        held.push(h);
+        index++;
+        // Detection sees the frame before any blur (frames are blurred only when they leave, after their answer).
+        if (h.index % every === 0) {
+          sample(h, cut);
+          cut = false;
+          // The thread works on this sample while the frames before it are blurred and written; at most
+          // MAX_DETECTIONS_OUT are out (the frames held grow by `every` with each).
+          await settle(MAX_DETECTIONS_OUT);
+        } else {
+          await settle(Infinity);
+        }
+        while (held.length && plan.ready(held[0]!.index)) yield release(held.shift()!);
       }
-      held.push({ frame, index });
-      index++;
-      while (held.length && plan.ready(held[0]!.index)) yield release(held.shift()!);
+      const last = held.at(-1);
+      if (last && last.index % every !== 0) sample(last, cut);
+      await settle(0);
+      plan.end();
+      while (held.length) yield release(held.shift()!);
+    } finally {
+      await detector.close();
     }
-    const last = held.at(-1);
-    if (last && last.index % every !== 0) await sample(last.frame, last.index, cut);
-    plan.end();
-    while (held.length) yield release(held.shift()!);
   };
 }
 

@@ -1,0 +1,83 @@
+/**
+ * Face detection off the main thread for the privacy blur (blur-faces.ts): one worker thread per filtered video
+ * (face-detect-worker.ts) runs BlazeFace on the sampled frames while the main thread keeps reading, blurring and
+ * writing the frames before them, and ffmpeg keeps decoding and encoding. Requests are answered in order.
+ *
+ * A sampled frame's buffer is transferred to the thread and back (it is blurred and encoded after its detection):
+ * no copy. The thread is ref'd only while a request is out, so an idle one never keeps the process alive, and
+ * `close` (the filter's `finally`: end, error, abort) terminates it.
+ *
+ * The thread runs the same sources as the caller: from TypeScript (npm start and the CLI under tsx, vitest, the
+ * benches) through face-detect-worker-tsx.mjs, which loads face-detect-worker.ts with tsx's tsImport (Node 20 does not
+ * hand the parent's --import loader to worker threads); from built JavaScript the .js worker directly.
+ */
+import { Worker } from 'node:worker_threads';
+import type { Rect } from './face-detect.js';
+
+export interface DetectRequest { id: number; frame: ArrayBuffer; width: number; height: number; letterbox: boolean }
+export type DetectReply = { id: number; frame: ArrayBuffer } & ({ faces: Rect[]; seconds: number } | { error: string });
+
+/** The thread's entry: from built JavaScript the .js sibling; from the TypeScript sources, a bootstrap through tsx. */
+const workerUrl = () => new URL(import.meta.url.endsWith('.ts') ? './face-detect-worker-tsx.mjs' : './face-detect-worker.js', import.meta.url);
+
+export class FaceDetectorThread {
+  /** Threads started and not yet stopped, in this process (tests check that none is left behind). */
+  static running = 0;
+  private readonly worker: Worker;
+  private nextId = 1;
+  private readonly waiting = new Map<number, { resolve: (r: { faces: Rect[]; seconds: number; frame: Buffer }) => void; reject: (e: Error) => void }>();
+  private failure: Error | null = null;
+  private closed = false;
+
+  constructor() {
+    this.worker = new Worker(workerUrl(), { stdout: false, stderr: false });
+    FaceDetectorThread.running++;
+    this.worker.unref();
+    this.worker.on('message', (m: DetectReply) => {
+      const w = this.waiting.get(m.id);
+      if (!w) return;
+      this.waiting.delete(m.id);
+      if (!this.waiting.size) this.worker.unref();
+      if ('error' in m) w.reject(new Error(`face detection failed: ${m.error}`));
+      else w.resolve({ faces: m.faces, seconds: m.seconds, frame: Buffer.from(m.frame) });
+    });
+    this.worker.on('error', (err) => this.fail(err));
+    this.worker.once('exit', (code) => {
+      FaceDetectorThread.running--;
+      this.fail(new Error(`face detection thread exited (code ${code})`));
+    });
+  }
+
+  private fail(err: Error): void {
+    this.failure ??= err;
+    for (const w of this.waiting.values()) w.reject(this.failure);
+    this.waiting.clear();
+  }
+
+  /**
+   * Faces in a yuv420p frame. The frame's memory moves to the thread (`frame` is empty until the answer) and comes
+   * back as the answer's `frame`, the same bytes. A frame that does not own its whole ArrayBuffer is copied once.
+   */
+  detect(frame: Buffer, width: number, height: number, letterbox = false): Promise<{ faces: Rect[]; seconds: number; frame: Buffer }> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.closed) return Promise.reject(new Error('face detection thread closed'));
+    const owned = frame.byteOffset === 0 && frame.byteLength === frame.buffer.byteLength && frame.buffer instanceof ArrayBuffer;
+    const buffer = (owned ? frame.buffer : new Uint8Array(frame).buffer) as ArrayBuffer;
+    const id = this.nextId++;
+    const answer = new Promise<{ faces: Rect[]; seconds: number; frame: Buffer }>((resolve, reject) => this.waiting.set(id, { resolve, reject }));
+    // A filter that stops early (error, abort) leaves answers nobody awaits: their rejection is not an error.
+    answer.catch(() => {});
+    this.worker.ref();
+    const request: DetectRequest = { id, frame: buffer, width, height, letterbox };
+    this.worker.postMessage(request, [buffer]);
+    return answer;
+  }
+
+  /** Stops the thread (answers still out are rejected). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.fail(new Error('face detection thread closed'));
+    await this.worker.terminate();
+  }
+}
