@@ -81,10 +81,10 @@ export class DecodeController implements ReactiveController {
   private highFetchMs: number | null = null;
   private lowFetchMs: number | null = null;
   private highFetching = new Set<number>();
-  /** High clips the last plan wanted frames of that are not downloaded yet. */
-  private toFetch: number[] = [];
   /** Frames whose high clips are fetched once the low rendition is buffered (the markers: fast-travel destinations). */
   private prefetchFrames: number[] = [];
+  /** Every clip's low rendition is fetched (then the prefetch frames' high clips are). */
+  private lowBuffered = false;
   cancelledJobs = 0;
   /** Peak of cache plus frames in transit; the bench reads it. */
   peakDecodedBytes = 0;
@@ -176,7 +176,6 @@ export class DecodeController implements ReactiveController {
     this.prefetchFrames = [...frames];
     if (this.lowBuffered) this.prefetchHigh();
   }
-  private lowBuffered = false;
 
   /** Sets (or clears) the fast-travel destination so its exact frame is ready on arrival. */
   setDestination(frame: number | null): void {
@@ -267,11 +266,14 @@ export class DecodeController implements ReactiveController {
     return this.destination ?? this.position;
   }
 
-  /** Jobs in priority order for the current position (or travel destination) and direction. */
-  private plan(): Job[] {
+  /**
+   * Jobs in priority order for the current position (or travel destination) and direction; the high clips wanted
+   * but not downloaded (fetched beside the decodes); the rendition of the exact frame wanted first at the focus.
+   */
+  private plan(): { jobs: Job[]; fetch: number[]; exactR: Rendition } {
     const jobs: Job[] = [];
     const total = this.total + 1;
-    if (!this.clips.length) return jobs;
+    if (!this.clips.length) return { jobs, fetch: [], exactR: 'low' };
     const p = Math.min(this.focus, total - 1);
     const pos = Math.min(this.position, total - 1);
     const d = this.direction;
@@ -354,12 +356,19 @@ export class DecodeController implements ReactiveController {
       merged.unshift(placeholder);
     }
     // High frames of a clip that is not downloaded yet: fetch it (beside the decodes), decode once it is here.
-    this.toFetch = [];
-    return merged.filter((j) => {
+    const fetch: number[] = [];
+    const planned = merged.filter((j) => {
       if (j.rendition !== 'high' || this.highPlannable(j.clip)) return true;
-      if (!this.toFetch.includes(j.clip)) this.toFetch.push(j.clip);
+      if (!fetch.includes(j.clip)) fetch.push(j.clip);
       return false;
     });
+    return { jobs: planned, fetch, exactR };
+  }
+
+  /** A clip could not be fetched or decoded: the player's "Failed to Load". */
+  private decodeFailed(e: unknown): void {
+    this.decodeErrors++;
+    this.host.onDecodeError(e instanceof Error ? e.message : String(e));
   }
 
   /** Low first at a clip whose high rendition would still be downloading (or when high is off). */
@@ -393,8 +402,7 @@ export class DecodeController implements ReactiveController {
       (e: unknown) => {
         if (gen !== this.generation) return;
         this.highFetching.delete(c);
-        this.decodeErrors++;
-        this.host.onDecodeError(e instanceof Error ? e.message : String(e));
+        this.decodeFailed(e);
       },
     );
   }
@@ -440,15 +448,15 @@ export class DecodeController implements ReactiveController {
   private pump(): void {
     if (!this.bridges.length) return;
     this.cancelStale();
-    const jobs = this.plan();
+    const { jobs, fetch, exactR: firstR } = this.plan();
     // Until the first frame is on screen the link is its own (slow networks).
-    if (this.firstArrived) for (const c of this.toFetch) void this.fetchHigh(c);
+    if (this.firstArrived) for (const c of fetch) void this.fetchHigh(c);
     // While the exact frame at the playhead is being decoded (after a jump), nothing else starts:
     // on a two-core device any other decode slows the one the user is waiting for.
     const p = this.focus;
     const exactR: Rendition = this.highEnabled ? 'high' : 'low';
     if (this.cache.has(exactR, p)) this.jumping = false;
-    const exactKey = this.key(this.firstRendition(locateFrame(this.starts, this.counts, p).clip), p);
+    const exactKey = this.key(firstR, p);
     for (const job of jobs) {
       // Checked per job: once the exact frame's job is started, the jobs after it wait.
       if (this.jumping && this.pending.has(exactKey) && !job.keyframe) break;
@@ -549,8 +557,7 @@ export class DecodeController implements ReactiveController {
         },
         (e: unknown) => {
           if (gen !== this.generation) return;
-          this.decodeErrors++;
-          this.host.onDecodeError(e instanceof Error ? e.message : String(e));
+          this.decodeFailed(e);
         },
       )
       .finally(() => {
@@ -581,7 +588,7 @@ export class DecodeController implements ReactiveController {
             await this.bridges[w]!.api.prefetch('low', c, clip.lowURI);
             if (gen === this.generation) this.lowFetchMs = movingAverage(this.lowFetchMs, performance.now() - t0);
           } catch (e) {
-            if (gen === this.generation) this.host.onDecodeError(e instanceof Error ? e.message : String(e));
+            if (gen === this.generation) this.decodeFailed(e);
             return;
           }
           if (gen !== this.generation) return;

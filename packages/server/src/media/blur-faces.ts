@@ -25,8 +25,6 @@ import { FaceDetectorThread } from './face-detector-thread.js';
 import type { FrameFilter, FrameFilterFactory } from './frame-pipe.js';
 import type { ProcessVideoOptions, ProcessVideoResult } from './process-video.js';
 
-export { BLUR_MIN_SCORE, DETECT_SHORT_SIDE, detectFacesInYuv420, yuv420ToRgb, type Rect } from './face-detect.js';
-
 /** Detection runs on every DETECT_EVERY-th frame of the clips (15 fps: two and a half times a second). */
 export const DETECT_EVERY = 6;
 /** Growth of a detected box on each side, as a share of its size (BlazeFace's box is tight: brow to chin). */
