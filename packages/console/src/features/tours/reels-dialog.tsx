@@ -3,7 +3,7 @@
  * progress bar fed by reelProgressUpdated, reloaded 500 ms after 100 %; 'Generation Failed Reel N' with Retry; at most 5
  * non-failed reels. Until the reels back end lands the server answers NOT_AVAILABLE_YET, which is shown as such.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useSubscription } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
@@ -32,7 +32,7 @@ export function ReelsDialog({ open, tourId, onClose }: { open: boolean; tourId: 
   const notify = useSnackbar();
   const [failure, setFailure] = useState<string | null>(null);
   const reels = (data?.tour.reels ?? []).map((r) => readFragment(ReelFields, r));
-  const reload = () => refetch({ requestPolicy: 'network-only' });
+  const reload = useCallback(() => refetch({ requestPolicy: 'network-only' }), [refetch]);
 
   const onGenerate = async () => {
     setFailure(null);
@@ -80,6 +80,10 @@ function ReelRow({ reel, n, onReload, onRetry }: { reel: Reel; n: number; onRelo
   const [notReady, setNotReady] = useState(false);
   const video = useRef<HTMLVideoElement>(null);
   const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
+  // One reload per completion: the event stays in `data` after the reload, and re-renders must not schedule another.
+  const reloadScheduled = useRef(false);
+  const reloadRef = useRef(onReload);
+  reloadRef.current = onReload;
   const [{ data }] = useSubscription({ query: ReelProgressSubscription, variables: { reelId: reel.id }, pause: status !== REEL_STATUS.PROCESSING });
 
   useEffect(() => () => timers.current.forEach(clearTimeout), []);
@@ -87,8 +91,11 @@ function ReelRow({ reel, n, onReload, onRetry }: { reel: Reel; n: number; onRelo
     const ev = data?.reelProgressUpdated;
     if (!ev) return;
     setProgress(ev.progress);
-    if (ev.progress >= 100 || ev.status !== REEL_STATUS.PROCESSING) timers.current.push(setTimeout(onReload, TIMINGS_MS.reelCompletionDelay));
-  }, [data, onReload]);
+    if ((ev.progress >= 100 || ev.status !== REEL_STATUS.PROCESSING) && !reloadScheduled.current) {
+      reloadScheduled.current = true;
+      timers.current.push(setTimeout(() => reloadRef.current(), TIMINGS_MS.reelCompletionDelay));
+    }
+  }, [data]);
 
   const download = async () => {
     if (status !== REEL_STATUS.CREATED || !reel.highURI) {
