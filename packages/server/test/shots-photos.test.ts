@@ -89,6 +89,25 @@ describe.each(DB_KINDS)('professional photos on %s', (kind) => {
     expect(now.errorMessage).toMatch(/503/);
   });
 
+  it('says while a generation is queued or running (shotsGenerating) and whether Stage can run (stagingAvailable)', async () => {
+    const FLAGS = 'query($id: ID!) { tour(tourID: $id) { shotsGenerating stagingAvailable } }';
+    const tourId = await processedTour(t.app, owner);
+    expect((await t.gql(FLAGS, { id: `tour_${tourId}` }, owner.token)).data.tour).toEqual({ shotsGenerating: false, stagingAvailable: true });
+    expect((await t.gql(GEN, { id: `tour_${tourId}` }, owner.token)).errors).toBeUndefined();
+    expect((await t.gql(FLAGS, { id: `tour_${tourId}` }, owner.token)).data.tour.shotsGenerating).toBe(true);
+    // Only the owner's company learns it.
+    expect((await t.gql(FLAGS, { id: `tour_${tourId}` })).data?.tour?.shotsGenerating ?? false).toBe(false);
+    const boss = t.app.services.queue.boss;
+    const [job] = await boss.fetch<{ tourId: string }>('shots');
+    expect(job?.data.tourId).toBe(tourId);
+    expect((await t.gql(FLAGS, { id: `tour_${tourId}` }, owner.token)).data.tour.shotsGenerating).toBe(true);
+    await boss.complete('shots', job!.id);
+    expect((await t.gql(FLAGS, { id: `tour_${tourId}` }, owner.token)).data.tour.shotsGenerating).toBe(false);
+    const o2 = await seedUser(bare.app, { plan: 'pro' });
+    const bareTour = await processedTour(bare.app, o2);
+    expect((await bare.gql(FLAGS, { id: `tour_${bareTour}` }, o2.token)).data.tour.stagingAvailable).toBe(false);
+  });
+
   it('staging without a configured AI service fails the shot with a clear message', async () => {
     const o2 = await seedUser(bare.app, { plan: 'pro' });
     const tourId = await processedTour(bare.app, o2);

@@ -8,6 +8,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import { sql } from 'kysely';
 import { CLIP_FRAMES } from '../media/encoding.js';
 import { DEFAULT_STAGING_PROMPT, ERROR_CODES, ERROR_TEXTS, SHOT_STATUS, TOUR_STATUS } from '@roomwalk/shared';
 import { AppError } from '../graphql/errors.js';
@@ -31,12 +32,23 @@ export const SHOT_FAILED_TEXT = 'Could not process this photo. Please try again.
 
 export type ShotsJob = { kind: 'generate'; tourId: string } | { kind: 'enhance'; shotId: string } | { kind: 'stage'; shotId: string; prompt: string };
 
+const generateKey = (tourId: string) => `shots-generate-${tourId}`;
+
+/**
+ * Whether a photo generation of the tour is queued or running: its pg-boss job (one per tour, by singleton key) is not
+ * yet completed, failed, expired or cancelled. The console keeps refreshing while it is (tours §4).
+ */
+export async function shotsGenerating(services: Services, tourId: string): Promise<boolean> {
+  const { rows } = await sql<{ one: number }>`select 1 as one from pgboss.job where name = ${SHOTS_QUEUE} and singleton_key = ${generateKey(tourId)} and state in ('created', 'retry', 'active') limit 1`.execute(services.db);
+  return rows.length > 0;
+}
+
 /** Refuses a tour that is not processed, then queues one generation per tour at a time. */
 export async function startShots(services: Services, tourId: string): Promise<void> {
   const tour = await services.db.selectFrom('tours').select(['status', 'video_key']).where('id', '=', tourId).where('deleted_at', 'is', null).executeTakeFirst();
   if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
   if (tour.status !== TOUR_STATUS.PROCESSED || !tour.video_key) throw new AppError(ERROR_CODES.TOUR_NOT_PROCESSED, ERROR_TEXTS.shotsNotReady);
-  await services.queue.send(SHOTS_QUEUE, { kind: 'generate', tourId } satisfies ShotsJob, { singletonKey: `shots-generate-${tourId}`, retryLimit: 1, expireInSeconds: 30 * 60 });
+  await services.queue.send(SHOTS_QUEUE, { kind: 'generate', tourId } satisfies ShotsJob, { singletonKey: generateKey(tourId), retryLimit: 1, expireInSeconds: 30 * 60 });
 }
 
 /** Marks a shot PROCESSING for an enhance or a staging, enforcing the availability rules of tours §4. */

@@ -9,7 +9,7 @@ import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import type { Services } from '../../services/services.js';
 import { aiDb, type ReelRow, type ShotRow } from '../../services/ai/tables.js';
 import { startReel } from '../../jobs/reel.js';
-import { startShots, startShotWork } from '../../jobs/shots.js';
+import { shotsGenerating, startShots, startShotWork } from '../../jobs/shots.js';
 import { startAiMarkers } from '../../jobs/ai-markers.js';
 
 export interface ReelModel {
@@ -90,6 +90,17 @@ builder.objectFields(TourRef, (t) => ({
       const rows = await aiDb(ctx.services.db).selectFrom('shots').selectAll().where('tour_id', '=', (tour as { id: string }).id).orderBy('room_type').orderBy('source_clip_index').orderBy('source_frame_position').execute();
       return rows.map((s) => toShotModel(ctx.services, s));
     },
+  }),
+  shotsGenerating: t.boolean({
+    description: 'True while a professional-photo generation of this tour is queued or running (owner only; false for others).',
+    resolve: async (tour, _a, ctx) => {
+      if (!ctx.auth || ctx.auth.companyId !== (tour as { company_id?: string }).company_id) return false;
+      return shotsGenerating(ctx.services, (tour as { id: string }).id);
+    },
+  }),
+  stagingAvailable: t.boolean({
+    description: 'Whether Stage can run: false when the server has no AI image service (AI_WORKER_URL); the console then disables Stage and says why.',
+    resolve: (_tour, _a, ctx) => !!ctx.services.config.AI_WORKER_URL,
   }),
 }));
 
