@@ -100,5 +100,9 @@ export const TOUR_TEXTS = {
   before: 'Before',
   after: 'After',
   noShots: 'No professional photos yet.',
+  generatingPhotos: 'Generating professional photos',
+  generatingPhotosHint: 'This takes about a minute. The photos appear here by themselves.',
+  photosProcessing: (n: number) => (n === 1 ? '1 photo is processing.' : `${n} photos are processing.`),
+  stagingUnavailable: 'Staging needs an AI image service, and this server has none configured (AI_WORKER_URL). Enhance and downloads still work.',
   otherRooms: 'Other',
 } as const;

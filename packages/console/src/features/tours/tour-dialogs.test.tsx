@@ -127,7 +127,7 @@ describe('Professional Photos screen', () => {
       originalImageURI: `/media/${id}.jpg`, enhancedImageURI: enhanced, stagedImageURI: null, createdAt: '2026-01-01T00:00:00Z', errorMessage: null,
     });
     vi.stubGlobal('fetch', stubFetch({
-      TourShots: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, title: 'Loft', status: { __typename: 'TourStatus', status: 'PROCESSED' }, shots: [shot('s1', 'Kitchen', 'COMPLETED', null), shot('s2', 'Bedroom', 'COMPLETED', '/media/e.jpg')] }, me: { __typename: 'Me', user: { __typename: 'User', id: 'u', profile: null } } } } }),
+      TourShots: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, title: 'Loft', status: { __typename: 'TourStatus', status: 'PROCESSED' }, shotsGenerating: false, stagingAvailable: true, shots: [shot('s1', 'Kitchen', 'COMPLETED', null), shot('s2', 'Bedroom', 'COMPLETED', '/media/e.jpg')] }, me: { __typename: 'Me', user: { __typename: 'User', id: 'u', profile: null } } } } }),
       GenerateTourShots: notAvailable,
     }).impl);
     renderShots();

@@ -176,7 +176,7 @@ export const ShotFields = graphql(`
 export const TourShotsQuery = graphql(
   `
   query TourShots($tourID: ID!) {
-    tour(tourID: $tourID) { id title status { status } shots { ...ShotFields } }
+    tour(tourID: $tourID) { id title status { status } shotsGenerating stagingAvailable shots { ...ShotFields } }
     me { user { id profile { id name surname } } }
   }
 `,
@@ -186,7 +186,7 @@ export const TourShotsQuery = graphql(
 export const GenerateTourShotsMutation = graphql(
   `
   mutation GenerateTourShots($tourId: ID!) {
-    generateTourShots(tourId: $tourId) { id shots { ...ShotFields } }
+    generateTourShots(tourId: $tourId) { id shotsGenerating shots { ...ShotFields } }
   }
 `,
   [ShotFields],

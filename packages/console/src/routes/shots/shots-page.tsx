@@ -1,8 +1,9 @@
 /**
  * /tour/{tourId}/shots, Professional Photos (tours §2, §4): titled with the tour; processed tours only; shots grouped
  * by room type with status, score, clip index and position; Enhance / re-enhance / Stage / Download by the rules; a
- * full-screen viewer with a before/after slider and fill or fit. Refreshes every 5 s while a shot is processing and
- * 1 s and 2 s after a call. Until the AI back end lands the server answers NOT_AVAILABLE_YET, shown as such.
+ * full-screen viewer with a before/after slider and fill or fit. Refreshes 1 s and 2 s after a call, and every 5 s while
+ * a shot is processing or the tour's generation is queued or running (Tour.shotsGenerating), with a progress bar from
+ * the moment of the call. Without an AI image service on the server Stage is not offered, and the page says why.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
@@ -36,9 +37,22 @@ export default function ShotsPage() {
   const [busy, setBusy] = useState<string | null>(null);
   const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
   const reload = useCallback(() => refetch({ requestPolicy: 'network-only' }), [refetch]);
+  // A generation call counts as running from the moment it is made until data fetched after its answer says otherwise.
+  const [requested, setRequested] = useState(false);
+  const latestData = useRef(data);
+  latestData.current = data;
+  const dataAtAnswer = useRef<typeof data | null>(null);
+  useEffect(() => {
+    if (requested && dataAtAnswer.current !== null && data !== dataAtAnswer.current) {
+      dataAtAnswer.current = null;
+      setRequested(false);
+    }
+  }, [data, requested]);
 
   const shots = (data?.tour.shots ?? []).map((s) => readFragment(ShotFields, s));
-  const processing = anyProcessing(shots);
+  const generating = requested || !!data?.tour.shotsGenerating;
+  const processingShots = shots.filter((s) => s.shotStatus === SHOT_STATUS.PROCESSING).length;
+  const processing = generating || anyProcessing(shots);
   useEffect(() => {
     if (!processing) return;
     const t = setInterval(reload, TIMINGS_MS.shotsRefreshWhileProcessing);
@@ -60,6 +74,13 @@ export default function ShotsPage() {
     const r = await fn();
     setBusy(null);
     afterCall(r.error);
+    return r;
+  };
+  const onGenerate = async (id: string) => {
+    setRequested(true);
+    const r = await call('generate', () => generate({ tourId: id }));
+    if (r.error) setRequested(false);
+    else dataAtAnswer.current = latestData.current ?? null;
   };
 
   const code = failureCode(error);
@@ -87,11 +108,24 @@ export default function ShotsPage() {
         <p role="status">{ERROR_TEXTS.shotsNotReady}</p>
       ) : (
         <>
-          <SlButton variant="primary" loading={busy === 'generate'} onClick={() => void call('generate', () => generate({ tourId: tour.id }))}>
+          <SlButton variant="primary" loading={busy === 'generate'} disabled={generating} onClick={() => void onGenerate(tour.id)}>
             {TOUR_TEXTS.generatePhotos}
           </SlButton>
           {failure ? <p className="form-failure" role="alert">{failure}</p> : null}
-          {shots.length === 0 ? <p className="muted">{TOUR_TEXTS.noShots}</p> : null}
+          <div role="status" className="shots-progress">
+            {generating ? (
+              <>
+                <p>
+                  <strong>{TOUR_TEXTS.generatingPhotos}…</strong> {TOUR_TEXTS.generatingPhotosHint}
+                </p>
+                <progress aria-label={TOUR_TEXTS.generatingPhotos} />
+              </>
+            ) : processingShots > 0 ? (
+              <p>{TOUR_TEXTS.photosProcessing(processingShots)}</p>
+            ) : null}
+          </div>
+          {!tour.stagingAvailable ? <p className="muted" role="note">{TOUR_TEXTS.stagingUnavailable}</p> : null}
+          {shots.length === 0 && !generating ? <p className="muted">{TOUR_TEXTS.noShots}</p> : null}
           {groupByRoom(shots, TOUR_TEXTS.otherRooms).map((g) => (
             <section key={g.room} className="section" aria-labelledby={`room-${g.room}`}>
               <h2 id={`room-${g.room}`}>{g.room}</h2>
@@ -118,7 +152,7 @@ export default function ShotsPage() {
                             {a.enhance ? TOUR_TEXTS.enhance : TOUR_TEXTS.reEnhance}
                           </SlButton>
                         ) : null}
-                        {a.stage ? (
+                        {a.stage && tour.stagingAvailable ? (
                           <SlButton size="small" loading={busy === `s${s.id}`} onClick={() => void call(`s${s.id}`, () => stage({ shotId: s.id }))}>
                             {TOUR_TEXTS.stage}
                           </SlButton>
