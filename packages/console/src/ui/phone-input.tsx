@@ -1,7 +1,7 @@
 /** Contact number input: a country (default ZA) and the national number; the value is '+{cc} {national}'. */
 import { useId, useMemo, useState } from 'react';
 import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
-import { DEFAULT_PHONE_COUNTRY } from '@roomwalk/shared';
+import { DEFAULT_PHONE_COUNTRY, contactNumberFromInput } from '@roomwalk/shared';
 
 export interface PhoneInputProps {
   label: string;
@@ -19,10 +19,20 @@ export function splitPhone(value: string): { country: CountryCode; national: str
   return { country: DEFAULT_PHONE_COUNTRY as CountryCode, national: value.replace(/^\+\d+\s*/, '') };
 }
 
-/** Joins a country and national number into the form value. */
+/**
+ * Joins the chosen country and the typed number into the form value. The number may be typed in national
+ * ('082 555 1234') or international form ('+27 82 555 1234'); an international number keeps its own country code.
+ */
 export function joinPhone(country: CountryCode, national: string): string {
-  const n = national.trim();
-  return n ? `+${getCountryCallingCode(country)} ${n}` : '';
+  return contactNumberFromInput(country, national);
+}
+
+/** The country of a number typed in international form, when it names one. */
+function typedCountry(typed: string, country: CountryCode): CountryCode | undefined {
+  const t = typed.trim();
+  if (!t.startsWith('+') && !t.startsWith('00')) return undefined;
+  const parsed = parsePhoneNumberFromString(t, country);
+  return parsed?.isPossible() ? parsed.country : undefined;
 }
 
 const regionNames = typeof Intl !== 'undefined' && 'DisplayNames' in Intl ? new Intl.DisplayNames(['en'], { type: 'region' }) : null;
@@ -68,8 +78,12 @@ export function PhoneInput({ label, value, onChange, onBlur, error, name }: Phon
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-error` : undefined}
           onChange={(e) => {
-            setNational(e.target.value);
-            onChange(joinPhone(country, e.target.value));
+            const typed = e.target.value;
+            setNational(typed);
+            // '+44 20 …' typed beside South Africa: the selector follows the number's own country.
+            const own = typedCountry(typed, country);
+            if (own && own !== country) setCountry(own);
+            onChange(joinPhone(own ?? country, typed));
           }}
           onBlur={onBlur}
         />

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VALIDATION as V } from '../messages.js';
 import {
-  companySchema, feedbackSchema, formatContactNumber, inviteSchema, loginSchema, passwordResetFormSchema, passwordResetInputSchema,
+  companySchema, contactNumberFromInput, feedbackSchema, formatContactNumber, inviteSchema, loginSchema, passwordResetFormSchema, passwordResetInputSchema,
   passwordResetRequestSchema, profileSchema, registerInputSchema, signupFormSchema,
 } from './account.js';
 import type { z } from 'zod';
@@ -92,6 +92,23 @@ describe('invite, profile, company and feedback forms (accounts §5)', () => {
     expect(formatContactNumber('082 123 4567')).toBe('+27 821234567');
     expect(formatContactNumber('+44 20 7946 0958')).toBe('+44 2079460958');
     expect(formatContactNumber('nonsense')).toBeNull();
+  });
+  it('takes a number typed in national or international form next to the chosen country (issue 16 item 6)', () => {
+    // What the phone input sends: the chosen country and whatever was typed beside it.
+    expect(contactNumberFromInput('ZA', '082 555 1234')).toBe('+27 825551234');
+    expect(contactNumberFromInput('ZA', '+27 82 555 1234')).toBe('+27 825551234');
+    expect(contactNumberFromInput('ZA', '+27 082 555 1234')).toBe('+27 825551234');
+    expect(contactNumberFromInput('GB', '+44 20 7946 0958')).toBe('+44 2079460958');
+    expect(contactNumberFromInput('GB', '020 7946 0958')).toBe('+44 2079460958');
+    expect(contactNumberFromInput('ZA', '+44 20 7946 0958')).toBe('+44 2079460958');
+    expect(contactNumberFromInput('GB', '0044 20 7946 0958')).toBe('+44 2079460958');
+    expect(contactNumberFromInput('ZA', '')).toBe('');
+    for (const [country, typed] of [['ZA', '+27 82 555 1234'], ['GB', '+44 20 7946 0958'], ['GB', '020 7946 0958']] as const) {
+      expect(profileSchema.safeParse({ name: 'A', surname: 'B', contactNumber: contactNumberFromInput(country, typed) }).success).toBe(true);
+    }
+    // Not a number in either form: still refused with the spec's message.
+    expect(messageFor(profileSchema, { name: 'A', surname: 'B', contactNumber: contactNumberFromInput('ZA', '+27 12') }, 'contactNumber')).toBe('Invalid phone number');
+    expect(messageFor(profileSchema, { name: 'A', surname: 'B', contactNumber: contactNumberFromInput('GB', 'abc') }, 'contactNumber')).toBe('Invalid phone number');
   });
   it('requires a company name of at most 30', () => {
     expect(companySchema.safeParse({ name: 'Acme' }).success).toBe(true);

@@ -1,6 +1,6 @@
 /** Account-side validation (accounts §5): one schema per form, shared by console and server. */
 import { z } from 'zod';
-import { isValidPhoneNumber, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import { getCountryCallingCode, isValidPhoneNumber, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import { COMPANY_NAME_MAX, DEFAULT_PHONE_COUNTRY, FEEDBACK_NAME_MAX, NAME_MAX, PASSWORD_MIN, SURNAME_MAX } from '../constants.js';
 import { VALIDATION as V } from '../messages.js';
 
@@ -89,6 +89,27 @@ export function formatContactNumber(value: string, defaultCountry: string = DEFA
   const parsed = parsePhoneNumberFromString(value.trim(), defaultCountry as CountryCode);
   if (!parsed) return null;
   return `+${parsed.countryCallingCode} ${parsed.nationalNumber}`;
+}
+
+/**
+ * The contact number from the phone input: the chosen country and what was typed beside it. Numbers typed in
+ * international form ('+27 82 555 1234', '0044 20 …') keep their own country code; national ones ('082 555 1234') take
+ * the chosen country's. Returns '+{country code} {national number}', or, when the text is not a number, '+{code} {text}'
+ * so that validation answers 'Invalid phone number'. Empty input gives ''.
+ */
+export function contactNumberFromInput(country: string, typed: string): string {
+  const text = typed.trim();
+  if (!text) return '';
+  const parsed = parsePhoneNumberFromString(text, country as CountryCode);
+  if (parsed && parsed.isPossible()) return `+${parsed.countryCallingCode} ${parsed.nationalNumber}`;
+  if (text.startsWith('+')) return text;
+  let code: string;
+  try {
+    code = getCountryCallingCode(country as CountryCode);
+  } catch {
+    code = getCountryCallingCode(DEFAULT_PHONE_COUNTRY as CountryCode);
+  }
+  return `+${code} ${text}`;
 }
 
 export const contactNumberField = z
