@@ -3,14 +3,24 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Services } from '../services/services.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoPackages = path.resolve(here, '../../..');
 
-/** Paths that belong to the server, never to the console's client-side router. */
-const SERVER_PREFIXES = ['/query', '/oauth', '/auth', '/media', '/upload', '/dev', '/healthz', '/readyz', '/player', '/ws', '/webhooks', '/billing', '/api', '/ai'];
+/** Paths that belong to the server (the path itself and everything under it), never to the console's client-side router. */
+const SERVER_PREFIXES = ['/query', '/oauth', '/auth', '/media', '/dev', '/healthz', '/readyz', '/player', '/ws', '/webhooks', '/billing', '/api', '/ai'];
+/**
+ * Server paths whose prefix itself is a console route: the local upload is `PUT /upload/<key>`, while `/upload` is the
+ * console's upload screen (a reload of it showed the server's JSON 404).
+ */
+const SERVER_SUBPATHS = ['/upload/'];
+
+/** Whether an HTML page request for this path is the console's (client-side routes fall back to index.html). */
+export function isConsolePath(url: string): boolean {
+  return !SERVER_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`)) && !SERVER_SUBPATHS.some((p) => url.startsWith(p));
+}
 
 export async function registerStatic(app: FastifyInstance, services: Services): Promise<void> {
   const consoleDist = path.resolve(services.config.CONSOLE_DIST ?? path.join(repoPackages, 'console/dist'));
@@ -47,12 +57,13 @@ export async function registerStatic(app: FastifyInstance, services: Services): 
       res.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
+  const sendIndex = (reply: FastifyReply) => reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').sendFile('index.html');
+  // The home page whatever the Accept header says (curl, monitors and link previews send none or */*).
+  app.get('/', async (_req, reply) => sendIndex(reply));
   app.setNotFoundHandler(async (req, reply) => {
     const url = req.url.split('?')[0] ?? '/';
     const wantsHtml = req.method === 'GET' && (req.headers.accept ?? '').includes('text/html');
-    if (wantsHtml && !SERVER_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`))) {
-      return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').sendFile('index.html');
-    }
+    if (wantsHtml && isConsolePath(url)) return sendIndex(reply);
     return reply.code(404).send({ error: 'Not Found', code: 'NOT_FOUND', message: 'Not found.' });
   });
 }
