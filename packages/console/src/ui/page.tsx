@@ -1,12 +1,12 @@
 /** Page frame: an optional back action and a heading, which receives focus on navigation for screen readers. */
 import { useEffect, useRef, type ReactNode } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import SlIconButton from '@shoelace-style/shoelace/dist/react/icon-button/index.js';
 
 export interface PageProps {
   title: string;
   children: ReactNode;
-  /** Path of the back action; 'history' goes back one entry. */
+  /** Path of the back action; 'history' goes back one entry, or to / when the page is the tab's first entry. */
   back?: string | 'history';
   actions?: ReactNode;
   narrow?: boolean;
@@ -17,6 +17,8 @@ export interface PageProps {
 
 export function Page({ title, children, back, actions, narrow, className, hideTitle }: PageProps) {
   const navigate = useNavigate();
+  // The first entry of this tab (a legal page opened in a new tab): going back would leave the app, so go home instead.
+  const firstEntry = useLocation().key === 'default';
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${title} · Roomwalk`;
@@ -30,7 +32,7 @@ export function Page({ title, children, back, actions, narrow, className, hideTi
             name="arrow-left"
             label="Back"
             className="back-button"
-            onClick={() => (back === 'history' ? navigate(-1) : navigate(back))}
+            onClick={() => (back === 'history' ? (firstEntry ? navigate('/') : navigate(-1)) : navigate(back))}
           />
         ) : null}
         <h1 ref={heading} tabIndex={-1} className={hideTitle ? 'visually-hidden' : undefined}>
