@@ -27,6 +27,7 @@ import { queryLimitsRule } from './graphql/limits.js';
 import { registerRoutes } from './http/routes.js';
 import { closeHttpGracefully } from './http/graceful-close.js';
 import { flushViews } from './services/view-counter.js';
+import { assertProductionMediaBinaries } from './media/ffmpeg-binaries.js';
 import type { Services } from './services/services.js';
 
 export interface BuildAppOptions {
@@ -64,6 +65,8 @@ function developmentSecret(dataDir: string): string {
 
 export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
   const config = opts.config ?? loadConfig(process.env, opts.overrides);
+  // Nodes that decode uploads refuse the 2018 npm fallback ffmpeg in production (media/ffmpeg-binaries.ts).
+  if (config.NODE_ENV === 'production' && config.ROLE !== 'api') assertProductionMediaBinaries();
   if (!config.JWT_SECRET) {
     config.jwtSecret = config.DATA_DIR.startsWith('memory://') ? randomBytes(32).toString('hex') : developmentSecret(config.dataDir);
   }

@@ -1,14 +1,15 @@
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services/services.js';
+import { ffmpegVersion } from '../media/ffmpeg-binaries.js';
 
-/** Liveness and readiness (database reachable). */
+/** Liveness and readiness (database reachable); readiness names the ffmpeg build that decodes uploads (null when none is found). */
 export async function registerHealthRoutes(app: FastifyInstance, services: Services): Promise<void> {
   app.get('/healthz', async () => ({ ok: true }));
   app.get('/readyz', async (_req, reply) => {
     try {
       await sql`select 1`.execute(services.db);
-      return { ok: true, database: services.database.kind, role: services.config.ROLE };
+      return { ok: true, database: services.database.kind, role: services.config.ROLE, ffmpeg: ffmpegVersion() };
     } catch {
       return reply.code(503).send({ ok: false });
     }

@@ -2,11 +2,14 @@
  * Locates ffmpeg and ffprobe: `FFMPEG_PATH` / `FFPROBE_PATH` when set, else the system binaries
  * (Debian's `/usr/bin/ffmpeg`, or the first on PATH), else the npm packages that ship binaries
  * (`@ffmpeg-installer/ffmpeg`, `@ffprobe-installer/ffprobe`) when they are installed.
+ *
+ * The npm packages hold a 2018 static build; it decodes untrusted uploads, so production refuses to start on it
+ * (assertProductionMediaBinaries) and development only uses it when no system ffmpeg exists.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { delimiter, join } from 'node:path';
+import { delimiter, join, sep } from 'node:path';
 
 export interface FfmpegBinaries {
   ffmpeg: string;
@@ -25,9 +28,7 @@ let cachedCaps: FfmpegCapabilities | null = null;
 /** The ffmpeg and ffprobe to run; throws when none is found. */
 export function ffmpegBinaries(): FfmpegBinaries {
   if (cached) return cached;
-  const ffmpeg = locate('ffmpeg', process.env.FFMPEG_PATH, '@ffmpeg-installer/ffmpeg');
-  const ffprobe = locate('ffprobe', process.env.FFPROBE_PATH, '@ffprobe-installer/ffprobe');
-  cached = { ffmpeg, ffprobe };
+  cached = locateFfmpegBinaries();
   return cached;
 }
 
@@ -45,14 +46,64 @@ export function ffmpegCapabilities(): FfmpegCapabilities {
   return cachedCaps;
 }
 
-function locate(name: string, override: string | undefined, npmPackage: string): string {
+/** Where the binaries are looked for (tests pass their own). */
+export interface LocateOptions {
+  env?: Record<string, string | undefined>;
+  systemDirs?: readonly string[];
+}
+
+/** Finds the binaries without caching (ffmpegBinaries() caches this for the process). */
+export function locateFfmpegBinaries(opts: LocateOptions = {}): FfmpegBinaries {
+  const env = opts.env ?? process.env;
+  return {
+    ffmpeg: locate('ffmpeg', env.FFMPEG_PATH, '@ffmpeg-installer/ffmpeg', opts),
+    ffprobe: locate('ffprobe', env.FFPROBE_PATH, '@ffprobe-installer/ffprobe', opts),
+  };
+}
+
+/** True for a binary of the npm fallback packages (the 2018 @ffmpeg-installer / @ffprobe-installer builds). */
+export function isNpmFallbackBinary(file: string): boolean {
+  let real = file;
+  try {
+    real = realpathSync(file);
+  } catch {
+    // keep the given path
+  }
+  return [file, real].some((f) => f.includes(`${sep}@ffmpeg-installer${sep}`) || f.includes(`${sep}@ffprobe-installer${sep}`));
+}
+
+export const NPM_FFMPEG_REFUSED =
+  'Refusing to start: the only ffmpeg found is the npm fallback build (@ffmpeg-installer, from 2018), which must not decode uploads in production. Install ffmpeg from the system (apt-get install ffmpeg) or set FFMPEG_PATH and FFPROBE_PATH to a maintained build.';
+
+/** In production a node that decodes video must run a maintained ffmpeg: throws with a clear message otherwise. */
+export function assertProductionMediaBinaries(bins: FfmpegBinaries = ffmpegBinaries()): void {
+  if (isNpmFallbackBinary(bins.ffmpeg) || isNpmFallbackBinary(bins.ffprobe)) throw new Error(NPM_FFMPEG_REFUSED);
+}
+
+let cachedVersion: string | null | undefined;
+
+/** The first line of `ffmpeg -version` (e.g. "ffmpeg version 5.1.9-0+deb12u1"), or null when no ffmpeg is found. */
+export function ffmpegVersion(): string | null {
+  if (cachedVersion !== undefined) return cachedVersion;
+  try {
+    const out = execFileSync(ffmpegBinaries().ffmpeg, ['-hide_banner', '-version'], { encoding: 'utf8', timeout: 10_000 });
+    cachedVersion = (out.split('\n')[0] ?? '').replace(/\s+Copyright.*$/, '').trim() || null;
+  } catch {
+    cachedVersion = null;
+  }
+  return cachedVersion;
+}
+
+function locate(name: string, override: string | undefined, npmPackage: string, opts: LocateOptions = {}): string {
   if (override) {
     if (!existsSync(override)) throw new Error(`${name} not found at ${override}`);
     return override;
   }
-  const system = `/usr/bin/${name}`;
-  if (existsSync(system)) return system;
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+  const env = opts.env ?? process.env;
+  for (const dir of opts.systemDirs ?? ['/usr/bin']) {
+    if (existsSync(join(dir, name))) return join(dir, name);
+  }
+  for (const dir of (opts.systemDirs ? '' : (env.PATH ?? '')).split(delimiter)) {
     if (dir && existsSync(join(dir, name))) return join(dir, name);
   }
   try {
