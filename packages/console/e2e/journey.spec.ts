@@ -103,6 +103,14 @@ test('activation mail from the outbox activates the account', async () => {
   await expect(page.getByText(ERROR_TEXTS.activationSuccessTitle)).toBeVisible();
   await screen(page, 'activation-success');
   await page.waitForURL((u) => u.pathname === '/', { timeout: 5000 });
+  // A second click on the same link (issue 16 item 9): already active, with Log in — not 'Activation Failed'.
+  await page.goto(pathOf(link));
+  await expect(page.getByRole('heading', { name: ERROR_TEXTS.activationAlreadyTitle })).toBeVisible();
+  await expect(page.getByText(ERROR_TEXTS.accountAlreadyActive)).toBeVisible();
+  await expect(page.getByText(ERROR_TEXTS.activationFailedTitle)).toHaveCount(0);
+  await screen(page, 'activation-already-active');
+  await page.getByRole('link', { name: 'Log in' }).click();
+  await page.waitForURL((u) => u.pathname === '/' || u.pathname === '/login');
 });
 
 test('log out and log in again', async () => {

@@ -1,6 +1,6 @@
 /** Issue 2, "Done means": the whole account journey over the real HTTP API, one step per test. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FREE_TRIAL_PLAN_NAME, ROLES, decodeToken } from '@roomwalk/shared';
+import { ERROR_CODES, ERROR_TEXTS, FREE_TRIAL_PLAN_NAME, ROLES, decodeToken } from '@roomwalk/shared';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { PASSWORD, login, register, tokenFromLink, uniqueEmail, waitForMail } from './helpers/accounts.js';
 
@@ -54,6 +54,15 @@ describe.each(DB_KINDS)('account journey on %s', (kind) => {
     const r = await t.gql('mutation($token: String!) { userActivation(token: $token) { id username activated } }', { token: tokenFromLink(mail.links[0]!) });
     expect(r.errors).toBeUndefined();
     expect(r.data.userActivation).toMatchObject({ username: owner, activated: true });
+  });
+
+  it('answers a second click on the activation link with "already active" (issue 16 item 9), not a failure', async () => {
+    const mail = await waitForMail(t, owner, /Activate/);
+    const r = await t.gql('mutation($token: String!) { userActivation(token: $token) { id } }', { token: tokenFromLink(mail.links[0]!) });
+    expect(r.errors?.[0]).toMatchObject({ message: ERROR_TEXTS.accountAlreadyActive, extensions: { code: ERROR_CODES.ACCOUNT_ALREADY_ACTIVE } });
+    // An unknown token is still just invalid.
+    const unknown = await t.gql('mutation($token: String!) { userActivation(token: $token) { id } }', { token: 'x'.repeat(43) });
+    expect(unknown.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.INVALID_TOKEN);
   });
 
   it('logs in with /oauth/token and gets a JWT with roles and exp', async () => {

@@ -185,11 +185,29 @@ export async function registerUser(services: Services, input: unknown, ip: strin
   return user;
 }
 
+/** The user an activation token was issued to, used or not (null for an unknown token). */
+async function activationTokenOwner(db: Transaction<Database>, token: string): Promise<{ activated_at: Date | null } | null> {
+  if (!token || token.length > 200) return null;
+  const row = await db
+    .selectFrom('one_time_tokens')
+    .innerJoin('users', 'users.id', 'one_time_tokens.user_id')
+    .select('users.activated_at')
+    .where('one_time_tokens.token_hash', '=', hashToken(token))
+    .where('one_time_tokens.purpose', '=', 'activation')
+    .executeTakeFirst();
+  return row ?? null;
+}
+
 /** userActivation: spends the token, marks the user activated and licenses a new company with the Free Trial. */
 export async function activateUser(services: Services, token: string): Promise<UserRow> {
   return services.db.transaction().execute(async (trx) => {
     const userId = await consumeOneTimeToken(trx, 'activation', token);
-    if (!userId) throw invalidToken();
+    if (!userId) {
+      // A link clicked again (used, or retired by the first click) of an account that is active: say so.
+      const owner = await activationTokenOwner(trx, token);
+      if (owner?.activated_at) throw new AppError(ERROR_CODES.ACCOUNT_ALREADY_ACTIVE, ERROR_TEXTS.accountAlreadyActive);
+      throw invalidToken();
+    }
     const user = await trx
       .updateTable('users')
       .set({ activated_at: sql`coalesce(activated_at, now())` })

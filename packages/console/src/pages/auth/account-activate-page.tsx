@@ -1,7 +1,7 @@
 /** /account/activate?token=: activates the account on load (accounts §2). */
-import { useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { useMutation } from 'urql';
-import { ERROR_TEXTS, TIMINGS_MS } from '@roomwalk/shared';
+import { ERROR_CODES, ERROR_TEXTS, TIMINGS_MS, errorCodeOf } from '@roomwalk/shared';
 import { UserActivationMutation } from '../../graphql/auth-operations.js';
 import { RunOnceStatus, ReturnToLogin } from './run-once-status.js';
 
@@ -19,6 +19,18 @@ export default function AccountActivatePage() {
       run={async () => {
         if (!token) return false;
         const r = await activate({ token });
+        if (r.error?.graphQLErrors.some((e) => errorCodeOf(e) === ERROR_CODES.ACCOUNT_ALREADY_ACTIVE)) {
+          // A second click on the link: the account is fine, the user only needs to log in.
+          return {
+            title: ERROR_TEXTS.activationAlreadyTitle,
+            text: ERROR_TEXTS.accountAlreadyActive,
+            action: (
+              <Link className="status-action" to="/login">
+                Log in
+              </Link>
+            ),
+          };
+        }
         if (r.error) console.error('Activation failed', r.error);
         return !r.error && !!r.data?.userActivation.id;
       }}

@@ -5,11 +5,18 @@ import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
 import { Loading } from '../../ui/page.js';
 import { AuthLayout } from './auth-layout.js';
 
-export type RunStatus = 'pending' | 'success' | 'failure';
+export type RunStatus = 'pending' | 'success' | 'failure' | 'notice';
+
+/** A third ending that is neither success nor failure (e.g. an account that is already active), with its own action. */
+export interface RunNotice {
+  title: string;
+  text: string;
+  action?: ReactNode;
+}
 
 export interface RunOnceProps {
   title: string;
-  run: () => Promise<boolean>;
+  run: () => Promise<boolean | RunNotice>;
   waiting: string;
   success: { title: string; text?: string };
   failure: { title: string; text: string };
@@ -19,6 +26,7 @@ export interface RunOnceProps {
 
 export function RunOnceStatus({ title, run, waiting, success, failure, redirectMs, footer }: RunOnceProps) {
   const [status, setStatus] = useState<RunStatus>('pending');
+  const [notice, setNotice] = useState<RunNotice | null>(null);
   const navigate = useNavigate();
   const started = useRef(false);
   const runRef = useRef(run);
@@ -29,7 +37,12 @@ export function RunOnceStatus({ title, run, waiting, success, failure, redirectM
     started.current = true;
     runRef
       .current()
-      .then((ok) => setStatus(ok ? 'success' : 'failure'))
+      .then((ok) => {
+        if (typeof ok === 'object') {
+          setNotice(ok);
+          setStatus('notice');
+        } else setStatus(ok ? 'success' : 'failure');
+      })
       .catch(() => setStatus('failure'));
   }, []);
 
@@ -53,6 +66,13 @@ export function RunOnceStatus({ title, run, waiting, success, failure, redirectM
             <h2>{success.title}</h2>
             {success.text ? <p>{success.text}</p> : null}
           </>
+        ) : status === 'notice' && notice ? (
+          <>
+            <SlIcon name="info-circle" style={{ fontSize: '3rem', color: 'var(--sl-color-primary-600)' }} />
+            <h2>{notice.title}</h2>
+            <p>{notice.text}</p>
+            {notice.action ?? null}
+          </>
         ) : (
           <>
             <SlIcon name="exclamation-triangle" style={{ fontSize: '3rem', color: 'var(--sl-color-danger-600)' }} />
@@ -60,7 +80,7 @@ export function RunOnceStatus({ title, run, waiting, success, failure, redirectM
             <p>{failure.text}</p>
           </>
         )}
-        {status !== 'pending' ? (footer ?? null) : null}
+        {status !== 'pending' && !(status === 'notice' && notice?.action) ? (footer ?? null) : null}
       </div>
     </AuthLayout>
   );
