@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import sharp from 'sharp';
+import PDFDocument from 'pdfkit';
 import { probeDuration, runFfmpeg } from '../ai/ffmpeg.js';
 import { ffmpegBinaries } from '../../media/ffmpeg-binaries.js';
 import { pipeFrames, yuv420pBytes } from '../../media/frame-pipe.js';
@@ -135,12 +136,7 @@ export async function renderReel(o: RenderReelInput): Promise<RenderedReel> {
     cardChain += `[bg];[bg][logo]overlay=x=(W-w)/2:y=H*0.22`;
     nextInput++;
   }
-  const lines = [o.agent.name, o.agent.contact, o.agent.company].filter((l): l is string => !!l && l.trim().length > 0);
-  for (const [k, line] of lines.entries()) {
-    const file = path.join(o.workDir, `card-${k}.txt`);
-    await fs.writeFile(file, line.slice(0, 60));
-    cardChain += `,drawtext=fontfile='${esc(font)}':textfile='${esc(file)}':fontcolor=white:fontsize=${k === 0 ? 76 : 56}:x=(w-text_w)/2:y=h*${(0.55 + k * 0.07).toFixed(2)}`;
-  }
+  cardChain += await endCardText(o.agent, font, o.workDir);
   filters.push(`${cardChain},format=yuv420p[end]`);
   filters.push(`${segments.map((_, i) => `[s${i}]`).join('')}[end]concat=n=${segments.length + 1}:v=1:a=0,format=yuv420p[out]`);
   const total = segments.reduce((s, x) => s + x.length, 0) + END_CARD_SECONDS;
@@ -189,6 +185,58 @@ export async function renderReel(o: RenderReelInput): Promise<RenderedReel> {
   const thumbnailPath = path.join(o.workDir, 'thumbnail.jpg');
   await runFfmpeg(['-v', 'error', '-y', '-ss', '1', '-i', videoPath, '-frames:v', '1', '-vf', 'scale=540:960', '-q:v', '3', '-update', '1', thumbnailPath], { signal: o.signal, timeoutMs: 60_000 });
   return { videoPath, thumbnailPath, duration: total, segments };
+}
+
+/** Side margin of the end card's lines, each side. */
+export const END_CARD_MARGIN = 72;
+const CARD_SIZES = { name: 76, line: 56, min: 30 } as const;
+
+/** Width in pixels of `text` drawn in `font` at `size` px (the font's advance widths, as drawtext lays it out). */
+export function textWidth(text: string, font: string, size: number): number {
+  const doc = new PDFDocument({ autoFirstPage: false });
+  return doc.font(font).fontSize(size).widthOfString(text);
+}
+
+/**
+ * The end card's lines laid out to fit the card between its margins: the name, the contact (split into its parts,
+ * number and email, when together they do not fit), the company; each at its size, smaller when needed, and cut
+ * with an ellipsis only when even the smallest size does not fit.
+ */
+export function fitEndCardLines(agent: Pick<RenderReelInput['agent'], 'name' | 'contact' | 'company'>, font: string, width: number = REEL_SIZE.width): Array<{ text: string; size: number }> {
+  const room = width - 2 * END_CARD_MARGIN;
+  const fit = (text: string, size: number): { text: string; size: number } => {
+    let s = size;
+    while (s > CARD_SIZES.min && textWidth(text, font, s) > room) s -= 2;
+    let t = text;
+    while (t.length > 1 && textWidth(t, font, s) > room) t = `${t.slice(0, -2).trimEnd()}…`;
+    return { text: t, size: s };
+  };
+  const clean = (l: string | null) => l?.replace(/[\r\n\t]+/g, ' ').trim().slice(0, 120) || null;
+  const out: Array<{ text: string; size: number }> = [];
+  const name = clean(agent.name);
+  if (name) out.push(fit(name, CARD_SIZES.name));
+  const contact = clean(agent.contact);
+  if (contact) {
+    const parts = contact.split(/\s+·\s+/).filter(Boolean);
+    if (parts.length > 1 && textWidth(contact, font, CARD_SIZES.line) > room) out.push(...parts.map((p) => fit(p, CARD_SIZES.line)));
+    else out.push(fit(contact, CARD_SIZES.line));
+  }
+  const company = clean(agent.company);
+  if (company) out.push(fit(company, CARD_SIZES.line));
+  return out;
+}
+
+/** drawtext filters for the end card's lines, centred, one below the other from 55 % of the height. */
+export async function endCardText(agent: RenderReelInput['agent'], font: string, workDir: string, size: { width: number; height: number } = REEL_SIZE): Promise<string> {
+  let chain = '';
+  let y = Math.round(size.height * 0.55);
+  for (const [k, line] of fitEndCardLines(agent, font, size.width).entries()) {
+    const file = path.join(workDir, `card-${k}.txt`);
+    await fs.writeFile(file, line.text);
+    chain += `,drawtext=fontfile='${esc(font)}':textfile='${esc(file)}':fontcolor=white:fontsize=${line.size}:x=(w-text_w)/2:y=${y}`;
+    y += Math.round(line.size * 1.6);
+  }
+  return chain;
 }
 
 function hslHex(h: number, s: number, l: number): string {
