@@ -11,7 +11,7 @@ export interface DialogProps {
   footer?: ReactNode;
   /** Full-screen (the terms document). */
   fullscreen?: boolean;
-  /** Keep open on Escape or overlay click (busy states). */
+  /** Keep open on Escape, overlay click or the close button, which is hidden (busy states). */
   persistent?: boolean;
   className?: string;
 }
@@ -29,7 +29,8 @@ export function Dialog({ open, label, onClose, children, footer, fullscreen, per
       ref={ref}
       open={open}
       label={label}
-      className={[fullscreen ? 'dialog-fullscreen' : '', className ?? ''].join(' ').trim() || undefined}
+      // A dialog that cannot be closed shows no close button (an X that does nothing).
+      className={[fullscreen ? 'dialog-fullscreen' : '', persistent ? 'dialog-persistent' : '', className ?? ''].join(' ').trim() || undefined}
       onSlRequestClose={(e) => {
         if (e.target !== e.currentTarget) return;
         if (persistent) {

@@ -43,6 +43,8 @@ export const TOUR_TEXTS = {
   uploadVideo: 'Upload a video',
   uploadingTitle: 'Video uploading...',
   uploadingBody: 'Please wait while your video is uploading',
+  cancelUpload: 'Cancel upload',
+  uploadCancelled: 'Upload cancelled. Nothing was saved.',
   checkingVideo: 'Checking video...',
   returnToTours: 'Return to Tours',
   retry: 'Retry',

@@ -1,7 +1,9 @@
 /**
  * /upload (tours §2, §4): pick a video → duration and resolution checked in the browser → pre-signed URL (extension
  * sent) → PUT straight to storage with a real progress bar → submit (key) → the Tour Info dialog → saving goes to /.
- * Failures open one of the four upload error dialogs of tours §8 with a retry and 'Return to Tours'.
+ * Failures open one of the four upload error dialogs of tours §8 with a retry and 'Return to Tours'. The uploading
+ * dialog's close button, Escape or Cancel upload aborts the PUT (nothing is submitted); once the file is stored and the
+ * tour is being created the dialog cannot be closed and shows no close button.
  */
 import { useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -41,6 +43,8 @@ type Step =
   | { name: 'idle' }
   | { name: 'checking' }
   | { name: 'uploading'; percent: number }
+  | { name: 'submitting' }
+  | { name: 'cancelled' }
   | { name: 'info'; tourId: string }
   | { name: 'error'; kind: UploadErrorKind; detail: string };
 
@@ -51,6 +55,13 @@ export default function UploadPage() {
   const [step, setStep] = useState<Step>({ name: 'idle' });
   const [, getUrl] = useMutation(FileGetPreSignedUrlMutation);
   const [, submit] = useMutation(FileSubmitPreSignedUploadMutation);
+  // The running upload's PUT: the dialog's close button, Escape or Cancel aborts it, and nothing is submitted.
+  const running = useRef<AbortController | null>(null);
+  const cancel = () => {
+    running.current?.abort();
+    running.current = null;
+    setStep({ name: 'cancelled' });
+  };
 
   const fail = (kind: UploadErrorKind, detail = '') => setStep({ name: 'error', kind, detail });
 
@@ -65,8 +76,11 @@ export default function UploadPage() {
     const bad = checkVideoMeta(meta);
     if (bad) return fail(KIND_BY_CODE[bad.code] ?? 'general', bad.message);
 
+    const controller = new AbortController();
+    running.current = controller;
     setStep({ name: 'uploading', percent: 0 });
     const pre = await getUrl({ input: videoExtension(f) });
+    if (controller.signal.aborted) return;
     const p = pre.data?.fileGetPreSignedUrl;
     if (pre.error || !p) return fail('general', describeFailure(pre.error, serverMessage(pre.error)));
     if (p.error || !p.uploadURL || !p.key) {
@@ -75,10 +89,18 @@ export default function UploadPage() {
       return fail('general', code === ERROR_CODES.NO_ACTIVE_LICENSE ? ERROR_TEXTS.noActiveLicense : (p.message ?? ERROR_TEXTS.unexpected));
     }
     try {
-      await putWithProgress({ url: p.uploadURL, file: f, headers: p.headers, onProgress: (percent) => setStep({ name: 'uploading', percent }) });
+      await putWithProgress({ url: p.uploadURL, file: f, headers: p.headers, signal: controller.signal, onProgress: (percent) => {
+          if (!controller.signal.aborted) setStep({ name: 'uploading', percent });
+        },
+      });
     } catch (e) {
+      if (controller.signal.aborted) return;
       return fail('general', (e as Error).message);
     }
+    if (controller.signal.aborted) return;
+    // From here the tour is being created: no cancelling half-way.
+    running.current = null;
+    setStep({ name: 'submitting' });
     const done = await submit({ input: { key: p.key } });
     const tourId = done.data?.fileSubmitPreSignedUpload.tourId;
     if (done.error || !tourId) {
@@ -96,7 +118,7 @@ export default function UploadPage() {
   };
 
   const err = step.name === 'error' ? UPLOAD_ERRORS[step.kind] : null;
-  const busy = step.name === 'checking' || step.name === 'uploading';
+  const busy = step.name === 'checking' || step.name === 'uploading' || step.name === 'submitting';
   return (
     <Page title="Upload" back="/" narrow className="upload-page">
       <div className="stack">
@@ -105,17 +127,25 @@ export default function UploadPage() {
           {TOUR_TEXTS.uploadVideo}
         </SlButton>
         <input ref={input} type="file" accept="video/*" hidden aria-label={TOUR_TEXTS.uploadVideo} data-testid="video-input" onChange={(e) => onPick(e.target.files?.[0])} />
-        {step.name === 'checking' ? <p role="status">{TOUR_TEXTS.checkingVideo}</p> : null}
+        <p role="status" className={step.name === 'checking' || step.name === 'cancelled' ? undefined : 'visually-hidden'}>
+          {step.name === 'checking' ? TOUR_TEXTS.checkingVideo : step.name === 'cancelled' ? TOUR_TEXTS.uploadCancelled : ''}
+        </p>
         <p className="muted">
           {TOUR_TEXTS.termsPrefix} <Link to="/terms">{TOUR_TEXTS.terms}</Link>.
         </p>
         <TipsCarousel />
       </div>
 
-      <Dialog open={step.name === 'uploading'} label={TOUR_TEXTS.uploadingTitle} onClose={() => undefined} persistent>
+      <Dialog
+        open={step.name === 'uploading' || step.name === 'submitting'}
+        label={TOUR_TEXTS.uploadingTitle}
+        onClose={cancel}
+        persistent={step.name === 'submitting'}
+        footer={step.name === 'uploading' ? <SlButton onClick={cancel}>{TOUR_TEXTS.cancelUpload}</SlButton> : undefined}
+      >
         <p>{TOUR_TEXTS.uploadingBody}</p>
-        <SlProgressBar value={step.name === 'uploading' ? step.percent : 0} label={TOUR_TEXTS.uploadingTitle} data-testid="upload-progress">
-          {step.name === 'uploading' ? `${step.percent}%` : ''}
+        <SlProgressBar value={step.name === 'uploading' ? step.percent : 100} label={TOUR_TEXTS.uploadingTitle} data-testid="upload-progress">
+          {step.name === 'uploading' ? `${step.percent}%` : '100%'}
         </SlProgressBar>
       </Dialog>
 
