@@ -53,17 +53,35 @@ describe.each(DB_KINDS)('team on %s', (kind) => {
     expect(await invitesOf(admin.company.id)).toHaveLength(0);
   });
 
-  it('replaces a pending invite to the same address: only the newest link works', async () => {
+  it('keeps the earlier link valid when the same address is invited again, listed once; accepting one retires the rest (issue 16 item 8)', async () => {
     const admin = await seedUser(t.app);
     const email = uniqueEmail('twice');
     await t.gql(INVITE, { input: { email, companyId: admin.companyId } }, admin.token);
     await t.gql(INVITE, { input: { email, companyId: admin.companyId } }, admin.token);
     const first = tokenFromLink((await waitForMail(t, email, /invited/)).links[0]!, 'inviteToken');
     const second = tokenFromLink((await waitForMail(t, email, /invited/, 1)).links[0]!, 'inviteToken');
+    expect(first).not.toBe(second);
     const listed = await t.gql(INVITES, {}, admin.token);
     expect(listed.data.me.user.company.invites.edges.map((e: { node: { email: string } }) => e.node.email)).toEqual([email]);
+    // The first mail's link ("valid for 14 days") still works.
+    expect((await register(t, { username: email, inviteToken: first })).errors).toBeUndefined();
+    const joined = await db().selectFrom('users').select('company_id').where('username', '=', email).executeTakeFirstOrThrow();
+    expect(joined.company_id).toBe(admin.company.id);
+    // Accepted once: the listing shows the accepted invite only, and the second link no longer opens a second account.
+    const after = await t.gql(INVITES, {}, admin.token);
+    expect(after.data.me.user.company.invites.edges.map((e: { node: { email: string; accepted: boolean } }) => e.node)).toEqual([{ email, accepted: true }]);
+    expect((await db().selectFrom('team_invites').select(['accepted', 'revoked_at']).where('company_id', '=', admin.company.id).orderBy('created_at').execute()).map((i) => [i.accepted, i.revoked_at !== null])).toEqual([[true, false], [false, true]]);
+  });
+
+  it('revoking the listed invite stops every link mailed to that address', async () => {
+    const admin = await seedUser(t.app);
+    const email = uniqueEmail('revall');
+    await t.gql(INVITE, { input: { email, companyId: admin.companyId } }, admin.token);
+    const newest = (await t.gql(INVITE, { input: { email, companyId: admin.companyId } }, admin.token)).data.inviteMember.id;
+    const first = tokenFromLink((await waitForMail(t, email, /invited/)).links[0]!, 'inviteToken');
+    expect((await t.gql(REVOKE, { id: newest }, admin.token)).data.revokeMemberInvite).toEqual({ success: true });
+    expect((await t.gql(INVITES, {}, admin.token)).data.me.user.company.invites.edges).toEqual([]);
     expect((await register(t, { username: email, inviteToken: first })).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.INVALID_TOKEN);
-    expect((await register(t, { username: email, inviteToken: second })).errors).toBeUndefined();
   });
 
   it('revokes a pending invite (admins only); an accepted one cannot be revoked', async () => {

@@ -126,6 +126,15 @@ export async function createAccount(trx: Trx, a: NewAccount): Promise<UserRow> {
   await trx.insertInto('user_profiles').values({ user_id: user.id, name: a.name, surname: a.surname, contact_number: a.contactNumber }).execute();
   if (inviteId) {
     await trx.updateTable('team_invites').set({ accepted: true, accepted_user_id: user.id }).where('id', '=', inviteId).execute();
+    // The other links mailed to the same address (invited again) are retired once one is accepted.
+    await trx
+      .updateTable('team_invites')
+      .set({ revoked_at: sql`now()` })
+      .where('company_id', '=', companyId)
+      .where(sql<string>`lower(email)`, '=', a.email)
+      .where('accepted', '=', false)
+      .where('revoked_at', 'is', null)
+      .execute();
   }
   if (a.activated) await grantFreeTrialIfUnlicensed(trx, companyId);
   return user;

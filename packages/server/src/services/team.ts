@@ -38,22 +38,14 @@ export async function inviteMember(services: Services, auth: AuthInfo, input: { 
   const existing = await findUserByEmail(services.db, email);
   if (existing) throw new AppError(ERROR_CODES.BAD_USER_INPUT, existing.company_id === companyId ? TEAM_TEXTS.alreadyMember : TEAM_TEXTS.hasAccount, { fields: { email: existing.company_id === companyId ? TEAM_TEXTS.alreadyMember : TEAM_TEXTS.hasAccount } });
   const { token, hash } = newOneTimeToken();
-  const invite = await services.db.transaction().execute(async (trx) => {
-    // A new invite to the same address replaces the pending one, so only the newest link works.
-    await trx
-      .updateTable('team_invites')
-      .set({ revoked_at: sql`now()` })
-      .where('company_id', '=', companyId)
-      .where(sql<string>`lower(email)`, '=', email)
-      .where('accepted', '=', false)
-      .where('revoked_at', 'is', null)
-      .execute();
-    return trx
-      .insertInto('team_invites')
-      .values({ company_id: companyId, email, token_hash: hash, invited_by: auth.userId, expires_at: new Date(Date.now() + TOKEN_TTL_MS.invite) })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  });
+  // Inviting the same address again adds a link and keeps the earlier ones: every mailed link stays valid for its 14 days
+  // until one of them is accepted (then the others are retired) or the invite is revoked. The team list shows the newest
+  // pending invite of an address only (docs/decisions.md, "Invites sent again").
+  const invite = await services.db
+    .insertInto('team_invites')
+    .values({ company_id: companyId, email, token_hash: hash, invited_by: auth.userId, expires_at: new Date(Date.now() + TOKEN_TTL_MS.invite) })
+    .returningAll()
+    .executeTakeFirstOrThrow();
   const company = await services.db.selectFrom('companies').select('name').where('id', '=', companyId).executeTakeFirstOrThrow();
   const inviter = await services.db.selectFrom('user_profiles').select(['name', 'surname']).where('user_id', '=', auth.userId).executeTakeFirst();
   const inviterName = inviter ? `${inviter.name} ${inviter.surname}`.trim() : 'A colleague';
@@ -68,7 +60,15 @@ export async function revokeInvite(services: Services, auth: AuthInfo, inviteGlo
   if (!invite || invite.company_id !== auth.companyId || invite.revoked_at) throw notFound();
   requireTeamAdmin(auth);
   if (invite.accepted) throw new AppError(ERROR_CODES.CONFLICT, TEAM_TEXTS.inviteAccepted);
-  await services.db.updateTable('team_invites').set({ revoked_at: sql`now()` }).where('id', '=', id).where('accepted', '=', false).execute();
+  // Every pending link mailed to that address stops working, not only the newest one shown in the list.
+  await services.db
+    .updateTable('team_invites')
+    .set({ revoked_at: sql`now()` })
+    .where('company_id', '=', invite.company_id)
+    .where(sql<string>`lower(email)`, '=', invite.email.toLowerCase())
+    .where('accepted', '=', false)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 /** makeAdminMember / revokeAdminMember: the last admin of a company cannot be removed. */

@@ -126,10 +126,16 @@ CompanyRef.implement({
         return resolveCursorConnection(
           { args: { ...args, first }, toCursor: (i: InviteRow) => i.id },
           async ({ after, before, limit, inverted }: ResolveCursorConnectionArgs) => {
-            let q = ctx.services.db.selectFrom('team_invites').selectAll().where('company_id', '=', c.id).where('revoked_at', 'is', null);
-            if (after) q = q.where(sql<boolean>`(created_at, id) > ${at(after)}`);
-            if (before) q = q.where(sql<boolean>`(created_at, id) < ${at(before)}`);
-            return q.orderBy('created_at', inverted ? 'desc' : 'asc').orderBy('id', inverted ? 'desc' : 'asc').limit(limit).execute();
+            let q = ctx.services.db
+              .selectFrom('team_invites as i')
+              .selectAll('i')
+              .where('i.company_id', '=', c.id)
+              .where('i.revoked_at', 'is', null)
+              // An address invited again is listed once, by its newest pending invite (the earlier links still work).
+              .where(sql<boolean>`(i.accepted or not exists (select 1 from team_invites n where n.company_id = i.company_id and lower(n.email) = lower(i.email) and not n.accepted and n.revoked_at is null and (n.created_at, n.id) > (i.created_at, i.id)))`);
+            if (after) q = q.where(sql<boolean>`(i.created_at, i.id) > ${at(after)}`);
+            if (before) q = q.where(sql<boolean>`(i.created_at, i.id) < ${at(before)}`);
+            return q.orderBy('i.created_at', inverted ? 'desc' : 'asc').orderBy('i.id', inverted ? 'desc' : 'asc').limit(limit).execute();
           },
         );
       },
