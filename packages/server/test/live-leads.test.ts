@@ -102,6 +102,16 @@ describe.each(DB_KINDS)('live viewing leads on %s', (kind) => {
     expect(sessionOf(second.data.tourLeadCreate.viewingSessionRequest.signalingToken)).not.toBe(hostSession);
   });
 
+  it("stores the contact number in the profile's '+{code} {national}' form, whether typed national or international", async () => {
+    for (const [typed, stored] of [['0821112222', '+27 821112222'], ['+27 82 111 2222', '+27 821112222'], ['+44 20 7946 0018', '+44 2079460018']] as const) {
+      const res = await t.gql(LEAD_MUTATION, { input: leadInput(tour.globalId, { leadType: 'CONTACT', contactNumber: typed }) });
+      expect(res.errors).toBeUndefined();
+      const id = (res.data.tourLeadCreate.tourLead.id as string).replace(/^lead_/, '');
+      const row = await t.app.services.db.selectFrom('tour_leads' as never).select('contact_number' as never).where('id' as never, '=', id as never).executeTakeFirstOrThrow() as { contact_number: string };
+      expect(row.contact_number, typed).toBe(stored);
+    }
+  });
+
   it('stores a contact lead without a session', async () => {
     const res = await t.gql(LEAD_MUTATION, { input: leadInput(tour.globalId, { leadType: 'CONTACT' }) });
     expect(res.errors).toBeUndefined();

@@ -1,6 +1,6 @@
 /** tourLeadCreate: a visitor leaves details; a live viewing lead also opens a viewing session and calls the agent. */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { ERROR_CODES, ERROR_TEXTS, LEAD_TYPES, TOUR_STATUS, leadFormSchema, type LeadType } from '@roomwalk/shared';
+import { ERROR_CODES, ERROR_TEXTS, LEAD_TYPES, TOUR_STATUS, formatContactNumber, leadFormSchema, type LeadType } from '@roomwalk/shared';
 import type { Services } from '../services.js';
 import { AppError, fromZod } from '../../graphql/errors.js';
 import { decodeId } from '../../graphql/builder.js';
@@ -78,7 +78,8 @@ export async function createLead(services: Services, input: LeadInput, ip: strin
           name: form.name,
           surname: form.surname || null,
           email: form.email,
-          contact_number: form.contactNumber || null,
+          // The profile's '+{code} {national}' form (national input takes the default country, ZA), as the panel sends.
+          contact_number: form.contactNumber ? (formatContactNumber(form.contactNumber) ?? form.contactNumber) : null,
           lead_type: live ? 'LIVE_VIEWING' : 'CONTACT',
           ip: ip || null,
         })
