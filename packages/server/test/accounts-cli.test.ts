@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROLES, decodeToken } from '@roomwalk/shared';
+import { FREE_TRIAL_PLAN_NAME, ROLES, decodeToken } from '@roomwalk/shared';
 import { AdminCommandError, runAdminCommand } from '../src/cli/admin.js';
 import { openDatabase } from '../src/db/database.js';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
@@ -34,6 +34,21 @@ describe.each(DB_KINDS)('admin commands on %s', (kind) => {
     expect(decodeToken(body.access_token)!.roles).toEqual([ROLES.offlicenselicense, ROLES.admin, ROLES.superadmin]);
     await runAdminCommand(t.app.services.db, ['revoke-superadmin', email]);
     expect(decodeToken((await login(t, email)).body.access_token)!.roles).toEqual([ROLES.offlicenselicense, ROLES.admin]);
+  });
+
+  it('keeps the running month of uploads when it grants the Offline License (docs/plans.md; issue 16 item 14)', async () => {
+    const email = uniqueEmail('offmonth');
+    const { token } = await signUpActivated(t, { username: email });
+    const db = t.app.services.db;
+    const user = await db.selectFrom('users').select(['id', 'company_id']).where('username', '=', email).executeTakeFirstOrThrow();
+    const before = await db.selectFrom('licenses').select('period_start').where('company_id', '=', user.company_id).executeTakeFirstOrThrow();
+    await db.insertInto('uploads').values({ key: `uploads/${email}.mp4`, company_id: user.company_id, user_id: user.id, extension: 'mp4', submitted_at: before.period_start }).execute();
+    const counts = '{ me { user { company { license { planName monthlyUploadedTours } } } } }';
+    expect((await t.gql(counts, {}, token)).data.me.user.company.license).toEqual({ planName: FREE_TRIAL_PLAN_NAME, monthlyUploadedTours: 1 });
+    await runAdminCommand(db, ['grant-offline-license', email]);
+    expect((await t.gql(counts, {}, token)).data.me.user.company.license).toEqual({ planName: 'Offline License', monthlyUploadedTours: 1 });
+    const after = await db.selectFrom('licenses').select('period_start').where('company_id', '=', user.company_id).executeTakeFirstOrThrow();
+    expect(after.period_start.getTime()).toBe(before.period_start.getTime());
   });
 
   it('refuses unknown accounts and commands with a readable message', async () => {

@@ -8,10 +8,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql, type Kysely } from 'kysely';
-import { PLAN_IDS, planById, uploadLimitFor } from '@roomwalk/shared';
+import { PLAN_IDS, planById } from '@roomwalk/shared';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import type { Database } from '../db/types.js';
+import { grantOfflineLicense } from '../services/billing/licenses.js';
 
 export const ADMIN_USAGE = `Usage: npm run admin -- <command> <email>
 Commands:
@@ -39,13 +40,8 @@ export async function runAdminCommand(db: Kysely<Database>, args: readonly strin
     }
     case 'grant-offline-license': {
       const plan = planById(PLAN_IDS.offline)!;
-      const now = new Date();
-      const values = { plan_id: plan.id, plan_name: plan.planName, quantity: plan.upTo, upload_limit: uploadLimitFor(plan.upTo), start_date: now, period_start: now, end_date: null, subscription_id: null };
-      await db
-        .insertInto('licenses')
-        .values({ company_id: user.company_id, ...values })
-        .onConflict((oc) => oc.column('company_id').doUpdateSet(values))
-        .execute();
+      // The same grant as licenseGrantOffline: keeps the running month of uploads (docs/plans.md) and applies the allowance.
+      await grantOfflineLicense(db, user.company_id);
       return `The company of ${email} now holds the ${plan.planName} (${plan.upTo} active tours).`;
     }
     default:
