@@ -73,7 +73,7 @@ describe('live viewing: start button and lead form', () => {
       name: 'Vera',
       surname: 'Visitor',
       email: 'vera@example.com',
-      contactNumber: '+27 82 555 0199',
+      contactNumber: '+27 825550199',
       turnstileToken: DEV_TURNSTILE_TOKEN,
       leadType: 'LIVE_VIEWING',
       tourId: tours.main,
@@ -91,6 +91,41 @@ describe('live viewing: start button and lead form', () => {
     // Hang up closes the panel and gives focus back to the start button.
     panelRoot(p).querySelector<HTMLButtonElement>('.hangup')!.click();
     await until(() => button(p) && p.shadowRoot!.activeElement === button(p), 'focus back on the start button');
+  });
+
+  it("offers a country (South Africa by default) and sends the number in the profile's '+{code} {national}' form", async () => {
+    const p = await player({ 'live-viewing': true });
+    button(p)!.click();
+    await until(() => panel(p)?.shadowRoot?.querySelector('form'), 'lead form');
+    const country = panelRoot(p).querySelector<HTMLSelectElement>('select[name="country"]');
+    expect(country, 'a country selector').to.exist;
+    expect(country!.getAttribute('aria-label')).to.equal('Country calling code');
+    expect(country!.value).to.equal('ZA');
+    expect(country!.selectedOptions[0]!.textContent).to.equal('South Africa (+27)');
+    input(p, 'name').value = 'Vera';
+    input(p, 'email').value = 'vera@example.com';
+    input(p, 'contactNumber').value = '0821112222';
+    panelRoot(p).querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
+    const sent = await until(async () => (await stubLog()).find((l) => l.op === 'tourLeadCreate'), 'tourLeadCreate');
+    expect(sent.variables.input.contactNumber).to.equal('+27 821112222');
+    await until(() => panelRoot(p).querySelector('[role="toolbar"]'), 'call controls');
+    panelRoot(p).querySelector<HTMLButtonElement>('.hangup')!.click();
+    cleanup();
+
+    // Another country, and the stored details prefill both parts.
+    await resetStub();
+    localStorage.removeItem('capturedDetails');
+    const q = await player({ 'live-viewing': true });
+    button(q)!.click();
+    await until(() => panel(q)?.shadowRoot?.querySelector('form'), 'lead form');
+    const select = panelRoot(q).querySelector<HTMLSelectElement>('select[name="country"]')!;
+    select.value = 'GB';
+    input(q, 'name').value = 'Ann';
+    input(q, 'email').value = 'ann@example.com';
+    input(q, 'contactNumber').value = '020 7946 0018';
+    panelRoot(q).querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
+    const sent2 = await until(async () => (await stubLog()).find((l) => l.op === 'tourLeadCreate'), 'tourLeadCreate');
+    expect(sent2.variables.input.contactNumber).to.equal('+44 2079460018');
   });
 
   it('Mute and Camera Off turn our microphone and camera off through the call, and back on', async () => {

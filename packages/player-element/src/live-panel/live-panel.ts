@@ -5,7 +5,8 @@
  * Lazily loaded by the player's LiveCallController; it drives the framework-neutral `../live-call/` module.
  */
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
-import { DEV_TURNSTILE_TOKEN, leadFormSchema } from '@roomwalk/shared';
+import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import { DEFAULT_PHONE_COUNTRY, DEV_TURNSTILE_TOKEN, contactNumberFromInput, leadFormSchema } from '@roomwalk/shared';
 import { graphqlRequest } from '../api/graphql.js';
 import {
   CALL_STATES,
@@ -38,6 +39,23 @@ interface TurnstileApi {
   render(el: HTMLElement, opts: { sitekey: string; callback: (t: string) => void; 'expired-callback': () => void; 'error-callback': () => void }): string;
 }
 
+const regionNames = typeof Intl !== 'undefined' && 'DisplayNames' in Intl ? new Intl.DisplayNames(['en'], { type: 'region' }) : null;
+let countryOptions: Array<{ code: string; label: string }> | null = null;
+/** Every country with its calling code, by name ('South Africa (+27)'), as the console's phone input lists them. */
+function countries(): Array<{ code: string; label: string }> {
+  return (countryOptions ??= getCountries()
+    .map((c) => ({ code: c as string, name: regionNames?.of(c) ?? c, cc: getCountryCallingCode(c) }))
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((c) => ({ code: c.code, label: `${c.name} (+${c.cc})` })));
+}
+
+/** A stored '+27 821112222' as its country and national number, for the form's prefill (default ZA). */
+function splitContact(value: string | null | undefined): { country: string; national: string } {
+  const parsed = value ? parsePhoneNumberFromString(value, DEFAULT_PHONE_COUNTRY as CountryCode) : undefined;
+  if (parsed?.country) return { country: parsed.country, national: parsed.nationalNumber };
+  return { country: DEFAULT_PHONE_COUNTRY, national: value ?? '' };
+}
+
 function siteKey(): string {
   return document.querySelector<HTMLMetaElement>('meta[name="roomwalk-turnstile-site-key"]')?.content.trim() ?? '';
 }
@@ -66,12 +84,14 @@ export class TourLivePanel extends LitElement {
     label { font-size: 13px; }
     input { font: inherit; padding: 6px 8px; border-radius: 4px; border: 1px solid #888; background: #fff; color: #111; }
     input[aria-invalid='true'] { border-color: #f44336; }
+    .phone { display: grid; grid-template-columns: minmax(0, 9em) minmax(0, 1fr); gap: 4px; }
+    select { font: inherit; padding: 6px 4px; border-radius: 4px; border: 1px solid #888; background: #fff; color: #111; min-width: 0; }
     .err { color: #ff8a80; font-size: 12px; }
     .row { display: flex; gap: 6px; justify-content: flex-end; flex-wrap: wrap; }
     button { font: inherit; cursor: pointer; border: 0; border-radius: 4px; padding: 6px 10px; background: var(--tour-player-accent, #1976d2); color: #fff; }
     button.secondary { background: #444; }
     button[aria-pressed='true'] { background: #b71c1c; }
-    button:focus-visible, input:focus-visible { outline: 2px solid #fff; outline-offset: 2px; }
+    button:focus-visible, input:focus-visible, select:focus-visible { outline: 2px solid #fff; outline-offset: 2px; }
     .panel { position: relative; background: #000; border-radius: 6px; overflow: hidden; margin-bottom: 6px; }
     .panel video { display: block; width: 100%; aspect-ratio: 4 / 3; object-fit: cover; background: #111; }
     .panel .text { position: absolute; inset: 0; display: grid; place-items: center; text-align: center; padding: 8px; background: rgba(0,0,0,.55); }
@@ -216,10 +236,15 @@ export class TourLivePanel extends LitElement {
     void this.updateComplete.then(() => {
       const f = this.renderRoot.querySelector('form');
       if (f && prefill) {
-        for (const k of ['name', 'surname', 'email', 'contactNumber'] as const) {
+        for (const k of ['name', 'surname', 'email'] as const) {
           const input = f.elements.namedItem(k) as HTMLInputElement | null;
           if (input) input.value = prefill[k] ?? '';
         }
+        const phone = splitContact(prefill.contactNumber);
+        const country = f.elements.namedItem('country') as HTMLSelectElement | null;
+        const number = f.elements.namedItem('contactNumber') as HTMLInputElement | null;
+        if (country) country.value = phone.country;
+        if (number) number.value = phone.national;
       }
       this.renderRoot.querySelector<HTMLInputElement>('input[name="name"]')?.focus();
       const box = this.renderRoot.querySelector<HTMLElement>('.turnstile');
@@ -236,7 +261,9 @@ export class TourLivePanel extends LitElement {
     e.preventDefault();
     const f = e.currentTarget as HTMLFormElement;
     const value = (k: string) => (f.elements.namedItem(k) as HTMLInputElement).value;
-    void this.submitLead({ name: value('name'), surname: value('surname'), email: value('email'), contactNumber: value('contactNumber'), turnstileToken: this.turnstileToken }, false);
+    // The profile's '+{code} {national}' form: the chosen country (default ZA) and the number typed beside it.
+    const contactNumber = contactNumberFromInput(value('country') || DEFAULT_PHONE_COUNTRY, value('contactNumber'));
+    void this.submitLead({ name: value('name'), surname: value('surname'), email: value('email'), contactNumber, turnstileToken: this.turnstileToken }, false);
   };
 
   private async submitLead(values: Partial<Record<Field, string | null | undefined>>, silent: boolean): Promise<void> {
@@ -372,7 +399,14 @@ export class TourLivePanel extends LitElement {
         ${field('name', 'Name', 'text', 'given-name')}
         ${field('surname', 'Surname', 'text', 'family-name')}
         ${field('email', 'Email', 'email', 'email')}
-        ${field('contactNumber', 'Contact Number', 'tel', 'tel')}
+        <div class="field"><label for="lead-contactNumber">Contact Number</label>
+          <div class="phone">
+            <select name="country" aria-label="Country calling code" ?disabled=${this.phase === 'submitting'}>
+              ${countries().map((c) => html`<option value=${c.code} ?selected=${c.code === DEFAULT_PHONE_COUNTRY}>${c.label}</option>`)}
+            </select>
+            <input id="lead-contactNumber" name="contactNumber" type="tel" inputmode="tel" autocomplete="tel-national" aria-invalid=${this.errors.contactNumber ? 'true' : 'false'}
+              aria-describedby=${this.errors.contactNumber ? 'err-contactNumber' : nothing} ?disabled=${this.phase === 'submitting'} />
+          </div>${err('contactNumber')}</div>
         ${siteKey() ? html`<div class="turnstile" aria-label="Human check"></div>` : nothing}
         ${err('turnstileToken')}
         ${this.formError ? html`<p class="error" role="alert">${this.formError}</p>` : nothing}
