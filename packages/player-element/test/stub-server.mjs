@@ -37,6 +37,8 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
   let agora = null;
   /** Clip paths requested since the last reset, and a pattern of clip paths whose answers are held (POST /__hold). */
   let clipLog = [];
+  /** Visit beacons (POST /tour-visit) since the last reset: { body, contentType }. */
+  let visitLog = [];
   let hold = null;
   let held = [];
   /** Changes on every reset, in the clip URLs: a test's clips are not answered by the browser's cache from an earlier test. */
@@ -51,6 +53,7 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
     log = [];
     failNext = {};
     clipLog = [];
+    visitLog = [];
     epoch++;
     hold = null;
     for (const release of held.splice(0)) release();
@@ -210,6 +213,12 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
     }
     if (url.pathname === '/__log') return send(res, 200, log);
     if (url.pathname === '/__clips') return send(res, 200, clipLog);
+    if (url.pathname === '/__visits') return send(res, 200, visitLog);
+    if (url.pathname === '/tour-visit' && req.method === 'POST') {
+      visitLog.push({ body: await readBody(req), contentType: req.headers['content-type'] ?? null });
+      res.writeHead(204);
+      return res.end();
+    }
     if (url.pathname === '/__hold') {
       // { pattern } holds the answers of matching clip paths until { pattern: null } releases them.
       const b = JSON.parse(await readBody(req));

@@ -76,7 +76,7 @@ describe.each(DB_KINDS)('business reports on %s', (kind) => {
     expect(file.mimeType).toBe('text/csv');
     expect(file.fileName).toMatch(/^tours-by-company-harbour-homes-\d{4}-\d{2}-\d{2}\.csv$/);
     const rows = csvRows(file.fileContent);
-    expect(rows[0]).toEqual(['Tour', 'Owner', 'Owner email', 'Status', 'Created', 'Views', 'Visits', 'Visitors', 'Avg. seconds', 'Avg. rooms']);
+    expect(rows[0]).toEqual(['Tour', 'Owner', 'Owner email', 'Status', 'Created', 'Views (visits)', 'Unique visitors', 'Avg. seconds per visit', 'Avg. rooms per visit']);
     const body = rows.slice(1, 6);
     // Newest first.
     const tours = await t.app.services.db.selectFrom('tours').selectAll().where('id', 'in', tourIds).orderBy('created_at', 'desc').execute();
@@ -95,8 +95,8 @@ describe.each(DB_KINDS)('business reports on %s', (kind) => {
       expect(Number(row[5])).toBe(tour.views);
     }
     const first = body.find((row) => row[0] === 'Sea Point flat')!;
-    expect(first.slice(6)).toEqual(['2', '1', '60', '3']);
-    expect(rows[6]).toEqual(['Total: 5 tours', '', '', '', '', String(12 + 40 + 7 + 5 + 100), '3', '2', '60', '3.7']);
+    expect(first.slice(6)).toEqual(['1', '60', '3']);
+    expect(rows[6]).toEqual(['Total: 5 tours', '', '', '', '', String(12 + 40 + 7 + 5 + 100), '2', '60', '3.7']);
     expect(rows.slice(7).map((row) => row[0])).toContain('Views are lifetime totals; deleted tours are not listed.');
     expect(rows.flat()).not.toContain('Gone');
   });
@@ -104,7 +104,7 @@ describe.each(DB_KINDS)('business reports on %s', (kind) => {
   it('User Summary as CSV: per member monthly active and uploaded tours, views, deleted views and top tours', async () => {
     const r = await t.gql(USERS, { input: { companyId: admin.companyId, exportType: 'csv' } }, admin.token);
     const rows = csvRows(r.data.generateSummaryByUserReport.fileContent);
-    expect(rows[0]).toEqual(['Name', 'Email', 'Role', 'Monthly active tours', 'Monthly uploaded tours', 'Total views', 'Deleted tour views', 'Top performing tours', 'Visits this month', 'Avg. seconds']);
+    expect(rows[0]).toEqual(['Name', 'Email', 'Role', 'Monthly active tours', 'Monthly uploaded tours', 'Total views', 'Deleted tour views', 'Top performing tours', 'Visits this month', 'Avg. seconds per visit']);
     expect(rows[1]).toEqual(['Ada Admin', admin.user.username, 'Admin User', '2', '2', '59', '10', "'=HYPERLINK(\"http://evil.example\",\"x\") (40); Sea Point flat (12); Café in Łódź (7)", '2', '60']);
     expect(rows[2]).toEqual(['Max Member', member.user.username, 'Standard User', '2', '1', '105', '9', "'@home (100); +27 Main Road (5)", '1', '60']);
     expect(rows[3]).toEqual(['Total: 2 users', '', '', '4', '3', '164', '19', '', '3', '60']);
@@ -160,7 +160,7 @@ describe.each(DB_KINDS)('business reports on %s', (kind) => {
     await insertTours(t.app, { companyId: entry.company.id, userId: entry.user.id }, 1, { views: () => 4 });
     const r = await t.gql(TOURS, { input: { companyId: entry.companyId } }, entry.token);
     const rows = csvRows(r.data.generateTourByCompanyReport.fileContent);
-    expect(rows[0]).toEqual(['Tour', 'Owner', 'Owner email', 'Status', 'Created', 'Views']);
+    expect(rows[0]).toEqual(['Tour', 'Owner', 'Owner email', 'Status', 'Created', 'Views (visits)']);
     const u = await t.gql(USERS, { input: { companyId: entry.companyId } }, entry.token);
     expect(csvRows(u.data.generateSummaryByUserReport.fileContent)[0]).not.toContain('Visits this month');
   });

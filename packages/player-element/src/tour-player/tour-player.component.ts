@@ -6,6 +6,7 @@ import { emit, type TourEventDetails } from '../events/events.js';
 import { ERROR_CODES, TourPlayerError, type TourPlayerErrorCode } from '../errors.js';
 import { graphqlRequest, GraphQLRequestError } from '../api/graphql.js';
 import { PLAYER_TOUR_QUERY } from '../api/queries.js';
+import { VisitBeacon } from '../api/visit-beacon.js';
 import type { Marker, PlayerTour } from '../api/types.js';
 import { DecodeController, type Drawable } from '../decode/decode-controller.js';
 import { VideoFallback } from '../decode/video-fallback.js';
@@ -141,6 +142,8 @@ export class TourPlayer extends LitElement {
   /** Live viewing: start button and the lazily loaded panel. */
   readonly live = new LiveCallController(this);
   private abort: AbortController | undefined;
+  /** The visit beacon (external mode only): a view is one visitor's visit (issue 15). */
+  private visit: VisitBeacon | undefined;
   private loadTimer: ReturnType<typeof setTimeout> | undefined;
   private travelTimer: ReturnType<typeof setTimeout> | undefined;
   private travelResetTimer: ReturnType<typeof setTimeout> | undefined;
@@ -306,6 +309,8 @@ export class TourPlayer extends LitElement {
     this.clearTimers();
     this.fallback?.dispose();
     cancelAnimationFrame(this.rafId);
+    this.visit?.stop();
+    this.visit = undefined;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -376,6 +381,7 @@ export class TourPlayer extends LitElement {
       return;
     }
     this.tour = tour;
+    this.startVisit(id);
     this.layout();
     this.loadTimer = setTimeout(() => {
       if (!this.firstFramePainted && this.status === STATUSES.loading) {
@@ -393,6 +399,16 @@ export class TourPlayer extends LitElement {
       this.decoder.load(tour.clips, { hiRes: this.hiRes, aspect: vi && vi.width && vi.height ? vi.width / vi.height : 16 / 9 });
     }
     this.markersCtl.resumeIfActive();
+  }
+
+  /** Reports a visitor's visit: only the external player counts (preview, edit and agent players are the team's own looks). */
+  private startVisit(tourId: string): void {
+    this.visit?.stop();
+    this.visit = undefined;
+    if (this.mode !== MODES.external) return;
+    const markers = () => this.tour?.markers.filter((m) => m.frameIndex <= this.frame + PLAYER.activeMarkerTolerance).length ?? 0;
+    this.visit = new VisitBeacon(this.apiBase, tourId, markers);
+    this.visit.start();
   }
 
   /** Refetches the tour's markers only (after marker calls). */

@@ -1,15 +1,22 @@
 /**
  * Tour analytics (Basic and Pro: feature "Tour Analytics"): the player reports each visit with an anonymous visitor
  * id; one view_events row per visitor visit, kept up to date while the visit goes on. Free and Entry see counts only.
+ *
+ * One definition (issue 15 item 8, issue 16 item 11): a VIEW is a VISIT — one visitor's visit to a tour, reported by
+ * the player's beacon (POST /tour-visit, or the tourViewRecord mutation), counted once per visitor per tour per 30
+ * minutes. Opening a visit here is what adds 1 to `tours.views` (or `deactivated_views` while the tour is
+ * deactivated), so a card's "N views", the reports' Views and the analytics' visits count the same thing. Answers of
+ * the public `tour` query count nothing.
  */
 import { sql, type Kysely } from 'kysely';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
-import { ERROR_CODES, ERROR_TEXTS, isBasicOrHigher } from '@roomwalk/shared';
+import { ERROR_CODES, ERROR_TEXTS, isBasicOrHigher, TOUR_STATUS } from '@roomwalk/shared';
 import type { Database } from '../../db/types.js';
 import { AppError, fromZod } from '../../graphql/errors.js';
 import type { Services } from '../services.js';
 import { billingDb } from '../billing/tables.js';
+import { viewCounter } from '../view-counter.js';
 
 /** Calls from one visitor to one tour within this gap belong to the same visit. */
 export const VISIT_GAP_MS = 30 * 60 * 1000;
@@ -20,12 +27,12 @@ export const VIEW_LIMITS = { visitorIdMin: 8, visitorIdMax: 64, secondsMax: 6 * 
 export const TourViewRecordSchema = z.object({
   tourId: z.string().max(100),
   visitorId: z
-    .string()
+    .string({ message: 'The visitor id is missing.' })
     .min(VIEW_LIMITS.visitorIdMin, 'The visitor id is too short.')
     .max(VIEW_LIMITS.visitorIdMax, 'The visitor id is too long.')
     .regex(/^[A-Za-z0-9_-]+$/, 'The visitor id may hold letters, digits, _ and - only.'),
-  secondsSpent: z.number().int('Seconds must be a whole number.').min(0, 'Seconds cannot be negative.').max(VIEW_LIMITS.secondsMax, 'Too many seconds for one visit.'),
-  roomsReached: z.number().int('Rooms must be a whole number.').min(0, 'Rooms cannot be negative.').max(VIEW_LIMITS.roomsMax, 'Too many rooms for one visit.'),
+  secondsSpent: z.number({ message: 'Seconds must be a number.' }).int('Seconds must be a whole number.').min(0, 'Seconds cannot be negative.').max(VIEW_LIMITS.secondsMax, 'Too many seconds for one visit.'),
+  roomsReached: z.number({ message: 'Rooms must be a number.' }).int('Rooms must be a whole number.').min(0, 'Rooms cannot be negative.').max(VIEW_LIMITS.roomsMax, 'Too many rooms for one visit.'),
 });
 export type TourViewRecordInput = z.infer<typeof TourViewRecordSchema>;
 
@@ -52,9 +59,26 @@ export async function recordTourView(services: Services, tourUuid: string, raw: 
   const parsed = TourViewRecordSchema.safeParse(raw);
   if (!parsed.success) throw fromZod(parsed.error.issues);
   const input = parsed.data;
-  const bdb = billingDb(services.db);
-  const tour = await services.db.selectFrom('tours').select(['id', 'company_id']).where('id', '=', tourUuid).where('deleted_at', 'is', null).executeTakeFirst();
+  const tour = await services.db
+    .selectFrom('tours')
+    .select(['id', 'company_id', 'status', 'deactivated_at'])
+    .where('id', '=', tourUuid)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
+  // Only a tour that plays can be visited (a processing or failed tour shows no player).
+  if (tour.status !== TOUR_STATUS.PROCESSED && tour.status !== TOUR_STATUS.DEACTIVATED) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
+  // One visitor's calls are serialised (per tour and visitor) so two beacons sent at once open one visit, not two.
+  const opened = await services.db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`visit:${tour.id}:${input.visitorId}`}))`.execute(trx);
+    return extendOrOpen(trx, tour, input, now);
+  });
+  if (opened) viewCounter(services).add(tour.id, !!tour.deactivated_at || tour.status === TOUR_STATUS.DEACTIVATED);
+}
+
+/** Extends the visitor's visit of the last 30 minutes, or opens one; true when a visit was opened. */
+async function extendOrOpen(db: Kysely<Database>, tour: { id: string; company_id: string }, input: TourViewRecordInput, now: Date): Promise<boolean> {
+  const bdb = billingDb(db);
   const updated = await bdb
     .updateTable('view_events')
     .set({
@@ -73,11 +97,12 @@ export async function recordTourView(services: Services, tourUuid: string, raw: 
         .limit(1),
     )
     .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) > 0) return;
+  if (Number(updated.numUpdatedRows) > 0) return false;
   await bdb
     .insertInto('view_events')
     .values({ tour_id: tour.id, company_id: tour.company_id, visitor_id: input.visitorId, started_at: now, last_seen_at: now, seconds_spent: input.secondsSpent, rooms_reached: input.roomsReached })
     .execute();
+  return true;
 }
 
 export interface TourAnalytics {

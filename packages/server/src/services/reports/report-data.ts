@@ -2,6 +2,10 @@
  * The two business reports of accounts §2 (Reports page), read from real data: "Tours By Company" (every tour with
  * owner, status, created date and views) and "User Summary" (per member: monthly active and uploaded tours, views,
  * top tours). Plans with Tour Analytics get visit columns too.
+ *
+ * One definition across cards, the API and both reports: a view is a visit — one visitor's visit to a tour reported by
+ * the player, counted once per visitor per tour per 30 minutes (services/reports/analytics.ts). `tours.views` is that
+ * count, so the reports' views and the analytics' visits never disagree; headers and notes say what each column counts.
  */
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/types.js';
@@ -17,6 +21,9 @@ export interface ReportOptions {
   now?: Date;
   maxRows?: number;
 }
+
+/** What a view is, printed under both reports. */
+export const VIEWS_NOTE = 'A view is a visit: one visitor opening the tour in the player, counted once per visitor per tour per 30 minutes.';
 
 const fullName = (name: string | null, surname: string | null, email: string) => [name, surname].filter(Boolean).join(' ').trim() || email;
 
@@ -56,14 +63,13 @@ export async function toursByCompany(db: Kysely<Database>, opts: ReportOptions):
     { key: 'ownerEmail', header: 'Owner email', kind: 'text', width: 2.2 },
     { key: 'status', header: 'Status', kind: 'text', width: 1.3 },
     { key: 'created', header: 'Created', kind: 'date', width: 1.2 },
-    { key: 'views', header: 'Views', kind: 'int', width: 0.8 },
+    { key: 'views', header: 'Views (visits)', kind: 'int', width: 0.9 },
   ];
   if (opts.analytics) {
     columns.push(
-      { key: 'visits', header: 'Visits', kind: 'int', width: 0.8 },
-      { key: 'visitors', header: 'Visitors', kind: 'int', width: 0.9 },
-      { key: 'avgSeconds', header: 'Avg. seconds', kind: 'decimal', width: 1.2 },
-      { key: 'avgRooms', header: 'Avg. rooms', kind: 'decimal', width: 1.1 },
+      { key: 'visitors', header: 'Unique visitors', kind: 'int', width: 0.9 },
+      { key: 'avgSeconds', header: 'Avg. seconds per visit', kind: 'decimal', width: 1.2 },
+      { key: 'avgRooms', header: 'Avg. rooms per visit', kind: 'decimal', width: 1.1 },
     );
   }
   const perTour = opts.analytics ? await analyticsByTour(db, tours.map((t) => t.id)) : new Map();
@@ -76,16 +82,16 @@ export async function toursByCompany(db: Kysely<Database>, opts: ReportOptions):
       status: t.deactivated_at ? 'DEACTIVATED' : t.status,
       created: new Date(t.created_at),
       views: t.views,
-      ...(opts.analytics ? { visits: a?.visits ?? 0, visitors: a?.uniqueVisitors ?? 0, avgSeconds: a?.averageSecondsSpent ?? 0, avgRooms: a?.averageRoomsReached ?? 0 } : {}),
+      ...(opts.analytics ? { visitors: a?.uniqueVisitors ?? 0, avgSeconds: a?.averageSecondsSpent ?? 0, avgRooms: a?.averageRoomsReached ?? 0 } : {}),
     };
   });
   const totals: ReportTable['totals'] = { title: `Total: ${total} ${total === 1 ? 'tour' : 'tours'}`, views: Number(agg.views) };
   if (opts.analytics) {
     const all = await tourAnalytics(db, { companyId: opts.companyId });
-    Object.assign(totals, { visits: all.visits, visitors: all.uniqueVisitors, avgSeconds: all.averageSecondsSpent, avgRooms: all.averageRoomsReached });
+    Object.assign(totals, { visitors: all.uniqueVisitors, avgSeconds: all.averageSecondsSpent, avgRooms: all.averageRoomsReached });
   }
-  const notes = ['Views are lifetime totals; deleted tours are not listed.'];
-  if (opts.analytics) notes.push('Visits: one per visitor visit (30 minutes apart); visitors are anonymous and counted once per tour.');
+  const notes = [VIEWS_NOTE, 'Views are lifetime totals; deleted tours are not listed.'];
+  if (opts.analytics) notes.push('Unique visitors are anonymous browsers, counted once per tour (a visitor who declined cookies counts once per visit).');
   if (total > rows.length) notes.push(`Showing the newest ${rows.length} of ${total} tours; totals cover all of them.`);
   return { title: 'Tours By Company', ...head, columns, rows, totals, notes };
 }
@@ -156,7 +162,7 @@ export async function userSummary(db: Kysely<Database>, opts: ReportOptions): Pr
     { key: 'topTours', header: 'Top performing tours', kind: 'text', width: 3.2 },
   ];
   if (opts.analytics) {
-    columns.push({ key: 'visits', header: 'Visits this month', kind: 'int', width: 1.1 }, { key: 'avgSeconds', header: 'Avg. seconds', kind: 'decimal', width: 1.1 });
+    columns.push({ key: 'visits', header: 'Visits this month', kind: 'int', width: 1.1 }, { key: 'avgSeconds', header: 'Avg. seconds per visit', kind: 'decimal', width: 1.1 });
   }
   const num = (m: Map<string, { k: string; n: number }>, id: string) => Number(m.get(id)?.n ?? 0);
   const rows = users.map((u) => ({
@@ -182,7 +188,7 @@ export async function userSummary(db: Kysely<Database>, opts: ReportOptions): Pr
     const all = await tourAnalytics(db, { companyId, since });
     Object.assign(totals, { visits: all.visits, avgSeconds: all.averageSecondsSpent });
   }
-  const notes = ['Monthly figures count from the start of the current billing month; views are lifetime totals.'];
+  const notes = [VIEWS_NOTE, 'Monthly figures count from the start of the current billing month; views are lifetime totals.'];
   if (userCount > rows.length) notes.push(`Showing the first ${rows.length} of ${userCount} users; totals cover all of them.`);
   return { title: 'User Summary', ...head, columns, rows, totals, notes };
 }
