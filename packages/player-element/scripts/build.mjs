@@ -24,7 +24,7 @@ const sharedSubset = {
     // The lazily loaded live panel validates the lead form with the shared zod schema: it gets the whole package.
     b.onResolve({ filter: /^@roomwalk\/shared$/ }, (args) => ({ path: args.importer.includes(join('src', 'live-panel')) ? 'shared-live' : 'shared-subset', namespace: 'shared-subset' }));
     b.onLoad({ filter: /.*/, namespace: 'shared-subset' }, (args) => ({
-      contents: `export * from ${JSON.stringify(join(root, '../shared/src/constants.ts'))}; export * from ${JSON.stringify(join(root, '../shared/src/messages.ts'))};${args.path === 'shared-live' ? ` export * from ${JSON.stringify(join(root, '../shared/src/schemas/tour.ts'))};` : ''}`,
+      contents: `export * from ${JSON.stringify(join(root, '../shared/src/constants.ts'))}; export * from ${JSON.stringify(join(root, '../shared/src/messages.ts'))}; export * from ${JSON.stringify(join(root, '../shared/src/guarded-storage.ts'))};${args.path === 'shared-live' ? ` export * from ${JSON.stringify(join(root, '../shared/src/schemas/tour.ts'))};` : ''}`,
       loader: 'ts',
       resolveDir: root,
     }));

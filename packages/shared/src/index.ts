@@ -8,3 +8,4 @@ export * from './price.js';
 export * from './token.js';
 export * from './schemas/account.js';
 export * from './schemas/tour.js';
+export * from './guarded-storage.js';

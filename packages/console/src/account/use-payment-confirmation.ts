@@ -3,6 +3,7 @@
  * applied by a worker job). The subscriptions page remembers the allowance it is buying; on /profile/success the
  * account page re-reads the licence every 2 s until its quantity matches, for at most a minute, and says so meanwhile.
  */
+import { safeSessionStorage } from '@roomwalk/shared';
 import { useEffect, useState } from 'react';
 
 export const CONFIRM_POLL_MS = 2000;
@@ -12,7 +13,7 @@ const KEY = 'roomwalk.checkoutUpTo';
 /** Called just before leaving for the checkout. */
 export function rememberCheckout(upTo: number): void {
   try {
-    sessionStorage.setItem(KEY, String(upTo));
+    safeSessionStorage().setItem(KEY, String(upTo));
   } catch {
     // Storage may be unavailable (private mode); the page then simply shows what the server has.
   }
@@ -20,7 +21,7 @@ export function rememberCheckout(upTo: number): void {
 
 function pendingTarget(): number | null {
   try {
-    const v = Number(sessionStorage.getItem(KEY));
+    const v = Number(safeSessionStorage().getItem(KEY));
     return Number.isFinite(v) && v > 0 ? v : null;
   } catch {
     return null;
@@ -36,7 +37,7 @@ export function usePaymentConfirmation(active: boolean, quantity: number | null 
   useEffect(() => {
     if (confirmed || timedOut) {
       try {
-        sessionStorage.removeItem(KEY);
+        safeSessionStorage().removeItem(KEY);
       } catch {
         /* nothing to clear */
       }

@@ -1,5 +1,5 @@
 /** The auth session (accounts §3, §4): token and roles stored locally, validated, and ended at expiry or on 401. */
-import { LOGIN_METHODS, decodeToken, isTokenValid, msUntilExpiry, tokenRoles } from '@roomwalk/shared';
+import { LOGIN_METHODS, decodeToken, isTokenValid, msUntilExpiry, tokenRoles, safeLocalStorage } from '@roomwalk/shared';
 
 export type LoginMethod = (typeof LOGIN_METHODS)[keyof typeof LOGIN_METHODS];
 export type LogoutReason = 'user' | 'expired' | 'unauthorized' | 'invalid';
@@ -38,7 +38,7 @@ export interface SessionStoreOptions {
 const LOGGED_OUT: SessionState = { authenticated: false, token: null, roles: [], requiresReauth: false, logoutReason: null };
 
 export function createSessionStore(opts: SessionStoreOptions = {}): SessionStore {
-  const storage = opts.storage ?? window.localStorage;
+  const storage = opts.storage ?? safeLocalStorage();
   const now = opts.now ?? Date.now;
   const log = opts.log ?? ((m: string) => console.error(m));
   const listeners = new Set<() => void>();

@@ -1,4 +1,5 @@
 /** Cookie consent (accounts §4): unknown, then pending, accepted or declined; ?disableCookies=true forces declined. */
+import { safeLocalStorage } from '@roomwalk/shared';
 import { useCallback, useEffect, useState } from 'react';
 import { analyticsToken } from '../config/page-config.js';
 import { startAnalytics } from './analytics.js';
@@ -6,7 +7,7 @@ import { startAnalytics } from './analytics.js';
 export type ConsentState = 'unknown' | 'pending' | 'accepted' | 'declined';
 export const CONSENT_KEY = 'cookieConsent';
 
-export function readConsent(search: string, storage: Storage = window.localStorage): Exclude<ConsentState, 'unknown'> {
+export function readConsent(search: string, storage: Storage = safeLocalStorage()): Exclude<ConsentState, 'unknown'> {
   if (new URLSearchParams(search).get('disableCookies') === 'true') return 'declined';
   const stored = storage.getItem(CONSENT_KEY);
   if (stored === 'true') return 'accepted';
@@ -22,12 +23,12 @@ export function useCookieConsent() {
     if (initial === 'accepted') startAnalytics(analyticsToken());
   }, []);
   const accept = useCallback(() => {
-    window.localStorage.setItem(CONSENT_KEY, 'true');
+    safeLocalStorage().setItem(CONSENT_KEY, 'true');
     setState('accepted');
     startAnalytics(analyticsToken());
   }, []);
   const decline = useCallback(() => {
-    window.localStorage.setItem(CONSENT_KEY, 'false');
+    safeLocalStorage().setItem(CONSENT_KEY, 'false');
     setState('declined');
   }, []);
   return { state, accept, decline };

@@ -1,4 +1,5 @@
 /** Tutorial state (accounts §4): firstView and available, stored locally; reset, complete, dismiss. */
+import { safeLocalStorage } from '@roomwalk/shared';
 import { useSyncExternalStore } from 'react';
 
 export interface TutorialState {
@@ -9,7 +10,7 @@ export interface TutorialState {
 export const TUTORIAL_KEY = 'roomwalk.tutorial';
 const DEFAULT: TutorialState = { firstView: true, available: true };
 
-export function createTutorialStore(storage: Storage = window.localStorage) {
+export function createTutorialStore(storage: Storage = safeLocalStorage()) {
   const listeners = new Set<() => void>();
   const read = (): TutorialState => {
     try {

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
-import { ERROR_TEXTS } from '@roomwalk/shared';
+import { ERROR_TEXTS, safeSessionStorage } from '@roomwalk/shared';
 import { AuthError, googleAuthorizationUrl } from '../network/auth-api.js';
 
 /** Where /signup/google finds the human-check token (gToken) for a sign-in that creates an account. */
@@ -26,7 +26,7 @@ export function GoogleButton({
     setBusy(true);
     try {
       const url = await googleAuthorizationUrl({ inviteToken, referredBy });
-      window.sessionStorage.setItem(GOOGLE_GTOKEN_KEY, gToken);
+      safeSessionStorage().setItem(GOOGLE_GTOKEN_KEY, gToken);
       window.location.assign(url);
     } catch (err) {
       setBusy(false);

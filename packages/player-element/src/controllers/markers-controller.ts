@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { ERROR_TEXTS, NOTICES, TIMINGS_MS } from '@roomwalk/shared';
+import { ERROR_TEXTS, NOTICES, TIMINGS_MS, safeLocalStorage } from '@roomwalk/shared';
 import { AI_STORAGE_KEY } from '../constants.js';
 import { graphqlRequest, GraphQLRequestError } from '../api/graphql.js';
 import { AI_MARKERS_SUBSCRIPTION, MARKER_DELETE, MARKER_SAVE, MARKER_UPDATE, TOUR_GENERATE_AI_MARKERS } from '../api/queries.js';
@@ -98,12 +98,12 @@ export class MarkersController implements ReactiveController {
 
   private readActive(): { tourId: string; at: number } | null {
     try {
-      const raw = localStorage.getItem(AI_STORAGE_KEY);
+      const raw = safeLocalStorage().getItem(AI_STORAGE_KEY);
       if (!raw) return null;
       const v = JSON.parse(raw) as { tourId?: unknown; at?: unknown };
       if (typeof v.tourId !== 'string' || typeof v.at !== 'number') return null;
       if (Date.now() - v.at > TIMINGS_MS.aiGenerationResumeWindow) {
-        localStorage.removeItem(AI_STORAGE_KEY);
+        safeLocalStorage().removeItem(AI_STORAGE_KEY);
         return null;
       }
       return { tourId: v.tourId, at: v.at };
@@ -113,12 +113,9 @@ export class MarkersController implements ReactiveController {
   }
 
   private writeActive(tourId: string | null): void {
-    try {
-      if (tourId) localStorage.setItem(AI_STORAGE_KEY, JSON.stringify({ tourId, at: Date.now() }));
-      else localStorage.removeItem(AI_STORAGE_KEY);
-    } catch {
-      /* storage unavailable (privacy mode) */
-    }
+    // Guarded: with storage blocked (privacy mode) the resume lives in memory for this page.
+    if (tourId) safeLocalStorage().setItem(AI_STORAGE_KEY, JSON.stringify({ tourId, at: Date.now() }));
+    else safeLocalStorage().removeItem(AI_STORAGE_KEY);
   }
 
   /** On load: resume a generation of this tour started under 60 s ago, otherwise drop it. */

@@ -1,4 +1,5 @@
 /** What the viewer's browser keeps (tours §3): the lead as `capturedDetails`, and its live session's tokens. */
+import { safeLocalStorage } from '@roomwalk/shared';
 import type { ViewingSessionRequestLike } from '../live-call/protocol.js';
 
 export const CAPTURED_DETAILS_KEY = 'capturedDetails';
@@ -16,7 +17,7 @@ export interface CapturedDetails {
 
 function read<T>(key: string): T | null {
   try {
-    const raw = localStorage.getItem(key);
+    const raw = safeLocalStorage().getItem(key);
     return raw ? (JSON.parse(raw) as T) : null;
   } catch {
     return null;
@@ -30,8 +31,8 @@ export function readCapturedDetails(): CapturedDetails | null {
 
 export function storeLead(lead: CapturedDetails, tourId: string, request: ViewingSessionRequestLike | null): void {
   try {
-    localStorage.setItem(CAPTURED_DETAILS_KEY, JSON.stringify(lead));
-    if (request) localStorage.setItem(SESSION_KEY, JSON.stringify({ tourId, request }));
+    safeLocalStorage().setItem(CAPTURED_DETAILS_KEY, JSON.stringify(lead));
+    if (request) safeLocalStorage().setItem(SESSION_KEY, JSON.stringify({ tourId, request }));
   } catch {
     /* storage full or blocked: the call still starts with the answer in memory */
   }
@@ -46,7 +47,7 @@ export function readSession(tourId: string): ViewingSessionRequestLike | null {
 
 export function forgetSession(): void {
   try {
-    localStorage.removeItem(SESSION_KEY);
+    safeLocalStorage().removeItem(SESSION_KEY);
   } catch {
     /* ignore */
   }

@@ -1,7 +1,7 @@
 /** /signup/google: finishes sign-in with the identity provider's code and state, then goes to / (accounts §7). */
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { ERROR_TEXTS, LOGIN_METHODS } from '@roomwalk/shared';
+import { ERROR_TEXTS, LOGIN_METHODS, safeSessionStorage } from '@roomwalk/shared';
 import { googleLogin } from '../../network/auth-api.js';
 import { useSessionStore } from '../../session/session-context.js';
 import { Loading } from '../../ui/page.js';
@@ -28,8 +28,8 @@ export default function SignupGooglePage() {
       return;
     }
     setStatus('loading');
-    const gToken = q.get('gToken') ?? window.sessionStorage.getItem(GOOGLE_GTOKEN_KEY);
-    window.sessionStorage.removeItem(GOOGLE_GTOKEN_KEY);
+    const gToken = q.get('gToken') ?? safeSessionStorage().getItem(GOOGLE_GTOKEN_KEY);
+    safeSessionStorage().removeItem(GOOGLE_GTOKEN_KEY);
     googleLogin(code, state, gToken)
       .then(({ token }) => {
         if (!store.login(token, LOGIN_METHODS.google)) throw new Error('invalid token');

@@ -5,7 +5,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useMutation } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
-import { ERROR_CODES, ERROR_TEXTS, LOGIN_METHODS, formatContactNumber, signupFormSchema, type SignupFormInput } from '@roomwalk/shared';
+import { ERROR_CODES, ERROR_TEXTS, LOGIN_METHODS, formatContactNumber, signupFormSchema, type SignupFormInput, safeSessionStorage } from '@roomwalk/shared';
 import { UserRegisterMutation } from '../../graphql/auth-operations.js';
 import { failureCode, fieldErrors, serverMessage } from '../../graphql/errors.js';
 import { passwordLogin } from '../../network/auth-api.js';
@@ -84,7 +84,7 @@ export default function SignupPage() {
       });
       return;
     }
-    window.sessionStorage.removeItem('roomwalk.signup-params');
+    safeSessionStorage().removeItem('roomwalk.signup-params');
     setStatus('success');
     try {
       const token = await passwordLogin(values.email, values.password, values.turnstileToken);

@@ -1,4 +1,6 @@
 /** Sign-up query parameters (accounts §2): inviteToken, rB (referred by) and gToken, read once then removed from the address. */
+import { safeSessionStorage } from '@roomwalk/shared';
+
 export interface SignupParams {
   inviteToken: string | null;
   referredBy: string | null;
@@ -9,7 +11,7 @@ export const SIGNUP_PARAMS_KEY = 'roomwalk.signup-params';
 const QUERY_NAMES = ['inviteToken', 'rB', 'gToken'] as const;
 
 /** Reads the parameters from the query, falling back to what an earlier visit kept for this tab. */
-export function readSignupParams(search: string, storage: Storage = window.sessionStorage): SignupParams {
+export function readSignupParams(search: string, storage: Storage = safeSessionStorage()): SignupParams {
   const q = new URLSearchParams(search);
   let kept: Partial<SignupParams> = {};
   try {
