@@ -9,6 +9,7 @@ import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services/services.js';
 import { agoraConfigured } from '../services/live/agora.js';
+import { registerCors } from './cors.js';
 
 /** Paths a listing site may put in an iframe (the console's player routes and the player bundle). */
 const EMBEDDABLE = [/^\/playerext(?:[/?#]|$)/, /^\/agentplayer(?:[/?#]|$)/, /^\/embedded_example/, /^\/player\//];
@@ -104,4 +105,7 @@ export async function registerSecurity(app: FastifyInstance, services: Services)
     }
     if (req.protocol === 'https') res.setHeader('Strict-Transport-Security', HSTS_VALUE);
   });
+
+  // The public player operations answer any origin, without credentials; the rest stays same-origin (cors.ts).
+  await registerCors(app);
 }
