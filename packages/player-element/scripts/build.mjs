@@ -21,10 +21,11 @@ mkdirSync(join(dist, 'esm'), { recursive: true });
 const sharedSubset = {
   name: 'shared-subset',
   setup(b) {
-    // The lazily loaded live panel validates the lead form with the shared zod schema: it gets the whole package.
+    // The lazily loaded live panel validates the lead form with the shared zod schema and normalises the phone number
+    // as the profile does (contactNumberFromInput): it gets those schemas too.
     b.onResolve({ filter: /^@roomwalk\/shared$/ }, (args) => ({ path: args.importer.includes(join('src', 'live-panel')) ? 'shared-live' : 'shared-subset', namespace: 'shared-subset' }));
     b.onLoad({ filter: /.*/, namespace: 'shared-subset' }, (args) => ({
-      contents: `export * from ${JSON.stringify(join(root, '../shared/src/constants.ts'))}; export * from ${JSON.stringify(join(root, '../shared/src/messages.ts'))}; export * from ${JSON.stringify(join(root, '../shared/src/guarded-storage.ts'))};${args.path === 'shared-live' ? ` export * from ${JSON.stringify(join(root, '../shared/src/schemas/tour.ts'))};` : ''}`,
+      contents: `export * from ${JSON.stringify(join(root, '../shared/src/constants.ts'))}; export * from ${JSON.stringify(join(root, '../shared/src/messages.ts'))}; export * from ${JSON.stringify(join(root, '../shared/src/guarded-storage.ts'))};${args.path === 'shared-live' ? ` export * from ${JSON.stringify(join(root, '../shared/src/schemas/tour.ts'))}; export { contactNumberFromInput } from ${JSON.stringify(join(root, '../shared/src/schemas/account.ts'))};` : ''}`,
       loader: 'ts',
       resolveDir: root,
     }));
