@@ -22,6 +22,10 @@ export function activeMarkerAt(markers: readonly Marker[], frame: number): Marke
   return markers.find((m) => Math.abs(m.frameIndex - frame) <= PLAYER.activeMarkerTolerance) ?? null;
 }
 
+// Inline line icons (no emoji font needed; they take the text colour): a pencil and a bin.
+const PENCIL_ICON = html`<svg viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path d="M11 2l3 3-8 8H3v-3zM9 4l3 3"/></svg>`;
+const TRASH_ICON = html`<svg viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path d="M2 4h12M6 4V2h4v2M4 4l1 10h6l1-10M7 7v4M9 7v4"/></svg>`;
+
 /**
  * The Fast Travel drawer: lists markers, and in edit mode adds, renames and deletes them.
  * It never changes the tour itself: it dispatches `tour-*-request` events and the player
@@ -111,6 +115,8 @@ export class TourMarkersDrawer extends LitElement {
     button { font: inherit; color: inherit; background: rgba(255,255,255,.08); border: 0; border-radius: 6px; padding: 6px 8px; cursor: pointer; }
     button[disabled] { opacity: 0.45; cursor: not-allowed; }
     .jump { flex: 1; text-align: left; }
+    button.icon { display: inline-grid; place-items: center; min-width: 32px; min-height: 32px; padding: 6px; }
+    button.icon svg { width: 16px; height: 16px; fill: none; stroke: currentColor; stroke-width: 1.5; stroke-linecap: round; stroke-linejoin: round; pointer-events: none; }
     li[data-active] .jump { background: #1565c0; }
     li[data-origin='added'] .jump::after { content: ' (added)'; opacity: .7; }
     li[data-origin='removed'] .jump { text-decoration: line-through; }
@@ -211,8 +217,8 @@ export class TourMarkersDrawer extends LitElement {
       <button class="jump" aria-current=${active ? 'location' : 'false'} ?disabled=${disabled}
         @click=${() => emit(this, 'tour-marker-jump-request', { marker: m })}>${m.name}</button>
       ${this.editable && !r.leaving && r.origin === 'existed'
-        ? html`<button class="edit" aria-label="Rename ${m.name}" @click=${() => this.startEdit(m)}>✎</button>
-            <button class="delete" aria-label="Delete ${m.name}" @click=${() => { this.confirmDelete = m.id; this.editing = null; }}>🗑</button>`
+        ? html`<button class="edit icon" aria-label="Rename ${m.name}" @click=${() => this.startEdit(m)}>${PENCIL_ICON}</button>
+            <button class="delete icon" aria-label="Delete ${m.name}" @click=${() => { this.confirmDelete = m.id; this.editing = null; }}>${TRASH_ICON}</button>`
         : nothing}
     </li>`;
   }

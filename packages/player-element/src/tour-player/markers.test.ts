@@ -203,6 +203,20 @@ describe('Marker editing (edit mode)', () => {
     expect(del.variables).to.deep.equal({ markerId: 'm-bedroom-edit' });
   });
 
+  it('draws the rename and delete icons as SVG, not emoji characters that need an emoji font', async () => {
+    const p = await edit();
+    for (const sel of ['li[data-id="m-bedroom-edit"] .edit', 'li[data-id="m-bedroom-edit"] .delete']) {
+      const b = q<HTMLButtonElement>(p, sel);
+      expect(b.textContent!.trim(), `${sel} has no text glyph`).to.equal('');
+      const icon = b.querySelector('svg');
+      expect(icon, `${sel} has an svg icon`).to.exist;
+      expect(icon!.getAttribute('aria-hidden')).to.equal('true');
+      const box = icon!.getBoundingClientRect();
+      expect(box.width, `${sel} icon is drawn`).to.be.greaterThan(10);
+      expect(b.getAttribute('aria-label')).to.match(/^(Rename|Delete) Bedroom$/);
+    }
+  });
+
   it('shows the delete failure message', async () => {
     const p = await edit();
     await fetch(`${stub}/__fail`, { method: 'POST', body: JSON.stringify({ op: 'markerDelete', message: '' }) });
