@@ -165,6 +165,34 @@ describe('Layouts', () => {
     expect(p.shadowRoot!.querySelector('.agent-card')).to.equal(null);
   });
 
+  it("draws Listing Link and Whats Chat as spaced buttons with AA contrast, in the Tour Info panel and the card", async () => {
+    const p = await readyPlayer({ mode: 'agent' }, { width: 1200, height: 700 });
+    await p.updateComplete;
+    const channel = (c: number) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+    const luminance = (rgb: string) => {
+      const [r, g, b] = rgb.match(/[\d.]+/g)!.map(Number);
+      return 0.2126 * channel(r!) + 0.7152 * channel(g!) + 0.0722 * channel(b!);
+    };
+    const check = (where: string) => {
+      const links = [...p.shadowRoot!.querySelectorAll<HTMLAnchorElement>(`${where} a.button`)];
+      expect(links.map((a) => a.textContent!.trim()), where).to.deep.equal(['Listing Link', 'Whats Chat']);
+      for (const a of links) {
+        const cs = getComputedStyle(a);
+        expect(cs.backgroundColor, `${where} ${a.textContent} has its own background`).to.not.match(/rgba\(0, 0, 0, 0\)|transparent/);
+        const [l1, l2] = [luminance(cs.color), luminance(cs.backgroundColor)].sort((x, y) => y - x);
+        expect((l1! + 0.05) / (l2! + 0.05), `${where} ${a.textContent} contrast`).to.be.at.least(4.5);
+        expect(a.getBoundingClientRect().height, `${where} ${a.textContent} target height`).to.be.at.least(44);
+      }
+      const [first, second] = links.map((a) => a.getBoundingClientRect());
+      const gap = Math.max(second!.left - first!.right, second!.top - first!.bottom);
+      expect(gap, `${where} space between the buttons`).to.be.at.least(8);
+    };
+    check('[part="info-panel"]');
+    await p.goToFrame(141);
+    await p.updateComplete;
+    check('.agent-card');
+  });
+
   it('fades the intro logo between 10 and 99 percent', async () => {
     const p = await readyPlayer();
     p.tour = { ...p.tour!, tourIntroLogoURL: `${stub}/thumb.png` };

@@ -71,6 +71,13 @@ export const styles = css`
   .dialog button.secondary { background: #e0e0e0; color: #222; }
   .dialog pre { white-space: pre-wrap; font-size: 12px; background: #f4f4f4; padding: 8px; max-height: 120px; overflow: auto; }
   .agent-card { max-width: 300px; }
+  /* Listing Link and Whats Chat: real buttons (44 px targets, spaced), in the card and in the Tour Info panel. */
+  .agent-card .actions, .info-panel .actions { display: flex; flex-wrap: wrap; gap: 10px; justify-content: flex-start; margin: 4px 0 12px; }
+  .dialog a.button, .info-panel a.button {
+    display: inline-flex; align-items: center; justify-content: center; min-height: 44px; padding: 10px 16px; box-sizing: border-box;
+    border-radius: 6px; background: var(--tour-player-accent); color: #fff; font: inherit; font-weight: 600; text-decoration: none;
+  }
+  a.button:focus-visible { outline: 3px solid #fff; outline-offset: 2px; box-shadow: 0 0 0 5px #000; }
   .info-panel { width: 280px; padding: 12px; background: rgba(0,0,0,0.45); overflow: auto; }
   .info-panel h2 { font-size: 16px; margin: 0 0 8px; }
   .notice {
