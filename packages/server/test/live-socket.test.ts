@@ -92,7 +92,8 @@ describe.each(DB_KINDS)('live viewing socket on %s', (kind) => {
       [{ tourId: tour.globalId, session: lead.session, token: 'nonsense' }, CLOSE_CODES.unauthorised],
       [{ tourId: tour.globalId, session: lead.session, token: stranger.token }, CLOSE_CODES.forbidden],
       [{ tourId: tour.globalId, session: '00000000-0000-4000-8000-000000000000', token: lead.token }, CLOSE_CODES.forbidden],
-      [{ tourId: tour.globalId, session: lead.session, token: lead.token }, CLOSE_CODES.forbidden, { origin: 'https://evil.example' }],
+      // The host's own token only from our origins (a visitor's signalling token works from any: see below).
+      [{ tourId: tour.globalId, session: lead.session, token: agent.token }, CLOSE_CODES.forbidden, { origin: 'https://evil.example' }],
       [{ tourId: tour.globalId, session: '00000000-0000-4000-8000-000000000000', token: agent.token }, CLOSE_CODES.notFound],
       [{ tourId: 'nonsense', token: lead.token }, CLOSE_CODES.badRequest],
     ];
@@ -104,6 +105,9 @@ describe.each(DB_KINDS)('live viewing socket on %s', (kind) => {
     await welcome(allowed);
     const same = client({ tourId: tour.globalId, token: lead.token }, { origin: t.url });
     await welcome(same);
+    // A listing site embedding the player by script tag: the visitor's socket comes from its own origin (issue 17).
+    const listing = client({ tourId: tour.globalId, token: lead.token }, { origin: 'https://listing.example' });
+    await welcome(listing);
 
     const tokens = createSignalingTokens(t.app.config.jwtSecret);
     const expired = await tokens.sign({ tourId: tour.id, sessionId: lead.session, role: 'viewer', userId: 'viewer-x', exp: Math.floor(Date.now() / 1000) - 5 });

@@ -84,7 +84,9 @@ function parseTourId(raw: string | null): string | null {
 
 async function admit(services: Services, req: IncomingMessage): Promise<Admission> {
   const url = new URL(req.url ?? '/', 'http://local');
-  if (!originAllowed(services, req.headers.origin, req.headers.host)) return { ok: false, code: CLOSE_CODES.forbidden, reason: 'Origin not allowed' };
+  // A visitor's signalling token (from tourLeadCreate on the listing page) works from any origin: an embed by script tag
+  // runs on the listing site's own origin (issue 17). The host's tokens stay limited to our origins and LIVE_ALLOWED_ORIGINS.
+  const originOk = originAllowed(services, req.headers.origin, req.headers.host);
   const tourId = parseTourId(url.searchParams.get('tourId'));
   const sessionParam = url.searchParams.get('session');
   if (!tourId || (sessionParam !== null && !UUID.test(sessionParam))) return { ok: false, code: CLOSE_CODES.badRequest, reason: 'A valid tourId is required' };
@@ -95,6 +97,8 @@ async function admit(services: Services, req: IncomingMessage): Promise<Admissio
   let userId: string;
   let sessionId = sessionParam?.toLowerCase() ?? null;
   const signal = await signalingTokens(services).verify(token);
+  if (signal.ok && !originOk && signal.claims.role !== LIVE_ROLES.viewer) return { ok: false, code: CLOSE_CODES.forbidden, reason: 'Origin not allowed' };
+  if (!signal.ok && !originOk) return { ok: false, code: CLOSE_CODES.forbidden, reason: 'Origin not allowed' };
   if (signal.ok) {
     // A signalling token names its session; `session=` may be left out, and must match when given.
     if (signal.claims.tourId !== tourId || (sessionId !== null && signal.claims.sessionId !== sessionId)) return { ok: false, code: CLOSE_CODES.forbidden, reason: 'Token is for another session' };
