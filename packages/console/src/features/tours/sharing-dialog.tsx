@@ -80,9 +80,12 @@ export function SharingDialog({ open, tourId, title, onClose, showQr = false }: 
           {qrError ? <p className="form-failure" role="alert">{NOTICES.copyFailed}</p> : null}
         </div>
         <div>
-          <SlButton onClick={() => void frameCopy.copy(iframeCode(tourId, title))} loading={frameCopy.state === 'copying'}>
+          <SlButton onClick={() => void frameCopy.copy(iframeCode(tourId, title))} loading={frameCopy.state === 'copying'} aria-describedby="iframe-code-help">
             {copyLabel(frameCopy.state, TOUR_TEXTS.iframeCode)}
           </SlButton>
+          <p id="iframe-code-help" className="field-hint">
+            {TOUR_TEXTS.iframeCodeHelp}
+          </p>
         </div>
       </div>
     </Dialog>

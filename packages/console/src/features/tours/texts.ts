@@ -63,6 +63,8 @@ export const TOUR_TEXTS = {
   sharingOptions: 'Sharing Options',
   shareLink: 'Share Link',
   iframeCode: 'iFrame Code',
+  iframeCodeHelp:
+    'Paste the code into your listing page. To move the tour from your page (roomwalk_scroll and roomwalk_marker messages), add &hostOrigins= and your site’s address, e.g. &hostOrigins=https://www.your-agency.com, to the iframe’s src.',
   qrCode: 'QR Code',
   downloadPng: 'Download PNG',
   close: 'Close',

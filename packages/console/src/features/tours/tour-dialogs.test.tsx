@@ -101,6 +101,8 @@ describe('Sharing Options', () => {
     await waitFor(() => expect(writes).toHaveLength(2));
     expect(writes[0]).toBe(link);
     expect(writes[1]).toContain('<iframe src=');
+    // The option explains how the listing page may drive the tour (issue 17).
+    expect(screen.getByText(/add &hostOrigins= and your site’s address/)).toHaveAttribute('id', 'iframe-code-help');
   });
 });
 

@@ -11,6 +11,30 @@ export interface PlayerFlags {
   debug: boolean;
   disableCookies: boolean;
   enableAIEdit: boolean;
+  /** hostOrigins: the listing page origins whose roomwalk_scroll / roomwalk_marker messages the player obeys. */
+  hostOrigins: string[];
+}
+
+/** At most this many host origins are taken from the address. */
+export const MAX_HOST_ORIGINS = 10;
+
+/** `https://a.example, http://localhost:8080/` -> valid http(s) origins only (no paths, no '*'), normalised, unique. */
+export function readHostOrigins(value: string | null): string[] {
+  const out = new Set<string>();
+  for (const raw of (value ?? '').split(',')) {
+    const s = raw.trim().replace(/\/+$/, '');
+    if (!s) continue;
+    let u: URL;
+    try {
+      u = new URL(s);
+    } catch {
+      continue;
+    }
+    if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.pathname !== '/' || u.search || u.hash || u.username || u.password) continue;
+    out.add(u.origin);
+    if (out.size >= MAX_HOST_ORIGINS) break;
+  }
+  return [...out];
 }
 
 const isTrue = (v: string | null): boolean => v?.trim().toLowerCase() === 'true';
@@ -24,16 +48,19 @@ export function readPlayerFlags(search: string): PlayerFlags {
     .filter((s) => known.has(s));
   const liveViewing = isTrue(q.get('liveViewing'));
   const debugValue = q.get('debugPlayer');
+  const hostOrigins = readHostOrigins(q.get('hostOrigins'));
   return {
     tourId: (q.get('tourId') ?? '').trim(),
     disabledControls: [...new Set(disabledControls)],
     liveViewing,
-    hostEvents: isTrue(q.get('hostEventEnabled')) || liveViewing,
+    // Naming the host's origins asks for its messages: host events on.
+    hostEvents: isTrue(q.get('hostEventEnabled')) || liveViewing || hostOrigins.length > 0,
     hiRes: q.get('hiRes')?.trim().toLowerCase() !== 'false',
     // Present and not 'false' turns debug on (its effect is the element's).
     debug: debugValue !== null && debugValue.trim().toLowerCase() !== 'false',
     disableCookies: isTrue(q.get('disableCookies')),
     enableAIEdit: isTrue(q.get('enableAIEdit')),
+    hostOrigins,
   };
 }
 
@@ -45,6 +72,7 @@ export function playerAttributes(f: PlayerFlags): Record<string, string> {
   if (f.hostEvents) a['host-events'] = '';
   if (!f.hiRes) a['hi-res'] = 'false';
   if (f.debug) a.debug = '';
+  if (f.hostOrigins.length) a['allowed-origins'] = f.hostOrigins.join(',');
   return a;
 }
 

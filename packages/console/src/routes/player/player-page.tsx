@@ -1,7 +1,8 @@
 /**
  * The player routes (tours §2): /previewplayer, /editplayer (private), /playerext and /agentplayer (public), each a
  * <tour-player> in its mode with the address flags mapped onto it, and the console's Player Menu. This module is its
- * own chunk, so lit, the element and its decode worker load only here.
+ * own chunk, so lit, the element and its decode worker load only here. The player shows its own notices (tour-notice);
+ * the console does not repeat them in a snackbar, so each notice appears once.
  */
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
@@ -10,7 +11,6 @@ import { TourPlayer } from '@roomwalk/player-element/react';
 import { serverUrl } from '../../config/page-config.js';
 import { graphql } from '../../graphql/graphql.js';
 import { useSession } from '../../session/session-context.js';
-import { useSnackbar } from '../../ui/snackbar.js';
 import { SharingDialog } from '../../features/tours/sharing-dialog.js';
 import { PlayerMenu, type MenuAction, type PlayerRouteMode } from './player-menu.js';
 import { readPlayerFlags } from './player-flags.js';
@@ -34,7 +34,6 @@ export const modeForPath = (pathname: string): PlayerRouteMode => MODE_BY_PATH[p
 export default function PlayerPage() {
   const location = useLocation();
   const navigate = useNavigate();
-  const notify = useSnackbar();
   const { authenticated, token } = useSession();
   const mode = modeForPath(location.pathname);
   const flags = readPlayerFlags(location.search);
@@ -69,12 +68,12 @@ export default function PlayerPage() {
         liveViewing={flags.liveViewing}
         liveSession={new URLSearchParams(location.search).get('session') ?? ''}
         hostEvents={flags.hostEvents}
+        allowedOrigins={flags.hostOrigins.join(',')}
         debug={flags.debug}
         superAdmin={!!viewer?.me.user.isSuperAdmin}
         authToken={authenticated ? (token ?? undefined) : undefined}
         onTourMenuRequest={() => setMenu(true)}
         onTourReady={(e) => setTitle((e.currentTarget as HTMLElement & { tour?: { title?: string | null } | null }).tour?.title ?? null)}
-        onTourNotice={(e) => notify(e.detail.variant, e.detail.message)}
       />
       <PlayerMenu open={menu} mode={mode} onClose={() => setMenu(false)} onAction={onAction} />
       {sharing ? <SharingDialog open tourId={flags.tourId} title={title} onClose={() => setSharing(false)} /> : null}
