@@ -9,3 +9,4 @@ export * from './token.js';
 export * from './schemas/account.js';
 export * from './schemas/tour.js';
 export * from './guarded-storage.js';
+export * from './branding.js';

@@ -13,6 +13,8 @@ export interface CompaniesTable {
   country_code: Generated<string>;
   referred_by: string | null;
   logo_key: string | null;
+  /** Custom Company Branding accent (#rrggbb), shown only while the plan has the feature. */
+  accent_color: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
 }
 

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import {
   ERROR_CODES, ERROR_TEXTS, FREE_TRIAL_PLAN_NAME, PLAN_IDS, VALIDATION, companySchema, contactNumberField, emailField,
   formatContactNumber, isBasicOrHigher, loginSchema, passwordResetInputSchema, passwordResetRequestSchema, planById,
-  profileSchema, registerInputSchema, uploadLimitFor,
+  profileSchema, registerInputSchema, uploadLimitFor, accentColorProblem, BRANDING_TEXTS,
 } from '@roomwalk/shared';
 import type { Database, ProfileRow, UserRow } from '../db/types.js';
 import type { AuthInfo, FileUploadValue } from '../graphql/builder.js';
@@ -355,6 +355,8 @@ export interface CompanySaveValues {
   address?: unknown;
   vatNo?: unknown;
   logoImage?: Promise<FileUploadValue> | null | undefined;
+  /** '#rrggbb'; '' clears; omitted keeps. */
+  accentColor?: unknown;
 }
 
 /** companySave: company admins only; the logo only on Basic or higher. Omitted fields keep their value, '' clears. */
@@ -362,6 +364,12 @@ export async function saveCompany(services: Services, auth: AuthInfo, input: Com
   if (!auth.isCompanyAdmin && !auth.isSuperAdmin) throw new AppError(ERROR_CODES.FORBIDDEN, ERROR_TEXTS.forbidden);
   const data = parse(companySchema, { name: input.name, address: input.address, vatNo: input.vatNo, countryCode: input.countryCode || undefined });
   if (input.logoImage && !isBasicOrHigher(auth.roles)) throw new AppError(ERROR_CODES.FORBIDDEN, VALIDATION.logoPlanHint);
+  const accent = typeof input.accentColor === 'string' ? input.accentColor.trim() : undefined;
+  if (accent) {
+    const problem = accentColorProblem(accent);
+    if (problem) throw new AppError(ERROR_CODES.BAD_USER_INPUT, problem);
+    if (!isBasicOrHigher(auth.roles)) throw new AppError(ERROR_CODES.FORBIDDEN, BRANDING_TEXTS.planHint);
+  }
   const company = await services.db.selectFrom('companies').selectAll().where('id', '=', auth.companyId).executeTakeFirstOrThrow();
   const write = (logoKey: string | undefined) =>
     services.db.transaction().execute((trx) =>
@@ -373,6 +381,7 @@ export async function saveCompany(services: Services, auth: AuthInfo, input: Com
           ...(data.vatNo !== undefined && data.vatNo !== null ? { vat_no: data.vatNo || null } : {}),
           ...(data.countryCode ? { country_code: data.countryCode } : {}),
           ...(logoKey !== undefined ? { logo_key: logoKey } : {}),
+          ...(accent !== undefined ? { accent_color: accent ? accent.toLowerCase() : null } : {}),
         })
         .where('id', '=', company.id)
         .returningAll()

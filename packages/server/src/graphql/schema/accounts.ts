@@ -104,6 +104,7 @@ CompanyRef.implement({
     countrycode: t.exposeString('country_code'),
     referredby: t.exposeString('referred_by', { nullable: true }),
     logoimageurl: t.string({ nullable: true, resolve: (c, _a, ctx) => (c.logo_key ? ctx.services.storage.publicUrl(c.logo_key) : null) }),
+    accentColor: t.exposeString('accent_color', { nullable: true, description: 'Custom Company Branding: the accent colour (#rrggbb) of the company tours.' }),
     license: t.field({ type: LicenseRef, nullable: true, resolve: (c, _a, ctx) => getLicense(ctx.services.db, c.id).then((l) => l ?? null) }),
     members: t.field({
       type: [UserRef],
@@ -223,6 +224,7 @@ export const CompanySaveInput = builder.inputType('CompanySaveInput', {
     address: t.string(),
     vatNo: t.string(),
     logoImage: t.field({ type: 'Upload' }),
+    accentColor: t.string({ description: "Custom Company Branding (Basic and higher): '#rrggbb' with white text at AA contrast; '' clears." }),
   }),
 });
 export const InviteMemberInput = builder.inputType('InviteMemberInput', {

@@ -11,6 +11,7 @@ import { topics } from '../../events/event-bus.js';
 import { ClipRef, MarkerRef, TourRef } from './tour-refs.js';
 import { deleteTour, reactivateTour, saveTour, updateThumbnail, viewPublicTour } from '../../services/tours.js';
 import { createUploadUrl, submitUpload } from '../../services/uploads.js';
+import { requestBranding } from '../../services/branding.js';
 import { deleteMarker, saveMarker, updateMarker } from '../../services/markers.js';
 
 const TourStatusRef = builder.objectRef<{ status: string }>('TourStatus').implement({
@@ -68,7 +69,19 @@ TourRef.implement({
     description: t.exposeString('description', { nullable: true }),
     videoURL: t.string({ nullable: true, resolve: (r, _a, ctx) => (r.video_key && ctx.auth?.companyId === r.company_id ? ctx.services.storage.publicUrl(r.video_key) : null) }),
     thumbnailURL: t.string({ nullable: true, resolve: (r, _a, ctx) => (r.thumbnail_key ? ctx.services.storage.publicUrl(r.thumbnail_key) : null) }),
-    tourIntroLogoURL: t.string({ nullable: true, resolve: (r, _a, ctx) => (r.intro_logo_key ? ctx.services.storage.publicUrl(r.intro_logo_key) : null) }),
+    tourIntroLogoURL: t.string({
+      nullable: true,
+      description: "The tour's intro logo: its own, else the company logo while the plan has Custom Company Branding.",
+      resolve: async (r, _a, ctx) => {
+        const key = r.intro_logo_key ?? (await requestBranding(ctx, ctx.services.db, r.company_id))?.logoKey;
+        return key ? ctx.services.storage.publicUrl(key) : null;
+      },
+    }),
+    tourAccentColor: t.string({
+      nullable: true,
+      description: "The company's accent colour (#rrggbb) for the player while its plan has Custom Company Branding.",
+      resolve: async (r, _a, ctx) => (await requestBranding(ctx, ctx.services.db, r.company_id))?.accentColor ?? null,
+    }),
     listingLink: t.exposeString('listing_link', { nullable: true }),
     views: t.exposeInt('views'),
     deactivatedViews: t.exposeInt('deactivated_views'),
