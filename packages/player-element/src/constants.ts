@@ -13,6 +13,11 @@ export const ATTRIBUTES = {
   debug: 'debug',
   'allowed-origins': 'allowedOrigins',
   'super-admin': 'superAdmin',
+  'start-room': 'startRoom',
+  'start-frame': 'startFrame',
+  unbranded: 'unbranded',
+  loading: 'loading',
+  'home-url': 'homeUrl',
 } as const;
 export type AttributeName = keyof typeof ATTRIBUTES;
 

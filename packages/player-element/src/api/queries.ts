@@ -1,7 +1,7 @@
 /** The GraphQL documents the element sends; plain strings, no client library. */
 export const PLAYER_TOUR_QUERY = /* GraphQL */ `query PlayerTour($tourID: ID!) {
   tour(tourID: $tourID) {
-    id title description thumbnailURL tourIntroLogoURL listingLink views
+    id title description thumbnailURL tourIntroLogoURL tourAccentColor listingLink views
     status { status }
     videoInfo { width height fullSize mediumSize smallSize }
     clips { id index frameCount duration highURI lowURI }

@@ -24,6 +24,8 @@ export interface PlayerTour {
   description?: string | null;
   thumbnailURL?: string | null;
   tourIntroLogoURL?: string | null;
+  /** The company's accent colour (#rrggbb) when its plan has Custom Company Branding. */
+  tourAccentColor?: string | null;
   listingLink?: string | null;
   views?: number | null;
   status?: { status: string } | null;

@@ -8,6 +8,8 @@ export interface TourEventDetails {
   /** Fires on user input only (drag, wheel, touch, keyboard, marker, host message), never when code sets the frame. */
   'tour-frame-change': { frame: number; source: 'drag' | 'wheel' | 'touch' | 'keyboard' | 'marker' | 'host' };
   'tour-marker-change': { marker: Marker | null };
+  /** The room (the last marker at or before the playhead) changed; `room` is its name, null before the first marker. */
+  'tour-room-change': { room: string | null; marker: Marker | null; frame: number };
   'tour-status-change': { status: PlayerStatus; travel: TravelStatus };
   'tour-error': { error: TourPlayerError };
   /** A notice the console may show as a toast (variant per spec §8). */
@@ -31,6 +33,7 @@ declare global {
     'tour-ready': TourEvent<'tour-ready'>;
     'tour-frame-change': TourEvent<'tour-frame-change'>;
     'tour-marker-change': TourEvent<'tour-marker-change'>;
+    'tour-room-change': TourEvent<'tour-room-change'>;
     'tour-status-change': TourEvent<'tour-status-change'>;
     'tour-error': TourEvent<'tour-error'>;
     'tour-notice': TourEvent<'tour-notice'>;

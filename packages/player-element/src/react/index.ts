@@ -12,6 +12,7 @@ export const TourPlayer = createComponent({
     onTourReady: 'tour-ready' as EventName<TourEvent<'tour-ready'>>,
     onTourFrameChange: 'tour-frame-change' as EventName<TourEvent<'tour-frame-change'>>,
     onTourMarkerChange: 'tour-marker-change' as EventName<TourEvent<'tour-marker-change'>>,
+    onTourRoomChange: 'tour-room-change' as EventName<TourEvent<'tour-room-change'>>,
     onTourStatusChange: 'tour-status-change' as EventName<TourEvent<'tour-status-change'>>,
     onTourError: 'tour-error' as EventName<TourEvent<'tour-error'>>,
     onTourNotice: 'tour-notice' as EventName<TourEvent<'tour-notice'>>,

@@ -31,6 +31,19 @@ const hiResConverter = {
   toAttribute: (v: boolean) => (v ? null : 'false'),
 };
 
+/** The room at a frame: the last marker at or before it (within the active-marker tolerance). */
+export function roomAt(sorted: readonly Marker[], frame: number): Marker | null {
+  let room: Marker | null = null;
+  for (const m of sorted) if (m.frameIndex <= frame + PLAYER.activeMarkerTolerance) room = m;
+  return room;
+}
+
+/** A room by name, ignoring case and surrounding spaces. */
+export function findRoom(sorted: readonly Marker[], name: string): Marker | undefined {
+  const want = name.trim().toLowerCase();
+  return want ? sorted.find((m) => m.name.trim().toLowerCase() === want) : undefined;
+}
+
 function readMetaApi(): string | undefined {
   return document.querySelector<HTMLMetaElement>('meta[name="roomwalk-api"]')?.content || undefined;
 }
@@ -57,6 +70,7 @@ const scriptOrigin = (() => {
  * @fires tour-error - A typed error (`error.code`).
  * @fires tour-notice - A notice (success, warning, error, info) also shown inside the player.
  * @fires tour-menu-request - The menu button was pressed (the console opens its menu).
+ * @fires tour-room-change - The room (the marker at or before the playhead) changed, by user input or code.
  * @slot menu - Replaces the menu button in the top bar.
  * @slot live - The live-viewing panel.
  * @csspart base - The player container.
@@ -86,6 +100,10 @@ export class TourPlayer extends LitElement {
     debug: { type: Boolean },
     allowedOrigins: { type: String, attribute: 'allowed-origins' },
     superAdmin: { type: Boolean, attribute: 'super-admin' },
+    startRoom: { type: String, attribute: 'start-room' },
+    startFrame: { type: Number, attribute: 'start-frame' },
+    unbranded: { type: Boolean },
+    loading: { type: String },
     authToken: { attribute: false },
     homeUrl: { type: String, attribute: 'home-url' },
     loadingTimeoutMs: { attribute: false },
@@ -102,6 +120,7 @@ export class TourPlayer extends LitElement {
     agentCardOpen: { state: true, attribute: false },
     showMore: { state: true, attribute: false },
     canvasCss: { state: true, attribute: false },
+    deferred: { state: true, attribute: false },
   };
 
   declare tourId: string;
@@ -116,6 +135,14 @@ export class TourPlayer extends LitElement {
   declare debug: boolean;
   declare allowedOrigins: string;
   declare superAdmin: boolean;
+  /** Opens at this room (marker name, case-insensitive); wins over `startFrame`. */
+  declare startRoom: string;
+  /** Opens at this frame (clamped). */
+  declare startFrame: number | undefined;
+  /** MLS mode: no intro logo, agent details, listing link, Whats Chat, live call, menu or any outbound link. */
+  declare unbranded: boolean;
+  /** `lazy` (default): only the tour query and its thumbnail poster until the element is near the viewport; `eager`: decode at once. */
+  declare loading: 'lazy' | 'eager';
   /** Session token for edit-mode marker calls (sent as a Bearer token). */
   declare authToken: string | undefined;
   declare homeUrl: string;
@@ -134,6 +161,8 @@ export class TourPlayer extends LitElement {
   declare agentCardOpen: boolean;
   declare showMore: boolean;
   declare canvasCss: { width: number; height: number };
+  /** Lazy loading: the tour is known and its poster shown; clips wait until the element nears the viewport. */
+  declare deferred: boolean;
 
   private decoder = new DecodeController(this);
   private fallback: VideoFallback | undefined;
@@ -158,6 +187,8 @@ export class TourPlayer extends LitElement {
   private wheelCarry = 0;
   private errorDetail = '';
   private agentCardShown = false;
+  private lastRoom: string | null | undefined = undefined;
+  private nearObserver: IntersectionObserver | undefined;
   /** Open VideoFrames on the main thread (created to draw, closed right after). */
   openMainFrames = 0;
   maxOpenMainFrames = 0;
@@ -178,6 +209,11 @@ export class TourPlayer extends LitElement {
     this.debug = false;
     this.allowedOrigins = '';
     this.superAdmin = false;
+    this.startRoom = '';
+    this.startFrame = undefined;
+    this.unbranded = false;
+    this.loading = 'lazy';
+    this.deferred = false;
     this.authToken = undefined;
     this.homeUrl = 'https://roomwalk.app';
     this.loadingTimeoutMs = TIMINGS_MS.playerLoadingTimeout;
@@ -212,6 +248,10 @@ export class TourPlayer extends LitElement {
   }
   get activeMarker(): Marker | null {
     return activeMarkerAt(this.sortedMarkers, this.frame);
+  }
+  /** The room the playhead is in: the last marker at or before it (null before the first). */
+  get currentRoom(): Marker | null {
+    return roomAt(this.sortedMarkers, this.frame);
   }
   get playerStatus(): PlayerStatus {
     return this.status;
@@ -288,6 +328,13 @@ export class TourPlayer extends LitElement {
     return this.travelTo(m.frameIndex, null);
   }
 
+  /** Fast-travels to a room by marker name (case-insensitive); resolves on arrival, rejects when the tour has no such room. */
+  goToRoom(name: string): Promise<void> {
+    const m = findRoom(this.sortedMarkers, name);
+    if (!m) return Promise.reject(new Error(`No room named ${name}`));
+    return this.travelTo(m.frameIndex, null);
+  }
+
   /** Loads the tour again from the server (the Refresh of the player dialogs). */
   refresh(): Promise<void> {
     return this.load();
@@ -305,6 +352,8 @@ export class TourPlayer extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.resizeObserver?.disconnect();
+    this.nearObserver?.disconnect();
+    this.nearObserver = undefined;
     this.abort?.abort();
     this.clearTimers();
     this.fallback?.dispose();
@@ -319,6 +368,15 @@ export class TourPlayer extends LitElement {
     if (changed.has('hiRes') && this.tour) this.decoder.setHighEnabled(this.hiRes);
     // The markers' 720p clips are fetched ahead: fast travel lands on the exact frame even on a slow network.
     if (changed.has('tour') && this.tour) this.decoder.setPrefetchFrames(this.tour.markers.map((m) => m.frameIndex));
+    if (changed.has('tour') || changed.has('unbranded')) this.applyBranding();
+    if (changed.has('loading') && this.loading === 'eager' && this.deferred) this.startDecoding();
+  }
+
+  /** The company's accent (tourAccentColor) as the default of --tour-player-accent; a page's own value still wins. */
+  private applyBranding(): void {
+    const accent = !this.unbranded && this.tour?.tourAccentColor && /^#[0-9a-f]{6}$/i.test(this.tour.tourAccentColor) ? this.tour.tourAccentColor : '';
+    if (accent) this.style.setProperty('--rw-company-accent', accent);
+    else this.style.removeProperty('--rw-company-accent');
   }
 
   private clearTimers(): void {
@@ -357,6 +415,7 @@ export class TourPlayer extends LitElement {
     this.firstFramePainted = false;
     this.frame = 0;
     this.loadedFrames = 0;
+    this.deferred = false;
     this.setStatus(STATUSES.loading);
     const id = (this.tourId || '').trim();
     if (!TOUR_ID_PATTERN.test(id)) {
@@ -383,6 +442,32 @@ export class TourPlayer extends LitElement {
     this.tour = tour;
     this.startVisit(id);
     this.layout();
+    this.lastRoom = undefined;
+    this.nearObserver?.disconnect();
+    this.nearObserver = undefined;
+    if (this.loading !== 'eager' && typeof IntersectionObserver !== 'undefined') {
+      // Lazy: the poster is the thumbnail; no clip, worker or frame until the element is within a screen of the viewport.
+      this.deferred = true;
+      const io = new IntersectionObserver((entries) => {
+        if (!entries.some((e) => e.isIntersecting) || this.nearObserver !== io) return;
+        io.disconnect();
+        this.nearObserver = undefined;
+        if (this.tour === tour && !abort.signal.aborted) this.startDecoding();
+      }, { rootMargin: '100% 0px' });
+      this.nearObserver = io;
+      io.observe(this);
+      return;
+    }
+    this.startDecoding();
+  }
+
+  /** Starts decoding the loaded tour at its start position (room, frame or 0). */
+  private startDecoding(): void {
+    const tour = this.tour;
+    if (!tour) return;
+    this.deferred = false;
+    this.nearObserver?.disconnect();
+    this.nearObserver = undefined;
     this.loadTimer = setTimeout(() => {
       if (!this.firstFramePainted && this.status === STATUSES.loading) {
         this.errorCode = ERROR_CODES.LOAD_TIMEOUT;
@@ -393,11 +478,14 @@ export class TourPlayer extends LitElement {
       // No WebCodecs: seek a <video> element instead of showing a blank player.
       this.fallback = new VideoFallback(tour.clips, (frame, source) => this.paintSource(frame, source), (m) => this.onDecodeError(m));
       this.loadedFrames = this.fallback.total;
-      void this.fallback.show(0);
     } else {
       const vi = tour.videoInfo;
       this.decoder.load(tour.clips, { hiRes: this.hiRes, aspect: vi && vi.width && vi.height ? vi.width / vi.height : 16 / 9 });
     }
+    const room = this.startRoom ? findRoom(sortMarkers(tour.markers), this.startRoom) : undefined;
+    const start = room ? room.frameIndex : Number.isFinite(this.startFrame) ? Number(this.startFrame) : 0;
+    void this.setFrame(clampFrame(start, this.totalFrames), null);
+    if (this.fallback) void this.fallback.show(this.frame);
     this.markersCtl.resumeIfActive();
   }
 
@@ -551,6 +639,11 @@ export class TourPlayer extends LitElement {
     if ((active?.id ?? null) !== this.lastActiveMarkerId) {
       this.lastActiveMarkerId = active?.id ?? null;
       emit(this, 'tour-marker-change', { marker: active });
+    }
+    const room = roomAt(this.sortedMarkers, frame);
+    if ((room?.name ?? null) !== this.lastRoom) {
+      this.lastRoom = room?.name ?? null;
+      emit(this, 'tour-room-change', { room: room?.name ?? null, marker: room, frame });
     }
     if (this.mode === MODES.agent && !this.agentCardShown && frame + 2 >= this.totalFrames && this.totalFrames > 0) {
       this.agentCardShown = true;
@@ -769,6 +862,7 @@ export class TourPlayer extends LitElement {
   private renderOverlay() {
     const code = this.errorCode;
     if (this.status === STATUSES.loading && !code) {
+      if (this.deferred) return nothing;
       return html`<div class="overlay loading" part="loading" role="progressbar" aria-label="Loading tour"><div class="spinner"></div></div>`;
     }
     if (!code) return nothing;
@@ -782,12 +876,12 @@ export class TourPlayer extends LitElement {
         return this.renderDialog(
           ERROR_TEXTS.tourRemovedTitle,
           ERROR_TEXTS.tourRemoved,
-          html`<a class="button" href=${this.homeUrl} target="_top">Close</a>`,
+          this.unbranded ? nothing : html`<a class="button" href=${this.homeUrl} target="_top">Close</a>`,
           'removed',
-          html`<p>${ERROR_TEXTS.contactForMore} <a href="mailto:${SUPPORT_EMAIL}">${SUPPORT_EMAIL}</a></p>`,
+          this.unbranded ? nothing : html`<p>${ERROR_TEXTS.contactForMore} <a href="mailto:${SUPPORT_EMAIL}">${SUPPORT_EMAIL}</a></p>`,
         );
       case ERROR_CODES.INVALID_LINK:
-        return this.renderDialog(ERROR_TEXTS.invalidLinkTitle, ERROR_TEXTS.invalidLink, html`<a class="button" href=${this.homeUrl} target="_top">Go Home</a>`, 'invalid');
+        return this.renderDialog(ERROR_TEXTS.invalidLinkTitle, ERROR_TEXTS.invalidLink, this.unbranded ? nothing : html`<a class="button" href=${this.homeUrl} target="_top">Go Home</a>`, 'invalid');
       default: {
         const dismissable = this.mode !== MODES.agent;
         return this.renderDialog(
@@ -815,7 +909,7 @@ export class TourPlayer extends LitElement {
   }
 
   private renderAgent(desktop: boolean) {
-    if (this.mode !== MODES.agent || !this.tour) return nothing;
+    if (this.mode !== MODES.agent || !this.tour || this.unbranded) return nothing;
     const a = this.tour.agentProfile;
     const card = html`<h2>Agent Details</h2>
       <p>Name: ${a?.fullname ?? ''}</p>
@@ -855,7 +949,7 @@ export class TourPlayer extends LitElement {
         : html`<div class="top-bar" part="top-bar">
             <h1 class="title">${t?.title ?? ''}${editable ? ' (Edit Mode)' : ''}</h1>
             ${showDrawer ? html`<button class="drawer-toggle" aria-expanded=${this.drawerOpen ? 'true' : 'false'} @click=${() => (this.drawerOpen = !this.drawerOpen)}>Fast Travel</button>` : nothing}
-            <slot name="menu"><button class="drawer-toggle menu" aria-label="Menu" @click=${() => emit(this, 'tour-menu-request', {})}>☰</button></slot>
+            ${this.unbranded ? nothing : html`<slot name="menu"><button class="drawer-toggle menu" aria-label="Menu" @click=${() => emit(this, 'tour-menu-request', {})}>☰</button></slot>`}
           </div>`}
       <div class="body">
         ${desktop ? this.renderAgent(true) : nothing}
@@ -870,7 +964,8 @@ export class TourPlayer extends LitElement {
               style="width:${this.canvasCss.width}px;height:${this.canvasCss.height}px"
               @keydown=${this.onKeyDown}
               @pointerdown=${this.onPointerDown} @pointermove=${this.onPointerMove} @pointerup=${this.onPointerUp} @pointercancel=${this.onPointerUp}></canvas>
-            ${t?.tourIntroLogoURL ? html`<img class="intro-logo ${percent > fadeFrom && percent < fadeTo ? 'faded' : ''}" part="intro-logo" alt="" src=${t.tourIntroLogoURL} />` : nothing}
+            ${this.deferred && t?.thumbnailURL ? html`<img class="poster" part="poster" alt="" src=${t.thumbnailURL} />` : nothing}
+            ${t?.tourIntroLogoURL && !this.unbranded ? html`<img class="intro-logo ${percent > fadeFrom && percent < fadeTo ? 'faded' : ''}" part="intro-logo" alt="" src=${t.tourIntroLogoURL} />` : nothing}
             <div class="buffer" part="buffer" role="progressbar" aria-label="Buffered" aria-valuemin="0" aria-valuemax=${total} aria-valuenow=${this.loadedFrames}>
               <div class="buffer-bar" part="buffer-bar" style="width:${total ? (this.loadedFrames / total) * 100 : 0}%"></div>
             </div>
@@ -895,7 +990,7 @@ export class TourPlayer extends LitElement {
           : nothing}
       </div>
       ${desktop ? nothing : this.renderAgent(false)}
-      ${this.liveViewing ? html`<slot name="live"></slot>${this.live.render()}` : nothing}
+      ${this.liveViewing && !this.unbranded ? html`<slot name="live"></slot>${this.live.render()}` : nothing}
       ${this.renderOverlay()}
       ${this.dialog
         ? this.renderDialog(this.dialog.title, this.dialog.body ?? '', html`<button class="close" @click=${() => (this.dialog = null)}>Close</button>`, 'info')

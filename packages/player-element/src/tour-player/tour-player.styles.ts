@@ -3,7 +3,7 @@ import { css } from 'lit';
 export const styles = css`
   :host {
     --tour-player-background: #1f1f1f;
-    --tour-player-accent: #1565c0;
+    --tour-player-accent: var(--rw-company-accent, #1565c0);
     --tour-player-text: #fff;
     --tour-player-spinner-color: #9e9e9e;
     --tour-player-drawer-width: 250px;
@@ -42,6 +42,7 @@ export const styles = css`
   .buffer-bar { height: 100%; background: var(--tour-player-accent); transition: width 0.2s linear; }
   .intro-logo { position: absolute; top: 12px; left: 12px; max-width: 30%; max-height: 20%; transition: opacity 0.6s ease; pointer-events: none; }
   .intro-logo.faded { opacity: 0; }
+  .poster { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover; border-radius: var(--tour-player-radius); pointer-events: none; }
   .joystick {
     position: absolute; left: 50%; bottom: 24px; transform: translateX(-50%); z-index: 3;
     width: 64px; height: 64px; border-radius: 50%; border: 2px solid rgba(255, 255, 255, 0.8);

@@ -1,0 +1,237 @@
+// The embed contract of issue #17: privacy-strict storage, lazy loading, room deep links, unbranded (MLS) mode and
+// company branding, on the fixture tours (markers Entrance 0, Kitchen 40, Bedroom 100).
+import { expect } from '@esm-bundle/chai';
+import { guardedStorage, safeLocalStorage } from '@roomwalk/shared';
+import '../tour-player/tour-player.js';
+import type { TourPlayer } from './tour-player.component.js';
+import { canvasOf, cleanup, firstEvent, makePlayer, readBarcode, resetStub, stub, tours, until } from '../../test/helpers.js';
+
+const securityError = () => new DOMException("Failed to read the 'localStorage' property from 'Window': Access is denied for this document.", 'SecurityError');
+
+/** Makes window.localStorage throw as Chromium does in a cross-site iframe with third-party storage blocked. */
+function blockStorage(): () => void {
+  const own = Object.getOwnPropertyDescriptor(window, 'localStorage');
+  Object.defineProperty(window, 'localStorage', { configurable: true, get: () => { throw securityError(); } });
+  return () => {
+    if (own) Object.defineProperty(window, 'localStorage', own);
+    else delete (window as { localStorage?: Storage }).localStorage;
+  };
+}
+
+/** Adds fields to the tour query's answer, as a server with company branding would send them. */
+function brandTour(extra: Record<string, unknown>): () => void {
+  const original = window.fetch;
+  window.fetch = async (input, init) => {
+    const res = await original(input, init);
+    if (typeof init?.body !== 'string' || !init.body.includes('PlayerTour')) return res;
+    const body = await res.json();
+    if (body.data?.tour) Object.assign(body.data.tour, extra);
+    return new Response(JSON.stringify(body), { status: res.status, headers: { 'content-type': 'application/json' } });
+  };
+  return () => (window.fetch = original);
+}
+
+const roomLog = new WeakMap<TourPlayer, CustomEvent[]>();
+/** Records tour-room-change (the helpers record the older events only). */
+function withRooms(p: TourPlayer): TourPlayer {
+  const list: CustomEvent[] = [];
+  roomLog.set(p, list);
+  p.addEventListener('tour-room-change', (e) => list.push(e));
+  return p;
+}
+const roomsOf = (p: TourPlayer) => roomLog.get(p) ?? [];
+
+async function ready(p: TourPlayer): Promise<TourPlayer> {
+  await firstEvent(p, 'tour-ready');
+  return p;
+}
+
+const resourcesSince = (t0: number) => performance.getEntriesByType('resource').filter((e) => e.startTime >= t0) as PerformanceResourceTiming[];
+
+describe('Privacy-strict visitors: one guarded store', () => {
+  beforeEach(resetStub);
+  afterEach(cleanup);
+
+  it('keeps values in memory when localStorage throws SecurityError, and the tour plays', async () => {
+    const restore = blockStorage();
+    try {
+      expect(() => window.localStorage).to.throw();
+      const store = guardedStorage('localStorage');
+      store.setItem('capturedDetails', '{"name":"Ann"}');
+      expect(store.getItem('capturedDetails')).to.equal('{"name":"Ann"}');
+      expect(store.length).to.equal(1);
+      store.removeItem('capturedDetails');
+      expect(store.getItem('capturedDetails')).to.equal(null);
+      // The player's own store (AI-marker resume, lead) goes through the same guard.
+      safeLocalStorage().setItem('roomwalk.aiMarkers.active', JSON.stringify({ tourId: tours.edit, at: Date.now() }));
+      const p = await ready(await makePlayer({ 'tour-id': tours.main!, api: stub }));
+      expect(p.playerStatus).to.equal('ready');
+    } finally {
+      restore();
+    }
+  });
+
+  it('writes through to localStorage when it answers, and falls back when a write throws (quota)', () => {
+    let fail = false;
+    const backing = new Map<string, string>();
+    const host = {
+      getItem: (k: string) => backing.get(k) ?? null,
+      setItem: (k: string, v: string) => {
+        if (fail) throw new DOMException('full', 'QuotaExceededError');
+        backing.set(k, v);
+      },
+      removeItem: (k: string) => void backing.delete(k),
+      clear: () => backing.clear(),
+      key: (i: number) => [...backing.keys()][i] ?? null,
+      get length() {
+        return backing.size;
+      },
+    } as Storage;
+    const store = guardedStorage('localStorage', () => host);
+    store.setItem('a', '1');
+    expect(backing.get('a')).to.equal('1');
+    fail = true;
+    store.setItem('a', '2');
+    expect(store.getItem('a')).to.equal('2');
+    expect(backing.get('a')).to.equal('1');
+  });
+});
+
+describe('Lazy loading', () => {
+  beforeEach(resetStub);
+  afterEach(() => {
+    cleanup();
+    document.querySelector('#spacer')?.remove();
+    window.scrollTo(0, 0);
+  });
+
+  async function below(attrs: Record<string, string | boolean>): Promise<TourPlayer> {
+    const spacer = document.createElement('div');
+    spacer.id = 'spacer';
+    spacer.style.height = '4000px';
+    document.body.prepend(spacer);
+    return makePlayer({ 'tour-id': tours.main!, api: stub, ...attrs });
+  }
+
+  it('fetches only the tour and its poster until the element nears the viewport, then plays', async () => {
+    performance.setResourceTimingBufferSize(2000);
+    performance.clearResourceTimings();
+    const t0 = performance.now();
+    const p = await below({});
+    await until(() => p.shadowRoot?.querySelector('img.poster')?.getAttribute('src'), 'poster shown');
+    await until(() => (p.shadowRoot!.querySelector('img.poster') as HTMLImageElement).complete, 'poster loaded');
+    // Give the element every chance to start work it should not: a few frames after the poster.
+    for (let i = 0; i < 10; i++) await new Promise((r) => requestAnimationFrame(r));
+    const before = resourcesSince(t0).filter((e) => e.name.startsWith(stub));
+    const stats = await p.stats();
+    expect(stats.workers, 'decode workers before the tour is in view').to.equal(0);
+    expect(p.loadedFrameCount).to.equal(0);
+    // The tour query and the poster (which the memory cache may answer without an entry): nothing else.
+    const paths = before.map((e) => new URL(e.name).pathname);
+    expect(paths).to.include('/query');
+    expect(paths.filter((x) => x !== '/query' && x !== '/thumb.png')).to.deep.equal([]);
+    const bytesBefore = before.reduce((n, e) => n + e.transferSize, 0);
+    const tScroll = performance.now();
+    p.scrollIntoView();
+    await firstEvent(p, 'tour-ready');
+    const firstFrameMs = performance.now() - tScroll;
+    expect((await p.stats()).workers).to.be.greaterThan(0);
+    expect(readBarcode(canvasOf(p))).to.equal(0);
+    console.log(`[lazy] before the tour is in view: ${before.length} requests, ${bytesBefore} bytes (main thread); first frame ${firstFrameMs.toFixed(0)} ms after scrolling to it`);
+  });
+
+  it('loading="eager" starts decoding out of view', async () => {
+    const p = await below({ loading: 'eager' });
+    await until(async () => (await p.stats()).workers > 0, 'decode workers started');
+    await until(() => p.loadedFrameCount > 0, 'clips buffered while out of view');
+    expect(p.shadowRoot!.querySelector('img.poster')).to.equal(null);
+  });
+});
+
+describe('Deep links to a room', () => {
+  beforeEach(resetStub);
+  afterEach(cleanup);
+
+  it('start-room opens at the room (case-insensitive) and fires tour-room-change', async () => {
+    const p = await ready(withRooms(await makePlayer({ 'tour-id': tours.main!, api: stub, 'start-room': 'kitchen' })));
+    expect(p.currentFrame).to.equal(40);
+    expect(p.currentRoom?.name).to.equal('Kitchen');
+    await until(() => readBarcode(canvasOf(p)) === 40, 'frame 40 drawn');
+    const rooms = roomsOf(p);
+    expect(rooms.length).to.equal(1);
+    expect(rooms.at(-1)!.detail).to.include({ room: 'Kitchen', frame: 40 });
+  });
+
+  it('start-frame opens at that frame; an unknown start-room falls back to it', async () => {
+    const p = await ready(await makePlayer({ 'tour-id': tours.main!, api: stub, 'start-frame': '100', 'start-room': 'Attic' }));
+    expect(p.currentFrame).to.equal(100);
+    await until(() => readBarcode(canvasOf(p)) === 100, 'frame 100 drawn');
+    expect(p.currentRoom?.name).to.equal('Bedroom');
+  });
+
+  it('goToRoom travels to a room by name; an unknown room rejects', async () => {
+    const p = await ready(withRooms(await makePlayer({ 'tour-id': tours.main!, api: stub })));
+    await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
+    await p.goToRoom('Bedroom');
+    expect(p.currentFrame).to.equal(100);
+    expect(roomsOf(p).map((e) => e.detail.room)).to.deep.equal(['Entrance', 'Kitchen', 'Bedroom']);
+    let error: Error | null = null;
+    await p.goToRoom('Attic').catch((e: Error) => (error = e));
+    expect(error).to.be.instanceOf(Error);
+    expect(p.currentFrame).to.equal(100);
+  });
+});
+
+describe('Unbranded (MLS) mode and company branding', () => {
+  let unpatch: () => void = () => undefined;
+  beforeEach(async () => {
+    await resetStub();
+    unpatch = brandTour({ tourIntroLogoURL: `${stub}/thumb.png`, tourAccentColor: '#8a1c7c' });
+  });
+  afterEach(() => {
+    unpatch();
+    cleanup();
+  });
+
+  const accent = (p: TourPlayer) => getComputedStyle(p).getPropertyValue('--tour-player-accent').trim();
+
+  it('branded: the company logo is the intro logo and its accent colours the player', async () => {
+    const p = await ready(await makePlayer({ 'tour-id': tours.main!, api: stub, mode: 'agent', 'live-viewing': true }, { authToken: 'test-token' }, { width: 1000, height: 600 }));
+    await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
+    await p.goToFrame(p.totalFrames - 1);
+    await p.updateComplete;
+    const root = p.shadowRoot!;
+    expect(root.querySelector('img.intro-logo')?.getAttribute('src')).to.equal(`${stub}/thumb.png`);
+    expect(accent(p)).to.equal('#8a1c7c');
+    expect(getComputedStyle(root.querySelector('.buffer-bar')!).backgroundColor).to.equal('rgb(138, 28, 124)');
+    expect(root.textContent).to.match(/Listing Link/).and.match(/Whats Chat/).and.match(/Ann Agent/);
+    expect(root.querySelector('[part="live-start"]')).to.not.equal(null);
+    expect(root.querySelectorAll('a').length).to.be.greaterThan(0);
+    // A page's own value still wins over the company's.
+    p.style.cssText += ';--tour-player-accent:#123456';
+    expect(accent(p)).to.equal('#123456');
+  });
+
+  it('unbranded: no intro logo, accent, agent card, listing link, Whats Chat, live call, menu or any link', async () => {
+    const p = await ready(await makePlayer({ 'tour-id': tours.main!, api: stub, mode: 'agent', 'live-viewing': true, unbranded: true }, { authToken: 'test-token' }, { width: 1000, height: 600 }));
+    await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
+    // The agent card opens at the end of a branded agent tour: not here.
+    await p.goToFrame(p.totalFrames - 1);
+    await p.updateComplete;
+    const root = p.shadowRoot!;
+    expect(root.querySelector('img.intro-logo')).to.equal(null);
+    expect(accent(p)).to.equal('#1565c0');
+    expect(root.querySelector('.info-panel, .agent-card')).to.equal(null);
+    expect(root.querySelector('[part="live-start"]')).to.equal(null);
+    expect(root.querySelector('button.menu, slot[name="menu"]')).to.equal(null);
+    expect(root.querySelectorAll('a, [href]').length).to.equal(0);
+    expect(root.textContent).to.not.match(/Listing Link|Whats Chat|Ann Agent|Talk to Agent/);
+  });
+
+  it('unbranded error dialogs carry no outbound links', async () => {
+    const p = await makePlayer({ 'tour-id': 'not-a-tour', api: stub, unbranded: true });
+    await firstEvent(p, 'tour-error');
+    await p.updateComplete;
+    expect(p.shadowRoot!.querySelectorAll('a, [href]').length).to.equal(0);
+  });
+});
