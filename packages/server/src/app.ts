@@ -84,7 +84,7 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
     pgliteTemplate: opts.pgliteTemplate,
   });
   const events = await createEventBus(database);
-  const queue = await createQueue(database, { databaseUrl: config.DATABASE_URL, onError: (e) => app.log.error(e, 'job queue error') });
+  const queue = await createQueue(database, { databaseUrl: config.DATABASE_URL, maintenanceIntervalSeconds: config.JOB_MAINTENANCE_INTERVAL_SECONDS, onError: (e) => app.log.error(e, 'job queue error') });
   const storage = opts.storage ?? createStorage(config);
   const services: Services = {
     config,

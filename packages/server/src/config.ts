@@ -52,6 +52,11 @@ const ConfigSchema = z.object({
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(2 * 1024 ** 3),
   UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
   PROCESSING_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(1800),
+  /** Crash recovery: a processing job's lease; a worker that stops renewing it (dead) loses the job after this long. */
+  PROCESSING_LEASE_SECONDS: z.coerce.number().int().min(5).default(30),
+  PROCESSING_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).default(5),
+  /** How often pg-boss expires jobs whose lease ran out and retries them (pg-boss's own default is 120). */
+  JOB_MAINTENANCE_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(10),
   PROCESSING_RETRY_LIMIT: z.coerce.number().int().min(0).default(3),
   PROCESSING_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(15),
   /** SIGTERM: how long an API node drains requests and sockets, and a worker waits for its job before handing it back. */

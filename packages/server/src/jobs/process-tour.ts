@@ -84,7 +84,11 @@ export async function enqueueProcessTour(services: Services, tourId: string, trx
 /** Registers the processing worker and the worker that marks tours FAILED once retries are exhausted. */
 export async function registerProcessTourWorkers(services: Services, deps: { processVideo?: ProcessVideo } = {}): Promise<void> {
   await ensureProcessingQueues(services);
-  await services.queue.work<ProcessTourJob>(QUEUES.processTour, (job) => processTourJob(services, job.data.tourId, deps.processVideo));
+  // A lease renewed while the job runs: a worker killed mid-job loses it within PROCESSING_LEASE_SECONDS and the job is
+  // retried elsewhere (crash recovery, issue 15), instead of waiting out PROCESSING_EXPIRE_SECONDS.
+  const c = services.config;
+  const lease = { seconds: Math.min(c.PROCESSING_LEASE_SECONDS, c.PROCESSING_EXPIRE_SECONDS), heartbeatSeconds: c.PROCESSING_HEARTBEAT_SECONDS, maxSeconds: c.PROCESSING_EXPIRE_SECONDS };
+  await services.queue.work<ProcessTourJob>(QUEUES.processTour, (job) => processTourJob(services, job.data.tourId, deps.processVideo), { lease });
   await services.queue.work<ProcessTourJob>(PROCESS_TOUR_FAILED_QUEUE, (job) => markProcessingFailed(services, job.data.tourId));
   // Hourly: forget upload URLs that were never submitted (pg-boss runs a schedule once across all nodes).
   await services.queue.boss.createQueue(UPLOADS_SWEEP_QUEUE, { name: UPLOADS_SWEEP_QUEUE } as never);
@@ -96,11 +100,14 @@ export async function registerProcessTourWorkers(services: Services, deps: { pro
 
 /** Writes progress to the tour row and publishes it, at most every PROGRESS_INTERVAL_MS (ffmpeg reports far more often). */
 function progressReporter(services: Services, tourId: string, attempt: number, startAt: number) {
-  // A retry starts from where the tour already stood: the progress users see never goes backwards.
+  // A retry starts from where the tour already stood: the progress users see never goes backwards. It goes on moving
+  // at once: the retry's own 0–100 % is spread over what is left above that point (a retry after a worker died at 90 %
+  // shows 91 % after a ninth of its work, not only once it passes 90 %).
   let last = { percent: startAt, text: '', at: 0 };
   let chain: Promise<void> = Promise.resolve();
+  const scale = (percent: number) => (startAt > 0 ? startAt + ((99 - startAt) * Math.min(100, Math.max(0, percent))) / 100 : percent);
   const report = (percent: number, text: string, force = false): Promise<void> => {
-    const p = Math.max(last.percent, Math.min(99, Math.floor(percent)));
+    const p = Math.max(last.percent, Math.min(99, Math.floor(scale(percent))));
     const now = Date.now();
     if (!force && text === last.text && (p <= last.percent || now - last.at < PROGRESS_INTERVAL_MS)) return chain;
     last = { percent: p, text, at: now };
