@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import mercurius from 'mercurius';
-import { specifiedRules, validate, type GraphQLError } from 'graphql';
+import { GraphQLError, specifiedRules, validate } from 'graphql';
 import { mercuriusUpload } from 'mercurius-upload';
 import rateLimit from '@fastify/rate-limit';
 import fastifyWebsocket from '@fastify/websocket';
@@ -23,7 +23,8 @@ import { resolveAuth } from './auth/resolve-auth.js';
 import type { AuthInfo, Context } from './graphql/builder.js';
 import { getSchema } from './graphql/schema.js';
 import { AppError, toClientError } from './graphql/errors.js';
-import { queryLimitsRule } from './graphql/limits.js';
+import { PARSE_OPTIONS, checkQueryLimits, isParsedDocument, isTokenLimitError, tokenLimitError } from './graphql/limits.js';
+import { guardGraphqlSocket, introspectionPolicy, introspectionRefused, isGraphqlSocketRequest, mayIntrospect, requestShapeRefusal, usesIntrospection, withoutSuggestion } from './graphql/hardening.js';
 import { registerRoutes } from './http/routes.js';
 import { closeHttpGracefully } from './http/graceful-close.js';
 import { flushViews } from './services/view-counter.js';
@@ -128,12 +129,23 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
   // At the root (Mercurius would register it in its own scope), so a shutdown can close subscription sockets with 1001.
   await app.register(fastifyWebsocket, { options: { maxPayload: 1024 * 1024 } });
   await app.register(mercuriusUpload, { maxFileSize: 15 * 1024 * 1024, maxFiles: 2 });
+  // Mercurius parses WebSocket documents without our token limit: guard those sockets before it reads a message.
+  app.websocketServer.on('connection', (socket, req) => {
+    if (isGraphqlSocketRequest(req)) guardGraphqlSocket(socket);
+  });
+  const production = config.NODE_ENV === 'production';
+  const introspection = introspectionPolicy(config.GRAPHQL_INTROSPECTION, production);
+  const clientError = (e: unknown) => {
+    const err = toClientError(e, (orig) => app.log.error(orig));
+    return production && / Did you mean /.test(err.message) ? new GraphQLError(withoutSuggestion(err.message), { path: err.path, extensions: err.extensions }) : err;
+  };
   await app.register(mercurius, {
     schema: getSchema(),
     path: '/query',
     graphiql: false,
     jit: 1,
-    validationRules: [queryLimitsRule()],
+    // Our limits run in preValidation below, before graphql's own rules; the token limit while parsing.
+    graphql: { parseOptions: PARSE_OPTIONS },
     context: (req): Context => ({ services, auth: authCache.get(req) ?? null, ip: req.ip, origin: req.headers.origin }),
     subscription: {
       // The token travels in the connection parameters: { authorization: 'Bearer …' }.
@@ -163,7 +175,12 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
         if (e.message.startsWith('Syntax Error')) requestError = true;
         return [e];
       });
-      const errors = flat.map((e) => toClientError(e, (orig) => app.log.error(orig)));
+      const errors = flat.map((e) => {
+        if (isTokenLimitError(e.message)) return tokenLimitError();
+        const shape = requestShapeRefusal(e);
+        if (shape) requestError = true;
+        return shape ?? clientError(e);
+      });
       return { statusCode: requestError && !execution.data ? 400 : 200, response: { data: execution.data ?? null, errors } };
     },
   });
@@ -172,9 +189,25 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
   app.graphql.addHook('preSubscriptionExecution', async (schema, document, context) => {
     const c = context as unknown as Context & { auth?: AuthInfo | null };
     c.auth ??= null;
-    const errors = validate(schema, document, [...specifiedRules, queryLimitsRule()]);
-    if (errors.length > 0) throw toClientError(errors[0]);
+    const limitErrors = checkQueryLimits(schema, document);
+    if (limitErrors.length > 0) throw clientError(limitErrors[0]);
+    const errors = validate(schema, document, specifiedRules);
+    if (errors.length > 0) throw clientError(errors[0]);
+    if (!mayIntrospect(introspection, c.auth) && usesIntrospection(schema, document)) throw introspectionRefused();
   });
+  // Mercurius runs a query string that is JSON as a ready-made AST, past the parser's token limit: refuse it.
+  // Then our limits, before graphql's own rules (thrown like Mercurius' validation failure: a 400 listing the errors).
+  app.graphql.addHook('preValidation', async (schema, document) => {
+    if (!isParsedDocument(document)) throw new AppError(ERROR_CODES.BAD_USER_INPUT, 'The query is not a GraphQL document.');
+    const errors = checkQueryLimits(schema, document);
+    if (errors.length > 0) throw Object.assign(new Error(errors[0]!.message), { errors });
+  });
+  // Every request (cached documents skip validation): introspection only for whom the setting allows.
+  if (introspection !== 'open') {
+    app.graphql.addHook('preExecution', async (schema, document, context) => {
+      if (!mayIntrospect(introspection, (context as unknown as Context).auth) && usesIntrospection(schema, document)) throw introspectionRefused();
+    });
+  }
 
   await registerRoutes(app, services);
 

@@ -45,6 +45,7 @@ const ConfigSchema = z.object({
   REEL_X264_PRESET: z.enum(['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium']).default('veryfast'), // reels: x264 speed/size trade-off (tests use ultrafast)
   ERROR_REPORTING_URL: z.string().url().optional(),
   REDIS_URL: z.string().optional(),
+  GRAPHQL_INTROSPECTION: z.enum(['open', 'api', 'off']).optional(), // schema introspection: default open outside production, 'api' (Pro-plan users and super admins) in production
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMIT_DISABLED: bool.default(false),
   CONSOLE_DIST: z.string().optional(),

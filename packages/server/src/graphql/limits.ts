@@ -1,48 +1,188 @@
-/** Query limits (depth, aliases, cost) as GraphQL validation rules, so they hold on HTTP and WebSocket alike. */
-import { GraphQLError, Kind, type ASTVisitor, type FieldNode, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext } from 'graphql';
+/**
+ * Query limits (tokens, depth, aliases, cost, fragment spreads) so they hold on HTTP and WebSocket alike.
+ *
+ * The token limit is applied while parsing (graphql-js `maxTokens`), so an oversized document is refused before any
+ * tree is built. Everything else is one validation rule whose work is linear in the document: each fragment is
+ * summarised once (depth below it, cost at multiplier 1, aliases) and every spread of it reuses that summary, so a
+ * "fragment bomb" (each fragment spreading the next one twice) costs as much to check as it is long, not 2^levels.
+ */
+import {
+  GraphQLError,
+  Kind,
+  Lexer,
+  Source,
+  TokenKind,
+  type ASTVisitor,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+  type GraphQLSchema,
+  validate,
+} from 'graphql';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 
-export const QUERY_LIMITS = { maxDepth: 12, maxAliases: 30, maxCost: 5000, listMultiplier: 10 } as const;
+export const QUERY_LIMITS = {
+  maxDepth: 12,
+  maxAliases: 30,
+  maxCost: 5000,
+  listMultiplier: 10,
+  /** Lexical tokens in one document (the console's largest operation has under 100). */
+  maxTokens: 2000,
+  /** `...Fragment` spreads written in one document. */
+  maxFragmentSpreads: 50,
+  /**
+   * Fields with the same response name in one selection set. graphql-js compares each pair of them for conflicts
+   * (OverlappingFieldsCanBeMerged): 500 copies of `priceTiers { tierName }` took ~250 ms to validate.
+   */
+  maxSameField: 10,
+} as const;
+export type QueryLimits = typeof QUERY_LIMITS;
 
-function tooComplex(detail: string): GraphQLError {
+export function tooComplex(detail: string): GraphQLError {
   return new GraphQLError(`${ERROR_TEXTS.queryTooComplex} (${detail})`, { extensions: { code: ERROR_CODES.QUERY_TOO_COMPLEX } });
 }
 
-/** Walks each operation once, following fragments, counting depth, aliases and a simple cost. */
-export function queryLimitsRule(limits: typeof QUERY_LIMITS = QUERY_LIMITS) {
+/** Options for graphql-js `parse`: stops the lexer at the token limit. */
+export const PARSE_OPTIONS = { maxTokens: QUERY_LIMITS.maxTokens } as const;
+
+/** graphql-js' message when `maxTokens` stops a parse (Mercurius passes it on as a syntax error). */
+export function isTokenLimitError(message: string): boolean {
+  return /^Syntax Error: Document contains more th(?:an|at) \d+ tokens/.test(message);
+}
+
+export function tokenLimitError(limits: QueryLimits = QUERY_LIMITS): GraphQLError {
+  return tooComplex(`more than ${limits.maxTokens} tokens`);
+}
+
+/**
+ * Counts tokens up to the limit without building a tree (for paths where we cannot pass parse options, the
+ * WebSocket). Returns true when the source has more than `max` tokens. Lexing errors are left to the parser.
+ */
+export function exceedsTokenLimit(source: string, max: number = QUERY_LIMITS.maxTokens): boolean {
+  const lexer = new Lexer(new Source(source));
+  let n = 0;
+  try {
+    while (lexer.advance().kind !== TokenKind.EOF) {
+      n += 1;
+      if (n > max) return true;
+    }
+  } catch {
+    return false;
+  }
+  return false;
+}
+
+/** A document built by our parser (not a JSON "AST" a client sent in place of a query string). */
+export function isParsedDocument(document: DocumentNode): boolean {
+  const loc = document.loc as unknown as { source?: unknown; startToken?: unknown } | undefined;
+  return !!loc && loc.source instanceof Source && typeof loc.startToken === 'object';
+}
+
+interface Summary {
+  /** Deepest field below this selection set (1 = a field with no selection). */
+  depth: number;
+  /** Cost at multiplier 1. */
+  cost: number;
+  aliases: number;
+}
+const EMPTY: Summary = { depth: 0, cost: 0, aliases: 0 };
+
+/** Depth, aliases, cost and spread count of each operation, following fragments once each. */
+export function queryLimitsRule(limits: QueryLimits = QUERY_LIMITS) {
   return (context: ValidationContext): ASTVisitor => {
+    const document = context.getDocument();
     const fragments = new Map<string, FragmentDefinitionNode>();
-    for (const def of context.getDocument().definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+    for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+    // undefined: not seen; null: being summarised (a spread reaching it again is a cycle; graphql's NoFragmentCycles reports it).
+    const memo = new Map<string, Summary | null>();
+
+    const summarise = (set: SelectionSetNode | undefined): Summary => {
+      if (!set) return EMPTY;
+      let depth = 0;
+      let cost = 0;
+      let aliases = 0;
+      for (const sel of set.selections) {
+        if (sel.kind === Kind.FIELD) {
+          if (sel.alias) aliases += 1;
+          if (sel.name.value.startsWith('__')) continue;
+          const child = summarise(sel.selectionSet);
+          const paged = sel.selectionSet && sel.arguments?.some((a) => a.name.value === 'first' || a.name.value === 'last' || a.name.value === 'count');
+          depth = Math.max(depth, 1 + child.depth);
+          cost += 1 + child.cost * (paged ? limits.listMultiplier : 1);
+          aliases += child.aliases;
+        } else {
+          const inner = sel.kind === Kind.INLINE_FRAGMENT ? summarise(sel.selectionSet) : fragmentSummary(sel.name.value);
+          depth = Math.max(depth, inner.depth);
+          cost += inner.cost;
+          aliases += inner.aliases;
+        }
+      }
+      return { depth, cost, aliases };
+    };
+
+    const fragmentSummary = (name: string): Summary => {
+      const known = memo.get(name);
+      if (known) return known;
+      if (known === null) return EMPTY;
+      memo.set(name, null);
+      const summary = summarise(fragments.get(name)?.selectionSet);
+      memo.set(name, summary);
+      return summary;
+    };
+
+    let spreads = 0;
+    let reported = false;
+    let repeatedReported = false;
     return {
+      SelectionSet(node) {
+        // Counted through inline fragments too: graphql-js merges their fields into the set before comparing.
+        if (repeatedReported) return;
+        const repeated = repeatedField(node, limits.maxSameField, new Map());
+        if (repeated) {
+          repeatedReported = true;
+          context.reportError(tooComplex(`"${repeated}" asked more than ${limits.maxSameField} times in one selection`));
+        }
+      },
+      FragmentSpread() {
+        spreads += 1;
+        if (spreads > limits.maxFragmentSpreads && !reported) {
+          reported = true;
+          context.reportError(tooComplex(`more than ${limits.maxFragmentSpreads} fragment spreads`));
+        }
+      },
       OperationDefinition(node) {
-        let aliases = 0;
-        let maxDepth = 0;
-        let cost = 0;
-        const walk = (set: SelectionSetNode | undefined, depth: number, multiplier: number, seen: Set<string>) => {
-          if (!set) return;
-          for (const sel of set.selections) {
-            if (sel.kind === Kind.FIELD) {
-              const f = sel as FieldNode;
-              if (f.alias) aliases += 1;
-              if (f.name.value.startsWith('__')) continue;
-              maxDepth = Math.max(maxDepth, depth);
-              cost += multiplier;
-              const paged = f.arguments?.some((a) => a.name.value === 'first' || a.name.value === 'last' || a.name.value === 'count');
-              walk(f.selectionSet, depth + 1, f.selectionSet ? multiplier * (paged ? limits.listMultiplier : 1) : multiplier, seen);
-            } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-              walk(sel.selectionSet, depth, multiplier, seen);
-            } else if (sel.kind === Kind.FRAGMENT_SPREAD) {
-              const name = sel.name.value;
-              if (seen.has(name)) continue;
-              walk(fragments.get(name)?.selectionSet, depth, multiplier, new Set([...seen, name]));
-            }
-          }
-        };
-        walk(node.selectionSet, 1, 1, new Set());
-        if (maxDepth > limits.maxDepth) context.reportError(tooComplex(`depth ${maxDepth} > ${limits.maxDepth}`));
-        if (aliases > limits.maxAliases) context.reportError(tooComplex(`aliases ${aliases} > ${limits.maxAliases}`));
-        if (cost > limits.maxCost) context.reportError(tooComplex(`cost ${cost} > ${limits.maxCost}`));
+        const { depth, cost, aliases } = summarise(node.selectionSet);
+        if (depth > limits.maxDepth) context.reportError(tooComplex(`depth ${depth} > ${limits.maxDepth}`));
+        if (aliases > limits.maxAliases) context.reportError(tooComplex(`aliases ${fmt(aliases)} > ${limits.maxAliases}`));
+        if (cost > limits.maxCost) context.reportError(tooComplex(`cost ${fmt(cost)} > ${limits.maxCost}`));
       },
     };
   };
 }
+
+/** The first response name found more than `max` times in the set (inline fragments flattened), or null. */
+function repeatedField(set: SelectionSetNode, max: number, counts: Map<string, number>): string | null {
+  for (const sel of set.selections) {
+    if (sel.kind === Kind.FIELD) {
+      const name = sel.alias?.value ?? sel.name.value;
+      const n = (counts.get(name) ?? 0) + 1;
+      counts.set(name, n);
+      if (n > max) return name;
+    } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+      const found = repeatedField(sel.selectionSet, max, counts);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/**
+ * Our limits alone, for running before graphql's own validation rules (some of those are quadratic in repeated
+ * fields): refuse first, so a hostile document never reaches them.
+ */
+export function checkQueryLimits(schema: GraphQLSchema, document: DocumentNode, limits: QueryLimits = QUERY_LIMITS): readonly GraphQLError[] {
+  return validate(schema, document, [queryLimitsRule(limits)]);
+}
+
+const fmt = (n: number) => (Number.isFinite(n) && n < 1e12 ? String(Math.round(n)) : 'too high to count');

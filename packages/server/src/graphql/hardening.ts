@@ -1,0 +1,112 @@
+/**
+ * What the GraphQL endpoint refuses before or around validation, on HTTP and on the graphql-ws WebSocket:
+ * documents over the token limit, JSON "ASTs" in place of a query string, schema introspection in production for
+ * anyone but API users, and "Did you mean …" suggestions in production error messages.
+ */
+import type { IncomingMessage } from 'node:http';
+import { GraphQLError, NoSchemaIntrospectionCustomRule, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import type WebSocket from 'ws';
+import { ERROR_CODES, isProPlan } from '@roomwalk/shared';
+import type { AuthInfo } from './builder.js';
+import { exceedsTokenLimit, tokenLimitError } from './limits.js';
+
+export type IntrospectionPolicy = 'open' | 'api' | 'off';
+
+/** GRAPHQL_INTROSPECTION, or its default: open outside production, API users only in production. */
+export function introspectionPolicy(setting: string | undefined, production: boolean): IntrospectionPolicy {
+  if (setting === 'open' || setting === 'api' || setting === 'off') return setting;
+  return production ? 'api' : 'open';
+}
+
+/** API users: signed in on the Pro plan (APIs & Webhooks is a Pro feature) or super admins. */
+export function mayIntrospect(policy: IntrospectionPolicy, auth: AuthInfo | null | undefined): boolean {
+  if (policy === 'open') return true;
+  if (policy === 'off' || !auth) return false;
+  return auth.isSuperAdmin || isProPlan(auth.roles);
+}
+
+const introspects = new WeakMap<DocumentNode, boolean>();
+/** Whether the document asks for __schema or __type (cached per parsed document: Mercurius reuses cached documents). */
+export function usesIntrospection(schema: GraphQLSchema, document: DocumentNode): boolean {
+  let known = introspects.get(document);
+  if (known === undefined) {
+    known = validate(schema, document, [NoSchemaIntrospectionCustomRule]).length > 0;
+    introspects.set(document, known);
+  }
+  return known;
+}
+
+export function introspectionRefused(): GraphQLError {
+  return new GraphQLError('Schema introspection is not available to this caller.', { extensions: { code: ERROR_CODES.FORBIDDEN } });
+}
+
+const SUGGESTION = /\s*Did you mean [^?]*\?\s*$/;
+/** Drops graphql-js' "Did you mean …?" hint, which names parts of the schema the caller did not know. */
+export function withoutSuggestion(message: string): string {
+  return message.replace(SUGGESTION, '');
+}
+
+/** A JSON message of the graphql-ws protocols that carries a document to run. */
+interface StartMessage {
+  id?: unknown;
+  type?: unknown;
+  payload?: { query?: unknown } | null;
+}
+
+/**
+ * Guards a GraphQL WebSocket before Mercurius sees its messages: Mercurius parses `payload.query` without a token
+ * limit and runs a non-string `query` as a ready-made AST. A document over the token limit answers an error for its
+ * id; a message whose query is not a string closes the socket with 4400 (invalid message), as graphql-ws does.
+ */
+export function guardGraphqlSocket(socket: WebSocket, maxTokens?: number): void {
+  const emit = socket.emit;
+  socket.emit = function guardedEmit(this: WebSocket, event: string | symbol, ...args: unknown[]): boolean {
+    if (event !== 'message') return emit.call(this, event, ...args);
+    const [data] = args as [Buffer | ArrayBuffer | Buffer[]];
+    let msg: StartMessage;
+    try {
+      const text = Array.isArray(data) ? Buffer.concat(data).toString() : Buffer.from(data as ArrayBuffer).toString();
+      msg = JSON.parse(text) as StartMessage;
+    } catch {
+      return emit.call(this, event, ...args); // Mercurius answers malformed JSON itself.
+    }
+    if (!msg || typeof msg !== 'object' || (msg.type !== 'subscribe' && msg.type !== 'start')) return emit.call(this, event, ...args);
+    const query = msg.payload?.query;
+    if (typeof query !== 'string') {
+      this.close(4400, 'Invalid message: the query must be a string.');
+      return true;
+    }
+    if (exceedsTokenLimit(query, maxTokens)) {
+      const err = tokenLimitError();
+      const payload = [{ message: err.message, extensions: err.extensions }];
+      this.send(JSON.stringify({ type: 'error', id: msg.id, payload: this.protocol === 'graphql-transport-ws' ? payload : payload[0] }));
+      return true;
+    }
+    return emit.call(this, event, ...args);
+  } as typeof socket.emit;
+}
+
+export const isGraphqlSocketRequest = (req: IncomingMessage, path = '/query') => (req.url ?? '').split('?')[0] === path;
+
+/**
+ * Refusals of the request's shape that Mercurius or Fastify raise as plain errors (they would be masked as INTERNAL):
+ * a JSON array body (batching is off), a non-string `query`, a missing query. Returns the client's error, or null.
+ */
+export function requestShapeRefusal(err: unknown): GraphQLError | null {
+  const candidates = [err, (err as { originalError?: unknown } | null)?.originalError];
+  for (const c of candidates) {
+    const e = c as { code?: unknown; message?: unknown; validation?: Array<{ instancePath?: string; keyword?: string }> } | null | undefined;
+    if (!e || typeof e.code !== 'string') continue;
+    if (e.code === 'FST_ERR_VALIDATION') {
+      const first = e.validation?.[0];
+      let message = 'The request is not a GraphQL request (a JSON object with a "query" string).';
+      if (first?.instancePath === '' && first.keyword === 'type') message = 'Send one GraphQL operation per request: a JSON array of operations (batching) is not accepted.';
+      else if (first?.instancePath === '/query') message = 'The query must be a string.';
+      return new GraphQLError(message, { extensions: { code: ERROR_CODES.BAD_USER_INPUT } });
+    }
+    if (e.code === 'MER_ERR_GQL_PERSISTED_QUERY_NOT_FOUND' || e.code === 'MER_ERR_GQL_PERSISTED_QUERY_NOT_SUPPORTED') {
+      return new GraphQLError('The request has no query.', { extensions: { code: ERROR_CODES.BAD_USER_INPUT } });
+    }
+  }
+  return null;
+}
