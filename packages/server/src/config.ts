@@ -58,6 +58,8 @@ const ConfigSchema = z.object({
   PROCESSING_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).default(5),
   /** How often pg-boss expires jobs whose lease ran out and retries them (pg-boss's own default is 120). */
   JOB_MAINTENANCE_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(10),
+  /** Public tour answers kept in memory per node (http/public-tour-cache.ts); 0 turns the in-process cache off. */
+  PUBLIC_TOUR_CACHE_ENTRIES: z.coerce.number().int().min(0).default(1000),
   PROCESSING_RETRY_LIMIT: z.coerce.number().int().min(0).default(3),
   PROCESSING_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(15),
   /** SIGTERM: how long an API node drains requests and sockets, and a worker waits for its job before handing it back. */

@@ -8,6 +8,7 @@ import * as m0040 from './0040-live-viewing.js';
 import * as m0050 from './0050-reels-shots-ai.js';
 import * as m0060 from './0060-privacy-blur-faces.js';
 import * as m0072 from './0072-company-accent-colour.js';
+import * as m0085 from './0085-public-tour-changes.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-accounts-and-tours': m0001,
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0050-reels-shots-ai': m0050,
   '0060-privacy-blur-faces': m0060,
   '0072-company-accent-colour': m0072,
+  '0085-public-tour-changes': m0085,
 };

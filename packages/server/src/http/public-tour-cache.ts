@@ -1,0 +1,206 @@
+/**
+ * The public tour answer, cacheable (issue 15): the player asks `GET /query?query=…&variables=…` (GraphQL over HTTP GET)
+ * for its tour without a session. Since a view is a visit (a beacon, not the query), that answer is the same for every
+ * visitor until the tour changes, so:
+ *
+ * - it carries an `ETag` and `Cache-Control: public, no-cache` (a browser or CDN keeps it and revalidates each time) and
+ *   a matching `If-None-Match` is answered `304` with no body;
+ * - each node keeps the answer in memory (up to PUBLIC_TOUR_CACHE_ENTRIES; 0 turns it off) and serves it without
+ *   running GraphQL or touching the database;
+ * - any change to what it shows (the tour row, its clips and markers, the owner's profile, user or company) sends a
+ *   NOTIFY from the database itself (migration 0085), which reaches every node through the event bus and drops the
+ *   copies at once. An answer computed while a change landed is not kept (a per-tour generation counter).
+ *
+ * Only anonymous requests (no Authorization header) whose document asks for `tour(tourID)` and nothing else are cached,
+ * and only answers without errors. Everything else goes to GraphQL as usual.
+ */
+import { createHash } from 'node:crypto';
+import { Kind, parse, type OperationDefinitionNode } from 'graphql';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../services/services.js';
+
+export const PUBLIC_TOUR_CHANGED_TOPIC = 'publicTourChanged';
+export const PUBLIC_TOUR_CACHE_CONTROL = 'public, no-cache';
+/** Documents of at most this size are considered (the player's is about 600 characters). */
+const MAX_QUERY_CHARS = 4000;
+/** Distinct documents remembered as cacheable or not. */
+const MAX_SHAPES = 64;
+
+interface Shape {
+  /** The variable holding the tour id, or the literal id. */
+  variable?: string;
+  literal?: string;
+}
+interface Entry {
+  tourId: string;
+  body: string;
+  etag: string;
+}
+interface Pending {
+  key: string;
+  tourId: string;
+  generation: number;
+}
+
+const pendingKey = Symbol('publicTourPending');
+type WithPending = FastifyRequest & { [pendingKey]?: Pending };
+
+/** Whether a document is exactly one query operation selecting only `tour(tourID: …)`; memoised per document text. */
+function shapeOf(query: string, memo: Map<string, Shape | null>): Shape | null {
+  const known = memo.get(query);
+  if (known !== undefined) return known;
+  let shape: Shape | null = null;
+  try {
+    const doc = parse(query, { maxTokens: 2000 });
+    const ops = doc.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    const op = ops[0];
+    const only = op?.selectionSet.selections[0];
+    if (ops.length === 1 && op && op.operation === 'query' && !op.directives?.length && op.selectionSet.selections.length === 1 && only?.kind === Kind.FIELD && only.name.value === 'tour' && !only.directives?.length) {
+      const arg = only.arguments?.length === 1 ? only.arguments[0] : undefined;
+      if (arg?.name.value === 'tourID') {
+        if (arg.value.kind === Kind.VARIABLE) shape = { variable: arg.value.name.value };
+        else if (arg.value.kind === Kind.STRING) shape = { literal: arg.value.value };
+      }
+    }
+  } catch {
+    shape = null; // GraphQL answers the syntax error itself
+  }
+  if (memo.size >= MAX_SHAPES) memo.delete(memo.keys().next().value!);
+  memo.set(query, shape);
+  return shape;
+}
+
+/** The node's cache of public tour answers. */
+export class PublicTourCache {
+  #entries = new Map<string, Entry>();
+  #byTour = new Map<string, Set<string>>();
+  #generation = new Map<string, number>();
+  #all = 0;
+
+  constructor(readonly maxEntries: number) {}
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  generation(tourId: string): number {
+    return this.#all * 1e9 + (this.#generation.get(tourId) ?? 0);
+  }
+
+  get(key: string): Entry | undefined {
+    const e = this.#entries.get(key);
+    if (e) {
+      // Least recently used goes first.
+      this.#entries.delete(key);
+      this.#entries.set(key, e);
+    }
+    return e;
+  }
+
+  set(key: string, entry: Entry, generation: number): void {
+    if (this.maxEntries <= 0 || generation !== this.generation(entry.tourId)) return;
+    while (this.#entries.size >= this.maxEntries) this.#drop(this.#entries.keys().next().value!);
+    this.#entries.set(key, entry);
+    let keys = this.#byTour.get(entry.tourId);
+    if (!keys) this.#byTour.set(entry.tourId, (keys = new Set()));
+    keys.add(key);
+  }
+
+  /** Drops one tour's answers ('*': every answer). */
+  invalidate(tourId: string): void {
+    if (tourId === '*') {
+      this.#all++;
+      this.#generation.clear();
+      this.#entries.clear();
+      this.#byTour.clear();
+      return;
+    }
+    this.#generation.set(tourId, (this.#generation.get(tourId) ?? 0) + 1);
+    for (const key of this.#byTour.get(tourId) ?? []) this.#entries.delete(key);
+    this.#byTour.delete(tourId);
+  }
+
+  #drop(key: string): void {
+    const e = this.#entries.get(key);
+    this.#entries.delete(key);
+    if (e) this.#byTour.get(e.tourId)?.delete(key);
+  }
+}
+
+const etagOf = (body: string) => `"${createHash('sha1').update(body).digest('base64url')}"`;
+
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((t) => {
+    const v = t.trim();
+    return v === '*' || v === etag || v === `W/${etag}`;
+  });
+}
+
+function cacheHeaders(reply: FastifyReply, etag: string): void {
+  reply.header('ETag', etag).header('Cache-Control', PUBLIC_TOUR_CACHE_CONTROL);
+  // Public data, asked without credentials: any page may read it (the player embedded on a listing site).
+  if (!reply.hasHeader('access-control-allow-origin')) reply.header('Access-Control-Allow-Origin', '*');
+}
+
+/** The tour id a tour global id names (`tour_<uuid>`, any case), or null. */
+const tourUuid = (globalId: string): string | null => {
+  const m = /^tour_([0-9a-f-]{36})$/i.exec(globalId);
+  return m ? m[1]!.toLowerCase() : null;
+};
+
+export async function registerPublicTourCache(app: FastifyInstance, services: Services): Promise<PublicTourCache> {
+  const cache = new PublicTourCache(services.config.PUBLIC_TOUR_CACHE_ENTRIES);
+  const shapes = new Map<string, Shape | null>();
+
+  // Changes, from any node (database triggers → NOTIFY → event bus).
+  const stop = new AbortController();
+  void (async () => {
+    for await (const tourId of services.events.subscribe<string>(PUBLIC_TOUR_CHANGED_TOPIC, stop.signal)) {
+      cache.invalidate(typeof tourId === 'string' ? tourId : '*');
+    }
+  })().catch((err) => services.log.warn({ err }, 'public tour cache: change listener stopped'));
+  app.addHook('onClose', async () => stop.abort());
+
+  app.addHook('onRequest', async (req: WithPending, reply) => {
+    if (req.method !== 'GET' || !req.url.startsWith('/query?') || req.headers.authorization) return;
+    const q = req.query as Record<string, unknown>;
+    const query = q.query;
+    if (typeof query !== 'string' || query.length > MAX_QUERY_CHARS) return;
+    const shape = shapeOf(query, shapes);
+    if (!shape) return;
+    const variables = typeof q.variables === 'string' ? q.variables : '';
+    let globalId: unknown = shape.literal;
+    if (shape.variable) {
+      try {
+        globalId = (JSON.parse(variables || '{}') as Record<string, unknown>)?.[shape.variable];
+      } catch {
+        return;
+      }
+    }
+    const tourId = typeof globalId === 'string' ? tourUuid(globalId) : null;
+    if (!tourId) return;
+    const key = `${query}\u0000${variables}\u0000${typeof q.operationName === 'string' ? q.operationName : ''}`;
+    const hit = cache.get(key);
+    if (hit) {
+      cacheHeaders(reply, hit.etag);
+      if (matches(req.headers['if-none-match'], hit.etag)) return reply.code(304).send();
+      return reply.code(200).type('application/json; charset=utf-8').send(hit.body);
+    }
+    req[pendingKey] = { key, tourId, generation: cache.generation(tourId) };
+  });
+
+  app.addHook('onSend', async (req: WithPending, reply, payload) => {
+    const pending = req[pendingKey];
+    if (!pending || reply.statusCode !== 200 || typeof payload !== 'string' || payload.includes('"errors"')) return payload;
+    const etag = etagOf(payload);
+    cache.set(pending.key, { tourId: pending.tourId, body: payload, etag }, pending.generation);
+    cacheHeaders(reply, etag);
+    if (matches(req.headers['if-none-match'], etag)) {
+      reply.code(304);
+      return '';
+    }
+    return payload;
+  });
+  return cache;
+}
