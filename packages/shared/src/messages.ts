@@ -147,3 +147,15 @@ export const formatTexts = {
   teamLabel: (name: string) => (name.length > 15 ? `${name.slice(0, 15)}...` : name),
   productTours: () => `${PRODUCT_NAME} Tours`,
 } as const;
+
+/** Account-side notes that explain, before anyone tries, what a screen does not offer (issue 16 items 7, 14, 15). */
+export const ACCOUNT_NOTES = {
+  memberCompany: 'Only company admins can edit company details.',
+  memberPlan: 'Your company admin manages the plan.',
+  memberReports: 'Reports are available to company admins.',
+  offlineLicense: 'Your company has an Offline License arranged with Roomwalk. Contact support to change it.',
+  offlineCurrent: 'Your company is on the Offline License (not one of these plans). Contact support to change it.',
+  paymentSuccess: 'Payment received. Your plan is active.',
+  paymentCancelled: 'Payment cancelled. Your plan has not changed.',
+  googleNotConfigured: 'Google sign-in is not configured on this server.',
+} as const;

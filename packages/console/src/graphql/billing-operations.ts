@@ -16,7 +16,7 @@ export const PaymentCheckoutMutation = graphql(`
 
 export const ReportsQuery = graphql(`
   query Reports {
-    me { user { id company { id } } }
+    me { user { id isAdmin company { id } } }
   }
 `);
 

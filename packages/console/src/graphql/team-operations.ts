@@ -7,6 +7,7 @@ export const TeamQuery = graphql(`
       user {
         id
         username
+        isAdmin
         profile { id name surname }
         company {
           id

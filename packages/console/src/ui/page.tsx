@@ -2,6 +2,7 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import SlIconButton from '@shoelace-style/shoelace/dist/react/icon-button/index.js';
+import { FeedbackButton } from './feedback-button.js';
 
 export interface PageProps {
   title: string;
@@ -41,6 +42,10 @@ export function Page({ title, children, back, actions, narrow, className, hideTi
         {actions ? <div className="page-actions">{actions}</div> : null}
       </header>
       {children}
+      {/* In the page's flow, after its content: the button never covers text or controls (issue 16 item 12). */}
+      <footer className="page-footer">
+        <FeedbackButton placement="in-flow" />
+      </footer>
     </main>
   );
 }

@@ -5,7 +5,7 @@ import { useQuery } from 'urql';
 import SlAvatar from '@shoelace-style/shoelace/dist/react/avatar/index.js';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
-import { isAdmin, isFreeTrial } from '@roomwalk/shared';
+import { ACCOUNT_NOTES, PLAN_IDS, isAdmin, isFreeTrial, planById } from '@roomwalk/shared';
 import { basicOrHigher } from '../../account/plan-access.js';
 import { AccountQuery, LicenseFields } from '../../graphql/account-operations.js';
 import { readFragment } from '../../graphql/graphql.js';
@@ -45,6 +45,8 @@ export default function AccountPage() {
   const company = user.company;
   const license = company?.license ? readFragment(LicenseFields, company.license) : null;
   const admin = isAdmin(roles) || user.role === 'ADMIN';
+  const offline = license?.planName === planById(PLAN_IDS.offline)!.planName;
+  const paymentReturn = pathname === '/profile/success' ? 'success' : pathname === '/profile/cancel' ? 'cancel' : null;
   // Leave first, so the private-route guard does not remember /account as the place to return to.
   const logout = () => {
     navigate('/login', { replace: true });
@@ -117,12 +119,27 @@ export default function AccountPage() {
       <section className="card section" aria-labelledby="my-plan">
         <div className="section-title">
           <h2 id="my-plan">My Plan</h2>
-          {license && !isFreeTrial(license.planName) ? (
+          {license && !isFreeTrial(license.planName) && admin && !offline ? (
             <SlButton size="small" loading={busy} onClick={() => void openPortal()}>
               Manage
             </SlButton>
           ) : null}
         </div>
+        {paymentReturn && !confirmingPayment ? (
+          <p className={`page-note ${paymentReturn === 'success' ? 'page-note-success' : ''}`} role="status" data-testid="payment-return">
+            <SlIcon name={paymentReturn === 'success' ? 'check-circle' : 'info-circle'} aria-hidden="true" />{' '}
+            {paymentReturn === 'success' ? ACCOUNT_NOTES.paymentSuccess : ACCOUNT_NOTES.paymentCancelled}
+          </p>
+        ) : null}
+        {offline ? (
+          <p className="page-note" data-testid="plan-note">
+            <SlIcon name="info-circle" aria-hidden="true" /> {ACCOUNT_NOTES.offlineLicense}
+          </p>
+        ) : license && !isFreeTrial(license.planName) && !admin ? (
+          <p className="page-note" data-testid="plan-note">
+            <SlIcon name="info-circle" aria-hidden="true" /> {ACCOUNT_NOTES.memberPlan}
+          </p>
+        ) : null}
         {license ? (
           <dl className="details">
             <dt>Plan</dt>
@@ -171,11 +188,18 @@ export default function AccountPage() {
       <section className="card section" aria-labelledby="company-details">
         <div className="section-title">
           <h2 id="company-details">Company Details</h2>
-          <SlButton size="small" onClick={() => setDialog('company')}>
-            <SlIcon slot="prefix" name="pencil" />
-            Edit
-          </SlButton>
+          {admin ? (
+            <SlButton size="small" onClick={() => setDialog('company')}>
+              <SlIcon slot="prefix" name="pencil" />
+              Edit
+            </SlButton>
+          ) : null}
         </div>
+        {admin ? null : (
+          <p className="page-note" data-testid="company-note">
+            <SlIcon name="info-circle" aria-hidden="true" /> {ACCOUNT_NOTES.memberCompany}
+          </p>
+        )}
         <dl className="details">
           <dt>Name</dt>
           <dd data-testid="company-name">{company?.name || '—'}</dd>

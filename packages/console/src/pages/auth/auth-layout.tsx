@@ -1,6 +1,7 @@
 /** Frame of the public auth screens: brand, heading (focused on arrival) and content. */
 import { useEffect, useRef, type ReactNode } from 'react';
 import { PRODUCT_NAME } from '@roomwalk/shared';
+import { FeedbackButton } from '../../ui/feedback-button.js';
 
 export function AuthLayout({ title, children }: { title: string; children: ReactNode }) {
   const heading = useRef<HTMLHeadingElement>(null);
@@ -17,6 +18,9 @@ export function AuthLayout({ title, children }: { title: string; children: React
         {title}
       </h1>
       {children}
+      <footer className="page-footer">
+        <FeedbackButton placement="in-flow" />
+      </footer>
     </main>
   );
 }

@@ -3,9 +3,10 @@ import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
-import { DEFAULT_REPORT_FORMAT, REPORT_FORMATS } from '@roomwalk/shared';
+import { ACCOUNT_NOTES, DEFAULT_REPORT_FORMAT, REPORT_FORMATS, isAdmin } from '@roomwalk/shared';
 import { ReportsQuery, SummaryByUserReportMutation, TourByCompanyReportMutation } from '../../graphql/billing-operations.js';
 import { describeFailure, isNotAvailableYet } from '../../graphql/errors.js';
+import { useSession } from '../../session/session-context.js';
 import { DataLoadError } from '../../ui/data-load-error.js';
 import { Dialog } from '../../ui/dialog.js';
 import { Loading, Page } from '../../ui/page.js';
@@ -28,6 +29,9 @@ export default function ReportsPage() {
   const [format, setFormat] = useState<Format>(DEFAULT_REPORT_FORMAT);
   const [busy, setBusy] = useState(false);
   const companyId = data?.me.user.company?.id ?? null;
+  const { roles } = useSession();
+  // Reports are for company admins (the server refuses others): members see why, not a dialog that just closes.
+  const canDownload = isAdmin(roles) || !!data?.me.user.isAdmin;
 
   const close = () => {
     setChosen(null);
@@ -66,10 +70,21 @@ export default function ReportsPage() {
       ) : (
         <section aria-labelledby="available-reports">
           <h2 id="available-reports">Available Reports</h2>
+          {canDownload ? null : (
+            <p className="page-note" id="reports-member-note" data-testid="member-note">
+              <SlIcon name="info-circle" aria-hidden="true" /> {ACCOUNT_NOTES.memberReports}
+            </p>
+          )}
           <ul className="reports">
             {REPORTS.map((r) => (
               <li key={r.id}>
-                <button type="button" className="card report-item" onClick={() => setChosen(r.id)}>
+                <button
+                  type="button"
+                  className="card report-item"
+                  disabled={!canDownload}
+                  aria-describedby={canDownload ? undefined : 'reports-member-note'}
+                  onClick={() => setChosen(r.id)}
+                >
                   <strong>{r.title}</strong>
                   <div className="field-hint">{r.description}</div>
                 </button>

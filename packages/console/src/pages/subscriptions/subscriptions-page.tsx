@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
-import { ALL_FEATURES, FEATURES, PLAN_CARDS_MAX, formatPrice, shownUploadLimit } from '@roomwalk/shared';
+import { ACCOUNT_NOTES, ALL_FEATURES, FEATURES, PLAN_CARDS_MAX, PLAN_IDS, formatPrice, planById, shownUploadLimit } from '@roomwalk/shared';
 import { PaymentCheckoutMutation, SubscriptionsQuery } from '../../graphql/billing-operations.js';
 import { describeFailure } from '../../graphql/errors.js';
 import type { ResultOf } from '../../graphql/graphql.js';
@@ -28,7 +28,7 @@ export const planPrice = (tier: Pick<Tier, 'flatAmount' | 'currencySymbol'>): st
 
 type Answer = { kind: 'manage'; message: string } | { kind: 'failed'; message: string } | null;
 
-function PlanCard({ tier, quantity, busy, onChoose }: { tier: Tier; quantity: number | null | undefined; busy: boolean; onChoose: () => void }) {
+function PlanCard({ tier, quantity, busy, onChoose, locked }: { tier: Tier; quantity: number | null | undefined; busy: boolean; onChoose: () => void; locked?: boolean }) {
   const button = planButton(tier, quantity);
   const price = planPrice(tier);
   return (
@@ -58,7 +58,7 @@ function PlanCard({ tier, quantity, busy, onChoose }: { tier: Tier; quantity: nu
           ),
         )}
       </ul>
-      <SlButton variant={button === 'Current Plan' ? 'default' : 'primary'} disabled={button === 'Current Plan' || busy} loading={busy} onClick={onChoose}>
+      <SlButton variant={button === 'Current Plan' ? 'default' : 'primary'} disabled={button === 'Current Plan' || busy || locked} loading={busy} onClick={onChoose}>
         {button}
       </SlButton>
     </article>
@@ -91,13 +91,23 @@ export default function SubscriptionsPage() {
   if (error && !data) body = <DataLoadError error={error} onRetry={() => refetch({ requestPolicy: 'network-only' })} />;
   else if (!data) body = <Loading />;
   else {
-    const quantity = data.me.user.company?.license?.quantity;
+    const license = data.me.user.company?.license;
+    // The Offline License is none of the cards: say it is the current plan and how to change it (issue 16 item 14).
+    const offline = license?.planName === planById(PLAN_IDS.offline)!.planName;
+    const quantity = offline ? null : license?.quantity;
     body = (
-      <div className="plans">
-        {data.priceTiers.slice(0, PLAN_CARDS_MAX).map((tier) => (
-          <PlanCard key={tier.priceId} tier={tier} quantity={quantity} busy={pending === tier.priceId} onChoose={() => void choose(tier)} />
-        ))}
-      </div>
+      <>
+        {offline ? (
+          <p className="page-note" role="note" data-testid="current-plan-note">
+            <SlIcon name="info-circle" aria-hidden="true" /> {ACCOUNT_NOTES.offlineCurrent}
+          </p>
+        ) : null}
+        <div className="plans">
+          {data.priceTiers.slice(0, PLAN_CARDS_MAX).map((tier) => (
+            <PlanCard key={tier.priceId} tier={tier} quantity={quantity} busy={pending === tier.priceId} locked={offline} onChoose={() => void choose(tier)} />
+          ))}
+        </div>
+      </>
     );
   }
 

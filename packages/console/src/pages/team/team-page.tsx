@@ -7,7 +7,7 @@ import { useMutation, useQuery } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import SlBadge from '@shoelace-style/shoelace/dist/react/badge/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
-import { ERROR_TEXTS, NOTICES, TEAM_INVITES_PAGE_SIZE, inviteSchema } from '@roomwalk/shared';
+import { ERROR_TEXTS, NOTICES, TEAM_INVITES_PAGE_SIZE, inviteSchema, isAdmin } from '@roomwalk/shared';
 import { basicOrHigher } from '../../account/plan-access.js';
 import type { z } from 'zod';
 import {
@@ -33,7 +33,14 @@ export function memberLabel(invite: Pick<Invite, 'accepted'> & { user?: { isAdmi
   if (!invite.accepted) return 'Pending';
   return invite.user?.isAdmin ? 'Admin User' : 'Standard User';
 }
-const displayName = (i: Invite) => i.user?.username || i.email;
+/** A member by name when the profile has one, else by email (accounts §2 member cards). */
+export const displayName = (i: { email: string; user?: { username: string; profile?: { name: string; surname: string } | null } | null }) => {
+  const full = `${i.user?.profile?.name ?? ''} ${i.user?.profile?.surname ?? ''}`.trim();
+  return full || i.user?.username || i.email;
+};
+/** Dates as the rest of the console writes them: '23 Nov 2026'. */
+export const inviteDate = (iso: string) => new Date(iso).toLocaleDateString('en-ZA', { year: 'numeric', month: 'short', day: 'numeric' });
+export const MEMBER_NOTE = 'Only company admins can invite members, revoke invites and change roles. Ask an admin of your company.';
 
 function InviteDialog({ open, onClose, companyId, onInvited }: { open: boolean; onClose: () => void; companyId: string | null; onInvited: () => void }) {
   const [, invite] = useMutation(InviteMemberMutation);
@@ -76,14 +83,17 @@ function InviteDialog({ open, onClose, companyId, onInvited }: { open: boolean; 
   );
 }
 
-type Confirm = { kind: 'promote' | 'demote'; invite: Invite } | null;
+type Confirm = { kind: 'promote' | 'demote' | 'revoke'; invite: Invite } | null;
 
 function MemberCard({ invite, onOpen }: { invite: Invite; onOpen: () => void }) {
   const label = memberLabel(invite);
   return (
     <li>
       <button type="button" className="card member-card" onClick={onOpen} data-testid="member-card">
-        <strong>{displayName(invite)}</strong>
+        <span className="member-card-name">
+          <strong>{displayName(invite)}</strong>
+          {invite.accepted && displayName(invite) !== (invite.user?.username || invite.email) ? <span className="field-hint">{invite.user?.username || invite.email}</span> : null}
+        </span>
         <SlBadge variant={label === 'Admin User' ? 'primary' : label === 'Pending' ? 'warning' : 'neutral'} pill>
           {label}
         </SlBadge>
@@ -97,6 +107,8 @@ export default function TeamPage() {
   const navigate = useNavigate();
   const notify = useSnackbar();
   const [{ data, error }, refetch] = useQuery({ query: TeamQuery, variables: { count: TEAM_INVITES_PAGE_SIZE }, requestPolicy: 'cache-and-network' });
+  // Standard members see the team but are not offered what the server refuses them (issue 16 item 7).
+  const canManage = isAdmin(roles) || !!data?.me.user.isAdmin;
   const allowed = basicOrHigher(roles, data?.me.user.company?.license?.planName);
   const [, revokeInvite] = useMutation(RevokeMemberInviteMutation);
   const [, makeAdmin] = useMutation(MakeAdminMemberMutation);
@@ -155,12 +167,19 @@ export default function TeamPage() {
       title={company?.name || 'My Team'}
       back="/account"
       actions={
-        <SlButton variant="primary" onClick={() => setInviteOpen(true)}>
-          <SlIcon slot="prefix" name="plus-lg" />
-          Invite Member
-        </SlButton>
+        canManage ? (
+          <SlButton variant="primary" onClick={() => setInviteOpen(true)}>
+            <SlIcon slot="prefix" name="plus-lg" />
+            Invite Member
+          </SlButton>
+        ) : null
       }
     >
+      {canManage ? null : (
+        <p className="page-note" data-testid="member-note">
+          <SlIcon name="info-circle" aria-hidden="true" /> {MEMBER_NOTE}
+        </p>
+      )}
       {invites.length === 0 ? (
         <section className="section" aria-labelledby="no-members">
           <h2 id="no-members">No Members Invited</h2>
@@ -197,13 +216,11 @@ export default function TeamPage() {
         footer={
           <>
             <SlButton onClick={() => setSelected(null)}>Close</SlButton>
-            <SlButton
-              variant="danger"
-              loading={busy}
-              onClick={() => sel && void run(() => revokeInvite({ inviteId: sel.id }), [NOTICES.revokedInvite, NOTICES.successful], NOTICES.couldNotRevokeInvite)}
-            >
-              Revoke Invite
-            </SlButton>
+            {canManage ? (
+              <SlButton variant="danger" onClick={() => sel && setConfirm({ kind: 'revoke', invite: sel })}>
+                Revoke Invite
+              </SlButton>
+            ) : null}
           </>
         }
       >
@@ -212,9 +229,9 @@ export default function TeamPage() {
             <dt>Email</dt>
             <dd>{sel.email}</dd>
             <dt>Invited</dt>
-            <dd>{new Date(sel.createdAt).toLocaleDateString('en-ZA')}</dd>
+            <dd>{inviteDate(sel.createdAt)}</dd>
             <dt>Expires</dt>
-            <dd>{new Date(sel.expiresAt).toLocaleDateString('en-ZA')}</dd>
+            <dd>{inviteDate(sel.expiresAt)}</dd>
           </dl>
         ) : null}
       </Dialog>
@@ -224,7 +241,7 @@ export default function TeamPage() {
         label={sel ? displayName(sel) : 'Member'}
         onClose={() => setSelected(null)}
         footer={
-          sel?.user ? (
+          sel?.user && canManage ? (
             <>
               <SlButton onClick={() => setSelected(null)}>Close</SlButton>
               {sel.user.isAdmin ? (
@@ -277,16 +294,21 @@ export default function TeamPage() {
 
       <Dialog
         open={!!confirm}
-        label={confirm?.kind === 'promote' ? 'Promote to Admin' : 'Remove Admin Role'}
+        label={confirm?.kind === 'promote' ? 'Promote to Admin' : confirm?.kind === 'revoke' ? 'Revoke Invite' : 'Remove Admin Role'}
         onClose={() => setConfirm(null)}
         persistent={busy}
         footer={
           <>
             <SlButton onClick={() => setConfirm(null)}>Cancel</SlButton>
             <SlButton
-              variant={confirm?.kind === 'promote' ? 'primary' : 'warning'}
+              variant={confirm?.kind === 'promote' ? 'primary' : confirm?.kind === 'revoke' ? 'danger' : 'warning'}
               loading={busy}
               onClick={() => {
+                if (confirm?.kind === 'revoke') {
+                  const inviteId = confirm.invite.id;
+                  void run(() => revokeInvite({ inviteId }), [NOTICES.revokedInvite, NOTICES.successful], NOTICES.couldNotRevokeInvite);
+                  return;
+                }
                 const userId = confirm?.invite.user?.id;
                 if (!userId || !confirm) return;
                 if (confirm.kind === 'promote') void run(() => makeAdmin({ userId }), [NOTICES.promotedToAdmin, NOTICES.teamAdminAdded], NOTICES.couldNotPromote);
@@ -299,7 +321,9 @@ export default function TeamPage() {
         }
       >
         <p>
-          {confirm?.kind === 'promote'
+          {confirm?.kind === 'revoke'
+            ? `Revoke the invite to ${confirm.invite.email}? The links already mailed to that address stop working.`
+            : confirm?.kind === 'promote'
             ? `Give ${confirm ? displayName(confirm.invite) : ''} the admin role? Admins manage the team, plan and reports.`
             : `Remove the admin role from ${confirm ? displayName(confirm.invite) : ''}? They stay in the team as a Standard User.`}
         </p>
