@@ -75,7 +75,8 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
   const app = Fastify({
     logger: { level: config.LOG_LEVEL },
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // Off unless TRUST_PROXY names the proxies in front: otherwise a client's own X-Forwarded-For would pick its address.
+    trustProxy: config.TRUST_PROXY as boolean | string[], // a number is a hop count (Fastify handles it; its types omit it)
     disableRequestLogging: config.NODE_ENV === 'test',
   });
 

@@ -1,4 +1,5 @@
 /** Settings from the environment, each with its embedded default (documented in .env.example). */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -48,6 +49,15 @@ const ConfigSchema = z.object({
   GRAPHQL_INTROSPECTION: z.enum(['open', 'api', 'off']).optional(), // schema introspection: default open outside production, 'api' (Pro-plan users and super admins) in production
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMIT_DISABLED: bool.default(false),
+  /** Proxies in front whose X-Forwarded-For / -Proto are believed: off (default), a hop count, or a comma list of IPs/CIDRs. */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const r = parseTrustProxy(v);
+      if (typeof r === 'string') ctx.addIssue({ code: 'custom', message: r });
+      return typeof r === 'string' ? false : r;
+    }),
   CONSOLE_DIST: z.string().optional(),
   PLAYER_DIST: z.string().optional(),
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(2 * 1024 ** 3),
@@ -65,6 +75,28 @@ const ConfigSchema = z.object({
   /** SIGTERM: how long an API node drains requests and sockets, and a worker waits for its job before handing it back. */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(1).optional(), // default 25 (5 under NODE_ENV=test)
 });
+
+/**
+ * TRUST_PROXY → Fastify's trustProxy: false when unset/off; a hop count (1 = the one load balancer in front); or the
+ * proxies' addresses (IPs or CIDRs, comma list). `true` (believe any client's X-Forwarded-For) is refused: it lets
+ * a client choose its own address and so lift every per-address limit. A string answer is the error.
+ */
+export function parseTrustProxy(value: string | undefined): false | number | string[] | string {
+  const v = (value ?? '').trim();
+  if (v === '' || ['0', 'false', 'off', 'no'].includes(v.toLowerCase())) return false;
+  if (/^\d+$/.test(v)) return Number(v);
+  if (['1', 'true', 'yes', 'on'].includes(v.toLowerCase())) return 'give the number of proxies in front (e.g. 1) or their addresses, not "true"';
+  const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const item of list) {
+    const [ip, bits, extra] = item.split('/');
+    const family = isIP(ip ?? '');
+    const max = family === 6 ? 128 : 32;
+    if (!family || extra !== undefined || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= max))) {
+      return `"${item}" is not an IP address or CIDR range (expected a hop count or e.g. 10.0.0.0/8,127.0.0.1)`;
+    }
+  }
+  return list;
+}
 
 export type RawConfig = z.infer<typeof ConfigSchema>;
 export interface Config extends RawConfig {

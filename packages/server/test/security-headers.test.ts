@@ -34,7 +34,8 @@ const html = { accept: 'text/html' };
 describe('security headers', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp('pglite');
+    // The HSTS case sends X-Forwarded-Proto as the load balancer would: the test client is that trusted proxy.
+    t = await startTestApp('pglite', { TRUST_PROXY: '127.0.0.1' } as never);
   });
   afterAll(async () => {
     await t?.stop();

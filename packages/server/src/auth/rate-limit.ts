@@ -1,6 +1,7 @@
 /**
  * Per-IP limits for the public GraphQL mutations that cost us mail or hashing (sign-up, reset, resend, feedback).
- * /oauth/token uses @fastify/rate-limit on its route. Counters live in this process (rate-limiter-flexible's memory
+ * /oauth/token uses @fastify/rate-limit on its route (per IP) and `reserveLoginAttempt` (per account). The client IP is
+ * the socket's address unless TRUST_PROXY names the proxies in front (config.ts). Counters live in this process (rate-limiter-flexible's memory
  * store): with several API nodes each node counts on its own (docs/decisions.md, Accounts).
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
@@ -10,6 +11,8 @@ import type { Services } from '../services/services.js';
 
 export const RATE_LIMITS = {
   oauthToken: { points: 10, duration: 60 },
+  /** Failed password logins per account (any address): a guess spread over many addresses at one account is slowed. */
+  loginAccount: { points: 10, duration: 10 * 60 },
   googleLogin: { points: 10, duration: 60 },
   userRegister: { points: 10, duration: 10 * 60 },
   userRequestPasswordReset: { points: 5, duration: 15 * 60 },
@@ -45,4 +48,16 @@ export async function consumeRateLimit(services: Services, action: RateLimitedAc
     }
     throw err;
   }
+}
+
+/**
+ * Takes one of the account's login attempts before the password is checked (so concurrent guesses cannot all pass);
+ * answers `refund` for a successful login, which gives the attempt back: only failures count. Throws RATE_LIMITED
+ * when the account has had RATE_LIMITS.loginAccount failures in its window, whatever addresses they came from.
+ */
+export async function reserveLoginAttempt(services: Services, username: unknown): Promise<{ refund: () => Promise<void> }> {
+  const key = typeof username === 'string' ? username.trim().toLowerCase().slice(0, 320) : '';
+  if (services.config.RATE_LIMIT_DISABLED || !key) return { refund: async () => undefined };
+  await consumeRateLimit(services, 'loginAccount', key);
+  return { refund: async () => void (await limiterFor(services, 'loginAccount').reward(key, 1).catch(() => undefined)) };
 }

@@ -2,7 +2,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ERROR_CODES, ERROR_TEXTS, OAUTH_CLIENT } from '@roomwalk/shared';
-import { RATE_LIMITS } from '../auth/rate-limit.js';
+import { RATE_LIMITS, reserveLoginAttempt } from '../auth/rate-limit.js';
+import { AppError } from '../graphql/errors.js';
 import { authenticate, issueSession } from '../services/accounts.js';
 import type { Services } from '../services/services.js';
 
@@ -39,9 +40,19 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: Servic
       if (body.grant_type !== 'password') {
         return refuse(reply, 400, 'unsupported_grant_type', ERROR_CODES.BAD_USER_INPUT, 'Only the password grant is supported.');
       }
+      // Per account as well as per address: the attempt is taken first and given back when the login succeeds.
+      let attempt: Awaited<ReturnType<typeof reserveLoginAttempt>>;
+      try {
+        attempt = await reserveLoginAttempt(services, body.username);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        const retryAfter = Number(err.details?.retryAfterSeconds ?? 60);
+        return refuse(reply.header('retry-after', String(retryAfter)), 429, 'too_many_requests', ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited);
+      }
       // Unknown user, wrong password and malformed input get the same answer after the same argon2 work.
       const user = await authenticate(services, body.username, body.password);
       if (!user) return refuse(reply, 401, 'invalid_grant', ERROR_CODES.INVALID_CREDENTIALS, ERROR_TEXTS.loginFailed);
+      await attempt.refund();
       const session = await issueSession(services, user);
       return reply
         .header('cache-control', 'no-store')
