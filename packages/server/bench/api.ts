@@ -5,10 +5,14 @@
  * security headers), each server in its own process. Then a sustained run at a fixed rate: zero 5xx, zero GraphQL
  * errors, nothing logged at error level by the server.
  *
- * The real path is measured: every public tour query counts a view. The API counts views in memory and writes them
- * once a second per tour (services/view-counter.ts); one UPDATE per view capped this at about 460 req/s here, since
- * every view of a tour waits for the same row lock and a WAL flush. The bare route reads the same rows and counts in
- * memory too, so the ratio compares like with like.
+ * Since a view is a visit (a beacon, not the query), the public answer is the same for every visitor and cacheable
+ * (http/public-tour-cache.ts). Rows, same run:
+ *   - POST /query: GraphQL as before (no cache; the path the player took before the GET form);
+ *   - GET /query uncached: every request misses the in-process cache (its variables differ), so GraphQL runs;
+ *   - GET /query cached: 200 with the body from the node's memory (a first visit);
+ *   - GET /query 304: a revalidation with If-None-Match (a browser or CDN that has it);
+ *   - the bare Fastify + pg route. Targets: uncached ≥ 0.8 × bare, cached ≥ 3 × bare (throughput).
+ * Then a sustained run at a fixed rate on the player's GET: zero 5xx, zero errors, nothing logged at error level.
  *
  *   npm run bench:api -w packages/server
  *   BENCH_SECONDS=15 BENCH_SUSTAIN_SECONDS=60 BENCH_RATE=1000 BENCH_CONNECTIONS=10 (defaults)
@@ -66,11 +70,9 @@ async function bareServer(): Promise<void> {
   const publicBase = process.env.PUBLIC_URL!;
   const url = (key: string | null) => (key ? `${publicBase}/media/${key}` : null);
   const app = Fastify({ logger: false });
-  let served = 0;
   app.get<{ Params: { id: string } }>('/bare/tour/:id', async (req) => {
     const id = req.params.id;
     const t = (await pool.query('SELECT * FROM tours WHERE id = $1', [id])).rows[0];
-    t.views += ++served; // stands in for the API's in-memory view count (no per-request write on either side)
     const [clips, markers, agent] = await Promise.all([
       pool.query('SELECT * FROM clips WHERE tour_id = $1 ORDER BY index', [id]),
       pool.query('SELECT * FROM markers WHERE tour_id = $1 ORDER BY frame_index, created_at', [id]),
@@ -197,8 +199,8 @@ async function main(): Promise<void> {
 
     const tourID = `tour_${tour.id}`;
     const body = JSON.stringify({ query: PLAYER_TOUR_QUERY, variables: { tourID } });
-    // Same data both ways (views aside, which each request moves on).
-    const strip = (j: { data: { tour: Record<string, unknown> } }) => ({ ...j.data.tour, views: 0 });
+    // Same data both ways.
+    const strip = (j: { data: { tour: Record<string, unknown> } }) => j.data.tour;
     const viaGraphql = strip((await (await fetch(`${apiUrl}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json()) as never);
     const viaBare = strip((await (await fetch(`http://127.0.0.1:${barePort}/bare/tour/${tour.id}`)).json()) as never);
     const canon = (v: unknown): unknown =>
@@ -216,31 +218,57 @@ async function main(): Promise<void> {
       },
     };
     const run = (opts: Record<string, unknown>) => autocannon({ connections: CONNECTIONS, pipelining: 1, ...opts });
+    // The player's GET form (packages/player-element: graphqlRequest with get: true).
+    const getPath = (variables: Record<string, unknown>) => `/query?${new URLSearchParams({ query: PLAYER_TOUR_QUERY, variables: JSON.stringify(variables) })}`;
+    const getCachedPath = getPath({ tourID });
+    const first = await fetch(`${apiUrl}${getCachedPath}`);
+    const etag = first.headers.get('etag');
+    if (first.status !== 200 || !etag) throw new Error(`GET /query answered ${first.status} without an ETag`);
+    if (JSON.stringify(canon(strip((await first.json()) as never))) !== JSON.stringify(canon(viaGraphql))) throw new Error('GET /query answers different data');
+    const onGet = (status: number, resBody: string) => {
+      if (status === 200 && resBody.includes('"errors"')) graphqlErrors++;
+    };
+    let miss = 0;
+    const getUncached = { method: 'GET', setupRequest: (r: Record<string, unknown>) => ({ ...r, path: getPath({ tourID, miss: ++miss }) }), onResponse: onGet };
+    const getCached = { method: 'GET', path: getCachedPath, onResponse: onGet };
+    const get304 = { method: 'GET', path: getCachedPath, headers: { 'if-none-match': etag } };
 
     console.log(`Roomwalk API benchmark: public tour query (40 clips, 12 markers, agent), autocannon ${CONNECTIONS} connections, ${SECONDS} s per run, ${os.cpus().length} cores`);
     // Warm both (JIT, connection pools, PostgreSQL caches).
     await run({ url: apiUrl, requests: [gqlRequest], duration: 3 });
+    await run({ url: apiUrl, requests: [getCached], duration: 2 });
     await run({ url: `http://127.0.0.1:${barePort}/bare/tour/${tour.id}`, duration: 3 });
     graphqlErrors = 0;
 
     const g = await run({ url: apiUrl, requests: [gqlRequest], duration: SECONDS });
+    const gu = await run({ url: apiUrl, requests: [getUncached], duration: SECONDS });
+    const gc = await run({ url: apiUrl, requests: [getCached], duration: SECONDS });
+    const g304 = await run({ url: apiUrl, requests: [get304], duration: SECONDS });
     const b = await run({ url: `http://127.0.0.1:${barePort}/bare/tour/${tour.id}`, duration: SECONDS });
     const row = (label: string, r: AutocannonResult) =>
       `${label.padEnd(34)} ${r.requests.average.toFixed(0).padStart(7)} req/s   p50 ${String(r.latency.p50).padStart(3)} ms   p99 ${String(r.latency.p99).padStart(3)} ms   non-2xx ${r.non2xx}   errors ${r.errors}`;
-    console.log(row('GraphQL tour(tourID) (ROLE=api)', g));
+    console.log(row('POST /query (no cache, before)', g));
+    console.log(row('GET /query uncached (misses)', gu));
+    console.log(row('GET /query cached (200, memory)', gc));
+    console.log(row('GET /query If-None-Match (304)', g304));
     console.log(row('bare Fastify + pg, same data', b));
-    console.log(`ratio GraphQL / bare: ${(g.requests.average / b.requests.average).toFixed(2)} (throughput), ${(g.latency.p99 / Math.max(1, b.latency.p99)).toFixed(2)} (p99)`);
-    const maxOk = g.requests.average >= TARGET_RPS && g.latency.p99 <= TARGET_P99_MS && g.non2xx === 0 && g.errors === 0 && graphqlErrors === 0;
-    console.log(`target ≥ ${TARGET_RPS} req/s with p99 ≤ ${TARGET_P99_MS} ms: ${maxOk ? 'met' : 'MISSED'}${graphqlErrors ? ` (${graphqlErrors} GraphQL errors)` : ''}`);
-    failed ||= !maxOk;
+    const ratio = (r: AutocannonResult) => r.requests.average / b.requests.average;
+    console.log(`ratios to bare (throughput): POST ${ratio(g).toFixed(2)}, GET uncached ${ratio(gu).toFixed(2)}, GET cached ${ratio(gc).toFixed(2)}, GET 304 ${ratio(g304).toFixed(2)}`);
+    const uncachedOk = ratio(gu) >= 0.8;
+    const cachedOk = ratio(gc) >= 3 && ratio(g304) >= 3;
+    console.log(`target uncached ≥ 0.8 × bare: ${uncachedOk ? 'met' : 'MISSED'}; cached ≥ 3 × bare (200 and 304): ${cachedOk ? 'met' : 'MISSED'}`);
+    const clean = [g, gu, gc].every((r) => r.non2xx === 0 && r.errors === 0) && g304.errors === 0 && g304.non2xx === g304.requests.total && graphqlErrors === 0;
+    const maxOk = gc.requests.average >= TARGET_RPS && gc.latency.p99 <= TARGET_P99_MS && clean;
+    console.log(`target ≥ ${TARGET_RPS} req/s with p99 ≤ ${TARGET_P99_MS} ms (player GET): ${maxOk ? 'met' : 'MISSED'}${graphqlErrors ? ` (${graphqlErrors} GraphQL errors)` : ''}`);
+    failed ||= !maxOk || !uncachedOk || !cachedOk;
 
     // Sustained: a fixed rate for a minute.
     graphqlErrors = 0;
     const before = errorLines(api.lines).length;
-    const s = await run({ url: apiUrl, requests: [gqlRequest], duration: SUSTAIN_SECONDS, overallRate: RATE, connections: Math.max(CONNECTIONS, 20) });
+    const s = await run({ url: apiUrl, requests: [getCached], duration: SUSTAIN_SECONDS, overallRate: RATE, connections: Math.max(CONNECTIONS, 20) });
     const fivexx = Object.entries(s.statusCodeStats ?? {}).filter(([code]) => code.startsWith('5')).reduce((n, [, v]) => n + v.count, 0);
     const logged = errorLines(api.lines).slice(before);
-    console.log(row(`sustained ${SUSTAIN_SECONDS} s at ${RATE} req/s`, s));
+    console.log(row(`sustained GET ${SUSTAIN_SECONDS} s at ${RATE} req/s`, s));
     console.log(`  total ${s.requests.total} requests, 5xx ${fivexx}, timeouts ${s.timeouts}, GraphQL errors ${graphqlErrors}, server error logs ${logged.length}`);
     for (const l of logged.slice(0, 5)) console.log(`  logged: ${l.slice(0, 300)}`);
     const sustainOk = fivexx === 0 && s.non2xx === 0 && s.errors === 0 && s.timeouts === 0 && graphqlErrors === 0 && logged.length === 0 && s.requests.average >= RATE * 0.97;
