@@ -3,7 +3,9 @@
  * video through the file chooser → watch the processing percentage climb → the tour appears processed → edit info and
  * thumbnail → open the editor, add three markers, rename one, delete one → preview → copy the share link and the QR
  * code → open /playerext logged out in a new context → fast-travel to a marker and see the canvas change → delete the
- * tour. Screens are checked with axe and saved at phone and desktop widths in test-artifacts/.
+ * tour. Also: a reload of /upload loads the console; a marker notice shows once; Professional Photos refresh by
+ * themselves after Generate, with progress, and Stage is not offered without an AI service; a legal page opened in a
+ * new tab goes back into the app. Screens are checked with axe and saved at phone and desktop widths in test-artifacts/.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -98,6 +100,11 @@ test('upload a generated video through the file chooser, then save its Tour Info
   await page.getByRole('button', { name: 'Add' }).click();
   await page.waitForURL('**/upload');
   await expect(page.getByText('Keep camera steady')).toBeVisible();
+  // A reload (or a bookmark) of /upload loads the console, not the server's JSON 404.
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Upload' })).toBeVisible();
+  await expect(page.getByText('Keep camera steady')).toBeVisible();
+  expect(await page.locator('body').innerText()).not.toContain('"code"');
   await screen(page, 'upload');
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Upload a video' }).click();
@@ -215,6 +222,11 @@ test('open the editor, add three markers, rename one, delete one', async () => {
   await drawer(page).getByLabel('Marker name').fill('Open-plan Kitchen');
   await drawer(page).getByRole('button', { name: 'Save', exact: true }).click();
   await expect(drawer(page).getByRole('button', { name: 'Open-plan Kitchen', exact: true })).toBeVisible();
+  // The notice shows once, inside the player, not again as a console snackbar at the top.
+  await expect(player(page).locator('[part="notice"]')).toHaveText(NOTICES.markerUpdated);
+  await expect(page.locator('.snackbar-region')).not.toContainText(NOTICES.markerUpdated);
+  // The row icons are drawn (SVG), not emoji characters that need an emoji font.
+  await expect(drawer(page).getByRole('button', { name: 'Delete Entrance' }).locator('svg')).toBeVisible();
   await drawer(page).getByRole('button', { name: 'Delete Garden' }).click();
   await drawer(page).getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(drawer(page).getByRole('button', { name: 'Garden', exact: true })).toHaveCount(0);
@@ -278,6 +290,43 @@ test('open /playerext logged out and fast-travel to a marker: the canvas changes
     await screen(p, 'playerext');
   } finally {
     await visitor.close();
+  }
+});
+
+test('Professional Photos: progress from the call, the photos appear without a reload, Stage needs the AI service', async () => {
+  test.setTimeout(150_000);
+  await page.goto(`/tour/${tourId}/shots`);
+  await expect(page.getByRole('heading', { name: NEW_TITLE })).toBeVisible();
+  await expect(page.getByText('No professional photos yet.')).toBeVisible();
+  const queries: number[] = [];
+  const started = Date.now();
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && r.url().endsWith('/query') && (r.postData() ?? '').includes('TourShots')) queries.push(Date.now() - started);
+  });
+  await page.getByRole('button', { name: 'Generate professional photos' }).click();
+  await expect(page.getByRole('progressbar', { name: 'Generating professional photos' })).toBeVisible();
+  await screen(page, 'shots-generating');
+  // No reload: the page refreshes by itself until the shots are there.
+  await expect(page.locator('article.shot-card').first()).toBeVisible({ timeout: 120_000 });
+  await expect(page.getByRole('progressbar', { name: 'Generating professional photos' })).toHaveCount(0);
+  console.log('TourShots refreshes after the call at (ms):', queries.join(', '));
+  expect(queries.length).toBeGreaterThanOrEqual(2);
+  // No AI image service in this run: Stage is not offered, and the page says why.
+  await expect(page.getByText(/Staging needs an AI image service/)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Stage' })).toHaveCount(0);
+  await screen(page, 'shots');
+});
+
+test('a legal page opened in a new tab: Back stays in the app', async () => {
+  const tab = await context.newPage();
+  try {
+    await tab.goto('/terms');
+    await expect(tab.getByRole('heading', { name: 'Terms & Conditions' })).toBeVisible();
+    await tab.locator('sl-icon-button.back-button').click();
+    await tab.waitForURL((u) => u.pathname === '/');
+    await expect(tab.getByRole('heading', { name: 'My Tours' })).toBeVisible();
+  } finally {
+    await tab.close();
   }
 });
 
