@@ -43,11 +43,22 @@ export function toClientError(err: unknown, log?: (e: unknown) => void): GraphQL
       extensions: { code: original.code, ...(original.details ?? {}) },
     });
   }
-  // Validation and parse errors raised by graphql itself are safe to show.
-  if (err instanceof GraphQLError && !err.originalError) {
+  // Validation and parse errors raised by graphql itself are safe to show, and so are graphql's variable errors
+  // ("Variable "$x" got invalid value …"), which wrap graphql's own error (not a thrown Error, whose text could leak).
+  if (err instanceof GraphQLError && (!err.originalError || isGraphqlOwn(err.originalError))) {
     const code = (err.extensions?.code as string | undefined) ?? ERROR_CODES.BAD_USER_INPUT;
     return new GraphQLError(err.message, { path, extensions: { code } });
   }
   log?.(original);
   return new GraphQLError(ERROR_TEXTS.unexpected, { path, extensions: { code: ERROR_CODES.INTERNAL } });
+}
+
+/** A GraphQLError made by graphql itself: no thrown Error anywhere down its chain. */
+function isGraphqlOwn(err: unknown): boolean {
+  let cur: unknown = err;
+  for (let i = 0; i < 5 && cur instanceof GraphQLError; i++) {
+    if (!cur.originalError) return true;
+    cur = cur.originalError;
+  }
+  return false;
 }
