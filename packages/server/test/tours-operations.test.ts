@@ -140,15 +140,21 @@ describe.each(DB_KINDS)('tour operations on %s', (kind) => {
   });
 
   describe('views', () => {
-    it('counts public views, not the owner company\'s, and counts views of a deactivated tour apart', async () => {
+    it('counts visits (the player\'s beacon), not tour() answers, and counts visits of a deactivated tour apart', async () => {
       const tour = await seedProcessedTour(t, owner);
+      const visit = (visitorId: string) =>
+        fetch(`${t.url}/tour-visit`, { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: JSON.stringify({ tourId: tour.id, visitorId }) });
+      // Answers count nothing, whoever asks.
       await t.gql(Q.tour, { id: tour.id });
       await t.gql(Q.tour, { id: tour.id }, stranger.token);
-      await t.gql(Q.tour, { id: tour.id }, owner.token);
       await t.gql(Q.tour, { id: tour.id }, member.token);
+      expect((await visit('visitor-one-1')).status).toBe(204);
+      expect((await visit('visitor-two-2')).status).toBe(204);
+      expect((await visit('visitor-one-1')).status).toBe(204); // the same visit
       const seen = await t.gql(Q.tour, { id: tour.id }, owner.token);
       expect(seen.data.tour).toMatchObject({ views: 2, deactivatedViews: 0 });
       await t.app.services.db.updateTable('tours').set({ deactivated_at: new Date() }).where('id', '=', tour.row.id).execute();
+      expect((await visit('visitor-three-3')).status).toBe(204);
       const pub = await t.gql(Q.tour, { id: tour.id });
       // A deactivated tour still plays for links already shared.
       expect(pub.data.tour).toMatchObject({ views: 2, deactivatedViews: 1 });
