@@ -70,10 +70,16 @@ describe('cross-origin player operations', () => {
       expect(leadBody.errors).toBeUndefined();
       expect(leadBody.data!.tourLeadCreate.tourLead.id).toMatch(/^lead_/);
     }
-    // The view beacon's plain route answers the preflight too (a JSON beacon is not a simple request).
+    // The view beacon's plain route answers the preflight too (a JSON beacon is not a simple request), and its answer
+    // is a cross-origin resource: Chromium refuses a no-cors beacon answered "same-origin" (ERR_BLOCKED_BY_RESPONSE).
     const beacon = await preflight(`${t.url}/tour-visit`, LISTING);
     expect(beacon.status).toBe(204);
     expect(beacon.headers.get('access-control-allow-origin')).toBe('*');
+    const sent = await fetch(`${t.url}/tour-visit`, { method: 'POST', headers: { origin: LISTING, 'content-type': 'text/plain;charset=UTF-8' }, body: JSON.stringify({ tourId, visitorId: 'visitor_cors_1234', secondsSpent: 2 }) });
+    expect(sent.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(sent.headers.get('access-control-allow-origin')).toBe('*');
+    // Private answers stay same-origin resources.
+    expect((await post(`${t.url}/query`, LISTING, { query: '{ me { user { id } } }' })).headers.get('cross-origin-resource-policy')).toBe('same-origin');
   });
 
   it('keeps private operations same-origin: no CORS headers for them, for mixed documents or with a token', async () => {

@@ -93,6 +93,12 @@ export function corsPolicyFor(req: FastifyRequest): Policy {
 }
 
 export async function registerCors(app: FastifyInstance): Promise<void> {
+  // A beacon (navigator.sendBeacon, fetch no-cors) from a listing page reads no answer, but Chromium still refuses
+  // one marked same-origin (helmet's default Cross-Origin-Resource-Policy): the public paths are cross-origin resources.
+  app.addHook('onRequest', async (req, reply) => {
+    const path = req.url.split('?', 1)[0];
+    if (path && PUBLIC_PATHS.has(path)) reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
+  });
   await app.register(cors, {
     // preHandler: the GraphQL body is parsed by then, and a preflight is answered before any handler runs.
     hook: 'preHandler',
