@@ -198,6 +198,16 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
     }
     await shapeResponse(req, res);
     if (req.method === 'OPTIONS') return send(res, 204, '');
+    if (url.pathname === '/query' && req.method === 'GET') {
+      // GraphQL over GET (the player's public tour query without a session).
+      let variables;
+      try {
+        variables = JSON.parse(url.searchParams.get('variables') || '{}');
+      } catch {
+        return send(res, 400, gqlError('Bad JSON', 'BAD_REQUEST'));
+      }
+      return send(res, 200, handleGraphQL({ query: url.searchParams.get('query') ?? '', variables }, req.headers.authorization));
+    }
     if (url.pathname === '/query' && req.method === 'POST') {
       let body;
       try {

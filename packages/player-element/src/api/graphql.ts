@@ -1,4 +1,8 @@
-/** A small GraphQL-over-HTTP call: POST {query, variables} to `${api}/query`. */
+/**
+ * A small GraphQL-over-HTTP call: POST {query, variables} to `${api}/query`; with `get`, a GET of the same (the public
+ * tour query without a session: the server answers it with an ETag from its cache, and the browser revalidates with
+ * If-None-Match, 304 when nothing changed).
+ */
 export class GraphQLRequestError extends Error {
   readonly code: string | undefined;
   constructor(message: string, code: string | undefined) {
@@ -17,16 +21,19 @@ export async function graphqlRequest<T>(
   api: string,
   query: string,
   variables: Record<string, unknown>,
-  options: { token?: string | undefined; signal?: AbortSignal | undefined } = {},
+  options: { token?: string | undefined; signal?: AbortSignal | undefined; get?: boolean } = {},
 ): Promise<T> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  const get = options.get === true && !options.token;
+  // A GET carries no content-type, so a cross-origin one needs no preflight.
+  const headers: Record<string, string> = get ? { accept: 'application/json' } : { 'content-type': 'application/json', accept: 'application/json' };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
+  const base = `${api.replace(/\/$/, '')}/query`;
   let res: Response;
   try {
-    res = await fetch(`${api.replace(/\/$/, '')}/query`, {
-      method: 'POST',
+    res = await fetch(get ? `${base}?${new URLSearchParams({ query, variables: JSON.stringify(variables) })}` : base, {
+      method: get ? 'GET' : 'POST',
       headers,
-      body: JSON.stringify({ query, variables }),
+      ...(get ? {} : { body: JSON.stringify({ query, variables }) }),
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (e) {

@@ -29,7 +29,7 @@ describe('visit beacon', () => {
     cleanup();
     const p = await makePlayer({ 'tour-id': tours.main!, api: stub });
     await firstEvent(p, 'tour-ready');
-    const [first] = await until(async () => ((await visits()).some((v) => v.body.includes(tours.main!)) ? (await visits()).filter((v) => v.body.includes(tours.main!)) : null), 'the first beacon');
+    const [first] = (await until(async () => ((await visits()).some((v) => v.body.includes(tours.main!)) ? (await visits()).filter((v) => v.body.includes(tours.main!)) : null), 'the first beacon'))!;
     expect(first!.contentType).to.match(/^text\/plain/);
     const body = JSON.parse(first!.body) as VisitBody;
     expect(body).to.deep.include({ tourId: tours.main, secondsSpent: 0 });
@@ -39,7 +39,7 @@ describe('visit beacon', () => {
     const again = await makePlayer({ 'tour-id': tours.main!, api: stub });
     await firstEvent(again, 'tour-ready');
     // Start and end beacons of both loads: one kept id (the server counts them as one visit).
-    const all = await until(async () => ((await bodies(tours.main!)).length >= 3 ? bodies(tours.main!) : null), 'the second load\'s beacon');
+    const all = (await until(async () => ((await bodies(tours.main!)).length >= 3 ? bodies(tours.main!) : null), 'the second load\'s beacon'))!;
     expect([...new Set(all.map((b) => b.visitorId))]).to.deep.equal([body.visitorId]);
     // The preview player sent nothing (its tour appears in no beacon).
     expect(await bodies(tours.other!)).to.deep.equal([]);
@@ -54,7 +54,7 @@ describe('visit beacon', () => {
       cleanup();
     }
     // Two loads, each a start and an end beacon: two ids, one per load.
-    const all = await until(async () => ((await bodies(tours.other!)).length >= 4 ? bodies(tours.other!) : null), 'four beacons');
+    const all = (await until(async () => ((await bodies(tours.other!)).length >= 4 ? bodies(tours.other!) : null), 'four beacons'))!;
     expect(new Set(all.map((b) => b.visitorId)).size).to.equal(2);
     expect(all.map((b) => b.visitorId)).to.not.include('stored-visitor-id');
     expect(localStorage.getItem(VISITOR_ID_KEY)).to.equal(null);

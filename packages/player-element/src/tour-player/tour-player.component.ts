@@ -424,7 +424,7 @@ export class TourPlayer extends LitElement {
     }
     let tour: PlayerTour | null;
     try {
-      const data = await graphqlRequest<{ tour: PlayerTour | null }>(this.apiBase, PLAYER_TOUR_QUERY, { tourID: id }, { token: this.authToken, signal: abort.signal });
+      const data = await graphqlRequest<{ tour: PlayerTour | null }>(this.apiBase, PLAYER_TOUR_QUERY, { tourID: id }, { token: this.authToken, signal: abort.signal, get: true });
       tour = data.tour;
     } catch (e) {
       if (abort.signal.aborted) return;
