@@ -76,8 +76,10 @@ describe.each(DB_KINDS)('public tour answer over GET (%s)', (kind) => {
     const mine = await getTour(t.url, tourId, { authorization: `Bearer ${owner.token}` });
     expect(mine.status).toBe(200);
     expect(mine.headers.get('etag')).toBeNull();
-    const missing = await getTour(t.url, 'tour_00000000-0000-4000-8000-000000000000');
+    const missing = await getTour(t.url, 'tour_00000000-0000-4000-8000-000000000000', { origin: 'https://listing.example' });
     expect(missing.headers.get('etag')).toBeNull();
+    // An embed on another origin reads the error too (to show "Invalid link" rather than a network error).
+    expect(missing.headers.get('access-control-allow-origin')).toBe('*');
     expect(((await missing.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('NOT_FOUND');
   });
 });

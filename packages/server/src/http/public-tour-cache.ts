@@ -178,6 +178,9 @@ export async function registerPublicTourCache(app: FastifyInstance, services: Se
         return;
       }
     }
+    // The player's public query from a listing site's page: readable from any origin, errors included (an embed must
+    // read TOUR_REMOVED or NOT_FOUND to say so). No credentials are involved (no Authorization header, no cookie read).
+    if (!reply.hasHeader('access-control-allow-origin')) reply.header('Access-Control-Allow-Origin', '*');
     const tourId = typeof globalId === 'string' ? tourUuid(globalId) : null;
     if (!tourId) return;
     const key = `${query}\u0000${variables}\u0000${typeof q.operationName === 'string' ? q.operationName : ''}`;
