@@ -26,6 +26,8 @@ import { AppError, toClientError } from './graphql/errors.js';
 import { PARSE_OPTIONS, checkQueryLimits, isParsedDocument, isTokenLimitError, tokenLimitError } from './graphql/limits.js';
 import { guardGraphqlSocket, introspectionPolicy, introspectionRefused, isGraphqlSocketRequest, mayIntrospect, requestShapeRefusal, usesIntrospection, withoutSuggestion } from './graphql/hardening.js';
 import { registerRoutes } from './http/routes.js';
+import { registerUploadDrain } from './http/graphql-upload.js';
+import { IMAGE_MAX_BYTES } from './services/accounts.js';
 import { closeHttpGracefully } from './http/graceful-close.js';
 import { flushViews } from './services/view-counter.js';
 import { assertProductionMediaBinaries } from './media/ffmpeg-binaries.js';
@@ -129,7 +131,10 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
 
   // At the root (Mercurius would register it in its own scope), so a shutdown can close subscription sockets with 1001.
   await app.register(fastifyWebsocket, { options: { maxPayload: 1024 * 1024 } });
-  await app.register(mercuriusUpload, { maxFileSize: 15 * 1024 * 1024, maxFiles: 2 });
+  // Before mercurius-upload: its onSend waits for the whole body, so files nobody read are drained first (refusals answer).
+  await registerUploadDrain(app);
+  // One byte over the image limit: a larger file reaches the resolvers' size check and is refused, never cut short.
+  await app.register(mercuriusUpload, { maxFileSize: IMAGE_MAX_BYTES + 1, maxFiles: 2 });
   // Mercurius parses WebSocket documents without our token limit: guard those sockets before it reads a message.
   app.websocketServer.on('connection', (socket, req) => {
     if (isGraphqlSocketRequest(req)) guardGraphqlSocket(socket);

@@ -14,6 +14,7 @@ import { AppError, fromZod } from '../graphql/errors.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { consumeOneTimeToken, issueOneTimeToken, retireOneTimeTokens } from '../auth/one-time-tokens.js';
 import { consumeRateLimit } from '../auth/rate-limit.js';
+import { readFileUpload } from '../http/graphql-upload.js';
 import { hashToken } from '../auth/tokens.js';
 import { enqueueMail } from '../jobs/workers.js';
 import { activationMail, mailLinks, passwordResetMail } from '../mail/templates.js';
@@ -278,14 +279,8 @@ async function resolveUpload(upload: unknown): Promise<FileUploadValue> {
 
 async function readUpload(upload: Promise<FileUploadValue> | FileUploadValue): Promise<Buffer> {
   const file = await resolveUpload(upload);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of file.createReadStream() as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > IMAGE_MAX_BYTES) throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The image is too large.');
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+  // Refuses over IMAGE_MAX_BYTES (the multipart limit sits one byte above, so a larger file is never silently cut).
+  return readFileUpload(file, IMAGE_MAX_BYTES, () => new AppError(ERROR_CODES.UPLOAD_INVALID, 'The image is too large.'));
 }
 
 /** Decodes any image sharp reads, bounded in pixels, and re-encodes it, so nothing the user sent is served as is. */

@@ -6,6 +6,7 @@ import {
   ERROR_CODES, ERROR_TEXTS, NOTICES, TOUR_STATUS, VALIDATION, hasActiveTourSlot, isAcceptedThumbnailName, tourInfoSchema,
 } from '@roomwalk/shared';
 import type { TourRow } from '../db/types.js';
+import { readFileUpload } from '../http/graphql-upload.js';
 import type { AuthInfo, FileUploadValue } from '../graphql/builder.js';
 import { decodeId } from '../graphql/builder.js';
 import { AppError, forbidden, fromZod, notFound } from '../graphql/errors.js';
@@ -40,7 +41,7 @@ export async function loadEditableTour(services: Services, auth: AuthInfo, tourG
 
 export interface TourSaveInputValue {
   id: string;
-  /** Privacy switch; omitted or null keeps the current value. Existing clips are not reprocessed. */
+  /** Privacy switch; omitted or null keeps the current value. A change reprocesses a processed tour's clips. */
   blurFaces?: boolean | null | undefined;
   title?: string | null | undefined;
   description?: string | null | undefined;
@@ -54,12 +55,27 @@ export async function saveTour(services: Services, auth: AuthInfo, input: TourSa
   const parsed = tourInfoSchema.safeParse({ title: input.title, description: input.description, listingLink: input.listingLink });
   if (!parsed.success) throw fromZod(parsed.error.issues);
   const { title, description, listingLink } = parsed.data;
-  return services.db
-    .updateTable('tours')
-    .set({ title, description: description || null, listing_link: listingLink || null, ...(typeof input.blurFaces === 'boolean' ? { blur_faces: input.blurFaces } : {}), updated_at: new Date() })
-    .where('id', '=', tour.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  // Turning blurring off (or on again) remakes the clips and thumbnail from the stored upload: the current ones carry
+  // the old choice. A tour still processing picks the new value up when its job claims it.
+  const blurChanged = typeof input.blurFaces === 'boolean' && input.blurFaces !== tour.blur_faces;
+  const reprocess = blurChanged && tour.status === TOUR_STATUS.PROCESSED && !!tour.video_key;
+  const jobs = reprocess ? await import('../jobs/process-tour.js') : null;
+  if (jobs) await jobs.ensureProcessingQueues(services);
+  return services.db.transaction().execute(async (trx) => {
+    const saved = await trx
+      .updateTable('tours')
+      .set({
+        title, description: description || null, listing_link: listingLink || null,
+        ...(typeof input.blurFaces === 'boolean' ? { blur_faces: input.blurFaces } : {}),
+        ...(jobs ? { status: TOUR_STATUS.PROCESSING, progress: 0, progress_text: 'Waiting to start' } : {}),
+        updated_at: new Date(),
+      })
+      .where('id', '=', tour.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (jobs) await jobs.enqueueProcessTour(services, tour.id, trx);
+    return saved;
+  });
 }
 
 /** The Upload scalar may hand over graphql-upload's Upload object (whose `promise` holds the file) or the file's promise. */
@@ -73,14 +89,9 @@ async function readImage(upload: Promise<FileUploadValue> | FileUploadValue): Pr
   const file = await resolveUpload(upload);
   if (!file || !file.filename) throw new AppError(ERROR_CODES.BAD_USER_INPUT, VALIDATION.noFileSelected);
   if (!isAcceptedThumbnailName(file.filename)) throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'Please choose a .jpg, .jpeg or .png image.');
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of file.createReadStream() as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > THUMBNAIL_MAX_BYTES) throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The image is too large.');
-    chunks.push(chunk);
-  }
-  return { name: file.filename, data: Buffer.concat(chunks) };
+  // Drains what it refuses (http/graphql-upload.ts), so a too-large image answers instead of stalling the request.
+  const data = await readFileUpload(file, THUMBNAIL_MAX_BYTES, () => new AppError(ERROR_CODES.UPLOAD_INVALID, 'The image is too large.'));
+  return { name: file.filename, data };
 }
 
 /** Decodes (bounded in pixels), orients, centre-crops to 16:9 and re-encodes as a 1280x720 JPEG: nothing sent is served as is. */
