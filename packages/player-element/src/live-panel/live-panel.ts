@@ -74,6 +74,16 @@ function loadTurnstile(): Promise<TurnstileApi> {
   }));
 }
 
+/**
+ * `<tour-live-panel>`: the live-viewing panel (lead form, remote and local video, Mute, Camera Off, Sync, Hang Up).
+ * `<tour-player live-viewing>` creates it from its lazily loaded chunk; it is not placed by hand.
+ *
+ * @tagname tour-live-panel
+ * @fires {CustomEvent<{ tourLead: { id?: string; name: string; surname?: string | null; email: string; contactNumber?: string | null; leadType?: string; tourId?: string }; viewingSessionRequest: { signalingToken: string; expireTime: string } | null }>} live-lead - The viewer's lead form was accepted (tourLeadCreate).
+ * @fires {CustomEvent<undefined>} live-close - The call ended or the panel was closed.
+ * @cssproperty --tour-player-accent - Button colour (inherited from the player).
+ * @cssproperty --tour-player-radius - Corner radius (inherited from the player).
+ */
 export class TourLivePanel extends LitElement {
   static override styles = css`
     :host { position: absolute; inset: 56px 8px auto auto; z-index: 6; display: block; width: min(320px, calc(100% - 16px)); max-height: calc(100% - 64px); overflow: auto; font: 14px/1.4 system-ui, sans-serif; color: #fff; }
@@ -111,16 +121,16 @@ export class TourLivePanel extends LitElement {
     tourId: { type: String, attribute: 'tour-id' },
     session: { type: String },
     authToken: { attribute: false },
-    phase: { state: true },
-    snapshot: { state: true },
-    errors: { state: true },
-    formError: { state: true },
-    toasts: { state: true },
-    syncOn: { state: true },
-    topOpen: { state: true },
-    bottomOpen: { state: true },
-    muted: { state: true },
-    cameraOff: { state: true },
+    phase: { state: true, attribute: false },
+    snapshot: { state: true, attribute: false },
+    errors: { state: true, attribute: false },
+    formError: { state: true, attribute: false },
+    toasts: { state: true, attribute: false },
+    syncOn: { state: true, attribute: false },
+    topOpen: { state: true, attribute: false },
+    bottomOpen: { state: true, attribute: false },
+    muted: { state: true, attribute: false },
+    cameraOff: { state: true, attribute: false },
   };
 
   declare role: LiveRole;

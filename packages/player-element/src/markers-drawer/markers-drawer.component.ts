@@ -32,12 +32,12 @@ const TRASH_ICON = html`<svg viewBox="0 0 16 16" aria-hidden="true" focusable="f
  * passes the resulting state back down.
  *
  * @tagname tour-markers-drawer
- * @fires tour-marker-jump-request
- * @fires tour-marker-add-request
- * @fires tour-marker-rename-request
- * @fires tour-marker-delete-request
- * @fires tour-ai-markers-request
- * @fires tour-notice
+ * @fires {CustomEvent<{ marker: Marker }>} tour-marker-jump-request - A marker was chosen (the player fast-travels).
+ * @fires {CustomEvent<{ name: string; custom: boolean }>} tour-marker-add-request - Add a marker at the current frame (edit mode).
+ * @fires {CustomEvent<{ marker: Marker; name: string }>} tour-marker-rename-request - Rename a marker (edit mode).
+ * @fires {CustomEvent<{ marker: Marker }>} tour-marker-delete-request - Delete a marker (edit mode).
+ * @fires {CustomEvent<Record<string, never>>} tour-ai-markers-request - Auto generate with AI (super admin, edit mode).
+ * @fires {CustomEvent<{ message: string; variant: 'success' | 'warning' | 'error' | 'info' }>} tour-notice - A notice for the player to show.
  * @csspart list - The list of markers.
  * @csspart row - One marker row.
  */

@@ -63,27 +63,40 @@ const scriptOrigin = (() => {
  * workers and draws the frame for the current position.
  *
  * @tagname tour-player
- * @fires tour-ready - The first frame is on screen.
- * @fires tour-frame-change - The frame changed by user input.
- * @fires tour-marker-change - The active marker changed.
- * @fires tour-status-change - Loading status or travel direction changed.
- * @fires tour-error - A typed error (`error.code`).
- * @fires tour-notice - A notice (success, warning, error, info) also shown inside the player.
- * @fires tour-menu-request - The menu button was pressed (the console opens its menu).
- * @fires tour-room-change - The room (the marker at or before the playhead) changed, by user input or code.
+ * @fires {CustomEvent<{ totalFrames: number }>} tour-ready - The first frame is on screen.
+ * @fires {CustomEvent<{ frame: number; source: 'drag' | 'wheel' | 'touch' | 'keyboard' | 'marker' | 'host' }>} tour-frame-change - The frame changed by user input.
+ * @fires {CustomEvent<{ marker: Marker | null }>} tour-marker-change - The active marker changed.
+ * @fires {CustomEvent<{ room: string | null; marker: Marker | null; frame: number }>} tour-room-change - The room (the marker at or before the playhead) changed, by user input or code.
+ * @fires {CustomEvent<{ status: 'idle' | 'loading' | 'ready' | 'error'; travel: 'idle' | 'forward' | 'backward' }>} tour-status-change - Loading status or travel direction changed.
+ * @fires {CustomEvent<{ error: TourPlayerError }>} tour-error - A typed error (`error.code`, `error.category`).
+ * @fires {CustomEvent<{ message: string; variant: 'success' | 'warning' | 'error' | 'info' }>} tour-notice - A notice also shown inside the player.
+ * @fires {CustomEvent<Record<string, never>>} tour-menu-request - The menu button was pressed (the console opens its menu).
  * @slot menu - Replaces the menu button in the top bar.
  * @slot live - The live-viewing panel.
  * @csspart base - The player container.
  * @csspart background - The blurred thumbnail.
  * @csspart top-bar - Title and menu.
  * @csspart canvas - The frame canvas (a slider to assistive technology).
- * @csspart buffer - Buffer progress track; `buffer-bar` is its fill.
+ * @csspart buffer - Buffer progress track.
+ * @csspart buffer-bar - The buffer track's fill.
+ * @csspart intro-logo - The intro logo (the company's with Custom Company Branding), faded after the first 10 %.
+ * @csspart poster - The thumbnail poster while `loading="lazy"` waits for the viewport.
  * @csspart joystick - The drag control.
+ * @csspart hint - "drag me" beside the joystick.
  * @csspart drawer - The Fast Travel drawer.
  * @csspart dialog - Any dialog.
- * @cssproperty --tour-player-background - Background colour.
- * @cssproperty --tour-player-accent - Accent colour.
+ * @csspart dialog-overlay - The dim layer behind a dialog.
+ * @csspart notice - The notice (toast).
+ * @csspart info-panel - Tour Info beside the canvas (agent mode, desktop).
+ * @csspart loading - The loading spinner's layer.
+ * @csspart live-start - The Go Live / Talk to Agent button.
+ * @cssproperty --tour-player-background - Background colour (#1f1f1f).
+ * @cssproperty --tour-player-accent - Accent colour (the company's with Custom Company Branding, else #1565c0).
+ * @cssproperty --tour-player-text - Text colour (#fff).
+ * @cssproperty --tour-player-spinner-color - Loading spinner colour (#9e9e9e).
  * @cssproperty --tour-player-drawer-width - Drawer width (250px).
+ * @cssproperty --tour-player-drawer-max-height - Drawer height limit (400px).
+ * @cssproperty --tour-player-radius - Corner radius (8px).
  */
 export class TourPlayer extends LitElement {
   static override styles = [styles, liveStyles];
