@@ -15,6 +15,37 @@ const USERS = 'mutation($input: ReportExportInput!) { generateSummaryByUserRepor
 
 const csvRows = (base64: string): string[][] => parse(Buffer.from(base64, 'base64'), { bom: true, relax_column_count: false }) as string[][];
 
+interface TextBox { text: string; page: number; left: number; right: number; bottom: number; top: number }
+
+/** Every text run of the PDF with its box in page units (from the content stream, as a viewer places it). */
+async function pdfTextBoxes(base64: string): Promise<TextBox[]> {
+  const pdf = await getDocumentProxy(new Uint8Array(Buffer.from(base64, 'base64')));
+  const boxes: TextBox[] = [];
+  for (let n = 1; n <= pdf.numPages; n++) {
+    const content = await (await pdf.getPage(n)).getTextContent();
+    for (const item of content.items as Array<{ str?: string; transform: number[]; width: number; height: number }>) {
+      if (!item.str?.trim()) continue;
+      const [x, y] = [item.transform[4]!, item.transform[5]!];
+      boxes.push({ text: item.str, page: n, left: x, right: x + item.width, bottom: y, top: y + item.height });
+    }
+  }
+  return boxes;
+}
+
+/** Pairs of text runs whose boxes overlap (0.5 pt of tolerance on every side). */
+function overlappingText(boxes: TextBox[]): string[] {
+  const out: string[] = [];
+  const e = 0.5;
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, b] = [boxes[i]!, boxes[j]!];
+      if (a.page !== b.page) continue;
+      if (a.left + e < b.right - e && b.left + e < a.right - e && a.bottom + e < b.top - e && b.bottom + e < a.top - e) out.push(`"${a.text}" / "${b.text}"`);
+    }
+  }
+  return out;
+}
+
 async function pdfPages(base64: string): Promise<string[]> {
   const pdf = await getDocumentProxy(new Uint8Array(Buffer.from(base64, 'base64')));
   const { text } = await extractText(pdf, { mergePages: false });
@@ -138,6 +169,28 @@ describe.each(DB_KINDS)('business reports on %s', (kind) => {
     expect(text).toContain('Standard User');
     expect(text).toContain('Total: 2 users');
     expect(text).toContain('Page 1 of 1');
+  });
+
+  it('lays the User Summary PDF out from its content: long top tours wrap inside their cell, nothing cut or overlapping (issue 16 item 10)', async () => {
+    const co = await seedUser(t.app, { plan: 'basic', name: 'Thandiwe', surname: 'Nkosi-Williamson' });
+    const agent = await seedUser(t.app, { companyId: co.company.id, name: 'Pieter', surname: 'van der Westhuizen' });
+    const long = ['Penthouse with panoramic Atlantic views, Bantry Bay', 'Renovated Victorian semi in Observatory with garden', 'Three-bedroom family home, Durbanville Hills estate', 'Sea-facing studio apartment on Beach Road, Mouille Point', 'Garden cottage near Kirstenbosch'];
+    await insertTours(t.app, { companyId: co.company.id, userId: agent.user.id }, long.length, { title: (i) => long[i]!, views: (i) => 50 - i });
+    await insertTours(t.app, { companyId: co.company.id, userId: co.user.id }, 2, { title: (i) => ['Loft in Woodstock Exchange building', 'Bo-Kaap heritage townhouse'][i]!, views: (i) => 9 - i });
+    const r = await t.gql(USERS, { input: { companyId: co.companyId, exportType: 'pdf' } }, co.token);
+    expect(r.errors).toBeUndefined();
+    const boxes = await pdfTextBoxes(r.data.generateSummaryByUserReport.fileContent);
+    expect(overlappingText(boxes)).toEqual([]);
+    expect(boxes.filter((b) => /\.\.\.|…/.test(b.text)).map((b) => b.text)).toEqual([]);
+    const text = boxes.map((b) => b.text).join(' ').replace(/\s+/g, ' ');
+    // Whole names (lines may break after a hyphen or a space): compare without white space.
+    const flat = text.replace(/\s+/g, '');
+    for (const title of long) expect(flat).toContain(title.replace(/\s+/g, ''));
+    expect(text).toContain('Pieter van der Westhuizen');
+    expect(text).toContain(agent.user.username);
+    // The long cell really wraps: its text spans several lines within its column.
+    const topTourLines = new Set(boxes.filter((b) => long.some((t) => t.includes(b.text.trim()) || b.text.includes('Bantry'))).map((b) => Math.round(b.bottom)));
+    expect(topTourLines.size).toBeGreaterThan(1);
   });
 
   it('repeats the table header and numbers every page of a long PDF', async () => {

@@ -10,6 +10,8 @@ const ROW_H = 18;
 const HEADER_H = 22;
 const FOOTER_H = 24;
 const CELL_PAD = 4;
+const ROW_PAD = 4.5;
+const BODY_SIZE = 8.5;
 const FONT = 'Helvetica';
 const FONT_BOLD = 'Helvetica-Bold';
 const INK = '#1f2933';
@@ -45,6 +47,44 @@ function formatCell(v: CellValue, c: ReportColumn): string {
   return toFontText(v);
 }
 
+/**
+ * Column widths from the content (issue 16 item 10): every column gets at least its longest word (numbers and dates
+ * their whole text), so nothing is cut; when all text fits on one line each column gets its full width and the spare
+ * width is shared out; otherwise the width left over after the minimums goes to the columns whose text is longest, in
+ * proportion to what they lack, and their text wraps.
+ */
+export function columnWidths(doc: PDFKit.PDFDocument, columns: ReportColumn[], rows: string[][], tableW: number): number[] {
+  const pad = CELL_PAD * 2;
+  const mins: number[] = [];
+  const wants: number[] = [];
+  columns.forEach((c, i) => {
+    const numeric = c.kind === 'int' || c.kind === 'decimal' || c.kind === 'date';
+    let min = 0;
+    let want = 0;
+    doc.font(FONT_BOLD).fontSize(BODY_SIZE);
+    for (const word of c.header.split(/\s+/)) min = Math.max(min, doc.widthOfString(word));
+    want = Math.max(min, doc.widthOfString(c.header) * 0.5);
+    doc.font(FONT).fontSize(BODY_SIZE);
+    for (const row of rows) {
+      const text = row[i] ?? '';
+      if (!text) continue;
+      const full = doc.widthOfString(text);
+      want = Math.max(want, full);
+      if (numeric) min = Math.max(min, full);
+      else for (const word of text.split(/\s+/)) min = Math.max(min, Math.min(doc.widthOfString(word), tableW / 4));
+    }
+    mins.push(min + pad + 1);
+    wants.push(Math.max(want, min) + pad + 1);
+  });
+  const sumWant = wants.reduce((a, b) => a + b, 0);
+  if (sumWant <= tableW) return wants.map((w) => w + ((tableW - sumWant) * w) / sumWant);
+  const sumMin = mins.reduce((a, b) => a + b, 0);
+  if (sumMin >= tableW) return mins.map((m) => (m * tableW) / sumMin);
+  const lack = wants.map((w, i) => w - mins[i]!);
+  const sumLack = lack.reduce((a, b) => a + b, 0);
+  return mins.map((m, i) => m + ((tableW - sumMin) * lack[i]!) / sumLack);
+}
+
 /** Renders the table to a PDF and resolves to its bytes. */
 export function reportToPdf(table: ReportTable): Promise<Buffer> {
   const landscape = table.columns.length > 6;
@@ -65,47 +105,37 @@ export function reportToPdf(table: ReportTable): Promise<Buffer> {
   const pageW = doc.page.width;
   const pageH = doc.page.height;
   const tableW = pageW - MARGIN * 2;
-  const totalWeight = table.columns.reduce((s, c) => s + c.width, 0);
-  const widths = table.columns.map((c) => (c.width / totalWeight) * tableW);
-  const xs = widths.reduce<number[]>((acc, _w, i) => [...acc, i === 0 ? MARGIN : acc[i - 1]! + widths[i - 1]!], []);
-  const bottomLimit = pageH - MARGIN - FOOTER_H;
   const isNumeric = (c: ReportColumn) => c.kind === 'int' || c.kind === 'decimal';
+  const bottomLimit = pageH - MARGIN - FOOTER_H;
+  const body = table.rows.map((r) => table.columns.map((c) => formatCell(r[c.key] ?? null, c)));
+  const totals = table.columns.map((c) => formatCell(table.totals[c.key] ?? null, c));
+  const widths = columnWidths(doc, table.columns, [...body, totals], tableW);
+  const xs = widths.reduce<number[]>((acc, _w, i) => [...acc, i === 0 ? MARGIN : acc[i - 1]! + widths[i - 1]!], []);
+  const textOpts = (i: number) => ({ width: widths[i]! - CELL_PAD * 2, align: isNumeric(table.columns[i]!) ? ('right' as const) : ('left' as const) });
 
-  /** Cuts text to the column width with an ellipsis (pdfkit measures with the current font). */
-  function fit(text: string, width: number): string {
-    if (doc.widthOfString(text) <= width) return text;
-    let lo = 0;
-    let hi = text.length;
-    while (lo < hi) {
-      const mid = Math.ceil((lo + hi) / 2);
-      if (doc.widthOfString(`${text.slice(0, mid)}...`) <= width) lo = mid;
-      else hi = mid - 1;
-    }
-    return `${text.slice(0, lo).trimEnd()}...`;
+  /** A row is as tall as its tallest cell: long text wraps inside its column, never into the next row. */
+  function rowHeight(cells: string[], bold = false): number {
+    doc.font(bold ? FONT_BOLD : FONT).fontSize(BODY_SIZE);
+    return Math.max(ROW_H, ...cells.map((text, i) => (text ? doc.heightOfString(text, textOpts(i)) : 0) + ROW_PAD * 2));
   }
 
-  function drawRow(cells: string[], y: number, opts: { bold?: boolean; fill?: string }) {
-    if (opts.fill) doc.rect(MARGIN, y, tableW, ROW_H).fill(opts.fill);
-    doc.font(opts.bold ? FONT_BOLD : FONT).fontSize(8.5).fillColor(INK);
+  function drawRow(cells: string[], y: number, h: number, opts: { bold?: boolean; fill?: string }) {
+    if (opts.fill) doc.rect(MARGIN, y, tableW, h).fill(opts.fill);
+    doc.font(opts.bold ? FONT_BOLD : FONT).fontSize(BODY_SIZE).fillColor(INK);
     cells.forEach((text, i) => {
-      const w = widths[i]! - CELL_PAD * 2;
-      doc.text(fit(text, w), xs[i]! + CELL_PAD, y + (ROW_H - 8.5) / 2, { width: w, align: isNumeric(table.columns[i]!) ? 'right' : 'left', lineBreak: false });
+      if (text) doc.text(text, xs[i]! + CELL_PAD, y + ROW_PAD, textOpts(i));
     });
   }
 
-  // Column headings may wrap onto up to three lines; the heading row is as tall as its tallest heading.
-  doc.font(FONT_BOLD).fontSize(8.5);
-  const headerH = Math.max(
-    HEADER_H,
-    ...table.columns.map((c, i) => Math.min(doc.heightOfString(c.header, { width: widths[i]! - CELL_PAD * 2 }), 3 * 11) + 10),
-  );
+  // Column headings wrap at word boundaries; the heading row is as tall as its tallest heading.
+  doc.font(FONT_BOLD).fontSize(BODY_SIZE);
+  const headerH = Math.max(HEADER_H, ...table.columns.map((c, i) => doc.heightOfString(c.header, textOpts(i)) + 10));
 
   function drawTableHeader(y: number): number {
     doc.rect(MARGIN, y, tableW, headerH).fill(HEAD_FILL);
-    doc.font(FONT_BOLD).fontSize(8.5).fillColor(INK);
+    doc.font(FONT_BOLD).fontSize(BODY_SIZE).fillColor(INK);
     table.columns.forEach((c, i) => {
-      const w = widths[i]! - CELL_PAD * 2;
-      doc.text(c.header, xs[i]! + CELL_PAD, y + 5, { width: w, height: headerH - 6, align: isNumeric(c) ? 'right' : 'left', ellipsis: true });
+      doc.text(c.header, xs[i]! + CELL_PAD, y + 5, textOpts(i));
     });
     return y + headerH;
   }
@@ -120,24 +150,26 @@ export function reportToPdf(table: ReportTable): Promise<Buffer> {
   let y = doc.y + 10;
 
   y = drawTableHeader(y);
-  table.rows.forEach((r, i) => {
-    if (y + ROW_H > bottomLimit) {
+  body.forEach((cells, i) => {
+    const h = rowHeight(cells);
+    if (y + h > bottomLimit) {
       doc.addPage();
       y = drawTableHeader(MARGIN);
     }
-    drawRow(table.columns.map((c) => formatCell(r[c.key] ?? null, c)), y, { fill: i % 2 === 1 ? STRIPE : undefined });
-    y += ROW_H;
+    drawRow(cells, y, h, { fill: i % 2 === 1 ? STRIPE : undefined });
+    y += h;
   });
   if (table.rows.length === 0) {
     doc.font(FONT).fontSize(9).fillColor(MUTED).text('No data yet.', MARGIN + 4, y + 5);
     y += ROW_H;
   }
-  if (y + ROW_H + 2 > bottomLimit) {
+  const totalsH = rowHeight(totals, true);
+  if (y + totalsH + 2 > bottomLimit) {
     doc.addPage();
     y = drawTableHeader(MARGIN);
   }
   doc.moveTo(MARGIN, y).lineTo(MARGIN + tableW, y).lineWidth(1).strokeColor(RULE).stroke();
-  drawRow(table.columns.map((c) => formatCell(table.totals[c.key] ?? null, c)), y + 2, { bold: true });
+  drawRow(totals, y + 2, totalsH, { bold: true });
 
   // Footer with page numbers, written once every page exists.
   const range = doc.bufferedPageRange();

@@ -6,7 +6,7 @@ export interface ReportColumn {
   key: string;
   header: string;
   kind: 'text' | 'int' | 'decimal' | 'date';
-  /** Relative width of the column in the PDF table. */
+  /** Relative width hint (the PDF now lays its columns out from their content, see columnWidths in pdf.ts). */
   width: number;
 }
 
