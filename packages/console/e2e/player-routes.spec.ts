@@ -91,7 +91,7 @@ test('/playerext logged out: fast travel changes the canvas; the menu offers Exi
   await screen(p, 'player-external');
   await el.getByRole('button', { name: 'Menu' }).click();
   const menu = dialog(p, 'Player Menu');
-  await expect(menu.locator('.action-list sl-button')).toHaveText(['Exit Tour']);
+  await expect(menu.locator('.action-list sl-button')).toHaveText(['Share from here', 'Exit Tour']);
   await expect(menu.locator('.player-menu-footer a')).toHaveText(['Privacy', 'Terms', 'Licenses']);
   await screen(p, 'player-menu-external');
   await menu.getByRole('button', { name: 'Exit Tour' }).click();
@@ -134,7 +134,12 @@ test('menus hide with disabledControls=menu,markers; a bad id shows Invalid Link
   await p.goto(`/previewplayer?tourId=${MAIN}`);
   await p.waitForURL((u) => u.pathname === '/playerext' && u.search === `?tourId=${MAIN}`);
   await p.goto(`/embedded_example/${MAIN}`);
-  await expect(p.locator('iframe.embedded-frame')).toHaveAttribute('src', new RegExp(`/playerext\\?tourId=${MAIN}&disabledControls=feedback$`));
+  await expect(p.locator('iframe.embedded-frame')).toHaveAttribute('src', new RegExp(`/playerext\\?tourId=${MAIN}&disabledControls=feedback&disableCookies=true$`));
+  // One cookie banner: the page's; the embed was told the host handles consent.
+  await expect(p.getByRole('region', { name: 'Cookie consent' })).toHaveCount(1);
+  const embedded = p.frameLocator('iframe.embedded-frame');
+  await expect(embedded.locator('tour-player')).toBeAttached();
+  await expect(embedded.getByRole('region', { name: 'Cookie consent' })).toHaveCount(0);
   await screen(p, 'embedded-example');
   await context.close();
 });
@@ -180,13 +185,15 @@ test('the editor: add three markers, rename one, delete one; preview and edit me
 
   await player(p).getByRole('button', { name: 'Menu' }).click();
   const edit = dialog(p, 'Player Menu (Edit Mode)');
-  await expect(edit.locator('.action-list sl-button')).toHaveText(['Sharing Options', 'Preview Tour', 'Save & Exit']);
+  await expect(edit.locator('.action-list sl-button')).toHaveText(['Sharing Options', 'Share from here', 'Preview Tour', 'Save & Exit']);
   await screen(p, 'player-menu-edit');
   await edit.getByRole('button', { name: 'Sharing Options' }).click();
   const sharing = dialog(p, 'Sharing Options');
-  await sharing.getByRole('button', { name: 'Copy' }).click();
+  await sharing.getByRole('button', { name: 'Copy', exact: true }).first().click();
   await expect(sharing.getByRole('button', { name: 'Copied' })).toBeVisible();
   expect(await p.evaluate(() => navigator.clipboard.readText())).toMatch(new RegExp(`/playerext\\?tourId=${EDIT}$`));
+  // The Unbranded link (MLS): the external player with unbranded=true.
+  await expect(sharing.getByLabel('Unbranded link')).toHaveValue(new RegExp(`/playerext\\?tourId=${EDIT}&unbranded=true$`));
   await sharing.getByRole('button', { name: 'Generate QR Code' }).click();
   await expect(sharing.getByTestId('qr-image')).toBeVisible();
   await screen(p, 'player-sharing');
@@ -196,8 +203,69 @@ test('the editor: add three markers, rename one, delete one; preview and edit me
   await p.waitForURL((u) => u.pathname === '/previewplayer');
   await ready(p);
   await player(p).getByRole('button', { name: 'Menu' }).click();
-  await expect(dialog(p, 'Player Menu').locator('.action-list sl-button')).toHaveText(['Edit Tour', 'Exit Preview']);
+  await expect(dialog(p, 'Player Menu').locator('.action-list sl-button')).toHaveText(['Edit Tour', 'Share from here', 'Exit Preview']);
   await dialog(p, 'Player Menu').getByRole('button', { name: 'Exit Preview' }).click();
   await p.waitForURL((u) => u.pathname === '/');
+  await context.close();
+});
+
+test('privacy-strict visitor: with localStorage throwing SecurityError (third-party storage blocked) /playerext plays', async ({ browser }) => {
+  const context = await stubContext(browser);
+  await context.addInitScript(() => {
+    Object.defineProperty(window, 'localStorage', {
+      configurable: true,
+      get() {
+        throw new DOMException("Failed to read the 'localStorage' property from 'Window': Access is denied for this document.", 'SecurityError');
+      },
+    });
+  });
+  const p = await context.newPage();
+  const errors: string[] = [];
+  p.on('pageerror', (e) => errors.push(e.message));
+  await routeTourCalls(p);
+  await p.goto(`/playerext?tourId=${MAIN}&disableCookies=true`);
+  await ready(p);
+  expect(errors).toEqual([]);
+  // The host passed its consent: no banner of our own.
+  await expect(p.getByRole('region', { name: 'Cookie consent' })).toHaveCount(0);
+  await context.close();
+});
+
+test('deep link to a room; Share from here copies a link that opens at the current room', async ({ browser }) => {
+  const context = await stubContext(browser);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const p = await context.newPage();
+  await routeTourCalls(p);
+  await p.goto(`/playerext?tourId=${MAIN}&room=bedroom`);
+  await ready(p);
+  const el = player(p);
+  expect(await el.evaluate((e: HTMLElement & { currentFrame: number }) => e.currentFrame)).toBe(100);
+  await el.evaluate((e: HTMLElement & { goToRoom(n: string): Promise<void> }) => e.goToRoom('Kitchen'));
+  await el.getByRole('button', { name: 'Menu' }).click();
+  await dialog(p, 'Player Menu').getByRole('button', { name: 'Share from here' }).click();
+  await expect.poll(() => p.evaluate(() => navigator.clipboard.readText())).toMatch(new RegExp(`/playerext\\?tourId=${MAIN}&room=Kitchen$`));
+  const link = await p.evaluate(() => navigator.clipboard.readText());
+  await p.goto(pathOf(link));
+  await ready(p);
+  expect(await el.evaluate((e: HTMLElement & { currentFrame: number }) => e.currentFrame)).toBe(40);
+  await p.goto(`/playerext?tourId=${MAIN}&frame=100`);
+  await ready(p);
+  expect(await el.evaluate((e: HTMLElement & { currentFrame: number }) => e.currentFrame)).toBe(100);
+  await context.close();
+});
+
+test('unbranded link: no menu, agent details, live call or any link inside the tour', async ({ browser }) => {
+  const context = await stubContext(browser);
+  const p = await context.newPage();
+  await routeTourCalls(p);
+  await p.setViewportSize({ width: 390, height: 844 });
+  await p.goto(`/agentplayer?tourId=${MAIN}&unbranded=true&liveViewing=true`);
+  await ready(p);
+  const el = player(p);
+  await el.evaluate((e: HTMLElement & { totalFrames: number; goToFrame(n: number): Promise<void> }) => e.goToFrame(e.totalFrames - 1));
+  await expect(el.getByRole('button', { name: 'Menu' })).toHaveCount(0);
+  expect(await el.evaluate((e) => e.shadowRoot!.querySelectorAll('a, [href], [part="live-start"], .agent-card, .info-panel, img.intro-logo').length)).toBe(0);
+  await expect(el).not.toContainText(/Listing Link|Whats Chat|Talk to Agent|Go Live/);
+  await screen(p, 'player-unbranded-mobile');
   await context.close();
 });

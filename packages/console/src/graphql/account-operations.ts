@@ -51,7 +51,14 @@ export const UserSaveMutation = graphql(`
 
 export const CompanySaveMutation = graphql(`
   mutation CompanySave($input: CompanySaveInput!) {
-    companySave(input: $input) { id name address vatno countrycode logoimageurl }
+    companySave(input: $input) { id name address vatno countrycode logoimageurl accentColor }
+  }
+`);
+
+/** Custom Company Branding: the company's accent colour (read by the company dialog). */
+export const CompanyBrandingQuery = graphql(`
+  query CompanyBranding {
+    me { user { id company { id accentColor } } }
   }
 `);
 

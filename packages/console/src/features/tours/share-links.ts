@@ -8,6 +8,18 @@ export function externalPlayerUrl(tourId: string, base: string = origin()): stri
   return `${base.replace(/\/+$/, '')}/playerext?tourId=${encodeURIComponent(tourId)}`;
 }
 
+/** The unbranded (MLS) link: /playerext?tourId=…&unbranded=true. */
+export function unbrandedPlayerUrl(tourId: string, base: string = origin()): string {
+  return `${externalPlayerUrl(tourId, base)}&unbranded=true`;
+}
+
+/** A link that opens the tour at a room (?room=) or, between rooms, at a frame (?frame=). */
+export function playerUrlAt(tourId: string, at: { room?: string | null; frame?: number }, base: string = origin()): string {
+  const url = externalPlayerUrl(tourId, base);
+  if (at.room) return `${url}&room=${encodeURIComponent(at.room)}`;
+  return at.frame !== undefined && at.frame > 0 ? `${url}&frame=${Math.round(at.frame)}` : url;
+}
+
 /** The embed source: the external player with the feedback control off, as embeds set it (tours §2). */
 export function embedUrl(tourId: string, base: string = origin()): string {
   return `${externalPlayerUrl(tourId, base)}&disabledControls=feedback`;

@@ -7,7 +7,7 @@ import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import { NOTICES } from '@roomwalk/shared';
 import { Dialog } from '../../ui/dialog.js';
 import { useClipboard, type CopyState } from '../../state/use-clipboard.js';
-import { externalPlayerUrl, iframeCode } from './share-links.js';
+import { externalPlayerUrl, iframeCode, unbrandedPlayerUrl } from './share-links.js';
 import { TOUR_TEXTS } from './texts.js';
 
 export interface SharingDialogProps {
@@ -32,6 +32,8 @@ export function SharingDialog({ open, tourId, title, onClose, showQr = false }: 
   const link = externalPlayerUrl(tourId);
   const linkCopy = useClipboard();
   const frameCopy = useClipboard();
+  const unbrandedCopy = useClipboard();
+  const unbranded = unbrandedPlayerUrl(tourId);
   const [qr, setQr] = useState<string | null>(null);
   const [qrWanted, setQrWanted] = useState(showQr);
   const [qrError, setQrError] = useState(false);
@@ -85,6 +87,18 @@ export function SharingDialog({ open, tourId, title, onClose, showQr = false }: 
           </SlButton>
           <p id="iframe-code-help" className="field-hint">
             {TOUR_TEXTS.iframeCodeHelp}
+          </p>
+        </div>
+        <div className="field">
+          <label htmlFor="unbranded-link">{TOUR_TEXTS.unbrandedLink}</label>
+          <div className="row nowrap">
+            <input id="unbranded-link" className="share-input" readOnly value={unbranded} aria-describedby="unbranded-link-help" onFocus={(e) => e.currentTarget.select()} />
+            <SlButton onClick={() => void unbrandedCopy.copy(unbranded)} loading={unbrandedCopy.state === 'copying'} aria-live="polite">
+              {copyLabel(unbrandedCopy.state, 'Copy')}
+            </SlButton>
+          </div>
+          <p id="unbranded-link-help" className="field-hint">
+            {TOUR_TEXTS.unbrandedLinkHelp}
           </p>
         </div>
       </div>

@@ -65,6 +65,9 @@ export const TOUR_TEXTS = {
   iframeCode: 'iFrame Code',
   iframeCodeHelp:
     'Paste the code into your listing page. To move the tour from your page (roomwalk_scroll and roomwalk_marker messages), add &hostOrigins= and your site’s address, e.g. &hostOrigins=https://www.your-agency.com, to the iframe’s src.',
+  unbrandedLink: 'Unbranded link',
+  unbrandedLinkHelp: 'For listing services that forbid branding: no logo, agent details, listing link, chat, sharing, live call or outbound links.',
+  shareFromHere: 'Share from here',
   qrCode: 'QR Code',
   downloadPng: 'Download PNG',
   close: 'Close',

@@ -95,7 +95,7 @@ describe('Sharing Options', () => {
     renderRoute(<SharingDialog open showQr tourId={ID} title="Loft" onClose={() => undefined} />, { path: '/', route: '/', store: loggedIn() });
     const link = `${window.location.origin}/playerext?tourId=${ID}`;
     expect(screen.getByLabelText('Share Link')).toHaveValue(link);
-    fireEvent.click(screen.getByText('Copy'));
+    fireEvent.click(screen.getAllByText('Copy')[0]!);
     expect(await screen.findByText('Copied')).toBeInTheDocument();
     fireEvent.click(screen.getByText('iFrame Code'));
     await waitFor(() => expect(writes).toHaveLength(2));
@@ -103,6 +103,17 @@ describe('Sharing Options', () => {
     expect(writes[1]).toContain('<iframe src=');
     // The option explains how the listing page may drive the tour (issue 17).
     expect(screen.getByText(/add &hostOrigins= and your site’s address/)).toHaveAttribute('id', 'iframe-code-help');
+  });
+
+  it('offers the Unbranded link (MLS): the external player with unbranded=true, copied with its own button', async () => {
+    const writes: string[] = [];
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText: async (t: string) => void writes.push(t) } });
+    renderRoute(<SharingDialog open tourId={ID} title="Loft" onClose={() => undefined} />, { path: '/', route: '/', store: loggedIn() });
+    const unbranded = `${window.location.origin}/playerext?tourId=${ID}&unbranded=true`;
+    expect(screen.getByLabelText('Unbranded link')).toHaveValue(unbranded);
+    expect(screen.getByLabelText('Unbranded link')).toHaveAccessibleDescription(/no logo, agent details, listing link/);
+    fireEvent.click(screen.getAllByText('Copy')[1]!);
+    await waitFor(() => expect(writes).toEqual([unbranded]));
   });
 });
 

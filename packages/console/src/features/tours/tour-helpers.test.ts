@@ -80,9 +80,9 @@ describe('player flags', () => {
   });
   it('has the menus of each mode', () => {
     expect(menuTitle('edit')).toBe('Player Menu (Edit Mode)');
-    expect(menuItems('edit').map((i) => i.label)).toEqual(['Sharing Options', 'Preview Tour', 'Save & Exit']);
-    expect(menuItems('preview').map((i) => i.label)).toEqual(['Edit Tour', 'Exit Preview']);
-    expect(menuItems('external').map((i) => i.label)).toEqual(['Exit Tour']);
+    expect(menuItems('edit').map((i) => i.label)).toEqual(['Sharing Options', 'Share from here', 'Preview Tour', 'Save & Exit']);
+    expect(menuItems('preview').map((i) => i.label)).toEqual(['Edit Tour', 'Share from here', 'Exit Preview']);
+    expect(menuItems('external').map((i) => i.label)).toEqual(['Share from here', 'Exit Tour']);
     expect(modeForPath('/editplayer')).toBe('edit');
     expect(modeForPath('/agentplayer/')).toBe('agent');
     expect(modeForPath('/playerext')).toBe('external');

@@ -13,6 +13,11 @@ export interface PlayerFlags {
   enableAIEdit: boolean;
   /** hostOrigins: the listing page origins whose roomwalk_scroll / roomwalk_marker messages the player obeys. */
   hostOrigins: string[];
+  /** Deep link: open at this room (marker name) or frame. */
+  room: string;
+  frame: number | undefined;
+  /** MLS mode: unbranded=true. */
+  unbranded: boolean;
 }
 
 /** At most this many host origins are taken from the address. */
@@ -61,6 +66,9 @@ export function readPlayerFlags(search: string): PlayerFlags {
     disableCookies: isTrue(q.get('disableCookies')),
     enableAIEdit: isTrue(q.get('enableAIEdit')),
     hostOrigins,
+    room: (q.get('room') ?? '').trim().slice(0, 200),
+    frame: /^\d{1,7}$/.test(q.get('frame')?.trim() ?? '') ? Number(q.get('frame')!.trim()) : undefined,
+    unbranded: isTrue(q.get('unbranded')),
   };
 }
 
@@ -73,6 +81,9 @@ export function playerAttributes(f: PlayerFlags): Record<string, string> {
   if (!f.hiRes) a['hi-res'] = 'false';
   if (f.debug) a.debug = '';
   if (f.hostOrigins.length) a['allowed-origins'] = f.hostOrigins.join(',');
+  if (f.room) a['start-room'] = f.room;
+  if (f.frame !== undefined) a['start-frame'] = String(f.frame);
+  if (f.unbranded) a.unbranded = '';
   return a;
 }
 

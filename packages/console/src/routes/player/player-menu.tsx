@@ -8,22 +8,27 @@ import { Dialog } from '../../ui/dialog.js';
 import { TOUR_TEXTS } from '../../features/tours/texts.js';
 
 export type PlayerRouteMode = 'edit' | 'preview' | 'external' | 'agent';
-export type MenuAction = 'sharing' | 'preview' | 'edit' | 'exit';
+export type MenuAction = 'sharing' | 'share-here' | 'preview' | 'edit' | 'exit';
 
 /** The menu's items in order, per mode. */
 export function menuItems(mode: PlayerRouteMode): Array<{ action: MenuAction; label: string }> {
   if (mode === 'edit')
     return [
       { action: 'sharing', label: TOUR_TEXTS.sharingOptions },
+      { action: 'share-here', label: TOUR_TEXTS.shareFromHere },
       { action: 'preview', label: TOUR_TEXTS.previewTour },
       { action: 'exit', label: TOUR_TEXTS.saveAndExit },
     ];
   if (mode === 'preview')
     return [
       { action: 'edit', label: TOUR_TEXTS.editTour },
+      { action: 'share-here', label: TOUR_TEXTS.shareFromHere },
       { action: 'exit', label: TOUR_TEXTS.exitPreview },
     ];
-  return [{ action: 'exit', label: TOUR_TEXTS.exitTour }];
+  return [
+    { action: 'share-here', label: TOUR_TEXTS.shareFromHere },
+    { action: 'exit', label: TOUR_TEXTS.exitTour },
+  ];
 }
 
 export const menuTitle = (mode: PlayerRouteMode): string =>

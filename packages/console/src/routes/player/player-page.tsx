@@ -4,14 +4,19 @@
  * own chunk, so lit, the element and its decode worker load only here. The player shows its own notices (tour-notice);
  * the console does not repeat them in a snackbar, so each notice appears once.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { NOTICES } from '@roomwalk/shared';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useQuery } from 'urql';
 import { TourPlayer } from '@roomwalk/player-element/react';
+import type { TourPlayer as TourPlayerElement } from '@roomwalk/player-element';
 import { serverUrl } from '../../config/page-config.js';
 import { graphql } from '../../graphql/graphql.js';
 import { useSession } from '../../session/session-context.js';
 import { SharingDialog } from '../../features/tours/sharing-dialog.js';
+import { playerUrlAt } from '../../features/tours/share-links.js';
+import { useClipboard } from '../../state/use-clipboard.js';
+import { useSnackbar } from '../../ui/snackbar.js';
 import { PlayerMenu, type MenuAction, type PlayerRouteMode } from './player-menu.js';
 import { readPlayerFlags } from './player-flags.js';
 import '../../features/tours/tours.css';
@@ -40,6 +45,9 @@ export default function PlayerPage() {
   const [menu, setMenu] = useState(false);
   const [sharing, setSharing] = useState(false);
   const [title, setTitle] = useState<string | null>(null);
+  const element = useRef<TourPlayerElement>(null);
+  const shareCopy = useClipboard();
+  const notify = useSnackbar();
   const [{ data: viewer }] = useQuery({ query: SuperAdminQuery, pause: !authenticated || mode !== 'edit' });
 
   useEffect(() => {
@@ -50,6 +58,12 @@ export default function PlayerPage() {
     setMenu(false);
     const q = location.search;
     if (a === 'sharing') setSharing(true);
+    else if (a === 'share-here') {
+      // "Share from here": the external link that opens at the room the visitor is in (or the frame, before any room).
+      const el = element.current;
+      const link = playerUrlAt(flags.tourId, { room: el?.currentRoom?.name ?? null, frame: el?.currentFrame ?? 0 });
+      void shareCopy.copy(link).then(() => notify('success', `${NOTICES.copied}: ${link}`));
+    }
     else if (a === 'preview') navigate(`/previewplayer${q}`);
     else if (a === 'edit') navigate(`/editplayer${q}`);
     else navigate('/');
@@ -59,7 +73,12 @@ export default function PlayerPage() {
     <main className="player-page" data-mode={mode}>
       <h1 className="visually-hidden">{title ?? 'Tour'}</h1>
       <TourPlayer
+        ref={element}
         className="player-element"
+        loading="eager"
+        startRoom={flags.room}
+        startFrame={flags.frame}
+        unbranded={flags.unbranded}
         tourId={flags.tourId}
         api={serverUrl()}
         mode={mode}
