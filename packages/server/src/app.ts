@@ -181,13 +181,17 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
         if (e.message.startsWith('Syntax Error')) requestError = true;
         return [e];
       });
+      let status = 400;
       const errors = flat.map((e) => {
         if (isTokenLimitError(e.message)) return tokenLimitError();
         const shape = requestShapeRefusal(e);
-        if (shape) requestError = true;
-        return shape ?? clientError(e);
+        if (!shape) return clientError(e);
+        requestError = true;
+        const { status: s, ...extensions } = shape.extensions as { status?: number };
+        if (s) status = s;
+        return new GraphQLError(shape.message, { extensions });
       });
-      return { statusCode: requestError && !execution.data ? 400 : 200, response: { data: execution.data ?? null, errors } };
+      return { statusCode: requestError && !execution.data ? status : 200, response: { data: execution.data ?? null, errors } };
     },
   });
   // Subscription context: mercurius merges onConnect's result into the context.

@@ -68,6 +68,16 @@ export function parseGlobalId(globalId: string): { typename: NodeTypeName; id: s
   return { typename: entry[0] as NodeTypeName, id: m[2]!.toLowerCase() };
 }
 
+/**
+ * Loaders for `node(id)` of object types that are not Pothos node refs (registered in schema/nodes.ts). A loader
+ * answers the object for whoever may read it and null for anyone else, as for a missing id (no existence leak).
+ */
+type NodeLoader = (id: string, ctx: Context) => Promise<object | null>;
+export const nodeLoaders = new Map<string, NodeLoader>();
+export function registerNodeLoader(typename: NodeTypeName, load: NodeLoader): void {
+  nodeLoaders.set(typename, load);
+}
+
 export const builder = new SchemaBuilder<{
   Context: Context;
   Scalars: {
@@ -82,7 +92,17 @@ export const builder = new SchemaBuilder<{
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
-    nodeQueryOptions: { nullable: true },
+    nodeQueryOptions: {
+      nullable: true,
+      // Tour and User load through their node refs; the other id-carrying types through nodeLoaders. The answer
+      // carries its __typename, which the Node interface resolves the type from.
+      resolve: async (_root, args, ctx, _info, resolveNode) => {
+        const load = nodeLoaders.get(args.id.typename);
+        if (!load) return resolveNode(args.id);
+        const found = await load(args.id.id, ctx);
+        return found ? Object.assign(found, { __typename: args.id.typename }) : null;
+      },
+    },
     nodesQueryOptions: false,
     encodeGlobalID: (typename, id) => encodeId(typename as NodeTypeName, String(id)),
     decodeGlobalID: (globalID) => {

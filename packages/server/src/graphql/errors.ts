@@ -1,5 +1,6 @@
 /** Errors with a code: the one way resolvers and routes refuse something. Everything else is masked. */
 import { GraphQLError } from 'graphql';
+import { PothosValidationError } from '@pothos/core';
 import { ERROR_CODES, ERROR_TEXTS, type ErrorCode } from '@roomwalk/shared';
 
 export class AppError extends Error {
@@ -42,6 +43,10 @@ export function toClientError(err: unknown, log?: (e: unknown) => void): GraphQL
       path,
       extensions: { code: original.code, ...(original.details ?? {}) },
     });
+  }
+  // Pothos' checks of paging arguments ("Argument "last" must be a non-negative integer") and cursors.
+  if (original instanceof PothosValidationError && /^(Argument "|Invalid offset cursor)/.test(original.message)) {
+    return new GraphQLError(original.message, { path, extensions: { code: ERROR_CODES.BAD_USER_INPUT } });
   }
   // Validation and parse errors raised by graphql itself are safe to show, and so are graphql's variable errors
   // ("Variable "$x" got invalid value …"), which wrap graphql's own error (not a thrown Error, whose text could leak).

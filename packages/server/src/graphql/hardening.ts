@@ -108,5 +108,14 @@ export function requestShapeRefusal(err: unknown): GraphQLError | null {
       return new GraphQLError('The request has no query.', { extensions: { code: ERROR_CODES.BAD_USER_INPUT } });
     }
   }
+  // The multipart parser's refusals (graphql-upload-minimal, http-errors marked safe to show): too many files,
+  // a malformed `operations` or `map` field.
+  for (const c of candidates) {
+    const e = c as { expose?: unknown; status?: unknown; message?: unknown } | null | undefined;
+    if (!e || e instanceof GraphQLError || e.expose !== true || typeof e.status !== 'number' || e.status < 400 || e.status >= 500) continue;
+    const tooMany = /^(\d+) max file uploads exceeded/.exec(String(e.message));
+    const message = tooMany ? `Send at most ${tooMany[1]} files with one request.` : String(e.message);
+    return new GraphQLError(message, { extensions: { code: ERROR_CODES.BAD_USER_INPUT, status: e.status } });
+  }
   return null;
 }

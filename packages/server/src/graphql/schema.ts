@@ -8,6 +8,7 @@ import './schema/tours.js';
 import './schema/media.js';
 import './schema/billing.js';
 import './schema/live.js';
+import './schema/nodes.js';
 
 let cached: GraphQLSchema | undefined;
 export function getSchema(): GraphQLSchema {
