@@ -90,6 +90,7 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
         description: key === 'main' ? 'A bright villa by the sea.' : null,
         thumbnailURL: `${origin}/thumb.png`,
         tourIntroLogoURL: null,
+        tourAccentColor: null,
         listingLink: 'https://example.com/listing/1',
         views: 3,
         status: { status: 'PROCESSED' },

@@ -1,0 +1,83 @@
+/**
+ * The player's test stub (packages/player-element/test/stub-server.mjs) stands in for the real server only where a
+ * browser test must fault the network (held clips, shaped links). It must answer what the real server answers (issue
+ * 17): the player's own tour document, sent the way the player sends it (GET without a session, from another origin),
+ * gets the same status, media type, CORS header and the same shape of body (every field, at every level) from both,
+ * for a tour and for an unknown tour.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { seedUser } from './helpers/seed.js';
+import { seedProcessedTour } from './fixtures/tours.js';
+import { PLAYER_TOUR_QUERY } from '../../player-element/src/api/queries.js';
+// @ts-expect-error: a plain .mjs test helper of the player package, without types.
+import { startStub } from '../../player-element/test/stub-server.mjs';
+// @ts-expect-error: as above.
+import { generateTestFixtures } from '../../player-element/test/fixtures.mjs';
+
+const ORIGIN = 'http://localhost:8000';
+const UNKNOWN = 'tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7dff';
+
+/** The shape of a JSON value: objects as their sorted keys (recursively), arrays as the shape of their first item. */
+function shape(v: unknown): unknown {
+  if (Array.isArray(v)) return v.length ? [shape(v[0])] : [];
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, shape((v as Record<string, unknown>)[k])]));
+  return 'value'; // null or a value: the same tour differs in values, never in fields
+}
+
+async function ask(base: string, tourID: string) {
+  const url = `${base}/query?${new URLSearchParams({ query: PLAYER_TOUR_QUERY, variables: JSON.stringify({ tourID }) })}`;
+  const res = await fetch(url, { headers: { accept: 'application/json', origin: ORIGIN } });
+  return {
+    status: res.status,
+    type: (res.headers.get('content-type') ?? '').split(';')[0],
+    acao: res.headers.get('access-control-allow-origin'),
+    body: (await res.json()) as { data?: { tour?: Record<string, unknown> } | null; errors?: Array<{ extensions?: { code?: string } }> },
+  };
+}
+
+describe('the player test stub answers as the real server', () => {
+  let t: TestApp;
+  let stub: { origin: string; stop: () => Promise<void> };
+  let tourId: string;
+  beforeAll(async () => {
+    generateTestFixtures();
+    t = await startTestApp('pglite');
+    const agent = await seedUser(t.app, { plan: 'pro' });
+    const tour = await seedProcessedTour(t, agent, 2);
+    tourId = tour.id;
+    await t.app.services.db.insertInto('markers').values({ tour_id: tour.row.id, name: 'Kitchen', description: '', frame_index: 40, scroll_position: 0, is_fast_travel: true } as never).execute();
+    // The same tour id on the stub, backed by its 'main' fixture.
+    stub = await startStub({ extraTours: { [tourId]: 'main' } });
+  });
+  afterAll(async () => {
+    await stub?.stop();
+    await t?.stop();
+  });
+
+  it('the player tour document: same status, media type, CORS and body shape', async () => {
+    const real = await ask(t.url, tourId);
+    const fake = await ask(stub.origin, tourId);
+    expect(real.body.errors).toBeUndefined();
+    expect(fake.status).toBe(real.status);
+    expect(fake.type).toBe(real.type);
+    expect(fake.acao).toBe(real.acao);
+    // Markers: the stub gives extra tours none; compare a tour's fields and a marker's fields separately.
+    const { markers: realMarkers, ...realTour } = real.body.data!.tour!;
+    const { markers: fakeMarkers, ...fakeTour } = fake.body.data!.tour!;
+    expect(shape(fakeTour)).toEqual(shape(realTour));
+    expect((realMarkers as unknown[]).length).toBe(1);
+    const stubMain = await ask(stub.origin, 'tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7d10');
+    expect(shape(stubMain.body.data!.tour!.markers)).toEqual(shape(realMarkers));
+    expect(fakeMarkers).toEqual([]);
+  });
+
+  it('an unknown tour: same status, error code and body shape', async () => {
+    const real = await ask(t.url, UNKNOWN);
+    const fake = await ask(stub.origin, UNKNOWN);
+    expect(fake.status).toBe(real.status);
+    expect(fake.acao).toBe(real.acao);
+    expect(fake.body.errors?.[0]?.extensions?.code).toBe(real.body.errors?.[0]?.extensions?.code);
+    expect(fake.body.data ?? null).toEqual(real.body.data ?? null);
+  });
+});
