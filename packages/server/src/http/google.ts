@@ -23,6 +23,9 @@ export async function registerGoogleRoutes(app: FastifyInstance, services: Servi
   const { points, duration } = RATE_LIMITS.googleLogin;
   const rateLimit = services.config.RATE_LIMIT_DISABLED ? {} : { rateLimit: { max: points, timeWindow: duration * 1000 } };
 
+  // Whether Google sign-in is set up here (OIDC_CLIENT_ID and OIDC_CLIENT_SECRET): the console hides its button when not.
+  app.get('/auth/google/status', async (_req, reply) => reply.header('cache-control', 'no-store').send({ configured: !!client }));
+
   app.get<{ Querystring: { inviteToken?: string; referredBy?: string; rB?: string } }>('/auth/google/url', { config: rateLimit }, async (req, reply) => {
     if (!client) return fail(reply, 503, ERROR_CODES.SERVICE_NOT_CONFIGURED, 'Google sign-in is not configured.');
     try {

@@ -45,7 +45,9 @@ ${l.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
 export const mailLinks = {
   activation: (publicUrl: string, token: string) => `${publicUrl}/account/activate?token=${encodeURIComponent(token)}`,
   reset: (publicUrl: string, token: string) => `${publicUrl}/password/reset?token=${encodeURIComponent(token)}`,
-  invite: (publicUrl: string, token: string) => `${publicUrl}/signup?inviteToken=${encodeURIComponent(token)}`,
+  /** The invitee's address rides along so the sign-up form can fill it in (the token alone decides the invite). */
+  invite: (publicUrl: string, token: string, email?: string) =>
+    `${publicUrl}/signup?inviteToken=${encodeURIComponent(token)}${email ? `&email=${encodeURIComponent(email)}` : ''}`,
 };
 
 export function activationMail(o: { to: string; name: string; link: string }): MailMessage {

@@ -49,7 +49,7 @@ export async function inviteMember(services: Services, auth: AuthInfo, input: { 
   const company = await services.db.selectFrom('companies').select('name').where('id', '=', companyId).executeTakeFirstOrThrow();
   const inviter = await services.db.selectFrom('user_profiles').select(['name', 'surname']).where('user_id', '=', auth.userId).executeTakeFirst();
   const inviterName = inviter ? `${inviter.name} ${inviter.surname}`.trim() : 'A colleague';
-  await enqueueMail(services, inviteMail({ to: email, companyName: company.name, inviterName, link: mailLinks.invite(services.config.publicUrl, token) }));
+  await enqueueMail(services, inviteMail({ to: email, companyName: company.name, inviterName, link: mailLinks.invite(services.config.publicUrl, token, email) }));
   return invite;
 }
 

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ERROR_TEXTS, OAUTH_CLIENT, VALIDATION } from '@roomwalk/shared';
 import LoginPage from './login-page.js';
 import { renderRoute, stubFetch, validToken } from '../../test/helpers.js';
+import { resetGoogleStatus } from '../../ui/google-button.js';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -66,10 +67,23 @@ describe('login page', () => {
     expect(store.getState().authenticated).toBe(false);
   });
 
-  it('puts the Used Last badge beside the previous method', () => {
+  it('puts the Used Last badge beside the previous method', async () => {
+    resetGoogleStatus();
+    vi.stubGlobal('fetch', stubFetch({ '/auth/google/status': () => ({ body: { configured: true } }) }).impl);
     localStorage.setItem('prevLoginMethod', 'google');
     renderRoute(<LoginPage />, { path: '/login', route: '/login' });
-    const badge = screen.getByText('Used Last');
+    const badge = await screen.findByText('Used Last');
     expect(badge.closest('.method')).toHaveTextContent('Log in with Google');
+  });
+
+  it('shows no Google button when Google sign-in is not configured (issue 16 item 15)', async () => {
+    resetGoogleStatus();
+    const api = stubFetch({ '/auth/google/status': () => ({ body: { configured: false } }) });
+    vi.stubGlobal('fetch', api.impl);
+    renderRoute(<LoginPage />, { path: '/login', route: '/login' });
+    await waitFor(() => expect(api.calls.some((c) => c.url.endsWith('/auth/google/status'))).toBe(true));
+    await act(async () => undefined);
+    expect(screen.queryByText('Log in with Google')).toBeNull();
+    expect(screen.queryByRole('separator')).toBeNull();
   });
 });

@@ -10,7 +10,7 @@ import SlAlert from '@shoelace-style/shoelace/dist/react/alert/index.js';
 import { ERROR_TEXTS, LOGIN_METHODS, loginSchema } from '@roomwalk/shared';
 import type { z } from 'zod';
 import { AuthError, passwordLogin } from '../../network/auth-api.js';
-import { GoogleButton } from '../../ui/google-button.js';
+import { GoogleButton, IfGoogleConfigured } from '../../ui/google-button.js';
 import { useSession, useSessionStore } from '../../session/session-context.js';
 import { returnPath } from '../../routes/guards.js';
 import { FormField, shouldShow } from '../../ui/form-field.js';
@@ -79,6 +79,8 @@ export default function LoginPage() {
         </div>
         <button type="submit" hidden />
       </form>
+      {/* Only when Google sign-in is configured on the server (issue 16 item 15). */}
+      <IfGoogleConfigured>
       <div className="divider-or" role="separator">
         or
       </div>
@@ -86,6 +88,7 @@ export default function LoginPage() {
         <UsedLast show={prev === LOGIN_METHODS.google} />
         <GoogleButton label="Log in with Google" gToken={turnstileToken} onError={setFailure} />
       </div>
+      </IfGoogleConfigured>
       <nav className="links" aria-label="Account links">
         <span>
           Don&apos;t have an account? <Link to="/signup">Sign up here.</Link>

@@ -9,7 +9,7 @@ import { ERROR_CODES, ERROR_TEXTS, LOGIN_METHODS, formatContactNumber, signupFor
 import { UserRegisterMutation } from '../../graphql/auth-operations.js';
 import { failureCode, fieldErrors, serverMessage } from '../../graphql/errors.js';
 import { passwordLogin } from '../../network/auth-api.js';
-import { GoogleButton } from '../../ui/google-button.js';
+import { GoogleButton, IfGoogleConfigured } from '../../ui/google-button.js';
 import { useSessionStore } from '../../session/session-context.js';
 import { Dialog } from '../../ui/dialog.js';
 import { FormField, shouldShow } from '../../ui/form-field.js';
@@ -44,7 +44,7 @@ export default function SignupPage() {
   const { register, control, handleSubmit, formState, setValue, setError, watch } = useForm<Values>({
     resolver: zodResolver(signupFormSchema) as never,
     mode: 'onTouched',
-    defaultValues: { email: '', firstname: '', surname: '', contactNumber: '', password: '', confirmPassword: '', acceptedTerms: false, turnstileToken: '' },
+    defaultValues: { email: (params.inviteToken && params.email) || '', firstname: '', surname: '', contactNumber: '', password: '', confirmPassword: '', acceptedTerms: false, turnstileToken: '' },
   });
   const show = (n: keyof Values) => (shouldShow(n, formState) ? formState.errors[n]?.message : undefined);
 
@@ -100,7 +100,7 @@ export default function SignupPage() {
 
   return (
     <AuthLayout title="Sign up">
-      <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Sign up">
+      <form className="reserve-errors" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Sign up">
         <FormField label="E-mail" type="email" autoComplete="email" error={show('email')} {...register('email')} />
         <FormField label="Firstname" autoComplete="given-name" error={show('firstname')} {...register('firstname')} />
         <FormField label="Surname" autoComplete="family-name" error={show('surname')} {...register('surname')} />
@@ -136,6 +136,8 @@ export default function SignupPage() {
         </SlButton>
         <button type="submit" hidden />
       </form>
+      {/* Only when Google sign-in is configured on the server (issue 16 item 15). */}
+      <IfGoogleConfigured>
       <div className="divider-or" role="separator">
         or
       </div>
@@ -146,6 +148,7 @@ export default function SignupPage() {
         referredBy={params.referredBy}
         onError={(message) => setFailure({ message, usernameTaken: false })}
       />
+      </IfGoogleConfigured>
       <nav className="links" aria-label="Account links">
         <span>
           Already have an account? <Link to="/login">Log in</Link>

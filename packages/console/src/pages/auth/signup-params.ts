@@ -3,12 +3,14 @@ import { safeSessionStorage } from '@roomwalk/shared';
 
 export interface SignupParams {
   inviteToken: string | null;
+  /** The invited address from the invite link, to fill in the E-mail field. */
+  email?: string | null;
   referredBy: string | null;
   gToken: string | null;
 }
 
 export const SIGNUP_PARAMS_KEY = 'roomwalk.signup-params';
-const QUERY_NAMES = ['inviteToken', 'rB', 'gToken'] as const;
+const QUERY_NAMES = ['inviteToken', 'rB', 'gToken', 'email'] as const;
 
 /** Reads the parameters from the query, falling back to what an earlier visit kept for this tab. */
 export function readSignupParams(search: string, storage: Storage = safeSessionStorage()): SignupParams {
@@ -21,6 +23,7 @@ export function readSignupParams(search: string, storage: Storage = safeSessionS
   }
   const params: SignupParams = {
     inviteToken: q.get('inviteToken') ?? kept.inviteToken ?? null,
+    email: q.get('email') ?? kept.email ?? null,
     referredBy: q.get('rB') ?? kept.referredBy ?? null,
     gToken: q.get('gToken') ?? kept.gToken ?? null,
   };
