@@ -111,7 +111,7 @@ export class TourLivePanel extends LitElement {
     .bar button.hangup { background: #c62828; }
     .error { color: #ff8a80; margin: 4px 0; }
     .toasts { display: grid; gap: 6px; margin-bottom: 6px; }
-    .toast { background: #ed6c02; color: #fff; padding: 8px; border-radius: 6px; }
+    .toast { background: #b45309; color: #fff; padding: 8px; border-radius: 6px; }
     .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   `;
 

@@ -86,8 +86,8 @@ export const styles = css`
     background: #323232; color: #fff; padding: 8px 16px; border-radius: 4px; font-size: 14px;
   }
   .notice[data-variant='success'] { background: #2e7d32; }
-  .notice[data-variant='warning'] { background: #ed6c02; }
+  .notice[data-variant='warning'] { background: #b45309; } /* white on it 5.0:1 (WCAG AA; #ed6c02 was 3.1:1) */
   .notice[data-variant='error'] { background: #d32f2f; }
-  .notice[data-variant='info'] { background: #0288d1; }
+  .notice[data-variant='info'] { background: #0369a1; } /* 5.9:1 (#0288d1 was 3.9:1) */
   .debug { position: absolute; right: 4px; top: 44px; z-index: 5; font: 11px monospace; background: rgba(0,0,0,.6); padding: 4px; }
 `;
