@@ -248,7 +248,7 @@ test('preview, then copy the share link and the QR code', async () => {
   await player(page).getByRole('button', { name: 'Menu' }).click();
   await dialog(page, 'Player Menu (Edit Mode)').getByRole('button', { name: 'Sharing Options' }).click();
   const sharing = dialog(page, 'Sharing Options');
-  await sharing.getByRole('button', { name: 'Copy' }).click();
+  await sharing.getByRole('button', { name: 'Copy', exact: true }).first().click();
   await expect(sharing.getByRole('button', { name: 'Copied' })).toBeVisible();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toBe(`${new URL(page.url()).origin}/playerext?tourId=${encodeURIComponent(tourId)}`);
