@@ -165,7 +165,7 @@ test('(b) the iframe plays with third-party storage blocked', async () => {
     // The setting is in force: the frame's storage throws.
     expect(await frame.evaluate(() => { try { return String(window.localStorage.length >= 0); } catch (e) { return (e as Error).name; } })).toBe('SecurityError');
     await drive(frame, (kind) => page.evaluate((k) => (window as unknown as { driveHost(k: string): void }).driveHost(k), kind));
-    expect(errors.filter((e) => !/Access is denied for this document|third-party cookie/i.test(e))).toEqual([]);
+    expect(errors).toEqual([]);
   } finally {
     await context.close();
     fs.rmSync(dir, { recursive: true, force: true });
