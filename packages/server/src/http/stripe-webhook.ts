@@ -1,5 +1,5 @@
 /**
- * POST /webhooks/stripe: verifies Stripe's signature over the raw body (300 s tolerance), records the event id once
+ * POST /webhooks/stripe: verifies Stripe's signature over the raw body (300 s tolerance, past and future), records the event id once
  * and queues the work, then answers at once. The job reads the final state back from Stripe (services/billing/sync.ts).
  */
 import type { FastifyInstance } from 'fastify';
@@ -23,6 +23,12 @@ export const HANDLED_STRIPE_EVENTS: ReadonlySet<string> = new Set([
   'invoice.payment_failed',
 ]);
 
+/** The `t=` timestamp of a Stripe-Signature header (seconds), or +Infinity when it has none. */
+export function signedAt(header: string): number {
+  const t = /(?:^|,)\s*t=(\d+)/.exec(header)?.[1];
+  return t ? Number(t) : Number.POSITIVE_INFINITY;
+}
+
 export async function registerStripeWebhook(app: FastifyInstance, services: Services): Promise<void> {
   await app.register(async (scope) => {
     // Signature checks need the exact bytes Stripe signed: in this scope every body stays a raw Buffer.
@@ -40,6 +46,8 @@ export async function registerStripeWebhook(app: FastifyInstance, services: Serv
       } catch {
         return reply.code(400).send({ error: 'Invalid Stripe signature.' });
       }
+      // Stripe's check only bounds the age; a signed timestamp from the future (beyond the same tolerance) is refused too.
+      if (signedAt(signature) > Date.now() / 1000 + STRIPE_SIGNATURE_TOLERANCE_S) return reply.code(400).send({ error: 'Invalid Stripe signature.' });
       if (!HANDLED_STRIPE_EVENTS.has(event.type)) return reply.send({ received: true, handled: false });
       const fresh = await recordBillingEvent(services, {
         id: event.id,

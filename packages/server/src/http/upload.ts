@@ -10,6 +10,7 @@ import { UPLOAD_KEY } from '../services/uploads.js';
 import type { Services } from '../services/services.js';
 
 class TooLarge extends Error {}
+class AlreadySubmitted extends Error {}
 
 /** Passes bytes through and fails as soon as more than `max` arrive (chunked bodies carry no length up front). */
 class ByteLimit extends Transform {
@@ -86,7 +87,15 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
       req.raw.pipe(counter);
       try {
         // LocalStorage.put writes a temporary file and renames it only when complete; on any error the part is removed.
-        const { size } = await storage.put(key, counter, contentType);
+        // The rename happens under the upload row's lock and only while it is unsubmitted: a slow PUT that finishes
+        // after fileSubmitPreSignedUpload is discarded, so the bytes processed are the bytes submitted (submit locks too).
+        const { size } = await storage.put(key, counter, contentType, (commit) =>
+          services.db.transaction().execute(async (trx) => {
+            const row = await trx.selectFrom('uploads').select('submitted_at').where('id', '=', upload.id).forUpdate().executeTakeFirst();
+            if (!row || row.submitted_at) throw new AlreadySubmitted('already submitted');
+            await commit();
+          }),
+        );
         if (size === 0) {
           await storage.delete(key);
           return refuse(reply, 400, ERROR_CODES.UPLOAD_INVALID, 'The file is empty.');
@@ -94,6 +103,7 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
         await services.db.updateTable('uploads').set({ size }).where('id', '=', upload.id).execute();
       } catch (err) {
         req.raw.unpipe(counter);
+        if (err instanceof AlreadySubmitted) return refuse(reply, 409, ERROR_CODES.CONFLICT, 'This upload was already submitted.');
         if (err instanceof TooLarge || (failure as Error | null) instanceof TooLarge) return refuse(reply, 413, ERROR_CODES.UPLOAD_INVALID, 'The video is too large.');
         req.log.warn({ err, key }, 'upload failed');
         return refuse(reply, 400, ERROR_CODES.UPLOAD_INVALID, 'The upload did not complete. Please try again.');

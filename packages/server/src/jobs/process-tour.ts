@@ -265,7 +265,9 @@ async function failTour(services: Services, tourId: string, reason: string): Pro
     return true;
   });
   if (failed) {
-    const row = await services.db.selectFrom('tours').select(['progress']).where('id', '=', tourId).executeTakeFirst();
+    const row = await services.db.selectFrom('tours').select(['progress', 'video_key']).where('id', '=', tourId).executeTakeFirst();
+    // Nothing reads a failed tour's source again (a new upload makes a new tour): it stops being downloadable at once.
+    if (row?.video_key) await services.storage.delete(row.video_key).catch((err) => services.log.warn({ err, tourId }, 'could not remove the source of a failed tour'));
     await services.events.publish(topics.tourProgress(tourId), { progress: row?.progress ?? 0, status: TOUR_STATUS.FAILED, text: reason, thumbnailURL: null } satisfies TourProgressEvent);
   }
   return failed;

@@ -8,6 +8,8 @@ export async function registerWorkers(services: Services): Promise<void> {
   await services.queue.work<MailMessage>(QUEUES.mail, async (job) => {
     await services.mailer.send(job.data);
   });
+  const accounts = await import('../services/accounts.js');
+  await services.queue.work<import('../services/accounts.js').AccountMailRequest>(accounts.ACCOUNT_MAIL_REQUEST_QUEUE, (job) => accounts.handleAccountMailRequest(services, job.data));
   await registerProcessTourWorkers(services);
   await (await import('../services/billing/sync.js')).registerBillingWorkers(services);
   await (await import('../services/ai/register-workers.js')).registerAiMediaWorkers(services);

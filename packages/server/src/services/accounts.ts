@@ -230,24 +230,46 @@ export async function activateUser(services: Services, token: string): Promise<U
   });
 }
 
-/** userActivationEmailResend: always answers success; mails only a known, not yet activated account. */
+/**
+ * Account mails asked for by an address (reset link, activation resend) are looked up and sent by a job: the request
+ * does the same work and gives the same answer whether or not the account exists (no discovery by timing).
+ */
+export const ACCOUNT_MAIL_REQUEST_QUEUE = 'account-mail-request';
+export interface AccountMailRequest {
+  kind: 'reset' | 'activation';
+  email: string;
+}
+
+async function requestAccountMail(services: Services, request: AccountMailRequest): Promise<void> {
+  await services.queue.send(ACCOUNT_MAIL_REQUEST_QUEUE, request, { retryLimit: 3, retryDelay: 10, retryBackoff: true });
+}
+
+/** The job: mails a reset link to a known account, an activation link to a known account not yet activated. */
+export async function handleAccountMailRequest(services: Services, request: AccountMailRequest): Promise<void> {
+  const user = await findUserByEmail(services.db, request.email);
+  if (!user) return;
+  if (request.kind === 'activation') {
+    if (user.activated_at) return;
+    const token = await issueOneTimeToken(services.db, user.id, 'activation');
+    await sendActivationMail(services, user, token);
+    return;
+  }
+  const token = await issueOneTimeToken(services.db, user.id, 'reset');
+  await enqueueMail(services, passwordResetMail({ to: user.username, name: await profileName(services.db, user.id), link: mailLinks.reset(services.config.publicUrl, token) }));
+}
+
+/** userActivationEmailResend: always answers success; the job mails only a known, not yet activated account. */
 export async function resendActivation(services: Services, email: unknown, ip: string): Promise<void> {
   await consumeRateLimit(services, 'userActivationEmailResend', ip);
   const address = parse(emailField, email);
-  const user = await findUserByEmail(services.db, address);
-  if (!user || user.activated_at) return;
-  const token = await issueOneTimeToken(services.db, user.id, 'activation');
-  await sendActivationMail(services, user, token);
+  await requestAccountMail(services, { kind: 'activation', email: address });
 }
 
-/** userRequestPasswordReset: always answers success; mails a 60-minute link only when the account exists. */
+/** userRequestPasswordReset: always answers success; the job mails a 60-minute link only when the account exists. */
 export async function requestPasswordReset(services: Services, input: unknown, ip: string): Promise<void> {
   await consumeRateLimit(services, 'userRequestPasswordReset', ip);
   const { email } = parse(passwordResetRequestSchema, input);
-  const user = await findUserByEmail(services.db, email);
-  if (!user) return;
-  const token = await issueOneTimeToken(services.db, user.id, 'reset');
-  await enqueueMail(services, passwordResetMail({ to: user.username, name: await profileName(services.db, user.id), link: mailLinks.reset(services.config.publicUrl, token) }));
+  await requestAccountMail(services, { kind: 'reset', email });
 }
 
 /** userPasswordReset: spends the reset token, sets the new password and retires every other reset link. */

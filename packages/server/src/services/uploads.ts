@@ -90,18 +90,18 @@ export async function submitUpload(services: Services, auth: AuthInfo, key: stri
   if (!upload || upload.user_id !== auth.userId) throw new AppError(ERROR_CODES.NOT_FOUND, 'This upload was not found.');
   if (upload.submitted_at) throw new AppError(ERROR_CODES.CONFLICT, 'This upload was already submitted.');
 
-  const stored = await services.storage.head(key);
-  if (!stored || stored.size === 0) throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The video did not finish uploading. Please try again.');
-  if (stored.size > services.config.UPLOAD_MAX_BYTES) {
-    // Possible with S3, whose presigned PUT cannot bound the size: refuse and drop the object.
-    await services.storage.delete(key);
-    throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The video is too large.');
-  }
-
   await ensureProcessingQueues(services);
+  let tooLarge = false;
   const tour = await services.db.transaction().execute(async (trx) => {
     const locked = await trx.selectFrom('uploads').selectAll().where('id', '=', upload.id).forUpdate().executeTakeFirstOrThrow();
     if (locked.submitted_at) throw new AppError(ERROR_CODES.CONFLICT, 'This upload was already submitted.');
+    // Read under the row lock a local PUT takes to rename its file into place: what is checked here is what is processed.
+    const stored = await services.storage.head(key);
+    if (!stored || stored.size === 0) throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The video did not finish uploading. Please try again.');
+    if (stored.size > services.config.UPLOAD_MAX_BYTES) {
+      tooLarge = true;
+      throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The video is too large.');
+    }
     const license = await trx.selectFrom('licenses').selectAll().where('company_id', '=', auth.companyId).forUpdate().executeTakeFirst();
     const gate = await quotaRefusal(trx, auth.companyId, license);
     if (gate) throw new AppError(gate.code, gate.message);
@@ -127,6 +127,10 @@ export async function submitUpload(services: Services, auth: AuthInfo, key: stri
     await trx.updateTable('uploads').set({ submitted_at: new Date(), tour_id: created.id, size: stored.size }).where('id', '=', upload.id).execute();
     await enqueueProcessTour(services, created.id, trx);
     return created;
+  }).catch(async (err: unknown) => {
+    // Possible with S3, whose presigned PUT cannot bound the size: refuse and drop the object.
+    if (tooLarge) await services.storage.delete(key);
+    throw err;
   });
   return { bucketURL: services.storage.publicUrl(key), tourId: encodeId('Tour', tour.id) };
 }

@@ -30,18 +30,27 @@ export class LocalStorage implements Storage {
     return path.join(this.opts.root, key);
   }
 
-  async put(key: string, body: Buffer | Readable, contentType: string) {
+  /**
+   * Writes to a temporary file and renames it into place once complete. `guard`, when given, decides whether the
+   * complete file may replace the key: it is called with the rename and must run it (e.g. under a database lock)
+   * or throw, which discards the temporary file (uploads: no write lands after the upload was submitted).
+   */
+  async put(key: string, body: Buffer | Readable, contentType: string, guard?: (commit: () => Promise<void>) => Promise<void>) {
     const file = this.pathOf(key);
     await fs.mkdir(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.${Date.now()}.part`;
+    const tmp = `${file}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.part`;
+    const commit = async () => {
+      await fs.rename(tmp, file);
+      await fs.writeFile(`${file}.meta`, JSON.stringify({ contentType }));
+    };
     try {
       await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, createWriteStream(tmp));
-      await fs.rename(tmp, file);
+      if (guard) await guard(commit);
+      else await commit();
     } catch (err) {
       await fs.rm(tmp, { force: true });
       throw err;
     }
-    await fs.writeFile(`${file}.meta`, JSON.stringify({ contentType }));
     return { size: (await fs.stat(file)).size };
   }
 

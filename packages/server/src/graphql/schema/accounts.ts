@@ -116,8 +116,10 @@ CompanyRef.implement({
     invites: t.connection({
       type: TeamInviteRef,
       args: {},
+      // Accepted invites (the members) for everyone in the company; pending ones, with their addresses, for admins only.
       resolve: (c, args, ctx) => {
-        requireSameCompany(ctx, c.id);
+        const auth = requireSameCompany(ctx, c.id);
+        const admin = auth.isCompanyAdmin || auth.isSuperAdmin;
         const first = args.first ?? (args.last ? undefined : TEAM_INVITES_PAGE_SIZE);
         // The cursor is the invite id; its (created_at, id) is read back in SQL, so microsecond timestamps page exactly.
         const at = (cursor: string) => {
@@ -134,6 +136,8 @@ CompanyRef.implement({
               .where('i.revoked_at', 'is', null)
               // An address invited again is listed once, by its newest pending invite (the earlier links still work).
               .where(sql<boolean>`(i.accepted or not exists (select 1 from team_invites n where n.company_id = i.company_id and lower(n.email) = lower(i.email) and not n.accepted and n.revoked_at is null and (n.created_at, n.id) > (i.created_at, i.id)))`);
+            // Pending invites carry addresses only admins may read (the Team page's managers).
+            if (!admin) q = q.where('i.accepted', '=', true);
             if (after) q = q.where(sql<boolean>`(i.created_at, i.id) > ${at(after)}`);
             if (before) q = q.where(sql<boolean>`(i.created_at, i.id) < ${at(before)}`);
             return q.orderBy('i.created_at', inverted ? 'desc' : 'asc').orderBy('i.id', inverted ? 'desc' : 'asc').limit(limit).execute();
