@@ -58,6 +58,46 @@ describe('Tour Info dialog (edit)', () => {
   });
 });
 
+describe('Tour Info dialog: privacy (issue 16)', () => {
+  it('shows which clips had faces blurred, and turning blurring off sends blurFaces: false (the tour is reprocessed)', async () => {
+    const saved: unknown[] = [];
+    const stub = stubFetch({
+      TourPrivacy: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, blurFaces: true, blurredClips: [0, 3] } } } }),
+      TourSave: (body) => {
+        saved.push((body as { variables: unknown }).variables);
+        return { body: { data: { tourSave: { __typename: 'Tour', id: ID, title: 'Loft', description: null, videoURL: null, listingLink: null, blurFaces: false, status: { __typename: 'TourStatus', status: 'PROCESSING' } } } } };
+      },
+    });
+    vi.stubGlobal('fetch', stub.impl);
+    renderRoute(<TourInfoDialog open mode="edit" tour={{ id: ID, title: 'Loft', description: null, listingLink: null }} onClose={() => undefined} onSaved={() => undefined} />, { path: '/', route: '/', store: loggedIn() });
+    expect(await screen.findByText('Faces were blurred in clips 1, 4 of the tour.')).toBeInTheDocument();
+    const box = screen.getByLabelText('Blur faces');
+    expect(box).toBeChecked();
+    expect(box).toHaveAccessibleDescription(/Changing this reprocesses the tour/);
+    fireEvent.click(box);
+    expect(box).not.toBeChecked();
+    fireEvent.click(screen.getByText('Save'));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatchObject({ input: { id: ID, title: 'Loft', blurFaces: false } });
+  });
+
+  it('leaves blurFaces out of the save when the switch is untouched, and says when no faces were blurred', async () => {
+    const saved: unknown[] = [];
+    vi.stubGlobal('fetch', stubFetch({
+      TourPrivacy: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, blurFaces: true, blurredClips: [] } } } }),
+      TourSave: (body) => {
+        saved.push((body as { variables: unknown }).variables);
+        return { body: { data: { tourSave: { __typename: 'Tour', id: ID, title: 'Loft', description: null, videoURL: null, listingLink: null, blurFaces: true, status: { __typename: 'TourStatus', status: 'PROCESSED' } } } } };
+      },
+    }).impl);
+    renderRoute(<TourInfoDialog open mode="edit" tour={{ id: ID, title: 'Loft', description: null, listingLink: null }} onClose={() => undefined} onSaved={() => undefined} />, { path: '/', route: '/', store: loggedIn() });
+    expect(await screen.findByText('No faces were blurred in this tour.')).toBeInTheDocument();
+    fireEvent.click(screen.getByText('Save'));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect((saved[0] as { input: object }).input).not.toHaveProperty('blurFaces');
+  });
+});
+
 describe('Reels dialog', () => {
   it('lists reels with their states and shows the not-available answer of tourGenerateReel', async () => {
     const reel = (id: string, status: string, progress = 100) => ({ __typename: 'Reel', id, key: `k${id}`, progress, highURI: status === 'CREATED' ? `/media/${id}.mp4` : null, thumbnailURL: null, status: { __typename: 'ReelStatus', status } });

@@ -5,7 +5,7 @@
 import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation } from 'urql';
+import { useMutation, useQuery } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import { NOTICES, VALIDATION, isAcceptedThumbnailName, tourInfoSchema, THUMBNAIL_EXTENSIONS } from '@roomwalk/shared';
 import type { z } from 'zod';
@@ -13,7 +13,7 @@ import { describeFailure, serverMessage } from '../../graphql/errors.js';
 import { FormDialog } from '../../ui/form-dialog.js';
 import { FormField, TextAreaField, shouldShow } from '../../ui/form-field.js';
 import { useSnackbar } from '../../ui/snackbar.js';
-import { TourSaveMutation, TourUpdateThumbnailMutation } from './tour-operations.js';
+import { TourPrivacyQuery, TourSaveMutation, TourUpdateThumbnailMutation } from './tour-operations.js';
 import { ThumbnailCrop, loadImage, renderCrop, type CropRect } from './thumbnail-crop.js';
 import { TOUR_TEXTS } from './texts.js';
 
@@ -46,12 +46,17 @@ export function TourInfoDialog({ open, tour, mode, onClose, onSaved }: TourInfoD
     defaultValues: { title: tour.title ?? '', listingLink: tour.listingLink ?? '', description: tour.description ?? '' },
   });
   const show = (n: keyof Values) => (shouldShow(n, formState) ? formState.errors[n]?.message : undefined);
+  // Privacy (edit only): null until the owner changes the switch; sent only when it differs from the tour's.
+  const [privacy] = useQuery({ query: TourPrivacyQuery, variables: { id: tour.id }, pause: mode !== 'edit' });
+  const [blur, setBlur] = useState<boolean | null>(null);
+  const blurNow = privacy.data?.tour?.blurFaces;
+  const blurChange = blur !== null && typeof blurNow === 'boolean' && blur !== blurNow ? { blurFaces: blur } : {};
 
   const onSubmit = handleSubmit(async (values) => {
     setFailure(null);
     const parsed = tourInfoSchema.parse(values);
     const r = await save({
-      input: { id: tour.id, title: parsed.title, listingLink: parsed.listingLink || null, description: parsed.description || null },
+      input: { id: tour.id, title: parsed.title, listingLink: parsed.listingLink || null, description: parsed.description || null, ...blurChange },
     });
     if (r.error) {
       const detail = describeFailure(r.error, serverMessage(r.error));
@@ -80,6 +85,19 @@ export function TourInfoDialog({ open, tour, mode, onClose, onSaved }: TourInfoD
       <FormField label={TOUR_TEXTS.title} placeholder={TOUR_TEXTS.titlePlaceholder} error={show('title')} {...register('title')} />
       <FormField label={TOUR_TEXTS.listingLink} type="url" inputMode="url" placeholder="https://" error={show('listingLink')} {...register('listingLink')} />
       <TextAreaField label={TOUR_TEXTS.description} rows={4} error={show('description')} {...register('description')} />
+      {mode === 'edit' && privacy.data?.tour ? (
+        <fieldset className="privacy">
+          <legend>{TOUR_TEXTS.privacy}</legend>
+          <label className="checkbox">
+            <input type="checkbox" aria-describedby="blur-faces-hint" checked={blur ?? privacy.data.tour.blurFaces} onChange={(e) => setBlur(e.target.checked)} />
+            {TOUR_TEXTS.blurFaces}
+          </label>
+          <p id="blur-faces-hint" className="hint">{TOUR_TEXTS.blurFacesHint}</p>
+          <p className="hint" data-testid="blurred-clips">
+            {privacy.data.tour.blurredClips?.length ? TOUR_TEXTS.clipsBlurred(privacy.data.tour.blurredClips) : TOUR_TEXTS.noClipsBlurred}
+          </p>
+        </fieldset>
+      ) : null}
     </FormDialog>
   );
 }

@@ -96,7 +96,14 @@ export const TourProgressSubscription = graphql(`
 
 export const TourSaveMutation = graphql(`
   mutation TourSave($input: TourSaveInput!) {
-    tourSave(input: $input) { id title description videoURL listingLink }
+    tourSave(input: $input) { id title description videoURL listingLink blurFaces status { status } }
+  }
+`);
+
+/** The tour's privacy switch and the clips in which faces were blurred (the Tour Info dialog's Privacy section). */
+export const TourPrivacyQuery = graphql(`
+  query TourPrivacy($id: ID!) {
+    tour(tourID: $id) { id blurFaces blurredClips }
   }
 `);
 
