@@ -9,6 +9,16 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   reporter: [['list']],
+  // Two devices (issue 16, "Done"): every journey on desktop; the account and tours journeys again on a phone.
+  // One server serves both; each journey signs up its own users (stamped e-mails), so the projects do not collide.
+  projects: [
+    { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
+    {
+      name: 'phone',
+      testMatch: ['journey.spec.ts', 'tours-journey.spec.ts'],
+      use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
+    },
+  ],
   outputDir: '../test-artifacts/playwright-output',
   use: {
     baseURL: process.env.E2E_BASE_URL,

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const ARTIFACTS = path.resolve(here, '../test-artifacts');
@@ -19,6 +19,13 @@ export async function screen(page: Page, name: string): Promise<void> {
   await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
   await checkA11y(page, name);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
+  // The Playwright project (playwright.config.ts) decides the device: 'phone' is a 390x844 touch phone (isMobile,
+  // hasTouch), 'desktop' 1280x800; each saves its own screenshot. Outside those projects, both widths by resizing.
+  const project = test.info().project.name;
+  if (project === 'phone' || project === 'desktop') {
+    await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${project}.png`), fullPage: true });
+    return;
+  }
   const original = page.viewportSize() ?? DESKTOP;
   for (const [label, size] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
     await page.setViewportSize(size);
@@ -26,6 +33,9 @@ export async function screen(page: Page, name: string): Promise<void> {
   }
   await page.setViewportSize(original);
 }
+
+/** Whether the running project is the phone (390x844, touch). */
+export const onPhone = (): boolean => test.info().project.name === 'phone';
 
 export async function checkA11y(page: Page, name: string): Promise<void> {
   // Evaluated through the DevTools protocol, not as an inline <script>: the server's CSP (script-src 'self') stays on.
@@ -36,6 +46,66 @@ export async function checkA11y(page: Page, name: string): Promise<void> {
     return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => `${JSON.stringify(n.target)} ${JSON.stringify((n as unknown as { any?: Array<{ data?: unknown }> }).any?.[0]?.data ?? "")}`).slice(0, 3) }));
   });
   expect(violations, `axe violations on ${name}`).toEqual([]);
+  await checkShadowButtonContrast(page, name);
+}
+
+/**
+ * axe cannot decide the contrast of text inside Shoelace's shadow roots (it marks those buttons "incomplete"), so the
+ * visible, enabled buttons' [part=base] are measured here: text colour against the first opaque background behind it
+ * (through shadow hosts), WCAG AA 4.5:1 for normal text and 3:1 for large text (24 px, or 18.66 px bold).
+ */
+export async function checkShadowButtonContrast(page: Page, name: string): Promise<void> {
+  const failures = await page.evaluate(() => {
+    const rgba = (c: string): [number, number, number, number] => {
+      const m = c.match(/rgba?\(([^)]+)\)/);
+      if (!m) return [0, 0, 0, 0];
+      const p = m[1]!.split(/[ ,/]+/).filter(Boolean).map(Number);
+      return [p[0]!, p[1]!, p[2]!, p[3] ?? 1];
+    };
+    const lum = ([r, g, b]: number[]) => {
+      const f = (v: number) => {
+        const s = v / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      };
+      return 0.2126 * f(r!) + 0.7152 * f(g!) + 0.0722 * f(b!);
+    };
+    const parentOf = (el: Element): Element | null => el.parentElement ?? ((el.getRootNode() as ShadowRoot).host ?? null);
+    const backdrop = (el: Element): number[] => {
+      // Composites translucent layers over the first opaque one (white at the top of the page).
+      const layers: number[][] = [];
+      for (let e: Element | null = el; e; e = parentOf(e)) {
+        const c = rgba(getComputedStyle(e).backgroundColor);
+        if (c[3] > 0) layers.push(c);
+        if (c[3] >= 1) break;
+      }
+      let base = [255, 255, 255];
+      for (const [r, g, b, a] of layers.reverse()) base = [r! * a! + base[0]! * (1 - a!), g! * a! + base[1]! * (1 - a!), b! * a! + base[2]! * (1 - a!)];
+      return base;
+    };
+    const out: string[] = [];
+    const walk = (root: Document | ShadowRoot) => {
+      for (const host of Array.from(root.querySelectorAll('*'))) {
+        if (host.shadowRoot) walk(host.shadowRoot);
+        if (host.localName !== 'sl-button' || (host as HTMLElement & { disabled?: boolean }).disabled) continue;
+        const base = host.shadowRoot?.querySelector('[part~="base"]');
+        if (!base) continue;
+        const box = base.getBoundingClientRect();
+        const style = getComputedStyle(base);
+        if (box.width === 0 || box.height === 0 || style.visibility === 'hidden' || !(host.textContent ?? '').trim()) continue;
+        const fg = rgba(style.color);
+        const bg = backdrop(base);
+        const fgOnBg = [fg[0] * fg[3] + bg[0]! * (1 - fg[3]), fg[1] * fg[3] + bg[1]! * (1 - fg[3]), fg[2] * fg[3] + bg[2]! * (1 - fg[3])];
+        const [a, b] = [lum(fgOnBg), lum(bg)].sort((x, y) => y - x) as [number, number];
+        const ratio = (a + 0.05) / (b + 0.05);
+        const size = parseFloat(style.fontSize);
+        const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+        if (ratio < (large ? 3 : 4.5)) out.push(`"${(host.textContent ?? '').trim().slice(0, 40)}" ${style.color} on rgb(${bg.map(Math.round).join(', ')}): ${ratio.toFixed(2)}:1`);
+      }
+    };
+    walk(document);
+    return out;
+  });
+  expect(failures, `shadow-DOM button contrast on ${name}`).toEqual([]);
 }
 
 export interface OutboxMail {
