@@ -70,8 +70,12 @@ export interface Health {
 }
 export const describeHealth = (h: Health) =>
   `/healthz p95 ${h.p95Ms.toFixed(1)} ms (target ${HEALTH_BUDGET_MS}; idle ${h.idleP95Ms.toFixed(1)} ms), worst ${h.worstMs.toFixed(1)} ms over ${h.probes} probes`;
-/** The generous assertion: no probe waited a second (a blocked loop waits seconds); p95 against 100 ms is printed. */
-export const healthy = (h: Health) => h.worstMs < HEALTH_WORST_MS;
+/**
+ * The generous assertion: no probe waited a second, or 5x the idle p95 when the shared machine is that loaded (a
+ * blocked loop waits seconds); p95 against 100 ms is printed.
+ */
+export const worstAllowedMs = (h: Health) => Math.max(HEALTH_WORST_MS, 5 * h.idleP95Ms);
+export const healthy = (h: Health) => h.worstMs < worstAllowedMs(h);
 
 const p95 = (times: number[]) => {
   const sorted = [...times].sort((a, b) => a - b);
