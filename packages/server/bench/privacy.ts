@@ -17,6 +17,11 @@
  * - detectable: BlazeFace (0.5) still finds a face on the face in the blurred 360p frame (should be 0).
  * Detector recall: share of the faces shown that BlazeFace finds at the blurring threshold on the unblurred 360p
  * frames (what one detection sees; the blur's recall is higher because boxes carry over between samples).
+ *
+ * False positives: the blur filter runs over face-free footage (media/face-free.ts: lavfi test patterns and
+ * textures, generated rooms, a face-free photo a package ships; FP_SECONDS each, default 8) and counts frames that
+ * got any box (target ≤ 1 %) and the largest box. Precision (frames): blurred frames that show a face ÷ all blurred
+ * frames, over the face source and the face-free footage together.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
@@ -29,10 +34,13 @@ import { CLIP_FPS } from '../src/media/encoding.js';
 import { decodeRgb, energy, faceVideo, facesAt, type MovingFace, type Rect } from '../src/media/test-faces.js';
 import { detectFaces, loadFaceDetector } from '../src/services/ai/faces.js';
 import { timed, type Timing } from './timing.js';
+import { blurStats, faceFreeFrames, faceFreeSources } from '../src/media/face-free.js';
 
 const SECONDS = 20;
 const RUNS = Math.max(1, Number(process.env.RUNS ?? 2));
 const TARGET_OVERHEAD = 0.5;
+const FP_SECONDS = Math.max(1, Number(process.env.FP_SECONDS ?? 8));
+const TARGET_FP_RATE = 0.01;
 const cacheDir = join(tmpdir(), 'roomwalk-bench');
 const source = join(cacheDir, 'faces-1080p30-20s-v1.mp4');
 
@@ -96,6 +104,16 @@ async function recall(plain: ProcessVideoResult, blurred: ProcessVideoResult) {
   return { shown, hidden, detectable, detected, missedAt, leakAt };
 }
 
+/** The blur filter over each face-free source: frames, frames with any box, the largest box (share of the frame). */
+async function falsePositives() {
+  const per: Array<{ name: string; frames: number; blurred: number; largest: number }> = [];
+  for (const src of faceFreeSources()) {
+    const st = await blurStats(await faceFreeFrames(src, FP_SECONDS));
+    per.push({ name: src.name, frames: st.frames, blurred: st.blurredFrames, largest: st.largestBoxShare ?? 0 });
+  }
+  return per;
+}
+
 async function main(): Promise<void> {
   await generateSource();
   await loadFaceDetector();
@@ -122,6 +140,8 @@ async function main(): Promise<void> {
   }
   const best = (ts: Timing[], k: keyof Timing) => Math.min(...ts.map((t) => t[k]));
   const rec = await recall(plain!, blurred!);
+  const facesBlurred = stats!.blurredFrames;
+  const fp = await falsePositives();
   await rm(work, { recursive: true, force: true });
   const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(1)} %`;
   const overhead = best(on, 'wall') / best(off, 'wall') - 1;
@@ -134,6 +154,16 @@ async function main(): Promise<void> {
   console.log(`faces hidden (recall)      ${rec.hidden}/${rec.shown} = ${pct(rec.hidden, rec.shown)}${rec.missedAt.length ? `   missed at frames ${[...new Set(rec.missedAt)].slice(0, 20).join(', ')}` : ''}`);
   console.log(`still detectable (0.5)     ${rec.detectable}/${rec.shown}${rec.leakAt.length ? `   at frame/face ${rec.leakAt.slice(0, 10).join(', ')}` : ''}`);
   console.log(`detector recall per frame  ${rec.detected}/${rec.shown} = ${pct(rec.detected, rec.shown)} (unblurred 360p, threshold ${BLUR_MIN_SCORE})`);
+  const fpFrames = fp.reduce((n, x) => n + x.frames, 0);
+  const fpBlurred = fp.reduce((n, x) => n + x.blurred, 0);
+  const fpRate = fpBlurred / fpFrames;
+  console.log('');
+  console.log(`face-free footage (${FP_SECONDS} s each at ${CLIP_FPS} fps, 1280x720):`);
+  for (const x of fp) console.log(`  ${x.name.padEnd(38)} ${String(x.blurred).padStart(4)}/${x.frames} frames with a box${x.blurred ? `, largest box ${pct(x.largest, 1)} of the frame` : ''}`);
+  console.log(`false-positive frames       ${fpBlurred}/${fpFrames} = ${pct(fpBlurred, fpFrames)}   target ≤ ${pct(TARGET_FP_RATE, 1)}  ${fpRate <= TARGET_FP_RATE ? 'ok' : 'OVER TARGET'}`);
+  // Every frame of the face source shows a face: its blurred frames are true positives.
+  console.log(`precision (frames)          ${facesBlurred}/${facesBlurred + fpBlurred} = ${pct(facesBlurred, facesBlurred + fpBlurred)}`);
+  console.log(`recall (faces hidden)       ${rec.hidden}/${rec.shown} = ${pct(rec.hidden, rec.shown)}`);
 }
 
 await main();

@@ -118,12 +118,15 @@ describe('where to blur between detections (FacePlan)', () => {
     expect(p.boxes(7 * N - 1)).toEqual([]);
   });
 
-  it('waits for the look-ahead it needs: frame f is final once the sample 2 steps ahead is known', () => {
+  it('waits for the look-ahead it needs: frame f is final once the sample 3 steps ahead is known', () => {
     const p = new FacePlan(N, 1280, 720);
     p.add(0, []);
     p.add(N, []);
     expect(p.ready(0)).toBe(false);
     p.add(2 * N, [face(500)]);
+    // Two steps for the boxes reaching back, one more to know whether the face at 2N is confirmed at 3N.
+    expect(p.ready(0)).toBe(false);
+    p.add(3 * N, []);
     expect(p.ready(0)).toBe(true);
     expect(p.ready(N)).toBe(false);
     // The face first found at 2N reaches back to frame 0 (one missed sample before it).

@@ -126,6 +126,8 @@ export interface ClipsTable {
   duration: number;
   high_key: string;
   low_key: string;
+  /** Frames with a face blurred (migration 0090). */
+  blurred_frames: Generated<number>;
 }
 
 export interface MarkersTable {

@@ -185,14 +185,14 @@ export async function processTourJob(services: Services, tourId: string, process
     const clips = [...result.clips].sort((a, b) => a.index - b.index);
     let fullSize = 0;
     let mediumSize = 0;
-    const rows: Array<{ index: number; frame_count: number; duration: number; high_key: string; low_key: string }> = [];
+    const rows: Array<{ index: number; frame_count: number; duration: number; high_key: string; low_key: string; blurred_frames: number }> = [];
     for (const [i, clip] of clips.entries()) {
       const name = String(clip.index).padStart(4, '0');
       const highKey = `${prefix}clips/${name}-high.mp4`;
       const lowKey = `${prefix}clips/${name}-low.mp4`;
       fullSize += (await storage.putFile(highKey, clip.highPath, 'video/mp4')).size;
       mediumSize += (await storage.putFile(lowKey, clip.lowPath, 'video/mp4')).size;
-      rows.push({ index: clip.index, frame_count: clip.frameCount, duration: clip.duration, high_key: highKey, low_key: lowKey });
+      rows.push({ index: clip.index, frame_count: clip.frameCount, duration: clip.duration, high_key: highKey, low_key: lowKey, blurred_frames: clip.changedFrames ?? 0 });
       void progress.report(band(BAND.store, (i + 1) / clips.length), 'Saving tour');
     }
     const thumbnailKey = `${prefix}thumbnail.jpg`;

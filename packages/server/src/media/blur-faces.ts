@@ -20,7 +20,7 @@
  */
 import sharp from 'sharp';
 import { detectFaces, type FaceBox } from '../services/ai/faces.js';
-import { BLUR_MIN_SCORE, type Rect } from './face-detect.js';
+import { BLUR_MIN_SCORE, CONFIRM_SCORE, MAX_BOX_SHARE, plausibleFace, type Rect } from './face-detect.js';
 import { FaceDetectorThread } from './face-detector-thread.js';
 import type { FrameFilter, FrameFilterFactory } from './frame-pipe.js';
 import type { ProcessVideoOptions, ProcessVideoResult } from './process-video.js';
@@ -38,8 +38,10 @@ export const MATCH_DISTANCE = 2;
 
 /** Grows a face box by BOX_MARGIN (+ motion for `distance` frames, + `extra`), scales it and clamps it to the frame. */
 export function growBox(b: FaceBox | Rect, scale: number, distance: number, width: number, height: number, extra = 0): Rect {
-  const m = BOX_MARGIN + MOTION_MARGIN * distance + extra;
   const size = Math.max(b.width, b.height);
+  // Never more than MAX_BOX_SHARE of the short side across (the margin shrinks first; the face stays covered).
+  const cap = (MAX_BOX_SHARE * Math.min(width, height)) / scale;
+  const m = Math.max(0, Math.min(BOX_MARGIN + MOTION_MARGIN * distance + extra, (cap / size - 1) / 2.4));
   const x0 = Math.max(0, Math.floor((b.x - m * size) * scale));
   const y0 = Math.max(0, Math.floor((b.y - m * size * 1.2) * scale));
   const x1 = Math.min(width, Math.ceil((b.x + b.width + m * size) * scale));
@@ -54,7 +56,12 @@ interface Sample {
   next: number[];
   /** Per face: index of the same face in the previous sample, or -1. */
   prev: number[];
+  /** Per face: matched at a neighbouring sample closely (CONFIRM_DISTANCE, about the same size). */
+  confirmed: boolean[];
 }
+
+/** A face confirms another at the next sample within this many face sizes and 1.4 times its size (steady, not flicker). */
+export const CONFIRM_DISTANCE = 1.2;
 
 const centre = (r: Rect) => [r.x + r.width / 2, r.y + r.height / 2] as const;
 
@@ -72,10 +79,13 @@ function match(a: Sample, b: Sample): void {
       if (d <= MATCH_DISTANCE * Math.max(sp, sq)) pairs.push([d, i, j]);
     }
   }
-  for (const [, i, j] of pairs.sort((x, y) => x[0] - y[0])) {
+  for (const [d, i, j] of pairs.sort((x, y) => x[0] - y[0])) {
     if (a.next[i] === -1 && b.prev[j] === -1) {
       a.next[i] = j;
       b.prev[j] = i;
+      const sp = Math.max(a.faces[i]!.width, a.faces[i]!.height);
+      const sq = Math.max(b.faces[j]!.width, b.faces[j]!.height);
+      if (d <= CONFIRM_DISTANCE * Math.max(sp, sq) && Math.max(sp, sq) <= 1.4 * Math.min(sp, sq)) a.confirmed[i] = b.confirmed[j] = true;
     }
   }
 }
@@ -91,7 +101,7 @@ export class FacePlan {
 
   /** Detections (frame pixels) at sampled frame `index`; `cut`: the picture changed abruptly since the last sample. */
   add(index: number, faces: Rect[], cut = false): void {
-    const s: Sample = { index, faces, next: faces.map(() => -1), prev: faces.map(() => -1) };
+    const s: Sample = { index, faces, next: faces.map(() => -1), prev: faces.map(() => -1), confirmed: faces.map(() => false) };
     const last = this.samples.at(-1);
     // Across a cut (reel segments) nothing is the same face: each side keeps its own grown boxes.
     if (last && !cut) match(last, s);
@@ -103,10 +113,19 @@ export class FacePlan {
     this.ended = true;
   }
 
+  /**
+   * A face counts (gets boxes) when it is confirmed: found again close by and about as large at the sample before or
+   * after, or scored at least CONFIRM_SCORE (faces given without a score count as sure).
+   */
+  private counts(s: Sample, i: number): boolean {
+    return s.confirmed[i]! || (s.faces[i]!.score ?? 1) >= CONFIRM_SCORE;
+  }
+
   /** True when every sample that can put a box on frame f is known. */
   ready(f: number): boolean {
     const last = this.samples.at(-1);
-    return this.ended || (!!last && last.index >= Math.floor(f / this.every) * this.every + 2 * this.every);
+    // Two steps for the boxes that reach back from later samples, one more to know whether their faces are confirmed.
+    return this.ended || (!!last && last.index >= Math.floor(f / this.every) * this.every + 3 * this.every);
   }
 
   /** Forgets samples that can no longer put a box on frame f or later. */
@@ -127,15 +146,17 @@ export class FacePlan {
     const b = between ? s[p + 1] : undefined;
     // A face found at both neighbouring samples gets the box interpolated between them (tight: it follows the face);
     // one found on one side only gets that side's box, grown with the distance.
-    if (a) for (const [i, r] of a.faces.entries()) if (!b || a.next[i] === -1) grow(r, f - a.index);
+    if (a) for (const [i, r] of a.faces.entries()) if ((!b || a.next[i] === -1) && this.counts(a, i)) grow(r, f - a.index);
     if (a && b) {
       const t = (f - a.index) / (b.index - a.index);
       for (const [j, r] of b.faces.entries()) {
         const i = b.prev[j]!;
         if (i < 0) {
+          if (!this.counts(b, j)) continue;
           grow(r, b.index - f);
           continue;
         }
+        if (!this.counts(a, i) && !this.counts(b, j)) continue;
         const q = a.faces[i]!;
         const lerp = (u: number, v: number) => u + (v - u) * t;
         grow({ x: lerp(q.x, r.x), y: lerp(q.y, r.y), width: lerp(q.width, r.width), height: lerp(q.height, r.height) }, Math.min(f - a.index, b.index - f) / 2, TRACK_MARGIN);
@@ -143,9 +164,9 @@ export class FacePlan {
     }
     // Faces not found again at the sample towards f (missed there, or gone) cover one more step.
     const before = p >= 1 ? s[p - 1] : undefined;
-    if (before && a && f - before.index <= reach) for (const [i, r] of before.faces.entries()) if (before.next[i] === -1) grow(r, f - before.index);
+    if (before && a && f - before.index <= reach) for (const [i, r] of before.faces.entries()) if (before.next[i] === -1 && this.counts(before, i)) grow(r, f - before.index);
     const after = s[between ? p + 2 : p + 1];
-    if (after && after.index - f <= reach) for (const [j, r] of after.faces.entries()) if (after.prev[j] === -1) grow(r, after.index - f);
+    if (after && after.index - f <= reach) for (const [j, r] of after.faces.entries()) if (after.prev[j] === -1 && this.counts(after, j)) grow(r, after.index - f);
     return mergeRects(out.filter((r) => r.width > 1 && r.height > 1));
   }
 }
@@ -211,6 +232,8 @@ export interface FaceBlurStats {
   blurSeconds: number;
   /** Time the filter waited for the detection thread (detection not hidden behind decoding, blurring, encoding). */
   detectWaitSeconds?: number;
+  /** The largest box blurred, as a share of the frame's area. */
+  largestBoxShare?: number;
 }
 
 /**
@@ -221,81 +244,88 @@ export interface FaceBlurStats {
 export function faceBlurFilter(o: { every?: number; letterbox?: boolean; stats?: FaceBlurStats } = {}): FrameFilterFactory {
   const every = o.every ?? DETECT_EVERY;
   const stats = o.stats ?? { frames: 0, samples: 0, detections: 0, blurredFrames: 0, detectSeconds: 0, blurSeconds: 0 };
-  return ({ width, height }): FrameFilter => async function* blurFaces(frames) {
-    const plan = new FacePlan(every, width, height);
-    // A sampled frame is away (in the detection thread) until its answer: `frame` is null meanwhile.
-    type Held = { frame: Buffer | null; index: number };
-    const held: Held[] = [];
-    // Detections out, oldest first: each answer's sample goes into the plan in this order (`add`) once answered.
-    const out: Array<{ answer: Promise<() => void>; done: boolean }> = [];
-    const detector = new FaceDetectorThread();
-    const sample = (h: Held, cut: boolean) => {
-      const job = { answer: null as unknown as Promise<() => void>, done: false };
-      job.answer = detector.detect(h.frame!, width, height, o.letterbox).then((r) => {
-        h.frame = r.frame;
-        job.done = true;
-        stats.detectSeconds += r.seconds;
-        stats.samples++;
-        stats.detections += r.faces.length;
-        return () => plan.add(h.index, r.faces, cut);
-      });
-      // A failure is thrown where the answer is awaited (below), not reported as unhandled before that.
-      job.answer.catch(() => {});
-      h.frame = null;
-      out.push(job);
-    };
-    // Puts the answered detections into the plan, oldest first, waiting for the oldest while more than `limit` are out.
-    const settle = async (limit: number) => {
-      while (out.length && (out[0]!.done || out.length > limit)) {
-        const t0 = performance.now();
-        const add = await out[0]!.answer;
-        stats.detectWaitSeconds = (stats.detectWaitSeconds ?? 0) + (performance.now() - t0) / 1000;
-        add();
-        out.shift();
-      }
-    };
-    const release = (h: Held) => {
-      const t0 = performance.now();
-      const rects = plan.boxes(h.index);
-      if (rects.length) {
-        blurYuv420(h.frame!, width, height, rects);
-        stats.blurredFrames++;
-      }
-      stats.blurSeconds += (performance.now() - t0) / 1000;
-      plan.forgetBefore(h.index);
-      return h.frame!;
-    };
-    try {
-      let index = 0;
-      let previous: Float32Array | null = null;
-      let cut = false;
-      for await (const frame of frames) {
-        stats.frames++;
-        const look = glance(frame, width, height);
-        if (previous && difference(previous, look) > CUT_DIFFERENCE) cut = true;
-        previous = look;
-        const h: Held = { frame, index };
-        held.push(h);
-        index++;
-        // Detection sees the frame before any blur (frames are blurred only when they leave, after their answer).
-        if (h.index % every === 0) {
-          sample(h, cut);
-          cut = false;
-          // The thread works on this sample while the frames before it are blurred and written; at most
-          // MAX_DETECTIONS_OUT are out (the frames held grow by `every` with each).
-          await settle(MAX_DETECTIONS_OUT);
-        } else {
-          await settle(Infinity);
+  return ({ width, height }): FrameFilter => {
+    // Frames given a blur box (processVideo picks the thumbnail among the others and reports them per clip).
+    const changed = new Set<number>();
+    return Object.assign(blurFaces, { changed });
+    async function* blurFaces(frames: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+      const plan = new FacePlan(every, width, height);
+      // A sampled frame is away (in the detection thread) until its answer: `frame` is null meanwhile.
+      type Held = { frame: Buffer | null; index: number };
+      const held: Held[] = [];
+      // Detections out, oldest first: each answer's sample goes into the plan in this order (`add`) once answered.
+      const out: Array<{ answer: Promise<() => void>; done: boolean }> = [];
+      const detector = new FaceDetectorThread();
+      const sample = (h: Held, cut: boolean) => {
+        const job = { answer: null as unknown as Promise<() => void>, done: false };
+        job.answer = detector.detect(h.frame!, width, height, o.letterbox).then((r) => {
+          h.frame = r.frame;
+          job.done = true;
+          stats.detectSeconds += r.seconds;
+          stats.samples++;
+          stats.detections += r.faces.length;
+          return () => plan.add(h.index, r.faces, cut);
+        });
+        // A failure is thrown where the answer is awaited (below), not reported as unhandled before that.
+        job.answer.catch(() => {});
+        h.frame = null;
+        out.push(job);
+      };
+      // Puts the answered detections into the plan, oldest first, waiting for the oldest while more than `limit` are out.
+      const settle = async (limit: number) => {
+        while (out.length && (out[0]!.done || out.length > limit)) {
+          const t0 = performance.now();
+          const add = await out[0]!.answer;
+          stats.detectWaitSeconds = (stats.detectWaitSeconds ?? 0) + (performance.now() - t0) / 1000;
+          add();
+          out.shift();
         }
-        while (held.length && plan.ready(held[0]!.index)) yield release(held.shift()!);
+      };
+      const release = (h: Held) => {
+        const t0 = performance.now();
+        const rects = plan.boxes(h.index);
+        if (rects.length) {
+          blurYuv420(h.frame!, width, height, rects);
+          stats.blurredFrames++;
+          changed.add(h.index);
+          for (const r of rects) stats.largestBoxShare = Math.max(stats.largestBoxShare ?? 0, (r.width * r.height) / (width * height));
+        }
+        stats.blurSeconds += (performance.now() - t0) / 1000;
+        plan.forgetBefore(h.index);
+        return h.frame!;
+      };
+      try {
+        let index = 0;
+        let previous: Float32Array | null = null;
+        let cut = false;
+        for await (const frame of frames) {
+          stats.frames++;
+          const look = glance(frame, width, height);
+          if (previous && difference(previous, look) > CUT_DIFFERENCE) cut = true;
+          previous = look;
+          const h: Held = { frame, index };
+          held.push(h);
+          index++;
+          // Detection sees the frame before any blur (frames are blurred only when they leave, after their answer).
+          if (h.index % every === 0) {
+            sample(h, cut);
+            cut = false;
+            // The thread works on this sample while the frames before it are blurred and written; at most
+            // MAX_DETECTIONS_OUT are out (the frames held grow by `every` with each).
+            await settle(MAX_DETECTIONS_OUT);
+          } else {
+            await settle(Infinity);
+          }
+          while (held.length && plan.ready(held[0]!.index)) yield release(held.shift()!);
+        }
+        const last = held.at(-1);
+        if (last && last.index % every !== 0) sample(last, cut);
+        await settle(0);
+        plan.end();
+        while (held.length) yield release(held.shift()!);
+      } finally {
+        await detector.close();
       }
-      const last = held.at(-1);
-      if (last && last.index % every !== 0) sample(last, cut);
-      await settle(0);
-      plan.end();
-      while (held.length) yield release(held.shift()!);
-    } finally {
-      await detector.close();
     }
   };
 }
@@ -413,7 +443,8 @@ export async function findFacesInImage(image: Buffer | string): Promise<{ rects:
   const height = (oriented ? meta.width : meta.height) ?? 0;
   const k = Math.min(1, 1280 / Math.max(width, height));
   const small = await sharp(image, { limitInputPixels: 100_000_000 }).rotate().resize(Math.round(width * k), Math.round(height * k), { fit: 'fill' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const faces = await detectFaces(small.data, small.info.width, small.info.height, BLUR_MIN_SCORE);
+  // A photo has no neighbouring samples to confirm a face: plausible size, shape and keypoints decide.
+  const faces = (await detectFaces(small.data, small.info.width, small.info.height, BLUR_MIN_SCORE)).filter((b) => plausibleFace(b, small.info.width, small.info.height));
   return { rects: faces.map((f) => growBox(f, width / small.info.width, 0, width, height)), width, height };
 }
 

@@ -9,7 +9,10 @@ import type { RunResult, RunningProcess } from './run-process.js';
  * Turns the stream of decoded frames (packed yuv420p, all the same size) into the frames to encode, in order. It may
  * hold some frames back (look-ahead) but must hand on every frame it was given, once, before it ends.
  */
-export type FrameFilter = (frames: AsyncIterable<Buffer>) => AsyncIterable<Buffer>;
+export type FrameFilter = ((frames: AsyncIterable<Buffer>) => AsyncIterable<Buffer>) & {
+  /** Indices (0-based, in order of decoding) of the frames it changed, once it has ended (the privacy blur's). */
+  changed?: ReadonlySet<number>;
+};
 
 /** Makes a frame filter for frames of width x height (yuv420p). */
 export type FrameFilterFactory = (size: { width: number; height: number }) => FrameFilter;

@@ -20,7 +20,7 @@ import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  CLIP_FPS, CLIP_FRAMES, RENDITIONS, buildFilterGraph, buildNormaliseGraph, buildSplitGraph, isHdr, renditionSize, segmentArgs, x264Args,
+  CLIP_FPS, CLIP_FRAMES, RENDITIONS, THUMBNAIL_FRAME, buildFilterGraph, buildNormaliseGraph, buildSplitGraph, isHdr, renditionSize, segmentArgs, x264Args,
 } from './encoding.js';
 import { pipeFrames, yuv420pBytes, type FrameFilterFactory } from './frame-pipe.js';
 import { ffmpegBinaries, ffmpegCapabilities } from './ffmpeg-binaries.js';
@@ -59,6 +59,8 @@ export interface ProcessedClip {
   duration: number;
   highPath: string;
   lowPath: string;
+  /** Frames of this clip the frame filter changed (faces blurred); absent without a filter. */
+  changedFrames?: number;
 }
 
 export interface ProcessVideoResult {
@@ -187,6 +189,7 @@ async function transcode(opts: ProcessVideoOptions, probe: ProbeResult, report: 
   };
 
   let result: RunResult;
+  let changed: ReadonlySet<number> | undefined;
   if (!opts.frameFilter) {
     const graph = buildFilterGraph({ stream: `0:${probe.streamIndex}`, portrait, colour: probe.colour, toneMap: caps.toneMap, thumbnail: true });
     const run = runProcess(ffmpeg, ['-hide_banner', '-nostdin', '-v', 'error', ...progressArgs, ...input, '-filter_complex', graph, ...outputs], { ...limits, signal, onStdout: onProgressOutput });
@@ -208,7 +211,9 @@ async function transcode(opts: ProcessVideoOptions, probe: ProbeResult, report: 
       '-filter_complex', buildSplitGraph(portrait, true), ...outputs,
     ], { ...limits, signal: both, stdin: true, onStdout: onProgressOutput });
     touchEncoder = encoder.touch;
-    const piped = await pipeFrames({ decoder, encoder, frameBytes: yuv420pBytes(hi.width, hi.height), filter: opts.frameFilter(hi), stop: () => stop.abort() });
+    const filter = opts.frameFilter(hi);
+    const piped = await pipeFrames({ decoder, encoder, frameBytes: yuv420pBytes(hi.width, hi.height), filter, stop: () => stop.abort() });
+    changed = filter.changed;
     if (signal?.aborted) throw abortError();
     const { encoded } = piped;
     if (piped.encoderGone || encoded.stopped || encoded.code !== 0) throw new Error(`encoder failed (${encoded.stopped ?? encoded.code}): ${tail(encoded.stderr)}`);
@@ -238,7 +243,20 @@ async function transcode(opts: ProcessVideoOptions, probe: ProbeResult, report: 
   last.duration = last.frameCount / CLIP_FPS;
   await rm(highList, { force: true });
   await rm(lowList, { force: true });
-  if (!existsSync(thumbnailPath)) await thumbnailFromClip(clips[0]!.highPath, thumbnailPath, portrait, signal);
+  if (changed) {
+    let first = 0;
+    for (const c of clips) {
+      c.changedFrames = 0;
+      for (let i = first; i < first + c.frameCount; i++) if (changed.has(i)) c.changedFrames++;
+      first += c.frameCount;
+    }
+  }
+  // The thumbnail shows an unchanged frame (no blur box on the card): the one nearest THUMBNAIL_FRAME, later first.
+  const thumbFrame = changed?.has(THUMBNAIL_FRAME) ? unchangedNear(changed, THUMBNAIL_FRAME, clips.reduce((n, c) => n + c.frameCount, 0)) : -1;
+  if (thumbFrame >= 0) {
+    const k = Math.floor(thumbFrame / CLIP_FRAMES);
+    await thumbnailFromClip(clips[k]!.highPath, thumbnailPath, portrait, signal, thumbFrame - k * CLIP_FRAMES);
+  } else if (!existsSync(thumbnailPath)) await thumbnailFromClip(clips[0]!.highPath, thumbnailPath, portrait, signal);
 
   const size = async (paths: string[]) => (await Promise.all(paths.map((p) => stat(p)))).reduce((s, st) => s + st.size, 0);
   const hi = renditionSize(RENDITIONS.high, portrait);
@@ -295,10 +313,23 @@ async function countFrames(path: string, signal?: AbortSignal): Promise<number> 
   return n;
 }
 
-/** Fallback thumbnail (the source had fewer frames than THUMBNAIL_FRAME after decoding): first frame of the first clip. */
-async function thumbnailFromClip(clip: string, out: string, portrait: boolean, signal?: AbortSignal): Promise<void> {
+/** The frame nearest `at` (after it first, on a tie) that is not in `changed`, or -1 when every frame is. */
+export function unchangedNear(changed: ReadonlySet<number>, at: number, frames: number): number {
+  for (let d = 0; d < frames; d++) {
+    if (at + d < frames && !changed.has(at + d)) return at + d;
+    if (at - d >= 0 && !changed.has(at - d)) return at - d;
+  }
+  return -1;
+}
+
+/**
+ * Thumbnail from frame `frame` of a high clip: the fallback when the source had fewer frames than THUMBNAIL_FRAME
+ * (the first frame), or the unblurred frame chosen instead of a blurred THUMBNAIL_FRAME.
+ */
+async function thumbnailFromClip(clip: string, out: string, portrait: boolean, signal?: AbortSignal, frame = 0): Promise<void> {
   const { ffmpeg } = ffmpegBinaries();
-  const vf = portrait ? ['-vf', 'crop=iw:trunc(iw*9/16/2)*2'] : [];
+  const steps = [...(frame > 0 ? [`select=eq(n\\,${frame})`] : []), ...(portrait ? ['crop=iw:trunc(iw*9/16/2)*2'] : [])];
+  const vf = steps.length ? ['-vf', steps.join(',')] : [];
   const r = await runProcess(ffmpeg, ['-hide_banner', '-nostdin', '-v', 'error', '-i', clip, ...vf, '-frames:v', '1', '-q:v', '3', '-update', '1', '-y', out], {
     timeoutMs: 30_000,
     maxOutputBytes: 1024 ** 2,

@@ -87,7 +87,16 @@ TourRef.implement({
     deactivatedViews: t.exposeInt('deactivated_views'),
     createdAt: t.field({ type: 'DateTime', resolve: (r) => r.created_at }),
     progress: t.exposeInt('progress', { description: 'Processing progress in percent.' }),
-    blurFaces: t.exposeBoolean('blur_faces', { description: 'Faces are blurred in clips, reels and photos made from now on (owner switch, default on).' }),
+    blurFaces: t.exposeBoolean('blur_faces', { description: 'Faces are blurred in clips, reels and photos (owner switch, default on; changing it reprocesses the tour).' }),
+    blurredClips: t.intList({
+      nullable: true,
+      description: 'Indices of the clips in which faces were blurred, in order (the tour\'s company only; null for others).',
+      resolve: async (r, _a, ctx) => {
+        if (ctx.auth?.companyId !== r.company_id) return null;
+        const rows = await ctx.services.db.selectFrom('clips').select('index').where('tour_id', '=', r.id).where('blurred_frames', '>', 0).orderBy('index').execute();
+        return rows.map((c) => c.index);
+      },
+    }),
     status: t.field({ type: TourStatusRef, resolve: (r) => ({ status: r.status }) }),
     logs: t.field({
       type: [TourLogRef],
@@ -168,7 +177,7 @@ builder.queryFields((t) => ({
 export const TourSaveInput = builder.inputType('TourSaveInput', {
   fields: (t) => ({
     id: t.id({ required: true }), title: t.string(), description: t.string(), videoURL: t.string(), listingLink: t.string(),
-    blurFaces: t.boolean({ description: 'Blur faces in clips, reels and photos (default on). Applies to later processing; existing clips are not reprocessed.' }),
+    blurFaces: t.boolean({ description: 'Blur faces in clips, reels and photos (default on). A change reprocesses a processed tour (status PROCESSING until its new clips are ready).' }),
   }),
 });
 export const TourUpdateThumbnailInput = builder.inputType('TourUpdateThumbnailInput', {

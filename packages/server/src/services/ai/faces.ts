@@ -21,6 +21,8 @@ export interface FaceBox {
   width: number;
   height: number;
   score: number;
+  /** BlazeFace's six keypoints (frame pixels): right eye, left eye, nose, mouth, right ear, left ear (as seen). */
+  keypoints?: Array<[number, number]>;
 }
 
 interface Loaded { tf: Tf; model: GraphModel; backend: string; anchors: Float32Array }
@@ -127,7 +129,9 @@ export async function detectFaces(rgb: Buffer | Uint8Array, width: number, heigh
       const w = rows[i * 17 + 3]!;
       const h = rows[i * 17 + 4]!;
       if (!(w > 0 && h > 0)) continue;
-      found.push({ x: tile.x + (cx - w / 2) * k, y: tile.y + (cy - h / 2) * k, width: w * k, height: h * k, score });
+      const keypoints: Array<[number, number]> = [];
+      for (let p = 0; p < 6; p++) keypoints.push([tile.x + (rows[i * 17 + 5 + 2 * p]! + l.anchors[i * 2]!) * k, tile.y + (rows[i * 17 + 6 + 2 * p]! + l.anchors[i * 2 + 1]!) * k]);
+      found.push({ x: tile.x + (cx - w / 2) * k, y: tile.y + (cy - h / 2) * k, width: w * k, height: h * k, score, keypoints });
     }
   }
   return nms(found).map((b) => clampBox(b, width, height)).filter((b) => b.width > 1 && b.height > 1);
@@ -150,5 +154,5 @@ function squareInput(rgb: Uint8Array, width: number, height: number, tile: { x: 
 function clampBox(b: FaceBox, width: number, height: number): FaceBox {
   const x = Math.max(0, b.x);
   const y = Math.max(0, b.y);
-  return { x, y, width: Math.min(width, b.x + b.width) - x, height: Math.min(height, b.y + b.height) - y, score: b.score };
+  return { x, y, width: Math.min(width, b.x + b.width) - x, height: Math.min(height, b.y + b.height) - y, score: b.score, ...(b.keypoints ? { keypoints: b.keypoints } : {}) };
 }
