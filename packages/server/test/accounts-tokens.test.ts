@@ -44,14 +44,15 @@ describe.each(DB_KINDS)('one-time tokens on %s', (kind) => {
     expect(all.some((r) => r.token_hash === token)).toBe(false);
   });
 
-  it('activates once; a second use is INVALID_TOKEN', async () => {
+  it('activates once; a second use says the account is already active and changes nothing', async () => {
     const email = uniqueEmail('once');
     await register(t, { username: email });
     const token = tokenFromLink((await waitForMail(t, email, /Activate/)).links[0]!);
     expect((await t.gql(ACTIVATE, { token })).data.userActivation).toMatchObject({ username: email, activated: true });
     expect((await licenseOf(email))?.plan_id).toBe('free');
     const again = await t.gql(ACTIVATE, { token });
-    expect(again.errors?.[0]).toMatchObject({ message: ERROR_TEXTS.invalidToken, extensions: { code: ERROR_CODES.INVALID_TOKEN } });
+    expect(again.errors?.[0]).toMatchObject({ message: ERROR_TEXTS.accountAlreadyActive, extensions: { code: ERROR_CODES.ACCOUNT_ALREADY_ACTIVE } });
+    expect((await licenseOf(email))?.plan_id).toBe('free');
   });
 
   it('refuses an expired or unknown activation token and grants nothing', async () => {
