@@ -9,7 +9,11 @@ import { buildApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
-import { seedProcessedTour } from './fixtures/tours.js';
+import pg from 'pg';
+import { seedProcessedTour, waitFor } from './fixtures/tours.js';
+import { PLAYER_TOUR_DOCUMENT } from '../src/services/public-tour-answer.js';
+import { PUBLIC_TOUR_CHANGED_TOPIC, publicTourCacheOf } from '../src/http/public-tour-cache.js';
+import { PLAYER_TOUR_QUERY as ELEMENT_TOUR_QUERY } from '../../player-element/src/api/queries.js';
 
 /** The player's query (packages/player-element/src/api/queries.ts), as sent. */
 const PLAYER_TOUR_QUERY = `query PlayerTour($tourID: ID!) {
@@ -81,6 +85,116 @@ describe.each(DB_KINDS)('public tour answer over GET (%s)', (kind) => {
     // An embed on another origin reads the error too (to show "Invalid link" rather than a network error).
     expect(missing.headers.get('access-control-allow-origin')).toBe('*');
     expect(((await missing.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('NOT_FOUND');
+  });
+});
+
+describe.each(DB_KINDS)('a miss of the player\'s own document, answered without GraphQL execution (%s)', (kind) => {
+  let t: TestApp;
+  const getPlayer = (tourID: string, query = PLAYER_TOUR_DOCUMENT, extra: Record<string, string> = {}) =>
+    fetch(`${t.url}/query?${new URLSearchParams({ query, variables: JSON.stringify({ tourID }), ...extra })}`);
+  const postText = async (tourID: string) =>
+    (await fetch(`${t.url}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: PLAYER_TOUR_DOCUMENT, variables: { tourID } }) })).text();
+  const computations = () => publicTourCacheOf(t.app.services)!.computations;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('recognises exactly the document the player element sends', () => {
+    expect(PLAYER_TOUR_DOCUMENT).toBe(ELEMENT_TOUR_QUERY);
+  });
+
+  it('answers byte for byte what GraphQL answers (branding, agent photo, markers, clips; and a bare tour)', async () => {
+    const { db } = t.app.services;
+    // Branded: Pro plan, company logo and accent, an agent with a photo, a listing link, markers, 4 clips.
+    const branded = await seedUser(t.app, { plan: 'pro', name: 'Ada', surname: 'Agent' });
+    await db.updateTable('companies').set({ logo_key: `companies/${branded.company.id}/logo.png`, accent_color: '#0b5394' }).where('id', '=', branded.company.id).execute();
+    await db.updateTable('user_profiles').set({ profile_image_key: `profiles/${branded.user.id}/photo.jpg` }).where('user_id', '=', branded.user.id).execute();
+    const a = await seedProcessedTour(t, branded, 4);
+    await db.updateTable('tours').set({ description: 'Three bedrooms, "sea" view \u2013 ünïcode', listing_link: 'https://listing.example/1?a=1&b=2', views: 7 }).where('id', '=', a.row.id).execute();
+    for (const [i, name] of ['Kitchen', 'Lounge', 'Main bedroom'].entries()) {
+      expect((await t.gql('mutation($input: MarkerSaveInput!) { markerSave(input: $input) { id } }', { input: { tourId: a.id, name, description: `Room ${i}`, frameIndex: i * 37.5 } }, branded.token)).errors).toBeUndefined();
+    }
+    // Bare: Free plan (no branding), no profile row, no video info, no clips or markers.
+    const plain = await seedUser(t.app, { plan: 'free' });
+    await db.deleteFrom('user_profiles').where('user_id', '=', plain.user.id).execute();
+    const b = await seedProcessedTour(t, plain, 0);
+    await db.updateTable('tours').set({ video_info: null, title: null }).where('id', '=', b.row.id).execute();
+
+    for (const tour of [a, b]) {
+      const before = computations();
+      const viaGraphql = await postText(tour.id);
+      expect(JSON.parse(viaGraphql).errors).toBeUndefined();
+      const res = await getPlayer(tour.id);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe(viaGraphql);
+      expect(computations()).toBe(before + 1);
+    }
+    const branded1 = JSON.parse(await postText(a.id)).data.tour;
+    expect(branded1.tourAccentColor).toBe('#0b5394');
+    expect(branded1.tourIntroLogoURL).toMatch(/logo\.png$/);
+    expect(branded1.agentProfile.profileImageURL).toMatch(/photo\.jpg$/);
+    expect(branded1.markers).toHaveLength(3);
+    expect(branded1.clips).toHaveLength(4);
+  });
+
+  it('computes N simultaneous misses of one tour once (single flight)', async () => {
+    const owner = await seedUser(t.app, { plan: 'pro' });
+    const tour = await seedProcessedTour(t, owner, 2);
+    // The seeding's change notifications arrive asynchronously (PostgreSQL NOTIFY), and one landing mid-burst rightly
+    // starts a fresh computation: wait for a last change's notification (delivered in commit order) first.
+    const ac = new AbortController();
+    const changes = t.app.services.events.subscribe<string>(PUBLIC_TOUR_CHANGED_TOPIC, ac.signal)[Symbol.asyncIterator]();
+    const seen = (async () => {
+      for (let r = await changes.next(); !r.done && r.value !== tour.row.id; r = await changes.next());
+    })();
+    await t.app.services.db.updateTable('tours').set({ title: 'Settled' }).where('id', '=', tour.row.id).execute();
+    await seen;
+    ac.abort();
+    const before = computations();
+    const cache = publicTourCacheOf(t.app.services)!;
+    // On PostgreSQL a transaction holding the markers table keeps the computation waiting until all 16 requests wait
+    // for an answer, so they certainly overlap (PGlite has one connection: there they overlap as they come).
+    const lock = kind === 'postgres' ? new pg.Client({ connectionString: t.app.config.DATABASE_URL }) : null;
+    if (lock) {
+      await lock.connect();
+      await lock.query('BEGIN');
+      await lock.query('LOCK TABLE markers IN ACCESS EXCLUSIVE MODE');
+    }
+    const pending = Promise.all(Array.from({ length: 16 }, () => getPlayer(tour.id)));
+    if (lock) {
+      await waitFor(async () => cache.waiting === 16, '16 requests waiting for the answer', 20_000, 10);
+      await lock.query('COMMIT');
+      await lock.end();
+    }
+    const answers = await pending;
+    const bodies = await Promise.all(answers.map((r) => r.text()));
+    expect(answers.every((r) => r.status === 200)).toBe(true);
+    expect(new Set(bodies).size).toBe(1);
+    expect(computations()).toBe(before + 1);
+    expect(bodies[0]).toBe(await postText(tour.id));
+  });
+
+  it('leaves any other document, a foreign operation name and errors to GraphQL', async () => {
+    const owner = await seedUser(t.app, { plan: 'pro' });
+    const tour = await seedProcessedTour(t, owner, 1);
+    const before = computations();
+    const reworded = PLAYER_TOUR_DOCUMENT.replace('views', 'views createdAt');
+    const other = await getPlayer(tour.id, reworded);
+    expect(other.status).toBe(200);
+    expect(((await other.json()) as { data: { tour: { createdAt: string } } }).data.tour.createdAt).toBeTruthy();
+    const wrongOp = await getPlayer(tour.id, PLAYER_TOUR_DOCUMENT, { operationName: 'Other' });
+    expect(((await wrongOp.json()) as { errors?: unknown[] }).errors).toBeDefined();
+    expect(computations()).toBe(before);
+    // Unknown and removed tours: computed, then answered by GraphQL with its error (not cached).
+    const missing = await getPlayer('tour_00000000-0000-4000-8000-000000000000');
+    expect(((await missing.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('NOT_FOUND');
+    await t.app.services.db.updateTable('tours').set({ deleted_at: new Date() }).where('id', '=', tour.row.id).execute();
+    const removed = await getPlayer(tour.id);
+    expect(removed.headers.get('etag')).toBeNull();
+    expect(((await removed.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('TOUR_REMOVED');
   });
 });
 

@@ -13,11 +13,17 @@
  *
  * Only anonymous requests (no Authorization header) whose document asks for `tour(tourID)` and nothing else are cached,
  * and only answers without errors. Everything else goes to GraphQL as usual.
+ *
+ * A miss for the player's own document (exactly PLAYER_TOUR_DOCUMENT) is answered without GraphQL execution by
+ * services/public-tour-answer.ts (2 round trips, the same loaders; a test holds its bytes equal to GraphQL's), and
+ * simultaneous misses of the same answer share one computation (single flight). Anything it cannot answer exactly
+ * (errors above all) goes to GraphQL.
  */
 import { createHash } from 'node:crypto';
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services/services.js';
+import { PLAYER_TOUR_DOCUMENT, playerTourAnswer } from '../services/public-tour-answer.js';
 
 export const PUBLIC_TOUR_CHANGED_TOPIC = 'publicTourChanged';
 export const PUBLIC_TOUR_CACHE_CONTROL = 'public, no-cache';
@@ -76,6 +82,12 @@ export class PublicTourCache {
   #byTour = new Map<string, Set<string>>();
   #generation = new Map<string, number>();
   #all = 0;
+  /** Answers being computed without GraphQL, by key and generation: simultaneous misses wait for the same one. */
+  readonly inFlight = new Map<string, Promise<string | null>>();
+  /** How many answers were computed without GraphQL (tests: N simultaneous misses make 1). */
+  computations = 0;
+  /** Requests waiting for such an answer right now (tests). */
+  waiting = 0;
 
   constructor(readonly maxEntries: number) {}
 
@@ -149,8 +161,13 @@ const tourUuid = (globalId: string): string | null => {
   return m ? m[1]!.toLowerCase() : null;
 };
 
+const caches = new WeakMap<Services, PublicTourCache>();
+/** The node's cache of these services (tests). */
+export const publicTourCacheOf = (services: Services): PublicTourCache | undefined => caches.get(services);
+
 export async function registerPublicTourCache(app: FastifyInstance, services: Services): Promise<PublicTourCache> {
   const cache = new PublicTourCache(services.config.PUBLIC_TOUR_CACHE_ENTRIES);
+  caches.set(services, cache);
   const shapes = new Map<string, Shape | null>();
 
   // Changes, from any node (database triggers → NOTIFY → event bus).
@@ -190,7 +207,28 @@ export async function registerPublicTourCache(app: FastifyInstance, services: Se
       if (matches(req.headers['if-none-match'], hit.etag)) return reply.code(304).send();
       return reply.code(200).type('application/json; charset=utf-8').send(hit.body);
     }
-    req[pendingKey] = { key, tourId, generation: cache.generation(tourId) };
+    const generation = cache.generation(tourId);
+    const operationName = q.operationName;
+    if (query === PLAYER_TOUR_DOCUMENT && (operationName === undefined || operationName === '' || operationName === 'PlayerTour') && typeof globalId === 'string') {
+      // The player's document: computed once for everyone asking at the same moment, without GraphQL execution.
+      const flight = `${generation}\u0000${key}`;
+      let answer = cache.inFlight.get(flight);
+      if (!answer) {
+        cache.computations++;
+        answer = playerTourAnswer(services, globalId).finally(() => cache.inFlight.delete(flight));
+        cache.inFlight.set(flight, answer);
+      }
+      cache.waiting++;
+      const body = await answer.finally(() => cache.waiting--);
+      if (body !== null) {
+        const etag = etagOf(body);
+        cache.set(key, { tourId, body, etag }, generation);
+        cacheHeaders(reply, etag);
+        if (matches(req.headers['if-none-match'], etag)) return reply.code(304).send();
+        return reply.code(200).type('application/json; charset=utf-8').send(body);
+      }
+    }
+    req[pendingKey] = { key, tourId, generation };
   });
 
   app.addHook('onSend', async (req: WithPending, reply, payload) => {
