@@ -87,6 +87,16 @@ describe('plausible faces and box bounds', () => {
     expect(twice.boxes(N).length).toBe(1);
     expect(twice.boxes(2 * N).length).toBe(1);
 
+    // A face arriving (its first box larger, so matched only loosely) counts through the confirmed face it becomes.
+    const arriving = new FacePlan(N, 1280, 720);
+    arriving.add(0, []);
+    arriving.add(N, [face(300, 100, 0.6)]);
+    arriving.add(2 * N, [face(310, 60, 0.6)]);
+    arriving.add(3 * N, [face(312, 60, 0.6)]);
+    arriving.add(4 * N, []);
+    arriving.end();
+    expect(arriving.boxes(N).length).toBe(1);
+
     const sure = new FacePlan(N, 1280, 720);
     sure.add(0, []);
     sure.add(N, [face(300, 60, 0.95)]);

@@ -118,7 +118,12 @@ export class FacePlan {
    * after, or scored at least CONFIRM_SCORE (faces given without a score count as sure).
    */
   private counts(s: Sample, i: number): boolean {
-    return s.confirmed[i]! || (s.faces[i]!.score ?? 1) >= CONFIRM_SCORE;
+    if (s.confirmed[i]! || (s.faces[i]!.score ?? 1) >= CONFIRM_SCORE) return true;
+    // Matched (loosely) to a confirmed face: the same face, whose box moved or changed size more (a face arriving).
+    const k = this.samples.indexOf(s);
+    const before = this.samples[k - 1];
+    const after = this.samples[k + 1];
+    return (s.prev[i]! >= 0 && !!before?.confirmed[s.prev[i]!]) || (s.next[i]! >= 0 && !!after?.confirmed[s.next[i]!]);
   }
 
   /** True when every sample that can put a box on frame f is known. */
