@@ -16,6 +16,7 @@
  *
  *   npm run bench:api -w packages/server
  *   BENCH_SECONDS=15 BENCH_SUSTAIN_SECONDS=60 BENCH_RATE=1000 BENCH_CONNECTIONS=10 (defaults)
+ *   BENCH_CPU_PROF=<dir>: a CPU profile of the API node (top self-time frames: node --import tsx bench/cpu-top.ts <dir>)
  *   DATABASE_URL / TEST_DATABASE_URL: the PostgreSQL server to create the benchmark database on
  *   (default postgres://postgres@127.0.0.1:5432/postgres)
  */
@@ -39,17 +40,8 @@ const SUSTAIN_SECONDS = Number(process.env.BENCH_SUSTAIN_SECONDS ?? 60);
 const RATE = Number(process.env.BENCH_RATE ?? TARGET_RPS);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 
-/** The player's query (packages/player-element/src/api/queries.ts). */
-const PLAYER_TOUR_QUERY = `query PlayerTour($tourID: ID!) {
-  tour(tourID: $tourID) {
-    id title description thumbnailURL tourIntroLogoURL listingLink views
-    status { status }
-    videoInfo { width height fullSize mediumSize smallSize }
-    clips { id index frameCount duration highURI lowURI }
-    markers { id name description tourId scrollPosition frameIndex isFastTravel }
-    agentProfile { fullname contactNumber email profileImageURL }
-  }
-}`;
+/** The player's query, exactly as the element sends it (packages/player-element/src/api/queries.ts). */
+const { PLAYER_TOUR_DOCUMENT: PLAYER_TOUR_QUERY } = await import('../src/services/public-tour-answer.js');
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -73,17 +65,21 @@ async function bareServer(): Promise<void> {
   app.get<{ Params: { id: string } }>('/bare/tour/:id', async (req) => {
     const id = req.params.id;
     const t = (await pool.query('SELECT * FROM tours WHERE id = $1', [id])).rows[0];
-    const [clips, markers, agent] = await Promise.all([
+    const [clips, markers, agent, company] = await Promise.all([
       pool.query('SELECT * FROM clips WHERE tour_id = $1 ORDER BY index', [id]),
       pool.query('SELECT * FROM markers WHERE tour_id = $1 ORDER BY frame_index, created_at', [id]),
       pool.query('SELECT u.username, p.name, p.surname, p.contact_number, p.profile_image_key FROM users u LEFT JOIN user_profiles p ON p.user_id = u.id WHERE u.id = $1', [t.owner_id]),
+      // The company's branding (logo, accent) while its plan has it; the bench's plan has none.
+      pool.query('SELECT c.logo_key, c.accent_color, l.plan_id, l.end_date FROM companies c LEFT JOIN licenses l ON l.company_id = c.id WHERE c.id = $1', [t.company_id]),
     ]);
     const a = agent.rows[0];
+    const c = company.rows[0];
+    const branded = c && ['basic', 'pro', 'offline'].includes(c.plan_id) && (!c.end_date || c.end_date > new Date());
     return {
       data: {
         tour: {
-          id: `tour_${t.id}`, title: t.title, description: t.description, thumbnailURL: url(t.thumbnail_key), tourIntroLogoURL: url(t.intro_logo_key),
-          listingLink: t.listing_link, views: t.views, status: { status: t.status }, videoInfo: t.video_info,
+          id: `tour_${t.id}`, title: t.title, description: t.description, thumbnailURL: url(t.thumbnail_key), tourIntroLogoURL: url(t.intro_logo_key ?? (branded ? c.logo_key : null)),
+          tourAccentColor: branded ? c.accent_color : null, listingLink: t.listing_link, views: t.views, status: { status: t.status }, videoInfo: t.video_info,
           clips: clips.rows.map((c) => ({ id: `clip_${c.id}`, index: c.index, frameCount: c.frame_count, duration: c.duration, highURI: url(c.high_key), lowURI: url(c.low_key) })),
           markers: markers.rows.map((m) => ({ id: `marker_${m.id}`, name: m.name, description: m.description, tourId: `tour_${t.id}`, scrollPosition: m.scroll_position, frameIndex: m.frame_index, isFastTravel: m.is_fast_travel })),
           agentProfile: a ? { fullname: [a.name, a.surname].filter(Boolean).join(' '), contactNumber: a.contact_number, email: a.username, profileImageURL: url(a.profile_image_key) } : null,
@@ -190,7 +186,9 @@ async function main(): Promise<void> {
 
     const [apiPort, barePort] = await Promise.all([freePort(), freePort()]);
     const apiUrl = `http://127.0.0.1:${apiPort}`;
-    api = startChild(['src/index.ts'], {
+    // BENCH_CPU_PROF=<dir>: the API node writes a V8 CPU profile there on exit (read it with bench/cpu-top.ts).
+    const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)] : [];
+    api = startChild([...prof, 'src/index.ts'], {
       NODE_ENV: 'production', ROLE: 'api', HOST: '127.0.0.1', PORT: String(apiPort), PUBLIC_URL: apiUrl, DATABASE_URL: databaseUrl,
       DATA_DIR: dataDir, JWT_SECRET: randomBytes(24).toString('hex'), LOG_LEVEL: 'warn', RATE_LIMIT_DISABLED: 'true',
     });

@@ -1,15 +1,18 @@
 /**
  * The player's public tour answer without GraphQL execution (issue 15: the uncached public tour query). The player
  * sends one fixed document (PLAYER_TOUR_DOCUMENT, packages/player-element/src/api/queries.ts). For exactly that text,
- * a cache miss loads the tour as GraphQL does — viewPublicTour (the same row, errors and view counts), then clips,
- * markers, the agent and the company branding in parallel: 2 round trips, as a bare route — and serialises the answer
+ * a cache miss loads the tour as GraphQL does — viewPublicTour (the same row, errors and view counts), clips, markers,
+ * the agent and the company branding, all in parallel by tour id: 1 round trip (GraphQL and a bare route take 2) —
+ * and serialises the answer
  * in the document's field order. The resolvers in graphql/schema/tours.ts stay the source of truth: a test asserts the
  * bytes are identical to GraphQL's answer (test/public-tour-cache.test.ts), and anything this cannot answer exactly as
  * GraphQL would (an error, a value GraphQL would refuse to serialise) returns null so that GraphQL answers instead.
  */
 import type { ClipRow, MarkerRow, TourRow } from '../db/types.js';
-import { encodeId } from '../graphql/builder.js';
-import { companyBranding } from './branding.js';
+import { planHasBranding } from '@roomwalk/shared';
+import { decodeId, encodeId } from '../graphql/builder.js';
+import type { CompanyBranding } from './branding.js';
+import { isLicenseActive } from './uploads.js';
 import type { Services } from './services.js';
 import { viewPublicTour } from './tours.js';
 
@@ -51,26 +54,43 @@ const bool = (v: unknown): boolean => {
 const loadClips = (services: Services, tourId: string) => services.db.selectFrom('clips').selectAll().where('tour_id', '=', tourId).orderBy('index').execute();
 const loadMarkers = (services: Services, tourId: string) =>
   services.db.selectFrom('markers').selectAll().where('tour_id', '=', tourId).orderBy('frame_index').orderBy('created_at').execute();
-const loadAgent = (services: Services, ownerId: string) =>
+/** The owner named through the tour (so it needs no first round trip for the tour row). */
+const loadAgent = (services: Services, tourId: string) =>
   services.db
     .selectFrom('users')
     .leftJoin('user_profiles', 'user_profiles.user_id', 'users.id')
     .select(['users.username', 'user_profiles.name', 'user_profiles.surname', 'user_profiles.contact_number', 'user_profiles.profile_image_key'])
-    .where('users.id', '=', ownerId)
+    .where('users.id', '=', (eb) => eb.selectFrom('tours').select('owner_id').where('id', '=', tourId))
     .executeTakeFirst();
+/** services/branding.ts companyBranding, with the company named through the tour. */
+async function loadBranding(services: Services, tourId: string, now = new Date()): Promise<CompanyBranding | null> {
+  const row = await services.db
+    .selectFrom('companies')
+    .leftJoin('licenses', 'licenses.company_id', 'companies.id')
+    .select(['companies.logo_key', 'companies.accent_color', 'licenses.plan_id', 'licenses.end_date'])
+    .where('companies.id', '=', (eb) => eb.selectFrom('tours').select('company_id').where('id', '=', tourId))
+    .executeTakeFirst();
+  if (!row || !planHasBranding(row.plan_id) || !isLicenseActive({ end_date: row.end_date ?? null }, now)) return null;
+  return { logoKey: row.logo_key, accentColor: row.accent_color };
+}
 
 /**
  * The JSON body GraphQL would answer to PLAYER_TOUR_DOCUMENT for this tour, or null when GraphQL must answer
  * (unknown, removed or malformed id, or a value GraphQL would not print as is).
  */
 export async function playerTourAnswer(services: Services, tourGlobalId: string): Promise<string | null> {
-  let tour: TourRow;
+  let id: string;
   try {
-    tour = await viewPublicTour(services, null, tourGlobalId);
+    id = decodeId('Tour', tourGlobalId);
   } catch {
-    return null; // NOT_FOUND, TOUR_REMOVED, INVALID_TOUR_ID: GraphQL words them
+    return null; // INVALID_TOUR_ID: GraphQL words it
   }
-  const [clips, markers, agent, branding] = await Promise.all([loadClips(services, tour.id), loadMarkers(services, tour.id), loadAgent(services, tour.owner_id), companyBranding(services.db, tour.company_id)]);
+  // One round trip: every statement names the tour (the bare route needs two).
+  const [tour, clips, markers, agent, branding] = await Promise.all([
+    viewPublicTour(services, null, tourGlobalId).catch(() => null), // NOT_FOUND, TOUR_REMOVED: GraphQL words them
+    loadClips(services, id), loadMarkers(services, id), loadAgent(services, id), loadBranding(services, id),
+  ]);
+  if (!tour) return null;
   try {
     return serialise(services, tour, clips, markers, agent, branding);
   } catch (e) {
@@ -85,7 +105,7 @@ function serialise(
   clips: ClipRow[],
   markers: MarkerRow[],
   agent: Awaited<ReturnType<typeof loadAgent>>,
-  branding: Awaited<ReturnType<typeof companyBranding>>,
+  branding: CompanyBranding | null,
 ): string {
   const url = (key: string) => services.storage.publicUrl(key);
   const introKey = r.intro_logo_key ?? branding?.logoKey;
