@@ -9,11 +9,21 @@
 
 export type StorageKind = 'localStorage' | 'sessionStorage';
 
+/** The Web Storage interface (the DOM's `Storage`, which this package's non-DOM build does not know). */
+export type WebStorage = {
+  readonly length: number;
+  clear(): void;
+  getItem(key: string): string | null;
+  key(index: number): string | null;
+  removeItem(key: string): void;
+  setItem(key: string, value: string): void;
+};
+
 /** A Storage that never throws: the browser's when it answers, else memory for this page's life. */
-export function guardedStorage(kind: StorageKind = 'localStorage', host: () => Storage | undefined = () => (globalThis as unknown as Record<StorageKind, Storage | undefined>)[kind]): Storage {
+export function guardedStorage(kind: StorageKind = 'localStorage', host: () => WebStorage | undefined = () => (globalThis as unknown as Record<StorageKind, WebStorage | undefined>)[kind]): WebStorage {
   // Values written or removed during this visit that the browser refused; they win over its (stale) copy.
   const memory = new Map<string, string | null>();
-  const run = <T>(f: (s: Storage) => T): T | undefined => {
+  const run = <T>(f: (s: WebStorage) => T): T | undefined => {
     try {
       const s = host();
       return s ? f(s) : undefined;
@@ -45,17 +55,17 @@ export function guardedStorage(kind: StorageKind = 'localStorage', host: () => S
   };
 }
 
-let local: Storage | undefined;
-let session: Storage | undefined;
+let local: WebStorage | undefined;
+let session: WebStorage | undefined;
 /** The page's guarded localStorage (one per page, so memory fallbacks are shared by every reader). */
-export const safeLocalStorage = (): Storage => (local ??= guardedStorage('localStorage'));
+export const safeLocalStorage = (): WebStorage => (local ??= guardedStorage('localStorage'));
 /** The page's guarded sessionStorage. */
-export const safeSessionStorage = (): Storage => (session ??= guardedStorage('sessionStorage'));
+export const safeSessionStorage = (): WebStorage => (session ??= guardedStorage('sessionStorage'));
 
 export const VISITOR_ID_KEY = 'roomwalk.visitorId';
 
 /** An anonymous id for this browser (kept while storage allows, else for this page's life). */
-export function visitorId(storage: Storage = safeLocalStorage()): string {
+export function visitorId(storage: WebStorage = safeLocalStorage()): string {
   const existing = storage.getItem(VISITOR_ID_KEY);
   if (existing) return existing;
   const id = typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `v-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
