@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { Provider, type Client } from 'urql';
 import { fromValue, never } from 'wonka';
@@ -44,7 +44,8 @@ describe('live notice', () => {
     const text = await screen.findByText('Vera Visitor wants a live viewing of Seaside Villa');
     expect(text.closest('[role="alertdialog"]')).not.toBeNull();
     const join = screen.getByRole('button', { name: 'Join' });
-    expect(document.activeElement).toBe(join);
+    // Focus moves to Join in an effect after the notice is painted.
+    await waitFor(() => expect(document.activeElement).toBe(join));
     await act(async () => {
       fireEvent.click(join);
     });
