@@ -16,6 +16,7 @@
  *
  *   npm run bench:api -w packages/server
  *   BENCH_SECONDS=15 BENCH_SUSTAIN_SECONDS=60 BENCH_RATE=1000 BENCH_CONNECTIONS=10 (defaults)
+ *   BENCH_MISSES_ONLY=1: only the uncached GET run (to profile a miss)
  *   BENCH_CPU_PROF=<dir>: a CPU profile of the API node (top self-time frames: node --import tsx bench/cpu-top.ts <dir>)
  *   DATABASE_URL / TEST_DATABASE_URL: the PostgreSQL server to create the benchmark database on
  *   (default postgres://postgres@127.0.0.1:5432/postgres)
@@ -238,6 +239,12 @@ async function main(): Promise<void> {
     await run({ url: `http://127.0.0.1:${barePort}/bare/tour/${tour.id}`, duration: 3 });
     graphqlErrors = 0;
 
+    if (process.env.BENCH_MISSES_ONLY) {
+      // Profiling a miss (with BENCH_CPU_PROF): only the uncached GET run.
+      const only = await run({ url: apiUrl, requests: [getUncached], duration: SECONDS });
+      console.log(`GET /query uncached (misses): ${only.requests.average.toFixed(0)} req/s, p50 ${only.latency.p50} ms`);
+      return;
+    }
     const g = await run({ url: apiUrl, requests: [gqlRequest], duration: SECONDS });
     const gu = await run({ url: apiUrl, requests: [getUncached], duration: SECONDS });
     const gc = await run({ url: apiUrl, requests: [getCached], duration: SECONDS });
