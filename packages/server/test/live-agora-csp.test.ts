@@ -98,7 +98,7 @@ describe('Agora and the Content-Security-Policy', () => {
       // Scripts stay our own: the SDK is served from /player/.
       expect((await cspOf(`${on.url}${p}`))['script-src']).toEqual(["'self'"]);
     }
-  });
+  }, 180_000); // three app starts in the test body
 
   it('serves the SDK chunk from /player/ beside the bundle, loadable as a module from any site', async () => {
     const t = await start(AGORA);
