@@ -21,13 +21,15 @@ const EDIT: string = (TOURS as Record<string, string>).edit!;
 
 /** Sends the element's tour and marker calls to the stub (with its test token); everything else to the real server. */
 async function routeTourCalls(target: Page | BrowserContext) {
-  await target.route('**/query', async (route) => {
+  // The player asks for its tour by GET /query?query=… when signed out (cacheable), by POST otherwise.
+  await target.route((url) => url.pathname === '/query', async (route) => {
     const req = route.request();
-    const body = req.postData() ?? '';
-    if (req.method() !== 'POST' || !/tour\(tourID|marker(Save|Update|Delete)/.test(body) || /PlayerViewer/.test(body)) return route.continue();
+    const search = new URL(req.url()).search;
+    const body = req.method() === 'GET' ? decodeURIComponent(search) : (req.postData() ?? '');
+    if ((req.method() !== 'POST' && req.method() !== 'GET') || !/tour\(tourID|marker(Save|Update|Delete)/.test(body) || /PlayerViewer/.test(body)) return route.continue();
     const headers = { ...req.headers() };
     if (headers.authorization) headers.authorization = 'Bearer test-token';
-    const res = await route.fetch({ url: `${stub.origin}/query`, headers });
+    const res = await route.fetch({ url: `${stub.origin}/query${req.method() === 'GET' ? search : ''}`, headers });
     // The stub's clip and thumbnail URLs, made same-origin (see stubContext).
     const body2 = (await res.text()).replaceAll(stub.origin, `${new URL(req.url()).origin}/__stub`);
     await route.fulfill({ response: res, body: body2 });

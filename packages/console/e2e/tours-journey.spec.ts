@@ -230,6 +230,8 @@ test('open the editor, add three markers, rename one, delete one', async () => {
   await drawer(page).getByRole('button', { name: 'Delete Garden' }).click();
   await drawer(page).getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(drawer(page).getByRole('button', { name: 'Garden', exact: true })).toHaveCount(0);
+  // Rows are greyed out (disabled) while their frames load or a travel runs; the screen is checked once it settles.
+  await expect(drawer(page).locator('button.jump[disabled]')).toHaveCount(0, { timeout: 30_000 });
   await screen(page, 'editor');
 });
 
