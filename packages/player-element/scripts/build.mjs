@@ -16,16 +16,17 @@ const dist = join(root, 'dist');
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(join(dist, 'esm'), { recursive: true });
 
-// The shared package's index also re-exports zod schemas; the player only needs constants and
-// texts, so the bundles take those two modules directly.
+// The shared package's index also re-exports zod schemas and every text of the console; the player's main bundle and
+// worker take only its constants, its own texts (player-texts.ts) and the guarded store. A player module importing any
+// other shared name fails the build ("No matching export").
 const sharedSubset = {
   name: 'shared-subset',
   setup(b) {
     // The lazily loaded live panel validates the lead form with the shared zod schema and normalises the phone number
     // as the profile does (contactNumberFromInput): it gets those schemas too.
-    b.onResolve({ filter: /^@roomwalk\/shared$/ }, (args) => ({ path: args.importer.includes(join('src', 'live-panel')) ? 'shared-live' : 'shared-subset', namespace: 'shared-subset' }));
+    b.onResolve({ filter: /^@roomwalk\/shared$/ }, (args) => ({ path: /[\\/]src[\\/]live-(panel|call)[\\/]/.test(args.importer) ? 'shared-live' : 'shared-subset', namespace: 'shared-subset' }));
     b.onLoad({ filter: /.*/, namespace: 'shared-subset' }, (args) => ({
-      contents: `export * from ${JSON.stringify(join(root, '../shared/src/constants.ts'))}; export * from ${JSON.stringify(join(root, '../shared/src/messages.ts'))}; export * from ${JSON.stringify(join(root, '../shared/src/guarded-storage.ts'))};${args.path === 'shared-live' ? ` export * from ${JSON.stringify(join(root, '../shared/src/schemas/tour.ts'))}; export { contactNumberFromInput } from ${JSON.stringify(join(root, '../shared/src/schemas/account.ts'))};` : ''}`,
+      contents: `export * from ${JSON.stringify(join(root, '../shared/src/constants.ts'))}; export * from ${JSON.stringify(join(root, '../shared/src/player-texts.ts'))}; export * from ${JSON.stringify(join(root, '../shared/src/guarded-storage.ts'))};${args.path === 'shared-live' ? ` export * from ${JSON.stringify(join(root, '../shared/src/messages.ts'))}; export * from ${JSON.stringify(join(root, '../shared/src/schemas/tour.ts'))}; export { contactNumberFromInput } from ${JSON.stringify(join(root, '../shared/src/schemas/account.ts'))};` : ''}`,
       loader: 'ts',
       resolveDir: root,
     }));

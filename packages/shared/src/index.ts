@@ -1,5 +1,6 @@
 export * from './constants.js';
 export * from './messages.js';
+export * from './player-texts.js';
 export * from './error-codes.js';
 export * from './roles.js';
 export * from './plans.js';

@@ -1,7 +1,9 @@
 /** Every user-facing text of the spec's validation rules (§5) and error catalogues (§8), in one place. */
 import { PRODUCT_NAME } from './constants.js';
+import { PLAYER_ERROR_TEXTS, PLAYER_NOTICES, PLAYER_VALIDATION } from './player-texts.js';
 
 export const VALIDATION = {
+  ...PLAYER_VALIDATION,
   emailInvalid: 'Not a valid email.',
   emailRequired: 'Email is a required field.',
   passwordRequired: 'Password is a required field.',
@@ -31,13 +33,11 @@ export const VALIDATION = {
   videoResolutionLow: 'Video Resolution Too Low',
   noFileSelected: 'No file selected',
   reelsMax: 'Maximum number of reels reached',
-  noChanges: 'No changes',
-  markerNameEmpty: 'Name cannot be empty',
-  markerNameRequired: 'Please enter a marker name',
   invalidUrl: 'Not a valid link.',
 } as const;
 
 export const NOTICES = {
+  ...PLAYER_NOTICES,
   profileSaved: 'Profile saved successfully',
   profileSaveFailed: 'Failed to save profile',
   successful: 'Successful',
@@ -64,38 +64,23 @@ export const NOTICES = {
   deletedTour: 'Deleted tour',
   couldNotGenerateReel: 'Could not generate reel',
   couldNotSaveTour: 'Could not save tour data: ',
-  markerUpdated: 'Marker updated',
-  markerUpdateFailed: 'Failed to update marker',
-  markerDeleteFailed: 'Failed to delete marker',
 } as const;
 
 export const ERROR_TEXTS = {
+  ...PLAYER_ERROR_TEXTS,
   loginFailedTitle: 'Something went wrong...',
   loginFailed: 'Unfortunately we were unable to log you in. Confirm your username and password are correct.',
   authenticationFailed: 'Authentication Failed',
   googleLoginFailed: 'Unfortunately we were unable to log you in using your Google account.',
   signupFailed: 'Unfortunately we were unable to sign you up.',
-  contactForMore: 'For more information contact',
   usernameTaken: 'Username already taken',
   notFoundPage: 'We are sorry, but the page you are trying to access does not exist.',
-  dataLoadError: 'Something seems to have gone wrong',
   pressBackAgain: 'Press back again to exit',
   noActiveLicense: 'No active license for company',
   uploadFailedTitle: 'Your tour failed to upload. Tour upload failed',
   videoTooShortTitle: 'Tour Video Length too short',
   videoTooLongTitle: 'Tour Video Length exceeded',
   videoResolutionTitle: 'Video Resolution Too Low',
-  failedToLoadTitle: 'Failed to Load',
-  failedToLoad: 'Your tour failed to load. Please refresh and try again.',
-  takingAWhileTitle: 'This is taking a while...',
-  takingAWhile: 'This tour seems to be taking longer than usual to load. Please refresh to try reload the tour.',
-  aiAlreadyGenerating: 'AI Markers already generating for another tour.',
-  aiAlreadyCreated: 'AI Markers already created on this tour.',
-  aiFailedPrefix: 'Failed to generate AI markers: ',
-  tourRemovedTitle: 'This tour has been removed',
-  tourRemoved: 'Unfortunately this tour has been removed by the owner.',
-  invalidLinkTitle: 'Invalid Link',
-  invalidLink: 'This is not a valid tour link. Please check the link and try again.',
   reactivationFailedTitle: 'Re-activation Failed',
   reactivationFailed: 'There was a problem re-activating your tour. Please try again later.',
   reactivationSuccess: 'Re-Activation Successful',

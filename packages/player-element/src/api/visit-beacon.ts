@@ -8,7 +8,9 @@
  * `false`, or the page's URL has `?disableCookies=true`); then a fresh id is made for this player and kept nowhere
  * (and a stored one is removed), so the visit is still counted but nothing follows the browser across visits.
  */
-export const VISITOR_ID_KEY = 'roomwalk.visitorId';
+import { VISITOR_ID_KEY, safeLocalStorage, visitorId, type WebStorage } from '@roomwalk/shared';
+
+export { VISITOR_ID_KEY };
 export const CONSENT_KEY = 'cookieConsent';
 export const VISIT_PATH = '/tour-visit';
 
@@ -21,41 +23,22 @@ export interface VisitBody {
 
 type Send = (url: string, body: string) => void;
 
-function storage(): Storage | null {
-  try {
-    return globalThis.localStorage ?? null;
-  } catch {
-    return null; // blocked (third-party storage off)
-  }
-}
-
 /** True when the visitor declined cookies (the console's choice, or ?disableCookies=true on the page). */
-export function cookiesDeclined(search: string = globalThis.location?.search ?? '', store: Storage | null = storage()): boolean {
-  if (new URLSearchParams(search).get('disableCookies') === 'true') return true;
-  try {
-    return store?.getItem(CONSENT_KEY) === 'false';
-  } catch {
-    return false;
-  }
+export function cookiesDeclined(search: string = globalThis.location?.search ?? '', store: WebStorage = safeLocalStorage()): boolean {
+  return new URLSearchParams(search).get('disableCookies') === 'true' || store.getItem(CONSENT_KEY) === 'false';
 }
 
 const newId = () => (globalThis.crypto?.randomUUID ? globalThis.crypto.randomUUID() : `v-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`);
 
-/** The anonymous visitor id: kept across visits unless cookies were declined. */
-export function visitorIdFor(declined: boolean, store: Storage | null = storage()): string {
-  try {
-    if (declined) {
-      store?.removeItem(VISITOR_ID_KEY);
-      return newId();
-    }
-    const existing = store?.getItem(VISITOR_ID_KEY);
-    if (existing && /^[A-Za-z0-9_-]{8,64}$/.test(existing)) return existing;
-    const id = newId();
-    store?.setItem(VISITOR_ID_KEY, id);
-    return id;
-  } catch {
+/** The anonymous visitor id: kept across visits (in the page's guarded store) unless cookies were declined. */
+export function visitorIdFor(declined: boolean, store: WebStorage = safeLocalStorage()): string {
+  if (declined) {
+    store.removeItem(VISITOR_ID_KEY);
     return newId();
   }
+  const existing = store.getItem(VISITOR_ID_KEY);
+  if (existing && !/^[A-Za-z0-9_-]{8,64}$/.test(existing)) store.removeItem(VISITOR_ID_KEY);
+  return visitorId(store);
 }
 
 const defaultSend: Send = (url, body) => {

@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { ERROR_TEXTS, NOTICES, TIMINGS_MS, safeLocalStorage } from '@roomwalk/shared';
+import { PLAYER_ERROR_TEXTS as ERROR_TEXTS, PLAYER_NOTICES as NOTICES, TIMINGS_MS, safeLocalStorage } from '@roomwalk/shared';
 import { AI_STORAGE_KEY } from '../constants.js';
 import { graphqlRequest, GraphQLRequestError } from '../api/graphql.js';
 import { AI_MARKERS_SUBSCRIPTION, MARKER_DELETE, MARKER_SAVE, MARKER_UPDATE, TOUR_GENERATE_AI_MARKERS } from '../api/queries.js';

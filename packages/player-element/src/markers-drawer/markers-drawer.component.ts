@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
-import { PLAYER, PREDEFINED_MARKER_NAMES, VALIDATION } from '@roomwalk/shared';
+import { PLAYER, PREDEFINED_MARKER_NAMES, PLAYER_VALIDATION as VALIDATION } from '@roomwalk/shared';
 import { emit } from '../events/events.js';
 import type { Marker } from '../api/types.js';
 
