@@ -1,6 +1,10 @@
-// Browser tests in Debian Chromium (never a downloaded browser), headless, on ffmpeg-built tours
-// served by a stub API on another origin (127.0.0.1) than the test page (localhost).
+// Browser tests in Debian Chromium (never a downloaded browser), headless. The tours come from the real server
+// (packages/server/test/fixtures/player-tours.ts: buildApp() on PGlite, tours made by the real pipeline from generated
+// videos, cached between runs) on another origin (127.0.0.1) than the test page (localhost). A stub API
+// (test/stub-server.mjs) stays only for faults the real server cannot be made to show; see test/README.md.
 import { resolve } from 'node:path';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { build } from 'esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
@@ -9,7 +13,33 @@ import { startStub, TOURS } from './test/stub-server.mjs';
 
 generateTestFixtures();
 const stub = await startStub();
+const server = await startRealServer();
+
+/** Spawns the real server with its test tours and waits for its ready line ({ url, tours, token, ownerId }). */
+async function startRealServer() {
+  const repo = resolve('../..');
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve(repo, 'packages/server/test/fixtures/player-tours.ts')], {
+    cwd: repo,
+    env: { ...process.env, NODE_ENV: 'test' },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const ready = await new Promise((resolveReady, reject) => {
+    child.once('exit', (code) => reject(new Error(`the real server for the player tests exited with ${code} before it was ready`)));
+    lines.once('line', (line) => resolveReady(JSON.parse(line)));
+  });
+  return {
+    ...ready,
+    stop: () => new Promise((done) => {
+      if (child.exitCode !== null) return done();
+      child.once('exit', () => done());
+      child.stdin.end();
+    }),
+  };
+}
 const consoleBySession = new Map();
+const requestsBySession = new Map();
+const holdBySession = new Map();
 
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--js-flags=--expose-gc', '--autoplay-policy=no-user-gesture-required'];
 
@@ -44,6 +74,9 @@ export default {
           });
           return { body: out.outputFiles[0].text, type: 'js' };
         }
+        if (ctx.path === '/__server.js') {
+          return { body: `export const SERVER = ${JSON.stringify(server.url)}; export const SERVER_TOURS = ${JSON.stringify(server.tours)}; export const OWNER_TOKEN = ${JSON.stringify(server.token)};`, type: 'js' };
+        }
         if (ctx.path === '/__stub.js') {
           return { body: `export const STUB = ${JSON.stringify(stub.origin)}; export const TOURS = ${JSON.stringify(TOURS)};`, type: 'js' };
         }
@@ -59,6 +92,49 @@ export default {
           return true;
         }
         if (command === 'console-messages') return consoleBySession.get(session.id) ?? [];
+        // The URLs the page and its workers requested since 'requests-start' (which clips a player fetched from the
+        // real server, seen by the browser rather than a stub's log).
+        if (command === 'requests-start') {
+          const page = session.browser.getPage(session.id);
+          const list = [];
+          const previous = requestsBySession.get(session.id);
+          if (previous) page.off('request', previous.listener);
+          const listener = (r) => list.push(r.url());
+          page.on('request', listener);
+          requestsBySession.set(session.id, { list, listener });
+          return true;
+        }
+        if (command === 'requests') return requestsBySession.get(session.id)?.list ?? [];
+        // { pattern }: requests whose URL matches are held by the browser (request interception) until
+        // { pattern: null } lets them go on to the server, unchanged.
+        if (command === 'hold-requests') {
+          const page = session.browser.getPage(session.id);
+          let state = holdBySession.get(session.id);
+          if (payload?.pattern) {
+            if (!state) {
+              state = { pattern: null, held: [] };
+              state.listener = (r) => {
+                if (r.isInterceptResolutionHandled()) return;
+                if (state.pattern?.test(r.url())) state.held.push(r);
+                else void r.continue().catch(() => undefined);
+              };
+              holdBySession.set(session.id, state);
+              await page.setRequestInterception(true);
+              page.on('request', state.listener);
+            }
+            state.pattern = new RegExp(payload.pattern);
+            return true;
+          }
+          // Release: the held requests go on, and interception ends.
+          if (state) {
+            holdBySession.delete(session.id);
+            state.pattern = null;
+            for (const r of state.held.splice(0)) await r.continue().catch(() => undefined);
+            page.off('request', state.listener);
+            await page.setRequestInterception(false);
+          }
+          return true;
+        }
         if (command === 'cdp-network') {
           const page = session.browser.getPage(session.id);
           const cdp = await page.createCDPSession();
@@ -69,7 +145,7 @@ export default {
         return undefined;
       },
       async serverStop() {
-        await stub.stop();
+        await Promise.all([stub.stop(), server.stop()]);
       },
     },
   ],

@@ -1,9 +1,10 @@
 // Builds test tours with real ffmpeg: 36-frame fragmented-MP4 H.264 clips at 1280x720 and
 // 640x360, each of three closed 12-frame GOPs (as the pipeline encodes them). Every frame carries its index as a 16-bit barcode in the top-left
-// 640x40 strip (40 px blocks, white = 1), and the low rendition has a white 40x40 box in its
-// bottom-right corner, so tests can read from canvas pixels which frame and rendition is shown.
+// 640x40 strip (40 px blocks, white = 1), and the source has a patch of one-pixel lines (PATCH) that the 720p rendition
+// keeps and the 360p scaling averages to grey, as the real pipeline's renditions of generateSourceVideo's sources do,
+// so tests can read from canvas pixels which frame and rendition is shown.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync, readdirSync, rmSync, renameSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,7 +13,9 @@ export const FPS = 12;
 export const CLIP_FRAMES = 36;
 /** A keyframe every 12 frames, as in the pipeline (packages/server/src/media/encoding.ts). */
 export const KEYFRAME_INTERVAL = 12;
-const VERSION = 'v6';
+const VERSION = 'v7';
+/** The fine-line patch, in source pixels from the bottom-right corner (see generateSourceVideo). */
+export const PATCH = { fromRight: 200, fromBottom: 120, width: 160, height: 80 };
 
 const fragmented = ['-segment_format', 'mp4', '-segment_format_options', 'movflags=+frag_keyframe+empty_moov+default_base_moof'];
 // The pipeline's encoding (packages/server/src/media/encoding.ts x264Args): CRF 23 under VBV caps of 720 kbps at 720p
@@ -37,8 +40,9 @@ export function generateTour(name, { seconds, detail = false, width = 1280, heig
   const graph =
     `[0:v]format=yuv420p${noise},split[a][b];` +
     `[b]crop=640:40:0:0,geq=lum='if(mod(floor(N/pow(2,floor(X/40))),2),235,16)':cb=128:cr=128[bar];` +
-    `[a][bar]overlay=0:0,format=yuv420p,split=${source ? 3 : 2}[h][l0]${source ? '[s]' : ''};` +
-    `[l0]scale=${lowW}:${lowH},drawbox=x=${lowW - 40}:y=${lowH - 40}:w=40:h=40:color=white:t=fill[l]`;
+    `[a]split[a1][c];[c]crop=${PATCH.width}:${PATCH.height}:0:0,geq=lum='if(mod(Y,2),235,16)':cb=128:cr=128[patch];` +
+    `[a1][bar]overlay=0:0[ab];[ab][patch]overlay=${width - PATCH.fromRight}:${height - PATCH.fromBottom},format=yuv420p,split=${source ? 3 : 2}[h][l0]${source ? '[s]' : ''};` +
+    `[l0]scale=${lowW}:${lowH}[l]`;
   const seg = ['-f', 'segment', '-segment_time', String(CLIP_FRAMES / FPS), '-reset_timestamps', '1', ...fragmented];
   const args = [
     '-nostdin', '-hide_banner', '-loglevel', 'error', '-y',
@@ -87,3 +91,37 @@ export function generateTestFixtures() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) generateTestFixtures();
+
+/**
+ * Source videos for the real pipeline (packages/server/test/fixtures/player-tours.ts uploads them): 15 fps, the
+ * pipeline's clip rate (packages/server/src/media/encoding.ts CLIP_FPS), so the pipeline's `fps` filter keeps every
+ * frame and tour frame i is source frame i; at the pipeline's high rendition size (1280x720 or 720x1280), so its scale
+ * is the identity. Each frame carries its index as the same 16-bit barcode as the stub's clips (40 px blocks along the
+ * top), and a 160x80 patch of one-pixel horizontal lines (PATCH, in source pixels) that the 720p rendition keeps and
+ * the 360p rendition averages to flat grey: tests tell the renditions apart by the patch's line contrast on the canvas
+ * (helpers.ts showsLowRendition). Encoded near-lossless (CRF 12), like a phone's upload. Cached by version.
+ */
+export const SOURCE_FPS = 15;
+const SOURCE_VERSION = 's1';
+export function generateSourceVideo(name, { seconds = 12, width = 1280, height = 720 } = {}) {
+  const dir = join(FIXTURES_DIR, 'sources');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${name}-${width}x${height}-${seconds}s-${SOURCE_VERSION}.mp4`);
+  if (existsSync(file)) return file;
+  const px = width - PATCH.fromRight;
+  const py = height - PATCH.fromBottom;
+  const graph =
+    `[0:v]format=yuv420p,split=3[a][b][c];` +
+    `[b]crop=640:40:0:0,geq=lum='if(mod(floor(N/pow(2,floor(X/40))),2),235,16)':cb=128:cr=128[bar];` +
+    `[c]crop=${PATCH.width}:${PATCH.height}:0:0,geq=lum='if(mod(Y,2),235,16)':cb=128:cr=128[patch];` +
+    `[a][bar]overlay=0:0[ab];[ab][patch]overlay=${px}:${py},format=yuv420p[out]`;
+  const tmp = `${file}.${process.pid}.tmp.mp4`;
+  execFileSync('ffmpeg', [
+    '-nostdin', '-hide_banner', '-loglevel', 'error', '-y',
+    '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=${SOURCE_FPS}:duration=${seconds}`,
+    '-filter_complex', graph, '-map', '[out]',
+    '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '12', '-pix_fmt', 'yuv420p', '-g', '30', '-movflags', '+faststart', tmp,
+  ], { stdio: 'inherit' });
+  renameSync(tmp, file);
+  return file;
+}

@@ -2,9 +2,24 @@
 import type { TourPlayer } from '../src/tour-player/tour-player.component.js';
 // @ts-expect-error served by the stub plugin in web-test-runner.config.mjs
 import { STUB, TOURS } from '/__stub.js';
+// @ts-expect-error served by the plugin in web-test-runner.config.mjs
+import { SERVER, SERVER_TOURS, OWNER_TOKEN } from '/__server.js';
 
+/** The stub API (test/stub-server.mjs): only for faults the real server cannot show (see test/README.md). */
 export const stub: string = STUB;
+/** The stub's tour ids. */
 export const tours: Record<string, string> = TOURS;
+
+/** The real server (buildApp() on PGlite; packages/server/test/fixtures/player-tours.ts). */
+export const server: string = SERVER;
+/**
+ * The real server's tours, made by the pipeline from test/fixtures.mjs generateSourceVideo sources: main, edit,
+ * other (1280x720) and portrait (720x1280), 5 clips of 36 frames each (180 frames, 15 fps), markers Entrance 0,
+ * Kitchen 40, Bedroom 100; removed (deleted by its owner); missing (an id the server does not know).
+ */
+export const real: Record<'main' | 'edit' | 'other' | 'portrait' | 'removed' | 'missing', string> = { ...SERVER_TOURS, missing: 'tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7dff' };
+/** A bearer token of the real tours' owner, signed by the real server. */
+export const ownerToken: string = OWNER_TOKEN;
 
 /** Waits (on animation frames, not sleeps) until cond() is truthy. */
 export async function until<T>(cond: () => T | Promise<T>, what = 'condition', timeoutMs = 15_000): Promise<T> {
@@ -60,16 +75,41 @@ export function readBarcode(canvas: HTMLCanvasElement, source = { width: 1280, h
   return n;
 }
 
-/** True when the low rendition's white corner box is on the canvas. */
-export function showsLowRendition(canvas: HTMLCanvasElement, source = { width: 1280, height: 720 }): boolean {
+/**
+ * Line contrast of the fine-line patch (test/fixtures.mjs PATCH: one-pixel horizontal lines in the source, 160x80 px,
+ * 200/120 px from the bottom-right corner) on the canvas: the mean luma step between neighbouring canvas rows inside
+ * it. The 720p rendition keeps the lines (measured: about 250 in the decoded 720p clip, tens once drawn smaller on the
+ * canvas); the 360p rendition averaged them to flat grey (about 0).
+ */
+export function patchContrast(canvas: HTMLCanvasElement, source = { width: 1280, height: 720 }): number {
   const ctx = canvas.getContext('2d')!;
-  // The box is 40x40 at the low size, i.e. 80x80 in source pixels, bottom-right.
-  const x = Math.floor(((source.width - 40) / source.width) * canvas.width);
-  const y = Math.floor(((source.height - 40) / source.height) * canvas.height);
-  const d = ctx.getImageData(x - 2, y - 2, 5, 5).data;
-  let white = 0;
-  for (let i = 0; i < d.length; i += 4) if (d[i]! > 225 && d[i + 1]! > 225 && d[i + 2]! > 225) white++;
-  return white >= 20;
+  const sx = canvas.width / source.width;
+  const sy = canvas.height / source.height;
+  // 10 source pixels in from each edge of the patch.
+  const x = Math.ceil((source.width - 200 + 10) * sx);
+  const y = Math.ceil((source.height - 120 + 10) * sy);
+  const w = Math.floor(140 * sx);
+  const h = Math.floor(60 * sy);
+  const d = ctx.getImageData(x, y, w, h).data;
+  const lum = (i: number) => d[i]! * 0.3 + d[i + 1]! * 0.59 + d[i + 2]! * 0.11;
+  let sum = 0;
+  let n = 0;
+  for (let row = 0; row < h - 1; row++) {
+    for (let col = 0; col < w; col++) {
+      const i = (row * w + col) * 4;
+      sum += Math.abs(lum(i) - lum(i + w * 4));
+      n++;
+    }
+  }
+  return n ? sum / n : 0;
+}
+
+/** Below this patch contrast the canvas shows the 360p rendition (see patchContrast; measured figures in test/README.md). */
+export const LOW_CONTRAST = 8;
+
+/** True when the canvas shows the low (360p) rendition: the fine lines of the source are averaged away. */
+export function showsLowRendition(canvas: HTMLCanvasElement, source = { width: 1280, height: 720 }): boolean {
+  return patchContrast(canvas, source) < LOW_CONTRAST;
 }
 
 export async function resetStub(): Promise<void> {

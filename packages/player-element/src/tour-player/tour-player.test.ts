@@ -2,36 +2,48 @@ import { expect } from '@esm-bundle/chai';
 import { ERROR_TEXTS } from '@roomwalk/shared';
 import '../tour-player/tour-player.js';
 import type { TourPlayer } from './tour-player.component.js';
-import { canvasOf, cleanup, eventsOf, firstEvent, makePlayer, once, readBarcode, resetStub, showsLowRendition, shadowText, stub, stubLog, tours, until } from '../../test/helpers.js';
+import { executeServerCommand } from '@web/test-runner-commands';
+import { canvasOf, cleanup, eventsOf, firstEvent, makePlayer, once, readBarcode, real, resetStub, server, showsLowRendition, shadowText, stub, tours, until } from '../../test/helpers.js';
+
+// Tours come from the real server (real.*, made by the pipeline: 5 clips of 36 frames). The stub (stub, tours.*)
+// stays for what the real server cannot be made to show: an INTERNAL error, a clip that never answers, a clip that is
+// not video, and clips with B-frames (the pipeline never makes them); see test/README.md.
+
+/** The clip files the page and its workers requested since the test began (seen by the browser). */
+const clipRequests = async (): Promise<string[]> => ((await executeServerCommand('requests')) as string[]).filter((u) => /\/clips\//.test(u));
 
 describe('<tour-player> loading and error states', () => {
-  beforeEach(resetStub);
+  beforeEach(async () => {
+    await resetStub();
+    await executeServerCommand('requests-start');
+  });
   afterEach(cleanup);
 
   it('shows Invalid Link for a malformed tour id without calling the server', async () => {
-    const p = await makePlayer({ 'tour-id': 'not-a-tour', api: stub });
+    const p = await makePlayer({ 'tour-id': 'not-a-tour', api: server });
     const err = await firstEvent<CustomEvent>(p, 'tour-error');
     expect(err.detail.error.code).to.equal('INVALID_LINK');
     await p.updateComplete;
     expect(shadowText(p)).to.contain(ERROR_TEXTS.invalidLinkTitle).and.contain(ERROR_TEXTS.invalidLink).and.contain('Go Home');
-    expect((await stubLog()).length).to.equal(0);
+    expect(((await executeServerCommand('requests')) as string[]).filter((u) => u.startsWith(server))).to.deep.equal([]);
   });
 
   it('shows Invalid Link when the tour id is missing', async () => {
-    const p = await makePlayer({ api: stub });
+    const p = await makePlayer({ api: server });
     const err = await firstEvent<CustomEvent>(p, 'tour-error');
     expect(err.detail.error.code).to.equal('INVALID_LINK');
     expect(p.playerStatus).to.equal('error');
   });
 
   it('shows Invalid Link when the server says NOT_FOUND', async () => {
-    const p = await makePlayer({ 'tour-id': tours.missing!, api: stub });
+    const p = await makePlayer({ 'tour-id': real.missing, api: server });
     const err = await firstEvent<CustomEvent>(p, 'tour-error');
     expect(err.detail.error.code).to.equal('INVALID_LINK');
   });
 
   it('shows the removed dialog with support contact for TOUR_REMOVED', async () => {
-    const p = await makePlayer({ 'tour-id': tours.removed!, api: stub });
+    // Deleted by its owner through the API.
+    const p = await makePlayer({ 'tour-id': real.removed, api: server });
     const err = await firstEvent<CustomEvent>(p, 'tour-error');
     expect(err.detail.error.code).to.equal('TOUR_REMOVED');
     await p.updateComplete;
@@ -39,7 +51,7 @@ describe('<tour-player> loading and error states', () => {
     expect(text).to.contain(ERROR_TEXTS.tourRemovedTitle).and.contain(ERROR_TEXTS.tourRemoved).and.contain('support@');
   });
 
-  it('shows a dismissable generic error dialog, not dismissable in agent mode', async () => {
+  it('shows a dismissable generic error dialog, not dismissable in agent mode (stub: an INTERNAL error)', async () => {
     const p = await makePlayer({ 'tour-id': tours.failing!, api: stub });
     await firstEvent(p, 'tour-error');
     await p.updateComplete;
@@ -57,21 +69,21 @@ describe('<tour-player> loading and error states', () => {
   });
 
   it('shows a grey spinner while loading, then the first frame and tour-ready', async () => {
-    const p = await makePlayer({ 'tour-id': tours.main!, api: stub });
+    const p = await makePlayer({ 'tour-id': real.main, api: server });
     const ready = once<CustomEvent>(p, 'tour-ready');
     await p.updateComplete;
     expect(p.shadowRoot!.querySelector('[part="loading"]')).to.exist;
     expect(p.playerStatus).to.equal('loading');
     const e = await ready;
-    expect(e.detail.totalFrames).to.equal(4 * 36 - 1);
-    expect(p.totalFrames).to.equal(143);
+    expect(e.detail.totalFrames).to.equal(5 * 36 - 1);
+    expect(p.totalFrames).to.equal(179);
     await p.updateComplete;
     expect(p.shadowRoot!.querySelector('[part="loading"]')).to.equal(null);
     expect(readBarcode(canvasOf(p))).to.equal(0);
     expect(eventsOf<CustomEvent>(p, 'tour-status-change').map((x) => x.detail.status)).to.deep.equal(['loading', 'ready']);
   });
 
-  it('shows "This is taking a while..." when no frame arrives in time, with Refresh', async () => {
+  it('shows "This is taking a while..." when no frame arrives in time, with Refresh (stub: clips that never answer)', async () => {
     const p = await makePlayer({ 'tour-id': tours.slow!, api: stub }, { loadingTimeoutMs: 300 });
     const err = await firstEvent<CustomEvent>(p, 'tour-error');
     expect(err.detail.error.code).to.equal('LOAD_TIMEOUT');
@@ -79,7 +91,7 @@ describe('<tour-player> loading and error states', () => {
     expect(shadowText(p)).to.contain(ERROR_TEXTS.takingAWhileTitle).and.contain(ERROR_TEXTS.takingAWhile).and.contain('Refresh');
   });
 
-  it('shows "Failed to Load" when a clip cannot be decoded', async () => {
+  it('shows "Failed to Load" when a clip cannot be decoded (stub: a clip that is not video)', async () => {
     const p = await makePlayer({ 'tour-id': tours.broken!, api: stub });
     const err = await firstEvent<CustomEvent>(p, 'tour-error');
     expect(err.detail.error.code).to.equal('DECODE_FAILED');
@@ -90,28 +102,28 @@ describe('<tour-player> loading and error states', () => {
 
 describe('<tour-player> decoding', () => {
   let p: TourPlayer;
-  beforeEach(resetStub);
+  beforeEach(() => executeServerCommand('requests-start'));
   afterEach(cleanup);
 
   it('draws the exact high-resolution frame for any scrollable index', async () => {
-    p = await makePlayer({ 'tour-id': tours.main!, api: stub });
+    p = await makePlayer({ 'tour-id': real.main, api: server });
     await firstEvent(p, 'tour-ready');
-    for (const n of [1, 35, 36, 37, 71, 100, 141, 5]) {
+    for (const n of [1, 35, 36, 37, 71, 100, 141, 176, 5]) {
       await p.goToFrame(n);
       expect(readBarcode(canvasOf(p)), `frame ${n}`).to.equal(n);
       expect(showsLowRendition(canvasOf(p)), `frame ${n} rendition`).to.equal(false);
     }
     // Beyond the maximum scrollable index (total - 2) is clamped.
     await p.goToFrame(9999);
-    expect(p.currentFrame).to.equal(141);
-    expect(readBarcode(canvasOf(p))).to.equal(141);
+    expect(p.currentFrame).to.equal(177);
+    expect(readBarcode(canvasOf(p))).to.equal(177);
   });
 
   it('shows the target clip\'s keyframe thumbnail at the next frame after a far jump, then the exact frame', async () => {
-    p = await makePlayer({ 'tour-id': tours.main!, api: stub });
+    p = await makePlayer({ 'tour-id': real.main, api: server });
     await firstEvent(p, 'tour-ready');
-    // All four keyframe thumbnails (320x180 RGBA each for a 4-clip tour).
-    await until(async () => (await p.stats()).thumbnailBytes >= 4 * 320 * 180 * 4, 'thumbnails');
+    // All five keyframe thumbnails (320x180 RGBA each for a 5-clip tour).
+    await until(async () => (await p.stats()).thumbnailBytes >= 5 * 320 * 180 * 4, 'thumbnails');
     const done = p.goToFrame(130);
     await new Promise((r) => requestAnimationFrame(r));
     const shown = readBarcode(canvasOf(p));
@@ -121,7 +133,7 @@ describe('<tour-player> decoding', () => {
     expect(showsLowRendition(canvasOf(p))).to.equal(false);
   });
 
-  it('plays clips with B-frames (presentation order differs from decode order)', async () => {
+  it('plays clips with B-frames (presentation order differs from decode order; stub: the pipeline never makes them)', async () => {
     p = await makePlayer({ 'tour-id': tours.bframes!, api: stub });
     await firstEvent(p, 'tour-ready');
     for (const n of [1, 2, 17, 35, 36, 50, 69]) {
@@ -136,12 +148,12 @@ describe('<tour-player> decoding', () => {
    * whether tour frame `exact` was already decoded at 720p when the job started.
    */
   async function recordJobs(exact: number, start?: number): Promise<{ job: Job; exactReady: boolean }[]> {
-    p = await makePlayer({ 'tour-id': tours.main!, api: stub });
+    p = await makePlayer({ 'tour-id': real.main, api: server });
     await firstEvent(p, 'tour-ready');
     await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
     const decoder = (p as unknown as { decoder: { run(w: number, j: Job): void; fetchHigh(c: number): Promise<void>; cache: { has(r: string, f: number): boolean } } }).decoder;
     // Every 720p clip downloaded: the planning under test is the decode's, not the download's.
-    await Promise.all([0, 1, 2, 3].map((c) => decoder.fetchHigh(c)));
+    await Promise.all([0, 1, 2, 3, 4].map((c) => decoder.fetchHigh(c)));
     if (start !== undefined) await p.goToFrame(start);
     const started: { job: Job; exactReady: boolean }[] = [];
     const run = decoder.run.bind(decoder);
@@ -191,41 +203,40 @@ describe('<tour-player> decoding', () => {
   });
 
   it('on a slow link, a far jump into a clip whose 720p file is still downloading shows the exact frame at 360p, then at 720p', async () => {
-    // 100 ms a round trip at 2 MB/s: a 720p clip takes well over two refreshes to come.
-    await fetch(`${stub}/__shape`, { method: 'POST', body: JSON.stringify({ latencyMs: 100, bytesPerSec: 2e6 }) });
+    // The browser holds the request of clip 3's 720p file (frames 108..143) until released: the real server's
+    // answer, only late.
     try {
-      p = await makePlayer({ 'tour-id': tours.main!, api: stub });
+      p = await makePlayer({ 'tour-id': real.main, api: server });
       await firstEvent(p, 'tour-ready');
       await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
-      // Clip 3 (frames 108..143) at 720p answers only when released.
-      await fetch(`${stub}/__hold`, { method: 'POST', body: JSON.stringify({ pattern: 'high-0003' }) });
+      await executeServerCommand('hold-requests', { pattern: '/clips/0003-high' });
       const done = p.goToFrame(120);
       await until(() => readBarcode(canvasOf(p)) === 120 && showsLowRendition(canvasOf(p)), 'frame 120 at 360p');
-      expect((await (await fetch(`${stub}/__clips`)).json()).filter((c: string) => c.includes('high-0003'))).to.have.length.greaterThan(0);
-      await fetch(`${stub}/__hold`, { method: 'POST', body: JSON.stringify({ pattern: null }) });
+      expect((await clipRequests()).filter((c) => c.includes('/0003-high'))).to.have.length.greaterThan(0);
+      await executeServerCommand('hold-requests', { pattern: null });
       await done;
       expect(readBarcode(canvasOf(p))).to.equal(120);
       expect(showsLowRendition(canvasOf(p))).to.equal(false);
     } finally {
-      await fetch(`${stub}/__shape`, { method: 'POST', body: 'null' });
+      await executeServerCommand('hold-requests', { pattern: null });
     }
   });
 
   it('fetches the 720p clips of the markers once the 360p rendition is buffered, not the others', async () => {
     // Markers of the main tour: frames 0, 40 and 100 (clips 0, 1, 2); the playhead stays at frame 0.
-    p = await makePlayer({ 'tour-id': tours.main!, api: stub });
+    p = await makePlayer({ 'tour-id': real.main, api: server });
     await firstEvent(p, 'tour-ready');
     await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
     const clips = await until(async () => {
-      const log: string[] = await (await fetch(`${stub}/__clips`)).json();
-      return log.some((c) => c.includes('high-0002')) ? log : undefined;
+      const log = await clipRequests();
+      return log.some((c) => c.includes('/0002-high')) ? log : undefined;
     }, 'the 720p clip of the Bedroom marker');
-    expect(clips!.filter((c) => c.includes('high-0003'))).to.deep.equal([]);
+    expect(clips!.filter((c) => /\/000[34]-high/.test(c))).to.deep.equal([]);
     expect(p.currentFrame).to.equal(0);
   });
 
   it('decodes only the low rendition when hi-res is "false"', async () => {
-    p = await makePlayer({ 'tour-id': tours.main!, api: stub, 'hi-res': 'false' });
+    p = await makePlayer({ 'tour-id': real.main, api: server, 'hi-res': 'false' });
     await firstEvent(p, 'tour-ready');
     await p.goToFrame(50);
     expect(readBarcode(canvasOf(p))).to.equal(50);
