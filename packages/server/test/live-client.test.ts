@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_TEXTS } from '@roomwalk/shared';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser } from './helpers/seed.js';
-import { createLead, eventually, seedTour } from './fixtures/live-helpers.js';
+import { createLead, eventually, participantToken, seedTour } from './fixtures/live-helpers.js';
 import { bundleLiveCall } from './fixtures/live-page.js';
 import { createSignalingTokens } from '../src/services/live/signaling-token.js';
 
@@ -58,7 +58,8 @@ describe('live-call module: scroll sync and socket', () => {
   it('sends the first frame at once, holds the rest of a burst and sends the last after the flush; never echoes', async () => {
     const lead = await createLead(t, tour.globalId);
     const a = sync(lead.token);
-    const b = sync(lead.token);
+    // Two people: one socket per participant (a second socket of one token replaces the first).
+    const b = sync(await participantToken(t.app, tour.id, lead.session, 'viewer-second-person'));
     await eventually(async () => a.s.isSyncActive && b.s.isSyncActive, 'both open');
     // Both sockets in the room before the burst.
     await eventually(async () => t.app.app.liveRooms.size >= 2, 'both in the room');

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
-import { connect, createLead, seedTour, wsUrl, type LiveClient } from './fixtures/live-helpers.js';
+import { connect, createLead, participantToken, seedTour, wsUrl, type LiveClient } from './fixtures/live-helpers.js';
 import { CLOSE_CODES, LIVE_LIMITS } from '../src/http/tour-viewer-ws.js';
 import { createSignalingTokens } from '../src/services/live/signaling-token.js';
 import { liveDb } from '../src/services/live/tables.js';
@@ -65,7 +65,8 @@ describe.each(DB_KINDS)('live viewing socket on %s', (kind) => {
     const lead = await createLead(t, tour.globalId);
     const viewer = client({ tourId: tour.globalId, token: lead.token });
     const vw = await welcome(viewer);
-    const viewer2 = client({ tourId: tour.globalId, token: lead.token });
+    // A second viewer in the room is a second participant (a second socket of one token would replace the first).
+    const viewer2 = client({ tourId: tour.globalId, token: await participantToken(t.app, tour.id, lead.session, 'viewer-second') });
     const v2w = await welcome(viewer2);
     const host = client({ tourId: tour.globalId, session: lead.session, token: agent.token });
     const hw = await welcome(host);

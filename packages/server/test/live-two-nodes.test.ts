@@ -12,7 +12,8 @@ import { openDatabase, type Db } from '../src/db/database.js';
 import { createTokenService } from '../src/auth/tokens.js';
 import { createPostgresDatabase } from './helpers/test-app.js';
 import { freePort, jsonLine, startFixture, startProcess, stopProcess } from './helpers/processes.js';
-import { connect, LEAD_MUTATION, leadInput, sessionOf, wsUrl, type LiveClient } from './fixtures/live-helpers.js';
+import { connect, firstN, LEAD_MUTATION, leadInput, sessionOf, wsUrl, type LiveClient } from './fixtures/live-helpers.js';
+import { LIVE_CLOSE_CODES } from '@roomwalk/shared';
 
 const base = process.env.TEST_DATABASE_URL;
 const redisServer = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => fs.existsSync(p));
@@ -119,5 +120,59 @@ describe.skipIf(!base).each(buses)('live rooms across two server processes over 
 
     viewer.close();
     await host.next((m) => m.type === 'roomwalk_peer_left' && m.peer.peerId === vw.peerId, 'viewer left');
+  });
+
+  async function lead(): Promise<{ token: string; session: string }> {
+    const res = await fetch(`${a!.url}/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: LEAD_MUTATION, variables: { input: leadInput(tourGlobalId) } }),
+    });
+    const body = (await res.json()) as { data: { tourLeadCreate: { viewingSessionRequest: { signalingToken: string } } } };
+    const token = body.data.tourLeadCreate.viewingSessionRequest.signalingToken;
+    return { token, session: sessionOf(token) };
+  }
+  const open = (url: string, q: Record<string, string>) => {
+    const c = connect(wsUrl(url, q));
+    clients.push(c);
+    return c;
+  };
+  const welcomed = (c: LiveClient) => c.next((m) => m.type === 'roomwalk_welcome', 'welcome');
+  const replaced = { code: LIVE_CLOSE_CODES.replaced, reason: 'Replaced by a newer connection' };
+
+  it('keeps one socket per token across nodes: the visitor\'s token opened again on node B replaces its socket on node A', async () => {
+    const { token, session } = await lead();
+    const host = open(a!.url, { tourId: tourGlobalId, session, token: hostToken });
+    await welcomed(host);
+    const first = open(a!.url, { tourId: tourGlobalId, token });
+    const fw = await welcomed(first);
+    await host.next((m) => m.type === 'roomwalk_peer_joined' && m.peer.peerId === fw.peerId, 'first socket joined');
+
+    const second = open(b!.url, { tourId: tourGlobalId, token });
+    const sw = await welcomed(second);
+    expect(await first.closed).toEqual(replaced);
+    await host.next((m) => m.type === 'roomwalk_peer_left' && m.peer.peerId === fw.peerId, 'first socket left');
+    await host.next((m) => m.type === 'roomwalk_peer_joined' && m.peer.peerId === sw.peerId, 'second socket joined');
+    host.send({ type: 'roomwalk_scrolling', tourId: tourGlobalId, data: { frameIndex: 77 } });
+    expect((await second.next((m) => m.type === 'roomwalk_scrolling', 'scroll on node B')).data.frameIndex).toBe(77);
+    expect(second.ws.readyState).toBe(second.ws.OPEN);
+  });
+
+  it('leaves exactly one of two sockets of one token opened at once on the two nodes', async () => {
+    const { token, session } = await lead();
+    const host = open(a!.url, { tourId: tourGlobalId, session, token: hostToken });
+    await welcomed(host);
+    const pair = [open(a!.url, { tourId: tourGlobalId, token }), open(b!.url, { tourId: tourGlobalId, token })];
+    const ids = (await Promise.all(pair.map(welcomed))).map((w) => w.peerId as string);
+    const [gone] = await firstN(pair.map((c) => c.closed), 1, 'one of the pair replaced');
+    expect(gone!.value).toEqual(replaced);
+    const kept = pair[1 - gone!.index]!;
+    // The host hears the survivor's scrolls and the survivor the host's: it is in the room, and stays.
+    await host.next((m) => m.type === 'roomwalk_peer_left' && m.peer.peerId === ids[gone!.index], 'replaced socket left');
+    kept.send({ type: 'roomwalk_scrolling', tourId: tourGlobalId, data: { frameIndex: 3 } });
+    expect((await host.next((m) => m.type === 'roomwalk_scrolling' && m.from === ids[1 - gone!.index], 'survivor scroll')).data.frameIndex).toBe(3);
+    host.send({ type: 'roomwalk_scrolling', tourId: tourGlobalId, data: { frameIndex: 4 } });
+    expect((await kept.next((m) => m.type === 'roomwalk_scrolling', 'host scroll')).data.frameIndex).toBe(4);
+    expect(kept.ws.readyState).toBe(kept.ws.OPEN);
   });
 });

@@ -11,7 +11,10 @@ export const MESSAGE_TYPES = {
   scrolling: `${WIRE_PREFIX}_scrolling`,
 } as const;
 
-/** Close codes of the live-viewing socket (/ws/tour-viewer-events); 4000–4004 are final (a reconnect gets the same answer). */
+/**
+ * Close codes of the live-viewing socket (/ws/tour-viewer-events); 4000–4005 are final (a reconnect gets the same
+ * answer, or for 4005 would in turn replace the connection that replaced this one).
+ */
 export const LIVE_CLOSE_CODES = {
   normal: 1000,
   goingAway: 1001,
@@ -22,7 +25,11 @@ export const LIVE_CLOSE_CODES = {
   sessionExpired: 4002,
   forbidden: 4003,
   notFound: 4004,
+  /** A newer connection of the same participant (same token) took this one's place in the room. */
+  replaced: 4005,
   rateLimited: 4008,
+  /** The room already holds its most sockets (not final: someone may leave). */
+  roomFull: 4009,
 } as const;
 
 // Accounts §9

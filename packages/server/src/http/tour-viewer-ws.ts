@@ -46,6 +46,17 @@ export const LIVE_LIMITS = {
   preAuthMessages: 20,
   heartbeatMs: 30_000,
   maxFrameIndex: 10_000_000,
+  /**
+   * Issue #15 (amplification). One socket per participant (token) in a room: a newer one replaces the older (4005).
+   * A room is one visitor and the agency's hosts; six sockets on a node leave the agent five colleagues (4009 beyond).
+   */
+  maxPeersPerRoom: 6,
+  /**
+   * Scrolls relayed into one room: the same bucket as one socket's (so a single sender never notices); beyond it a
+   * sender's latest position waits and replaces its earlier one. Deliveries per room ≤ 50/s × 5 others sustained.
+   */
+  roomScrollBurst: 100,
+  roomScrollPerSecond: 50,
 } as const;
 
 const SIGNAL_KINDS = new Set(['ready', 'offer', 'answer', 'ice', 'bye']);
@@ -131,7 +142,7 @@ async function admit(services: Services, req: IncomingMessage): Promise<Admissio
   return { ok: true, tourId, sessionId, role, userId, expiresAt };
 }
 
-type Parsed = { ok: true; text: string; to?: string; only?: LiveRole } | { ok: false; close?: { code: number; reason: string }; error?: string };
+type Parsed = { ok: true; text: string; to?: string; only?: LiveRole; scroll?: true } | { ok: false; close?: { code: number; reason: string }; error?: string };
 
 /** Validates one client message and builds the text the others receive. */
 function parseMessage(raw: string, peer: { role: LiveRole; peerId: string; userId: string; tourGlobalId: string }): Parsed {
@@ -150,7 +161,7 @@ function parseMessage(raw: string, peer: { role: LiveRole; peerId: string; userI
     const frameIndex = (m.data as { frameIndex?: unknown } | undefined)?.frameIndex;
     if (typeof frameIndex !== 'number' || !Number.isFinite(frameIndex) || frameIndex < 0 || frameIndex > LIVE_LIMITS.maxFrameIndex) return { ok: false, error: 'frameIndex must be a finite number' };
     if (m.tourId !== undefined && m.tourId !== peer.tourGlobalId) return { ok: false, error: 'Wrong tourId for this room' };
-    return { ok: true, text: JSON.stringify({ type: SOCKET_MESSAGES.scrolling, tourId: peer.tourGlobalId, data: { frameIndex }, from: peer.peerId }) };
+    return { ok: true, scroll: true, text: JSON.stringify({ type: SOCKET_MESSAGES.scrolling, tourId: peer.tourGlobalId, data: { frameIndex }, from: peer.peerId }) };
   }
   if (m.type === SOCKET_MESSAGES.signal) {
     const data = m.data as Record<string, unknown> | undefined;
@@ -165,7 +176,7 @@ function parseMessage(raw: string, peer: { role: LiveRole; peerId: string; userI
 
 export async function registerTourViewerWs(app: FastifyInstance, services: Services): Promise<void> {
   const iceServers = parseIceServers(services.config.ICE_SERVERS);
-  const hub = new RoomHub();
+  const hub = new RoomHub(LIVE_LIMITS);
   const bus = await createRoomBus(services, (e) => hub.onRemote(e));
   hub.attach(bus);
   app.decorate('liveRooms', hub);
@@ -196,6 +207,7 @@ export async function registerTourViewerWs(app: FastifyInstance, services: Servi
       const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
       if (raw.length > LIVE_LIMITS.signalMessageBytes) return close(CLOSE_CODES.tooBig, 'Message too big');
       const parsed = parseMessage(raw.toString('utf8'), peer);
+      if (parsed.ok && parsed.scroll) return hub.relayScroll(peer, parsed.text);
       if (parsed.ok) return hub.relay(peer, parsed.text, { ...(parsed.to ? { to: parsed.to } : {}), ...(parsed.only ? { only: parsed.only } : {}) });
       if (parsed.close) return close(parsed.close.code, parsed.close.reason);
       if (parsed.error) socket.send(JSON.stringify({ type: SOCKET_MESSAGES.error, code: 'BAD_MESSAGE', message: parsed.error }));
@@ -222,13 +234,19 @@ export async function registerTourViewerWs(app: FastifyInstance, services: Servi
           role: a.role,
           userId: a.userId,
           room: roomKey(a.tourId, a.sessionId),
+          joinedAt: Date.now(),
           tourGlobalId,
           send: (text) => {
             if (socket.readyState === WebSocket.OPEN) socket.send(text);
           },
           close,
         };
-        const present = hub.join(peer);
+        const joined = hub.join(peer);
+        if (!joined.ok) {
+          peer = null;
+          return close(joined.code, joined.reason);
+        }
+        const present = joined.present;
         socket.send(
           JSON.stringify({
             type: SOCKET_MESSAGES.welcome,

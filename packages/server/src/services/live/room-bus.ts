@@ -26,6 +26,8 @@ export interface Envelope {
   f?: string;
   only?: LiveRole;
   t?: string;
+  /** For join and hello: when `p` joined (ms since the epoch), so every node keeps the newer of one participant's sockets. */
+  at?: number;
 }
 
 export interface RoomBus {
