@@ -74,8 +74,15 @@ export default {
           });
           return { body: out.outputFiles[0].text, type: 'js' };
         }
+        if (ctx.path === '/__host-frame.html') {
+          // A host page (tests load it from http://127.0.0.1:<port>, another origin than the test page on localhost):
+          // posts one host message to the parent.
+          const type = ctx.query.type;
+          const frameIndex = Number(ctx.query.frameIndex);
+          return { body: `<!doctype html><script>parent.postMessage(${JSON.stringify({ type, frameIndex })}, '*');parent.postMessage({type:'host-frame-done'}, '*');</script>`, type: 'html' };
+        }
         if (ctx.path === '/__server.js') {
-          return { body: `export const SERVER = ${JSON.stringify(server.url)}; export const SERVER_TOURS = ${JSON.stringify(server.tours)}; export const OWNER_TOKEN = ${JSON.stringify(server.token)};`, type: 'js' };
+          return { body: `export const SERVER = ${JSON.stringify(server.url)}; export const SERVER_TOURS = ${JSON.stringify(server.tours)}; export const OWNER_TOKEN = ${JSON.stringify(server.token)}; export const BRANDED_TOKEN = ${JSON.stringify(server.brandedToken)};`, type: 'js' };
         }
         if (ctx.path === '/__stub.js') {
           return { body: `export const STUB = ${JSON.stringify(stub.origin)}; export const TOURS = ${JSON.stringify(TOURS)};`, type: 'js' };

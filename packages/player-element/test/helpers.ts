@@ -3,7 +3,7 @@ import type { TourPlayer } from '../src/tour-player/tour-player.component.js';
 // @ts-expect-error served by the stub plugin in web-test-runner.config.mjs
 import { STUB, TOURS } from '/__stub.js';
 // @ts-expect-error served by the plugin in web-test-runner.config.mjs
-import { SERVER, SERVER_TOURS, OWNER_TOKEN } from '/__server.js';
+import { SERVER, SERVER_TOURS, OWNER_TOKEN, BRANDED_TOKEN } from '/__server.js';
 
 /** The stub API (test/stub-server.mjs): only for faults the real server cannot show (see test/README.md). */
 export const stub: string = STUB;
@@ -15,11 +15,14 @@ export const server: string = SERVER;
 /**
  * The real server's tours, made by the pipeline from test/fixtures.mjs generateSourceVideo sources: main, edit,
  * other (1280x720) and portrait (720x1280), 5 clips of 36 frames each (180 frames, 15 fps), markers Entrance 0,
- * Kitchen 40, Bedroom 100; removed (deleted by its owner); missing (an id the server does not know).
+ * Kitchen 40, Bedroom 100; removed (deleted by its owner); missing (an id the server does not know); branded (the same
+ * video and markers, of a second company with Custom Company Branding: a logo and the accent #8a1c7c).
  */
-export const real: Record<'main' | 'edit' | 'other' | 'portrait' | 'removed' | 'missing', string> = { ...SERVER_TOURS, missing: 'tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7dff' };
+export const real: Record<'main' | 'edit' | 'other' | 'portrait' | 'removed' | 'missing' | 'branded', string> = { ...SERVER_TOURS, missing: 'tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7dff' };
 /** A bearer token of the real tours' owner, signed by the real server. */
 export const ownerToken: string = OWNER_TOKEN;
+/** A bearer token of the branded tour's owner. */
+export const brandedToken: string = BRANDED_TOKEN;
 
 /** Waits (on animation frames, not sleeps) until cond() is truthy. */
 export async function until<T>(cond: () => T | Promise<T>, what = 'condition', timeoutMs = 15_000): Promise<T> {

@@ -3,16 +3,23 @@ import { executeServerCommand } from '@web/test-runner-commands';
 import '../tour-player/tour-player.js';
 import type { TourPlayer } from './tour-player.component.js';
 import { CACHE_BUDGET } from '../constants.js';
-import { canvasOf, cleanup, eventsOf, firstEvent, makePlayer, readBarcode, resetStub, stub, tours, until } from '../../test/helpers.js';
+import { canvasOf, cleanup, eventsOf, firstEvent, makePlayer, readBarcode, real, server, until } from '../../test/helpers.js';
+
+// Every tour here comes from the real server (main: 180 frames in 5 clips, totalFrames 179, last scrollable 177;
+// portrait: 720x1280). The host page of the message tests is served from a second origin by the test runner itself
+// (127.0.0.1 instead of localhost).
 
 async function readyPlayer(attrs: Record<string, string | boolean> = {}, size?: { width: number; height: number }): Promise<TourPlayer> {
-  const p = await makePlayer({ 'tour-id': tours.main!, api: stub, ...attrs }, {}, size);
+  const p = await makePlayer({ 'tour-id': real.main, api: server, ...attrs }, {}, size);
   await firstEvent(p, 'tour-ready');
   await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
   return p;
 }
 
-/** Loads the stub's page in an iframe (another origin) that posts one message to this window. */
+/** The test runner's own origin under its other name: a second origin for host pages. */
+const otherOrigin = `${location.protocol}//127.0.0.1:${location.port}`;
+
+/** Loads a page of another origin in an iframe that posts one message to this window. */
 async function postFromOtherOrigin(type: string, frameIndex: number): Promise<void> {
   const done = new Promise<void>((resolve) => {
     const on = (e: MessageEvent) => {
@@ -24,18 +31,17 @@ async function postFromOtherOrigin(type: string, frameIndex: number): Promise<vo
     window.addEventListener('message', on);
   });
   const f = document.createElement('iframe');
-  f.src = `${stub}/host-frame.html?type=${encodeURIComponent(type)}&frameIndex=${frameIndex}`;
+  f.src = `${otherOrigin}/__host-frame.html?type=${encodeURIComponent(type)}&frameIndex=${frameIndex}`;
   document.body.append(f);
   await done;
   // Messages from one source arrive in order: the host message was handled before "done".
 }
 
 describe('Host messages', () => {
-  beforeEach(resetStub);
   afterEach(cleanup);
 
   it('accepts roomwalk_scroll from an allowed origin and fires a host frame change', async () => {
-    const p = await readyPlayer({ 'host-events': true, 'allowed-origins': stub });
+    const p = await readyPlayer({ 'host-events': true, 'allowed-origins': otherOrigin });
     await postFromOtherOrigin('roomwalk_scroll', 50);
     expect(p.currentFrame).to.equal(50);
     await until(() => readBarcode(canvasOf(p)) === 50, 'frame 50 drawn');
@@ -43,7 +49,7 @@ describe('Host messages', () => {
   });
 
   it('fast-travels on roomwalk_marker', async () => {
-    const p = await readyPlayer({ 'host-events': true, 'allowed-origins': stub });
+    const p = await readyPlayer({ 'host-events': true, 'allowed-origins': otherOrigin });
     await postFromOtherOrigin('roomwalk_marker', 100);
     expect(p.travelStatus).to.equal('forward');
     await until(() => p.currentFrame === 100 && readBarcode(canvasOf(p)) === 100, 'travelled to 100');
@@ -83,19 +89,18 @@ describe('Host messages', () => {
 });
 
 describe('Frame cache and VideoFrame lifetime', () => {
-  beforeEach(resetStub);
   afterEach(cleanup);
 
   it('keeps decoded memory within budget, closes every VideoFrame, and logs no GC warnings', async () => {
     await executeServerCommand('console-capture');
     const p = await readyPlayer();
     // Scrub through the whole tour forwards then backwards, waiting for each exact frame.
-    for (let f = 0; f <= 141; f += 3) await p.goToFrame(f);
-    for (let f = 141; f >= 0; f -= 7) await p.goToFrame(f);
+    for (let f = 0; f <= 177; f += 3) await p.goToFrame(f);
+    for (let f = 177; f >= 0; f -= 7) await p.goToFrame(f);
     const s = await p.stats();
     expect(s.cacheBytes).to.be.at.most(CACHE_BUDGET.highBytes + CACHE_BUDGET.lowBytes);
     expect(s.peakDecodedBytes).to.be.at.most(150 * 1024 * 1024);
-    expect(s.cacheFrames).to.be.lessThan(143 * 2);
+    expect(s.cacheFrames).to.be.lessThan(180 * 2);
     expect(s.openMainFrames).to.equal(0);
     expect(s.maxOpenMainFrames).to.equal(1);
     expect(s.workerOpenFrames).to.equal(0);
@@ -110,14 +115,13 @@ describe('Frame cache and VideoFrame lifetime', () => {
 });
 
 describe('Fallback without WebCodecs', () => {
-  beforeEach(resetStub);
   afterEach(cleanup);
 
   it('seeks a <video> element and draws the frame instead of a blank player', async () => {
     const saved = window.VideoDecoder;
     (window as unknown as { VideoDecoder?: unknown }).VideoDecoder = undefined;
     try {
-      const p = await makePlayer({ 'tour-id': tours.main!, api: stub });
+      const p = await makePlayer({ 'tour-id': real.main, api: server });
       await firstEvent(p, 'tour-ready');
       expect(readBarcode(canvasOf(p))).to.equal(0);
       await p.goToFrame(77);
@@ -129,7 +133,6 @@ describe('Fallback without WebCodecs', () => {
 });
 
 describe('Layouts', () => {
-  beforeEach(resetStub);
   afterEach(cleanup);
 
   it('sizes the canvas at most 650 px wide in landscape', async () => {
@@ -140,7 +143,7 @@ describe('Layouts', () => {
   });
 
   it('plays portrait tours in a portrait canvas', async () => {
-    const p = await makePlayer({ 'tour-id': tours.portrait!, api: stub }, {}, { width: 1000, height: 900 });
+    const p = await makePlayer({ 'tour-id': real.portrait, api: server }, {}, { width: 1000, height: 900 });
     await firstEvent(p, 'tour-ready');
     await p.goToFrame(40);
     const c = canvasOf(p);
@@ -155,8 +158,9 @@ describe('Layouts', () => {
     const info = p.shadowRoot!.querySelector('[part="info-panel"]')!;
     expect(info.textContent).to.contain('Tour Info').and.contain('A bright villa by the sea.');
     expect(p.shadowRoot!.querySelector('.agent-card')).to.equal(null);
-    await p.goToFrame(140); // 140 + 2 reaches the 142... total 143 - 1
-    await p.goToFrame(141);
+    await p.goToFrame(176);
+    await p.goToFrame(177); // the last scrollable frame
+
     await p.updateComplete;
     const card = p.shadowRoot!.querySelector('.agent-card')!;
     expect(card.textContent).to.contain('Agent Details').and.contain('Ann Agent').and.contain('Listing Link').and.contain('Whats Chat');
@@ -188,21 +192,21 @@ describe('Layouts', () => {
       expect(gap, `${where} space between the buttons`).to.be.at.least(8);
     };
     check('[part="info-panel"]');
-    await p.goToFrame(141);
+    await p.goToFrame(177);
     await p.updateComplete;
     check('.agent-card');
   });
 
   it('fades the intro logo between 10 and 99 percent', async () => {
     const p = await readyPlayer();
-    p.tour = { ...p.tour!, tourIntroLogoURL: `${stub}/thumb.png` };
+    p.tour = { ...p.tour!, tourIntroLogoURL: p.tour!.thumbnailURL };
     await p.updateComplete;
     const logo = () => p.shadowRoot!.querySelector('.intro-logo')!;
     expect(logo().classList.contains('faded')).to.equal(false);
-    await p.goToFrame(70);
+    await p.goToFrame(90);
     await p.updateComplete;
     expect(logo().classList.contains('faded')).to.equal(true);
-    await p.goToFrame(141);
+    await p.goToFrame(177);
     await p.updateComplete;
     expect(logo().classList.contains('faded')).to.equal(false);
   });
@@ -229,7 +233,7 @@ describe('Notices to a parent page', () => {
     f.style.cssText = 'width:900px;height:500px';
     f.srcdoc = `<!doctype html><body style="margin:0">
       <script src="/packages/player-element/dist/tour-player.js"></script>
-      <tour-player tour-id="${tours.main}" api="${stub}" host-events ${allowed ? `allowed-origins="${allowed}"` : ''} style="height:480px"></tour-player>
+      <tour-player tour-id="${real.main}" api="${server}" host-events ${allowed ? `allowed-origins="${allowed}"` : ''} style="height:480px"></tour-player>
       <script>
         const p = document.querySelector('tour-player');
         p.addEventListener('tour-ready', () => {
@@ -247,7 +251,7 @@ describe('Notices to a parent page', () => {
   it('posts ready and frame notices only to allowed origins, by name', async () => {
     const got = await embedded(location.origin);
     expect(got.map((e) => e.data)).to.deep.equal([
-      { type: 'roomwalk_player_ready', totalFrames: 143 },
+      { type: 'roomwalk_player_ready', totalFrames: 179 },
       { type: 'roomwalk_player_frame', frameIndex: 1 },
     ]);
     expect(got.every((e) => e.origin === location.origin)).to.equal(true);
@@ -275,7 +279,7 @@ describe('Script-tag bundle', () => {
     });
     f.srcdoc = `<!doctype html><body style="margin:0">
       <script src="/packages/player-element/dist/tour-player.js"></script>
-      <tour-player tour-id="${tours.main}" api="${stub}" style="height:480px"></tour-player>
+      <tour-player tour-id="${real.main}" api="${server}" style="height:480px"></tour-player>
       <script>
         const p = document.querySelector('tour-player');
         p.addEventListener('tour-ready', async () => {

@@ -2,10 +2,11 @@ import { expect } from '@esm-bundle/chai';
 import { sendKeys, sendMouse } from '@web/test-runner-commands';
 import '../tour-player/tour-player.js';
 import type { TourPlayer } from './tour-player.component.js';
-import { canvasOf, cleanup, eventsOf, firstEvent, makePlayer, readBarcode, resetStub, tours, stub, until } from '../../test/helpers.js';
+import { canvasOf, cleanup, eventsOf, firstEvent, makePlayer, readBarcode, real, server, until } from '../../test/helpers.js';
 
+/** The real server's main tour (180 frames; markers Entrance 0, Kitchen 40, Bedroom 100), fully buffered. */
 async function readyPlayer(attrs: Record<string, string | boolean> = {}): Promise<TourPlayer> {
-  const p = await makePlayer({ 'tour-id': tours.main!, api: stub, ...attrs });
+  const p = await makePlayer({ 'tour-id': real.main, api: server, ...attrs });
   await firstEvent(p, 'tour-ready');
   await until(() => p.loadedFrameCount >= p.totalFrames, 'all clips buffered');
   await p.updateComplete;
@@ -17,7 +18,6 @@ function frameEvents(p: TourPlayer) {
 }
 
 describe('<tour-player> interaction', () => {
-  beforeEach(resetStub);
   afterEach(cleanup);
 
   it('is a slider to assistive technology with the room name as value text', async () => {
@@ -26,7 +26,7 @@ describe('<tour-player> interaction', () => {
     expect(c.getAttribute('role')).to.equal('slider');
     expect(c.getAttribute('tabindex')).to.equal('0');
     expect(c.getAttribute('aria-valuemin')).to.equal('0');
-    expect(c.getAttribute('aria-valuemax')).to.equal('141');
+    expect(c.getAttribute('aria-valuemax')).to.equal('177');
     expect(c.getAttribute('aria-valuetext')).to.equal('Entrance');
     await p.goToFrame(45);
     await p.updateComplete;
@@ -45,7 +45,7 @@ describe('<tour-player> interaction', () => {
     await until(() => readBarcode(canvasOf(p)) === 1, 'frame 1 drawn');
     expect(frameEvents(p).map((e) => e.source)).to.deep.equal(['keyboard', 'keyboard', 'keyboard']);
     await sendKeys({ press: 'End' });
-    expect(p.currentFrame).to.equal(141);
+    expect(p.currentFrame).to.equal(177);
     await sendKeys({ press: 'Home' });
     expect(p.currentFrame).to.equal(0);
     // Page Up travels to the next marker (Kitchen at 40), Page Down back to the previous one.
