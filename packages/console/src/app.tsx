@@ -8,7 +8,7 @@ import { CookieBanner } from './ui/cookie-banner.js';
 import { FeedbackButton } from './ui/feedback-button.js';
 import { AppRoutes } from './routes/app-routes.js';
 import { useAndroidDoubleBack } from './state/android-back.js';
-import { LiveNoticeSlot } from './features/live/index.js';
+import { LiveNoticeSlot } from './screens/live/index.js';
 
 function Chrome({ children }: { children: ReactNode }) {
   useAndroidDoubleBack();

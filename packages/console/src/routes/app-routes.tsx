@@ -6,27 +6,27 @@ import { PlayerRedirect, RequireAuth } from './guards.js';
 
 const page = (load: () => Promise<{ default: ComponentType }>): LazyExoticComponent<ComponentType> => lazy(load);
 
-const HomePage = page(() => import('./tours/home-page.js'));
-const LoginPage = page(() => import('../pages/auth/login-page.js'));
-const SignupPage = page(() => import('../pages/auth/signup-page.js'));
-const SignupGooglePage = page(() => import('../pages/auth/signup-google-page.js'));
-const PasswordResetRequestPage = page(() => import('../pages/auth/password-reset-request-page.js'));
-const PasswordResetPage = page(() => import('../pages/auth/password-reset-page.js'));
-const AccountActivatePage = page(() => import('../pages/auth/account-activate-page.js'));
-const TourReactivatePage = page(() => import('../pages/auth/tour-reactivate-page.js'));
-const AccountPage = page(() => import('../pages/account/account-page.js'));
-const SubscriptionsPage = page(() => import('../pages/subscriptions/subscriptions-page.js'));
-const TeamPage = page(() => import('../pages/team/team-page.js'));
-const ReportsPage = page(() => import('../pages/reports/reports-page.js'));
-const TermsPage = page(() => import('../pages/legal/terms-page.js'));
-const PrivacyPage = page(() => import('../pages/legal/privacy-page.js'));
-const LicensesPage = page(() => import('../pages/legal/licenses-page.js'));
-const NotFoundPage = page(() => import('../pages/not-found-page.js'));
+const HomePage = page(() => import('../screens/tours/home-page.js'));
+const LoginPage = page(() => import('../screens/auth/login-page.js'));
+const SignupPage = page(() => import('../screens/auth/signup-page.js'));
+const SignupGooglePage = page(() => import('../screens/auth/signup-google-page.js'));
+const PasswordResetRequestPage = page(() => import('../screens/auth/password-reset-request-page.js'));
+const PasswordResetPage = page(() => import('../screens/auth/password-reset-page.js'));
+const AccountActivatePage = page(() => import('../screens/auth/account-activate-page.js'));
+const TourReactivatePage = page(() => import('../screens/auth/tour-reactivate-page.js'));
+const AccountPage = page(() => import('../screens/account/account-page.js'));
+const SubscriptionsPage = page(() => import('../screens/billing/subscriptions-page.js'));
+const TeamPage = page(() => import('../screens/team/team-page.js'));
+const ReportsPage = page(() => import('../screens/reports/reports-page.js'));
+const TermsPage = page(() => import('../screens/legal/terms-page.js'));
+const PrivacyPage = page(() => import('../screens/legal/privacy-page.js'));
+const LicensesPage = page(() => import('../screens/legal/licenses-page.js'));
+const NotFoundPage = page(() => import('../screens/not-found/not-found-page.js'));
 // Screens of the tours document (Console part 2).
-const UploadPage = page(() => import('./upload/upload-page.js'));
-const ShotsPage = page(() => import('./shots/shots-page.js'));
-const PlayerPage = page(() => import('./player/player-page.js'));
-const EmbeddedExamplePage = page(() => import('./player/embedded-example-page.js'));
+const UploadPage = page(() => import('../screens/upload/upload-page.js'));
+const ShotsPage = page(() => import('../screens/shots/shots-page.js'));
+const PlayerPage = page(() => import('../screens/player/player-page.js'));
+const EmbeddedExamplePage = page(() => import('../screens/player/embedded-example-page.js'));
 
 export function AppRoutes() {
   const priv = (C: ComponentType, role: 'USER' | 'ADMIN' = 'USER') => (

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSessionStore } from '../session/session-store.js';
 import { createTutorialStore } from './tutorial-store.js';
 import { readConsent } from './cookie-consent.js';
-import { readSignupParams } from '../pages/auth/signup-params.js';
+import { readSignupParams } from '../screens/auth/signup-params.js';
 import { validToken } from '../test/helpers.js';
 
 const denied = () => new DOMException("Failed to read the 'localStorage' property from 'Window': Access is denied for this document.", 'SecurityError');

@@ -5,11 +5,11 @@ import { createTutorialStore } from './tutorial-store.js';
 import { readConsent, CONSENT_KEY } from './cookie-consent.js';
 import { createDoubleBack } from './android-back.js';
 import { SnackbarProvider, useSnackbar } from '../ui/snackbar.js';
-import { alertsFor, RESEND_LABELS } from '../account/account-alerts.js';
-import { planButton, planPrice } from '../pages/subscriptions/subscriptions-page.js';
-import { memberLabel } from '../pages/team/team-page.js';
-import { base64ToBytes } from '../pages/reports/download-file.js';
-import { hasSignupParams, stripSignupParams } from '../pages/auth/signup-params.js';
+import { alertsFor, RESEND_LABELS } from '../screens/account/account-alerts.js';
+import { planButton, planPrice } from '../screens/billing/subscriptions-page.js';
+import { memberLabel } from '../screens/team/team-page.js';
+import { base64ToBytes } from '../screens/reports/download-file.js';
+import { hasSignupParams, stripSignupParams } from '../screens/auth/signup-params.js';
 
 afterEach(() => vi.useRealTimers());
 

@@ -1,0 +1,69 @@
+/** Account page data and its mutations (accounts §2, §7). */
+import { graphql } from '../../graphql/graphql.js';
+
+export const LicenseFields = graphql(`
+  fragment LicenseFields on License {
+    planName
+    subscriptionId
+    monthlyActiveTours
+    monthlyUploadedTours
+    uploadLimit
+    quantity
+    startDate
+    endDate
+  }
+`);
+
+export const AccountQuery = graphql(
+  `
+  query Account {
+    me {
+      user {
+        id
+        username
+        activated
+        isAdmin
+        role
+        monthlyActiveTours
+        monthlyUploadedTours
+        profile { id name surname email contactNumber profileImageURL }
+        company {
+          id
+          name
+          address
+          vatno
+          countrycode
+          logoimageurl
+          license { ...LicenseFields }
+        }
+      }
+    }
+  }
+`,
+  [LicenseFields],
+);
+
+export const UserSaveMutation = graphql(`
+  mutation UserSave($input: UserSaveInput!) {
+    userSave(input: $input) { id name surname email contactNumber profileImageURL }
+  }
+`);
+
+export const CompanySaveMutation = graphql(`
+  mutation CompanySave($input: CompanySaveInput!) {
+    companySave(input: $input) { id name address vatno countrycode logoimageurl accentColor }
+  }
+`);
+
+/** Custom Company Branding: the company's accent colour (read by the company dialog). */
+export const CompanyBrandingQuery = graphql(`
+  query CompanyBranding {
+    me { user { id company { id accentColor } } }
+  }
+`);
+
+export const BillingPortalSessionMutation = graphql(`
+  mutation BillingPortalSession($input: BillingPortalSessionInput!) {
+    billingPortalSession(input: $input) { url error }
+  }
+`);

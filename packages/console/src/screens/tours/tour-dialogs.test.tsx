@@ -1,0 +1,197 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { ERROR_TEXTS, NOTICES, VALIDATION } from '@roomwalk/shared';
+import { TourInfoDialog } from './tour-info-dialog.js';
+import { ReelsDialog } from './reels-dialog.js';
+import { SharingDialog } from './sharing-dialog.js';
+import ShotsPage from '../shots/shots-page.js';
+import { renderRoute, stubFetch, validToken } from '../../test/helpers.js';
+import { createSessionStore } from '../../session/session-store.js';
+
+vi.mock('graphql-ws', () => ({ createClient: () => ({ subscribe: () => () => undefined }) }));
+
+const ID = 'tour_0b6c9d9e-2a7e-4f61-9d55-6a3f3c1f1a10';
+const loggedIn = () => {
+  const store = createSessionStore({ log: () => undefined });
+  store.login(validToken(['free']), 'roomwalk');
+  return store;
+};
+const notAvailable = () => ({ body: { data: null, errors: [{ message: ERROR_TEXTS.notAvailableYet, extensions: { code: 'NOT_AVAILABLE_YET' } }] } });
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('Tour Info dialog (edit)', () => {
+  const render = () =>
+    renderRoute(<TourInfoDialog open mode="edit" tour={{ id: ID, title: 'Loft', description: null, listingLink: null }} onClose={() => undefined} onSaved={() => undefined} />, {
+      path: '/',
+      route: '/',
+      store: loggedIn(),
+    });
+
+  it("enforces the limits with 'Maximum characters reached'", async () => {
+    vi.stubGlobal('fetch', stubFetch({}).impl);
+    render();
+    fireEvent.input(screen.getByLabelText('Title'), { target: { value: 'x'.repeat(51) } });
+    fireEvent.input(screen.getByLabelText('Description'), { target: { value: 'y'.repeat(301) } });
+    fireEvent.click(screen.getByText('Save'));
+    expect(await screen.findAllByText(VALIDATION.maxChars)).toHaveLength(2);
+  });
+
+  it("says 'No file selected' without a file, and 'Unable to update thumbnail' with 'Update Failed' for other types", async () => {
+    vi.stubGlobal('fetch', stubFetch({}).impl);
+    render();
+    expect(screen.getByText('Update Thumbnail')).toBeInTheDocument();
+    const input = screen.getByTestId('thumbnail-input');
+    expect(input).toHaveAttribute('accept', '.jpg,.jpeg,.png');
+    fireEvent.change(input, { target: { files: [] } });
+    expect(await screen.findByText(VALIDATION.noFileSelected)).toBeInTheDocument();
+    fireEvent.change(input, { target: { files: [new File(['x'], 'plan.gif', { type: 'image/gif' })] } });
+    expect(await screen.findByText(NOTICES.unableToUpdateThumbnail)).toBeInTheDocument();
+    expect(screen.getByText('Update Failed')).toBeInTheDocument();
+  });
+
+  it("shows 'Failed to update tour details' when saving fails", async () => {
+    vi.stubGlobal('fetch', stubFetch({ TourSave: () => ({ body: { data: null, errors: [{ message: 'Nope', extensions: { code: 'BAD_USER_INPUT' } }] } }) }).impl);
+    render();
+    fireEvent.click(screen.getByText('Save'));
+    expect(await screen.findByText(NOTICES.failedToUpdateTour)).toBeInTheDocument();
+  });
+});
+
+describe('Tour Info dialog: privacy (issue 16)', () => {
+  it('shows which clips had faces blurred, and turning blurring off sends blurFaces: false (the tour is reprocessed)', async () => {
+    const saved: unknown[] = [];
+    const stub = stubFetch({
+      TourPrivacy: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, blurFaces: true, blurredClips: [0, 3] } } } }),
+      TourSave: (body) => {
+        saved.push((body as { variables: unknown }).variables);
+        return { body: { data: { tourSave: { __typename: 'Tour', id: ID, title: 'Loft', description: null, videoURL: null, listingLink: null, blurFaces: false, status: { __typename: 'TourStatus', status: 'PROCESSING' } } } } };
+      },
+    });
+    vi.stubGlobal('fetch', stub.impl);
+    renderRoute(<TourInfoDialog open mode="edit" tour={{ id: ID, title: 'Loft', description: null, listingLink: null }} onClose={() => undefined} onSaved={() => undefined} />, { path: '/', route: '/', store: loggedIn() });
+    expect(await screen.findByText('Faces were blurred in clips 1, 4 of the tour.')).toBeInTheDocument();
+    const box = screen.getByLabelText('Blur faces');
+    expect(box).toBeChecked();
+    expect(box).toHaveAccessibleDescription(/Changing this reprocesses the tour/);
+    fireEvent.click(box);
+    expect(box).not.toBeChecked();
+    fireEvent.click(screen.getByText('Save'));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatchObject({ input: { id: ID, title: 'Loft', blurFaces: false } });
+  });
+
+  it('leaves blurFaces out of the save when the switch is untouched, and says when no faces were blurred', async () => {
+    const saved: unknown[] = [];
+    vi.stubGlobal('fetch', stubFetch({
+      TourPrivacy: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, blurFaces: true, blurredClips: [] } } } }),
+      TourSave: (body) => {
+        saved.push((body as { variables: unknown }).variables);
+        return { body: { data: { tourSave: { __typename: 'Tour', id: ID, title: 'Loft', description: null, videoURL: null, listingLink: null, blurFaces: true, status: { __typename: 'TourStatus', status: 'PROCESSED' } } } } };
+      },
+    }).impl);
+    renderRoute(<TourInfoDialog open mode="edit" tour={{ id: ID, title: 'Loft', description: null, listingLink: null }} onClose={() => undefined} onSaved={() => undefined} />, { path: '/', route: '/', store: loggedIn() });
+    expect(await screen.findByText('No faces were blurred in this tour.')).toBeInTheDocument();
+    fireEvent.click(screen.getByText('Save'));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect((saved[0] as { input: object }).input).not.toHaveProperty('blurFaces');
+  });
+});
+
+describe('Reels dialog', () => {
+  it('lists reels with their states and shows the not-available answer of tourGenerateReel', async () => {
+    const reel = (id: string, status: string, progress = 100) => ({ __typename: 'Reel', id, key: `k${id}`, progress, highURI: status === 'CREATED' ? `/media/${id}.mp4` : null, thumbnailURL: null, status: { __typename: 'ReelStatus', status } });
+    vi.stubGlobal('fetch', stubFetch({
+      TourReels: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, title: 'Loft', reels: [reel('1', 'CREATED'), reel('2', 'PROCESSING', 40), reel('3', 'FAILED')] } } } }),
+      TourGenerateReel: notAvailable,
+    }).impl);
+    renderRoute(<ReelsDialog open tourId={ID} onClose={() => undefined} />, { path: '/', route: '/', store: loggedIn() });
+    expect(await screen.findByText('Reel 1')).toBeInTheDocument();
+    expect(screen.getByText('You can generate up to 5 unique reels.')).toBeInTheDocument();
+    expect(screen.getByText('Generating...')).toBeInTheDocument();
+    expect(screen.getByText('Generation Failed Reel 3')).toBeInTheDocument();
+    fireEvent.click(screen.getAllByText('Download')[1]!);
+    expect(await screen.findByText('This reel is not ready to download.')).toBeInTheDocument();
+    fireEvent.click(screen.getByText('Generate reel'));
+    expect(await screen.findByText(ERROR_TEXTS.notAvailableYet)).toBeInTheDocument();
+  });
+
+  it("refuses a sixth reel with 'Maximum number of reels reached'", async () => {
+    const reels = [1, 2, 3, 4, 5].map((n) => ({ __typename: 'Reel', id: `${n}`, key: `k${n}`, progress: 100, highURI: null, thumbnailURL: null, status: { __typename: 'ReelStatus', status: 'CREATED' } }));
+    const api = stubFetch({ TourReels: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, title: 'Loft', reels } } } }) });
+    vi.stubGlobal('fetch', api.impl);
+    renderRoute(<ReelsDialog open tourId={ID} onClose={() => undefined} />, { path: '/', route: '/', store: loggedIn() });
+    await screen.findByText('Reel 5');
+    fireEvent.click(screen.getByText('Generate reel'));
+    expect(await screen.findByText(VALIDATION.reelsMax)).toBeInTheDocument();
+    expect(api.calls.some((c) => (c.body as { operationName?: string }).operationName === 'TourGenerateReel')).toBe(false);
+  });
+});
+
+describe('Sharing Options', () => {
+  it('copies the share link (Copied) and the iFrame code, and draws the QR code', async () => {
+    const writes: string[] = [];
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText: async (t: string) => void writes.push(t) } });
+    renderRoute(<SharingDialog open showQr tourId={ID} title="Loft" onClose={() => undefined} />, { path: '/', route: '/', store: loggedIn() });
+    const link = `${window.location.origin}/playerext?tourId=${ID}`;
+    expect(screen.getByLabelText('Share Link')).toHaveValue(link);
+    fireEvent.click(screen.getAllByText('Copy')[0]!);
+    expect(await screen.findByText('Copied')).toBeInTheDocument();
+    fireEvent.click(screen.getByText('iFrame Code'));
+    await waitFor(() => expect(writes).toHaveLength(2));
+    expect(writes[0]).toBe(link);
+    expect(writes[1]).toContain('<iframe src=');
+    // The option explains how the listing page may drive the tour (issue 17).
+    expect(screen.getByText(/add &hostOrigins= and your site’s address/)).toHaveAttribute('id', 'iframe-code-help');
+  });
+
+  it('offers the Unbranded link (MLS): the external player with unbranded=true, copied with its own button', async () => {
+    const writes: string[] = [];
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText: async (t: string) => void writes.push(t) } });
+    renderRoute(<SharingDialog open tourId={ID} title="Loft" onClose={() => undefined} />, { path: '/', route: '/', store: loggedIn() });
+    const unbranded = `${window.location.origin}/playerext?tourId=${ID}&unbranded=true`;
+    expect(screen.getByLabelText('Unbranded link')).toHaveValue(unbranded);
+    expect(screen.getByLabelText('Unbranded link')).toHaveAccessibleDescription(/no logo, agent details, listing link/);
+    fireEvent.click(screen.getAllByText('Copy')[1]!);
+    await waitFor(() => expect(writes).toEqual([unbranded]));
+  });
+});
+
+describe('Professional Photos screen', () => {
+  const renderShots = () => renderRoute(<ShotsPage />, { path: '/tour/:tourId/shots', route: `/tour/${ID}/shots`, store: loggedIn() });
+
+  it('asks for a processed tour first', async () => {
+    vi.stubGlobal('fetch', stubFetch({ TourShots: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, title: 'Loft', status: { __typename: 'TourStatus', status: 'PROCESSING' }, shots: [] }, me: { __typename: 'Me', user: { __typename: 'User', id: 'u', profile: null } } } } }) }).impl);
+    renderShots();
+    expect(await screen.findByText(ERROR_TEXTS.shotsNotReady)).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Loft' })).toBeInTheDocument();
+  });
+
+  it("says 'Tour not found' with the id", async () => {
+    vi.stubGlobal('fetch', stubFetch({ TourShots: () => ({ body: { data: null, errors: [{ message: 'Not found.', extensions: { code: 'NOT_FOUND' } }] } }) }).impl);
+    renderShots();
+    expect(await screen.findByText(ID)).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: ERROR_TEXTS.tourNotFound })).toBeInTheDocument();
+  });
+
+  it('groups shots by room with status, score and position, and shows the not-available answer', async () => {
+    const shot = (id: string, roomType: string, status: string, enhanced: string | null) => ({
+      __typename: 'Shot', id, shotType: 'auto', shotStatus: status, roomType, frameScore: 0.91, sourceClipIndex: 2, sourceFramePosition: 14,
+      originalImageURI: `/media/${id}.jpg`, enhancedImageURI: enhanced, stagedImageURI: null, createdAt: '2026-01-01T00:00:00Z', errorMessage: null,
+    });
+    vi.stubGlobal('fetch', stubFetch({
+      TourShots: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, title: 'Loft', status: { __typename: 'TourStatus', status: 'PROCESSED' }, shotsGenerating: false, stagingAvailable: true, shots: [shot('s1', 'Kitchen', 'COMPLETED', null), shot('s2', 'Bedroom', 'COMPLETED', '/media/e.jpg')] }, me: { __typename: 'Me', user: { __typename: 'User', id: 'u', profile: null } } } } }),
+      GenerateTourShots: notAvailable,
+    }).impl);
+    renderShots();
+    expect(await screen.findByRole('heading', { name: 'Kitchen' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Bedroom' })).toBeInTheDocument();
+    expect(screen.getAllByText('Score 0.91')).toHaveLength(2);
+    expect(screen.getAllByText('Clip 2 · Position 14')).toHaveLength(2);
+    expect(screen.getByText('Enhance')).toBeInTheDocument();
+    expect(screen.getByText('Re-enhance')).toBeInTheDocument();
+    expect(screen.getByText('Stage')).toBeInTheDocument();
+    fireEvent.click(screen.getByText('Generate professional photos'));
+    expect(await screen.findAllByText(ERROR_TEXTS.notAvailableYet)).not.toHaveLength(0);
+  });
+});

@@ -1,0 +1,182 @@
+/**
+ * /upload (tours §2, §4): pick a video → duration and resolution checked in the browser → pre-signed URL (extension
+ * sent) → PUT straight to storage with a real progress bar → submit (key) → the Tour Info dialog → saving goes to /.
+ * Failures open one of the four upload error dialogs of tours §8 with a retry and 'Return to Tours'. The uploading
+ * dialog's close button, Escape or Cancel upload aborts the PUT (nothing is submitted); once the file is stored and the
+ * tour is being created the dialog cannot be closed and shows no close button.
+ */
+import { useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { useMutation } from 'urql';
+import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
+import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
+import SlProgressBar from '@shoelace-style/shoelace/dist/react/progress-bar/index.js';
+import { ERROR_CODES, ERROR_TEXTS, checkVideoMeta, type ErrorCode } from '@roomwalk/shared';
+import { describeFailure, serverMessage } from '../../graphql/errors.js';
+import { Dialog } from '../../ui/dialog.js';
+import { Page } from '../../ui/page.js';
+import { FileGetPreSignedUrlMutation, FileSubmitPreSignedUploadMutation } from '../tours/tour-operations.js';
+import { TourInfoDialog } from '../tours/tour-info-dialog.js';
+import { TOUR_TEXTS } from '../tours/texts.js';
+import { readVideoMeta, videoExtension, UnreadableVideoError } from './read-video-meta.js';
+import { putWithProgress } from './put-with-progress.js';
+import { TipsCarousel } from './tips-carousel.js';
+import '../tours/tours.css';
+
+export type UploadErrorKind = 'general' | 'short' | 'long' | 'resolution';
+
+/** Title, action button and whether the action picks a new file, per error kind (tours §8). */
+export const UPLOAD_ERRORS: Record<UploadErrorKind, { title: string; action: string; pickNew: boolean }> = {
+  general: { title: ERROR_TEXTS.uploadFailedTitle, action: TOUR_TEXTS.retry, pickNew: false },
+  short: { title: ERROR_TEXTS.videoTooShortTitle, action: TOUR_TEXTS.uploadLonger, pickNew: true },
+  long: { title: ERROR_TEXTS.videoTooLongTitle, action: TOUR_TEXTS.uploadShorter, pickNew: true },
+  resolution: { title: ERROR_TEXTS.videoResolutionTitle, action: TOUR_TEXTS.uploadHigherRes, pickNew: true },
+};
+
+const KIND_BY_CODE: Partial<Record<ErrorCode, UploadErrorKind>> = {
+  [ERROR_CODES.VIDEO_TOO_SHORT]: 'short',
+  [ERROR_CODES.VIDEO_TOO_LONG]: 'long',
+  [ERROR_CODES.VIDEO_RESOLUTION_LOW]: 'resolution',
+};
+
+type Step =
+  | { name: 'idle' }
+  | { name: 'checking' }
+  | { name: 'uploading'; percent: number }
+  | { name: 'submitting' }
+  | { name: 'cancelled' }
+  | { name: 'info'; tourId: string }
+  | { name: 'error'; kind: UploadErrorKind; detail: string };
+
+export default function UploadPage() {
+  const navigate = useNavigate();
+  const input = useRef<HTMLInputElement>(null);
+  const file = useRef<File | null>(null);
+  const [step, setStep] = useState<Step>({ name: 'idle' });
+  const [, getUrl] = useMutation(FileGetPreSignedUrlMutation);
+  const [, submit] = useMutation(FileSubmitPreSignedUploadMutation);
+  // The running upload's PUT: the dialog's close button, Escape or Cancel aborts it, and nothing is submitted.
+  const running = useRef<AbortController | null>(null);
+  const cancel = () => {
+    running.current?.abort();
+    running.current = null;
+    setStep({ name: 'cancelled' });
+  };
+
+  const fail = (kind: UploadErrorKind, detail = '') => setStep({ name: 'error', kind, detail });
+
+  const run = async (f: File) => {
+    setStep({ name: 'checking' });
+    let meta;
+    try {
+      meta = await readVideoMeta(f);
+    } catch (e) {
+      return fail('general', e instanceof UnreadableVideoError ? e.message : ERROR_TEXTS.unexpected);
+    }
+    const bad = checkVideoMeta(meta);
+    if (bad) return fail(KIND_BY_CODE[bad.code] ?? 'general', bad.message);
+
+    const controller = new AbortController();
+    running.current = controller;
+    setStep({ name: 'uploading', percent: 0 });
+    const pre = await getUrl({ input: videoExtension(f) });
+    if (controller.signal.aborted) return;
+    const p = pre.data?.fileGetPreSignedUrl;
+    if (pre.error || !p) return fail('general', describeFailure(pre.error, serverMessage(pre.error)));
+    if (p.error || !p.uploadURL || !p.key) {
+      const code = p.error as ErrorCode | null;
+      if (code && KIND_BY_CODE[code]) return fail(KIND_BY_CODE[code]!, p.message ?? '');
+      return fail('general', code === ERROR_CODES.NO_ACTIVE_LICENSE ? ERROR_TEXTS.noActiveLicense : (p.message ?? ERROR_TEXTS.unexpected));
+    }
+    try {
+      await putWithProgress({ url: p.uploadURL, file: f, headers: p.headers, signal: controller.signal, onProgress: (percent) => {
+          if (!controller.signal.aborted) setStep({ name: 'uploading', percent });
+        },
+      });
+    } catch (e) {
+      if (controller.signal.aborted) return;
+      return fail('general', (e as Error).message);
+    }
+    if (controller.signal.aborted) return;
+    // From here the tour is being created: no cancelling half-way.
+    running.current = null;
+    setStep({ name: 'submitting' });
+    const done = await submit({ input: { key: p.key } });
+    const tourId = done.data?.fileSubmitPreSignedUpload.tourId;
+    if (done.error || !tourId) {
+      const code = done.error?.graphQLErrors[0]?.extensions?.code;
+      return fail('general', code === ERROR_CODES.NO_ACTIVE_LICENSE ? ERROR_TEXTS.noActiveLicense : describeFailure(done.error, serverMessage(done.error)));
+    }
+    setStep({ name: 'info', tourId });
+  };
+
+  const onPick = (f: File | undefined) => {
+    if (input.current) input.current.value = '';
+    if (!f) return;
+    file.current = f;
+    void run(f);
+  };
+
+  const err = step.name === 'error' ? UPLOAD_ERRORS[step.kind] : null;
+  const busy = step.name === 'checking' || step.name === 'uploading' || step.name === 'submitting';
+  return (
+    <Page title="Upload" back="/" narrow className="upload-page">
+      <div className="stack">
+        <SlButton variant="primary" size="large" onClick={() => input.current?.click()} loading={busy} disabled={busy}>
+          <SlIcon slot="prefix" name="upload" />
+          {TOUR_TEXTS.uploadVideo}
+        </SlButton>
+        <input ref={input} type="file" accept="video/*" hidden aria-label={TOUR_TEXTS.uploadVideo} data-testid="video-input" onChange={(e) => onPick(e.target.files?.[0])} />
+        <p role="status" className={step.name === 'checking' || step.name === 'cancelled' ? undefined : 'visually-hidden'}>
+          {step.name === 'checking' ? TOUR_TEXTS.checkingVideo : step.name === 'cancelled' ? TOUR_TEXTS.uploadCancelled : ''}
+        </p>
+        <p className="muted">
+          {TOUR_TEXTS.termsPrefix} <Link to="/terms">{TOUR_TEXTS.terms}</Link>.
+        </p>
+        <TipsCarousel />
+      </div>
+
+      <Dialog
+        open={step.name === 'uploading' || step.name === 'submitting'}
+        label={TOUR_TEXTS.uploadingTitle}
+        onClose={cancel}
+        persistent={step.name === 'submitting'}
+        footer={step.name === 'uploading' ? <SlButton onClick={cancel}>{TOUR_TEXTS.cancelUpload}</SlButton> : undefined}
+      >
+        <p>{TOUR_TEXTS.uploadingBody}</p>
+        <SlProgressBar value={step.name === 'uploading' ? step.percent : 100} label={TOUR_TEXTS.uploadingTitle} data-testid="upload-progress">
+          {step.name === 'uploading' ? `${step.percent}%` : '100%'}
+        </SlProgressBar>
+      </Dialog>
+
+      <Dialog
+        open={!!err}
+        label={err?.title ?? ''}
+        onClose={() => setStep({ name: 'idle' })}
+        footer={
+          <>
+            <SlButton onClick={() => navigate('/')}>{TOUR_TEXTS.returnToTours}</SlButton>
+            <SlButton
+              variant="primary"
+              onClick={() => {
+                if (err?.pickNew || !file.current) {
+                  setStep({ name: 'idle' });
+                  input.current?.click();
+                } else void run(file.current);
+              }}
+            >
+              {err?.action}
+            </SlButton>
+          </>
+        }
+      >
+        {step.name === 'error' && step.detail ? <p data-testid="upload-error-detail">{step.detail}</p> : null}
+        {step.name === 'error' && step.kind === 'resolution' ? <p className="muted">{TOUR_TEXTS.resolutionTips}</p> : null}
+      </Dialog>
+
+      {step.name === 'info' ? (
+        <TourInfoDialog open mode="upload" tour={{ id: step.tourId }} onClose={() => navigate('/')} onSaved={() => navigate('/')} />
+      ) : null}
+    </Page>
+  );
+}
