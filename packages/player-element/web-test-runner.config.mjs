@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { createProxyMiddleware } from 'http-proxy-middleware';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { build } from 'esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
@@ -14,6 +15,10 @@ import { startStub, TOURS } from './test/stub-server.mjs';
 generateTestFixtures();
 const stub = await startStub();
 const server = await startRealServer();
+// The real server on the test page's own origin (/__api/…): signed-in work (the editor, agent mode with a token) is
+// same-origin in the product (the console is served by the server; cross-origin, the server refuses tokens: cors.ts),
+// so those tests reach the server through this pass-through. GraphQL over WebSocket too.
+const sameOrigin = createProxyMiddleware({ target: server.url, pathFilter: '/__api', pathRewrite: { '^/__api': '' }, ws: true, changeOrigin: true });
 
 /** Spawns the real server with its test tours and waits for its ready line ({ url, tours, token, ownerId }). */
 async function startRealServer() {
@@ -56,6 +61,13 @@ export default {
     chromeLauncher({
       launchOptions: { executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS },
     }),
+  ],
+  middleware: [
+    (ctx, next) => {
+      if (!ctx.path.startsWith('/__api/')) return next();
+      ctx.respond = false;
+      return new Promise((resolveProxy, reject) => sameOrigin(ctx.req, ctx.res, (err) => (err ? reject(err) : resolveProxy())));
+    },
   ],
   plugins: [
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: resolve('tsconfig.json') }),
@@ -150,6 +162,11 @@ export default {
           return true;
         }
         return undefined;
+      },
+      serverStart({ server: http }) {
+        http.on('upgrade', (req, socket, head) => {
+          if (req.url?.startsWith('/__api/')) sameOrigin.upgrade(req, socket, head);
+        });
       },
       async serverStop() {
         await Promise.all([stub.stop(), server.stop()]);

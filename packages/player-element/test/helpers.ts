@@ -23,6 +23,39 @@ export const real: Record<'main' | 'edit' | 'other' | 'portrait' | 'removed' | '
 export const ownerToken: string = OWNER_TOKEN;
 /** A bearer token of the branded tour's owner. */
 export const brandedToken: string = BRANDED_TOKEN;
+/**
+ * The real server on the test page's own origin (a pass-through in web-test-runner.config.mjs): for signed-in work,
+ * which the product does same-origin (the server refuses a token from another origin).
+ */
+export const sameOriginServer = `${location.origin}/__api`;
+
+/** A GraphQL call to the real server as the tours' owner; throws on errors unless `allowErrors`. */
+export async function ownerGql<T = Record<string, any>>(query: string, variables: Record<string, unknown> = {}, allowErrors = false): Promise<{ data: T; errors?: { message: string; extensions?: { code?: string } }[] }> {
+  const res = await fetch(`${sameOriginServer}/query`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${ownerToken}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = await res.json();
+  if (body.errors && !allowErrors) throw new Error(`${query.slice(0, 60)}: ${JSON.stringify(body.errors)}`);
+  return body;
+}
+
+export interface ServerMarker { id: string; name: string; description: string | null; frameIndex: number; isFastTravel: boolean; scrollPosition: number | null; tourId: string }
+
+/** A tour's markers as the real server stores them (read as the owner). */
+export async function serverMarkers(tourId: string): Promise<ServerMarker[]> {
+  const r = await ownerGql<{ tour: { markers: ServerMarker[] } }>(`query($id: ID!) { tour(tourID: $id) { markers { id name description frameIndex isFastTravel scrollPosition tourId } } }`, { id: tourId });
+  return r.data.tour.markers;
+}
+
+/** Puts a real tour's markers back to Entrance 0, Kitchen 40, Bedroom 100 through the API (deleting any others). */
+export async function resetServerMarkers(tourId: string): Promise<void> {
+  for (const m of await serverMarkers(tourId)) await ownerGql(`mutation($id: ID!) { markerDelete(markerId: $id) { success } }`, { id: m.id });
+  for (const [name, frameIndex] of [['Kitchen', 40], ['Entrance', 0], ['Bedroom', 100]] as const) {
+    await ownerGql(`mutation($input: MarkerSaveInput!) { markerSave(input: $input) { id } }`, { input: { name, frameIndex, tourId, description: '', scrollPosition: 0, isFastTravel: true } });
+  }
+}
 
 /** Waits (on animation frames, not sleeps) until cond() is truthy. */
 export async function until<T>(cond: () => T | Promise<T>, what = 'condition', timeoutMs = 15_000): Promise<T> {

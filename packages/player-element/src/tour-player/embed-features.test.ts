@@ -1,10 +1,11 @@
 // The embed contract of issue #17: privacy-strict storage, lazy loading, room deep links, unbranded (MLS) mode and
-// company branding, on the fixture tours (markers Entrance 0, Kitchen 40, Bedroom 100).
+// company branding, on the real server's tours (markers Entrance 0, Kitchen 40, Bedroom 100); the branding is the real
+// server's Custom Company Branding of the branded tour's company (logo and accent #8a1c7c).
 import { expect } from '@esm-bundle/chai';
 import { guardedStorage, safeLocalStorage } from '@roomwalk/shared';
 import '../tour-player/tour-player.js';
 import type { TourPlayer } from './tour-player.component.js';
-import { canvasOf, cleanup, firstEvent, makePlayer, readBarcode, resetStub, stub, tours, until } from '../../test/helpers.js';
+import { brandedToken, canvasOf, cleanup, firstEvent, makePlayer, readBarcode, real, sameOriginServer, server, until } from '../../test/helpers.js';
 
 const securityError = () => new DOMException("Failed to read the 'localStorage' property from 'Window': Access is denied for this document.", 'SecurityError');
 
@@ -16,19 +17,6 @@ function blockStorage(): () => void {
     if (own) Object.defineProperty(window, 'localStorage', own);
     else delete (window as { localStorage?: Storage }).localStorage;
   };
-}
-
-/** Adds fields to the tour query's answer, as a server with company branding would send them. */
-function brandTour(extra: Record<string, unknown>): () => void {
-  const original = window.fetch;
-  window.fetch = async (input, init) => {
-    const res = await original(input, init);
-    if (typeof init?.body !== 'string' || !init.body.includes('PlayerTour')) return res;
-    const body = await res.json();
-    if (body.data?.tour) Object.assign(body.data.tour, extra);
-    return new Response(JSON.stringify(body), { status: res.status, headers: { 'content-type': 'application/json' } });
-  };
-  return () => (window.fetch = original);
 }
 
 const roomLog = new WeakMap<TourPlayer, CustomEvent[]>();
@@ -49,7 +37,6 @@ async function ready(p: TourPlayer): Promise<TourPlayer> {
 const resourcesSince = (t0: number) => performance.getEntriesByType('resource').filter((e) => e.startTime >= t0) as PerformanceResourceTiming[];
 
 describe('Privacy-strict visitors: one guarded store', () => {
-  beforeEach(resetStub);
   afterEach(cleanup);
 
   it('keeps values in memory when localStorage throws SecurityError, and the tour plays', async () => {
@@ -63,8 +50,8 @@ describe('Privacy-strict visitors: one guarded store', () => {
       store.removeItem('capturedDetails');
       expect(store.getItem('capturedDetails')).to.equal(null);
       // The player's own store (AI-marker resume, lead) goes through the same guard.
-      safeLocalStorage().setItem('roomwalk.aiMarkers.active', JSON.stringify({ tourId: tours.edit, at: Date.now() }));
-      const p = await ready(await makePlayer({ 'tour-id': tours.main!, api: stub }));
+      safeLocalStorage().setItem('roomwalk.aiMarkers.active', JSON.stringify({ tourId: real.edit, at: Date.now() }));
+      const p = await ready(await makePlayer({ 'tour-id': real.main, api: server }));
       expect(p.playerStatus).to.equal('ready');
     } finally {
       restore();
@@ -98,7 +85,6 @@ describe('Privacy-strict visitors: one guarded store', () => {
 });
 
 describe('Lazy loading', () => {
-  beforeEach(resetStub);
   afterEach(() => {
     cleanup();
     document.querySelector('#spacer')?.remove();
@@ -110,7 +96,7 @@ describe('Lazy loading', () => {
     spacer.id = 'spacer';
     spacer.style.height = '4000px';
     document.body.prepend(spacer);
-    return makePlayer({ 'tour-id': tours.main!, api: stub, ...attrs });
+    return makePlayer({ 'tour-id': real.main, api: server, ...attrs });
   }
 
   it('fetches only the tour and its poster until the element nears the viewport, then plays', async () => {
@@ -122,14 +108,14 @@ describe('Lazy loading', () => {
     await until(() => (p.shadowRoot!.querySelector('img.poster') as HTMLImageElement).complete, 'poster loaded');
     // Give the element every chance to start work it should not: a few frames after the poster.
     for (let i = 0; i < 10; i++) await new Promise((r) => requestAnimationFrame(r));
-    const before = resourcesSince(t0).filter((e) => e.name.startsWith(stub));
+    const before = resourcesSince(t0).filter((e) => e.name.startsWith(server));
     const stats = await p.stats();
     expect(stats.workers, 'decode workers before the tour is in view').to.equal(0);
     expect(p.loadedFrameCount).to.equal(0);
     // The tour query and the poster (which the memory cache may answer without an entry), and the visit beacon: no clip.
     const paths = before.map((e) => new URL(e.name).pathname);
     expect(paths).to.include('/query');
-    expect(paths.filter((x) => !['/query', '/thumb.png', '/tour-visit'].includes(x))).to.deep.equal([]);
+    expect(paths.filter((x) => !['/query', '/tour-visit'].includes(x) && !/^\/media\/tours\/.+\/thumbnail\.jpg$/.test(x))).to.deep.equal([]);
     const bytesBefore = before.reduce((n, e) => n + e.transferSize, 0);
     const tScroll = performance.now();
     p.scrollIntoView();
@@ -149,11 +135,10 @@ describe('Lazy loading', () => {
 });
 
 describe('Deep links to a room', () => {
-  beforeEach(resetStub);
   afterEach(cleanup);
 
   it('start-room opens at the room (case-insensitive) and fires tour-room-change', async () => {
-    const p = await ready(withRooms(await makePlayer({ 'tour-id': tours.main!, api: stub, 'start-room': 'kitchen' })));
+    const p = await ready(withRooms(await makePlayer({ 'tour-id': real.main, api: server, 'start-room': 'kitchen' })));
     expect(p.currentFrame).to.equal(40);
     expect(p.currentRoom?.name).to.equal('Kitchen');
     await until(() => readBarcode(canvasOf(p)) === 40, 'frame 40 drawn');
@@ -163,14 +148,14 @@ describe('Deep links to a room', () => {
   });
 
   it('start-frame opens at that frame; an unknown start-room falls back to it', async () => {
-    const p = await ready(await makePlayer({ 'tour-id': tours.main!, api: stub, 'start-frame': '100', 'start-room': 'Attic' }));
+    const p = await ready(await makePlayer({ 'tour-id': real.main, api: server, 'start-frame': '100', 'start-room': 'Attic' }));
     expect(p.currentFrame).to.equal(100);
     await until(() => readBarcode(canvasOf(p)) === 100, 'frame 100 drawn');
     expect(p.currentRoom?.name).to.equal('Bedroom');
   });
 
   it('goToRoom travels to a room by name; an unknown room rejects', async () => {
-    const p = await ready(withRooms(await makePlayer({ 'tour-id': tours.main!, api: stub })));
+    const p = await ready(withRooms(await makePlayer({ 'tour-id': real.main, api: server })));
     await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
     await p.goToRoom('Bedroom');
     expect(p.currentFrame).to.equal(100);
@@ -183,25 +168,21 @@ describe('Deep links to a room', () => {
 });
 
 describe('Unbranded (MLS) mode and company branding', () => {
-  let unpatch: () => void = () => undefined;
-  beforeEach(async () => {
-    await resetStub();
-    unpatch = brandTour({ tourIntroLogoURL: `${stub}/thumb.png`, tourAccentColor: '#8a1c7c' });
-  });
-  afterEach(() => {
-    unpatch();
-    cleanup();
-  });
+  // Agent mode with the owner's token, same-origin as on the product's /agentplayer route (the server takes no token
+  // from another origin).
+  afterEach(cleanup);
 
   const accent = (p: TourPlayer) => getComputedStyle(p).getPropertyValue('--tour-player-accent').trim();
 
   it('branded: the company logo is the intro logo and its accent colours the player', async () => {
-    const p = await ready(await makePlayer({ 'tour-id': tours.main!, api: stub, mode: 'agent', 'live-viewing': true }, { authToken: 'test-token' }, { width: 1000, height: 600 }));
+    const p = await ready(await makePlayer({ 'tour-id': real.branded, api: sameOriginServer, mode: 'agent', 'live-viewing': true }, { authToken: brandedToken }, { width: 1000, height: 600 }));
     await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
     await p.goToFrame(p.totalFrames - 1);
     await p.updateComplete;
     const root = p.shadowRoot!;
-    expect(root.querySelector('img.intro-logo')?.getAttribute('src')).to.equal(`${stub}/thumb.png`);
+    // The company logo as the server serves it (a media URL of the real server).
+    expect(p.tour!.tourIntroLogoURL).to.match(new RegExp(`^${server}/media/`));
+    expect(root.querySelector('img.intro-logo')?.getAttribute('src')).to.equal(p.tour!.tourIntroLogoURL);
     expect(accent(p)).to.equal('#8a1c7c');
     expect(getComputedStyle(root.querySelector('.buffer-bar')!).backgroundColor).to.equal('rgb(138, 28, 124)');
     expect(root.textContent).to.match(/Listing Link/).and.match(/Whats Chat/).and.match(/Ann Agent/);
@@ -213,7 +194,7 @@ describe('Unbranded (MLS) mode and company branding', () => {
   });
 
   it('unbranded: no intro logo, accent, agent card, listing link, Whats Chat, live call, menu or any link', async () => {
-    const p = await ready(await makePlayer({ 'tour-id': tours.main!, api: stub, mode: 'agent', 'live-viewing': true, unbranded: true }, { authToken: 'test-token' }, { width: 1000, height: 600 }));
+    const p = await ready(await makePlayer({ 'tour-id': real.branded, api: sameOriginServer, mode: 'agent', 'live-viewing': true, unbranded: true }, { authToken: brandedToken }, { width: 1000, height: 600 }));
     await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
     // The agent card opens at the end of a branded agent tour: not here.
     await p.goToFrame(p.totalFrames - 1);
@@ -229,7 +210,7 @@ describe('Unbranded (MLS) mode and company branding', () => {
   });
 
   it('unbranded error dialogs carry no outbound links', async () => {
-    const p = await makePlayer({ 'tour-id': 'not-a-tour', api: stub, unbranded: true });
+    const p = await makePlayer({ 'tour-id': 'not-a-tour', api: server, unbranded: true });
     await firstEvent(p, 'tour-error');
     await p.updateComplete;
     expect(p.shadowRoot!.querySelectorAll('a, [href]').length).to.equal(0);
