@@ -118,12 +118,22 @@ export default {
           const list = [];
           const previous = requestsBySession.get(session.id);
           if (previous) page.off('request', previous.listener);
-          const listener = (r) => list.push(r.url());
+          const listener = (r) => list.push(r);
           page.on('request', listener);
           requestsBySession.set(session.id, { list, listener });
           return true;
         }
-        if (command === 'requests') return requestsBySession.get(session.id)?.list ?? [];
+        if (command === 'requests') return (requestsBySession.get(session.id)?.list ?? []).map((r) => r.url());
+        // The same with what was sent and what the server answered (status null while unanswered).
+        if (command === 'requests-detail') {
+          return (requestsBySession.get(session.id)?.list ?? []).map((r) => ({
+            url: r.url(),
+            method: r.method(),
+            contentType: r.headers()['content-type'] ?? null,
+            body: r.postData() ?? null,
+            status: r.response()?.status() ?? null,
+          }));
+        }
         // { pattern }: requests whose URL matches are held by the browser (request interception) until
         // { pattern: null } lets them go on to the server, unchanged.
         if (command === 'hold-requests') {
