@@ -2,7 +2,20 @@ import { expect } from '@esm-bundle/chai';
 import { DEV_TURNSTILE_TOKEN, VALIDATION } from '@roomwalk/shared';
 import '../src/tour-player/tour-player.js';
 import type { TourPlayer } from '../src/tour-player/tour-player.component.js';
-import { cleanup, firstEvent, makePlayer, resetStub, stub, stubLog, tours, until } from './helpers.js';
+import { executeServerCommand } from '@web/test-runner-commands';
+import { cleanup, firstEvent, makePlayer, ownerToken, real, sameOriginServer, server, until } from './helpers.js';
+
+// On the real server's main tour: the visitor's lead goes to the real server (cross-origin, as embedded), which answers
+// with the viewing session the call starts from; host modes with the owner's token run same-origin (as the console).
+
+/** The tourLeadCreate requests the page sent since the test began, with the real server's answer status. */
+async function leadCalls(): Promise<{ variables: { input: Record<string, unknown> }; status: number | null }[]> {
+  const all = (await executeServerCommand('requests-detail')) as { url: string; method: string; body: string | null; status: number | null }[];
+  return all
+    .filter((r) => r.url === `${server}/query` && r.method === 'POST' && r.body?.includes('tourLeadCreate'))
+    .map((r) => ({ variables: JSON.parse(r.body!).variables, status: r.status }));
+}
+const leadSent = () => until(async () => (await leadCalls())[0], 'tourLeadCreate');
 
 const button = (p: TourPlayer) => p.shadowRoot!.querySelector<HTMLButtonElement>('.live-start');
 const panel = (p: TourPlayer) => p.shadowRoot!.querySelector('tour-live-panel');
@@ -11,7 +24,7 @@ const input = (p: TourPlayer, name: string) => panelRoot(p).querySelector<HTMLIn
 const errorsShown = (p: TourPlayer) => [...panelRoot(p).querySelectorAll('.err')].map((e) => e.textContent?.trim());
 
 async function player(attrs: Record<string, string | boolean>, props: Partial<TourPlayer> = {}) {
-  const p = await makePlayer({ api: stub, 'tour-id': tours.main!, ...attrs }, props);
+  const p = await makePlayer({ api: server, 'tour-id': real.main, ...attrs }, props);
   await firstEvent(p, 'tour-ready');
   await p.updateComplete;
   return p;
@@ -19,7 +32,7 @@ async function player(attrs: Record<string, string | boolean>, props: Partial<To
 
 describe('live viewing: start button and lead form', () => {
   beforeEach(async () => {
-    await resetStub();
+    await executeServerCommand('requests-start');
     localStorage.removeItem('capturedDetails');
     localStorage.removeItem('roomwalk.viewingSessionRequest');
   });
@@ -30,7 +43,7 @@ describe('live viewing: start button and lead form', () => {
     expect(button(viewer)?.textContent?.trim()).to.equal('Talk to Agent');
     cleanup();
     for (const mode of ['agent', 'preview', 'edit']) {
-      const host = await player({ 'live-viewing': true, mode }, { authToken: 'test-token' });
+      const host = await player({ 'live-viewing': true, mode, api: sameOriginServer }, { authToken: ownerToken });
       expect(button(host)?.textContent?.trim(), mode).to.equal('Go Live');
       cleanup();
     }
@@ -62,13 +75,13 @@ describe('live viewing: start button and lead form', () => {
     input(p, 'email').value = 'not-an-email';
     panelRoot(p).querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
     await until(() => errorsShown(p).includes(VALIDATION.emailInvalid), 'invalid email message');
-    expect((await stubLog()).some((l) => l.op === 'tourLeadCreate'), 'nothing sent while invalid').to.equal(false);
+    expect(await leadCalls(), 'nothing sent while invalid').to.deep.equal([]);
 
     input(p, 'surname').value = 'Visitor';
     input(p, 'email').value = 'Vera@Example.com';
     input(p, 'contactNumber').value = '+27 82 555 0199';
     panelRoot(p).querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
-    const sent = await until(async () => (await stubLog()).find((l) => l.op === 'tourLeadCreate'), 'tourLeadCreate');
+    const sent = await leadSent();
     expect(sent.variables.input).to.deep.equal({
       name: 'Vera',
       surname: 'Visitor',
@@ -76,11 +89,11 @@ describe('live viewing: start button and lead form', () => {
       contactNumber: '+27 825550199',
       turnstileToken: DEV_TURNSTILE_TOKEN,
       leadType: 'LIVE_VIEWING',
-      tourId: tours.main,
+      tourId: real.main,
     });
     const stored = await until(() => localStorage.getItem('capturedDetails'), 'capturedDetails');
     expect(JSON.parse(stored)).to.include({ name: 'Vera', email: 'vera@example.com', leadType: 'LIVE_VIEWING' });
-    expect(JSON.parse(localStorage.getItem('roomwalk.viewingSessionRequest')!).tourId).to.equal(tours.main);
+    expect(JSON.parse(localStorage.getItem('roomwalk.viewingSessionRequest')!).tourId).to.equal(real.main);
     // The call starts: the form gives way to the video panels and the control bar.
     await until(() => panelRoot(p).querySelector('[role="toolbar"]'), 'call controls');
     const labels = [...panelRoot(p).querySelectorAll('[role="toolbar"] button')].map((b) => b.textContent?.trim());
@@ -106,14 +119,14 @@ describe('live viewing: start button and lead form', () => {
     input(p, 'email').value = 'vera@example.com';
     input(p, 'contactNumber').value = '0821112222';
     panelRoot(p).querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
-    const sent = await until(async () => (await stubLog()).find((l) => l.op === 'tourLeadCreate'), 'tourLeadCreate');
+    const sent = await leadSent();
     expect(sent.variables.input.contactNumber).to.equal('+27 821112222');
     await until(() => panelRoot(p).querySelector('[role="toolbar"]'), 'call controls');
     panelRoot(p).querySelector<HTMLButtonElement>('.hangup')!.click();
     cleanup();
 
     // Another country, and the stored details prefill both parts.
-    await resetStub();
+    await executeServerCommand('requests-start');
     localStorage.removeItem('capturedDetails');
     const q = await player({ 'live-viewing': true });
     button(q)!.click();
@@ -124,7 +137,7 @@ describe('live viewing: start button and lead form', () => {
     input(q, 'email').value = 'ann@example.com';
     input(q, 'contactNumber').value = '020 7946 0018';
     panelRoot(q).querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
-    const sent2 = await until(async () => (await stubLog()).find((l) => l.op === 'tourLeadCreate'), 'tourLeadCreate');
+    const sent2 = await leadSent();
     expect(sent2.variables.input.contactNumber).to.equal('+44 2079460018');
   });
 
@@ -136,7 +149,7 @@ describe('live viewing: start button and lead form', () => {
     const audio = new AudioContext();
     navigator.mediaDevices.getUserMedia = async () => new MediaStream([...canvas.captureStream(5).getVideoTracks(), ...audio.createMediaStreamDestination().stream.getAudioTracks()]);
     try {
-      localStorage.setItem('capturedDetails', JSON.stringify({ id: 'lead-0', name: 'Ada', surname: null, email: 'ada@example.com', contactNumber: null, leadType: 'LIVE_VIEWING', tourId: tours.main }));
+      localStorage.setItem('capturedDetails', JSON.stringify({ id: 'lead-0', name: 'Ada', surname: null, email: 'ada@example.com', contactNumber: null, leadType: 'LIVE_VIEWING', tourId: real.main }));
       const p = await player({ 'live-viewing': true });
       button(p)!.click();
       await until(() => panel(p)?.shadowRoot?.querySelector('[role="toolbar"]'), 'call controls');
@@ -163,10 +176,10 @@ describe('live viewing: start button and lead form', () => {
   });
 
   it('a viewer with stored capturedDetails skips the form; Escape closes the form', async () => {
-    localStorage.setItem('capturedDetails', JSON.stringify({ id: 'lead-0', name: 'Ada', surname: null, email: 'ada@example.com', contactNumber: null, leadType: 'LIVE_VIEWING', tourId: tours.main }));
+    localStorage.setItem('capturedDetails', JSON.stringify({ id: 'lead-0', name: 'Ada', surname: null, email: 'ada@example.com', contactNumber: null, leadType: 'LIVE_VIEWING', tourId: real.main }));
     const p = await player({ 'live-viewing': true });
     button(p)!.click();
-    const sent = await until(async () => (await stubLog()).find((l) => l.op === 'tourLeadCreate'), 'tourLeadCreate');
+    const sent = await leadSent();
     expect(sent.variables.input).to.include({ name: 'Ada', email: 'ada@example.com', leadType: 'LIVE_VIEWING' });
     await until(() => panelRoot(p).querySelector('[role="toolbar"]'), 'call controls');
     expect(panelRoot(p).querySelector('form')).to.equal(null);
