@@ -1,5 +1,6 @@
 // Test helpers: read which frame and rendition the canvas shows from its pixels.
 import type { TourPlayer } from '../src/tour-player/tour-player.component.js';
+import { PLAYER_TOUR_QUERY } from '../src/api/queries.js';
 // @ts-expect-error served by the stub plugin in web-test-runner.config.mjs
 import { STUB, TOURS } from '/__stub.js';
 // @ts-expect-error served by the plugin in web-test-runner.config.mjs
@@ -39,6 +40,14 @@ export async function ownerGql<T = Record<string, any>>(query: string, variables
   const body = await res.json();
   if (body.errors && !allowErrors) throw new Error(`${query.slice(0, 60)}: ${JSON.stringify(body.errors)}`);
   return body;
+}
+
+/** A real tour's clips as the real server answers the player's own public query (GET, no session). */
+export async function serverClips(tourId: string): Promise<{ index: number; frameCount: number; highURI: string; lowURI: string }[]> {
+  const res = await fetch(`${server}/query?${new URLSearchParams({ query: PLAYER_TOUR_QUERY, variables: JSON.stringify({ tourID: tourId }) })}`, { headers: { accept: 'application/json' } });
+  const body = await res.json();
+  if (!body.data?.tour) throw new Error(`no tour ${tourId}: ${JSON.stringify(body.errors)}`);
+  return body.data.tour.clips;
 }
 
 export interface ServerMarker { id: string; name: string; description: string | null; frameIndex: number; isFastTravel: boolean; scrollPosition: number | null; tourId: string }

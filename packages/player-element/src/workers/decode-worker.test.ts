@@ -2,9 +2,9 @@ import { expect } from '@esm-bundle/chai';
 import { proxy } from 'comlink';
 import { WorkerBridge } from './worker-bridge.js';
 import type { DecodedFrame, DecodeRequest } from './decode-types.js';
-import { stub } from '../../test/helpers.js';
+import { real, serverClips } from '../../test/helpers.js';
 
-/** The frame index burnt into the top strip of the fixtures, read from a decoded I420 luma plane. */
+/** The frame index burnt into the top strip of the sources, read from a decoded I420 luma plane. */
 function barcode(f: DecodedFrame): number {
   const y = new Uint8Array(f.data, 0, f.width * f.height);
   const sx = f.width / 1280;
@@ -14,8 +14,13 @@ function barcode(f: DecodedFrame): number {
   return n;
 }
 
+// On the 720p clips the real pipeline made of the main tour (36 frames each, a keyframe every 12).
 describe('decode worker', () => {
   let bridge: WorkerBridge;
+  let clips: { highURI: string }[] = [];
+  before(async () => {
+    clips = await serverClips(real.main);
+  });
   beforeEach(() => {
     bridge = new WorkerBridge((m) => {
       throw new Error(m);
@@ -25,7 +30,7 @@ describe('decode worker', () => {
 
   const decode = async (req: Omit<DecodeRequest, 'rendition' | 'clipIndex' | 'url' | 'batchSize'>, clip = 1): Promise<DecodedFrame[]> => {
     const got: DecodedFrame[] = [];
-    const url = `${stub}/clips/main/high-${String(clip).padStart(4, '0')}.mp4`;
+    const url = clips[clip]!.highURI;
     await bridge.api.decode({ rendition: 'high', clipIndex: clip, url, batchSize: 4, ...req }, proxy((frames: DecodedFrame[]) => void got.push(...frames)));
     return got;
   };
