@@ -1,12 +1,13 @@
 /** Room understanding (real detector, generated rooms) and the tourGenerateAIMarkers job end to end. */
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import type { Client } from 'graphql-ws';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
-import { DETECTOR_INPUT, detectObjects, loadDetector, modelsDir } from '../src/services/ai/object-detector.js';
+import { DETECTOR_INPUT, detectObjects, loadDetector } from '../src/services/ai/object-detector.js';
 import { analyseRooms, roomFromObjects } from '../src/services/ai/rooms.js';
 import { scoreBoundaries } from '../src/services/ai/test-videos.js';
 import { aiMarkersJob } from '../src/jobs/ai-markers.js';
@@ -20,7 +21,7 @@ describe('room understanding', () => {
     const { backend } = await loadDetector();
     expect(['wasm', 'cpu']).toContain(backend);
     // The models package depends on @vladmandic/human, whose assets hold a photo of several people.
-    const sample = path.resolve(modelsDir(), '../../human/assets/samples.jpg');
+    const sample = fileURLToPath(new URL('./assets/samples.jpg', import.meta.url));
     const rgb = await sharp(sample).resize(DETECTOR_INPUT, DETECTOR_INPUT, { fit: 'fill' }).removeAlpha().raw().toBuffer();
     const found = await detectObjects(rgb, 0.3);
     expect(found.filter((d) => d.label === 'person').length).toBeGreaterThan(2);

