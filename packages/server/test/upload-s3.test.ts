@@ -1,4 +1,5 @@
 /** The S3 adapter against s3rver on loopback: the storage contract, and an upload through a real S3 pre-signed PUT. */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,7 +7,7 @@ import { text } from 'node:stream/consumers';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '@roomwalk/shared';
-import { S3Storage } from '../src/storage/s3-storage.js';
+import { S3Storage, stagingKey } from '../src/storage/s3-storage.js';
 import { createStorage } from '../src/storage/create-storage.js';
 import { loadConfig } from '../src/config.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -14,6 +15,7 @@ import { seedUser } from './helpers/seed.js';
 import { Q, uploadAndSubmit } from './fixtures/tours.js';
 import { fakeProcessVideo } from './fixtures/fake-media.js';
 import { processTourJob } from '../src/jobs/process-tour.js';
+import { sweepAbandonedUploads } from '../src/services/uploads.js';
 
 const BUCKET = 'roomwalk-test';
 
@@ -80,7 +82,48 @@ describe('S3 storage adapter (s3rver)', () => {
     expect(q.get('X-Amz-Expires')).toBe('60');
     const ok = await fetch(put.url, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: Buffer.alloc(100, 1) });
     expect(ok.status).toBe(200);
+    // The PUT lands on the staging key; sealing copies it to the upload's key and removes the staged copy.
+    expect(new URL(put.url).pathname).toBe(`/${BUCKET}/staging/uploads/x.mp4`);
+    expect(await storage.head('uploads/x.mp4')).toBeNull();
+    expect(await storage.sealUpload('uploads/x.mp4', () => undefined)).toEqual({ size: 100, contentType: 'video/mp4' });
     expect((await storage.head('uploads/x.mp4'))?.size).toBe(100);
+    expect(await storage.head(stagingKey('uploads/x.mp4'))).toBeNull();
+    // Sealing again (a submit refused after sealing, retried) answers what was sealed; a refusing check seals nothing.
+    expect(await storage.sealUpload('uploads/x.mp4', () => undefined)).toEqual({ size: 100, contentType: 'video/mp4' });
+    expect(await storage.sealUpload('uploads/none.mp4', () => undefined)).toBeNull();
+    await fetch(put.url, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: Buffer.alloc(7, 2) });
+    await expect(storage.sealUpload('uploads/x.mp4', () => { throw new Error('refused'); })).rejects.toThrow('refused');
+    expect((await storage.head('uploads/x.mp4'))?.size).toBe(100);
+    await storage.deleteUpload('uploads/x.mp4');
+    expect(await storage.head('uploads/x.mp4')).toBeNull();
+    expect(await storage.head(stagingKey('uploads/x.mp4'))).toBeNull();
+  });
+
+  it('copies the staged object only if it is still the one checked (x-amz-copy-source-if-match), and sweeps old staged objects', async () => {
+    const sent: Array<string | undefined> = [];
+    const spy = storage.client.middlewareStack;
+    spy.add(
+      (next) => async (args) => {
+        const headers = (args.request as { headers?: Record<string, string> }).headers ?? {};
+        if (headers['x-amz-copy-source']) sent.push(headers['x-amz-copy-source-if-match']);
+        return next(args);
+      },
+      { step: 'finalizeRequest', name: 'copyIfMatchSpy' },
+    );
+    try {
+      const bytes = Buffer.from('checked bytes');
+      const put = await storage.presignPut('uploads/y.mp4', { contentType: 'video/mp4', maxBytes: 1000, expiresInSeconds: 60 });
+      await fetch(put.url, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: bytes });
+      await storage.sealUpload('uploads/y.mp4', () => undefined);
+      expect(sent).toEqual([`"${createHash('md5').update(bytes).digest('hex')}"`]);
+    } finally {
+      spy.remove('copyIfMatchSpy');
+    }
+    const put = await storage.presignPut('uploads/z.mp4', { contentType: 'video/mp4', maxBytes: 1000, expiresInSeconds: 60 });
+    await fetch(put.url, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: Buffer.alloc(5) });
+    expect(await storage.sweepStagedUploads(new Date(Date.now() - 3600_000))).toBe(0);
+    expect(await storage.sweepStagedUploads(new Date(Date.now() + 1000))).toBeGreaterThanOrEqual(1);
+    expect(await storage.head(stagingKey('uploads/z.mp4'))).toBeNull();
   });
 
   describe('in the app', () => {
@@ -102,7 +145,7 @@ describe('S3 storage adapter (s3rver)', () => {
     it('uploads straight to the bucket and submits', async () => {
       const u = await seedUser(t.app, { plan: 'pro' });
       const p = (await t.gql(Q.getUrl, { ext: 'mp4' }, u.token)).data.fileGetPreSignedUrl;
-      expect(p.uploadURL.startsWith(`${endpoint}/${BUCKET}/${p.key}?`)).toBe(true);
+      expect(p.uploadURL.startsWith(`${endpoint}/${BUCKET}/staging/${p.key}?`)).toBe(true);
       const put = await fetch(p.uploadURL, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: Buffer.alloc(4000, 9) });
       expect(put.status).toBe(200);
       const s = await t.gql(Q.submit, { key: p.key }, u.token);
@@ -133,6 +176,44 @@ describe('S3 storage adapter (s3rver)', () => {
       const s = await t.gql(Q.submit, { key: p.key }, u.token);
       expect(s.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.UPLOAD_INVALID);
       expect(await t.app.services.storage.head(p.key)).toBeNull();
+      expect(await t.app.services.storage.head(stagingKey(p.key))).toBeNull();
+    });
+
+    it('processes the bytes submitted: a slow PUT started before submit and finished after it changes nothing (#15 item 5)', async () => {
+      const u = await seedUser(t.app, { plan: 'pro' });
+      const p = (await t.gql(Q.getUrl, { ext: 'mp4' }, u.token)).data.fileGetPreSignedUrl;
+      const submitted = Buffer.alloc(4000, 7);
+      const swapped = Buffer.alloc(6000, 8);
+      const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+      expect((await fetch(p.uploadURL, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: submitted })).status).toBe(200);
+      const s = await t.gql(Q.submit, { key: p.key }, u.token);
+      expect(s.errors, JSON.stringify(s.errors)).toBeUndefined();
+      // S3 makes a PUT's object visible only when the PUT completes, so a slow PUT started before submit is, to the
+      // store, a PUT that finishes after it: one here. (s3rver writes in place while receiving, unlike S3, so a PUT held
+      // open across the submit would show it half-written bytes.) The presigned URL cannot be revoked: it succeeds.
+      expect((await fetch(p.uploadURL, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: swapped })).status).toBe(200);
+
+      const stored = await t.app.services.storage.get(p.key);
+      expect(sha(Buffer.from(await stored!.stream.toArray().then((c) => Buffer.concat(c as Buffer[]))))).toBe(sha(submitted));
+      const published = await fetch(s.data.fileSubmitPreSignedUpload.bucketURL);
+      expect(sha(Buffer.from(await published.arrayBuffer()))).toBe(sha(submitted));
+      const row = await t.app.services.db.selectFrom('uploads').select(['size']).where('key', '=', p.key).executeTakeFirstOrThrow();
+      expect(Number(row.size)).toBe(submitted.length);
+
+      const seen: string[] = [];
+      const fake = fakeProcessVideo({ clips: 1 });
+      const recording = (async (opts: { input: string }) => {
+        seen.push(sha(await fs.readFile(opts.input)));
+        return (fake as unknown as (o: unknown) => Promise<unknown>)(opts);
+      }) as unknown as typeof fake;
+      await processTourJob(t.app.services, s.data.fileSubmitPreSignedUpload.tourId.replace(/^tour_/, ''), recording);
+      expect(seen).toEqual([sha(submitted)]);
+
+      // What the late PUT left is staged bytes nobody reads; the upload sweep removes them once the URL has expired.
+      expect(await t.app.services.storage.head(stagingKey(p.key))).not.toBeNull();
+      await sweepAbandonedUploads(t.app.services, new Date(Date.now() + (t.app.config.UPLOAD_URL_TTL_SECONDS + 24 * 3600 + 60) * 1000));
+      expect(await t.app.services.storage.head(stagingKey(p.key))).toBeNull();
+      expect((await t.app.services.storage.head(p.key))?.size).toBe(submitted.length);
     });
   });
 });

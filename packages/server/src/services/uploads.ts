@@ -10,6 +10,7 @@ import { encodeId } from '../graphql/builder.js';
 import { AppError } from '../graphql/errors.js';
 import { enqueueProcessTour, ensureProcessingQueues } from '../jobs/process-tour.js';
 import { countActiveTours, countUploadsSince, currentPeriodStart } from './licenses.js';
+import { UploadChangedError } from '../storage/storage.js';
 import type { Services } from './services.js';
 
 /** The Content-Type each accepted video extension is uploaded with (the signature binds it). */
@@ -95,13 +96,20 @@ export async function submitUpload(services: Services, auth: AuthInfo, key: stri
   const tour = await services.db.transaction().execute(async (trx) => {
     const locked = await trx.selectFrom('uploads').selectAll().where('id', '=', upload.id).forUpdate().executeTakeFirstOrThrow();
     if (locked.submitted_at) throw new AppError(ERROR_CODES.CONFLICT, 'This upload was already submitted.');
-    // Read under the row lock a local PUT takes to rename its file into place: what is checked here is what is processed.
-    const stored = await services.storage.head(key);
-    if (!stored || stored.size === 0) throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The video did not finish uploading. Please try again.');
-    if (stored.size > services.config.UPLOAD_MAX_BYTES) {
-      tooLarge = true;
-      throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The video is too large.');
-    }
+    // Sealed under the row lock (a local PUT takes it to rename its file into place; S3 copies the checked staging
+    // object to the key): what is checked here is what is processed, whatever PUT finishes after this submit.
+    const check = (s: { size: number }) => {
+      if (s.size === 0) throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The video did not finish uploading. Please try again.');
+      if (s.size > services.config.UPLOAD_MAX_BYTES) {
+        tooLarge = true;
+        throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The video is too large.');
+      }
+    };
+    const stored = await services.storage.sealUpload(key, check).catch((err: unknown) => {
+      if (err instanceof UploadChangedError) throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The video changed while it was being submitted. Please wait for the upload to finish and try again.');
+      throw err;
+    });
+    if (!stored) throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The video did not finish uploading. Please try again.');
     const license = await trx.selectFrom('licenses').selectAll().where('company_id', '=', auth.companyId).forUpdate().executeTakeFirst();
     const gate = await quotaRefusal(trx, auth.companyId, license);
     if (gate) throw new AppError(gate.code, gate.message);
@@ -129,19 +137,24 @@ export async function submitUpload(services: Services, auth: AuthInfo, key: stri
     return created;
   }).catch(async (err: unknown) => {
     // Possible with S3, whose presigned PUT cannot bound the size: refuse and drop the object.
-    if (tooLarge) await services.storage.delete(key);
+    if (tooLarge) await services.storage.deleteUpload(key);
     throw err;
   });
   return { bucketURL: services.storage.publicUrl(key), tourId: encodeId('Tour', tour.id) };
 }
 
-/** Upload URLs never submitted are forgotten a day after they expired: the row and any bytes that arrived. */
+/**
+ * Upload URLs never submitted are forgotten a day after they expired: the row and any bytes that arrived (staged or
+ * sealed). Staged bytes older than that go too: a PUT that finished after its submit left them (the URL has expired
+ * since, so nothing writes there any more).
+ */
 export async function sweepAbandonedUploads(services: Services, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - (services.config.UPLOAD_URL_TTL_SECONDS + 24 * 3600) * 1000);
   const stale = await services.db.selectFrom('uploads').select(['id', 'key']).where('submitted_at', 'is', null).where('created_at', '<', cutoff).limit(500).execute();
   for (const u of stale) {
-    await services.storage.delete(u.key);
+    await services.storage.deleteUpload(u.key);
     await services.db.deleteFrom('uploads').where('id', '=', u.id).where('submitted_at', 'is', null).execute();
   }
+  await services.storage.sweepStagedUploads(cutoff);
   return stale.length;
 }

@@ -108,6 +108,26 @@ export class LocalStorage implements Storage {
     return expected.length === given.length && timingSafeEqual(expected, given) && s.expires * 1000 > nowMs;
   }
 
+  /**
+   * The local PUT (http/upload.ts) renames its complete file into place under the upload's row lock and only while the
+   * upload is unsubmitted, so once submit holds that lock, the file it reads here is the one processed: no staging.
+   */
+  async sealUpload(key: string, check: (stored: { size: number; contentType: string }) => void) {
+    const stored = await this.head(key);
+    if (!stored) return null;
+    check(stored);
+    return stored;
+  }
+
+  async deleteUpload(key: string) {
+    await this.delete(key);
+  }
+
+  /** Nothing is staged here: a PUT's partial file is removed when it fails or comes too late. */
+  async sweepStagedUploads(_before: Date) {
+    return 0;
+  }
+
   async presignPut(key: string, opts: { contentType: string; maxBytes: number; expiresInSeconds: number }): Promise<PresignedPut> {
     const expires = Math.floor(Date.now() / 1000) + opts.expiresInSeconds;
     const sig = this.sign({ key, contentType: opts.contentType, maxBytes: opts.maxBytes, expires });

@@ -7,11 +7,11 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
-  DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client,
+  CopyObjectCommand, DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { PresignedPut, Storage, StoredObject } from './storage.js';
-import { isSafeKey } from './storage.js';
+import { isSafeKey, UploadChangedError } from './storage.js';
 
 export interface S3StorageOptions {
   bucket: string;
@@ -29,6 +29,16 @@ function isNotFound(err: unknown): boolean {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
   return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
 }
+
+function isPreconditionFailed(err: unknown): boolean {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'PreconditionFailed' || e?.$metadata?.httpStatusCode === 412;
+}
+
+/** Presigned PUTs write here; submit copies the checked object to the upload's own key (sealUpload). */
+export const STAGING_PREFIX = 'staging/';
+export const stagingKey = (key: string) => `${STAGING_PREFIX}${key}`;
+
 
 export class S3Storage implements Storage {
   readonly kind = 's3' as const;
@@ -146,12 +156,74 @@ export class S3Storage implements Storage {
   }
 
   /**
-   * A real S3 pre-signed PUT bound to key, content type and expiry. S3 cannot bound the size of a presigned PUT
-   * (only a POST policy can), so the size is checked when the upload is submitted.
+   * A real S3 pre-signed PUT bound to content type and expiry, to the upload's staging key (see sealUpload). S3 cannot
+   * bound the size of a presigned PUT (only a POST policy can), so the size is checked when the upload is submitted.
    */
   async presignPut(key: string, opts: { contentType: string; maxBytes: number; expiresInSeconds: number }): Promise<PresignedPut> {
-    const command = new PutObjectCommand({ Bucket: this.opts.bucket, Key: this.#check(key), ContentType: opts.contentType });
+    const command = new PutObjectCommand({ Bucket: this.opts.bucket, Key: this.#check(stagingKey(key)), ContentType: opts.contentType });
     const url = await getSignedUrl(this.client, command, { expiresIn: opts.expiresInSeconds, signableHeaders: new Set(['content-type']) });
     return { url, headers: [{ key: 'Content-Type', value: opts.contentType }] };
+  }
+
+  /**
+   * A presigned PUT cannot be revoked, so a slow one may finish after submit. It writes the staging key only; here
+   * the staged object is checked (HEAD: size, type, ETag) and copied to `key` on condition that its ETag is still the
+   * one checked (x-amz-copy-source-if-match), then the staging object is deleted. A PUT finishing later changes the
+   * staging key, never `key`, which is all processing reads. Nothing staged: `key` as sealed before (a submit refused
+   * after sealing, e.g. by a quota gate, may be retried), or null.
+   */
+  async sealUpload(key: string, check: (stored: { size: number; contentType: string }) => void): Promise<{ size: number; contentType: string } | null> {
+    const staged = stagingKey(this.#check(key));
+    for (let attempt = 0; attempt < 3; attempt++) {
+      let head;
+      try {
+        head = await this.client.send(new HeadObjectCommand({ Bucket: this.opts.bucket, Key: staged }));
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+        const sealed = await this.head(key);
+        if (sealed) check(sealed);
+        return sealed;
+      }
+      const stored = { size: Number(head.ContentLength ?? 0), contentType: head.ContentType ?? 'application/octet-stream' };
+      check(stored);
+      try {
+        await this.client.send(
+          new CopyObjectCommand({
+            Bucket: this.opts.bucket,
+            Key: key,
+            CopySource: `${this.opts.bucket}/${staged.split('/').map(encodeURIComponent).join('/')}`,
+            ...(head.ETag ? { CopySourceIfMatch: head.ETag } : {}),
+            MetadataDirective: 'COPY',
+          }),
+        );
+      } catch (err) {
+        // Replaced between HEAD and COPY (a PUT still running): check the newer object instead.
+        if (isPreconditionFailed(err) || isNotFound(err)) continue;
+        throw err;
+      }
+      await this.delete(staged);
+      return stored;
+    }
+    throw new UploadChangedError(`upload ${key} kept changing while it was submitted`);
+  }
+
+  async deleteUpload(key: string): Promise<void> {
+    await this.delete(stagingKey(key));
+    await this.delete(key);
+  }
+
+  async sweepStagedUploads(before: Date): Promise<number> {
+    let token: string | undefined;
+    let removed = 0;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.opts.bucket, Prefix: STAGING_PREFIX, ...(token ? { ContinuationToken: token } : {}) }));
+      const keys = (page.Contents ?? []).filter((o) => o.Key && o.LastModified && o.LastModified.getTime() < before.getTime()).map((o) => o.Key!);
+      if (keys.length > 0) {
+        await this.client.send(new DeleteObjectsCommand({ Bucket: this.opts.bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }));
+        removed += keys.length;
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return removed;
   }
 }

@@ -26,9 +26,26 @@ export interface Storage {
   deletePrefix(prefix: string): Promise<void>;
   /** An absolute URL anyone can GET (media is public by unguessable key, like a CDN). */
   publicUrl(key: string): string;
-  /** A signed, expiring PUT URL for a direct upload bounded to maxBytes. */
+  /**
+   * A signed, expiring PUT URL for a direct upload of `key`, bounded to maxBytes. The URL may write elsewhere than
+   * `key` (S3: a staging key): what `key` holds is decided by sealUpload.
+   */
   presignPut(key: string, opts: { contentType: string; maxBytes: number; expiresInSeconds: number }): Promise<PresignedPut>;
+  /**
+   * At submit, under the upload's row lock: answers what arrived for the direct upload of `key` (null when nothing
+   * did), after `check` has seen it (throw to refuse: nothing is sealed then), and from then on `key` holds exactly
+   * those bytes, whatever PUT to the upload URL finishes later (issue #15: the bytes processed are the bytes submitted).
+   * Sealing again answers what was sealed before unless new bytes arrived meanwhile.
+   */
+  sealUpload(key: string, check: (stored: { size: number; contentType: string }) => void): Promise<{ size: number; contentType: string } | null>;
+  /** Removes everything a direct upload of `key` left: the object and any staged bytes. */
+  deleteUpload(key: string): Promise<void>;
+  /** Removes staged upload bytes last written before `before` (abandoned, or a PUT that finished after submit); answers how many. */
+  sweepStagedUploads(before: Date): Promise<number>;
 }
+
+/** sealUpload: the upload kept changing between its check and its seal (a PUT to it still running). */
+export class UploadChangedError extends Error {}
 
 /** Keys are ours alone: lower-case segments of safe characters, no dot-dot. */
 export function isSafeKey(key: string): boolean {
