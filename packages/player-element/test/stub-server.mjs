@@ -20,6 +20,9 @@ export const TOURS = {
   bframes: 'tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7d19',
 };
 
+/** The real server's answer to a failure of its own (ERROR_TEXTS.unexpected, ERROR_CODES.INTERNAL). */
+export const INTERNAL_ERROR = { message: 'Something went wrong. Please try again.', code: 'INTERNAL' };
+
 const INITIAL_MARKERS = [
   { id: 'm-kitchen', name: 'Kitchen', frameIndex: 40 },
   { id: 'm-entrance', name: 'Entrance', frameIndex: 0 },
@@ -71,7 +74,9 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
     const key = extra ? 'extra' : Object.entries(TOURS).find(([, v]) => v === id)?.[0];
     if (!key || key === 'missing') return { error: { message: 'Tour not found', code: 'NOT_FOUND' } };
     if (key === 'removed') return { error: { message: 'Tour removed', code: 'TOUR_REMOVED' } };
-    if (key === 'failing') return { error: { message: 'Database unavailable', code: 'INTERNAL_SERVER_ERROR' } };
+    // As the real server words a failure of its own (packages/server/src/graphql/errors.ts toClientError; the parity
+    // test packages/server/test/player-stub-parity.test.ts compares them).
+    if (key === 'failing') return { error: { message: INTERNAL_ERROR.message, code: INTERNAL_ERROR.code } };
     const fixture = extra ?? (key === 'portrait' ? 'portrait' : key === 'bframes' ? 'bframes' : 'main');
     const f = readFixture(fixture);
     const portrait = fixture === 'portrait';

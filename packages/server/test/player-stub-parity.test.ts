@@ -1,22 +1,31 @@
 /**
- * The player's test stub (packages/player-element/test/stub-server.mjs) stands in for the real server only where a
- * browser test must fault the network (held clips, shaped links). It must answer what the real server answers (issue
- * 17): the player's own tour document, sent the way the player sends it (GET without a session, from another origin),
- * gets the same status, media type, CORS header and the same shape of body (every field, at every level) from both,
- * for a tour and for an unknown tour.
+ * The player's test stub (packages/player-element/test/stub-server.mjs) stands in for the real server only for faults
+ * the real server cannot be made to show (see packages/player-element/test/README.md). It must answer what the real
+ * server answers (issue 17): the player's own tour document, sent the way the player sends it (GET without a session,
+ * from another origin), gets the same status, media type, CORS header and the same shape of body (every field, at every
+ * level) from both, for a tour and for an unknown tour; the stub's failing tour is worded as the real server words a
+ * failure of its own; and the visitor's lead (tourLeadCreate, which the live-call tests take from the stub) has the
+ * same answer from both.
  */
+import fs from 'node:fs';
+import { DEV_TURNSTILE_TOKEN } from '@roomwalk/shared';
+import { toClientError } from '../src/graphql/errors.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser } from './helpers/seed.js';
 import { seedProcessedTour } from './fixtures/tours.js';
 import { PLAYER_TOUR_QUERY } from '../../player-element/src/api/queries.js';
 // @ts-expect-error: a plain .mjs test helper of the player package, without types.
-import { startStub } from '../../player-element/test/stub-server.mjs';
+import { startStub, INTERNAL_ERROR } from '../../player-element/test/stub-server.mjs';
 // @ts-expect-error: as above.
 import { generateTestFixtures } from '../../player-element/test/fixtures.mjs';
 
 const ORIGIN = 'http://localhost:8000';
 const UNKNOWN = 'tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7dff';
+const STUB_MAIN = 'tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7d10';
+const STUB_FAILING = 'tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7d17';
+/** The live panel's own lead document (read from its source: importing the panel would load lit). */
+const TOUR_LEAD_CREATE = /TOUR_LEAD_CREATE = \/\* GraphQL \*\/ `([^`]+)`/.exec(fs.readFileSync(new URL('../../player-element/src/live-panel/live-panel.ts', import.meta.url), 'utf8'))![1]!;
 
 /** The shape of a JSON value: objects as their sorted keys (recursively), arrays as the shape of their first item. */
 function shape(v: unknown): unknown {
@@ -79,5 +88,28 @@ describe('the player test stub answers as the real server', () => {
     expect(fake.acao).toBe(real.acao);
     expect(fake.body.errors?.[0]?.extensions?.code).toBe(real.body.errors?.[0]?.extensions?.code);
     expect(fake.body.data ?? null).toEqual(real.body.data ?? null);
+  });
+
+  it("the stub's failing tour: worded as the real server words a failure of its own", async () => {
+    const fake = await ask(stub.origin, STUB_FAILING);
+    const real = toClientError(new Error('Database unavailable'));
+    expect(INTERNAL_ERROR).toEqual({ message: real.message, code: real.extensions.code });
+    expect(fake.status).toBe(200);
+    expect(fake.body.data ?? null).toBeNull();
+    expect(fake.body.errors?.[0]).toMatchObject({ message: real.message, extensions: { code: real.extensions.code } });
+  });
+
+  it("the visitor's lead: same status, CORS and body shape", async () => {
+    const send = async (base: string, tourId: string) => {
+      const input = { name: 'Vera', surname: 'Visitor', email: 'vera@example.com', contactNumber: '+27 825550199', turnstileToken: DEV_TURNSTILE_TOKEN, leadType: 'LIVE_VIEWING', tourId };
+      const res = await fetch(`${base}/query`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', origin: ORIGIN }, body: JSON.stringify({ query: TOUR_LEAD_CREATE, variables: { input } }) });
+      return { status: res.status, acao: res.headers.get('access-control-allow-origin'), body: (await res.json()) as { data?: { tourLeadCreate?: unknown }; errors?: unknown } };
+    };
+    const real = await send(t.url, tourId);
+    const fake = await send(stub.origin, STUB_MAIN);
+    expect(real.body.errors).toBeUndefined();
+    expect(fake.status).toBe(real.status);
+    expect(fake.acao).toBe(real.acao);
+    expect(shape(fake.body)).toEqual(shape(real.body));
   });
 });

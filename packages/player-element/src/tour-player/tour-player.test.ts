@@ -59,7 +59,7 @@ describe('<tour-player> loading and error states', () => {
     expect(p.shadowRoot!.querySelector('.dialog .close')).to.exist;
     (p.shadowRoot!.querySelector('.dialog .more') as HTMLButtonElement).click();
     await p.updateComplete;
-    expect(shadowText(p)).to.contain('Database unavailable').and.contain('Show Less Information');
+    expect(shadowText(p)).to.contain(ERROR_TEXTS.unexpected).and.contain('Show Less Information');
     cleanup();
     const a = await makePlayer({ 'tour-id': tours.failing!, api: stub, mode: 'agent' });
     await firstEvent(a, 'tour-error');
