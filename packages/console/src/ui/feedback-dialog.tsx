@@ -5,7 +5,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import { TIMINGS_MS, feedbackSchema, type FeedbackInput } from '@roomwalk/shared';
-import { FeedbackSubmitMutation } from '../screens/auth/auth-operations.js';
+import { FeedbackSubmitMutation } from './feedback-operations.js';
 import { describeFailure } from '../graphql/errors.js';
 import { Dialog } from './dialog.js';
 import { FormFailure } from './form-dialog.js';

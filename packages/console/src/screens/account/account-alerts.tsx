@@ -6,7 +6,7 @@ import SlAlert from '@shoelace-style/shoelace/dist/react/alert/index.js';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
 import { ERROR_TEXTS, hasActiveTourSlot, hasUploadSlot, type LicenseCounts } from '@roomwalk/shared';
-import { UserActivationEmailResendMutation } from '../auth/auth-operations.js';
+import { UserActivationEmailResendMutation } from './account-operations.js';
 import { describeFailure, isNotAvailableYet } from '../../graphql/errors.js';
 
 export type ResendState = 'idle' | 'sending' | 'success' | 'error';

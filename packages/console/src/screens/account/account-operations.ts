@@ -62,8 +62,8 @@ export const CompanyBrandingQuery = graphql(`
   }
 `);
 
-export const BillingPortalSessionMutation = graphql(`
-  mutation BillingPortalSession($input: BillingPortalSessionInput!) {
-    billingPortalSession(input: $input) { url error }
+export const UserActivationEmailResendMutation = graphql(`
+  mutation UserActivationEmailResend($email: String!) {
+    userActivationEmailResend(email: $email) { success }
   }
 `);

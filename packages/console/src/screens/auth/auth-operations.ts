@@ -13,12 +13,6 @@ export const UserActivationMutation = graphql(`
   }
 `);
 
-export const UserActivationEmailResendMutation = graphql(`
-  mutation UserActivationEmailResend($email: String!) {
-    userActivationEmailResend(email: $email) { success }
-  }
-`);
-
 export const UserRequestPasswordResetMutation = graphql(`
   mutation UserRequestPasswordReset($input: UserRequestPasswordResetInput!) {
     userRequestPasswordReset(input: $input) { success }
@@ -34,11 +28,5 @@ export const UserPasswordResetMutation = graphql(`
 export const TourReactivateMutation = graphql(`
   mutation TourReactivate($id: ID!) {
     tourReactivate(id: $id) { id title }
-  }
-`);
-
-export const FeedbackSubmitMutation = graphql(`
-  mutation FeedbackSubmit($input: FeedbackInput!) {
-    feedbackSubmit(input: $input) { success }
   }
 `);

@@ -1,4 +1,4 @@
-/** Plans, checkout and reports (accounts §2, §7). */
+/** Plans, checkout and the billing portal (accounts §2, §7). */
 import { graphql } from '../../graphql/graphql.js';
 
 export const SubscriptionsQuery = graphql(`
@@ -14,20 +14,8 @@ export const PaymentCheckoutMutation = graphql(`
   }
 `);
 
-export const ReportsQuery = graphql(`
-  query Reports {
-    me { user { id isAdmin company { id } } }
-  }
-`);
-
-export const TourByCompanyReportMutation = graphql(`
-  mutation GenerateTourByCompanyReport($input: ReportExportInput!) {
-    generateTourByCompanyReport(input: $input) { fileContent fileName mimeType }
-  }
-`);
-
-export const SummaryByUserReportMutation = graphql(`
-  mutation GenerateSummaryByUserReport($input: ReportExportInput!) {
-    generateSummaryByUserReport(input: $input) { fileContent fileName mimeType }
+export const BillingPortalSessionMutation = graphql(`
+  mutation BillingPortalSession($input: BillingPortalSessionInput!) {
+    billingPortalSession(input: $input) { url error }
   }
 `);

@@ -1,7 +1,7 @@
 /** Opens the card provider's billing portal (accounts §7): a url replaces the page; an error is reported. */
 import { useCallback, useState } from 'react';
 import { useMutation } from 'urql';
-import { BillingPortalSessionMutation } from '../account/account-operations.js';
+import { BillingPortalSessionMutation } from './billing-operations.js';
 import { describeFailure } from '../../graphql/errors.js';
 import { useSnackbar } from '../../ui/snackbar.js';
 

@@ -6,20 +6,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useClient, useSubscription } from 'urql';
-import { graphql } from '../../graphql/graphql.js';
+import { LiveLeadSubscription, LiveLeadTourQuery } from './live-operations.js';
 import './live-notice.css';
-
-export const LiveLeadSubscription = graphql(`
-  subscription LiveLeadCreated {
-    tourLeadCreated { id name surname leadType tourId viewingSessionId }
-  }
-`);
-
-const LiveLeadTourQuery = graphql(`
-  query LiveLeadTour($tourID: ID!) {
-    tour(tourID: $tourID) { id title }
-  }
-`);
 
 export interface LiveLeadNotice {
   id: string;

@@ -11,7 +11,7 @@ import { useQuery } from 'urql';
 import { TourPlayer } from '@roomwalk/player-element/react';
 import type { TourPlayer as TourPlayerElement } from '@roomwalk/player-element';
 import { serverUrl } from '../../config/page-config.js';
-import { graphql } from '../../graphql/graphql.js';
+import { SuperAdminQuery } from './player-operations.js';
 import { useSession } from '../../session/session-context.js';
 import { SharingDialog } from '../tours/sharing-dialog.js';
 import { playerUrlAt } from '../tours/share-links.js';
@@ -20,12 +20,6 @@ import { useSnackbar } from '../../ui/snackbar.js';
 import { PlayerMenu, type MenuAction, type PlayerRouteMode } from './player-menu.js';
 import { readPlayerFlags } from './player-flags.js';
 import '../tours/tours.css';
-
-const SuperAdminQuery = graphql(`
-  query PlayerViewer {
-    me { user { id isSuperAdmin } }
-  }
-`);
 
 const MODE_BY_PATH: Record<string, PlayerRouteMode> = {
   '/previewplayer': 'preview',

@@ -4,7 +4,7 @@ import { useMutation, useQuery } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
 import { ACCOUNT_NOTES, DEFAULT_REPORT_FORMAT, REPORT_FORMATS, isAdmin } from '@roomwalk/shared';
-import { ReportsQuery, SummaryByUserReportMutation, TourByCompanyReportMutation } from '../billing/billing-operations.js';
+import { ReportsQuery, SummaryByUserReportMutation, TourByCompanyReportMutation } from './report-operations.js';
 import { describeFailure, isNotAvailableYet } from '../../graphql/errors.js';
 import { useSession } from '../../session/session-context.js';
 import { DataLoadError } from '../../ui/data-load-error.js';

@@ -17,7 +17,7 @@ import { DataLoadError } from '../../ui/data-load-error.js';
 import { Dialog } from '../../ui/dialog.js';
 import { Loading, Page } from '../../ui/page.js';
 import { useSnackbar } from '../../ui/snackbar.js';
-import { GenerateStagedShotMutation, GenerateTourShotsMutation, RegenerateShotMutation, ShotFields, TourShotsQuery } from '../tours/tour-operations.js';
+import { GenerateStagedShotMutation, GenerateTourShotsMutation, RegenerateShotMutation, ShotFields, TourShotsQuery } from './shot-operations.js';
 import { TOUR_TEXTS } from '../tours/texts.js';
 import { anyProcessing, groupByRoom, shotActions } from './shot-rules.js';
 import '../tours/tours.css';

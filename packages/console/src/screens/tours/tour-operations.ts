@@ -119,18 +119,6 @@ export const TourDeleteMutation = graphql(`
   }
 `);
 
-export const FileGetPreSignedUrlMutation = graphql(`
-  mutation FileGetPreSignedUrl($input: String!) {
-    fileGetPreSignedUrl(input: $input) { uploadURL key headers { key value } error message }
-  }
-`);
-
-export const FileSubmitPreSignedUploadMutation = graphql(`
-  mutation FileSubmitPreSignedUpload($input: FileSubmitPreSignedUploadInput!) {
-    fileSubmitPreSignedUpload(input: $input) { bucketURL tourId }
-  }
-`);
-
 export const ReelFields = graphql(`
   fragment ReelFields on Reel {
     id
@@ -160,53 +148,5 @@ export const TourGenerateReelMutation = graphql(`
 export const ReelProgressSubscription = graphql(`
   subscription ReelProgress($reelId: ID!) {
     reelProgressUpdated(reelId: $reelId) { progress status text thumbnailURL }
-  }
-`);
-
-export const ShotFields = graphql(`
-  fragment ShotFields on Shot {
-    id
-    shotType
-    shotStatus
-    roomType
-    frameScore
-    sourceClipIndex
-    sourceFramePosition
-    originalImageURI
-    enhancedImageURI
-    stagedImageURI
-    createdAt
-    errorMessage
-  }
-`);
-
-export const TourShotsQuery = graphql(
-  `
-  query TourShots($tourID: ID!) {
-    tour(tourID: $tourID) { id title status { status } shotsGenerating stagingAvailable shots { ...ShotFields } }
-    me { user { id profile { id name surname } } }
-  }
-`,
-  [ShotFields],
-);
-
-export const GenerateTourShotsMutation = graphql(
-  `
-  mutation GenerateTourShots($tourId: ID!) {
-    generateTourShots(tourId: $tourId) { id shotsGenerating shots { ...ShotFields } }
-  }
-`,
-  [ShotFields],
-);
-
-export const RegenerateShotMutation = graphql(`
-  mutation RegenerateShot($shotId: ID!) {
-    regenerateShot(shotId: $shotId) { id shotStatus enhancedImageURI errorMessage }
-  }
-`);
-
-export const GenerateStagedShotMutation = graphql(`
-  mutation GenerateStagedShot($shotId: ID!, $stagingPrompt: String) {
-    generateStagedShot(shotId: $shotId, stagingPrompt: $stagingPrompt) { id shotStatus stagedImageURI errorMessage }
   }
 `);

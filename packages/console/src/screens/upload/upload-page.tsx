@@ -15,7 +15,7 @@ import { ERROR_CODES, ERROR_TEXTS, checkVideoMeta, type ErrorCode } from '@roomw
 import { describeFailure, serverMessage } from '../../graphql/errors.js';
 import { Dialog } from '../../ui/dialog.js';
 import { Page } from '../../ui/page.js';
-import { FileGetPreSignedUrlMutation, FileSubmitPreSignedUploadMutation } from '../tours/tour-operations.js';
+import { FileGetPreSignedUrlMutation, FileSubmitPreSignedUploadMutation } from './upload-operations.js';
 import { TourInfoDialog } from '../tours/tour-info-dialog.js';
 import { TOUR_TEXTS } from '../tours/texts.js';
 import { readVideoMeta, videoExtension, UnreadableVideoError } from './read-video-meta.js';

@@ -1,0 +1,8 @@
+/** The Feedback dialog's one mutation (accounts §7). */
+import { graphql } from '../graphql/graphql.js';
+
+export const FeedbackSubmitMutation = graphql(`
+  mutation FeedbackSubmit($input: FeedbackInput!) {
+    feedbackSubmit(input: $input) { success }
+  }
+`);
