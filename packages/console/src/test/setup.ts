@@ -1,6 +1,6 @@
 /** jsdom setup: DOM matchers, and the browser APIs Shoelace touches that jsdom lacks. */
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
 if (!window.matchMedia) {
@@ -30,6 +30,11 @@ if (!('ResizeObserver' in window)) {
     disconnect() {}
   };
 }
+
+// findBy / waitFor wait up to 5 s (Testing Library's default is 1 s): a screen's dialogs are lazy chunks, and on a loaded
+// machine (the whole console project beside other suites) their first import alone took over a second. The wait ends
+// as soon as the element appears, so a passing test is not slower.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();
