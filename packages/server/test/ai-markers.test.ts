@@ -17,10 +17,10 @@ const GEN = 'mutation($id: ID!) { tourGenerateAIMarkers(tourId: $id) { id name f
 const SUB = 'subscription($id: ID!) { tourGenerateAIMarkersUpdated(tourId: $id) { tourId action progressPercentage marker { id name frameIndex isFastTravel } } }';
 
 describe('room understanding', () => {
-  it('loads the COCO detector from node_modules and finds people in the package\'s sample photo', async () => {
+  it('loads the COCO detector from the shipped model files and finds people in the sample photo', async () => {
     const { backend } = await loadDetector();
     expect(['wasm', 'cpu']).toContain(backend);
-    // The models package depends on @vladmandic/human, whose assets hold a photo of several people.
+    // A photo of several people (test/assets, from @vladmandic/human's assets).
     const sample = fileURLToPath(new URL('./assets/samples.jpg', import.meta.url));
     const rgb = await sharp(sample).resize(DETECTOR_INPUT, DETECTOR_INPUT, { fit: 'fill' }).removeAlpha().raw().toBuffer();
     const found = await detectObjects(rgb, 0.3);
