@@ -1,4 +1,38 @@
+/**
+ * npm run test:e2e (after the build): Playwright's webServer starts the real server (built console, temp DATA_DIR,
+ * free port) and stops it after the run; the journeys run in Debian's Chromium. server-log-reporter.ts removes the
+ * temp folder after a green run and keeps the server log (printing its end) after a failed one.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const consoleDir = path.resolve(here, '..');
+const repo = path.resolve(consoleDir, '../..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// Playwright loads this file again in each worker process; the workers inherit these variables from the runner, so
+// the port and the data folder are chosen once per run.
+process.env.E2E_PORT ??= String(await freePort());
+process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'roomwalk-e2e-'));
+const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
+process.env.E2E_BASE_URL = baseURL;
+const serverLog = path.join(process.env.E2E_DATA_DIR, 'server.log');
 
 export default defineConfig({
   testDir: '.',
@@ -8,7 +42,26 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  reporter: [['list']],
+  reporter: [['list'], ['./server-log-reporter.ts']],
+  webServer: {
+    // The server's output goes to the log file in the temp folder (kept when the run fails).
+    command: `${JSON.stringify(process.execPath)} --import tsx packages/server/src/index.ts > ${JSON.stringify(serverLog)} 2>&1`,
+    cwd: repo,
+    url: `${baseURL}/healthz`,
+    timeout: 90_000,
+    reuseExistingServer: false,
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+    env: {
+      NODE_ENV: 'development',
+      PORT: process.env.E2E_PORT,
+      HOST: '127.0.0.1',
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_DISABLED: 'true',
+      // E2E_CONSOLE_DIST: a private build, so concurrent runs do not rewrite each other's dist/.
+      CONSOLE_DIST: process.env.E2E_CONSOLE_DIST ?? path.join(consoleDir, 'dist'),
+    },
+  },
   // Two devices (issue 16, "Done"): every journey on desktop; the account and tours journeys again on a phone.
   // One server serves both; each journey signs up its own users (stamped e-mails), so the projects do not collide.
   projects: [
@@ -21,7 +74,7 @@ export default defineConfig({
   ],
   outputDir: '../test-artifacts/playwright-output',
   use: {
-    baseURL: process.env.E2E_BASE_URL,
+    baseURL,
     acceptDownloads: true,
     viewport: { width: 1280, height: 800 },
     // Shoelace skips its transitions, so axe never measures half-faded dialogs.
