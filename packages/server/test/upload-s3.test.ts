@@ -8,6 +8,7 @@ import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '@roomwalk/shared';
 import { S3Storage, stagingKey } from '../src/storage/s3-storage.js';
+import { UploadChangedError } from '../src/storage/storage.js';
 import { createStorage } from '../src/storage/create-storage.js';
 import { loadConfig } from '../src/config.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -124,6 +125,45 @@ describe('S3 storage adapter (s3rver)', () => {
     expect(await storage.sweepStagedUploads(new Date(Date.now() - 3600_000))).toBe(0);
     expect(await storage.sweepStagedUploads(new Date(Date.now() + 1000))).toBeGreaterThanOrEqual(1);
     expect(await storage.head(stagingKey('uploads/z.mp4'))).toBeNull();
+  });
+
+  it('checks again when the staged object changed between its check and the copy (412), and gives up after three changes', async () => {
+    const put = await storage.presignPut('uploads/w.mp4', { contentType: 'video/mp4', maxBytes: 1000, expiresInSeconds: 60 });
+    const putBytes = (b: Buffer) => fetch(put.url, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: b });
+    await putBytes(Buffer.alloc(10, 1));
+    // S3 answers 412 to a copy whose x-amz-copy-source-if-match no longer holds; s3rver ignores the header, so the
+    // store's answer is stood in for here, after a PUT has replaced the staged object under the check.
+    let changes = 0;
+    const ifMatch: Array<string | undefined> = [];
+    storage.client.middlewareStack.add(
+      (next) => async (args) => {
+        const headers = (args.request as { headers?: Record<string, string> }).headers ?? {};
+        if (headers['x-amz-copy-source'] && changes > 0) {
+          changes -= 1;
+          ifMatch.push(headers['x-amz-copy-source-if-match']);
+          await putBytes(Buffer.alloc(20 + changes, 2));
+          throw Object.assign(new Error('At least one of the pre-conditions you specified did not hold'), { name: 'PreconditionFailed', $metadata: { httpStatusCode: 412 } });
+        }
+        return next(args);
+      },
+      { step: 'finalizeRequest', name: 'preconditionFailed' },
+    );
+    try {
+      changes = 1;
+      const checked: number[] = [];
+      expect(await storage.sealUpload('uploads/w.mp4', (st) => void checked.push(st.size))).toEqual({ size: 20, contentType: 'video/mp4' });
+      expect(checked).toEqual([10, 20]);
+      expect((await storage.head('uploads/w.mp4'))?.size).toBe(20);
+
+      await putBytes(Buffer.alloc(30, 3));
+      changes = 3;
+      await expect(storage.sealUpload('uploads/w.mp4', () => undefined)).rejects.toBeInstanceOf(UploadChangedError);
+      expect((await storage.head('uploads/w.mp4'))?.size).toBe(20);
+      expect(ifMatch.length).toBe(4);
+    } finally {
+      storage.client.middlewareStack.remove('preconditionFailed');
+      await storage.deleteUpload('uploads/w.mp4');
+    }
   });
 
   describe('in the app', () => {
