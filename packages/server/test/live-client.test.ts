@@ -97,6 +97,21 @@ describe('live-call module: scroll sync and socket', () => {
     expect(old.statuses).toEqual(['connecting', `failed: ${ERROR_TEXTS.sessionExpired}`]);
   });
 
+  it('a socket replaced by the same person\'s newer one (another tab) fails with its text and does not reconnect', async () => {
+    const lead = await createLead(t, tour.globalId);
+    const first = sync(lead.token, { reconnectDelayMs: 50 });
+    await eventually(async () => first.s.isSyncActive, 'first open');
+    const second = sync(lead.token, { reconnectDelayMs: 50 });
+    await eventually(async () => first.statuses.find((s) => s.startsWith('failed')), 'the first replaced');
+    expect(first.statuses).toEqual(['connecting', 'open', `failed: ${ERROR_TEXTS.liveReplaced}`]);
+    // The newer tab keeps the room: the older one did not come back to take it.
+    await eventually(async () => second.s.isSyncActive, 'second open');
+    second.s.sendFrame(12);
+    await eventually(async () => second.statuses.includes('open'), 'second welcomed');
+    expect(second.statuses.filter((s) => s.startsWith('failed') || s.startsWith('reconnecting'))).toEqual([]);
+    expect(first.s.isSyncActive).toBe(false);
+  });
+
   it('reconnects after a drop, and gives up after 3 attempts with "Failed to reconnect after multiple attempts"', async () => {
     const lead = await createLead(t, tour.globalId);
     const a = sync(lead.token, { reconnectDelayMs: 50 });

@@ -68,6 +68,8 @@ export const NOTICES = {
 
 export const ERROR_TEXTS = {
   ...PLAYER_ERROR_TEXTS,
+  /** Live viewing: this socket was replaced by the same person's newer one (close 4005; not in the spec). */
+  liveReplaced: 'This live viewing continues in another tab or window.',
   loginFailedTitle: 'Something went wrong...',
   loginFailed: 'Unfortunately we were unable to log you in. Confirm your username and password are correct.',
   authenticationFailed: 'Authentication Failed',

@@ -11,13 +11,18 @@ export const LIVE_MESSAGES = {
   error: 'roomwalk_error',
 } as const;
 
-/** Close codes the server uses (shared contract); 4000–4004 are final (a reconnect would get the same answer). */
+/**
+ * Close codes the server uses (shared contract); 4000–4005 are final: a reconnect would get the same answer, or for
+ * 4005 (replaced by the same person's newer socket, another tab) would replace that socket in turn, and the two tabs
+ * would take the room from each other for ever.
+ */
 export const CLOSE_CODES = LIVE_CLOSE_CODES;
 
-export const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([CLOSE_CODES.badRequest, CLOSE_CODES.unauthorised, CLOSE_CODES.sessionExpired, CLOSE_CODES.forbidden, CLOSE_CODES.notFound]);
+export const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([CLOSE_CODES.badRequest, CLOSE_CODES.unauthorised, CLOSE_CODES.sessionExpired, CLOSE_CODES.forbidden, CLOSE_CODES.notFound, CLOSE_CODES.replaced]);
 
-/** The spec's text for a final close: the session expiry text, else "Connection error: {code}". */
+/** The spec's text for a final close: the session expiry text, ours for a replaced socket, else "Connection error: {code}". */
 export function closeText(code: number): string {
+  if (code === CLOSE_CODES.replaced) return ERROR_TEXTS.liveReplaced;
   return code === CLOSE_CODES.sessionExpired ? ERROR_TEXTS.sessionExpired : formatTexts.connectionError(code);
 }
 
