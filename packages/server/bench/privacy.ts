@@ -1,7 +1,7 @@
 /**
  * Privacy (face blur) benchmark: `npm run bench:privacy -w packages/server`.
  *
- * Source: a generated 20 s 1080p30 H.264 video, face-heavy: four real face photographs (media/test-faces.ts) over a
+ * Source: a generated 20 s 1080p30 H.264 video, face-heavy: four real face photographs (test/support/faces.ts) over a
  * moving testsrc2 background with light sensor-like noise — one sliding steadily (300 px), one swinging on a
  * curve (180 px), one small face crossing the picture (120 px), one appearing and disappearing (150 px). Their
  * positions are known for every frame.
@@ -18,7 +18,7 @@
  * Detector recall: share of the faces shown that BlazeFace finds at the blurring threshold on the unblurred 360p
  * frames (what one detection sees; the blur's recall is higher because boxes carry over between samples).
  *
- * False positives: the blur filter runs over face-free footage (media/face-free.ts: lavfi test patterns and
+ * False positives: the blur filter runs over face-free footage (test/support/face-free.ts: lavfi test patterns and
  * textures, generated rooms, a face-free photo a package ships; FP_SECONDS each, default 8) and counts frames that
  * got any box (target ≤ 1 %) and the largest box. Precision (frames): blurred frames that show a face ÷ all blurred
  * frames, over the face source and the face-free footage together.
@@ -31,10 +31,10 @@ import { processVideo, type ProcessVideoResult } from '../src/media/process-vide
 import { faceBlurFilter, type FaceBlurStats } from '../src/media/blur-faces.js';
 import { BLUR_MIN_SCORE } from '../src/media/face-detect.js';
 import { CLIP_FPS } from '../src/media/encoding.js';
-import { decodeRgb, energy, faceVideo, facesAt, type MovingFace, type Rect } from '../src/media/test-faces.js';
+import { decodeRgb, energy, faceVideo, facesAt, type MovingFace, type Rect } from '../test/support/faces.js';
 import { detectFaces, loadFaceDetector } from '../src/services/ai/faces.js';
 import { timed, type Timing } from './timing.js';
-import { blurStats, faceFreeFrames, faceFreeSources } from '../src/media/face-free.js';
+import { blurStats, faceFreeFrames, faceFreeSources } from '../test/support/face-free.js';
 
 const SECONDS = 20;
 const RUNS = Math.max(1, Number(process.env.RUNS ?? 2));

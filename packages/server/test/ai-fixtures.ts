@@ -5,7 +5,7 @@ import path from 'node:path';
 import http from 'node:http';
 import sharp from 'sharp';
 import type { App } from '../src/app.js';
-import { multiSceneVideo } from '../src/services/ai/test-videos.js';
+import { multiSceneVideo } from './support/ai-videos.js';
 import type { SeededUser } from './helpers/seed.js';
 
 export const SCENE_SECONDS = [4, 5, 3, 4];

@@ -9,7 +9,7 @@ import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { DETECTOR_INPUT, detectObjects, loadDetector } from '../src/services/ai/object-detector.js';
 import { analyseRooms, roomFromObjects } from '../src/services/ai/rooms.js';
-import { scoreBoundaries } from '../src/services/ai/test-videos.js';
+import { scoreBoundaries } from './support/ai-videos.js';
 import { aiMarkersJob } from '../src/jobs/ai-markers.js';
 import { processedTour, roomsVideo, tmpEntries } from './ai-fixtures.js';
 

@@ -1,8 +1,8 @@
 /**
  * Privacy: face blurring in clips, thumbnails, reels and photos, and the owner switch.
  *
- * Faces are real photographs shipped in an installed package (media/test-faces.ts: the face crops of
- * `@vladmandic/human/assets/screenshot-facedetect.jpg`; nothing is downloaded). Generated videos overlay them on
+ * Faces are real photographs (test/support/faces.ts: the face crops of
+ * test/assets/screenshot-facedetect.jpg, from @vladmandic/human; nothing is downloaded). Generated videos overlay them on
  * plain or testsrc2 backgrounds; clips and reels made with and without blurring are checked frame by frame.
  */
 import { existsSync } from 'node:fs';
@@ -20,13 +20,13 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { seedProcessedTour } from './fixtures/tours.js';
 import { processVideo, type ProcessVideoResult } from '../src/media/process-video.js';
-import { expectedKeyframes, generateVideo, inspectClip, makeTempDir, removeDir } from '../src/media/test-videos.js';
-import { decodeRgb, energy, faceImage, faceVideo } from '../src/media/test-faces.js';
+import { expectedKeyframes, generateVideo, inspectClip, makeTempDir, removeDir } from './support/media-videos.js';
+import { decodeRgb, energy, faceImage, faceVideo } from './support/faces.js';
 import { CLIP_FPS } from '../src/media/encoding.js';
 import { startReel, reelJob } from '../src/jobs/reel.js';
 import { processedTour } from './ai-fixtures.js';
 
-/** The sample's five face crops (media/test-faces.ts). */
+/** The sample's five face crops (test/support/faces.ts). */
 const FACE_CROPS = 5;
 const FACE = { size: 220, y: 250, speed: 90 } as const;
 

@@ -2,7 +2,7 @@
  * Privacy blur, issue 16 item 1: no blur on face-free footage, no box larger than a plausible face, the thumbnail
  * from a frame without blur, and the owner's view of blurred clips and switch (which reprocesses the tour).
  *
- * Face-free footage: media/face-free.ts (lavfi test patterns and textures, generated rooms, a face-free photo that
+ * Face-free footage: test/support/face-free.ts (lavfi test patterns and textures, generated rooms, a face-free photo that
  * @fastify/static ships), 2 s of each here; `npm run bench:privacy` measures 8 s of each with the recall on faces.
  */
 import { join } from 'node:path';
@@ -10,12 +10,12 @@ import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blurStats, faceFreeFrames, faceFreeSources } from '../src/media/face-free.js';
+import { blurStats, faceFreeFrames, faceFreeSources } from './support/face-free.js';
 import { DETECT_EVERY, FacePlan, growBox } from '../src/media/blur-faces.js';
 import { MAX_BOX_SHARE, MAX_FACE_SHARE, plausibleFace, type Rect } from '../src/media/face-detect.js';
 import type { FrameFilterFactory } from '../src/media/frame-pipe.js';
 import { processVideo } from '../src/media/process-video.js';
-import { generateVideo, makeTempDir, removeDir } from '../src/media/test-videos.js';
+import { generateVideo, makeTempDir, removeDir } from './support/media-videos.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { seedProcessedTour } from './fixtures/tours.js';

@@ -9,7 +9,7 @@ import { CLIP_FPS, CLIP_FRAMES, SLICES } from './encoding.js';
 import { processVideo, type ProcessVideoResult } from './process-video.js';
 import {
   claimDuration, expectedKeyframes, fileSize, generateVideo, inspectClip, listDir, makeTempDir, pictureSize, removeDir, slicesPerFrame, truncateFile, withRotation,
-} from './test-videos.js';
+} from '../../test/support/media-videos.js';
 
 let dir: string;
 beforeAll(async () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processVideo, VideoRejectedError, type ProcessVideoOptions } from './process-video.js';
 import { probeVideo } from './probe-video.js';
 import { sniffBytes } from './sniff-container.js';
-import { generateVideo, listDir, makeTempDir, removeDir, truncateFile } from './test-videos.js';
+import { generateVideo, listDir, makeTempDir, removeDir, truncateFile } from '../../test/support/media-videos.js';
 
 let dir: string;
 beforeAll(async () => {

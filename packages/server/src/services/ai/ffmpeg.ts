@@ -1,6 +1,10 @@
-/** Small ffmpeg/ffprobe helpers for the AI and reel work: bounded runs, raw frame sampling, one still at full size. */
-import { spawn } from 'node:child_process';
+/**
+ * Small ffmpeg/ffprobe helpers for the AI and reel work: bounded runs, raw frame sampling, one still at full size.
+ * Every run goes through the one process runner (media/run-process.ts: wall-time bound, output bound, abort, minimal
+ * environment).
+ */
 import { ffmpegBinaries } from '../../media/ffmpeg-binaries.js';
+import { runProcess } from '../../media/run-process.js';
 
 export interface RunFfmpegOptions {
   signal?: AbortSignal | undefined;
@@ -10,28 +14,22 @@ export interface RunFfmpegOptions {
 }
 
 /** Runs ffmpeg (or ffprobe with `probe`) and resolves with stdout; rejects with the tail of stderr on failure. */
-export function runFfmpeg(args: readonly string[], opts: RunFfmpegOptions & { probe?: boolean } = {}): Promise<Buffer> {
+export async function runFfmpeg(args: readonly string[], opts: RunFfmpegOptions & { probe?: boolean } = {}): Promise<Buffer> {
   const bin = opts.probe ? ffmpegBinaries().ffprobe : ffmpegBinaries().ffmpeg;
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, ['-hide_banner', ...(opts.probe ? [] : ['-nostdin']), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    let err = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 10 * 60_000);
-    const onAbort = () => child.kill('SIGKILL');
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (c: Buffer) => (opts.onStdout ? opts.onStdout(c) : out.push(c)));
-    child.stderr.on('data', (c: Buffer) => {
-      err = (err + c.toString()).slice(-4000);
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      opts.signal?.removeEventListener('abort', onAbort);
-      if (opts.signal?.aborted) return reject(new Error('aborted'));
-      if (code === 0) return resolve(Buffer.concat(out));
-      reject(new Error(`${opts.probe ? 'ffprobe' : 'ffmpeg'} exited with ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}`));
-    });
+  const run = runProcess(bin, ['-hide_banner', ...(opts.probe ? [] : ['-nostdin']), ...args], {
+    timeoutMs: opts.timeoutMs ?? 10 * 60_000,
+    // stdout is read as bytes below; the bound applies to stderr (these runs use -v error).
+    maxOutputBytes: 16 * 1024 * 1024,
+    rawStdout: true,
+    ...(opts.signal ? { signal: opts.signal } : {}),
   });
+  const out: Buffer[] = [];
+  run.stdout!.on('data', (c: Buffer) => (opts.onStdout ? opts.onStdout(c) : out.push(c)));
+  const r = await run.done;
+  if (r.stopped === 'abort' || opts.signal?.aborted) throw new Error('aborted');
+  if (r.code === 0 && !r.stopped) return Buffer.concat(out);
+  const why = r.stopped ? `was stopped (${r.stopped})` : `exited with ${r.code}`;
+  throw new Error(`${opts.probe ? 'ffprobe' : 'ffmpeg'} ${why}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
 }
 
 /** Duration in seconds and display size of a video file. */

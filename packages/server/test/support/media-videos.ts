@@ -4,8 +4,8 @@ import { mkdtemp, open, readFile, readdir, rm, stat, writeFile } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { KEYFRAME_INTERVAL } from './encoding.js';
-import { ffmpegBinaries } from './ffmpeg-binaries.js';
+import { KEYFRAME_INTERVAL } from '../../src/media/encoding.js';
+import { ffmpegBinaries } from '../../src/media/ffmpeg-binaries.js';
 
 const run = promisify(execFile);
 

@@ -6,9 +6,9 @@
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
-import { ffmpegBinaries } from './ffmpeg-binaries.js';
-import { faceBlurFilter, type FaceBlurStats } from './blur-faces.js';
-import { yuv420pBytes } from './frame-pipe.js';
+import { ffmpegBinaries } from '../../src/media/ffmpeg-binaries.js';
+import { faceBlurFilter, type FaceBlurStats } from '../../src/media/blur-faces.js';
+import { yuv420pBytes } from '../../src/media/frame-pipe.js';
 
 const run = promisify(execFile);
 

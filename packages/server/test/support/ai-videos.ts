@@ -2,7 +2,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { runFfmpeg } from './ffmpeg.js';
+import { runFfmpeg } from '../../src/services/ai/ffmpeg.js';
 
 /** One "room": a lavfi source that looks nothing like its neighbours. */
 export const SCENES = [

@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import { ffmpegBinaries } from './ffmpeg-binaries.js';
+import { ffmpegBinaries } from '../../src/media/ffmpeg-binaries.js';
 
 const run = promisify(execFile);
 
-export const FACE_SAMPLE = fileURLToPath(new URL('../../test/assets/screenshot-facedetect.jpg', import.meta.url));
+export const FACE_SAMPLE = fileURLToPath(new URL('../assets/screenshot-facedetect.jpg', import.meta.url));
 /** Left edges of the five face crops of the sample screenshot's bottom row (800x718 image; 148 px squares at y 348). */
 export const FACE_LEFTS = [8, 163, 318, 475, 630] as const;
 
