@@ -6,7 +6,6 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import mercurius from 'mercurius';
 import { GraphQLError, specifiedRules, validate } from 'graphql';
 import { mercuriusUpload } from 'mercurius-upload';
-import rateLimit from '@fastify/rate-limit';
 import fastifyWebsocket from '@fastify/websocket';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import { loadConfig, type Config, type RawConfig } from './config.js';
@@ -102,8 +101,6 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
     humanCheck: createHumanCheck({ secret: config.TURNSTILE_SECRET, verifyUrl: config.TURNSTILE_VERIFY_URL, isDev: config.isDev }),
     log: app.log,
   };
-
-  await app.register(rateLimit, { global: false });
 
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string; validation?: unknown }, _req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;

@@ -1,9 +1,11 @@
 /**
- * Per-IP limits for the public GraphQL mutations that cost us mail or hashing (sign-up, reset, resend, feedback).
- * /oauth/token uses @fastify/rate-limit on its route (per IP) and `reserveLoginAttempt` (per account). The client IP is
+ * The one rate limiter (rate-limiter-flexible): per-IP limits for the public GraphQL mutations that cost us mail or
+ * hashing (sign-up, reset, resend, feedback) and, through `routeRateLimit`, for HTTP routes (/oauth/token, Google
+ * sign-in, the local card form); /oauth/token also uses `reserveLoginAttempt` (per account). The client IP is
  * the socket's address unless TRUST_PROXY names the proxies in front (config.ts). Counters live in this process (rate-limiter-flexible's memory
  * store): with several API nodes each node counts on its own (docs/decisions.md, Accounts).
  */
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import { AppError } from '../graphql/errors.js';
@@ -14,6 +16,9 @@ export const RATE_LIMITS = {
   /** Failed password logins per account (any address): a guess spread over many addresses at one account is slowed. */
   loginAccount: { points: 10, duration: 10 * 60 },
   googleLogin: { points: 10, duration: 60 },
+  googleLoginUrl: { points: 10, duration: 60 },
+  /** Card form posts of the local billing page. */
+  billingCardAttempt: { points: 30, duration: 60 },
   userRegister: { points: 10, duration: 10 * 60 },
   userRequestPasswordReset: { points: 5, duration: 15 * 60 },
   userActivationEmailResend: { points: 5, duration: 15 * 60 },
@@ -48,6 +53,26 @@ export async function consumeRateLimit(services: Services, action: RateLimitedAc
     }
     throw err;
   }
+}
+
+/**
+ * A route's preHandler spending one attempt of `action` per client IP; when none are left it answers 429
+ * `{ error, code: RATE_LIMITED, message }` with Retry-After, before the handler runs.
+ */
+export function routeRateLimit(services: Services, action: RateLimitedAction): (req: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  return async (req, reply) => {
+    if (services.config.RATE_LIMIT_DISABLED) return;
+    try {
+      await limiterFor(services, action).consume(req.ip || 'unknown');
+    } catch (err) {
+      if (!(err instanceof RateLimiterRes)) throw err;
+      await reply
+        .code(429)
+        .header('retry-after', String(Math.ceil(err.msBeforeNext / 1000)))
+        .header('cache-control', 'no-store')
+        .send({ error: ERROR_TEXTS.rateLimited, code: ERROR_CODES.RATE_LIMITED, message: ERROR_TEXTS.rateLimited });
+    }
+  };
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { formatPrice, planById, shownUploadLimit } from '@roomwalk/shared';
 import type { Services } from '../services/services.js';
+import { routeRateLimit } from '../auth/rate-limit.js';
 import { checkCard, LOCAL_DECLINE_CARDS, type CardField } from '../services/billing/local-cards.js';
 import { applyPortalAction, completeLocalCheckout, findCheckoutSession, findPortalSession, type PortalAction, type PortalView } from '../services/billing/local-provider.js';
 import { catalogueTiers, type PriceTier } from '../services/billing/provider.js';
@@ -195,7 +196,7 @@ ${back}`;
 export async function registerBillingRoutes(app: FastifyInstance, services: Services): Promise<void> {
   const localOnly = () => !services.config.STRIPE_SECRET_KEY;
   // Card attempts per client IP (the local page takes no real cards, but it should not invite guessing either).
-  const attemptLimit = services.config.RATE_LIMIT_DISABLED ? {} : { rateLimit: { max: 30, timeWindow: 60_000 } };
+  const attemptLimit = routeRateLimit(services, 'billingCardAttempt');
 
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
@@ -211,7 +212,7 @@ export async function registerBillingRoutes(app: FastifyInstance, services: Serv
       return send(reply, services, 200, `Subscribe to ${s.tier.tierName}`, checkoutForm(s.tier, s.cancel_url));
     });
 
-    scope.post<{ Params: { sessionId: string }; Body: Record<string, string> | undefined }>('/billing/checkout/:sessionId', { config: attemptLimit }, async (req, reply) => {
+    scope.post<{ Params: { sessionId: string }; Body: Record<string, string> | undefined }>('/billing/checkout/:sessionId', { preHandler: attemptLimit }, async (req, reply) => {
       if (!localOnly()) return messagePage(reply, services, 404, 'Not found', 'Payments go through Stripe on this server.');
       const s = await findCheckoutSession(services, req.params.sessionId);
       if (!s || !s.tier) return messagePage(reply, services, 404, 'Checkout not found', 'This checkout link is not valid. Choose a plan again.');

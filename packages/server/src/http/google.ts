@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import { createOidcClient, OidcError } from '../auth/oidc.js';
-import { RATE_LIMITS } from '../auth/rate-limit.js';
+import { routeRateLimit } from '../auth/rate-limit.js';
 import { AppError } from '../graphql/errors.js';
 import { issueSession, OidcSignInRefused, signInWithOidc } from '../services/accounts.js';
 import type { Services } from '../services/services.js';
@@ -20,13 +20,11 @@ function fail(reply: FastifyReply, status: number, code: string, message: string
 
 export async function registerGoogleRoutes(app: FastifyInstance, services: Services): Promise<void> {
   const client = createOidcClient(services.config);
-  const { points, duration } = RATE_LIMITS.googleLogin;
-  const rateLimit = services.config.RATE_LIMIT_DISABLED ? {} : { rateLimit: { max: points, timeWindow: duration * 1000 } };
 
   // Whether Google sign-in is set up here (OIDC_CLIENT_ID and OIDC_CLIENT_SECRET): the console hides its button when not.
   app.get('/auth/google/status', async (_req, reply) => reply.header('cache-control', 'no-store').send({ configured: !!client }));
 
-  app.get<{ Querystring: { inviteToken?: string; referredBy?: string; rB?: string } }>('/auth/google/url', { config: rateLimit }, async (req, reply) => {
+  app.get<{ Querystring: { inviteToken?: string; referredBy?: string; rB?: string } }>('/auth/google/url', { preHandler: routeRateLimit(services, 'googleLoginUrl') }, async (req, reply) => {
     if (!client) return fail(reply, 503, ERROR_CODES.SERVICE_NOT_CONFIGURED, 'Google sign-in is not configured.');
     try {
       const { url, state } = await client.authorizationUrl({ inviteToken: str(req.query.inviteToken, 200), referredBy: str(req.query.referredBy ?? req.query.rB, 200) });
@@ -37,7 +35,7 @@ export async function registerGoogleRoutes(app: FastifyInstance, services: Servi
     }
   });
 
-  app.post<{ Body: { code?: unknown; state?: unknown; gToken?: unknown } | undefined }>('/auth/google/user', { config: rateLimit }, async (req, reply) => {
+  app.post<{ Body: { code?: unknown; state?: unknown; gToken?: unknown } | undefined }>('/auth/google/user', { preHandler: routeRateLimit(services, 'googleLogin') }, async (req, reply) => {
     if (!client) return fail(reply, 503, ERROR_CODES.SERVICE_NOT_CONFIGURED, 'Google sign-in is not configured.');
     const code = str(req.body?.code);
     const state = str(req.body?.state);

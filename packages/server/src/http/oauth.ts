@@ -2,7 +2,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ERROR_CODES, ERROR_TEXTS, OAUTH_CLIENT } from '@roomwalk/shared';
-import { RATE_LIMITS, reserveLoginAttempt } from '../auth/rate-limit.js';
+import { reserveLoginAttempt, routeRateLimit } from '../auth/rate-limit.js';
 import { AppError } from '../graphql/errors.js';
 import { authenticate, issueSession } from '../services/accounts.js';
 import type { Services } from '../services/services.js';
@@ -28,10 +28,9 @@ function refuse(reply: FastifyReply, status: number, error: string, code: string
 }
 
 export async function registerOAuthRoutes(app: FastifyInstance, services: Services): Promise<void> {
-  const { points, duration } = RATE_LIMITS.oauthToken;
   app.post<{ Body: { username?: unknown; password?: unknown; grant_type?: unknown } | undefined }>(
     '/oauth/token',
-    { config: services.config.RATE_LIMIT_DISABLED ? {} : { rateLimit: { max: points, timeWindow: duration * 1000 } } },
+    { preHandler: routeRateLimit(services, 'oauthToken') },
     async (req, reply) => {
       if (!isConsoleClient(req.headers.authorization)) {
         return refuse(reply.header('www-authenticate', 'Basic realm="roomwalk"'), 401, 'invalid_client', ERROR_CODES.UNAUTHENTICATED, ERROR_TEXTS.authenticationFailed);
