@@ -8,7 +8,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
-import { AppError } from '../graphql/errors.js';
+import { AppError } from '../core/errors.js';
 import type { Services } from '../services/services.js';
 
 export const RATE_LIMITS = {

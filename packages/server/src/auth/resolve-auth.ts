@@ -1,5 +1,5 @@
 /** Bearer token → the caller, with company and roles read fresh from the database (plans and roles change). */
-import type { AuthInfo } from '../graphql/builder.js';
+import type { AuthInfo } from '../core/auth.js';
 import type { Services } from '../services/services.js';
 import { getLicense, rolesFor } from '../services/licenses.js';
 

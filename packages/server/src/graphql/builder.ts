@@ -2,16 +2,13 @@
 import SchemaBuilder from '@pothos/core';
 import RelayPlugin from '@pothos/plugin-relay';
 import type { Services } from '../services/services.js';
-import { AppError } from './errors.js';
+import type { AuthInfo, FileUploadValue } from '../core/auth.js';
+import { encodeId, parseGlobalId, type NodeTypeName } from '../core/ids.js';
+import { AppError } from '../core/errors.js';
 import { ERROR_CODES } from '@roomwalk/shared';
 
-export interface AuthInfo {
-  userId: string;
-  companyId: string;
-  roles: string[];
-  isCompanyAdmin: boolean;
-  isSuperAdmin: boolean;
-}
+export type { AuthInfo, FileUploadValue } from '../core/auth.js';
+export { ID_PREFIXES, decodeId, encodeId, parseGlobalId, type NodeTypeName } from '../core/ids.js';
 
 export interface Context {
   services: Services;
@@ -19,53 +16,6 @@ export interface Context {
   ip: string;
   /** Origin header of the request (for links in mails). */
   origin: string | undefined;
-}
-
-export interface FileUploadValue {
-  filename: string;
-  mimetype: string;
-  createReadStream: () => NodeJS.ReadableStream;
-}
-
-/** Prefixes of our global ids: `tour_<uuid>`, readable in links and logs. */
-export const ID_PREFIXES = {
-  Tour: 'tour',
-  User: 'user',
-  UserProfile: 'profile',
-  Company: 'company',
-  License: 'license',
-  TeamInvite: 'invite',
-  Marker: 'marker',
-  Clip: 'clip',
-  Reel: 'reel',
-  Shot: 'shot',
-  TourLead: 'lead',
-} as const;
-export type NodeTypeName = keyof typeof ID_PREFIXES;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function encodeId(typename: NodeTypeName, id: string): string {
-  return `${ID_PREFIXES[typename]}_${id}`;
-}
-
-/** Decodes a global id of the expected type; malformed ids are NOT_FOUND (or INVALID_TOUR_ID for tours). */
-export function decodeId(typename: NodeTypeName, globalId: string): string {
-  const prefix = `${ID_PREFIXES[typename]}_`;
-  const raw = typeof globalId === 'string' && globalId.startsWith(prefix) ? globalId.slice(prefix.length) : '';
-  if (!UUID.test(raw)) {
-    if (typename === 'Tour') throw new AppError(ERROR_CODES.INVALID_TOUR_ID, 'This is not a valid tour link.');
-    throw new AppError(ERROR_CODES.NOT_FOUND, 'Not found.');
-  }
-  return raw.toLowerCase();
-}
-
-export function parseGlobalId(globalId: string): { typename: NodeTypeName; id: string } | null {
-  const m = /^([a-z]+)_(.+)$/.exec(globalId);
-  if (!m) return null;
-  const entry = Object.entries(ID_PREFIXES).find(([, p]) => p === m[1]);
-  if (!entry || !UUID.test(m[2]!)) return null;
-  return { typename: entry[0] as NodeTypeName, id: m[2]!.toLowerCase() };
 }
 
 /**

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import { createOidcClient, OidcError } from '../auth/oidc.js';
 import { routeRateLimit } from '../auth/rate-limit.js';
-import { AppError } from '../graphql/errors.js';
+import { AppError } from '../core/errors.js';
 import { issueSession, OidcSignInRefused, signInWithOidc } from '../services/accounts.js';
 import type { Services } from '../services/services.js';
 

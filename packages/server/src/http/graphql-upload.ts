@@ -8,7 +8,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type { FileUploadValue } from '../graphql/builder.js';
+import type { FileUploadValue } from '../core/auth.js';
 
 /** graphql-upload-minimal's Upload: `promise` resolves with the file when its part arrives. */
 interface UploadLike {

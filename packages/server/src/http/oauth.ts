@@ -3,7 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ERROR_CODES, ERROR_TEXTS, OAUTH_CLIENT } from '@roomwalk/shared';
 import { reserveLoginAttempt, routeRateLimit } from '../auth/rate-limit.js';
-import { AppError } from '../graphql/errors.js';
+import { AppError } from '../core/errors.js';
 import { authenticate, issueSession } from '../services/accounts.js';
 import type { Services } from '../services/services.js';
 

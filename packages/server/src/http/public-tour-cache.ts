@@ -19,7 +19,7 @@
  * simultaneous misses of the same answer share one computation (single flight). Anything it cannot answer exactly
  * (errors above all) goes to GraphQL.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services/services.js';
@@ -33,13 +33,16 @@ const MAX_QUERY_CHARS = 4000;
 const MAX_SHAPES = 64;
 
 interface Shape {
+  /** A short name of the document in cache keys (the document is ~600 characters; keys are kept and hashed often). */
+  id: number;
   /** The variable holding the tour id, or the literal id. */
   variable?: string;
   literal?: string;
 }
 interface Entry {
   tourId: string;
-  body: string;
+  /** The answer, encoded once (UTF-8): hashed for the ETag and sent as is, off the JavaScript heap while it waits. */
+  body: Buffer;
   etag: string;
 }
 interface Pending {
@@ -52,10 +55,12 @@ const pendingKey = Symbol('publicTourPending');
 type WithPending = FastifyRequest & { [pendingKey]?: Pending };
 
 /** Whether a document is exactly one query operation selecting only `tour(tourID: …)`; memoised per document text. */
+let shapeIds = 0;
 function shapeOf(query: string, memo: Map<string, Shape | null>): Shape | null {
   const known = memo.get(query);
   if (known !== undefined) return known;
   let shape: Shape | null = null;
+  const id = ++shapeIds;
   try {
     const doc = parse(query, { maxTokens: 2000 });
     const ops = doc.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
@@ -64,8 +69,8 @@ function shapeOf(query: string, memo: Map<string, Shape | null>): Shape | null {
     if (ops.length === 1 && op && op.operation === 'query' && !op.directives?.length && op.selectionSet.selections.length === 1 && only?.kind === Kind.FIELD && only.name.value === 'tour' && !only.directives?.length) {
       const arg = only.arguments?.length === 1 ? only.arguments[0] : undefined;
       if (arg?.name.value === 'tourID') {
-        if (arg.value.kind === Kind.VARIABLE) shape = { variable: arg.value.name.value };
-        else if (arg.value.kind === Kind.STRING) shape = { literal: arg.value.value };
+        if (arg.value.kind === Kind.VARIABLE) shape = { id, variable: arg.value.name.value };
+        else if (arg.value.kind === Kind.STRING) shape = { id, literal: arg.value.value };
       }
     }
   } catch {
@@ -83,7 +88,7 @@ export class PublicTourCache {
   #generation = new Map<string, number>();
   #all = 0;
   /** Answers being computed without GraphQL, by key and generation: simultaneous misses wait for the same one. */
-  readonly inFlight = new Map<string, Promise<string | null>>();
+  readonly inFlight = new Map<string, Promise<Entry | null>>();
   /** How many answers were computed without GraphQL (tests: N simultaneous misses make 1). */
   computations = 0;
   /** Requests waiting for such an answer right now (tests). */
@@ -139,7 +144,11 @@ export class PublicTourCache {
   }
 }
 
-const etagOf = (body: string) => `"${createHash('sha1').update(body).digest('base64url')}"`;
+const entryOf = (tourId: string, text: string): Entry => {
+  const body = Buffer.from(text);
+  // One-shot SHA-1 of the encoded answer (no Hash object, no second encoding of the text).
+  return { tourId, body, etag: `"${hash('sha1', body, 'base64url')}"` };
+};
 
 function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
@@ -200,7 +209,7 @@ export async function registerPublicTourCache(app: FastifyInstance, services: Se
     if (!reply.hasHeader('access-control-allow-origin')) reply.header('Access-Control-Allow-Origin', '*');
     const tourId = typeof globalId === 'string' ? tourUuid(globalId) : null;
     if (!tourId) return;
-    const key = `${query}\u0000${variables}\u0000${typeof q.operationName === 'string' ? q.operationName : ''}`;
+    const key = `${shape.id}\u0000${variables}\u0000${typeof q.operationName === 'string' ? q.operationName : ''}`;
     const hit = cache.get(key);
     if (hit) {
       cacheHeaders(reply, hit.etag);
@@ -215,17 +224,18 @@ export async function registerPublicTourCache(app: FastifyInstance, services: Se
       let answer = cache.inFlight.get(flight);
       if (!answer) {
         cache.computations++;
-        answer = playerTourAnswer(services, globalId).finally(() => cache.inFlight.delete(flight));
+        answer = playerTourAnswer(services, globalId)
+          .then((text) => (text === null ? null : entryOf(tourId, text)))
+          .finally(() => cache.inFlight.delete(flight));
         cache.inFlight.set(flight, answer);
       }
       cache.waiting++;
-      const body = await answer.finally(() => cache.waiting--);
-      if (body !== null) {
-        const etag = etagOf(body);
-        cache.set(key, { tourId, body, etag }, generation);
-        cacheHeaders(reply, etag);
-        if (matches(req.headers['if-none-match'], etag)) return reply.code(304).send();
-        return reply.code(200).type('application/json; charset=utf-8').send(body);
+      const entry = await answer.finally(() => cache.waiting--);
+      if (entry !== null) {
+        cache.set(key, entry, generation);
+        cacheHeaders(reply, entry.etag);
+        if (matches(req.headers['if-none-match'], entry.etag)) return reply.code(304).send();
+        return reply.code(200).type('application/json; charset=utf-8').send(entry.body);
       }
     }
     req[pendingKey] = { key, tourId, generation };
@@ -234,14 +244,14 @@ export async function registerPublicTourCache(app: FastifyInstance, services: Se
   app.addHook('onSend', async (req: WithPending, reply, payload) => {
     const pending = req[pendingKey];
     if (!pending || reply.statusCode !== 200 || typeof payload !== 'string' || payload.includes('"errors"')) return payload;
-    const etag = etagOf(payload);
-    cache.set(pending.key, { tourId: pending.tourId, body: payload, etag }, pending.generation);
-    cacheHeaders(reply, etag);
-    if (matches(req.headers['if-none-match'], etag)) {
+    const entry = entryOf(pending.tourId, payload);
+    cache.set(pending.key, entry, pending.generation);
+    cacheHeaders(reply, entry.etag);
+    if (matches(req.headers['if-none-match'], entry.etag)) {
       reply.code(304);
       return '';
     }
-    return payload;
+    return entry.body;
   });
   return cache;
 }

@@ -15,7 +15,7 @@ import WebSocket, { WebSocketServer, type RawData } from 'ws';
 import { LIVE_CLOSE_CODES, MESSAGE_TYPES, TOUR_STATUS } from '@roomwalk/shared';
 import type { Services } from '../services/services.js';
 import { resolveAuth } from '../auth/resolve-auth.js';
-import { encodeId } from '../graphql/builder.js';
+import { encodeId } from '../core/ids.js';
 import { parseIceServers } from '../services/live/ice-servers.js';
 import { createRoomBus } from '../services/live/room-bus.js';
 import { RoomHub, roomKey, SERVER_MESSAGES, type LocalPeer } from '../services/live/room-hub.js';

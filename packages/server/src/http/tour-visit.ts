@@ -8,8 +8,8 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ERROR_CODES } from '@roomwalk/shared';
-import { decodeId } from '../graphql/builder.js';
-import { AppError } from '../graphql/errors.js';
+import { decodeId } from '../core/ids.js';
+import { AppError } from '../core/errors.js';
 import { consumeViewLimit, recordTourView } from '../services/reports/analytics.js';
 import type { Services } from '../services/services.js';
 

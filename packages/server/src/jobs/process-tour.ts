@@ -13,7 +13,7 @@ import { CompiledQuery, sql, type Transaction } from 'kysely';
 import { TOUR_STATUS } from '@roomwalk/shared';
 import type { Database, VideoInfoJson } from '../db/types.js';
 import { topics } from '../events/event-bus.js';
-import type { TourProgressEvent } from '../graphql/schema/tours.js';
+import type { TourProgressEvent } from '../core/events.js';
 import type * as Media from '../media/process-video.js';
 import type { Services } from '../services/services.js';
 import { sweepAbandonedUploads } from '../services/uploads.js';

@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { sql } from 'kysely';
 import { CLIP_FRAMES } from '../media/encoding.js';
 import { DEFAULT_STAGING_PROMPT, ERROR_CODES, ERROR_TEXTS, SHOT_STATUS, TOUR_STATUS } from '@roomwalk/shared';
-import { AppError } from '../graphql/errors.js';
+import { AppError } from '../core/errors.js';
 import type { Services } from '../services/services.js';
 import { aiDb, type ShotRow } from '../services/ai/tables.js';
 import { analyseRooms } from '../services/ai/rooms.js';

@@ -9,8 +9,8 @@ import {
   profileSchema, registerInputSchema, uploadLimitFor, accentColorProblem, BRANDING_TEXTS,
 } from '@roomwalk/shared';
 import type { Database, ProfileRow, UserRow } from '../db/types.js';
-import type { AuthInfo, FileUploadValue } from '../graphql/builder.js';
-import { AppError, fromZod } from '../graphql/errors.js';
+import type { AuthInfo, FileUploadValue } from '../core/auth.js';
+import { AppError, fromZod } from '../core/errors.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { consumeOneTimeToken, issueOneTimeToken, retireOneTimeTokens } from '../auth/one-time-tokens.js';
 import { consumeRateLimit } from '../auth/rate-limit.js';

@@ -3,9 +3,9 @@ import { sql } from 'kysely';
 import { ERROR_CODES, TOUR_STATUS, markerNameSchema } from '@roomwalk/shared';
 import { z } from 'zod';
 import type { MarkerRow } from '../db/types.js';
-import type { AuthInfo } from '../graphql/builder.js';
-import { decodeId } from '../graphql/builder.js';
-import { AppError, badInput, fromZod, notFound } from '../graphql/errors.js';
+import type { AuthInfo } from '../core/auth.js';
+import { decodeId } from '../core/ids.js';
+import { AppError, badInput, fromZod, notFound } from '../core/errors.js';
 import type { Services } from './services.js';
 import { assertCanEdit, loadEditableTour } from './tours.js';
 

@@ -1,20 +1,20 @@
 /**
  * The player's public tour answer without GraphQL execution (issue 15: the uncached public tour query). The player
  * sends one fixed document (PLAYER_TOUR_DOCUMENT, packages/player-element/src/api/queries.ts). For exactly that text,
- * a cache miss loads the tour as GraphQL does — viewPublicTour (the same row, errors and view counts), clips, markers,
- * the agent and the company branding, all in parallel by tour id: 1 round trip (GraphQL and a bare route take 2) —
- * and serialises the answer
- * in the document's field order. The resolvers in graphql/schema/tours.ts stay the source of truth: a test asserts the
- * bytes are identical to GraphQL's answer (test/public-tour-cache.test.ts), and anything this cannot answer exactly as
- * GraphQL would (an error, a value GraphQL would refuse to serialise) returns null so that GraphQL answers instead.
+ * a cache miss reads what GraphQL would show — the tour row as viewPublicTour reads it (with this node's unwritten
+ * visits), clips, markers, the agent and the company branding — in one SQL statement (one round trip on one pooled
+ * connection; the clips and markers come as JSON arrays) and serialises the answer in the document's field order.
+ * The resolvers in graphql/schema/tours.ts stay the source of truth: a test asserts the bytes are identical to
+ * GraphQL's answer (test/public-tour-cache.test.ts), and anything this cannot answer exactly as GraphQL would (an
+ * error, a value GraphQL would refuse to serialise) returns null so that GraphQL answers instead.
  */
-import type { ClipRow, MarkerRow, TourRow } from '../db/types.js';
+import type { TourRow } from '../db/types.js';
 import { planHasBranding } from '@roomwalk/shared';
 import { decodeId, encodeId } from '../graphql/builder.js';
 import type { CompanyBranding } from './branding.js';
 import { isLicenseActive } from './uploads.js';
 import type { Services } from './services.js';
-import { viewPublicTour } from './tours.js';
+import { viewCounter } from './view-counter.js';
 
 /** The player's tour query, character for character (a test compares it with the element's). */
 export const PLAYER_TOUR_DOCUMENT = `query PlayerTour($tourID: ID!) {
@@ -50,49 +50,73 @@ const bool = (v: unknown): boolean => {
   return v;
 };
 
-/** The same statements as the Tour.clips / Tour.markers / Tour.agentProfile resolvers. */
-const loadClips = (services: Services, tourId: string) => services.db.selectFrom('clips').selectAll().where('tour_id', '=', tourId).orderBy('index').execute();
-const loadMarkers = (services: Services, tourId: string) =>
-  services.db.selectFrom('markers').selectAll().where('tour_id', '=', tourId).orderBy('frame_index').orderBy('created_at').execute();
-/** The owner named through the tour (so it needs no first round trip for the tour row). */
-const loadAgent = (services: Services, tourId: string) =>
-  services.db
-    .selectFrom('users')
-    .leftJoin('user_profiles', 'user_profiles.user_id', 'users.id')
-    .select(['users.username', 'user_profiles.name', 'user_profiles.surname', 'user_profiles.contact_number', 'user_profiles.profile_image_key'])
-    .where('users.id', '=', (eb) => eb.selectFrom('tours').select('owner_id').where('id', '=', tourId))
-    .executeTakeFirst();
-/** services/branding.ts companyBranding, with the company named through the tour. */
-async function loadBranding(services: Services, tourId: string, now = new Date()): Promise<CompanyBranding | null> {
-  const row = await services.db
-    .selectFrom('companies')
-    .leftJoin('licenses', 'licenses.company_id', 'companies.id')
-    .select(['companies.logo_key', 'companies.accent_color', 'licenses.plan_id', 'licenses.end_date'])
-    .where('companies.id', '=', (eb) => eb.selectFrom('tours').select('company_id').where('id', '=', tourId))
-    .executeTakeFirst();
-  if (!row || !planHasBranding(row.plan_id) || !isLicenseActive({ end_date: row.end_date ?? null }, now)) return null;
-  return { logoKey: row.logo_key, accentColor: row.accent_color };
+/**
+ * Everything the answer shows, in one statement (one round trip, one pooled connection): the tour row as
+ * viewPublicTour reads it, its clips and markers in the resolvers' order (as JSON arrays of the fields the document
+ * asks for), the owner (Tour.agentProfile) and the company branding (services/branding.ts companyBranding). Every join
+ * is to at most one row (primary keys; user_profiles.user_id and licenses.company_id are unique).
+ */
+export const PLAYER_TOUR_SQL = `SELECT t.*,
+  (SELECT json_agg(json_build_array(c.id, c.index, c.frame_count, c.duration, c.high_key, c.low_key) ORDER BY c.index)
+     FROM clips c WHERE c.tour_id = t.id) AS rw_clips,
+  (SELECT json_agg(json_build_array(m.id, m.name, m.description, m.scroll_position, m.frame_index, m.is_fast_travel) ORDER BY m.frame_index, m.created_at)
+     FROM markers m WHERE m.tour_id = t.id) AS rw_markers,
+  u.username AS rw_username, p.name AS rw_name, p.surname AS rw_surname, p.contact_number AS rw_contact_number,
+  p.profile_image_key AS rw_profile_image_key,
+  co.logo_key AS rw_logo_key, co.accent_color AS rw_accent_color, l.plan_id AS rw_plan_id, l.end_date AS rw_end_date
+FROM tours t
+LEFT JOIN users u ON u.id = t.owner_id
+LEFT JOIN user_profiles p ON p.user_id = u.id
+LEFT JOIN companies co ON co.id = t.company_id
+LEFT JOIN licenses l ON l.company_id = co.id
+WHERE t.id = $1`;
+
+/** A clip as the statement gives it: [id, index, frame_count, duration, high_key, low_key]. */
+type ClipTuple = [string, unknown, unknown, unknown, unknown, unknown];
+/** A marker as the statement gives it: [id, name, description, scroll_position, frame_index, is_fast_travel]. */
+type MarkerTuple = [string, unknown, unknown, unknown, unknown, unknown];
+interface Agent {
+  username: string;
+  name: string | null;
+  surname: string | null;
+  contact_number: string | null;
+  profile_image_key: string | null;
 }
+type AnswerRow = TourRow & {
+  rw_clips: ClipTuple[] | null;
+  rw_markers: MarkerTuple[] | null;
+  rw_username: string | null;
+  rw_name: string | null;
+  rw_surname: string | null;
+  rw_contact_number: string | null;
+  rw_profile_image_key: string | null;
+  rw_logo_key: string | null;
+  rw_accent_color: string | null;
+  rw_plan_id: string | null;
+  rw_end_date: Date | null;
+};
 
 /**
  * The JSON body GraphQL would answer to PLAYER_TOUR_DOCUMENT for this tour, or null when GraphQL must answer
  * (unknown, removed or malformed id, or a value GraphQL would not print as is).
  */
-export async function playerTourAnswer(services: Services, tourGlobalId: string): Promise<string | null> {
+export async function playerTourAnswer(services: Services, tourGlobalId: string, now = new Date()): Promise<string | null> {
   let id: string;
   try {
     id = decodeId('Tour', tourGlobalId);
   } catch {
     return null; // INVALID_TOUR_ID: GraphQL words it
   }
-  // One round trip: every statement names the tour (the bare route needs two).
-  const [tour, clips, markers, agent, branding] = await Promise.all([
-    viewPublicTour(services, null, tourGlobalId).catch(() => null), // NOT_FOUND, TOUR_REMOVED: GraphQL words them
-    loadClips(services, id), loadMarkers(services, id), loadAgent(services, id), loadBranding(services, id),
-  ]);
-  if (!tour) return null;
+  const row = (await services.database.executeSql(PLAYER_TOUR_SQL, [id])).rows[0] as AnswerRow | undefined;
+  if (!row || row.deleted_at) return null; // NOT_FOUND, TOUR_REMOVED: GraphQL words them (as viewPublicTour)
+  const { rw_clips, rw_markers, rw_username, rw_name, rw_surname, rw_contact_number, rw_profile_image_key, rw_logo_key, rw_accent_color, rw_plan_id, rw_end_date, ...tourRow } = row;
+  // Visits not yet written by this node's batch are added, as viewPublicTour does.
+  const tour = viewCounter(services).withPending(tourRow);
+  const agent: Agent | null = rw_username === null ? null : { username: rw_username, name: rw_name, surname: rw_surname, contact_number: rw_contact_number, profile_image_key: rw_profile_image_key };
+  const branding: CompanyBranding | null =
+    planHasBranding(rw_plan_id) && isLicenseActive({ end_date: rw_end_date ?? null }, now) ? { logoKey: rw_logo_key, accentColor: rw_accent_color } : null;
   try {
-    return serialise(services, tour, clips, markers, agent, branding);
+    return serialise(services, tour, rw_clips ?? [], rw_markers ?? [], agent, branding);
   } catch (e) {
     if (e instanceof NotExact) return null;
     throw e;
@@ -102,9 +126,9 @@ export async function playerTourAnswer(services: Services, tourGlobalId: string)
 function serialise(
   services: Services,
   r: TourRow,
-  clips: ClipRow[],
-  markers: MarkerRow[],
-  agent: Awaited<ReturnType<typeof loadAgent>>,
+  clips: ClipTuple[],
+  markers: MarkerTuple[],
+  agent: Agent | null,
   branding: CompanyBranding | null,
 ): string {
   const url = (key: string) => services.storage.publicUrl(key);
@@ -123,10 +147,10 @@ function serialise(
     views: int(r.views),
     status: { status: str(r.status) },
     videoInfo: vi ? { width: int(vi.width), height: int(vi.height), fullSize: float(vi.fullSize), mediumSize: float(vi.mediumSize), smallSize: float(vi.smallSize) } : null,
-    clips: clips.map((c) => ({ id: encodeId('Clip', c.id), index: int(c.index), frameCount: int(c.frame_count), duration: float(c.duration), highURI: str(url(c.high_key)), lowURI: str(url(c.low_key)) })),
-    markers: markers.map((m) => ({
-      id: encodeId('Marker', m.id), name: str(m.name), description: str(m.description), tourId: encodeId('Tour', m.tour_id),
-      scrollPosition: float(m.scroll_position), frameIndex: float(m.frame_index), isFastTravel: bool(m.is_fast_travel),
+    clips: clips.map(([cid, index, frameCount, duration, high, low]) => ({ id: encodeId('Clip', cid), index: int(index), frameCount: int(frameCount), duration: float(duration), highURI: str(url(str(high))), lowURI: str(url(str(low))) })),
+    markers: markers.map(([mid, name, description, scrollPosition, frameIndex, isFastTravel]) => ({
+      id: encodeId('Marker', mid), name: str(name), description: str(description), tourId: tourGlobal,
+      scrollPosition: float(scrollPosition), frameIndex: float(frameIndex), isFastTravel: bool(isFastTravel),
     })),
     agentProfile: agent
       ? {

@@ -5,8 +5,9 @@
 import { sql } from 'kysely';
 import { ERROR_CODES, ERROR_TEXTS, NOTICES, inviteSchema } from '@roomwalk/shared';
 import type { InviteRow } from '../db/types.js';
-import { decodeId, type AuthInfo } from '../graphql/builder.js';
-import { AppError, fromZod } from '../graphql/errors.js';
+import { decodeId } from '../core/ids.js';
+import { type AuthInfo } from '../core/auth.js';
+import { AppError, fromZod } from '../core/errors.js';
 import { TOKEN_TTL_MS } from '../auth/one-time-tokens.js';
 import { newOneTimeToken } from '../auth/tokens.js';
 import { enqueueMail } from '../jobs/workers.js';

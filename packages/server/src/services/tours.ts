@@ -7,9 +7,9 @@ import {
 } from '@roomwalk/shared';
 import type { TourRow } from '../db/types.js';
 import { readFileUpload } from '../http/graphql-upload.js';
-import type { AuthInfo, FileUploadValue } from '../graphql/builder.js';
-import { decodeId } from '../graphql/builder.js';
-import { AppError, forbidden, fromZod, notFound } from '../graphql/errors.js';
+import type { AuthInfo, FileUploadValue } from '../core/auth.js';
+import { decodeId } from '../core/ids.js';
+import { AppError, forbidden, fromZod, notFound } from '../core/errors.js';
 import { countActiveTours } from './licenses.js';
 import { isLicenseActive } from './uploads.js';
 import type { Services } from './services.js';

@@ -5,9 +5,9 @@ import {
   ERROR_CODES, ERROR_TEXTS, TOUR_STATUS, fileExtensionSchema, hasActiveTourSlot, hasUploadSlot, type ErrorCode,
 } from '@roomwalk/shared';
 import type { Database, LicenseRow } from '../db/types.js';
-import type { AuthInfo } from '../graphql/builder.js';
-import { encodeId } from '../graphql/builder.js';
-import { AppError } from '../graphql/errors.js';
+import type { AuthInfo } from '../core/auth.js';
+import { encodeId } from '../core/ids.js';
+import { AppError } from '../core/errors.js';
 import { enqueueProcessTour, ensureProcessingQueues } from '../jobs/process-tour.js';
 import { countActiveTours, countUploadsSince, currentPeriodStart } from './licenses.js';
 import { UploadChangedError } from '../storage/storage.js';

@@ -4,6 +4,7 @@ import { builder, decodeId } from '../builder.js';
 import { AppError } from '../errors.js';
 import { requireAuth, requireSuperAdmin } from '../guards.js';
 import { topics } from '../../events/event-bus.js';
+import type { AIMarkerProgressEvent, ReelProgressEvent } from '../../core/events.js';
 import { MarkerRef, TourRef } from './tour-refs.js';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import type { Services } from '../../services/services.js';
@@ -105,12 +106,6 @@ builder.objectFields(TourRef, (t) => ({
 }));
 
 export const AIMarkerActionEnum = builder.enumType('AIMarkerAction', { values: ['ADD', 'REMOVE'] as const });
-export interface AIMarkerProgressEvent {
-  tourId: string;
-  marker: { id: string; isFastTravel: boolean; frameIndex: number; name: string } | null;
-  progressPercentage: number;
-  action: 'ADD' | 'REMOVE' | null;
-}
 const AIMarkerEventMarkerRef = builder.objectRef<NonNullable<AIMarkerProgressEvent['marker']>>('AIMarkerEventMarker').implement({
   fields: (t) => ({ id: t.exposeID('id'), isFastTravel: t.exposeBoolean('isFastTravel'), frameIndex: t.exposeFloat('frameIndex'), name: t.exposeString('name') }),
 });
@@ -123,7 +118,6 @@ const AIMarkerProgressRef = builder.objectRef<AIMarkerProgressEvent>('AIMarkerPr
   }),
 });
 
-export interface ReelProgressEvent { progress: number; status: string; text: string | null; thumbnailURL: string | null }
 const ReelProgressRef = builder.objectRef<ReelProgressEvent>('ReelProgress').implement({
   fields: (t) => ({
     progress: t.exposeInt('progress'),

@@ -8,6 +8,7 @@ import { builder, decodeId, SuccessRef } from '../builder.js';
 import { AppError } from '../errors.js';
 import { requireAuth } from '../guards.js';
 import { topics } from '../../events/event-bus.js';
+import type { TourProgressEvent } from '../../core/events.js';
 import { ClipRef, MarkerRef, TourRef } from './tour-refs.js';
 import { deleteTour, reactivateTour, saveTour, updateThumbnail, viewPublicTour } from '../../services/tours.js';
 import { createUploadUrl, submitUpload } from '../../services/uploads.js';
@@ -274,7 +275,6 @@ builder.mutationFields((t) => ({
 
 // ---- Subscriptions --------------------------------------------------------------------------------------
 
-export interface TourProgressEvent { progress: number; status: string; text: string | null; thumbnailURL: string | null }
 const TourProgressRef = builder.objectRef<TourProgressEvent>('TourProgress').implement({
   fields: (t) => ({
     progress: t.exposeInt('progress'),

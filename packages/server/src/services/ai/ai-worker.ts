@@ -1,6 +1,6 @@
 /** The configured AI image service (AI_WORKER_URL): POST /inpainting with image, prompt, width and height. */
 import { ERROR_CODES } from '@roomwalk/shared';
-import { AppError } from '../../graphql/errors.js';
+import { AppError } from '../../core/errors.js';
 
 export const AI_NOT_CONFIGURED_TEXT = 'AI image service is not configured (AI_WORKER_URL).';
 export const AI_WORKER_TIMEOUT_MS = 120_000;

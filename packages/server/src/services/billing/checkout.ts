@@ -3,7 +3,7 @@
  * browser on; `message` opens the manage-subscription warning; `error` opens the failed-to-activate dialog.
  */
 import { PLAN_IDS, planById } from '@roomwalk/shared';
-import type { AuthInfo } from '../../graphql/builder.js';
+import type { AuthInfo } from '../../core/auth.js';
 import type { Services } from '../services.js';
 import { getLicense } from './licenses.js';
 import { effectiveSubscription, paymentProvider } from './provider.js';

@@ -2,8 +2,8 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { ERROR_CODES, ERROR_TEXTS, LEAD_TYPES, TOUR_STATUS, formatContactNumber, leadFormSchema, type LeadType } from '@roomwalk/shared';
 import type { Services } from '../services.js';
-import { AppError, fromZod } from '../../graphql/errors.js';
-import { decodeId } from '../../graphql/builder.js';
+import { AppError, fromZod } from '../../core/errors.js';
+import { decodeId } from '../../core/ids.js';
 import { topics } from '../../events/event-bus.js';
 import { enqueueMail } from '../../jobs/workers.js';
 import { leadMail } from './lead-mail.js';

@@ -1,7 +1,7 @@
 /** Viewing sessions: one room per visitor's request, shared by the visitor (viewer) and the agent (host). */
 import { randomBytes } from 'node:crypto';
 import type { Services } from '../services.js';
-import { encodeId } from '../../graphql/builder.js';
+import { encodeId } from '../../core/ids.js';
 import { agoraGrant } from './agora.js';
 import { createSignalingTokens, LIVE_ROLES, type LiveRole, type SignalingTokens } from './signaling-token.js';
 import { liveDb } from './tables.js';

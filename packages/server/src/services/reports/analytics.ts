@@ -13,7 +13,7 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { ERROR_CODES, ERROR_TEXTS, isBasicOrHigher, TOUR_STATUS } from '@roomwalk/shared';
 import type { Database } from '../../db/types.js';
-import { AppError, fromZod } from '../../graphql/errors.js';
+import { AppError, fromZod } from '../../core/errors.js';
 import type { Services } from '../services.js';
 import { billingDb } from '../billing/tables.js';
 import { viewCounter } from '../view-counter.js';
