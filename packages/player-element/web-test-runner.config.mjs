@@ -44,7 +44,6 @@ async function startRealServer() {
 }
 const consoleBySession = new Map();
 const requestsBySession = new Map();
-const holdBySession = new Map();
 
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--js-flags=--expose-gc', '--autoplay-policy=no-user-gesture-required'];
 
@@ -133,36 +132,6 @@ export default {
             body: r.postData() ?? null,
             status: r.response()?.status() ?? null,
           }));
-        }
-        // { pattern }: requests whose URL matches are held by the browser (request interception) until
-        // { pattern: null } lets them go on to the server, unchanged.
-        if (command === 'hold-requests') {
-          const page = session.browser.getPage(session.id);
-          let state = holdBySession.get(session.id);
-          if (payload?.pattern) {
-            if (!state) {
-              state = { pattern: null, held: [] };
-              state.listener = (r) => {
-                if (r.isInterceptResolutionHandled()) return;
-                if (state.pattern?.test(r.url())) state.held.push(r);
-                else void r.continue().catch(() => undefined);
-              };
-              holdBySession.set(session.id, state);
-              await page.setRequestInterception(true);
-              page.on('request', state.listener);
-            }
-            state.pattern = new RegExp(payload.pattern);
-            return true;
-          }
-          // Release: the held requests go on, and interception ends.
-          if (state) {
-            holdBySession.delete(session.id);
-            state.pattern = null;
-            for (const r of state.held.splice(0)) await r.continue().catch(() => undefined);
-            page.off('request', state.listener);
-            await page.setRequestInterception(false);
-          }
-          return true;
         }
         if (command === 'cdp-network') {
           const page = session.browser.getPage(session.id);

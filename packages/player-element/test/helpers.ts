@@ -121,40 +121,43 @@ export function readBarcode(canvas: HTMLCanvasElement, source = { width: 1280, h
 }
 
 /**
- * Line contrast of the fine-line patch (test/fixtures.mjs PATCH: one-pixel horizontal lines in the source, 160x80 px,
- * 200/120 px from the bottom-right corner) on the canvas: the mean luma step between neighbouring canvas rows inside
- * it. The 720p rendition keeps the lines (measured: about 250 in the decoded 720p clip, tens once drawn smaller on the
- * canvas); the 360p rendition averaged them to flat grey (about 0).
+ * Detail of the fine-line patch (test/fixtures.mjs PATCH: one-pixel horizontal lines of black and white in the source,
+ * 160x80 px, 200/120 px from the bottom-right corner) on the canvas: the standard deviation of luma inside it. The
+ * 360p rendition's scaling averaged the lines to flat grey (measured on the 650x366 canvas of a 1000x600 player:
+ * 0.4); the 720p rendition keeps them, and drawn at about half size they alias into bands (measured: 52).
  */
-export function patchContrast(canvas: HTMLCanvasElement, source = { width: 1280, height: 720 }): number {
+export function patchDetail(canvas: HTMLCanvasElement, source = { width: 1280, height: 720 }): number {
   const ctx = canvas.getContext('2d')!;
   const sx = canvas.width / source.width;
   const sy = canvas.height / source.height;
   // 10 source pixels in from each edge of the patch.
   const x = Math.ceil((source.width - 200 + 10) * sx);
   const y = Math.ceil((source.height - 120 + 10) * sy);
-  const w = Math.floor(140 * sx);
-  const h = Math.floor(60 * sy);
-  const d = ctx.getImageData(x, y, w, h).data;
-  const lum = (i: number) => d[i]! * 0.3 + d[i + 1]! * 0.59 + d[i + 2]! * 0.11;
+  const d = ctx.getImageData(x, y, Math.floor(140 * sx), Math.floor(60 * sy)).data;
   let sum = 0;
+  let squares = 0;
   let n = 0;
-  for (let row = 0; row < h - 1; row++) {
-    for (let col = 0; col < w; col++) {
-      const i = (row * w + col) * 4;
-      sum += Math.abs(lum(i) - lum(i + w * 4));
-      n++;
-    }
+  for (let i = 0; i < d.length; i += 4) {
+    const l = d[i]! * 0.3 + d[i + 1]! * 0.59 + d[i + 2]! * 0.11;
+    sum += l;
+    squares += l * l;
+    n++;
   }
-  return n ? sum / n : 0;
+  const mean = sum / n;
+  return Math.sqrt(Math.max(0, squares / n - mean * mean));
 }
 
-/** Below this patch contrast the canvas shows the 360p rendition (see patchContrast; measured figures in test/README.md). */
-export const LOW_CONTRAST = 8;
+/** Below this patch detail the canvas shows the 360p rendition (see patchDetail). */
+export const LOW_DETAIL = 10;
 
-/** True when the canvas shows the low (360p) rendition: the fine lines of the source are averaged away. */
+/**
+ * True when the canvas shows the low (360p) rendition: the fine lines of the source are averaged away. Only on the
+ * largest canvas (650 px wide in landscape, a player of 1000x600 or more): on a smaller one both renditions look flat
+ * (measured on a 420 px canvas: 0.9 and 0.4), so it refuses rather than guess.
+ */
 export function showsLowRendition(canvas: HTMLCanvasElement, source = { width: 1280, height: 720 }): boolean {
-  return patchContrast(canvas, source) < LOW_CONTRAST;
+  if (Math.min(canvas.width, canvas.height) < 360) throw new Error(`the rendition cannot be told on a ${canvas.width}x${canvas.height} canvas`);
+  return patchDetail(canvas, source) < LOW_DETAIL;
 }
 
 export async function resetStub(): Promise<void> {

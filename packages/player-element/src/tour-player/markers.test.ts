@@ -3,13 +3,13 @@ import { ERROR_TEXTS, NOTICES, PREDEFINED_MARKER_NAMES, VALIDATION } from '@room
 import '../tour-player/tour-player.js';
 import type { TourPlayer } from './tour-player.component.js';
 import { AI_STORAGE_KEY } from '../constants.js';
-import { executeServerCommand } from '@web/test-runner-commands';
 import { canvasOf, cleanup, eventsOf, firstEvent, makePlayer, ownerGql, ownerToken, readBarcode, real, resetServerMarkers, resetStub, sameOriginServer, server, serverMarkers, shadowText, stub, tours, until } from '../../test/helpers.js';
 
 // The viewer's drawer plays the real server's main tour (cross-origin, as embedded); the editor works on the real
 // server's edit tour as its owner, same-origin as in the console, with the owner's real token, and what it saves is
 // read back from the server. The stub stays for what the real server cannot be made to answer: an error without a
-// message, and the AI marker generation (its events come from an AI provider); see test/README.md.
+// message, clips that never answer, and the AI marker generation (its events come from an AI provider); see
+// test/README.md.
 
 function drawer(p: TourPlayer) {
   return p.shadowRoot!.querySelector('tour-markers-drawer')!;
@@ -87,18 +87,13 @@ describe('Fast Travel drawer', () => {
   });
 
   it('disables markers at or beyond the loaded frame count', async () => {
-    // The browser holds every clip request: the tour document is the real server's, no frame has arrived.
-    await executeServerCommand('hold-requests', { pattern: '/clips/' });
-    try {
-      const p = await makePlayer({ 'tour-id': real.main, api: server }, { loadingTimeoutMs: 60_000 });
-      await until(() => p.shadowRoot!.querySelector('tour-markers-drawer'), 'drawer');
-      await settle(p);
-      expect(p.loadedFrameCount).to.equal(0);
-      expect(rows(p).map((r) => r.querySelector<HTMLButtonElement>('.jump')!.disabled)).to.deep.equal([true, true, true]);
-      cleanup();
-    } finally {
-      await executeServerCommand('hold-requests', { pattern: null });
-    }
+    // Stub: its clips never answer.
+    await resetStub();
+    const p = await makePlayer({ 'tour-id': tours.slow!, api: stub }, { loadingTimeoutMs: 60_000 });
+    await until(() => p.shadowRoot!.querySelector('tour-markers-drawer'), 'drawer');
+    await settle(p);
+    expect(p.loadedFrameCount).to.equal(0);
+    expect(rows(p).map((r) => r.querySelector<HTMLButtonElement>('.jump')!.disabled)).to.deep.equal([true, true, true]);
   });
 
   it('shows the viewer and editor empty texts', async () => {

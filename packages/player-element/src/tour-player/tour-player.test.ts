@@ -7,7 +7,8 @@ import { canvasOf, cleanup, eventsOf, firstEvent, makePlayer, once, readBarcode,
 
 // Tours come from the real server (real.*, made by the pipeline: 5 clips of 36 frames). The stub (stub, tours.*)
 // stays for what the real server cannot be made to show: an INTERNAL error, a clip that never answers, a clip that is
-// not video, and clips with B-frames (the pipeline never makes them); see test/README.md.
+// not video, a clip answer held back on a slow link, and clips with B-frames (the pipeline never makes them); see
+// test/README.md.
 
 /** The clip files the page and its workers requested since the test began (seen by the browser). */
 const clipRequests = async (): Promise<string[]> => ((await executeServerCommand('requests')) as string[]).filter((u) => /\/clips\//.test(u));
@@ -202,23 +203,28 @@ describe('<tour-player> decoding', () => {
     expect(beforeExact).to.deep.equal(['high 2']);
   });
 
-  it('on a slow link, a far jump into a clip whose 720p file is still downloading shows the exact frame at 360p, then at 720p', async () => {
-    // The browser holds the request of clip 3's 720p file (frames 108..143) until released: the real server's
-    // answer, only late.
+  it('on a slow link, a far jump into a clip whose 720p file is still downloading shows the exact frame at 360p, then at 720p (stub: held clip answers)', async () => {
+    // Stub: a clip answer held until released, on a shaped link. The browser cannot hold the real server's answers
+    // itself: request interception does not surface a dedicated worker's fetches (they stall, never released).
+    // 100 ms a round trip at 2 MB/s: a 720p clip takes well over two refreshes to come.
+    await resetStub();
+    await fetch(`${stub}/__shape`, { method: 'POST', body: JSON.stringify({ latencyMs: 100, bytesPerSec: 2e6 }) });
     try {
-      p = await makePlayer({ 'tour-id': real.main, api: server });
+      p = await makePlayer({ 'tour-id': tours.main!, api: stub });
       await firstEvent(p, 'tour-ready');
       await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
-      await executeServerCommand('hold-requests', { pattern: '/clips/0003-high' });
+      // Clip 3 (frames 108..143) at 720p answers only when released.
+      await fetch(`${stub}/__hold`, { method: 'POST', body: JSON.stringify({ pattern: 'high-0003' }) });
       const done = p.goToFrame(120);
       await until(() => readBarcode(canvasOf(p)) === 120 && showsLowRendition(canvasOf(p)), 'frame 120 at 360p');
-      expect((await clipRequests()).filter((c) => c.includes('/0003-high'))).to.have.length.greaterThan(0);
-      await executeServerCommand('hold-requests', { pattern: null });
+      expect((await (await fetch(`${stub}/__clips`)).json()).filter((c: string) => c.includes('high-0003'))).to.have.length.greaterThan(0);
+      await fetch(`${stub}/__hold`, { method: 'POST', body: JSON.stringify({ pattern: null }) });
       await done;
       expect(readBarcode(canvasOf(p))).to.equal(120);
       expect(showsLowRendition(canvasOf(p))).to.equal(false);
     } finally {
-      await executeServerCommand('hold-requests', { pattern: null });
+      await fetch(`${stub}/__hold`, { method: 'POST', body: JSON.stringify({ pattern: null }) });
+      await fetch(`${stub}/__shape`, { method: 'POST', body: 'null' });
     }
   });
 
