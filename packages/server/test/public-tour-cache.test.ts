@@ -126,7 +126,7 @@ describe.each(DB_KINDS)('a miss of the player\'s own document, answered without 
     expect(PLAYER_TOUR_DOCUMENT).toBe(ELEMENT_TOUR_QUERY);
   });
 
-  it('answers byte for byte what GraphQL answers (branding, agent photo, markers, clips; and a bare tour)', async () => {
+  it('answers byte for byte what GraphQL answers (branding, agent photo, markers, clips; a bare tour; a lapsed licence)', async () => {
     const { db } = t.app.services;
     // Branded: Pro plan, company logo and accent, an agent with a photo, a listing link, markers, 4 clips.
     const branded = await seedUser(t.app, { plan: 'pro', name: 'Ada', surname: 'Agent' });
@@ -143,7 +143,13 @@ describe.each(DB_KINDS)('a miss of the player\'s own document, answered without 
     const b = await seedProcessedTour(t, plain, 0);
     await db.updateTable('tours').set({ video_info: null, title: null }).where('id', '=', b.row.id).execute();
 
-    for (const tour of [a, b]) {
+    // Lapsed: a Pro plan whose licence ended yesterday (no branding, as GraphQL answers), the agent's profile kept.
+    const lapsed = await seedUser(t.app, { plan: 'pro' });
+    await db.updateTable('companies').set({ logo_key: `companies/${lapsed.company.id}/logo.png`, accent_color: '#aa0000' }).where('id', '=', lapsed.company.id).execute();
+    await db.updateTable('licenses').set({ end_date: new Date(Date.now() - 86_400_000) }).where('company_id', '=', lapsed.company.id).execute();
+    const c = await seedProcessedTour(t, lapsed, 1);
+
+    for (const tour of [a, b, c]) {
       const before = computations();
       const viaGraphql = await postText(tour.id);
       expect(JSON.parse(viaGraphql).errors).toBeUndefined();
@@ -158,6 +164,7 @@ describe.each(DB_KINDS)('a miss of the player\'s own document, answered without 
     expect(branded1.agentProfile.profileImageURL).toMatch(/photo\.jpg$/);
     expect(branded1.markers).toHaveLength(3);
     expect(branded1.clips).toHaveLength(4);
+    expect(JSON.parse(await postText(c.id)).data.tour.tourAccentColor).toBeNull();
   });
 
   it('computes N simultaneous misses of one tour once (single flight)', async () => {
