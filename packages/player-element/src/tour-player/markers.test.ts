@@ -8,7 +8,7 @@ import { canvasOf, cleanup, eventsOf, firstEvent, makePlayer, ownerGql, ownerTok
 // The viewer's drawer plays the real server's main tour (cross-origin, as embedded); the editor works on the real
 // server's edit tour as its owner, same-origin as in the console, with the owner's real token, and what it saves is
 // read back from the server. The stub stays for what the real server cannot be made to answer: an error without a
-// message, clips that never answer, and the AI marker generation (its events come from an AI provider); see
+// message, clips that never answer, and the AI marker generation (events pushed at chosen moments); see
 // test/README.md.
 
 function drawer(p: TourPlayer) {
@@ -258,7 +258,9 @@ describe('AI marker generation (super admin)', () => {
     localStorage.removeItem(AI_STORAGE_KEY);
   });
 
-  // Stub: the generation's events come from an AI provider, which the test server does not run.
+  // Stub: these tests push chosen generation events at chosen moments (an ADD at 50 %, a REMOVE at 100 %) and count
+  // subscriptions; on the real server the events come from its room analysis job (a multi-scene source and a
+  // super-admin owner would be needed; not done yet).
   const admin = () => readyPlayer({ 'tour-id': tours.edit!, mode: 'edit', 'super-admin': true, api: stub }, { authToken: 'test-token' });
   const push = (event: unknown, persist = false) =>
     fetch(`${stub}/__ai-event`, { method: 'POST', body: JSON.stringify({ tourId: tours.edit, event, persist }) });
@@ -310,10 +312,11 @@ describe('AI marker generation (super admin)', () => {
   });
 
   it('shows "AI Markers already created" with the server message', async () => {
-    await fetch(`${stub}/__fail`, { method: 'POST', body: JSON.stringify({ op: 'tourGenerateAIMarkers', message: 'AI markers already exist', code: 'AI_MARKERS_EXIST' }) });
+    // The real server's answer for a tour that has AI markers (jobs/ai-markers.ts startAiMarkers).
+    await fetch(`${stub}/__fail`, { method: 'POST', body: JSON.stringify({ op: 'tourGenerateAIMarkers', message: ERROR_TEXTS.aiAlreadyCreated, code: 'AI_ALREADY_CREATED' }) });
     const p = await admin();
     q<HTMLButtonElement>(p, '.ai-generate').click();
     await until(() => shadowText(p).includes(ERROR_TEXTS.aiAlreadyCreated), 'dialog');
-    expect(shadowText(p)).to.contain(`${ERROR_TEXTS.aiFailedPrefix}AI markers already exist`);
+    expect(shadowText(p)).to.contain(`${ERROR_TEXTS.aiFailedPrefix}${ERROR_TEXTS.aiAlreadyCreated}`);
   });
 });
