@@ -32,7 +32,7 @@ import { faceBlurFilter, type FaceBlurStats } from '../src/media/blur-faces.js';
 import { BLUR_MIN_SCORE } from '../src/media/face-detect.js';
 import { CLIP_FPS } from '../src/media/encoding.js';
 import { decodeRgb, energy, faceVideo, facesAt, type MovingFace, type Rect } from '../test/support/faces.js';
-import { detectFaces, loadFaceDetector } from '../src/services/ai/faces.js';
+import { detectFaces, loadFaceDetector } from '../src/media/faces.js';
 import { timed, type Timing } from './timing.js';
 import { blurStats, faceFreeFrames, faceFreeSources } from '../test/support/face-free.js';
 

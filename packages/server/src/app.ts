@@ -18,7 +18,7 @@ import { createStorage } from './storage/create-storage.js';
 import type { Storage } from './storage/storage.js';
 import { createTokenService } from './auth/tokens.js';
 import { createHumanCheck } from './auth/human-check.js';
-import { resolveAuth } from './auth/resolve-auth.js';
+import { resolveAuth } from './services/resolve-auth.js';
 import type { AuthInfo, Context } from './graphql/builder.js';
 import { getSchema } from './graphql/schema.js';
 import { AppError, toClientError } from './graphql/errors.js';

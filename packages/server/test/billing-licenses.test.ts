@@ -6,7 +6,7 @@ import { deactivatedTours, insertTours, license } from './billing-helpers.js';
 import { applyPlan, downgradeToFree } from '../src/services/billing/licenses.js';
 import { expireLicenses } from '../src/services/billing/sync.js';
 import { countActiveTours, countUploadsSince, currentPeriodStart, licenseCounts } from '../src/services/licenses.js';
-import { resolveAuth } from '../src/auth/resolve-auth.js';
+import { resolveAuth } from '../src/services/resolve-auth.js';
 
 const GRANT = 'mutation($id: ID!) { licenseGrantOffline(companyId: $id) { planName quantity uploadLimit subscriptionId endDate } }';
 const DAY = 24 * 3600 * 1000;

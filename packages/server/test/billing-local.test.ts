@@ -106,7 +106,7 @@ describe.each(DB_KINDS)('local payment provider on %s', (kind) => {
     const after = await t.gql(LICENSE, {}, admin.token);
     expect(after.data.me.user.company.license).toMatchObject({ planName: 'Basic', quantity: basic.upTo, uploadLimit: basic.upTo * 2, subscriptionId: subs[0]!.id, endDate: null });
     // Roles follow the plan on the next request with the same token.
-    const auth = await (await import('../src/auth/resolve-auth.js')).resolveAuth(t.app.services, `Bearer ${admin.token}`);
+    const auth = await (await import('../src/services/resolve-auth.js')).resolveAuth(t.app.services, `Bearer ${admin.token}`);
     expect(auth?.roles).toContain('basic');
     // An upgrade does not switch tours back on by itself: the owner reactivates them.
     expect(await deactivatedTours(t.app, companyId)).toHaveLength(7);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REEL_STATUS } from '@roomwalk/shared';
-import { detectFaces, loadFaceDetector, FACE_MODEL_FILE } from '../src/services/ai/faces.js';
+import { detectFaces, loadFaceDetector, FACE_MODEL_FILE } from '../src/media/faces.js';
 import { modelsDir } from '../src/services/ai/object-detector.js';
 import { DETECT_EVERY, FacePlan, blurFacesInImage, blurPlane, faceBlurFilter, mergeRects, withFaceBlur, type FaceBlurStats } from '../src/media/blur-faces.js';
 import type { Rect } from '../src/media/face-detect.js';

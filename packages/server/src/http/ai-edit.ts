@@ -7,7 +7,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES } from '@roomwalk/shared';
-import { resolveAuth } from '../auth/resolve-auth.js';
+import { resolveAuth } from '../services/resolve-auth.js';
 import type { Services } from '../services/services.js';
 import { AI_IMAGE_MAX_BYTES, AI_NOT_CONFIGURED_TEXT, AiWorkerError, callInpainting } from '../services/ai/ai-worker.js';
 

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
 import type { Services } from '../services/services.js';
-import { recordBillingEvent } from '../services/billing/sync.js';
+import { recordBillingEvent } from '../services/billing/billing-events.js';
 import { customerOfObject } from '../services/billing/stripe-provider.js';
 
 export const STRIPE_SIGNATURE_TOLERANCE_S = 300;

@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
 import { LIVE_CLOSE_CODES, MESSAGE_TYPES, TOUR_STATUS } from '@roomwalk/shared';
 import type { Services } from '../services/services.js';
-import { resolveAuth } from '../auth/resolve-auth.js';
+import { resolveAuth } from '../services/resolve-auth.js';
 import { encodeId } from '../core/ids.js';
 import { parseIceServers } from '../services/live/ice-servers.js';
 import { createRoomBus } from '../services/live/room-bus.js';

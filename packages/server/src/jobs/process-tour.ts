@@ -9,27 +9,26 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { CompiledQuery, sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import { TOUR_STATUS } from '@roomwalk/shared';
-import type { Database, VideoInfoJson } from '../db/types.js';
+import type { VideoInfoJson } from '../db/types.js';
 import { topics } from '../events/event-bus.js';
 import type { TourProgressEvent } from '../core/events.js';
 import type * as Media from '../media/process-video.js';
 import type { Services } from '../services/services.js';
 import { sweepAbandonedUploads } from '../services/uploads.js';
 import { QUEUES } from './queue.js';
+import { PROCESS_TOUR_FAILED_QUEUE, ensureProcessingQueues, type ProcessTourJob } from './enqueue.js';
+
+export { PROCESS_TOUR_FAILED_QUEUE, enqueueProcessTour, ensureProcessingQueues, type ProcessTourJob } from './enqueue.js';
 
 /** Where jobs whose retries are exhausted (by errors or by dying workers) land, so the tour is marked FAILED. */
-export const PROCESS_TOUR_FAILED_QUEUE = `${QUEUES.processTour}-failed`;
 
 export const UPLOADS_SWEEP_QUEUE = 'uploads-sweep';
 
 /** What the user reads when processing failed for a reason that is not the video's fault. */
 export const PROCESSING_FAILED_TEXT = 'We could not process this video. Please try again, or upload another file.';
 
-export interface ProcessTourJob {
-  tourId: string;
-}
 
 export type ProcessVideo = typeof Media.processVideo;
 
@@ -50,36 +49,6 @@ const PROGRESS_INTERVAL_MS = 750;
 const BAND = { download: [0, 5], process: [5, 90], store: [90, 99] } as const;
 
 export const versionPrefix = (tourId: string, attempt: number) => `tours/${tourId}/v${attempt}/`;
-
-const queuesReady = new WeakSet<Services>();
-
-/** Creates the processing queue and its dead-letter queue (idempotent; once per process). */
-export async function ensureProcessingQueues(services: Services): Promise<void> {
-  if (queuesReady.has(services)) return;
-  const { boss } = services.queue;
-  await boss.createQueue(PROCESS_TOUR_FAILED_QUEUE, { name: PROCESS_TOUR_FAILED_QUEUE, retryLimit: 5, retryDelay: 5, retryBackoff: true } as never);
-  await boss.createQueue(QUEUES.processTour, { name: QUEUES.processTour, ...jobOptions(services) } as never);
-  queuesReady.add(services);
-}
-
-function jobOptions(services: Services) {
-  const c = services.config;
-  return {
-    retryLimit: c.PROCESSING_RETRY_LIMIT,
-    retryDelay: c.PROCESSING_RETRY_DELAY_SECONDS,
-    retryBackoff: true,
-    expireInSeconds: c.PROCESSING_EXPIRE_SECONDS,
-    deadLetter: PROCESS_TOUR_FAILED_QUEUE,
-  };
-}
-
-/** Enqueues processing inside the caller's transaction (pg-boss runs its insert on that connection). */
-export async function enqueueProcessTour(services: Services, tourId: string, trx: Transaction<Database>): Promise<void> {
-  const db = {
-    executeSql: async (text: string, values?: unknown[]) => ({ rows: (await trx.executeQuery(CompiledQuery.raw(text, values ?? []))).rows as unknown[] }),
-  };
-  await services.queue.boss.send(QUEUES.processTour, { tourId } satisfies ProcessTourJob, { ...jobOptions(services), db } as never);
-}
 
 /** Registers the processing worker and the worker that marks tours FAILED once retries are exhausted. */
 export async function registerProcessTourWorkers(services: Services, deps: { processVideo?: ProcessVideo } = {}): Promise<void> {

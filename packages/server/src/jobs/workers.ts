@@ -3,6 +3,10 @@ import type { MailMessage } from '../mail/mailer.js';
 import type { Services } from '../services/services.js';
 import { QUEUES } from './queue.js';
 import { registerProcessTourWorkers } from './process-tour.js';
+import { registerAiMarkersWorker } from './ai-markers.js';
+import { registerReelWorker } from './reel.js';
+import { registerShotsWorker } from './shots.js';
+import { registerBillingWorkers } from './billing.js';
 
 export async function registerWorkers(services: Services): Promise<void> {
   await services.queue.work<MailMessage>(QUEUES.mail, async (job) => {
@@ -11,11 +15,10 @@ export async function registerWorkers(services: Services): Promise<void> {
   const accounts = await import('../services/accounts.js');
   await services.queue.work<import('../services/accounts.js').AccountMailRequest>(accounts.ACCOUNT_MAIL_REQUEST_QUEUE, (job) => accounts.handleAccountMailRequest(services, job.data));
   await registerProcessTourWorkers(services);
-  await (await import('../services/billing/sync.js')).registerBillingWorkers(services);
-  await (await import('../services/ai/register-workers.js')).registerAiMediaWorkers(services);
+  await registerBillingWorkers(services);
+  await registerAiMarkersWorker(services);
+  await registerReelWorker(services);
+  await registerShotsWorker(services);
 }
 
-/** Queues a mail for the worker to send (retried by pg-boss when SMTP fails). */
-export async function enqueueMail(services: Services, message: MailMessage): Promise<void> {
-  await services.queue.send(QUEUES.mail, message, { retryLimit: 5, retryDelay: 10, retryBackoff: true });
-}
+export { enqueueMail } from './enqueue.js';

@@ -19,7 +19,7 @@
  * Images (shots): detection on a copy of at most 1280 px, then the same blur in each grown box.
  */
 import sharp from 'sharp';
-import { detectFaces, type FaceBox } from '../services/ai/faces.js';
+import { detectFaces, type FaceBox } from './faces.js';
 import { BLUR_MIN_SCORE, CONFIRM_SCORE, MAX_BOX_SHARE, plausibleFace, type Rect } from './face-detect.js';
 import { FaceDetectorThread } from './face-detector-thread.js';
 import type { FrameFilter, FrameFilterFactory } from './frame-pipe.js';

@@ -4,7 +4,7 @@
  * with the faces found (the caller blurs and encodes that same buffer afterwards): no copy either way.
  */
 import { parentPort } from 'node:worker_threads';
-import { loadFaceDetector } from '../services/ai/faces.js';
+import { loadFaceDetector } from './faces.js';
 import { detectFacesInYuv420 } from './face-detect.js';
 import type { DetectReply, DetectRequest } from './face-detector-thread.js';
 

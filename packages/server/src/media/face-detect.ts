@@ -3,7 +3,7 @@
  * from the frame, then BlazeFace. Kept apart from blur-faces.ts (no sharp) because it also runs inside the detection
  * thread (face-detect-worker.ts).
  */
-import { detectFaces, type FaceBox } from '../services/ai/faces.js';
+import { detectFaces, type FaceBox } from './faces.js';
 
 /**
  * Confidence needed to blur. It was 0.35 (a missed face costs more than a blurred poster), which blurred fractals,

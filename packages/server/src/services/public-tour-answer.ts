@@ -10,7 +10,7 @@
  */
 import type { TourRow } from '../db/types.js';
 import { planHasBranding } from '@roomwalk/shared';
-import { decodeId, encodeId } from '../graphql/builder.js';
+import { decodeId, encodeId } from '../core/ids.js';
 import type { CompanyBranding } from './branding.js';
 import { isLicenseActive } from './uploads.js';
 import type { Services } from './services.js';

@@ -10,7 +10,7 @@ import { type AuthInfo } from '../core/auth.js';
 import { AppError, fromZod } from '../core/errors.js';
 import { TOKEN_TTL_MS } from '../auth/one-time-tokens.js';
 import { newOneTimeToken } from '../auth/tokens.js';
-import { enqueueMail } from '../jobs/workers.js';
+import { enqueueMail } from '../jobs/enqueue.js';
 import { inviteMail, mailLinks } from '../mail/templates.js';
 import { findUserByEmail } from './accounts.js';
 import type { Services } from './services.js';

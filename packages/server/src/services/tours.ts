@@ -6,7 +6,8 @@ import {
   ERROR_CODES, ERROR_TEXTS, NOTICES, TOUR_STATUS, VALIDATION, hasActiveTourSlot, isAcceptedThumbnailName, tourInfoSchema,
 } from '@roomwalk/shared';
 import type { TourRow } from '../db/types.js';
-import { readFileUpload } from '../http/graphql-upload.js';
+import { readFileUpload } from '../core/file-upload.js';
+import { enqueueProcessTour, ensureProcessingQueues } from '../jobs/enqueue.js';
 import type { AuthInfo, FileUploadValue } from '../core/auth.js';
 import { decodeId } from '../core/ids.js';
 import { AppError, forbidden, fromZod, notFound } from '../core/errors.js';
@@ -59,7 +60,7 @@ export async function saveTour(services: Services, auth: AuthInfo, input: TourSa
   // the old choice. A tour still processing picks the new value up when its job claims it.
   const blurChanged = typeof input.blurFaces === 'boolean' && input.blurFaces !== tour.blur_faces;
   const reprocess = blurChanged && tour.status === TOUR_STATUS.PROCESSED && !!tour.video_key;
-  const jobs = reprocess ? await import('../jobs/process-tour.js') : null;
+  const jobs = reprocess ? { ensureProcessingQueues, enqueueProcessTour } : null;
   if (jobs) await jobs.ensureProcessingQueues(services);
   return services.db.transaction().execute(async (trx) => {
     const saved = await trx

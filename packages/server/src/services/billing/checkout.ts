@@ -6,7 +6,8 @@ import { PLAN_IDS, planById } from '@roomwalk/shared';
 import type { AuthInfo } from '../../core/auth.js';
 import type { Services } from '../services.js';
 import { getLicense } from './licenses.js';
-import { effectiveSubscription, paymentProvider } from './provider.js';
+import { effectiveSubscription } from './provider.js';
+import { paymentProvider } from './payment-provider.js';
 
 export const BILLING_TEXTS = {
   alreadySubscribed: 'Your company already has a subscription. Use Manage on your account page to change or cancel it.',

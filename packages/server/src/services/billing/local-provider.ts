@@ -8,7 +8,7 @@ import { planById } from '@roomwalk/shared';
 import type { Services } from '../services.js';
 import { currentPeriodStart } from '../licenses.js';
 import { catalogueTiers, type PaymentProvider, type PriceTier, type SubscriptionState } from './provider.js';
-import { emitLocalEvent } from './sync.js';
+import { emitLocalEvent } from './billing-events.js';
 import { billingDb, type LocalCheckoutSessionRow, type LocalSubscriptionRow } from './tables.js';
 
 /** A checkout link stays valid for a day (as Stripe's do); a portal link for an hour. */

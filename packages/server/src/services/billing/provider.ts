@@ -84,21 +84,3 @@ export function catalogueTier(p: Plan): PriceTier {
     currencyCode: CURRENCY.code, currencySymbol: CURRENCY.symbol, tierName: p.tierName, description: p.description, features: p.features,
   };
 }
-
-const providers = new WeakMap<Services, PaymentProvider>();
-
-/** The configured provider, built once per app. */
-export async function paymentProvider(services: Services): Promise<PaymentProvider> {
-  let p = providers.get(services);
-  if (!p) {
-    if (services.config.STRIPE_SECRET_KEY) {
-      const { createStripeProvider } = await import('./stripe-provider.js');
-      p = createStripeProvider(services);
-    } else {
-      const { createLocalProvider } = await import('./local-provider.js');
-      p = createLocalProvider(services);
-    }
-    providers.set(services, p);
-  }
-  return p;
-}

@@ -3,51 +3,17 @@
  * subscriptions back from the provider and sets the licence from that final state, so duplicates, retries and any
  * order of arrival end in the same licence.
  */
-import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { PLAN_IDS, planById } from '@roomwalk/shared';
 import type { Database } from '../../db/types.js';
 import type { Services } from '../services.js';
 import { applyPlan, downgradeToFree, expiredLicenses, getLicense, inTransaction, type ApplyPlanResult } from './licenses.js';
-import { effectiveSubscription, paymentProvider, type PaymentProvider, type SubscriptionState } from './provider.js';
-import { billingDb, type ProviderKind } from './tables.js';
+import { effectiveSubscription, type PaymentProvider, type SubscriptionState } from './provider.js';
+import { paymentProvider } from './payment-provider.js';
+import { billingDb } from './tables.js';
+import { BILLING_QUEUES } from './billing-events.js';
 
-export const BILLING_QUEUES = { sync: 'billing-sync', expire: 'billing-expire' } as const;
-/** The expiry sweep's schedule: licences whose end date passed fall back to the Free Trial within this period. */
-export const EXPIRY_SWEEP_CRON = '*/15 * * * *';
-
-export interface BillingEventInput {
-  id: string;
-  provider: ProviderKind;
-  type: string;
-  customerId: string | null;
-  companyId: string | null;
-}
-
-/** Records the event and queues its work; false (and nothing queued) when this id was seen before. */
-export async function recordBillingEvent(services: Services, ev: BillingEventInput): Promise<boolean> {
-  const bdb = billingDb(services.db);
-  const inserted = await bdb
-    .insertInto('billing_events')
-    .values({ id: ev.id, provider: ev.provider, type: ev.type, customer_id: ev.customerId, company_id: ev.companyId })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  if (!inserted) return false;
-  try {
-    await services.queue.send(BILLING_QUEUES.sync, { eventId: ev.id });
-  } catch (err) {
-    // Not queued: forget the event so the provider's retry (or the local caller) delivers it again.
-    await bdb.deleteFrom('billing_events').where('id', '=', ev.id).execute();
-    throw err;
-  }
-  return true;
-}
-
-/** An internal event of the local provider (same path as a Stripe webhook). */
-export function emitLocalEvent(services: Services, type: string, companyId: string, customerId: string | null): Promise<boolean> {
-  return recordBillingEvent(services, { id: `evt_local_${randomBytes(12).toString('hex')}`, provider: 'local', type, customerId, companyId });
-}
+export { BILLING_QUEUES, EXPIRY_SWEEP_CRON, emitLocalEvent, recordBillingEvent, type BillingEventInput } from './billing-events.js';
 
 /** The job: find the event's company, sync it, mark the event processed. Throws (and is retried) when the provider fails. */
 export async function processBillingEvent(services: Services, eventId: string): Promise<void> {
@@ -119,21 +85,4 @@ export async function expireLicenses(services: Services, now = new Date()): Prom
     if (after && after.end_date && new Date(after.end_date) <= now) await downgradeToFree(services.db, license.company_id, now);
   }
   return due.length;
-}
-
-/** Billing jobs on worker nodes: event processing and the scheduled expiry sweep. */
-export async function registerBillingWorkers(services: Services): Promise<void> {
-  // Batches keep a burst of webhooks quick; a failure retries the batch, which is harmless: processed events are skipped.
-  await services.queue.work<{ eventId: string }>(
-    BILLING_QUEUES.sync,
-    async (job) => {
-      await processBillingEvent(services, job.data.eventId);
-    },
-    { batchSize: 20 },
-  );
-  await services.queue.work<object>(BILLING_QUEUES.expire, async () => {
-    const n = await expireLicenses(services);
-    if (n > 0) services.log.info({ licences: n }, 'expired licences ended');
-  });
-  await services.queue.boss.schedule(BILLING_QUEUES.expire, EXPIRY_SWEEP_CRON, {});
 }

@@ -5,7 +5,7 @@ import type { Services } from '../services.js';
 import { AppError, fromZod } from '../../core/errors.js';
 import { decodeId } from '../../core/ids.js';
 import { topics } from '../../events/event-bus.js';
-import { enqueueMail } from '../../jobs/workers.js';
+import { enqueueMail } from '../../jobs/enqueue.js';
 import { leadMail } from './lead-mail.js';
 import { hostLink, issueRequest, participantId, sessionExpiry, LIVE_ROLES, type ViewingSessionRequest } from './sessions.js';
 import { liveDb } from './tables.js';

@@ -1,7 +1,7 @@
 /** Bearer token → the caller, with company and roles read fresh from the database (plans and roles change). */
 import type { AuthInfo } from '../core/auth.js';
-import type { Services } from '../services/services.js';
-import { getLicense, rolesFor } from '../services/licenses.js';
+import type { Services } from './services.js';
+import { getLicense, rolesFor } from './licenses.js';
 
 export async function resolveAuth(services: Services, header: string): Promise<AuthInfo | null> {
   const m = /^Bearer\s+(.+)$/i.exec(header.trim());

@@ -11,7 +11,7 @@ export type GraphModel = import('@tensorflow/tfjs-converter').GraphModel;
 
 /** Folder of the shipped model files (packages/server/models). */
 export function modelsDir(): string {
-  return fileURLToPath(new URL('../../../models', import.meta.url));
+  return fileURLToPath(new URL('../../models', import.meta.url));
 }
 
 let runtime: Promise<{ tf: Tf; backend: string }> | null = null;

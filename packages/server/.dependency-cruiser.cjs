@@ -1,0 +1,47 @@
+/**
+ * The server's import rules (docs/code-map.md): no import circles, and each floor imports only floors below it:
+ *   app, main, index, cli → http, jobs → graphql → services → storage, auth, mail, events, jobs/enqueue, jobs/queue
+ *   → media, db → core, config
+ * Two exceptions: `jobs/enqueue.ts` and `jobs/queue.ts` sit on the storage floor (what services may start), and any
+ * module may name the `Services` container's type (services/services.ts, a type-only import: no runtime coupling).
+ * test/architecture.test.ts runs these rules in `npm test`; `npx depcruise src -c .dependency-cruiser.cjs` lists
+ * what breaks them.
+ */
+const floors = [
+  ['core', ['^src/core/', '^src/config\\.ts$']],
+  ['media and db', ['^src/media/', '^src/db/']],
+  ['storage, auth, mail, events and enqueueing', ['^src/storage/', '^src/auth/', '^src/mail/', '^src/events/', '^src/jobs/(enqueue|queue)\\.ts$']],
+  ['services', ['^src/services/']],
+  ['graphql', ['^src/graphql/']],
+  ['http and jobs', ['^src/http/', '^src/jobs/']],
+  ['the app', ['^src/(app|main|index)\\.ts$', '^src/cli/']],
+];
+const any = (paths) => paths.map((p) => `(${p})`).join('|');
+const lower = (i) => floors.slice(0, i + 1).flatMap(([, p]) => p);
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', comment: 'An import circle between server modules.', from: { path: '^src/' }, to: { circular: true } },
+    ...floors.slice(0, -1).map(([name, paths], i) => ({
+      name: `${name.replace(/[^a-z]+/g, '-')}-imports-upward`,
+      severity: 'error',
+      comment: `${name} may import only itself and the floors below it.`,
+      from: { path: any(paths) },
+      to: { pathNot: any([...lower(i), '^src/services/services\\.ts$']) },
+    })),
+    {
+      name: 'services-container-type-only',
+      severity: 'error',
+      comment: 'Below the services floor, the Services container is named as a type only.',
+      from: { path: any(lower(2)) },
+      to: { path: '^src/services/services\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    includeOnly: '^src/',
+    exclude: { path: '\\.test\\.ts$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};
