@@ -4,8 +4,9 @@
  * server answers (issue 17): the player's own tour document, sent the way the player sends it (GET without a session,
  * from another origin), gets the same status, media type, CORS header and the same shape of body (every field, at every
  * level) from both, for a tour and for an unknown tour; the stub's failing tour is worded as the real server words a
- * failure of its own; and the visitor's lead (tourLeadCreate, which the live-call tests take from the stub) has the
- * same answer from both.
+ * failure of its own; the visitor's lead (tourLeadCreate, which the live-call tests take from the stub) and the
+ * editor's marker calls (which the AI-marker tests make to the stub) have the same answers from both, with and
+ * without a session.
  */
 import fs from 'node:fs';
 import { DEV_TURNSTILE_TOKEN } from '@roomwalk/shared';
@@ -14,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser } from './helpers/seed.js';
 import { seedProcessedTour } from './fixtures/tours.js';
-import { PLAYER_TOUR_QUERY } from '../../player-element/src/api/queries.js';
+import { MARKER_DELETE, MARKER_SAVE, MARKER_UPDATE, PLAYER_TOUR_QUERY } from '../../player-element/src/api/queries.js';
 // @ts-expect-error: a plain .mjs test helper of the player package, without types.
 import { startStub, INTERNAL_ERROR } from '../../player-element/test/stub-server.mjs';
 // @ts-expect-error: as above.
@@ -49,12 +50,14 @@ describe('the player test stub answers as the real server', () => {
   let t: TestApp;
   let stub: { origin: string; stop: () => Promise<void> };
   let tourId: string;
+  let ownerToken: string;
   beforeAll(async () => {
     generateTestFixtures();
     t = await startTestApp('pglite');
     const agent = await seedUser(t.app, { plan: 'pro' });
     const tour = await seedProcessedTour(t, agent, 2);
     tourId = tour.id;
+    ownerToken = agent.token;
     await t.app.services.db.insertInto('markers').values({ tour_id: tour.row.id, name: 'Kitchen', description: '', frame_index: 40, scroll_position: 0, is_fast_travel: true } as never).execute();
     // The same tour id on the stub, backed by its 'main' fixture.
     stub = await startStub({ extraTours: { [tourId]: 'main' } });
@@ -111,5 +114,34 @@ describe('the player test stub answers as the real server', () => {
     expect(fake.status).toBe(real.status);
     expect(fake.acao).toBe(real.acao);
     expect(shape(fake.body)).toEqual(shape(real.body));
+  });
+
+  it("the editor's marker calls: same status and body shape, and the same refusal without a session", async () => {
+    const post = async (base: string, query: string, variables: Record<string, unknown>, token: string | null) => {
+      const res = await fetch(`${base}/query`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify({ query, variables }) });
+      return { status: res.status, body: (await res.json()) as { data?: Record<string, { id?: string }> | null; errors?: Array<{ message: string; extensions?: { code?: string } }> } };
+    };
+    const both = async (query: string, variables: (tour: string, marker?: string) => Record<string, unknown>, ids: { real?: string; fake?: string } = {}) => ({
+      real: await post(t.url, query, variables(tourId, ids.real), ownerToken),
+      fake: await post(stub.origin, query, variables(STUB_MAIN, ids.fake), 'test-token'),
+    });
+    const save = await both(MARKER_SAVE, (tour) => ({ input: { name: 'Hallway', description: '', tourId: tour, scrollPosition: 0, isFastTravel: true, frameIndex: 60 } }));
+    expect(save.real.body.errors).toBeUndefined();
+    expect(save.fake.status).toBe(save.real.status);
+    expect(shape(save.fake.body)).toEqual(shape(save.real.body));
+    const ids = { real: save.real.body.data!.markerSave!.id, fake: save.fake.body.data!.markerSave!.id };
+    const update = await both(MARKER_UPDATE, (_tour, id) => ({ input: { id, name: 'Galley', description: '', isFastTravel: true } }), ids);
+    expect(update.real.body.errors).toBeUndefined();
+    expect(update.fake.status).toBe(update.real.status);
+    expect(shape(update.fake.body)).toEqual(shape(update.real.body));
+    const del = await both(MARKER_DELETE, (_tour, id) => ({ markerId: id }), ids);
+    expect(del.real.body.errors).toBeUndefined();
+    expect(shape(del.fake.body)).toEqual(shape(del.real.body));
+    // Without a session.
+    const real = await post(t.url, MARKER_SAVE, { input: { name: 'Hallway', tourId, frameIndex: 60 } }, null);
+    const fake = await post(stub.origin, MARKER_SAVE, { input: { name: 'Hallway', tourId: STUB_MAIN, frameIndex: 60 } }, null);
+    expect(fake.status).toBe(real.status);
+    expect(fake.body.errors?.[0]?.extensions?.code).toBe(real.body.errors?.[0]?.extensions?.code);
+    expect(fake.body.errors?.[0]?.message).toBe(real.body.errors?.[0]?.message);
   });
 });
