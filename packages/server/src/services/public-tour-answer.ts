@@ -45,6 +45,8 @@ const str = (v: unknown): string => {
   return v;
 };
 const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : str(v));
+/** A string or null as JSON. */
+const json = (v: string | null): string => JSON.stringify(v);
 const bool = (v: unknown): boolean => {
   if (typeof v !== 'boolean') throw new NotExact();
   return v;
@@ -136,30 +138,33 @@ function serialise(
   const vi = (r.video_info ?? null) as Record<string, unknown> | null;
   if (vi !== null && (typeof vi !== 'object' || Array.isArray(vi))) throw new NotExact();
   const tourGlobal = encodeId('Tour', r.id);
-  const tour = {
-    id: tourGlobal,
-    title: strOrNull(r.title),
-    description: strOrNull(r.description),
-    thumbnailURL: r.thumbnail_key ? url(r.thumbnail_key) : null,
-    tourIntroLogoURL: introKey ? url(introKey) : null,
-    tourAccentColor: strOrNull(branding?.accentColor ?? null),
-    listingLink: strOrNull(r.listing_link),
-    views: int(r.views),
-    status: { status: str(r.status) },
-    videoInfo: vi ? { width: int(vi.width), height: int(vi.height), fullSize: float(vi.fullSize), mediumSize: float(vi.mediumSize), smallSize: float(vi.smallSize) } : null,
-    clips: clips.map(([cid, index, frameCount, duration, high, low]) => ({ id: encodeId('Clip', cid), index: int(index), frameCount: int(frameCount), duration: float(duration), highURI: str(url(str(high))), lowURI: str(url(str(low))) })),
-    markers: markers.map(([mid, name, description, scrollPosition, frameIndex, isFastTravel]) => ({
-      id: encodeId('Marker', mid), name: str(name), description: str(description), tourId: tourGlobal,
-      scrollPosition: float(scrollPosition), frameIndex: float(frameIndex), isFastTravel: bool(isFastTravel),
-    })),
-    agentProfile: agent
-      ? {
-          fullname: str([agent.name, agent.surname].filter(Boolean).join(' ') || agent.username),
-          contactNumber: strOrNull(agent.contact_number),
-          email: str(agent.username),
-          profileImageURL: agent.profile_image_key ? url(agent.profile_image_key) : null,
-        }
-      : null,
-  };
-  return JSON.stringify({ data: { tour } });
+  const tourJson = json(tourGlobal);
+  // Written out directly (no intermediate objects per clip and marker): each value is checked as GraphQL would print it,
+  // strings through JSON.stringify, numbers as JSON.stringify prints a finite number (its shortest decimal form).
+  let out =
+    `{"data":{"tour":{"id":${tourJson},"title":${json(strOrNull(r.title))},"description":${json(strOrNull(r.description))}` +
+    `,"thumbnailURL":${json(r.thumbnail_key ? url(r.thumbnail_key) : null)},"tourIntroLogoURL":${json(introKey ? url(introKey) : null)}` +
+    `,"tourAccentColor":${json(strOrNull(branding?.accentColor ?? null))},"listingLink":${json(strOrNull(r.listing_link))}` +
+    `,"views":${int(r.views)},"status":{"status":${json(str(r.status))}},"videoInfo":` +
+    (vi ? `{"width":${int(vi.width)},"height":${int(vi.height)},"fullSize":${float(vi.fullSize)},"mediumSize":${float(vi.mediumSize)},"smallSize":${float(vi.smallSize)}}` : 'null') +
+    ',"clips":[';
+  for (let i = 0; i < clips.length; i++) {
+    const [cid, index, frameCount, duration, high, low] = clips[i]!;
+    out +=
+      `${i ? ',' : ''}{"id":${json(encodeId('Clip', str(cid)))},"index":${int(index)},"frameCount":${int(frameCount)},"duration":${float(duration)}` +
+      `,"highURI":${json(str(url(str(high))))},"lowURI":${json(str(url(str(low))))}}`;
+  }
+  out += '],"markers":[';
+  for (let i = 0; i < markers.length; i++) {
+    const [mid, name, description, scrollPosition, frameIndex, isFastTravel] = markers[i]!;
+    out +=
+      `${i ? ',' : ''}{"id":${json(encodeId('Marker', str(mid)))},"name":${json(str(name))},"description":${json(str(description))},"tourId":${tourJson}` +
+      `,"scrollPosition":${float(scrollPosition)},"frameIndex":${float(frameIndex)},"isFastTravel":${bool(isFastTravel)}}`;
+  }
+  out += '],"agentProfile":';
+  out += agent
+    ? `{"fullname":${json(str([agent.name, agent.surname].filter(Boolean).join(' ') || agent.username))},"contactNumber":${json(strOrNull(agent.contact_number))}` +
+      `,"email":${json(str(agent.username))},"profileImageURL":${json(agent.profile_image_key ? url(agent.profile_image_key) : null)}}`
+    : 'null';
+  return `${out}}}}`;
 }
