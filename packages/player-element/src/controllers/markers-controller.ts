@@ -1,6 +1,10 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { PLAYER_ERROR_TEXTS as ERROR_TEXTS, PLAYER_NOTICES as NOTICES, TIMINGS_MS, safeLocalStorage } from '@roomwalk/shared';
+import type { ErrorCode } from '@roomwalk/shared';
 import { AI_STORAGE_KEY } from '../constants.js';
+
+const ALREADY_CREATED: ErrorCode = 'AI_ALREADY_CREATED';
+const ALREADY_GENERATING: ErrorCode = 'AI_ALREADY_GENERATING';
 import { graphqlRequest, GraphQLRequestError } from '../api/graphql.js';
 import { AI_MARKERS_SUBSCRIPTION, MARKER_DELETE, MARKER_SAVE, MARKER_UPDATE, TOUR_GENERATE_AI_MARKERS } from '../api/queries.js';
 import type { AIMarkerEvent, Marker } from '../api/types.js';
@@ -140,7 +144,10 @@ export class MarkersController implements ReactiveController {
       const err = e as GraphQLRequestError;
       this.stop();
       const body = `${ERROR_TEXTS.aiFailedPrefix}${err.message}`;
-      if (err.code === 'AI_MARKERS_EXIST' || /already/i.test(err.message)) this.host.showDialog({ title: ERROR_TEXTS.aiAlreadyCreated, body });
+      // By code, as the server answers (services/ai/start-ai-markers.ts): a run of this user on another tab or device
+      // is the spec's "already generating" dialog, AI markers already on the tour its "already created" one.
+      if (err.code === ALREADY_CREATED) this.host.showDialog({ title: ERROR_TEXTS.aiAlreadyCreated, body });
+      else if (err.code === ALREADY_GENERATING) this.host.showDialog({ title: ERROR_TEXTS.aiAlreadyGenerating });
       else this.host.showNotice(body, 'error');
     }
   }

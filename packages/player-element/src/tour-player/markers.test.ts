@@ -319,4 +319,14 @@ describe('AI marker generation (super admin)', () => {
     await until(() => shadowText(p).includes(ERROR_TEXTS.aiAlreadyCreated), 'dialog');
     expect(shadowText(p)).to.contain(`${ERROR_TEXTS.aiFailedPrefix}${ERROR_TEXTS.aiAlreadyCreated}`);
   });
+
+  it('shows "AI Markers already generating for another tour." when the server has a run of this user elsewhere', async () => {
+    // Another tab or device of the same user is generating: the server refuses with AI_ALREADY_GENERATING.
+    await fetch(`${stub}/__fail`, { method: 'POST', body: JSON.stringify({ op: 'tourGenerateAIMarkers', message: ERROR_TEXTS.aiAlreadyGenerating, code: 'AI_ALREADY_GENERATING' }) });
+    const p = await admin();
+    q<HTMLButtonElement>(p, '.ai-generate').click();
+    await until(() => shadowText(p).includes(ERROR_TEXTS.aiAlreadyGenerating), 'dialog');
+    expect(shadowText(p)).to.not.contain(ERROR_TEXTS.aiAlreadyCreated);
+    expect(p.shadowRoot!.querySelector('.dialog[data-kind="info"]'), 'a dialog, not a notice').to.exist;
+  });
 });
