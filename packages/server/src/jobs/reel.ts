@@ -9,55 +9,14 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { randomInt } from 'node:crypto';
-import { ERROR_CODES, ERROR_TEXTS, REEL_STATUS, REELS_MAX, TOUR_STATUS, VALIDATION } from '@roomwalk/shared';
+import { REEL_STATUS } from '@roomwalk/shared';
 import { sql } from 'kysely';
-import { topics } from '../events/event-bus.js';
-import { AppError } from '../core/errors.js';
-import type { ReelProgressEvent } from '../core/events.js';
 import type { Services } from '../services/services.js';
-import { aiDb, type ReelRow } from '../services/ai/tables.js';
-import { REEL_PROVIDER, renderReel } from '../services/reels/render-reel.js';
+import { aiDb } from '../services/ai/tables.js';
+import { renderReel } from '../services/reels/render-reel.js';
+import { REEL_FAILED_TEXT, REEL_QUEUE, failReel, publishReelProgress, type ReelJob } from '../services/reels/start-reel.js';
 
-export const REEL_QUEUE = 'reel-render';
-export const REEL_NOT_PROCESSED_TEXT = 'Tour must be fully processed before generating reels.';
-export const REEL_FAILED_TEXT = 'Could not generate reel';
-
-export interface ReelJob { reelId: string }
-
-const slug = (s: string | null) => (s ?? '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'tour';
-
-/** Creates a reel for a tour (raw id) and queues its render; enforces the five non-failed reels. */
-export async function startReel(services: Services, userId: string, tourId: string, seed = randomInt(1, 2 ** 31 - 1)): Promise<ReelRow> {
-  const db = aiDb(services.db);
-  const reel = await db.transaction().execute(async (trx) => {
-    const tour = await trx.selectFrom('tours').select(['id', 'status', 'title', 'video_key']).where('id', '=', tourId).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
-    if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
-    if (tour.status !== TOUR_STATUS.PROCESSED || !tour.video_key) throw new AppError(ERROR_CODES.TOUR_NOT_PROCESSED, REEL_NOT_PROCESSED_TEXT);
-    const counted = await trx.selectFrom('reels').select(sql<number>`count(*)::int`.as('n')).where('tour_id', '=', tourId).where('status', '!=', REEL_STATUS.FAILED).executeTakeFirstOrThrow();
-    if (Number(counted.n) >= REELS_MAX) throw new AppError(ERROR_CODES.REELS_LIMIT, VALIDATION.reelsMax);
-    const all = await trx.selectFrom('reels').select(sql<number>`count(*)::int`.as('n')).where('tour_id', '=', tourId).executeTakeFirstOrThrow();
-    return trx.insertInto('reels').values({ tour_id: tourId, created_by: userId, key: `${slug(tour.title)}-${Number(all.n) + 1}`, seed, provider: REEL_PROVIDER, progress_text: 'Queued' }).returningAll().executeTakeFirstOrThrow();
-  });
-  try {
-    await services.queue.send(REEL_QUEUE, { reelId: reel.id } satisfies ReelJob, { retryLimit: 1, retryDelay: 5, expireInSeconds: 30 * 60 });
-  } catch (err) {
-    await failReel(services, reel.id, REEL_FAILED_TEXT);
-    throw err;
-  }
-  return reel;
-}
-
-async function publish(services: Services, reelId: string, e: ReelProgressEvent) {
-  await services.events.publish(topics.reelProgress(reelId), e);
-}
-
-async function failReel(services: Services, reelId: string, reason: string): Promise<void> {
-  const db = aiDb(services.db);
-  const row = await db.updateTable('reels').set({ status: REEL_STATUS.FAILED, error: reason, progress_text: reason, updated_at: new Date() })
-    .where('id', '=', reelId).where('status', '=', REEL_STATUS.PROCESSING).returning(['progress']).executeTakeFirst();
-  if (row) await publish(services, reelId, { progress: row.progress, status: REEL_STATUS.FAILED, text: reason, thumbnailURL: null });
-}
+export { REEL_FAILED_TEXT, REEL_NOT_PROCESSED_TEXT, REEL_QUEUE, startReel, type ReelJob } from '../services/reels/start-reel.js';
 
 export interface ReelJobDeps { render?: typeof renderReel; preset?: string }
 
@@ -76,7 +35,7 @@ export async function reelJob(services: Services, reelId: string, deps: ReelJobD
     last = p;
     chain = chain.then(async () => {
       await db.updateTable('reels').set({ progress: p, progress_text: text, updated_at: new Date() }).where('id', '=', reelId).where('status', '=', REEL_STATUS.PROCESSING).execute();
-      await publish(services, reelId, { progress: p, status: REEL_STATUS.PROCESSING, text, thumbnailURL: null });
+      await publishReelProgress(services, reelId, { progress: p, status: REEL_STATUS.PROCESSING, text, thumbnailURL: null });
     }).catch((err) => services.log.warn({ err, reelId }, 'reel progress update failed'));
     return chain;
   };
@@ -129,7 +88,7 @@ export async function reelJob(services: Services, reelId: string, deps: ReelJobD
       await services.storage.delete(thumbKey);
       return;
     }
-    await publish(services, reelId, { progress: 100, status: REEL_STATUS.CREATED, text: null, thumbnailURL: services.storage.publicUrl(thumbKey) });
+    await publishReelProgress(services, reelId, { progress: 100, status: REEL_STATUS.CREATED, text: null, thumbnailURL: services.storage.publicUrl(thumbKey) });
   } catch (err) {
     await chain;
     services.log.warn({ err, reelId }, 'reel render failed');

@@ -8,71 +8,25 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { sql } from 'kysely';
 import { CLIP_FRAMES } from '../media/encoding.js';
-import { DEFAULT_STAGING_PROMPT, ERROR_CODES, ERROR_TEXTS, SHOT_STATUS, TOUR_STATUS } from '@roomwalk/shared';
+import { SHOT_STATUS, TOUR_STATUS } from '@roomwalk/shared';
 import { AppError } from '../core/errors.js';
 import type { Services } from '../services/services.js';
-import { aiDb, type ShotRow } from '../services/ai/tables.js';
+import { aiDb } from '../services/ai/tables.js';
 import { analyseRooms } from '../services/ai/rooms.js';
 import { extractStill, sampleFrames } from '../services/ai/ffmpeg.js';
 import { scoreFrame } from '../services/shots/score-frame.js';
 import { enhanceImage } from '../services/shots/enhance.js';
 import { blurShotFaces } from '../services/shots/blur.js';
-import { AI_NOT_CONFIGURED_TEXT, callInpainting } from '../services/ai/ai-worker.js';
+import { callInpainting } from '../services/ai/ai-worker.js';
+import { SHOTS_QUEUE, type ShotsJob } from '../services/shots/start-shots.js';
 
-export const SHOTS_QUEUE = 'shots';
+export { ENHANCE_UNAVAILABLE_TEXT, SHOT_BUSY_TEXT, SHOTS_QUEUE, STAGE_UNAVAILABLE_TEXT, shotsGenerating, startShots, startShotWork, type ShotsJob } from '../services/shots/start-shots.js';
+
 export const SHOTS_PER_ROOM = 2;
 export const SHOTS_MAX = 12;
 export const SCORE_SIZE = { width: 320, height: 180 } as const;
-export const SHOT_BUSY_TEXT = 'This photo is still processing.';
-export const ENHANCE_UNAVAILABLE_TEXT = 'This photo is already enhanced.';
-export const STAGE_UNAVAILABLE_TEXT = 'Enhance the photo first; a staged photo cannot be staged again.';
 export const SHOT_FAILED_TEXT = 'Could not process this photo. Please try again.';
-
-export type ShotsJob = { kind: 'generate'; tourId: string } | { kind: 'enhance'; shotId: string } | { kind: 'stage'; shotId: string; prompt: string };
-
-const generateKey = (tourId: string) => `shots-generate-${tourId}`;
-
-/**
- * Whether a photo generation of the tour is queued or running: its pg-boss job (one per tour, by singleton key) is not
- * yet completed, failed, expired or cancelled. The console keeps refreshing while it is (tours §4).
- */
-export async function shotsGenerating(services: Services, tourId: string): Promise<boolean> {
-  const { rows } = await sql<{ one: number }>`select 1 as one from pgboss.job where name = ${SHOTS_QUEUE} and singleton_key = ${generateKey(tourId)} and state in ('created', 'retry', 'active') limit 1`.execute(services.db);
-  return rows.length > 0;
-}
-
-/** Refuses a tour that is not processed, then queues one generation per tour at a time. */
-export async function startShots(services: Services, tourId: string): Promise<void> {
-  const tour = await services.db.selectFrom('tours').select(['status', 'video_key']).where('id', '=', tourId).where('deleted_at', 'is', null).executeTakeFirst();
-  if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
-  if (tour.status !== TOUR_STATUS.PROCESSED || !tour.video_key) throw new AppError(ERROR_CODES.TOUR_NOT_PROCESSED, ERROR_TEXTS.shotsNotReady);
-  await services.queue.send(SHOTS_QUEUE, { kind: 'generate', tourId } satisfies ShotsJob, { singletonKey: generateKey(tourId), retryLimit: 1, expireInSeconds: 30 * 60 });
-}
-
-/** Marks a shot PROCESSING for an enhance or a staging, enforcing the availability rules of tours §4. */
-export async function startShotWork(services: Services, shotId: string, kind: 'enhance' | 'stage', prompt = DEFAULT_STAGING_PROMPT): Promise<ShotRow> {
-  const db = aiDb(services.db);
-  if (kind === 'stage' && !services.config.AI_WORKER_URL) {
-    // Still recorded on the shot, so the card shows why.
-    const row = await db.updateTable('shots').set({ status: SHOT_STATUS.FAILED, error_message: AI_NOT_CONFIGURED_TEXT, updated_at: new Date() })
-      .where('id', '=', shotId).where('status', '!=', SHOT_STATUS.PROCESSING).where('enhanced_key', 'is not', null).where('staged_key', 'is', null).returningAll().executeTakeFirst();
-    if (row) return row;
-  }
-  const row = await db.transaction().execute(async (trx) => {
-    const shot = await trx.selectFrom('shots').selectAll().where('id', '=', shotId).forUpdate().executeTakeFirst();
-    if (!shot) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
-    if (shot.status === SHOT_STATUS.PROCESSING) throw new AppError(ERROR_CODES.CONFLICT, SHOT_BUSY_TEXT);
-    // Enhance: when there is no enhanced image (or the last try failed: re-enhance). Stage: enhanced, not yet staged.
-    if (kind === 'enhance' && shot.enhanced_key && shot.status !== SHOT_STATUS.FAILED) throw new AppError(ERROR_CODES.CONFLICT, ENHANCE_UNAVAILABLE_TEXT);
-    if (kind === 'stage' && (!shot.enhanced_key || shot.staged_key)) throw new AppError(ERROR_CODES.CONFLICT, STAGE_UNAVAILABLE_TEXT);
-    return trx.updateTable('shots').set({ status: SHOT_STATUS.PROCESSING, error_message: null, ...(kind === 'stage' ? { staging_prompt: prompt } : {}), updated_at: new Date() })
-      .where('id', '=', shotId).returningAll().executeTakeFirstOrThrow();
-  });
-  await services.queue.send(SHOTS_QUEUE, (kind === 'enhance' ? { kind, shotId } : { kind, shotId, prompt }) satisfies ShotsJob, { retryLimit: 1, expireInSeconds: 10 * 60 });
-  return row;
-}
 
 const shotPrefix = (tourId: string, shotId: string) => `tours/${tourId}/shots/${shotId}/`;
 

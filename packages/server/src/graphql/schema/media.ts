@@ -9,9 +9,9 @@ import { MarkerRef, TourRef } from './tour-refs.js';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import type { Services } from '../../services/services.js';
 import { aiDb, type ReelRow, type ShotRow } from '../../services/ai/tables.js';
-import { startReel } from '../../jobs/reel.js';
-import { shotsGenerating, startShots, startShotWork } from '../../jobs/shots.js';
-import { startAiMarkers } from '../../jobs/ai-markers.js';
+import { startReel } from '../../services/reels/start-reel.js';
+import { shotsGenerating, startShots, startShotWork } from '../../services/shots/start-shots.js';
+import { startAiMarkers } from '../../services/ai/start-ai-markers.js';
 
 export interface ReelModel {
   id: string; key: string; progress: number; seed: number; provider: string; highURI: string | null; thumbnailURL: string | null; status: string;
