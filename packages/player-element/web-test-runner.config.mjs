@@ -33,8 +33,19 @@ async function startRealServer() {
     child.once('exit', (code) => reject(new Error(`the real server for the player tests exited with ${code} before it was ready`)));
     lines.once('line', (line) => resolveReady(JSON.parse(line)));
   });
+  // Later lines answer commands (one at a time): see player-tours.ts.
+  let queue = Promise.resolve();
+  const command = (cmd) => {
+    const sent = queue.then(() => new Promise((resolveAck) => {
+      lines.once('line', (line) => resolveAck(JSON.parse(line)));
+      child.stdin.write(`${JSON.stringify(cmd)}\n`);
+    }));
+    queue = sent.catch(() => undefined);
+    return sent;
+  };
   return {
     ...ready,
+    command,
     stop: () => new Promise((done) => {
       if (child.exitCode !== null) return done();
       child.once('exit', () => done());
@@ -110,6 +121,8 @@ export default {
           return true;
         }
         if (command === 'console-messages') return consoleBySession.get(session.id) ?? [];
+        // Agora on the real server (payload { appId, certificate } or null), as AGORA_APP_ID / AGORA_APP_CERTIFICATE.
+        if (command === 'server-agora') return server.command({ agora: payload ?? null });
         // The URLs the page and its workers requested since 'requests-start' (which clips a player fetched from the
         // real server, seen by the browser rather than a stub's log).
         if (command === 'requests-start') {

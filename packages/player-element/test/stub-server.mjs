@@ -36,8 +36,6 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
   let log = [];
   let failNext = {};
   let seq = 0;
-  /** Agora settings the next live viewing sessions carry (POST /__agora), as a server with AGORA_APP_ID answers. */
-  let agora = null;
   /** Clip paths requested since the last reset, and a pattern of clip paths whose answers are held (POST /__hold). */
   let clipLog = [];
   /** Visit beacons (POST /tour-visit) since the last reset: { body, contentType }. */
@@ -48,7 +46,6 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
   let epoch = 0;
   const subs = new Set();
   const reset = () => {
-    agora = null;
     markers = {};
     for (const key of ['main', 'edit', 'portrait', 'other', 'slow']) {
       markers[TOURS[key]] = INITIAL_MARKERS.map((m) => ({ ...m, id: `${m.id}-${key}`, description: '', tourId: TOURS[key], scrollPosition: 0, isFastTravel: true }));
@@ -140,7 +137,7 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
       const i = variables.input;
       if (!i?.turnstileToken) return gqlError('Please complete the human check.', 'BAD_USER_INPUT');
       const tourLead = { id: `lead-${++seq}`, name: i.name, surname: i.surname ?? null, email: i.email, contactNumber: i.contactNumber ?? null, leadType: i.leadType, tourId: i.tourId };
-      const viewingSessionRequest = { signalingToken: 'e30.eyJzaWQiOiJzZXNzaW9uLTEifQ.x', rtcToken: agora?.rtcToken ?? null, appId: agora?.appId ?? null, viewingSessionUserId: `viewer-${seq}`, expireTime: new Date(Date.now() + 3_600_000).toISOString() };
+      const viewingSessionRequest = { signalingToken: 'e30.eyJzaWQiOiJzZXNzaW9uLTEifQ.x', rtcToken: null, appId: null, viewingSessionUserId: `viewer-${seq}`, expireTime: new Date(Date.now() + 3_600_000).toISOString() };
       return { data: { tourLeadCreate: { tourLead, viewingSessionRequest } } };
     }
     if (op !== 'unknown' && authorization !== 'Bearer test-token') return gqlError('Please log in to continue.', 'UNAUTHENTICATED');
@@ -240,10 +237,6 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
       const b = JSON.parse(await readBody(req));
       hold = b.pattern ? new RegExp(b.pattern) : null;
       if (!hold) for (const release of held.splice(0)) release();
-      return send(res, 200, { ok: true });
-    }
-    if (url.pathname === '/__agora') {
-      agora = JSON.parse(await readBody(req));
       return send(res, 200, { ok: true });
     }
     if (url.pathname === '/__fail') {

@@ -4,7 +4,8 @@ import { AgoraTransport, type AgoraSdk } from './agora-transport.js';
 import { LiveCallController, type CallSnapshot } from './live-call-controller.js';
 import type { GetUserMedia } from './media.js';
 import { LIVE_TEXTS } from './texts.js';
-import { stub, tours, until } from '../../test/helpers.js';
+import { executeServerCommand } from '@web/test-runner-commands';
+import { real, server, until } from '../../test/helpers.js';
 
 /*
  * AgoraTransport under the live call controller, in Chromium with real MediaStreamTracks (canvas and WebAudio), against
@@ -15,6 +16,8 @@ import { stub, tours, until } from '../../test/helpers.js';
 const SESSION = '6f1c2a8e-3b4d-4e5f-8a9b-0c1d2e3f4a5b';
 const APP_ID = 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6';
 const RTC_TOKEN = '007eJxTYBBa-rtc-token';
+/** Agora's app certificate for the real server (32 hex digits, as Agora issues them); tokens are signed offline. */
+const APP_CERTIFICATE = '0f1e2d3c4b5a69788796a5b4c3d2e1f0';
 const UID = 'viewer-k3j4h5';
 const b64url = (o: unknown) => btoa(JSON.stringify(o)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 const SIGNALING = `${b64url({ alg: 'HS256' })}.${b64url({ sid: SESSION, role: 'viewer' })}.sig`;
@@ -238,7 +241,7 @@ function call(opts: { sdk: FakeAgora; allow?: { audio: boolean; video: boolean }
     role: opts.role ?? 'viewer',
     request: req,
     url: 'http://127.0.0.1:9',
-    tourId: tours.main!,
+    tourId: real.main,
     getUserMedia: gum,
     loadAgora: opts.sdk.load,
     // The controller's own choice of transport unless a test needs short reconnect windows.
@@ -640,10 +643,10 @@ describe('the Agora SDK chunk (dist/tour-player-agora.js)', () => {
   it('the script-tag player fetches it only when a call starts on an Agora session (never on load, never for WebRTC)', async function () {
     this.timeout(60_000);
     const fetched = (w: Window) => (w.performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => new URL(e.name).pathname.split('/').pop()!);
+    // The real server, configured with Agora (its own token builder signs the RTC token) or without it (WebRTC).
     const run = async (agora: boolean) => {
-      await fetch(`${stub}/__reset`, { method: 'POST' });
-      await fetch(`${stub}/__agora`, { method: 'POST', body: JSON.stringify(agora ? { appId: APP_ID, rtcToken: RTC_TOKEN } : null) });
-      localStorage.setItem('capturedDetails', JSON.stringify({ id: 'lead-0', name: 'Ada', surname: null, email: 'ada@example.com', contactNumber: null, leadType: 'LIVE_VIEWING', tourId: tours.main }));
+      await executeServerCommand('server-agora', agora ? { appId: APP_ID, certificate: APP_CERTIFICATE } : null);
+      localStorage.setItem('capturedDetails', JSON.stringify({ id: 'lead-0', name: 'Ada', surname: null, email: 'ada@example.com', contactNumber: null, leadType: 'LIVE_VIEWING', tourId: real.main }));
       localStorage.removeItem('roomwalk.viewingSessionRequest');
       const f = document.createElement('iframe');
       f.style.width = '900px';
@@ -651,7 +654,7 @@ describe('the Agora SDK chunk (dist/tour-player-agora.js)', () => {
       const loaded = new Promise((r) => f.addEventListener('load', r, { once: true }));
       f.srcdoc = `<!doctype html><body style="margin:0">
         <script src="/packages/player-element/dist/tour-player.js"></script>
-        <tour-player tour-id="${tours.main}" api="${stub}" live-viewing style="height:480px"></tour-player></body>`;
+        <tour-player tour-id="${real.main}" api="${server}" live-viewing style="height:480px"></tour-player></body>`;
       document.body.append(f);
       try {
         await loaded;
@@ -671,18 +674,23 @@ describe('the Agora SDK chunk (dist/tour-player-agora.js)', () => {
           // The real SDK made the camera and microphone tracks through getUserMedia (after our permission probe).
           await until(() => gum.given.length >= 3, 'the SDK opening the devices');
         } else {
-          // WebRTC: the call got past its transport's start (its socket to the stub, which has none, dropped).
+          // WebRTC: the real server admitted the viewer's socket to the room, and the call waits for the agent.
           const status = () => player.shadowRoot!.querySelector('tour-live-panel')!.shadowRoot!.querySelector('.status')?.textContent ?? '';
-          await until(() => /Reconnecting|Not Connected/.test(status()), 'the WebRTC socket retrying');
+          await until(() => status().includes(LIVE_TEXTS.waitingOnAgent), 'waiting on the agent');
           expect(fetched(w)).to.include('tour-player-live.js');
           expect(fetched(w)).to.not.include('tour-player-agora.js');
         }
       } finally {
         f.remove();
         localStorage.removeItem('capturedDetails');
+        localStorage.removeItem('roomwalk.viewingSessionRequest');
       }
     };
-    await run(false);
-    await run(true);
+    try {
+      await run(false);
+      await run(true);
+    } finally {
+      await executeServerCommand('server-agora', null);
+    }
   });
 });
