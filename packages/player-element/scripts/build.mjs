@@ -16,26 +16,19 @@ const dist = join(root, 'dist');
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(join(dist, 'esm'), { recursive: true });
 
-// The shared package's index also re-exports zod schemas and every text of the console; the player's main bundle and
-// worker take only its constants, its own texts (player-texts.ts) and the guarded store. A player module importing any
-// other shared name fails the build ("No matching export").
-const sharedSubset = {
-  name: 'shared-subset',
-  setup(b) {
-    // The lazily loaded live panel validates the lead form with the shared zod schema and normalises the phone number
-    // as the profile does (contactNumberFromInput): it gets those schemas too.
-    b.onResolve({ filter: /^@roomwalk\/shared$/ }, (args) => ({ path: /[\\/]src[\\/]live-(panel|call)[\\/]/.test(args.importer) ? 'shared-live' : 'shared-subset', namespace: 'shared-subset' }));
-    b.onLoad({ filter: /.*/, namespace: 'shared-subset' }, (args) => ({
-      contents: `export * from ${JSON.stringify(join(root, '../shared/src/constants.ts'))}; export * from ${JSON.stringify(join(root, '../shared/src/player-texts.ts'))}; export * from ${JSON.stringify(join(root, '../shared/src/guarded-storage.ts'))};${args.path === 'shared-live' ? ` export * from ${JSON.stringify(join(root, '../shared/src/messages.ts'))}; export * from ${JSON.stringify(join(root, '../shared/src/schemas/tour.ts'))}; export { contactNumberFromInput } from ${JSON.stringify(join(root, '../shared/src/schemas/account.ts'))};` : ''}`,
-      loader: 'ts',
-      resolveDir: root,
-    }));
-  },
+// The player imports @roomwalk/shared by subpath (constants, player-texts, guarded-storage, ...), so a bundle takes
+// only the modules it names. The main bundle and the worker must not take the console's texts or the zod schemas
+// (the lazily loaded live chunk may): checked from esbuild's metafile below.
+const FORBIDDEN_IN_MAIN = /(^|\/)shared\/src\/(index|messages|schemas\/[^/]+)\.ts$/;
+const checkInputs = (name, result) => {
+  const bad = Object.keys(result.metafile.inputs).filter((f) => FORBIDDEN_IN_MAIN.test(f));
+  if (bad.length) throw new Error(`${name} must not bundle ${bad.join(', ')} (import the shared subpath it needs: @roomwalk/shared/constants, /player-texts, /guarded-storage)`);
 };
 
 const common = { bundle: true, minify: true, target: 'es2022', legalComments: 'none', logLevel: 'warning', conditions: ['production'], define: { 'process.env.NODE_ENV': '"production"' } };
 
-const worker = await build({ ...common, entryPoints: [join(root, 'src/workers/decode-worker.ts')], format: 'iife', write: false, plugins: [sharedSubset] });
+const worker = await build({ ...common, entryPoints: [join(root, 'src/workers/decode-worker.ts')], format: 'iife', write: false, metafile: true });
+checkInputs('the decode worker', worker);
 const workerCode = worker.outputFiles[0].text;
 writeFileSync(join(dist, 'decode-worker.js'), workerCode);
 
@@ -77,8 +70,8 @@ const agoraChunk = {
     b.onResolve({ filter: /(^|[\\/])agora-sdk\.js$/ }, (args) => (args.importer.includes(join('src', 'live-call')) ? { path: './tour-player-agora.js', external: true } : undefined));
   },
 };
-await build({ ...common, entryPoints: [join(root, 'src/index.ts')], format: 'iife', outfile: join(dist, 'tour-player.js'), plugins: [sharedSubset, inlineWorker, liveChunk], splitting: false });
-await build({ ...common, entryPoints: [join(root, 'src/live-panel/live-panel.ts')], format: 'esm', outfile: join(dist, 'tour-player-live.js'), plugins: [sharedSubset, agoraChunk] });
+checkInputs('tour-player.js', await build({ ...common, entryPoints: [join(root, 'src/index.ts')], format: 'iife', outfile: join(dist, 'tour-player.js'), plugins: [inlineWorker, liveChunk], splitting: false, metafile: true }));
+await build({ ...common, entryPoints: [join(root, 'src/live-panel/live-panel.ts')], format: 'esm', outfile: join(dist, 'tour-player-live.js'), plugins: [agoraChunk] });
 // The SDK is MIT licensed; its notice goes with it (minifying drops the SDK's own header).
 const agoraVersion = JSON.parse(readFileSync(join(dirname(createRequire(import.meta.url).resolve('agora-rtc-sdk-ng')), 'package.json'), 'utf8')).version;
 await build({
@@ -96,7 +89,7 @@ await build({
   splitting: true,
   outdir: join(dist, 'esm'),
   external: ['lit', 'lit/*', '@lit/*', 'comlink', 'react', 'react-dom', 'agora-rtc-sdk-ng'],
-  plugins: [sharedSubset, inlineWorker],
+  plugins: [inlineWorker],
 });
 
 // TypeScript declarations for consumers of dist/esm.
@@ -106,7 +99,7 @@ execFileSync(process.execPath, [join(root, '../../node_modules/typescript/bin/ts
 execFileSync(process.execPath, [join(root, '../../node_modules/@custom-elements-manifest/analyzer/cem.js'), 'analyze', '--litelement', '--globs', 'src/**/*.component.ts', 'src/live-panel/live-panel.ts', '--outdir', '.', '--quiet'], { cwd: root, stdio: 'inherit' });
 
 // The main-thread share: the same bundle with an empty worker source.
-const mainOnly = await build({ ...common, entryPoints: [join(root, 'src/index.ts')], format: 'iife', write: false, plugins: [sharedSubset, inlineWorkerWith(''), liveChunk] });
+const mainOnly = await build({ ...common, entryPoints: [join(root, 'src/index.ts')], format: 'iife', write: false, plugins: [inlineWorkerWith(''), liveChunk] });
 const gz = (s) => gzipSync(s, { level: 9 }).length;
 const mainJs = readFileSync(join(dist, 'tour-player.js'));
 const liveJs = readFileSync(join(dist, 'tour-player-live.js'));

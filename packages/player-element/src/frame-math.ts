@@ -1,4 +1,4 @@
-import { PLAYER } from '@roomwalk/shared';
+import { PLAYER } from '@roomwalk/shared/constants';
 
 export interface ClipLike {
   index: number;

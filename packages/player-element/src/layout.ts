@@ -1,4 +1,4 @@
-import { PLAYER } from '@roomwalk/shared';
+import { PLAYER } from '@roomwalk/shared/constants';
 
 /** Drawer open rules of tours §2 and §9. */
 export function shouldOpenDrawer(o: {

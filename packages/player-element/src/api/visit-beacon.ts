@@ -8,7 +8,7 @@
  * `false`, or the page's URL has `?disableCookies=true`); then a fresh id is made for this player and kept nowhere
  * (and a stored one is removed), so the visit is still counted but nothing follows the browser across visits.
  */
-import { VISITOR_ID_KEY, safeLocalStorage, visitorId, type WebStorage } from '@roomwalk/shared';
+import { VISITOR_ID_KEY, safeLocalStorage, visitorId, type WebStorage } from '@roomwalk/shared/guarded-storage';
 
 export { VISITOR_ID_KEY };
 export const CONSENT_KEY = 'cookieConsent';

@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { MESSAGE_TYPES } from '@roomwalk/shared';
+import { MESSAGE_TYPES } from '@roomwalk/shared/constants';
 import { OUTGOING_MESSAGE_TYPES } from '../constants.js';
 
 export interface HostBridgeHost extends ReactiveControllerHost {

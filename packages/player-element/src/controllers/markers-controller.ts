@@ -1,6 +1,8 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { PLAYER_ERROR_TEXTS as ERROR_TEXTS, PLAYER_NOTICES as NOTICES, TIMINGS_MS, safeLocalStorage } from '@roomwalk/shared';
-import type { ErrorCode } from '@roomwalk/shared';
+import { PLAYER_ERROR_TEXTS as ERROR_TEXTS, PLAYER_NOTICES as NOTICES } from '@roomwalk/shared/player-texts';
+import { TIMINGS_MS } from '@roomwalk/shared/constants';
+import { safeLocalStorage } from '@roomwalk/shared/guarded-storage';
+import type { ErrorCode } from '@roomwalk/shared/error-codes';
 import { AI_STORAGE_KEY } from '../constants.js';
 
 const ALREADY_CREATED: ErrorCode = 'AI_ALREADY_CREATED';

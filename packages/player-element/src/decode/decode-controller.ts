@@ -1,6 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { proxy } from 'comlink';
-import { PLAYER } from '@roomwalk/shared';
+import { PLAYER } from '@roomwalk/shared/constants';
 import { BACKWARD_CHUNK, CACHE_BUDGET, DECODE_WINDOW } from '../constants.js';
 import { clipFrameCounts, clipStarts, locateFrame, totalFrames } from '../frame-math.js';
 import { batchSize, canDecodeHighRes, readDevice, workerCount, type DeviceProfile } from '../device.js';

@@ -4,7 +4,7 @@
  * session configured for Agora: `./agora-sdk.js` is its own chunk (`tour-player-agora.js` next to the script-tag
  * bundle). A failed load or join ends the call with "Connection error occurred" (docs/live-viewing.md).
  */
-import { MAX_RECONNECTS, TIMINGS_MS } from '@roomwalk/shared';
+import { MAX_RECONNECTS, TIMINGS_MS } from '@roomwalk/shared/constants';
 import { Emitter, type CallTransport, type TransportEvent } from './call-transport.js';
 import { PermissionDeniedError, type LocalMedia } from './media.js';
 import { LIVE_TEXTS } from './texts.js';

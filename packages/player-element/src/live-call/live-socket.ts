@@ -3,7 +3,7 @@
  * 3 s apart (tours §4), then fails with "Failed to reconnect after multiple attempts". Users hold leases: it opens on
  * the first and closes when the last is released (so turning scroll sync off does not cut a call's signalling).
  */
-import { MAX_RECONNECTS, TIMINGS_MS } from '@roomwalk/shared';
+import { MAX_RECONNECTS, TIMINGS_MS } from '@roomwalk/shared/constants';
 import { CLOSE_CODES, FINAL_CLOSE_CODES, closeText, socketUrl, type ServerMessage, type WelcomeMessage } from './protocol.js';
 import { LIVE_TEXTS } from './texts.js';
 

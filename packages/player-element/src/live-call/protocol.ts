@@ -1,5 +1,6 @@
 /** Wire protocol of /ws/tour-viewer-events (docs/live-viewing.md), shared by scroll sync and the WebRTC transport. */
-import { ERROR_TEXTS, LIVE_CLOSE_CODES, MESSAGE_TYPES, formatTexts } from '@roomwalk/shared';
+import { ERROR_TEXTS, formatTexts } from '@roomwalk/shared/messages';
+import { LIVE_CLOSE_CODES, MESSAGE_TYPES } from '@roomwalk/shared/constants';
 
 export const LIVE_MESSAGES = {
   scrolling: MESSAGE_TYPES.scrolling,

@@ -3,7 +3,7 @@
  * pending frame sent after 100 ms; frames from the others come in, go to `onRemoteFrame` and are re-broadcast in the
  * window as `roomwalk_marker` so the player fast-travels there.
  */
-import { TIMINGS_MS } from '@roomwalk/shared';
+import { TIMINGS_MS } from '@roomwalk/shared/constants';
 import { LiveSocket, type LiveSocketOptions, type SocketStatus } from './live-socket.js';
 import { LIVE_MESSAGES } from './protocol.js';
 

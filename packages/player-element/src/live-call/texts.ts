@@ -1,5 +1,5 @@
 /** Live viewing panel texts (tours §2) and the connection/permission texts of §8, in one place for the UI. */
-import { ERROR_TEXTS, formatTexts } from '@roomwalk/shared';
+import { ERROR_TEXTS, formatTexts } from '@roomwalk/shared/messages';
 
 export const LIVE_TEXTS = {
   goLive: 'Go Live',

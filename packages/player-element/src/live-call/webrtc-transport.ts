@@ -3,7 +3,7 @@
  * own socket (`roomwalk_signal`). The host offers to each viewer that says it is ready; viewers answer. Peers are
  * keyed by participant id, so a socket reconnect (new peer id) keeps a connected call as it is.
  */
-import { TIMINGS_MS, MAX_RECONNECTS } from '@roomwalk/shared';
+import { TIMINGS_MS, MAX_RECONNECTS } from '@roomwalk/shared/constants';
 import { Emitter, type CallTransport, type TransportEvent } from './call-transport.js';
 import type { LiveSocket } from './live-socket.js';
 import type { LocalMedia } from './media.js';

@@ -6,7 +6,9 @@
  */
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
-import { DEFAULT_PHONE_COUNTRY, DEV_TURNSTILE_TOKEN, contactNumberFromInput, leadFormSchema } from '@roomwalk/shared';
+import { DEFAULT_PHONE_COUNTRY, DEV_TURNSTILE_TOKEN } from '@roomwalk/shared/constants';
+import { contactNumberFromInput } from '@roomwalk/shared/schemas/account';
+import { leadFormSchema } from '@roomwalk/shared/schemas/tour';
 import { graphqlRequest } from '../api/graphql.js';
 import {
   CALL_STATES,

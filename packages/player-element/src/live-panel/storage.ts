@@ -1,5 +1,5 @@
 /** What the viewer's browser keeps (tours §3): the lead as `capturedDetails`, and its live session's tokens. */
-import { safeLocalStorage } from '@roomwalk/shared';
+import { safeLocalStorage } from '@roomwalk/shared/guarded-storage';
 import type { ViewingSessionRequestLike } from '../live-call/protocol.js';
 
 export const CAPTURED_DETAILS_KEY = 'capturedDetails';

@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
-import { PLAYER, PREDEFINED_MARKER_NAMES, PLAYER_VALIDATION as VALIDATION } from '@roomwalk/shared';
+import { PLAYER, PREDEFINED_MARKER_NAMES } from '@roomwalk/shared/constants';
+import { PLAYER_VALIDATION as VALIDATION } from '@roomwalk/shared/player-texts';
 import { emit } from '../events/events.js';
 import type { Marker } from '../api/types.js';
 

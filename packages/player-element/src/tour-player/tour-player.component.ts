@@ -1,5 +1,6 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
-import { PLAYER_ERROR_TEXTS as ERROR_TEXTS, PLAYER, SUPPORT_EMAIL, TIMINGS_MS } from '@roomwalk/shared';
+import { PLAYER_ERROR_TEXTS as ERROR_TEXTS } from '@roomwalk/shared/player-texts';
+import { PLAYER, SUPPORT_EMAIL, TIMINGS_MS } from '@roomwalk/shared/constants';
 import { styles } from './tour-player.styles.js';
 import { MODES, STATUSES, TOUR_ID_PATTERN, TRAVEL, OUTGOING_MESSAGE_TYPES, type PlayerMode, type PlayerStatus, type TravelStatus } from '../constants.js';
 import { emit, type TourEventDetails } from '../events/events.js';
