@@ -84,14 +84,7 @@ describe.skipIf(!base).each(buses)('live rooms across two server processes over 
   });
 
   it('joins a viewer on node A and the host on node B into one room: presence, scrolls in order, chunked signalling, leave', async () => {
-    const res = await fetch(`${a!.url}/query`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: LEAD_MUTATION, variables: { input: leadInput(tourGlobalId) } }),
-    });
-    const body = (await res.json()) as { data: { tourLeadCreate: { viewingSessionRequest: { signalingToken: string } } } };
-    const token = body.data.tourLeadCreate.viewingSessionRequest.signalingToken;
-    const session = sessionOf(token);
+    const { token, session } = await lead();
 
     const viewer = connect(wsUrl(a!.url, { tourId: tourGlobalId, token }));
     clients.push(viewer);

@@ -64,11 +64,15 @@ export const safeSessionStorage = (): WebStorage => (session ??= guardedStorage(
 
 export const VISITOR_ID_KEY = 'roomwalk.visitorId';
 
+/** A fresh anonymous visitor id (a UUID where the browser makes one). */
+export const newVisitorId = (): string =>
+  typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `v-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+
 /** An anonymous id for this browser (kept while storage allows, else for this page's life). */
 export function visitorId(storage: WebStorage = safeLocalStorage()): string {
   const existing = storage.getItem(VISITOR_ID_KEY);
   if (existing) return existing;
-  const id = typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `v-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  const id = newVisitorId();
   storage.setItem(VISITOR_ID_KEY, id);
   return id;
 }

@@ -5,6 +5,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { SessionProvider } from '../session/session-context.js';
 import { createSessionStore, type SessionStore } from '../session/session-store.js';
 import { SnackbarProvider } from '../ui/snackbar.js';
+import { ERROR_TEXTS } from '@roomwalk/shared';
 
 const b64url = (s: string) => btoa(s).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
 
@@ -14,6 +15,16 @@ export function makeToken(claims: Record<string, unknown>): string {
 }
 export const validToken = (roles: string[] = ['free', 'admin'], ttlSeconds = 3600) =>
   makeToken({ sub: 'user_1', roles, exp: Math.floor(Date.now() / 1000) + ttlSeconds });
+
+/** A session signed in with the given roles (a Free plan user by default). */
+export function loggedInStore(roles: string[] = ['free']): SessionStore {
+  const store = createSessionStore({ log: () => undefined });
+  store.login(validToken(roles), 'roomwalk');
+  return store;
+}
+
+/** A stubFetch answer: the operation is not available on this server (NOT_AVAILABLE_YET). */
+export const notAvailable = () => ({ body: { data: null, errors: [{ message: ERROR_TEXTS.notAvailableYet, extensions: { code: 'NOT_AVAILABLE_YET' } }] } });
 
 /** Shows the current location so tests can assert navigation. */
 export function LocationProbe() {

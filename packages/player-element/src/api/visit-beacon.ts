@@ -8,7 +8,7 @@
  * `false`, or the page's URL has `?disableCookies=true`); then a fresh id is made for this player and kept nowhere
  * (and a stored one is removed), so the visit is still counted but nothing follows the browser across visits.
  */
-import { VISITOR_ID_KEY, safeLocalStorage, visitorId, type WebStorage } from '@roomwalk/shared/guarded-storage';
+import { VISITOR_ID_KEY, newVisitorId, safeLocalStorage, visitorId, type WebStorage } from '@roomwalk/shared/guarded-storage';
 
 export { VISITOR_ID_KEY };
 export const CONSENT_KEY = 'cookieConsent';
@@ -28,13 +28,11 @@ export function cookiesDeclined(search: string = globalThis.location?.search ?? 
   return new URLSearchParams(search).get('disableCookies') === 'true' || store.getItem(CONSENT_KEY) === 'false';
 }
 
-const newId = () => (globalThis.crypto?.randomUUID ? globalThis.crypto.randomUUID() : `v-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`);
-
 /** The anonymous visitor id: kept across visits (in the page's guarded store) unless cookies were declined. */
 export function visitorIdFor(declined: boolean, store: WebStorage = safeLocalStorage()): string {
   if (declined) {
     store.removeItem(VISITOR_ID_KEY);
-    return newId();
+    return newVisitorId();
   }
   const existing = store.getItem(VISITOR_ID_KEY);
   if (existing && !/^[A-Za-z0-9_-]{8,64}$/.test(existing)) store.removeItem(VISITOR_ID_KEY);

@@ -50,5 +50,3 @@ export async function registerUploadDrain(app: FastifyInstance): Promise<void> {
     for (const upload of uploadsIn(req.body)) void upload.promise.then(discard, () => undefined);
   });
 }
-
-export { readFileUpload } from '../core/file-upload.js';

@@ -17,8 +17,6 @@ import { aiDb } from '../services/ai/tables.js';
 import { analyseRooms, type Room } from '../services/ai/rooms.js';
 import { AI_MARKERS_QUEUE, type AiMarkersJob } from '../services/ai/start-ai-markers.js';
 
-export { AI_MARKERS_QUEUE, AI_NOT_PROCESSED_TEXT, RUN_STALE_MINUTES, startAiMarkers, type AiMarkersJob } from '../services/ai/start-ai-markers.js';
-
 /** Frame index (clip frames) of a time in the source video. */
 const frameAt = (t: number, fps: number, totalFrames: number) => Math.max(0, Math.min(Math.max(0, totalFrames - 2), Math.round(t * fps)));
 

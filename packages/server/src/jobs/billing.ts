@@ -1,6 +1,7 @@
 /** Billing jobs on worker nodes: event processing and the scheduled expiry sweep (services/billing/sync.ts). */
 import type { Services } from '../services/services.js';
-import { BILLING_QUEUES, EXPIRY_SWEEP_CRON, expireLicenses, processBillingEvent } from '../services/billing/sync.js';
+import { expireLicenses, processBillingEvent } from '../services/billing/sync.js';
+import { BILLING_QUEUES, EXPIRY_SWEEP_CRON } from '../services/billing/billing-events.js';
 
 export async function registerBillingWorkers(services: Services): Promise<void> {
   // Batches keep a burst of webhooks quick; a failure retries the batch, which is harmless: processed events are skipped.

@@ -20,8 +20,6 @@ import { sweepAbandonedUploads } from '../services/uploads.js';
 import { QUEUES } from './queue.js';
 import { PROCESS_TOUR_FAILED_QUEUE, ensureProcessingQueues, type ProcessTourJob } from './enqueue.js';
 
-export { PROCESS_TOUR_FAILED_QUEUE, enqueueProcessTour, ensureProcessingQueues, type ProcessTourJob } from './enqueue.js';
-
 /** Where jobs whose retries are exhausted (by errors or by dying workers) land, so the tour is marked FAILED. */
 
 export const UPLOADS_SWEEP_QUEUE = 'uploads-sweep';

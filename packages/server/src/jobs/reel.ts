@@ -16,8 +16,6 @@ import { aiDb } from '../services/ai/tables.js';
 import { renderReel } from '../services/reels/render-reel.js';
 import { REEL_FAILED_TEXT, REEL_QUEUE, failReel, publishReelProgress, type ReelJob } from '../services/reels/start-reel.js';
 
-export { REEL_FAILED_TEXT, REEL_NOT_PROCESSED_TEXT, REEL_QUEUE, startReel, type ReelJob } from '../services/reels/start-reel.js';
-
 export interface ReelJobDeps { render?: typeof renderReel; preset?: string }
 
 export async function reelJob(services: Services, reelId: string, deps: ReelJobDeps = {}): Promise<void> {

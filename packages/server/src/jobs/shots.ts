@@ -21,8 +21,6 @@ import { blurShotFaces } from '../services/shots/blur.js';
 import { callInpainting } from '../services/ai/ai-worker.js';
 import { SHOTS_QUEUE, type ShotsJob } from '../services/shots/start-shots.js';
 
-export { ENHANCE_UNAVAILABLE_TEXT, SHOT_BUSY_TEXT, SHOTS_QUEUE, STAGE_UNAVAILABLE_TEXT, shotsGenerating, startShots, startShotWork, type ShotsJob } from '../services/shots/start-shots.js';
-
 export const SHOTS_PER_ROOM = 2;
 export const SHOTS_MAX = 12;
 export const SCORE_SIZE = { width: 320, height: 180 } as const;

@@ -20,5 +20,3 @@ export async function registerWorkers(services: Services): Promise<void> {
   await registerReelWorker(services);
   await registerShotsWorker(services);
 }
-
-export { enqueueMail } from './enqueue.js';

@@ -4,18 +4,12 @@ import { ERROR_TEXTS, NOTICES, VALIDATION } from '@roomwalk/shared';
 import { TourInfoDialog } from './tour-info-dialog.js';
 import { ReelsDialog } from './reels-dialog.js';
 import { SharingDialog } from './sharing-dialog.js';
-import { renderRoute, stubFetch, validToken } from '../../test/helpers.js';
-import { createSessionStore } from '../../session/session-store.js';
+import { loggedInStore, notAvailable, renderRoute, stubFetch } from '../../test/helpers.js';
 
 vi.mock('graphql-ws', () => ({ createClient: () => ({ subscribe: () => () => undefined }) }));
 
 const ID = 'tour_0b6c9d9e-2a7e-4f61-9d55-6a3f3c1f1a10';
-const loggedIn = () => {
-  const store = createSessionStore({ log: () => undefined });
-  store.login(validToken(['free']), 'roomwalk');
-  return store;
-};
-const notAvailable = () => ({ body: { data: null, errors: [{ message: ERROR_TEXTS.notAvailableYet, extensions: { code: 'NOT_AVAILABLE_YET' } }] } });
+const loggedIn = () => loggedInStore();
 
 afterEach(() => vi.unstubAllGlobals());
 

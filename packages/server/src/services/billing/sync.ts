@@ -13,8 +13,6 @@ import { paymentProvider } from './payment-provider.js';
 import { billingDb } from './tables.js';
 import { BILLING_QUEUES } from './billing-events.js';
 
-export { BILLING_QUEUES, EXPIRY_SWEEP_CRON, emitLocalEvent, recordBillingEvent, type BillingEventInput } from './billing-events.js';
-
 /** The job: find the event's company, sync it, mark the event processed. Throws (and is retried) when the provider fails. */
 export async function processBillingEvent(services: Services, eventId: string): Promise<void> {
   const bdb = billingDb(services.db);
