@@ -1,10 +1,10 @@
 /**
- * Fan-out of live rooms between API nodes. A node delivers to its own sockets directly and publishes an envelope that
- * every other node delivers to its sockets in the same room. Engines: PostgreSQL LISTEN/NOTIFY (the default with
- * DATABASE_URL), Redis pub/sub (REDIS_URL), or none (embedded PGlite is one process, so there is nobody to tell).
+ * Fan-out of live rooms between API nodes, over the process's one event bus (events/event-bus.ts: PostgreSQL NOTIFY,
+ * or Redis pub/sub with REDIS_URL). A node delivers to its own sockets directly and publishes an envelope that every
+ * other node delivers to its sockets in the same room. With embedded PGlite there is one process, so nobody to tell.
  */
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { MESSAGE_LIMIT, topics } from '../../events/event-bus.js';
 import type { Services } from '../services.js';
 import type { LiveRole } from './signaling-token.js';
 
@@ -37,99 +37,55 @@ export interface RoomBus {
   close(): Promise<void>;
 }
 
-export const LIVE_CHANNEL = 'roomwalk_live';
-/** NOTIFY payloads must stay under 8000 bytes; batches and chunks stay under this. */
-const NOTIFY_LIMIT = 7800;
-const CHUNK_CHARS = 6000;
+/** What one event carries: the sending node and envelopes queued while its previous event was on the way. */
+interface Batch {
+  n: string;
+  e: Envelope[];
+}
 
 type OnEnvelope = (e: Envelope) => void;
 
 export async function createRoomBus(services: Services, onEnvelope: OnEnvelope): Promise<RoomBus> {
   const nodeId = randomUUID();
-  if (services.config.REDIS_URL) return createRedisBus(services, nodeId, onEnvelope);
-  if (services.database.kind === 'postgres') return createPostgresBus(services, nodeId, onEnvelope);
-  return { kind: 'none', nodeId, publish: () => undefined, close: async () => undefined };
-}
-
-interface Wire {
-  n: string;
-  e?: Envelope[];
-  c?: { id: string; i: number; of: number; d: string };
-}
-
-/** Reassembles chunked envelopes; partial ones older than 30 s are dropped. */
-function createReceiver(nodeId: string, onEnvelope: OnEnvelope, log: Services['log']) {
-  const partial = new Map<string, { parts: string[]; got: number; at: number }>();
-  return (raw: string) => {
-    let w: Wire;
+  const { events, log } = services;
+  if (events.kind === 'pglite') return { kind: 'none', nodeId, publish: () => undefined, close: async () => undefined };
+  const topic = topics.liveRooms();
+  const off = events.on<Batch>(topic, (w) => {
+    if (!w || w.n === nodeId || !Array.isArray(w.e)) return;
     try {
-      w = JSON.parse(raw) as Wire;
-    } catch {
-      return;
-    }
-    if (!w || w.n === nodeId) return;
-    try {
-      if (Array.isArray(w.e)) for (const e of w.e) onEnvelope(e);
-      else if (w.c) {
-        const key = `${w.n}:${w.c.id}`;
-        const now = Date.now();
-        for (const [k, v] of partial) if (now - v.at > 30_000) partial.delete(k);
-        const entry = partial.get(key) ?? { parts: new Array<string>(w.c.of).fill(''), got: 0, at: now };
-        if (!entry.parts[w.c.i]) entry.got += 1;
-        entry.parts[w.c.i] = w.c.d;
-        partial.set(key, entry);
-        if (entry.got === w.c.of) {
-          partial.delete(key);
-          onEnvelope(JSON.parse(Buffer.from(entry.parts.join(''), 'base64').toString('utf8')) as Envelope);
-        }
-      }
+      for (const e of w.e) onEnvelope(e);
     } catch (err) {
       log.warn({ err }, 'live rooms: bad envelope from another node');
     }
-  };
-}
+  });
 
-function createPostgresBus(services: Services, nodeId: string, onEnvelope: OnEnvelope): Promise<RoomBus> {
-  const receive = createReceiver(nodeId, onEnvelope, services.log);
-  const queue: string[] = [];
+  const queue: Array<{ e: Envelope; bytes: number }> = [];
   let flushing: Promise<void> | null = null;
   let closed = false;
-  const head = `{"n":${JSON.stringify(nodeId)},"e":[`;
+  // The bus's own wrapping ({"topic":…,"payload":…}) and this batch's head, so a batch fits one NOTIFY.
+  const overhead = JSON.stringify({ topic, payload: { n: nodeId, e: [] } }).length;
 
-  // One NOTIFY at a time keeps this node's envelopes in order (the pool would reorder concurrent ones);
-  // whatever queues up meanwhile goes out together in the next payload.
+  // One event at a time keeps this node's envelopes in order; whatever queues up meanwhile goes out together in the
+  // next event, as many as fit one NOTIFY (a single larger envelope travels in the bus's chunks).
   async function flush(): Promise<void> {
     while (queue.length > 0 && !closed) {
       const first = queue.shift()!;
-      const payloads: string[] = [];
-      if (Buffer.byteLength(first) + head.length + 2 > NOTIFY_LIMIT) {
-        const b64 = Buffer.from(first, 'utf8').toString('base64');
-        const id = randomUUID();
-        const of = Math.ceil(b64.length / CHUNK_CHARS);
-        for (let i = 0; i < of; i++) payloads.push(JSON.stringify({ n: nodeId, c: { id, i, of, d: b64.slice(i * CHUNK_CHARS, (i + 1) * CHUNK_CHARS) } }));
-      } else {
-        const batch = [first];
-        let size = head.length + 2 + Buffer.byteLength(first);
-        while (queue.length > 0) {
-          const next = Buffer.byteLength(queue[0]!) + 1;
-          if (size + next > NOTIFY_LIMIT) break;
-          size += next;
-          batch.push(queue.shift()!);
-        }
-        payloads.push(`${head}${batch.join(',')}]}`);
+      const e = [first.e];
+      let size = overhead + first.bytes;
+      while (queue.length > 0 && size + queue[0]!.bytes + 1 <= MESSAGE_LIMIT) {
+        size += queue[0]!.bytes + 1;
+        e.push(queue.shift()!.e);
       }
-      for (const p of payloads) {
-        await services.database.notify(LIVE_CHANNEL, p).catch((err: unknown) => services.log.error({ err }, 'live rooms: NOTIFY failed'));
-      }
+      await events.publish(topic, { n: nodeId, e } satisfies Batch).catch((err: unknown) => log.error({ err }, 'live rooms: publish failed'));
     }
   }
 
-  return services.database.listen(LIVE_CHANNEL, receive).then((unlisten) => ({
-    kind: 'postgres' as const,
+  return {
+    kind: events.kind,
     nodeId,
     publish(e: Envelope) {
       if (closed) return;
-      queue.push(JSON.stringify(e));
+      queue.push({ e, bytes: Buffer.byteLength(JSON.stringify(e)) });
       flushing ??= flush().finally(() => {
         flushing = null;
       });
@@ -137,33 +93,7 @@ function createPostgresBus(services: Services, nodeId: string, onEnvelope: OnEnv
     async close() {
       await flushing;
       closed = true;
-      await unlisten();
-    },
-  }));
-}
-
-async function createRedisBus(services: Services, nodeId: string, onEnvelope: OnEnvelope): Promise<RoomBus> {
-  const url = services.config.REDIS_URL!;
-  const channel = 'roomwalk:live';
-  const pub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
-  const sub = new Redis(url, { lazyConnect: true });
-  for (const c of [pub, sub]) c.on('error', (err) => services.log.error({ err }, 'live rooms: Redis error'));
-  await Promise.all([pub.connect(), sub.connect()]);
-  const receive = createReceiver(nodeId, onEnvelope, services.log);
-  sub.on('message', (ch: string, message: string) => {
-    if (ch === channel) receive(message);
-  });
-  await sub.subscribe(channel);
-  return {
-    kind: 'redis',
-    nodeId,
-    publish(e) {
-      // One connection keeps this node's envelopes in order; Redis has no payload limit worth chunking for.
-      pub.publish(channel, JSON.stringify({ n: nodeId, e: [e] })).catch((err: unknown) => services.log.error({ err }, 'live rooms: PUBLISH failed'));
-    },
-    async close() {
-      await sub.quit().catch(() => undefined);
-      await pub.quit().catch(() => undefined);
+      off();
     },
   };
 }
