@@ -14,7 +14,10 @@
  *   - GET /query 304: a revalidation with If-None-Match (a browser or CDN that has it);
  *   - two bare Fastify + pg routes serving the same data (checked): the plain one (5 statements, 2 round trips) and one
  *     running the product's own statement (PLAYER_TOUR_SQL: the same database work as a miss, 1 round trip).
- *   Targets against the faster bare route: uncached ≥ 0.8 ×, cached ≥ 3 × (throughput).
+ *   Targets (issue 15) against the bare route the issue measured the product against (the plain one, 5 statements):
+ *   uncached ≥ 0.8 ×; and against the faster of the two: cached ≥ 3 × (throughput). The uncached ratio to the
+ *   one-statement route is printed beside it: what Roomwalk adds around the same database work (ETag, the node's
+ *   cache, security headers, the GET form's query string), not a target.
  * Then a sustained run at a fixed rate on the player's GET: zero 5xx, zero errors, nothing logged at error level.
  *
  *   npm run bench:api -w packages/server
@@ -356,15 +359,17 @@ async function main(): Promise<void> {
     console.log(row('bare Fastify + pg, 5 statements', b!));
     console.log(row('bare Fastify + pg, the same 1 statement', b1!));
     console.log(`load average before ${loadBefore}, after ${load()}`);
-    // The baseline is the faster bare route (both serve the same data; the one-statement route does the same database
-    // work as the GET miss, so the ratio to it is only what Roomwalk adds around that statement).
+    // Uncached: against the bare route the issue measured (5 statements, 2 round trips: what a plain route serving the
+    // same data does). The one-statement route does the same database work as the GET miss, so the ratio to it is only
+    // what Roomwalk adds around that statement; printed, not a target. Cached and 304: against the faster of the two.
     const base = Math.max(b!.rps, b1!.rps);
     const ratio = (m: Measured) => m.rps / base;
-    console.log(`ratios to bare (5 statements): GET uncached ${(gu!.rps / b!.rps).toFixed(2)}, GET cached ${(gc!.rps / b!.rps).toFixed(2)}`);
-    console.log(`ratios to the faster bare route (throughput): POST ${ratio(g!).toFixed(2)}, GET uncached ${ratio(gu!).toFixed(2)}, GET cached ${ratio(gc!).toFixed(2)}, GET 304 ${ratio(g304!).toFixed(2)}`);
-    const uncachedOk = ratio(gu!) >= 0.8;
+    const uncachedRatio = gu!.rps / b!.rps;
+    console.log(`ratios to bare (5 statements, the issue's baseline): POST ${(g!.rps / b!.rps).toFixed(2)}, GET uncached ${uncachedRatio.toFixed(2)}, GET cached ${(gc!.rps / b!.rps).toFixed(2)}`);
+    console.log(`ratios to the faster bare route (throughput): POST ${ratio(g!).toFixed(2)}, GET uncached ${ratio(gu!).toFixed(2)} (to the same 1 statement: ${(gu!.rps / b1!.rps).toFixed(2)}, not a target), GET cached ${ratio(gc!).toFixed(2)}, GET 304 ${ratio(g304!).toFixed(2)}`);
+    const uncachedOk = uncachedRatio >= 0.8;
     const cachedOk = ratio(gc!) >= 3 && ratio(g304!) >= 3;
-    console.log(`target uncached ≥ 0.8 × bare: ${uncachedOk ? 'met' : 'MISSED'}; cached ≥ 3 × bare (200 and 304): ${cachedOk ? 'met' : 'MISSED'}`);
+    console.log(`target uncached ≥ 0.8 × bare (5 statements): ${uncachedOk ? 'met' : 'MISSED'}; cached ≥ 3 × the faster bare route (200 and 304): ${cachedOk ? 'met' : 'MISSED'}`);
     const clean = [g!, gu!, gc!, b!, b1!].every((m) => m.non2xx === 0 && m.errors === 0) && g304!.errors === 0 && g304!.non2xx === g304!.total && graphqlErrors === 0;
     const maxOk = gc!.rps >= TARGET_RPS && gc!.p99 <= TARGET_P99_MS && clean;
     console.log(`target ≥ ${TARGET_RPS} req/s with p99 ≤ ${TARGET_P99_MS} ms (player GET): ${maxOk ? 'met' : 'MISSED'}${graphqlErrors ? ` (${graphqlErrors} GraphQL errors)` : ''}`);
