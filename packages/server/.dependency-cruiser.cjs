@@ -14,7 +14,7 @@ const floors = [
   ['services', ['^src/services/']],
   ['graphql', ['^src/graphql/']],
   ['http and jobs', ['^src/http/', '^src/jobs/']],
-  ['the app', ['^src/(app|main|index)\\.ts$', '^src/cli/']],
+  ['the app', ['^src/(app|api|main|index)\\.ts$', '^src/cli/']],
 ];
 const any = (paths) => paths.map((p) => `(${p})`).join('|');
 const lower = (i) => floors.slice(0, i + 1).flatMap(([, p]) => p);
