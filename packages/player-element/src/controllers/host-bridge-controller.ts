@@ -1,13 +1,13 @@
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveController } from 'lit';
 import { MESSAGE_TYPES } from '@roomwalk/shared/constants';
 import { OUTGOING_MESSAGE_TYPES } from '../constants.js';
 
-export interface HostBridgeHost extends ReactiveControllerHost {
-  readonly hostMessagesEnabled: boolean;
-  /** Origins allowed to drive the player besides the page's own. */
-  readonly allowedOriginList: string[];
-  onHostScroll(frameIndex: number): void;
-  onHostMarker(frameIndex: number): void;
+import type { PlayerContext } from '../store/player-context.js';
+
+/** Where an accepted host message goes: the playhead's requests. */
+export interface HostRequests {
+  scroll(frameIndex: number): void;
+  marker(frameIndex: number): void;
 }
 
 /** Reads a well-formed `{type, frameIndex}` (or the socket's `{type, data: {frameIndex}}`) message. */
@@ -29,8 +29,11 @@ export class HostBridgeController implements ReactiveController {
   private listening = false;
   rejected = 0;
 
-  constructor(private readonly host: HostBridgeHost) {
-    host.addController(this);
+  constructor(
+    private readonly ctx: PlayerContext,
+    private readonly requests: HostRequests,
+  ) {
+    ctx.host.addController(this);
   }
 
   hostConnected(): void {
@@ -47,14 +50,14 @@ export class HostBridgeController implements ReactiveController {
   }
 
   private sync(): void {
-    const want = this.host.hostMessagesEnabled;
+    const want = this.ctx.config.hostMessagesEnabled;
     if (want && !this.listening) window.addEventListener('message', this.onMessage);
     if (!want && this.listening) window.removeEventListener('message', this.onMessage);
     this.listening = want;
   }
 
   isAllowed(origin: string): boolean {
-    return origin === window.location.origin || this.host.allowedOriginList.includes(origin);
+    return origin === window.location.origin || this.ctx.config.allowedOriginList.includes(origin);
   }
 
   private onMessage = (e: MessageEvent): void => {
@@ -64,14 +67,14 @@ export class HostBridgeController implements ReactiveController {
       this.rejected++;
       return;
     }
-    if (msg.type === 'scroll') this.host.onHostScroll(msg.frameIndex);
-    else this.host.onHostMarker(msg.frameIndex);
+    if (msg.type === 'scroll') this.requests.scroll(msg.frameIndex);
+    else this.requests.marker(msg.frameIndex);
   };
 
   /** Posts a public notice (frame index, ready) to the parent page, only to allowed origins. */
   notifyParent(type: (typeof OUTGOING_MESSAGE_TYPES)[keyof typeof OUTGOING_MESSAGE_TYPES], payload: Record<string, number>): void {
-    if (!this.host.hostMessagesEnabled || window.parent === window) return;
-    for (const origin of this.host.allowedOriginList) {
+    if (!this.ctx.config.hostMessagesEnabled || window.parent === window) return;
+    for (const origin of this.ctx.config.allowedOriginList) {
       try {
         window.parent.postMessage({ type, ...payload }, origin);
       } catch {

@@ -1,4 +1,4 @@
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveController } from 'lit';
 import { PLAYER_ERROR_TEXTS as ERROR_TEXTS, PLAYER_NOTICES as NOTICES } from '@roomwalk/shared/player-texts';
 import { TIMINGS_MS } from '@roomwalk/shared/constants';
 import { safeLocalStorage } from '@roomwalk/shared/guarded-storage';
@@ -12,16 +12,8 @@ import { AI_MARKERS_SUBSCRIPTION, MARKER_DELETE, MARKER_SAVE, MARKER_UPDATE, TOU
 import type { AIMarkerEvent, Marker } from '../api/types.js';
 import type { AddState, AIProgress } from '../markers-drawer/markers-drawer.component.js';
 import type { SubscriptionHandle } from '../api/subscription.js';
+import type { PlayerContext } from '../store/player-context.js';
 
-export interface MarkersHost extends ReactiveControllerHost {
-  readonly apiBase: string;
-  readonly authToken: string | undefined;
-  readonly tourIdValue: string;
-  readonly currentFrame: number;
-  refetchMarkers(): Promise<void>;
-  showNotice(message: string, variant: 'success' | 'warning' | 'error' | 'info'): void;
-  showDialog(d: { title: string; body?: string } | null): void;
-}
 
 /** Marker add, rename and delete (edit mode), and AI marker generation (super admin). */
 export class MarkersController implements ReactiveController {
@@ -32,8 +24,11 @@ export class MarkersController implements ReactiveController {
   private sub: SubscriptionHandle | undefined;
   private timers = new Set<ReturnType<typeof setTimeout>>();
 
-  constructor(private readonly host: MarkersHost) {
-    host.addController(this);
+  constructor(
+    private readonly ctx: PlayerContext,
+    private readonly refetchMarkers: () => Promise<void>,
+  ) {
+    ctx.host.addController(this);
   }
 
   hostConnected(): void {}
@@ -54,52 +49,52 @@ export class MarkersController implements ReactiveController {
   }
 
   private call<T>(query: string, variables: Record<string, unknown>): Promise<T> {
-    return graphqlRequest<T>(this.host.apiBase, query, variables, { token: this.host.authToken });
+    return graphqlRequest<T>(this.ctx.config.apiBase, query, variables, { token: this.ctx.config.authToken });
   }
 
   async add(name: string, custom: boolean): Promise<void> {
     if (this.addState !== 'idle') return;
     this.addState = custom ? 'addingCustom' : 'adding';
-    this.host.requestUpdate();
+    this.ctx.host.requestUpdate();
     try {
       await this.call(MARKER_SAVE, {
-        input: { name, description: '', tourId: this.host.tourIdValue, scrollPosition: 0, isFastTravel: true, frameIndex: this.host.currentFrame },
+        input: { name, description: '', tourId: this.ctx.config.tourId, scrollPosition: 0, isFastTravel: true, frameIndex: this.ctx.store.frame.peek() },
       });
     } catch (e) {
-      this.host.showNotice((e as Error).message, 'error');
+      this.ctx.showNotice((e as Error).message, 'error');
     }
-    await this.host.refetchMarkers().catch(() => undefined);
+    await this.refetchMarkers().catch(() => undefined);
     this.addState = 'idle';
-    this.host.requestUpdate();
+    this.ctx.host.requestUpdate();
   }
 
   async rename(marker: Marker, name: string): Promise<void> {
     this.savingIds = new Set(this.savingIds).add(marker.id);
-    this.host.requestUpdate();
+    this.ctx.host.requestUpdate();
     try {
       await this.call(MARKER_UPDATE, { input: { id: marker.id, name, description: '', isFastTravel: marker.isFastTravel ?? true } });
-      this.host.showNotice(NOTICES.markerUpdated, 'success');
+      this.ctx.showNotice(NOTICES.markerUpdated, 'success');
     } catch (e) {
-      this.host.showNotice((e instanceof GraphQLRequestError && e.message) || NOTICES.markerUpdateFailed, 'error');
+      this.ctx.showNotice((e instanceof GraphQLRequestError && e.message) || NOTICES.markerUpdateFailed, 'error');
     }
-    await this.host.refetchMarkers().catch(() => undefined);
+    await this.refetchMarkers().catch(() => undefined);
     this.savingIds = new Set([...this.savingIds].filter((id) => id !== marker.id));
-    this.host.requestUpdate();
+    this.ctx.host.requestUpdate();
   }
 
   async remove(marker: Marker): Promise<void> {
     this.deletingIds = new Set(this.deletingIds).add(marker.id);
-    this.host.requestUpdate();
+    this.ctx.host.requestUpdate();
     let ok = false;
     try {
       await this.call(MARKER_DELETE, { markerId: marker.id });
       ok = true;
     } catch (e) {
-      this.host.showNotice((e instanceof GraphQLRequestError && e.message) || NOTICES.markerDeleteFailed, 'error');
+      this.ctx.showNotice((e instanceof GraphQLRequestError && e.message) || NOTICES.markerDeleteFailed, 'error');
     }
-    if (ok) await this.host.refetchMarkers().catch(() => undefined);
+    if (ok) await this.refetchMarkers().catch(() => undefined);
     this.deletingIds = new Set([...this.deletingIds].filter((id) => id !== marker.id));
-    this.host.requestUpdate();
+    this.ctx.host.requestUpdate();
   }
 
   private readActive(): { tourId: string; at: number } | null {
@@ -127,48 +122,48 @@ export class MarkersController implements ReactiveController {
   /** On load: resume a generation of this tour started under 60 s ago, otherwise drop it. */
   resumeIfActive(): void {
     const active = this.readActive();
-    if (active && active.tourId === this.host.tourIdValue && !this.ai.active) void this.listen();
+    if (active && active.tourId === this.ctx.config.tourId && !this.ai.active) void this.listen();
   }
 
   async generate(): Promise<void> {
     if (this.ai.active) return;
     const active = this.readActive();
-    if (active && active.tourId !== this.host.tourIdValue) {
-      this.host.showDialog({ title: ERROR_TEXTS.aiAlreadyGenerating });
+    if (active && active.tourId !== this.ctx.config.tourId) {
+      this.ctx.store.dialog.value = { title: ERROR_TEXTS.aiAlreadyGenerating };
       return;
     }
-    this.writeActive(this.host.tourIdValue);
+    this.writeActive(this.ctx.config.tourId);
     await this.listen();
     try {
-      await this.call(TOUR_GENERATE_AI_MARKERS, { tourId: this.host.tourIdValue });
-      this.later(1000, () => void this.host.refetchMarkers().catch(() => undefined));
+      await this.call(TOUR_GENERATE_AI_MARKERS, { tourId: this.ctx.config.tourId });
+      this.later(1000, () => void this.refetchMarkers().catch(() => undefined));
     } catch (e) {
       const err = e as GraphQLRequestError;
       this.stop();
       const body = `${ERROR_TEXTS.aiFailedPrefix}${err.message}`;
       // By code, as the server answers (services/ai/start-ai-markers.ts): a run of this user on another tab or device
       // is the spec's "already generating" dialog, AI markers already on the tour its "already created" one.
-      if (err.code === ALREADY_CREATED) this.host.showDialog({ title: ERROR_TEXTS.aiAlreadyCreated, body });
-      else if (err.code === ALREADY_GENERATING) this.host.showDialog({ title: ERROR_TEXTS.aiAlreadyGenerating });
-      else this.host.showNotice(body, 'error');
+      if (err.code === ALREADY_CREATED) this.ctx.store.dialog.value = { title: ERROR_TEXTS.aiAlreadyCreated, body };
+      else if (err.code === ALREADY_GENERATING) this.ctx.store.dialog.value = { title: ERROR_TEXTS.aiAlreadyGenerating };
+      else this.ctx.showNotice(body, 'error');
     }
   }
 
   private async listen(): Promise<void> {
     this.ai = { active: true, progress: 0, added: [], removed: [] };
-    this.host.requestUpdate();
+    this.ctx.host.requestUpdate();
     const { subscribe } = await import('../api/subscription.js');
     this.sub?.close();
     this.sub = subscribe<{ tourGenerateAIMarkersUpdated: AIMarkerEvent }>(
-      this.host.apiBase,
+      this.ctx.config.apiBase,
       AI_MARKERS_SUBSCRIPTION,
-      { tourId: this.host.tourIdValue },
-      this.host.authToken,
+      { tourId: this.ctx.config.tourId },
+      this.ctx.config.authToken,
       {
         next: (data) => this.onProgress(data.tourGenerateAIMarkersUpdated),
         error: (message) => {
           this.stop();
-          this.host.showNotice(`${ERROR_TEXTS.aiFailedPrefix}${message}`, 'error');
+          this.ctx.showNotice(`${ERROR_TEXTS.aiFailedPrefix}${message}`, 'error');
         },
         complete: () => undefined,
       },
@@ -184,11 +179,11 @@ export class MarkersController implements ReactiveController {
       else if (ev.action === 'REMOVE') next.removed = [...next.removed, m];
     }
     this.ai = next;
-    this.host.requestUpdate();
+    this.ctx.host.requestUpdate();
     if (next.progress >= 100) {
       this.later(TIMINGS_MS.aiCompletionCleanup, () => {
         this.stop();
-        void this.host.refetchMarkers().catch(() => undefined);
+        void this.refetchMarkers().catch(() => undefined);
       });
     }
   }
@@ -198,6 +193,6 @@ export class MarkersController implements ReactiveController {
     this.sub = undefined;
     this.writeActive(null);
     this.ai = { active: false, progress: 0, added: [], removed: [] };
-    this.host.requestUpdate();
+    this.ctx.host.requestUpdate();
   }
 }

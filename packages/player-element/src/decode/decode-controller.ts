@@ -16,7 +16,8 @@ function movingAverage(previous: number | null, sample: number): number {
   return previous === null ? sample : previous * 0.7 + sample * 0.3;
 }
 
-export interface DecodeHost extends ReactiveControllerHost {
+/** What the decoder reports to the player. */
+export interface DecodeEvents {
   /** A frame that may change what is on screen has arrived. */
   onFramesArrived(): void;
   onDecodeError(message: string): void;
@@ -90,8 +91,11 @@ export class DecodeController implements ReactiveController {
   peakDecodedBytes = 0;
   decodeErrors = 0;
 
-  constructor(private readonly host: DecodeHost) {
-    host.addController(this);
+  constructor(
+    controllerHost: ReactiveControllerHost,
+    private readonly host: DecodeEvents,
+  ) {
+    controllerHost.addController(this);
   }
 
   hostConnected(): void {}

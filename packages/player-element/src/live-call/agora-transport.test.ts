@@ -1,7 +1,7 @@
 import { expect } from '@esm-bundle/chai';
 import { ERROR_TEXTS } from '@roomwalk/shared';
 import { AgoraTransport, type AgoraSdk } from './agora-transport.js';
-import { LiveCallController, type CallSnapshot } from './live-call-controller.js';
+import { CallStateMachine, type CallSnapshot } from './call-state-machine.js';
 import type { GetUserMedia } from './media.js';
 import { LIVE_TEXTS } from './texts.js';
 import { executeServerCommand } from '@web/test-runner-commands';
@@ -237,7 +237,7 @@ function call(opts: { sdk: FakeAgora; allow?: { audio: boolean; video: boolean }
   let last: CallSnapshot | null = null;
   const gum = userMedia(opts.allow ?? { audio: true, video: true });
   const req = opts.req ?? request();
-  const controller = new LiveCallController({
+  const controller = new CallStateMachine({
     role: opts.role ?? 'viewer',
     request: req,
     url: 'http://127.0.0.1:9',
@@ -260,7 +260,7 @@ function call(opts: { sdk: FakeAgora; allow?: { audio: boolean; video: boolean }
 const remoteUser = (uid = 'host-9f8e'): FakeUser => ({ uid, hasAudio: true, hasVideo: true });
 
 describe('live call over Agora (AgoraTransport with the SDK stand-in)', () => {
-  const open: LiveCallController[] = [];
+  const open: CallStateMachine[] = [];
   afterEach(async () => {
     for (const c of open.splice(0)) await c.reset();
     for (const ctx of audioContexts.splice(0)) await ctx.close();

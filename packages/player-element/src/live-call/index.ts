@@ -4,7 +4,7 @@
  */
 export { createScrollSync, type ScrollSync, type ScrollSyncOptions } from './scroll-sync.js';
 export { LiveSocket, type LiveSocketOptions, type SocketState, type SocketStatus } from './live-socket.js';
-export { LiveCallController, CALL_STATES, panelTextFor, type CallState, type CallSnapshot, type LiveCallEvents, type LiveCallOptions } from './live-call-controller.js';
+export { CallStateMachine, CALL_STATES, panelTextFor, type CallState, type CallSnapshot, type LiveCallEvents, type LiveCallOptions } from './call-state-machine.js';
 export type { CallTransport, TransportEvent, TransportState } from './call-transport.js';
 export { WebRtcTransport, type WebRtcTransportOptions } from './webrtc-transport.js';
 export { AgoraTransport, defaultLoadAgora, type AgoraClient, type AgoraSdk, type AgoraTransportOptions } from './agora-transport.js';

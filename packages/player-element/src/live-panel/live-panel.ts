@@ -2,7 +2,7 @@
  * `<tour-live-panel>`: the live viewing panel (tours §2) inside `<tour-player>`. The viewer's lead form ("Send
  * notification for agent to join"), then during the call collapsible top (remote) and bottom (local) video panels over
  * a control bar (mute, camera, sync, hang up), the panel texts, the permission warnings as 6 s toasts, retry on errors.
- * Lazily loaded by the player's LiveCallController; it drives the framework-neutral `../live-call/` module.
+ * Lazily loaded by the player's CallStateMachine; it drives the framework-neutral `../live-call/` module.
  */
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
@@ -13,7 +13,7 @@ import { graphqlRequest } from '../api/graphql.js';
 import {
   CALL_STATES,
   LIVE_TEXTS,
-  LiveCallController,
+  CallStateMachine,
   WARNING_MS,
   createScrollSync,
   type CallSnapshot,
@@ -156,7 +156,7 @@ export class TourLivePanel extends LitElement {
   /** The lead and session the viewer got (kept for the page; also in local storage). */
   lead: CapturedDetails | null = null;
   request: ViewingSessionRequestLike | null = null;
-  private call: LiveCallController | null = null;
+  private call: CallStateMachine | null = null;
   private sync: ScrollSync | null = null;
   private offCall: (() => void) | null = null;
   private turnstileToken = '';
@@ -316,7 +316,7 @@ export class TourLivePanel extends LitElement {
   private async startCall(request: ViewingSessionRequestLike): Promise<void> {
     this.request = request;
     this.phase = 'call';
-    const call = new LiveCallController({
+    const call = new CallStateMachine({
       role: this.role,
       request,
       url: this.api || location.origin,

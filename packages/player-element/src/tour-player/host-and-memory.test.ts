@@ -3,7 +3,7 @@ import { executeServerCommand } from '@web/test-runner-commands';
 import '../tour-player/tour-player.js';
 import type { TourPlayer } from './tour-player.component.js';
 import { CACHE_BUDGET } from '../constants.js';
-import { canvasOf, cleanup, eventsOf, firstEvent, makePlayer, readBarcode, real, server, until } from '../../test/helpers.js';
+import { brandedToken, canvasOf, cleanup, eventsOf, firstEvent, makePlayer, readBarcode, real, sameOriginServer, server, until } from '../../test/helpers.js';
 
 // Every tour here comes from the real server (main: 180 frames in 5 clips, totalFrames 179, last scrollable 177;
 // portrait: 720x1280). The host page of the message tests is served from a second origin by the test runner itself
@@ -198,15 +198,18 @@ describe('Layouts', () => {
   });
 
   it('fades the intro logo between 10 and 99 percent', async () => {
-    const p = await readyPlayer();
-    p.tour = { ...p.tour!, tourIntroLogoURL: p.tour!.thumbnailURL };
+    // The branded tour's company logo is its intro logo (the real server's Custom Company Branding).
+    const p = await makePlayer({ 'tour-id': real.branded, api: sameOriginServer, mode: 'agent' }, { authToken: brandedToken });
+    await firstEvent(p, 'tour-ready');
+    await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
     await p.updateComplete;
     const logo = () => p.shadowRoot!.querySelector('.intro-logo')!;
+    const last = p.totalFrames - 2;
     expect(logo().classList.contains('faded')).to.equal(false);
-    await p.goToFrame(90);
+    await p.goToFrame(Math.round(last / 2));
     await p.updateComplete;
     expect(logo().classList.contains('faded')).to.equal(true);
-    await p.goToFrame(177);
+    await p.goToFrame(last);
     await p.updateComplete;
     expect(logo().classList.contains('faded')).to.equal(false);
   });

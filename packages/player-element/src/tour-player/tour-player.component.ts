@@ -1,59 +1,49 @@
-import { LitElement, html, nothing, type PropertyValues } from 'lit';
-import { PLAYER_ERROR_TEXTS as ERROR_TEXTS } from '@roomwalk/shared/player-texts';
-import { PLAYER, SUPPORT_EMAIL, TIMINGS_MS } from '@roomwalk/shared/constants';
+import { LitElement, html, nothing, type PropertyDeclaration, type PropertyValues } from 'lit';
+import { SignalWatcher } from '@lit-labs/preact-signals';
+import { effect } from '@preact/signals-core';
+import { PLAYER, TIMINGS_MS } from '@roomwalk/shared/constants';
 import { styles } from './tour-player.styles.js';
-import { MODES, STATUSES, TOUR_ID_PATTERN, TRAVEL, OUTGOING_MESSAGE_TYPES, type PlayerMode, type PlayerStatus, type TravelStatus } from '../constants.js';
-import { emit, type TourEventDetails } from '../events/events.js';
-import { ERROR_CODES, TourPlayerError, type TourPlayerErrorCode } from '../errors.js';
-import { graphqlRequest, GraphQLRequestError } from '../api/graphql.js';
-import { PLAYER_TOUR_QUERY } from '../api/queries.js';
-import { VisitBeacon } from '../api/visit-beacon.js';
+import { ATTRIBUTES, MODES, STATUSES, type PlayerMode, type PlayerStatus, type TravelStatus } from '../constants.js';
 import type { Marker, PlayerTour } from '../api/types.js';
-import { DecodeController, type Drawable } from '../decode/decode-controller.js';
-import { VideoFallback } from '../decode/video-fallback.js';
+import { DecodeController } from '../decode/decode-controller.js';
+import { createPlayerStore } from '../store/player-store.js';
+import { PlayerContext, type PlayerConfig } from '../store/player-context.js';
+import { CanvasController } from '../controllers/canvas-controller.js';
 import { HostBridgeController } from '../controllers/host-bridge-controller.js';
+import { InputController } from '../controllers/input-controller.js';
+import { LiveViewingController, liveStyles } from '../controllers/live-viewing-controller.js';
 import { MarkersController } from '../controllers/markers-controller.js';
-import { LiveCallController, liveStyles } from '../controllers/live-call-controller.js';
-import { activeMarkerAt, sortMarkers } from '../markers-drawer/markers-drawer.component.js';
+import { PlayheadController, findRoom, roomAt } from '../controllers/playhead-controller.js';
+import { TourLoaderController } from '../controllers/tour-loader-controller.js';
+import { activeMarkerAt } from '../markers-drawer/markers-drawer.component.js';
 import '../markers-drawer/markers-drawer.js';
-import { canvasSize, clampFrame, maxScrollableIndex, travelPlan } from '../frame-math.js';
-import { shouldOpenDrawer } from '../layout.js';
-
-type Dialog = { title: string; body?: string } | null;
-type FrameSource = TourEventDetails['tour-frame-change']['source'];
-
-/** Frames moved per wheel pixel after the spec's 1.5 scale: one frame per 20 px (docs/decisions in NOTES). */
-const WHEEL_PX_PER_FRAME = 20;
-const DESKTOP_MIN_WIDTH = 900;
+import { maxScrollableIndex } from '../frame-math.js';
+import { renderAgentInfo } from './agent-info.js';
+import { renderDialog, renderErrorDialog } from './error-dialogs.js';
 
 /** hi-res is on unless the attribute says "false" (the share pages map hiRes=false onto it). */
 const hiResConverter = {
   fromAttribute: (v: string | null) => v === null || v.toLowerCase() !== 'false',
   toAttribute: (v: boolean) => (v ? null : 'false'),
 };
+type AttributeProperty = (typeof ATTRIBUTES)[keyof typeof ATTRIBUTES];
+/** Attribute types beyond the default String; the names come from ATTRIBUTES (constants.ts), the one list. */
+const ATTRIBUTE_TYPES: Partial<Record<AttributeProperty, PropertyDeclaration>> = {
+  hiRes: { converter: hiResConverter },
+  liveViewing: { type: Boolean },
+  hostEvents: { type: Boolean },
+  debug: { type: Boolean },
+  superAdmin: { type: Boolean },
+  unbranded: { type: Boolean },
+  startFrame: { type: Number },
+};
 
-/** The room at a frame: the last marker at or before it (within the active-marker tolerance). */
-export function roomAt(sorted: readonly Marker[], frame: number): Marker | null {
-  let room: Marker | null = null;
-  for (const m of sorted) if (m.frameIndex <= frame + PLAYER.activeMarkerTolerance) room = m;
-  return room;
-}
-
-/** A room by name, ignoring case and surrounding spaces. */
-export function findRoom(sorted: readonly Marker[], name: string): Marker | undefined {
-  const want = name.trim().toLowerCase();
-  return want ? sorted.find((m) => m.name.trim().toLowerCase() === want) : undefined;
-}
-
-function readMetaApi(): string | undefined {
-  return document.querySelector<HTMLMetaElement>('meta[name="roomwalk-api"]')?.content || undefined;
-}
+const readMetaApi = (): string | undefined => document.querySelector<HTMLMetaElement>('meta[name="roomwalk-api"]')?.content || undefined;
 
 /** The origin of the script that defined the element, when it was loaded by a script tag. */
 const scriptOrigin = (() => {
   try {
-    const src = (document.currentScript as HTMLScriptElement | null)?.src || import.meta.url;
-    return new URL(src).origin;
+    return new URL((document.currentScript as HTMLScriptElement | null)?.src || import.meta.url).origin;
   } catch {
     return location.origin;
   }
@@ -64,6 +54,22 @@ const scriptOrigin = (() => {
  * workers and draws the frame for the current position.
  *
  * @tagname tour-player
+ * @attr {string} tour-id - `tour_` + UUID; anything else is Invalid Link.
+ * @attr {string} api - Server base URL; default `<meta name="roomwalk-api">`, else the script's origin.
+ * @attr {'external' | 'preview' | 'edit' | 'agent'} mode - Player mode.
+ * @attr {string} disabled-controls - Comma list: `menu`, `markers`, `feedback`, `ai-edit`.
+ * @attr {string} hi-res - `"false"` decodes only 640x360 (absent = on).
+ * @attr {boolean} live-viewing - Live viewing (also enables host messages).
+ * @attr {string} live-session - Viewing session id for a host joining from the agent's link (`session=`).
+ * @attr {boolean} host-events - Listen to `roomwalk_scroll` / `roomwalk_marker` window messages.
+ * @attr {boolean} debug - A small overlay with frame, buffer and rendition.
+ * @attr {string} allowed-origins - Origins allowed to send host messages and to receive notices.
+ * @attr {boolean} super-admin - Shows "Auto generate with AI (beta)" in edit mode.
+ * @attr {string} start-room - Opens at this room (marker name, case-insensitive); wins over `start-frame`.
+ * @attr {number} start-frame - Opens at this frame (clamped).
+ * @attr {boolean} unbranded - MLS mode: no intro logo, agent details, listing link, live call, menu or outbound link.
+ * @attr {'lazy' | 'eager'} loading - `lazy` (default) waits for the viewport before decoding.
+ * @attr {string} home-url - Where Go Home / Close of the removed dialog go.
  * @fires {CustomEvent<{ totalFrames: number }>} tour-ready - The first frame is on screen.
  * @fires {CustomEvent<{ frame: number; source: 'drag' | 'wheel' | 'touch' | 'keyboard' | 'marker' | 'host' }>} tour-frame-change - The frame changed by user input.
  * @fires {CustomEvent<{ marker: Marker | null }>} tour-marker-change - The active marker changed.
@@ -99,42 +105,13 @@ const scriptOrigin = (() => {
  * @cssproperty --tour-player-drawer-max-height - Drawer height limit (400px).
  * @cssproperty --tour-player-radius - Corner radius (8px).
  */
-export class TourPlayer extends LitElement {
+export class TourPlayer extends SignalWatcher(LitElement) {
   static override styles = [styles, liveStyles];
 
   static override properties = {
-    tourId: { type: String, attribute: 'tour-id' },
-    api: { type: String },
-    mode: { type: String },
-    disabledControls: { type: String, attribute: 'disabled-controls' },
-    hiRes: { attribute: 'hi-res', converter: hiResConverter },
-    liveViewing: { type: Boolean, attribute: 'live-viewing' },
-    liveSession: { type: String, attribute: 'live-session' },
-    hostEvents: { type: Boolean, attribute: 'host-events' },
-    debug: { type: Boolean },
-    allowedOrigins: { type: String, attribute: 'allowed-origins' },
-    superAdmin: { type: Boolean, attribute: 'super-admin' },
-    startRoom: { type: String, attribute: 'start-room' },
-    startFrame: { type: Number, attribute: 'start-frame' },
-    unbranded: { type: Boolean },
-    loading: { type: String },
+    ...Object.fromEntries(Object.entries(ATTRIBUTES).map(([attribute, name]) => [name, { type: String, attribute, ...ATTRIBUTE_TYPES[name] }])),
     authToken: { attribute: false },
-    homeUrl: { type: String, attribute: 'home-url' },
     loadingTimeoutMs: { attribute: false },
-    tour: { state: true, attribute: false },
-    frame: { state: true, attribute: false },
-    loadedFrames: { state: true, attribute: false },
-    status: { state: true, attribute: false },
-    errorCode: { state: true, attribute: false },
-    dialog: { state: true, attribute: false },
-    drawerOpen: { state: true, attribute: false },
-    travel: { state: true, attribute: false },
-    hintVisible: { state: true, attribute: false },
-    notice: { state: true, attribute: false },
-    agentCardOpen: { state: true, attribute: false },
-    showMore: { state: true, attribute: false },
-    canvasCss: { state: true, attribute: false },
-    deferred: { state: true, attribute: false },
   };
 
   declare tourId: string;
@@ -162,53 +139,18 @@ export class TourPlayer extends LitElement {
   declare homeUrl: string;
   /** "This is taking a while..." delay; 30 s per spec, settable for tests. */
   declare loadingTimeoutMs: number;
-  declare tour: PlayerTour | null;
-  declare frame: number;
-  declare loadedFrames: number;
-  declare status: PlayerStatus;
-  declare errorCode: TourPlayerErrorCode | null;
-  declare dialog: Dialog;
-  declare drawerOpen: boolean;
-  declare travel: TravelStatus;
-  declare hintVisible: boolean;
-  declare notice: { message: string; variant: string } | null;
-  declare agentCardOpen: boolean;
-  declare showMore: boolean;
-  declare canvasCss: { width: number; height: number };
-  /** Lazy loading: the tour is known and its poster shown; clips wait until the element nears the viewport. */
-  declare deferred: boolean;
 
-  private decoder = new DecodeController(this);
-  private fallback: VideoFallback | undefined;
-  private bridge = new HostBridgeController(this);
-  private markersCtl = new MarkersController(this);
-  /** Live viewing: start button and the lazily loaded panel. */
-  readonly live = new LiveCallController(this);
-  private abort: AbortController | undefined;
-  /** The visit beacon (external mode only): a view is one visitor's visit (issue 15). */
-  private visit: VisitBeacon | undefined;
-  private loadTimer: ReturnType<typeof setTimeout> | undefined;
-  private travelTimer: ReturnType<typeof setTimeout> | undefined;
-  private travelResetTimer: ReturnType<typeof setTimeout> | undefined;
-  private noticeTimer: ReturnType<typeof setTimeout> | undefined;
-  private rafId = 0;
-  private painted: { frame: number; rendition: string; tourFrame: number } | null = null;
-  private exactWaiters: { frame: number; resolve: () => void }[] = [];
-  private firstFramePainted = false;
-  private lastActiveMarkerId: string | null = null;
-  private resizeObserver: ResizeObserver | undefined;
-  private drag: { pointerId: number; x: number; y: number; startFrame: number; touch: boolean } | null = null;
-  private wheelCarry = 0;
-  private errorDetail = '';
-  private agentCardShown = false;
-  private lastRoom: string | null | undefined = undefined;
-  private nearObserver: IntersectionObserver | undefined;
-  /** Open VideoFrames on the main thread (created to draw, closed right after). */
-  openMainFrames = 0;
-  maxOpenMainFrames = 0;
-  paintCount = 0;
-  drawMsMax = 0;
-  drawMsTotal = 0;
+  private readonly store = createPlayerStore();
+  private readonly ctx: PlayerContext;
+  private readonly decoder: DecodeController;
+  private readonly bridge: HostBridgeController;
+  private readonly canvas: CanvasController;
+  private readonly playhead: PlayheadController;
+  private readonly loader: TourLoaderController;
+  private readonly input: InputController;
+  private readonly markers: MarkersController;
+  private readonly live: LiveViewingController;
+  private disposeEffects: (() => void) | undefined;
 
   constructor() {
     super();
@@ -227,791 +169,317 @@ export class TourPlayer extends LitElement {
     this.startFrame = undefined;
     this.unbranded = false;
     this.loading = 'lazy';
-    this.deferred = false;
     this.authToken = undefined;
     this.homeUrl = 'https://roomwalk.app';
     this.loadingTimeoutMs = TIMINGS_MS.playerLoadingTimeout;
-    this.tour = null;
-    this.frame = 0;
-    this.loadedFrames = 0;
-    this.status = STATUSES.idle;
-    this.errorCode = null;
-    this.dialog = null;
-    this.drawerOpen = false;
-    this.travel = TRAVEL.idle;
-    this.hintVisible = true;
-    this.notice = null;
-    this.agentCardOpen = false;
-    this.showMore = false;
-    this.canvasCss = { width: 640, height: 360 };
+    const el = this;
+    const config: PlayerConfig = {
+      get apiBase() {
+        return (el.api || readMetaApi() || scriptOrigin).replace(/\/$/, '');
+      },
+      get tourId() {
+        return el.tourId;
+      },
+      get mode() {
+        return el.mode;
+      },
+      get authToken() {
+        return el.authToken;
+      },
+      get hiRes() {
+        return el.hiRes;
+      },
+      get liveViewing() {
+        return el.liveViewing;
+      },
+      get liveSession() {
+        return el.liveSession;
+      },
+      get hostMessagesEnabled() {
+        return el.hostEvents || el.liveViewing;
+      },
+      get allowedOriginList() {
+        return el.allowedOrigins.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
+      },
+      get startRoom() {
+        return el.startRoom;
+      },
+      get startFrame() {
+        return el.startFrame;
+      },
+      get loading() {
+        return el.loading;
+      },
+      get loadingTimeoutMs() {
+        return el.loadingTimeoutMs;
+      },
+      get unbranded() {
+        return el.unbranded;
+      },
+    };
+    this.decoder = new DecodeController(this, {
+      onFramesArrived: () => this.canvas.scheduleDraw(),
+      onDecodeError: (message) => this.loader.onDecodeError(message),
+      onLoadedFramesChange: (loaded) => (this.store.loadedFrames.value = loaded),
+    });
+    this.ctx = new PlayerContext(this, this.store, config, this.decoder);
+    this.bridge = new HostBridgeController(this.ctx, {
+      scroll: (f) => this.playhead.userMove(f, 'host'),
+      marker: (f) => this.playhead.travelFromInput(f, 'host'),
+    });
+    this.canvas = new CanvasController(this.ctx, this.bridge);
+    this.playhead = new PlayheadController(this.ctx, this.canvas, this.bridge);
+    this.loader = new TourLoaderController(this.ctx, this.canvas, this.playhead, () => this.markers.resumeIfActive());
+    this.input = new InputController(this.ctx, this.playhead);
+    this.markers = new MarkersController(this.ctx, () => this.loader.refetchMarkers());
+    this.live = new LiveViewingController(this.ctx, (f) => this.playhead.userMove(f, 'host'));
   }
 
   // ---- read-only public state ------------------------------------------------------------
 
+  /** The loaded tour (null while loading or after an error). */
+  get tour(): PlayerTour | null {
+    return this.store.tour.value;
+  }
   /** The frame the player is at (or travelling to). */
   get currentFrame(): number {
-    return this.frame;
+    return this.store.frame.value;
   }
   /** Total frames per tours §9 (sum of clip frame counts minus 1). */
   get totalFrames(): number {
-    return this.fallback?.total ?? this.decoder.total;
+    return this.ctx.totalFrames;
   }
   /** Frames whose clips are buffered (markers at or beyond are disabled). */
   get loadedFrameCount(): number {
-    return this.loadedFrames;
+    return this.store.loadedFrames.value;
   }
+  /** The marker the playhead is at (within the active-marker tolerance), or null. */
   get activeMarker(): Marker | null {
-    return activeMarkerAt(this.sortedMarkers, this.frame);
+    return activeMarkerAt(this.store.sortedMarkers.value, this.store.frame.value);
   }
   /** The room the playhead is in: the last marker at or before it (null before the first). */
   get currentRoom(): Marker | null {
-    return roomAt(this.sortedMarkers, this.frame);
+    return roomAt(this.store.sortedMarkers.value, this.store.frame.value);
   }
+  /** `idle`, `loading`, `ready` or `error`. */
   get playerStatus(): PlayerStatus {
-    return this.status;
+    return this.store.status.value;
   }
+  /** `idle`, `forward` or `backward` (a fast travel's direction, for 2.5 s after it ends). */
   get travelStatus(): TravelStatus {
-    return this.travel;
+    return this.store.travel.value;
   }
   /** Frame and rendition actually on the canvas. */
   get displayed(): { frame: number; rendition: string; exact: boolean } | null {
-    return this.painted ? { frame: this.painted.tourFrame, rendition: this.painted.rendition, exact: this.painted.tourFrame === this.frame && this.decoder.isExact(this.frame) } : null;
+    const p = this.store.painted.value;
+    return p ? { frame: p.tourFrame, rendition: p.rendition, exact: p.tourFrame === this.store.frame.value && this.decoder.isExact(this.store.frame.value) } : null;
   }
   /** Memory and frame counters for tests and the benchmark. */
   async stats() {
-    const w = await this.decoder.workerStats().catch(() => ({ openFrames: 0, maxOpenFrames: 0, decodedFrames: 0, decodeMsPerFrame: 0, framesThroughDecoder: 0 }));
+    const d = this.decoder;
+    const c = this.canvas;
+    const w = await d.workerStats().catch(() => ({ openFrames: 0, maxOpenFrames: 0, decodedFrames: 0, decodeMsPerFrame: 0, framesThroughDecoder: 0 }));
     return {
-      cacheBytes: this.decoder.cache.totalBytes,
-      cacheFrames: this.decoder.cache.size,
-      peakCacheBytes: this.decoder.cache.peakBytes,
-      peakDecodedBytes: this.decoder.peakDecodedBytes,
-      thumbnailBytes: this.decoder.thumbBytes,
-      workers: this.decoder.workers,
-      openMainFrames: this.openMainFrames,
-      maxOpenMainFrames: this.maxOpenMainFrames,
+      cacheBytes: d.cache.totalBytes,
+      cacheFrames: d.cache.size,
+      peakCacheBytes: d.cache.peakBytes,
+      peakDecodedBytes: d.peakDecodedBytes,
+      thumbnailBytes: d.thumbBytes,
+      workers: d.workers,
+      openMainFrames: c.openMainFrames,
+      maxOpenMainFrames: c.maxOpenMainFrames,
       workerOpenFrames: w.openFrames,
       workerMaxOpenFrames: w.maxOpenFrames,
       decodedFrames: w.decodedFrames,
       decodeMsPerFrame: w.decodeMsPerFrame,
       framesThroughDecoder: w.framesThroughDecoder,
       rejectedHostMessages: this.bridge.rejected,
-      paints: this.paintCount,
-      drawMsMax: this.drawMsMax,
-      drawMsMean: this.paintCount ? this.drawMsTotal / this.paintCount : 0,
-      cancelledDecodes: this.decoder.cancelledJobs,
+      paints: c.paintCount,
+      drawMsMax: c.drawMsMax,
+      drawMsMean: c.paintCount ? c.drawMsTotal / c.paintCount : 0,
+      cancelledDecodes: d.cancelledJobs,
     };
-  }
-
-  // ---- host-facing helpers for controllers -------------------------------------------------
-
-  get apiBase(): string {
-    return (this.api || readMetaApi() || scriptOrigin).replace(/\/$/, '');
-  }
-  get tourIdValue(): string {
-    return this.tourId;
-  }
-  get hostMessagesEnabled(): boolean {
-    return this.hostEvents || this.liveViewing;
-  }
-  get allowedOriginList(): string[] {
-    return this.allowedOrigins.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
-  }
-  private get disabledSet(): Set<string> {
-    return new Set(this.disabledControls.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
-  }
-  private get sortedMarkers(): Marker[] {
-    return sortMarkers(this.tour?.markers ?? []);
-  }
-  private get maxFrame(): number {
-    return maxScrollableIndex(this.totalFrames);
   }
 
   // ---- public methods -----------------------------------------------------------------------
 
   /** Shows frame n (clamped) without animation; resolves when the exact frame is on the canvas. Fires no change event. */
   goToFrame(n: number): Promise<void> {
-    if (!this.tour) return Promise.resolve();
-    this.stopTravel();
-    return this.setFrame(clampFrame(n, this.totalFrames), null);
+    return this.playhead.jump(n);
   }
 
   /** Fast-travels to a marker by id or name; resolves on arrival. */
   goToMarker(idOrName: string): Promise<void> {
-    const m = this.sortedMarkers.find((x) => x.id === idOrName) ?? this.sortedMarkers.find((x) => x.name === idOrName);
+    const sorted = this.store.sortedMarkers.peek();
+    const m = sorted.find((x) => x.id === idOrName) ?? sorted.find((x) => x.name === idOrName);
     if (!m) return Promise.reject(new Error(`No marker ${idOrName}`));
-    return this.travelTo(m.frameIndex, null);
+    return this.playhead.travelTo(m.frameIndex, null);
   }
 
   /** Fast-travels to a room by marker name (case-insensitive); resolves on arrival, rejects when the tour has no such room. */
   goToRoom(name: string): Promise<void> {
-    const m = findRoom(this.sortedMarkers, name);
+    const m = findRoom(this.store.sortedMarkers.peek(), name);
     if (!m) return Promise.reject(new Error(`No room named ${name}`));
-    return this.travelTo(m.frameIndex, null);
+    return this.playhead.travelTo(m.frameIndex, null);
   }
 
   /** Loads the tour again from the server (the Refresh of the player dialogs). */
   refresh(): Promise<void> {
-    return this.load();
+    return this.loader.reload();
   }
 
   // ---- lifecycle ------------------------------------------------------------------------------
 
+  private resizeObserver: ResizeObserver | undefined;
+
   override connectedCallback(): void {
     super.connectedCallback();
-    this.resizeObserver = new ResizeObserver(() => this.layout());
+    this.resizeObserver = new ResizeObserver(() => this.canvas.layout());
     this.resizeObserver.observe(this);
-    if (this.hasUpdated) void this.load();
+    // State flowing down: the markers' 720p clips are fetched ahead (fast travel lands on the exact frame even on a
+    // slow network), and the company's accent follows the tour.
+    const store = this.store;
+    const prefetch = effect(() => {
+      const t = store.tour.value;
+      if (t) this.decoder.setPrefetchFrames(t.markers.map((m) => m.frameIndex));
+    });
+    const branding = effect(() => this.applyBranding(store.tour.value));
+    this.disposeEffects = () => {
+      prefetch();
+      branding();
+    };
+    if (this.hasUpdated) void this.loader.reload();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.resizeObserver?.disconnect();
-    this.nearObserver?.disconnect();
-    this.nearObserver = undefined;
-    this.abort?.abort();
-    this.clearTimers();
-    this.fallback?.dispose();
-    cancelAnimationFrame(this.rafId);
-    this.visit?.stop();
-    this.visit = undefined;
+    this.disposeEffects?.();
+    this.ctx.dispose();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    // The first update loads even without a tour id: a missing id is an Invalid Link.
-    if ((!this.hasUpdated || changed.has('tourId') || changed.has('api')) && this.isConnected) void this.load();
-    if (changed.has('hiRes') && this.tour) this.decoder.setHighEnabled(this.hiRes);
-    // The markers' 720p clips are fetched ahead: fast travel lands on the exact frame even on a slow network.
-    if (changed.has('tour') && this.tour) this.decoder.setPrefetchFrames(this.tour.markers.map((m) => m.frameIndex));
-    if (changed.has('tour') || changed.has('unbranded')) this.applyBranding();
-    if (changed.has('loading') && this.loading === 'eager' && this.deferred) this.startDecoding();
+    if (changed.has('hiRes') && this.store.tour.peek()) this.decoder.setHighEnabled(this.hiRes);
+    if (changed.has('unbranded')) this.applyBranding(this.store.tour.peek());
+    if (changed.has('loading') && this.loading === 'eager' && this.store.deferred.peek()) this.loader.startDecoding();
   }
 
   /** The company's accent (tourAccentColor) as the default of --tour-player-accent; a page's own value still wins. */
-  private applyBranding(): void {
-    const accent = !this.unbranded && this.tour?.tourAccentColor && /^#[0-9a-f]{6}$/i.test(this.tour.tourAccentColor) ? this.tour.tourAccentColor : '';
+  private applyBranding(tour: PlayerTour | null): void {
+    const accent = !this.unbranded && tour?.tourAccentColor && /^#[0-9a-f]{6}$/i.test(tour.tourAccentColor) ? tour.tourAccentColor : '';
     if (accent) this.style.setProperty('--rw-company-accent', accent);
     else this.style.removeProperty('--rw-company-accent');
   }
 
-  private clearTimers(): void {
-    clearTimeout(this.loadTimer);
-    clearTimeout(this.travelTimer);
-    clearTimeout(this.travelResetTimer);
-    clearTimeout(this.noticeTimer);
-  }
-
-  private setStatus(status: PlayerStatus): void {
-    if (this.status === status) return;
-    this.status = status;
-    emit(this, 'tour-status-change', { status, travel: this.travel });
-  }
-
-  private fail(code: TourPlayerErrorCode, message: string): void {
-    this.errorCode = code;
-    this.errorDetail = message;
-    clearTimeout(this.loadTimer);
-    this.setStatus(STATUSES.error);
-    emit(this, 'tour-error', { error: new TourPlayerError(code, message) });
-  }
-
-  private async load(): Promise<void> {
-    this.abort?.abort();
-    const abort = new AbortController();
-    this.abort = abort;
-    this.clearTimers();
-    this.decoder.dispose();
-    this.fallback?.dispose();
-    this.fallback = undefined;
-    this.tour = null;
-    this.errorCode = null;
-    this.dialog = null;
-    this.painted = null;
-    this.firstFramePainted = false;
-    this.frame = 0;
-    this.loadedFrames = 0;
-    this.deferred = false;
-    this.setStatus(STATUSES.loading);
-    const id = (this.tourId || '').trim();
-    if (!TOUR_ID_PATTERN.test(id)) {
-      this.fail(ERROR_CODES.INVALID_LINK, ERROR_TEXTS.invalidLink);
-      return;
-    }
-    let tour: PlayerTour | null;
-    try {
-      const data = await graphqlRequest<{ tour: PlayerTour | null }>(this.apiBase, PLAYER_TOUR_QUERY, { tourID: id }, { token: this.authToken, signal: abort.signal, get: true });
-      tour = data.tour;
-    } catch (e) {
-      if (abort.signal.aborted) return;
-      const code = e instanceof GraphQLRequestError ? e.code : undefined;
-      if (code === 'TOUR_REMOVED') this.fail(ERROR_CODES.TOUR_REMOVED, ERROR_TEXTS.tourRemoved);
-      else if (code === 'NOT_FOUND' || code === 'INVALID_TOUR_ID') this.fail(ERROR_CODES.INVALID_LINK, ERROR_TEXTS.invalidLink);
-      else this.fail(ERROR_CODES.QUERY_FAILED, (e as Error).message);
-      return;
-    }
-    if (abort.signal.aborted) return;
-    if (!tour) {
-      this.fail(ERROR_CODES.INVALID_LINK, ERROR_TEXTS.invalidLink);
-      return;
-    }
-    this.tour = tour;
-    this.startVisit(id);
-    this.layout();
-    this.lastRoom = undefined;
-    this.nearObserver?.disconnect();
-    this.nearObserver = undefined;
-    if (this.loading !== 'eager' && typeof IntersectionObserver !== 'undefined') {
-      // Lazy: the poster is the thumbnail; no clip, worker or frame until the element is within a screen of the viewport.
-      this.deferred = true;
-      const io = new IntersectionObserver((entries) => {
-        if (!entries.some((e) => e.isIntersecting) || this.nearObserver !== io) return;
-        io.disconnect();
-        this.nearObserver = undefined;
-        if (this.tour === tour && !abort.signal.aborted) this.startDecoding();
-      }, { rootMargin: '100% 0px' });
-      this.nearObserver = io;
-      io.observe(this);
-      return;
-    }
-    this.startDecoding();
-  }
-
-  /** Starts decoding the loaded tour at its start position (room, frame or 0). */
-  private startDecoding(): void {
-    const tour = this.tour;
-    if (!tour) return;
-    this.deferred = false;
-    this.nearObserver?.disconnect();
-    this.nearObserver = undefined;
-    this.loadTimer = setTimeout(() => {
-      if (!this.firstFramePainted && this.status === STATUSES.loading) {
-        this.errorCode = ERROR_CODES.LOAD_TIMEOUT;
-        emit(this, 'tour-error', { error: new TourPlayerError(ERROR_CODES.LOAD_TIMEOUT, ERROR_TEXTS.takingAWhile) });
-      }
-    }, this.loadingTimeoutMs);
-    if (typeof VideoDecoder === 'undefined') {
-      // No WebCodecs: seek a <video> element instead of showing a blank player.
-      this.fallback = new VideoFallback(tour.clips, (frame, source) => this.paintSource(frame, source), (m) => this.onDecodeError(m));
-      this.loadedFrames = this.fallback.total;
-    } else {
-      const vi = tour.videoInfo;
-      this.decoder.load(tour.clips, { hiRes: this.hiRes, aspect: vi && vi.width && vi.height ? vi.width / vi.height : 16 / 9 });
-    }
-    const room = this.startRoom ? findRoom(sortMarkers(tour.markers), this.startRoom) : undefined;
-    const start = room ? room.frameIndex : Number.isFinite(this.startFrame) ? Number(this.startFrame) : 0;
-    void this.setFrame(clampFrame(start, this.totalFrames), null);
-    if (this.fallback) void this.fallback.show(this.frame);
-    this.markersCtl.resumeIfActive();
-  }
-
-  /** Reports a visitor's visit: only the external player counts (preview, edit and agent players are the team's own looks). */
-  private startVisit(tourId: string): void {
-    this.visit?.stop();
-    this.visit = undefined;
-    if (this.mode !== MODES.external) return;
-    const markers = () => this.tour?.markers.filter((m) => m.frameIndex <= this.frame + PLAYER.activeMarkerTolerance).length ?? 0;
-    this.visit = new VisitBeacon(this.apiBase, tourId, markers);
-    this.visit.start();
-  }
-
-  /** Refetches the tour's markers only (after marker calls). */
-  async refetchMarkers(): Promise<void> {
-    if (!this.tour) return;
-    const data = await graphqlRequest<{ tour: PlayerTour | null }>(this.apiBase, PLAYER_TOUR_QUERY, { tourID: this.tourId }, { token: this.authToken });
-    if (data.tour && this.tour) this.tour = { ...this.tour, markers: data.tour.markers };
-  }
-
-  // ---- decode host ----------------------------------------------------------------------------
-
-  onFramesArrived(): void {
-    this.scheduleDraw();
-  }
-
-  onDecodeError(message: string): void {
-    if (this.status === STATUSES.error) return;
-    console.warn('[tour-player] decode error:', message);
-    this.fail(ERROR_CODES.DECODE_FAILED, message);
-  }
-
-  onLoadedFramesChange(loaded: number): void {
-    this.loadedFrames = loaded;
-  }
-
-  // ---- drawing -----------------------------------------------------------------------------
-
-  private get canvas(): HTMLCanvasElement | null {
-    return this.renderRoot.querySelector('canvas');
-  }
-
-  private scheduleDraw(): void {
-    if (this.rafId) return;
-    this.rafId = requestAnimationFrame(() => {
-      this.rafId = 0;
-      this.paint();
-    });
-  }
-
-  private paint(): void {
-    if (this.fallback) {
-      void this.fallback.show(this.frame);
-      return;
-    }
-    const d = this.decoder.drawable(this.frame);
-    if (!d) return;
-    const p = this.painted;
-    if (p && p.tourFrame === d.tourFrame && p.rendition === (d.frame?.rendition ?? 'thumbnail')) {
-      this.resolveWaiters();
-      return;
-    }
-    this.drawDecoded(d);
-  }
-
-  private drawDecoded(d: Drawable): void {
-    const canvas = this.canvas;
-    const ctx = canvas?.getContext('2d');
-    if (!canvas || !ctx) return;
-    if (d.bitmap) {
-      ctx.drawImage(d.bitmap, 0, 0, canvas.width, canvas.height);
-      this.painted = { frame: this.frame, rendition: 'thumbnail', tourFrame: d.tourFrame };
-      this.afterPaint();
-      return;
-    }
-    const f = d.frame;
-    let vf: VideoFrame | undefined;
-    try {
-      vf = new VideoFrame(new Uint8Array(f.data), { format: 'I420', codedWidth: f.width, codedHeight: f.height, timestamp: 0 });
-      this.openMainFrames++;
-      this.maxOpenMainFrames = Math.max(this.maxOpenMainFrames, this.openMainFrames);
-      const t0 = performance.now();
-      ctx.drawImage(vf, 0, 0, canvas.width, canvas.height);
-      const dt = performance.now() - t0;
-      this.drawMsMax = Math.max(this.drawMsMax, dt);
-      this.drawMsTotal += dt;
-    } catch (e) {
-      console.warn('Failed to draw frame as image', e);
-      return;
-    } finally {
-      if (vf) {
-        vf.close();
-        this.openMainFrames--;
-      }
-    }
-    this.painted = { frame: this.frame, rendition: f.rendition, tourFrame: d.tourFrame };
-    this.afterPaint();
-  }
-
-  /** Fallback path: draws a <video> element that has been seeked to the frame. */
-  private paintSource(frame: number, source: CanvasImageSource): void {
-    const canvas = this.canvas;
-    const ctx = canvas?.getContext('2d');
-    if (!canvas || !ctx) return;
-    ctx.drawImage(source, 0, 0, canvas.width, canvas.height);
-    this.painted = { frame, rendition: 'video', tourFrame: frame };
-    this.afterPaint();
-  }
-
-  private afterPaint(): void {
-    this.paintCount++;
-    if (!this.firstFramePainted) {
-      this.firstFramePainted = true;
-      clearTimeout(this.loadTimer);
-      if (this.errorCode === ERROR_CODES.LOAD_TIMEOUT) this.errorCode = null;
-      this.setStatus(STATUSES.ready);
-      // The parent hears "ready" before anything a tour-ready listener may cause.
-      this.bridge.notifyParent(OUTGOING_MESSAGE_TYPES.ready, { totalFrames: this.totalFrames });
-      emit(this, 'tour-ready', { totalFrames: this.totalFrames });
-      this.layout();
-    }
-    this.resolveWaiters();
-  }
-
-  private resolveWaiters(): void {
-    if (!this.exactWaiters.length) return;
-    const exact = this.painted && this.painted.tourFrame === this.frame && (this.fallback ? true : this.decoder.isExact(this.frame) && this.painted.rendition === (this.decoder.drawable(this.frame)?.frame?.rendition ?? ''));
-    const keep: typeof this.exactWaiters = [];
-    for (const w of this.exactWaiters) {
-      if (w.frame !== this.frame) w.resolve();
-      else if (exact) w.resolve();
-      else keep.push(w);
-    }
-    this.exactWaiters = keep;
-  }
-
-  // ---- position -------------------------------------------------------------------------------
-
-  /** Moves the playhead; `source` null means code set it (no change event). */
-  private setFrame(frame: number, source: FrameSource | null): Promise<void> {
-    const changed = frame !== this.frame;
-    this.frame = frame;
-    this.decoder.setPosition(frame);
-    const done = new Promise<void>((resolve) => this.exactWaiters.push({ frame, resolve }));
-    this.scheduleDraw();
-    if (changed && source) {
-      emit(this, 'tour-frame-change', { frame, source });
-      this.bridge.notifyParent(OUTGOING_MESSAGE_TYPES.frame, { frameIndex: frame });
-    }
-    const active = activeMarkerAt(this.sortedMarkers, frame);
-    if ((active?.id ?? null) !== this.lastActiveMarkerId) {
-      this.lastActiveMarkerId = active?.id ?? null;
-      emit(this, 'tour-marker-change', { marker: active });
-    }
-    const room = roomAt(this.sortedMarkers, frame);
-    if ((room?.name ?? null) !== this.lastRoom) {
-      this.lastRoom = room?.name ?? null;
-      emit(this, 'tour-room-change', { room: room?.name ?? null, marker: room, frame });
-    }
-    if (this.mode === MODES.agent && !this.agentCardShown && frame + 2 >= this.totalFrames && this.totalFrames > 0) {
-      this.agentCardShown = true;
-      this.agentCardOpen = true;
-    }
-    return done;
-  }
-
-  private userMove(frame: number, source: FrameSource): void {
-    if (!this.tour || this.travel !== TRAVEL.idle && this.travelTimer !== undefined) return;
-    void this.setFrame(clampFrame(frame, this.totalFrames), source);
-  }
-
-  /** Fast travel per tours §4; other jumps are blocked while travelling. */
-  private travelTo(target: number, source: FrameSource | null): Promise<void> {
-    if (!this.tour) return Promise.resolve();
-    if (this.travelTimer !== undefined) return Promise.reject(new Error('A jump is in progress'));
-    const to = clampFrame(target, this.totalFrames);
-    const { steps, stepMs } = travelPlan(this.frame, to);
-    if (!steps.length) return this.setFrame(to, null);
-    this.travel = to > this.frame ? TRAVEL.forward : TRAVEL.backward;
-    this.decoder.setDestination(to);
-    clearTimeout(this.travelResetTimer);
-    emit(this, 'tour-status-change', { status: this.status, travel: this.travel });
-    return new Promise<void>((resolve) => {
-      let i = 0;
-      const step = () => {
-        const f = steps[i++]!;
-        const last = i >= steps.length;
-        const arrived = this.setFrame(f, last ? source : null);
-        if (last) {
-          this.travelTimer = undefined;
-          this.decoder.setDestination(null);
-          this.travelResetTimer = setTimeout(() => {
-            this.travel = TRAVEL.idle;
-            emit(this, 'tour-status-change', { status: this.status, travel: this.travel });
-          }, TIMINGS_MS.travelStatusReset);
-          void arrived.then(resolve);
-          return;
-        }
-        this.travelTimer = setTimeout(step, stepMs);
-      };
-      this.travelTimer = setTimeout(step, 0);
-    });
-  }
-
-  private stopTravel(): void {
-    if (this.travelTimer !== undefined) {
-      clearTimeout(this.travelTimer);
-      this.travelTimer = undefined;
-      this.decoder.setDestination(null);
-    }
-  }
-
-  // ---- host bridge ------------------------------------------------------------------------
-
-  onHostScroll(frameIndex: number): void {
-    this.userMove(frameIndex, 'host');
-  }
-
-  onHostMarker(frameIndex: number): void {
-    void this.travelTo(frameIndex, 'host').catch(() => undefined);
-  }
-
-  // ---- notices and dialogs ----------------------------------------------------------------
-
-  showNotice(message: string, variant: 'success' | 'warning' | 'error' | 'info'): void {
-    emit(this, 'tour-notice', { message, variant });
-    this.notice = { message, variant };
-    clearTimeout(this.noticeTimer);
-    this.noticeTimer = setTimeout(() => (this.notice = null), TIMINGS_MS.snackbarAutoHide);
-  }
-
-  showDialog(d: Dialog): void {
-    this.dialog = d;
-  }
-
-  // ---- input --------------------------------------------------------------------------------
-
-  private onWheel = (e: WheelEvent): void => {
-    if (!this.tour) return;
-    e.preventDefault();
-    const px = (e.deltaMode === 1 ? e.deltaY * 40 : e.deltaMode === 2 ? e.deltaY * 400 : e.deltaY) * PLAYER.wheelScale;
-    this.wheelCarry += px / WHEEL_PX_PER_FRAME;
-    const whole = Math.trunc(this.wheelCarry);
-    if (!whole) return;
-    this.wheelCarry -= whole;
-    this.userMove(this.frame + whole, 'wheel');
-  };
-
-  private onKeyDown = (e: KeyboardEvent): void => {
-    if (!this.tour) return;
-    const markers = this.sortedMarkers;
-    let handled = true;
-    switch (e.key) {
-      case 'ArrowRight':
-      case 'ArrowUp':
-        this.userMove(this.frame + 1, 'keyboard');
-        break;
-      case 'ArrowLeft':
-      case 'ArrowDown':
-        this.userMove(this.frame - 1, 'keyboard');
-        break;
-      case 'Home':
-        this.userMove(0, 'keyboard');
-        break;
-      case 'End':
-        this.userMove(this.maxFrame, 'keyboard');
-        break;
-      case 'PageUp': {
-        const next = markers.find((m) => m.frameIndex > this.frame + PLAYER.activeMarkerTolerance && m.frameIndex < this.loadedFrames);
-        if (next) void this.travelTo(next.frameIndex, 'keyboard').catch(() => undefined);
-        break;
-      }
-      case 'PageDown': {
-        const prev = [...markers].reverse().find((m) => m.frameIndex < this.frame - PLAYER.activeMarkerTolerance);
-        if (prev) void this.travelTo(prev.frameIndex, 'keyboard').catch(() => undefined);
-        break;
-      }
-      default:
-        handled = false;
-    }
-    if (handled) e.preventDefault();
-  };
-
-  private onPointerDown = (e: PointerEvent): void => {
-    if (!this.tour) return;
-    try {
-      (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
-    } catch {
-      /* synthetic or already released pointer */
-    }
-    this.drag = { pointerId: e.pointerId, x: e.clientX, y: e.clientY, startFrame: this.frame, touch: e.pointerType === 'touch' };
-  };
-
-  private onPointerMove = (e: PointerEvent): void => {
-    const d = this.drag;
-    if (!d || d.pointerId !== e.pointerId) return;
-    // Right or up moves forward: one frame per 80 px of drag (tours §9).
-    const distance = e.clientX - d.x - (e.clientY - d.y);
-    const frame = d.startFrame + Math.trunc(distance / PLAYER.joystickPixelsPerFrame);
-    if (frame !== this.frame) this.userMove(frame, d.touch ? 'touch' : 'drag');
-    if (this.hintVisible && this.frame >= PLAYER.joystickHintFrame) this.hintVisible = false;
-  };
-
-  private onPointerUp = (e: PointerEvent): void => {
-    if (this.drag?.pointerId === e.pointerId) this.drag = null;
-  };
-
-  // ---- layout ------------------------------------------------------------------------------
-
-  private layout(): void {
-    const rect = this.getBoundingClientRect();
-    const desktop = rect.width >= DESKTOP_MIN_WIDTH;
-    this.dataset.layout = desktop ? 'desktop' : 'mobile';
-    const video = { width: this.tour?.videoInfo?.width || 1280, height: this.tour?.videoInfo?.height || 720 };
-    const menuH = 48;
-    const infoW = this.mode === MODES.agent && desktop ? 280 : 0;
-    const css = canvasSize(video, { width: Math.max(1, rect.width - infoW - 16), height: Math.max(1, rect.height - menuH - 16) }, desktop);
-    if (css.width !== this.canvasCss.width || css.height !== this.canvasCss.height) {
-      this.canvasCss = css;
-      this.painted = null;
-      this.scheduleDraw();
-    }
-    if (this.tour && !this.drawerDecided) {
-      this.drawerDecided = true;
-      this.drawerOpen = shouldOpenDrawer({
-        viewportWidth: window.innerWidth,
-        hostWidth: rect.width,
-        hostHeight: rect.height,
-        canvasWidth: css.width,
-        canvasHeight: css.height,
-        menuHeight: menuH,
-        portrait: video.height > video.width,
-        liveViewing: this.liveViewing,
-      });
-    }
-  }
-  private drawerDecided = false;
-
-  protected override updated(changed: PropertyValues<this>): void {
-    if (changed.has('canvasCss') || changed.has('tour')) {
-      const c = this.canvas;
-      if (c) {
-        const dpr = window.devicePixelRatio || 1;
-        const nativeW = this.tour?.videoInfo?.width || 1280;
-        const w = Math.min(Math.round(this.canvasCss.width * dpr), nativeW);
-        const h = Math.round((w * this.canvasCss.height) / this.canvasCss.width);
-        if (c.width !== w || c.height !== h) {
-          c.width = w;
-          c.height = h;
-          this.painted = null;
-          this.scheduleDraw();
-        }
-      }
-    }
-  }
-
-  // ---- drawer requests ------------------------------------------------------------------------
-
-  private onJumpRequest = (e: CustomEvent<{ marker: Marker }>): void => {
-    e.stopPropagation();
-    const m = e.detail.marker;
-    if (m.frameIndex >= this.loadedFrames || this.travelTimer !== undefined) return;
-    void this.travelTo(m.frameIndex, 'marker').catch(() => undefined);
-  };
-
-  private onNoticeFromDrawer = (e: CustomEvent<{ message: string; variant: 'success' | 'warning' | 'error' | 'info' }>): void => {
-    if (e.target === this) return;
-    e.stopPropagation();
-    this.showNotice(e.detail.message, e.detail.variant);
-  };
-
   // ---- render -------------------------------------------------------------------------------
 
   private renderOverlay() {
-    const code = this.errorCode;
-    if (this.status === STATUSES.loading && !code) {
-      if (this.deferred) return nothing;
-      return html`<div class="overlay loading" part="loading" role="progressbar" aria-label="Loading tour"><div class="spinner"></div></div>`;
+    const s = this.store;
+    const code = s.errorCode.value;
+    if (code) {
+      return renderErrorDialog(code, {
+        unbranded: this.unbranded,
+        homeUrl: this.homeUrl,
+        dismissable: this.mode !== MODES.agent,
+        showMore: s.showMore.value,
+        detail: s.errorDetail.value,
+        onRefresh: () => void this.refresh(),
+        onClose: () => (s.errorCode.value = null),
+        onToggleMore: () => (s.showMore.value = !s.showMore.value),
+      });
     }
-    if (!code) return nothing;
-    const refresh = html`<button class="refresh" @click=${() => this.refresh()}>Refresh</button>`;
-    switch (code) {
-      case ERROR_CODES.LOAD_TIMEOUT:
-        return this.renderDialog(ERROR_TEXTS.takingAWhileTitle, ERROR_TEXTS.takingAWhile, refresh, 'timeout');
-      case ERROR_CODES.DECODE_FAILED:
-        return this.renderDialog(ERROR_TEXTS.failedToLoadTitle, ERROR_TEXTS.failedToLoad, refresh, 'failed');
-      case ERROR_CODES.TOUR_REMOVED:
-        return this.renderDialog(
-          ERROR_TEXTS.tourRemovedTitle,
-          ERROR_TEXTS.tourRemoved,
-          this.unbranded ? nothing : html`<a class="button" href=${this.homeUrl} target="_top">Close</a>`,
-          'removed',
-          this.unbranded ? nothing : html`<p>${ERROR_TEXTS.contactForMore} <a href="mailto:${SUPPORT_EMAIL}">${SUPPORT_EMAIL}</a></p>`,
-        );
-      case ERROR_CODES.INVALID_LINK:
-        return this.renderDialog(ERROR_TEXTS.invalidLinkTitle, ERROR_TEXTS.invalidLink, this.unbranded ? nothing : html`<a class="button" href=${this.homeUrl} target="_top">Go Home</a>`, 'invalid');
-      default: {
-        const dismissable = this.mode !== MODES.agent;
-        return this.renderDialog(
-          ERROR_TEXTS.dataLoadError,
-          '',
-          html`${dismissable ? html`<button class="secondary close" @click=${() => (this.errorCode = null)}>Close</button>` : nothing}
-            <button class="retry" @click=${() => this.refresh()}>Retry</button>`,
-          'query-error',
-          html`<button class="secondary more" @click=${() => (this.showMore = !this.showMore)}>${this.showMore ? 'Show Less Information' : 'Show More Information'}</button>
-            ${this.showMore ? html`<pre>${this.errorDetail}</pre>` : nothing}`,
-        );
-      }
-    }
-  }
-
-  private renderDialog(title: string, body: string, actions: unknown, kind: string, extra: unknown = nothing) {
-    return html`<div class="overlay" part="dialog-overlay">
-      <div class="dialog" part="dialog" role="alertdialog" aria-modal="true" aria-labelledby="dlg-title" data-kind=${kind}>
-        <h2 id="dlg-title">${title}</h2>
-        ${body ? html`<p>${body}</p>` : nothing}
-        ${extra}
-        <div class="actions">${actions}</div>
-      </div>
-    </div>`;
-  }
-
-  private renderAgent(desktop: boolean) {
-    if (this.mode !== MODES.agent || !this.tour || this.unbranded) return nothing;
-    const a = this.tour.agentProfile;
-    const card = html`<h2>Agent Details</h2>
-      <p>Name: ${a?.fullname ?? ''}</p>
-      <p>Contact Number: ${a?.contactNumber ?? ''}</p>
-      <div class="actions">
-        ${this.tour.listingLink ? html`<a class="button" href=${this.tour.listingLink} target="_blank" rel="noopener">Listing Link</a>` : nothing}
-        ${a?.contactNumber ? html`<a class="button" href="https://wa.me/${a.contactNumber.replace(/\D/g, '')}" target="_blank" rel="noopener">Whats Chat</a>` : nothing}
-      </div>`;
-    return html`${desktop
-        ? html`<aside class="info-panel" part="info-panel" aria-label="Tour Info"><h2>Tour Info</h2>
-            <p>${this.tour.description || 'No description provided.'}</p>${card}</aside>`
-        : nothing}
-      ${this.agentCardOpen
-        ? html`<div class="overlay" @click=${(e: Event) => e.target === e.currentTarget && (this.agentCardOpen = false)}>
-            <div class="dialog agent-card" part="dialog" role="dialog" aria-label="Agent Details">${card}
-              <button class="secondary close" @click=${() => (this.agentCardOpen = false)}>Close</button></div></div>`
-        : nothing}`;
+    // The query's status from the task; after it, the spinner stays until the first frame is on screen.
+    const spinner = () =>
+      s.deferred.value || s.status.value !== STATUSES.loading ? nothing : html`<div class="overlay loading" part="loading" role="progressbar" aria-label="Loading tour"><div class="spinner"></div></div>`;
+    return this.loader.task.render({ pending: spinner, complete: spinner });
   }
 
   protected override render() {
-    const t = this.tour;
-    const disabled = this.disabledSet;
-    const markers = this.sortedMarkers;
-    const active = activeMarkerAt(markers, this.frame);
-    const current = [...markers].reverse().find((m) => m.frameIndex <= this.frame + PLAYER.activeMarkerTolerance);
-    const total = this.totalFrames;
+    const s = this.store;
+    const t = s.tour.value;
+    const frame = s.frame.value;
+    const loaded = s.loadedFrames.value;
+    const css = s.canvasCss.value;
+    const disabled = new Set(this.disabledControls.split(',').map((x) => x.trim().toLowerCase()).filter(Boolean));
+    const markers = s.sortedMarkers.value;
+    const current = roomAt(markers, frame);
+    const total = s.totalFrames.value;
     const max = maxScrollableIndex(total);
-    const percent = max > 0 ? (this.frame / max) * 100 : 0;
+    const percent = max > 0 ? (frame / max) * 100 : 0;
     const [fadeFrom, fadeTo] = PLAYER.introLogoFadeRange;
-    const desktop = this.dataset.layout === 'desktop';
+    const desktop = s.layout.value === 'desktop';
     const editable = this.mode === MODES.edit;
     const showDrawer = !!t && !disabled.has('markers');
+    const agent = this.mode === MODES.agent && t && !this.unbranded ? (d: boolean) => renderAgentInfo(t, d, s.agentCardOpen.value, () => (s.agentCardOpen.value = false)) : () => nothing;
+    const drag = this.input;
+    const dialog = s.dialog.value;
+    const notice = s.notice.value;
     return html`<div class="base" part="base">
       ${t?.thumbnailURL ? html`<div class="background" part="background" style="background-image:url(${JSON.stringify(t.thumbnailURL)})"></div>` : nothing}
       ${disabled.has('menu')
         ? nothing
         : html`<div class="top-bar" part="top-bar">
             <h1 class="title">${t?.title ?? ''}${editable ? ' (Edit Mode)' : ''}</h1>
-            ${showDrawer ? html`<button class="drawer-toggle" aria-expanded=${this.drawerOpen ? 'true' : 'false'} @click=${() => (this.drawerOpen = !this.drawerOpen)}>Fast Travel</button>` : nothing}
-            ${this.unbranded ? nothing : html`<slot name="menu"><button class="drawer-toggle menu" aria-label="Menu" @click=${() => emit(this, 'tour-menu-request', {})}>☰</button></slot>`}
+            ${showDrawer ? html`<button class="drawer-toggle" aria-expanded=${s.drawerOpen.value ? 'true' : 'false'} @click=${() => (s.drawerOpen.value = !s.drawerOpen.value)}>Fast Travel</button>` : nothing}
+            ${this.unbranded ? nothing : html`<slot name="menu"><button class="drawer-toggle menu" aria-label="Menu" @click=${() => this.ctx.emit('tour-menu-request', {})}>☰</button></slot>`}
           </div>`}
       <div class="body">
-        ${desktop ? this.renderAgent(true) : nothing}
-        <div class="stage" @wheel=${this.onWheel}>
-          <div class="frame" style="width:${this.canvasCss.width}px;height:${this.canvasCss.height}px">
+        ${desktop ? agent(true) : nothing}
+        <div class="stage" @wheel=${drag.onWheel}>
+          <div class="frame" style="width:${css.width}px;height:${css.height}px">
             <canvas part="canvas" tabindex="0" role="slider"
               aria-label=${t ? `${t.title} tour` : 'Tour'}
               aria-roledescription="tour position"
               aria-orientation="horizontal"
-              aria-valuemin="0" aria-valuemax=${max} aria-valuenow=${this.frame}
-              aria-valuetext=${current ? current.name : `Frame ${this.frame + 1} of ${max + 1}`}
-              style="width:${this.canvasCss.width}px;height:${this.canvasCss.height}px"
-              @keydown=${this.onKeyDown}
-              @pointerdown=${this.onPointerDown} @pointermove=${this.onPointerMove} @pointerup=${this.onPointerUp} @pointercancel=${this.onPointerUp}></canvas>
-            ${this.deferred && t?.thumbnailURL ? html`<img class="poster" part="poster" alt="" src=${t.thumbnailURL} />` : nothing}
+              aria-valuemin="0" aria-valuemax=${max} aria-valuenow=${frame}
+              aria-valuetext=${current ? current.name : `Frame ${frame + 1} of ${max + 1}`}
+              style="width:${css.width}px;height:${css.height}px"
+              @keydown=${drag.onKeyDown}
+              @pointerdown=${drag.onPointerDown} @pointermove=${drag.onPointerMove} @pointerup=${drag.onPointerUp} @pointercancel=${drag.onPointerUp}></canvas>
+            ${s.deferred.value && t?.thumbnailURL ? html`<img class="poster" part="poster" alt="" src=${t.thumbnailURL} />` : nothing}
             ${t?.tourIntroLogoURL && !this.unbranded ? html`<img class="intro-logo ${percent > fadeFrom && percent < fadeTo ? 'faded' : ''}" part="intro-logo" alt="" src=${t.tourIntroLogoURL} />` : nothing}
-            <div class="buffer" part="buffer" role="progressbar" aria-label="Buffered" aria-valuemin="0" aria-valuemax=${total} aria-valuenow=${this.loadedFrames}>
-              <div class="buffer-bar" part="buffer-bar" style="width:${total ? (this.loadedFrames / total) * 100 : 0}%"></div>
+            <div class="buffer" part="buffer" role="progressbar" aria-label="Buffered" aria-valuemin="0" aria-valuemax=${total} aria-valuenow=${loaded}>
+              <div class="buffer-bar" part="buffer-bar" style="width:${total ? (loaded / total) * 100 : 0}%"></div>
             </div>
           </div>
           ${t
             ? html`<button class="joystick" part="joystick" aria-label="drag me to move through the tour"
-                @pointerdown=${this.onPointerDown} @pointermove=${this.onPointerMove} @pointerup=${this.onPointerUp} @pointercancel=${this.onPointerUp}>
-                <span aria-hidden="true">⇔</span>${this.hintVisible ? html`<span class="hint" part="hint">drag me</span>` : nothing}</button>`
+                @pointerdown=${drag.onPointerDown} @pointermove=${drag.onPointerMove} @pointerup=${drag.onPointerUp} @pointercancel=${drag.onPointerUp}>
+                <span aria-hidden="true">⇔</span>${s.hintVisible.value ? html`<span class="hint" part="hint">drag me</span>` : nothing}</button>`
             : nothing}
         </div>
-        ${showDrawer && this.drawerOpen
-          ? html`<tour-markers-drawer part="drawer" .markers=${markers} .frame=${this.frame} .loadedFrames=${this.loadedFrames}
-              .travelling=${this.travelTimer !== undefined} .editable=${editable} .superAdmin=${this.superAdmin && editable}
-              .savingIds=${this.markersCtl.savingIds} .deletingIds=${this.markersCtl.deletingIds}
-              .addState=${this.markersCtl.addState} .ai=${this.markersCtl.ai}
-              @tour-marker-jump-request=${this.onJumpRequest}
-              @tour-marker-add-request=${(e: CustomEvent<{ name: string; custom: boolean }>) => void this.markersCtl.add(e.detail.name, e.detail.custom)}
-              @tour-marker-rename-request=${(e: CustomEvent<{ marker: Marker; name: string }>) => void this.markersCtl.rename(e.detail.marker, e.detail.name)}
-              @tour-marker-delete-request=${(e: CustomEvent<{ marker: Marker }>) => void this.markersCtl.remove(e.detail.marker)}
-              @tour-ai-markers-request=${() => void this.markersCtl.generate()}
-              @tour-notice=${this.onNoticeFromDrawer}></tour-markers-drawer>`
-          : nothing}
+        ${showDrawer && s.drawerOpen.value ? this.renderDrawer(markers, frame, loaded, editable) : nothing}
       </div>
-      ${desktop ? nothing : this.renderAgent(false)}
+      ${desktop ? nothing : agent(false)}
       ${this.liveViewing && !this.unbranded ? html`<slot name="live"></slot>${this.live.render()}` : nothing}
       ${this.renderOverlay()}
-      ${this.dialog
-        ? this.renderDialog(this.dialog.title, this.dialog.body ?? '', html`<button class="close" @click=${() => (this.dialog = null)}>Close</button>`, 'info')
-        : nothing}
-      ${this.notice ? html`<div class="notice" part="notice" role="status" data-variant=${this.notice.variant}>${this.notice.message}</div>` : nothing}
-      ${this.debug ? html`<div class="debug">f ${this.frame}/${max} loaded ${this.loadedFrames} ${this.painted?.rendition ?? '-'} ${active?.name ?? ''}</div>` : nothing}
+      ${dialog ? renderDialog(dialog.title, dialog.body ?? '', html`<button class="close" @click=${() => (s.dialog.value = null)}>Close</button>`, 'info') : nothing}
+      ${notice ? html`<div class="notice" part="notice" role="status" data-variant=${notice.variant}>${notice.message}</div>` : nothing}
+      ${this.debug ? html`<div class="debug">f ${frame}/${max} loaded ${loaded} ${s.painted.value?.rendition ?? '-'} ${activeMarkerAt(markers, frame)?.name ?? ''}</div>` : nothing}
       <slot></slot>
     </div>`;
+  }
+
+  /** The drawer sends requests up; the markers controller and the playhead answer them, state comes back down. */
+  private renderDrawer(markers: Marker[], frame: number, loaded: number, editable: boolean) {
+    const m = this.markers;
+    const travelling = this.store.travelling.value;
+    return html`<tour-markers-drawer part="drawer" .markers=${markers} .frame=${frame} .loadedFrames=${loaded}
+      .travelling=${travelling} .editable=${editable} .superAdmin=${this.superAdmin && editable}
+      .savingIds=${m.savingIds} .deletingIds=${m.deletingIds} .addState=${m.addState} .ai=${m.ai}
+      @tour-marker-jump-request=${(e: CustomEvent<{ marker: Marker }>) => {
+        e.stopPropagation();
+        const f = e.detail.marker.frameIndex;
+        if (f < this.store.loadedFrames.peek() && !this.store.travelling.peek()) this.playhead.travelFromInput(f, 'marker');
+      }}
+      @tour-marker-add-request=${(e: CustomEvent<{ name: string; custom: boolean }>) => void m.add(e.detail.name, e.detail.custom)}
+      @tour-marker-rename-request=${(e: CustomEvent<{ marker: Marker; name: string }>) => void m.rename(e.detail.marker, e.detail.name)}
+      @tour-marker-delete-request=${(e: CustomEvent<{ marker: Marker }>) => void m.remove(e.detail.marker)}
+      @tour-ai-markers-request=${() => void m.generate()}
+      @tour-notice=${(e: CustomEvent<{ message: string; variant: 'success' | 'warning' | 'error' | 'info' }>) => {
+        if (e.target === this) return;
+        e.stopPropagation();
+        this.ctx.showNotice(e.detail.message, e.detail.variant);
+      }}></tour-markers-drawer>`;
   }
 }

@@ -86,7 +86,7 @@ export function panelTextFor(s: Pick<CallSnapshot, 'state' | 'reconnectAttempt' 
   }
 }
 
-export class LiveCallController {
+export class CallStateMachine {
   private state: CallState = CALL_STATES.DISCONNECTED;
   private reconnectAttempt = 0;
   private error: string | null = null;

@@ -1,22 +1,10 @@
-import { css, html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
-import { MODES, type PlayerMode } from '../constants.js';
+import { css, html, nothing, type ReactiveController } from 'lit';
+import { MODES } from '../constants.js';
 import { loadLivePanel } from '../live-panel/load.js';
+import type { PlayerContext } from '../store/player-context.js';
 
 /** Start button labels (tours §2); the live-call module's texts live in the lazily loaded chunk. */
 export const LIVE_BUTTON_TEXTS = { host: 'Go Live', viewer: 'Talk to Agent' } as const;
-
-export interface LiveCallHost extends ReactiveControllerHost, HTMLElement {
-  readonly liveViewing: boolean;
-  readonly mode: PlayerMode;
-  readonly apiBase: string;
-  readonly tourIdValue: string;
-  readonly authToken: string | undefined;
-  readonly liveSession: string;
-  readonly currentFrame: number;
-  /** Moves the player to a frame the others in the room are at. */
-  onHostScroll(frameIndex: number): void;
-  showNotice(message: string, variant: 'success' | 'warning' | 'error' | 'info'): void;
-}
 
 /** What the player needs of the panel element (defined in the lazy chunk). */
 interface LivePanelElement extends HTMLElement {
@@ -44,21 +32,27 @@ export const liveStyles = css`
  * session token, 'Talk to Agent' for a viewer in external mode), and on press the lazily loaded `<tour-live-panel>`
  * (lead form, video panels, the `../live-call/` module). Remote frames move the player; our own user input is sent.
  */
-export class LiveCallController implements ReactiveController {
+export class LiveViewingController implements ReactiveController {
   open = false;
   loading = false;
   private panel: LivePanelElement | null = null;
+  private readonly host: PlayerContext['host'];
 
-  constructor(private readonly host: LiveCallHost) {
-    host.addController(this);
+  /** `onRemoteFrame` moves the player to a frame the others in the room are at. */
+  constructor(
+    private readonly ctx: PlayerContext,
+    private readonly onRemoteFrame: (frameIndex: number) => void,
+  ) {
+    this.host = ctx.host;
+    ctx.host.addController(this);
   }
 
   /** 'host' or 'viewer' for this mode, or null when live viewing cannot start here. */
   get role(): 'host' | 'viewer' | null {
-    const h = this.host;
-    if (!h.liveViewing) return null;
-    if (h.mode === MODES.external) return 'viewer';
-    return h.authToken ? 'host' : null;
+    const c = this.ctx.config;
+    if (!c.liveViewing) return null;
+    if (c.mode === MODES.external) return 'viewer';
+    return c.authToken ? 'host' : null;
   }
 
   /** The panel element while open (tests and pages read its state). */
@@ -68,12 +62,12 @@ export class LiveCallController implements ReactiveController {
 
   hostConnected(): void {
     this.host.addEventListener('tour-frame-change', this.onFrame);
-    this.host.addEventListener('live-close', this.onClose);
+    this.host.addEventListener('tour-live-close', this.onClose);
   }
 
   hostDisconnected(): void {
     this.host.removeEventListener('tour-frame-change', this.onFrame);
-    this.host.removeEventListener('live-close', this.onClose);
+    this.host.removeEventListener('tour-live-close', this.onClose);
     this.panel = null;
     this.open = false;
   }
@@ -92,17 +86,18 @@ export class LiveCallController implements ReactiveController {
       await loadLivePanel();
     } catch {
       this.loading = false;
-      this.host.showNotice('Live viewing could not be loaded.', 'error');
+      this.ctx.showNotice('Live viewing could not be loaded.', 'error');
       this.host.requestUpdate();
       return;
     }
     const panel = document.createElement('tour-live-panel') as LivePanelElement;
     panel.role = role;
-    panel.api = this.host.apiBase;
-    panel.tourId = this.host.tourIdValue;
-    panel.session = this.host.liveSession;
-    panel.authToken = this.host.authToken;
-    panel.onRemoteFrame = (f) => this.host.onHostScroll(f);
+    const c = this.ctx.config;
+    panel.api = c.apiBase;
+    panel.tourId = c.tourId;
+    panel.session = c.liveSession;
+    panel.authToken = c.authToken;
+    panel.onRemoteFrame = (f) => this.onRemoteFrame(f);
     this.panel = panel;
     this.loading = false;
     this.open = true;

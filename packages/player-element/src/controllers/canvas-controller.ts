@@ -1,0 +1,206 @@
+import type { ReactiveController } from 'lit';
+import { ERROR_CODES } from '../errors.js';
+import { MODES, OUTGOING_MESSAGE_TYPES, STATUSES } from '../constants.js';
+import type { Drawable } from '../decode/decode-controller.js';
+import { canvasSize } from '../frame-math.js';
+import { shouldOpenDrawer } from '../layout.js';
+import type { PlayerContext } from '../store/player-context.js';
+import type { HostBridgeController } from './host-bridge-controller.js';
+
+const DESKTOP_MIN_WIDTH = 900;
+const MENU_HEIGHT = 48;
+
+/**
+ * Canvas painting and layout: draws the best decoded frame for the playhead once per refresh, reports the first frame
+ * (status ready, `tour-ready`, the parent's ready notice), resolves "exact frame on screen" waiters, sizes the canvas
+ * (tours §9) and decides once whether the drawer opens.
+ */
+export class CanvasController implements ReactiveController {
+  /** Open VideoFrames on the main thread (created to draw, closed right after) and draw timings: `stats()`. */
+  openMainFrames = 0;
+  maxOpenMainFrames = 0;
+  paintCount = 0;
+  drawMsMax = 0;
+  drawMsTotal = 0;
+  private rafId = 0;
+  private waiters: { frame: number; resolve: () => void }[] = [];
+  private drawerDecided = false;
+
+  constructor(
+    private readonly ctx: PlayerContext,
+    private readonly bridge: HostBridgeController,
+  ) {
+    ctx.host.addController(this);
+  }
+
+  hostConnected(): void {}
+
+  hostDisconnected(): void {
+    cancelAnimationFrame(this.rafId);
+    this.rafId = 0;
+  }
+
+  /** Sizes the canvas's backing store to its CSS size × DPR, never above the video's own width. */
+  hostUpdated(): void {
+    const c = this.canvas;
+    if (!c) return;
+    const css = this.ctx.store.canvasCss.peek();
+    const dpr = window.devicePixelRatio || 1;
+    const nativeW = this.ctx.store.tour.peek()?.videoInfo?.width || 1280;
+    const w = Math.min(Math.round(css.width * dpr), nativeW);
+    const h = Math.round((w * css.height) / css.width);
+    if (c.width !== w || c.height !== h) {
+      c.width = w;
+      c.height = h;
+      this.repaint();
+    }
+  }
+
+  /** A new tour: nothing painted yet (the drawer's open rule stays decided for the element's life). */
+  reset(): void {
+    this.ctx.store.painted.value = null;
+    this.ctx.store.firstFramePainted.value = false;
+  }
+
+  /** Resolves when the exact frame `frame` is on the canvas, or once the playhead has moved elsewhere. */
+  whenExact(frame: number): Promise<void> {
+    return new Promise<void>((resolve) => this.waiters.push({ frame, resolve }));
+  }
+
+  scheduleDraw(): void {
+    if (this.rafId) return;
+    this.rafId = requestAnimationFrame(() => {
+      this.rafId = 0;
+      this.paint();
+    });
+  }
+
+  private repaint(): void {
+    this.ctx.store.painted.value = null;
+    this.scheduleDraw();
+  }
+
+  private get canvas(): HTMLCanvasElement | null {
+    return this.ctx.host.renderRoot.querySelector('canvas');
+  }
+
+  private paint(): void {
+    const { store, decoder, fallback } = this.ctx;
+    const frame = store.frame.peek();
+    if (fallback) {
+      void fallback.show(frame);
+      return;
+    }
+    const d = decoder.drawable(frame);
+    if (!d) return;
+    const p = store.painted.peek();
+    if (p && p.tourFrame === d.tourFrame && p.rendition === (d.frame?.rendition ?? 'thumbnail')) {
+      this.resolveWaiters();
+      return;
+    }
+    this.drawDecoded(d, frame);
+  }
+
+  private drawDecoded(d: Drawable, frame: number): void {
+    const canvas = this.canvas;
+    const ctx = canvas?.getContext('2d');
+    if (!canvas || !ctx) return;
+    if (d.bitmap) {
+      ctx.drawImage(d.bitmap, 0, 0, canvas.width, canvas.height);
+      this.afterPaint({ frame, rendition: 'thumbnail', tourFrame: d.tourFrame });
+      return;
+    }
+    const f = d.frame;
+    let vf: VideoFrame | undefined;
+    try {
+      vf = new VideoFrame(new Uint8Array(f.data), { format: 'I420', codedWidth: f.width, codedHeight: f.height, timestamp: 0 });
+      this.openMainFrames++;
+      this.maxOpenMainFrames = Math.max(this.maxOpenMainFrames, this.openMainFrames);
+      const t0 = performance.now();
+      ctx.drawImage(vf, 0, 0, canvas.width, canvas.height);
+      const dt = performance.now() - t0;
+      this.drawMsMax = Math.max(this.drawMsMax, dt);
+      this.drawMsTotal += dt;
+    } catch (e) {
+      console.warn('Failed to draw frame as image', e);
+      return;
+    } finally {
+      if (vf) {
+        vf.close();
+        this.openMainFrames--;
+      }
+    }
+    this.afterPaint({ frame, rendition: f.rendition, tourFrame: d.tourFrame });
+  }
+
+  /** Fallback path: draws a <video> element that has been seeked to the frame. */
+  paintSource(frame: number, source: CanvasImageSource): void {
+    const canvas = this.canvas;
+    const ctx = canvas?.getContext('2d');
+    if (!canvas || !ctx) return;
+    ctx.drawImage(source, 0, 0, canvas.width, canvas.height);
+    this.afterPaint({ frame, rendition: 'video', tourFrame: frame });
+  }
+
+  private afterPaint(painted: { frame: number; rendition: string; tourFrame: number }): void {
+    const { store } = this.ctx;
+    store.painted.value = painted;
+    this.paintCount++;
+    if (!store.firstFramePainted.peek()) {
+      store.firstFramePainted.value = true;
+      if (store.errorCode.peek() === ERROR_CODES.LOAD_TIMEOUT) store.errorCode.value = null;
+      this.ctx.setStatus(STATUSES.ready);
+      // The parent hears "ready" before anything a tour-ready listener may cause.
+      const totalFrames = this.ctx.totalFrames;
+      this.bridge.notifyParent(OUTGOING_MESSAGE_TYPES.ready, { totalFrames });
+      this.ctx.emit('tour-ready', { totalFrames });
+      this.layout();
+    }
+    this.resolveWaiters();
+  }
+
+  private resolveWaiters(): void {
+    if (!this.waiters.length) return;
+    const { store, decoder, fallback } = this.ctx;
+    const frame = store.frame.peek();
+    const p = store.painted.peek();
+    const exact = !!p && p.tourFrame === frame && (fallback ? true : decoder.isExact(frame) && p.rendition === (decoder.drawable(frame)?.frame?.rendition ?? ''));
+    const keep: typeof this.waiters = [];
+    for (const w of this.waiters) {
+      if (w.frame !== frame || exact) w.resolve();
+      else keep.push(w);
+    }
+    this.waiters = keep;
+  }
+
+  /** Desktop or mobile layout, the canvas size for the element's box, and (once, for the first tour) the drawer's open rule. */
+  layout(): void {
+    const { host, store, config } = this.ctx;
+    const rect = host.getBoundingClientRect();
+    const desktop = rect.width >= DESKTOP_MIN_WIDTH;
+    host.dataset.layout = desktop ? 'desktop' : 'mobile';
+    store.layout.value = desktop ? 'desktop' : 'mobile';
+    const tour = store.tour.peek();
+    const video = { width: tour?.videoInfo?.width || 1280, height: tour?.videoInfo?.height || 720 };
+    const infoW = config.mode === MODES.agent && desktop ? 280 : 0;
+    const css = canvasSize(video, { width: Math.max(1, rect.width - infoW - 16), height: Math.max(1, rect.height - MENU_HEIGHT - 16) }, desktop);
+    const now = store.canvasCss.peek();
+    if (css.width !== now.width || css.height !== now.height) {
+      store.canvasCss.value = css;
+      this.repaint();
+    }
+    if (tour && !this.drawerDecided) {
+      this.drawerDecided = true;
+      store.drawerOpen.value = shouldOpenDrawer({
+        viewportWidth: window.innerWidth,
+        hostWidth: rect.width,
+        hostHeight: rect.height,
+        canvasWidth: css.width,
+        canvasHeight: css.height,
+        menuHeight: MENU_HEIGHT,
+        portrait: video.height > video.width,
+        liveViewing: config.liveViewing,
+      });
+    }
+  }
+}

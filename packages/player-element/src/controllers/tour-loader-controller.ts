@@ -1,0 +1,177 @@
+import type { ReactiveController } from 'lit';
+import { Task, initialState } from '@lit/task';
+import { PLAYER_ERROR_TEXTS as ERROR_TEXTS } from '@roomwalk/shared/player-texts';
+import { PLAYER } from '@roomwalk/shared/constants';
+import { MODES, STATUSES, TOUR_ID_PATTERN } from '../constants.js';
+import { ERROR_CODES, TourPlayerError } from '../errors.js';
+import { graphqlRequest, GraphQLRequestError } from '../api/graphql.js';
+import { PLAYER_TOUR_QUERY } from '../api/queries.js';
+import { VisitBeacon } from '../api/visit-beacon.js';
+import type { PlayerTour } from '../api/types.js';
+import { VideoFallback } from '../decode/video-fallback.js';
+import { clampFrame } from '../frame-math.js';
+import type { PlayerContext } from '../store/player-context.js';
+import type { CanvasController } from './canvas-controller.js';
+import { findRoom, type PlayheadController } from './playhead-controller.js';
+
+/** The tour query's error codes that mean the link is wrong, and the one that means the tour was removed. */
+const INVALID_CODES = new Set(['NOT_FOUND', 'INVALID_TOUR_ID']);
+
+/**
+ * Tour loading: a `@lit/task` over (tour id, api) with its AbortSignal. A run resets the player, fetches the tour
+ * (typed errors → the error-dialog table), reports the visit (external mode), then waits for the viewport
+ * (`loading="lazy"`) or starts decoding at the start room / frame, with the "taking a while" timer.
+ */
+export class TourLoaderController implements ReactiveController {
+  readonly task: Task<[string, string], PlayerTour>;
+  private visit: VisitBeacon | undefined;
+  private nearObserver: IntersectionObserver | undefined;
+  private loadTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly ctx: PlayerContext,
+    private readonly canvas: CanvasController,
+    private readonly playhead: PlayheadController,
+    private readonly onDecoding: () => void,
+  ) {
+    ctx.host.addController(this);
+    this.task = new Task(ctx.host, {
+      // The first update loads even without a tour id: a missing id is an Invalid Link.
+      args: () => [this.ctx.config.tourId, this.ctx.config.apiBase],
+      task: ([tourId], { signal }) => this.load(tourId, signal),
+      onError: (e) => {
+        const err = e instanceof TourPlayerError ? e : new TourPlayerError(ERROR_CODES.QUERY_FAILED, String(e));
+        this.ctx.fail(err.code, err.message);
+      },
+    });
+  }
+
+  hostConnected(): void {}
+
+  hostDisconnected(): void {
+    this.task.abort();
+    this.stopWatching();
+    clearTimeout(this.loadTimer);
+    this.ctx.fallback?.dispose();
+    this.visit?.stop();
+    this.visit = undefined;
+  }
+
+  /** Loads the tour again (Refresh, Retry, reconnection). */
+  reload(): Promise<void> {
+    return this.task.run();
+  }
+
+  private async load(tourId: string, signal: AbortSignal): Promise<PlayerTour | typeof initialState> {
+    const { store, decoder, config } = this.ctx;
+    clearTimeout(this.loadTimer);
+    this.playhead.reset();
+    decoder.dispose();
+    this.ctx.fallback?.dispose();
+    this.ctx.fallback = undefined;
+    this.canvas.reset();
+    store.tour.value = null;
+    store.errorCode.value = null;
+    store.dialog.value = null;
+    store.frame.value = 0;
+    store.loadedFrames.value = 0;
+    store.totalFrames.value = 0;
+    store.deferred.value = false;
+    this.ctx.setStatus(STATUSES.loading);
+    const id = (tourId || '').trim();
+    if (!TOUR_ID_PATTERN.test(id)) throw new TourPlayerError(ERROR_CODES.INVALID_LINK, ERROR_TEXTS.invalidLink);
+    let tour: PlayerTour | null;
+    try {
+      const data = await graphqlRequest<{ tour: PlayerTour | null }>(config.apiBase, PLAYER_TOUR_QUERY, { tourID: id }, { token: config.authToken, signal, get: true });
+      tour = data.tour;
+    } catch (e) {
+      if (signal.aborted) return initialState;
+      const code = e instanceof GraphQLRequestError ? e.code : undefined;
+      if (code === 'TOUR_REMOVED') throw new TourPlayerError(ERROR_CODES.TOUR_REMOVED, ERROR_TEXTS.tourRemoved);
+      if (code && INVALID_CODES.has(code)) throw new TourPlayerError(ERROR_CODES.INVALID_LINK, ERROR_TEXTS.invalidLink);
+      throw new TourPlayerError(ERROR_CODES.QUERY_FAILED, (e as Error).message);
+    }
+    if (signal.aborted) return initialState;
+    if (!tour) throw new TourPlayerError(ERROR_CODES.INVALID_LINK, ERROR_TEXTS.invalidLink);
+    store.tour.value = tour;
+    this.startVisit(id);
+    this.canvas.layout();
+    this.stopWatching();
+    if (config.loading !== 'eager' && typeof IntersectionObserver !== 'undefined') {
+      // Lazy: the poster is the thumbnail; no clip, worker or frame until the element is within a screen of the viewport.
+      store.deferred.value = true;
+      const io = new IntersectionObserver((entries) => {
+        if (!entries.some((e) => e.isIntersecting) || this.nearObserver !== io) return;
+        this.stopWatching();
+        if (store.tour.peek() === tour && !signal.aborted) this.startDecoding();
+      }, { rootMargin: '100% 0px' });
+      this.nearObserver = io;
+      io.observe(this.ctx.host);
+      return tour;
+    }
+    this.startDecoding();
+    return tour;
+  }
+
+  private stopWatching(): void {
+    this.nearObserver?.disconnect();
+    this.nearObserver = undefined;
+  }
+
+  /** Starts decoding the loaded tour at its start position (room, frame or 0); `loading="eager"` calls it at once. */
+  startDecoding(): void {
+    const { store, decoder, config } = this.ctx;
+    const tour = store.tour.peek();
+    if (!tour) return;
+    store.deferred.value = false;
+    this.stopWatching();
+    this.loadTimer = setTimeout(() => {
+      if (!store.firstFramePainted.peek() && store.status.peek() === STATUSES.loading) {
+        store.errorCode.value = ERROR_CODES.LOAD_TIMEOUT;
+        this.ctx.emit('tour-error', { error: new TourPlayerError(ERROR_CODES.LOAD_TIMEOUT, ERROR_TEXTS.takingAWhile) });
+      }
+    }, config.loadingTimeoutMs);
+    if (typeof VideoDecoder === 'undefined') {
+      // No WebCodecs: seek a <video> element instead of showing a blank player.
+      const fallback = new VideoFallback(tour.clips, (frame, source) => this.canvas.paintSource(frame, source), (m) => this.onDecodeError(m));
+      this.ctx.fallback = fallback;
+      store.loadedFrames.value = fallback.total;
+    } else {
+      const vi = tour.videoInfo;
+      decoder.load(tour.clips, { hiRes: config.hiRes, aspect: vi && vi.width && vi.height ? vi.width / vi.height : 16 / 9 });
+    }
+    store.totalFrames.value = this.ctx.totalFrames;
+    const room = config.startRoom ? findRoom(store.sortedMarkers.peek(), config.startRoom) : undefined;
+    const start = room ? room.frameIndex : Number.isFinite(config.startFrame) ? Number(config.startFrame) : 0;
+    void this.playhead.setFrame(clampFrame(start, this.ctx.totalFrames), null);
+    if (this.ctx.fallback) void this.ctx.fallback.show(store.frame.peek());
+    this.onDecoding();
+  }
+
+  /** A clip could not be fetched or decoded: "Failed to Load" (once). */
+  onDecodeError(message: string): void {
+    if (this.ctx.store.status.peek() === STATUSES.error) return;
+    console.warn('[tour-player] decode error:', message);
+    this.ctx.fail(ERROR_CODES.DECODE_FAILED, message);
+  }
+
+  /** Reports a visitor's visit: only the external player counts (preview, edit and agent players are the team's own looks). */
+  private startVisit(tourId: string): void {
+    this.visit?.stop();
+    this.visit = undefined;
+    if (this.ctx.config.mode !== MODES.external) return;
+    const { store } = this.ctx;
+    const markers = () => store.tour.peek()?.markers.filter((m) => m.frameIndex <= store.frame.peek() + PLAYER.activeMarkerTolerance).length ?? 0;
+    this.visit = new VisitBeacon(this.ctx.config.apiBase, tourId, markers);
+    this.visit.start();
+  }
+
+  /** Refetches the tour's markers only (after marker calls). */
+  async refetchMarkers(): Promise<void> {
+    const { store, config } = this.ctx;
+    if (!store.tour.peek()) return;
+    const data = await graphqlRequest<{ tour: PlayerTour | null }>(config.apiBase, PLAYER_TOUR_QUERY, { tourID: config.tourId }, { token: config.authToken });
+    const tour = store.tour.peek();
+    if (data.tour && tour) store.tour.value = { ...tour, markers: data.tour.markers };
+  }
+}
