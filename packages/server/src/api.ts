@@ -2,15 +2,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import mercurius from 'mercurius';
-import { GraphQLError, specifiedRules, validate } from 'graphql';
+import { specifiedRules, validate } from 'graphql';
 import { mercuriusUpload } from 'mercurius-upload';
 import fastifyWebsocket from '@fastify/websocket';
 import { resolveAuth } from './services/resolve-auth.js';
+import { consumeApiKeyRequest } from './auth/rate-limit.js';
+import { apiKeyScopeRefusal, fieldOutsideApiKeyScope } from './graphql/api-key-scope.js';
 import type { AuthInfo, Context } from './graphql/builder.js';
 import { getSchema } from './graphql/schema.js';
-import { AppError, toClientError } from './graphql/errors.js';
-import { PARSE_OPTIONS, checkQueryLimits, isParsedDocument, isTokenLimitError, tokenLimitError } from './graphql/limits.js';
-import { guardGraphqlSocket, introspectionPolicy, introspectionRefused, isGraphqlSocketRequest, mayIntrospect, requestShapeRefusal, usesIntrospection, withoutSuggestion } from './graphql/hardening.js';
+import { AppError, formatErrors, toClientError } from './graphql/errors.js';
+import { PARSE_OPTIONS, checkQueryLimits, isParsedDocument } from './graphql/limits.js';
+import { guardGraphqlSocket, introspectionPolicy, introspectionRefused, isGraphqlSocketRequest, mayIntrospect, usesIntrospection } from './graphql/hardening.js';
 import { registerRoutes } from './http/routes.js';
 import { registerUploadDrain } from './http/graphql-upload.js';
 import { IMAGE_MAX_BYTES } from './services/accounts.js';
@@ -24,9 +26,25 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
     if (!req.url.startsWith('/query')) return;
     const header = req.headers.authorization;
     if (!header) return void authCache.set(req, null);
-    const auth = await resolveAuth(services, header);
+    let auth: AuthInfo | null;
+    try {
+      auth = await resolveAuth(services, header, { allowApiKey: true });
+    } catch (err) {
+      // An API key whose company's plan no longer includes the API (PLAN_REQUIRED).
+      if (!(err instanceof AppError)) throw err;
+      return reply.code(403).send({ data: null, errors: [{ message: err.message, extensions: { code: err.code } }] });
+    }
     if (!auth) {
       return reply.code(401).send({ errors: [{ message: ERROR_TEXTS.authenticationFailed, extensions: { code: ERROR_CODES.UNAUTHENTICATED } }] });
+    }
+    if (auth.apiKeyId) {
+      const wait = await consumeApiKeyRequest(services, auth.apiKeyId);
+      if (wait !== null) {
+        return reply
+          .code(429)
+          .header('retry-after', String(wait))
+          .send({ data: null, errors: [{ message: ERROR_TEXTS.rateLimited, extensions: { code: ERROR_CODES.RATE_LIMITED, retryAfterSeconds: wait } }] });
+      }
     }
     authCache.set(req, auth);
   });
@@ -43,10 +61,6 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
   });
   const production = config.NODE_ENV === 'production';
   const introspection = introspectionPolicy(config.GRAPHQL_INTROSPECTION, production);
-  const clientError = (e: unknown) => {
-    const err = toClientError(e, (orig) => app.log.error(orig));
-    return production && / Did you mean /.test(err.message) ? new GraphQLError(withoutSuggestion(err.message), { path: err.path, extensions: err.extensions }) : err;
-  };
   await app.register(mercurius, {
     schema: getSchema(),
     path: '/query',
@@ -54,7 +68,7 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
     jit: 1,
     // Our limits run in preValidation below, before graphql's own rules; the token limit while parsing.
     graphql: { parseOptions: PARSE_OPTIONS },
-    context: (req): Context => ({ services, auth: authCache.get(req) ?? null, ip: req.ip, origin: req.headers.origin }),
+    context: (req): Context => ({ services, auth: authCache.get(req) ?? null, ip: req.ip, origin: req.headers.origin, log: req.log }),
     subscription: {
       // The token travels in the connection parameters: { authorization: 'Bearer …' }.
       onConnect: async ({ payload }) => {
@@ -63,38 +77,10 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
         const auth = await resolveAuth(services, String(header));
         return auth ? { auth } : false;
       },
-      context: (_conn, req): Context => ({ services, auth: null, ip: req.ip, origin: req.headers.origin }),
+      context: (_conn, req): Context => ({ services, auth: null, ip: req.ip, origin: req.headers.origin, log: req.log }),
     },
-    errorFormatter: (execution) => {
-      // Fastify's refusals of the request itself (body over the 1 MB limit, malformed JSON, unsupported type) keep their status.
-      const transport = (execution.errors ?? []).map((e) => e.originalError as (Error & { statusCode?: number; code?: string }) | undefined).find((o) => o?.code?.startsWith('FST_') && o.statusCode && o.statusCode < 500);
-      if (transport) {
-        const message = transport.statusCode === 413 ? 'The request is too large.' : transport.message;
-        return { statusCode: transport.statusCode!, response: { data: null, errors: [toClientError(new AppError(ERROR_CODES.BAD_USER_INPUT, message))] } };
-      }
-      let requestError = false;
-      const flat = (execution.errors ?? []).flatMap((e) => {
-        // Mercurius wraps validation failures (our limits included) in one error holding the list.
-        const inner = (e.originalError as { errors?: unknown } | undefined)?.errors;
-        if (Array.isArray(inner)) {
-          requestError = true;
-          return inner as GraphQLError[];
-        }
-        if (e.message.startsWith('Syntax Error')) requestError = true;
-        return [e];
-      });
-      let status = 400;
-      const errors = flat.map((e) => {
-        if (isTokenLimitError(e.message)) return tokenLimitError();
-        const shape = requestShapeRefusal(e);
-        if (!shape) return clientError(e);
-        requestError = true;
-        const { status: s, ...extensions } = shape.extensions as { status?: number };
-        if (s) status = s;
-        return new GraphQLError(shape.message, { extensions });
-      });
-      return { statusCode: requestError && !execution.data ? status : 200, response: { data: execution.data ?? null, errors } };
-    },
+    // What a client sees of any error: graphql/errors.ts (the original logged with the request's id).
+    errorFormatter: (execution, context) => formatErrors(execution, { production, log: (context as unknown as Partial<Context>).log ?? context.reply?.request.log ?? app.log }),
   });
   // Subscription context: mercurius merges onConnect's result into the context.
   // Mercurius does not validate subscription documents: apply the same rules (and our limits) as on HTTP.
@@ -102,9 +88,9 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
     const c = context as unknown as Context & { auth?: AuthInfo | null };
     c.auth ??= null;
     const limitErrors = checkQueryLimits(schema, document);
-    if (limitErrors.length > 0) throw clientError(limitErrors[0]);
+    if (limitErrors.length > 0) throw toClientError(limitErrors[0], { production, log: c.log });
     const errors = validate(schema, document, specifiedRules);
-    if (errors.length > 0) throw clientError(errors[0]);
+    if (errors.length > 0) throw toClientError(errors[0], { production, log: c.log });
     if (!mayIntrospect(introspection, c.auth) && usesIntrospection(schema, document)) throw introspectionRefused();
   });
   // Mercurius runs a query string that is JSON as a ready-made AST, past the parser's token limit: refuse it.
@@ -113,6 +99,13 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
     if (!isParsedDocument(document)) throw new AppError(ERROR_CODES.BAD_USER_INPUT, 'The query is not a GraphQL document.');
     const errors = checkQueryLimits(schema, document);
     if (errors.length > 0) throw Object.assign(new Error(errors[0]!.message), { errors });
+  });
+  // An API key may use only the operations of its scope (graphql/api-key-scope.ts), on every request.
+  app.graphql.addHook('preExecution', async (_schema, document, context) => {
+    const auth = (context as unknown as Context).auth;
+    if (!auth?.apiKeyId) return;
+    const field = fieldOutsideApiKeyScope(document);
+    if (field) throw apiKeyScopeRefusal(field);
   });
   // Every request (cached documents skip validation): introspection only for whom the setting allows.
   if (introspection !== 'open') {

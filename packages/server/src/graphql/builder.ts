@@ -1,5 +1,6 @@
 /** The Pothos schema builder and the typed request context every resolver receives. */
 import SchemaBuilder from '@pothos/core';
+import type { FastifyBaseLogger } from 'fastify';
 import RelayPlugin from '@pothos/plugin-relay';
 import type { Services } from '../services/services.js';
 import type { AuthInfo, FileUploadValue } from '../core/auth.js';
@@ -16,6 +17,8 @@ export interface Context {
   ip: string;
   /** Origin header of the request (for links in mails). */
   origin: string | undefined;
+  /** The request's logger (carries its request id): where masked errors are logged (graphql/errors.ts). */
+  log?: FastifyBaseLogger;
 }
 
 /**
