@@ -1,9 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 // Shared Vitest settings: one project per package that has Node-side or jsdom tests.
-// Browser tests of the player run in Debian Chromium through web-test-runner (packages/player-element).
+// The player's pure modules (*.unit.test.ts) run here; its browser tests run in Debian Chromium through web-test-runner.
 export default defineConfig({
   test: {
-    projects: ['packages/shared', 'packages/server', 'packages/console'],
+    projects: ['packages/shared', 'packages/server', 'packages/console', 'packages/player-element'],
   },
 });

@@ -60,7 +60,7 @@ export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-backgr
 
 export default {
   rootDir: resolve('../..'),
-  files: ['src/**/*.test.ts', 'test/live-*.test.ts'],
+  files: ['src/**/*.test.ts', '!src/**/*.unit.test.ts', 'test/live-*.test.ts'],
   nodeResolve: true,
   concurrency: 1,
   hostname: 'localhost',

@@ -1,20 +1,16 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { proxy } from 'comlink';
 import { PLAYER } from '@roomwalk/shared/constants';
-import { BACKWARD_CHUNK, CACHE_BUDGET, DECODE_WINDOW } from '../constants.js';
+import { CACHE_BUDGET } from '../constants.js';
+import { batchFor, bufferedFrames, pickDrawable, type Drawable, deferBackward, frameBytes, highPlannable, isStale, planJobs, thumbnailSize, type Job } from './decode-planner.js';
 import { clipFrameCounts, clipStarts, locateFrame, totalFrames } from '../frame-math.js';
 import { batchSize, canDecodeHighRes, readDevice, workerCount, type DeviceProfile } from '../device.js';
 import type { Clip } from '../api/types.js';
 import type { DecodedFrame, Rendition } from '../workers/decode-types.js';
-import { WorkerBridge } from '../workers/worker-bridge.js';
+import { sumWorkerStats, WorkerBridge } from '../workers/worker-bridge.js';
 import { FrameCache } from './frame-cache.js';
 
-/** A high clip expected to take longer than this to download is fetched apart, with the 360p frame decoded first. */
-const SLOW_HIGH_FETCH_MS = 50;
-
-function movingAverage(previous: number | null, sample: number): number {
-  return previous === null ? sample : previous * 0.7 + sample * 0.3;
-}
+const movingAverage = (previous: number | null, sample: number): number => (previous === null ? sample : previous * 0.7 + sample * 0.3);
 
 /** What the decoder reports to the player. */
 export interface DecodeEvents {
@@ -24,25 +20,12 @@ export interface DecodeEvents {
   onLoadedFramesChange(loaded: number): void;
 }
 
-interface Job {
-  rendition: Rendition;
-  clip: number;
-  from: number;
-  to: number;
-  /** Keyframe only, on the worker's separate keyframe decoder (a placeholder). */
-  keyframe?: boolean;
-  id?: number;
-  worker?: number;
-}
-
-/** What the canvas should show for a frame: exact high, exact low, or the nearest decoded frame. */
-export type Drawable =
-  | { frame: DecodedFrame; bitmap?: undefined; tourFrame: number; exact: boolean }
-  | { frame?: undefined; bitmap: ImageBitmap; tourFrame: number; exact: false };
+export type { Drawable };
 
 /**
- * Owns the decode workers and the bounded frame cache. Decodes the frames around the playhead,
- * ahead in the direction of travel, low rendition first and then high, and reports buffer progress.
+ * Owns the decode workers and the bounded frame cache. Runs the planner's passes (decode-planner.ts) on the worker
+ * pool, fetches the low rendition of every clip in order (buffer progress, keyframe thumbnails) and the markers' high
+ * clips, and keeps the counters `stats()` reports.
  */
 export class DecodeController implements ReactiveController {
   readonly cache = new FrameCache({ high: CACHE_BUDGET.highBytes, low: CACHE_BUDGET.lowBytes });
@@ -68,15 +51,7 @@ export class DecodeController implements ReactiveController {
    * on from without starting again at the keyframe (the worker keeps that decoder unflushed).
    */
   private cursors: Partial<Record<Rendition, { clip: number; next: number }>>[] = [];
-  /**
-   * High clips known to be downloaded (by a decode or a prefetch; a worker that has not seen one reads it from
-   * the browser's HTTP cache, clips being immutable). On a slow link (a high clip expected to take longer than
-   * SLOW_HIGH_FETCH_MS) a high frame of any other clip is not planned as a decode, which would hold a worker while
-   * the clip downloads: the clip is fetched beside the decodes instead, and until it is here the low frame at the
-   * playhead is decoded first, so a jump shows the exact frame at 360p rather than the blurred thumbnail while the
-   * 720p clip comes. On a fast link the decode fetches its clip itself (one step less; the 360p pass would only
-   * take the CPU from the 720p one).
-   */
+  /** High clips known to be downloaded (by a decode or a prefetch): see highPlannable in decode-planner.ts. */
   private highReady = new Set<number>();
   /** Recent fetch times (moving averages, ms): one high clip, and one low clip (a high clip is about four times its bytes). */
   private highFetchMs: number | null = null;
@@ -104,17 +79,9 @@ export class DecodeController implements ReactiveController {
     this.dispose();
   }
 
-  get total(): number {
-    return totalFrames(this.counts);
-  }
-
-  get loaded(): number {
-    return this.loadedFrames;
-  }
-
-  get workers(): number {
-    return this.bridges.length;
-  }
+  get total(): number { return totalFrames(this.counts); }
+  get loaded(): number { return this.loadedFrames; }
+  get workers(): number { return this.bridges.length; }
 
   /** Starts decoding a tour; frame 0 comes first in the low rendition. */
   load(clips: Clip[], options: { hiRes: boolean; aspect?: number }): void {
@@ -146,11 +113,7 @@ export class DecodeController implements ReactiveController {
     this.position = 0;
     this.firstArrived = false;
     this.prefetchGen = gen;
-    // Thumbnail size: all clips' keyframes fit the thumbnail budget, 64 to 320 px wide.
-    const px = CACHE_BUDGET.thumbnailBytes / 4 / Math.max(1, this.clips.length);
-    const aspect = options.aspect ?? 16 / 9;
-    const width = Math.max(64, Math.min(320, Math.floor(Math.sqrt(px * aspect))));
-    this.thumbSize = { width, height: Math.max(1, Math.round(width / aspect)) };
+    this.thumbSize = thumbnailSize(this.clips.length, options.aspect);
     this.pump();
   }
   private firstArrived = false;
@@ -201,22 +164,9 @@ export class DecodeController implements ReactiveController {
     this.pump();
   }
 
-  /** Best frame to show for `frame` right now. */
+  /** Best frame to show for `frame` right now (decode-planner's pickDrawable). */
   drawable(frame: number): Drawable | undefined {
-    if (this.highEnabled) {
-      const h = this.cache.get('high', frame);
-      if (h) return { frame: h, tourFrame: frame, exact: true };
-    }
-    const l = this.cache.get('low', frame);
-    if (l) return { frame: l, tourFrame: frame, exact: !this.highEnabled };
-    const { clip } = locateFrame(this.starts, this.counts, frame);
-    const clipStart = this.starts[clip] ?? 0;
-    const n = this.cache.nearest(frame, Number.POSITIVE_INFINITY);
-    // A decoded frame of the same clip beats the thumbnail; a frame of another clip does not.
-    if (n && Math.abs(n.frame - frame) <= Math.abs(frame - clipStart)) return { frame: n.data, tourFrame: n.frame, exact: false };
-    const thumb = this.thumbs[clip];
-    if (thumb) return { bitmap: thumb, tourFrame: clipStart, exact: false };
-    return n ? { frame: n.data, tourFrame: n.frame, exact: false } : undefined;
+    return pickDrawable(frame, { cache: this.cache, highEnabled: this.highEnabled, starts: this.starts, counts: this.counts, thumbs: this.thumbs });
   }
 
   isExact(frame: number): boolean {
@@ -224,16 +174,8 @@ export class DecodeController implements ReactiveController {
   }
 
   /** Worker-side counters summed over workers (open VideoFrames, decoded count). */
-  async workerStats(): Promise<{ openFrames: number; maxOpenFrames: number; decodedFrames: number; decodeMsPerFrame: number; framesThroughDecoder: number }> {
-    const all = await Promise.all(this.bridges.map((b) => b.api.stats()));
-    const through = all.reduce((a, s) => a + s.framesThroughDecoder, 0);
-    return {
-      decodeMsPerFrame: through ? all.reduce((a, s) => a + s.decodeMs, 0) / through : 0,
-      framesThroughDecoder: through,
-      openFrames: all.reduce((a, s) => a + s.openFrames, 0),
-      maxOpenFrames: Math.max(0, ...all.map((s) => s.maxOpenFrames)),
-      decodedFrames: all.reduce((a, s) => a + s.decodedFrames, 0),
-    };
+  async workerStats() {
+    return sumWorkerStats(await Promise.all(this.bridges.map((b) => b.api.stats())));
   }
 
   dispose(): void {
@@ -256,11 +198,6 @@ export class DecodeController implements ReactiveController {
     return `${r}:${frame}`;
   }
 
-  private frameBytes(r: Rendition): number {
-    const high = r === 'high';
-    return high ? 1280 * 720 * 1.5 : 640 * 360 * 1.5;
-  }
-
   /**
    * Where decoding is centred: the playhead, or during a fast travel its destination. The travel passes a clip every
    * couple of refreshes, faster than any frame on its way could be decoded (those show their clip's thumbnail), so
@@ -270,103 +207,21 @@ export class DecodeController implements ReactiveController {
     return this.destination ?? this.position;
   }
 
-  /**
-   * Jobs in priority order for the current position (or travel destination) and direction; the high clips wanted
-   * but not downloaded (fetched beside the decodes); the rendition of the exact frame wanted first at the focus.
-   */
-  private plan(): { jobs: Job[]; fetch: number[]; exactR: Rendition } {
-    const jobs: Job[] = [];
-    const total = this.total + 1;
-    if (!this.clips.length) return { jobs, fetch: [], exactR: 'low' };
-    const p = Math.min(this.focus, total - 1);
-    const pos = Math.min(this.position, total - 1);
-    const d = this.direction;
-    const want = (r: Rendition, a: number, b: number) => {
-      const lo = Math.max(0, Math.min(a, b));
-      const hi = Math.min(total - 1, Math.max(a, b));
-      // Walk from the playhead outwards in the direction of travel, one clip at a time.
-      const frames: number[] = [];
-      if (d > 0 || a === b) for (let f = lo; f <= hi; f++) frames.push(f);
-      else for (let f = hi; f >= lo; f--) frames.push(f);
-      let current: Job | undefined;
-      for (const f of frames) {
-        if (this.cache.has(r, f) || this.pending.has(this.key(r, f))) continue;
-        const { clip, local } = locateFrame(this.starts, this.counts, f);
-        if (current && current.clip === clip && current.rendition === r) {
-          current.from = Math.min(current.from, local);
-          current.to = Math.max(current.to, local);
-        } else {
-          current = { rendition: r, clip, from: local, to: local };
-          jobs.push(current);
-        }
-      }
-    };
-    const ahead = (n: number) => p + d * n;
-    const behind = (n: number) => p - d * n;
-    const w = DECODE_WINDOW;
-    const exactMissing = !(this.highEnabled ? this.cache.has('high', pos) : this.cache.has('low', pos));
-    // 0. Nothing of the playhead's clip decoded yet (a jump, the first frame): its low keyframe,
-    //    decoded beside any running work, is on screen within a refresh or so.
-    const { clip: posClip } = locateFrame(this.starts, this.counts, pos);
-    const posStart = this.starts[posClip] ?? 0;
-    const posEnd = posStart + (this.counts[posClip] ?? 1) - 1;
-    let haveAny = false;
-    for (let f = posStart; f <= posEnd && !haveAny; f++) haveAny = this.cache.has('low', f) || this.cache.has('high', f);
-    const placeholder: Job | undefined =
-      exactMissing && !haveAny && !this.thumbs[posClip] && !this.pending.has(this.key('low', posStart)) ? { rendition: 'low', clip: posClip, from: 0, to: 0, keyframe: true } : undefined;
-    const { clip: pc } = locateFrame(this.starts, this.counts, p);
-    const pcStart = this.starts[pc] ?? 0;
-    // The rendition wanted first at the focus: high once its clip is here, low while it downloads.
-    const firstR = this.firstRendition(pc);
-    // 1. The exact frame and the frames ahead of it, then the low frame at the playhead as a
-    //    better placeholder, then the frames behind and the low frames ahead.
-    if (this.highEnabled) {
-      if (firstR === 'low') want('low', p, p);
-      want('high', p, ahead(w.highAhead));
-      want('high', p, behind(w.highBehind));
-      want('low', p, ahead(w.lowAhead));
-    } else {
-      want('low', p, ahead(w.highAhead));
-      want('low', p, behind(w.highBehind));
-    }
-    // Grow each job to cover its clip's share of the window so one decode pass serves many frames.
-    const merged: Job[] = [];
-    // After a jump the exact frame's pass starts its copies at that frame; the frames behind it
-    // in its clip come in a pass of their own once it has landed.
-    const exactR = firstR;
-    const exactAlone = this.jumping && !this.cache.has(exactR, p);
-    for (const j of jobs) {
-      const same = merged.find((m) => m.clip === j.clip && m.rendition === j.rendition && !(exactAlone && m.clip === pc && m.rendition === exactR));
-      if (same) {
-        same.from = Math.min(same.from, j.from);
-        same.to = Math.max(same.to, j.to);
-      } else merged.push({ ...j });
-    }
-    if (!this.cache.has(exactR, p) && !this.pending.has(this.key(exactR, p))) {
-      // Going backward the exact frame is the last of its pass: copying the frames before it first (from the clip
-      // start) held it back by up to 35 frame copies. Its pass is that frame alone (decoded from the keyframe before
-      // it); the rest of its clip is planned once it has landed. (A frame already on its way in a running pass, as
-      // in continuous scrubbing, is left to that pass.)
-      const local = p - pcStart;
-      const m = merged.find((j) => j.clip === pc && j.rendition === exactR && j.from <= local && local <= j.to);
-      if (m && m.from < local) {
-        m.from = local;
-        m.to = local;
-      }
-    }
-    if (placeholder) {
-      // The window jobs of that clip skip its keyframe, which the placeholder delivers.
-      for (const m of merged) if (m.clip === placeholder.clip && m.rendition === 'low' && m.from === 0) m.from = Math.min(1, m.to);
-      merged.unshift(placeholder);
-    }
-    // High frames of a clip that is not downloaded yet: fetch it (beside the decodes), decode once it is here.
-    const fetch: number[] = [];
-    const planned = merged.filter((j) => {
-      if (j.rendition !== 'high' || this.highPlannable(j.clip)) return true;
-      if (!fetch.includes(j.clip)) fetch.push(j.clip);
-      return false;
+  /** The planner's view of this decoder's state (decode-planner.ts). */
+  private plan() {
+    return planJobs({
+      starts: this.starts,
+      counts: this.counts,
+      position: this.position,
+      focus: this.focus,
+      direction: this.direction,
+      highEnabled: this.highEnabled,
+      jumping: this.jumping,
+      has: (r, f) => this.cache.has(r, f),
+      pending: (r, f) => this.pending.has(this.key(r, f)),
+      hasThumbnail: (clip) => !!this.thumbs[clip],
+      highPlannable: (clip) => this.highPlannable(clip),
     });
-    return { jobs: planned, fetch, exactR };
   }
 
   /** A clip could not be fetched or decoded: the player's "Failed to Load". */
@@ -375,16 +230,8 @@ export class DecodeController implements ReactiveController {
     this.host.onDecodeError(e instanceof Error ? e.message : String(e));
   }
 
-  /** Low first at a clip whose high rendition would still be downloading (or when high is off). */
-  private firstRendition(clip: number): Rendition {
-    return this.highEnabled && this.highPlannable(clip) ? 'high' : 'low';
-  }
-
-  /** A high decode of this clip can be planned: its file is here, or the link brings one within a couple of refreshes. */
   private highPlannable(clip: number): boolean {
-    if (this.highReady.has(clip)) return true;
-    const expected = this.highFetchMs ?? (this.lowFetchMs === null ? Number.POSITIVE_INFINITY : this.lowFetchMs * 4);
-    return expected <= SLOW_HIGH_FETCH_MS;
+    return highPlannable(this.highReady.has(clip), this.highFetchMs, this.lowFetchMs);
   }
 
   /** Downloads and demuxes a high clip on its worker without decoding it (no decode queue, no busy worker). */
@@ -426,26 +273,13 @@ export class DecodeController implements ReactiveController {
 
   /** Cancels running decodes whose frames are all outside the windows around the playhead. */
   private cancelStale(): void {
-    const w = DECODE_WINDOW;
-    const p = this.focus;
-    const d = this.direction;
+    const o = { focus: this.focus, direction: this.direction, highEnabled: this.highEnabled, destination: this.destination };
     for (const [id, job] of this.running) {
-      if (job.keyframe || job.worker === undefined) continue;
-      const start = this.starts[job.clip] ?? 0;
-      const a = start + job.from;
-      const b = start + job.to;
-      const ahead = job.rendition === 'high' || !this.highEnabled ? w.highAhead : w.lowAhead;
-      const behind = job.rendition === 'high' || !this.highEnabled ? w.highBehind : 0;
-      const lo = d > 0 ? p - behind : p - ahead;
-      const hi = d > 0 ? p + ahead : p + behind;
-      const dest = this.destination;
-      const coversDestination = dest !== null && a <= dest && dest <= b;
-      if ((b < lo || a > hi) && !coversDestination) {
-        this.running.delete(id);
-        this.cancelledJobs++;
-        delete this.cursors[job.worker]?.[job.rendition];
-        void this.bridges[job.worker]?.api.cancel(id).catch(() => undefined);
-      }
+      if (job.worker === undefined || !isStale(job, { ...o, start: this.starts[job.clip] ?? 0 })) continue;
+      this.running.delete(id);
+      this.cancelledJobs++;
+      delete this.cursors[job.worker]?.[job.rendition];
+      void this.bridges[job.worker]?.api.cancel(id).catch(() => undefined);
     }
   }
 
@@ -470,7 +304,7 @@ export class DecodeController implements ReactiveController {
       }
       // Until the first frame is on screen, only its keyframe is fetched (slow networks).
       if (!this.firstArrived) break;
-      if (this.deferBackward(job)) continue;
+      if (deferBackward(job, { start: this.starts[job.clip] ?? 0, focus: this.focus, direction: this.direction, destination: this.destination })) continue;
       // With high frames on, the low rendition only fills idle time: while any high frame is
       // decoding it would take the CPU that the exact frames need on a two-core device.
       if (job.rendition === 'low' && this.highEnabled && this.busy.some((b, i) => b && this.runningRendition(i) === 'high')) continue;
@@ -493,16 +327,6 @@ export class DecodeController implements ReactiveController {
     return undefined;
   }
 
-  /** A short backward pass into a clip behind the playhead's that can wait to become a long one (BACKWARD_CHUNK). */
-  private deferBackward(job: Job): boolean {
-    if (this.direction > 0 || job.from === 0) return false;
-    const start = this.starts[job.clip] ?? 0;
-    const p = this.focus;
-    if (p >= start && p <= start + job.to) return false;
-    if (this.destination !== null && start + job.from <= this.destination && this.destination <= start + job.to) return false;
-    return job.to - job.from + 1 < BACKWARD_CHUNK.frames && p - (start + job.to) > BACKWARD_CHUNK.near;
-  }
-
   private run(w: number, job: Job): void {
     const gen = this.generation;
     const clip = this.clips[job.clip];
@@ -520,7 +344,7 @@ export class DecodeController implements ReactiveController {
       if (c) c[job.rendition] = { clip: job.clip, next: job.to + 1 };
     }
     const bridge = this.bridges[w]!;
-    const inflight = this.frameBytes(job.rendition) * Math.min(job.to - job.from + 1, this.batchFor(job.rendition));
+    const inflight = frameBytes(job.rendition) * Math.min(job.to - job.from + 1, batchFor(job.rendition, this.batch));
     this.inflightBytes += inflight;
     this.peakDecodedBytes = Math.max(this.peakDecodedBytes, this.cache.totalBytes + this.inflightBytes);
     const onBatch = proxy((frames: DecodedFrame[]) => {
@@ -548,7 +372,7 @@ export class DecodeController implements ReactiveController {
       url: job.rendition === 'high' ? clip.highURI : clip.lowURI,
       from: job.from,
       to: job.to,
-      batchSize: this.batchFor(job.rendition),
+      batchSize: batchFor(job.rendition, this.batch),
       id: job.id,
       ...(pl.clip === job.clip ? { urgent: pl.local } : {}),
     };
@@ -572,11 +396,6 @@ export class DecodeController implements ReactiveController {
         if (!job.keyframe) this.busy[w] = false;
         this.pump();
       });
-  }
-
-  /** High frames are four times the size of low ones, so they travel in quarter-size batches (same bytes per message). */
-  private batchFor(r: Rendition): number {
-    return r === 'high' ? Math.max(1, Math.ceil(this.batch / 4)) : this.batch;
   }
 
   /** Fetches the low rendition of every clip in order (not decoding it): the buffer progress. */
@@ -616,14 +435,12 @@ export class DecodeController implements ReactiveController {
 
   private markPrefetched(c: number): void {
     this.prefetched[c] = true;
-    let i = 0;
-    while (i < this.prefetched.length && this.prefetched[i]) i++;
-    const loaded = i >= this.prefetched.length ? this.total : (this.starts[i] ?? 0);
+    const loaded = bufferedFrames(this.prefetched, this.starts, this.total);
     if (loaded !== this.loadedFrames) {
-      this.loadedFrames = Math.min(loaded, this.total);
-      this.host.onLoadedFramesChange(this.loadedFrames);
+      this.loadedFrames = loaded;
+      this.host.onLoadedFramesChange(loaded);
     }
-    if (i >= this.prefetched.length && !this.lowBuffered) {
+    if (this.prefetched.every(Boolean) && !this.lowBuffered) {
       this.lowBuffered = true;
       this.prefetchHigh();
     }

@@ -31,3 +31,15 @@ export class WorkerBridge {
     this.remote = undefined;
   }
 }
+
+/** Worker-side counters (open VideoFrames, decoded frames, decode time) summed over a pool's workers. */
+export function sumWorkerStats(all: readonly { openFrames: number; maxOpenFrames: number; decodedFrames: number; decodeMs: number; framesThroughDecoder: number }[]) {
+  const through = all.reduce((a, s) => a + s.framesThroughDecoder, 0);
+  return {
+    decodeMsPerFrame: through ? all.reduce((a, s) => a + s.decodeMs, 0) / through : 0,
+    framesThroughDecoder: through,
+    openFrames: all.reduce((a, s) => a + s.openFrames, 0),
+    maxOpenFrames: Math.max(0, ...all.map((s) => s.maxOpenFrames)),
+    decodedFrames: all.reduce((a, s) => a + s.decodedFrames, 0),
+  };
+}

@@ -1,0 +1,151 @@
+// The decode planner without a browser: which passes come first, how they grow, when they wait or go stale.
+import { describe, expect, it } from 'vitest';
+import { BACKWARD_CHUNK, CACHE_BUDGET, DECODE_WINDOW } from '../constants.js';
+import type { Rendition } from '../workers/decode-types.js';
+import { batchFor, bufferedFrames, deferBackward, highPlannable, isStale, pickDrawable, planJobs, thumbnailSize, type Job, type PlanState } from './decode-planner.js';
+
+/** Five 36-frame clips (180 frames), nothing decoded, every high clip downloaded, forward at `focus`. */
+function state(over: Partial<PlanState> & { decoded?: [Rendition, number][]; pendingFrames?: [Rendition, number][] } = {}): PlanState {
+  const decoded = new Set((over.decoded ?? []).map(([r, f]) => `${r}:${f}`));
+  const pending = new Set((over.pendingFrames ?? []).map(([r, f]) => `${r}:${f}`));
+  return {
+    starts: [0, 36, 72, 108, 144],
+    counts: [36, 36, 36, 36, 36],
+    position: 0,
+    focus: 0,
+    direction: 1,
+    highEnabled: true,
+    jumping: false,
+    has: (r, f) => decoded.has(`${r}:${f}`),
+    pending: (r, f) => pending.has(`${r}:${f}`),
+    hasThumbnail: () => false,
+    highPlannable: () => true,
+    ...over,
+  };
+}
+const brief = (jobs: Job[]) => jobs.map((j) => `${j.keyframe ? 'key ' : ''}${j.rendition} ${j.clip}:${j.from}-${j.to}`);
+
+describe('planJobs', () => {
+  it('plans nothing for a tour without clips', () => {
+    expect(planJobs(state({ starts: [], counts: [] }))).toEqual({ jobs: [], fetch: [], exactR: 'low' });
+  });
+
+  it('at the first frame: the low keyframe placeholder first, then high ahead (one pass per clip), then low ahead', () => {
+    const { jobs, fetch, exactR } = planJobs(state());
+    expect(exactR).toBe('high');
+    expect(fetch).toEqual([]);
+    expect(brief(jobs)).toEqual(['key low 0:0-0', 'high 0:0-35', `high 1:0-${DECODE_WINDOW.highAhead - 36}`, `low 0:1-${DECODE_WINDOW.lowAhead - 1}`, 'low 1:0-0']);
+  });
+
+  it('no placeholder when the clip already has a thumbnail or a decoded frame', () => {
+    expect(brief(planJobs(state({ hasThumbnail: () => true })).jobs)[0]).toBe('high 0:0-35');
+    expect(brief(planJobs(state({ decoded: [['low', 5]] })).jobs)[0]).toBe('high 0:0-35');
+  });
+
+  it('backward: the window runs against the direction and the exact frame gets a pass of its own', () => {
+    const s = state({ position: 100, focus: 100, direction: -1, hasThumbnail: () => true });
+    const jobs = brief(planJobs(s).jobs);
+    // Frame 100 is local 28 of clip 2: decoded alone first (from its keyframe), not after local 0..27.
+    expect(jobs[0]).toBe('high 2:28-28');
+    expect(jobs).toContain('high 1:16-35');
+  });
+
+  it('after a jump the exact pass starts at its frame; the frames behind it in its clip come in a later pass', () => {
+    const jobs = brief(planJobs(state({ position: 50, focus: 50, jumping: true, hasThumbnail: () => true })).jobs);
+    expect(jobs).toEqual(['high 1:14-35', 'high 2:0-26', 'high 1:2-14', 'low 1:14-35', 'low 2:0-14']);
+  });
+
+  it('without a jump the window of the clip grows into one pass, but a missing exact frame is decoded alone first', () => {
+    const jobs = brief(planJobs(state({ position: 50, focus: 50, hasThumbnail: () => true })).jobs);
+    expect(jobs).toEqual(['high 1:14-14', 'high 2:0-26', 'low 1:14-35', 'low 2:0-14']);
+  });
+
+  it('skips frames already decoded or on their way', () => {
+    const jobs = brief(planJobs(state({ hasThumbnail: () => true, pendingFrames: Array.from({ length: 36 }, (_, f) => ['high', f] as [Rendition, number]) })).jobs);
+    expect(jobs[0]).toBe(`high 1:0-${DECODE_WINDOW.highAhead - 36}`);
+  });
+
+  it('on a slow link the high clip is fetched beside the decodes and the 360p frame comes first', () => {
+    const { jobs, fetch, exactR } = planJobs(state({ position: 40, focus: 40, hasThumbnail: () => true, highPlannable: (c) => c === 0 }));
+    expect(exactR).toBe('low');
+    expect(brief(jobs)).toEqual(['low 1:4-35', 'high 0:28-35', 'low 2:0-4']);
+    expect(fetch).toEqual([1, 2]);
+    expect(jobs.every((j) => j.rendition === 'low' || j.clip === 0)).toBe(true);
+  });
+
+  it('with hi-res off only the low rendition is planned, over the high window', () => {
+    const { jobs, exactR } = planJobs(state({ highEnabled: false, hasThumbnail: () => true }));
+    expect(exactR).toBe('low');
+    expect(brief(jobs)).toEqual(['low 0:0-35', `low 1:0-${DECODE_WINDOW.highAhead - 36}`]);
+  });
+});
+
+describe('isStale and deferBackward', () => {
+  const o = { start: 0, focus: 100, direction: 1, highEnabled: true, destination: null };
+  it('cancels a pass that has left the window, never one that carries the travel destination or a keyframe', () => {
+    const job: Job = { rendition: 'high', clip: 0, from: 0, to: 20 };
+    expect(isStale(job, o)).toBe(true);
+    expect(isStale(job, { ...o, destination: 10 })).toBe(false);
+    expect(isStale({ ...job, keyframe: true }, o)).toBe(false);
+    expect(isStale({ ...job, from: 0, to: 35 }, { ...o, focus: 40 })).toBe(false);
+  });
+
+  it('holds a short backward pass into an earlier clip until it can cover BACKWARD_CHUNK.frames', () => {
+    const job: Job = { rendition: 'high', clip: 1, from: 30, to: 35 };
+    const back = { start: 36, focus: 110, direction: -1, destination: null };
+    expect(deferBackward(job, back)).toBe(true);
+    expect(deferBackward({ ...job, from: 35 - BACKWARD_CHUNK.frames }, back)).toBe(false);
+    expect(deferBackward(job, { ...back, focus: 36 + 35 + BACKWARD_CHUNK.near })).toBe(false);
+    expect(deferBackward(job, { ...back, direction: 1 })).toBe(false);
+  });
+});
+
+describe('sizes and buffer progress', () => {
+  it('high frames travel in quarter batches', () => {
+    expect(batchFor('low', 20)).toBe(20);
+    expect(batchFor('high', 20)).toBe(5);
+    expect(batchFor('high', 1)).toBe(1);
+  });
+
+  it('thumbnails fit their budget, 64 to 320 px wide', () => {
+    expect(thumbnailSize(5)).toEqual({ width: 320, height: 180 });
+    const many = thumbnailSize(2000);
+    expect(many.width).toBe(64);
+    const mid = thumbnailSize(300);
+    expect(mid.width * mid.height * 4 * 300).toBeLessThanOrEqual(CACHE_BUDGET.thumbnailBytes);
+  });
+
+  it('buffered frames are the prefix of fetched clips', () => {
+    expect(bufferedFrames([true, false, true], [0, 36, 72], 107)).toBe(36);
+    expect(bufferedFrames([true, true, true], [0, 36, 72], 107)).toBe(107);
+    expect(bufferedFrames([false], [0], 35)).toBe(0);
+  });
+
+  it('a high clip is plannable once here, or when the link brings it within 50 ms', () => {
+    expect(highPlannable(true, null, null)).toBe(true);
+    expect(highPlannable(false, null, null)).toBe(false);
+    expect(highPlannable(false, null, 10)).toBe(true);
+    expect(highPlannable(false, 80, 10)).toBe(false);
+  });
+});
+
+describe('pickDrawable', () => {
+  const frame = (n: number, rendition: Rendition) => ({ frame: n, clipIndex: 0, rendition, width: 1, height: 1, data: new ArrayBuffer(1) });
+  const cache = (entries: [Rendition, number][]) => ({
+    get: (r: Rendition, f: number) => (entries.some(([er, ef]) => er === r && ef === f) ? frame(f, r) : undefined),
+    nearest: (f: number) => {
+      const [r, n] = [...entries].sort((a, b) => Math.abs(a[1] - f) - Math.abs(b[1] - f))[0] ?? [];
+      return n === undefined ? undefined : { frame: n, data: frame(n, r!) };
+    },
+  });
+  const base = { highEnabled: true, starts: [0, 36], counts: [36, 36], thumbs: [] as (ImageBitmap | undefined)[] };
+
+  it('exact high, else exact low, else a frame of the same clip, else the clip thumbnail', () => {
+    expect(pickDrawable(5, { ...base, cache: cache([['high', 5], ['low', 5]]) })).toMatchObject({ tourFrame: 5, exact: true, frame: { rendition: 'high' } });
+    expect(pickDrawable(5, { ...base, cache: cache([['low', 5]]) })).toMatchObject({ tourFrame: 5, exact: false });
+    expect(pickDrawable(40, { ...base, cache: cache([['low', 38]]) })).toMatchObject({ tourFrame: 38 });
+    const bitmap = {} as ImageBitmap;
+    expect(pickDrawable(40, { ...base, thumbs: [undefined, bitmap], cache: cache([['low', 30]]) })).toEqual({ bitmap, tourFrame: 36, exact: false });
+    expect(pickDrawable(40, { ...base, cache: cache([]) })).toBeUndefined();
+  });
+});
