@@ -60,7 +60,10 @@ const ConfigSchema = z.object({
     }),
   CONSOLE_DIST: z.string().optional(),
   PLAYER_DIST: z.string().optional(),
-  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(2 * 1024 ** 3),
+  /** Largest video accepted (issue 22: a 10-minute 4K60 phone video is about 4 GB). */
+  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(8 * 1024 ** 3),
+  /** Part size of multipart uploads; S3 needs at least 5 MiB per part (all but the last) and at most 10,000 parts. */
+  UPLOAD_PART_BYTES: z.coerce.number().int().min(5 * 1024 ** 2).max(5 * 1024 ** 3).default(8 * 1024 ** 2),
   UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
   PROCESSING_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(1800),
   /** Crash recovery: a processing job's lease; a worker that stops renewing it (dead) loses the job after this long. */

@@ -152,6 +152,12 @@ export interface UploadsTable {
   tour_id: string | null;
   created_at: Timestamp;
   submitted_at: NullableTimestamp;
+  /** Multipart uploads (0100): S3's UploadId or the local store's; null for a single-PUT upload. */
+  multipart_id: ColumnType<string | null, string | null | undefined, string | null>;
+  expected_size: ColumnType<number | null, number | null | undefined, number | null>;
+  part_size: ColumnType<number | null, number | null | undefined, number | null>;
+  fingerprint: ColumnType<string | null, string | null | undefined, string | null>;
+  completed_at: NullableTimestamp;
 }
 
 export interface FeedbackTable {

@@ -8,6 +8,7 @@ import { ERROR_CODES, type ErrorCode } from '@roomwalk/shared';
 import { LocalStorage } from '../storage/local-storage.js';
 import { UPLOAD_KEY } from '../services/uploads.js';
 import type { Services } from '../services/services.js';
+import { registerUploadPartRoute } from './upload-multipart.js';
 
 class TooLarge extends Error {}
 class AlreadySubmitted extends Error {}
@@ -44,6 +45,8 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
     // Take the body as a raw stream, whatever its type; the handler bounds and stores it.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+    // Parts of multipart uploads on the local store (issue 22).
+    registerUploadPartRoute(scope, services);
 
     scope.options('/upload/*', async (req, reply) => {
       cors(req, reply);

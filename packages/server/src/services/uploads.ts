@@ -150,11 +150,22 @@ export async function submitUpload(services: Services, auth: AuthInfo, key: stri
  */
 export async function sweepAbandonedUploads(services: Services, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - (services.config.UPLOAD_URL_TTL_SECONDS + 24 * 3600) * 1000);
-  const stale = await services.db.selectFrom('uploads').select(['id', 'key']).where('submitted_at', 'is', null).where('created_at', '<', cutoff).limit(500).execute();
+  const stale = await services.db
+    .selectFrom('uploads')
+    .select(['id', 'key', 'multipart_id'])
+    .where('submitted_at', 'is', null)
+    .where('created_at', '<', cutoff)
+    .limit(500)
+    .execute();
   for (const u of stale) {
+    // A multipart upload (issue 22) is aborted first: its parts are deleted and its part URLs stop working.
+    if (u.multipart_id) await services.storage.abortMultipart(u.key, u.multipart_id);
     await services.storage.deleteUpload(u.key);
     await services.db.deleteFrom('uploads').where('id', '=', u.id).where('submitted_at', 'is', null).execute();
   }
   await services.storage.sweepStagedUploads(cutoff);
+  // Multipart uploads storage still holds but no row names (a crash between starting one and writing its row).
+  await services.storage.sweepMultipart(cutoff, async (uploadId) =>
+    !!(await services.db.selectFrom('uploads').select('id').where('multipart_id', '=', uploadId).executeTakeFirst()));
   return stale.length;
 }

@@ -42,7 +42,30 @@ export interface Storage {
   deleteUpload(key: string): Promise<void>;
   /** Removes staged upload bytes last written before `before` (abandoned, or a PUT that finished after submit); answers how many. */
   sweepStagedUploads(before: Date): Promise<number>;
+
+  // Multipart uploads (issue 22): S3's protocol, on S3 itself or served by our own routes on the local store.
+  /** Starts a multipart upload of `key`; answers its id. */
+  createMultipart(key: string, contentType: string): Promise<string>;
+  /** A signed, expiring PUT URL for one part of exactly `size` bytes; its answer carries the part's ETag. */
+  presignPart(key: string, uploadId: string, partNumber: number, opts: { size: number; expiresInSeconds: number }): Promise<PresignedPut>;
+  /** The parts stored so far, by part number. Throws MultipartGoneError when the upload is unknown (aborted, completed). */
+  listParts(key: string, uploadId: string): Promise<StoredPart[]>;
+  /** Joins the parts (in order) into `key` and ends the multipart upload; answers the object's size. */
+  completeMultipart(key: string, uploadId: string, parts: StoredPart[]): Promise<{ size: number }>;
+  /** Ends a multipart upload and deletes its parts; an unknown upload is not an error. */
+  abortMultipart(key: string, uploadId: string): Promise<void>;
+  /** Aborts multipart uploads started before `before` that `keep` does not name (their row is gone); answers how many. */
+  sweepMultipart(before: Date, keep: (uploadId: string) => Promise<boolean>): Promise<number>;
 }
+
+export interface StoredPart {
+  partNumber: number;
+  size: number;
+  etag: string;
+}
+
+/** The multipart upload no longer exists in storage (aborted, swept or already completed). */
+export class MultipartGoneError extends Error {}
 
 /** sealUpload: the upload kept changing between its check and its seal (a PUT to it still running). */
 export class UploadChangedError extends Error {}

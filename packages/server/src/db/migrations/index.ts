@@ -10,6 +10,7 @@ import * as m0060 from './0060-privacy-blur-faces.js';
 import * as m0072 from './0072-company-accent-colour.js';
 import * as m0085 from './0085-public-tour-changes.js';
 import * as m0090 from './0090-clip-blurred-frames.js';
+import * as m0100 from './0100-multipart-uploads.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-accounts-and-tours': m0001,
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0072-company-accent-colour': m0072,
   '0085-public-tour-changes': m0085,
   '0090-clip-blurred-frames': m0090,
+  '0100-multipart-uploads': m0100,
 };

@@ -199,7 +199,7 @@ export const MarkerUpdateInput = builder.inputType('MarkerUpdateInput', {
 });
 export const FileSubmitInput = builder.inputType('FileSubmitPreSignedUploadInput', { fields: (t) => ({ key: t.string({ required: true }) }) });
 
-const HeaderRef = builder.objectRef<{ key: string; value: string }>('Header').implement({
+export const HeaderRef = builder.objectRef<{ key: string; value: string }>('Header').implement({
   fields: (t) => ({ key: t.exposeString('key'), value: t.exposeString('value') }),
 });
 export const PreSignedUploadRef = builder

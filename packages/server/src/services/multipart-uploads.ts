@@ -1,0 +1,210 @@
+/**
+ * Resumable multipart uploads (issue 22): the console (Uppy's S3 multipart client) starts an upload, asks for one
+ * signed URL per part, PUTs the parts in parallel straight to storage (S3, or our own /upload-part route on the local
+ * store), lists the parts already stored when it resumes, and completes; fileSubmitPreSignedUpload(key) then creates
+ * the tour exactly as for a single-PUT upload. Picking the same file again (same user, name, size and last-modified
+ * time) answers the same unfinished upload, so the parts already stored are skipped.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { ERROR_CODES, fileExtensionSchema } from '@roomwalk/shared';
+import type { AuthInfo } from '../core/auth.js';
+import { AppError } from '../core/errors.js';
+import { MultipartGoneError, type PresignedPut, type StoredPart } from '../storage/storage.js';
+import type { Services } from './services.js';
+import { quotaRefusal, UPLOAD_KEY, VIDEO_CONTENT_TYPES } from './uploads.js';
+
+/** S3's limits: at most 10,000 parts, each at least 5 MiB but the last. */
+export const MAX_PARTS = 10_000;
+
+export interface MultipartStartInput {
+  extension: string;
+  fileName: string;
+  size: number;
+  lastModified: number;
+}
+
+export interface MultipartUpload {
+  key: string | null;
+  uploadId: string | null;
+  partSize: number;
+  partCount: number;
+  /** True when this answers an upload of the same file begun earlier (its stored parts are listed, not sent again). */
+  resumed: boolean;
+  /** Refusals as fileGetPreSignedUrl answers them: a code and the user's message. */
+  error: string | null;
+  message: string | null;
+}
+
+const refused = (error: string, message: string): MultipartUpload => ({ key: null, uploadId: null, partSize: 0, partCount: 0, resumed: false, error, message });
+
+/** The part size for a file: the setting, grown so no file needs more than MAX_PARTS parts. */
+export function partSizeFor(size: number, setting: number): number {
+  return Math.max(setting, Math.ceil(size / MAX_PARTS));
+}
+
+/** Exact size of part n (1-based) of a file cut into parts of partSize. */
+export function expectedPartSize(size: number, partSize: number, partNumber: number): number {
+  return Math.max(0, Math.min(partSize, size - (partNumber - 1) * partSize));
+}
+
+function fingerprintOf(userId: string, f: MultipartStartInput): string {
+  return createHash('sha256').update(JSON.stringify([userId, f.fileName, f.size, f.lastModified])).digest('hex');
+}
+
+const NOT_FOUND = 'This upload was not found.';
+
+/** The caller's own unsubmitted multipart upload; anyone else's answers "not found", never theirs. */
+async function ownUpload(services: Services, auth: AuthInfo, key: string) {
+  const row = UPLOAD_KEY.test(key) ? await services.db.selectFrom('uploads').selectAll().where('key', '=', key).executeTakeFirst() : undefined;
+  if (!row || row.user_id !== auth.userId || !row.multipart_id || !row.expected_size || !row.part_size) throw new AppError(ERROR_CODES.NOT_FOUND, NOT_FOUND);
+  if (row.submitted_at) throw new AppError(ERROR_CODES.CONFLICT, 'This upload was already submitted.');
+  return { ...row, multipart_id: row.multipart_id, expected_size: row.expected_size, part_size: row.part_size };
+}
+
+function partCountOf(u: { expected_size: number; part_size: number }): number {
+  return Math.ceil(u.expected_size / u.part_size);
+}
+
+/**
+ * uploadMultipartStart: the same gates as fileGetPreSignedUrl (licence, extension, quotas), plus the size: above
+ * UPLOAD_MAX_BYTES or empty is refused before a byte is sent. Refusals come back in error/message.
+ */
+export async function startMultipartUpload(services: Services, auth: AuthInfo, input: MultipartStartInput): Promise<MultipartUpload> {
+  const license = await services.db.selectFrom('licenses').selectAll().where('company_id', '=', auth.companyId).executeTakeFirst();
+  const gate = await quotaRefusal(services.db, auth.companyId, license);
+  if (gate?.code === ERROR_CODES.NO_ACTIVE_LICENSE) return refused(gate.code, gate.message);
+  const ext = fileExtensionSchema.safeParse(input.extension);
+  if (!ext.success) return refused(ERROR_CODES.UPLOAD_INVALID, ext.error.issues[0]?.message ?? 'This file type is not supported.');
+  if (gate) return refused(gate.code, gate.message);
+  if (!Number.isSafeInteger(input.size) || input.size <= 0) return refused(ERROR_CODES.UPLOAD_INVALID, 'The file is empty.');
+  if (input.size > services.config.UPLOAD_MAX_BYTES) {
+    const gib = Math.round((services.config.UPLOAD_MAX_BYTES / 1024 ** 3) * 10) / 10;
+    return refused(ERROR_CODES.UPLOAD_INVALID, `The video is too large. Videos up to ${gib} GB can be uploaded.`);
+  }
+
+  const fingerprint = fingerprintOf(auth.userId, input);
+  const earlier = await services.db
+    .selectFrom('uploads')
+    .selectAll()
+    .where('user_id', '=', auth.userId)
+    .where('fingerprint', '=', fingerprint)
+    .where('submitted_at', 'is', null)
+    .where('extension', '=', ext.data)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  if (earlier?.multipart_id && earlier.part_size && earlier.expected_size === input.size) {
+    // Still known to storage (not swept)? A completed one has no parts left but its object is there.
+    const alive = earlier.completed_at
+      ? !!(await services.storage.head(earlier.key))
+      : await services.storage.listParts(earlier.key, earlier.multipart_id).then(() => true, (e: unknown) => (e instanceof MultipartGoneError ? false : Promise.reject(e)));
+    if (alive) {
+      return { key: earlier.key, uploadId: earlier.multipart_id, partSize: earlier.part_size, partCount: partCountOf({ expected_size: input.size, part_size: earlier.part_size }), resumed: true, error: null, message: null };
+    }
+    await services.db.deleteFrom('uploads').where('id', '=', earlier.id).where('submitted_at', 'is', null).execute();
+  }
+
+  const contentType = VIDEO_CONTENT_TYPES[ext.data] ?? 'application/octet-stream';
+  const key = `uploads/${randomUUID()}.${ext.data}`;
+  const partSize = partSizeFor(input.size, services.config.UPLOAD_PART_BYTES);
+  const uploadId = await services.storage.createMultipart(key, contentType);
+  try {
+    await services.db
+      .insertInto('uploads')
+      .values({
+        key, company_id: auth.companyId, user_id: auth.userId, extension: ext.data, size: null, tour_id: null,
+        multipart_id: uploadId, expected_size: input.size, part_size: partSize, fingerprint,
+      })
+      .execute();
+  } catch (err) {
+    await services.storage.abortMultipart(key, uploadId).catch(() => undefined);
+    throw err;
+  }
+  return { key, uploadId, partSize, partCount: Math.ceil(input.size / partSize), resumed: false, error: null, message: null };
+}
+
+/** uploadMultipartSignPart: a signed URL for one part, bound to that part's exact size. */
+export async function signMultipartPart(services: Services, auth: AuthInfo, key: string, uploadId: string, partNumber: number): Promise<PresignedPut> {
+  const u = await ownUpload(services, auth, key);
+  if (u.multipart_id !== uploadId) throw new AppError(ERROR_CODES.NOT_FOUND, NOT_FOUND);
+  if (u.completed_at) throw new AppError(ERROR_CODES.CONFLICT, 'This upload is already complete.');
+  const count = partCountOf(u);
+  if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > count) {
+    throw new AppError(ERROR_CODES.UPLOAD_INVALID, `This upload has parts 1 to ${count}; there is no part ${partNumber}.`);
+  }
+  return services.storage.presignPart(key, uploadId, partNumber, {
+    size: expectedPartSize(u.expected_size, u.part_size, partNumber),
+    expiresInSeconds: services.config.UPLOAD_URL_TTL_SECONDS,
+  });
+}
+
+/** uploadMultipartParts: the parts stored so far (a completed upload answers all of them). */
+export async function listMultipartParts(services: Services, auth: AuthInfo, key: string, uploadId: string): Promise<StoredPart[]> {
+  const u = await ownUpload(services, auth, key);
+  if (u.multipart_id !== uploadId) throw new AppError(ERROR_CODES.NOT_FOUND, NOT_FOUND);
+  if (u.completed_at) {
+    return Array.from({ length: partCountOf(u) }, (_, i) => ({ partNumber: i + 1, size: expectedPartSize(u.expected_size, u.part_size, i + 1), etag: 'complete' }));
+  }
+  try {
+    // Only whole parts count: a store that kept a part cut off mid-way (s3rver does; S3 does not) has it sent again.
+    const parts = await services.storage.listParts(key, uploadId);
+    return parts.filter((p) => p.size === expectedPartSize(u.expected_size, u.part_size, p.partNumber));
+  } catch (err) {
+    if (err instanceof MultipartGoneError) throw new AppError(ERROR_CODES.NOT_FOUND, 'This upload has expired. Please upload the video again.');
+    throw err;
+  }
+}
+
+/**
+ * uploadMultipartComplete: every part 1..N stored at its exact size (what storage holds, not what the client says),
+ * joined into the upload's key; under the upload row's lock, so it never races a submit. Completing again answers
+ * the same.
+ */
+export async function completeMultipartUpload(services: Services, auth: AuthInfo, key: string, uploadId: string): Promise<{ key: string; size: number }> {
+  const u = await ownUpload(services, auth, key);
+  if (u.multipart_id !== uploadId) throw new AppError(ERROR_CODES.NOT_FOUND, NOT_FOUND);
+  return services.db.transaction().execute(async (trx) => {
+    const locked = await trx.selectFrom('uploads').selectAll().where('id', '=', u.id).forUpdate().executeTakeFirstOrThrow();
+    if (locked.submitted_at) throw new AppError(ERROR_CODES.CONFLICT, 'This upload was already submitted.');
+    if (locked.completed_at && locked.size !== null) return { key, size: locked.size };
+    let stored: StoredPart[];
+    try {
+      stored = await services.storage.listParts(key, uploadId);
+    } catch (err) {
+      if (err instanceof MultipartGoneError) throw new AppError(ERROR_CODES.NOT_FOUND, 'This upload has expired. Please upload the video again.');
+      throw err;
+    }
+    const byNumber = new Map(stored.map((p) => [p.partNumber, p]));
+    const count = partCountOf(u);
+    const missing: number[] = [];
+    const wrong: number[] = [];
+    for (let n = 1; n <= count; n++) {
+      const p = byNumber.get(n);
+      if (!p) missing.push(n);
+      else if (p.size !== expectedPartSize(u.expected_size, u.part_size, n)) wrong.push(n);
+    }
+    const list = (ns: number[]) => (ns.length > 5 ? `${ns.slice(0, 5).join(', ')} and ${ns.length - 5} more` : ns.join(', '));
+    if (missing.length > 0) {
+      throw new AppError(ERROR_CODES.UPLOAD_INVALID, `The video did not finish uploading: part${missing.length > 1 ? 's' : ''} ${list(missing)} of ${count} ${missing.length > 1 ? 'are' : 'is'} missing. Please try again.`);
+    }
+    if (wrong.length > 0) {
+      throw new AppError(ERROR_CODES.UPLOAD_INVALID, `Part${wrong.length > 1 ? 's' : ''} ${list(wrong)} of the video ${wrong.length > 1 ? 'have' : 'has'} the wrong size. Please try again.`);
+    }
+    const parts = Array.from({ length: count }, (_, i) => byNumber.get(i + 1)!);
+    const { size } = await services.storage.completeMultipart(key, uploadId, parts);
+    if (size !== u.expected_size) {
+      await services.storage.deleteUpload(key);
+      throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The uploaded video does not have the size announced. Please try again.');
+    }
+    await trx.updateTable('uploads').set({ completed_at: new Date(), size }).where('id', '=', u.id).execute();
+    return { key, size };
+  });
+}
+
+/** uploadMultipartAbort: the user cancelled; the parts are deleted and the upload forgotten. */
+export async function abortMultipartUpload(services: Services, auth: AuthInfo, key: string, uploadId: string): Promise<void> {
+  const u = await ownUpload(services, auth, key);
+  if (u.multipart_id !== uploadId) throw new AppError(ERROR_CODES.NOT_FOUND, NOT_FOUND);
+  await services.storage.abortMultipart(key, uploadId);
+  await services.storage.deleteUpload(key);
+  await services.db.deleteFrom('uploads').where('id', '=', u.id).where('submitted_at', 'is', null).execute();
+}
