@@ -69,10 +69,34 @@ const ConfigSchema = z.object({
   /** Crash recovery: a processing job's lease; a worker that stops renewing it (dead) loses the job after this long. */
   PROCESSING_LEASE_SECONDS: z.coerce.number().int().min(5).default(30),
   PROCESSING_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).default(5),
+  /**
+   * A video longer than 1.5 segments is processed in segments of about this many seconds (whole 36-frame clips), which
+   * any worker takes (jobs/process-tour-segments.ts); shorter ones in one piece. See docs/operations.md.
+   */
+  PROCESSING_SEGMENT_SECONDS: z.coerce.number().min(2.4).default(48),
   /** How often pg-boss expires jobs whose lease ran out and retries them (pg-boss's own default is 120). */
   JOB_MAINTENANCE_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(10),
   /** Public tour answers kept in memory per node (http/public-tour-cache.ts); 0 turns the in-process cache off. */
   PUBLIC_TOUR_CACHE_ENTRIES: z.coerce.number().int().min(0).default(1000),
+  /** APIs & Webhooks (issue 20): requests per minute per API key, on each API node. */
+  API_KEY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Whether webhooks may be sent to 127.0.0.1 / ::1 (default: yes outside production, no in production). */
+  WEBHOOK_ALLOW_LOOPBACK: bool.optional(),
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(0.1).default(10),
+  /** Waits before each retry of a failed delivery, in seconds (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h). */
+  WEBHOOK_RETRY_SCHEDULE_SECONDS: z
+    .string()
+    .default('5,300,1800,7200,18000,36000,36000')
+    .transform((v, ctx) => {
+      const list = v.split(',').map((x) => Number(x.trim()));
+      if (list.length === 0 || list.length > 20 || list.some((n) => !Number.isFinite(n) || n < 0)) {
+        ctx.addIssue({ code: 'custom', message: 'a comma list of seconds, e.g. 5,300,1800' });
+        return z.NEVER;
+      }
+      return list;
+    }),
+  /** An endpoint failing for this long (every delivery since) is disabled and the company admins get a mail. */
+  WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().min(0).default(72),
   PROCESSING_RETRY_LIMIT: z.coerce.number().int().min(0).default(3),
   PROCESSING_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(15),
   /** SIGTERM: how long an API node drains requests and sockets, and a worker waits for its job before handing it back. */
@@ -122,6 +146,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const dataDir = path.resolve(c.DATA_DIR);
   return {
     ...c,
+    WEBHOOK_ALLOW_LOOPBACK: c.WEBHOOK_ALLOW_LOOPBACK ?? isDev,
     isDev,
     dataDir,
     publicUrl: (c.PUBLIC_URL ?? `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${c.PORT}`).replace(/\/$/, ''),

@@ -86,3 +86,22 @@ export async function reserveLoginAttempt(services: Services, username: unknown)
   await consumeRateLimit(services, 'loginAccount', key);
   return { refund: async () => void (await limiterFor(services, 'loginAccount').reward(key, 1).catch(() => undefined)) };
 }
+
+const apiKeyLimiters = new WeakMap<Services, RateLimiterMemory>();
+
+/**
+ * One request of an API key (issue 20): API_KEY_RATE_LIMIT_PER_MINUTE per key on each API node, whatever address it
+ * comes from. Answers the seconds to wait when none are left, else null.
+ */
+export async function consumeApiKeyRequest(services: Services, keyId: string): Promise<number | null> {
+  if (services.config.RATE_LIMIT_DISABLED) return null;
+  let limiter = apiKeyLimiters.get(services);
+  if (!limiter) apiKeyLimiters.set(services, (limiter = new RateLimiterMemory({ keyPrefix: 'apiKey', points: services.config.API_KEY_RATE_LIMIT_PER_MINUTE, duration: 60 })));
+  try {
+    await limiter.consume(keyId);
+    return null;
+  } catch (err) {
+    if (err instanceof RateLimiterRes) return Math.max(1, Math.ceil(err.msBeforeNext / 1000));
+    throw err;
+  }
+}

@@ -16,6 +16,7 @@ import type { Services } from '../services/services.js';
 import { aiDb } from '../services/ai/tables.js';
 import { analyseRooms, type Room } from '../services/ai/rooms.js';
 import { AI_MARKERS_QUEUE, type AiMarkersJob } from '../services/ai/start-ai-markers.js';
+import { tourScopedWebhook } from '../services/developer/webhook-payloads.js';
 
 /** Frame index (clip frames) of a time in the source video. */
 const frameAt = (t: number, fps: number, totalFrames: number) => Math.max(0, Math.min(Math.max(0, totalFrames - 2), Math.round(t * fps)));
@@ -79,6 +80,7 @@ export async function aiMarkersJob(services: Services, runId: string, deps: AiMa
     }
     await db.updateTable('ai_marker_runs').set({ status: 'DONE', finished_at: new Date() }).where('id', '=', runId).execute();
     await publish({ marker: null, progressPercentage: 100, action: null });
+    await tourScopedWebhook(services, 'markers.ai_completed', tourId, { markersAdded: toAdd.length, markersRemoved: toRemove.length });
   } catch (err) {
     services.log.warn({ err, tourId, runId }, 'AI marker generation failed');
     await db.updateTable('ai_marker_runs').set({ status: 'FAILED', error: String((err as Error)?.message ?? err).slice(0, 500), finished_at: new Date() }).where('id', '=', runId).execute();

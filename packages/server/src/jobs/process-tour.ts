@@ -19,6 +19,7 @@ import type { Services } from '../services/services.js';
 import { sweepAbandonedUploads } from '../services/uploads.js';
 import { QUEUES } from './queue.js';
 import { PROCESS_TOUR_FAILED_QUEUE, ensureProcessingQueues, type ProcessTourJob } from './enqueue.js';
+import { tourFailedWebhook, tourProcessedWebhook } from '../services/developer/webhook-payloads.js';
 
 /** Where jobs whose retries are exhausted (by errors or by dying workers) land, so the tour is marked FAILED. */
 
@@ -206,6 +207,7 @@ export async function processTourJob(services: Services, tourId: string, process
     await services.events.publish(topics.tourProgress(tourId), {
       progress: 100, status: TOUR_STATUS.PROCESSED, text: null, thumbnailURL: storage.publicUrl(outcome.thumbnailKey),
     } satisfies TourProgressEvent);
+    await tourProcessedWebhook(services, tourId);
   } catch (err) {
     await progress.flush();
     await storage.deletePrefix(prefix).catch((e) => log.warn({ err: e, tourId }, 'could not remove attempt files'));
@@ -236,6 +238,7 @@ async function failTour(services: Services, tourId: string, reason: string): Pro
     // Nothing reads a failed tour's source again (a new upload makes a new tour): it stops being downloadable at once.
     if (row?.video_key) await services.storage.delete(row.video_key).catch((err) => services.log.warn({ err, tourId }, 'could not remove the source of a failed tour'));
     await services.events.publish(topics.tourProgress(tourId), { progress: row?.progress ?? 0, status: TOUR_STATUS.FAILED, text: reason, thumbnailURL: null } satisfies TourProgressEvent);
+    await tourFailedWebhook(services, tourId, reason);
   }
   return failed;
 }

@@ -15,6 +15,7 @@ import type { Services } from '../services/services.js';
 import { aiDb } from '../services/ai/tables.js';
 import { renderReel } from '../services/reels/render-reel.js';
 import { REEL_FAILED_TEXT, REEL_QUEUE, failReel, publishReelProgress, type ReelJob } from '../services/reels/start-reel.js';
+import { reelWebhook } from '../services/developer/webhook-payloads.js';
 
 export interface ReelJobDeps { render?: typeof renderReel; preset?: string }
 
@@ -87,6 +88,7 @@ export async function reelJob(services: Services, reelId: string, deps: ReelJobD
       return;
     }
     await publishReelProgress(services, reelId, { progress: 100, status: REEL_STATUS.CREATED, text: null, thumbnailURL: services.storage.publicUrl(thumbKey) });
+    await reelWebhook(services, reelId, true);
   } catch (err) {
     await chain;
     services.log.warn({ err, reelId }, 'reel render failed');
@@ -94,6 +96,7 @@ export async function reelJob(services: Services, reelId: string, deps: ReelJobD
     await services.storage.delete(`${prefix}.jpg`).catch(() => undefined);
     const reason = /font/i.test(String((err as Error)?.message)) ? `${REEL_FAILED_TEXT}: ${(err as Error).message}` : REEL_FAILED_TEXT;
     await failReel(services, reelId, reason);
+    await reelWebhook(services, reelId, false, reason);
   } finally {
     await fs.rm(work, { recursive: true, force: true });
   }

@@ -11,6 +11,7 @@ import sharp from 'sharp';
 import { CLIP_FRAMES } from '../media/encoding.js';
 import { SHOT_STATUS, TOUR_STATUS } from '@roomwalk/shared';
 import { AppError } from '../core/errors.js';
+import { encodeId } from '../core/ids.js';
 import type { Services } from '../services/services.js';
 import { aiDb } from '../services/ai/tables.js';
 import { analyseRooms } from '../services/ai/rooms.js';
@@ -20,6 +21,7 @@ import { enhanceImage } from '../services/shots/enhance.js';
 import { blurShotFaces } from '../services/shots/blur.js';
 import { callInpainting } from '../services/ai/ai-worker.js';
 import { SHOTS_QUEUE, type ShotsJob } from '../services/shots/start-shots.js';
+import { tourScopedWebhook } from '../services/developer/webhook-payloads.js';
 
 export const SHOTS_PER_ROOM = 2;
 export const SHOTS_MAX = 12;
@@ -87,6 +89,7 @@ export async function generateShotsJob(services: Services, tourId: string, deps:
       return;
     }
     for (const s of old) await services.storage.deletePrefix(shotPrefix(tourId, s.id));
+    await tourScopedWebhook(services, 'shots.completed', tourId, { shots: rows.map(({ id, pick }) => ({ id: encodeId('Shot', id), roomType: pick.room, score: pick.score })) });
   } catch (err) {
     for (const k of stored) await services.storage.delete(k).catch(() => undefined);
     services.log.warn({ err, tourId }, 'photo generation failed');

@@ -7,6 +7,7 @@ import { registerAiMarkersWorker } from './ai-markers.js';
 import { registerReelWorker } from './reel.js';
 import { registerShotsWorker } from './shots.js';
 import { registerBillingWorkers } from './billing.js';
+import { registerWebhookWorker } from './webhooks.js';
 
 export async function registerWorkers(services: Services): Promise<void> {
   await services.queue.work<MailMessage>(QUEUES.mail, async (job) => {
@@ -19,4 +20,5 @@ export async function registerWorkers(services: Services): Promise<void> {
   await registerAiMarkersWorker(services);
   await registerReelWorker(services);
   await registerShotsWorker(services);
+  await registerWebhookWorker(services);
 }

@@ -2,10 +2,14 @@
 import type { AuthInfo } from '../core/auth.js';
 import type { Services } from './services.js';
 import { getLicense, rolesFor } from './licenses.js';
+import { authenticateApiKey, isApiKeyToken } from './developer/api-keys.js';
 
-export async function resolveAuth(services: Services, header: string): Promise<AuthInfo | null> {
+/** API keys are taken only where `allowApiKey` is set (GraphQL over HTTP on /query); elsewhere a key is no session. */
+export async function resolveAuth(services: Services, header: string, opts: { allowApiKey?: boolean } = {}): Promise<AuthInfo | null> {
   const m = /^Bearer\s+(.+)$/i.exec(header.trim());
   if (!m) return null;
+  // An API key (rw_live_…) acts as its company; may throw PLAN_REQUIRED when the plan no longer includes the API.
+  if (isApiKeyToken(m[1]!)) return opts.allowApiKey ? authenticateApiKey(services, m[1]!) : null;
   const claims = await services.tokens.verify(m[1]!);
   if (!claims) return null;
   const user = await services.db.selectFrom('users').selectAll().where('id', '=', claims.sub).executeTakeFirst();

@@ -15,6 +15,7 @@ import { countActiveTours } from './licenses.js';
 import { isLicenseActive } from './uploads.js';
 import type { Services } from './services.js';
 import { viewCounter } from './view-counter.js';
+import { tourDeletedWebhook } from './developer/webhook-payloads.js';
 
 /** Thumbnails are re-encoded to this 16:9 size (tours §9: crop aspect 16:9). */
 export const THUMBNAIL_SIZE = { width: 1280, height: 720 } as const;
@@ -147,6 +148,7 @@ export async function deleteTour(services: Services, auth: AuthInfo, tourGlobalI
   // Files after the commit: a processing attempt still running sees deleted_at at its own commit and removes what it wrote.
   await services.storage.deletePrefix(`tours/${tour.id}/`);
   if (tour.video_key) await services.storage.delete(tour.video_key);
+  await tourDeletedWebhook(services, tour.company_id, tour.id);
 }
 
 /** tourReactivate: a deactivated tour takes an active slot again when one is free; otherwise NO_ACTIVE_TOURS_LEFT. */

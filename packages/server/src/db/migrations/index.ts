@@ -11,6 +11,8 @@ import * as m0072 from './0072-company-accent-colour.js';
 import * as m0085 from './0085-public-tour-changes.js';
 import * as m0090 from './0090-clip-blurred-frames.js';
 import * as m0100 from './0100-multipart-uploads.js';
+import * as m0120 from './0120-developer-platform.js';
+import * as m0130 from './0130-tour-segments.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-accounts-and-tours': m0001,
@@ -24,4 +26,6 @@ export const migrations: Record<string, Migration> = {
   '0085-public-tour-changes': m0085,
   '0090-clip-blurred-frames': m0090,
   '0100-multipart-uploads': m0100,
+  '0120-developer-platform': m0120,
+  '0130-tour-segments': m0130,
 };

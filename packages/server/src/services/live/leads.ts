@@ -9,6 +9,7 @@ import { enqueueMail } from '../../jobs/enqueue.js';
 import { leadMail } from './lead-mail.js';
 import { hostLink, issueRequest, participantId, sessionExpiry, LIVE_ROLES, type ViewingSessionRequest } from './sessions.js';
 import { liveDb } from './tables.js';
+import { leadCreatedWebhook } from '../developer/webhook-payloads.js';
 
 /** Per client IP: 10 leads in 10 minutes (a visitor retrying a form is well inside; a script is not). */
 export const LEAD_RATE_LIMIT = { points: 10, duration: 10 * 60 } as const;
@@ -61,7 +62,7 @@ export async function createLead(services: Services, input: LeadInput, ip: strin
   if (!(await services.humanCheck.verify(form.turnstileToken, ip))) throw new AppError(ERROR_CODES.HUMAN_CHECK_FAILED, ERROR_TEXTS.humanCheckFailed);
 
   const tourId = decodeId('Tour', input.tourId);
-  const tour = await services.db.selectFrom('tours').select(['id', 'owner_id', 'title', 'status', 'deleted_at', 'deactivated_at']).where('id', '=', tourId).executeTakeFirst();
+  const tour = await services.db.selectFrom('tours').select(['id', 'owner_id', 'company_id', 'title', 'status', 'deleted_at', 'deactivated_at']).where('id', '=', tourId).executeTakeFirst();
   if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.invalidLink);
   if (tour.deleted_at) throw new AppError(ERROR_CODES.TOUR_REMOVED, ERROR_TEXTS.tourRemoved);
   // Only a tour the public can watch takes leads: processed and not deactivated.
@@ -149,5 +150,6 @@ export async function createLead(services: Services, input: LeadInput, ip: strin
     };
     await notify().catch((err: unknown) => services.log.error({ err, leadId: lead.id }, 'could not notify the agent of a lead'));
   }
+  await leadCreatedWebhook(services, tour.company_id, { ...tourLead, createdAt: lead.created_at }, session ? hostLink(services.config.publicUrl, tour.id, session.id) : null);
   return { tourLead, viewingSessionRequest };
 }

@@ -1,0 +1,72 @@
+/** Row types of the developer platform's tables (migration 0120), added to the shared Kysely instance with withTables. */
+import type { ColumnType, Generated, Kysely, Selectable } from 'kysely';
+import type { Database } from '../../db/types.js';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export interface ApiKeysTable {
+  id: Generated<string>;
+  company_id: string;
+  created_by: string | null;
+  name: string;
+  prefix: string;
+  secret_hash: string;
+  created_at: Timestamp;
+  last_used_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface WebhookEndpointsTable {
+  id: Generated<string>;
+  company_id: string;
+  url: string;
+  description: Generated<string>;
+  events: string[];
+  secret: string;
+  enabled: Generated<boolean>;
+  disabled_reason: string | null;
+  failing_since: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookEventsTable {
+  id: Generated<string>;
+  company_id: string;
+  type: string;
+  payload: ColumnType<unknown, string, string>;
+  created_at: Timestamp;
+}
+
+export type DeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  endpoint_id: string;
+  event_id: string;
+  attempt: number;
+  status: DeliveryStatus;
+  status_code: number | null;
+  duration_ms: number | null;
+  response_excerpt: string | null;
+  error: string | null;
+  next_retry_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export type DeveloperTables = {
+  api_keys: ApiKeysTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+};
+
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+
+/** The shared Kysely instance, typed with the developer platform's tables too. */
+export function developerDb(db: Kysely<Database>): Kysely<Database & DeveloperTables> {
+  return db.withTables<DeveloperTables>();
+}

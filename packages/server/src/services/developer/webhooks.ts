@@ -1,0 +1,300 @@
+/**
+ * Webhook endpoints, events and deliveries (issue 20). An event raised for a company (emitWebhookEvent) is stored once
+ * and delivered to each of the company's enabled endpoints subscribed to its type, through the job queue: at least
+ * once, signed per the Standard Webhooks specification (`standardwebhooks`), the event id in `webhook-id` so receivers
+ * drop duplicates; no ordering across events. A failed attempt (no 2xx within the timeout, a redirect, a refused
+ * address) is retried on WEBHOOK_RETRY_SCHEDULE_SECONDS; an endpoint failing for WEBHOOK_DISABLE_AFTER_HOURS is
+ * disabled and the company admins are mailed. Every attempt is a row of the delivery log; a delivery can be replayed.
+ */
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { Webhook } from 'standardwebhooks';
+import { ERROR_CODES } from '@roomwalk/shared';
+import type { AuthInfo } from '../../core/auth.js';
+import { AppError, badInput, notFound } from '../../core/errors.js';
+import { enqueueMail } from '../../jobs/enqueue.js';
+import type { Services } from '../services.js';
+import { requireKeyManager } from './api-keys.js';
+import { checkWebhookUrl, postWebhook, UnsafeUrlError } from './outbound.js';
+import { hasApiPlan } from './plan.js';
+import { developerDb, type WebhookDeliveryRow, type WebhookEndpointRow } from './tables.js';
+import { WEBHOOK_API_VERSION, WEBHOOK_TEST_EVENT, isWebhookEventType, type WebhookEnvelope, type WebhookEventType } from './webhook-events.js';
+
+export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
+const MAX_ENDPOINTS = 16;
+const DESCRIPTION_MAX = 300;
+
+export interface WebhookDeliveryJob {
+  deliveryId: string;
+}
+
+const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+/** The id receivers see in `webhook-id` (and in the payload's GraphQL-style ids elsewhere). */
+export const eventMessageId = (eventId: string) => `evt_${eventId}`;
+
+function checkEvents(events: readonly string[] | null | undefined): string[] {
+  const list = [...new Set(events ?? [])];
+  if (list.length === 0) throw badInput('Choose at least one event to send to this endpoint.', 'events');
+  const unknown = list.find((e) => !isWebhookEventType(e));
+  if (unknown) throw badInput(`"${unknown}" is not a webhook event.`, 'events');
+  return list;
+}
+
+async function safeUrl(services: Services, url: string): Promise<string> {
+  try {
+    return await checkWebhookUrl(services.config, url);
+  } catch (err) {
+    if (err instanceof UnsafeUrlError) throw badInput(err.message, 'url');
+    throw err;
+  }
+}
+
+const description = (d: string | null | undefined): string => {
+  const v = (d ?? '').trim();
+  if (v.length > DESCRIPTION_MAX) throw badInput(`The description can be at most ${DESCRIPTION_MAX} characters.`, 'description');
+  return v;
+};
+
+async function ownEndpoint(services: Services, auth: AuthInfo, id: string): Promise<WebhookEndpointRow> {
+  const row = await developerDb(services.db).selectFrom('webhook_endpoints').selectAll().where('id', '=', id).where('company_id', '=', auth.companyId).executeTakeFirst();
+  if (!row) throw notFound('This webhook endpoint was not found.');
+  return row;
+}
+
+export async function listEndpoints(services: Services, auth: AuthInfo): Promise<WebhookEndpointRow[]> {
+  await requireKeyManager(services, auth);
+  return developerDb(services.db).selectFrom('webhook_endpoints').selectAll().where('company_id', '=', auth.companyId).orderBy('created_at', 'asc').execute();
+}
+
+export async function createEndpoint(
+  services: Services,
+  auth: AuthInfo,
+  input: { url: string; events: readonly string[]; description?: string | null },
+): Promise<{ endpoint: WebhookEndpointRow; secret: string }> {
+  await requireKeyManager(services, auth);
+  const events = checkEvents(input.events);
+  const desc = description(input.description);
+  const url = await safeUrl(services, input.url);
+  const db = developerDb(services.db);
+  const count = await db.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', auth.companyId).executeTakeFirstOrThrow();
+  if (Number(count.n) >= MAX_ENDPOINTS) throw badInput(`A company can have at most ${MAX_ENDPOINTS} webhook endpoints.`);
+  const secret = newSecret();
+  const endpoint = await db
+    .insertInto('webhook_endpoints')
+    .values({ company_id: auth.companyId, url, events, description: desc, secret, updated_at: new Date() })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { endpoint, secret };
+}
+
+export async function updateEndpoint(
+  services: Services,
+  auth: AuthInfo,
+  input: { id: string; url?: string | null; events?: readonly string[] | null; description?: string | null; enabled?: boolean | null },
+): Promise<WebhookEndpointRow> {
+  await requireKeyManager(services, auth);
+  await ownEndpoint(services, auth, input.id);
+  const set: Record<string, unknown> = { updated_at: new Date() };
+  if (input.url != null) set.url = await safeUrl(services, input.url);
+  if (input.events != null) set.events = checkEvents(input.events);
+  if (input.description != null) set.description = description(input.description);
+  if (input.enabled != null) {
+    set.enabled = input.enabled;
+    // Enabling again starts a fresh failure window.
+    if (input.enabled) Object.assign(set, { disabled_reason: null, failing_since: null });
+  }
+  return developerDb(services.db).updateTable('webhook_endpoints').set(set).where('id', '=', input.id).where('company_id', '=', auth.companyId).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function deleteEndpoint(services: Services, auth: AuthInfo, id: string): Promise<void> {
+  await requireKeyManager(services, auth);
+  await ownEndpoint(services, auth, id);
+  await developerDb(services.db).deleteFrom('webhook_endpoints').where('id', '=', id).where('company_id', '=', auth.companyId).execute();
+}
+
+export async function rotateEndpointSecret(services: Services, auth: AuthInfo, id: string): Promise<{ endpoint: WebhookEndpointRow; secret: string }> {
+  await requireKeyManager(services, auth);
+  await ownEndpoint(services, auth, id);
+  const secret = newSecret();
+  const endpoint = await developerDb(services.db)
+    .updateTable('webhook_endpoints')
+    .set({ secret, updated_at: new Date() })
+    .where('id', '=', id)
+    .where('company_id', '=', auth.companyId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { endpoint, secret };
+}
+
+/** The endpoint's signing secret, for an admin who asks to see it. */
+export async function revealEndpointSecret(services: Services, auth: AuthInfo, id: string): Promise<string> {
+  await requireKeyManager(services, auth);
+  return (await ownEndpoint(services, auth, id)).secret;
+}
+
+export async function listDeliveries(
+  services: Services,
+  auth: AuthInfo,
+  endpointId: string,
+  page: { first: number; after?: { createdAt: Date; id: string } | undefined },
+): Promise<Array<WebhookDeliveryRow & { event_type: string }>> {
+  await requireKeyManager(services, auth);
+  await ownEndpoint(services, auth, endpointId);
+  let q = developerDb(services.db)
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+    .selectAll('d')
+    .select('e.type as event_type')
+    .where('d.endpoint_id', '=', endpointId);
+  if (page.after) {
+    const { createdAt, id } = page.after;
+    q = q.where((eb) => eb.or([eb('d.created_at', '<', createdAt), eb.and([eb('d.created_at', '=', createdAt), eb('d.id', '<', id)])]));
+  }
+  return q.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(page.first).execute();
+}
+
+// ------------------------------------------------------------------ raising events and delivering them
+
+async function storeEvent(services: Services, companyId: string, envelope: WebhookEnvelope): Promise<string> {
+  const row = await developerDb(services.db)
+    .insertInto('webhook_events')
+    .values({ company_id: companyId, type: envelope.type, payload: JSON.stringify(envelope) })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+async function scheduleAttempt(services: Services, endpointId: string, eventId: string, attempt: number, at: Date | null): Promise<string> {
+  const row = await developerDb(services.db)
+    .insertInto('webhook_deliveries')
+    .values({ endpoint_id: endpointId, event_id: eventId, attempt, status: 'PENDING', next_retry_at: at })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const options = at ? { startAfter: at, retryLimit: 2, retryDelay: 5 } : { retryLimit: 2, retryDelay: 5 };
+  await services.queue.send<WebhookDeliveryJob>(WEBHOOK_DELIVERY_QUEUE, { deliveryId: row.id }, options);
+  return row.id;
+}
+
+/**
+ * Raises an event for a company: stored once, delivered to each enabled endpoint subscribed to it. Does nothing for a
+ * company whose plan does not include APIs & Webhooks. Never throws: a webhook must not fail the product's own work.
+ */
+export async function emitWebhookEvent(services: Services, companyId: string, type: WebhookEventType, data: Record<string, unknown>): Promise<void> {
+  try {
+    const endpoints = await developerDb(services.db)
+      .selectFrom('webhook_endpoints')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('enabled', '=', true)
+      .where(sql<boolean>`${type} = ANY(events)`)
+      .execute();
+    if (endpoints.length === 0 || !(await hasApiPlan(services.db, companyId))) return;
+    const eventId = await storeEvent(services, companyId, { type, timestamp: new Date().toISOString(), api_version: WEBHOOK_API_VERSION, data });
+    for (const e of endpoints) await scheduleAttempt(services, e.id, eventId, 1, null);
+  } catch (err) {
+    services.log.error({ err, type, companyId }, 'webhook event not raised');
+  }
+}
+
+/** "Send test event": a `webhook.test` event to this endpoint only; answers the delivery id. */
+export async function sendTestEvent(services: Services, auth: AuthInfo, endpointId: string): Promise<string> {
+  await requireKeyManager(services, auth);
+  const endpoint = await ownEndpoint(services, auth, endpointId);
+  const eventId = await storeEvent(services, auth.companyId, {
+    type: WEBHOOK_TEST_EVENT,
+    timestamp: new Date().toISOString(),
+    api_version: WEBHOOK_API_VERSION,
+    data: { message: 'This is a test event from Roomwalk.', endpoint: { id: encodeEndpointId(endpoint.id), url: endpoint.url } },
+  });
+  return scheduleAttempt(services, endpoint.id, eventId, 1, null);
+}
+
+/** Sends a logged delivery's event again (same `webhook-id`, so a receiver that has it drops it); a new attempt row. */
+export async function replayDelivery(services: Services, auth: AuthInfo, deliveryId: string): Promise<string> {
+  await requireKeyManager(services, auth);
+  const db = developerDb(services.db);
+  const d = await db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
+    .select(['d.endpoint_id', 'd.event_id', 'w.enabled'])
+    .where('d.id', '=', deliveryId)
+    .where('w.company_id', '=', auth.companyId)
+    .executeTakeFirst();
+  if (!d) throw notFound('This delivery was not found.');
+  if (!d.enabled) throw new AppError(ERROR_CODES.CONFLICT, 'This endpoint is disabled. Enable it before replaying deliveries.');
+  const last = await db.selectFrom('webhook_deliveries').select((eb) => eb.fn.max('attempt').as('n')).where('endpoint_id', '=', d.endpoint_id).where('event_id', '=', d.event_id).executeTakeFirstOrThrow();
+  return scheduleAttempt(services, d.endpoint_id, d.event_id, Number(last.n ?? 0) + 1, null);
+}
+
+export const encodeEndpointId = (id: string) => `whep_${id}`;
+
+/** The job: one attempt of one delivery. Idempotent: an attempt already settled is not sent again. */
+export async function deliverWebhook(services: Services, job: WebhookDeliveryJob): Promise<void> {
+  const db = developerDb(services.db);
+  const row = await db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
+    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+    .select(['d.id', 'd.attempt', 'd.status', 'd.endpoint_id', 'd.event_id', 'w.url', 'w.secret', 'w.enabled', 'w.failing_since', 'w.company_id', 'e.payload', 'e.type'])
+    .where('d.id', '=', job.deliveryId)
+    .executeTakeFirst();
+  if (!row || row.status !== 'PENDING') return;
+  if (!row.enabled) {
+    await db.updateTable('webhook_deliveries').set({ status: 'FAILED', error: 'The endpoint is disabled.', next_retry_at: null }).where('id', '=', row.id).execute();
+    return;
+  }
+  const body = typeof row.payload === 'string' ? row.payload : JSON.stringify(row.payload);
+  const msgId = eventMessageId(row.event_id);
+  const now = new Date();
+  const signature = new Webhook(row.secret).sign(msgId, now, body);
+  const headers = { 'webhook-id': msgId, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signature };
+  const result = await postWebhook(services.config, row.url, headers, body);
+  const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+  const error = ok ? null : (result.error ?? (result.statusCode && result.statusCode >= 300 && result.statusCode < 400 ? `Redirect (${result.statusCode}) not followed.` : `Answered ${result.statusCode}.`));
+  const schedule = services.config.WEBHOOK_RETRY_SCHEDULE_SECONDS;
+  const retryAfter = !ok && row.type !== WEBHOOK_TEST_EVENT ? schedule[row.attempt - 1] : undefined;
+  const nextAt = retryAfter === undefined ? null : new Date(Date.now() + retryAfter * 1000);
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ status: ok ? 'SUCCEEDED' : 'FAILED', status_code: result.statusCode, duration_ms: result.durationMs, response_excerpt: result.excerpt, error, next_retry_at: nextAt })
+    .where('id', '=', row.id)
+    .execute();
+  if (ok) {
+    if (row.failing_since) await db.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', row.endpoint_id).execute();
+    return;
+  }
+  const failingSince = row.failing_since ?? now;
+  if (!row.failing_since) await db.updateTable('webhook_endpoints').set({ failing_since: now }).where('id', '=', row.endpoint_id).where('failing_since', 'is', null).execute();
+  const limitMs = services.config.WEBHOOK_DISABLE_AFTER_HOURS * 3600_000;
+  if (now.getTime() - new Date(failingSince).getTime() >= limitMs) {
+    await disableEndpoint(services, row.endpoint_id, row.company_id, row.url);
+    return;
+  }
+  if (nextAt) await scheduleAttempt(services, row.endpoint_id, row.event_id, row.attempt + 1, nextAt);
+}
+
+async function disableEndpoint(services: Services, endpointId: string, companyId: string, url: string): Promise<void> {
+  const hours = services.config.WEBHOOK_DISABLE_AFTER_HOURS;
+  const reason = `Every delivery failed for ${hours} hours.`;
+  const disabled = await developerDb(services.db)
+    .updateTable('webhook_endpoints')
+    .set({ enabled: false, disabled_reason: reason, updated_at: new Date() })
+    .where('id', '=', endpointId)
+    .where('enabled', '=', true)
+    .returning('id')
+    .executeTakeFirst();
+  if (!disabled) return;
+  const admins = await services.db.selectFrom('users').select('username').where('company_id', '=', companyId).where('role', '=', 'ADMIN').execute();
+  const link = `${services.config.publicUrl}/account/developers`;
+  for (const a of admins) {
+    await enqueueMail(services, {
+      to: a.username,
+      subject: 'A Roomwalk webhook endpoint was disabled',
+      text: `Hi,\n\nRoomwalk disabled the webhook endpoint ${url} because ${reason.toLowerCase()} Fix the endpoint, then enable it again under APIs & Webhooks: ${link}\n\nDeliveries can be replayed from the delivery log.\n`,
+      html: `<p>Hi,</p><p>Roomwalk disabled the webhook endpoint <code>${escapeHtml(url)}</code> because ${escapeHtml(reason.toLowerCase())}</p><p>Fix the endpoint, then enable it again under <a href="${escapeHtml(link)}">APIs &amp; Webhooks</a>. Deliveries can be replayed from the delivery log.</p>`,
+      links: [link],
+    });
+  }
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
