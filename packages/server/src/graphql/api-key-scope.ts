@@ -9,10 +9,14 @@ import { ERROR_CODES } from '@roomwalk/shared';
 import { AppError } from '../core/errors.js';
 
 export const API_KEY_OPERATIONS: Readonly<Record<'query' | 'mutation' | 'subscription', readonly string[]>> = {
-  query: ['node', 'tour', 'tours', '__typename'],
+  query: ['node', 'tour', 'tours', 'uploadMultipartParts', '__typename'],
   mutation: [
     'fileGetPreSignedUrl',
     'fileSubmitPreSignedUpload',
+    'uploadMultipartStart',
+    'uploadMultipartSignPart',
+    'uploadMultipartComplete',
+    'uploadMultipartAbort',
     'tourSave',
     'tourDelete',
     'tourReactivate',
