@@ -96,7 +96,7 @@ await build({
 execFileSync(process.execPath, [join(root, '../../node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
 
 // Custom-elements manifest from the JSDoc of the components.
-execFileSync(process.execPath, [join(root, '../../node_modules/@custom-elements-manifest/analyzer/cem.js'), 'analyze', '--litelement', '--globs', 'src/**/*.component.ts', 'src/live-panel/live-panel.ts', '--outdir', '.', '--quiet'], { cwd: root, stdio: 'inherit' });
+execFileSync(process.execPath, [join(root, '../../node_modules/@custom-elements-manifest/analyzer/cem.js'), 'analyze', '--litelement', '--globs', 'src/**/*.component.ts', '--outdir', '.', '--quiet'], { cwd: root, stdio: 'inherit' });
 
 // The main-thread share: the same bundle with an empty worker source.
 const mainOnly = await build({ ...common, entryPoints: [join(root, 'src/index.ts')], format: 'iife', write: false, plugins: [inlineWorkerWith(''), liveChunk] });

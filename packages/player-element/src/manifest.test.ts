@@ -1,8 +1,11 @@
 // The custom-elements manifest (built from the components' JSDoc) and the README list the same public elements,
 // attributes, parts and custom properties, and every event in the manifest has a typed detail.
 import { expect } from '@esm-bundle/chai';
+import { TourPlayer } from './tour-player/tour-player.component.js';
+import { ATTRIBUTES } from './constants.js';
 
 interface Decl {
+  members?: { name: string; privacy?: string }[];
   tagName?: string;
   customElement?: boolean;
   attributes?: { name: string }[];
@@ -78,5 +81,44 @@ describe('custom-elements manifest and README', () => {
     }
     const player = (await manifest()).get('tour-player')!;
     expect(player.events!.find((e) => e.name === 'tour-room-change')!.type!.text).to.contain('room: string | null');
+  });
+});
+
+describe('public API', () => {
+  it('the manifest lists only the public members (no internal state or controllers)', async () => {
+    const members = (tag: string) => async () => sorted(((await manifest()).get(tag)!.members ?? []).map((m) => m.name));
+    expect(await members('tour-player')()).to.deep.equal(
+      sorted([
+        ...Object.values(ATTRIBUTES),
+        'authToken',
+        'loadingTimeoutMs',
+        'tour',
+        'currentFrame',
+        'totalFrames',
+        'loadedFrameCount',
+        'activeMarker',
+        'currentRoom',
+        'playerStatus',
+        'travelStatus',
+        'displayed',
+        'stats',
+        'goToFrame',
+        'goToMarker',
+        'goToRoom',
+        'refresh',
+      ]),
+    );
+    expect(await members('tour-markers-drawer')()).to.deep.equal(sorted(['markers', 'frame', 'loadedFrames', 'travelling', 'editable', 'superAdmin', 'savingIds', 'deletingIds', 'addState', 'ai']));
+  });
+
+  it("the element's attributes are ATTRIBUTES (kebab attribute -> camelCase property), home-url included", () => {
+    expect(sorted(TourPlayer.observedAttributes)).to.deep.equal(sorted(Object.keys(ATTRIBUTES)));
+    const fromClass = [...TourPlayer.elementProperties].filter(([, o]) => o.attribute !== false).map(([name, o]) => [o.attribute, name]);
+    expect(Object.fromEntries(fromClass)).to.deep.equal({ ...ATTRIBUTES });
+    expect(ATTRIBUTES['home-url']).to.equal('homeUrl');
+  });
+
+  it('every event of every element is a tour-* event', async () => {
+    for (const [tag, decl] of await manifest()) for (const e of decl.events ?? []) expect(e.name, tag).to.match(/^tour-[a-z-]+$/);
   });
 });

@@ -8,7 +8,6 @@
  * editor's marker calls (which the AI-marker tests make to the stub) have the same answers from both, with and
  * without a session.
  */
-import fs from 'node:fs';
 import { DEV_TURNSTILE_TOKEN } from '@roomwalk/shared';
 import { toClientError } from '../src/graphql/errors.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +15,8 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser } from './helpers/seed.js';
 import { seedProcessedTour } from './fixtures/tours.js';
 import { MARKER_DELETE, MARKER_SAVE, MARKER_UPDATE, PLAYER_TOUR_QUERY } from '../../player-element/src/api/queries.js';
+// The live panel's own lead document (its own module: importing the panel would load lit).
+import { TOUR_LEAD_CREATE } from '../../player-element/src/live-panel/live-queries.js';
 // @ts-expect-error: a plain .mjs test helper of the player package, without types.
 import { startStub, INTERNAL_ERROR } from '../../player-element/test/stub-server.mjs';
 // @ts-expect-error: as above.
@@ -25,8 +26,6 @@ const ORIGIN = 'http://localhost:8000';
 const UNKNOWN = 'tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7dff';
 const STUB_MAIN = 'tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7d10';
 const STUB_FAILING = 'tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7d17';
-/** The live panel's own lead document (read from its source: importing the panel would load lit). */
-const TOUR_LEAD_CREATE = /TOUR_LEAD_CREATE = \/\* GraphQL \*\/ `([^`]+)`/.exec(fs.readFileSync(new URL('../../player-element/src/live-panel/live-panel.ts', import.meta.url), 'utf8'))![1]!;
 
 /** The shape of a JSON value: objects as their sorted keys (recursively), arrays as the shape of their first item. */
 function shape(v: unknown): unknown {

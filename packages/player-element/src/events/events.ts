@@ -1,6 +1,8 @@
 import type { PlayerStatus, TravelStatus } from '../constants.js';
 import type { TourPlayerError } from '../errors.js';
 import type { Marker } from '../api/types.js';
+import type { CapturedDetails } from '../live-panel/storage.js';
+import type { ViewingSessionRequestLike } from '../live-call/protocol.js';
 
 /** Detail of every `tour-*` event the player and its parts fire. */
 export interface TourEventDetails {
@@ -20,9 +22,11 @@ export interface TourEventDetails {
   'tour-marker-rename-request': { marker: Marker; name: string };
   'tour-marker-delete-request': { marker: Marker };
   'tour-ai-markers-request': Record<string, never>;
-  'tour-drawer-toggle-request': { open: boolean };
   'tour-menu-request': Record<string, never>;
-  'tour-exit': Record<string, never>;
+  /** From `<tour-live-panel>`: the viewer's lead was accepted (was `live-lead`). */
+  'tour-live-lead': { tourLead: CapturedDetails; viewingSessionRequest: ViewingSessionRequestLike | null };
+  /** From `<tour-live-panel>`: the call ended or the panel was closed (was `live-close`). */
+  'tour-live-close': Record<string, never>;
 }
 
 export type TourEventName = keyof TourEventDetails;
@@ -42,9 +46,9 @@ declare global {
     'tour-marker-rename-request': TourEvent<'tour-marker-rename-request'>;
     'tour-marker-delete-request': TourEvent<'tour-marker-delete-request'>;
     'tour-ai-markers-request': TourEvent<'tour-ai-markers-request'>;
-    'tour-drawer-toggle-request': TourEvent<'tour-drawer-toggle-request'>;
     'tour-menu-request': TourEvent<'tour-menu-request'>;
-    'tour-exit': TourEvent<'tour-exit'>;
+    'tour-live-lead': TourEvent<'tour-live-lead'>;
+    'tour-live-close': TourEvent<'tour-live-close'>;
   }
 }
 

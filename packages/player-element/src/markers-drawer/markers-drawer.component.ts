@@ -73,13 +73,13 @@ export class TourMarkersDrawer extends LitElement {
   declare deletingIds: ReadonlySet<string>;
   declare addState: AddState;
   declare ai: AIProgress;
-  declare editing: string | null;
-  declare draft: string;
-  declare confirmDelete: string | null;
-  declare adding: boolean;
-  declare custom: boolean;
-  declare customName: string;
-  declare leaving: Marker[];
+  private declare editing: string | null;
+  private declare draft: string;
+  private declare confirmDelete: string | null;
+  private declare adding: boolean;
+  private declare custom: boolean;
+  private declare customName: string;
+  private declare leaving: Marker[];
   private entering = new Set<string>();
   private known = new Set<string>();
 

@@ -17,5 +17,7 @@ export const TourPlayer = createComponent({
     onTourError: 'tour-error' as EventName<TourEvent<'tour-error'>>,
     onTourNotice: 'tour-notice' as EventName<TourEvent<'tour-notice'>>,
     onTourMenuRequest: 'tour-menu-request' as EventName<TourEvent<'tour-menu-request'>>,
+    onTourLiveLead: 'tour-live-lead' as EventName<TourEvent<'tour-live-lead'>>,
+    onTourLiveClose: 'tour-live-close' as EventName<TourEvent<'tour-live-close'>>,
   },
 });
