@@ -12,6 +12,7 @@ import { seedUser, type SeededUser } from './helpers/seed.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedProcessedTour, waitFor } from './fixtures/tours.js';
 import { startReceiver, type Answer, type Receiver } from './support/webhook-receiver.js';
+import { LEAD_MUTATION, leadInput, seedTour } from './fixtures/live-helpers.js';
 
 const CREATE = `mutation($input: WebhookEndpointCreateInput!) { webhookEndpointCreate(input: $input) { secret endpoint { id url events enabled description } } }`;
 const UPDATE = `mutation($input: WebhookEndpointUpdateInput!) { webhookEndpointUpdate(input: $input) { id enabled disabledReason events } }`;
@@ -123,6 +124,20 @@ describe('webhooks', () => {
       [1, 'FAILED'],
     ]);
     expect(log[1]!.error).toMatch(/No answer within 1.5 s/);
+  });
+
+  it('announces a live viewing lead with the lead and the host link of its session', async () => {
+    const owner = await seedUser(t.app, { plan: 'pro' });
+    const r = await receiver();
+    const { secret } = await endpoint(r.url, ['LEAD_CREATED'], owner);
+    const tour = await seedTour(t.app, owner);
+    const lead = await t.gql(LEAD_MUTATION, { input: leadInput(tour.globalId, { name: 'Vera', email: 'vera@example.com' }) });
+    expect(lead.errors).toBeUndefined();
+    const [got] = await r.waitFor(1);
+    const event = new Webhook(secret).verify(got!.body, got!.headers) as { type: string; data: { lead: Record<string, unknown>; liveViewing: { link: string } | null } };
+    expect(event.type).toBe('lead.created');
+    expect(event.data.lead).toMatchObject({ id: lead.data.tourLeadCreate.tourLead.id, tourId: tour.globalId, name: 'Vera', email: 'vera@example.com', leadType: 'LIVE_VIEWING' });
+    expect(event.data.liveViewing?.link).toContain(`session=${lead.data.tourLeadCreate.tourLead.viewingSessionId}`);
   });
 
   it('does not follow redirects', async () => {
