@@ -1,11 +1,11 @@
 /** Row types of every table, for Kysely. Migrations in ./migrations create them. */
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 type Json<T> = ColumnType<T, string | T, string | T>;
 
-export interface CompaniesTable {
+interface CompaniesTable {
   id: Generated<string>;
   name: string;
   address: string | null;
@@ -18,7 +18,7 @@ export interface CompaniesTable {
   created_at: Timestamp;
 }
 
-export interface UsersTable {
+interface UsersTable {
   id: Generated<string>;
   username: string;
   password_hash: string | null;
@@ -31,7 +31,7 @@ export interface UsersTable {
   created_at: Timestamp;
 }
 
-export interface UserProfilesTable {
+interface UserProfilesTable {
   id: Generated<string>;
   user_id: string;
   name: string;
@@ -40,7 +40,7 @@ export interface UserProfilesTable {
   profile_image_key: string | null;
 }
 
-export interface LicensesTable {
+interface LicensesTable {
   id: Generated<string>;
   company_id: string;
   plan_id: string;
@@ -54,7 +54,7 @@ export interface LicensesTable {
   created_at: Timestamp;
 }
 
-export interface TeamInvitesTable {
+interface TeamInvitesTable {
   id: Generated<string>;
   company_id: string;
   email: string;
@@ -67,7 +67,7 @@ export interface TeamInvitesTable {
   revoked_at: NullableTimestamp;
 }
 
-export interface OneTimeTokensTable {
+interface OneTimeTokensTable {
   id: Generated<string>;
   user_id: string;
   purpose: 'activation' | 'reset';
@@ -85,7 +85,7 @@ export interface VideoInfoJson {
   smallSize: number;
 }
 
-export interface ToursTable {
+interface ToursTable {
   id: Generated<string>;
   company_id: string;
   owner_id: string;
@@ -110,7 +110,7 @@ export interface ToursTable {
   updated_at: Timestamp;
 }
 
-export interface TourLogsTable {
+interface TourLogsTable {
   id: Generated<string>;
   tour_id: string;
   status: string;
@@ -118,7 +118,7 @@ export interface TourLogsTable {
   created_at: Timestamp;
 }
 
-export interface ClipsTable {
+interface ClipsTable {
   id: Generated<string>;
   tour_id: string;
   index: number;
@@ -130,7 +130,7 @@ export interface ClipsTable {
   blurred_frames: Generated<number>;
 }
 
-export interface MarkersTable {
+interface MarkersTable {
   id: Generated<string>;
   tour_id: string;
   name: string;
@@ -142,7 +142,7 @@ export interface MarkersTable {
   created_at: Timestamp;
 }
 
-export interface UploadsTable {
+interface UploadsTable {
   id: Generated<string>;
   key: string;
   company_id: string;
@@ -160,7 +160,7 @@ export interface UploadsTable {
   completed_at: NullableTimestamp;
 }
 
-export interface FeedbackTable {
+interface FeedbackTable {
   id: Generated<string>;
   user_id: string | null;
   name: string;
@@ -169,7 +169,7 @@ export interface FeedbackTable {
   created_at: Timestamp;
 }
 
-export interface MailOutboxTable {
+interface MailOutboxTable {
   id: Generated<string>;
   to_address: string;
   subject: string;
@@ -203,5 +203,3 @@ export type InviteRow = Selectable<TeamInvitesTable>;
 export type TourRow = Selectable<ToursTable>;
 export type ClipRow = Selectable<ClipsTable>;
 export type MarkerRow = Selectable<MarkersTable>;
-export type NewTour = Insertable<ToursTable>;
-export type TourUpdate = Updateable<ToursTable>;
