@@ -17,6 +17,7 @@ const TourReactivatePage = page(() => import('../screens/auth/tour-reactivate-pa
 const AccountPage = page(() => import('../screens/account/account-page.js'));
 const SubscriptionsPage = page(() => import('../screens/billing/subscriptions-page.js'));
 const TeamPage = page(() => import('../screens/team/team-page.js'));
+const DevelopersPage = page(() => import('../screens/developers/developers-page.js'));
 const ReportsPage = page(() => import('../screens/reports/reports-page.js'));
 const TermsPage = page(() => import('../screens/legal/terms-page.js'));
 const PrivacyPage = page(() => import('../screens/legal/privacy-page.js'));
@@ -48,6 +49,7 @@ export function AppRoutes() {
         <Route path="/account" element={priv(AccountPage)} />
         <Route path="/account/subscriptions" element={priv(SubscriptionsPage)} />
         <Route path="/team" element={priv(TeamPage, 'ADMIN')} />
+        <Route path="/account/developers" element={priv(DevelopersPage, 'ADMIN')} />
         <Route path="/reports" element={priv(ReportsPage)} />
         {/* Public in the route table; the account page itself needs a session, so a visitor logs in first. */}
         <Route path="/profile/success" element={priv(AccountPage)} />

@@ -1,0 +1,257 @@
+/**
+ * Webhook endpoints (issue 20): each with its events, state, secret (revealed on request, rotated with a confirmation),
+ * "Send test event", enable/disable, edit, delete and its delivery log.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { useClient, useMutation } from 'urql';
+import SlBadge from '@shoelace-style/shoelace/dist/react/badge/index.js';
+import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
+import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
+import { describeFailure } from '../../graphql/errors.js';
+import { Dialog } from '../../ui/dialog.js';
+import { FormFailure } from '../../ui/form-dialog.js';
+import { useSnackbar } from '../../ui/snackbar.js';
+import {
+  EndpointSecretQuery,
+  WebhookEndpointDeleteMutation,
+  WebhookEndpointRotateSecretMutation,
+  WebhookEndpointSendTestMutation,
+  WebhookEndpointUpdateMutation,
+} from './developers-operations.js';
+import { DEVELOPER_TEXTS, eventLabel } from './developer-rules.js';
+import { DeliveryLog, type DeliveryLogHandle } from './delivery-log.js';
+import { EndpointDialog, type Endpoint } from './endpoint-dialog.js';
+import { SecretField } from './secret-field.js';
+
+function RotateDialog({ endpoint, onClose }: { endpoint: Endpoint | null; onClose: () => void }) {
+  const [, rotate] = useMutation(WebhookEndpointRotateSecretMutation);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const secretInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (secret) secretInput.current?.focus();
+  }, [secret]);
+  const close = () => {
+    setSecret(null);
+    setFailure(null);
+    onClose();
+  };
+  const confirm = async () => {
+    if (!endpoint) return;
+    setBusy(true);
+    const r = await rotate({ id: endpoint.id });
+    setBusy(false);
+    if (r.error || !r.data) return setFailure(describeFailure(r.error));
+    setSecret(r.data.webhookEndpointRotateSecret.secret);
+  };
+  return (
+    <Dialog
+      open={!!endpoint}
+      label={secret ? 'New signing secret' : 'Rotate signing secret'}
+      onClose={close}
+      persistent={busy}
+      footer={
+        secret ? (
+          <SlButton variant="primary" onClick={close}>
+            Done
+          </SlButton>
+        ) : (
+          <>
+            <SlButton onClick={close}>Cancel</SlButton>
+            <SlButton variant="warning" loading={busy} onClick={() => void confirm()}>
+              Rotate
+            </SlButton>
+          </>
+        )
+      }
+    >
+      {secret ? (
+        <SecretField ref={secretInput} label="Signing secret" value={secret} note={DEVELOPER_TEXTS.secretShownOnce} />
+      ) : (
+        <>
+          <p>Make a new signing secret for {endpoint?.url}? Deliveries are signed with the new secret from now on; update your receiver before the next event.</p>
+          <FormFailure failure={failure} />
+        </>
+      )}
+    </Dialog>
+  );
+}
+
+function EndpointCard({ endpoint, onEdit, onRotate, onDelete, onChanged }: { endpoint: Endpoint; onEdit: () => void; onRotate: () => void; onDelete: () => void; onChanged: () => void }) {
+  const client = useClient();
+  const notify = useSnackbar();
+  const [, sendTest] = useMutation(WebhookEndpointSendTestMutation);
+  const [, update] = useMutation(WebhookEndpointUpdateMutation);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [busy, setBusy] = useState<'reveal' | 'test' | 'toggle' | null>(null);
+  const log = useRef<DeliveryLogHandle>(null);
+  const headingId = `endpoint-${endpoint.id}`;
+
+  const reveal = async () => {
+    setBusy('reveal');
+    const r = await client.query(EndpointSecretQuery, {}, { requestPolicy: 'network-only' }).toPromise();
+    setBusy(null);
+    const found = r.data?.webhookEndpoints.find((e) => e.id === endpoint.id)?.secret;
+    if (!found) return notify('error', describeFailure(r.error));
+    setSecret(found);
+  };
+  const test = async () => {
+    setBusy('test');
+    const r = await sendTest({ id: endpoint.id });
+    setBusy(null);
+    if (r.error) return notify('error', describeFailure(r.error));
+    notify('success', DEVELOPER_TEXTS.testSent);
+    log.current?.refresh();
+  };
+  const toggle = async () => {
+    setBusy('toggle');
+    const r = await update({ input: { id: endpoint.id, enabled: !endpoint.enabled } });
+    setBusy(null);
+    if (r.error) return notify('error', describeFailure(r.error));
+    notify('success', endpoint.enabled ? DEVELOPER_TEXTS.endpointDisabled : DEVELOPER_TEXTS.endpointEnabled);
+    onChanged();
+  };
+
+  return (
+    <li className="card endpoint-card" data-testid="webhook-endpoint">
+      <div className="endpoint-head">
+        <h3 id={headingId} className="endpoint-url">
+          {endpoint.url}
+        </h3>
+        {endpoint.enabled ? (
+          <SlBadge variant="success" pill data-testid="endpoint-state">
+            Enabled
+          </SlBadge>
+        ) : (
+          <SlBadge variant="neutral" pill data-testid="endpoint-state">
+            Disabled
+          </SlBadge>
+        )}
+      </div>
+      {endpoint.description ? <p className="endpoint-description">{endpoint.description}</p> : null}
+      {!endpoint.enabled && endpoint.disabledReason ? (
+        <p className="page-note" data-testid="disabled-reason">
+          <SlIcon name="exclamation-triangle" aria-hidden="true" /> Disabled: {endpoint.disabledReason}
+        </p>
+      ) : null}
+      <ul className="event-chips" aria-label="Events">
+        {endpoint.events.map((e) => (
+          <li key={e} className="event-chip">
+            {eventLabel(e)}
+          </li>
+        ))}
+      </ul>
+      {secret ? (
+        <div className="row nowrap revealed-secret">
+          <SecretField label="Signing secret" value={secret} />
+          <SlButton onClick={() => setSecret(null)}>Hide</SlButton>
+        </div>
+      ) : null}
+      <div className="endpoint-actions">
+        <SlButton variant="primary" loading={busy === 'test'} disabled={!endpoint.enabled} onClick={() => void test()}>
+          <SlIcon slot="prefix" name="send" />
+          Send test event
+        </SlButton>
+        {secret ? null : (
+          <SlButton loading={busy === 'reveal'} onClick={() => void reveal()}>
+            <SlIcon slot="prefix" name="eye" />
+            Reveal secret
+          </SlButton>
+        )}
+        <SlButton onClick={onRotate}>
+          <SlIcon slot="prefix" name="arrow-repeat" />
+          Rotate secret
+        </SlButton>
+        <SlButton loading={busy === 'toggle'} onClick={() => void toggle()}>
+          {endpoint.enabled ? 'Disable' : 'Enable'}
+        </SlButton>
+        <SlButton onClick={onEdit}>
+          <SlIcon slot="prefix" name="pencil" />
+          Edit
+        </SlButton>
+        <SlButton variant="danger" outline onClick={onDelete}>
+          <SlIcon slot="prefix" name="trash" />
+          Delete
+        </SlButton>
+      </div>
+      <DeliveryLog ref={log} endpointId={endpoint.id} endpointUrl={endpoint.url} />
+    </li>
+  );
+}
+
+export function WebhooksSection({ endpoints, onChanged }: { endpoints: readonly Endpoint[]; onChanged: () => void }) {
+  const [editing, setEditing] = useState<{ endpoint: Endpoint | null } | null>(null);
+  const [rotating, setRotating] = useState<Endpoint | null>(null);
+  const [deleting, setDeleting] = useState<Endpoint | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [, remove] = useMutation(WebhookEndpointDeleteMutation);
+  const notify = useSnackbar();
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    setBusy(true);
+    const r = await remove({ id: deleting.id });
+    setBusy(false);
+    if (r.error) return setFailure(describeFailure(r.error));
+    setDeleting(null);
+    notify('success', DEVELOPER_TEXTS.endpointDeleted);
+    onChanged();
+    heading.current?.focus();
+  };
+
+  return (
+    <section className="card section" aria-labelledby="webhook-endpoints">
+      <div className="section-title">
+        <h2 id="webhook-endpoints" ref={heading} tabIndex={-1}>
+          Webhook endpoints
+        </h2>
+        <SlButton variant="primary" onClick={() => setEditing({ endpoint: null })}>
+          <SlIcon slot="prefix" name="plus-lg" />
+          Add endpoint
+        </SlButton>
+      </div>
+      <p className="field-hint">{DEVELOPER_TEXTS.endpointsIntro}</p>
+      {endpoints.length === 0 ? (
+        <p>{DEVELOPER_TEXTS.noEndpoints}</p>
+      ) : (
+        <ul className="developer-list endpoints">
+          {endpoints.map((e) => (
+            <EndpointCard
+              key={e.id}
+              endpoint={e}
+              onChanged={onChanged}
+              onEdit={() => setEditing({ endpoint: e })}
+              onRotate={() => setRotating(e)}
+              onDelete={() => {
+                setFailure(null);
+                setDeleting(e);
+              }}
+            />
+          ))}
+        </ul>
+      )}
+      <EndpointDialog open={!!editing} endpoint={editing?.endpoint ?? null} onClose={() => setEditing(null)} onSaved={onChanged} />
+      <RotateDialog endpoint={rotating} onClose={() => setRotating(null)} />
+      <Dialog
+        open={!!deleting}
+        label="Delete endpoint"
+        onClose={() => setDeleting(null)}
+        persistent={busy}
+        footer={
+          <>
+            <SlButton onClick={() => setDeleting(null)}>Cancel</SlButton>
+            <SlButton variant="danger" loading={busy} onClick={() => void confirmDelete()}>
+              Delete
+            </SlButton>
+          </>
+        }
+      >
+        <p>Delete the endpoint {deleting?.url}? Roomwalk stops sending it events and its delivery log is deleted with it.</p>
+        <FormFailure failure={failure} />
+      </Dialog>
+    </section>
+  );
+}
