@@ -102,6 +102,10 @@ export default function AccountPage() {
               <SlIcon slot="prefix" name="file-earmark-bar-graph" />
               Reports
             </SlButton>
+            <SlButton size="small" onClick={() => navigate('/account/developers')}>
+              <SlIcon slot="prefix" name="code-slash" />
+              APIs &amp; Webhooks
+            </SlButton>
           </>
         ) : null
       }
