@@ -15,6 +15,7 @@ import { encodeId } from '../src/graphql/builder.js';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { gqlUpload, pngImage } from './helpers/accounts.js';
+import { developerDb } from '../src/services/developer/tables.js';
 
 const REFUSED = [ERROR_CODES.NOT_FOUND, ERROR_CODES.FORBIDDEN];
 const STILL_STUBBED = ERROR_CODES.NOT_AVAILABLE_YET;
@@ -29,6 +30,10 @@ interface Victim {
   /** Types without a table yet (reels, shots): a well-formed id that is not the attacker's. */
   reelId: string;
   shotId: string;
+  /** APIs & Webhooks (issue 20): company B's key, endpoint and one delivery. */
+  apiKeyId: string;
+  endpointId: string;
+  deliveryId: string;
 }
 
 type Root = 'Query' | 'Mutation' | 'Subscription';
@@ -94,6 +99,16 @@ const CASES: Record<string, Case> = {
     vars: (v) => ({ input: { tourId: v.tourId, roomsReached: 1, secondsSpent: 5, visitorId: 'walker-visitor-1' } }),
     publicBecause: 'the player records visits of any shared tour without a login (analytics)',
   },
+  'Mutation.apiKeyRevoke': { doc: 'mutation($id: ID!) { apiKeyRevoke(id: $id) { id } }', vars: (v) => ({ id: v.apiKeyId }) },
+  'Mutation.webhookEndpointUpdate': {
+    doc: 'mutation($input: WebhookEndpointUpdateInput!) { webhookEndpointUpdate(input: $input) { id } }',
+    vars: (v) => ({ input: { id: v.endpointId, url: 'http://127.0.0.1:9/attacker', enabled: false } }),
+  },
+  'Mutation.webhookEndpointDelete': { doc: 'mutation($id: ID!) { webhookEndpointDelete(id: $id) }', vars: (v) => ({ id: v.endpointId }) },
+  'Mutation.webhookEndpointRotateSecret': { doc: 'mutation($id: ID!) { webhookEndpointRotateSecret(id: $id) { secret } }', vars: (v) => ({ id: v.endpointId }) },
+  'Mutation.webhookEndpointSendTest': { doc: 'mutation($id: ID!) { webhookEndpointSendTest(id: $id) }', vars: (v) => ({ id: v.endpointId }) },
+  'Mutation.webhookDeliveryReplay': { doc: 'mutation($id: ID!) { webhookDeliveryReplay(id: $id) }', vars: (v) => ({ id: v.deliveryId }) },
+  'Query.webhookDeliveries': { doc: 'query($id: ID!) { webhookDeliveries(endpointId: $id) { edges { node { id } } } }', vars: (v) => ({ id: v.endpointId }) },
   'Subscription.tourProgressUpdated': { doc: 'subscription($id: ID!) { tourProgressUpdated(tourId: $id) { progress } }', vars: (v) => ({ id: v.tourId }) },
   'Subscription.tourGenerateAIMarkersUpdated': { doc: 'subscription($id: ID!) { tourGenerateAIMarkersUpdated(tourId: $id) { progressPercentage } }', vars: (v) => ({ id: v.tourId }) },
   'Subscription.reelProgressUpdated': { doc: 'subscription($id: ID!) { reelProgressUpdated(reelId: $id) { progress } }', vars: (v) => ({ id: v.reelId }) },
@@ -149,6 +164,9 @@ describe.each(DB_KINDS)('another company\'s ids are refused on %s', (kind) => {
       invites: await db.selectFrom('team_invites').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
       tours,
       markers: await db.selectFrom('markers').selectAll().where('tour_id', 'in', rows.map((x) => x.id)).orderBy('id').execute(),
+      apiKeys: await developerDb(db).selectFrom('api_keys').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
+      endpoints: await developerDb(db).selectFrom('webhook_endpoints').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
+      deliveries: await developerDb(db).selectFrom('webhook_deliveries').select(['id', 'status', 'attempt']).orderBy('id').execute(),
     });
   }
 
@@ -161,7 +179,19 @@ describe.each(DB_KINDS)('another company\'s ids are refused on %s', (kind) => {
     const tour = await db.insertInto('tours').values({ company_id: admin.company.id, owner_id: admin.user.id, title: 'B tour', status: 'PROCESSED', video_key: 'tours/b/video.mp4' }).returning('id').executeTakeFirstOrThrow();
     const marker = await db.insertInto('markers').values({ tour_id: tour.id, name: 'Kitchen', frame_index: 3 }).returning('id').executeTakeFirstOrThrow();
     const invite = await db.insertInto('team_invites').values({ company_id: admin.company.id, email: 'pending@b.example', token_hash: randomUUID(), expires_at: new Date(Date.now() + 86_400_000), invited_by: admin.user.id }).returning('id').executeTakeFirstOrThrow();
+    const dev = developerDb(db);
+    const key = await dev.insertInto('api_keys').values({ company_id: admin.company.id, created_by: admin.user.id, name: 'B key', prefix: 'rw_live_bbbb', secret_hash: randomUUID() }).returning('id').executeTakeFirstOrThrow();
+    const endpoint = await dev
+      .insertInto('webhook_endpoints')
+      .values({ company_id: admin.company.id, url: 'https://b.example/hooks', events: ['tour.deleted'], secret: 'whsec_b', updated_at: new Date() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const event = await dev.insertInto('webhook_events').values({ company_id: admin.company.id, type: 'tour.deleted', payload: '{}' }).returning('id').executeTakeFirstOrThrow();
+    const delivery = await dev.insertInto('webhook_deliveries').values({ endpoint_id: endpoint.id, event_id: event.id, attempt: 1, status: 'SUCCEEDED' }).returning('id').executeTakeFirstOrThrow();
     victim = {
+      apiKeyId: `apikey_${key.id}`,
+      endpointId: `whep_${endpoint.id}`,
+      deliveryId: `whdel_${delivery.id}`,
       admin,
       member,
       companyId: admin.companyId,
