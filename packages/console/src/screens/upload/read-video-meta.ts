@@ -1,5 +1,30 @@
-/** Reads a video file's duration and resolution in the browser, before anything is uploaded (tours §4). */
+/**
+ * Reads a video file's duration and resolution in the browser, before anything is uploaded (tours §4). Issue 22:
+ * from the MP4/MOV container first (mp4box, any codec: HEVC 10-bit is checked in a browser that cannot decode it);
+ * when the file is no MP4/MOV (WebM, MKV), through a <video> element; when neither can read it, the server decides
+ * (the file is uploaded and processing gives the verdict) rather than the screen refusing it.
+ */
 import type { VideoMeta } from '@roomwalk/shared';
+
+export type VideoMetaSource = 'container' | 'video-element';
+
+/** What the screen checks, or null when the browser cannot read the file and the server must decide. */
+export async function probeVideo(
+  file: Blob,
+  deps: { container?: (f: Blob) => Promise<VideoMeta>; element?: (f: Blob) => Promise<VideoMeta> } = {},
+): Promise<(VideoMeta & { source: VideoMetaSource }) | null> {
+  const container = deps.container ?? (async (f: Blob) => (await import('./container-meta.js')).readContainerMeta(f));
+  try {
+    return { ...(await container(file)), source: 'container' };
+  } catch {
+    // Not an MP4/MOV (or one mp4box cannot read): ask the browser's own demuxer and decoder.
+  }
+  try {
+    return { ...(await (deps.element ?? readVideoMeta)(file)), source: 'video-element' };
+  } catch {
+    return null;
+  }
+}
 
 export class UnreadableVideoError extends Error {
   constructor() {

@@ -12,3 +12,34 @@ export const FileSubmitPreSignedUploadMutation = graphql(`
     fileSubmitPreSignedUpload(input: $input) { bucketURL tourId }
   }
 `);
+
+/** Resumable multipart uploads (issue 22): the endpoints of Uppy's S3 multipart client, see multipart-upload.ts. */
+export const UploadMultipartStartMutation = graphql(`
+  mutation UploadMultipartStart($input: UploadMultipartStartInput!) {
+    uploadMultipartStart(input: $input) { key uploadId partSize partCount resumed error message }
+  }
+`);
+
+export const UploadMultipartSignPartMutation = graphql(`
+  mutation UploadMultipartSignPart($input: UploadMultipartPartInput!) {
+    uploadMultipartSignPart(input: $input) { url headers { key value } }
+  }
+`);
+
+export const UploadMultipartPartsQuery = graphql(`
+  query UploadMultipartParts($input: UploadMultipartRefInput!) {
+    uploadMultipartParts(input: $input) { partNumber size etag }
+  }
+`);
+
+export const UploadMultipartCompleteMutation = graphql(`
+  mutation UploadMultipartComplete($input: UploadMultipartRefInput!) {
+    uploadMultipartComplete(input: $input) { key size }
+  }
+`);
+
+export const UploadMultipartAbortMutation = graphql(`
+  mutation UploadMultipartAbort($input: UploadMultipartRefInput!) {
+    uploadMultipartAbort(input: $input) { success }
+  }
+`);

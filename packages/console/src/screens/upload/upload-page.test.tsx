@@ -2,57 +2,38 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { ERROR_TEXTS, NOTICES, VALIDATION } from '@roomwalk/shared';
 import UploadPage from './upload-page.js';
-import { readVideoMeta } from './read-video-meta.js';
+import { probeVideo } from './read-video-meta.js';
+import { uploadVideo, UploadRefusedError, type UploadOptions, type UploadProgress } from './multipart-upload.js';
 import { renderRoute, stubFetch, validToken } from '../../test/helpers.js';
 import { createSessionStore } from '../../session/session-store.js';
 
-vi.mock('./read-video-meta.js', async (orig) => ({ ...(await orig<typeof import('./read-video-meta.js')>()), readVideoMeta: vi.fn() }));
-const meta = vi.mocked(readVideoMeta);
+vi.mock('./read-video-meta.js', async (orig) => ({ ...(await orig<typeof import('./read-video-meta.js')>()), probeVideo: vi.fn() }));
+vi.mock('./multipart-upload.js', async (orig) => ({ ...(await orig<typeof import('./multipart-upload.js')>()), uploadVideo: vi.fn() }));
+const meta = vi.mocked(probeVideo);
+const upload = vi.mocked(uploadVideo);
 
-/** A stand-in XMLHttpRequest the test drives: upload progress events, then a status. */
-class FakeXhr {
-  static last: FakeXhr | null = null;
-  method = '';
-  url = '';
-  headers: Record<string, string> = {};
-  body: unknown = null;
-  status = 0;
-  responseText = '';
-  upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = { onprogress: null };
-  onload: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  onabort: (() => void) | null = null;
-  constructor() {
-    FakeXhr.last = this;
-  }
-  open(method: string, url: string) {
-    this.method = method;
-    this.url = url;
-  }
-  setRequestHeader(k: string, v: string) {
-    this.headers[k] = v;
-  }
-  send(body: unknown) {
-    this.body = body;
-  }
-  aborted = false;
-  abort() {
-    this.aborted = true;
-    this.onabort?.();
-  }
-  progress(loaded: number, total: number) {
-    this.upload.onprogress?.({ lengthComputable: true, loaded, total });
-  }
-  finish(status: number, text = '') {
-    this.status = status;
-    this.responseText = text;
-    this.onload?.();
-  }
+/** The running upload, driven by the test: progress reports, then success (a key) or a failure. */
+interface Running {
+  options: UploadOptions;
+  progress: (p: Partial<UploadProgress>) => void;
+  finish: (key?: string) => void;
+  fail: (e: Error) => void;
 }
-
-const presigned = (over: Record<string, unknown> = {}) => ({
-  body: { data: { fileGetPreSignedUrl: { uploadURL: 'http://storage.test/put?sig=1', key: 'uploads/abc.mp4', headers: [{ key: 'Content-Type', value: 'video/mp4' }], error: null, message: null, ...over } } },
-});
+let last: Running | null = null;
+function scriptUpload() {
+  upload.mockImplementation(
+    (options) =>
+      new Promise((resolve, reject) => {
+        last = {
+          options,
+          progress: (p) => options.onProgress({ bytesUploaded: 0, bytesTotal: options.file.size, percent: 0, bytesPerSecond: null, secondsLeft: null, resuming: false, ...p }),
+          finish: (key = 'uploads/abc.mp4') => resolve({ key }),
+          fail: reject,
+        };
+        options.signal.addEventListener('abort', () => reject(new DOMException('Upload cancelled', 'AbortError')));
+      }),
+  );
+}
 
 function renderUpload() {
   const store = createSessionStore({ log: () => undefined });
@@ -67,11 +48,14 @@ const pick = (name = 'walk.mp4') => {
 };
 
 beforeEach(() => {
-  FakeXhr.last = null;
-  vi.stubGlobal('XMLHttpRequest', FakeXhr);
-  meta.mockResolvedValue({ durationSeconds: 12, width: 1280, height: 720 });
+  last = null;
+  scriptUpload();
+  meta.mockResolvedValue({ durationSeconds: 12, width: 1280, height: 720, source: 'container' });
 });
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  upload.mockReset();
+});
 
 describe('upload', () => {
   it('shows the tips carousel and a link to the terms', () => {
@@ -92,7 +76,7 @@ describe('upload', () => {
     [{ durationSeconds: 30, width: 1280, height: 700 }, ERROR_TEXTS.videoResolutionTitle, 'Upload higher resolution video', VALIDATION.videoResolutionLow],
     [{ durationSeconds: 30, width: 720, height: 1000 }, ERROR_TEXTS.videoResolutionTitle, 'Upload higher resolution video', VALIDATION.videoResolutionLow],
   ])('rejects %o in the browser before any upload', async (m, _title, action, detail) => {
-    meta.mockResolvedValue(m);
+    meta.mockResolvedValue({ ...m, source: 'container' });
     const api = stubFetch({});
     vi.stubGlobal('fetch', api.impl);
     renderUpload();
@@ -101,43 +85,50 @@ describe('upload', () => {
     expect(screen.getByTestId('upload-error-detail')).toHaveTextContent(detail);
     expect(screen.getByText('Return to Tours')).toBeInTheDocument();
     expect(api.calls).toHaveLength(0);
-    expect(FakeXhr.last).toBeNull();
+    expect(upload).not.toHaveBeenCalled();
   });
 
-  it("opens the general error dialog with 'No active license for company' when the URL is refused", async () => {
-    vi.stubGlobal('fetch', stubFetch({ FileGetPreSignedUrl: () => presigned({ uploadURL: null, key: null, headers: [], error: 'NO_ACTIVE_LICENSE', message: 'x' }) }).impl);
+  it('uploads a file the browser cannot read at all: the server decides', async () => {
+    meta.mockResolvedValue(null);
+    vi.stubGlobal('fetch', stubFetch({}).impl);
+    renderUpload();
+    pick('walk.mkv');
+    await waitFor(() => expect(last).not.toBeNull());
+    expect(last!.options.file.name).toBe('walk.mkv');
+  });
+
+  it("opens the general error dialog with 'No active license for company' when the upload is refused", async () => {
+    upload.mockRejectedValue(new UploadRefusedError('NO_ACTIVE_LICENSE', 'x'));
+    vi.stubGlobal('fetch', stubFetch({}).impl);
     renderUpload();
     pick();
     expect(await screen.findByText(ERROR_TEXTS.noActiveLicense)).toBeInTheDocument();
     expect(screen.getByText('Retry')).toBeInTheDocument();
   });
 
-  it('PUTs the file with the returned headers and a real progress bar, submits the key, then saves the Tour Info and goes to /', async () => {
+  it('shows percentage, speed and time left, then Resuming… after a drop; submits the key; saves the Tour Info and goes to /', async () => {
     const api = stubFetch({
-      FileGetPreSignedUrl: () => presigned(),
       FileSubmitPreSignedUpload: () => ({ body: { data: { fileSubmitPreSignedUpload: { bucketURL: 'b', tourId: 'tour_new' } } } }),
       TourSave: () => ({ body: { data: { tourSave: { __typename: 'Tour', id: 'tour_new', title: 'Flat', description: null, videoURL: null, listingLink: null } } } }),
     });
     vi.stubGlobal('fetch', api.impl);
     renderUpload();
     const file = pick('Walk.MOV');
-    await waitFor(() => expect(FakeXhr.last).not.toBeNull());
-    const xhr = FakeXhr.last!;
-    expect(xhr.method).toBe('PUT');
-    expect(xhr.url).toBe('http://storage.test/put?sig=1');
-    expect(xhr.headers).toEqual({ 'Content-Type': 'video/mp4' });
-    expect(xhr.body).toBe(file);
-    const getUrl = api.calls.find((c) => (c.body as { operationName?: string }).operationName === 'FileGetPreSignedUrl')!;
-    expect((getUrl.body as { variables: unknown }).variables).toEqual({ input: 'mov' });
+    await waitFor(() => expect(last).not.toBeNull());
+    expect(last!.options.file).toBe(file);
     expect(screen.getByText('Please wait while your video is uploading')).toBeInTheDocument();
-    act(() => xhr.progress(512, 2048));
+    act(() => last!.progress({ bytesUploaded: 512, percent: 25 }));
     expect(screen.getByTestId('upload-progress')).toHaveTextContent('25%');
-    act(() => xhr.progress(1536, 2048));
+    expect(screen.getByTestId('upload-progress-line')).toHaveTextContent('25% · Measuring speed…');
+    act(() => last!.progress({ bytesUploaded: 1536, percent: 75, bytesPerSecond: 3_100_000, secondsLeft: 130 }));
     expect(screen.getByTestId('upload-progress')).toHaveTextContent('75%');
-    act(() => xhr.finish(200));
+    expect(screen.getByTestId('upload-progress-line')).toHaveTextContent('75% · 3.1 MB/s · about 2 min left');
+    act(() => last!.progress({ bytesUploaded: 1536, percent: 75, resuming: true }));
+    expect(screen.getByTestId('upload-progress-line')).toHaveTextContent('75% · Resuming…');
+    act(() => last!.finish('uploads/abc.mov'));
     expect(await screen.findByText('Done')).toBeInTheDocument();
     const submit = api.calls.find((c) => (c.body as { operationName?: string }).operationName === 'FileSubmitPreSignedUpload')!;
-    expect((submit.body as { variables: unknown }).variables).toEqual({ input: { key: 'uploads/abc.mp4' } });
+    expect((submit.body as { variables: unknown }).variables).toEqual({ input: { key: 'uploads/abc.mov' } });
 
     fireEvent.click(screen.getByText('Done'));
     expect(await screen.findByText(VALIDATION.titleRequired)).toBeInTheDocument();
@@ -150,32 +141,32 @@ describe('upload', () => {
     expect((save.body as { variables: unknown }).variables).toEqual({ input: { id: 'tour_new', title: 'Flat', listingLink: 'https://example.com/l/1', description: null } });
   });
 
-  it('treats anything but 200 from storage as a failed upload and retries the same file', async () => {
-    vi.stubGlobal('fetch', stubFetch({ FileGetPreSignedUrl: () => presigned() }).impl);
+  it('shows a failed upload in the general error dialog and Retry uploads the same file again (the server resumes it)', async () => {
+    vi.stubGlobal('fetch', stubFetch({}).impl);
     renderUpload();
-    pick();
-    await waitFor(() => expect(FakeXhr.last).not.toBeNull());
-    const first = FakeXhr.last!;
-    act(() => first.finish(403, JSON.stringify({ message: 'This upload link has expired. Please try again.' })));
-    expect(await screen.findByText('This upload link has expired. Please try again.')).toBeInTheDocument();
+    const file = pick();
+    await waitFor(() => expect(last).not.toBeNull());
+    const first = last!;
+    act(() => first.fail(new Error('The connection was lost during the upload.')));
+    expect(await screen.findByText('The connection was lost during the upload.')).toBeInTheDocument();
     fireEvent.click(screen.getByText('Retry'));
-    await waitFor(() => expect(FakeXhr.last).not.toBe(first));
-    expect(FakeXhr.last!.body).toBe(first.body);
+    await waitFor(() => expect(last).not.toBe(first));
+    expect(last!.options.file).toBe(file);
   });
 
-  it("the uploading dialog's Cancel upload (and its close button) cancels the upload: the PUT is aborted and nothing is submitted", async () => {
-    const api = stubFetch({ FileGetPreSignedUrl: () => presigned() });
+  it("the uploading dialog's Cancel upload (and its close button) cancels the upload: aborted and nothing is submitted", async () => {
+    const api = stubFetch({});
     vi.stubGlobal('fetch', api.impl);
     renderUpload();
     pick();
-    await waitFor(() => expect(FakeXhr.last).not.toBeNull());
-    act(() => FakeXhr.last!.progress(512, 2048));
+    await waitFor(() => expect(last).not.toBeNull());
+    act(() => last!.progress({ bytesUploaded: 512, percent: 25 }));
     const dialog = screen.getByText('Please wait while your video is uploading').closest('sl-dialog')!;
     // Its close button is shown (not a persistent dialog; the button and Escape call the same cancel as this one,
     // through sl-request-close, which @lit/react does not bind under Node: the e2e journey presses the X itself).
     expect(dialog).not.toHaveClass('dialog-persistent');
     fireEvent.click(screen.getByText('Cancel upload'));
-    expect(FakeXhr.last!.aborted).toBe(true);
+    expect(last!.options.signal.aborted).toBe(true);
     expect(await screen.findByText('Upload cancelled. Nothing was saved.')).toBeInTheDocument();
     expect(screen.queryByText('Please wait while your video is uploading')).toBeNull();
     expect(screen.queryByText(ERROR_TEXTS.uploadFailedTitle)).toBeNull();
@@ -185,7 +176,7 @@ describe('upload', () => {
   it('once the file is stored and the tour is being created, the dialog has no close button and stays open', async () => {
     let answer: (v: unknown) => void = () => undefined;
     const pending = new Promise((r) => (answer = r));
-    const api = stubFetch({ FileGetPreSignedUrl: () => presigned() });
+    const api = stubFetch({});
     vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
       if (String(init?.body ?? '').includes('FileSubmitPreSignedUpload')) {
         await pending;
@@ -195,9 +186,9 @@ describe('upload', () => {
     });
     renderUpload();
     pick();
-    await waitFor(() => expect(FakeXhr.last).not.toBeNull());
-    act(() => FakeXhr.last!.finish(200));
-    const dialog = screen.getByText('Please wait while your video is uploading').closest('sl-dialog')!;
+    await waitFor(() => expect(last).not.toBeNull());
+    act(() => last!.finish());
+    const dialog = await screen.findByText('Please wait while your video is uploading').then((el) => el.closest('sl-dialog')!);
     await waitFor(() => expect(dialog).toHaveClass('dialog-persistent'));
     expect(screen.queryByText('Cancel upload')).toBeNull();
     answer(null);
@@ -205,7 +196,7 @@ describe('upload', () => {
   });
 
   it("'Return to Tours' goes to /", async () => {
-    meta.mockResolvedValue({ durationSeconds: 3, width: 1280, height: 720 });
+    meta.mockResolvedValue({ durationSeconds: 3, width: 1280, height: 720, source: 'container' });
     renderUpload();
     pick();
     fireEvent.click(await screen.findByText('Return to Tours'));

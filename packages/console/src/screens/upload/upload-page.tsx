@@ -1,13 +1,15 @@
 /**
- * /upload (tours §2, §4): pick a video → duration and resolution checked in the browser → pre-signed URL (extension
- * sent) → PUT straight to storage with a real progress bar → submit (key) → the Tour Info dialog → saving goes to /.
+ * /upload (tours §2, §4): pick a video → duration and resolution checked in the browser (from the MP4/MOV container,
+ * any codec; else a <video> element; else the server decides) → a resumable multipart upload straight to storage
+ * (extension sent; parts in parallel, retried, resumed after a drop or when the same file is picked again) with a
+ * progress bar, speed and time left → submit (key) → the Tour Info dialog → saving goes to /.
  * Failures open one of the four upload error dialogs of tours §8 with a retry and 'Return to Tours'. The uploading
  * dialog's close button, Escape or Cancel upload aborts the PUT (nothing is submitted); once the file is stored and the
  * tour is being created the dialog cannot be closed and shows no close button.
  */
 import { useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { useMutation } from 'urql';
+import { useClient, useMutation } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
 import SlProgressBar from '@shoelace-style/shoelace/dist/react/progress-bar/index.js';
@@ -15,18 +17,19 @@ import { ERROR_CODES, ERROR_TEXTS, checkVideoMeta, type ErrorCode } from '@roomw
 import { describeFailure, serverMessage } from '../../graphql/errors.js';
 import { Dialog } from '../../ui/dialog.js';
 import { Page } from '../../ui/page.js';
-import { FileGetPreSignedUrlMutation, FileSubmitPreSignedUploadMutation } from './upload-operations.js';
+import { FileSubmitPreSignedUploadMutation } from './upload-operations.js';
 import { TourInfoDialog } from '../tours/tour-info-dialog.js';
 import { TOUR_TEXTS } from '../tours/texts.js';
-import { readVideoMeta, videoExtension, UnreadableVideoError } from './read-video-meta.js';
-import { putWithProgress } from './put-with-progress.js';
+import { probeVideo } from './read-video-meta.js';
+import type { UploadProgress } from './multipart-upload.js';
+import { progressLine } from './upload-progress.js';
 import { TipsCarousel } from './tips-carousel.js';
 import '../tours/tours.css';
 
 export type UploadErrorKind = 'general' | 'short' | 'long' | 'resolution';
 
 /** Title, action button and whether the action picks a new file, per error kind (tours §8). */
-export const UPLOAD_ERRORS: Record<UploadErrorKind, { title: string; action: string; pickNew: boolean }> = {
+const UPLOAD_ERRORS: Record<UploadErrorKind, { title: string; action: string; pickNew: boolean }> = {
   general: { title: ERROR_TEXTS.uploadFailedTitle, action: TOUR_TEXTS.retry, pickNew: false },
   short: { title: ERROR_TEXTS.videoTooShortTitle, action: TOUR_TEXTS.uploadLonger, pickNew: true },
   long: { title: ERROR_TEXTS.videoTooLongTitle, action: TOUR_TEXTS.uploadShorter, pickNew: true },
@@ -42,7 +45,7 @@ const KIND_BY_CODE: Partial<Record<ErrorCode, UploadErrorKind>> = {
 type Step =
   | { name: 'idle' }
   | { name: 'checking' }
-  | { name: 'uploading'; percent: number }
+  | { name: 'uploading'; progress: UploadProgress }
   | { name: 'submitting' }
   | { name: 'cancelled' }
   | { name: 'info'; tourId: string }
@@ -53,7 +56,7 @@ export default function UploadPage() {
   const input = useRef<HTMLInputElement>(null);
   const file = useRef<File | null>(null);
   const [step, setStep] = useState<Step>({ name: 'idle' });
-  const [, getUrl] = useMutation(FileGetPreSignedUrlMutation);
+  const client = useClient();
   const [, submit] = useMutation(FileSubmitPreSignedUploadMutation);
   // The running upload's PUT: the dialog's close button, Escape or Cancel aborts it, and nothing is submitted.
   const running = useRef<AbortController | null>(null);
@@ -67,41 +70,42 @@ export default function UploadPage() {
 
   const run = async (f: File) => {
     setStep({ name: 'checking' });
-    let meta;
-    try {
-      meta = await readVideoMeta(f);
-    } catch (e) {
-      return fail('general', e instanceof UnreadableVideoError ? e.message : ERROR_TEXTS.unexpected);
+    // null: the browser cannot read this file; it is uploaded and the server's processing gives the verdict.
+    const meta = await probeVideo(f);
+    if (meta) {
+      const bad = checkVideoMeta(meta);
+      if (bad) return fail(KIND_BY_CODE[bad.code] ?? 'general', bad.message);
     }
-    const bad = checkVideoMeta(meta);
-    if (bad) return fail(KIND_BY_CODE[bad.code] ?? 'general', bad.message);
 
     const controller = new AbortController();
     running.current = controller;
-    setStep({ name: 'uploading', percent: 0 });
-    const pre = await getUrl({ input: videoExtension(f) });
-    if (controller.signal.aborted) return;
-    const p = pre.data?.fileGetPreSignedUrl;
-    if (pre.error || !p) return fail('general', describeFailure(pre.error, serverMessage(pre.error)));
-    if (p.error || !p.uploadURL || !p.key) {
-      const code = p.error as ErrorCode | null;
-      if (code && KIND_BY_CODE[code]) return fail(KIND_BY_CODE[code]!, p.message ?? '');
-      return fail('general', code === ERROR_CODES.NO_ACTIVE_LICENSE ? ERROR_TEXTS.noActiveLicense : (p.message ?? ERROR_TEXTS.unexpected));
-    }
+    setStep({ name: 'uploading', progress: { bytesUploaded: 0, bytesTotal: f.size, percent: 0, bytesPerSecond: null, secondsLeft: null, resuming: false } });
+    let key: string;
     try {
-      await putWithProgress({ url: p.uploadURL, file: f, headers: p.headers, signal: controller.signal, onProgress: (percent) => {
-          if (!controller.signal.aborted) setStep({ name: 'uploading', percent });
+      const { uploadVideo } = await import('./multipart-upload.js');
+      ({ key } = await uploadVideo({
+        client,
+        file: f,
+        signal: controller.signal,
+        onProgress: (progress) => {
+          if (!controller.signal.aborted) setStep({ name: 'uploading', progress });
         },
-      });
+      }));
     } catch (e) {
       if (controller.signal.aborted) return;
-      return fail('general', (e as Error).message);
+      const err = e as Error & { code?: string };
+      if (err.name === 'UploadRefusedError') {
+        const code = err.code as ErrorCode;
+        if (KIND_BY_CODE[code]) return fail(KIND_BY_CODE[code]!, err.message);
+        return fail('general', code === ERROR_CODES.NO_ACTIVE_LICENSE ? ERROR_TEXTS.noActiveLicense : err.message || ERROR_TEXTS.unexpected);
+      }
+      return fail('general', err.message || ERROR_TEXTS.unexpected);
     }
     if (controller.signal.aborted) return;
     // From here the tour is being created: no cancelling half-way.
     running.current = null;
     setStep({ name: 'submitting' });
-    const done = await submit({ input: { key: p.key } });
+    const done = await submit({ input: { key } });
     const tourId = done.data?.fileSubmitPreSignedUpload.tourId;
     if (done.error || !tourId) {
       const code = done.error?.graphQLErrors[0]?.extensions?.code;
@@ -144,9 +148,12 @@ export default function UploadPage() {
         footer={step.name === 'uploading' ? <SlButton onClick={cancel}>{TOUR_TEXTS.cancelUpload}</SlButton> : undefined}
       >
         <p>{TOUR_TEXTS.uploadingBody}</p>
-        <SlProgressBar value={step.name === 'uploading' ? step.percent : 100} label={TOUR_TEXTS.uploadingTitle} data-testid="upload-progress">
-          {step.name === 'uploading' ? `${step.percent}%` : '100%'}
+        <SlProgressBar value={step.name === 'uploading' ? step.progress.percent : 100} label={TOUR_TEXTS.uploadingTitle} data-testid="upload-progress">
+          {step.name === 'uploading' ? `${step.progress.percent}%` : '100%'}
         </SlProgressBar>
+        <p className="muted" role="status" aria-live="polite" data-testid="upload-progress-line">
+          {step.name === 'uploading' ? progressLine(step.progress) : '100%'}
+        </p>
       </Dialog>
 
       <Dialog

@@ -1,0 +1,86 @@
+/**
+ * Phone-format test videos made with the system's ffmpeg (issue 22): HEVC 10-bit stored rotated (.mov, as an iPhone
+ * films portrait), variable frame rate, 4K60, a WebM (no MP4 container: the <video> fallback) and a truncated MP4
+ * (accepted by the screen, failed by processing). 11 s each and small. Cached in the temp folder under a hash of the
+ * ffmpeg arguments, so a changed command makes its file again.
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const CACHE = path.join(os.tmpdir(), 'roomwalk-phone-videos');
+const SECONDS = 11;
+
+/** Moving detail so encoders and the server's scene cuts have something to work on. */
+const source = (size: string, rate: number) => ['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=${rate}:duration=${SECONDS}`];
+
+export const PHONE_VIDEOS = {
+  /** iPhone-like: HEVC Main 10 in a QuickTime .mov, coded 1280x720 with a 90° display rotation (portrait 720x1280). */
+  hevcRotated: {
+    name: 'IMG_0001.MOV',
+    args: [...source('1280x720', 30), '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=error', '-pix_fmt', 'yuv420p10le', '-tag:v', 'hvc1', '-f', 'mov'],
+    // ffmpeg 5.1 drops the rotate tag when encoding; a stream copy writes it into the track's display matrix.
+    remux: ['-c', 'copy', '-metadata:s:v:0', 'rotate=90', '-f', 'mov'],
+    expect: { width: 720, height: 1280, rotation: 90, codecPrefix: 'hvc1' },
+  },
+  /** Variable frame rate: every third frame kept in alternate seconds (phones drop frames in low light). */
+  vfr: {
+    name: 'vfr.mp4',
+    args: [...source('1280x720', 30), '-vf', "select='lt(mod(t\\,2)\\,1)+not(mod(n\\,3))'", '-fps_mode', 'vfr', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-f', 'mp4'],
+    expect: { width: 1280, height: 720, rotation: 0, codecPrefix: 'avc1' },
+  },
+  /** 4K at 60 frames a second (flat content keeps it small and quick to make). */
+  uhd60: {
+    name: 'uhd60.mp4',
+    args: ['-f', 'lavfi', '-i', `color=c=0x336699:size=3840x2160:rate=60:duration=${SECONDS}`, '-vf', "drawbox=x='mod(t*400\\,3400)':y=800:w=400:h=400:color=white:t=fill", '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '35', '-pix_fmt', 'yuv420p', '-f', 'mp4'],
+    expect: { width: 3840, height: 2160, rotation: 0, codecPrefix: 'avc1' },
+  },
+  /** Not an MP4/MOV container: the screen falls back to the <video> element (Chromium plays VP9). */
+  webm: {
+    name: 'walk.webm',
+    args: [...source('1280x720', 30), '-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '500k', '-f', 'webm'],
+    expect: null,
+  },
+  /** moov first (faststart), so cutting the file at 40 % keeps the header readable and loses most of the frames. */
+  whole: {
+    name: 'whole.mp4',
+    args: [...source('1280x720', 30), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', '-f', 'mp4'],
+    expect: { width: 1280, height: 720, rotation: 0, codecPrefix: 'avc1' },
+  },
+} as const;
+
+export type PhoneVideo = keyof typeof PHONE_VIDEOS;
+
+/** The file for one video, made once per ffmpeg command. */
+export async function phoneVideo(which: PhoneVideo): Promise<string> {
+  const v = PHONE_VIDEOS[which];
+  const remux = 'remux' in v ? v.remux : null;
+  const hash = createHash('sha256').update(JSON.stringify([v.args, remux])).digest('hex').slice(0, 16);
+  const dir = path.join(CACHE, hash);
+  const file = path.join(dir, v.name);
+  if (await fs.stat(file).then((s) => s.size > 0, () => false)) return file;
+  await fs.mkdir(dir, { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  await run('ffmpeg', ['-v', 'error', '-y', ...v.args, tmp], { timeout: 300_000 });
+  if (remux) {
+    await run('ffmpeg', ['-v', 'error', '-y', '-i', tmp, ...remux, `${tmp}.2`], { timeout: 300_000 });
+    await fs.rename(`${tmp}.2`, tmp);
+  }
+  await fs.rename(tmp, file);
+  return file;
+}
+
+/** The MP4 with only its first 40 %: the header says 11 s, the frames stop early (a file cut by a failed copy). */
+export async function truncatedVideo(): Promise<string> {
+  const whole = await phoneVideo('whole');
+  const file = path.join(path.dirname(whole), 'truncated.mp4');
+  if (await fs.stat(file).then(() => true, () => false)) return file;
+  const data = await fs.readFile(whole);
+  await fs.writeFile(`${file}.tmp`, data.subarray(0, Math.floor(data.length * 0.4)));
+  await fs.rename(`${file}.tmp`, file);
+  return file;
+}
