@@ -113,6 +113,29 @@ export interface FilterGraphInput {
   toneMap: boolean;
   /** Also produce the thumbnail output label `[thumb]`. */
   thumbnail: boolean;
+  /**
+   * Display rotation of the source (probe's counter-clockwise degrees). When given, the graph turns the picture
+   * itself, after the downscale (a 720p transpose instead of a 4K one), and the caller passes `-noautorotate`; when
+   * absent, ffmpeg's autorotate turns the full-size frames before the graph.
+   */
+  rotation?: 0 | 90 | 180 | 270;
+  /** Which tour frames to produce, on the absolute 1/CLIP_FPS grid of the source's timestamps (see {@link TourFrames}). */
+  frames?: TourFrames;
+}
+
+/**
+ * The tour's frames as ticks of the absolute 1/CLIP_FPS grid of the source's own timestamps (ffmpeg run with
+ * `-copyts`): tick n shows the last decoded frame whose timestamp rounds to ≤ n / CLIP_FPS (the `fps` filter's rule).
+ * Because the grid does not depend on where decoding starts, a piece of the video decoded from a keyframe before its
+ * first tick produces exactly the frames the whole video produces for those ticks (segments, jobs/process-tour-segments.ts).
+ */
+export interface TourFrames {
+  /** A tick at or before the first decoded frame: the `fps` filter's start (frames before it are dropped). */
+  gridStart: number;
+  /** First tick kept (the tour's frame 0 is tick `origin`; a segment starts at origin + its first frame). */
+  first: number;
+  /** Tick after the last one kept; absent: to the end of the video. */
+  end?: number;
 }
 
 /**
@@ -151,8 +174,16 @@ function splitTail(portrait: boolean, thumbnail: boolean): string {
 }
 
 function normaliseSteps(o: Omit<FilterGraphInput, 'thumbnail'>): string[] {
-  const hi = renditionSize(RENDITIONS.high, o.portrait);
-  const steps = [`fps=${CLIP_FPS}`];
+  // With the rotation in the graph, scale and crop work in the stored orientation and the transpose comes last.
+  const turned = o.rotation === 90 || o.rotation === 270;
+  const hi = renditionSize(RENDITIONS.high, turned ? !o.portrait : o.portrait);
+  const steps = o.frames
+    ? [
+      `fps=${CLIP_FPS}:start_time=${(o.frames.gridStart / CLIP_FPS).toFixed(9)}`,
+      `trim=start_pts=${o.frames.first}${o.frames.end !== undefined ? `:end_pts=${o.frames.end}` : ''}`,
+      'setpts=PTS-STARTPTS',
+    ]
+    : [`fps=${CLIP_FPS}`];
   if (isHdr(o.colour) && o.toneMap) {
     const tin = o.colour.transfer;
     const pin = o.colour.primaries && o.colour.primaries !== 'unknown' ? o.colour.primaries : 'bt2020';
@@ -181,6 +212,17 @@ function normaliseSteps(o: Omit<FilterGraphInput, 'thumbnail'>): string[] {
       `crop=${hi.width}:${hi.height}`,
     );
   }
-  steps.push('setsar=1', 'format=yuv420p');
+  steps.push(...rotationSteps(o.rotation), 'setsar=1', 'format=yuv420p');
   return steps;
+}
+
+/**
+ * The filters that turn a picture stored with display rotation `r` (counter-clockwise, as the probe reports it) upright:
+ * what ffmpeg's autorotate inserts (270 → transpose=clock, 90 → transpose=cclock, 180 → hflip,vflip), applied at 720p.
+ */
+export function rotationSteps(r: FilterGraphInput['rotation']): string[] {
+  if (r === 270) return ['transpose=clock'];
+  if (r === 90) return ['transpose=cclock'];
+  if (r === 180) return ['hflip', 'vflip'];
+  return [];
 }

@@ -54,6 +54,13 @@ export interface ProbeResult {
   durationSeconds: number;
   /** What the container header claims, for logs only. */
   headerDurationSeconds: number | null;
+  /** Timestamp of the first video frame in the file's own time (ffmpeg's `-copyts` time), seconds; 0 when unknown. */
+  startSeconds: number;
+  /**
+   * Timestamps of the keyframes (ascending, same time as startSeconds), where a piece of the video can be decoded
+   * from on its own; empty when the packets carry no timing. Segments of a long video start at these.
+   */
+  keyframeSeconds: number[];
   /** Video packets read (= frames for every codec phones use). */
   packetCount: number;
   /** True when the packet read stopped early because the video passed VIDEO_MAX_SECONDS; the duration is then a lower bound. */
@@ -131,7 +138,7 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
   const [width, height] = rotation === 90 || rotation === 270 ? [codedHeight, displayWidth] : [displayWidth, codedHeight];
 
   // 2. Packets of the video stream: the real duration.
-  const packets = await measurePackets(ffprobe, [...common, '-select_streams', String(video.index), '-show_entries', 'packet=pts_time,dts_time,duration_time', '-of', 'csv=p=0', ...input], {
+  const packets = await measurePackets(ffprobe, [...common, '-select_streams', String(video.index), '-show_entries', 'packet=pts_time,dts_time,duration_time,flags', '-of', 'csv=p=0', ...input], {
     timeoutMs,
     signal: opts.signal,
   });
@@ -156,6 +163,8 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
     height,
     portrait: height > width,
     durationSeconds: packets.durationSeconds,
+    startSeconds: packets.startSeconds,
+    keyframeSeconds: packets.keyframeSeconds,
     headerDurationSeconds: Number.isFinite(headerDuration) ? headerDuration : null,
     packetCount: packets.count,
     stoppedAtLimit: packets.stoppedAtLimit,
@@ -182,6 +191,8 @@ export function assertAcceptable(probe: ProbeResult): void {
 
 interface PacketStats {
   count: number;
+  startSeconds: number;
+  keyframeSeconds: number[];
   durationSeconds: number;
   stoppedAtLimit: boolean;
 }
@@ -195,14 +206,16 @@ async function measurePackets(ffprobe: string, args: string[], o: { timeoutMs: n
   let rest = '';
   let stoppedAtLimit = false;
   let tooMany = false;
+  const keyframes: number[] = [];
   const onLine = (line: string) => {
     if (!line) return;
-    const [ptsText, dtsText, durText] = line.split(',');
+    const [ptsText, dtsText, durText, flags] = line.split(',');
     const pts = Number(ptsText && ptsText !== 'N/A' ? ptsText : dtsText);
     count++;
     if (!Number.isFinite(pts)) return;
     const dur = Number(durText);
     first = Math.min(first, pts);
+    if (flags?.includes('K') && ptsText && ptsText !== 'N/A') keyframes.push(pts);
     lastStart = Math.max(lastStart, pts);
     end = Math.max(end, pts + (Number.isFinite(dur) && dur > 0 ? dur : 0));
   };
@@ -232,10 +245,10 @@ async function measurePackets(ffprobe: string, args: string[], o: { timeoutMs: n
   if (result.stopped === 'abort') throw abortError();
   if (tooMany) throw VideoRejectedError.invalid('too many frames');
   if (result.stopped && result.stopped !== 'consumer') throw VideoRejectedError.invalid(`packet scan stopped (${result.stopped})`);
-  if (count === 0 || !Number.isFinite(first)) return { count, durationSeconds: 0, stoppedAtLimit };
+  if (count === 0 || !Number.isFinite(first)) return { count, durationSeconds: 0, stoppedAtLimit, startSeconds: 0, keyframeSeconds: [] };
   // Packets without a duration: the last frame lasts one average frame interval.
   if (end <= lastStart && count > 1) end = lastStart + (lastStart - first) / (count - 1);
-  return { count, durationSeconds: Math.max(0, end - first), stoppedAtLimit };
+  return { count, durationSeconds: Math.max(0, end - first), stoppedAtLimit, startSeconds: first, keyframeSeconds: keyframes.sort((a, b) => a - b) };
 }
 
 function rotationOf(s: FfprobeStream): 0 | 90 | 180 | 270 {

@@ -26,10 +26,12 @@ import { pipeFrames, yuv420pBytes, type FrameFilterFactory } from './frame-pipe.
 import { ffmpegBinaries, ffmpegCapabilities } from './ffmpeg-binaries.js';
 import { MAX_SOURCE_SIDE, abortError, assertAcceptable, probeVideo, type ProbeResult } from './probe-video.js';
 import { runProcess, type RunResult } from './run-process.js';
+import { planSource, type FrameRange } from './source-frames.js';
 import { VideoRejectedError } from './video-rejected-error.js';
 
 export { VideoRejectedError } from './video-rejected-error.js';
-export { probeVideo, type ProbeResult } from './probe-video.js';
+export { probeVideo, assertAcceptable, type ProbeResult } from './probe-video.js';
+export { planSegments, type FrameRange } from './source-frames.js';
 
 export interface ProcessVideoOptions {
   /** Path of the uploaded file (untrusted). */
@@ -48,6 +50,20 @@ export interface ProcessVideoOptions {
    * the thumbnail. Without it, one ffmpeg process does everything.
    */
   frameFilter?: FrameFilterFactory;
+  /** The source's probe when the caller already made it (the job, to choose segments); else processVideo probes. */
+  probe?: ProbeResult;
+}
+
+export interface ProcessSegmentOptions extends ProcessVideoOptions {
+  /** The probe of the whole source, made once by whoever planned the segments. */
+  probe: ProbeResult;
+  /** The segment's tour frames; `first` a multiple of CLIP_FRAMES so its clips are the whole video's clips. */
+  range: FrameRange;
+}
+
+export interface ProcessSegmentResult extends Omit<ProcessVideoResult, 'thumbnailPath'> {
+  /** Only the segment with the tour's first frames makes the thumbnail. */
+  thumbnailPath: string | null;
 }
 
 export interface ProcessedClip {
@@ -102,10 +118,33 @@ export async function processVideo(opts: ProcessVideoOptions): Promise<ProcessVi
   await removeOutputs(workDir);
   try {
     report(0, PROGRESS_TEXT.checking);
-    const probe = await probeVideo(opts.input, { signal });
+    const probe = opts.probe ?? (await probeVideo(opts.input, { signal }));
     assertAcceptable(probe);
     report(PROBE_SHARE, PROGRESS_TEXT.processing);
-    const result = await transcode(opts, probe, report);
+    const result = await transcode(opts, probe, report, { first: 0 });
+    report(1, PROGRESS_TEXT.done);
+    return { ...result, thumbnailPath: result.thumbnailPath! };
+  } catch (err) {
+    if (createdDir) await rm(workDir, { recursive: true, force: true });
+    else await removeOutputs(workDir);
+    throw err;
+  }
+}
+
+/**
+ * One segment of a long video (tour frames `range`): its clips, numbered from 0, are exactly the whole video's clips
+ * `range.first / CLIP_FRAMES` onwards; the thumbnail comes with the segment holding THUMBNAIL_FRAME. Same bounds,
+ * progress (0–1 for this segment), cleanup and errors as processVideo; the probe is the caller's.
+ */
+export async function processVideoSegment(opts: ProcessSegmentOptions): Promise<ProcessSegmentResult> {
+  const { workDir } = opts;
+  const report = makeReporter(opts.onProgress);
+  const createdDir = !existsSync(workDir);
+  await mkdir(workDir, { recursive: true });
+  await removeOutputs(workDir);
+  try {
+    report(0, PROGRESS_TEXT.processing);
+    const result = await transcode(opts, opts.probe, report, opts.range);
     report(1, PROGRESS_TEXT.done);
     return result;
   } catch (err) {
@@ -130,37 +169,35 @@ function makeReporter(onProgress: ProcessVideoOptions['onProgress']): Reporter {
   };
 }
 
-async function transcode(opts: ProcessVideoOptions, probe: ProbeResult, report: Reporter): Promise<ProcessVideoResult> {
+async function transcode(opts: ProcessVideoOptions, probe: ProbeResult, report: Reporter, range: FrameRange): Promise<ProcessSegmentResult> {
   const { workDir, signal } = opts;
   const { ffmpeg } = ffmpegBinaries();
   const caps = ffmpegCapabilities();
   if (!caps.libx264) throw new Error('This ffmpeg has no libx264 encoder');
   const portrait = probe.portrait;
-  const maxFrames = Math.ceil(probe.durationSeconds * CLIP_FPS) + CLIP_FRAMES;
-  const graph = buildFilterGraph({
-    stream: `0:${probe.streamIndex}`,
-    portrait,
-    colour: probe.colour,
-    toneMap: caps.toneMap,
-    thumbnail: true,
-  });
+  const source = planSource(probe, range);
+  const wantThumbnail = range.first <= THUMBNAIL_FRAME;
+  const videoFrames = Math.ceil(probe.durationSeconds * CLIP_FPS);
+  const rangeFrames = Math.max(0, Math.min(range.end ?? videoFrames, videoFrames) - range.first);
+  const maxFrames = (range.end !== undefined ? range.end - range.first : rangeFrames) + CLIP_FRAMES;
+  const graphInput = { stream: `0:${probe.streamIndex}`, portrait, colour: probe.colour, toneMap: caps.toneMap, ...source.graph };
   const highList = join(workDir, 'high.csv');
   const lowList = join(workDir, 'low.csv');
   const thumbnailPath = join(workDir, 'thumbnail.jpg');
   const input = [
     '-max_alloc', String(1024 ** 3),
     '-protocol_whitelist', 'file', '-f', probe.demuxer, ...probe.inputArgs,
-    '-max_pixels', String(MAX_SOURCE_SIDE * MAX_SOURCE_SIDE), '-i', `file:${opts.input}`,
+    ...source.inputArgs, '-max_pixels', String(MAX_SOURCE_SIDE * MAX_SOURCE_SIDE), '-i', `file:${opts.input}`, ...source.outputArgs,
   ];
   const outputs = [
     '-map_metadata', '-1', '-map_chapters', '-1',
     '-map', '[high]', ...x264Args(RENDITIONS.high), '-fps_mode', 'passthrough', ...segmentArgs(maxFrames, highList), join(workDir, 'high-%05d.mp4'),
     '-map', '[low]', ...x264Args(RENDITIONS.low), '-fps_mode', 'passthrough', ...segmentArgs(maxFrames, lowList), join(workDir, 'low-%05d.mp4'),
-    '-map', '[thumb]', '-frames:v', '1', '-q:v', '3', '-update', '1', thumbnailPath,
+    ...(wantThumbnail ? ['-map', '[thumb]', '-frames:v', '1', '-q:v', '3', '-update', '1', thumbnailPath] : []),
   ];
   const progressArgs = ['-nostats', '-progress', 'pipe:1', '-stats_period', '0.5'];
 
-  const expectedUs = probe.durationSeconds * 1e6;
+  const expectedUs = Math.max(1, rangeFrames / CLIP_FPS) * 1e6;
   let lastOutUs = -1;
   let buffered = '';
   let touchEncoder = () => undefined as void;
@@ -181,7 +218,7 @@ async function transcode(opts: ProcessVideoOptions, probe: ProbeResult, report: 
   };
   const limits = {
     // Generous: 600 s of 4K60 HEVC decodes slowly in software; the stall watchdog catches real hangs much sooner.
-    timeoutMs: 120_000 + probe.durationSeconds * 10_000,
+    timeoutMs: 120_000 + (rangeFrames / CLIP_FPS) * 10_000,
     stallMs: opts.stallTimeoutMs ?? 120_000,
     maxOutputBytes: 32 * 1024 ** 2,
     maxMemoryBytes: TRANSCODE_MEMORY_BYTES,
@@ -190,8 +227,10 @@ async function transcode(opts: ProcessVideoOptions, probe: ProbeResult, report: 
 
   let result: RunResult;
   let changed: ReadonlySet<number> | undefined;
-  if (!opts.frameFilter) {
-    const graph = buildFilterGraph({ stream: `0:${probe.streamIndex}`, portrait, colour: probe.colour, toneMap: caps.toneMap, thumbnail: true });
+  // A rotated source goes through the raw frame pipe too: with the rotation done in our graph (-noautorotate), ffmpeg
+  // 5.1 would copy the source's display matrix onto the clips (and no option removes it), turning them a second time.
+  if (!opts.frameFilter && probe.rotation === 0) {
+    const graph = buildFilterGraph({ ...graphInput, thumbnail: wantThumbnail });
     const run = runProcess(ffmpeg, ['-hide_banner', '-nostdin', '-v', 'error', ...progressArgs, ...input, '-filter_complex', graph, ...outputs], { ...limits, signal, onStdout: onProgressOutput });
     touchEncoder = run.touch;
     result = await run.done;
@@ -202,18 +241,18 @@ async function transcode(opts: ProcessVideoOptions, probe: ProbeResult, report: 
     const both = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
     const decoder = runProcess(ffmpeg, [
       '-hide_banner', '-nostdin', '-v', 'error', '-nostats', ...input,
-      '-filter_complex', buildNormaliseGraph({ stream: `0:${probe.streamIndex}`, portrait, colour: probe.colour, toneMap: caps.toneMap }),
+      '-filter_complex', buildNormaliseGraph(graphInput),
       '-map', '[out]', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', 'pipe:1',
     ], { ...limits, signal: both, rawStdout: true });
     const encoder = runProcess(ffmpeg, [
       '-hide_banner', '-v', 'error', ...progressArgs,
       '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${hi.width}x${hi.height}`, '-framerate', String(CLIP_FPS), '-i', 'pipe:0',
-      '-filter_complex', buildSplitGraph(portrait, true), ...outputs,
+      '-filter_complex', buildSplitGraph(portrait, wantThumbnail), ...outputs,
     ], { ...limits, signal: both, stdin: true, onStdout: onProgressOutput });
     touchEncoder = encoder.touch;
-    const filter = opts.frameFilter(hi);
+    const filter = opts.frameFilter?.(hi);
     const piped = await pipeFrames({ decoder, encoder, frameBytes: yuv420pBytes(hi.width, hi.height), filter, stop: () => stop.abort() });
-    changed = filter.changed;
+    changed = filter?.changed;
     if (signal?.aborted) throw abortError();
     const { encoded } = piped;
     if (piped.encoderGone || encoded.stopped || encoded.code !== 0) throw new Error(`encoder failed (${encoded.stopped ?? encoded.code}): ${tail(encoded.stderr)}`);
@@ -252,23 +291,23 @@ async function transcode(opts: ProcessVideoOptions, probe: ProbeResult, report: 
     }
   }
   // The thumbnail shows an unchanged frame (no blur box on the card): the one nearest THUMBNAIL_FRAME, later first.
-  const thumbFrame = changed?.has(THUMBNAIL_FRAME) ? unchangedNear(changed, THUMBNAIL_FRAME, clips.reduce((n, c) => n + c.frameCount, 0)) : -1;
+  const thumbFrame = wantThumbnail && changed?.has(THUMBNAIL_FRAME) ? unchangedNear(changed, THUMBNAIL_FRAME, clips.reduce((n, c) => n + c.frameCount, 0)) : -1;
   if (thumbFrame >= 0) {
     const k = Math.floor(thumbFrame / CLIP_FRAMES);
     await thumbnailFromClip(clips[k]!.highPath, thumbnailPath, portrait, signal, thumbFrame - k * CLIP_FRAMES);
-  } else if (!existsSync(thumbnailPath)) await thumbnailFromClip(clips[0]!.highPath, thumbnailPath, portrait, signal);
+  } else if (wantThumbnail && !existsSync(thumbnailPath)) await thumbnailFromClip(clips[0]!.highPath, thumbnailPath, portrait, signal);
 
   const size = async (paths: string[]) => (await Promise.all(paths.map((p) => stat(p)))).reduce((s, st) => s + st.size, 0);
   const hi = renditionSize(RENDITIONS.high, portrait);
   return {
     clips,
-    thumbnailPath,
+    thumbnailPath: wantThumbnail ? thumbnailPath : null,
     videoInfo: {
       width: hi.width,
       height: hi.height,
       fullSize: await size(clips.map((c) => c.highPath)),
       mediumSize: await size(clips.map((c) => c.lowPath)),
-      smallSize: await size([thumbnailPath]),
+      smallSize: wantThumbnail ? await size([thumbnailPath]) : 0,
     },
     fps: CLIP_FPS,
     durationSeconds: probe.durationSeconds,
