@@ -14,6 +14,7 @@ import { useSnackbar } from '../../ui/snackbar.js';
 import { ApiKeyCreateMutation, ApiKeyRevokeMutation } from './developers-operations.js';
 import { DEVELOPER_TEXTS, apiKeySchema, dateOnly, dateTime, serverField } from './developer-rules.js';
 import { SecretField } from './secret-field.js';
+import { useFocusAfterRemoval } from './use-focus-after-removal.js';
 
 export interface ApiKey {
   id: string;
@@ -96,6 +97,7 @@ export function ApiKeysSection({ keys, onChanged }: { keys: readonly ApiKey[]; o
   const [, revoke] = useMutation(ApiKeyRevokeMutation);
   const notify = useSnackbar();
   const heading = useRef<HTMLHeadingElement>(null);
+  const focus = useFocusAfterRemoval(heading, (id) => keys.some((k) => k.id === id));
 
   const confirmRevoke = async () => {
     if (!revoking) return;
@@ -106,11 +108,10 @@ export function ApiKeysSection({ keys, onChanged }: { keys: readonly ApiKey[]; o
       setFailure(describeFailure(r.error));
       return;
     }
+    focus.removed(revoking.id);
     setRevoking(null);
     notify('success', DEVELOPER_TEXTS.keyRevoked);
     onChanged();
-    // The Revoke button that opened the dialog is gone with its key: focus the section instead.
-    heading.current?.focus();
   };
 
   return (
@@ -148,25 +149,27 @@ export function ApiKeysSection({ keys, onChanged }: { keys: readonly ApiKey[]; o
         </ul>
       )}
       <CreateKeyDialog open={creating} onClose={() => setCreating(false)} onCreated={onChanged} />
-      <Dialog
-        open={!!revoking}
-        label="Revoke API key"
-        onClose={() => setRevoking(null)}
-        persistent={busy}
-        footer={
-          <>
-            <SlButton onClick={() => setRevoking(null)}>Cancel</SlButton>
-            <SlButton variant="danger" loading={busy} onClick={() => void confirmRevoke()}>
-              Revoke
-            </SlButton>
-          </>
-        }
-      >
-        <p>
-          Revoke the key “{revoking?.name}” ({revoking?.prefix}…)? Every integration using it is refused at once. This cannot be undone.
-        </p>
-        <FormFailure failure={failure} />
-      </Dialog>
+      <div ref={focus.wrapper}>
+        <Dialog
+          open={!!revoking}
+          label="Revoke API key"
+          onClose={() => setRevoking(null)}
+          persistent={busy}
+          footer={
+            <>
+              <SlButton onClick={() => setRevoking(null)}>Cancel</SlButton>
+              <SlButton variant="danger" loading={busy} onClick={() => void confirmRevoke()}>
+                Revoke
+              </SlButton>
+            </>
+          }
+        >
+          <p>
+            Revoke the key “{revoking?.name}” ({revoking?.prefix}…)? Every integration using it is refused at once. This cannot be undone.
+          </p>
+          <FormFailure failure={failure} />
+        </Dialog>
+      </div>
     </section>
   );
 }

@@ -22,6 +22,7 @@ import { DEVELOPER_TEXTS, eventLabel } from './developer-rules.js';
 import { DeliveryLog, type DeliveryLogHandle } from './delivery-log.js';
 import { EndpointDialog, type Endpoint } from './endpoint-dialog.js';
 import { SecretField } from './secret-field.js';
+import { useFocusAfterRemoval } from './use-focus-after-removal.js';
 
 function RotateDialog({ endpoint, onClose }: { endpoint: Endpoint | null; onClose: () => void }) {
   const [, rotate] = useMutation(WebhookEndpointRotateSecretMutation);
@@ -189,6 +190,7 @@ export function WebhooksSection({ endpoints, onChanged }: { endpoints: readonly 
   const [, remove] = useMutation(WebhookEndpointDeleteMutation);
   const notify = useSnackbar();
   const heading = useRef<HTMLHeadingElement>(null);
+  const focus = useFocusAfterRemoval(heading, (id) => endpoints.some((e) => e.id === id));
 
   const confirmDelete = async () => {
     if (!deleting) return;
@@ -196,10 +198,10 @@ export function WebhooksSection({ endpoints, onChanged }: { endpoints: readonly 
     const r = await remove({ id: deleting.id });
     setBusy(false);
     if (r.error) return setFailure(describeFailure(r.error));
+    focus.removed(deleting.id);
     setDeleting(null);
     notify('success', DEVELOPER_TEXTS.endpointDeleted);
     onChanged();
-    heading.current?.focus();
   };
 
   return (
@@ -235,23 +237,25 @@ export function WebhooksSection({ endpoints, onChanged }: { endpoints: readonly 
       )}
       <EndpointDialog open={!!editing} endpoint={editing?.endpoint ?? null} onClose={() => setEditing(null)} onSaved={onChanged} />
       <RotateDialog endpoint={rotating} onClose={() => setRotating(null)} />
-      <Dialog
-        open={!!deleting}
-        label="Delete endpoint"
-        onClose={() => setDeleting(null)}
-        persistent={busy}
-        footer={
-          <>
-            <SlButton onClick={() => setDeleting(null)}>Cancel</SlButton>
-            <SlButton variant="danger" loading={busy} onClick={() => void confirmDelete()}>
-              Delete
-            </SlButton>
-          </>
-        }
-      >
-        <p>Delete the endpoint {deleting?.url}? Roomwalk stops sending it events and its delivery log is deleted with it.</p>
-        <FormFailure failure={failure} />
-      </Dialog>
+      <div ref={focus.wrapper}>
+        <Dialog
+          open={!!deleting}
+          label="Delete endpoint"
+          onClose={() => setDeleting(null)}
+          persistent={busy}
+          footer={
+            <>
+              <SlButton onClick={() => setDeleting(null)}>Cancel</SlButton>
+              <SlButton variant="danger" loading={busy} onClick={() => void confirmDelete()}>
+                Delete
+              </SlButton>
+            </>
+          }
+        >
+          <p>Delete the endpoint {deleting?.url}? Roomwalk stops sending it events and its delivery log is deleted with it.</p>
+          <FormFailure failure={failure} />
+        </Dialog>
+      </div>
     </section>
   );
 }
