@@ -36,21 +36,25 @@ async function startRealServer() {
   // Later lines answer commands (one at a time): see player-tours.ts.
   let queue = Promise.resolve();
   const command = (cmd) => {
-    const sent = queue.then(() => new Promise((resolveAck) => {
-      lines.once('line', (line) => resolveAck(JSON.parse(line)));
-      child.stdin.write(`${JSON.stringify(cmd)}\n`);
-    }));
+    const sent = queue.then(
+      () =>
+        new Promise((resolveAck) => {
+          lines.once('line', (line) => resolveAck(JSON.parse(line)));
+          child.stdin.write(`${JSON.stringify(cmd)}\n`);
+        }),
+    );
     queue = sent.catch(() => undefined);
     return sent;
   };
   return {
     ...ready,
     command,
-    stop: () => new Promise((done) => {
-      if (child.exitCode !== null) return done();
-      child.once('exit', () => done());
-      child.stdin.end();
-    }),
+    stop: () =>
+      new Promise((done) => {
+        if (child.exitCode !== null) return done();
+        child.once('exit', () => done());
+        child.stdin.end();
+      }),
   };
 }
 const consoleBySession = new Map();
@@ -104,7 +108,10 @@ export default {
           return { body: `<!doctype html><script>parent.postMessage(${JSON.stringify({ type, frameIndex })}, '*');parent.postMessage({type:'host-frame-done'}, '*');</script>`, type: 'html' };
         }
         if (ctx.path === '/__server.js') {
-          return { body: `export const SERVER = ${JSON.stringify(server.url)}; export const SERVER_TOURS = ${JSON.stringify(server.tours)}; export const OWNER_TOKEN = ${JSON.stringify(server.token)}; export const BRANDED_TOKEN = ${JSON.stringify(server.brandedToken)};`, type: 'js' };
+          return {
+            body: `export const SERVER = ${JSON.stringify(server.url)}; export const SERVER_TOURS = ${JSON.stringify(server.tours)}; export const OWNER_TOKEN = ${JSON.stringify(server.token)}; export const BRANDED_TOKEN = ${JSON.stringify(server.brandedToken)};`,
+            type: 'js',
+          };
         }
         if (ctx.path === '/__stub.js') {
           return { body: `export const STUB = ${JSON.stringify(stub.origin)}; export const TOURS = ${JSON.stringify(TOURS)};`, type: 'js' };

@@ -51,7 +51,23 @@ function testVideo(): string {
   const file = path.join(dir, 'embed-11s-v1.mp4');
   if (fs.existsSync(file)) return file;
   const tmp = `${file}.${process.pid}.tmp.mp4`;
-  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=11', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', tmp]);
+  execFileSync('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=1280x720:rate=30:duration=11',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    tmp,
+  ]);
   fs.renameSync(tmp, file);
   return file;
 }
@@ -63,10 +79,17 @@ export async function makeRealTour(base: string): Promise<RealTour> {
   await gql(base, 'mutation($input: UserRegisterInput!) { userRegister(input: $input) { id } }', {
     input: { username: email, password, name: 'Emma', surname: 'Embed', acceptedTerms: true, turnstileToken: DEV_TURNSTILE_TOKEN },
   });
-  const link = await poll(async () => {
-    const mails = (await (await fetch(`${base}/dev/outbox.json`)).json()) as Array<{ to_address: string; links: string[] }>;
-    return mails.filter((m) => m.to_address.toLowerCase() === email).flatMap((m) => m.links).find((l) => /\/account\/activate\?token=/.test(l));
-  }, 'the activation mail', 15_000);
+  const link = await poll(
+    async () => {
+      const mails = (await (await fetch(`${base}/dev/outbox.json`)).json()) as Array<{ to_address: string; links: string[] }>;
+      return mails
+        .filter((m) => m.to_address.toLowerCase() === email)
+        .flatMap((m) => m.links)
+        .find((l) => /\/account\/activate\?token=/.test(l));
+    },
+    'the activation mail',
+    15_000,
+  );
   await gql(base, 'mutation($t: String!) { userActivation(token: $t) { id } }', { t: new URL(link).searchParams.get('token') });
   const login = await fetch(`${base}/oauth/token`, {
     method: 'POST',
@@ -87,11 +110,20 @@ export async function makeRealTour(base: string): Promise<RealTour> {
   if (put.status !== 200) throw new Error(`upload answered ${put.status}`);
   const submitted = await gql<{ fileSubmitPreSignedUpload: { tourId: string } }>(base, 'mutation($key: String!) { fileSubmitPreSignedUpload(input: { key: $key }) { tourId } }', { key: p.key }, token);
   const tourId = submitted.fileSubmitPreSignedUpload.tourId;
-  const tour = await poll(async () => {
-    const d = await gql<{ tour: { status: { status: string }; logs: unknown; clips: Array<{ frameCount: number }> } }>(base, 'query($id: ID!) { tour(tourID: $id) { status { status } logs { status error } clips { frameCount } } }', { id: tourId }, token);
-    if (d.tour.status.status === 'FAILED') throw new Error(`processing failed: ${JSON.stringify(d.tour.logs)}`);
-    return d.tour.status.status === 'PROCESSED' ? d.tour : null;
-  }, 'the tour to be processed', 150_000);
+  const tour = await poll(
+    async () => {
+      const d = await gql<{ tour: { status: { status: string }; logs: unknown; clips: Array<{ frameCount: number }> } }>(
+        base,
+        'query($id: ID!) { tour(tourID: $id) { status { status } logs { status error } clips { frameCount } } }',
+        { id: tourId },
+        token,
+      );
+      if (d.tour.status.status === 'FAILED') throw new Error(`processing failed: ${JSON.stringify(d.tour.logs)}`);
+      return d.tour.status.status === 'PROCESSED' ? d.tour : null;
+    },
+    'the tour to be processed',
+    150_000,
+  );
   await gql(base, 'mutation($input: MarkerSaveInput!) { markerSave(input: $input) { id } }', { input: { tourId, name: 'Kitchen', frameIndex: KITCHEN_FRAME, isFastTravel: true } }, token);
   return { tourId, totalFrames: tour.clips.reduce((n, c) => n + c.frameCount, 0) };
 }

@@ -66,10 +66,13 @@ function state(scope: Scope): Promise<PlayerState | null> {
 async function showsFrame(scope: Scope, frame: number): Promise<PlayerState> {
   let last: PlayerState | null = null;
   await expect
-    .poll(async () => {
-      last = await state(scope);
-      return last && last.total > 0 && last.frame === frame && last.colours > 20;
-    }, { message: `the player shows frame ${frame}`, timeout: 60_000 })
+    .poll(
+      async () => {
+        last = await state(scope);
+        return last && last.total > 0 && last.frame === frame && last.colours > 20;
+      },
+      { message: `the player shows frame ${frame}`, timeout: 60_000 },
+    )
     .toBe(true);
   return last!;
 }
@@ -105,12 +108,20 @@ test.beforeAll(async () => {
   const pages: Record<string, () => string> = {
     '/script-tag.html': () => listingPage('Script tag', fill(s.scriptTag, vars())),
     '/iframe.html': () =>
-      listingPage('Iframe', `${fill(s.drivenIframe, vars())}\n<script>\nconst lines = ${JSON.stringify(fill(s.hostMessages, vars()).split('\n'))};\nwindow.driveHost = (kind) => new Function(lines[0] + '\\n' + lines[kind === 'scroll' ? 1 : 2])();\n</script>`),
+      listingPage(
+        'Iframe',
+        `${fill(s.drivenIframe, vars())}\n<script>\nconst lines = ${JSON.stringify(fill(s.hostMessages, vars()).split('\n'))};\nwindow.driveHost = (kind) => new Function(lines[0] + '\\n' + lines[kind === 'scroll' ? 1 : 2])();\n</script>`,
+      ),
     '/lazy.html': () => listingPage('Lazy', `<div style="height:3000px">Listing details</div>\n${fill(s.scriptTag, vars())}`),
     '/eager.html': () => listingPage('Eager', `<div style="height:3000px">Listing details</div>\n${fill(s.scriptTag, vars()).replace('<tour-player ', '<tour-player loading="eager" ')}`),
-    '/examples/script-tag.html': () => fs.readFileSync(path.join(REPO, 'examples/script-tag.html'), 'utf8').replaceAll('http://localhost:4000', PRODUCT).replaceAll('tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7d10', tour.tourId),
+    '/examples/script-tag.html': () =>
+      fs.readFileSync(path.join(REPO, 'examples/script-tag.html'), 'utf8').replaceAll('http://localhost:4000', PRODUCT).replaceAll('tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7d10', tour.tourId),
     '/examples/iframe.html': () =>
-      fs.readFileSync(path.join(REPO, 'examples/iframe.html'), 'utf8').replaceAll('http://localhost:4000', PRODUCT).replaceAll('http://localhost:8080', site.origin).replaceAll('tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7d10', tour.tourId),
+      fs
+        .readFileSync(path.join(REPO, 'examples/iframe.html'), 'utf8')
+        .replaceAll('http://localhost:4000', PRODUCT)
+        .replaceAll('http://localhost:8080', site.origin)
+        .replaceAll('tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7d10', tour.tourId),
     '/react/index.html': () => fs.readFileSync(path.join(REPO, 'examples/react/index.html'), 'utf8'),
   };
   const reactBundle = await buildReactExample();
@@ -132,7 +143,12 @@ test('(a) the script tag on another site: frames, host messages, fast travel, no
     await page.goto(`${site.origin}/script-tag.html`);
     // The host page drives the element with window messages from its own origin.
     await page.locator('tour-player').evaluate((el) => el.setAttribute('host-events', ''));
-    await drive(page, (kind) => page.evaluate(([k, f]) => window.postMessage({ type: k === 'scroll' ? 'roomwalk_scroll' : 'roomwalk_marker', frameIndex: f }, location.origin), [kind, kind === 'scroll' ? 12 : KITCHEN_FRAME] as const));
+    await drive(page, (kind) =>
+      page.evaluate(([k, f]) => window.postMessage({ type: k === 'scroll' ? 'roomwalk_scroll' : 'roomwalk_marker', frameIndex: f }, location.origin), [
+        kind,
+        kind === 'scroll' ? 12 : KITCHEN_FRAME,
+      ] as const),
+    );
     expect(errors).toEqual([]);
     await context.close();
   }
@@ -163,7 +179,15 @@ test('(b) the iframe plays with third-party storage blocked', async () => {
     await page.goto(`${site.origin}/iframe.html`);
     const frame = await playerFrame(page);
     // The setting is in force: the frame's storage throws.
-    expect(await frame.evaluate(() => { try { return String(window.localStorage.length >= 0); } catch (e) { return (e as Error).name; } })).toBe('SecurityError');
+    expect(
+      await frame.evaluate(() => {
+        try {
+          return String(window.localStorage.length >= 0);
+        } catch (e) {
+          return (e as Error).name;
+        }
+      }),
+    ).toBe('SecurityError');
     await drive(frame, (kind) => page.evaluate((k) => (window as unknown as { driveHost(k: string): void }).driveHost(k), kind));
     expect(errors).toEqual([]);
   } finally {
@@ -179,7 +203,12 @@ test('(c) the bundled React example on another site: frames, its Kitchen button,
   const errors = watchErrors(page);
   await page.goto(`${site.origin}/react/index.html?tourId=${encodeURIComponent(tour.tourId)}&api=${encodeURIComponent(PRODUCT)}`);
   await page.locator('tour-player').evaluate((el) => el.setAttribute('host-events', ''));
-  await drive(page, (kind) => page.evaluate(([k, f]) => window.postMessage({ type: k === 'scroll' ? 'roomwalk_scroll' : 'roomwalk_marker', frameIndex: f }, location.origin), [kind, kind === 'scroll' ? 12 : KITCHEN_FRAME] as const));
+  await drive(page, (kind) =>
+    page.evaluate(([k, f]) => window.postMessage({ type: k === 'scroll' ? 'roomwalk_scroll' : 'roomwalk_marker', frameIndex: f }, location.origin), [
+      kind,
+      kind === 'scroll' ? 12 : KITCHEN_FRAME,
+    ] as const),
+  );
   await page.evaluate(() => window.postMessage({ type: 'roomwalk_scroll', frameIndex: 12 }, location.origin));
   await showsFrame(page, 12);
   await page.getByRole('button', { name: 'Go to the kitchen' }).click();

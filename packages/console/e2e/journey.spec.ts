@@ -27,7 +27,11 @@ test.afterAll(async () => context?.close());
 
 /** Marks the running step fixme when the server answered NOT_AVAILABLE_YET (its feature has not landed). */
 async function fixmeIfNotAvailable(p: Page, feature: string): Promise<void> {
-  const notYet = await p.getByText(ERROR_TEXTS.notAvailableYet).first().isVisible().catch(() => false);
+  const notYet = await p
+    .getByText(ERROR_TEXTS.notAvailableYet)
+    .first()
+    .isVisible()
+    .catch(() => false);
   test.fixme(notYet, `server answers NOT_AVAILABLE_YET for ${feature}`);
 }
 
@@ -84,7 +88,8 @@ async function expectUncovered(p: Page) {
       for (const e of Array.from(document.querySelectorAll('main h1, main h2, main h3, main p, main dt, main dd, main li, main a, main sl-button, main button, main .card'))) {
         if (e === feedback || e.contains(feedback) || feedback.contains(e)) continue;
         const r = box(e);
-        if (r.width && r.height && r.left < f.right && f.left < r.right && r.top < f.bottom && f.top < r.bottom) out.push(`Feedback covers <${e.localName}> "${(e.textContent ?? '').trim().slice(0, 40)}"`);
+        if (r.width && r.height && r.left < f.right && f.left < r.right && r.top < f.bottom && f.top < r.bottom)
+          out.push(`Feedback covers <${e.localName}> "${(e.textContent ?? '').trim().slice(0, 40)}"`);
       }
     }
     return out;
@@ -98,7 +103,11 @@ async function expectSnackbarClear(p: Page) {
   if (!snack || snack.height === 0) return;
   const s = { left: snack.x, top: snack.y, right: snack.x + snack.width, bottom: snack.y + snack.height };
   for (const target of ['main h1', 'main .page-actions']) {
-    const b = await p.locator(target).first().boundingBox().catch(() => null);
+    const b = await p
+      .locator(target)
+      .first()
+      .boundingBox()
+      .catch(() => null);
     if (!b) continue;
     expect(overlaps(s, { left: b.x, top: b.y, right: b.x + b.width, bottom: b.y + b.height }), `snackbar over ${target}`).toBe(false);
   }
@@ -141,7 +150,10 @@ test('public screens: login, sign-up with terms, password reset, legal pages, no
   await screen(page, 'password-reset-request');
   await page.goto('/password/reset?token=abc');
   await screen(page, 'password-reset');
-  for (const [route, name] of [['/terms', 'terms'], ['/privacy', 'privacy']] as const) {
+  for (const [route, name] of [
+    ['/terms', 'terms'],
+    ['/privacy', 'privacy'],
+  ] as const) {
     await page.goto(route);
     await screen(page, name);
   }
@@ -350,7 +362,13 @@ test('download both reports in both formats', async () => {
       if (report === 'Tours By Company' && format === 'csv') await screen(page, 'reports-dialog');
       const download = page.waitForEvent('download', { timeout: 15_000 });
       await box.getByRole('button', { name: 'Download' }).click();
-      const outcome = await Promise.race([download.then((d) => d), page.getByText(ERROR_TEXTS.notAvailableYet).waitFor().then(() => null)]);
+      const outcome = await Promise.race([
+        download.then((d) => d),
+        page
+          .getByText(ERROR_TEXTS.notAvailableYet)
+          .waitFor()
+          .then(() => null),
+      ]);
       if (!outcome) await fixmeIfNotAvailable(page, 'reports');
       const file = await outcome!.path();
       const bytes = fs.readFileSync(file);

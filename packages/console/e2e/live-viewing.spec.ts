@@ -67,9 +67,11 @@ test.beforeAll(async () => {
   agent.on('pageerror', (e) => console.error('agent pageerror:', e.message));
   visitor.on('pageerror', (e) => console.error('visitor pageerror:', e.message));
   // The agent's graphql-ws socket: know when the tourLeadCreated subscription is on before the visitor acts.
-  agent.on('websocket', (ws) => ws.on('framesent', ({ payload }) => {
-    if (String(payload).includes('tourLeadCreated')) subscribed = true;
-  }));
+  agent.on('websocket', (ws) =>
+    ws.on('framesent', ({ payload }) => {
+      if (String(payload).includes('tourLeadCreated')) subscribed = true;
+    }),
+  );
 });
 
 test.afterAll(async () => {
@@ -146,7 +148,10 @@ test('the visitor asks for the agent, the agent is told, joins, and both see vid
   await expect(goLive).toBeVisible({ timeout: 30_000 });
   await goLive.click();
 
-  for (const [who, p] of [['agent', agent], ['visitor', visitor]] as const) {
+  for (const [who, p] of [
+    ['agent', agent],
+    ['visitor', visitor],
+  ] as const) {
     await expect.poll(async () => (await panelState(p)).remotePlaying, { message: `${who} sees the other's video`, timeout: 45_000 }).toBe(true);
     const t0 = (await panelState(p)).remoteTime;
     await expect.poll(async () => (await panelState(p)).remoteTime, { message: `${who}'s remote video advances`, timeout: 10_000 }).toBeGreaterThan(t0);

@@ -22,18 +22,21 @@ const EDIT: string = (TOURS as Record<string, string>).edit!;
 /** Sends the element's tour and marker calls to the stub (with its test token); everything else to the real server. */
 async function routeTourCalls(target: Page | BrowserContext) {
   // The player asks for its tour by GET /query?query=… when signed out (cacheable), by POST otherwise.
-  await target.route((url) => url.pathname === '/query', async (route) => {
-    const req = route.request();
-    const search = new URL(req.url()).search;
-    const body = req.method() === 'GET' ? decodeURIComponent(search) : (req.postData() ?? '');
-    if ((req.method() !== 'POST' && req.method() !== 'GET') || !/tour\(tourID|marker(Save|Update|Delete)/.test(body) || /PlayerViewer/.test(body)) return route.continue();
-    const headers = { ...req.headers() };
-    if (headers.authorization) headers.authorization = 'Bearer test-token';
-    const res = await route.fetch({ url: `${stub.origin}/query${req.method() === 'GET' ? search : ''}`, headers });
-    // The stub's clip and thumbnail URLs, made same-origin (see stubContext).
-    const body2 = (await res.text()).replaceAll(stub.origin, `${new URL(req.url()).origin}/__stub`);
-    await route.fulfill({ response: res, body: body2 });
-  });
+  await target.route(
+    (url) => url.pathname === '/query',
+    async (route) => {
+      const req = route.request();
+      const search = new URL(req.url()).search;
+      const body = req.method() === 'GET' ? decodeURIComponent(search) : (req.postData() ?? '');
+      if ((req.method() !== 'POST' && req.method() !== 'GET') || !/tour\(tourID|marker(Save|Update|Delete)/.test(body) || /PlayerViewer/.test(body)) return route.continue();
+      const headers = { ...req.headers() };
+      if (headers.authorization) headers.authorization = 'Bearer test-token';
+      const res = await route.fetch({ url: `${stub.origin}/query${req.method() === 'GET' ? search : ''}`, headers });
+      // The stub's clip and thumbnail URLs, made same-origin (see stubContext).
+      const body2 = (await res.text()).replaceAll(stub.origin, `${new URL(req.url()).origin}/__stub`);
+      await route.fulfill({ response: res, body: body2 });
+    },
+  );
 }
 
 /**
@@ -54,7 +57,9 @@ async function stubContext(browser: Browser): Promise<BrowserContext> {
 const player = (p: Page) => p.locator('tour-player');
 const drawer = (p: Page) => player(p).locator('tour-markers-drawer');
 async function ready(p: Page) {
-  await expect.poll(() => player(p).evaluate((el: HTMLElement & { loadedFrameCount?: number; totalFrames?: number }) => (el.totalFrames ?? 0) > 0 && el.loadedFrameCount === el.totalFrames), { timeout: 60_000 }).toBe(true);
+  await expect
+    .poll(() => player(p).evaluate((el: HTMLElement & { loadedFrameCount?: number; totalFrames?: number }) => (el.totalFrames ?? 0) > 0 && el.loadedFrameCount === el.totalFrames), { timeout: 60_000 })
+    .toBe(true);
 }
 async function canvasHash(p: Page): Promise<string> {
   return player(p).evaluate((el) => {
@@ -84,7 +89,9 @@ test('/playerext logged out: fast travel changes the canvas; the menu offers Exi
   await p.goto(`/playerext?tourId=${MAIN}&hiRes=false&debugPlayer=true&hostEventEnabled=true`);
   await ready(p);
   const el = player(p);
-  expect(await el.evaluate((e: HTMLElement & { mode: string; hiRes: boolean; debug: boolean; hostEvents: boolean; liveViewing: boolean }) => [e.mode, e.hiRes, e.debug, e.hostEvents, e.liveViewing])).toEqual(['external', false, true, true, false]);
+  expect(
+    await el.evaluate((e: HTMLElement & { mode: string; hiRes: boolean; debug: boolean; hostEvents: boolean; liveViewing: boolean }) => [e.mode, e.hiRes, e.debug, e.hostEvents, e.liveViewing]),
+  ).toEqual(['external', false, true, true, false]);
   await openDrawer(p);
   const before = await canvasHash(p);
   await drawer(p).getByRole('button', { name: 'Bedroom', exact: true }).click();
@@ -111,7 +118,12 @@ test('the player ends above the cookie banner until a choice is made, then fills
   const banner = p.getByRole('region', { name: 'Cookie consent' });
   await expect(banner).toBeVisible();
   const bannerTop = (await banner.boundingBox())!.y;
-  await expect.poll(async () => { const b = (await p.locator('main.player-page').boundingBox())!; return Math.round(b.y + b.height); }).toBe(Math.round(bannerTop));
+  await expect
+    .poll(async () => {
+      const b = (await p.locator('main.player-page').boundingBox())!;
+      return Math.round(b.y + b.height);
+    })
+    .toBe(Math.round(bannerTop));
   // The drag control is not covered: a click at its centre reaches the player, not the banner.
   const joystick = player(p).locator('[part="joystick"]');
   const j = (await joystick.boundingBox())!;
@@ -119,7 +131,12 @@ test('the player ends above the cookie banner until a choice is made, then fills
   expect(await p.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.closest('tour-player') !== null, [j.x + j.width / 2, j.y + j.height / 2])).toBe(true);
   await banner.getByRole('button', { name: 'Decline' }).click();
   await expect(banner).toBeHidden();
-  await expect.poll(async () => { const b = (await p.locator('main.player-page').boundingBox())!; return Math.round(b.y + b.height); }).toBe(800);
+  await expect
+    .poll(async () => {
+      const b = (await p.locator('main.player-page').boundingBox())!;
+      return Math.round(b.y + b.height);
+    })
+    .toBe(800);
   await context.close();
 });
 
@@ -154,7 +171,10 @@ test('the editor: add three markers, rename one, delete one; preview and edit me
   await routeTourCalls(p);
   const email = `editor-${Date.now().toString(36)}@example.com`;
   const reg = await p.request.post('/query', {
-    data: { query: 'mutation($input: UserRegisterInput!) { userRegister(input: $input) { id } }', variables: { input: { username: email, password: 'Walkthrough1', name: 'Eddie', surname: 'Editor', acceptedTerms: true, turnstileToken: DEV_TURNSTILE_TOKEN } } },
+    data: {
+      query: 'mutation($input: UserRegisterInput!) { userRegister(input: $input) { id } }',
+      variables: { input: { username: email, password: 'Walkthrough1', name: 'Eddie', surname: 'Editor', acceptedTerms: true, turnstileToken: DEV_TURNSTILE_TOKEN } },
+    },
   });
   expect(reg.ok()).toBe(true);
   await p.goto(pathOf(await mailLink(p, email, /\/account\/activate\?token=/)));
@@ -173,7 +193,10 @@ test('the editor: add three markers, rename one, delete one; preview and edit me
   for (const [i, name] of ['Foyer', 'Pantry', 'Garage'].entries()) {
     await player(p).evaluate((e: HTMLElement & { goToFrame(n: number): Promise<void> }, n) => e.goToFrame(n), Math.floor(((i + 1) * total) / 5) + 3);
     if (await drawer(p).getByRole('button', { name: 'Add', exact: true }).isVisible()) await drawer(p).getByRole('button', { name: 'Add', exact: true }).click();
-    await drawer(p).getByRole('listitem').filter({ hasText: new RegExp(`^${name}$`) }).click();
+    await drawer(p)
+      .getByRole('listitem')
+      .filter({ hasText: new RegExp(`^${name}$`) })
+      .click();
     await expect(drawer(p).getByRole('button', { name, exact: true })).toBeVisible();
   }
   await drawer(p).getByRole('button', { name: 'Rename Pantry' }).click();

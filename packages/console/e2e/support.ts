@@ -27,7 +27,10 @@ export async function screen(page: Page, name: string): Promise<void> {
     return;
   }
   const original = page.viewportSize() ?? DESKTOP;
-  for (const [label, size] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+  for (const [label, size] of [
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ] as const) {
     await page.setViewportSize(size);
     await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${label}.png`), fullPage: true });
   }
@@ -43,7 +46,13 @@ export async function checkA11y(page: Page, name: string): Promise<void> {
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
     const r = await axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => `${JSON.stringify(n.target)} ${JSON.stringify((n as unknown as { any?: Array<{ data?: unknown }> }).any?.[0]?.data ?? "")}`).slice(0, 3) }));
+    return r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        targets: v.nodes.map((n) => `${JSON.stringify(n.target)} ${JSON.stringify((n as unknown as { any?: Array<{ data?: unknown }> }).any?.[0]?.data ?? '')}`).slice(0, 3),
+      }));
   });
   expect(violations, `axe violations on ${name}`).toEqual([]);
   await checkShadowButtonContrast(page, name);
@@ -59,7 +68,10 @@ export async function checkShadowButtonContrast(page: Page, name: string): Promi
     const rgba = (c: string): [number, number, number, number] => {
       const m = c.match(/rgba?\(([^)]+)\)/);
       if (!m) return [0, 0, 0, 0];
-      const p = m[1]!.split(/[ ,/]+/).filter(Boolean).map(Number);
+      const p = m[1]!
+        .split(/[ ,/]+/)
+        .filter(Boolean)
+        .map(Number);
       return [p[0]!, p[1]!, p[2]!, p[3] ?? 1];
     };
     const lum = ([r, g, b]: number[]) => {
@@ -69,7 +81,7 @@ export async function checkShadowButtonContrast(page: Page, name: string): Promi
       };
       return 0.2126 * f(r!) + 0.7152 * f(g!) + 0.0722 * f(b!);
     };
-    const parentOf = (el: Element): Element | null => el.parentElement ?? ((el.getRootNode() as ShadowRoot).host ?? null);
+    const parentOf = (el: Element): Element | null => el.parentElement ?? (el.getRootNode() as ShadowRoot).host ?? null;
     const backdrop = (el: Element): number[] => {
       // Composites translucent layers over the first opaque one (white at the top of the page).
       const layers: number[][] = [];
@@ -123,7 +135,10 @@ export async function mailLink(page: Page, to: string, pattern: RegExp): Promise
       async () => {
         const res = await page.request.get('/dev/outbox.json');
         const mails = (await res.json()) as OutboxMail[];
-        found = mails.filter((m) => m.to_address.toLowerCase() === to.toLowerCase()).flatMap((m) => m.links).find((l) => pattern.test(l));
+        found = mails
+          .filter((m) => m.to_address.toLowerCase() === to.toLowerCase())
+          .flatMap((m) => m.links)
+          .find((l) => pattern.test(l));
         return found;
       },
       { message: `mail to ${to} with a link matching ${pattern}`, timeout: 15_000 },

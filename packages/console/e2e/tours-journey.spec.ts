@@ -171,7 +171,11 @@ const player = (p: Page) => p.locator('tour-player');
 const drawer = (p: Page) => player(p).locator('tour-markers-drawer');
 
 async function waitForFrames(p: Page) {
-  await expect.poll(() => player(p).evaluate((el: HTMLElement & { loadedFrameCount?: number; totalFrames?: number }) => (el.loadedFrameCount ?? 0) > 0 && el.loadedFrameCount === el.totalFrames), { timeout: 60_000 }).toBe(true);
+  await expect
+    .poll(() => player(p).evaluate((el: HTMLElement & { loadedFrameCount?: number; totalFrames?: number }) => (el.loadedFrameCount ?? 0) > 0 && el.loadedFrameCount === el.totalFrames), {
+      timeout: 60_000,
+    })
+    .toBe(true);
 }
 
 /** The canvas pixels (every 4th pixel of every 4th row, RGB), to compare before and after a fast travel. */
@@ -180,10 +184,11 @@ async function canvasPixels(p: Page): Promise<number[]> {
     const c = el.shadowRoot!.querySelector('canvas')!;
     const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
     const out: number[] = [];
-    for (let y = 0; y < c.height; y += 4) for (let x = 0; x < c.width; x += 4) {
-      const i = (y * c.width + x) * 4;
-      out.push(d[i]!, d[i + 1]!, d[i + 2]!);
-    }
+    for (let y = 0; y < c.height; y += 4)
+      for (let x = 0; x < c.width; x += 4) {
+        const i = (y * c.width + x) * 4;
+        out.push(d[i]!, d[i + 1]!, d[i + 2]!);
+      }
     return out;
   });
 }
@@ -214,7 +219,10 @@ test('open the editor, add three markers, rename one, delete one', async () => {
     if (name === 'Kitchen') kitchenFrame = frame;
     await player(page).evaluate((el: HTMLElement & { goToFrame(n: number): Promise<void> }, n) => el.goToFrame(n), frame);
     await drawer(page).getByRole('button', { name: 'Add', exact: true }).click();
-    await drawer(page).getByRole('listitem').filter({ hasText: new RegExp(`^${name}$`) }).click();
+    await drawer(page)
+      .getByRole('listitem')
+      .filter({ hasText: new RegExp(`^${name}$`) })
+      .click();
     await expect(drawer(page).getByRole('button', { name, exact: true })).toBeVisible();
     if (await drawer(page).getByRole('button', { name: 'Close', exact: true }).isVisible()) await drawer(page).getByRole('button', { name: 'Close', exact: true }).click();
   }

@@ -17,7 +17,10 @@ for (const file of initial) initialBytes += gz(file);
 const all = fs.readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.js'));
 let allBytes = 0;
 for (const f of all) allBytes += gz(`assets/${f}`);
-const cssBytes = fs.readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.css')).reduce((s, f) => s + gz(`assets/${f}`), 0);
+const cssBytes = fs
+  .readdirSync(path.join(dist, 'assets'))
+  .filter((f) => f.endsWith('.css'))
+  .reduce((s, f) => s + gz(`assets/${f}`), 0);
 
 console.log(`Initial JS: ${kb(initialBytes)} KB gzip in ${initial.size} file(s) (budget ${BUDGET_KB} KB); all JS ${kb(allBytes)} KB gzip in ${all.length} chunks; CSS ${kb(cssBytes)} KB gzip.`);
 if (initialBytes > BUDGET_KB * 1024) {

@@ -3,7 +3,8 @@
 const raf = () => new Promise((r) => requestAnimationFrame(r));
 
 function readFrame(canvas, ctx) {
-  const sx = canvas.width / 1280, sy = canvas.height / 720;
+  const sx = canvas.width / 1280,
+    sy = canvas.height / 720;
   const y = Math.floor(20 * sy);
   const row = ctx.getImageData(0, y, Math.ceil(640 * sx), 1).data;
   let n = 0;
@@ -11,7 +12,8 @@ function readFrame(canvas, ctx) {
     const x = Math.floor((40 * k + 20) * sx);
     if (row[x * 4] * 0.3 + row[x * 4 + 1] * 0.59 + row[x * 4 + 2] * 0.11 > 128) n |= 1 << k;
   }
-  const bx = Math.floor((1240 / 1280) * canvas.width), by = Math.floor((680 / 720) * canvas.height);
+  const bx = Math.floor((1240 / 1280) * canvas.width),
+    by = Math.floor((680 / 720) * canvas.height);
   const d = ctx.getImageData(bx - 2, by - 2, 5, 5).data;
   let white = 0;
   for (let i = 0; i < d.length; i += 4) if (d[i] > 225 && d[i + 1] > 225 && d[i + 2] > 225) white++;
@@ -24,12 +26,20 @@ const loafs = [];
 try {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
-      loafs.push({ d: Math.round(e.duration), block: Math.round(e.blockingDuration), render: Math.round(e.renderStart ? e.startTime + e.duration - e.renderStart : 0),
-        scripts: e.scripts.map((s) => `${s.invoker}:${Math.round(s.duration)}`).slice(0, 3) });
+      loafs.push({
+        d: Math.round(e.duration),
+        block: Math.round(e.blockingDuration),
+        render: Math.round(e.renderStart ? e.startTime + e.duration - e.renderStart : 0),
+        scripts: e.scripts.map((s) => `${s.invoker}:${Math.round(s.duration)}`).slice(0, 3),
+      });
     }
   }).observe({ type: 'long-animation-frame', buffered: false });
-} catch { /* not supported */ }
-new PerformanceObserver((list) => { for (const e of list.getEntries()) longTasks.push(e.duration); }).observe({ type: 'longtask', buffered: true });
+} catch {
+  /* not supported */
+}
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) longTasks.push(e.duration);
+}).observe({ type: 'longtask', buffered: true });
 
 window.bench = {
   async load(tourId, api, waitBuffered = true) {
@@ -57,7 +67,9 @@ window.bench = {
     await raf();
     longTasks.length = 0;
     loafs.length = 0;
-    let ok = 0, lowShown = 0, stale = 0;
+    let ok = 0,
+      lowShown = 0,
+      stale = 0;
     let expected = start;
     const key = dir > 0 ? 'ArrowRight' : 'ArrowLeft';
     for (let i = 0; i < steps; i++) {
@@ -74,20 +86,33 @@ window.bench = {
 
   /** Programmatic jumps: time to a placeholder from the target's neighbourhood and to the exact 720p frame. */
   async jumps(targets) {
-    const exact = [], placeholder = [], placeholderFrames = [];
+    const exact = [],
+      placeholder = [],
+      placeholderFrames = [];
     for (const t of targets) {
       await raf();
       const t0 = performance.now();
       const done = player.goToFrame(t);
-      let placed = 0, frames = 0, placedAt = 0;
+      let placed = 0,
+        frames = 0,
+        placedAt = 0;
       for (;;) {
         await raf();
         frames++;
         const r = readFrame(canvas, ctx);
         const now = performance.now() - t0;
-        if (!placed && Math.abs(r.frame - t) <= 36) { placed = now; placedAt = frames; }
-        if (r.frame === t && !r.low) { exact.push(now); break; }
-        if (now > 5000) { exact.push(now); break; }
+        if (!placed && Math.abs(r.frame - t) <= 36) {
+          placed = now;
+          placedAt = frames;
+        }
+        if (r.frame === t && !r.low) {
+          exact.push(now);
+          break;
+        }
+        if (now > 5000) {
+          exact.push(now);
+          break;
+        }
       }
       placeholder.push(placed || 5000);
       placeholderFrames.push(placedAt || 999);
@@ -109,7 +134,10 @@ window.bench = {
         await raf();
         const r = readFrame(canvas, ctx);
         const now = performance.now() - t0;
-        if ((r.frame === t && !r.low) || now > 10000) { after.push(Math.max(0, now - anim)); break; }
+        if ((r.frame === t && !r.low) || now > 10000) {
+          after.push(Math.max(0, now - anim));
+          break;
+        }
       }
       while (player.travelStatus !== 'idle' && player.currentFrame !== t) await raf();
       await new Promise((r) => setTimeout(r, 20));
@@ -117,7 +145,9 @@ window.bench = {
     return after;
   },
 
-  async stats() { return player.stats(); },
+  async stats() {
+    return player.stats();
+  },
 
   /** First frame after connect: from append to pixels of frame 0 on the canvas. */
   async firstFrame(tourId, api) {
@@ -148,19 +178,27 @@ window.bench = {
   /** Baseline: the same scrub through a <video> seeking currentTime on the source MP4. */
   async videoScrub(src, fps, start, steps, dir) {
     const v = document.createElement('video');
-    v.muted = true; v.crossOrigin = 'anonymous'; v.preload = 'auto'; v.src = src;
-    await new Promise((r, j) => { v.onloadeddata = r; v.onerror = () => j(new Error('video load failed')); });
+    v.muted = true;
+    v.crossOrigin = 'anonymous';
+    v.preload = 'auto';
+    v.src = src;
+    await new Promise((r, j) => {
+      v.onloadeddata = r;
+      v.onerror = () => j(new Error('video load failed'));
+    });
     // Fully buffer the file first so the baseline is not penalised for network.
     const t0 = performance.now();
     while (!(v.buffered.length && v.buffered.end(v.buffered.length - 1) >= v.duration - 0.1) && performance.now() - t0 < 30000) await raf();
     const c = document.createElement('canvas');
-    c.width = 650; c.height = 366;
+    c.width = 650;
+    c.height = 366;
     const cx = c.getContext('2d', { willReadFrequently: true });
     const seeked = new Promise((r) => (v.onseeked = r));
     v.currentTime = (start + 0.5) / fps;
     await Promise.race([seeked, new Promise((r) => setTimeout(r, 5000))]);
     longTasks.length = 0;
-    let ok = 0, expected = start;
+    let ok = 0,
+      expected = start;
     for (let i = 0; i < steps; i++) {
       expected += dir;
       v.currentTime = (expected + 0.5) / fps;

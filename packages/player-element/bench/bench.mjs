@@ -14,9 +14,13 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const sizes = JSON.parse(readFileSync(join(root, 'dist/sizes.json'), 'utf8'));
 
-console.log(`[bench] ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at start`);
+console.log(
+  `[bench] ${cpus().length} cores, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} at start`,
+);
 console.log('[bench] generating tours (cached in .fixtures/)...');
-let t = Date.now();
+const t = Date.now();
 generateTour('bench-60s', { seconds: 60, detail: true, source: true });
 generateTour('bench-10min', { seconds: 600, detail: true });
 console.log(`[bench] tours ready in ${((Date.now() - t) / 1000).toFixed(1)} s`);
@@ -63,7 +67,10 @@ try {
   let longest = 0;
   let jumpStats;
   let travelStats;
-  for (const [label, id, start] of [['60 s', IDS.short, 10], ['10 min', IDS.long, 3000]]) {
+  for (const [label, id, start] of [
+    ['60 s', IDS.short, 10],
+    ['10 min', IDS.long, 3000],
+  ]) {
     const info = await page.evaluate((id, api) => window.bench.load(id, api), id, stub.origin);
     console.log(`[bench] ${label} tour: ${info.total} frames, canvas ${info.canvas.join('x')}`);
     const fwd = await page.evaluate((s) => window.bench.scrub(s, 600, 1), start);
@@ -83,7 +90,12 @@ try {
       jumpStats = await page.evaluate((t) => window.bench.jumps(t), targets);
       console.log(`[bench] jumps done (target frame: ms to the exact frame) ${targets.map((t, i) => `${t}:${Math.round(jumpStats.exact[i])}`).join(' ')}`);
       travelStats = await page.evaluate((t) => window.bench.travels(t), targets.slice(0, 20));
-      console.log(`[bench] travels done (target frame: ms after arrival to the exact frame) ${targets.slice(0, 20).map((t, i) => `${t}:${Math.round(travelStats[i])}`).join(' ')}`);
+      console.log(
+        `[bench] travels done (target frame: ms after arrival to the exact frame) ${targets
+          .slice(0, 20)
+          .map((t, i) => `${t}:${Math.round(travelStats[i])}`)
+          .join(' ')}`,
+      );
     }
     const s = await page.evaluate(() => window.bench.stats());
     console.log(`[bench] ${label} stats: ${JSON.stringify(s)}`);
@@ -101,16 +113,33 @@ try {
   for (const [label, s] of Object.entries(scrubs)) {
     const share = (s.fwd.ok + s.back.ok) / (s.fwd.steps + s.back.steps);
     const bshare = (base.fwd.ok + base.back.ok) / (base.fwd.steps + base.back.steps);
-    line(`continuous scrub, ${label} tour, exact 720p frame within one refresh`, `${(share * 100).toFixed(1)} %`, '>= 95 %', share >= 0.95,
-      `(fwd ${((s.fwd.ok / s.fwd.steps) * 100).toFixed(1)} %, back ${((s.back.ok / s.back.steps) * 100).toFixed(1)} %; 360p shown ${s.fwd.lowShown + s.back.lowShown}, stale ${s.fwd.stale + s.back.stale}) baseline <video> ${(bshare * 100).toFixed(1)} % (${base.fwd.ok + base.back.ok} of ${base.fwd.steps + base.back.steps} steps), ratio ${bshare > 0 ? `${(share / bshare).toFixed(1)}x` : 'unbounded (the <video> was never in time)'}`);
+    line(
+      `continuous scrub, ${label} tour, exact 720p frame within one refresh`,
+      `${(share * 100).toFixed(1)} %`,
+      '>= 95 %',
+      share >= 0.95,
+      `(fwd ${((s.fwd.ok / s.fwd.steps) * 100).toFixed(1)} %, back ${((s.back.ok / s.back.steps) * 100).toFixed(1)} %; 360p shown ${s.fwd.lowShown + s.back.lowShown}, stale ${s.fwd.stale + s.back.stale}) baseline <video> ${(bshare * 100).toFixed(1)} % (${base.fwd.ok + base.back.ok} of ${base.fwd.steps + base.back.steps} steps), ratio ${bshare > 0 ? `${(share / bshare).toFixed(1)}x` : 'unbounded (the <video> was never in time)'}`,
+    );
   }
   const p95 = pct(jumpStats.exact, 95);
   const ph95 = pct(jumpStats.placeholder, 95);
   line('jump to an exact frame (60 s tour), p95', `${p95.toFixed(0)} ms`, '<= 100 ms', p95 <= 100, `(median ${pct(jumpStats.exact, 50).toFixed(0)} ms)`);
   const firstRefresh = jumpStats.placeholderFrames.filter((f) => f <= 1).length / jumpStats.placeholderFrames.length;
-  line('placeholder from the target clip at the first refresh after a jump', `${(firstRefresh * 100).toFixed(0)} % of jumps`, 'all (one refresh)', firstRefresh === 1, `(p95 ${ph95.toFixed(0)} ms, median ${pct(jumpStats.placeholder, 50).toFixed(0)} ms after the call)`);
+  line(
+    'placeholder from the target clip at the first refresh after a jump',
+    `${(firstRefresh * 100).toFixed(0)} % of jumps`,
+    'all (one refresh)',
+    firstRefresh === 1,
+    `(p95 ${ph95.toFixed(0)} ms, median ${pct(jumpStats.placeholder, 50).toFixed(0)} ms after the call)`,
+  );
   const tr95 = pct(travelStats, 95);
-  line('fast travel (animated): exact 720p frame after arrival, p95', `${tr95.toFixed(0)} ms`, '<= 100 ms', tr95 <= 100, `(median ${pct(travelStats, 50).toFixed(0)} ms; the destination decodes while the travel animates)`);
+  line(
+    'fast travel (animated): exact 720p frame after arrival, p95',
+    `${tr95.toFixed(0)} ms`,
+    '<= 100 ms',
+    tr95 <= 100,
+    `(median ${pct(travelStats, 50).toFixed(0)} ms; the destination decodes while the travel animates)`,
+  );
   for (const [label, b] of Object.entries(peaks)) line(`peak decoded-frame memory, ${label} tour`, `${mb(b).toFixed(1)} MB`, '<= 150 MB, same for both', b <= 150 * 1024 * 1024);
   line('longest main-thread task while scrubbing', longest ? `${longest.toFixed(0)} ms` : '< 50 ms', '<= 50 ms', longest <= 50, '(Long Tasks API reports tasks over 50 ms)');
 
@@ -124,11 +153,21 @@ try {
   for (let i = 0; i < 3; i++) firsts.push(await slow.evaluate((id, api) => window.bench.firstFrame(id, api), IDS.short, stub.origin));
   await fetch(`${stub.origin}/__shape`, { method: 'POST', body: 'null' });
   const first = Math.max(...firsts);
-  line('first frame after connect on Slow 4G (150 ms, 1.6 Mbps), worst of 3', `${first.toFixed(0)} ms`, '<= 1000 ms', first > 0 && first <= 1000, `(runs ${firsts.map((f) => f.toFixed(0)).join(', ')} ms)`);
+  line(
+    'first frame after connect on Slow 4G (150 ms, 1.6 Mbps), worst of 3',
+    `${first.toFixed(0)} ms`,
+    '<= 1000 ms',
+    first > 0 && first <= 1000,
+    `(runs ${firsts.map((f) => f.toFixed(0)).join(', ')} ms)`,
+  );
 
   line('JavaScript, main thread (gzip)', `${(sizes.mainThreadGzipBytes / 1024).toFixed(1)} KB`, '<= 30 KB', sizes.mainThreadGzipBytes <= 30 * 1024);
   line('JavaScript, all incl. workers (gzip)', `${(sizes.allGzipBytes / 1024).toFixed(1)} KB`, '<= 80 KB', sizes.allGzipBytes <= 80 * 1024);
-  console.log(`\n${results.filter((r) => r.ok).length} of ${results.length} figures within target; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end (the machine is shared)`);
+  console.log(
+    `\n${results.filter((r) => r.ok).length} of ${results.length} figures within target; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} at the end (the machine is shared)`,
+  );
 } finally {
   await browser.close();
   await stub.stop();

@@ -6,7 +6,11 @@ import { parseHostMessage } from './controllers/host-bridge-controller.js';
 
 describe('frame math (tours §9)', () => {
   it('totals clip frame counts minus 1, defaulting unknown counts to 36', () => {
-    const counts = clipFrameCounts([{ index: 1, frameCount: 36 }, { index: 0, frameCount: null }, { index: 2, frameCount: 20 }]);
+    const counts = clipFrameCounts([
+      { index: 1, frameCount: 36 },
+      { index: 0, frameCount: null },
+      { index: 2, frameCount: 20 },
+    ]);
     expect(counts).to.deep.equal([36, 36, 20]);
     expect(totalFrames(counts)).to.equal(91);
     expect(maxScrollableIndex(91)).to.equal(89);

@@ -7,9 +7,7 @@ export interface ClipLike {
 
 /** Frame counts per clip in play order; unknown counts default to 36 (tours §9). */
 export function clipFrameCounts(clips: readonly ClipLike[]): number[] {
-  return [...clips]
-    .sort((a, b) => a.index - b.index)
-    .map((c) => (c.frameCount && c.frameCount > 0 ? c.frameCount : PLAYER.defaultClipFrameCount));
+  return [...clips].sort((a, b) => a.index - b.index).map((c) => (c.frameCount && c.frameCount > 0 ? c.frameCount : PLAYER.defaultClipFrameCount));
 }
 
 /** Total frame count per tours §9: the sum of clip frame counts minus 1. */
@@ -65,11 +63,7 @@ export function travelPlan(from: number, to: number): { steps: number[]; stepMs:
 }
 
 /** Canvas size per tours §9: at most 650 px wide, halved above 640x960 on non-desktop. */
-export function canvasSize(
-  video: { width: number; height: number },
-  box: { width: number; height: number },
-  desktop: boolean,
-): { width: number; height: number } {
+export function canvasSize(video: { width: number; height: number }, box: { width: number; height: number }, desktop: boolean): { width: number; height: number } {
   const aspect = video.width / video.height || 16 / 9;
   let width = Math.min(PLAYER.canvasMaxWidth, box.width);
   let height = width / aspect;

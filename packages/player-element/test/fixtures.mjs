@@ -21,7 +21,34 @@ const fragmented = ['-segment_format', 'mp4', '-segment_format_options', 'movfla
 // The pipeline's encoding (packages/server/src/media/encoding.ts x264Args): CRF 23 under VBV caps of 720 kbps at 720p
 // and 170 kbps at 360p, four slices per 720p frame, closed 12-frame GOPs. The caps bind on the noisy detail of the bench
 // tours, so those clips are as heavy to decode as the pipeline's heaviest.
-const x264 = (preset, maxrate, bframes = 0, slices = 1) => ['-c:v', 'libx264', '-preset', preset, '-profile:v', 'high', '-pix_fmt', 'yuv420p', '-crf', '23', '-maxrate', maxrate, '-bufsize', maxrate.replace(/\d+/, (n) => String(Number(n) * 2)), '-g', String(KEYFRAME_INTERVAL), '-keyint_min', String(KEYFRAME_INTERVAL), '-sc_threshold', '0', '-bf', String(bframes), '-flags', '+cgop', '-slices', String(slices)];
+const x264 = (preset, maxrate, bframes = 0, slices = 1) => [
+  '-c:v',
+  'libx264',
+  '-preset',
+  preset,
+  '-profile:v',
+  'high',
+  '-pix_fmt',
+  'yuv420p',
+  '-crf',
+  '23',
+  '-maxrate',
+  maxrate,
+  '-bufsize',
+  maxrate.replace(/\d+/, (n) => String(Number(n) * 2)),
+  '-g',
+  String(KEYFRAME_INTERVAL),
+  '-keyint_min',
+  String(KEYFRAME_INTERVAL),
+  '-sc_threshold',
+  '0',
+  '-bf',
+  String(bframes),
+  '-flags',
+  '+cgop',
+  '-slices',
+  String(slices),
+];
 
 /**
  * Generates one tour: `seconds` of video at 12 fps. `detail` adds temporal noise over the test
@@ -45,14 +72,31 @@ export function generateTour(name, { seconds, detail = false, width = 1280, heig
     `[l0]scale=${lowW}:${lowH}[l]`;
   const seg = ['-f', 'segment', '-segment_time', String(CLIP_FRAMES / FPS), '-reset_timestamps', '1', ...fragmented];
   const args = [
-    '-nostdin', '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=${FPS}:duration=${seconds}`,
-    '-filter_complex', graph,
-    '-map', '[h]', ...x264(preset, '720k', bframes, 4), ...seg, join(dir, 'high-%04d.mp4'),
-    '-map', '[l]', ...x264(preset, '170k', bframes), ...seg, join(dir, 'low-%04d.mp4'),
+    '-nostdin',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=${width}x${height}:rate=${FPS}:duration=${seconds}`,
+    '-filter_complex',
+    graph,
+    '-map',
+    '[h]',
+    ...x264(preset, '720k', bframes, 4),
+    ...seg,
+    join(dir, 'high-%04d.mp4'),
+    '-map',
+    '[l]',
+    ...x264(preset, '170k', bframes),
+    ...seg,
+    join(dir, 'low-%04d.mp4'),
   ];
   // The source MP4 of the baseline: an ordinary upload-like file (long GOP, B-frames).
-  if (source) args.push('-map', '[s]', '-c:v', 'libx264', '-preset', preset, '-crf', '23', '-maxrate', '3000k', '-bufsize', '6000k', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', join(dir, 'source.mp4'));
+  if (source)
+    args.push('-map', '[s]', '-c:v', 'libx264', '-preset', preset, '-crf', '23', '-maxrate', '3000k', '-bufsize', '6000k', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', join(dir, 'source.mp4'));
   execFileSync('ffmpeg', args, { stdio: 'inherit' });
   const tour = readTour(name);
   writeFileSync(join(dir, 'tour.json'), JSON.stringify(tour));
@@ -62,7 +106,9 @@ export function generateTour(name, { seconds, detail = false, width = 1280, heig
 
 function readTour(name) {
   const dir = join(FIXTURES_DIR, name);
-  const high = readdirSync(dir).filter((f) => /^high-\d+\.mp4$/.test(f)).sort();
+  const high = readdirSync(dir)
+    .filter((f) => /^high-\d+\.mp4$/.test(f))
+    .sort();
   return {
     name,
     clips: high.map((h, index) => ({
@@ -116,12 +162,38 @@ export function generateSourceVideo(name, { seconds = 12, width = 1280, height =
     `[c]crop=${PATCH.width}:${PATCH.height}:0:0,geq=lum='if(mod(Y,2),235,16)':cb=128:cr=128[patch];` +
     `[a][bar]overlay=0:0[ab];[ab][patch]overlay=${px}:${py},format=yuv420p[out]`;
   const tmp = `${file}.${process.pid}.tmp.mp4`;
-  execFileSync('ffmpeg', [
-    '-nostdin', '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=${SOURCE_FPS}:duration=${seconds}`,
-    '-filter_complex', graph, '-map', '[out]',
-    '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '12', '-pix_fmt', 'yuv420p', '-g', '30', '-movflags', '+faststart', tmp,
-  ], { stdio: 'inherit' });
+  execFileSync(
+    'ffmpeg',
+    [
+      '-nostdin',
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc2=size=${width}x${height}:rate=${SOURCE_FPS}:duration=${seconds}`,
+      '-filter_complex',
+      graph,
+      '-map',
+      '[out]',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '12',
+      '-pix_fmt',
+      'yuv420p',
+      '-g',
+      '30',
+      '-movflags',
+      '+faststart',
+      tmp,
+    ],
+    { stdio: 'inherit' },
+  );
   renameSync(tmp, file);
   return file;
 }

@@ -31,7 +31,11 @@ export const brandedToken: string = BRANDED_TOKEN;
 export const sameOriginServer = `${location.origin}/__api`;
 
 /** A GraphQL call to the real server as the tours' owner; throws on errors unless `allowErrors`. */
-export async function ownerGql<T = Record<string, any>>(query: string, variables: Record<string, unknown> = {}, allowErrors = false): Promise<{ data: T; errors?: { message: string; extensions?: { code?: string } }[] }> {
+export async function ownerGql<T = Record<string, any>>(
+  query: string,
+  variables: Record<string, unknown> = {},
+  allowErrors = false,
+): Promise<{ data: T; errors?: { message: string; extensions?: { code?: string } }[] }> {
   const res = await fetch(`${sameOriginServer}/query`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${ownerToken}` },
@@ -50,18 +54,32 @@ export async function serverClips(tourId: string): Promise<{ index: number; fram
   return body.data.tour.clips;
 }
 
-export interface ServerMarker { id: string; name: string; description: string | null; frameIndex: number; isFastTravel: boolean; scrollPosition: number | null; tourId: string }
+export interface ServerMarker {
+  id: string;
+  name: string;
+  description: string | null;
+  frameIndex: number;
+  isFastTravel: boolean;
+  scrollPosition: number | null;
+  tourId: string;
+}
 
 /** A tour's markers as the real server stores them (read as the owner). */
 export async function serverMarkers(tourId: string): Promise<ServerMarker[]> {
-  const r = await ownerGql<{ tour: { markers: ServerMarker[] } }>(`query($id: ID!) { tour(tourID: $id) { markers { id name description frameIndex isFastTravel scrollPosition tourId } } }`, { id: tourId });
+  const r = await ownerGql<{ tour: { markers: ServerMarker[] } }>(`query($id: ID!) { tour(tourID: $id) { markers { id name description frameIndex isFastTravel scrollPosition tourId } } }`, {
+    id: tourId,
+  });
   return r.data.tour.markers;
 }
 
 /** Puts a real tour's markers back to Entrance 0, Kitchen 40, Bedroom 100 through the API (deleting any others). */
 export async function resetServerMarkers(tourId: string): Promise<void> {
   for (const m of await serverMarkers(tourId)) await ownerGql(`mutation($id: ID!) { markerDelete(markerId: $id) { success } }`, { id: m.id });
-  for (const [name, frameIndex] of [['Kitchen', 40], ['Entrance', 0], ['Bedroom', 100]] as const) {
+  for (const [name, frameIndex] of [
+    ['Kitchen', 40],
+    ['Entrance', 0],
+    ['Bedroom', 100],
+  ] as const) {
     await ownerGql(`mutation($input: MarkerSaveInput!) { markerSave(input: $input) { id } }`, { input: { name, frameIndex, tourId, description: '', scrollPosition: 0, isFastTravel: true } });
   }
 }
@@ -93,10 +111,14 @@ export function eventsOf<T extends Event>(target: EventTarget, type: string): T[
 export function once<T extends Event>(target: EventTarget, type: string, timeoutMs = 15_000): Promise<T> {
   return new Promise((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`no ${type} event`)), timeoutMs);
-    target.addEventListener(type, (e) => {
-      clearTimeout(t);
-      resolve(e as T);
-    }, { once: true });
+    target.addEventListener(
+      type,
+      (e) => {
+        clearTimeout(t);
+        resolve(e as T);
+      },
+      { once: true },
+    );
   });
 }
 

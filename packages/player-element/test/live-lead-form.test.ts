@@ -11,9 +11,7 @@ import { cleanup, firstEvent, makePlayer, ownerToken, real, sameOriginServer, se
 /** The tourLeadCreate requests the page sent since the test began, with the real server's answer status. */
 async function leadCalls(): Promise<{ variables: { input: Record<string, unknown> }; status: number | null }[]> {
   const all = (await executeServerCommand('requests-detail')) as { url: string; method: string; body: string | null; status: number | null }[];
-  return all
-    .filter((r) => r.url === `${server}/query` && r.method === 'POST' && r.body?.includes('tourLeadCreate'))
-    .map((r) => ({ variables: JSON.parse(r.body!).variables, status: r.status }));
+  return all.filter((r) => r.url === `${server}/query` && r.method === 'POST' && r.body?.includes('tourLeadCreate')).map((r) => ({ variables: JSON.parse(r.body!).variables, status: r.status }));
 }
 const leadSent = () => until(async () => (await leadCalls())[0], 'tourLeadCreate');
 
@@ -160,11 +158,23 @@ describe('live viewing: start button and lead form', () => {
       muteButton().click();
       await until(() => muteButton().textContent?.trim() === 'Unmute', 'Unmute');
       expect(muteButton().getAttribute('aria-pressed')).to.equal('true');
-      expect(local()!.getAudioTracks().map((t) => t.enabled)).to.deep.equal([false]);
-      expect(local()!.getVideoTracks().map((t) => t.enabled)).to.deep.equal([true]);
+      expect(
+        local()!
+          .getAudioTracks()
+          .map((t) => t.enabled),
+      ).to.deep.equal([false]);
+      expect(
+        local()!
+          .getVideoTracks()
+          .map((t) => t.enabled),
+      ).to.deep.equal([true]);
       cameraButton().click();
       await until(() => cameraButton().textContent?.trim() === 'Camera On', 'Camera On');
-      expect(local()!.getVideoTracks().map((t) => t.enabled)).to.deep.equal([false]);
+      expect(
+        local()!
+          .getVideoTracks()
+          .map((t) => t.enabled),
+      ).to.deep.equal([false]);
       muteButton().click();
       cameraButton().click();
       await until(() => muteButton().textContent?.trim() === 'Mute' && cameraButton().textContent?.trim() === 'Camera Off', 'Mute and Camera Off again');

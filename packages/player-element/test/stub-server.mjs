@@ -41,7 +41,7 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
   /** Visit beacons (POST /tour-visit) since the last reset: { body, contentType }. */
   let visitLog = [];
   let hold = null;
-  let held = [];
+  const held = [];
   /** Changes on every reset, in the clip URLs: a test's clips are not answered by the browser's cache from an earlier test. */
   let epoch = 0;
   const subs = new Set();
@@ -114,15 +114,28 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
     res.end(typeof body === 'string' ? body : JSON.stringify(body));
   };
   const gqlError = (message, code) => ({ data: null, errors: [{ message, extensions: { code } }] });
-  const readBody = (req) => new Promise((resolve) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
+  const readBody = (req) =>
+    new Promise((resolve) => {
+      const chunks = [];
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    });
 
   const handleGraphQL = (body, authorization) => {
     const { query = '', variables = {} } = body;
-    const op = /tourLeadCreate/.test(query) ? 'tourLeadCreate' : /markerSave/.test(query) ? 'markerSave' : /markerUpdate/.test(query) ? 'markerUpdate' : /markerDelete/.test(query) ? 'markerDelete' : /tourGenerateAIMarkers/.test(query) ? 'tourGenerateAIMarkers' : /tour\(/.test(query) ? 'tour' : 'unknown';
+    const op = /tourLeadCreate/.test(query)
+      ? 'tourLeadCreate'
+      : /markerSave/.test(query)
+        ? 'markerSave'
+        : /markerUpdate/.test(query)
+          ? 'markerUpdate'
+          : /markerDelete/.test(query)
+            ? 'markerDelete'
+            : /tourGenerateAIMarkers/.test(query)
+              ? 'tourGenerateAIMarkers'
+              : /tour\(/.test(query)
+                ? 'tour'
+                : 'unknown';
     log.push({ op, variables, authorization: authorization ?? null });
     if (failNext[op]) {
       const f = failNext[op];
@@ -137,7 +150,13 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
       const i = variables.input;
       if (!i?.turnstileToken) return gqlError('Please complete the human check.', 'BAD_USER_INPUT');
       const tourLead = { id: `lead-${++seq}`, name: i.name, surname: i.surname ?? null, email: i.email, contactNumber: i.contactNumber ?? null, leadType: i.leadType, tourId: i.tourId };
-      const viewingSessionRequest = { signalingToken: 'e30.eyJzaWQiOiJzZXNzaW9uLTEifQ.x', rtcToken: null, appId: null, viewingSessionUserId: `viewer-${seq}`, expireTime: new Date(Date.now() + 3_600_000).toISOString() };
+      const viewingSessionRequest = {
+        signalingToken: 'e30.eyJzaWQiOiJzZXNzaW9uLTEifQ.x',
+        rtcToken: null,
+        appId: null,
+        viewingSessionUserId: `viewer-${seq}`,
+        expireTime: new Date(Date.now() + 3_600_000).toISOString(),
+      };
       return { data: { tourLeadCreate: { tourLead, viewingSessionRequest } } };
     }
     if (op !== 'unknown' && authorization !== 'Bearer test-token') return gqlError('Please log in to continue.', 'UNAUTHENTICATED');
@@ -317,10 +336,11 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
   origin = `http://${host}:${server.address().port}`;
   return {
     origin,
-    stop: () => new Promise((resolve) => {
-      for (const c of wss.clients) c.terminate();
-      server.closeAllConnections?.();
-      server.close(() => resolve());
-    }),
+    stop: () =>
+      new Promise((resolve) => {
+        for (const c of wss.clients) c.terminate();
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -102,7 +102,13 @@ function measured(parts: AutocannonResult[], cpu = Number.NaN): Measured {
  * Runs each row for `seconds` in all, in `rounds` slices taken in turn (the order rotating each round), so that a
  * change in the machine's load (shared with other work) falls on every row alike rather than on whichever ran then.
  */
-async function interleaved(run: (o: Record<string, unknown>) => Promise<AutocannonResult>, specs: Record<string, Record<string, unknown>>, seconds: number, rounds: number, pidOf: (url: string) => number | undefined): Promise<Record<string, Measured>> {
+async function interleaved(
+  run: (o: Record<string, unknown>) => Promise<AutocannonResult>,
+  specs: Record<string, Record<string, unknown>>,
+  seconds: number,
+  rounds: number,
+  pidOf: (url: string) => number | undefined,
+): Promise<Record<string, Measured>> {
   const names = Object.keys(specs);
   const parts = new Map<string, AutocannonResult[]>(names.map((n) => [n, []]));
   const cpu = new Map<string, number>(names.map((n) => [n, 0]));
@@ -143,10 +149,26 @@ async function bareServer(): Promise<void> {
     return {
       data: {
         tour: {
-          id: `tour_${t.id}`, title: t.title, description: t.description, thumbnailURL: url(t.thumbnail_key), tourIntroLogoURL: url(t.intro_logo_key ?? (branded ? c.logo_key : null)),
-          tourAccentColor: branded ? c.accent_color : null, listingLink: t.listing_link, views: t.views, status: { status: t.status }, videoInfo: t.video_info,
+          id: `tour_${t.id}`,
+          title: t.title,
+          description: t.description,
+          thumbnailURL: url(t.thumbnail_key),
+          tourIntroLogoURL: url(t.intro_logo_key ?? (branded ? c.logo_key : null)),
+          tourAccentColor: branded ? c.accent_color : null,
+          listingLink: t.listing_link,
+          views: t.views,
+          status: { status: t.status },
+          videoInfo: t.video_info,
           clips: clips.rows.map((c) => ({ id: `clip_${c.id}`, index: c.index, frameCount: c.frame_count, duration: c.duration, highURI: url(c.high_key), lowURI: url(c.low_key) })),
-          markers: markers.rows.map((m) => ({ id: `marker_${m.id}`, name: m.name, description: m.description, tourId: `tour_${t.id}`, scrollPosition: m.scroll_position, frameIndex: m.frame_index, isFastTravel: m.is_fast_travel })),
+          markers: markers.rows.map((m) => ({
+            id: `marker_${m.id}`,
+            name: m.name,
+            description: m.description,
+            tourId: `tour_${t.id}`,
+            scrollPosition: m.scroll_position,
+            frameIndex: m.frame_index,
+            isFastTravel: m.is_fast_travel,
+          })),
           agentProfile: a ? { fullname: [a.name, a.surname].filter(Boolean).join(' '), contactNumber: a.contact_number, email: a.username, profileImageURL: url(a.profile_image_key) } : null,
         },
       },
@@ -161,18 +183,36 @@ async function bareServer(): Promise<void> {
     return {
       data: {
         tour: {
-          id: tourId, title: r.title, description: r.description, thumbnailURL: url(r.thumbnail_key), tourIntroLogoURL: url(r.intro_logo_key ?? (branded ? r.rw_logo_key : null)),
-          tourAccentColor: branded ? r.rw_accent_color : null, listingLink: r.listing_link, views: r.views, status: { status: r.status }, videoInfo: r.video_info,
+          id: tourId,
+          title: r.title,
+          description: r.description,
+          thumbnailURL: url(r.thumbnail_key),
+          tourIntroLogoURL: url(r.intro_logo_key ?? (branded ? r.rw_logo_key : null)),
+          tourAccentColor: branded ? r.rw_accent_color : null,
+          listingLink: r.listing_link,
+          views: r.views,
+          status: { status: r.status },
+          videoInfo: r.video_info,
           clips: (r.rw_clips ?? []).map((c: unknown[]) => ({ id: `clip_${c[0]}`, index: c[1], frameCount: c[2], duration: c[3], highURI: url(c[4] as string), lowURI: url(c[5] as string) })),
           markers: (r.rw_markers ?? []).map((m: unknown[]) => ({ id: `marker_${m[0]}`, name: m[1], description: m[2], tourId, scrollPosition: m[3], frameIndex: m[4], isFastTravel: m[5] })),
-          agentProfile: r.rw_username !== null ? { fullname: [r.rw_name, r.rw_surname].filter(Boolean).join(' '), contactNumber: r.rw_contact_number, email: r.rw_username, profileImageURL: url(r.rw_profile_image_key) } : null,
+          agentProfile:
+            r.rw_username !== null
+              ? { fullname: [r.rw_name, r.rw_surname].filter(Boolean).join(' '), contactNumber: r.rw_contact_number, email: r.rw_username, profileImageURL: url(r.rw_profile_image_key) }
+              : null,
         },
       },
     };
   });
   const address = await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });
   process.stdout.write(`${JSON.stringify({ url: address })}\n`);
-  process.on('SIGTERM', () => void app.close().then(() => pool.end()).then(() => process.exit(0)));
+  process.on(
+    'SIGTERM',
+    () =>
+      void app
+        .close()
+        .then(() => pool.end())
+        .then(() => process.exit(0)),
+  );
 }
 
 // ---------------------------------------------------------------- the run
@@ -204,7 +244,10 @@ async function waitReady(url: string, child: Child): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.proc.exitCode !== null) throw new Error(`server exited:\n${child.lines.join('\n')}`);
-    const ok = await fetch(url).then((r) => r.ok, () => false);
+    const ok = await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     if (Date.now() > deadline) throw new Error(`server not ready:\n${child.lines.join('\n')}`);
     await new Promise((r) => setTimeout(r, 200));
@@ -249,17 +292,45 @@ async function main(): Promise<void> {
     const { openDatabase } = await import('../src/db/database.js');
     const db = await openDatabase({ databaseUrl, dataDir: 'unused' });
     const company = await db.db.insertInto('companies').values({ name: 'Bench Realty' }).returningAll().executeTakeFirstOrThrow();
-    const user = await db.db.insertInto('users').values({ username: 'agent@bench.example', password_hash: null, company_id: company.id, activated_at: new Date() }).returningAll().executeTakeFirstOrThrow();
+    const user = await db.db
+      .insertInto('users')
+      .values({ username: 'agent@bench.example', password_hash: null, company_id: company.id, activated_at: new Date() })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     await db.db.insertInto('user_profiles').values({ user_id: user.id, name: 'Ada', surname: 'Agent', contact_number: '+27 821234567' }).execute();
     const tour = await db.db
       .insertInto('tours')
-      .values({ company_id: company.id, owner_id: user.id, title: 'Sea Point flat', description: 'Three bedrooms, sea view.', status: 'PROCESSED', progress: 100, video_info: JSON.stringify({ width: 1280, height: 720, fullSize: 48_000_000, mediumSize: 14_000_000, smallSize: 60_000 }), fps: 15, clips_version: 1, processing_attempt: 1 })
+      .values({
+        company_id: company.id,
+        owner_id: user.id,
+        title: 'Sea Point flat',
+        description: 'Three bedrooms, sea view.',
+        status: 'PROCESSED',
+        progress: 100,
+        video_info: JSON.stringify({ width: 1280, height: 720, fullSize: 48_000_000, mediumSize: 14_000_000, smallSize: 60_000 }),
+        fps: 15,
+        clips_version: 1,
+        processing_attempt: 1,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await db.db.updateTable('tours').set({ thumbnail_key: `tours/${tour.id}/v1/thumbnail.jpg` }).where('id', '=', tour.id).execute();
+    await db.db
+      .updateTable('tours')
+      .set({ thumbnail_key: `tours/${tour.id}/v1/thumbnail.jpg` })
+      .where('id', '=', tour.id)
+      .execute();
     await db.db
       .insertInto('clips')
-      .values(Array.from({ length: 40 }, (_, i) => ({ tour_id: tour.id, index: i, frame_count: 36, duration: 2.4, high_key: `tours/${tour.id}/v1/clips/${String(i).padStart(4, '0')}-high.mp4`, low_key: `tours/${tour.id}/v1/clips/${String(i).padStart(4, '0')}-low.mp4` })))
+      .values(
+        Array.from({ length: 40 }, (_, i) => ({
+          tour_id: tour.id,
+          index: i,
+          frame_count: 36,
+          duration: 2.4,
+          high_key: `tours/${tour.id}/v1/clips/${String(i).padStart(4, '0')}-high.mp4`,
+          low_key: `tours/${tour.id}/v1/clips/${String(i).padStart(4, '0')}-low.mp4`,
+        })),
+      )
       .execute();
     await db.db
       .insertInto('markers')
@@ -272,8 +343,16 @@ async function main(): Promise<void> {
     // BENCH_CPU_PROF=<dir>: the API node writes a V8 CPU profile there on exit (read it with bench/cpu-top.ts).
     const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)] : [];
     api = startChild([...prof, 'src/index.ts'], {
-      NODE_ENV: 'production', ROLE: 'api', HOST: '127.0.0.1', PORT: String(apiPort), PUBLIC_URL: apiUrl, DATABASE_URL: databaseUrl,
-      DATA_DIR: dataDir, JWT_SECRET: randomBytes(24).toString('hex'), LOG_LEVEL: 'warn', RATE_LIMIT_DISABLED: 'true',
+      NODE_ENV: 'production',
+      ROLE: 'api',
+      HOST: '127.0.0.1',
+      PORT: String(apiPort),
+      PUBLIC_URL: apiUrl,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      JWT_SECRET: randomBytes(24).toString('hex'),
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_DISABLED: 'true',
     });
     const bareProf = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF, 'bare')] : [];
     bare = startChild([...bareProf, fileURLToPath(import.meta.url), '--bare'], { DATABASE_URL: databaseUrl, PORT: String(barePort), PUBLIC_URL: apiUrl });
@@ -286,10 +365,20 @@ async function main(): Promise<void> {
     const viaGraphql = strip((await (await fetch(`${apiUrl}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json()) as never);
     const viaBare = strip((await (await fetch(`http://127.0.0.1:${barePort}/bare/tour/${tour.id}`)).json()) as never);
     const canon = (v: unknown): unknown =>
-      Array.isArray(v) ? v.map(canon) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => x.localeCompare(y)).map(([k, x]) => [k, canon(x)])) : v;
-    if (JSON.stringify(canon(viaGraphql)) !== JSON.stringify(canon(viaBare))) throw new Error(`the bare route answers different data:\n${JSON.stringify(canon(viaGraphql))}\n${JSON.stringify(canon(viaBare))}`);
+      Array.isArray(v)
+        ? v.map(canon)
+        : v && typeof v === 'object'
+          ? Object.fromEntries(
+              Object.entries(v)
+                .sort(([x], [y]) => x.localeCompare(y))
+                .map(([k, x]) => [k, canon(x)]),
+            )
+          : v;
+    if (JSON.stringify(canon(viaGraphql)) !== JSON.stringify(canon(viaBare)))
+      throw new Error(`the bare route answers different data:\n${JSON.stringify(canon(viaGraphql))}\n${JSON.stringify(canon(viaBare))}`);
     const viaBare1 = strip((await (await fetch(`http://127.0.0.1:${barePort}/bare1/tour/${tour.id}`)).json()) as never);
-    if (JSON.stringify(canon(viaGraphql)) !== JSON.stringify(canon(viaBare1))) throw new Error(`the one-statement bare route answers different data:\n${JSON.stringify(canon(viaGraphql))}\n${JSON.stringify(canon(viaBare1))}`);
+    if (JSON.stringify(canon(viaGraphql)) !== JSON.stringify(canon(viaBare1)))
+      throw new Error(`the one-statement bare route answers different data:\n${JSON.stringify(canon(viaGraphql))}\n${JSON.stringify(canon(viaBare1))}`);
 
     let graphqlErrors = 0;
     const gqlRequest = {
@@ -339,12 +428,20 @@ async function main(): Promise<void> {
       bare1: { url: bare1Url },
     };
     const pidOf = (url: string) => (url.startsWith(apiUrl) ? api!.proc.pid : bare!.proc.pid);
-    const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+    const load = () =>
+      os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ');
     if (process.env.BENCH_MISSES_ONLY) {
       // Profiling a miss (with BENCH_CPU_PROF): the uncached GET and the bare routes only (the API node idles in theirs).
       const r = await interleaved(run, { uncached: specs.uncached!, bare: specs.bare!, bare1: specs.bare1! }, SECONDS, ROUNDS, pidOf);
-      const u = r.uncached!, b5 = r.bare!, b1 = r.bare1!;
-      console.log(`GET /query uncached (misses): ${u.rps.toFixed(0)} req/s, ${u.cpuUs.toFixed(0)} µs CPU/req; bare (5 statements) ${b5.rps.toFixed(0)} req/s, ${b5.cpuUs.toFixed(0)} µs CPU/req, ratio ${(u.rps / b5.rps).toFixed(2)}; bare (1 statement) ${b1.rps.toFixed(0)} req/s, ${b1.cpuUs.toFixed(0)} µs CPU/req, ratio ${(u.rps / b1.rps).toFixed(2)} (load ${load()})`);
+      const u = r.uncached!,
+        b5 = r.bare!,
+        b1 = r.bare1!;
+      console.log(
+        `GET /query uncached (misses): ${u.rps.toFixed(0)} req/s, ${u.cpuUs.toFixed(0)} µs CPU/req; bare (5 statements) ${b5.rps.toFixed(0)} req/s, ${b5.cpuUs.toFixed(0)} µs CPU/req, ratio ${(u.rps / b5.rps).toFixed(2)}; bare (1 statement) ${b1.rps.toFixed(0)} req/s, ${b1.cpuUs.toFixed(0)} µs CPU/req, ratio ${(u.rps / b1.rps).toFixed(2)} (load ${load()})`,
+      );
       return;
     }
     const loadBefore = load();
@@ -366,7 +463,9 @@ async function main(): Promise<void> {
     const ratio = (m: Measured) => m.rps / base;
     const uncachedRatio = gu!.rps / b!.rps;
     console.log(`ratios to bare (5 statements, the issue's baseline): POST ${(g!.rps / b!.rps).toFixed(2)}, GET uncached ${uncachedRatio.toFixed(2)}, GET cached ${(gc!.rps / b!.rps).toFixed(2)}`);
-    console.log(`ratios to the faster bare route (throughput): POST ${ratio(g!).toFixed(2)}, GET uncached ${ratio(gu!).toFixed(2)} (to the same 1 statement: ${(gu!.rps / b1!.rps).toFixed(2)}, not a target), GET cached ${ratio(gc!).toFixed(2)}, GET 304 ${ratio(g304!).toFixed(2)}`);
+    console.log(
+      `ratios to the faster bare route (throughput): POST ${ratio(g!).toFixed(2)}, GET uncached ${ratio(gu!).toFixed(2)} (to the same 1 statement: ${(gu!.rps / b1!.rps).toFixed(2)}, not a target), GET cached ${ratio(gc!).toFixed(2)}, GET 304 ${ratio(g304!).toFixed(2)}`,
+    );
     const uncachedOk = uncachedRatio >= 0.8;
     const cachedOk = ratio(gc!) >= 3 && ratio(g304!) >= 3;
     console.log(`target uncached ≥ 0.8 × bare (5 statements): ${uncachedOk ? 'met' : 'MISSED'}; cached ≥ 3 × the faster bare route (200 and 304): ${cachedOk ? 'met' : 'MISSED'}`);
@@ -379,7 +478,9 @@ async function main(): Promise<void> {
     graphqlErrors = 0;
     const before = errorLines(api.lines).length;
     const s = await run({ url: apiUrl, requests: [getCached], duration: SUSTAIN_SECONDS, overallRate: RATE, connections: Math.max(CONNECTIONS, 20) });
-    const fivexx = Object.entries(s.statusCodeStats ?? {}).filter(([code]) => code.startsWith('5')).reduce((n, [, v]) => n + v.count, 0);
+    const fivexx = Object.entries(s.statusCodeStats ?? {})
+      .filter(([code]) => code.startsWith('5'))
+      .reduce((n, [, v]) => n + v.count, 0);
     const logged = errorLines(api.lines).slice(before);
     console.log(row(`sustained GET ${SUSTAIN_SECONDS} s at ${RATE} req/s`, measured([s])));
     console.log(`  total ${s.requests.total} requests, 5xx ${fivexx}, timeouts ${s.timeouts}, GraphQL errors ${graphqlErrors}, server error logs ${logged.length}`);

@@ -7,13 +7,25 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }
-interface Profile { nodes: Node[]; samples: number[]; timeDeltas: number[] }
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+}
+interface Profile {
+  nodes: Node[];
+  samples: number[];
+  timeDeltas: number[];
+}
 
 const arg = process.argv[2];
 if (!arg) throw new Error('usage: cpu-top.ts <profile or dir> [count]');
 const file = fs.statSync(arg).isDirectory()
-  ? fs.readdirSync(arg).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(arg, f)).sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0]!
+  ? fs
+      .readdirSync(arg)
+      .filter((f) => f.endsWith('.cpuprofile'))
+      .map((f) => path.join(arg, f))
+      .sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0]!
   : arg;
 const count = Number(process.argv[3] ?? 25);
 const p = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;

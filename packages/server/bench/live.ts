@@ -108,7 +108,16 @@ async function bareRelay(): Promise<{ room: Room; close: () => Promise<void> }> 
 async function startNode(dataDir: string, databaseUrl: string | undefined, jwtSecret: string): Promise<App> {
   const config = loadConfig(
     { NODE_ENV: 'production' },
-    { PORT: 0, HOST: '127.0.0.1', DATA_DIR: databaseUrl ? dataDir : 'memory://', LOG_LEVEL: 'error', JWT_SECRET: jwtSecret, ROLE: 'api', ICE_SERVERS: '[]', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+    {
+      PORT: 0,
+      HOST: '127.0.0.1',
+      DATA_DIR: databaseUrl ? dataDir : 'memory://',
+      LOG_LEVEL: 'error',
+      JWT_SECRET: jwtSecret,
+      ROLE: 'api',
+      ICE_SERVERS: '[]',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    },
   );
   if (!databaseUrl) config.DATA_DIR = 'memory://';
   const app = await buildApp({ config });
@@ -120,7 +129,11 @@ async function startNode(dataDir: string, databaseUrl: string | undefined, jwtSe
 async function seedRoom(app: App, hostBase: string, viewerBase: string): Promise<Room> {
   const db = app.services.db;
   const company = await db.insertInto('companies').values({ name: 'Bench' }).returningAll().executeTakeFirstOrThrow();
-  const user = await db.insertInto('users').values({ username: `bench-${randomBytes(4).toString('hex')}@example.com`, password_hash: null, company_id: company.id, activated_at: new Date() }).returningAll().executeTakeFirstOrThrow();
+  const user = await db
+    .insertInto('users')
+    .values({ username: `bench-${randomBytes(4).toString('hex')}@example.com`, password_hash: null, company_id: company.id, activated_at: new Date() })
+    .returningAll()
+    .executeTakeFirstOrThrow();
   const tour = await db.insertInto('tours').values({ company_id: company.id, owner_id: user.id, title: 'Bench', status: 'PROCESSED' }).returning(['id']).executeTakeFirstOrThrow();
   const expires = new Date(Date.now() + 3600_000);
   const session = await liveDb(db).insertInto('viewing_sessions').values({ tour_id: tour.id, lead_id: null, created_by: user.id, expires_at: expires }).returning(['id']).executeTakeFirstOrThrow();
@@ -166,7 +179,11 @@ async function main() {
   results.push({ what: 'sync latency p95, one node', ok: p95 <= TARGET_P95_MS, detail: `${p95.toFixed(2)} ms` });
   const fan = await runRooms(() => seedRoom(single, base, base), FANOUT_VIEWERS, FANOUT_MESSAGES, FANOUT_INTERVAL_MS);
   const fanP95 = report(`Roomwalk, one node: ${FANOUT_VIEWERS} viewers in 6-socket rooms`, fan, FANOUT_VIEWERS, FANOUT_MESSAGES, bareFan);
-  results.push({ what: `${FANOUT_VIEWERS} viewers, one node: lost / out of order`, ok: fan.lost === 0 && fan.outOfOrder === 0, detail: `${fan.lost} / ${fan.outOfOrder} of ${FANOUT_VIEWERS * FANOUT_MESSAGES}, p95 ${fanP95.toFixed(2)} ms` });
+  results.push({
+    what: `${FANOUT_VIEWERS} viewers, one node: lost / out of order`,
+    ok: fan.lost === 0 && fan.outOfOrder === 0,
+    detail: `${fan.lost} / ${fan.outOfOrder} of ${FANOUT_VIEWERS * FANOUT_MESSAGES}, p95 ${fanP95.toFixed(2)} ms`,
+  });
   await single.stop();
 
   const pgBase = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL;
@@ -185,7 +202,11 @@ async function main() {
       results.push({ what: 'sync latency p95, two nodes (PostgreSQL NOTIFY)', ok: p <= TARGET_P95_MS, detail: `${p.toFixed(2)} ms` });
       const r50 = await runRooms(() => seedRoom(a, a.config.publicUrl, b.config.publicUrl), FANOUT_VIEWERS, FANOUT_MESSAGES, FANOUT_INTERVAL_MS);
       const p50v = report(`Roomwalk, two nodes via NOTIFY: ${FANOUT_VIEWERS} viewers, rooms`, r50, FANOUT_VIEWERS, FANOUT_MESSAGES, bareFan);
-      results.push({ what: `${FANOUT_VIEWERS} viewers, two nodes: lost / out of order`, ok: r50.lost === 0 && r50.outOfOrder === 0, detail: `${r50.lost} / ${r50.outOfOrder}, p95 ${p50v.toFixed(2)} ms` });
+      results.push({
+        what: `${FANOUT_VIEWERS} viewers, two nodes: lost / out of order`,
+        ok: r50.lost === 0 && r50.outOfOrder === 0,
+        detail: `${r50.lost} / ${r50.outOfOrder}, p95 ${p50v.toFixed(2)} ms`,
+      });
       await a.stop();
       await b.stop();
     } finally {

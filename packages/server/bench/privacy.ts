@@ -48,7 +48,16 @@ export const BENCH_FACES: MovingFace[] = [
   { crop: 0, size: 300, x: ['100+60*t', (t) => 100 + 60 * t], y: ['80', () => 80] },
   { crop: 1, size: 180, x: ['960+500*sin(0.5*t)', (t) => 960 + 500 * Math.sin(0.5 * t)], y: ['700+60*sin(1.3*t)', (t) => 700 + 60 * Math.sin(1.3 * t)] },
   { crop: 2, size: 120, x: ['1750-70*t', (t) => 1750 - 70 * t], y: ['420', () => 420] },
-  { crop: 3, size: 150, x: ['200', () => 200], y: ['700', () => 700], shown: [[6, 9], [14, 16]] },
+  {
+    crop: 3,
+    size: 150,
+    x: ['200', () => 200],
+    y: ['700', () => 700],
+    shown: [
+      [6, 9],
+      [14, 16],
+    ],
+  },
 ];
 
 async function generateSource(): Promise<void> {
@@ -61,14 +70,15 @@ async function generateSource(): Promise<void> {
   await Promise.all(BENCH_FACES.map((_, k) => rm(join(cacheDir, `face-${k}.png`), { force: true })));
 }
 
-
 /** Known face rectangles of output frame n at 1280x720 (source is 1920x1080: 2/3), inset to the face's inner 76 %. */
 function knownFaces(n: number): Array<Rect & { face: number }> {
   const k = 1280 / 1920;
-  return facesAt(BENCH_FACES, n / CLIP_FPS).map((f) => {
-    const inset = Math.round(f.w * k * 0.12);
-    return { face: f.face, x: Math.round(f.x * k) + inset, y: Math.round(f.y * k) + inset, w: Math.round(f.w * k) - 2 * inset, h: Math.round(f.h * k) - 2 * inset };
-  }).filter((r) => r.x >= 0 && r.y >= 0 && r.x + r.w <= 1280 && r.y + r.h <= 720);
+  return facesAt(BENCH_FACES, n / CLIP_FPS)
+    .map((f) => {
+      const inset = Math.round(f.w * k * 0.12);
+      return { face: f.face, x: Math.round(f.x * k) + inset, y: Math.round(f.y * k) + inset, w: Math.round(f.w * k) - 2 * inset, h: Math.round(f.h * k) - 2 * inset };
+    })
+    .filter((r) => r.x >= 0 && r.y >= 0 && r.x + r.w <= 1280 && r.y + r.h <= 720);
 }
 
 async function recall(plain: ProcessVideoResult, blurred: ProcessVideoResult) {
@@ -134,7 +144,10 @@ async function main(): Promise<void> {
       (which === 'off' ? off : on).push(r.timing);
       if (which === 'off') plain = r.value;
       else blurred = r.value;
-      const inside = which === 'on' ? `; ${stats!.samples} detections took ${stats!.detectSeconds.toFixed(2)} s (detection thread), waited for ${(stats!.detectWaitSeconds ?? 0).toFixed(2)} s; blurring ${stats!.blurSeconds.toFixed(2)} s` : '';
+      const inside =
+        which === 'on'
+          ? `; ${stats!.samples} detections took ${stats!.detectSeconds.toFixed(2)} s (detection thread), waited for ${(stats!.detectWaitSeconds ?? 0).toFixed(2)} s; blurring ${stats!.blurSeconds.toFixed(2)} s`
+          : '';
       console.log(`run ${i + 1} blur ${which.padEnd(3)} wall ${r.timing.wall.toFixed(2)} s, cpu ${r.timing.cpu.toFixed(2)} s${inside}`);
     }
   }
@@ -151,7 +164,9 @@ async function main(): Promise<void> {
   console.log(`processing, blur on        ${best(on, 'wall').toFixed(2)} s wall, ${best(on, 'cpu').toFixed(2)} s cpu (best of ${RUNS})`);
   console.log(`on ÷ off                   ${(best(on, 'wall') / best(off, 'wall')).toFixed(2)} wall, ${(best(on, 'cpu') / best(off, 'cpu')).toFixed(2)} cpu`);
   console.log(`blur overhead              ${overhead.toFixed(2)}× processing time   target ≤ ${TARGET_OVERHEAD}  ${overhead <= TARGET_OVERHEAD ? 'ok' : 'OVER TARGET'}`);
-  console.log(`faces hidden (recall)      ${rec.hidden}/${rec.shown} = ${pct(rec.hidden, rec.shown)}${rec.missedAt.length ? `   missed at frames ${[...new Set(rec.missedAt)].slice(0, 20).join(', ')}` : ''}`);
+  console.log(
+    `faces hidden (recall)      ${rec.hidden}/${rec.shown} = ${pct(rec.hidden, rec.shown)}${rec.missedAt.length ? `   missed at frames ${[...new Set(rec.missedAt)].slice(0, 20).join(', ')}` : ''}`,
+  );
   console.log(`still detectable (0.5)     ${rec.detectable}/${rec.shown}${rec.leakAt.length ? `   at frame/face ${rec.leakAt.slice(0, 10).join(', ')}` : ''}`);
   console.log(`detector recall per frame  ${rec.detected}/${rec.shown} = ${pct(rec.detected, rec.shown)} (unblurred 360p, threshold ${BLUR_MIN_SCORE})`);
   const fpFrames = fp.reduce((n, x) => n + x.frames, 0);

@@ -61,32 +61,101 @@ async function make(name: string, ext: string, steps: (paths: { still: string; p
 }
 
 export async function hdSource(): Promise<BenchSource> {
-  const path = await make('1080p30-h264', 'mp4', (f) => [
-    ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'mandelbrot=size=3840x2160:rate=1:start_scale=1.2:maxiter=512', '-frames:v', '1', f.still],
-    ['-v', 'error', '-y', '-i', f.still, '-f', 'lavfi', '-i', 'testsrc2=size=480x270:rate=30', '-filter_complex', [
-      `[0:v]format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/30/TB,`
-        + `zoompan=z='1+0.6*on/1800':x='(iw-iw/zoom)*(0.5+0.45*sin(on/150))':y='(ih-ih/zoom)*(0.5+0.4*cos(on/210))':d=1:s=1920x1080:fps=30[bg]`,
-      `[bg][1:v]overlay=x='100+(W-w-200)*(0.5+0.5*sin(t/3))':y=80,noise=alls=4:allf=t,format=yuv420p[v]`,
-    ].join(';'), '-map', '[v]', '-t', String(SOURCE_SECONDS), '-c:v', 'libx264', '-preset', 'veryfast', '-b:v', '16M', '-maxrate', '20M', '-bufsize', '32M', '-g', '60', f.out],
-  ], '60 s 1080p30 H.264');
+  const path = await make(
+    '1080p30-h264',
+    'mp4',
+    (f) => [
+      ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'mandelbrot=size=3840x2160:rate=1:start_scale=1.2:maxiter=512', '-frames:v', '1', f.still],
+      [
+        '-v',
+        'error',
+        '-y',
+        '-i',
+        f.still,
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=size=480x270:rate=30',
+        '-filter_complex',
+        [
+          `[0:v]format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/30/TB,` +
+            `zoompan=z='1+0.6*on/1800':x='(iw-iw/zoom)*(0.5+0.45*sin(on/150))':y='(ih-ih/zoom)*(0.5+0.4*cos(on/210))':d=1:s=1920x1080:fps=30[bg]`,
+          `[bg][1:v]overlay=x='100+(W-w-200)*(0.5+0.5*sin(t/3))':y=80,noise=alls=4:allf=t,format=yuv420p[v]`,
+        ].join(';'),
+        '-map',
+        '[v]',
+        '-t',
+        String(SOURCE_SECONDS),
+        '-c:v',
+        'libx264',
+        '-preset',
+        'veryfast',
+        '-b:v',
+        '16M',
+        '-maxrate',
+        '20M',
+        '-bufsize',
+        '32M',
+        '-g',
+        '60',
+        f.out,
+      ],
+    ],
+    '60 s 1080p30 H.264',
+  );
   return { name: 'hd', label: '60 s 1920x1080 30 fps H.264', path, seconds: SOURCE_SECONDS };
 }
 
 const PHONE_PIECE_SECONDS = 10;
 
 export async function phoneSource(): Promise<BenchSource> {
-  const path = await make('4k60-hevc10-hlg-rot90', 'mov', (f) => [
-    ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'mandelbrot=size=5120x2880:rate=1:start_scale=1.2:maxiter=256', '-frames:v', '1', f.still],
-    ['-v', 'error', '-y', '-i', f.still, '-f', 'lavfi', '-i', 'testsrc2=size=960x540:rate=60', '-filter_complex', [
-      `[0:v]format=yuv420p10le,loop=loop=-1:size=1:start=0,setpts=N/60/TB,`
-        + `crop=3840:2160:x='(iw-ow)*(0.5+0.5*sin(2*PI*t/${PHONE_PIECE_SECONDS}))':y='(ih-oh)*(0.5+0.5*cos(2*PI*t/${PHONE_PIECE_SECONDS}))'[bg]`,
-      `[bg][1:v]overlay=x='200+(W-w-400)*(0.5+0.5*sin(2*PI*t/${PHONE_PIECE_SECONDS / 2}))':y=200,noise=alls=3:allf=t,format=yuv420p10le[v]`,
-    ].join(';'), '-map', '[v]', '-t', String(PHONE_PIECE_SECONDS),
-    '-c:v', 'libx265', '-preset', 'ultrafast', '-b:v', '40M', '-tag:v', 'hvc1',
-    '-x265-params', 'log-level=error:keyint=60:min-keyint=60:bframes=4:b-pyramid=1:colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc',
-    '-color_primaries', 'bt2020', '-color_trc', 'arib-std-b67', '-colorspace', 'bt2020nc', f.piece],
-    ['WRITE_LIST', String(SOURCE_SECONDS / PHONE_PIECE_SECONDS)],
-    ['-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', f.list, '-c', 'copy', '-tag:v', 'hvc1', '-metadata:s:v:0', 'rotate=90', f.out],
-  ], '60 s 4K60 HEVC 10-bit HLG (rotated 90°)');
+  const path = await make(
+    '4k60-hevc10-hlg-rot90',
+    'mov',
+    (f) => [
+      ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'mandelbrot=size=5120x2880:rate=1:start_scale=1.2:maxiter=256', '-frames:v', '1', f.still],
+      [
+        '-v',
+        'error',
+        '-y',
+        '-i',
+        f.still,
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=size=960x540:rate=60',
+        '-filter_complex',
+        [
+          `[0:v]format=yuv420p10le,loop=loop=-1:size=1:start=0,setpts=N/60/TB,` +
+            `crop=3840:2160:x='(iw-ow)*(0.5+0.5*sin(2*PI*t/${PHONE_PIECE_SECONDS}))':y='(ih-oh)*(0.5+0.5*cos(2*PI*t/${PHONE_PIECE_SECONDS}))'[bg]`,
+          `[bg][1:v]overlay=x='200+(W-w-400)*(0.5+0.5*sin(2*PI*t/${PHONE_PIECE_SECONDS / 2}))':y=200,noise=alls=3:allf=t,format=yuv420p10le[v]`,
+        ].join(';'),
+        '-map',
+        '[v]',
+        '-t',
+        String(PHONE_PIECE_SECONDS),
+        '-c:v',
+        'libx265',
+        '-preset',
+        'ultrafast',
+        '-b:v',
+        '40M',
+        '-tag:v',
+        'hvc1',
+        '-x265-params',
+        'log-level=error:keyint=60:min-keyint=60:bframes=4:b-pyramid=1:colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc',
+        '-color_primaries',
+        'bt2020',
+        '-color_trc',
+        'arib-std-b67',
+        '-colorspace',
+        'bt2020nc',
+        f.piece,
+      ],
+      ['WRITE_LIST', String(SOURCE_SECONDS / PHONE_PIECE_SECONDS)],
+      ['-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', f.list, '-c', 'copy', '-tag:v', 'hvc1', '-metadata:s:v:0', 'rotate=90', f.out],
+    ],
+    '60 s 4K60 HEVC 10-bit HLG (rotated 90°)',
+  );
   return { name: 'phone', label: '60 s 3840x2160 60 fps HEVC Main 10, HLG/BT.2020, rotated 90°', path, seconds: SOURCE_SECONDS };
 }

@@ -40,7 +40,10 @@ const TARGETS = {
 const mediaModule = process.env.BENCH_MEDIA_DIR ? join(resolve(process.env.BENCH_MEDIA_DIR), 'process-video.ts') : '../src/media/process-video.js';
 const { processVideo } = (await import(mediaModule)) as typeof Media;
 
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 /** The full-decode baseline: every frame decoded, nothing else (`ffmpeg -i src -f null -`). */
 async function bareDecode(src: BenchSource): Promise<void> {
@@ -56,9 +59,23 @@ async function bareTranscode(src: BenchSource, outDir: string): Promise<void> {
   const maxFrames = src.seconds * CLIP_FPS + 36;
   const graph = `[0:v]fps=${CLIP_FPS},scale=${hi.width}:${hi.height}:force_original_aspect_ratio=increase,crop=${hi.width}:${hi.height},format=yuv420p,split[h][l0];[l0]scale=${lo.width}:${lo.height}[l]`;
   await run(ffmpeg, [
-    '-v', 'error', '-y', '-i', src.path, '-filter_complex', graph,
-    '-map', '[h]', ...x264Args(RENDITIONS.high), ...segmentArgs(maxFrames, join(outDir, 'h.csv')), join(outDir, 'h-%05d.mp4'),
-    '-map', '[l]', ...x264Args(RENDITIONS.low), ...segmentArgs(maxFrames, join(outDir, 'l.csv')), join(outDir, 'l-%05d.mp4'),
+    '-v',
+    'error',
+    '-y',
+    '-i',
+    src.path,
+    '-filter_complex',
+    graph,
+    '-map',
+    '[h]',
+    ...x264Args(RENDITIONS.high),
+    ...segmentArgs(maxFrames, join(outDir, 'h.csv')),
+    join(outDir, 'h-%05d.mp4'),
+    '-map',
+    '[l]',
+    ...x264Args(RENDITIONS.low),
+    ...segmentArgs(maxFrames, join(outDir, 'l.csv')),
+    join(outDir, 'l-%05d.mp4'),
   ]);
 }
 

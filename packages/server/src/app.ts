@@ -75,7 +75,11 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
     pgliteTemplate: opts.pgliteTemplate,
   });
   const events = await createEventBus(database, { redisUrl: config.REDIS_URL, onError: (err, what) => app.log.error({ err }, `events: ${what}`) });
-  const queue = await createQueue(database, { databaseUrl: config.DATABASE_URL, maintenanceIntervalSeconds: config.JOB_MAINTENANCE_INTERVAL_SECONDS, onError: (e) => app.log.error(e, 'job queue error') });
+  const queue = await createQueue(database, {
+    databaseUrl: config.DATABASE_URL,
+    maintenanceIntervalSeconds: config.JOB_MAINTENANCE_INTERVAL_SECONDS,
+    onError: (e) => app.log.error(e, 'job queue error'),
+  });
   const storage = opts.storage ?? createStorage(config);
   const services: Services = {
     config,

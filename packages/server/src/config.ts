@@ -3,9 +3,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
-const bool = z
-  .union([z.boolean(), z.string()])
-  .transform((v) => (typeof v === 'boolean' ? v : ['1', 'true', 'yes', 'on'].includes(v.toLowerCase())));
+const bool = z.union([z.boolean(), z.string()]).transform((v) => (typeof v === 'boolean' ? v : ['1', 'true', 'yes', 'on'].includes(v.toLowerCase())));
 
 const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -17,7 +15,11 @@ const ConfigSchema = z.object({
   DATABASE_URL: z.string().optional(),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   JWT_SECRET: z.string().min(16).optional(),
-  TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(60 * 60 * 24 * 7),
+  TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(60 * 60 * 24 * 7),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Roomwalk <no-reply@roomwalk.local>'),
   TURNSTILE_SECRET: z.string().optional(),
@@ -41,7 +43,11 @@ const ConfigSchema = z.object({
   AGORA_APP_CERTIFICATE: z.string().optional(),
   ICE_SERVERS: z.string().optional(),
   LIVE_ALLOWED_ORIGINS: z.string().default(''), // live viewing socket: extra browser origins (comma list or *), docs/live-viewing.md
-  LIVE_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).default(2 * 60 * 60), // lifetime of a viewing session and its tokens
+  LIVE_SESSION_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(2 * 60 * 60), // lifetime of a viewing session and its tokens
   AI_WORKER_URL: z.string().url().optional(),
   REEL_X264_PRESET: z.enum(['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium']).default('veryfast'), // reels: x264 speed/size trade-off (tests use ultrafast)
   ERROR_REPORTING_URL: z.string().url().optional(),
@@ -61,9 +67,18 @@ const ConfigSchema = z.object({
   CONSOLE_DIST: z.string().optional(),
   PLAYER_DIST: z.string().optional(),
   /** Largest video accepted (issue 22: a 10-minute 4K60 phone video is about 4 GB). */
-  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(8 * 1024 ** 3),
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(8 * 1024 ** 3),
   /** Part size of multipart uploads; S3 needs at least 5 MiB per part (all but the last) and at most 10,000 parts. */
-  UPLOAD_PART_BYTES: z.coerce.number().int().min(5 * 1024 ** 2).max(5 * 1024 ** 3).default(8 * 1024 ** 2),
+  UPLOAD_PART_BYTES: z.coerce
+    .number()
+    .int()
+    .min(5 * 1024 ** 2)
+    .max(5 * 1024 ** 3)
+    .default(8 * 1024 ** 2),
   UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
   PROCESSING_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(1800),
   /** Crash recovery: a processing job's lease; a worker that stops renewing it (dead) loses the job after this long. */
@@ -113,7 +128,10 @@ export function parseTrustProxy(value: string | undefined): false | number | str
   if (v === '' || ['0', 'false', 'off', 'no'].includes(v.toLowerCase())) return false;
   if (/^\d+$/.test(v)) return Number(v);
   if (['1', 'true', 'yes', 'on'].includes(v.toLowerCase())) return 'give the number of proxies in front (e.g. 1) or their addresses, not "true"';
-  const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const item of list) {
     const [ip, bits, extra] = item.split('/');
     const family = isIP(ip ?? '');

@@ -27,10 +27,13 @@ export function stopOnSignals(app: App): void {
     const graceSeconds = app.config.SHUTDOWN_TIMEOUT_SECONDS ?? 25;
     app.app.log.info(`${signal}: draining (up to ${graceSeconds} s)`);
     // Backstop: stop() is bounded by the same setting; this only catches a close that never returns.
-    setTimeout(() => {
-      app.app.log.error('shutdown did not finish in time: exiting');
-      process.exit(1);
-    }, (graceSeconds + 10) * 1000).unref();
+    setTimeout(
+      () => {
+        app.app.log.error('shutdown did not finish in time: exiting');
+        process.exit(1);
+      },
+      (graceSeconds + 10) * 1000,
+    ).unref();
     try {
       await app.stop();
       process.exit(0);

@@ -10,7 +10,12 @@ import { PASSWORD, REGISTER, basicClientHeader, login, register, registerInput, 
 async function counts(t: TestApp) {
   const db = t.app.services.db;
   const n = async (table: 'users' | 'companies' | 'user_profiles' | 'one_time_tokens') =>
-    (await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+    (
+      await db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n;
   return { users: Number(await n('users')), companies: Number(await n('companies')), profiles: Number(await n('user_profiles')), tokens: Number(await n('one_time_tokens')) };
 }
 
@@ -51,7 +56,11 @@ describe.each(DB_KINDS)('password grant and sign-up on %s', (kind) => {
     const badClient = await login(t, email, PASSWORD, basicClientHeader('roomwalk-console', 'guess'));
     expect(badClient.status).toBe(401);
     expect(badClient.body.message).toBe(ERROR_TEXTS.authenticationFailed);
-    const noClient = await fetch(`${t.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: email, password: PASSWORD, grant_type: 'password' }) });
+    const noClient = await fetch(`${t.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: email, password: PASSWORD, grant_type: 'password' }),
+    });
     expect(noClient.status).toBe(401);
     const grant = await fetch(`${t.url}/oauth/token`, {
       method: 'POST',

@@ -42,7 +42,10 @@ describe.each(DB_KINDS)('admin commands on %s', (kind) => {
     const db = t.app.services.db;
     const user = await db.selectFrom('users').select(['id', 'company_id']).where('username', '=', email).executeTakeFirstOrThrow();
     const before = await db.selectFrom('licenses').select('period_start').where('company_id', '=', user.company_id).executeTakeFirstOrThrow();
-    await db.insertInto('uploads').values({ key: `uploads/${email}.mp4`, company_id: user.company_id, user_id: user.id, extension: 'mp4', submitted_at: before.period_start }).execute();
+    await db
+      .insertInto('uploads')
+      .values({ key: `uploads/${email}.mp4`, company_id: user.company_id, user_id: user.id, extension: 'mp4', submitted_at: before.period_start })
+      .execute();
     const counts = '{ me { user { company { license { planName monthlyUploadedTours } } } } }';
     expect((await t.gql(counts, {}, token)).data.me.user.company.license).toEqual({ planName: FREE_TRIAL_PLAN_NAME, monthlyUploadedTours: 1 });
     await runAdminCommand(db, ['grant-offline-license', email]);

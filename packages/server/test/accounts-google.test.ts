@@ -12,7 +12,14 @@ import { login, register, tokenFromLink, uniqueEmail, waitForMail } from './help
 const CLIENT = { id: 'roomwalk-web', secret: 'oidc-test-secret' };
 const REDIRECT_URI = 'http://127.0.0.1:5173/signup/google';
 
-interface Account { sub: string; email: string; email_verified: boolean; given_name?: string; family_name?: string; name?: string }
+interface Account {
+  sub: string;
+  email: string;
+  email_verified: boolean;
+  given_name?: string;
+  family_name?: string;
+  name?: string;
+}
 
 /** A local issuer whose login step signs in `issuer.next` at once (no login page). */
 async function startIssuer() {
@@ -117,7 +124,13 @@ describe.each(DB_KINDS)('Google sign-in (OpenID Connect) on %s', (kind) => {
     expect(r.body.email).toBe(email);
     expect(decodeToken(r.body.token)!.roles).toEqual([ROLES.free, ROLES.admin]);
     const me = await t.gql('{ me { user { username activated role profile { name surname } company { countrycode license { planName } } } } }', {}, r.body.token);
-    expect(me.data.me.user).toEqual({ username: email, activated: true, role: 'ADMIN', profile: { name: 'Naledi', surname: 'Khumalo' }, company: { countrycode: 'en_ZA', license: { planName: FREE_TRIAL_PLAN_NAME } } });
+    expect(me.data.me.user).toEqual({
+      username: email,
+      activated: true,
+      role: 'ADMIN',
+      profile: { name: 'Naledi', surname: 'Khumalo' },
+      company: { countrycode: 'en_ZA', license: { planName: FREE_TRIAL_PLAN_NAME } },
+    });
     expect(await userByEmail(email)).toMatchObject({ oidc_issuer: issuer.url, oidc_subject: 'sub-new-1', password_hash: null });
     // A Google-only account has no password to guess.
     expect((await login(t, email, 'Anything123')).status).toBe(401);

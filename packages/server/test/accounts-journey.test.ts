@@ -111,11 +111,7 @@ describe.each(DB_KINDS)('account journey on %s', (kind) => {
   });
 
   it('invites a teammate, who gets a mail with the sign-up link carrying inviteToken', async () => {
-    const r = await t.gql(
-      'mutation($input: InviteMemberInput!) { inviteMember(input: $input) { id email accepted expiresAt } }',
-      { input: { email: mate, companyId } },
-      ownerToken,
-    );
+    const r = await t.gql('mutation($input: InviteMemberInput!) { inviteMember(input: $input) { id email accepted expiresAt } }', { input: { email: mate, companyId } }, ownerToken);
     expect(r.errors).toBeUndefined();
     expect(r.data.inviteMember).toMatchObject({ email: mate, accepted: false });
     const mail = await waitForMail(t, mate, /invited you to Nkosi Realty/);
@@ -148,7 +144,16 @@ describe.each(DB_KINDS)('account journey on %s', (kind) => {
     expect(edges[0].node).toMatchObject({
       email: mate,
       accepted: true,
-      user: { id: mateUserId, username: mate, isAdmin: false, role: 'USER', monthlyActiveTours: 1, monthlyUploadedTours: 0, topFiveTours: [{ title: 'Sea Point flat' }], profile: { name: 'Sipho', surname: 'Mokoena' } },
+      user: {
+        id: mateUserId,
+        username: mate,
+        isAdmin: false,
+        role: 'USER',
+        monthlyActiveTours: 1,
+        monthlyUploadedTours: 0,
+        topFiveTours: [{ title: 'Sea Point flat' }],
+        profile: { name: 'Sipho', surname: 'Mokoena' },
+      },
     });
     expect(r.data.me.user.company.invites.pageInfo).toEqual({ hasNextPage: false, endCursor: edges[0].cursor });
   });

@@ -84,7 +84,13 @@ describe.each(DB_KINDS)('profile, company and feedback on %s', (kind) => {
 
   it('saves the profile with an uploaded image, decoded, bounded and re-encoded as JPEG', async () => {
     const u = await seedUser(t.app);
-    const r = await gqlUpload(t, USER_SAVE, { input: { name: 'Lebo', surname: 'Dube', contactNumber: '+44 20 7946 0958', profileImage: null } }, { 'input.profileImage': { data: await pngImage(1600, 900), name: 'me.png', type: 'image/png' } }, u.token);
+    const r = await gqlUpload(
+      t,
+      USER_SAVE,
+      { input: { name: 'Lebo', surname: 'Dube', contactNumber: '+44 20 7946 0958', profileImage: null } },
+      { 'input.profileImage': { data: await pngImage(1600, 900), name: 'me.png', type: 'image/png' } },
+      u.token,
+    );
     expect(r.errors).toBeUndefined();
     expect(r.data.userSave).toMatchObject({ name: 'Lebo', surname: 'Dube', email: u.user.username, contactNumber: '+44 2079460958', company: { id: u.companyId } });
     const row = (await profileRow(u.user.id))!;
@@ -96,7 +102,13 @@ describe.each(DB_KINDS)('profile, company and feedback on %s', (kind) => {
     expect(meta).toMatchObject({ format: 'jpeg', width: 512, height: 288 });
 
     // A new image replaces the old file; saving without an image keeps it.
-    const again = await gqlUpload(t, USER_SAVE, { input: { name: 'Lebo', surname: 'Dube', contactNumber: '0821234567', profileImage: null } }, { 'input.profileImage': { data: await pngImage(), name: 'me2.png', type: 'image/png' } }, u.token);
+    const again = await gqlUpload(
+      t,
+      USER_SAVE,
+      { input: { name: 'Lebo', surname: 'Dube', contactNumber: '0821234567', profileImage: null } },
+      { 'input.profileImage': { data: await pngImage(), name: 'me2.png', type: 'image/png' } },
+      u.token,
+    );
     expect(again.errors).toBeUndefined();
     const row2 = (await profileRow(u.user.id))!;
     expect(row2.profile_image_key).not.toBe(row.profile_image_key);
@@ -108,7 +120,10 @@ describe.each(DB_KINDS)('profile, company and feedback on %s', (kind) => {
   it('refuses a file that is not an image, and a pixel bomb, changing nothing', async () => {
     const u = await seedUser(t.app);
     const before = await profileRow(u.user.id);
-    for (const file of [{ data: Buffer.from('<?php echo 1; ?>'), name: 'x.png', type: 'image/png' }, { data: pixelBomb(), name: 'bomb.png', type: 'image/png' }]) {
+    for (const file of [
+      { data: Buffer.from('<?php echo 1; ?>'), name: 'x.png', type: 'image/png' },
+      { data: pixelBomb(), name: 'bomb.png', type: 'image/png' },
+    ]) {
       const r = await gqlUpload(t, USER_SAVE, { input: { name: 'New', surname: 'Name', contactNumber: '0821234567', profileImage: null } }, { 'input.profileImage': file }, u.token);
       expect(r.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.UPLOAD_INVALID);
       expect(await profileRow(u.user.id)).toEqual(before);
@@ -134,7 +149,11 @@ describe.each(DB_KINDS)('profile, company and feedback on %s', (kind) => {
   it('validates the company with the spec messages', async () => {
     const admin = await seedUser(t.app);
     const before = await companyRow(admin.company.id);
-    for (const [input, message] of [[{ name: '' }, VALIDATION.companyNameRequired], [{ name: 'n'.repeat(31) }, VALIDATION.maxChars], [{ name: 'Ok', countryCode: 'ZA' }, 'Not a valid country.']] as const) {
+    for (const [input, message] of [
+      [{ name: '' }, VALIDATION.companyNameRequired],
+      [{ name: 'n'.repeat(31) }, VALIDATION.maxChars],
+      [{ name: 'Ok', countryCode: 'ZA' }, 'Not a valid country.'],
+    ] as const) {
       const r = await t.gql(COMPANY_SAVE, { input }, admin.token);
       expect(r.errors?.[0]).toMatchObject({ message, extensions: { code: ERROR_CODES.BAD_USER_INPUT } });
     }
@@ -160,7 +179,14 @@ describe.each(DB_KINDS)('profile, company and feedback on %s', (kind) => {
     );
     expect(r.errors).toBeUndefined();
     const row = await companyRow(admin.company.id);
-    expect(r.data.companySave).toEqual({ id: admin.companyId, name: 'Basic Co', address: '2 Main Rd', vatno: '123', countrycode: 'en_GB', logoimageurl: t.app.services.storage.publicUrl(row.logo_key!) });
+    expect(r.data.companySave).toEqual({
+      id: admin.companyId,
+      name: 'Basic Co',
+      address: '2 Main Rd',
+      vatno: '123',
+      countrycode: 'en_GB',
+      logoimageurl: t.app.services.storage.publicUrl(row.logo_key!),
+    });
     const renamed = await t.gql(COMPANY_SAVE, { input: { name: 'Basic Co 2' } }, admin.token);
     expect(renamed.data.companySave).toMatchObject({ name: 'Basic Co 2', address: '2 Main Rd', vatno: '123', countrycode: 'en_GB', logoimageurl: expect.any(String) });
     const cleared = await t.gql(COMPANY_SAVE, { input: { name: 'Basic Co 2', address: '', vatNo: '' } }, admin.token);
@@ -174,7 +200,10 @@ describe.each(DB_KINDS)('profile, company and feedback on %s', (kind) => {
     const anonymous = await t.gql(FEEDBACK, { input: { name: 'Visitor', email: 'v@example.com', comment: 'Nice tour' } });
     expect(anonymous.data.feedbackSubmit).toEqual({ success: true });
     const rows = await t.app.services.db.selectFrom('feedback').selectAll().orderBy('created_at').execute();
-    expect(rows.map((f) => [f.name, f.email, f.comment, f.user_id])).toEqual([['Ayanda', 'a@example.com', 'Love it', u.user.id], ['Visitor', 'v@example.com', 'Nice tour', null]]);
+    expect(rows.map((f) => [f.name, f.email, f.comment, f.user_id])).toEqual([
+      ['Ayanda', 'a@example.com', 'Love it', u.user.id],
+      ['Visitor', 'v@example.com', 'Nice tour', null],
+    ]);
     await vi.waitFor(() => expect(reports).toHaveLength(2), { timeout: 5000, interval: 20 });
     expect(reports).toContainEqual(expect.objectContaining({ type: 'feedback', name: 'Ayanda', email: 'a@example.com', comment: 'Love it', userId: u.user.id }));
   });

@@ -10,7 +10,8 @@ const INVITE = 'mutation($input: InviteMemberInput!) { inviteMember(input: $inpu
 const REVOKE = 'mutation($id: ID!) { revokeMemberInvite(inviteId: $id) { success } }';
 const PROMOTE = 'mutation($id: ID!) { makeAdminMember(userId: $id) { success } }';
 const DEMOTE = 'mutation($id: ID!) { revokeAdminMember(userId: $id) { success } }';
-const INVITES = 'query($count: Int, $cursor: String) { me { user { company { invites(first: $count, after: $cursor) { edges { cursor node { email accepted } } pageInfo { hasNextPage endCursor } } } } } }';
+const INVITES =
+  'query($count: Int, $cursor: String) { me { user { company { invites(first: $count, after: $cursor) { edges { cursor node { email accepted } } pageInfo { hasNextPage endCursor } } } } } }';
 
 describe.each(DB_KINDS)('team on %s', (kind) => {
   let t: TestApp;
@@ -46,7 +47,12 @@ describe.each(DB_KINDS)('team on %s', (kind) => {
     const admin = await seedUser(t.app);
     const member = await seedUser(t.app, { companyId: admin.company.id });
     const other = await seedUser(t.app);
-    for (const [email, message] of [['', VALIDATION.emailRequired], ['nope', VALIDATION.emailInvalid], [member.user.username, TEAM_TEXTS.alreadyMember], [other.user.username, TEAM_TEXTS.hasAccount]]) {
+    for (const [email, message] of [
+      ['', VALIDATION.emailRequired],
+      ['nope', VALIDATION.emailInvalid],
+      [member.user.username, TEAM_TEXTS.alreadyMember],
+      [other.user.username, TEAM_TEXTS.hasAccount],
+    ]) {
       const r = await t.gql(INVITE, { input: { email, companyId: admin.companyId } }, admin.token);
       expect(r.errors?.[0]).toMatchObject({ message, extensions: { code: ERROR_CODES.BAD_USER_INPUT } });
     }
@@ -70,7 +76,15 @@ describe.each(DB_KINDS)('team on %s', (kind) => {
     // Accepted once: the listing shows the accepted invite only, and the second link no longer opens a second account.
     const after = await t.gql(INVITES, {}, admin.token);
     expect(after.data.me.user.company.invites.edges.map((e: { node: { email: string; accepted: boolean } }) => e.node)).toEqual([{ email, accepted: true }]);
-    expect((await db().selectFrom('team_invites').select(['accepted', 'revoked_at']).where('company_id', '=', admin.company.id).orderBy('created_at').execute()).map((i) => [i.accepted, i.revoked_at !== null])).toEqual([[true, false], [false, true]]);
+    expect(
+      (await db().selectFrom('team_invites').select(['accepted', 'revoked_at']).where('company_id', '=', admin.company.id).orderBy('created_at').execute()).map((i) => [
+        i.accepted,
+        i.revoked_at !== null,
+      ]),
+    ).toEqual([
+      [true, false],
+      [false, true],
+    ]);
   });
 
   it('revoking the listed invite stops every link mailed to that address', async () => {

@@ -112,7 +112,11 @@ describe.each(DB_KINDS)('one-time tokens on %s', (kind) => {
     const key = new TextEncoder().encode(t.app.config.jwtSecret);
     const earlier = Math.floor(Date.now() / 1000) - 60;
     const oldSession = await new SignJWT({ roles: claims.roles, cid: claims.cid })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(String(claims.sub)).setIssuedAt(earlier).setExpirationTime(earlier + 3600).sign(key);
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(String(claims.sub))
+      .setIssuedAt(earlier)
+      .setExpirationTime(earlier + 3600)
+      .sign(key);
     expect((await t.gql('{ me { user { username } } }', {}, oldSession)).status).toBe(200);
     await t.gql(REQUEST_RESET, { input: { email } });
     const reset = tokenFromLink((await waitForMail(t, email, /Reset/)).links[0]!);
@@ -173,7 +177,11 @@ describe.each(DB_KINDS)('one-time tokens on %s', (kind) => {
       expect((await t.gql('mutation($id: ID!) { revokeMemberInvite(inviteId: $id) { success } }', { id: b.inviteId }, b.admin.token)).data.revokeMemberInvite).toEqual({ success: true });
       const other = uniqueEmail('wrongaddr');
       const c = await invite(uniqueEmail('right'));
-      for (const [username, token] of [[expired, a.token], [revoked, b.token], [other, c.token]] as const) {
+      for (const [username, token] of [
+        [expired, a.token],
+        [revoked, b.token],
+        [other, c.token],
+      ] as const) {
         const users = await db().selectFrom('users').select('id').execute();
         const companies = await db().selectFrom('companies').select('id').execute();
         const r = await register(t, { username, inviteToken: token });

@@ -29,16 +29,34 @@ describe('room understanding', () => {
 
   it('maps objects to predefined room names', () => {
     expect(roomFromObjects([{ label: 'bed', score: 0.8 }])?.name).toBe('Bedroom');
-    expect(roomFromObjects([{ label: 'sink', score: 0.7 }, { label: 'toilet', score: 0.6 }])?.name).toBe('Bathroom');
-    expect(roomFromObjects([{ label: 'sink', score: 0.7 }, { label: 'oven', score: 0.6 }])?.name).toBe('Kitchen');
-    expect(roomFromObjects([{ label: 'couch', score: 0.9 }, { label: 'tv', score: 0.5 }])?.name).toBe('Living Room');
+    expect(
+      roomFromObjects([
+        { label: 'sink', score: 0.7 },
+        { label: 'toilet', score: 0.6 },
+      ])?.name,
+    ).toBe('Bathroom');
+    expect(
+      roomFromObjects([
+        { label: 'sink', score: 0.7 },
+        { label: 'oven', score: 0.6 },
+      ])?.name,
+    ).toBe('Kitchen');
+    expect(
+      roomFromObjects([
+        { label: 'couch', score: 0.9 },
+        { label: 'tv', score: 0.5 },
+      ])?.name,
+    ).toBe('Living Room');
     expect(roomFromObjects([{ label: 'person', score: 0.9 }])).toBeNull();
   });
 
   it('finds every room boundary of a generated four-room video within half a second', async () => {
     const { file, boundaries } = await roomsVideo();
     const rooms = await analyseRooms(file, { framesPerRoom: 1 });
-    const s = scoreBoundaries(boundaries, rooms.slice(1).map((r) => r.start));
+    const s = scoreBoundaries(
+      boundaries,
+      rooms.slice(1).map((r) => r.start),
+    );
     expect(s).toMatchObject({ hits: boundaries.length, misses: 0, falseAlarms: 0 });
     expect(rooms[0]).toMatchObject({ start: 0, name: 'Entrance' });
   });
@@ -56,7 +74,12 @@ describe.each(DB_KINDS)('tourGenerateAIMarkers on %s', (kind) => {
   afterAll(async () => {
     await t?.stop();
   });
-  const runOf = (tourId: string) => t.app.services.db.selectFrom('ai_marker_runs' as never).selectAll().where('tour_id' as never, '=', tourId as never).executeTakeFirstOrThrow() as Promise<{ id: string; status: string }>;
+  const runOf = (tourId: string) =>
+    t.app.services.db
+      .selectFrom('ai_marker_runs' as never)
+      .selectAll()
+      .where('tour_id' as never, '=', tourId as never)
+      .executeTakeFirstOrThrow() as Promise<{ id: string; status: string }>;
 
   it('is for super admins only', async () => {
     const tourId = await processedTour(t.app, owner);
@@ -85,7 +108,12 @@ describe.each(DB_KINDS)('tourGenerateAIMarkers on %s', (kind) => {
 
     const markers = await t.app.services.db.selectFrom('markers').selectAll().where('tour_id', '=', tourId).orderBy('frame_index').execute();
     // Rooms start at 0, 4, 9 and 12 s (15 fps); the owner's marker at frame 5 keeps the first spot.
-    expect(markers.map((m) => [m.source, m.frame_index])).toEqual([['USER', 5], ['AI', 60], ['AI', 135], ['AI', 180]]);
+    expect(markers.map((m) => [m.source, m.frame_index])).toEqual([
+      ['USER', 5],
+      ['AI', 60],
+      ['AI', 135],
+      ['AI', 180],
+    ]);
     const events = await sub.done;
     const actions = events.map((e) => e.action);
     expect(actions.filter((a) => a === 'REMOVE')).toHaveLength(1);
@@ -107,7 +135,11 @@ describe.each(DB_KINDS)('tourGenerateAIMarkers on %s', (kind) => {
     const tourId = await processedTour(t.app, owner);
     expect((await t.gql(GEN, { id: `tour_${tourId}` }, admin2.token)).errors).toBeUndefined();
     const run = await runOf(tourId);
-    await aiMarkersJob(t.app.services, run.id, { analyse: async () => { throw new Error('decoder exploded'); } });
+    await aiMarkersJob(t.app.services, run.id, {
+      analyse: async () => {
+        throw new Error('decoder exploded');
+      },
+    });
     expect((await runOf(tourId)).status).toBe('FAILED');
     const tour2 = await processedTour(t.app, owner);
     expect((await t.gql(GEN, { id: `tour_${tour2}` }, admin2.token)).errors).toBeUndefined();
@@ -122,19 +154,22 @@ function untilFinal(client: Client, tourId: string): { ready: Promise<void>; don
   const readyP = new Promise<void>((r) => (ready = r));
   client.on('connected', () => ready());
   const done = new Promise<Ev[]>((resolve, reject) => {
-    const stop = client.subscribe<{ tourGenerateAIMarkersUpdated: Ev }>({ query: SUB, variables: { id: `tour_${tourId}` } }, {
-      next: (v) => {
-        if (v.errors) return reject(new Error(JSON.stringify(v.errors)));
-        const e = v.data!.tourGenerateAIMarkersUpdated;
-        events.push(e);
-        if (e.progressPercentage === 100) {
-          stop();
-          resolve(events);
-        }
+    const stop = client.subscribe<{ tourGenerateAIMarkersUpdated: Ev }>(
+      { query: SUB, variables: { id: `tour_${tourId}` } },
+      {
+        next: (v) => {
+          if (v.errors) return reject(new Error(JSON.stringify(v.errors)));
+          const e = v.data!.tourGenerateAIMarkersUpdated;
+          events.push(e);
+          if (e.progressPercentage === 100) {
+            stop();
+            resolve(events);
+          }
+        },
+        error: (e) => reject(e instanceof Error ? e : new Error(JSON.stringify(e))),
+        complete: () => resolve(events),
       },
-      error: (e) => reject(e instanceof Error ? e : new Error(JSON.stringify(e))),
-      complete: () => resolve(events),
-    });
+    );
   });
   return { ready: readyP, done };
 }

@@ -10,7 +10,13 @@ import { flushViews } from '../src/services/view-counter.js';
 const RECORD = 'mutation($input: TourViewRecordInput!) { tourViewRecord(input: $input) { success } }';
 const USER_ANALYTICS = '{ me { user { monthlyActiveTours tourAnalytics { visits uniqueVisitors totalSecondsSpent averageSecondsSpent averageRoomsReached } } } }';
 const TOURS_REPORT = 'mutation($input: ReportExportInput!) { generateTourByCompanyReport(input: $input) { fileContent } }';
-const csvRows = (b64: string) => Buffer.from(b64, 'base64').toString('utf8').replace(/^\uFEFF/, '').trim().split(/\r?\n/).map((l) => l.split(','));
+const csvRows = (b64: string) =>
+  Buffer.from(b64, 'base64')
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split(/\r?\n/)
+    .map((l) => l.split(','));
 const TOUR_ANALYTICS = 'query($id: ID!) { node(id: $id) { ... on Tour { views analytics { visits uniqueVisitors averageSecondsSpent averageRoomsReached } } } }';
 
 describe.each(DB_KINDS)('tour analytics on %s', (kind) => {
@@ -116,12 +122,23 @@ describe.each(DB_KINDS)('tour analytics on %s', (kind) => {
     expect((await visits()).length).toBe(before + 1);
   });
 
-  it('one definition: the card\'s views, the analytics\' visits and Tours By Company\'s row agree (issue 16 item 11)', async () => {
+  it("one definition: the card's views, the analytics' visits and Tours By Company's row agree (issue 16 item 11)", async () => {
     const [fresh] = await insertTours(t.app, { companyId: basic.company.id, userId: basic.user.id }, 1, { title: () => 'One definition' });
     const beacon = (visitorId: string, secondsSpent = 0) =>
-      fetch(`${t.url}/tour-visit`, { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: JSON.stringify({ tourId: `tour_${fresh}`, visitorId, secondsSpent, roomsReached: 1 }) });
+      fetch(`${t.url}/tour-visit`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain;charset=UTF-8' },
+        body: JSON.stringify({ tourId: `tour_${fresh}`, visitorId, secondsSpent, roomsReached: 1 }),
+      });
     // Three visitors, one of them reporting three times in one visit; and anonymous tour() answers, which count nothing.
-    for (const [v, s] of [['def-visitor-1', 0], ['def-visitor-1', 20], ['def-visitor-1', 40], ['def-visitor-2', 10], ['def-visitor-3', 30]] as const) expect((await beacon(v, s)).status).toBe(204);
+    for (const [v, s] of [
+      ['def-visitor-1', 0],
+      ['def-visitor-1', 20],
+      ['def-visitor-1', 40],
+      ['def-visitor-2', 10],
+      ['def-visitor-3', 30],
+    ] as const)
+      expect((await beacon(v, s)).status).toBe(204);
     for (let i = 0; i < 5; i++) await t.gql('query($id: ID!) { tour(tourID: $id) { id } }', { id: `tour_${fresh}` });
     await flushViews(t.app.services);
     const node = await t.gql(TOUR_ANALYTICS, { id: `tour_${fresh}` }, basic.token);

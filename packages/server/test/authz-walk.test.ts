@@ -5,9 +5,7 @@
  * A new id-taking operation without a case below fails the walk: add its case when you add the operation.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  GraphQLInputObjectType, GraphQLList, GraphQLNonNull, GraphQLScalarType, type GraphQLInputType, type GraphQLObjectType,
-} from 'graphql';
+import { GraphQLInputObjectType, GraphQLList, GraphQLNonNull, GraphQLScalarType, type GraphQLInputType, type GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_TURNSTILE_TOKEN, ERROR_CODES } from '@roomwalk/shared';
 import { getSchema } from '../src/graphql/schema.js';
@@ -57,7 +55,10 @@ const CASES: Record<string, Case> = {
     publicBecause: 'the players open any shared tour without a login (tours §2); private fields stay hidden',
   },
   'Mutation.companySave': { doc: '', vars: () => ({}) }, // placeholder removed below if it takes no id
-  'Mutation.inviteMember': { doc: 'mutation($input: InviteMemberInput!) { inviteMember(input: $input) { id } }', vars: (v) => ({ input: { email: 'intruder-invite@example.com', companyId: v.companyId } }) },
+  'Mutation.inviteMember': {
+    doc: 'mutation($input: InviteMemberInput!) { inviteMember(input: $input) { id } }',
+    vars: (v) => ({ input: { email: 'intruder-invite@example.com', companyId: v.companyId } }),
+  },
   'Mutation.revokeMemberInvite': { doc: 'mutation($id: ID!) { revokeMemberInvite(inviteId: $id) { success } }', vars: (v) => ({ id: v.inviteId }) },
   'Mutation.makeAdminMember': { doc: 'mutation($id: ID!) { makeAdminMember(userId: $id) { success } }', vars: (v) => ({ id: v.member.userId }) },
   'Mutation.revokeAdminMember': { doc: 'mutation($id: ID!) { revokeAdminMember(userId: $id) { success } }', vars: (v) => ({ id: v.admin.userId }) },
@@ -129,10 +130,18 @@ function carriesId(type: GraphQLInputType, seen = new Set<string>()): boolean {
 
 function idTakingFields(): string[] {
   const schema = getSchema();
-  const roots: Array<[Root, GraphQLObjectType | null | undefined]> = [['Query', schema.getQueryType()], ['Mutation', schema.getMutationType()], ['Subscription', schema.getSubscriptionType()]];
-  return roots.flatMap(([name, type]) =>
-    Object.values(type?.getFields() ?? {}).filter((f) => f.args.some((a) => carriesId(a.type))).map((f) => `${name}.${f.name}`),
-  ).sort();
+  const roots: Array<[Root, GraphQLObjectType | null | undefined]> = [
+    ['Query', schema.getQueryType()],
+    ['Mutation', schema.getMutationType()],
+    ['Subscription', schema.getSubscriptionType()],
+  ];
+  return roots
+    .flatMap(([name, type]) =>
+      Object.values(type?.getFields() ?? {})
+        .filter((f) => f.args.some((a) => carriesId(a.type)))
+        .map((f) => `${name}.${f.name}`),
+    )
+    .sort();
 }
 
 describe('the walker knows every id-taking operation', () => {
@@ -141,7 +150,7 @@ describe('the walker knows every id-taking operation', () => {
   });
 });
 
-describe.each(DB_KINDS)('another company\'s ids are refused on %s', (kind) => {
+describe.each(DB_KINDS)("another company's ids are refused on %s", (kind) => {
   let t: TestApp;
   let attacker: SeededUser;
   let victim: Victim;
@@ -159,11 +168,29 @@ describe.each(DB_KINDS)('another company\'s ids are refused on %s', (kind) => {
     return JSON.stringify({
       company: await db.selectFrom('companies').selectAll().where('id', '=', cid).execute(),
       users,
-      profiles: await db.selectFrom('user_profiles').selectAll().where('user_id', 'in', users.map((u) => u.id)).orderBy('id').execute(),
+      profiles: await db
+        .selectFrom('user_profiles')
+        .selectAll()
+        .where(
+          'user_id',
+          'in',
+          users.map((u) => u.id),
+        )
+        .orderBy('id')
+        .execute(),
       licenses: await db.selectFrom('licenses').selectAll().where('company_id', '=', cid).execute(),
       invites: await db.selectFrom('team_invites').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
       tours,
-      markers: await db.selectFrom('markers').selectAll().where('tour_id', 'in', rows.map((x) => x.id)).orderBy('id').execute(),
+      markers: await db
+        .selectFrom('markers')
+        .selectAll()
+        .where(
+          'tour_id',
+          'in',
+          rows.map((x) => x.id),
+        )
+        .orderBy('id')
+        .execute(),
       apiKeys: await developerDb(db).selectFrom('api_keys').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
       endpoints: await developerDb(db).selectFrom('webhook_endpoints').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
       deliveries: await developerDb(db).selectFrom('webhook_deliveries').select(['id', 'status', 'attempt']).orderBy('id').execute(),
@@ -176,11 +203,23 @@ describe.each(DB_KINDS)('another company\'s ids are refused on %s', (kind) => {
     const admin = await seedUser(t.app, { plan: 'pro', email: 'admin@b.example' });
     const member = await seedUser(t.app, { companyId: admin.company.id, email: 'member@b.example' });
     const db = t.app.services.db;
-    const tour = await db.insertInto('tours').values({ company_id: admin.company.id, owner_id: admin.user.id, title: 'B tour', status: 'PROCESSED', video_key: 'tours/b/video.mp4' }).returning('id').executeTakeFirstOrThrow();
+    const tour = await db
+      .insertInto('tours')
+      .values({ company_id: admin.company.id, owner_id: admin.user.id, title: 'B tour', status: 'PROCESSED', video_key: 'tours/b/video.mp4' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const marker = await db.insertInto('markers').values({ tour_id: tour.id, name: 'Kitchen', frame_index: 3 }).returning('id').executeTakeFirstOrThrow();
-    const invite = await db.insertInto('team_invites').values({ company_id: admin.company.id, email: 'pending@b.example', token_hash: randomUUID(), expires_at: new Date(Date.now() + 86_400_000), invited_by: admin.user.id }).returning('id').executeTakeFirstOrThrow();
+    const invite = await db
+      .insertInto('team_invites')
+      .values({ company_id: admin.company.id, email: 'pending@b.example', token_hash: randomUUID(), expires_at: new Date(Date.now() + 86_400_000), invited_by: admin.user.id })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const dev = developerDb(db);
-    const key = await dev.insertInto('api_keys').values({ company_id: admin.company.id, created_by: admin.user.id, name: 'B key', prefix: 'rw_live_bbbb', secret_hash: randomUUID() }).returning('id').executeTakeFirstOrThrow();
+    const key = await dev
+      .insertInto('api_keys')
+      .values({ company_id: admin.company.id, created_by: admin.user.id, name: 'B key', prefix: 'rw_live_bbbb', secret_hash: randomUUID() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const endpoint = await dev
       .insertInto('webhook_endpoints')
       .values({ company_id: admin.company.id, url: 'https://b.example/hooks', events: ['tour.deleted'], secret: 'whsec_b', updated_at: new Date() })
@@ -211,14 +250,17 @@ describe.each(DB_KINDS)('another company\'s ids are refused on %s', (kind) => {
     if (name.startsWith('Subscription.')) {
       const client = t.wsClient(attacker.token);
       return new Promise((resolve) => {
-        const unsubscribe = client.subscribe<any>({ query: c.doc, variables: vars }, {
-          next: (v) => {
-            unsubscribe();
-            resolve(v as never);
+        const unsubscribe = client.subscribe<any>(
+          { query: c.doc, variables: vars },
+          {
+            next: (v) => {
+              unsubscribe();
+              resolve(v as never);
+            },
+            error: (e) => resolve({ errors: Array.isArray(e) ? (e as never) : [{ message: String((e as Error)?.message ?? e) }] }),
+            complete: () => resolve({ errors: [{ message: 'completed without an answer' }] }),
           },
-          error: (e) => resolve({ errors: Array.isArray(e) ? (e as never) : [{ message: String((e as Error)?.message ?? e) }] }),
-          complete: () => resolve({ errors: [{ message: 'completed without an answer' }] }),
-        });
+        );
       });
     }
     if (c.upload) return gqlUpload(t, c.doc, vars, { [c.upload]: { data: await pngImage(), name: 'x.png', type: 'image/png' } }, attacker.token);

@@ -46,7 +46,11 @@ describe.each(DB_KINDS)('licences on %s', (kind) => {
     expect(new Set(deactivatedTourIds)).toEqual(new Set(a.slice(0, 3)));
     expect(await deactivatedTours(t.app, admin.company.id)).toEqual(a.slice(0, 3));
     expect(await countActiveTours(t.app.services.db, { companyId: admin.company.id })).toBe(5);
-    const rows = await t.app.services.db.selectFrom('tours').select(['id', 'status', 'deactivated_at']).where('id', 'in', [...a, failed!, deleted!]).execute();
+    const rows = await t.app.services.db
+      .selectFrom('tours')
+      .select(['id', 'status', 'deactivated_at'])
+      .where('id', 'in', [...a, failed!, deleted!])
+      .execute();
     expect(rows.find((r) => r.id === a[0])!.status).toBe('PROCESSED');
     expect(rows.find((r) => r.id === failed)!.deactivated_at).toBeNull();
     expect(rows.find((r) => r.id === deleted)!.deactivated_at).toBeNull();
@@ -84,11 +88,14 @@ describe.each(DB_KINDS)('licences on %s', (kind) => {
     const running = currentPeriodStart({ period_start: anchor });
     expect(running.getTime()).toBeGreaterThan(anchor.getTime());
     // Two uploads this month, one before the current period.
-    await db.insertInto('uploads').values([
-      { key: `k-${kind}-1`, company_id: admin.company.id, user_id: admin.user.id, extension: 'mp4', submitted_at: new Date(running.getTime() + 1000) },
-      { key: `k-${kind}-2`, company_id: admin.company.id, user_id: admin.user.id, extension: 'mp4', submitted_at: new Date() },
-      { key: `k-${kind}-3`, company_id: admin.company.id, user_id: admin.user.id, extension: 'mp4', submitted_at: new Date(running.getTime() - 1000) },
-    ]).execute();
+    await db
+      .insertInto('uploads')
+      .values([
+        { key: `k-${kind}-1`, company_id: admin.company.id, user_id: admin.user.id, extension: 'mp4', submitted_at: new Date(running.getTime() + 1000) },
+        { key: `k-${kind}-2`, company_id: admin.company.id, user_id: admin.user.id, extension: 'mp4', submitted_at: new Date() },
+        { key: `k-${kind}-3`, company_id: admin.company.id, user_id: admin.user.id, extension: 'mp4', submitted_at: new Date(running.getTime() - 1000) },
+      ])
+      .execute();
     expect((await licenseCounts(db, await license(t.app, admin.company.id))).monthlyUploadedTours).toBe(2);
 
     // A plan change without a provider period (offline grant, fall back to Free) keeps the month: the counters carry on.

@@ -25,7 +25,11 @@ async function axeViolations(page: Page): Promise<Array<{ id: string; nodes: unk
 }
 
 /** The focused element's id (or tag), read in the page. */
-const focusedId = (page: Page) => page.evaluate(() => { const el = (globalThis as any).document.activeElement; return (el?.id || el?.tagName) as string; });
+const focusedId = (page: Page) =>
+  page.evaluate(() => {
+    const el = (globalThis as any).document.activeElement;
+    return (el?.id || el?.tagName) as string;
+  });
 const focusedText = (page: Page) => page.evaluate(() => (globalThis as any).document.activeElement?.textContent as string);
 
 describe.skipIf(!fs.existsSync(CHROMIUM) || !DB_KINDS.includes('pglite'))('local billing pages in Chromium', () => {

@@ -182,7 +182,9 @@ describe.each(DB_KINDS)('Stripe adapter on %s', (kind) => {
       const customer = await customerFor(admin);
       const sub = fake.setSubscription({ customer: customer.id, price: prices.pro, status: 'active' });
       const payload = JSON.stringify(event('invoice.paid', { id: 'in_test_1', object: 'invoice', customer: customer.id, subscription: sub.id }));
-      const answers = await Promise.all(Array.from({ length: 10 }, () => postWebhook(payload, sign(payload)).then(async (r) => ({ status: r.status, body: (await r.json()) as { duplicate: boolean } }))));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () => postWebhook(payload, sign(payload)).then(async (r) => ({ status: r.status, body: (await r.json()) as { duplicate: boolean } }))),
+      );
       expect(answers.every((a) => a.status === 200)).toBe(true);
       expect(answers.filter((a) => a.body.duplicate === false)).toHaveLength(1);
       await billingSettled(t.app);
@@ -214,7 +216,13 @@ describe.each(DB_KINDS)('Stripe adapter on %s', (kind) => {
           const events =
             story === 'upgrade'
               ? [
-                  event('checkout.session.completed', { id: `cs_${created.id}`, object: 'checkout.session', customer: customer.id, subscription: created.id, metadata: { company_id: admin.company.id } }),
+                  event('checkout.session.completed', {
+                    id: `cs_${created.id}`,
+                    object: 'checkout.session',
+                    customer: customer.id,
+                    subscription: created.id,
+                    metadata: { company_id: admin.company.id },
+                  }),
                   event('customer.subscription.created', snapshot({ status: 'incomplete' })),
                   event('customer.subscription.updated', snapshot({ status: 'active' })),
                   event('invoice.paid', { id: `in_${created.id}`, object: 'invoice', customer: customer.id, subscription: created.id }),
@@ -225,7 +233,13 @@ describe.each(DB_KINDS)('Stripe adapter on %s', (kind) => {
                   event('customer.subscription.deleted', snapshot({ status: 'canceled' })),
                   event('invoice.paid', { id: `in_${created.id}`, object: 'invoice', customer: customer.id, subscription: created.id }),
                 ];
-          fake.setSubscription({ id: created.id, customer: customer.id, price: story === 'upgrade' ? prices.pro : prices.basic, status: story === 'upgrade' ? 'active' : 'canceled', created: created.created });
+          fake.setSubscription({
+            id: created.id,
+            customer: customer.id,
+            price: story === 'upgrade' ? prices.pro : prices.basic,
+            status: story === 'upgrade' ? 'active' : 'canceled',
+            created: created.created,
+          });
           cases.push({ admin, subId: created.id, story, payloads: order.map((i) => JSON.stringify(events[i])) });
         }
       }

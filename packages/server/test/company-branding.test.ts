@@ -35,7 +35,13 @@ describe.each(DB_KINDS)('company branding on the player (%s)', (kind) => {
     const admin = await seedUser(t.app, { plan: 'basic' });
     const tourId = await tourOf(admin);
     expect(await publicTour(tourId)).toMatchObject({ tourIntroLogoURL: null, tourAccentColor: null });
-    const r = await gqlUpload(t, COMPANY_SAVE, { input: { name: 'Villa Estates', accentColor: ' #8A1C7C ', logoImage: null } }, { 'input.logoImage': { data: await pngImage(), name: 'logo.png', type: 'image/png' } }, admin.token);
+    const r = await gqlUpload(
+      t,
+      COMPANY_SAVE,
+      { input: { name: 'Villa Estates', accentColor: ' #8A1C7C ', logoImage: null } },
+      { 'input.logoImage': { data: await pngImage(), name: 'logo.png', type: 'image/png' } },
+      admin.token,
+    );
     expect(r.errors).toBeUndefined();
     expect(r.data.companySave.accentColor).toBe('#8a1c7c');
     const row = await companyRow(admin.company.id);

@@ -18,7 +18,11 @@ const REVOKE = `mutation($id: ID!) { apiKeyRevoke(id: $id) { id } }`;
 const TOURS = `query { tours(first: 10) { edges { node { id title } } } }`;
 
 async function setPlan(t: TestApp, companyId: string, plan: 'pro' | 'basic') {
-  await t.app.services.db.updateTable('licenses').set({ plan_id: plan, plan_name: plan === 'pro' ? 'Pro' : 'Basic' }).where('company_id', '=', companyId).execute();
+  await t.app.services.db
+    .updateTable('licenses')
+    .set({ plan_id: plan, plan_name: plan === 'pro' ? 'Pro' : 'Basic' })
+    .where('company_id', '=', companyId)
+    .execute();
 }
 
 describe('API keys', () => {
@@ -127,7 +131,11 @@ describe('API key rate limit', () => {
     const a = (await t.gql(CREATE, { name: 'A' }, owner.token)).data.apiKeyCreate.secret;
     const b = (await t.gql(CREATE, { name: 'B' }, owner.token)).data.apiKeyCreate.secret;
     for (let i = 0; i < 3; i++) expect((await t.gql(TOURS, {}, a)).status).toBe(200);
-    const res = await fetch(`${t.url}/query`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${a}`, 'x-forwarded-for': '203.0.113.9' }, body: JSON.stringify({ query: TOURS }) });
+    const res = await fetch(`${t.url}/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${a}`, 'x-forwarded-for': '203.0.113.9' },
+      body: JSON.stringify({ query: TOURS }),
+    });
     expect(res.status).toBe(429);
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(((await res.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe(ERROR_CODES.RATE_LIMITED);
@@ -143,7 +151,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('API keys across two API nodes (
   let bUrl: string;
   beforeAll(async () => {
     t = await startTestApp('postgres', { ROLE: 'api' });
-    const config = loadConfig({ NODE_ENV: 'test' }, { PORT: 0, HOST: '127.0.0.1', DATA_DIR: t.dataDir, LOG_LEVEL: 'silent', JWT_SECRET: t.app.config.JWT_SECRET!, DATABASE_URL: t.app.config.DATABASE_URL!, ROLE: 'api' });
+    const config = loadConfig(
+      { NODE_ENV: 'test' },
+      { PORT: 0, HOST: '127.0.0.1', DATA_DIR: t.dataDir, LOG_LEVEL: 'silent', JWT_SECRET: t.app.config.JWT_SECRET!, DATABASE_URL: t.app.config.DATABASE_URL!, ROLE: 'api' },
+    );
     b = await buildApp({ config });
     bUrl = (await b.start()).replace('localhost', '127.0.0.1');
   });

@@ -26,11 +26,7 @@ describe('APIs & Webhooks end to end', () => {
   it('a tour uploaded with an API key is announced by a verified tour.processed webhook', async () => {
     const admin = await seedUser(t.app, { plan: 'pro' });
     const key = (await t.gql(`mutation { apiKeyCreate(input: { name: "Listing site" }) { secret } }`, {}, admin.token)).data.apiKeyCreate.secret as string;
-    const created = await t.gql(
-      `mutation($url: String!) { webhookEndpointCreate(input: { url: $url, events: [TOUR_PROCESSED, TOUR_FAILED] }) { secret } }`,
-      { url: receiver.url },
-      admin.token,
-    );
+    const created = await t.gql(`mutation($url: String!) { webhookEndpointCreate(input: { url: $url, events: [TOUR_PROCESSED, TOUR_FAILED] }) { secret } }`, { url: receiver.url }, admin.token);
     const secret = created.data.webhookEndpointCreate.secret as string;
 
     // The integration's side: only the key.

@@ -70,10 +70,15 @@ describe('webhooks', () => {
     return r.data.webhookDeliveries.edges.map((e: { node: Delivery }) => e.node);
   };
   const settled = (endpointId: string, n: number) =>
-    waitFor(async () => {
-      const d = await deliveries(endpointId);
-      return d.length >= n && d.every((x) => x.status !== 'PENDING') ? d : null;
-    }, `${n} settled deliveries`, 60_000, 100);
+    waitFor(
+      async () => {
+        const d = await deliveries(endpointId);
+        return d.length >= n && d.every((x) => x.status !== 'PENDING') ? d : null;
+      },
+      `${n} settled deliveries`,
+      60_000,
+      100,
+    );
   async function deleteATour(who = admin) {
     const tour = await seedProcessedTour(t, who);
     expect((await t.gql(TOUR_DELETE, { id: tour.id }, who.token)).errors).toBeUndefined();
@@ -201,9 +206,18 @@ describe('webhooks', () => {
     expect((await t.gql(UPDATE, { input: { id: ep.id, enabled: true } }, owner.token)).data.webhookEndpointUpdate).toMatchObject({ enabled: true, disabledReason: null });
   });
 
-  it('refuses endpoints on the product\'s own network when loopback is not allowed, at saving and at sending', async () => {
+  it("refuses endpoints on the product's own network when loopback is not allowed, at saving and at sending", async () => {
     t.app.config.WEBHOOK_ALLOW_LOOPBACK = false;
-    for (const url of ['http://127.0.0.1:9/x', 'http://localhost/x', 'http://10.0.0.5/', 'http://192.168.1.1/', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/', 'http://0.0.0.0/', 'http://[fd00::1]/']) {
+    for (const url of [
+      'http://127.0.0.1:9/x',
+      'http://localhost/x',
+      'http://10.0.0.5/',
+      'http://192.168.1.1/',
+      'http://169.254.169.254/latest/meta-data',
+      'http://[::1]/',
+      'http://0.0.0.0/',
+      'http://[fd00::1]/',
+    ]) {
       const r = await t.gql(CREATE, { input: { url, events: ['TOUR_DELETED'] } }, admin.token);
       expect(r.errors?.[0]?.extensions, url).toMatchObject({ code: ERROR_CODES.BAD_USER_INPUT, field: 'url' });
       expect(r.errors?.[0]?.message).toMatch(/private or local network|could not be found/);

@@ -75,7 +75,11 @@ describe('cross-origin player operations', () => {
     const beacon = await preflight(`${t.url}/tour-visit`, LISTING);
     expect(beacon.status).toBe(204);
     expect(beacon.headers.get('access-control-allow-origin')).toBe('*');
-    const sent = await fetch(`${t.url}/tour-visit`, { method: 'POST', headers: { origin: LISTING, 'content-type': 'text/plain;charset=UTF-8' }, body: JSON.stringify({ tourId, visitorId: 'visitor_cors_1234', secondsSpent: 2 }) });
+    const sent = await fetch(`${t.url}/tour-visit`, {
+      method: 'POST',
+      headers: { origin: LISTING, 'content-type': 'text/plain;charset=UTF-8' },
+      body: JSON.stringify({ tourId, visitorId: 'visitor_cors_1234', secondsSpent: 2 }),
+    });
     expect(sent.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
     expect(sent.headers.get('access-control-allow-origin')).toBe('*');
     // Private answers stay same-origin resources.

@@ -13,7 +13,14 @@ const INTERNAL_TEXT = 'ECONNREFUSED 10.0.0.7:5432 relation "secret_table"';
 const leaks = (body: unknown) => /ECONNREFUSED|secret_table|10\.0\.0\.7|\.ts:\d+|\bat \w+ \(/.test(JSON.stringify(body));
 
 const REGISTER = `mutation ($input: UserRegisterInput!) { userRegister(input: $input) { id } }`;
-const registerInput = () => ({ username: `mask-${Math.random().toString(36).slice(2)}@example.com`, password: 'a-Long-passw0rd!', name: 'Mia', surname: 'Mask', acceptedTerms: true, turnstileToken: 'XXXX.DUMMY.TOKEN.XXXX' });
+const registerInput = () => ({
+  username: `mask-${Math.random().toString(36).slice(2)}@example.com`,
+  password: 'a-Long-passw0rd!',
+  name: 'Mia',
+  surname: 'Mask',
+  acceptedTerms: true,
+  turnstileToken: 'XXXX.DUMMY.TOKEN.XXXX',
+});
 
 describe('error masking on HTTP and WebSocket', () => {
   let t: TestApp;
@@ -51,11 +58,14 @@ describe('error masking on HTTP and WebSocket', () => {
   function firstError(token: string | undefined, query: string): Promise<{ message: string; extensions?: Record<string, unknown> }> {
     const client = t.wsClient(token);
     return new Promise((resolve, reject) => {
-      client.subscribe({ query }, {
-        next: (v) => (v.errors ? resolve(v.errors[0] as never) : reject(new Error('expected an error'))),
-        error: (e) => resolve((Array.isArray(e) ? e[0] : e) as never),
-        complete: () => reject(new Error('completed without an error')),
-      });
+      client.subscribe(
+        { query },
+        {
+          next: (v) => (v.errors ? resolve(v.errors[0] as never) : reject(new Error('expected an error'))),
+          error: (e) => resolve((Array.isArray(e) ? e[0] : e) as never),
+          complete: () => reject(new Error('completed without an error')),
+        },
+      );
     });
   }
 

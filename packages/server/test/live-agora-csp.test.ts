@@ -25,7 +25,15 @@ const AGORA = { AGORA_APP_ID: '970ca35de60c44645bbae8a215061b33', AGORA_APP_CERT
 /** The player folder as the build lays it out: the Agora chunk (built from the player's source) and a probe page. */
 async function playerDist(): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomwalk-agora-csp-'));
-  await build({ entryPoints: [path.resolve(here, '../../player-element/src/live-call/agora-sdk.ts')], bundle: true, minify: true, format: 'esm', target: 'es2022', outfile: path.join(dir, 'tour-player-agora.js'), logLevel: 'silent' });
+  await build({
+    entryPoints: [path.resolve(here, '../../player-element/src/live-call/agora-sdk.ts')],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    target: 'es2022',
+    outfile: path.join(dir, 'tour-player-agora.js'),
+    logLevel: 'silent',
+  });
   fs.writeFileSync(path.join(dir, 'tour-player.js'), '/* the script-tag bundle */');
   fs.writeFileSync(path.join(dir, 'agora-csp.html'), '<!doctype html><meta charset="utf-8"><title>agora csp</title><script type="module" src="agora-csp.js"></script>');
   // No inline script: the policy allows scripts from 'self' only.
@@ -87,7 +95,7 @@ describe('Agora and the Content-Security-Policy', () => {
     return apps.get(key)!;
   };
 
-  it('allows Agora\'s gateways (any port) in connect-src only when the app id and its certificate are both set', async () => {
+  it("allows Agora's gateways (any port) in connect-src only when the app id and its certificate are both set", async () => {
     const off = await start({});
     const idOnly = await start({ AGORA_APP_ID: AGORA.AGORA_APP_ID });
     const on = await start(AGORA);

@@ -34,14 +34,18 @@ describe('live viewing socket: amplification bounds', () => {
     await t?.stop();
   });
 
-  it('keeps one socket per token: 20 sockets of one viewer token leave 1 open, the others closed with 4005; what the room hears is one sender\'s', async () => {
+  it("keeps one socket per token: 20 sockets of one viewer token leave 1 open, the others closed with 4005; what the room hears is one sender's", async () => {
     const lead = await createLead(t, tour.globalId);
     const host = client({ tourId: tour.globalId, session: lead.session, token: agent.token });
     await welcome(host);
     const n = 20;
     const sockets = Array.from({ length: n }, () => client({ tourId: tour.globalId, token: lead.token }));
     await Promise.all(sockets.map(welcome));
-    const replaced = await firstN(sockets.map((s) => s.closed), n - 1, `${n - 1} replaced sockets closed`);
+    const replaced = await firstN(
+      sockets.map((s) => s.closed),
+      n - 1,
+      `${n - 1} replaced sockets closed`,
+    );
     expect(replaced.map((r) => r.value)).toEqual(new Array(n - 1).fill({ code: CLOSE_CODES.replaced, reason: 'Replaced by a newer connection' }));
     const survivors = sockets.filter((_, i) => !replaced.some((r) => r.index === i));
     expect(survivors).toHaveLength(1);
@@ -82,13 +86,17 @@ describe('live viewing socket: amplification bounds', () => {
     expect((await again.next((m) => m.type === 'roomwalk_scrolling', 'scroll after reconnect')).data.frameIndex).toBe(5);
   });
 
-  it('bounds the scrolls relayed into a room per second: six people flooding within their own limits are coalesced, each one\'s latest position arrives', async () => {
+  it("bounds the scrolls relayed into a room per second: six people flooding within their own limits are coalesced, each one's latest position arrives", async () => {
     const lead = await createLead(t, tour.globalId);
     const people = [client({ tourId: tour.globalId, session: lead.session, token: agent.token }), client({ tourId: tour.globalId, token: lead.token })];
     for (let i = 2; i < LIVE_LIMITS.maxPeersPerRoom; i++) people.push(client({ tourId: tour.globalId, token: await participantToken(t.app, tour.id, lead.session, `viewer-flood-${i}`) }));
     const ids = (await Promise.all(people.map(welcome))).map((w) => w.peerId as string);
     // Everyone has heard of everyone before the flood.
-    await Promise.all(people.map((p) => p.next(() => p.messages.filter((m) => m.type === 'roomwalk_peer_joined').length + p.messages.find((m) => m.type === 'roomwalk_welcome')!.peers.length >= people.length - 1, 'full presence')));
+    await Promise.all(
+      people.map((p) =>
+        p.next(() => p.messages.filter((m) => m.type === 'roomwalk_peer_joined').length + p.messages.find((m) => m.type === 'roomwalk_welcome')!.peers.length >= people.length - 1, 'full presence'),
+      ),
+    );
 
     // Each sends 90 positions at once: under its own socket's burst (100), so none is closed for flooding.
     const perSender = 90;
@@ -99,7 +107,9 @@ describe('live viewing socket: amplification bounds', () => {
       for (let i = 0; i < perSender; i++) p.send({ type: 'roomwalk_scrolling', tourId: tour.globalId, data: { frameIndex: s * 1000 + i } });
     });
     await Promise.all(
-      people.flatMap((p, r) => people.map((_, s) => (s === r ? null : p.next((m) => m.type === 'roomwalk_scrolling' && m.from === ids[s] && m.data.frameIndex === last(s), `sender ${s}'s latest at ${r}`))).filter(Boolean)),
+      people.flatMap((p, r) =>
+        people.map((_, s) => (s === r ? null : p.next((m) => m.type === 'roomwalk_scrolling' && m.from === ids[s] && m.data.frameIndex === last(s), `sender ${s}'s latest at ${r}`))).filter(Boolean),
+      ),
     );
     const elapsedS = (performance.now() - started) / 1000;
 
@@ -107,7 +117,9 @@ describe('live viewing socket: amplification bounds', () => {
     // The room's bucket: its burst plus its rate over the time it took (measured around it, so only ever generous).
     const bound = LIVE_LIMITS.roomScrollBurst + LIVE_LIMITS.roomScrollPerSecond * elapsedS + 1;
     const unbounded = people.length * perSender * (people.length - 1);
-    console.log(`[live] room fan-out: ${people.length} senders × ${perSender} scrolls in ${elapsedS.toFixed(2)} s → ${deliveries} deliveries (bound ${Math.floor(bound * (people.length - 1))}; unbounded ${unbounded})`);
+    console.log(
+      `[live] room fan-out: ${people.length} senders × ${perSender} scrolls in ${elapsedS.toFixed(2)} s → ${deliveries} deliveries (bound ${Math.floor(bound * (people.length - 1))}; unbounded ${unbounded})`,
+    );
     expect(deliveries).toBeLessThanOrEqual(bound * (people.length - 1));
     const relayed = t.app.app.liveRooms.stats.scrollsRelayed - stats.scrollsRelayed;
     expect(relayed).toBeLessThanOrEqual(bound);
@@ -115,9 +127,14 @@ describe('live viewing socket: amplification bounds', () => {
     for (const [r, p] of people.entries()) {
       for (const [s, id] of ids.entries()) {
         if (s === r) continue;
-        const got = scrolls(p).filter((m) => m.from === id).map((m) => m.data.frameIndex as number);
+        const got = scrolls(p)
+          .filter((m) => m.from === id)
+          .map((m) => m.data.frameIndex as number);
         // Some positions were skipped, never reordered; the latest always arrives.
-        expect(got.every((f, i) => i === 0 || f > got[i - 1]!), `order ${s}→${r}`).toBe(true);
+        expect(
+          got.every((f, i) => i === 0 || f > got[i - 1]!),
+          `order ${s}→${r}`,
+        ).toBe(true);
         expect(got.at(-1)).toBe(last(s));
       }
     }

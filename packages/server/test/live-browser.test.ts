@@ -17,7 +17,15 @@ declare const window: any;
 declare const localStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void };
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', '--autoplay-policy=no-user-gesture-required'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--use-fake-device-for-media-stream',
+  '--use-fake-ui-for-media-stream',
+  '--autoplay-policy=no-user-gesture-required',
+];
 
 const HOST_REQUEST = `query($id: ID!, $session: ID) { tour(tourID: $id) { viewingSessionRequest(session: $session) { rtcToken signalingToken appId viewingSessionUserId expireTime } } }`;
 
@@ -54,8 +62,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('live viewing between two browsers', (
     );
   }
 
-  const setup = (page: Page, args: { role: 'host' | 'viewer'; request: unknown; session?: string }) =>
-    page.evaluate((a) => window.setup(a), { ...args, url: t.url, tourId: tour.globalId });
+  const setup = (page: Page, args: { role: 'host' | 'viewer'; request: unknown; session?: string }) => page.evaluate((a) => window.setup(a), { ...args, url: t.url, tourId: tour.globalId });
 
   beforeAll(async () => {
     t = await startTestApp('pglite', { ICE_SERVERS: '[]', RATE_LIMIT_DISABLED: true });
@@ -104,17 +111,16 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('live viewing between two browsers', (
 
     // Agent: told at once (subscription), the mail's link names the session; "Go Live" as host.
     await eventually(async () => leads.find((l) => l.name === 'Vera' && l.leadType === 'LIVE_VIEWING'), 'the live lead notice');
-    const mail = await eventually(
-      () => t.app.services.db.selectFrom('mail_outbox').selectAll().where('subject', 'like', 'Vera Visitor is waiting%').executeTakeFirst(),
-      'the mail to the agent',
-    );
+    const mail = await eventually(() => t.app.services.db.selectFrom('mail_outbox').selectAll().where('subject', 'like', 'Vera Visitor is waiting%').executeTakeFirst(), 'the mail to the agent');
     const link = new URL((mail.links as string[])[0]!);
     expect(link.pathname).toBe('/agentplayer');
     const session = link.searchParams.get('session')!;
-    const hostRequest = await host.evaluate(
-      async ({ query, id, session, token }) => (await window.gql(query, { id, session }, token)).data.tour.viewingSessionRequest,
-      { query: HOST_REQUEST, id: tour.globalId, session, token: agent.token },
-    );
+    const hostRequest = await host.evaluate(async ({ query, id, session, token }) => (await window.gql(query, { id, session }, token)).data.tour.viewingSessionRequest, {
+      query: HOST_REQUEST,
+      id: tour.globalId,
+      session,
+      token: agent.token,
+    });
     await setup(host, { role: 'host', request: hostRequest, session });
     await host.evaluate(() => {
       void window.call.controller.start();
@@ -139,11 +145,15 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('live viewing between two browsers', (
     t.app.app.liveRooms.closeAll(1012, 'Service restart');
     await Promise.all(
       [viewer, host].map((p) =>
-        p.waitForFunction(() => {
-          const s: string[] = window.t.statuses;
-          const i = s.indexOf('reconnecting 1');
-          return i >= 0 && s.slice(i).includes('open');
-        }, undefined, { timeout: 20_000 }),
+        p.waitForFunction(
+          () => {
+            const s: string[] = window.t.statuses;
+            const i = s.indexOf('reconnecting 1');
+            return i >= 0 && s.slice(i).includes('open');
+          },
+          undefined,
+          { timeout: 20_000 },
+        ),
       ),
     );
     expect(await viewer.evaluate(() => window.t.states)).toContain('RECONNECTING 1');

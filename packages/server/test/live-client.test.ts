@@ -69,7 +69,7 @@ describe('live-call module: scroll sync and socket', () => {
     // b was moved to 9 by a: b's player reporting 9 must not bounce it back.
     b.s.sendFrame(9);
     b.s.sendFrame(40);
-    await eventually(async () => a.frames.at(-1) === 40, 'b\'s own frame');
+    await eventually(async () => a.frames.at(-1) === 40, "b's own frame");
     expect(a.frames).toEqual([40]);
     expect(a.statuses[0]).toBe('connecting');
     expect(a.statuses).toContain('open');
@@ -86,7 +86,7 @@ describe('live-call module: scroll sync and socket', () => {
     await eventually(async () => a.s.isSyncActive, 'open again');
   });
 
-  it('fails at once with the spec\'s text on a refused token or an expired session, without reconnecting', async () => {
+  it("fails at once with the spec's text on a refused token or an expired session, without reconnecting", async () => {
     const bad = sync('not-a-token');
     await eventually(async () => bad.statuses.find((s) => s.startsWith('failed')), 'failure');
     expect(bad.statuses).toEqual(['connecting', 'failed: Connection error: 4001']);
@@ -97,7 +97,7 @@ describe('live-call module: scroll sync and socket', () => {
     expect(old.statuses).toEqual(['connecting', `failed: ${ERROR_TEXTS.sessionExpired}`]);
   });
 
-  it('a socket replaced by the same person\'s newer one (another tab) fails with its text and does not reconnect', async () => {
+  it("a socket replaced by the same person's newer one (another tab) fails with its text and does not reconnect", async () => {
     const lead = await createLead(t, tour.globalId);
     const first = sync(lead.token, { reconnectDelayMs: 50 });
     await eventually(async () => first.s.isSyncActive, 'first open');

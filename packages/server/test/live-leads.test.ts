@@ -20,7 +20,7 @@ describe.each(DB_KINDS)('live viewing leads on %s', (kind) => {
   });
   afterAll(async () => t?.stop());
 
-  it('stores a live viewing lead, answers the visitor\'s session, mails the agent a host link and tells the console at once', async () => {
+  it("stores a live viewing lead, answers the visitor's session, mails the agent a host link and tells the console at once", async () => {
     const sub = collect<{ tourLeadCreated: { name: string; email: string; leadType: string; tourId: string; viewingSessionId: string | null } }>(
       t.wsClient(agent.token),
       'subscription { tourLeadCreated { name email leadType tourId viewingSessionId } }',
@@ -52,7 +52,8 @@ describe.each(DB_KINDS)('live viewing leads on %s', (kind) => {
 
     const session = sessionOf(vsr.signalingToken);
     const mail = await eventually(
-      () => t.app.services.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', agent.user.username).where('subject', 'like', '%is waiting for you%').orderBy('created_at').executeTakeFirst(),
+      () =>
+        t.app.services.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', agent.user.username).where('subject', 'like', '%is waiting for you%').orderBy('created_at').executeTakeFirst(),
       'the mail to the agent',
     );
     expect(mail.subject).toContain('Vera Visitor is waiting for you');
@@ -103,11 +104,19 @@ describe.each(DB_KINDS)('live viewing leads on %s', (kind) => {
   });
 
   it("stores the contact number in the profile's '+{code} {national}' form, whether typed national or international", async () => {
-    for (const [typed, stored] of [['0821112222', '+27 821112222'], ['+27 82 111 2222', '+27 821112222'], ['+44 20 7946 0018', '+44 2079460018']] as const) {
+    for (const [typed, stored] of [
+      ['0821112222', '+27 821112222'],
+      ['+27 82 111 2222', '+27 821112222'],
+      ['+44 20 7946 0018', '+44 2079460018'],
+    ] as const) {
       const res = await t.gql(LEAD_MUTATION, { input: leadInput(tour.globalId, { leadType: 'CONTACT', contactNumber: typed }) });
       expect(res.errors).toBeUndefined();
       const id = (res.data.tourLeadCreate.tourLead.id as string).replace(/^lead_/, '');
-      const row = await t.app.services.db.selectFrom('tour_leads' as never).select('contact_number' as never).where('id' as never, '=', id as never).executeTakeFirstOrThrow() as { contact_number: string };
+      const row = (await t.app.services.db
+        .selectFrom('tour_leads' as never)
+        .select('contact_number' as never)
+        .where('id' as never, '=', id as never)
+        .executeTakeFirstOrThrow()) as { contact_number: string };
       expect(row.contact_number, typed).toBe(stored);
     }
   });
@@ -120,8 +129,11 @@ describe.each(DB_KINDS)('live viewing leads on %s', (kind) => {
     expect(res.data.tourLeadCreate.tourLead.viewingSessionId).toBeNull();
   });
 
-  it('refuses bad details with the spec\'s messages and stores nothing', async () => {
-    const before = await t.app.services.db.selectFrom('tours').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  it("refuses bad details with the spec's messages and stores nothing", async () => {
+    const before = await t.app.services.db
+      .selectFrom('tours')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ email: 'not-an-email' }, VALIDATION.emailInvalid],
       [{ email: '   ' }, VALIDATION.emailRequired],
@@ -134,7 +146,10 @@ describe.each(DB_KINDS)('live viewing leads on %s', (kind) => {
     }
     const failed = await t.gql(LEAD_MUTATION, { input: leadInput(tour.globalId, { turnstileToken: 'forged' }) });
     expect(failed.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.HUMAN_CHECK_FAILED);
-    const after = await t.app.services.db.selectFrom('tours').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.app.services.db
+      .selectFrom('tours')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(after.n).toBe(before.n);
   });
 

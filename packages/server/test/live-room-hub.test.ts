@@ -74,7 +74,7 @@ describe('RoomHub', () => {
     expect(host.got.filter((t) => !t.startsWith('{'))).toEqual(['current']);
   });
 
-  it('relays scrolls within the room\'s bucket, then keeps each sender\'s latest until a token is free', () => {
+  it("relays scrolls within the room's bucket, then keeps each sender's latest until a token is free", () => {
     vi.useFakeTimers({ now: 0 });
     const { hubs } = cluster(1, { maxPeersPerRoom: 6, roomScrollBurst: 2, roomScrollPerSecond: 1 });
     const hub = hubs[0]!;

@@ -21,7 +21,11 @@ describe.each(DB_KINDS)('live viewing socket on %s', (kind) => {
   };
 
   beforeAll(async () => {
-    t = await startTestApp(kind, { ICE_SERVERS: '[{"urls":"stun:stun.example.org:3478"},{"urls":["turn:turn.example.org:3478"],"username":"u","credential":"p"}]', RATE_LIMIT_DISABLED: true, LIVE_ALLOWED_ORIGINS: 'https://agency.example' });
+    t = await startTestApp(kind, {
+      ICE_SERVERS: '[{"urls":"stun:stun.example.org:3478"},{"urls":["turn:turn.example.org:3478"],"username":"u","credential":"p"}]',
+      RATE_LIMIT_DISABLED: true,
+      LIVE_ALLOWED_ORIGINS: 'https://agency.example',
+    });
     agent = await seedUser(t.app);
     tour = await seedTour(t.app, agent);
   });
@@ -85,7 +89,7 @@ describe.each(DB_KINDS)('live viewing socket on %s', (kind) => {
     expect(host.messages.filter((m) => m.type === 'roomwalk_signal' && m.from === v2w.peerId)).toEqual([]);
   });
 
-  it('closes with 4001 without a valid token, 4003 for a stranger, another session\'s token or a foreign origin, 4002 when expired, 4004 for an unknown session', async () => {
+  it("closes with 4001 without a valid token, 4003 for a stranger, another session's token or a foreign origin, 4002 when expired, 4004 for an unknown session", async () => {
     const lead = await createLead(t, tour.globalId);
     const stranger = await seedUser(t.app);
     const cases: Array<[Record<string, string>, number, Record<string, string>?]> = [
@@ -120,7 +124,11 @@ describe.each(DB_KINDS)('live viewing socket on %s', (kind) => {
     const viewer = client({ tourId: tour.globalId, token: lead.token });
     await welcome(viewer);
     // The session now ends in 300 ms: a socket admitted before then is closed at that moment.
-    await liveDb(t.app.services.db).updateTable('viewing_sessions').set({ expires_at: new Date(Date.now() + 300) }).where('id', '=', lead.session).execute();
+    await liveDb(t.app.services.db)
+      .updateTable('viewing_sessions')
+      .set({ expires_at: new Date(Date.now() + 300) })
+      .where('id', '=', lead.session)
+      .execute();
     const tokens = createSignalingTokens(t.app.config.jwtSecret);
     const short = await tokens.sign({ tourId: tour.id, sessionId: lead.session, role: 'viewer', userId: 'viewer-y', exp: Math.floor(Date.now() / 1000) + 60 });
     const c = client({ tourId: tour.globalId, token: short });

@@ -24,7 +24,9 @@ interface Node {
 }
 
 async function startNode(env: Record<string, string>): Promise<Node> {
-  const child = startFixture('live-node.ts', { NODE_ENV: 'test', LOG_LEVEL: 'error', ROLE: 'api', ICE_SERVERS: '[]', RATE_LIMIT_DISABLED: 'true', ...env }, (line) => jsonLine<{ url: string }>(line, 'url'));
+  const child = startFixture('live-node.ts', { NODE_ENV: 'test', LOG_LEVEL: 'error', ROLE: 'api', ICE_SERVERS: '[]', RATE_LIMIT_DISABLED: 'true', ...env }, (line) =>
+    jsonLine<{ url: string }>(line, 'url'),
+  );
   return { url: (await child.ready).url, proc: child.proc };
 }
 
@@ -37,10 +39,7 @@ async function startRedis(): Promise<{ url: string; proc: ChildProcess }> {
   return { url: `redis://127.0.0.1:${port}`, proc: child.proc };
 }
 
-const buses = [
-  { bus: 'PostgreSQL NOTIFY', redis: false },
-  ...(redisServer ? [{ bus: 'Redis pub/sub', redis: true }] : []),
-];
+const buses = [{ bus: 'PostgreSQL NOTIFY', redis: false }, ...(redisServer ? [{ bus: 'Redis pub/sub', redis: true }] : [])];
 
 describe.skipIf(!base).each(buses)('live rooms across two server processes over $bus', ({ redis }) => {
   const jwtSecret = randomBytes(24).toString('hex');
@@ -61,7 +60,11 @@ describe.skipIf(!base).each(buses)('live rooms across two server processes over 
     // Migrate once here, so the nodes start on a ready schema; then seed the agent and a processed tour.
     db = await openDatabase({ databaseUrl, dataDir: 'unused' });
     const company = await db.db.insertInto('companies').values({ name: 'Two nodes' }).returningAll().executeTakeFirstOrThrow();
-    const user = await db.db.insertInto('users').values({ username: `agent-${scratch.name}@example.com`, password_hash: null, company_id: company.id, activated_at: new Date() }).returningAll().executeTakeFirstOrThrow();
+    const user = await db.db
+      .insertInto('users')
+      .values({ username: `agent-${scratch.name}@example.com`, password_hash: null, company_id: company.id, activated_at: new Date() })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     const tour = await db.db.insertInto('tours').values({ company_id: company.id, owner_id: user.id, title: 'Two nodes', status: 'PROCESSED' }).returning(['id']).executeTakeFirstOrThrow();
     tourGlobalId = `tour_${tour.id}`;
     hostToken = await createTokenService(jwtSecret, 3600).sign({ userId: user.id, companyId: company.id, roles: [] });
@@ -133,7 +136,7 @@ describe.skipIf(!base).each(buses)('live rooms across two server processes over 
   const welcomed = (c: LiveClient) => c.next((m) => m.type === 'roomwalk_welcome', 'welcome');
   const replaced = { code: LIVE_CLOSE_CODES.replaced, reason: 'Replaced by a newer connection' };
 
-  it('keeps one socket per token across nodes: the visitor\'s token opened again on node B replaces its socket on node A', async () => {
+  it("keeps one socket per token across nodes: the visitor's token opened again on node B replaces its socket on node A", async () => {
     const { token, session } = await lead();
     const host = open(a!.url, { tourId: tourGlobalId, session, token: hostToken });
     await welcomed(host);
@@ -157,7 +160,11 @@ describe.skipIf(!base).each(buses)('live rooms across two server processes over 
     await welcomed(host);
     const pair = [open(a!.url, { tourId: tourGlobalId, token }), open(b!.url, { tourId: tourGlobalId, token })];
     const ids = (await Promise.all(pair.map(welcomed))).map((w) => w.peerId as string);
-    const [gone] = await firstN(pair.map((c) => c.closed), 1, 'one of the pair replaced');
+    const [gone] = await firstN(
+      pair.map((c) => c.closed),
+      1,
+      'one of the pair replaced',
+    );
     expect(gone!.value).toEqual(replaced);
     const kept = pair[1 - gone!.index]!;
     // The host hears the survivor's scrolls and the survivor the host's: it is in the room, and stays.

@@ -30,7 +30,12 @@ const STUB_FAILING = 'tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7d17';
 /** The shape of a JSON value: objects as their sorted keys (recursively), arrays as the shape of their first item. */
 function shape(v: unknown): unknown {
   if (Array.isArray(v)) return v.length ? [shape(v[0])] : [];
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, shape((v as Record<string, unknown>)[k])]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, shape((v as Record<string, unknown>)[k])]),
+    );
   return 'value'; // null or a value: the same tour differs in values, never in fields
 }
 
@@ -57,7 +62,10 @@ describe('the player test stub answers as the real server', () => {
     const tour = await seedProcessedTour(t, agent, 2);
     tourId = tour.id;
     ownerToken = agent.token;
-    await t.app.services.db.insertInto('markers').values({ tour_id: tour.row.id, name: 'Kitchen', description: '', frame_index: 40, scroll_position: 0, is_fast_travel: true } as never).execute();
+    await t.app.services.db
+      .insertInto('markers')
+      .values({ tour_id: tour.row.id, name: 'Kitchen', description: '', frame_index: 40, scroll_position: 0, is_fast_travel: true } as never)
+      .execute();
     // The same tour id on the stub, backed by its 'main' fixture.
     stub = await startStub({ extraTours: { [tourId]: 'main' } });
   });
@@ -104,7 +112,11 @@ describe('the player test stub answers as the real server', () => {
   it("the visitor's lead: same status, CORS and body shape", async () => {
     const send = async (base: string, tourId: string) => {
       const input = { name: 'Vera', surname: 'Visitor', email: 'vera@example.com', contactNumber: '+27 825550199', turnstileToken: DEV_TURNSTILE_TOKEN, leadType: 'LIVE_VIEWING', tourId };
-      const res = await fetch(`${base}/query`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', origin: ORIGIN }, body: JSON.stringify({ query: TOUR_LEAD_CREATE, variables: { input } }) });
+      const res = await fetch(`${base}/query`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', origin: ORIGIN },
+        body: JSON.stringify({ query: TOUR_LEAD_CREATE, variables: { input } }),
+      });
       return { status: res.status, acao: res.headers.get('access-control-allow-origin'), body: (await res.json()) as { data?: { tourLeadCreate?: unknown }; errors?: unknown } };
     };
     const real = await send(t.url, tourId);
@@ -117,7 +129,11 @@ describe('the player test stub answers as the real server', () => {
 
   it("the editor's marker calls: same status and body shape, and the same refusal without a session", async () => {
     const post = async (base: string, query: string, variables: Record<string, unknown>, token: string | null) => {
-      const res = await fetch(`${base}/query`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify({ query, variables }) });
+      const res = await fetch(`${base}/query`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify({ query, variables }),
+      });
       return { status: res.status, body: (await res.json()) as { data?: Record<string, { id?: string }> | null; errors?: Array<{ message: string; extensions?: { code?: string } }> } };
     };
     const both = async (query: string, variables: (tour: string, marker?: string) => Record<string, unknown>, ids: { real?: string; fake?: string } = {}) => ({

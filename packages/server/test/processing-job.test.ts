@@ -35,7 +35,7 @@ describe.each(DB_KINDS)('process-tour job bookkeeping on %s', (kind) => {
     return rawId(tourId);
   }
 
-  it('a retry after a dead attempt ends with one clip set and removes the dead attempt\'s files', async () => {
+  it("a retry after a dead attempt ends with one clip set and removes the dead attempt's files", async () => {
     const id = await newTour();
     // Attempt 1 died after storing part of its clips.
     await t.app.services.db.updateTable('tours').set({ processing_attempt: 1 }).where('id', '=', id).execute();
@@ -48,8 +48,13 @@ describe.each(DB_KINDS)('process-tour job bookkeeping on %s', (kind) => {
     const clips = await t.app.services.db.selectFrom('clips').selectAll().where('tour_id', '=', id).orderBy('index').execute();
     expect(clips.map((c) => c.high_key)).toEqual([0, 1, 2].map((i) => `tours/${id}/v2/clips/000${i}-high.mp4`));
     expect((await tourFiles(id)).filter((f) => !f.endsWith('.meta'))).toEqual([
-      'v2/clips/0000-high.mp4', 'v2/clips/0000-low.mp4', 'v2/clips/0001-high.mp4', 'v2/clips/0001-low.mp4',
-      'v2/clips/0002-high.mp4', 'v2/clips/0002-low.mp4', 'v2/thumbnail.jpg',
+      'v2/clips/0000-high.mp4',
+      'v2/clips/0000-low.mp4',
+      'v2/clips/0001-high.mp4',
+      'v2/clips/0001-low.mp4',
+      'v2/clips/0002-high.mp4',
+      'v2/clips/0002-low.mp4',
+      'v2/thumbnail.jpg',
     ]);
     const logs = await t.app.services.db.selectFrom('tour_logs').selectAll().where('tour_id', '=', id).execute();
     expect(logs.map((l) => [l.status, l.error])).toEqual([[TOUR_STATUS.PROCESSED, null]]);

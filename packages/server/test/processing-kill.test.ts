@@ -15,7 +15,6 @@ import { seedUser } from './helpers/seed.js';
 import { startFixture, stopProcess } from './helpers/processes.js';
 import { landscapeVideo, listFiles, uploadAndSubmit, waitFor } from './fixtures/tours.js';
 
-
 /** Starts test/fixtures/worker.ts in its own process; `ready` resolves once it prints READY. */
 const startWorker = (env: Record<string, string>) => startFixture('worker.ts', env, (line) => (line === 'READY' ? true : undefined));
 
@@ -64,24 +63,41 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a worker killed mid-job (Postgr
     await w2.ready;
 
     // Taken up again: the second attempt claims the tour. Then the percentage moves past where the dead attempt left it.
-    await waitFor(async () => {
-      const row = await db.selectFrom('tours').select(['processing_attempt']).where('id', '=', id).executeTakeFirstOrThrow();
-      return row.processing_attempt > atKill.processing_attempt;
-    }, 'the job taken up again', 200_000, 100);
+    await waitFor(
+      async () => {
+        const row = await db.selectFrom('tours').select(['processing_attempt']).where('id', '=', id).executeTakeFirstOrThrow();
+        return row.processing_attempt > atKill.processing_attempt;
+      },
+      'the job taken up again',
+      200_000,
+      100,
+    );
     const takenUpMs = Date.now() - killedAt;
-    await waitFor(async () => {
-      const row = await db.selectFrom('tours').select(['progress', 'status']).where('id', '=', id).executeTakeFirstOrThrow();
-      return row.progress > atKill.progress || row.status !== 'PROCESSING';
-    }, 'the percentage moving again', 200_000, 100);
+    await waitFor(
+      async () => {
+        const row = await db.selectFrom('tours').select(['progress', 'status']).where('id', '=', id).executeTakeFirstOrThrow();
+        return row.progress > atKill.progress || row.status !== 'PROCESSING';
+      },
+      'the percentage moving again',
+      200_000,
+      100,
+    );
     const movedMs = Date.now() - killedAt;
-    console.log(`crash recovery: worker SIGKILLed at ${atKill.progress} %; job taken up again after ${(takenUpMs / 1000).toFixed(1)} s, percentage moving again after ${(movedMs / 1000).toFixed(1)} s (bound ${RECOVERY_BOUND_MS / 1000} s)`);
+    console.log(
+      `crash recovery: worker SIGKILLed at ${atKill.progress} %; job taken up again after ${(takenUpMs / 1000).toFixed(1)} s, percentage moving again after ${(movedMs / 1000).toFixed(1)} s (bound ${RECOVERY_BOUND_MS / 1000} s)`,
+    );
     expect(takenUpMs).toBeLessThanOrEqual(RECOVERY_BOUND_MS);
     expect(movedMs).toBeLessThanOrEqual(RECOVERY_BOUND_MS);
 
-    const tour = await waitFor(async () => {
-      const row = await db.selectFrom('tours').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-      return row.status === 'PROCESSED' || row.status === 'FAILED' ? row : null;
-    }, 'tour finished by the second worker', 150_000, 250);
+    const tour = await waitFor(
+      async () => {
+        const row = await db.selectFrom('tours').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+        return row.status === 'PROCESSED' || row.status === 'FAILED' ? row : null;
+      },
+      'tour finished by the second worker',
+      150_000,
+      250,
+    );
     expect(tour.status, `${tour.progress_text ?? ''}\nsecond worker:\n${out2.join('\n').slice(-3000)}`).toBe('PROCESSED');
     expect(tour.processing_attempt).toBe(2);
     expect(tour.clips_version).toBe(2);

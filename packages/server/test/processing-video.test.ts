@@ -25,11 +25,16 @@ describe.each(DB_KINDS)('video processing on %s', (kind) => {
   });
 
   async function finalTour(tourId: string) {
-    return waitFor(async () => {
-      const r = await t.gql(Q.tour, { id: tourId }, owner.token);
-      const s = r.data?.tour?.status?.status;
-      return s === 'PROCESSED' || s === 'FAILED' ? r.data.tour : null;
-    }, 'tour finished', 120_000, 250);
+    return waitFor(
+      async () => {
+        const r = await t.gql(Q.tour, { id: tourId }, owner.token);
+        const s = r.data?.tour?.status?.status;
+        return s === 'PROCESSED' || s === 'FAILED' ? r.data.tour : null;
+      },
+      'tour finished',
+      120_000,
+      250,
+    );
   }
 
   it('turns an uploaded video into a tour, with progress events on the way', async () => {
@@ -64,7 +69,11 @@ describe.each(DB_KINDS)('video processing on %s', (kind) => {
     expect(clip.status).toBe(206);
     expect(clip.headers.get('access-control-allow-origin')).toBe('*');
     expect(clip.headers.get('cache-control')).toContain('immutable');
-    expect(Buffer.from(await clip.arrayBuffer()).subarray(4, 8).toString('latin1')).toBe('ftyp');
+    expect(
+      Buffer.from(await clip.arrayBuffer())
+        .subarray(4, 8)
+        .toString('latin1'),
+    ).toBe('ftyp');
     const low = await fetch(tour.clips[0].lowURI, { method: 'HEAD' });
     expect(low.status).toBe(200);
     const thumb = await fetch(tour.thumbnailURL);
@@ -76,8 +85,10 @@ describe.each(DB_KINDS)('video processing on %s', (kind) => {
     expect(files).toHaveLength(tour.clips.length * 2 + 1);
   });
 
-  it('fails a too-short video with the spec\'s message, at once and without files', async () => {
-    const video = await fs.readFile(await makeVideo('landscape-5s.mp4', ['-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=5', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p']));
+  it("fails a too-short video with the spec's message, at once and without files", async () => {
+    const video = await fs.readFile(
+      await makeVideo('landscape-5s.mp4', ['-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=5', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p']),
+    );
     const { tourId } = await uploadAndSubmit(t, owner.token, video);
     const tour = await finalTour(tourId);
     expect(tour.logs).toEqual([{ status: 'FAILED', error: VALIDATION.videoTooShort }]);
@@ -86,8 +97,10 @@ describe.each(DB_KINDS)('video processing on %s', (kind) => {
     expect(row.processing_attempt).toBe(1);
   });
 
-  it('fails a low-resolution video with the spec\'s message', async () => {
-    const video = await fs.readFile(await makeVideo('small-12s.mp4', ['-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=30:duration=12', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p']));
+  it("fails a low-resolution video with the spec's message", async () => {
+    const video = await fs.readFile(
+      await makeVideo('small-12s.mp4', ['-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=30:duration=12', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p']),
+    );
     const { tourId } = await uploadAndSubmit(t, owner.token, video);
     const tour = await finalTour(tourId);
     expect(tour.logs).toEqual([{ status: 'FAILED', error: VALIDATION.videoResolutionLow }]);

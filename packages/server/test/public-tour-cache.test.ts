@@ -108,7 +108,7 @@ describe.each(DB_KINDS)('public tour answer over GET (%s)', (kind) => {
   });
 });
 
-describe.each(DB_KINDS)('a miss of the player\'s own document, answered without GraphQL execution (%s)', (kind) => {
+describe.each(DB_KINDS)("a miss of the player's own document, answered without GraphQL execution (%s)", (kind) => {
   let t: TestApp;
   const getPlayer = (tourID: string, query = PLAYER_TOUR_DOCUMENT, extra: Record<string, string> = {}) =>
     fetch(`${t.url}/query?${new URLSearchParams({ query, variables: JSON.stringify({ tourID }), ...extra })}`);
@@ -130,12 +130,23 @@ describe.each(DB_KINDS)('a miss of the player\'s own document, answered without 
     const { db } = t.app.services;
     // Branded: Pro plan, company logo and accent, an agent with a photo, a listing link, markers, 4 clips.
     const branded = await seedUser(t.app, { plan: 'pro', name: 'Ada', surname: 'Agent' });
-    await db.updateTable('companies').set({ logo_key: `companies/${branded.company.id}/logo.png`, accent_color: '#0b5394' }).where('id', '=', branded.company.id).execute();
-    await db.updateTable('user_profiles').set({ profile_image_key: `profiles/${branded.user.id}/photo.jpg` }).where('user_id', '=', branded.user.id).execute();
+    await db
+      .updateTable('companies')
+      .set({ logo_key: `companies/${branded.company.id}/logo.png`, accent_color: '#0b5394' })
+      .where('id', '=', branded.company.id)
+      .execute();
+    await db
+      .updateTable('user_profiles')
+      .set({ profile_image_key: `profiles/${branded.user.id}/photo.jpg` })
+      .where('user_id', '=', branded.user.id)
+      .execute();
     const a = await seedProcessedTour(t, branded, 4);
     await db.updateTable('tours').set({ description: 'Three bedrooms, "sea" view \u2013 ünïcode', listing_link: 'https://listing.example/1?a=1&b=2', views: 7 }).where('id', '=', a.row.id).execute();
     for (const [i, name] of ['Kitchen', 'Lounge', 'Main bedroom'].entries()) {
-      expect((await t.gql('mutation($input: MarkerSaveInput!) { markerSave(input: $input) { id } }', { input: { tourId: a.id, name, description: `Room ${i}`, frameIndex: i * 37.5 } }, branded.token)).errors).toBeUndefined();
+      expect(
+        (await t.gql('mutation($input: MarkerSaveInput!) { markerSave(input: $input) { id } }', { input: { tourId: a.id, name, description: `Room ${i}`, frameIndex: i * 37.5 } }, branded.token))
+          .errors,
+      ).toBeUndefined();
     }
     // Bare: Free plan (no branding), no profile row, no video info, no clips or markers.
     const plain = await seedUser(t.app, { plan: 'free' });
@@ -145,8 +156,16 @@ describe.each(DB_KINDS)('a miss of the player\'s own document, answered without 
 
     // Lapsed: a Pro plan whose licence ended yesterday (no branding, as GraphQL answers), the agent's profile kept.
     const lapsed = await seedUser(t.app, { plan: 'pro' });
-    await db.updateTable('companies').set({ logo_key: `companies/${lapsed.company.id}/logo.png`, accent_color: '#aa0000' }).where('id', '=', lapsed.company.id).execute();
-    await db.updateTable('licenses').set({ end_date: new Date(Date.now() - 86_400_000) }).where('company_id', '=', lapsed.company.id).execute();
+    await db
+      .updateTable('companies')
+      .set({ logo_key: `companies/${lapsed.company.id}/logo.png`, accent_color: '#aa0000' })
+      .where('id', '=', lapsed.company.id)
+      .execute();
+    await db
+      .updateTable('licenses')
+      .set({ end_date: new Date(Date.now() - 86_400_000) })
+      .where('company_id', '=', lapsed.company.id)
+      .execute();
     const c = await seedProcessedTour(t, lapsed, 1);
 
     for (const tour of [a, b, c]) {
@@ -231,7 +250,15 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('public tour cache across two AP
   let bUrl: string;
   beforeAll(async () => {
     t = await startTestApp('postgres');
-    const config = loadConfig({ NODE_ENV: 'test' }, { PORT: 0, HOST: '127.0.0.1', DATA_DIR: t.dataDir, LOG_LEVEL: 'silent', JWT_SECRET: t.app.config.jwtSecret, DATABASE_URL: t.app.config.DATABASE_URL!, ROLE: 'api' } as never);
+    const config = loadConfig({ NODE_ENV: 'test' }, {
+      PORT: 0,
+      HOST: '127.0.0.1',
+      DATA_DIR: t.dataDir,
+      LOG_LEVEL: 'silent',
+      JWT_SECRET: t.app.config.jwtSecret,
+      DATABASE_URL: t.app.config.DATABASE_URL!,
+      ROLE: 'api',
+    } as never);
     config.JWT_SECRET = t.app.config.JWT_SECRET;
     config.jwtSecret = t.app.config.jwtSecret;
     b = await buildApp({ config });

@@ -31,7 +31,12 @@ describe('reel end card', () => {
     // The line as it was drawn (56 px) is wider than the card.
     expect(textWidth(AGENT.contact, font, 56)).toBeGreaterThan(REEL_SIZE.width);
     const lines = fitEndCardLines(AGENT, font);
-    expect(lines.map((l) => l.text)).toEqual(['Lindiwe van der Merwe-Abrahams', '+27 82 555 1234', 'lindiwe.vandermerwe@seaside-realty-group.co.za', 'Seaside Realty Group (Pty) Ltd — Atlantic Seaboard']);
+    expect(lines.map((l) => l.text)).toEqual([
+      'Lindiwe van der Merwe-Abrahams',
+      '+27 82 555 1234',
+      'lindiwe.vandermerwe@seaside-realty-group.co.za',
+      'Seaside Realty Group (Pty) Ltd — Atlantic Seaboard',
+    ]);
     for (const l of lines) expect(textWidth(l.text, font, l.size)).toBeLessThanOrEqual(REEL_SIZE.width - 2 * END_CARD_MARGIN);
     // A short contact stays one line at the usual size; an absurd one is cut, never drawn past the margins.
     expect(fitEndCardLines({ name: null, contact: '+27 82 555 1234  ·  a@b.co', company: null }, font)).toEqual([{ text: '+27 82 555 1234  ·  a@b.co', size: 56 }]);
@@ -43,7 +48,9 @@ describe('reel end card', () => {
   it('draws no text in the side margins of a rendered card', async () => {
     const chain = await endCardText(AGENT, font, work);
     const png = path.join(work, 'card.png');
-    await runFfmpeg(['-v', 'error', '-y', '-f', 'lavfi', '-i', `color=c=0x1a2030:s=${REEL_SIZE.width}x${REEL_SIZE.height}:d=0.1`, '-vf', `setsar=1${chain}`, '-frames:v', '1', png], { timeoutMs: 60_000 });
+    await runFfmpeg(['-v', 'error', '-y', '-f', 'lavfi', '-i', `color=c=0x1a2030:s=${REEL_SIZE.width}x${REEL_SIZE.height}:d=0.1`, '-vf', `setsar=1${chain}`, '-frames:v', '1', png], {
+      timeoutMs: 60_000,
+    });
     const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
     let inMargins = 0;
     let text = 0;

@@ -30,7 +30,13 @@ describe.each(DB_KINDS)('reels on %s', (kind) => {
   // A 19 s 1080x1920 render with the privacy blur (on by default): generous for a loaded 2-core machine.
   it('renders a 1080x1920 H.264 reel of 15-30 s with progress in order, and lists it on the tour', async () => {
     const tourId = await processedTour(t.app, owner);
-    await t.app.services.db.insertInto('markers').values([{ tour_id: tourId, name: 'Kitchen', frame_index: 60 }, { tour_id: tourId, name: 'Bedroom', frame_index: 140 }]).execute();
+    await t.app.services.db
+      .insertInto('markers')
+      .values([
+        { tour_id: tourId, name: 'Kitchen', frame_index: 60 },
+        { tour_id: tourId, name: 'Bedroom', frame_index: 140 },
+      ])
+      .execute();
     const r = await t.gql(GEN, { id: `tour_${tourId}` }, owner.token);
     expect(r.errors).toBeUndefined();
     expect(r.data.tourGenerateReel).toMatchObject({ provider: 'roomwalk-ffmpeg', progress: 0, status: { status: REEL_STATUS.PROCESSING }, key: 'sunny-flat-1' });
@@ -41,18 +47,21 @@ describe.each(DB_KINDS)('reels on %s', (kind) => {
     const readyP = new Promise<void>((res) => (ready = res));
     client.on('connected', () => ready());
     const done = new Promise<void>((resolve, reject) => {
-      const stop = client.subscribe<{ reelProgressUpdated: Ev }>({ query: SUB, variables: { id: reelId } }, {
-        next: (v) => {
-          if (v.errors) return reject(new Error(JSON.stringify(v.errors)));
-          events.push(v.data!.reelProgressUpdated);
-          if (v.data!.reelProgressUpdated.status !== REEL_STATUS.PROCESSING) {
-            stop();
-            resolve();
-          }
+      const stop = client.subscribe<{ reelProgressUpdated: Ev }>(
+        { query: SUB, variables: { id: reelId } },
+        {
+          next: (v) => {
+            if (v.errors) return reject(new Error(JSON.stringify(v.errors)));
+            events.push(v.data!.reelProgressUpdated);
+            if (v.data!.reelProgressUpdated.status !== REEL_STATUS.PROCESSING) {
+              stop();
+              resolve();
+            }
+          },
+          error: reject,
+          complete: () => resolve(),
         },
-        error: reject,
-        complete: () => resolve(),
-      });
+      );
     });
     await readyP;
     const before = await tmpEntries('roomwalk-reel-');
@@ -81,8 +90,16 @@ describe.each(DB_KINDS)('reels on %s', (kind) => {
     const tourId = await processedTour(t.app, owner);
     const first = await t.gql(GEN, { id: `tour_${tourId}` }, owner.token);
     const reelId = raw(first.data.tourGenerateReel.id);
-    await reelJob(t.app.services, reelId, { render: async () => { throw new Error('encoder crashed'); } });
-    const row = await t.app.services.db.selectFrom('reels' as never).selectAll().where('id' as never, '=', reelId as never).executeTakeFirstOrThrow() as { status: string; error: string; video_key: string | null };
+    await reelJob(t.app.services, reelId, {
+      render: async () => {
+        throw new Error('encoder crashed');
+      },
+    });
+    const row = (await t.app.services.db
+      .selectFrom('reels' as never)
+      .selectAll()
+      .where('id' as never, '=', reelId as never)
+      .executeTakeFirstOrThrow()) as { status: string; error: string; video_key: string | null };
     expect(row).toMatchObject({ status: REEL_STATUS.FAILED, error: 'Could not generate reel', video_key: null });
     const files = await fs.readdir(path.join(t.dataDir, 'files', 'tours', tourId)).catch(() => []);
     expect(files.filter((f) => f === 'reels')).toEqual([]);
@@ -92,7 +109,7 @@ describe.each(DB_KINDS)('reels on %s', (kind) => {
     expect(over.errors?.[0]).toMatchObject({ message: VALIDATION.reelsMax, extensions: { code: ERROR_CODES.REELS_LIMIT } });
   });
 
-  it('refuses a tour that is not processed, and another company\'s reel progress', async () => {
+  it("refuses a tour that is not processed, and another company's reel progress", async () => {
     const tourId = await processedTour(t.app, owner, { status: 'PROCESSING' });
     const r = await t.gql(GEN, { id: `tour_${tourId}` }, owner.token);
     expect(r.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.TOUR_NOT_PROCESSED);

@@ -15,7 +15,14 @@ const USERS = 'mutation($input: ReportExportInput!) { generateSummaryByUserRepor
 
 const csvRows = (base64: string): string[][] => parse(Buffer.from(base64, 'base64'), { bom: true, relax_column_count: false }) as string[][];
 
-interface TextBox { text: string; page: number; left: number; right: number; bottom: number; top: number }
+interface TextBox {
+  text: string;
+  page: number;
+  left: number;
+  right: number;
+  bottom: number;
+  top: number;
+}
 
 /** Every text run of the PDF with its box in page units (from the content stream, as a viewer places it). */
 async function pdfTextBoxes(base64: string): Promise<TextBox[]> {
@@ -80,7 +87,11 @@ describe.each(DB_KINDS)('business reports on %s', (kind) => {
     const start = new Date(Date.now() - 10 * 24 * 3600 * 1000);
     tourIds = [
       ...(await insertTours(t.app, { companyId: admin.company.id, userId: admin.user.id }, 3, { start, title: (i) => titles[i]!, views: (i) => [12, 40, 7][i]! })),
-      ...(await insertTours(t.app, { companyId: admin.company.id, userId: member.user.id }, 2, { start: new Date(start.getTime() + 3600_000), title: (i) => titles[3 + i]!, views: (i) => [5, 100][i]! })),
+      ...(await insertTours(t.app, { companyId: admin.company.id, userId: member.user.id }, 2, {
+        start: new Date(start.getTime() + 3600_000),
+        title: (i) => titles[3 + i]!,
+        views: (i) => [5, 100][i]!,
+      })),
     ];
     // A deleted tour is left out of the tour list but its views count as deleted-tour views; a deactivated one is listed as such.
     const [deleted] = await insertTours(t.app, { companyId: admin.company.id, userId: member.user.id }, 1, { title: () => 'Gone', views: () => 9 });
@@ -88,13 +99,19 @@ describe.each(DB_KINDS)('business reports on %s', (kind) => {
     await db.updateTable('tours').set({ deactivated_at: new Date(), deactivated_views: 3 }).where('id', '=', tourIds[2]!).execute();
     // Uploads this month: admin 2, member 1; one from long ago does not count.
     const uploads = [admin, admin, member].map((u, i) => ({ key: `up-${kind}-${i}`, company_id: admin.company.id, user_id: u.user.id, extension: 'mp4', submitted_at: new Date() }));
-    await db.insertInto('uploads').values([...uploads, { key: `up-${kind}-old`, company_id: admin.company.id, user_id: member.user.id, extension: 'mp4', submitted_at: new Date('2020-01-01') }]).execute();
+    await db
+      .insertInto('uploads')
+      .values([...uploads, { key: `up-${kind}-old`, company_id: admin.company.id, user_id: member.user.id, extension: 'mp4', submitted_at: new Date('2020-01-01') }])
+      .execute();
     // Visits: two on the first tour (one visitor twice), one on the member's top tour.
-    await billingDb(db).insertInto('view_events').values([
-      { tour_id: tourIds[0]!, company_id: admin.company.id, visitor_id: 'visitor-aaaa', started_at: new Date(), last_seen_at: new Date(), seconds_spent: 30, rooms_reached: 2 },
-      { tour_id: tourIds[0]!, company_id: admin.company.id, visitor_id: 'visitor-aaaa', started_at: new Date(), last_seen_at: new Date(), seconds_spent: 90, rooms_reached: 4 },
-      { tour_id: tourIds[4]!, company_id: admin.company.id, visitor_id: 'visitor-bbbb', started_at: new Date(), last_seen_at: new Date(), seconds_spent: 60, rooms_reached: 5 },
-    ]).execute();
+    await billingDb(db)
+      .insertInto('view_events')
+      .values([
+        { tour_id: tourIds[0]!, company_id: admin.company.id, visitor_id: 'visitor-aaaa', started_at: new Date(), last_seen_at: new Date(), seconds_spent: 30, rooms_reached: 2 },
+        { tour_id: tourIds[0]!, company_id: admin.company.id, visitor_id: 'visitor-aaaa', started_at: new Date(), last_seen_at: new Date(), seconds_spent: 90, rooms_reached: 4 },
+        { tour_id: tourIds[4]!, company_id: admin.company.id, visitor_id: 'visitor-bbbb', started_at: new Date(), last_seen_at: new Date(), seconds_spent: 60, rooms_reached: 5 },
+      ])
+      .execute();
   });
   afterAll(async () => {
     await t?.stop();
@@ -135,8 +152,19 @@ describe.each(DB_KINDS)('business reports on %s', (kind) => {
   it('User Summary as CSV: per member monthly active and uploaded tours, views, deleted views and top tours', async () => {
     const r = await t.gql(USERS, { input: { companyId: admin.companyId, exportType: 'csv' } }, admin.token);
     const rows = csvRows(r.data.generateSummaryByUserReport.fileContent);
-    expect(rows[0]).toEqual(['Name', 'Email', 'Role', 'Monthly active tours', 'Monthly uploaded tours', 'Total views', 'Deleted tour views', 'Top performing tours', 'Visits this month', 'Avg. seconds per visit']);
-    expect(rows[1]).toEqual(['Ada Admin', admin.user.username, 'Admin User', '2', '2', '59', '10', "'=HYPERLINK(\"http://evil.example\",\"x\") (40); Sea Point flat (12); Café in Łódź (7)", '2', '60']);
+    expect(rows[0]).toEqual([
+      'Name',
+      'Email',
+      'Role',
+      'Monthly active tours',
+      'Monthly uploaded tours',
+      'Total views',
+      'Deleted tour views',
+      'Top performing tours',
+      'Visits this month',
+      'Avg. seconds per visit',
+    ]);
+    expect(rows[1]).toEqual(['Ada Admin', admin.user.username, 'Admin User', '2', '2', '59', '10', '\'=HYPERLINK("http://evil.example","x") (40); Sea Point flat (12); Café in Łódź (7)', '2', '60']);
     expect(rows[2]).toEqual(['Max Member', member.user.username, 'Standard User', '2', '1', '105', '9', "'@home (100); +27 Main Road (5)", '1', '60']);
     expect(rows[3]).toEqual(['Total: 2 users', '', '', '4', '3', '164', '19', '', '3', '60']);
   });
@@ -174,7 +202,13 @@ describe.each(DB_KINDS)('business reports on %s', (kind) => {
   it('lays the User Summary PDF out from its content: long top tours wrap inside their cell, nothing cut or overlapping (issue 16 item 10)', async () => {
     const co = await seedUser(t.app, { plan: 'basic', name: 'Thandiwe', surname: 'Nkosi-Williamson' });
     const agent = await seedUser(t.app, { companyId: co.company.id, name: 'Pieter', surname: 'van der Westhuizen' });
-    const long = ['Penthouse with panoramic Atlantic views, Bantry Bay', 'Renovated Victorian semi in Observatory with garden', 'Three-bedroom family home, Durbanville Hills estate', 'Sea-facing studio apartment on Beach Road, Mouille Point', 'Garden cottage near Kirstenbosch'];
+    const long = [
+      'Penthouse with panoramic Atlantic views, Bantry Bay',
+      'Renovated Victorian semi in Observatory with garden',
+      'Three-bedroom family home, Durbanville Hills estate',
+      'Sea-facing studio apartment on Beach Road, Mouille Point',
+      'Garden cottage near Kirstenbosch',
+    ];
     await insertTours(t.app, { companyId: co.company.id, userId: agent.user.id }, long.length, { title: (i) => long[i]!, views: (i) => 50 - i });
     await insertTours(t.app, { companyId: co.company.id, userId: co.user.id }, 2, { title: (i) => ['Loft in Woodstock Exchange building', 'Bo-Kaap heritage townhouse'][i]!, views: (i) => 9 - i });
     const r = await t.gql(USERS, { input: { companyId: co.companyId, exportType: 'pdf' } }, co.token);
@@ -182,7 +216,10 @@ describe.each(DB_KINDS)('business reports on %s', (kind) => {
     const boxes = await pdfTextBoxes(r.data.generateSummaryByUserReport.fileContent);
     expect(overlappingText(boxes)).toEqual([]);
     expect(boxes.filter((b) => /\.\.\.|…/.test(b.text)).map((b) => b.text)).toEqual([]);
-    const text = boxes.map((b) => b.text).join(' ').replace(/\s+/g, ' ');
+    const text = boxes
+      .map((b) => b.text)
+      .join(' ')
+      .replace(/\s+/g, ' ');
     // Whole names (lines may break after a hyphen or a space): compare without white space.
     const flat = text.replace(/\s+/g, '');
     for (const title of long) expect(flat).toContain(title.replace(/\s+/g, ''));

@@ -196,15 +196,22 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
     const watch = watchProgress(client, tourId);
     // Prove the subscription on node B is live before the work that must reach it: a NOTIFY from this third process.
     const probe = JSON.stringify({ topic: `tourProgress:${id}`, payload: { progress: 0, status: 'PROCESSING', text: 'probe', thumbnailURL: null } });
-    await waitFor(async () => {
-      await sql`SELECT pg_notify('roomwalk_events', ${probe})`.execute(db.db);
-      return watch.events.some((e) => e.text === 'probe');
-    }, 'subscription on node B live', 30_000, 200);
+    await waitFor(
+      async () => {
+        await sql`SELECT pg_notify('roomwalk_events', ${probe})`.execute(db.db);
+        return watch.events.some((e) => e.text === 'probe');
+      },
+      'subscription on node B live',
+      30_000,
+      200,
+    );
 
     const hung = await waitFor(async () => workers.find((w) => w.output.some((l) => l.startsWith('HANGING'))), 'a worker mid-job', 120_000).catch(async (err: Error) => {
       const row = await db.db.selectFrom('tours').select(['status', 'processing_attempt', 'progress_text']).where('id', '=', id).executeTakeFirst();
       const jobs = await sql`SELECT state, retry_count, output FROM pgboss.job WHERE name = 'process-tour'`.execute(db.db);
-      throw new Error(`${err.message}; tour ${JSON.stringify(row)}; jobs ${JSON.stringify(jobs.rows).slice(0, 1500)}; workers:\n${workers.map((w) => `${w.name}: ${w.output.join('\n').slice(-1500)}`).join('\n')}`);
+      throw new Error(
+        `${err.message}; tour ${JSON.stringify(row)}; jobs ${JSON.stringify(jobs.rows).slice(0, 1500)}; workers:\n${workers.map((w) => `${w.name}: ${w.output.join('\n').slice(-1500)}`).join('\n')}`,
+      );
     });
     const survivor = workers.find((w) => w !== hung)!;
     console.info(`scale proof: ${hung.name} is SIGKILLed mid-job; ${survivor.name} is left`);
@@ -227,10 +234,14 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
     expect(tour.clips_version).toBe(tour.processing_attempt);
     expect((await db.db.selectFrom('tour_logs').select('status').where('tour_id', '=', id).execute()).map((l) => l.status)).toEqual(['PROCESSED']);
     // pg-boss records completion once the handler has returned (just after the PROCESSED event).
-    const jobs = await waitFor(async () => {
-      const r = await sql<{ state: string }>`SELECT state FROM pgboss.job WHERE name = 'process-tour' AND data->>'tourId' = ${id}`.execute(db.db);
-      return r.rows.every((j) => j.state !== 'active') ? r.rows : null;
-    }, 'job settled', 15_000);
+    const jobs = await waitFor(
+      async () => {
+        const r = await sql<{ state: string }>`SELECT state FROM pgboss.job WHERE name = 'process-tour' AND data->>'tourId' = ${id}`.execute(db.db);
+        return r.rows.every((j) => j.state !== 'active') ? r.rows : null;
+      },
+      'job settled',
+      15_000,
+    );
     expect(jobs.map((j) => j.state)).toEqual(['completed']);
 
     // One clip set in the bucket, and nothing else under the tour: the dead attempt's half-written folder is gone.
@@ -257,16 +268,24 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
     const client = createClient({ url: `${a.url.replace('http', 'ws')}/query`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${owner.token}` }, retryAttempts: 0 });
     clients.push(client);
     const notices: Array<{ id: string; name: string }> = [];
-    client.subscribe<{ tourLeadCreated: { id: string; name: string } }>({ query: 'subscription { tourLeadCreated { id name } }' }, {
-      next: (v) => void (v.data && notices.push(v.data.tourLeadCreated)),
-      error: () => undefined,
-      complete: () => undefined,
-    });
+    client.subscribe<{ tourLeadCreated: { id: string; name: string } }>(
+      { query: 'subscription { tourLeadCreated { id name } }' },
+      {
+        next: (v) => void (v.data && notices.push(v.data.tourLeadCreated)),
+        error: () => undefined,
+        complete: () => undefined,
+      },
+    );
     const probe = JSON.stringify({ topic: `leadCreated:${owner.user.id}`, payload: { id: 'probe', name: 'probe' } });
-    await waitFor(async () => {
-      await sql`SELECT pg_notify('roomwalk_events', ${probe})`.execute(db.db);
-      return notices.some((n) => n.name === 'probe');
-    }, 'lead notices on node A live', 30_000, 200);
+    await waitFor(
+      async () => {
+        await sql`SELECT pg_notify('roomwalk_events', ${probe})`.execute(db.db);
+        return notices.some((n) => n.name === 'probe');
+      },
+      'lead notices on node A live',
+      30_000,
+      200,
+    );
 
     const lead = await gql(b.url, LEAD_MUTATION, { input: leadInput(firstTour) });
     expect(lead.errors).toBeUndefined();
@@ -302,16 +321,25 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
     expect((await hung.exited).code).toBe(0);
     workers.splice(workers.indexOf(hung), 1);
 
-    const tour = await waitFor(async () => {
-      const row = await db.db.selectFrom('tours').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-      return row.status !== 'PROCESSING' ? row : null;
-    }, 'the tour finished by the other worker', 120_000, 250);
+    const tour = await waitFor(
+      async () => {
+        const row = await db.db.selectFrom('tours').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+        return row.status !== 'PROCESSING' ? row : null;
+      },
+      'the tour finished by the other worker',
+      120_000,
+      250,
+    );
     expect(tour.status).toBe('PROCESSED');
     expect(tour.clips_version).toBe(tour.processing_attempt);
-    const jobs = await waitFor(async () => {
-      const r = await sql<{ state: string; retry_count: number }>`SELECT state, retry_count FROM pgboss.job WHERE name = 'process-tour' AND data->>'tourId' = ${id}`.execute(db.db);
-      return r.rows.every((j) => j.state !== 'active') ? r.rows : null;
-    }, 'job settled', 15_000);
+    const jobs = await waitFor(
+      async () => {
+        const r = await sql<{ state: string; retry_count: number }>`SELECT state, retry_count FROM pgboss.job WHERE name = 'process-tour' AND data->>'tourId' = ${id}`.execute(db.db);
+        return r.rows.every((j) => j.state !== 'active') ? r.rows : null;
+      },
+      'job settled',
+      15_000,
+    );
     // One job, retried: by the stop's hand-back (SHUTDOWN_TIMEOUT_SECONDS=3, well before the 45 s expiry).
     expect(jobs).toHaveLength(1);
     expect(jobs[0]!.state).toBe('completed');

@@ -61,16 +61,13 @@ describe('security headers', () => {
     expect(api.status).toBe(200);
   });
 
-  it.each(['/playerext/tour_1', '/agentplayer/tour_1', '/embedded_example', '/embedded_example_iframe', '/player/tour-player.js'])(
-    'lets any site frame %s',
-    async (p) => {
-      const res = await fetch(`${t.url}${p}`, { headers: html });
-      const policy = csp(res.headers.get('content-security-policy'));
-      expect(policy['frame-ancestors']).toEqual(['*']);
-      expect(policy['script-src']).toEqual(["'self'"]);
-      expect(res.headers.get('x-frame-options')).toBeNull();
-    },
-  );
+  it.each(['/playerext/tour_1', '/agentplayer/tour_1', '/embedded_example', '/embedded_example_iframe', '/player/tour-player.js'])('lets any site frame %s', async (p) => {
+    const res = await fetch(`${t.url}${p}`, { headers: html });
+    const policy = csp(res.headers.get('content-security-policy'));
+    expect(policy['frame-ancestors']).toEqual(['*']);
+    expect(policy['script-src']).toEqual(["'self'"]);
+    expect(res.headers.get('x-frame-options')).toBeNull();
+  });
 
   it('does not make look-alike paths embeddable', async () => {
     for (const p of ['/playerextra', '/agentplayers', '/players']) {
@@ -111,7 +108,13 @@ describe('security headers', () => {
   it('bounds GraphQL multipart uploads', async () => {
     const u = await seedUser(t.app, { plan: 'pro' });
     const form = new FormData();
-    form.append('operations', JSON.stringify({ query: 'mutation($input: UserSaveInput!) { userSave(input: $input) { id profileImageURL } }', variables: { input: { name: 'A', surname: 'B', contactNumber: '+27 821234567', profileImage: null } } }));
+    form.append(
+      'operations',
+      JSON.stringify({
+        query: 'mutation($input: UserSaveInput!) { userSave(input: $input) { id profileImageURL } }',
+        variables: { input: { name: 'A', surname: 'B', contactNumber: '+27 821234567', profileImage: null } },
+      }),
+    );
     form.append('map', JSON.stringify({ 0: ['variables.input.profileImage'] }));
     const big = new Uint8Array(16 * 1024 * 1024);
     big.set([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00]); // a JPEG's first bytes, so only the size is wrong
@@ -189,7 +192,9 @@ describe.skipIf(!fs.existsSync(CHROMIUM) || !fs.existsSync(CONSOLE_INDEX))('the 
     const res = await page.goto(`${t.url}${route.replace('{tour}', tourId)}`, { waitUntil: 'networkidle' });
     expect(res?.status()).toBe(200);
     // The app rendered (React mounted into #root).
-    await page.waitForFunction(() => ((globalThis as unknown as { document: { getElementById(id: string): { childElementCount: number } | null } }).document.getElementById('root')?.childElementCount ?? 0) > 0);
+    await page.waitForFunction(
+      () => ((globalThis as unknown as { document: { getElementById(id: string): { childElementCount: number } | null } }).document.getElementById('root')?.childElementCount ?? 0) > 0,
+    );
     // zod 4 probes once whether eval is allowed (`try { Function('') } catch`) and then validates without it; the
     // browser reports that refused probe. Every other violation fails the test.
     const inPage = (await page.evaluate(() => (globalThis as unknown as { __csp: string[] }).__csp)).filter((v) => v !== 'script-src eval');

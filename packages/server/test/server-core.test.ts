@@ -73,11 +73,14 @@ describe('subscriptions over WebSocket share the HTTP rules', () => {
   function firstError(query: string, variables: Record<string, unknown> = {}): Promise<{ message: string; extensions?: { code?: string } }> {
     const client = t.wsClient();
     return new Promise((resolve, reject) => {
-      client.subscribe({ query, variables }, {
-        next: (v) => (v.errors ? resolve(v.errors[0] as never) : reject(new Error('expected an error'))),
-        error: (e) => resolve((Array.isArray(e) ? e[0] : e) as never),
-        complete: () => reject(new Error('completed without an error')),
-      });
+      client.subscribe(
+        { query, variables },
+        {
+          next: (v) => (v.errors ? resolve(v.errors[0] as never) : reject(new Error('expected an error'))),
+          error: (e) => resolve((Array.isArray(e) ? e[0] : e) as never),
+          complete: () => reject(new Error('completed without an error')),
+        },
+      );
     });
   }
 

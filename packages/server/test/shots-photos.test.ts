@@ -112,13 +112,21 @@ describe.each(DB_KINDS)('professional photos on %s', (kind) => {
   it('staging without a configured AI service fails the shot with a clear message', async () => {
     const o2 = await seedUser(bare.app, { plan: 'pro' });
     const tourId = await processedTour(bare.app, o2);
-    const id = (await bare.app.services.db.insertInto('shots' as never).values({ tour_id: tourId, status: 'COMPLETED', original_key: 'k/o.jpg', enhanced_key: 'k/e.jpg' } as never).returning('id' as never).executeTakeFirstOrThrow() as { id: string }).id;
+    const id = (
+      (await bare.app.services.db
+        .insertInto('shots' as never)
+        .values({ tour_id: tourId, status: 'COMPLETED', original_key: 'k/o.jpg', enhanced_key: 'k/e.jpg' } as never)
+        .returning('id' as never)
+        .executeTakeFirstOrThrow()) as { id: string }
+    ).id;
     const r = await bare.gql(STAGE, { id: `shot_${id}` }, o2.token);
     expect(r.data.generateStagedShot).toMatchObject({ shotStatus: SHOT_STATUS.FAILED, errorMessage: AI_NOT_CONFIGURED_TEXT });
   });
 
   it('POST /ai/inpainting forwards the form and returns the image; clear errors otherwise', async () => {
-    const img = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#204060' } }).jpeg({ quality: 85 }).toBuffer();
+    const img = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#204060' } })
+      .jpeg({ quality: 85 })
+      .toBuffer();
     const form = () => {
       const f = new FormData();
       f.append('image', new Blob([new Uint8Array(img)], { type: 'image/jpeg' }), 'canvas.jpg');
@@ -132,7 +140,9 @@ describe.each(DB_KINDS)('professional photos on %s', (kind) => {
     const ok = await fetch(`${t.url}/ai/inpainting`, { method: 'POST', body: form(), headers: auth });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('content-type')).toBe('image/jpeg');
-    const { data } = await sharp(Buffer.from(await ok.arrayBuffer())).raw().toBuffer({ resolveWithObject: true });
+    const { data } = await sharp(Buffer.from(await ok.arrayBuffer()))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     expect(data[0]).toBeGreaterThan(200 - 0x20); // inverted #20 → about #df
     const big = new FormData();
     big.append('image', new Blob([new Uint8Array(img)], { type: 'image/jpeg' }), 'c.jpg');

@@ -42,7 +42,7 @@ describe.each(DB_KINDS)('tour operations on %s', (kind) => {
       expect(r.data.tourSave).toMatchObject({ id: tour.id, title: '12 Oak Lane', description: 'Sunny', listingLink: 'https://example.com/l/1' });
     });
 
-    it('validates with the spec\'s messages', async () => {
+    it("validates with the spec's messages", async () => {
       const tour = await seedProcessedTour(t, owner);
       const empty = await t.gql(SAVE, { input: { id: tour.id, title: ' ' } }, owner.token);
       expect(code(empty)).toBe(ERROR_CODES.BAD_USER_INPUT);
@@ -67,7 +67,9 @@ describe.each(DB_KINDS)('tour operations on %s', (kind) => {
   describe('tourUpdateThumbnailURL', () => {
     it('crops any accepted image to a 1280x720 JPEG under a new key and removes the one it replaces', async () => {
       const tour = await seedProcessedTour(t, owner);
-      const square = await sharp({ create: { width: 900, height: 900, channels: 3, background: '#3366cc' } }).png().toBuffer();
+      const square = await sharp({ create: { width: 900, height: 900, channels: 3, background: '#3366cc' } })
+        .png()
+        .toBuffer();
       const r1 = await gqlUpload(t, owner.token, THUMB, { input: { id: tour.id, thumbnailURL: null } }, 'input.thumbnailURL', { name: 'room.PNG', type: 'image/png', data: square });
       expect(r1.errors).toBeUndefined();
       const url1 = r1.data.tourUpdateThumbnailURL.thumbnailURL as string;
@@ -76,7 +78,9 @@ describe.each(DB_KINDS)('tour operations on %s', (kind) => {
       const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
       expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 1280, 720]);
 
-      const jpeg = await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#cc6633' } }).jpeg().toBuffer();
+      const jpeg = await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#cc6633' } })
+        .jpeg()
+        .toBuffer();
       const r2 = await gqlUpload(t, owner.token, THUMB, { input: { id: tour.id, thumbnailURL: null } }, 'input.thumbnailURL', { name: 'room.jpeg', type: 'image/jpeg', data: jpeg });
       const url2 = r2.data.tourUpdateThumbnailURL.thumbnailURL as string;
       expect(url2).not.toBe(url1);
@@ -88,12 +92,20 @@ describe.each(DB_KINDS)('tour operations on %s', (kind) => {
 
     it('refuses other file types, non-images and decompression bombs, keeping the old thumbnail', async () => {
       const tour = await seedProcessedTour(t, owner);
-      const gif = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#000' } }).gif().toBuffer();
+      const gif = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#000' } })
+        .gif()
+        .toBuffer();
       const r1 = await gqlUpload(t, owner.token, THUMB, { input: { id: tour.id, thumbnailURL: null } }, 'input.thumbnailURL', { name: 'a.gif', type: 'image/gif', data: gif });
       expect(code(r1)).toBe(ERROR_CODES.UPLOAD_INVALID);
-      const r2 = await gqlUpload(t, owner.token, THUMB, { input: { id: tour.id, thumbnailURL: null } }, 'input.thumbnailURL', { name: 'a.png', type: 'image/png', data: Buffer.from('<html>not an image</html>') });
+      const r2 = await gqlUpload(t, owner.token, THUMB, { input: { id: tour.id, thumbnailURL: null } }, 'input.thumbnailURL', {
+        name: 'a.png',
+        type: 'image/png',
+        data: Buffer.from('<html>not an image</html>'),
+      });
       expect(r2.errors?.[0]?.message).toBe('Unable to update thumbnail');
-      const bomb = await sharp({ create: { width: 10_000, height: 10_000, channels: 3, background: '#fff' } }).png({ compressionLevel: 9 }).toBuffer();
+      const bomb = await sharp({ create: { width: 10_000, height: 10_000, channels: 3, background: '#fff' } })
+        .png({ compressionLevel: 9 })
+        .toBuffer();
       const r3 = await gqlUpload(t, owner.token, THUMB, { input: { id: tour.id, thumbnailURL: null } }, 'input.thumbnailURL', { name: 'big.png', type: 'image/png', data: bomb });
       expect(code(r3)).toBe(ERROR_CODES.UPLOAD_INVALID);
       const stranger3 = await gqlUpload(t, stranger.token, THUMB, { input: { id: tour.id, thumbnailURL: null } }, 'input.thumbnailURL', { name: 'a.png', type: 'image/png', data: gif });
@@ -140,7 +152,7 @@ describe.each(DB_KINDS)('tour operations on %s', (kind) => {
   });
 
   describe('views', () => {
-    it('counts visits (the player\'s beacon), not tour() answers, and counts visits of a deactivated tour apart', async () => {
+    it("counts visits (the player's beacon), not tour() answers, and counts visits of a deactivated tour apart", async () => {
       const tour = await seedProcessedTour(t, owner);
       const visit = (visitorId: string) =>
         fetch(`${t.url}/tour-visit`, { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: JSON.stringify({ tourId: tour.id, visitorId }) });
@@ -162,7 +174,7 @@ describe.each(DB_KINDS)('tour operations on %s', (kind) => {
   });
 
   describe('markers', () => {
-    it('creates, updates and deletes markers within the tour\'s frames', async () => {
+    it("creates, updates and deletes markers within the tour's frames", async () => {
       const tour = await seedProcessedTour(t, owner, 3); // 108 frames: 0..107
       const s = await t.gql(MARKER_SAVE, { input: { name: ' Kitchen ', description: '', tourId: tour.id, scrollPosition: 0, isFastTravel: true, frameIndex: 107 } }, owner.token);
       expect(s.errors).toBeUndefined();
@@ -180,7 +192,7 @@ describe.each(DB_KINDS)('tour operations on %s', (kind) => {
       expect(code(await t.gql(MARKER_DELETE, { id: m.id }, owner.token))).toBe(ERROR_CODES.NOT_FOUND);
     });
 
-    it('validates name and frame with the spec\'s messages', async () => {
+    it("validates name and frame with the spec's messages", async () => {
       const tour = await seedProcessedTour(t, owner, 2); // 72 frames
       const base = { description: '', tourId: tour.id, scrollPosition: 0, isFastTravel: true };
       const empty = await t.gql(MARKER_SAVE, { input: { ...base, name: '  ', frameIndex: 1 } }, owner.token);
@@ -194,7 +206,7 @@ describe.each(DB_KINDS)('tour operations on %s', (kind) => {
       expect(renamed.errors?.[0]?.message).toBe(VALIDATION.markerNameEmpty);
     });
 
-    it('refuses markers on an unprocessed tour and on other companies\' tours and markers', async () => {
+    it("refuses markers on an unprocessed tour and on other companies' tours and markers", async () => {
       const tour = await seedProcessedTour(t, owner, 1);
       await t.app.services.db.updateTable('tours').set({ status: 'PROCESSING' }).where('id', '=', tour.row.id).execute();
       const early = await t.gql(MARKER_SAVE, { input: { name: 'Hall', tourId: tour.id, frameIndex: 0 } }, owner.token);
@@ -211,7 +223,7 @@ describe.each(DB_KINDS)('tour operations on %s', (kind) => {
   });
 
   describe('tourProgressUpdated', () => {
-    it('is for members of the tour\'s company only', async () => {
+    it("is for members of the tour's company only", async () => {
       const tour = await seedProcessedTour(t, owner, 1);
       const client = t.wsClient(stranger.token);
       const err = await new Promise<unknown>((resolve) => {

@@ -9,11 +9,14 @@ describe.each(DB_KINDS)('tours connection paging on %s', (kind) => {
   let owner: SeededUser;
   beforeAll(async () => {
     t = await startTestApp(kind);
-    owner = await seedUser(t.app, { plan: "pro" });
+    owner = await seedUser(t.app, { plan: 'pro' });
     const other = await seedUser(t.app, { plan: 'pro' });
     const sameInstant = new Date('2026-01-01T00:00:00.123456Z');
     const rows = Array.from({ length: 23 }, (_, i) => ({
-      company_id: owner.company.id, owner_id: owner.user.id, title: `T${i}`, status: 'PROCESSED',
+      company_id: owner.company.id,
+      owner_id: owner.user.id,
+      title: `T${i}`,
+      status: 'PROCESSED',
       // Most share one instant so the order falls back to the id, like tours created in one transaction.
       created_at: i < 15 ? sameInstant : new Date(Date.UTC(2026, 0, 2, 0, 0, i)),
     }));

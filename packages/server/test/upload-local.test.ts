@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser } from './helpers/seed.js';
-import { LocalStorage } from '../src/storage/local-storage.js';
+import type { LocalStorage } from '../src/storage/local-storage.js';
 import { listFiles, Q, uploadBytes, waitFor } from './fixtures/tours.js';
 
 describe.each(DB_KINDS)('uploads through signed URLs on %s', (kind) => {
@@ -157,7 +157,7 @@ describe.each(DB_KINDS)('uploads through signed URLs on %s', (kind) => {
     expect((await storage.head(key))?.size).toBe(2048);
   });
 
-  it('submits only the uploader\'s own, uploaded key, once', async () => {
+  it("submits only the uploader's own, uploaded key, once", async () => {
     const p = await newUpload();
     const notYet = await t.gql(Q.submit, { key: p.key }, token);
     expect(notYet.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.UPLOAD_INVALID);

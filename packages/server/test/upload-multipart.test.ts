@@ -156,7 +156,12 @@ describe('multipart uploads on the local store', () => {
   it("refuses someone else's upload: signing, listing, completing, aborting", async () => {
     const up = await start(small);
     const ref = { key: up.key, uploadId: up.uploadId };
-    for (const [q, input] of [[MQ.sign, { ...ref, partNumber: 1 }], [MQ.parts, ref], [MQ.complete, ref], [MQ.abort, ref]] as const) {
+    for (const [q, input] of [
+      [MQ.sign, { ...ref, partNumber: 1 }],
+      [MQ.parts, ref],
+      [MQ.complete, ref],
+      [MQ.abort, ref],
+    ] as const) {
       const r = await t.gql(q, { input }, other);
       expect(r.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.NOT_FOUND);
       expect(r.errors?.[0]?.message).toBe('This upload was not found.');

@@ -31,7 +31,11 @@ describe.each(DB_KINDS)('upload quota gates on %s', (kind) => {
 
   it('refuses an expired licence like a missing one', async () => {
     const u = await seedUser(t.app, { plan: 'entry' });
-    await t.app.services.db.updateTable('licenses').set({ end_date: new Date(Date.now() - 60_000) }).where('company_id', '=', u.company.id).execute();
+    await t.app.services.db
+      .updateTable('licenses')
+      .set({ end_date: new Date(Date.now() - 60_000) })
+      .where('company_id', '=', u.company.id)
+      .execute();
     const r = await t.gql(Q.getUrl, { ext: 'mp4' }, u.token);
     expect(r.data.fileGetPreSignedUrl).toMatchObject({ error: ERROR_CODES.NO_ACTIVE_LICENSE, message: ERROR_TEXTS.noActiveLicense, uploadURL: null });
   });

@@ -93,7 +93,11 @@ describe('S3 storage adapter (s3rver)', () => {
     expect(await storage.sealUpload('uploads/x.mp4', () => undefined)).toEqual({ size: 100, contentType: 'video/mp4' });
     expect(await storage.sealUpload('uploads/none.mp4', () => undefined)).toBeNull();
     await fetch(put.url, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: Buffer.alloc(7, 2) });
-    await expect(storage.sealUpload('uploads/x.mp4', () => { throw new Error('refused'); })).rejects.toThrow('refused');
+    await expect(
+      storage.sealUpload('uploads/x.mp4', () => {
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
     expect((await storage.head('uploads/x.mp4'))?.size).toBe(100);
     await storage.deleteUpload('uploads/x.mp4');
     expect(await storage.head('uploads/x.mp4')).toBeNull();

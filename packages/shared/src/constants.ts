@@ -122,16 +122,33 @@ export const PLAYER = {
 } as const;
 
 /** Default room labels and the 24 predefined marker names (tours §3). */
-export const DEFAULT_ROOM_LABELS = [
-  'Bedroom', 'Kitchen', 'Bathroom', 'Lounge', 'Dining Room', 'Living Room',
-  'Pool', 'Ensuite', 'Scullery', 'Patio', 'Balcony',
-] as const;
+export const DEFAULT_ROOM_LABELS = ['Bedroom', 'Kitchen', 'Bathroom', 'Lounge', 'Dining Room', 'Living Room', 'Pool', 'Ensuite', 'Scullery', 'Patio', 'Balcony'] as const;
 
 export const PREDEFINED_MARKER_NAMES = [
-  'Entrance', 'Foyer', 'Hallway', 'Guest Bedroom', 'Master Bedroom', 'Bedroom',
-  'En-Suite Bathroom', 'Bathroom', 'Living Room', 'Dining Room', 'Kitchen', 'Pantry',
-  'Laundry Room', 'Home Office', 'Media Room', 'Game Room', 'Gym', 'Garden',
-  'Communal Area', 'Terrace', 'Balcony', 'Attic', 'Basement', 'Garage',
+  'Entrance',
+  'Foyer',
+  'Hallway',
+  'Guest Bedroom',
+  'Master Bedroom',
+  'Bedroom',
+  'En-Suite Bathroom',
+  'Bathroom',
+  'Living Room',
+  'Dining Room',
+  'Kitchen',
+  'Pantry',
+  'Laundry Room',
+  'Home Office',
+  'Media Room',
+  'Game Room',
+  'Gym',
+  'Garden',
+  'Communal Area',
+  'Terrace',
+  'Balcony',
+  'Attic',
+  'Basement',
+  'Garage',
 ] as const;
 
 /** Tour, reel and shot status values. The spec names PROCESSED and FAILED; the rest are ours (docs/decisions.md). */

@@ -1,7 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import {
-  canUpload, decodeToken, formatPrice, formatTexts, hasActiveTourSlot, hasUploadSlot, highestPlanLevel, isAdmin, isAdminWithProPlan,
-  isBasicOrHigher, isEntryOrHigher, isPaidPlan, isProPlan, isSuperAdmin, isTokenValid, PLANS, shownUploadLimit, tokenRoles, errorCodeOf,
+  canUpload,
+  decodeToken,
+  formatPrice,
+  formatTexts,
+  hasActiveTourSlot,
+  hasUploadSlot,
+  highestPlanLevel,
+  isAdmin,
+  isAdminWithProPlan,
+  isBasicOrHigher,
+  isEntryOrHigher,
+  isPaidPlan,
+  isProPlan,
+  isSuperAdmin,
+  isTokenValid,
+  PLANS,
+  shownUploadLimit,
+  tokenRoles,
+  errorCodeOf,
 } from './index.js';
 
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');

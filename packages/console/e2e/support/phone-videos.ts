@@ -36,7 +36,24 @@ export const PHONE_VIDEOS = {
   /** 4K at 60 frames a second (flat content keeps it small and quick to make). */
   uhd60: {
     name: 'uhd60.mp4',
-    args: ['-f', 'lavfi', '-i', `color=c=0x336699:size=3840x2160:rate=60:duration=${SECONDS}`, '-vf', "drawbox=x='mod(t*400\\,3400)':y=800:w=400:h=400:color=white:t=fill", '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '35', '-pix_fmt', 'yuv420p', '-f', 'mp4'],
+    args: [
+      '-f',
+      'lavfi',
+      '-i',
+      `color=c=0x336699:size=3840x2160:rate=60:duration=${SECONDS}`,
+      '-vf',
+      "drawbox=x='mod(t*400\\,3400)':y=800:w=400:h=400:color=white:t=fill",
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-crf',
+      '35',
+      '-pix_fmt',
+      'yuv420p',
+      '-f',
+      'mp4',
+    ],
     expect: { width: 3840, height: 2160, rotation: 0, codecPrefix: 'avc1' },
   },
   /** Not an MP4/MOV container: the screen falls back to the <video> element (Chromium plays VP9). */
@@ -59,10 +76,19 @@ export type PhoneVideo = keyof typeof PHONE_VIDEOS;
 export async function phoneVideo(which: PhoneVideo): Promise<string> {
   const v = PHONE_VIDEOS[which];
   const remux = 'remux' in v ? v.remux : null;
-  const hash = createHash('sha256').update(JSON.stringify([v.args, remux])).digest('hex').slice(0, 16);
+  const hash = createHash('sha256')
+    .update(JSON.stringify([v.args, remux]))
+    .digest('hex')
+    .slice(0, 16);
   const dir = path.join(CACHE, hash);
   const file = path.join(dir, v.name);
-  if (await fs.stat(file).then((s) => s.size > 0, () => false)) return file;
+  if (
+    await fs.stat(file).then(
+      (s) => s.size > 0,
+      () => false,
+    )
+  )
+    return file;
   await fs.mkdir(dir, { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   await run('ffmpeg', ['-v', 'error', '-y', ...v.args, tmp], { timeout: 300_000 });
@@ -78,7 +104,13 @@ export async function phoneVideo(which: PhoneVideo): Promise<string> {
 export async function truncatedVideo(): Promise<string> {
   const whole = await phoneVideo('whole');
   const file = path.join(path.dirname(whole), 'truncated.mp4');
-  if (await fs.stat(file).then(() => true, () => false)) return file;
+  if (
+    await fs.stat(file).then(
+      () => true,
+      () => false,
+    )
+  )
+    return file;
   const data = await fs.readFile(whole);
   await fs.writeFile(`${file}.tmp`, data.subarray(0, Math.floor(data.length * 0.4)));
   await fs.rename(`${file}.tmp`, file);

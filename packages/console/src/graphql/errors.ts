@@ -12,8 +12,7 @@ export function failureCode(error: CombinedError | null | undefined): FailureCod
   return 'NETWORK';
 }
 
-export const isNotAvailableYet = (error: CombinedError | null | undefined): boolean =>
-  failureCode(error) === ERROR_CODES.NOT_AVAILABLE_YET;
+export const isNotAvailableYet = (error: CombinedError | null | undefined): boolean => failureCode(error) === ERROR_CODES.NOT_AVAILABLE_YET;
 
 /** The server's first message (it masks anything unexpected, so its texts are safe to show). */
 export function serverMessage(error: CombinedError | null | undefined): string | undefined {

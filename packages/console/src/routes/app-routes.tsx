@@ -59,8 +59,22 @@ export function AppRoutes() {
         <Route path="/licenses" element={<LicensesPage />} />
         <Route path="/tour/:tourId/shots" element={priv(ShotsPage)} />
         <Route path="/upload" element={priv(UploadPage)} />
-        <Route path="/previewplayer" element={<PlayerRedirect><PlayerPage /></PlayerRedirect>} />
-        <Route path="/editplayer" element={<PlayerRedirect><PlayerPage /></PlayerRedirect>} />
+        <Route
+          path="/previewplayer"
+          element={
+            <PlayerRedirect>
+              <PlayerPage />
+            </PlayerRedirect>
+          }
+        />
+        <Route
+          path="/editplayer"
+          element={
+            <PlayerRedirect>
+              <PlayerPage />
+            </PlayerRedirect>
+          }
+        />
         <Route path="/playerext" element={<PlayerPage />} />
         <Route path="/agentplayer" element={<PlayerPage />} />
         <Route path="/embedded_example" element={<EmbeddedExamplePage />} />

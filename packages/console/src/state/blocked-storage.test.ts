@@ -14,8 +14,18 @@ const denied = () => new DOMException("Failed to read the 'localStorage' propert
 describe('storage blocked (SecurityError)', () => {
   const saved = { local: Object.getOwnPropertyDescriptor(window, 'localStorage')!, session: Object.getOwnPropertyDescriptor(window, 'sessionStorage')! };
   beforeEach(() => {
-    Object.defineProperty(window, 'localStorage', { configurable: true, get: () => { throw denied(); } });
-    Object.defineProperty(window, 'sessionStorage', { configurable: true, get: () => { throw denied(); } });
+    Object.defineProperty(window, 'localStorage', {
+      configurable: true,
+      get: () => {
+        throw denied();
+      },
+    });
+    Object.defineProperty(window, 'sessionStorage', {
+      configurable: true,
+      get: () => {
+        throw denied();
+      },
+    });
   });
   afterEach(() => {
     Object.defineProperty(window, 'localStorage', saved.local);

@@ -8,7 +8,6 @@ import { SessionProvider } from '../session/session-context.js';
 import { SnackbarProvider } from '../ui/snackbar.js';
 import { validToken } from './helpers.js';
 
-
 export const ADMIN_ROLES: string[] = [ROLES.basic, ROLES.admin];
 export const MEMBER_ROLES: string[] = [ROLES.basic];
 

@@ -13,8 +13,7 @@ const b64url = (s: string) => btoa(s).replace(/=+$/, '').replace(/\+/g, '-').rep
 export function makeToken(claims: Record<string, unknown>): string {
   return `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64url(JSON.stringify(claims))}.sig`;
 }
-export const validToken = (roles: string[] = ['free', 'admin'], ttlSeconds = 3600) =>
-  makeToken({ sub: 'user_1', roles, exp: Math.floor(Date.now() / 1000) + ttlSeconds });
+export const validToken = (roles: string[] = ['free', 'admin'], ttlSeconds = 3600) => makeToken({ sub: 'user_1', roles, exp: Math.floor(Date.now() / 1000) + ttlSeconds });
 
 /** A session signed in with the given roles (a Free plan user by default). */
 export function loggedInStore(roles: string[] = ['free']): SessionStore {

@@ -30,8 +30,7 @@ export function CookieBanner() {
   return (
     <section ref={ref} className="cookie-banner" role="region" aria-label="Cookie consent">
       <p>
-        {PRODUCT_NAME} uses cookies to keep you signed in and, with your consent, to understand how the service is used.{' '}
-        <Link to="/privacy">Privacy policy</Link>
+        {PRODUCT_NAME} uses cookies to keep you signed in and, with your consent, to understand how the service is used. <Link to="/privacy">Privacy policy</Link>
       </p>
       <div className="row">
         <SlButton size="small" onClick={decline}>

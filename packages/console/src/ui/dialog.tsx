@@ -55,7 +55,11 @@ export function Dialog({ open, label, onClose, children, footer, fullscreen, per
           children
         )
       ) : null}
-      {open && footer ? <div slot="footer" className="dialog-footer">{footer}</div> : null}
+      {open && footer ? (
+        <div slot="footer" className="dialog-footer">
+          {footer}
+        </div>
+      ) : null}
     </SlDialog>
   );
 }

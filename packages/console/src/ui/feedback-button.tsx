@@ -31,7 +31,11 @@ export function FeedbackButton({ placement = 'floating' }: { placement?: 'floati
   const [open, setOpen] = useState(false);
   const [loaded, setLoaded] = useState(false);
   const { search } = useLocation();
-  const inFlowShown = useSyncExternalStore(subscribe, () => inFlowCount > 0, () => false);
+  const inFlowShown = useSyncExternalStore(
+    subscribe,
+    () => inFlowCount > 0,
+    () => false,
+  );
   useEffect(() => {
     if (placement !== 'in-flow') return;
     setInFlow(1);

@@ -10,23 +10,14 @@ export interface FormFieldProps extends InputHTMLAttributes<HTMLInputElement> {
   multiline?: false;
 }
 
-export const FormField = forwardRef<HTMLInputElement, FormFieldProps>(function FormField(
-  { label, error, showError = true, hint, id, className, ...input },
-  ref,
-) {
+export const FormField = forwardRef<HTMLInputElement, FormFieldProps>(function FormField({ label, error, showError = true, hint, id, className, ...input }, ref) {
   const auto = useId();
   const inputId = id ?? auto;
   const visibleError = showError && error ? error : undefined;
   return (
     <div className={['field', className ?? ''].join(' ').trim()}>
       <label htmlFor={inputId}>{label}</label>
-      <input
-        ref={ref}
-        id={inputId}
-        aria-invalid={visibleError ? true : undefined}
-        aria-describedby={visibleError ? `${inputId}-error` : hint ? `${inputId}-hint` : undefined}
-        {...input}
-      />
+      <input ref={ref} id={inputId} aria-invalid={visibleError ? true : undefined} aria-describedby={visibleError ? `${inputId}-error` : hint ? `${inputId}-hint` : undefined} {...input} />
       {hint && !visibleError ? (
         <div id={`${inputId}-hint`} className="field-hint">
           {hint}
@@ -47,10 +38,7 @@ export interface TextAreaFieldProps extends React.TextareaHTMLAttributes<HTMLTex
   showError?: boolean;
 }
 
-export const TextAreaField = forwardRef<HTMLTextAreaElement, TextAreaFieldProps>(function TextAreaField(
-  { label, error, showError = true, id, ...area },
-  ref,
-) {
+export const TextAreaField = forwardRef<HTMLTextAreaElement, TextAreaFieldProps>(function TextAreaField({ label, error, showError = true, id, ...area }, ref) {
   const auto = useId();
   const areaId = id ?? auto;
   const visibleError = showError && error ? error : undefined;

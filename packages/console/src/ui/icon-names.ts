@@ -20,8 +20,24 @@ export const ICON_NAMES = [
   'download',
   'clipboard',
   // Tours screens (Console part 2)
-  'trash', 'share', 'qr-code', 'link-45deg', 'play-fill', 'stop-fill', 'film', 'image', 'magic', 'upload', 'chevron-left', 'chevron-right',
+  'trash',
+  'share',
+  'qr-code',
+  'link-45deg',
+  'play-fill',
+  'stop-fill',
+  'film',
+  'image',
+  'magic',
+  'upload',
+  'chevron-left',
+  'chevron-right',
   // APIs & Webhooks (issue 20)
-  'code-slash', 'send', 'eye', 'arrow-repeat', 'arrow-clockwise', 'hourglass-split',
+  'code-slash',
+  'send',
+  'eye',
+  'arrow-repeat',
+  'arrow-clockwise',
+  'hourglass-split',
 ] as const;
 export type IconName = (typeof ICON_NAMES)[number];

@@ -10,7 +10,14 @@ function renderAt(entries: string[]) {
     <MemoryRouter initialEntries={entries} initialIndex={entries.length - 1}>
       <LocationProbe />
       <Routes>
-        <Route path="/terms" element={<Page title="Terms & Conditions" back="history"><p>terms</p></Page>} />
+        <Route
+          path="/terms"
+          element={
+            <Page title="Terms & Conditions" back="history">
+              <p>terms</p>
+            </Page>
+          }
+        />
         <Route path="*" element={<p>elsewhere</p>} />
       </Routes>
     </MemoryRouter>,

@@ -28,14 +28,7 @@ export function Page({ title, children, back, actions, narrow, className, hideTi
   return (
     <main className={['page', narrow ? 'page-narrow' : '', className ?? ''].join(' ').trim()}>
       <header className="page-header">
-        {back ? (
-          <SlIconButton
-            name="arrow-left"
-            label="Back"
-            className="back-button"
-            onClick={() => (back === 'history' ? (firstEntry ? navigate('/') : navigate(-1)) : navigate(back))}
-          />
-        ) : null}
+        {back ? <SlIconButton name="arrow-left" label="Back" className="back-button" onClick={() => (back === 'history' ? (firstEntry ? navigate('/') : navigate(-1)) : navigate(back))} /> : null}
         <h1 ref={heading} tabIndex={-1} className={hideTitle ? 'visually-hidden' : undefined}>
           {title}
         </h1>

@@ -42,7 +42,10 @@ export function SnackbarProvider({ children }: { children: ReactNode }) {
     (variant, message, title) => {
       const id = nextId.current++;
       setSnacks((all) => [...all.slice(-2), { id, variant, message, title }]);
-      timers.current.set(id, setTimeout(() => dismiss(id), TIMINGS_MS.snackbarAutoHide));
+      timers.current.set(
+        id,
+        setTimeout(() => dismiss(id), TIMINGS_MS.snackbarAutoHide),
+      );
     },
     [dismiss],
   );
@@ -58,15 +61,7 @@ export function SnackbarProvider({ children }: { children: ReactNode }) {
       {children}
       <div className="snackbar-region" role="status" aria-live="polite">
         {snacks.map((s) => (
-          <SlAlert
-            key={s.id}
-            open
-            closable
-            variant={SL_VARIANT[s.variant]}
-            data-variant={s.variant}
-            className="snackbar"
-            onSlAfterHide={(e) => e.target === e.currentTarget && dismiss(s.id)}
-          >
+          <SlAlert key={s.id} open closable variant={SL_VARIANT[s.variant]} data-variant={s.variant} className="snackbar" onSlAfterHide={(e) => e.target === e.currentTarget && dismiss(s.id)}>
             <SlIcon slot="icon" name={ICON[s.variant]} />
             {s.title ? <strong>{s.title}: </strong> : null}
             {s.message}

@@ -42,7 +42,7 @@ describe('visit beacon', () => {
     expect(first!.method).to.equal('POST');
     expect(first!.contentType).to.match(/^text\/plain/);
     // The real server took it.
-    await until(async () => (await visits()).find((v) => v.body === first!.body)?.status, 'the server\'s answer');
+    await until(async () => (await visits()).find((v) => v.body === first!.body)?.status, "the server's answer");
     expect((await visits()).find((v) => v.body === first!.body)!.status).to.be.within(200, 299);
     const body = JSON.parse(first!.body) as VisitBody;
     expect(body).to.deep.include({ tourId: real.main, secondsSpent: 0 });
@@ -52,7 +52,7 @@ describe('visit beacon', () => {
     const again = await makePlayer({ 'tour-id': real.main, api: server });
     await firstEvent(again, 'tour-ready');
     // Start and end beacons of both loads: one kept id (the server counts them as one visit).
-    const all = (await until(async () => ((await bodies(real.main)).length >= 3 ? bodies(real.main) : null), 'the second load\'s beacon'))!;
+    const all = (await until(async () => ((await bodies(real.main)).length >= 3 ? bodies(real.main) : null), "the second load's beacon"))!;
     expect([...new Set(all.map((b) => b.visitorId))]).to.deep.equal([body.visitorId]);
     // The preview player sent nothing (its tour appears in no beacon).
     expect(await bodies(real.other)).to.deep.equal([]);
@@ -75,7 +75,13 @@ describe('visit beacon', () => {
 
   it('reports the seconds spent and rooms reached when the visit ends', () => {
     const sent: Array<[string, VisitBody]> = [];
-    const b = new VisitBeacon('https://api.example/', 'tour_x', () => 2, (url, body) => sent.push([url, JSON.parse(body) as VisitBody]), false);
+    const b = new VisitBeacon(
+      'https://api.example/',
+      'tour_x',
+      () => 2,
+      (url, body) => sent.push([url, JSON.parse(body) as VisitBody]),
+      false,
+    );
     b.start();
     b.stop();
     b.stop();

@@ -1,6 +1,6 @@
 import type { ReactiveController } from 'lit';
 import { MESSAGE_TYPES } from '@roomwalk/shared/constants';
-import { OUTGOING_MESSAGE_TYPES } from '../constants.js';
+import type { OUTGOING_MESSAGE_TYPES } from '../constants.js';
 
 import type { PlayerContext } from '../store/player-context.js';
 

@@ -100,11 +100,14 @@ export class TourLoaderController implements ReactiveController {
     if (config.loading !== 'eager' && typeof IntersectionObserver !== 'undefined') {
       // Lazy: the poster is the thumbnail; no clip, worker or frame until the element is within a screen of the viewport.
       store.deferred.value = true;
-      const io = new IntersectionObserver((entries) => {
-        if (!entries.some((e) => e.isIntersecting) || this.nearObserver !== io) return;
-        this.stopWatching();
-        if (store.tour.peek() === tour && !signal.aborted) this.startDecoding();
-      }, { rootMargin: '100% 0px' });
+      const io = new IntersectionObserver(
+        (entries) => {
+          if (!entries.some((e) => e.isIntersecting) || this.nearObserver !== io) return;
+          this.stopWatching();
+          if (store.tour.peek() === tour && !signal.aborted) this.startDecoding();
+        },
+        { rootMargin: '100% 0px' },
+      );
       this.nearObserver = io;
       io.observe(this.ctx.host);
       return tour;
@@ -133,7 +136,11 @@ export class TourLoaderController implements ReactiveController {
     }, config.loadingTimeoutMs);
     if (typeof VideoDecoder === 'undefined') {
       // No WebCodecs: seek a <video> element instead of showing a blank player.
-      const fallback = new VideoFallback(tour.clips, (frame, source) => this.canvas.paintSource(frame, source), (m) => this.onDecodeError(m));
+      const fallback = new VideoFallback(
+        tour.clips,
+        (frame, source) => this.canvas.paintSource(frame, source),
+        (m) => this.onDecodeError(m),
+      );
       this.ctx.fallback = fallback;
       store.loadedFrames.value = fallback.total;
     } else {

@@ -79,9 +79,15 @@ export class DecodeController implements ReactiveController {
     this.dispose();
   }
 
-  get total(): number { return totalFrames(this.counts); }
-  get loaded(): number { return this.loadedFrames; }
-  get workers(): number { return this.bridges.length; }
+  get total(): number {
+    return totalFrames(this.counts);
+  }
+  get loaded(): number {
+    return this.loadedFrames;
+  }
+  get workers(): number {
+    return this.bridges.length;
+  }
 
   /** Starts decoding a tour; frame 0 comes first in the low rendition. */
   load(clips: Clip[], options: { hiRes: boolean; aspect?: number }): void {

@@ -210,9 +210,7 @@ export function bufferedFrames(prefetched: readonly boolean[], starts: readonly 
 }
 
 /** What the canvas should show for a frame: exact high, exact low, or the nearest decoded frame. */
-export type Drawable =
-  | { frame: DecodedFrame; bitmap?: undefined; tourFrame: number; exact: boolean }
-  | { frame?: undefined; bitmap: ImageBitmap; tourFrame: number; exact: false };
+export type Drawable = { frame: DecodedFrame; bitmap?: undefined; tourFrame: number; exact: boolean } | { frame?: undefined; bitmap: ImageBitmap; tourFrame: number; exact: false };
 
 /** Best frame to show for `frame`: exact high, exact low, a decoded frame of its clip, its clip's thumbnail, any frame. */
 export function pickDrawable(

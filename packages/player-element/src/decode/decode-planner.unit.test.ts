@@ -141,7 +141,15 @@ describe('pickDrawable', () => {
   const base = { highEnabled: true, starts: [0, 36], counts: [36, 36], thumbs: [] as (ImageBitmap | undefined)[] };
 
   it('exact high, else exact low, else a frame of the same clip, else the clip thumbnail', () => {
-    expect(pickDrawable(5, { ...base, cache: cache([['high', 5], ['low', 5]]) })).toMatchObject({ tourFrame: 5, exact: true, frame: { rendition: 'high' } });
+    expect(
+      pickDrawable(5, {
+        ...base,
+        cache: cache([
+          ['high', 5],
+          ['low', 5],
+        ]),
+      }),
+    ).toMatchObject({ tourFrame: 5, exact: true, frame: { rendition: 'high' } });
     expect(pickDrawable(5, { ...base, cache: cache([['low', 5]]) })).toMatchObject({ tourFrame: 5, exact: false });
     expect(pickDrawable(40, { ...base, cache: cache([['low', 38]]) })).toMatchObject({ tourFrame: 38 });
     const bitmap = {} as ImageBitmap;

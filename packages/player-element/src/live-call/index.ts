@@ -9,5 +9,18 @@ export type { CallTransport, TransportEvent, TransportState } from './call-trans
 export { WebRtcTransport, type WebRtcTransportOptions } from './webrtc-transport.js';
 export { AgoraTransport, defaultLoadAgora, type AgoraClient, type AgoraSdk, type AgoraTransportOptions } from './agora-transport.js';
 export { acquireLocalMedia, PermissionDeniedError, MEDIA_CONSTRAINTS, type LocalMedia, type GetUserMedia } from './media.js';
-export { LIVE_MESSAGES, CLOSE_CODES, FINAL_CLOSE_CODES, closeText, sessionFromToken, socketUrl, type LiveRole, type PeerInfo, type ServerMessage, type SignalData, type ViewingSessionRequestLike, type WelcomeMessage } from './protocol.js';
+export {
+  LIVE_MESSAGES,
+  CLOSE_CODES,
+  FINAL_CLOSE_CODES,
+  closeText,
+  sessionFromToken,
+  socketUrl,
+  type LiveRole,
+  type PeerInfo,
+  type ServerMessage,
+  type SignalData,
+  type ViewingSessionRequestLike,
+  type WelcomeMessage,
+} from './protocol.js';
 export { LIVE_TEXTS, WARNING_MS } from './texts.js';

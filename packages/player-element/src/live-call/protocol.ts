@@ -19,7 +19,14 @@ export const LIVE_MESSAGES = {
  */
 export const CLOSE_CODES = LIVE_CLOSE_CODES;
 
-export const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([CLOSE_CODES.badRequest, CLOSE_CODES.unauthorised, CLOSE_CODES.sessionExpired, CLOSE_CODES.forbidden, CLOSE_CODES.notFound, CLOSE_CODES.replaced]);
+export const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([
+  CLOSE_CODES.badRequest,
+  CLOSE_CODES.unauthorised,
+  CLOSE_CODES.sessionExpired,
+  CLOSE_CODES.forbidden,
+  CLOSE_CODES.notFound,
+  CLOSE_CODES.replaced,
+]);
 
 /** The spec's text for a final close: the session expiry text, ours for a replaced socket, else "Connection error: {code}". */
 export function closeText(code: number): string {
@@ -104,7 +111,12 @@ export function sessionFromToken(token: string): string | null {
   try {
     const part = token.split('.')[1];
     if (!part) return null;
-    const json = atob(part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '='));
+    const json = atob(
+      part
+        .replace(/-/g, '+')
+        .replace(/_/g, '/')
+        .padEnd(Math.ceil(part.length / 4) * 4, '='),
+    );
     const sid = (JSON.parse(json) as { sid?: unknown }).sid;
     return typeof sid === 'string' ? sid : null;
   } catch {

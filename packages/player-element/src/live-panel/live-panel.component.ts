@@ -13,17 +13,7 @@ import { emit } from '../events/events.js';
 import { countries, loadTurnstile, siteKey, splitContact } from './lead-form.js';
 import { HOST_SESSION_QUERY, TOUR_LEAD_CREATE } from './live-queries.js';
 import { styles } from './live-panel.styles.js';
-import {
-  CALL_STATES,
-  LIVE_TEXTS,
-  CallStateMachine,
-  WARNING_MS,
-  createScrollSync,
-  type CallSnapshot,
-  type LiveRole,
-  type ScrollSync,
-  type ViewingSessionRequestLike,
-} from '../live-call/index.js';
+import { CALL_STATES, LIVE_TEXTS, CallStateMachine, WARNING_MS, createScrollSync, type CallSnapshot, type LiveRole, type ScrollSync, type ViewingSessionRequestLike } from '../live-call/index.js';
 import { forgetSession, readCapturedDetails, readSession, storeLead, type CapturedDetails } from './storage.js';
 
 type Field = 'name' | 'surname' | 'email' | 'contactNumber' | 'turnstileToken';
@@ -65,16 +55,16 @@ export class TourLivePanel extends LitElement {
   declare tourId: string;
   declare session: string;
   declare authToken: string | undefined;
-  private declare phase: Phase;
-  private declare snapshot: CallSnapshot | null;
-  private declare errors: Partial<Record<Field, string>>;
-  private declare formError: string;
-  private declare toasts: string[];
-  private declare syncOn: boolean;
-  private declare topOpen: boolean;
-  private declare bottomOpen: boolean;
-  private declare muted: boolean;
-  private declare cameraOff: boolean;
+  declare private phase: Phase;
+  declare private snapshot: CallSnapshot | null;
+  declare private errors: Partial<Record<Field, string>>;
+  declare private formError: string;
+  declare private toasts: string[];
+  declare private syncOn: boolean;
+  declare private topOpen: boolean;
+  declare private bottomOpen: boolean;
+  declare private muted: boolean;
+  declare private cameraOff: boolean;
 
   /** Frames from the others in the room (the player moves there). */
   onRemoteFrame: ((frame: number) => void) | null = null;
@@ -156,7 +146,10 @@ export class TourLivePanel extends LitElement {
     this.phase = 'preparing';
     try {
       const data = await graphqlRequest<{ tour: { viewingSessionRequest: ViewingSessionRequestLike | null } | null }>(
-        this.api, HOST_SESSION_QUERY, { tourID: this.tourId, session: this.session || null }, { token: this.authToken },
+        this.api,
+        HOST_SESSION_QUERY,
+        { tourID: this.tourId, session: this.session || null },
+        { token: this.authToken },
       );
       const req = data.tour?.viewingSessionRequest;
       if (!req) throw new Error(LIVE_TEXTS.connectionErrorOccurred);
@@ -187,9 +180,11 @@ export class TourLivePanel extends LitElement {
       const box = this.renderRoot.querySelector<HTMLElement>('.turnstile');
       const key = siteKey();
       if (box && key) {
-        void loadTurnstile().then((t) =>
-          t.render(box, { sitekey: key, callback: (tok) => (this.turnstileToken = tok), 'expired-callback': () => (this.turnstileToken = ''), 'error-callback': () => (this.turnstileToken = '') }),
-        ).catch(() => (this.formError = LIVE_TEXTS.connectionErrorOccurred));
+        void loadTurnstile()
+          .then((t) =>
+            t.render(box, { sitekey: key, callback: (tok) => (this.turnstileToken = tok), 'expired-callback': () => (this.turnstileToken = ''), 'error-callback': () => (this.turnstileToken = '') }),
+          )
+          .catch(() => (this.formError = LIVE_TEXTS.connectionErrorOccurred));
       }
     });
   }
@@ -222,10 +217,17 @@ export class TourLivePanel extends LitElement {
     this.phase = 'submitting';
     const { turnstileToken, ...details } = parsed.data;
     try {
-      const data = await graphqlRequest<{ tourLeadCreate: { tourLead: CapturedDetails; viewingSessionRequest: ViewingSessionRequestLike | null } }>(
-        this.api, TOUR_LEAD_CREATE,
-        { input: { name: details.name, surname: details.surname || null, email: details.email, contactNumber: details.contactNumber || null, turnstileToken, leadType: 'LIVE_VIEWING', tourId: this.tourId } },
-      );
+      const data = await graphqlRequest<{ tourLeadCreate: { tourLead: CapturedDetails; viewingSessionRequest: ViewingSessionRequestLike | null } }>(this.api, TOUR_LEAD_CREATE, {
+        input: {
+          name: details.name,
+          surname: details.surname || null,
+          email: details.email,
+          contactNumber: details.contactNumber || null,
+          turnstileToken,
+          leadType: 'LIVE_VIEWING',
+          tourId: this.tourId,
+        },
+      });
       const { tourLead, viewingSessionRequest } = data.tourLeadCreate;
       storeLead(tourLead, this.tourId, viewingSessionRequest);
       this.lead = tourLead;
@@ -313,7 +315,7 @@ export class TourLivePanel extends LitElement {
     if (!changed.has('snapshot' as keyof TourLivePanel)) return;
     const remote = this.renderRoot.querySelector<HTMLVideoElement>('video.remote');
     const local = this.renderRoot.querySelector<HTMLVideoElement>('video.local');
-    const stream = this.snapshot ? [...this.snapshot.remoteStreams.values()][0] ?? null : null;
+    const stream = this.snapshot ? ([...this.snapshot.remoteStreams.values()][0] ?? null) : null;
     if (remote && remote.srcObject !== stream) {
       remote.srcObject = stream;
       if (stream) void remote.play().catch(() => undefined);

@@ -73,13 +73,13 @@ export class TourMarkersDrawer extends LitElement {
   declare deletingIds: ReadonlySet<string>;
   declare addState: AddState;
   declare ai: AIProgress;
-  private declare editing: string | null;
-  private declare draft: string;
-  private declare confirmDelete: string | null;
-  private declare adding: boolean;
-  private declare custom: boolean;
-  private declare customName: string;
-  private declare leaving: Marker[];
+  declare private editing: string | null;
+  declare private draft: string;
+  declare private confirmDelete: string | null;
+  declare private adding: boolean;
+  declare private custom: boolean;
+  declare private customName: string;
+  declare private leaving: Marker[];
   private entering = new Set<string>();
   private known = new Set<string>();
 
@@ -217,10 +217,15 @@ export class TourMarkersDrawer extends LitElement {
         @animationend=${(e: AnimationEvent) => this.onAnimationEnd(e, m.id, r.leaving)}>
       <button class="jump" aria-current=${active ? 'location' : 'false'} ?disabled=${disabled}
         @click=${() => emit(this, 'tour-marker-jump-request', { marker: m })}>${m.name}</button>
-      ${this.editable && !r.leaving && r.origin === 'existed'
-        ? html`<button class="edit icon" aria-label="Rename ${m.name}" @click=${() => this.startEdit(m)}>${PENCIL_ICON}</button>
-            <button class="delete icon" aria-label="Delete ${m.name}" @click=${() => { this.confirmDelete = m.id; this.editing = null; }}>${TRASH_ICON}</button>`
-        : nothing}
+      ${
+        this.editable && !r.leaving && r.origin === 'existed'
+          ? html`<button class="edit icon" aria-label="Rename ${m.name}" @click=${() => this.startEdit(m)}>${PENCIL_ICON}</button>
+            <button class="delete icon" aria-label="Delete ${m.name}" @click=${() => {
+              this.confirmDelete = m.id;
+              this.editing = null;
+            }}>${TRASH_ICON}</button>`
+          : nothing
+      }
     </li>`;
   }
 
@@ -241,14 +246,16 @@ export class TourMarkersDrawer extends LitElement {
     }
     return html`<div class="add" role="dialog" aria-label="Add Marker">
       <button class="toggle-custom" ?disabled=${busy} @click=${() => (this.custom = !this.custom)}>${this.custom ? 'Cancel' : 'New'}</button>
-      ${this.custom
-        ? html`<div style="display:flex;gap:4px">
+      ${
+        this.custom
+          ? html`<div style="display:flex;gap:4px">
             <input placeholder="Enter new marker name" aria-label="Marker name" .value=${this.customName} ?disabled=${busy}
               @input=${(e: Event) => (this.customName = (e.target as HTMLInputElement).value)}
               @keydown=${(e: KeyboardEvent) => e.key === 'Enter' && this.addCustom()} />
             <button class="add-custom" ?disabled=${busy} @click=${() => this.addCustom()}>${this.addState === 'addingCustom' ? 'Adding…' : 'Add'}</button>
           </div>`
-        : nothing}
+          : nothing
+      }
       <div class="names" role="list">
         ${PREDEFINED_MARKER_NAMES.map(
           (n) => html`<button role="listitem" class="predefined" ?disabled=${busy} @click=${() => emit(this, 'tour-marker-add-request', { name: n, custom: false })}>${n}</button>`,
@@ -272,9 +279,7 @@ export class TourMarkersDrawer extends LitElement {
   protected override render() {
     const rows = this.rows();
     return html`<h2 class="heading">Fast Travel</h2>
-      ${rows.length
-        ? html`<ul part="list" aria-label="Markers">${rows.map((r) => this.renderRow(r))}</ul>`
-        : html`<p class="empty">${this.editable ? EMPTY_EDITOR : EMPTY_VIEWER}</p>`}
+      ${rows.length ? html`<ul part="list" aria-label="Markers">${rows.map((r) => this.renderRow(r))}</ul>` : html`<p class="empty">${this.editable ? EMPTY_EDITOR : EMPTY_VIEWER}</p>`}
       ${this.editable ? this.renderAdd() : nothing}`;
   }
 }

@@ -11,13 +11,17 @@ export function renderAgentInfo(tour: PlayerTour, desktop: boolean, cardOpen: bo
       ${tour.listingLink ? html`<a class="button" href=${tour.listingLink} target="_blank" rel="noopener">Listing Link</a>` : nothing}
       ${a?.contactNumber ? html`<a class="button" href="https://wa.me/${a.contactNumber.replace(/\D/g, '')}" target="_blank" rel="noopener">Whats Chat</a>` : nothing}
     </div>`;
-  return html`${desktop
+  return html`${
+    desktop
       ? html`<aside class="info-panel" part="info-panel" aria-label="Tour Info"><h2>Tour Info</h2>
           <p>${tour.description || 'No description provided.'}</p>${card}</aside>`
-      : nothing}
-    ${cardOpen
-      ? html`<div class="overlay" @click=${(e: Event) => e.target === e.currentTarget && closeCard()}>
+      : nothing
+  }
+    ${
+      cardOpen
+        ? html`<div class="overlay" @click=${(e: Event) => e.target === e.currentTarget && closeCard()}>
           <div class="dialog agent-card" part="dialog" role="dialog" aria-label="Agent Details">${card}
             <button class="secondary close" @click=${closeCard}>Close</button></div></div>`
-      : nothing}`;
+        : nothing
+    }`;
 }

@@ -12,7 +12,12 @@ const securityError = () => new DOMException("Failed to read the 'localStorage' 
 /** Makes window.localStorage throw as Chromium does in a cross-site iframe with third-party storage blocked. */
 function blockStorage(): () => void {
   const own = Object.getOwnPropertyDescriptor(window, 'localStorage');
-  Object.defineProperty(window, 'localStorage', { configurable: true, get: () => { throw securityError(); } });
+  Object.defineProperty(window, 'localStorage', {
+    configurable: true,
+    get: () => {
+      throw securityError();
+    },
+  });
   return () => {
     if (own) Object.defineProperty(window, 'localStorage', own);
     else delete (window as { localStorage?: Storage }).localStorage;
@@ -185,7 +190,10 @@ describe('Unbranded (MLS) mode and company branding', () => {
     expect(root.querySelector('img.intro-logo')?.getAttribute('src')).to.equal(p.tour!.tourIntroLogoURL);
     expect(accent(p)).to.equal('#8a1c7c');
     expect(getComputedStyle(root.querySelector('.buffer-bar')!).backgroundColor).to.equal('rgb(138, 28, 124)');
-    expect(root.textContent).to.match(/Listing Link/).and.match(/Whats Chat/).and.match(/Ann Agent/);
+    expect(root.textContent)
+      .to.match(/Listing Link/)
+      .and.match(/Whats Chat/)
+      .and.match(/Ann Agent/);
     expect(root.querySelector('[part="live-start"]')).to.not.equal(null);
     expect(root.querySelectorAll('a').length).to.be.greaterThan(0);
     // A page's own value still wins over the company's.
@@ -194,7 +202,9 @@ describe('Unbranded (MLS) mode and company branding', () => {
   });
 
   it('unbranded: no intro logo, accent, agent card, listing link, Whats Chat, live call, menu or any link', async () => {
-    const p = await ready(await makePlayer({ 'tour-id': real.branded, api: sameOriginServer, mode: 'agent', 'live-viewing': true, unbranded: true }, { authToken: brandedToken }, { width: 1000, height: 600 }));
+    const p = await ready(
+      await makePlayer({ 'tour-id': real.branded, api: sameOriginServer, mode: 'agent', 'live-viewing': true, unbranded: true }, { authToken: brandedToken }, { width: 1000, height: 600 }),
+    );
     await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
     // The agent card opens at the end of a branded agent tour: not here.
     await p.goToFrame(p.totalFrames - 1);

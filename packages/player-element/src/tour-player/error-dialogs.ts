@@ -69,9 +69,11 @@ export function renderErrorDialog(code: TourPlayerErrorCode, o: DialogOptions): 
       <button class="retry" @click=${o.onRefresh}>Retry</button>`,
   }[d.action]();
   const extra = html`${d.support && !o.unbranded ? html`<p>${ERROR_TEXTS.contactForMore} <a href="mailto:${SUPPORT_EMAIL}">${SUPPORT_EMAIL}</a></p>` : nothing}
-    ${d.details
-      ? html`<button class="secondary more" @click=${o.onToggleMore}>${o.showMore ? 'Show Less Information' : 'Show More Information'}</button>
+    ${
+      d.details
+        ? html`<button class="secondary more" @click=${o.onToggleMore}>${o.showMore ? 'Show Less Information' : 'Show More Information'}</button>
           ${o.showMore ? html`<pre>${o.detail}</pre>` : nothing}`
-      : nothing}`;
+        : nothing
+    }`;
   return renderDialog(d.title, d.text, actions, d.kind, extra, d.doc);
 }

@@ -169,7 +169,7 @@ describe('Layouts', () => {
     expect(p.shadowRoot!.querySelector('.agent-card')).to.equal(null);
   });
 
-  it("draws Listing Link and Whats Chat as spaced buttons with AA contrast, in the Tour Info panel and the card", async () => {
+  it('draws Listing Link and Whats Chat as spaced buttons with AA contrast, in the Tour Info panel and the card', async () => {
     const p = await readyPlayer({ mode: 'agent' }, { width: 1200, height: 700 });
     await p.updateComplete;
     const channel = (c: number) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
@@ -179,7 +179,10 @@ describe('Layouts', () => {
     };
     const check = (where: string) => {
       const links = [...p.shadowRoot!.querySelectorAll<HTMLAnchorElement>(`${where} a.button`)];
-      expect(links.map((a) => a.textContent!.trim()), where).to.deep.equal(['Listing Link', 'Whats Chat']);
+      expect(
+        links.map((a) => a.textContent!.trim()),
+        where,
+      ).to.deep.equal(['Listing Link', 'Whats Chat']);
       for (const a of links) {
         const cs = getComputedStyle(a);
         expect(cs.backgroundColor, `${where} ${a.textContent} has its own background`).to.not.match(/rgba\(0, 0, 0, 0\)|transparent/);

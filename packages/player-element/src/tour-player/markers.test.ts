@@ -3,7 +3,26 @@ import { ERROR_TEXTS, NOTICES, PREDEFINED_MARKER_NAMES, VALIDATION } from '@room
 import '../tour-player/tour-player.js';
 import type { TourPlayer } from './tour-player.component.js';
 import { AI_STORAGE_KEY } from '../constants.js';
-import { canvasOf, cleanup, eventsOf, firstEvent, makePlayer, ownerGql, ownerToken, readBarcode, real, resetServerMarkers, resetStub, sameOriginServer, server, serverMarkers, shadowText, stub, tours, until } from '../../test/helpers.js';
+import {
+  canvasOf,
+  cleanup,
+  eventsOf,
+  firstEvent,
+  makePlayer,
+  ownerGql,
+  ownerToken,
+  readBarcode,
+  real,
+  resetServerMarkers,
+  resetStub,
+  sameOriginServer,
+  server,
+  serverMarkers,
+  shadowText,
+  stub,
+  tours,
+  until,
+} from '../../test/helpers.js';
 
 // The viewer's drawer plays the real server's main tour (cross-origin, as embedded); the editor works on the real
 // server's edit tour as its owner, same-origin as in the console, with the owner's real token, and what it saves is
@@ -262,8 +281,7 @@ describe('AI marker generation (super admin)', () => {
   // subscriptions; on the real server the events come from its room analysis job (a multi-scene source and a
   // super-admin owner would be needed; not done yet).
   const admin = () => readyPlayer({ 'tour-id': tours.edit!, mode: 'edit', 'super-admin': true, api: stub }, { authToken: 'test-token' });
-  const push = (event: unknown, persist = false) =>
-    fetch(`${stub}/__ai-event`, { method: 'POST', body: JSON.stringify({ tourId: tours.edit, event, persist }) });
+  const push = (event: unknown, persist = false) => fetch(`${stub}/__ai-event`, { method: 'POST', body: JSON.stringify({ tourId: tours.edit, event, persist }) });
 
   it('is only offered to super admins in edit mode', async () => {
     const p = await readyPlayer({ 'tour-id': real.edit, mode: 'edit', api: sameOriginServer }, { authToken: ownerToken });

@@ -120,7 +120,7 @@ describe('<tour-player> decoding', () => {
     expect(readBarcode(canvasOf(p))).to.equal(177);
   });
 
-  it('shows the target clip\'s keyframe thumbnail at the next frame after a far jump, then the exact frame', async () => {
+  it("shows the target clip's keyframe thumbnail at the next frame after a far jump, then the exact frame", async () => {
     p = await makePlayer({ 'tour-id': real.main, api: server });
     await firstEvent(p, 'tour-ready');
     // All five keyframe thumbnails (320x180 RGBA each for a 5-clip tour).

@@ -207,7 +207,7 @@ function decoderConfig(clip: EncodedClip): VideoDecoderConfig {
 
 function getDecoder(rendition: DecoderKey, clip: EncodedClip): DecoderHolder {
   const configKey = `${clip.codec}|${clip.width}x${clip.height}|${Array.from(clip.description).join(',')}`;
-  let d = decoders.get(rendition);
+  const d = decoders.get(rendition);
   if (d && d.decoder.state === 'configured' && d.configKey === configKey) return d;
   if (d && d.decoder.state === 'unconfigured' && d.configKey === configKey) {
     // reset() by a cancel (a jump): configure the same decoder again rather than build a new one.
@@ -271,7 +271,12 @@ async function runDecode(req: DecodeRequest, onBatch: (frames: DecodedFrame[]) =
     if (!batch.length) return;
     const out = batch;
     batch = [];
-    await onBatch(transfer(out, out.map((f) => f.data)));
+    await onBatch(
+      transfer(
+        out,
+        out.map((f) => f.data),
+      ),
+    );
   };
   d.fail = (e) => {
     failure = e;
@@ -294,9 +299,7 @@ async function runDecode(req: DecodeRequest, onBatch: (frames: DecodedFrame[]) =
       { offset: width * height, stride: width / 2 },
       { offset: width * height * 1.25, stride: width / 2 },
     ];
-    const p = frame.format === 'I420'
-      ? frame.copyTo(data, { layout, rect: { x: 0, y: 0, width, height } })
-      : Promise.reject(new Error(`unsupported frame format ${frame.format ?? 'null'}`));
+    const p = frame.format === 'I420' ? frame.copyTo(data, { layout, rect: { x: 0, y: 0, width, height } }) : Promise.reject(new Error(`unsupported frame format ${frame.format ?? 'null'}`));
     // Close as soon as this frame's copy is done, independent of batching.
     const copied = p.finally(() => closeFrame(frame));
     copied.catch(() => undefined);

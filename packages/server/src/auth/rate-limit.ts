@@ -84,7 +84,12 @@ export async function reserveLoginAttempt(services: Services, username: unknown)
   const key = typeof username === 'string' ? username.trim().toLowerCase().slice(0, 320) : '';
   if (services.config.RATE_LIMIT_DISABLED || !key) return { refund: async () => undefined };
   await consumeRateLimit(services, 'loginAccount', key);
-  return { refund: async () => void (await limiterFor(services, 'loginAccount').reward(key, 1).catch(() => undefined)) };
+  return {
+    refund: async () =>
+      void (await limiterFor(services, 'loginAccount')
+        .reward(key, 1)
+        .catch(() => undefined)),
+  };
 }
 
 const apiKeyLimiters = new WeakMap<Services, RateLimiterMemory>();

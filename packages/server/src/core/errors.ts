@@ -15,8 +15,7 @@ export class AppError extends Error {
   }
 }
 
-export const badInput = (message: string, field?: string) =>
-  new AppError(ERROR_CODES.BAD_USER_INPUT, message, field ? { field } : undefined);
+export const badInput = (message: string, field?: string) => new AppError(ERROR_CODES.BAD_USER_INPUT, message, field ? { field } : undefined);
 export const notFound = (message: string = ERROR_TEXTS.notFound) => new AppError(ERROR_CODES.NOT_FOUND, message);
 export const forbidden = (message: string = ERROR_TEXTS.forbidden) => new AppError(ERROR_CODES.FORBIDDEN, message);
 export const unauthenticated = () => new AppError(ERROR_CODES.UNAUTHENTICATED, ERROR_TEXTS.notAuthenticated);

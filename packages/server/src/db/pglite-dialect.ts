@@ -3,10 +3,7 @@
  * the session exclusively: every query (Kysely's and pg-boss's) waits for the session like a pool of size 1.
  */
 import type { PGlite } from '@electric-sql/pglite';
-import {
-  CompiledQuery, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler,
-  type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult,
-} from 'kysely';
+import { CompiledQuery, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult } from 'kysely';
 
 /** A FIFO mutex around the single PGlite session. */
 export class SessionLock {
@@ -43,7 +40,10 @@ class PGliteConnection implements DatabaseConnection {
 
 class PGliteDriver implements Driver {
   #releases = new WeakMap<DatabaseConnection, () => void>();
-  constructor(private readonly client: PGlite, private readonly lock: SessionLock) {}
+  constructor(
+    private readonly client: PGlite,
+    private readonly lock: SessionLock,
+  ) {}
   async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
     const release = await this.lock.acquire();
@@ -68,7 +68,10 @@ class PGliteDriver implements Driver {
 }
 
 export class PGliteDialect implements Dialect {
-  constructor(private readonly client: PGlite, private readonly lock: SessionLock) {}
+  constructor(
+    private readonly client: PGlite,
+    private readonly lock: SessionLock,
+  ) {}
   createAdapter() {
     return new PostgresAdapter();
   }

@@ -65,20 +65,23 @@ describe.each(engines)('event bus on $name', ({ url }) => {
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('event bus between two processes of one PostgreSQL database', () => {
   const redisUrl = process.env.TEST_REDIS_URL;
-  it.each([{ via: 'NOTIFY', redisUrl: undefined }, ...(redisUrl ? [{ via: 'Redis', redisUrl }] : [])])('delivers one node\'s events, chunked ones included, to the other node over $via', async ({ redisUrl }) => {
-    const [dbA, dbB] = await Promise.all([0, 1].map(() => openDatabase({ dataDir: 'memory://', databaseUrl: process.env.TEST_DATABASE_URL })));
-    const [a, b] = await Promise.all([createEventBus(dbA!, { redisUrl }), createEventBus(dbB!, { redisUrl })]);
-    try {
-      expect(a.kind).toBe(redisUrl ? 'redis' : 'postgres');
-      const topic = `nodes-${Math.random()}`;
-      const heard = hear<{ i: number; pad: string }>(b, topic, 20);
-      await Promise.all(Array.from({ length: 20 }, (_, i) => a.publish(topic, { i, pad: i % 5 === 0 ? 'x'.repeat(MESSAGE_LIMIT * 3) : '' })));
-      const got = await heard;
-      expect(got.map((p) => p.i)).toEqual(Array.from({ length: 20 }, (_, i) => i));
-      expect(got[5]!.pad).toHaveLength(MESSAGE_LIMIT * 3);
-    } finally {
-      await Promise.all([a.close(), b.close()]);
-      await Promise.all([dbA!.close(), dbB!.close()]);
-    }
-  });
+  it.each([{ via: 'NOTIFY', redisUrl: undefined }, ...(redisUrl ? [{ via: 'Redis', redisUrl }] : [])])(
+    "delivers one node's events, chunked ones included, to the other node over $via",
+    async ({ redisUrl }) => {
+      const [dbA, dbB] = await Promise.all([0, 1].map(() => openDatabase({ dataDir: 'memory://', databaseUrl: process.env.TEST_DATABASE_URL })));
+      const [a, b] = await Promise.all([createEventBus(dbA!, { redisUrl }), createEventBus(dbB!, { redisUrl })]);
+      try {
+        expect(a.kind).toBe(redisUrl ? 'redis' : 'postgres');
+        const topic = `nodes-${Math.random()}`;
+        const heard = hear<{ i: number; pad: string }>(b, topic, 20);
+        await Promise.all(Array.from({ length: 20 }, (_, i) => a.publish(topic, { i, pad: i % 5 === 0 ? 'x'.repeat(MESSAGE_LIMIT * 3) : '' })));
+        const got = await heard;
+        expect(got.map((p) => p.i)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+        expect(got[5]!.pad).toHaveLength(MESSAGE_LIMIT * 3);
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+        await Promise.all([dbA!.close(), dbB!.close()]);
+      }
+    },
+  );
 });

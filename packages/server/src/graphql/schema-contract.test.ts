@@ -25,13 +25,35 @@ describe('the checked-in SDL is the running schema', () => {
     const sub = s.getSubscriptionType()!.getFields();
     expect(Object.keys(q)).toEqual(expect.arrayContaining(['me', 'node', 'tours', 'tour', 'priceTiers']));
     const expectArgs: Record<string, string[]> = {
-      userRegister: ['input'], userActivation: ['token'], userActivationEmailResend: ['email'], userRequestPasswordReset: ['input'],
-      userPasswordReset: ['input'], userSave: ['input'], companySave: ['input'], inviteMember: ['input'], revokeMemberInvite: ['inviteId'],
-      makeAdminMember: ['userId'], revokeAdminMember: ['userId'], paymentCheckout: ['input'], billingPortalSession: ['input'],
-      tourReactivate: ['id'], generateTourByCompanyReport: ['input'], generateSummaryByUserReport: ['input'], tourSave: ['input'],
-      tourUpdateThumbnailURL: ['input'], tourDelete: ['tourId'], tourGenerateReel: ['tourId'], fileGetPreSignedUrl: ['input'],
-      fileSubmitPreSignedUpload: ['input'], markerSave: ['input'], markerUpdate: ['input'], markerDelete: ['markerId'],
-      tourGenerateAIMarkers: ['tourId'], tourLeadCreate: ['input'], generateTourShots: ['tourId'], regenerateShot: ['shotId'],
+      userRegister: ['input'],
+      userActivation: ['token'],
+      userActivationEmailResend: ['email'],
+      userRequestPasswordReset: ['input'],
+      userPasswordReset: ['input'],
+      userSave: ['input'],
+      companySave: ['input'],
+      inviteMember: ['input'],
+      revokeMemberInvite: ['inviteId'],
+      makeAdminMember: ['userId'],
+      revokeAdminMember: ['userId'],
+      paymentCheckout: ['input'],
+      billingPortalSession: ['input'],
+      tourReactivate: ['id'],
+      generateTourByCompanyReport: ['input'],
+      generateSummaryByUserReport: ['input'],
+      tourSave: ['input'],
+      tourUpdateThumbnailURL: ['input'],
+      tourDelete: ['tourId'],
+      tourGenerateReel: ['tourId'],
+      fileGetPreSignedUrl: ['input'],
+      fileSubmitPreSignedUpload: ['input'],
+      markerSave: ['input'],
+      markerUpdate: ['input'],
+      markerDelete: ['markerId'],
+      tourGenerateAIMarkers: ['tourId'],
+      tourLeadCreate: ['input'],
+      generateTourShots: ['tourId'],
+      regenerateShot: ['shotId'],
       generateStagedShot: ['shotId', 'stagingPrompt'],
     };
     for (const [name, args] of Object.entries(expectArgs)) {
@@ -40,7 +62,29 @@ describe('the checked-in SDL is the running schema', () => {
     }
     expect(Object.keys(sub).sort()).toEqual(expect.arrayContaining(['tourGenerateAIMarkersUpdated', 'reelProgressUpdated', 'tourProgressUpdated']));
     const fieldsOf = (t: string) => Object.keys((s.getType(t) as any).getFields());
-    expect(fieldsOf('Tour')).toEqual(expect.arrayContaining(['id', 'title', 'description', 'videoURL', 'thumbnailURL', 'tourIntroLogoURL', 'listingLink', 'views', 'deactivatedViews', 'createdAt', 'status', 'logs', 'reels', 'shots', 'clips', 'markers', 'videoInfo', 'agentProfile', 'viewingSessionRequest']));
+    expect(fieldsOf('Tour')).toEqual(
+      expect.arrayContaining([
+        'id',
+        'title',
+        'description',
+        'videoURL',
+        'thumbnailURL',
+        'tourIntroLogoURL',
+        'listingLink',
+        'views',
+        'deactivatedViews',
+        'createdAt',
+        'status',
+        'logs',
+        'reels',
+        'shots',
+        'clips',
+        'markers',
+        'videoInfo',
+        'agentProfile',
+        'viewingSessionRequest',
+      ]),
+    );
     expect(fieldsOf('User')).toEqual(expect.arrayContaining(['id', 'username', 'isAdmin', 'role', 'profile', 'company', 'monthlyActiveTours', 'monthlyUploadedTours', 'topFiveTours']));
     expect(fieldsOf('Company')).toEqual(expect.arrayContaining(['id', 'name', 'address', 'vatno', 'countrycode', 'referredby', 'logoimageurl', 'license', 'invites']));
     expect(fieldsOf('License')).toEqual(expect.arrayContaining(['planName', 'monthlyActiveTours', 'monthlyUploadedTours', 'uploadLimit', 'quantity', 'startDate', 'endDate']));

@@ -95,11 +95,7 @@ Use card <strong>4242 4242 4242 4242</strong> with any future expiry date and an
 
 const FIELD_LABELS: Record<CardField, string> = { cardNumber: 'Card number', expiry: 'Expiry date (MM / YY)', cvc: 'Security code (CVC)' };
 
-function checkoutForm(
-  tier: PriceTier,
-  cancelUrl: string,
-  state: { values?: { cardNumber?: string; expiry?: string }; fields?: Partial<Record<CardField, string>>; declined?: string } = {},
-): string {
+function checkoutForm(tier: PriceTier, cancelUrl: string, state: { values?: { cardNumber?: string; expiry?: string }; fields?: Partial<Record<CardField, string>>; declined?: string } = {}): string {
   const fields = state.fields ?? {};
   const errors = Object.entries(fields) as Array<[CardField, string]>;
   let summary = '';
@@ -181,14 +177,18 @@ ${status}
 <h2>Current plan</h2>
 <p><strong>${esc(current?.tierName ?? sub.plan_id)}</strong>${current ? `, ${esc(monthly(current))}` : ''}. Card ending in ${esc(sub.card_last4)}.</p>
 ${renewal}
-${others.length > 0 ? `<h2 id="change-title">Change plan</h2>
+${
+  others.length > 0
+    ? `<h2 id="change-title">Change plan</h2>
 <form method="post" aria-labelledby="change-title">
 <fieldset><legend>Choose a plan</legend>
 ${choices}
 </fieldset>
 <input type="hidden" name="action" value="change">
 <button type="submit">Change plan</button>
-</form>` : ''}
+</form>`
+    : ''
+}
 ${cancelForm}
 ${back}`;
 }

@@ -6,9 +6,7 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)}
 
 export async function registerDevOutbox(app: FastifyInstance, services: Services): Promise<void> {
   if (!services.config.isDev || services.mailer.kind !== 'outbox') return;
-  app.get('/dev/outbox.json', async () =>
-    services.db.selectFrom('mail_outbox').selectAll().orderBy('created_at', 'desc').limit(100).execute(),
-  );
+  app.get('/dev/outbox.json', async () => services.db.selectFrom('mail_outbox').selectAll().orderBy('created_at', 'desc').limit(100).execute());
   app.get('/dev/outbox', async (_req, reply) => {
     const mails = await services.db.selectFrom('mail_outbox').selectAll().orderBy('created_at', 'desc').limit(100).execute();
     const items = mails

@@ -28,37 +28,30 @@ function refuse(reply: FastifyReply, status: number, error: string, code: string
 }
 
 export async function registerOAuthRoutes(app: FastifyInstance, services: Services): Promise<void> {
-  app.post<{ Body: { username?: unknown; password?: unknown; grant_type?: unknown } | undefined }>(
-    '/oauth/token',
-    { preHandler: routeRateLimit(services, 'oauthToken') },
-    async (req, reply) => {
-      if (!isConsoleClient(req.headers.authorization)) {
-        return refuse(reply.header('www-authenticate', 'Basic realm="roomwalk"'), 401, 'invalid_client', ERROR_CODES.UNAUTHENTICATED, ERROR_TEXTS.authenticationFailed);
-      }
-      const body = req.body && typeof req.body === 'object' ? req.body : {};
-      if (body.grant_type !== 'password') {
-        return refuse(reply, 400, 'unsupported_grant_type', ERROR_CODES.BAD_USER_INPUT, 'Only the password grant is supported.');
-      }
-      // Per account as well as per address: the attempt is taken first and given back when the login succeeds.
-      let attempt: Awaited<ReturnType<typeof reserveLoginAttempt>>;
-      try {
-        attempt = await reserveLoginAttempt(services, body.username);
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-        const retryAfter = Number(err.details?.retryAfterSeconds ?? 60);
-        return refuse(reply.header('retry-after', String(retryAfter)), 429, 'too_many_requests', ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited);
-      }
-      // Unknown user, wrong password and malformed input get the same answer after the same argon2 work.
-      const user = await authenticate(services, body.username, body.password);
-      if (!user) return refuse(reply, 401, 'invalid_grant', ERROR_CODES.INVALID_CREDENTIALS, ERROR_TEXTS.loginFailed);
-      await attempt.refund();
-      const session = await issueSession(services, user);
-      return reply
-        .header('cache-control', 'no-store')
-        .header('pragma', 'no-cache')
-        .send({ access_token: session.token, token_type: 'Bearer', expires_in: session.expiresIn, roles: session.roles });
-    },
-  );
+  app.post<{ Body: { username?: unknown; password?: unknown; grant_type?: unknown } | undefined }>('/oauth/token', { preHandler: routeRateLimit(services, 'oauthToken') }, async (req, reply) => {
+    if (!isConsoleClient(req.headers.authorization)) {
+      return refuse(reply.header('www-authenticate', 'Basic realm="roomwalk"'), 401, 'invalid_client', ERROR_CODES.UNAUTHENTICATED, ERROR_TEXTS.authenticationFailed);
+    }
+    const body = req.body && typeof req.body === 'object' ? req.body : {};
+    if (body.grant_type !== 'password') {
+      return refuse(reply, 400, 'unsupported_grant_type', ERROR_CODES.BAD_USER_INPUT, 'Only the password grant is supported.');
+    }
+    // Per account as well as per address: the attempt is taken first and given back when the login succeeds.
+    let attempt: Awaited<ReturnType<typeof reserveLoginAttempt>>;
+    try {
+      attempt = await reserveLoginAttempt(services, body.username);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      const retryAfter = Number(err.details?.retryAfterSeconds ?? 60);
+      return refuse(reply.header('retry-after', String(retryAfter)), 429, 'too_many_requests', ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited);
+    }
+    // Unknown user, wrong password and malformed input get the same answer after the same argon2 work.
+    const user = await authenticate(services, body.username, body.password);
+    if (!user) return refuse(reply, 401, 'invalid_grant', ERROR_CODES.INVALID_CREDENTIALS, ERROR_TEXTS.loginFailed);
+    await attempt.refund();
+    const session = await issueSession(services, user);
+    return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send({ access_token: session.token, token_type: 'Bearer', expires_in: session.expiresIn, roles: session.roles });
+  });
 }
 
 /** Every account route: the password grant and sign-in with Google. */

@@ -66,7 +66,16 @@ function shapeOf(query: string, memo: Map<string, Shape | null>): Shape | null {
     const ops = doc.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
     const op = ops[0];
     const only = op?.selectionSet.selections[0];
-    if (ops.length === 1 && op && op.operation === 'query' && !op.directives?.length && op.selectionSet.selections.length === 1 && only?.kind === Kind.FIELD && only.name.value === 'tour' && !only.directives?.length) {
+    if (
+      ops.length === 1 &&
+      op &&
+      op.operation === 'query' &&
+      !op.directives?.length &&
+      op.selectionSet.selections.length === 1 &&
+      only?.kind === Kind.FIELD &&
+      only.name.value === 'tour' &&
+      !only.directives?.length
+    ) {
       const arg = only.arguments?.length === 1 ? only.arguments[0] : undefined;
       if (arg?.name.value === 'tourID') {
         if (arg.value.kind === Kind.VARIABLE) shape = { id, variable: arg.value.name.value };

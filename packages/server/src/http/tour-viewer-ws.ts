@@ -82,7 +82,9 @@ export function originAllowed(services: Services, origin: string | undefined, ho
   }
   if (host && o.host === host) return true;
   if (o.origin === new URL(services.config.publicUrl).origin) return true;
-  const allowed = services.config.LIVE_ALLOWED_ORIGINS.split(',').map((s) => s.trim().replace(/\/$/, '')).filter(Boolean);
+  const allowed = services.config.LIVE_ALLOWED_ORIGINS.split(',')
+    .map((s) => s.trim().replace(/\/$/, ''))
+    .filter(Boolean);
   if (allowed.includes('*') || allowed.includes(o.origin)) return true;
   return services.config.isDev && (o.hostname === 'localhost' || o.hostname === '127.0.0.1');
 }
@@ -124,7 +126,7 @@ async function admit(services: Services, req: IncomingMessage): Promise<Admissio
     if (!auth) return { ok: false, code: CLOSE_CODES.unauthorised, reason: 'Unauthorised' };
     if (sessionId === null) return { ok: false, code: CLOSE_CODES.badRequest, reason: 'session is required' };
     const owner = await services.db.selectFrom('tours').select(['company_id']).where('id', '=', tourId).executeTakeFirst();
-    if (owner && owner.company_id !== auth.companyId) return { ok: false, code: CLOSE_CODES.forbidden, reason: 'Not a member of this tour\'s company' };
+    if (owner && owner.company_id !== auth.companyId) return { ok: false, code: CLOSE_CODES.forbidden, reason: "Not a member of this tour's company" };
     role = LIVE_ROLES.host;
     userId = participantId.host(auth.userId);
   }

@@ -51,11 +51,7 @@ export function registerUploadPartRoute(scope: FastifyInstance, services: Servic
     const declared = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : null;
     if (declared !== null && declared > size) return refuse(reply, 413, ERROR_CODES.UPLOAD_INVALID, `This part is larger than the upload announced (${size} bytes).`);
 
-    const upload = await services.db
-      .selectFrom('uploads')
-      .select(['submitted_at', 'completed_at', 'multipart_id'])
-      .where('key', '=', key)
-      .executeTakeFirst();
+    const upload = await services.db.selectFrom('uploads').select(['submitted_at', 'completed_at', 'multipart_id']).where('key', '=', key).executeTakeFirst();
     if (!upload || upload.multipart_id !== uploadId) return refuse(reply, 404, ERROR_CODES.NOT_FOUND, 'This upload was not found.');
     if (upload.submitted_at || upload.completed_at) return refuse(reply, 409, ERROR_CODES.CONFLICT, 'This upload is already complete.');
 

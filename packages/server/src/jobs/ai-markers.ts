@@ -21,7 +21,9 @@ import { tourScopedWebhook } from '../services/developer/webhook-payloads.js';
 /** Frame index (clip frames) of a time in the source video. */
 const frameAt = (t: number, fps: number, totalFrames: number) => Math.max(0, Math.min(Math.max(0, totalFrames - 2), Math.round(t * fps)));
 
-export interface AiMarkersDeps { analyse?: typeof analyseRooms }
+export interface AiMarkersDeps {
+  analyse?: typeof analyseRooms;
+}
 
 export async function aiMarkersJob(services: Services, runId: string, deps: AiMarkersDeps = {}): Promise<void> {
   const db = aiDb(services.db);
@@ -75,7 +77,11 @@ export async function aiMarkersJob(services: Services, runId: string, deps: AiMa
       await publish({ marker: { id: `marker_${m.id}`, isFastTravel: m.is_fast_travel, frameIndex: m.frame_index, name: m.name }, progressPercentage: stepPercent(), action: 'REMOVE' });
     }
     for (const p of toAdd) {
-      const row = await db.insertInto('markers').values({ tour_id: tourId, name: p.name, frame_index: p.frameIndex, is_fast_travel: true, source: 'AI' }).returning(['id', 'is_fast_travel']).executeTakeFirstOrThrow();
+      const row = await db
+        .insertInto('markers')
+        .values({ tour_id: tourId, name: p.name, frame_index: p.frameIndex, is_fast_travel: true, source: 'AI' })
+        .returning(['id', 'is_fast_travel'])
+        .executeTakeFirstOrThrow();
       await publish({ marker: { id: `marker_${row.id}`, isFastTravel: row.is_fast_travel, frameIndex: p.frameIndex, name: p.name }, progressPercentage: stepPercent(), action: 'ADD' });
     }
     await db.updateTable('ai_marker_runs').set({ status: 'DONE', finished_at: new Date() }).where('id', '=', runId).execute();
@@ -83,7 +89,11 @@ export async function aiMarkersJob(services: Services, runId: string, deps: AiMa
     await tourScopedWebhook(services, 'markers.ai_completed', tourId, { markersAdded: toAdd.length, markersRemoved: toRemove.length });
   } catch (err) {
     services.log.warn({ err, tourId, runId }, 'AI marker generation failed');
-    await db.updateTable('ai_marker_runs').set({ status: 'FAILED', error: String((err as Error)?.message ?? err).slice(0, 500), finished_at: new Date() }).where('id', '=', runId).execute();
+    await db
+      .updateTable('ai_marker_runs')
+      .set({ status: 'FAILED', error: String((err as Error)?.message ?? err).slice(0, 500), finished_at: new Date() })
+      .where('id', '=', runId)
+      .execute();
     // The client clears its state at 100; a failure ends the same way (the markers list shows what exists).
     await publish({ marker: null, progressPercentage: 100, action: null });
   } finally {

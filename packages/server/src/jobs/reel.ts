@@ -17,12 +17,20 @@ import { renderReel } from '../services/reels/render-reel.js';
 import { REEL_FAILED_TEXT, REEL_QUEUE, failReel, publishReelProgress, type ReelJob } from '../services/reels/start-reel.js';
 import { reelWebhook } from '../services/developer/webhook-payloads.js';
 
-export interface ReelJobDeps { render?: typeof renderReel; preset?: string }
+export interface ReelJobDeps {
+  render?: typeof renderReel;
+  preset?: string;
+}
 
 export async function reelJob(services: Services, reelId: string, deps: ReelJobDeps = {}): Promise<void> {
   const db = aiDb(services.db);
-  const claimed = await db.updateTable('reels').set({ attempt: sql`attempt + 1`, updated_at: new Date() })
-    .where('id', '=', reelId).where('status', '=', REEL_STATUS.PROCESSING).returningAll().executeTakeFirst();
+  const claimed = await db
+    .updateTable('reels')
+    .set({ attempt: sql`attempt + 1`, updated_at: new Date() })
+    .where('id', '=', reelId)
+    .where('status', '=', REEL_STATUS.PROCESSING)
+    .returningAll()
+    .executeTakeFirst();
   if (!claimed) return;
   const prefix = `tours/${claimed.tour_id}/reels/${reelId}-a${claimed.attempt}`;
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-reel-'));
@@ -32,17 +40,34 @@ export async function reelJob(services: Services, reelId: string, deps: ReelJobD
     const p = Math.min(99, Math.floor(percent));
     if (p < last + 3) return chain;
     last = p;
-    chain = chain.then(async () => {
-      await db.updateTable('reels').set({ progress: p, progress_text: text, updated_at: new Date() }).where('id', '=', reelId).where('status', '=', REEL_STATUS.PROCESSING).execute();
-      await publishReelProgress(services, reelId, { progress: p, status: REEL_STATUS.PROCESSING, text, thumbnailURL: null });
-    }).catch((err) => services.log.warn({ err, reelId }, 'reel progress update failed'));
+    chain = chain
+      .then(async () => {
+        await db.updateTable('reels').set({ progress: p, progress_text: text, updated_at: new Date() }).where('id', '=', reelId).where('status', '=', REEL_STATUS.PROCESSING).execute();
+        await publishReelProgress(services, reelId, { progress: p, status: REEL_STATUS.PROCESSING, text, thumbnailURL: null });
+      })
+      .catch((err) => services.log.warn({ err, reelId }, 'reel progress update failed'));
     return chain;
   };
   try {
-    const tour = await db.selectFrom('tours').innerJoin('users', 'users.id', 'tours.owner_id').innerJoin('companies', 'companies.id', 'tours.company_id')
+    const tour = await db
+      .selectFrom('tours')
+      .innerJoin('users', 'users.id', 'tours.owner_id')
+      .innerJoin('companies', 'companies.id', 'tours.company_id')
       .leftJoin('user_profiles', 'user_profiles.user_id', 'users.id')
-      .select(['tours.video_key', 'tours.fps', 'tours.deleted_at', 'tours.blur_faces', 'users.username', 'companies.name as company', 'companies.logo_key', 'user_profiles.name', 'user_profiles.surname', 'user_profiles.contact_number'])
-      .where('tours.id', '=', claimed.tour_id).executeTakeFirst();
+      .select([
+        'tours.video_key',
+        'tours.fps',
+        'tours.deleted_at',
+        'tours.blur_faces',
+        'users.username',
+        'companies.name as company',
+        'companies.logo_key',
+        'user_profiles.name',
+        'user_profiles.surname',
+        'user_profiles.contact_number',
+      ])
+      .where('tours.id', '=', claimed.tour_id)
+      .executeTakeFirst();
     if (!tour || tour.deleted_at || !tour.video_key) throw new Error('tour is gone or has no source video');
     await report(0, 'Preparing video');
     const source = path.join(work, `source${path.extname(tour.video_key) || '.mp4'}`);
@@ -79,8 +104,14 @@ export async function reelJob(services: Services, reelId: string, deps: ReelJobD
     const thumbKey = `${prefix}.jpg`;
     await services.storage.putFile(videoKey, result.videoPath, 'video/mp4');
     await services.storage.putFile(thumbKey, result.thumbnailPath, 'image/jpeg');
-    const done = await db.updateTable('reels').set({ status: REEL_STATUS.CREATED, progress: 100, progress_text: null, error: null, video_key: videoKey, thumbnail_key: thumbKey, updated_at: new Date() })
-      .where('id', '=', reelId).where('status', '=', REEL_STATUS.PROCESSING).where('attempt', '=', claimed.attempt).returning('id').executeTakeFirst();
+    const done = await db
+      .updateTable('reels')
+      .set({ status: REEL_STATUS.CREATED, progress: 100, progress_text: null, error: null, video_key: videoKey, thumbnail_key: thumbKey, updated_at: new Date() })
+      .where('id', '=', reelId)
+      .where('status', '=', REEL_STATUS.PROCESSING)
+      .where('attempt', '=', claimed.attempt)
+      .returning('id')
+      .executeTakeFirst();
     if (!done) {
       // Deleted, failed or superseded meanwhile: leave nothing behind.
       await services.storage.delete(videoKey);

@@ -45,7 +45,8 @@ export async function generateShotsJob(services: Services, tourId: string, deps:
     const picks: Array<{ t: number; score: number; room: string }> = [];
     for (const room of rooms) {
       const margin = Math.min(0.5, (room.end - room.start) / 4);
-      const scored = frames.filter((f) => f.t >= room.start + margin && f.t <= room.end - margin)
+      const scored = frames
+        .filter((f) => f.t >= room.start + margin && f.t <= room.end - margin)
         .map((f) => ({ t: f.t, score: scoreFrame(f.data, SCORE_SIZE.width, SCORE_SIZE.height).score }))
         .sort((a, b) => b.score - a.score);
       const chosen: typeof scored = [];
@@ -55,7 +56,10 @@ export async function generateShotsJob(services: Services, tourId: string, deps:
       }
       picks.push(...chosen.map((c) => ({ ...c, room: room.name })));
     }
-    const best = picks.sort((a, b) => b.score - a.score).slice(0, SHOTS_MAX).sort((a, b) => a.t - b.t);
+    const best = picks
+      .sort((a, b) => b.score - a.score)
+      .slice(0, SHOTS_MAX)
+      .sort((a, b) => a.t - b.t);
     const rows: Array<{ id: string; key: string; pick: (typeof best)[number] }> = [];
     for (const pick of best) {
       const { randomUUID } = await import('node:crypto');
@@ -74,13 +78,24 @@ export async function generateShotsJob(services: Services, tourId: string, deps:
       const earlier = await trx.selectFrom('shots').select(['id']).where('tour_id', '=', tourId).execute();
       await trx.deleteFrom('shots').where('tour_id', '=', tourId).execute();
       if (rows.length) {
-        await trx.insertInto('shots').values(rows.map(({ id, key, pick }) => {
-          const frameIndex = Math.round(pick.t * fps);
-          return {
-            id, tour_id: tourId, status: SHOT_STATUS.COMPLETED, room_type: pick.room, frame_score: pick.score,
-            source_clip_index: Math.floor(frameIndex / CLIP_FRAMES), source_frame_position: frameIndex % CLIP_FRAMES, original_key: key,
-          };
-        })).execute();
+        await trx
+          .insertInto('shots')
+          .values(
+            rows.map(({ id, key, pick }) => {
+              const frameIndex = Math.round(pick.t * fps);
+              return {
+                id,
+                tour_id: tourId,
+                status: SHOT_STATUS.COMPLETED,
+                room_type: pick.room,
+                frame_score: pick.score,
+                source_clip_index: Math.floor(frameIndex / CLIP_FRAMES),
+                source_frame_position: frameIndex % CLIP_FRAMES,
+                original_key: key,
+              };
+            }),
+          )
+          .execute();
       }
       return earlier;
     });
@@ -114,7 +129,10 @@ export async function labelVirtuallyStaged(image: Buffer): Promise<Buffer> {
   const h = meta.height ?? 720;
   const fs2 = Math.max(14, Math.round(w / 40));
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect x="${fs2}" y="${h - fs2 * 2.6}" width="${fs2 * 10.5}" height="${fs2 * 1.8}" rx="${fs2 / 3}" fill="black" fill-opacity="0.55"/><text x="${fs2 * 1.5}" y="${h - fs2 * 1.25}" font-family="DejaVu Sans, sans-serif" font-size="${fs2}" fill="white">Virtually staged</text></svg>`;
-  return sharp(image).composite([{ input: Buffer.from(svg), top: 0, left: 0 }]).jpeg({ quality: 92 }).toBuffer();
+  return sharp(image)
+    .composite([{ input: Buffer.from(svg), top: 0, left: 0 }])
+    .jpeg({ quality: 92 })
+    .toBuffer();
 }
 
 export async function shotWorkJob(services: Services, job: Extract<ShotsJob, { shotId: string }>): Promise<void> {

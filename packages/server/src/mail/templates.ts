@@ -14,16 +14,7 @@ interface Layout {
 }
 
 function render(l: Layout): MailMessage {
-  const text = [
-    l.greeting,
-    '',
-    ...l.paragraphs.flatMap((p) => [p, '']),
-    `${l.button.label}: ${l.button.url}`,
-    '',
-    l.footnote,
-    '',
-    `${PRODUCT_NAME} · ${SUPPORT_EMAIL}`,
-  ].join('\n');
+  const text = [l.greeting, '', ...l.paragraphs.flatMap((p) => [p, '']), `${l.button.label}: ${l.button.url}`, '', l.footnote, '', `${PRODUCT_NAME} · ${SUPPORT_EMAIL}`].join('\n');
   const url = escapeHtml(l.button.url);
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(l.subject)}</title></head>
@@ -46,8 +37,7 @@ export const mailLinks = {
   activation: (publicUrl: string, token: string) => `${publicUrl}/account/activate?token=${encodeURIComponent(token)}`,
   reset: (publicUrl: string, token: string) => `${publicUrl}/password/reset?token=${encodeURIComponent(token)}`,
   /** The invitee's address rides along so the sign-up form can fill it in (the token alone decides the invite). */
-  invite: (publicUrl: string, token: string, email?: string) =>
-    `${publicUrl}/signup?inviteToken=${encodeURIComponent(token)}${email ? `&email=${encodeURIComponent(email)}` : ''}`,
+  invite: (publicUrl: string, token: string, email?: string) => `${publicUrl}/signup?inviteToken=${encodeURIComponent(token)}${email ? `&email=${encodeURIComponent(email)}` : ''}`,
 };
 
 export function activationMail(o: { to: string; name: string; link: string }): MailMessage {

@@ -61,11 +61,42 @@ export const FRAGMENTED_MP4_FLAGS = 'movflags=+frag_keyframe+empty_moov+default_
 /** x264 options shared by both renditions: fixed 12-frame closed GOPs, no scene-cut keyframes, no B-frames. */
 export function x264Args(r: Rendition): string[] {
   return [
-    '-c:v', 'libx264', '-preset', X264_PRESET, '-profile:v', 'high', '-pix_fmt', 'yuv420p',
-    '-crf', String(r.crf), '-maxrate', `${r.maxrateK}k`, '-bufsize', `${r.bufsizeK}k`,
-    '-g', String(KEYFRAME_INTERVAL), '-keyint_min', String(KEYFRAME_INTERVAL), '-sc_threshold', '0', '-bf', '0', '-flags', '+cgop',
-    '-force_key_frames', `expr:eq(mod(n,${KEYFRAME_INTERVAL}),0)`, '-slices', String(SLICES[r.name]),
-    '-color_primaries', 'bt709', '-color_trc', 'bt709', '-colorspace', 'bt709', '-color_range', 'tv',
+    '-c:v',
+    'libx264',
+    '-preset',
+    X264_PRESET,
+    '-profile:v',
+    'high',
+    '-pix_fmt',
+    'yuv420p',
+    '-crf',
+    String(r.crf),
+    '-maxrate',
+    `${r.maxrateK}k`,
+    '-bufsize',
+    `${r.bufsizeK}k`,
+    '-g',
+    String(KEYFRAME_INTERVAL),
+    '-keyint_min',
+    String(KEYFRAME_INTERVAL),
+    '-sc_threshold',
+    '0',
+    '-bf',
+    '0',
+    '-flags',
+    '+cgop',
+    '-force_key_frames',
+    `expr:eq(mod(n,${KEYFRAME_INTERVAL}),0)`,
+    '-slices',
+    String(SLICES[r.name]),
+    '-color_primaries',
+    'bt709',
+    '-color_trc',
+    'bt709',
+    '-colorspace',
+    'bt709',
+    '-color_range',
+    'tv',
   ];
 }
 
@@ -74,9 +105,19 @@ export function segmentArgs(maxFrames: number, listPath: string): string[] {
   const cuts: number[] = [];
   for (let n = CLIP_FRAMES; n < maxFrames; n += CLIP_FRAMES) cuts.push(n);
   return [
-    '-f', 'segment', '-segment_format', 'mp4', '-segment_format_options', FRAGMENTED_MP4_FLAGS,
+    '-f',
+    'segment',
+    '-segment_format',
+    'mp4',
+    '-segment_format_options',
+    FRAGMENTED_MP4_FLAGS,
     ...(cuts.length ? ['-segment_frames', cuts.join(',')] : ['-segment_time', '100000']),
-    '-reset_timestamps', '1', '-segment_list', listPath, '-segment_list_type', 'csv',
+    '-reset_timestamps',
+    '1',
+    '-segment_list',
+    listPath,
+    '-segment_list_type',
+    'csv',
   ];
 }
 
@@ -179,10 +220,10 @@ function normaliseSteps(o: Omit<FilterGraphInput, 'thumbnail'>): string[] {
   const hi = renditionSize(RENDITIONS.high, turned ? !o.portrait : o.portrait);
   const steps = o.frames
     ? [
-      `fps=${CLIP_FPS}:start_time=${(o.frames.gridStart / CLIP_FPS).toFixed(9)}`,
-      `trim=start_pts=${o.frames.first}${o.frames.end !== undefined ? `:end_pts=${o.frames.end}` : ''}`,
-      'setpts=PTS-STARTPTS',
-    ]
+        `fps=${CLIP_FPS}:start_time=${(o.frames.gridStart / CLIP_FPS).toFixed(9)}`,
+        `trim=start_pts=${o.frames.first}${o.frames.end !== undefined ? `:end_pts=${o.frames.end}` : ''}`,
+        'setpts=PTS-STARTPTS',
+      ]
     : [`fps=${CLIP_FPS}`];
   if (isHdr(o.colour) && o.toneMap) {
     const tin = o.colour.transfer;
@@ -203,14 +244,8 @@ function normaliseSteps(o: Omit<FilterGraphInput, 'thumbnail'>): string[] {
     // converted when the source says they differ: forcing a conversion costs swscale's fast path, and untagged HD
     // video is BT.709 in practice (swscale would assume BT.601).
     const matrix = SWSCALE_MATRIX[o.colour.matrix ?? ''];
-    const conversions = [
-      ...(matrix ? [`in_color_matrix=${matrix}`, 'out_color_matrix=bt709'] : []),
-      ...(o.colour.fullRange ? ['in_range=pc', 'out_range=tv'] : []),
-    ];
-    steps.push(
-      [`scale=${hi.width}:${hi.height}:force_original_aspect_ratio=increase`, ...conversions].join(':'),
-      `crop=${hi.width}:${hi.height}`,
-    );
+    const conversions = [...(matrix ? [`in_color_matrix=${matrix}`, 'out_color_matrix=bt709'] : []), ...(o.colour.fullRange ? ['in_range=pc', 'out_range=tv'] : [])];
+    steps.push([`scale=${hi.width}:${hi.height}:force_original_aspect_ratio=increase`, ...conversions].join(':'), `crop=${hi.width}:${hi.height}`);
   }
   steps.push(...rotationSteps(o.rotation), 'setsar=1', 'format=yuv420p');
   return steps;

@@ -35,9 +35,11 @@ describe('FaceDetectorThread', () => {
     expect(out).toEqual(Array.from({ length: 20 }, (_, i) => i));
     expect(FaceDetectorThread.running).toBe(0);
 
-    await expect((async () => {
-      for await (const f of faceBlurFilter()({ width: W, height: H })(frames(40, 25))) void f;
-    })()).rejects.toThrow('decoder gone');
+    await expect(
+      (async () => {
+        for await (const f of faceBlurFilter()({ width: W, height: H })(frames(40, 25))) void f;
+      })(),
+    ).rejects.toThrow('decoder gone');
     expect(FaceDetectorThread.running).toBe(0);
 
     let taken = 0;

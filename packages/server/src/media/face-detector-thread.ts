@@ -14,7 +14,13 @@
 import { Worker } from 'node:worker_threads';
 import type { Rect } from './face-detect.js';
 
-export interface DetectRequest { id: number; frame: ArrayBuffer; width: number; height: number; letterbox: boolean }
+export interface DetectRequest {
+  id: number;
+  frame: ArrayBuffer;
+  width: number;
+  height: number;
+  letterbox: boolean;
+}
 export type DetectReply = { id: number; frame: ArrayBuffer } & ({ faces: Rect[]; seconds: number } | { error: string });
 
 /** The thread's entry: from built JavaScript the .js sibling; from the TypeScript sources, a bootstrap through tsx. */

@@ -111,9 +111,14 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
   // 1. Streams and header.
   const header = await runProcess(
     ffprobe,
-    [...common, '-of', 'json', '-show_entries',
+    [
+      ...common,
+      '-of',
+      'json',
+      '-show_entries',
       'stream=index,codec_type,codec_name,width,height,pix_fmt,sample_aspect_ratio,r_frame_rate,avg_frame_rate,color_transfer,color_primaries,color_space,color_range,bits_per_raw_sample:stream_disposition=attached_pic:stream_tags=rotate:stream_side_data=side_data_type,rotation:format=duration',
-      ...input],
+      ...input,
+    ],
     { timeoutMs: Math.min(timeoutMs, 30_000), maxOutputBytes: 1024 ** 2, maxMemoryBytes: PROBE_MEMORY_BYTES, signal: opts.signal },
   ).done;
   throwIfAborted(opts.signal);
@@ -256,7 +261,7 @@ function rotationOf(s: FfprobeStream): 0 | 90 | 180 | 270 {
   // The display matrix rotation is counter-clockwise; the legacy `rotate` tag is clockwise. ffmpeg itself applies
   // the rotation when decoding (autorotate), so only the display size depends on this value.
   const degrees = matrix ? matrix.rotation! : -Number(s.tags?.rotate ?? 0);
-  const normal = ((Math.round(degrees / 90) * 90) % 360 + 360) % 360;
+  const normal = (((Math.round(degrees / 90) * 90) % 360) + 360) % 360;
   return normal as 0 | 90 | 180 | 270;
 }
 

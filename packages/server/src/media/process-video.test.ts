@@ -8,7 +8,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIP_FPS, CLIP_FRAMES, SLICES } from './encoding.js';
 import { processVideo, type ProcessVideoResult } from './process-video.js';
 import {
-  claimDuration, expectedKeyframes, fileSize, generateVideo, inspectClip, listDir, makeTempDir, pictureSize, removeDir, slicesPerFrame, truncateFile, withRotation,
+  claimDuration,
+  expectedKeyframes,
+  fileSize,
+  generateVideo,
+  inspectClip,
+  listDir,
+  makeTempDir,
+  pictureSize,
+  removeDir,
+  slicesPerFrame,
+  truncateFile,
+  withRotation,
 } from '../../test/support/media-videos.js';
 
 let dir: string;
@@ -44,7 +55,10 @@ async function expectTour(result: ProcessVideoResult, workDir: string, e: Expect
     if (!isLast) expect(clip.frameCount).toBe(CLIP_FRAMES);
     expect(clip.frameCount).toBeGreaterThan(0);
     expect(clip.duration).toBeCloseTo(clip.frameCount / CLIP_FPS, 6);
-    for (const [path, size] of [[clip.highPath, high], [clip.lowPath, low]] as const) {
+    for (const [path, size] of [
+      [clip.highPath, high],
+      [clip.lowPath, low],
+    ] as const) {
       const c = await inspectClip(path);
       expect({ path, ...c }).toEqual({ path, codec: 'h264', streams: 1, ...size, frames: clip.frameCount, firstIsKey: true, keyframes: expectedKeyframes(clip.frameCount), bFrames: 0 });
     }
@@ -62,10 +76,7 @@ async function expectTour(result: ProcessVideoResult, workDir: string, e: Expect
   expect(thumb.width / thumb.height).toBeCloseTo(16 / 9, 1);
 
   // Only the outputs, nothing temporary.
-  const expectedNames = [
-    ...result.clips.flatMap((c) => [c.highPath, c.lowPath]).map((p) => p.slice(workDir.length + 1)),
-    'thumbnail.jpg',
-  ].sort();
+  const expectedNames = [...result.clips.flatMap((c) => [c.highPath, c.lowPath]).map((p) => p.slice(workDir.length + 1)), 'thumbnail.jpg'].sort();
   expect(await listDir(workDir)).toEqual(expectedNames);
 }
 
@@ -106,10 +117,29 @@ describe('processVideo', () => {
 
   it('tone-maps 10-bit HDR HEVC to 8-bit H.264', async () => {
     const input = await generateVideo(join(dir, 'hevc10.mp4'), {
-      width: 1280, height: 720, seconds: 10.4, fps: 25,
+      width: 1280,
+      height: 720,
+      seconds: 10.4,
+      fps: 25,
       codecArgs: [
-        '-c:v', 'libx265', '-preset', 'ultrafast', '-crf', '32', '-pix_fmt', 'yuv420p10le', '-tag:v', 'hvc1',
-        '-color_primaries', 'bt2020', '-color_trc', 'smpte2084', '-colorspace', 'bt2020nc', '-x265-params', 'log-level=error',
+        '-c:v',
+        'libx265',
+        '-preset',
+        'ultrafast',
+        '-crf',
+        '32',
+        '-pix_fmt',
+        'yuv420p10le',
+        '-tag:v',
+        'hvc1',
+        '-color_primaries',
+        'bt2020',
+        '-color_trc',
+        'smpte2084',
+        '-colorspace',
+        'bt2020nc',
+        '-x265-params',
+        'log-level=error',
       ],
     });
     const workDir = join(dir, 'hevc-out');
@@ -120,7 +150,10 @@ describe('processVideo', () => {
 
   it('brings 4K at 60 fps down to 720p at the clip rate', async () => {
     const input = await generateVideo(join(dir, '4k60.mp4'), {
-      width: 3840, height: 2160, seconds: 10.2, fps: 60,
+      width: 3840,
+      height: 2160,
+      seconds: 10.2,
+      fps: 60,
       codecArgs: ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '35', '-pix_fmt', 'yuv420p'],
     });
     const workDir = join(dir, '4k60-out');
@@ -131,7 +164,9 @@ describe('processVideo', () => {
 
   it('resamples variable frame rate to a constant rate', async () => {
     const input = await generateVideo(join(dir, 'vfr.mp4'), {
-      width: 1280, height: 720, seconds: 11,
+      width: 1280,
+      height: 720,
+      seconds: 11,
       // Drop frames irregularly and keep the original timestamps: gaps of 1 to 3 frame intervals.
       filter: "select='not(eq(mod(n\\,5)\\,1))*not(eq(mod(n\\,7)\\,3))'",
       outputArgs: ['-fps_mode', 'vfr'],
@@ -154,7 +189,10 @@ describe('processVideo', () => {
 
   it('makes a best-effort tour of the frames a cut-off upload still holds', async () => {
     const full = await generateVideo(join(dir, 'faststart.mp4'), {
-      width: 1280, height: 720, seconds: 20, outputArgs: ['-movflags', '+faststart'],
+      width: 1280,
+      height: 720,
+      seconds: 20,
+      outputArgs: ['-movflags', '+faststart'],
     });
     const input = await truncateFile(full, join(dir, 'cut.mp4'), 0.7);
     const workDir = join(dir, 'cut-out');

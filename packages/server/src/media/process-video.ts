@@ -19,9 +19,7 @@
 import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  CLIP_FPS, CLIP_FRAMES, RENDITIONS, THUMBNAIL_FRAME, buildFilterGraph, buildNormaliseGraph, buildSplitGraph, isHdr, renditionSize, segmentArgs, x264Args,
-} from './encoding.js';
+import { CLIP_FPS, CLIP_FRAMES, RENDITIONS, THUMBNAIL_FRAME, buildFilterGraph, buildNormaliseGraph, buildSplitGraph, isHdr, renditionSize, segmentArgs, x264Args } from './encoding.js';
 import { pipeFrames, yuv420pBytes, type FrameFilterFactory } from './frame-pipe.js';
 import { ffmpegBinaries, ffmpegCapabilities } from './ffmpeg-binaries.js';
 import { MAX_SOURCE_SIDE, abortError, assertAcceptable, probeVideo, type ProbeResult } from './probe-video.js';
@@ -185,14 +183,39 @@ async function transcode(opts: ProcessVideoOptions, probe: ProbeResult, report: 
   const lowList = join(workDir, 'low.csv');
   const thumbnailPath = join(workDir, 'thumbnail.jpg');
   const input = [
-    '-max_alloc', String(1024 ** 3),
-    '-protocol_whitelist', 'file', '-f', probe.demuxer, ...probe.inputArgs,
-    ...source.inputArgs, '-max_pixels', String(MAX_SOURCE_SIDE * MAX_SOURCE_SIDE), '-i', `file:${opts.input}`, ...source.outputArgs,
+    '-max_alloc',
+    String(1024 ** 3),
+    '-protocol_whitelist',
+    'file',
+    '-f',
+    probe.demuxer,
+    ...probe.inputArgs,
+    ...source.inputArgs,
+    '-max_pixels',
+    String(MAX_SOURCE_SIDE * MAX_SOURCE_SIDE),
+    '-i',
+    `file:${opts.input}`,
+    ...source.outputArgs,
   ];
   const outputs = [
-    '-map_metadata', '-1', '-map_chapters', '-1',
-    '-map', '[high]', ...x264Args(RENDITIONS.high), '-fps_mode', 'passthrough', ...segmentArgs(maxFrames, highList), join(workDir, 'high-%05d.mp4'),
-    '-map', '[low]', ...x264Args(RENDITIONS.low), '-fps_mode', 'passthrough', ...segmentArgs(maxFrames, lowList), join(workDir, 'low-%05d.mp4'),
+    '-map_metadata',
+    '-1',
+    '-map_chapters',
+    '-1',
+    '-map',
+    '[high]',
+    ...x264Args(RENDITIONS.high),
+    '-fps_mode',
+    'passthrough',
+    ...segmentArgs(maxFrames, highList),
+    join(workDir, 'high-%05d.mp4'),
+    '-map',
+    '[low]',
+    ...x264Args(RENDITIONS.low),
+    '-fps_mode',
+    'passthrough',
+    ...segmentArgs(maxFrames, lowList),
+    join(workDir, 'low-%05d.mp4'),
     ...(wantThumbnail ? ['-map', '[thumb]', '-frames:v', '1', '-q:v', '3', '-update', '1', thumbnailPath] : []),
   ];
   const progressArgs = ['-nostats', '-progress', 'pipe:1', '-stats_period', '0.5'];
@@ -239,16 +262,34 @@ async function transcode(opts: ProcessVideoOptions, probe: ProbeResult, report: 
     const hi = renditionSize(RENDITIONS.high, portrait);
     const stop = new AbortController();
     const both = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
-    const decoder = runProcess(ffmpeg, [
-      '-hide_banner', '-nostdin', '-v', 'error', '-nostats', ...input,
-      '-filter_complex', buildNormaliseGraph(graphInput),
-      '-map', '[out]', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', 'pipe:1',
-    ], { ...limits, signal: both, rawStdout: true });
-    const encoder = runProcess(ffmpeg, [
-      '-hide_banner', '-v', 'error', ...progressArgs,
-      '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${hi.width}x${hi.height}`, '-framerate', String(CLIP_FPS), '-i', 'pipe:0',
-      '-filter_complex', buildSplitGraph(portrait, wantThumbnail), ...outputs,
-    ], { ...limits, signal: both, stdin: true, onStdout: onProgressOutput });
+    const decoder = runProcess(
+      ffmpeg,
+      ['-hide_banner', '-nostdin', '-v', 'error', '-nostats', ...input, '-filter_complex', buildNormaliseGraph(graphInput), '-map', '[out]', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', 'pipe:1'],
+      { ...limits, signal: both, rawStdout: true },
+    );
+    const encoder = runProcess(
+      ffmpeg,
+      [
+        '-hide_banner',
+        '-v',
+        'error',
+        ...progressArgs,
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'yuv420p',
+        '-s',
+        `${hi.width}x${hi.height}`,
+        '-framerate',
+        String(CLIP_FPS),
+        '-i',
+        'pipe:0',
+        '-filter_complex',
+        buildSplitGraph(portrait, wantThumbnail),
+        ...outputs,
+      ],
+      { ...limits, signal: both, stdin: true, onStdout: onProgressOutput },
+    );
     touchEncoder = encoder.touch;
     const filter = opts.frameFilter?.(hi);
     const piped = await pipeFrames({ decoder, encoder, frameBytes: yuv420pBytes(hi.width, hi.height), filter, stop: () => stop.abort() });
@@ -291,7 +332,14 @@ async function transcode(opts: ProcessVideoOptions, probe: ProbeResult, report: 
     }
   }
   // The thumbnail shows an unchanged frame (no blur box on the card): the one nearest THUMBNAIL_FRAME, later first.
-  const thumbFrame = wantThumbnail && changed?.has(THUMBNAIL_FRAME) ? unchangedNear(changed, THUMBNAIL_FRAME, clips.reduce((n, c) => n + c.frameCount, 0)) : -1;
+  const thumbFrame =
+    wantThumbnail && changed?.has(THUMBNAIL_FRAME)
+      ? unchangedNear(
+          changed,
+          THUMBNAIL_FRAME,
+          clips.reduce((n, c) => n + c.frameCount, 0),
+        )
+      : -1;
   if (thumbFrame >= 0) {
     const k = Math.floor(thumbFrame / CLIP_FRAMES);
     await thumbnailFromClip(clips[k]!.highPath, thumbnailPath, portrait, signal, thumbFrame - k * CLIP_FRAMES);

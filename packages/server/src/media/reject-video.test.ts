@@ -42,7 +42,10 @@ describe('processVideo rejects', () => {
   it('a video longer than 600 s, measured from its frames', async () => {
     // 601 s at 2 fps and a tiny bitrate: long in time, cheap to make.
     const input = await generateVideo(join(dir, 'long.mp4'), {
-      width: 1280, height: 720, seconds: 601, fps: 2,
+      width: 1280,
+      height: 720,
+      seconds: 601,
+      fps: 2,
       codecArgs: ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '45', '-pix_fmt', 'yuv420p'],
     });
     await expectRejected(input, 'long', ERROR_CODES.VIDEO_TOO_LONG, VALIDATION.videoTooLong);
@@ -109,7 +112,10 @@ describe('processVideo abort', () => {
         if (p.progress > 0.05) controller.abort();
       },
     };
-    const err = await processVideo(opts).then(() => null, (e: unknown) => e as Error);
+    const err = await processVideo(opts).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
     expect(err?.name).toBe('AbortError');
     expect(await listDir(workDir)).toBeNull();
   });
@@ -126,7 +132,10 @@ describe('probeVideo', () => {
 
   it('reads a WebM (matroska) upload', async () => {
     const input = await generateVideo(join(dir, 'clip.webm'), {
-      width: 1280, height: 720, seconds: 2, fps: 10,
+      width: 1280,
+      height: 720,
+      seconds: 2,
+      fps: 10,
       codecArgs: ['-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '200k'],
     });
     const probe = await probeVideo(input);

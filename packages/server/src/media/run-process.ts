@@ -78,9 +78,12 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
     };
     const timer = setTimeout(() => stop('timeout'), opts.timeoutMs);
     const stallTimer = opts.stallMs
-      ? setInterval(() => {
-          if (Date.now() - lastTouch > opts.stallMs!) stop('stall');
-        }, Math.min(1000, opts.stallMs))
+      ? setInterval(
+          () => {
+            if (Date.now() - lastTouch > opts.stallMs!) stop('stall');
+          },
+          Math.min(1000, opts.stallMs),
+        )
       : null;
     const onAbort = () => stop('abort');
     if (opts.signal) {
@@ -120,7 +123,7 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
       opts.signal?.removeEventListener('abort', onAbort);
     }
   });
-  return { done, touch, stdin: opts.stdin ? spawned?.stdin ?? null : null, stdout: opts.rawStdout ? spawned?.stdout ?? null : null };
+  return { done, touch, stdin: opts.stdin ? (spawned?.stdin ?? null) : null, stdout: opts.rawStdout ? (spawned?.stdout ?? null) : null };
 }
 
 /** ffmpeg needs no secrets from our environment; pass only what locale and temp handling use. */

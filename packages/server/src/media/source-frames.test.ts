@@ -37,7 +37,9 @@ async function normalisedFrames(input: string, probe: ProbeResult, range?: Frame
   const inputArgs = o.plain ? plan.inputArgs.filter((a, i, all) => a !== '-skip_frame' && all[i - 1] !== '-skip_frame') : plan.inputArgs;
   const graph = buildNormaliseGraph({ stream: `0:${probe.streamIndex}`, portrait: probe.portrait, colour: probe.colour, toneMap: ffmpegCapabilities().toneMap, ...plan.graph });
   const { stdout } = await run(ffmpeg, ['-v', 'error', ...inputArgs, '-i', input, ...plan.outputArgs, '-filter_complex', graph, '-map', '[out]', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', 'pipe:1'], {
-    encoding: 'buffer', maxBuffer: 1024 ** 3, timeout: 300_000,
+    encoding: 'buffer',
+    maxBuffer: 1024 ** 3,
+    timeout: 300_000,
   });
   const { width, height } = renditionSize(RENDITIONS.high, probe.portrait);
   const bytes = width * height * 1.5;
@@ -59,8 +61,25 @@ describe('decoding only the frames the tour keeps', { timeout: 300_000 }, () => 
   it('skips non-reference frames of a 60 fps HEVC with B-frames; every tour frame stays within half a tour frame, in order, none repeated', async () => {
     // Each source frame shows its own grey level (frame n: 16 + 3·(n mod 72)), so a tour frame tells which it is.
     const input = join(dir, 'grey-60.mp4');
-    await ffmpegRun(['-f', 'lavfi', '-i', 'color=c=gray:size=320x180:rate=60', '-t', '8', '-vf', "geq=lum='16+3*mod(N,72)':cb=128:cr=128,scale=1280:720",
-      '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=error:keyint=60:bframes=4:b-adapt=0:b-pyramid=1:qp=4', '-pix_fmt', 'yuv420p', input]);
+    await ffmpegRun([
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=gray:size=320x180:rate=60',
+      '-t',
+      '8',
+      '-vf',
+      "geq=lum='16+3*mod(N,72)':cb=128:cr=128,scale=1280:720",
+      '-c:v',
+      'libx265',
+      '-preset',
+      'ultrafast',
+      '-x265-params',
+      'log-level=error:keyint=60:bframes=4:b-adapt=0:b-pyramid=1:qp=4',
+      '-pix_fmt',
+      'yuv420p',
+      input,
+    ]);
     const probe = await probeVideo(input);
     expect(planSource(probe).skipNonRef).toBe(true);
     const skipped = await normalisedFrames(input, probe);
@@ -70,7 +89,7 @@ describe('decoding only the frames the tour keeps', { timeout: 300_000 }, () => 
     const sourceFrame = (f: Frame) => Math.round((f.luma - 16) / 3);
     for (let i = 0; i < all.length; i++) {
       // 72 grey levels repeat every 1.2 s: compare positions modulo 72. Half a tour frame is two 60 fps frames.
-      const d = (((sourceFrame(skipped[i]!) - sourceFrame(all[i]!)) % 72) + 108) % 72 - 36;
+      const d = ((((sourceFrame(skipped[i]!) - sourceFrame(all[i]!)) % 72) + 108) % 72) - 36;
       expect(Math.abs(d), `tour frame ${i}`).toBeLessThanOrEqual(2);
       if (i > 0) expect(skipped[i]!.md5, `tour frame ${i} repeats ${i - 1}`).not.toBe(skipped[i - 1]!.md5);
     }
@@ -85,12 +104,35 @@ describe('decoding only the frames the tour keeps', { timeout: 300_000 }, () => 
       const ours = await normalisedFrames(input, probe);
       // Reference: ffmpeg's own autorotate at full size, then the same scaling.
       const size = renditionSize(RENDITIONS.high, probe.portrait);
-      const { stdout } = await run(ffmpegBinaries().ffmpeg, ['-v', 'error', '-i', input, '-vf', `fps=15,scale=${size.width}:${size.height},format=yuv420p`, '-frames:v', '1', '-f', 'rawvideo', 'pipe:1'], { encoding: 'buffer', maxBuffer: 64 * 1024 ** 2 });
+      const { stdout } = await run(
+        ffmpegBinaries().ffmpeg,
+        ['-v', 'error', '-i', input, '-vf', `fps=15,scale=${size.width}:${size.height},format=yuv420p`, '-frames:v', '1', '-f', 'rawvideo', 'pipe:1'],
+        { encoding: 'buffer', maxBuffer: 64 * 1024 ** 2 },
+      );
       let sum = 0;
       let diff = 0;
       for (let i = 0; i < size.width * size.height; i++) sum += stdout[i]!;
       // Mean absolute luma difference of the first frame against a mirrored or turned picture is large (> 20).
-      const { stdout: ourRaw } = await run(ffmpegBinaries().ffmpeg, ['-v', 'error', ...planSource(probe).inputArgs, '-i', input, '-filter_complex', buildNormaliseGraph({ stream: '0:0', portrait: probe.portrait, colour: probe.colour, toneMap: false, ...planSource(probe).graph }), '-map', '[out]', '-frames:v', '1', '-f', 'rawvideo', 'pipe:1'], { encoding: 'buffer', maxBuffer: 64 * 1024 ** 2 });
+      const { stdout: ourRaw } = await run(
+        ffmpegBinaries().ffmpeg,
+        [
+          '-v',
+          'error',
+          ...planSource(probe).inputArgs,
+          '-i',
+          input,
+          '-filter_complex',
+          buildNormaliseGraph({ stream: '0:0', portrait: probe.portrait, colour: probe.colour, toneMap: false, ...planSource(probe).graph }),
+          '-map',
+          '[out]',
+          '-frames:v',
+          '1',
+          '-f',
+          'rawvideo',
+          'pipe:1',
+        ],
+        { encoding: 'buffer', maxBuffer: 64 * 1024 ** 2 },
+      );
       for (let i = 0; i < size.width * size.height; i++) diff += Math.abs(stdout[i]! - ourRaw[i]!);
       expect(ours.length).toBeGreaterThan(0);
       expect(sum).toBeGreaterThan(0);
@@ -102,9 +144,29 @@ describe('decoding only the frames the tour keeps', { timeout: 300_000 }, () => 
     // 12 s at 60 fps HEVC, keyframes every second; the picture changes scene at 4.8 s = tour frame 72, the second
     // segment's first frame (segments of 72 tour frames: two clips each).
     const input = join(dir, 'scene-change.mp4');
-    await ffmpegRun(['-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=60:duration=4.8', '-f', 'lavfi', '-i', 'color=c=0x181818:size=1280x720:rate=60:duration=7.2',
-      '-filter_complex', '[1:v]noise=alls=20:allf=t,format=yuv420p[b];[0:v][b]concat=n=2:v=1[v]', '-map', '[v]',
-      '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=error:keyint=60:min-keyint=60:bframes=4:scenecut=0', '-pix_fmt', 'yuv420p', input]);
+    await ffmpegRun([
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=1280x720:rate=60:duration=4.8',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=0x181818:size=1280x720:rate=60:duration=7.2',
+      '-filter_complex',
+      '[1:v]noise=alls=20:allf=t,format=yuv420p[b];[0:v][b]concat=n=2:v=1[v]',
+      '-map',
+      '[v]',
+      '-c:v',
+      'libx265',
+      '-preset',
+      'ultrafast',
+      '-x265-params',
+      'log-level=error:keyint=60:min-keyint=60:bframes=4:scenecut=0',
+      '-pix_fmt',
+      'yuv420p',
+      input,
+    ]);
     const probe = await probeVideo(input);
     const SEGMENT = 2 * CLIP_FRAMES;
     const ranges: FrameRange[] = [{ first: 0, end: SEGMENT }, { first: SEGMENT, end: 2 * SEGMENT }, { first: 2 * SEGMENT }];

@@ -43,7 +43,9 @@ export async function loadShippedGraphModel(fileName: string): Promise<GraphMode
   const { loadGraphModel } = await import('@tensorflow/tfjs-converter');
   const dir = modelsDir();
   const json = JSON.parse(await fs.readFile(path.join(dir, fileName), 'utf8')) as {
-    modelTopology: object; format?: string; signature?: object;
+    modelTopology: object;
+    format?: string;
+    signature?: object;
     weightsManifest: Array<{ paths: string[]; weights: unknown[] }>;
   };
   return loadGraphModel({

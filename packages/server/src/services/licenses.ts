@@ -9,12 +9,7 @@ export async function getLicense(db: Kysely<Database>, companyId: string): Promi
 
 /** Tours that hold an active slot: not deleted, not deactivated, not failed. */
 export async function countActiveTours(db: Kysely<Database>, where: { companyId?: string; ownerId?: string }): Promise<number> {
-  let q = db
-    .selectFrom('tours')
-    .select(sql<number>`count(*)::int`.as('n'))
-    .where('deleted_at', 'is', null)
-    .where('deactivated_at', 'is', null)
-    .where('status', '!=', 'FAILED');
+  let q = db.selectFrom('tours').select(sql<number>`count(*)::int`.as('n')).where('deleted_at', 'is', null).where('deactivated_at', 'is', null).where('status', '!=', 'FAILED');
   if (where.companyId) q = q.where('company_id', '=', where.companyId);
   if (where.ownerId) q = q.where('owner_id', '=', where.ownerId);
   return (await q.executeTakeFirstOrThrow()).n;

@@ -115,8 +115,7 @@ export async function playerTourAnswer(services: Services, tourGlobalId: string,
   // Visits not yet written by this node's batch are added, as viewPublicTour does.
   const tour = viewCounter(services).withPending(tourRow);
   const agent: Agent | null = rw_username === null ? null : { username: rw_username, name: rw_name, surname: rw_surname, contact_number: rw_contact_number, profile_image_key: rw_profile_image_key };
-  const branding: CompanyBranding | null =
-    planHasBranding(rw_plan_id) && isLicenseActive({ end_date: rw_end_date ?? null }, now) ? { logoKey: rw_logo_key, accentColor: rw_accent_color } : null;
+  const branding: CompanyBranding | null = planHasBranding(rw_plan_id) && isLicenseActive({ end_date: rw_end_date ?? null }, now) ? { logoKey: rw_logo_key, accentColor: rw_accent_color } : null;
   try {
     return serialise(services, tour, rw_clips ?? [], rw_markers ?? [], agent, branding);
   } catch (e) {
@@ -125,14 +124,7 @@ export async function playerTourAnswer(services: Services, tourGlobalId: string,
   }
 }
 
-function serialise(
-  services: Services,
-  r: TourRow,
-  clips: ClipTuple[],
-  markers: MarkerTuple[],
-  agent: Agent | null,
-  branding: CompanyBranding | null,
-): string {
+function serialise(services: Services, r: TourRow, clips: ClipTuple[], markers: MarkerTuple[], agent: Agent | null, branding: CompanyBranding | null): string {
   const url = (key: string) => services.storage.publicUrl(key);
   const introKey = r.intro_logo_key ?? branding?.logoKey;
   const vi = (r.video_info ?? null) as Record<string, unknown> | null;

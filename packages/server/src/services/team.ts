@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { ERROR_CODES, ERROR_TEXTS, NOTICES, inviteSchema } from '@roomwalk/shared';
 import type { InviteRow } from '../db/types.js';
 import { decodeId } from '../core/ids.js';
-import { type AuthInfo } from '../core/auth.js';
+import type { AuthInfo } from '../core/auth.js';
 import { AppError, fromZod } from '../core/errors.js';
 import { TOKEN_TTL_MS } from '../auth/one-time-tokens.js';
 import { newOneTimeToken } from '../auth/tokens.js';
@@ -37,7 +37,10 @@ export async function inviteMember(services: Services, auth: AuthInfo, input: { 
   if (!parsed.success) throw fromZod(parsed.error.issues);
   const email = parsed.data.email;
   const existing = await findUserByEmail(services.db, email);
-  if (existing) throw new AppError(ERROR_CODES.BAD_USER_INPUT, existing.company_id === companyId ? TEAM_TEXTS.alreadyMember : TEAM_TEXTS.hasAccount, { fields: { email: existing.company_id === companyId ? TEAM_TEXTS.alreadyMember : TEAM_TEXTS.hasAccount } });
+  if (existing)
+    throw new AppError(ERROR_CODES.BAD_USER_INPUT, existing.company_id === companyId ? TEAM_TEXTS.alreadyMember : TEAM_TEXTS.hasAccount, {
+      fields: { email: existing.company_id === companyId ? TEAM_TEXTS.alreadyMember : TEAM_TEXTS.hasAccount },
+    });
   const { token, hash } = newOneTimeToken();
   // Inviting the same address again adds a link and keeps the earlier ones: every mailed link stays valid for its 14 days
   // until one of them is accepted (then the others are retired) or the invite is revoked. The team list shows the newest
@@ -82,6 +85,10 @@ export async function setMemberAdmin(services: Services, auth: AuthInfo, userGlo
     // Lock the company's admins so two admins demoting each other at once cannot leave none.
     const admins = await trx.selectFrom('users').select('id').where('company_id', '=', auth.companyId).where('role', '=', 'ADMIN').forUpdate().execute();
     if (!admin && admins.length <= 1 && admins.some((a) => a.id === id)) throw new AppError(ERROR_CODES.CONFLICT, TEAM_TEXTS.lastAdmin);
-    await trx.updateTable('users').set({ role: admin ? 'ADMIN' : 'USER' }).where('id', '=', id).execute();
+    await trx
+      .updateTable('users')
+      .set({ role: admin ? 'ADMIN' : 'USER' })
+      .where('id', '=', id)
+      .execute();
   });
 }

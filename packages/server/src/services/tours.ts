@@ -2,9 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import sharp from 'sharp';
-import {
-  ERROR_CODES, ERROR_TEXTS, NOTICES, TOUR_STATUS, VALIDATION, hasActiveTourSlot, isAcceptedThumbnailName, tourInfoSchema,
-} from '@roomwalk/shared';
+import { ERROR_CODES, ERROR_TEXTS, NOTICES, TOUR_STATUS, VALIDATION, hasActiveTourSlot, isAcceptedThumbnailName, tourInfoSchema } from '@roomwalk/shared';
 import type { TourRow } from '../db/types.js';
 import { readFileUpload } from '../core/file-upload.js';
 import { enqueueProcessTour, ensureProcessingQueues } from '../jobs/enqueue.js';
@@ -67,7 +65,9 @@ export async function saveTour(services: Services, auth: AuthInfo, input: TourSa
     const saved = await trx
       .updateTable('tours')
       .set({
-        title, description: description || null, listing_link: listingLink || null,
+        title,
+        description: description || null,
+        listing_link: listingLink || null,
         ...(typeof input.blurFaces === 'boolean' ? { blur_faces: input.blurFaces } : {}),
         ...(jobs ? { status: TOUR_STATUS.PROCESSING, progress: 0, progress_text: 'Waiting to start' } : {}),
         updated_at: new Date(),

@@ -1,9 +1,7 @@
 /** Direct uploads (tours §4 Upload): a signed PUT URL per video, then one submit that passes the quota gates and starts processing. */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import {
-  ERROR_CODES, ERROR_TEXTS, TOUR_STATUS, fileExtensionSchema, hasActiveTourSlot, hasUploadSlot, type ErrorCode,
-} from '@roomwalk/shared';
+import { ERROR_CODES, ERROR_TEXTS, TOUR_STATUS, fileExtensionSchema, hasActiveTourSlot, hasUploadSlot, type ErrorCode } from '@roomwalk/shared';
 import type { Database, LicenseRow } from '../db/types.js';
 import type { AuthInfo } from '../core/auth.js';
 import { encodeId } from '../core/ids.js';
@@ -85,61 +83,62 @@ export async function createUploadUrl(services: Services, auth: AuthInfo, extens
  * never exists without its job.
  */
 export async function submitUpload(services: Services, auth: AuthInfo, key: string): Promise<{ bucketURL: string; tourId: string }> {
-  const upload = UPLOAD_KEY.test(key)
-    ? await services.db.selectFrom('uploads').selectAll().where('key', '=', key).executeTakeFirst()
-    : undefined;
+  const upload = UPLOAD_KEY.test(key) ? await services.db.selectFrom('uploads').selectAll().where('key', '=', key).executeTakeFirst() : undefined;
   if (!upload || upload.user_id !== auth.userId) throw new AppError(ERROR_CODES.NOT_FOUND, 'This upload was not found.');
   if (upload.submitted_at) throw new AppError(ERROR_CODES.CONFLICT, 'This upload was already submitted.');
 
   await ensureProcessingQueues(services);
   let tooLarge = false;
-  const tour = await services.db.transaction().execute(async (trx) => {
-    const locked = await trx.selectFrom('uploads').selectAll().where('id', '=', upload.id).forUpdate().executeTakeFirstOrThrow();
-    if (locked.submitted_at) throw new AppError(ERROR_CODES.CONFLICT, 'This upload was already submitted.');
-    // Sealed under the row lock (a local PUT takes it to rename its file into place; S3 copies the checked staging
-    // object to the key): what is checked here is what is processed, whatever PUT finishes after this submit.
-    const check = (s: { size: number }) => {
-      if (s.size === 0) throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The video did not finish uploading. Please try again.');
-      if (s.size > services.config.UPLOAD_MAX_BYTES) {
-        tooLarge = true;
-        throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The video is too large.');
-      }
-    };
-    const stored = await services.storage.sealUpload(key, check).catch((err: unknown) => {
-      if (err instanceof UploadChangedError) throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The video changed while it was being submitted. Please wait for the upload to finish and try again.');
+  const tour = await services.db
+    .transaction()
+    .execute(async (trx) => {
+      const locked = await trx.selectFrom('uploads').selectAll().where('id', '=', upload.id).forUpdate().executeTakeFirstOrThrow();
+      if (locked.submitted_at) throw new AppError(ERROR_CODES.CONFLICT, 'This upload was already submitted.');
+      // Sealed under the row lock (a local PUT takes it to rename its file into place; S3 copies the checked staging
+      // object to the key): what is checked here is what is processed, whatever PUT finishes after this submit.
+      const check = (s: { size: number }) => {
+        if (s.size === 0) throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The video did not finish uploading. Please try again.');
+        if (s.size > services.config.UPLOAD_MAX_BYTES) {
+          tooLarge = true;
+          throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The video is too large.');
+        }
+      };
+      const stored = await services.storage.sealUpload(key, check).catch((err: unknown) => {
+        if (err instanceof UploadChangedError) throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The video changed while it was being submitted. Please wait for the upload to finish and try again.');
+        throw err;
+      });
+      if (!stored) throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The video did not finish uploading. Please try again.');
+      const license = await trx.selectFrom('licenses').selectAll().where('company_id', '=', auth.companyId).forUpdate().executeTakeFirst();
+      const gate = await quotaRefusal(trx, auth.companyId, license);
+      if (gate) throw new AppError(gate.code, gate.message);
+      const created = await trx
+        .insertInto('tours')
+        .values({
+          company_id: auth.companyId,
+          owner_id: auth.userId,
+          title: null,
+          description: null,
+          listing_link: null,
+          video_key: key,
+          thumbnail_key: null,
+          intro_logo_key: null,
+          status: TOUR_STATUS.PROCESSING,
+          progress_text: 'Waiting to start',
+          video_info: null,
+          fps: null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      // This is what counts as a monthly upload; deleting the tour later never gives it back.
+      await trx.updateTable('uploads').set({ submitted_at: new Date(), tour_id: created.id, size: stored.size }).where('id', '=', upload.id).execute();
+      await enqueueProcessTour(services, created.id, trx);
+      return created;
+    })
+    .catch(async (err: unknown) => {
+      // Possible with S3, whose presigned PUT cannot bound the size: refuse and drop the object.
+      if (tooLarge) await services.storage.deleteUpload(key);
       throw err;
     });
-    if (!stored) throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The video did not finish uploading. Please try again.');
-    const license = await trx.selectFrom('licenses').selectAll().where('company_id', '=', auth.companyId).forUpdate().executeTakeFirst();
-    const gate = await quotaRefusal(trx, auth.companyId, license);
-    if (gate) throw new AppError(gate.code, gate.message);
-    const created = await trx
-      .insertInto('tours')
-      .values({
-        company_id: auth.companyId,
-        owner_id: auth.userId,
-        title: null,
-        description: null,
-        listing_link: null,
-        video_key: key,
-        thumbnail_key: null,
-        intro_logo_key: null,
-        status: TOUR_STATUS.PROCESSING,
-        progress_text: 'Waiting to start',
-        video_info: null,
-        fps: null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    // This is what counts as a monthly upload; deleting the tour later never gives it back.
-    await trx.updateTable('uploads').set({ submitted_at: new Date(), tour_id: created.id, size: stored.size }).where('id', '=', upload.id).execute();
-    await enqueueProcessTour(services, created.id, trx);
-    return created;
-  }).catch(async (err: unknown) => {
-    // Possible with S3, whose presigned PUT cannot bound the size: refuse and drop the object.
-    if (tooLarge) await services.storage.deleteUpload(key);
-    throw err;
-  });
   return { bucketURL: services.storage.publicUrl(key), tourId: encodeId('Tour', tour.id) };
 }
 
@@ -150,13 +149,7 @@ export async function submitUpload(services: Services, auth: AuthInfo, key: stri
  */
 export async function sweepAbandonedUploads(services: Services, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - (services.config.UPLOAD_URL_TTL_SECONDS + 24 * 3600) * 1000);
-  const stale = await services.db
-    .selectFrom('uploads')
-    .select(['id', 'key', 'multipart_id'])
-    .where('submitted_at', 'is', null)
-    .where('created_at', '<', cutoff)
-    .limit(500)
-    .execute();
+  const stale = await services.db.selectFrom('uploads').select(['id', 'key', 'multipart_id']).where('submitted_at', 'is', null).where('created_at', '<', cutoff).limit(500).execute();
   for (const u of stale) {
     // A multipart upload (issue 22) is aborted first: its parts are deleted and its part URLs stop working.
     if (u.multipart_id) await services.storage.abortMultipart(u.key, u.multipart_id);
@@ -165,7 +158,6 @@ export async function sweepAbandonedUploads(services: Services, now = new Date()
   }
   await services.storage.sweepStagedUploads(cutoff);
   // Multipart uploads storage still holds but no row names (a crash between starting one and writing its row).
-  await services.storage.sweepMultipart(cutoff, async (uploadId) =>
-    !!(await services.db.selectFrom('uploads').select('id').where('multipart_id', '=', uploadId).executeTakeFirst()));
+  await services.storage.sweepMultipart(cutoff, async (uploadId) => !!(await services.db.selectFrom('uploads').select('id').where('multipart_id', '=', uploadId).executeTakeFirst()));
   return stale.length;
 }

@@ -100,7 +100,10 @@ export class LocalStorage implements Storage {
     try {
       const file = this.pathOf(key);
       const st = await fs.stat(file);
-      const meta = await fs.readFile(`${file}.meta`, 'utf8').then((t) => JSON.parse(t) as { contentType: string }).catch(() => null);
+      const meta = await fs
+        .readFile(`${file}.meta`, 'utf8')
+        .then((t) => JSON.parse(t) as { contentType: string })
+        .catch(() => null);
       return { size: st.size, contentType: meta?.contentType ?? 'application/octet-stream' };
     } catch {
       return null;
@@ -130,9 +133,7 @@ export class LocalStorage implements Storage {
   }
 
   sign(s: UploadSignature): string {
-    return createHmac('sha256', this.opts.signingSecret)
-      .update(`${s.key}\n${s.contentType}\n${s.maxBytes}\n${s.expires}`)
-      .digest('base64url');
+    return createHmac('sha256', this.opts.signingSecret).update(`${s.key}\n${s.contentType}\n${s.maxBytes}\n${s.expires}`).digest('base64url');
   }
 
   /** Checks an upload URL's signature and expiry. */
@@ -195,9 +196,7 @@ export class LocalStorage implements Storage {
   }
 
   signPart(s: PartSignature): string {
-    return createHmac('sha256', this.opts.signingSecret)
-      .update(`part\n${s.key}\n${s.uploadId}\n${s.partNumber}\n${s.size}\n${s.expires}`)
-      .digest('base64url');
+    return createHmac('sha256', this.opts.signingSecret).update(`part\n${s.key}\n${s.uploadId}\n${s.partNumber}\n${s.size}\n${s.expires}`).digest('base64url');
   }
 
   /** Checks a part URL's signature and expiry. */

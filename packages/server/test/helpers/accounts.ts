@@ -7,8 +7,7 @@ import type { TestApp } from './test-app.js';
 
 export const PASSWORD = 'Secret123';
 
-export const basicClientHeader = (id: string = OAUTH_CLIENT.id, secret: string = OAUTH_CLIENT.secret) =>
-  `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+export const basicClientHeader = (id: string = OAUTH_CLIENT.id, secret: string = OAUTH_CLIENT.secret) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
 export const uniqueEmail = (prefix = 'user') => `${prefix}-${randomBytes(5).toString('hex')}@example.com`;
 
@@ -100,5 +99,7 @@ export async function gqlUpload(t: TestApp, query: string, variables: Record<str
 }
 
 export async function pngImage(width = 64, height = 48): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } })
+    .png()
+    .toBuffer();
 }

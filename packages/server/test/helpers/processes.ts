@@ -75,9 +75,12 @@ export async function stopProcess(proc: ChildProcess | undefined, signal: NodeJS
 /** A TCP port free on loopback right now. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const s = net.createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
+    const s = net
+      .createServer()
+      .once('error', reject)
+      .listen(0, '127.0.0.1', () => {
+        const port = (s.address() as net.AddressInfo).port;
+        s.close(() => resolve(port));
+      });
   });
 }

@@ -31,7 +31,11 @@ export async function seedUser(app: App, opts: SeedOptions = {}): Promise<Seeded
   const email = opts.email ?? `user-${randomBytes(4).toString('hex')}@example.com`;
   const company = opts.companyId
     ? await db.selectFrom('companies').selectAll().where('id', '=', opts.companyId).executeTakeFirstOrThrow()
-    : await db.insertInto('companies').values({ name: `Company ${email.split('@')[0]}` }).returningAll().executeTakeFirstOrThrow();
+    : await db
+        .insertInto('companies')
+        .values({ name: `Company ${email.split('@')[0]}` })
+        .returningAll()
+        .executeTakeFirstOrThrow();
   const user = await db
     .insertInto('users')
     .values({
@@ -44,14 +48,27 @@ export async function seedUser(app: App, opts: SeedOptions = {}): Promise<Seeded
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await db.insertInto('user_profiles').values({ user_id: user.id, name: opts.name ?? 'Test', surname: opts.surname ?? 'User', contact_number: '+27 821234567' }).execute();
+  await db
+    .insertInto('user_profiles')
+    .values({ user_id: user.id, name: opts.name ?? 'Test', surname: opts.surname ?? 'User', contact_number: '+27 821234567' })
+    .execute();
   const planId = opts.plan === undefined ? 'free' : opts.plan;
   if (planId && !opts.companyId) {
     const plan = planById(planId)!;
     const now = new Date();
     await db
       .insertInto('licenses')
-      .values({ company_id: company.id, plan_id: plan.id, plan_name: plan.planName, quantity: plan.upTo, upload_limit: uploadLimitFor(plan.upTo), start_date: now, period_start: now, end_date: null, subscription_id: null })
+      .values({
+        company_id: company.id,
+        plan_id: plan.id,
+        plan_name: plan.planName,
+        quantity: plan.upTo,
+        upload_limit: uploadLimitFor(plan.upTo),
+        start_date: now,
+        period_start: now,
+        end_date: null,
+        subscription_id: null,
+      })
       .execute();
   }
   const license = await getLicense(db, company.id);

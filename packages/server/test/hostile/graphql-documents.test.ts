@@ -14,13 +14,19 @@ import { PARSE_OPTIONS, QUERY_LIMITS, checkQueryLimits } from '../../src/graphql
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { CLIENT_ADDRESSES, SUB_ROOT, Tally, describeHealth, fragmentBomb, gqlPost, healthy, post, whileHealthy, wsSubscribe, type Health, type RawResponse, worstAllowedMs } from './harness.js';
 
-
 function expectHealthy(h: Health): void {
   expect(h.worstMs, describeHealth(h)).toBeLessThan(worstAllowedMs(h));
 }
 
 /** Refused by our limits (or graphql's rules) with a code the console understands; never INTERNAL or a stack trace. */
-const REFUSAL_CODES = new Set<string>([ERROR_CODES.QUERY_TOO_COMPLEX, ERROR_CODES.BAD_USER_INPUT, ERROR_CODES.UNAUTHENTICATED, ERROR_CODES.NOT_FOUND, ERROR_CODES.INVALID_TOUR_ID, ERROR_CODES.FORBIDDEN]);
+const REFUSAL_CODES = new Set<string>([
+  ERROR_CODES.QUERY_TOO_COMPLEX,
+  ERROR_CODES.BAD_USER_INPUT,
+  ERROR_CODES.UNAUTHENTICATED,
+  ERROR_CODES.NOT_FOUND,
+  ERROR_CODES.INVALID_TOUR_ID,
+  ERROR_CODES.FORBIDDEN,
+]);
 
 function refusedClearly(r: RawResponse): string | null {
   if (/\bat .+\.(ts|js):\d+/.test(r.text)) return 'stack trace in answer';
@@ -73,7 +79,10 @@ const GENERATORS: Record<string, Gen> = {
   blockString: (r) => `{ tour(tourID: """${'\\"""y'.repeat(int(r, 1_000, 50_000))}""") { id } }`,
   manyVariables: (r) => {
     const n = int(r, 10, 1200);
-    return { query: `query(${Array.from({ length: n }, (_, i) => `$v${i}: String`).join(', ')}) { __typename }`, variables: Object.fromEntries(Array.from({ length: n }, (_, i) => [`v${i}`, 'z'.repeat(int(r, 0, 50))])) };
+    return {
+      query: `query(${Array.from({ length: n }, (_, i) => `$v${i}: String`).join(', ')}) { __typename }`,
+      variables: Object.fromEntries(Array.from({ length: n }, (_, i) => [`v${i}`, 'z'.repeat(int(r, 0, 50))])),
+    };
   },
   directives: (r) => `{ priceTiers ${'@include(if: true) '.repeat(int(r, 2, 800))}{ tierName } }`,
   listArgs: (r) => `{ tour(tourID: [${Array.from({ length: int(r, 10, 3000) }, () => '"a"').join(',')}]) { id } }`,
@@ -81,7 +90,12 @@ const GENERATORS: Record<string, Gen> = {
   garbage: (r) => Array.from({ length: int(r, 1, 3000) }, () => String.fromCharCode(int(r, 1, 0x2fff))).join(''),
   tokens: (r) => Array.from({ length: int(r, 10, 6000) }, () => ['{', '}', '(', ')', '...', 'a', '$x', ':', '@b', '"s"', '1', '[', ']'][int(r, 0, 12)]).join(' '),
   notAString: (r) => ({ query: [42, { kind: 'Document', definitions: [] }, ['{ __typename }'], null, true][int(r, 0, 4)] }),
-  jsonAst: (r) => JSON.stringify({ kind: 'Document', definitions: r() < 0.5 ? [] : [{ kind: 'OperationDefinition', operation: 'query', selectionSet: { kind: 'SelectionSet', selections: [{ kind: 'Field', name: { kind: 'Name', value: 'priceTiers' } }] } }] }),
+  jsonAst: (r) =>
+    JSON.stringify({
+      kind: 'Document',
+      definitions:
+        r() < 0.5 ? [] : [{ kind: 'OperationDefinition', operation: 'query', selectionSet: { kind: 'SelectionSet', selections: [{ kind: 'Field', name: { kind: 'Name', value: 'priceTiers' } }] } }],
+    }),
 };
 
 describe('hostile GraphQL documents (HTTP and WebSocket, real app)', () => {
@@ -144,11 +158,20 @@ describe('hostile GraphQL documents (HTTP and WebSocket, real app)', () => {
     expect(big.json.errors[0].message).toMatch(/tokens/);
     const bigWs = await wsSubscribe(t.url, { query: `subscription { ${SUB_ROOT} { ${'progress '.repeat(QUERY_LIMITS.maxTokens + 1)}} }` });
     expect(bigWs.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.QUERY_TOO_COMPLEX);
-    for (const [what, ok] of [['cycle', cycle.status === 400], ['spread flood', flood.status === 400], ['tokens HTTP', big.status === 400], ['tokens WS', !!bigWs.errors]] as const) tally.record(what, ok);
+    for (const [what, ok] of [
+      ['cycle', cycle.status === 400],
+      ['spread flood', flood.status === 400],
+      ['tokens HTTP', big.status === 400],
+      ['tokens WS', !!bigWs.errors],
+    ] as const)
+      tally.record(what, ok);
   });
 
   it('refuses a JSON "AST" sent in place of a query string (it would skip the token limit)', async () => {
-    const ast = JSON.stringify({ kind: 'Document', definitions: [{ kind: 'OperationDefinition', operation: 'query', selectionSet: { kind: 'SelectionSet', selections: [{ kind: 'Field', name: { kind: 'Name', value: 'priceTiers' } }] } }] });
+    const ast = JSON.stringify({
+      kind: 'Document',
+      definitions: [{ kind: 'OperationDefinition', operation: 'query', selectionSet: { kind: 'SelectionSet', selections: [{ kind: 'Field', name: { kind: 'Name', value: 'priceTiers' } }] } }],
+    });
     const r = await gqlPost(t.url, ast);
     expect(r.json.errors[0].extensions.code).toBe(ERROR_CODES.BAD_USER_INPUT);
     expect(r.json.errors[0].message).toBe('The query is not a GraphQL document.');

@@ -31,16 +31,32 @@ describe('GraphQL loose ends', () => {
     stranger = await seedUser(t.app, { plan: 'pro' });
     const tour = await seedProcessedTour(t, owner, 1);
     const clip = await db.selectFrom('clips').select('id').where('tour_id', '=', tour.row.id).executeTakeFirstOrThrow();
-    const marker = await db.insertInto('markers').values({ tour_id: tour.row.id, name: 'Kitchen', frame_index: 3 } as never).returning('id').executeTakeFirstOrThrow();
+    const marker = await db
+      .insertInto('markers')
+      .values({ tour_id: tour.row.id, name: 'Kitchen', frame_index: 3 } as never)
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const invite = await db
       .insertInto('team_invites')
       .values({ company_id: owner.company.id, email: 'invitee@example.com', token_hash: 'x'.repeat(64), invited_by: owner.user.id, expires_at: new Date(Date.now() + 86_400_000) } as never)
       .returning('id')
       .executeTakeFirstOrThrow();
     const profile = await db.selectFrom('user_profiles').select('id').where('user_id', '=', owner.user.id).executeTakeFirstOrThrow();
-    const reel = await aiDb(db).insertInto('reels').values({ tour_id: tour.row.id, created_by: owner.user.id, key: 'reel-1', seed: 7 } as never).returning('id').executeTakeFirstOrThrow();
-    const shot = await aiDb(db).insertInto('shots').values({ tour_id: tour.row.id } as never).returning('id').executeTakeFirstOrThrow();
-    const lead = await liveDb(db).insertInto('tour_leads').values({ tour_id: tour.row.id, name: 'Lerato', email: 'lead@example.com', lead_type: 'CONTACT' } as never).returning('id').executeTakeFirstOrThrow();
+    const reel = await aiDb(db)
+      .insertInto('reels')
+      .values({ tour_id: tour.row.id, created_by: owner.user.id, key: 'reel-1', seed: 7 } as never)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const shot = await aiDb(db)
+      .insertInto('shots')
+      .values({ tour_id: tour.row.id } as never)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const lead = await liveDb(db)
+      .insertInto('tour_leads')
+      .values({ tour_id: tour.row.id, name: 'Lerato', email: 'lead@example.com', lead_type: 'CONTACT' } as never)
+      .returning('id')
+      .executeTakeFirstOrThrow();
     Object.assign(ids, {
       Tour: tour.id,
       User: owner.userId,
@@ -64,7 +80,10 @@ describe('GraphQL loose ends', () => {
       const mine = await t.gql(NODE, { id }, owner.token);
       expect(mine.errors, `${typename} for its owner`).toBeUndefined();
       expect(mine.data.node, typename).toEqual({ __typename: typename, id });
-      for (const [who, token] of [['stranger', stranger.token], ['anonymous', undefined]] as const) {
+      for (const [who, token] of [
+        ['stranger', stranger.token],
+        ['anonymous', undefined],
+      ] as const) {
         const other = await t.gql(NODE, { id }, token);
         const ok = other.errors === undefined && other.data.node === null;
         tally.record(`node ${typename} by ${who}`, ok, JSON.stringify(other));
@@ -103,7 +122,13 @@ describe('GraphQL loose ends', () => {
   it('a multipart request with more files than allowed answers BAD_USER_INPUT at once', async () => {
     const png = await pngImage();
     const form = new FormData();
-    form.set('operations', JSON.stringify({ query: 'mutation($input: TourUpdateThumbnailInput!) { tourUpdateThumbnail(input: $input) { id } }', variables: { input: { id: ids.Tour, thumbnailURL: null }, a: null, b: null } }));
+    form.set(
+      'operations',
+      JSON.stringify({
+        query: 'mutation($input: TourUpdateThumbnailInput!) { tourUpdateThumbnail(input: $input) { id } }',
+        variables: { input: { id: ids.Tour, thumbnailURL: null }, a: null, b: null },
+      }),
+    );
     form.set('map', JSON.stringify({ 0: ['variables.input.thumbnailURL'], 1: ['variables.a'], 2: ['variables.b'] }));
     for (const i of [0, 1, 2]) form.set(String(i), new Blob([new Uint8Array(png)], { type: 'image/png' }), `t${i}.png`);
     const res = await fetch(`${t.url}/query`, { method: 'POST', body: form, headers: { authorization: `Bearer ${owner.token}` }, signal: AbortSignal.timeout(20_000) });
@@ -112,7 +137,7 @@ describe('GraphQL loose ends', () => {
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     expect(body.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.BAD_USER_INPUT);
-    expect(body.errors?.[0]?.message).toBe("Send at most 2 files with one request.");
+    expect(body.errors?.[0]?.message).toBe('Send at most 2 files with one request.');
   });
 
   it('an array-batched JSON body (and other malformed bodies) answer BAD_USER_INPUT, from any address', async () => {

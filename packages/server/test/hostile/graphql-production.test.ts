@@ -41,7 +41,10 @@ describe('production: introspection and suggestions', () => {
     const bySuper = await prod.gql(TYPE, {}, superadmin.token);
     expect(bySuper.data.__type.name).toBe('Tour');
 
-    for (const [who, token] of [['anonymous', undefined], ['free', free.token]] as const) {
+    for (const [who, token] of [
+      ['anonymous', undefined],
+      ['free', free.token],
+    ] as const) {
       for (const q of [SCHEMA, TYPE, `{ tourList: __typename ...F } fragment F on Query { __schema { types { name } } }`]) {
         const r = await prod.gql(q, {}, token);
         const ok = r.errors?.[0]?.extensions?.code === ERROR_CODES.FORBIDDEN && !r.data;
@@ -73,7 +76,10 @@ describe('production: introspection and suggestions', () => {
     expect(prodTypo.errors?.[0]?.message).toBe('Cannot query field "priceTier" on type "Query".');
     expect(prodTypo.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.BAD_USER_INPUT);
 
-    for (const i of [{ companyId: 'x', exportType: 'cvs' }, { companyId: 'x', exportTyp: 'csv' }]) {
+    for (const i of [
+      { companyId: 'x', exportType: 'cvs' },
+      { companyId: 'x', exportTyp: 'csv' },
+    ]) {
       const devEnum = await dev.gql(ENUM_TYPO, { i });
       expect(devEnum.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.BAD_USER_INPUT);
       if (i.exportType) expect(devEnum.errors?.[0]?.message).toMatch(/Did you mean the enum value "csv"\?$/);

@@ -41,7 +41,11 @@ describe('hostile: live socket amplification', () => {
       const sockets = Array.from({ length: SOCKETS }, () => connect(wsUrl(t.url, { tourId: tour.globalId, token: lead.token })));
       open.push(...sockets);
       await Promise.all(sockets.map((s) => s.next((m) => m.type === 'roomwalk_welcome', 'welcome')));
-      const closed = await firstN(sockets.map((s) => s.closed), SOCKETS - 1, 'replaced sockets');
+      const closed = await firstN(
+        sockets.map((s) => s.closed),
+        SOCKETS - 1,
+        'replaced sockets',
+      );
       const left = sockets.filter((s) => s.ws.readyState === s.ws.OPEN);
       for (const s of left) for (let i = 0; i < SCROLLS; i++) s.send({ type: 'roomwalk_scrolling', tourId: tour.globalId, data: { frameIndex: i } });
       await host.next((m) => m.type === 'roomwalk_scrolling' && m.data.frameIndex === SCROLLS - 1, 'last scroll');

@@ -69,7 +69,10 @@ describe('login limits with TRUST_PROXY off (default)', () => {
       const r = await loginFrom(t.url, { username: uniqueEmail('nobody'), password: 'wrong-123' }, '127.0.0.2', { 'x-forwarded-for': `203.0.113.${i + 1}` });
       statuses.push(r.status);
     }
-    expect(statuses.slice(0, perIp).every((s) => s === 401), statuses.join(',')).toBe(true);
+    expect(
+      statuses.slice(0, perIp).every((s) => s === 401),
+      statuses.join(','),
+    ).toBe(true);
     expect(statuses[perIp]).toBe(429);
   });
 
@@ -83,7 +86,10 @@ describe('login limits with TRUST_PROXY off (default)', () => {
       if (r.status === 429) expect(r.json.code).toBe(ERROR_CODES.RATE_LIMITED);
     }
     expect(Math.ceil((perAccount + 2) / addresses.length)).toBeLessThan(perIp);
-    expect(statuses.slice(0, perAccount).every((s) => s === 401), statuses.join(',')).toBe(true);
+    expect(
+      statuses.slice(0, perAccount).every((s) => s === 401),
+      statuses.join(','),
+    ).toBe(true);
     expect(statuses.slice(perAccount), statuses.join(',')).toEqual([429, 429]);
     // Another account from the same addresses is not affected.
     const other = await loginFrom(t.url, { username: uniqueEmail('other'), password: 'wrong-123' }, '127.0.0.3');

@@ -50,7 +50,13 @@ describe('API node (no workers): upload race, webhook timestamps, invite address
     const { url, headers } = await t.app.services.storage.presignPut(key, { contentType: 'video/mp4', maxBytes: t.app.config.UPLOAD_MAX_BYTES, expiresInSeconds: 600 });
     const second = Buffer.alloc(256 * 1024, 2);
     const u = new URL(url);
-    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method: 'PUT', headers: { ...Object.fromEntries(headers.map((h) => [h.key, h.value])), 'content-type': 'video/mp4', 'content-length': String(second.length) } });
+    const req = http.request({
+      host: u.hostname,
+      port: u.port,
+      path: u.pathname + u.search,
+      method: 'PUT',
+      headers: { ...Object.fromEntries(headers.map((h) => [h.key, h.value])), 'content-type': 'video/mp4', 'content-length': String(second.length) },
+    });
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
       req.on('response', (res) => {
         let body = '';

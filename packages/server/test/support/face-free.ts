@@ -13,29 +13,34 @@ import { yuv420pBytes } from '../../src/media/frame-pipe.js';
 const run = promisify(execFile);
 
 /** A face-free clip: a lavfi graph producing `W`x`H` frames (moving, like a walkthrough) or a still image panned. */
-export interface FaceFreeSource { name: string; lavfi?: string; image?: string }
+export interface FaceFreeSource {
+  name: string;
+  lavfi?: string;
+  image?: string;
+}
 
 const W = 1280;
 const H = 720;
 
 /** Room-like scene: wall, floor, skirting, a door, a window with panes, a picture, a lamp; the camera pans across. */
-const room = (wall: string, floor: string, door: string) => [
-  `color=c=${wall}:s=1920x1080:r=15`,
-  `drawbox=x=0:y=760:w=1920:h=320:c=${floor}:t=fill`,
-  'drawbox=x=0:y=740:w=1920:h=20:c=0xf2efe8:t=fill',
-  `drawbox=x=260:y=250:w=300:h=510:c=${door}:t=fill`,
-  'drawbox=x=500:y=500:w=24:h=24:c=0xc0a060:t=fill',
-  'drawbox=x=900:y=200:w=420:h=330:c=0xbcd4e6:t=fill',
-  'drawbox=x=900:y=200:w=420:h=330:c=0xffffff:t=12',
-  'drawbox=x=1104:y=200:w=12:h=330:c=0xffffff:t=fill',
-  'drawbox=x=900:y=360:w=420:h=12:c=0xffffff:t=fill',
-  'drawbox=x=1500:y=300:w=180:h=140:c=0x3a3a3a:t=8',
-  'drawbox=x=1515:y=315:w=150:h=110:c=0x8f6f4f:t=fill',
-  'drawbox=x=1580:y=560:w=60:h=200:c=0x555555:t=fill',
-  'drawbox=x=1540:y=500:w=140:h=70:c=0xf5e9c8:t=fill',
-  'noise=alls=5:allf=t',
-  `crop=${W}:${H}:x='320+300*sin(t*0.6)':y='180+120*sin(t*0.4)'`,
-].join(',');
+const room = (wall: string, floor: string, door: string) =>
+  [
+    `color=c=${wall}:s=1920x1080:r=15`,
+    `drawbox=x=0:y=760:w=1920:h=320:c=${floor}:t=fill`,
+    'drawbox=x=0:y=740:w=1920:h=20:c=0xf2efe8:t=fill',
+    `drawbox=x=260:y=250:w=300:h=510:c=${door}:t=fill`,
+    'drawbox=x=500:y=500:w=24:h=24:c=0xc0a060:t=fill',
+    'drawbox=x=900:y=200:w=420:h=330:c=0xbcd4e6:t=fill',
+    'drawbox=x=900:y=200:w=420:h=330:c=0xffffff:t=12',
+    'drawbox=x=1104:y=200:w=12:h=330:c=0xffffff:t=fill',
+    'drawbox=x=900:y=360:w=420:h=12:c=0xffffff:t=fill',
+    'drawbox=x=1500:y=300:w=180:h=140:c=0x3a3a3a:t=8',
+    'drawbox=x=1515:y=315:w=150:h=110:c=0x8f6f4f:t=fill',
+    'drawbox=x=1580:y=560:w=60:h=200:c=0x555555:t=fill',
+    'drawbox=x=1540:y=500:w=140:h=70:c=0xf5e9c8:t=fill',
+    'noise=alls=5:allf=t',
+    `crop=${W}:${H}:x='320+300*sin(t*0.6)':y='180+120*sin(t*0.4)'`,
+  ].join(',');
 
 /** The face-free footage: test patterns, textures, room-like scenes, and real face-free photos (panned). */
 export function faceFreeSources(): FaceFreeSource[] {
@@ -63,7 +68,11 @@ export async function faceFreeFrames(s: FaceFreeSource, seconds: number): Promis
   const input = s.image
     ? ['-loop', '1', '-framerate', '15', '-i', s.image, '-vf', `scale=1600:900:force_original_aspect_ratio=increase,crop=1600:900,crop=${W}:${H}:x='160+150*sin(t*0.7)':y='90+80*sin(t*0.5)'`]
     : ['-f', 'lavfi', '-i', s.lavfi!];
-  const { stdout } = await run(ffmpeg, ['-v', 'error', ...input, '-t', String(seconds), '-r', '15', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${W}x${H}`, 'pipe:1'], { encoding: 'buffer', maxBuffer: 2 * 1024 ** 3, timeout: 300_000 });
+  const { stdout } = await run(ffmpeg, ['-v', 'error', ...input, '-t', String(seconds), '-r', '15', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${W}x${H}`, 'pipe:1'], {
+    encoding: 'buffer',
+    maxBuffer: 2 * 1024 ** 3,
+    timeout: 300_000,
+  });
   const size = yuv420pBytes(W, H);
   return Array.from({ length: Math.floor(stdout.length / size) }, (_, i) => stdout.subarray(i * size, (i + 1) * size));
 }

@@ -49,7 +49,9 @@ export function addS3rverMultipartListing(server: S3rver, directory: string): vo
       }
       ctx.status = 200;
       ctx.type = 'application/xml';
-      ctx.body = xml(`<ListPartsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Bucket>${esc(bucket)}</Bucket><Key>${esc(key)}</Key><UploadId>${uploadId}</UploadId><IsTruncated>false</IsTruncated>${parts.join('')}</ListPartsResult>`);
+      ctx.body = xml(
+        `<ListPartsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Bucket>${esc(bucket)}</Bucket><Key>${esc(key)}</Key><UploadId>${uploadId}</UploadId><IsTruncated>false</IsTruncated>${parts.join('')}</ListPartsResult>`,
+      );
       return;
     }
     if (bucket && !key && ctx.method === 'GET' && 'uploads' in ctx.query) {
@@ -62,7 +64,9 @@ export function addS3rverMultipartListing(server: S3rver, directory: string): vo
       }
       ctx.status = 200;
       ctx.type = 'application/xml';
-      ctx.body = xml(`<ListMultipartUploadsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Bucket>${esc(bucket)}</Bucket><IsTruncated>false</IsTruncated>${uploads.join('')}</ListMultipartUploadsResult>`);
+      ctx.body = xml(
+        `<ListMultipartUploadsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Bucket>${esc(bucket)}</Bucket><IsTruncated>false</IsTruncated>${uploads.join('')}</ListMultipartUploadsResult>`,
+      );
       return;
     }
     await next();

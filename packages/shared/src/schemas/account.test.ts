@@ -1,8 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { VALIDATION as V } from '../messages.js';
 import {
-  companySchema, contactNumberFromInput, feedbackSchema, formatContactNumber, inviteSchema, loginSchema, passwordResetFormSchema, passwordResetInputSchema,
-  passwordResetRequestSchema, profileSchema, registerInputSchema, signupFormSchema,
+  companySchema,
+  contactNumberFromInput,
+  feedbackSchema,
+  formatContactNumber,
+  inviteSchema,
+  loginSchema,
+  passwordResetFormSchema,
+  passwordResetInputSchema,
+  passwordResetRequestSchema,
+  profileSchema,
+  registerInputSchema,
+  signupFormSchema,
 } from './account.js';
 import type { z } from 'zod';
 
@@ -14,8 +24,14 @@ function messageFor(schema: z.ZodType, value: unknown, field: string): string | 
 }
 
 const goodSignup = {
-  email: '  Agent@Example.COM ', firstname: ' Ann ', surname: ' Lee ', contactNumber: '', password: 'Secret123',
-  confirmPassword: 'Secret123', acceptedTerms: true, turnstileToken: 'tok',
+  email: '  Agent@Example.COM ',
+  firstname: ' Ann ',
+  surname: ' Lee ',
+  contactNumber: '',
+  password: 'Secret123',
+  confirmPassword: 'Secret123',
+  acceptedTerms: true,
+  turnstileToken: 'tok',
 };
 
 describe('login form (accounts §5)', () => {
@@ -103,7 +119,11 @@ describe('invite, profile, company and feedback forms (accounts §5)', () => {
     expect(contactNumberFromInput('ZA', '+44 20 7946 0958')).toBe('+44 2079460958');
     expect(contactNumberFromInput('GB', '0044 20 7946 0958')).toBe('+44 2079460958');
     expect(contactNumberFromInput('ZA', '')).toBe('');
-    for (const [country, typed] of [['ZA', '+27 82 555 1234'], ['GB', '+44 20 7946 0958'], ['GB', '020 7946 0958']] as const) {
+    for (const [country, typed] of [
+      ['ZA', '+27 82 555 1234'],
+      ['GB', '+44 20 7946 0958'],
+      ['GB', '020 7946 0958'],
+    ] as const) {
       expect(profileSchema.safeParse({ name: 'A', surname: 'B', contactNumber: contactNumberFromInput(country, typed) }).success).toBe(true);
     }
     // Not a number in either form: still refused with the spec's message.

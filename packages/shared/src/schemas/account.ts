@@ -22,8 +22,7 @@ export const newPasswordField = (requiredMessage: string = V.passwordRequired) =
     .regex(/[A-Z]/, V.passwordUppercase)
     .regex(/[0-9]/, V.passwordNumber);
 
-const nameField = (required: string, max: number = NAME_MAX) =>
-  z.string({ error: required }).trim().min(1, required).max(max, V.maxChars);
+const nameField = (required: string, max: number = NAME_MAX) => z.string({ error: required }).trim().min(1, required).max(max, V.maxChars);
 
 /** Runs a cross-field check as soon as both fields are filled in, even while other fields are still invalid. */
 function bothPresent(a: string, b: string) {
@@ -129,7 +128,12 @@ export const companySchema = z.object({
   name: nameField(V.companyNameRequired, COMPANY_NAME_MAX),
   address: z.string().trim().max(200, V.maxChars).optional().nullable(),
   vatNo: z.string().trim().max(40, V.maxChars).optional().nullable(),
-  countryCode: z.string().trim().regex(/^[a-z]{2}_[A-Z]{2}$/, 'Not a valid country.').optional().nullable(),
+  countryCode: z
+    .string()
+    .trim()
+    .regex(/^[a-z]{2}_[A-Z]{2}$/, 'Not a valid country.')
+    .optional()
+    .nullable(),
 });
 export type CompanyInput = z.infer<typeof companySchema>;
 

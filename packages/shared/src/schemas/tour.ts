@@ -1,9 +1,6 @@
 /** Tour-side validation (tours §5). */
 import { z } from 'zod';
-import {
-  MIN_RESOLUTION, THUMBNAIL_EXTENSIONS, TOUR_DESCRIPTION_MAX, TOUR_LISTING_LINK_MAX, TOUR_TITLE_MAX,
-  VIDEO_MAX_SECONDS, VIDEO_MIN_SECONDS,
-} from '../constants.js';
+import { MIN_RESOLUTION, THUMBNAIL_EXTENSIONS, TOUR_DESCRIPTION_MAX, TOUR_LISTING_LINK_MAX, TOUR_TITLE_MAX, VIDEO_MAX_SECONDS, VIDEO_MIN_SECONDS } from '../constants.js';
 import { ERROR_CODES, type ErrorCode } from '../error-codes.js';
 import { VALIDATION as V } from '../messages.js';
 import { contactNumberField, emailField } from './account.js';
@@ -28,7 +25,10 @@ export const leadFormSchema = z.object({
   name: z.string({ error: V.nameRequired }).trim().min(1, V.nameRequired).max(60, V.maxChars),
   surname: z.string().trim().max(60, V.maxChars).optional().nullable(),
   email: emailField,
-  contactNumber: z.union([z.literal(''), contactNumberField]).optional().nullable(),
+  contactNumber: z
+    .union([z.literal(''), contactNumberField])
+    .optional()
+    .nullable(),
   turnstileToken: z.string({ error: V.humanCheckRequired }).min(1, V.humanCheckRequired),
 });
 export type LeadFormInput = z.infer<typeof leadFormSchema>;

@@ -11,11 +11,6 @@ describe('account alerts', () => {
       noActiveTours: false,
       noUploads: true,
     });
-    expect(Object.values(RESEND_LABELS)).toEqual([
-      'Re-send activation email',
-      'Sending activation email...',
-      'Activation email sent',
-      'Failed to send activation email',
-    ]);
+    expect(Object.values(RESEND_LABELS)).toEqual(['Re-send activation email', 'Sending activation email...', 'Activation email sent', 'Failed to send activation email']);
   });
 });

@@ -12,17 +12,33 @@ import ReportsPage from '../reports/reports-page.js';
 import { ADMIN_ROLES, MEMBER_ROLES, renderPage, type Answers } from '../../test/api-harness.js';
 
 const license = (planName: string, quantity = 15) => ({
-  __typename: 'License', planName, subscriptionId: null, quantity, uploadLimit: 30, monthlyActiveTours: 1, monthlyUploadedTours: 1,
-  startDate: '2026-11-01T00:00:00.000Z', endDate: null,
+  __typename: 'License',
+  planName,
+  subscriptionId: null,
+  quantity,
+  uploadLimit: 30,
+  monthlyActiveTours: 1,
+  monthlyUploadedTours: 1,
+  startDate: '2026-11-01T00:00:00.000Z',
+  endDate: null,
 });
 const account = (opts: { isAdmin: boolean; planName: string; quantity?: number }): Answers => ({
   Account: () => ({
-    me: { __typename: 'Me', user: {
-      __typename: 'User', id: 'u1', username: 'lebo@example.com', activated: true, isAdmin: opts.isAdmin, role: opts.isAdmin ? 'ADMIN' : 'STANDARD',
-      monthlyActiveTours: 1, monthlyUploadedTours: 1,
-      profile: { __typename: 'UserProfile', id: 'p1', name: 'Lebo', surname: 'Dube', email: 'lebo@example.com', contactNumber: '+27 821234567', profileImageURL: null },
-      company: { __typename: 'Company', id: 'c1', name: 'Walkers', address: null, vatno: null, countrycode: 'en_ZA', logoimageurl: null, license: license(opts.planName, opts.quantity) },
-    } },
+    me: {
+      __typename: 'Me',
+      user: {
+        __typename: 'User',
+        id: 'u1',
+        username: 'lebo@example.com',
+        activated: true,
+        isAdmin: opts.isAdmin,
+        role: opts.isAdmin ? 'ADMIN' : 'STANDARD',
+        monthlyActiveTours: 1,
+        monthlyUploadedTours: 1,
+        profile: { __typename: 'UserProfile', id: 'p1', name: 'Lebo', surname: 'Dube', email: 'lebo@example.com', contactNumber: '+27 821234567', profileImageURL: null },
+        company: { __typename: 'Company', id: 'c1', name: 'Walkers', address: null, vatno: null, countrycode: 'en_ZA', logoimageurl: null, license: license(opts.planName, opts.quantity) },
+      },
+    },
   }),
 });
 
@@ -71,8 +87,17 @@ const tiers = [
 describe('plans page on the Offline License (issue 16 item 14)', () => {
   it('marks the Offline License as the current plan', async () => {
     renderPage(<SubscriptionsPage />, {
-      path: '/account/subscriptions', roles: [ROLES.offlicenselicense, ROLES.admin],
-      answers: { Subscriptions: () => ({ priceTiers: tiers, me: { __typename: 'Me', user: { __typename: 'User', id: 'u1', company: { __typename: 'Company', id: 'c1', license: { __typename: 'License', planName: 'Offline License', quantity: 500 } } } } }) },
+      path: '/account/subscriptions',
+      roles: [ROLES.offlicenselicense, ROLES.admin],
+      answers: {
+        Subscriptions: () => ({
+          priceTiers: tiers,
+          me: {
+            __typename: 'Me',
+            user: { __typename: 'User', id: 'u1', company: { __typename: 'Company', id: 'c1', license: { __typename: 'License', planName: 'Offline License', quantity: 500 } } },
+          },
+        }),
+      },
     });
     expect(await screen.findByTestId('current-plan-note')).toHaveTextContent(ACCOUNT_NOTES.offlineCurrent);
     // (Shoelace's properties are not set in jsdom; the real browser journey covers the disabled buttons.)
@@ -80,25 +105,50 @@ describe('plans page on the Offline License (issue 16 item 14)', () => {
 });
 
 const invite = (o: { id: string; email: string; accepted: boolean; user?: unknown }) => ({
-  __typename: 'TeamInvite', createdAt: '2026-11-23T10:00:00.000Z', expiresAt: '2026-12-07T10:00:00.000Z', user: null, ...o,
+  __typename: 'TeamInvite',
+  createdAt: '2026-11-23T10:00:00.000Z',
+  expiresAt: '2026-12-07T10:00:00.000Z',
+  user: null,
+  ...o,
 });
 const mateUser = {
-  __typename: 'User', id: 'u2', username: 'mpho@example.com', isAdmin: false, monthlyActiveTours: 0, monthlyUploadedTours: 0, totalViews: 0, deletedTourViews: 0,
-  profile: { __typename: 'UserProfile', id: 'p2', name: 'Mpho', surname: 'Mate', email: 'mpho@example.com' }, topFiveTours: [],
+  __typename: 'User',
+  id: 'u2',
+  username: 'mpho@example.com',
+  isAdmin: false,
+  monthlyActiveTours: 0,
+  monthlyUploadedTours: 0,
+  totalViews: 0,
+  deletedTourViews: 0,
+  profile: { __typename: 'UserProfile', id: 'p2', name: 'Mpho', surname: 'Mate', email: 'mpho@example.com' },
+  topFiveTours: [],
 };
 const team = (isAdmin: boolean): Answers => ({
   Team: () => ({
-    me: { __typename: 'Me', user: {
-      __typename: 'User', id: 'u1', username: 'lebo@example.com', isAdmin, profile: null,
-      company: { __typename: 'Company', id: 'c1', name: 'Walkers', license: { __typename: 'License', planName: 'Basic', quantity: 15 }, invites: {
-        __typename: 'TeamInviteConnection',
-        edges: [
-          { __typename: 'TeamInviteEdge', cursor: 'a', node: invite({ id: 'i1', email: 'new@example.com', accepted: false }) },
-          { __typename: 'TeamInviteEdge', cursor: 'b', node: invite({ id: 'i2', email: 'mpho@example.com', accepted: true, user: mateUser }) },
-        ],
-        pageInfo: { __typename: 'PageInfo', hasNextPage: false, endCursor: 'b' },
-      } },
-    } },
+    me: {
+      __typename: 'Me',
+      user: {
+        __typename: 'User',
+        id: 'u1',
+        username: 'lebo@example.com',
+        isAdmin,
+        profile: null,
+        company: {
+          __typename: 'Company',
+          id: 'c1',
+          name: 'Walkers',
+          license: { __typename: 'License', planName: 'Basic', quantity: 15 },
+          invites: {
+            __typename: 'TeamInviteConnection',
+            edges: [
+              { __typename: 'TeamInviteEdge', cursor: 'a', node: invite({ id: 'i1', email: 'new@example.com', accepted: false }) },
+              { __typename: 'TeamInviteEdge', cursor: 'b', node: invite({ id: 'i2', email: 'mpho@example.com', accepted: true, user: mateUser }) },
+            ],
+            pageInfo: { __typename: 'PageInfo', hasNextPage: false, endCursor: 'b' },
+          },
+        },
+      },
+    },
   }),
   RevokeMemberInvite: () => ({ revokeMemberInvite: { __typename: 'Success', success: true } }),
 });
@@ -133,7 +183,11 @@ describe('team page (issue 16 items 7, 15)', () => {
 
 describe('reports page (issue 16 item 7)', () => {
   it('tells a standard member reports are for admins instead of a dialog that closes', async () => {
-    renderPage(<ReportsPage />, { path: '/reports', roles: MEMBER_ROLES, answers: { Reports: () => ({ me: { __typename: 'Me', user: { __typename: 'User', id: 'u2', isAdmin: false, company: { __typename: 'Company', id: 'c1' } } } }) } });
+    renderPage(<ReportsPage />, {
+      path: '/reports',
+      roles: MEMBER_ROLES,
+      answers: { Reports: () => ({ me: { __typename: 'Me', user: { __typename: 'User', id: 'u2', isAdmin: false, company: { __typename: 'Company', id: 'c1' } } } }) },
+    });
     expect(await screen.findByTestId('member-note')).toHaveTextContent(ACCOUNT_NOTES.memberReports);
     for (const b of screen.getAllByRole('button', { name: /Tours By Company|User Summary/ })) expect(b).toBeDisabled();
   });

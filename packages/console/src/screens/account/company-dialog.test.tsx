@@ -17,7 +17,22 @@ function renderDialog(canEditLogo: boolean) {
   store.login(validToken([canEditLogo ? 'basic' : 'entry']), 'roomwalk');
   const fetch = stubFetch({
     CompanyBranding: branding,
-    CompanySave: (b) => ({ body: { data: { companySave: { __typename: 'Company', id: 'c', name: 'Villa Estates', address: null, vatno: null, countrycode: 'en_ZA', logoimageurl: null, accentColor: (b as { variables: { input: { accentColor?: string } } }).variables.input.accentColor ?? '#0b5394' } } } }),
+    CompanySave: (b) => ({
+      body: {
+        data: {
+          companySave: {
+            __typename: 'Company',
+            id: 'c',
+            name: 'Villa Estates',
+            address: null,
+            vatno: null,
+            countrycode: 'en_ZA',
+            logoimageurl: null,
+            accentColor: (b as { variables: { input: { accentColor?: string } } }).variables.input.accentColor ?? '#0b5394',
+          },
+        },
+      },
+    }),
   });
   vi.stubGlobal('fetch', fetch.impl);
   renderRoute(<CompanyDialog open company={company} canEditLogo={canEditLogo} onClose={() => undefined} onSaved={() => undefined} />, { path: '/', route: '/', store });

@@ -23,19 +23,7 @@ export interface CompanyValues {
   countrycode: string | null;
 }
 
-export function CompanyDialog({
-  open,
-  onClose,
-  onSaved,
-  company,
-  canEditLogo,
-}: {
-  open: boolean;
-  onClose: () => void;
-  onSaved: () => void;
-  company: CompanyValues | null;
-  canEditLogo: boolean;
-}) {
+export function CompanyDialog({ open, onClose, onSaved, company, canEditLogo }: { open: boolean; onClose: () => void; onSaved: () => void; company: CompanyValues | null; canEditLogo: boolean }) {
   const [, save] = useMutation(CompanySaveMutation);
   const notify = useSnackbar();
   const [logo, setLogo] = useState<File | null>(null);

@@ -59,9 +59,7 @@ export function EditProfileDialog({ open, onClose, onSaved, profile }: { open: b
       <Controller
         control={control}
         name="contactNumber"
-        render={({ field }) => (
-          <PhoneInput label="Contact Number" name={field.name} value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={show('contactNumber')} />
-        )}
+        render={({ field }) => <PhoneInput label="Contact Number" name={field.name} value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={show('contactNumber')} />}
       />
       <FormField label="Profile image" type="file" accept="image/*" onChange={(e) => setImage(e.target.files?.[0] ?? null)} />
     </FormDialog>

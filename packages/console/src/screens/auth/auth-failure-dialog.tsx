@@ -6,7 +6,16 @@ import { Dialog } from '../../ui/dialog.js';
 
 export function AuthFailureDialog({ message, onClose, extra }: { message: string | null; onClose: () => void; extra?: ReactNode }) {
   return (
-    <Dialog open={message !== null} label={ERROR_TEXTS.loginFailedTitle} onClose={onClose} footer={<SlButton variant="primary" onClick={onClose}>Close</SlButton>}>
+    <Dialog
+      open={message !== null}
+      label={ERROR_TEXTS.loginFailedTitle}
+      onClose={onClose}
+      footer={
+        <SlButton variant="primary" onClick={onClose}>
+          Close
+        </SlButton>
+      }
+    >
       <p>{message}</p>
       {extra}
       <p>

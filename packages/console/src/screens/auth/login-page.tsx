@@ -81,13 +81,13 @@ export default function LoginPage() {
       </form>
       {/* Only when Google sign-in is configured on the server (issue 16 item 15). */}
       <IfGoogleConfigured>
-      <div className="divider-or" role="separator">
-        or
-      </div>
-      <div className="method">
-        <UsedLast show={prev === LOGIN_METHODS.google} />
-        <GoogleButton label="Log in with Google" gToken={turnstileToken} onError={setFailure} />
-      </div>
+        <div className="divider-or" role="separator">
+          or
+        </div>
+        <div className="method">
+          <UsedLast show={prev === LOGIN_METHODS.google} />
+          <GoogleButton label="Log in with Google" gToken={turnstileToken} onError={setFailure} />
+        </div>
       </IfGoogleConfigured>
       <nav className="links" aria-label="Account links">
         <span>

@@ -85,10 +85,7 @@ describe('sign-up page', () => {
   });
 
   it("adds Forgot Password after 'Username already taken'", async () => {
-    vi.stubGlobal(
-      'fetch',
-      stubFetch({ UserRegister: () => ({ body: { data: null, errors: [{ message: 'Username already taken', extensions: { code: 'USERNAME_TAKEN' } }] } }) }).impl,
-    );
+    vi.stubGlobal('fetch', stubFetch({ UserRegister: () => ({ body: { data: null, errors: [{ message: 'Username already taken', extensions: { code: 'USERNAME_TAKEN' } }] } }) }).impl);
     const user = userEvent.setup();
     renderRoute(<SignupPage />, { path: '/signup', route: '/signup' });
     await fill(user);
@@ -98,10 +95,7 @@ describe('sign-up page', () => {
   });
 
   it('says plainly when the server has not built sign-up yet', async () => {
-    vi.stubGlobal(
-      'fetch',
-      stubFetch({ UserRegister: () => ({ body: { data: null, errors: [{ message: ERROR_TEXTS.notAvailableYet, extensions: { code: 'NOT_AVAILABLE_YET' } }] } }) }).impl,
-    );
+    vi.stubGlobal('fetch', stubFetch({ UserRegister: () => ({ body: { data: null, errors: [{ message: ERROR_TEXTS.notAvailableYet, extensions: { code: 'NOT_AVAILABLE_YET' } }] } }) }).impl);
     const user = userEvent.setup();
     renderRoute(<SignupPage />, { path: '/signup', route: '/signup' });
     await fill(user);

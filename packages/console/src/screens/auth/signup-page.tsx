@@ -107,9 +107,7 @@ export default function SignupPage() {
         <Controller
           control={control}
           name="contactNumber"
-          render={({ field }) => (
-            <PhoneInput label="Contact Number" name={field.name} value={field.value ?? ''} onChange={field.onChange} onBlur={field.onBlur} error={show('contactNumber')} />
-          )}
+          render={({ field }) => <PhoneInput label="Contact Number" name={field.name} value={field.value ?? ''} onChange={field.onChange} onBlur={field.onBlur} error={show('contactNumber')} />}
         />
         <FormField label="Password" type="password" autoComplete="new-password" error={show('password')} {...register('password')} />
         <FormField label="Re-enter password" type="password" autoComplete="new-password" error={show('confirmPassword')} {...register('confirmPassword')} />
@@ -138,23 +136,33 @@ export default function SignupPage() {
       </form>
       {/* Only when Google sign-in is configured on the server (issue 16 item 15). */}
       <IfGoogleConfigured>
-      <div className="divider-or" role="separator">
-        or
-      </div>
-      <GoogleButton
-        label="Sign up with Google"
-        gToken={watch('turnstileToken') || params.gToken || ''}
-        inviteToken={params.inviteToken}
-        referredBy={params.referredBy}
-        onError={(message) => setFailure({ message, usernameTaken: false })}
-      />
+        <div className="divider-or" role="separator">
+          or
+        </div>
+        <GoogleButton
+          label="Sign up with Google"
+          gToken={watch('turnstileToken') || params.gToken || ''}
+          inviteToken={params.inviteToken}
+          referredBy={params.referredBy}
+          onError={(message) => setFailure({ message, usernameTaken: false })}
+        />
       </IfGoogleConfigured>
       <nav className="links" aria-label="Account links">
         <span>
           Already have an account? <Link to="/login">Log in</Link>
         </span>
       </nav>
-      <Dialog open={termsOpen} label="Terms & Conditions" fullscreen onClose={() => setTermsOpen(false)} footer={<SlButton variant="primary" onClick={() => setTermsOpen(false)}>Close</SlButton>}>
+      <Dialog
+        open={termsOpen}
+        label="Terms & Conditions"
+        fullscreen
+        onClose={() => setTermsOpen(false)}
+        footer={
+          <SlButton variant="primary" onClick={() => setTermsOpen(false)}>
+            Close
+          </SlButton>
+        }
+      >
         <TermsDocument headingLevel={3} />
       </Dialog>
       <AuthFailureDialog

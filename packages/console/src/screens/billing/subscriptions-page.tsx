@@ -23,8 +23,7 @@ export function planButton(tier: Pick<Tier, 'upTo' | 'flatAmount'>, quantity: nu
   return tier.flatAmount === 0 ? 'Start for free' : 'Activate Plan';
 }
 
-export const planPrice = (tier: Pick<Tier, 'flatAmount' | 'currencySymbol'>): string =>
-  tier.flatAmount === 0 ? 'Free' : formatPrice(tier.flatAmount, tier.currencySymbol);
+export const planPrice = (tier: Pick<Tier, 'flatAmount' | 'currencySymbol'>): string => (tier.flatAmount === 0 ? 'Free' : formatPrice(tier.flatAmount, tier.currencySymbol));
 
 type Answer = { kind: 'manage'; message: string } | { kind: 'failed'; message: string } | null;
 
@@ -136,7 +135,16 @@ export default function SubscriptionsPage() {
       >
         <p>{answer?.message}</p>
       </Dialog>
-      <Dialog open={answer?.kind === 'failed'} label="Failed to activate plan" onClose={() => setAnswer(null)} footer={<SlButton variant="primary" onClick={() => setAnswer(null)}>Close</SlButton>}>
+      <Dialog
+        open={answer?.kind === 'failed'}
+        label="Failed to activate plan"
+        onClose={() => setAnswer(null)}
+        footer={
+          <SlButton variant="primary" onClick={() => setAnswer(null)}>
+            Close
+          </SlButton>
+        }
+      >
         <p>{answer?.message}</p>
       </Dialog>
     </Page>

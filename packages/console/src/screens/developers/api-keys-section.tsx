@@ -141,7 +141,14 @@ export function ApiKeysSection({ keys, onChanged }: { keys: readonly ApiKey[]; o
                   Created {dateOnly(k.createdAt)} · {k.lastUsedAt ? `Last used ${dateTime(k.lastUsedAt)}` : DEVELOPER_TEXTS.neverUsed}
                 </span>
               </div>
-              <SlButton variant="danger" outline onClick={() => { setFailure(null); setRevoking(k); }}>
+              <SlButton
+                variant="danger"
+                outline
+                onClick={() => {
+                  setFailure(null);
+                  setRevoking(k);
+                }}
+              >
                 Revoke<span className="visually-hidden"> {k.name}</span>
               </SlButton>
             </li>

@@ -162,7 +162,11 @@ export const DeliveryLog = forwardRef<DeliveryLogHandle, { endpointId: string; e
                   </td>
                   <td>
                     <SlButton size="small" loading={replaying === d.id} onClick={() => void onReplay(d)}>
-                      Replay<span className="visually-hidden"> {eventLabel(d.eventType)}, attempt {d.attempt}</span>
+                      Replay
+                      <span className="visually-hidden">
+                        {' '}
+                        {eventLabel(d.eventType)}, attempt {d.attempt}
+                      </span>
                     </SlButton>
                   </td>
                 </tr>

@@ -57,7 +57,10 @@ export function eventLabel(event: string): string {
 export type DeliveryStatus = 'SUCCEEDED' | 'FAILED' | 'PENDING';
 
 /** The chip of a delivery: a word (never colour alone), its Shoelace variant and icon. */
-export function deliveryStatusChip(status: DeliveryStatus, nextRetryAt?: string | null): { text: string; variant: 'success' | 'danger' | 'warning'; icon: 'check-circle' | 'exclamation-octagon' | 'hourglass-split' } {
+export function deliveryStatusChip(
+  status: DeliveryStatus,
+  nextRetryAt?: string | null,
+): { text: string; variant: 'success' | 'danger' | 'warning'; icon: 'check-circle' | 'exclamation-octagon' | 'hourglass-split' } {
   if (status === 'SUCCEEDED') return { text: 'Succeeded', variant: 'success', icon: 'check-circle' };
   if (status === 'FAILED') return { text: 'Failed', variant: 'danger', icon: 'exclamation-octagon' };
   return { text: nextRetryAt ? 'Retry scheduled' : 'Pending', variant: 'warning', icon: 'hourglass-split' };
@@ -102,7 +105,10 @@ export const endpointSchema = z.object({
 });
 
 /** The field a BAD_USER_INPUT error names in extensions.field, when the form has it. */
-export function serverField<F extends string>(error: { graphQLErrors: ReadonlyArray<{ message: string; extensions?: Record<string, unknown> }> } | null | undefined, fields: readonly F[]): { field: F; message: string } | null {
+export function serverField<F extends string>(
+  error: { graphQLErrors: ReadonlyArray<{ message: string; extensions?: Record<string, unknown> }> } | null | undefined,
+  fields: readonly F[],
+): { field: F; message: string } | null {
   const first = error?.graphQLErrors[0];
   const field = first?.extensions?.field;
   if (first?.extensions?.code !== 'BAD_USER_INPUT' || typeof field !== 'string' || !(fields as readonly string[]).includes(field)) return null;

@@ -17,12 +17,29 @@ const access = (planName: string, isAdmin = true): Answers => ({
 });
 const key = { __typename: 'ApiKey', id: 'apikey_1', name: 'Listing site', prefix: 'rw_live_AbCd', createdAt: '2026-11-20T09:00:00.000Z', lastUsedAt: null };
 const endpoint = {
-  __typename: 'WebhookEndpoint', id: 'whep_1', url: 'https://crm.example.com/hooks', description: 'CRM', events: ['TOUR_PROCESSED', 'LEAD_CREATED'],
-  enabled: false, disabledReason: 'Every delivery failed for 72 hours.', createdAt: '2026-11-20T09:00:00.000Z',
+  __typename: 'WebhookEndpoint',
+  id: 'whep_1',
+  url: 'https://crm.example.com/hooks',
+  description: 'CRM',
+  events: ['TOUR_PROCESSED', 'LEAD_CREATED'],
+  enabled: false,
+  disabledReason: 'Every delivery failed for 72 hours.',
+  createdAt: '2026-11-20T09:00:00.000Z',
 };
 const delivery = (id: string, status: string, extra: object = {}) => ({
-  __typename: 'WebhookDelivery', id, eventId: 'evt_1', eventType: 'tour.processed', attempt: 1, status, statusCode: status === 'SUCCEEDED' ? 200 : 500,
-  durationMs: 12, error: status === 'FAILED' ? 'Answered 500.' : null, responseExcerpt: 'thanks', nextRetryAt: null, createdAt: '2026-11-25T10:00:00.000Z', ...extra,
+  __typename: 'WebhookDelivery',
+  id,
+  eventId: 'evt_1',
+  eventType: 'tour.processed',
+  attempt: 1,
+  status,
+  statusCode: status === 'SUCCEEDED' ? 200 : 500,
+  durationMs: 12,
+  error: status === 'FAILED' ? 'Answered 500.' : null,
+  responseExcerpt: 'thanks',
+  nextRetryAt: null,
+  createdAt: '2026-11-25T10:00:00.000Z',
+  ...extra,
 });
 const proAnswers = (extra: Answers = {}): Answers => ({
   ...access('Pro'),
@@ -31,7 +48,11 @@ const proAnswers = (extra: Answers = {}): Answers => ({
     webhookEndpoints: [endpoint],
   }),
   WebhookDeliveries: () => ({
-    webhookDeliveries: { __typename: 'WebhookDeliveryConnection', edges: [delivery('whdel_2', 'SUCCEEDED'), delivery('whdel_1', 'FAILED')].map((node) => ({ __typename: 'WebhookDeliveryEdge', node })), pageInfo: { __typename: 'PageInfo', hasNextPage: true, endCursor: 'c' } },
+    webhookDeliveries: {
+      __typename: 'WebhookDeliveryConnection',
+      edges: [delivery('whdel_2', 'SUCCEEDED'), delivery('whdel_1', 'FAILED')].map((node) => ({ __typename: 'WebhookDeliveryEdge', node })),
+      pageInfo: { __typename: 'PageInfo', hasNextPage: true, endCursor: 'c' },
+    },
   }),
   ...extra,
 });
@@ -72,7 +93,9 @@ describe('APIs & Webhooks page', () => {
     const { calls } = renderPage(<DevelopersPage />, {
       path: '/account/developers',
       roles: PRO_ADMIN,
-      answers: proAnswers({ ApiKeyCreate: (v) => ({ apiKeyCreate: { __typename: 'ApiKeyCreatePayload', apiKey: { ...key, id: 'apikey_2', name: (v.input as { name: string }).name }, secret: 'rw_live_secretvalue' } }) }),
+      answers: proAnswers({
+        ApiKeyCreate: (v) => ({ apiKeyCreate: { __typename: 'ApiKeyCreatePayload', apiKey: { ...key, id: 'apikey_2', name: (v.input as { name: string }).name }, secret: 'rw_live_secretvalue' } }),
+      }),
     });
     fireEvent.click(await screen.findByText('Create API key'));
     fireEvent.click(screen.getByText('Create'));

@@ -49,8 +49,18 @@ function DevelopersScreens() {
   const code = failureCode(error);
   if (!data && code === ERROR_CODES.PLAN_REQUIRED) return <Gate access="plan" />;
   if (!data && code === ERROR_CODES.FORBIDDEN) return <Gate access="admin" />;
-  if (error && !data) return <Page title={DEVELOPER_TEXTS.title} back="/account" className="developers"><DataLoadError error={error} onRetry={reload} /></Page>;
-  if (!data) return <Page title={DEVELOPER_TEXTS.title} back="/account" className="developers"><Loading /></Page>;
+  if (error && !data)
+    return (
+      <Page title={DEVELOPER_TEXTS.title} back="/account" className="developers">
+        <DataLoadError error={error} onRetry={reload} />
+      </Page>
+    );
+  if (!data)
+    return (
+      <Page title={DEVELOPER_TEXTS.title} back="/account" className="developers">
+        <Loading />
+      </Page>
+    );
   return (
     <Page title={DEVELOPER_TEXTS.title} back="/account" className="developers">
       <ApiKeysSection keys={data.me.user.company?.apiKeys ?? []} onChanged={reload} />
@@ -62,8 +72,18 @@ function DevelopersScreens() {
 export default function DevelopersPage() {
   const { roles } = useSession();
   const [{ data, error }, refetch] = useQuery({ query: DevelopersAccessQuery, requestPolicy: 'cache-and-network' });
-  if (error && !data) return <Page title={DEVELOPER_TEXTS.title} back="/account" className="developers"><DataLoadError error={error} onRetry={() => refetch({ requestPolicy: 'network-only' })} /></Page>;
-  if (!data) return <Page title={DEVELOPER_TEXTS.title} back="/account" className="developers"><Loading /></Page>;
+  if (error && !data)
+    return (
+      <Page title={DEVELOPER_TEXTS.title} back="/account" className="developers">
+        <DataLoadError error={error} onRetry={() => refetch({ requestPolicy: 'network-only' })} />
+      </Page>
+    );
+  if (!data)
+    return (
+      <Page title={DEVELOPER_TEXTS.title} back="/account" className="developers">
+        <Loading />
+      </Page>
+    );
   const access = developerAccess(roles, { isAdmin: data.me.user.isAdmin, planName: data.me.user.company?.license?.planName });
   if (access !== 'allowed') return <Gate access={access} />;
   return <DevelopersScreens />;

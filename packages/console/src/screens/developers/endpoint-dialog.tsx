@@ -96,7 +96,16 @@ export function EndpointDialog({ open, endpoint, onClose, onSaved }: { open: boo
         <SecretField ref={secretInput} label="Signing secret" value={secret} note={DEVELOPER_TEXTS.secretShownOnce} />
       ) : (
         <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label={title}>
-          <FormField label="Endpoint URL" type="url" inputMode="url" autoComplete="url" placeholder="https://example.com/roomwalk-webhooks" spellCheck={false} error={show('url')} {...register('url')} />
+          <FormField
+            label="Endpoint URL"
+            type="url"
+            inputMode="url"
+            autoComplete="url"
+            placeholder="https://example.com/roomwalk-webhooks"
+            spellCheck={false}
+            error={show('url')}
+            {...register('url')}
+          />
           <TextAreaField label="Description (optional)" rows={2} error={show('description')} {...register('description')} />
           <fieldset className="event-choices" aria-describedby={eventsError ? `${eventsId}-error` : undefined}>
             <legend>Events to send</legend>

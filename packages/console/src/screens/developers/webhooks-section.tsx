@@ -11,13 +11,7 @@ import { describeFailure } from '../../graphql/errors.js';
 import { Dialog } from '../../ui/dialog.js';
 import { FormFailure } from '../../ui/form-dialog.js';
 import { useSnackbar } from '../../ui/snackbar.js';
-import {
-  EndpointSecretQuery,
-  WebhookEndpointDeleteMutation,
-  WebhookEndpointRotateSecretMutation,
-  WebhookEndpointSendTestMutation,
-  WebhookEndpointUpdateMutation,
-} from './developers-operations.js';
+import { EndpointSecretQuery, WebhookEndpointDeleteMutation, WebhookEndpointRotateSecretMutation, WebhookEndpointSendTestMutation, WebhookEndpointUpdateMutation } from './developers-operations.js';
 import { DEVELOPER_TEXTS, eventLabel } from './developer-rules.js';
 import { DeliveryLog, type DeliveryLogHandle } from './delivery-log.js';
 import { EndpointDialog, type Endpoint } from './endpoint-dialog.js';

@@ -11,7 +11,12 @@ const SESSION = '6f1c2a8e-3b4d-4e5f-8a9b-0c1d2e3f4a5b';
 
 function client(leadType: string): Client {
   return {
-    executeSubscription: () => fromValue({ data: { tourLeadCreated: { __typename: 'TourLead', id: 'lead-1', name: 'Vera', surname: 'Visitor', leadType, tourId: TOUR, viewingSessionId: leadType === 'LIVE_VIEWING' ? SESSION : null } }, stale: false, hasNext: true }),
+    executeSubscription: () =>
+      fromValue({
+        data: { tourLeadCreated: { __typename: 'TourLead', id: 'lead-1', name: 'Vera', surname: 'Visitor', leadType, tourId: TOUR, viewingSessionId: leadType === 'LIVE_VIEWING' ? SESSION : null } },
+        stale: false,
+        hasNext: true,
+      }),
     executeQuery: () => fromValue({ data: { tour: { __typename: 'Tour', id: TOUR, title: 'Seaside Villa' } }, stale: false, hasNext: false }),
     executeMutation: () => never,
     query: () => ({ toPromise: () => Promise.resolve({ data: { tour: { id: TOUR, title: 'Seaside Villa' } } }) }),

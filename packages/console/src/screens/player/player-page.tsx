@@ -57,8 +57,7 @@ export default function PlayerPage() {
       const el = element.current;
       const link = playerUrlAt(flags.tourId, { room: el?.currentRoom?.name ?? null, frame: el?.currentFrame ?? 0 });
       void shareCopy.copy(link).then(() => notify('success', `${NOTICES.copied}: ${link}`));
-    }
-    else if (a === 'preview') navigate(`/previewplayer${q}`);
+    } else if (a === 'preview') navigate(`/previewplayer${q}`);
     else if (a === 'edit') navigate(`/editplayer${q}`);
     else navigate('/');
   };

@@ -9,8 +9,18 @@ describe('professional photo rules', () => {
     expect(shotActions({ id: '1', shotStatus: 'PROCESSING' })).toEqual({ enhance: false, reEnhance: false, stage: false });
   });
   it('groups by room type with unknown rooms last', () => {
-    const g = groupByRoom([{ id: 'a', shotStatus: 'COMPLETED' }, { id: 'b', shotStatus: 'COMPLETED', roomType: 'Kitchen' }, { id: 'c', shotStatus: 'PROCESSING', roomType: 'Kitchen' }], 'Other');
-    expect(g.map((x) => [x.room, x.shots.map((s) => s.id)])).toEqual([['Kitchen', ['b', 'c']], ['Other', ['a']]]);
+    const g = groupByRoom(
+      [
+        { id: 'a', shotStatus: 'COMPLETED' },
+        { id: 'b', shotStatus: 'COMPLETED', roomType: 'Kitchen' },
+        { id: 'c', shotStatus: 'PROCESSING', roomType: 'Kitchen' },
+      ],
+      'Other',
+    );
+    expect(g.map((x) => [x.room, x.shots.map((s) => s.id)])).toEqual([
+      ['Kitchen', ['b', 'c']],
+      ['Other', ['a']],
+    ]);
     expect(anyProcessing(g.flatMap((x) => x.shots))).toBe(true);
   });
 });

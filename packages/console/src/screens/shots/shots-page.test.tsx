@@ -16,7 +16,19 @@ describe('Professional Photos screen', () => {
   const renderShots = () => renderRoute(<ShotsPage />, { path: '/tour/:tourId/shots', route: `/tour/${ID}/shots`, store: loggedIn() });
 
   it('asks for a processed tour first', async () => {
-    vi.stubGlobal('fetch', stubFetch({ TourShots: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, title: 'Loft', status: { __typename: 'TourStatus', status: 'PROCESSING' }, shots: [] }, me: { __typename: 'Me', user: { __typename: 'User', id: 'u', profile: null } } } } }) }).impl);
+    vi.stubGlobal(
+      'fetch',
+      stubFetch({
+        TourShots: () => ({
+          body: {
+            data: {
+              tour: { __typename: 'Tour', id: ID, title: 'Loft', status: { __typename: 'TourStatus', status: 'PROCESSING' }, shots: [] },
+              me: { __typename: 'Me', user: { __typename: 'User', id: 'u', profile: null } },
+            },
+          },
+        }),
+      }).impl,
+    );
     renderShots();
     expect(await screen.findByText(ERROR_TEXTS.shotsNotReady)).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Loft' })).toBeInTheDocument();
@@ -31,13 +43,42 @@ describe('Professional Photos screen', () => {
 
   it('groups shots by room with status, score and position, and shows the not-available answer', async () => {
     const shot = (id: string, roomType: string, status: string, enhanced: string | null) => ({
-      __typename: 'Shot', id, shotType: 'auto', shotStatus: status, roomType, frameScore: 0.91, sourceClipIndex: 2, sourceFramePosition: 14,
-      originalImageURI: `/media/${id}.jpg`, enhancedImageURI: enhanced, stagedImageURI: null, createdAt: '2026-01-01T00:00:00Z', errorMessage: null,
+      __typename: 'Shot',
+      id,
+      shotType: 'auto',
+      shotStatus: status,
+      roomType,
+      frameScore: 0.91,
+      sourceClipIndex: 2,
+      sourceFramePosition: 14,
+      originalImageURI: `/media/${id}.jpg`,
+      enhancedImageURI: enhanced,
+      stagedImageURI: null,
+      createdAt: '2026-01-01T00:00:00Z',
+      errorMessage: null,
     });
-    vi.stubGlobal('fetch', stubFetch({
-      TourShots: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, title: 'Loft', status: { __typename: 'TourStatus', status: 'PROCESSED' }, shotsGenerating: false, stagingAvailable: true, shots: [shot('s1', 'Kitchen', 'COMPLETED', null), shot('s2', 'Bedroom', 'COMPLETED', '/media/e.jpg')] }, me: { __typename: 'Me', user: { __typename: 'User', id: 'u', profile: null } } } } }),
-      GenerateTourShots: notAvailable,
-    }).impl);
+    vi.stubGlobal(
+      'fetch',
+      stubFetch({
+        TourShots: () => ({
+          body: {
+            data: {
+              tour: {
+                __typename: 'Tour',
+                id: ID,
+                title: 'Loft',
+                status: { __typename: 'TourStatus', status: 'PROCESSED' },
+                shotsGenerating: false,
+                stagingAvailable: true,
+                shots: [shot('s1', 'Kitchen', 'COMPLETED', null), shot('s2', 'Bedroom', 'COMPLETED', '/media/e.jpg')],
+              },
+              me: { __typename: 'Me', user: { __typename: 'User', id: 'u', profile: null } },
+            },
+          },
+        }),
+        GenerateTourShots: notAvailable,
+      }).impl,
+    );
     renderShots();
     expect(await screen.findByRole('heading', { name: 'Kitchen' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Bedroom' })).toBeInTheDocument();

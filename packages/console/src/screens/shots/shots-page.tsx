@@ -94,8 +94,18 @@ export default function ShotsPage() {
       </Page>
     );
   }
-  if (error && !data) return <Page title={TOUR_TEXTS.professionalPhotos} back="/"><DataLoadError error={error} onRetry={reload} /></Page>;
-  if (!data || (fetching && !data)) return <Page title={TOUR_TEXTS.professionalPhotos} back="/"><Loading /></Page>;
+  if (error && !data)
+    return (
+      <Page title={TOUR_TEXTS.professionalPhotos} back="/">
+        <DataLoadError error={error} onRetry={reload} />
+      </Page>
+    );
+  if (!data || (fetching && !data))
+    return (
+      <Page title={TOUR_TEXTS.professionalPhotos} back="/">
+        <Loading />
+      </Page>
+    );
 
   const tour = data.tour;
   const ready = tour.status.status === TOUR_STATUS.PROCESSED;
@@ -111,7 +121,11 @@ export default function ShotsPage() {
           <SlButton variant="primary" loading={busy === 'generate'} disabled={generating} onClick={() => void onGenerate(tour.id)}>
             {TOUR_TEXTS.generatePhotos}
           </SlButton>
-          {failure ? <p className="form-failure" role="alert">{failure}</p> : null}
+          {failure ? (
+            <p className="form-failure" role="alert">
+              {failure}
+            </p>
+          ) : null}
           <div role="status" className="shots-progress">
             {generating ? (
               <>
@@ -124,7 +138,11 @@ export default function ShotsPage() {
               <p>{TOUR_TEXTS.photosProcessing(processingShots)}</p>
             ) : null}
           </div>
-          {!tour.stagingAvailable ? <p className="muted" role="note">{TOUR_TEXTS.stagingUnavailable}</p> : null}
+          {!tour.stagingAvailable ? (
+            <p className="muted" role="note">
+              {TOUR_TEXTS.stagingUnavailable}
+            </p>
+          ) : null}
           {shots.length === 0 && !generating ? <p className="muted">{TOUR_TEXTS.noShots}</p> : null}
           {groupByRoom(shots, TOUR_TEXTS.otherRooms).map((g) => (
             <section key={g.room} className="section" aria-labelledby={`room-${g.room}`}>
@@ -139,7 +157,9 @@ export default function ShotsPage() {
                         {img ? <img src={img} alt="" className="tour-thumb" loading="lazy" /> : <div className="tour-thumb tour-thumb-empty" />}
                       </button>
                       <div className="row">
-                        <SlTag size="small" variant={CHIP[s.shotStatus as keyof typeof CHIP] ?? 'neutral'}>{s.shotStatus}</SlTag>
+                        <SlTag size="small" variant={CHIP[s.shotStatus as keyof typeof CHIP] ?? 'neutral'}>
+                          {s.shotStatus}
+                        </SlTag>
                         {s.frameScore != null ? <span>Score {s.frameScore.toFixed(2)}</span> : null}
                       </div>
                       <p className="muted">

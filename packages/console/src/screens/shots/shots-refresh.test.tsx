@@ -13,8 +13,19 @@ vi.mock('graphql-ws', () => ({ createClient: () => ({ subscribe: () => () => und
 
 const ID = 'tour_0b6c9d9e-2a7e-4f61-9d55-6a3f3c1f1a10';
 const shot = (id: string, roomType: string, status = 'COMPLETED', enhanced: string | null = null) => ({
-  __typename: 'Shot', id, shotType: 'auto', shotStatus: status, roomType, frameScore: 0.9, sourceClipIndex: 1, sourceFramePosition: 3,
-  originalImageURI: `/media/${id}.jpg`, enhancedImageURI: enhanced, stagedImageURI: null, createdAt: '2026-01-01T00:00:00Z', errorMessage: null,
+  __typename: 'Shot',
+  id,
+  shotType: 'auto',
+  shotStatus: status,
+  roomType,
+  frameScore: 0.9,
+  sourceClipIndex: 1,
+  sourceFramePosition: 3,
+  originalImageURI: `/media/${id}.jpg`,
+  enhancedImageURI: enhanced,
+  stagedImageURI: null,
+  createdAt: '2026-01-01T00:00:00Z',
+  errorMessage: null,
 });
 
 async function flush() {
@@ -32,7 +43,15 @@ afterEach(() => {
 
 function setup(opts: { stagingAvailable?: boolean; shots?: unknown[] } = {}) {
   const state = { generating: false, shots: opts.shots ?? ([] as unknown[]) };
-  const tour = () => ({ __typename: 'Tour', id: ID, title: 'Loft', status: { __typename: 'TourStatus', status: 'PROCESSED' }, shotsGenerating: state.generating, stagingAvailable: opts.stagingAvailable ?? true, shots: state.shots });
+  const tour = () => ({
+    __typename: 'Tour',
+    id: ID,
+    title: 'Loft',
+    status: { __typename: 'TourStatus', status: 'PROCESSED' },
+    shotsGenerating: state.generating,
+    stagingAvailable: opts.stagingAvailable ?? true,
+    shots: state.shots,
+  });
   const api = stubFetch({
     TourShots: () => ({ body: { data: { tour: tour(), me: { __typename: 'Me', user: { __typename: 'User', id: 'u', profile: null } } } } }),
     GenerateTourShots: () => {

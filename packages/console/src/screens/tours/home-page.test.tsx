@@ -17,12 +17,28 @@ vi.mock('graphql-ws', () => ({
 }));
 
 const license = (over: Record<string, number> = {}) => ({
-  planName: 'Free', subscriptionId: null, monthlyActiveTours: 0, monthlyUploadedTours: 0, uploadLimit: 2, quantity: 1,
-  startDate: '2026-01-01T00:00:00Z', endDate: null, ...over,
+  planName: 'Free',
+  subscriptionId: null,
+  monthlyActiveTours: 0,
+  monthlyUploadedTours: 0,
+  uploadLimit: 2,
+  quantity: 1,
+  startDate: '2026-01-01T00:00:00Z',
+  endDate: null,
+  ...over,
 });
 const tour = (id: string, status: string, over: Record<string, unknown> = {}) => ({
-  __typename: 'Tour', id, title: `Tour ${id}`, description: `About ${id}`, listingLink: null, thumbnailURL: null, views: 0, progress: 0,
-  createdAt: '2026-01-01T00:00:00Z', status: { __typename: 'TourStatus', status }, ...over,
+  __typename: 'Tour',
+  id,
+  title: `Tour ${id}`,
+  description: `About ${id}`,
+  listingLink: null,
+  thumbnailURL: null,
+  views: 0,
+  progress: 0,
+  createdAt: '2026-01-01T00:00:00Z',
+  status: { __typename: 'TourStatus', status },
+  ...over,
 });
 const page = (tours: unknown[], hasNextPage: boolean, endCursor = 'c1') => ({
   __typename: 'TourConnection',
@@ -31,9 +47,18 @@ const page = (tours: unknown[], hasNextPage: boolean, endCursor = 'c1') => ({
 });
 const home = (tours: unknown[], opts: { hasNextPage?: boolean; lic?: ReturnType<typeof license> | null; isAdmin?: boolean } = {}) => ({
   data: {
-    me: { __typename: 'Me', user: { __typename: 'User', id: 'user_1', username: 'a@b.co', activated: true, isAdmin: opts.isAdmin ?? false,
-      profile: { __typename: 'UserProfile', id: 'p1', name: 'Ann', surname: 'Agent', email: 'a@b.co' },
-      company: { __typename: 'Company', id: 'company_1', name: 'Acme', license: opts.lic === undefined ? { __typename: 'License', ...license() } : opts.lic } } },
+    me: {
+      __typename: 'Me',
+      user: {
+        __typename: 'User',
+        id: 'user_1',
+        username: 'a@b.co',
+        activated: true,
+        isAdmin: opts.isAdmin ?? false,
+        profile: { __typename: 'UserProfile', id: 'p1', name: 'Ann', surname: 'Agent', email: 'a@b.co' },
+        company: { __typename: 'Company', id: 'company_1', name: 'Acme', license: opts.lic === undefined ? { __typename: 'License', ...license() } : opts.lic },
+      },
+    },
     tours: page(tours, opts.hasNextPage ?? false),
   },
 });
@@ -54,13 +79,25 @@ afterEach(() => {
 
 describe('home (My Tours)', () => {
   it('splits processing and processed tours, shows views and the failed card', async () => {
-    vi.stubGlobal('fetch', stubFetch({
-      ToursHome: () => ({ body: home([tour('tour_p', 'PROCESSING', { progress: 12 }), tour('tour_f', 'FAILED'), tour('tour_1', 'PROCESSED', { views: 1 }), tour('tour_2', 'PROCESSED', { views: 7, title: '' })]) }),
-    }).impl);
+    vi.stubGlobal(
+      'fetch',
+      stubFetch({
+        ToursHome: () => ({
+          body: home([
+            tour('tour_p', 'PROCESSING', { progress: 12 }),
+            tour('tour_f', 'FAILED', { failureReason: 'Video cannot be less than 10 seconds' }),
+            tour('tour_1', 'PROCESSED', { views: 1 }),
+            tour('tour_2', 'PROCESSED', { views: 7, title: '' }),
+          ]),
+        }),
+      }).impl,
+    );
     renderHome();
     const processing = await screen.findByRole('region', { name: 'Processing Tours' });
     expect(within(processing).getByText('12%')).toBeInTheDocument();
     expect(within(processing).getByText('Processing failed')).toBeInTheDocument();
+    // The server's reason, not only 'Processing failed' (issue 22).
+    expect(within(processing).getByTestId('tour-failure-reason')).toHaveTextContent('Video cannot be less than 10 seconds');
     const product = screen.getByRole('region', { name: formatTexts.productTours() });
     expect(within(product).getByText('1 view')).toBeInTheDocument();
     expect(within(product).getByText('7 views')).toBeInTheDocument();
@@ -71,7 +108,9 @@ describe('home (My Tours)', () => {
 
   it('shows the live percentage from tourProgressUpdated and refreshes when the tour is processed', async () => {
     let processed = false;
-    const api = stubFetch({ ToursHome: () => ({ body: home([tour('tour_p', 'PROCESSING', { progress: 5 })].map((t) => (processed ? { ...t, status: { __typename: 'TourStatus', status: 'PROCESSED' } } : t))) }) });
+    const api = stubFetch({
+      ToursHome: () => ({ body: home([tour('tour_p', 'PROCESSING', { progress: 5 })].map((t) => (processed ? { ...t, status: { __typename: 'TourStatus', status: 'PROCESSED' } } : t))) }),
+    });
     vi.stubGlobal('fetch', api.impl);
     renderHome();
     expect(await screen.findByText('5%')).toBeInTheDocument();
@@ -148,12 +187,50 @@ describe('home (My Tours)', () => {
   });
 
   it('lists team members’ top tours under a truncated name linking to /team, with Preview and Share only', async () => {
-    vi.stubGlobal('fetch', stubFetch({
-      ToursHome: () => ({ body: home([], { isAdmin: true }) }),
-      TeamTours: () => ({ body: { data: { me: { __typename: 'Me', user: { __typename: 'User', id: 'user_1', company: { __typename: 'Company', id: 'company_1', invites: { __typename: 'TeamInviteConnection', edges: [
-        { __typename: 'TeamInviteEdge', node: { __typename: 'TeamInvite', id: 'i1', accepted: true, email: 'm@b.co', user: { __typename: 'User', id: 'user_2', username: 'm@b.co', profile: { __typename: 'UserProfile', id: 'p2', name: 'Bartholomew', surname: 'Longname' }, topFiveTours: [tour('tour_t', 'PROCESSED', { views: 3 })] } } },
-      ] } } } } } } }),
-    }).impl);
+    vi.stubGlobal(
+      'fetch',
+      stubFetch({
+        ToursHome: () => ({ body: home([], { isAdmin: true }) }),
+        TeamTours: () => ({
+          body: {
+            data: {
+              me: {
+                __typename: 'Me',
+                user: {
+                  __typename: 'User',
+                  id: 'user_1',
+                  company: {
+                    __typename: 'Company',
+                    id: 'company_1',
+                    invites: {
+                      __typename: 'TeamInviteConnection',
+                      edges: [
+                        {
+                          __typename: 'TeamInviteEdge',
+                          node: {
+                            __typename: 'TeamInvite',
+                            id: 'i1',
+                            accepted: true,
+                            email: 'm@b.co',
+                            user: {
+                              __typename: 'User',
+                              id: 'user_2',
+                              username: 'm@b.co',
+                              profile: { __typename: 'UserProfile', id: 'p2', name: 'Bartholomew', surname: 'Longname' },
+                              topFiveTours: [tour('tour_t', 'PROCESSED', { views: 3 })],
+                            },
+                          },
+                        },
+                      ],
+                    },
+                  },
+                },
+              },
+            },
+          },
+        }),
+      }).impl,
+    );
     renderHome();
     const team = await screen.findByRole('region', { name: 'Team Tours' });
     expect(within(team).getByRole('link', { name: 'Bartholomew Lon...' })).toHaveAttribute('href', '/team');
@@ -164,7 +241,10 @@ describe('home (My Tours)', () => {
   });
 
   it('the card dialog offers every action and its Delete asks for confirmation', async () => {
-    vi.stubGlobal('fetch', stubFetch({ ToursHome: () => ({ body: home([tour('tour_1', 'PROCESSED')]) }), TourDelete: () => ({ body: { data: { tourDelete: { __typename: 'Success', success: true } } } }) }).impl);
+    vi.stubGlobal(
+      'fetch',
+      stubFetch({ ToursHome: () => ({ body: home([tour('tour_1', 'PROCESSED')]) }), TourDelete: () => ({ body: { data: { tourDelete: { __typename: 'Success', success: true } } } }) }).impl,
+    );
     renderHome();
     fireEvent.click(await screen.findByText('Tour tour_1'));
     const dialog = await screen.findByRole('list', { name: 'Actions for Tour tour_1' });

@@ -121,25 +121,14 @@ export default function HomePage() {
         </SlButton>
       ) : null}
 
-      <Dialog
-        open={noUploads}
-        label={ERROR_TEXTS.noMonthlyUploadsLeft}
-        onClose={() => setNoUploads(false)}
-        footer={<SlButton onClick={() => setNoUploads(false)}>{TOUR_TEXTS.close}</SlButton>}
-      >
+      <Dialog open={noUploads} label={ERROR_TEXTS.noMonthlyUploadsLeft} onClose={() => setNoUploads(false)} footer={<SlButton onClick={() => setNoUploads(false)}>{TOUR_TEXTS.close}</SlButton>}>
         <p>{ERROR_TEXTS.upgradeHint}</p>
         <Link to="/account/subscriptions">{TOUR_TEXTS.upgradePlan}</Link>
       </Dialog>
 
       {open ? (
         <>
-          <TourActionsDialog
-            open={open.kind === 'actions'}
-            tour={open.tour}
-            team={open.team}
-            onClose={close}
-            onAction={(kind) => setOpen({ kind, tour: open.tour })}
-          />
+          <TourActionsDialog open={open.kind === 'actions'} tour={open.tour} team={open.team} onClose={close} onAction={(kind) => setOpen({ kind, tour: open.tour })} />
           <Suspense fallback={null}>
             {open.kind === 'info' ? <TourInfoDialog open mode="edit" tour={open.tour} onClose={closeAndRefresh} onSaved={closeAndRefresh} /> : null}
             {open.kind === 'qr' ? <SharingDialog open showQr tourId={open.tour.id} title={open.tour.title} onClose={close} /> : null}

@@ -20,11 +20,16 @@ import { TOUR_TEXTS } from './texts.js';
 type Reel = ResultOf<typeof ReelFields>;
 
 /** Reels that count towards the limit: every one that has not failed. */
-export const activeReelCount = (reels: readonly { status: { status: string } }[]): number =>
-  reels.filter((r) => r.status.status !== REEL_STATUS.FAILED).length;
+export const activeReelCount = (reels: readonly { status: { status: string } }[]): number => reels.filter((r) => r.status.status !== REEL_STATUS.FAILED).length;
 
 /** The download name of a reel. */
-export const reelFileName = (key: string): string => `${key.split('/').pop()?.replace(/\.[^.]+$/, '') || key}_reel.mp4`;
+export const reelFileName = (key: string): string =>
+  `${
+    key
+      .split('/')
+      .pop()
+      ?.replace(/\.[^.]+$/, '') || key
+  }_reel.mp4`;
 
 export function ReelsDialog({ open, tourId, onClose }: { open: boolean; tourId: string; onClose: () => void }) {
   const [{ data, error, fetching }, refetch] = useQuery({ query: TourReelsQuery, variables: { tourID: tourId }, pause: !open, requestPolicy: 'network-only' });
@@ -53,7 +58,9 @@ export function ReelsDialog({ open, tourId, onClose }: { open: boolean; tourId: 
     <Dialog open={open} label={TOUR_TEXTS.instantReels} onClose={onClose} footer={<SlButton onClick={onClose}>{TOUR_TEXTS.close}</SlButton>}>
       <p className="muted">{TOUR_TEXTS.reelsCaption}</p>
       {error && !data ? (
-        <p className="form-failure" role="alert">{describeFailure(error)}</p>
+        <p className="form-failure" role="alert">
+          {describeFailure(error)}
+        </p>
       ) : !data && fetching ? (
         <Loading />
       ) : (
@@ -68,7 +75,11 @@ export function ReelsDialog({ open, tourId, onClose }: { open: boolean; tourId: 
         <SlIcon slot="prefix" name="film" />
         {TOUR_TEXTS.generateReel}
       </SlButton>
-      {failure ? <p className="form-failure" role="alert">{failure}</p> : null}
+      {failure ? (
+        <p className="form-failure" role="alert">
+          {failure}
+        </p>
+      ) : null}
     </Dialog>
   );
 }
@@ -120,7 +131,10 @@ function ReelRow({ reel, n, onReload, onRetry }: { reel: Reel; n: number; onRelo
       v.currentTime = 0;
       setPlaying(false);
     } else {
-      void v.play().then(() => setPlaying(true), () => setPlaying(false));
+      void v.play().then(
+        () => setPlaying(true),
+        () => setPlaying(false),
+      );
     }
   };
 
@@ -128,7 +142,9 @@ function ReelRow({ reel, n, onReload, onRetry }: { reel: Reel; n: number; onRelo
     return (
       <li className="reel-row" data-status={status}>
         <span className="form-failure">{formatTexts.reelFailed(n)}</span>
-        <SlButton size="small" onClick={onRetry}>{TOUR_TEXTS.retry}</SlButton>
+        <SlButton size="small" onClick={onRetry}>
+          {TOUR_TEXTS.retry}
+        </SlButton>
       </li>
     );
   }
@@ -142,7 +158,9 @@ function ReelRow({ reel, n, onReload, onRetry }: { reel: Reel; n: number; onRelo
         </span>
       ) : (
         <>
-          {reel.highURI ? <video ref={video} src={reel.highURI} poster={reel.thumbnailURL ?? undefined} playsInline onEnded={() => setPlaying(false)} className="reel-video" aria-label={formatTexts.reelName(n)} /> : null}
+          {reel.highURI ? (
+            <video ref={video} src={reel.highURI} poster={reel.thumbnailURL ?? undefined} playsInline onEnded={() => setPlaying(false)} className="reel-video" aria-label={formatTexts.reelName(n)} />
+          ) : null}
           <SlButton size="small" onClick={toggle} aria-pressed={playing}>
             <SlIcon slot="prefix" name={playing ? 'stop-fill' : 'play-fill'} />
             {playing ? TOUR_TEXTS.stop : TOUR_TEXTS.play}
@@ -153,7 +171,11 @@ function ReelRow({ reel, n, onReload, onRetry }: { reel: Reel; n: number; onRelo
         <SlIcon slot="prefix" name="download" />
         {TOUR_TEXTS.download}
       </SlButton>
-      {notReady ? <span className="muted" role="status">{TOUR_TEXTS.reelNotReady}</span> : null}
+      {notReady ? (
+        <span className="muted" role="status">
+          {TOUR_TEXTS.reelNotReady}
+        </span>
+      ) : null}
     </li>
   );
 }

@@ -37,7 +37,12 @@ describe('Reels dialog after a reel completes', () => {
     vi.useFakeTimers({ shouldAdvanceTime: false, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
     let done = false;
     const reel = () => ({
-      __typename: 'Reel', id: 'r1', key: 'tours/x/reels/r1.mp4', progress: done ? 100 : 40, highURI: done ? '/media/r1.mp4' : null, thumbnailURL: null,
+      __typename: 'Reel',
+      id: 'r1',
+      key: 'tours/x/reels/r1.mp4',
+      progress: done ? 100 : 40,
+      highURI: done ? '/media/r1.mp4' : null,
+      thumbnailURL: null,
       status: { __typename: 'ReelStatus', status: done ? 'CREATED' : 'PROCESSING' },
     });
     const api = stubFetch({ TourReels: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, title: 'Loft', reels: [reel()] } } } }) });

@@ -59,10 +59,11 @@ export function ThumbnailCrop({ image, onChange }: ThumbnailCropProps) {
   }, [rect.sx, rect.sy, rect.sw, rect.sh, image]);
 
   const move = useCallback(
-    (dx: number, dy: number) => setState((s) => {
-      const r = cropRect(w, h, s);
-      return { ...s, cx: r.sx + r.sw / 2 + dx, cy: r.sy + r.sh / 2 + dy };
-    }),
+    (dx: number, dy: number) =>
+      setState((s) => {
+        const r = cropRect(w, h, s);
+        return { ...s, cx: r.sx + r.sw / 2 + dx, cy: r.sy + r.sh / 2 + dy };
+      }),
     [w, h],
   );
 
@@ -103,14 +104,7 @@ export function ThumbnailCrop({ image, onChange }: ThumbnailCropProps) {
       />
       <label className="thumb-crop-zoom">
         {TOUR_TEXTS.zoom}
-        <input
-          type="range"
-          min={1}
-          max={4}
-          step={0.05}
-          value={state.zoom}
-          onChange={(e) => setState((s) => ({ ...s, zoom: Number(e.target.value) }))}
-        />
+        <input type="range" min={1} max={4} step={0.05} value={state.zoom} onChange={(e) => setState((s) => ({ ...s, zoom: Number(e.target.value) }))} />
       </label>
     </div>
   );

@@ -58,11 +58,30 @@ describe('Tour Info dialog: privacy (issue 16)', () => {
       TourPrivacy: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, blurFaces: true, blurredClips: [0, 3] } } } }),
       TourSave: (body) => {
         saved.push((body as { variables: unknown }).variables);
-        return { body: { data: { tourSave: { __typename: 'Tour', id: ID, title: 'Loft', description: null, videoURL: null, listingLink: null, blurFaces: false, status: { __typename: 'TourStatus', status: 'PROCESSING' } } } } };
+        return {
+          body: {
+            data: {
+              tourSave: {
+                __typename: 'Tour',
+                id: ID,
+                title: 'Loft',
+                description: null,
+                videoURL: null,
+                listingLink: null,
+                blurFaces: false,
+                status: { __typename: 'TourStatus', status: 'PROCESSING' },
+              },
+            },
+          },
+        };
       },
     });
     vi.stubGlobal('fetch', stub.impl);
-    renderRoute(<TourInfoDialog open mode="edit" tour={{ id: ID, title: 'Loft', description: null, listingLink: null }} onClose={() => undefined} onSaved={() => undefined} />, { path: '/', route: '/', store: loggedIn() });
+    renderRoute(<TourInfoDialog open mode="edit" tour={{ id: ID, title: 'Loft', description: null, listingLink: null }} onClose={() => undefined} onSaved={() => undefined} />, {
+      path: '/',
+      route: '/',
+      store: loggedIn(),
+    });
     expect(await screen.findByText('Faces were blurred in clips 1, 4 of the tour.')).toBeInTheDocument();
     const box = screen.getByLabelText('Blur faces');
     expect(box).toBeChecked();
@@ -76,14 +95,36 @@ describe('Tour Info dialog: privacy (issue 16)', () => {
 
   it('leaves blurFaces out of the save when the switch is untouched, and says when no faces were blurred', async () => {
     const saved: unknown[] = [];
-    vi.stubGlobal('fetch', stubFetch({
-      TourPrivacy: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, blurFaces: true, blurredClips: [] } } } }),
-      TourSave: (body) => {
-        saved.push((body as { variables: unknown }).variables);
-        return { body: { data: { tourSave: { __typename: 'Tour', id: ID, title: 'Loft', description: null, videoURL: null, listingLink: null, blurFaces: true, status: { __typename: 'TourStatus', status: 'PROCESSED' } } } } };
-      },
-    }).impl);
-    renderRoute(<TourInfoDialog open mode="edit" tour={{ id: ID, title: 'Loft', description: null, listingLink: null }} onClose={() => undefined} onSaved={() => undefined} />, { path: '/', route: '/', store: loggedIn() });
+    vi.stubGlobal(
+      'fetch',
+      stubFetch({
+        TourPrivacy: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, blurFaces: true, blurredClips: [] } } } }),
+        TourSave: (body) => {
+          saved.push((body as { variables: unknown }).variables);
+          return {
+            body: {
+              data: {
+                tourSave: {
+                  __typename: 'Tour',
+                  id: ID,
+                  title: 'Loft',
+                  description: null,
+                  videoURL: null,
+                  listingLink: null,
+                  blurFaces: true,
+                  status: { __typename: 'TourStatus', status: 'PROCESSED' },
+                },
+              },
+            },
+          };
+        },
+      }).impl,
+    );
+    renderRoute(<TourInfoDialog open mode="edit" tour={{ id: ID, title: 'Loft', description: null, listingLink: null }} onClose={() => undefined} onSaved={() => undefined} />, {
+      path: '/',
+      route: '/',
+      store: loggedIn(),
+    });
     expect(await screen.findByText('No faces were blurred in this tour.')).toBeInTheDocument();
     fireEvent.click(screen.getByText('Save'));
     await waitFor(() => expect(saved).toHaveLength(1));
@@ -93,11 +134,22 @@ describe('Tour Info dialog: privacy (issue 16)', () => {
 
 describe('Reels dialog', () => {
   it('lists reels with their states and shows the not-available answer of tourGenerateReel', async () => {
-    const reel = (id: string, status: string, progress = 100) => ({ __typename: 'Reel', id, key: `k${id}`, progress, highURI: status === 'CREATED' ? `/media/${id}.mp4` : null, thumbnailURL: null, status: { __typename: 'ReelStatus', status } });
-    vi.stubGlobal('fetch', stubFetch({
-      TourReels: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, title: 'Loft', reels: [reel('1', 'CREATED'), reel('2', 'PROCESSING', 40), reel('3', 'FAILED')] } } } }),
-      TourGenerateReel: notAvailable,
-    }).impl);
+    const reel = (id: string, status: string, progress = 100) => ({
+      __typename: 'Reel',
+      id,
+      key: `k${id}`,
+      progress,
+      highURI: status === 'CREATED' ? `/media/${id}.mp4` : null,
+      thumbnailURL: null,
+      status: { __typename: 'ReelStatus', status },
+    });
+    vi.stubGlobal(
+      'fetch',
+      stubFetch({
+        TourReels: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, title: 'Loft', reels: [reel('1', 'CREATED'), reel('2', 'PROCESSING', 40), reel('3', 'FAILED')] } } } }),
+        TourGenerateReel: notAvailable,
+      }).impl,
+    );
     renderRoute(<ReelsDialog open tourId={ID} onClose={() => undefined} />, { path: '/', route: '/', store: loggedIn() });
     expect(await screen.findByText('Reel 1')).toBeInTheDocument();
     expect(screen.getByText('You can generate up to 5 unique reels.')).toBeInTheDocument();
@@ -110,7 +162,15 @@ describe('Reels dialog', () => {
   });
 
   it("refuses a sixth reel with 'Maximum number of reels reached'", async () => {
-    const reels = [1, 2, 3, 4, 5].map((n) => ({ __typename: 'Reel', id: `${n}`, key: `k${n}`, progress: 100, highURI: null, thumbnailURL: null, status: { __typename: 'ReelStatus', status: 'CREATED' } }));
+    const reels = [1, 2, 3, 4, 5].map((n) => ({
+      __typename: 'Reel',
+      id: `${n}`,
+      key: `k${n}`,
+      progress: 100,
+      highURI: null,
+      thumbnailURL: null,
+      status: { __typename: 'ReelStatus', status: 'CREATED' },
+    }));
     const api = stubFetch({ TourReels: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, title: 'Loft', reels } } } }) });
     vi.stubGlobal('fetch', api.impl);
     renderRoute(<ReelsDialog open tourId={ID} onClose={() => undefined} />, { path: '/', route: '/', store: loggedIn() });

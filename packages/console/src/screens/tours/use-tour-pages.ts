@@ -68,7 +68,7 @@ export function useTourPages() {
   const tours = useMemo(() => {
     const seen = new Set<string>();
     const all: TourCardData[] = [];
-    for (const p of [first, ...more]) for (const t of p?.tours ?? []) if (!seen.has(t.id)) (seen.add(t.id), all.push(t));
+    for (const p of [first, ...more]) for (const t of p?.tours ?? []) if (!seen.has(t.id)) seen.add(t.id), all.push(t);
     return all;
   }, [first, more]);
 

@@ -29,7 +29,12 @@ describe('container checks (mp4box, no decoding)', () => {
     let read = 0;
     const counting = new Proxy(blob, {
       get(target, prop) {
-        if (prop === 'slice') return (a?: number, b?: number) => { const s = target.slice(a, b); read += s.size; return s; };
+        if (prop === 'slice')
+          return (a?: number, b?: number) => {
+            const s = target.slice(a, b);
+            read += s.size;
+            return s;
+          };
         const v = Reflect.get(target, prop, target);
         return typeof v === 'function' ? v.bind(target) : v;
       },

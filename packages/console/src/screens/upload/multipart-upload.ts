@@ -10,10 +10,7 @@
 import Uppy from '@uppy/core';
 import AwsS3 from '@uppy/aws-s3';
 import type { Client } from 'urql';
-import {
-  UploadMultipartAbortMutation, UploadMultipartCompleteMutation, UploadMultipartPartsQuery, UploadMultipartSignPartMutation,
-  UploadMultipartStartMutation,
-} from './upload-operations.js';
+import { UploadMultipartAbortMutation, UploadMultipartCompleteMutation, UploadMultipartPartsQuery, UploadMultipartSignPartMutation, UploadMultipartStartMutation } from './upload-operations.js';
 import { videoExtension } from './read-video-meta.js';
 
 /** Parts in flight at once (issue 22: 3–4; more gains nothing on a phone's uplink and costs memory). */
@@ -38,7 +35,10 @@ export interface UploadProgress {
 
 /** The server refused to start the upload (licence, quota, type, size): its code and the user's message. */
 export class UploadRefusedError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'UploadRefusedError';
   }
@@ -75,10 +75,14 @@ function speedMeter() {
 const wait = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(new DOMException('Upload cancelled', 'AbortError'));
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(new DOMException('Upload cancelled', 'AbortError'));
+      },
+      { once: true },
+    );
   });
 
 /** Uploads the file and answers its key for fileSubmitPreSignedUpload. */
@@ -175,7 +179,7 @@ export async function uploadVideo({ client, file, signal, onProgress, resumeDela
 
   try {
     let result = await Promise.race([uppy.upload(), cancelled]);
-    for (let attempt = 0; !(result?.successful?.length) ; attempt++) {
+    for (let attempt = 0; !result?.successful?.length; attempt++) {
       const failure = result?.failed?.[0]?.error;
       const message = typeof failure === 'string' ? failure : (failure as Error | undefined)?.message;
       if (attempt >= resumeDelaysMs.length) throw new Error(message && message !== 'Unknown error' ? message : 'The connection was lost during the upload.');

@@ -181,9 +181,7 @@ export default function UploadPage() {
         {step.name === 'error' && step.kind === 'resolution' ? <p className="muted">{TOUR_TEXTS.resolutionTips}</p> : null}
       </Dialog>
 
-      {step.name === 'info' ? (
-        <TourInfoDialog open mode="upload" tour={{ id: step.tourId }} onClose={() => navigate('/')} onSaved={() => navigate('/')} />
-      ) : null}
+      {step.name === 'info' ? <TourInfoDialog open mode="upload" tour={{ id: step.tourId }} onClose={() => navigate('/')} onSaved={() => navigate('/')} /> : null}
     </Page>
   );
 }

@@ -3,7 +3,9 @@ import { runScript } from '../run-script.js';
 
 /** Accounts, companies, licences, invites, one-time tokens, tours, clips, markers, uploads, feedback, mail outbox. */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await runScript(db, `
+  await runScript(
+    db,
+    `
     CREATE TABLE companies (
       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
       name text NOT NULL,
@@ -155,7 +157,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       links jsonb NOT NULL DEFAULT '[]',
       created_at timestamptz NOT NULL DEFAULT now()
     );
-  `);
+  `,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -6,19 +6,25 @@ import { runScript } from '../run-script.js';
  * remembers which attempt's clips are live, so a retry replaces an older set and removes its files.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await runScript(db, `
+  await runScript(
+    db,
+    `
     ALTER TABLE tours ADD COLUMN processing_attempt integer NOT NULL DEFAULT 0;
     ALTER TABLE tours ADD COLUMN clips_version integer;
     CREATE INDEX uploads_user_idx ON uploads (user_id, submitted_at)
-  `);
+  `,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await runScript(db, `
+  await runScript(
+    db,
+    `
     DROP INDEX IF EXISTS uploads_user_idx;
     ALTER TABLE tours DROP COLUMN IF EXISTS clips_version;
     ALTER TABLE tours DROP COLUMN IF EXISTS processing_attempt
-  `);
+  `,
+  );
 }
 
 // The columns above, on the row type (declared here so the shared types file stays untouched by this migration).

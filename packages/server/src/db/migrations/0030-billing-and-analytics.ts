@@ -6,7 +6,9 @@ import { runScript } from '../run-script.js';
  * portal sessions) and tour analytics (one view_events row per visitor visit).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await runScript(db, `
+  await runScript(
+    db,
+    `
     CREATE TABLE billing_customers (
       company_id uuid NOT NULL REFERENCES companies(id) ON DELETE CASCADE,
       provider text NOT NULL CHECK (provider IN ('stripe', 'local')),
@@ -74,7 +76,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     );
     CREATE INDEX view_events_visit_idx ON view_events (tour_id, visitor_id, last_seen_at DESC);
     CREATE INDEX view_events_company_idx ON view_events (company_id, started_at)
-  `);
+  `,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -3,7 +3,9 @@ import { runScript } from '../run-script.js';
 
 /** Live viewing: the leads visitors leave and the viewing sessions (rooms) that pair a visitor with the agent. */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await runScript(db, `
+  await runScript(
+    db,
+    `
     CREATE TABLE tour_leads (
       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
       tour_id uuid NOT NULL REFERENCES tours(id) ON DELETE CASCADE,
@@ -25,7 +27,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       created_at timestamptz NOT NULL DEFAULT now()
     );
     CREATE INDEX viewing_sessions_tour_idx ON viewing_sessions (tour_id, expires_at DESC);
-  `);
+  `,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

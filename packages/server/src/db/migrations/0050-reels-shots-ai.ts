@@ -3,7 +3,9 @@ import { runScript } from '../run-script.js';
 
 /** Reels, professional photos (shots) and AI marker runs (tours §3, §4). */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await runScript(db, `
+  await runScript(
+    db,
+    `
     CREATE TABLE reels (
       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
       tour_id uuid NOT NULL REFERENCES tours(id) ON DELETE CASCADE,
@@ -50,7 +52,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       finished_at timestamptz
     );
     CREATE UNIQUE INDEX ai_marker_runs_one_per_user ON ai_marker_runs (user_id) WHERE status = 'RUNNING';
-  `);
+  `,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -7,19 +7,25 @@ import { runScript } from '../run-script.js';
  * name, size, last modified) so picking the same file again resumes it.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await runScript(db, `
+  await runScript(
+    db,
+    `
     ALTER TABLE uploads ADD COLUMN multipart_id text;
     ALTER TABLE uploads ADD COLUMN expected_size bigint;
     ALTER TABLE uploads ADD COLUMN part_size bigint;
     ALTER TABLE uploads ADD COLUMN fingerprint text;
     ALTER TABLE uploads ADD COLUMN completed_at timestamptz;
     CREATE INDEX uploads_fingerprint_idx ON uploads (user_id, fingerprint) WHERE submitted_at IS NULL AND fingerprint IS NOT NULL;
-  `);
+  `,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await runScript(db, `
+  await runScript(
+    db,
+    `
     DROP INDEX IF EXISTS uploads_fingerprint_idx;
     ALTER TABLE uploads DROP COLUMN completed_at, DROP COLUMN fingerprint, DROP COLUMN part_size, DROP COLUMN expected_size, DROP COLUMN multipart_id;
-  `);
+  `,
+  );
 }

@@ -7,7 +7,9 @@ import { runScript } from '../run-script.js';
  * row per delivery attempt (the console's delivery log, the replay source).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await runScript(db, `
+  await runScript(
+    db,
+    `
     CREATE TABLE api_keys (
       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
       company_id uuid NOT NULL REFERENCES companies(id) ON DELETE CASCADE,
@@ -58,14 +60,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       created_at timestamptz NOT NULL DEFAULT now()
     );
     CREATE INDEX webhook_deliveries_endpoint_idx ON webhook_deliveries (endpoint_id, created_at DESC, id DESC);
-  `);
+  `,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await runScript(db, `
+  await runScript(
+    db,
+    `
     DROP TABLE IF EXISTS webhook_deliveries;
     DROP TABLE IF EXISTS webhook_events;
     DROP TABLE IF EXISTS webhook_endpoints;
     DROP TABLE IF EXISTS api_keys;
-  `);
+  `,
+  );
 }

@@ -96,7 +96,7 @@ const WebhookDeliveryRef = builder.objectRef<DeliveryModel>('WebhookDelivery').i
 builder.objectField(CompanyRef, 'apiKeys', (t) =>
   t.field({
     type: [ApiKeyRef],
-    description: 'The company\'s API keys (not revoked); company admins on Pro or the Offline License only.',
+    description: "The company's API keys (not revoked); company admins on Pro or the Offline License only.",
     resolve: (company, _a, ctx) => {
       const auth = requireAuth(ctx);
       if (auth.companyId !== company.id) throw notFound();
@@ -108,7 +108,7 @@ builder.objectField(CompanyRef, 'apiKeys', (t) =>
 builder.queryFields((t) => ({
   webhookEndpoints: t.field({
     type: [WebhookEndpointRef],
-    description: 'The signed-in admin\'s company\'s webhook endpoints (Pro or the Offline License).',
+    description: "The signed-in admin's company's webhook endpoints (Pro or the Offline License).",
     resolve: (_r, _a, ctx) => listEndpoints(ctx.services, requireAuth(ctx)),
   }),
   webhookDeliveries: t.connection(
@@ -210,7 +210,7 @@ builder.mutationFields((t) => ({
   }),
   webhookDeliveryReplay: t.field({
     type: 'ID',
-    description: 'Sends a logged delivery\'s event again (same webhook-id); answers the new delivery id.',
+    description: "Sends a logged delivery's event again (same webhook-id); answers the new delivery id.",
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, args, ctx) => encode('delivery', await replayDelivery(ctx.services, requireAuth(ctx), decode('delivery', args.id))),
   }),

@@ -5,9 +5,7 @@
  */
 import { builder, SuccessRef } from '../builder.js';
 import { requireAuth } from '../guards.js';
-import {
-  abortMultipartUpload, completeMultipartUpload, listMultipartParts, signMultipartPart, startMultipartUpload, type MultipartUpload,
-} from '../../services/multipart-uploads.js';
+import { abortMultipartUpload, completeMultipartUpload, listMultipartParts, signMultipartPart, startMultipartUpload, type MultipartUpload } from '../../services/multipart-uploads.js';
 import type { StoredPart } from '../../storage/storage.js';
 import { HeaderRef } from './tours.js';
 

@@ -50,20 +50,32 @@ export interface SampledFrame {
 }
 
 /** Decodes the video at `fps` frames per second, scaled to exactly width x height, as raw RGB frames. */
-export async function sampleFrames(file: string, o: { fps: number; width: number; height: number; start?: number; duration?: number; signal?: AbortSignal | undefined; onFrame?: (f: SampledFrame) => void }): Promise<SampledFrame[]> {
+export async function sampleFrames(
+  file: string,
+  o: { fps: number; width: number; height: number; start?: number; duration?: number; signal?: AbortSignal | undefined; onFrame?: (f: SampledFrame) => void },
+): Promise<SampledFrame[]> {
   const size = o.width * o.height * 3;
   const frames: SampledFrame[] = [];
   let pending: Buffer = Buffer.alloc(0);
   const start = o.start ?? 0;
   await runFfmpeg(
     [
-      '-v', 'error',
+      '-v',
+      'error',
       ...(o.start ? ['-ss', String(o.start)] : []),
-      '-i', file,
+      '-i',
+      file,
       ...(o.duration ? ['-t', String(o.duration)] : []),
-      '-an', '-sn', '-dn',
-      '-vf', `fps=${o.fps},scale=${o.width}:${o.height}:flags=area,setsar=1`,
-      '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1',
+      '-an',
+      '-sn',
+      '-dn',
+      '-vf',
+      `fps=${o.fps},scale=${o.width}:${o.height}:flags=area,setsar=1`,
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      'pipe:1',
     ],
     {
       signal: o.signal,

@@ -42,4 +42,3 @@ export async function recordBillingEvent(services: Services, ev: BillingEventInp
 export function emitLocalEvent(services: Services, type: string, companyId: string, customerId: string | null): Promise<boolean> {
   return recordBillingEvent(services, { id: `evt_local_${randomBytes(12).toString('hex')}`, provider: 'local', type, customerId, companyId });
 }
-

@@ -4,16 +4,7 @@
  */
 export const WEBHOOK_API_VERSION = '2026-11-26';
 
-export const WEBHOOK_EVENT_TYPES = [
-  'tour.processed',
-  'tour.failed',
-  'tour.deleted',
-  'lead.created',
-  'reel.created',
-  'reel.failed',
-  'shots.completed',
-  'markers.ai_completed',
-] as const;
+export const WEBHOOK_EVENT_TYPES = ['tour.processed', 'tour.failed', 'tour.deleted', 'lead.created', 'reel.created', 'reel.failed', 'shots.completed', 'markers.ai_completed'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** Sent only by "Send test event", to that one endpoint. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';

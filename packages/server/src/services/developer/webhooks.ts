@@ -76,7 +76,11 @@ export async function createEndpoint(
   const desc = description(input.description);
   const url = await safeUrl(services, input.url);
   const db = developerDb(services.db);
-  const count = await db.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', auth.companyId).executeTakeFirstOrThrow();
+  const count = await db
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('company_id', '=', auth.companyId)
+    .executeTakeFirstOrThrow();
   if (Number(count.n) >= MAX_ENDPOINTS) throw badInput(`A company can have at most ${MAX_ENDPOINTS} webhook endpoints.`);
   const secret = newSecret();
   const endpoint = await db
@@ -222,7 +226,12 @@ export async function replayDelivery(services: Services, auth: AuthInfo, deliver
     .executeTakeFirst();
   if (!d) throw notFound('This delivery was not found.');
   if (!d.enabled) throw new AppError(ERROR_CODES.CONFLICT, 'This endpoint is disabled. Enable it before replaying deliveries.');
-  const last = await db.selectFrom('webhook_deliveries').select((eb) => eb.fn.max('attempt').as('n')).where('endpoint_id', '=', d.endpoint_id).where('event_id', '=', d.event_id).executeTakeFirstOrThrow();
+  const last = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.max('attempt').as('n'))
+    .where('endpoint_id', '=', d.endpoint_id)
+    .where('event_id', '=', d.event_id)
+    .executeTakeFirstOrThrow();
   return scheduleAttempt(services, d.endpoint_id, d.event_id, Number(last.n ?? 0) + 1, null);
 }
 
@@ -250,7 +259,9 @@ export async function deliverWebhook(services: Services, job: WebhookDeliveryJob
   const headers = { 'webhook-id': msgId, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signature };
   const result = await postWebhook(services.config, row.url, headers, body);
   const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-  const error = ok ? null : (result.error ?? (result.statusCode && result.statusCode >= 300 && result.statusCode < 400 ? `Redirect (${result.statusCode}) not followed.` : `Answered ${result.statusCode}.`));
+  const error = ok
+    ? null
+    : (result.error ?? (result.statusCode && result.statusCode >= 300 && result.statusCode < 400 ? `Redirect (${result.statusCode}) not followed.` : `Answered ${result.statusCode}.`));
   const schedule = services.config.WEBHOOK_RETRY_SCHEDULE_SECONDS;
   const retryAfter = !ok && row.type !== WEBHOOK_TEST_EVENT ? schedule[row.attempt - 1] : undefined;
   const nextAt = retryAfter === undefined ? null : new Date(Date.now() + retryAfter * 1000);

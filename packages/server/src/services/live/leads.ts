@@ -91,16 +91,11 @@ export async function createLead(services: Services, input: LeadInput, ip: strin
       const waiting = await trx
         .updateTable('viewing_sessions')
         .set({ lead_id: lead.id })
-        .where('id', '=', (
-          trx
-            .selectFrom('viewing_sessions')
-            .select('id')
-            .where('tour_id', '=', tour.id)
-            .where('lead_id', 'is', null)
-            .where('expires_at', '>', new Date())
-            .orderBy('created_at', 'desc')
-            .limit(1)
-        ))
+        .where(
+          'id',
+          '=',
+          trx.selectFrom('viewing_sessions').select('id').where('tour_id', '=', tour.id).where('lead_id', 'is', null).where('expires_at', '>', new Date()).orderBy('created_at', 'desc').limit(1),
+        )
         .where('lead_id', 'is', null)
         .returning(['id', 'tour_id', 'lead_id', 'expires_at'])
         .executeTakeFirst();
