@@ -13,6 +13,7 @@ export const TourCardFields = graphql(`
     progress
     createdAt
     status { status }
+    failureReason
   }
 `);
 

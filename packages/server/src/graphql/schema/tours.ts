@@ -99,6 +99,11 @@ TourRef.implement({
       },
     }),
     status: t.field({ type: TourStatusRef, resolve: (r) => ({ status: r.status }) }),
+    failureReason: t.string({
+      nullable: true,
+      description: 'Why processing failed, in words the owner can act on (FAILED tours only).',
+      resolve: (r) => (r.status === 'FAILED' ? r.progress_text : null),
+    }),
     logs: t.field({
       type: [TourLogRef],
       resolve: (r, _a, ctx) => ctx.services.db.selectFrom('tour_logs').select(['status', 'error']).where('tour_id', '=', r.id).orderBy('created_at').execute(),
