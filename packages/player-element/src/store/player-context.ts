@@ -79,3 +79,54 @@ export class PlayerContext {
     clearTimeout(this.noticeTimer);
   }
 }
+
+/** The element's properties as a PlayerConfig (read through on every access, so controllers see the current values). */
+export function playerConfig(
+  el: Omit<PlayerConfig, 'apiBase' | 'hostMessagesEnabled' | 'allowedOriginList'> & { readonly hostEvents: boolean; readonly allowedOrigins: string },
+  apiBase: () => string,
+): PlayerConfig {
+  return {
+    get apiBase() {
+      return apiBase();
+    },
+    get hostMessagesEnabled() {
+      return el.hostEvents || el.liveViewing;
+    },
+    get allowedOriginList() {
+      return el.allowedOrigins.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
+    },
+    get tourId() {
+      return el.tourId;
+    },
+    get mode() {
+      return el.mode;
+    },
+    get authToken() {
+      return el.authToken;
+    },
+    get hiRes() {
+      return el.hiRes;
+    },
+    get liveViewing() {
+      return el.liveViewing;
+    },
+    get liveSession() {
+      return el.liveSession;
+    },
+    get startRoom() {
+      return el.startRoom;
+    },
+    get startFrame() {
+      return el.startFrame;
+    },
+    get loading() {
+      return el.loading;
+    },
+    get loadingTimeoutMs() {
+      return el.loadingTimeoutMs;
+    },
+    get unbranded() {
+      return el.unbranded;
+    },
+  };
+}

@@ -1,13 +1,13 @@
-import { LitElement, html, nothing, type PropertyDeclaration, type PropertyValues } from 'lit';
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { SignalWatcher } from '@lit-labs/preact-signals';
 import { effect } from '@preact/signals-core';
 import { PLAYER, TIMINGS_MS } from '@roomwalk/shared/constants';
 import { styles } from './tour-player.styles.js';
-import { ATTRIBUTES, MODES, STATUSES, type PlayerMode, type PlayerStatus, type TravelStatus } from '../constants.js';
+import { MODES, STATUSES, type PlayerMode, type PlayerStatus, type TravelStatus } from '../constants.js';
 import type { Marker, PlayerTour } from '../api/types.js';
 import { DecodeController } from '../decode/decode-controller.js';
 import { createPlayerStore } from '../store/player-store.js';
-import { PlayerContext, type PlayerConfig } from '../store/player-context.js';
+import { PlayerContext, playerConfig } from '../store/player-context.js';
 import { CanvasController } from '../controllers/canvas-controller.js';
 import { HostBridgeController } from '../controllers/host-bridge-controller.js';
 import { InputController } from '../controllers/input-controller.js';
@@ -16,38 +16,12 @@ import { MarkersController } from '../controllers/markers-controller.js';
 import { PlayheadController, findRoom, roomAt } from '../controllers/playhead-controller.js';
 import { TourLoaderController } from '../controllers/tour-loader-controller.js';
 import { activeMarkerAt } from '../markers-drawer/markers-drawer.component.js';
-import '../markers-drawer/markers-drawer.js';
 import { maxScrollableIndex } from '../frame-math.js';
 import { renderAgentInfo } from './agent-info.js';
+import { renderDrawer } from './drawer.js';
+import { playerStats } from './player-stats.js';
+import { PLAYER_PROPERTIES, defaultApiBase } from './properties.js';
 import { renderDialog, renderErrorDialog } from './error-dialogs.js';
-
-/** hi-res is on unless the attribute says "false" (the share pages map hiRes=false onto it). */
-const hiResConverter = {
-  fromAttribute: (v: string | null) => v === null || v.toLowerCase() !== 'false',
-  toAttribute: (v: boolean) => (v ? null : 'false'),
-};
-type AttributeProperty = (typeof ATTRIBUTES)[keyof typeof ATTRIBUTES];
-/** Attribute types beyond the default String; the names come from ATTRIBUTES (constants.ts), the one list. */
-const ATTRIBUTE_TYPES: Partial<Record<AttributeProperty, PropertyDeclaration>> = {
-  hiRes: { converter: hiResConverter },
-  liveViewing: { type: Boolean },
-  hostEvents: { type: Boolean },
-  debug: { type: Boolean },
-  superAdmin: { type: Boolean },
-  unbranded: { type: Boolean },
-  startFrame: { type: Number },
-};
-
-const readMetaApi = (): string | undefined => document.querySelector<HTMLMetaElement>('meta[name="roomwalk-api"]')?.content || undefined;
-
-/** The origin of the script that defined the element, when it was loaded by a script tag. */
-const scriptOrigin = (() => {
-  try {
-    return new URL((document.currentScript as HTMLScriptElement | null)?.src || import.meta.url).origin;
-  } catch {
-    return location.origin;
-  }
-})();
 
 /**
  * `<tour-player>`: a scroll-driven property tour. Fetches the tour, decodes its clips in
@@ -108,37 +82,33 @@ const scriptOrigin = (() => {
 export class TourPlayer extends SignalWatcher(LitElement) {
   static override styles = [styles, liveStyles];
 
-  static override properties = {
-    ...Object.fromEntries(Object.entries(ATTRIBUTES).map(([attribute, name]) => [name, { type: String, attribute, ...ATTRIBUTE_TYPES[name] }])),
-    authToken: { attribute: false },
-    loadingTimeoutMs: { attribute: false },
-  };
+  static override properties = PLAYER_PROPERTIES;
 
-  declare tourId: string;
-  declare api: string;
-  declare mode: PlayerMode;
-  declare disabledControls: string;
-  declare hiRes: boolean;
-  declare liveViewing: boolean;
+  tourId: string = '';
+  api: string = '';
+  mode: PlayerMode = MODES.external;
+  disabledControls: string = '';
+  hiRes: boolean = true;
+  liveViewing: boolean = false;
   /** Viewing session id for a host joining from the agent's link (`session=`). */
-  declare liveSession: string;
-  declare hostEvents: boolean;
-  declare debug: boolean;
-  declare allowedOrigins: string;
-  declare superAdmin: boolean;
+  liveSession: string = '';
+  hostEvents: boolean = false;
+  debug: boolean = false;
+  allowedOrigins: string = '';
+  superAdmin: boolean = false;
   /** Opens at this room (marker name, case-insensitive); wins over `startFrame`. */
-  declare startRoom: string;
+  startRoom: string = '';
   /** Opens at this frame (clamped). */
-  declare startFrame: number | undefined;
+  startFrame: number | undefined = undefined;
   /** MLS mode: no intro logo, agent details, listing link, Whats Chat, live call, menu or any outbound link. */
-  declare unbranded: boolean;
+  unbranded: boolean = false;
   /** `lazy` (default): only the tour query and its thumbnail poster until the element is near the viewport; `eager`: decode at once. */
-  declare loading: 'lazy' | 'eager';
+  loading: 'lazy' | 'eager' = 'lazy';
   /** Session token for edit-mode marker calls (sent as a Bearer token). */
-  declare authToken: string | undefined;
-  declare homeUrl: string;
+  authToken: string | undefined = undefined;
+  homeUrl: string = 'https://roomwalk.app';
   /** "This is taking a while..." delay; 30 s per spec, settable for tests. */
-  declare loadingTimeoutMs: number;
+  loadingTimeoutMs: number = TIMINGS_MS.playerLoadingTimeout;
 
   private readonly store = createPlayerStore();
   private readonly ctx: PlayerContext;
@@ -154,69 +124,7 @@ export class TourPlayer extends SignalWatcher(LitElement) {
 
   constructor() {
     super();
-    this.tourId = '';
-    this.api = '';
-    this.mode = MODES.external;
-    this.disabledControls = '';
-    this.hiRes = true;
-    this.liveViewing = false;
-    this.liveSession = '';
-    this.hostEvents = false;
-    this.debug = false;
-    this.allowedOrigins = '';
-    this.superAdmin = false;
-    this.startRoom = '';
-    this.startFrame = undefined;
-    this.unbranded = false;
-    this.loading = 'lazy';
-    this.authToken = undefined;
-    this.homeUrl = 'https://roomwalk.app';
-    this.loadingTimeoutMs = TIMINGS_MS.playerLoadingTimeout;
-    const el = this;
-    const config: PlayerConfig = {
-      get apiBase() {
-        return (el.api || readMetaApi() || scriptOrigin).replace(/\/$/, '');
-      },
-      get tourId() {
-        return el.tourId;
-      },
-      get mode() {
-        return el.mode;
-      },
-      get authToken() {
-        return el.authToken;
-      },
-      get hiRes() {
-        return el.hiRes;
-      },
-      get liveViewing() {
-        return el.liveViewing;
-      },
-      get liveSession() {
-        return el.liveSession;
-      },
-      get hostMessagesEnabled() {
-        return el.hostEvents || el.liveViewing;
-      },
-      get allowedOriginList() {
-        return el.allowedOrigins.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
-      },
-      get startRoom() {
-        return el.startRoom;
-      },
-      get startFrame() {
-        return el.startFrame;
-      },
-      get loading() {
-        return el.loading;
-      },
-      get loadingTimeoutMs() {
-        return el.loadingTimeoutMs;
-      },
-      get unbranded() {
-        return el.unbranded;
-      },
-    };
+    const config = playerConfig(this, () => defaultApiBase(this.api));
     this.decoder = new DecodeController(this, {
       onFramesArrived: () => this.canvas.scheduleDraw(),
       onDecodeError: (message) => this.loader.onDecodeError(message),
@@ -275,30 +183,8 @@ export class TourPlayer extends SignalWatcher(LitElement) {
     return p ? { frame: p.tourFrame, rendition: p.rendition, exact: p.tourFrame === this.store.frame.value && this.decoder.isExact(this.store.frame.value) } : null;
   }
   /** Memory and frame counters for tests and the benchmark. */
-  async stats() {
-    const d = this.decoder;
-    const c = this.canvas;
-    const w = await d.workerStats().catch(() => ({ openFrames: 0, maxOpenFrames: 0, decodedFrames: 0, decodeMsPerFrame: 0, framesThroughDecoder: 0 }));
-    return {
-      cacheBytes: d.cache.totalBytes,
-      cacheFrames: d.cache.size,
-      peakCacheBytes: d.cache.peakBytes,
-      peakDecodedBytes: d.peakDecodedBytes,
-      thumbnailBytes: d.thumbBytes,
-      workers: d.workers,
-      openMainFrames: c.openMainFrames,
-      maxOpenMainFrames: c.maxOpenMainFrames,
-      workerOpenFrames: w.openFrames,
-      workerMaxOpenFrames: w.maxOpenFrames,
-      decodedFrames: w.decodedFrames,
-      decodeMsPerFrame: w.decodeMsPerFrame,
-      framesThroughDecoder: w.framesThroughDecoder,
-      rejectedHostMessages: this.bridge.rejected,
-      paints: c.paintCount,
-      drawMsMax: c.drawMsMax,
-      drawMsMean: c.paintCount ? c.drawMsTotal / c.paintCount : 0,
-      cancelledDecodes: d.cancelledJobs,
-    };
+  stats() {
+    return playerStats(this.decoder, this.canvas, this.bridge);
   }
 
   // ---- public methods -----------------------------------------------------------------------
@@ -448,7 +334,7 @@ export class TourPlayer extends SignalWatcher(LitElement) {
                 <span aria-hidden="true">⇔</span>${s.hintVisible.value ? html`<span class="hint" part="hint">drag me</span>` : nothing}</button>`
             : nothing}
         </div>
-        ${showDrawer && s.drawerOpen.value ? this.renderDrawer(markers, frame, loaded, editable) : nothing}
+        ${showDrawer && s.drawerOpen.value ? renderDrawer(this.ctx, this.markers, this.playhead, { markers, frame, loaded, editable, superAdmin: this.superAdmin && editable }) : nothing}
       </div>
       ${desktop ? nothing : agent(false)}
       ${this.liveViewing && !this.unbranded ? html`<slot name="live"></slot>${this.live.render()}` : nothing}
@@ -458,28 +344,5 @@ export class TourPlayer extends SignalWatcher(LitElement) {
       ${this.debug ? html`<div class="debug">f ${frame}/${max} loaded ${loaded} ${s.painted.value?.rendition ?? '-'} ${activeMarkerAt(markers, frame)?.name ?? ''}</div>` : nothing}
       <slot></slot>
     </div>`;
-  }
-
-  /** The drawer sends requests up; the markers controller and the playhead answer them, state comes back down. */
-  private renderDrawer(markers: Marker[], frame: number, loaded: number, editable: boolean) {
-    const m = this.markers;
-    const travelling = this.store.travelling.value;
-    return html`<tour-markers-drawer part="drawer" .markers=${markers} .frame=${frame} .loadedFrames=${loaded}
-      .travelling=${travelling} .editable=${editable} .superAdmin=${this.superAdmin && editable}
-      .savingIds=${m.savingIds} .deletingIds=${m.deletingIds} .addState=${m.addState} .ai=${m.ai}
-      @tour-marker-jump-request=${(e: CustomEvent<{ marker: Marker }>) => {
-        e.stopPropagation();
-        const f = e.detail.marker.frameIndex;
-        if (f < this.store.loadedFrames.peek() && !this.store.travelling.peek()) this.playhead.travelFromInput(f, 'marker');
-      }}
-      @tour-marker-add-request=${(e: CustomEvent<{ name: string; custom: boolean }>) => void m.add(e.detail.name, e.detail.custom)}
-      @tour-marker-rename-request=${(e: CustomEvent<{ marker: Marker; name: string }>) => void m.rename(e.detail.marker, e.detail.name)}
-      @tour-marker-delete-request=${(e: CustomEvent<{ marker: Marker }>) => void m.remove(e.detail.marker)}
-      @tour-ai-markers-request=${() => void m.generate()}
-      @tour-notice=${(e: CustomEvent<{ message: string; variant: 'success' | 'warning' | 'error' | 'info' }>) => {
-        if (e.target === this) return;
-        e.stopPropagation();
-        this.ctx.showNotice(e.detail.message, e.detail.variant);
-      }}></tour-markers-drawer>`;
   }
 }
