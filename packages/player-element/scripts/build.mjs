@@ -1,5 +1,5 @@
 // Builds dist/: tour-player.js (one self-contained script-tag bundle registering <tour-player>), its lazily loaded
-// chunks tour-player-live.js (live panel) and tour-player-agora.js (the Agora Web SDK, for Agora sessions only),
+// chunks tour-player-live.js (live panel), tour-player-subscription.js (graphql-ws, AI marker progress) and tour-player-agora.js (the Agora Web SDK, for Agora sessions only),
 // esm/ (for bundlers; lit, comlink and react stay external), with the decode worker inlined as a
 // Blob URL so the element works when its script is hosted on another origin than the page.
 // Then the custom-elements manifest and a size report (gzip).
@@ -62,6 +62,19 @@ export const loadLivePanel = () => import(new URL('tour-player-live.js', base).h
     }));
   },
 };
+// The same for the subscription client (graphql-ws), loaded from tour-player-subscription.js when a super admin
+// generates AI markers.
+const subscriptionChunk = {
+  name: 'subscription-chunk',
+  setup(b) {
+    b.onResolve({ filter: /load-subscription\.js$/ }, () => ({ path: 'subscription-load', namespace: 'subscription-chunk' }));
+    b.onLoad({ filter: /.*/, namespace: 'subscription-chunk' }, () => ({
+      contents: `const base = (document.currentScript && document.currentScript.src) || location.href;
+export const loadSubscription = () => import(new URL('tour-player-subscription.js', base).href);`,
+      loader: 'js',
+    }));
+  },
+};
 // The live chunk imports the Agora Web SDK from tour-player-agora.js next to itself (a relative import resolves against
 // the chunk's own URL), only when a call starts on a session configured for Agora.
 const agoraChunk = {
@@ -70,7 +83,8 @@ const agoraChunk = {
     b.onResolve({ filter: /(^|[\\/])agora-sdk\.js$/ }, (args) => (args.importer.includes(join('src', 'live-call')) ? { path: './tour-player-agora.js', external: true } : undefined));
   },
 };
-checkInputs('tour-player.js', await build({ ...common, entryPoints: [join(root, 'src/index.ts')], format: 'iife', outfile: join(dist, 'tour-player.js'), plugins: [inlineWorker, liveChunk], splitting: false, metafile: true }));
+checkInputs('tour-player.js', await build({ ...common, entryPoints: [join(root, 'src/index.ts')], format: 'iife', outfile: join(dist, 'tour-player.js'), plugins: [inlineWorker, liveChunk, subscriptionChunk], splitting: false, metafile: true }));
+await build({ ...common, entryPoints: [join(root, 'src/api/subscription.ts')], format: 'esm', outfile: join(dist, 'tour-player-subscription.js') });
 await build({ ...common, entryPoints: [join(root, 'src/live-panel/live-panel.ts')], format: 'esm', outfile: join(dist, 'tour-player-live.js'), plugins: [agoraChunk] });
 // The SDK is MIT licensed; its notice goes with it (minifying drops the SDK's own header).
 const agoraVersion = JSON.parse(readFileSync(join(dirname(createRequire(import.meta.url).resolve('agora-rtc-sdk-ng')), 'package.json'), 'utf8')).version;
@@ -99,7 +113,7 @@ execFileSync(process.execPath, [join(root, '../../node_modules/typescript/bin/ts
 execFileSync(process.execPath, [join(root, '../../node_modules/@custom-elements-manifest/analyzer/cem.js'), 'analyze', '--litelement', '--globs', 'src/**/*.component.ts', '--outdir', '.', '--quiet'], { cwd: root, stdio: 'inherit' });
 
 // The main-thread share: the same bundle with an empty worker source.
-const mainOnly = await build({ ...common, entryPoints: [join(root, 'src/index.ts')], format: 'iife', write: false, plugins: [inlineWorkerWith(''), liveChunk] });
+const mainOnly = await build({ ...common, entryPoints: [join(root, 'src/index.ts')], format: 'iife', write: false, plugins: [inlineWorkerWith(''), liveChunk, subscriptionChunk] });
 const gz = (s) => gzipSync(s, { level: 9 }).length;
 const mainJs = readFileSync(join(dist, 'tour-player.js'));
 const liveJs = readFileSync(join(dist, 'tour-player-live.js'));
@@ -115,7 +129,11 @@ const report = {
   workerGzipBytes: gz(workerCode),
   liveChunkGzipBytes: gz(liveJs),
   agoraChunkGzipBytes: gz(readFileSync(join(dist, 'tour-player-agora.js'))),
+  subscriptionChunkGzipBytes: gz(readFileSync(join(dist, 'tour-player-subscription.js'))),
 };
+// Budgets (issue §8): main thread and main + worker, gzip. The build fails above them.
+const BUDGET = { mainThreadGzipBytes: 34 * 1024, allGzipBytes: 80 * 1024 };
+for (const [k, max] of Object.entries(BUDGET)) if (report[k] > max) throw new Error(`${k} ${report[k]} B is over its budget of ${max} B`);
 writeFileSync(join(dist, 'sizes.json'), JSON.stringify(report, null, 2));
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-console.log(`built dist/: all JS ${kb(report.allGzipBytes)} gzip (main thread ${kb(report.mainThreadGzipBytes)}, worker ${kb(report.workerGzipBytes)}; loaded when a call starts: live chunk ${kb(report.liveChunkGzipBytes)}, Agora SDK chunk ${kb(report.agoraChunkGzipBytes)} on Agora sessions only)`);
+console.log(`built dist/: all JS ${kb(report.allGzipBytes)} gzip (main thread ${kb(report.mainThreadGzipBytes)}, worker ${kb(report.workerGzipBytes)}; loaded when a call starts: live chunk ${kb(report.liveChunkGzipBytes)}, subscription client ${kb(report.subscriptionChunkGzipBytes)} for AI markers, Agora SDK chunk ${kb(report.agoraChunkGzipBytes)} on Agora sessions only)`);

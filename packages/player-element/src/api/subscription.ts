@@ -1,7 +1,11 @@
 /**
- * A minimal graphql-ws (graphql-transport-ws) client for the one subscription the player
- * uses; loaded lazily so viewers never pay for it.
+ * The player's one GraphQL subscription (AI marker progress) over graphql-ws's client. Loaded only when a super admin
+ * generates markers (load-subscription.ts; the script-tag build makes it tour-player-subscription.js), so viewers never
+ * download it. One subscription per client, no retries (a dropped socket is reported; the panel's resume window covers
+ * a reload).
  */
+import { createClient } from 'graphql-ws';
+
 export interface SubscriptionHandle {
   close(): void;
 }
@@ -13,57 +17,41 @@ export function subscribe<T>(
   token: string | undefined,
   on: { next(data: T): void; error(message: string): void; complete(): void },
 ): SubscriptionHandle {
-  const url = `${api.replace(/\/$/, '').replace(/^http/, 'ws')}/query`;
-  const ws = new WebSocket(url, 'graphql-transport-ws');
+  const client = createClient({
+    url: `${api.replace(/\/$/, '').replace(/^http/, 'ws')}/query`,
+    connectionParams: token ? { authorization: `Bearer ${token}` } : {},
+    retryAttempts: 0,
+  });
   let done = false;
   const finish = () => {
-    if (done) return;
     done = true;
-    try {
-      ws.close(1000);
-    } catch {
-      /* already closed */
-    }
+    void client.dispose();
   };
-  ws.onopen = () => {
-    ws.send(JSON.stringify({ type: 'connection_init', payload: token ? { authorization: `Bearer ${token}` } : {} }));
-  };
-  ws.onmessage = (ev) => {
-    let msg: { type: string; id?: string; payload?: unknown };
-    try {
-      msg = JSON.parse(String(ev.data));
-    } catch {
-      return;
-    }
-    if (msg.type === 'connection_ack') {
-      ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query, variables } }));
-    } else if (msg.type === 'ping') {
-      ws.send(JSON.stringify({ type: 'pong' }));
-    } else if (msg.type === 'next') {
-      const payload = msg.payload as { data?: T; errors?: { message: string }[] };
-      if (payload.errors?.length) on.error(payload.errors[0]!.message);
-      else if (payload.data) on.next(payload.data);
-    } else if (msg.type === 'error') {
-      const errs = msg.payload as { message: string }[];
-      on.error(errs?.[0]?.message ?? 'Subscription error');
-      finish();
-    } else if (msg.type === 'complete') {
-      on.complete();
-      finish();
-    }
-  };
-  ws.onerror = () => {
-    if (!done) on.error('WebSocket connection error');
-  };
-  ws.onclose = () => {
-    if (!done) {
-      done = true;
-      on.complete();
-    }
-  };
+  const unsubscribe = client.subscribe<T>(
+    { query, variables },
+    {
+      next: (result) => {
+        if (result.errors?.length) on.error(result.errors[0]!.message);
+        else if (result.data) on.next(result.data as T);
+      },
+      error: (e) => {
+        if (done) return;
+        // GraphQL errors arrive as a list; a socket that closed or never opened as its CloseEvent or Event.
+        const message = Array.isArray(e) ? ((e[0] as { message?: string } | undefined)?.message ?? 'Subscription error') : e instanceof Error ? e.message : 'WebSocket connection error';
+        on.error(message);
+        finish();
+      },
+      complete: () => {
+        if (done) return;
+        on.complete();
+        finish();
+      },
+    },
+  );
   return {
     close() {
-      if (!done && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ id: '1', type: 'complete' }));
+      if (done) return;
+      unsubscribe();
       finish();
     },
   };

@@ -12,6 +12,7 @@ import { AI_MARKERS_SUBSCRIPTION, MARKER_DELETE, MARKER_SAVE, MARKER_UPDATE, TOU
 import type { AIMarkerEvent, Marker } from '../api/types.js';
 import type { AddState, AIProgress } from '../markers-drawer/markers-drawer.component.js';
 import type { SubscriptionHandle } from '../api/subscription.js';
+import { loadSubscription } from '../api/load-subscription.js';
 import type { PlayerContext } from '../store/player-context.js';
 
 
@@ -152,7 +153,7 @@ export class MarkersController implements ReactiveController {
   private async listen(): Promise<void> {
     this.ai = { active: true, progress: 0, added: [], removed: [] };
     this.ctx.host.requestUpdate();
-    const { subscribe } = await import('../api/subscription.js');
+    const { subscribe } = await loadSubscription();
     this.sub?.close();
     this.sub = subscribe<{ tourGenerateAIMarkersUpdated: AIMarkerEvent }>(
       this.ctx.config.apiBase,
