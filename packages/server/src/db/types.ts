@@ -85,7 +85,8 @@ export interface VideoInfoJson {
   smallSize: number;
 }
 
-interface ToursTable {
+/** Exported for migration 0020, which adds its processing columns by declaration merging. */
+export interface ToursTable {
   id: Generated<string>;
   company_id: string;
   owner_id: string;
