@@ -15,7 +15,7 @@ import { PARSE_OPTIONS, checkQueryLimits, isParsedDocument } from './graphql/lim
 import { guardGraphqlSocket, introspectionPolicy, introspectionRefused, isGraphqlSocketRequest, mayIntrospect, usesIntrospection } from './graphql/hardening.js';
 import { registerRoutes } from './http/routes.js';
 import { registerUploadDrain } from './http/graphql-upload.js';
-import { IMAGE_MAX_BYTES } from './services/accounts.js';
+import { IMAGE_MAX_BYTES } from './services/profile.js';
 import type { Services } from './services/services.js';
 
 export async function registerApi(app: FastifyInstance, services: Services): Promise<void> {

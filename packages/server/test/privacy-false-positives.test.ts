@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blurStats, faceFreeFrames, faceFreeSources } from './support/face-free.js';
-import { DETECT_EVERY, FacePlan, growBox } from '../src/media/blur-faces.js';
+import { DETECT_EVERY, FacePlan, growBox } from '../src/media/face-plan.js';
 import { MAX_BOX_SHARE, MAX_FACE_SHARE, plausibleFace, type Rect } from '../src/media/face-detect.js';
 import type { FrameFilterFactory } from '../src/media/frame-pipe.js';
 import { processVideo } from '../src/media/process-video.js';

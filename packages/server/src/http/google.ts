@@ -9,7 +9,8 @@ import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import { createOidcClient, OidcError } from '../auth/oidc.js';
 import { routeRateLimit } from '../auth/rate-limit.js';
 import { AppError } from '../core/errors.js';
-import { issueSession, OidcSignInRefused, signInWithOidc } from '../services/accounts.js';
+import { issueSession } from '../services/accounts.js';
+import { OidcSignInRefused, signInWithOidc } from '../services/oidc-sign-in.js';
 import type { Services } from '../services/services.js';
 
 const str = (v: unknown, max = 4096) => (typeof v === 'string' && v.length > 0 && v.length <= max ? v : null);

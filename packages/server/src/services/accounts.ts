@@ -1,20 +1,15 @@
-/** Accounts: sign-up, activation, sign-in, password reset, profile and company (accounts §3, §5, §7). */
-import { randomBytes } from 'node:crypto';
+/** Accounts: sign-up, activation, sign-in, password reset (accounts §3, §5). Profile and company: profile.ts; OIDC: oidc-sign-in.ts. */
 import { sql, type Transaction } from 'kysely';
-import sharp from 'sharp';
 import { z } from 'zod';
 import {
-  ERROR_CODES, ERROR_TEXTS, FREE_TRIAL_PLAN_NAME, PLAN_IDS, VALIDATION, companySchema, contactNumberField, emailField,
-  formatContactNumber, isBasicOrHigher, loginSchema, passwordResetInputSchema, passwordResetRequestSchema, planById,
-  profileSchema, registerInputSchema, uploadLimitFor, accentColorProblem, BRANDING_TEXTS,
+  ERROR_CODES, ERROR_TEXTS, FREE_TRIAL_PLAN_NAME, PLAN_IDS, VALIDATION, contactNumberField, emailField, formatContactNumber,
+  loginSchema, passwordResetInputSchema, passwordResetRequestSchema, planById, registerInputSchema, uploadLimitFor,
 } from '@roomwalk/shared';
-import type { Database, ProfileRow, UserRow } from '../db/types.js';
-import type { AuthInfo, FileUploadValue } from '../core/auth.js';
+import type { Database, UserRow } from '../db/types.js';
 import { AppError, fromZod } from '../core/errors.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { consumeOneTimeToken, issueOneTimeToken, retireOneTimeTokens } from '../auth/one-time-tokens.js';
 import { consumeRateLimit } from '../auth/rate-limit.js';
-import { readFileUpload } from '../core/file-upload.js';
 import { hashToken } from '../auth/tokens.js';
 import { enqueueMail } from '../jobs/enqueue.js';
 import { activationMail, mailLinks, passwordResetMail } from '../mail/templates.js';
@@ -23,10 +18,11 @@ import type { Services } from './services.js';
 
 type Trx = Transaction<Database>;
 
-export const invalidToken = () => new AppError(ERROR_CODES.INVALID_TOKEN, ERROR_TEXTS.invalidToken);
-export const usernameTaken = () => new AppError(ERROR_CODES.USERNAME_TAKEN, ERROR_TEXTS.usernameTaken);
+const invalidToken = () => new AppError(ERROR_CODES.INVALID_TOKEN, ERROR_TEXTS.invalidToken);
+const usernameTaken = () => new AppError(ERROR_CODES.USERNAME_TAKEN, ERROR_TEXTS.usernameTaken);
 
-function parse<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } } }, value: unknown): T {
+/** Parses input with a shared zod schema; its issues become BAD_USER_INPUT with the spec's messages. */
+export function parseInput<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } } }, value: unknown): T {
   const r = schema.safeParse(value);
   if (!r.success) throw fromZod(r.error.issues);
   return r.data;
@@ -153,7 +149,7 @@ export async function grantFreeTrialIfUnlicensed(trx: Trx, companyId: string): P
 }
 
 /** Runs fn in a transaction and maps a racing duplicate username to USERNAME_TAKEN. */
-async function inAccountTransaction<T>(services: Services, fn: (trx: Trx) => Promise<T>): Promise<T> {
+export async function inAccountTransaction<T>(services: Services, fn: (trx: Trx) => Promise<T>): Promise<T> {
   try {
     return await services.db.transaction().execute(fn);
   } catch (err) {
@@ -165,10 +161,10 @@ async function inAccountTransaction<T>(services: Services, fn: (trx: Trx) => Pro
 /** userRegister: validates, checks the human, creates the account and mails the activation link. */
 export async function registerUser(services: Services, input: unknown, ip: string): Promise<UserRow> {
   await consumeRateLimit(services, 'userRegister', ip);
-  const data = parse(registerInputSchema, input);
+  const data = parseInput(registerInputSchema, input);
   let contactNumber: string | null = null;
   if (data.contactNumber) {
-    parse(z.object({ contactNumber: contactNumberField }), { contactNumber: data.contactNumber });
+    parseInput(z.object({ contactNumber: contactNumberField }), { contactNumber: data.contactNumber });
     contactNumber = formatContactNumber(data.contactNumber);
     if (!contactNumber) throw new AppError(ERROR_CODES.BAD_USER_INPUT, VALIDATION.contactNumberUnparsable, { fields: { contactNumber: VALIDATION.contactNumberUnparsable } });
   }
@@ -261,20 +257,20 @@ export async function handleAccountMailRequest(services: Services, request: Acco
 /** userActivationEmailResend: always answers success; the job mails only a known, not yet activated account. */
 export async function resendActivation(services: Services, email: unknown, ip: string): Promise<void> {
   await consumeRateLimit(services, 'userActivationEmailResend', ip);
-  const address = parse(emailField, email);
+  const address = parseInput(emailField, email);
   await requestAccountMail(services, { kind: 'activation', email: address });
 }
 
 /** userRequestPasswordReset: always answers success; the job mails a 60-minute link only when the account exists. */
 export async function requestPasswordReset(services: Services, input: unknown, ip: string): Promise<void> {
   await consumeRateLimit(services, 'userRequestPasswordReset', ip);
-  const { email } = parse(passwordResetRequestSchema, input);
+  const { email } = parseInput(passwordResetRequestSchema, input);
   await requestAccountMail(services, { kind: 'reset', email });
 }
 
 /** userPasswordReset: spends the reset token, sets the new password and retires every other reset link. */
 export async function resetPassword(services: Services, input: unknown): Promise<UserRow> {
-  const data = parse(passwordResetInputSchema, input);
+  const data = parseInput(passwordResetInputSchema, input);
   const passwordHash = await hashPassword(data.newPassword);
   return services.db.transaction().execute(async (trx) => {
     const userId = await consumeOneTimeToken(trx, 'reset', data.token);
@@ -284,192 +280,4 @@ export async function resetPassword(services: Services, input: unknown): Promise
     await sql`update users set credentials_changed_at = now() where id = ${userId}`.execute(trx);
     return trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).returningAll().executeTakeFirstOrThrow();
   });
-}
-
-// ---- Images ------------------------------------------------------------------------------------------------
-
-/** Decoded images larger than this are refused before any pixel is processed (a decompression bomb guard). */
-export const IMAGE_MAX_INPUT_PIXELS = 40_000_000;
-export const IMAGE_MAX_BYTES = 15 * 1024 * 1024;
-
-/** The Upload scalar hands over graphql-upload's Upload instance (file promise in `.promise`) or the promise itself. */
-async function resolveUpload(upload: unknown): Promise<FileUploadValue> {
-  const value = (await (upload as { promise?: Promise<FileUploadValue> } | null)?.promise) ?? (await upload);
-  if (!value || typeof (value as FileUploadValue).createReadStream !== 'function') throw new AppError(ERROR_CODES.UPLOAD_INVALID, VALIDATION.noFileSelected);
-  return value as FileUploadValue;
-}
-
-async function readUpload(upload: Promise<FileUploadValue> | FileUploadValue): Promise<Buffer> {
-  const file = await resolveUpload(upload);
-  // Refuses over IMAGE_MAX_BYTES (the multipart limit sits one byte above, so a larger file is never silently cut).
-  return readFileUpload(file, IMAGE_MAX_BYTES, () => new AppError(ERROR_CODES.UPLOAD_INVALID, 'The image is too large.'));
-}
-
-/** Decodes any image sharp reads, bounded in pixels, and re-encodes it, so nothing the user sent is served as is. */
-export async function processImage(upload: Promise<FileUploadValue> | FileUploadValue, box: number, format: 'jpeg' | 'png'): Promise<{ data: Buffer; contentType: string; ext: string }> {
-  const input = await readUpload(upload);
-  try {
-    const pipeline = sharp(input, { limitInputPixels: IMAGE_MAX_INPUT_PIXELS, failOn: 'error' })
-      .rotate()
-      .resize(box, box, { fit: 'inside', withoutEnlargement: true });
-    const data = format === 'png' ? await pipeline.png().toBuffer() : await pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: 85, mozjpeg: true }).toBuffer();
-    return { data, contentType: `image/${format}`, ext: format === 'png' ? 'png' : 'jpg' };
-  } catch {
-    throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'Not a valid image.');
-  }
-}
-
-/** Stores a processed image, runs the database change, and removes whichever file lost: new on failure, old on success. */
-async function replaceImage<T>(services: Services, key: string, image: { data: Buffer; contentType: string }, oldKey: string | null, commit: () => Promise<T>): Promise<T> {
-  await services.storage.put(key, image.data, image.contentType);
-  let result: T;
-  try {
-    result = await commit();
-  } catch (err) {
-    await services.storage.delete(key).catch(() => undefined);
-    throw err;
-  }
-  if (oldKey && oldKey !== key) await services.storage.delete(oldKey).catch((e) => services.log.warn(e, 'could not delete a replaced image'));
-  return result;
-}
-
-// ---- Profile and company ------------------------------------------------------------------------------------
-
-export interface ProfileSaveInput {
-  name: unknown;
-  surname: unknown;
-  contactNumber: unknown;
-  profileImage?: Promise<FileUploadValue> | null | undefined;
-}
-
-/** userSave: the caller's own profile (created when missing), contact number as '+{code} {national}', optional image. */
-export async function saveProfile(services: Services, auth: AuthInfo, input: ProfileSaveInput): Promise<ProfileRow & { email: string; company_id: string }> {
-  const data = parse(profileSchema, { name: input.name, surname: input.surname, contactNumber: input.contactNumber });
-  const contactNumber = formatContactNumber(data.contactNumber);
-  if (!contactNumber) throw new AppError(ERROR_CODES.BAD_USER_INPUT, VALIDATION.contactNumberUnparsable, { fields: { contactNumber: VALIDATION.contactNumberUnparsable } });
-  const user = await services.db.selectFrom('users').selectAll().where('id', '=', auth.userId).executeTakeFirstOrThrow();
-  const existing = await services.db.selectFrom('user_profiles').selectAll().where('user_id', '=', user.id).executeTakeFirst();
-  const write = (imageKey: string | null | undefined) =>
-    services.db.transaction().execute(async (trx) => {
-      const values = { name: data.name, surname: data.surname, contact_number: contactNumber, ...(imageKey !== undefined ? { profile_image_key: imageKey } : {}) };
-      const row = await trx
-        .insertInto('user_profiles')
-        .values({ user_id: user.id, ...values })
-        .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return { ...row, email: user.username, company_id: user.company_id };
-    });
-  if (!input.profileImage) return write(undefined);
-  const image = await processImage(input.profileImage, 512, 'jpeg');
-  const key = `profiles/${user.id}/${randomBytes(12).toString('hex')}.${image.ext}`;
-  return replaceImage(services, key, image, existing?.profile_image_key ?? null, () => write(key));
-}
-
-export interface CompanySaveValues {
-  countryCode?: unknown;
-  name: unknown;
-  address?: unknown;
-  vatNo?: unknown;
-  logoImage?: Promise<FileUploadValue> | null | undefined;
-  /** '#rrggbb'; '' clears; omitted keeps. */
-  accentColor?: unknown;
-}
-
-/** companySave: company admins only; the logo only on Basic or higher. Omitted fields keep their value, '' clears. */
-export async function saveCompany(services: Services, auth: AuthInfo, input: CompanySaveValues) {
-  if (!auth.isCompanyAdmin && !auth.isSuperAdmin) throw new AppError(ERROR_CODES.FORBIDDEN, ERROR_TEXTS.forbidden);
-  const data = parse(companySchema, { name: input.name, address: input.address, vatNo: input.vatNo, countryCode: input.countryCode || undefined });
-  if (input.logoImage && !isBasicOrHigher(auth.roles)) throw new AppError(ERROR_CODES.FORBIDDEN, VALIDATION.logoPlanHint);
-  const accent = typeof input.accentColor === 'string' ? input.accentColor.trim() : undefined;
-  if (accent) {
-    const problem = accentColorProblem(accent);
-    if (problem) throw new AppError(ERROR_CODES.BAD_USER_INPUT, problem);
-    if (!isBasicOrHigher(auth.roles)) throw new AppError(ERROR_CODES.FORBIDDEN, BRANDING_TEXTS.planHint);
-  }
-  const company = await services.db.selectFrom('companies').selectAll().where('id', '=', auth.companyId).executeTakeFirstOrThrow();
-  const write = (logoKey: string | undefined) =>
-    services.db.transaction().execute((trx) =>
-      trx
-        .updateTable('companies')
-        .set({
-          name: data.name,
-          ...(data.address !== undefined && data.address !== null ? { address: data.address || null } : {}),
-          ...(data.vatNo !== undefined && data.vatNo !== null ? { vat_no: data.vatNo || null } : {}),
-          ...(data.countryCode ? { country_code: data.countryCode } : {}),
-          ...(logoKey !== undefined ? { logo_key: logoKey } : {}),
-          ...(accent !== undefined ? { accent_color: accent ? accent.toLowerCase() : null } : {}),
-        })
-        .where('id', '=', company.id)
-        .returningAll()
-        .executeTakeFirstOrThrow(),
-    );
-  if (!input.logoImage) return write(undefined);
-  const image = await processImage(input.logoImage, 1024, 'png');
-  const key = `companies/${company.id}/logo-${randomBytes(12).toString('hex')}.${image.ext}`;
-  return replaceImage(services, key, image, company.logo_key, () => write(key));
-}
-
-// ---- Sign-in with an OpenID Connect issuer ------------------------------------------------------------------
-
-export class OidcSignInRefused extends Error {
-  override name = 'OidcSignInRefused';
-}
-
-/**
- * The account for an issuer identity, keyed by (issuer, subject). An existing password account with the same,
- * issuer-verified email is linked once; otherwise a new account (with its company, activated at once because the
- * issuer proved the address) is created, which needs the human check like any sign-up.
- */
-export async function signInWithOidc(
-  services: Services,
-  identity: import('../auth/oidc.js').OidcIdentity,
-  extras: { inviteToken?: string | null | undefined; referredBy?: string | null | undefined },
-  humanToken: string | null | undefined,
-  ip: string,
-): Promise<UserRow> {
-  const byKey = await services.db
-    .selectFrom('users')
-    .selectAll()
-    .where('oidc_issuer', '=', identity.issuer)
-    .where('oidc_subject', '=', identity.subject)
-    .executeTakeFirst();
-  if (byKey) return byKey;
-  if (!identity.email || !identity.emailVerified) throw new OidcSignInRefused('the issuer did not give a verified email');
-  const email = parse(emailField, identity.email);
-  const byEmail = await findUserByEmail(services.db, email);
-  if (byEmail) {
-    if (byEmail.oidc_subject) throw new OidcSignInRefused('the email belongs to an account linked to another identity');
-    return services.db.transaction().execute(async (trx) => {
-      const linked = await trx
-        .updateTable('users')
-        .set({ oidc_issuer: identity.issuer, oidc_subject: identity.subject, activated_at: sql`coalesce(activated_at, now())` })
-        .where('id', '=', byEmail.id)
-        .where('oidc_subject', 'is', null)
-        .returningAll()
-        .executeTakeFirst();
-      if (!linked) throw new OidcSignInRefused('the account was linked meanwhile');
-      await grantFreeTrialIfUnlicensed(trx, linked.company_id);
-      return linked;
-    });
-  }
-  await consumeRateLimit(services, 'userRegister', ip);
-  if (!(await services.humanCheck.verify(humanToken, ip))) throw new AppError(ERROR_CODES.HUMAN_CHECK_FAILED, ERROR_TEXTS.humanCheckFailed);
-  const fallback = email.split('@')[0]!;
-  const [first, ...rest] = (identity.name ?? '').split(/\s+/).filter(Boolean);
-  const name = (identity.givenName ?? first ?? fallback).slice(0, 30);
-  const surname = (identity.familyName ?? (rest.join(' ') || '-')).slice(0, 30);
-  return inAccountTransaction(services, (trx) =>
-    createAccount(trx, {
-      email,
-      passwordHash: null,
-      name,
-      surname,
-      contactNumber: null,
-      referredBy: extras.referredBy ?? null,
-      inviteToken: extras.inviteToken ?? null,
-      activated: true,
-      oidc: { issuer: identity.issuer, subject: identity.subject },
-    }),
-  );
 }

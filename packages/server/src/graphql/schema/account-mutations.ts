@@ -5,7 +5,8 @@ import {
   CompanyRef, CompanySaveInput, FeedbackInput, InviteMemberInput, ProfileRef, TeamInviteRef, UserPasswordResetInput,
   UserRef, UserRegisterInput, UserRequestPasswordResetInput, UserSaveInput,
 } from './accounts.js';
-import { activateUser, registerUser, requestPasswordReset, resendActivation, resetPassword, saveCompany, saveProfile } from '../../services/accounts.js';
+import { activateUser, registerUser, requestPasswordReset, resendActivation, resetPassword } from '../../services/accounts.js';
+import { saveCompany, saveProfile } from '../../services/profile.js';
 import { inviteMember, revokeInvite, setMemberAdmin } from '../../services/team.js';
 import { submitFeedback } from '../../services/feedback.js';
 
