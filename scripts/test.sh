@@ -58,10 +58,12 @@ run() {
   if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$name"); fi
 }
 
-# TEST_SUITES (comma list of typecheck, unit, browser, e2e; all when unset) lets the GitHub workflow run the suites
+# TEST_SUITES (comma list of typecheck, lint, unit, browser, e2e; all when unset) lets the GitHub workflow run the suites
 # as separate jobs; `npm test` and .ci/run run them all.
 want() { [ -z "${TEST_SUITES:-}" ] || [[ ",${TEST_SUITES}," == *",$1,"* ]]; }
 want typecheck && run "type check" npm run typecheck --silent
+# Unused files, exports and dependencies (knip.jsonc says what runs).
+want lint && run "lint (knip)" npx knip --no-progress
 want unit && run "unit and integration tests (Vitest: shared, server, console)" npx vitest run
 # The player's tests run in Debian Chromium through web-test-runner; the console's journeys through Playwright.
 has_script() { node -e "process.exit(require('./packages/$1/package.json').scripts?.['$2'] ? 0 : 1)"; }

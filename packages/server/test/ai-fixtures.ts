@@ -8,7 +8,7 @@ import type { App } from '../src/app.js';
 import { multiSceneVideo } from './support/ai-videos.js';
 import type { SeededUser } from './helpers/seed.js';
 
-export const SCENE_SECONDS = [4, 5, 3, 4];
+const SCENE_SECONDS = [4, 5, 3, 4];
 
 let videoPromise: Promise<{ file: string; boundaries: number[] }> | undefined;
 /** One 16 s four-room video (640x360) per test process. */

@@ -18,7 +18,7 @@ export interface LoggedRequest {
 }
 
 /** Parses Stripe's bracket form encoding (a[b][0][c]=v) into nested objects and arrays. */
-export function parseStripeForm(text: string): Obj {
+function parseStripeForm(text: string): Obj {
   const out: Obj = {};
   for (const [rawKey, value] of new URLSearchParams(text)) {
     const parts = rawKey.replace(/\]/g, '').split('[');

@@ -1,7 +1,7 @@
 /** Settings the page carries in meta tags, so one build serves any deployment (accounts §7). */
 
 /** Meta tag names read by the console. */
-export const META = {
+const META = {
   serverUrl: 'roomwalk-server-url',
   turnstileSiteKey: 'roomwalk-turnstile-site-key',
   manageSubscriptionUrl: 'roomwalk-manage-subscription-url',

@@ -7,5 +7,5 @@ export const graphql = initGraphQLTada<{
   scalars: { DateTime: string; Upload: File | Blob | null; ID: string };
 }>();
 
-export type { FragmentOf, ResultOf, VariablesOf } from 'gql.tada';
+export type { FragmentOf, ResultOf } from 'gql.tada';
 export { readFragment } from 'gql.tada';

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { useSession } from '../session/session-context.js';
 
-export interface ReturnState {
+interface ReturnState {
   from?: { pathname: string; search: string; hash: string };
 }
 

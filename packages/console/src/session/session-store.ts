@@ -1,8 +1,8 @@
 /** The auth session (accounts §3, §4): token and roles stored locally, validated, and ended at expiry or on 401. */
 import { LOGIN_METHODS, decodeToken, isTokenValid, msUntilExpiry, tokenRoles, safeLocalStorage } from '@roomwalk/shared';
 
-export type LoginMethod = (typeof LOGIN_METHODS)[keyof typeof LOGIN_METHODS];
-export type LogoutReason = 'user' | 'expired' | 'unauthorized' | 'invalid';
+type LoginMethod = (typeof LOGIN_METHODS)[keyof typeof LOGIN_METHODS];
+type LogoutReason = 'user' | 'expired' | 'unauthorized' | 'invalid';
 
 export interface SessionState {
   authenticated: boolean;

@@ -7,7 +7,7 @@ import { useEffect } from 'react';
 import { ERROR_TEXTS, TIMINGS_MS } from '@roomwalk/shared';
 import { useSnackbar } from '../ui/snackbar.js';
 
-export function isAndroidStandalone(win: Window = window): boolean {
+function isAndroidStandalone(win: Window = window): boolean {
   const android = /Android/i.test(win.navigator.userAgent);
   const standalone = win.matchMedia?.('(display-mode: standalone)').matches ?? false;
   return android && standalone;

@@ -1,13 +1,12 @@
 /** Tutorial state (accounts §4): firstView and available, stored locally; reset, complete, dismiss. */
 import { safeLocalStorage } from '@roomwalk/shared';
-import { useSyncExternalStore } from 'react';
 
 export interface TutorialState {
   firstView: boolean;
   available: boolean;
 }
 
-export const TUTORIAL_KEY = 'roomwalk.tutorial';
+const TUTORIAL_KEY = 'roomwalk.tutorial';
 const DEFAULT: TutorialState = { firstView: true, available: true };
 
 export function createTutorialStore(storage: Storage = safeLocalStorage()) {
@@ -37,13 +36,4 @@ export function createTutorialStore(storage: Storage = safeLocalStorage()) {
     complete: () => write({ ...state, firstView: false }),
     dismiss: () => write({ ...state, available: false }),
   };
-}
-
-export type TutorialStore = ReturnType<typeof createTutorialStore>;
-let shared: TutorialStore | null = null;
-export const tutorialStore = (): TutorialStore => (shared ??= createTutorialStore());
-
-export function useTutorial(store: TutorialStore = tutorialStore()) {
-  const state = useSyncExternalStore(store.subscribe, store.getState, store.getState);
-  return { ...state, reset: store.reset, complete: store.complete, dismiss: store.dismiss };
 }

@@ -8,7 +8,7 @@ import { serverUrl } from '../config/page-config.js';
 
 let googleStatus: Promise<boolean> | null = null;
 /** Asks the server once per page load whether Google sign-in is configured; unknown (an error) counts as not. */
-export function googleConfigured(fetchImpl: typeof fetch = fetch): Promise<boolean> {
+function googleConfigured(fetchImpl: typeof fetch = fetch): Promise<boolean> {
   googleStatus ??= fetchImpl(`${serverUrl()}/auth/google/status`, { headers: { Accept: 'application/json' } })
     .then(async (r) => r.ok && ((await r.json()) as { configured?: unknown }).configured === true)
     .catch(() => false);

@@ -13,7 +13,7 @@ export interface PhoneInputProps {
 }
 
 /** Splits a stored number into its country and national part, defaulting to ZA. */
-export function splitPhone(value: string): { country: CountryCode; national: string } {
+function splitPhone(value: string): { country: CountryCode; national: string } {
   const parsed = value ? parsePhoneNumberFromString(value, DEFAULT_PHONE_COUNTRY as CountryCode) : undefined;
   if (parsed?.country) return { country: parsed.country, national: parsed.nationalNumber };
   return { country: DEFAULT_PHONE_COUNTRY as CountryCode, national: value.replace(/^\+\d+\s*/, '') };
@@ -23,7 +23,7 @@ export function splitPhone(value: string): { country: CountryCode; national: str
  * Joins the chosen country and the typed number into the form value. The number may be typed in national
  * ('082 555 1234') or international form ('+27 82 555 1234'); an international number keeps its own country code.
  */
-export function joinPhone(country: CountryCode, national: string): string {
+function joinPhone(country: CountryCode, national: string): string {
   return contactNumberFromInput(country, national);
 }
 

@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { EncryptJWT, createRemoteJWKSet, jwtDecrypt, jwtVerify, type JWTPayload } from 'jose';
 import type { Config } from '../config.js';
 
-export const OIDC_STATE_TTL_SECONDS = 10 * 60;
+const OIDC_STATE_TTL_SECONDS = 10 * 60;
 
 export class OidcError extends Error {
   override name = 'OidcError';
@@ -31,7 +31,7 @@ export interface OidcIdentity {
 }
 
 /** What the sign-in carries through the round trip to the issuer (an invite, a referral). */
-export interface OidcStateExtras {
+interface OidcStateExtras {
   inviteToken?: string | null | undefined;
   referredBy?: string | null | undefined;
 }

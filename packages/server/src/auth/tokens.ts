@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 
-export interface SessionClaims {
+interface SessionClaims {
   sub: string;
   cid: string;
   roles: string[];

@@ -3,7 +3,7 @@ import { ERROR_CODES } from '@roomwalk/shared';
 import { AppError } from './errors.js';
 
 /** Prefixes of our global ids: `tour_<uuid>`, readable in links and logs. */
-export const ID_PREFIXES = {
+const ID_PREFIXES = {
   Tour: 'tour',
   User: 'user',
   UserProfile: 'profile',

@@ -8,7 +8,7 @@ import type { Database } from './types.js';
 import { migrations } from './migrations/index.js';
 import { PGliteDialect, SessionLock } from './pglite-dialect.js';
 
-export interface SqlExecutor {
+interface SqlExecutor {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
 }
 
@@ -126,7 +126,7 @@ async function openPostgres(url: string): Promise<Db> {
 }
 
 /** Runs every pending migration; throws with the failing migration's name. */
-export async function migrate(db: Kysely<Database>): Promise<void> {
+async function migrate(db: Kysely<Database>): Promise<void> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

@@ -42,7 +42,7 @@ interface Chunk {
 }
 
 /** The wire texts of one event: the message itself, or its chunks when it is longer than MESSAGE_LIMIT bytes. */
-export function encodeEvent(topic: string, payload: unknown): string[] {
+function encodeEvent(topic: string, payload: unknown): string[] {
   const text = JSON.stringify({ topic, payload });
   if (Buffer.byteLength(text) <= MESSAGE_LIMIT) return [text];
   const b64 = Buffer.from(text, 'utf8').toString('base64');
@@ -52,7 +52,7 @@ export function encodeEvent(topic: string, payload: unknown): string[] {
 }
 
 /** Turns wire texts back into events (reassembling chunks); what is not ours or malformed is ignored. */
-export function createDecoder(deliver: (topic: string, payload: unknown) => void): (raw: string) => void {
+function createDecoder(deliver: (topic: string, payload: unknown) => void): (raw: string) => void {
   const partial = new Map<string, { parts: string[]; got: number; at: number }>();
   const accept = (text: string) => {
     const m = JSON.parse(text) as Partial<{ topic: string; payload: unknown } & Chunk> | null;

@@ -9,7 +9,7 @@ import { AppError } from '../core/errors.js';
 import { ERROR_CODES } from '@roomwalk/shared';
 
 export type { AuthInfo, FileUploadValue } from '../core/auth.js';
-export { ID_PREFIXES, decodeId, encodeId, parseGlobalId, type NodeTypeName } from '../core/ids.js';
+export { decodeId, encodeId, type NodeTypeName } from '../core/ids.js';
 
 export interface Context {
   services: Services;
@@ -26,7 +26,7 @@ export interface Context {
  * answers the object for whoever may read it and null for anyone else, as for a missing id (no existence leak).
  */
 type NodeLoader = (id: string, ctx: Context) => Promise<object | null>;
-export const nodeLoaders = new Map<string, NodeLoader>();
+const nodeLoaders = new Map<string, NodeLoader>();
 export function registerNodeLoader(typename: NodeTypeName, load: NodeLoader): void {
   nodeLoaders.set(typename, load);
 }

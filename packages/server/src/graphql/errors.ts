@@ -15,7 +15,7 @@ import { AppError } from '../core/errors.js';
 import { requestShapeRefusal, withoutSuggestion } from './hardening.js';
 import { isTokenLimitError, tokenLimitError } from './limits.js';
 
-export { AppError, badInput, forbidden, fromZod, notFound, unauthenticated } from '../core/errors.js';
+export { AppError, badInput, forbidden, notFound, unauthenticated } from '../core/errors.js';
 
 /** Where the original of a masked error goes: a request's logger (Fastify's carry the request id). */
 interface ErrorLog {

@@ -1,5 +1,4 @@
 /** Authorisation helpers used by every resolver: who is asking, and may they touch this company's object. */
-import { isBasicOrHigher } from '@roomwalk/shared';
 import type { AuthInfo, Context } from './builder.js';
 import { forbidden, notFound, unauthenticated } from './errors.js';
 
@@ -24,11 +23,5 @@ export function requireCompanyAdmin(ctx: Context): AuthInfo {
 export function requireSuperAdmin(ctx: Context): AuthInfo {
   const auth = requireAuth(ctx);
   if (!auth.isSuperAdmin) throw forbidden();
-  return auth;
-}
-
-export function requireBasicPlan(ctx: Context): AuthInfo {
-  const auth = requireAuth(ctx);
-  if (!isBasicOrHigher(auth.roles)) throw forbidden('This needs the Basic plan or higher.');
   return auth;
 }

@@ -39,7 +39,7 @@ export const QUERY_LIMITS = {
 } as const;
 export type QueryLimits = typeof QUERY_LIMITS;
 
-export function tooComplex(detail: string): GraphQLError {
+function tooComplex(detail: string): GraphQLError {
   return new GraphQLError(`${ERROR_TEXTS.queryTooComplex} (${detail})`, { extensions: { code: ERROR_CODES.QUERY_TOO_COMPLEX } });
 }
 
@@ -89,7 +89,7 @@ interface Summary {
 const EMPTY: Summary = { depth: 0, cost: 0, aliases: 0 };
 
 /** Depth, aliases, cost and spread count of each operation, following fragments once each. */
-export function queryLimitsRule(limits: QueryLimits = QUERY_LIMITS) {
+function queryLimitsRule(limits: QueryLimits = QUERY_LIMITS) {
   return (context: ValidationContext): ASTVisitor => {
     const document = context.getDocument();
     const fragments = new Map<string, FragmentDefinitionNode>();

@@ -18,7 +18,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Kind, parse, type DocumentNode, type SelectionSetNode } from 'graphql';
 
 /** Root fields a page on any origin may call (with no token): what the embedded player needs. */
-export const PUBLIC_PLAYER_FIELDS: ReadonlySet<string> = new Set(['tour', 'tourViewRecord', 'tourLeadCreate', '__typename']);
+const PUBLIC_PLAYER_FIELDS: ReadonlySet<string> = new Set(['tour', 'tourViewRecord', 'tourLeadCreate', '__typename']);
 
 /** Paths (besides POST /query with a public document) that answer any origin. */
 const PUBLIC_PATHS = new Set<string>(['/tour-visit']);
@@ -26,7 +26,7 @@ const PUBLIC_PATHS = new Set<string>(['/tour-visit']);
 type Policy = Omit<FastifyCorsOptions, 'delegator'>;
 
 /** Any origin, no credentials, no Authorization header. */
-export const PUBLIC_POLICY: Policy = {
+const PUBLIC_POLICY: Policy = {
   origin: '*',
   credentials: false,
   methods: ['POST'],
@@ -58,7 +58,7 @@ function rootFieldsPublic(set: SelectionSetNode, fragments: Map<string, Selectio
 }
 
 /** True when every operation of the GraphQL request body is a query or mutation of public player fields only. */
-export function isPublicPlayerRequest(body: unknown): boolean {
+function isPublicPlayerRequest(body: unknown): boolean {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
   const query = (body as { query?: unknown }).query;
   if (typeof query !== 'string' || query.length > 20_000) return false;
@@ -81,7 +81,7 @@ export function isPublicPlayerRequest(body: unknown): boolean {
 }
 
 /** The policy of one request (runs in preHandler, after the body is parsed; a preflight has no body). */
-export function corsPolicyFor(req: FastifyRequest): Policy {
+function corsPolicyFor(req: FastifyRequest): Policy {
   const path = req.url.split('?', 1)[0];
   if (path === '/query') {
     if (req.method === 'OPTIONS') return PUBLIC_POLICY;

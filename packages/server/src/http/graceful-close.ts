@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket, WebSocketServer } from 'ws';
 
-export const GOING_AWAY = 1001;
+const GOING_AWAY = 1001;
 
 export async function closeHttpGracefully(app: FastifyInstance, timeoutMs: number): Promise<void> {
   // GraphQL subscriptions (graphql-ws through @fastify/websocket); the live viewing rooms close their own in preClose.

@@ -13,14 +13,14 @@ import type { Services } from '../services/services.js';
 /** Keys whose bytes never change: each processing attempt and each chosen thumbnail gets a new key. */
 const IMMUTABLE_KEY = /^tours\/[0-9a-f-]{36}\/(v\d+|thumbs)\//;
 
-export const MEDIA_CACHE = {
+const MEDIA_CACHE = {
   immutable: 'public, max-age=31536000, immutable',
   /** Other keys (source videos, images other parts store) may be replaced in place: revalidate with the ETag. */
   revalidate: 'public, max-age=60, must-revalidate',
 } as const;
 
 /** Parses a single `bytes=` range; null when absent, 'invalid' when unsatisfiable. Multiple ranges are served whole. */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'invalid' {
+function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'invalid' {
   if (!header) return null;
   const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!m) return null;

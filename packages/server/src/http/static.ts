@@ -18,7 +18,7 @@ const SERVER_PREFIXES = ['/query', '/oauth', '/auth', '/media', '/dev', '/health
 const SERVER_SUBPATHS = ['/upload/'];
 
 /** Whether an HTML page request for this path is the console's (client-side routes fall back to index.html). */
-export function isConsolePath(url: string): boolean {
+function isConsolePath(url: string): boolean {
   return !SERVER_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`)) && !SERVER_SUBPATHS.some((p) => url.startsWith(p));
 }
 

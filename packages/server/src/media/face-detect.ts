@@ -26,7 +26,7 @@ export const MAX_FACE_SHARE = 0.3;
 /** The largest box ever blurred (grown, with motion), as a share of the frame's short side. */
 export const MAX_BOX_SHARE = 0.6;
 /** Short side of the copy the detector sees (the 360p rendition's). */
-export const DETECT_SHORT_SIDE = 360;
+const DETECT_SHORT_SIDE = 360;
 
 export interface Rect { x: number; y: number; width: number; height: number; score?: number }
 
@@ -54,7 +54,7 @@ export function plausibleFace(b: FaceBox, width: number, height: number): boolea
 }
 
 /** A packed RGB copy of a yuv420p frame, `k` times smaller (k x k luma average, BT.709 limited range). */
-export function yuv420ToRgb(frame: Uint8Array, width: number, height: number, k: number): { rgb: Uint8Array; width: number; height: number } {
+function yuv420ToRgb(frame: Uint8Array, width: number, height: number, k: number): { rgb: Uint8Array; width: number; height: number } {
   const dw = Math.floor(width / k);
   const dh = Math.floor(height / k);
   const cw = width >> 1;

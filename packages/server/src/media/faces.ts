@@ -10,9 +10,9 @@
 import { loadShippedGraphModel, tfRuntime, type GraphModel, type Tf } from './tf-runtime.js';
 
 export const FACE_MODEL_FILE = 'blazeface.json';
-export const FACE_INPUT = 256;
+const FACE_INPUT = 256;
 /** Default confidence threshold (sigmoid of BlazeFace's logit). */
-export const FACE_MIN_SCORE = 0.5;
+const FACE_MIN_SCORE = 0.5;
 
 export interface FaceBox {
   /** Pixels of the frame given to the detector: left, top, width, height. */
@@ -58,7 +58,7 @@ export async function loadFaceDetector(): Promise<{ backend: string; outputs: nu
 }
 
 /** Square tiles covering a width x height frame: one for a square frame, two overlapping ones for 16:9. */
-export function tiles(width: number, height: number): Array<{ x: number; y: number; size: number }> {
+function tiles(width: number, height: number): Array<{ x: number; y: number; size: number }> {
   const size = Math.min(width, height);
   const long = Math.max(width, height);
   const count = Math.ceil(long / size);
@@ -80,7 +80,7 @@ const iou = (a: FaceBox, b: FaceBox) => {
 };
 
 /** Greedy non-maximum suppression, best first. */
-export function nms(boxes: FaceBox[], threshold = 0.3): FaceBox[] {
+function nms(boxes: FaceBox[], threshold = 0.3): FaceBox[] {
   const kept: FaceBox[] = [];
   for (const b of [...boxes].sort((p, q) => q.score - p.score)) {
     if (kept.every((k) => iou(k, b) < threshold)) kept.push(b);

@@ -21,7 +21,7 @@ export type FrameFilterFactory = (size: { width: number; height: number }) => Fr
 export const yuv420pBytes = (width: number, height: number) => width * height + 2 * (width >> 1) * (height >> 1);
 
 /** Cuts a byte stream into frames of `size` bytes (a trailing partial frame is dropped); each byte is copied once. */
-export async function* readFrames(stream: Readable, size: number, onChunk?: () => void): AsyncGenerator<Buffer> {
+async function* readFrames(stream: Readable, size: number, onChunk?: () => void): AsyncGenerator<Buffer> {
   let frame = Buffer.allocUnsafe(size);
   let filled = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {

@@ -4,7 +4,7 @@ import { fromZod } from '../core/errors.js';
 import { consumeRateLimit } from '../auth/rate-limit.js';
 import type { Services } from './services.js';
 
-export interface FeedbackReport {
+interface FeedbackReport {
   type: 'feedback';
   id: string;
   name: string;

@@ -9,7 +9,7 @@ import { AppError, badInput, fromZod, notFound } from '../core/errors.js';
 import type { Services } from './services.js';
 import { assertCanEdit, loadEditableTour } from './tours.js';
 
-export const MARKER_DESCRIPTION_MAX = 300;
+const MARKER_DESCRIPTION_MAX = 300;
 const descriptionSchema = z.string().trim().max(MARKER_DESCRIPTION_MAX, 'Maximum characters reached').nullish();
 
 function parseName(name: unknown): string {

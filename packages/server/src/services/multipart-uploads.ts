@@ -14,7 +14,7 @@ import type { Services } from './services.js';
 import { quotaRefusal, UPLOAD_KEY, VIDEO_CONTENT_TYPES } from './uploads.js';
 
 /** S3's limits: at most 10,000 parts, each at least 5 MiB but the last. */
-export const MAX_PARTS = 10_000;
+const MAX_PARTS = 10_000;
 
 export interface MultipartStartInput {
   extension: string;
@@ -38,12 +38,12 @@ export interface MultipartUpload {
 const refused = (error: string, message: string): MultipartUpload => ({ key: null, uploadId: null, partSize: 0, partCount: 0, resumed: false, error, message });
 
 /** The part size for a file: the setting, grown so no file needs more than MAX_PARTS parts. */
-export function partSizeFor(size: number, setting: number): number {
+function partSizeFor(size: number, setting: number): number {
   return Math.max(setting, Math.ceil(size / MAX_PARTS));
 }
 
 /** Exact size of part n (1-based) of a file cut into parts of partSize. */
-export function expectedPartSize(size: number, partSize: number, partNumber: number): number {
+function expectedPartSize(size: number, partSize: number, partNumber: number): number {
   return Math.max(0, Math.min(partSize, size - (partNumber - 1) * partSize));
 }
 

@@ -43,7 +43,7 @@ function isPreconditionFailed(err: unknown): boolean {
 }
 
 /** Presigned PUTs write here; submit copies the checked object to the upload's own key (sealUpload). */
-export const STAGING_PREFIX = 'staging/';
+const STAGING_PREFIX = 'staging/';
 export const stagingKey = (key: string) => `${STAGING_PREFIX}${key}`;
 
 

@@ -2,7 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
-export interface ReceivedMail {
+interface ReceivedMail {
   /** The envelope sender ('' for a null sender). */
   from: string;
   to: string[];

@@ -54,12 +54,12 @@ export function post(url: string, body: string | Buffer, opts: { from?: string; 
 export const gqlPost = (url: string, query: unknown, variables?: unknown, from?: string) => post(`${url}/query`, JSON.stringify({ query, variables }), { from });
 
 /** The issue's figure: /healthz answers within this while an attack runs (printed as p95 against it). */
-export const HEALTH_BUDGET_MS = 100;
+const HEALTH_BUDGET_MS = 100;
 /**
  * No single probe may take longer than this. Generous on purpose: the test machine is shared, so one probe can wait
  * on the CPU; a blocked event loop (the fragment bomb blocked it ~7 s) still fails it plainly.
  */
-export const HEALTH_WORST_MS = 1000;
+const HEALTH_WORST_MS = 1000;
 
 export interface Health {
   worstMs: number;

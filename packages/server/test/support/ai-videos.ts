@@ -5,7 +5,7 @@ import path from 'node:path';
 import { runFfmpeg } from '../../src/services/ai/ffmpeg.js';
 
 /** One "room": a lavfi source that looks nothing like its neighbours. */
-export const SCENES = [
+const SCENES = [
   (d: number, s: string) => `testsrc2=size=${s}:rate=15:duration=${d}`,
   (d: number, s: string) => `mandelbrot=size=${s}:rate=15,trim=duration=${d}`,
   (d: number, s: string) => `color=c=0x3a8d2c:size=${s}:rate=15:duration=${d},noise=alls=30:allf=t`,

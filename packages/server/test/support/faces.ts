@@ -14,9 +14,9 @@ import { ffmpegBinaries } from '../../src/media/ffmpeg-binaries.js';
 
 const run = promisify(execFile);
 
-export const FACE_SAMPLE = fileURLToPath(new URL('../assets/screenshot-facedetect.jpg', import.meta.url));
+const FACE_SAMPLE = fileURLToPath(new URL('../assets/screenshot-facedetect.jpg', import.meta.url));
 /** Left edges of the five face crops of the sample screenshot's bottom row (800x718 image; 148 px squares at y 348). */
-export const FACE_LEFTS = [8, 163, 318, 475, 630] as const;
+const FACE_LEFTS = [8, 163, 318, 475, 630] as const;
 
 /** Face crop `i` (0–4) of the sample, as a `size`-pixel square PNG. */
 export async function faceImage(i: number, size: number): Promise<Buffer> {

@@ -1,6 +1,6 @@
 /** Test helpers: generate small videos with real ffmpeg (moving testsrc2 pattern) and inspect produced clips. */
 import { execFile } from 'node:child_process';
-import { mkdtemp, open, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -152,18 +152,6 @@ export async function listDir(dir: string): Promise<string[] | null> {
 
 export async function fileSize(path: string): Promise<number> {
   return (await stat(path)).size;
-}
-
-/** Reads the first bytes of a file (to assert what a test fixture looks like). */
-export async function headBytes(path: string, n: number): Promise<Buffer> {
-  const h = await open(path, 'r');
-  try {
-    const b = Buffer.alloc(n);
-    await h.read(b, 0, n, 0);
-    return b;
-  } finally {
-    await h.close();
-  }
 }
 
 /** The keyframe indices a clip of `frames` frames must have: 0, then every KEYFRAME_INTERVAL frames. */

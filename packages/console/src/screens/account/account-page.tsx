@@ -18,7 +18,7 @@ import { useSession, useSessionStore } from '../../session/session-context.js';
 import { DataLoadError } from '../../ui/data-load-error.js';
 import { Loading, Page } from '../../ui/page.js';
 
-export function initials(name?: string | null, surname?: string | null, fallback = ''): string {
+function initials(name?: string | null, surname?: string | null, fallback = ''): string {
   const i = `${name?.trim()[0] ?? ''}${surname?.trim()[0] ?? ''}`.toUpperCase();
   return i || fallback.trim()[0]?.toUpperCase() || '?';
 }

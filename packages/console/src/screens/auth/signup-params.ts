@@ -9,7 +9,7 @@ export interface SignupParams {
   gToken: string | null;
 }
 
-export const SIGNUP_PARAMS_KEY = 'roomwalk.signup-params';
+const SIGNUP_PARAMS_KEY = 'roomwalk.signup-params';
 const QUERY_NAMES = ['inviteToken', 'rB', 'gToken', 'email'] as const;
 
 /** Reads the parameters from the query, falling back to what an earlier visit kept for this tab. */

@@ -5,7 +5,7 @@ import { BillingPortalSessionMutation } from './billing-operations.js';
 import { describeFailure } from '../../graphql/errors.js';
 import { useSnackbar } from '../../ui/snackbar.js';
 
-export const BILLING_RETURN_STUB = 'account/subscriptions';
+const BILLING_RETURN_STUB = 'account/subscriptions';
 
 export function useBillingPortal(navigateTo: (url: string) => void = (url) => window.location.replace(url)) {
   const [, open] = useMutation(BillingPortalSessionMutation);

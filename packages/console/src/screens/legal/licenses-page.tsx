@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Page, Loading } from '../../ui/page.js';
 import { DataLoadError } from '../../ui/data-load-error.js';
 
-export const LICENSES_FILE = '/third-party-licenses.txt';
+const LICENSES_FILE = '/third-party-licenses.txt';
 
 export default function LicensesPage() {
   const [text, setText] = useState<string | null>(null);

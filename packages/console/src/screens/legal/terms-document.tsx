@@ -4,7 +4,7 @@ import { PRODUCT_NAME, SUPPORT_EMAIL } from '@roomwalk/shared';
 
 const P = PRODUCT_NAME;
 
-export const TERMS_SECTIONS: ReadonlyArray<{ title: string; paragraphs: readonly string[] }> = [
+const TERMS_SECTIONS: ReadonlyArray<{ title: string; paragraphs: readonly string[] }> = [
   {
     title: 'Terms of use',
     paragraphs: [

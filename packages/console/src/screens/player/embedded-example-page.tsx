@@ -10,7 +10,7 @@ import { TOUR_TEXTS } from '../tours/texts.js';
 import { EMBED_SAMPLE_TOUR_ID, embeddedTourId } from './player-flags.js';
 import '../tours/tours.css';
 
-export const SAMPLE_TOUR_META = 'roomwalk-sample-tour-id';
+const SAMPLE_TOUR_META = 'roomwalk-sample-tour-id';
 
 export default function EmbeddedExamplePage() {
   const { pathname } = useLocation();

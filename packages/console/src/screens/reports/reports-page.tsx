@@ -13,7 +13,7 @@ import { Loading, Page } from '../../ui/page.js';
 import { useSnackbar } from '../../ui/snackbar.js';
 import { downloadBase64 } from './download-file.js';
 
-export const REPORTS = [
+const REPORTS = [
   { id: 'tourByCompany', title: 'Tours By Company', description: 'Every tour of your company with its owner, status and views.' },
   { id: 'summaryByUser', title: 'User Summary', description: 'Per team member: active and uploaded tours this month, and views.' },
 ] as const;

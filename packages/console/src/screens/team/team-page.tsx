@@ -34,12 +34,12 @@ export function memberLabel(invite: Pick<Invite, 'accepted'> & { user?: { isAdmi
   return invite.user?.isAdmin ? 'Admin User' : 'Standard User';
 }
 /** A member by name when the profile has one, else by email (accounts §2 member cards). */
-export const displayName = (i: { email: string; user?: { username: string; profile?: { name: string; surname: string } | null } | null }) => {
+const displayName = (i: { email: string; user?: { username: string; profile?: { name: string; surname: string } | null } | null }) => {
   const full = `${i.user?.profile?.name ?? ''} ${i.user?.profile?.surname ?? ''}`.trim();
   return full || i.user?.username || i.email;
 };
 /** Dates as the rest of the console writes them: '23 Nov 2026'. */
-export const inviteDate = (iso: string) => new Date(iso).toLocaleDateString('en-ZA', { year: 'numeric', month: 'short', day: 'numeric' });
+const inviteDate = (iso: string) => new Date(iso).toLocaleDateString('en-ZA', { year: 'numeric', month: 'short', day: 'numeric' });
 export const MEMBER_NOTE = 'Only company admins can invite members, revoke invites and change roles. Ask an admin of your company.';
 
 function InviteDialog({ open, onClose, companyId, onInvited }: { open: boolean; onClose: () => void; companyId: string | null; onInvited: () => void }) {

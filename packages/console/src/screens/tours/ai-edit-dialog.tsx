@@ -12,11 +12,11 @@ import { FormField } from '../../ui/form-field.js';
 import { loadImage } from './thumbnail-crop.js';
 import { TOUR_TEXTS } from './texts.js';
 
-export const AI_WORKER_META = 'roomwalk-ai-worker-url';
+const AI_WORKER_META = 'roomwalk-ai-worker-url';
 type State = 'idle' | 'active' | 'processing' | 'success' | 'error';
 
 /** Captures a canvas as a JPEG blob; fails with the spec's message when it cannot. */
-export function captureCanvas(canvas: HTMLCanvasElement | null): Promise<Blob> {
+function captureCanvas(canvas: HTMLCanvasElement | null): Promise<Blob> {
   return new Promise((resolve, reject) => {
     if (!canvas || !canvas.width) return reject(new Error(ERROR_TEXTS.captureFailed));
     canvas.toBlob((b) => (b ? resolve(b) : reject(new Error(ERROR_TEXTS.captureFailed))), 'image/jpeg', AI_EDIT_JPEG_QUALITY);

@@ -23,7 +23,7 @@ export const copyLabel = (state: CopyState, idle: string): string =>
   state === 'copied' ? NOTICES.copied : state === 'error' ? NOTICES.copyFailed : idle;
 
 /** A PNG data URL of the QR code for a link. */
-export async function qrPng(text: string): Promise<string> {
+async function qrPng(text: string): Promise<string> {
   const { toDataURL } = await import('qrcode');
   return toDataURL(text, { errorCorrectionLevel: 'M', margin: 2, width: 512, type: 'image/png' });
 }

@@ -6,7 +6,7 @@ import { TeamToursQuery } from './tour-operations.js';
 import { readTour, TourCard, type TourCardData } from './tour-card.js';
 import { TOUR_TEXTS } from './texts.js';
 
-export interface TeamMemberTours {
+interface TeamMemberTours {
   id: string;
   name: string;
   tours: TourCardData[];

@@ -19,7 +19,7 @@ import { TOUR_TEXTS } from './texts.js';
 
 type Values = z.input<typeof tourInfoSchema>;
 
-export interface TourInfoTarget {
+interface TourInfoTarget {
   id: string;
   title?: string | null;
   description?: string | null;

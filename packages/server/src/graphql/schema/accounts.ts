@@ -9,7 +9,7 @@ import { requireAuth, requireSameCompany } from '../guards.js';
 import { countActiveTours, countUploadsSince, currentPeriodStart, getLicense, licenseCounts } from '../../services/licenses.js';
 import { TourRef } from './tour-refs.js';
 
-export const UserRoleEnum = builder.enumType('UserRole', { values: ['ADMIN', 'USER'] as const });
+const UserRoleEnum = builder.enumType('UserRole', { values: ['ADMIN', 'USER'] as const });
 
 /** node(id) answers a user only to members of the same company. */
 export const UserRef = builder.nodeRef<UserRow, string>('User', {

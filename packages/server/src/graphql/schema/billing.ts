@@ -13,7 +13,7 @@ import { canSeeAnalytics, consumeViewLimit, recordTourView, tourAnalytics, type 
 import { generateReport, REPORT_KINDS, type ReportKind } from '../../services/reports/generate-report.js';
 import type { Context } from '../builder.js';
 
-export const PriceTierRef = builder.objectRef<PriceTier>('PriceTier').implement({
+const PriceTierRef = builder.objectRef<PriceTier>('PriceTier').implement({
   fields: (t) => ({
     priceId: t.exposeString('priceId'),
     flatAmount: t.exposeInt('flatAmount', { description: 'Price per month in minor currency units.' }),
@@ -47,11 +47,11 @@ const PortalInput = builder.inputType('BillingPortalSessionInput', {
   fields: (t) => ({ returnStub: t.string({ description: 'Path under the public URL to come back to, e.g. account/subscriptions.' }) }),
 });
 
-export const ExportTypeEnum = builder.enumType('ExportType', { values: ['csv', 'pdf'] as const });
+const ExportTypeEnum = builder.enumType('ExportType', { values: ['csv', 'pdf'] as const });
 const ReportInput = builder.inputType('ReportExportInput', {
   fields: (t) => ({ companyId: t.id({ required: true }), exportType: t.field({ type: ExportTypeEnum, defaultValue: 'csv' }) }),
 });
-export const ReportResultRef = builder.objectRef<{ fileContent: string; fileName: string; mimeType: string }>('ReportResult').implement({
+const ReportResultRef = builder.objectRef<{ fileContent: string; fileName: string; mimeType: string }>('ReportResult').implement({
   fields: (t) => ({ fileContent: t.exposeString('fileContent', { description: 'Base64.' }), fileName: t.exposeString('fileName'), mimeType: t.exposeString('mimeType') }),
 });
 

@@ -9,7 +9,7 @@ import { createLead, type TourLeadModel } from '../../services/live/leads.js';
 import { hostSession, issueRequest, participantId, LIVE_ROLES, type ViewingSessionRequest } from '../../services/live/sessions.js';
 
 export type { TourLeadModel };
-export type ViewingSessionModel = ViewingSessionRequest;
+type ViewingSessionModel = ViewingSessionRequest;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -23,7 +23,7 @@ const ViewingSessionRef = builder.objectRef<ViewingSessionModel>('ViewingSession
   }),
 });
 
-export const LeadTypeEnum = builder.enumType('LeadType', { values: ['LIVE_VIEWING', 'CONTACT'] as const });
+const LeadTypeEnum = builder.enumType('LeadType', { values: ['LIVE_VIEWING', 'CONTACT'] as const });
 
 export const TourLeadRef = builder.objectRef<TourLeadModel>('TourLead').implement({
   fields: (t) => ({

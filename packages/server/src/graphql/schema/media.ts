@@ -37,7 +37,7 @@ export const ReelRef = builder.objectRef<ReelModel>('Reel').implement({
   }),
 });
 
-export const ShotStatusEnum = builder.enumType('ShotStatus', { values: ['COMPLETED', 'PROCESSING', 'FAILED'] as const });
+const ShotStatusEnum = builder.enumType('ShotStatus', { values: ['COMPLETED', 'PROCESSING', 'FAILED'] as const });
 
 export const ShotRef = builder.objectRef<ShotModel>('Shot').implement({
   fields: (t) => ({
@@ -105,7 +105,7 @@ builder.objectFields(TourRef, (t) => ({
   }),
 }));
 
-export const AIMarkerActionEnum = builder.enumType('AIMarkerAction', { values: ['ADD', 'REMOVE'] as const });
+const AIMarkerActionEnum = builder.enumType('AIMarkerAction', { values: ['ADD', 'REMOVE'] as const });
 const AIMarkerEventMarkerRef = builder.objectRef<NonNullable<AIMarkerProgressEvent['marker']>>('AIMarkerEventMarker').implement({
   fields: (t) => ({ id: t.exposeID('id'), isFastTravel: t.exposeBoolean('isFastTravel'), frameIndex: t.exposeFloat('frameIndex'), name: t.exposeString('name') }),
 });

@@ -31,7 +31,7 @@ const VideoInfoRef = builder.objectRef<{ width: number; height: number; fullSize
     smallSize: t.exposeFloat('smallSize', { description: 'Bytes of the thumbnail.' }),
   }),
 });
-export const AgentProfileRef = builder.objectRef<{ fullname: string; contactNumber: string | null; email: string; profileImageURL: string | null }>('AgentProfile').implement({
+const AgentProfileRef = builder.objectRef<{ fullname: string; contactNumber: string | null; email: string; profileImageURL: string | null }>('AgentProfile').implement({
   fields: (t) => ({
     fullname: t.exposeString('fullname'),
     contactNumber: t.exposeString('contactNumber', { nullable: true }),
@@ -180,16 +180,16 @@ builder.queryFields((t) => ({
 
 // ---- Mutations of tours §7 ------------------------------------------------------------------------------
 
-export const TourSaveInput = builder.inputType('TourSaveInput', {
+const TourSaveInput = builder.inputType('TourSaveInput', {
   fields: (t) => ({
     id: t.id({ required: true }), title: t.string(), description: t.string(), videoURL: t.string(), listingLink: t.string(),
     blurFaces: t.boolean({ description: 'Blur faces in clips, reels and photos (default on). A change reprocesses a processed tour (status PROCESSING until its new clips are ready).' }),
   }),
 });
-export const TourUpdateThumbnailInput = builder.inputType('TourUpdateThumbnailInput', {
+const TourUpdateThumbnailInput = builder.inputType('TourUpdateThumbnailInput', {
   fields: (t) => ({ id: t.id({ required: true }), thumbnailURL: t.field({ type: 'Upload', required: true, description: 'The image file (.jpg, .jpeg, .png).' }) }),
 });
-export const MarkerSaveInput = builder.inputType('MarkerSaveInput', {
+const MarkerSaveInput = builder.inputType('MarkerSaveInput', {
   fields: (t) => ({
     name: t.string({ required: true }),
     description: t.string(),
@@ -199,15 +199,15 @@ export const MarkerSaveInput = builder.inputType('MarkerSaveInput', {
     frameIndex: t.float({ required: true }),
   }),
 });
-export const MarkerUpdateInput = builder.inputType('MarkerUpdateInput', {
+const MarkerUpdateInput = builder.inputType('MarkerUpdateInput', {
   fields: (t) => ({ id: t.id({ required: true }), name: t.string({ required: true }), description: t.string(), isFastTravel: t.boolean() }),
 });
-export const FileSubmitInput = builder.inputType('FileSubmitPreSignedUploadInput', { fields: (t) => ({ key: t.string({ required: true }) }) });
+const FileSubmitInput = builder.inputType('FileSubmitPreSignedUploadInput', { fields: (t) => ({ key: t.string({ required: true }) }) });
 
 export const HeaderRef = builder.objectRef<{ key: string; value: string }>('Header').implement({
   fields: (t) => ({ key: t.exposeString('key'), value: t.exposeString('value') }),
 });
-export const PreSignedUploadRef = builder
+const PreSignedUploadRef = builder
   .objectRef<{ uploadURL: string | null; key: string | null; headers: Array<{ key: string; value: string }>; error: string | null; message: string | null }>('PreSignedUpload')
   .implement({
     fields: (t) => ({
@@ -218,7 +218,7 @@ export const PreSignedUploadRef = builder
       message: t.exposeString('message', { nullable: true }),
     }),
   });
-export const SubmitUploadRef = builder.objectRef<{ bucketURL: string; tourId: string }>('SubmittedUpload').implement({
+const SubmitUploadRef = builder.objectRef<{ bucketURL: string; tourId: string }>('SubmittedUpload').implement({
   fields: (t) => ({ bucketURL: t.exposeString('bucketURL'), tourId: t.exposeID('tourId') }),
 });
 

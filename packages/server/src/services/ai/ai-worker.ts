@@ -3,10 +3,10 @@ import { ERROR_CODES } from '@roomwalk/shared';
 import { AppError } from '../../core/errors.js';
 
 export const AI_NOT_CONFIGURED_TEXT = 'AI image service is not configured (AI_WORKER_URL).';
-export const AI_WORKER_TIMEOUT_MS = 120_000;
+const AI_WORKER_TIMEOUT_MS = 120_000;
 export const AI_IMAGE_MAX_BYTES = 15 * 1024 * 1024;
 
-export function aiWorkerUrl(base: string | undefined): string {
+function aiWorkerUrl(base: string | undefined): string {
   if (!base) throw new AppError(ERROR_CODES.SERVICE_NOT_CONFIGURED, AI_NOT_CONFIGURED_TEXT);
   return `${base.replace(/\/$/, '')}/inpainting`;
 }

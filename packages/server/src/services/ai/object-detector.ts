@@ -5,7 +5,7 @@
  */
 import { loadShippedGraphModel, modelsDir, tfRuntime, type GraphModel, type Tf } from '../../media/tf-runtime.js';
 
-export const COCO_LABELS = [
+const COCO_LABELS = [
   'person', 'bicycle', 'car', 'motorcycle', 'airplane', 'bus', 'train', 'truck', 'boat', 'traffic light', 'fire hydrant',
   'stop sign', 'parking meter', 'bench', 'bird', 'cat', 'dog', 'horse', 'sheep', 'cow', 'elephant', 'bear', 'zebra',
   'giraffe', 'backpack', 'umbrella', 'handbag', 'tie', 'suitcase', 'frisbee', 'skis', 'snowboard', 'sports ball', 'kite',

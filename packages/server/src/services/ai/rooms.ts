@@ -16,13 +16,13 @@ import { probeDuration, sampleFrames, type SampledFrame } from './ffmpeg.js';
 
 export type RoomName = (typeof PREDEFINED_MARKER_NAMES)[number];
 
-export const SAMPLE_FPS = 4;
-export const SAMPLE_SIZE = { width: 64, height: 36 } as const;
-export const BOUNDARY_THRESHOLD = 0.35;
-export const MIN_ROOM_SECONDS = 2;
+const SAMPLE_FPS = 4;
+const SAMPLE_SIZE = { width: 64, height: 36 } as const;
+const BOUNDARY_THRESHOLD = 0.35;
+const MIN_ROOM_SECONDS = 2;
 
 /** What each COCO object says about the room it stands in, with a weight. */
-export const OBJECT_ROOMS: Record<string, Array<[RoomName, number]>> = {
+const OBJECT_ROOMS: Record<string, Array<[RoomName, number]>> = {
   bed: [['Bedroom', 3]],
   'teddy bear': [['Bedroom', 1]],
   toilet: [['Bathroom', 3]],
@@ -69,7 +69,7 @@ const BINS = 4;
 const HIST_SIZE = BINS * BINS * BINS * 4;
 
 /** Colour histogram of a tiny RGB frame: 64 colour bins in each quarter of the picture, normalised to sum 1. */
-export function histogram(rgb: Buffer, width: number, height: number): Float32Array {
+function histogram(rgb: Buffer, width: number, height: number): Float32Array {
   const h = new Float32Array(HIST_SIZE);
   const shift = 8 - Math.log2(BINS);
   for (let y = 0; y < height; y++) {
@@ -86,14 +86,14 @@ export function histogram(rgb: Buffer, width: number, height: number): Float32Ar
 }
 
 /** Half the L1 distance of two normalised histograms: 0 for the same colours, 1 for nothing in common. */
-export function histogramDistance(a: Float32Array, b: Float32Array): number {
+function histogramDistance(a: Float32Array, b: Float32Array): number {
   let d = 0;
   for (let i = 0; i < a.length; i++) d += Math.abs(a[i]! - b[i]!);
   return d / 2;
 }
 
 /** Start times (seconds) of the rooms after the first, from frames sampled at `fps`. */
-export function findBoundaries(frames: SampledFrame[], fps: number, size = SAMPLE_SIZE, o: { threshold?: number; minRoomSeconds?: number } = {}): number[] {
+function findBoundaries(frames: SampledFrame[], fps: number, size = SAMPLE_SIZE, o: { threshold?: number; minRoomSeconds?: number } = {}): number[] {
   const threshold = o.threshold ?? BOUNDARY_THRESHOLD;
   const minGap = o.minRoomSeconds ?? MIN_ROOM_SECONDS;
   const hists = frames.map((f) => histogram(f.data, size.width, size.height));

@@ -5,8 +5,8 @@ import type { Services } from '../services.js';
 import { aiDb } from './tables.js';
 
 export const AI_MARKERS_QUEUE = 'ai-markers';
-export const RUN_STALE_MINUTES = 15;
-export const AI_NOT_PROCESSED_TEXT = 'Tour must be fully processed before generating AI markers.';
+const RUN_STALE_MINUTES = 15;
+const AI_NOT_PROCESSED_TEXT = 'Tour must be fully processed before generating AI markers.';
 
 export interface AiMarkersJob { runId: string }
 

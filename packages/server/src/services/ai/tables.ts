@@ -5,7 +5,7 @@ import type { Database } from '../../db/types.js';
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
-export interface ReelsTable {
+interface ReelsTable {
   id: Generated<string>;
   tour_id: string;
   created_by: string | null;
@@ -23,7 +23,7 @@ export interface ReelsTable {
   updated_at: Timestamp;
 }
 
-export interface ShotsTable {
+interface ShotsTable {
   id: Generated<string>;
   tour_id: string;
   shot_type: Generated<string>;
@@ -41,7 +41,7 @@ export interface ShotsTable {
   updated_at: Timestamp;
 }
 
-export interface AiMarkerRunsTable {
+interface AiMarkerRunsTable {
   id: Generated<string>;
   tour_id: string;
   user_id: string;
@@ -51,7 +51,7 @@ export interface AiMarkerRunsTable {
   finished_at: NullableTimestamp;
 }
 
-export type AiTables = { reels: ReelsTable; shots: ShotsTable; ai_marker_runs: AiMarkerRunsTable };
+type AiTables = { reels: ReelsTable; shots: ShotsTable; ai_marker_runs: AiMarkerRunsTable };
 export type AiDatabase = Database & AiTables;
 export type ReelRow = Selectable<ReelsTable>;
 export type ShotRow = Selectable<ShotsTable>;

@@ -22,8 +22,8 @@ export const BILLING_TEXTS = {
 } as const;
 
 /** A checkout asked again within this window (double click, retried request) reuses the same session. */
-export const CHECKOUT_IDEMPOTENCY_WINDOW_MS = 10 * 60 * 1000;
-export const DEFAULT_RETURN_STUB = 'account';
+const CHECKOUT_IDEMPOTENCY_WINDOW_MS = 10 * 60 * 1000;
+const DEFAULT_RETURN_STUB = 'account';
 
 export interface CheckoutAnswer { url: string | null; message: string | null; error: string | null }
 export interface PortalAnswer { url: string | null; error: string | null }
@@ -31,7 +31,7 @@ export interface PortalAnswer { url: string | null; error: string | null }
 const answer = (a: Partial<CheckoutAnswer>): CheckoutAnswer => ({ url: null, message: null, error: null, ...a });
 
 /** Return paths are relative to our public URL: letters, digits, / _ - and an optional simple query. */
-export function returnUrlFor(publicUrl: string, stub: string | null | undefined): string | null {
+function returnUrlFor(publicUrl: string, stub: string | null | undefined): string | null {
   const s = (stub ?? DEFAULT_RETURN_STUB).trim().replace(/^\/+/, '');
   if (s.length > 200 || s.includes('..') || s.includes('//')) return null;
   if (!/^[A-Za-z0-9/_-]*(\?[A-Za-z0-9=&_.%-]*)?$/.test(s)) return null;

@@ -65,7 +65,7 @@ export function inTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely<Database
  * Deactivates the company's active tours beyond `allowance`, keeping the newest. The tour keeps its status; the
  * tours domain reads `deactivated_at IS NOT NULL` as "deactivated" and tourReactivate clears it when a slot is free.
  */
-export async function enforceAllowance(db: Kysely<Database>, companyId: string, allowance: number, now = new Date()): Promise<string[]> {
+async function enforceAllowance(db: Kysely<Database>, companyId: string, allowance: number, now = new Date()): Promise<string[]> {
   const active = await db
     .selectFrom('tours')
     .select('id')
@@ -112,14 +112,3 @@ export async function expiredLicenses(db: Kysely<Database>, now = new Date()): P
 /** Current licence, or undefined. Re-exported so billing code has one import for licence reads and writes. */
 export { getLicense };
 
-/** Counts tours the company has switched off (for tests and the portal page). */
-export async function countDeactivatedTours(db: Kysely<Database>, companyId: string): Promise<number> {
-  const r = await db
-    .selectFrom('tours')
-    .select(sql<number>`count(*)::int`.as('n'))
-    .where('company_id', '=', companyId)
-    .where('deleted_at', 'is', null)
-    .where('deactivated_at', 'is not', null)
-    .executeTakeFirstOrThrow();
-  return r.n;
-}

@@ -3,7 +3,7 @@
  * the same habits work against either provider; docs/plans.md lists them.
  */
 
-export const LOCAL_SUCCESS_CARDS: readonly string[] = ['4242424242424242', '5555555555554444'];
+const LOCAL_SUCCESS_CARDS: readonly string[] = ['4242424242424242', '5555555555554444'];
 
 /** Numbers that are declined, with the message the checkout page shows. */
 export const LOCAL_DECLINE_CARDS: Readonly<Record<string, string>> = {

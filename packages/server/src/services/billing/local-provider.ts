@@ -12,8 +12,8 @@ import { emitLocalEvent } from './billing-events.js';
 import { billingDb, type LocalCheckoutSessionRow, type LocalSubscriptionRow } from './tables.js';
 
 /** A checkout link stays valid for a day (as Stripe's do); a portal link for an hour. */
-export const LOCAL_CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
-export const LOCAL_PORTAL_TTL_MS = 60 * 60 * 1000;
+const LOCAL_CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
+const LOCAL_PORTAL_TTL_MS = 60 * 60 * 1000;
 
 const token = (prefix: string) => `${prefix}_${randomBytes(18).toString('base64url')}`;
 
@@ -24,7 +24,7 @@ function addMonths(anchor: Date, n: number): Date {
 }
 
 /** The first monthly boundary after `now` counted from `anchor`. */
-export function nextPeriodStart(anchor: Date, now: Date): Date {
+function nextPeriodStart(anchor: Date, now: Date): Date {
   const start = currentPeriodStart({ period_start: anchor }, now);
   let n = (start.getUTCFullYear() - anchor.getUTCFullYear()) * 12 + (start.getUTCMonth() - anchor.getUTCMonth());
   let d = addMonths(anchor, n);
@@ -33,7 +33,7 @@ export function nextPeriodStart(anchor: Date, now: Date): Date {
 }
 
 /** A local subscription as the provider interface reports it; a cancellation takes effect at its date. */
-export function localSubscriptionState(row: LocalSubscriptionRow, now = new Date()): SubscriptionState {
+function localSubscriptionState(row: LocalSubscriptionRow, now = new Date()): SubscriptionState {
   const anchor = new Date(row.current_period_start);
   const cancelAt = row.cancel_at ? new Date(row.cancel_at) : row.canceled_at ? new Date(row.canceled_at) : null;
   const ended = row.status === 'canceled' || (cancelAt !== null && cancelAt <= now);

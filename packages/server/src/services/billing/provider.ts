@@ -37,7 +37,7 @@ export interface SubscriptionState {
   cancelAt: Date | null;
 }
 
-export interface CheckoutRequest {
+interface CheckoutRequest {
   companyId: string;
   companyName: string;
   userId: string;
@@ -64,7 +64,7 @@ export interface PaymentProvider {
 }
 
 /** Statuses in which a subscription still grants its plan (past_due: the provider is retrying the card). */
-export const LIVE_STATUSES: ReadonlySet<string> = new Set(['active', 'trialing', 'past_due']);
+const LIVE_STATUSES: ReadonlySet<string> = new Set(['active', 'trialing', 'past_due']);
 
 /** The plan a company should have: its newest subscription that is live now. */
 export function effectiveSubscription(subs: readonly SubscriptionState[], now = new Date()): SubscriptionState | null {

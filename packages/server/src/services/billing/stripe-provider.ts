@@ -10,15 +10,15 @@ import { billingDb } from './tables.js';
 import { catalogueTier, type PaymentProvider, type PriceTier, type SubscriptionState } from './provider.js';
 import { isPlanId } from './licenses.js';
 
-export const LOOKUP_KEY_PREFIX = 'roomwalk_';
+const LOOKUP_KEY_PREFIX = 'roomwalk_';
 const TIERS_CACHE_MS = 5 * 60 * 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const CURRENCY_SYMBOLS: Record<string, string> = { zar: 'R', usd: '$', eur: '€', gbp: '£', aud: 'A$', cad: 'CA$', nzd: 'NZ$' };
-export const currencySymbol = (code: string): string => CURRENCY_SYMBOLS[code.toLowerCase()] ?? `${code.toUpperCase()} `;
+const currencySymbol = (code: string): string => CURRENCY_SYMBOLS[code.toLowerCase()] ?? `${code.toUpperCase()} `;
 
 /** A Stripe client for our settings; STRIPE_API_URL points it elsewhere (a local fake in tests). */
-export function createStripeClient(config: Services['config']): Stripe {
+function createStripeClient(config: Services['config']): Stripe {
   const opts: Stripe.StripeConfig = { maxNetworkRetries: 2, timeout: 15_000, telemetry: false, appInfo: { name: 'Roomwalk' } };
   if (config.STRIPE_API_URL) {
     const u = new URL(config.STRIPE_API_URL);
@@ -36,7 +36,7 @@ const toDate = (s: number | null | undefined): Date | null => (typeof s === 'num
 const idOf = (v: string | { id: string } | null | undefined): string | null => (typeof v === 'string' ? v : v?.id ?? null);
 
 /** Price tiers from Stripe prices; the Free tier needs no payment and comes from the catalogue when Stripe has none. */
-export function tiersFromPrices(prices: readonly Stripe.Price[]): PriceTier[] {
+function tiersFromPrices(prices: readonly Stripe.Price[]): PriceTier[] {
   const byPlan = new Map<string, PriceTier>();
   for (const price of prices) {
     const plan = planFromLookupKey(price.lookup_key);
@@ -63,7 +63,7 @@ export function tiersFromPrices(prices: readonly Stripe.Price[]): PriceTier[] {
 }
 
 /** The subscription as our licence code needs it; the plan comes from the price's lookup key, else its metadata. */
-export function subscriptionState(sub: Stripe.Subscription): SubscriptionState {
+function subscriptionState(sub: Stripe.Subscription): SubscriptionState {
   const item = sub.items?.data?.[0];
   const price = item?.price;
   const fromPrice = planFromLookupKey(price?.lookup_key)?.id;

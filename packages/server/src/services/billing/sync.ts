@@ -38,7 +38,7 @@ export async function processBillingEvent(services: Services, eventId: string): 
  * per company makes concurrent syncs on several workers run one after the other, so a slower, older read never
  * overwrites a newer one. PGlite runs one process with one job at a time and needs none.
  */
-export async function syncCompany(services: Services, companyId: string, provider?: PaymentProvider, now = new Date()): Promise<ApplyPlanResult | null> {
+async function syncCompany(services: Services, companyId: string, provider?: PaymentProvider, now = new Date()): Promise<ApplyPlanResult | null> {
   const p = provider ?? (await paymentProvider(services));
   if (services.database.kind !== 'postgres') return applySubscriptions(services.db, companyId, await p.subscriptions(companyId), now);
   return services.db.transaction().execute(async (trx) => {
@@ -52,7 +52,7 @@ export async function syncCompany(services: Services, companyId: string, provide
  * Sets the licence from the provider's subscriptions: the newest live one gives its plan; with none live the company
  * falls back to the Free Trial. An Offline License is never overridden by card subscriptions.
  */
-export async function applySubscriptions(db: Kysely<Database>, companyId: string, subs: readonly SubscriptionState[], now = new Date()): Promise<ApplyPlanResult | null> {
+async function applySubscriptions(db: Kysely<Database>, companyId: string, subs: readonly SubscriptionState[], now = new Date()): Promise<ApplyPlanResult | null> {
   return inTransaction(db, async (trx) => {
     const license = await getLicense(trx, companyId);
     if (license?.plan_id === PLAN_IDS.offline) return null;

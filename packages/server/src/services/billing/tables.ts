@@ -7,14 +7,14 @@ type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefine
 
 export type ProviderKind = 'stripe' | 'local';
 
-export interface BillingCustomersTable {
+interface BillingCustomersTable {
   company_id: string;
   provider: ProviderKind;
   customer_id: string;
   created_at: Timestamp;
 }
 
-export interface BillingEventsTable {
+interface BillingEventsTable {
   id: string;
   provider: ProviderKind;
   type: string;
@@ -24,7 +24,7 @@ export interface BillingEventsTable {
   processed_at: NullableTimestamp;
 }
 
-export interface LocalCheckoutSessionsTable {
+interface LocalCheckoutSessionsTable {
   id: string;
   company_id: string;
   user_id: string | null;
@@ -40,7 +40,7 @@ export interface LocalCheckoutSessionsTable {
   completed_at: NullableTimestamp;
 }
 
-export interface LocalSubscriptionsTable {
+interface LocalSubscriptionsTable {
   id: string;
   company_id: string;
   customer_id: string;
@@ -55,7 +55,7 @@ export interface LocalSubscriptionsTable {
   updated_at: Timestamp;
 }
 
-export interface LocalPortalSessionsTable {
+interface LocalPortalSessionsTable {
   id: string;
   company_id: string;
   return_url: string;
@@ -63,7 +63,7 @@ export interface LocalPortalSessionsTable {
   expires_at: Timestamp;
 }
 
-export interface ViewEventsTable {
+interface ViewEventsTable {
   id: Generated<string>;
   tour_id: string;
   company_id: string;
@@ -74,7 +74,7 @@ export interface ViewEventsTable {
   rooms_reached: Generated<number>;
 }
 
-export type BillingTables = {
+type BillingTables = {
   billing_customers: BillingCustomersTable;
   billing_events: BillingEventsTable;
   local_checkout_sessions: LocalCheckoutSessionsTable;
@@ -83,7 +83,7 @@ export type BillingTables = {
   view_events: ViewEventsTable;
 };
 
-export type BillingDatabase = Database & BillingTables;
+type BillingDatabase = Database & BillingTables;
 export type BillingDb = Kysely<BillingDatabase>;
 export type LocalSubscriptionRow = Selectable<LocalSubscriptionsTable>;
 export type LocalCheckoutSessionRow = Selectable<LocalCheckoutSessionsTable>;

@@ -14,7 +14,7 @@ export function agoraConfigured(config: Pick<Config, 'AGORA_APP_ID' | 'AGORA_APP
 }
 
 /** The channel of a viewing session: its id (a uuid is 36 characters, within Agora's 64-byte limit). */
-export const agoraChannel = (sessionId: string) => sessionId;
+const agoraChannel = (sessionId: string) => sessionId;
 
 /** A publisher token for `account` in the session's channel, valid until `expiresAt`; null when Agora is not set up. */
 export function agoraGrant(config: Pick<Config, 'AGORA_APP_ID' | 'AGORA_APP_CERTIFICATE'>, sessionId: string, account: string, expiresAt: Date): AgoraGrant | null {

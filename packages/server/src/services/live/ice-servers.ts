@@ -16,7 +16,7 @@ const IceServersSchema = z.array(
 );
 
 /** Used when ICE_SERVERS is not set: one public STUN server, enough for most home networks (no relay). */
-export const DEFAULT_ICE_SERVERS: IceServer[] = [{ urls: 'stun:stun.l.google.com:19302' }];
+const DEFAULT_ICE_SERVERS: IceServer[] = [{ urls: 'stun:stun.l.google.com:19302' }];
 
 /** Parses ICE_SERVERS; throws a readable error on a bad value so a wrong setting stops the start, not a call. */
 export function parseIceServers(raw: string | undefined): IceServer[] {

@@ -25,8 +25,8 @@ export interface RoomLimits {
   roomScrollPerSecond: number;
 }
 
-export const REPLACED_REASON = 'Replaced by a newer connection';
-export const ROOM_FULL_REASON = 'This viewing session is full';
+const REPLACED_REASON = 'Replaced by a newer connection';
+const ROOM_FULL_REASON = 'This viewing session is full';
 
 export type JoinResult = { ok: true; present: PeerInfo[] } | { ok: false; code: number; reason: string };
 

@@ -8,7 +8,7 @@ import { SignJWT, jwtVerify, errors } from 'jose';
 export const LIVE_ROLES = { host: 'host', viewer: 'viewer' } as const;
 export type LiveRole = (typeof LIVE_ROLES)[keyof typeof LIVE_ROLES];
 
-export interface SignalingClaims {
+interface SignalingClaims {
   /** Tour id (uuid). */
   tourId: string;
   /** Viewing session id (uuid). */
@@ -22,7 +22,7 @@ export interface SignalingClaims {
 
 const AUDIENCE = 'roomwalk-live';
 
-export type VerifyResult = { ok: true; claims: SignalingClaims } | { ok: false; reason: 'invalid' | 'expired' };
+type VerifyResult = { ok: true; claims: SignalingClaims } | { ok: false; reason: 'invalid' | 'expired' };
 
 export interface SignalingTokens {
   sign(claims: SignalingClaims): Promise<string>;

@@ -4,7 +4,7 @@ import type { Database } from '../../db/types.js';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
-export interface TourLeadsTable {
+interface TourLeadsTable {
   id: Generated<string>;
   tour_id: string;
   name: string;
@@ -16,7 +16,7 @@ export interface TourLeadsTable {
   created_at: Timestamp;
 }
 
-export interface ViewingSessionsTable {
+interface ViewingSessionsTable {
   id: Generated<string>;
   tour_id: string;
   lead_id: string | null;
@@ -25,7 +25,7 @@ export interface ViewingSessionsTable {
   created_at: Timestamp;
 }
 
-export type LiveTables = {
+type LiveTables = {
   tour_leads: TourLeadsTable;
   viewing_sessions: ViewingSessionsTable;
 };

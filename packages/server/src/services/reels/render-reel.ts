@@ -16,13 +16,13 @@ import { pipeFrames, yuv420pBytes } from '../../media/frame-pipe.js';
 import { runProcess } from '../../media/run-process.js';
 
 export const REEL_SIZE = { width: 1080, height: 1920 } as const;
-export const REEL_FPS = 24;
-export const END_CARD_SECONDS = 3;
+const REEL_FPS = 24;
+const END_CARD_SECONDS = 3;
 /** Body (segments) length aimed at; with the end card a reel lasts 15 to 30 s. */
-export const BODY_SECONDS = 16;
+const BODY_SECONDS = 16;
 export const REEL_PROVIDER = 'roomwalk-ffmpeg';
 
-export const FONT_MISSING_TEXT = 'No caption font found: install fonts-dejavu-core (or set REEL_FONT_FILE).';
+const FONT_MISSING_TEXT = 'No caption font found: install fonts-dejavu-core (or set REEL_FONT_FILE).';
 
 /** A caption font from the system: REEL_FONT_FILE, fontconfig's DejaVu Sans Bold, or Debian's fixed path. */
 export function findFont(env: Record<string, string | undefined> = process.env): string {
@@ -40,7 +40,7 @@ export function findFont(env: Record<string, string | undefined> = process.env):
 }
 
 /** Small deterministic PRNG (mulberry32), so one seed always gives the same reel. */
-export function rng(seed: number): () => number {
+function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -51,10 +51,10 @@ export function rng(seed: number): () => number {
   };
 }
 
-export interface ReelSegment { start: number; length: number; caption: string | null; panFrom: number; panTo: number }
+interface ReelSegment { start: number; length: number; caption: string | null; panFrom: number; panTo: number }
 
 /** Which parts of the video the reel shows: around the markers (in order), topped up with evenly spread ones. */
-export function planSegments(duration: number, markers: Array<{ time: number; name: string }>, seed: number): ReelSegment[] {
+function planSegments(duration: number, markers: Array<{ time: number; name: string }>, seed: number): ReelSegment[] {
   const random = rng(seed);
   const sorted = [...markers].filter((m) => m.time >= 0 && m.time < duration).sort((a, b) => a.time - b.time);
   let picks: Array<{ time: number; name: string | null }> = sorted;

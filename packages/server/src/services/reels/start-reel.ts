@@ -13,7 +13,7 @@ import { aiDb, type ReelRow } from '../ai/tables.js';
 import { REEL_PROVIDER } from './render-reel.js';
 
 export const REEL_QUEUE = 'reel-render';
-export const REEL_NOT_PROCESSED_TEXT = 'Tour must be fully processed before generating reels.';
+const REEL_NOT_PROCESSED_TEXT = 'Tour must be fully processed before generating reels.';
 export const REEL_FAILED_TEXT = 'Could not generate reel';
 
 export interface ReelJob { reelId: string }

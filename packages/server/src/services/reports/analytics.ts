@@ -22,9 +22,9 @@ import { viewCounter } from '../view-counter.js';
 export const VISIT_GAP_MS = 30 * 60 * 1000;
 /** Per client IP: a player reports a visit at start, at progress steps and at the end; offices share an IP. */
 export const VIEW_RECORD_RATE_LIMIT = { points: 120, duration: 60 } as const;
-export const VIEW_LIMITS = { visitorIdMin: 8, visitorIdMax: 64, secondsMax: 6 * 60 * 60, roomsMax: 500 } as const;
+const VIEW_LIMITS = { visitorIdMin: 8, visitorIdMax: 64, secondsMax: 6 * 60 * 60, roomsMax: 500 } as const;
 
-export const TourViewRecordSchema = z.object({
+const TourViewRecordSchema = z.object({
   tourId: z.string().max(100),
   visitorId: z
     .string({ message: 'The visitor id is missing.' })

@@ -15,7 +15,7 @@ export interface ReportFile {
   mimeType: string;
 }
 
-export const MIME_TYPES: Record<ExportType, string> = { csv: 'text/csv', pdf: 'application/pdf' };
+const MIME_TYPES: Record<ExportType, string> = { csv: 'text/csv', pdf: 'application/pdf' };
 
 export async function generateReport(
   services: Services,

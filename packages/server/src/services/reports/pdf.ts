@@ -53,7 +53,7 @@ function formatCell(v: CellValue, c: ReportColumn): string {
  * width is shared out; otherwise the width left over after the minimums goes to the columns whose text is longest, in
  * proportion to what they lack, and their text wraps.
  */
-export function columnWidths(doc: PDFKit.PDFDocument, columns: ReportColumn[], rows: string[][], tableW: number): number[] {
+function columnWidths(doc: PDFKit.PDFDocument, columns: ReportColumn[], rows: string[][], tableW: number): number[] {
   const pad = CELL_PAD * 2;
   const mins: number[] = [];
   const wants: number[] = [];

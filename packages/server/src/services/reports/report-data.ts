@@ -23,7 +23,7 @@ export interface ReportOptions {
 }
 
 /** What a view is, printed under both reports. */
-export const VIEWS_NOTE = 'A view is a visit: one visitor opening the tour in the player, counted once per visitor per tour per 30 minutes.';
+const VIEWS_NOTE = 'A view is a visit: one visitor opening the tour in the player, counted once per visitor per tour per 30 minutes.';
 
 const fullName = (name: string | null, surname: string | null, email: string) => [name, surname].filter(Boolean).join(' ').trim() || email;
 

@@ -6,7 +6,7 @@
 import sharp from 'sharp';
 import { edgeAngles, toGrey } from './score-frame.js';
 
-export const MAX_STRAIGHTEN_DEGREES = 8;
+const MAX_STRAIGHTEN_DEGREES = 8;
 
 export async function enhanceImage(input: Buffer): Promise<{ image: Buffer; rotatedDegrees: number; gains: [number, number, number] }> {
   const base = sharp(input, { limitInputPixels: 100_000_000 }).rotate().removeAlpha();

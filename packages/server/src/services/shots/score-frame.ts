@@ -6,7 +6,7 @@
  */
 export interface FrameQuality { sharpness: number; motion: number; exposure: number; level: number; tiltDegrees: number; score: number }
 
-export const SCORE_WEIGHTS = { sharpness: 0.4, motion: 0.2, exposure: 0.25, level: 0.15 } as const;
+const SCORE_WEIGHTS = { sharpness: 0.4, motion: 0.2, exposure: 0.25, level: 0.15 } as const;
 
 /** Grey levels (0..255) of packed RGB. */
 export function toGrey(rgb: Buffer | Uint8Array, width: number, height: number): Float32Array {

@@ -11,9 +11,9 @@ import { aiDb, type ShotRow } from '../ai/tables.js';
 import { AI_NOT_CONFIGURED_TEXT } from '../ai/ai-worker.js';
 
 export const SHOTS_QUEUE = 'shots';
-export const SHOT_BUSY_TEXT = 'This photo is still processing.';
-export const ENHANCE_UNAVAILABLE_TEXT = 'This photo is already enhanced.';
-export const STAGE_UNAVAILABLE_TEXT = 'Enhance the photo first; a staged photo cannot be staged again.';
+const SHOT_BUSY_TEXT = 'This photo is still processing.';
+const ENHANCE_UNAVAILABLE_TEXT = 'This photo is already enhanced.';
+const STAGE_UNAVAILABLE_TEXT = 'Enhance the photo first; a staged photo cannot be staged again.';
 
 export type ShotsJob = { kind: 'generate'; tourId: string } | { kind: 'enhance'; shotId: string } | { kind: 'stage'; shotId: string; prompt: string };
 
