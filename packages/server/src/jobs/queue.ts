@@ -2,7 +2,7 @@
 import PgBoss from 'pg-boss';
 import type { Db } from '../db/database.js';
 
-export type JobHandler<T> = (job: { id: string; data: T; retryCount?: number }) => Promise<void>;
+type JobHandler<T> = (job: { id: string; data: T; retryCount?: number }) => Promise<void>;
 
 /**
  * A lease on a running job (crash recovery): the job's pg-boss expiry is short (`seconds`) and renewed every
@@ -10,14 +10,14 @@ export type JobHandler<T> = (job: { id: string; data: T; retryCount?: number }) 
  * stops renewing, so pg-boss's maintenance (every `maintenanceIntervalSeconds`) fails the job by timeout within about
  * `seconds` and retries it on another worker, instead of after the whole `maxSeconds`.
  */
-export interface JobLease {
+interface JobLease {
   seconds: number;
   heartbeatSeconds: number;
   maxSeconds: number;
 }
 
 /** How often pg-boss expires jobs whose lease ran out (its default is 120 s). */
-export const DEFAULT_MAINTENANCE_INTERVAL_SECONDS = 10;
+const DEFAULT_MAINTENANCE_INTERVAL_SECONDS = 10;
 
 export interface JobQueue {
   send<T extends object>(name: string, data: T, options?: PgBoss.SendOptions): Promise<string | null>;
