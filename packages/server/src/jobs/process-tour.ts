@@ -18,7 +18,7 @@ import type * as Media from '../media/process-video.js';
 import type { Services } from '../services/services.js';
 import { sweepAbandonedUploads } from '../services/uploads.js';
 import { QUEUES } from './queue.js';
-import { PROCESS_TOUR_FAILED_QUEUE, ensureProcessingQueues, type ProcessTourJob } from './enqueue.js';
+import { PROCESS_TOUR_FAILED_QUEUE, ensureProcessingQueues, startSegments, type ProcessTourJob } from './enqueue.js';
 import { tourFailedWebhook, tourProcessedWebhook } from '../services/developer/webhook-payloads.js';
 
 /** Where jobs whose retries are exhausted (by errors or by dying workers) land, so the tour is marked FAILED. */
@@ -32,10 +32,10 @@ export const PROCESSING_FAILED_TEXT = 'We could not process this video. Please t
 export type ProcessVideo = typeof Media.processVideo;
 
 /** The media core, loaded on first use: API-only nodes never load the ffmpeg side. */
-const loadMedia = (): Promise<typeof Media> => import('../media/process-video.js');
+export const loadMedia = (): Promise<typeof Media> => import('../media/process-video.js');
 
 /** A video refused for a reason the owner can act on (too short, too small, not a video): FAILED at once, no retry. */
-async function rejectionMessage(err: unknown): Promise<string | null> {
+export async function rejectionMessage(err: unknown): Promise<string | null> {
   const media = await loadMedia().catch(() => null);
   if (media && err instanceof media.VideoRejectedError) return err.userMessage;
   return null;
@@ -45,7 +45,7 @@ async function rejectionMessage(err: unknown): Promise<string | null> {
 const PROGRESS_INTERVAL_MS = 750;
 
 /** Progress bands of the job's stages, in percent. */
-const BAND = { download: [0, 5], process: [5, 90], store: [90, 99] } as const;
+export const BAND = { download: [0, 5], process: [5, 90], store: [90, 99] } as const;
 
 export const versionPrefix = (tourId: string, attempt: number) => `tours/${tourId}/v${attempt}/`;
 
@@ -99,10 +99,10 @@ function progressReporter(services: Services, tourId: string, attempt: number, s
   return { report, flush: () => chain };
 }
 
-const band = (b: readonly [number, number], fraction: number) => b[0] + (b[1] - b[0]) * Math.min(1, Math.max(0, fraction));
+export const band = (b: readonly [number, number], fraction: number) => b[0] + (b[1] - b[0]) * Math.min(1, Math.max(0, fraction));
 
 /** Removes the folders of attempts 1..upTo except `keep` (later attempts, possibly still running, remove their own). */
-async function removeAttemptFolders(services: Services, tourId: string, upTo: number, keep: number | null): Promise<void> {
+export async function removeAttemptFolders(services: Services, tourId: string, upTo: number, keep: number | null): Promise<void> {
   for (let v = 1; v <= upTo; v++) {
     if (v !== keep) await services.storage.deletePrefix(versionPrefix(tourId, v));
   }
@@ -138,9 +138,26 @@ export async function processTourJob(services: Services, tourId: string, process
     await storage.download(claimed.video_key, input);
     await fs.mkdir(path.join(work, 'out'));
 
+    // The real media core: probe here, and a long video goes out in segments that any worker takes
+    // (jobs/process-tour-segments.ts); this job is then done.
+    let probe: Media.ProbeResult | undefined;
+    if (!processVideo) {
+      const media = await loadMedia();
+      probe = await media.probeVideo(input, { signal });
+      media.assertAcceptable(probe);
+      const ranges = media.planSegments(probe, services.config.PROCESSING_SEGMENT_SECONDS);
+      if (ranges.length > 1) {
+        await startSegments(services, { tourId, attempt, probe, ranges });
+        await progress.report(BAND.process[0], media.PROGRESS_TEXT.processing, true);
+        await progress.flush();
+        return;
+      }
+    }
+
     const privacy = { blurFaces: claimed.blur_faces };
     const result = await run({
       ...privacy,
+      ...(probe ? { probe } : {}),
       input,
       workDir: path.join(work, 'out'),
       signal,
@@ -225,7 +242,7 @@ export async function processTourJob(services: Services, tourId: string, process
 }
 
 /** Marks a still-processing tour FAILED with a reason the owner can read, and tells subscribers. */
-async function failTour(services: Services, tourId: string, reason: string): Promise<boolean> {
+export async function failTour(services: Services, tourId: string, reason: string): Promise<boolean> {
   const failed = await services.db.transaction().execute(async (trx) => {
     const tour = await trx.selectFrom('tours').select(['status', 'deleted_at']).where('id', '=', tourId).forUpdate().executeTakeFirst();
     if (!tour || tour.deleted_at || tour.status !== TOUR_STATUS.PROCESSING) return false;
@@ -250,7 +267,7 @@ export async function markProcessingFailed(services: Services, tourId: string): 
 }
 
 /** For a tour no attempt will write to any more: remove every attempt folder except the live one. */
-async function tidyFinishedTour(services: Services, tourId: string): Promise<void> {
+export async function tidyFinishedTour(services: Services, tourId: string): Promise<void> {
   const tour = await services.db.selectFrom('tours').select(['status', 'deleted_at', 'clips_version', 'processing_attempt']).where('id', '=', tourId).executeTakeFirst();
   if (!tour) return;
   if (tour.deleted_at) return services.storage.deletePrefix(`tours/${tourId}/`);

@@ -30,6 +30,10 @@ export interface JobQueue {
 export const QUEUES = {
   mail: 'mail',
   processTour: 'process-tour',
+  /** One segment of a long video (jobs/process-tour-segments.ts). */
+  processTourSegment: 'process-tour-segment',
+  /** Joins a tour's finished segments into its clips. */
+  processTourJoin: 'process-tour-join',
 } as const;
 
 export async function createQueue(

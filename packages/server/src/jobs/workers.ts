@@ -3,6 +3,7 @@ import type { MailMessage } from '../mail/mailer.js';
 import type { Services } from '../services/services.js';
 import { QUEUES } from './queue.js';
 import { registerProcessTourWorkers } from './process-tour.js';
+import { registerProcessTourSegmentWorkers } from './process-tour-segments.js';
 import { registerAiMarkersWorker } from './ai-markers.js';
 import { registerReelWorker } from './reel.js';
 import { registerShotsWorker } from './shots.js';
@@ -16,6 +17,7 @@ export async function registerWorkers(services: Services): Promise<void> {
   const accounts = await import('../services/accounts.js');
   await services.queue.work<import('../services/accounts.js').AccountMailRequest>(accounts.ACCOUNT_MAIL_REQUEST_QUEUE, (job) => accounts.handleAccountMailRequest(services, job.data));
   await registerProcessTourWorkers(services);
+  await registerProcessTourSegmentWorkers(services);
   await registerBillingWorkers(services);
   await registerAiMarkersWorker(services);
   await registerReelWorker(services);

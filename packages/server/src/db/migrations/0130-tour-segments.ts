@@ -1,0 +1,57 @@
+import type { ColumnType, Generated, Kysely } from 'kysely';
+import { runScript } from '../run-script.js';
+
+/**
+ * A long video is processed in segments that any worker may take (issue 22, jobs/process-tour-segments.ts): one row
+ * per segment of a processing attempt, with its tour frames, its progress (the tour's is their sum) and, once done,
+ * the clips it stored and which worker made them. The join job turns the rows into the tour's clips.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await runScript(db, `
+    CREATE TABLE tour_segments (
+      tour_id uuid NOT NULL REFERENCES tours(id) ON DELETE CASCADE,
+      attempt integer NOT NULL,
+      index integer NOT NULL,
+      first_frame integer NOT NULL,
+      end_frame integer,
+      progress real NOT NULL DEFAULT 0,
+      result jsonb,
+      done_at timestamptz,
+      PRIMARY KEY (tour_id, attempt, index)
+    );
+  `);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await runScript(db, `DROP TABLE IF EXISTS tour_segments;`);
+}
+
+/** What a finished segment stored: its clips (global index, frames, keys, sizes) and, for the first, the thumbnail. */
+export interface SegmentResultJson {
+  clips: Array<{ index: number; frameCount: number; highKey: string; lowKey: string; highSize: number; lowSize: number; blurredFrames: number }>;
+  thumbnail: { key: string; size: number } | null;
+  width: number;
+  height: number;
+  fps: number;
+  /** host:pid of the worker that made the segment (logs, and the two-worker test). */
+  worker: string;
+}
+
+/** The table's row type. */
+export interface TourSegmentsTable {
+  tour_id: string;
+  attempt: number;
+  index: number;
+  first_frame: number;
+  end_frame: number | null;
+  progress: Generated<number>;
+  result: ColumnType<SegmentResultJson | null, string | null | undefined, string | null>;
+  done_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+// The table on the database type (declared here so the shared types file stays untouched by this migration).
+declare module '../types.js' {
+  interface Database {
+    tour_segments: TourSegmentsTable;
+  }
+}
