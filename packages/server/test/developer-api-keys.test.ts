@@ -68,9 +68,14 @@ describe('API keys', () => {
     const owner = await seedUser(t.app, { plan: 'pro' });
     await seedProcessedTour(t, owner);
     const { secret, apiKey } = (await t.gql(CREATE, { name: 'Site' }, owner.token)).data.apiKeyCreate;
+    // The company's tours, not only those of the admin who made the key.
+    const colleague = await seedUser(t.app, { companyId: owner.company.id });
+    await seedProcessedTour(t, colleague);
+    await seedProcessedTour(t, await seedUser(t.app, { plan: 'pro' }));
     const tours = await t.gql(TOURS, {}, secret);
     expect(tours.errors).toBeUndefined();
-    expect(tours.data.tours.edges).toHaveLength(1);
+    expect(tours.data.tours.edges).toHaveLength(2);
+    expect((await t.gql(TOURS, {}, owner.token)).data.tours.edges).toHaveLength(1);
     // Outside the scope: accounts, the team, billing, keys and webhooks stay with a signed-in admin.
     for (const doc of [
       LIST,

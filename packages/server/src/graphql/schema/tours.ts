@@ -157,13 +157,14 @@ builder.queryFields((t) => ({
   }),
   tours: t.connection({
     type: TourRef,
-    description: 'The signed-in user\'s own tours, newest first.',
+    description: 'The signed-in user\'s own tours, newest first; with an API key, every tour of its company.',
     resolve: (_r, args, ctx) => {
       const auth = requireAuth(ctx);
       return resolveCursorConnection(
         { args: { ...args, first: args.first ?? (args.last ? undefined : TOURS_PAGE_SIZE) }, toCursor: (r: TourRow) => r.id },
         async ({ after, before, limit, inverted }: ResolveCursorConnectionArgs) => {
-          let q = ctx.services.db.selectFrom('tours').selectAll().where('owner_id', '=', auth.userId).where('deleted_at', 'is', null);
+          // An API key acts as its company: all of the company's tours; a signed-in user sees their own.
+          let q = ctx.services.db.selectFrom('tours').selectAll().where((eb) => (auth.apiKeyId ? eb('company_id', '=', auth.companyId) : eb('owner_id', '=', auth.userId))).where('deleted_at', 'is', null);
           // The cursor is the tour id; its (created_at, id) is read back in SQL, so microsecond timestamps page exactly.
           const at = (cursor: string) => {
             if (!/^[0-9a-f-]{36}$/i.test(cursor)) throw new AppError(ERROR_CODES.BAD_USER_INPUT, 'Not a valid cursor.');
