@@ -17,7 +17,7 @@ import { processVideo } from '../src/media/process-video.js';
 import { listFiles, makeVideo, uploadAndSubmit, waitFor } from './fixtures/tours.js';
 
 /** 12 s of 1280x720 at 30 fps with a keyframe every second, as phones record. */
-export const keyframedVideo = () =>
+const keyframedVideo = () =>
   makeVideo('keyframed-12s.mp4', ['-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=12', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30', '-pix_fmt', 'yuv420p']);
 
 describe('a video processed in segments (PGlite, one process)', { timeout: 300_000 }, () => {
