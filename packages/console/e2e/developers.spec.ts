@@ -238,9 +238,15 @@ test.describe('on a 390x844 touch phone', () => {
         const r = el.getBoundingClientRect();
         if (r.width > 0 && r.height > 0 && r.height < 44) small.push(`${t.localName} "${(t.textContent ?? '').trim().slice(0, 30)}" ${Math.round(r.height)}px`);
       }
-      return { overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth, small };
+      // The outermost elements reaching past the viewport's right edge, to name what overflows.
+      const width = document.documentElement.clientWidth;
+      const wide = Array.from(document.querySelectorAll('body *'))
+        .filter((e) => e.getBoundingClientRect().right > width + 1 && !(e.parentElement && e.parentElement.getBoundingClientRect().right > width + 1))
+        .slice(0, 3)
+        .map((e) => `<${e.localName} class="${e.getAttribute('class') ?? ''}"> right ${Math.round(e.getBoundingClientRect().right)}`);
+      return { overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth, small, wide };
     });
-    expect(layout.overflow, 'horizontal overflow of the page').toBeLessThanOrEqual(0);
+    expect(layout.overflow, `horizontal overflow of the page: ${layout.wide.join('; ')}`).toBeLessThanOrEqual(0);
     expect(layout.small, 'touch targets under 44 px').toEqual([]);
     await screen(phone, 'developers-phone');
 
