@@ -18,7 +18,9 @@ export function TourPage({ tourId, api }: { tourId: string; api: string }) {
         onTourError={(e) => console.warn(e.detail.error.code)}
       />
       <p>Room: {room}</p>
-      <button onClick={() => void ref.current?.goToMarker('Kitchen')}>Go to the kitchen</button>
+      <button type="button" onClick={() => void ref.current?.goToMarker('Kitchen')}>
+        Go to the kitchen
+      </button>
     </section>
   );
 }

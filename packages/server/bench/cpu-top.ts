@@ -31,7 +31,9 @@ const count = Number(process.argv[3] ?? 25);
 const p = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
 const byId = new Map(p.nodes.map((n) => [n.id, n]));
 const self = new Map<number, number>();
-p.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (p.timeDeltas[i] ?? 0)));
+p.samples.forEach((id, i) => {
+  self.set(id, (self.get(id) ?? 0) + (p.timeDeltas[i] ?? 0));
+});
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 const fn = new Map<string, number>();
 const pkg = new Map<string, number>();

@@ -139,7 +139,8 @@ async function main(): Promise<void> {
       const dir = join(work, which);
       await rm(dir, { recursive: true, force: true });
       // What withFaceBlur does with the tour's switch on, with the filter's own figures kept.
-      const filter = faceBlurFilter({ stats: (stats = { frames: 0, samples: 0, detections: 0, blurredFrames: 0, detectSeconds: 0, blurSeconds: 0 }) });
+      stats = { frames: 0, samples: 0, detections: 0, blurredFrames: 0, detectSeconds: 0, blurSeconds: 0 };
+      const filter = faceBlurFilter({ stats });
       const r = await timed(() => processVideo({ input: source, workDir: dir, ...(which === 'on' ? { frameFilter: filter } : {}) }));
       (which === 'off' ? off : on).push(r.timing);
       if (which === 'off') plain = r.value;

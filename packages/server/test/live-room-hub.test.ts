@@ -20,7 +20,9 @@ function cluster(n: number, limits = LIMITS) {
   const flush = () => {
     while (queue.length > 0) {
       const { from, e } = queue.shift()!;
-      hubs.forEach((h, i) => i !== from && h.onRemote(e));
+      hubs.forEach((h, i) => {
+        if (i !== from) h.onRemote(e);
+      });
     }
   };
   return { hubs, flush };

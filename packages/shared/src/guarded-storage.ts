@@ -40,7 +40,10 @@ export function guardedStorage(
   };
   const keys = (): string[] => {
     const all = new Set(run((s) => Object.keys(s)) ?? []);
-    memory.forEach((v, k) => (v === null ? all.delete(k) : all.add(k)));
+    memory.forEach((v, k) => {
+      if (v === null) all.delete(k);
+      else all.add(k);
+    });
     return [...all];
   };
   return {

@@ -101,7 +101,10 @@ const apiKeyLimiters = new WeakMap<Services, RateLimiterMemory>();
 export async function consumeApiKeyRequest(services: Services, keyId: string): Promise<number | null> {
   if (services.config.RATE_LIMIT_DISABLED) return null;
   let limiter = apiKeyLimiters.get(services);
-  if (!limiter) apiKeyLimiters.set(services, (limiter = new RateLimiterMemory({ keyPrefix: 'apiKey', points: services.config.API_KEY_RATE_LIMIT_PER_MINUTE, duration: 60 })));
+  if (!limiter) {
+    limiter = new RateLimiterMemory({ keyPrefix: 'apiKey', points: services.config.API_KEY_RATE_LIMIT_PER_MINUTE, duration: 60 });
+    apiKeyLimiters.set(services, limiter);
+  }
   try {
     await limiter.consume(keyId);
     return null;

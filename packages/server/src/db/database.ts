@@ -91,7 +91,9 @@ async function openPostgres(url: string): Promise<Db> {
       listener = null;
     });
     await c.connect();
-    c.on('notification', (n) => handlers.get(n.channel)?.forEach((h) => h(n.payload ?? '')));
+    c.on('notification', (n) => {
+      for (const h of handlers.get(n.channel) ?? []) h(n.payload ?? '');
+    });
     listener = c;
     return c;
   }

@@ -33,6 +33,7 @@ class PGliteConnection implements DatabaseConnection {
     return { rows: res.rows, ...(affected !== undefined ? { numAffectedRows: BigInt(affected) } : {}) };
   }
   // eslint-disable-next-line require-yield
+  // biome-ignore lint/correctness/useYield: PGlite cannot stream; Kysely's interface asks for an async generator
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('PGlite does not support streaming');
   }

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services/services.js';
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export async function registerDevOutbox(app: FastifyInstance, services: Services): Promise<void> {
   if (!services.config.isDev || services.mailer.kind !== 'outbox') return;
@@ -11,8 +11,8 @@ export async function registerDevOutbox(app: FastifyInstance, services: Services
     const mails = await services.db.selectFrom('mail_outbox').selectAll().orderBy('created_at', 'desc').limit(100).execute();
     const items = mails
       .map((m) => {
-        const links = (m.links as string[]).map((l) => `<li><a href="${escape(l)}">${escape(l)}</a></li>`).join('');
-        return `<article><h2>${escape(m.subject)}</h2><p>To ${escape(m.to_address)} · ${new Date(m.created_at).toISOString()}</p><ul>${links}</ul><pre>${escape(m.text_body)}</pre></article>`;
+        const links = (m.links as string[]).map((l) => `<li><a href="${escapeHtml(l)}">${escapeHtml(l)}</a></li>`).join('');
+        return `<article><h2>${escapeHtml(m.subject)}</h2><p>To ${escapeHtml(m.to_address)} · ${new Date(m.created_at).toISOString()}</p><ul>${links}</ul><pre>${escapeHtml(m.text_body)}</pre></article>`;
       })
       .join('<hr>');
     return reply

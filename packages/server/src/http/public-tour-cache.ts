@@ -128,7 +128,10 @@ export class PublicTourCache {
     while (this.#entries.size >= this.maxEntries) this.#drop(this.#entries.keys().next().value!);
     this.#entries.set(key, entry);
     let keys = this.#byTour.get(entry.tourId);
-    if (!keys) this.#byTour.set(entry.tourId, (keys = new Set()));
+    if (!keys) {
+      keys = new Set();
+      this.#byTour.set(entry.tourId, keys);
+    }
     keys.add(key);
   }
 

@@ -21,7 +21,10 @@ class ByteLimit extends Transform {
   }
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.bytes += chunk.length;
-    if (this.bytes > this.max) return done(new TooLarge('too large'));
+    if (this.bytes > this.max) {
+      done(new TooLarge('too large'));
+      return;
+    }
     done(null, chunk);
   }
 }

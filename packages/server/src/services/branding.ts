@@ -26,8 +26,14 @@ const perRequest = new WeakMap<object, Map<string, Promise<CompanyBranding | nul
 /** companyBranding once per request and company (a tour's logo and colour fields share one query). */
 export function requestBranding(ctx: object, db: Kysely<Database>, companyId: string): Promise<CompanyBranding | null> {
   let m = perRequest.get(ctx);
-  if (!m) perRequest.set(ctx, (m = new Map()));
+  if (!m) {
+    m = new Map();
+    perRequest.set(ctx, m);
+  }
   let p = m.get(companyId);
-  if (!p) m.set(companyId, (p = companyBranding(db, companyId)));
+  if (!p) {
+    p = companyBranding(db, companyId);
+    m.set(companyId, p);
+  }
   return p;
 }

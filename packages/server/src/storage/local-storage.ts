@@ -49,7 +49,10 @@ class PartMeter extends Transform {
   }
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.bytes += chunk.length;
-    if (this.bytes > this.max) return done(new PartSizeError(true));
+    if (this.bytes > this.max) {
+      done(new PartSizeError(true));
+      return;
+    }
     this.md5.update(chunk);
     done(null, chunk);
   }

@@ -4,13 +4,25 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
-  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, ListMultipartUploadsCommand,
-  ListPartsCommand, UploadPartCommand,
-  CopyObjectCommand, DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client,
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  ListMultipartUploadsCommand,
+  ListPartsCommand,
+  UploadPartCommand,
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
 } from '@aws-sdk/client-s3';
+import type { HeadObjectCommandOutput, ListMultipartUploadsCommandOutput } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { PresignedPut, Storage, StoredObject, StoredPart } from './storage.js';
 import { isSafeKey, MultipartGoneError, UploadChangedError } from './storage.js';
@@ -46,7 +58,6 @@ function isPreconditionFailed(err: unknown): boolean {
 const STAGING_PREFIX = 'staging/';
 export const stagingKey = (key: string) => `${STAGING_PREFIX}${key}`;
 
-
 export class S3Storage implements Storage {
   readonly kind = 's3' as const;
   readonly client: S3Client;
@@ -63,8 +74,9 @@ export class S3Storage implements Storage {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
-    const base = opts.publicBaseUrl
-      ?? (opts.endpoint
+    const base =
+      opts.publicBaseUrl ??
+      (opts.endpoint
         ? opts.forcePathStyle
           ? `${opts.endpoint.replace(/\/$/, '')}/${opts.bucket}`
           : opts.endpoint.replace(/^(https?:\/\/)/, `$1${opts.bucket}.`).replace(/\/$/, '')
@@ -95,9 +107,7 @@ export class S3Storage implements Storage {
 
   async putFile(key: string, filePath: string, contentType: string): Promise<{ size: number }> {
     const { size } = await fs.stat(filePath);
-    await this.client.send(
-      new PutObjectCommand({ Bucket: this.opts.bucket, Key: this.#check(key), Body: createReadStream(filePath), ContentType: contentType, ContentLength: size }),
-    );
+    await this.client.send(new PutObjectCommand({ Bucket: this.opts.bucket, Key: this.#check(key), Body: createReadStream(filePath), ContentType: contentType, ContentLength: size }));
     return { size };
   }
 
@@ -182,7 +192,7 @@ export class S3Storage implements Storage {
   async sealUpload(key: string, check: (stored: { size: number; contentType: string }) => void): Promise<{ size: number; contentType: string } | null> {
     const staged = stagingKey(this.#check(key));
     for (let attempt = 0; attempt < 3; attempt++) {
-      let head;
+      let head: HeadObjectCommandOutput;
       try {
         head = await this.client.send(new HeadObjectCommand({ Bucket: this.opts.bucket, Key: staged }));
       } catch (err) {
@@ -255,9 +265,7 @@ export class S3Storage implements Storage {
     let marker: string | undefined;
     try {
       do {
-        const page = await this.client.send(
-          new ListPartsCommand({ Bucket: this.opts.bucket, Key: this.#check(key), UploadId: uploadId, ...(marker ? { PartNumberMarker: marker } : {}) }),
-        );
+        const page = await this.client.send(new ListPartsCommand({ Bucket: this.opts.bucket, Key: this.#check(key), UploadId: uploadId, ...(marker ? { PartNumberMarker: marker } : {}) }));
         for (const p of page.Parts ?? []) {
           if (p.PartNumber) parts.push({ partNumber: p.PartNumber, size: Number(p.Size ?? 0), etag: p.ETag ?? '' });
         }
@@ -302,7 +310,7 @@ export class S3Storage implements Storage {
     let keyMarker: string | undefined;
     let idMarker: string | undefined;
     do {
-      let page;
+      let page: ListMultipartUploadsCommandOutput;
       try {
         page = await this.client.send(
           new ListMultipartUploadsCommand({ Bucket: this.opts.bucket, Prefix: 'uploads/', ...(keyMarker ? { KeyMarker: keyMarker } : {}), ...(idMarker ? { UploadIdMarker: idMarker } : {}) }),

@@ -92,7 +92,9 @@ export async function gqlUpload(t: TestApp, query: string, variables: Record<str
   form.set('operations', JSON.stringify({ query, variables }));
   const entries = Object.entries(files);
   form.set('map', JSON.stringify(Object.fromEntries(entries.map(([path], i) => [String(i), [`variables.${path}`]]))));
-  entries.forEach(([, f], i) => form.set(String(i), new Blob([new Uint8Array(f.data)], { type: f.type }), f.name));
+  entries.forEach(([, f], i) => {
+    form.set(String(i), new Blob([new Uint8Array(f.data)], { type: f.type }), f.name);
+  });
   const res = await fetch(`${t.url}/query`, { method: 'POST', body: form, headers: token ? { authorization: `Bearer ${token}` } : {} });
   const body = (await res.json()) as { data: any; errors?: Array<{ message: string; extensions?: { code?: string } }> };
   return { status: res.status, ...body };

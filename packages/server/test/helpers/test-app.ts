@@ -91,7 +91,8 @@ export async function startTestApp(kind: DbKind = 'pglite', overrides: Partial<R
   const url = `http://127.0.0.1:${port}`;
   // Links in mails and media must point at the port we really got.
   app.config.publicUrl = url;
-  (app.services.storage as unknown as { opts?: { publicUrl: string } }).opts && ((app.services.storage as unknown as { opts: { publicUrl: string } }).opts.publicUrl = url);
+  const storageOpts = (app.services.storage as unknown as { opts?: { publicUrl: string } }).opts;
+  if (storageOpts) storageOpts.publicUrl = url;
   const clients: Client[] = [];
   return {
     app,

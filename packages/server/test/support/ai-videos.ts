@@ -25,7 +25,10 @@ export async function multiSceneVideo(durations: number[], o: { width?: number; 
   await runFfmpeg(['-v', 'error', '-y', ...inputs, '-filter_complex', `${chain};${concat}`, '-map', '[out]', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '15', '-pix_fmt', 'yuv420p', file]);
   const boundaries: number[] = [];
   let t = 0;
-  for (const d of durations.slice(0, -1)) boundaries.push((t += d));
+  for (const d of durations.slice(0, -1)) {
+    t += d;
+    boundaries.push(t);
+  }
   return { file, boundaries };
 }
 

@@ -96,7 +96,10 @@ export async function authenticateApiKey(services: Services, token: string): Pro
 
 function touchLastUsed(services: Services, keyId: string): void {
   let written = lastUsedWritten.get(services);
-  if (!written) lastUsedWritten.set(services, (written = new Map()));
+  if (!written) {
+    written = new Map();
+    lastUsedWritten.set(services, written);
+  }
   const now = Date.now();
   if (now - (written.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
   written.set(keyId, now);
