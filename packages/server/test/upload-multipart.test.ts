@@ -91,7 +91,6 @@ describe('multipart uploads on the local store', () => {
   let dir: string;
   let big: string;
   let small: string;
-  const gql: Gql = (q, v, tk) => t.gql(q, v, tk);
 
   beforeAll(async () => {
     t = await startTestApp('pglite', { ROLE: 'api' });

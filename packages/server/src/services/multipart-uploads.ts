@@ -48,7 +48,9 @@ function expectedPartSize(size: number, partSize: number, partNumber: number): n
 }
 
 function fingerprintOf(userId: string, f: MultipartStartInput): string {
-  return createHash('sha256').update(JSON.stringify([userId, f.fileName, f.size, f.lastModified])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([userId, f.fileName, f.size, f.lastModified]))
+    .digest('hex');
 }
 
 const NOT_FOUND = 'This upload was not found.';
@@ -96,9 +98,20 @@ export async function startMultipartUpload(services: Services, auth: AuthInfo, i
     // Still known to storage (not swept)? A completed one has no parts left but its object is there.
     const alive = earlier.completed_at
       ? !!(await services.storage.head(earlier.key))
-      : await services.storage.listParts(earlier.key, earlier.multipart_id).then(() => true, (e: unknown) => (e instanceof MultipartGoneError ? false : Promise.reject(e)));
+      : await services.storage.listParts(earlier.key, earlier.multipart_id).then(
+          () => true,
+          (e: unknown) => (e instanceof MultipartGoneError ? false : Promise.reject(e)),
+        );
     if (alive) {
-      return { key: earlier.key, uploadId: earlier.multipart_id, partSize: earlier.part_size, partCount: partCountOf({ expected_size: input.size, part_size: earlier.part_size }), resumed: true, error: null, message: null };
+      return {
+        key: earlier.key,
+        uploadId: earlier.multipart_id,
+        partSize: earlier.part_size,
+        partCount: partCountOf({ expected_size: input.size, part_size: earlier.part_size }),
+        resumed: true,
+        error: null,
+        message: null,
+      };
     }
     await services.db.deleteFrom('uploads').where('id', '=', earlier.id).where('submitted_at', 'is', null).execute();
   }
@@ -111,8 +124,16 @@ export async function startMultipartUpload(services: Services, auth: AuthInfo, i
     await services.db
       .insertInto('uploads')
       .values({
-        key, company_id: auth.companyId, user_id: auth.userId, extension: ext.data, size: null, tour_id: null,
-        multipart_id: uploadId, expected_size: input.size, part_size: partSize, fingerprint,
+        key,
+        company_id: auth.companyId,
+        user_id: auth.userId,
+        extension: ext.data,
+        size: null,
+        tour_id: null,
+        multipart_id: uploadId,
+        expected_size: input.size,
+        part_size: partSize,
+        fingerprint,
       })
       .execute();
   } catch (err) {
@@ -184,7 +205,10 @@ export async function completeMultipartUpload(services: Services, auth: AuthInfo
     }
     const list = (ns: number[]) => (ns.length > 5 ? `${ns.slice(0, 5).join(', ')} and ${ns.length - 5} more` : ns.join(', '));
     if (missing.length > 0) {
-      throw new AppError(ERROR_CODES.UPLOAD_INVALID, `The video did not finish uploading: part${missing.length > 1 ? 's' : ''} ${list(missing)} of ${count} ${missing.length > 1 ? 'are' : 'is'} missing. Please try again.`);
+      throw new AppError(
+        ERROR_CODES.UPLOAD_INVALID,
+        `The video did not finish uploading: part${missing.length > 1 ? 's' : ''} ${list(missing)} of ${count} ${missing.length > 1 ? 'are' : 'is'} missing. Please try again.`,
+      );
     }
     if (wrong.length > 0) {
       throw new AppError(ERROR_CODES.UPLOAD_INVALID, `Part${wrong.length > 1 ? 's' : ''} ${list(wrong)} of the video ${wrong.length > 1 ? 'have' : 'has'} the wrong size. Please try again.`);

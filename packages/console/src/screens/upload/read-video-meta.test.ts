@@ -16,7 +16,13 @@ describe('probeVideo: container first, then <video>, then the server decides', (
   };
   it('takes the container when it can be parsed, without asking the <video> element', async () => {
     let asked = false;
-    const r = await probeVideo(new Blob([]), { container: async () => meta, element: async () => ((asked = true), meta) });
+    const r = await probeVideo(new Blob([]), {
+      container: async () => meta,
+      element: async () => {
+        asked = true;
+        return meta;
+      },
+    });
     expect(r).toEqual({ ...meta, source: 'container' });
     expect(asked).toBe(false);
   });
