@@ -30,6 +30,13 @@ module.exports = {
       to: { pathNot: any([...lower(i), '^src/services/services\\.ts$']) },
     })),
     {
+      name: 'graphql-reads-through-services',
+      severity: 'error',
+      comment: 'Resolvers call services (docs/code-map.md); graphql/ names db/ row types only, it never opens or queries the database.',
+      from: { path: '^src/graphql/' },
+      to: { path: '^src/db/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'services-container-type-only',
       severity: 'error',
       comment: 'Below the services floor, the Services container is named as a type only.',

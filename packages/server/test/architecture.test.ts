@@ -4,7 +4,7 @@
  * one only with a reason in docs/decisions.md); anything else fails here.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -35,6 +35,14 @@ describe('server import rules', () => {
     const found = await violations();
     expect(found.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}${v.cycle ? ` (${v.cycle.map((c) => c.name).join(' -> ')})` : ''}`)).toEqual([]);
   }, 120_000);
+
+  it('resolvers query no database: no module under src/graphql/ builds a Kysely query (they call services)', () => {
+    const query = /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(|from 'kysely'|\bsql`/;
+    const offenders = readdirSync(path.join(serverDir, 'src/graphql'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+      .filter((f) => query.test(readFileSync(path.join(serverDir, 'src/graphql', f), 'utf8')));
+    expect(offenders).toEqual([]);
+  });
 
   it('the rules bite: a probe tree whose core imports graphql (which imports it back) breaks two of them', async () => {
     const found = await violations(path.join(serverDir, 'test/fixtures/architecture-probe'));

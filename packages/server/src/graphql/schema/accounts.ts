@@ -1,13 +1,14 @@
 /** Accounts, companies, licences and teams (accounts §3, §7). */
 import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
-import { sql } from 'kysely';
-import { ERROR_CODES, TEAM_INVITES_PAGE_SIZE } from '@roomwalk/shared';
-import type { CompanyRow, InviteRow, LicenseRow, ProfileRow, TourRow, UserRow } from '../../db/types.js';
-import { builder } from '../builder.js';
-import { AppError, notFound } from '../errors.js';
+import { TEAM_INVITES_PAGE_SIZE } from '@roomwalk/shared';
+import type { CompanyRow, InviteRow, LicenseRow, UserRow } from '../../db/types.js';
+import type { UserProfile } from '../../services/account-reads.js';
+import { builder, type Context } from '../builder.js';
+import { notFound } from '../errors.js';
 import { requireAuth, requireSameCompany } from '../guards.js';
 import { countActiveTours, countUploadsSince, currentPeriodStart, getLicense, licenseCounts } from '../../services/licenses.js';
 import { TourRef } from './tour-refs.js';
+import { companyById, companyMembers, profileOfUser, teamInvitesPage, userById, userDeletedTourViews, userTopTours, userTourViews } from '../../services/account-reads.js';
 
 const UserRoleEnum = builder.enumType('UserRole', { values: ['ADMIN', 'USER'] as const });
 
@@ -16,16 +17,16 @@ export const UserRef = builder.nodeRef<UserRow, string>('User', {
   id: { resolve: (u) => u.id },
   loadOne: async (id, ctx) => {
     if (!ctx.auth) return null;
-    const row = await ctx.services.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await userById(ctx.services, id);
     return row && row.company_id === ctx.auth.companyId ? row : null;
   },
 });
-export const ProfileRef = builder.objectRef<ProfileRow & { email: string; company_id: string }>('UserProfile');
+export const ProfileRef = builder.objectRef<UserProfile>('UserProfile');
 export const CompanyRef = builder.objectRef<CompanyRow>('Company');
 export const LicenseRef = builder.objectRef<LicenseRow>('License');
 export const TeamInviteRef = builder.objectRef<InviteRow>('TeamInvite');
 
-async function periodStartFor(ctx: { services: { db: import('kysely').Kysely<import('../../db/types.js').Database> } }, companyId: string): Promise<Date> {
+async function periodStartFor(ctx: Context, companyId: string): Promise<Date> {
   const license = await getLicense(ctx.services.db, companyId);
   return license ? currentPeriodStart(license) : new Date(0);
 }
@@ -41,15 +42,12 @@ UserRef.implement({
     profile: t.field({
       type: ProfileRef,
       nullable: true,
-      resolve: async (u, _a, ctx) => {
-        const p = await ctx.services.db.selectFrom('user_profiles').selectAll().where('user_id', '=', u.id).executeTakeFirst();
-        return p ? { ...p, email: u.username, company_id: u.company_id } : null;
-      },
+      resolve: (u, _a, ctx) => profileOfUser(ctx.services, u),
     }),
     company: t.field({
       type: CompanyRef,
       nullable: true,
-      resolve: (u, _a, ctx) => ctx.services.db.selectFrom('companies').selectAll().where('id', '=', u.company_id).executeTakeFirst().then((c) => c ?? null),
+      resolve: (u, _a, ctx) => companyById(ctx.services, u.company_id),
     }),
     monthlyActiveTours: t.int({ resolve: (u, _a, ctx) => countActiveTours(ctx.services.db, { ownerId: u.id }) }),
     monthlyUploadedTours: t.int({
@@ -57,24 +55,15 @@ UserRef.implement({
     }),
     totalViews: t.int({
       description: 'Views of all this user\'s tours that still exist.',
-      resolve: async (u, _a, ctx) =>
-        (await ctx.services.db.selectFrom('tours').select(sql<number>`coalesce(sum(views),0)::int`.as('n')).where('owner_id', '=', u.id).where('deleted_at', 'is', null).executeTakeFirstOrThrow()).n,
+      resolve: (u, _a, ctx) => userTourViews(ctx.services, u.id),
     }),
     deletedTourViews: t.int({
       description: 'Views of this user\'s deleted and deactivated tours.',
-      resolve: async (u, _a, ctx) =>
-        (await ctx.services.db
-          .selectFrom('tours')
-          .select(sql<number>`coalesce(sum(views + deactivated_views),0)::int`.as('n'))
-          .where('owner_id', '=', u.id)
-          .where((eb) => eb.or([eb('deleted_at', 'is not', null), eb('deactivated_at', 'is not', null)]))
-          .executeTakeFirstOrThrow()).n,
+      resolve: (u, _a, ctx) => userDeletedTourViews(ctx.services, u.id),
     }),
     topFiveTours: t.field({
       type: [TourRef],
-      resolve: (u, _a, ctx) =>
-        ctx.services.db.selectFrom('tours').selectAll().where('owner_id', '=', u.id).where('deleted_at', 'is', null)
-          .where('status', '=', 'PROCESSED').orderBy('views', 'desc').orderBy('created_at', 'desc').limit(5).execute() as Promise<TourRow[]>,
+      resolve: (u, _a, ctx) => userTopTours(ctx.services, u.id),
     }),
   }),
 });
@@ -90,7 +79,7 @@ ProfileRef.implement({
     company: t.field({
       type: CompanyRef,
       nullable: true,
-      resolve: (p, _a, ctx) => ctx.services.db.selectFrom('companies').selectAll().where('id', '=', p.company_id).executeTakeFirst().then((c) => c ?? null),
+      resolve: (p, _a, ctx) => companyById(ctx.services, p.company_id),
     }),
   }),
 });
@@ -110,7 +99,7 @@ CompanyRef.implement({
       type: [UserRef],
       resolve: (c, _a, ctx) => {
         requireSameCompany(ctx, c.id);
-        return ctx.services.db.selectFrom('users').selectAll().where('company_id', '=', c.id).orderBy('created_at').execute();
+        return companyMembers(ctx.services, c.id);
       },
     }),
     invites: t.connection({
@@ -121,28 +110,8 @@ CompanyRef.implement({
         const auth = requireSameCompany(ctx, c.id);
         const admin = auth.isCompanyAdmin || auth.isSuperAdmin;
         const first = args.first ?? (args.last ? undefined : TEAM_INVITES_PAGE_SIZE);
-        // The cursor is the invite id; its (created_at, id) is read back in SQL, so microsecond timestamps page exactly.
-        const at = (cursor: string) => {
-          if (!/^[0-9a-f-]{36}$/i.test(cursor)) throw new AppError(ERROR_CODES.BAD_USER_INPUT, 'Not a valid cursor.');
-          return sql<unknown>`(select created_at, id from team_invites where id = ${cursor})`;
-        };
-        return resolveCursorConnection(
-          { args: { ...args, first }, toCursor: (i: InviteRow) => i.id },
-          async ({ after, before, limit, inverted }: ResolveCursorConnectionArgs) => {
-            let q = ctx.services.db
-              .selectFrom('team_invites as i')
-              .selectAll('i')
-              .where('i.company_id', '=', c.id)
-              .where('i.revoked_at', 'is', null)
-              // An address invited again is listed once, by its newest pending invite (the earlier links still work).
-              .where(sql<boolean>`(i.accepted or not exists (select 1 from team_invites n where n.company_id = i.company_id and lower(n.email) = lower(i.email) and not n.accepted and n.revoked_at is null and (n.created_at, n.id) > (i.created_at, i.id)))`);
-            // Pending invites carry addresses only admins may read (the Team page's managers).
-            if (!admin) q = q.where('i.accepted', '=', true);
-            if (after) q = q.where(sql<boolean>`(i.created_at, i.id) > ${at(after)}`);
-            if (before) q = q.where(sql<boolean>`(i.created_at, i.id) < ${at(before)}`);
-            return q.orderBy('i.created_at', inverted ? 'desc' : 'asc').orderBy('i.id', inverted ? 'desc' : 'asc').limit(limit).execute();
-          },
-        );
+        // The cursor is the invite id (services/account-reads.ts reads its place back in SQL).
+        return resolveCursorConnection({ args: { ...args, first }, toCursor: (i: InviteRow) => i.id }, (page: ResolveCursorConnectionArgs) => teamInvitesPage(ctx.services, c.id, admin, page));
       },
     }, { name: 'TeamInviteConnection' }, { name: 'TeamInviteEdge' }),
   }),
@@ -172,7 +141,7 @@ TeamInviteRef.implement({
       type: UserRef,
       nullable: true,
       resolve: (i, _a, ctx) =>
-        i.accepted_user_id ? ctx.services.db.selectFrom('users').selectAll().where('id', '=', i.accepted_user_id).executeTakeFirst().then((u) => u ?? null) : null,
+        i.accepted_user_id ? userById(ctx.services, i.accepted_user_id).then((u) => u ?? null) : null,
     }),
   }),
 });
@@ -182,7 +151,7 @@ const MeRef = builder.objectRef<{ userId: string }>('Me').implement({
     user: t.field({
       type: UserRef,
       resolve: async ({ userId }, _a, ctx) => {
-        const u = await ctx.services.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+        const u = await userById(ctx.services, userId);
         if (!u) throw notFound();
         return u;
       },

@@ -7,6 +7,7 @@ import { LicenseRef, UserRef } from './accounts.js';
 import { TourRef } from './tour-refs.js';
 import { billingPortalSession, paymentCheckout } from '../../services/billing/checkout.js';
 import { grantOfflineLicense } from '../../services/billing/licenses.js';
+import { companyById } from '../../services/account-reads.js';
 import type { PriceTier } from '../../services/billing/provider.js';
 import { paymentProvider } from '../../services/billing/payment-provider.js';
 import { canSeeAnalytics, consumeViewLimit, recordTourView, tourAnalytics, type TourAnalytics } from '../../services/reports/analytics.js';
@@ -140,7 +141,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, args, ctx) => {
       requireSuperAdmin(ctx);
       const companyId = decodeId('Company', args.companyId);
-      const company = await ctx.services.db.selectFrom('companies').select('id').where('id', '=', companyId).executeTakeFirst();
+      const company = await companyById(ctx.services, companyId);
       if (!company) throw notFound();
       const { license } = await grantOfflineLicense(ctx.services.db, company.id);
       ctx.services.log.info({ companyId, by: ctx.auth?.userId }, 'offline licence granted');

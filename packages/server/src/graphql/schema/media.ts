@@ -8,7 +8,9 @@ import type { AIMarkerProgressEvent, ReelProgressEvent } from '../../core/events
 import { MarkerRef, TourRef } from './tour-refs.js';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import type { Services } from '../../services/services.js';
-import { aiDb, type ReelRow, type ShotRow } from '../../services/ai/tables.js';
+import type { ReelRow, ShotRow } from '../../services/ai/tables.js';
+import { reelCompanyId, shotCompanyId, tourReels, tourShots } from '../../services/media-reads.js';
+import { tourById, tourCompanyId, tourMarkers } from '../../services/tour-reads.js';
 import { startReel } from '../../services/reels/start-reel.js';
 import { shotsGenerating, startShots, startShotWork } from '../../services/shots/start-shots.js';
 import { startAiMarkers } from '../../services/ai/start-ai-markers.js';
@@ -80,7 +82,7 @@ builder.objectFields(TourRef, (t) => ({
     type: [ReelRef],
     resolve: async (tour, _a, ctx) => {
       if (!ctx.auth || ctx.auth.companyId !== (tour as { company_id?: string }).company_id) return [];
-      const rows = await aiDb(ctx.services.db).selectFrom('reels').selectAll().where('tour_id', '=', (tour as { id: string }).id).orderBy('created_at').orderBy('id').execute();
+      const rows = await tourReels(ctx.services, (tour as { id: string }).id);
       return rows.map((r) => toReelModel(ctx.services, r));
     },
   }),
@@ -88,7 +90,7 @@ builder.objectFields(TourRef, (t) => ({
     type: [ShotRef],
     resolve: async (tour, _a, ctx) => {
       if (!ctx.auth || ctx.auth.companyId !== (tour as { company_id?: string }).company_id) return [];
-      const rows = await aiDb(ctx.services.db).selectFrom('shots').selectAll().where('tour_id', '=', (tour as { id: string }).id).orderBy('room_type').orderBy('source_clip_index').orderBy('source_frame_position').execute();
+      const rows = await tourShots(ctx.services, (tour as { id: string }).id);
       return rows.map((s) => toShotModel(ctx.services, s));
     },
   }),
@@ -131,13 +133,14 @@ const ReelProgressRef = builder.objectRef<ReelProgressEvent>('ReelProgress').imp
 async function ownShotId(ctx: Parameters<typeof requireAuth>[0], globalId: string): Promise<string> {
   const auth = requireAuth(ctx);
   const id = decodeId('Shot', globalId);
-  const row = await aiDb(ctx.services.db).selectFrom('shots').innerJoin('tours', 'tours.id', 'shots.tour_id').select(['tours.company_id']).where('shots.id', '=', id).where('tours.deleted_at', 'is', null).executeTakeFirst();
-  if (!row || row.company_id !== auth.companyId) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
+  if ((await shotCompanyId(ctx.services, id)) !== auth.companyId) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
   return id;
 }
 
 async function loadTour(ctx: Parameters<typeof requireAuth>[0], id: string) {
-  return ctx.services.db.selectFrom('tours').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const tour = await tourById(ctx.services, id);
+  if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
+  return tour;
 }
 
 builder.mutationFields((t) => ({
@@ -158,7 +161,7 @@ builder.mutationFields((t) => ({
       const auth = requireSuperAdmin(ctx);
       const id = decodeId('Tour', args.tourId);
       await startAiMarkers(ctx.services, auth.userId, id);
-      return ctx.services.db.selectFrom('markers').selectAll().where('tour_id', '=', id).orderBy('frame_index').execute() as never;
+      return tourMarkers(ctx.services, id) as never;
     },
   }),
   generateTourShots: t.field({
@@ -188,8 +191,7 @@ builder.mutationFields((t) => ({
 async function ownTourId(ctx: Parameters<typeof requireAuth>[0], globalId: string): Promise<string> {
   const auth = requireAuth(ctx);
   const id = decodeId('Tour', globalId);
-  const tour = await ctx.services.db.selectFrom('tours').select(['company_id']).where('id', '=', id).executeTakeFirst();
-  if (!tour || tour.company_id !== auth.companyId) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
+  if ((await tourCompanyId(ctx.services, id)) !== auth.companyId) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
   return id;
 }
 
@@ -207,8 +209,7 @@ builder.subscriptionFields((t) => ({
     subscribe: async (_r, args, ctx) => {
       const auth = requireAuth(ctx);
       const id = decodeId('Reel', args.reelId);
-      const row = await aiDb(ctx.services.db).selectFrom('reels').innerJoin('tours', 'tours.id', 'reels.tour_id').select(['tours.company_id']).where('reels.id', '=', id).executeTakeFirst();
-      if (!row || row.company_id !== auth.companyId) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
+      if ((await reelCompanyId(ctx.services, id)) !== auth.companyId) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
       return ctx.services.events.subscribe<ReelProgressEvent>(topics.reelProgress(id));
     },
     resolve: (e: ReelProgressEvent) => e,

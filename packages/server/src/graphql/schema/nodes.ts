@@ -5,8 +5,10 @@
  */
 import type { Context } from '../builder.js';
 import { builder, registerNodeLoader } from '../builder.js';
-import { aiDb } from '../../services/ai/tables.js';
-import { liveDb } from '../../services/live/tables.js';
+import { companyById, inviteById, profileById } from '../../services/account-reads.js';
+import { leadById } from '../../services/live/lead-reads.js';
+import { reelById, shotById } from '../../services/media-reads.js';
+import { clipById, markerById, tourCompanyId } from '../../services/tour-reads.js';
 import { CompanyRef, ProfileRef, TeamInviteRef } from './accounts.js';
 import { TourLeadRef } from './live.js';
 import { ReelRef, ShotRef, toReelModel, toShotModel } from './media.js';
@@ -19,72 +21,53 @@ for (const ref of [CompanyRef, ProfileRef, TeamInviteRef, MarkerRef, ClipRef, Re
 /** The tour (not deleted) belongs to the caller's company. */
 async function tourOfCallersCompany(ctx: Context, tourId: string): Promise<boolean> {
   if (!ctx.auth) return false;
-  const tour = await ctx.services.db.selectFrom('tours').select(['company_id']).where('id', '=', tourId).where('deleted_at', 'is', null).executeTakeFirst();
-  return tour?.company_id === ctx.auth.companyId;
+  return (await tourCompanyId(ctx.services, tourId, { live: true })) === ctx.auth.companyId;
 }
 
 registerNodeLoader('Company', async (id, ctx) => {
   if (ctx.auth?.companyId !== id) return null;
-  return (await ctx.services.db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+  return companyById(ctx.services, id);
 });
 
 registerNodeLoader('UserProfile', async (id, ctx) => {
   if (!ctx.auth) return null;
-  const row = await ctx.services.db
-    .selectFrom('user_profiles as p')
-    .innerJoin('users as u', 'u.id', 'p.user_id')
-    .selectAll('p')
-    .select(['u.username as email', 'u.company_id'])
-    .where('p.id', '=', id)
-    .executeTakeFirst();
+  const row = await profileById(ctx.services, id);
   return row && row.company_id === ctx.auth.companyId ? row : null;
 });
 
 // Invites carry emails: the Team page's readers only (company admins).
 registerNodeLoader('TeamInvite', async (id, ctx) => {
   if (!ctx.auth || !(ctx.auth.isCompanyAdmin || ctx.auth.isSuperAdmin)) return null;
-  const row = await ctx.services.db.selectFrom('team_invites').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await inviteById(ctx.services, id);
   return row && row.company_id === ctx.auth.companyId ? row : null;
 });
 
 registerNodeLoader('Marker', async (id, ctx) => {
   if (!ctx.auth) return null;
-  const row = await ctx.services.db.selectFrom('markers').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await markerById(ctx.services, id);
   return row && (await tourOfCallersCompany(ctx, row.tour_id)) ? row : null;
 });
 
 registerNodeLoader('Clip', async (id, ctx) => {
   if (!ctx.auth) return null;
-  const row = await ctx.services.db.selectFrom('clips').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await clipById(ctx.services, id);
   return row && (await tourOfCallersCompany(ctx, row.tour_id)) ? row : null;
 });
 
 registerNodeLoader('Reel', async (id, ctx) => {
   if (!ctx.auth) return null;
-  const row = await aiDb(ctx.services.db).selectFrom('reels').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await reelById(ctx.services, id);
   return row && (await tourOfCallersCompany(ctx, row.tour_id)) ? toReelModel(ctx.services, row) : null;
 });
 
 registerNodeLoader('Shot', async (id, ctx) => {
   if (!ctx.auth) return null;
-  const row = await aiDb(ctx.services.db).selectFrom('shots').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await shotById(ctx.services, id);
   return row && (await tourOfCallersCompany(ctx, row.tour_id)) ? toShotModel(ctx.services, row) : null;
 });
 
 registerNodeLoader('TourLead', async (id, ctx) => {
   if (!ctx.auth) return null;
-  const db = liveDb(ctx.services.db);
-  const lead = await db.selectFrom('tour_leads').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!lead || !(await tourOfCallersCompany(ctx, lead.tour_id))) return null;
-  const session = await db.selectFrom('viewing_sessions').select(['id']).where('lead_id', '=', lead.id).orderBy('created_at', 'desc').executeTakeFirst();
-  return {
-    id: lead.id,
-    name: lead.name,
-    surname: lead.surname,
-    email: lead.email,
-    contactNumber: lead.contact_number,
-    leadType: lead.lead_type,
-    tourId: lead.tour_id,
-    viewingSessionId: session?.id ?? null,
-  };
+  const lead = await leadById(ctx.services, id);
+  return lead && (await tourOfCallersCompany(ctx, lead.tourId)) ? lead : null;
 });

@@ -1,5 +1,4 @@
 /** Tours, clips, markers, upload and processing progress (tours §3, §7). */
-import { sql } from 'kysely';
 import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import { ERROR_CODES, ERROR_TEXTS, TOURS_PAGE_SIZE } from '@roomwalk/shared';
 import type { TourRow } from '../../db/types.js';
@@ -14,6 +13,8 @@ import { deleteTour, reactivateTour, saveTour, updateThumbnail, viewPublicTour }
 import { createUploadUrl, submitUpload } from '../../services/uploads.js';
 import { requestBranding } from '../../services/branding.js';
 import { deleteMarker, saveMarker, updateMarker } from '../../services/markers.js';
+import { userById } from '../../services/account-reads.js';
+import { agentProfile, blurredClipIndexes, tourClips, tourCompanyId, tourLogs, tourMarkers, toursPage } from '../../services/tour-reads.js';
 
 const TourStatusRef = builder.objectRef<{ status: string }>('TourStatus').implement({
   description: 'UPLOADING, PROCESSING, PROCESSED, FAILED or DEACTIVATED; clients treat anything but PROCESSED and FAILED as processing.',
@@ -94,8 +95,7 @@ TourRef.implement({
       description: 'Indices of the clips in which faces were blurred, in order (the tour\'s company only; null for others).',
       resolve: async (r, _a, ctx) => {
         if (ctx.auth?.companyId !== r.company_id) return null;
-        const rows = await ctx.services.db.selectFrom('clips').select('index').where('tour_id', '=', r.id).where('blurred_frames', '>', 0).orderBy('index').execute();
-        return rows.map((c) => c.index);
+        return blurredClipIndexes(ctx.services, r.id);
       },
     }),
     status: t.field({ type: TourStatusRef, resolve: (r) => ({ status: r.status }) }),
@@ -106,35 +106,21 @@ TourRef.implement({
     }),
     logs: t.field({
       type: [TourLogRef],
-      resolve: (r, _a, ctx) => ctx.services.db.selectFrom('tour_logs').select(['status', 'error']).where('tour_id', '=', r.id).orderBy('created_at').execute(),
+      resolve: (r, _a, ctx) => tourLogs(ctx.services, r.id),
     }),
     clips: t.field({
       type: [ClipRef],
-      resolve: (r, _a, ctx) => ctx.services.db.selectFrom('clips').selectAll().where('tour_id', '=', r.id).orderBy('index').execute(),
+      resolve: (r, _a, ctx) => tourClips(ctx.services, r.id),
     }),
     markers: t.field({
       type: [MarkerRef],
-      resolve: (r, _a, ctx) => ctx.services.db.selectFrom('markers').selectAll().where('tour_id', '=', r.id).orderBy('frame_index').orderBy('created_at').execute(),
+      resolve: (r, _a, ctx) => tourMarkers(ctx.services, r.id),
     }),
     videoInfo: t.field({ type: VideoInfoRef, nullable: true, resolve: (r) => r.video_info ?? null }),
     agentProfile: t.field({
       type: AgentProfileRef,
       nullable: true,
-      resolve: async (r, _a, ctx) => {
-        const row = await ctx.services.db
-          .selectFrom('users')
-          .leftJoin('user_profiles', 'user_profiles.user_id', 'users.id')
-          .select(['users.username', 'user_profiles.name', 'user_profiles.surname', 'user_profiles.contact_number', 'user_profiles.profile_image_key'])
-          .where('users.id', '=', r.owner_id)
-          .executeTakeFirst();
-        if (!row) return null;
-        return {
-          fullname: [row.name, row.surname].filter(Boolean).join(' ') || row.username,
-          contactNumber: row.contact_number,
-          email: row.username,
-          profileImageURL: row.profile_image_key ? ctx.services.storage.publicUrl(row.profile_image_key) : null,
-        };
-      },
+      resolve: (r, _a, ctx) => agentProfile(ctx.services, r.owner_id),
     }),
     owner: t.field({
       type: UserRef,
@@ -142,7 +128,7 @@ TourRef.implement({
       description: 'The owner, visible to members of the same company.',
       resolve: (r, _a, ctx) =>
         ctx.auth?.companyId === r.company_id
-          ? ctx.services.db.selectFrom('users').selectAll().where('id', '=', r.owner_id).executeTakeFirst().then((u) => u ?? null)
+          ? userById(ctx.services, r.owner_id).then((u) => u ?? null)
           : null,
     }),
   }),
@@ -162,18 +148,9 @@ builder.queryFields((t) => ({
       const auth = requireAuth(ctx);
       return resolveCursorConnection(
         { args: { ...args, first: args.first ?? (args.last ? undefined : TOURS_PAGE_SIZE) }, toCursor: (r: TourRow) => r.id },
-        async ({ after, before, limit, inverted }: ResolveCursorConnectionArgs) => {
-          // An API key acts as its company: all of the company's tours; a signed-in user sees their own.
-          let q = ctx.services.db.selectFrom('tours').selectAll().where((eb) => (auth.apiKeyId ? eb('company_id', '=', auth.companyId) : eb('owner_id', '=', auth.userId))).where('deleted_at', 'is', null);
-          // The cursor is the tour id; its (created_at, id) is read back in SQL, so microsecond timestamps page exactly.
-          const at = (cursor: string) => {
-            if (!/^[0-9a-f-]{36}$/i.test(cursor)) throw new AppError(ERROR_CODES.BAD_USER_INPUT, 'Not a valid cursor.');
-            return sql<unknown>`(select created_at, id from tours where id = ${cursor})`;
-          };
-          if (after) q = q.where(sql<boolean>`(created_at, id) < ${at(after)}`);
-          if (before) q = q.where(sql<boolean>`(created_at, id) > ${at(before)}`);
-          return q.orderBy('created_at', inverted ? 'asc' : 'desc').orderBy('id', inverted ? 'asc' : 'desc').limit(limit).execute();
-        },
+        // An API key acts as its company: all of the company's tours; a signed-in user sees their own. The cursor is
+        // the tour id (services/tour-reads.ts reads its place back in SQL).
+        (page: ResolveCursorConnectionArgs) => toursPage(ctx.services, auth.apiKeyId ? { companyId: auth.companyId } : { ownerId: auth.userId }, page),
       );
     },
   }, { name: 'TourConnection' }, { name: 'TourEdge' }),
@@ -297,8 +274,7 @@ builder.subscriptionField('tourProgressUpdated', (t) =>
     subscribe: async (_r, args, ctx) => {
       const auth = requireAuth(ctx);
       const id = decodeId('Tour', args.tourId);
-      const tour = await ctx.services.db.selectFrom('tours').select(['company_id']).where('id', '=', id).executeTakeFirst();
-      if (!tour || tour.company_id !== auth.companyId) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
+      if ((await tourCompanyId(ctx.services, id)) !== auth.companyId) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
       return ctx.services.events.subscribe<TourProgressEvent>(topics.tourProgress(id));
     },
     resolve: (e) => e,

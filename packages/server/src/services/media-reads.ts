@@ -1,0 +1,29 @@
+/** What the reel and shot types read for the GraphQL adapter. */
+import { aiDb, type ReelRow, type ShotRow } from './ai/tables.js';
+import type { Services } from './services.js';
+
+export function tourReels(services: Services, tourId: string): Promise<ReelRow[]> {
+  return aiDb(services.db).selectFrom('reels').selectAll().where('tour_id', '=', tourId).orderBy('created_at').orderBy('id').execute();
+}
+
+export function tourShots(services: Services, tourId: string): Promise<ShotRow[]> {
+  return aiDb(services.db).selectFrom('shots').selectAll().where('tour_id', '=', tourId).orderBy('room_type').orderBy('source_clip_index').orderBy('source_frame_position').execute();
+}
+
+export function reelById(services: Services, id: string): Promise<ReelRow | undefined> {
+  return aiDb(services.db).selectFrom('reels').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function shotById(services: Services, id: string): Promise<ShotRow | undefined> {
+  return aiDb(services.db).selectFrom('shots').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The company owning a shot's tour (the tour not deleted). */
+export async function shotCompanyId(services: Services, id: string): Promise<string | undefined> {
+  return (await aiDb(services.db).selectFrom('shots').innerJoin('tours', 'tours.id', 'shots.tour_id').select(['tours.company_id']).where('shots.id', '=', id).where('tours.deleted_at', 'is', null).executeTakeFirst())?.company_id;
+}
+
+/** The company owning a reel's tour. */
+export async function reelCompanyId(services: Services, id: string): Promise<string | undefined> {
+  return (await aiDb(services.db).selectFrom('reels').innerJoin('tours', 'tours.id', 'reels.tour_id').select(['tours.company_id']).where('reels.id', '=', id).executeTakeFirst())?.company_id;
+}
