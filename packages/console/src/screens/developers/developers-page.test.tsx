@@ -47,13 +47,17 @@ const proAnswers = (extra: Answers = {}): Answers => ({
     me: { __typename: 'Me', user: { __typename: 'User', id: 'u1', isAdmin: true, company: { __typename: 'Company', id: 'c1', license: { __typename: 'License', planName: 'Pro' }, apiKeys: [key] } } },
     webhookEndpoints: [endpoint],
   }),
-  WebhookDeliveries: () => ({
-    webhookDeliveries: {
-      __typename: 'WebhookDeliveryConnection',
-      edges: [delivery('whdel_2', 'SUCCEEDED'), delivery('whdel_1', 'FAILED')].map((node) => ({ __typename: 'WebhookDeliveryEdge', node })),
-      pageInfo: { __typename: 'PageInfo', hasNextPage: true, endCursor: 'c' },
-    },
-  }),
+  // The first page, then (after cursor 'c') one older test delivery.
+  WebhookDeliveries: (v) => {
+    const nodes = v.after ? [delivery('whdel_0', 'SUCCEEDED', { eventType: 'webhook.test' })] : [delivery('whdel_2', 'SUCCEEDED'), delivery('whdel_1', 'FAILED')];
+    return {
+      webhookDeliveries: {
+        __typename: 'WebhookDeliveryConnection',
+        edges: nodes.map((node) => ({ __typename: 'WebhookDeliveryEdge', node })),
+        pageInfo: { __typename: 'PageInfo', hasNextPage: !v.after, endCursor: v.after ? 'd' : 'c' },
+      },
+    };
+  },
   ...extra,
 });
 
@@ -72,7 +76,7 @@ describe('APIs & Webhooks page', () => {
   });
 
   it('lists keys and endpoints, and the delivery log says each status in words', async () => {
-    renderPage(<DevelopersPage />, { path: '/account/developers', roles: PRO_ADMIN, answers: proAnswers() });
+    const { calls } = renderPage(<DevelopersPage />, { path: '/account/developers', roles: PRO_ADMIN, answers: proAnswers() });
     const keyRow = await screen.findByTestId('api-key');
     expect(keyRow).toHaveTextContent('Listing site');
     expect(keyRow).toHaveTextContent('rw_live_AbCd…');
@@ -84,7 +88,12 @@ describe('APIs & Webhooks page', () => {
     const rows = await within(card).findAllByTestId('delivery-row');
     expect(rows.map((r) => within(r).getByTestId('delivery-status').textContent)).toEqual(['Succeeded', 'Failed']);
     expect(rows[1]).toHaveTextContent('Answered 500.');
-    expect(within(card).getByText('Load more')).toBeInTheDocument();
+    // Load more asks for the page after the last cursor and adds it below.
+    fireEvent.click(within(card).getByText('Load more'));
+    await waitFor(() => expect(within(card).getAllByTestId('delivery-row')).toHaveLength(3));
+    expect(within(card).getAllByTestId('delivery-row')[2]).toHaveTextContent('Test event');
+    expect(calls.filter((c) => c.operationName === 'WebhookDeliveries').at(-1)?.variables).toEqual({ endpointId: 'whep_1', first: 10, after: 'c' });
+    expect(within(card).queryByText('Load more')).toBeNull();
   });
 
   it('shows a new key once, with Copy, and never asks for an endpoint secret unless revealed', async () => {
