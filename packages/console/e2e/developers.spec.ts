@@ -262,7 +262,7 @@ test.describe('on a 390x844 touch phone', () => {
   });
 });
 
-test('rotate the signing secret, replay a delivery signed with it, then delete the endpoint', async () => {
+test('rotate the signing secret, replay a delivery signed with it, edit, pause and resume, then delete the endpoint', async () => {
   await page.goto('/account/developers');
   const card = endpointCard(page);
   await card.getByRole('button', { name: 'Rotate secret' }).click();
@@ -289,6 +289,21 @@ test('rotate the signing secret, replay a delivery signed with it, then delete t
   await expect(attempts).toHaveCount(2);
   await expect(attempts.first().getByTestId('delivery-status')).toHaveText('Succeeded', { timeout: 20_000 });
   await expect(attempts.first().locator('td').nth(2)).toHaveText('2');
+
+  // Edit: one more event; then pause and resume the endpoint (a paused one is not offered a test send).
+  await card.getByRole('button', { name: 'Edit' }).click();
+  const edit = dialog(page, 'Edit endpoint');
+  await expect(edit.getByLabel('Endpoint URL')).toHaveValue(receiver.url);
+  await expect(edit.getByLabel('Tour processed')).toBeChecked();
+  await edit.getByLabel('Tour failed').check();
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await snackbar(page, DEVELOPER_TEXTS.endpointSaved);
+  await expect(card.getByRole('list', { name: 'Events' })).toHaveText('Tour processedTour failed');
+  await card.getByRole('button', { name: 'Disable' }).click();
+  await expect(card.getByTestId('endpoint-state')).toHaveText('Disabled');
+  await expect(card.getByRole('button', { name: 'Send test event' })).toBeDisabled();
+  await card.getByRole('button', { name: 'Enable' }).click();
+  await expect(card.getByTestId('endpoint-state')).toHaveText('Enabled');
 
   await card.getByRole('button', { name: 'Delete' }).click();
   const confirm = dialog(page, 'Delete endpoint');
