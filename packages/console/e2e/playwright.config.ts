@@ -68,7 +68,7 @@ export default defineConfig({
     { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
     {
       name: 'phone',
-      testMatch: ['journey.spec.ts', 'tours-journey.spec.ts'],
+      testMatch: ['journey.spec.ts', 'tours-journey.spec.ts', 'phone-uploads.spec.ts'],
       use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
     },
   ],
