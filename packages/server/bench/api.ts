@@ -29,18 +29,16 @@
  *   DATABASE_URL / TEST_DATABASE_URL: the PostgreSQL server to create the benchmark database on
  *   (default postgres://postgres@127.0.0.1:5432/postgres)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { errorLines, freePort, startChild, stopChild, waitReady, type Child } from './bench-processes.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const serverRoot = path.resolve(here, '..');
 
 const TARGET_RPS = 1000;
 const TARGET_P99_MS = 50;
@@ -51,7 +49,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 /** The player's query, exactly as the element sends it (packages/player-element/src/api/queries.ts). */
-const { PLAYER_TOUR_DOCUMENT: PLAYER_TOUR_QUERY, PLAYER_TOUR_SQL } = await import('../src/services/public-tour-answer.js');
+const { PLAYER_TOUR_DOCUMENT: PLAYER_TOUR_QUERY } = await import('../src/services/public-tour-answer.js');
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -125,153 +123,7 @@ async function interleaved(
   return Object.fromEntries(names.map((n) => [n, measured(parts.get(n)!, cpu.get(n))]));
 }
 
-// ---------------------------------------------------------------- the bare baseline server (a child process)
-
-async function bareServer(): Promise<void> {
-  const { default: Fastify } = await import('fastify');
-  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
-  const publicBase = process.env.PUBLIC_URL!;
-  const url = (key: string | null) => (key ? `${publicBase}/media/${key}` : null);
-  const app = Fastify({ logger: false });
-  app.get<{ Params: { id: string } }>('/bare/tour/:id', async (req) => {
-    const id = req.params.id;
-    const t = (await pool.query('SELECT * FROM tours WHERE id = $1', [id])).rows[0];
-    const [clips, markers, agent, company] = await Promise.all([
-      pool.query('SELECT * FROM clips WHERE tour_id = $1 ORDER BY index', [id]),
-      pool.query('SELECT * FROM markers WHERE tour_id = $1 ORDER BY frame_index, created_at', [id]),
-      pool.query('SELECT u.username, p.name, p.surname, p.contact_number, p.profile_image_key FROM users u LEFT JOIN user_profiles p ON p.user_id = u.id WHERE u.id = $1', [t.owner_id]),
-      // The company's branding (logo, accent) while its plan has it; the bench's plan has none.
-      pool.query('SELECT c.logo_key, c.accent_color, l.plan_id, l.end_date FROM companies c LEFT JOIN licenses l ON l.company_id = c.id WHERE c.id = $1', [t.company_id]),
-    ]);
-    const a = agent.rows[0];
-    const c = company.rows[0];
-    const branded = c && ['basic', 'pro', 'offline'].includes(c.plan_id) && (!c.end_date || c.end_date > new Date());
-    return {
-      data: {
-        tour: {
-          id: `tour_${t.id}`,
-          title: t.title,
-          description: t.description,
-          thumbnailURL: url(t.thumbnail_key),
-          tourIntroLogoURL: url(t.intro_logo_key ?? (branded ? c.logo_key : null)),
-          tourAccentColor: branded ? c.accent_color : null,
-          listingLink: t.listing_link,
-          views: t.views,
-          status: { status: t.status },
-          videoInfo: t.video_info,
-          clips: clips.rows.map((c) => ({ id: `clip_${c.id}`, index: c.index, frameCount: c.frame_count, duration: c.duration, highURI: url(c.high_key), lowURI: url(c.low_key) })),
-          markers: markers.rows.map((m) => ({
-            id: `marker_${m.id}`,
-            name: m.name,
-            description: m.description,
-            tourId: `tour_${t.id}`,
-            scrollPosition: m.scroll_position,
-            frameIndex: m.frame_index,
-            isFastTravel: m.is_fast_travel,
-          })),
-          agentProfile: a ? { fullname: [a.name, a.surname].filter(Boolean).join(' '), contactNumber: a.contact_number, email: a.username, profileImageURL: url(a.profile_image_key) } : null,
-        },
-      },
-    };
-  });
-  // The same data from the product's one statement (services/public-tour-answer.ts PLAYER_TOUR_SQL): the baseline doing
-  // the same database work as the player's GET miss, so the ratio to it is what Roomwalk adds around that statement.
-  app.get<{ Params: { id: string } }>('/bare1/tour/:id', async (req) => {
-    const r = (await pool.query(PLAYER_TOUR_SQL, [req.params.id])).rows[0];
-    const branded = ['basic', 'pro', 'offline'].includes(r.rw_plan_id) && (!r.rw_end_date || r.rw_end_date > new Date());
-    const tourId = `tour_${r.id}`;
-    return {
-      data: {
-        tour: {
-          id: tourId,
-          title: r.title,
-          description: r.description,
-          thumbnailURL: url(r.thumbnail_key),
-          tourIntroLogoURL: url(r.intro_logo_key ?? (branded ? r.rw_logo_key : null)),
-          tourAccentColor: branded ? r.rw_accent_color : null,
-          listingLink: r.listing_link,
-          views: r.views,
-          status: { status: r.status },
-          videoInfo: r.video_info,
-          clips: (r.rw_clips ?? []).map((c: unknown[]) => ({ id: `clip_${c[0]}`, index: c[1], frameCount: c[2], duration: c[3], highURI: url(c[4] as string), lowURI: url(c[5] as string) })),
-          markers: (r.rw_markers ?? []).map((m: unknown[]) => ({ id: `marker_${m[0]}`, name: m[1], description: m[2], tourId, scrollPosition: m[3], frameIndex: m[4], isFastTravel: m[5] })),
-          agentProfile:
-            r.rw_username !== null
-              ? { fullname: [r.rw_name, r.rw_surname].filter(Boolean).join(' '), contactNumber: r.rw_contact_number, email: r.rw_username, profileImageURL: url(r.rw_profile_image_key) }
-              : null,
-        },
-      },
-    };
-  });
-  const address = await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });
-  process.stdout.write(`${JSON.stringify({ url: address })}\n`);
-  process.on(
-    'SIGTERM',
-    () =>
-      void app
-        .close()
-        .then(() => pool.end())
-        .then(() => process.exit(0)),
-  );
-}
-
 // ---------------------------------------------------------------- the run
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-interface Child {
-  proc: ChildProcess;
-  lines: string[];
-}
-
-function startChild(args: string[], env: Record<string, string>): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: serverRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  const take = (d: Buffer) => lines.push(...d.toString().split('\n').filter(Boolean));
-  proc.stdout!.on('data', take);
-  proc.stderr!.on('data', take);
-  return { proc, lines };
-}
-
-async function waitReady(url: string, child: Child): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.proc.exitCode !== null) throw new Error(`server exited:\n${child.lines.join('\n')}`);
-    const ok = await fetch(url).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`server not ready:\n${child.lines.join('\n')}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-async function stopChild(c: Child | undefined): Promise<void> {
-  if (!c || c.proc.exitCode !== null) return;
-  const exited = new Promise((r) => c.proc.once('exit', r));
-  c.proc.kill('SIGTERM');
-  await exited;
-}
-
-/** Lines the server logged at error level or above (pino JSON: level ≥ 50), and anything on stderr that is not a known warning. */
-function errorLines(lines: string[]): string[] {
-  return lines.filter((l) => {
-    try {
-      const j = JSON.parse(l) as { level?: number };
-      return (j.level ?? 0) >= 50;
-    } catch {
-      return /error/i.test(l) && !/Warning|deprecat/i.test(l);
-    }
-  });
-}
 
 async function main(): Promise<void> {
   const base = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -355,7 +207,7 @@ async function main(): Promise<void> {
       RATE_LIMIT_DISABLED: 'true',
     });
     const bareProf = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF, 'bare')] : [];
-    bare = startChild([...bareProf, fileURLToPath(import.meta.url), '--bare'], { DATABASE_URL: databaseUrl, PORT: String(barePort), PUBLIC_URL: apiUrl });
+    bare = startChild([...bareProf, path.join(here, 'api-bare.ts')], { DATABASE_URL: databaseUrl, PORT: String(barePort), PUBLIC_URL: apiUrl });
     await Promise.all([waitReady(`${apiUrl}/readyz`, api), waitReady(`http://127.0.0.1:${barePort}/bare/tour/${tour.id}`, bare)]);
 
     const tourID = `tour_${tour.id}`;
@@ -499,5 +351,4 @@ async function main(): Promise<void> {
   process.exit(failed ? 1 : 0);
 }
 
-if (process.argv.includes('--bare')) await bareServer();
-else await main();
+await main();

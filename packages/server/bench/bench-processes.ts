@@ -1,0 +1,63 @@
+/** Child processes of the benchmarks: start with tsx, wait until ready, stop, and read their error lines. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Child {
+  proc: ChildProcess;
+  lines: string[];
+}
+
+export function startChild(args: string[], env: Record<string, string>): Child {
+  const proc = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: serverRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const take = (d: Buffer) => lines.push(...d.toString().split('\n').filter(Boolean));
+  proc.stdout!.on('data', take);
+  proc.stderr!.on('data', take);
+  return { proc, lines };
+}
+
+export async function waitReady(url: string, child: Child): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.proc.exitCode !== null) throw new Error(`server exited:\n${child.lines.join('\n')}`);
+    const ok = await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`server not ready:\n${child.lines.join('\n')}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export async function stopChild(c: Child | undefined): Promise<void> {
+  if (!c || c.proc.exitCode !== null) return;
+  const exited = new Promise((r) => c.proc.once('exit', r));
+  c.proc.kill('SIGTERM');
+  await exited;
+}
+
+/** Lines the server logged at error level or above (pino JSON: level ≥ 50), and anything on stderr that is not a known warning. */
+export function errorLines(lines: string[]): string[] {
+  return lines.filter((l) => {
+    try {
+      const j = JSON.parse(l) as { level?: number };
+      return (j.level ?? 0) >= 50;
+    } catch {
+      return /error/i.test(l) && !/Warning|deprecat/i.test(l);
+    }
+  });
+}
