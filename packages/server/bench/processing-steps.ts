@@ -32,7 +32,8 @@ const before = process.env.BENCH_BEFORE_DIR
 
 async function main(): Promise<void> {
   const { ffmpeg } = ffmpegBinaries();
-  const full = await phoneSource();
+  // BENCH_STEP_SOURCE: any other file (e.g. a real phone recording) instead of the generated phone source.
+  const full = process.env.BENCH_STEP_SOURCE ? { path: process.env.BENCH_STEP_SOURCE, label: process.env.BENCH_STEP_SOURCE } : await phoneSource();
   const src = join(cacheDir, `first-${SECONDS}s-of-${basename(full.path)}`);
   if (!existsSync(src)) {
     await mkdir(cacheDir, { recursive: true });

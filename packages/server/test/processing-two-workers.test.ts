@@ -3,7 +3,8 @@
  * takes the process-tour job and the first segment, then dies (SIGKILL) halfway through storing its second; worker B
  * takes the third, and the killed segment — only that one — is retried by B once its lease runs out. The tour ends
  * PROCESSED with every clip, each segment recording the worker that made it (both workers appear), and the bucket holds
- * exactly the live clips and thumbnail. Short leases (5 s, heartbeat 1 s, maintenance 1 s) keep the wait short.
+ * exactly the live clips and thumbnail. Short leases (15 s, heartbeat 1 s, maintenance 1 s) keep the wait short (5 s
+ * expired live segments on the machine at load 25).
  * PostgreSQL only (processes share the database).
  */
 import type { ChildProcess } from 'node:child_process';
@@ -42,7 +43,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || !process.env.TWO_WORKERS)('one
     const { port } = await s3.run();
     settings = {
       S3_BUCKET: BUCKET, S3_ENDPOINT: `http://127.0.0.1:${port}`, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER',
-      PROCESSING_SEGMENT_SECONDS: '4.8', PROCESSING_LEASE_SECONDS: '5', PROCESSING_HEARTBEAT_SECONDS: '1', JOB_MAINTENANCE_INTERVAL_SECONDS: '1', PROCESSING_RETRY_DELAY_SECONDS: '0',
+      PROCESSING_SEGMENT_SECONDS: '4.8', PROCESSING_LEASE_SECONDS: '15', PROCESSING_HEARTBEAT_SECONDS: '1', JOB_MAINTENANCE_INTERVAL_SECONDS: '1', PROCESSING_RETRY_DELAY_SECONDS: '0',
     };
     t = await startTestApp('postgres', { ROLE: 'api', ...settings } as never);
   });
