@@ -27,9 +27,8 @@ const keyframedVideo = () =>
   makeVideo('keyframed-12s.mp4', ['-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=12', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30', '-pix_fmt', 'yuv420p']);
 const startWorker = (env: Record<string, string>) => startFixture('worker.ts', env, (line) => (line === 'READY' ? true : undefined));
 
-// About 1-2 minutes on a quiet 2-core machine, far more when it is shared: a separate command, not part of npm test
-// (`npm run test:two-workers -w packages/server`, which sets TWO_WORKERS=1; needs TEST_DATABASE_URL).
-describe.skipIf(!process.env.TEST_DATABASE_URL || !process.env.TWO_WORKERS)('one video, two worker processes (PostgreSQL + s3rver)', { timeout: 900_000 }, () => {
+// Part of npm test (85 s measured at load ~15); alone: `npm run test:two-workers -w packages/server`.
+describe.skipIf(!process.env.TEST_DATABASE_URL)('one video, two worker processes (PostgreSQL + s3rver)', { timeout: 900_000 }, () => {
   let s3: S3rver;
   let s3dir: string;
   let t: TestApp;
