@@ -187,7 +187,12 @@ test('upload a tour through the API with the key; a verified tour.processed name
   expect(target.error).toBeNull();
   const put = await page.request.put(target.uploadURL!, { headers: Object.fromEntries(target.headers.map((h) => [h.key, h.value])), data: video });
   expect(put.status()).toBe(200);
-  const submitted = await asIntegration<{ fileSubmitPreSignedUpload: { tourId: string } }>(page, 'mutation($key: String!) { fileSubmitPreSignedUpload(input: { key: $key }) { tourId } }', { key: target.key }, apiKey);
+  const submitted = await asIntegration<{ fileSubmitPreSignedUpload: { tourId: string } }>(
+    page,
+    'mutation($key: String!) { fileSubmitPreSignedUpload(input: { key: $key }) { tourId } }',
+    { key: target.key },
+    apiKey,
+  );
   expect(submitted.errors).toBeUndefined();
   tourId = submitted.data!.fileSubmitPreSignedUpload.tourId;
   expect(tourId).toMatch(/^tour_/);

@@ -83,7 +83,18 @@ const agoraChunk = {
     b.onResolve({ filter: /(^|[\\/])agora-sdk\.js$/ }, (args) => (args.importer.includes(join('src', 'live-call')) ? { path: './tour-player-agora.js', external: true } : undefined));
   },
 };
-checkInputs('tour-player.js', await build({ ...common, entryPoints: [join(root, 'src/index.ts')], format: 'iife', outfile: join(dist, 'tour-player.js'), plugins: [inlineWorker, liveChunk, subscriptionChunk], splitting: false, metafile: true }));
+checkInputs(
+  'tour-player.js',
+  await build({
+    ...common,
+    entryPoints: [join(root, 'src/index.ts')],
+    format: 'iife',
+    outfile: join(dist, 'tour-player.js'),
+    plugins: [inlineWorker, liveChunk, subscriptionChunk],
+    splitting: false,
+    metafile: true,
+  }),
+);
 await build({ ...common, entryPoints: [join(root, 'src/api/subscription.ts')], format: 'esm', outfile: join(dist, 'tour-player-subscription.js') });
 await build({ ...common, entryPoints: [join(root, 'src/live-panel/live-panel.ts')], format: 'esm', outfile: join(dist, 'tour-player-live.js'), plugins: [agoraChunk] });
 // The SDK is MIT licensed; its notice goes with it (minifying drops the SDK's own header).
@@ -110,7 +121,11 @@ await build({
 execFileSync(process.execPath, [join(root, '../../node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
 
 // Custom-elements manifest from the JSDoc of the components.
-execFileSync(process.execPath, [join(root, '../../node_modules/@custom-elements-manifest/analyzer/cem.js'), 'analyze', '--litelement', '--globs', 'src/**/*.component.ts', '--outdir', '.', '--quiet'], { cwd: root, stdio: 'inherit' });
+execFileSync(
+  process.execPath,
+  [join(root, '../../node_modules/@custom-elements-manifest/analyzer/cem.js'), 'analyze', '--litelement', '--globs', 'src/**/*.component.ts', '--outdir', '.', '--quiet'],
+  { cwd: root, stdio: 'inherit' },
+);
 
 // The main-thread share: the same bundle with an empty worker source.
 const mainOnly = await build({ ...common, entryPoints: [join(root, 'src/index.ts')], format: 'iife', write: false, plugins: [inlineWorkerWith(''), liveChunk, subscriptionChunk] });
@@ -119,7 +134,11 @@ const mainJs = readFileSync(join(dist, 'tour-player.js'));
 const liveJs = readFileSync(join(dist, 'tour-player-live.js'));
 // The SDK lives only in its own chunk: a stray static import would put 400 KB gzip into a bundle.
 const AGORA_MARK = 'edge.agora.io';
-for (const [file, code] of [['tour-player.js', mainJs], ['tour-player-live.js', liveJs], ['decode-worker.js', workerCode]]) {
+for (const [file, code] of [
+  ['tour-player.js', mainJs],
+  ['tour-player-live.js', liveJs],
+  ['decode-worker.js', workerCode],
+]) {
   if (code.includes(AGORA_MARK)) throw new Error(`${file} contains the Agora SDK; it belongs in tour-player-agora.js only`);
 }
 if (!liveJs.includes('"./tour-player-agora.js"')) throw new Error('tour-player-live.js does not import ./tour-player-agora.js');
@@ -136,4 +155,6 @@ const BUDGET = { mainThreadGzipBytes: 34 * 1024, allGzipBytes: 80 * 1024 };
 for (const [k, max] of Object.entries(BUDGET)) if (report[k] > max) throw new Error(`${k} ${report[k]} B is over its budget of ${max} B`);
 writeFileSync(join(dist, 'sizes.json'), JSON.stringify(report, null, 2));
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-console.log(`built dist/: all JS ${kb(report.allGzipBytes)} gzip (main thread ${kb(report.mainThreadGzipBytes)}, worker ${kb(report.workerGzipBytes)}; loaded when a call starts: live chunk ${kb(report.liveChunkGzipBytes)}, subscription client ${kb(report.subscriptionChunkGzipBytes)} for AI markers, Agora SDK chunk ${kb(report.agoraChunkGzipBytes)} on Agora sessions only)`);
+console.log(
+  `built dist/: all JS ${kb(report.allGzipBytes)} gzip (main thread ${kb(report.mainThreadGzipBytes)}, worker ${kb(report.workerGzipBytes)}; loaded when a call starts: live chunk ${kb(report.liveChunkGzipBytes)}, subscription client ${kb(report.subscriptionChunkGzipBytes)} for AI markers, Agora SDK chunk ${kb(report.agoraChunkGzipBytes)} on Agora sessions only)`,
+);

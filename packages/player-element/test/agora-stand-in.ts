@@ -64,7 +64,10 @@ export class FakeLocalTrack {
   maxBusy = 0;
   private busy = 0;
   track: MediaStreamTrack;
-  constructor(private readonly sdk: FakeAgora, readonly kind: 'audio' | 'video') {
+  constructor(
+    private readonly sdk: FakeAgora,
+    readonly kind: 'audio' | 'video',
+  ) {
     this.track = realTrack(kind);
   }
   getMediaStreamTrack(): MediaStreamTrack {
@@ -112,7 +115,11 @@ export class FakeLocalTrack {
 
 export class FakeRemoteTrack {
   readonly track: MediaStreamTrack;
-  constructor(private readonly calls: Call[], readonly uid: string, readonly kind: 'audio' | 'video') {
+  constructor(
+    private readonly calls: Call[],
+    readonly uid: string,
+    readonly kind: 'audio' | 'video',
+  ) {
     this.track = realTrack(kind);
   }
   getMediaStreamTrack(): MediaStreamTrack {
@@ -239,7 +246,10 @@ export function call(opts: { sdk: FakeAgora; allow?: { audio: boolean; video: bo
     loadAgora: opts.sdk.load,
     // The controller's own choice of transport unless a test needs short reconnect windows.
     ...(opts.reconnectDelayMs
-      ? { transport: ({ session }) => new AgoraTransport({ appId: req.appId!, rtcToken: req.rtcToken!, channel: session, uid: req.viewingSessionUserId, loadAgora: opts.sdk.load, reconnectDelayMs: opts.reconnectDelayMs! }) }
+      ? {
+          transport: ({ session }) =>
+            new AgoraTransport({ appId: req.appId!, rtcToken: req.rtcToken!, channel: session, uid: req.viewingSessionUserId, loadAgora: opts.sdk.load, reconnectDelayMs: opts.reconnectDelayMs! }),
+        }
       : {}),
     onChange: (s) => {
       last = s;

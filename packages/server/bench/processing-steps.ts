@@ -26,9 +26,7 @@ import { timed } from './timing.js';
 const run = promisify(execFile);
 const SECONDS = Number(process.env.BENCH_STEP_SECONDS ?? 2);
 const RUNS = Math.max(1, Number(process.env.RUNS ?? 1));
-const before = process.env.BENCH_BEFORE_DIR
-  ? ((await import(join(resolve(process.env.BENCH_BEFORE_DIR), 'process-video.ts'))) as { processVideo: typeof processVideo }).processVideo
-  : null;
+const before = process.env.BENCH_BEFORE_DIR ? ((await import(join(resolve(process.env.BENCH_BEFORE_DIR), 'process-video.ts'))) as { processVideo: typeof processVideo }).processVideo : null;
 
 async function main(): Promise<void> {
   const { ffmpeg } = ffmpegBinaries();
@@ -56,7 +54,11 @@ async function main(): Promise<void> {
     ['6 product decoder (5 + skip)', [...plan.inputArgs, '-i', src, ...plan.outputArgs, '-filter_complex', newGraph, '-map', '[out]']],
   ];
   const best: Record<string, { wall: number; cpu: number }> = {};
-  console.log(`source: first ${SECONDS} s of ${full.label}; ${probe.averageFps.toFixed(1)} fps, rotation ${probe.rotation}; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `source: first ${SECONDS} s of ${full.label}; ${probe.averageFps.toFixed(1)} fps, rotation ${probe.rotation}; load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const only = process.env.BENCH_STEPS?.split(',').map(Number);
   for (let i = 0; i < RUNS; i++) {
     for (const [name, args] of steps.filter(([n]) => !only || only.includes(Number(n.split(' ')[0])))) {
@@ -80,7 +82,8 @@ async function main(): Promise<void> {
   }
   const ref = best['1 full decode']!.cpu;
   console.log('\nstep                                          cpu s   ÷ full decode (cpu)   ÷ source seconds (cpu)');
-  for (const [name, t] of Object.entries(best)) console.log(`${name.padEnd(44)} ${t.cpu.toFixed(2).padStart(7)}   ${(t.cpu / ref).toFixed(3).padStart(8)}   ${(t.cpu / SECONDS).toFixed(3).padStart(8)}`);
+  for (const [name, t] of Object.entries(best))
+    console.log(`${name.padEnd(44)} ${t.cpu.toFixed(2).padStart(7)}   ${(t.cpu / ref).toFixed(3).padStart(8)}   ${(t.cpu / SECONDS).toFixed(3).padStart(8)}`);
 }
 
 await main();

@@ -21,11 +21,22 @@ export function roomsVideo() {
 export async function processedTour(app: App, owner: SeededUser, o: { status?: string; title?: string; source?: string } = {}): Promise<string> {
   const file = o.source ?? (await roomsVideo()).file;
   const db = app.services.db;
-  const tour = await db.insertInto('tours').values({ company_id: owner.company.id, owner_id: owner.user.id, title: o.title ?? 'Sunny Flat', status: o.status ?? 'PROCESSED', video_key: 'pending', fps: 15 } as never).returning('id').executeTakeFirstOrThrow();
+  const tour = await db
+    .insertInto('tours')
+    .values({ company_id: owner.company.id, owner_id: owner.user.id, title: o.title ?? 'Sunny Flat', status: o.status ?? 'PROCESSED', video_key: 'pending', fps: 15 } as never)
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const key = `tours/${tour.id}/source.mp4`;
   await app.services.storage.putFile(key, file, 'video/mp4');
   const total = SCENE_SECONDS.reduce((a, b) => a + b, 0) * 15;
-  const clips = Array.from({ length: Math.ceil(total / 36) }, (_, i) => ({ tour_id: tour.id, index: i, frame_count: Math.min(36, total - i * 36), duration: Math.min(36, total - i * 36) / 15, high_key: `tours/${tour.id}/v1/clips/${i}-high.mp4`, low_key: `tours/${tour.id}/v1/clips/${i}-low.mp4` }));
+  const clips = Array.from({ length: Math.ceil(total / 36) }, (_, i) => ({
+    tour_id: tour.id,
+    index: i,
+    frame_count: Math.min(36, total - i * 36),
+    duration: Math.min(36, total - i * 36) / 15,
+    high_key: `tours/${tour.id}/v1/clips/${i}-high.mp4`,
+    low_key: `tours/${tour.id}/v1/clips/${i}-low.mp4`,
+  }));
   await db.insertInto('clips').values(clips).execute();
   await db.updateTable('tours').set({ video_key: key }).where('id', '=', tour.id).execute();
   return tour.id;
@@ -37,7 +48,12 @@ export async function tmpEntries(prefix: string): Promise<string[]> {
 }
 
 /** A loopback AI image service with the /inpainting contract: answers the image inverted (sharp negate). */
-export async function startImageService(): Promise<{ url: string; requests: Array<{ prompt: string; width: string; height: string; type: string }>; failNext: (status: number) => void; close: () => Promise<void> }> {
+export async function startImageService(): Promise<{
+  url: string;
+  requests: Array<{ prompt: string; width: string; height: string; type: string }>;
+  failNext: (status: number) => void;
+  close: () => Promise<void>;
+}> {
   const requests: Array<{ prompt: string; width: string; height: string; type: string }> = [];
   let fail = 0;
   const server = http.createServer(async (req, res) => {
@@ -56,7 +72,10 @@ export async function startImageService(): Promise<{ url: string; requests: Arra
         fail = 0;
         return;
       }
-      const out = await sharp(Buffer.from(await image.arrayBuffer())).negate({ alpha: false }).jpeg().toBuffer();
+      const out = await sharp(Buffer.from(await image.arrayBuffer()))
+        .negate({ alpha: false })
+        .jpeg()
+        .toBuffer();
       res.writeHead(200, { 'content-type': 'image/jpeg' }).end(out);
     } catch (err) {
       res.writeHead(500).end(String(err));

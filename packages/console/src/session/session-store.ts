@@ -55,11 +55,14 @@ export function createSessionStore(opts: SessionStoreOptions = {}): SessionStore
     clearTimeout(timer);
     const ms = msUntilExpiry(token, now());
     if (ms === null) return;
-    timer = setTimeout(() => {
-      if (state.token !== token) return;
-      if (isTokenValid(token, now())) armExpiry(token);
-      else logout('expired');
-    }, Math.min(Math.max(ms, 0), MAX_TIMER_MS));
+    timer = setTimeout(
+      () => {
+        if (state.token !== token) return;
+        if (isTokenValid(token, now())) armExpiry(token);
+        else logout('expired');
+      },
+      Math.min(Math.max(ms, 0), MAX_TIMER_MS),
+    );
   }
 
   function logout(reason: LogoutReason = 'user') {

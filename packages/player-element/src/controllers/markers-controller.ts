@@ -15,7 +15,6 @@ import type { SubscriptionHandle } from '../api/subscription.js';
 import { loadSubscription } from '../api/load-subscription.js';
 import type { PlayerContext } from '../store/player-context.js';
 
-
 /** Marker add, rename and delete (edit mode), and AI marker generation (super admin). */
 export class MarkersController implements ReactiveController {
   addState: AddState = 'idle';
@@ -155,20 +154,14 @@ export class MarkersController implements ReactiveController {
     this.ctx.host.requestUpdate();
     const { subscribe } = await loadSubscription();
     this.sub?.close();
-    this.sub = subscribe<{ tourGenerateAIMarkersUpdated: AIMarkerEvent }>(
-      this.ctx.config.apiBase,
-      AI_MARKERS_SUBSCRIPTION,
-      { tourId: this.ctx.config.tourId },
-      this.ctx.config.authToken,
-      {
-        next: (data) => this.onProgress(data.tourGenerateAIMarkersUpdated),
-        error: (message) => {
-          this.stop();
-          this.ctx.showNotice(`${ERROR_TEXTS.aiFailedPrefix}${message}`, 'error');
-        },
-        complete: () => undefined,
+    this.sub = subscribe<{ tourGenerateAIMarkersUpdated: AIMarkerEvent }>(this.ctx.config.apiBase, AI_MARKERS_SUBSCRIPTION, { tourId: this.ctx.config.tourId }, this.ctx.config.authToken, {
+      next: (data) => this.onProgress(data.tourGenerateAIMarkersUpdated),
+      error: (message) => {
+        this.stop();
+        this.ctx.showNotice(`${ERROR_TEXTS.aiFailedPrefix}${message}`, 'error');
       },
-    );
+      complete: () => undefined,
+    });
   }
 
   private onProgress(ev: AIMarkerEvent): void {

@@ -1,7 +1,7 @@
 import { expect } from '@esm-bundle/chai';
 import { ERROR_TEXTS } from '@roomwalk/shared';
 import { until } from '../../test/helpers.js';
-import { FakeAgora, FakeLocalTrack, call, callsOfTest, request } from '../../test/agora-stand-in.js';
+import { FakeAgora, type FakeLocalTrack, call, callsOfTest, request } from '../../test/agora-stand-in.js';
 
 // Mute and Camera Off over Agora (the SDK's setMuted / setEnabled) and over WebRTC, with the SDK stand-in.
 
@@ -17,7 +17,12 @@ describe('call controls over Agora (AgoraTransport with the SDK stand-in)', () =
     expect(await c.controller.setMicrophoneMuted(true)).to.equal(true);
     expect(sdk.calls.slice(before)).to.deep.equal([['setMuted', 'audio', true]]);
     expect(mic.muted).to.equal(true);
-    expect(c.snapshot().localStream!.getTracks().map((t) => [t.kind, t.enabled, t.readyState])).to.have.deep.members([
+    expect(
+      c
+        .snapshot()
+        .localStream!.getTracks()
+        .map((t) => [t.kind, t.enabled, t.readyState]),
+    ).to.have.deep.members([
       ['audio', true, 'live'],
       ['video', true, 'live'],
     ]);
@@ -122,7 +127,7 @@ describe('call controls over Agora (AgoraTransport with the SDK stand-in)', () =
     }
   });
 
-  it('over WebRTC Mute and Camera Off still turn the local tracks\' enabled off and on (the transport has no call of its own for them)', async () => {
+  it("over WebRTC Mute and Camera Off still turn the local tracks' enabled off and on (the transport has no call of its own for them)", async () => {
     const sdk = new FakeAgora();
     const c = started(call({ sdk, req: request({ appId: null, rtcToken: null }) }));
     void c.controller.start();

@@ -14,7 +14,6 @@ import { APP_ID, FakeAgora, RTC_TOKEN, SESSION, UID, call, callsOfTest, remoteUs
 describe('live call over Agora (AgoraTransport with the SDK stand-in)', () => {
   const started = callsOfTest();
 
-
   it('joins with vp8, the speech_standard microphone and the 480p camera, on the session channel with the rtc token and user account; publishes both', async () => {
     const sdk = new FakeAgora();
     const c = started(call({ sdk }));
@@ -211,7 +210,7 @@ describe('live call over Agora (AgoraTransport with the SDK stand-in)', () => {
     expect(c.snapshot().error).to.equal(ERROR_TEXTS.connectionErrorOccurred);
   });
 
-  it('reset() leaves the channel and closes the SDK\'s tracks: DISCONNECTED', async () => {
+  it("reset() leaves the channel and closes the SDK's tracks: DISCONNECTED", async () => {
     const sdk = new FakeAgora();
     const c = call({ sdk });
     await c.controller.start();

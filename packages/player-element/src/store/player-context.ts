@@ -93,7 +93,10 @@ export function playerConfig(
       return el.hostEvents || el.liveViewing;
     },
     get allowedOriginList() {
-      return el.allowedOrigins.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
+      return el.allowedOrigins
+        .split(/[\s,]+/)
+        .map((s) => s.trim())
+        .filter(Boolean);
     },
     get tourId() {
       return el.tourId;

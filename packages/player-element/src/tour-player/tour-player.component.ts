@@ -276,7 +276,9 @@ export class TourPlayer extends SignalWatcher(LitElement) {
     }
     // The query's status from the task; after it, the spinner stays until the first frame is on screen.
     const spinner = () =>
-      s.deferred.value || s.status.value !== STATUSES.loading ? nothing : html`<div class="overlay loading" part="loading" role="progressbar" aria-label="Loading tour"><div class="spinner"></div></div>`;
+      s.deferred.value || s.status.value !== STATUSES.loading
+        ? nothing
+        : html`<div class="overlay loading" part="loading" role="progressbar" aria-label="Loading tour"><div class="spinner"></div></div>`;
     return this.loader.task.render({ pending: spinner, complete: spinner });
   }
 
@@ -286,7 +288,12 @@ export class TourPlayer extends SignalWatcher(LitElement) {
     const frame = s.frame.value;
     const loaded = s.loadedFrames.value;
     const css = s.canvasCss.value;
-    const disabled = new Set(this.disabledControls.split(',').map((x) => x.trim().toLowerCase()).filter(Boolean));
+    const disabled = new Set(
+      this.disabledControls
+        .split(',')
+        .map((x) => x.trim().toLowerCase())
+        .filter(Boolean),
+    );
     const markers = s.sortedMarkers.value;
     const current = roomAt(markers, frame);
     const total = s.totalFrames.value;
@@ -302,13 +309,15 @@ export class TourPlayer extends SignalWatcher(LitElement) {
     const notice = s.notice.value;
     return html`<div class="base" part="base">
       ${t?.thumbnailURL ? html`<div class="background" part="background" style="background-image:url(${JSON.stringify(t.thumbnailURL)})"></div>` : nothing}
-      ${disabled.has('menu')
-        ? nothing
-        : html`<div class="top-bar" part="top-bar">
+      ${
+        disabled.has('menu')
+          ? nothing
+          : html`<div class="top-bar" part="top-bar">
             <h1 class="title">${t?.title ?? ''}${editable ? ' (Edit Mode)' : ''}</h1>
             ${showDrawer ? html`<button class="drawer-toggle" aria-expanded=${s.drawerOpen.value ? 'true' : 'false'} @click=${() => (s.drawerOpen.value = !s.drawerOpen.value)}>Fast Travel</button>` : nothing}
             ${this.unbranded ? nothing : html`<slot name="menu"><button class="drawer-toggle menu" aria-label="Menu" @click=${() => this.ctx.emit('tour-menu-request', {})}>☰</button></slot>`}
-          </div>`}
+          </div>`
+      }
       <div class="body">
         ${desktop ? agent(true) : nothing}
         <div class="stage" @wheel=${drag.onWheel}>
@@ -328,11 +337,13 @@ export class TourPlayer extends SignalWatcher(LitElement) {
               <div class="buffer-bar" part="buffer-bar" style="width:${total ? (loaded / total) * 100 : 0}%"></div>
             </div>
           </div>
-          ${t
-            ? html`<button class="joystick" part="joystick" aria-label="drag me to move through the tour"
+          ${
+            t
+              ? html`<button class="joystick" part="joystick" aria-label="drag me to move through the tour"
                 @pointerdown=${drag.onPointerDown} @pointermove=${drag.onPointerMove} @pointerup=${drag.onPointerUp} @pointercancel=${drag.onPointerUp}>
                 <span aria-hidden="true">⇔</span>${s.hintVisible.value ? html`<span class="hint" part="hint">drag me</span>` : nothing}</button>`
-            : nothing}
+              : nothing
+          }
         </div>
         ${showDrawer && s.drawerOpen.value ? renderDrawer(this.ctx, this.markers, this.playhead, { markers, frame, loaded, editable, superAdmin: this.superAdmin && editable }) : nothing}
       </div>

@@ -42,9 +42,7 @@ export async function registerStatic(app: FastifyInstance, services: Services): 
 
   const indexHtml = path.join(consoleDist, 'index.html');
   if (!fs.existsSync(indexHtml)) {
-    app.get('/', async (_req, reply) =>
-      reply.type('text/html; charset=utf-8').send('<!doctype html><title>Roomwalk</title><p>The console has not been built. Run <code>npm run build</code>.</p>'),
-    );
+    app.get('/', async (_req, reply) => reply.type('text/html; charset=utf-8').send('<!doctype html><title>Roomwalk</title><p>The console has not been built. Run <code>npm run build</code>.</p>'));
     return;
   }
   await app.register(fastifyStatic, {

@@ -59,7 +59,12 @@ function segmentProgress(services: Services, job: ProcessTourSegmentJob) {
         const segs = await db.selectFrom('tour_segments').select(['first_frame', 'end_frame', 'progress']).where('tour_id', '=', job.tourId).where('attempt', '=', job.attempt).execute();
         const total = Math.ceil(job.probe.durationSeconds * 15);
         const frames = (s: { first_frame: number; end_frame: number | null }) => Math.max(1, (s.end_frame ?? total) - s.first_frame);
-        const done = segs.reduce((n, s) => n + frames(s) * s.progress, 0) / Math.max(1, segs.reduce((n, s) => n + frames(s), 0));
+        const done =
+          segs.reduce((n, s) => n + frames(s) * s.progress, 0) /
+          Math.max(
+            1,
+            segs.reduce((n, s) => n + frames(s), 0),
+          );
         const percent = Math.min(99, Math.floor(band([BAND.process[0], BAND.store[1]], done)));
         const res = await db
           .updateTable('tours')
@@ -182,7 +187,9 @@ export async function joinSegmentsJob(services: Services, job: ProcessTourJoinJo
     await trx.deleteFrom('clips').where('tour_id', '=', tourId).execute();
     await trx
       .insertInto('clips')
-      .values(clips.map((c) => ({ tour_id: tourId, index: c.index, frame_count: c.frameCount, duration: c.frameCount / first.fps, high_key: c.highKey, low_key: c.lowKey, blurred_frames: c.blurredFrames })))
+      .values(
+        clips.map((c) => ({ tour_id: tourId, index: c.index, frame_count: c.frameCount, duration: c.frameCount / first.fps, high_key: c.highKey, low_key: c.lowKey, blurred_frames: c.blurredFrames })),
+      )
       .execute();
     // As the one-piece job: keep a thumbnail the owner chose meanwhile; replace one from an earlier attempt.
     const keepThumb = tour.thumbnail_key && !/^tours\/[^/]+\/v\d+\//.test(tour.thumbnail_key);
@@ -209,7 +216,9 @@ export async function joinSegmentsJob(services: Services, job: ProcessTourJoinJo
   if (outcome === 'superseded') return tidyFinishedTour(services, tourId);
   await removeAttemptFolders(services, tourId, attempt - 1, attempt);
   await services.events.publish(topics.tourProgress(tourId), {
-    progress: 100, status: TOUR_STATUS.PROCESSED, text: null, thumbnailURL: storage.publicUrl(outcome.thumbnailKey),
+    progress: 100,
+    status: TOUR_STATUS.PROCESSED,
+    text: null,
+    thumbnailURL: storage.publicUrl(outcome.thumbnailKey),
   } satisfies TourProgressEvent);
 }
-

@@ -28,7 +28,6 @@ export const UPLOADS_SWEEP_QUEUE = 'uploads-sweep';
 /** What the user reads when processing failed for a reason that is not the video's fault. */
 export const PROCESSING_FAILED_TEXT = 'We could not process this video. Please try again, or upload another file.';
 
-
 export type ProcessVideo = typeof Media.processVideo;
 
 /** The media core, loaded on first use: API-only nodes never load the ffmpeg side. */
@@ -191,7 +190,11 @@ export async function processTourJob(services: Services, tourId: string, process
       if (!tour || tour.deleted_at) return 'deleted' as const;
       if (tour.status !== TOUR_STATUS.PROCESSING) return 'superseded' as const;
       await trx.deleteFrom('clips').where('tour_id', '=', tourId).execute();
-      if (rows.length > 0) await trx.insertInto('clips').values(rows.map((r) => ({ ...r, tour_id: tourId }))).execute();
+      if (rows.length > 0)
+        await trx
+          .insertInto('clips')
+          .values(rows.map((r) => ({ ...r, tour_id: tourId })))
+          .execute();
       // Keep a thumbnail the owner chose meanwhile; replace one from an earlier attempt.
       const keepThumb = tour.thumbnail_key && !/^tours\/[^/]+\/v\d+\//.test(tour.thumbnail_key);
       await trx
@@ -222,7 +225,10 @@ export async function processTourJob(services: Services, tourId: string, process
     }
     await removeAttemptFolders(services, tourId, attempt - 1, attempt);
     await services.events.publish(topics.tourProgress(tourId), {
-      progress: 100, status: TOUR_STATUS.PROCESSED, text: null, thumbnailURL: storage.publicUrl(outcome.thumbnailKey),
+      progress: 100,
+      status: TOUR_STATUS.PROCESSED,
+      text: null,
+      thumbnailURL: storage.publicUrl(outcome.thumbnailKey),
     } satisfies TourProgressEvent);
     await tourProcessedWebhook(services, tourId);
   } catch (err) {

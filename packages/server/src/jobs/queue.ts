@@ -36,10 +36,7 @@ export const QUEUES = {
   processTourJoin: 'process-tour-join',
 } as const;
 
-export async function createQueue(
-  database: Db,
-  opts: { databaseUrl?: string | undefined; onError: (e: Error) => void; maintenanceIntervalSeconds?: number | undefined },
-): Promise<JobQueue> {
+export async function createQueue(database: Db, opts: { databaseUrl?: string | undefined; onError: (e: Error) => void; maintenanceIntervalSeconds?: number | undefined }): Promise<JobQueue> {
   const maintenanceIntervalSeconds = opts.maintenanceIntervalSeconds ?? DEFAULT_MAINTENANCE_INTERVAL_SECONDS;
   const boss = opts.databaseUrl
     ? new PgBoss({ connectionString: opts.databaseUrl, schema: 'pgboss', maintenanceIntervalSeconds })

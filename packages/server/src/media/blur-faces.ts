@@ -167,7 +167,12 @@ export async function findFacesInImage(image: Buffer | string): Promise<{ rects:
   const width = (oriented ? meta.height : meta.width) ?? 0;
   const height = (oriented ? meta.width : meta.height) ?? 0;
   const k = Math.min(1, 1280 / Math.max(width, height));
-  const small = await sharp(image, { limitInputPixels: 100_000_000 }).rotate().resize(Math.round(width * k), Math.round(height * k), { fit: 'fill' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const small = await sharp(image, { limitInputPixels: 100_000_000 })
+    .rotate()
+    .resize(Math.round(width * k), Math.round(height * k), { fit: 'fill' })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   // A photo has no neighbouring samples to confirm a face: plausible size, shape and keypoints decide.
   const faces = (await detectFaces(small.data, small.info.width, small.info.height, BLUR_MIN_SCORE)).filter((b) => plausibleFace(b, small.info.width, small.info.height));
   return { rects: faces.map((f) => growBox(f, width / small.info.width, 0, width, height)), width, height };
@@ -188,7 +193,9 @@ export async function blurFacesInImage(image: Buffer | string, extra: Rect[] = [
     for (const r of rects) blurPlane(plane, info.width, clampRect(r, info.width, info.height));
     for (let i = 0; i < plane.length; i++) data[i * ch + c] = plane[i]!;
   }
-  return sharp(data, { raw: { width: info.width, height: info.height, channels: ch } }).jpeg({ quality: 92 }).toBuffer();
+  return sharp(data, { raw: { width: info.width, height: info.height, channels: ch } })
+    .jpeg({ quality: 92 })
+    .toBuffer();
 }
 
 function clampRect(r: Rect, width: number, height: number): Rect {

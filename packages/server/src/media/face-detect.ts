@@ -28,7 +28,13 @@ export const MAX_BOX_SHARE = 0.6;
 /** Short side of the copy the detector sees (the 360p rendition's). */
 const DETECT_SHORT_SIDE = 360;
 
-export interface Rect { x: number; y: number; width: number; height: number; score?: number }
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  score?: number;
+}
 
 /**
  * Is this detection shaped like a face? Its box is about square and not larger than MAX_FACE_SHARE of the frame's
@@ -49,8 +55,7 @@ export function plausibleFace(b: FaceBox, width: number, height: number): boolea
   const my = (le![1] + re![1]) / 2;
   const noseDown = (nose![1] - my) / eye;
   const mouthDown = (mouth![1] - my) / eye;
-  return Math.abs(le![1] - re![1]) <= 0.8 * eye && noseDown >= 0.05 && noseDown <= 0.85 && mouthDown >= 0.55 && mouthDown <= 1.3
-    && mouthDown - noseDown >= 0.2 && Math.abs(nose![0] - mx) <= 0.8 * eye;
+  return Math.abs(le![1] - re![1]) <= 0.8 * eye && noseDown >= 0.05 && noseDown <= 0.85 && mouthDown >= 0.55 && mouthDown <= 1.3 && mouthDown - noseDown >= 0.2 && Math.abs(nose![0] - mx) <= 0.8 * eye;
 }
 
 /** A packed RGB copy of a yuv420p frame, `k` times smaller (k x k luma average, BT.709 limited range). */
@@ -104,4 +109,3 @@ export async function detectFacesInYuv420(frame: Uint8Array, width: number, heig
   const faces = await detectFaces(small.rgb, small.width, small.height, BLUR_MIN_SCORE, { letterbox });
   return faces.filter((b) => plausibleFace(b, small.width, small.height)).map((b) => ({ x: b.x * k, y: b.y * k, width: b.width * k, height: b.height * k, score: b.score }));
 }
-

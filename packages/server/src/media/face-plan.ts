@@ -77,7 +77,11 @@ function match(a: Sample, b: Sample): void {
 export class FacePlan {
   private samples: Sample[] = [];
   private ended = false;
-  constructor(private readonly every: number, private readonly width: number, private readonly height: number) {}
+  constructor(
+    private readonly every: number,
+    private readonly width: number,
+    private readonly height: number,
+  ) {}
 
   /** Detections (frame pixels) at sampled frame `index`; `cut`: the picture changed abruptly since the last sample. */
   add(index: number, faces: Rect[], cut = false): void {
@@ -162,7 +166,7 @@ export class FacePlan {
  */
 export function mergeRects(rects: Rect[]): Rect[] {
   const out = [...rects];
-  for (let merged = true; merged;) {
+  for (let merged = true; merged; ) {
     merged = false;
     for (let i = 0; i < out.length && !merged; i++) {
       for (let j = i + 1; j < out.length; j++) {

@@ -25,13 +25,21 @@ export interface FaceBox {
   keypoints?: Array<[number, number]>;
 }
 
-interface Loaded { tf: Tf; model: GraphModel; backend: string; anchors: Float32Array }
+interface Loaded {
+  tf: Tf;
+  model: GraphModel;
+  backend: string;
+  anchors: Float32Array;
+}
 let loading: Promise<Loaded> | null = null;
 
 /** BlazeFace anchors (strides 16 and 32, 2 and 6 anchors per cell), as in MediaPipe and human's facemeshutil. */
 function anchors(size: number): Float32Array {
   const out: number[] = [];
-  for (const [stride, count] of [[size / 16, 2], [size / 8, 6]] as const) {
+  for (const [stride, count] of [
+    [size / 16, 2],
+    [size / 8, 6],
+  ] as const) {
     const cells = Math.ceil(size / stride);
     for (let gy = 0; gy < cells; gy++) {
       for (let gx = 0; gx < cells; gx++) {
@@ -134,7 +142,9 @@ export async function detectFaces(rgb: Buffer | Uint8Array, width: number, heigh
       found.push({ x: tile.x + (cx - w / 2) * k, y: tile.y + (cy - h / 2) * k, width: w * k, height: h * k, score, keypoints });
     }
   }
-  return nms(found).map((b) => clampBox(b, width, height)).filter((b) => b.width > 1 && b.height > 1);
+  return nms(found)
+    .map((b) => clampBox(b, width, height))
+    .filter((b) => b.width > 1 && b.height > 1);
 }
 
 /** The square `tile` of a packed RGB frame as float32 in -1..1 (black outside the frame, for letterboxing). */

@@ -72,7 +72,16 @@ export async function userDeletedTourViews(services: Services, userId: string): 
 
 /** The user's five most viewed processed tours. */
 export function userTopTours(services: Services, userId: string): Promise<TourRow[]> {
-  return services.db.selectFrom('tours').selectAll().where('owner_id', '=', userId).where('deleted_at', 'is', null).where('status', '=', 'PROCESSED').orderBy('views', 'desc').orderBy('created_at', 'desc').limit(5).execute() as Promise<TourRow[]>;
+  return services.db
+    .selectFrom('tours')
+    .selectAll()
+    .where('owner_id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .where('status', '=', 'PROCESSED')
+    .orderBy('views', 'desc')
+    .orderBy('created_at', 'desc')
+    .limit(5)
+    .execute() as Promise<TourRow[]>;
 }
 
 /**
@@ -85,9 +94,15 @@ export function teamInvitesPage(services: Services, companyId: string, admin: bo
     .selectAll('i')
     .where('i.company_id', '=', companyId)
     .where('i.revoked_at', 'is', null)
-    .where(sql<boolean>`(i.accepted or not exists (select 1 from team_invites n where n.company_id = i.company_id and lower(n.email) = lower(i.email) and not n.accepted and n.revoked_at is null and (n.created_at, n.id) > (i.created_at, i.id)))`);
+    .where(
+      sql<boolean>`(i.accepted or not exists (select 1 from team_invites n where n.company_id = i.company_id and lower(n.email) = lower(i.email) and not n.accepted and n.revoked_at is null and (n.created_at, n.id) > (i.created_at, i.id)))`,
+    );
   if (!admin) q = q.where('i.accepted', '=', true);
   if (page.after) q = q.where(sql<boolean>`(i.created_at, i.id) > ${cursorRow('team_invites', page.after)}`);
   if (page.before) q = q.where(sql<boolean>`(i.created_at, i.id) < ${cursorRow('team_invites', page.before)}`);
-  return q.orderBy('i.created_at', page.inverted ? 'desc' : 'asc').orderBy('i.id', page.inverted ? 'desc' : 'asc').limit(page.limit).execute();
+  return q
+    .orderBy('i.created_at', page.inverted ? 'desc' : 'asc')
+    .orderBy('i.id', page.inverted ? 'desc' : 'asc')
+    .limit(page.limit)
+    .execute();
 }

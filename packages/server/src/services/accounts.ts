@@ -2,8 +2,20 @@
 import { sql, type Transaction } from 'kysely';
 import { z } from 'zod';
 import {
-  ERROR_CODES, ERROR_TEXTS, FREE_TRIAL_PLAN_NAME, PLAN_IDS, VALIDATION, contactNumberField, emailField, formatContactNumber,
-  loginSchema, passwordResetInputSchema, passwordResetRequestSchema, planById, registerInputSchema, uploadLimitFor,
+  ERROR_CODES,
+  ERROR_TEXTS,
+  FREE_TRIAL_PLAN_NAME,
+  PLAN_IDS,
+  VALIDATION,
+  contactNumberField,
+  emailField,
+  formatContactNumber,
+  loginSchema,
+  passwordResetInputSchema,
+  passwordResetRequestSchema,
+  planById,
+  registerInputSchema,
+  uploadLimitFor,
 } from '@roomwalk/shared';
 import type { Database, UserRow } from '../db/types.js';
 import { AppError, fromZod } from '../core/errors.js';
@@ -22,7 +34,10 @@ const invalidToken = () => new AppError(ERROR_CODES.INVALID_TOKEN, ERROR_TEXTS.i
 const usernameTaken = () => new AppError(ERROR_CODES.USERNAME_TAKEN, ERROR_TEXTS.usernameTaken);
 
 /** Parses input with a shared zod schema; its issues become BAD_USER_INPUT with the spec's messages. */
-export function parseInput<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } } }, value: unknown): T {
+export function parseInput<T>(
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } } },
+  value: unknown,
+): T {
   const r = schema.safeParse(value);
   if (!r.success) throw fromZod(r.error.issues);
   return r.data;
@@ -143,7 +158,17 @@ export async function grantFreeTrialIfUnlicensed(trx: Trx, companyId: string): P
   const now = new Date();
   await trx
     .insertInto('licenses')
-    .values({ company_id: companyId, plan_id: plan.id, plan_name: FREE_TRIAL_PLAN_NAME, quantity: plan.upTo, upload_limit: uploadLimitFor(plan.upTo), start_date: now, period_start: now, end_date: null, subscription_id: null })
+    .values({
+      company_id: companyId,
+      plan_id: plan.id,
+      plan_name: FREE_TRIAL_PLAN_NAME,
+      quantity: plan.upTo,
+      upload_limit: uploadLimitFor(plan.upTo),
+      start_date: now,
+      period_start: now,
+      end_date: null,
+      subscription_id: null,
+    })
     .onConflict((oc) => oc.column('company_id').doNothing())
     .execute();
 }
@@ -214,12 +239,7 @@ export async function activateUser(services: Services, token: string): Promise<U
       if (owner?.activated_at) throw new AppError(ERROR_CODES.ACCOUNT_ALREADY_ACTIVE, ERROR_TEXTS.accountAlreadyActive);
       throw invalidToken();
     }
-    const user = await trx
-      .updateTable('users')
-      .set({ activated_at: sql`coalesce(activated_at, now())` })
-      .where('id', '=', userId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const user = await trx.updateTable('users').set({ activated_at: sql`coalesce(activated_at, now())` }).where('id', '=', userId).returningAll().executeTakeFirstOrThrow();
     await retireOneTimeTokens(trx, userId, 'activation');
     await grantFreeTrialIfUnlicensed(trx, user.company_id);
     return user;

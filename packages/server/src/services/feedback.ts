@@ -27,7 +27,13 @@ export async function submitFeedback(services: Services, input: unknown, who: { 
   const url = services.config.ERROR_REPORTING_URL;
   if (!url) return;
   const report: FeedbackReport = {
-    type: 'feedback', id: row.id, name: row.name, email: row.email, comment: row.comment, userId: row.user_id, createdAt: new Date(row.created_at).toISOString(),
+    type: 'feedback',
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    comment: row.comment,
+    userId: row.user_id,
+    createdAt: new Date(row.created_at).toISOString(),
   };
   // Stored already, so a slow or failing reporter only costs a log line.
   void fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(report), signal: AbortSignal.timeout(5000) })

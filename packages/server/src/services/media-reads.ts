@@ -20,7 +20,15 @@ export function shotById(services: Services, id: string): Promise<ShotRow | unde
 
 /** The company owning a shot's tour (the tour not deleted). */
 export async function shotCompanyId(services: Services, id: string): Promise<string | undefined> {
-  return (await aiDb(services.db).selectFrom('shots').innerJoin('tours', 'tours.id', 'shots.tour_id').select(['tours.company_id']).where('shots.id', '=', id).where('tours.deleted_at', 'is', null).executeTakeFirst())?.company_id;
+  return (
+    await aiDb(services.db)
+      .selectFrom('shots')
+      .innerJoin('tours', 'tours.id', 'shots.tour_id')
+      .select(['tours.company_id'])
+      .where('shots.id', '=', id)
+      .where('tours.deleted_at', 'is', null)
+      .executeTakeFirst()
+  )?.company_id;
 }
 
 /** The company owning a reel's tour. */

@@ -24,12 +24,7 @@ export async function signInWithOidc(
   humanToken: string | null | undefined,
   ip: string,
 ): Promise<UserRow> {
-  const byKey = await services.db
-    .selectFrom('users')
-    .selectAll()
-    .where('oidc_issuer', '=', identity.issuer)
-    .where('oidc_subject', '=', identity.subject)
-    .executeTakeFirst();
+  const byKey = await services.db.selectFrom('users').selectAll().where('oidc_issuer', '=', identity.issuer).where('oidc_subject', '=', identity.subject).executeTakeFirst();
   if (byKey) return byKey;
   if (!identity.email || !identity.emailVerified) throw new OidcSignInRefused('the issuer did not give a verified email');
   const email = parseInput(emailField, identity.email);

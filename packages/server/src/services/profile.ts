@@ -32,9 +32,7 @@ async function readUpload(upload: Promise<FileUploadValue> | FileUploadValue): P
 async function processImage(upload: Promise<FileUploadValue> | FileUploadValue, box: number, format: 'jpeg' | 'png'): Promise<{ data: Buffer; contentType: string; ext: string }> {
   const input = await readUpload(upload);
   try {
-    const pipeline = sharp(input, { limitInputPixels: IMAGE_MAX_INPUT_PIXELS, failOn: 'error' })
-      .rotate()
-      .resize(box, box, { fit: 'inside', withoutEnlargement: true });
+    const pipeline = sharp(input, { limitInputPixels: IMAGE_MAX_INPUT_PIXELS, failOn: 'error' }).rotate().resize(box, box, { fit: 'inside', withoutEnlargement: true });
     const data = format === 'png' ? await pipeline.png().toBuffer() : await pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: 85, mozjpeg: true }).toBuffer();
     return { data, contentType: `image/${format}`, ext: format === 'png' ? 'png' : 'jpg' };
   } catch {

@@ -63,8 +63,16 @@ export async function agentProfile(services: Services, ownerId: string) {
 
 /** One page of tours, newest first: a user's own, or (an API key acting as its company) all of a company's. */
 export function toursPage(services: Services, whose: { ownerId: string } | { companyId: string }, page: PageRequest): Promise<TourRow[]> {
-  let q = services.db.selectFrom('tours').selectAll().where((eb) => ('companyId' in whose ? eb('company_id', '=', whose.companyId) : eb('owner_id', '=', whose.ownerId))).where('deleted_at', 'is', null);
+  let q = services.db
+    .selectFrom('tours')
+    .selectAll()
+    .where((eb) => ('companyId' in whose ? eb('company_id', '=', whose.companyId) : eb('owner_id', '=', whose.ownerId)))
+    .where('deleted_at', 'is', null);
   if (page.after) q = q.where(sql<boolean>`(created_at, id) < ${cursorRow('tours', page.after)}`);
   if (page.before) q = q.where(sql<boolean>`(created_at, id) > ${cursorRow('tours', page.before)}`);
-  return q.orderBy('created_at', page.inverted ? 'asc' : 'desc').orderBy('id', page.inverted ? 'asc' : 'desc').limit(page.limit).execute();
+  return q
+    .orderBy('created_at', page.inverted ? 'asc' : 'desc')
+    .orderBy('id', page.inverted ? 'asc' : 'desc')
+    .limit(page.limit)
+    .execute();
 }

@@ -175,4 +175,3 @@ export function fragmentBomb(levels: number, root: 'Query' | 'Subscription' = 'Q
   }
   return `${op} ${frags.join(' ')}`;
 }
-

@@ -23,7 +23,12 @@ export async function faceImage(i: number, size: number): Promise<Buffer> {
   return sharp(FACE_SAMPLE).extract({ left: FACE_LEFTS[i]!, top: 348, width: 148, height: 148 }).resize(size, size).png().toBuffer();
 }
 
-export interface Rect { x: number; y: number; w: number; h: number }
+export interface Rect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
 
 /** Grey levels' high-frequency energy (mean |Laplacian|) inside a rectangle of a packed RGB frame. */
 export function energy(rgb: Uint8Array, width: number, r: Rect): number {
@@ -44,7 +49,10 @@ export function energy(rgb: Uint8Array, width: number, r: Rect): number {
 
 /** Every frame of a video as packed RGB at width x height. */
 export async function decodeRgb(file: string, width: number, height: number): Promise<Buffer[]> {
-  const { stdout } = await run(ffmpegBinaries().ffmpeg, ['-v', 'error', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, 'pipe:1'], { encoding: 'buffer', maxBuffer: 2 * 1024 ** 3 });
+  const { stdout } = await run(ffmpegBinaries().ffmpeg, ['-v', 'error', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, 'pipe:1'], {
+    encoding: 'buffer',
+    maxBuffer: 2 * 1024 ** 3,
+  });
   const size = width * height * 3;
   return Array.from({ length: Math.floor(stdout.length / size) }, (_, i) => stdout.subarray(i * size, (i + 1) * size));
 }
@@ -62,9 +70,7 @@ export interface MovingFace {
 
 /** Where each face is at time t (source pixels), for the faces shown then. */
 export function facesAt(faces: MovingFace[], t: number): Array<Rect & { face: number }> {
-  return faces.flatMap((f, face) => (!f.shown || f.shown.some(([a, b]) => t >= a && t < b)
-    ? [{ face, x: Math.round(f.x[1](t)), y: Math.round(f.y[1](t)), w: f.size, h: f.size }]
-    : []));
+  return faces.flatMap((f, face) => (!f.shown || f.shown.some(([a, b]) => t >= a && t < b) ? [{ face, x: Math.round(f.x[1](t)), y: Math.round(f.y[1](t)), w: f.size, h: f.size }] : []));
 }
 
 /**
@@ -85,9 +91,10 @@ export async function faceVideo(out: string, o: { width: number; height: number;
     last = `v${k}`;
   }
   filters.push(`[${last}]format=yuv420p[out]`);
-  await run(ffmpeg, [
-    '-v', 'error', '-y', ...inputs, '-filter_complex', filters.join(';'), '-map', '[out]', '-t', String(o.seconds), '-r', String(o.fps),
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '16', out,
-  ], { timeout: 600_000 });
+  await run(
+    ffmpeg,
+    ['-v', 'error', '-y', ...inputs, '-filter_complex', filters.join(';'), '-map', '[out]', '-t', String(o.seconds), '-r', String(o.fps), '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '16', out],
+    { timeout: 600_000 },
+  );
   return out;
 }

@@ -105,9 +105,11 @@ export interface ClipInspection {
 /** Decodes a clip fully with ffprobe -count_frames and reports its shape. */
 export async function inspectClip(path: string): Promise<ClipInspection> {
   const { ffprobe } = ffmpegBinaries();
-  const { stdout } = await run(ffprobe, [
-    '-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=codec_name,width,height,nb_read_frames:frame=key_frame,pict_type:format=nb_streams', '-of', 'json', path,
-  ], { maxBuffer: 16 * 1024 ** 2 });
+  const { stdout } = await run(
+    ffprobe,
+    ['-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=codec_name,width,height,nb_read_frames:frame=key_frame,pict_type:format=nb_streams', '-of', 'json', path],
+    { maxBuffer: 16 * 1024 ** 2 },
+  );
   const j = JSON.parse(stdout) as {
     streams: Array<{ codec_name: string; width: number; height: number; nb_read_frames: string }>;
     frames: Array<{ key_frame: number; pict_type: string }>;

@@ -37,8 +37,18 @@ export default function AccountPage() {
   const seenQuantity = data ? (data.me.user.company?.license ? readFragment(LicenseFields, data.me.user.company.license).quantity : null) : undefined;
   const confirmingPayment = usePaymentConfirmation(pathname === '/profile/success', seenQuantity, reload);
 
-  if (error && !data) return <Page title="Account" back="/" narrow><DataLoadError error={error} onRetry={reload} /></Page>;
-  if (!data) return <Page title="Account" back="/" narrow>{fetching ? <Loading /> : null}</Page>;
+  if (error && !data)
+    return (
+      <Page title="Account" back="/" narrow>
+        <DataLoadError error={error} onRetry={reload} />
+      </Page>
+    );
+  if (!data)
+    return (
+      <Page title="Account" back="/" narrow>
+        {fetching ? <Loading /> : null}
+      </Page>
+    );
 
   const user = data.me.user;
   const profile = user.profile;

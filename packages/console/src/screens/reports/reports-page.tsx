@@ -78,13 +78,7 @@ export default function ReportsPage() {
           <ul className="reports">
             {REPORTS.map((r) => (
               <li key={r.id}>
-                <button
-                  type="button"
-                  className="card report-item"
-                  disabled={!canDownload}
-                  aria-describedby={canDownload ? undefined : 'reports-member-note'}
-                  onClick={() => setChosen(r.id)}
-                >
+                <button type="button" className="card report-item" disabled={!canDownload} aria-describedby={canDownload ? undefined : 'reports-member-note'} onClick={() => setChosen(r.id)}>
                   <strong>{r.title}</strong>
                   <div className="field-hint">{r.description}</div>
                 </button>

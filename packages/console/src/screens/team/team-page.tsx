@@ -10,13 +10,7 @@ import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
 import { ERROR_TEXTS, NOTICES, TEAM_INVITES_PAGE_SIZE, inviteSchema, isAdmin } from '@roomwalk/shared';
 import { basicOrHigher } from '../billing/plan-access.js';
 import type { z } from 'zod';
-import {
-  InviteMemberMutation,
-  MakeAdminMemberMutation,
-  RevokeAdminMemberMutation,
-  RevokeMemberInviteMutation,
-  TeamQuery,
-} from './team-operations.js';
+import { InviteMemberMutation, MakeAdminMemberMutation, RevokeAdminMemberMutation, RevokeMemberInviteMutation, TeamQuery } from './team-operations.js';
 import { describeFailure, isNotAvailableYet } from '../../graphql/errors.js';
 import type { ResultOf } from '../../graphql/graphql.js';
 import { useSession } from '../../session/session-context.js';
@@ -119,7 +113,12 @@ export default function TeamPage() {
   const [busy, setBusy] = useState(false);
   const reload = () => refetch({ requestPolicy: 'network-only' });
 
-  if (!data && !error) return <Page title="My Team" back="/account"><Loading /></Page>;
+  if (!data && !error)
+    return (
+      <Page title="My Team" back="/account">
+        <Loading />
+      </Page>
+    );
   if (data && !allowed) {
     return (
       <Page title="My Team" back="/account">
@@ -141,8 +140,18 @@ export default function TeamPage() {
       </Page>
     );
   }
-  if (error && !data) return <Page title="My Team" back="/account"><DataLoadError error={error} onRetry={reload} /></Page>;
-  if (!data) return <Page title="My Team" back="/account"><Loading /></Page>;
+  if (error && !data)
+    return (
+      <Page title="My Team" back="/account">
+        <DataLoadError error={error} onRetry={reload} />
+      </Page>
+    );
+  if (!data)
+    return (
+      <Page title="My Team" back="/account">
+        <Loading />
+      </Page>
+    );
 
   const company = data.me.user.company;
   const invites = company?.invites.edges.map((e) => e.node) ?? [];
@@ -324,8 +333,8 @@ export default function TeamPage() {
           {confirm?.kind === 'revoke'
             ? `Revoke the invite to ${confirm.invite.email}? The links already mailed to that address stop working.`
             : confirm?.kind === 'promote'
-            ? `Give ${confirm ? displayName(confirm.invite) : ''} the admin role? Admins manage the team, plan and reports.`
-            : `Remove the admin role from ${confirm ? displayName(confirm.invite) : ''}? They stay in the team as a Standard User.`}
+              ? `Give ${confirm ? displayName(confirm.invite) : ''} the admin role? Admins manage the team, plan and reports.`
+              : `Remove the admin role from ${confirm ? displayName(confirm.invite) : ''}? They stay in the team as a Standard User.`}
         </p>
       </Dialog>
     </Page>

@@ -92,7 +92,11 @@ export default function AiEditDialog({ open, onClose }: { open: boolean; onClose
           <SlButton variant="primary" loading={state === 'processing'} disabled={state === 'idle' || !prompt.trim()} onClick={() => void run('prompt', prompt.trim())}>
             {TOUR_TEXTS.aiEdit}
           </SlButton>
-          {message ? <p className="form-failure" role="alert">{message}</p> : null}
+          {message ? (
+            <p className="form-failure" role="alert">
+              {message}
+            </p>
+          ) : null}
         </div>
       )}
     </Dialog>

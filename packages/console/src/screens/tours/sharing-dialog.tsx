@@ -19,8 +19,7 @@ export interface SharingDialogProps {
   showQr?: boolean;
 }
 
-export const copyLabel = (state: CopyState, idle: string): string =>
-  state === 'copied' ? NOTICES.copied : state === 'error' ? NOTICES.copyFailed : idle;
+export const copyLabel = (state: CopyState, idle: string): string => (state === 'copied' ? NOTICES.copied : state === 'error' ? NOTICES.copyFailed : idle);
 
 /** A PNG data URL of the QR code for a link. */
 async function qrPng(text: string): Promise<string> {
@@ -79,7 +78,11 @@ export function SharingDialog({ open, tourId, title, onClose, showQr = false }: 
               {TOUR_TEXTS.generateQr}
             </SlButton>
           )}
-          {qrError ? <p className="form-failure" role="alert">{NOTICES.copyFailed}</p> : null}
+          {qrError ? (
+            <p className="form-failure" role="alert">
+              {NOTICES.copyFailed}
+            </p>
+          ) : null}
         </div>
         <div>
           <SlButton onClick={() => void frameCopy.copy(iframeCode(tourId, title))} loading={frameCopy.state === 'copying'} aria-describedby="iframe-code-help">

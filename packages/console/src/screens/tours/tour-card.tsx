@@ -33,7 +33,11 @@ export function TourCard({ tour, onOpen, onDelete, onSettled }: TourCardProps) {
           <h3 className="tour-card-title">{TOUR_TEXTS.processingFailed}</h3>
           <p className="tour-card-text">{title}</p>
           {/* Why (issue 22): the server's reason in the owner's words, e.g. the video is too short or not a video. */}
-          {tour.failureReason ? <p className="tour-card-text muted" data-testid="tour-failure-reason">{tour.failureReason}</p> : null}
+          {tour.failureReason ? (
+            <p className="tour-card-text muted" data-testid="tour-failure-reason">
+              {tour.failureReason}
+            </p>
+          ) : null}
         </div>
         <SlIconButton
           name="trash"
@@ -53,7 +57,9 @@ export function TourCard({ tour, onOpen, onDelete, onSettled }: TourCardProps) {
     return (
       <article className="tour-card tour-card-processing" aria-label={`${title}: ${TOUR_TEXTS.processing} ${pct}%`} data-tour-id={tour.id}>
         <div className="tour-thumb tour-thumb-empty" aria-hidden="true">
-          <span className="tour-percent" data-testid="tour-percent">{pct}%</span>
+          <span className="tour-percent" data-testid="tour-percent">
+            {pct}%
+          </span>
         </div>
         <div className="tour-card-body">
           <h3 className="tour-card-title">{title}</h3>
@@ -66,11 +72,7 @@ export function TourCard({ tour, onOpen, onDelete, onSettled }: TourCardProps) {
   return (
     <article className="tour-card" data-tour-id={tour.id}>
       <button type="button" className="tour-card-button" onClick={() => onOpen(tour)} aria-haspopup="dialog">
-        {tour.thumbnailURL ? (
-          <img className="tour-thumb" src={tour.thumbnailURL} alt="" loading="lazy" />
-        ) : (
-          <div className="tour-thumb tour-thumb-empty" aria-hidden="true" />
-        )}
+        {tour.thumbnailURL ? <img className="tour-thumb" src={tour.thumbnailURL} alt="" loading="lazy" /> : <div className="tour-thumb tour-thumb-empty" aria-hidden="true" />}
         <span className="tour-card-body">
           <span className="tour-card-title">{title}</span>
           {tour.description ? <span className="tour-card-text">{tour.description}</span> : null}

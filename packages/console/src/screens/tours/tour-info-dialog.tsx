@@ -92,7 +92,9 @@ export function TourInfoDialog({ open, tour, mode, onClose, onSaved }: TourInfoD
             <input type="checkbox" aria-describedby="blur-faces-hint" checked={blur ?? privacy.data.tour.blurFaces} onChange={(e) => setBlur(e.target.checked)} />
             {TOUR_TEXTS.blurFaces}
           </label>
-          <p id="blur-faces-hint" className="hint">{TOUR_TEXTS.blurFacesHint}</p>
+          <p id="blur-faces-hint" className="hint">
+            {TOUR_TEXTS.blurFacesHint}
+          </p>
           <p className="hint" data-testid="blurred-clips">
             {privacy.data.tour.blurredClips?.length ? TOUR_TEXTS.clipsBlurred(privacy.data.tour.blurredClips) : TOUR_TEXTS.noClipsBlurred}
           </p>

@@ -7,7 +7,9 @@ import { runScript } from '../run-script.js';
  * the clips it stored and which worker made them. The join job turns the rows into the tour's clips.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await runScript(db, `
+  await runScript(
+    db,
+    `
     CREATE TABLE tour_segments (
       tour_id uuid NOT NULL REFERENCES tours(id) ON DELETE CASCADE,
       attempt integer NOT NULL,
@@ -19,7 +21,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       done_at timestamptz,
       PRIMARY KEY (tour_id, attempt, index)
     );
-  `);
+  `,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -2,8 +2,17 @@
 import { builder, SuccessRef } from '../builder.js';
 import { requireAuth } from '../guards.js';
 import {
-  CompanyRef, CompanySaveInput, FeedbackInput, InviteMemberInput, ProfileRef, TeamInviteRef, UserPasswordResetInput,
-  UserRef, UserRegisterInput, UserRequestPasswordResetInput, UserSaveInput,
+  CompanyRef,
+  CompanySaveInput,
+  FeedbackInput,
+  InviteMemberInput,
+  ProfileRef,
+  TeamInviteRef,
+  UserPasswordResetInput,
+  UserRef,
+  UserRegisterInput,
+  UserRequestPasswordResetInput,
+  UserSaveInput,
 } from './accounts.js';
 import { activateUser, registerUser, requestPasswordReset, resendActivation, resetPassword } from '../../services/accounts.js';
 import { saveCompany, saveProfile } from '../../services/profile.js';

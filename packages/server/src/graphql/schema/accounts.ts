@@ -54,11 +54,11 @@ UserRef.implement({
       resolve: async (u, _a, ctx) => countUploadsSince(ctx.services.db, await periodStartFor(ctx, u.company_id), { userId: u.id }),
     }),
     totalViews: t.int({
-      description: 'Views of all this user\'s tours that still exist.',
+      description: "Views of all this user's tours that still exist.",
       resolve: (u, _a, ctx) => userTourViews(ctx.services, u.id),
     }),
     deletedTourViews: t.int({
-      description: 'Views of this user\'s deleted and deactivated tours.',
+      description: "Views of this user's deleted and deactivated tours.",
       resolve: (u, _a, ctx) => userDeletedTourViews(ctx.services, u.id),
     }),
     topFiveTours: t.field({
@@ -102,25 +102,29 @@ CompanyRef.implement({
         return companyMembers(ctx.services, c.id);
       },
     }),
-    invites: t.connection({
-      type: TeamInviteRef,
-      args: {},
-      // Accepted invites (the members) for everyone in the company; pending ones, with their addresses, for admins only.
-      resolve: (c, args, ctx) => {
-        const auth = requireSameCompany(ctx, c.id);
-        const admin = auth.isCompanyAdmin || auth.isSuperAdmin;
-        const first = args.first ?? (args.last ? undefined : TEAM_INVITES_PAGE_SIZE);
-        // The cursor is the invite id (services/account-reads.ts reads its place back in SQL).
-        return resolveCursorConnection({ args: { ...args, first }, toCursor: (i: InviteRow) => i.id }, (page: ResolveCursorConnectionArgs) => teamInvitesPage(ctx.services, c.id, admin, page));
+    invites: t.connection(
+      {
+        type: TeamInviteRef,
+        args: {},
+        // Accepted invites (the members) for everyone in the company; pending ones, with their addresses, for admins only.
+        resolve: (c, args, ctx) => {
+          const auth = requireSameCompany(ctx, c.id);
+          const admin = auth.isCompanyAdmin || auth.isSuperAdmin;
+          const first = args.first ?? (args.last ? undefined : TEAM_INVITES_PAGE_SIZE);
+          // The cursor is the invite id (services/account-reads.ts reads its place back in SQL).
+          return resolveCursorConnection({ args: { ...args, first }, toCursor: (i: InviteRow) => i.id }, (page: ResolveCursorConnectionArgs) => teamInvitesPage(ctx.services, c.id, admin, page));
+        },
       },
-    }, { name: 'TeamInviteConnection' }, { name: 'TeamInviteEdge' }),
+      { name: 'TeamInviteConnection' },
+      { name: 'TeamInviteEdge' },
+    ),
   }),
 });
 
 LicenseRef.implement({
   fields: (t) => ({
     planName: t.exposeString('plan_name'),
-    subscriptionId: t.exposeString('subscription_id', { nullable: true, description: 'The card provider\'s subscription id.' }),
+    subscriptionId: t.exposeString('subscription_id', { nullable: true, description: "The card provider's subscription id." }),
     quantity: t.exposeInt('quantity', { description: 'The active-tour allowance.' }),
     uploadLimit: t.exposeInt('upload_limit'),
     monthlyActiveTours: t.int({ resolve: async (l, _a, ctx) => (await licenseCounts(ctx.services.db, l)).monthlyActiveTours }),
@@ -140,8 +144,7 @@ TeamInviteRef.implement({
     user: t.field({
       type: UserRef,
       nullable: true,
-      resolve: (i, _a, ctx) =>
-        i.accepted_user_id ? userById(ctx.services, i.accepted_user_id).then((u) => u ?? null) : null,
+      resolve: (i, _a, ctx) => (i.accepted_user_id ? userById(ctx.services, i.accepted_user_id).then((u) => u ?? null) : null),
     }),
   }),
 });

@@ -83,7 +83,7 @@ builder.objectField(UserRef, 'tourAnalytics', (t) =>
   t.field({
     type: TourAnalyticsRef,
     nullable: true,
-    description: 'Visits of this user\'s tours; null when the plan has no Tour Analytics (Free, Entry).',
+    description: "Visits of this user's tours; null when the plan has no Tour Analytics (Free, Entry).",
     args: { since: t.arg({ type: 'DateTime' }) },
     resolve: (u: UserRow, args, ctx) => (mayReadAnalytics(ctx, u.company_id) ? tourAnalytics(ctx.services.db, { ownerId: u.id, since: args.since ?? null }) : null),
   }),

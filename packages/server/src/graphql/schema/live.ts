@@ -36,7 +36,8 @@ export const TourLeadRef = builder.objectRef<TourLeadModel>('TourLead').implemen
     tourId: t.globalID({ resolve: (l) => ({ type: 'Tour', id: l.tourId }) }),
     viewingSessionId: t.exposeID('viewingSessionId', {
       nullable: true,
-      description: 'The live viewing session this lead opened or joined: the agent joins it as host with `Tour.viewingSessionRequest(session:)` (the `session=` of the link in the lead mail). Null for a CONTACT lead.',
+      description:
+        'The live viewing session this lead opened or joined: the agent joins it as host with `Tour.viewingSessionRequest(session:)` (the `session=` of the link in the lead mail). Null for a CONTACT lead.',
     }),
   }),
 });
@@ -46,8 +47,8 @@ builder.objectField(TourRef, 'viewingSessionRequest', (t) =>
     type: ViewingSessionRef,
     nullable: true,
     description:
-      'For a signed-in member of the tour\'s company: host tokens for a live viewing session of this tour (the one named by `session`, from the link in the lead mail; else the newest open one; else a new one the host waits in). Null for anyone else: visitors get theirs from tourLeadCreate.',
-    args: { session: t.arg.id({ required: false, description: 'The viewing session id from the agent\'s link (`session=` in the address).' }) },
+      "For a signed-in member of the tour's company: host tokens for a live viewing session of this tour (the one named by `session`, from the link in the lead mail; else the newest open one; else a new one the host waits in). Null for anyone else: visitors get theirs from tourLeadCreate.",
+    args: { session: t.arg.id({ required: false, description: "The viewing session id from the agent's link (`session=` in the address)." }) },
     resolve: async (tour, args, ctx) => {
       if (!ctx.auth || ctx.auth.companyId !== tour.company_id || tour.deleted_at) return null;
       const sessionId = args.session ?? null;
@@ -80,7 +81,8 @@ const TourLeadPayloadRef = builder.objectRef<{ tourLead: TourLeadModel; viewingS
 builder.mutationField('tourLeadCreate', (t) =>
   t.field({
     type: TourLeadPayloadRef,
-    description: 'A visitor leaves details (human check, rate limited per IP). A LIVE_VIEWING lead also opens a viewing session: the answer carries the visitor\'s tokens, and the agent gets a mail and a tourLeadCreated event.',
+    description:
+      "A visitor leaves details (human check, rate limited per IP). A LIVE_VIEWING lead also opens a viewing session: the answer carries the visitor's tokens, and the agent gets a mail and a tourLeadCreated event.",
     args: { input: t.arg({ type: TourLeadCreateInput, required: true }) },
     resolve: (_r, { input }, ctx) =>
       createLead(
@@ -102,7 +104,7 @@ builder.mutationField('tourLeadCreate', (t) =>
 builder.subscriptionField('tourLeadCreated', (t) =>
   t.field({
     type: TourLeadRef,
-    description: 'Leads left on the signed-in agent\'s tours, as they arrive.',
+    description: "Leads left on the signed-in agent's tours, as they arrive.",
     subscribe: (_r, _a, ctx) => ctx.services.events.subscribe<TourLeadModel>(topics.leadCreated(requireAuth(ctx).userId)),
     resolve: (l) => l,
   }),

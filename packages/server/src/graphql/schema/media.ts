@@ -16,12 +16,28 @@ import { shotsGenerating, startShots, startShotWork } from '../../services/shots
 import { startAiMarkers } from '../../services/ai/start-ai-markers.js';
 
 export interface ReelModel {
-  id: string; key: string; progress: number; seed: number; provider: string; highURI: string | null; thumbnailURL: string | null; status: string;
+  id: string;
+  key: string;
+  progress: number;
+  seed: number;
+  provider: string;
+  highURI: string | null;
+  thumbnailURL: string | null;
+  status: string;
 }
 export interface ShotModel {
-  id: string; shotType: string; shotStatus: string; roomType: string | null; frameScore: number | null; sourceClipIndex: number | null;
-  sourceFramePosition: number | null; originalImageURI: string | null; enhancedImageURI: string | null; stagedImageURI: string | null;
-  createdAt: Date | string; errorMessage: string | null;
+  id: string;
+  shotType: string;
+  shotStatus: string;
+  roomType: string | null;
+  frameScore: number | null;
+  sourceClipIndex: number | null;
+  sourceFramePosition: number | null;
+  originalImageURI: string | null;
+  enhancedImageURI: string | null;
+  stagedImageURI: string | null;
+  createdAt: Date | string;
+  errorMessage: string | null;
 }
 
 const ReelStatusRef = builder.objectRef<{ status: string }>('ReelStatus').implement({ fields: (t) => ({ status: t.exposeString('status', { description: 'PROCESSING, FAILED or CREATED.' }) }) });
@@ -60,7 +76,12 @@ export const ShotRef = builder.objectRef<ShotModel>('Shot').implement({
 
 export function toReelModel(services: Services, r: ReelRow): ReelModel {
   return {
-    id: r.id, key: r.key, progress: r.progress, seed: r.seed, provider: r.provider, status: r.status,
+    id: r.id,
+    key: r.key,
+    progress: r.progress,
+    seed: r.seed,
+    provider: r.provider,
+    status: r.status,
     highURI: r.video_key ? services.storage.publicUrl(r.video_key) : null,
     thumbnailURL: r.thumbnail_key ? services.storage.publicUrl(r.thumbnail_key) : null,
   };
@@ -69,10 +90,18 @@ export function toReelModel(services: Services, r: ReelRow): ReelModel {
 export function toShotModel(services: Services, s: ShotRow): ShotModel {
   const url = (k: string | null) => (k ? services.storage.publicUrl(k) : null);
   return {
-    id: s.id, shotType: s.shot_type, shotStatus: s.status, roomType: s.room_type, frameScore: s.frame_score,
-    sourceClipIndex: s.source_clip_index, sourceFramePosition: s.source_frame_position,
-    originalImageURI: url(s.original_key), enhancedImageURI: url(s.enhanced_key), stagedImageURI: url(s.staged_key),
-    createdAt: s.created_at, errorMessage: s.error_message,
+    id: s.id,
+    shotType: s.shot_type,
+    shotStatus: s.status,
+    roomType: s.room_type,
+    frameScore: s.frame_score,
+    sourceClipIndex: s.source_clip_index,
+    sourceFramePosition: s.source_frame_position,
+    originalImageURI: url(s.original_key),
+    enhancedImageURI: url(s.enhanced_key),
+    stagedImageURI: url(s.staged_key),
+    createdAt: s.created_at,
+    errorMessage: s.error_message,
   };
 }
 
@@ -200,7 +229,8 @@ builder.subscriptionFields((t) => ({
     type: AIMarkerProgressRef,
     args: { tourId: t.arg.id({ required: true }) },
     // Super admins generate AI markers on any company's tour, so they may follow any tour's generation.
-    subscribe: async (_r, args, ctx) => ctx.services.events.subscribe<AIMarkerProgressEvent>(topics.aiMarkers(requireAuth(ctx).isSuperAdmin ? decodeId('Tour', args.tourId) : await ownTourId(ctx, args.tourId))),
+    subscribe: async (_r, args, ctx) =>
+      ctx.services.events.subscribe<AIMarkerProgressEvent>(topics.aiMarkers(requireAuth(ctx).isSuperAdmin ? decodeId('Tour', args.tourId) : await ownTourId(ctx, args.tourId))),
     resolve: (e) => e,
   }),
   reelProgressUpdated: t.field({

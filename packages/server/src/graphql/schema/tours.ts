@@ -92,7 +92,7 @@ TourRef.implement({
     blurFaces: t.exposeBoolean('blur_faces', { description: 'Faces are blurred in clips, reels and photos (owner switch, default on; changing it reprocesses the tour).' }),
     blurredClips: t.intList({
       nullable: true,
-      description: 'Indices of the clips in which faces were blurred, in order (the tour\'s company only; null for others).',
+      description: "Indices of the clips in which faces were blurred, in order (the tour's company only; null for others).",
       resolve: async (r, _a, ctx) => {
         if (ctx.auth?.companyId !== r.company_id) return null;
         return blurredClipIndexes(ctx.services, r.id);
@@ -126,10 +126,7 @@ TourRef.implement({
       type: UserRef,
       nullable: true,
       description: 'The owner, visible to members of the same company.',
-      resolve: (r, _a, ctx) =>
-        ctx.auth?.companyId === r.company_id
-          ? userById(ctx.services, r.owner_id).then((u) => u ?? null)
-          : null,
+      resolve: (r, _a, ctx) => (ctx.auth?.companyId === r.company_id ? userById(ctx.services, r.owner_id).then((u) => u ?? null) : null),
     }),
   }),
 });
@@ -141,26 +138,34 @@ builder.queryFields((t) => ({
     args: { tourID: t.arg.id({ required: true }) },
     resolve: (_r, args, ctx) => viewPublicTour(ctx.services, ctx.auth, args.tourID),
   }),
-  tours: t.connection({
-    type: TourRef,
-    description: 'The signed-in user\'s own tours, newest first; with an API key, every tour of its company.',
-    resolve: (_r, args, ctx) => {
-      const auth = requireAuth(ctx);
-      return resolveCursorConnection(
-        { args: { ...args, first: args.first ?? (args.last ? undefined : TOURS_PAGE_SIZE) }, toCursor: (r: TourRow) => r.id },
-        // An API key acts as its company: all of the company's tours; a signed-in user sees their own. The cursor is
-        // the tour id (services/tour-reads.ts reads its place back in SQL).
-        (page: ResolveCursorConnectionArgs) => toursPage(ctx.services, auth.apiKeyId ? { companyId: auth.companyId } : { ownerId: auth.userId }, page),
-      );
+  tours: t.connection(
+    {
+      type: TourRef,
+      description: "The signed-in user's own tours, newest first; with an API key, every tour of its company.",
+      resolve: (_r, args, ctx) => {
+        const auth = requireAuth(ctx);
+        return resolveCursorConnection(
+          { args: { ...args, first: args.first ?? (args.last ? undefined : TOURS_PAGE_SIZE) }, toCursor: (r: TourRow) => r.id },
+          // An API key acts as its company: all of the company's tours; a signed-in user sees their own. The cursor is
+          // the tour id (services/tour-reads.ts reads its place back in SQL).
+          (page: ResolveCursorConnectionArgs) => toursPage(ctx.services, auth.apiKeyId ? { companyId: auth.companyId } : { ownerId: auth.userId }, page),
+        );
+      },
     },
-  }, { name: 'TourConnection' }, { name: 'TourEdge' }),
+    { name: 'TourConnection' },
+    { name: 'TourEdge' },
+  ),
 }));
 
 // ---- Mutations of tours §7 ------------------------------------------------------------------------------
 
 const TourSaveInput = builder.inputType('TourSaveInput', {
   fields: (t) => ({
-    id: t.id({ required: true }), title: t.string(), description: t.string(), videoURL: t.string(), listingLink: t.string(),
+    id: t.id({ required: true }),
+    title: t.string(),
+    description: t.string(),
+    videoURL: t.string(),
+    listingLink: t.string(),
     blurFaces: t.boolean({ description: 'Blur faces in clips, reels and photos (default on). A change reprocesses a processed tour (status PROCESSING until its new clips are ready).' }),
   }),
 });

@@ -12,7 +12,10 @@ function aiWorkerUrl(base: string | undefined): string {
 }
 
 /** Sends one image to the service; answers the image bytes and their type, or throws with the service's status. */
-export async function callInpainting(base: string | undefined, o: { image: Buffer; filename?: string; contentType?: string; prompt: string; width: number; height: number; signal?: AbortSignal }): Promise<{ body: Buffer; contentType: string }> {
+export async function callInpainting(
+  base: string | undefined,
+  o: { image: Buffer; filename?: string; contentType?: string; prompt: string; width: number; height: number; signal?: AbortSignal },
+): Promise<{ body: Buffer; contentType: string }> {
   const url = aiWorkerUrl(base);
   const form = new FormData();
   form.append('image', new Blob([new Uint8Array(o.image)], { type: o.contentType ?? 'image/jpeg' }), o.filename ?? 'image.jpg');
@@ -29,7 +32,10 @@ export async function callInpainting(base: string | undefined, o: { image: Buffe
 }
 
 export class AiWorkerError extends Error {
-  constructor(readonly status: number, detail: string) {
+  constructor(
+    readonly status: number,
+    detail: string,
+  ) {
     super(`AI service answered ${status}${detail ? `: ${detail}` : ''}`);
   }
 }

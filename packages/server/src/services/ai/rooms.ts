@@ -10,7 +10,7 @@
  *    the first room is the Entrance, a mostly green and bright one the Garden, a short one (a passage) the Hallway,
  *    any other the Living Room.
  */
-import { PREDEFINED_MARKER_NAMES } from '@roomwalk/shared';
+import type { PREDEFINED_MARKER_NAMES } from '@roomwalk/shared';
 import { DETECTOR_INPUT, detectObjects, type Detection } from './object-detector.js';
 import { probeDuration, sampleFrames, type SampledFrame } from './ffmpeg.js';
 
@@ -28,29 +28,53 @@ const OBJECT_ROOMS: Record<string, Array<[RoomName, number]>> = {
   toilet: [['Bathroom', 3]],
   toothbrush: [['Bathroom', 1.5]],
   'hair drier': [['Bathroom', 1.5]],
-  sink: [['Bathroom', 1], ['Kitchen', 1]],
+  sink: [
+    ['Bathroom', 1],
+    ['Kitchen', 1],
+  ],
   oven: [['Kitchen', 3]],
   microwave: [['Kitchen', 2.5]],
   toaster: [['Kitchen', 2.5]],
   refrigerator: [['Kitchen', 3]],
-  bowl: [['Kitchen', 0.5], ['Dining Room', 0.5]],
+  bowl: [
+    ['Kitchen', 0.5],
+    ['Dining Room', 0.5],
+  ],
   'wine glass': [['Dining Room', 1]],
-  cup: [['Kitchen', 0.3], ['Dining Room', 0.3]],
+  cup: [
+    ['Kitchen', 0.3],
+    ['Dining Room', 0.3],
+  ],
   'dining table': [['Dining Room', 2.5]],
   couch: [['Living Room', 3]],
-  tv: [['Living Room', 2], ['Media Room', 1]],
-  remote: [['Living Room', 1], ['Media Room', 0.5]],
+  tv: [
+    ['Living Room', 2],
+    ['Media Room', 1],
+  ],
+  remote: [
+    ['Living Room', 1],
+    ['Media Room', 0.5],
+  ],
   laptop: [['Home Office', 2]],
   keyboard: [['Home Office', 2]],
   mouse: [['Home Office', 1.5]],
-  book: [['Home Office', 0.5], ['Living Room', 0.3]],
+  book: [
+    ['Home Office', 0.5],
+    ['Living Room', 0.3],
+  ],
   car: [['Garage', 3]],
   bicycle: [['Garage', 1.5]],
   motorcycle: [['Garage', 2]],
   'sports ball': [['Game Room', 1]],
   'tennis racket': [['Gym', 1]],
-  'potted plant': [['Garden', 0.5], ['Terrace', 0.5]],
-  bench: [['Garden', 1], ['Terrace', 0.5]],
+  'potted plant': [
+    ['Garden', 0.5],
+    ['Terrace', 0.5],
+  ],
+  bench: [
+    ['Garden', 1],
+    ['Terrace', 0.5],
+  ],
   umbrella: [['Terrace', 1]],
 };
 

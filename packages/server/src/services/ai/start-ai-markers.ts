@@ -8,7 +8,9 @@ export const AI_MARKERS_QUEUE = 'ai-markers';
 const RUN_STALE_MINUTES = 15;
 const AI_NOT_PROCESSED_TEXT = 'Tour must be fully processed before generating AI markers.';
 
-export interface AiMarkersJob { runId: string }
+export interface AiMarkersJob {
+  runId: string;
+}
 
 /** Validates and starts a generation for `userId` on `tourId` (a raw id); throws the spec's errors. */
 export async function startAiMarkers(services: Services, userId: string, tourId: string): Promise<void> {
@@ -17,24 +19,31 @@ export async function startAiMarkers(services: Services, userId: string, tourId:
   if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
   if (tour.status !== TOUR_STATUS.PROCESSED || !tour.video_key) throw new AppError(ERROR_CODES.TOUR_NOT_PROCESSED, AI_NOT_PROCESSED_TEXT);
   // Forget runs whose worker died long ago, so the user is not locked out for ever.
-  await db.updateTable('ai_marker_runs').set({ status: 'FAILED', error: 'abandoned', finished_at: new Date() })
-    .where('status', '=', 'RUNNING').where('created_at', '<', new Date(Date.now() - RUN_STALE_MINUTES * 60_000)).execute();
-  const runId = await db.transaction().execute(async (trx) => {
-    await trx.selectFrom('tours').select('id').where('id', '=', tourId).forUpdate().executeTakeFirst();
-    const hasAi = await trx.selectFrom('markers').select('id').where('tour_id', '=', tourId).where('source', '=', 'AI').executeTakeFirst();
-    if (hasAi) throw new AppError(ERROR_CODES.AI_ALREADY_CREATED, ERROR_TEXTS.aiAlreadyCreated);
-    const running = await trx.selectFrom('ai_marker_runs').select('id').where('user_id', '=', userId).where('status', '=', 'RUNNING').executeTakeFirst();
-    if (running) throw new AppError(ERROR_CODES.AI_ALREADY_GENERATING, ERROR_TEXTS.aiAlreadyGenerating);
-    const busyTour = await trx.selectFrom('ai_marker_runs').select('id').where('tour_id', '=', tourId).where('status', '=', 'RUNNING').executeTakeFirst();
-    if (busyTour) throw new AppError(ERROR_CODES.AI_ALREADY_GENERATING, ERROR_TEXTS.aiAlreadyGenerating);
-    const row = await trx.insertInto('ai_marker_runs').values({ tour_id: tourId, user_id: userId }).returning('id').executeTakeFirstOrThrow();
-    return row.id;
-  }).catch((err: unknown) => {
-    // Two calls at once: the unique index lets one through.
-    if (err instanceof AppError) throw err;
-    if (/unique|duplicate/i.test(String((err as Error)?.message))) throw new AppError(ERROR_CODES.AI_ALREADY_GENERATING, ERROR_TEXTS.aiAlreadyGenerating);
-    throw err;
-  });
+  await db
+    .updateTable('ai_marker_runs')
+    .set({ status: 'FAILED', error: 'abandoned', finished_at: new Date() })
+    .where('status', '=', 'RUNNING')
+    .where('created_at', '<', new Date(Date.now() - RUN_STALE_MINUTES * 60_000))
+    .execute();
+  const runId = await db
+    .transaction()
+    .execute(async (trx) => {
+      await trx.selectFrom('tours').select('id').where('id', '=', tourId).forUpdate().executeTakeFirst();
+      const hasAi = await trx.selectFrom('markers').select('id').where('tour_id', '=', tourId).where('source', '=', 'AI').executeTakeFirst();
+      if (hasAi) throw new AppError(ERROR_CODES.AI_ALREADY_CREATED, ERROR_TEXTS.aiAlreadyCreated);
+      const running = await trx.selectFrom('ai_marker_runs').select('id').where('user_id', '=', userId).where('status', '=', 'RUNNING').executeTakeFirst();
+      if (running) throw new AppError(ERROR_CODES.AI_ALREADY_GENERATING, ERROR_TEXTS.aiAlreadyGenerating);
+      const busyTour = await trx.selectFrom('ai_marker_runs').select('id').where('tour_id', '=', tourId).where('status', '=', 'RUNNING').executeTakeFirst();
+      if (busyTour) throw new AppError(ERROR_CODES.AI_ALREADY_GENERATING, ERROR_TEXTS.aiAlreadyGenerating);
+      const row = await trx.insertInto('ai_marker_runs').values({ tour_id: tourId, user_id: userId }).returning('id').executeTakeFirstOrThrow();
+      return row.id;
+    })
+    .catch((err: unknown) => {
+      // Two calls at once: the unique index lets one through.
+      if (err instanceof AppError) throw err;
+      if (/unique|duplicate/i.test(String((err as Error)?.message))) throw new AppError(ERROR_CODES.AI_ALREADY_GENERATING, ERROR_TEXTS.aiAlreadyGenerating);
+      throw err;
+    });
   try {
     await services.queue.send(AI_MARKERS_QUEUE, { runId } satisfies AiMarkersJob, { retryLimit: 1, retryDelay: 2, expireInSeconds: RUN_STALE_MINUTES * 60 });
   } catch (err) {
@@ -42,4 +51,3 @@ export async function startAiMarkers(services: Services, userId: string, tourId:
     throw err;
   }
 }
-

@@ -25,8 +25,15 @@ export const BILLING_TEXTS = {
 const CHECKOUT_IDEMPOTENCY_WINDOW_MS = 10 * 60 * 1000;
 const DEFAULT_RETURN_STUB = 'account';
 
-export interface CheckoutAnswer { url: string | null; message: string | null; error: string | null }
-export interface PortalAnswer { url: string | null; error: string | null }
+export interface CheckoutAnswer {
+  url: string | null;
+  message: string | null;
+  error: string | null;
+}
+export interface PortalAnswer {
+  url: string | null;
+  error: string | null;
+}
 
 const answer = (a: Partial<CheckoutAnswer>): CheckoutAnswer => ({ url: null, message: null, error: null, ...a });
 

@@ -50,7 +50,11 @@ export async function applyPlan(db: Kysely<Database>, companyId: string, plan: P
     };
     const license = existing
       ? await trx.updateTable('licenses').set(values).where('company_id', '=', companyId).returningAll().executeTakeFirstOrThrow()
-      : await trx.insertInto('licenses').values({ company_id: companyId, ...values }).returningAll().executeTakeFirstOrThrow();
+      : await trx
+          .insertInto('licenses')
+          .values({ company_id: companyId, ...values })
+          .returningAll()
+          .executeTakeFirstOrThrow();
     const deactivatedTourIds = await enforceAllowance(trx, companyId, plan.upTo, now);
     return { license, deactivatedTourIds };
   });
@@ -111,4 +115,3 @@ export async function expiredLicenses(db: Kysely<Database>, now = new Date()): P
 
 /** Current licence, or undefined. Re-exported so billing code has one import for licence reads and writes. */
 export { getLicense };
-

@@ -26,10 +26,7 @@ export const CARD_MESSAGES = {
 } as const;
 
 export type CardField = 'cardNumber' | 'expiry' | 'cvc';
-export type CardCheck =
-  | { ok: true; last4: string }
-  | { ok: false; kind: 'invalid'; fields: Partial<Record<CardField, string>> }
-  | { ok: false; kind: 'declined'; message: string };
+export type CardCheck = { ok: true; last4: string } | { ok: false; kind: 'invalid'; fields: Partial<Record<CardField, string>> } | { ok: false; kind: 'declined'; message: string };
 
 function luhn(digits: string): boolean {
   let sum = 0;

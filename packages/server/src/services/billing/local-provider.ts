@@ -68,9 +68,16 @@ export function createLocalProvider(services: Services): LocalProvider {
       await bdb()
         .insertInto('local_checkout_sessions')
         .values({
-          id: token('cs_local'), company_id: req.companyId, user_id: req.userId, plan_id: req.plan.id, price_id: req.tier.priceId,
-          idempotency_key: req.idempotencyKey, success_url: req.successUrl, cancel_url: req.cancelUrl,
-          created_at: now, expires_at: new Date(now.getTime() + LOCAL_CHECKOUT_TTL_MS),
+          id: token('cs_local'),
+          company_id: req.companyId,
+          user_id: req.userId,
+          plan_id: req.plan.id,
+          price_id: req.tier.priceId,
+          idempotency_key: req.idempotencyKey,
+          success_url: req.successUrl,
+          cancel_url: req.cancelUrl,
+          created_at: now,
+          expires_at: new Date(now.getTime() + LOCAL_CHECKOUT_TTL_MS),
         })
         .onConflict((oc) => oc.column('idempotency_key').doNothing())
         .execute();
@@ -82,7 +89,10 @@ export function createLocalProvider(services: Services): LocalProvider {
       if (!any) return null;
       const now = new Date();
       const id = token('bps_local');
-      await bdb().insertInto('local_portal_sessions').values({ id, company_id: companyId, return_url: returnUrl, created_at: now, expires_at: new Date(now.getTime() + LOCAL_PORTAL_TTL_MS) }).execute();
+      await bdb()
+        .insertInto('local_portal_sessions')
+        .values({ id, company_id: companyId, return_url: returnUrl, created_at: now, expires_at: new Date(now.getTime() + LOCAL_PORTAL_TTL_MS) })
+        .execute();
       return { url: `${base()}/billing/portal/${id}` };
     },
     async subscriptions(companyId) {
@@ -110,7 +120,11 @@ export async function findCheckoutSession(services: Services, id: string): Promi
 
 async function ensureLocalCustomer(services: Services, companyId: string): Promise<string> {
   const bdb = billingDb(services.db);
-  await bdb.insertInto('billing_customers').values({ company_id: companyId, provider: 'local', customer_id: token('cus_local') }).onConflict((oc) => oc.doNothing()).execute();
+  await bdb
+    .insertInto('billing_customers')
+    .values({ company_id: companyId, provider: 'local', customer_id: token('cus_local') })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
   const row = await bdb.selectFrom('billing_customers').select('customer_id').where('company_id', '=', companyId).where('provider', '=', 'local').executeTakeFirstOrThrow();
   return row.customer_id;
 }
@@ -141,7 +155,18 @@ export async function completeLocalCheckout(services: Services, sessionId: strin
     const subId = token('sub_local');
     await bdb
       .insertInto('local_subscriptions')
-      .values({ id: subId, company_id: session.company_id, customer_id: customerId, plan_id: session.plan_id, price_id: session.price_id, status: 'active', card_last4: cardLast4, current_period_start: now, created_at: now, updated_at: now })
+      .values({
+        id: subId,
+        company_id: session.company_id,
+        customer_id: customerId,
+        plan_id: session.plan_id,
+        price_id: session.price_id,
+        status: 'active',
+        card_last4: cardLast4,
+        current_period_start: now,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     await bdb.updateTable('local_checkout_sessions').set({ status: 'complete', completed_at: now, subscription_id: subId }).where('id', '=', sessionId).execute();
     return { outcome: 'completed' as const, companyId: session.company_id, endedCount: ended.length };

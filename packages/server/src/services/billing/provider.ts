@@ -80,7 +80,15 @@ export function catalogueTiers(): PriceTier[] {
 
 export function catalogueTier(p: Plan): PriceTier {
   return {
-    priceId: `price_${p.id}`, planId: p.id, flatAmount: p.flatAmount, unitAmount: p.unitAmount, upTo: p.upTo,
-    currencyCode: CURRENCY.code, currencySymbol: CURRENCY.symbol, tierName: p.tierName, description: p.description, features: p.features,
+    priceId: `price_${p.id}`,
+    planId: p.id,
+    flatAmount: p.flatAmount,
+    unitAmount: p.unitAmount,
+    upTo: p.upTo,
+    currencyCode: CURRENCY.code,
+    currencySymbol: CURRENCY.symbol,
+    tierName: p.tierName,
+    description: p.description,
+    features: p.features,
   };
 }

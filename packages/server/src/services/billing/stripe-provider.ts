@@ -29,11 +29,10 @@ function createStripeClient(config: Services['config']): Stripe {
   return new Stripe(config.STRIPE_SECRET_KEY!, opts);
 }
 
-const planFromLookupKey = (key: string | null | undefined): Plan | undefined =>
-  key?.startsWith(LOOKUP_KEY_PREFIX) ? planById(key.slice(LOOKUP_KEY_PREFIX.length)) : undefined;
+const planFromLookupKey = (key: string | null | undefined): Plan | undefined => (key?.startsWith(LOOKUP_KEY_PREFIX) ? planById(key.slice(LOOKUP_KEY_PREFIX.length)) : undefined);
 
 const toDate = (s: number | null | undefined): Date | null => (typeof s === 'number' ? new Date(s * 1000) : null);
-const idOf = (v: string | { id: string } | null | undefined): string | null => (typeof v === 'string' ? v : v?.id ?? null);
+const idOf = (v: string | { id: string } | null | undefined): string | null => (typeof v === 'string' ? v : (v?.id ?? null));
 
 /** Price tiers from Stripe prices; the Free tier needs no payment and comes from the catalogue when Stripe has none. */
 function tiersFromPrices(prices: readonly Stripe.Price[]): PriceTier[] {
@@ -47,8 +46,8 @@ function tiersFromPrices(prices: readonly Stripe.Price[]): PriceTier[] {
     byPlan.set(plan.id, {
       priceId: price.id,
       planId: plan.id,
-      flatAmount: tier0 ? tier0.flat_amount ?? 0 : price.unit_amount ?? 0,
-      unitAmount: tier0 ? tier0.unit_amount ?? 0 : 0,
+      flatAmount: tier0 ? (tier0.flat_amount ?? 0) : (price.unit_amount ?? 0),
+      unitAmount: tier0 ? (tier0.unit_amount ?? 0) : 0,
       upTo: plan.upTo,
       currencyCode: price.currency.toUpperCase(),
       currencySymbol: currencySymbol(price.currency),
@@ -107,7 +106,11 @@ export function createStripeProvider(services: Services, client?: Stripe): Payme
     const known = await customerOf(companyId);
     if (known) return known;
     const customer = await stripe.customers.create({ email, name, metadata: { company_id: companyId } }, { idempotencyKey: `roomwalk-customer-${companyId}` });
-    await bdb().insertInto('billing_customers').values({ company_id: companyId, provider: 'stripe', customer_id: customer.id }).onConflict((oc) => oc.doNothing()).execute();
+    await bdb()
+      .insertInto('billing_customers')
+      .values({ company_id: companyId, provider: 'stripe', customer_id: customer.id })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
     return (await customerOf(companyId)) ?? customer.id;
   }
 
@@ -171,7 +174,11 @@ export function createStripeProvider(services: Services, client?: Stripe): Payme
       if (!companyId || !UUID.test(companyId)) return null;
       const company = await services.db.selectFrom('companies').select('id').where('id', '=', companyId.toLowerCase()).executeTakeFirst();
       if (!company) return null;
-      await bdb().insertInto('billing_customers').values({ company_id: company.id, provider: 'stripe', customer_id: customerId }).onConflict((oc) => oc.doNothing()).execute();
+      await bdb()
+        .insertInto('billing_customers')
+        .values({ company_id: company.id, provider: 'stripe', customer_id: customerId })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
       return company.id;
     },
   };

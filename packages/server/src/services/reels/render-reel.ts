@@ -51,7 +51,13 @@ function rng(seed: number): () => number {
   };
 }
 
-interface ReelSegment { start: number; length: number; caption: string | null; panFrom: number; panTo: number }
+interface ReelSegment {
+  start: number;
+  length: number;
+  caption: string | null;
+  panFrom: number;
+  panTo: number;
+}
 
 /** Which parts of the video the reel shows: around the markers (in order), topped up with evenly spread ones. */
 function planSegments(duration: number, markers: Array<{ time: number; name: string }>, seed: number): ReelSegment[] {
@@ -93,7 +99,12 @@ export interface RenderReelInput {
   blurFaces?: boolean;
 }
 
-export interface RenderedReel { videoPath: string; thumbnailPath: string; duration: number; segments: ReelSegment[] }
+export interface RenderedReel {
+  videoPath: string;
+  thumbnailPath: string;
+  duration: number;
+  segments: ReelSegment[];
+}
 
 const esc = (s: string) => s.replace(/[\\:']/g, (c) => `\\${c}`);
 
@@ -110,9 +121,7 @@ export async function renderReel(o: RenderReelInput): Promise<RenderedReel> {
     inputs.push('-ss', s.start.toFixed(3), '-t', s.length.toFixed(3), '-i', o.source);
     const ease = `(3*pow(t/${s.length.toFixed(3)},2)-2*pow(t/${s.length.toFixed(3)},3))`;
     const pos = `(${s.panFrom.toFixed(3)}+(${(s.panTo - s.panFrom).toFixed(3)})*${ease})`;
-    const crop = landscape
-      ? `crop=w='trunc(ih*9/16/2)*2':h='ih':x='(iw-ow)*${pos}':y=0`
-      : `crop=w='iw':h='trunc(min(ih,iw*16/9)/2)*2':x=0:y='(ih-oh)*${pos}'`;
+    const crop = landscape ? `crop=w='trunc(ih*9/16/2)*2':h='ih':x='(iw-ow)*${pos}':y=0` : `crop=w='iw':h='trunc(min(ih,iw*16/9)/2)*2':x=0:y='(ih-oh)*${pos}'`;
     let chain = `[${i}:v]setpts=PTS-STARTPTS,fps=${REEL_FPS},${crop},scale=${W}:${H}:flags=bicubic,setsar=1`;
     if (s.caption) {
       const file = path.join(o.workDir, `caption-${i}.txt`);
@@ -149,10 +158,21 @@ export async function renderReel(o: RenderReelInput): Promise<RenderedReel> {
     const stop = new AbortController();
     const signal = o.signal ? AbortSignal.any([o.signal, stop.signal]) : stop.signal;
     const limits = { timeoutMs: 15 * 60_000, maxOutputBytes: 1024 ** 2, signal };
-    const decoder = runProcess(ffmpegBinaries().ffmpeg, ['-hide_banner', '-nostdin', '-v', 'error', ...inputs, '-filter_complex', filters.join(';'), '-map', '[out]', '-an', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', 'pipe:1'], { ...limits, rawStdout: true });
-    const encoder = runProcess(ffmpegBinaries().ffmpeg, ['-hide_banner', '-v', 'error', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${W}x${H}`, '-framerate', String(REEL_FPS), '-i', 'pipe:0', ...encode, '-y', videoPath], { ...limits, stdin: true });
+    const decoder = runProcess(
+      ffmpegBinaries().ffmpeg,
+      ['-hide_banner', '-nostdin', '-v', 'error', ...inputs, '-filter_complex', filters.join(';'), '-map', '[out]', '-an', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', 'pipe:1'],
+      { ...limits, rawStdout: true },
+    );
+    const encoder = runProcess(
+      ffmpegBinaries().ffmpeg,
+      ['-hide_banner', '-v', 'error', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${W}x${H}`, '-framerate', String(REEL_FPS), '-i', 'pipe:0', ...encode, '-y', videoPath],
+      { ...limits, stdin: true },
+    );
     const r = await pipeFrames({
-      decoder, encoder, frameBytes: yuv420pBytes(W, H), stop: () => stop.abort(),
+      decoder,
+      encoder,
+      frameBytes: yuv420pBytes(W, H),
+      stop: () => stop.abort(),
       // 24 fps: a detection every 8th frame (three a second). One letterboxed run per detection: the reel's
       // 1920 px height is the source's height upscaled, so faces reach the model at the same scale as the clips'
       // tiles give them (and a 9:16 frame would need two heavily overlapping tiles).
@@ -160,27 +180,27 @@ export async function renderReel(o: RenderReelInput): Promise<RenderedReel> {
       onFrame: (n) => o.onProgress?.(Math.min(1, n / frames)),
     });
     if (o.signal?.aborted) throw new Error('aborted');
-    for (const [name, x] of [['render', r.decoded], ['encode', r.encoded]] as const) {
+    for (const [name, x] of [
+      ['render', r.decoded],
+      ['encode', r.encoded],
+    ] as const) {
       if (x.code !== 0 || x.stopped) throw new Error(`ffmpeg ${name} failed (${x.stopped ?? x.code}): ${x.stderr.trim().split('\n').slice(-3).join(' | ')}`);
     }
   } else {
     let carry = '';
-    await runFfmpeg(
-      ['-v', 'error', '-y', ...inputs, '-filter_complex', filters.join(';'), '-map', '[out]', '-an', ...encode, '-progress', 'pipe:1', '-nostats', videoPath],
-      {
-        signal: o.signal,
-        timeoutMs: 15 * 60_000,
-        onStdout: (chunk) => {
-          carry += chunk.toString();
-          const lines2 = carry.split('\n');
-          carry = lines2.pop() ?? '';
-          for (const l of lines2) {
-            const m = /^out_time_us=(\d+)/.exec(l);
-            if (m) o.onProgress?.(Math.min(1, Number(m[1]) / 1e6 / total));
-          }
-        },
+    await runFfmpeg(['-v', 'error', '-y', ...inputs, '-filter_complex', filters.join(';'), '-map', '[out]', '-an', ...encode, '-progress', 'pipe:1', '-nostats', videoPath], {
+      signal: o.signal,
+      timeoutMs: 15 * 60_000,
+      onStdout: (chunk) => {
+        carry += chunk.toString();
+        const lines2 = carry.split('\n');
+        carry = lines2.pop() ?? '';
+        for (const l of lines2) {
+          const m = /^out_time_us=(\d+)/.exec(l);
+          if (m) o.onProgress?.(Math.min(1, Number(m[1]) / 1e6 / total));
+        }
       },
-    );
+    });
   }
   const thumbnailPath = path.join(o.workDir, 'thumbnail.jpg');
   await runFfmpeg(['-v', 'error', '-y', '-ss', '1', '-i', videoPath, '-frames:v', '1', '-vf', 'scale=540:960', '-q:v', '3', '-update', '1', thumbnailPath], { signal: o.signal, timeoutMs: 60_000 });
@@ -211,7 +231,11 @@ export function fitEndCardLines(agent: Pick<RenderReelInput['agent'], 'name' | '
     while (t.length > 1 && textWidth(t, font, s) > room) t = `${t.slice(0, -2).trimEnd()}…`;
     return { text: t, size: s };
   };
-  const clean = (l: string | null) => l?.replace(/[\r\n\t]+/g, ' ').trim().slice(0, 120) || null;
+  const clean = (l: string | null) =>
+    l
+      ?.replace(/[\r\n\t]+/g, ' ')
+      .trim()
+      .slice(0, 120) || null;
   const out: Array<{ text: string; size: number }> = [];
   const name = clean(agent.name);
   if (name) out.push(fit(name, CARD_SIZES.name));
@@ -244,7 +268,9 @@ function hslHex(h: number, s: number, l: number): string {
   const f = (n: number) => {
     const k = (n + h / 30) % 12;
     const c = l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
-    return Math.round(255 * c).toString(16).padStart(2, '0');
+    return Math.round(255 * c)
+      .toString(16)
+      .padStart(2, '0');
   };
   return `${f(0)}${f(8)}${f(4)}`;
 }

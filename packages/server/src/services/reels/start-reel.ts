@@ -16,9 +16,16 @@ export const REEL_QUEUE = 'reel-render';
 const REEL_NOT_PROCESSED_TEXT = 'Tour must be fully processed before generating reels.';
 export const REEL_FAILED_TEXT = 'Could not generate reel';
 
-export interface ReelJob { reelId: string }
+export interface ReelJob {
+  reelId: string;
+}
 
-const slug = (s: string | null) => (s ?? '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'tour';
+const slug = (s: string | null) =>
+  (s ?? '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 40) || 'tour';
 
 /** Creates a reel for a tour (raw id) and queues its render; enforces the five non-failed reels. */
 export async function startReel(services: Services, userId: string, tourId: string, seed = randomInt(1, 2 ** 31 - 1)): Promise<ReelRow> {
@@ -30,7 +37,11 @@ export async function startReel(services: Services, userId: string, tourId: stri
     const counted = await trx.selectFrom('reels').select(sql<number>`count(*)::int`.as('n')).where('tour_id', '=', tourId).where('status', '!=', REEL_STATUS.FAILED).executeTakeFirstOrThrow();
     if (Number(counted.n) >= REELS_MAX) throw new AppError(ERROR_CODES.REELS_LIMIT, VALIDATION.reelsMax);
     const all = await trx.selectFrom('reels').select(sql<number>`count(*)::int`.as('n')).where('tour_id', '=', tourId).executeTakeFirstOrThrow();
-    return trx.insertInto('reels').values({ tour_id: tourId, created_by: userId, key: `${slug(tour.title)}-${Number(all.n) + 1}`, seed, provider: REEL_PROVIDER, progress_text: 'Queued' }).returningAll().executeTakeFirstOrThrow();
+    return trx
+      .insertInto('reels')
+      .values({ tour_id: tourId, created_by: userId, key: `${slug(tour.title)}-${Number(all.n) + 1}`, seed, provider: REEL_PROVIDER, progress_text: 'Queued' })
+      .returningAll()
+      .executeTakeFirstOrThrow();
   });
   try {
     await services.queue.send(REEL_QUEUE, { reelId: reel.id } satisfies ReelJob, { retryLimit: 1, retryDelay: 5, expireInSeconds: 30 * 60 });
@@ -47,8 +58,12 @@ export async function publishReelProgress(services: Services, reelId: string, e:
 
 export async function failReel(services: Services, reelId: string, reason: string): Promise<void> {
   const db = aiDb(services.db);
-  const row = await db.updateTable('reels').set({ status: REEL_STATUS.FAILED, error: reason, progress_text: reason, updated_at: new Date() })
-    .where('id', '=', reelId).where('status', '=', REEL_STATUS.PROCESSING).returning(['progress']).executeTakeFirst();
+  const row = await db
+    .updateTable('reels')
+    .set({ status: REEL_STATUS.FAILED, error: reason, progress_text: reason, updated_at: new Date() })
+    .where('id', '=', reelId)
+    .where('status', '=', REEL_STATUS.PROCESSING)
+    .returning(['progress'])
+    .executeTakeFirst();
   if (row) await publishReelProgress(services, reelId, { progress: row.progress, status: REEL_STATUS.FAILED, text: reason, thumbnailURL: null });
 }
-

@@ -31,7 +31,11 @@ const TourViewRecordSchema = z.object({
     .min(VIEW_LIMITS.visitorIdMin, 'The visitor id is too short.')
     .max(VIEW_LIMITS.visitorIdMax, 'The visitor id is too long.')
     .regex(/^[A-Za-z0-9_-]+$/, 'The visitor id may hold letters, digits, _ and - only.'),
-  secondsSpent: z.number({ message: 'Seconds must be a number.' }).int('Seconds must be a whole number.').min(0, 'Seconds cannot be negative.').max(VIEW_LIMITS.secondsMax, 'Too many seconds for one visit.'),
+  secondsSpent: z
+    .number({ message: 'Seconds must be a number.' })
+    .int('Seconds must be a whole number.')
+    .min(0, 'Seconds cannot be negative.')
+    .max(VIEW_LIMITS.secondsMax, 'Too many seconds for one visit.'),
   roomsReached: z.number({ message: 'Rooms must be a number.' }).int('Rooms must be a whole number.').min(0, 'Rooms cannot be negative.').max(VIEW_LIMITS.roomsMax, 'Too many rooms for one visit.'),
 });
 export type TourViewRecordInput = z.infer<typeof TourViewRecordSchema>;
@@ -59,12 +63,7 @@ export async function recordTourView(services: Services, tourUuid: string, raw: 
   const parsed = TourViewRecordSchema.safeParse(raw);
   if (!parsed.success) throw fromZod(parsed.error.issues);
   const input = parsed.data;
-  const tour = await services.db
-    .selectFrom('tours')
-    .select(['id', 'company_id', 'status', 'deactivated_at'])
-    .where('id', '=', tourUuid)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const tour = await services.db.selectFrom('tours').select(['id', 'company_id', 'status', 'deactivated_at']).where('id', '=', tourUuid).where('deleted_at', 'is', null).executeTakeFirst();
   if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
   // Only a tour that plays can be visited (a processing or failed tour shows no player).
   if (tour.status !== TOUR_STATUS.PROCESSED && tour.status !== TOUR_STATUS.DEACTIVATED) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
@@ -166,8 +165,11 @@ export async function analyticsByTour(db: Kysely<Database>, tourIds: readonly st
     .execute();
   for (const r of rows) {
     out.set(r.tour_id, {
-      visits: Number(r.visits), uniqueVisitors: Number(r.unique_visitors), totalSecondsSpent: Number(r.seconds),
-      averageSecondsSpent: round1(Number(r.avg_seconds)), averageRoomsReached: round1(Number(r.avg_rooms)),
+      visits: Number(r.visits),
+      uniqueVisitors: Number(r.unique_visitors),
+      totalSecondsSpent: Number(r.seconds),
+      averageSecondsSpent: round1(Number(r.avg_seconds)),
+      averageRoomsReached: round1(Number(r.avg_rooms)),
     });
   }
   return out;

@@ -121,7 +121,10 @@ export function reportToPdf(table: ReportTable): Promise<Buffer> {
 
   function drawRow(cells: string[], y: number, h: number, opts: { bold?: boolean; fill?: string }) {
     if (opts.fill) doc.rect(MARGIN, y, tableW, h).fill(opts.fill);
-    doc.font(opts.bold ? FONT_BOLD : FONT).fontSize(BODY_SIZE).fillColor(INK);
+    doc
+      .font(opts.bold ? FONT_BOLD : FONT)
+      .fontSize(BODY_SIZE)
+      .fillColor(INK);
     cells.forEach((text, i) => {
       if (text) doc.text(text, xs[i]! + CELL_PAD, y + ROW_PAD, textOpts(i));
     });
@@ -160,7 +163,11 @@ export function reportToPdf(table: ReportTable): Promise<Buffer> {
     y += h;
   });
   if (table.rows.length === 0) {
-    doc.font(FONT).fontSize(9).fillColor(MUTED).text('No data yet.', MARGIN + 4, y + 5);
+    doc
+      .font(FONT)
+      .fontSize(9)
+      .fillColor(MUTED)
+      .text('No data yet.', MARGIN + 4, y + 5);
     y += ROW_H;
   }
   const totalsH = rowHeight(totals, true);
@@ -168,7 +175,12 @@ export function reportToPdf(table: ReportTable): Promise<Buffer> {
     doc.addPage();
     y = drawTableHeader(MARGIN);
   }
-  doc.moveTo(MARGIN, y).lineTo(MARGIN + tableW, y).lineWidth(1).strokeColor(RULE).stroke();
+  doc
+    .moveTo(MARGIN, y)
+    .lineTo(MARGIN + tableW, y)
+    .lineWidth(1)
+    .strokeColor(RULE)
+    .stroke();
   drawRow(totals, y + 2, totalsH, { bold: true });
 
   // Footer with page numbers, written once every page exists.
@@ -178,7 +190,12 @@ export function reportToPdf(table: ReportTable): Promise<Buffer> {
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0; // writing below the margin must not open a new page
     const fy = pageH - MARGIN - 10;
-    doc.moveTo(MARGIN, fy - 6).lineTo(pageW - MARGIN, fy - 6).lineWidth(0.5).strokeColor(RULE).stroke();
+    doc
+      .moveTo(MARGIN, fy - 6)
+      .lineTo(pageW - MARGIN, fy - 6)
+      .lineWidth(0.5)
+      .strokeColor(RULE)
+      .stroke();
     doc.font(FONT).fontSize(8).fillColor(MUTED);
     doc.text(`Roomwalk - ${table.title} - ${toFontText(table.companyName)}`, MARGIN, fy, { width: tableW / 2, lineBreak: false });
     doc.text(`Page ${i - range.start + 1} of ${range.count}`, MARGIN + tableW / 2, fy, { width: tableW / 2, align: 'right', lineBreak: false });

@@ -72,7 +72,12 @@ export async function toursByCompany(db: Kysely<Database>, opts: ReportOptions):
       { key: 'avgRooms', header: 'Avg. rooms per visit', kind: 'decimal', width: 1.1 },
     );
   }
-  const perTour = opts.analytics ? await analyticsByTour(db, tours.map((t) => t.id)) : new Map();
+  const perTour = opts.analytics
+    ? await analyticsByTour(
+        db,
+        tours.map((t) => t.id),
+      )
+    : new Map();
   const rows = tours.map((t) => {
     const a = perTour.get(t.id);
     return {
@@ -116,16 +121,27 @@ export async function userSummary(db: Kysely<Database>, opts: ReportOptions): Pr
   const toMap = <T extends { k: string }>(rows: T[]) => new Map(rows.map((r) => [r.k, r]));
   /** One figure per tour owner over the company's tours that pass `only`. */
   const perOwner = async (value: RawBuilder<number>, only: (eb: ExpressionBuilder<Database, 'tours'>) => Expression<SqlBool>) =>
-    toMap(await db.selectFrom('tours').select(['owner_id as k', value.as('n')]).where('company_id', '=', companyId).where(only).groupBy('owner_id').execute());
+    toMap(
+      await db
+        .selectFrom('tours')
+        .select(['owner_id as k', value.as('n')])
+        .where('company_id', '=', companyId)
+        .where(only)
+        .groupBy('owner_id')
+        .execute(),
+    );
   const active = await perOwner(sql<number>`count(*)::int`, (eb) => eb.and([eb('deleted_at', 'is', null), eb('deactivated_at', 'is', null), eb('status', '!=', 'FAILED')]));
   const uploads = toMap(
-    await db.selectFrom('uploads').select(['user_id as k', sql<number>`count(*)::int`.as('n')])
-      .where('company_id', '=', companyId).where('submitted_at', '>=', since).groupBy('user_id').execute(),
+    await db
+      .selectFrom('uploads')
+      .select(['user_id as k', sql<number>`count(*)::int`.as('n')])
+      .where('company_id', '=', companyId)
+      .where('submitted_at', '>=', since)
+      .groupBy('user_id')
+      .execute(),
   );
   const views = await perOwner(sql<number>`coalesce(sum(views), 0)::bigint`, (eb) => eb('deleted_at', 'is', null));
-  const deletedViews = await perOwner(sql<number>`coalesce(sum(views + deactivated_views), 0)::bigint`, (eb) =>
-    eb.or([eb('deleted_at', 'is not', null), eb('deactivated_at', 'is not', null)]),
-  );
+  const deletedViews = await perOwner(sql<number>`coalesce(sum(views + deactivated_views), 0)::bigint`, (eb) => eb.or([eb('deleted_at', 'is not', null), eb('deactivated_at', 'is not', null)]));
   const top = await sql<{ owner_id: string; title: string | null; views: number }>`
     SELECT owner_id, title, views FROM (
       SELECT owner_id, title, views, row_number() OVER (PARTITION BY owner_id ORDER BY views DESC, created_at DESC, id DESC) AS rn

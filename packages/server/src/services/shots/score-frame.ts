@@ -4,7 +4,14 @@
  * level near the middle, few clipped pixels) and level horizon (strong edges close to horizontal or vertical).
  * Each part is 0..1; frameScore is their weighted sum on 0..100.
  */
-export interface FrameQuality { sharpness: number; motion: number; exposure: number; level: number; tiltDegrees: number; score: number }
+export interface FrameQuality {
+  sharpness: number;
+  motion: number;
+  exposure: number;
+  level: number;
+  tiltDegrees: number;
+  score: number;
+}
 
 const SCORE_WEIGHTS = { sharpness: 0.4, motion: 0.2, exposure: 0.25, level: 0.15 } as const;
 
@@ -34,7 +41,7 @@ export function edgeAngles(g: Float32Array, width: number, height: number): { ti
       devSum += dev * mag;
       wSum += mag;
       // Near-vertical lines (gradient near horizontal): their small angle is the camera's roll.
-      const h = ((deg + 90) % 180 + 180) % 180 - 90;
+      const h = ((((deg + 90) % 180) + 180) % 180) - 90;
       if (Math.abs(h) < 12) {
         tiltSum += h * mag;
         tiltW += mag;

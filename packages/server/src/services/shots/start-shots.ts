@@ -24,7 +24,9 @@ const generateKey = (tourId: string) => `shots-generate-${tourId}`;
  * yet completed, failed, expired or cancelled. The console keeps refreshing while it is (tours §4).
  */
 export async function shotsGenerating(services: Services, tourId: string): Promise<boolean> {
-  const { rows } = await sql<{ one: number }>`select 1 as one from pgboss.job where name = ${SHOTS_QUEUE} and singleton_key = ${generateKey(tourId)} and state in ('created', 'retry', 'active') limit 1`.execute(services.db);
+  const { rows } = await sql<{
+    one: number;
+  }>`select 1 as one from pgboss.job where name = ${SHOTS_QUEUE} and singleton_key = ${generateKey(tourId)} and state in ('created', 'retry', 'active') limit 1`.execute(services.db);
   return rows.length > 0;
 }
 
@@ -41,8 +43,15 @@ export async function startShotWork(services: Services, shotId: string, kind: 'e
   const db = aiDb(services.db);
   if (kind === 'stage' && !services.config.AI_WORKER_URL) {
     // Still recorded on the shot, so the card shows why.
-    const row = await db.updateTable('shots').set({ status: SHOT_STATUS.FAILED, error_message: AI_NOT_CONFIGURED_TEXT, updated_at: new Date() })
-      .where('id', '=', shotId).where('status', '!=', SHOT_STATUS.PROCESSING).where('enhanced_key', 'is not', null).where('staged_key', 'is', null).returningAll().executeTakeFirst();
+    const row = await db
+      .updateTable('shots')
+      .set({ status: SHOT_STATUS.FAILED, error_message: AI_NOT_CONFIGURED_TEXT, updated_at: new Date() })
+      .where('id', '=', shotId)
+      .where('status', '!=', SHOT_STATUS.PROCESSING)
+      .where('enhanced_key', 'is not', null)
+      .where('staged_key', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
     if (row) return row;
   }
   const row = await db.transaction().execute(async (trx) => {
@@ -52,10 +61,13 @@ export async function startShotWork(services: Services, shotId: string, kind: 'e
     // Enhance: when there is no enhanced image (or the last try failed: re-enhance). Stage: enhanced, not yet staged.
     if (kind === 'enhance' && shot.enhanced_key && shot.status !== SHOT_STATUS.FAILED) throw new AppError(ERROR_CODES.CONFLICT, ENHANCE_UNAVAILABLE_TEXT);
     if (kind === 'stage' && (!shot.enhanced_key || shot.staged_key)) throw new AppError(ERROR_CODES.CONFLICT, STAGE_UNAVAILABLE_TEXT);
-    return trx.updateTable('shots').set({ status: SHOT_STATUS.PROCESSING, error_message: null, ...(kind === 'stage' ? { staging_prompt: prompt } : {}), updated_at: new Date() })
-      .where('id', '=', shotId).returningAll().executeTakeFirstOrThrow();
+    return trx
+      .updateTable('shots')
+      .set({ status: SHOT_STATUS.PROCESSING, error_message: null, ...(kind === 'stage' ? { staging_prompt: prompt } : {}), updated_at: new Date() })
+      .where('id', '=', shotId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
   });
   await services.queue.send(SHOTS_QUEUE, (kind === 'enhance' ? { kind, shotId } : { kind, shotId, prompt }) satisfies ShotsJob, { retryLimit: 1, expireInSeconds: 10 * 60 });
   return row;
 }
-
