@@ -45,7 +45,9 @@ export function createSessionStore(opts: SessionStoreOptions = {}): SessionStore
   let state: SessionState = LOGGED_OUT;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
-  const emit = () => listeners.forEach((l) => l());
+  const emit = () => {
+    for (const l of listeners) l();
+  };
   const set = (next: SessionState) => {
     state = next;
     emit();

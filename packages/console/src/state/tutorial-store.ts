@@ -24,7 +24,7 @@ export function createTutorialStore(storage: Storage = safeLocalStorage()) {
   const write = (next: TutorialState) => {
     state = next;
     storage.setItem(TUTORIAL_KEY, JSON.stringify(next));
-    listeners.forEach((l) => l());
+    for (const l of listeners) l();
   };
   return {
     getState: () => state,

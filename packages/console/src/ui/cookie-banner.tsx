@@ -28,7 +28,7 @@ export function CookieBanner() {
   }, [shown]);
   if (!shown) return null;
   return (
-    <section ref={ref} className="cookie-banner" role="region" aria-label="Cookie consent">
+    <section ref={ref} className="cookie-banner" aria-label="Cookie consent">
       <p>
         {PRODUCT_NAME} uses cookies to keep you signed in and, with your consent, to understand how the service is used. <Link to="/privacy">Privacy policy</Link>
       </p>

@@ -47,7 +47,8 @@ export function Dialog({ open, label, onClose, children, footer, fullscreen, per
     >
       {open ? (
         fullscreen ? (
-          // The long document scrolls in its own focusable region, so keyboard users can scroll it.
+          // The long document scrolls in its own focusable region, so keyboard users can scroll it (WCAG 2.1.1).
+          // biome-ignore lint/a11y/useSemanticElements lint/a11y/noNoninteractiveTabindex: a scrollable region takes focus for keyboard scrolling
           <div className="dialog-scroll" tabIndex={0} role="region" aria-label={label}>
             {children}
           </div>

@@ -24,7 +24,7 @@ const subscribe = (l: () => void) => {
 };
 const setInFlow = (delta: number) => {
   inFlowCount += delta;
-  listeners.forEach((l) => l());
+  for (const l of listeners) l();
 };
 
 export function FeedbackButton({ placement = 'floating' }: { placement?: 'floating' | 'in-flow' }) {

@@ -39,7 +39,8 @@ const regionNames = typeof Intl !== 'undefined' && 'DisplayNames' in Intl ? new 
 
 export function PhoneInput({ label, value, onChange, onBlur, error, name }: PhoneInputProps) {
   const id = useId();
-  const initial = useMemo(() => splitPhone(value), []); // eslint-disable-line react-hooks/exhaustive-deps
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the value's first split only; later values are the input's own
+  const initial = useMemo(() => splitPhone(value), []);
   const [country, setCountry] = useState<CountryCode>(initial.country);
   const [national, setNational] = useState(initial.national);
   const countries = useMemo(

@@ -52,7 +52,9 @@ export function SnackbarProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     const map = timers.current;
-    return () => map.forEach((t) => clearTimeout(t));
+    return () => {
+      for (const t of map.values()) clearTimeout(t);
+    };
   }, []);
 
   const value = useMemo(() => notify, [notify]);

@@ -136,6 +136,7 @@ export default function SignupPage() {
       </form>
       {/* Only when Google sign-in is configured on the server (issue 16 item 15). */}
       <IfGoogleConfigured>
+        {/* biome-ignore lint/a11y/useSemanticElements: an <hr> cannot hold the "or" text this divider shows */}
         <div className="divider-or" role="separator">
           or
         </div>

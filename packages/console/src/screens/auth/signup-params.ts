@@ -34,7 +34,7 @@ export function readSignupParams(search: string, storage: Storage = safeSessionS
 /** The query without the sign-up parameters ('' when nothing else is left). */
 export function stripSignupParams(search: string): string {
   const q = new URLSearchParams(search);
-  QUERY_NAMES.forEach((n) => q.delete(n));
+  for (const n of QUERY_NAMES) q.delete(n);
   const rest = q.toString();
   return rest ? `?${rest}` : '';
 }

@@ -1,5 +1,5 @@
 /** 'Monthly Subscription' (accounts §2, §7, §9): up to 4 plan cards and the checkout answers. */
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
@@ -86,7 +86,7 @@ export default function SubscriptionsPage() {
   };
 
   const manageLink = manageSubscriptionUrl();
-  let body;
+  let body: ReactNode;
   if (error && !data) body = <DataLoadError error={error} onRetry={() => refetch({ requestPolicy: 'network-only' })} />;
   else if (!data) body = <Loading />;
   else {

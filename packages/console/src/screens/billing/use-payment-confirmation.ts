@@ -44,6 +44,7 @@ export function usePaymentConfirmation(active: boolean, quantity: number | null 
     }
   }, [confirmed, timedOut]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the payment answer changes; reload is a new function on every render
   useEffect(() => {
     if (!waiting) return undefined;
     const started = Date.now();

@@ -134,7 +134,7 @@ export function ApiKeysSection({ keys, onChanged }: { keys: readonly ApiKey[]; o
             <li key={k.id} className="developer-item" data-testid="api-key">
               <div className="developer-item-main">
                 <strong>{k.name}</strong>
-                <code className="key-prefix" aria-label={`Key starting ${k.prefix}`}>
+                <code className="key-prefix" title={`Key starting ${k.prefix}`}>
                   {k.prefix}…
                 </code>
                 <span className="field-hint">

@@ -115,6 +115,7 @@ export const DeliveryLog = forwardRef<DeliveryLogHandle, { endpointId: string; e
       ) : rows.length === 0 ? (
         <p>{DEVELOPER_TEXTS.noDeliveries}</p>
       ) : (
+        // biome-ignore lint/a11y/useSemanticElements lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus so keyboard users can scroll it (WCAG 2.1.1); <section> would add a landmark per table
         <div className="table-scroll" role="region" aria-labelledby={captionId} tabIndex={0}>
           <table className="delivery-table" aria-label={`Deliveries to ${endpointUrl}`}>
             <thead>

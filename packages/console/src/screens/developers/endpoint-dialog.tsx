@@ -37,6 +37,7 @@ export function EndpointDialog({ open, endpoint, onClose, onSaved }: { open: boo
   const eventsId = useId();
   const defaults = (): Values => ({ url: endpoint?.url ?? '', description: endpoint?.description ?? '', events: [...(endpoint?.events ?? [])] });
   const { register, handleSubmit, formState, reset, setError } = useForm<Values, unknown, Output>({ resolver: zodResolver(endpointSchema), mode: 'onTouched', defaultValues: defaults() });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the form is reset only when the dialog opens, not on every render
   useEffect(() => {
     if (open) reset(defaults());
     // Only when the dialog opens: a refetch while it is open must not wipe what the user typed.

@@ -159,6 +159,7 @@ function ReelRow({ reel, n, onReload, onRetry }: { reel: Reel; n: number; onRelo
       ) : (
         <>
           {reel.highURI ? (
+            // biome-ignore lint/a11y/useMediaCaption: a reel has no speech (music and on-screen text only), so there is nothing to caption
             <video ref={video} src={reel.highURI} poster={reel.thumbnailURL ?? undefined} playsInline onEnded={() => setPlaying(false)} className="reel-video" aria-label={formatTexts.reelName(n)} />
           ) : null}
           <SlButton size="small" onClick={toggle} aria-pressed={playing}>

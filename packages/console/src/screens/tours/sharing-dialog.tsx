@@ -37,6 +37,7 @@ export function SharingDialog({ open, tourId, title, onClose, showQr = false }: 
   const [qrWanted, setQrWanted] = useState(showQr);
   const [qrError, setQrError] = useState(false);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: opening the dialog again resets the QR choice
   useEffect(() => setQrWanted(showQr), [showQr, open]);
   useEffect(() => {
     if (!open || !qrWanted || qr) return;

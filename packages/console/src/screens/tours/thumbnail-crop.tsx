@@ -49,6 +49,7 @@ export function ThumbnailCrop({ image, onChange }: ThumbnailCropProps) {
   const drag = useRef<{ x: number; y: number; cx: number; cy: number } | null>(null);
   const rect = cropRect(w, h, state);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reports when the rectangle's numbers or the image change (rect and onChange are new objects every render)
   useEffect(() => {
     onChange(rect);
     const c = canvas.current;
