@@ -8,7 +8,7 @@ import { graphqlRequest, GraphQLRequestError } from '../api/graphql.js';
 import { PLAYER_TOUR_QUERY } from '../api/queries.js';
 import { VisitBeacon } from '../api/visit-beacon.js';
 import type { PlayerTour } from '../api/types.js';
-import { VideoFallback } from '../decode/video-fallback.js';
+import { loadVideoFallback } from '../decode/load-video-fallback.js';
 import { clampFrame } from '../frame-math.js';
 import type { PlayerContext } from '../store/player-context.js';
 import type { CanvasController } from './canvas-controller.js';
@@ -135,18 +135,32 @@ export class TourLoaderController implements ReactiveController {
       }
     }, config.loadingTimeoutMs);
     if (typeof VideoDecoder === 'undefined') {
-      // No WebCodecs: seek a <video> element instead of showing a blank player.
-      const fallback = new VideoFallback(
-        tour.clips,
-        (frame, source) => this.canvas.paintSource(frame, source),
-        (m) => this.onDecodeError(m),
+      // No WebCodecs: seek a <video> element instead of showing a blank player. Its code loads only here (few browsers
+      // need it; a chunk of its own in the script-tag build).
+      loadVideoFallback().then(
+        ({ VideoFallback }) => {
+          if (store.tour.peek() !== tour || !this.ctx.host.isConnected) return;
+          const fallback = new VideoFallback(
+            tour.clips,
+            (frame, source) => this.canvas.paintSource(frame, source),
+            (m) => this.onDecodeError(m),
+          );
+          this.ctx.fallback = fallback;
+          store.loadedFrames.value = fallback.total;
+          this.start();
+        },
+        (e: unknown) => this.onDecodeError(e instanceof Error ? e.message : String(e)),
       );
-      this.ctx.fallback = fallback;
-      store.loadedFrames.value = fallback.total;
-    } else {
-      const vi = tour.videoInfo;
-      decoder.load(tour.clips, { hiRes: config.hiRes, aspect: vi && vi.width && vi.height ? vi.width / vi.height : 16 / 9 });
+      return;
     }
+    const vi = tour.videoInfo;
+    decoder.load(tour.clips, { hiRes: config.hiRes, aspect: vi && vi.width && vi.height ? vi.width / vi.height : 16 / 9 });
+    this.start();
+  }
+
+  /** Moves to the start position (room, frame or 0) once the frame source (decoder or fallback) has the tour. */
+  private start(): void {
+    const { store, config } = this.ctx;
     store.totalFrames.value = this.ctx.totalFrames;
     const room = config.startRoom ? findRoom(store.sortedMarkers.peek(), config.startRoom) : undefined;
     const start = room ? room.frameIndex : Number.isFinite(config.startFrame) ? Number(config.startFrame) : 0;
