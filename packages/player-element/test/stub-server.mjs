@@ -163,7 +163,8 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
     if (op === 'markerSave') {
       const i = variables.input;
       const m = { id: `m-new-${++seq}`, name: i.name, description: i.description, tourId: i.tourId, scrollPosition: i.scrollPosition, frameIndex: i.frameIndex, isFastTravel: i.isFastTravel };
-      (markers[i.tourId] ??= []).push(m);
+      markers[i.tourId] ??= [];
+      markers[i.tourId].push(m);
       return { data: { markerSave: m } };
     }
     if (op === 'markerUpdate') {
@@ -268,7 +269,8 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
       const b = JSON.parse(await readBody(req));
       for (const s of subs) if (s.tourId === b.tourId) s.ws.send(JSON.stringify({ id: s.id, type: 'next', payload: { data: { tourGenerateAIMarkersUpdated: b.event } } }));
       if (b.event?.action === 'ADD' && b.event.marker && b.persist) {
-        (markers[b.tourId] ??= []).push({ ...b.event.marker, description: '', tourId: b.tourId, scrollPosition: 0 });
+        markers[b.tourId] ??= [];
+        markers[b.tourId].push({ ...b.event.marker, description: '', tourId: b.tourId, scrollPosition: 0 });
       }
       return send(res, 200, { ok: true });
     }

@@ -251,29 +251,36 @@ export class CallStateMachine {
         track.onmute = () => this.emit();
         track.onunmute = () => this.emit();
       }
-      return this.emit();
+      this.emit();
+      return;
     }
     if (e.type === 'remote-left') {
       this.remote.delete(e.id);
-      return this.emit();
+      this.emit();
+      return;
     }
     if (e.type === 'media') {
       if (this.media) this.media = { ...this.media, audio: e.audio, video: e.video };
       this.opts.onWarning?.(e.video ? LIVE_TEXTS.micDenied : LIVE_TEXTS.cameraDenied);
-      return this.emit();
+      this.emit();
+      return;
     }
     switch (e.state) {
       case 'connecting':
-        return this.set(CALL_STATES.CONNECTING);
+        this.set(CALL_STATES.CONNECTING);
+        return;
       case 'connected':
         this.error = null;
         this.reconnectAttempt = 0;
-        return this.set(CALL_STATES.CONNECTED);
+        this.set(CALL_STATES.CONNECTED);
+        return;
       case 'reconnecting':
         this.reconnectAttempt = e.attempt ?? this.reconnectAttempt + 1;
-        return this.set(CALL_STATES.RECONNECTING);
+        this.set(CALL_STATES.RECONNECTING);
+        return;
       case 'failed':
-        return this.fail(e.message ?? LIVE_TEXTS.connectionErrorOccurred);
+        this.fail(e.message ?? LIVE_TEXTS.connectionErrorOccurred);
+        return;
       case 'disconnected':
         if (this.state !== CALL_STATES.ERROR) {
           this.remote.clear();

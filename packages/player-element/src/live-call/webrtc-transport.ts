@@ -184,7 +184,10 @@ export class WebRtcTransport implements CallTransport {
   /** The host restarts ICE on a failed connection, up to 3 times 3 s apart; then the peer is dropped. */
   private onPeerFailed(p: Peer): void {
     if (this.opts.role !== 'host') return;
-    if (p.restarts >= MAX_RECONNECTS) return this.drop(p);
+    if (p.restarts >= MAX_RECONNECTS) {
+      this.drop(p);
+      return;
+    }
     p.restarts += 1;
     setTimeout(() => {
       if (this.peers.get(p.userId) === p && p.pc.connectionState === 'failed') void this.offer(p, true).catch(() => this.drop(p));

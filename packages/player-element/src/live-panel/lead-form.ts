@@ -10,10 +10,11 @@ const regionNames = typeof Intl !== 'undefined' && 'DisplayNames' in Intl ? new 
 let countryOptions: Array<{ code: string; label: string }> | null = null;
 /** Every country with its calling code, by name ('South Africa (+27)'), as the console's phone input lists them. */
 export function countries(): Array<{ code: string; label: string }> {
-  return (countryOptions ??= getCountries()
+  countryOptions ??= getCountries()
     .map((c) => ({ code: c as string, name: regionNames?.of(c) ?? c, cc: getCountryCallingCode(c) }))
     .sort((a, b) => a.name.localeCompare(b.name))
-    .map((c) => ({ code: c.code, label: `${c.name} (+${c.cc})` })));
+    .map((c) => ({ code: c.code, label: `${c.name} (+${c.cc})` }));
+  return countryOptions;
 }
 
 /** A stored '+27 821112222' as its country and national number, for the form's prefill (default ZA). */
@@ -30,7 +31,7 @@ export function siteKey(): string {
 let turnstileLoad: Promise<TurnstileApi> | null = null;
 export function loadTurnstile(): Promise<TurnstileApi> {
   const w = window as unknown as { turnstile?: TurnstileApi };
-  return (turnstileLoad ??= new Promise((resolve, reject) => {
+  turnstileLoad ??= new Promise((resolve, reject) => {
     if (w.turnstile) return resolve(w.turnstile);
     const s = document.createElement('script');
     s.src = 'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit';
@@ -38,5 +39,6 @@ export function loadTurnstile(): Promise<TurnstileApi> {
     s.onload = () => (w.turnstile ? resolve(w.turnstile) : reject(new Error('Turnstile did not load')));
     s.onerror = () => reject(new Error('Turnstile did not load'));
     document.head.append(s);
-  }));
+  });
+  return turnstileLoad;
 }
