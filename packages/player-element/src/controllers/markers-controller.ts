@@ -5,8 +5,10 @@ import { AI_STORAGE_KEY, MODES } from '../constants.js';
 import type { Marker } from '../api/types.js';
 import type { AddState, AIProgress } from '../markers-drawer/markers-drawer.component.js';
 import type { SubscriptionHandle } from '../api/subscription.js';
-import { loadEditing } from '../editing/editing.js';
+import { editingModule, loadEditing } from '../editing/editing.js';
 import type { PlayerContext } from '../store/player-context.js';
+
+type EditingModule = typeof import('../editing/index.js');
 
 /**
  * Marker add, rename and delete (edit mode), and AI marker generation (super admin). The state lives here; the work is
@@ -43,29 +45,27 @@ export class MarkersController implements ReactiveController {
     this.timers.clear();
   }
 
-  private async editing(): Promise<Awaited<ReturnType<typeof loadEditing>> | undefined> {
-    try {
-      return await loadEditing();
-    } catch {
-      this.ctx.showNotice('Marker editing could not be loaded.', 'error');
-      return undefined;
-    }
+  /** Runs `fn` on the editing chunk: at once when it is loaded (the drawer shows edit controls only then), else after loading it. */
+  private withEditing(fn: (e: EditingModule) => Promise<void>): Promise<void> {
+    const loaded = editingModule();
+    if (loaded) return fn(loaded);
+    return loadEditing().then(fn, () => this.ctx.showNotice('Marker editing could not be loaded.', 'error'));
   }
 
-  async add(name: string, custom: boolean): Promise<void> {
-    await (await this.editing())?.add(this, name, custom);
+  add(name: string, custom: boolean): Promise<void> {
+    return this.withEditing((e) => e.add(this, name, custom));
   }
 
-  async rename(marker: Marker, name: string): Promise<void> {
-    await (await this.editing())?.rename(this, marker, name);
+  rename(marker: Marker, name: string): Promise<void> {
+    return this.withEditing((e) => e.rename(this, marker, name));
   }
 
-  async remove(marker: Marker): Promise<void> {
-    await (await this.editing())?.remove(this, marker);
+  remove(marker: Marker): Promise<void> {
+    return this.withEditing((e) => e.remove(this, marker));
   }
 
-  async generate(): Promise<void> {
-    await (await this.editing())?.generate(this);
+  generate(): Promise<void> {
+    return this.withEditing((e) => e.generate(this));
   }
 
   /** The AI generation started on this device under 60 s ago, if any (an older one is dropped). */
@@ -94,6 +94,6 @@ export class MarkersController implements ReactiveController {
   /** On load: resume a generation of this tour started under 60 s ago, otherwise drop it. */
   resumeIfActive(): void {
     const active = this.readActive();
-    if (active && active.tourId === this.ctx.config.tourId && !this.ai.active) void this.editing().then((e) => (this.ai.active ? undefined : e?.listen(this)));
+    if (active && active.tourId === this.ctx.config.tourId && !this.ai.active) void this.withEditing((e) => (this.ai.active ? Promise.resolve() : e.listen(this)));
   }
 }
