@@ -23,6 +23,7 @@ import type { SegmentResultJson } from '../db/migrations/0130-tour-segments.js';
 import { topics } from '../events/event-bus.js';
 import type { TourProgressEvent } from '../core/events.js';
 import type { Services } from '../services/services.js';
+import { tourProcessedWebhook } from '../services/developer/webhook-payloads.js';
 import { QUEUES } from './queue.js';
 import { enqueueJoin, ensureProcessingQueues, type ProcessTourJoinJob, type ProcessTourSegmentJob } from './enqueue.js';
 import { BAND, band, failTour, loadMedia, rejectionMessage, removeAttemptFolders, tidyFinishedTour, versionPrefix } from './process-tour.js';
@@ -221,4 +222,6 @@ export async function joinSegmentsJob(services: Services, job: ProcessTourJoinJo
     text: null,
     thumbnailURL: storage.publicUrl(outcome.thumbnailKey),
   } satisfies TourProgressEvent);
+  // Pro companies' webhook, as the one-piece job sends it.
+  await tourProcessedWebhook(services, tourId);
 }
