@@ -63,8 +63,7 @@ run() {
 want() { [ -z "${TEST_SUITES:-}" ] || [[ ",${TEST_SUITES}," == *",$1,"* ]]; }
 want typecheck && run "type check" npm run typecheck --silent
 # Unused files, exports and dependencies (knip.jsonc says what runs).
-want lint && run "format and lint (Biome)" npx biome ci --reporter=summary .
-want lint && run "unused files, exports and dependencies (knip)" npx knip --no-progress
+want lint && run "lint: Biome (format and lint), knip (unused files, exports, dependencies)" npm run lint --silent
 want unit && run "unit and integration tests (Vitest: shared, server, console)" npx vitest run
 # The player's tests run in Debian Chromium through web-test-runner; the console's journeys through Playwright.
 has_script() { node -e "process.exit(require('./packages/$1/package.json').scripts?.['$2'] ? 0 : 1)"; }

@@ -85,7 +85,7 @@ export interface VideoInfoJson {
   smallSize: number;
 }
 
-/** Exported for migration 0020, which adds its processing columns by declaration merging. */
+/** Exported for migration 0020, which adds its processing columns by declaration merging. @public */
 export interface ToursTable {
   id: Generated<string>;
   company_id: string;

@@ -8,7 +8,7 @@ import { Kind, type DocumentNode, type FragmentDefinitionNode, type SelectionSet
 import { ERROR_CODES } from '@roomwalk/shared';
 import { AppError } from '../core/errors.js';
 
-export const API_KEY_OPERATIONS: Readonly<Record<'query' | 'mutation' | 'subscription', readonly string[]>> = {
+const API_KEY_OPERATIONS: Readonly<Record<'query' | 'mutation' | 'subscription', readonly string[]>> = {
   query: ['node', 'tour', 'tours', 'uploadMultipartParts', '__typename'],
   mutation: [
     'fileGetPreSignedUrl',

@@ -23,10 +23,10 @@ import { callInpainting } from '../services/ai/ai-worker.js';
 import { SHOTS_QUEUE, type ShotsJob } from '../services/shots/start-shots.js';
 import { tourScopedWebhook } from '../services/developer/webhook-payloads.js';
 
-export const SHOTS_PER_ROOM = 2;
-export const SHOTS_MAX = 12;
-export const SCORE_SIZE = { width: 320, height: 180 } as const;
-export const SHOT_FAILED_TEXT = 'Could not process this photo. Please try again.';
+const SHOTS_PER_ROOM = 2;
+const SHOTS_MAX = 12;
+const SCORE_SIZE = { width: 320, height: 180 } as const;
+const SHOT_FAILED_TEXT = 'Could not process this photo. Please try again.';
 
 const shotPrefix = (tourId: string, shotId: string) => `tours/${tourId}/shots/${shotId}/`;
 
@@ -123,7 +123,7 @@ async function readObject(services: Services, key: string): Promise<Buffer> {
 }
 
 /** Labels a staged picture in its corner, so it is never taken for a photograph of the real room. */
-export async function labelVirtuallyStaged(image: Buffer): Promise<Buffer> {
+async function labelVirtuallyStaged(image: Buffer): Promise<Buffer> {
   const meta = await sharp(image).metadata();
   const w = meta.width ?? 1280;
   const h = meta.height ?? 720;

@@ -16,10 +16,10 @@ import { viewCounter } from './view-counter.js';
 import { tourDeletedWebhook } from './developer/webhook-payloads.js';
 
 /** Thumbnails are re-encoded to this 16:9 size (tours §9: crop aspect 16:9). */
-export const THUMBNAIL_SIZE = { width: 1280, height: 720 } as const;
+const THUMBNAIL_SIZE = { width: 1280, height: 720 } as const;
 /** Decoded images larger than this are refused before any pixel is processed (decompression bombs). */
-export const THUMBNAIL_MAX_INPUT_PIXELS = 40_000_000;
-export const THUMBNAIL_MAX_BYTES = 15 * 1024 * 1024;
+const THUMBNAIL_MAX_INPUT_PIXELS = 40_000_000;
+const THUMBNAIL_MAX_BYTES = 15 * 1024 * 1024;
 
 /**
  * Who may change a tour: its owner or an admin of its company. Other members of the company get FORBIDDEN (team
@@ -97,7 +97,7 @@ async function readImage(upload: Promise<FileUploadValue> | FileUploadValue): Pr
 }
 
 /** Decodes (bounded in pixels), orients, centre-crops to 16:9 and re-encodes as a 1280x720 JPEG: nothing sent is served as is. */
-export async function makeThumbnail(input: Buffer): Promise<Buffer> {
+async function makeThumbnail(input: Buffer): Promise<Buffer> {
   try {
     return await sharp(input, { limitInputPixels: THUMBNAIL_MAX_INPUT_PIXELS, failOn: 'error' })
       .rotate()

@@ -14,14 +14,14 @@ import { WebhookDeliveriesQuery, WebhookDeliveryReplayMutation } from './develop
 import { DEVELOPER_TEXTS, POLL_MS, dateTime, deliveryStatusChip, eventLabel, shouldPoll } from './developer-rules.js';
 
 type Delivery = ResultOf<typeof WebhookDeliveriesQuery>['webhookDeliveries']['edges'][number]['node'];
-export const DELIVERIES_PAGE = 10;
+const DELIVERIES_PAGE = 10;
 
 export interface DeliveryLogHandle {
   /** Reads the newest page again and polls while a delivery is in flight (after "Send test event"). */
   refresh(): void;
 }
 
-export function StatusChip({ status, nextRetryAt }: { status: Delivery['status']; nextRetryAt?: string | null }) {
+function StatusChip({ status, nextRetryAt }: { status: Delivery['status']; nextRetryAt?: string | null }) {
   const chip = deliveryStatusChip(status, nextRetryAt);
   return (
     <SlBadge variant={chip.variant} pill data-testid="delivery-status">

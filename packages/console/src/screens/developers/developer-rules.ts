@@ -67,7 +67,7 @@ export function deliveryStatusChip(
 }
 
 /** Whether the company's plan includes APIs & Webhooks: the licence the API returns decides (it knows an upgrade before the token does). */
-export function hasApiPlan(roles: readonly string[], planName: string | null | undefined): boolean {
+function hasApiPlan(roles: readonly string[], planName: string | null | undefined): boolean {
   const plan = planName ? planByName(planName) : undefined;
   if (plan) return plan.features.includes(FEATURES.apisWebhooks);
   return isProPlan(roles);
@@ -81,8 +81,8 @@ export function developerAccess(roles: readonly string[], user: { isAdmin: boole
   return 'allowed';
 }
 
-export const KEY_NAME_MAX = 100;
-export const DESCRIPTION_MAX = 300;
+const KEY_NAME_MAX = 100;
+const DESCRIPTION_MAX = 300;
 
 export const apiKeySchema = z.object({
   name: z.string().trim().min(1, 'Give the key a name, for example the system that will use it.').max(KEY_NAME_MAX, `The name can be at most ${KEY_NAME_MAX} characters.`),

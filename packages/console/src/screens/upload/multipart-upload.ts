@@ -14,11 +14,11 @@ import { UploadMultipartAbortMutation, UploadMultipartCompleteMutation, UploadMu
 import { videoExtension } from './read-video-meta.js';
 
 /** Parts in flight at once (issue 22: 3–4; more gains nothing on a phone's uplink and costs memory). */
-export const PARALLEL_PARTS = 4;
+const PARALLEL_PARTS = 4;
 /** Waits before each retry of one failed part request (Uppy's retryDelays). */
-export const PART_RETRY_DELAYS_MS = [0, 1000, 3000, 5000, 10000];
+const PART_RETRY_DELAYS_MS = [0, 1000, 3000, 5000, 10000];
 /** Waits before the whole upload resumes itself after a part gave up (connection lost for longer). */
-export const RESUME_DELAYS_MS = [2000, 5000, 10000, 20000, 30000];
+const RESUME_DELAYS_MS = [2000, 5000, 10000, 20000, 30000];
 
 export interface UploadProgress {
   bytesUploaded: number;

@@ -26,7 +26,7 @@ export async function probeVideo(
   }
 }
 
-export class UnreadableVideoError extends Error {
+class UnreadableVideoError extends Error {
   constructor() {
     super('This file could not be read as a video.');
     this.name = 'UnreadableVideoError';
@@ -34,7 +34,7 @@ export class UnreadableVideoError extends Error {
 }
 
 /** Loads only the metadata through a detached <video> element. */
-export function readVideoMeta(file: Blob, timeoutMs = 20_000): Promise<VideoMeta> {
+function readVideoMeta(file: Blob, timeoutMs = 20_000): Promise<VideoMeta> {
   return new Promise((resolve, reject) => {
     const url = URL.createObjectURL(file);
     const video = document.createElement('video');

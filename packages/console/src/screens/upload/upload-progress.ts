@@ -1,7 +1,7 @@
 /** The uploading dialog's progress line (issue 22): percentage, speed and time left; 'Resuming…' after a drop. */
 import type { UploadProgress } from './multipart-upload.js';
 
-export const UPLOAD_PROGRESS_TEXTS = {
+const UPLOAD_PROGRESS_TEXTS = {
   resuming: 'Resuming…',
   measuring: 'Measuring speed…',
 } as const;

@@ -46,7 +46,7 @@ const ApiKeyCreatePayload = builder.objectRef<{ apiKey: ApiKeyRow; secret: strin
   }),
 });
 
-export const WebhookEventTypeEnum = builder.enumType('WebhookEventType', {
+const WebhookEventTypeEnum = builder.enumType('WebhookEventType', {
   description: 'Events a webhook endpoint can receive (docs/api.md has an example payload of each).',
   values: Object.fromEntries(WEBHOOK_EVENT_TYPES.map((e) => [e.toUpperCase().replace('.', '_'), { value: e, description: `\`${e}\`` }])) as Record<string, { value: string }>,
 });

@@ -15,7 +15,7 @@ import type { Services } from '../services.js';
 import { PLAN_REQUIRED_TEXT, hasApiPlan, requireApiPlan } from './plan.js';
 import { developerDb, type ApiKeyRow } from './tables.js';
 
-export const API_KEY_PREFIX = 'rw_live_';
+const API_KEY_PREFIX = 'rw_live_';
 const SHOWN_PREFIX_LENGTH = 12;
 /** lastUsedAt is written at most this often per key and node. */
 const LAST_USED_RESOLUTION_MS = 60_000;

@@ -5,7 +5,7 @@ import type { Database } from '../../db/types.js';
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
-export interface ApiKeysTable {
+interface ApiKeysTable {
   id: Generated<string>;
   company_id: string;
   created_by: string | null;
@@ -17,7 +17,7 @@ export interface ApiKeysTable {
   revoked_at: NullableTimestamp;
 }
 
-export interface WebhookEndpointsTable {
+interface WebhookEndpointsTable {
   id: Generated<string>;
   company_id: string;
   url: string;
@@ -31,7 +31,7 @@ export interface WebhookEndpointsTable {
   updated_at: Timestamp;
 }
 
-export interface WebhookEventsTable {
+interface WebhookEventsTable {
   id: Generated<string>;
   company_id: string;
   type: string;
@@ -39,9 +39,9 @@ export interface WebhookEventsTable {
   created_at: Timestamp;
 }
 
-export type DeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+type DeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
 
-export interface WebhookDeliveriesTable {
+interface WebhookDeliveriesTable {
   id: Generated<string>;
   endpoint_id: string;
   event_id: string;

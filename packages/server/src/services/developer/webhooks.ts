@@ -30,7 +30,7 @@ export interface WebhookDeliveryJob {
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 /** The id receivers see in `webhook-id` (and in the payload's GraphQL-style ids elsewhere). */
-export const eventMessageId = (eventId: string) => `evt_${eventId}`;
+const eventMessageId = (eventId: string) => `evt_${eventId}`;
 
 function checkEvents(events: readonly string[] | null | undefined): string[] {
   const list = [...new Set(events ?? [])];
@@ -235,7 +235,7 @@ export async function replayDelivery(services: Services, auth: AuthInfo, deliver
   return scheduleAttempt(services, d.endpoint_id, d.event_id, Number(last.n ?? 0) + 1, null);
 }
 
-export const encodeEndpointId = (id: string) => `whep_${id}`;
+const encodeEndpointId = (id: string) => `whep_${id}`;
 
 /** The job: one attempt of one delivery. Idempotent: an attempt already settled is not sent again. */
 export async function deliverWebhook(services: Services, job: WebhookDeliveryJob): Promise<void> {

@@ -12,7 +12,7 @@ import { liveDb } from './tables.js';
 import { leadCreatedWebhook } from '../developer/webhook-payloads.js';
 
 /** Per client IP: 10 leads in 10 minutes (a visitor retrying a form is well inside; a script is not). */
-export const LEAD_RATE_LIMIT = { points: 10, duration: 10 * 60 } as const;
+const LEAD_RATE_LIMIT = { points: 10, duration: 10 * 60 } as const;
 
 export interface LeadInput {
   name: string;
