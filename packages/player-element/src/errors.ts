@@ -10,7 +10,7 @@ export const ERROR_CODES = {
 } as const;
 export type TourPlayerErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
-export const ERROR_CATEGORIES = { network: 'network', media: 'media', input: 'input', server: 'server' } as const;
+const ERROR_CATEGORIES = { network: 'network', media: 'media', input: 'input', server: 'server' } as const;
 export type TourPlayerErrorCategory = (typeof ERROR_CATEGORIES)[keyof typeof ERROR_CATEGORIES];
 
 const CATEGORY: Record<TourPlayerErrorCode, TourPlayerErrorCategory> = {

@@ -12,7 +12,7 @@ import { VISITOR_ID_KEY, newVisitorId, safeLocalStorage, visitorId, type WebStor
 
 export { VISITOR_ID_KEY };
 export const CONSENT_KEY = 'cookieConsent';
-export const VISIT_PATH = '/tour-visit';
+const VISIT_PATH = '/tour-visit';
 
 export interface VisitBody {
   tourId: string;
@@ -24,12 +24,12 @@ export interface VisitBody {
 type Send = (url: string, body: string) => void;
 
 /** True when the visitor declined cookies (the console's choice, or ?disableCookies=true on the page). */
-export function cookiesDeclined(search: string = globalThis.location?.search ?? '', store: WebStorage = safeLocalStorage()): boolean {
+function cookiesDeclined(search: string = globalThis.location?.search ?? '', store: WebStorage = safeLocalStorage()): boolean {
   return new URLSearchParams(search).get('disableCookies') === 'true' || store.getItem(CONSENT_KEY) === 'false';
 }
 
 /** The anonymous visitor id: kept across visits (in the page's guarded store) unless cookies were declined. */
-export function visitorIdFor(declined: boolean, store: WebStorage = safeLocalStorage()): string {
+function visitorIdFor(declined: boolean, store: WebStorage = safeLocalStorage()): string {
   if (declined) {
     store.removeItem(VISITOR_ID_KEY);
     return newVisitorId();

@@ -4,7 +4,7 @@ import { loadLivePanel } from '../live-panel/load.js';
 import type { PlayerContext } from '../store/player-context.js';
 
 /** Start button labels (tours §2); the live-call module's texts live in the lazily loaded chunk. */
-export const LIVE_BUTTON_TEXTS = { host: 'Go Live', viewer: 'Talk to Agent' } as const;
+const LIVE_BUTTON_TEXTS = { host: 'Go Live', viewer: 'Talk to Agent' } as const;
 
 /** What the player needs of the panel element (defined in the lazy chunk). */
 interface LivePanelElement extends HTMLElement {

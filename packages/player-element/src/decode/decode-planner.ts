@@ -7,7 +7,7 @@ import type { DecodedFrame, Rendition } from '../workers/decode-types.js';
 import type { FrameCache } from './frame-cache.js';
 
 /** A high clip expected to take longer than this to download is fetched apart, with the 360p frame decoded first. */
-export const SLOW_HIGH_FETCH_MS = 50;
+const SLOW_HIGH_FETCH_MS = 50;
 
 /** One decode pass: frames `from`..`to` (clip-local) of one clip and rendition. */
 export interface Job {

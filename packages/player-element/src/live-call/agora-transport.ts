@@ -26,7 +26,7 @@ export interface AgoraRemoteUser {
   audioTrack?: { play(): void; stop(): void; getMediaStreamTrack(): MediaStreamTrack } | undefined;
   videoTrack?: { getMediaStreamTrack(): MediaStreamTrack } | undefined;
 }
-export type AgoraConnectionState = 'DISCONNECTED' | 'CONNECTING' | 'RECONNECTING' | 'CONNECTED' | 'DISCONNECTING';
+type AgoraConnectionState = 'DISCONNECTED' | 'CONNECTING' | 'RECONNECTING' | 'CONNECTED' | 'DISCONNECTING';
 export interface AgoraClient {
   join(appId: string, channel: string, token: string | null, uid?: string | number | null): Promise<unknown>;
   publish(tracks: AgoraLocalTrack | AgoraLocalTrack[]): Promise<void>;

@@ -42,7 +42,7 @@ export interface PeerInfo {
   userId: string;
 }
 
-export interface RTCIceServerLike {
+interface RTCIceServerLike {
   urls: string | string[];
   username?: string;
   credential?: string;
@@ -60,7 +60,7 @@ export interface WelcomeMessage {
   peers: PeerInfo[];
 }
 
-export interface ScrollingMessage {
+interface ScrollingMessage {
   type: typeof LIVE_MESSAGES.scrolling;
   tourId: string;
   data: { frameIndex: number };
@@ -84,12 +84,12 @@ export interface SignalMessage {
   data: SignalData;
 }
 
-export interface PeerMessage {
+interface PeerMessage {
   type: typeof LIVE_MESSAGES.peerJoined | typeof LIVE_MESSAGES.peerLeft;
   peer: PeerInfo;
 }
 
-export interface ErrorMessage {
+interface ErrorMessage {
   type: typeof LIVE_MESSAGES.error;
   code: string;
   message: string;

@@ -2,8 +2,8 @@
 import { safeLocalStorage } from '@roomwalk/shared/guarded-storage';
 import type { ViewingSessionRequestLike } from '../live-call/protocol.js';
 
-export const CAPTURED_DETAILS_KEY = 'capturedDetails';
-export const SESSION_KEY = 'roomwalk.viewingSessionRequest';
+const CAPTURED_DETAILS_KEY = 'capturedDetails';
+const SESSION_KEY = 'roomwalk.viewingSessionRequest';
 
 export interface CapturedDetails {
   id?: string;

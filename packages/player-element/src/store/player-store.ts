@@ -6,9 +6,9 @@ import { sortMarkers } from '../markers-drawer/markers-drawer.component.js';
 
 export type NoticeVariant = 'success' | 'warning' | 'error' | 'info';
 /** An information dialog (marker calls); error dialogs come from `errorCode` through the error-dialog table. */
-export type InfoDialog = { title: string; body?: string } | null;
+type InfoDialog = { title: string; body?: string } | null;
 /** What is on the canvas: the playhead frame it was painted for, the rendition and the tour frame it shows. */
-export type Painted = { frame: number; rendition: string; tourFrame: number } | null;
+type Painted = { frame: number; rendition: string; tourFrame: number } | null;
 
 /**
  * The state of one `<tour-player>`: one store per element, in signals. Controllers write it; the element's render

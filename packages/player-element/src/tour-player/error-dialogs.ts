@@ -4,10 +4,10 @@ import { SUPPORT_EMAIL } from '@roomwalk/shared/constants';
 import type { TourPlayerErrorCode } from '../errors.js';
 
 /** What a dialog's button does: load again, leave for the home page, or retry (with Close where dismissable). */
-export type DialogAction = 'refresh' | 'go-home' | 'close-home' | 'retry';
+type DialogAction = 'refresh' | 'go-home' | 'close-home' | 'retry';
 
 /** What the user sees for an error code: the dialog's title, text, action and the code's page in docs/errors/. */
-export interface ErrorDialog {
+interface ErrorDialog {
   /** `data-kind` of the dialog (styles and tests). */
   kind: string;
   title: string;
@@ -23,7 +23,7 @@ export interface ErrorDialog {
 const generic = (doc: string): ErrorDialog => ({ kind: 'query-error', title: ERROR_TEXTS.dataLoadError, text: '', action: 'retry', doc, details: true });
 
 /** Error code → dialog (tours §8 texts). */
-export const ERROR_DIALOGS: Record<TourPlayerErrorCode, ErrorDialog> = {
+const ERROR_DIALOGS: Record<TourPlayerErrorCode, ErrorDialog> = {
   LOAD_TIMEOUT: { kind: 'timeout', title: ERROR_TEXTS.takingAWhileTitle, text: ERROR_TEXTS.takingAWhile, action: 'refresh', doc: 'docs/errors/LOAD_TIMEOUT.md' },
   DECODE_FAILED: { kind: 'failed', title: ERROR_TEXTS.failedToLoadTitle, text: ERROR_TEXTS.failedToLoad, action: 'refresh', doc: 'docs/errors/DECODE_FAILED.md' },
   TOUR_REMOVED: { kind: 'removed', title: ERROR_TEXTS.tourRemovedTitle, text: ERROR_TEXTS.tourRemoved, action: 'close-home', doc: 'docs/errors/TOUR_REMOVED.md', support: true },
