@@ -118,7 +118,9 @@ const subscriptionFromChunk = {
 const signalsTreeShake = {
   name: 'signals-tree-shake',
   setup(b) {
-    b.onResolve({ filter: /^\.\/lib\/[\w-]+\.js$/ }, (args) => (/@lit-labs[\\/]preact-signals[\\/]index\.js$/.test(args.importer) ? { path: join(args.resolveDir, args.path), sideEffects: false } : undefined));
+    b.onResolve({ filter: /^\.\/lib\/[\w-]+\.js$/ }, (args) =>
+      /@lit-labs[\\/]preact-signals[\\/]index\.js$/.test(args.importer) ? { path: join(args.resolveDir, args.path), sideEffects: false } : undefined,
+    );
   },
 };
 // The live chunk imports the Agora Web SDK from tour-player-agora.js next to itself (a relative import resolves against
@@ -176,7 +178,13 @@ execFileSync(
 );
 
 // The main-thread share: the same bundle with an empty worker source.
-const mainOnly = await build({ ...common, entryPoints: [join(root, 'src/index.ts')], format: 'iife', write: false, plugins: [inlineWorkerWith(''), liveChunk, subscriptionChunk, editChunk, fallbackChunk, signalsTreeShake] });
+const mainOnly = await build({
+  ...common,
+  entryPoints: [join(root, 'src/index.ts')],
+  format: 'iife',
+  write: false,
+  plugins: [inlineWorkerWith(''), liveChunk, subscriptionChunk, editChunk, fallbackChunk, signalsTreeShake],
+});
 const gz = (s) => gzipSync(s, { level: 9 }).length;
 const mainJs = readFileSync(join(dist, 'tour-player.js'));
 const liveJs = readFileSync(join(dist, 'tour-player-live.js'));

@@ -65,14 +65,23 @@ export class DrawerEditor {
 
   private saveEdit(m: Marker): void {
     const name = this.draft.trim();
-    if (!name) return this.notice(VALIDATION.markerNameEmpty, 'warning');
-    if (name === m.name) return this.notice(VALIDATION.noChanges, 'info');
+    if (!name) {
+      this.notice(VALIDATION.markerNameEmpty, 'warning');
+      return;
+    }
+    if (name === m.name) {
+      this.notice(VALIDATION.noChanges, 'info');
+      return;
+    }
     emit(this.d, 'tour-marker-rename-request', { marker: m, name });
   }
 
   private addCustom(): void {
     const name = this.customName.trim();
-    if (!name) return this.notice(VALIDATION.markerNameRequired, 'warning');
+    if (!name) {
+      this.notice(VALIDATION.markerNameRequired, 'warning');
+      return;
+    }
     emit(this.d, 'tour-marker-add-request', { name, custom: true });
   }
 

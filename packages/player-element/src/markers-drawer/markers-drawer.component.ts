@@ -123,7 +123,11 @@ export class TourMarkersDrawer extends LitElement {
     if (this.editable && !this.editor) {
       const m = editingModule();
       if (m) this.editor = new m.DrawerEditor(this);
-      else void loadEditing().then(() => this.requestUpdate(), () => undefined);
+      else
+        void loadEditing().then(
+          () => this.requestUpdate(),
+          () => undefined,
+        );
     }
     this.editor?.willUpdate(changed);
   }
