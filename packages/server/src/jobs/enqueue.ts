@@ -67,7 +67,7 @@ const onTransaction = (trx: Transaction<Database>) => ({
  * ahead of every company's second, its second ahead of every third, and so on, while each company's own videos keep
  * their order; one agency uploading a batch no longer holds everyone else back. Counted when the job is sent.
  */
-export async function fairPriority(db: Kysely<Database> | Transaction<Database>, tourId: string): Promise<number> {
+async function fairPriority(db: Kysely<Database> | Transaction<Database>, tourId: string): Promise<number> {
   const row = await db
     .selectFrom('tours as t')
     .innerJoin('tours as o', 'o.company_id', 't.company_id')

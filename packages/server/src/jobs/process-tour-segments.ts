@@ -86,7 +86,7 @@ function segmentProgress(services: Services, job: ProcessTourSegmentJob) {
 }
 
 /** Processes one segment and stores its clips; the last segment done enqueues the join. */
-export async function processSegmentJob(services: Services, job: ProcessTourSegmentJob): Promise<void> {
+async function processSegmentJob(services: Services, job: ProcessTourSegmentJob): Promise<void> {
   const { db, storage, log } = services;
   const { tourId, attempt } = job;
   if (!(await attemptIsLive(services, tourId, attempt))) return;
@@ -164,7 +164,7 @@ export async function processSegmentJob(services: Services, job: ProcessTourSegm
 }
 
 /** Turns the finished segments of `attempt` into the tour's clips and marks it PROCESSED (once; later joins do nothing). */
-export async function joinSegmentsJob(services: Services, job: ProcessTourJoinJob): Promise<void> {
+async function joinSegmentsJob(services: Services, job: ProcessTourJoinJob): Promise<void> {
   const { db, storage } = services;
   const { tourId, attempt } = job;
   const segs = await db.selectFrom('tour_segments').selectAll().where('tour_id', '=', tourId).where('attempt', '=', attempt).orderBy('index').execute();

@@ -23,7 +23,7 @@ import { tourFailedWebhook, tourProcessedWebhook } from '../services/developer/w
 
 /** Where jobs whose retries are exhausted (by errors or by dying workers) land, so the tour is marked FAILED. */
 
-export const UPLOADS_SWEEP_QUEUE = 'uploads-sweep';
+const UPLOADS_SWEEP_QUEUE = 'uploads-sweep';
 
 /** What the user reads when processing failed for a reason that is not the video's fault. */
 export const PROCESSING_FAILED_TEXT = 'We could not process this video. Please try again, or upload another file.';
@@ -267,7 +267,7 @@ export async function failTour(services: Services, tourId: string, reason: strin
 }
 
 /** Dead-letter handler: every retry failed (or every worker died): the tour fails with a generic reason. */
-export async function markProcessingFailed(services: Services, tourId: string): Promise<void> {
+async function markProcessingFailed(services: Services, tourId: string): Promise<void> {
   await failTour(services, tourId, PROCESSING_FAILED_TEXT);
   await tidyFinishedTour(services, tourId);
 }

@@ -45,7 +45,7 @@ export const RENDITIONS = {
 } as const satisfies Record<string, Rendition>;
 
 /** The x264 preset; `veryfast` is the measured balance of speed and bytes on 2 cores. */
-export const X264_PRESET = 'veryfast';
+const X264_PRESET = 'veryfast';
 
 /** Width and height of a rendition for the tour's orientation. */
 export function renditionSize(r: Rendition, portrait: boolean): { width: number; height: number } {
@@ -56,7 +56,7 @@ export function renditionSize(r: Rendition, portrait: boolean): { width: number;
 export const THUMBNAIL_FRAME = CLIP_FPS;
 
 /** fragmented MP4: one moov up front with no samples, then one moof+mdat per keyframe (three per clip). */
-export const FRAGMENTED_MP4_FLAGS = 'movflags=+frag_keyframe+empty_moov+default_base_moof';
+const FRAGMENTED_MP4_FLAGS = 'movflags=+frag_keyframe+empty_moov+default_base_moof';
 
 /** x264 options shared by both renditions: fixed 12-frame closed GOPs, no scene-cut keyframes, no B-frames. */
 export function x264Args(r: Rendition): string[] {
@@ -255,7 +255,7 @@ function normaliseSteps(o: Omit<FilterGraphInput, 'thumbnail'>): string[] {
  * The filters that turn a picture stored with display rotation `r` (counter-clockwise, as the probe reports it) upright:
  * what ffmpeg's autorotate inserts (270 → transpose=clock, 90 → transpose=cclock, 180 → hflip,vflip), applied at 720p.
  */
-export function rotationSteps(r: FilterGraphInput['rotation']): string[] {
+function rotationSteps(r: FilterGraphInput['rotation']): string[] {
   if (r === 270) return ['transpose=clock'];
   if (r === 90) return ['transpose=cclock'];
   if (r === 180) return ['hflip', 'vflip'];

@@ -19,7 +19,7 @@ import { VideoRejectedError } from './video-rejected-error.js';
 /** Largest frame side we decode; phones record at most 8K (7680x4320). A bigger claim is a hostile file. */
 export const MAX_SOURCE_SIDE = 8192;
 /** ffprobe/ffmpeg address-space cap (prlimit). Generous for 8K HEVC decoding with frame threads. */
-export const PROBE_MEMORY_BYTES = 2 * 1024 ** 3;
+const PROBE_MEMORY_BYTES = 2 * 1024 ** 3;
 /** Above 600 s at 240 fps: more packets than any acceptable video has. */
 const MAX_PACKETS = VIDEO_MAX_SECONDS * 240 + 1000;
 /** A raw HEVC stream carries no timing; phones record at 30 fps. */

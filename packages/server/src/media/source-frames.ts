@@ -16,7 +16,7 @@ import { CLIP_FPS, CLIP_FRAMES, type FilterGraphInput, type TourFrames } from '.
 import type { ProbeResult } from './probe-video.js';
 
 /** Sources at or above this frame rate skip non-reference frames (see the header). */
-export const SKIP_NONREF_MIN_FPS = 45;
+const SKIP_NONREF_MIN_FPS = 45;
 const SKIP_NONREF_CODECS = new Set(['h264', 'hevc']);
 
 /** A part of the tour, in tour frames: `[first, end)`; `first` is a multiple of CLIP_FRAMES in practice. */
@@ -37,11 +37,11 @@ export interface SourcePlan {
 }
 
 /** The tick (1/CLIP_FPS grid, stored timestamps) of the tour's frame 0: where the first frame falls, as `fps` rounds it. */
-export function originTick(probe: Pick<ProbeResult, 'startSeconds'>): number {
+function originTick(probe: Pick<ProbeResult, 'startSeconds'>): number {
   return Math.round(probe.startSeconds * CLIP_FPS);
 }
 
-export function skipsNonRef(probe: Pick<ProbeResult, 'codec' | 'averageFps'>): boolean {
+function skipsNonRef(probe: Pick<ProbeResult, 'codec' | 'averageFps'>): boolean {
   return SKIP_NONREF_CODECS.has(probe.codec) && probe.averageFps >= SKIP_NONREF_MIN_FPS;
 }
 

@@ -41,7 +41,7 @@ export interface SegmentResultJson {
 }
 
 /** The table's row type. */
-export interface TourSegmentsTable {
+interface TourSegmentsTable {
   tour_id: string;
   attempt: number;
   index: number;
