@@ -9,18 +9,11 @@ import type { Clip } from '../api/types.js';
 import type { DecodedFrame, Rendition } from '../workers/decode-types.js';
 import { sumWorkerStats, WorkerBridge } from '../workers/worker-bridge.js';
 import { FrameCache } from './frame-cache.js';
+import type { DecodeEvents } from './decode-events.js';
 
 const movingAverage = (previous: number | null, sample: number): number => (previous === null ? sample : previous * 0.7 + sample * 0.3);
 
-/** What the decoder reports to the player. */
-export interface DecodeEvents {
-  /** A frame that may change what is on screen has arrived. */
-  onFramesArrived(): void;
-  onDecodeError(message: string): void;
-  onLoadedFramesChange(loaded: number): void;
-}
-
-export type { Drawable };
+export type { Drawable, DecodeEvents };
 
 /**
  * Owns the decode workers and the bounded frame cache. Runs the planner's passes (decode-planner.ts) on the worker
