@@ -155,13 +155,14 @@ describe('Marker editing (edit mode)', () => {
     await settle(p);
     // All add controls are disabled while adding.
     expect([...drawer(p).shadowRoot!.querySelectorAll<HTMLButtonElement>('.add button')].every((b) => b.disabled)).to.equal(true);
-    await until(() => rowNames(p).includes('Hallway'), 'new row');
+    // The new row enters with its animation class, read the frame it appears (the class goes when the 0.3 s animation ends).
+    const enteringClass = await until(() => rows(p).find((r) => r.textContent?.includes('Hallway'))?.className, 'new row');
+    expect(enteringClass).to.contain('entering');
     // Saved on the server (which takes it only with the owner's token), with the spec values.
     const saved = (await serverMarkers(real.edit)).find((m) => m.name === 'Hallway')!;
     expect(saved).to.deep.include({ name: 'Hallway', description: '', tourId: real.edit, scrollPosition: 0, isFastTravel: true, frameIndex: 60 });
     await settle(p);
     expect(rowNames(p)).to.deep.equal(['Entrance', 'Kitchen', 'Hallway', 'Bedroom']);
-    expect(rows(p)[2]!.className).to.contain('entering');
   });
 
   it('warns on an empty custom name and adds a custom one', async () => {
