@@ -19,7 +19,6 @@ export const ATTRIBUTES = {
   loading: 'loading',
   'home-url': 'homeUrl',
 } as const;
-type AttributeName = keyof typeof ATTRIBUTES;
 
 export const MODES = { external: 'external', preview: 'preview', edit: 'edit', agent: 'agent' } as const;
 export type PlayerMode = (typeof MODES)[keyof typeof MODES];

@@ -1,5 +1,3 @@
-/** Room understanding (real detector, generated rooms) and the tourGenerateAIMarkers job end to end. */
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,5 @@
 /** Tour operations (tours §3, §7): info, thumbnail, soft delete, reactivation, and the public view counter. */
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import sharp from 'sharp';
 import { ERROR_CODES, ERROR_TEXTS, NOTICES, TOUR_STATUS, VALIDATION, hasActiveTourSlot, isAcceptedThumbnailName, tourInfoSchema } from '@roomwalk/shared';
 import type { TourRow } from '../db/types.js';

@@ -3,7 +3,6 @@
  * built-in local checkout. Both feed the same internal events (./sync.ts), so the licence code never knows which ran.
  */
 import { CURRENCY, PLANS, type Plan, type PlanId } from '@roomwalk/shared';
-import type { Services } from '../services.js';
 import type { ProviderKind } from './tables.js';
 
 /** A plan on sale, as the subscriptions page shows it (accounts §3 Price tier). */

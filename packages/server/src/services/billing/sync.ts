@@ -11,7 +11,6 @@ import { applyPlan, downgradeToFree, expiredLicenses, getLicense, inTransaction,
 import { effectiveSubscription, type PaymentProvider, type SubscriptionState } from './provider.js';
 import { paymentProvider } from './payment-provider.js';
 import { billingDb } from './tables.js';
-import { BILLING_QUEUES } from './billing-events.js';
 
 /** The job: find the event's company, sync it, mark the event processed. Throws (and is retried) when the provider fails. */
 export async function processBillingEvent(services: Services, eventId: string): Promise<void> {
