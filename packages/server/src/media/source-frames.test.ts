@@ -141,18 +141,19 @@ describe('decoding only the frames the tour keeps', { timeout: 300_000 }, () => 
   });
 
   it('gives, segment by segment, exactly the frames and clips of the whole video (scene change on a segment boundary)', async () => {
-    // 12 s at 60 fps HEVC, keyframes every second; the picture changes scene at 4.8 s = tour frame 72, the second
-    // segment's first frame (segments of 72 tour frames: two clips each).
+    // 12 s at 60 fps HEVC, keyframes every second; the picture changes scene at 4.75 s, between tour frames 71 (4.73 s)
+    // and 72 (4.8 s, the second segment's first frame; segments of 72 tour frames: two clips each), so whichever source
+    // frame within half a tour frame the selection takes, the two sides of the boundary are different scenes.
     const input = join(dir, 'scene-change.mp4');
     await ffmpegRun([
       '-f',
       'lavfi',
       '-i',
-      'testsrc2=size=1280x720:rate=60:duration=4.8',
+      'testsrc2=size=1280x720:rate=60:duration=4.75',
       '-f',
       'lavfi',
       '-i',
-      'color=c=0x181818:size=1280x720:rate=60:duration=7.2',
+      'color=c=0x181818:size=1280x720:rate=60:duration=7.25',
       '-filter_complex',
       '[1:v]noise=alls=20:allf=t,format=yuv420p[b];[0:v][b]concat=n=2:v=1[v]',
       '-map',
