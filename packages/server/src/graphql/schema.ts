@@ -9,6 +9,7 @@ import './schema/media.js';
 import './schema/uploads.js';
 import './schema/billing.js';
 import './schema/live.js';
+import './schema/analytics.js';
 import './schema/developer.js';
 import './schema/nodes.js';
 

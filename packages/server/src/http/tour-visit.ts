@@ -2,7 +2,8 @@
  * POST /tour-visit: the player's visit beacon (issue 15 item 8). A plain route, not GraphQL, so the player can send it
  * with `navigator.sendBeacon` from any page: the body is JSON sent as `text/plain` (a CORS-safelisted type, so a
  * cross-origin beacon needs no preflight) or as `application/json`. Body: `{ tourId, visitorId, secondsSpent?,
- * roomsReached? }`, at most 1 KiB. One visit per visitor per tour per 30 minutes (services/reports/analytics.ts); later
+ * roomsReached?, segments?: [{ room, seconds }], fastTravels?, reachedEnd?, device? }` (issue 21), at most 16 KiB; no
+ * IP is stored. One visit per visitor per tour per 30 minutes (services/reports/analytics.ts); later
  * beacons of the same visit only extend its time and rooms. Answers 204, or 400 / 404 / 429 with `{ error, code }` in
  * the user's words; nothing is written on a refusal. Rate limited per IP, like tourViewRecord.
  */
@@ -10,11 +11,12 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ERROR_CODES } from '@roomwalk/shared';
 import { decodeId } from '../core/ids.js';
 import { AppError } from '../core/errors.js';
-import { consumeViewLimit, recordTourView } from '../services/reports/analytics.js';
+import { consumeViewLimit, recordTourView, type TourViewRecordInput } from '../services/reports/analytics.js';
 import type { Services } from '../services/services.js';
 
 export const TOUR_VISIT_PATH = '/tour-visit';
-const MAX_BODY_BYTES = 1024;
+/** Room segments (issue 21: up to 200 of them, names up to 100 characters) need more than the 1 KiB of the first beacon. */
+const MAX_BODY_BYTES = 16 * 1024;
 
 const STATUS: Partial<Record<string, number>> = {
   [ERROR_CODES.BAD_USER_INPUT]: 400,
@@ -51,6 +53,10 @@ export async function registerTourVisitRoute(app: FastifyInstance, services: Ser
           visitorId: b.visitorId as string,
           secondsSpent: (b.secondsSpent ?? 0) as number,
           roomsReached: (b.roomsReached ?? 0) as number,
+          segments: b.segments as TourViewRecordInput['segments'],
+          fastTravels: b.fastTravels as number | undefined,
+          reachedEnd: b.reachedEnd as boolean | undefined,
+          device: b.device as TourViewRecordInput['device'],
         });
         return reply.code(204).header('Cache-Control', 'no-store').send();
       } catch (err) {

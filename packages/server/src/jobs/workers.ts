@@ -9,6 +9,7 @@ import { registerReelWorker } from './reel.js';
 import { registerShotsWorker } from './shots.js';
 import { registerBillingWorkers } from './billing.js';
 import { registerWebhookWorker } from './webhooks.js';
+import { registerRoomAnalyticsWorker } from './room-analytics.js';
 
 export async function registerWorkers(services: Services): Promise<void> {
   await services.queue.work<MailMessage>(QUEUES.mail, async (job) => {
@@ -23,4 +24,5 @@ export async function registerWorkers(services: Services): Promise<void> {
   await registerReelWorker(services);
   await registerShotsWorker(services);
   await registerWebhookWorker(services);
+  await registerRoomAnalyticsWorker(services);
 }

@@ -69,6 +69,7 @@ const TourLeadCreateInput = builder.inputType('TourLeadCreateInput', {
     turnstileToken: t.string({ required: true }),
     leadType: t.field({ type: LeadTypeEnum, required: true }),
     tourId: t.id({ required: true }),
+    visitorId: t.string({ description: "The player's anonymous visitor id of this visit, so the lead shows the rooms its visitor saw (TourLead.roomPath)." }),
   }),
 });
 const TourLeadPayloadRef = builder.objectRef<{ tourLead: TourLeadModel; viewingSessionRequest: ViewingSessionModel | null }>('TourLeadCreatePayload').implement({
@@ -95,6 +96,7 @@ builder.mutationField('tourLeadCreate', (t) =>
           turnstileToken: input.turnstileToken,
           leadType: input.leadType === LEAD_TYPES.CONTACT ? 'CONTACT' : 'LIVE_VIEWING',
           tourId: input.tourId,
+          visitorId: input.visitorId ?? null,
         },
         ctx.ip,
       ),

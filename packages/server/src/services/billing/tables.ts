@@ -72,6 +72,12 @@ interface ViewEventsTable {
   last_seen_at: Timestamp;
   seconds_spent: Generated<number>;
   rooms_reached: Generated<number>;
+  /** Rooms of the visit in the order first entered, with seconds ('' = before the first marker); migration 0140. */
+  rooms: ColumnType<Array<{ name: string; seconds: number }>, string | undefined, string>;
+  exit_room: string | null;
+  reached_end: Generated<boolean>;
+  fast_travels: Generated<number>;
+  device: 'phone' | 'tablet' | 'desktop' | null;
 }
 
 type BillingTables = {

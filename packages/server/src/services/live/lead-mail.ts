@@ -1,6 +1,7 @@
 /** The mail that tells the agent a visitor is waiting, with the link that opens the tour as host. */
 import { PRODUCT_NAME, SUPPORT_EMAIL } from '@roomwalk/shared';
 import type { MailMessage } from '../../mail/mailer.js';
+import { formatRoomPath, type VisitRoom } from '../reports/visit-rooms.js';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -12,6 +13,8 @@ export interface LeadMailInput {
   /** The host link for a live viewing lead; null for a contact lead. */
   liveLink: string | null;
   expiresAt: Date | null;
+  /** The rooms the visitor saw before leaving their details (issue 21), in order; empty when unknown. */
+  roomPath?: readonly VisitRoom[];
 }
 
 export function leadMail(i: LeadMailInput): MailMessage {
@@ -19,7 +22,8 @@ export function leadMail(i: LeadMailInput): MailMessage {
   const live = i.liveLink !== null;
   const subject = live ? `${who} is waiting for you on "${i.tourTitle}"` : `New lead on "${i.tourTitle}": ${who}`;
   const intro = live ? `${who} is viewing your tour "${i.tourTitle}" and asked you to join a live viewing.` : `${who} left their details on your tour "${i.tourTitle}".`;
-  const details = [`Name: ${who}`, `Email: ${i.lead.email}`, ...(i.lead.contactNumber ? [`Contact number: ${i.lead.contactNumber}`] : [])];
+  const rooms = i.roomPath?.length ? formatRoomPath(i.roomPath) : '';
+  const details = [`Name: ${who}`, `Email: ${i.lead.email}`, ...(i.lead.contactNumber ? [`Contact number: ${i.lead.contactNumber}`] : []), ...(rooms ? [`Rooms viewed: ${rooms}`] : [])];
   const until = i.expiresAt ? `The live session stays open until ${i.expiresAt.toUTCString()}.` : '';
   const text = [`Hi ${i.agentName},`, '', intro, '', ...details, '', ...(live ? [`Join the live viewing: ${i.liveLink}`, '', until, ''] : []), `${PRODUCT_NAME} · ${SUPPORT_EMAIL}`].join('\n');
   const link = i.liveLink ? escapeHtml(i.liveLink) : '';

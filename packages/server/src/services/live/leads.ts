@@ -7,6 +7,7 @@ import { decodeId } from '../../core/ids.js';
 import { topics } from '../../events/event-bus.js';
 import { enqueueMail } from '../../jobs/enqueue.js';
 import { leadMail } from './lead-mail.js';
+import { VISITOR_ID_PATTERN, visitRoomPath } from './lead-room-path.js';
 import { hostLink, issueRequest, participantId, sessionExpiry, LIVE_ROLES, type ViewingSessionRequest } from './sessions.js';
 import { liveDb } from './tables.js';
 import { leadCreatedWebhook } from '../developer/webhook-payloads.js';
@@ -22,6 +23,8 @@ export interface LeadInput {
   turnstileToken: string;
   leadType: LeadType;
   tourId: string;
+  /** The player's anonymous visitor id (issue 21): links the lead to its visit; an id of another shape is ignored. */
+  visitorId?: string | null;
 }
 
 export interface TourLeadModel {
@@ -83,6 +86,7 @@ export async function createLead(services: Services, input: LeadInput, ip: strin
           contact_number: form.contactNumber ? (formatContactNumber(form.contactNumber) ?? form.contactNumber) : null,
           lead_type: live ? 'LIVE_VIEWING' : 'CONTACT',
           ip: ip || null,
+          visitor_id: input.visitorId && VISITOR_ID_PATTERN.test(input.visitorId) ? input.visitorId : null,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -130,6 +134,7 @@ export async function createLead(services: Services, input: LeadInput, ip: strin
     .executeTakeFirst();
   if (owner) {
     const notify = async () => {
+      const roomPath = await visitRoomPath(services, tour.id, lead.visitor_id, new Date(lead.created_at));
       await services.events.publish(topics.leadCreated(owner.id), tourLead);
       await enqueueMail(
         services,
@@ -140,6 +145,7 @@ export async function createLead(services: Services, input: LeadInput, ip: strin
           lead: { name: tourLead.name, surname: tourLead.surname, email: tourLead.email, contactNumber: tourLead.contactNumber },
           liveLink: session ? hostLink(services.config.publicUrl, tour.id, session.id) : null,
           expiresAt: session ? new Date(session.expires_at) : null,
+          roomPath,
         }),
       );
     };

@@ -13,6 +13,8 @@ interface TourLeadsTable {
   contact_number: string | null;
   lead_type: 'LIVE_VIEWING' | 'CONTACT';
   ip: string | null;
+  /** The visitor id of the visit the lead came from (migration 0140), to show its rooms. */
+  visitor_id: string | null;
   created_at: Timestamp;
 }
 

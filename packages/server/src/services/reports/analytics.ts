@@ -17,6 +17,7 @@ import { AppError, fromZod } from '../../core/errors.js';
 import type { Services } from '../services.js';
 import { billingDb } from '../billing/tables.js';
 import { viewCounter } from '../view-counter.js';
+import { summariseSegments, VisitRoomsSchema } from './visit-rooms.js';
 
 /** Calls from one visitor to one tour within this gap belong to the same visit. */
 export const VISIT_GAP_MS = 30 * 60 * 1000;
@@ -24,20 +25,22 @@ export const VISIT_GAP_MS = 30 * 60 * 1000;
 export const VIEW_RECORD_RATE_LIMIT = { points: 120, duration: 60 } as const;
 const VIEW_LIMITS = { visitorIdMin: 8, visitorIdMax: 64, secondsMax: 6 * 60 * 60, roomsMax: 500 } as const;
 
-const TourViewRecordSchema = z.object({
-  tourId: z.string().max(100),
-  visitorId: z
-    .string({ message: 'The visitor id is missing.' })
-    .min(VIEW_LIMITS.visitorIdMin, 'The visitor id is too short.')
-    .max(VIEW_LIMITS.visitorIdMax, 'The visitor id is too long.')
-    .regex(/^[A-Za-z0-9_-]+$/, 'The visitor id may hold letters, digits, _ and - only.'),
-  secondsSpent: z
-    .number({ message: 'Seconds must be a number.' })
-    .int('Seconds must be a whole number.')
-    .min(0, 'Seconds cannot be negative.')
-    .max(VIEW_LIMITS.secondsMax, 'Too many seconds for one visit.'),
-  roomsReached: z.number({ message: 'Rooms must be a number.' }).int('Rooms must be a whole number.').min(0, 'Rooms cannot be negative.').max(VIEW_LIMITS.roomsMax, 'Too many rooms for one visit.'),
-});
+const TourViewRecordSchema = z
+  .object({
+    tourId: z.string().max(100),
+    visitorId: z
+      .string({ message: 'The visitor id is missing.' })
+      .min(VIEW_LIMITS.visitorIdMin, 'The visitor id is too short.')
+      .max(VIEW_LIMITS.visitorIdMax, 'The visitor id is too long.')
+      .regex(/^[A-Za-z0-9_-]+$/, 'The visitor id may hold letters, digits, _ and - only.'),
+    secondsSpent: z
+      .number({ message: 'Seconds must be a number.' })
+      .int('Seconds must be a whole number.')
+      .min(0, 'Seconds cannot be negative.')
+      .max(VIEW_LIMITS.secondsMax, 'Too many seconds for one visit.'),
+    roomsReached: z.number({ message: 'Rooms must be a number.' }).int('Rooms must be a whole number.').min(0, 'Rooms cannot be negative.').max(VIEW_LIMITS.roomsMax, 'Too many rooms for one visit.'),
+  })
+  .extend(VisitRoomsSchema.shape);
 export type TourViewRecordInput = z.infer<typeof TourViewRecordSchema>;
 
 const limiters = new WeakMap<Services, RateLimiterMemory>();
@@ -78,12 +81,22 @@ export async function recordTourView(services: Services, tourUuid: string, raw: 
 /** Extends the visitor's visit of the last 30 minutes, or opens one; true when a visit was opened. */
 async function extendOrOpen(db: Kysely<Database>, tour: { id: string; company_id: string }, input: TourViewRecordInput, now: Date): Promise<boolean> {
   const bdb = billingDb(db);
+  // A beacon carries the whole visit so far: its rooms replace the stored ones unless they cover less time (a second
+  // page of the same visit starts counting again from zero).
+  const rooms = input.segments?.length ? summariseSegments(input.segments) : null;
+  const roomsJson = rooms ? JSON.stringify(rooms.rooms) : null;
+  const takeRooms = rooms ? sql<boolean>`${rooms.seconds} >= (SELECT coalesce(sum((r->>'seconds')::int), 0) FROM jsonb_array_elements(rooms) r)` : sql<boolean>`false`;
   const updated = await bdb
     .updateTable('view_events')
     .set({
       last_seen_at: now,
       seconds_spent: sql`greatest(seconds_spent, ${input.secondsSpent})`,
       rooms_reached: sql`greatest(rooms_reached, ${input.roomsReached})`,
+      rooms: sql`CASE WHEN ${takeRooms} THEN ${roomsJson}::jsonb ELSE rooms END`,
+      exit_room: sql`CASE WHEN ${takeRooms} THEN ${rooms?.exitRoom ?? null}::text ELSE exit_room END`,
+      reached_end: sql`reached_end OR ${input.reachedEnd ?? false}`,
+      fast_travels: sql`greatest(fast_travels, ${input.fastTravels ?? 0})`,
+      device: sql`coalesce(device, ${input.device ?? null}::text)`,
     })
     .where('id', '=', (eb) =>
       eb
@@ -99,7 +112,20 @@ async function extendOrOpen(db: Kysely<Database>, tour: { id: string; company_id
   if (Number(updated.numUpdatedRows) > 0) return false;
   await bdb
     .insertInto('view_events')
-    .values({ tour_id: tour.id, company_id: tour.company_id, visitor_id: input.visitorId, started_at: now, last_seen_at: now, seconds_spent: input.secondsSpent, rooms_reached: input.roomsReached })
+    .values({
+      tour_id: tour.id,
+      company_id: tour.company_id,
+      visitor_id: input.visitorId,
+      started_at: now,
+      last_seen_at: now,
+      seconds_spent: input.secondsSpent,
+      rooms_reached: input.roomsReached,
+      rooms: roomsJson ?? '[]',
+      exit_room: rooms?.exitRoom ?? null,
+      reached_end: input.reachedEnd ?? false,
+      fast_travels: input.fastTravels ?? 0,
+      device: input.device ?? null,
+    })
     .execute();
   return true;
 }

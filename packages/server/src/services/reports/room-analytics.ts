@@ -1,0 +1,178 @@
+/**
+ * tourAnalytics (issue 21): a tour's visits over a period, time per room, where visits end, visits per day and the
+ * device split. Plans with Tour Analytics only (Basic, Pro, Offline License: PLAN_REQUIRED otherwise); the tour's owner
+ * or an admin of its company (as for editing the tour). Days rolled up (services/reports/room-rollup.ts) are read from
+ * the daily aggregates, the days after them from the visits themselves, so the answer is the same before and after a
+ * rollup and its cost does not grow with the number of visits.
+ */
+import { sql, type Kysely } from 'kysely';
+import { ERROR_CODES } from '@roomwalk/shared';
+import { AppError } from '../../core/errors.js';
+import type { AuthInfo } from '../../core/auth.js';
+import type { Database } from '../../db/types.js';
+import type { Services } from '../services.js';
+import { loadEditableTour } from '../tours.js';
+import { canSeeAnalytics } from './analytics.js';
+import { addDays, rolledThrough, utcDay } from './room-rollup.js';
+import { DEVICE_CLASSES, roomLabel } from './visit-rooms.js';
+
+export const ANALYTICS_PLAN_REQUIRED_TEXT = 'Tour Analytics need the Basic or Pro plan. Upgrade to see them.';
+/** The period when none is given, and the longest one asked for. */
+export const DEFAULT_PERIOD_DAYS = 30;
+export const MAX_PERIOD_DAYS = 366;
+
+export interface RoomAnalytics {
+  /** Seconds in this room over all visits of the period (average per visit: seconds / visits). */
+  name: string;
+  seconds: number;
+  visits: number;
+}
+
+export interface TourRoomAnalytics {
+  from: string;
+  to: string;
+  visits: number;
+  uniqueVisitors: number;
+  averageSeconds: number;
+  completionRate: number;
+  fastTravels: number;
+  rooms: RoomAnalytics[];
+  exits: Array<{ name: string; visits: number }>;
+  daily: Array<{ date: string; visits: number }>;
+  devices: Array<{ name: string; visits: number }>;
+}
+
+/** The whole UTC days a request covers: `to` defaults to today, `from` to 29 days before `to`. */
+export function periodDays(from: Date | null | undefined, to: Date | null | undefined, now = new Date()): { from: string; to: string } {
+  const toDay = utcDay(to ?? now);
+  const fromDay = from ? utcDay(from) : addDays(toDay, -(DEFAULT_PERIOD_DAYS - 1));
+  if (fromDay > toDay) throw new AppError(ERROR_CODES.BAD_USER_INPUT, 'The period must start before it ends.', { field: 'from' });
+  if (Date.parse(toDay) - Date.parse(fromDay) >= MAX_PERIOD_DAYS * 86_400_000) throw new AppError(ERROR_CODES.BAD_USER_INPUT, 'Choose a period of at most a year.', { field: 'from' });
+  return { from: fromDay, to: toDay };
+}
+
+/** The GraphQL entry: access and plan checks, then the figures. */
+export async function tourAnalyticsFor(services: Services, auth: AuthInfo, args: { tourId: string; from?: Date | null; to?: Date | null }, now = new Date()): Promise<TourRoomAnalytics> {
+  const tour = await loadEditableTour(services, auth, args.tourId);
+  if (!canSeeAnalytics(auth.roles)) throw new AppError(ERROR_CODES.PLAN_REQUIRED, ANALYTICS_PLAN_REQUIRED_TEXT);
+  return roomAnalytics(services.db, tour.id, periodDays(args.from, args.to, now));
+}
+
+/** The figures of one tour over whole UTC days [from, to]. */
+export async function roomAnalytics(db: Kysely<Database>, tourId: string, period: { from: string; to: string }): Promise<TourRoomAnalytics> {
+  const rolled = await rolledThrough(db);
+  // Aggregates for [from, min(to, rolled)], visits for [max(from, rolled + 1), to].
+  const aggTo = rolled && rolled < period.to ? rolled : period.to;
+  const useAgg = !!rolled && period.from <= aggTo;
+  const rawFrom = rolled && addDays(rolled, 1) > period.from ? addDays(rolled, 1) : period.from;
+  const useRaw = rawFrom <= period.to;
+  const rawStart = new Date(`${rawFrom}T00:00:00Z`);
+  const rawEnd = new Date(`${addDays(period.to, 1)}T00:00:00Z`);
+  const day = sql`(v.started_at AT TIME ZONE 'UTC')::date`;
+
+  const [aggDays, rawDays, aggRooms, rawRooms, unique] = await Promise.all([
+    useAgg
+      ? sql<DayRow>`SELECT day::text AS day, visits, seconds::float8 AS seconds, completed, fast_travels, phone, tablet, desktop
+          FROM tour_visit_daily WHERE tour_id = ${tourId} AND day >= ${period.from}::date AND day <= ${aggTo}::date`.execute(db)
+      : null,
+    useRaw
+      ? sql<DayRow>`SELECT ${day}::text AS day, count(*)::int AS visits, coalesce(sum(v.seconds_spent), 0)::float8 AS seconds,
+            count(*) FILTER (WHERE v.reached_end)::int AS completed, coalesce(sum(v.fast_travels), 0)::int AS fast_travels,
+            count(*) FILTER (WHERE v.device = 'phone')::int AS phone, count(*) FILTER (WHERE v.device = 'tablet')::int AS tablet,
+            count(*) FILTER (WHERE v.device = 'desktop')::int AS desktop
+          FROM view_events v WHERE v.tour_id = ${tourId} AND v.started_at >= ${rawStart} AND v.started_at < ${rawEnd} GROUP BY 1`.execute(db)
+      : null,
+    useAgg
+      ? sql<RoomRow>`SELECT room, sum(seconds)::float8 AS seconds, sum(visits)::int AS visits, sum(exits)::int AS exits
+          FROM tour_room_daily WHERE tour_id = ${tourId} AND day >= ${period.from}::date AND day <= ${aggTo}::date GROUP BY room`.execute(db)
+      : null,
+    useRaw
+      ? sql<RoomRow>`SELECT e->>'name' AS room, sum((e->>'seconds')::int)::float8 AS seconds, count(*)::int AS visits,
+            count(*) FILTER (WHERE v.exit_room = e->>'name')::int AS exits
+          FROM view_events v CROSS JOIN LATERAL jsonb_array_elements(v.rooms) e
+          WHERE v.tour_id = ${tourId} AND v.started_at >= ${rawStart} AND v.started_at < ${rawEnd} GROUP BY 1`.execute(db)
+      : null,
+    uniqueVisitors(db, tourId, period, rolled, useRaw ? { start: rawStart, end: rawEnd } : null),
+  ]);
+
+  const days = new Map<string, DayRow>();
+  for (const r of [...(aggDays?.rows ?? []), ...(rawDays?.rows ?? [])]) {
+    const d = days.get(r.day);
+    if (!d) days.set(r.day, { ...r });
+    else for (const k of DAY_SUMS) d[k] = Number(d[k]) + Number(r[k]);
+  }
+  const total = (k: (typeof DAY_SUMS)[number]) => [...days.values()].reduce((n, d) => n + Number(d[k]), 0);
+  const visits = total('visits');
+
+  const rooms = new Map<string, { seconds: number; visits: number; exits: number }>();
+  for (const r of [...(aggRooms?.rows ?? []), ...(rawRooms?.rows ?? [])]) {
+    const name = roomLabel(r.room);
+    const x = rooms.get(name) ?? { seconds: 0, visits: 0, exits: 0 };
+    x.seconds += Number(r.seconds);
+    x.visits += Number(r.visits);
+    x.exits += Number(r.exits);
+    rooms.set(name, x);
+  }
+  const roomList = [...rooms.entries()].map(([name, x]) => ({ name, ...x }));
+
+  const daily: Array<{ date: string; visits: number }> = [];
+  for (let d = period.from; d <= period.to; d = addDays(d, 1)) daily.push({ date: d, visits: Number(days.get(d)?.visits ?? 0) });
+
+  return {
+    from: period.from,
+    to: period.to,
+    visits,
+    uniqueVisitors: unique,
+    averageSeconds: visits ? Math.round((total('seconds') / visits) * 10) / 10 : 0,
+    completionRate: visits ? Math.round((total('completed') / visits) * 1000) / 1000 : 0,
+    fastTravels: total('fast_travels'),
+    rooms: roomList
+      .filter((r) => r.visits > 0)
+      .sort((a, b) => b.seconds - a.seconds || a.name.localeCompare(b.name))
+      .map(({ name, seconds, visits }) => ({ name, seconds, visits })),
+    exits: roomList
+      .filter((r) => r.exits > 0)
+      .sort((a, b) => b.exits - a.exits || a.name.localeCompare(b.name))
+      .map(({ name, exits }) => ({ name, visits: exits })),
+    daily,
+    devices: DEVICE_CLASSES.map((name) => ({ name, visits: total(name) })),
+  };
+}
+
+interface DayRow {
+  day: string;
+  visits: number;
+  seconds: number;
+  completed: number;
+  fast_travels: number;
+  phone: number;
+  tablet: number;
+  desktop: number;
+}
+const DAY_SUMS = ['visits', 'seconds', 'completed', 'fast_travels', 'phone', 'tablet', 'desktop'] as const;
+interface RoomRow {
+  room: string;
+  seconds: number;
+  visits: number;
+  exits: number;
+}
+
+/**
+ * Distinct visitors of the period. When the period runs to the last rolled-up day or later, a rolled-up visitor
+ * visited in it exactly when their last rolled-up day is in it; visitors of the later days are added unless already
+ * counted. A period that ends before the last rolled-up day is counted from the visits themselves.
+ */
+async function uniqueVisitors(db: Kysely<Database>, tourId: string, period: { from: string; to: string }, rolled: string | null, raw: { start: Date; end: Date } | null): Promise<number> {
+  if (rolled && period.to < rolled) {
+    const r = await sql<{ n: number }>`SELECT count(DISTINCT visitor_id)::int AS n FROM view_events
+      WHERE tour_id = ${tourId} AND started_at >= ${new Date(`${period.from}T00:00:00Z`)} AND started_at < ${new Date(`${addDays(period.to, 1)}T00:00:00Z`)}`.execute(db);
+    return Number(r.rows[0]?.n ?? 0);
+  }
+  const known = rolled ? await sql<{ n: number }>`SELECT count(*)::int AS n FROM tour_visitors WHERE tour_id = ${tourId} AND last_day >= ${period.from}::date`.execute(db) : null;
+  const fresh = raw
+    ? await sql<{ n: number }>`SELECT count(DISTINCT v.visitor_id)::int AS n FROM view_events v
+        WHERE v.tour_id = ${tourId} AND v.started_at >= ${raw.start} AND v.started_at < ${raw.end}
+          AND NOT EXISTS (SELECT 1 FROM tour_visitors tv WHERE tv.tour_id = v.tour_id AND tv.visitor_id = v.visitor_id AND tv.last_day >= ${period.from}::date)`.execute(db)
+    : null;
+  return Number(known?.rows[0]?.n ?? 0) + Number(fresh?.rows[0]?.n ?? 0);
+}
