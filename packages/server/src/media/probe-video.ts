@@ -13,7 +13,7 @@ import { VIDEO_MAX_SECONDS, checkVideoMeta } from '@roomwalk/shared';
 import type { ColourInfo } from './encoding.js';
 import { ffmpegBinaries } from './ffmpeg-binaries.js';
 import { runProcess } from './run-process.js';
-import { ALLOWED_DEMUXERS, sniffContainer, type ContainerKind } from './sniff-container.js';
+import { ALLOWED_DEMUXERS, endsInsideBox, sniffContainer, type ContainerKind } from './sniff-container.js';
 import { VideoRejectedError } from './video-rejected-error.js';
 
 /** Largest frame side we decode; phones record at most 8K (7680x4320). A bigger claim is a hostile file. */
@@ -129,7 +129,11 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
   } catch {
     throw VideoRejectedError.invalid(`unreadable (${lastLine(header.stderr)})`);
   }
-  if (header.code !== 0 && !parsed.streams?.length) throw VideoRejectedError.invalid(`unreadable (${lastLine(header.stderr)})`);
+  if (header.code !== 0 && !parsed.streams?.length) {
+    // A recognised container whose index is missing: an MP4/MOV with its moov box at the end, cut off before it.
+    if (/moov atom not found/i.test(header.stderr) && (await endsInsideBox(path))) throw VideoRejectedError.incomplete(`no index (${lastLine(header.stderr)})`);
+    throw VideoRejectedError.invalid(`unreadable (${lastLine(header.stderr)})`);
+  }
   const streams = parsed.streams ?? [];
   const video = streams.find((s) => s.codec_type === 'video' && s.disposition?.attached_pic !== 1 && (s.width ?? 0) > 0 && (s.height ?? 0) > 0);
   if (!video) throw VideoRejectedError.invalid('no video stream');
@@ -148,6 +152,9 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
     signal: opts.signal,
   });
   throwIfAborted(opts.signal);
+  // The index names samples past the end of the file: the file was cut off (the packets that are there would
+  // otherwise be measured as a short video and refused as "too short", which misleads the owner).
+  if (packets.partial) throw VideoRejectedError.incomplete(`index beyond the end of the file after ${packets.durationSeconds.toFixed(2)} s`);
   if (packets.count === 0) throw VideoRejectedError.invalid('no video frames');
 
   const r = ratio(video.r_frame_rate);
@@ -200,6 +207,8 @@ interface PacketStats {
   keyframeSeconds: number[];
   durationSeconds: number;
   stoppedAtLimit: boolean;
+  /** ffprobe reported a partial file: the container's index points past the end of the data. */
+  partial: boolean;
 }
 
 /** Streams ffprobe's packet list and keeps only running figures; stops once the video is known to be too long. */
@@ -250,10 +259,11 @@ async function measurePackets(ffprobe: string, args: string[], o: { timeoutMs: n
   if (result.stopped === 'abort') throw abortError();
   if (tooMany) throw VideoRejectedError.invalid('too many frames');
   if (result.stopped && result.stopped !== 'consumer') throw VideoRejectedError.invalid(`packet scan stopped (${result.stopped})`);
-  if (count === 0 || !Number.isFinite(first)) return { count, durationSeconds: 0, stoppedAtLimit, startSeconds: 0, keyframeSeconds: [] };
+  const partial = /partial file/i.test(result.stderr);
+  if (count === 0 || !Number.isFinite(first)) return { count, durationSeconds: 0, stoppedAtLimit, startSeconds: 0, keyframeSeconds: [], partial };
   // Packets without a duration: the last frame lasts one average frame interval.
   if (end <= lastStart && count > 1) end = lastStart + (lastStart - first) / (count - 1);
-  return { count, durationSeconds: Math.max(0, end - first), stoppedAtLimit, startSeconds: first, keyframeSeconds: keyframes.sort((a, b) => a - b) };
+  return { count, durationSeconds: Math.max(0, end - first), stoppedAtLimit, startSeconds: first, keyframeSeconds: keyframes.sort((a, b) => a - b), partial };
 }
 
 function rotationOf(s: FfprobeStream): 0 | 90 | 180 | 270 {

@@ -77,7 +77,14 @@ describe('processVideo rejects', () => {
   it('an upload cut off before its index (moov at the end)', async () => {
     const full = await generateVideo(join(dir, 'moov-last.mp4'), { width: 1280, height: 720, seconds: 11 });
     const input = await truncateFile(full, join(dir, 'moov-last-cut.mp4'), 0.6);
-    await expectRejected(input, 'moov-last-cut', ERROR_CODES.VIDEO_INVALID, ERROR_TEXTS.uploadFailedTitle);
+    await expectRejected(input, 'moov-last-cut', ERROR_CODES.VIDEO_INVALID, ERROR_TEXTS.videoIncomplete);
+  });
+
+  it('an upload cut off after its index (moov first): incomplete, not "too short"', async () => {
+    // 20 s with the index at the front: the 40 % left holds about 8 s of frames, which alone read as a short video.
+    const full = await generateVideo(join(dir, 'moov-first.mp4'), { width: 1280, height: 720, seconds: 20, outputArgs: ['-movflags', '+faststart'] });
+    const input = await truncateFile(full, join(dir, 'moov-first-cut.mp4'), 0.4);
+    await expectRejected(input, 'moov-first-cut', ERROR_CODES.VIDEO_INVALID, ERROR_TEXTS.videoIncomplete);
   });
 
   it('an empty file', async () => {

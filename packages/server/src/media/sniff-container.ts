@@ -45,3 +45,32 @@ export function sniffBytes(head: Buffer): ContainerKind | null {
   if (start > 0 && head.length > start + 1 && ((head[start]! >> 1) & 0x3f) === 32) return 'hevc';
   return null;
 }
+
+/** Top-level ISO BMFF boxes a cut-off recording ends in (the media data, or the index when it comes last). */
+const CUT_BOXES = new Set(['mdat', 'moov', 'free', 'skip', 'wide', 'uuid', 'moof', 'mfra']);
+
+/**
+ * True when an MP4/MOV file ends inside a recognised top-level box: the file was cut off part-way (an upload or copy
+ * that stopped), rather than being something that is not a video at all. Walks box headers only (16 bytes each).
+ */
+export async function endsInsideBox(path: string): Promise<boolean> {
+  const handle = await open(path, 'r');
+  try {
+    const { size: fileSize } = await handle.stat();
+    const header = Buffer.alloc(16);
+    let offset = 0;
+    for (let boxes = 0; offset + 8 <= fileSize && boxes < 10_000; boxes++) {
+      const { bytesRead } = await handle.read(header, 0, 16, offset);
+      const type = header.toString('latin1', 4, 8);
+      let size = header.readUInt32BE(0);
+      if (size === 1 && bytesRead >= 16) size = Number(header.readBigUInt64BE(8));
+      if (size === 0) return false; // runs to the end of the file by definition
+      if (size < 8) return false;
+      if (offset + size > fileSize) return CUT_BOXES.has(type);
+      offset += size;
+    }
+    return false;
+  } finally {
+    await handle.close();
+  }
+}

@@ -23,4 +23,9 @@ export class VideoRejectedError extends Error {
   static invalid(detail: string): VideoRejectedError {
     return new VideoRejectedError(ERROR_CODES.VIDEO_INVALID, ERROR_TEXTS.uploadFailedTitle, detail);
   }
+
+  /** A file cut off part-way (its index names more than the file holds, or the index itself is missing). */
+  static incomplete(detail: string): VideoRejectedError {
+    return new VideoRejectedError(ERROR_CODES.VIDEO_INVALID, ERROR_TEXTS.videoIncomplete, detail);
+  }
 }
