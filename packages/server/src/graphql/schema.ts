@@ -10,6 +10,7 @@ import './schema/uploads.js';
 import './schema/billing.js';
 import './schema/live.js';
 import './schema/analytics.js';
+import './schema/seller-reports.js';
 import './schema/developer.js';
 import './schema/nodes.js';
 

@@ -9,6 +9,7 @@ import { registerReelWorker } from './reel.js';
 import { registerShotsWorker } from './shots.js';
 import { registerBillingWorkers } from './billing.js';
 import { registerWebhookWorker } from './webhooks.js';
+import { registerSellerReportWorkers } from './seller-reports.js';
 import { registerRoomAnalyticsWorker } from './room-analytics.js';
 
 export async function registerWorkers(services: Services): Promise<void> {
@@ -24,5 +25,6 @@ export async function registerWorkers(services: Services): Promise<void> {
   await registerReelWorker(services);
   await registerShotsWorker(services);
   await registerWebhookWorker(services);
+  await registerSellerReportWorkers(services);
   await registerRoomAnalyticsWorker(services);
 }

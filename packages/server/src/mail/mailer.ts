@@ -11,6 +11,8 @@ export interface MailMessage {
   html: string;
   /** The actionable links in the mail (activation, reset, invite), printed to the log in development. */
   links: string[];
+  /** Files sent with the mail (the seller digest's PDF); the development outbox keeps only their names in the log. */
+  attachments?: Array<{ filename: string; contentType: string; content: Buffer }>;
 }
 
 export interface Mailer {
@@ -24,7 +26,7 @@ export function createMailer(opts: { smtpUrl?: string | undefined; from: string;
     return {
       kind: 'smtp',
       async send(m) {
-        await transport.sendMail({ from: opts.from, to: m.to, subject: m.subject, text: m.text, html: m.html });
+        await transport.sendMail({ from: opts.from, to: m.to, subject: m.subject, text: m.text, html: m.html, ...(m.attachments?.length ? { attachments: m.attachments } : {}) });
       },
     };
   }
@@ -35,7 +37,7 @@ export function createMailer(opts: { smtpUrl?: string | undefined; from: string;
         .insertInto('mail_outbox')
         .values({ to_address: m.to, subject: m.subject, text_body: m.text, html_body: m.html, links: JSON.stringify(m.links) })
         .execute();
-      opts.log.info({ to: m.to, subject: m.subject, links: m.links }, 'development outbox: mail kept (see /dev/outbox)');
+      opts.log.info({ to: m.to, subject: m.subject, links: m.links, attachments: m.attachments?.map((a) => a.filename) }, 'development outbox: mail kept (see /dev/outbox)');
     },
   };
 }

@@ -1,0 +1,41 @@
+/**
+ * The figures a seller report shows: the same as the `tourAnalytics` query (the contract of issue 21), for one tour
+ * over a period. Read through the analytics service (services/reports/analytics.ts) so the console, the shared link
+ * and the PDF always agree.
+ */
+export interface SellerFigures {
+  visits: number;
+  uniqueVisitors: number;
+  averageSeconds: number;
+  /** Share of visits that reached the end of the tour, 0–1. */
+  completionRate: number;
+  rooms: Array<{ name: string; seconds: number; visits: number }>;
+  exits: Array<{ name: string; visits: number }>;
+  daily: Array<{ date: string; visits: number }>;
+}
+
+/** What a report is about: the tour, whose it is, and the period [from, to). */
+export interface SellerReportSubject {
+  tourTitle: string;
+  companyName: string;
+  agentName: string;
+  from: Date;
+  to: Date;
+}
+
+/** "1 min 30 s", "40 s", "2 h 5 min": how the issue writes a room's time. */
+export function formatDuration(totalSeconds: number): string {
+  const s = Math.max(0, Math.round(totalSeconds));
+  if (s < 60) return `${s} s`;
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const rest = s % 60;
+  if (h > 0) return m > 0 ? `${h} h ${m} min` : `${h} h`;
+  return rest > 0 ? `${m} min ${rest} s` : `${m} min`;
+}
+
+/** Rooms by time spent, longest first (ties by name). */
+export const roomsByTime = (f: SellerFigures) => [...f.rooms].sort((a, b) => b.seconds - a.seconds || a.name.localeCompare(b.name));
+/** Where visits ended, most first. */
+export const exitsByCount = (f: SellerFigures) => [...f.exits].sort((a, b) => b.visits - a.visits || a.name.localeCompare(b.name));
+export const percent = (rate: number) => `${Math.round(Math.max(0, Math.min(1, rate)) * 100)} %`;

@@ -1,0 +1,144 @@
+/**
+ * The seller report PDF is made in the job queue (pg-boss): a run row per request with its progress, read by the
+ * console while it waits. A DOWNLOAD run keeps its PDF for the agent (cleared after a day); a DIGEST run mails it to
+ * the digest's recipients and keeps nothing. The sweep (every 15 minutes) starts a DIGEST run for each digest whose
+ * time has come and moves its next sending time on in the same transaction, so two workers never send one twice.
+ */
+import { sql } from 'kysely';
+import type { AuthInfo } from '../../core/auth.js';
+import { notFound } from '../../core/errors.js';
+import { encodeId } from '../../core/ids.js';
+import { slug } from '../reports/report-table.js';
+import type { Services } from '../services.js';
+import { sellerReportTour } from './access.js';
+import { digestMail } from './digest-mail.js';
+import { readSellerFigures, readSubject } from './figures-source.js';
+import { validatePeriod } from './links.js';
+import { DIGEST_DAYS, nextSendAt } from './schedule.js';
+import { sellerReportToPdf } from './seller-pdf.js';
+import { sellerDb, type SellerRunRow } from './tables.js';
+
+export const SELLER_REPORT_QUEUE = 'seller-report';
+export const SELLER_DIGEST_SWEEP_QUEUE = 'seller-digest-sweep';
+/** The sweep runs every 15 minutes; digests are due at 07:00 UTC, so they go out by 07:15. */
+export const SELLER_DIGEST_SWEEP_CRON = '*/15 * * * *';
+export const RUN_FAILED_TEXT = 'The report could not be made. Try again in a moment.';
+/** Attempts of one run: the queue retries it twice (an SMTP server that was down). */
+const RUN_ATTEMPTS = 3;
+const KEEP_PDF_MS = 24 * 60 * 60 * 1000;
+
+export interface SellerReportJob {
+  runId: string;
+}
+
+const RUN_ID_PREFIX = 'sellerrun_';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const encodeRunId = (id: string) => `${RUN_ID_PREFIX}${id}`;
+function decodeRunId(globalId: string): string {
+  const raw = String(globalId).startsWith(RUN_ID_PREFIX) ? String(globalId).slice(RUN_ID_PREFIX.length) : '';
+  if (!UUID.test(raw)) throw notFound('This report was not found.');
+  return raw.toLowerCase();
+}
+
+const enqueue = (services: Services, runId: string) =>
+  services.queue.send(SELLER_REPORT_QUEUE, { runId } satisfies SellerReportJob, { retryLimit: RUN_ATTEMPTS - 1, retryDelay: 5, expireInSeconds: 10 * 60 });
+
+/** sellerReportPdfCreate: queues a PDF of the last `days` days for the agent to download. */
+export async function startDownload(services: Services, auth: AuthInfo, input: { tourId: string; days?: number | null }): Promise<SellerRunRow> {
+  const tour = await sellerReportTour(services, auth, input.tourId);
+  const days = validatePeriod(input.days);
+  const run = await sellerDb(services.db).insertInto('seller_report_runs').values({ tour_id: tour.id, requested_by: auth.userId, kind: 'DOWNLOAD', days }).returningAll().executeTakeFirstOrThrow();
+  await enqueue(services, run.id);
+  return run;
+}
+
+/** sellerReportRun: a run the caller may see (any run of a tour they may manage). */
+export async function getRun(services: Services, auth: AuthInfo, runGlobalId: string): Promise<SellerRunRow> {
+  const row = await sellerDb(services.db).selectFrom('seller_report_runs').selectAll().where('id', '=', decodeRunId(runGlobalId)).executeTakeFirst();
+  if (!row) throw notFound('This report was not found.');
+  await sellerReportTour(services, auth, encodeId('Tour', row.tour_id)).catch(() => {
+    throw notFound('This report was not found.');
+  });
+  return row;
+}
+
+/** Starts the runs of every digest that is due; answers how many. */
+export async function sweepDueDigests(services: Services, now = new Date()): Promise<number> {
+  const runIds = await services.db.transaction().execute(async (trx) => {
+    const db = sellerDb(trx);
+    const due = await db
+      .selectFrom('seller_report_digests as d')
+      .innerJoin('tours as t', 't.id', 'd.tour_id')
+      .select(['d.id', 'd.tour_id', 'd.frequency', 'd.day'])
+      .where('d.next_send_at', '<=', now)
+      .where('t.deleted_at', 'is', null)
+      .forUpdate('d')
+      .skipLocked()
+      .limit(200)
+      .execute();
+    const ids: string[] = [];
+    for (const d of due) {
+      await db
+        .updateTable('seller_report_digests')
+        .set({ next_send_at: nextSendAt(d.frequency, d.day, now) })
+        .where('id', '=', d.id)
+        .execute();
+      const run = await db.insertInto('seller_report_runs').values({ tour_id: d.tour_id, digest_id: d.id, kind: 'DIGEST', days: DIGEST_DAYS[d.frequency] }).returning('id').executeTakeFirstOrThrow();
+      ids.push(run.id);
+    }
+    return ids;
+  });
+  for (const id of runIds) await enqueue(services, id);
+  // Downloads are kept for a day.
+  await sellerDb(services.db)
+    .updateTable('seller_report_runs')
+    .set({ pdf: null })
+    .where('pdf', 'is not', null)
+    .where('created_at', '<', new Date(now.getTime() - KEEP_PDF_MS))
+    .execute();
+  return runIds.length;
+}
+
+/**
+ * The job: figures, PDF, then keep it (download) or mail it (digest), writing progress as it goes. A failure before
+ * the last attempt leaves the run RUNNING and throws, so pg-boss tries again (an SMTP server that was down); the
+ * last attempt marks it FAILED with a message the console shows.
+ */
+export async function runSellerReport(services: Services, runId: string, now = new Date()): Promise<void> {
+  const db = sellerDb(services.db);
+  const run = await db
+    .updateTable('seller_report_runs')
+    .set({ status: 'RUNNING', attempt: sql`attempt + 1`, progress: 5, progress_text: 'Reading the figures' })
+    .where('id', '=', runId)
+    .where('status', 'in', ['QUEUED', 'RUNNING'])
+    .returningAll()
+    .executeTakeFirst();
+  if (!run) return;
+  const finalAttempt = run.attempt >= RUN_ATTEMPTS;
+  const progress = (p: number, text: string) => db.updateTable('seller_report_runs').set({ progress: p, progress_text: text }).where('id', '=', runId).execute();
+  try {
+    const { figures, from, to } = await readSellerFigures(services, run.tour_id, run.days, now);
+    const subject = await readSubject(services, run.tour_id, { from, to });
+    await progress(40, 'Drawing the PDF');
+    const pdf = await sellerReportToPdf(subject, figures, now);
+    const fileName = `seller-report-${slug(subject.tourTitle || 'tour')}-${now.toISOString().slice(0, 10)}.pdf`;
+    if (run.kind === 'DOWNLOAD') {
+      await db.updateTable('seller_report_runs').set({ status: 'DONE', progress: 100, progress_text: 'Ready', pdf, file_name: fileName, finished_at: new Date() }).where('id', '=', runId).execute();
+      return;
+    }
+    const digest = run.digest_id ? await db.selectFrom('seller_report_digests').selectAll().where('id', '=', run.digest_id).executeTakeFirst() : undefined;
+    if (!digest) {
+      await db.updateTable('seller_report_runs').set({ status: 'FAILED', error: 'The digest was removed before it was sent.', finished_at: new Date() }).where('id', '=', runId).execute();
+      return;
+    }
+    await progress(70, 'Sending the e-mail');
+    // One mail per recipient: recipients never see each other's addresses.
+    for (const to of digest.recipients) await services.mailer.send(digestMail({ to, subject, figures, pdf, fileName }));
+    await db.updateTable('seller_report_digests').set({ last_sent_at: new Date() }).where('id', '=', digest.id).execute();
+    await db.updateTable('seller_report_runs').set({ status: 'DONE', progress: 100, progress_text: 'Sent', file_name: fileName, finished_at: new Date() }).where('id', '=', runId).execute();
+  } catch (err) {
+    services.log.error({ err, runId, finalAttempt }, 'seller report failed');
+    if (!finalAttempt) throw err;
+    await db.updateTable('seller_report_runs').set({ status: 'FAILED', progress_text: 'Failed', error: RUN_FAILED_TEXT, finished_at: new Date() }).where('id', '=', runId).execute();
+  }
+}

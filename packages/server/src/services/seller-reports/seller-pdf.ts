@@ -1,0 +1,218 @@
+/**
+ * The seller report as PDF (pdfkit, the built-in Helvetica as in services/reports/pdf.ts): the tour and period, four
+ * key figures, visits per day as a line, time in each room and where visits ended as sorted bars, each picture with
+ * its figures written beside it so the page reads without the pictures; "Page n of m" on every page.
+ */
+import PDFDocument from 'pdfkit';
+import { toFontText } from '../reports/pdf.js';
+import { humanDate } from '../reports/report-table.js';
+import { exitsByCount, formatDuration, percent, roomsByTime, type SellerFigures, type SellerReportSubject } from './figures.js';
+
+const MARGIN = 48;
+const FOOTER_H = 28;
+const FONT = 'Helvetica';
+const BOLD = 'Helvetica-Bold';
+const INK = '#1f2933';
+const MUTED = '#52606d';
+const RULE = '#cbd2d9';
+const BOX = '#f0f4f8';
+const ACCENT = '#1f6feb';
+const EXIT = '#b54708';
+const BAR_H = 14;
+const BAR_GAP = 6;
+
+export function sellerReportToPdf(subject: SellerReportSubject, f: SellerFigures, generatedAt = new Date()): Promise<Buffer> {
+  const title = toFontText(subject.tourTitle || 'Untitled tour');
+  const doc = new PDFDocument({
+    size: 'A4',
+    margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN },
+    bufferPages: true,
+    info: { Title: `Seller report - ${title}`, Author: toFontText(subject.companyName || 'Roomwalk'), Creator: 'Roomwalk', CreationDate: generatedAt },
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  const pageW = doc.page.width;
+  const pageH = doc.page.height;
+  const contentW = pageW - MARGIN * 2;
+  const bottom = pageH - MARGIN - FOOTER_H;
+  let y = MARGIN;
+  const room = (h: number) => {
+    if (y + h > bottom) {
+      doc.addPage();
+      y = MARGIN;
+    }
+  };
+
+  // Heading.
+  doc.font(BOLD).fontSize(20).fillColor(INK).text('Seller report', MARGIN, y);
+  doc.font(BOLD).fontSize(14).text(title, { width: contentW });
+  doc.font(FONT).fontSize(10).fillColor(MUTED);
+  const by = [subject.agentName, subject.companyName]
+    .map((s) => toFontText(s ?? '').trim())
+    .filter(Boolean)
+    .join(', ');
+  if (by) doc.text(`Prepared by ${by}`);
+  const last = new Date(subject.to.getTime() - 1);
+  doc.text(`Period: ${humanDate(subject.from)} - ${humanDate(last)}`);
+  doc.text(`Generated: ${humanDate(generatedAt)} ${generatedAt.toISOString().slice(11, 16)} UTC`);
+  y = doc.y + 14;
+
+  // Key figures, four boxes.
+  const stats: Array<[string, string]> = [
+    ['Visits', String(f.visits)],
+    ['Unique visitors', String(f.uniqueVisitors)],
+    ['Average visit', formatDuration(f.averageSeconds)],
+    ['Reached the end', percent(f.completionRate)],
+  ];
+  const boxGap = 10;
+  const boxW = (contentW - boxGap * 3) / 4;
+  stats.forEach(([label, value], i) => {
+    const x = MARGIN + i * (boxW + boxGap);
+    doc.roundedRect(x, y, boxW, 54, 4).fill(BOX);
+    doc
+      .font(FONT)
+      .fontSize(9)
+      .fillColor(MUTED)
+      .text(label, x + 10, y + 9, { width: boxW - 20, lineBreak: false });
+    doc
+      .font(BOLD)
+      .fontSize(18)
+      .fillColor(INK)
+      .text(value, x + 10, y + 25, { width: boxW - 20, lineBreak: false });
+  });
+  y += 54 + 22;
+
+  if (f.visits === 0) {
+    doc.font(FONT).fontSize(11).fillColor(INK).text('No visits in this period yet. The figures appear here once buyers open the tour.', MARGIN, y, { width: contentW });
+    return finish();
+  }
+
+  // Visits per day: a line over the period's days.
+  room(190);
+  heading('Visits per day');
+  const chartH = 120;
+  const axisW = 28;
+  const plotX = MARGIN + axisW;
+  const plotW = contentW - axisW;
+  const max = Math.max(1, ...f.daily.map((d) => d.visits));
+  const top = niceTop(max);
+  doc.font(FONT).fontSize(8).fillColor(MUTED);
+  for (const v of Number.isInteger(top / 2) ? [0, top / 2, top] : [0, top]) {
+    const gy = y + chartH - (v / top) * chartH;
+    doc
+      .moveTo(plotX, gy)
+      .lineTo(plotX + plotW, gy)
+      .lineWidth(0.5)
+      .strokeColor(RULE)
+      .stroke();
+    doc.text(String(Math.round(v)), MARGIN, gy - 4, { width: axisW - 6, align: 'right', lineBreak: false });
+  }
+  const n = f.daily.length;
+  const px = (i: number) => plotX + (n <= 1 ? plotW / 2 : (i / (n - 1)) * plotW);
+  const py = (v: number) => y + chartH - (v / top) * chartH;
+  if (n > 0) {
+    doc.moveTo(px(0), py(f.daily[0]!.visits));
+    f.daily.forEach((d, i) => {
+      if (i > 0) doc.lineTo(px(i), py(d.visits));
+    });
+    doc.lineWidth(2).strokeColor(ACCENT).stroke();
+    f.daily.forEach((d, i) => {
+      if (d.visits > 0) doc.circle(px(i), py(d.visits), 2.2).fill(ACCENT);
+    });
+    doc.font(FONT).fontSize(8).fillColor(MUTED);
+    doc.text(shortDate(f.daily[0]!.date), plotX - 20, y + chartH + 5, { width: 80, lineBreak: false });
+    if (n > 1) doc.text(shortDate(f.daily[n - 1]!.date), plotX + plotW - 60, y + chartH + 5, { width: 60, align: 'right', lineBreak: false });
+  }
+  y += chartH + 20;
+  const busiest = [...f.daily].sort((a, b) => b.visits - a.visits)[0];
+  note(busiest && busiest.visits > 0 ? `Busiest day: ${shortDate(busiest.date)} with ${busiest.visits} visit${busiest.visits === 1 ? '' : 's'}.` : 'No visits on any single day yet.');
+
+  // Time in each room, longest first; the label says the total time and how many visits saw the room.
+  const rooms = roomsByTime(f);
+  bars(
+    'Time in each room',
+    rooms.map((r) => ({ label: r.name, value: r.seconds, text: `${formatDuration(r.seconds)} in all, ${r.visits} visit${r.visits === 1 ? '' : 's'}` })),
+    ACCENT,
+    'No rooms were recorded: name the rooms with markers to see where buyers spend their time.',
+  );
+  // Where visits ended.
+  const exits = exitsByCount(f);
+  bars(
+    'Where visits ended',
+    exits.map((e) => ({ label: e.name, value: e.visits, text: `${e.visits} visit${e.visits === 1 ? '' : 's'} (${percent(f.visits ? e.visits / f.visits : 0)})` })),
+    EXIT,
+    'No visit endings were recorded.',
+  );
+  return finish();
+
+  function heading(text: string) {
+    doc.font(BOLD).fontSize(13).fillColor(INK).text(text, MARGIN, y);
+    y = doc.y + 8;
+  }
+  function note(text: string) {
+    doc.font(FONT).fontSize(9.5).fillColor(MUTED).text(toFontText(text), MARGIN, y, { width: contentW });
+    y = doc.y + 18;
+  }
+  function bars(name: string, items: Array<{ label: string; value: number; text: string }>, colour: string, empty: string) {
+    room(40 + Math.min(items.length, 3) * (BAR_H + BAR_GAP));
+    heading(name);
+    if (items.length === 0) return note(empty);
+    const labelW = Math.min(150, contentW * 0.3);
+    const valueW = 150;
+    const barW = contentW - labelW - valueW - 12;
+    const top = Math.max(1, ...items.map((i) => i.value));
+    for (const item of items) {
+      room(BAR_H + BAR_GAP);
+      doc
+        .font(FONT)
+        .fontSize(9.5)
+        .fillColor(INK)
+        .text(toFontText(item.label), MARGIN, y + 2, { width: labelW - 8, lineBreak: false, ellipsis: true });
+      doc.rect(MARGIN + labelW, y, barW, BAR_H).fill(BOX);
+      const w = Math.max(2, (item.value / top) * barW);
+      doc.rect(MARGIN + labelW, y, w, BAR_H).fill(colour);
+      doc
+        .font(FONT)
+        .fontSize(9)
+        .fillColor(MUTED)
+        .text(item.text, MARGIN + labelW + barW + 12, y + 2.5, { width: valueW, lineBreak: false });
+      y += BAR_H + BAR_GAP;
+    }
+    y += 14;
+  }
+  function finish(): Promise<Buffer> {
+    const range = doc.bufferedPageRange();
+    for (let i = range.start; i < range.start + range.count; i++) {
+      doc.switchToPage(i);
+      const keep = doc.page.margins.bottom;
+      doc.page.margins.bottom = 0; // writing below the margin must not open a new page
+      const fy = pageH - MARGIN - 8;
+      doc
+        .moveTo(MARGIN, fy - 6)
+        .lineTo(pageW - MARGIN, fy - 6)
+        .lineWidth(0.5)
+        .strokeColor(RULE)
+        .stroke();
+      doc.font(FONT).fontSize(8).fillColor(MUTED);
+      doc.text(`Roomwalk seller report - ${title}`, MARGIN, fy, { width: contentW * 0.7, lineBreak: false, ellipsis: true });
+      doc.text(`Page ${i - range.start + 1} of ${range.count}`, MARGIN + contentW * 0.7, fy, { width: contentW * 0.3, align: 'right', lineBreak: false });
+      doc.page.margins.bottom = keep;
+    }
+    doc.end();
+    return done;
+  }
+}
+
+/** The smallest of 1, 2, 5 × 10^k at or above n (so the axis reads in round numbers). */
+function niceTop(n: number): number {
+  const p = 10 ** Math.floor(Math.log10(n));
+  for (const m of [1, 2, 5, 10]) if (m * p >= n) return Math.max(2, m * p);
+  return n;
+}
+
+/** '2026-11-05' → '5 Nov 2026'. */
+const shortDate = (iso: string) => humanDate(new Date(`${iso.slice(0, 10)}T00:00:00Z`));

@@ -1,0 +1,70 @@
+/** Row types of the seller report tables (migration 0150), added to the shared Kysely instance with withTables. */
+import type { ColumnType, Generated, Kysely, Selectable } from 'kysely';
+import type { Database } from '../../db/types.js';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export const DIGEST_FREQUENCIES = ['WEEKLY', 'MONTHLY'] as const;
+export type DigestFrequency = (typeof DIGEST_FREQUENCIES)[number];
+export type RunStatus = 'QUEUED' | 'RUNNING' | 'DONE' | 'FAILED';
+export type RunKind = 'DOWNLOAD' | 'DIGEST';
+
+interface SellerReportLinksTable {
+  id: Generated<string>;
+  tour_id: string;
+  company_id: string;
+  created_by: string | null;
+  token_hash: string;
+  prefix: string;
+  days: number;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+interface SellerReportDigestsTable {
+  id: Generated<string>;
+  tour_id: string;
+  company_id: string;
+  created_by: string | null;
+  frequency: DigestFrequency;
+  day: number;
+  recipients: string[];
+  next_send_at: Timestamp;
+  last_sent_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+interface SellerReportRunsTable {
+  id: Generated<string>;
+  tour_id: string;
+  digest_id: string | null;
+  requested_by: string | null;
+  kind: RunKind;
+  days: number;
+  status: Generated<RunStatus>;
+  attempt: Generated<number>;
+  progress: Generated<number>;
+  progress_text: Generated<string>;
+  error: string | null;
+  file_name: string | null;
+  pdf: Buffer | null;
+  created_at: Timestamp;
+  finished_at: NullableTimestamp;
+}
+
+export type SellerReportTables = {
+  seller_report_links: SellerReportLinksTable;
+  seller_report_digests: SellerReportDigestsTable;
+  seller_report_runs: SellerReportRunsTable;
+};
+
+export type SellerLinkRow = Selectable<SellerReportLinksTable>;
+export type SellerDigestRow = Selectable<SellerReportDigestsTable>;
+export type SellerRunRow = Selectable<SellerReportRunsTable>;
+
+export function sellerDb(db: Kysely<Database>): Kysely<Database & SellerReportTables> {
+  return db.withTables<SellerReportTables>();
+}
