@@ -109,6 +109,7 @@ const CASES: Record<string, Case> = {
   'Mutation.webhookEndpointRotateSecret': { doc: 'mutation($id: ID!) { webhookEndpointRotateSecret(id: $id) { secret } }', vars: (v) => ({ id: v.endpointId }) },
   'Mutation.webhookEndpointSendTest': { doc: 'mutation($id: ID!) { webhookEndpointSendTest(id: $id) }', vars: (v) => ({ id: v.endpointId }) },
   'Mutation.webhookDeliveryReplay': { doc: 'mutation($id: ID!) { webhookDeliveryReplay(id: $id) }', vars: (v) => ({ id: v.deliveryId }) },
+  'Query.tourAnalytics': { doc: 'query($id: ID!) { tourAnalytics(tourId: $id) { visits rooms { name } } }', vars: (v) => ({ id: v.tourId }) },
   'Query.webhookDeliveries': { doc: 'query($id: ID!) { webhookDeliveries(endpointId: $id) { edges { node { id } } } }', vars: (v) => ({ id: v.endpointId }) },
   'Subscription.tourProgressUpdated': { doc: 'subscription($id: ID!) { tourProgressUpdated(tourId: $id) { progress } }', vars: (v) => ({ id: v.tourId }) },
   'Subscription.tourGenerateAIMarkersUpdated': { doc: 'subscription($id: ID!) { tourGenerateAIMarkersUpdated(tourId: $id) { progressPercentage } }', vars: (v) => ({ id: v.tourId }) },
