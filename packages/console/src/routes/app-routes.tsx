@@ -28,6 +28,9 @@ const UploadPage = page(() => import('../screens/upload/upload-page.js'));
 const ShotsPage = page(() => import('../screens/shots/shots-page.js'));
 const PlayerPage = page(() => import('../screens/player/player-page.js'));
 const EmbeddedExamplePage = page(() => import('../screens/player/embedded-example-page.js'));
+// Tour Analytics and the seller link (issue 21): uPlot loads with these chunks only.
+const AnalyticsPage = page(() => import('../screens/analytics/analytics-page.js'));
+const SharedReportPage = page(() => import('../screens/analytics/shared-report-page.js'));
 
 export function AppRoutes() {
   const priv = (C: ComponentType, role: 'USER' | 'ADMIN' = 'USER') => (
@@ -58,6 +61,8 @@ export function AppRoutes() {
         <Route path="/privacy" element={<PrivacyPage />} />
         <Route path="/licenses" element={<LicensesPage />} />
         <Route path="/tour/:tourId/shots" element={priv(ShotsPage)} />
+        <Route path="/tour/:tourId/analytics" element={priv(AnalyticsPage)} />
+        <Route path="/seller-report/:token" element={<SharedReportPage />} />
         <Route path="/upload" element={priv(UploadPage)} />
         <Route
           path="/previewplayer"

@@ -32,6 +32,10 @@ export const ICON_NAMES = [
   'upload',
   'chevron-left',
   'chevron-right',
+  // Tour Analytics (issue 21)
+  'bar-chart-line',
+  'table',
+  'file-earmark-pdf',
   // APIs & Webhooks (issue 20)
   'code-slash',
   'send',

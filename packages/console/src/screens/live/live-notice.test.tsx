@@ -13,7 +13,21 @@ function client(leadType: string): Client {
   return {
     executeSubscription: () =>
       fromValue({
-        data: { tourLeadCreated: { __typename: 'TourLead', id: 'lead-1', name: 'Vera', surname: 'Visitor', leadType, tourId: TOUR, viewingSessionId: leadType === 'LIVE_VIEWING' ? SESSION : null } },
+        data: {
+          tourLeadCreated: {
+            __typename: 'TourLead',
+            id: 'lead-1',
+            name: 'Vera',
+            surname: 'Visitor',
+            leadType,
+            tourId: TOUR,
+            viewingSessionId: leadType === 'LIVE_VIEWING' ? SESSION : null,
+            roomPath: [
+              { name: 'Kitchen', seconds: 90 },
+              { name: 'Master Bedroom', seconds: 40 },
+            ],
+          },
+        },
         stale: false,
         hasNext: true,
       }),
@@ -48,6 +62,8 @@ describe('live notice', () => {
     renderNotice('LIVE_VIEWING');
     const text = await screen.findByText('Vera Visitor wants a live viewing of Seaside Villa');
     expect(text.closest('[role="alertdialog"]')).not.toBeNull();
+    // The rooms the visitor saw, in the order walked (issue 21).
+    expect(screen.getByTestId('live-notice-rooms').textContent).toBe('Saw: Kitchen 1 min 30 s, Master Bedroom 40 s');
     const join = screen.getByRole('button', { name: 'Join' });
     // Focus moves to Join in an effect after the notice is painted.
     await waitFor(() => expect(document.activeElement).toBe(join));

@@ -16,6 +16,19 @@ export interface LiveLeadNotice {
   tourId: string;
   /** The visitor's viewing session; null only from a server that does not name it (then the newest open one). */
   session: string | null;
+  /** The rooms the visitor saw before asking, in order (issue 21): "Kitchen 1 min 30 s, Master Bedroom 40 s". */
+  rooms: string;
+}
+
+/** "Kitchen 1 min 30 s, Master Bedroom 40 s" (the lead mail's wording); '' when no room was recorded. */
+export function roomPathText(path: ReadonlyArray<{ name: string; seconds: number }> | null | undefined): string {
+  const time = (total: number) => {
+    const s = Math.max(0, Math.round(total));
+    if (s < 60) return `${s} s`;
+    const m = Math.floor(s / 60);
+    return s % 60 ? `${m} min ${s % 60} s` : `${m} min`;
+  };
+  return (path ?? []).map((r) => `${r.name} ${time(r.seconds)}`).join(', ');
 }
 
 /** The agent's join link, the same the lead mail carries: the tour as host, in the visitor's session. */
@@ -45,7 +58,9 @@ export default function LiveNotice() {
       .then((r) => {
         if (cancelled) return;
         const title = r.data?.tour?.title || 'your tour';
-        setNotices((all) => (all.some((n) => n.id === lead.id) ? all : [...all.slice(-2), { id: lead.id, who, title, tourId: lead.tourId, session: lead.viewingSessionId ?? null }]));
+        setNotices((all) =>
+          all.some((n) => n.id === lead.id) ? all : [...all.slice(-2), { id: lead.id, who, title, tourId: lead.tourId, session: lead.viewingSessionId ?? null, rooms: roomPathText(lead.roomPath) }],
+        );
       });
     return () => {
       cancelled = true;
@@ -63,6 +78,11 @@ export default function LiveNotice() {
       {notices.map((n, i) => (
         <div key={n.id} className="live-notice" role="alertdialog" aria-labelledby={`live-notice-${n.id}`}>
           <p id={`live-notice-${n.id}`}>{liveNoticeText(n)}</p>
+          {n.rooms ? (
+            <p className="live-notice-rooms" data-testid="live-notice-rooms">
+              Saw: {n.rooms}
+            </p>
+          ) : null}
           <div className="live-notice-actions">
             <button type="button" className="live-notice-dismiss" onClick={() => dismiss(n.id)}>
               Dismiss

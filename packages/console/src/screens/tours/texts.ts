@@ -21,6 +21,7 @@ export const TOUR_TEXTS = {
   generateQr: 'Generate QR Code',
   instantReels: 'Instant Reels',
   professionalPhotos: 'Professional Photos',
+  tourAnalytics: 'Tour Analytics',
   share: 'Share',
   deleteTour: 'Delete tour',
   deleteConfirm: 'Are you sure you want to delete this tour?',

@@ -63,6 +63,7 @@ export function TourActionsDialog({ open, tour, team = false, onClose, onAction 
             {item(TOUR_TEXTS.generateQr, 'qr-code', () => onAction('qr'))}
             {item(TOUR_TEXTS.instantReels, 'film', () => onAction('reels'))}
             {item(TOUR_TEXTS.professionalPhotos, 'image', () => navigate(`/tour/${encodeURIComponent(tour.id)}/shots`))}
+            {item(TOUR_TEXTS.tourAnalytics, 'bar-chart-line', () => navigate(`/tour/${encodeURIComponent(tour.id)}/analytics`))}
           </>
         )}
         {item(TOUR_TEXTS.share, 'share', () => void onShare())}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { dailyCsv, digestWhen, exitRows, formatDuration, parseRecipients, periodRange, roomRows, roomsCsv, toCsv } from './analytics-rules.js';
+
+describe('analytics rules', () => {
+  it('covers the last N whole UTC days, today included', () => {
+    const r = periodRange(7, new Date('2026-11-26T10:30:00Z'));
+    expect(r).toEqual({ from: '2026-11-20T00:00:00.000Z', to: '2026-11-26T10:30:00.000Z' });
+  });
+
+  it('writes durations as the issue does', () => {
+    expect(formatDuration(90)).toBe('1 min 30 s');
+    expect(formatDuration(40)).toBe('40 s');
+    expect(formatDuration(120)).toBe('2 min');
+    expect(formatDuration(7500)).toBe('2 h 5 min');
+  });
+
+  it('sorts rooms by time and exits by count, with averages and shares', () => {
+    const rooms = roomRows({
+      rooms: [
+        { name: 'Hall', seconds: 20, visits: 2 },
+        { name: 'Kitchen', seconds: 110, visits: 2 },
+      ],
+    });
+    expect(rooms.map((r) => [r.name, r.average])).toEqual([
+      ['Kitchen', 55],
+      ['Hall', 10],
+    ]);
+    expect(
+      exitRows({
+        visits: 4,
+        exits: [
+          { name: 'Hall', visits: 1 },
+          { name: 'Garden', visits: 3 },
+        ],
+      }).map((e) => [e.name, e.share]),
+    ).toEqual([
+      ['Garden', 0.75],
+      ['Hall', 0.25],
+    ]);
+  });
+
+  it('writes CSV with a BOM and CRLF, quotes commas, and never lets a cell run as a formula', () => {
+    expect(
+      toCsv(
+        ['Room', 'Visits'],
+        [
+          ['Dining, east', 2],
+          ['=HYPERLINK("x")', 1],
+        ],
+      ),
+    ).toBe('\uFEFFRoom,Visits\r\n"Dining, east",2\r\n"\'=HYPERLINK(""x"")",1\r\n');
+    expect(dailyCsv({ daily: [{ date: '2026-11-01', visits: 3 }] })).toBe('\uFEFFDate,Visits\r\n2026-11-01,3\r\n');
+    expect(roomsCsv({ rooms: [{ name: 'Kitchen', seconds: 110, visits: 2 }] })).toContain('Kitchen,110,2,55');
+  });
+
+  it('reads recipients separated by commas, spaces or lines, dropping repeats, and names the first bad one', () => {
+    expect(parseRecipients('a@example.com, b@example.com\nA@example.com')).toEqual({ recipients: ['a@example.com', 'b@example.com'] });
+    expect(parseRecipients('a@example.com; nope')).toEqual({ error: '"nope" is not an e-mail address.' });
+    expect(parseRecipients('  ')).toEqual({ error: 'Enter at least one e-mail address to send the report to.' });
+    expect(parseRecipients(Array.from({ length: 11 }, (_v, i) => `s${i}@example.com`).join(' '))).toEqual({ error: 'A report can go to at most 10 addresses.' });
+  });
+
+  it('says when the digest goes out', () => {
+    expect(digestWhen('WEEKLY', 1)).toBe('Every Monday at 07:00 UTC');
+    expect(digestWhen('MONTHLY', 3)).toBe('Every month on day 3 at 07:00 UTC');
+  });
+});

@@ -1,0 +1,138 @@
+/** The seller digest (issue 21): weekly or monthly, on a day the owner picks, to the addresses the agent enters. */
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useMutation } from 'urql';
+import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
+import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
+import { describeFailure } from '../../graphql/errors.js';
+import { useSnackbar } from '../../ui/snackbar.js';
+import { SellerDigestDeleteMutation, SellerDigestSaveMutation } from './analytics-operations.js';
+import { WEEKDAYS, digestWhen, humanDate, parseRecipients } from './analytics-rules.js';
+
+type Frequency = 'WEEKLY' | 'MONTHLY';
+const MONTH_DAYS = Array.from({ length: 28 }, (_v, i) => i + 1);
+export interface Digest {
+  frequency: Frequency;
+  day: number;
+  recipients: readonly string[];
+  nextSendAt: string;
+  lastSentAt?: string | null;
+}
+
+export function DigestForm({ tourId, digest, onChanged }: { tourId: string; digest: Digest | null; onChanged: () => void }) {
+  const [, save] = useMutation(SellerDigestSaveMutation);
+  const [, remove] = useMutation(SellerDigestDeleteMutation);
+  const notify = useSnackbar();
+  const id = useId();
+  const [frequency, setFrequency] = useState<Frequency>(digest?.frequency ?? 'WEEKLY');
+  const [day, setDay] = useState<number>(digest?.day ?? 1);
+  const [recipients, setRecipients] = useState(digest?.recipients.join(', ') ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (!digest) return;
+    setFrequency(digest.frequency);
+    setDay(digest.day);
+    setRecipients(digest.recipients.join(', '));
+  }, [digest]);
+
+  const changeFrequency = (f: Frequency) => {
+    setFrequency(f);
+    if (f === 'WEEKLY' && day > 7) setDay(1);
+  };
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = parseRecipients(recipients);
+    if ('error' in parsed) {
+      setError(parsed.error);
+      document.getElementById(`${id}-recipients`)?.focus();
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    const r = await save({ input: { tourId, frequency, day, recipients: parsed.recipients } });
+    setBusy(false);
+    if (r.error || !r.data) {
+      setError(describeFailure(r.error));
+      return;
+    }
+    notify('success', `Saved. Next report: ${humanDate(r.data.sellerReportDigestSave.nextSendAt)}.`);
+    onChanged();
+  };
+  const onStop = async () => {
+    const r = await remove({ tourId });
+    if (r.error) return notify('error', describeFailure(r.error));
+    notify('success', 'The digest is stopped.');
+    onChanged();
+  };
+
+  return (
+    <section className="card seller-panel" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>E-mail digest</h3>
+      <p className="field-hint" data-testid="seller-digest-status">
+        {digest
+          ? `${digestWhen(digest.frequency, digest.day)} to ${digest.recipients.length} address${digest.recipients.length === 1 ? '' : 'es'}. Next: ${humanDate(digest.nextSendAt)}.${digest.lastSentAt ? ` Last sent ${humanDate(digest.lastSentAt)}.` : ''}`
+          : 'Send the seller the figures as a PDF, every week or every month.'}
+      </p>
+      <form onSubmit={(e) => void onSubmit(e)} noValidate>
+        <fieldset className="digest-frequency">
+          <legend>How often</legend>
+          {(['WEEKLY', 'MONTHLY'] as const).map((f) => (
+            <label key={f} className="checkbox">
+              <input type="radio" name={`${id}-frequency`} value={f} checked={frequency === f} onChange={() => changeFrequency(f)} />
+              {f === 'WEEKLY' ? 'Weekly' : 'Monthly'}
+            </label>
+          ))}
+        </fieldset>
+        <div className="field">
+          <label htmlFor={`${id}-day`}>{frequency === 'WEEKLY' ? 'Day of the week' : 'Day of the month'}</label>
+          <select id={`${id}-day`} value={day} onChange={(e) => setDay(Number(e.target.value))}>
+            {frequency === 'WEEKLY'
+              ? WEEKDAYS.map((w, i) => (
+                  <option key={w} value={i + 1}>
+                    {w}
+                  </option>
+                ))
+              : MONTH_DAYS.map((d) => (
+                  <option key={d} value={d}>
+                    {d}
+                  </option>
+                ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-recipients`}>Recipients</label>
+          <textarea
+            id={`${id}-recipients`}
+            rows={2}
+            value={recipients}
+            onChange={(e) => setRecipients(e.target.value)}
+            autoComplete="email"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${id}-error` : `${id}-hint`}
+          />
+          {error ? (
+            <div id={`${id}-error`} className="field-error" role="alert">
+              {error}
+            </div>
+          ) : (
+            <div id={`${id}-hint`} className="field-hint">
+              E-mail addresses separated by commas, up to 10. Sent at 07:00 UTC.
+            </div>
+          )}
+        </div>
+        <div className="seller-row">
+          <SlButton type="submit" variant="primary" loading={busy}>
+            <SlIcon slot="prefix" name="envelope" />
+            {digest ? 'Save digest' : 'Start digest'}
+          </SlButton>
+          {digest ? (
+            <SlButton variant="danger" outline onClick={() => void onStop()}>
+              Stop digest
+            </SlButton>
+          ) : null}
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,56 @@
+/**
+ * /seller-report/{token}: the read-only seller report a link opens (issue 21), without login: who sends it, the tour,
+ * and the same figures and pictures as Tour Analytics. An expired or revoked link says so.
+ */
+import { useParams } from 'react-router-dom';
+import { useQuery } from 'urql';
+import { ERROR_CODES } from '@roomwalk/shared';
+import { readFragment } from '../../graphql/graphql.js';
+import { failureCode } from '../../graphql/errors.js';
+import { DataLoadError } from '../../ui/data-load-error.js';
+import { Loading, Page } from '../../ui/page.js';
+import { AnalyticsFields, SharedSellerReportQuery } from './analytics-operations.js';
+import { ANALYTICS_TEXTS, humanDate } from './analytics-rules.js';
+import { FiguresView } from './figures-view.js';
+import './analytics.css';
+
+const TITLE = 'Seller report';
+
+export default function SharedReportPage() {
+  const { token = '' } = useParams();
+  const [{ data, error }, refetch] = useQuery({ query: SharedSellerReportQuery, variables: { token }, requestPolicy: 'network-only' });
+  if (!data && failureCode(error) === ERROR_CODES.NOT_FOUND)
+    return (
+      <Page title={TITLE} className="analytics">
+        <p className="page-note" data-testid="seller-link-invalid">
+          {ANALYTICS_TEXTS.linkNotValid}
+        </p>
+      </Page>
+    );
+  if (error && !data)
+    return (
+      <Page title={TITLE} className="analytics">
+        <DataLoadError error={error} onRetry={() => refetch({ requestPolicy: 'network-only' })} />
+      </Page>
+    );
+  if (!data)
+    return (
+      <Page title={TITLE} className="analytics">
+        <Loading />
+      </Page>
+    );
+  const r = data.sharedSellerReport;
+  const f = readFragment(AnalyticsFields, r.analytics);
+  const by = [r.agentName, r.companyName].filter(Boolean).join(', ');
+  return (
+    <Page title={TITLE} className="analytics">
+      <p className="analytics-tour" data-testid="analytics-tour">
+        {r.tourTitle || 'Untitled tour'}
+      </p>
+      <p className="field-hint">
+        The last {r.days} days, {humanDate(`${f.from}T00:00:00Z`)} to {humanDate(`${f.to}T00:00:00Z`)}.{by ? ` Shared by ${by}.` : ''} This link works until {humanDate(r.expiresAt)}.
+      </p>
+      <FiguresView figures={f} period={{ from: f.from, to: f.to }} />
+    </Page>
+  );
+}
