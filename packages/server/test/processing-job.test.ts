@@ -77,6 +77,25 @@ describe.each(DB_KINDS)('process-tour job bookkeeping on %s', (kind) => {
     expect((await dbTour(id)).clips_version).toBe(2);
   });
 
+  it('an older attempt that finishes while a newer one runs (a reprocess) gives way to the newer one', async () => {
+    const id = await newTour();
+    let releaseOld!: () => void;
+    let releaseNew!: () => void;
+    const old = processTourJob(t.app.services, id, fakeProcessVideo({ clips: 2, gate: new Promise<void>((r) => (releaseOld = r)) }));
+    await waitFor(async () => (await dbTour(id)).processing_attempt === 1, 'first attempt claimed');
+    const newer = processTourJob(t.app.services, id, fakeProcessVideo({ clips: 3, gate: new Promise<void>((r) => (releaseNew = r)) }));
+    await waitFor(async () => (await dbTour(id)).processing_attempt === 2, 'second attempt claimed');
+    releaseOld();
+    await old;
+    // The old attempt's clips (made with the old settings) never become the tour's; its files are gone.
+    expect(await dbTour(id)).toMatchObject({ status: TOUR_STATUS.PROCESSING, processing_attempt: 2 });
+    expect((await tourFiles(id)).some((f) => f.startsWith('v1/'))).toBe(false);
+    releaseNew();
+    await newer;
+    expect(await dbTour(id)).toMatchObject({ status: TOUR_STATUS.PROCESSED, clips_version: 2 });
+    expect(await t.app.services.db.selectFrom('clips').select('high_key').where('tour_id', '=', id).execute()).toHaveLength(3);
+  });
+
   it('a tour deleted while processing ends with no files', async () => {
     const id = await newTour();
     let release!: () => void;

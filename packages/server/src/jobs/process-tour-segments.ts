@@ -23,10 +23,10 @@ import type { SegmentResultJson } from '../db/migrations/0130-tour-segments.js';
 import { topics } from '../events/event-bus.js';
 import type { TourProgressEvent } from '../core/events.js';
 import type { Services } from '../services/services.js';
-import { tourProcessedWebhook } from '../services/developer/webhook-payloads.js';
 import { QUEUES } from './queue.js';
 import { enqueueJoin, ensureProcessingQueues, type ProcessTourJoinJob, type ProcessTourSegmentJob } from './enqueue.js';
-import { BAND, band, failTour, loadMedia, rejectionMessage, removeAttemptFolders, tidyFinishedTour, versionPrefix } from './process-tour.js';
+import { BAND, band, failTour, loadMedia, rejectionMessage, tidyFinishedTour } from './process-tour.js';
+import { finishProcessedTour, versionPrefix } from './finish-processed-tour.js';
 
 /** Minimum gap between two progress writes of one segment. */
 const PROGRESS_INTERVAL_MS = 750;
@@ -180,48 +180,16 @@ async function joinSegmentsJob(services: Services, job: ProcessTourJoinJob): Pro
     mediumSize: clips.reduce((n, c) => n + c.lowSize, 0),
     smallSize: first.thumbnail.size,
   };
-  const thumbnailKey = first.thumbnail.key;
-  const outcome = await db.transaction().execute(async (trx) => {
-    const tour = await trx.selectFrom('tours').select(['status', 'deleted_at', 'thumbnail_key', 'processing_attempt']).where('id', '=', tourId).forUpdate().executeTakeFirst();
-    if (!tour || tour.deleted_at) return 'deleted' as const;
-    if (tour.status !== TOUR_STATUS.PROCESSING || tour.processing_attempt !== attempt) return 'superseded' as const;
-    await trx.deleteFrom('clips').where('tour_id', '=', tourId).execute();
-    await trx
-      .insertInto('clips')
-      .values(
-        clips.map((c) => ({ tour_id: tourId, index: c.index, frame_count: c.frameCount, duration: c.frameCount / first.fps, high_key: c.highKey, low_key: c.lowKey, blurred_frames: c.blurredFrames })),
-      )
-      .execute();
-    // As the one-piece job: keep a thumbnail the owner chose meanwhile; replace one from an earlier attempt.
-    const keepThumb = tour.thumbnail_key && !/^tours\/[^/]+\/v\d+\//.test(tour.thumbnail_key);
-    await trx
-      .updateTable('tours')
-      .set({
-        status: TOUR_STATUS.PROCESSED,
-        progress: 100,
-        progress_text: null,
-        video_info: JSON.stringify(videoInfo),
-        fps: first.fps,
-        clips_version: attempt,
-        ...(keepThumb ? {} : { thumbnail_key: thumbnailKey }),
-        updated_at: new Date(),
-      })
-      .where('id', '=', tourId)
-      .execute();
-    await trx.insertInto('tour_logs').values({ tour_id: tourId, status: TOUR_STATUS.PROCESSED, error: null }).execute();
+  const outcome = await finishProcessedTour(services, {
+    tourId,
+    attempt,
+    clips: clips.map((c) => ({ index: c.index, frame_count: c.frameCount, duration: c.frameCount / first.fps, high_key: c.highKey, low_key: c.lowKey, blurred_frames: c.blurredFrames })),
+    videoInfo,
+    fps: first.fps,
+    thumbnailKey: first.thumbnail.key,
     // This attempt's rows stay as the record of which worker made which clips; older attempts' go.
-    await trx.deleteFrom('tour_segments').where('tour_id', '=', tourId).where('attempt', '!=', attempt).execute();
-    return { thumbnailKey: keepThumb ? tour.thumbnail_key! : thumbnailKey };
+    alsoInTransaction: (trx) => trx.deleteFrom('tour_segments').where('tour_id', '=', tourId).where('attempt', '!=', attempt).execute(),
   });
   if (outcome === 'deleted') return storage.deletePrefix(`tours/${tourId}/`);
   if (outcome === 'superseded') return tidyFinishedTour(services, tourId);
-  await removeAttemptFolders(services, tourId, attempt - 1, attempt);
-  await services.events.publish(topics.tourProgress(tourId), {
-    progress: 100,
-    status: TOUR_STATUS.PROCESSED,
-    text: null,
-    thumbnailURL: storage.publicUrl(outcome.thumbnailKey),
-  } satisfies TourProgressEvent);
-  // Pro companies' webhook, as the one-piece job sends it.
-  await tourProcessedWebhook(services, tourId);
 }

@@ -19,7 +19,8 @@ import type { Services } from '../services/services.js';
 import { sweepAbandonedUploads } from '../services/uploads.js';
 import { QUEUES } from './queue.js';
 import { PROCESS_TOUR_FAILED_QUEUE, ensureProcessingQueues, startSegments, type ProcessTourJob } from './enqueue.js';
-import { tourFailedWebhook, tourProcessedWebhook } from '../services/developer/webhook-payloads.js';
+import { tourFailedWebhook } from '../services/developer/webhook-payloads.js';
+import { finishProcessedTour, removeAttemptFolders, versionPrefix, type ClipRow } from './finish-processed-tour.js';
 
 /** Where jobs whose retries are exhausted (by errors or by dying workers) land, so the tour is marked FAILED. */
 
@@ -45,8 +46,6 @@ const PROGRESS_INTERVAL_MS = 750;
 
 /** Progress bands of the job's stages, in percent. */
 export const BAND = { download: [0, 5], process: [5, 90], store: [90, 99] } as const;
-
-export const versionPrefix = (tourId: string, attempt: number) => `tours/${tourId}/v${attempt}/`;
 
 /** Registers the processing worker and the worker that marks tours FAILED once retries are exhausted. */
 export async function registerProcessTourWorkers(services: Services, deps: { processVideo?: ProcessVideo } = {}): Promise<void> {
@@ -99,13 +98,6 @@ function progressReporter(services: Services, tourId: string, attempt: number, s
 }
 
 export const band = (b: readonly [number, number], fraction: number) => b[0] + (b[1] - b[0]) * Math.min(1, Math.max(0, fraction));
-
-/** Removes the folders of attempts 1..upTo except `keep` (later attempts, possibly still running, remove their own). */
-export async function removeAttemptFolders(services: Services, tourId: string, upTo: number, keep: number | null): Promise<void> {
-  for (let v = 1; v <= upTo; v++) {
-    if (v !== keep) await services.storage.deletePrefix(versionPrefix(tourId, v));
-  }
-}
 
 export async function processTourJob(services: Services, tourId: string, processVideo?: ProcessVideo): Promise<void> {
   const { db, storage, log } = services;
@@ -169,7 +161,7 @@ export async function processTourJob(services: Services, tourId: string, process
     const clips = [...result.clips].sort((a, b) => a.index - b.index);
     let fullSize = 0;
     let mediumSize = 0;
-    const rows: Array<{ index: number; frame_count: number; duration: number; high_key: string; low_key: string; blurred_frames: number }> = [];
+    const rows: ClipRow[] = [];
     for (const [i, clip] of clips.entries()) {
       const name = String(clip.index).padStart(4, '0');
       const highKey = `${prefix}clips/${name}-high.mp4`;
@@ -185,52 +177,9 @@ export async function processTourJob(services: Services, tourId: string, process
 
     // Sizes as stored (the media core reports the same files' sizes).
     const videoInfo: VideoInfoJson = { width: result.videoInfo.width, height: result.videoInfo.height, fullSize, mediumSize, smallSize };
-    const outcome = await db.transaction().execute(async (trx) => {
-      const tour = await trx.selectFrom('tours').select(['status', 'deleted_at', 'thumbnail_key', 'processing_attempt']).where('id', '=', tourId).forUpdate().executeTakeFirst();
-      if (!tour || tour.deleted_at) return 'deleted' as const;
-      if (tour.status !== TOUR_STATUS.PROCESSING) return 'superseded' as const;
-      await trx.deleteFrom('clips').where('tour_id', '=', tourId).execute();
-      if (rows.length > 0)
-        await trx
-          .insertInto('clips')
-          .values(rows.map((r) => ({ ...r, tour_id: tourId })))
-          .execute();
-      // Keep a thumbnail the owner chose meanwhile; replace one from an earlier attempt.
-      const keepThumb = tour.thumbnail_key && !/^tours\/[^/]+\/v\d+\//.test(tour.thumbnail_key);
-      await trx
-        .updateTable('tours')
-        .set({
-          status: TOUR_STATUS.PROCESSED,
-          progress: 100,
-          progress_text: null,
-          video_info: JSON.stringify(videoInfo),
-          fps: result.fps,
-          clips_version: attempt,
-          ...(keepThumb ? {} : { thumbnail_key: thumbnailKey }),
-          updated_at: new Date(),
-        })
-        .where('id', '=', tourId)
-        .execute();
-      await trx.insertInto('tour_logs').values({ tour_id: tourId, status: TOUR_STATUS.PROCESSED, error: null }).execute();
-      return { thumbnailKey: keepThumb ? tour.thumbnail_key! : thumbnailKey, latestAttempt: tour.processing_attempt };
-    });
-
-    if (outcome === 'deleted') {
-      await storage.deletePrefix(`tours/${tourId}/`);
-      return;
-    }
-    if (outcome === 'superseded') {
-      await storage.deletePrefix(prefix);
-      return;
-    }
-    await removeAttemptFolders(services, tourId, attempt - 1, attempt);
-    await services.events.publish(topics.tourProgress(tourId), {
-      progress: 100,
-      status: TOUR_STATUS.PROCESSED,
-      text: null,
-      thumbnailURL: storage.publicUrl(outcome.thumbnailKey),
-    } satisfies TourProgressEvent);
-    await tourProcessedWebhook(services, tourId);
+    const outcome = await finishProcessedTour(services, { tourId, attempt, clips: rows, videoInfo, fps: result.fps, thumbnailKey });
+    if (outcome === 'deleted') await storage.deletePrefix(`tours/${tourId}/`);
+    if (outcome === 'superseded') await storage.deletePrefix(prefix);
   } catch (err) {
     await progress.flush();
     await storage.deletePrefix(prefix).catch((e) => log.warn({ err: e, tourId }, 'could not remove attempt files'));
