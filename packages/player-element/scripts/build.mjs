@@ -1,5 +1,5 @@
 // Builds dist/: tour-player.js (one self-contained script-tag bundle registering <tour-player>), its lazily loaded
-// chunks tour-player-live.js (live panel), tour-player-edit.js (edit mode), tour-player-fallback.js (no WebCodecs), tour-player-subscription.js (graphql-ws, AI marker progress) and tour-player-agora.js (the Agora Web SDK, for Agora sessions only),
+// chunks tour-player-live.js (live panel), tour-player-edit.js (edit mode), tour-player-fallback.js (no WebCodecs), tour-player-subscription.js (graphql-ws, AI marker progress), tour-player-visit.js (visit report and room tracking, on idle) and tour-player-agora.js (the Agora Web SDK, for Agora sessions only),
 // esm/ (for bundlers; lit, comlink and react stay external), with the decode worker inlined as a
 // Blob URL so the element works when its script is hosted on another origin than the page.
 // Then the custom-elements manifest and a size report (gzip).
@@ -75,6 +75,19 @@ export const loadSubscription = () => import(new URL('tour-player-subscription.j
     }));
   },
 };
+// The same for the visit report (visitor id, beacons, room tracking; issue 21), loaded from tour-player-visit.js when the
+// page is next idle after an external player loads its tour.
+const visitChunk = {
+  name: 'visit-chunk',
+  setup(b) {
+    b.onResolve({ filter: /load-visit-report\.js$/ }, () => ({ path: 'visit-load', namespace: 'visit-chunk' }));
+    b.onLoad({ filter: /.*/, namespace: 'visit-chunk' }, () => ({
+      contents: `const base = (document.currentScript && document.currentScript.src) || location.href;
+export const loadVisitReport = () => import(new URL('tour-player-visit.js', base).href);`,
+      loader: 'js',
+    }));
+  },
+};
 // The same for the editing chunk (the drawer's edit UI, marker add / rename / delete, AI markers), loaded from
 // tour-player-edit.js only in edit mode, so visitors of a tour never download it.
 const editChunk = {
@@ -138,7 +151,7 @@ checkInputs(
     entryPoints: [join(root, 'src/index.ts')],
     format: 'iife',
     outfile: join(dist, 'tour-player.js'),
-    plugins: [inlineWorker, liveChunk, subscriptionChunk, editChunk, fallbackChunk, signalsTreeShake],
+    plugins: [inlineWorker, liveChunk, subscriptionChunk, visitChunk, editChunk, fallbackChunk, signalsTreeShake],
     splitting: false,
     metafile: true,
   }),
@@ -146,6 +159,7 @@ checkInputs(
 await build({ ...common, entryPoints: [join(root, 'src/decode/video-fallback.ts')], format: 'esm', outfile: join(dist, 'tour-player-fallback.js') });
 await build({ ...common, entryPoints: [join(root, 'src/editing/index.ts')], format: 'esm', outfile: join(dist, 'tour-player-edit.js'), plugins: [subscriptionFromChunk] });
 await build({ ...common, entryPoints: [join(root, 'src/api/subscription.ts')], format: 'esm', outfile: join(dist, 'tour-player-subscription.js') });
+await build({ ...common, entryPoints: [join(root, 'src/api/visit-report.ts')], format: 'esm', outfile: join(dist, 'tour-player-visit.js') });
 await build({ ...common, entryPoints: [join(root, 'src/live-panel/live-panel.ts')], format: 'esm', outfile: join(dist, 'tour-player-live.js'), plugins: [agoraChunk] });
 // The SDK is MIT licensed; its notice goes with it (minifying drops the SDK's own header).
 const agoraVersion = JSON.parse(readFileSync(join(dirname(createRequire(import.meta.url).resolve('agora-rtc-sdk-ng')), 'package.json'), 'utf8')).version;
@@ -183,7 +197,7 @@ const mainOnly = await build({
   entryPoints: [join(root, 'src/index.ts')],
   format: 'iife',
   write: false,
-  plugins: [inlineWorkerWith(''), liveChunk, subscriptionChunk, editChunk, fallbackChunk, signalsTreeShake],
+  plugins: [inlineWorkerWith(''), liveChunk, subscriptionChunk, visitChunk, editChunk, fallbackChunk, signalsTreeShake],
 });
 const gz = (s) => gzipSync(s, { level: 9 }).length;
 const mainJs = readFileSync(join(dist, 'tour-player.js'));
@@ -205,6 +219,7 @@ const report = {
   liveChunkGzipBytes: gz(liveJs),
   agoraChunkGzipBytes: gz(readFileSync(join(dist, 'tour-player-agora.js'))),
   subscriptionChunkGzipBytes: gz(readFileSync(join(dist, 'tour-player-subscription.js'))),
+  visitChunkGzipBytes: gz(readFileSync(join(dist, 'tour-player-visit.js'))),
   editChunkGzipBytes: gz(readFileSync(join(dist, 'tour-player-edit.js'))),
   fallbackChunkGzipBytes: gz(readFileSync(join(dist, 'tour-player-fallback.js'))),
 };
@@ -214,5 +229,5 @@ for (const [k, max] of Object.entries(BUDGET)) if (report[k] > max) throw new Er
 writeFileSync(join(dist, 'sizes.json'), JSON.stringify(report, null, 2));
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 console.log(
-  `built dist/: all JS ${kb(report.allGzipBytes)} gzip (main thread ${kb(report.mainThreadGzipBytes)}, worker ${kb(report.workerGzipBytes)}; loaded when a call starts: live chunk ${kb(report.liveChunkGzipBytes)}, editing chunk ${kb(report.editChunkGzipBytes)} in edit mode, <video> fallback ${kb(report.fallbackChunkGzipBytes)} without WebCodecs, subscription client ${kb(report.subscriptionChunkGzipBytes)} for AI markers, Agora SDK chunk ${kb(report.agoraChunkGzipBytes)} on Agora sessions only)`,
+  `built dist/: all JS ${kb(report.allGzipBytes)} gzip (main thread ${kb(report.mainThreadGzipBytes)}, worker ${kb(report.workerGzipBytes)}; loaded when a call starts: live chunk ${kb(report.liveChunkGzipBytes)}, editing chunk ${kb(report.editChunkGzipBytes)} in edit mode, <video> fallback ${kb(report.fallbackChunkGzipBytes)} without WebCodecs, subscription client ${kb(report.subscriptionChunkGzipBytes)} for AI markers, visit report ${kb(report.visitChunkGzipBytes)} on idle, Agora SDK chunk ${kb(report.agoraChunkGzipBytes)} on Agora sessions only)`,
 );

@@ -1,13 +1,16 @@
 /**
- * The visit beacon (issue 15 item 8): the external player reports one visit per load to the API's /tour-visit. On the
- * real server's tours; the beacons are read as the browser sent them (request log of the test runner) together with
- * the real server's answer.
+ * The visit beacon (issue 15 item 8) and its rooms (issue 21): the external player reports one visit per load to the
+ * API's /tour-visit, from the visit chunk loaded on idle. On the real server's tours; the beacons are read as the
+ * browser sent them (request log of the test runner) together with the real server's answer.
  */
 import { expect } from '@esm-bundle/chai';
 import { executeServerCommand } from '@web/test-runner-commands';
 import '../tour-player/tour-player.js';
 import { cleanup, firstEvent, makePlayer, real, server, until } from '../../test/helpers.js';
-import { CONSENT_KEY, VISITOR_ID_KEY, VisitBeacon, type VisitBody } from './visit-beacon.js';
+import type { TourPlayer } from '../tour-player/tour-player.js';
+import { RoomTracker } from './room-tracker.js';
+import { flushVisit } from './visit-flush.js';
+import { CONSENT_KEY, VISITOR_ID_KEY, VisitReport, type VisitBody } from './visit-report.js';
 
 interface Logged {
   url: string;
@@ -75,11 +78,13 @@ describe('visit beacon', () => {
 
   it('reports the seconds spent and rooms reached when the visit ends', () => {
     const sent: Array<[string, VisitBody]> = [];
-    const b = new VisitBeacon(
+    const b = new VisitReport(
       'https://api.example/',
       'tour_x',
       () => 2,
       (url, body) => sent.push([url, JSON.parse(body) as VisitBody]),
+      false,
+      Date.now(),
       false,
     );
     b.start();
@@ -88,5 +93,67 @@ describe('visit beacon', () => {
     expect(sent.map(([url]) => url)).to.deep.equal(['https://api.example/tour-visit', 'https://api.example/tour-visit']);
     expect(sent[1]![1]).to.deep.include({ tourId: 'tour_x', roomsReached: 2 });
     expect(sent[1]![1].secondsSpent).to.be.at.least(0);
+  });
+
+  it('the end beacon carries the rooms, device and completion, and the real server takes it', async () => {
+    const p = await makePlayer({ 'tour-id': real.main, api: server });
+    await firstEvent(p, 'tour-ready');
+    const markers = [...(p as TourPlayer).tour!.markers].sort((a, b) => a.frameIndex - b.frameIndex);
+    // The visit report loads on idle: its start beacon is the sign it listens.
+    await until(async () => (await bodies(real.main)).length >= 1, 'the start beacon');
+    await (p as TourPlayer).goToMarker(markers.at(-1)!.id);
+    cleanup();
+    const end = (await until(async () => (await bodies(real.main)).find((b) => b.segments?.length), 'the end beacon'))!;
+    expect(end.device).to.equal('desktop');
+    expect(end.fastTravels).to.equal(1);
+    expect(end.segments!.at(-1)!.room).to.equal(markers.at(-1)!.name);
+    const sent = (await visits()).find((v) => v.body.includes('"segments"'))!;
+    await until(async () => (await visits()).find((v) => v.body === sent.body)?.status, "the server's answer");
+    expect((await visits()).find((v) => v.body === sent.body)!.status).to.equal(204);
+  });
+
+  it('counts the seconds in each room in the order walked, fast travels and reaching the end (a set clock)', async () => {
+    const p = (await makePlayer({ 'tour-id': real.main, api: server, mode: 'preview' })) as TourPlayer;
+    await firstEvent(p, 'tour-ready');
+    const [first, second] = [...p.tour!.markers].sort((a, b) => a.frameIndex - b.frameIndex).slice(1);
+    let clock = 0;
+    const start = p.currentRoom?.name ?? '';
+    const t = new RoomTracker(real.main, 0, document, () => clock);
+    clock = 10_000;
+    await p.goToMarker(first!.id);
+    clock = 70_000;
+    await p.goToMarker(second!.id);
+    clock = 85_000;
+    t.pause();
+    clock = 500_000; // hidden: not counted
+    t.resume();
+    clock = 515_000;
+    await p.goToMarker(first!.id);
+    clock = 520_000;
+    let r = t.report();
+    expect(r.segments).to.deep.equal([
+      { room: start, seconds: 10 },
+      { room: first!.name, seconds: 60 },
+      { room: second!.name, seconds: 30 },
+      { room: first!.name, seconds: 5 },
+    ]);
+    expect(r.fastTravels).to.equal(3);
+    expect(r.reachedEnd).to.equal(false);
+    await p.goToFrame(p.totalFrames - 1);
+    r = t.report();
+    expect(r.reachedEnd).to.equal(true);
+    t.stop();
+  });
+
+  it('a lead form gets the visitor id and the visit sent at once (tour-visit-flush)', async () => {
+    const p = await makePlayer({ 'tour-id': real.main, api: server });
+    await firstEvent(p, 'tour-ready');
+    await until(async () => (await bodies(real.main)).length >= 1, 'the start beacon');
+    const before = (await bodies(real.main)).length;
+    const visit = await flushVisit(p);
+    expect(visit.visitorId).to.equal(localStorage.getItem(VISITOR_ID_KEY));
+    const all = await until(async () => ((await bodies(real.main)).length > before ? bodies(real.main) : null), 'the flushed visit');
+    expect(all!.at(-1)).to.deep.include({ visitorId: visit.visitorId });
+    expect(all!.at(-1)!.segments).to.be.an('array');
   });
 });

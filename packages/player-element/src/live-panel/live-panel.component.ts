@@ -9,6 +9,7 @@ import { DEFAULT_PHONE_COUNTRY, DEV_TURNSTILE_TOKEN } from '@roomwalk/shared/con
 import { contactNumberFromInput } from '@roomwalk/shared/schemas/account';
 import { leadFormSchema } from '@roomwalk/shared/schemas/tour';
 import { graphqlRequest } from '../api/graphql.js';
+import { flushVisit } from '../api/visit-flush.js';
 import { emit } from '../events/events.js';
 import { countries, loadTurnstile, siteKey, splitContact } from './lead-form.js';
 import { HOST_SESSION_QUERY, TOUR_LEAD_CREATE } from './live-queries.js';
@@ -217,6 +218,7 @@ export class TourLivePanel extends LitElement {
     this.phase = 'submitting';
     const { turnstileToken, ...details } = parsed.data;
     try {
+      const visit = await flushVisit(this);
       const data = await graphqlRequest<{ tourLeadCreate: { tourLead: CapturedDetails; viewingSessionRequest: ViewingSessionRequestLike | null } }>(this.api, TOUR_LEAD_CREATE, {
         input: {
           name: details.name,
@@ -226,6 +228,7 @@ export class TourLivePanel extends LitElement {
           turnstileToken,
           leadType: 'LIVE_VIEWING',
           tourId: this.tourId,
+          visitorId: visit.visitorId ?? null,
         },
       });
       const { tourLead, viewingSessionRequest } = data.tourLeadCreate;
