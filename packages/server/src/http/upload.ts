@@ -2,7 +2,7 @@
  * PUT /upload/<key>: the local store's answer to an S3 pre-signed PUT. The URL's signature binds key, content type,
  * size limit and expiry; the body streams to storage and nothing partial is ever left behind. 200 with an empty body.
  */
-import { Transform, type TransformCallback } from 'node:stream';
+import { ByteLimit } from '../core/byte-limit.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES, type ErrorCode } from '@roomwalk/shared';
 import { LocalStorage } from '../storage/local-storage.js';
@@ -12,22 +12,6 @@ import { registerUploadPartRoute } from './upload-multipart.js';
 
 class TooLarge extends Error {}
 class AlreadySubmitted extends Error {}
-
-/** Passes bytes through and fails as soon as more than `max` arrive (chunked bodies carry no length up front). */
-class ByteLimit extends Transform {
-  bytes = 0;
-  constructor(private readonly max: number) {
-    super();
-  }
-  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    this.bytes += chunk.length;
-    if (this.bytes > this.max) {
-      done(new TooLarge('too large'));
-      return;
-    }
-    done(null, chunk);
-  }
-}
 
 /**
  * CORS: the upload URL is itself the credential (signed, short-lived, one key), exactly like an S3 pre-signed URL,
@@ -85,7 +69,7 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
       if (!upload) return refuse(reply, 404, ERROR_CODES.NOT_FOUND, 'This upload was not found.');
       if (upload.submitted_at) return refuse(reply, 409, ERROR_CODES.CONFLICT, 'This upload was already submitted.');
 
-      const counter = new ByteLimit(limit);
+      const counter = new ByteLimit(limit, () => new TooLarge('too large'));
       // Remember why the stream failed (it may fail before storage starts reading it).
       let failure: Error | null = null;
       counter.on('error', (e) => (failure ??= e));

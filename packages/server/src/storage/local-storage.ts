@@ -3,8 +3,9 @@ import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto
 import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform, type TransformCallback } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { ByteLimit } from '../core/byte-limit.js';
 import type { PresignedPut, Storage, StoredPart } from './storage.js';
 import { isSafeKey, MultipartGoneError } from './storage.js';
 
@@ -39,24 +40,6 @@ export class PartSizeError extends Error {
 
 const MULTIPART_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const partName = (n: number) => `part-${String(n).padStart(5, '0')}`;
-
-/** Counts and hashes the bytes passing through; fails as soon as more than `max` arrive. */
-class PartMeter extends Transform {
-  bytes = 0;
-  readonly md5 = createHash('md5');
-  constructor(private readonly max: number) {
-    super();
-  }
-  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    this.bytes += chunk.length;
-    if (this.bytes > this.max) {
-      done(new PartSizeError(true));
-      return;
-    }
-    this.md5.update(chunk);
-    done(null, chunk);
-  }
-}
 
 export class LocalStorage implements Storage {
   readonly kind = 'local' as const;
@@ -224,11 +207,16 @@ export class LocalStorage implements Storage {
     await this.#multipartMeta(key, uploadId);
     const file = path.join(this.#multipartDir(uploadId), partName(partNumber));
     const tmp = `${file}.${randomUUID()}.part`;
-    const meter = new PartMeter(size);
+    const md5 = createHash('md5');
+    const meter = new ByteLimit(
+      size,
+      () => new PartSizeError(true),
+      (chunk) => md5.update(chunk),
+    );
     try {
       await pipeline(body, meter, createWriteStream(tmp));
       if (meter.bytes !== size) throw new PartSizeError(false);
-      const etag = `"${meter.md5.digest('hex')}"`;
+      const etag = `"${md5.digest('hex')}"`;
       await fs.writeFile(`${file}.etag`, etag);
       await fs.rename(tmp, file);
       return { partNumber, size, etag };
