@@ -32,22 +32,30 @@ checkInputs('the decode worker', worker);
 const workerCode = worker.outputFiles[0].text;
 writeFileSync(join(dist, 'decode-worker.js'), workerCode);
 
-const inlineWorkerWith = (code) => ({
+// The paint worker (ImageBitmaps of the decoded frames at the canvas's size) is inlined the same way.
+const paint = await build({ ...common, entryPoints: [join(root, 'src/workers/paint-worker.ts')], format: 'iife', write: false, metafile: true });
+checkInputs('the paint worker', paint);
+const paintCode = paint.outputFiles[0].text;
+
+const inlineWorkerWith = (code, paintSource) => ({
   name: 'inline-worker',
   setup(b) {
-    b.onResolve({ filter: /create-decode-worker\.js$/ }, () => ({ path: 'create-decode-worker', namespace: 'inline-worker' }));
-    b.onLoad({ filter: /.*/, namespace: 'inline-worker' }, () => ({
-      contents: `const source = ${JSON.stringify(code)};
+    b.onResolve({ filter: /create-(decode|paint)-worker\.js$/ }, (args) => ({ path: args.path.includes('paint') ? 'paint' : 'decode', namespace: 'inline-worker' }));
+    b.onLoad({ filter: /.*/, namespace: 'inline-worker' }, (args) => {
+      const [fn, name, src] = args.path === 'paint' ? ['createPaintWorker', 'tour-paint', paintSource] : ['createDecodeWorker', 'tour-decode', code];
+      return {
+        contents: `const source = ${JSON.stringify(src)};
 let url;
-export function createDecodeWorker() {
+export function ${fn}() {
   url ??= URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
-  return new Worker(url, { name: 'tour-decode' });
+  return new Worker(url, { name: '${name}' });
 }`,
-      loader: 'js',
-    }));
+        loader: 'js',
+      };
+    });
   },
 });
-const inlineWorker = inlineWorkerWith(workerCode);
+const inlineWorker = inlineWorkerWith(workerCode, paintCode);
 
 // The script-tag bundle loads the live panel (lead form, video call) from tour-player-live.js next to itself, only
 // when a call starts; the chunk is an ES module with its own copy of lit.
@@ -197,7 +205,7 @@ const mainOnly = await build({
   entryPoints: [join(root, 'src/index.ts')],
   format: 'iife',
   write: false,
-  plugins: [inlineWorkerWith(''), liveChunk, subscriptionChunk, visitChunk, editChunk, fallbackChunk, signalsTreeShake],
+  plugins: [inlineWorkerWith('', ''), liveChunk, subscriptionChunk, visitChunk, editChunk, fallbackChunk, signalsTreeShake],
 });
 const gz = (s) => gzipSync(s, { level: 9 }).length;
 const mainJs = readFileSync(join(dist, 'tour-player.js'));
@@ -208,6 +216,7 @@ for (const [file, code] of [
   ['tour-player.js', mainJs],
   ['tour-player-live.js', liveJs],
   ['decode-worker.js', workerCode],
+  ['paint-worker.js', paintCode],
 ]) {
   if (code.includes(AGORA_MARK)) throw new Error(`${file} contains the Agora SDK; it belongs in tour-player-agora.js only`);
 }
@@ -216,6 +225,7 @@ const report = {
   allGzipBytes: gz(mainJs),
   mainThreadGzipBytes: gz(mainOnly.outputFiles[0].contents),
   workerGzipBytes: gz(workerCode),
+  paintWorkerGzipBytes: gz(paintCode),
   liveChunkGzipBytes: gz(liveJs),
   agoraChunkGzipBytes: gz(readFileSync(join(dist, 'tour-player-agora.js'))),
   subscriptionChunkGzipBytes: gz(readFileSync(join(dist, 'tour-player-subscription.js'))),
@@ -229,5 +239,5 @@ for (const [k, max] of Object.entries(BUDGET)) if (report[k] > max) throw new Er
 writeFileSync(join(dist, 'sizes.json'), JSON.stringify(report, null, 2));
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 console.log(
-  `built dist/: all JS ${kb(report.allGzipBytes)} gzip (main thread ${kb(report.mainThreadGzipBytes)}, worker ${kb(report.workerGzipBytes)}; loaded when a call starts: live chunk ${kb(report.liveChunkGzipBytes)}, editing chunk ${kb(report.editChunkGzipBytes)} in edit mode, <video> fallback ${kb(report.fallbackChunkGzipBytes)} without WebCodecs, subscription client ${kb(report.subscriptionChunkGzipBytes)} for AI markers, visit report ${kb(report.visitChunkGzipBytes)} on idle, Agora SDK chunk ${kb(report.agoraChunkGzipBytes)} on Agora sessions only)`,
+  `built dist/: all JS ${kb(report.allGzipBytes)} gzip (main thread ${kb(report.mainThreadGzipBytes)}, decode worker ${kb(report.workerGzipBytes)}, paint worker ${kb(report.paintWorkerGzipBytes)}; loaded when a call starts: live chunk ${kb(report.liveChunkGzipBytes)}, editing chunk ${kb(report.editChunkGzipBytes)} in edit mode, <video> fallback ${kb(report.fallbackChunkGzipBytes)} without WebCodecs, subscription client ${kb(report.subscriptionChunkGzipBytes)} for AI markers, visit report ${kb(report.visitChunkGzipBytes)} on idle, Agora SDK chunk ${kb(report.agoraChunkGzipBytes)} on Agora sessions only)`,
 );

@@ -47,6 +47,12 @@ export const CACHE_BUDGET = {
   highBytes: 96 * 1024 * 1024,
   /** 42 frames at 360p: the low window ahead of the playhead (placeholders when high is late). */
   lowBytes: 14 * 1024 * 1024,
+  /**
+   * The 360p frames on a device under 4 GB of memory (no 720p there, tours §9): the 61-frame window around the
+   * playhead and slack (81 frames), so cache, thumbnails and bitmaps stay near 50 MB on a phone. With 4 GB or more and
+   * 720p switched off, the 360p frames get both budgets above.
+   */
+  lowMemoryBytes: 28 * 1024 * 1024,
   /** One keyframe thumbnail per clip, sized so all of them fit this budget (jump placeholders). */
   thumbnailBytes: 12 * 1024 * 1024,
 } as const;

@@ -126,9 +126,20 @@ export function canvasOf(p: TourPlayer): HTMLCanvasElement {
   return p.shadowRoot!.querySelector('canvas')!;
 }
 
+/** A readable 2D copy of the player's canvas (which shows bitmaps through a 'bitmaprenderer' context: not readable itself). */
+export function pixelsOf(canvas: HTMLCanvasElement): CanvasRenderingContext2D {
+  const copy = document.createElement('canvas');
+  copy.width = canvas.width;
+  copy.height = canvas.height;
+  const ctx = copy.getContext('2d', { willReadFrequently: true })!;
+  // At the canvas's size: a thumbnail is shown at its own size and scaled by the canvas, like on screen.
+  ctx.drawImage(canvas, 0, 0, copy.width, copy.height);
+  return ctx;
+}
+
 /** Decodes the 16-bit frame barcode (40 px blocks along the top of the source). */
 export function readBarcode(canvas: HTMLCanvasElement, source = { width: 1280, height: 720 }): number {
-  const ctx = canvas.getContext('2d')!;
+  const ctx = pixelsOf(canvas);
   const sx = canvas.width / source.width;
   const sy = canvas.height / source.height;
   const y = Math.floor(20 * sy);
@@ -149,7 +160,7 @@ export function readBarcode(canvas: HTMLCanvasElement, source = { width: 1280, h
  * 0.4); the 720p rendition keeps them, and drawn at about half size they alias into bands (measured: 52).
  */
 export function patchDetail(canvas: HTMLCanvasElement, source = { width: 1280, height: 720 }): number {
-  const ctx = canvas.getContext('2d')!;
+  const ctx = pixelsOf(canvas);
   const sx = canvas.width / source.width;
   const sy = canvas.height / source.height;
   // 10 source pixels in from each edge of the patch.

@@ -10,18 +10,31 @@ import type { HostBridgeController } from './host-bridge-controller.js';
 const DESKTOP_MIN_WIDTH = 900;
 const MENU_HEIGHT = 48;
 
+/** Frames ahead of the playhead (in its direction) whose bitmaps are asked for before they are needed. */
+const BITMAPS_AHEAD = 2;
+
+/** The paint worker's key of a decoded frame. */
+const keyOf = (d: Drawable & { frame: object }): string => `${d.frame.rendition}:${d.tourFrame}`;
+
+/** A frame's bitmap size: the canvas's backing size, never above the frame's own (the canvas scales it up for display, like a thumbnail). */
+const sizeFor = (d: Drawable & { frame: object }, c: HTMLCanvasElement): [number, number] => {
+  const s = Math.min(1, d.frame.width / c.width);
+  return [Math.round(c.width * s), Math.round(c.height * s)];
+};
+
 /**
- * Canvas painting and layout: draws the best decoded frame for the playhead once per refresh, reports the first frame
+ * Canvas painting and layout: shows the best decoded frame for the playhead once per refresh, reports the first frame
  * (status ready, `tour-ready`, the parent's ready notice), resolves "exact frame on screen" waiters, sizes the canvas
- * (tours §9) and decides once whether the drawer opens.
+ * (tours §9) and decides once whether the drawer opens. Decoded frames are shown as ImageBitmaps the paint worker made
+ * at the canvas's size (decode/paint-bridge.ts): on the main thread a paint is one transferFromImageBitmap, and the
+ * bitmaps of the next frames in the direction of travel are asked for ahead. The <video> fallback draws on a 2D context.
  */
 export class CanvasController implements ReactiveController {
-  /** Open VideoFrames on the main thread (created to draw, closed right after) and draw timings: `stats()`. */
-  openMainFrames = 0;
-  maxOpenMainFrames = 0;
+  /** Paints, and main-thread time spent in paint() (all calls, also those that only asked for a bitmap): `stats()`. */
   paintCount = 0;
   drawMsMax = 0;
   drawMsTotal = 0;
+  private lastFrame = 0;
   private rafId = 0;
   private waiters: { frame: number; resolve: () => void }[] = [];
   private drawerDecided = false;
@@ -71,7 +84,11 @@ export class CanvasController implements ReactiveController {
     if (this.rafId) return;
     this.rafId = requestAnimationFrame(() => {
       this.rafId = 0;
+      const t0 = performance.now();
       this.paint();
+      const dt = performance.now() - t0;
+      this.drawMsMax = Math.max(this.drawMsMax, dt);
+      this.drawMsTotal += dt;
     });
   }
 
@@ -92,45 +109,24 @@ export class CanvasController implements ReactiveController {
       return;
     }
     const d = decoder.drawable(frame);
-    if (!d) return;
-    const p = store.painted.peek();
-    if (p && p.tourFrame === d.tourFrame && p.rendition === (d.frame?.rendition ?? 'thumbnail')) {
-      this.resolveWaiters();
-      return;
-    }
-    this.drawDecoded(d, frame);
-  }
-
-  private drawDecoded(d: Drawable, frame: number): void {
     const canvas = this.canvas;
-    const ctx = canvas?.getContext('2d');
-    if (!canvas || !ctx) return;
-    if (d.bitmap) {
-      ctx.drawImage(d.bitmap, 0, 0, canvas.width, canvas.height);
-      this.afterPaint({ frame, rendition: 'thumbnail', tourFrame: d.tourFrame });
-      return;
+    if (!d || !canvas) return;
+    const dir = frame < this.lastFrame ? -1 : 1;
+    this.lastFrame = frame;
+    const p = store.painted.peek();
+    if (!p || p.tourFrame !== d.tourFrame || p.rendition !== (d.frame?.rendition ?? 'thumbnail')) {
+      const bitmap = d.bitmap ? decoder.paint.takeThumb(d.bitmap) : decoder.paint.take(keyOf(d), ...sizeFor(d, canvas));
+      if (bitmap) {
+        canvas.getContext('bitmaprenderer')?.transferFromImageBitmap(bitmap);
+        this.afterPaint({ frame, rendition: d.frame?.rendition ?? 'thumbnail', tourFrame: d.tourFrame });
+        // Not made yet: asked for now, and painted when it comes (the paint bridge schedules a draw).
+      } else if (d.frame) decoder.paint.request(keyOf(d), frame, ...sizeFor(d, canvas), true);
+    } else this.resolveWaiters();
+    for (let k = 1; k <= BITMAPS_AHEAD; k++) {
+      const next = decoder.drawable(frame + dir * k);
+      if (next?.frame && next.tourFrame === frame + dir * k) decoder.paint.request(keyOf(next), next.tourFrame, ...sizeFor(next, canvas), false);
     }
-    const f = d.frame;
-    let vf: VideoFrame | undefined;
-    try {
-      vf = new VideoFrame(new Uint8Array(f.data), { format: 'I420', codedWidth: f.width, codedHeight: f.height, timestamp: 0 });
-      this.openMainFrames++;
-      this.maxOpenMainFrames = Math.max(this.maxOpenMainFrames, this.openMainFrames);
-      const t0 = performance.now();
-      ctx.drawImage(vf, 0, 0, canvas.width, canvas.height);
-      const dt = performance.now() - t0;
-      this.drawMsMax = Math.max(this.drawMsMax, dt);
-      this.drawMsTotal += dt;
-    } catch (e) {
-      console.warn('Failed to draw frame as image', e);
-      return;
-    } finally {
-      if (vf) {
-        vf.close();
-        this.openMainFrames--;
-      }
-    }
-    this.afterPaint({ frame, rendition: f.rendition, tourFrame: d.tourFrame });
+    decoder.paint.trim(frame, BITMAPS_AHEAD + 1);
   }
 
   /** Fallback path: draws a <video> element that has been seeked to the frame. */

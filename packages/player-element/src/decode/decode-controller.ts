@@ -1,14 +1,14 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { proxy } from 'comlink';
 import { PLAYER } from '@roomwalk/shared/constants';
 import { CACHE_BUDGET } from '../constants.js';
-import { batchFor, bufferedFrames, pickDrawable, type Drawable, deferBackward, frameBytes, highPlannable, isStale, planJobs, thumbnailSize, type Job } from './decode-planner.js';
+import { batchFor, bufferedFrames, cacheBudget, pickDrawable, type Drawable, deferBackward, frameBytes, highPlannable, isStale, planJobs, thumbnailSize, type Job } from './decode-planner.js';
 import { clipFrameCounts, clipStarts, locateFrame, totalFrames } from '../frame-math.js';
 import { batchSize, canDecodeHighRes, readDevice, workerCount, type DeviceProfile } from '../device.js';
 import type { Clip } from '../api/types.js';
 import type { DecodedFrame, Rendition } from '../workers/decode-types.js';
 import { sumWorkerStats, WorkerBridge } from '../workers/worker-bridge.js';
 import { FrameCache } from './frame-cache.js';
+import { PaintBridge } from './paint-bridge.js';
 import type { DecodeEvents } from './decode-events.js';
 
 const movingAverage = (previous: number | null, sample: number): number => (previous === null ? sample : previous * 0.7 + sample * 0.3);
@@ -22,6 +22,8 @@ export type { Drawable, DecodeEvents };
  */
 export class DecodeController implements ReactiveController {
   readonly cache = new FrameCache({ high: CACHE_BUDGET.highBytes, low: CACHE_BUDGET.lowBytes });
+  /** The decoded pixels live in the paint worker, which makes the canvas's bitmaps (paint-bridge.ts). */
+  readonly paint = new PaintBridge(() => this.host.onFramesArrived());
   private bridges: WorkerBridge[] = [];
   private busy: boolean[] = [];
   private pending = new Set<string>();
@@ -39,10 +41,7 @@ export class DecodeController implements ReactiveController {
   private inflightBytes = 0;
   private nextJobId = 1;
   private running = new Map<number, Job>();
-  /**
-   * Per worker and rendition, the clip its decoder was last sent into and the next frame it can go
-   * on from without starting again at the keyframe (the worker keeps that decoder unflushed).
-   */
+  /** Per worker and rendition, the clip its decoder was last sent into and the next frame it can go on from without starting again at the keyframe (the worker keeps that decoder unflushed). */
   private cursors: Partial<Record<Rendition, { clip: number; next: number }>>[] = [];
   /** High clips known to be downloaded (by a decode or a prefetch): see highPlannable in decode-planner.ts. */
   private highReady = new Set<number>();
@@ -55,7 +54,7 @@ export class DecodeController implements ReactiveController {
   /** Every clip's low rendition is fetched (then the prefetch frames' high clips are). */
   private lowBuffered = false;
   cancelledJobs = 0;
-  /** Peak of cache plus frames in transit; the bench reads it. */
+  /** Peak of cache, frames in transit, thumbnails and ready bitmaps (notePeak); the bench reads it. */
   peakDecodedBytes = 0;
   decodeErrors = 0;
 
@@ -64,6 +63,7 @@ export class DecodeController implements ReactiveController {
     private readonly host: DecodeEvents,
   ) {
     controllerHost.addController(this);
+    this.cache.onEvict = (r, f) => this.paint.op({ drop: `${r}:${f}` });
   }
 
   hostConnected(): void {}
@@ -93,6 +93,7 @@ export class DecodeController implements ReactiveController {
     this.batch = batchSize(this.device);
     const n = workerCount(this.device, this.clips.length);
     const gen = this.generation;
+    this.paint.start();
     for (let i = 0; i < n; i++) {
       this.bridges.push(
         new WorkerBridge((message) => {
@@ -105,8 +106,7 @@ export class DecodeController implements ReactiveController {
     this.prefetched = this.clips.map(() => false);
     this.highReady = new Set();
     this.highFetching = new Set();
-    this.highFetchMs = null;
-    this.lowFetchMs = null;
+    this.highFetchMs = this.lowFetchMs = null;
     this.lowBuffered = false;
     this.loadedFrames = 0;
     this.position = 0;
@@ -119,9 +119,7 @@ export class DecodeController implements ReactiveController {
   private jumping = false;
   /** Where a fast travel will land: its exact frame is decoded first, while the travel animates. */
   private destination: number | null = null;
-  private thumbs: (ImageBitmap | undefined)[] = [];
   private thumbSize = { width: 160, height: 90 };
-  thumbBytes = 0;
   private prefetchGen = -1;
 
   setHighEnabled(enabled: boolean): void {
@@ -132,9 +130,7 @@ export class DecodeController implements ReactiveController {
 
   private setHighEnabledFlag(enabled: boolean): void {
     this.highEnabled = enabled && canDecodeHighRes(this.device);
-    // Without high frames the low rendition gets both budgets (and the high window sizes).
-    const b = CACHE_BUDGET;
-    this.cache.setBudget(this.highEnabled ? { high: b.highBytes, low: b.lowBytes } : { high: 0, low: b.highBytes + b.lowBytes });
+    this.cache.setBudget(cacheBudget(this.highEnabled, canDecodeHighRes(this.device)));
   }
 
   /** Frames whose high clips are worth fetching ahead (the markers); fetched once the low rendition is buffered. */
@@ -165,7 +161,7 @@ export class DecodeController implements ReactiveController {
 
   /** Best frame to show for `frame` right now (decode-planner's pickDrawable). */
   drawable(frame: number): Drawable | undefined {
-    return pickDrawable(frame, { cache: this.cache, highEnabled: this.highEnabled, starts: this.starts, counts: this.counts, thumbs: this.thumbs });
+    return pickDrawable(frame, { cache: this.cache, highEnabled: this.highEnabled, starts: this.starts, counts: this.counts, thumbs: this.paint.thumbs });
   }
 
   isExact(frame: number): boolean {
@@ -187,9 +183,7 @@ export class DecodeController implements ReactiveController {
     this.running.clear();
     this.destination = null;
     this.cache.clear();
-    for (const t of this.thumbs) t?.close();
-    this.thumbs = [];
-    this.thumbBytes = 0;
+    this.paint.dispose();
     this.inflightBytes = 0;
   }
 
@@ -218,7 +212,7 @@ export class DecodeController implements ReactiveController {
       jumping: this.jumping,
       has: (r, f) => this.cache.has(r, f),
       pending: (r, f) => this.pending.has(this.key(r, f)),
-      hasThumbnail: (clip) => !!this.thumbs[clip],
+      hasThumbnail: (clip) => !!this.paint.thumbs[clip],
       highPlannable: (clip) => this.highPlannable(clip),
     });
   }
@@ -345,14 +339,16 @@ export class DecodeController implements ReactiveController {
     const bridge = this.bridges[w]!;
     const inflight = frameBytes(job.rendition) * Math.min(job.to - job.from + 1, batchFor(job.rendition, this.batch));
     this.inflightBytes += inflight;
-    this.peakDecodedBytes = Math.max(this.peakDecodedBytes, this.cache.totalBytes + this.inflightBytes);
-    const onBatch = proxy((frames: DecodedFrame[]) => {
+    this.notePeak();
+    const onBatch = (frames: DecodedFrame[]) => {
       if (gen !== this.generation) return;
       for (const f of frames) {
-        this.cache.put(start + f.frame, f);
-        this.pending.delete(this.key(job.rendition, start + f.frame));
+        const k = this.key(job.rendition, start + f.frame);
+        this.cache.put(start + f.frame, f); // then its pixels go to the paint worker, after the evictions the put caused
+        this.paint.op({ put: k, width: f.width, height: f.height, data: f.data }, f.data);
+        this.pending.delete(k);
       }
-      this.peakDecodedBytes = Math.max(this.peakDecodedBytes, this.cache.totalBytes + this.inflightBytes + this.thumbBytes);
+      this.notePeak();
       this.host.onFramesArrived();
       if (!this.firstArrived) {
         // The first frame had the link to itself; now buffer and decode the rest.
@@ -360,7 +356,7 @@ export class DecodeController implements ReactiveController {
         this.startPrefetch(this.prefetchGen);
         this.pump();
       }
-    });
+    };
     job.id = this.nextJobId++;
     job.worker = w;
     this.running.set(job.id, job);
@@ -421,15 +417,18 @@ export class DecodeController implements ReactiveController {
               t.close();
               return;
             }
-            this.thumbs[c] = t;
-            this.thumbBytes += t.width * t.height * 4;
-            this.peakDecodedBytes = Math.max(this.peakDecodedBytes, this.cache.totalBytes + this.inflightBytes + this.thumbBytes);
+            this.paint.addThumb(c, t);
+            this.notePeak();
           } catch {
             /* a missing thumbnail only means a plainer placeholder */
           }
         }
       })();
     }
+  }
+
+  notePeak(): void {
+    this.peakDecodedBytes = Math.max(this.peakDecodedBytes, this.cache.totalBytes + this.inflightBytes + this.paint.thumbBytes + this.paint.bitmapBytes);
   }
 
   private markPrefetched(c: number): void {

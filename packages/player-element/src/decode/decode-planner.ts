@@ -196,6 +196,12 @@ export function frameBytes(r: Rendition): number {
 }
 
 /** Keyframe thumbnail size: all clips' thumbnails fit the thumbnail budget, 64 to 320 px wide. */
+/** The cache's byte budgets: without high frames the low rendition gets both budgets (and the high window sizes), or on a device under 4 GB its own smaller one. */
+export function cacheBudget(highEnabled: boolean, highCapable: boolean): Record<Rendition, number> {
+  const b = CACHE_BUDGET;
+  return highEnabled ? { high: b.highBytes, low: b.lowBytes } : { high: 0, low: highCapable ? b.highBytes + b.lowBytes : b.lowMemoryBytes };
+}
+
 export function thumbnailSize(clipCount: number, aspect = 16 / 9): { width: number; height: number } {
   const px = CACHE_BUDGET.thumbnailBytes / 4 / Math.max(1, clipCount);
   const width = Math.max(64, Math.min(320, Math.floor(Math.sqrt(px * aspect))));

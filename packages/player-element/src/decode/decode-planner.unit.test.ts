@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { BACKWARD_CHUNK, CACHE_BUDGET, DECODE_WINDOW } from '../constants.js';
 import type { Rendition } from '../workers/decode-types.js';
-import { batchFor, bufferedFrames, deferBackward, highPlannable, isStale, pickDrawable, planJobs, thumbnailSize, type Job, type PlanState } from './decode-planner.js';
+import { batchFor, bufferedFrames, cacheBudget, deferBackward, highPlannable, isStale, pickDrawable, planJobs, thumbnailSize, type Job, type PlanState } from './decode-planner.js';
 
 /** Five 36-frame clips (180 frames), nothing decoded, every high clip downloaded, forward at `focus`. */
 function state(over: Partial<PlanState> & { decoded?: [Rendition, number][]; pendingFrames?: [Rendition, number][] } = {}): PlanState {
@@ -155,5 +155,16 @@ describe('pickDrawable', () => {
     const bitmap = {} as ImageBitmap;
     expect(pickDrawable(40, { ...base, thumbs: [undefined, bitmap], cache: cache([['low', 30]]) })).toEqual({ bitmap, tourFrame: 36, exact: false });
     expect(pickDrawable(40, { ...base, cache: cache([]) })).toBeUndefined();
+  });
+});
+
+describe('cacheBudget', () => {
+  it('gives the 360p frames both budgets without 720p on a 4 GB device, and a phone-sized one under 4 GB', () => {
+    const b = CACHE_BUDGET;
+    expect(cacheBudget(true, true)).toEqual({ high: b.highBytes, low: b.lowBytes });
+    expect(cacheBudget(false, true)).toEqual({ high: 0, low: b.highBytes + b.lowBytes });
+    expect(cacheBudget(false, false)).toEqual({ high: 0, low: b.lowMemoryBytes });
+    // The 61-frame window at 360p (640x360 I420) fits the phone budget.
+    expect(61 * 640 * 360 * 1.5).toBeLessThan(b.lowMemoryBytes);
   });
 });

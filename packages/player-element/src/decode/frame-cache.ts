@@ -11,6 +11,10 @@ const BEHIND_WEIGHT = 3;
  */
 export class FrameCache {
   private maps: Record<Rendition, Map<number, DecodedFrame>> = { low: new Map(), high: new Map() };
+  /** Bytes per entry, taken at put: the pixels themselves go on to the paint worker (their buffer is then detached). */
+  private sizes: Record<Rendition, Map<number, number>> = { low: new Map(), high: new Map() };
+  /** Called for every frame the budget evicts (the paint worker drops its pixels). */
+  onEvict: (r: Rendition, frame: number) => void = () => {};
   private bytes: Record<Rendition, number> = { low: 0, high: 0 };
   private position = 0;
   private direction = 1;
@@ -58,14 +62,17 @@ export class FrameCache {
   /** Inserts a frame at a tour frame index, first evicting the frames farthest from the playhead so the budget is never exceeded. */
   put(tourFrame: number, f: DecodedFrame): void {
     const m = this.maps[f.rendition];
-    const old = m.get(tourFrame);
-    if (old) {
+    const sizes = this.sizes[f.rendition];
+    const old = sizes.get(tourFrame);
+    if (old !== undefined) {
       m.delete(tourFrame);
-      this.bytes[f.rendition] -= old.data.byteLength;
+      sizes.delete(tourFrame);
+      this.bytes[f.rendition] -= old;
     }
     const size = f.data.byteLength;
     this.trim(f.rendition, size);
     m.set(tourFrame, f);
+    sizes.set(tourFrame, size);
     this.bytes[f.rendition] += size;
     this.peakBytes = Math.max(this.peakBytes, this.totalBytes);
   }
@@ -83,8 +90,10 @@ export class FrameCache {
           victim = k;
         }
       }
-      this.bytes[r] -= m.get(victim)!.data.byteLength;
+      this.bytes[r] -= this.sizes[r].get(victim)!;
       m.delete(victim);
+      this.sizes[r].delete(victim);
+      this.onEvict(r, victim);
     }
   }
 
@@ -105,8 +114,10 @@ export class FrameCache {
   }
 
   clear(): void {
-    this.maps.low.clear();
-    this.maps.high.clear();
+    for (const r of ['low', 'high'] as const) {
+      this.maps[r].clear();
+      this.sizes[r].clear();
+    }
     this.bytes = { low: 0, high: 0 };
   }
 }

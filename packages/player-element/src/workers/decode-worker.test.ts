@@ -1,5 +1,4 @@
 import { expect } from '@esm-bundle/chai';
-import { proxy } from 'comlink';
 import { WorkerBridge } from './worker-bridge.js';
 import type { DecodedFrame, DecodeRequest } from './decode-types.js';
 import { real, serverClips } from '../../test/helpers.js';
@@ -31,10 +30,7 @@ describe('decode worker', () => {
   const decode = async (req: Omit<DecodeRequest, 'rendition' | 'clipIndex' | 'url' | 'batchSize'>, clip = 1): Promise<DecodedFrame[]> => {
     const got: DecodedFrame[] = [];
     const url = clips[clip]!.highURI;
-    await bridge.api.decode(
-      { rendition: 'high', clipIndex: clip, url, batchSize: 4, ...req },
-      proxy((frames: DecodedFrame[]) => void got.push(...frames)),
-    );
+    await bridge.api.decode({ rendition: 'high', clipIndex: clip, url, batchSize: 4, ...req }, (frames: DecodedFrame[]) => void got.push(...frames));
     return got;
   };
 

@@ -4,7 +4,7 @@
  * them with WebCodecs. Every VideoFrame is copied out to I420 and closed at once, so at most
  * a handful are ever open; the copies are transferred (not cloned) to the main thread.
  */
-import { expose, transfer } from 'comlink';
+import { expose, transfer } from './rpc-worker.js';
 import { createFile, DataStream, Endianness } from 'mp4box';
 import type { DecodedFrame, DecodeRequest, Rendition, WorkerStats } from './decode-types.js';
 

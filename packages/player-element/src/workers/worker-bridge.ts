@@ -1,34 +1,62 @@
-import { releaseProxy, wrap, type Remote } from 'comlink';
 import type { DecodeWorkerApi } from './decode-worker.js';
 import { createDecodeWorker } from './create-decode-worker.js';
 
-/** The only way the element reaches a decode worker: lazy start, release and terminate on dispose. */
+/** The worker's API as the main thread calls it: every method returns a promise (rpc-worker.ts is the other side). */
+export type Remote<T> = { [K in keyof T]: T[K] extends (...a: infer A) => infer R ? (...a: A) => Promise<Awaited<R>> : never };
+
+interface Call {
+  resolve: (r: unknown) => void;
+  reject: (e: Error) => void;
+  cb?: (b: unknown) => unknown;
+}
+
+/** The only way the element reaches a decode worker: lazy start, calls and callbacks (rpc-worker.ts), terminate on dispose. */
 export class WorkerBridge {
   private worker: Worker | undefined;
   private remote: Remote<DecodeWorkerApi> | undefined;
-  private onCrash: (message: string) => void;
+  private calls = new Map<number, Call>();
+  private nextId = 1;
 
-  constructor(onCrash: (message: string) => void) {
-    this.onCrash = onCrash;
-  }
+  constructor(private readonly onCrash: (message: string) => void) {}
 
   get api(): Remote<DecodeWorkerApi> {
     if (!this.remote) {
-      this.worker = createDecodeWorker();
-      this.worker.addEventListener('error', (e) => this.onCrash(e.message || 'worker error'));
-      this.remote = wrap<DecodeWorkerApi>(this.worker);
+      const w = createDecodeWorker();
+      this.worker = w;
+      w.addEventListener('error', (e) => this.onCrash(e.message || 'worker error'));
+      w.onmessage = ({ data: { id, r, e, b, s } }) => {
+        const c = this.calls.get(id);
+        if (!c) return;
+        if (s !== undefined) {
+          // A callback: acknowledged once it has run (its promise settled), so the worker sends no faster.
+          void (async () => c.cb?.(b))().finally(() => w.postMessage({ ack: id, s }));
+          return;
+        }
+        this.calls.delete(id);
+        if (e !== undefined) c.reject(new Error(e));
+        else c.resolve(r);
+      };
+      this.remote = new Proxy({} as Remote<DecodeWorkerApi>, {
+        get:
+          (_, m) =>
+          (...a: unknown[]) =>
+            new Promise((resolve, reject) => {
+              const id = this.nextId++;
+              const cb = a.findIndex((x) => typeof x === 'function');
+              this.calls.set(id, { resolve, reject, cb: a[cb] as Call['cb'] });
+              if (cb >= 0) a[cb] = null;
+              w.postMessage({ id, m, a, cb: cb >= 0 ? cb : undefined });
+            }),
+      });
     }
     return this.remote;
   }
 
   dispose(): void {
-    if (this.remote) {
-      void this.remote.dispose().catch(() => undefined);
-      this.remote[releaseProxy]();
-    }
     this.worker?.terminate();
     this.worker = undefined;
     this.remote = undefined;
+    this.calls.clear();
   }
 }
 

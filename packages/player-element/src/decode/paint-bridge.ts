@@ -1,0 +1,167 @@
+import type { PaintMessage, PaintOp, PaintReply } from '../workers/paint-types.js';
+import { createPaintWorker } from '../workers/create-paint-worker.js';
+
+/** Ready bitmaps kept on the main thread (the frames around the playhead); the farthest is closed first. */
+const MAX_READY = 4;
+/** Bitmap requests in the worker at once: more would only queue frames the playhead has passed. */
+const MAX_PENDING = 3;
+
+interface Ready {
+  bitmap?: ImageBitmap;
+  frame: number;
+}
+
+/**
+ * The main thread's side of the paint worker (src/workers/paint-worker.ts): forwards decoded pixels to it (transferred,
+ * in order with the cache's evictions), asks it for ImageBitmaps of the frames around the playhead at the canvas's
+ * size and keeps the few that came back until the canvas shows them. No pixel is touched on the main thread.
+ */
+export class PaintBridge {
+  private worker: Worker | undefined;
+  private ops: PaintOp[] = [];
+  private transfers: Transferable[] = [];
+  private ready = new Map<string, Ready>();
+  /** Request id → the bitmap's key and tour frame. */
+  private pending = new Map<number, Ready & { k: string }>();
+  private nextId = 1;
+  /** Per clip, its keyframe thumbnail (the placeholder after a jump, shown at once: it stays on the main thread), and their bytes. */
+  thumbs: (ImageBitmap | undefined)[] = [];
+  thumbBytes = 0;
+  /** Bytes of the ready bitmaps (RGBA), and the worker's time making them. */
+  bitmapBytes = 0;
+  workerMsTotal = 0;
+  made = 0;
+
+  constructor(private readonly onReady: () => void) {}
+
+  /** Starts the worker ahead of the first frame (a tour starts loading). */
+  start(): Worker {
+    if (!this.worker) {
+      this.worker = createPaintWorker();
+      this.worker.onmessage = (e: MessageEvent<PaintReply>) => this.received(e.data);
+    }
+    return this.worker;
+  }
+
+  private post(message: PaintMessage, transfer: Transferable[] = []): void {
+    this.start().postMessage(message, transfer);
+  }
+
+  /** Queues an op; all queued ops go in one message at the end of the task (or before the next request). */
+  op(op: PaintOp, transfer?: Transferable): void {
+    if (!this.ops.length) queueMicrotask(() => this.flush());
+    this.ops.push(op);
+    if (transfer) this.transfers.push(transfer);
+  }
+
+  private flush(make?: PaintMessage['make'], cancel?: number[]): void {
+    if (!this.ops.length && !make && !cancel) return;
+    const ops = this.ops;
+    const transfers = this.transfers;
+    this.ops = [];
+    this.transfers = [];
+    this.post({ ...(ops.length ? { ops } : {}), ...(make ? { make } : {}), ...(cancel ? { cancel } : {}) }, transfers);
+  }
+
+  addThumb(clip: number, t: ImageBitmap): void {
+    this.thumbBytes += t.width * t.height * 4;
+    this.thumbs[clip] = t;
+  }
+
+  /**
+   * A thumbnail to show (transferFromImageBitmap consumes it): its copy, taken at once, replaces it when ready (the
+   * canvas scales it for display). Undefined while that copy is being made.
+   */
+  takeThumb(t: ImageBitmap): ImageBitmap | undefined {
+    const c = this.thumbs.indexOf(t);
+    if (c < 0 || !t.width) return undefined;
+    const thumbs = this.thumbs;
+    void createImageBitmap(t).then((copy) => {
+      if (thumbs !== this.thumbs || thumbs[c] !== t) return copy.close();
+      thumbs[c] = copy;
+      this.onReady();
+    });
+    return t;
+  }
+
+  private key(key: string, width: number, height: number): string {
+    return `${key}@${width}x${height}`;
+  }
+
+  /** The ready bitmap of `key` at this size, handed over (the caller shows and so consumes it). */
+  take(key: string, width: number, height: number): ImageBitmap | undefined {
+    const k = this.key(key, width, height);
+    const r = this.ready.get(k);
+    if (!r) return undefined;
+    this.ready.delete(k);
+    this.bitmapBytes -= r.bitmap!.width * r.bitmap!.height * 4;
+    return r.bitmap;
+  }
+
+  /** Asks for a bitmap unless it is ready or asked for; `urgent` (the frame to show now) is asked even when the queue is full. */
+  request(key: string, frame: number, width: number, height: number, urgent: boolean): void {
+    const k = this.key(key, width, height);
+    if (this.ready.has(k) || [...this.pending.values()].some((p) => p.k === k)) return;
+    if (!urgent && this.pending.size >= MAX_PENDING) return;
+    const id = this.nextId++;
+    this.pending.set(id, { k, frame });
+    this.flush({ id, key, width, height });
+  }
+
+  private received(reply: PaintReply): void {
+    const p = this.pending.get(reply.id);
+    this.pending.delete(reply.id);
+    const bitmap = reply.bitmap;
+    if (!bitmap) return;
+    if (!p) {
+      bitmap.close();
+      return;
+    }
+    this.made++;
+    this.workerMsTotal += reply.ms ?? 0;
+    this.ready.get(p.k)?.bitmap?.close();
+    this.ready.set(p.k, { bitmap, frame: p.frame });
+    this.bitmapBytes += bitmap.width * bitmap.height * 4;
+    this.onReady();
+  }
+
+  /** Cancels the requests for frames more than `reach` from `position`, and closes the ready bitmaps farthest from it beyond the few kept. */
+  trim(position: number, reach: number): void {
+    const cancel: number[] = [];
+    for (const [id, p] of this.pending) if (Math.abs(p.frame - position) > reach) cancel.push(id);
+    if (cancel.length) {
+      for (const id of cancel) this.pending.delete(id);
+      this.flush(undefined, cancel);
+    }
+    while (this.ready.size > MAX_READY) {
+      let victim = '';
+      let worst = -1;
+      for (const [k, r] of this.ready) {
+        const d = Math.abs(r.frame - position);
+        if (d > worst) {
+          worst = d;
+          victim = k;
+        }
+      }
+      const r = this.ready.get(victim)!;
+      this.ready.delete(victim);
+      this.bitmapBytes -= r.bitmap!.width * r.bitmap!.height * 4;
+      r.bitmap!.close();
+    }
+  }
+
+  /** A new tour (or none): every frame, thumbnail and bitmap goes; the worker ends. */
+  dispose(): void {
+    for (const r of this.ready.values()) r.bitmap?.close();
+    for (const t of this.thumbs) t?.close();
+    this.ready.clear();
+    this.pending.clear();
+    this.bitmapBytes = 0;
+    this.thumbs = [];
+    this.thumbBytes = 0;
+    this.ops = [];
+    this.transfers = [];
+    this.worker?.terminate();
+    this.worker = undefined;
+  }
+}
