@@ -44,7 +44,7 @@ export function DailyLine({ daily }: { daily: ReadonlyArray<{ date: string; visi
       cursor: { show: false },
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
       scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(2, Math.ceil(max * 1.15))] } },
-      axes: [axis(), axis({ size: 40, values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : '')) })],
+      axes: [axis({ space: 60, values: (_u, splits) => splits.map((v) => dayLabel(v)) }), axis({ size: 40, values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : '')) })],
       series: [{}, { label: 'Visits', stroke: BRAND, width: 2, fill: 'rgba(11, 92, 173, 0.08)', points: { show: daily.length <= 31, size: 5, fill: BRAND } }],
     };
     return { options, data: [xs, ys] as uPlot.AlignedData };
@@ -60,12 +60,14 @@ export function Bars({ rows, colour = BRAND, format }: { rows: ReadonlyArray<{ n
       legend: { show: false },
       cursor: { show: false },
       scales: {
-        x: { time: false, ori: 1, dir: 1, range: () => [-0.5, Math.max(0, names.length - 1) + 0.5] },
+        // Row 0 (the longest) at the top.
+        x: { time: false, ori: 1, dir: -1, range: () => [-0.5, Math.max(0, names.length - 1) + 0.5] },
         y: { ori: 0, dir: 1, range: (_u, _min, max) => [0, Math.max(1, max * 1.05)] },
       },
       axes: [
         axis({ side: 3, grid: { show: false }, size: 120, gap: 6, splits: () => names.map((_n, i) => i), values: (_u, splits) => splits.map((i) => clip(names[i] ?? '', 16)) }),
-        axis({ side: 2, size: 36, values: (_u, splits) => splits.map((v) => format(v)) }),
+        // Whole units only: a tick between two seconds (or visits) would repeat its neighbour's label.
+        axis({ side: 2, size: 36, space: 56, values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? format(v) : '')) }),
       ],
       series: [{}, { label: 'Value', fill: colour, stroke: colour, width: 0, points: { show: false }, paths: uPlot.paths.bars!({ size: [0.65, 28] }) }],
     };
@@ -74,6 +76,12 @@ export function Bars({ rows, colour = BRAND, format }: { rows: ReadonlyArray<{ n
   return <Plot options={state.options} data={state.data} height={state.height} />;
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** A UTC day's unix seconds → '20 Nov' (the axis of visits per day). */
+const dayLabel = (secs: number) => {
+  const d = new Date(secs * 1000);
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
+};
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** Saves text as a file (a chart's CSV). */
