@@ -44,11 +44,15 @@ async function poll<T>(check: () => Promise<T | null | undefined | false>, what:
   }
 }
 
-/** An 11 s (the shortest tour is 10 s) 1280x720 walkthrough stand-in (testsrc2: every frame differs), cached across runs. */
-function testVideo(): string {
+/**
+ * A walkthrough stand-in (testsrc2: every frame differs), cached across runs: 11 s (the shortest tour is 10 s) 1280x720
+ * by default; the phone touch test (phone-touch.spec.ts) also makes a 60 s one and a portrait one.
+ */
+function testVideo(seconds = 11, portrait = false): string {
   const dir = path.join(os.tmpdir(), 'roomwalk-e2e-videos');
   fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, 'embed-11s-v1.mp4');
+  const size = portrait ? '720x1280' : '1280x720';
+  const file = path.join(dir, seconds === 11 && !portrait ? 'embed-11s-v1.mp4' : `walk-${seconds}s-${size}-v1.mp4`);
   if (fs.existsSync(file)) return file;
   const tmp = `${file}.${process.pid}.tmp.mp4`;
   execFileSync('ffmpeg', [
@@ -59,7 +63,7 @@ function testVideo(): string {
     '-f',
     'lavfi',
     '-i',
-    'testsrc2=size=1280x720:rate=30:duration=11',
+    `testsrc2=size=${size}:rate=30:duration=${seconds}`,
     '-c:v',
     'libx264',
     '-preset',
@@ -72,9 +76,12 @@ function testVideo(): string {
   return file;
 }
 
-/** Signs an agent up through the API, activates them from the development outbox, uploads and processes a tour. */
-export async function makeRealTour(base: string): Promise<RealTour> {
-  const email = `embed-${Date.now()}-${process.pid}@example.com`;
+/**
+ * Signs an agent up through the API, activates them from the development outbox, uploads and processes a tour (11 s
+ * landscape with a Kitchen marker unless `o` says otherwise).
+ */
+export async function makeRealTour(base: string, o: { seconds?: number; portrait?: boolean; markers?: Array<[string, number]> } = {}): Promise<RealTour> {
+  const email = `embed-${Date.now()}-${process.pid}-${Math.random().toString(36).slice(2, 6)}@example.com`;
   const password = 'Embed-Test-2026';
   await gql(base, 'mutation($input: UserRegisterInput!) { userRegister(input: $input) { id } }', {
     input: { username: email, password, name: 'Emma', surname: 'Embed', acceptedTerms: true, turnstileToken: DEV_TURNSTILE_TOKEN },
@@ -106,7 +113,7 @@ export async function makeRealTour(base: string): Promise<RealTour> {
     token,
   );
   const p = url.fileGetPreSignedUrl;
-  const put = await fetch(p.uploadURL, { method: 'PUT', headers: Object.fromEntries(p.headers.map((h) => [h.key, h.value])), body: fs.readFileSync(testVideo()) });
+  const put = await fetch(p.uploadURL, { method: 'PUT', headers: Object.fromEntries(p.headers.map((h) => [h.key, h.value])), body: fs.readFileSync(testVideo(o.seconds, o.portrait)) });
   if (put.status !== 200) throw new Error(`upload answered ${put.status}`);
   const submitted = await gql<{ fileSubmitPreSignedUpload: { tourId: string } }>(base, 'mutation($key: String!) { fileSubmitPreSignedUpload(input: { key: $key }) { tourId } }', { key: p.key }, token);
   const tourId = submitted.fileSubmitPreSignedUpload.tourId;
@@ -122,9 +129,10 @@ export async function makeRealTour(base: string): Promise<RealTour> {
       return d.tour.status.status === 'PROCESSED' ? d.tour : null;
     },
     'the tour to be processed',
-    150_000,
+    Math.max(150_000, (o.seconds ?? 11) * 5000),
   );
-  await gql(base, 'mutation($input: MarkerSaveInput!) { markerSave(input: $input) { id } }', { input: { tourId, name: 'Kitchen', frameIndex: KITCHEN_FRAME, isFastTravel: true } }, token);
+  for (const [name, frameIndex] of o.markers ?? [['Kitchen', KITCHEN_FRAME]])
+    await gql(base, 'mutation($input: MarkerSaveInput!) { markerSave(input: $input) { id } }', { input: { tourId, name, frameIndex, isFastTravel: true } }, token);
   return { tourId, totalFrames: tour.clips.reduce((n, c) => n + c.frameCount, 0) };
 }
 

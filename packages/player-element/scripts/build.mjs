@@ -133,6 +133,27 @@ const subscriptionFromChunk = {
     b.onResolve({ filter: /^\.\/tour-player-subscription\.js$/ }, () => ({ path: './tour-player-subscription.js', external: true }));
   },
 };
+// Lit's css`` templates keep their source indentation and comments through minification: both are dropped here
+// (whitespace runs become one space, none is kept around { } ;), so selectors and values keep their meaning. 282 B gzip.
+const cssTemplates = {
+  name: 'css-templates',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, (args) => {
+      const src = readFileSync(args.path, 'utf8');
+      if (!src.includes('css`')) return undefined;
+      const contents = src.replace(
+        /css`([^`]*)`/g,
+        (_, body) =>
+          `css\`${body
+            .replace(/\/\*[^*]*\*+([^/*][^*]*\*+)*\//g, '')
+            .replace(/\s+/g, ' ')
+            .replace(/\s*([{};])\s*/g, '$1')
+            .trim()}\``,
+      );
+      return { contents, loader: 'ts' };
+    });
+  },
+};
 // @lit-labs/preact-signals does not declare itself free of side effects, so esbuild kept its watch() directive and
 // html tag (and lit's AsyncDirective under them) though the player uses SignalWatcher alone: its own modules are
 // marked side-effect free so unused exports are dropped.
@@ -159,7 +180,7 @@ checkInputs(
     entryPoints: [join(root, 'src/index.ts')],
     format: 'iife',
     outfile: join(dist, 'tour-player.js'),
-    plugins: [inlineWorker, liveChunk, subscriptionChunk, visitChunk, editChunk, fallbackChunk, signalsTreeShake],
+    plugins: [inlineWorker, liveChunk, subscriptionChunk, visitChunk, editChunk, fallbackChunk, signalsTreeShake, cssTemplates],
     splitting: false,
     metafile: true,
   }),
@@ -186,7 +207,7 @@ await build({
   splitting: true,
   outdir: join(dist, 'esm'),
   external: ['lit', 'lit/*', '@lit/*', 'comlink', 'react', 'react-dom', 'agora-rtc-sdk-ng'],
-  plugins: [inlineWorker, signalsTreeShake],
+  plugins: [inlineWorker, signalsTreeShake, cssTemplates],
 });
 
 // TypeScript declarations for consumers of dist/esm.
@@ -205,7 +226,7 @@ const mainOnly = await build({
   entryPoints: [join(root, 'src/index.ts')],
   format: 'iife',
   write: false,
-  plugins: [inlineWorkerWith('', ''), liveChunk, subscriptionChunk, visitChunk, editChunk, fallbackChunk, signalsTreeShake],
+  plugins: [inlineWorkerWith('', ''), liveChunk, subscriptionChunk, visitChunk, editChunk, fallbackChunk, signalsTreeShake, cssTemplates],
 });
 const gz = (s) => gzipSync(s, { level: 9 }).length;
 const mainJs = readFileSync(join(dist, 'tour-player.js'));

@@ -37,9 +37,17 @@ describe('frame math (tours §9)', () => {
   });
 
   it('caps the canvas at 650 px and halves large canvases off desktop', () => {
-    expect(canvasSize({ width: 1280, height: 720 }, { width: 2000, height: 2000 }, true)).to.deep.equal({ width: 650, height: 366 });
-    expect(canvasSize({ width: 720, height: 1280 }, { width: 2000, height: 700 }, true)).to.deep.equal({ width: 394, height: 700 });
-    expect(canvasSize({ width: 720, height: 1280 }, { width: 650, height: 2000 }, false)).to.deep.equal({ width: 325, height: 578 });
+    expect(canvasSize({ width: 1280, height: 720 }, { width: 2000, height: 2000 }, true, 500)).to.deep.equal({ width: 650, height: 366 });
+    expect(canvasSize({ width: 720, height: 1280 }, { width: 2000, height: 700 }, true, 500)).to.deep.equal({ width: 394, height: 700 });
+    expect(canvasSize({ width: 720, height: 1280 }, { width: 650, height: 2000 }, false, 500)).to.deep.equal({ width: 325, height: 578 });
+  });
+
+  it('keeps 80 px under the canvas for the joystick, except in viewports 550 px high or less (joystick in a corner)', () => {
+    // A portrait tour on a 390x844 phone (host less the top bar and margins): the joystick goes below the picture.
+    expect(canvasSize({ width: 720, height: 1280 }, { width: 374, height: 700 }, false, 844)).to.deep.equal({ width: 349, height: 620 });
+    expect(canvasSize({ width: 720, height: 1280 }, { width: 374, height: 700 }, false, 550)).to.deep.equal({ width: 374, height: 665 });
+    // A landscape tour is limited by the width: unchanged.
+    expect(canvasSize({ width: 1280, height: 720 }, { width: 374, height: 700 }, false, 844)).to.deep.equal({ width: 374, height: 210 });
   });
 
   it('opens the drawer per the spec rules', () => {

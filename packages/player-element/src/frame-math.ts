@@ -62,8 +62,18 @@ export function travelPlan(from: number, to: number): { steps: number[]; stepMs:
   return { steps, stepMs: totalMs / count };
 }
 
-/** Canvas size per tours §9: at most 650 px wide, halved above 640x960 on non-desktop. */
-export function canvasSize(video: { width: number; height: number }, box: { width: number; height: number }, desktop: boolean): { width: number; height: number } {
+/** Room kept under the canvas for the joystick (64 px and gaps), except where it moves to a corner (viewports 550 px high or less). */
+const JOYSTICK_ROOM = 80;
+
+/** Canvas size per tours §9: at most 650 px wide, halved above 640x960 on non-desktop; the joystick's room kept free. */
+
+export function canvasSize(
+  video: { width: number; height: number },
+  box: { width: number; height: number },
+  desktop: boolean,
+  viewportHeight: number = globalThis.innerHeight ?? 0,
+): { width: number; height: number } {
+  if (viewportHeight > PLAYER.joystickMoveMaxViewportHeight) box = { width: box.width, height: box.height - JOYSTICK_ROOM };
   const aspect = video.width / video.height || 16 / 9;
   let width = Math.min(PLAYER.canvasMaxWidth, box.width);
   let height = width / aspect;

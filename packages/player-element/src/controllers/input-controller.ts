@@ -3,18 +3,31 @@ import { PLAYER } from '@roomwalk/shared/constants';
 import { maxScrollableIndex } from '../frame-math.js';
 import type { PlayerContext } from '../store/player-context.js';
 import type { PlayheadController } from './playhead-controller.js';
+import { furthestReady, joystickDelta } from '../input/joystick-rate.js';
+import { SWIPE_PX_PER_FRAME, SWIPE_STOP, type Sample, decay, releaseVelocity } from '../input/swipe-momentum.js';
 
 /** Frames moved per wheel pixel after the spec's 1.5 scale: one frame per 20 px (docs/decisions.md). */
 const WHEEL_PX_PER_FRAME = 20;
 
 /**
  * User input on the canvas and the joystick: wheel (×1.5, one frame per 20 px), keys (arrows step, Page Up / Page Down
- * travel to the next / previous marker, Home / End) and position-based drag or touch (one frame per 80 px, right or up
- * is forward). Each becomes a request to the playhead; the handlers are bound for the template.
+ * travel to the next / previous marker, Home / End), the joystick (a rate control) and drags on the picture (direct
+ * scrub, then momentum). Each becomes a request to the playhead; the handlers are bound for the template.
  */
 export class InputController implements ReactiveController {
   private wheelCarry = 0;
-  private drag: { pointerId: number; x: number; y: number; startFrame: number; touch: boolean } | null = null;
+  /** The pointer gesture: id, start point, distance (right or up positive), joystick or picture, samples [ms, px]. */
+  private g: { id: number; x: number; y: number; d: number; el: HTMLElement; joy: boolean; start: number; s: Sample[] } | null = null;
+  /** Wanted position (fractional frame) of the joystick; `target`: the finger's frame while scrubbing, then coasting. */
+  private pos = 0;
+  private target: number | null = null;
+  /** The frame this controller last showed. */
+  private shown = 0;
+  /** Coasting velocity, frames per ms. */
+  private v = 0;
+  private touch = false;
+  private raf = 0;
+  private last = 0;
 
   constructor(
     private readonly ctx: PlayerContext,
@@ -74,28 +87,98 @@ export class InputController implements ReactiveController {
     if (handled) e.preventDefault();
   };
 
+  /**
+   * Pointer gestures (docs/decisions.md "Touch that walks through a tour"). The joystick is a rate control: held off
+   * centre it moves every refresh, faster the further it is pushed (joystick-rate.ts). The picture scrubs directly,
+   * then coasts (swipe-momentum.ts). Right or up is forward. Each refresh the playhead goes only as far towards the
+   * wanted position as frames are decoded, so neither outruns decoding nor shows a stale frame.
+   */
   readonly onPointerDown = (e: PointerEvent): void => {
-    if (!this.ctx.store.tour.peek()) return;
+    const { store } = this.ctx;
+    if (!store.tour.peek() || this.g) return;
+    const el = e.currentTarget as HTMLElement;
     try {
-      (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
+      el.setPointerCapture(e.pointerId);
     } catch {
       /* synthetic or already released pointer */
     }
-    this.drag = { pointerId: e.pointerId, x: e.clientX, y: e.clientY, startFrame: this.ctx.store.frame.peek(), touch: e.pointerType === 'touch' };
+    const shown = store.frame.peek();
+    this.g = { id: e.pointerId, x: e.clientX, y: e.clientY, d: 0, el, joy: el.localName === 'button', start: shown, s: [[e.timeStamp, 0]] };
+    this.touch = e.pointerType === 'touch';
+    this.v = 0;
+    this.target = null;
+    this.pos = this.shown = shown;
+    this.run();
   };
 
   readonly onPointerMove = (e: PointerEvent): void => {
-    const d = this.drag;
-    if (!d || d.pointerId !== e.pointerId) return;
-    const { store } = this.ctx;
-    // Right or up moves forward: one frame per 80 px of drag (tours §9).
-    const distance = e.clientX - d.x - (e.clientY - d.y);
-    const frame = d.startFrame + Math.trunc(distance / PLAYER.joystickPixelsPerFrame);
-    if (frame !== store.frame.peek()) this.playhead.userMove(frame, d.touch ? 'touch' : 'drag');
-    if (store.hintVisible.peek() && store.frame.peek() >= PLAYER.joystickHintFrame) store.hintVisible.value = false;
+    const g = this.g;
+    if (g?.id !== e.pointerId) return;
+    const dx = e.clientX - g.x;
+    const dy = e.clientY - g.y;
+    g.d = dx - dy;
+    if (g.joy) {
+      const c = (n: number) => Math.max(-40, Math.min(40, n));
+      g.el.style.translate = `${c(dx)}px ${c(dy)}px`;
+    } else {
+      g.s.push([e.timeStamp, g.d]);
+      if (g.s.length > 32) g.s.shift();
+      this.target = g.start + g.d / SWIPE_PX_PER_FRAME;
+    }
+    this.run();
   };
 
   readonly onPointerUp = (e: PointerEvent): void => {
-    if (this.drag?.pointerId === e.pointerId) this.drag = null;
+    const g = this.g;
+    if (g?.id !== e.pointerId) return;
+    this.g = null;
+    g.el.style.translate = '';
+    if (g.joy || this.target === null) return;
+    g.s.push([e.timeStamp, g.d]);
+    // A fling coasts on from the finger's frame; otherwise the playhead settles there.
+    this.v = e.type === 'pointerup' ? releaseVelocity(g.s, e.timeStamp) : 0;
+    this.run();
+  };
+
+  hostDisconnected(): void {
+    cancelAnimationFrame(this.raf);
+    this.raf = 0;
+  }
+
+  private run(): void {
+    if (this.raf) return;
+    this.last = performance.now();
+    this.raf = requestAnimationFrame(this.tick);
+  }
+
+  private readonly tick = (now: number): void => {
+    this.raf = 0;
+    const { store, decoder, fallback } = this.ctx;
+    const dt = Math.min(Math.max(now - this.last, 0), 100);
+    this.last = now;
+    const g = this.g;
+    const shown = store.frame.peek();
+    if (shown !== this.shown) {
+      // Something else (a key, a jump, a host message) moved the playhead: go on from there, stop coasting.
+      this.pos = shown;
+      if (!g) this.target = null;
+    }
+    if (g?.joy) this.pos += joystickDelta(g.d, dt);
+    else if (this.v && this.target !== null) {
+      this.target += this.v * dt;
+      this.v = decay(this.v, dt);
+      if (Math.abs(this.v) < SWIPE_STOP) this.v = 0;
+    }
+    const pos = Math.min(Math.max(this.target ?? this.pos, 0), maxScrollableIndex(this.ctx.totalFrames));
+    const want = pos > shown ? Math.floor(pos) : Math.ceil(pos);
+    const painted = store.painted.peek()?.tourFrame === shown;
+    const got = furthestReady(shown, want, (f) => (fallback ? painted : decoder.cache.has('low', f) || decoder.cache.has('high', f)));
+    // The joystick never runs ahead of what is shown by more than a fraction of a frame.
+    this.pos = got === want ? pos : got;
+    this.shown = got;
+    if (got !== shown) this.playhead.userMove(got, this.touch ? 'touch' : 'drag');
+    if (store.hintVisible.peek() && got >= PLAYER.joystickHintFrame) store.hintVisible.value = false;
+    if (got !== want || g?.joy || this.v) this.run();
+    else if (!g) this.target = null;
   };
 }

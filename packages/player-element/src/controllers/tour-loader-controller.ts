@@ -1,5 +1,4 @@
 import type { ReactiveController } from 'lit';
-import { Task, initialState } from '@lit/task';
 import { PLAYER_ERROR_TEXTS as ERROR_TEXTS } from '@roomwalk/shared/player-texts';
 import { PLAYER } from '@roomwalk/shared/constants';
 import { MODES, STATUSES, TOUR_ID_PATTERN } from '../constants.js';
@@ -18,12 +17,13 @@ import { findRoom, type PlayheadController } from './playhead-controller.js';
 const INVALID_CODES = new Set(['NOT_FOUND', 'INVALID_TOUR_ID']);
 
 /**
- * Tour loading: a `@lit/task` over (tour id, api) with its AbortSignal. A run resets the player, fetches the tour
- * (typed errors → the error-dialog table), reports the visit (external mode), then waits for the viewport
- * (`loading="lazy"`) or starts decoding at the start room / frame, with the "taking a while" timer.
+ * Tour loading: one run per (tour id, api) with its AbortSignal (a newer run or disconnecting aborts it). A run resets
+ * the player, fetches the tour (typed errors → the error-dialog table), reports the visit (external mode), then waits
+ * for the viewport (`loading="lazy"`) or starts decoding at the start room / frame, with the "taking a while" timer.
  */
 export class TourLoaderController implements ReactiveController {
-  readonly task: Task<[string, string], PlayerTour>;
+  private key: string | undefined;
+  private abort: AbortController | undefined;
   private visit: VisitBeacon | undefined;
   private nearObserver: IntersectionObserver | undefined;
   private loadTimer: ReturnType<typeof setTimeout> | undefined;
@@ -35,21 +35,21 @@ export class TourLoaderController implements ReactiveController {
     private readonly onDecoding: () => void,
   ) {
     ctx.host.addController(this);
-    this.task = new Task(ctx.host, {
-      // The first update loads even without a tour id: a missing id is an Invalid Link.
-      args: () => [this.ctx.config.tourId, this.ctx.config.apiBase],
-      task: ([tourId], { signal }) => this.load(tourId, signal),
-      onError: (e) => {
-        const err = e instanceof TourPlayerError ? e : new TourPlayerError(ERROR_CODES.QUERY_FAILED, String(e));
-        this.ctx.fail(err.code, err.message);
-      },
-    });
+  }
+
+  /** Before each render: a new tour id or api loads (the first update too: a missing id is an Invalid Link). */
+  hostUpdate(): void {
+    const { tourId, apiBase } = this.ctx.config;
+    const key = `${tourId} ${apiBase}`;
+    if (key === this.key) return;
+    this.key = key;
+    void this.reload();
   }
 
   hostConnected(): void {}
 
   hostDisconnected(): void {
-    this.task.abort();
+    this.abort?.abort();
     this.stopWatching();
     clearTimeout(this.loadTimer);
     this.ctx.fallback?.dispose();
@@ -57,12 +57,21 @@ export class TourLoaderController implements ReactiveController {
     this.visit = undefined;
   }
 
-  /** Loads the tour again (Refresh, Retry, reconnection). */
-  reload(): Promise<void> {
-    return this.task.run();
+  /** Loads the tour again (Refresh, Retry, reconnection); resolves when this run ends. */
+  async reload(): Promise<void> {
+    this.abort?.abort();
+    const ac = new AbortController();
+    this.abort = ac;
+    try {
+      await this.load(this.ctx.config.tourId, ac.signal);
+    } catch (e) {
+      if (ac.signal.aborted) return;
+      const err = e instanceof TourPlayerError ? e : new TourPlayerError(ERROR_CODES.QUERY_FAILED, String(e));
+      this.ctx.fail(err.code, err.message);
+    }
   }
 
-  private async load(tourId: string, signal: AbortSignal): Promise<PlayerTour | typeof initialState> {
+  private async load(tourId: string, signal: AbortSignal): Promise<void> {
     const { store, decoder, config } = this.ctx;
     clearTimeout(this.loadTimer);
     this.playhead.reset();
@@ -85,13 +94,13 @@ export class TourLoaderController implements ReactiveController {
       const data = await graphqlRequest<{ tour: PlayerTour | null }>(config.apiBase, PLAYER_TOUR_QUERY, { tourID: id }, { token: config.authToken, signal, get: true });
       tour = data.tour;
     } catch (e) {
-      if (signal.aborted) return initialState;
+      if (signal.aborted) return;
       const code = e instanceof GraphQLRequestError ? e.code : undefined;
       if (code === 'TOUR_REMOVED') throw new TourPlayerError(ERROR_CODES.TOUR_REMOVED, ERROR_TEXTS.tourRemoved);
       if (code && INVALID_CODES.has(code)) throw new TourPlayerError(ERROR_CODES.INVALID_LINK, ERROR_TEXTS.invalidLink);
       throw new TourPlayerError(ERROR_CODES.QUERY_FAILED, (e as Error).message);
     }
-    if (signal.aborted) return initialState;
+    if (signal.aborted) return;
     if (!tour) throw new TourPlayerError(ERROR_CODES.INVALID_LINK, ERROR_TEXTS.invalidLink);
     store.tour.value = tour;
     this.startVisit(id);
@@ -110,10 +119,9 @@ export class TourLoaderController implements ReactiveController {
       );
       this.nearObserver = io;
       io.observe(this.ctx.host);
-      return tour;
+      return;
     }
     this.startDecoding();
-    return tour;
   }
 
   private stopWatching(): void {

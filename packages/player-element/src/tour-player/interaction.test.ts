@@ -13,6 +13,13 @@ async function readyPlayer(attrs: Record<string, string | boolean> = {}): Promis
   return p;
 }
 
+const nextFrames = (n: number) =>
+  new Promise<void>((r) =>
+    (function f(i: number) {
+      i ? requestAnimationFrame(() => f(i - 1)) : r();
+    })(n),
+  );
+
 function frameEvents(p: TourPlayer) {
   return eventsOf<CustomEvent>(p, 'tour-frame-change').map((e) => e.detail as { frame: number; source: string });
 }
@@ -60,7 +67,7 @@ describe('<tour-player> interaction', () => {
     expect(frameEvents(p)).to.have.length(0);
   });
 
-  it('moves one frame per 80 px of joystick drag and hides the hint at frame 5', async () => {
+  it('moves while the joystick is held off centre (rate control), hides the hint at frame 5 and stops on release', async () => {
     const p = await readyPlayer();
     const joy = p.shadowRoot!.querySelector('.joystick') as HTMLElement;
     expect(joy.querySelector('.hint')?.textContent).to.equal('drag me');
@@ -69,16 +76,24 @@ describe('<tour-player> interaction', () => {
     const y = Math.round(r.top + r.height / 2);
     await sendMouse({ type: 'move', position: [x, y] });
     await sendMouse({ type: 'down' });
-    await sendMouse({ type: 'move', position: [x + 170, y] });
-    expect(p.currentFrame).to.equal(2);
-    await p.updateComplete;
-    expect(joy.querySelector('.hint')).to.exist;
-    await sendMouse({ type: 'move', position: [x + 300, y - 110] });
-    await sendMouse({ type: 'up' });
-    expect(p.currentFrame).to.equal(5);
+    // 4 px off centre is the rest zone: nothing moves.
+    await sendMouse({ type: 'move', position: [x + 4, y] });
+    await nextFrames(5);
+    expect(p.currentFrame).to.equal(0);
+    // 160 px right: 2 frames a refresh while the pointer stays where it is.
+    await sendMouse({ type: 'move', position: [x + 160, y] });
+    await until(() => p.currentFrame >= 40, 'the joystick keeps moving while held still');
     await p.updateComplete;
     expect(p.shadowRoot!.querySelector('.joystick .hint')).to.equal(null);
-    expect(frameEvents(p).at(-1)).to.deep.equal({ frame: 5, source: 'drag' });
+    // Up is forward too; back left of centre it goes backwards.
+    await sendMouse({ type: 'move', position: [x - 80, y] });
+    const at = p.currentFrame;
+    await until(() => p.currentFrame < at - 5, 'backwards left of centre');
+    await sendMouse({ type: 'up' });
+    const released = p.currentFrame;
+    await nextFrames(10);
+    expect(p.currentFrame).to.equal(released);
+    expect(frameEvents(p).at(-1)).to.deep.equal({ frame: released, source: 'drag' });
   });
 
   it('scales wheel input by 1.5', async () => {
@@ -93,16 +108,25 @@ describe('<tour-player> interaction', () => {
     await until(() => readBarcode(canvasOf(p)) === 15, 'frame 15 drawn');
   });
 
-  it('follows touch drags on the canvas', async () => {
+  it('follows touch drags on the canvas directly, 4 px a frame, only as far as frames are decoded', async () => {
     const p = await readyPlayer();
     const c = canvasOf(p);
     const r = c.getBoundingClientRect();
     const init = (x: number, y: number) => ({ pointerId: 7, pointerType: 'touch', clientX: x, clientY: y, bubbles: true, composed: true, isPrimary: true });
     c.dispatchEvent(new PointerEvent('pointerdown', init(r.left + 300, r.top + 200)));
-    c.dispatchEvent(new PointerEvent('pointermove', init(r.left + 300, r.top + 200 - 245)));
-    c.dispatchEvent(new PointerEvent('pointerup', init(r.left + 300, r.top - 45)));
-    expect(p.currentFrame).to.equal(3);
-    expect(frameEvents(p).at(-1)).to.deep.equal({ frame: 3, source: 'touch' });
+    // 42 px up (forward): frame 10, painted from its own decoded pixels at every step on the way.
+    c.dispatchEvent(new PointerEvent('pointermove', init(r.left + 300, r.top + 158)));
+    const shown: number[] = [];
+    p.addEventListener('tour-frame-change', () => shown.push(p.currentFrame));
+    await until(() => p.currentFrame === 10 && readBarcode(c) === 10, 'frame 10 shown');
+    // The finger rests there past the 100 ms the release velocity looks back, then lifts: no momentum.
+    const moved = performance.now();
+    while (performance.now() - moved < 150) await nextFrames(1);
+    c.dispatchEvent(new PointerEvent('pointerup', init(r.left + 300, r.top + 158)));
+    await nextFrames(10);
+    expect(p.currentFrame).to.equal(10);
+    expect(frameEvents(p).at(-1)).to.deep.equal({ frame: 10, source: 'touch' });
+    expect(shown.every((f, i) => i === 0 || f > shown[i - 1]!)).to.equal(true);
   });
 
   it('passes an axe accessibility check', async () => {

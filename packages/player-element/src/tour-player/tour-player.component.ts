@@ -274,12 +274,10 @@ export class TourPlayer extends SignalWatcher(LitElement) {
         onToggleMore: () => (s.showMore.value = !s.showMore.value),
       });
     }
-    // The query's status from the task; after it, the spinner stays until the first frame is on screen.
-    const spinner = () =>
-      s.deferred.value || s.status.value !== STATUSES.loading
-        ? nothing
-        : html`<div class="overlay loading" part="loading" role="progressbar" aria-label="Loading tour"><div class="spinner"></div></div>`;
-    return this.loader.task.render({ pending: spinner, complete: spinner });
+    // While the tour loads and until the first frame is on screen (not while a lazy player waits for the viewport).
+    return s.deferred.value || s.status.value !== STATUSES.loading
+      ? nothing
+      : html`<div class="overlay loading" part="loading" role="progressbar" aria-label="Loading tour"><div class="spinner"></div></div>`;
   }
 
   protected override render() {
@@ -321,14 +319,14 @@ export class TourPlayer extends SignalWatcher(LitElement) {
       <div class="body">
         ${desktop ? agent(true) : nothing}
         <div class="stage" @wheel=${drag.onWheel}>
-          <div class="frame" style="width:${css.width}px;height:${css.height}px">
+          <div class="frame">
             <canvas part="canvas" tabindex="0" role="slider"
               aria-label=${t ? `${t.title} tour` : 'Tour'}
               aria-roledescription="tour position"
               aria-orientation="horizontal"
               aria-valuemin="0" aria-valuemax=${max} aria-valuenow=${frame}
               aria-valuetext=${current ? current.name : `Frame ${frame + 1} of ${max + 1}`}
-              style="width:${css.width}px;height:${css.height}px"
+              style="width:min(${css.width}px,calc((100cqh - var(--joystick-room)) * ${css.width / css.height}));aspect-ratio:${css.width}/${css.height}"
               @keydown=${drag.onKeyDown}
               @pointerdown=${drag.onPointerDown} @pointermove=${drag.onPointerMove} @pointerup=${drag.onPointerUp} @pointercancel=${drag.onPointerUp}></canvas>
             ${s.deferred.value && t?.thumbnailURL ? html`<img class="poster" part="poster" alt="" src=${t.thumbnailURL} />` : nothing}

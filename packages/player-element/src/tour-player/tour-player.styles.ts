@@ -31,7 +31,11 @@ export const styles = css`
   }
   .title { flex: 1; font-size: 16px; font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; margin: 0; }
   .body { position: relative; flex: 1; display: flex; min-height: 0; }
-  .stage { position: relative; flex: 1; display: flex; align-items: center; justify-content: center; min-width: 0; }
+  /* The picture takes the stage's room less the joystick's (canvasSize keeps the same 80 px): a mobile drawer shrinks it. */
+  .stage {
+    position: relative; flex: 1; display: flex; flex-direction: column; gap: 8px; align-items: center; justify-content: center; min-width: 0;
+    container-type: size; --joystick-room: 80px;
+  }
   .frame { position: relative; }
   canvas {
     display: block; border-radius: var(--tour-player-radius); background: #000; touch-action: none;
@@ -43,20 +47,23 @@ export const styles = css`
   .intro-logo { position: absolute; top: 12px; left: 12px; max-width: 30%; max-height: 20%; transition: opacity 0.6s ease; pointer-events: none; }
   .intro-logo.faded { opacity: 0; }
   .poster { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover; border-radius: var(--tour-player-radius); pointer-events: none; }
+  /* Below the picture, never over it; in a bottom corner in viewports 550 px high or less. */
   .joystick {
-    position: absolute; left: 50%; bottom: 24px; transform: translateX(-50%); z-index: 3;
+    position: relative; flex: none; z-index: 3;
     width: 64px; height: 64px; border-radius: 50%; border: 2px solid rgba(255, 255, 255, 0.8);
     background: rgba(0, 0, 0, 0.45); color: #fff; font: inherit; font-size: 12px; cursor: grab; touch-action: none;
     display: flex; align-items: center; justify-content: center; text-align: center;
   }
-  .joystick .hint { position: absolute; bottom: 72px; white-space: nowrap; background: rgba(0, 0, 0, 0.6); padding: 2px 8px; border-radius: 10px; }
+  .joystick .hint { position: absolute; left: 72px; white-space: nowrap; background: rgba(0, 0, 0, 0.6); padding: 2px 8px; border-radius: 10px; }
   @media (max-height: 550px) {
-    .joystick { left: auto; right: 16px; bottom: 16px; transform: none; }
+    .stage { --joystick-room: 0px; }
+    .joystick { position: absolute; right: 16px; bottom: 16px; }
+    .joystick .hint { left: auto; right: 72px; }
   }
   .drawer-toggle { background: none; border: 1px solid rgba(255,255,255,0.6); color: inherit; border-radius: 4px; padding: 4px 8px; cursor: pointer; font: inherit; }
   tour-markers-drawer { z-index: 2; width: var(--tour-player-drawer-width); max-height: var(--tour-player-drawer-max-height); align-self: flex-start; }
   :host([data-layout='mobile']) .body { flex-direction: column; }
-  :host([data-layout='mobile']) tour-markers-drawer { width: auto; align-self: stretch; }
+  :host([data-layout='mobile']) tour-markers-drawer { width: auto; align-self: stretch; max-height: min(50%, var(--tour-player-drawer-max-height)); }
   .overlay {
     position: absolute; inset: 0; z-index: 10; display: flex; align-items: center; justify-content: center;
     background: rgba(0, 0, 0, 0.55);

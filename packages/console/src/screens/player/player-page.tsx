@@ -19,6 +19,7 @@ import { useClipboard } from '../../state/use-clipboard.js';
 import { useSnackbar } from '../../ui/snackbar.js';
 import { PlayerMenu, type MenuAction, type PlayerRouteMode } from './player-menu.js';
 import { readPlayerFlags } from './player-flags.js';
+import { feedbackDisabled } from '../../ui/feedback-button.js';
 import '../tours/tours.css';
 
 const MODE_BY_PATH: Record<string, PlayerRouteMode> = {
@@ -63,7 +64,7 @@ export default function PlayerPage() {
   };
 
   return (
-    <main className="player-page" data-mode={mode}>
+    <main className="player-page" data-mode={mode} data-feedback={feedbackDisabled(location.search) ? undefined : ''}>
       <h1 className="visually-hidden">{title ?? 'Tour'}</h1>
       <TourPlayer
         ref={element}
