@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ERROR_CODES } from '@roomwalk/shared';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { startSmtpInbox, type SmtpInbox } from './helpers/smtp.js';
 import { insertTours } from './billing-helpers.js';
@@ -26,8 +26,10 @@ const PDF_CREATE = 'mutation($input: SellerReportPdfInput!) { sellerReportPdfCre
 const RUN = 'query($id: ID!) { sellerReportRun(id: $id) { status progress progressText fileName mimeType fileContent error } }';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'seller-reports-'));
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+let files = 0;
 const pdfText = (pdf: Buffer, name: string) => {
-  const file = path.join(work, `${name}.pdf`);
+  const file = path.join(work, `${name}-${++files}.pdf`);
   fs.writeFileSync(file, pdf);
   return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
 };
@@ -40,7 +42,7 @@ function pdfAttachment(raw: string): { name: string; pdf: Buffer } | null {
   return { name, pdf: Buffer.from(m[2]!.replace(/\s+/g, ''), 'base64') };
 }
 
-describe('seller reports', () => {
+describe.each(DB_KINDS)('seller reports on %s', (kind) => {
   let smtp: SmtpInbox;
   let t: TestApp;
   let pro: SeededUser;
@@ -49,7 +51,7 @@ describe('seller reports', () => {
 
   beforeAll(async () => {
     smtp = await startSmtpInbox();
-    t = await startTestApp('pglite', { RATE_LIMIT_DISABLED: true, SMTP_URL: smtp.url, MAIL_FROM: 'Roomwalk <no-reply@roomwalk.test>' });
+    t = await startTestApp(kind, { RATE_LIMIT_DISABLED: true, SMTP_URL: smtp.url, MAIL_FROM: 'Roomwalk <no-reply@roomwalk.test>' });
     pro = await seedUser(t.app, { plan: 'pro', name: 'Thandi', surname: 'Nkosi' });
     [tourUuid] = (await insertTours(t.app, { companyId: pro.company.id, userId: pro.user.id }, 1, { title: () => 'Garden Cottage' })) as [string];
     tourId = encodeId('Tour', tourUuid);
@@ -83,7 +85,6 @@ describe('seller reports', () => {
   afterAll(async () => {
     await t?.stop();
     await smtp?.close();
-    fs.rmSync(work, { recursive: true, force: true });
   });
 
   it('refuses plans without Tour Analytics with PLAN_REQUIRED, and other companies with NOT_FOUND', async () => {

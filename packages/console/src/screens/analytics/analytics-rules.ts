@@ -60,7 +60,7 @@ export function exitRows(f: Pick<Figures, 'exits' | 'visits'>) {
   return [...f.exits].sort((a, b) => b.visits - a.visits || a.name.localeCompare(b.name)).map((e) => ({ ...e, share: f.visits > 0 ? e.visits / f.visits : 0 }));
 }
 const DEVICE_LABELS: Record<string, string> = { phone: 'Phone', tablet: 'Tablet', desktop: 'Desktop' };
-export const deviceLabel = (name: string) => DEVICE_LABELS[name] ?? 'Unknown';
+const deviceLabel = (name: string) => DEVICE_LABELS[name] ?? 'Unknown';
 export function deviceRows(f: Pick<Figures, 'devices' | 'visits'>) {
   return f.devices.map((d) => ({ name: deviceLabel(d.name), visits: d.visits, share: f.visits > 0 ? d.visits / f.visits : 0 }));
 }
@@ -103,7 +103,7 @@ export const devicesCsv = (f: Pick<Figures, 'devices' | 'visits'>) =>
 export const csvName = (what: string, period: { from: string; to: string }) => `tour-analytics-${what}-${period.from.slice(0, 10)}-${period.to.slice(0, 10)}.csv`;
 
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
-export const RECIPIENTS_MAX = 10;
+const RECIPIENTS_MAX = 10;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The recipients field: addresses separated by commas, semicolons, spaces or lines; the first problem in words. */

@@ -21,7 +21,7 @@ export interface LiveLeadNotice {
 }
 
 /** "Kitchen 1 min 30 s, Master Bedroom 40 s" (the lead mail's wording); '' when no room was recorded. */
-export function roomPathText(path: ReadonlyArray<{ name: string; seconds: number }> | null | undefined): string {
+function roomPathText(path: ReadonlyArray<{ name: string; seconds: number }> | null | undefined): string {
   const time = (total: number) => {
     const s = Math.max(0, Math.round(total));
     if (s < 60) return `${s} s`;

@@ -11,9 +11,9 @@ import type { Services } from '../services.js';
 import { loadEditableTour } from '../tours.js';
 import { isLicenseActive } from '../uploads.js';
 
-export const ANALYTICS_PLAN_TEXT = 'Tour Analytics and seller reports need the Basic or Pro plan. Upgrade to use them.';
+const ANALYTICS_PLAN_TEXT = 'Tour Analytics and seller reports need the Basic or Pro plan. Upgrade to use them.';
 
-export async function hasAnalyticsPlan(services: Services, companyId: string, now = new Date()): Promise<boolean> {
+async function hasAnalyticsPlan(services: Services, companyId: string, now = new Date()): Promise<boolean> {
   const license = await getLicense(services.db, companyId);
   return isLicenseActive(license, now) && !!planById(license.plan_id)?.features.includes(FEATURES.tourAnalytics);
 }

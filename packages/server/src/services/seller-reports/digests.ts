@@ -11,7 +11,7 @@ import { sellerReportTour } from './access.js';
 import { DAY_RANGE, nextSendAt } from './schedule.js';
 import { DIGEST_FREQUENCIES, sellerDb, type DigestFrequency, type SellerDigestRow } from './tables.js';
 
-export const RECIPIENTS_MAX = 10;
+const RECIPIENTS_MAX = 10;
 const EMAIL = z.string().email();
 
 export interface DigestInput {
@@ -22,7 +22,7 @@ export interface DigestInput {
 }
 
 /** Checks the digest settings; every message says what to change, naming the field. */
-export function validateDigest(input: Omit<DigestInput, 'tourId'>): { frequency: DigestFrequency; day: number; recipients: string[] } {
+function validateDigest(input: Omit<DigestInput, 'tourId'>): { frequency: DigestFrequency; day: number; recipients: string[] } {
   if (!DIGEST_FREQUENCIES.includes(input.frequency)) throw badInput('Choose weekly or monthly.', 'frequency');
   const range = DAY_RANGE[input.frequency];
   if (!Number.isInteger(input.day) || input.day < range.min || input.day > range.max) {

@@ -14,13 +14,13 @@ import { sellerDb, type SellerLinkRow } from './tables.js';
 
 const TOKEN_PREFIX = 'rws_';
 const SHOWN_PREFIX_LENGTH = 10;
-export const LINK_PERIODS = [7, 30, 90] as const;
-export const LINK_EXPIRY = { minDays: 1, maxDays: 90, defaultDays: 30 } as const;
-export const LINK_NOT_FOUND_TEXT = 'This report link is not valid any more. Ask the agent for a new one.';
+const LINK_PERIODS = [7, 30, 90] as const;
+const LINK_EXPIRY = { minDays: 1, maxDays: 90, defaultDays: 30 } as const;
+const LINK_NOT_FOUND_TEXT = 'This report link is not valid any more. Ask the agent for a new one.';
 
 const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 /** The page a seller opens (a console route that needs no login). */
-export const sellerReportUrl = (services: Services, token: string) => `${services.config.publicUrl}/seller-report/${token}`;
+const sellerReportUrl = (services: Services, token: string) => `${services.config.publicUrl}/seller-report/${token}`;
 
 export function validatePeriod(days: number | null | undefined, field = 'days'): number {
   const d = days ?? 30;

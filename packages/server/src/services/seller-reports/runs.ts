@@ -22,7 +22,7 @@ export const SELLER_REPORT_QUEUE = 'seller-report';
 export const SELLER_DIGEST_SWEEP_QUEUE = 'seller-digest-sweep';
 /** The sweep runs every 15 minutes; digests are due at 07:00 UTC, so they go out by 07:15. */
 export const SELLER_DIGEST_SWEEP_CRON = '*/15 * * * *';
-export const RUN_FAILED_TEXT = 'The report could not be made. Try again in a moment.';
+const RUN_FAILED_TEXT = 'The report could not be made. Try again in a moment.';
 /** Attempts of one run: the queue retries it twice (an SMTP server that was down). */
 const RUN_ATTEMPTS = 3;
 const KEEP_PDF_MS = 24 * 60 * 60 * 1000;

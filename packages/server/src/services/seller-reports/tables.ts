@@ -7,8 +7,8 @@ type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefine
 
 export const DIGEST_FREQUENCIES = ['WEEKLY', 'MONTHLY'] as const;
 export type DigestFrequency = (typeof DIGEST_FREQUENCIES)[number];
-export type RunStatus = 'QUEUED' | 'RUNNING' | 'DONE' | 'FAILED';
-export type RunKind = 'DOWNLOAD' | 'DIGEST';
+type RunStatus = 'QUEUED' | 'RUNNING' | 'DONE' | 'FAILED';
+type RunKind = 'DOWNLOAD' | 'DIGEST';
 
 interface SellerReportLinksTable {
   id: Generated<string>;
