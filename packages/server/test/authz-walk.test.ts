@@ -14,6 +14,7 @@ import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { gqlUpload, pngImage } from './helpers/accounts.js';
 import { developerDb } from '../src/services/developer/tables.js';
+import { sellerDb } from '../src/services/seller-reports/tables.js';
 
 const REFUSED = [ERROR_CODES.NOT_FOUND, ERROR_CODES.FORBIDDEN];
 const STILL_STUBBED = ERROR_CODES.NOT_AVAILABLE_YET;
@@ -32,6 +33,9 @@ interface Victim {
   apiKeyId: string;
   endpointId: string;
   deliveryId: string;
+  /** Seller reports (issue 21): company B's link and PDF run. */
+  sellerLinkId: string;
+  sellerRunId: string;
 }
 
 type Root = 'Query' | 'Mutation' | 'Subscription';
@@ -109,6 +113,19 @@ const CASES: Record<string, Case> = {
   'Mutation.webhookEndpointRotateSecret': { doc: 'mutation($id: ID!) { webhookEndpointRotateSecret(id: $id) { secret } }', vars: (v) => ({ id: v.endpointId }) },
   'Mutation.webhookEndpointSendTest': { doc: 'mutation($id: ID!) { webhookEndpointSendTest(id: $id) }', vars: (v) => ({ id: v.endpointId }) },
   'Mutation.webhookDeliveryReplay': { doc: 'mutation($id: ID!) { webhookDeliveryReplay(id: $id) }', vars: (v) => ({ id: v.deliveryId }) },
+  'Query.sellerReport': { doc: 'query($id: ID!) { sellerReport(tourId: $id) { links { id } } }', vars: (v) => ({ id: v.tourId }) },
+  'Query.sellerReportRun': { doc: 'query($id: ID!) { sellerReportRun(id: $id) { status fileContent } }', vars: (v) => ({ id: v.sellerRunId }) },
+  'Mutation.sellerReportLinkCreate': {
+    doc: 'mutation($input: SellerReportLinkCreateInput!) { sellerReportLinkCreate(input: $input) { url } }',
+    vars: (v) => ({ input: { tourId: v.tourId } }),
+  },
+  'Mutation.sellerReportLinkRevoke': { doc: 'mutation($id: ID!) { sellerReportLinkRevoke(id: $id) { id } }', vars: (v) => ({ id: v.sellerLinkId }) },
+  'Mutation.sellerReportDigestSave': {
+    doc: 'mutation($input: SellerReportDigestInput!) { sellerReportDigestSave(input: $input) { day } }',
+    vars: (v) => ({ input: { tourId: v.tourId, frequency: 'WEEKLY', day: 1, recipients: ['intruder@a.example'] } }),
+  },
+  'Mutation.sellerReportDigestDelete': { doc: 'mutation($id: ID!) { sellerReportDigestDelete(tourId: $id) }', vars: (v) => ({ id: v.tourId }) },
+  'Mutation.sellerReportPdfCreate': { doc: 'mutation($input: SellerReportPdfInput!) { sellerReportPdfCreate(input: $input) { id } }', vars: (v) => ({ input: { tourId: v.tourId } }) },
   'Query.tourAnalytics': { doc: 'query($id: ID!) { tourAnalytics(tourId: $id) { visits rooms { name } } }', vars: (v) => ({ id: v.tourId }) },
   'Query.webhookDeliveries': { doc: 'query($id: ID!) { webhookDeliveries(endpointId: $id) { edges { node { id } } } }', vars: (v) => ({ id: v.endpointId }) },
   'Subscription.tourProgressUpdated': { doc: 'subscription($id: ID!) { tourProgressUpdated(tourId: $id) { progress } }', vars: (v) => ({ id: v.tourId }) },
@@ -195,6 +212,9 @@ describe.each(DB_KINDS)("another company's ids are refused on %s", (kind) => {
       apiKeys: await developerDb(db).selectFrom('api_keys').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
       endpoints: await developerDb(db).selectFrom('webhook_endpoints').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
       deliveries: await developerDb(db).selectFrom('webhook_deliveries').select(['id', 'status', 'attempt']).orderBy('id').execute(),
+      sellerLinks: await sellerDb(db).selectFrom('seller_report_links').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
+      sellerDigests: await sellerDb(db).selectFrom('seller_report_digests').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
+      sellerRuns: await sellerDb(db).selectFrom('seller_report_runs').select(['id', 'status']).orderBy('id').execute(),
     });
   }
 
@@ -228,7 +248,32 @@ describe.each(DB_KINDS)("another company's ids are refused on %s", (kind) => {
       .executeTakeFirstOrThrow();
     const event = await dev.insertInto('webhook_events').values({ company_id: admin.company.id, type: 'tour.deleted', payload: '{}' }).returning('id').executeTakeFirstOrThrow();
     const delivery = await dev.insertInto('webhook_deliveries').values({ endpoint_id: endpoint.id, event_id: event.id, attempt: 1, status: 'SUCCEEDED' }).returning('id').executeTakeFirstOrThrow();
+    const seller = sellerDb(db);
+    const link = await seller
+      .insertInto('seller_report_links')
+      .values({ tour_id: tour.id, company_id: admin.company.id, created_by: admin.user.id, token_hash: randomUUID(), prefix: 'rws_bbbbbb', days: 30, expires_at: new Date(Date.now() + 86_400_000) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await seller
+      .insertInto('seller_report_digests')
+      .values({
+        tour_id: tour.id,
+        company_id: admin.company.id,
+        created_by: admin.user.id,
+        frequency: 'MONTHLY',
+        day: 3,
+        recipients: ['seller@b.example'],
+        next_send_at: new Date(Date.now() + 86_400_000),
+      })
+      .execute();
+    const run = await seller
+      .insertInto('seller_report_runs')
+      .values({ tour_id: tour.id, requested_by: admin.user.id, kind: 'DOWNLOAD', days: 30, status: 'DONE', progress: 100, pdf: Buffer.from('%PDF-secret'), file_name: 'b.pdf' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     victim = {
+      sellerLinkId: `sellerlink_${link.id}`,
+      sellerRunId: `sellerrun_${run.id}`,
       apiKeyId: `apikey_${key.id}`,
       endpointId: `whep_${endpoint.id}`,
       deliveryId: `whdel_${delivery.id}`,
