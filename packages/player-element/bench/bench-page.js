@@ -2,7 +2,37 @@
 // the low-rendition corner box), never from the element's events.
 const raf = () => new Promise((r) => requestAnimationFrame(r));
 
-function readFrame(canvas, ctx) {
+// The player's canvas shows worker-made bitmaps through a 'bitmaprenderer' context, which cannot be read itself: it is
+// copied at its own size into this scratch canvas first (a bitmap smaller than the canvas is scaled, as on screen),
+// clipped to what is read (the barcode row, the fine-line patch, the middle row) so the copy costs little.
+const scratch = document.createElement('canvas');
+const scratchCtx = scratch.getContext('2d', { willReadFrequently: true });
+function snapshot(canvas) {
+  const w = canvas.width;
+  const h = canvas.height;
+  if (scratch.width !== w || scratch.height !== h) {
+    scratch.width = w;
+    scratch.height = h;
+  }
+  const sx = w / 1280;
+  const sy = h / 720;
+  scratchCtx.save();
+  scratchCtx.beginPath();
+  scratchCtx.rect(0, Math.floor(20 * sy) - 1, Math.ceil(640 * sx) + 1, 3);
+  scratchCtx.rect(Math.floor((1280 - 200) * sx), Math.floor((720 - 120) * sy), Math.ceil(160 * sx) + 1, Math.ceil(80 * sy) + 1);
+  scratchCtx.rect(0, Math.floor(h / 2) - 1, w, 3);
+  scratchCtx.clip();
+  scratchCtx.drawImage(canvas, 0, 0, w, h);
+  scratchCtx.restore();
+  return scratchCtx;
+}
+
+/**
+ * Which frame and rendition the canvas shows: the frame's 16-bit barcode, and the fine-line patch's luma contrast
+ * (test/fixtures.mjs PATCH: the 360p rendition averages its one-pixel lines to flat grey; as test/helpers.ts
+ * showsLowRendition, below 10 is 360p).
+ */
+function readFrame(canvas, ctx = snapshot(canvas)) {
   const sx = canvas.width / 1280,
     sy = canvas.height / 720;
   const y = Math.floor(20 * sy);
@@ -12,15 +42,20 @@ function readFrame(canvas, ctx) {
     const x = Math.floor((40 * k + 20) * sx);
     if (row[x * 4] * 0.3 + row[x * 4 + 1] * 0.59 + row[x * 4 + 2] * 0.11 > 128) n |= 1 << k;
   }
-  const bx = Math.floor((1240 / 1280) * canvas.width),
-    by = Math.floor((680 / 720) * canvas.height);
-  const d = ctx.getImageData(bx - 2, by - 2, 5, 5).data;
-  let white = 0;
-  for (let i = 0; i < d.length; i += 4) if (d[i] > 225 && d[i + 1] > 225 && d[i + 2] > 225) white++;
-  return { frame: n, low: white >= 20 };
+  const d = ctx.getImageData(Math.ceil((1280 - 190) * sx), Math.ceil((720 - 110) * sy), Math.floor(140 * sx), Math.floor(60 * sy)).data;
+  let sum = 0,
+    squares = 0;
+  for (let i = 0; i < d.length; i += 4) {
+    const l = d[i] * 0.3 + d[i + 1] * 0.59 + d[i + 2] * 0.11;
+    sum += l;
+    squares += l * l;
+  }
+  const m = d.length / 4;
+  const detail = Math.sqrt(Math.max(0, squares / m - (sum / m) ** 2));
+  return { frame: n, low: detail < 10 };
 }
 
-let player, canvas, ctx;
+let player, canvas;
 const longTasks = [];
 const loafs = [];
 try {
@@ -42,26 +77,25 @@ new PerformanceObserver((list) => {
 }).observe({ type: 'longtask', buffered: true });
 
 window.bench = {
-  async load(tourId, api, waitBuffered = true) {
+  async load(tourId, api, size = { width: 1000, height: 600 }, waitBuffered = true) {
     document.querySelector('tour-player')?.remove();
     player = document.createElement('tour-player');
     player.setAttribute('tour-id', tourId);
     player.setAttribute('api', api);
     player.setAttribute('disabled-controls', 'markers');
     player.setAttribute('host-events', '');
-    player.style.cssText = 'display:block;width:1000px;height:600px';
+    player.style.cssText = `display:block;width:${size.width}px;height:${size.height}px`;
     const ready = new Promise((r) => player.addEventListener('tour-ready', r, { once: true }));
     document.body.append(player);
     await ready;
     canvas = player.shadowRoot.querySelector('canvas');
-    ctx = canvas.getContext('2d');
     const t0 = performance.now();
     if (waitBuffered) while (player.loadedFrameCount < player.totalFrames && performance.now() - t0 < 120000) await raf();
     return { total: player.totalFrames, canvas: [canvas.width, canvas.height] };
   },
 
   /** One keyboard step per animation frame; a step counts when the exact 720p frame is on the canvas at the next frame. */
-  async scrub(start, steps, dir) {
+  async scrub(start, steps, dir, wantHigh = true) {
     await Promise.race([player.goToFrame(start), new Promise((r) => setTimeout(r, 10000))]);
     canvas.focus();
     await raf();
@@ -76,8 +110,8 @@ window.bench = {
       expected += dir;
       canvas.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, composed: true }));
       await raf();
-      const r = readFrame(canvas, ctx);
-      if (r.frame === expected && !r.low) ok++;
+      const r = readFrame(canvas);
+      if (r.frame === expected && r.low !== wantHigh) ok++;
       else if (r.frame === expected) lowShown++;
       else stale++;
     }
@@ -85,7 +119,7 @@ window.bench = {
   },
 
   /** Programmatic jumps: time to a placeholder from the target's neighbourhood and to the exact 720p frame. */
-  async jumps(targets) {
+  async jumps(targets, wantHigh = true) {
     const exact = [],
       placeholder = [],
       placeholderFrames = [];
@@ -99,13 +133,13 @@ window.bench = {
       for (;;) {
         await raf();
         frames++;
-        const r = readFrame(canvas, ctx);
+        const r = readFrame(canvas);
         const now = performance.now() - t0;
         if (!placed && Math.abs(r.frame - t) <= 36) {
           placed = now;
           placedAt = frames;
         }
-        if (r.frame === t && !r.low) {
+        if (r.frame === t && r.low !== wantHigh) {
           exact.push(now);
           break;
         }
@@ -122,7 +156,7 @@ window.bench = {
   },
 
   /** Fast travel (roomwalk_marker message, animated at 0.002 s per frame): exact frame time after the animation. */
-  async travels(targets) {
+  async travels(targets, wantHigh = true) {
     const after = [];
     for (const t of targets) {
       await raf();
@@ -132,9 +166,9 @@ window.bench = {
       window.postMessage({ type: 'roomwalk_marker', frameIndex: t }, location.origin);
       for (;;) {
         await raf();
-        const r = readFrame(canvas, ctx);
+        const r = readFrame(canvas);
         const now = performance.now() - t0;
-        if ((r.frame === t && !r.low) || now > 10000) {
+        if ((r.frame === t && r.low !== wantHigh) || now > 10000) {
           after.push(Math.max(0, now - anim));
           break;
         }
@@ -150,22 +184,23 @@ window.bench = {
   },
 
   /** First frame after connect: from append to pixels of frame 0 on the canvas. */
-  async firstFrame(tourId, api) {
+  async firstFrame(tourId, api, size = { width: 1000, height: 600 }) {
     document.querySelector('tour-player')?.remove();
     const p = document.createElement('tour-player');
     p.setAttribute('tour-id', tourId);
     p.setAttribute('api', api);
-    p.style.cssText = 'display:block;width:1000px;height:600px';
+    p.style.cssText = `display:block;width:${size.width}px;height:${size.height}px`;
     const t0 = performance.now();
     document.body.append(p);
     for (;;) {
       await raf();
       const c = p.shadowRoot?.querySelector('canvas');
       if (c && p.playerStatus === 'ready') {
-        const r = readFrame(c, c.getContext('2d'));
+        const snap = snapshot(c);
+        const r = readFrame(c, snap);
         if (r.frame === 0) {
           // A black canvas also reads 0: require some bright pixels.
-          const d = c.getContext('2d').getImageData(0, Math.floor(c.height / 2), c.width, 1).data;
+          const d = snap.getImageData(0, Math.floor(c.height / 2), c.width, 1).data;
           let lit = 0;
           for (let i = 0; i < d.length; i += 4) if (d[i] + d[i + 1] + d[i + 2] > 150) lit++;
           if (lit > 10) return performance.now() - t0;
@@ -176,7 +211,7 @@ window.bench = {
   },
 
   /** Baseline: the same scrub through a <video> seeking currentTime on the source MP4. */
-  async videoScrub(src, fps, start, steps, dir) {
+  async videoScrub(src, fps, start, steps, dir, jumpTargets = []) {
     const v = document.createElement('video');
     v.muted = true;
     v.crossOrigin = 'anonymous';
@@ -206,6 +241,70 @@ window.bench = {
       cx.drawImage(v, 0, 0, c.width, c.height);
       if (readFrame(c, cx).frame === expected) ok++;
     }
-    return { steps, ok, longTaskMax: longTasks.length ? Math.max(...longTasks) : 0 };
+    const longTaskMax = longTasks.length ? Math.max(...longTasks) : 0;
+    // Jumps on the same element: time from setting currentTime to the target frame drawn from the <video>.
+    const jumps = [];
+    for (const t of jumpTargets) {
+      const t0 = performance.now();
+      v.currentTime = (t + 0.5) / fps;
+      for (;;) {
+        await raf();
+        cx.drawImage(v, 0, 0, c.width, c.height);
+        if (readFrame(c, cx).frame === t || performance.now() - t0 > 5000) break;
+      }
+      jumps.push(performance.now() - t0);
+    }
+    v.removeAttribute('src');
+    v.load();
+    return { steps, ok, longTaskMax, jumps };
+  },
+
+  /** Baseline first frame: a <video> on the source MP4, from creation to frame 0 drawn (lit pixels, as for the player). */
+  async videoFirstFrame(src) {
+    const v = document.createElement('video');
+    v.muted = true;
+    v.crossOrigin = 'anonymous';
+    v.preload = 'auto';
+    const c = document.createElement('canvas');
+    c.width = 650;
+    c.height = 366;
+    const cx = c.getContext('2d', { willReadFrequently: true });
+    const t0 = performance.now();
+    v.src = `${src}?first=${Math.random()}`;
+    try {
+      for (;;) {
+        await raf();
+        if (performance.now() - t0 > 20000) return -1;
+        if (v.readyState < 2) continue;
+        cx.drawImage(v, 0, 0, c.width, c.height);
+        const d = cx.getImageData(0, Math.floor(c.height / 2), c.width, 1).data;
+        let lit = 0;
+        for (let i = 0; i < d.length; i += 4) if (d[i] + d[i + 1] + d[i + 2] > 150) lit++;
+        if (readFrame(c, cx).frame === 0 && lit > 10) return performance.now() - t0;
+      }
+    } finally {
+      v.removeAttribute('src');
+      v.load();
+    }
+  },
+
+  /** Does CPU throttling reach a dedicated worker? The same fixed busy loop timed on the main thread and in a worker. */
+  async busyLoop(n) {
+    const spin = (k) => {
+      let x = 0;
+      for (let i = 0; i < k; i++) x += Math.sqrt(i);
+      return x;
+    };
+    const t0 = performance.now();
+    spin(n);
+    const main = performance.now() - t0;
+    const src = `onmessage = (e) => { const t0 = performance.now(); (${spin.toString()})(e.data); postMessage(performance.now() - t0); };`;
+    const w = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })));
+    const worker = await new Promise((r) => {
+      w.onmessage = (e) => r(e.data);
+      w.postMessage(n);
+    });
+    w.terminate();
+    return { main, worker };
   },
 };

@@ -35,6 +35,7 @@ export class CanvasController implements ReactiveController {
   drawMsMax = 0;
   drawMsTotal = 0;
   private lastFrame = 0;
+  private dir = 1;
   private rafId = 0;
   private waiters: { frame: number; resolve: () => void }[] = [];
   private drawerDecided = false;
@@ -62,6 +63,7 @@ export class CanvasController implements ReactiveController {
     const nativeW = this.ctx.store.tour.peek()?.videoInfo?.width || 1280;
     const w = Math.min(Math.round(css.width * dpr), nativeW);
     const h = Math.round((w * css.height) / css.width);
+    if (w > 0 && h > 0) this.ctx.decoder.paint.canvas = { width: w, height: h };
     if (c.width !== w || c.height !== h) {
       c.width = w;
       c.height = h;
@@ -80,21 +82,27 @@ export class CanvasController implements ReactiveController {
     return new Promise<void>((resolve) => this.waiters.push({ frame, resolve }));
   }
 
+  /** Paints at the next refresh; the bitmaps it will need are asked for now (a key press, a decoded frame). */
   scheduleDraw(): void {
+    this.timed(() => this.askAhead());
     if (this.rafId) return;
     this.rafId = requestAnimationFrame(() => {
       this.rafId = 0;
-      const t0 = performance.now();
-      this.paint();
-      const dt = performance.now() - t0;
-      this.drawMsMax = Math.max(this.drawMsMax, dt);
-      this.drawMsTotal += dt;
+      this.timed(() => this.paint());
     });
   }
 
   private repaint(): void {
     this.ctx.store.painted.value = null;
     this.scheduleDraw();
+  }
+
+  private timed(f: () => void): void {
+    const t0 = performance.now();
+    f();
+    const dt = performance.now() - t0;
+    this.drawMsMax = Math.max(this.drawMsMax, dt);
+    this.drawMsTotal += dt;
   }
 
   private get canvas(): HTMLCanvasElement | null {
@@ -111,20 +119,38 @@ export class CanvasController implements ReactiveController {
     const d = decoder.drawable(frame);
     const canvas = this.canvas;
     if (!d || !canvas) return;
-    const dir = frame < this.lastFrame ? -1 : 1;
-    this.lastFrame = frame;
-    const p = store.painted.peek();
-    if (!p || p.tourFrame !== d.tourFrame || p.rendition !== (d.frame?.rendition ?? 'thumbnail')) {
+    if (this.shows(d)) this.resolveWaiters();
+    else {
       const bitmap = d.bitmap ? decoder.paint.takeThumb(d.bitmap) : decoder.paint.take(keyOf(d), ...sizeFor(d, canvas));
       if (bitmap) {
         canvas.getContext('bitmaprenderer')?.transferFromImageBitmap(bitmap);
         this.afterPaint({ frame, rendition: d.frame?.rendition ?? 'thumbnail', tourFrame: d.tourFrame });
-        // Not made yet: asked for now, and painted when it comes (the paint bridge schedules a draw).
-      } else if (d.frame) decoder.paint.request(keyOf(d), frame, ...sizeFor(d, canvas), true);
-    } else this.resolveWaiters();
-    for (let k = 1; k <= BITMAPS_AHEAD; k++) {
-      const next = decoder.drawable(frame + dir * k);
-      if (next?.frame && next.tourFrame === frame + dir * k) decoder.paint.request(keyOf(next), next.tourFrame, ...sizeFor(next, canvas), false);
+      }
+    }
+    this.askAhead();
+  }
+
+  private shows(d: Drawable): boolean {
+    const p = this.ctx.store.painted.peek();
+    return !!p && p.tourFrame === d.tourFrame && p.rendition === (d.frame?.rendition ?? 'thumbnail');
+  }
+
+  /**
+   * Asks the paint worker for the bitmap of the frame to show (unless shown; painted when it comes: the paint bridge
+   * schedules a draw) and of the next ones in the direction of travel, and drops what the playhead has left.
+   */
+  private askAhead(): void {
+    const { store, decoder, fallback } = this.ctx;
+    const canvas = this.canvas;
+    if (fallback || !canvas) return;
+    const frame = store.frame.peek();
+    if (frame !== this.lastFrame) this.dir = frame < this.lastFrame ? -1 : 1;
+    this.lastFrame = frame;
+    decoder.paint.canvas = { width: canvas.width, height: canvas.height };
+    for (let k = 0; k <= BITMAPS_AHEAD; k++) {
+      const f = frame + this.dir * k;
+      const d = decoder.drawable(f);
+      if (d?.frame && (k ? d.tourFrame === f : !this.shows(d))) decoder.paint.request(keyOf(d), f, ...sizeFor(d, canvas), !k);
     }
     decoder.paint.trim(frame, BITMAPS_AHEAD + 1);
   }

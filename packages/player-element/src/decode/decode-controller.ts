@@ -346,6 +346,7 @@ export class DecodeController implements ReactiveController {
         const k = this.key(job.rendition, start + f.frame);
         this.cache.put(start + f.frame, f); // then its pixels go to the paint worker, after the evictions the put caused
         this.paint.op({ put: k, width: f.width, height: f.height, data: f.data }, f.data);
+        if (f.bitmap) this.paint.addReady(k, start + f.frame, f.bitmap);
         this.pending.delete(k);
       }
       this.notePeak();
@@ -369,7 +370,8 @@ export class DecodeController implements ReactiveController {
       to: job.to,
       batchSize: batchFor(job.rendition, this.batch),
       id: job.id,
-      ...(pl.clip === job.clip ? { urgent: pl.local } : {}),
+      // After a jump and for the first frame, the frame waited for comes as a bitmap too (workers/frame-bitmap.ts).
+      ...(pl.clip === job.clip ? { urgent: pl.local, ...((this.jumping || !this.firstArrived) && this.paint.canvas ? { canvas: this.paint.canvas } : {}) } : {}),
     };
     (job.keyframe ? bridge.api.keyframe(req, onBatch) : bridge.api.decode(req, onBatch))
       .then(

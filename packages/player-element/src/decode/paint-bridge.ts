@@ -27,6 +27,8 @@ export class PaintBridge {
   /** Per clip, its keyframe thumbnail (the placeholder after a jump, shown at once: it stays on the main thread), and their bytes. */
   thumbs: (ImageBitmap | undefined)[] = [];
   thumbBytes = 0;
+  /** The canvas's backing size (set by the canvas controller): a jump's frame is made as a bitmap this size at once. */
+  canvas: { width: number; height: number } | undefined;
   /** Bytes of the ready bitmaps (RGBA), and the worker's time making them. */
   bitmapBytes = 0;
   workerMsTotal = 0;
@@ -105,7 +107,23 @@ export class PaintBridge {
     if (!urgent && this.pending.size >= MAX_PENDING) return;
     const id = this.nextId++;
     this.pending.set(id, { k, frame });
-    this.flush({ id, key, width, height });
+    this.flush({ id, key, width, height, ...(urgent ? { urgent } : {}) });
+  }
+
+  /** A bitmap the decode worker made (the frame a jump waits for). */
+  addReady(key: string, frame: number, bitmap: ImageBitmap): void {
+    this.keep(this.key(key, bitmap.width, bitmap.height), frame, bitmap);
+  }
+
+  private keep(k: string, frame: number, bitmap: ImageBitmap): void {
+    const old = this.ready.get(k)?.bitmap;
+    if (old) {
+      this.bitmapBytes -= old.width * old.height * 4;
+      old.close();
+    }
+    this.ready.set(k, { bitmap, frame });
+    this.bitmapBytes += bitmap.width * bitmap.height * 4;
+    this.onReady();
   }
 
   private received(reply: PaintReply): void {
@@ -119,10 +137,7 @@ export class PaintBridge {
     }
     this.made++;
     this.workerMsTotal += reply.ms ?? 0;
-    this.ready.get(p.k)?.bitmap?.close();
-    this.ready.set(p.k, { bitmap, frame: p.frame });
-    this.bitmapBytes += bitmap.width * bitmap.height * 4;
-    this.onReady();
+    this.keep(p.k, p.frame, bitmap);
   }
 
   /** Cancels the requests for frames more than `reach` from `position`, and closes the ready bitmaps farthest from it beyond the few kept. */

@@ -12,6 +12,8 @@ export interface DecodedFrame {
   height: number;
   /** I420: Y plane then U then V, tightly packed (width*height*1.5 bytes). */
   data: ArrayBuffer;
+  /** The frame a jump waits for, also as a bitmap at the canvas's size (DecodeRequest.canvas). */
+  bitmap?: ImageBitmap;
 }
 
 export interface DecodeRequest {
@@ -27,6 +29,8 @@ export interface DecodeRequest {
   id?: number;
   /** A frame the player is waiting for: its batch is sent as soon as it is copied. */
   urgent?: number;
+  /** After a jump: the canvas's backing size, for a bitmap of the urgent frame made here (frame-bitmap.ts). */
+  canvas?: { width: number; height: number };
 }
 
 export interface WorkerStats {

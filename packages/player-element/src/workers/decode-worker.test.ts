@@ -83,4 +83,25 @@ describe('decode worker', () => {
     expect(next.map(barcode)).to.deep.equal([66, 67]);
     expect((await bridge.api.stats()).openFrames).to.equal(0);
   });
+
+  it('makes the frame a jump waits for also as a bitmap at the canvas size, never above the frame', async () => {
+    // A 650x366 canvas: the 720p frame comes as a 650x366 bitmap beside its I420 copy, the others without one.
+    const a = await decode({ from: 14, to: 18, id: 1, urgent: 16, canvas: { width: 650, height: 366 } });
+    expect(a.map((f) => f.frame)).to.deep.equal([14, 15, 16, 17, 18]);
+    expect(a.filter((f) => f.bitmap).map((f) => [f.frame, f.bitmap!.width, f.bitmap!.height])).to.deep.equal([[16, 650, 366]]);
+    // The bitmap is the frame's picture: its barcode, read from a 2D copy.
+    const c = new OffscreenCanvas(650, 366);
+    const ctx = c.getContext('2d')!;
+    ctx.drawImage(a[2]!.bitmap!, 0, 0);
+    let n = 0;
+    for (let k = 0; k < 16; k++) {
+      const d = ctx.getImageData(Math.floor(((40 * k + 20) * 650) / 1280), Math.floor((20 * 366) / 720), 1, 1).data;
+      if (d[0]! * 0.3 + d[1]! * 0.59 + d[2]! * 0.11 > 128) n |= 1 << k;
+    }
+    expect(n).to.equal(36 + 16);
+    // On a 2560x1440 canvas (DPR 2 on a large screen) the bitmap stays at the frame's 1280x720.
+    const b = await decode({ from: 20, to: 20, id: 2, urgent: 20, canvas: { width: 2560, height: 1440 } });
+    expect([b[0]!.bitmap!.width, b[0]!.bitmap!.height]).to.deep.equal([1280, 720]);
+    expect((await bridge.api.stats()).openFrames).to.equal(0);
+  });
 });

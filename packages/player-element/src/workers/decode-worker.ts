@@ -5,6 +5,7 @@
  * a handful are ever open; the copies are transferred (not cloned) to the main thread.
  */
 import { expose, transfer } from './rpc-worker.js';
+import { frameBitmap } from './frame-bitmap.js';
 import { createFile, DataStream, Endianness } from 'mp4box';
 import type { DecodedFrame, DecodeRequest, Rendition, WorkerStats } from './decode-types.js';
 
@@ -274,7 +275,7 @@ async function runDecode(req: DecodeRequest, onBatch: (frames: DecodedFrame[]) =
     await onBatch(
       transfer(
         out,
-        out.map((f) => f.data),
+        out.flatMap((f) => (f.bitmap ? [f.data, f.bitmap] : [f.data])),
       ),
     );
   };
@@ -300,14 +301,14 @@ async function runDecode(req: DecodeRequest, onBatch: (frames: DecodedFrame[]) =
       { offset: width * height * 1.25, stride: width / 2 },
     ];
     const p = frame.format === 'I420' ? frame.copyTo(data, { layout, rect: { x: 0, y: 0, width, height } }) : Promise.reject(new Error(`unsupported frame format ${frame.format ?? 'null'}`));
-    // Close as soon as this frame's copy is done, independent of batching.
-    const copied = p.finally(() => closeFrame(frame));
+    // Close as soon as this frame's copy (and the bitmap a jump waits for) is done, independent of batching.
+    const copied = Promise.all([p, i === req.urgent && req.canvas ? frameBitmap(frame, width, req.canvas) : undefined]).finally(() => closeFrame(frame));
     copied.catch(() => undefined);
     copying = copying
       .then(() => copied)
-      .then(async () => {
+      .then(async ([, bitmap]) => {
         stats.decodedFrames++;
-        batch.push({ rendition: req.rendition, clipIndex: req.clipIndex, frame: i, width, height, data });
+        batch.push({ rendition: req.rendition, clipIndex: req.clipIndex, frame: i, width, height, data, ...(bitmap ? { bitmap } : {}) });
         if (batch.length >= req.batchSize || i === last || i === req.urgent) await flushBatch();
       });
   };

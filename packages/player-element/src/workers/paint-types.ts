@@ -6,7 +6,8 @@ export type PaintOp = { put: string; width: number; height: number; data: ArrayB
 /** To the worker: ops to apply, then an ImageBitmap of `key` at `width` x `height` (the canvas's backing size) to make. */
 export interface PaintMessage {
   ops?: PaintOp[];
-  make?: { id: number; key: string; width: number; height: number };
+  /** `urgent`: the frame the canvas shows next (made before the frames asked for ahead). */
+  make?: { id: number; key: string; width: number; height: number; urgent?: boolean };
   /** Requests not yet started that the playhead has left: dropped (answered without a bitmap). */
   cancel?: number[];
 }

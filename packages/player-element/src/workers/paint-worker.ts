@@ -32,30 +32,37 @@ function make(key: string, width: number, height: number): ImageBitmap | undefin
 }
 
 type Request = NonNullable<PaintMessage['make']>;
-/** One bitmap at a time, in order of asking; cancelled requests are answered at once without one. */
+/**
+ * One bitmap per task, the frame the canvas waits for first (the latest such request), then the frames ahead in the
+ * order asked. Between two bitmaps the worker takes the messages that came meanwhile (cancels, new frames): a
+ * MessageChannel task, not setTimeout (nested timeouts are clamped to 4 ms).
+ */
 let queue: Request[] = [];
-let busy = false;
+let scheduled = false;
+const tick = new MessageChannel();
 
-async function run(): Promise<void> {
-  if (busy) return;
-  busy = true;
-  while (queue.length) {
-    // Messages that came meanwhile (cancels, new frames) are taken first.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    const req = queue.shift();
-    if (!req) break;
-    const t0 = performance.now();
-    let bitmap: ImageBitmap | undefined;
-    try {
-      bitmap = make(req.key, req.width, req.height);
-    } catch {
-      /* an unreadable frame: the main thread shows the next one it gets */
-    }
-    const reply: PaintReply = { id: req.id, ms: performance.now() - t0, ...(bitmap ? { bitmap } : {}) };
-    scope.postMessage(reply, bitmap ? [bitmap] : []);
-  }
-  busy = false;
+function pump(): void {
+  if (scheduled || !queue.length) return;
+  scheduled = true;
+  tick.port2.postMessage(null);
 }
+
+tick.port1.onmessage = () => {
+  scheduled = false;
+  const i = queue.findLastIndex((r) => r.urgent);
+  const [req] = queue.splice(Math.max(i, 0), 1);
+  if (!req) return;
+  const t0 = performance.now();
+  let bitmap: ImageBitmap | undefined;
+  try {
+    bitmap = make(req.key, req.width, req.height);
+  } catch {
+    /* an unreadable frame: the main thread shows the next one it gets */
+  }
+  const reply: PaintReply = { id: req.id, ms: performance.now() - t0, ...(bitmap ? { bitmap } : {}) };
+  scope.postMessage(reply, bitmap ? [bitmap] : []);
+  pump();
+};
 
 scope.onmessage = (e: MessageEvent<PaintMessage>) => {
   const { ops, make: req, cancel } = e.data;
@@ -69,5 +76,5 @@ scope.onmessage = (e: MessageEvent<PaintMessage>) => {
     queue = queue.filter((r) => !drop.has(r.id));
   }
   if (req) queue.push(req);
-  void run();
+  pump();
 };
