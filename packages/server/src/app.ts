@@ -17,6 +17,7 @@ import { createHumanCheck } from './auth/human-check.js';
 import { closeHttpGracefully } from './http/graceful-close.js';
 import { registerHealthRoutes } from './http/health.js';
 import { flushViews } from './services/view-counter.js';
+import { settleVisits } from './services/reports/analytics.js';
 import { assertProductionMediaBinaries } from './media/ffmpeg-binaries.js';
 import type { Services } from './services/services.js';
 
@@ -126,6 +127,7 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
       const deadline = Date.now() + (config.SHUTDOWN_TIMEOUT_SECONDS ?? (config.NODE_ENV === 'test' ? 5 : 25)) * 1000;
       if (started) await closeHttpGracefully(app, Math.max(1000, deadline - Date.now()));
       await queue.stop({ graceful: true, timeout: Math.max(1000, deadline - Date.now()) }).catch(() => undefined);
+      await settleVisits(services).catch((err) => app.log.warn({ err }, 'could not write the last visits'));
       await flushViews(services).catch((err) => app.log.warn({ err }, 'could not write the last tour views'));
       await events.close().catch(() => undefined);
       await database.close();

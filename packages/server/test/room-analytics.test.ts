@@ -3,6 +3,7 @@
  * rollup, tourAnalytics figures for a known set of visits (the same before and after the rollup), its plan gate and
  * access, and a lead's room path in the API and the lead mail.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '@roomwalk/shared';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
@@ -80,12 +81,27 @@ describe.each(DB_KINDS)('room analytics on %s', (kind) => {
     await flushViews(t.app.services);
     const views = await t.app.services.db.selectFrom('tours').select('views').where('id', '=', tour2).executeTakeFirstOrThrow();
     expect(views.views).toBe(1);
-    const columns = await t.app.services.db
-      .selectFrom('information_schema.columns' as never)
-      .select('column_name' as never)
-      .where('table_name' as never, 'in', ['view_events', 'tour_visit_daily', 'tour_room_daily', 'tour_visitors'] as never)
-      .execute();
-    expect((columns as Array<{ column_name: string }>).map((c) => c.column_name).filter((c) => /ip|addr/i.test(c))).toEqual([]);
+    const columns = await sql<{ column_name: string }>`SELECT column_name FROM information_schema.columns
+      WHERE table_name IN ('view_events', 'tour_visit_daily', 'tour_room_daily', 'tour_visitors')`.execute(t.app.services.db);
+    expect(columns.rows.length).toBeGreaterThan(10);
+    expect(columns.rows.map((c) => c.column_name).filter((c) => /ip|addr/i.test(c))).toEqual([]);
+  });
+
+  it('beacons sent at once are written together: one visit and one view per visitor, the longest rooms kept', async () => {
+    const [tour3] = (await insertTours(t.app, { companyId: basic.company.id, userId: basic.user.id }, 1, { views: () => 0 })) as [string];
+    const beacons = Array.from({ length: 20 }, (_, i) => ({
+      tourId: `tour_${tour3}`,
+      visitorId: `burst-visitor-${i % 5}`,
+      secondsSpent: i,
+      roomsReached: 1,
+      segments: [{ room: 'Kitchen', seconds: i }],
+    }));
+    const answers = await Promise.all(beacons.map((b) => post(b)));
+    expect(answers.map((a) => a.status)).toEqual(beacons.map(() => 204));
+    const rows = await visitsOf(tour3);
+    expect(rows.map((r) => [r.visitor_id, r.seconds_spent, r.rooms]).sort()).toEqual([0, 1, 2, 3, 4].map((v) => [`burst-visitor-${v}`, 15 + v, [{ name: 'Kitchen', seconds: 15 + v }]]));
+    await flushViews(t.app.services);
+    expect((await t.app.services.db.selectFrom('tours').select('views').where('id', '=', tour3).executeTakeFirstOrThrow()).views).toBe(5);
   });
 
   it('refuses out-of-bounds room fields with a clear error and writes nothing', async () => {

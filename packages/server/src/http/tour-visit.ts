@@ -3,7 +3,8 @@
  * with `navigator.sendBeacon` from any page: the body is JSON sent as `text/plain` (a CORS-safelisted type, so a
  * cross-origin beacon needs no preflight) or as `application/json`. Body: `{ tourId, visitorId, secondsSpent?,
  * roomsReached?, segments?: [{ room, seconds }], fastTravels?, reachedEnd?, device? }` (issue 21), at most 16 KiB; no
- * IP is stored. One visit per visitor per tour per 30 minutes (services/reports/analytics.ts); later
+ * IP is stored. Beacons arriving together are written together (services/reports/visit-writer.ts: one transaction
+ * for all the beacons of the moment), and each is answered once its visit is written. One visit per visitor per tour per 30 minutes (services/reports/analytics.ts); later
  * beacons of the same visit only extend its time and rooms. Answers 204, or 400 / 404 / 429 with `{ error, code }` in
  * the user's words; nothing is written on a refusal. Rate limited per IP, like tourViewRecord.
  */

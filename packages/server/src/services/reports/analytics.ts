@@ -11,13 +11,14 @@
 import { sql, type Kysely } from 'kysely';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
-import { ERROR_CODES, ERROR_TEXTS, isBasicOrHigher, TOUR_STATUS } from '@roomwalk/shared';
+import { ERROR_CODES, ERROR_TEXTS, isBasicOrHigher } from '@roomwalk/shared';
 import type { Database } from '../../db/types.js';
 import { AppError, fromZod } from '../../core/errors.js';
 import type { Services } from '../services.js';
 import { billingDb } from '../billing/tables.js';
 import { viewCounter } from '../view-counter.js';
 import { summariseSegments, VisitRoomsSchema } from './visit-rooms.js';
+import { MAX_WAITING, VisitWriter, type VisitWrite } from './visit-writer.js';
 
 /** Calls from one visitor to one tour within this gap belong to the same visit. */
 export const VISIT_GAP_MS = 30 * 60 * 1000;
@@ -61,73 +62,47 @@ export async function consumeViewLimit(services: Services, ip: string): Promise<
   }
 }
 
-/** Records (or extends) a visit; `tourUuid` is the decoded tour id. Unknown and deleted tours are NOT_FOUND. The caller rate-limits first. */
+/** Records (or extends) a visit and waits for it to be written; `tourUuid` is the decoded tour id. Unknown and deleted tours are NOT_FOUND. The caller rate-limits first. */
 export async function recordTourView(services: Services, tourUuid: string, raw: TourViewRecordInput, now = new Date()): Promise<void> {
+  const write = visitWrite(tourUuid, raw, now);
+  const writer = visitWriter(services);
+  // Written with the other beacons of the moment (visit-writer.ts); beyond a bound of waiting beacons, refused as busy.
+  if (writer.waiting >= MAX_WAITING) throw new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { retryAfterSeconds: 5 });
+  const r = await writer.write(write);
+  if (!r.found) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
+  if (r.opened) viewCounter(services).add(tourUuid, r.deactivated);
+}
+
+/** Resolves when every visit taken so far is written. */
+export async function settleVisits(services: Services): Promise<void> {
+  await writers.get(services)?.settled();
+}
+
+function visitWrite(tourUuid: string, raw: TourViewRecordInput, now: Date): VisitWrite {
   const parsed = TourViewRecordSchema.safeParse(raw);
   if (!parsed.success) throw fromZod(parsed.error.issues);
   const input = parsed.data;
-  const tour = await services.db.selectFrom('tours').select(['id', 'company_id', 'status', 'deactivated_at']).where('id', '=', tourUuid).where('deleted_at', 'is', null).executeTakeFirst();
-  if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
-  // Only a tour that plays can be visited (a processing or failed tour shows no player).
-  if (tour.status !== TOUR_STATUS.PROCESSED && tour.status !== TOUR_STATUS.DEACTIVATED) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
-  // One visitor's calls are serialised (per tour and visitor) so two beacons sent at once open one visit, not two.
-  const opened = await services.db.transaction().execute(async (trx) => {
-    await sql`SELECT pg_advisory_xact_lock(hashtext(${`visit:${tour.id}:${input.visitorId}`}))`.execute(trx);
-    return extendOrOpen(trx, tour, input, now);
-  });
-  if (opened) viewCounter(services).add(tour.id, !!tour.deactivated_at || tour.status === TOUR_STATUS.DEACTIVATED);
+  return {
+    tourId: tourUuid,
+    visitorId: input.visitorId,
+    at: now,
+    secondsSpent: input.secondsSpent,
+    roomsReached: input.roomsReached,
+    rooms: input.segments?.length ? summariseSegments(input.segments) : null,
+    reachedEnd: input.reachedEnd ?? false,
+    fastTravels: input.fastTravels ?? 0,
+    device: input.device ?? null,
+  };
 }
 
-/** Extends the visitor's visit of the last 30 minutes, or opens one; true when a visit was opened. */
-async function extendOrOpen(db: Kysely<Database>, tour: { id: string; company_id: string }, input: TourViewRecordInput, now: Date): Promise<boolean> {
-  const bdb = billingDb(db);
-  // A beacon carries the whole visit so far: its rooms replace the stored ones unless they cover less time (a second
-  // page of the same visit starts counting again from zero).
-  const rooms = input.segments?.length ? summariseSegments(input.segments) : null;
-  const roomsJson = rooms ? JSON.stringify(rooms.rooms) : null;
-  const takeRooms = rooms ? sql<boolean>`${rooms.seconds} >= (SELECT coalesce(sum((r->>'seconds')::int), 0) FROM jsonb_array_elements(rooms) r)` : sql<boolean>`false`;
-  const updated = await bdb
-    .updateTable('view_events')
-    .set({
-      last_seen_at: now,
-      seconds_spent: sql`greatest(seconds_spent, ${input.secondsSpent})`,
-      rooms_reached: sql`greatest(rooms_reached, ${input.roomsReached})`,
-      rooms: sql`CASE WHEN ${takeRooms} THEN ${roomsJson}::jsonb ELSE rooms END`,
-      exit_room: sql`CASE WHEN ${takeRooms} THEN ${rooms?.exitRoom ?? null}::text ELSE exit_room END`,
-      reached_end: sql`reached_end OR ${input.reachedEnd ?? false}`,
-      fast_travels: sql`greatest(fast_travels, ${input.fastTravels ?? 0})`,
-      device: sql`coalesce(device, ${input.device ?? null}::text)`,
-    })
-    .where('id', '=', (eb) =>
-      eb
-        .selectFrom('view_events')
-        .select('id')
-        .where('tour_id', '=', tour.id)
-        .where('visitor_id', '=', input.visitorId)
-        .where('last_seen_at', '>', new Date(now.getTime() - VISIT_GAP_MS))
-        .orderBy('last_seen_at', 'desc')
-        .limit(1),
-    )
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) > 0) return false;
-  await bdb
-    .insertInto('view_events')
-    .values({
-      tour_id: tour.id,
-      company_id: tour.company_id,
-      visitor_id: input.visitorId,
-      started_at: now,
-      last_seen_at: now,
-      seconds_spent: input.secondsSpent,
-      rooms_reached: input.roomsReached,
-      rooms: roomsJson ?? '[]',
-      exit_room: rooms?.exitRoom ?? null,
-      reached_end: input.reachedEnd ?? false,
-      fast_travels: input.fastTravels ?? 0,
-      device: input.device ?? null,
-    })
-    .execute();
-  return true;
+const writers = new WeakMap<Services, VisitWriter>();
+function visitWriter(services: Services): VisitWriter {
+  let w = writers.get(services);
+  if (!w) {
+    w = new VisitWriter(services.db);
+    writers.set(services, w);
+  }
+  return w;
 }
 
 export interface TourAnalytics {

@@ -1,0 +1,186 @@
+/**
+ * Writes visit beacons in groups (issue 21, the beacon endpoint's ≥ 2,000 beacons/s): each beacon waits for the write
+ * that carries it, but a node runs at most four writes at a time and each write takes every beacon that came meanwhile
+ * (group commit), so under load one transaction of four round trips serves many beacons instead of one. A lone beacon
+ * is written at once (no timer). In the write: the visitors' locks (one advisory lock per tour and visitor, taken in
+ * order, so two nodes never open two visits for one visitor), then one statement that checks each tour (known, not
+ * deleted, playable), extends each visitor's visit of the last 30 minutes or opens one, and answers per beacon.
+ * Beacons of one visitor in the same group are merged first (they would otherwise both open a visit).
+ */
+import { sql, type Kysely } from 'kysely';
+import { TOUR_STATUS } from '@roomwalk/shared';
+import type { Database } from '../../db/types.js';
+import type { VisitRoom } from './visit-rooms.js';
+
+/** The most beacons one write takes. */
+const MAX_GROUP = 1000;
+/** Writes running at once on a node (the database pool holds 10 connections). */
+const WRITES_AT_ONCE = 4;
+/** Beacons waiting beyond this are refused (busy) rather than held in memory without bound. */
+export const MAX_WAITING = 50_000;
+
+export interface VisitWrite {
+  tourId: string;
+  visitorId: string;
+  at: Date;
+  secondsSpent: number;
+  roomsReached: number;
+  /** Rooms summed per room in the order first entered, with their total; null when the beacon had none. */
+  rooms: { rooms: VisitRoom[]; exitRoom: string | null; seconds: number } | null;
+  reachedEnd: boolean;
+  fastTravels: number;
+  device: string | null;
+}
+
+/** found: the tour takes visits; opened: this beacon opened a visit (count a view); deactivated: where the view goes. */
+export interface VisitWritten {
+  found: boolean;
+  opened: boolean;
+  deactivated: boolean;
+}
+
+interface Pending extends VisitWrite {
+  resolve: (r: VisitWritten) => void;
+  reject: (e: unknown) => void;
+}
+
+export class VisitWriter {
+  #pending: Pending[] = [];
+  #active = 0;
+  #idle: Array<() => void> = [];
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Writes running at once (each its own transaction; a visitor's lock orders two writes that share them). */
+    private readonly concurrency = WRITES_AT_ONCE,
+  ) {}
+
+  /** Beacons not written yet. */
+  get waiting(): number {
+    return this.#pending.length;
+  }
+
+  /** Resolves when every beacon taken so far is written (tests, and the node's shutdown). */
+  settled(): Promise<void> {
+    if (!this.#active && !this.#pending.length) return Promise.resolve();
+    return new Promise((r) => this.#idle.push(r));
+  }
+
+  write(v: VisitWrite): Promise<VisitWritten> {
+    return new Promise((resolve, reject) => {
+      this.#pending.push({ ...v, resolve, reject });
+      this.#pump();
+    });
+  }
+
+  #pump(): void {
+    while (this.#active < this.concurrency && this.#pending.length) {
+      const group = this.#pending.splice(0, MAX_GROUP);
+      this.#active++;
+      writeGroup(this.db, group)
+        .then(
+          (results) => {
+            for (const [i, p] of group.entries()) p.resolve(results[i]!);
+          },
+          (err: unknown) => {
+            for (const p of group) p.reject(err);
+          },
+        )
+        .finally(() => {
+          this.#active--;
+          this.#pump();
+          if (!this.#active && !this.#pending.length) for (const r of this.#idle.splice(0)) r();
+        });
+    }
+  }
+}
+
+/** Merges one visitor's beacons of a group: the most time, the rooms covering the most time, the end if any reached it. */
+function merge(a: VisitWrite, b: VisitWrite): VisitWrite {
+  const rooms = !a.rooms ? b.rooms : !b.rooms ? a.rooms : b.rooms.seconds >= a.rooms.seconds ? b.rooms : a.rooms;
+  return {
+    tourId: a.tourId,
+    visitorId: a.visitorId,
+    at: new Date(Math.max(a.at.getTime(), b.at.getTime())),
+    secondsSpent: Math.max(a.secondsSpent, b.secondsSpent),
+    roomsReached: Math.max(a.roomsReached, b.roomsReached),
+    rooms,
+    reachedEnd: a.reachedEnd || b.reachedEnd,
+    fastTravels: Math.max(a.fastTravels, b.fastTravels),
+    device: a.device ?? b.device,
+  };
+}
+
+async function writeGroup(db: Kysely<Database>, group: readonly VisitWrite[]): Promise<VisitWritten[]> {
+  const keyOf = (v: VisitWrite) => `visit:${v.tourId}:${v.visitorId}`;
+  const merged = new Map<string, VisitWrite>();
+  for (const v of group) {
+    const k = keyOf(v);
+    const m = merged.get(k);
+    merged.set(k, m ? merge(m, v) : v);
+  }
+  const keys = [...merged.keys()];
+  const rows = keys.map((k, i) => {
+    const v = merged.get(k)!;
+    return {
+      i,
+      tour_id: v.tourId,
+      visitor_id: v.visitorId,
+      at: v.at.toISOString(),
+      secs: v.secondsSpent,
+      rr: v.roomsReached,
+      rooms: v.rooms?.rooms ?? null,
+      rsecs: v.rooms?.seconds ?? null,
+      exit_room: v.rooms?.exitRoom ?? null,
+      reached_end: v.reachedEnd,
+      ft: v.fastTravels,
+      device: v.device,
+    };
+  });
+  const answers = await db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtext(k) AS h FROM jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb) k ORDER BY 1) s`.execute(trx);
+    const r = await sql<{ i: number; deactivated: boolean; opened: boolean }>`
+      WITH b AS (
+        SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(i int, tour_id uuid, visitor_id text, at timestamptz, secs int, rr int,
+          rooms jsonb, rsecs int, exit_room text, reached_end boolean, ft int, device text)
+      ),
+      ok AS (
+        SELECT b.*, t.company_id, (t.deactivated_at IS NOT NULL OR t.status = ${TOUR_STATUS.DEACTIVATED}) AS deactivated,
+          (SELECT x.id FROM view_events x WHERE x.tour_id = b.tour_id AND x.visitor_id = b.visitor_id AND x.last_seen_at > b.at - interval '30 minutes'
+            ORDER BY x.last_seen_at DESC LIMIT 1) AS visit_id
+        FROM b JOIN tours t ON t.id = b.tour_id AND t.deleted_at IS NULL AND t.status IN (${TOUR_STATUS.PROCESSED}, ${TOUR_STATUS.DEACTIVATED})
+      ),
+      upd AS (
+        UPDATE view_events v SET
+          last_seen_at = greatest(v.last_seen_at, ok.at),
+          seconds_spent = greatest(v.seconds_spent, ok.secs),
+          rooms_reached = greatest(v.rooms_reached, ok.rr),
+          rooms = CASE WHEN ok.rooms IS NOT NULL AND ok.rsecs >= (SELECT coalesce(sum((e->>'seconds')::int), 0) FROM jsonb_array_elements(v.rooms) e) THEN ok.rooms ELSE v.rooms END,
+          exit_room = CASE WHEN ok.rooms IS NOT NULL AND ok.rsecs >= (SELECT coalesce(sum((e->>'seconds')::int), 0) FROM jsonb_array_elements(v.rooms) e) THEN ok.exit_room ELSE v.exit_room END,
+          reached_end = v.reached_end OR ok.reached_end,
+          fast_travels = greatest(v.fast_travels, ok.ft),
+          device = coalesce(v.device, ok.device)
+        FROM ok WHERE v.id = ok.visit_id
+        RETURNING ok.i
+      ),
+      ins AS (
+        INSERT INTO view_events (tour_id, company_id, visitor_id, started_at, last_seen_at, seconds_spent, rooms_reached, rooms, exit_room, reached_end, fast_travels, device)
+        SELECT ok.tour_id, ok.company_id, ok.visitor_id, ok.at, ok.at, ok.secs, ok.rr, coalesce(ok.rooms, '[]'::jsonb), ok.exit_room, ok.reached_end, ok.ft, ok.device
+        FROM ok WHERE ok.visit_id IS NULL
+        RETURNING 1
+      )
+      SELECT ok.i, ok.deactivated, ok.visit_id IS NULL AS opened FROM ok`.execute(trx);
+    return r.rows;
+  });
+  const byIndex = new Map(answers.map((a) => [Number(a.i), a]));
+  const indexOf = new Map(keys.map((k, i) => [k, i]));
+  // Of one visitor's beacons in the group, the first carries the opening (one view); all share whether the tour took it.
+  const seen = new Set<string>();
+  return group.map((v) => {
+    const k = keyOf(v);
+    const a = byIndex.get(indexOf.get(k)!);
+    const first = !seen.has(k);
+    seen.add(k);
+    return { found: !!a, opened: !!a && a.opened && first, deactivated: !!a?.deactivated };
+  });
+}
