@@ -123,8 +123,14 @@ describe('seller report PDF', () => {
   });
 
   it('says plainly when the period has no visits, without empty charts', async () => {
-    const { text, pages } = await render('empty', subject, { visits: 0, uniqueVisitors: 0, averageSeconds: 0, completionRate: 0, rooms: [], exits: [], daily: [] });
+    // A one-person company named after its agent: the name is said once.
+    const { text, pages } = await render(
+      'empty',
+      { ...subject, companyName: 'Thandi Nkosi ' },
+      { visits: 0, uniqueVisitors: 0, averageSeconds: 0, completionRate: 0, rooms: [], exits: [], daily: [] },
+    );
     expect(text).toContain('No visits in this period yet.');
+    expect(text).toMatch(/Prepared by Thandi Nkosi\s*\n/);
     expect(text).not.toContain('Time in each room');
     expect(pages).toHaveLength(1);
     expect(colourShare(pages[0]!, [0x1f, 0x6f, 0xeb])).toBe(0);

@@ -20,7 +20,7 @@ import { sweepDueDigests } from '../src/services/seller-reports/runs.js';
 
 const LINK_CREATE = 'mutation($input: SellerReportLinkCreateInput!) { sellerReportLinkCreate(input: $input) { url link { id prefix days expiresAt } } }';
 const SHARED = 'query($token: String!) { sharedSellerReport(token: $token) { tourTitle agentName days analytics { visits uniqueVisitors rooms { name seconds visits } exits { name visits } } } }';
-const SETTINGS = 'query($id: ID!) { sellerReport(tourId: $id) { links { id prefix } digest { frequency day recipients nextSendAt lastSentAt } } }';
+const SETTINGS = 'query($id: ID!) { sellerReport(tourId: $id) { links { id prefix } digest { frequency day recipients nextSendAt lastSentAt lastRun { status progress progressText } } } }';
 const DIGEST_SAVE = 'mutation($input: SellerReportDigestInput!) { sellerReportDigestSave(input: $input) { frequency day recipients nextSendAt } }';
 const PDF_CREATE = 'mutation($input: SellerReportPdfInput!) { sellerReportPdfCreate(input: $input) { id status } }';
 const RUN = 'query($id: ID!) { sellerReportRun(id: $id) { status progress progressText fileName mimeType fileContent error } }';
@@ -207,6 +207,7 @@ describe.each(DB_KINDS)('seller reports on %s', (kind) => {
     }
     const settings = await t.gql(SETTINGS, { id: tourId }, pro.token);
     expect(settings.data.sellerReport.digest.lastSentAt).not.toBeNull();
+    expect(settings.data.sellerReport.digest.lastRun).toEqual({ status: 'DONE', progress: 100, progressText: 'Sent' });
   });
 
   it('makes the download PDF in the job queue, with progress, for the agent only', async () => {

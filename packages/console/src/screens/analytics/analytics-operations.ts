@@ -37,7 +37,7 @@ export const SellerReportQuery = graphql(`
   query SellerReport($tourId: ID!) {
     sellerReport(tourId: $tourId) {
       links { id prefix days createdAt expiresAt }
-      digest { frequency day recipients nextSendAt lastSentAt }
+      digest { frequency day recipients nextSendAt lastSentAt lastRun { status progress progressText error } }
     }
   }
 `);

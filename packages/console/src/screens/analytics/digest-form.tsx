@@ -16,6 +16,14 @@ export interface Digest {
   recipients: readonly string[];
   nextSendAt: string;
   lastSentAt?: string | null;
+  lastRun?: { status: 'QUEUED' | 'RUNNING' | 'DONE' | 'FAILED'; progress: number; progressText: string; error?: string | null } | null;
+}
+
+/** The newest sending in words: being sent (with its step), or why it failed; nothing once it went out. */
+function lastRunText(run: Digest['lastRun']): string | null {
+  if (!run || run.status === 'DONE') return null;
+  if (run.status === 'FAILED') return `The last digest was not sent: ${run.error ?? 'it failed'}`;
+  return `Sending now: ${run.progressText} (${run.progress} %).`;
 }
 
 export function DigestForm({ tourId, digest, onChanged }: { tourId: string; digest: Digest | null; onChanged: () => void }) {
@@ -74,6 +82,11 @@ export function DigestForm({ tourId, digest, onChanged }: { tourId: string; dige
           ? `${digestWhen(digest.frequency, digest.day)} to ${digest.recipients.length} address${digest.recipients.length === 1 ? '' : 'es'}. Next: ${humanDate(digest.nextSendAt)}.${digest.lastSentAt ? ` Last sent ${humanDate(digest.lastSentAt)}.` : ''}`
           : 'Send the seller the figures as a PDF, every week or every month.'}
       </p>
+      {lastRunText(digest?.lastRun) ? (
+        <p className={digest?.lastRun?.status === 'FAILED' ? 'field-error' : 'field-hint'} data-testid="seller-digest-run">
+          {lastRunText(digest?.lastRun)}
+        </p>
+      ) : null}
       <form onSubmit={(e) => void onSubmit(e)} noValidate>
         <fieldset className="digest-frequency">
           <legend>How often</legend>

@@ -41,7 +41,8 @@ export default function SharedReportPage() {
     );
   const r = data.sharedSellerReport;
   const f = readFragment(AnalyticsFields, r.analytics);
-  const by = [r.agentName, r.companyName].filter(Boolean).join(', ');
+  // A one-person company is often named after its agent: say the name once.
+  const by = [...new Set([r.agentName.trim(), r.companyName.trim()].filter(Boolean))].join(', ');
   return (
     <Page title={TITLE} className="analytics">
       <p className="analytics-tour" data-testid="analytics-tour">

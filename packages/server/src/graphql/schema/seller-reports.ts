@@ -7,7 +7,7 @@ import { requireAuth } from '../guards.js';
 import { createLink, encodeLinkId, linkByToken, listLinks, revokeLink } from '../../services/seller-reports/links.js';
 import { deleteDigest, getDigest, saveDigest } from '../../services/seller-reports/digests.js';
 import { readSellerFigures, readSubject } from '../../services/seller-reports/figures-source.js';
-import { encodeRunId, getRun, startDownload } from '../../services/seller-reports/runs.js';
+import { encodeRunId, getRun, lastDigestRun, startDownload } from '../../services/seller-reports/runs.js';
 import { DIGEST_FREQUENCIES, type SellerDigestRow, type SellerLinkRow, type SellerRunRow } from '../../services/seller-reports/tables.js';
 import type { TourRoomAnalytics } from '../../services/reports/room-analytics.js';
 
@@ -57,6 +57,15 @@ const SellerReportRunRef = builder.objectRef<SellerRunRow>('SellerReportRun').im
     fileContent: t.string({ nullable: true, description: 'The PDF, base64, once DONE (kept for a day).', resolve: (r) => (r.pdf ? Buffer.from(r.pdf).toString('base64') : null) }),
   }),
 });
+
+builder.objectField(SellerReportDigestRef, 'lastRun', (t) =>
+  t.field({
+    type: SellerReportRunRef,
+    nullable: true,
+    description: 'The newest sending of this digest: its progress, or why it failed.',
+    resolve: (d, _a, ctx) => lastDigestRun(ctx.services, d.id),
+  }),
+);
 
 const SellerReportSettingsRef = builder.objectRef<{ tourId: string }>('SellerReportSettings').implement({
   fields: (t) => ({

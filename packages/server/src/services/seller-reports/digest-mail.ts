@@ -2,7 +2,7 @@
 import { PRODUCT_NAME, SUPPORT_EMAIL } from '@roomwalk/shared';
 import type { MailMessage } from '../../mail/mailer.js';
 import { humanDate } from '../reports/report-table.js';
-import { formatDuration, percent, roomsByTime, type SellerFigures, type SellerReportSubject } from './figures.js';
+import { formatDuration, percent, roomsByTime, senderLine, type SellerFigures, type SellerReportSubject } from './figures.js';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -16,7 +16,7 @@ export function digestMail(o: { to: string; subject: SellerReportSubject; figure
     .map((r) => `${r.name} ${formatDuration(r.seconds)}`);
   const intro = `Here is how buyers viewed the tour "${s.tourTitle}" from ${period}.`;
   const roomsLine = top.length ? `Where buyers spent their time: ${top.join(', ')}.` : 'No rooms were recorded in this period.';
-  const sender = [s.agentName, s.companyName].filter(Boolean).join(', ');
+  const sender = senderLine(s);
   const closing = `The full report is attached as a PDF.${sender ? ` Sent for ${sender}.` : ''}`;
   const text = ['Hello,', '', intro, '', ...lines, '', roomsLine, '', closing, '', `${PRODUCT_NAME} · ${SUPPORT_EMAIL}`].join('\n');
   const html = `<!doctype html>

@@ -62,6 +62,12 @@ export async function getRun(services: Services, auth: AuthInfo, runGlobalId: st
   return row;
 }
 
+/** The newest run of a digest (its sending, with progress or the reason it failed); the caller read the digest already. */
+export async function lastDigestRun(services: Services, digestId: string): Promise<SellerRunRow | null> {
+  const row = await sellerDb(services.db).selectFrom('seller_report_runs').selectAll().where('digest_id', '=', digestId).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+  return row ?? null;
+}
+
 /** Starts the runs of every digest that is due; answers how many. */
 export async function sweepDueDigests(services: Services, now = new Date()): Promise<number> {
   const runIds = await services.db.transaction().execute(async (trx) => {

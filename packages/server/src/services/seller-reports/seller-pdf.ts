@@ -6,7 +6,7 @@
 import PDFDocument from 'pdfkit';
 import { toFontText } from '../reports/pdf.js';
 import { humanDate } from '../reports/report-table.js';
-import { exitsByCount, formatDuration, percent, roomsByTime, type SellerFigures, type SellerReportSubject } from './figures.js';
+import { exitsByCount, formatDuration, percent, roomsByTime, senderLine, type SellerFigures, type SellerReportSubject } from './figures.js';
 
 const MARGIN = 48;
 const FOOTER_H = 28;
@@ -51,10 +51,7 @@ export function sellerReportToPdf(subject: SellerReportSubject, f: SellerFigures
   doc.font(BOLD).fontSize(20).fillColor(INK).text('Seller report', MARGIN, y);
   doc.font(BOLD).fontSize(14).text(title, { width: contentW });
   doc.font(FONT).fontSize(10).fillColor(MUTED);
-  const by = [subject.agentName, subject.companyName]
-    .map((s) => toFontText(s ?? '').trim())
-    .filter(Boolean)
-    .join(', ');
+  const by = toFontText(senderLine(subject));
   if (by) doc.text(`Prepared by ${by}`);
   const last = new Date(subject.to.getTime() - 1);
   doc.text(`Period: ${humanDate(subject.from)} - ${humanDate(last)}`);
