@@ -177,3 +177,25 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('API keys across two API nodes (
     expect((await onB()).status).toBe(401);
   });
 });
+
+describe('API keys and room analytics', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp('pglite', { ROLE: 'api', API_KEY_RATE_LIMIT_PER_MINUTE: 1000 });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it("reads a company tour's room analytics (tourAnalytics, issue 21), not another company's", async () => {
+    const owner = await seedUser(t.app, { plan: 'pro' });
+    const tour = await seedProcessedTour(t, owner);
+    const { secret } = (await t.gql(CREATE, { name: 'Analytics' }, owner.token)).data.apiKeyCreate;
+    const ANALYTICS = 'query($id: ID!) { tourAnalytics(tourId: $id) { visits rooms { name seconds visits } } }';
+    const r = await t.gql(ANALYTICS, { id: tour.id }, secret);
+    expect(r.errors).toBeUndefined();
+    expect(r.data.tourAnalytics).toEqual({ visits: 0, rooms: [] });
+    const other = await seedProcessedTour(t, await seedUser(t.app, { plan: 'pro' }));
+    expect((await t.gql(ANALYTICS, { id: other.id }, secret)).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.NOT_FOUND);
+  });
+});

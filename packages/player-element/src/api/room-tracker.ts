@@ -8,7 +8,7 @@
  */
 
 export type DeviceClass = 'phone' | 'tablet' | 'desktop';
-export interface RoomSegment {
+interface RoomSegment {
   room: string;
   seconds: number;
 }
@@ -19,7 +19,7 @@ export interface RoomFields {
   device: DeviceClass;
 }
 /** The server's bounds (services/reports/visit-rooms.ts): at most 200 segments, names up to 100 characters. */
-export const MAX_SEGMENTS = 200;
+const MAX_SEGMENTS = 200;
 const MAX_NAME = 100;
 
 interface PlayerLike extends HTMLElement {
@@ -31,7 +31,7 @@ interface PlayerLike extends HTMLElement {
 }
 
 /** Phone, tablet or desktop: a coarse pointer on a small screen is a phone, on a larger one a tablet. */
-export function deviceClass(w: Pick<Window, 'matchMedia' | 'screen'> = globalThis as unknown as Window): DeviceClass {
+function deviceClass(w: Pick<Window, 'matchMedia' | 'screen'> = globalThis as unknown as Window): DeviceClass {
   const coarse = !!w.matchMedia?.('(pointer: coarse)').matches;
   if (!coarse) return 'desktop';
   return Math.min(w.screen?.width ?? 0, w.screen?.height ?? 0) < 600 ? 'phone' : 'tablet';

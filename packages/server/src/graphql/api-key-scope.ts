@@ -9,7 +9,7 @@ import { ERROR_CODES } from '@roomwalk/shared';
 import { AppError } from '../core/errors.js';
 
 const API_KEY_OPERATIONS: Readonly<Record<'query' | 'mutation' | 'subscription', readonly string[]>> = {
-  query: ['node', 'tour', 'tours', 'uploadMultipartParts', '__typename'],
+  query: ['node', 'tour', 'tours', 'tourAnalytics', 'uploadMultipartParts', '__typename'],
   mutation: [
     'fileGetPreSignedUrl',
     'fileSubmitPreSignedUpload',

@@ -2,7 +2,7 @@
 import type { Services } from '../services/services.js';
 import { rollupRoomAnalytics } from '../services/reports/room-rollup.js';
 
-export const ROOM_ANALYTICS_QUEUE = 'room-analytics-rollup';
+const ROOM_ANALYTICS_QUEUE = 'room-analytics-rollup';
 
 export async function registerRoomAnalyticsWorker(services: Services): Promise<void> {
   await services.queue.work<object>(ROOM_ANALYTICS_QUEUE, async () => {

@@ -73,12 +73,6 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   );
 }
 
-/** One room of a visit: its name ('' before the first marker) and the seconds spent in it. */
-export interface VisitRoomJson {
-  name: string;
-  seconds: number;
-}
-
 type Day = ColumnType<string, string, string>;
 
 interface TourVisitDailyTable {

@@ -16,12 +16,12 @@ import { canSeeAnalytics } from './analytics.js';
 import { addDays, rolledThrough, utcDay } from './room-rollup.js';
 import { DEVICE_CLASSES, roomLabel } from './visit-rooms.js';
 
-export const ANALYTICS_PLAN_REQUIRED_TEXT = 'Tour Analytics need the Basic or Pro plan. Upgrade to see them.';
+const ANALYTICS_PLAN_REQUIRED_TEXT = 'Tour Analytics need the Basic or Pro plan. Upgrade to see them.';
 /** The period when none is given, and the longest one asked for. */
-export const DEFAULT_PERIOD_DAYS = 30;
-export const MAX_PERIOD_DAYS = 366;
+const DEFAULT_PERIOD_DAYS = 30;
+const MAX_PERIOD_DAYS = 366;
 
-export interface RoomAnalytics {
+interface RoomAnalytics {
   /** Seconds in this room over all visits of the period (average per visit: seconds / visits). */
   name: string;
   seconds: number;

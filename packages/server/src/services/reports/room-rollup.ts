@@ -11,7 +11,7 @@ import type { Database } from '../../db/types.js';
 import { billingDb } from '../billing/tables.js';
 
 /** How long after a day ends its visits may still change (6 h of visit plus the 30 min gap, rounded up). */
-export const ROLLUP_SETTLE_MS = 7 * 60 * 60 * 1000;
+const ROLLUP_SETTLE_MS = 7 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** 'YYYY-MM-DD' of a moment in UTC. */

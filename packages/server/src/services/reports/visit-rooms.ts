@@ -6,10 +6,10 @@
 import { z } from 'zod';
 
 /** The stretch before the first marker has no marker name: it is recorded as '' and shown as this. */
-export const ENTRANCE_ROOM = 'Entrance';
-export const ROOM_LIMITS = { segmentsMax: 200, nameMax: 100, secondsMax: 6 * 60 * 60, fastTravelsMax: 1000 } as const;
+const ENTRANCE_ROOM = 'Entrance';
+const ROOM_LIMITS = { segmentsMax: 200, nameMax: 100, secondsMax: 6 * 60 * 60, fastTravelsMax: 1000 } as const;
 export const DEVICE_CLASSES = ['phone', 'tablet', 'desktop'] as const;
-export type DeviceClass = (typeof DEVICE_CLASSES)[number];
+type DeviceClass = (typeof DEVICE_CLASSES)[number];
 
 const SegmentSchema = z.object({
   room: z.string({ message: 'A room name must be text.' }).max(ROOM_LIMITS.nameMax, 'A room name is too long.'),
@@ -27,7 +27,7 @@ export const VisitRoomsSchema = z.object({
   reachedEnd: z.boolean({ message: 'Reached end must be true or false.' }).optional(),
   device: z.enum(DEVICE_CLASSES, { message: 'The device must be phone, tablet or desktop.' }).optional(),
 });
-export type VisitRoomsInput = z.infer<typeof VisitRoomsSchema>;
+type VisitRoomsInput = z.infer<typeof VisitRoomsSchema>;
 
 export interface VisitRoom {
   name: string;
@@ -53,7 +53,7 @@ export function summariseSegments(segments: readonly { room: string; seconds: nu
 export const roomLabel = (name: string): string => name || ENTRANCE_ROOM;
 
 /** "1 min 30 s", "40 s", "1 h 2 min". */
-export function formatRoomSeconds(seconds: number): string {
+function formatRoomSeconds(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
   if (s < 60) return `${s} s`;
   if (s < 3600) return s % 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s / 60} min`;
