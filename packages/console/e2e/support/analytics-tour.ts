@@ -115,7 +115,8 @@ export async function makeAnalyticsTour(base: string, agent: { email: string; pa
       return d.tour.status.status === 'PROCESSED' ? d.tour : null;
     },
     'the tour to be processed',
-    150_000,
+    // A shared CI machine under load takes minutes for a 12 s video.
+    300_000,
   );
   const totalFrames = tour.clips.reduce((n, c) => n + c.frameCount, 0);
   const kitchenFrame = Math.round(totalFrames * 0.3);
