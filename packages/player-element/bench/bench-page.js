@@ -106,6 +106,7 @@ window.bench = {
       stale = 0;
     let expected = start;
     const key = dir > 0 ? 'ArrowRight' : 'ArrowLeft';
+    const t0 = performance.now();
     for (let i = 0; i < steps; i++) {
       expected += dir;
       canvas.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, composed: true }));
@@ -115,7 +116,16 @@ window.bench = {
       else if (r.frame === expected) lowShown++;
       else stale++;
     }
-    return { steps, ok, lowShown, stale, longTaskMax: longTasks.length ? Math.max(...longTasks) : 0, longTasks: longTasks.length, loaf: [...loafs].sort((a, b) => b.block - a.block) };
+    return {
+      steps,
+      ok,
+      lowShown,
+      stale,
+      ms: performance.now() - t0,
+      longTaskMax: longTasks.length ? Math.max(...longTasks) : 0,
+      longTasks: longTasks.length,
+      loaf: [...loafs].sort((a, b) => b.block - a.block),
+    };
   },
 
   /** Programmatic jumps: time to a placeholder from the target's neighbourhood and to the exact 720p frame. */

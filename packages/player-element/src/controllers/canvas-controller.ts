@@ -1,4 +1,5 @@
 import type { ReactiveController } from 'lit';
+import { PLAYER } from '@roomwalk/shared/constants';
 import { ERROR_CODES } from '../errors.js';
 import { MODES, OUTGOING_MESSAGE_TYPES, STATUSES } from '../constants.js';
 import type { Drawable } from '../decode/decode-controller.js';
@@ -116,12 +117,18 @@ export class CanvasController implements ReactiveController {
       void fallback.show(frame);
       return;
     }
-    const d = decoder.drawable(frame);
+    let d = decoder.drawable(frame);
     const canvas = this.canvas;
     if (!d || !canvas) return;
     if (this.shows(d)) this.resolveWaiters();
     else {
-      const bitmap = d.bitmap ? decoder.paint.takeThumb(d.bitmap) : decoder.paint.take(keyOf(d), ...sizeFor(d, canvas));
+      let bitmap = d.bitmap ? decoder.paint.takeThumb(d.bitmap) : decoder.paint.take(keyOf(d), ...sizeFor(d, canvas));
+      // After a jump, until the bitmap of a decoded frame there comes, its clip's thumbnail (at once, as before).
+      const t = !bitmap && Math.abs((store.painted.peek()?.tourFrame ?? -1e9) - frame) > PLAYER.defaultClipFrameCount ? decoder.drawable(frame, true) : undefined;
+      if (t?.bitmap) {
+        bitmap = decoder.paint.takeThumb(t.bitmap);
+        if (bitmap) d = t;
+      }
       if (bitmap) {
         canvas.getContext('bitmaprenderer')?.transferFromImageBitmap(bitmap);
         this.afterPaint({ frame, rendition: d.frame?.rendition ?? 'thumbnail', tourFrame: d.tourFrame });

@@ -159,9 +159,10 @@ export class DecodeController implements ReactiveController {
     this.pump();
   }
 
-  /** Best frame to show for `frame` right now (decode-planner's pickDrawable). */
-  drawable(frame: number): Drawable | undefined {
-    return pickDrawable(frame, { cache: this.cache, highEnabled: this.highEnabled, starts: this.starts, counts: this.counts, thumbs: this.paint.thumbs });
+  /** Best frame to show for `frame` right now (decode-planner's pickDrawable); `thumbnail`: its clip's thumbnail only. */
+  drawable(frame: number, thumbnail = false): Drawable | undefined {
+    const cache = thumbnail ? { get: () => undefined, nearest: () => undefined } : this.cache;
+    return pickDrawable(frame, { cache, highEnabled: this.highEnabled, starts: this.starts, counts: this.counts, thumbs: this.paint.thumbs });
   }
 
   isExact(frame: number): boolean {
