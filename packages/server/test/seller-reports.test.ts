@@ -231,4 +231,21 @@ describe.each(DB_KINDS)('seller reports on %s', (kind) => {
     expect(text).toContain('Seller report');
     expect(text).toMatch(/Kitchen\s+1 min 50 s in all, 2 visits/);
   });
+  it('stops sharing figures and sending digests when the plan loses Tour Analytics, and starts again after an upgrade', async () => {
+    const db = t.app.services.db;
+    const token = (await t.gql(LINK_CREATE, { input: { tourId } }, pro.token)).data.sellerReportLinkCreate.url.split('/').pop()!;
+    const digest = await sellerDb(db).selectFrom('seller_report_digests').selectAll().executeTakeFirstOrThrow();
+    const due = new Date(digest.next_send_at.getTime() + 60_000);
+    await db.updateTable('licenses').set({ plan_id: 'free' }).where('company_id', '=', pro.company.id).execute();
+    try {
+      expect((await t.gql(SHARED, { token })).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.NOT_FOUND);
+      // The digest's time moves on without a run.
+      expect(await sweepDueDigests(t.app.services, due)).toBe(0);
+      const after = await sellerDb(db).selectFrom('seller_report_digests').select('next_send_at').executeTakeFirstOrThrow();
+      expect(after.next_send_at.getTime()).toBeGreaterThan(due.getTime());
+    } finally {
+      await db.updateTable('licenses').set({ plan_id: 'pro' }).where('company_id', '=', pro.company.id).execute();
+    }
+    expect((await t.gql(SHARED, { token })).errors).toBeUndefined();
+  });
 });

@@ -9,7 +9,7 @@ import type { AuthInfo } from '../../core/auth.js';
 import { badInput, notFound } from '../../core/errors.js';
 import { encodeId } from '../../core/ids.js';
 import type { Services } from '../services.js';
-import { sellerReportTour } from './access.js';
+import { hasAnalyticsPlan, sellerReportTour } from './access.js';
 import { sellerDb, type SellerLinkRow } from './tables.js';
 
 const TOKEN_PREFIX = 'rws_';
@@ -91,6 +91,8 @@ export async function linkByToken(services: Services, token: string, now = new D
     .where('t.deleted_at', 'is', null)
     .executeTakeFirst();
   if (!row || row.revoked_at || row.expires_at.getTime() <= now.getTime()) throw notFound(LINK_NOT_FOUND_TEXT);
+  // A company whose plan no longer includes Tour Analytics shares no figures (the link works again after an upgrade).
+  if (!(await hasAnalyticsPlan(services.db, row.company_id, now))) throw notFound(LINK_NOT_FOUND_TEXT);
   return row;
 }
 

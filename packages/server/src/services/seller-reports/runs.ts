@@ -10,7 +10,7 @@ import { notFound } from '../../core/errors.js';
 import { encodeId } from '../../core/ids.js';
 import { slug } from '../reports/report-table.js';
 import type { Services } from '../services.js';
-import { sellerReportTour } from './access.js';
+import { hasAnalyticsPlan, sellerReportTour } from './access.js';
 import { digestMail } from './digest-mail.js';
 import { readSellerFigures, readSubject } from './figures-source.js';
 import { validatePeriod } from './links.js';
@@ -75,7 +75,7 @@ export async function sweepDueDigests(services: Services, now = new Date()): Pro
     const due = await db
       .selectFrom('seller_report_digests as d')
       .innerJoin('tours as t', 't.id', 'd.tour_id')
-      .select(['d.id', 'd.tour_id', 'd.frequency', 'd.day'])
+      .select(['d.id', 'd.tour_id', 'd.company_id', 'd.frequency', 'd.day'])
       .where('d.next_send_at', '<=', now)
       .where('t.deleted_at', 'is', null)
       .forUpdate('d')
@@ -89,6 +89,8 @@ export async function sweepDueDigests(services: Services, now = new Date()): Pro
         .set({ next_send_at: nextSendAt(d.frequency, d.day, now) })
         .where('id', '=', d.id)
         .execute();
+      // Below Basic the digest waits (kept, sent again after an upgrade) instead of mailing figures the plan lacks.
+      if (!(await hasAnalyticsPlan(trx, d.company_id, now))) continue;
       const run = await db.insertInto('seller_report_runs').values({ tour_id: d.tour_id, digest_id: d.id, kind: 'DIGEST', days: DIGEST_DAYS[d.frequency] }).returning('id').executeTakeFirstOrThrow();
       ids.push(run.id);
     }
