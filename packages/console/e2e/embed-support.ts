@@ -129,7 +129,7 @@ export async function makeRealTour(base: string, o: { seconds?: number; portrait
       return d.tour.status.status === 'PROCESSED' ? d.tour : null;
     },
     'the tour to be processed',
-    Math.max(150_000, (o.seconds ?? 11) * 5000),
+    Math.max(240_000, (o.seconds ?? 11) * 6000),
   );
   for (const [name, frameIndex] of o.markers ?? [['Kitchen', KITCHEN_FRAME]])
     await gql(base, 'mutation($input: MarkerSaveInput!) { markerSave(input: $input) { id } }', { input: { tourId, name, frameIndex, isFastTravel: true } }, token);

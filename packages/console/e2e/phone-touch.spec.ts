@@ -45,10 +45,12 @@ class Finger {
   static async on(page: Page): Promise<Finger> {
     return new Finger(page, await page.context().newCDPSession(page));
   }
-  /** The touch's time stamp (s): the finger's own clock, as a touch screen stamps its samples. */
+  /** The samples' time stamps (s): the finger's own clock, as a touch screen stamps its samples. */
   private t = 0;
+  /** Within a paced gesture the stamps follow the pace, not the (possibly late) moment each sample is sent. */
+  private paced = false;
   private send(type: 'touchStart' | 'touchMove' | 'touchEnd', points: Array<{ x: number; y: number }>) {
-    this.t = Math.max(this.t, Date.now() / 1000);
+    if (!this.paced) this.t = Date.now() / 1000;
     return this.cdp.send('Input.dispatchTouchEvent', { type, timestamp: this.t, touchPoints: points.map((p) => ({ ...p, id: 1, radiusX: 8, radiusY: 8, force: 1 })) });
   }
   refresh(n = 1): Promise<void> {
@@ -71,23 +73,27 @@ class Finger {
     const [x0, y0] = [this.x, this.y];
     for (let i = 1; i <= steps; i++) {
       [this.x, this.y] = [x0 + (dx * i) / steps, y0 + (dy * i) / steps];
+      this.paced = !!everyMs;
       if (everyMs) {
-        // The samples are stamped every `everyMs` (a loaded machine may deliver them later, as a busy phone does).
+        // Stamped every `everyMs` (a loaded machine may deliver them later, as a busy phone does).
         this.t += everyMs / 1000;
         await new Promise((r) => setTimeout(r, everyMs));
       } else await this.refresh();
       await this.send('touchMove', [{ x: this.x, y: this.y }]);
     }
   }
-  up() {
-    return this.send('touchEnd', []);
+  /** Lifts the finger: right after the last sample of a paced gesture (a flick), else now. */
+  async up() {
+    if (this.paced) this.t += 0.008;
+    await this.send('touchEnd', []);
+    this.paced = false;
   }
 }
 
 const frameOf = (p: Page) => player(p).evaluate((el: PlayerEl) => el.currentFrame);
 const maxFrame = (p: Page) => player(p).evaluate((el: PlayerEl) => el.totalFrames - 2);
 
-/** Waits until the playhead has not moved for 30 refreshes and shows its frame; returns the frame. */
+/** Waits until the playhead has not moved for 60 refreshes and shows its frame (a coast may wait for decoding); returns the frame. */
 function settled(p: Page): Promise<number> {
   return player(p).evaluate(
     (el: PlayerEl) =>
@@ -98,7 +104,7 @@ function settled(p: Page): Promise<number> {
           const f = el.currentFrame;
           same = f === last && el.displayed?.frame === f ? same + 1 : 0;
           last = f;
-          if (same >= 30) resolve(f);
+          if (same >= 60) resolve(f);
           else requestAnimationFrame(tick);
         };
         tick();
@@ -120,7 +126,7 @@ const overlap = (a: { x: number; y: number; width: number; height: number }, b: 
   Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)) * Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
 
 test.beforeAll(async () => {
-  test.setTimeout(420_000);
+  test.setTimeout(600_000);
   [walk, portrait] = await Promise.all([makeRealTour(PRODUCT, { seconds: 60, markers: ROOMS }), makeRealTour(PRODUCT, { portrait: true, markers: ROOMS.slice(0, 3).map(([n, f]) => [n, f / 10]) })]);
   const example = (tourId: string) =>
     fs.readFileSync(path.join(REPO, 'examples/script-tag.html'), 'utf8').replaceAll('http://localhost:4000', PRODUCT).replaceAll('tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7d10', tourId);
