@@ -50,19 +50,21 @@ const load = () =>
     .loadavg()
     .map((l) => l.toFixed(1))
     .join(' ');
-/** CPU seconds (user + system) of a process, and of all PostgreSQL server processes (Linux /proc; NaN elsewhere). */
-function cpuOf(pids: number[]): number {
-  let total = 0;
+/** CPU seconds (user + system) of each process (Linux /proc; absent when gone). */
+function cpuOf(pids: number[]): Map<number, number> {
+  const out = new Map<number, number>();
   for (const pid of pids) {
     try {
       const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      total += (Number(f[11]) + Number(f[12])) / 100;
+      out.set(pid, (Number(f[11]) + Number(f[12])) / 100);
     } catch {
       // gone
     }
   }
-  return total;
+  return out;
 }
+/** CPU seconds used between two readings by the processes present in both. */
+const cpuDelta = (a: Map<number, number>, b: Map<number, number>) => [...b].reduce((n, [pid, v]) => n + (a.has(pid) ? v - a.get(pid)! : 0), 0);
 const postgresPids = () =>
   fs
     .readdirSync('/proc')
@@ -260,9 +262,10 @@ async function main(): Promise<void> {
         const k = names[(i + j) % names.length]!;
         const pg0 = postgresPids();
         const [n0, p0] = [cpuOf([api.proc.pid!]), cpuOf(pg0)];
+        // PostgreSQL backends of the API node's pool live as long as the pool; ones that end mid-run are not counted.
         parts.get(k)!.push(await run({ ...specs[k], duration: SECONDS / ROUNDS }));
-        cpuNode.set(k, cpuNode.get(k)! + cpuOf([api.proc.pid!]) - n0);
-        cpuPg.set(k, cpuPg.get(k)! + cpuOf(pg0) - p0);
+        cpuNode.set(k, cpuNode.get(k)! + cpuDelta(n0, cpuOf([api.proc.pid!])));
+        cpuPg.set(k, cpuPg.get(k)! + cpuDelta(p0, cpuOf(pg0)));
       }
     const sum = (k: string) => {
       const ps = parts.get(k)!;

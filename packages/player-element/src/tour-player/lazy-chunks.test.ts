@@ -57,6 +57,17 @@ describe('Lazy chunks of the script-tag bundle', () => {
     });
   }
 
+  it('an external player fetches the visit report chunk on idle and its start beacon goes out (issue 21)', async function () {
+    this.timeout(60_000);
+    const p = await page(`tour-id="${real.main}" api="${server}"`);
+    try {
+      await until(() => fetched(p.w).includes('tour-player-visit.js'), 'the visit chunk');
+      await until(() => fetched(p.w).includes('tour-visit'), 'the start beacon');
+    } finally {
+      p.remove();
+    }
+  });
+
   it('edit mode fetches the editing chunk and shows the edit UI with its styles', async function () {
     this.timeout(60_000);
     const p = await page(`tour-id="${real.edit}" api="${sameOriginServer}" mode="edit"`, { authToken: ownerToken });

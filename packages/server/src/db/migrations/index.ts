@@ -14,6 +14,7 @@ import * as m0100 from './0100-multipart-uploads.js';
 import * as m0120 from './0120-developer-platform.js';
 import * as m0130 from './0130-tour-segments.js';
 import * as m0140 from './0140-room-analytics.js';
+import * as m0141 from './0141-room-analytics-visitor-days.js';
 import * as m0150 from './0150-seller-reports.js';
 
 export const migrations: Record<string, Migration> = {
@@ -31,5 +32,6 @@ export const migrations: Record<string, Migration> = {
   '0120-developer-platform': m0120,
   '0130-tour-segments': m0130,
   '0140-room-analytics': m0140,
+  '0141-room-analytics-visitor-days': m0141,
   '0150-seller-reports': m0150,
 };

@@ -168,7 +168,7 @@ async function uniqueVisitors(db: Kysely<Database>, tourId: string, period: { fr
       WHERE tour_id = ${tourId} AND started_at >= ${new Date(`${period.from}T00:00:00Z`)} AND started_at < ${new Date(`${addDays(period.to, 1)}T00:00:00Z`)}`.execute(db);
     return Number(r.rows[0]?.n ?? 0);
   }
-  const known = rolled ? await sql<{ n: number }>`SELECT count(*)::int AS n FROM tour_visitors WHERE tour_id = ${tourId} AND last_day >= ${period.from}::date`.execute(db) : null;
+  const known = rolled ? await sql<{ n: number }>`SELECT coalesce(sum(visitors), 0)::int AS n FROM tour_visitor_last_days WHERE tour_id = ${tourId} AND day >= ${period.from}::date`.execute(db) : null;
   const fresh = raw
     ? await sql<{ n: number }>`SELECT count(DISTINCT v.visitor_id)::int AS n FROM view_events v
         WHERE v.tour_id = ${tourId} AND v.started_at >= ${raw.start} AND v.started_at < ${raw.end}

@@ -66,6 +66,12 @@ export async function rollupRoomAnalytics(db: Kysely<Database>, now = new Date()
       GROUP BY v.tour_id, v.visitor_id
       ON CONFLICT (tour_id, visitor_id) DO UPDATE
         SET first_day = least(tour_visitors.first_day, excluded.first_day), last_day = greatest(tour_visitors.last_day, excluded.last_day)`.execute(trx);
+    // Visitors per last day, rebuilt for the tours this run touched (unique visitors as a sum: room-analytics.ts).
+    const touched = sql`SELECT DISTINCT v.tour_id FROM view_events v WHERE v.started_at >= ${start} AND v.started_at < ${end}`;
+    await sql`DELETE FROM tour_visitor_last_days WHERE tour_id IN (${touched})`.execute(trx);
+    await sql`
+      INSERT INTO tour_visitor_last_days (tour_id, day, visitors)
+      SELECT tour_id, last_day, count(*) FROM tour_visitors WHERE tour_id IN (${touched}) GROUP BY 1, 2`.execute(trx);
     await sql`
       INSERT INTO analytics_rollup_state (id, rolled_through, updated_at) VALUES (1, ${through}::date, now())
       ON CONFLICT (id) DO UPDATE SET rolled_through = excluded.rolled_through, updated_at = excluded.updated_at`.execute(trx);
