@@ -80,7 +80,10 @@ describe('live viewing: start button and lead form', () => {
     input(p, 'contactNumber').value = '+27 82 555 0199';
     panelRoot(p).querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
     const sent = await leadSent();
-    expect(sent.variables.input).to.deep.equal({
+    // The lead names the visit it came from (issue 21), so the agent sees the rooms this visitor walked.
+    const { visitorId, ...rest } = sent.variables.input as Record<string, unknown>;
+    expect(visitorId).to.equal(localStorage.getItem('roomwalk.visitorId')).and.match(/^[A-Za-z0-9_-]{8,64}$/);
+    expect(rest).to.deep.equal({
       name: 'Vera',
       surname: 'Visitor',
       email: 'vera@example.com',

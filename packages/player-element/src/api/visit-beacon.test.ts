@@ -9,6 +9,7 @@ import '../tour-player/tour-player.js';
 import { cleanup, firstEvent, makePlayer, real, server, until } from '../../test/helpers.js';
 import type { TourPlayer } from '../tour-player/tour-player.js';
 import { RoomTracker } from './room-tracker.js';
+import { VisitBeacon } from './visit-beacon.js';
 import { flushVisit } from './visit-flush.js';
 import { CONSENT_KEY, VISITOR_ID_KEY, VisitReport, type VisitBody } from './visit-report.js';
 
@@ -155,5 +156,20 @@ describe('visit beacon', () => {
     const all = await until(async () => ((await bodies(real.main)).length > before ? bodies(real.main) : null), 'the flushed visit');
     expect(all!.at(-1)).to.deep.include({ visitorId: visit.visitorId });
     expect(all!.at(-1)!.segments).to.be.an('array');
+  });
+
+  it('a visit that ends before the visit chunk has loaded is still counted (a one-time visitor id)', async () => {
+    const beacon = new VisitBeacon(server, real.other);
+    beacon.start();
+    // The page is left at once: before the idle callback could load the chunk.
+    dispatchEvent(new Event('pagehide'));
+    const [early] = (await until(async () => ((await bodies(real.other)).length ? bodies(real.other) : null), 'the early beacon'))!;
+    expect(early).to.deep.include({ tourId: real.other, secondsSpent: 0, roomsReached: 0 });
+    expect(early!.visitorId).to.match(/^v[A-Za-z0-9]{8,63}$/);
+    // Not the kept id: this player reports nothing more, so the visit is not counted twice.
+    expect(localStorage.getItem(VISITOR_ID_KEY)).to.equal(null);
+    const logged = await until(async () => (await visits()).find((v) => v.body.includes(early!.visitorId) && v.status), "the server's answer");
+    expect(logged!.status).to.be.within(200, 299);
+    beacon.stop();
   });
 });
