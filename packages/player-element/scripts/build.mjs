@@ -1,6 +1,6 @@
 // Builds dist/: tour-player.js (one self-contained script-tag bundle registering <tour-player>), its lazily loaded
 // chunks tour-player-live.js (live panel), tour-player-edit.js (edit mode), tour-player-fallback.js (no WebCodecs), tour-player-subscription.js (graphql-ws, AI marker progress), tour-player-visit.js (visit report and room tracking, on idle) and tour-player-agora.js (the Agora Web SDK, for Agora sessions only),
-// esm/ (for bundlers; lit, comlink and react stay external), with the decode worker inlined as a
+// esm/ (for bundlers; lit and react stay external), with the decode worker inlined as a
 // Blob URL so the element works when its script is hosted on another origin than the page.
 // Then the custom-elements manifest and a size report (gzip).
 import { build } from 'esbuild';
@@ -206,7 +206,7 @@ await build({
   format: 'esm',
   splitting: true,
   outdir: join(dist, 'esm'),
-  external: ['lit', 'lit/*', '@lit/*', 'comlink', 'react', 'react-dom', 'agora-rtc-sdk-ng'],
+  external: ['lit', 'lit/*', '@lit/*', 'react', 'react-dom', 'agora-rtc-sdk-ng'],
   plugins: [inlineWorker, signalsTreeShake, cssTemplates],
 });
 
