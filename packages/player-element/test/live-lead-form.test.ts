@@ -82,7 +82,9 @@ describe('live viewing: start button and lead form', () => {
     const sent = await leadSent();
     // The lead names the visit it came from (issue 21), so the agent sees the rooms this visitor walked.
     const { visitorId, ...rest } = sent.variables.input as Record<string, unknown>;
-    expect(visitorId).to.equal(localStorage.getItem('roomwalk.visitorId')).and.match(/^[A-Za-z0-9_-]{8,64}$/);
+    expect(visitorId)
+      .to.equal(localStorage.getItem('roomwalk.visitorId'))
+      .and.match(/^[A-Za-z0-9_-]{8,64}$/);
     expect(rest).to.deep.equal({
       name: 'Vera',
       surname: 'Visitor',

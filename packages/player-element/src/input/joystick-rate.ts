@@ -5,7 +5,7 @@ import { PLAYER } from '@roomwalk/shared/constants';
  * displacement; docs/decisions.md "Touch that walks through a tour"). Under 6 px off centre it rests; past 240 px
  * (3 frames a refresh, 180 frames/s) it goes no faster. Time-based, so a slow refresh does not slow the walk.
  */
-export const JOYSTICK_DEAD_PX = 6;
+const JOYSTICK_DEAD_PX = 6;
 export const JOYSTICK_MAX_PX = 240;
 const REFRESH_MS = 1000 / 60;
 
