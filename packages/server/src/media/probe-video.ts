@@ -9,7 +9,7 @@
  *   stops as soon as it passes the 600 s limit, so a really long video costs no more than 600 s of demuxing.
  */
 import { stat } from 'node:fs/promises';
-import { VIDEO_MAX_SECONDS, checkVideoMeta } from '@roomwalk/shared';
+import { ERROR_CODES, VIDEO_MAX_SECONDS, checkVideoMeta } from '@roomwalk/shared';
 import type { ColourInfo } from './encoding.js';
 import { ffmpegBinaries } from './ffmpeg-binaries.js';
 import { runProcess } from './run-process.js';
@@ -65,6 +65,8 @@ export interface ProbeResult {
   packetCount: number;
   /** True when the packet read stopped early because the video passed VIDEO_MAX_SECONDS; the duration is then a lower bound. */
   stoppedAtLimit: boolean;
+  /** The file ends before the samples its index names (cut off part-way); the frames that are there are measured. */
+  partial: boolean;
   /** Average frame rate measured from the packets. */
   averageFps: number;
   /** The frame timing varies (r_frame_rate differs from avg_frame_rate); processing resamples to a constant rate anyway. */
@@ -152,9 +154,6 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
     signal: opts.signal,
   });
   throwIfAborted(opts.signal);
-  // The index names samples past the end of the file: the file was cut off (the packets that are there would
-  // otherwise be measured as a short video and refused as "too short", which misleads the owner).
-  if (packets.partial) throw VideoRejectedError.incomplete(`index beyond the end of the file after ${packets.durationSeconds.toFixed(2)} s`);
   if (packets.count === 0) throw VideoRejectedError.invalid('no video frames');
 
   const r = ratio(video.r_frame_rate);
@@ -180,6 +179,7 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
     headerDurationSeconds: Number.isFinite(headerDuration) ? headerDuration : null,
     packetCount: packets.count,
     stoppedAtLimit: packets.stoppedAtLimit,
+    partial: packets.partial,
     averageFps: packets.durationSeconds > 0 ? packets.count / packets.durationSeconds : 0,
     variableFrameRate: !!(r && avg && Math.abs(r - avg) / r > 0.01),
     hasAudio: streams.some((s) => s.codec_type === 'audio'),
@@ -196,6 +196,12 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
 /** Throws the spec's VideoRejectedError when a probed video breaks tours §5 (length, resolution). */
 export function assertAcceptable(probe: ProbeResult): void {
   const failure = checkVideoMeta({ durationSeconds: probe.durationSeconds, width: probe.width, height: probe.height });
+  // A file cut off part-way whose frames still make a long enough video becomes a best-effort tour of them; one whose
+  // frames are too few is refused as incomplete, not as "too short" (which would mislead the owner: the recording was
+  // long enough, the file is not whole).
+  if (failure && probe.partial && failure.code === ERROR_CODES.VIDEO_TOO_SHORT) {
+    throw VideoRejectedError.incomplete(`the index names ${probe.headerDurationSeconds ?? '?'} s, the file holds ${probe.durationSeconds.toFixed(2)} s`);
+  }
   if (failure) {
     throw new VideoRejectedError(failure.code, failure.message, `${probe.width}x${probe.height}, ${probe.durationSeconds.toFixed(2)} s measured, header ${probe.headerDurationSeconds ?? '?'} s`);
   }

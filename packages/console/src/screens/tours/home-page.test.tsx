@@ -249,7 +249,7 @@ describe('home (My Tours)', () => {
     fireEvent.click(await screen.findByText('Tour tour_1'));
     const dialog = await screen.findByRole('list', { name: 'Actions for Tour tour_1' });
     const labels = [...dialog.querySelectorAll('sl-button')].map((b) => b.textContent?.trim());
-    expect(labels).toEqual(['Preview', 'Edit Fast Travel', 'Edit Info', 'Generate QR Code', 'Instant Reels', 'Professional Photos', 'Share', 'Delete tour']);
+    expect(labels).toEqual(['Preview', 'Edit Fast Travel', 'Edit Info', 'Generate QR Code', 'Instant Reels', 'Professional Photos', 'Tour Analytics', 'Share', 'Delete tour']);
     fireEvent.click(within(dialog).getByText('Delete tour'));
     expect(await screen.findByText('Are you sure you want to delete this tour?')).toBeInTheDocument();
     fireEvent.click(screen.getByText('Delete'));
