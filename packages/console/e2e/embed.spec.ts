@@ -51,10 +51,20 @@ function state(scope: Scope): Promise<PlayerState | null> {
     const el = document.querySelector('tour-player') as (HTMLElement & { displayed: { frame: number } | null; totalFrames: number }) | null;
     const c = el?.shadowRoot?.querySelector('canvas');
     if (!el || !c || !c.width) return null;
-    const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+    const d = (() => {
+      // Through a 2D copy: the player paints with a bitmaprenderer context, which has no pixels to read (issue 19).
+      const k = document.createElement('canvas');
+      k.width = c.width;
+      k.height = c.height;
+      const x = k.getContext('2d')!;
+      x.drawImage(c, 0, 0);
+      return x.getImageData(0, 0, c.width, c.height).data;
+    })();
     const colours = new Set<number>();
     let h = 0;
-    for (let i = 0; i < d.length; i += 4 * 101) {
+    // About 2,000 samples whatever the canvas size (a fixed stride saw too few colours on a small canvas).
+    const stride = 4 * Math.max(1, Math.floor(d.length / 4 / 2000));
+    for (let i = 0; i < d.length; i += stride) {
       colours.add((d[i]! >> 4) | ((d[i + 1]! >> 4) << 4) | ((d[i + 2]! >> 4) << 8));
       h = (h * 31 + d[i]! + d[i + 1]! * 7) | 0;
     }

@@ -64,7 +64,15 @@ async function ready(p: Page) {
 async function canvasHash(p: Page): Promise<string> {
   return player(p).evaluate((el) => {
     const c = el.shadowRoot!.querySelector('canvas')!;
-    const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+    const d = (() => {
+      // Through a 2D copy: the player paints with a bitmaprenderer context, which has no pixels to read (issue 19).
+      const k = document.createElement('canvas');
+      k.width = c.width;
+      k.height = c.height;
+      const x = k.getContext('2d')!;
+      x.drawImage(c, 0, 0);
+      return x.getImageData(0, 0, c.width, c.height).data;
+    })();
     let h = 0;
     for (let i = 0; i < d.length; i += 97) h = (h * 31 + d[i]!) | 0;
     return `${c.width}x${c.height}:${h}`;

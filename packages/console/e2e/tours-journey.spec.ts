@@ -182,7 +182,15 @@ async function waitForFrames(p: Page) {
 async function canvasPixels(p: Page): Promise<number[]> {
   return player(p).evaluate((el) => {
     const c = el.shadowRoot!.querySelector('canvas')!;
-    const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+    const d = (() => {
+      // Through a 2D copy: the player paints with a bitmaprenderer context, which has no pixels to read (issue 19).
+      const k = document.createElement('canvas');
+      k.width = c.width;
+      k.height = c.height;
+      const x = k.getContext('2d')!;
+      x.drawImage(c, 0, 0);
+      return x.getImageData(0, 0, c.width, c.height).data;
+    })();
     const out: number[] = [];
     for (let y = 0; y < c.height; y += 4)
       for (let x = 0; x < c.width; x += 4) {
