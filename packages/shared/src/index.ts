@@ -11,3 +11,4 @@ export * from './schemas/account.js';
 export * from './schemas/tour.js';
 export * from './guarded-storage.js';
 export * from './branding.js';
+export * from './duration.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dailyCsv, digestWhen, exitRows, formatDuration, parseRecipients, periodRange, roomRows, roomsCsv, toCsv } from './analytics-rules.js';
+import { formatDuration } from '@roomwalk/shared';
+import { dailyCsv, digestWhen, exitRows, parseRecipients, periodRange, roomRows, roomsCsv, toCsv } from './analytics-rules.js';
 
 describe('analytics rules', () => {
   it('covers the last N whole UTC days, today included', () => {

@@ -18,17 +18,6 @@ export function periodRange(days: number, now = new Date()): { from: string; to:
   return { from: new Date(today - (days - 1) * 86_400_000).toISOString(), to: now.toISOString() };
 }
 
-/** "1 min 30 s", "40 s", "2 h 5 min". */
-export function formatDuration(totalSeconds: number): string {
-  const s = Math.max(0, Math.round(totalSeconds));
-  if (s < 60) return `${s} s`;
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const rest = s % 60;
-  if (h > 0) return m > 0 ? `${h} h ${m} min` : `${h} h`;
-  return rest > 0 ? `${m} min ${rest} s` : `${m} min`;
-}
-
 export const formatPercent = (rate: number) => `${Math.round(Math.max(0, Math.min(1, rate)) * 100)} %`;
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

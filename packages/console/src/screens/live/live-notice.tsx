@@ -3,6 +3,7 @@
  * viewing lead shows "X wants a live viewing of <tour>" with Join, which opens the tour as host in the visitor's
  * viewing session (/agentplayer?tourId=…&liveViewing=true&session=…, the link the lead mail carries).
  */
+import { formatDuration } from '@roomwalk/shared';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useClient, useSubscription } from 'urql';
@@ -22,13 +23,7 @@ export interface LiveLeadNotice {
 
 /** "Kitchen 1 min 30 s, Master Bedroom 40 s" (the lead mail's wording); '' when no room was recorded. */
 function roomPathText(path: ReadonlyArray<{ name: string; seconds: number }> | null | undefined): string {
-  const time = (total: number) => {
-    const s = Math.max(0, Math.round(total));
-    if (s < 60) return `${s} s`;
-    const m = Math.floor(s / 60);
-    return s % 60 ? `${m} min ${s % 60} s` : `${m} min`;
-  };
-  return (path ?? []).map((r) => `${r.name} ${time(r.seconds)}`).join(', ');
+  return (path ?? []).map((r) => `${r.name} ${formatDuration(r.seconds)}`).join(', ');
 }
 
 /** The agent's join link, the same the lead mail carries: the tour as host, in the visitor's session. */

@@ -4,6 +4,7 @@
  * a visit keeps its rooms summed per room in the order first entered, and the room it ended in.
  */
 import { z } from 'zod';
+import { formatDuration } from '@roomwalk/shared';
 
 /** The stretch before the first marker has no marker name: it is recorded as '' and shown as this. */
 const ENTRANCE_ROOM = 'Entrance';
@@ -52,14 +53,5 @@ export function summariseSegments(segments: readonly { room: string; seconds: nu
 /** A room's name as shown: the stretch before the first marker is the Entrance. */
 export const roomLabel = (name: string): string => name || ENTRANCE_ROOM;
 
-/** "1 min 30 s", "40 s", "1 h 2 min". */
-function formatRoomSeconds(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return s % 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s / 60} min`;
-  const m = Math.floor((s % 3600) / 60);
-  return m ? `${Math.floor(s / 3600)} h ${m} min` : `${Math.floor(s / 3600)} h`;
-}
-
 /** "Kitchen 1 min 30 s, Master Bedroom 40 s". */
-export const formatRoomPath = (rooms: readonly VisitRoom[]): string => rooms.map((r) => `${roomLabel(r.name)} ${formatRoomSeconds(r.seconds)}`).join(', ');
+export const formatRoomPath = (rooms: readonly VisitRoom[]): string => rooms.map((r) => `${roomLabel(r.name)} ${formatDuration(r.seconds)}`).join(', ');

@@ -2,7 +2,8 @@
 import { PRODUCT_NAME, SUPPORT_EMAIL } from '@roomwalk/shared';
 import type { MailMessage } from '../../mail/mailer.js';
 import { humanDate } from '../reports/report-table.js';
-import { formatDuration, percent, roomsByTime, senderLine, type SellerFigures, type SellerReportSubject } from './figures.js';
+import { formatDuration } from '@roomwalk/shared';
+import { percent, roomsByTime, senderLine, type SellerFigures, type SellerReportSubject } from './figures.js';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -23,17 +23,6 @@ export interface SellerReportSubject {
   to: Date;
 }
 
-/** "1 min 30 s", "40 s", "2 h 5 min": how the issue writes a room's time. */
-export function formatDuration(totalSeconds: number): string {
-  const s = Math.max(0, Math.round(totalSeconds));
-  if (s < 60) return `${s} s`;
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const rest = s % 60;
-  if (h > 0) return m > 0 ? `${h} h ${m} min` : `${h} h`;
-  return rest > 0 ? `${m} min ${rest} s` : `${m} min`;
-}
-
 /** Rooms by time spent, longest first (ties by name). */
 export const roomsByTime = (f: SellerFigures) => [...f.rooms].sort((a, b) => b.seconds - a.seconds || a.name.localeCompare(b.name));
 /** Where visits ended, most first. */

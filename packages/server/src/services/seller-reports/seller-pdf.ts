@@ -6,7 +6,8 @@
 import PDFDocument from 'pdfkit';
 import { toFontText } from '../reports/pdf.js';
 import { humanDate } from '../reports/report-table.js';
-import { exitsByCount, formatDuration, percent, roomsByTime, senderLine, type SellerFigures, type SellerReportSubject } from './figures.js';
+import { formatDuration } from '@roomwalk/shared';
+import { exitsByCount, percent, roomsByTime, senderLine, type SellerFigures, type SellerReportSubject } from './figures.js';
 
 const MARGIN = 48;
 const FOOTER_H = 28;

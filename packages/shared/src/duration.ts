@@ -1,0 +1,13 @@
+/**
+ * How a stretch of time is written wherever a visit's rooms are shown (lead mail, console notice, Tour Analytics,
+ * seller report): "40 s", "1 min 30 s", "2 min", "1 h", "2 h 5 min".
+ */
+export function formatDuration(totalSeconds: number): string {
+  const s = Math.max(0, Math.round(totalSeconds));
+  if (s < 60) return `${s} s`;
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const rest = s % 60;
+  if (h > 0) return m > 0 ? `${h} h ${m} min` : `${h} h`;
+  return rest > 0 ? `${m} min ${rest} s` : `${m} min`;
+}
