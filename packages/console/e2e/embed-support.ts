@@ -23,7 +23,8 @@ export interface RealTour {
   totalFrames: number;
 }
 
-async function gql<T = Record<string, any>>(base: string, query: string, variables: Record<string, unknown> = {}, token?: string): Promise<T> {
+/** A GraphQL call to the real server (throws on errors). */
+export async function gql<T = Record<string, any>>(base: string, query: string, variables: Record<string, unknown> = {}, token?: string): Promise<T> {
   const res = await fetch(`${base}/query`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -34,7 +35,8 @@ async function gql<T = Record<string, any>>(base: string, query: string, variabl
   return body.data;
 }
 
-async function poll<T>(check: () => Promise<T | null | undefined | false>, what: string, timeoutMs: number): Promise<T> {
+/** Polls `check` every 250 ms until it gives a value (a server-side state the journey waits on). */
+export async function poll<T>(check: () => Promise<T | null | undefined | false>, what: string, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEV_TURNSTILE_TOKEN, OAUTH_CLIENT } from '@roomwalk/shared';
+import { gql, poll } from '../embed-support.js';
 
 export interface AnalyticsTour {
   tourId: string;
@@ -16,27 +17,6 @@ export interface AnalyticsTour {
   totalFrames: number;
   kitchenFrame: number;
   bedroomFrame: number;
-}
-
-async function gql<T = Record<string, any>>(base: string, query: string, variables: Record<string, unknown> = {}, token?: string): Promise<T> {
-  const res = await fetch(`${base}/query`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await res.json()) as { data?: T; errors?: unknown };
-  if (body.errors || !body.data) throw new Error(`GraphQL failed: ${JSON.stringify(body.errors)}`);
-  return body.data;
-}
-
-async function poll<T>(check: () => Promise<T | null | undefined | false>, what: string, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 function testVideo(): string {
