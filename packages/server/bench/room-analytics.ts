@@ -3,7 +3,7 @@
  * PostgreSQL, seeded with generate_series (90 days, 350,000 visitors, 1 to 6 rooms each, devices, completions), then:
  *   1. tourAnalytics latency (p50 / p95 of BENCH_QUERIES sequential calls through an API node, 90-day and 30-day
  *      periods) BEFORE the rollup (every visit read: the baseline) and AFTER it (the daily aggregates plus the days
- *      not rolled up yet). Target: ≤ 200 ms (p95) after the rollup.
+ *      not rolled up yet, with the hourly rollup as it ran an hour ago: the most it leaves to read). Target: ≤ 200 ms (p95) after the rollup.
  *   2. POST /tour-visit (the player's beacon, text/plain JSON with 4 room segments, every request a new visitor, so
  *      each opens a visit: the heavier path) sustained for BENCH_SECONDS with autocannon on loopback, interleaved in
  *      rounds with the public tour query (the player's GET form, from the node's cache, and POST GraphQL), so the
@@ -208,10 +208,17 @@ async function main(): Promise<void> {
     await ask(90);
     row('tourAnalytics 90 days, before the rollup', await latency(90, Math.min(10, QUERIES)));
 
+    // The hourly rollup as it ran an hour ago (the most the page reads from the visits themselves: today's visits, and
+    // the visitors of the last hour, checked one by one).
     const r0 = Date.now();
-    const rolled = await rollupRoomAnalytics(db.db);
-    console.log(`rollup of ${rolled?.visits.toLocaleString('en')} visits (${rolled?.from} to ${rolled?.through}) took ${((Date.now() - r0) / 1000).toFixed(1)} s (load ${load()})`);
+    const rolled = await rollupRoomAnalytics(db.db, new Date(Date.now() - 60 * 60_000));
+    console.log(
+      `rollup of ${rolled?.days?.visits.toLocaleString('en')} visits (${rolled?.days?.from} to ${rolled?.days?.through}; visitors to ${rolled?.visitorsThrough.toISOString()}) took ${((Date.now() - r0) / 1000).toFixed(1)} s (load ${load()})`,
+    );
     await sql`ANALYZE`.execute(db.db);
+    const unrolled = await sql<{ visits: number; fresh: number }>`SELECT count(*)::int AS visits, count(*) FILTER (WHERE started_at >= ${rolled?.visitorsThrough})::int AS fresh
+      FROM view_events WHERE tour_id = ${tour.id} AND started_at >= ${`${rolled?.days?.through}T00:00:00Z`}::timestamptz + interval '1 day'`.execute(db.db);
+    console.log(`not rolled up yet: ${unrolled.rows[0]?.visits.toLocaleString('en')} visits, of which ${unrolled.rows[0]?.fresh.toLocaleString('en')} since the visitors were rolled up`);
     await ask(90);
     const after90 = await latency(90, QUERIES);
     row('tourAnalytics 90 days, after the rollup', after90);

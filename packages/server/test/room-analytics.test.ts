@@ -206,7 +206,7 @@ describe.each(DB_KINDS)('room analytics on %s', (kind) => {
     expect(before.data.tourAnalytics).toEqual(expected);
 
     const done = await rollupRoomAnalytics(t.app.services.db, now);
-    expect(done?.through).toBe(addDays(utcDay(new Date(now.getTime() - 7 * 3_600_000)), -1));
+    expect(done?.days?.through).toBe(addDays(utcDay(new Date(now.getTime() - 7 * 3_600_000)), -1));
     const rolled = await t.app.services.db.selectFrom('tour_room_daily').select(['room', 'seconds', 'visits', 'exits']).where('tour_id', '=', tourId).where('day', '=', old).orderBy('room').execute();
     expect(rolled.map((r) => ({ ...r, seconds: Number(r.seconds) }))).toEqual([
       { room: '', seconds: 15, visits: 2, exits: 0 },
@@ -232,6 +232,28 @@ describe.each(DB_KINDS)('room analytics on %s', (kind) => {
     const dflt = (await t.gql(ANALYTICS, { id: gid() }, basic.token)).data.tourAnalytics;
     expect(dflt).toMatchObject({ from: addDays(today, -29), to: today, visits: 4, uniqueVisitors: 3 });
     expect(dflt.daily).toHaveLength(30);
+  });
+
+  it('keeps visitors rolled up to a few minutes ago, so a returning visitor is counted once', async () => {
+    const [tour2] = (await insertTours(t.app, { companyId: basic.company.id, userId: basic.user.id }, 1)) as [string];
+    const rec = (visitorId: string, at: Date) =>
+      recordTourView(t.app.services, tour2, { tourId: `tour_${tour2}`, visitorId, secondsSpent: 30, roomsReached: 1 } as Parameters<typeof recordTourView>[2], at);
+    const base = Date.now();
+    const min = 60_000;
+    await rec('visitor-xxxx1', new Date(base - 4 * min));
+    await rec('visitor-yyyy2', new Date(base - 3 * min));
+    const done = await rollupRoomAnalytics(t.app.services.db, new Date(base + 10 * min));
+    expect(done?.visitorsThrough.getTime()).toBe(base + 5 * min);
+    // Both visitors are rolled up although their day is not over.
+    const rolled = await t.app.services.db.selectFrom('tour_visitors').select('visitor_id').where('tour_id', '=', tour2).orderBy('visitor_id').execute();
+    expect(rolled.map((r) => r.visitor_id)).toEqual(['visitor-xxxx1', 'visitor-yyyy2']);
+    // After the rollup: x comes back (a new visit, over 30 minutes later) and z comes for the first time.
+    await rec('visitor-xxxx1', new Date(base + 40 * min));
+    await rec('visitor-zzzz3', new Date(base + 41 * min));
+    const period = { id: `tour_${tour2}`, from: `${addDays(today, -1)}T00:00:00Z`, to: `${addDays(today, 1)}T00:00:00Z` };
+    const r = await t.gql(ANALYTICS, period, basic.token);
+    expect(r.errors).toBeUndefined();
+    expect(r.data.tourAnalytics).toMatchObject({ visits: 4, uniqueVisitors: 3 });
   });
 
   it('refuses a period that ends before it starts or is longer than a year', async () => {

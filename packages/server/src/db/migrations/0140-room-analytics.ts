@@ -106,6 +106,8 @@ interface TourVisitorsTable {
 interface AnalyticsRollupStateTable {
   id: number;
   rolled_through: Day;
+  /** Added by 0160: tour_visitors holds every visit that started before this moment. */
+  visitors_through: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 

@@ -13,7 +13,7 @@ import type { Database } from '../../db/types.js';
 import type { Services } from '../services.js';
 import { loadEditableTour } from '../tours.js';
 import { canSeeAnalytics } from './analytics.js';
-import { addDays, rolledThrough, utcDay } from './room-rollup.js';
+import { addDays, rollupState, utcDay } from './room-rollup.js';
 import { DEVICE_CLASSES, roomLabel } from './visit-rooms.js';
 
 const ANALYTICS_PLAN_REQUIRED_TEXT = 'Tour Analytics need the Basic or Pro plan. Upgrade to see them.';
@@ -60,7 +60,8 @@ export async function tourAnalyticsFor(services: Services, auth: AuthInfo, args:
 
 /** The figures of one tour over whole UTC days [from, to]. */
 export async function roomAnalytics(db: Kysely<Database>, tourId: string, period: { from: string; to: string }): Promise<TourRoomAnalytics> {
-  const rolled = await rolledThrough(db);
+  const state = await rollupState(db);
+  const rolled = state.rolledThrough;
   // Aggregates for [from, min(to, rolled)], visits for [max(from, rolled + 1), to].
   const aggTo = rolled && rolled < period.to ? rolled : period.to;
   const useAgg = !!rolled && period.from <= aggTo;
@@ -92,7 +93,7 @@ export async function roomAnalytics(db: Kysely<Database>, tourId: string, period
           FROM view_events v CROSS JOIN LATERAL jsonb_array_elements(v.rooms) e
           WHERE v.tour_id = ${tourId} AND v.started_at >= ${rawStart} AND v.started_at < ${rawEnd} GROUP BY 1`.execute(db)
       : null,
-    uniqueVisitors(db, tourId, period, rolled, useRaw ? { start: rawStart, end: rawEnd } : null),
+    uniqueVisitors(db, tourId, period, state.visitorsThrough),
   ]);
 
   const days = new Map<string, DayRow>();
@@ -158,21 +159,26 @@ interface RoomRow {
 }
 
 /**
- * Distinct visitors of the period. When the period runs to the last rolled-up day or later, a rolled-up visitor
- * visited in it exactly when their last rolled-up day is in it; visitors of the later days are added unless already
- * counted. A period that ends before the last rolled-up day is counted from the visits themselves.
+ * Distinct visitors of the period. The rollup keeps each visitor's last day for the visits that started before
+ * `visitorsThrough` (a few minutes before its last run, room-rollup.ts). When the period runs to that day or later, such
+ * a visitor visited in it exactly when their last day is in it (a sum over at most a year of rows); the visitors of the
+ * visits since then are added unless already counted (an hour's visitors checked one by one). A period that ends before
+ * that day is counted from the visits themselves.
  */
-async function uniqueVisitors(db: Kysely<Database>, tourId: string, period: { from: string; to: string }, rolled: string | null, raw: { start: Date; end: Date } | null): Promise<number> {
-  if (rolled && period.to < rolled) {
+async function uniqueVisitors(db: Kysely<Database>, tourId: string, period: { from: string; to: string }, visitorsThrough: Date | null): Promise<number> {
+  const start = new Date(`${period.from}T00:00:00Z`);
+  const end = new Date(`${addDays(period.to, 1)}T00:00:00Z`);
+  if (!visitorsThrough || period.to < utcDay(visitorsThrough)) {
     const r = await sql<{ n: number }>`SELECT count(DISTINCT visitor_id)::int AS n FROM view_events
-      WHERE tour_id = ${tourId} AND started_at >= ${new Date(`${period.from}T00:00:00Z`)} AND started_at < ${new Date(`${addDays(period.to, 1)}T00:00:00Z`)}`.execute(db);
+      WHERE tour_id = ${tourId} AND started_at >= ${start} AND started_at < ${end}`.execute(db);
     return Number(r.rows[0]?.n ?? 0);
   }
-  const known = rolled ? await sql<{ n: number }>`SELECT coalesce(sum(visitors), 0)::int AS n FROM tour_visitor_last_days WHERE tour_id = ${tourId} AND day >= ${period.from}::date`.execute(db) : null;
-  const fresh = raw
-    ? await sql<{ n: number }>`SELECT count(DISTINCT v.visitor_id)::int AS n FROM view_events v
-        WHERE v.tour_id = ${tourId} AND v.started_at >= ${raw.start} AND v.started_at < ${raw.end}
-          AND NOT EXISTS (SELECT 1 FROM tour_visitors tv WHERE tv.tour_id = v.tour_id AND tv.visitor_id = v.visitor_id AND tv.last_day >= ${period.from}::date)`.execute(db)
-    : null;
-  return Number(known?.rows[0]?.n ?? 0) + Number(fresh?.rows[0]?.n ?? 0);
+  const freshFrom = visitorsThrough > start ? visitorsThrough : start;
+  const [known, fresh] = await Promise.all([
+    sql<{ n: number }>`SELECT coalesce(sum(visitors), 0)::int AS n FROM tour_visitor_last_days WHERE tour_id = ${tourId} AND day >= ${period.from}::date`.execute(db),
+    sql<{ n: number }>`SELECT count(*)::int AS n FROM (
+        SELECT v.visitor_id FROM view_events v WHERE v.tour_id = ${tourId} AND v.started_at >= ${freshFrom} AND v.started_at < ${end} GROUP BY 1
+      ) d WHERE NOT EXISTS (SELECT 1 FROM tour_visitors tv WHERE tv.tour_id = ${tourId} AND tv.visitor_id = d.visitor_id AND tv.last_day >= ${period.from}::date)`.execute(db),
+  ]);
+  return Number(known.rows[0]?.n ?? 0) + Number(fresh.rows[0]?.n ?? 0);
 }
