@@ -248,4 +248,24 @@ describe.each(DB_KINDS)('seller reports on %s', (kind) => {
     }
     expect((await t.gql(SHARED, { token })).errors).toBeUndefined();
   });
+  it('tries a digest again after a recipient was refused, without mailing those it already reached', async () => {
+    const saved = await t.gql(DIGEST_SAVE, { input: { tourId, frequency: 'MONTHLY', day: 3, recipients: ['first@example.com', 'busy@example.com'] } }, pro.token);
+    expect(saved.errors).toBeUndefined();
+    smtp.refuseOnce.add('busy@example.com');
+    expect(await sweepDueDigests(t.app.services, new Date(new Date(saved.data.sellerReportDigestSave.nextSendAt).getTime() + 60_000))).toBe(1);
+    const to = (address: string) => smtp.inbox.filter((m) => m.to.includes(address));
+    // The queue tries the run again after the refusal; busy@ gets its mail on the second attempt.
+    const run = await vi.waitFor(
+      async () => {
+        const r = await sellerDb(t.app.services.db).selectFrom('seller_report_runs').selectAll().where('kind', '=', 'DIGEST').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+        if (r.status !== 'DONE' && r.status !== 'FAILED') throw new Error(`run ${r.status}, attempt ${r.attempt}`);
+        return r;
+      },
+      { timeout: 30_000, interval: 100 },
+    );
+    expect(run).toMatchObject({ status: 'DONE', attempt: 2, sent_to: ['first@example.com', 'busy@example.com'] });
+    expect(smtp.refuseOnce.size).toBe(0);
+    expect(to('first@example.com')).toHaveLength(1);
+    expect(to('busy@example.com')).toHaveLength(1);
+  });
 });

@@ -14,16 +14,24 @@ export interface SmtpInbox {
   url: string;
   /** Every message received, in arrival order. */
   inbox: ReceivedMail[];
+  /** Addresses refused once with a temporary error (451), then accepted: a recipient's server that was busy. */
+  refuseOnce: Set<string>;
   close(): Promise<void>;
 }
 
 /** Starts the server on a free loopback port. */
 export async function startSmtpInbox(): Promise<SmtpInbox> {
   const inbox: ReceivedMail[] = [];
+  const refuseOnce = new Set<string>();
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!refuseOnce.delete(address.address)) return callback();
+      const err = Object.assign(new Error('Try again later'), { responseCode: 451 });
+      callback(err);
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -38,6 +46,7 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     inbox,
+    refuseOnce,
     close: () => new Promise<void>((r) => smtp.close(() => r())),
   };
 }

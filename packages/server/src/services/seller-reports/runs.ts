@@ -140,8 +140,17 @@ export async function runSellerReport(services: Services, runId: string, now = n
       return;
     }
     await progress(70, 'Sending the e-mail');
-    // One mail per recipient: recipients never see each other's addresses.
-    for (const to of digest.recipients) await services.mailer.send(digestMail({ to, subject, figures, pdf, fileName }));
+    // One mail per recipient: recipients never see each other's addresses. A retried run skips those already sent to.
+    const sent = new Set(run.sent_to);
+    for (const to of digest.recipients) {
+      if (sent.has(to)) continue;
+      await services.mailer.send(digestMail({ to, subject, figures, pdf, fileName }));
+      await db
+        .updateTable('seller_report_runs')
+        .set({ sent_to: sql<string[]>`array_append(sent_to, ${to}::text)` })
+        .where('id', '=', runId)
+        .execute();
+    }
     await db.updateTable('seller_report_digests').set({ last_sent_at: new Date() }).where('id', '=', digest.id).execute();
     await db.updateTable('seller_report_runs').set({ status: 'DONE', progress: 100, progress_text: 'Sent', file_name: fileName, finished_at: new Date() }).where('id', '=', runId).execute();
   } catch (err) {

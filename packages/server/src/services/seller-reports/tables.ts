@@ -51,6 +51,8 @@ interface SellerReportRunsTable {
   error: string | null;
   file_name: string | null;
   pdf: Buffer | null;
+  /** A digest run: the recipients whose mail has gone (migration 0161), skipped when the run is tried again. */
+  sent_to: Generated<string[]>;
   created_at: Timestamp;
   finished_at: NullableTimestamp;
 }
