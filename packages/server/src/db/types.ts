@@ -180,6 +180,14 @@ interface MailOutboxTable {
   created_at: Timestamp;
 }
 
+interface MailOutboxAttachmentsTable {
+  mail_id: string;
+  position: number;
+  filename: string;
+  content_type: string;
+  content: Buffer;
+}
+
 export interface Database {
   companies: CompaniesTable;
   users: UsersTable;
@@ -194,6 +202,7 @@ export interface Database {
   uploads: UploadsTable;
   feedback: FeedbackTable;
   mail_outbox: MailOutboxTable;
+  mail_outbox_attachments: MailOutboxAttachmentsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

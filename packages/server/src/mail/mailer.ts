@@ -11,7 +11,7 @@ export interface MailMessage {
   html: string;
   /** The actionable links in the mail (activation, reset, invite), printed to the log in development. */
   links: string[];
-  /** Files sent with the mail (the seller digest's PDF); the development outbox keeps only their names in the log. */
+  /** Files sent with the mail (the seller digest's PDF); the development outbox keeps them too (/dev/outbox). */
   attachments?: Array<{ filename: string; contentType: string; content: Buffer }>;
 }
 
@@ -33,10 +33,18 @@ export function createMailer(opts: { smtpUrl?: string | undefined; from: string;
   return {
     kind: 'outbox',
     async send(m) {
-      await opts.db
-        .insertInto('mail_outbox')
-        .values({ to_address: m.to, subject: m.subject, text_body: m.text, html_body: m.html, links: JSON.stringify(m.links) })
-        .execute();
+      await opts.db.transaction().execute(async (trx) => {
+        const mail = await trx
+          .insertInto('mail_outbox')
+          .values({ to_address: m.to, subject: m.subject, text_body: m.text, html_body: m.html, links: JSON.stringify(m.links) })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        if (m.attachments?.length)
+          await trx
+            .insertInto('mail_outbox_attachments')
+            .values(m.attachments.map((a, position) => ({ mail_id: mail.id, position, filename: a.filename, content_type: a.contentType, content: a.content })))
+            .execute();
+      });
       opts.log.info({ to: m.to, subject: m.subject, links: m.links, attachments: m.attachments?.map((a) => a.filename) }, 'development outbox: mail kept (see /dev/outbox)');
     },
   };
