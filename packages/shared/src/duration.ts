@@ -11,3 +11,6 @@ export function formatDuration(totalSeconds: number): string {
   if (h > 0) return m > 0 ? `${h} h ${m} min` : `${h} h`;
   return rest > 0 ? `${m} min ${rest} s` : `${m} min`;
 }
+
+/** A share (0 to 1) as the analytics screens, the seller report and its digest write it: "45 %". */
+export const formatPercent = (rate: number): string => `${Math.round(Math.max(0, Math.min(1, rate)) * 100)} %`;

@@ -1,8 +1,8 @@
 /** Development-only page listing the mails kept by the outbox mailer, with their attachments (never registered in production). */
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services/services.js';
+import { escapeHtml } from '../core/html.js';
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function registerDevOutbox(app: FastifyInstance, services: Services): Promise<void> {

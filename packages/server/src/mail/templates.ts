@@ -1,8 +1,7 @@
 /** The account mails (activation, password reset, team invite), each as HTML and plain text with its one link. */
 import { PRODUCT_NAME, SUPPORT_EMAIL } from '@roomwalk/shared';
 import type { MailMessage } from './mailer.js';
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { escapeHtml } from '../core/html.js';
 
 interface Layout {
   to: string;

@@ -1,4 +1,5 @@
 /** Pure rules of the Tour Analytics page (issue 21): periods, durations, sorted rows, CSV files, digest fields. */
+import { formatPercent } from '@roomwalk/shared';
 
 export const PERIODS = [7, 30, 90] as const;
 export type Period = (typeof PERIODS)[number];
@@ -17,8 +18,6 @@ export function periodRange(days: number, now = new Date()): { from: string; to:
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   return { from: new Date(today - (days - 1) * 86_400_000).toISOString(), to: now.toISOString() };
 }
-
-export const formatPercent = (rate: number) => `${Math.round(Math.max(0, Math.min(1, rate)) * 100)} %`;
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 /** '2026-11-05' → '5 Nov'. */

@@ -1,8 +1,8 @@
 /** The figures of a tour over a period: key numbers and the four pictures (shared by the page and the seller link). */
 import { useMemo } from 'react';
 import { Bars, ChartFigure, DailyLine } from './charts.js';
-import { formatDuration } from '@roomwalk/shared';
-import { ANALYTICS_TEXTS, csvName, dailyCsv, deviceRows, devicesCsv, exitRows, exitsCsv, formatPercent, roomRows, roomsCsv, shortDay, type Figures } from './analytics-rules.js';
+import { formatDuration, formatPercent } from '@roomwalk/shared';
+import { ANALYTICS_TEXTS, csvName, dailyCsv, deviceRows, devicesCsv, exitRows, exitsCsv, roomRows, roomsCsv, shortDay, type Figures } from './analytics-rules.js';
 
 const EXIT_COLOUR = '#9a3412';
 const DEVICE_COLOUR = '#4d5b6b';

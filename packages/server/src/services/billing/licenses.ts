@@ -2,7 +2,7 @@
  * Changing a company's licence: applying a plan, enforcing the active-tour allowance after a downgrade or an expiry,
  * the Offline License grant, and the expiry sweep. Reads and counters stay in ../licenses.ts.
  */
-import { type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { PLAN_IDS, planById, uploadLimitFor, type Plan, type PlanId } from '@roomwalk/shared';
 import type { Database, LicenseRow } from '../../db/types.js';
 import { currentPeriodStart, getLicense } from '../licenses.js';

@@ -19,6 +19,7 @@ import { checkWebhookUrl, postWebhook, UnsafeUrlError } from './outbound.js';
 import { hasApiPlan } from './plan.js';
 import { developerDb, type WebhookDeliveryRow, type WebhookEndpointRow } from './tables.js';
 import { WEBHOOK_API_VERSION, WEBHOOK_TEST_EVENT, isWebhookEventType, type WebhookEnvelope, type WebhookEventType } from './webhook-events.js';
+import { escapeHtml } from '../../core/html.js';
 
 export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
 const MAX_ENDPOINTS = 16;
@@ -307,5 +308,3 @@ async function disableEndpoint(services: Services, endpointId: string, companyId
     });
   }
 }
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -2,8 +2,7 @@
 import { PRODUCT_NAME, SUPPORT_EMAIL } from '@roomwalk/shared';
 import type { MailMessage } from '../../mail/mailer.js';
 import { formatRoomPath, type VisitRoom } from '../reports/visit-rooms.js';
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { escapeHtml } from '../../core/html.js';
 
 export interface LeadMailInput {
   to: string;

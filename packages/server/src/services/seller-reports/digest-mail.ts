@@ -2,16 +2,15 @@
 import { PRODUCT_NAME, SUPPORT_EMAIL } from '@roomwalk/shared';
 import type { MailMessage } from '../../mail/mailer.js';
 import { humanDate } from '../reports/report-table.js';
-import { formatDuration } from '@roomwalk/shared';
-import { percent, roomsByTime, senderLine, type SellerFigures, type SellerReportSubject } from './figures.js';
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { formatDuration, formatPercent } from '@roomwalk/shared';
+import { roomsByTime, senderLine, type SellerFigures, type SellerReportSubject } from './figures.js';
+import { escapeHtml } from '../../core/html.js';
 
 export function digestMail(o: { to: string; subject: SellerReportSubject; figures: SellerFigures; pdf: Buffer; fileName: string }): MailMessage {
   const { subject: s, figures: f } = o;
   const period = `${humanDate(s.from)} - ${humanDate(new Date(s.to.getTime() - 1))}`;
   const title = `Seller report for "${s.tourTitle}": ${f.visits} visit${f.visits === 1 ? '' : 's'}`;
-  const lines = [`Visits: ${f.visits}`, `Unique visitors: ${f.uniqueVisitors}`, `Average visit: ${formatDuration(f.averageSeconds)}`, `Reached the end: ${percent(f.completionRate)}`];
+  const lines = [`Visits: ${f.visits}`, `Unique visitors: ${f.uniqueVisitors}`, `Average visit: ${formatDuration(f.averageSeconds)}`, `Reached the end: ${formatPercent(f.completionRate)}`];
   const top = roomsByTime(f)
     .slice(0, 3)
     .map((r) => `${r.name} ${formatDuration(r.seconds)}`);

@@ -27,7 +27,6 @@ export interface SellerReportSubject {
 export const roomsByTime = (f: SellerFigures) => [...f.rooms].sort((a, b) => b.seconds - a.seconds || a.name.localeCompare(b.name));
 /** Where visits ended, most first. */
 export const exitsByCount = (f: SellerFigures) => [...f.exits].sort((a, b) => b.visits - a.visits || a.name.localeCompare(b.name));
-export const percent = (rate: number) => `${Math.round(Math.max(0, Math.min(1, rate)) * 100)} %`;
 
 /** "Agent Name, Company": who sends the report; a one-person company named after its agent is said once. */
 export const senderLine = (s: Pick<SellerReportSubject, 'agentName' | 'companyName'>) => [...new Set([s.agentName.trim(), s.companyName.trim()].filter(Boolean))].join(', ');

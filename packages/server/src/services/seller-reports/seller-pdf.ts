@@ -6,8 +6,8 @@
 import PDFDocument from 'pdfkit';
 import { toFontText } from '../reports/pdf.js';
 import { humanDate } from '../reports/report-table.js';
-import { formatDuration } from '@roomwalk/shared';
-import { exitsByCount, percent, roomsByTime, senderLine, type SellerFigures, type SellerReportSubject } from './figures.js';
+import { formatDuration, formatPercent } from '@roomwalk/shared';
+import { exitsByCount, roomsByTime, senderLine, type SellerFigures, type SellerReportSubject } from './figures.js';
 
 const MARGIN = 48;
 const FOOTER_H = 28;
@@ -64,7 +64,7 @@ export function sellerReportToPdf(subject: SellerReportSubject, f: SellerFigures
     ['Visits', String(f.visits)],
     ['Unique visitors', String(f.uniqueVisitors)],
     ['Average visit', formatDuration(f.averageSeconds)],
-    ['Reached the end', percent(f.completionRate)],
+    ['Reached the end', formatPercent(f.completionRate)],
   ];
   const boxGap = 10;
   const boxW = (contentW - boxGap * 3) / 4;
@@ -141,7 +141,7 @@ export function sellerReportToPdf(subject: SellerReportSubject, f: SellerFigures
   const exits = exitsByCount(f);
   bars(
     'Where visits ended',
-    exits.map((e) => ({ label: e.name, value: e.visits, text: `${e.visits} visit${e.visits === 1 ? '' : 's'} (${percent(f.visits ? e.visits / f.visits : 0)})` })),
+    exits.map((e) => ({ label: e.name, value: e.visits, text: `${e.visits} visit${e.visits === 1 ? '' : 's'} (${formatPercent(f.visits ? e.visits / f.visits : 0)})` })),
     EXIT,
     'No visit endings were recorded.',
   );
