@@ -21,7 +21,7 @@ import { sweepDueDigests } from '../src/services/seller-reports/runs.js';
 const LINK_CREATE = 'mutation($input: SellerReportLinkCreateInput!) { sellerReportLinkCreate(input: $input) { url link { id prefix days expiresAt } } }';
 const SHARED = 'query($token: String!) { sharedSellerReport(token: $token) { tourTitle agentName days analytics { visits uniqueVisitors rooms { name seconds visits } exits { name visits } } } }';
 const SETTINGS = 'query($id: ID!) { sellerReport(tourId: $id) { links { id prefix } digest { frequency day recipients nextSendAt lastSentAt lastRun { status progress progressText } } } }';
-const DIGEST_SAVE = 'mutation($input: SellerReportDigestInput!) { sellerReportDigestSave(input: $input) { frequency day recipients nextSendAt } }';
+const DIGEST_SAVE = 'mutation($input: SellerReportDigestInput!) { sellerReportDigestSave(input: $input) { frequency day recipients timeZone nextSendAt } }';
 const PDF_CREATE = 'mutation($input: SellerReportPdfInput!) { sellerReportPdfCreate(input: $input) { id status } }';
 const RUN = 'query($id: ID!) { sellerReportRun(id: $id) { status progress progressText fileName mimeType fileContent error } }';
 
@@ -160,6 +160,7 @@ describe.each(DB_KINDS)('seller reports on %s', (kind) => {
       [{ frequency: 'WEEKLY', day: 8, recipients: ['seller@example.com'] }, 'Choose a day of the week.'],
       [{ frequency: 'MONTHLY', day: 31, recipients: ['seller@example.com'] }, 'Choose a day of the month from 1 to 28.'],
       [{ frequency: 'MONTHLY', day: 3, recipients: Array.from({ length: 11 }, (_v, i) => `s${i}@example.com`) }, 'A report can go to at most 10 addresses.'],
+      [{ frequency: 'WEEKLY', day: 1, recipients: ['seller@example.com'], timeZone: 'Mars/Olympus_Mons' }, '"Mars/Olympus_Mons" is not a time zone. Use a name such as Africa/Johannesburg.'],
     ];
     for (const [input, message] of cases) {
       const r = await t.gql(DIGEST_SAVE, { input: { tourId, ...input } }, pro.token);
@@ -170,12 +171,18 @@ describe.each(DB_KINDS)('seller reports on %s', (kind) => {
   });
 
   it('sends a due digest to every recipient with the seller report PDF attached, and schedules the next one', async () => {
-    const saved = await t.gql(DIGEST_SAVE, { input: { tourId, frequency: 'WEEKLY', day: 5, recipients: ['seller@example.com', ' Co-Seller@example.com ', 'seller@example.com'] } }, pro.token);
+    const saved = await t.gql(
+      DIGEST_SAVE,
+      { input: { tourId, frequency: 'WEEKLY', day: 5, recipients: ['seller@example.com', ' Co-Seller@example.com ', 'seller@example.com'], timeZone: 'Africa/Johannesburg' } },
+      pro.token,
+    );
     expect(saved.errors).toBeUndefined();
     expect(saved.data.sellerReportDigestSave.recipients).toEqual(['seller@example.com', 'Co-Seller@example.com']);
+    expect(saved.data.sellerReportDigestSave.timeZone).toBe('Africa/Johannesburg');
+    // Friday 07:00 in Johannesburg (UTC+2) is Friday 05:00 UTC.
     const next = new Date(saved.data.sellerReportDigestSave.nextSendAt);
     expect(next.getUTCDay()).toBe(5);
-    expect(next.getUTCHours()).toBe(7);
+    expect(next.getUTCHours()).toBe(5);
     expect(next.getTime()).toBeGreaterThan(Date.now());
 
     // Not due yet: the sweep starts nothing.

@@ -37,7 +37,7 @@ export const SellerReportQuery = graphql(`
   query SellerReport($tourId: ID!) {
     sellerReport(tourId: $tourId) {
       links { id prefix days createdAt expiresAt }
-      digest { frequency day recipients nextSendAt lastSentAt lastRun { status progress progressText error } }
+      digest { frequency day recipients timeZone nextSendAt lastSentAt lastRun { status progress progressText error } }
     }
   }
 `);
@@ -56,7 +56,7 @@ export const SellerLinkRevokeMutation = graphql(`
 
 export const SellerDigestSaveMutation = graphql(`
   mutation SellerDigestSave($input: SellerReportDigestInput!) {
-    sellerReportDigestSave(input: $input) { frequency day recipients nextSendAt lastSentAt }
+    sellerReportDigestSave(input: $input) { frequency day recipients timeZone nextSendAt lastSentAt }
   }
 `);
 

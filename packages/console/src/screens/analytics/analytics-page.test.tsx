@@ -120,6 +120,13 @@ describe('Tour Analytics page', () => {
     fireEvent.change(screen.getByLabelText('Day of the week'), { target: { value: '5' } });
     fireEvent.submit(recipients.closest('form')!);
     await waitFor(() => expect(calls.some((c) => c.operationName === 'SellerDigestSave')).toBe(true));
-    expect(calls.find((c) => c.operationName === 'SellerDigestSave')!.variables.input).toEqual({ tourId: TOUR, frequency: 'WEEKLY', day: 5, recipients: ['seller@example.com', 'co@example.com'] });
+    // The digest is sent at 07:00 in the agent's own time zone (the browser's).
+    expect(calls.find((c) => c.operationName === 'SellerDigestSave')!.variables.input).toEqual({
+      tourId: TOUR,
+      frequency: 'WEEKLY',
+      day: 5,
+      recipients: ['seller@example.com', 'co@example.com'],
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    });
   });
 });

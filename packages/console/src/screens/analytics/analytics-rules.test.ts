@@ -64,5 +64,7 @@ describe('analytics rules', () => {
   it('says when the digest goes out', () => {
     expect(digestWhen('WEEKLY', 1)).toBe('Every Monday at 07:00 UTC');
     expect(digestWhen('MONTHLY', 3)).toBe('Every month on day 3 at 07:00 UTC');
+    expect(digestWhen('WEEKLY', 5, 'Africa/Johannesburg')).toBe('Every Friday at 07:00 Africa/Johannesburg time');
+    expect(digestWhen('MONTHLY', 1, 'America/Los_Angeles')).toBe('Every month on day 1 at 07:00 America/Los Angeles time');
   });
 });

@@ -111,7 +111,14 @@ export function parseRecipients(text: string): { recipients: string[] } | { erro
   return { recipients };
 }
 
-/** When the digest goes out, in words: "Every Monday" or "Every month on day 3", at 07:00 UTC. */
-export function digestWhen(frequency: 'WEEKLY' | 'MONTHLY', day: number): string {
-  return frequency === 'WEEKLY' ? `Every ${WEEKDAYS[day - 1] ?? 'week'} at 07:00 UTC` : `Every month on day ${day} at 07:00 UTC`;
+/** The browser's time zone (an IANA name), which the digest's 07:00 is sent in; UTC when the browser does not say. */
+export const browserTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/** A time zone as people read it: "UTC", or "Africa/Johannesburg time" with spaces for underscores. */
+export const zoneName = (timeZone: string): string => (timeZone === 'UTC' || timeZone === 'Etc/UTC' ? 'UTC' : `${timeZone.replace(/_/g, ' ')} time`);
+
+/** When the digest goes out, in words: "Every Monday" or "Every month on day 3", at 07:00 in its time zone. */
+export function digestWhen(frequency: 'WEEKLY' | 'MONTHLY', day: number, timeZone = 'UTC'): string {
+  const when = frequency === 'WEEKLY' ? `Every ${WEEKDAYS[day - 1] ?? 'week'}` : `Every month on day ${day}`;
+  return `${when} at 07:00 ${zoneName(timeZone)}`;
 }

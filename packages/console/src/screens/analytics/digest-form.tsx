@@ -6,7 +6,7 @@ import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
 import { describeFailure } from '../../graphql/errors.js';
 import { useSnackbar } from '../../ui/snackbar.js';
 import { SellerDigestDeleteMutation, SellerDigestSaveMutation } from './analytics-operations.js';
-import { WEEKDAYS, digestWhen, humanDate, parseRecipients } from './analytics-rules.js';
+import { WEEKDAYS, browserTimeZone, digestWhen, humanDate, parseRecipients, zoneName } from './analytics-rules.js';
 
 type Frequency = 'WEEKLY' | 'MONTHLY';
 const MONTH_DAYS = Array.from({ length: 28 }, (_v, i) => i + 1);
@@ -14,6 +14,7 @@ export interface Digest {
   frequency: Frequency;
   day: number;
   recipients: readonly string[];
+  timeZone: string;
   nextSendAt: string;
   lastSentAt?: string | null;
   lastRun?: { status: 'QUEUED' | 'RUNNING' | 'DONE' | 'FAILED'; progress: number; progressText: string; error?: string | null } | null;
@@ -31,6 +32,8 @@ export function DigestForm({ tourId, digest, onChanged }: { tourId: string; dige
   const [, remove] = useMutation(SellerDigestDeleteMutation);
   const notify = useSnackbar();
   const id = useId();
+  // The digest goes out at 07:00 where the agent is; saving from another zone moves it there.
+  const timeZone = browserTimeZone();
   const [frequency, setFrequency] = useState<Frequency>(digest?.frequency ?? 'WEEKLY');
   const [day, setDay] = useState<number>(digest?.day ?? 1);
   const [recipients, setRecipients] = useState(digest?.recipients.join(', ') ?? '');
@@ -58,7 +61,7 @@ export function DigestForm({ tourId, digest, onChanged }: { tourId: string; dige
     }
     setError(null);
     setBusy(true);
-    const r = await save({ input: { tourId, frequency, day, recipients: parsed.recipients } });
+    const r = await save({ input: { tourId, frequency, day, recipients: parsed.recipients, timeZone } });
     setBusy(false);
     if (r.error || !r.data) {
       setError(describeFailure(r.error));
@@ -79,7 +82,7 @@ export function DigestForm({ tourId, digest, onChanged }: { tourId: string; dige
       <h3 id={`${id}-title`}>E-mail digest</h3>
       <p className="field-hint" data-testid="seller-digest-status">
         {digest
-          ? `${digestWhen(digest.frequency, digest.day)} to ${digest.recipients.length} address${digest.recipients.length === 1 ? '' : 'es'}. Next: ${humanDate(digest.nextSendAt)}.${digest.lastSentAt ? ` Last sent ${humanDate(digest.lastSentAt)}.` : ''}`
+          ? `${digestWhen(digest.frequency, digest.day, digest.timeZone)} to ${digest.recipients.length} address${digest.recipients.length === 1 ? '' : 'es'}. Next: ${humanDate(digest.nextSendAt)}.${digest.lastSentAt ? ` Last sent ${humanDate(digest.lastSentAt)}.` : ''}`
           : 'Send the seller the figures as a PDF, every week or every month.'}
       </p>
       {lastRunText(digest?.lastRun) ? (
@@ -130,7 +133,7 @@ export function DigestForm({ tourId, digest, onChanged }: { tourId: string; dige
             </div>
           ) : (
             <div id={`${id}-hint`} className="field-hint">
-              E-mail addresses separated by commas, up to 10. Sent at 07:00 UTC.
+              E-mail addresses separated by commas, up to 10. Sent at 07:00 {zoneName(timeZone)}.
             </div>
           )}
         </div>

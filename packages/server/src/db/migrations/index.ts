@@ -19,6 +19,7 @@ import * as m0150 from './0150-seller-reports.js';
 import * as m0160 from './0160-room-analytics-visitor-watermark.js';
 import * as m0161 from './0161-seller-digest-sent-to.js';
 import * as m0162 from './0162-dev-outbox-attachments.js';
+import * as m0163 from './0163-seller-digest-time-zone.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-accounts-and-tours': m0001,
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0160-room-analytics-visitor-watermark': m0160,
   '0161-seller-digest-sent-to': m0161,
   '0162-dev-outbox-attachments': m0162,
+  '0163-seller-digest-time-zone': m0163,
 };

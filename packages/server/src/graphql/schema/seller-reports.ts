@@ -32,11 +32,12 @@ const SellerReportLinkCreatePayload = builder.objectRef<{ link: SellerLinkRow; u
 const FrequencyEnum = builder.enumType('SellerDigestFrequency', { values: DIGEST_FREQUENCIES });
 
 const SellerReportDigestRef = builder.objectRef<SellerDigestRow>('SellerReportDigest').implement({
-  description: 'The scheduled e-mail with the seller report as a PDF: weekly (day 1 = Monday … 7 = Sunday) or monthly (day 1–28), at 07:00 UTC.',
+  description: 'The scheduled e-mail with the seller report as a PDF: weekly (day 1 = Monday … 7 = Sunday) or monthly (day 1–28), at 07:00 in its time zone.',
   fields: (t) => ({
     frequency: t.field({ type: FrequencyEnum, resolve: (d) => d.frequency }),
     day: t.exposeInt('day'),
     recipients: t.exposeStringList('recipients'),
+    timeZone: t.exposeString('time_zone', { description: 'IANA time zone of the 07:00 sending, e.g. Africa/Johannesburg.' }),
     nextSendAt: t.field({ type: 'DateTime', resolve: (d) => d.next_send_at }),
     lastSentAt: t.field({ type: 'DateTime', nullable: true, resolve: (d) => d.last_sent_at }),
   }),
@@ -108,6 +109,7 @@ const DigestInput = builder.inputType('SellerReportDigestInput', {
     frequency: t.field({ type: FrequencyEnum, required: true }),
     day: t.int({ required: true, description: 'Weekly: 1 = Monday … 7 = Sunday. Monthly: 1–28.' }),
     recipients: t.stringList({ required: true, description: 'Up to 10 e-mail addresses.' }),
+    timeZone: t.string({ description: 'IANA time zone the 07:00 sending is in, e.g. Africa/Johannesburg (default UTC).' }),
   }),
 });
 const PdfInput = builder.inputType('SellerReportPdfInput', {
@@ -157,7 +159,8 @@ builder.mutationFields((t) => ({
     type: SellerReportDigestRef,
     description: "Creates or replaces the tour's digest; the next sending time is worked out from now.",
     args: { input: t.arg({ type: DigestInput, required: true }) },
-    resolve: (_r, { input }, ctx) => saveDigest(ctx.services, requireAuth(ctx), { tourId: String(input.tourId), frequency: input.frequency, day: input.day, recipients: input.recipients }),
+    resolve: (_r, { input }, ctx) =>
+      saveDigest(ctx.services, requireAuth(ctx), { tourId: String(input.tourId), frequency: input.frequency, day: input.day, recipients: input.recipients, timeZone: input.timeZone ?? null }),
   }),
   sellerReportDigestDelete: t.boolean({
     description: "Stops the tour's digest; false when it had none.",

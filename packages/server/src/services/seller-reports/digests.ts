@@ -1,5 +1,6 @@
 /**
- * The scheduled seller digest of a tour (one per tour): weekly on a weekday or monthly on a day (1–28), to up to ten
+ * The scheduled seller digest of a tour (one per tour): weekly on a weekday or monthly on a day (1–28), at 07:00 in the
+ * agent's time zone, to up to ten
  * recipients the agent enters, with the seller report as a PDF attachment. The sweep job (jobs/seller-reports.ts)
  * starts a run for every digest whose next_send_at has come and moves next_send_at on in the same statement.
  */
@@ -8,7 +9,7 @@ import type { AuthInfo } from '../../core/auth.js';
 import { badInput } from '../../core/errors.js';
 import type { Services } from '../services.js';
 import { sellerReportTour } from './access.js';
-import { DAY_RANGE, nextSendAt } from './schedule.js';
+import { DAY_RANGE, isTimeZone, nextSendAt } from './schedule.js';
 import { DIGEST_FREQUENCIES, sellerDb, type DigestFrequency, type SellerDigestRow } from './tables.js';
 
 const RECIPIENTS_MAX = 10;
@@ -19,10 +20,12 @@ export interface DigestInput {
   frequency: DigestFrequency;
   day: number;
   recipients: readonly string[];
+  /** IANA time zone of the 07:00 sending (the agent's browser zone); UTC when not given. */
+  timeZone?: string | null;
 }
 
 /** Checks the digest settings; every message says what to change, naming the field. */
-function validateDigest(input: Omit<DigestInput, 'tourId'>): { frequency: DigestFrequency; day: number; recipients: string[] } {
+function validateDigest(input: Omit<DigestInput, 'tourId'>): { frequency: DigestFrequency; day: number; recipients: string[]; timeZone: string } {
   if (!DIGEST_FREQUENCIES.includes(input.frequency)) throw badInput('Choose weekly or monthly.', 'frequency');
   const range = DAY_RANGE[input.frequency];
   if (!Number.isInteger(input.day) || input.day < range.min || input.day > range.max) {
@@ -40,7 +43,9 @@ function validateDigest(input: Omit<DigestInput, 'tourId'>): { frequency: Digest
   }
   if (recipients.length === 0) throw badInput('Enter at least one e-mail address to send the report to.', 'recipients');
   if (recipients.length > RECIPIENTS_MAX) throw badInput(`A report can go to at most ${RECIPIENTS_MAX} addresses.`, 'recipients');
-  return { frequency: input.frequency, day: input.day, recipients };
+  const timeZone = input.timeZone?.trim() || 'UTC';
+  if (!isTimeZone(timeZone)) throw badInput(`"${timeZone.slice(0, 64)}" is not a time zone. Use a name such as Africa/Johannesburg.`, 'timeZone');
+  return { frequency: input.frequency, day: input.day, recipients, timeZone };
 }
 
 export async function getDigest(services: Services, auth: AuthInfo, tourGlobalId: string): Promise<SellerDigestRow | null> {
@@ -52,11 +57,11 @@ export async function getDigest(services: Services, auth: AuthInfo, tourGlobalId
 export async function saveDigest(services: Services, auth: AuthInfo, input: DigestInput, now = new Date()): Promise<SellerDigestRow> {
   const tour = await sellerReportTour(services, auth, input.tourId);
   const v = validateDigest(input);
-  const next = nextSendAt(v.frequency, v.day, now);
+  const next = nextSendAt(v.frequency, v.day, now, v.timeZone);
   return sellerDb(services.db)
     .insertInto('seller_report_digests')
-    .values({ tour_id: tour.id, company_id: tour.company_id, created_by: auth.userId, frequency: v.frequency, day: v.day, recipients: v.recipients, next_send_at: next })
-    .onConflict((oc) => oc.column('tour_id').doUpdateSet({ frequency: v.frequency, day: v.day, recipients: v.recipients, next_send_at: next, updated_at: now }))
+    .values({ tour_id: tour.id, company_id: tour.company_id, created_by: auth.userId, frequency: v.frequency, day: v.day, recipients: v.recipients, time_zone: v.timeZone, next_send_at: next })
+    .onConflict((oc) => oc.column('tour_id').doUpdateSet({ frequency: v.frequency, day: v.day, recipients: v.recipients, time_zone: v.timeZone, next_send_at: next, updated_at: now }))
     .returningAll()
     .executeTakeFirstOrThrow();
 }

@@ -20,7 +20,7 @@ import { sellerDb, type SellerRunRow } from './tables.js';
 
 export const SELLER_REPORT_QUEUE = 'seller-report';
 export const SELLER_DIGEST_SWEEP_QUEUE = 'seller-digest-sweep';
-/** The sweep runs every 15 minutes; digests are due at 07:00 UTC, so they go out by 07:15. */
+/** The sweep runs every 15 minutes; digests are due at 07:00 in their time zone, so they go out by 07:15. */
 export const SELLER_DIGEST_SWEEP_CRON = '*/15 * * * *';
 const RUN_FAILED_TEXT = 'The report could not be made. Try again in a moment.';
 /** Attempts of one run: the queue retries it twice (an SMTP server that was down). */
@@ -75,7 +75,7 @@ export async function sweepDueDigests(services: Services, now = new Date()): Pro
     const due = await db
       .selectFrom('seller_report_digests as d')
       .innerJoin('tours as t', 't.id', 'd.tour_id')
-      .select(['d.id', 'd.tour_id', 'd.company_id', 'd.frequency', 'd.day'])
+      .select(['d.id', 'd.tour_id', 'd.company_id', 'd.frequency', 'd.day', 'd.time_zone'])
       .where('d.next_send_at', '<=', now)
       .where('t.deleted_at', 'is', null)
       .forUpdate('d')
@@ -86,7 +86,7 @@ export async function sweepDueDigests(services: Services, now = new Date()): Pro
     for (const d of due) {
       await db
         .updateTable('seller_report_digests')
-        .set({ next_send_at: nextSendAt(d.frequency, d.day, now) })
+        .set({ next_send_at: nextSendAt(d.frequency, d.day, now, d.time_zone) })
         .where('id', '=', d.id)
         .execute();
       // Below Basic the digest waits (kept, sent again after an upgrade) instead of mailing figures the plan lacks.

@@ -31,6 +31,8 @@ interface SellerReportDigestsTable {
   frequency: DigestFrequency;
   day: number;
   recipients: string[];
+  /** IANA time zone the digest's 07:00 is in (migration 0163). */
+  time_zone: ColumnType<string, string | undefined, string>;
   next_send_at: Timestamp;
   last_sent_at: NullableTimestamp;
   created_at: Timestamp;
