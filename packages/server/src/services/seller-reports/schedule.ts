@@ -6,7 +6,7 @@
 import { TZDate } from '@date-fns/tz';
 import type { DigestFrequency } from './tables.js';
 
-export const SEND_HOUR = 7;
+const SEND_HOUR = 7;
 export const DIGEST_DAYS = { WEEKLY: 7, MONTHLY: 30 } as const satisfies Record<DigestFrequency, number>;
 export const DAY_RANGE = { WEEKLY: { min: 1, max: 7 }, MONTHLY: { min: 1, max: 28 } } as const satisfies Record<DigestFrequency, { min: number; max: number }>;
 
