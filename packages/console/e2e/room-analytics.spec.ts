@@ -73,7 +73,8 @@ async function outbox(p: Page): Promise<OutboxMail[]> {
 test.beforeAll(async () => {
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ARGS });
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'rw-rooms-e2e-'));
-  agentContext = await browser.newContext({ baseURL: BASE, viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce', acceptDownloads: true });
+  // The agent works in Johannesburg: the digest goes out at 07:00 there.
+  agentContext = await browser.newContext({ baseURL: BASE, viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce', acceptDownloads: true, timezoneId: 'Africa/Johannesburg' });
   await agentContext.addInitScript(() => localStorage.setItem('cookieConsent', 'false'));
   agent = await agentContext.newPage();
   agent.on('pageerror', (e) => console.error('agent pageerror:', e.message));
@@ -255,6 +256,7 @@ test('the seller opens a read-only link without login until the agent revokes it
 
 test('the agent sets up the weekly digest, with the addresses checked', async () => {
   const recipients = agent.getByLabel('Recipients');
+  await expect(agent.getByText('Sent at 07:00 Africa/Johannesburg time.')).toBeVisible();
   await recipients.fill('seller@example.com, not-an-address');
   await agent.getByRole('button', { name: 'Start digest' }).click();
   await expect(agent.getByRole('alert').filter({ hasText: '"not-an-address" is not an e-mail address.' })).toBeVisible();
@@ -262,7 +264,7 @@ test('the agent sets up the weekly digest, with the addresses checked', async ()
   await recipients.fill('seller@example.com, co-seller@example.com');
   await agent.getByLabel('Day of the week').selectOption('Friday');
   await agent.getByRole('button', { name: 'Start digest' }).click();
-  await expect(agent.getByTestId('seller-digest-status')).toContainText('Every Friday at 07:00 UTC to 2 addresses.');
+  await expect(agent.getByTestId('seller-digest-status')).toContainText('Every Friday at 07:00 Africa/Johannesburg time to 2 addresses.');
 });
 
 test('the agent downloads the seller PDF made in the job queue, and it reads well', async () => {
