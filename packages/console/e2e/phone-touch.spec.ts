@@ -275,3 +275,37 @@ test('at 390x844 the joystick covers nothing in the examples/ script-tag page', 
     await page.screenshot({ path: test.info().outputPath(`example-${name}.png`) });
   }
 });
+
+/** Opens the drawer of the (560 px tall) example and checks the picture keeps most of its size and nothing overlaps. */
+async function drawerLeavesThePicture(page: Page, what: string) {
+  const closed = await box(player(page).locator('canvas'));
+  const drawer = player(page).locator('tour-markers-drawer');
+  if (!(await drawer.isVisible())) await player(page).getByRole('button', { name: 'Fast Travel' }).click();
+  await expect(drawer).toBeVisible();
+  // The picture settles at its new size (one layout pass).
+  await expect.poll(async () => (await box(player(page).locator('canvas'))).height).toBeLessThanOrEqual(closed.height);
+  const [canvas, joystick, d] = [await box(player(page).locator('canvas')), await box(player(page).locator('.joystick')), await box(drawer)];
+  console.log(
+    `[phone-touch] ${what}: closed ${Math.round(closed.width)}x${Math.round(closed.height)}, open ${Math.round(canvas.width)}x${Math.round(canvas.height)}, drawer ${Math.round(d.height)} px`,
+  );
+  await page.screenshot({ path: test.info().outputPath(`${what.replace(/\W+/g, '-')}.png`) });
+  expect(overlap(canvas, d), `${what}: the drawer covers the picture`).toBe(0);
+  expect(overlap(joystick, d), `${what}: the drawer covers the joystick`).toBe(0);
+  expect(overlap(canvas, joystick), `${what}: the joystick covers the picture`).toBe(0);
+  // Many rooms make the drawer scroll, not the picture a strip.
+  expect(canvas.width, `${what}: the picture keeps at least 3/4 of its width`).toBeGreaterThanOrEqual(closed.width * 0.75);
+  // Every room is still reachable in the drawer's own scroll.
+  const last = drawer.locator('li[part=row]').last();
+  await last.scrollIntoViewIfNeeded();
+  await expect(last).toBeInViewport();
+}
+
+test('the drawer of a short embed with many rooms scrolls instead of shrinking the picture: phone and small tablet', async ({ page }) => {
+  test.setTimeout(120_000);
+  await readyAt(page, `${site.origin}/landscape.html`);
+  await player(page).scrollIntoViewIfNeeded();
+  await drawerLeavesThePicture(page, 'example at 390x844');
+  await page.setViewportSize({ width: 700, height: 900 });
+  await readyAt(page, `${site.origin}/landscape.html`);
+  await drawerLeavesThePicture(page, 'example at 700x900');
+});

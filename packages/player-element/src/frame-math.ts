@@ -64,6 +64,7 @@ export function travelPlan(from: number, to: number): { steps: number[]; stepMs:
 
 /** Room kept under the canvas for the joystick (64 px and gaps), except where it moves to a corner (viewports 550 px high or less). */
 const JOYSTICK_ROOM = 80;
+export const joystickRoom = (viewportHeight: number = globalThis.innerHeight ?? 0): number => (viewportHeight > PLAYER.joystickMoveMaxViewportHeight ? JOYSTICK_ROOM : 0);
 
 /** Canvas size per tours §9: at most 650 px wide, halved above 640x960 on non-desktop; the joystick's room kept free. */
 
@@ -73,7 +74,7 @@ export function canvasSize(
   desktop: boolean,
   viewportHeight: number = globalThis.innerHeight ?? 0,
 ): { width: number; height: number } {
-  if (viewportHeight > PLAYER.joystickMoveMaxViewportHeight) box = { width: box.width, height: box.height - JOYSTICK_ROOM };
+  box = { width: box.width, height: box.height - joystickRoom(viewportHeight) };
   const aspect = video.width / video.height || 16 / 9;
   let width = Math.min(PLAYER.canvasMaxWidth, box.width);
   let height = width / aspect;

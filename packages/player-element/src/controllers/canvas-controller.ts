@@ -3,8 +3,8 @@ import { PLAYER } from '@roomwalk/shared/constants';
 import { ERROR_CODES } from '../errors.js';
 import { MODES, OUTGOING_MESSAGE_TYPES, STATUSES } from '../constants.js';
 import type { Drawable } from '../decode/decode-controller.js';
-import { canvasSize } from '../frame-math.js';
-import { shouldOpenDrawer } from '../layout.js';
+import { canvasSize, joystickRoom } from '../frame-math.js';
+import { drawerFitHeight, shouldOpenDrawer } from '../layout.js';
 import type { PlayerContext } from '../store/player-context.js';
 import type { HostBridgeController } from './host-bridge-controller.js';
 
@@ -213,6 +213,7 @@ export class CanvasController implements ReactiveController {
     const video = { width: tour?.videoInfo?.width || 1280, height: tour?.videoInfo?.height || 720 };
     const infoW = config.mode === MODES.agent && desktop ? 280 : 0;
     const css = canvasSize(video, { width: Math.max(1, rect.width - infoW - 16), height: Math.max(1, rect.height - MENU_HEIGHT - 16) }, desktop);
+    host.style.setProperty('--tour-player-drawer-fit', `${drawerFitHeight({ hostHeight: rect.height, menuHeight: MENU_HEIGHT, canvasHeight: css.height, joystickRoom: joystickRoom() })}px`);
     const now = store.canvasCss.peek();
     if (css.width !== now.width || css.height !== now.height) {
       store.canvasCss.value = css;

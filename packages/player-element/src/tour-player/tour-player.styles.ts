@@ -63,7 +63,7 @@ export const styles = css`
   .drawer-toggle { background: none; border: 1px solid rgba(255,255,255,0.6); color: inherit; border-radius: 4px; padding: 4px 8px; cursor: pointer; font: inherit; }
   tour-markers-drawer { z-index: 2; width: var(--tour-player-drawer-width); max-height: var(--tour-player-drawer-max-height); align-self: flex-start; }
   :host([data-layout='mobile']) .body { flex-direction: column; }
-  :host([data-layout='mobile']) tour-markers-drawer { width: auto; align-self: stretch; max-height: min(50%, var(--tour-player-drawer-max-height)); }
+  :host([data-layout='mobile']) tour-markers-drawer { width: auto; align-self: stretch; max-height: min(50%, var(--tour-player-drawer-max-height), var(--tour-player-drawer-fit, 100%)); }
   .overlay {
     position: absolute; inset: 0; z-index: 10; display: flex; align-items: center; justify-content: center;
     background: rgba(0, 0, 0, 0.55);
