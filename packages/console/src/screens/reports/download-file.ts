@@ -1,4 +1,6 @@
-/** Decodes a base64 report and downloads it under the given name (accounts §2). */
+/** Files the console hands the browser to save: reports (base64 from the API, accounts §2) and CSV made here. */
+
+/** Decodes a base64 report. */
 export function base64ToBytes(base64: string): Uint8Array {
   const bin = atob(base64);
   const bytes = new Uint8Array(bin.length);
@@ -7,7 +9,15 @@ export function base64ToBytes(base64: string): Uint8Array {
 }
 
 export function downloadBase64(fileContent: string, fileName: string, mimeType: string, doc: Document = document): void {
-  const blob = new Blob([base64ToBytes(fileContent) as BlobPart], { type: mimeType || 'application/octet-stream' });
+  downloadBlob(new Blob([base64ToBytes(fileContent) as BlobPart], { type: mimeType || 'application/octet-stream' }), fileName, doc);
+}
+
+/** Saves text as a file (a chart's CSV). */
+export function downloadText(text: string, fileName: string, type = 'text/csv;charset=utf-8', doc: Document = document): void {
+  downloadBlob(new Blob([text], { type }), fileName, doc);
+}
+
+function downloadBlob(blob: Blob, fileName: string, doc: Document): void {
   const url = URL.createObjectURL(blob);
   const a = doc.createElement('a');
   a.href = url;
