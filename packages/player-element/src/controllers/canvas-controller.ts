@@ -11,17 +11,22 @@ import type { HostBridgeController } from './host-bridge-controller.js';
 const DESKTOP_MIN_WIDTH = 900;
 const MENU_HEIGHT = 48;
 
-/** Frames ahead of the playhead (in its direction) whose bitmaps are asked for before they are needed. */
-const BITMAPS_AHEAD = 2;
+/**
+ * Frames ahead of the playhead (in its direction) whose bitmaps are asked for before they are needed: four refreshes
+ * (66 ms) of lead at one frame per refresh. With two (33 ms) a bitmap came after the refresh that needed it whenever
+ * the paint worker shared the cores with decoding (issue 19: 2-13 % of refreshes on the desktop, 30-60 % in the
+ * phone profile, where the main thread's CPU throttling also slows the worker's canvas work).
+ */
+const BITMAPS_AHEAD = 4;
 
 /** The paint worker's key of a decoded frame. */
 const keyOf = (d: Drawable & { frame: object }): string => `${d.frame.rendition}:${d.tourFrame}`;
 
-/** A frame's bitmap size: the canvas's backing size, never above the frame's own (the canvas scales it up for display, like a thumbnail). */
-const sizeFor = (d: Drawable & { frame: object }, c: HTMLCanvasElement): [number, number] => {
-  const s = Math.min(1, d.frame.width / c.width);
-  return [Math.round(c.width * s), Math.round(c.height * s)];
-};
+/**
+ * A frame's bitmap size: the canvas's backing size, or the frame's own when it is narrower (the canvas scales it up
+ * for display, like a thumbnail; the paint worker then converts it without scaling).
+ */
+const sizeFor = (d: Drawable & { frame: object }, c: HTMLCanvasElement): [number, number] => (d.frame.width < c.width ? [d.frame.width, d.frame.height] : [c.width, c.height]);
 
 /**
  * Canvas painting and layout: shows the best decoded frame for the playhead once per refresh, reports the first frame

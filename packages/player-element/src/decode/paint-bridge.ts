@@ -1,10 +1,10 @@
 import type { PaintMessage, PaintOp, PaintReply } from '../workers/paint-types.js';
 import { createPaintWorker } from '../workers/create-paint-worker.js';
 
-/** Ready bitmaps kept on the main thread (the frames around the playhead); the farthest is closed first. */
-const MAX_READY = 4;
-/** Bitmap requests in the worker at once: more would only queue frames the playhead has passed. */
-const MAX_PENDING = 3;
+/** Ready bitmaps kept on the main thread (the frames around the playhead, canvas-controller's BITMAPS_AHEAD + 2); the farthest is closed first. */
+const MAX_READY = 6;
+/** Bitmap requests in the worker at once (the frames ahead): more would only queue frames the playhead has passed. */
+const MAX_PENDING = 4;
 
 interface Ready {
   bitmap?: ImageBitmap;

@@ -302,7 +302,7 @@ async function runDecode(req: DecodeRequest, onBatch: (frames: DecodedFrame[]) =
     ];
     const p = frame.format === 'I420' ? frame.copyTo(data, { layout, rect: { x: 0, y: 0, width, height } }) : Promise.reject(new Error(`unsupported frame format ${frame.format ?? 'null'}`));
     // Close as soon as this frame's copy (and the bitmap a jump waits for) is done, independent of batching.
-    const copied = Promise.all([p, i === req.urgent && req.canvas ? frameBitmap(frame, width, req.canvas) : undefined]).finally(() => closeFrame(frame));
+    const copied = Promise.all([p, i === req.urgent && req.canvas ? frameBitmap(frame, { width, height }, req.canvas) : undefined]).finally(() => closeFrame(frame));
     copied.catch(() => undefined);
     copying = copying
       .then(() => copied)
