@@ -36,7 +36,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { errorLines, freePort, startChild, stopChild, waitReady, type Child } from './bench-processes.js';
+import { errorLines, freePort, startApiNode, startChild, stopChild, waitReady, type Child } from './bench-processes.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -190,22 +190,10 @@ async function main(): Promise<void> {
       .execute();
     await db.close();
 
-    const [apiPort, barePort] = await Promise.all([freePort(), freePort()]);
-    const apiUrl = `http://127.0.0.1:${apiPort}`;
-    // BENCH_CPU_PROF=<dir>: the API node writes a V8 CPU profile there on exit (read it with bench/cpu-top.ts).
-    const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)] : [];
-    api = startChild([...prof, 'src/index.ts'], {
-      NODE_ENV: 'production',
-      ROLE: 'api',
-      HOST: '127.0.0.1',
-      PORT: String(apiPort),
-      PUBLIC_URL: apiUrl,
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: dataDir,
-      JWT_SECRET: randomBytes(24).toString('hex'),
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_DISABLED: 'true',
-    });
+    const barePort = await freePort();
+    const node = await startApiNode({ databaseUrl, dataDir, jwtSecret: randomBytes(24).toString('hex') });
+    api = node.child;
+    const apiUrl = node.url;
     const bareProf = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF, 'bare')] : [];
     bare = startChild([...bareProf, path.join(here, 'api-bare.ts')], { DATABASE_URL: databaseUrl, PORT: String(barePort), PUBLIC_URL: apiUrl });
     await Promise.all([waitReady(`${apiUrl}/readyz`, api), waitReady(`http://127.0.0.1:${barePort}/bare/tour/${tour.id}`, bare)]);

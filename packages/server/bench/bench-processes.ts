@@ -29,6 +29,29 @@ export function startChild(args: string[], env: Record<string, string>): Child {
   return { proc, lines };
 }
 
+/**
+ * An API node of the real server in production mode on a free loopback port, rate limits off (the benchmarks measure
+ * throughput from one address). BENCH_CPU_PROF=<dir>: it writes a V8 CPU profile there on exit (bench/cpu-top.ts).
+ */
+export async function startApiNode(o: { databaseUrl: string; dataDir: string; jwtSecret: string }): Promise<{ child: Child; url: string }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)] : [];
+  const child = startChild([...prof, 'src/index.ts'], {
+    NODE_ENV: 'production',
+    ROLE: 'api',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: url,
+    DATABASE_URL: o.databaseUrl,
+    DATA_DIR: o.dataDir,
+    JWT_SECRET: o.jwtSecret,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_DISABLED: 'true',
+  });
+  return { child, url };
+}
+
 export async function waitReady(url: string, child: Child): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {

@@ -24,7 +24,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { sql } from 'kysely';
 import { planById, uploadLimitFor } from '@roomwalk/shared';
-import { errorLines, freePort, startChild, stopChild, waitReady, type Child } from './bench-processes.js';
+import { errorLines, startApiNode, stopChild, waitReady, type Child } from './bench-processes.js';
 
 const VISITS = Number(process.env.BENCH_VISITS ?? 1_000_000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 100);
@@ -162,22 +162,9 @@ async function main(): Promise<void> {
     await sql`ANALYZE`.execute(db.db);
     console.log(`\nseeding took ${((Date.now() - t0) / 1000).toFixed(0)} s (load ${load()})`);
 
-    const port = await freePort();
-    const apiUrl = `http://127.0.0.1:${port}`;
-    // BENCH_CPU_PROF=<dir>: the API node writes a V8 CPU profile there on exit (read it with bench/cpu-top.ts).
-    const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)] : [];
-    api = startChild([...prof, 'src/index.ts'], {
-      NODE_ENV: 'production',
-      ROLE: 'api',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: apiUrl,
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: dataDir,
-      JWT_SECRET: secret,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_DISABLED: 'true',
-    });
+    const node = await startApiNode({ databaseUrl, dataDir, jwtSecret: secret });
+    api = node.child;
+    const apiUrl = node.url;
     await waitReady(`${apiUrl}/readyz`, api);
 
     const query = `query($id: ID!, $from: DateTime) { tourAnalytics(tourId: $id, from: $from) { visits uniqueVisitors averageSeconds completionRate rooms { name seconds visits } exits { name visits } daily { date visits } devices { name visits } } }`;

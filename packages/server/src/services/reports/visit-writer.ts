@@ -1,6 +1,6 @@
 /**
  * Writes visit beacons in groups (issue 21, the beacon endpoint's ≥ 2,000 beacons/s): each beacon waits for the write
- * that carries it, but a node runs at most four writes at a time and each write takes every beacon that came meanwhile
+ * that carries it, but a node runs one write at a time and each write takes every beacon that came meanwhile
  * (group commit), so under load one transaction of four round trips serves many beacons instead of one. A lone beacon
  * is written at once (no timer). In the write: the visitors' locks (one advisory lock per tour and visitor, taken in
  * order, so two nodes never open two visits for one visitor), then one statement that checks each tour (known, not
@@ -14,8 +14,13 @@ import type { VisitRoom } from './visit-rooms.js';
 
 /** The most beacons one write takes. */
 const MAX_GROUP = 1000;
-/** Writes running at once on a node (the database pool holds 10 connections). */
-const WRITES_AT_ONCE = 4;
+/**
+ * Writes running at once on a node. One: each write then takes every beacon that came while the last one ran, and
+ * fewer transactions contend. Measured with `npm run bench:analytics` (BENCH_ONLY=beacon, load 4–6, two runs each):
+ * 1 write 2,851 and 2,400 beacons/s at 149 and 127 µs of PostgreSQL CPU per beacon; 2 writes 1,967 and 2,160/s
+ * (207, 191 µs); 4 writes 1,692 and 1,564/s (324, 347 µs).
+ */
+const WRITES_AT_ONCE = 1;
 /** Beacons waiting beyond this are refused (busy) rather than held in memory without bound. */
 export const MAX_WAITING = 50_000;
 
