@@ -183,24 +183,32 @@ export function reportToPdf(table: ReportTable): Promise<Buffer> {
     .stroke();
   drawRow(totals, y + 2, totalsH, { bold: true });
 
-  // Footer with page numbers, written once every page exists.
+  drawPageFooters(doc, { margin: MARGIN, lift: 10, left: `Roomwalk - ${table.title} - ${toFontText(table.companyName)}`, leftShare: 0.5 });
+  doc.end();
+  return done;
+}
+
+/**
+ * The foot of every page under a thin rule: `left` (cut with an ellipsis) and "Page n of m" on the right, written once
+ * every page exists (the document buffers its pages). `lift` is how far above the bottom margin it sits.
+ */
+export function drawPageFooters(doc: PDFKit.PDFDocument, o: { margin: number; lift: number; left: string; leftShare: number }): void {
   const range = doc.bufferedPageRange();
   for (let i = range.start; i < range.start + range.count; i++) {
     doc.switchToPage(i);
-    const bottom = doc.page.margins.bottom;
+    const contentW = doc.page.width - o.margin * 2;
+    const keep = doc.page.margins.bottom;
     doc.page.margins.bottom = 0; // writing below the margin must not open a new page
-    const fy = pageH - MARGIN - 10;
+    const fy = doc.page.height - o.margin - o.lift;
     doc
-      .moveTo(MARGIN, fy - 6)
-      .lineTo(pageW - MARGIN, fy - 6)
+      .moveTo(o.margin, fy - 6)
+      .lineTo(doc.page.width - o.margin, fy - 6)
       .lineWidth(0.5)
       .strokeColor(RULE)
       .stroke();
     doc.font(FONT).fontSize(8).fillColor(MUTED);
-    doc.text(`Roomwalk - ${table.title} - ${toFontText(table.companyName)}`, MARGIN, fy, { width: tableW / 2, lineBreak: false });
-    doc.text(`Page ${i - range.start + 1} of ${range.count}`, MARGIN + tableW / 2, fy, { width: tableW / 2, align: 'right', lineBreak: false });
-    doc.page.margins.bottom = bottom;
+    doc.text(o.left, o.margin, fy, { width: contentW * o.leftShare, lineBreak: false, ellipsis: true });
+    doc.text(`Page ${i - range.start + 1} of ${range.count}`, o.margin + contentW * o.leftShare, fy, { width: contentW * (1 - o.leftShare), align: 'right', lineBreak: false });
+    doc.page.margins.bottom = keep;
   }
-  doc.end();
-  return done;
 }

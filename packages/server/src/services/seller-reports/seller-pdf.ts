@@ -4,7 +4,7 @@
  * its figures written beside it so the page reads without the pictures; "Page n of m" on every page.
  */
 import PDFDocument from 'pdfkit';
-import { toFontText } from '../reports/pdf.js';
+import { drawPageFooters, toFontText } from '../reports/pdf.js';
 import { humanDate } from '../reports/report-table.js';
 import { formatDuration, formatPercent } from '@roomwalk/shared';
 import { exitsByCount, roomsByTime, senderLine, type SellerFigures, type SellerReportSubject } from './figures.js';
@@ -183,23 +183,7 @@ export function sellerReportToPdf(subject: SellerReportSubject, f: SellerFigures
     y += 14;
   }
   function finish(): Promise<Buffer> {
-    const range = doc.bufferedPageRange();
-    for (let i = range.start; i < range.start + range.count; i++) {
-      doc.switchToPage(i);
-      const keep = doc.page.margins.bottom;
-      doc.page.margins.bottom = 0; // writing below the margin must not open a new page
-      const fy = pageH - MARGIN - 8;
-      doc
-        .moveTo(MARGIN, fy - 6)
-        .lineTo(pageW - MARGIN, fy - 6)
-        .lineWidth(0.5)
-        .strokeColor(RULE)
-        .stroke();
-      doc.font(FONT).fontSize(8).fillColor(MUTED);
-      doc.text(`Roomwalk seller report - ${title}`, MARGIN, fy, { width: contentW * 0.7, lineBreak: false, ellipsis: true });
-      doc.text(`Page ${i - range.start + 1} of ${range.count}`, MARGIN + contentW * 0.7, fy, { width: contentW * 0.3, align: 'right', lineBreak: false });
-      doc.page.margins.bottom = keep;
-    }
+    drawPageFooters(doc, { margin: MARGIN, lift: 8, left: `Roomwalk seller report - ${title}`, leftShare: 0.7 });
     doc.end();
     return done;
   }
