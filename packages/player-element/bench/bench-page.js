@@ -298,7 +298,7 @@ window.bench = {
     }
   },
 
-  /** Does CPU throttling reach a dedicated worker? The same fixed busy loop timed on the main thread and in a worker. */
+  /** Does CPU throttling reach a dedicated worker? The same fixed busy loop timed on the main thread and in a worker, and canvas work (bitmaps) in the worker. */
   async busyLoop(n) {
     const spin = (k) => {
       let x = 0;
@@ -308,13 +308,23 @@ window.bench = {
     const t0 = performance.now();
     spin(n);
     const main = performance.now() - t0;
-    const src = `onmessage = (e) => { const t0 = performance.now(); (${spin.toString()})(e.data); postMessage(performance.now() - t0); };`;
+    // The paint worker's kind of work too: RGBA pixels put on an OffscreenCanvas and taken off it as bitmaps (640x360).
+    const paint = (k) => {
+      const c = new OffscreenCanvas(640, 360);
+      const img = new ImageData(640, 360);
+      for (let i = 0; i < k; i++) {
+        c.getContext('2d').putImageData(img, 0, 0);
+        c.transferToImageBitmap().close();
+      }
+    };
+    const src = `const spin = ${spin.toString()}; const paint = ${paint.toString()};
+      onmessage = (e) => { const t0 = performance.now(); spin(e.data); const t1 = performance.now(); paint(40); postMessage([t1 - t0, performance.now() - t1]); };`;
     const w = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })));
-    const worker = await new Promise((r) => {
+    const [worker, workerCanvas] = await new Promise((r) => {
       w.onmessage = (e) => r(e.data);
       w.postMessage(n);
     });
     w.terminate();
-    return { main, worker };
+    return { main, worker, workerCanvas };
   },
 };

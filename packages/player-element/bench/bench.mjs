@@ -224,7 +224,10 @@ async function runPass(key) {
       first > 0 && first <= P.first,
       `(runs ${firsts.map((f) => f.toFixed(0)).join(', ')} ms) baseline <video> ${videoFirst < 0 ? '> 20 s' : `${videoFirst.toFixed(0)} ms`}, ${ratio(first, videoFirst, true)}`,
     );
-    if (throttle) console.log(`[bench] [${key}] CPU throttling reached the main thread ${throttle.mainX.toFixed(1)}x and the workers ${throttle.workerX.toFixed(1)}x`);
+    if (throttle)
+      console.log(
+        `[bench] [${key}] CPU throttling reached the main thread ${throttle.mainX.toFixed(1)}x, a worker's JavaScript ${throttle.workerX.toFixed(1)}x and a worker's canvas work ${throttle.canvasX.toFixed(1)}x`,
+      );
   } finally {
     await context.close();
     stopBusy();

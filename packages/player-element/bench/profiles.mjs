@@ -73,13 +73,15 @@ export async function throttleProbe(page, cdp, rate) {
   const out = {};
   for (const r of [1, rate]) {
     const med = (k) => runs[r].map((x) => x[k]).sort((a, b) => a - b)[2];
-    out[r] = { main: med('main'), worker: med('worker') };
+    out[r] = { main: med('main'), worker: med('worker'), canvas: med('workerCanvas') };
   }
   await cdp.send('Emulation.setCPUThrottlingRate', { rate });
   const mainX = out[rate].main / out[1].main;
   const workerX = out[rate].worker / out[1].worker;
+  const canvasX = out[rate].canvas / out[1].canvas;
+  const reaches = (x) => (x > rate * 0.6 ? 'reaches' : x > 1.3 ? 'partly reaches' : 'does not reach');
   console.log(
-    `[bench] CPU throttling ${rate}x, the same busy loop (median of 5, alternating): main thread ${out[1].main.toFixed(0)} -> ${out[rate].main.toFixed(0)} ms (${mainX.toFixed(1)}x), dedicated worker ${out[1].worker.toFixed(0)} -> ${out[rate].worker.toFixed(0)} ms (${workerX.toFixed(1)}x): throttling ${workerX > rate * 0.6 ? 'reaches' : 'does not reach'} the workers`,
+    `[bench] CPU throttling ${rate}x, the same busy loop (median of 5, alternating): main thread ${out[1].main.toFixed(0)} -> ${out[rate].main.toFixed(0)} ms (${mainX.toFixed(1)}x), dedicated worker ${out[1].worker.toFixed(0)} -> ${out[rate].worker.toFixed(0)} ms (${workerX.toFixed(1)}x): throttling ${reaches(workerX)} a worker's JavaScript; 40 bitmaps (640x360 putImageData + transferToImageBitmap) in the worker ${out[1].canvas.toFixed(0)} -> ${out[rate].canvas.toFixed(0)} ms (${canvasX.toFixed(1)}x): it ${reaches(canvasX)} a worker's canvas work`,
   );
-  return { mainX, workerX };
+  return { mainX, workerX, canvasX };
 }
