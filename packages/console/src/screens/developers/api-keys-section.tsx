@@ -10,11 +10,10 @@ import { describeFailure } from '../../graphql/errors.js';
 import { Dialog } from '../../ui/dialog.js';
 import { FormFailure } from '../../ui/form-dialog.js';
 import { FormField, shouldShow } from '../../ui/form-field.js';
-import { useSnackbar } from '../../ui/snackbar.js';
 import { ApiKeyCreateMutation, ApiKeyRevokeMutation } from './developers-operations.js';
 import { DEVELOPER_TEXTS, apiKeySchema, dateOnly, dateTime, serverField } from './developer-rules.js';
 import { SecretField } from './secret-field.js';
-import { useFocusAfterRemoval } from './use-focus-after-removal.js';
+import { ConfirmRemovalDialog, useConfirmedRemoval } from './confirm-removal.js';
 
 export interface ApiKey {
   id: string;
@@ -91,28 +90,9 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
 
 export function ApiKeysSection({ keys, onChanged }: { keys: readonly ApiKey[]; onChanged: () => void }) {
   const [creating, setCreating] = useState(false);
-  const [revoking, setRevoking] = useState<ApiKey | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
   const [, revoke] = useMutation(ApiKeyRevokeMutation);
-  const notify = useSnackbar();
   const heading = useRef<HTMLHeadingElement>(null);
-  const focus = useFocusAfterRemoval(heading, (id) => keys.some((k) => k.id === id));
-
-  const confirmRevoke = async () => {
-    if (!revoking) return;
-    setBusy(true);
-    const r = await revoke({ id: revoking.id });
-    setBusy(false);
-    if (r.error) {
-      setFailure(describeFailure(r.error));
-      return;
-    }
-    focus.removed(revoking.id);
-    setRevoking(null);
-    notify('success', DEVELOPER_TEXTS.keyRevoked);
-    onChanged();
-  };
+  const revoking = useConfirmedRemoval({ items: keys, heading, remove: (k) => revoke({ id: k.id }), doneText: DEVELOPER_TEXTS.keyRevoked, onChanged });
 
   return (
     <section className="card section" aria-labelledby="api-keys">
@@ -141,14 +121,7 @@ export function ApiKeysSection({ keys, onChanged }: { keys: readonly ApiKey[]; o
                   Created {dateOnly(k.createdAt)} · {k.lastUsedAt ? `Last used ${dateTime(k.lastUsedAt)}` : DEVELOPER_TEXTS.neverUsed}
                 </span>
               </div>
-              <SlButton
-                variant="danger"
-                outline
-                onClick={() => {
-                  setFailure(null);
-                  setRevoking(k);
-                }}
-              >
+              <SlButton variant="danger" outline onClick={() => revoking.ask(k)}>
                 Revoke<span className="visually-hidden"> {k.name}</span>
               </SlButton>
             </li>
@@ -156,27 +129,11 @@ export function ApiKeysSection({ keys, onChanged }: { keys: readonly ApiKey[]; o
         </ul>
       )}
       <CreateKeyDialog open={creating} onClose={() => setCreating(false)} onCreated={onChanged} />
-      <div ref={focus.wrapper}>
-        <Dialog
-          open={!!revoking}
-          label="Revoke API key"
-          onClose={() => setRevoking(null)}
-          persistent={busy}
-          footer={
-            <>
-              <SlButton onClick={() => setRevoking(null)}>Cancel</SlButton>
-              <SlButton variant="danger" loading={busy} onClick={() => void confirmRevoke()}>
-                Revoke
-              </SlButton>
-            </>
-          }
-        >
-          <p>
-            Revoke the key “{revoking?.name}” ({revoking?.prefix}…)? Every integration using it is refused at once. This cannot be undone.
-          </p>
-          <FormFailure failure={failure} />
-        </Dialog>
-      </div>
+      <ConfirmRemovalDialog removal={revoking} label="Revoke API key" action="Revoke">
+        <p>
+          Revoke the key “{revoking.target?.name}” ({revoking.target?.prefix}…)? Every integration using it is refused at once. This cannot be undone.
+        </p>
+      </ConfirmRemovalDialog>
     </section>
   );
 }

@@ -16,7 +16,7 @@ import { DEVELOPER_TEXTS, eventLabel } from './developer-rules.js';
 import { DeliveryLog, type DeliveryLogHandle } from './delivery-log.js';
 import { EndpointDialog, type Endpoint } from './endpoint-dialog.js';
 import { SecretField } from './secret-field.js';
-import { useFocusAfterRemoval } from './use-focus-after-removal.js';
+import { ConfirmRemovalDialog, useConfirmedRemoval } from './confirm-removal.js';
 
 function RotateDialog({ endpoint, onClose }: { endpoint: Endpoint | null; onClose: () => void }) {
   const [, rotate] = useMutation(WebhookEndpointRotateSecretMutation);
@@ -178,25 +178,9 @@ function EndpointCard({ endpoint, onEdit, onRotate, onDelete, onChanged }: { end
 export function WebhooksSection({ endpoints, onChanged }: { endpoints: readonly Endpoint[]; onChanged: () => void }) {
   const [editing, setEditing] = useState<{ endpoint: Endpoint | null } | null>(null);
   const [rotating, setRotating] = useState<Endpoint | null>(null);
-  const [deleting, setDeleting] = useState<Endpoint | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
   const [, remove] = useMutation(WebhookEndpointDeleteMutation);
-  const notify = useSnackbar();
   const heading = useRef<HTMLHeadingElement>(null);
-  const focus = useFocusAfterRemoval(heading, (id) => endpoints.some((e) => e.id === id));
-
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    const r = await remove({ id: deleting.id });
-    setBusy(false);
-    if (r.error) return setFailure(describeFailure(r.error));
-    focus.removed(deleting.id);
-    setDeleting(null);
-    notify('success', DEVELOPER_TEXTS.endpointDeleted);
-    onChanged();
-  };
+  const deleting = useConfirmedRemoval({ items: endpoints, heading, remove: (e) => remove({ id: e.id }), doneText: DEVELOPER_TEXTS.endpointDeleted, onChanged });
 
   return (
     <section className="card section" aria-labelledby="webhook-endpoints">
@@ -215,41 +199,15 @@ export function WebhooksSection({ endpoints, onChanged }: { endpoints: readonly 
       ) : (
         <ul className="developer-list endpoints">
           {endpoints.map((e) => (
-            <EndpointCard
-              key={e.id}
-              endpoint={e}
-              onChanged={onChanged}
-              onEdit={() => setEditing({ endpoint: e })}
-              onRotate={() => setRotating(e)}
-              onDelete={() => {
-                setFailure(null);
-                setDeleting(e);
-              }}
-            />
+            <EndpointCard key={e.id} endpoint={e} onChanged={onChanged} onEdit={() => setEditing({ endpoint: e })} onRotate={() => setRotating(e)} onDelete={() => deleting.ask(e)} />
           ))}
         </ul>
       )}
       <EndpointDialog open={!!editing} endpoint={editing?.endpoint ?? null} onClose={() => setEditing(null)} onSaved={onChanged} />
       <RotateDialog endpoint={rotating} onClose={() => setRotating(null)} />
-      <div ref={focus.wrapper}>
-        <Dialog
-          open={!!deleting}
-          label="Delete endpoint"
-          onClose={() => setDeleting(null)}
-          persistent={busy}
-          footer={
-            <>
-              <SlButton onClick={() => setDeleting(null)}>Cancel</SlButton>
-              <SlButton variant="danger" loading={busy} onClick={() => void confirmDelete()}>
-                Delete
-              </SlButton>
-            </>
-          }
-        >
-          <p>Delete the endpoint {deleting?.url}? Roomwalk stops sending it events and its delivery log is deleted with it.</p>
-          <FormFailure failure={failure} />
-        </Dialog>
-      </div>
+      <ConfirmRemovalDialog removal={deleting} label="Delete endpoint" action="Delete">
+        <p>Delete the endpoint {deleting.target?.url}? Roomwalk stops sending it events and its delivery log is deleted with it.</p>
+      </ConfirmRemovalDialog>
     </section>
   );
 }
