@@ -78,21 +78,16 @@ function testVideo(seconds = 11, portrait = false): string {
   return file;
 }
 
-/**
- * Signs an agent up through the API, activates them from the development outbox, uploads and processes a tour (11 s
- * landscape with a Kitchen marker unless `o` says otherwise).
- */
-export async function makeRealTour(base: string, o: { seconds?: number; portrait?: boolean; markers?: Array<[string, number]> } = {}): Promise<RealTour> {
-  const email = `embed-${Date.now()}-${process.pid}-${Math.random().toString(36).slice(2, 6)}@example.com`;
-  const password = 'Embed-Test-2026';
+/** An agent signed up through the API, activated from the development outbox and logged in; answers their token. */
+export async function signUpAgent(base: string, agent: { email: string; password: string; name: string; surname: string }): Promise<string> {
   await gql(base, 'mutation($input: UserRegisterInput!) { userRegister(input: $input) { id } }', {
-    input: { username: email, password, name: 'Emma', surname: 'Embed', acceptedTerms: true, turnstileToken: DEV_TURNSTILE_TOKEN },
+    input: { username: agent.email, password: agent.password, name: agent.name, surname: agent.surname, acceptedTerms: true, turnstileToken: DEV_TURNSTILE_TOKEN },
   });
   const link = await poll(
     async () => {
       const mails = (await (await fetch(`${base}/dev/outbox.json`)).json()) as Array<{ to_address: string; links: string[] }>;
       return mails
-        .filter((m) => m.to_address.toLowerCase() === email)
+        .filter((m) => m.to_address.toLowerCase() === agent.email.toLowerCase())
         .flatMap((m) => m.links)
         .find((l) => /\/account\/activate\?token=/.test(l));
     },
@@ -103,11 +98,15 @@ export async function makeRealTour(base: string, o: { seconds?: number; portrait
   const login = await fetch(`${base}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${OAUTH_CLIENT.id}:${OAUTH_CLIENT.secret}`).toString('base64')}` },
-    body: JSON.stringify({ grant_type: 'password', username: email, password }),
+    body: JSON.stringify({ grant_type: 'password', username: agent.email, password: agent.password }),
   });
   const { access_token: token } = (await login.json()) as { access_token: string };
   if (!token) throw new Error(`login failed (${login.status})`);
+  return token;
+}
 
+/** Uploads a video the way the console does (presigned PUT, then submit), optionally titles it, and waits until it is processed. */
+export async function uploadTour(base: string, token: string, file: string, o: { title?: string; timeoutMs: number }): Promise<{ tourId: string; totalFrames: number }> {
   const url = await gql<{ fileGetPreSignedUrl: { uploadURL: string; key: string; headers: Array<{ key: string; value: string }> } }>(
     base,
     'mutation($ext: String!) { fileGetPreSignedUrl(input: $ext) { uploadURL key headers { key value } } }',
@@ -115,10 +114,11 @@ export async function makeRealTour(base: string, o: { seconds?: number; portrait
     token,
   );
   const p = url.fileGetPreSignedUrl;
-  const put = await fetch(p.uploadURL, { method: 'PUT', headers: Object.fromEntries(p.headers.map((h) => [h.key, h.value])), body: fs.readFileSync(testVideo(o.seconds, o.portrait)) });
+  const put = await fetch(p.uploadURL, { method: 'PUT', headers: Object.fromEntries(p.headers.map((h) => [h.key, h.value])), body: fs.readFileSync(file) });
   if (put.status !== 200) throw new Error(`upload answered ${put.status}`);
   const submitted = await gql<{ fileSubmitPreSignedUpload: { tourId: string } }>(base, 'mutation($key: String!) { fileSubmitPreSignedUpload(input: { key: $key }) { tourId } }', { key: p.key }, token);
   const tourId = submitted.fileSubmitPreSignedUpload.tourId;
+  if (o.title) await gql(base, 'mutation($input: TourSaveInput!) { tourSave(input: $input) { id } }', { input: { id: tourId, title: o.title } }, token);
   const tour = await poll(
     async () => {
       const d = await gql<{ tour: { status: { status: string }; logs: unknown; clips: Array<{ frameCount: number }> } }>(
@@ -131,11 +131,27 @@ export async function makeRealTour(base: string, o: { seconds?: number; portrait
       return d.tour.status.status === 'PROCESSED' ? d.tour : null;
     },
     'the tour to be processed',
-    Math.max(240_000, (o.seconds ?? 11) * 6000),
+    o.timeoutMs,
   );
-  for (const [name, frameIndex] of o.markers ?? [['Kitchen', KITCHEN_FRAME]])
-    await gql(base, 'mutation($input: MarkerSaveInput!) { markerSave(input: $input) { id } }', { input: { tourId, name, frameIndex, isFastTravel: true } }, token);
   return { tourId, totalFrames: tour.clips.reduce((n, c) => n + c.frameCount, 0) };
+}
+
+/** Adds fast-travel markers (name, frame) to a tour. */
+export async function addMarkers(base: string, token: string, tourId: string, markers: ReadonlyArray<readonly [string, number]>): Promise<void> {
+  for (const [name, frameIndex] of markers)
+    await gql(base, 'mutation($input: MarkerSaveInput!) { markerSave(input: $input) { id } }', { input: { tourId, name, frameIndex, isFastTravel: true } }, token);
+}
+
+/**
+ * Signs an agent up through the API, activates them from the development outbox, uploads and processes a tour (11 s
+ * landscape with a Kitchen marker unless `o` says otherwise).
+ */
+export async function makeRealTour(base: string, o: { seconds?: number; portrait?: boolean; markers?: Array<[string, number]> } = {}): Promise<RealTour> {
+  const email = `embed-${Date.now()}-${process.pid}-${Math.random().toString(36).slice(2, 6)}@example.com`;
+  const token = await signUpAgent(base, { email, password: 'Embed-Test-2026', name: 'Emma', surname: 'Embed' });
+  const tour = await uploadTour(base, token, testVideo(o.seconds, o.portrait), { timeoutMs: Math.max(240_000, (o.seconds ?? 11) * 6000) });
+  await addMarkers(base, token, tour.tourId, o.markers ?? [['Kitchen', KITCHEN_FRAME]]);
+  return tour;
 }
 
 /** The fenced code blocks of a Markdown file, in order, with their language. */
