@@ -1,6 +1,6 @@
 /** Global ids (`tour_<uuid>`): encoding and decoding, shared by the API, services and routes. */
 import { ERROR_CODES } from '@roomwalk/shared';
-import { AppError } from './errors.js';
+import { AppError, notFound } from './errors.js';
 
 /** Prefixes of our global ids: `tour_<uuid>`, readable in links and logs. */
 const ID_PREFIXES = {
@@ -19,6 +19,8 @@ const ID_PREFIXES = {
 export type NodeTypeName = keyof typeof ID_PREFIXES;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Whether `s` is a uuid (ids inside cursors and paths). */
+export const isUuid = (s: string): boolean => UUID.test(s);
 
 export function encodeId(typename: NodeTypeName, id: string): string {
   return `${ID_PREFIXES[typename]}_${id}`;
@@ -41,4 +43,27 @@ export function parseGlobalId(globalId: string): { typename: NodeTypeName; id: s
   const entry = Object.entries(ID_PREFIXES).find(([, p]) => p === m[1]);
   if (!entry || !UUID.test(m[2]!)) return null;
   return { typename: entry[0] as NodeTypeName, id: m[2]!.toLowerCase() };
+}
+
+/**
+ * Ids of objects that `node(id)` does not load (the developer platform's keys, endpoints and deliveries; seller report
+ * links and runs): the same `<prefix>_<uuid>` form, each read back only where its own kind is expected.
+ */
+const TYPED_ID_PREFIXES = {
+  ApiKey: 'apikey',
+  WebhookEndpoint: 'whep',
+  WebhookDelivery: 'whdel',
+  SellerReportLink: 'sellerlink',
+  SellerReportRun: 'sellerrun',
+} as const;
+type TypedIdKind = keyof typeof TYPED_ID_PREFIXES;
+
+export const encodeTypedId = (kind: TypedIdKind, id: string): string => `${TYPED_ID_PREFIXES[kind]}_${id}`;
+
+/** The uuid of a typed id of `kind`; anything else is NOT_FOUND with `notFoundText` (the words for that kind). */
+export function decodeTypedId(kind: TypedIdKind, globalId: string, notFoundText: string): string {
+  const prefix = `${TYPED_ID_PREFIXES[kind]}_`;
+  const raw = String(globalId).startsWith(prefix) ? String(globalId).slice(prefix.length) : '';
+  if (!UUID.test(raw)) throw notFound(notFoundText);
+  return raw.toLowerCase();
 }

@@ -1,6 +1,7 @@
 /** APIs & Webhooks (issue 20; docs/api.md): API keys and webhook endpoints on the company, for its admins on Pro. */
 import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import { builder } from '../builder.js';
+import { decodeTypedId, encodeTypedId, isUuid } from '../../core/ids.js';
 import { badInput, notFound } from '../errors.js';
 import { requireAuth } from '../guards.js';
 import { CompanyRef } from './accounts.js';
@@ -19,14 +20,10 @@ import {
 } from '../../services/developer/webhooks.js';
 import { WEBHOOK_EVENT_TYPES } from '../../services/developer/webhook-events.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ID_PREFIX = { key: 'apikey_', endpoint: 'whep_', delivery: 'whdel_' } as const;
-const encode = (kind: keyof typeof ID_PREFIX, id: string) => `${ID_PREFIX[kind]}${id}`;
-function decode(kind: keyof typeof ID_PREFIX, globalId: string): string {
-  const raw = String(globalId).startsWith(ID_PREFIX[kind]) ? String(globalId).slice(ID_PREFIX[kind].length) : '';
-  if (!UUID.test(raw)) throw notFound(kind === 'key' ? 'This API key was not found.' : kind === 'endpoint' ? 'This webhook endpoint was not found.' : 'This delivery was not found.');
-  return raw.toLowerCase();
-}
+const KINDS = { key: 'ApiKey', endpoint: 'WebhookEndpoint', delivery: 'WebhookDelivery' } as const;
+const NOT_FOUND_TEXTS = { key: 'This API key was not found.', endpoint: 'This webhook endpoint was not found.', delivery: 'This delivery was not found.' } as const;
+const encode = (kind: keyof typeof KINDS, id: string) => encodeTypedId(KINDS[kind], id);
+const decode = (kind: keyof typeof KINDS, globalId: string): string => decodeTypedId(KINDS[kind], globalId, NOT_FOUND_TEXTS[kind]);
 
 const ApiKeyRef = builder.objectRef<ApiKeyRow>('ApiKey').implement({
   description: 'A secret an integration sends as `Authorization: Bearer rw_live_…`; only its prefix is shown after creation.',
@@ -127,7 +124,7 @@ builder.queryFields((t) => ({
             if (after) {
               const [at, id] = after.split('|');
               const when = new Date(at ?? '');
-              if (!id || !UUID.test(id) || Number.isNaN(when.getTime())) throw badInput('Not a valid cursor.');
+              if (!id || !isUuid(id) || Number.isNaN(when.getTime())) throw badInput('Not a valid cursor.');
               page = { createdAt: when, id };
             }
             return listDeliveries(ctx.services, auth, endpointId, { first: limit, after: page });

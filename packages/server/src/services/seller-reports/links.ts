@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AuthInfo } from '../../core/auth.js';
 import { badInput, notFound } from '../../core/errors.js';
-import { encodeId } from '../../core/ids.js';
+import { decodeTypedId, encodeId, encodeTypedId } from '../../core/ids.js';
 import type { Services } from '../services.js';
 import { hasAnalyticsPlan, sellerReportTour } from './access.js';
 import { sellerDb, type SellerLinkRow } from './tables.js';
@@ -96,11 +96,5 @@ export async function linkByToken(services: Services, token: string, now = new D
   return row;
 }
 
-const LINK_ID_PREFIX = 'sellerlink_';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const encodeLinkId = (id: string) => `${LINK_ID_PREFIX}${id}`;
-function decodeLinkId(globalId: string): string {
-  const raw = String(globalId).startsWith(LINK_ID_PREFIX) ? String(globalId).slice(LINK_ID_PREFIX.length) : '';
-  if (!UUID.test(raw)) throw notFound('This report link was not found.');
-  return raw.toLowerCase();
-}
+export const encodeLinkId = (id: string) => encodeTypedId('SellerReportLink', id);
+const decodeLinkId = (globalId: string) => decodeTypedId('SellerReportLink', globalId, 'This report link was not found.');

@@ -7,7 +7,7 @@
 import { sql } from 'kysely';
 import type { AuthInfo } from '../../core/auth.js';
 import { notFound } from '../../core/errors.js';
-import { encodeId } from '../../core/ids.js';
+import { decodeTypedId, encodeId, encodeTypedId } from '../../core/ids.js';
 import { slug } from '../reports/report-table.js';
 import type { Services } from '../services.js';
 import { hasAnalyticsPlan, sellerReportTour } from './access.js';
@@ -31,14 +31,8 @@ export interface SellerReportJob {
   runId: string;
 }
 
-const RUN_ID_PREFIX = 'sellerrun_';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const encodeRunId = (id: string) => `${RUN_ID_PREFIX}${id}`;
-function decodeRunId(globalId: string): string {
-  const raw = String(globalId).startsWith(RUN_ID_PREFIX) ? String(globalId).slice(RUN_ID_PREFIX.length) : '';
-  if (!UUID.test(raw)) throw notFound('This report was not found.');
-  return raw.toLowerCase();
-}
+export const encodeRunId = (id: string) => encodeTypedId('SellerReportRun', id);
+const decodeRunId = (globalId: string) => decodeTypedId('SellerReportRun', globalId, 'This report was not found.');
 
 const enqueue = (services: Services, runId: string) =>
   services.queue.send(SELLER_REPORT_QUEUE, { runId } satisfies SellerReportJob, { retryLimit: RUN_ATTEMPTS - 1, retryDelay: 5, expireInSeconds: 10 * 60 });
