@@ -170,6 +170,14 @@ test('the agent sees both visits and their rooms in the charts, tables and CSV',
   await expect(stats.getByRole('definition').first()).toHaveText('2');
   await expect(stats).toContainText('Reached the end50 %');
 
+  // Visits and unique visitors per day: today, two visitors with a visit each.
+  const daily = agent.getByTestId('chart-daily');
+  await expect(daily.locator('canvas').first()).toBeVisible();
+  await expect(daily.getByText('Unique visitors').first()).toBeVisible();
+  await daily.getByRole('button', { name: 'Show table' }).click();
+  const todayRow = daily.getByRole('row', { name: new RegExp(`^${new Date().toISOString().slice(0, 10)}`) });
+  await expect(todayRow.getByRole('cell')).toHaveText(['2', '2']);
+
   const rooms = agent.getByTestId('chart-rooms');
   await expect(rooms.locator('canvas').first()).toBeVisible();
   await rooms.getByRole('button', { name: 'Show table' }).click();

@@ -18,7 +18,7 @@ import { flushViews } from '../src/services/view-counter.js';
 const ANALYTICS = `query($id: ID!, $from: DateTime, $to: DateTime) {
   tourAnalytics(tourId: $id, from: $from, to: $to) {
     from to visits uniqueVisitors averageSeconds completionRate fastTravels
-    rooms { name seconds visits } exits { name visits } daily { date visits } devices { name visits }
+    rooms { name seconds visits } exits { name visits } daily { date visits uniqueVisitors } devices { name visits }
   }
 }`;
 const DAY = 86_400_000;
@@ -191,7 +191,8 @@ describe.each(DB_KINDS)('room analytics on %s', (kind) => {
       ],
       daily: Array.from({ length: 7 }, (_, i) => {
         const date = addDays(today, i - 6);
-        return { date, visits: date === old || date === today ? 2 : 0 };
+        const n = date === old || date === today ? 2 : 0;
+        return { date, visits: n, uniqueVisitors: n };
       }),
       devices: [
         { name: 'phone', visits: 2 },
@@ -324,5 +325,38 @@ describe.each(DB_KINDS)('room analytics on %s', (kind) => {
     // A lead without a visitor id (an older player) has an empty path; a malformed id is not kept.
     const bare = await t.gql(LEAD_MUTATION, { input: leadInput(gid(), { leadType: 'CONTACT', email: 'bare@example.com', visitorId: 'bad id <x>' }) });
     expect((await t.gql(PATH, { id: bare.data.tourLeadCreate.tourLead.id }, basic.token)).data.node.roomPath).toEqual([]);
+  });
+});
+
+describe.each(DB_KINDS)('unique visitors per day on %s', (kind) => {
+  let t: TestApp;
+  let basic: SeededUser;
+  let tourId: string;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    basic = await seedUser(t.app, { plan: 'basic' });
+    [tourId] = (await insertTours(t.app, { companyId: basic.company.id, userId: basic.user.id }, 1)) as [string];
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('counts a visitor who came twice in a day once for that day, before and after the rollup', async () => {
+    const day = addDays(utcDay(new Date()), -3);
+    const at = (h: number) => new Date(`${day}T${String(h).padStart(2, '0')}:00:00Z`);
+    const rec = (visitorId: string, when: Date) =>
+      recordTourView(t.app.services, tourId, { tourId: `tour_${tourId}`, visitorId, secondsSpent: 20, roomsReached: 1 } as Parameters<typeof recordTourView>[2], when);
+    // q visits twice (hours apart: two visits), r once.
+    await rec('visitor-qqqq1', at(9));
+    await rec('visitor-rrrr2', at(10));
+    await rec('visitor-qqqq1', at(12));
+    const period = { id: `tour_${tourId}`, from: `${day}T00:00:00Z`, to: `${day}T00:00:00Z` };
+    const before = (await t.gql(ANALYTICS, period, basic.token)).data.tourAnalytics;
+    expect(before.daily).toEqual([{ date: day, visits: 3, uniqueVisitors: 2 }]);
+    const rolled = await rollupRoomAnalytics(t.app.services.db);
+    expect((rolled?.days?.through ?? '') >= day, 'the day is rolled up').toBe(true);
+    const after = (await t.gql(ANALYTICS, period, basic.token)).data.tourAnalytics;
+    expect(after.daily).toEqual([{ date: day, visits: 3, uniqueVisitors: 2 }]);
+    expect(after).toMatchObject({ visits: 3, uniqueVisitors: 2 });
   });
 });

@@ -11,7 +11,7 @@ export const AnalyticsFields = graphql(`
     completionRate
     rooms { name seconds visits }
     exits { name visits }
-    daily { date visits }
+    daily { date visits uniqueVisitors }
     devices { name visits }
   }
 `);

@@ -56,8 +56,8 @@ const figures = {
   ],
   exits: [{ __typename: 'TourAnalyticsCount', name: 'Kitchen', visits: 2 }],
   daily: [
-    { __typename: 'TourAnalyticsDay', date: '2026-11-25', visits: 0 },
-    { __typename: 'TourAnalyticsDay', date: '2026-11-26', visits: 2 },
+    { __typename: 'TourAnalyticsDay', date: '2026-11-25', visits: 0, uniqueVisitors: 0 },
+    { __typename: 'TourAnalyticsDay', date: '2026-11-26', visits: 2, uniqueVisitors: 2 },
   ],
   devices: [{ __typename: 'TourAnalyticsCount', name: 'phone', visits: 2 }],
 };

@@ -50,7 +50,7 @@ describe('analytics rules', () => {
         ],
       ),
     ).toBe('\uFEFFRoom,Visits\r\n"Dining, east",2\r\n"\'=HYPERLINK(""x"")",1\r\n');
-    expect(dailyCsv({ daily: [{ date: '2026-11-01', visits: 3 }] })).toBe('\uFEFFDate,Visits\r\n2026-11-01,3\r\n');
+    expect(dailyCsv({ daily: [{ date: '2026-11-01', visits: 3, uniqueVisitors: 2 }] })).toBe('\uFEFFDate,Visits,Unique visitors\r\n2026-11-01,3,2\r\n');
     expect(roomsCsv({ rooms: [{ name: 'Kitchen', seconds: 110, visits: 2 }] })).toContain('Kitchen,110,2,55');
   });
 

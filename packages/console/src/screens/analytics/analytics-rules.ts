@@ -35,7 +35,7 @@ export interface Figures {
   completionRate: number;
   rooms: ReadonlyArray<{ name: string; seconds: number; visits: number }>;
   exits: ReadonlyArray<{ name: string; visits: number }>;
-  daily: ReadonlyArray<{ date: string; visits: number }>;
+  daily: ReadonlyArray<{ date: string; visits: number; uniqueVisitors: number }>;
   devices: ReadonlyArray<{ name: string; visits: number }>;
 }
 
@@ -68,8 +68,8 @@ export function toCsv(headers: readonly string[], rows: ReadonlyArray<ReadonlyAr
 
 export const dailyCsv = (f: Pick<Figures, 'daily'>) =>
   toCsv(
-    ['Date', 'Visits'],
-    f.daily.map((d) => [d.date, d.visits]),
+    ['Date', 'Visits', 'Unique visitors'],
+    f.daily.map((d) => [d.date, d.visits, d.uniqueVisitors]),
   );
 export const roomsCsv = (f: Pick<Figures, 'rooms'>) =>
   toCsv(

@@ -11,6 +11,8 @@ import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
 import { downloadText } from '../reports/download-file.js';
 
 const BRAND = '#0b5cad';
+/** The second line (unique visitors): dashed, 4.9:1 on white. */
+const VISITORS = '#a65300';
 const AXIS = '#57606a';
 const GRID = '#d0d7de';
 const FONT = '12px system-ui, sans-serif';
@@ -35,20 +37,25 @@ function Plot({ options, data, height }: { options: Omit<uPlot.Options, 'width' 
 
 const axis = (extra: Partial<uPlot.Axis> = {}): uPlot.Axis => ({ stroke: AXIS, font: FONT, grid: { stroke: GRID, width: 1 }, ticks: { stroke: GRID, width: 1 }, ...extra });
 
-/** Visits per day as a line (x: UTC days). */
-export function DailyLine({ daily }: { daily: ReadonlyArray<{ date: string; visits: number }> }) {
+/** Visits and unique visitors per day as two lines (x: UTC days), with a legend naming them. */
+export function DailyLine({ daily }: { daily: ReadonlyArray<{ date: string; visits: number; uniqueVisitors: number }> }) {
   const state = useMemo(() => {
     const xs = daily.map((d) => Date.parse(`${d.date}T00:00:00Z`) / 1000);
     const ys = daily.map((d) => d.visits);
+    const us = daily.map((d) => d.uniqueVisitors);
     const options: Omit<uPlot.Options, 'width' | 'height'> = {
-      legend: { show: false },
+      legend: { show: true, live: false },
       cursor: { show: false },
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
       scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(2, Math.ceil(max * 1.15))] } },
       axes: [axis({ space: 60, values: (_u, splits) => splits.map((v) => dayLabel(v)) }), axis({ size: 40, values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : '')) })],
-      series: [{}, { label: 'Visits', stroke: BRAND, width: 2, fill: 'rgba(11, 92, 173, 0.08)', points: { show: daily.length <= 31, size: 5, fill: BRAND } }],
+      series: [
+        {},
+        { label: 'Visits', stroke: BRAND, width: 2, fill: 'rgba(11, 92, 173, 0.08)', points: { show: daily.length <= 31, size: 5, fill: BRAND } },
+        { label: 'Unique visitors', stroke: VISITORS, width: 2, dash: [6, 4], points: { show: daily.length <= 31, size: 4, fill: VISITORS } },
+      ],
     };
-    return { options, data: [xs, ys] as uPlot.AlignedData };
+    return { options, data: [xs, ys, us] as uPlot.AlignedData };
   }, [daily]);
   return <Plot options={state.options} data={state.data} height={220} />;
 }

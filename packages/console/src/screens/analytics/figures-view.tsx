@@ -43,12 +43,14 @@ export function FiguresView({ figures: f, period }: { figures: Figures; period: 
       ) : null}
       <div className="analytics-charts">
         <ChartFigure
-          title="Visits per day"
+          title="Visits and unique visitors per day"
           summary={
-            busiest && busiest.visits > 0 ? `${f.visits} visits in the period; the busiest day was ${shortDay(busiest.date)} with ${busiest.visits}.` : 'No visits on any day of the period yet.'
+            busiest && busiest.visits > 0
+              ? `${f.visits} visits by ${f.uniqueVisitors} unique visitors in the period; the busiest day was ${shortDay(busiest.date)} with ${busiest.visits} visits by ${busiest.uniqueVisitors} visitors.`
+              : 'No visits on any day of the period yet.'
           }
-          headers={['Date', 'Visits']}
-          rows={f.daily.map((d) => [d.date, d.visits])}
+          headers={['Date', 'Visits', 'Unique visitors']}
+          rows={f.daily.map((d) => [d.date, d.visits, d.uniqueVisitors])}
           csv={() => dailyCsv(f)}
           csvName={csvName('visits-per-day', period)}
           testId="chart-daily"

@@ -79,6 +79,8 @@ interface TourVisitDailyTable {
   tour_id: string;
   day: Day;
   visits: number;
+  /** Distinct visitors of the day (added by 0164). */
+  visitors: ColumnType<number, number | undefined, number>;
   seconds: ColumnType<string | number, number | string, number | string>;
   completed: number;
   fast_travels: number;

@@ -19,8 +19,12 @@ const NamedCountRef = builder.objectRef<{ name: string; visits: number }>('TourA
   fields: (t) => ({ name: t.exposeString('name'), visits: t.exposeInt('visits') }),
 });
 
-const DailyRef = builder.objectRef<{ date: string; visits: number }>('TourAnalyticsDay').implement({
-  fields: (t) => ({ date: t.exposeString('date', { description: 'The UTC day, YYYY-MM-DD.' }), visits: t.exposeInt('visits') }),
+const DailyRef = builder.objectRef<{ date: string; visits: number; uniqueVisitors: number }>('TourAnalyticsDay').implement({
+  fields: (t) => ({
+    date: t.exposeString('date', { description: 'The UTC day, YYYY-MM-DD.' }),
+    visits: t.exposeInt('visits'),
+    uniqueVisitors: t.exposeInt('uniqueVisitors', { description: 'Distinct visitors of the day.' }),
+  }),
 });
 
 const TourRoomAnalyticsRef = builder.objectRef<TourRoomAnalytics>('TourRoomAnalytics').implement({
@@ -35,7 +39,7 @@ const TourRoomAnalyticsRef = builder.objectRef<TourRoomAnalytics>('TourRoomAnaly
     fastTravels: t.exposeInt('fastTravels', { description: 'Fast travels (marker jumps) over all visits.' }),
     rooms: t.field({ type: [RoomTimeRef], description: 'Time per room, most time first.', resolve: (a) => a.rooms }),
     exits: t.field({ type: [NamedCountRef], description: 'Where visits ended, most first.', resolve: (a) => a.exits }),
-    daily: t.field({ type: [DailyRef], description: 'Visits per day, every day of the period.', resolve: (a) => a.daily }),
+    daily: t.field({ type: [DailyRef], description: 'Visits and unique visitors per day, every day of the period.', resolve: (a) => a.daily }),
     devices: t.field({ type: [NamedCountRef], description: 'Visits per device class: phone, tablet, desktop.', resolve: (a) => a.devices }),
   }),
 });

@@ -38,7 +38,7 @@ export interface TourRoomAnalytics {
   fastTravels: number;
   rooms: RoomAnalytics[];
   exits: Array<{ name: string; visits: number }>;
-  daily: Array<{ date: string; visits: number }>;
+  daily: Array<{ date: string; visits: number; uniqueVisitors: number }>;
   devices: Array<{ name: string; visits: number }>;
 }
 
@@ -73,11 +73,11 @@ export async function roomAnalytics(db: Kysely<Database>, tourId: string, period
 
   const [aggDays, rawDays, aggRooms, rawRooms, unique] = await Promise.all([
     useAgg
-      ? sql<DayRow>`SELECT day::text AS day, visits, seconds::float8 AS seconds, completed, fast_travels, phone, tablet, desktop
+      ? sql<DayRow>`SELECT day::text AS day, visits, visitors, seconds::float8 AS seconds, completed, fast_travels, phone, tablet, desktop
           FROM tour_visit_daily WHERE tour_id = ${tourId} AND day >= ${period.from}::date AND day <= ${aggTo}::date`.execute(db)
       : null,
     useRaw
-      ? sql<DayRow>`SELECT ${day}::text AS day, count(*)::int AS visits, coalesce(sum(v.seconds_spent), 0)::float8 AS seconds,
+      ? sql<DayRow>`SELECT ${day}::text AS day, count(*)::int AS visits, count(DISTINCT v.visitor_id)::int AS visitors, coalesce(sum(v.seconds_spent), 0)::float8 AS seconds,
             count(*) FILTER (WHERE v.reached_end)::int AS completed, coalesce(sum(v.fast_travels), 0)::int AS fast_travels,
             count(*) FILTER (WHERE v.device = 'phone')::int AS phone, count(*) FILTER (WHERE v.device = 'tablet')::int AS tablet,
             count(*) FILTER (WHERE v.device = 'desktop')::int AS desktop
@@ -116,8 +116,9 @@ export async function roomAnalytics(db: Kysely<Database>, tourId: string, period
   }
   const roomList = [...rooms.entries()].map(([name, x]) => ({ name, ...x }));
 
-  const daily: Array<{ date: string; visits: number }> = [];
-  for (let d = period.from; d <= period.to; d = addDays(d, 1)) daily.push({ date: d, visits: Number(days.get(d)?.visits ?? 0) });
+  // A day is read either from its aggregate or from its visits, never both, so a day's visitors add up as they are.
+  const daily: TourRoomAnalytics['daily'] = [];
+  for (let d = period.from; d <= period.to; d = addDays(d, 1)) daily.push({ date: d, visits: Number(days.get(d)?.visits ?? 0), uniqueVisitors: Number(days.get(d)?.visitors ?? 0) });
 
   return {
     from: period.from,
@@ -143,6 +144,7 @@ export async function roomAnalytics(db: Kysely<Database>, tourId: string, period
 interface DayRow {
   day: string;
   visits: number;
+  visitors: number;
   seconds: number;
   completed: number;
   fast_travels: number;
@@ -150,7 +152,7 @@ interface DayRow {
   tablet: number;
   desktop: number;
 }
-const DAY_SUMS = ['visits', 'seconds', 'completed', 'fast_travels', 'phone', 'tablet', 'desktop'] as const;
+const DAY_SUMS = ['visits', 'visitors', 'seconds', 'completed', 'fast_travels', 'phone', 'tablet', 'desktop'] as const;
 interface RoomRow {
   room: string;
   seconds: number;

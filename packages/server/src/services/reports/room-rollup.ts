@@ -84,8 +84,8 @@ async function rollupDays(trx: Kysely<Database>, from: string, through: string):
   await trx.deleteFrom('tour_room_daily').where('day', '>=', from).where('day', '<=', through).execute();
   const inserted = await sql<{ visits: number }>`
     WITH ins AS (
-      INSERT INTO tour_visit_daily (tour_id, day, visits, seconds, completed, fast_travels, phone, tablet, desktop)
-      SELECT v.tour_id, ${day}, count(*), coalesce(sum(v.seconds_spent), 0), count(*) FILTER (WHERE v.reached_end),
+      INSERT INTO tour_visit_daily (tour_id, day, visits, visitors, seconds, completed, fast_travels, phone, tablet, desktop)
+      SELECT v.tour_id, ${day}, count(*), count(DISTINCT v.visitor_id), coalesce(sum(v.seconds_spent), 0), count(*) FILTER (WHERE v.reached_end),
              coalesce(sum(v.fast_travels), 0), count(*) FILTER (WHERE v.device = 'phone'),
              count(*) FILTER (WHERE v.device = 'tablet'), count(*) FILTER (WHERE v.device = 'desktop')
       FROM view_events v WHERE v.started_at >= ${start} AND v.started_at < ${end}
