@@ -113,9 +113,12 @@ async function rollupVisitors(trx: Kysely<Database>, from: Date | null, until: D
     ON CONFLICT (tour_id, visitor_id) DO UPDATE
       SET first_day = least(tour_visitors.first_day, excluded.first_day), last_day = greatest(tour_visitors.last_day, excluded.last_day)`.execute(trx);
   // Visitors per last day, rebuilt for the tours this run touched (unique visitors as a sum: room-analytics.ts).
-  const touched = sql`SELECT DISTINCT v.tour_id FROM view_events v WHERE ${since} v.started_at < ${until}`;
-  await sql`DELETE FROM tour_visitor_last_days WHERE tour_id IN (${touched})`.execute(trx);
+  const touched = await sql<{ tour_id: string }>`SELECT DISTINCT v.tour_id FROM view_events v WHERE ${since} v.started_at < ${until}`.execute(trx);
+  if (!touched.rows.length) return;
+  // One array parameter, however many tours (read once here instead of in both statements).
+  const tours = sql`ANY(${touched.rows.map((r) => r.tour_id)}::uuid[])`;
+  await sql`DELETE FROM tour_visitor_last_days WHERE tour_id = ${tours}`.execute(trx);
   await sql`
     INSERT INTO tour_visitor_last_days (tour_id, day, visitors)
-    SELECT tour_id, last_day, count(*) FROM tour_visitors WHERE tour_id IN (${touched}) GROUP BY 1, 2`.execute(trx);
+    SELECT tour_id, last_day, count(*) FROM tour_visitors WHERE tour_id = ${tours} GROUP BY 1, 2`.execute(trx);
 }
