@@ -6,11 +6,22 @@ ROOT=$(pwd)
 
 log() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
-# ---- System packages (Debian): ffmpeg for media, Chromium for browser tests, PostgreSQL when none answers ----
+# ---- System packages (Debian): every program the code and tests call, PostgreSQL when none answers ----
+# ffmpeg for media; the three browser engines visitors arrive with (Chromium, Firefox ESR, WebKitGTK through
+# WebKitWebDriver under xvfb-run); poppler-utils (pdftotext, pdftoppm) to read the PDFs the product makes;
+# fontconfig (fc-match) and DejaVu for reels. Each is checked by the program the tests call, so a machine that has
+# them installs nothing.
 pg_answers() { (exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null; }
 need=()
-command -v ffmpeg >/dev/null 2>&1 && command -v ffprobe >/dev/null 2>&1 || need+=(ffmpeg)
+have() { command -v "$1" >/dev/null 2>&1; }
+have ffmpeg && have ffprobe || need+=(ffmpeg)
 [ -x /usr/bin/chromium ] || need+=(chromium)
+[ -x /usr/bin/firefox-esr ] || need+=(firefox-esr)
+have WebKitWebDriver || need+=(webkit2gtk-driver)
+have xvfb-run || need+=(xvfb)
+have xauth || need+=(xauth)
+have pdftotext && have pdftoppm || need+=(poppler-utils)
+have fc-match || need+=(fontconfig)
 [ -d /usr/share/fonts/truetype/dejavu ] || need+=(fonts-dejavu-core)
 if [ -z "${TEST_DATABASE_URL:-}" ] && ! pg_answers && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then need+=(postgresql); fi
 if [ ${#need[@]} -gt 0 ]; then
