@@ -7,7 +7,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ACCOUNT_NOTES, FREE_TRIAL_PLAN_NAME, ROLES } from '@roomwalk/shared';
 import AccountPage from './account-page.js';
 import SubscriptionsPage from '../billing/subscriptions-page.js';
-import TeamPage, { MEMBER_NOTE } from '../team/team-page.js';
+import TeamPage from '../team/team-page.js';
+import { MEMBER_NOTE } from '../team/team-rules.js';
 import ReportsPage from '../reports/reports-page.js';
 import { ADMIN_ROLES, MEMBER_ROLES, renderPage, type Answers } from '../../test/api-harness.js';
 

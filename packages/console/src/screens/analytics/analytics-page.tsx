@@ -4,15 +4,14 @@
  * link, scheduled digest, PDF). Basic and Pro; other plans see the plan gate with Upgrade, as for APIs & Webhooks.
  */
 import { useMemo, useState } from 'react';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
 import { useQuery } from 'urql';
-import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import { ERROR_CODES } from '@roomwalk/shared';
 import { readFragment } from '../../graphql/graphql.js';
 import { failureCode } from '../../graphql/errors.js';
 import { useSession } from '../../session/session-context.js';
 import { DataLoadError } from '../../ui/data-load-error.js';
-import { Dialog } from '../../ui/dialog.js';
+import { PlanGate } from '../../ui/plan-gate.js';
 import { Loading, Page } from '../../ui/page.js';
 import { basicOrHigher } from '../billing/plan-access.js';
 import { AnalyticsAccessQuery, AnalyticsFields, TourAnalyticsQuery } from './analytics-operations.js';
@@ -22,26 +21,7 @@ import { SellerReportSection } from './seller-report-section.js';
 import './analytics.css';
 
 function Gate() {
-  const navigate = useNavigate();
-  return (
-    <Page title={ANALYTICS_TEXTS.title} back="/" className="analytics">
-      <Dialog
-        open
-        label="Not Available"
-        onClose={() => navigate('/')}
-        footer={
-          <>
-            <SlButton onClick={() => navigate('/')}>Close</SlButton>
-            <SlButton variant="primary" onClick={() => navigate('/account/subscriptions')}>
-              Upgrade
-            </SlButton>
-          </>
-        }
-      >
-        <p data-testid="analytics-gate">{ANALYTICS_TEXTS.planRequired}</p>
-      </Dialog>
-    </Page>
-  );
+  return <PlanGate title={ANALYTICS_TEXTS.title} back="/" className="analytics" text={ANALYTICS_TEXTS.planRequired} testId="analytics-gate" />;
 }
 
 function PeriodPicker({ value, onChange }: { value: Period; onChange: (p: Period) => void }) {

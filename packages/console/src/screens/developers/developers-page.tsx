@@ -3,14 +3,12 @@
  * License) company. Others see the plan gate with Upgrade, like Teams, or the admins-only note; a PLAN_REQUIRED or
  * FORBIDDEN answer (a company downgraded since the licence was read) shows the same.
  */
-import { useNavigate } from 'react-router-dom';
 import { useQuery } from 'urql';
-import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import { ERROR_CODES } from '@roomwalk/shared';
 import { failureCode } from '../../graphql/errors.js';
 import { useSession } from '../../session/session-context.js';
 import { DataLoadError } from '../../ui/data-load-error.js';
-import { Dialog } from '../../ui/dialog.js';
+import { PlanGate } from '../../ui/plan-gate.js';
 import { Loading, Page } from '../../ui/page.js';
 import { ApiKeysSection } from './api-keys-section.js';
 import { DevelopersAccessQuery, DevelopersQuery } from './developers-operations.js';
@@ -19,27 +17,15 @@ import { WebhooksSection } from './webhooks-section.js';
 import './developers.css';
 
 function Gate({ access }: { access: Exclude<Access, 'allowed'> }) {
-  const navigate = useNavigate();
   return (
-    <Page title={DEVELOPER_TEXTS.title} back="/account" className="developers">
-      <Dialog
-        open
-        label="Not Available"
-        onClose={() => navigate('/account')}
-        footer={
-          <>
-            <SlButton onClick={() => navigate('/account')}>Close</SlButton>
-            {access === 'plan' ? (
-              <SlButton variant="primary" onClick={() => navigate('/account/subscriptions')}>
-                Upgrade
-              </SlButton>
-            ) : null}
-          </>
-        }
-      >
-        <p data-testid="developers-gate">{access === 'plan' ? DEVELOPER_TEXTS.planRequired : DEVELOPER_TEXTS.adminOnly}</p>
-      </Dialog>
-    </Page>
+    <PlanGate
+      title={DEVELOPER_TEXTS.title}
+      back="/account"
+      className="developers"
+      upgrade={access === 'plan'}
+      text={access === 'plan' ? DEVELOPER_TEXTS.planRequired : DEVELOPER_TEXTS.adminOnly}
+      testId="developers-gate"
+    />
   );
 }
 
