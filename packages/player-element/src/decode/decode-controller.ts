@@ -346,7 +346,7 @@ export class DecodeController implements ReactiveController {
       for (const f of frames) {
         const k = this.key(job.rendition, start + f.frame);
         this.cache.put(start + f.frame, f); // then its pixels go to the paint worker, after the evictions the put caused
-        this.paint.op({ put: k, width: f.width, height: f.height, data: f.data }, f.data);
+        this.paint.op({ put: k, format: f.format, width: f.width, height: f.height, data: f.data, ...(f.colorSpace ? { colorSpace: f.colorSpace } : {}) }, f.data);
         if (f.bitmap) this.paint.addReady(k, start + f.frame, f.bitmap);
         this.pending.delete(k);
       }

@@ -130,7 +130,7 @@ describe('sizes and buffer progress', () => {
 });
 
 describe('pickDrawable', () => {
-  const frame = (n: number, rendition: Rendition) => ({ frame: n, clipIndex: 0, rendition, width: 1, height: 1, data: new ArrayBuffer(1) });
+  const frame = (n: number, rendition: Rendition) => ({ frame: n, clipIndex: 0, rendition, format: 'I420' as const, width: 1, height: 1, data: new ArrayBuffer(1) });
   const cache = (entries: [Rendition, number][]) => ({
     get: (r: Rendition, f: number) => (entries.some(([er, ef]) => er === r && ef === f) ? frame(f, r) : undefined),
     nearest: (f: number) => {

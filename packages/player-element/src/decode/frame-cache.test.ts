@@ -3,7 +3,7 @@ import { FrameCache } from './frame-cache.js';
 import { CACHE_BUDGET, DECODE_WINDOW } from '../constants.js';
 import { PLAYER } from '@roomwalk/shared';
 
-const f = (frame: number, rendition: 'high' | 'low' = 'high') => ({ rendition, clipIndex: 0, frame, width: 1, height: 1, data: new ArrayBuffer(1000) });
+const f = (frame: number, rendition: 'high' | 'low' = 'high') => ({ rendition, clipIndex: 0, frame, format: 'I420' as const, width: 1, height: 1, data: new ArrayBuffer(1000) });
 
 describe('FrameCache', () => {
   it('evicts the frame farthest from the playhead, frames behind counting three times their distance', () => {

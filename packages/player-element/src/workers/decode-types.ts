@@ -1,8 +1,9 @@
 /** Types shared by the decode worker and the main thread (no runtime code). */
+import type { StoredFormat } from './frame-formats.js';
 
 export type Rendition = 'low' | 'high';
 
-/** One decoded frame copied out of its VideoFrame as I420 planes; the VideoFrame is already closed. */
+/** One decoded frame copied out of its VideoFrame (frame-formats.ts: I420 planes or RGBA); the VideoFrame is already closed. */
 export interface DecodedFrame {
   rendition: Rendition;
   clipIndex: number;
@@ -10,8 +11,11 @@ export interface DecodedFrame {
   frame: number;
   width: number;
   height: number;
-  /** I420: Y plane then U then V, tightly packed (width*height*1.5 bytes). */
+  /** The pixels in `format`: I420 (Y plane then U then V, tightly packed: width*height*1.5 bytes) or RGBA. */
   data: ArrayBuffer;
+  format: StoredFormat;
+  /** How to read I420 as RGB (the decoder's colour space; the browser's default when absent). */
+  colorSpace?: VideoColorSpaceInit;
   /** The frame a jump waits for, also as a bitmap at the canvas's size (DecodeRequest.canvas). */
   bitmap?: ImageBitmap;
 }

@@ -1,11 +1,13 @@
 /// <reference lib="webworker" />
 /**
  * Decode worker: fetches fragmented-MP4 H.264 clips, demuxes them with mp4box and decodes
- * them with WebCodecs. Every VideoFrame is copied out to I420 and closed at once, so at most
- * a handful are ever open; the copies are transferred (not cloned) to the main thread.
+ * them with WebCodecs. Every VideoFrame is copied out (I420 or RGBA, whatever format the decoder
+ * hands out: frame-formats.ts) and closed at once, so at most a handful are ever open; the copies
+ * are transferred (not cloned) to the main thread.
  */
 import { expose, transfer } from './rpc-worker.js';
 import { frameBitmap } from './frame-bitmap.js';
+import { copyFrame } from './frame-formats.js';
 import { createFile, DataStream, Endianness } from 'mp4box';
 import type { DecodedFrame, DecodeRequest, Rendition, WorkerStats } from './decode-types.js';
 
@@ -290,25 +292,16 @@ async function runDecode(req: DecodeRequest, onBatch: (frames: DecodedFrame[]) =
       closeFrame(frame);
       return;
     }
-    const width = frame.visibleRect?.width ?? frame.codedWidth;
-    const height = frame.visibleRect?.height ?? frame.codedHeight;
-    const size = width * height * 1.5;
-    const data = new ArrayBuffer(size);
-    // Copy out to tightly packed I420 and close the VideoFrame immediately.
-    const layout: PlaneLayout[] = [
-      { offset: 0, stride: width },
-      { offset: width * height, stride: width / 2 },
-      { offset: width * height * 1.25, stride: width / 2 },
-    ];
-    const p = frame.format === 'I420' ? frame.copyTo(data, { layout, rect: { x: 0, y: 0, width, height } }) : Promise.reject(new Error(`unsupported frame format ${frame.format ?? 'null'}`));
-    // Close as soon as this frame's copy (and the bitmap a jump waits for) is done, independent of batching.
-    const copied = Promise.all([p, i === req.urgent && req.canvas ? frameBitmap(frame, { width, height }, req.canvas) : undefined]).finally(() => closeFrame(frame));
+    // Copy out (any pixel format: frame-formats.ts) and close the VideoFrame as soon as that copy and the bitmap a
+    // jump waits for are made, independent of batching.
+    const size = { width: frame.visibleRect?.width ?? frame.codedWidth, height: frame.visibleRect?.height ?? frame.codedHeight };
+    const copied = Promise.all([copyFrame(frame), i === req.urgent && req.canvas ? frameBitmap(frame, size, req.canvas) : undefined]).finally(() => closeFrame(frame));
     copied.catch(() => undefined);
     copying = copying
       .then(() => copied)
-      .then(async ([, bitmap]) => {
+      .then(async ([pixels, bitmap]) => {
         stats.decodedFrames++;
-        batch.push({ rendition: req.rendition, clipIndex: req.clipIndex, frame: i, width, height, data, ...(bitmap ? { bitmap } : {}) });
+        batch.push({ rendition: req.rendition, clipIndex: req.clipIndex, frame: i, ...pixels, ...(bitmap ? { bitmap } : {}) });
         if (batch.length >= req.batchSize || i === last || i === req.urgent) await flushBatch();
       });
   };

@@ -66,7 +66,7 @@ describe('paint worker', () => {
     const ref = refCtx.getImageData(0, 0, frame.width, frame.height);
 
     const copy = frame.data.slice(0);
-    const own = await make(1, frame.width, frame.height, [{ put: 'high:41', width: frame.width, height: frame.height, data: copy }], [copy]);
+    const own = await make(1, frame.width, frame.height, [{ put: 'high:41', format: frame.format, width: frame.width, height: frame.height, data: copy }], [copy]);
     expect([own.bitmap?.width, own.bitmap?.height]).to.deep.equal([1280, 720]);
     const p = pixels(own.bitmap!);
     expect(barcode(p)).to.equal(41);

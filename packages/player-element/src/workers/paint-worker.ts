@@ -1,18 +1,14 @@
 /// <reference lib="webworker" />
 /**
- * Paint worker: holds the decoded I420 frames (the main thread's FrameCache keeps only their metadata) and turns the
+ * Paint worker: holds the decoded frames, I420 or RGBA (the main thread's FrameCache keeps only their metadata) and turns the
  * ones the canvas needs into ImageBitmaps of the canvas's size: colour conversion and
  * scaling happen here, the main thread only shows the bitmap (ImageBitmapRenderingContext.transferFromImageBitmap).
  * Plain messages (no comlink): this worker is inlined into the main bundle.
  */
+import type { FramePixels } from './frame-formats.js';
 import type { PaintMessage, PaintReply } from './paint-types.js';
 
-interface Pixels {
-  width: number;
-  height: number;
-  data: ArrayBuffer;
-}
-const frames = new Map<string, Pixels>();
+const frames = new Map<string, FramePixels>();
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
 /** The bitmap's canvas (the canvas's backing size), and the frame's own size in RGBA (the scaled path's source). */
@@ -38,32 +34,37 @@ async function toRGBA(vf: VideoFrame, out: Uint8ClampedArray<ArrayBuffer>): Prom
  * bitmap is smaller, drawn scaled (bilinear) onto one of the bitmap's size. Measured in the worker (software Chromium,
  * load 5-6; bench/ issue 19 notes): 1.8 ms for 1280x720 -> 650x366 and 0.7 ms for 640x360, against 8.1 and 2.0 ms for
  * drawing the VideoFrame itself (drawImage of a VideoFrame is the slow path without a GPU). Where copyTo cannot
- * convert (its allocation size for RGBA is not 4 bytes a pixel), the VideoFrame is drawn.
+ * convert (its allocation size for RGBA is not 4 bytes a pixel), the VideoFrame is drawn. RGBA frames (RGB decoders,
+ * frames without a format: frame-formats.ts) are put as they are.
  */
 async function make(key: string, width: number, height: number): Promise<ImageBitmap | undefined> {
   const f = frames.get(key);
   if (!f) return undefined;
-  const vf = new VideoFrame(f.data, { format: 'I420', codedWidth: f.width, codedHeight: f.height, timestamp: 0 });
-  try {
-    canvas = sized(canvas, width, height);
-    const n = f.width * f.height * 4;
-    if (rgba?.length !== n) rgba = new Uint8ClampedArray(n);
-    if (!(await toRGBA(vf, rgba))) {
-      canvas.getContext('2d')!.drawImage(vf, 0, 0, width, height);
-      return canvas.transferToImageBitmap();
+  canvas = sized(canvas, width, height);
+  let image: ImageData;
+  if (f.format === 'RGBA') image = new ImageData(new Uint8ClampedArray(f.data), f.width, f.height);
+  else {
+    const vf = new VideoFrame(f.data, { format: 'I420', codedWidth: f.width, codedHeight: f.height, timestamp: 0, ...(f.colorSpace ? { colorSpace: f.colorSpace } : {}) });
+    try {
+      const n = f.width * f.height * 4;
+      if (rgba?.length !== n) rgba = new Uint8ClampedArray(n);
+      if (!(await toRGBA(vf, rgba))) {
+        canvas.getContext('2d')!.drawImage(vf, 0, 0, width, height);
+        return canvas.transferToImageBitmap();
+      }
+      image = new ImageData(rgba, f.width, f.height);
+    } finally {
+      vf.close();
     }
-    const image = new ImageData(rgba, f.width, f.height);
-    if (width === f.width && height === f.height) {
-      canvas.getContext('2d')!.putImageData(image, 0, 0);
-      return canvas.transferToImageBitmap();
-    }
-    full = sized(full, f.width, f.height);
-    full.getContext('2d')!.putImageData(image, 0, 0);
-    canvas.getContext('2d')!.drawImage(full, 0, 0, width, height);
-    return canvas.transferToImageBitmap();
-  } finally {
-    vf.close();
   }
+  if (width === f.width && height === f.height) {
+    canvas.getContext('2d')!.putImageData(image, 0, 0);
+    return canvas.transferToImageBitmap();
+  }
+  full = sized(full, f.width, f.height);
+  full.getContext('2d')!.putImageData(image, 0, 0);
+  canvas.getContext('2d')!.drawImage(full, 0, 0, width, height);
+  return canvas.transferToImageBitmap();
 }
 
 type Request = NonNullable<PaintMessage['make']>;

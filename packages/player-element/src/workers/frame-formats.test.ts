@@ -1,0 +1,209 @@
+import { expect } from '@esm-bundle/chai';
+import { copyFrame, drawnToRGBA, type FramePixels } from './frame-formats.js';
+import { createPaintWorker } from './create-paint-worker.js';
+import type { PaintMessage, PaintReply } from './paint-types.js';
+
+// Every pixel format a decoder may hand out, built from known pixels, goes through the code the player runs: the decode
+// worker's copy (copyFrame) and the paint worker's bitmap. The picture: 4 x 2 flat blocks of 16 x 16 pixels.
+const W = 64;
+const H = 32;
+const COLOURS: [number, number, number][] = [
+  [200, 40, 40],
+  [40, 180, 60],
+  [50, 60, 200],
+  [235, 235, 235],
+  [20, 20, 20],
+  [128, 128, 128],
+  [210, 200, 50],
+  [60, 190, 200],
+];
+const colourAt = (x: number, y: number) => COLOURS[(y >> 4) * 4 + (x >> 4)]!;
+
+/**
+ * BT.601, limited range: the colour space the YUV frames say they are in. Not the browsers' default for YUV (BT.709),
+ * so a colour space lost on the way shows as wrong colours.
+ */
+const BT601: VideoColorSpaceInit = { matrix: 'smpte170m', primaries: 'smpte170m', transfer: 'smpte170m', fullRange: false };
+function yuv([r, g, b]: [number, number, number]): [number, number, number] {
+  const [R, G, B] = [r / 255, g / 255, b / 255];
+  const y = 0.299 * R + 0.587 * G + 0.114 * B;
+  return [16 + 219 * y, 128 + 224 * ((B - y) / 1.772), 128 + 224 * ((R - y) / 1.402)];
+}
+
+interface Built {
+  data: ArrayBuffer;
+  colorSpace?: VideoColorSpaceInit;
+}
+
+/** Planar YUV (`sx`, `sy`: chroma subsampling) at `bits` per sample, with an alpha plane when `alpha`. */
+function planar(sx: number, sy: number, bits: number, alpha: boolean): Built {
+  const cw = W / sx;
+  const ch = H / sy;
+  const n = W * H + 2 * cw * ch + (alpha ? W * H : 0);
+  const out = bits > 8 ? new Uint16Array(n) : new Uint8Array(n);
+  const scale = 1 << (bits - 8);
+  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) out[y * W + x] = Math.round(yuv(colourAt(x, y))[0] * scale);
+  for (let y = 0; y < ch; y++)
+    for (let x = 0; x < cw; x++) {
+      const [, u, v] = yuv(colourAt(x * sx, y * sy));
+      out[W * H + y * cw + x] = Math.round(u * scale);
+      out[W * H + cw * ch + y * cw + x] = Math.round(v * scale);
+    }
+  if (alpha) out.fill((1 << bits) - 1, W * H + 2 * cw * ch);
+  return { data: out.buffer as ArrayBuffer, colorSpace: BT601 };
+}
+
+function nv12(): Built {
+  const out = new Uint8Array(W * H * 1.5);
+  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) out[y * W + x] = Math.round(yuv(colourAt(x, y))[0]);
+  for (let y = 0; y < H / 2; y++)
+    for (let x = 0; x < W / 2; x++) {
+      const [, u, v] = yuv(colourAt(2 * x, 2 * y));
+      out[W * H + y * W + 2 * x] = Math.round(u);
+      out[W * H + y * W + 2 * x + 1] = Math.round(v);
+    }
+  return { data: out.buffer, colorSpace: BT601 };
+}
+
+/** 4 bytes a pixel in the named channel order; X bytes and alpha are 0 (to show they are not taken as transparency). */
+function packed(order: string): Built {
+  const out = new Uint8Array(W * H * 4);
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) {
+      const [r, g, b] = colourAt(x, y);
+      const px = { R: r, G: g, B: b, A: 255, X: 0 } as Record<string, number>;
+      for (let c = 0; c < 4; c++) out[(y * W + x) * 4 + c] = px[order[c]!]!;
+    }
+  return { data: out.buffer };
+}
+
+const FORMATS: Record<string, () => Built> = {
+  I420: () => planar(2, 2, 8, false),
+  I420A: () => planar(2, 2, 8, true),
+  I422: () => planar(2, 1, 8, false),
+  I444: () => planar(1, 1, 8, false),
+  NV12: nv12,
+  I420P10: () => planar(2, 2, 10, false),
+  I420P12: () => planar(2, 2, 12, false),
+  I422P10: () => planar(2, 1, 10, false),
+  I444P12: () => planar(1, 1, 12, false),
+  RGBA: () => packed('RGBA'),
+  RGBX: () => packed('RGBX'),
+  BGRA: () => packed('BGRA'),
+  BGRX: () => packed('BGRX'),
+};
+/** The formats the issue lists: a browser that cannot even build one of these fails the test rather than skipping it. */
+const REQUIRED = ['I420', 'I420A', 'NV12', 'RGBA', 'RGBX', 'BGRA', 'BGRX', 'I420P10'];
+
+function frameOf(format: string): VideoFrame | undefined {
+  const { data, colorSpace } = FORMATS[format]!();
+  try {
+    return new VideoFrame(data, { format: format as VideoPixelFormat, codedWidth: W, codedHeight: H, timestamp: 0, ...(colorSpace ? { colorSpace } : {}) });
+  } catch (e) {
+    if (REQUIRED.includes(format)) throw e;
+    return undefined;
+  }
+}
+
+/** The largest channel difference from the known colour over each block's inside (2 px in from its edges: chroma upsampling blends edges). */
+function worstError(rgba: Uint8ClampedArray | Uint8Array, width = W): number {
+  let worst = 0;
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) {
+      if (x % 16 < 2 || x % 16 > 13 || y % 16 < 2 || y % 16 > 13) continue;
+      const c = colourAt(x, y);
+      for (let k = 0; k < 3; k++) worst = Math.max(worst, Math.abs(rgba[(y * width + x) * 4 + k]! - c[k]!));
+      // Opaque: a tour has no transparency, whatever the decoder's alpha or X bytes say.
+      worst = Math.max(worst, 255 - rgba[(y * width + x) * 4 + 3]!);
+    }
+  return worst;
+}
+
+/** The paint worker's bitmap of `pixels` at their own size, read back. */
+async function painted(worker: Worker, pixels: FramePixels, id: number): Promise<Uint8ClampedArray> {
+  const reply = await new Promise<PaintReply>((resolve) => {
+    const on = (e: MessageEvent<PaintReply>) => {
+      if (e.data.id !== id) return;
+      worker.removeEventListener('message', on);
+      resolve(e.data);
+    };
+    worker.addEventListener('message', on);
+    const key = `high:${id}`;
+    worker.postMessage({ ops: [{ put: key, ...pixels }], make: { id, key, width: W, height: H, urgent: true } } satisfies PaintMessage, [pixels.data]);
+  });
+  expect(reply.bitmap, 'a bitmap').to.not.equal(undefined);
+  const ctx = new OffscreenCanvas(W, H).getContext('2d')!;
+  ctx.drawImage(reply.bitmap!, 0, 0);
+  reply.bitmap!.close();
+  return ctx.getImageData(0, 0, W, H).data;
+}
+
+describe('frame formats: any decoder output is painted right', () => {
+  let worker: Worker;
+  beforeEach(() => {
+    worker = createPaintWorker();
+  });
+  afterEach(() => worker.terminate());
+
+  let id = 1;
+  for (const format of Object.keys(FORMATS)) {
+    it(`paints ${format} frames with their known colours`, async function () {
+      const frame = frameOf(format);
+      if (!frame) this.skip();
+      let pixels: FramePixels;
+      try {
+        pixels = await copyFrame(frame!);
+      } finally {
+        frame!.close();
+      }
+      expect([pixels.width, pixels.height]).to.deep.equal([W, H]);
+      // YUV stays YUV (I420, 1.5 bytes a pixel), RGB stays RGB.
+      expect(pixels.format).to.equal(/RGB|BGR/.test(format) ? 'RGBA' : 'I420');
+      // YUV: rounding of the 8-bit conversion (and of 10/12 bits to 8) only; RGB: exact.
+      expect(worstError(await painted(worker, pixels, id++))).to.be.at.most(/RGB|BGR/.test(format) ? 0 : 4);
+    });
+  }
+
+  it('copies a frame without a format (a GPU frame) by naming the format it wants', async () => {
+    const real = frameOf('I420')!;
+    // What phones' hardware decoders hand out: no format, and copyTo / allocationSize refuse unless given one.
+    const refuse = () => {
+      throw new DOMException('format required', 'NotSupportedError');
+    };
+    const gpu = {
+      format: null,
+      codedWidth: W,
+      codedHeight: H,
+      visibleRect: real.visibleRect,
+      colorSpace: real.colorSpace,
+      allocationSize: (o?: VideoFrameCopyToOptions) => (o?.format ? real.allocationSize(o) : refuse()),
+      copyTo: (b: AllowSharedBufferSource, o?: VideoFrameCopyToOptions) => (o?.format ? real.copyTo(b, o) : Promise.reject(new DOMException('format required', 'NotSupportedError'))),
+    } as unknown as VideoFrame;
+    try {
+      const pixels = await copyFrame(gpu);
+      expect(pixels.format).to.equal('RGBA');
+      expect(worstError(await painted(worker, pixels, id++))).to.be.at.most(4);
+    } finally {
+      real.close();
+    }
+  });
+
+  it('draws a frame no copy can read, and a canvas frame whatever format this browser gives it', async () => {
+    const src = new OffscreenCanvas(W, H);
+    const ctx = src.getContext('2d')!;
+    for (let b = 0; b < 8; b++) {
+      const [r, g, bl] = COLOURS[b]!;
+      ctx.fillStyle = `rgb(${r} ${g} ${bl})`;
+      ctx.fillRect((b % 4) * 16, (b >> 2) * 16, 16, 16);
+    }
+    const frame = new VideoFrame(src, { timestamp: 0 });
+    try {
+      expect(worstError(new Uint8Array(drawnToRGBA(frame, W, H)))).to.be.at.most(0);
+      const pixels = await copyFrame(frame);
+      expect(pixels.format, `canvas frame of format ${frame.format}`).to.equal('RGBA');
+      expect(worstError(await painted(worker, pixels, id++))).to.be.at.most(0);
+    } finally {
+      frame.close();
+    }
+  });
+});

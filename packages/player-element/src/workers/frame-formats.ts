@@ -1,0 +1,162 @@
+/// <reference lib="webworker" />
+/**
+ * Copies a decoded VideoFrame of any pixel format out into one of the two layouts the player keeps: tightly packed
+ * I420 (every YUV format a decoder hands out: I420 itself, I420A, I422/I444, NV12, their 10- and 12-bit variants) or
+ * RGBA (the RGB formats, and frames without a format). Decoders choose the format, not us: software Chromium gives
+ * I420, Firefox BGRX, hardware decoders on phones NV12 or GPU frames with no format at all.
+ *
+ * YUV stays YUV (1.5 bytes a pixel: the cache holds 2.7 times more frames than as RGBA, and the paint worker's
+ * conversion to RGB is the browser's own); RGB stays RGB (converting it back to YUV would cost a conversion each way).
+ * Alpha is dropped: a tour is opaque.
+ */
+
+/** What the decode worker keeps of a frame: its pixels, their layout and the colour space YUV is to be read in. */
+export interface FramePixels {
+  format: StoredFormat;
+  width: number;
+  height: number;
+  /** I420: Y plane then U then V (chroma planes ceil(width/2) x ceil(height/2)); RGBA: 4 bytes a pixel. */
+  data: ArrayBuffer;
+  colorSpace?: VideoColorSpaceInit;
+}
+export type StoredFormat = 'I420' | 'RGBA';
+
+/** Planar YUV formats: chroma subsampling (horizontal, vertical), an alpha plane, bits per sample. */
+interface Planar {
+  sx: number;
+  sy: number;
+  bits: number;
+}
+
+const PLANAR = /^I4(20|22|44)A?(?:P(10|12))?$/;
+
+function planarOf(format: string): Planar | undefined {
+  const m = PLANAR.exec(format);
+  if (!m) return undefined;
+  return { sx: m[1] === '44' ? 1 : 2, sy: m[1] === '20' ? 2 : 1, bits: m[2] ? Number(m[2]) : 8 };
+}
+
+const RGB_FORMATS = new Set(['RGBA', 'RGBX', 'BGRA', 'BGRX']);
+
+/** Bytes of a frame kept in `format` at this size. */
+export function storedBytes(format: StoredFormat, width: number, height: number): number {
+  return format === 'RGBA' ? width * height * 4 : width * height + 2 * Math.ceil(width / 2) * Math.ceil(height / 2);
+}
+
+/** The I420 planes' layout in a buffer of storedBytes('I420', ...). */
+function i420Layout(width: number, height: number): PlaneLayout[] {
+  const cw = Math.ceil(width / 2);
+  const chroma = cw * Math.ceil(height / 2);
+  return [
+    { offset: 0, stride: width },
+    { offset: width * height, stride: cw },
+    { offset: width * height + chroma, stride: cw },
+  ];
+}
+
+/** Copies `frame`'s visible picture into the player's layout (the frame stays open: the caller closes it). */
+export async function copyFrame(frame: VideoFrame): Promise<FramePixels> {
+  const rect = frame.visibleRect ?? { x: 0, y: 0, width: frame.codedWidth, height: frame.codedHeight };
+  const width = rect.width;
+  const height = rect.height;
+  const box = { x: rect.x, y: rect.y, width, height };
+  const format = frame.format;
+  const colorSpace = frame.colorSpace?.toJSON?.();
+  if (format === 'I420') {
+    // The common case (software decoders): straight into the packed planes.
+    const data = new ArrayBuffer(storedBytes('I420', width, height));
+    await frame.copyTo(data, { rect: box, layout: i420Layout(width, height) });
+    return { format: 'I420', width, height, data, ...(colorSpace ? { colorSpace } : {}) };
+  }
+  const planar = format ? planarOf(format) : undefined;
+  if (planar || format === 'NV12') {
+    const src = new ArrayBuffer(frame.allocationSize({ rect: box }));
+    const layout = await frame.copyTo(src, { rect: box });
+    const data = planar ? planarToI420(src, layout, planar, width, height) : nv12ToI420(src, layout, width, height);
+    return { format: 'I420', width, height, data, ...(colorSpace ? { colorSpace } : {}) };
+  }
+  if (format && RGB_FORMATS.has(format)) {
+    const data = new ArrayBuffer(width * height * 4);
+    await frame.copyTo(data, { rect: box, layout: [{ offset: 0, stride: width * 4 }] });
+    toRGBA(data, format.startsWith('B'));
+    return { format: 'RGBA', width, height, data };
+  }
+  // No format (a GPU frame) or one this code does not know: the browser converts it, or draws it.
+  return { format: 'RGBA', width, height, data: await convertedToRGBA(frame, box).catch(() => drawnToRGBA(frame, width, height)) };
+}
+
+/** RGBA by the browser's own copyTo conversion (WebCodecs allows a destination format even where the frame has none). */
+async function convertedToRGBA(frame: VideoFrame, rect: DOMRectInit): Promise<ArrayBuffer> {
+  const width = rect.width!;
+  const height = rect.height!;
+  const options = { rect, format: 'RGBA' as const, layout: [{ offset: 0, stride: width * 4 }] };
+  const data = new ArrayBuffer(width * height * 4);
+  await frame.copyTo(data, options);
+  toRGBA(data, false);
+  return data;
+}
+
+/** RGBA by drawing the frame's visible picture on a canvas: always possible, the slowest way. */
+export function drawnToRGBA(frame: VideoFrame, width: number, height: number): ArrayBuffer {
+  const ctx = new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true })!;
+  ctx.drawImage(frame, 0, 0, width, height);
+  return ctx.getImageData(0, 0, width, height).data.buffer as ArrayBuffer;
+}
+
+/** In place: BGR(A/X) to RGBA when `swap`, and every pixel opaque (X bytes are undefined). Little-endian words. */
+function toRGBA(data: ArrayBuffer, swap: boolean): void {
+  const px = new Uint32Array(data);
+  if (swap) for (let i = 0; i < px.length; i++) px[i] = 0xff000000 | ((px[i]! & 0xff) << 16) | (px[i]! & 0xff00) | ((px[i]! >>> 16) & 0xff);
+  else for (let i = 0; i < px.length; i++) px[i] = (px[i]! | 0xff000000) >>> 0;
+}
+
+/** Planar YUV of any subsampling and depth to packed 8-bit I420 (chroma sampled at each 2x2 block's top left). */
+function planarToI420(src: ArrayBuffer, layout: PlaneLayout[], f: Planar, width: number, height: number): ArrayBuffer {
+  const out = new Uint8Array(storedBytes('I420', width, height));
+  const dst = i420Layout(width, height);
+  const wide = f.bits > 8;
+  const shift = f.bits - 8;
+  const half = shift ? 1 << (shift - 1) : 0;
+  const samples = wide ? new Uint16Array(src) : new Uint8Array(src);
+  const unit = wide ? 2 : 1;
+  const cw = Math.ceil(width / 2);
+  const ch = Math.ceil(height / 2);
+  for (let p = 0; p < 3; p++) {
+    const { offset, stride } = layout[p]!;
+    const w = p ? cw : width;
+    const h = p ? ch : height;
+    // Source position of output sample (x, y): luma 1:1; chroma at (2x / sx, 2y / sy).
+    const kx = p ? 2 / f.sx : 1;
+    const ky = p ? 2 / f.sy : 1;
+    const o = dst[p]!.offset;
+    for (let y = 0; y < h; y++) {
+      const row = (offset + y * ky * stride) / unit;
+      const to = o + y * w;
+      if (!wide && kx === 1) {
+        out.set(samples.subarray(row, row + w), to);
+        continue;
+      }
+      for (let x = 0; x < w; x++) out[to + x] = Math.min(255, (samples[row + x * kx]! + half) >> shift);
+    }
+  }
+  return out.buffer;
+}
+
+/** NV12 (a Y plane, then U and V interleaved) to packed I420. */
+function nv12ToI420(src: ArrayBuffer, layout: PlaneLayout[], width: number, height: number): ArrayBuffer {
+  const out = new Uint8Array(storedBytes('I420', width, height));
+  const [u, v] = i420Layout(width, height).slice(1) as [PlaneLayout, PlaneLayout];
+  const bytes = new Uint8Array(src);
+  const y0 = layout[0]!;
+  for (let y = 0; y < height; y++) out.set(bytes.subarray(y0.offset + y * y0.stride, y0.offset + y * y0.stride + width), y * width);
+  const uv = layout[1]!;
+  const cw = Math.ceil(width / 2);
+  for (let y = 0; y < Math.ceil(height / 2); y++) {
+    const row = uv.offset + y * uv.stride;
+    for (let x = 0; x < cw; x++) {
+      out[u.offset + y * cw + x] = bytes[row + 2 * x]!;
+      out[v.offset + y * cw + x] = bytes[row + 2 * x + 1]!;
+    }
+  }
+  return out.buffer;
+}
