@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import { loadConfig, type Config, type RawConfig } from './config.js';
@@ -16,6 +17,8 @@ import { createTokenService } from './auth/tokens.js';
 import { createHumanCheck } from './auth/human-check.js';
 import { closeHttpGracefully } from './http/graceful-close.js';
 import { registerHealthRoutes } from './http/health.js';
+import { loggerOptions } from './http/logging.js';
+import { openAdminChannel, type AdminChannel } from './http/admin-socket.js';
 import { flushViews } from './services/view-counter.js';
 import { settleVisits } from './services/reports/analytics.js';
 import { assertProductionMediaBinaries } from './media/ffmpeg-binaries.js';
@@ -30,6 +33,8 @@ export interface BuildAppOptions {
   storage?: Storage;
   /** Tests: start the embedded database from a migrated template (see test/helpers/test-app.ts). */
   pgliteTemplate?: Blob;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: Writable;
 }
 
 export interface App {
@@ -40,6 +45,9 @@ export interface App {
   start(): Promise<string>;
   stop(): Promise<void>;
 }
+
+export const PRODUCTION_NEEDS_SMTP =
+  'Invalid settings:\n  SMTP_URL: required in production (activation, password reset and invite mails must be delivered; see docs/operations.md, Mail)';
 
 /** A development secret kept in the data folder, so restarts keep sessions and nobody ships a default. */
 function developmentSecret(dataDir: string): string {
@@ -58,23 +66,35 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
   const config = opts.config ?? loadConfig(process.env, opts.overrides);
   // Nodes that decode uploads refuse the 2018 npm fallback ffmpeg in production (media/ffmpeg-binaries.ts).
   if (config.NODE_ENV === 'production' && config.ROLE !== 'api') assertProductionMediaBinaries();
+  // Without SMTP mail would go to the development outbox, which logs activation, reset and invite links.
+  if (config.NODE_ENV === 'production' && !config.SMTP_URL) throw new Error(PRODUCTION_NEEDS_SMTP);
   if (!config.JWT_SECRET) {
     config.jwtSecret = config.DATA_DIR.startsWith('memory://') ? randomBytes(32).toString('hex') : developmentSecret(config.dataDir);
   }
 
   const app = Fastify({
-    logger: { level: config.LOG_LEVEL },
+    logger: loggerOptions(config, opts.logStream),
     bodyLimit: 1024 * 1024,
     // Off unless TRUST_PROXY names the proxies in front: otherwise a client's own X-Forwarded-For would pick its address.
     trustProxy: config.TRUST_PROXY as boolean | string[], // a number is a hop count (Fastify handles it; its types omit it)
     disableRequestLogging: config.NODE_ENV === 'test',
   });
 
-  const database: Db = await openDatabase({
-    databaseUrl: config.DATABASE_URL,
-    dataDir: config.DATA_DIR.startsWith('memory://') ? config.DATA_DIR : path.join(config.dataDir, 'pg'),
-    pgliteTemplate: opts.pgliteTemplate,
-  });
+  // The embedded database on disk serves one process: take its folder's admin socket first (refused while another
+  // process holds it), so `npm run admin` asks this server instead of opening the folder itself (http/admin-socket.ts).
+  const embeddedOnDisk = !config.DATABASE_URL && !config.DATA_DIR.startsWith('memory://');
+  const adminChannel: AdminChannel | undefined = embeddedOnDisk ? await openAdminChannel(config.dataDir) : undefined;
+  let database: Db;
+  try {
+    database = await openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR.startsWith('memory://') ? config.DATA_DIR : path.join(config.dataDir, 'pg'),
+      pgliteTemplate: opts.pgliteTemplate,
+    });
+  } catch (err) {
+    await adminChannel?.close();
+    throw err;
+  }
   const events = await createEventBus(database, { redisUrl: config.REDIS_URL, onError: (err, what) => app.log.error({ err }, `events: ${what}`) });
   const queue = await createQueue(database, {
     databaseUrl: config.DATABASE_URL,
@@ -94,6 +114,7 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
     humanCheck: createHumanCheck({ secret: config.TURNSTILE_SECRET, verifyUrl: config.TURNSTILE_VERIFY_URL, isDev: config.isDev }),
     log: app.log,
   };
+  adminChannel?.serve(services);
 
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string; validation?: unknown }, _req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
@@ -131,6 +152,8 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
       await flushViews(services).catch((err) => app.log.warn({ err }, 'could not write the last tour views'));
       await events.close().catch(() => undefined);
       await database.close();
+      // Last: the folder is free only once the database is closed.
+      await adminChannel?.close();
     },
   };
 }

@@ -1,4 +1,7 @@
-/** `npm run admin -- make-superadmin | grant-offline-license <email>` on the configured database. */
+/**
+ * `npm run admin -- make-superadmin | grant-offline-license <email>` on the configured database: directly when no
+ * server runs, through the running server's admin socket when one holds the embedded database.
+ */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -7,10 +10,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FREE_TRIAL_PLAN_NAME, ROLES, decodeToken } from '@roomwalk/shared';
-import { AdminCommandError, runAdminCommand } from '../src/cli/admin.js';
+import { AdminCommandError, runAdminCommand } from '../src/services/admin-commands.js';
+import { ADMIN_TEXTS } from '../src/http/admin-socket.js';
+import { hashPassword } from '../src/auth/passwords.js';
 import { openDatabase } from '../src/db/database.js';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
-import { login, signUpActivated, uniqueEmail } from './helpers/accounts.js';
+import { basicClientHeader, login, PASSWORD, signUpActivated, uniqueEmail } from './helpers/accounts.js';
+import { freePort, startProcess, stopProcess, serverRoot, type Child } from './helpers/processes.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -61,6 +67,99 @@ describe.each(DB_KINDS)('admin commands on %s', (kind) => {
   });
 });
 
+const runAdmin = (dataDir: string, ...args: string[]) =>
+  promisify(execFile)('npm', ['run', '--silent', 'admin', '--', ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', NODE_ENV: 'development', LOG_LEVEL: 'silent' },
+    timeout: 60_000,
+  });
+
+/** An activated account with the test password, written before any server opens the folder. */
+async function seedAccount(dataDir: string, email: string): Promise<void> {
+  const database = await openDatabase({ dataDir: path.join(dataDir, 'pg') });
+  const company = await database.db.insertInto('companies').values({ name: 'CLI Co' }).returning('id').executeTakeFirstOrThrow();
+  await database.db
+    .insertInto('users')
+    .values({ username: email, password_hash: await hashPassword(PASSWORD), company_id: company.id, activated_at: new Date(), oidc_issuer: null, oidc_subject: null })
+    .execute();
+  await database.close();
+}
+
+/** `npm start`'s server entry on this data folder and port, ready once it says it runs. */
+function startServer(dataDir: string, port: number): Child<true> {
+  const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'development', LOG_LEVEL: 'info', RATE_LIMIT_DISABLED: 'true' };
+  return startProcess(process.execPath, ['--import', 'tsx', 'src/index.ts'], env, (line) => (line.includes('Roomwalk is running') ? true : undefined), serverRoot);
+}
+
+describe('npm run admin while the server runs on the embedded database', () => {
+  let dataDir: string;
+  let server: Child<true> | undefined;
+  let url: string;
+  const email = uniqueEmail('running');
+  beforeAll(async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-admin-run-'));
+    await seedAccount(dataDir, email);
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    server = startServer(dataDir, port);
+    await server.ready;
+  }, 120_000);
+  afterAll(async () => {
+    await stopProcess(server?.proc);
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  const tokenRoles = async () => {
+    const res = await fetch(`${url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: basicClientHeader() },
+      body: JSON.stringify({ username: email, password: PASSWORD, grant_type: 'password' }),
+    });
+    const body = (await res.json()) as { access_token: string };
+    return { token: body.access_token, roles: decodeToken(body.access_token)!.roles };
+  };
+
+  it('asks the running server, which makes the change it reports, and the change outlives a restart', { timeout: 180_000 }, async () => {
+    expect((await tokenRoles()).roles).not.toContain(ROLES.superadmin);
+    expect((await runAdmin(dataDir, 'make-superadmin', email)).stdout).toContain(`${email} is now a super admin.`);
+    expect((await runAdmin(dataDir, 'grant-offline-license', email)).stdout).toContain('now holds the Offline License (500 active tours)');
+    const { token, roles } = await tokenRoles();
+    expect(roles).toEqual(expect.arrayContaining([ROLES.offlicenselicense, ROLES.superadmin]));
+    const me = await fetch(`${url}/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: '{ me { user { isSuperAdmin company { license { planName } } } } }' }),
+    });
+    expect(((await me.json()) as any).data.me.user).toEqual({ isSuperAdmin: true, company: { license: { planName: 'Offline License' } } });
+
+    // A refusal from the server is printed as a failure, not as a success.
+    const refused = runAdmin(dataDir, 'make-superadmin', 'nobody@example.com');
+    await expect(refused).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('No account with the email nobody@example.com.') });
+
+    await stopProcess(server?.proc);
+    const database = await openDatabase({ dataDir: path.join(dataDir, 'pg') });
+    const row = await database.db.selectFrom('users').select('is_superadmin').where('username', '=', email).executeTakeFirstOrThrow();
+    await database.close();
+    expect(row.is_superadmin).toBe(true);
+  });
+});
+
+describe('a second server on the same data folder', () => {
+  it('refuses to start while the first one runs', { timeout: 180_000 }, async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-admin-two-'));
+    const first = startServer(dataDir, await freePort());
+    try {
+      await first.ready;
+      const second = startServer(dataDir, await freePort());
+      expect((await second.exited).code).toBe(1);
+      expect(second.output.join('\n')).toContain(ADMIN_TEXTS.inUse(dataDir));
+    } finally {
+      await stopProcess(first.proc);
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('npm run admin as a process', () => {
   it('works on the embedded database in DATA_DIR', async () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-admin-'));
@@ -71,11 +170,7 @@ describe('npm run admin as a process', () => {
       await database.db.insertInto('users').values({ username: email, password_hash: null, company_id: company.id, activated_at: null, oidc_issuer: null, oidc_subject: null }).execute();
       await database.close();
 
-      const { stdout } = await promisify(execFile)('npm', ['run', '--silent', 'admin', '--', 'make-superadmin', email], {
-        cwd: repoRoot,
-        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', NODE_ENV: 'development', LOG_LEVEL: 'silent' },
-        timeout: 60_000,
-      });
+      const { stdout } = await runAdmin(dataDir, 'make-superadmin', email);
       expect(stdout).toContain(`${email} is now a super admin.`);
 
       database = await openDatabase({ dataDir: path.join(dataDir, 'pg') });

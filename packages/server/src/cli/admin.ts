@@ -3,72 +3,63 @@
  *   npm run admin -- make-superadmin <email>
  *   npm run admin -- revoke-superadmin <email>
  *   npm run admin -- grant-offline-license <email>
- * On the embedded PGlite database, stop the server first: PGlite allows one process at a time.
+ * On the embedded database a running server holds the data folder: the command asks that server over the folder's
+ * admin socket (http/admin-socket.ts) and prints what the server did. With no server running, or on PostgreSQL, it
+ * opens the database itself (and holds the socket meanwhile, so a server does not start on the folder under it).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql, type Kysely } from 'kysely';
-import { PLAN_IDS, planById } from '@roomwalk/shared';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
-import type { Database } from '../db/types.js';
-import { grantOfflineLicense } from '../services/billing/licenses.js';
+import { ADMIN_TEXTS, askAdminSocket, openAdminChannel, adminSocketPath } from '../http/admin-socket.js';
+import { AdminCommandError, runAdminCommand } from '../services/admin-commands.js';
 
-export const ADMIN_USAGE = `Usage: npm run admin -- <command> <email>
-Commands:
-  make-superadmin <email>        give the account the superadmin role
-  revoke-superadmin <email>      take the superadmin role away
-  grant-offline-license <email>  put the account's company on the Offline License plan`;
-
-export class AdminCommandError extends Error {
-  override name = 'AdminCommandError';
+/** What to print, and on which stream. */
+interface Outcome {
+  ok: boolean;
+  message: string;
 }
 
-/** Runs one command against the database and returns what to print. */
-export async function runAdminCommand(db: Kysely<Database>, args: readonly string[]): Promise<string> {
-  const [command, emailArg] = args;
-  if (!command || !emailArg || args.length > 2) throw new AdminCommandError(ADMIN_USAGE);
-  const email = emailArg.trim().toLowerCase();
-  const user = await db.selectFrom('users').selectAll().where(sql<string>`lower(username)`, '=', email).executeTakeFirst();
-  if (!user) throw new AdminCommandError(`No account with the email ${email}.`);
-  switch (command) {
-    case 'make-superadmin':
-    case 'revoke-superadmin': {
-      const on = command === 'make-superadmin';
-      await db.updateTable('users').set({ is_superadmin: on }).where('id', '=', user.id).execute();
-      return on ? `${email} is now a super admin.` : `${email} is no longer a super admin.`;
-    }
-    case 'grant-offline-license': {
-      const plan = planById(PLAN_IDS.offline)!;
-      // The same grant as licenseGrantOffline: keeps the running month of uploads (docs/plans.md) and applies the allowance.
-      await grantOfflineLicense(db, user.company_id);
-      return `The company of ${email} now holds the ${plan.planName} (${plan.upTo} active tours).`;
-    }
-    default:
-      throw new AdminCommandError(`Unknown command "${command}".\n${ADMIN_USAGE}`);
-  }
-}
-
-async function main(argv: string[]): Promise<number> {
-  const config = loadConfig(process.env);
-  const database = await openDatabase({
-    databaseUrl: config.DATABASE_URL,
-    dataDir: config.DATA_DIR.startsWith('memory://') ? config.DATA_DIR : path.join(config.dataDir, 'pg'),
-  });
+async function runOnOwnDatabase(databaseUrl: string | undefined, dataDir: string, args: string[]): Promise<Outcome> {
+  const database = await openDatabase({ databaseUrl, dataDir });
   try {
-    console.log(await runAdminCommand(database.db, argv));
-    return 0;
+    return { ok: true, message: await runAdminCommand(database.db, args) };
   } catch (err) {
-    console.error(err instanceof AdminCommandError ? err.message : err);
-    return 1;
+    if (err instanceof AdminCommandError) return { ok: false, message: err.message };
+    throw err;
   } finally {
     await database.close();
   }
 }
 
+/** Runs the command where the database is: through the running server, or on the database directly. */
+export async function admin(env: Record<string, string | undefined>, args: string[]): Promise<Outcome> {
+  const config = loadConfig(env);
+  if (config.DATABASE_URL) return runOnOwnDatabase(config.DATABASE_URL, config.dataDir, args);
+  if (config.DATA_DIR.startsWith('memory://')) return { ok: false, message: 'DATA_DIR is memory://: there is no database to change.' };
+  const viaServer = await askAdminSocket(adminSocketPath(config.dataDir), args);
+  if (viaServer) return viaServer;
+  // No server: hold the folder while the command runs.
+  let channel: Awaited<ReturnType<typeof openAdminChannel>>;
+  try {
+    channel = await openAdminChannel(config.dataDir, ADMIN_TEXTS.busy);
+  } catch (err) {
+    return { ok: false, message: err instanceof Error ? err.message : String(err) };
+  }
+  try {
+    return await runOnOwnDatabase(undefined, path.join(config.dataDir, 'pg'), args);
+  } finally {
+    await channel.close();
+  }
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
+  admin(process.env, process.argv.slice(2)).then(
+    ({ ok, message }) => {
+      if (ok) console.log(message);
+      else console.error(message);
+      process.exit(ok ? 0 : 1);
+    },
     (err: unknown) => {
       console.error(err);
       process.exit(1);
