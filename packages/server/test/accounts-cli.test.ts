@@ -15,7 +15,7 @@ import { ADMIN_TEXTS } from '../src/http/admin-socket.js';
 import { hashPassword } from '../src/auth/passwords.js';
 import { openDatabase } from '../src/db/database.js';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
-import { basicClientHeader, login, PASSWORD, signUpActivated, uniqueEmail } from './helpers/accounts.js';
+import { login, PASSWORD, signUpActivated, uniqueEmail } from './helpers/accounts.js';
 import { freePort, startProcess, stopProcess, serverRoot, type Child } from './helpers/processes.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -110,13 +110,9 @@ describe('npm run admin while the server runs on the embedded database', () => {
   });
 
   const tokenRoles = async () => {
-    const res = await fetch(`${url}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: basicClientHeader() },
-      body: JSON.stringify({ username: email, password: PASSWORD, grant_type: 'password' }),
-    });
-    const body = (await res.json()) as { access_token: string };
-    return { token: body.access_token, roles: decodeToken(body.access_token)!.roles };
+    // login() needs only the server's address.
+    const token = (await login({ url } as TestApp, email)).body.access_token as string;
+    return { token, roles: decodeToken(token)!.roles };
   };
 
   it('asks the running server, which makes the change it reports, and the change outlives a restart', { timeout: 180_000 }, async () => {
