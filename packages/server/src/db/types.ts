@@ -105,6 +105,8 @@ export interface ToursTable {
   fps: number | null;
   /** Privacy: blur faces in clips, reels and photos (migration 0060). */
   blur_faces: Generated<boolean>;
+  /** The owner's live viewing switch: shared links carry liveViewing=true (migration 0180). */
+  live_viewing: Generated<boolean>;
   deactivated_at: NullableTimestamp;
   deleted_at: NullableTimestamp;
   created_at: Timestamp;

@@ -20,17 +20,30 @@ export function playerUrlAt(tourId: string, at: { room?: string | null; frame?: 
   return at.frame !== undefined && at.frame > 0 ? `${url}&frame=${Math.round(at.frame)}` : url;
 }
 
-/** The embed source: the external player with the feedback control off, as embeds set it (tours §2). */
-export function embedUrl(tourId: string, base: string = origin()): string {
-  return `${externalPlayerUrl(tourId, base)}&disabledControls=feedback`;
+/**
+ * The embed source: the external player with the feedback control off, as embeds set it (tours §2); `hostOrigins`
+ * names the listing site's origins, whose window messages the player then obeys.
+ */
+export function embedUrl(tourId: string, base: string = origin(), hostOrigins: readonly string[] = []): string {
+  const hosts = hostOrigins.length ? `&hostOrigins=${hostOrigins.map(encodeURIComponent).join(',')}` : '';
+  return `${externalPlayerUrl(tourId, base)}&disabledControls=feedback${hosts}`;
 }
 
 const escapeAttr = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-/** The iFrame Code copied to the clipboard. */
-export function iframeCode(tourId: string, title: string | null | undefined, base: string = origin()): string {
+/** The iFrame Code copied to the clipboard (`allowfullscreen` beside `allow="fullscreen"` for older engines). */
+export function iframeCode(tourId: string, title: string | null | undefined, base: string = origin(), hostOrigins: readonly string[] = []): string {
   const name = escapeAttr(title?.trim() || 'Roomwalk tour');
-  return `<iframe src="${escapeAttr(embedUrl(tourId, base))}" title="${name}" width="100%" height="600" style="border:0" allow="fullscreen; camera; microphone; clipboard-write" allowfullscreen></iframe>`;
+  return `<iframe src="${escapeAttr(embedUrl(tourId, base, hostOrigins))}" title="${name}" width="100%" height="600" style="border:0" allow="fullscreen; camera; microphone; clipboard-write" allowfullscreen></iframe>`;
+}
+
+/**
+ * The Script Tag code: the player bundle and a `<tour-player>` (docs/embedding.md §2). It sizes itself (full width, as
+ * tall as its picture needs); the page's own messages need no origin list (the element lives in the page).
+ */
+export function scriptTagCode(tourId: string, base: string = origin()): string {
+  const b = base.replace(/\/+$/, '');
+  return `<script src="${escapeAttr(`${b}/player/tour-player.js`)}"></script>\n<tour-player tour-id="${escapeAttr(tourId)}" mode="external"></tour-player>`;
 }
 
 export interface ShareData {

@@ -1,13 +1,15 @@
 /**
- * Sharing Options (tours §2): Share Link (the external player URL), Generate QR Code (downloadable PNG) and iFrame
- * Code (copied to the clipboard). The qrcode library loads with this dialog only.
+ * Sharing Options (tours §2): Share Link (the external player URL), Generate QR Code (downloadable PNG), iFrame Code
+ * and, beside it, Script Tag (copied to the clipboard), with the listing site's address that fills the iframe's
+ * hostOrigins. The qrcode library loads with this dialog only.
  */
 import { useEffect, useState } from 'react';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import { NOTICES } from '@roomwalk/shared';
 import { Dialog } from '../../ui/dialog.js';
 import { useClipboard, type CopyState } from '../../state/use-clipboard.js';
-import { externalPlayerUrl, iframeCode, unbrandedPlayerUrl } from './share-links.js';
+import { externalPlayerUrl, iframeCode, scriptTagCode, unbrandedPlayerUrl } from './share-links.js';
+import { readHostOrigins } from '../player/player-flags.js';
 import { TOUR_TEXTS } from './texts.js';
 
 export interface SharingDialogProps {
@@ -31,6 +33,10 @@ export function SharingDialog({ open, tourId, title, onClose, showQr = false }: 
   const link = externalPlayerUrl(tourId);
   const linkCopy = useClipboard();
   const frameCopy = useClipboard();
+  const scriptCopy = useClipboard();
+  const [site, setSite] = useState('');
+  const hostOrigins = readHostOrigins(site);
+  const siteInvalid = site.trim() !== '' && hostOrigins.length === 0;
   const unbrandedCopy = useClipboard();
   const unbranded = unbrandedPlayerUrl(tourId);
   const [qr, setQr] = useState<string | null>(null);
@@ -85,10 +91,37 @@ export function SharingDialog({ open, tourId, title, onClose, showQr = false }: 
             </p>
           ) : null}
         </div>
+        <div className="field">
+          <label htmlFor="host-origin">{TOUR_TEXTS.listingSite}</label>
+          <input
+            id="host-origin"
+            className="share-input"
+            type="url"
+            inputMode="url"
+            placeholder="https://www.your-agency.com"
+            value={site}
+            onChange={(e) => setSite(e.currentTarget.value)}
+            aria-invalid={siteInvalid}
+            aria-describedby={siteInvalid ? 'host-origin-error host-origin-help' : 'host-origin-help'}
+          />
+          {siteInvalid ? (
+            <p id="host-origin-error" className="form-failure" role="alert">
+              {TOUR_TEXTS.listingSiteInvalid}
+            </p>
+          ) : null}
+          <p id="host-origin-help" className="field-hint">
+            {TOUR_TEXTS.listingSiteHelp}
+          </p>
+        </div>
         <div>
-          <SlButton onClick={() => void frameCopy.copy(iframeCode(tourId, title))} loading={frameCopy.state === 'copying'} aria-describedby="iframe-code-help">
-            {copyLabel(frameCopy.state, TOUR_TEXTS.iframeCode)}
-          </SlButton>
+          <div className="row">
+            <SlButton onClick={() => void frameCopy.copy(iframeCode(tourId, title, undefined, hostOrigins))} loading={frameCopy.state === 'copying'} aria-describedby="iframe-code-help">
+              {copyLabel(frameCopy.state, TOUR_TEXTS.iframeCode)}
+            </SlButton>
+            <SlButton onClick={() => void scriptCopy.copy(scriptTagCode(tourId))} loading={scriptCopy.state === 'copying'} aria-describedby="iframe-code-help">
+              {copyLabel(scriptCopy.state, TOUR_TEXTS.scriptTag)}
+            </SlButton>
+          </div>
           <p id="iframe-code-help" className="field-hint">
             {TOUR_TEXTS.iframeCodeHelp}
           </p>

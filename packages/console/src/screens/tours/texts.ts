@@ -68,8 +68,11 @@ export const TOUR_TEXTS = {
   sharingOptions: 'Sharing Options',
   shareLink: 'Share Link',
   iframeCode: 'iFrame Code',
-  iframeCodeHelp:
-    'Paste the code into your listing page. To move the tour from your page (roomwalk_scroll and roomwalk_marker messages), add &hostOrigins= and your site’s address, e.g. &hostOrigins=https://www.your-agency.com, to the iframe’s src.',
+  iframeCodeHelp: 'Paste either code into your listing page. The iFrame Code shows the tour in a frame; the Script Tag puts the player in your page itself, sized to its width.',
+  scriptTag: 'Script Tag',
+  listingSite: 'Your listing site (optional)',
+  listingSiteHelp: 'Its address goes into the iFrame Code, so your page can move the tour (roomwalk_scroll and roomwalk_marker messages).',
+  listingSiteInvalid: 'Enter the site’s address with https://, like https://www.your-agency.com (no path).',
   unbrandedLink: 'Unbranded link',
   unbrandedLinkHelp: 'For listing services that forbid branding: no logo, agent details, listing link, chat, sharing, live call or outbound links.',
   shareFromHere: 'Share from here',

@@ -194,8 +194,28 @@ describe('Sharing Options', () => {
     await waitFor(() => expect(writes).toHaveLength(2));
     expect(writes[0]).toBe(link);
     expect(writes[1]).toContain('<iframe src=');
-    // The option explains how the listing page may drive the tour (issue 17).
-    expect(screen.getByText(/add &hostOrigins= and your site’s address/)).toHaveAttribute('id', 'iframe-code-help');
+    // Chromium warns on every load of a frame with allow="fullscreen" alone.
+    expect(writes[1]).toContain('allow="fullscreen; camera; microphone; clipboard-write" allowfullscreen');
+    expect(writes[1]).not.toContain('hostOrigins');
+  });
+
+  it("offers the Script Tag beside the iFrame Code, and fills hostOrigins from the listing site's address", async () => {
+    const writes: string[] = [];
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText: async (t: string) => void writes.push(t) } });
+    renderRoute(<SharingDialog open tourId={ID} title="Loft" onClose={() => undefined} />, { path: '/', route: '/', store: loggedIn() });
+    fireEvent.click(screen.getByText('Script Tag'));
+    await waitFor(() => expect(writes).toHaveLength(1));
+    expect(writes[0]).toBe(`<script src="${window.location.origin}/player/tour-player.js"></script>\n<tour-player tour-id="${ID}" mode="external"></tour-player>`);
+    const site = screen.getByLabelText('Your listing site (optional)');
+    // A path is not an origin: said in the user's words, and nothing goes into the code.
+    fireEvent.change(site, { target: { value: 'www.agency.test/listing' } });
+    expect(screen.getByRole('alert')).toHaveTextContent('Enter the site’s address with https://');
+    expect(site).toHaveAttribute('aria-invalid', 'true');
+    fireEvent.change(site, { target: { value: 'https://www.agency.test/' } });
+    expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.click(screen.getByText('iFrame Code'));
+    await waitFor(() => expect(writes).toHaveLength(2));
+    expect(writes[1]).toContain('&amp;hostOrigins=https%3A%2F%2Fwww.agency.test"');
   });
 
   it('offers the Unbranded link (MLS): the external player with unbranded=true, copied with its own button', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { embedUrl, externalPlayerUrl, iframeCode, shareData, shareTour } from './share-links.js';
+import { embedUrl, externalPlayerUrl, iframeCode, scriptTagCode, shareData, shareTour } from './share-links.js';
 import { cropRect, outputSize } from './thumbnail-crop.js';
 import { tourPhase } from './tour-status.js';
 import { activeReelCount, reelFileName } from './reels-dialog.js';
@@ -13,6 +13,11 @@ describe('share links', () => {
     expect(iframeCode(ID, 'A "big" <flat>', 'https://app.test')).toBe(
       `<iframe src="https://app.test/playerext?tourId=${ID}&amp;disabledControls=feedback" title="A &quot;big&quot; &lt;flat>" width="100%" height="600" style="border:0" allow="fullscreen; camera; microphone; clipboard-write" allowfullscreen></iframe>`,
     );
+    // The listing site's origin, when given, becomes hostOrigins (its window messages are obeyed).
+    expect(iframeCode(ID, 'Loft', 'https://app.test', ['https://www.agency.test', 'http://localhost:8080'])).toContain(
+      `src="https://app.test/playerext?tourId=${ID}&amp;disabledControls=feedback&amp;hostOrigins=https%3A%2F%2Fwww.agency.test,http%3A%2F%2Flocalhost%3A8080"`,
+    );
+    expect(scriptTagCode(ID, 'https://app.test/')).toBe(`<script src="https://app.test/player/tour-player.js"></script>\n<tour-player tour-id="${ID}" mode="external"></tour-player>`);
     expect(shareData(ID, ' Loft ', 'https://app.test')).toEqual({ title: 'Loft', text: 'Check out this Roomwalk Walkthrough: Loft', url: `https://app.test/playerext?tourId=${ID}` });
   });
 

@@ -21,6 +21,7 @@ import * as m0161 from './0161-seller-digest-sent-to.js';
 import * as m0162 from './0162-dev-outbox-attachments.js';
 import * as m0163 from './0163-seller-digest-time-zone.js';
 import * as m0164 from './0164-room-analytics-daily-visitors.js';
+import * as m0180 from './0180-tour-live-viewing.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-accounts-and-tours': m0001,
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0162-dev-outbox-attachments': m0162,
   '0163-seller-digest-time-zone': m0163,
   '0164-room-analytics-daily-visitors': m0164,
+  '0180-tour-live-viewing': m0180,
 };
