@@ -42,6 +42,8 @@ export interface TourSaveInputValue {
   id: string;
   /** Privacy switch; omitted or null keeps the current value. A change reprocesses a processed tour's clips. */
   blurFaces?: boolean | null | undefined;
+  /** The live viewing switch (docs/live-viewing.md); omitted or null keeps the current value. */
+  liveViewing?: boolean | null | undefined;
   title?: string | null | undefined;
   description?: string | null | undefined;
   videoURL?: string | null | undefined;
@@ -68,6 +70,7 @@ export async function saveTour(services: Services, auth: AuthInfo, input: TourSa
         description: description || null,
         listing_link: listingLink || null,
         ...(typeof input.blurFaces === 'boolean' ? { blur_faces: input.blurFaces } : {}),
+        ...(typeof input.liveViewing === 'boolean' ? { live_viewing: input.liveViewing } : {}),
         ...(jobs ? { status: TOUR_STATUS.PROCESSING, progress: 0, progress_text: 'Waiting to start' } : {}),
         updated_at: new Date(),
       })

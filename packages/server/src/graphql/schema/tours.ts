@@ -90,6 +90,9 @@ TourRef.implement({
     createdAt: t.field({ type: 'DateTime', resolve: (r) => r.created_at }),
     progress: t.exposeInt('progress', { description: 'Processing progress in percent.' }),
     blurFaces: t.exposeBoolean('blur_faces', { description: 'Faces are blurred in clips, reels and photos (owner switch, default on; changing it reprocesses the tour).' }),
+    liveViewing: t.exposeBoolean('live_viewing', {
+      description: 'The owner offers live viewing: the links the console shares carry liveViewing=true (unbranded links never). Default off.',
+    }),
     blurredClips: t.intList({
       nullable: true,
       description: "Indices of the clips in which faces were blurred, in order (the tour's company only; null for others).",
@@ -167,6 +170,7 @@ const TourSaveInput = builder.inputType('TourSaveInput', {
     videoURL: t.string(),
     listingLink: t.string(),
     blurFaces: t.boolean({ description: 'Blur faces in clips, reels and photos (default on). A change reprocesses a processed tour (status PROCESSING until its new clips are ready).' }),
+    liveViewing: t.boolean({ description: 'Offer live viewing on the shared links (liveViewing=true). Omitted or null keeps the current value.' }),
   }),
 });
 const TourUpdateThumbnailInput = builder.inputType('TourUpdateThumbnailInput', {
