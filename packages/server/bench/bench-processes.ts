@@ -48,6 +48,8 @@ export async function startApiNode(o: { databaseUrl: string; dataDir: string; jw
     JWT_SECRET: o.jwtSecret,
     LOG_LEVEL: 'warn',
     RATE_LIMIT_DISABLED: 'true',
+    // Production needs a way to deliver mail; the benches send none, so nothing ever connects here.
+    SMTP_URL: 'smtp://127.0.0.1:1',
   });
   return { child, url };
 }

@@ -116,6 +116,7 @@ async function startNode(dataDir: string, databaseUrl: string | undefined, jwtSe
       JWT_SECRET: jwtSecret,
       ROLE: 'api',
       ICE_SERVERS: '[]',
+      SMTP_URL: 'smtp://127.0.0.1:1', // production needs one; the bench sends no mail
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     },
   );

@@ -1,12 +1,12 @@
 /** The API role's HTTP surface: GraphQL on /query (HTTP and graphql-ws), its hardening, and every plain route. */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import mercurius from 'mercurius';
 import { specifiedRules, validate } from 'graphql';
 import { mercuriusUpload } from 'mercurius-upload';
 import fastifyWebsocket from '@fastify/websocket';
 import { resolveAuth } from './services/resolve-auth.js';
-import { consumeApiKeyRequest } from './auth/rate-limit.js';
+import { consumeApiKeyRequest, rateLimitWait } from './auth/rate-limit.js';
 import { apiKeyScopeRefusal, fieldOutsideApiKeyScope } from './graphql/api-key-scope.js';
 import type { AuthInfo, Context } from './graphql/builder.js';
 import { getSchema } from './graphql/schema.js';
@@ -14,6 +14,7 @@ import { AppError, formatErrors, toClientError } from './graphql/errors.js';
 import { PARSE_OPTIONS, checkQueryLimits, isParsedDocument } from './graphql/limits.js';
 import { guardGraphqlSocket, introspectionPolicy, introspectionRefused, isGraphqlSocketRequest, mayIntrospect, usesIntrospection } from './graphql/hardening.js';
 import { registerRoutes } from './http/routes.js';
+import { registerDevHostCheck } from './http/dev-host-check.js';
 import { registerUploadDrain } from './http/graphql-upload.js';
 import { IMAGE_MAX_BYTES } from './services/profile.js';
 import type { Services } from './services/services.js';
@@ -21,11 +22,20 @@ import type { Services } from './services/services.js';
 export async function registerApi(app: FastifyInstance, services: Services): Promise<void> {
   const { config } = services;
   const authCache = new WeakMap<FastifyRequest, AuthInfo | null>();
+  // First: hooks apply to the routes registered after them (GraphQL included).
+  await registerDevHostCheck(app, services);
   // A present but invalid or expired token answers 401, which the console turns into a logout (accounts §4).
   app.addHook('preHandler', async (req, reply) => {
     if (!req.url.startsWith('/query')) return;
     const header = req.headers.authorization;
-    if (!header) return void authCache.set(req, null);
+    if (!header) {
+      // Anonymous documents are limited per address before anything parses them (auth/rate-limit.ts); a WebSocket
+      // upgrade carries none (its documents are counted one by one, in preSubscriptionParsing below).
+      authCache.set(req, null);
+      if (req.headers.upgrade) return;
+      const wait = await rateLimitWait(services, 'anonymousQuery', req.ip);
+      return wait === null ? undefined : rateLimitedReply(reply, wait);
+    }
     let auth: AuthInfo | null;
     try {
       auth = await resolveAuth(services, header, { allowApiKey: true });
@@ -39,12 +49,7 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
     }
     if (auth.apiKeyId) {
       const wait = await consumeApiKeyRequest(services, auth.apiKeyId);
-      if (wait !== null) {
-        return reply
-          .code(429)
-          .header('retry-after', String(wait))
-          .send({ data: null, errors: [{ message: ERROR_TEXTS.rateLimited, extensions: { code: ERROR_CODES.RATE_LIMITED, retryAfterSeconds: wait } }] });
-      }
+      if (wait !== null) return rateLimitedReply(reply, wait);
     }
     authCache.set(req, auth);
   });
@@ -82,6 +87,13 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
     // What a client sees of any error: graphql/errors.ts (the original logged with the request's id).
     errorFormatter: (execution, context) => formatErrors(execution, { production, log: (context as unknown as Partial<Context>).log ?? context.reply?.request.log ?? app.log }),
   });
+  // Anonymous subscriptions spend the same per-address budget as anonymous requests, one per document.
+  app.graphql.addHook('preSubscriptionParsing', async (_schema, _source, context) => {
+    const c = context as unknown as Context;
+    if (c.auth) return;
+    const wait = await rateLimitWait(services, 'anonymousQuery', c.ip);
+    if (wait !== null) throw toClientError(new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { retryAfterSeconds: wait }));
+  });
   // Subscription context: mercurius merges onConnect's result into the context.
   // Mercurius does not validate subscription documents: apply the same rules (and our limits) as on HTTP.
   app.graphql.addHook('preSubscriptionExecution', async (schema, document, context) => {
@@ -100,11 +112,11 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
     const errors = checkQueryLimits(schema, document);
     if (errors.length > 0) throw Object.assign(new Error(errors[0]!.message), { errors });
   });
-  // An API key may use only the operations of its scope (graphql/api-key-scope.ts), on every request.
-  app.graphql.addHook('preExecution', async (_schema, document, context) => {
+  // An API key may select only the fields of its scope, on every path (graphql/api-key-scope.ts), on every request.
+  app.graphql.addHook('preExecution', async (schema, document, context) => {
     const auth = (context as unknown as Context).auth;
     if (!auth?.apiKeyId) return;
-    const field = fieldOutsideApiKeyScope(document);
+    const field = fieldOutsideApiKeyScope(schema, document);
     if (field) throw apiKeyScopeRefusal(field);
   });
   // Every request (cached documents skip validation): introspection only for whom the setting allows.
@@ -115,4 +127,12 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
   }
 
   await registerRoutes(app, services);
+}
+
+/** 429 with the GraphQL error shape and Retry-After (an API key over its limit, an address over the anonymous one). */
+function rateLimitedReply(reply: FastifyReply, wait: number): FastifyReply {
+  return reply
+    .code(429)
+    .header('retry-after', String(wait))
+    .send({ data: null, errors: [{ message: ERROR_TEXTS.rateLimited, extensions: { code: ERROR_CODES.RATE_LIMITED, retryAfterSeconds: wait } }] });
 }

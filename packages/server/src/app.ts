@@ -46,8 +46,7 @@ export interface App {
   stop(): Promise<void>;
 }
 
-export const PRODUCTION_NEEDS_SMTP =
-  'Invalid settings:\n  SMTP_URL: required in production (activation, password reset and invite mails must be delivered; see docs/operations.md, Mail)';
+export const PRODUCTION_NEEDS_SMTP = 'Invalid settings:\n  SMTP_URL: required in production (activation, password reset and invite mails must be delivered; see docs/operations.md, Mail)';
 
 /** A development secret kept in the data folder, so restarts keep sessions and nobody ships a default. */
 function developmentSecret(dataDir: string): string {

@@ -13,6 +13,11 @@ import type { Services } from '../services/services.js';
 
 export const RATE_LIMITS = {
   oauthToken: { points: 10, duration: 60 },
+  /**
+   * GraphQL requests and subscriptions without a token, per address (/query over HTTP and graphql-ws): the player, the
+   * sign-up page and the public report ask a few each; a flood of documents does not reach the parser.
+   */
+  anonymousQuery: { points: 120, duration: 60 },
   /** Failed password logins per account (any address): a guess spread over many addresses at one account is slowed. */
   loginAccount: { points: 10, duration: 10 * 60 },
   googleLogin: { points: 10, duration: 60 },
@@ -20,6 +25,8 @@ export const RATE_LIMITS = {
   /** Card form posts of the local billing page. */
   billingCardAttempt: { points: 30, duration: 60 },
   userRegister: { points: 10, duration: 10 * 60 },
+  /** Sign-up attempts per e-mail address, from any client address (the answer "Username already taken" is the spec's). */
+  userRegisterEmail: { points: 5, duration: 60 * 60 },
   userRequestPasswordReset: { points: 5, duration: 15 * 60 },
   userActivationEmailResend: { points: 5, duration: 15 * 60 },
   feedbackSubmit: { points: 10, duration: 10 * 60 },
@@ -42,17 +49,22 @@ function limiterFor(services: Services, action: RateLimitedAction): RateLimiterM
   return limiter;
 }
 
-/** Spends one attempt of `action` for this key (the client IP); throws RATE_LIMITED when none are left. */
-export async function consumeRateLimit(services: Services, action: RateLimitedAction, key: string): Promise<void> {
-  if (services.config.RATE_LIMIT_DISABLED) return;
+/** Spends one attempt of `action` for this key (the client IP); answers the seconds to wait when none are left, else null. */
+export async function rateLimitWait(services: Services, action: RateLimitedAction, key: string): Promise<number | null> {
+  if (services.config.RATE_LIMIT_DISABLED) return null;
   try {
     await limiterFor(services, action).consume(key || 'unknown');
+    return null;
   } catch (err) {
-    if (err instanceof RateLimiterRes) {
-      throw new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { retryAfterSeconds: Math.ceil(err.msBeforeNext / 1000) });
-    }
+    if (err instanceof RateLimiterRes) return Math.max(1, Math.ceil(err.msBeforeNext / 1000));
     throw err;
   }
+}
+
+/** Spends one attempt of `action` for this key (the client IP); throws RATE_LIMITED when none are left. */
+export async function consumeRateLimit(services: Services, action: RateLimitedAction, key: string): Promise<void> {
+  const wait = await rateLimitWait(services, action, key);
+  if (wait !== null) throw new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { retryAfterSeconds: wait });
 }
 
 /**

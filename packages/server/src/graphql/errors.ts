@@ -61,6 +61,8 @@ function isGraphqlOwn(err: unknown): boolean {
   return false;
 }
 
+const GET_ONLY_READS_TEXT = 'A GET request may only run a query: send mutations and subscriptions with POST (or over the WebSocket).';
+
 type TransportError = Error & { statusCode?: number; code?: string };
 
 /**
@@ -78,7 +80,13 @@ export function formatErrors(execution: ExecutionResult, opts: MaskOptions): { s
   let requestError = false;
   const flat = (execution.errors ?? []).flatMap((e) => {
     // Mercurius wraps validation failures (our limits included) in one error holding the list.
-    const inner = (e.originalError as { errors?: unknown } | undefined)?.errors;
+    const wrapper = e.originalError as { errors?: unknown; code?: unknown } | undefined;
+    const inner = wrapper?.errors;
+    // A mutation or subscription sent by GET: the client's mistake (Mercurius raises it as a plain error).
+    if (wrapper?.code === 'MER_ERR_METHOD_NOT_ALLOWED') {
+      requestError = true;
+      return [new GraphQLError(GET_ONLY_READS_TEXT, { extensions: { code: ERROR_CODES.BAD_USER_INPUT } })];
+    }
     if (Array.isArray(inner)) {
       requestError = true;
       return inner as GraphQLError[];

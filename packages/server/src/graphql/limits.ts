@@ -131,14 +131,47 @@ function queryLimitsRule(limits: QueryLimits = QUERY_LIMITS) {
       return summary;
     };
 
+    // How often each response name is asked in a set, fragments expanded; each named fragment's counts once.
+    const fragmentCounts = new Map<string, Map<string, number> | null>();
+    const addCounts = (set: SelectionSetNode | undefined, into: Map<string, number>, spread: Set<string>) => {
+      if (!set) return;
+      for (const sel of set.selections) {
+        if (sel.kind === Kind.FIELD) {
+          const name = sel.alias?.value ?? sel.name.value;
+          into.set(name, (into.get(name) ?? 0) + 1);
+        } else if (sel.kind === Kind.INLINE_FRAGMENT) addCounts(sel.selectionSet, into, spread);
+        else if (!spread.has(sel.name.value)) {
+          // graphql-js collects each fragment name once per set, then compares what each fragment brings.
+          spread.add(sel.name.value);
+          for (const [name, n] of countsOfFragment(sel.name.value)) into.set(name, (into.get(name) ?? 0) + n);
+        }
+      }
+    };
+    const countsOfFragment = (name: string): Map<string, number> => {
+      const known = fragmentCounts.get(name);
+      if (known) return known;
+      if (known === null) return new Map(); // a cycle: NoFragmentCycles reports it
+      fragmentCounts.set(name, null);
+      const counts = new Map<string, number>();
+      addCounts(fragments.get(name)?.selectionSet, counts, new Set([name]));
+      fragmentCounts.set(name, counts);
+      return counts;
+    };
+    const fieldCounts = (set: SelectionSetNode) => {
+      const counts = new Map<string, number>();
+      addCounts(set, counts, new Set());
+      return counts;
+    };
+
     let spreads = 0;
     let reported = false;
     let repeatedReported = false;
     return {
       SelectionSet(node) {
-        // Counted through inline fragments too: graphql-js merges their fields into the set before comparing.
+        // Counted through inline fragments and named fragments too: graphql-js merges their fields into the set
+        // before comparing (45 fragments each asking priceTiers 10 times made 450 copies in one set).
         if (repeatedReported) return;
-        const repeated = repeatedField(node, limits.maxSameField, new Map());
+        const repeated = repeatedField(fieldCounts(node), limits.maxSameField);
         if (repeated) {
           repeatedReported = true;
           context.reportError(tooComplex(`"${repeated}" asked more than ${limits.maxSameField} times in one selection`));
@@ -161,19 +194,9 @@ function queryLimitsRule(limits: QueryLimits = QUERY_LIMITS) {
   };
 }
 
-/** The first response name found more than `max` times in the set (inline fragments flattened), or null. */
-function repeatedField(set: SelectionSetNode, max: number, counts: Map<string, number>): string | null {
-  for (const sel of set.selections) {
-    if (sel.kind === Kind.FIELD) {
-      const name = sel.alias?.value ?? sel.name.value;
-      const n = (counts.get(name) ?? 0) + 1;
-      counts.set(name, n);
-      if (n > max) return name;
-    } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-      const found = repeatedField(sel.selectionSet, max, counts);
-      if (found) return found;
-    }
-  }
+/** The first response name asked more than `max` times, or null. */
+function repeatedField(counts: Map<string, number>, max: number): string | null {
+  for (const [name, n] of counts) if (n > max) return name;
   return null;
 }
 

@@ -187,6 +187,7 @@ export async function inAccountTransaction<T>(services: Services, fn: (trx: Trx)
 export async function registerUser(services: Services, input: unknown, ip: string): Promise<UserRow> {
   await consumeRateLimit(services, 'userRegister', ip);
   const data = parseInput(registerInputSchema, input);
+  await consumeRateLimit(services, 'userRegisterEmail', data.username.trim().toLowerCase());
   let contactNumber: string | null = null;
   if (data.contactNumber) {
     parseInput(z.object({ contactNumber: contactNumberField }), { contactNumber: data.contactNumber });

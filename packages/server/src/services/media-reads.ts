@@ -18,20 +18,17 @@ export function shotById(services: Services, id: string): Promise<ShotRow | unde
   return aiDb(services.db).selectFrom('shots').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** The company owning a shot's tour (the tour not deleted). */
-export async function shotCompanyId(services: Services, id: string): Promise<string | undefined> {
-  return (
-    await aiDb(services.db)
-      .selectFrom('shots')
-      .innerJoin('tours', 'tours.id', 'shots.tour_id')
-      .select(['tours.company_id'])
-      .where('shots.id', '=', id)
-      .where('tours.deleted_at', 'is', null)
-      .executeTakeFirst()
-  )?.company_id;
+/** The company and owner of a shot's tour (for who may edit it), or undefined when the shot or its tour is gone. */
+export async function shotTour(services: Services, id: string): Promise<{ company_id: string; owner_id: string } | undefined> {
+  return aiDb(services.db)
+    .selectFrom('shots')
+    .innerJoin('tours', 'tours.id', 'shots.tour_id')
+    .select(['tours.company_id', 'tours.owner_id'])
+    .where('shots.id', '=', id)
+    .where('tours.deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
-/** The company owning a reel's tour. */
 export async function reelCompanyId(services: Services, id: string): Promise<string | undefined> {
   return (await aiDb(services.db).selectFrom('reels').innerJoin('tours', 'tours.id', 'reels.tour_id').select(['tours.company_id']).where('reels.id', '=', id).executeTakeFirst())?.company_id;
 }

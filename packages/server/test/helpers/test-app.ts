@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import pg from 'pg';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -68,7 +69,8 @@ function pgliteTemplate(): Promise<Blob> {
   return templatePromise;
 }
 
-export async function startTestApp(kind: DbKind = 'pglite', overrides: Partial<RawConfig> = {}): Promise<TestApp> {
+/** `logStream`: where the app's log lines go (tests that read them set LOG_LEVEL too). */
+export async function startTestApp(kind: DbKind = 'pglite', overrides: Partial<RawConfig> = {}, opts: { logStream?: Writable } = {}): Promise<TestApp> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-test-'));
   const pgdb = kind === 'postgres' ? await createPostgresDatabase() : null;
   const config = loadConfig(
@@ -85,7 +87,7 @@ export async function startTestApp(kind: DbKind = 'pglite', overrides: Partial<R
   );
   // PGlite in memory keeps tests fast; files still go to the temporary data folder.
   if (!pgdb && !overrides.DATA_DIR) config.DATA_DIR = 'memory://';
-  const app = await buildApp({ config, ...(config.DATA_DIR === 'memory://' ? { pgliteTemplate: await pgliteTemplate() } : {}) });
+  const app = await buildApp({ config, ...opts, ...(config.DATA_DIR === 'memory://' ? { pgliteTemplate: await pgliteTemplate() } : {}) });
   const listenUrl = await app.start();
   const port = new URL(listenUrl).port;
   const url = `http://127.0.0.1:${port}`;

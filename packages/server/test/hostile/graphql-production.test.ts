@@ -22,7 +22,8 @@ describe('production: introspection and suggestions', () => {
   beforeAll(async () => {
     // ROLE api: no worker, so no media binaries are needed for a production start.
     // One after another: three starts at once can overrun Fastify's plugin timeout on a loaded machine.
-    prod = await startTestApp('pglite', { NODE_ENV: 'production', ROLE: 'api' });
+    // SMTP_URL: production refuses to start without a way to deliver mail (no connection is made unless a mail goes out).
+    prod = await startTestApp('pglite', { NODE_ENV: 'production', ROLE: 'api', SMTP_URL: 'smtp://127.0.0.1:1' });
     dev = await startTestApp('pglite');
   });
   afterAll(async () => {

@@ -9,7 +9,8 @@ import { MarkerRef, TourRef } from './tour-refs.js';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import type { Services } from '../../services/services.js';
 import type { ReelRow, ShotRow } from '../../services/ai/tables.js';
-import { reelCompanyId, shotCompanyId, tourReels, tourShots } from '../../services/media-reads.js';
+import { reelCompanyId, shotTour, tourReels, tourShots } from '../../services/media-reads.js';
+import { assertCanEdit, loadEditableTour } from '../../services/tours.js';
 import { tourById, tourCompanyId, tourMarkers } from '../../services/tour-reads.js';
 import { startReel } from '../../services/reels/start-reel.js';
 import { shotsGenerating, startShots, startShotWork } from '../../services/shots/start-shots.js';
@@ -159,12 +160,18 @@ const ReelProgressRef = builder.objectRef<ReelProgressEvent>('ReelProgress').imp
 });
 
 /** A shot of the caller's company (raw id), or NOT_FOUND. */
-async function ownShotId(ctx: Parameters<typeof requireAuth>[0], globalId: string): Promise<string> {
+/** A shot of a tour the caller may edit (its owner or a company admin): starting paid AI work is editing the tour. */
+async function editableShotId(ctx: Parameters<typeof requireAuth>[0], globalId: string): Promise<string> {
   const auth = requireAuth(ctx);
   const id = decodeId('Shot', globalId);
-  if ((await shotCompanyId(ctx.services, id)) !== auth.companyId) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
+  const tour = await shotTour(ctx.services, id);
+  if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
+  assertCanEdit(auth, tour);
   return id;
 }
+
+/** A tour the caller may edit: reels and photos are made only by whoever may change the tour. */
+const editableTourId = async (ctx: Parameters<typeof requireAuth>[0], globalId: string) => (await loadEditableTour(ctx.services, requireAuth(ctx), globalId)).id;
 
 async function loadTour(ctx: Parameters<typeof requireAuth>[0], id: string) {
   const tour = await tourById(ctx.services, id);
@@ -178,7 +185,7 @@ builder.mutationFields((t) => ({
     description: 'Starts a reel; at most 5 non-failed per tour. Retry of a failed reel calls this again (a new reel).',
     args: { tourId: t.arg.id({ required: true }) },
     resolve: async (_r, args, ctx) => {
-      const tourId = await ownTourId(ctx, args.tourId);
+      const tourId = await editableTourId(ctx, args.tourId);
       return toReelModel(ctx.services, await startReel(ctx.services, ctx.auth!.userId, tourId));
     },
   }),
@@ -197,7 +204,7 @@ builder.mutationFields((t) => ({
     type: TourRef,
     args: { tourId: t.arg.id({ required: true }) },
     resolve: async (_r, args, ctx) => {
-      const tourId = await ownTourId(ctx, args.tourId);
+      const tourId = await editableTourId(ctx, args.tourId);
       await startShots(ctx.services, tourId);
       return loadTour(ctx, tourId) as never;
     },
@@ -205,14 +212,14 @@ builder.mutationFields((t) => ({
   regenerateShot: t.field({
     type: ShotRef,
     args: { shotId: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => toShotModel(ctx.services, await startShotWork(ctx.services, await ownShotId(ctx, args.shotId), 'enhance')),
+    resolve: async (_r, args, ctx) => toShotModel(ctx.services, await startShotWork(ctx.services, await editableShotId(ctx, args.shotId), 'enhance')),
   }),
   generateStagedShot: t.field({
     type: ShotRef,
     args: { shotId: t.arg.id({ required: true }), stagingPrompt: t.arg.string({ defaultValue: DEFAULT_STAGING_PROMPT }) },
     resolve: async (_r, args, ctx) => {
       const prompt = (args.stagingPrompt ?? DEFAULT_STAGING_PROMPT).trim().slice(0, 500) || DEFAULT_STAGING_PROMPT;
-      return toShotModel(ctx.services, await startShotWork(ctx.services, await ownShotId(ctx, args.shotId), 'stage', prompt));
+      return toShotModel(ctx.services, await startShotWork(ctx.services, await editableShotId(ctx, args.shotId), 'stage', prompt));
     },
   }),
 }));

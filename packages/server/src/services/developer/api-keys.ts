@@ -76,19 +76,17 @@ export async function authenticateApiKey(services: Services, token: string): Pro
   const key = await db.selectFrom('api_keys').selectAll().where('secret_hash', '=', hashSecret(token)).executeTakeFirst();
   if (!key || key.revoked_at) return null;
   if (!(await hasApiPlan(services.db, key.company_id))) throw new AppError(ERROR_CODES.PLAN_REQUIRED, PLAN_REQUIRED_TEXT);
-  // The key acts as its company through the admin who created it (uploads need an owner); another admin when that
-  // account is gone.
-  const user =
-    (key.created_by ? await services.db.selectFrom('users').selectAll().where('id', '=', key.created_by).where('company_id', '=', key.company_id).executeTakeFirst() : undefined) ??
-    (await services.db.selectFrom('users').selectAll().where('company_id', '=', key.company_id).where('role', '=', 'ADMIN').orderBy('created_at').executeTakeFirst());
+  // The key acts as its company with the current rights of the admin who created it: a demoted creator's key loses
+  // admin rights with them, and the key stops when its creator leaves the company (or the account is deleted).
+  const user = key.created_by ? await services.db.selectFrom('users').selectAll().where('id', '=', key.created_by).where('company_id', '=', key.company_id).executeTakeFirst() : undefined;
   if (!user) return null;
   const license = await getLicense(services.db, key.company_id);
   touchLastUsed(services, key.id);
   return {
     userId: user.id,
     companyId: key.company_id,
-    roles: rolesFor({ role: 'ADMIN', is_superadmin: false }, license),
-    isCompanyAdmin: true,
+    roles: rolesFor({ role: user.role, is_superadmin: false }, license),
+    isCompanyAdmin: user.role === 'ADMIN',
     isSuperAdmin: false,
     apiKeyId: key.id,
   };
