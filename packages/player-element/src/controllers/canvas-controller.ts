@@ -33,7 +33,7 @@ const sizeFor = (d: Drawable & { frame: object }, c: HTMLCanvasElement): [number
  * (status ready, `tour-ready`, the parent's ready notice), resolves "exact frame on screen" waiters, sizes the canvas
  * (tours §9) and decides once whether the drawer opens. Decoded frames are shown as ImageBitmaps the paint worker made
  * at the canvas's size (decode/paint-bridge.ts): on the main thread a paint is one transferFromImageBitmap, and the
- * bitmaps of the next frames in the direction of travel are asked for ahead. The <video> fallback draws on a 2D context.
+ * bitmaps of the next frames in the direction of travel are asked for ahead. The <video> fallback's frames are bitmaps too.
  */
 export class CanvasController implements ReactiveController {
   /** Paints, and main-thread time spent in paint() (all calls, also those that only asked for a bitmap): `stats()`. */
@@ -167,12 +167,17 @@ export class CanvasController implements ReactiveController {
     decoder.paint.trim(frame, BITMAPS_AHEAD + 1);
   }
 
-  /** Fallback path: draws a <video> element that has been seeked to the frame. */
-  paintSource(frame: number, source: CanvasImageSource): void {
+  /**
+   * Fallback path: shows a <video> element that has been seeked to the frame, as a bitmap like the decoded frames (the
+   * canvas may already have shown some: a canvas keeps the first kind of context it gave out).
+   */
+  async paintSource(frame: number, source: HTMLVideoElement): Promise<void> {
     const canvas = this.canvas;
-    const ctx = canvas?.getContext('2d');
-    if (!canvas || !ctx) return;
-    ctx.drawImage(source, 0, 0, canvas.width, canvas.height);
+    if (!canvas) return;
+    const bitmap = await createImageBitmap(source, { resizeWidth: canvas.width, resizeHeight: canvas.height, resizeQuality: 'medium' });
+    const ctx = canvas.getContext('bitmaprenderer');
+    if (!ctx || !this.ctx.fallback) return bitmap.close();
+    ctx.transferFromImageBitmap(bitmap);
     this.afterPaint({ frame, rendition: 'video', tourFrame: frame });
   }
 

@@ -27,6 +27,8 @@ export class TourLoaderController implements ReactiveController {
   private visit: VisitBeacon | undefined;
   private nearObserver: IntersectionObserver | undefined;
   private loadTimer: ReturnType<typeof setTimeout> | undefined;
+  /** This run's tour went to the `<video>` fallback (an error after that is final). */
+  private fellBack = false;
 
   constructor(
     private readonly ctx: PlayerContext,
@@ -78,6 +80,7 @@ export class TourLoaderController implements ReactiveController {
     decoder.dispose();
     this.ctx.fallback?.dispose();
     this.ctx.fallback = undefined;
+    this.fellBack = false;
     this.canvas.reset();
     store.tour.value = null;
     store.errorCode.value = null;
@@ -143,27 +146,39 @@ export class TourLoaderController implements ReactiveController {
       }
     }, config.loadingTimeoutMs);
     if (typeof VideoDecoder === 'undefined') {
-      // No WebCodecs: seek a <video> element instead of showing a blank player. Its code loads only here (few browsers
-      // need it; a chunk of its own in the script-tag build).
-      loadVideoFallback().then(
-        ({ VideoFallback }) => {
-          if (store.tour.peek() !== tour || !this.ctx.host.isConnected) return;
-          const fallback = new VideoFallback(
-            tour.clips,
-            (frame, source) => this.canvas.paintSource(frame, source),
-            (m) => this.onDecodeError(m),
-          );
-          this.ctx.fallback = fallback;
-          store.loadedFrames.value = fallback.total;
-          this.start();
-        },
-        (e: unknown) => this.onDecodeError(e instanceof Error ? e.message : String(e)),
-      );
+      this.startFallback(tour, 'no WebCodecs in this browser');
       return;
     }
     const vi = tour.videoInfo;
-    decoder.load(tour.clips, { hiRes: config.hiRes, aspect: vi && vi.width && vi.height ? vi.width / vi.height : 16 / 9 });
+    decoder.load(tour.clips, { hiRes: config.hiRes, aspect: vi?.width && vi.height ? vi.width / vi.height : 16 / 9 });
     this.start();
+  }
+
+  /**
+   * Plays the tour by seeking a `<video>` element: without WebCodecs, or once the decoder failed on it (an error from
+   * VideoDecoder, a configuration or frame it cannot handle). Its code loads only here (a chunk of its own in the
+   * script-tag build). Where the tour already plays, it goes on at the frame shown.
+   */
+  private startFallback(tour: PlayerTour, reason: string): void {
+    const { store } = this.ctx;
+    console.warn(`[tour-player] playing through <video>: ${reason}`);
+    const resume = store.totalFrames.peek() > 0;
+    loadVideoFallback().then(
+      ({ VideoFallback }) => {
+        if (store.tour.peek() !== tour || !this.ctx.host.isConnected) return;
+        const fallback = new VideoFallback(
+          tour.clips,
+          (frame, source) => this.canvas.paintSource(frame, source),
+          (m) => this.onDecodeError(m),
+        );
+        this.ctx.fallback = fallback;
+        store.loadedFrames.value = fallback.total;
+        if (!resume) return this.start();
+        store.totalFrames.value = this.ctx.totalFrames;
+        void fallback.show(store.frame.peek());
+      },
+      (e: unknown) => this.onDecodeError(e instanceof Error ? e.message : String(e)),
+    );
   }
 
   /** Moves to the start position (room, frame or 0) once the frame source (decoder or fallback) has the tour. */
@@ -177,9 +192,21 @@ export class TourLoaderController implements ReactiveController {
     this.onDecoding();
   }
 
-  /** A clip could not be fetched or decoded: "Failed to Load" (once). */
+  /**
+   * A clip could not be fetched or decoded. From the decoder: the tour goes on through `<video>` (a visitor never sees
+   * "Failed to Load" for a tour a `<video>` element can play); from the `<video>` fallback: no path can play it,
+   * "Failed to Load" (once).
+   */
   onDecodeError(message: string): void {
-    if (this.ctx.store.status.peek() === STATUSES.error) return;
+    const { store, decoder } = this.ctx;
+    if (store.status.peek() === STATUSES.error) return;
+    const tour = store.tour.peek();
+    if (!this.ctx.fallback && !this.fellBack && tour) {
+      this.fellBack = true;
+      decoder.dispose();
+      this.startFallback(tour, `the decoder failed (${message})`);
+      return;
+    }
     console.warn('[tour-player] decode error:', message);
     this.ctx.fail(ERROR_CODES.DECODE_FAILED, message);
   }

@@ -2,9 +2,9 @@ import { clipFrameCounts, clipStarts, locateFrame, totalFrames } from '../frame-
 import type { Clip } from '../api/types.js';
 
 /**
- * Where WebCodecs is missing: one hidden <video> element seeks to the frame's time in its clip
- * (low rendition, the cheapest to seek) and the player draws it. Slower than the decode
- * workers but never a blank player.
+ * Where WebCodecs is missing or the decoder failed on a tour: one hidden <video> element seeks to
+ * the frame's time in its clip (low rendition, the cheapest to seek) and the player draws it.
+ * Slower than the decode workers but never a blank player.
  */
 export class VideoFallback {
   private video = document.createElement('video');
@@ -17,7 +17,7 @@ export class VideoFallback {
 
   constructor(
     clips: Clip[],
-    private readonly paint: (frame: number, source: CanvasImageSource) => void,
+    private readonly paint: (frame: number, source: HTMLVideoElement) => Promise<void>,
     private readonly onError: (message: string) => void,
   ) {
     this.clips = [...clips].sort((a, b) => a.index - b.index);
@@ -70,7 +70,7 @@ export class VideoFallback {
         const seeked = this.once('seeked');
         this.video.currentTime = (local + 0.5) / fps;
         await seeked;
-        this.paint(f, this.video);
+        await this.paint(f, this.video);
       }
     } catch (e) {
       this.onError((e as Error).message);
