@@ -3,12 +3,15 @@ import { formatTexts } from '@roomwalk/shared';
 
 const origin = (): string => window.location.origin;
 
-/** The share URL, QR target and iframe source: /playerext?tourId=…. */
-export function externalPlayerUrl(tourId: string, base: string = origin()): string {
-  return `${base.replace(/\/+$/, '')}/playerext?tourId=${encodeURIComponent(tourId)}`;
+/**
+ * The share URL, QR target and iframe source: /playerext?tourId=…, with &liveViewing=true when the owner offers live
+ * viewing on the tour (docs/live-viewing.md), so the buyer sees "Talk to Agent".
+ */
+export function externalPlayerUrl(tourId: string, base: string = origin(), liveViewing = false): string {
+  return `${base.replace(/\/+$/, '')}/playerext?tourId=${encodeURIComponent(tourId)}${liveViewing ? '&liveViewing=true' : ''}`;
 }
 
-/** The unbranded (MLS) link: /playerext?tourId=…&unbranded=true. */
+/** The unbranded (MLS) link: /playerext?tourId=…&unbranded=true, never with live viewing (no live call in MLS mode). */
 export function unbrandedPlayerUrl(tourId: string, base: string = origin()): string {
   return `${externalPlayerUrl(tourId, base)}&unbranded=true`;
 }
@@ -24,26 +27,26 @@ export function playerUrlAt(tourId: string, at: { room?: string | null; frame?: 
  * The embed source: the external player with the feedback control off, as embeds set it (tours §2); `hostOrigins`
  * names the listing site's origins, whose window messages the player then obeys.
  */
-export function embedUrl(tourId: string, base: string = origin(), hostOrigins: readonly string[] = []): string {
+export function embedUrl(tourId: string, base: string = origin(), hostOrigins: readonly string[] = [], liveViewing = false): string {
   const hosts = hostOrigins.length ? `&hostOrigins=${hostOrigins.map(encodeURIComponent).join(',')}` : '';
-  return `${externalPlayerUrl(tourId, base)}&disabledControls=feedback${hosts}`;
+  return `${externalPlayerUrl(tourId, base, liveViewing)}&disabledControls=feedback${hosts}`;
 }
 
 const escapeAttr = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** The iFrame Code copied to the clipboard (`allowfullscreen` beside `allow="fullscreen"` for older engines). */
-export function iframeCode(tourId: string, title: string | null | undefined, base: string = origin(), hostOrigins: readonly string[] = []): string {
+export function iframeCode(tourId: string, title: string | null | undefined, base: string = origin(), hostOrigins: readonly string[] = [], liveViewing = false): string {
   const name = escapeAttr(title?.trim() || 'Roomwalk tour');
-  return `<iframe src="${escapeAttr(embedUrl(tourId, base, hostOrigins))}" title="${name}" width="100%" height="600" style="border:0" allow="fullscreen; camera; microphone; clipboard-write" allowfullscreen></iframe>`;
+  return `<iframe src="${escapeAttr(embedUrl(tourId, base, hostOrigins, liveViewing))}" title="${name}" width="100%" height="600" style="border:0" allow="fullscreen; camera; microphone; clipboard-write" allowfullscreen></iframe>`;
 }
 
 /**
  * The Script Tag code: the player bundle and a `<tour-player>` (docs/embedding.md §2). It sizes itself (full width, as
  * tall as its picture needs); the page's own messages need no origin list (the element lives in the page).
  */
-export function scriptTagCode(tourId: string, base: string = origin()): string {
+export function scriptTagCode(tourId: string, base: string = origin(), liveViewing = false): string {
   const b = base.replace(/\/+$/, '');
-  return `<script src="${escapeAttr(`${b}/player/tour-player.js`)}"></script>\n<tour-player tour-id="${escapeAttr(tourId)}" mode="external"></tour-player>`;
+  return `<script src="${escapeAttr(`${b}/player/tour-player.js`)}"></script>\n<tour-player tour-id="${escapeAttr(tourId)}" mode="external"${liveViewing ? ' live-viewing' : ''}></tour-player>`;
 }
 
 export interface ShareData {
@@ -52,10 +55,10 @@ export interface ShareData {
   url: string;
 }
 
-/** What Share sends: the spec's text and the external link. */
-export function shareData(tourId: string, title: string | null | undefined, base: string = origin()): ShareData {
+/** What Share sends: the spec's text and the external link (live when the owner offers live viewing). */
+export function shareData(tourId: string, title: string | null | undefined, base: string = origin(), liveViewing = false): ShareData {
   const t = title?.trim() ?? '';
-  return { title: t, text: formatTexts.shareText(t), url: externalPlayerUrl(tourId, base) };
+  return { title: t, text: formatTexts.shareText(t), url: externalPlayerUrl(tourId, base, liveViewing) };
 }
 
 /** Shares with the Web Share API where present; else copies the text and link. Resolves to what happened. */

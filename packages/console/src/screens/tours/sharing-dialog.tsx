@@ -4,6 +4,7 @@
  * hostOrigins. The qrcode library loads with this dialog only.
  */
 import { useEffect, useState } from 'react';
+import { useQuery } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import { NOTICES } from '@roomwalk/shared';
 import { Dialog } from '../../ui/dialog.js';
@@ -11,6 +12,7 @@ import { useClipboard, type CopyState } from '../../state/use-clipboard.js';
 import { externalPlayerUrl, iframeCode, scriptTagCode, unbrandedPlayerUrl } from './share-links.js';
 import { readHostOrigins } from '../player/player-flags.js';
 import { TOUR_TEXTS } from './texts.js';
+import { TourShareSettingsQuery } from './tour-operations.js';
 
 export interface SharingDialogProps {
   open: boolean;
@@ -30,7 +32,10 @@ async function qrPng(text: string): Promise<string> {
 }
 
 export function SharingDialog({ open, tourId, title, onClose, showQr = false }: SharingDialogProps) {
-  const link = externalPlayerUrl(tourId);
+  // The owner's live viewing switch (Edit Info) decides whether every branded form carries liveViewing=true.
+  const [settings] = useQuery({ query: TourShareSettingsQuery, variables: { id: tourId }, pause: !open });
+  const liveViewing = settings.data?.tour?.liveViewing === true;
+  const link = externalPlayerUrl(tourId, undefined, liveViewing);
   const linkCopy = useClipboard();
   const frameCopy = useClipboard();
   const scriptCopy = useClipboard();
@@ -46,7 +51,7 @@ export function SharingDialog({ open, tourId, title, onClose, showQr = false }: 
   // biome-ignore lint/correctness/useExhaustiveDependencies: opening the dialog again resets the QR choice
   useEffect(() => setQrWanted(showQr), [showQr, open]);
   useEffect(() => {
-    if (!open || !qrWanted || qr) return;
+    if (!open || !qrWanted || qr || settings.fetching) return;
     let live = true;
     qrPng(link).then(
       (url) => live && setQr(url),
@@ -55,7 +60,7 @@ export function SharingDialog({ open, tourId, title, onClose, showQr = false }: 
     return () => {
       live = false;
     };
-  }, [open, qrWanted, qr, link]);
+  }, [open, qrWanted, qr, link, settings.fetching]);
 
   const fileName = `${(title?.trim() || 'tour').replace(/[^\w-]+/g, '_').slice(0, 40)}_qr.png`;
   return (
@@ -69,6 +74,9 @@ export function SharingDialog({ open, tourId, title, onClose, showQr = false }: 
               {copyLabel(linkCopy.state, 'Copy')}
             </SlButton>
           </div>
+          <p className="field-hint" data-testid="live-viewing-hint">
+            {liveViewing ? TOUR_TEXTS.liveViewingOnHint : TOUR_TEXTS.liveViewingOffHint}
+          </p>
         </div>
         <div>
           {qr ? (
@@ -115,10 +123,10 @@ export function SharingDialog({ open, tourId, title, onClose, showQr = false }: 
         </div>
         <div>
           <div className="row">
-            <SlButton onClick={() => void frameCopy.copy(iframeCode(tourId, title, undefined, hostOrigins))} loading={frameCopy.state === 'copying'} aria-describedby="iframe-code-help">
+            <SlButton onClick={() => void frameCopy.copy(iframeCode(tourId, title, undefined, hostOrigins, liveViewing))} loading={frameCopy.state === 'copying'} aria-describedby="iframe-code-help">
               {copyLabel(frameCopy.state, TOUR_TEXTS.iframeCode)}
             </SlButton>
-            <SlButton onClick={() => void scriptCopy.copy(scriptTagCode(tourId))} loading={scriptCopy.state === 'copying'} aria-describedby="iframe-code-help">
+            <SlButton onClick={() => void scriptCopy.copy(scriptTagCode(tourId, undefined, liveViewing))} loading={scriptCopy.state === 'copying'} aria-describedby="iframe-code-help">
               {copyLabel(scriptCopy.state, TOUR_TEXTS.scriptTag)}
             </SlButton>
           </div>

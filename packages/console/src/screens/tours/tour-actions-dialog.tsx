@@ -35,7 +35,7 @@ export function TourActionsDialog({ open, tour, team = false, onClose, onAction 
   const title = tour.title?.trim() || TOUR_TEXTS.titlePlaceholder;
 
   const onShare = async () => {
-    const r = await shareTour(shareData(tour.id, tour.title), shareCopy.copy);
+    const r = await shareTour(shareData(tour.id, tour.title, undefined, tour.liveViewing === true), shareCopy.copy);
     if (r === 'copied') notify('info', NOTICES.copied);
   };
 
@@ -50,7 +50,7 @@ export function TourActionsDialog({ open, tour, team = false, onClose, onAction 
 
   return (
     <Dialog open={open} label={title} onClose={onClose} className="tour-actions-dialog">
-      <SlButton slot="header-actions" size="small" variant="text" onClick={() => void link.copy(externalPlayerUrl(tour.id))} aria-live="polite">
+      <SlButton slot="header-actions" size="small" variant="text" onClick={() => void link.copy(externalPlayerUrl(tour.id, undefined, tour.liveViewing === true))} aria-live="polite">
         <SlIcon slot="prefix" name="link-45deg" />
         {copyLabel(link.state, TOUR_TEXTS.copyLink)}
       </SlButton>

@@ -93,6 +93,49 @@ describe('Tour Info dialog: privacy (issue 16)', () => {
     expect(saved[0]).toMatchObject({ input: { id: ID, title: 'Loft', blurFaces: false } });
   });
 
+  it("switches live viewing on for the tour's shared links (liveViewing: true in the save)", async () => {
+    const saved: unknown[] = [];
+    vi.stubGlobal(
+      'fetch',
+      stubFetch({
+        TourPrivacy: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, blurFaces: true, blurredClips: [], liveViewing: false } } } }),
+        TourSave: (body) => {
+          saved.push((body as { variables: unknown }).variables);
+          return {
+            body: {
+              data: {
+                tourSave: {
+                  __typename: 'Tour',
+                  id: ID,
+                  title: 'Loft',
+                  description: null,
+                  videoURL: null,
+                  listingLink: null,
+                  blurFaces: true,
+                  liveViewing: true,
+                  status: { __typename: 'TourStatus', status: 'PROCESSED' },
+                },
+              },
+            },
+          };
+        },
+      }).impl,
+    );
+    renderRoute(<TourInfoDialog open mode="edit" tour={{ id: ID, title: 'Loft', description: null, listingLink: null }} onClose={() => undefined} onSaved={() => undefined} />, {
+      path: '/',
+      route: '/',
+      store: loggedIn(),
+    });
+    const box = await screen.findByLabelText('Offer live viewing on shared links');
+    expect(box).not.toBeChecked();
+    expect(box).toHaveAccessibleDescription(/Unbranded links never offer it/);
+    fireEvent.click(box);
+    fireEvent.click(screen.getByText('Save'));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatchObject({ input: { id: ID, title: 'Loft', liveViewing: true } });
+    expect((saved[0] as { input: object }).input).not.toHaveProperty('blurFaces');
+  });
+
   it('leaves blurFaces out of the save when the switch is untouched, and says when no faces were blurred', async () => {
     const saved: unknown[] = [];
     vi.stubGlobal(
@@ -216,6 +259,23 @@ describe('Sharing Options', () => {
     fireEvent.click(screen.getByText('iFrame Code'));
     await waitFor(() => expect(writes).toHaveLength(2));
     expect(writes[1]).toContain('&amp;hostOrigins=https%3A%2F%2Fwww.agency.test"');
+  });
+
+  it('carries liveViewing=true in the link, QR code, iFrame and Script Tag when the tour offers live viewing, never in the unbranded link', async () => {
+    const writes: string[] = [];
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText: async (t: string) => void writes.push(t) } });
+    vi.stubGlobal('fetch', stubFetch({ TourShareSettings: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, liveViewing: true } } } }) }).impl);
+    renderRoute(<SharingDialog open showQr tourId={ID} title="Loft" onClose={() => undefined} />, { path: '/', route: '/', store: loggedIn() });
+    const live = `${window.location.origin}/playerext?tourId=${ID}&liveViewing=true`;
+    await waitFor(() => expect(screen.getByLabelText('Share Link')).toHaveValue(live));
+    expect(screen.getByTestId('live-viewing-hint')).toHaveTextContent('Live viewing is on');
+    expect(await screen.findByAltText(`QR code for ${live}`)).toBeInTheDocument();
+    expect(screen.getByLabelText('Unbranded link')).toHaveValue(`${window.location.origin}/playerext?tourId=${ID}&unbranded=true`);
+    fireEvent.click(screen.getByText('iFrame Code'));
+    fireEvent.click(screen.getByText('Script Tag'));
+    await waitFor(() => expect(writes).toHaveLength(2));
+    expect(writes[0]).toContain('liveViewing=true');
+    expect(writes[1]).toContain(' live-viewing>');
   });
 
   it('offers the Unbranded link (MLS): the external player with unbranded=true, copied with its own button', async () => {

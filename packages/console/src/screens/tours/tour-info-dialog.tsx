@@ -51,12 +51,15 @@ export function TourInfoDialog({ open, tour, mode, onClose, onSaved }: TourInfoD
   const [blur, setBlur] = useState<boolean | null>(null);
   const blurNow = privacy.data?.tour?.blurFaces;
   const blurChange = blur !== null && typeof blurNow === 'boolean' && blur !== blurNow ? { blurFaces: blur } : {};
+  const [live, setLive] = useState<boolean | null>(null);
+  const liveNow = privacy.data?.tour?.liveViewing;
+  const liveChange = live !== null && typeof liveNow === 'boolean' && live !== liveNow ? { liveViewing: live } : {};
 
   const onSubmit = handleSubmit(async (values) => {
     setFailure(null);
     const parsed = tourInfoSchema.parse(values);
     const r = await save({
-      input: { id: tour.id, title: parsed.title, listingLink: parsed.listingLink || null, description: parsed.description || null, ...blurChange },
+      input: { id: tour.id, title: parsed.title, listingLink: parsed.listingLink || null, description: parsed.description || null, ...blurChange, ...liveChange },
     });
     if (r.error) {
       const detail = describeFailure(r.error, serverMessage(r.error));
@@ -97,6 +100,18 @@ export function TourInfoDialog({ open, tour, mode, onClose, onSaved }: TourInfoD
           </p>
           <p className="hint" data-testid="blurred-clips">
             {privacy.data.tour.blurredClips?.length ? TOUR_TEXTS.clipsBlurred(privacy.data.tour.blurredClips) : TOUR_TEXTS.noClipsBlurred}
+          </p>
+        </fieldset>
+      ) : null}
+      {mode === 'edit' && privacy.data?.tour ? (
+        <fieldset className="privacy">
+          <legend>{TOUR_TEXTS.liveViewing}</legend>
+          <label className="checkbox">
+            <input type="checkbox" aria-describedby="live-viewing-hint" checked={live ?? privacy.data.tour.liveViewing} onChange={(e) => setLive(e.target.checked)} />
+            {TOUR_TEXTS.liveViewingOffer}
+          </label>
+          <p id="live-viewing-hint" className="hint">
+            {TOUR_TEXTS.liveViewingOfferHint}
           </p>
         </fieldset>
       ) : null}

@@ -14,6 +14,7 @@ export const TourCardFields = graphql(`
     createdAt
     status { status }
     failureReason
+    liveViewing
   }
 `);
 
@@ -97,14 +98,21 @@ export const TourProgressSubscription = graphql(`
 
 export const TourSaveMutation = graphql(`
   mutation TourSave($input: TourSaveInput!) {
-    tourSave(input: $input) { id title description videoURL listingLink blurFaces status { status } }
+    tourSave(input: $input) { id title description videoURL listingLink blurFaces liveViewing status { status } }
   }
 `);
 
-/** The tour's privacy switch and the clips in which faces were blurred (the Tour Info dialog's Privacy section). */
+/** The tour's switches (privacy, live viewing) and the clips in which faces were blurred (the Tour Info dialog). */
 export const TourPrivacyQuery = graphql(`
   query TourPrivacy($id: ID!) {
-    tour(tourID: $id) { id blurFaces blurredClips }
+    tour(tourID: $id) { id blurFaces blurredClips liveViewing }
+  }
+`);
+
+/** Whether the shared links carry live viewing (Sharing Options). */
+export const TourShareSettingsQuery = graphql(`
+  query TourShareSettings($id: ID!) {
+    tour(tourID: $id) { id liveViewing }
   }
 `);
 
