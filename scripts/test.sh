@@ -18,6 +18,10 @@ have ffmpeg && have ffprobe || need+=(ffmpeg)
 [ -x /usr/bin/chromium ] || need+=(chromium)
 [ -x /usr/bin/firefox-esr ] || need+=(firefox-esr)
 have WebKitWebDriver || need+=(webkit2gtk-driver)
+# WebKitGTK decodes H.264 (WebCodecs and <video>) through GStreamer's libav and parser plugins, which Debian only
+# recommends; without them WebKit finds no decoder for the tours' clips.
+dpkg -s gstreamer1.0-libav >/dev/null 2>&1 || need+=(gstreamer1.0-libav)
+dpkg -s gstreamer1.0-plugins-bad >/dev/null 2>&1 || need+=(gstreamer1.0-plugins-bad)
 have xvfb-run || need+=(xvfb)
 have xauth || need+=(xauth)
 have pdftotext && have pdftoppm || need+=(poppler-utils)
@@ -76,7 +80,8 @@ want typecheck && run "type check" npm run typecheck --silent
 # Unused files, exports and dependencies (knip.jsonc says what runs).
 want lint && run "lint: Biome (format and lint), knip (unused files, exports, dependencies)" npm run lint --silent
 want unit && run "unit and integration tests (Vitest: shared, server, console)" npx vitest run
-# The player's tests run in Debian Chromium through web-test-runner; the console's journeys through Playwright.
+# The player's tests run through web-test-runner in Chromium, and the visitors' ones in Firefox ESR and WebKitGTK too
+# (packages/player-element/test/README.md); the console's journeys through Playwright (the embed one in all three).
 has_script() { node -e "process.exit(require('./packages/$1/package.json').scripts?.['$2'] ? 0 : 1)"; }
 if want browser && has_script player-element test; then run "browser tests (player-element)" npm run test -w packages/player-element; fi
 if want e2e && has_script console test:e2e; then run "end-to-end journeys (console)" npm run test:e2e -w packages/console; fi

@@ -223,3 +223,37 @@ export async function startListingSite(files: Record<string, [string, string]>):
 /** A listing page around a snippet. */
 export const listingPage = (title: string, body: string): string =>
   `<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head>\n<body>\n<h1>${title}</h1>\n${body}\n</body>\n</html>\n`;
+
+export interface PlayerState {
+  frame: number;
+  total: number;
+  colours: number;
+  hash: string;
+}
+
+/**
+ * Runs in the page (each engine's driver sends its source): what its <tour-player> shows, its frame and the canvas
+ * pixels (distinct colours, a hash); null before the canvas has a size.
+ */
+export function readPlayerState(): PlayerState | null {
+  const el = document.querySelector('tour-player') as (HTMLElement & { displayed: { frame: number } | null; totalFrames: number }) | null;
+  const c = el?.shadowRoot?.querySelector('canvas');
+  if (!el || !c?.width) return null;
+  // Through a 2D copy: the player paints with a bitmaprenderer context, which has no pixels to read (issue 19).
+  const k = document.createElement('canvas');
+  k.width = c.width;
+  k.height = c.height;
+  const x = k.getContext('2d')!;
+  x.drawImage(c, 0, 0);
+  const d = x.getImageData(0, 0, c.width, c.height).data;
+  const colours = new Set<number>();
+  let h = 0;
+  // About 2,000 samples whatever the canvas size (a fixed stride saw too few colours on a small canvas).
+  const stride = 4 * Math.max(1, Math.floor(d.length / 4 / 2000));
+  for (let i = 0; i < d.length; i += stride) {
+    colours.add((d[i]! >> 4) | ((d[i + 1]! >> 4) << 4) | ((d[i + 2]! >> 4) << 8));
+    h = (h * 31 + d[i]! + d[i + 1]! * 7) | 0;
+  }
+  // The frame on the canvas (not the one asked for): `displayed` is what was drawn.
+  return { frame: el.displayed?.frame ?? -1, total: el.totalFrames, colours: colours.size, hash: String(h) };
+}

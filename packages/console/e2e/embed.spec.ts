@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, expect, test, type BrowserContext, type Frame, type Page } from '@playwright/test';
-import { KITCHEN_FRAME, REPO, buildReactExample, embedSnippets, fill, listingPage, makeRealTour, startListingSite, type RealTour } from './embed-support.js';
+import { KITCHEN_FRAME, REPO, buildReactExample, embedSnippets, fill, listingPage, makeRealTour, readPlayerState, startListingSite, type PlayerState, type RealTour } from './embed-support.js';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -38,39 +38,9 @@ async function reportViolations(context: BrowserContext): Promise<void> {
   });
 }
 
-interface PlayerState {
-  frame: number;
-  total: number;
-  colours: number;
-  hash: string;
-}
-
-/** What the <tour-player> of a page or frame shows: its frame, and the canvas pixels (distinct colours, a hash). */
+/** What the <tour-player> of a page or frame shows (embed-support.ts readPlayerState). */
 function state(scope: Scope): Promise<PlayerState | null> {
-  return scope.evaluate(() => {
-    const el = document.querySelector('tour-player') as (HTMLElement & { displayed: { frame: number } | null; totalFrames: number }) | null;
-    const c = el?.shadowRoot?.querySelector('canvas');
-    if (!el || !c || !c.width) return null;
-    const d = (() => {
-      // Through a 2D copy: the player paints with a bitmaprenderer context, which has no pixels to read (issue 19).
-      const k = document.createElement('canvas');
-      k.width = c.width;
-      k.height = c.height;
-      const x = k.getContext('2d')!;
-      x.drawImage(c, 0, 0);
-      return x.getImageData(0, 0, c.width, c.height).data;
-    })();
-    const colours = new Set<number>();
-    let h = 0;
-    // About 2,000 samples whatever the canvas size (a fixed stride saw too few colours on a small canvas).
-    const stride = 4 * Math.max(1, Math.floor(d.length / 4 / 2000));
-    for (let i = 0; i < d.length; i += stride) {
-      colours.add((d[i]! >> 4) | ((d[i + 1]! >> 4) << 4) | ((d[i + 2]! >> 4) << 8));
-      h = (h * 31 + d[i]! + d[i + 1]! * 7) | 0;
-    }
-    // The frame on the canvas (not the one asked for): `displayed` is what was drawn.
-    return { frame: el.displayed?.frame ?? -1, total: el.totalFrames, colours: colours.size, hash: String(h) };
-  });
+  return scope.evaluate(readPlayerState);
 }
 
 async function showsFrame(scope: Scope, frame: number): Promise<PlayerState> {
