@@ -4,7 +4,9 @@ import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { insertTours } from './billing-helpers.js';
 import { billingDb } from '../src/services/billing/tables.js';
-import { recordTourView, VIEW_RECORD_RATE_LIMIT, VISIT_GAP_MS } from '../src/services/reports/analytics.js';
+import { VISIT_GAP_MS } from '../src/services/reports/analytics.js';
+import { RATE_LIMITS } from '../src/auth/rate-limit.js';
+import { recordBeacon } from './fixtures/visits.js';
 import { flushViews } from '../src/services/view-counter.js';
 
 const RECORD = 'mutation($input: TourViewRecordInput!) { tourViewRecord(input: $input) { success } }';
@@ -28,7 +30,7 @@ describe.each(DB_KINDS)('tour analytics on %s', (kind) => {
   beforeAll(async () => {
     t = await startTestApp(kind);
     basic = await seedUser(t.app, { plan: 'basic' });
-    [tourId] = (await insertTours(t.app, { companyId: basic.company.id, userId: basic.user.id }, 1)) as [string];
+    [tourId] = (await insertTours(t.app, { companyId: basic.company.id, userId: basic.user.id }, 1, { rooms: ['Kitchen', 'Lounge', 'Bedroom'] })) as [string];
   });
   afterAll(async () => {
     await t?.stop();
@@ -37,13 +39,13 @@ describe.each(DB_KINDS)('tour analytics on %s', (kind) => {
   it('records a visit from the public player and keeps one row per visit as it goes on', async () => {
     const input = { tourId: `tour_${tourId}`, visitorId: 'anon-visitor-1', secondsSpent: 10, roomsReached: 1 };
     expect((await t.gql(RECORD, { input })).data.tourViewRecord).toEqual({ success: true });
-    await t.gql(RECORD, { input: { ...input, secondsSpent: 45, roomsReached: 3 } });
+    await t.gql(RECORD, { input: { ...input, secondsSpent: 14, roomsReached: 3 } });
     // A late, smaller report of the same visit never lowers it.
-    await t.gql(RECORD, { input: { ...input, secondsSpent: 20, roomsReached: 2 } });
+    await t.gql(RECORD, { input: { ...input, secondsSpent: 12, roomsReached: 2 } });
     await t.gql(RECORD, { input: { ...input, visitorId: 'anon-visitor-2', secondsSpent: 15, roomsReached: 1 } });
     const rows = await visits();
     expect(rows.map((r) => [r.visitor_id, r.seconds_spent, r.rooms_reached])).toEqual([
-      ['anon-visitor-1', 45, 3],
+      ['anon-visitor-1', 14, 3],
       ['anon-visitor-2', 15, 1],
     ]);
     expect(rows[0]!.company_id).toBe(basic.company.id);
@@ -51,7 +53,7 @@ describe.each(DB_KINDS)('tour analytics on %s', (kind) => {
 
   it('starts a new visit after 30 minutes without news from the visitor', async () => {
     const later = new Date(Date.now() + VISIT_GAP_MS + 1000);
-    await recordTourView(t.app.services, tourId, { tourId: `tour_${tourId}`, visitorId: 'anon-visitor-1', secondsSpent: 5, roomsReached: 1 }, later);
+    await recordBeacon(t.app.services, { tourId: `tour_${tourId}`, visitorId: 'anon-visitor-1', secondsSpent: 5, roomsReached: 1 }, { at: later });
     expect((await visits()).filter((r) => r.visitor_id === 'anon-visitor-1')).toHaveLength(2);
   });
 
@@ -78,7 +80,7 @@ describe.each(DB_KINDS)('tour analytics on %s', (kind) => {
 
   it('shows analytics to Basic and higher, and null (counts only) to Free and Entry', async () => {
     const me = await t.gql(USER_ANALYTICS, {}, basic.token);
-    expect(me.data.me.user.tourAnalytics).toEqual({ visits: 3, uniqueVisitors: 2, totalSecondsSpent: 65, averageSecondsSpent: 21.7, averageRoomsReached: 1.7 });
+    expect(me.data.me.user.tourAnalytics).toEqual({ visits: 3, uniqueVisitors: 2, totalSecondsSpent: 34, averageSecondsSpent: 11.3, averageRoomsReached: 1.7 });
     const node = await t.gql(TOUR_ANALYTICS, { id: `tour_${tourId}` }, basic.token);
     expect(node.data.node.analytics).toMatchObject({ visits: 3, uniqueVisitors: 2 });
 
@@ -159,7 +161,7 @@ describe.each(DB_KINDS)('tour analytics on %s', (kind) => {
     const input = { tourId: `tour_${tourId}`, visitorId: 'anon-visitor-rate', secondsSpent: 1, roomsReached: 0 };
     // Earlier tests in this file spent some of this IP's calls; spend the rest, then one more is refused.
     let refused: { errors?: Array<{ extensions?: { code?: string } }> } | null = null;
-    for (let i = 0; i <= VIEW_RECORD_RATE_LIMIT.points; i++) {
+    for (let i = 0; i <= RATE_LIMITS.tourVisit.points; i++) {
       const r = await t.gql(RECORD, { input });
       if (r.errors) {
         refused = r;

@@ -12,7 +12,8 @@ export async function insertTours(
   app: App,
   owner: { companyId: string; userId: string },
   n: number,
-  opts: { status?: string; start?: Date; views?: (i: number) => number; title?: (i: number) => string } = {},
+  /** rooms: marker names each tour gets (a visit's rooms must be its markers). */
+  opts: { status?: string; start?: Date; views?: (i: number) => number; title?: (i: number) => string; rooms?: readonly string[] } = {},
 ): Promise<string[]> {
   const start = opts.start ?? new Date(Date.now() - 24 * 60 * 60 * 1000);
   const ids: string[] = [];
@@ -39,6 +40,11 @@ export async function insertTours(
       .returning('id')
       .executeTakeFirstOrThrow();
     ids.push(row.id);
+    if (opts.rooms?.length)
+      await app.services.db
+        .insertInto('markers')
+        .values(opts.rooms.map((name, j) => ({ tour_id: row.id, name, frame_index: 10 + j * 10, created_at: new Date() })))
+        .execute();
   }
   return ids;
 }

@@ -5,13 +5,13 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '@roomwalk/shared';
+import { ERROR_CODES, type VisitBeacon } from '@roomwalk/shared';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { insertTours } from './billing-helpers.js';
 import { eventually, LEAD_MUTATION, leadInput } from './fixtures/live-helpers.js';
 import { billingDb } from '../src/services/billing/tables.js';
-import { recordTourView } from '../src/services/reports/analytics.js';
+import { recordBeacon, recordVisit } from './fixtures/visits.js';
 import { rollupRoomAnalytics, utcDay, addDays } from '../src/services/reports/room-rollup.js';
 import { flushViews } from '../src/services/view-counter.js';
 
@@ -22,6 +22,8 @@ const ANALYTICS = `query($id: ID!, $from: DateTime, $to: DateTime) {
   }
 }`;
 const DAY = 86_400_000;
+/** The test tours' markers. */
+const ROOMS = ['Kitchen', 'Lounge', 'Master Bedroom'];
 
 describe.each(DB_KINDS)('room analytics on %s', (kind) => {
   let t: TestApp;
@@ -33,45 +35,45 @@ describe.each(DB_KINDS)('room analytics on %s', (kind) => {
   const oldAt = new Date(`${old}T10:00:00Z`);
   const visitsOf = (id: string) => billingDb(t.app.services.db).selectFrom('view_events').selectAll().where('tour_id', '=', id).orderBy('started_at').execute();
   const post = (body: unknown) => fetch(`${t.url}/tour-visit`, { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: JSON.stringify(body) });
-  const record = (visitorId: string, at: Date, extra: Record<string, unknown>) =>
-    recordTourView(t.app.services, tourId, { tourId: gid(), visitorId, secondsSpent: 0, roomsReached: 0, ...extra } as Parameters<typeof recordTourView>[2], at);
+  /** A visit of extra.secondsSpent seconds ending at `at` (a start beacon, then this one). */
+  const record = (visitorId: string, at: Date, extra: Omit<VisitBeacon, 'tourId' | 'visitorId'>) => recordVisit(t.app.services, { tourId: gid(), visitorId, ...extra }, { at });
 
   beforeAll(async () => {
     t = await startTestApp(kind);
     basic = await seedUser(t.app, { plan: 'basic' });
-    [tourId] = (await insertTours(t.app, { companyId: basic.company.id, userId: basic.user.id }, 1)) as [string];
+    [tourId] = (await insertTours(t.app, { companyId: basic.company.id, userId: basic.user.id }, 1, { rooms: ROOMS })) as [string];
   });
   afterAll(async () => {
     await t?.stop();
   });
 
   it('takes the room fields of a beacon, keeps one visit per visitor, counts it once and stores no IP', async () => {
-    const [tour2] = (await insertTours(t.app, { companyId: basic.company.id, userId: basic.user.id }, 1, { views: () => 0 })) as [string];
+    const [tour2] = (await insertTours(t.app, { companyId: basic.company.id, userId: basic.user.id }, 1, { views: () => 0, rooms: ROOMS })) as [string];
     const base = { tourId: `tour_${tour2}`, visitorId: 'beacon-rooms-1', secondsSpent: 0, roomsReached: 0, device: 'phone' };
     expect((await post(base)).status).toBe(204);
     const later = {
       ...base,
-      secondsSpent: 75,
+      secondsSpent: 12,
       roomsReached: 2,
       fastTravels: 1,
       reachedEnd: true,
       segments: [
-        { room: '', seconds: 5 },
-        { room: 'Kitchen', seconds: 60 },
-        { room: 'Lounge', seconds: 10 },
+        { room: '', seconds: 2 },
+        { room: 'Kitchen', seconds: 7 },
+        { room: 'Lounge', seconds: 3 },
       ],
     };
     expect((await post(later)).status).toBe(204);
     // A late beacon covering less time (another page of the same visit) keeps the rooms already known.
-    expect((await post({ ...base, segments: [{ room: 'Lounge', seconds: 3 }] })).status).toBe(204);
+    expect((await post({ ...base, segments: [{ room: 'Lounge', seconds: 2 }] })).status).toBe(204);
     const rows = await visitsOf(tour2);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
-      seconds_spent: 75,
+      seconds_spent: 12,
       rooms: [
-        { name: '', seconds: 5 },
-        { name: 'Kitchen', seconds: 60 },
-        { name: 'Lounge', seconds: 10 },
+        { name: '', seconds: 2 },
+        { name: 'Kitchen', seconds: 7 },
+        { name: 'Lounge', seconds: 3 },
       ],
       exit_room: 'Lounge',
       reached_end: true,
@@ -88,18 +90,19 @@ describe.each(DB_KINDS)('room analytics on %s', (kind) => {
   });
 
   it('beacons sent at once are written together: one visit and one view per visitor, the longest rooms kept', async () => {
-    const [tour3] = (await insertTours(t.app, { companyId: basic.company.id, userId: basic.user.id }, 1, { views: () => 0 })) as [string];
+    const [tour3] = (await insertTours(t.app, { companyId: basic.company.id, userId: basic.user.id }, 1, { views: () => 0, rooms: ROOMS })) as [string];
+    // Seconds within what a visit's first beacon may carry, so the longest beacon of each visitor is what is kept.
     const beacons = Array.from({ length: 20 }, (_, i) => ({
       tourId: `tour_${tour3}`,
       visitorId: `burst-visitor-${i % 5}`,
-      secondsSpent: i,
+      secondsSpent: i >> 1,
       roomsReached: 1,
-      segments: [{ room: 'Kitchen', seconds: i }],
+      segments: [{ room: 'Kitchen', seconds: i >> 1 }],
     }));
     const answers = await Promise.all(beacons.map((b) => post(b)));
     expect(answers.map((a) => a.status)).toEqual(beacons.map(() => 204));
     const rows = await visitsOf(tour3);
-    expect(rows.map((r) => [r.visitor_id, r.seconds_spent, r.rooms]).sort()).toEqual([0, 1, 2, 3, 4].map((v) => [`burst-visitor-${v}`, 15 + v, [{ name: 'Kitchen', seconds: 15 + v }]]));
+    expect(rows.map((r) => [r.visitor_id, r.seconds_spent, r.rooms]).sort()).toEqual([0, 1, 2, 3, 4].map((v) => [`burst-visitor-${v}`, (15 + v) >> 1, [{ name: 'Kitchen', seconds: (15 + v) >> 1 }]]));
     await flushViews(t.app.services);
     expect((await t.app.services.db.selectFrom('tours').select('views').where('id', '=', tour3).executeTakeFirstOrThrow()).views).toBe(5);
   });
@@ -162,13 +165,19 @@ describe.each(DB_KINDS)('room analytics on %s', (kind) => {
       ],
     });
     await record('visitor-cccc3', earlier, { secondsSpent: 30, device: 'phone', segments: [{ room: 'Lounge', seconds: 30 }] });
-    await record('visitor-cccc3', now, {
-      secondsSpent: 45,
-      segments: [
-        { room: 'Lounge', seconds: 30 },
-        { room: 'Kitchen', seconds: 15 },
-      ],
-    });
+    await recordBeacon(
+      t.app.services,
+      {
+        tourId: gid(),
+        visitorId: 'visitor-cccc3',
+        secondsSpent: 45,
+        segments: [
+          { room: 'Lounge', seconds: 30 },
+          { room: 'Kitchen', seconds: 15 },
+        ],
+      },
+      { at: now },
+    );
 
     const week = { id: gid(), from: `${addDays(today, -6)}T00:00:00Z`, to: `${today}T12:00:00Z` };
     const expected = {
@@ -237,8 +246,7 @@ describe.each(DB_KINDS)('room analytics on %s', (kind) => {
 
   it('keeps visitors rolled up to a few minutes ago, so a returning visitor is counted once', async () => {
     const [tour2] = (await insertTours(t.app, { companyId: basic.company.id, userId: basic.user.id }, 1)) as [string];
-    const rec = (visitorId: string, at: Date) =>
-      recordTourView(t.app.services, tour2, { tourId: `tour_${tour2}`, visitorId, secondsSpent: 30, roomsReached: 1 } as Parameters<typeof recordTourView>[2], at);
+    const rec = (visitorId: string, at: Date) => recordBeacon(t.app.services, { tourId: `tour_${tour2}`, visitorId, secondsSpent: 30, roomsReached: 1 }, { at });
     const base = Date.now();
     const min = 60_000;
     await rec('visitor-xxxx1', new Date(base - 4 * min));
@@ -283,22 +291,16 @@ describe.each(DB_KINDS)('room analytics on %s', (kind) => {
 
   it("shows a lead's room path in the API and in the lead mail", async () => {
     const visitorId = 'lead-visitor-1';
-    expect(
-      (
-        await post({
-          tourId: gid(),
-          visitorId,
-          secondsSpent: 135,
-          roomsReached: 2,
-          segments: [
-            { room: '', seconds: 5 },
-            { room: 'Kitchen', seconds: 60 },
-            { room: 'Master Bedroom', seconds: 40 },
-            { room: 'Kitchen', seconds: 30 },
-          ],
-        })
-      ).status,
-    ).toBe(204);
+    await record(visitorId, new Date(), {
+      secondsSpent: 135,
+      roomsReached: 2,
+      segments: [
+        { room: '', seconds: 5 },
+        { room: 'Kitchen', seconds: 60 },
+        { room: 'Master Bedroom', seconds: 40 },
+        { room: 'Kitchen', seconds: 30 },
+      ],
+    });
     const res = await t.gql(LEAD_MUTATION, { input: leadInput(gid(), { leadType: 'CONTACT', name: 'Rita', surname: 'Rooms', email: 'rita@example.com', visitorId }) });
     expect(res.errors).toBeUndefined();
     const leadId = res.data.tourLeadCreate.tourLead.id as string;
@@ -344,8 +346,7 @@ describe.each(DB_KINDS)('unique visitors per day on %s', (kind) => {
   it('counts a visitor who came twice in a day once for that day, before and after the rollup', async () => {
     const day = addDays(utcDay(new Date()), -3);
     const at = (h: number) => new Date(`${day}T${String(h).padStart(2, '0')}:00:00Z`);
-    const rec = (visitorId: string, when: Date) =>
-      recordTourView(t.app.services, tourId, { tourId: `tour_${tourId}`, visitorId, secondsSpent: 20, roomsReached: 1 } as Parameters<typeof recordTourView>[2], when);
+    const rec = (visitorId: string, when: Date) => recordBeacon(t.app.services, { tourId: `tour_${tourId}`, visitorId, secondsSpent: 20, roomsReached: 1 }, { at: when });
     // q visits twice (hours apart: two visits), r once.
     await rec('visitor-qqqq1', at(9));
     await rec('visitor-rrrr2', at(10));

@@ -13,8 +13,8 @@ import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { startSmtpInbox, type SmtpInbox } from './helpers/smtp.js';
 import { insertTours } from './billing-helpers.js';
+import { recordVisit } from './fixtures/visits.js';
 import { encodeId } from '../src/core/ids.js';
-import { recordTourView } from '../src/services/reports/analytics.js';
 import { sellerDb } from '../src/services/seller-reports/tables.js';
 import { sweepDueDigests } from '../src/services/seller-reports/runs.js';
 
@@ -53,10 +53,10 @@ describe.each(DB_KINDS)('seller reports on %s', (kind) => {
     smtp = await startSmtpInbox();
     t = await startTestApp(kind, { RATE_LIMIT_DISABLED: true, SMTP_URL: smtp.url, MAIL_FROM: 'Roomwalk <no-reply@roomwalk.test>' });
     pro = await seedUser(t.app, { plan: 'pro', name: 'Thandi', surname: 'Nkosi' });
-    [tourUuid] = (await insertTours(t.app, { companyId: pro.company.id, userId: pro.user.id }, 1, { title: () => 'Garden Cottage' })) as [string];
+    [tourUuid] = (await insertTours(t.app, { companyId: pro.company.id, userId: pro.user.id }, 1, { title: () => 'Garden Cottage', rooms: ['Kitchen', 'Master Bedroom'] })) as [string];
     tourId = encodeId('Tour', tourUuid);
     // Two visitors walk the tour differently: one lingers in the Kitchen and leaves from there, one goes to the end.
-    await recordTourView(t.app.services, tourUuid, {
+    await recordVisit(t.app.services, {
       tourId,
       visitorId: 'visitor-one-aaaa',
       secondsSpent: 100,
@@ -68,7 +68,7 @@ describe.each(DB_KINDS)('seller reports on %s', (kind) => {
       reachedEnd: false,
       device: 'phone',
     });
-    await recordTourView(t.app.services, tourUuid, {
+    await recordVisit(t.app.services, {
       tourId,
       visitorId: 'visitor-two-bbbb',
       secondsSpent: 75,

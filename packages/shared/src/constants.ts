@@ -121,6 +121,24 @@ export const PLAYER = {
   maxWorkers: 4,
 } as const;
 
+/**
+ * The visit beacon's bounds (POST /tour-visit, schemas/visit-beacon.ts): the player stays within them, the server
+ * refuses a beacon beyond them. A visit counts at most 6 hours; rooms are the tour's markers ('' before the first).
+ */
+export const VISIT_BEACON_LIMITS = {
+  bodyBytesMax: 16 * 1024,
+  visitorIdMin: 8,
+  visitorIdMax: 64,
+  secondsMax: 6 * 60 * 60,
+  roomsReachedMax: 500,
+  segmentsMax: 200,
+  roomNameMax: 100,
+  fastTravelsMax: 1000,
+} as const;
+/** The device classes a visit reports. */
+export const DEVICE_CLASSES = ['phone', 'tablet', 'desktop'] as const;
+export type DeviceClass = (typeof DEVICE_CLASSES)[number];
+
 /** Default room labels and the 24 predefined marker names (tours §3). */
 export const DEFAULT_ROOM_LABELS = ['Bedroom', 'Kitchen', 'Bathroom', 'Lounge', 'Dining Room', 'Living Room', 'Pool', 'Ensuite', 'Scullery', 'Patio', 'Balcony'] as const;
 

@@ -6,21 +6,13 @@
  * `tour-frame-change`, composed and bubbling) from the `<tour-player>` showing this tour, so it needs no hook in the
  * player's controllers. Time while the page is hidden does not count (`pause()` / `resume()` from the visit report).
  */
+import { VISIT_BEACON_LIMITS, type DeviceClass } from '@roomwalk/shared/constants';
+import type { VisitBeacon } from '@roomwalk/shared/schemas/visit-beacon';
 
-export type DeviceClass = 'phone' | 'tablet' | 'desktop';
-interface RoomSegment {
-  room: string;
-  seconds: number;
-}
-export interface RoomFields {
-  segments: RoomSegment[];
-  fastTravels: number;
-  reachedEnd: boolean;
-  device: DeviceClass;
-}
-/** The server's bounds (services/reports/visit-rooms.ts): at most 200 segments, names up to 100 characters. */
-const MAX_SEGMENTS = 200;
-const MAX_NAME = 100;
+/** The room part of the visit beacon (the shared contract). */
+export type RoomFields = Required<Pick<VisitBeacon, 'segments' | 'fastTravels' | 'reachedEnd' | 'device'>>;
+const MAX_SEGMENTS = VISIT_BEACON_LIMITS.segmentsMax;
+const MAX_NAME = VISIT_BEACON_LIMITS.roomNameMax;
 
 interface PlayerLike extends HTMLElement {
   tourId?: string;

@@ -11,7 +11,8 @@ import type { TourPlayer } from '../tour-player/tour-player.js';
 import { RoomTracker } from './room-tracker.js';
 import { VisitBeacon } from './visit-beacon.js';
 import { flushVisit } from './visit-flush.js';
-import { CONSENT_KEY, VISITOR_ID_KEY, VisitReport, type VisitBody } from './visit-report.js';
+import type { VisitBeacon as VisitBody } from '@roomwalk/shared/schemas/visit-beacon';
+import { CONSENT_KEY, VISITOR_ID_KEY, VisitReport } from './visit-report.js';
 
 interface Logged {
   url: string;

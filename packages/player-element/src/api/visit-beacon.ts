@@ -8,6 +8,7 @@
  * other products miss: a minimal beacon with the seconds and a one-time visitor id goes at once (as when cookies are
  * declined: counted, followed nowhere), and this player reports nothing more, so the visit is not counted twice.
  */
+import type { VisitBeacon as VisitBeaconBody } from '@roomwalk/shared/schemas/visit-beacon';
 import { loadVisitReport } from './load-visit-report.js';
 import type { VisitReport } from './visit-report.js';
 
@@ -18,7 +19,12 @@ export class VisitBeacon {
   #onHide = (e: Event) => {
     if (this.#report || this.#early || (e.type !== 'pagehide' && document.visibilityState !== 'hidden')) return;
     this.#early = true;
-    const body = { tourId: this.tourId, visitorId: `v${Math.random().toString(36).slice(2)}${this.#at.toString(36)}`, secondsSpent: Math.round((Date.now() - this.#at) / 1000), roomsReached: 0 };
+    const body: VisitBeaconBody = {
+      tourId: this.tourId,
+      visitorId: `v${Math.random().toString(36).slice(2)}${this.#at.toString(36)}`,
+      secondsSpent: Math.round((Date.now() - this.#at) / 1000),
+      roomsReached: 0,
+    };
     navigator.sendBeacon?.(`${this.api}/tour-visit`, JSON.stringify(body));
   };
 

@@ -11,20 +11,15 @@
  * `false`, or the page's URL has `?disableCookies=true`); then a fresh id is made for this player and kept nowhere
  * (and a stored one is removed), so the visit is still counted but nothing follows the browser across visits.
  */
+import { VISIT_BEACON_LIMITS } from '@roomwalk/shared/constants';
 import { VISITOR_ID_KEY, newVisitorId, safeLocalStorage, visitorId, type WebStorage } from '@roomwalk/shared/guarded-storage';
-import { RoomTracker, type RoomFields } from './room-tracker.js';
+import type { VisitBeacon } from '@roomwalk/shared/schemas/visit-beacon';
+import { RoomTracker } from './room-tracker.js';
 import { VISIT_FLUSH_EVENT, type VisitFlushDetail } from './visit-flush.js';
 
 export { VISITOR_ID_KEY };
 export const CONSENT_KEY = 'cookieConsent';
 const VISIT_PATH = '/tour-visit';
-
-export interface VisitBody extends Partial<RoomFields> {
-  tourId: string;
-  visitorId: string;
-  secondsSpent: number;
-  roomsReached: number;
-}
 
 /** Sends a body; `now` asks for a fetch whose promise says when the server has it (a lead form waits on it). */
 type Send = (url: string, body: string, now?: boolean) => unknown;
@@ -115,7 +110,7 @@ export class VisitReport {
   }
 
   #seconds(): number {
-    return Math.min(21_600, Math.round((Date.now() - this.#startedAt) / 1000));
+    return Math.min(VISIT_BEACON_LIMITS.secondsMax, Math.round((Date.now() - this.#startedAt) / 1000));
   }
 
   #onPageHide = () => this.end();
@@ -135,11 +130,11 @@ export class VisitReport {
   };
 
   #post(secondsSpent: number, now = false): unknown {
-    const body: VisitBody = {
+    const body: VisitBeacon = {
       tourId: this.tourId,
       visitorId: this.visitorId,
       secondsSpent,
-      roomsReached: Math.max(0, Math.min(500, Math.floor(this.roomsReached()))),
+      roomsReached: Math.max(0, Math.min(VISIT_BEACON_LIMITS.roomsReachedMax, Math.floor(this.roomsReached()))),
       ...this.#rooms?.report(),
     };
     return this.send(`${this.api.replace(/\/$/, '')}${VISIT_PATH}`, JSON.stringify(body), now);

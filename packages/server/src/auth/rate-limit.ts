@@ -30,6 +30,10 @@ export const RATE_LIMITS = {
   userRequestPasswordReset: { points: 5, duration: 15 * 60 },
   userActivationEmailResend: { points: 5, duration: 15 * 60 },
   feedbackSubmit: { points: 10, duration: 10 * 60 },
+  /** Visit beacons per address (POST /tour-visit, tourViewRecord): a visit sends a few; offices share an address. */
+  tourVisit: { points: 120, duration: 60 },
+  /** New visits per address per tour: beyond them a beacon may extend its visit but opens none (docs/decisions.md, Analytics). */
+  visitOpen: { points: 10, duration: 10 * 60 },
 } as const;
 export type RateLimitedAction = keyof typeof RATE_LIMITS;
 
@@ -65,6 +69,22 @@ export async function rateLimitWait(services: Services, action: RateLimitedActio
 export async function consumeRateLimit(services: Services, action: RateLimitedAction, key: string): Promise<void> {
   const wait = await rateLimitWait(services, action, key);
   if (wait !== null) throw new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { retryAfterSeconds: wait });
+}
+
+/**
+ * Takes one point of `action` for `key` when one is left, refusing nothing: answers whether it was taken (always when
+ * limits are off), the seconds until one is free, and a refund that gives a taken point back. For work only part of
+ * which is limited (a visit beacon extends its visit whatever the limit, but opens a new visit only with a point).
+ */
+export async function takeRateLimit(services: Services, action: RateLimitedAction, key: string): Promise<{ taken: boolean; retryAfterSeconds: number; refund: () => Promise<void> }> {
+  const wait = await rateLimitWait(services, action, key);
+  const refund = async () => {
+    if (wait === null && !services.config.RATE_LIMIT_DISABLED)
+      await limiterFor(services, action)
+        .reward(key || 'unknown', 1)
+        .catch(() => undefined);
+  };
+  return { taken: wait === null, retryAfterSeconds: wait ?? 0, refund };
 }
 
 /**

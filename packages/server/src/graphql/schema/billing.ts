@@ -10,7 +10,7 @@ import { grantOfflineLicense } from '../../services/billing/licenses.js';
 import { companyById } from '../../services/account-reads.js';
 import type { PriceTier } from '../../services/billing/provider.js';
 import { paymentProvider } from '../../services/billing/payment-provider.js';
-import { canSeeAnalytics, consumeViewLimit, recordTourView, tourAnalytics, type TourAnalytics } from '../../services/reports/analytics.js';
+import { canSeeAnalytics, parseVisitBeacon, recordTourView, tourAnalytics, type TourAnalytics } from '../../services/reports/analytics.js';
 import { generateReport, REPORT_KINDS, type ReportKind } from '../../services/reports/generate-report.js';
 import type { Context } from '../builder.js';
 
@@ -153,9 +153,7 @@ builder.mutationFields((t) => ({
     description: 'Records a visit to a tour from the player (public; rate limited per IP).',
     args: { input: t.arg({ type: TourViewRecordInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
-      await consumeViewLimit(ctx.services, ctx.ip);
-      const tourId = decodeId('Tour', input.tourId);
-      await recordTourView(ctx.services, tourId, { tourId: input.tourId, visitorId: input.visitorId, secondsSpent: input.secondsSpent, roomsReached: input.roomsReached });
+      await recordTourView(ctx.services, parseVisitBeacon(input), { ip: ctx.ip });
       return { success: true };
     },
   }),

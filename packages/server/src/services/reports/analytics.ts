@@ -9,67 +9,51 @@
  * the public `tour` query count nothing.
  */
 import { sql, type Kysely } from 'kysely';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { z } from 'zod';
-import { ERROR_CODES, ERROR_TEXTS, isBasicOrHigher } from '@roomwalk/shared';
+import { ERROR_CODES, ERROR_TEXTS, isBasicOrHigher, visitBeaconSchema, type VisitBeaconData } from '@roomwalk/shared';
 import type { Database } from '../../db/types.js';
 import { AppError, fromZod } from '../../core/errors.js';
+import { decodeId } from '../../core/ids.js';
+import { consumeRateLimit, takeRateLimit } from '../../auth/rate-limit.js';
 import type { Services } from '../services.js';
 import { billingDb } from '../billing/tables.js';
 import { viewCounter } from '../view-counter.js';
-import { summariseSegments, VisitRoomsSchema } from './visit-rooms.js';
+import { summariseSegments } from './visit-rooms.js';
 import { MAX_WAITING, VisitWriter, type VisitWrite } from './visit-writer.js';
 
 /** Calls from one visitor to one tour within this gap belong to the same visit. */
 export const VISIT_GAP_MS = 30 * 60 * 1000;
-/** Per client IP: a player reports a visit at start, at progress steps and at the end; offices share an IP. */
-export const VIEW_RECORD_RATE_LIMIT = { points: 120, duration: 60 } as const;
-const VIEW_LIMITS = { visitorIdMin: 8, visitorIdMax: 64, secondsMax: 6 * 60 * 60, roomsMax: 500 } as const;
 
-const TourViewRecordSchema = z
-  .object({
-    tourId: z.string().max(100),
-    visitorId: z
-      .string({ message: 'The visitor id is missing.' })
-      .min(VIEW_LIMITS.visitorIdMin, 'The visitor id is too short.')
-      .max(VIEW_LIMITS.visitorIdMax, 'The visitor id is too long.')
-      .regex(/^[A-Za-z0-9_-]+$/, 'The visitor id may hold letters, digits, _ and - only.'),
-    secondsSpent: z
-      .number({ message: 'Seconds must be a number.' })
-      .int('Seconds must be a whole number.')
-      .min(0, 'Seconds cannot be negative.')
-      .max(VIEW_LIMITS.secondsMax, 'Too many seconds for one visit.'),
-    roomsReached: z.number({ message: 'Rooms must be a number.' }).int('Rooms must be a whole number.').min(0, 'Rooms cannot be negative.').max(VIEW_LIMITS.roomsMax, 'Too many rooms for one visit.'),
-  })
-  .extend(VisitRoomsSchema.shape);
-export type TourViewRecordInput = z.infer<typeof TourViewRecordSchema>;
-
-const limiters = new WeakMap<Services, RateLimiterMemory>();
-
-/** Spends one of the caller IP's tourViewRecord calls; RATE_LIMITED when none are left. */
-export async function consumeViewLimit(services: Services, ip: string): Promise<void> {
-  if (services.config.RATE_LIMIT_DISABLED) return;
-  let limiter = limiters.get(services);
-  if (!limiter) {
-    limiter = new RateLimiterMemory({ keyPrefix: 'tour-view-record', ...VIEW_RECORD_RATE_LIMIT });
-    limiters.set(services, limiter);
-  }
-  try {
-    await limiter.consume(ip || 'unknown');
-  } catch (err) {
-    if (err instanceof RateLimiterRes) throw new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { retryAfterSeconds: Math.ceil(err.msBeforeNext / 1000) });
-    throw err;
-  }
+/** Reads a beacon (POST /tour-visit's body, tourViewRecord's input) with the shared schema; BAD_USER_INPUT in the user's words. */
+export function parseVisitBeacon(raw: unknown): VisitBeaconData {
+  const parsed = visitBeaconSchema.safeParse(raw);
+  if (!parsed.success) throw fromZod(parsed.error.issues);
+  return parsed.data;
 }
 
-/** Records (or extends) a visit and waits for it to be written; `tourUuid` is the decoded tour id. Unknown and deleted tours are NOT_FOUND. The caller rate-limits first. */
-export async function recordTourView(services: Services, tourUuid: string, raw: TourViewRecordInput, now = new Date()): Promise<void> {
-  const write = visitWrite(tourUuid, raw, now);
+/** Where a beacon came from: the client address (the socket's, or a trusted proxy's forwarded-for) and when. */
+export interface VisitSource {
+  ip: string;
+  at?: Date;
+}
+
+/**
+ * Records (or extends) a visit and waits for it to be written. Unknown and deleted tours are NOT_FOUND. Limits per
+ * address: RATE_LIMITS.tourVisit beacons, and RATE_LIMITS.visitOpen new visits per tour; a beacon beyond the second
+ * still extends its visit, one that would open a visit is RATE_LIMITED and changes nothing. What the beacon claims is
+ * kept plausible where it is written (visit-writer.ts: rooms of the tour, time since the visit's first beacon).
+ */
+export async function recordTourView(services: Services, beacon: VisitBeaconData, from: VisitSource): Promise<void> {
+  await consumeRateLimit(services, 'tourVisit', from.ip);
+  const tourUuid = decodeId('Tour', beacon.tourId);
   const writer = visitWriter(services);
   // Written with the other beacons of the moment (visit-writer.ts); beyond a bound of waiting beacons, refused as busy.
   if (writer.waiting >= MAX_WAITING) throw new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { retryAfterSeconds: 5 });
-  const r = await writer.write(write);
+  // A point is taken before the write (so beacons at once cannot all open visits) and given back unless one opened.
+  const open = await takeRateLimit(services, 'visitOpen', `${from.ip} ${tourUuid}`);
+  const r = await writer.write(visitWrite(tourUuid, beacon, from.at ?? new Date(), open.taken));
+  if (!r.opened) await open.refund();
   if (!r.found) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
+  if (r.refused) throw new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { retryAfterSeconds: open.retryAfterSeconds });
   if (r.opened) viewCounter(services).add(tourUuid, r.deactivated);
 }
 
@@ -78,20 +62,18 @@ export async function settleVisits(services: Services): Promise<void> {
   await writers.get(services)?.settled();
 }
 
-function visitWrite(tourUuid: string, raw: TourViewRecordInput, now: Date): VisitWrite {
-  const parsed = TourViewRecordSchema.safeParse(raw);
-  if (!parsed.success) throw fromZod(parsed.error.issues);
-  const input = parsed.data;
+function visitWrite(tourUuid: string, beacon: VisitBeaconData, at: Date, mayOpen: boolean): VisitWrite {
   return {
     tourId: tourUuid,
-    visitorId: input.visitorId,
-    at: now,
-    secondsSpent: input.secondsSpent,
-    roomsReached: input.roomsReached,
-    rooms: input.segments?.length ? summariseSegments(input.segments) : null,
-    reachedEnd: input.reachedEnd ?? false,
-    fastTravels: input.fastTravels ?? 0,
-    device: input.device ?? null,
+    visitorId: beacon.visitorId,
+    at,
+    mayOpen,
+    secondsSpent: beacon.secondsSpent,
+    roomsReached: beacon.roomsReached,
+    rooms: beacon.segments?.length ? summariseSegments(beacon.segments) : null,
+    reachedEnd: beacon.reachedEnd ?? false,
+    fastTravels: beacon.fastTravels ?? 0,
+    device: beacon.device ?? null,
   };
 }
 

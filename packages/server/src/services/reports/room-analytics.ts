@@ -5,8 +5,8 @@
  * the daily aggregates, the days after them from the visits themselves, so the answer is the same before and after a
  * rollup and its cost does not grow with the number of visits.
  */
-import { sql, type Kysely } from 'kysely';
-import { ERROR_CODES } from '@roomwalk/shared';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { DEVICE_CLASSES, ERROR_CODES } from '@roomwalk/shared';
 import { AppError } from '../../core/errors.js';
 import type { AuthInfo } from '../../core/auth.js';
 import type { Database } from '../../db/types.js';
@@ -14,7 +14,7 @@ import type { Services } from '../services.js';
 import { loadEditableTour } from '../tours.js';
 import { canSeeAnalytics } from './analytics.js';
 import { addDays, rollupState, utcDay } from './room-rollup.js';
-import { DEVICE_CLASSES, roomLabel } from './visit-rooms.js';
+import { roomLabel } from './visit-rooms.js';
 
 const ANALYTICS_PLAN_REQUIRED_TEXT = 'Tour Analytics need the Basic or Pro plan. Upgrade to see them.';
 /** The period when none is given, and the longest one asked for. */
@@ -70,6 +70,9 @@ export async function roomAnalytics(db: Kysely<Database>, tourId: string, period
   const rawStart = new Date(`${rawFrom}T00:00:00Z`);
   const rawEnd = new Date(`${addDays(period.to, 1)}T00:00:00Z`);
   const day = sql`(v.started_at AT TIME ZONE 'UTC')::date`;
+  // Only the tour's rooms as they are now (its markers, and '' before the first): a deleted room, or any name a beacon
+  // brought before rooms were checked where visits are written, is not shown (nor in the seller report, PDF and digest).
+  const tourRoom = (name: RawBuilder<unknown>) => sql`(${name} = '' OR ${name} IN (SELECT m.name FROM markers m WHERE m.tour_id = ${tourId}))`;
 
   const [aggDays, rawDays, aggRooms, rawRooms, unique] = await Promise.all([
     useAgg
@@ -85,13 +88,13 @@ export async function roomAnalytics(db: Kysely<Database>, tourId: string, period
       : null,
     useAgg
       ? sql<RoomRow>`SELECT room, sum(seconds)::float8 AS seconds, sum(visits)::int AS visits, sum(exits)::int AS exits
-          FROM tour_room_daily WHERE tour_id = ${tourId} AND day >= ${period.from}::date AND day <= ${aggTo}::date GROUP BY room`.execute(db)
+          FROM tour_room_daily WHERE tour_id = ${tourId} AND day >= ${period.from}::date AND day <= ${aggTo}::date AND ${tourRoom(sql.ref('room'))} GROUP BY room`.execute(db)
       : null,
     useRaw
       ? sql<RoomRow>`SELECT e->>'name' AS room, sum((e->>'seconds')::int)::float8 AS seconds, count(*)::int AS visits,
             count(*) FILTER (WHERE v.exit_room = e->>'name')::int AS exits
           FROM view_events v CROSS JOIN LATERAL jsonb_array_elements(v.rooms) e
-          WHERE v.tour_id = ${tourId} AND v.started_at >= ${rawStart} AND v.started_at < ${rawEnd} GROUP BY 1`.execute(db)
+          WHERE v.tour_id = ${tourId} AND v.started_at >= ${rawStart} AND v.started_at < ${rawEnd} AND ${tourRoom(sql`e->>'name'`)} GROUP BY 1`.execute(db)
       : null,
     uniqueVisitors(db, tourId, period, state.visitorsThrough),
   ]);

@@ -4,14 +4,24 @@
  * (group commit), so under load one transaction of four round trips serves many beacons instead of one. A lone beacon
  * is written at once (no timer). In the write: the visitors' locks (one advisory lock per tour and visitor, taken in
  * order, so two nodes never open two visits for one visitor), then one statement that checks each tour (known, not
- * deleted, playable), extends each visitor's visit of the last 30 minutes or opens one, and answers per beacon.
- * Beacons of one visitor in the same group are merged first (they would otherwise both open a visit).
+ * deleted, playable), extends each visitor's visit of the last 30 minutes or opens one (when the beacon may), and
+ * answers per beacon. Beacons of one visitor in the same group are merged first (they would otherwise both open a visit).
+ *
+ * The same statement keeps what a beacon claims plausible, since anyone can send one: a visit's seconds are at most the
+ * time since its first beacon (plus VISIT_START_GRACE_SECONDS), its rooms are the tour's markers ('' before the first
+ * marker) and their seconds add up to at most the visit's, cut in the order the rooms were entered; rooms reached are
+ * at most the tour's markers, fast travels at most one a second. Nothing else is stored of a beacon.
  */
 import { sql, type Kysely } from 'kysely';
 import { TOUR_STATUS } from '@roomwalk/shared';
 import type { Database } from '../../db/types.js';
 import type { VisitRoom } from './visit-rooms.js';
 
+/**
+ * What the player may have counted before its first beacon of a visit reached us: the visit chunk loads on idle (at
+ * most 2 s) and a visit left before that reports its seconds in its only beacon.
+ */
+const VISIT_START_GRACE_SECONDS = 15;
 /** The most beacons one write takes. */
 const MAX_GROUP = 1000;
 /**
@@ -28,6 +38,8 @@ export interface VisitWrite {
   tourId: string;
   visitorId: string;
   at: Date;
+  /** Whether this beacon may open a new visit (the address has new visits left for this tour); it may always extend one. */
+  mayOpen: boolean;
   secondsSpent: number;
   roomsReached: number;
   /** Rooms summed per room in the order first entered, with their total; null when the beacon had none. */
@@ -37,10 +49,14 @@ export interface VisitWrite {
   device: string | null;
 }
 
-/** found: the tour takes visits; opened: this beacon opened a visit (count a view); deactivated: where the view goes. */
+/**
+ * found: the tour takes visits; opened: this beacon opened a visit (count a view); refused: it would have opened one
+ * but may not (nothing was written); deactivated: where the view goes.
+ */
 export interface VisitWritten {
   found: boolean;
   opened: boolean;
+  refused: boolean;
   deactivated: boolean;
 }
 
@@ -107,6 +123,7 @@ function merge(a: VisitWrite, b: VisitWrite): VisitWrite {
     tourId: a.tourId,
     visitorId: a.visitorId,
     at: new Date(Math.max(a.at.getTime(), b.at.getTime())),
+    mayOpen: a.mayOpen || b.mayOpen,
     secondsSpent: Math.max(a.secondsSpent, b.secondsSpent),
     roomsReached: Math.max(a.roomsReached, b.roomsReached),
     rooms,
@@ -132,10 +149,10 @@ async function writeGroup(db: Kysely<Database>, group: readonly VisitWrite[]): P
       tour_id: v.tourId,
       visitor_id: v.visitorId,
       at: v.at.toISOString(),
+      may_open: v.mayOpen,
       secs: v.secondsSpent,
       rr: v.roomsReached,
       rooms: v.rooms?.rooms ?? null,
-      rsecs: v.rooms?.seconds ?? null,
       exit_room: v.rooms?.exitRoom ?? null,
       reached_end: v.reachedEnd,
       ft: v.fastTravels,
@@ -144,48 +161,66 @@ async function writeGroup(db: Kysely<Database>, group: readonly VisitWrite[]): P
   });
   const answers = await db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtext(k) AS h FROM jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb) k ORDER BY 1) s`.execute(trx);
-    const r = await sql<{ i: number; deactivated: boolean; opened: boolean }>`
+    const r = await sql<{ i: number; deactivated: boolean; opened: boolean; refused: boolean }>`
       WITH b AS (
-        SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(i int, tour_id uuid, visitor_id text, at timestamptz, secs int, rr int,
-          rooms jsonb, rsecs int, exit_room text, reached_end boolean, ft int, device text)
+        SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(i int, tour_id uuid, visitor_id text, at timestamptz, may_open boolean,
+          secs int, rr int, rooms jsonb, exit_room text, reached_end boolean, ft int, device text)
+      ),
+      tour AS (
+        SELECT t.id, t.company_id, (t.deactivated_at IS NOT NULL OR t.status = ${TOUR_STATUS.DEACTIVATED}) AS deactivated,
+          coalesce((SELECT array_agg(m.name) FROM markers m WHERE m.tour_id = t.id), '{}') AS rooms
+        FROM tours t WHERE t.id IN (SELECT tour_id FROM b) AND t.deleted_at IS NULL AND t.status IN (${TOUR_STATUS.PROCESSED}, ${TOUR_STATUS.DEACTIVATED})
       ),
       ok AS (
-        SELECT b.*, t.company_id, (t.deactivated_at IS NOT NULL OR t.status = ${TOUR_STATUS.DEACTIVATED}) AS deactivated,
-          (SELECT x.id FROM view_events x WHERE x.tour_id = b.tour_id AND x.visitor_id = b.visitor_id AND x.last_seen_at > b.at - interval '30 minutes'
-            ORDER BY x.last_seen_at DESC LIMIT 1) AS visit_id
-        FROM b JOIN tours t ON t.id = b.tour_id AND t.deleted_at IS NULL AND t.status IN (${TOUR_STATUS.PROCESSED}, ${TOUR_STATUS.DEACTIVATED})
+        SELECT b.*, t.company_id, t.deactivated, t.rooms AS tour_rooms, x.id AS visit_id,
+          least(b.secs, ${VISIT_START_GRACE_SECONDS} + greatest(0, floor(extract(epoch FROM b.at - coalesce(x.started_at, b.at))))::int) AS cap,
+          least(b.rr, cardinality(t.rooms)) AS rooms_reached
+        FROM b JOIN tour t ON t.id = b.tour_id
+        LEFT JOIN LATERAL (SELECT x.id, x.started_at FROM view_events x WHERE x.tour_id = b.tour_id AND x.visitor_id = b.visitor_id
+          AND x.last_seen_at > b.at - interval '30 minutes' ORDER BY x.last_seen_at DESC LIMIT 1) x ON true
+      ),
+      rm AS (
+        SELECT r.i, jsonb_agg(jsonb_build_object('name', r.name, 'seconds', r.kept) ORDER BY r.ord) AS rooms, sum(r.kept)::int AS secs,
+          min(r.name) FILTER (WHERE r.name = r.exit_room) AS exit_room
+        FROM (
+          SELECT ok.i, ok.exit_room, e.el->>'name' AS name, e.ord, (e.el->>'seconds')::int AS seconds,
+            least((e.el->>'seconds')::int, greatest(0, ok.cap - coalesce(sum((e.el->>'seconds')::int) OVER (PARTITION BY ok.i ORDER BY e.ord ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0))) AS kept
+          FROM ok CROSS JOIN LATERAL jsonb_array_elements(ok.rooms) WITH ORDINALITY AS e(el, ord)
+          WHERE e.el->>'name' = '' OR e.el->>'name' = ANY(ok.tour_rooms)
+        ) r
+        WHERE r.kept > 0 OR r.seconds = 0
+        GROUP BY r.i
       ),
       upd AS (
         UPDATE view_events v SET
           last_seen_at = greatest(v.last_seen_at, ok.at),
-          seconds_spent = greatest(v.seconds_spent, ok.secs),
-          rooms_reached = greatest(v.rooms_reached, ok.rr),
-          rooms = CASE WHEN ok.rooms IS NOT NULL AND ok.rsecs >= (SELECT coalesce(sum((e->>'seconds')::int), 0) FROM jsonb_array_elements(v.rooms) e) THEN ok.rooms ELSE v.rooms END,
-          exit_room = CASE WHEN ok.rooms IS NOT NULL AND ok.rsecs >= (SELECT coalesce(sum((e->>'seconds')::int), 0) FROM jsonb_array_elements(v.rooms) e) THEN ok.exit_room ELSE v.exit_room END,
+          seconds_spent = greatest(v.seconds_spent, ok.cap),
+          rooms_reached = greatest(v.rooms_reached, ok.rooms_reached),
+          rooms = CASE WHEN rm.rooms IS NOT NULL AND rm.secs >= (SELECT coalesce(sum((e->>'seconds')::int), 0) FROM jsonb_array_elements(v.rooms) e) THEN rm.rooms ELSE v.rooms END,
+          exit_room = CASE WHEN rm.rooms IS NOT NULL AND rm.secs >= (SELECT coalesce(sum((e->>'seconds')::int), 0) FROM jsonb_array_elements(v.rooms) e) THEN rm.exit_room ELSE v.exit_room END,
           reached_end = v.reached_end OR ok.reached_end,
-          fast_travels = greatest(v.fast_travels, ok.ft),
+          fast_travels = greatest(v.fast_travels, least(ok.ft, ok.cap)),
           device = coalesce(v.device, ok.device)
-        FROM ok WHERE v.id = ok.visit_id
+        FROM ok LEFT JOIN rm ON rm.i = ok.i WHERE v.id = ok.visit_id
         RETURNING ok.i
       ),
       ins AS (
         INSERT INTO view_events (tour_id, company_id, visitor_id, started_at, last_seen_at, seconds_spent, rooms_reached, rooms, exit_room, reached_end, fast_travels, device)
-        SELECT ok.tour_id, ok.company_id, ok.visitor_id, ok.at, ok.at, ok.secs, ok.rr, coalesce(ok.rooms, '[]'::jsonb), ok.exit_room, ok.reached_end, ok.ft, ok.device
-        FROM ok WHERE ok.visit_id IS NULL
+        SELECT ok.tour_id, ok.company_id, ok.visitor_id, ok.at, ok.at, ok.cap, ok.rooms_reached, coalesce(rm.rooms, '[]'::jsonb), rm.exit_room, ok.reached_end,
+          least(ok.ft, ok.cap), ok.device
+        FROM ok LEFT JOIN rm ON rm.i = ok.i WHERE ok.visit_id IS NULL AND ok.may_open
         RETURNING 1
       )
-      SELECT ok.i, ok.deactivated, ok.visit_id IS NULL AS opened FROM ok`.execute(trx);
+      SELECT ok.i, ok.deactivated, ok.visit_id IS NULL AND ok.may_open AS opened, ok.visit_id IS NULL AND NOT ok.may_open AS refused FROM ok`.execute(trx);
     return r.rows;
   });
   const byIndex = new Map(answers.map((a) => [Number(a.i), a]));
   const indexOf = new Map(keys.map((k, i) => [k, i]));
-  // Of one visitor's beacons in the group, the first carries the opening (one view); all share whether the tour took it.
-  const seen = new Set<string>();
+  // Of one visitor's beacons in the group, the first that may open a visit carries the opening (one view).
+  const opener = new Map<string, VisitWrite>();
+  for (const v of group) if (v.mayOpen && !opener.has(keyOf(v))) opener.set(keyOf(v), v);
   return group.map((v) => {
-    const k = keyOf(v);
-    const a = byIndex.get(indexOf.get(k)!);
-    const first = !seen.has(k);
-    seen.add(k);
-    return { found: !!a, opened: !!a && a.opened && first, deactivated: !!a?.deactivated };
+    const a = byIndex.get(indexOf.get(keyOf(v))!);
+    return { found: !!a, opened: !!a?.opened && opener.get(keyOf(v)) === v, refused: !!a?.refused, deactivated: !!a?.deactivated };
   });
 }
