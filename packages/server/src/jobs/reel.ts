@@ -9,11 +9,11 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { REEL_STATUS } from '@roomwalk/shared';
 import { sql } from 'kysely';
 import type { Services } from '../services/services.js';
 import { aiDb } from '../services/ai/tables.js';
-import { renderReel } from '../services/reels/render-reel.js';
+import { renderReel, type ReelClips } from '../services/reels/render-reel.js';
+import { REEL_STATUS, TOUR_STATUS } from '@roomwalk/shared';
 import { REEL_FAILED_TEXT, REEL_QUEUE, failReel, publishReelProgress, type ReelJob } from '../services/reels/start-reel.js';
 import { reelWebhook } from '../services/developer/webhook-payloads.js';
 
@@ -59,6 +59,7 @@ export async function reelJob(services: Services, reelId: string, deps: ReelJobD
         'tours.fps',
         'tours.deleted_at',
         'tours.blur_faces',
+        'tours.status',
         'users.username',
         'companies.name as company',
         'companies.logo_key',
@@ -70,15 +71,21 @@ export async function reelJob(services: Services, reelId: string, deps: ReelJobD
       .executeTakeFirst();
     if (!tour || tour.deleted_at || !tour.video_key) throw new Error('tour is gone or has no source video');
     await report(0, 'Preparing video');
-    const source = path.join(work, `source${path.extname(tour.video_key) || '.mp4'}`);
-    await services.storage.download(tour.video_key, source);
+    const fps = tour.fps ?? 15;
+    // The tour's own clips when they are current (a processed tour: they carry the owner's blur choice), else the upload.
+    const clips = await tourClips(services, claimed.tour_id, tour.status, fps, work);
+    let source: string | ReelClips;
+    if (clips) source = clips;
+    else {
+      source = path.join(work, `source${path.extname(tour.video_key) || '.mp4'}`);
+      await services.storage.download(tour.video_key, source);
+    }
     let logoFile: string | null = null;
     if (tour.logo_key) {
       logoFile = path.join(work, 'logo-source');
       await services.storage.download(tour.logo_key, logoFile).catch(() => (logoFile = null));
     }
     const markers = await db.selectFrom('markers').select(['name', 'frame_index']).where('tour_id', '=', claimed.tour_id).orderBy('frame_index').execute();
-    const fps = tour.fps ?? 15;
     await report(5, 'Rendering reel');
     const out = await fs.mkdtemp(path.join(work, 'out-'));
     const result = await (deps.render ?? renderReel)({
@@ -94,8 +101,8 @@ export async function reelJob(services: Services, reelId: string, deps: ReelJobD
       },
       onProgress: (f) => void report(5 + f * 85, 'Rendering reel'),
       preset: deps.preset ?? services.config.REEL_X264_PRESET,
-      // Privacy: the owner's per-tour switch, read when the render starts.
-      blurFaces: tour.blur_faces,
+      // Privacy: the owner's per-tour switch, read when the render starts; the clips are blurred already when it is on.
+      blurFaces: tour.blur_faces && !clips,
     });
     await chain;
     await report(92, 'Saving reel');
@@ -131,6 +138,27 @@ export async function reelJob(services: Services, reelId: string, deps: ReelJobD
   } finally {
     await fs.rm(work, { recursive: true, force: true });
   }
+}
+
+/** The processed tour's high-rendition clips, downloaded on demand into `work`; null when there are none to read. */
+async function tourClips(services: Services, tourId: string, status: string, fps: number, work: string): Promise<ReelClips | null> {
+  if (status !== TOUR_STATUS.PROCESSED) return null;
+  const rows = await services.db.selectFrom('clips').select(['index', 'frame_count', 'high_key']).where('tour_id', '=', tourId).orderBy('index').execute();
+  if (rows.length === 0 || !(await services.storage.head(rows[0]!.high_key))) return null;
+  const fetched = new Map<number, Promise<string>>();
+  return {
+    fps,
+    frameCounts: rows.map((r) => r.frame_count),
+    file(index) {
+      let file = fetched.get(index);
+      if (!file) {
+        const local = path.join(work, `clip-${String(index).padStart(5, '0')}.mp4`);
+        file = services.storage.download(rows[index]!.high_key, local).then(() => local);
+        fetched.set(index, file);
+      }
+      return file;
+    },
+  };
 }
 
 export async function registerReelWorker(services: Services): Promise<void> {
