@@ -64,14 +64,14 @@ describe('processVideo rejects', () => {
   it('a non-video file renamed .mp4', async () => {
     const input = join(dir, 'notes.mp4');
     await writeFile(input, 'These are my notes, not a video.\n'.repeat(200));
-    await expectRejected(input, 'notes', ERROR_CODES.VIDEO_INVALID, ERROR_TEXTS.uploadFailedTitle);
+    await expectRejected(input, 'notes', ERROR_CODES.VIDEO_INVALID, ERROR_TEXTS.videoUnreadable);
   });
 
   it('a file that starts like an MP4 but holds garbage', async () => {
     const input = join(dir, 'fake.mp4');
     const head = Buffer.from('00000018667479706d703432000000006d703432', 'hex'); // a valid ftyp box
     await writeFile(input, Buffer.concat([head, Buffer.alloc(100_000, 0x5a)]));
-    await expectRejected(input, 'fake', ERROR_CODES.VIDEO_INVALID, ERROR_TEXTS.uploadFailedTitle);
+    await expectRejected(input, 'fake', ERROR_CODES.VIDEO_INVALID, ERROR_TEXTS.videoUnreadable);
   });
 
   it('an upload cut off before its index (moov at the end)', async () => {
@@ -90,7 +90,7 @@ describe('processVideo rejects', () => {
   it('an empty file', async () => {
     const input = join(dir, 'empty.mp4');
     await writeFile(input, '');
-    await expectRejected(input, 'empty', ERROR_CODES.VIDEO_INVALID, ERROR_TEXTS.uploadFailedTitle);
+    await expectRejected(input, 'empty', ERROR_CODES.VIDEO_INVALID, ERROR_TEXTS.videoUnreadable);
   });
 
   it('without touching files it did not make in an existing work folder', async () => {

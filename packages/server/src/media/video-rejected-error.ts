@@ -18,10 +18,11 @@ export class VideoRejectedError extends Error {
 
   /**
    * A file that is not a video we can read (unknown container, no video stream, undecodable, truncated before its
-   * index). The spec has no text of its own for this; it shows the general upload failure.
+   * index). The spec has no text of its own for this; the failed card says what is wrong with the file, where the
+   * general upload failure ("Tour upload failed") told the user nothing.
    */
   static invalid(detail: string): VideoRejectedError {
-    return new VideoRejectedError(ERROR_CODES.VIDEO_INVALID, ERROR_TEXTS.uploadFailedTitle, detail);
+    return new VideoRejectedError(ERROR_CODES.VIDEO_INVALID, ERROR_TEXTS.videoUnreadable, detail);
   }
 
   /** A file cut off part-way (its index names more than the file holds, or the index itself is missing). */

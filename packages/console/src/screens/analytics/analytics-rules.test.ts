@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatDuration } from '@roomwalk/shared';
-import { dailyCsv, digestWhen, exitRows, parseRecipients, periodRange, roomRows, roomsCsv, toCsv } from './analytics-rules.js';
+import { dailyCsv, deviceRows, digestWhen, exitRows, parseRecipients, periodRange, roomRows, roomsCsv, toCsv, visitCount, visitorCount } from './analytics-rules.js';
 
 describe('analytics rules', () => {
   it('covers the last N whole UTC days, today included', () => {
@@ -13,6 +13,32 @@ describe('analytics rules', () => {
     expect(formatDuration(40)).toBe('40 s');
     expect(formatDuration(120)).toBe('2 min');
     expect(formatDuration(7500)).toBe('2 h 5 min');
+  });
+
+  it('counts in the right number: 1 visit, 2 visits, 1 unique visitor', () => {
+    expect(visitCount(1)).toBe('1 visit');
+    expect(visitCount(18)).toBe('18 visits');
+    expect(visitorCount(1, 'unique visitor')).toBe('1 unique visitor');
+    expect(visitorCount(0, 'visitor')).toBe('0 visitors');
+  });
+
+  it('gives visits without a device their own share, so the shares add up to the visits', () => {
+    const rows = deviceRows({
+      visits: 7,
+      devices: [
+        { name: 'phone', visits: 0 },
+        { name: 'tablet', visits: 0 },
+        { name: 'desktop', visits: 1 },
+      ],
+    });
+    expect(rows.map((r) => [r.name, r.visits])).toEqual([
+      ['Phone', 0],
+      ['Tablet', 0],
+      ['Desktop', 1],
+      ['Not reported', 6],
+    ]);
+    expect(rows.reduce((a, r) => a + r.share, 0)).toBeCloseTo(1);
+    expect(deviceRows({ visits: 2, devices: [{ name: 'phone', visits: 2 }] }).map((r) => r.name)).toEqual(['Phone']);
   });
 
   it('sorts rooms by time and exits by count, with averages and shares', () => {

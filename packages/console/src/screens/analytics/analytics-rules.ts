@@ -48,10 +48,22 @@ export function exitRows(f: Pick<Figures, 'exits' | 'visits'>) {
   return [...f.exits].sort((a, b) => b.visits - a.visits || a.name.localeCompare(b.name)).map((e) => ({ ...e, share: f.visits > 0 ? e.visits / f.visits : 0 }));
 }
 const DEVICE_LABELS: Record<string, string> = { phone: 'Phone', tablet: 'Tablet', desktop: 'Desktop' };
-const deviceLabel = (name: string) => DEVICE_LABELS[name] ?? 'Unknown';
+/** Visits whose player did not say what it ran on (older players, blocked beacons): a share of their own. */
+export const DEVICE_NOT_REPORTED = 'Not reported';
+const deviceLabel = (name: string) => DEVICE_LABELS[name] ?? DEVICE_NOT_REPORTED;
+/** Each device's visits and share of the period's visits; the shares add up to 100 % with the visits not reported. */
 export function deviceRows(f: Pick<Figures, 'devices' | 'visits'>) {
-  return f.devices.map((d) => ({ name: deviceLabel(d.name), visits: d.visits, share: f.visits > 0 ? d.visits / f.visits : 0 }));
+  const rows = new Map<string, number>();
+  for (const d of f.devices) rows.set(deviceLabel(d.name), (rows.get(deviceLabel(d.name)) ?? 0) + d.visits);
+  const reported = [...rows.values()].reduce((a, b) => a + b, 0);
+  if (f.visits > reported) rows.set(DEVICE_NOT_REPORTED, (rows.get(DEVICE_NOT_REPORTED) ?? 0) + f.visits - reported);
+  return [...rows].map(([name, visits]) => ({ name, visits, share: f.visits > 0 ? visits / f.visits : 0 }));
 }
+
+/** "1 visit", "2 visits". */
+export const visitCount = (n: number) => (n === 1 ? '1 visit' : `${n} visits`);
+/** "1 visitor", "3 unique visitors". */
+export const visitorCount = (n: number, noun: 'visitor' | 'unique visitor') => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /**
  * One CSV file (RFC 4180, CRLF, a UTF-8 BOM so spreadsheet programs read accents); a cell starting with = + - @ is

@@ -2,7 +2,7 @@
 import { useMemo } from 'react';
 import { Bars, ChartFigure, DailyLine } from './charts.js';
 import { formatDuration, formatPercent } from '@roomwalk/shared';
-import { ANALYTICS_TEXTS, csvName, dailyCsv, deviceRows, devicesCsv, exitRows, exitsCsv, roomRows, roomsCsv, shortDay, type Figures } from './analytics-rules.js';
+import { ANALYTICS_TEXTS, csvName, dailyCsv, deviceRows, devicesCsv, exitRows, exitsCsv, roomRows, roomsCsv, shortDay, visitCount, visitorCount, type Figures } from './analytics-rules.js';
 
 const EXIT_COLOUR = '#9a3412';
 const DEVICE_COLOUR = '#4d5b6b';
@@ -46,7 +46,7 @@ export function FiguresView({ figures: f, period }: { figures: Figures; period: 
           title="Visits and unique visitors per day"
           summary={
             busiest && busiest.visits > 0
-              ? `${f.visits} visits by ${f.uniqueVisitors} unique visitors in the period; the busiest day was ${shortDay(busiest.date)} with ${busiest.visits} visits by ${busiest.uniqueVisitors} visitors.`
+              ? `${visitCount(f.visits)} by ${visitorCount(f.uniqueVisitors, 'unique visitor')} in the period; the busiest day was ${shortDay(busiest.date)} with ${visitCount(busiest.visits)} by ${visitorCount(busiest.uniqueVisitors, 'visitor')}.`
               : 'No visits on any day of the period yet.'
           }
           headers={['Date', 'Visits', 'Unique visitors']}
@@ -59,7 +59,7 @@ export function FiguresView({ figures: f, period }: { figures: Figures; period: 
         </ChartFigure>
         <ChartFigure
           title="Time in each room"
-          summary={rooms[0] ? `Buyers spent the most time in the ${rooms[0].name}: ${formatDuration(rooms[0].seconds)} over ${rooms[0].visits} visits.` : ANALYTICS_TEXTS.noRooms}
+          summary={rooms[0] ? `Buyers spent the most time in the ${rooms[0].name}: ${formatDuration(rooms[0].seconds)} over ${visitCount(rooms[0].visits)}.` : ANALYTICS_TEXTS.noRooms}
           headers={['Room', 'Time in all', 'Visits', 'Average per visit']}
           rows={rooms.map((r) => [r.name, formatDuration(r.seconds), r.visits, formatDuration(r.average)])}
           csv={() => roomsCsv(f)}

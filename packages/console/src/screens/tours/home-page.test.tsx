@@ -78,7 +78,7 @@ afterEach(() => {
 });
 
 describe('home (My Tours)', () => {
-  it('splits processing and processed tours, shows views and the failed card', async () => {
+  it('splits processing, failed and processed tours, shows views and the failed card with its whole reason', async () => {
     vi.stubGlobal(
       'fetch',
       stubFetch({
@@ -95,9 +95,11 @@ describe('home (My Tours)', () => {
     renderHome();
     const processing = await screen.findByRole('region', { name: 'Processing Tours' });
     expect(within(processing).getByText('12%')).toBeInTheDocument();
-    expect(within(processing).getByText('Processing failed')).toBeInTheDocument();
+    expect(within(processing).queryByText('Processing failed')).not.toBeInTheDocument();
+    const failed = screen.getByRole('region', { name: 'Failed Tours' });
+    expect(within(failed).getByText('Processing failed')).toBeInTheDocument();
     // The server's reason, not only 'Processing failed' (issue 22).
-    expect(within(processing).getByTestId('tour-failure-reason')).toHaveTextContent('Video cannot be less than 10 seconds');
+    expect(within(failed).getByTestId('tour-failure-reason')).toHaveTextContent('Video cannot be less than 10 seconds');
     const product = screen.getByRole('region', { name: formatTexts.productTours() });
     expect(within(product).getByText('1 view')).toBeInTheDocument();
     expect(within(product).getByText('7 views')).toBeInTheDocument();

@@ -70,7 +70,9 @@ export default function HomePage() {
   }
 
   const user = data.me.user;
-  const processing = tours.filter((t) => tourPhase(t.status.status) !== 'processed');
+  const processing = tours.filter((t) => tourPhase(t.status.status) === 'processing');
+  // Failed tours are not being processed: their own heading, so the owner sees at once what needs a new upload.
+  const failed = tours.filter((t) => tourPhase(t.status.status) === 'failed');
   const processed = tours.filter((t) => tourPhase(t.status.status) === 'processed');
   const openCard = (tour: TourCardData, team = false) => setOpen({ kind: 'actions', tour, team });
   const close = () => setOpen(null);
@@ -89,6 +91,17 @@ export default function HomePage() {
           <div className="tour-grid">
             {processing.map((t) => (
               <TourCard key={t.id} tour={t} onOpen={openCard} onDelete={(tour) => setOpen({ kind: 'delete', tour })} onSettled={onSettled} />
+            ))}
+          </div>
+        </section>
+      ) : null}
+
+      {failed.length ? (
+        <section className="section tours-section" aria-labelledby="failed-tours-title">
+          <h2 id="failed-tours-title">{TOUR_TEXTS.failedTours}</h2>
+          <div className="tour-grid">
+            {failed.map((t) => (
+              <TourCard key={t.id} tour={t} onOpen={openCard} onDelete={(tour) => setOpen({ kind: 'delete', tour })} />
             ))}
           </div>
         </section>

@@ -5,6 +5,8 @@
 export const TOUR_TEXTS = {
   myTours: 'My Tours',
   processingTours: 'Processing Tours',
+  /** Not in the spec: tours whose processing failed, apart from those still processing. */
+  failedTours: 'Failed Tours',
   teamTours: 'Team Tours',
   loadMore: 'Load more tours...',
   titlePlaceholder: 'Insert Title',
@@ -56,6 +58,7 @@ export const TOUR_TEXTS = {
   uploadLonger: 'Upload a longer video',
   uploadShorter: 'Upload shorter video',
   uploadHigherRes: 'Upload higher resolution video',
+  uploadAnotherVideo: 'Choose another video',
   termsPrefix: 'By uploading you agree to the',
   terms: 'Terms & Conditions',
   resolutionTips: 'Record at 1280x720 (landscape) or 720x1280 (portrait) or higher. Use your camera app’s HD or 4K setting.',

@@ -32,9 +32,9 @@ export function TourCard({ tour, onOpen, onDelete, onSettled }: TourCardProps) {
         <div className="tour-card-body">
           <h3 className="tour-card-title">{TOUR_TEXTS.processingFailed}</h3>
           <p className="tour-card-text">{title}</p>
-          {/* Why (issue 22): the server's reason in the owner's words, e.g. the video is too short or not a video. */}
+          {/* Why: the server's reason in the owner's words, whole (not clamped like the description): it says what to do. */}
           {tour.failureReason ? (
-            <p className="tour-card-text muted" data-testid="tour-failure-reason">
+            <p className="tour-card-reason" data-testid="tour-failure-reason">
               {tour.failureReason}
             </p>
           ) : null}

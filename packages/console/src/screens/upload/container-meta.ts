@@ -12,9 +12,12 @@ const MAX_MOOV_BYTES = 64 * 1024 * 1024;
 const MAX_BOXES = 1000;
 
 export class NotAContainerError extends Error {
-  constructor(why: string) {
+  /** True when the file does not even start with an MP4/MOV box: whatever it is, it is no MP4/MOV. */
+  readonly notIsoBmff: boolean;
+  constructor(why: string, notIsoBmff = false) {
     super(`Not an MP4/MOV container: ${why}`);
     this.name = 'NotAContainerError';
+    this.notIsoBmff = notIsoBmff;
   }
 }
 
@@ -38,7 +41,7 @@ async function findBoxes(file: Blob): Promise<Box[]> {
     const view = new DataView(await bytes(file, at, Math.min(file.size, at + 16)));
     let size = view.getUint32(0);
     const type = String.fromCharCode(view.getUint8(4), view.getUint8(5), view.getUint8(6), view.getUint8(7));
-    if (!/^[\x20-\x7e]{4}$/.test(type) || (boxes.length === 0 && !TOP_LEVEL.has(type))) throw new NotAContainerError(`no box at ${at}`);
+    if (!/^[\x20-\x7e]{4}$/.test(type) || (boxes.length === 0 && !TOP_LEVEL.has(type))) throw new NotAContainerError(`no box at ${at}`, boxes.length === 0);
     if (size === 1) {
       if (view.byteLength < 16) throw new NotAContainerError('truncated box header');
       size = Number(view.getBigUint64(8));

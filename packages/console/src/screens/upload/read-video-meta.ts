@@ -2,27 +2,43 @@
  * Reads a video file's duration and resolution in the browser, before anything is uploaded (tours §4). Issue 22:
  * from the MP4/MOV container first (mp4box, any codec: HEVC 10-bit is checked in a browser that cannot decode it);
  * when the file is no MP4/MOV (WebM, MKV), through a <video> element; when neither can read it, the server decides
- * (the file is uploaded and processing gives the verdict) rather than the screen refusing it.
+ * (the file is uploaded and processing gives the verdict) rather than the screen refusing it. One case the browser
+ * can tell for sure: a file named or typed as MP4/MOV that does not start with an MP4/MOV box and that the <video>
+ * element cannot read either is no video at all (random bytes, a renamed document): refused before the upload.
  */
 import type { VideoMeta } from '@roomwalk/shared';
 
 export type VideoMetaSource = 'container' | 'video-element';
 
-/** What the screen checks, or null when the browser cannot read the file and the server must decide. */
+/** probeVideo's answer for a file that is certainly no video. */
+export const NOT_A_VIDEO = 'not-a-video';
+
+/** Names and types that promise an MP4/MOV (ISO base media) file. */
+function claimsMp4(file: Blob): boolean {
+  const name = (file as Partial<File>).name ?? '';
+  return /\.(mp4|m4v|mov|3gp)$/i.test(name) || /^video\/(mp4|quicktime|3gpp)$/i.test(file.type);
+}
+
+/**
+ * What the screen checks; NOT_A_VIDEO for a file that claims to be an MP4/MOV but is none and that the browser cannot
+ * play either; null when the browser cannot read the file and the server must decide.
+ */
 export async function probeVideo(
   file: Blob,
   deps: { container?: (f: Blob) => Promise<VideoMeta>; element?: (f: Blob) => Promise<VideoMeta> } = {},
-): Promise<(VideoMeta & { source: VideoMetaSource }) | null> {
+): Promise<(VideoMeta & { source: VideoMetaSource }) | typeof NOT_A_VIDEO | null> {
   const container = deps.container ?? (async (f: Blob) => (await import('./container-meta.js')).readContainerMeta(f));
+  let notMp4 = false;
   try {
     return { ...(await container(file)), source: 'container' };
-  } catch {
+  } catch (e) {
     // Not an MP4/MOV (or one mp4box cannot read): ask the browser's own demuxer and decoder.
+    notMp4 = (e as { notIsoBmff?: boolean }).notIsoBmff === true;
   }
   try {
     return { ...(await (deps.element ?? readVideoMeta)(file)), source: 'video-element' };
   } catch {
-    return null;
+    return notMp4 && claimsMp4(file) ? NOT_A_VIDEO : null;
   }
 }
 

@@ -20,13 +20,13 @@ import { Page } from '../../ui/page.js';
 import { FileSubmitPreSignedUploadMutation } from './upload-operations.js';
 import { TourInfoDialog } from '../tours/tour-info-dialog.js';
 import { TOUR_TEXTS } from '../tours/texts.js';
-import { probeVideo } from './read-video-meta.js';
+import { NOT_A_VIDEO, probeVideo } from './read-video-meta.js';
 import type { UploadProgress } from './multipart-upload.js';
 import { progressLine } from './upload-progress.js';
 import { TipsCarousel } from './tips-carousel.js';
 import '../tours/tours.css';
 
-export type UploadErrorKind = 'general' | 'short' | 'long' | 'resolution';
+export type UploadErrorKind = 'general' | 'short' | 'long' | 'resolution' | 'unreadable';
 
 /** Title, action button and whether the action picks a new file, per error kind (tours §8). */
 const UPLOAD_ERRORS: Record<UploadErrorKind, { title: string; action: string; pickNew: boolean }> = {
@@ -34,6 +34,8 @@ const UPLOAD_ERRORS: Record<UploadErrorKind, { title: string; action: string; pi
   short: { title: ERROR_TEXTS.videoTooShortTitle, action: TOUR_TEXTS.uploadLonger, pickNew: true },
   long: { title: ERROR_TEXTS.videoTooLongTitle, action: TOUR_TEXTS.uploadShorter, pickNew: true },
   resolution: { title: ERROR_TEXTS.videoResolutionTitle, action: TOUR_TEXTS.uploadHigherRes, pickNew: true },
+  // Not in the spec: a file that is no video at all, caught before the upload; retrying the same file cannot help.
+  unreadable: { title: ERROR_TEXTS.uploadFailedTitle, action: TOUR_TEXTS.uploadAnotherVideo, pickNew: true },
 };
 
 const KIND_BY_CODE: Partial<Record<ErrorCode, UploadErrorKind>> = {
@@ -72,6 +74,7 @@ export default function UploadPage() {
     setStep({ name: 'checking' });
     // null: the browser cannot read this file; it is uploaded and the server's processing gives the verdict.
     const meta = await probeVideo(f);
+    if (meta === NOT_A_VIDEO) return fail('unreadable', ERROR_TEXTS.videoUnreadable);
     if (meta) {
       const bad = checkVideoMeta(meta);
       if (bad) return fail(KIND_BY_CODE[bad.code] ?? 'general', bad.message);
