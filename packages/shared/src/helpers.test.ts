@@ -5,6 +5,7 @@ import {
   formatPrice,
   formatTexts,
   hasActiveTourSlot,
+  hasHigherPlan,
   hasUploadSlot,
   highestPlanLevel,
   isAdmin,
@@ -45,6 +46,14 @@ describe('roles and plan levels (accounts §4, §6)', () => {
     expect(highestPlanLevel(['entry'])).toBe('entry');
     expect(highestPlanLevel(['admin'])).toBe('free');
     expect(highestPlanLevel(null)).toBe('unauthenticated');
+  });
+});
+
+describe('upgrade offer', () => {
+  it('offers a higher plan below Pro only: never on Pro or the Offline License', () => {
+    expect(['Free Trial', 'Entry', 'Basic'].map(hasHigherPlan)).toEqual([true, true, true]);
+    expect(hasHigherPlan('Pro')).toBe(false);
+    expect(hasHigherPlan('Offline License')).toBe(false);
   });
 });
 

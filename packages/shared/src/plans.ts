@@ -113,3 +113,12 @@ export function planByName(planName: string): Plan | undefined {
 /** The upload limit is twice the active-tour allowance (accounts §9). */
 export const uploadLimitFor = (upTo: number): number => upTo * 2;
 export const isFreeTrial = (planName: string | null | undefined): boolean => planName === FREE_TRIAL_PLAN_NAME;
+/**
+ * Whether a plan on sale gives more than `planName`: false on the largest plan sold (Pro) and on the Offline License,
+ * where "Upgrade" would lead nowhere.
+ */
+export function hasHigherPlan(planName: string | null | undefined): boolean {
+  const current = planName ? planByName(planName) : undefined;
+  if (!current) return true;
+  return PLANS.some((p) => p.sold && p.upTo > current.upTo);
+}

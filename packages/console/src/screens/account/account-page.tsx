@@ -5,7 +5,7 @@ import { useQuery } from 'urql';
 import SlAvatar from '@shoelace-style/shoelace/dist/react/avatar/index.js';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
-import { ACCOUNT_NOTES, PLAN_IDS, isAdmin, isFreeTrial, planById } from '@roomwalk/shared';
+import { ACCOUNT_NOTES, PLAN_IDS, hasHigherPlan, isAdmin, isFreeTrial, planById } from '@roomwalk/shared';
 import { basicOrHigher } from '../billing/plan-access.js';
 import { AccountQuery, LicenseFields } from './account-operations.js';
 import { readFragment } from '../../graphql/graphql.js';
@@ -100,10 +100,12 @@ export default function AccountPage() {
       actions={
         admin && license ? (
           <>
-            <SlButton size="small" variant="primary" onClick={() => navigate('/account/subscriptions')}>
-              <SlIcon slot="prefix" name="arrow-up-circle" />
-              Upgrade
-            </SlButton>
+            {hasHigherPlan(license.planName) ? (
+              <SlButton size="small" variant="primary" onClick={() => navigate('/account/subscriptions')}>
+                <SlIcon slot="prefix" name="arrow-up-circle" />
+                Upgrade
+              </SlButton>
+            ) : null}
             <SlButton size="small" onClick={() => navigate('/team')}>
               <SlIcon slot="prefix" name="people" />
               My Team

@@ -51,6 +51,17 @@ describe('account page (issue 16 items 7, 14, 15)', () => {
     expect(within(screen.getByRole('region', { name: 'Company Details' })).getByText('Edit')).toBeInTheDocument();
   });
 
+  it('offers Upgrade in the header below the highest plan, and not on Pro', async () => {
+    const first = renderPage(<AccountPage />, { path: '/account', roles: ADMIN_ROLES, answers: account({ isAdmin: true, planName: 'Basic' }) });
+    await screen.findByTestId('plan-name');
+    expect(screen.getByText('Upgrade')).toBeInTheDocument();
+    first.unmount();
+    renderPage(<AccountPage />, { path: '/account', roles: ADMIN_ROLES, answers: account({ isAdmin: true, planName: 'Pro' }) });
+    await screen.findByTestId('plan-name');
+    expect(screen.getByText('My Team')).toBeInTheDocument();
+    expect(screen.queryByText('Upgrade')).toBeNull();
+  });
+
   it('offers a standard member neither Manage nor company Edit, and says why', async () => {
     renderPage(<AccountPage />, { path: '/account', roles: MEMBER_ROLES, answers: account({ isAdmin: false, planName: 'Basic' }) });
     await screen.findByTestId('plan-name');
