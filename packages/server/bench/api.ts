@@ -49,7 +49,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 /** The player's query, exactly as the element sends it (packages/player-element/src/api/queries.ts). */
-const { PLAYER_TOUR_DOCUMENT: PLAYER_TOUR_QUERY } = await import('../src/services/public-tour-answer.js');
+const { PLAYER_TOUR_QUERY } = await import('@roomwalk/shared/player-documents');
 
 interface AutocannonResult {
   requests: { average: number; total: number };

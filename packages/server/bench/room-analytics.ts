@@ -98,7 +98,7 @@ async function main(): Promise<void> {
     const { createTokenService } = await import('../src/auth/tokens.js');
     const { getLicense, rolesFor } = await import('../src/services/licenses.js');
     const { rollupRoomAnalytics } = await import('../src/services/reports/room-rollup.js');
-    const { PLAYER_TOUR_DOCUMENT } = await import('../src/services/public-tour-answer.js');
+    const { PLAYER_TOUR_QUERY: PLAYER_TOUR_DOCUMENT } = await import('@roomwalk/shared/player-documents');
     const db = await openDatabase({ databaseUrl, dataDir: 'unused' });
     const company = await db.db.insertInto('companies').values({ name: 'Bench Realty' }).returningAll().executeTakeFirstOrThrow();
     const user = await db.db

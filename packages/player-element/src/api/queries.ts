@@ -1,14 +1,6 @@
 /** The GraphQL documents the element sends; plain strings, no client library. */
-export const PLAYER_TOUR_QUERY = /* GraphQL */ `query PlayerTour($tourID: ID!) {
-  tour(tourID: $tourID) {
-    id title description thumbnailURL tourIntroLogoURL tourAccentColor listingLink views
-    status { status }
-    videoInfo { width height fullSize mediumSize smallSize }
-    clips { id index frameCount duration highURI lowURI }
-    markers { id name description tourId scrollPosition frameIndex isFastTravel }
-    agentProfile { fullname contactNumber email profileImageURL }
-  }
-}`;
+/** The tour document lives in shared: the server recognises exactly this text (its public tour fast path). */
+export { PLAYER_TOUR_QUERY } from '@roomwalk/shared/player-documents';
 
 export const MARKER_SAVE = /* GraphQL */ `mutation MarkerSave($input: MarkerSaveInput!) {
   markerSave(input: $input) { id name description tourId scrollPosition frameIndex isFastTravel }

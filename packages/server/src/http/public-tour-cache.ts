@@ -14,7 +14,7 @@
  * Only anonymous requests (no Authorization header) whose document asks for `tour(tourID)` and nothing else are cached,
  * and only answers without errors. Everything else goes to GraphQL as usual.
  *
- * A miss for the player's own document (exactly PLAYER_TOUR_DOCUMENT) is answered without GraphQL execution by
+ * A miss for the player's own document (exactly PLAYER_TOUR_QUERY) is answered without GraphQL execution by
  * services/public-tour-answer.ts (2 round trips, the same loaders; a test holds its bytes equal to GraphQL's), and
  * simultaneous misses of the same answer share one computation (single flight). Anything it cannot answer exactly
  * (errors above all) goes to GraphQL.
@@ -23,7 +23,8 @@ import { hash } from 'node:crypto';
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services/services.js';
-import { PLAYER_TOUR_DOCUMENT, playerTourAnswer } from '../services/public-tour-answer.js';
+import { PLAYER_TOUR_QUERY } from '@roomwalk/shared/player-documents';
+import { playerTourAnswer } from '../services/public-tour-answer.js';
 
 export const PUBLIC_TOUR_CHANGED_TOPIC = 'publicTourChanged';
 export const PUBLIC_TOUR_CACHE_CONTROL = 'public, no-cache';
@@ -230,7 +231,7 @@ export async function registerPublicTourCache(app: FastifyInstance, services: Se
     }
     const generation = cache.generation(tourId);
     const operationName = q.operationName;
-    if (query === PLAYER_TOUR_DOCUMENT && (operationName === undefined || operationName === '' || operationName === 'PlayerTour') && typeof globalId === 'string') {
+    if (query === PLAYER_TOUR_QUERY && (operationName === undefined || operationName === '' || operationName === 'PlayerTour') && typeof globalId === 'string') {
       // The player's document: computed once for everyone asking at the same moment, without GraphQL execution.
       const flight = `${generation}\u0000${key}`;
       let answer = cache.inFlight.get(flight);

@@ -1,6 +1,6 @@
 /**
  * The player's public tour answer without GraphQL execution (issue 15: the uncached public tour query). The player
- * sends one fixed document (PLAYER_TOUR_DOCUMENT, packages/player-element/src/api/queries.ts). For exactly that text,
+ * sends one fixed document (PLAYER_TOUR_QUERY, in packages/shared/src/player-documents.ts). For exactly that text,
  * a cache miss reads what GraphQL would show — the tour row as viewPublicTour reads it (with this node's unwritten
  * visits), clips, markers, the agent and the company branding — in one SQL statement (one round trip on one pooled
  * connection; the clips and markers come as JSON arrays) and serialises the answer in the document's field order.
@@ -15,18 +15,6 @@ import type { CompanyBranding } from './branding.js';
 import { isLicenseActive } from './uploads.js';
 import type { Services } from './services.js';
 import { viewCounter } from './view-counter.js';
-
-/** The player's tour query, character for character (a test compares it with the element's). */
-export const PLAYER_TOUR_DOCUMENT = `query PlayerTour($tourID: ID!) {
-  tour(tourID: $tourID) {
-    id title description thumbnailURL tourIntroLogoURL tourAccentColor listingLink views
-    status { status }
-    videoInfo { width height fullSize mediumSize smallSize }
-    clips { id index frameCount duration highURI lowURI }
-    markers { id name description tourId scrollPosition frameIndex isFastTravel }
-    agentProfile { fullname contactNumber email profileImageURL }
-  }
-}`;
 
 /** Thrown inside the serialiser when a value is not what GraphQL would print as is: GraphQL answers instead. */
 class NotExact extends Error {}
@@ -99,7 +87,7 @@ type AnswerRow = TourRow & {
 };
 
 /**
- * The JSON body GraphQL would answer to PLAYER_TOUR_DOCUMENT for this tour, or null when GraphQL must answer
+ * The JSON body GraphQL would answer to PLAYER_TOUR_QUERY for this tour, or null when GraphQL must answer
  * (unknown, removed or malformed id, or a value GraphQL would not print as is).
  */
 export async function playerTourAnswer(services: Services, tourGlobalId: string, now = new Date()): Promise<string | null> {
