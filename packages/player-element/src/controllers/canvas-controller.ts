@@ -11,13 +11,8 @@ import type { HostBridgeController } from './host-bridge-controller.js';
 const DESKTOP_MIN_WIDTH = 900;
 const MENU_HEIGHT = 48;
 
-/**
- * Frames ahead of the playhead (in its direction) whose bitmaps are asked for before they are needed: four refreshes
- * (66 ms) of lead at one frame per refresh. With two (33 ms) a bitmap came after the refresh that needed it whenever
- * the paint worker shared the cores with decoding (issue 19: 2-13 % of refreshes on the desktop, 30-60 % in the
- * phone profile, where the main thread's CPU throttling also slows the worker's canvas work).
- */
-const BITMAPS_AHEAD = 4;
+/** The most frames a refresh's move skips that still counts as a swipe's step (more is a jump). */
+const MAX_STEP = 8;
 
 /** The paint worker's key of a decoded frame. */
 const keyOf = (d: Drawable & { frame: object }): string => `${d.frame.rendition}:${d.tourFrame}`;
@@ -42,6 +37,8 @@ export class CanvasController implements ReactiveController {
   drawMsTotal = 0;
   private lastFrame = 0;
   private dir = 1;
+  /** Frames the playhead moved at its last move (a fast swipe skips frames: their bitmaps are not asked for). */
+  private step = 1;
   private rafId = 0;
   private waiters: { frame: number; resolve: () => void }[] = [];
   private drawerDecided = false;
@@ -128,6 +125,8 @@ export class CanvasController implements ReactiveController {
     if (this.shows(d)) this.resolveWaiters();
     else {
       let bitmap = d.bitmap ? decoder.paint.takeThumb(d.bitmap) : decoder.paint.take(keyOf(d), ...sizeFor(d, canvas));
+      // The playhead's own frame is decoded but its bitmap is not made yet: the paint worker needs more lead here.
+      if (d.frame && d.tourFrame === frame) decoder.paint.lead.note(!bitmap);
       // After a jump, until the bitmap of a decoded frame there comes, its clip's thumbnail (at once, as before).
       const t = !bitmap && Math.abs((store.painted.peek()?.tourFrame ?? -1e9) - frame) > PLAYER.defaultClipFrameCount ? decoder.drawable(frame, true) : undefined;
       if (t?.bitmap) {
@@ -149,22 +148,30 @@ export class CanvasController implements ReactiveController {
 
   /**
    * Asks the paint worker for the bitmap of the frame to show (unless shown; painted when it comes: the paint bridge
-   * schedules a draw) and of the next ones in the direction of travel, and drops what the playhead has left.
+   * schedules a draw) and of the next ones in the direction of travel, at the playhead's last step (the frames a fast
+   * swipe will show, not the ones it skips), as far ahead as the paint lead says (decode/paint-lead.ts: four frames,
+   * 66 ms at one frame a refresh, more where bitmaps come late), and drops what the playhead has left.
    */
   private askAhead(): void {
     const { store, decoder, fallback } = this.ctx;
     const canvas = this.canvas;
     if (fallback || !canvas) return;
     const frame = store.frame.peek();
-    if (frame !== this.lastFrame) this.dir = frame < this.lastFrame ? -1 : 1;
+    if (frame !== this.lastFrame) {
+      this.dir = frame < this.lastFrame ? -1 : 1;
+      // More than a swipe's step is a jump: from there the frames ahead are the next ones.
+      const moved = Math.abs(frame - this.lastFrame);
+      this.step = moved <= MAX_STEP ? moved : 1;
+    }
     this.lastFrame = frame;
     decoder.paint.canvas = { width: canvas.width, height: canvas.height };
-    for (let k = 0; k <= BITMAPS_AHEAD; k++) {
-      const f = frame + this.dir * k;
+    const lead = decoder.paint.lead.frames;
+    for (let k = 0; k <= lead; k++) {
+      const f = frame + this.dir * k * this.step;
       const d = decoder.drawable(f);
       if (d?.frame && (k ? d.tourFrame === f : !this.shows(d))) decoder.paint.request(keyOf(d), f, ...sizeFor(d, canvas), !k);
     }
-    decoder.paint.trim(frame, BITMAPS_AHEAD + 1);
+    decoder.paint.trim(frame, (lead + 1) * this.step);
   }
 
   /**

@@ -1,10 +1,7 @@
 import type { PaintMessage, PaintOp, PaintReply } from '../workers/paint-types.js';
 import { createPaintWorker } from '../workers/create-paint-worker.js';
 
-/** Ready bitmaps kept on the main thread (the frames around the playhead, canvas-controller's BITMAPS_AHEAD + 2); the farthest is closed first. */
-const MAX_READY = 6;
-/** Bitmap requests in the worker at once (the frames ahead): more would only queue frames the playhead has passed. */
-const MAX_PENDING = 4;
+import { PaintLead } from './paint-lead.js';
 
 interface Ready {
   bitmap?: ImageBitmap;
@@ -33,6 +30,11 @@ export class PaintBridge {
   bitmapBytes = 0;
   workerMsTotal = 0;
   made = 0;
+  /**
+   * Frames ahead of the playhead asked for (paint-lead.ts): as many bitmap requests in the worker at once (more would
+   * only queue frames the playhead has passed), and two more ready bitmaps kept (the farthest is closed first).
+   */
+  readonly lead = new PaintLead();
 
   constructor(private readonly onReady: () => void) {}
 
@@ -104,7 +106,7 @@ export class PaintBridge {
   request(key: string, frame: number, width: number, height: number, urgent: boolean): void {
     const k = this.key(key, width, height);
     if (this.ready.has(k) || [...this.pending.values()].some((p) => p.k === k)) return;
-    if (!urgent && this.pending.size >= MAX_PENDING) return;
+    if (!urgent && this.pending.size >= this.lead.frames) return;
     const id = this.nextId++;
     this.pending.set(id, { k, frame });
     this.flush({ id, key, width, height, ...(urgent ? { urgent } : {}) });
@@ -148,7 +150,7 @@ export class PaintBridge {
       for (const id of cancel) this.pending.delete(id);
       this.flush(undefined, cancel);
     }
-    while (this.ready.size > MAX_READY) {
+    while (this.ready.size > this.lead.frames + 2) {
       let victim = '';
       let worst = -1;
       for (const [k, r] of this.ready) {
