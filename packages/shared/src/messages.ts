@@ -81,6 +81,8 @@ export const ERROR_TEXTS = {
   noActiveLicense: 'No active license for company',
   uploadFailedTitle: 'Your tour failed to upload. Tour upload failed',
   /** Not in the spec: a file that is no video we can read (random bytes, a document renamed .mp4), before or after upload. */
+  /** Not in the spec: a logo or profile picture that is no image (the toast alone said only "Failed to save profile"). */
+  notAnImage: 'This file is not an image. Use PNG, JPEG or WebP.',
   videoUnreadable: 'This file is not a video Roomwalk can read. Please choose the video file from your phone or camera (MP4 or MOV).',
   /** Not in the spec (it has no text for an unreadable file): a file cut off part-way, shown on the failed card (issue 22). */
   videoIncomplete: 'This video file is incomplete: it stops part-way through (it may not have been saved or copied completely). Please upload the complete file again.',

@@ -190,6 +190,13 @@ interface MailOutboxAttachmentsTable {
   content: Buffer;
 }
 
+/** Leases on work that must not run twice at once (migration 0185, jobs/queue.ts). */
+interface JobLeasesTable {
+  key: string;
+  holder: string;
+  expires_at: Date;
+}
+
 export interface Database {
   companies: CompaniesTable;
   users: UsersTable;
@@ -205,6 +212,7 @@ export interface Database {
   feedback: FeedbackTable;
   mail_outbox: MailOutboxTable;
   mail_outbox_attachments: MailOutboxAttachmentsTable;
+  job_leases: JobLeasesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -14,7 +14,6 @@
  * - A segment or join of a superseded attempt (the tour was reprocessed, deleted or failed) does nothing; the
  *   attempt's files go with the usual tidying (removeAttemptFolders / tidyFinishedTour).
  */
-import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { TOUR_STATUS } from '@roomwalk/shared';
@@ -25,7 +24,8 @@ import type { TourProgressEvent } from '../core/events.js';
 import type { Services } from '../services/services.js';
 import { QUEUES } from './queue.js';
 import { enqueueJoin, ensureProcessingQueues, type ProcessTourJoinJob, type ProcessTourSegmentJob } from './enqueue.js';
-import { BAND, band, failTour, loadMedia, rejectionMessage, tidyFinishedTour } from './process-tour.js';
+import { BAND, band, failTour, loadMedia, processingLease, rejectionMessage, tidyFinishedTour } from './process-tour.js';
+import { makeWorkDir } from '../media/work-dir.js';
 import { finishProcessedTour, versionPrefix } from './finish-processed-tour.js';
 
 /** Minimum gap between two progress writes of one segment. */
@@ -33,9 +33,9 @@ const PROGRESS_INTERVAL_MS = 750;
 
 export async function registerProcessTourSegmentWorkers(services: Services): Promise<void> {
   await ensureProcessingQueues(services);
-  const c = services.config;
-  const lease = { seconds: Math.min(c.PROCESSING_LEASE_SECONDS, c.PROCESSING_EXPIRE_SECONDS), heartbeatSeconds: c.PROCESSING_HEARTBEAT_SECONDS, maxSeconds: c.PROCESSING_EXPIRE_SECONDS };
-  await services.queue.work<ProcessTourSegmentJob>(QUEUES.processTourSegment, (job) => processSegmentJob(services, job.data), { lease });
+  await services.queue.work<ProcessTourSegmentJob>(QUEUES.processTourSegment, (job) => processSegmentJob(services, job.data, job.signal), {
+    lease: processingLease(services, (data) => `process-tour-segment:${data.tourId}:${data.attempt}:${data.index}`),
+  });
   await services.queue.work<ProcessTourJoinJob>(QUEUES.processTourJoin, (job) => joinSegmentsJob(services, job.data));
 }
 
@@ -86,7 +86,7 @@ function segmentProgress(services: Services, job: ProcessTourSegmentJob) {
 }
 
 /** Processes one segment and stores its clips; the last segment done enqueues the join. */
-async function processSegmentJob(services: Services, job: ProcessTourSegmentJob): Promise<void> {
+async function processSegmentJob(services: Services, job: ProcessTourSegmentJob, signal: AbortSignal): Promise<void> {
   const { db, storage, log } = services;
   const { tourId, attempt } = job;
   if (!(await attemptIsLive(services, tourId, attempt))) return;
@@ -95,8 +95,8 @@ async function processSegmentJob(services: Services, job: ProcessTourSegmentJob)
   const tour = await db.selectFrom('tours').select(['video_key', 'blur_faces']).where('id', '=', tourId).executeTakeFirstOrThrow();
   const prefix = versionPrefix(tourId, attempt);
   const progress = segmentProgress(services, job);
-  const work = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-segment-'));
-  const signal = AbortSignal.timeout(services.config.PROCESSING_EXPIRE_SECONDS * 1000);
+  const workDir = await makeWorkDir('segment');
+  const work = workDir.path;
   try {
     if (!tour.video_key) throw new Error(`tour ${tourId} has no source video`);
     const input = path.join(work, `source${path.extname(tour.video_key) || '.mp4'}`);
@@ -159,7 +159,7 @@ async function processSegmentJob(services: Services, job: ProcessTourSegmentJob)
     log.warn({ err, tourId, attempt, segment: job.index }, 'segment failed; pg-boss retries it');
     throw err;
   } finally {
-    await fs.rm(work, { recursive: true, force: true });
+    await workDir.remove();
   }
 }
 

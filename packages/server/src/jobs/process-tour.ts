@@ -7,7 +7,6 @@
  * tour ends with one set of clips and no orphan files.
  */
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { TOUR_STATUS } from '@roomwalk/shared';
@@ -20,6 +19,7 @@ import { sweepAbandonedUploads } from '../services/uploads.js';
 import { QUEUES } from './queue.js';
 import { PROCESS_TOUR_FAILED_QUEUE, ensureProcessingQueues, startSegments, type ProcessTourJob } from './enqueue.js';
 import { tourFailedWebhook } from '../services/developer/webhook-payloads.js';
+import { makeWorkDir, sweepWorkDirs } from '../media/work-dir.js';
 import { finishProcessedTour, removeAttemptFolders, versionPrefix, type ClipRow } from './finish-processed-tour.js';
 
 /** Where jobs whose retries are exhausted (by errors or by dying workers) land, so the tour is marked FAILED. */
@@ -50,19 +50,30 @@ export const BAND = { download: [0, 5], process: [5, 90], store: [90, 99] } as c
 /** Registers the processing worker and the worker that marks tours FAILED once retries are exhausted. */
 export async function registerProcessTourWorkers(services: Services, deps: { processVideo?: ProcessVideo } = {}): Promise<void> {
   await ensureProcessingQueues(services);
-  // A lease renewed while the job runs: a worker killed mid-job loses it within PROCESSING_LEASE_SECONDS and the job is
-  // retried elsewhere (crash recovery, issue 15), instead of waiting out PROCESSING_EXPIRE_SECONDS.
-  const c = services.config;
-  const lease = { seconds: Math.min(c.PROCESSING_LEASE_SECONDS, c.PROCESSING_EXPIRE_SECONDS), heartbeatSeconds: c.PROCESSING_HEARTBEAT_SECONDS, maxSeconds: c.PROCESSING_EXPIRE_SECONDS };
-  await services.queue.work<ProcessTourJob>(QUEUES.processTour, (job) => processTourJob(services, job.data.tourId, deps.processVideo), { lease });
+  await sweepWorkDirs(workDirMaxAgeMs(services));
+  await services.queue.work<ProcessTourJob>(QUEUES.processTour, (job) => processTourJob(services, job.data.tourId, deps.processVideo, job.signal), {
+    lease: processingLease(services, (data) => `process-tour:${data.tourId}`),
+  });
   await services.queue.work<ProcessTourJob>(PROCESS_TOUR_FAILED_QUEUE, (job) => markProcessingFailed(services, job.data.tourId));
-  // Hourly: forget upload URLs that were never submitted (pg-boss runs a schedule once across all nodes).
+  // Every quarter hour: forget uploads that were never submitted (pg-boss runs a schedule once across all nodes).
   await services.queue.boss.createQueue(UPLOADS_SWEEP_QUEUE, { name: UPLOADS_SWEEP_QUEUE } as never);
-  await services.queue.boss.schedule(UPLOADS_SWEEP_QUEUE, '17 * * * *');
+  await services.queue.boss.schedule(UPLOADS_SWEEP_QUEUE, '*/15 * * * *');
   await services.queue.work(UPLOADS_SWEEP_QUEUE, async () => {
     await sweepAbandonedUploads(services);
   });
 }
+
+/**
+ * Crash recovery (jobs/queue.ts JobLease): a worker killed mid-job loses its lease within PROCESSING_LEASE_SECONDS and
+ * the job is retried elsewhere, instead of waiting out PROCESSING_EXPIRE_SECONDS; one attempt per key runs at a time.
+ */
+export function processingLease<T>(services: Services, key: (data: T) => string) {
+  const c = services.config;
+  return { seconds: Math.min(c.PROCESSING_LEASE_SECONDS, c.PROCESSING_EXPIRE_SECONDS), heartbeatSeconds: c.PROCESSING_HEARTBEAT_SECONDS, maxSeconds: c.PROCESSING_EXPIRE_SECONDS, key };
+}
+
+/** Work folders older than any attempt may run are swept whatever their process (see media/work-dir.ts). */
+export const workDirMaxAgeMs = (services: Services) => (services.config.PROCESSING_EXPIRE_SECONDS + 600) * 1000;
 
 /** Writes progress to the tour row and publishes it, at most every PROGRESS_INTERVAL_MS (ffmpeg reports far more often). */
 function progressReporter(services: Services, tourId: string, attempt: number, startAt: number) {
@@ -99,7 +110,13 @@ function progressReporter(services: Services, tourId: string, attempt: number, s
 
 export const band = (b: readonly [number, number], fraction: number) => b[0] + (b[1] - b[0]) * Math.min(1, Math.max(0, fraction));
 
-export async function processTourJob(services: Services, tourId: string, processVideo?: ProcessVideo): Promise<void> {
+export async function processTourJob(
+  services: Services,
+  tourId: string,
+  processVideo?: ProcessVideo,
+  // A job running past its expiry is presumed dead and retried elsewhere; the work stops rather than race that retry.
+  signal: AbortSignal = AbortSignal.timeout(services.config.PROCESSING_EXPIRE_SECONDS * 1000),
+): Promise<void> {
   const { db, storage, log } = services;
   // The real media core runs with the privacy pass (media/blur-faces.ts); injected stand-ins run as given.
   const run = processVideo ?? (await import('../media/blur-faces.js')).withFaceBlur((await loadMedia()).processVideo);
@@ -119,9 +136,8 @@ export async function processTourJob(services: Services, tourId: string, process
   const attempt = claimed.processing_attempt;
   const prefix = versionPrefix(tourId, attempt);
   const progress = progressReporter(services, tourId, attempt, claimed.progress);
-  const work = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-tour-'));
-  // A job running past its expiry is presumed dead and retried elsewhere; stop the work rather than race that retry.
-  const signal = AbortSignal.timeout(services.config.PROCESSING_EXPIRE_SECONDS * 1000);
+  const workDir = await makeWorkDir('tour');
+  const work = workDir.path;
   try {
     if (!claimed.video_key) throw new Error(`tour ${tourId} has no source video`);
     await progress.report(BAND.download[0], 'Preparing video', true);
@@ -192,7 +208,7 @@ export async function processTourJob(services: Services, tourId: string, process
     log.warn({ err, tourId, attempt }, 'tour processing attempt failed; pg-boss retries it');
     throw err;
   } finally {
-    await fs.rm(work, { recursive: true, force: true });
+    await workDir.remove();
   }
 }
 

@@ -22,6 +22,7 @@ import * as m0162 from './0162-dev-outbox-attachments.js';
 import * as m0163 from './0163-seller-digest-time-zone.js';
 import * as m0164 from './0164-room-analytics-daily-visitors.js';
 import * as m0180 from './0180-tour-live-viewing.js';
+import * as m0185 from './0185-job-leases.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-accounts-and-tours': m0001,
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0163-seller-digest-time-zone': m0163,
   '0164-room-analytics-daily-visitors': m0164,
   '0180-tour-live-viewing': m0180,
+  '0185-job-leases': m0185,
 };
