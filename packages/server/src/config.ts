@@ -82,6 +82,8 @@ const ConfigSchema = z.object({
     .max(5 * 1024 ** 3)
     .default(8 * 1024 ** 2),
   UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
+  /** An upload not submitted this long after it began is abandoned: it stops counting against the user's unfinished uploads and is swept. */
+  UPLOAD_ABANDON_SECONDS: z.coerce.number().int().positive().default(21_600),
   PROCESSING_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(1800),
   /** Crash recovery: a processing job's lease; a worker that stops renewing it (dead) loses the job after this long. */
   PROCESSING_LEASE_SECONDS: z.coerce.number().int().min(5).default(30),

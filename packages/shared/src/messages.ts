@@ -126,6 +126,9 @@ export const ERROR_TEXTS = {
   noMonthlyUploadsLeft: 'Membership: No monthly uploads left',
   upgradeHint: 'Upgrade to a larger plan in order to upload more tours',
   queryTooComplex: 'This request is too large or too deep.',
+  /** Upload refusals before a byte is sent (not in the spec). */
+  videoEmpty: 'The file is empty.',
+  videoSizeInvalid: 'The size of this file could not be read. Please choose the file again.',
 } as const;
 
 /** Texts with a parameter. */
@@ -139,6 +142,12 @@ export const formatTexts = {
   reconnecting: (n: number) => `Reconnecting (${n})`,
   teamLabel: (name: string) => (name.length > 15 ? `${name.slice(0, 15)}...` : name),
   productTours: () => `${PRODUCT_NAME} Tours`,
+  /** Upload refusals (not in the spec): the largest video, and the unfinished uploads one user may hold (issue 29). */
+  videoTooLarge: (maxGb: number) => `The video is too large. Videos up to ${maxGb} GB can be uploaded.`,
+  tooManyOpenUploads: (n: number) =>
+    `You already have ${n === 1 ? 'an unfinished upload' : `${n} unfinished uploads`}. Pick ${n === 1 ? 'that file' : 'one of those files'} again to resume it, or try again in a few hours.`,
+  openUploadsTooLarge: (maxGb: number) =>
+    `Your unfinished uploads already add up to the ${maxGb} GB your plan allows at once. Pick one of those files again to resume it, or try again in a few hours.`,
 } as const;
 
 /** Account-side notes that explain, before anyone tries, what a screen does not offer (issue 16 items 7, 14, 15). */

@@ -16,3 +16,16 @@ export const hasUploadSlot = (l: LicenseCounts): boolean => uploadsLeft(l) > 0;
 export const shownUploadLimit = (upTo: number): number => upTo * 2;
 /** Whether the Add button may go to /upload (tours §2). */
 export const canUpload = (l: LicenseCounts | null | undefined): boolean => !!l && hasActiveTourSlot(l) && hasUploadSlot(l);
+
+/** Most unfinished (unsubmitted) uploads one user may hold at once, whatever the plan (issue 29). */
+export const MAX_OPEN_UPLOADS = 5;
+
+/**
+ * Unfinished uploads one user may hold at once (issue 29): MAX_OPEN_UPLOADS, and announced sizes adding up to no more
+ * than one largest video for each tour the plan could still take (active-tour slots and uploads left this period), so
+ * uploads that could never all become tours do not tie up storage.
+ */
+export function openUploadAllowance(l: LicenseCounts, maxVideoBytes: number): { count: number; bytes: number } {
+  const tours = Math.max(1, Math.min(MAX_OPEN_UPLOADS, activeTourSlotsLeft(l), uploadsLeft(l)));
+  return { count: MAX_OPEN_UPLOADS, bytes: tours * maxVideoBytes };
+}

@@ -34,6 +34,8 @@ export const RATE_LIMITS = {
   tourVisit: { points: 120, duration: 60 },
   /** New visits per address per tour: beyond them a beacon may extend its visit but opens none (docs/decisions.md, Analytics). */
   visitOpen: { points: 10, duration: 10 * 60 },
+  /** Webhook test events and replays per company (deliveries its admins start by hand, each a request to their endpoint). */
+  webhookManualSend: { points: 10, duration: 60 },
 } as const;
 export type RateLimitedAction = keyof typeof RATE_LIMITS;
 

@@ -6,12 +6,13 @@
  * time) answers the same unfinished upload, so the parts already stored are skipped.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { ERROR_CODES, fileExtensionSchema } from '@roomwalk/shared';
+import { ERROR_CODES, ERROR_TEXTS, fileExtensionSchema } from '@roomwalk/shared';
+import type { LicenseRow } from '../db/types.js';
 import type { AuthInfo } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
 import { MultipartGoneError, type PresignedPut, type StoredPart } from '../storage/storage.js';
 import type { Services } from './services.js';
-import { quotaRefusal, UPLOAD_KEY, VIDEO_CONTENT_TYPES } from './uploads.js';
+import { openUploadRefusal, quotaRefusal, tooLargeText, UPLOAD_KEY, VIDEO_CONTENT_TYPES } from './uploads.js';
 
 /** S3's limits: at most 10,000 parts, each at least 5 MiB but the last. */
 const MAX_PARTS = 10_000;
@@ -67,6 +68,14 @@ function partCountOf(u: { expected_size: number; part_size: number }): number {
   return Math.ceil(u.expected_size / u.part_size);
 }
 
+/** What is wrong with an announced size, if anything: too large (however large, 1e300 included), empty, or not a size. */
+function sizeRefusal(services: Services, size: number): string | null {
+  if (size > services.config.UPLOAD_MAX_BYTES) return tooLargeText(services);
+  if (size === 0) return ERROR_TEXTS.videoEmpty;
+  if (!Number.isSafeInteger(size) || size < 0) return ERROR_TEXTS.videoSizeInvalid;
+  return null;
+}
+
 /**
  * uploadMultipartStart: the same gates as fileGetPreSignedUrl (licence, extension, quotas), plus the size: above
  * UPLOAD_MAX_BYTES or empty is refused before a byte is sent. Refusals come back in error/message.
@@ -78,11 +87,8 @@ export async function startMultipartUpload(services: Services, auth: AuthInfo, i
   const ext = fileExtensionSchema.safeParse(input.extension);
   if (!ext.success) return refused(ERROR_CODES.UPLOAD_INVALID, ext.error.issues[0]?.message ?? 'This file type is not supported.');
   if (gate) return refused(gate.code, gate.message);
-  if (!Number.isSafeInteger(input.size) || input.size <= 0) return refused(ERROR_CODES.UPLOAD_INVALID, 'The file is empty.');
-  if (input.size > services.config.UPLOAD_MAX_BYTES) {
-    const gib = Math.round((services.config.UPLOAD_MAX_BYTES / 1024 ** 3) * 10) / 10;
-    return refused(ERROR_CODES.UPLOAD_INVALID, `The video is too large. Videos up to ${gib} GB can be uploaded.`);
-  }
+  const size = sizeRefusal(services, input.size);
+  if (size) return refused(ERROR_CODES.UPLOAD_INVALID, size);
 
   const fingerprint = fingerprintOf(auth.userId, input);
   const earlier = await services.db
@@ -115,6 +121,10 @@ export async function startMultipartUpload(services: Services, auth: AuthInfo, i
     }
     await services.db.deleteFrom('uploads').where('id', '=', earlier.id).where('submitted_at', 'is', null).execute();
   }
+
+  // A new upload (not the same file again) counts against the unfinished uploads the user may hold.
+  const open = await openUploadRefusal(services, auth, license as LicenseRow, input.size);
+  if (open) return refused(ERROR_CODES.UPLOAD_INVALID, open);
 
   const contentType = VIDEO_CONTENT_TYPES[ext.data] ?? 'application/octet-stream';
   const key = `uploads/${randomUUID()}.${ext.data}`;

@@ -1,7 +1,7 @@
 /** Direct uploads (tours §4 Upload): a signed PUT URL per video, then one submit that passes the quota gates and starts processing. */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { ERROR_CODES, ERROR_TEXTS, TOUR_STATUS, fileExtensionSchema, hasActiveTourSlot, hasUploadSlot, type ErrorCode } from '@roomwalk/shared';
+import { ERROR_CODES, ERROR_TEXTS, TOUR_STATUS, fileExtensionSchema, formatTexts, hasActiveTourSlot, hasUploadSlot, openUploadAllowance, type ErrorCode, type LicenseCounts } from '@roomwalk/shared';
 import type { Database, LicenseRow } from '../db/types.js';
 import type { AuthInfo } from '../core/auth.js';
 import { encodeId } from '../core/ids.js';
@@ -39,17 +39,49 @@ export function isLicenseActive(license: Pick<LicenseRow, 'end_date'> | undefine
   return !!license && (!license.end_date || new Date(license.end_date).getTime() > now.getTime());
 }
 
-/** Which quota gate (accounts §9) refuses a new tour for this company, if any. */
-export async function quotaRefusal(db: Kysely<Database>, companyId: string, license: LicenseRow | undefined): Promise<{ code: ErrorCode; message: string } | null> {
-  if (!isLicenseActive(license)) return { code: ERROR_CODES.NO_ACTIVE_LICENSE, message: ERROR_TEXTS.noActiveLicense };
-  const counts = {
+async function licenseCounts(db: Kysely<Database>, companyId: string, license: LicenseRow): Promise<LicenseCounts> {
+  return {
     quantity: license.quantity,
     uploadLimit: license.upload_limit,
     monthlyActiveTours: await countActiveTours(db, { companyId }),
     monthlyUploadedTours: await countUploadsSince(db, currentPeriodStart(license), { companyId }),
   };
+}
+
+/** Which quota gate (accounts §9) refuses a new tour for this company, if any. */
+export async function quotaRefusal(db: Kysely<Database>, companyId: string, license: LicenseRow | undefined): Promise<{ code: ErrorCode; message: string } | null> {
+  if (!isLicenseActive(license)) return { code: ERROR_CODES.NO_ACTIVE_LICENSE, message: ERROR_TEXTS.noActiveLicense };
+  const counts = await licenseCounts(db, companyId, license);
   if (!hasActiveTourSlot(counts)) return { code: ERROR_CODES.NO_ACTIVE_TOURS_LEFT, message: ERROR_TEXTS.noActiveToursLeft };
   if (!hasUploadSlot(counts)) return { code: ERROR_CODES.NO_MONTHLY_UPLOADS_LEFT, message: ERROR_TEXTS.noMonthlyUploadsLeft };
+  return null;
+}
+
+const gigabytes = (bytes: number) => Math.round((bytes / 1024 ** 3) * 10) / 10;
+
+/** The refusal of a video larger than UPLOAD_MAX_BYTES, in the user's words. */
+export const tooLargeText = (services: Services) => formatTexts.videoTooLarge(gigabytes(services.config.UPLOAD_MAX_BYTES));
+
+/**
+ * The unfinished uploads one user may hold at once (issue 29, `openUploadAllowance` in @roomwalk/shared): a new one
+ * is refused beyond the count, or when the sizes multipart uploads announced, with `declaredBytes`, pass the plan's
+ * bytes. A single-PUT link announces no size; it counts in the number, and expires after UPLOAD_URL_TTL_SECONDS.
+ * Uploads begun longer than UPLOAD_ABANDON_SECONDS ago no longer count: the sweep removes them.
+ */
+export async function openUploadRefusal(services: Services, auth: AuthInfo, license: LicenseRow, declaredBytes: number): Promise<string | null> {
+  const { db, config } = services;
+  const since = new Date(Date.now() - config.UPLOAD_ABANDON_SECONDS * 1000);
+  const open = await db
+    .selectFrom('uploads')
+    .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.sum<string | null>('expected_size').as('bytes')])
+    .where('user_id', '=', auth.userId)
+    .where('submitted_at', 'is', null)
+    .where('created_at', '>', since)
+    .executeTakeFirstOrThrow();
+  const allowance = openUploadAllowance(await licenseCounts(db, auth.companyId, license), config.UPLOAD_MAX_BYTES);
+  const count = Number(open.n);
+  if (count >= allowance.count) return formatTexts.tooManyOpenUploads(count);
+  if (Number(open.bytes ?? 0) + declaredBytes > allowance.bytes) return formatTexts.openUploadsTooLarge(gigabytes(allowance.bytes));
   return null;
 }
 
@@ -65,6 +97,8 @@ export async function createUploadUrl(services: Services, auth: AuthInfo, extens
   const ext = fileExtensionSchema.safeParse(extensionInput);
   if (!ext.success) return refused(ERROR_CODES.UPLOAD_INVALID, ext.error.issues[0]?.message ?? 'This file type is not supported.');
   if (gate) return refused(gate.code, gate.message);
+  const open = await openUploadRefusal(services, auth, license as LicenseRow, 0);
+  if (open) return refused(ERROR_CODES.UPLOAD_INVALID, open);
 
   const contentType = VIDEO_CONTENT_TYPES[ext.data] ?? 'application/octet-stream';
   const key = `uploads/${randomUUID()}.${ext.data}`;
@@ -100,7 +134,7 @@ export async function submitUpload(services: Services, auth: AuthInfo, key: stri
         if (s.size === 0) throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The video did not finish uploading. Please try again.');
         if (s.size > services.config.UPLOAD_MAX_BYTES) {
           tooLarge = true;
-          throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The video is too large.');
+          throw new AppError(ERROR_CODES.UPLOAD_INVALID, tooLargeText(services));
         }
       };
       const stored = await services.storage.sealUpload(key, check).catch((err: unknown) => {
@@ -143,12 +177,12 @@ export async function submitUpload(services: Services, auth: AuthInfo, key: stri
 }
 
 /**
- * Upload URLs never submitted are forgotten a day after they expired: the row and any bytes that arrived (staged or
- * sealed). Staged bytes older than that go too: a PUT that finished after its submit left them (the URL has expired
- * since, so nothing writes there any more).
+ * Uploads never submitted are forgotten UPLOAD_ABANDON_SECONDS after they began (issue 29: they count against the
+ * user's unfinished uploads until then): the row, any parts, and any bytes that arrived (staged or sealed). Staged
+ * bytes older than that go too: a PUT that finished after its submit left them.
  */
 export async function sweepAbandonedUploads(services: Services, now = new Date()): Promise<number> {
-  const cutoff = new Date(now.getTime() - (services.config.UPLOAD_URL_TTL_SECONDS + 24 * 3600) * 1000);
+  const cutoff = new Date(now.getTime() - Math.max(services.config.UPLOAD_ABANDON_SECONDS, services.config.UPLOAD_URL_TTL_SECONDS) * 1000);
   const stale = await services.db.selectFrom('uploads').select(['id', 'key', 'multipart_id']).where('submitted_at', 'is', null).where('created_at', '<', cutoff).limit(500).execute();
   for (const u of stale) {
     // A multipart upload (issue 22) is aborted first: its parts are deleted and its part URLs stop working.

@@ -43,9 +43,15 @@ export async function checkWebhookUrl(config: Config, raw: string): Promise<stri
   return url.href;
 }
 
+/**
+ * IPv4-mapped forms (::ffff:a.b.c.d) are judged as their IPv4 address (`ipaddr.process`). IPv4-compatible ones
+ * (::a.b.c.d, deprecated since RFC 4291; `new URL` writes `[::127.0.0.1]` as `[::7f00:1]`) count as "unicast" to
+ * ipaddr.js whatever they embed, loopback included: no public endpoint uses them, so they are refused outright.
+ */
 function isAllowedAddress(config: Config, address: string): boolean {
   const parsed = ipaddr.process(address);
   const range = parsed.range();
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((p) => p === 0)) return range === 'loopback' && config.WEBHOOK_ALLOW_LOOPBACK === true;
   if (range === 'unicast') return true;
   return range === 'loopback' && config.WEBHOOK_ALLOW_LOOPBACK === true;
 }

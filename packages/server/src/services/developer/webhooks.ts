@@ -12,7 +12,9 @@ import { Webhook } from 'standardwebhooks';
 import { ERROR_CODES } from '@roomwalk/shared';
 import type { AuthInfo } from '../../core/auth.js';
 import { AppError, badInput, notFound } from '../../core/errors.js';
+import { consumeRateLimit } from '../../auth/rate-limit.js';
 import { enqueueMail } from '../../jobs/enqueue.js';
+import { releaseLease, takeLease } from '../../jobs/queue.js';
 import type { Services } from '../services.js';
 import { requireKeyManager } from './api-keys.js';
 import { checkWebhookUrl, postWebhook, UnsafeUrlError } from './outbound.js';
@@ -175,9 +177,44 @@ async function scheduleAttempt(services: Services, endpointId: string, eventId: 
     .values({ endpoint_id: endpointId, event_id: eventId, attempt, status: 'PENDING', next_retry_at: at })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const options = at ? { startAfter: at, retryLimit: 2, retryDelay: 5 } : { retryLimit: 2, retryDelay: 5 };
-  await services.queue.send<WebhookDeliveryJob>(WEBHOOK_DELIVERY_QUEUE, { deliveryId: row.id }, options);
+  await sendDeliveryJob(services, row.id, at ?? undefined);
   return row.id;
+}
+
+/**
+ * Fairness across companies (issue 29: one company's hanging endpoint held every delivery slot, and another company's
+ * delivery waited 1.4 → 38.7 s). Each company has WEBHOOK_COMPANY_SLOTS deliveries in flight at most, across all
+ * workers (leases in job_leases); a delivery that finds its company's slots taken goes back to the queue for a moment.
+ * And pg-boss fetches the highest priority first: a delivery's priority is minus its company's deliveries waiting, so
+ * one company's backlog queues behind everyone else's first delivery.
+ */
+export const WEBHOOK_COMPANY_SLOTS = 3;
+const DEFER_SECONDS = 1;
+
+async function sendDeliveryJob(services: Services, deliveryId: string, startAfter: Date | number | undefined): Promise<void> {
+  const waiting = await developerDb(services.db)
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
+    .innerJoin('webhook_endpoints as mine', 'mine.company_id', 'w.company_id')
+    .innerJoin('webhook_deliveries as this', 'this.endpoint_id', 'mine.id')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('this.id', '=', deliveryId)
+    .where('d.status', '=', 'PENDING')
+    .where('d.id', '!=', deliveryId)
+    .executeTakeFirst();
+  const options = { retryLimit: 2, retryDelay: 5, priority: -Number(waiting?.n ?? 0), ...(startAfter === undefined ? {} : { startAfter }) };
+  await services.queue.send<WebhookDeliveryJob>(WEBHOOK_DELIVERY_QUEUE, { deliveryId }, options);
+}
+
+/** Takes one of the company's delivery slots for this delivery; answers its release, or null when all are taken. */
+async function takeCompanySlot(services: Services, companyId: string, deliveryId: string): Promise<(() => Promise<void>) | null> {
+  // Held at most for the request's timeout; a worker that dies holding one frees it when the lease runs out.
+  const seconds = services.config.WEBHOOK_TIMEOUT_SECONDS + 30;
+  for (let slot = 0; slot < WEBHOOK_COMPANY_SLOTS; slot++) {
+    const key = `webhook-delivery:${companyId}:${slot}`;
+    if (await takeLease(services.database, key, deliveryId, seconds)) return () => releaseLease(services.database, key, deliveryId);
+  }
+  return null;
 }
 
 /**
@@ -205,6 +242,7 @@ export async function emitWebhookEvent(services: Services, companyId: string, ty
 export async function sendTestEvent(services: Services, auth: AuthInfo, endpointId: string): Promise<string> {
   await requireKeyManager(services, auth);
   const endpoint = await ownEndpoint(services, auth, endpointId);
+  await consumeRateLimit(services, 'webhookManualSend', auth.companyId);
   const eventId = await storeEvent(services, auth.companyId, {
     type: WEBHOOK_TEST_EVENT,
     timestamp: new Date().toISOString(),
@@ -227,6 +265,7 @@ export async function replayDelivery(services: Services, auth: AuthInfo, deliver
     .executeTakeFirst();
   if (!d) throw notFound('This delivery was not found.');
   if (!d.enabled) throw new AppError(ERROR_CODES.CONFLICT, 'This endpoint is disabled. Enable it before replaying deliveries.');
+  await consumeRateLimit(services, 'webhookManualSend', auth.companyId);
   const last = await db
     .selectFrom('webhook_deliveries')
     .select((eb) => eb.fn.max('attempt').as('n'))
@@ -240,19 +279,36 @@ const encodeEndpointId = (id: string) => `whep_${id}`;
 
 /** The job: one attempt of one delivery. Idempotent: an attempt already settled is not sent again. */
 export async function deliverWebhook(services: Services, job: WebhookDeliveryJob): Promise<void> {
-  const db = developerDb(services.db);
-  const row = await db
+  const row = await loadDelivery(services, job.deliveryId);
+  if (row?.status !== 'PENDING') return;
+  if (!row.enabled) {
+    await developerDb(services.db).updateTable('webhook_deliveries').set({ status: 'FAILED', error: 'The endpoint is disabled.', next_retry_at: null }).where('id', '=', row.id).execute();
+    return;
+  }
+  const release = await takeCompanySlot(services, row.company_id, row.id);
+  if (!release) return sendDeliveryJob(services, row.id, DEFER_SECONDS);
+  try {
+    await attemptDelivery(services, row);
+  } finally {
+    await release().catch((err: unknown) => services.log.warn({ err, deliveryId: row.id }, 'could not release a webhook delivery slot'));
+  }
+}
+
+type DeliveryRow = NonNullable<Awaited<ReturnType<typeof loadDelivery>>>;
+
+function loadDelivery(services: Services, deliveryId: string) {
+  return developerDb(services.db)
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
     .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
     .select(['d.id', 'd.attempt', 'd.status', 'd.endpoint_id', 'd.event_id', 'w.url', 'w.secret', 'w.enabled', 'w.failing_since', 'w.company_id', 'e.payload', 'e.type'])
-    .where('d.id', '=', job.deliveryId)
+    .where('d.id', '=', deliveryId)
     .executeTakeFirst();
-  if (!row || row.status !== 'PENDING') return;
-  if (!row.enabled) {
-    await db.updateTable('webhook_deliveries').set({ status: 'FAILED', error: 'The endpoint is disabled.', next_retry_at: null }).where('id', '=', row.id).execute();
-    return;
-  }
+}
+
+/** Sends one attempt and records its outcome: a retry scheduled, or the endpoint disabled after failing too long. */
+async function attemptDelivery(services: Services, row: DeliveryRow): Promise<void> {
+  const db = developerDb(services.db);
   const body = typeof row.payload === 'string' ? row.payload : JSON.stringify(row.payload);
   const msgId = eventMessageId(row.event_id);
   const now = new Date();
