@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ERROR_CODES, VALIDATION } from '@roomwalk/shared';
+import { ERROR_CODES, ERROR_TEXTS, VALIDATION } from '@roomwalk/shared';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser } from './helpers/seed.js';
 import { gqlUpload, pngImage } from './helpers/accounts.js';
@@ -120,12 +120,13 @@ describe.each(DB_KINDS)('profile, company and feedback on %s', (kind) => {
   it('refuses a file that is not an image, and a pixel bomb, changing nothing', async () => {
     const u = await seedUser(t.app);
     const before = await profileRow(u.user.id);
-    for (const file of [
-      { data: Buffer.from('<?php echo 1; ?>'), name: 'x.png', type: 'image/png' },
-      { data: pixelBomb(), name: 'bomb.png', type: 'image/png' },
-    ]) {
+    for (const [file, why] of [
+      [{ data: Buffer.from('<?php echo 1; ?>'), name: 'x.png', type: 'image/png' }, ERROR_TEXTS.notAnImage],
+      [{ data: pixelBomb(), name: 'bomb.png', type: 'image/png' }, 'This image is too large: use one of at most 40 megapixels.'],
+    ] as const) {
       const r = await gqlUpload(t, USER_SAVE, { input: { name: 'New', surname: 'Name', contactNumber: '0821234567', profileImage: null } }, { 'input.profileImage': file }, u.token);
       expect(r.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.UPLOAD_INVALID);
+      expect(r.errors?.[0]?.message).toBe(why);
       expect(await profileRow(u.user.id)).toEqual(before);
     }
   });

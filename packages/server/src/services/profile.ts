@@ -35,8 +35,10 @@ async function processImage(upload: Promise<FileUploadValue> | FileUploadValue, 
     const pipeline = sharp(input, { limitInputPixels: IMAGE_MAX_INPUT_PIXELS, failOn: 'error' }).rotate().resize(box, box, { fit: 'inside', withoutEnlargement: true });
     const data = format === 'png' ? await pipeline.png().toBuffer() : await pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: 85, mozjpeg: true }).toBuffer();
     return { data, contentType: `image/${format}`, ext: format === 'png' ? 'png' : 'jpg' };
-  } catch {
-    throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'Not a valid image.');
+  } catch (err) {
+    // sharp names a pixel bomb by its limit; anything else it cannot decode is no image (a PDF, a renamed file).
+    const tooLarge = /pixel limit/i.test(String((err as Error)?.message));
+    throw new AppError(ERROR_CODES.UPLOAD_INVALID, tooLarge ? `This image is too large: use one of at most ${IMAGE_MAX_INPUT_PIXELS / 1_000_000} megapixels.` : ERROR_TEXTS.notAnImage);
   }
 }
 

@@ -1,7 +1,7 @@
 /** Company dialog: the tours' accent colour (Custom Company Branding, issue 17). */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { BRANDING_TEXTS } from '@roomwalk/shared';
+import { BRANDING_TEXTS, ERROR_TEXTS } from '@roomwalk/shared';
 import { CompanyDialog } from './company-dialog.js';
 import { createSessionStore } from '../../session/session-store.js';
 import { renderRoute, stubFetch, validToken } from '../../test/helpers.js';
@@ -55,6 +55,16 @@ describe('Company dialog: accent colour', () => {
     fireEvent.click(screen.getByText('Save'));
     await waitFor(() => expect(saves(f)).toHaveLength(1));
     expect((saves(f)[0]!.body as { variables: { input: { accentColor: string } } }).variables.input.accentColor).toBe('#8A1C7C');
+  });
+
+  it('says a logo that is not an image is not one, in the dialog, and does not send it', async () => {
+    const f = renderDialog(true);
+    const pdf = new File(['%PDF-1.4'], 'logo.pdf', { type: 'application/pdf' });
+    fireEvent.change(screen.getByLabelText('Company logo'), { target: { files: [pdf] } });
+    expect(await screen.findByText(ERROR_TEXTS.notAnImage)).toBeInTheDocument();
+    fireEvent.click(screen.getByText('Save'));
+    await waitFor(() => expect(saves(f)).toHaveLength(1));
+    expect((saves(f)[0]!.body as { variables: { input: { logoImage: unknown } } }).variables.input.logoImage).toBeNull();
   });
 
   it('below Basic the field is disabled with the plan hint', () => {

@@ -13,6 +13,7 @@ import { describeFailure, isNotAvailableYet } from '../../graphql/errors.js';
 import { FormDialog } from '../../ui/form-dialog.js';
 import { FormField, shouldShow } from '../../ui/form-field.js';
 import { useSnackbar } from '../../ui/snackbar.js';
+import { IMAGE_ACCEPT, imageFileProblem } from './image-file.js';
 
 type Values = z.input<typeof companySchema>;
 
@@ -27,6 +28,7 @@ export function CompanyDialog({ open, onClose, onSaved, company, canEditLogo }: 
   const [, save] = useMutation(CompanySaveMutation);
   const notify = useSnackbar();
   const [logo, setLogo] = useState<File | null>(null);
+  const [logoProblem, setLogoProblem] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [{ data: branding }] = useQuery({ query: CompanyBrandingQuery, pause: !open });
   const stored = branding?.me.user.company?.accentColor ?? '';
@@ -58,7 +60,8 @@ export function CompanyDialog({ open, onClose, onSaved, company, canEditLogo }: 
       },
     });
     if (r.error) {
-      const input = r.error.graphQLErrors.find((e) => e.extensions?.code === 'BAD_USER_INPUT');
+      // A bad field or a file the server could not read as an image: its reason, in the dialog beside the buttons.
+      const input = r.error.graphQLErrors.find((e) => e.extensions?.code === 'BAD_USER_INPUT' || e.extensions?.code === 'UPLOAD_INVALID');
       if (input) setFailure(input.message);
       if (isNotAvailableYet(r.error)) setFailure(describeFailure(r.error));
       notify('error', NOTICES.profileSaveFailed);
@@ -77,10 +80,16 @@ export function CompanyDialog({ open, onClose, onSaved, company, canEditLogo }: 
       <FormField
         label="Company logo"
         type="file"
-        accept="image/*"
+        accept={IMAGE_ACCEPT}
         disabled={!canEditLogo}
         hint={canEditLogo ? undefined : VALIDATION.logoPlanHint}
-        onChange={(e) => setLogo(e.target.files?.[0] ?? null)}
+        error={logoProblem ?? undefined}
+        onChange={(e) => {
+          const file = e.target.files?.[0] ?? null;
+          const problem = file ? imageFileProblem(file) : null;
+          setLogoProblem(problem);
+          setLogo(problem ? null : file);
+        }}
       />
       <div className="row nowrap accent-row">
         <FormField

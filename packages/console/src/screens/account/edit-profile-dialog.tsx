@@ -11,6 +11,7 @@ import { FormDialog } from '../../ui/form-dialog.js';
 import { FormField, shouldShow } from '../../ui/form-field.js';
 import { PhoneInput } from '../../ui/phone-input.js';
 import { useSnackbar } from '../../ui/snackbar.js';
+import { IMAGE_ACCEPT, imageFileProblem } from './image-file.js';
 
 type Values = z.input<typeof profileSchema>;
 
@@ -25,6 +26,7 @@ export function EditProfileDialog({ open, onClose, onSaved, profile }: { open: b
   const [, save] = useMutation(UserSaveMutation);
   const notify = useSnackbar();
   const [image, setImage] = useState<File | null>(null);
+  const [imageProblem, setImageProblem] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const { register, control, handleSubmit, formState, setError } = useForm<Values>({
     resolver: zodResolver(profileSchema),
@@ -43,6 +45,9 @@ export function EditProfileDialog({ open, onClose, onSaved, profile }: { open: b
     const r = await save({ input: { name: values.name, surname: values.surname, contactNumber, profileImage: image } });
     if (r.error) {
       if (isNotAvailableYet(r.error)) setFailure(describeFailure(r.error));
+      // A picture the server could not read: its reason in the dialog, not only the toast.
+      const unreadable = r.error.graphQLErrors.find((e) => e.extensions?.code === 'UPLOAD_INVALID');
+      if (unreadable) setFailure(unreadable.message);
       notify('error', NOTICES.profileSaveFailed);
       return;
     }
@@ -61,7 +66,18 @@ export function EditProfileDialog({ open, onClose, onSaved, profile }: { open: b
         name="contactNumber"
         render={({ field }) => <PhoneInput label="Contact Number" name={field.name} value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={show('contactNumber')} />}
       />
-      <FormField label="Profile image" type="file" accept="image/*" onChange={(e) => setImage(e.target.files?.[0] ?? null)} />
+      <FormField
+        label="Profile image"
+        type="file"
+        accept={IMAGE_ACCEPT}
+        error={imageProblem ?? undefined}
+        onChange={(e) => {
+          const file = e.target.files?.[0] ?? null;
+          const problem = file ? imageFileProblem(file) : null;
+          setImageProblem(problem);
+          setImage(problem ? null : file);
+        }}
+      />
     </FormDialog>
   );
 }
