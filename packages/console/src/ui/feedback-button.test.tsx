@@ -9,6 +9,9 @@ describe('Feedback button and the disabledControls flag', () => {
     expect(feedbackDisabled('?disabledControls=menu, feedback ')).toBe(true);
     expect(feedbackDisabled('?disabledControls=menu,markers')).toBe(false);
     expect(feedbackDisabled('')).toBe(false);
+    // An unbranded (MLS) tour has no outbound control at all.
+    expect(feedbackDisabled('?tourId=tour_x&unbranded=true')).toBe(true);
+    expect(feedbackDisabled('?unbranded=false')).toBe(false);
   });
 
   it('is shown normally and hidden in embeds that disable it', () => {

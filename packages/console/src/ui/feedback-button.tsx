@@ -6,10 +6,14 @@ import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
 
 const FeedbackDialog = lazy(() => import('./feedback-dialog.js'));
 
-/** Embeds pass `disabledControls=feedback` (a comma list, any case) to hide the button (tours §2). */
+/**
+ * Embeds pass `disabledControls=feedback` (a comma list, any case) to hide the button (tours §2); an unbranded (MLS)
+ * tour never shows it (nothing inside it leads out to Roomwalk).
+ */
 export function feedbackDisabled(search: string): boolean {
-  const list = new URLSearchParams(search).get('disabledControls') ?? '';
-  return list.split(',').some((v) => v.trim().toLowerCase() === 'feedback');
+  const q = new URLSearchParams(search);
+  const list = q.get('disabledControls') ?? '';
+  return q.get('unbranded')?.trim().toLowerCase() === 'true' || list.split(',').some((v) => v.trim().toLowerCase() === 'feedback');
 }
 
 /**
@@ -55,7 +59,7 @@ export function FeedbackButton({ placement = 'floating' }: { placement?: 'floati
         }}
       >
         <SlIcon slot="prefix" name="chat-left-text" />
-        Feedback
+        <span className="feedback-label">Feedback</span>
       </SlButton>
       {loaded ? (
         <Suspense fallback={null}>

@@ -2,7 +2,6 @@
  * The Player Menu per mode (tours §2): edit '(Edit Mode)' with Sharing Options, Preview Tour, Save & Exit; preview with
  * Edit Tour and Exit Preview; external (and agent) with Exit Tour only. Footer links: /privacy, /terms, /licenses.
  */
-import { Link } from 'react-router-dom';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import { Dialog } from '../../ui/dialog.js';
 import { TOUR_TEXTS } from '../tours/texts.js';
@@ -42,9 +41,16 @@ export function PlayerMenu({ open, mode, onClose, onAction }: { open: boolean; m
       className="player-menu"
       footer={
         <nav className="player-menu-footer" aria-label="Legal">
-          <Link to="/privacy">{TOUR_TEXTS.privacy}</Link>
-          <Link to="/terms">{TOUR_TEXTS.terms2}</Link>
-          <Link to="/licenses">{TOUR_TEXTS.licenses}</Link>
+          {/* A new tab: the tour (often inside a listing site's frame) stays where the visitor left it. */}
+          <a href="/privacy" target="_blank" rel="noopener">
+            {TOUR_TEXTS.privacy}
+          </a>
+          <a href="/terms" target="_blank" rel="noopener">
+            {TOUR_TEXTS.terms2}
+          </a>
+          <a href="/licenses" target="_blank" rel="noopener">
+            {TOUR_TEXTS.licenses}
+          </a>
         </nav>
       }
     >

@@ -60,6 +60,8 @@ export default function PlayerPage() {
       void shareCopy.copy(link).then(() => notify('success', `${NOTICES.copied}: ${link}`));
     } else if (a === 'preview') navigate(`/previewplayer${q}`);
     else if (a === 'edit') navigate(`/editplayer${q}`);
+    // Inside a listing site's frame, leaving opens Roomwalk in a new tab rather than replacing the tour.
+    else if (window.top !== window) window.open('/', '_blank', 'noopener');
     else navigate('/');
   };
 
