@@ -18,6 +18,7 @@ import { createHumanCheck } from './auth/human-check.js';
 import { closeHttpGracefully } from './http/graceful-close.js';
 import { registerHealthRoutes } from './http/health.js';
 import { loggerOptions } from './http/logging.js';
+import { instrumentQueue, registerMetrics } from './http/metrics.js';
 import { openAdminChannel, type AdminChannel } from './http/admin-socket.js';
 import { flushViews } from './services/view-counter.js';
 import { settleVisits } from './services/reports/analytics.js';
@@ -95,11 +96,13 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
     throw err;
   }
   const events = await createEventBus(database, { redisUrl: config.REDIS_URL, onError: (err, what) => app.log.error({ err }, `events: ${what}`) });
-  const queue = await createQueue(database, {
-    databaseUrl: config.DATABASE_URL,
-    maintenanceIntervalSeconds: config.JOB_MAINTENANCE_INTERVAL_SECONDS,
-    onError: (e) => app.log.error(e, 'job queue error'),
-  });
+  const queue = instrumentQueue(
+    await createQueue(database, {
+      databaseUrl: config.DATABASE_URL,
+      maintenanceIntervalSeconds: config.JOB_MAINTENANCE_INTERVAL_SECONDS,
+      onError: (e) => app.log.error(e, 'job queue error'),
+    }),
+  );
   const storage = opts.storage ?? createStorage(config);
   const services: Services = {
     config,
@@ -127,6 +130,7 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
   });
 
   // A worker serves health checks only: it never loads the GraphQL schema or the API's routes (test/worker-role.test.ts).
+  await registerMetrics(app, services);
   if (config.ROLE === 'worker') await registerHealthRoutes(app, services);
   else await (await import('./api.js')).registerApi(app, services);
 

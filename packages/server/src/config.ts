@@ -55,6 +55,8 @@ const ConfigSchema = z.object({
   GRAPHQL_INTROSPECTION: z.enum(['open', 'api', 'off']).optional(), // schema introspection: default open outside production, 'api' (Pro-plan users and super admins) in production
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMIT_DISABLED: bool.default(false),
+  /** Prometheus metrics on /metrics for `Authorization: Bearer <METRICS_TOKEN>`; unset: no /metrics at all. */
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   /** When the room analytics rollup runs (cron, UTC): whole days of visits into daily aggregates (issue 21). */
   ROOM_ANALYTICS_ROLLUP_CRON: z.string().default('17 * * * *'),
   /** Proxies in front whose X-Forwarded-For / -Proto are believed: off (default), a hop count, or a comma list of IPs/CIDRs. */

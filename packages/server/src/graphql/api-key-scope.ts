@@ -96,7 +96,7 @@ export const API_KEY_FIELDS: Readonly<Record<string, readonly string[]>> = {
 const allowed = new Map(Object.entries(API_KEY_FIELDS).map(([type, fields]) => [type, new Set(fields)]));
 
 /** Whether an API key may select `field` on `type` (`__typename` everywhere; introspection nowhere). */
-export function apiKeyMayRead(type: string, field: string): boolean {
+function apiKeyMayRead(type: string, field: string): boolean {
   return field === '__typename' || (allowed.get(type)?.has(field) ?? false);
 }
 

@@ -12,6 +12,7 @@ import { GraphQLError, type ExecutionResult, type GraphQLSchema } from 'graphql'
 import { PothosValidationError } from '@pothos/core';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import { AppError } from '../core/errors.js';
+import { graphqlErrors } from '../core/metrics.js';
 import { requestShapeRefusal, withoutSuggestion } from './hardening.js';
 import { isTokenLimitError, tokenLimitError } from './limits.js';
 
@@ -30,6 +31,12 @@ export interface MaskOptions {
 
 /** Maps any thrown value to the client-safe GraphQLError (see the module comment). */
 export function toClientError(err: unknown, opts: MaskOptions = {}): GraphQLError {
+  const answer = clientErrorOf(err, opts);
+  graphqlErrors.inc({ code: String(answer.extensions.code ?? ERROR_CODES.INTERNAL) });
+  return answer;
+}
+
+function clientErrorOf(err: unknown, opts: MaskOptions): GraphQLError {
   const original = err instanceof GraphQLError && err.originalError ? err.originalError : err;
   const path = err instanceof GraphQLError ? err.path : undefined;
   if (original instanceof AppError) {
@@ -99,8 +106,9 @@ export function formatErrors(execution: ExecutionResult, opts: MaskOptions): { s
     const shape = requestShapeRefusal(e);
     if (!shape) return toClientError(e, opts);
     requestError = true;
-    const { status: s, ...extensions } = shape.extensions as { status?: number };
+    const { status: s, ...extensions } = shape.extensions as { status?: number; code?: string };
     if (s) status = s;
+    graphqlErrors.inc({ code: String(extensions.code ?? ERROR_CODES.BAD_USER_INPUT) });
     return new GraphQLError(shape.message, { extensions });
   });
   return { statusCode: requestError && !execution.data ? status : 200, response: { data: execution.data ?? null, errors } };

@@ -20,7 +20,7 @@ function hostname(host: string): string {
 }
 
 /** Whether a development server may answer a request carrying this Host header. */
-export function isDevelopmentHostAllowed(host: string | undefined, own: readonly string[]): boolean {
+function isDevelopmentHostAllowed(host: string | undefined, own: readonly string[]): boolean {
   if (!host) return false;
   const name = hostname(host);
   return isIP(name) !== 0 || name === 'localhost' || name.endsWith('.localhost') || own.includes(name);

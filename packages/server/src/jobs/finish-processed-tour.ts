@@ -14,6 +14,7 @@ import type { Database, VideoInfoJson } from '../db/types.js';
 import { topics } from '../events/event-bus.js';
 import { tourProcessedWebhook } from '../services/developer/webhook-payloads.js';
 import type { Services } from '../services/services.js';
+import { recordProcessingRate } from '../services/processing-metrics.js';
 
 export interface ClipRow {
   index: number;
@@ -73,6 +74,7 @@ export async function finishProcessedTour(services: Services, done: FinishedAtte
     return { thumbnailKey: keepThumb ? tour.thumbnail_key! : done.thumbnailKey };
   });
   if (typeof outcome === 'string') return outcome;
+  await recordProcessingRate(services, tourId, done.clips);
   await removeAttemptFolders(services, tourId, attempt - 1, attempt);
   await services.events.publish(topics.tourProgress(tourId), {
     progress: 100,

@@ -12,6 +12,7 @@ import { Webhook } from 'standardwebhooks';
 import { ERROR_CODES } from '@roomwalk/shared';
 import type { AuthInfo } from '../../core/auth.js';
 import { AppError, badInput, notFound } from '../../core/errors.js';
+import { webhookDeliveries } from '../../core/metrics.js';
 import { consumeRateLimit } from '../../auth/rate-limit.js';
 import { enqueueMail } from '../../jobs/enqueue.js';
 import { releaseLease, takeLease } from '../../jobs/queue.js';
@@ -316,6 +317,7 @@ async function attemptDelivery(services: Services, row: DeliveryRow): Promise<vo
   const headers = { 'webhook-id': msgId, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signature };
   const result = await postWebhook(services.config, row.url, headers, body);
   const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+  webhookDeliveries.inc({ outcome: ok ? 'succeeded' : 'failed' });
   const error = ok
     ? null
     : (result.error ?? (result.statusCode && result.statusCode >= 300 && result.statusCode < 400 ? `Redirect (${result.statusCode}) not followed.` : `Answered ${result.statusCode}.`));

@@ -1,0 +1,65 @@
+/**
+ * /metrics in Prometheus' text format (core/metrics.ts holds the registry), on API and worker nodes alike. Not public:
+ * without METRICS_TOKEN the route does not exist; with it, only `Authorization: Bearer <METRICS_TOKEN>` is answered
+ * (docs/operations.md, Metrics). Also records every HTTP answer by route pattern (never the raw URL: no capabilities,
+ * bounded label values) and times every job handler.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { sql } from 'kysely';
+import type { FastifyInstance } from 'fastify';
+import { httpDuration, httpRequests, jobDuration, metricsRegistry, setMetricSources } from '../core/metrics.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { Services } from '../services/services.js';
+
+const sameSecret = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** Registers before the other routes: Fastify gives a hook only to routes registered after it. */
+export async function registerMetrics(app: FastifyInstance, services: Services): Promise<void> {
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    httpRequests.inc({ method: req.method, route, status: String(reply.statusCode) });
+    httpDuration.observe({ method: req.method, route }, reply.elapsedTime / 1000);
+  });
+  setMetricSources({
+    queueDepth: async () =>
+      (
+        await sql<{
+          queue: string;
+          state: string;
+          count: number;
+        }>`select name as queue, state, count(*)::int as count from pgboss.job where state in ('created', 'retry', 'active') group by name, state`.execute(services.db)
+      ).rows,
+    liveSockets: () => (app as { websocketServer?: { clients: Set<unknown> } }).websocketServer?.clients.size ?? 0,
+  });
+  const token = services.config.METRICS_TOKEN;
+  if (!token) return;
+  app.get('/metrics', async (req, reply) => {
+    const header = req.headers.authorization ?? '';
+    if (!sameSecret(header, `Bearer ${token}`)) return reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'A metrics token is required.' });
+    return reply
+      .type(metricsRegistry.contentType)
+      .header('cache-control', 'no-store')
+      .send(await metricsRegistry.metrics());
+  });
+}
+
+/** Times every handler the queue runs into roomwalk_job_duration_seconds, by queue and outcome. */
+export function instrumentQueue(queue: JobQueue): JobQueue {
+  const work = queue.work.bind(queue);
+  queue.work = (name, handler, options) =>
+    work(
+      name,
+      async (job) => {
+        const end = jobDuration.startTimer({ queue: name });
+        try {
+          await handler(job);
+          end({ outcome: 'ok' });
+        } catch (err) {
+          end({ outcome: 'failed' });
+          throw err;
+        }
+      },
+      options,
+    );
+  return queue;
+}
