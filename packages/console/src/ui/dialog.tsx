@@ -2,6 +2,7 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import SlDialog from '@shoelace-style/shoelace/dist/react/dialog/index.js';
 import type SlDialogElement from '@shoelace-style/shoelace/dist/components/dialog/dialog.js';
+import { useSnackbarHost } from './snackbar.js';
 
 export interface DialogProps {
   open: boolean;
@@ -19,6 +20,7 @@ export interface DialogProps {
 export function Dialog({ open, label, onClose, children, footer, fullscreen, persistent, className }: DialogProps) {
   const opener = useRef<Element | null>(null);
   const ref = useRef<SlDialogElement>(null);
+  const toastHost = useSnackbarHost();
 
   useEffect(() => {
     if (open) opener.current = document.activeElement;
@@ -45,6 +47,8 @@ export function Dialog({ open, label, onClose, children, footer, fullscreen, per
         if (el && typeof el.focus === 'function' && el.isConnected) el.focus();
       }}
     >
+      {/* Snackbars while this dialog is open: at the top of its body, clear of the footer's buttons. */}
+      {open ? <div className="dialog-toasts" ref={toastHost} /> : null}
       {open ? (
         fullscreen ? (
           // The long document scrolls in its own focusable region, so keyboard users can scroll it (WCAG 2.1.1).

@@ -1,5 +1,10 @@
-/** Snackbars (accounts §8): success, warning, error and info, each with a close button, hidden after 4 s. */
+/**
+ * Snackbars (accounts §8): success, warning, error and info, each with a close button, hidden after 4 s. While a
+ * dialog is open they show at the top of the dialog's own body (a host the dialog registers), never over its buttons:
+ * fixed at the bottom of the screen they lay over Cancel and Save, and outside a modal dialog no screen reader hears them.
+ */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import SlAlert from '@shoelace-style/shoelace/dist/react/alert/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
 import { TIMINGS_MS } from '@roomwalk/shared';
@@ -19,6 +24,23 @@ const SnackbarContext = createContext<Notify>(() => undefined);
 /** Shows a snackbar: notify('success', NOTICES.profileSaved). */
 export const useSnackbar = (): Notify => useContext(SnackbarContext);
 
+type HostRef = (el: HTMLElement | null) => void;
+const HostContext = createContext<(el: HTMLElement, on: boolean) => void>(() => undefined);
+
+/** A ref for the element snackbars show in while it is mounted (the open dialog's body); the newest one wins. */
+export function useSnackbarHost(): HostRef {
+  const register = useContext(HostContext);
+  const current = useRef<HTMLElement | null>(null);
+  return useCallback<HostRef>(
+    (el) => {
+      if (current.current) register(current.current, false);
+      current.current = el;
+      if (el) register(el, true);
+    },
+    [register],
+  );
+}
+
 const SL_VARIANT = { success: 'success', warning: 'warning', error: 'danger', info: 'primary' } as const;
 const ICON: Record<SnackbarVariant, IconName> = {
   success: 'check-circle',
@@ -29,6 +51,8 @@ const ICON: Record<SnackbarVariant, IconName> = {
 
 export function SnackbarProvider({ children }: { children: ReactNode }) {
   const [snacks, setSnacks] = useState<Snack[]>([]);
+  const [hosts, setHosts] = useState<HTMLElement[]>([]);
+  const registerHost = useCallback((el: HTMLElement, on: boolean) => setHosts((all) => (on ? [...all.filter((h) => h !== el), el] : all.filter((h) => h !== el))), []);
   const nextId = useRef(1);
   const timers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
 
@@ -58,18 +82,29 @@ export function SnackbarProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const value = useMemo(() => notify, [notify]);
+  const host = hosts.at(-1);
+  const alerts = snacks.map((s) => (
+    <SlAlert key={s.id} open closable variant={SL_VARIANT[s.variant]} data-variant={s.variant} className="snackbar" onSlAfterHide={(e) => e.target === e.currentTarget && dismiss(s.id)}>
+      <SlIcon slot="icon" name={ICON[s.variant]} />
+      {s.title ? <strong>{s.title}: </strong> : null}
+      {s.message}
+    </SlAlert>
+  ));
   return (
     <SnackbarContext.Provider value={value}>
-      {children}
-      <div className="snackbar-region" role="status" aria-live="polite">
-        {snacks.map((s) => (
-          <SlAlert key={s.id} open closable variant={SL_VARIANT[s.variant]} data-variant={s.variant} className="snackbar" onSlAfterHide={(e) => e.target === e.currentTarget && dismiss(s.id)}>
-            <SlIcon slot="icon" name={ICON[s.variant]} />
-            {s.title ? <strong>{s.title}: </strong> : null}
-            {s.message}
-          </SlAlert>
-        ))}
-      </div>
+      <HostContext.Provider value={registerHost}>{children}</HostContext.Provider>
+      {host ? (
+        createPortal(
+          <div className="snackbar-region snackbar-in-dialog" role="status" aria-live="polite">
+            {alerts}
+          </div>,
+          host,
+        )
+      ) : (
+        <div className="snackbar-region" role="status" aria-live="polite">
+          {alerts}
+        </div>
+      )}
     </SnackbarContext.Provider>
   );
 }
