@@ -14,8 +14,9 @@ function Chrome({ children }: { children: ReactNode }) {
   useAndroidDoubleBack();
   return (
     <>
-      {children}
+      {/* In the flow above the page (sticky), so a live-lead notice never lies over the header's Add and Account. */}
       <LiveNoticeSlot />
+      {children}
       {/* One fixed dock, so the Feedback button always sits above the cookie banner. */}
       <div className="bottom-dock">
         <FeedbackButton />
