@@ -10,7 +10,7 @@ import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
 import { TIMINGS_MS } from '@roomwalk/shared';
 import type { IconName } from './icon-names.js';
 
-export type SnackbarVariant = 'success' | 'warning' | 'error' | 'info';
+type SnackbarVariant = 'success' | 'warning' | 'error' | 'info';
 interface Snack {
   id: number;
   variant: SnackbarVariant;
