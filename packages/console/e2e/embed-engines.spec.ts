@@ -1,16 +1,16 @@
 /**
  * The cross-site embed journey in each engine a visitor arrives with: Chromium, Firefox ESR and WebKitGTK, each from
- * Debian's packages, driven through engine-drivers.ts (Playwright only runs the test; it cannot drive Debian's Firefox
- * or WebKitGTK). Against the product itself, as embed.spec.ts: the real server Playwright's webServer starts, a tour
+ * Debian's packages, each driven through player-element/test/engines.mjs startDriver: Chromium and Firefox through
+ * puppeteer-core (Firefox over WebDriver BiDi), WebKitGTK through WebKitWebDriver (Playwright only runs the test; it
+ * cannot drive Debian's Firefox or WebKitGTK, and its own builds cannot be fetched here). Against the product itself, as embed.spec.ts: the real server Playwright's webServer starts, a tour
  * made by the real pipeline, and a listing site on `localhost` (another site) with the docs' snippets. In each engine:
  * the script tag and the iframe with hostOrigins show the first frame, obey the host page's messages and fast-travel.
  * The time from the listing page's start to the first frame is printed per engine and way, with the load average.
  */
 import os from 'node:os';
 import { expect, test } from '@playwright/test';
-import { type EngineDriver, startDriver } from './engine-drivers.js';
+import { ENGINES, type Engine, type EngineDriver, startDriver } from '../../player-element/test/engines.mjs';
 import { KITCHEN_FRAME, embedSnippets, fill, listingPage, makeRealTour, poll, readPlayerState, startListingSite, type PlayerState, type RealTour } from './embed-support.js';
-import { ENGINES, type Engine } from '../../player-element/test/engines.mjs';
 
 test.describe.configure({ mode: 'serial' });
 

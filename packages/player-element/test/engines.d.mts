@@ -1,6 +1,6 @@
 // Types of engines.mjs for its TypeScript users (the console's cross-engine embed journey).
 import type { BrowserLauncher } from '@web/test-runner-core';
-import type { Browser, LaunchOptions } from 'puppeteer-core';
+import type { LaunchOptions } from 'puppeteer-core';
 
 export const CHROMIUM_PATH: string;
 export const ENGINES: readonly ['chromium', 'firefox', 'webkit'];
@@ -8,7 +8,6 @@ export type Engine = (typeof ENGINES)[number];
 export const CHROMIUM_ARGS: string[];
 export function enginesFromEnv(value?: string): Engine[];
 export function puppeteerOptions(engine: 'chromium' | 'firefox'): LaunchOptions;
-export function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<Browser>;
 export function wtrLauncher(engine: Engine): BrowserLauncher;
 
 export interface WebKitSession {
@@ -20,3 +19,21 @@ export interface WebKitSession {
   close(): Promise<void>;
 }
 export function startWebKitSession(): Promise<WebKitSession>;
+
+/** A function run in the page: plain JSON arguments in, JSON out (it may be async). */
+type PageFunction<A extends unknown[], R> = (...args: A) => R | Promise<R>;
+
+export interface EngineDriver {
+  engine: Engine;
+  /** The browser's name and version. */
+  version: string;
+  /** Opens a URL in the one window (waits for its load event). */
+  goto(url: string): Promise<void>;
+  /** Runs fn in the top page. */
+  evaluate<A extends unknown[], R>(fn: PageFunction<A, R>, ...args: A): Promise<R>;
+  /** Runs fn in the page's first iframe whose URL contains `urlPart` (another origin's frame too). */
+  evaluateInFrame<A extends unknown[], R>(urlPart: string, fn: PageFunction<A, R>, ...args: A): Promise<R>;
+  close(): Promise<void>;
+}
+/** One page in one engine, driven the same way in all three. */
+export function startDriver(engine: Engine): Promise<EngineDriver>;

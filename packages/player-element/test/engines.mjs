@@ -1,7 +1,7 @@
 // The three browser engines visitors arrive with, each from Debian's packages (never a downloaded build):
 // Chromium and Firefox ESR through puppeteer-core (Firefox over WebDriver BiDi), WebKitGTK through WebKitWebDriver
 // on a private Xvfb display. Used by web-test-runner.config.mjs, the bench (bench/engines.mjs) and the console's
-// cross-engine embed journey (packages/console/e2e/engines-embed.mjs).
+// cross-engine embed journey (packages/console/e2e/embed-engines.spec.ts).
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { ChromeLauncher, chromeLauncher } from '@web/test-runner-chrome';
@@ -32,11 +32,6 @@ export function puppeteerOptions(engine) {
   if (engine === 'chromium') return { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS };
   if (engine === 'firefox') return { browser: 'firefox', executablePath: FIREFOX_PATH, headless: true, extraPrefsFirefox: FIREFOX_PREFS };
   throw new Error(`${engine} is not driven through puppeteer`);
-}
-
-/** Chromium or Firefox ESR through puppeteer-core. */
-export function launchPuppeteer(engine) {
-  return puppeteer.launch(puppeteerOptions(engine));
 }
 
 /** A web-test-runner launcher for one engine. */
@@ -107,7 +102,14 @@ export async function startWebKitSession() {
     }
   }
   const created = await call('POST', '/session', {
-    capabilities: { alwaysMatch: { browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary: MINIBROWSER_PATH, args: ['--automation'] } } },
+    capabilities: {
+      alwaysMatch: {
+        browserName: 'MiniBrowser',
+        'webkitgtk:browserOptions': { binary: MINIBROWSER_PATH, args: ['--automation'] },
+        // Scripts the journey and the bench run may wait minutes (a whole scrub); WebDriver's default is 30 s.
+        timeouts: { script: 600_000, pageLoad: 300_000 },
+      },
+    },
   });
   const session = `/session/${created.sessionId}`;
   return {
@@ -128,6 +130,51 @@ export async function startWebKitSession() {
       driver.kill();
       xvfb?.stop();
     },
+  };
+}
+
+/**
+ * One page in one engine, driven the same way in all three (the console's cross-engine embed journey and the bench):
+ * goto, evaluate a function in the page or in an iframe (another origin's too), close.
+ */
+export async function startDriver(engine) {
+  if (engine === 'webkit') {
+    const wk = await startWebKitSession();
+    const run = (fn, args) => wk.execute(`return (${fn.toString()})(...arguments);`, args);
+    return {
+      engine,
+      version: `WebKitGTK ${wk.version}`,
+      goto: (url) => wk.navigate(url),
+      evaluate: (fn, ...args) => run(fn, args),
+      async evaluateInFrame(urlPart, fn, ...args) {
+        // WebDriver reaches a frame through its <iframe> element: find it by src, switch in, run, switch back.
+        const element = await wk.call('POST', '/element', { using: 'css selector', value: `iframe[src*=${JSON.stringify(urlPart)}]` });
+        await wk.call('POST', '/frame', { id: element });
+        try {
+          return await run(fn, args);
+        } finally {
+          await wk.call('POST', '/frame/parent', {});
+        }
+      },
+      close: () => wk.close(),
+    };
+  }
+  const browser = await puppeteer.launch({ ...puppeteerOptions(engine), protocolTimeout: 600_000 });
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 800 });
+  return {
+    engine,
+    version: await browser.version(),
+    goto: async (url) => {
+      await page.goto(url);
+    },
+    evaluate: (fn, ...args) => page.evaluate(fn, ...args),
+    async evaluateInFrame(urlPart, fn, ...args) {
+      const frame = page.frames().find((f) => f.url().includes(urlPart));
+      if (!frame) throw new Error(`no frame at ${urlPart} yet`);
+      return frame.evaluate(fn, ...args);
+    },
+    close: () => browser.close(),
   };
 }
 
