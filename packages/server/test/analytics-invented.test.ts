@@ -100,7 +100,7 @@ describe.each(DB_KINDS)('analytics that cannot be invented on %s', (kind) => {
     expect(row!.rooms_reached).toBe(ROOMS.length);
     expect(row!.fast_travels).toBeLessThanOrEqual(row!.seconds_spent);
 
-    // A visit written before rooms were checked where visits are written: its made-up rooms are not shown either.
+    // A visit written before beacons were checked (one beacon, 60 s, made-up rooms): what it claims is not shown either.
     await billingDb(t.app.services.db)
       .insertInto('view_events')
       .values({
@@ -123,6 +123,8 @@ describe.each(DB_KINDS)('analytics that cannot be invented on %s', (kind) => {
     const analytics = (await t.gql(ANALYTICS, { id: tourId }, pro.token)).data.tourAnalytics;
     expect(analytics.rooms.map((r: { name: string }) => r.name).sort()).toEqual(['Kitchen', 'Lounge']);
     expect(analytics.exits).toEqual([]);
+    // Its 60 s are read as what a visit of one beacon may claim.
+    expect(analytics.averageSeconds).toBe((row!.seconds_spent + GRACE) / 2);
     expect(analytics.rooms.find((r: { name: string }) => r.name === 'Kitchen').seconds).toBe(row!.seconds_spent);
     expect(shown(JSON.stringify(analytics))).toEqual([]);
 

@@ -159,15 +159,8 @@ describe.each(DB_KINDS)('tour analytics on %s', (kind) => {
 
   it('limits calls per IP', async () => {
     const input = { tourId: `tour_${tourId}`, visitorId: 'anon-visitor-rate', secondsSpent: 1, roomsReached: 0 };
-    // Earlier tests in this file spent some of this IP's calls; spend the rest, then one more is refused.
-    let refused: { errors?: Array<{ extensions?: { code?: string } }> } | null = null;
-    for (let i = 0; i <= RATE_LIMITS.tourVisit.points; i++) {
-      const r = await t.gql(RECORD, { input });
-      if (r.errors) {
-        refused = r;
-        break;
-      }
-    }
-    expect(refused?.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.RATE_LIMITED);
+    // One more than the address's calls of a minute, all at once (one after another, a loaded machine can outlast the minute).
+    const answers = await Promise.all(Array.from({ length: RATE_LIMITS.tourVisit.points + 1 }, () => t.gql(RECORD, { input })));
+    expect(answers.map((r) => r.errors?.[0]?.extensions?.code)).toContain(ERROR_CODES.RATE_LIMITED);
   });
 });

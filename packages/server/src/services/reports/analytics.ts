@@ -18,7 +18,7 @@ import type { Services } from '../services.js';
 import { billingDb } from '../billing/tables.js';
 import { viewCounter } from '../view-counter.js';
 import { summariseSegments } from './visit-rooms.js';
-import { MAX_WAITING, VisitWriter, type VisitWrite } from './visit-writer.js';
+import { MAX_WAITING, VisitWriter, visitSeconds, type VisitWrite } from './visit-writer.js';
 
 /** Calls from one visitor to one tour within this gap belong to the same visit. */
 export const VISIT_GAP_MS = 30 * 60 * 1000;
@@ -111,8 +111,8 @@ export async function tourAnalytics(db: Kysely<Database>, scope: AnalyticsScope)
     .select([
       sql<number>`count(*)::int`.as('visits'),
       sql<number>`count(DISTINCT v.visitor_id)::int`.as('unique_visitors'),
-      sql<number>`coalesce(sum(v.seconds_spent), 0)::bigint`.as('seconds'),
-      sql<number>`coalesce(avg(v.seconds_spent), 0)::float8`.as('avg_seconds'),
+      sql<number>`coalesce(sum(${visitSeconds('v')}), 0)::bigint`.as('seconds'),
+      sql<number>`coalesce(avg(${visitSeconds('v')}), 0)::float8`.as('avg_seconds'),
       sql<number>`coalesce(avg(v.rooms_reached), 0)::float8`.as('avg_rooms'),
     ]);
   if (scope.companyId) q = q.where('v.company_id', '=', scope.companyId);
@@ -141,8 +141,8 @@ export async function analyticsByTour(db: Kysely<Database>, tourIds: readonly st
       'tour_id',
       sql<number>`count(*)::int`.as('visits'),
       sql<number>`count(DISTINCT visitor_id)::int`.as('unique_visitors'),
-      sql<number>`coalesce(sum(seconds_spent), 0)::bigint`.as('seconds'),
-      sql<number>`coalesce(avg(seconds_spent), 0)::float8`.as('avg_seconds'),
+      sql<number>`coalesce(sum(${visitSeconds('view_events')}), 0)::bigint`.as('seconds'),
+      sql<number>`coalesce(avg(${visitSeconds('view_events')}), 0)::float8`.as('avg_seconds'),
       sql<number>`coalesce(avg(rooms_reached), 0)::float8`.as('avg_rooms'),
     ])
     .execute();

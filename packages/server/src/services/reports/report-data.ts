@@ -12,6 +12,7 @@ import type { Database } from '../../db/types.js';
 import { currentPeriodStart, getLicense } from '../licenses.js';
 import { analyticsByTour, tourAnalytics } from './analytics.js';
 import { billingDb } from '../billing/tables.js';
+import { visitSeconds } from './visit-writer.js';
 import { MAX_REPORT_ROWS, type ReportColumn, type ReportTable } from './report-table.js';
 
 export interface ReportOptions {
@@ -158,7 +159,7 @@ export async function userSummary(db: Kysely<Database>, opts: ReportOptions): Pr
         await billingDb(db)
           .selectFrom('view_events as v')
           .innerJoin('tours as t', 't.id', 'v.tour_id')
-          .select(['t.owner_id as k', sql<number>`count(*)::int`.as('visits'), sql<number>`coalesce(avg(v.seconds_spent), 0)::float8`.as('avg')])
+          .select(['t.owner_id as k', sql<number>`count(*)::int`.as('visits'), sql<number>`coalesce(avg(${visitSeconds('v')}), 0)::float8`.as('avg')])
           .where('v.company_id', '=', companyId)
           .where('t.deleted_at', 'is', null)
           .where('v.started_at', '>=', since)

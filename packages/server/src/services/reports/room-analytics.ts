@@ -15,6 +15,7 @@ import { loadEditableTour } from '../tours.js';
 import { canSeeAnalytics } from './analytics.js';
 import { addDays, rollupState, utcDay } from './room-rollup.js';
 import { roomLabel } from './visit-rooms.js';
+import { visitSeconds } from './visit-writer.js';
 
 const ANALYTICS_PLAN_REQUIRED_TEXT = 'Tour Analytics need the Basic or Pro plan. Upgrade to see them.';
 /** The period when none is given, and the longest one asked for. */
@@ -80,7 +81,7 @@ export async function roomAnalytics(db: Kysely<Database>, tourId: string, period
           FROM tour_visit_daily WHERE tour_id = ${tourId} AND day >= ${period.from}::date AND day <= ${aggTo}::date`.execute(db)
       : null,
     useRaw
-      ? sql<DayRow>`SELECT ${day}::text AS day, count(*)::int AS visits, count(DISTINCT v.visitor_id)::int AS visitors, coalesce(sum(v.seconds_spent), 0)::float8 AS seconds,
+      ? sql<DayRow>`SELECT ${day}::text AS day, count(*)::int AS visits, count(DISTINCT v.visitor_id)::int AS visitors, coalesce(sum(${visitSeconds('v')}), 0)::float8 AS seconds,
             count(*) FILTER (WHERE v.reached_end)::int AS completed, coalesce(sum(v.fast_travels), 0)::int AS fast_travels,
             count(*) FILTER (WHERE v.device = 'phone')::int AS phone, count(*) FILTER (WHERE v.device = 'tablet')::int AS tablet,
             count(*) FILTER (WHERE v.device = 'desktop')::int AS desktop

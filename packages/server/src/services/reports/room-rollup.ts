@@ -12,6 +12,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/types.js';
 import { billingDb } from '../billing/tables.js';
+import { visitSeconds } from './visit-writer.js';
 
 /** How long after a day ends its visits may still change (6 h of visit plus the 30 min gap, rounded up). */
 const ROLLUP_SETTLE_MS = 7 * 60 * 60 * 1000;
@@ -85,7 +86,7 @@ async function rollupDays(trx: Kysely<Database>, from: string, through: string):
   const inserted = await sql<{ visits: number }>`
     WITH ins AS (
       INSERT INTO tour_visit_daily (tour_id, day, visits, visitors, seconds, completed, fast_travels, phone, tablet, desktop)
-      SELECT v.tour_id, ${day}, count(*), count(DISTINCT v.visitor_id), coalesce(sum(v.seconds_spent), 0), count(*) FILTER (WHERE v.reached_end),
+      SELECT v.tour_id, ${day}, count(*), count(DISTINCT v.visitor_id), coalesce(sum(${visitSeconds('v')}), 0), count(*) FILTER (WHERE v.reached_end),
              coalesce(sum(v.fast_travels), 0), count(*) FILTER (WHERE v.device = 'phone'),
              count(*) FILTER (WHERE v.device = 'tablet'), count(*) FILTER (WHERE v.device = 'desktop')
       FROM view_events v WHERE v.started_at >= ${start} AND v.started_at < ${end}

@@ -12,7 +12,7 @@
  * marker) and their seconds add up to at most the visit's, cut in the order the rooms were entered; rooms reached are
  * at most the tour's markers, fast travels at most one a second. Nothing else is stored of a beacon.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { TOUR_STATUS } from '@roomwalk/shared';
 import type { Database } from '../../db/types.js';
 import type { VisitRoom } from './visit-rooms.js';
@@ -22,6 +22,12 @@ import type { VisitRoom } from './visit-rooms.js';
  * most 2 s) and a visit left before that reports its seconds in its only beacon.
  */
 const VISIT_START_GRACE_SECONDS = 15;
+/**
+ * A stored visit's seconds as the writes allow them: at most from its first beacon to its last, plus the grace. Visits
+ * are written within this; ones written before it was checked may claim more, and are read as this.
+ */
+export const visitSeconds = (visit: string): RawBuilder<number> =>
+  sql<number>`least(${sql.ref(`${visit}.seconds_spent`)}, ${sql.lit(VISIT_START_GRACE_SECONDS)} + floor(extract(epoch FROM ${sql.ref(`${visit}.last_seen_at`)} - ${sql.ref(`${visit}.started_at`)}))::int)`;
 /** The most beacons one write takes. */
 const MAX_GROUP = 1000;
 /**
