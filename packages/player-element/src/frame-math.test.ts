@@ -1,6 +1,6 @@
 import { expect } from '@esm-bundle/chai';
 import { canvasSize, clampFrame, clipFrameCounts, clipStarts, locateFrame, maxScrollableIndex, totalFrames, travelPlan } from './frame-math.js';
-import { shouldOpenDrawer } from './layout.js';
+import { drawerBeside, pictureShareWithDrawer, shouldOpenDrawer } from './layout.js';
 import { workerCount, batchSize, canDecodeHighRes } from './device.js';
 import { parseHostMessage } from './controllers/host-bridge-controller.js';
 
@@ -13,8 +13,9 @@ describe('frame math (tours §9)', () => {
     ]);
     expect(counts).to.deep.equal([36, 36, 20]);
     expect(totalFrames(counts)).to.equal(91);
-    expect(maxScrollableIndex(91)).to.equal(89);
-    expect(clampFrame(500, 91)).to.equal(89);
+    // The last real frame (92 frames: 0..91) is reachable.
+    expect(maxScrollableIndex(91)).to.equal(91);
+    expect(clampFrame(500, 91)).to.equal(91);
     expect(clampFrame(-3, 91)).to.equal(0);
     expect(clampFrame(Number.NaN, 91)).to.equal(0);
   });
@@ -59,6 +60,29 @@ describe('frame math (tours §9)', () => {
     expect(shouldOpenDrawer({ ...base, hostWidth: 500, canvasWidth: 300, canvasHeight: 530, hostHeight: 900, portrait: true })).to.equal(true);
   });
 
+  it('puts the drawer beside the picture on a phone on its side, and never opens it where the picture would keep under 80 %', () => {
+    // 844x390 (a phone in landscape, joystick in the corner): the picture takes the height (580x326) and the drawer
+    // beside it leaves it 498 px wide; below it, it would have left a strip.
+    const phone = { viewportWidth: 844, viewportHeight: 390, hostWidth: 844, hostHeight: 390, canvasWidth: 580, canvasHeight: 326, menuHeight: 48, portrait: false, liveViewing: false };
+    expect(drawerBeside(844, 390, 390)).to.equal(true);
+    expect(drawerBeside(390, 844, 844)).to.equal(false);
+    expect(drawerBeside(1000, 1200, 1200)).to.equal(true);
+    // A landscape embed in a tall window keeps the drawer below, sized to the room the picture leaves.
+    expect(drawerBeside(684, 560, 900)).to.equal(false);
+    // The joystick keeps 80 px at the stage's side in so short a window: 498 of 580 px (86 %).
+    expect(pictureShareWithDrawer(phone)).to.be.closeTo(498 / 580, 0.001);
+    expect(shouldOpenDrawer(phone)).to.equal(true);
+    // A small landscape embed on a screen wider than 2500 px: the spec opens the drawer there, but below a 584 px
+    // picture it would leave 220 px of it (38 %): it stays closed.
+    const embed = { ...phone, viewportWidth: 2600, viewportHeight: 1400, hostWidth: 600, hostHeight: 400, canvasWidth: 584, canvasHeight: 329 };
+    expect(pictureShareWithDrawer(embed)).to.be.below(0.8);
+    expect(shouldOpenDrawer(embed)).to.equal(false);
+    // A portrait box keeps the drawer below, in the room the picture and joystick leave: the picture keeps its size.
+    const portrait = { viewportWidth: 500, viewportHeight: 1000, hostWidth: 390, hostHeight: 1000, canvasWidth: 374, canvasHeight: 665, menuHeight: 48, portrait: true, liveViewing: false };
+    expect(pictureShareWithDrawer(portrait)).to.equal(1);
+    expect(shouldOpenDrawer(portrait)).to.equal(true);
+  });
+
   it('picks worker counts and batch sizes per device', () => {
     expect(workerCount({ cores: 8, memoryGb: 8, mobile: false, lowEnd: false }, 100)).to.equal(4);
     expect(workerCount({ cores: 2, memoryGb: 8, mobile: false, lowEnd: false }, 100)).to.equal(2);
@@ -78,5 +102,10 @@ describe('frame math (tours §9)', () => {
     expect(parseHostMessage({ type: 'roomwalk_scroll', frameIndex: Infinity })).to.equal(null);
     expect(parseHostMessage({ type: 'roomwalk_scroll', frameIndex: -1 })).to.equal(null);
     expect(parseHostMessage(null)).to.equal(null);
+    // A room by name (examples/iframe.html's Kitchen button): trimmed; empty or absurdly long names are ignored.
+    expect(parseHostMessage({ type: 'roomwalk_marker', room: ' Kitchen ' })).to.deep.equal({ type: 'room', room: 'Kitchen' });
+    expect(parseHostMessage({ type: 'roomwalk_marker', room: ' ' })).to.equal(null);
+    expect(parseHostMessage({ type: 'roomwalk_marker', room: 'x'.repeat(201) })).to.equal(null);
+    expect(parseHostMessage({ type: 'roomwalk_scroll', room: 'Kitchen' })).to.equal(null);
   });
 });

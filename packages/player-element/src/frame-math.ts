@@ -16,9 +16,13 @@ export function totalFrames(counts: readonly number[]): number {
   return Math.max(0, sum - 1);
 }
 
-/** Highest index the user can scroll to: total minus 2 (tours §9). */
+/**
+ * Highest index the user can scroll to: the last real frame. `total` (tours §9: the sum of the clips' frame counts minus
+ * 1) is already that frame's index; the spec's "max scrollable index is total minus 2" subtracted a second time and left
+ * the last two frames of every tour out of reach (End and the slider's aria-valuemax two frames short; docs/decisions.md).
+ */
 export function maxScrollableIndex(total: number): number {
-  return Math.max(0, total - 2);
+  return Math.max(0, total);
 }
 
 /** Start frame of every clip (prefix sums). */
@@ -63,7 +67,7 @@ export function travelPlan(from: number, to: number): { steps: number[]; stepMs:
 }
 
 /** Room kept under the canvas for the joystick (64 px and gaps), except where it moves to a corner (viewports 550 px high or less). */
-const JOYSTICK_ROOM = 80;
+export const JOYSTICK_ROOM = 80;
 export const joystickRoom = (viewportHeight: number = globalThis.innerHeight ?? 0): number => (viewportHeight > PLAYER.joystickMoveMaxViewportHeight ? JOYSTICK_ROOM : 0);
 
 /** Canvas size per tours §9: at most 650 px wide, halved above 640x960 on non-desktop; the joystick's room kept free. */

@@ -15,7 +15,7 @@ const BANNER_HEIGHT = '--rw-cookie-banner-height';
 const VISITOR_ROUTES = new Set(['/playerext', '/agentplayer']);
 
 /** Whether a page asks for the cookie choice: the console's own screens, never a visitor's tour or a framed page. */
-export function asksCookieChoice(pathname: string, framed: boolean = typeof window !== 'undefined' && window.top !== window): boolean {
+function asksCookieChoice(pathname: string, framed: boolean = typeof window !== 'undefined' && window.top !== window): boolean {
   return !framed && !VISITOR_ROUTES.has(pathname.replace(/\/+$/, ''));
 }
 

@@ -4,11 +4,10 @@ import { ERROR_CODES } from '../errors.js';
 import { MODES, OUTGOING_MESSAGE_TYPES, STATUSES } from '../constants.js';
 import type { Drawable } from '../decode/decode-controller.js';
 import { canvasSize, joystickRoom } from '../frame-math.js';
-import { drawerFitHeight, shouldOpenDrawer } from '../layout.js';
+import { DESKTOP_MIN_WIDTH, drawerBeside, drawerFitHeight, shouldOpenDrawer } from '../layout.js';
 import type { PlayerContext } from '../store/player-context.js';
 import type { HostBridgeController } from './host-bridge-controller.js';
 
-const DESKTOP_MIN_WIDTH = 900;
 const MENU_HEIGHT = 48;
 
 /** The most frames a refresh's move skips that still counts as a swipe's step (more is a jump). */
@@ -225,6 +224,7 @@ export class CanvasController implements ReactiveController {
     const rect = host.getBoundingClientRect();
     const desktop = rect.width >= DESKTOP_MIN_WIDTH;
     host.dataset.layout = desktop ? 'desktop' : 'mobile';
+    host.toggleAttribute('data-drawer-beside', drawerBeside(rect.width, rect.height));
     store.layout.value = desktop ? 'desktop' : 'mobile';
     const tour = store.tour.peek();
     const video = { width: tour?.videoInfo?.width || 1280, height: tour?.videoInfo?.height || 720 };

@@ -8,14 +8,23 @@ import type { PlayerContext } from '../store/player-context.js';
 export interface HostRequests {
   scroll(frameIndex: number): void;
   marker(frameIndex: number): void;
+  /** Fast-travel to a room by its marker's name (a listing page need not know the tour's frames). */
+  room(name: string): void;
 }
 
-/** Reads a well-formed `{type, frameIndex}` (or the socket's `{type, data: {frameIndex}}`) message. */
-export function parseHostMessage(data: unknown): { type: 'scroll' | 'marker'; frameIndex: number } | null {
+/** Longest room name a host message may carry (a marker name is far shorter). */
+const ROOM_NAME_MAX = 200;
+
+/**
+ * Reads a well-formed `{type, frameIndex}` (or the socket's `{type, data: {frameIndex}}`) message, or a
+ * `{type: 'roomwalk_marker', room}` naming the room to travel to.
+ */
+export function parseHostMessage(data: unknown): { type: 'scroll' | 'marker'; frameIndex: number } | { type: 'room'; room: string } | null {
   if (!data || typeof data !== 'object') return null;
-  const d = data as { type?: unknown; frameIndex?: unknown; data?: { frameIndex?: unknown } };
+  const d = data as { type?: unknown; frameIndex?: unknown; room?: unknown; data?: { frameIndex?: unknown } };
   const type = d.type === MESSAGE_TYPES.scroll ? 'scroll' : d.type === MESSAGE_TYPES.marker ? 'marker' : null;
   if (!type) return null;
+  if (type === 'marker' && typeof d.room === 'string' && d.room.trim() && d.room.length <= ROOM_NAME_MAX) return { type: 'room', room: d.room.trim() };
   const raw = d.frameIndex ?? d.data?.frameIndex;
   if (typeof raw !== 'number' || !Number.isFinite(raw) || raw < 0) return null;
   return { type, frameIndex: raw };
@@ -67,7 +76,8 @@ export class HostBridgeController implements ReactiveController {
       this.rejected++;
       return;
     }
-    if (msg.type === 'scroll') this.requests.scroll(msg.frameIndex);
+    if (msg.type === 'room') this.requests.room(msg.room);
+    else if (msg.type === 'scroll') this.requests.scroll(msg.frameIndex);
     else this.requests.marker(msg.frameIndex);
   };
 

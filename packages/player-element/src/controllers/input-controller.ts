@@ -1,4 +1,5 @@
 import type { ReactiveController } from 'lit';
+import { signal } from '@preact/signals-core';
 import { PLAYER } from '@roomwalk/shared/constants';
 import { maxScrollableIndex } from '../frame-math.js';
 import type { PlayerContext } from '../store/player-context.js';
@@ -8,15 +9,31 @@ import { SWIPE_PX_PER_FRAME, SWIPE_STOP, type Sample, decay, releaseVelocity } f
 
 /** Frames moved per wheel pixel after the spec's 1.5 scale: one frame per 20 px (docs/decisions.md). */
 const WHEEL_PX_PER_FRAME = 20;
+/** The swipe-direction hint's text (the picture follows the finger). */
+export const DIRECTION_HINT = 'Swipe left to go forward, right to go back';
+/** How long the swipe-direction hint stays after the first touch. */
+const DIRECTION_HINT_MS = 3500;
 
 /**
- * User input on the canvas and the joystick: wheel (×1.5, one frame per 20 px), keys (arrows step, Page Up / Page Down
- * travel to the next / previous marker, Home / End), the joystick (a rate control) and drags on the picture (direct
- * scrub, then momentum). Each becomes a request to the playhead; the handlers are bound for the template.
+ * Forward distance of a pointer's move from its start. The picture follows the finger, as a photo strip or a video's
+ * filmstrip does: pull left (or up) to go on. The joystick is a stick, not content: push right (or up) to go on, as the
+ * arrow keys do (docs/decisions.md "Swipe direction and reach").
+ */
+const forwardPx = (dx: number, dy: number, joystick: boolean): number => (joystick ? dx - dy : -dx - dy);
+
+/**
+ * User input on the stage: wheel (×1.5, one frame per 20 px), keys on the canvas (arrows step, Page Up / Page Down
+ * travel to the next / previous marker, Home / End), the joystick (a rate control) and swipes or drags anywhere else on
+ * the stage, picture or not (direct scrub, then momentum). Each becomes a request to the playhead; the handlers are
+ * bound for the template.
  */
 export class InputController implements ReactiveController {
   private wheelCarry = 0;
-  /** The pointer gesture: id, start point, distance (right or up positive), joystick or picture, samples [ms, px]. */
+  /** The swipe-direction hint: shown once, on the first swipe of the stage, then it hides itself. */
+  readonly directionHint = signal(false);
+  private hinted = false;
+  private hintTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The pointer gesture: id, start point, forward distance, the element moved (joystick) or captured, samples [ms, px]. */
   private g: { id: number; x: number; y: number; d: number; el: HTMLElement; joy: boolean; start: number; s: Sample[] } | null = null;
   /** Wanted position (fractional frame) of the joystick; `target`: the finger's frame while scrubbing, then coasting. */
   private pos = 0;
@@ -88,22 +105,26 @@ export class InputController implements ReactiveController {
   };
 
   /**
-   * Pointer gestures (docs/decisions.md "Touch that walks through a tour"). The joystick is a rate control: held off
-   * centre it moves every refresh, faster the further it is pushed (joystick-rate.ts). The picture scrubs directly,
-   * then coasts (swipe-momentum.ts). Right or up is forward. Each refresh the playhead goes only as far towards the
-   * wanted position as frames are decoded, so neither outruns decoding nor shows a stale frame.
+   * Pointer gestures on the stage (docs/decisions.md "Touch that walks through a tour", "Swipe direction and reach").
+   * The joystick is a rate control: held off centre it moves every refresh, faster the further it is pushed
+   * (joystick-rate.ts). Anywhere else on the stage a swipe scrubs directly, then coasts (swipe-momentum.ts), the
+   * picture following the finger. Each refresh the playhead goes only as far towards the wanted position as frames are
+   * decoded, so neither outruns decoding nor shows a stale frame.
    */
   readonly onPointerDown = (e: PointerEvent): void => {
     const { store } = this.ctx;
-    if (!store.tour.peek() || this.g) return;
-    const el = e.currentTarget as HTMLElement;
+    if (!store.tour.peek() || this.g || (e.pointerType === 'mouse' && e.button !== 0)) return;
+    const stage = e.currentTarget as HTMLElement;
+    const joystick = e.composedPath().find((n): n is HTMLElement => n instanceof HTMLElement && n.classList.contains('joystick'));
+    const el = joystick ?? stage;
     try {
       el.setPointerCapture(e.pointerId);
     } catch {
       /* synthetic or already released pointer */
     }
+    if (!joystick) this.showDirectionHint();
     const shown = store.frame.peek();
-    this.g = { id: e.pointerId, x: e.clientX, y: e.clientY, d: 0, el, joy: el.localName === 'button', start: shown, s: [[e.timeStamp, 0]] };
+    this.g = { id: e.pointerId, x: e.clientX, y: e.clientY, d: 0, el, joy: !!joystick, start: shown, s: [[e.timeStamp, 0]] };
     this.touch = e.pointerType === 'touch';
     this.v = 0;
     this.target = null;
@@ -116,7 +137,7 @@ export class InputController implements ReactiveController {
     if (g?.id !== e.pointerId) return;
     const dx = e.clientX - g.x;
     const dy = e.clientY - g.y;
-    g.d = dx - dy;
+    g.d = forwardPx(dx, dy, g.joy);
     if (g.joy) {
       const c = (n: number) => Math.max(-40, Math.min(40, n));
       g.el.style.translate = `${c(dx)}px ${c(dy)}px`;
@@ -143,6 +164,15 @@ export class InputController implements ReactiveController {
   hostDisconnected(): void {
     cancelAnimationFrame(this.raf);
     this.raf = 0;
+    clearTimeout(this.hintTimer);
+  }
+
+  /** The first swipe of the stage shows which way is forward, once; the hint goes by itself. */
+  private showDirectionHint(): void {
+    if (this.hinted) return;
+    this.hinted = true;
+    this.directionHint.value = true;
+    this.hintTimer = setTimeout(() => (this.directionHint.value = false), DIRECTION_HINT_MS);
   }
 
   private run(): void {

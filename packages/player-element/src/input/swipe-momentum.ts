@@ -1,26 +1,36 @@
 /**
- * A swipe on the picture scrubs directly (4 px a frame while the finger moves), then coasts: the release velocity,
- * taken over the last 100 ms of pointer samples, decays exponentially (time constant 400 ms, so a fling goes on for
- * velocity × 400 ms more). Releases slower than 0.25 px/ms (a careful drag, or a finger held still) do not coast.
+ * A swipe on the stage scrubs directly (4 px a frame while the finger moves, so a careful drag lands on one frame),
+ * then coasts: the release velocity, taken over the last 100 ms of pointer samples, decays exponentially (time
+ * constant 400 ms, so a fling goes on for velocity × 400 ms more). Releases slower than 0.25 px/ms (a careful drag, or a
+ * finger held still) do not coast. A fling is accelerated like a phone's scroll view: its coasting speed grows with the
+ * finger's (×3.4 at 0.45 px/ms; ×4, the most, from 0.5 px/ms, the slowest natural swipe of 150 px in 300 ms), so a buyer
+ * crosses a 60 s tour (900 frames) in five such swipes while slow drags stay exact (docs/decisions.md "Swipe direction
+ * and reach").
  */
 export const SWIPE_PX_PER_FRAME = 4;
 const WINDOW_MS = 100;
 const MIN_FLING_PX_PER_MS = 0.25;
 const TAU_MS = 400;
+/** Coasting gain: 1 at the fling threshold, +12 per px/ms above it, at most 4. */
+const GAIN_PER_PX_PER_MS = 12;
+const MAX_GAIN = 4;
 /** Coasting stops below this speed (frames per ms: 3 frames/s). */
 export const SWIPE_STOP = 0.003;
 
-/** A pointer sample: time (ms) and signed distance from the gesture's start (px, right or up positive). */
+/** A pointer sample: time (ms) and signed distance from the gesture's start (px, forward positive). */
 export type Sample = [t: number, d: number];
 
-/** Release velocity in frames per ms from the samples of the last 100 ms before `now`; 0 below the fling speed. */
+/** How much faster than the finger a fling coasts, for a release speed in px/ms. */
+export const flingGain = (pxPerMs: number): number => Math.min(MAX_GAIN, Math.max(1, 1 + GAIN_PER_PX_PER_MS * (Math.abs(pxPerMs) - MIN_FLING_PX_PER_MS)));
+
+/** Coasting velocity in frames per ms from the samples of the last 100 ms before `now`; 0 below the fling speed. */
 export function releaseVelocity(samples: readonly Sample[], now: number): number {
   const recent = samples.filter(([t]) => t >= now - WINDOW_MS);
   const a = recent[0];
   const b = recent.at(-1);
   if (!a || !b || b[0] - a[0] < 1) return 0;
   const v = (b[1] - a[1]) / (now - a[0]);
-  return Math.abs(v) < MIN_FLING_PX_PER_MS ? 0 : v / SWIPE_PX_PER_FRAME;
+  return Math.abs(v) < MIN_FLING_PX_PER_MS ? 0 : (v * flingGain(v)) / SWIPE_PX_PER_FRAME;
 }
 
 /** The coasting velocity after `dtMs` more. */

@@ -1,7 +1,8 @@
 /**
  * `<tour-live-panel>`: the live viewing panel (tours §2) inside `<tour-player>`. The viewer's lead form ("Send
- * notification for agent to join"), then during the call collapsible top (remote) and bottom (local) video panels over
- * a control bar (mute, camera, sync, hang up), the panel texts, the permission warnings as 6 s toasts, retry on errors.
+ * notification for agent to join"), then during the call two small collapsible video tiles (remote and local) over a
+ * control bar (mute, camera, sync, hang up), the panel texts, the permission warnings as 6 s toasts, retry on errors.
+ * The player lays it out beside the picture, never over it (above or left by default; Move puts it below or right).
  * Lazily loaded by the player's LiveViewingController (live-panel.ts registers it); it drives the framework-neutral `../live-call/` module.
  */
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
@@ -27,6 +28,7 @@ type Phase = 'preparing' | 'form' | 'submitting' | 'call' | 'failed';
  * @tagname tour-live-panel
  * @fires {CustomEvent<{ tourLead: { id?: string; name: string; surname?: string | null; email: string; contactNumber?: string | null; leadType?: string; tourId?: string }; viewingSessionRequest: { signalingToken: string; expireTime: string } | null }>} tour-live-lead - The viewer's lead form was accepted (tourLeadCreate; was `live-lead`).
  * @fires {CustomEvent<Record<string, never>>} tour-live-close - The call ended or the panel was closed (was `live-close`).
+ * @attr {'start' | 'end'} dock - The side of the picture it sits on (Move swaps it).
  * @cssproperty --tour-player-accent - Button colour (inherited from the player).
  * @cssproperty --tour-player-radius - Corner radius (inherited from the player).
  */
@@ -49,6 +51,7 @@ export class TourLivePanel extends LitElement {
     bottomOpen: { state: true, attribute: false },
     muted: { state: true, attribute: false },
     cameraOff: { state: true, attribute: false },
+    dock: { type: String, reflect: true },
   };
 
   declare role: LiveRole;
@@ -66,6 +69,8 @@ export class TourLivePanel extends LitElement {
   declare private bottomOpen: boolean;
   declare private muted: boolean;
   declare private cameraOff: boolean;
+  /** Which side of the picture the panel sits on (`start`: above or left of it; `end`: below or right); Move swaps it. */
+  declare dock: 'start' | 'end';
 
   /** Frames from the others in the room (the player moves there). */
   onRemoteFrame: ((frame: number) => void) | null = null;
@@ -95,6 +100,7 @@ export class TourLivePanel extends LitElement {
     this.bottomOpen = true;
     this.muted = false;
     this.cameraOff = false;
+    this.dock = 'start';
   }
 
   /** Whether scroll sync is on and its socket open. */
@@ -366,17 +372,25 @@ export class TourLivePanel extends LitElement {
     const connected = s?.state === CALL_STATES.CONNECTED;
     const localText = s?.localStream ? (this.cameraOff || s.audioOnly ? LIVE_TEXTS.cameraOff : '') : text;
     return html`<div class="card" role="region" aria-label="Live call">
-      <div class="panel-head"><span>${this.role === 'host' ? 'Viewer' : 'Agent'}</span>
-        <button aria-expanded=${this.topOpen ? 'true' : 'false'} aria-controls="top" @click=${() => (this.topOpen = !this.topOpen)}>${this.topOpen ? 'Hide' : 'Show'}<span class="visually-hidden"> remote video</span></button></div>
-      <div class="panel top" id="top" ?hidden=${!this.topOpen}>
-        <video class="remote" autoplay playsinline aria-label="Remote video"></video>
-        ${text ? html`<div class="text status" role="status">${text}</div>` : nothing}
-      </div>
-      <div class="panel-head"><span>You</span>
-        <button aria-expanded=${this.bottomOpen ? 'true' : 'false'} aria-controls="bottom" @click=${() => (this.bottomOpen = !this.bottomOpen)}>${this.bottomOpen ? 'Hide' : 'Show'}<span class="visually-hidden"> your video</span></button></div>
-      <div class="panel bottom" id="bottom" ?hidden=${!this.bottomOpen}>
-        <video class="local" autoplay playsinline muted aria-label="Your video"></video>
-        ${localText ? html`<div class="text">${localText}</div>` : nothing}
+      <div class="call-head"><span class="call-title">Live call</span>
+        <button class="move" @click=${() => (this.dock = this.dock === 'end' ? 'start' : 'end')}>Move<span class="visually-hidden"> the call panel to the other side</span></button></div>
+      <div class="tiles">
+        <div class="tile">
+          <div class="panel-head"><span>${this.role === 'host' ? 'Viewer' : 'Agent'}</span>
+            <button aria-expanded=${this.topOpen ? 'true' : 'false'} aria-controls="top" @click=${() => (this.topOpen = !this.topOpen)}>${this.topOpen ? 'Hide' : 'Show'}<span class="visually-hidden"> remote video</span></button></div>
+          <div class="panel top" id="top" ?hidden=${!this.topOpen}>
+            <video class="remote" autoplay playsinline aria-label="Remote video"></video>
+            ${text ? html`<div class="text status" role="status">${text}</div>` : nothing}
+          </div>
+        </div>
+        <div class="tile">
+          <div class="panel-head"><span>You</span>
+            <button aria-expanded=${this.bottomOpen ? 'true' : 'false'} aria-controls="bottom" @click=${() => (this.bottomOpen = !this.bottomOpen)}>${this.bottomOpen ? 'Hide' : 'Show'}<span class="visually-hidden"> your video</span></button></div>
+          <div class="panel bottom" id="bottom" ?hidden=${!this.bottomOpen}>
+            <video class="local" autoplay playsinline muted aria-label="Your video"></video>
+            ${localText ? html`<div class="text">${localText}</div>` : nothing}
+          </div>
+        </div>
       </div>
       ${s?.error || this.formError ? html`<p class="error" role="alert">${s?.error || this.formError}</p>` : nothing}
       <div class="bar" role="toolbar" aria-label="Call controls">

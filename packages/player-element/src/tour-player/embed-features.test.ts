@@ -5,7 +5,7 @@ import { expect } from '@esm-bundle/chai';
 import { guardedStorage, safeLocalStorage } from '@roomwalk/shared';
 import '../tour-player/tour-player.js';
 import type { TourPlayer } from './tour-player.component.js';
-import { brandedToken, canvasOf, cleanup, firstEvent, makePlayer, readBarcode, real, sameOriginServer, server, until } from '../../test/helpers.js';
+import { brandedToken, canvasOf, cleanup, firstEvent, makePlayer, once, readBarcode, real, sameOriginServer, server, until } from '../../test/helpers.js';
 
 const securityError = () => new DOMException("Failed to read the 'localStorage' property from 'Window': Access is denied for this document.", 'SecurityError');
 
@@ -136,6 +136,38 @@ describe('Lazy loading', () => {
     await until(async () => (await p.stats()).workers > 0, 'decode workers started');
     await until(() => p.loadedFrameCount > 0, 'clips buffered while out of view');
     expect(p.shadowRoot!.querySelector('img.poster')).to.equal(null);
+  });
+});
+
+describe('Pasted with no CSS', () => {
+  afterEach(() => {
+    cleanup();
+    document.querySelector('#bare')?.remove();
+  });
+
+  it('is as wide as its container and as tall as a 16:9 picture of that width needs (a portrait tour: its own shape)', async () => {
+    for (const [width, tourId, picture] of [
+      [390, real.main, { width: 374, height: 210 }],
+      [700, real.main, { width: 650, height: 366 }],
+      [390, real.portrait, { width: 253, height: 450 }],
+    ] as const) {
+      const box = document.createElement('div');
+      box.id = 'bare';
+      box.style.width = `${width}px`;
+      const p = document.createElement('tour-player') as TourPlayer;
+      p.setAttribute('tour-id', tourId);
+      p.setAttribute('api', server);
+      p.setAttribute('loading', 'eager');
+      box.append(p);
+      const ready = once(p, 'tour-ready', 30_000);
+      document.body.append(box);
+      await ready;
+      await until(() => Math.abs(canvasOf(p).getBoundingClientRect().height - picture.height) <= 2, `the ${picture.height} px picture at ${width} px`);
+      const c = canvasOf(p).getBoundingClientRect();
+      expect(p.getBoundingClientRect().width, `${width}: element width`).to.equal(width);
+      expect(Math.abs(c.width - picture.width), `${width}: picture ${c.width}x${c.height}`).to.be.at.most(2);
+      box.remove();
+    }
   });
 });
 

@@ -60,7 +60,7 @@ export function renderDialog(title: string, body: string, actions: unknown, kind
 /** Renders an error code's dialog from the table. */
 export function renderErrorDialog(code: TourPlayerErrorCode, o: DialogOptions): TemplateResult {
   const d = ERROR_DIALOGS[code];
-  const home = (label: string) => (o.unbranded ? nothing : html`<a class="button" href=${o.homeUrl} target="_top">${label}</a>`);
+  const home = (label: string) => (o.unbranded ? nothing : html`<a class="button" href=${o.homeUrl} target="_blank" rel="noopener">${label}</a>`);
   const actions = {
     refresh: () => html`<button class="refresh" @click=${o.onRefresh}>Refresh</button>`,
     'go-home': () => home('Go Home'),

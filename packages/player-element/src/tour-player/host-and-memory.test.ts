@@ -5,7 +5,7 @@ import type { TourPlayer } from './tour-player.component.js';
 import { CACHE_BUDGET } from '../constants.js';
 import { brandedToken, canvasOf, cleanup, eventsOf, firstEvent, makePlayer, readBarcode, real, sameOriginServer, server, until } from '../../test/helpers.js';
 
-// Every tour here comes from the real server (main: 180 frames in 5 clips, totalFrames 179, last scrollable 177;
+// Every tour here comes from the real server (main: 180 frames in 5 clips, totalFrames 179, last scrollable 179;
 // portrait: 720x1280). The host page of the message tests is served from a second origin by the test runner itself
 // (127.0.0.1 instead of localhost).
 
@@ -161,7 +161,7 @@ describe('Layouts', () => {
     expect(info.textContent).to.contain('Tour Info').and.contain('A bright villa by the sea.');
     expect(p.shadowRoot!.querySelector('.agent-card')).to.equal(null);
     await p.goToFrame(176);
-    await p.goToFrame(177); // the last scrollable frame
+    await p.goToFrame(179); // the last scrollable frame
 
     await p.updateComplete;
     const card = p.shadowRoot!.querySelector('.agent-card')!;
@@ -209,7 +209,7 @@ describe('Layouts', () => {
     await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
     await p.updateComplete;
     const logo = () => p.shadowRoot!.querySelector('.intro-logo')!;
-    const last = p.totalFrames - 2;
+    const last = p.totalFrames; // the last real frame
     expect(logo().classList.contains('faded')).to.equal(false);
     await p.goToFrame(Math.round(last / 2));
     await p.updateComplete;

@@ -1,12 +1,12 @@
 import { expect } from '@esm-bundle/chai';
-import { sendKeys, sendMouse } from '@web/test-runner-commands';
+import { sendKeys, sendMouse, setViewport } from '@web/test-runner-commands';
 import '../tour-player/tour-player.js';
 import type { TourPlayer } from './tour-player.component.js';
 import { canvasOf, cleanup, eventsOf, firstEvent, makePlayer, readBarcode, real, server, until } from '../../test/helpers.js';
 
 /** The real server's main tour (180 frames; markers Entrance 0, Kitchen 40, Bedroom 100), fully buffered. */
-async function readyPlayer(attrs: Record<string, string | boolean> = {}): Promise<TourPlayer> {
-  const p = await makePlayer({ 'tour-id': real.main, api: server, ...attrs });
+async function readyPlayer(attrs: Record<string, string | boolean> = {}, size?: { width: number; height: number }): Promise<TourPlayer> {
+  const p = await makePlayer({ 'tour-id': real.main, api: server, ...attrs }, {}, size);
   await firstEvent(p, 'tour-ready');
   await until(() => p.loadedFrameCount >= p.totalFrames, 'all clips buffered');
   await p.updateComplete;
@@ -33,7 +33,8 @@ describe('<tour-player> interaction', () => {
     expect(c.getAttribute('role')).to.equal('slider');
     expect(c.getAttribute('tabindex')).to.equal('0');
     expect(c.getAttribute('aria-valuemin')).to.equal('0');
-    expect(c.getAttribute('aria-valuemax')).to.equal('177');
+    // 180 real frames: the last one, 179, is the slider's maximum (End lands on it).
+    expect(c.getAttribute('aria-valuemax')).to.equal('179');
     expect(c.getAttribute('aria-valuetext')).to.equal('Entrance');
     await p.goToFrame(45);
     await p.updateComplete;
@@ -52,7 +53,8 @@ describe('<tour-player> interaction', () => {
     await until(() => readBarcode(canvasOf(p)) === 1, 'frame 1 drawn');
     expect(frameEvents(p).map((e) => e.source)).to.deep.equal(['keyboard', 'keyboard', 'keyboard']);
     await sendKeys({ press: 'End' });
-    expect(p.currentFrame).to.equal(177);
+    expect(p.currentFrame).to.equal(179);
+    await until(() => readBarcode(canvasOf(p)) === 179, 'the last real frame drawn');
     await sendKeys({ press: 'Home' });
     expect(p.currentFrame).to.equal(0);
     // Page Up travels to the next marker (Kitchen at 40), Page Down back to the previous one.
@@ -127,6 +129,64 @@ describe('<tour-player> interaction', () => {
     expect(p.currentFrame).to.equal(10);
     expect(frameEvents(p).at(-1)).to.deep.equal({ frame: 10, source: 'touch' });
     expect(shown.every((f, i) => i === 0 || f > shown[i - 1]!)).to.equal(true);
+  });
+
+  it('takes swipes anywhere on the stage, the picture following the finger (left is forward), and says so once', async () => {
+    const p = await readyPlayer();
+    const stage = p.shadowRoot!.querySelector('.stage') as HTMLElement;
+    const c = canvasOf(p).getBoundingClientRect();
+    const s = stage.getBoundingClientRect();
+    // A point of the empty stage beside the picture (the 1000x600 player's picture is 650 px wide, centred).
+    const [x, y] = [Math.round((s.left + c.left) / 2), Math.round(c.top + c.height / 2)];
+    expect(x).to.be.below(c.left);
+    const init = (px: number, id: number) => ({ pointerId: id, pointerType: 'touch', clientX: px, clientY: y, bubbles: true, composed: true, isPrimary: true });
+    const swipe = async (dx: number, id: number) => {
+      stage.dispatchEvent(new PointerEvent('pointerdown', init(x, id)));
+      stage.dispatchEvent(new PointerEvent('pointermove', init(x + dx, id)));
+      // The finger rests past the 100 ms the release velocity looks back, then lifts: no momentum.
+      const moved = performance.now();
+      while (performance.now() - moved < 150) await nextFrames(1);
+      stage.dispatchEvent(new PointerEvent('pointerup', init(x + dx, id)));
+    };
+    expect(p.shadowRoot!.querySelector('.direction-hint')).to.equal(null);
+    // 40 px to the left: 10 frames forward.
+    await swipe(-40, 11);
+    await until(() => p.currentFrame === 10 && readBarcode(canvasOf(p)) === 10, 'frame 10 after a pull to the left');
+    await p.updateComplete;
+    const hint = p.shadowRoot!.querySelector('.direction-hint')!;
+    expect(hint.getAttribute('role')).to.equal('status');
+    expect(hint.textContent).to.contain('Swipe left to go forward, right to go back');
+    // It goes by itself, and the next swipes do not bring it back.
+    await until(() => !p.shadowRoot!.querySelector('.direction-hint'), 'the hint hides itself', 6000);
+    await swipe(20, 12);
+    await until(() => p.currentFrame === 5, 'frame 5 after a pull to the right');
+    await p.updateComplete;
+    expect(p.shadowRoot!.querySelector('.direction-hint')).to.equal(null);
+    expect(frameEvents(p).at(-1)).to.deep.equal({ frame: 5, source: 'touch' });
+  });
+
+  it('shows a notice above the joystick, never over it: joystick below the picture and in the corner of a short window', async () => {
+    for (const viewport of [
+      { width: 800, height: 600 },
+      { width: 844, height: 390 },
+    ]) {
+      await setViewport(viewport);
+      const p = await readyPlayer({}, viewport);
+      // The drawer forwards its notices (a marker's name, "Marker updated") to the player.
+      if (!p.shadowRoot!.querySelector('tour-markers-drawer')) (p.shadowRoot!.querySelector('.drawer-toggle') as HTMLButtonElement).click();
+      await p.updateComplete;
+      p.shadowRoot!.querySelector('tour-markers-drawer')!.dispatchEvent(
+        new CustomEvent('tour-notice', { detail: { message: 'Please enter a marker name', variant: 'warning' }, bubbles: true, composed: true }),
+      );
+      await p.updateComplete;
+      const n = p.shadowRoot!.querySelector('[part="notice"]')!.getBoundingClientRect();
+      const j = p.shadowRoot!.querySelector('.joystick')!.getBoundingClientRect();
+      const overlap = Math.max(0, Math.min(n.right, j.right) - Math.max(n.left, j.left)) * Math.max(0, Math.min(n.bottom, j.bottom) - Math.max(n.top, j.top));
+      expect(overlap, `${viewport.width}x${viewport.height}: notice ${JSON.stringify(n)} over joystick ${JSON.stringify(j)}`).to.equal(0);
+      expect(n.bottom, `${viewport.width}x${viewport.height}: the notice is above the joystick`).to.be.at.most(j.top);
+      cleanup();
+    }
+    await setViewport({ width: 800, height: 600 });
   });
 
   it('passes an axe accessibility check', async () => {

@@ -10,7 +10,7 @@ import { createPlayerStore } from '../store/player-store.js';
 import { PlayerContext, playerConfig } from '../store/player-context.js';
 import { CanvasController } from '../controllers/canvas-controller.js';
 import { HostBridgeController } from '../controllers/host-bridge-controller.js';
-import { InputController } from '../controllers/input-controller.js';
+import { DIRECTION_HINT, InputController } from '../controllers/input-controller.js';
 import { LiveViewingController, liveStyles } from '../controllers/live-viewing-controller.js';
 import { MarkersController } from '../controllers/markers-controller.js';
 import { PlayheadController, findRoom, roomAt } from '../controllers/playhead-controller.js';
@@ -64,6 +64,7 @@ import { renderDialog, renderErrorDialog } from './error-dialogs.js';
  * @csspart poster - The thumbnail poster while `loading="lazy"` waits for the viewport.
  * @csspart joystick - The drag control.
  * @csspart hint - "drag me" beside the joystick.
+ * @csspart direction-hint - Which way a swipe goes, shown once on the first swipe.
  * @csspart drawer - The Fast Travel drawer.
  * @csspart dialog - Any dialog.
  * @csspart dialog-overlay - The dim layer behind a dialog.
@@ -134,6 +135,10 @@ export class TourPlayer extends SignalWatcher(LitElement) {
     this.bridge = new HostBridgeController(this.ctx, {
       scroll: (f) => this.playhead.userMove(f, 'host'),
       marker: (f) => this.playhead.travelFromInput(f, 'host'),
+      room: (name) => {
+        const m = findRoom(this.store.sortedMarkers.peek(), name);
+        if (m) this.playhead.travelFromInput(m.frameIndex, 'host');
+      },
     });
     this.canvas = new CanvasController(this.ctx, this.bridge);
     this.playhead = new PlayheadController(this.ctx, this.canvas, this.bridge);
@@ -305,7 +310,12 @@ export class TourPlayer extends SignalWatcher(LitElement) {
     const drag = this.input;
     const dialog = s.dialog.value;
     const notice = s.notice.value;
-    return html`<div class="base" part="base">
+    // The call panel is laid out in the body beside the picture (never over it); the start button floats.
+    const live = this.liveViewing && !this.unbranded;
+    // With a tour, the notice sits just above the joystick (never over it); before one, at the bottom of the player.
+    const noticeEl = notice ? html`<div class="notice" part="notice" role="status" data-variant=${notice.variant}>${notice.message}</div>` : nothing;
+    // The default height (.sizer) follows the tour's shape.
+    return html`<div class="sizer" style="--r:${t?.videoInfo?.height ? t.videoInfo.height / t.videoInfo.width : 0.5625}"></div><div class="base" part="base">
       ${t?.thumbnailURL ? html`<div class="background" part="background" style="background-image:url(${JSON.stringify(t.thumbnailURL)})"></div>` : nothing}
       ${
         disabled.has('menu')
@@ -318,7 +328,8 @@ export class TourPlayer extends SignalWatcher(LitElement) {
       }
       <div class="body">
         ${desktop ? agent(true) : nothing}
-        <div class="stage" @wheel=${drag.onWheel}>
+        <div class="stage" @wheel=${drag.onWheel}
+          @pointerdown=${drag.onPointerDown} @pointermove=${drag.onPointerMove} @pointerup=${drag.onPointerUp} @pointercancel=${drag.onPointerUp}>
           <div class="frame">
             <canvas part="canvas" tabindex="0" role="slider"
               aria-label=${t ? `${t.title} tour` : 'Tour'}
@@ -326,9 +337,9 @@ export class TourPlayer extends SignalWatcher(LitElement) {
               aria-orientation="horizontal"
               aria-valuemin="0" aria-valuemax=${max} aria-valuenow=${frame}
               aria-valuetext=${current ? current.name : `Frame ${frame + 1} of ${max + 1}`}
-              style="width:min(${css.width}px,calc((100cqh - var(--joystick-room)) * ${css.width / css.height}));aspect-ratio:${css.width}/${css.height}"
-              @keydown=${drag.onKeyDown}
-              @pointerdown=${drag.onPointerDown} @pointermove=${drag.onPointerMove} @pointerup=${drag.onPointerUp} @pointercancel=${drag.onPointerUp}></canvas>
+              style="width:min(${css.width}px,calc((100cqh - var(--joystick-room)) * ${css.width / css.height}),calc(100cqw - 16px));aspect-ratio:${css.width}/${css.height}"
+              @keydown=${drag.onKeyDown}></canvas>
+            ${drag.directionHint.value ? html`<div class="direction-hint" part="direction-hint" role="status"><span>${DIRECTION_HINT}</span></div>` : nothing}
             ${s.deferred.value && t?.thumbnailURL ? html`<img class="poster" part="poster" alt="" src=${t.thumbnailURL} />` : nothing}
             ${t?.tourIntroLogoURL && !this.unbranded ? html`<img class="intro-logo ${percent > fadeFrom && percent < fadeTo ? 'faded' : ''}" part="intro-logo" alt="" src=${t.tourIntroLogoURL} />` : nothing}
             <div class="buffer" part="buffer" role="progressbar" aria-label="Buffered" aria-valuemin="0" aria-valuemax=${total} aria-valuenow=${loaded}>
@@ -337,19 +348,19 @@ export class TourPlayer extends SignalWatcher(LitElement) {
           </div>
           ${
             t
-              ? html`<button class="joystick" part="joystick" aria-label="drag me to move through the tour"
-                @pointerdown=${drag.onPointerDown} @pointermove=${drag.onPointerMove} @pointerup=${drag.onPointerUp} @pointercancel=${drag.onPointerUp}>
-                <span aria-hidden="true">⇔</span>${s.hintVisible.value ? html`<span class="hint" part="hint">drag me</span>` : nothing}</button>`
+              ? html`<div class="controls"><button class="joystick" part="joystick" aria-label="drag me to move through the tour">
+                <span aria-hidden="true">⇔</span>${s.hintVisible.value ? html`<span class="hint" part="hint">drag me</span>` : nothing}</button>${noticeEl}</div>`
               : nothing
           }
         </div>
         ${showDrawer && s.drawerOpen.value ? renderDrawer(this.ctx, this.markers, this.playhead, { markers, frame, loaded, editable, superAdmin: this.superAdmin && editable }) : nothing}
+        ${live && this.live.open ? this.live.render() : nothing}
       </div>
       ${desktop ? nothing : agent(false)}
-      ${this.liveViewing && !this.unbranded ? html`<slot name="live"></slot>${this.live.render()}` : nothing}
+      ${live ? html`<slot name="live"></slot>${this.live.open ? nothing : this.live.render()}` : nothing}
       ${this.renderOverlay()}
       ${dialog ? renderDialog(dialog.title, dialog.body ?? '', html`<button class="close" @click=${() => (s.dialog.value = null)}>Close</button>`, 'info') : nothing}
-      ${notice ? html`<div class="notice" part="notice" role="status" data-variant=${notice.variant}>${notice.message}</div>` : nothing}
+      ${t ? nothing : noticeEl}
       ${this.debug ? html`<div class="debug">f ${frame}/${max} loaded ${loaded} ${s.painted.value?.rendition ?? '-'} ${activeMarkerAt(markers, frame)?.name ?? ''}</div>` : nothing}
       <slot></slot>
     </div>`;

@@ -9,9 +9,15 @@ export const styles = css`
     --tour-player-drawer-width: 250px;
     --tour-player-drawer-max-height: 400px;
     --tour-player-radius: 8px;
+    /*
+     * Pasted with no CSS, the element is as wide as its container and as tall as its picture needs: the picture at the
+     * container's width (up to 650 px wide and 75 % of the window's height) in the tour's own shape, plus the title bar,
+     * margins and the joystick's room (the in-flow .sizer below). A page's own height, or a parent with a height, wins.
+     */
     display: block;
     position: relative;
     overflow: hidden;
+    width: 100%;
     min-height: 240px;
     height: 100%;
     background: var(--tour-player-background);
@@ -20,6 +26,7 @@ export const styles = css`
     contain: content;
   }
   [hidden] { display: none !important; }
+  .sizer { padding-top: calc(min((100% - 16px) * var(--r), 650px * var(--r), 75vh) + 144px); }
   .base { position: absolute; inset: 0; display: flex; flex-direction: column; }
   .background {
     position: absolute; inset: -24px; background-size: cover; background-position: center;
@@ -30,12 +37,19 @@ export const styles = css`
     padding: 8px 12px; min-height: 40px; background: rgba(0, 0, 0, 0.35);
   }
   .title { flex: 1; font-size: 16px; font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; margin: 0; }
-  .body { position: relative; flex: 1; display: flex; min-height: 0; }
+  /* A size container: the live panel (its own styles) lays itself out beside the picture by the body's shape. */
+  .body { position: relative; flex: 1; display: flex; min-height: 0; container-type: size; }
   /* The picture takes the stage's room less the joystick's (canvasSize keeps the same 80 px): a mobile drawer shrinks it. */
+  /*
+   * The whole stage takes swipes, not only the picture. Around the picture vertical swipes stay the page's (a listing
+   * page scrolls past an embedded tour); on the picture and the joystick every direction is the tour's.
+   */
   .stage {
     position: relative; flex: 1; display: flex; flex-direction: column; gap: 8px; align-items: center; justify-content: center; min-width: 0;
-    container-type: size; --joystick-room: 80px;
+    container-type: size; --joystick-room: 80px; touch-action: pan-y; user-select: none; -webkit-user-select: none;
   }
+  .direction-hint { position: absolute; inset: 40% 12px auto; z-index: 4; pointer-events: none; text-align: center; }
+  .direction-hint > span { padding: 6px 12px; border-radius: 16px; background: #000b; }
   .frame { position: relative; }
   canvas {
     display: block; border-radius: var(--tour-player-radius); background: #000; touch-action: none;
@@ -47,23 +61,26 @@ export const styles = css`
   .intro-logo { position: absolute; top: 12px; left: 12px; max-width: 30%; max-height: 20%; transition: opacity 0.6s ease; pointer-events: none; }
   .intro-logo.faded { opacity: 0; }
   .poster { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover; border-radius: var(--tour-player-radius); pointer-events: none; }
-  /* Below the picture, never over it; in a bottom corner in viewports 550 px high or less. */
+  /* Below the picture, never over it; in a bottom corner in viewports 550 px high or less. The notice sits above it. */
+  .controls { position: relative; flex: none; z-index: 3; }
   .joystick {
-    position: relative; flex: none; z-index: 3;
+    position: relative;
     width: 64px; height: 64px; border-radius: 50%; border: 2px solid rgba(255, 255, 255, 0.8);
     background: rgba(0, 0, 0, 0.45); color: #fff; font: inherit; font-size: 12px; cursor: grab; touch-action: none;
     display: flex; align-items: center; justify-content: center; text-align: center;
   }
   .joystick .hint { position: absolute; left: 72px; white-space: nowrap; background: rgba(0, 0, 0, 0.6); padding: 2px 8px; border-radius: 10px; }
   @media (max-height: 550px) {
-    .stage { --joystick-room: 0px; }
-    .joystick { position: absolute; right: 16px; bottom: 16px; }
+    .stage { --joystick-room: 0px; padding-right: 80px; }
+    .controls { position: absolute; right: 16px; bottom: 16px; }
     .joystick .hint { left: auto; right: 72px; }
+    .controls .notice { left: auto; right: 0; transform: none; }
   }
   .drawer-toggle { background: none; border: 1px solid rgba(255,255,255,0.6); color: inherit; border-radius: 4px; padding: 4px 8px; cursor: pointer; font: inherit; }
-  tour-markers-drawer { z-index: 2; width: var(--tour-player-drawer-width); max-height: var(--tour-player-drawer-max-height); align-self: flex-start; }
-  :host([data-layout='mobile']) .body { flex-direction: column; }
-  :host([data-layout='mobile']) tour-markers-drawer { width: auto; align-self: stretch; max-height: min(50%, var(--tour-player-drawer-max-height), var(--tour-player-drawer-fit, 100%)); }
+  tour-markers-drawer { z-index: 2; width: var(--tour-player-drawer-width); max-height: min(100%, var(--tour-player-drawer-max-height)); align-self: flex-start; }
+  /* Below the picture only in a narrow portrait box; on a phone on its side the drawer goes beside it (layout.ts). */
+  :host([data-layout='mobile']:not([data-drawer-beside])) .body { flex-direction: column; }
+  :host([data-layout='mobile']:not([data-drawer-beside])) tour-markers-drawer { width: auto; align-self: stretch; max-height: min(50%, var(--tour-player-drawer-max-height), var(--tour-player-drawer-fit, 100%)); }
   .overlay {
     position: absolute; inset: 0; z-index: 10; display: flex; align-items: center; justify-content: center;
     background: rgba(0, 0, 0, 0.55);
@@ -92,6 +109,7 @@ export const styles = css`
     position: absolute; left: 50%; bottom: 100px; transform: translateX(-50%); z-index: 20;
     background: #323232; color: #fff; padding: 8px 16px; border-radius: 4px; font-size: 14px;
   }
+  .controls .notice { bottom: 72px; width: max-content; max-width: 90cqw; }
   .notice[data-variant='success'] { background: #2e7d32; }
   .notice[data-variant='warning'] { background: #b45309; } /* white on it 5.0:1 (WCAG AA; #ed6c02 was 3.1:1) */
   .notice[data-variant='error'] { background: #d32f2f; }

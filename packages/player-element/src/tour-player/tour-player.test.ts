@@ -114,10 +114,10 @@ describe('<tour-player> decoding', () => {
       expect(readBarcode(canvasOf(p)), `frame ${n}`).to.equal(n);
       expect(showsLowRendition(canvasOf(p)), `frame ${n} rendition`).to.equal(false);
     }
-    // Beyond the maximum scrollable index (total - 2) is clamped.
+    // Beyond the last real frame (179 of 180) is clamped.
     await p.goToFrame(9999);
-    expect(p.currentFrame).to.equal(177);
-    expect(readBarcode(canvasOf(p))).to.equal(177);
+    expect(p.currentFrame).to.equal(179);
+    expect(readBarcode(canvasOf(p))).to.equal(179);
   });
 
   it("shows the target clip's keyframe thumbnail at the next frame after a far jump, then the exact frame", async () => {
