@@ -225,7 +225,6 @@ export class CanvasController implements ReactiveController {
     const desktop = rect.width >= DESKTOP_MIN_WIDTH;
     host.dataset.layout = desktop ? 'desktop' : 'mobile';
     host.toggleAttribute('data-drawer-beside', drawerBeside(rect.width, rect.height));
-    host.toggleAttribute('data-drawer-beside', drawerBeside(rect.width, rect.height));
     store.layout.value = desktop ? 'desktop' : 'mobile';
     const tour = store.tour.peek();
     const video = { width: tour?.videoInfo?.width || 1280, height: tour?.videoInfo?.height || 720 };
