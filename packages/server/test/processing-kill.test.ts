@@ -142,8 +142,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('workers killed mid-job twice (P
     expect(done.clips_version).toBe(3);
     const logs = await db.selectFrom('tour_logs').select(['status']).where('tour_id', '=', id).execute();
     expect(logs.map((l) => l.status)).toEqual(['PROCESSED']);
-    const jobs = await sql<{ state: string; retry_count: number }>`SELECT state, retry_count FROM pgboss.job WHERE name = 'process-tour' AND data->>'tourId' = ${id}`.execute(db);
-    expect(jobs.rows).toEqual([{ state: 'completed', retry_count: 2 }]);
+    // The job completes once its handler has returned (it tidies up after marking the tour PROCESSED).
+    const jobs = await waitFor(
+      async () => {
+        const r = await sql<{ state: string; retry_count: number }>`SELECT state, retry_count FROM pgboss.job WHERE name = 'process-tour' AND data->>'tourId' = ${id}`.execute(db);
+        return r.rows.every((j) => j.state !== 'active') ? r.rows : null;
+      },
+      'the job completed',
+      30_000,
+    );
+    expect(jobs).toEqual([{ state: 'completed', retry_count: 2 }]);
 
     // Storage holds exactly the live set; the system's temporary folder holds no work folder.
     const tourDir = path.join(t.dataDir, 'files', 'tours', id);

@@ -8,7 +8,7 @@ import type { Db } from '../db/database.js';
  * A running job as its handler sees it. `signal` aborts when the queue stops; a leased job's also when it lost its
  * lease or ran past its allowance (see JobLease). A short job may ignore it: it then gets the stop's grace period.
  */
-export interface RunningJob<T> {
+interface RunningJob<T> {
   id: string;
   data: T;
   signal: AbortSignal;
@@ -113,7 +113,7 @@ export async function createQueue(database: Db, opts: { databaseUrl?: string | u
 }
 
 /** Why a leased job's signal aborted: the worker stops, or the job or its key went to another attempt. */
-export class JobStoppedError extends Error {}
+class JobStoppedError extends Error {}
 
 interface LeasedJob {
   name: string;
