@@ -1,0 +1,93 @@
+/**
+ * The console's rough edges on a phone (issue 30), in portrait (390x844) and landscape (844x390) with touch, against
+ * the real server: a file of random bytes named .mp4 is refused before a byte is uploaded; the same file sent anyway
+ * fails with its reason, whole, under its own "Failed Tours" heading; every tick on the plan cards is one size.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { ERROR_TEXTS } from '@roomwalk/shared';
+import { gql, poll, signUpAgent } from './embed-support.js';
+import { dialog } from './support.js';
+
+const BASE = process.env.E2E_BASE_URL!;
+const PASSWORD = 'Walkthrough1';
+/** Bytes that are no video, in a file named like one. */
+const NOISE = Buffer.from(Uint8Array.from({ length: 256 * 1024 }, (_, i) => (i * 7919 + 13) % 251));
+const stamp = Date.now().toString(36);
+
+async function signIn(page: Page, email: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Log in with email' }).tap();
+  await page.waitForURL((u) => u.pathname === '/');
+}
+
+/** Sends bytes the way the console uploads (presigned PUT, then submit): the server's processing gives the verdict. */
+async function uploadBytes(token: string, body: Buffer): Promise<string> {
+  const url = await gql<{ fileGetPreSignedUrl: { uploadURL: string; key: string; headers: Array<{ key: string; value: string }> } }>(
+    BASE,
+    'mutation($ext: String!) { fileGetPreSignedUrl(input: $ext) { uploadURL key headers { key value } } }',
+    { ext: 'mp4' },
+    token,
+  );
+  const p = url.fileGetPreSignedUrl;
+  const put = await fetch(p.uploadURL, { method: 'PUT', headers: Object.fromEntries(p.headers.map((h) => [h.key, h.value])), body });
+  expect(put.status).toBe(200);
+  const done = await gql<{ fileSubmitPreSignedUpload: { tourId: string } }>(BASE, 'mutation($key: String!) { fileSubmitPreSignedUpload(input: { key: $key }) { tourId } }', { key: p.key }, token);
+  return done.fileSubmitPreSignedUpload.tourId;
+}
+
+const tourCount = async (token: string) => (await gql<{ tours: { edges: unknown[] } }>(BASE, '{ tours(first: 10) { edges { cursor } } }', {}, token)).tours.edges.length;
+
+for (const vp of [
+  { name: 'portrait', width: 390, height: 844 },
+  { name: 'landscape', width: 844, height: 390 },
+]) {
+  test.describe(`phone ${vp.name} ${vp.width}x${vp.height}`, () => {
+    test.use({ viewport: { width: vp.width, height: vp.height }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+
+    test('a file that is no video: refused before upload; sent anyway, its failed card says why under Failed Tours', async ({ page }) => {
+      test.setTimeout(180_000);
+      const email = `rough-${vp.name}-${stamp}@example.com`;
+      const token = await signUpAgent(BASE, { email, password: PASSWORD, name: 'Naledi', surname: 'Phone' });
+      await signIn(page, email);
+
+      await page.getByRole('button', { name: 'Add' }).tap();
+      await page.waitForURL('**/upload');
+      const chooser = page.waitForEvent('filechooser');
+      await page.getByRole('button', { name: 'Upload a video' }).tap();
+      await (await chooser).setFiles({ name: 'walkthrough.mp4', mimeType: 'video/mp4', buffer: NOISE });
+      const refused = dialog(page, ERROR_TEXTS.uploadFailedTitle);
+      await expect(refused).toBeVisible({ timeout: 30_000 });
+      await expect(refused).toContainText(ERROR_TEXTS.videoUnreadable);
+      expect(await tourCount(token)).toBe(0);
+
+      // Sent past the screen (an old console, the API): processing says the same, not "Tour upload failed".
+      const tourId = await uploadBytes(token, NOISE);
+      await poll(
+        async () => (await gql<{ tour: { status: { status: string } } }>(BASE, 'query($id: ID!) { tour(tourID: $id) { status { status } } }', { id: tourId }, token)).tour.status.status === 'FAILED',
+        'the tour to fail',
+        120_000,
+      );
+      await page.goto('/');
+      const failed = page.getByRole('region', { name: 'Failed Tours' });
+      const reason = failed.getByTestId('tour-failure-reason');
+      await expect(reason).toHaveText(ERROR_TEXTS.videoUnreadable);
+      // Whole: nothing of it is cut off.
+      expect(await reason.evaluate((el) => el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+      await expect(page.getByRole('region', { name: 'Processing Tours' })).toHaveCount(0);
+    });
+
+    test('every tick on the plan cards is the same size', async ({ page }) => {
+      const email = `ticks-${vp.name}-${stamp}@example.com`;
+      await signUpAgent(BASE, { email, password: PASSWORD, name: 'Naledi', surname: 'Plans' });
+      await signIn(page, email);
+      await page.goto('/account/subscriptions');
+      const ticks = page.locator('.plan-features sl-icon[name="check-lg"]');
+      await expect(ticks.first()).toBeVisible();
+      const sizes = await ticks.evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => [Math.round(r.width * 10) / 10, Math.round(r.height * 10) / 10]));
+      expect(sizes.length).toBeGreaterThan(8);
+      expect(new Set(sizes.map((s) => s.join('x'))).size).toBe(1);
+    });
+  });
+}
