@@ -49,7 +49,7 @@ export function exitRows(f: Pick<Figures, 'exits' | 'visits'>) {
 }
 const DEVICE_LABELS: Record<string, string> = { phone: 'Phone', tablet: 'Tablet', desktop: 'Desktop' };
 /** Visits whose player did not say what it ran on (older players, blocked beacons): a share of their own. */
-export const DEVICE_NOT_REPORTED = 'Not reported';
+const DEVICE_NOT_REPORTED = 'Not reported';
 const deviceLabel = (name: string) => DEVICE_LABELS[name] ?? DEVICE_NOT_REPORTED;
 /** Each device's visits and share of the period's visits; the shares add up to 100 % with the visits not reported. */
 export function deviceRows(f: Pick<Figures, 'devices' | 'visits'>) {
