@@ -182,7 +182,7 @@ describe.each(DB_KINDS)('uploads through signed URLs on %s', (kind) => {
 });
 
 describe('abandoned uploads', () => {
-  it('forgets upload URLs never submitted, a day after they expired, with their bytes', async () => {
+  it('forgets uploads never submitted, UPLOAD_ABANDON_SECONDS after they began, with their bytes', async () => {
     const t = await startTestApp('pglite', { ROLE: 'api' });
     try {
       const { token } = await seedUser(t.app, { plan: 'pro' });
