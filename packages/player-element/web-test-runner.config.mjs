@@ -1,4 +1,6 @@
-// Browser tests in Debian Chromium (never a downloaded browser), headless. The tours come from the real server
+// Browser tests in the three engines visitors arrive with, each from Debian's packages (never a downloaded browser):
+// every file in Chromium, the visitors' files (VISITOR_FILES) in Firefox ESR and WebKitGTK too (test/engines.mjs;
+// TEST_ENGINES narrows the engines, test/README.md says which tests run where and why). The tours come from the real server
 // (packages/server/test/fixtures/player-tours.ts: buildApp() on PGlite, tours made by the real pipeline from generated
 // videos, cached between runs) on another origin (127.0.0.1) than the test page (localhost). A stub API
 // (test/stub-server.mjs) stays only for faults the real server cannot be made to show; see test/README.md.
@@ -8,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { build } from 'esbuild';
-import { chromeLauncher } from '@web/test-runner-chrome';
+import { enginesFromEnv, wtrLauncher } from './test/engines.mjs';
 import { generateTestFixtures } from './test/fixtures.mjs';
 import { startStub, TOURS } from './test/stub-server.mjs';
 
@@ -58,24 +60,40 @@ async function startRealServer() {
   };
 }
 const consoleBySession = new Map();
+const OBSERVING_COMMANDS = ['console-capture', 'console-messages', 'requests-start', 'requests', 'requests-detail', 'cdp-network'];
 const requestsBySession = new Map();
 
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--js-flags=--expose-gc', '--autoplay-policy=no-user-gesture-required'];
+const ALL_FILES = ['src/**/*.test.ts', '!src/**/*.unit.test.ts', 'test/live-*.test.ts'];
+// What a visitor sees: load and errors, first frame, exact frames, scrub (keys, joystick, wheel, touch), drawer and
+// markers, deep links, unbranded and branding, host events, storage blocked, lazy loading, the <video> fallback, the
+// script-tag bundle. These run in every engine.
+const VISITOR_FILES = [
+  'src/tour-player/tour-player.test.ts',
+  'src/tour-player/interaction.test.ts',
+  'src/tour-player/markers.test.ts',
+  'src/tour-player/embed-features.test.ts',
+  'src/tour-player/host-and-memory.test.ts',
+];
+// `--files` (one file while working on it) runs that file in Chromium, or in each engine TEST_ENGINES names.
+const cliFiles = process.argv.some((a) => a === '--files' || a.startsWith('--files='));
+const engines = enginesFromEnv(process.env.TEST_ENGINES || (cliFiles ? 'chromium' : undefined));
+const otherEngines = engines.filter((e) => e !== 'chromium');
 
 export default {
   rootDir: resolve('../..'),
-  files: ['src/**/*.test.ts', '!src/**/*.unit.test.ts', 'test/live-*.test.ts'],
+  files: engines.includes('chromium') ? ALL_FILES : VISITOR_FILES,
+  browsers: (cliFiles || !engines.includes('chromium') ? engines : ['chromium']).map(wtrLauncher),
+  groups: engines.includes('chromium') && otherEngines.length > 0 && !cliFiles ? [{ name: 'firefox-webkit', files: VISITOR_FILES, browsers: otherEngines.map(wtrLauncher) }] : [],
   nodeResolve: true,
   concurrency: 1,
+  // One engine at a time: the tests time first frames and decoding on a 2-core machine.
+  concurrentBrowsers: 1,
   hostname: 'localhost',
   testsFinishTimeout: 300_000,
+  // A test file's modules are compiled on first request; on a busy 2-core machine that outlasts the default 20 s.
+  testsStartTimeout: 120_000,
   testFramework: { config: { timeout: 30_000 } },
   browserStartTimeout: 60_000,
-  browsers: [
-    chromeLauncher({
-      launchOptions: { executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS },
-    }),
-  ],
   middleware: [
     (ctx, next) => {
       if (!ctx.path.startsWith('/__api/')) return next();
@@ -118,6 +136,12 @@ export default {
         }
       },
       async executeCommand({ command, session, payload }) {
+        // WebKitGTK is driven over plain WebDriver, which shows neither the page's requests nor its console: these
+        // commands answer false there, and the checks that need them run in Chromium and Firefox (test/README.md).
+        // (false, not null: a plugin's null means "not mine" to web-test-runner.)
+        if (OBSERVING_COMMANDS.includes(command) && session.browser.type !== 'puppeteer') return false;
+        // @web/test-runner-commands sizes the viewport only through puppeteer or playwright; WebKit's launcher sizes its window.
+        if (command === 'set-viewport' && session.browser.type === 'webdriver') return session.browser.setViewport(session.id, payload);
         // Console messages of the page and its workers (to catch "garbage collected without being closed").
         if (command === 'console-capture') {
           const page = session.browser.getPage(session.id);

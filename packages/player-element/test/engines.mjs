@@ -34,18 +34,20 @@ export function puppeteerOptions(engine) {
   throw new Error(`${engine} is not driven through puppeteer`);
 }
 
+// A test page's modules are compiled on first request: on a busy 2-core machine its load outlasts puppeteer's 30 s.
+const newPage = async ({ context }) => {
+  const page = await context.newPage();
+  page.setDefaultNavigationTimeout(120_000);
+  return page;
+};
+
 /** A web-test-runner launcher for one engine. */
 export function wtrLauncher(engine) {
-  if (engine === 'chromium') return chromeLauncher({ launchOptions: puppeteerOptions('chromium') });
+  if (engine === 'chromium') return chromeLauncher({ launchOptions: puppeteerOptions('chromium'), createPage: newPage });
   if (engine === 'firefox') {
     // @web/test-runner-puppeteer's launcher is this class with the full puppeteer package (which downloads browsers
     // on install); puppeteer-core drives the installed Firefox the same way.
-    return new ChromeLauncher(
-      puppeteerOptions('firefox'),
-      ({ browser }) => browser.defaultBrowserContext(),
-      ({ context }) => context.newPage(),
-      puppeteer,
-    );
+    return new ChromeLauncher(puppeteerOptions('firefox'), ({ browser }) => browser.defaultBrowserContext(), newPage, puppeteer);
   }
   if (engine === 'webkit') return new WebKitLauncher();
   throw new Error(`unknown engine ${engine}`);
@@ -225,8 +227,17 @@ class WebKitLauncher {
     const browser = await this.#browser();
     this.#active.add(id);
     this.#url = url;
-    await browser.call('POST', '/window/rect', { width: 800, height: 600 }).catch(() => undefined);
     await browser.navigate(url);
+    // The viewport Chromium's launcher gives every test page.
+    await this.setViewport(id, { width: 800, height: 600 });
+  }
+
+  /** Sizes the window so that the page's viewport is width x height (the set-viewport command). */
+  async setViewport(_id, { width, height }) {
+    const inner = await this.#session.execute('return [innerWidth, innerHeight];');
+    const rect = await this.#session.call('GET', '/window/rect');
+    await this.#session.call('POST', '/window/rect', { width: rect.width + width - inner[0], height: rect.height + height - inner[1] });
+    return true;
   }
 
   isActive(id) {

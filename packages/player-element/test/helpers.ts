@@ -1,6 +1,7 @@
 // Test helpers: read which frame and rendition the canvas shows from its pixels.
 import type { TourPlayer } from '../src/tour-player/tour-player.component.js';
 import { PLAYER_TOUR_QUERY } from '../src/api/queries.js';
+import { executeServerCommand } from '@web/test-runner-commands';
 // @ts-expect-error served by the stub plugin in web-test-runner.config.mjs
 import { STUB, TOURS } from '/__stub.js';
 // @ts-expect-error served by the plugin in web-test-runner.config.mjs
@@ -82,6 +83,17 @@ export async function resetServerMarkers(tourId: string): Promise<void> {
   ] as const) {
     await ownerGql(`mutation($input: MarkerSaveInput!) { markerSave(input: $input) { id } }`, { input: { name, frameIndex, tourId, description: '', scrollPosition: 0, isFastTravel: true } });
   }
+}
+
+/**
+ * What the browser's driver saw since `requests-start` / `console-capture` (the commands `requests`,
+ * `requests-detail`, `console-messages` of web-test-runner.config.mjs). WebKitWebDriver shows neither requests nor the
+ * console: there the running test is skipped at this point (test/README.md, "Three engines").
+ */
+export async function observed<T>(test: Mocha.Context, command: 'requests' | 'requests-detail' | 'console-messages'): Promise<T> {
+  const seen = (await executeServerCommand(command)) as T | false;
+  if (seen === false) test.skip();
+  return seen as T;
 }
 
 /** Waits (on animation frames, not sleeps) until cond() is truthy. */

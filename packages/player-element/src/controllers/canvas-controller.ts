@@ -20,7 +20,8 @@ const keyOf = (d: Drawable & { frame: object }): string => `${d.frame.rendition}
  * A frame's bitmap size: the canvas's backing size, or the frame's own when it is narrower (the canvas scales it up
  * for display, like a thumbnail; the paint worker then converts it without scaling).
  */
-const sizeFor = (d: Drawable & { frame: object }, c: HTMLCanvasElement): [number, number] => (d.frame.width < c.width ? [d.frame.width, d.frame.height] : [c.width, c.height]);
+type Size = { width: number; height: number };
+const sizeFor = (d: Drawable & { frame: object }, c: Size): [number, number] => (d.frame.width < c.width ? [d.frame.width, d.frame.height] : [c.width, c.height]);
 
 /**
  * Canvas painting and layout: shows the best decoded frame for the playhead once per refresh, reports the first frame
@@ -39,6 +40,14 @@ export class CanvasController implements ReactiveController {
   /** Frames the playhead moved at its last move (a fast swipe skips frames: their bitmaps are not asked for). */
   private step = 1;
   private rafId = 0;
+  /**
+   * The canvas's backing size as chosen here. Not read back from the canvas: Firefox and WebKit give a 'bitmaprenderer'
+   * canvas the size of each bitmap it is handed (Chromium keeps its own), so the next update would see a "resize",
+   * blank the picture and ask for every bitmap again at that bitmap's size.
+   */
+  private backing: Size = { width: 300, height: 150 };
+  /** The canvas element that backing size was given to (a new element starts at its default size). */
+  private sized: HTMLCanvasElement | null = null;
   private waiters: { frame: number; resolve: () => void }[] = [];
   private drawerDecided = false;
 
@@ -66,7 +75,9 @@ export class CanvasController implements ReactiveController {
     const w = Math.min(Math.round(css.width * dpr), nativeW);
     const h = Math.round((w * css.height) / css.width);
     if (w > 0 && h > 0) this.ctx.decoder.paint.canvas = { width: w, height: h };
-    if (c.width !== w || c.height !== h) {
+    if (this.sized !== c || this.backing.width !== w || this.backing.height !== h) {
+      this.sized = c;
+      this.backing = { width: w, height: h };
       c.width = w;
       c.height = h;
       this.repaint();
@@ -123,7 +134,7 @@ export class CanvasController implements ReactiveController {
     if (!d || !canvas) return;
     if (this.shows(d)) this.resolveWaiters();
     else {
-      let bitmap = d.bitmap ? decoder.paint.takeThumb(d.bitmap) : decoder.paint.take(keyOf(d), ...sizeFor(d, canvas));
+      let bitmap = d.bitmap ? decoder.paint.takeThumb(d.bitmap) : decoder.paint.take(keyOf(d), ...sizeFor(d, this.backing));
       // The playhead's own frame is decoded but its bitmap is not made yet: the paint worker needs more lead here.
       if (d.frame && d.tourFrame === frame) decoder.paint.lead.note(!bitmap);
       // After a jump, until the bitmap of a decoded frame there comes, its clip's thumbnail (at once, as before).
@@ -163,12 +174,12 @@ export class CanvasController implements ReactiveController {
       this.step = moved <= MAX_STEP ? moved : 1;
     }
     this.lastFrame = frame;
-    decoder.paint.canvas = { width: canvas.width, height: canvas.height };
+    decoder.paint.canvas = { ...this.backing };
     const lead = decoder.paint.lead.frames;
     for (let k = 0; k <= lead; k++) {
       const f = frame + this.dir * k * this.step;
       const d = decoder.drawable(f);
-      if (d?.frame && (k ? d.tourFrame === f : !this.shows(d))) decoder.paint.request(keyOf(d), f, ...sizeFor(d, canvas), !k);
+      if (d?.frame && (k ? d.tourFrame === f : !this.shows(d))) decoder.paint.request(keyOf(d), f, ...sizeFor(d, this.backing), !k);
     }
     decoder.paint.trim(frame, (lead + 1) * this.step);
   }
@@ -180,7 +191,7 @@ export class CanvasController implements ReactiveController {
   async paintSource(frame: number, source: HTMLVideoElement): Promise<void> {
     const canvas = this.canvas;
     if (!canvas) return;
-    const bitmap = await createImageBitmap(source, { resizeWidth: canvas.width, resizeHeight: canvas.height, resizeQuality: 'medium' });
+    const bitmap = await createImageBitmap(source, { resizeWidth: this.backing.width, resizeHeight: this.backing.height, resizeQuality: 'medium' });
     const ctx = canvas.getContext('bitmaprenderer');
     if (!ctx || !this.ctx.fallback) return bitmap.close();
     ctx.transferFromImageBitmap(bitmap);

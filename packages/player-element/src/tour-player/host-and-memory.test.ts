@@ -3,7 +3,7 @@ import { executeServerCommand } from '@web/test-runner-commands';
 import '../tour-player/tour-player.js';
 import type { TourPlayer } from './tour-player.component.js';
 import { CACHE_BUDGET } from '../constants.js';
-import { brandedToken, canvasOf, cleanup, eventsOf, firstEvent, makePlayer, readBarcode, real, sameOriginServer, server, until } from '../../test/helpers.js';
+import { brandedToken, canvasOf, cleanup, eventsOf, firstEvent, makePlayer, observed, readBarcode, real, sameOriginServer, server, until } from '../../test/helpers.js';
 
 // Every tour here comes from the real server (main: 180 frames in 5 clips, totalFrames 179, last scrollable 179;
 // portrait: 720x1280). The host page of the message tests is served from a second origin by the test runner itself
@@ -91,7 +91,7 @@ describe('Host messages', () => {
 describe('Frame cache and VideoFrame lifetime', () => {
   afterEach(cleanup);
 
-  it('keeps decoded memory within budget, closes every VideoFrame, and logs no GC warnings', async () => {
+  it('keeps decoded memory within budget, closes every VideoFrame, and logs no GC warnings', async function () {
     await executeServerCommand('console-capture');
     const p = await readyPlayer();
     // Scrub through the whole tour forwards then backwards, waiting for each exact frame.
@@ -111,7 +111,7 @@ describe('Frame cache and VideoFrame lifetime', () => {
     // Force collection: an unclosed VideoFrame would now log a warning.
     for (let i = 0; i < 3; i++) (window as unknown as { gc?: () => void }).gc?.();
     await new Promise((r) => requestAnimationFrame(r));
-    const messages = (await executeServerCommand('console-messages')) as string[];
+    const messages = await observed<string[]>(this, 'console-messages');
     expect(messages.filter((m) => /garbage collected|without (having been )?closed/i.test(m))).to.deep.equal([]);
   });
 });

@@ -3,15 +3,15 @@ import { ERROR_TEXTS } from '@roomwalk/shared';
 import '../tour-player/tour-player.js';
 import type { TourPlayer } from './tour-player.component.js';
 import { executeServerCommand } from '@web/test-runner-commands';
-import { canvasOf, cleanup, eventsOf, firstEvent, makePlayer, once, readBarcode, real, resetStub, server, showsLowRendition, shadowText, stub, tours, until } from '../../test/helpers.js';
+import { canvasOf, cleanup, eventsOf, firstEvent, makePlayer, observed, once, readBarcode, real, resetStub, server, showsLowRendition, shadowText, stub, tours, until } from '../../test/helpers.js';
 
 // Tours come from the real server (real.*, made by the pipeline: 5 clips of 36 frames). The stub (stub, tours.*)
 // stays for what the real server cannot be made to show: an INTERNAL error, a clip that never answers, a clip that is
 // not video, a clip answer held back on a slow link, and clips with B-frames (the pipeline never makes them); see
 // test/README.md.
 
-/** The clip files the page and its workers requested since the test began (seen by the browser). */
-const clipRequests = async (): Promise<string[]> => ((await executeServerCommand('requests')) as string[]).filter((u) => /\/clips\//.test(u));
+/** The clip files the page and its workers requested since the test began (seen by the browser; WebKit skips). */
+const clipRequests = async (test: Mocha.Context): Promise<string[]> => (await observed<string[]>(test, 'requests')).filter((u) => /\/clips\//.test(u));
 
 describe('<tour-player> loading and error states', () => {
   beforeEach(async () => {
@@ -20,13 +20,13 @@ describe('<tour-player> loading and error states', () => {
   });
   afterEach(cleanup);
 
-  it('shows Invalid Link for a malformed tour id without calling the server', async () => {
+  it('shows Invalid Link for a malformed tour id without calling the server', async function () {
     const p = await makePlayer({ 'tour-id': 'not-a-tour', api: server });
     const err = await firstEvent<CustomEvent>(p, 'tour-error');
     expect(err.detail.error.code).to.equal('INVALID_LINK');
     await p.updateComplete;
     expect(shadowText(p)).to.contain(ERROR_TEXTS.invalidLinkTitle).and.contain(ERROR_TEXTS.invalidLink).and.contain('Go Home');
-    expect(((await executeServerCommand('requests')) as string[]).filter((u) => u.startsWith(server))).to.deep.equal([]);
+    expect((await observed<string[]>(this, 'requests')).filter((u) => u.startsWith(server))).to.deep.equal([]);
   });
 
   it('shows Invalid Link when the tour id is missing', async () => {
@@ -228,13 +228,13 @@ describe('<tour-player> decoding', () => {
     }
   });
 
-  it('fetches the 720p clips of the markers once the 360p rendition is buffered, not the others', async () => {
+  it('fetches the 720p clips of the markers once the 360p rendition is buffered, not the others', async function () {
     // Markers of the main tour: frames 0, 40 and 100 (clips 0, 1, 2); the playhead stays at frame 0.
     p = await makePlayer({ 'tour-id': real.main, api: server });
     await firstEvent(p, 'tour-ready');
     await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
     const clips = await until(async () => {
-      const log = await clipRequests();
+      const log = await clipRequests(this);
       return log.some((c) => c.includes('/0002-high')) ? log : undefined;
     }, 'the 720p clip of the Bedroom marker');
     expect(clips!.filter((c) => /\/000[34]-high/.test(c))).to.deep.equal([]);
