@@ -139,6 +139,7 @@ export class PaintBridge {
     }
     this.made++;
     this.workerMsTotal += reply.ms ?? 0;
+    this.lead.cost(reply.ms ?? 0);
     this.keep(p.k, p.frame, bitmap);
   }
 

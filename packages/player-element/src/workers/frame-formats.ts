@@ -39,7 +39,7 @@ function planarOf(format: string): Planar | undefined {
 const RGB_FORMATS = new Set(['RGBA', 'RGBX', 'BGRA', 'BGRX']);
 
 /** Bytes of a frame kept in `format` at this size. */
-export function storedBytes(format: StoredFormat, width: number, height: number): number {
+function storedBytes(format: StoredFormat, width: number, height: number): number {
   return format === 'RGBA' ? width * height * 4 : width * height + 2 * Math.ceil(width / 2) * Math.ceil(height / 2);
 }
 
