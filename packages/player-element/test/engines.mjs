@@ -7,12 +7,12 @@ import { createServer } from 'node:net';
 import { ChromeLauncher, chromeLauncher } from '@web/test-runner-chrome';
 import * as puppeteer from 'puppeteer-core';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
 const MINIBROWSER_PATH = process.env.MINIBROWSER_PATH || '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 export const ENGINES = ['chromium', 'firefox', 'webkit'];
 
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--js-flags=--expose-gc', '--autoplay-policy=no-user-gesture-required'];
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--js-flags=--expose-gc', '--autoplay-policy=no-user-gesture-required'];
 // Autoplay allowed (as --autoplay-policy for Chromium): the <video> fallback plays muted clips without a gesture.
 const FIREFOX_PREFS = { 'media.autoplay.default': 0, 'media.autoplay.blocking_policy': 0, 'browser.shell.checkDefaultBrowser': false };
 
@@ -28,7 +28,7 @@ export function enginesFromEnv(value = process.env.TEST_ENGINES) {
 }
 
 /** puppeteer-core launch options for Chromium or Firefox ESR. */
-export function puppeteerOptions(engine) {
+function puppeteerOptions(engine) {
   if (engine === 'chromium') return { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS };
   if (engine === 'firefox') return { browser: 'firefox', executablePath: FIREFOX_PATH, headless: true, extraPrefsFirefox: FIREFOX_PREFS };
   throw new Error(`${engine} is not driven through puppeteer`);
@@ -80,7 +80,7 @@ async function startXvfb() {
  * A WebKitGTK session through WebKitWebDriver (W3C WebDriver over HTTP): MiniBrowser in automation mode on its own
  * Xvfb display. `close()` ends the session, the driver and the display.
  */
-export async function startWebKitSession() {
+async function startWebKitSession() {
   const xvfb = process.env.DISPLAY && process.env.WEBKIT_USE_DISPLAY ? null : await startXvfb();
   const display = xvfb?.display ?? process.env.DISPLAY;
   const port = await freePort();
