@@ -71,7 +71,8 @@ const runAdmin = (dataDir: string, ...args: string[]) =>
   promisify(execFile)('npm', ['run', '--silent', 'admin', '--', ...args], {
     cwd: repoRoot,
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', NODE_ENV: 'development', LOG_LEVEL: 'silent' },
-    timeout: 60_000,
+    // Generous: tsx compiles the CLI on a cold start, slow on a loaded machine.
+    timeout: 180_000,
   });
 
 /** An activated account with the test password, written before any server opens the folder. */
@@ -103,7 +104,7 @@ describe('npm run admin while the server runs on the embedded database', () => {
     url = `http://127.0.0.1:${port}`;
     server = startServer(dataDir, port);
     await server.ready;
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     await stopProcess(server?.proc);
     await fs.rm(dataDir, { recursive: true, force: true });
@@ -115,7 +116,7 @@ describe('npm run admin while the server runs on the embedded database', () => {
     return { token, roles: decodeToken(token)!.roles };
   };
 
-  it('asks the running server, which makes the change it reports, and the change outlives a restart', { timeout: 180_000 }, async () => {
+  it('asks the running server, which makes the change it reports, and the change outlives a restart', { timeout: 600_000 }, async () => {
     expect((await tokenRoles()).roles).not.toContain(ROLES.superadmin);
     expect((await runAdmin(dataDir, 'make-superadmin', email)).stdout).toContain(`${email} is now a super admin.`);
     expect((await runAdmin(dataDir, 'grant-offline-license', email)).stdout).toContain('now holds the Offline License (500 active tours)');
@@ -141,7 +142,7 @@ describe('npm run admin while the server runs on the embedded database', () => {
 });
 
 describe('a second server on the same data folder', () => {
-  it('refuses to start while the first one runs', { timeout: 180_000 }, async () => {
+  it('refuses to start while the first one runs', { timeout: 400_000 }, async () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-admin-two-'));
     const first = startServer(dataDir, await freePort());
     try {
@@ -157,7 +158,7 @@ describe('a second server on the same data folder', () => {
 });
 
 describe('npm run admin as a process', () => {
-  it('works on the embedded database in DATA_DIR', async () => {
+  it('works on the embedded database in DATA_DIR', { timeout: 240_000 }, async () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-admin-'));
     try {
       const email = uniqueEmail('cli');
