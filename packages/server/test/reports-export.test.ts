@@ -103,14 +103,20 @@ describe.each(DB_KINDS)('business reports on %s', (kind) => {
       .insertInto('uploads')
       .values([...uploads, { key: `up-${kind}-old`, company_id: admin.company.id, user_id: member.user.id, extension: 'mp4', submitted_at: new Date('2020-01-01') }])
       .execute();
-    // Visits: two on the first tour (one visitor twice), one on the member's top tour.
+    // Visits: two on the first tour (one visitor twice), one on the member's top tour, starting now (in the licence's
+    // period); each lasts as long as it says (a visit's seconds are read as at most from its first beacon to its last).
+    const visit = (tour: string, visitor_id: string, seconds_spent: number, rooms_reached: number) => ({
+      tour_id: tour,
+      company_id: admin.company.id,
+      visitor_id,
+      started_at: new Date(),
+      last_seen_at: new Date(Date.now() + seconds_spent * 1000),
+      seconds_spent,
+      rooms_reached,
+    });
     await billingDb(db)
       .insertInto('view_events')
-      .values([
-        { tour_id: tourIds[0]!, company_id: admin.company.id, visitor_id: 'visitor-aaaa', started_at: new Date(), last_seen_at: new Date(), seconds_spent: 30, rooms_reached: 2 },
-        { tour_id: tourIds[0]!, company_id: admin.company.id, visitor_id: 'visitor-aaaa', started_at: new Date(), last_seen_at: new Date(), seconds_spent: 90, rooms_reached: 4 },
-        { tour_id: tourIds[4]!, company_id: admin.company.id, visitor_id: 'visitor-bbbb', started_at: new Date(), last_seen_at: new Date(), seconds_spent: 60, rooms_reached: 5 },
-      ])
+      .values([visit(tourIds[0]!, 'visitor-aaaa', 30, 2), visit(tourIds[0]!, 'visitor-aaaa', 90, 4), visit(tourIds[4]!, 'visitor-bbbb', 60, 5)])
       .execute();
   });
   afterAll(async () => {
