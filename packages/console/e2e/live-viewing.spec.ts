@@ -142,6 +142,12 @@ test('the visitor asks for the agent, the agent is told, joins, and both see vid
 
   const notice = agent.getByRole('alertdialog').filter({ hasText: `Vera Visitor wants a live viewing of ${TITLE}` });
   await expect(notice).toBeVisible({ timeout: 20_000 });
+  // The notice leaves the header's Add and Account buttons uncovered: both still take a tap at their centre.
+  for (const name of ['Add', 'Account']) {
+    const box = (await agent.getByRole('button', { name, exact: true }).boundingBox())!;
+    const hit = await agent.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.closest('sl-button')?.textContent?.trim() ?? null, [box.x + box.width / 2, box.y + box.height / 2]);
+    expect(hit, `${name} under the live notice`).toBe(name);
+  }
   await notice.getByRole('button', { name: 'Join' }).click();
   await agent.waitForURL((u) => u.pathname === '/agentplayer' && u.searchParams.get('tourId') === tourId && u.searchParams.get('liveViewing') === 'true' && u.searchParams.get('session') === session);
   const goLive = agent.getByRole('button', { name: 'Go Live' });
