@@ -1,7 +1,7 @@
 /** Uploads through the local store's signed PUT URL: what is accepted, what is refused, and that nothing partial stays. */
 import http from 'node:http';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser } from './helpers/seed.js';
@@ -19,6 +19,9 @@ describe.each(DB_KINDS)('uploads through signed URLs on %s', (kind) => {
     // API role: these tests are about the upload itself, not processing.
     t = await startTestApp(kind, { ROLE: 'api' });
     storage = t.app.services.storage as LocalStorage;
+  });
+  // A user per test: a user may hold only MAX_OPEN_UPLOADS unfinished uploads, and these tests leave theirs open.
+  beforeEach(async () => {
     token = (await seedUser(t.app, { plan: 'pro' })).token;
   });
   afterAll(async () => {
