@@ -96,6 +96,19 @@ export async function observed<T>(test: Mocha.Context, command: 'requests' | 're
   return seen as T;
 }
 
+/** WebKitGTK (Safari's engine) as the page sees it: AppleWebKit without Chrome's or Firefox's tokens. */
+export const inWebKit = /AppleWebKit/.test(navigator.userAgent) && !/Chrome|Chromium|Firefox/.test(navigator.userAgent);
+
+/**
+ * Skips the running test in WebKitGTK where the player is known to fall short there or the driver cannot do what the
+ * test needs; each reason is listed in test/README.md ("Known gaps in WebKit"), to be fixed, not forgotten.
+ */
+export function skipInWebKit(test: Mocha.Context, reason: string): void {
+  if (!inWebKit) return;
+  console.warn(`[webkit gap] ${test.test?.title}: ${reason}`);
+  test.skip();
+}
+
 /** Waits (on animation frames, not sleeps) until cond() is truthy. */
 export async function until<T>(cond: () => T | Promise<T>, what = 'condition', timeoutMs = 15_000): Promise<T> {
   const start = performance.now();
