@@ -31,7 +31,7 @@ async function uploadBytes(token: string, body: Buffer): Promise<string> {
     token,
   );
   const p = url.fileGetPreSignedUrl;
-  const put = await fetch(p.uploadURL, { method: 'PUT', headers: Object.fromEntries(p.headers.map((h) => [h.key, h.value])), body });
+  const put = await fetch(p.uploadURL, { method: 'PUT', headers: Object.fromEntries(p.headers.map((h) => [h.key, h.value])), body: new Uint8Array(body) });
   expect(put.status).toBe(200);
   const done = await gql<{ fileSubmitPreSignedUpload: { tourId: string } }>(BASE, 'mutation($key: String!) { fileSubmitPreSignedUpload(input: { key: $key }) { tourId } }', { key: p.key }, token);
   return done.fileSubmitPreSignedUpload.tourId;
