@@ -73,7 +73,7 @@ export function processingLease<T>(services: Services, key: (data: T) => string)
 }
 
 /** Work folders older than any attempt may run are swept whatever their process (see media/work-dir.ts). */
-export const workDirMaxAgeMs = (services: Services) => (services.config.PROCESSING_EXPIRE_SECONDS + 600) * 1000;
+const workDirMaxAgeMs = (services: Services) => (services.config.PROCESSING_EXPIRE_SECONDS + 600) * 1000;
 
 /** Writes progress to the tour row and publishes it, at most every PROGRESS_INTERVAL_MS (ffmpeg reports far more often). */
 function progressReporter(services: Services, tourId: string, attempt: number, startAt: number) {
