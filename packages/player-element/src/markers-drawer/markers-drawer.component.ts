@@ -104,6 +104,7 @@ export class TourMarkersDrawer extends LitElement {
     button[disabled] { opacity: 0.45; cursor: not-allowed; }
     .jump { flex: 1; text-align: left; }
     li[data-active] .jump { background: #1565c0; }
+    li[data-active] .jump[disabled] { opacity: 1; }
     li[data-origin='added'] .jump::after { content: ' (added)'; opacity: .7; }
     li[data-origin='removed'] .jump { text-decoration: line-through; }
     .empty { padding: 10px; opacity: 0.85; }
