@@ -2,7 +2,7 @@
  * The Tour Info dialog (tours §2, §5): Title, Listing Link and Description with the shared limits and messages, and
  * (when editing) the thumbnail change with a 16:9 crop. After an upload it reads 'Done' and saving goes to /.
  */
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery } from 'urql';
@@ -89,31 +89,21 @@ export function TourInfoDialog({ open, tour, mode, onClose, onSaved }: TourInfoD
       <FormField label={TOUR_TEXTS.listingLink} type="url" inputMode="url" placeholder="https://" error={show('listingLink')} {...register('listingLink')} />
       <TextAreaField label={TOUR_TEXTS.description} rows={4} error={show('description')} {...register('description')} />
       {mode === 'edit' && privacy.data?.tour ? (
-        <fieldset className="privacy">
-          <legend>{TOUR_TEXTS.privacy}</legend>
-          <label className="checkbox">
-            <input type="checkbox" aria-describedby="blur-faces-hint" checked={blur ?? privacy.data.tour.blurFaces} onChange={(e) => setBlur(e.target.checked)} />
-            {TOUR_TEXTS.blurFaces}
-          </label>
-          <p id="blur-faces-hint" className="hint">
-            {TOUR_TEXTS.blurFacesHint}
-          </p>
-          <p className="hint" data-testid="blurred-clips">
-            {privacy.data.tour.blurredClips?.length ? TOUR_TEXTS.clipsBlurred(privacy.data.tour.blurredClips) : TOUR_TEXTS.noClipsBlurred}
-          </p>
-        </fieldset>
-      ) : null}
-      {mode === 'edit' && privacy.data?.tour ? (
-        <fieldset className="privacy">
-          <legend>{TOUR_TEXTS.liveViewing}</legend>
-          <label className="checkbox">
-            <input type="checkbox" aria-describedby="live-viewing-hint" checked={live ?? privacy.data.tour.liveViewing} onChange={(e) => setLive(e.target.checked)} />
-            {TOUR_TEXTS.liveViewingOffer}
-          </label>
-          <p id="live-viewing-hint" className="hint">
-            {TOUR_TEXTS.liveViewingOfferHint}
-          </p>
-        </fieldset>
+        <>
+          <TourSwitch id="blur-faces" legend={TOUR_TEXTS.privacy} label={TOUR_TEXTS.blurFaces} hint={TOUR_TEXTS.blurFacesHint} checked={blur ?? privacy.data.tour.blurFaces} onChange={setBlur}>
+            <p className="hint" data-testid="blurred-clips">
+              {privacy.data.tour.blurredClips?.length ? TOUR_TEXTS.clipsBlurred(privacy.data.tour.blurredClips) : TOUR_TEXTS.noClipsBlurred}
+            </p>
+          </TourSwitch>
+          <TourSwitch
+            id="live-viewing"
+            legend={TOUR_TEXTS.liveViewing}
+            label={TOUR_TEXTS.liveViewingOffer}
+            hint={TOUR_TEXTS.liveViewingOfferHint}
+            checked={live ?? privacy.data.tour.liveViewing}
+            onChange={setLive}
+          />
+        </>
       ) : null}
     </FormDialog>
   );
@@ -199,5 +189,22 @@ function ThumbnailChange({ tour }: { tour: TourInfoTarget }) {
         onChange={(e) => void onPick(e.target.files?.[0])}
       />
     </section>
+  );
+}
+
+/** One of the tour's own settings in Edit Info: a titled group with a checkbox and the hint that explains it. */
+function TourSwitch(props: { id: string; legend: string; label: string; hint: string; checked: boolean; onChange: (on: boolean) => void; children?: ReactNode }) {
+  return (
+    <fieldset className="privacy">
+      <legend>{props.legend}</legend>
+      <label className="checkbox">
+        <input type="checkbox" aria-describedby={`${props.id}-hint`} checked={props.checked} onChange={(e) => props.onChange(e.target.checked)} />
+        {props.label}
+      </label>
+      <p id={`${props.id}-hint`} className="hint">
+        {props.hint}
+      </p>
+      {props.children}
+    </fieldset>
   );
 }
