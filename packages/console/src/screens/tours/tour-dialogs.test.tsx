@@ -52,36 +52,30 @@ describe('Tour Info dialog (edit)', () => {
 });
 
 describe('Tour Info dialog: privacy (issue 16)', () => {
-  it('shows which clips had faces blurred, and turning blurring off sends blurFaces: false (the tour is reprocessed)', async () => {
+  /** Opens Edit Info with the tour's settings as the server has them; returns the variables of each TourSave sent. */
+  function openEditInfo(settings: Record<string, unknown>, answer: Record<string, unknown>, status = 'PROCESSED'): unknown[] {
     const saved: unknown[] = [];
-    const stub = stubFetch({
-      TourPrivacy: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, blurFaces: true, blurredClips: [0, 3] } } } }),
-      TourSave: (body) => {
-        saved.push((body as { variables: unknown }).variables);
-        return {
-          body: {
-            data: {
-              tourSave: {
-                __typename: 'Tour',
-                id: ID,
-                title: 'Loft',
-                description: null,
-                videoURL: null,
-                listingLink: null,
-                blurFaces: false,
-                status: { __typename: 'TourStatus', status: 'PROCESSING' },
-              },
-            },
-          },
-        };
-      },
-    });
-    vi.stubGlobal('fetch', stub.impl);
+    const tour = { __typename: 'Tour', id: ID, title: 'Loft', description: null, videoURL: null, listingLink: null, ...answer, status: { __typename: 'TourStatus', status } };
+    vi.stubGlobal(
+      'fetch',
+      stubFetch({
+        TourPrivacy: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, ...settings } } } }),
+        TourSave: (body) => {
+          saved.push((body as { variables: unknown }).variables);
+          return { body: { data: { tourSave: tour } } };
+        },
+      }).impl,
+    );
     renderRoute(<TourInfoDialog open mode="edit" tour={{ id: ID, title: 'Loft', description: null, listingLink: null }} onClose={() => undefined} onSaved={() => undefined} />, {
       path: '/',
       route: '/',
       store: loggedIn(),
     });
+    return saved;
+  }
+
+  it('shows which clips had faces blurred, and turning blurring off sends blurFaces: false (the tour is reprocessed)', async () => {
+    const saved = openEditInfo({ blurFaces: true, blurredClips: [0, 3] }, { blurFaces: false }, 'PROCESSING');
     expect(await screen.findByText('Faces were blurred in clips 1, 4 of the tour.')).toBeInTheDocument();
     const box = screen.getByLabelText('Blur faces');
     expect(box).toBeChecked();
@@ -94,38 +88,7 @@ describe('Tour Info dialog: privacy (issue 16)', () => {
   });
 
   it("switches live viewing on for the tour's shared links (liveViewing: true in the save)", async () => {
-    const saved: unknown[] = [];
-    vi.stubGlobal(
-      'fetch',
-      stubFetch({
-        TourPrivacy: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, blurFaces: true, blurredClips: [], liveViewing: false } } } }),
-        TourSave: (body) => {
-          saved.push((body as { variables: unknown }).variables);
-          return {
-            body: {
-              data: {
-                tourSave: {
-                  __typename: 'Tour',
-                  id: ID,
-                  title: 'Loft',
-                  description: null,
-                  videoURL: null,
-                  listingLink: null,
-                  blurFaces: true,
-                  liveViewing: true,
-                  status: { __typename: 'TourStatus', status: 'PROCESSED' },
-                },
-              },
-            },
-          };
-        },
-      }).impl,
-    );
-    renderRoute(<TourInfoDialog open mode="edit" tour={{ id: ID, title: 'Loft', description: null, listingLink: null }} onClose={() => undefined} onSaved={() => undefined} />, {
-      path: '/',
-      route: '/',
-      store: loggedIn(),
-    });
+    const saved = openEditInfo({ blurFaces: true, blurredClips: [], liveViewing: false }, { blurFaces: true, liveViewing: true });
     const box = await screen.findByLabelText('Offer live viewing on shared links');
     expect(box).not.toBeChecked();
     expect(box).toHaveAccessibleDescription(/Unbranded links never offer it/);
@@ -137,37 +100,7 @@ describe('Tour Info dialog: privacy (issue 16)', () => {
   });
 
   it('leaves blurFaces out of the save when the switch is untouched, and says when no faces were blurred', async () => {
-    const saved: unknown[] = [];
-    vi.stubGlobal(
-      'fetch',
-      stubFetch({
-        TourPrivacy: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, blurFaces: true, blurredClips: [] } } } }),
-        TourSave: (body) => {
-          saved.push((body as { variables: unknown }).variables);
-          return {
-            body: {
-              data: {
-                tourSave: {
-                  __typename: 'Tour',
-                  id: ID,
-                  title: 'Loft',
-                  description: null,
-                  videoURL: null,
-                  listingLink: null,
-                  blurFaces: true,
-                  status: { __typename: 'TourStatus', status: 'PROCESSED' },
-                },
-              },
-            },
-          };
-        },
-      }).impl,
-    );
-    renderRoute(<TourInfoDialog open mode="edit" tour={{ id: ID, title: 'Loft', description: null, listingLink: null }} onClose={() => undefined} onSaved={() => undefined} />, {
-      path: '/',
-      route: '/',
-      store: loggedIn(),
-    });
+    const saved = openEditInfo({ blurFaces: true, blurredClips: [] }, { blurFaces: true });
     expect(await screen.findByText('No faces were blurred in this tour.')).toBeInTheDocument();
     fireEvent.click(screen.getByText('Save'));
     await waitFor(() => expect(saved).toHaveLength(1));
