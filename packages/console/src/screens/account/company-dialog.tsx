@@ -13,7 +13,7 @@ import { describeFailure, isNotAvailableYet } from '../../graphql/errors.js';
 import { FormDialog } from '../../ui/form-dialog.js';
 import { FormField, shouldShow } from '../../ui/form-field.js';
 import { useSnackbar } from '../../ui/snackbar.js';
-import { IMAGE_ACCEPT, imageFileProblem } from './image-file.js';
+import { IMAGE_ACCEPT, useImageFile } from './image-file.js';
 
 type Values = z.input<typeof companySchema>;
 
@@ -27,8 +27,7 @@ export interface CompanyValues {
 export function CompanyDialog({ open, onClose, onSaved, company, canEditLogo }: { open: boolean; onClose: () => void; onSaved: () => void; company: CompanyValues | null; canEditLogo: boolean }) {
   const [, save] = useMutation(CompanySaveMutation);
   const notify = useSnackbar();
-  const [logo, setLogo] = useState<File | null>(null);
-  const [logoProblem, setLogoProblem] = useState<string | null>(null);
+  const logoPick = useImageFile();
   const [failure, setFailure] = useState<string | null>(null);
   const [{ data: branding }] = useQuery({ query: CompanyBrandingQuery, pause: !open });
   const stored = branding?.me.user.company?.accentColor ?? '';
@@ -55,7 +54,7 @@ export function CompanyDialog({ open, onClose, onSaved, company, canEditLogo }: 
         name: values.name,
         address: values.address || null,
         vatNo: values.vatNo || null,
-        logoImage: canEditLogo ? logo : null,
+        logoImage: canEditLogo ? logoPick.file : null,
         ...(canEditLogo && accent.trim() !== stored ? { accentColor: accent.trim() } : {}),
       },
     });
@@ -83,13 +82,8 @@ export function CompanyDialog({ open, onClose, onSaved, company, canEditLogo }: 
         accept={IMAGE_ACCEPT}
         disabled={!canEditLogo}
         hint={canEditLogo ? undefined : VALIDATION.logoPlanHint}
-        error={logoProblem ?? undefined}
-        onChange={(e) => {
-          const file = e.target.files?.[0] ?? null;
-          const problem = file ? imageFileProblem(file) : null;
-          setLogoProblem(problem);
-          setLogo(problem ? null : file);
-        }}
+        error={logoPick.problem ?? undefined}
+        onChange={logoPick.onChange}
       />
       <div className="row nowrap accent-row">
         <FormField

@@ -11,7 +11,7 @@ import { FormDialog } from '../../ui/form-dialog.js';
 import { FormField, shouldShow } from '../../ui/form-field.js';
 import { PhoneInput } from '../../ui/phone-input.js';
 import { useSnackbar } from '../../ui/snackbar.js';
-import { IMAGE_ACCEPT, imageFileProblem } from './image-file.js';
+import { IMAGE_ACCEPT, useImageFile } from './image-file.js';
 
 type Values = z.input<typeof profileSchema>;
 
@@ -25,8 +25,7 @@ export interface ProfileValues {
 export function EditProfileDialog({ open, onClose, onSaved, profile }: { open: boolean; onClose: () => void; onSaved: () => void; profile: ProfileValues }) {
   const [, save] = useMutation(UserSaveMutation);
   const notify = useSnackbar();
-  const [image, setImage] = useState<File | null>(null);
-  const [imageProblem, setImageProblem] = useState<string | null>(null);
+  const imagePick = useImageFile();
   const [failure, setFailure] = useState<string | null>(null);
   const { register, control, handleSubmit, formState, setError } = useForm<Values>({
     resolver: zodResolver(profileSchema),
@@ -42,7 +41,7 @@ export function EditProfileDialog({ open, onClose, onSaved, profile }: { open: b
       setError('contactNumber', { message: VALIDATION.contactNumberUnparsable });
       return;
     }
-    const r = await save({ input: { name: values.name, surname: values.surname, contactNumber, profileImage: image } });
+    const r = await save({ input: { name: values.name, surname: values.surname, contactNumber, profileImage: imagePick.file } });
     if (r.error) {
       if (isNotAvailableYet(r.error)) setFailure(describeFailure(r.error));
       // A picture the server could not read: its reason in the dialog, not only the toast.
@@ -66,18 +65,7 @@ export function EditProfileDialog({ open, onClose, onSaved, profile }: { open: b
         name="contactNumber"
         render={({ field }) => <PhoneInput label="Contact Number" name={field.name} value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={show('contactNumber')} />}
       />
-      <FormField
-        label="Profile image"
-        type="file"
-        accept={IMAGE_ACCEPT}
-        error={imageProblem ?? undefined}
-        onChange={(e) => {
-          const file = e.target.files?.[0] ?? null;
-          const problem = file ? imageFileProblem(file) : null;
-          setImageProblem(problem);
-          setImage(problem ? null : file);
-        }}
-      />
+      <FormField label="Profile image" type="file" accept={IMAGE_ACCEPT} error={imagePick.problem ?? undefined} onChange={imagePick.onChange} />
     </FormDialog>
   );
 }
