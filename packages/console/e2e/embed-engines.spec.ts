@@ -12,7 +12,10 @@ import { expect, test } from '@playwright/test';
 import { ENGINES, type Engine, type EngineDriver, startDriver } from '../../player-element/test/engines.mjs';
 import { KITCHEN_FRAME, embedSnippets, fill, listingPage, makeRealTour, poll, readPlayerState, startListingSite, type PlayerState, type RealTour } from './embed-support.js';
 
-test.describe.configure({ mode: 'serial' });
+// One more try for the file: WebKitGTK's web process has crashed mid-run on a loaded machine ("browser disconnected",
+// then "invalid session id"; player-element/test/README.md, known gaps). A retry is reported by Playwright as flaky,
+// so the crash stays visible; an assertion that fails twice still fails the run.
+test.describe.configure({ mode: 'serial', retries: 1 });
 
 const PRODUCT = process.env.E2E_BASE_URL!;
 let tour: RealTour;

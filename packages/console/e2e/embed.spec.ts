@@ -215,6 +215,7 @@ test('the examples/ pages run as written (server address and tour id aside)', as
 });
 
 test('lazy versus eager: what the listing page spends before the tour scrolls into view, and the first frame after', async ({ browser }) => {
+  test.setTimeout(120_000);
   const figures: Record<string, { requests: number; bytes: number; clips: number; firstFrameMs: number }> = {};
   for (const mode of ['lazy', 'eager'] as const) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -233,6 +234,9 @@ test('lazy versus eager: what the listing page spends before the tour scrolls in
     await page.waitForLoadState('networkidle');
     // Settle: the element has its tour (and, when eager, its clips) by now.
     await expect.poll(() => page.locator('tour-player').evaluate((el) => !!(el as unknown as { tour: unknown }).tour), { timeout: 30_000 }).toBe(true);
+    // Eager starts its workers once the tour is in; on a busy machine that can come after a 500 ms network lull, so
+    // "network idle" alone does not mean the clips were asked for: wait for the first one to have been fetched.
+    if (mode === 'eager') await expect.poll(() => clips, { timeout: 30_000 }).toBeGreaterThan(0);
     await page.waitForLoadState('networkidle');
     const before = { requests, bytes, clips };
     const firstFrameMs = await page.locator('tour-player').evaluate(async (el) => {
