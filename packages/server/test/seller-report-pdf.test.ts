@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SellerFigures, SellerReportSubject } from '../src/services/seller-reports/figures.js';
 import { sellerReportToPdf } from '../src/services/seller-reports/seller-pdf.js';
+import { digestMail } from '../src/services/seller-reports/digest-mail.js';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'seller-pdf-'));
 afterAll(() => (process.env.KEEP_PDF ? undefined : fs.rmSync(work, { recursive: true, force: true })));
@@ -134,5 +135,36 @@ describe('seller report PDF', () => {
     expect(text).not.toContain('Time in each room');
     expect(pages).toHaveLength(1);
     expect(colourShare(pages[0]!, [0x1f, 0x6f, 0xeb])).toBe(0);
+  });
+});
+
+describe('seller report wording: counts agree with their nouns (issue 30: "18 s over 1 visits")', () => {
+  /** One visit that saw one room and ended there, on one day; `n` such visits. */
+  const visitsOf = (n: number): SellerFigures => ({
+    visits: n,
+    uniqueVisitors: n,
+    averageSeconds: 18,
+    completionRate: 1,
+    rooms: [{ name: 'Kitchen', seconds: 18 * n, visits: n }],
+    exits: [{ name: 'Kitchen', visits: n }],
+    daily: [{ date: '2026-11-03', visits: n }],
+  });
+
+  it('writes "1 visit" in the PDF and the digest mail for one visit, and "2 visits" for two, never "1 visits"', async () => {
+    const one = await render('one-visit', subject, visitsOf(1));
+    const flat = one.text.replace(/\s+/g, ' ');
+    expect(flat).toContain('18 s in all, 1 visit');
+    expect(flat).toMatch(/Kitchen 1 visit \(100 %\)/);
+    expect(flat).toContain('Busiest day: 3 Nov 2026 with 1 visit.');
+    expect(flat).not.toMatch(/\b1 visits\b/);
+
+    const two = (await render('two-visits', subject, visitsOf(2))).text.replace(/\s+/g, ' ');
+    expect(two).toContain('36 s in all, 2 visits');
+    expect(two).toContain('Busiest day: 3 Nov 2026 with 2 visits.');
+
+    const mail = (f: SellerFigures) => digestMail({ to: 'seller@example.com', subject, figures: f, pdf: Buffer.from('%PDF-'), fileName: 'report.pdf' });
+    expect(mail(visitsOf(1)).subject).toBe('Seller report for "12 Rue des Lilas – family house": 1 visit');
+    expect(mail(visitsOf(2)).subject).toBe('Seller report for "12 Rue des Lilas – family house": 2 visits');
+    for (const f of [visitsOf(1), visitsOf(0)]) expect(`${mail(f).text} ${mail(f).html}`).not.toMatch(/\b1 (visits|visitors|hours)\b/);
   });
 });

@@ -14,3 +14,6 @@ export function formatDuration(totalSeconds: number): string {
 
 /** A share (0 to 1) as the analytics screens, the seller report and its digest write it: "45 %". */
 export const formatPercent = (rate: number): string => `${Math.round(Math.max(0, Math.min(1, rate)) * 100)} %`;
+
+/** A count with its noun, singular for one: "1 visit", "2 visits", "1 hour"; `plural` where adding "s" is wrong. */
+export const countOf = (n: number, noun: string, plural = `${noun}s`): string => `${n} ${n === 1 ? noun : plural}`;

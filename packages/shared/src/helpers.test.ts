@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   canUpload,
+  countOf,
   decodeToken,
   formatPrice,
   formatTexts,
@@ -105,6 +106,13 @@ describe('token validity (accounts §5)', () => {
 });
 
 describe('texts with parameters', () => {
+  it('writes a count with its noun, singular for one only', () => {
+    expect(countOf(1, 'visit')).toBe('1 visit');
+    expect(countOf(2, 'visit')).toBe('2 visits');
+    expect(countOf(0, 'hour')).toBe('0 hours');
+    expect(countOf(1, 'active tour')).toBe('1 active tour');
+    expect(countOf(3, 'address', 'addresses')).toBe('3 addresses');
+  });
   it('formats views, reels and the team label', () => {
     expect(formatTexts.views(1)).toBe('1 view');
     expect(formatTexts.views(3)).toBe('3 views');

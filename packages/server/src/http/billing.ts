@@ -4,7 +4,7 @@
  * with labels, so every step works by keyboard and with a screen reader.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { formatPrice, planById, shownUploadLimit } from '@roomwalk/shared';
+import { countOf, formatPrice, planById, shownUploadLimit } from '@roomwalk/shared';
 import type { Services } from '../services/services.js';
 import { routeRateLimit } from '../auth/rate-limit.js';
 import { checkCard, LOCAL_DECLINE_CARDS, type CardField } from '../services/billing/local-cards.js';
@@ -83,7 +83,7 @@ const monthly = (t: PriceTier) => `${formatPrice(t.flatAmount, t.currencySymbol)
 
 function planSummary(t: PriceTier): string {
   return `<ul>
-<li>${t.upTo} active ${t.upTo === 1 ? 'tour' : 'tours'}</li>
+<li>${countOf(t.upTo, 'active tour')}</li>
 <li>${shownUploadLimit(t.upTo)} uploads a month</li>
 <li>${t.features.map(esc).join(', ')}</li>
 </ul>`;
@@ -163,7 +163,7 @@ async function portalBody(services: Services, view: PortalView, notice: string |
       const warn = active > t.upTo ? ` Your ${active} active tours are more than ${t.upTo}: the newest ${t.upTo} stay active, the others are deactivated.` : '';
       return `<div class="choice"><input type="radio" id="plan-${esc(t.planId)}" name="priceId" value="${esc(t.priceId)}"${i === 0 ? ' required' : ''} aria-describedby="plan-${esc(t.planId)}-desc">
 <label for="plan-${esc(t.planId)}"><strong>${esc(t.tierName)}</strong>, ${esc(monthly(t))}</label></div>
-<p class="hint" id="plan-${esc(t.planId)}-desc">${t.upTo} active tours, ${shownUploadLimit(t.upTo)} uploads a month.${esc(warn)}</p>`;
+<p class="hint" id="plan-${esc(t.planId)}-desc">${countOf(t.upTo, 'active tour')}, ${shownUploadLimit(t.upTo)} uploads a month.${esc(warn)}</p>`;
     })
     .join('\n');
   const freeAllowance = planById('free')?.upTo ?? 1;

@@ -1,5 +1,5 @@
 /** Pure rules of the Tour Analytics page (issue 21): periods, durations, sorted rows, CSV files, digest fields. */
-import { formatPercent } from '@roomwalk/shared';
+import { countOf, formatPercent } from '@roomwalk/shared';
 
 export const PERIODS = [7, 30, 90] as const;
 export type Period = (typeof PERIODS)[number];
@@ -61,9 +61,9 @@ export function deviceRows(f: Pick<Figures, 'devices' | 'visits'>) {
 }
 
 /** "1 visit", "2 visits". */
-export const visitCount = (n: number) => (n === 1 ? '1 visit' : `${n} visits`);
+export const visitCount = (n: number) => countOf(n, 'visit');
 /** "1 visitor", "3 unique visitors". */
-export const visitorCount = (n: number, noun: 'visitor' | 'unique visitor') => `${n} ${noun}${n === 1 ? '' : 's'}`;
+export const visitorCount = (n: number, noun: 'visitor' | 'unique visitor') => countOf(n, noun);
 
 /**
  * One CSV file (RFC 4180, CRLF, a UTF-8 BOM so spreadsheet programs read accents); a cell starting with = + - @ is

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
-import { ERROR_CODES } from '@roomwalk/shared';
+import { ERROR_CODES, countOf } from '@roomwalk/shared';
 import type { AuthInfo } from '../../core/auth.js';
 import { AppError, badInput, notFound } from '../../core/errors.js';
 import { webhookDeliveries } from '../../core/metrics.js';
@@ -345,7 +345,7 @@ async function attemptDelivery(services: Services, row: DeliveryRow): Promise<vo
 
 async function disableEndpoint(services: Services, endpointId: string, companyId: string, url: string): Promise<void> {
   const hours = services.config.WEBHOOK_DISABLE_AFTER_HOURS;
-  const reason = `Every delivery failed for ${hours} hours.`;
+  const reason = `Every delivery failed for ${countOf(hours, 'hour')}.`;
   const disabled = await developerDb(services.db)
     .updateTable('webhook_endpoints')
     .set({ enabled: false, disabled_reason: reason, updated_at: new Date() })

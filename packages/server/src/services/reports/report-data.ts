@@ -7,6 +7,7 @@
  * the player, counted once per visitor per tour per 30 minutes (services/reports/analytics.ts). `tours.views` is that
  * count, so the reports' views and the analytics' visits never disagree; headers and notes say what each column counts.
  */
+import { countOf } from '@roomwalk/shared';
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/types.js';
 import { currentPeriodStart, getLicense } from '../licenses.js';
@@ -91,7 +92,7 @@ export async function toursByCompany(db: Kysely<Database>, opts: ReportOptions):
       ...(opts.analytics ? { visitors: a?.uniqueVisitors ?? 0, avgSeconds: a?.averageSecondsSpent ?? 0, avgRooms: a?.averageRoomsReached ?? 0 } : {}),
     };
   });
-  const totals: ReportTable['totals'] = { title: `Total: ${total} ${total === 1 ? 'tour' : 'tours'}`, views: Number(agg.views) };
+  const totals: ReportTable['totals'] = { title: `Total: ${countOf(total, 'tour')}`, views: Number(agg.views) };
   if (opts.analytics) {
     const all = await tourAnalytics(db, { companyId: opts.companyId });
     Object.assign(totals, { visitors: all.uniqueVisitors, avgSeconds: all.averageSecondsSpent, avgRooms: all.averageRoomsReached });
@@ -195,7 +196,7 @@ export async function userSummary(db: Kysely<Database>, opts: ReportOptions): Pr
   }));
   const sum = (m: Map<string, { n: number }>) => [...m.values()].reduce((s, r) => s + Number(r.n), 0);
   const totals: ReportTable['totals'] = {
-    name: `Total: ${userCount} ${userCount === 1 ? 'user' : 'users'}`,
+    name: `Total: ${countOf(userCount, 'user')}`,
     activeTours: sum(active),
     uploadedTours: sum(uploads),
     views: sum(views),

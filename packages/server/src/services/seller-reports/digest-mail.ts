@@ -2,14 +2,14 @@
 import { PRODUCT_NAME, SUPPORT_EMAIL } from '@roomwalk/shared';
 import type { MailMessage } from '../../mail/mailer.js';
 import { humanDate } from '../reports/report-table.js';
-import { formatDuration, formatPercent } from '@roomwalk/shared';
+import { countOf, formatDuration, formatPercent } from '@roomwalk/shared';
 import { roomsByTime, senderLine, type SellerFigures, type SellerReportSubject } from './figures.js';
 import { escapeHtml } from '../../core/html.js';
 
 export function digestMail(o: { to: string; subject: SellerReportSubject; figures: SellerFigures; pdf: Buffer; fileName: string }): MailMessage {
   const { subject: s, figures: f } = o;
   const period = `${humanDate(s.from)} - ${humanDate(new Date(s.to.getTime() - 1))}`;
-  const title = `Seller report for "${s.tourTitle}": ${f.visits} visit${f.visits === 1 ? '' : 's'}`;
+  const title = `Seller report for "${s.tourTitle}": ${countOf(f.visits, 'visit')}`;
   const lines = [`Visits: ${f.visits}`, `Unique visitors: ${f.uniqueVisitors}`, `Average visit: ${formatDuration(f.averageSeconds)}`, `Reached the end: ${formatPercent(f.completionRate)}`];
   const top = roomsByTime(f)
     .slice(0, 3)

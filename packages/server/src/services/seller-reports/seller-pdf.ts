@@ -6,7 +6,7 @@
 import PDFDocument from 'pdfkit';
 import { drawPageFooters, toFontText } from '../reports/pdf.js';
 import { humanDate } from '../reports/report-table.js';
-import { formatDuration, formatPercent } from '@roomwalk/shared';
+import { countOf, formatDuration, formatPercent } from '@roomwalk/shared';
 import { exitsByCount, roomsByTime, senderLine, type SellerFigures, type SellerReportSubject } from './figures.js';
 
 const MARGIN = 48;
@@ -127,13 +127,13 @@ export function sellerReportToPdf(subject: SellerReportSubject, f: SellerFigures
   }
   y += chartH + 20;
   const busiest = [...f.daily].sort((a, b) => b.visits - a.visits)[0];
-  note(busiest && busiest.visits > 0 ? `Busiest day: ${shortDate(busiest.date)} with ${busiest.visits} visit${busiest.visits === 1 ? '' : 's'}.` : 'No visits on any single day yet.');
+  note(busiest && busiest.visits > 0 ? `Busiest day: ${shortDate(busiest.date)} with ${countOf(busiest.visits, 'visit')}.` : 'No visits on any single day yet.');
 
   // Time in each room, longest first; the label says the total time and how many visits saw the room.
   const rooms = roomsByTime(f);
   bars(
     'Time in each room',
-    rooms.map((r) => ({ label: r.name, value: r.seconds, text: `${formatDuration(r.seconds)} in all, ${r.visits} visit${r.visits === 1 ? '' : 's'}` })),
+    rooms.map((r) => ({ label: r.name, value: r.seconds, text: `${formatDuration(r.seconds)} in all, ${countOf(r.visits, 'visit')}` })),
     ACCENT,
     'No rooms were recorded: name the rooms with markers to see where buyers spend their time.',
   );
@@ -141,7 +141,7 @@ export function sellerReportToPdf(subject: SellerReportSubject, f: SellerFigures
   const exits = exitsByCount(f);
   bars(
     'Where visits ended',
-    exits.map((e) => ({ label: e.name, value: e.visits, text: `${e.visits} visit${e.visits === 1 ? '' : 's'} (${formatPercent(f.visits ? e.visits / f.visits : 0)})` })),
+    exits.map((e) => ({ label: e.name, value: e.visits, text: `${countOf(e.visits, 'visit')} (${formatPercent(f.visits ? e.visits / f.visits : 0)})` })),
     EXIT,
     'No visit endings were recorded.',
   );
