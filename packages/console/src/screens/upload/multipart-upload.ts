@@ -12,6 +12,7 @@ import AwsS3 from '@uppy/aws-s3';
 import type { Client } from 'urql';
 import { UploadMultipartAbortMutation, UploadMultipartCompleteMutation, UploadMultipartPartsQuery, UploadMultipartSignPartMutation, UploadMultipartStartMutation } from './upload-operations.js';
 import { videoExtension } from './read-video-meta.js';
+import { uploadErrorOf, uploadRefusal, UploadError } from './upload-error.js';
 
 /** Parts in flight at once (issue 22: 3–4; more gains nothing on a phone's uplink and costs memory). */
 const PARALLEL_PARTS = 4;
@@ -33,17 +34,6 @@ export interface UploadProgress {
   resuming: boolean;
 }
 
-/** The server refused to start the upload (licence, quota, type, size): its code and the user's message. */
-export class UploadRefusedError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'UploadRefusedError';
-  }
-}
-
 export interface UploadOptions {
   client: Client;
   file: File;
@@ -51,11 +41,6 @@ export interface UploadOptions {
   onProgress: (p: UploadProgress) => void;
   /** For tests: the waits between automatic resumes. */
   resumeDelaysMs?: number[];
-}
-
-function gqlError(error: { graphQLErrors?: Array<{ message: string }>; networkError?: Error; message: string } | undefined): Error {
-  const m = error?.graphQLErrors?.[0]?.message ?? (error?.networkError ? 'The connection was lost during the upload.' : error?.message);
-  return new Error(m ?? 'The upload failed.');
 }
 
 /** Speed from a moving window of progress samples (the last ~8 s). */
@@ -91,8 +76,8 @@ export async function uploadVideo({ client, file, signal, onProgress, resumeDela
     .mutation(UploadMultipartStartMutation, { input: { extension: videoExtension(file), fileName: file.name, size: file.size, lastModified: file.lastModified } })
     .toPromise();
   const s = started.data?.uploadMultipartStart;
-  if (started.error || !s) throw gqlError(started.error);
-  if (s.error || !s.key || !s.uploadId) throw new UploadRefusedError(s.error ?? 'UPLOAD_INVALID', s.message ?? 'The upload failed.');
+  if (started.error || !s) throw uploadErrorOf(started.error);
+  if (s.error || !s.key || !s.uploadId) throw uploadRefusal(s.error, s.message);
   const ref = { key: s.key, uploadId: s.uploadId };
   if (signal.aborted) throw new DOMException('Upload cancelled', 'AbortError');
 
@@ -125,13 +110,13 @@ export async function uploadVideo({ client, file, signal, onProgress, resumeDela
     signed.add(partNumber);
     const r = await client.mutation(UploadMultipartSignPartMutation, { input: { ...ref, partNumber } }).toPromise();
     const p = r.data?.uploadMultipartSignPart;
-    if (r.error || !p) throw gqlError(r.error);
+    if (r.error || !p) throw uploadErrorOf(r.error);
     return { method: 'PUT' as const, url: p.url, headers: Object.fromEntries(p.headers.map((h) => [h.key, h.value])) };
   };
   const complete = async () => {
     if (completed) return;
     const r = await client.mutation(UploadMultipartCompleteMutation, { input: ref }).toPromise();
-    if (r.error || !r.data?.uploadMultipartComplete) throw gqlError(r.error);
+    if (r.error || !r.data?.uploadMultipartComplete) throw uploadErrorOf(r.error);
     completed = true;
   };
 
@@ -146,7 +131,7 @@ export async function uploadVideo({ client, file, signal, onProgress, resumeDela
     createMultipartUpload: async () => ref,
     listParts: async () => {
       const r = await client.query(UploadMultipartPartsQuery, { input: ref }, { requestPolicy: 'network-only' }).toPromise();
-      if (r.error || !r.data) throw gqlError(r.error);
+      if (r.error || !r.data) throw uploadErrorOf(r.error);
       return r.data.uploadMultipartParts.map((p) => ({ PartNumber: p.partNumber, Size: p.size, ETag: p.etag }));
     },
     signPart: async (_file, { partNumber }) => sign(partNumber),
@@ -182,7 +167,7 @@ export async function uploadVideo({ client, file, signal, onProgress, resumeDela
     for (let attempt = 0; !result?.successful?.length; attempt++) {
       const failure = result?.failed?.[0]?.error;
       const message = typeof failure === 'string' ? failure : (failure as Error | undefined)?.message;
-      if (attempt >= resumeDelaysMs.length) throw new Error(message && message !== 'Unknown error' ? message : 'The connection was lost during the upload.');
+      if (attempt >= resumeDelaysMs.length) throw new UploadError('NETWORK', message && message !== 'Unknown error' ? message : 'The connection was lost during the upload.');
       resuming = true;
       report(Math.max(0, lastBytes));
       await Promise.race([wait(resumeDelaysMs[attempt]!, signal), cancelled]);

@@ -3,7 +3,8 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { ERROR_TEXTS, NOTICES, VALIDATION } from '@roomwalk/shared';
 import UploadPage from './upload-page.js';
 import { probeVideo } from './read-video-meta.js';
-import { uploadVideo, UploadRefusedError, type UploadOptions, type UploadProgress } from './multipart-upload.js';
+import { uploadVideo, type UploadOptions, type UploadProgress } from './multipart-upload.js';
+import { uploadRefusal } from './upload-error.js';
 import { renderRoute, stubFetch, validToken } from '../../test/helpers.js';
 import { createSessionStore } from '../../session/session-store.js';
 
@@ -98,7 +99,7 @@ describe('upload', () => {
   });
 
   it("opens the general error dialog with 'No active license for company' when the upload is refused", async () => {
-    upload.mockRejectedValue(new UploadRefusedError('NO_ACTIVE_LICENSE', 'x'));
+    upload.mockRejectedValue(uploadRefusal('NO_ACTIVE_LICENSE', 'x'));
     vi.stubGlobal('fetch', stubFetch({}).impl);
     renderUpload();
     pick();

@@ -9,19 +9,19 @@
  */
 import { useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { useClient, useMutation } from 'urql';
+import { useClient } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
 import SlProgressBar from '@shoelace-style/shoelace/dist/react/progress-bar/index.js';
-import { ERROR_CODES, ERROR_TEXTS, checkVideoMeta, type ErrorCode } from '@roomwalk/shared';
-import { describeFailure, serverMessage } from '../../graphql/errors.js';
+import { ERROR_CODES, ERROR_TEXTS, checkVideoMeta } from '@roomwalk/shared';
+import type { FailureCode } from '../../graphql/errors.js';
 import { Dialog } from '../../ui/dialog.js';
 import { Page } from '../../ui/page.js';
-import { FileSubmitPreSignedUploadMutation } from './upload-operations.js';
 import { TourInfoDialog } from '../tours/tour-info-dialog.js';
 import { TOUR_TEXTS } from '../tours/texts.js';
 import { NOT_A_VIDEO, probeVideo } from './read-video-meta.js';
-import type { UploadProgress } from './multipart-upload.js';
+import type { SendProgress } from './send-video.js';
+import { asUploadError } from './upload-error.js';
 import { progressLine } from './upload-progress.js';
 import { TipsCarousel } from './tips-carousel.js';
 import '../tours/tours.css';
@@ -38,7 +38,7 @@ const UPLOAD_ERRORS: Record<UploadErrorKind, { title: string; action: string; pi
   unreadable: { title: ERROR_TEXTS.uploadFailedTitle, action: TOUR_TEXTS.uploadAnotherVideo, pickNew: true },
 };
 
-const KIND_BY_CODE: Partial<Record<ErrorCode, UploadErrorKind>> = {
+const KIND_BY_CODE: Partial<Record<FailureCode, UploadErrorKind>> = {
   [ERROR_CODES.VIDEO_TOO_SHORT]: 'short',
   [ERROR_CODES.VIDEO_TOO_LONG]: 'long',
   [ERROR_CODES.VIDEO_RESOLUTION_LOW]: 'resolution',
@@ -47,7 +47,7 @@ const KIND_BY_CODE: Partial<Record<ErrorCode, UploadErrorKind>> = {
 type Step =
   | { name: 'idle' }
   | { name: 'checking' }
-  | { name: 'uploading'; progress: UploadProgress }
+  | { name: 'uploading'; progress: SendProgress }
   | { name: 'submitting' }
   | { name: 'cancelled' }
   | { name: 'info'; tourId: string }
@@ -59,7 +59,6 @@ export default function UploadPage() {
   const file = useRef<File | null>(null);
   const [step, setStep] = useState<Step>({ name: 'idle' });
   const client = useClient();
-  const [, submit] = useMutation(FileSubmitPreSignedUploadMutation);
   // The running upload's PUT: the dialog's close button, Escape or Cancel aborts it, and nothing is submitted.
   const running = useRef<AbortController | null>(null);
   const cancel = () => {
@@ -82,39 +81,29 @@ export default function UploadPage() {
 
     const controller = new AbortController();
     running.current = controller;
-    setStep({ name: 'uploading', progress: { bytesUploaded: 0, bytesTotal: f.size, percent: 0, bytesPerSecond: null, secondsLeft: null, resuming: false } });
-    let key: string;
+    setStep({ name: 'uploading', progress: { phase: 'preparing', percent: 0 } });
     try {
-      const { uploadVideo } = await import('./multipart-upload.js');
-      ({ key } = await uploadVideo({
+      const { sendVideo, submitUpload } = await import('./send-video.js');
+      const { key } = await sendVideo({
         client,
         file: f,
         signal: controller.signal,
         onProgress: (progress) => {
           if (!controller.signal.aborted) setStep({ name: 'uploading', progress });
         },
-      }));
+      });
+      if (controller.signal.aborted) return;
+      // From here the tour is being created: no cancelling half-way.
+      running.current = null;
+      setStep({ name: 'submitting' });
+      const tourId = await submitUpload(client, key);
+      setStep({ name: 'info', tourId });
     } catch (e) {
       if (controller.signal.aborted) return;
-      const err = e as Error & { code?: string };
-      if (err.name === 'UploadRefusedError') {
-        const code = err.code as ErrorCode;
-        if (KIND_BY_CODE[code]) return fail(KIND_BY_CODE[code]!, err.message);
-        return fail('general', code === ERROR_CODES.NO_ACTIVE_LICENSE ? ERROR_TEXTS.noActiveLicense : err.message || ERROR_TEXTS.unexpected);
-      }
-      return fail('general', err.message || ERROR_TEXTS.unexpected);
+      // One channel: every failure of the flow is an UploadError with a code and the user's words.
+      const err = asUploadError(e);
+      fail(KIND_BY_CODE[err.code] ?? 'general', err.message);
     }
-    if (controller.signal.aborted) return;
-    // From here the tour is being created: no cancelling half-way.
-    running.current = null;
-    setStep({ name: 'submitting' });
-    const done = await submit({ input: { key } });
-    const tourId = done.data?.fileSubmitPreSignedUpload.tourId;
-    if (done.error || !tourId) {
-      const code = done.error?.graphQLErrors[0]?.extensions?.code;
-      return fail('general', code === ERROR_CODES.NO_ACTIVE_LICENSE ? ERROR_TEXTS.noActiveLicense : describeFailure(done.error, serverMessage(done.error)));
-    }
-    setStep({ name: 'info', tourId });
   };
 
   const onPick = (f: File | undefined) => {

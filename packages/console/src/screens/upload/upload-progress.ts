@@ -1,9 +1,14 @@
-/** The uploading dialog's progress line (issue 22): percentage, speed and time left; 'Resuming…' after a drop. */
+/**
+ * The uploading dialog's progress line: while the device converts the video, 'Preparing video on this device… 40%';
+ * then the upload's percentage, speed and time left; 'Resuming…' after a drop.
+ */
 import type { UploadProgress } from './multipart-upload.js';
+import type { SendProgress } from './send-video.js';
 
 const UPLOAD_PROGRESS_TEXTS = {
   resuming: 'Resuming…',
   measuring: 'Measuring speed…',
+  preparing: 'Preparing video on this device…',
 } as const;
 
 export function formatSpeed(bytesPerSecond: number): string {
@@ -21,8 +26,9 @@ export function formatTimeLeft(seconds: number): string {
   return `about ${h} h ${m} min left`;
 }
 
-/** e.g. '42% · 3.1 MB/s · about 2 min left', or '42% · Resuming…'. */
-export function progressLine(p: Pick<UploadProgress, 'percent' | 'bytesPerSecond' | 'secondsLeft' | 'resuming'>): string {
+/** e.g. 'Preparing video on this device… 40%', '42% · 3.1 MB/s · about 2 min left', or '42% · Resuming…'. */
+export function progressLine(p: SendProgress | Pick<UploadProgress, 'percent' | 'bytesPerSecond' | 'secondsLeft' | 'resuming'>): string {
+  if ('phase' in p && p.phase === 'preparing') return `${UPLOAD_PROGRESS_TEXTS.preparing} ${p.percent}%`;
   const parts = [`${p.percent}%`];
   if (p.resuming) parts.push(UPLOAD_PROGRESS_TEXTS.resuming);
   else if (p.bytesPerSecond && p.secondsLeft !== null) parts.push(formatSpeed(p.bytesPerSecond), formatTimeLeft(p.secondsLeft));

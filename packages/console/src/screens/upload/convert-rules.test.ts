@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { mezzanineSize, raceVerdict, sourceRefusal, type SourceFacts } from './convert-rules.js';
+
+const phone4k: SourceFacts = { codec: 'avc1.640033', width: 3840, height: 2160, transfer: 'bt709', durationSeconds: 60, bytes: 300_000_000 };
+
+describe('which sources the device converts', () => {
+  it('converts an 8-bit SDR 4K H.264 phone clip', () => {
+    expect(sourceRefusal(phone4k)).toBeNull();
+  });
+
+  it.each([
+    [{ transfer: 'pq' }, /HDR/],
+    [{ transfer: 'hlg' }, /HDR/],
+    [{ codec: 'hvc1.2.4.L153.B0', transfer: null }, /10-bit/],
+    [{ codec: 'avc1.6e0033' }, /10-bit/],
+    [{ codec: 'vp09.02.51.10' }, /10-bit/],
+    [{ codec: null }, /no codec/],
+    [{ bytes: 50_000_000 }, /already light/],
+  ] as Array<[Partial<SourceFacts>, RegExp]>)('leaves %o to the server', (change, reason) => {
+    expect(sourceRefusal({ ...phone4k, ...change })).toMatch(reason);
+  });
+
+  it('keeps an 8-bit HEVC SDR clip for the device (its decoder decides)', () => {
+    expect(sourceRefusal({ ...phone4k, codec: 'hvc1.1.6.L153.B0' })).toBeNull();
+  });
+});
+
+describe('mezzanine size', () => {
+  it('puts the long side at 1920 and keeps the shape, portrait too', () => {
+    expect(mezzanineSize(3840, 2160)).toEqual({ width: 1920, height: 1080 });
+    expect(mezzanineSize(2160, 3840)).toEqual({ width: 1080, height: 1920 });
+    expect(mezzanineSize(4032, 3024)).toEqual({ width: 1920, height: 1440 });
+  });
+  it('never enlarges', () => {
+    expect(mezzanineSize(1280, 720)).toEqual({ width: 1280, height: 720 });
+  });
+});
+
+describe('convert or upload the original', () => {
+  const base = { durationSeconds: 60, originalBytes: 300_000_000, uploadedBytes: 3_750_000, bytesPerSecond: 1_250_000 };
+  it('waits for the first seconds', () => {
+    expect(raceVerdict({ ...base, elapsedSeconds: 2, converted: 0.1 }).choice).toBe('wait');
+  });
+  it('converts when the device is faster than the uplink (10 Mbit/s, converting at 1x)', () => {
+    // 3 s for 5 % of 60 s: 57 s left + 37.5 MB at 1.25 MB/s (30 s) < 237 s for the rest of the original.
+    const v = raceVerdict({ ...base, elapsedSeconds: 3, converted: 0.05 });
+    expect(v).toMatchObject({ choice: 'convert' });
+    if (v.choice !== 'wait') expect(v.reason).toMatch(/10\.0 Mbit\/s/);
+  });
+  it('uploads the original when converting would take longer (a fast uplink, a slow device)', () => {
+    expect(raceVerdict({ ...base, elapsedSeconds: 4, converted: 0.01, bytesPerSecond: 12_500_000, uploadedBytes: 50_000_000 }).choice).toBe('original');
+  });
+  it('decides once the race has run long enough with one side unmeasured', () => {
+    expect(raceVerdict({ ...base, elapsedSeconds: 5, converted: 0, bytesPerSecond: null }).choice).toBe('wait');
+    expect(raceVerdict({ ...base, elapsedSeconds: 13, converted: 0, bytesPerSecond: null }).choice).toBe('original');
+    expect(raceVerdict({ ...base, elapsedSeconds: 13, converted: 0.2, bytesPerSecond: null }).choice).toBe('convert');
+  });
+});

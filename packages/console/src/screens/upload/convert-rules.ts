@@ -1,0 +1,100 @@
+/**
+ * When and how the upload screen turns a phone video into a light mezzanine on the device before it is uploaded
+ * (docs/upload-conversion.md): which sources it converts, the mezzanine's size, and whether converting still beats
+ * uploading the original, judged from the first seconds of both. Pure: the worker and the upload flow ask, tests pin.
+ */
+
+/** The mezzanine: H.264 High 4.0, 1080p on the long side, 30 fps, a keyframe a second, 5 Mbit/s (measured, see docs). */
+export const MEZZANINE = {
+  /** avc1.640028: High profile, level 4.0 (1920x1080 at 30 fps); Debian's Chromium encodes it in software. */
+  codec: 'avc1.640028',
+  longSide: 1920,
+  fps: 30,
+  bitrate: 5_000_000,
+  keyFrameSeconds: 1,
+} as const;
+
+/** What the worker reads of the source before deciding (mediabunny's track facts). */
+export interface SourceFacts {
+  /** The full codec string, e.g. avc1.640033, hvc1.2.4.L153.B0. */
+  codec: string | null;
+  /** Displayed size (after the container's rotation). */
+  width: number;
+  height: number;
+  /** Transfer characteristic when the container says (bt709, pq, hlg…). */
+  transfer: string | null;
+  durationSeconds: number;
+  /** The file's size. */
+  bytes: number;
+}
+
+/** A source already this light (bits a second, against the mezzanine's) gains too little to convert. */
+const MIN_GAIN = 1.5;
+
+/** The codec strings of 10-bit (or more) profiles: H.264 High 10/4:2:2/4:4:4, HEVC Main 10, VP9 profile 2/3, AV1 10-bit. */
+function isHighBitDepth(codec: string): boolean {
+  const c = codec.toLowerCase();
+  if (/^avc[13]\.(6e|7a|f4)/.test(c)) return true;
+  if (/^(hvc1|hev1)\.2\./.test(c)) return true;
+  if (/^vp09\.0[23]\./.test(c) || /^vp09\.\d\d\.\d\d\.(10|12)/.test(c)) return true;
+  return /^av01\.\d\.\d\d[mh]\.(10|12)/.test(c);
+}
+
+/**
+ * Why this source goes to the server as it is, or null when the device may convert it. HDR (PQ/HLG) and 10-bit
+ * sources take the server path: its tone map is the reference and the browser's would not match it (nor do hardware
+ * decoders always hand out readable frames for them, Chrome's `format === null`).
+ */
+export function sourceRefusal(f: SourceFacts): string | null {
+  if (!f.codec) return 'the container names no codec';
+  if (f.transfer === 'pq' || f.transfer === 'hlg') return `HDR source (${f.transfer}): the server tone-maps it`;
+  if (isHighBitDepth(f.codec)) return `10-bit source (${f.codec}): the server converts it`;
+  if (!(f.durationSeconds > 0)) return 'no duration';
+  const bitrate = (f.bytes * 8) / f.durationSeconds;
+  if (bitrate < MEZZANINE.bitrate * MIN_GAIN) return `already light (${(bitrate / 1e6).toFixed(1)} Mbit/s): little to gain`;
+  return null;
+}
+
+/** The mezzanine's size: the source's shape with its long side at MEZZANINE.longSide, even numbers, never larger. */
+export function mezzanineSize(width: number, height: number): { width: number; height: number } {
+  const scale = Math.min(1, MEZZANINE.longSide / Math.max(width, height));
+  const even = (n: number) => Math.max(2, Math.round((n * scale) / 2) * 2);
+  return { width: even(width), height: even(height) };
+}
+
+/** Seconds both run before the first verdict: enough for the upload's speed meter and the converter's pace. */
+const RACE_MIN_SECONDS = 3;
+/** After this long without a measurement on one side, the side that has one decides. */
+const RACE_MAX_SECONDS = 12;
+
+export interface RaceSample {
+  elapsedSeconds: number;
+  /** Share of the source converted, 0..1. */
+  converted: number;
+  durationSeconds: number;
+  originalBytes: number;
+  /** Bytes of the original uploaded meanwhile. */
+  uploadedBytes: number;
+  /** The uplink's speed measured on the original's upload; null until measured. */
+  bytesPerSecond: number | null;
+}
+
+export type RaceVerdict = { choice: 'wait' } | { choice: 'convert' | 'original'; reason: string };
+
+const s = (n: number) => `${n.toFixed(1)} s`;
+
+/**
+ * Convert, or upload the original: whichever ends sooner at the pace of the first seconds. Converting costs the rest of
+ * the conversion plus the mezzanine's upload (its bitrate × duration); the original costs the rest of its upload.
+ */
+export function raceVerdict(m: RaceSample): RaceVerdict {
+  if (m.elapsedSeconds < RACE_MIN_SECONDS) return { choice: 'wait' };
+  const late = m.elapsedSeconds >= RACE_MAX_SECONDS;
+  if (m.converted <= 0) return late ? { choice: 'original', reason: `no frame converted in ${s(m.elapsedSeconds)}` } : { choice: 'wait' };
+  const convertLeft = (m.elapsedSeconds * (1 - m.converted)) / m.converted;
+  if (!m.bytesPerSecond) return late ? { choice: 'convert', reason: `the uplink moved nothing measurable in ${s(m.elapsedSeconds)}` } : { choice: 'wait' };
+  const mezzanineUpload = ((MEZZANINE.bitrate / 8) * m.durationSeconds) / m.bytesPerSecond;
+  const originalLeft = Math.max(0, m.originalBytes - m.uploadedBytes) / m.bytesPerSecond;
+  const figures = `converting ${s(convertLeft)} + uploading ${s(mezzanineUpload)} vs the original's ${s(originalLeft)} at ${(m.bytesPerSecond / 125_000).toFixed(1)} Mbit/s`;
+  return convertLeft + mezzanineUpload < originalLeft ? { choice: 'convert', reason: figures } : { choice: 'original', reason: figures };
+}

@@ -1,0 +1,138 @@
+/**
+ * From a checked file to a stored upload (docs/upload-conversion.md). Where the browser can convert, the device starts
+ * converting and the original starts uploading at the same time; after the first seconds `raceVerdict` keeps the one
+ * that ends sooner: the converted mezzanine (the original's parts are aborted and deleted) or the original (the
+ * conversion is cancelled). A source the device will not or cannot convert (HDR, 10-bit, no decoder or encoder, a
+ * decode that fails) keeps uploading the original. The choice and its reasons go to the debug log. Every failure
+ * reaches the caller as an UploadError; cancelling rejects with an AbortError.
+ */
+import type { Client } from 'urql';
+import { FileSubmitPreSignedUploadMutation } from './upload-operations.js';
+import { uploadVideo, type UploadProgress } from './multipart-upload.js';
+import { canConvertHere, ConversionDeclined, startConversion, type ConversionStart } from './convert-video.js';
+import { raceVerdict } from './convert-rules.js';
+import { uploadErrorOf } from './upload-error.js';
+
+/** What the uploading dialog shows: the device preparing the video (percent of the conversion), then the upload. */
+export type SendProgress = { phase: 'preparing'; percent: number } | ({ phase: 'uploading' } & UploadProgress);
+
+export interface SendOptions {
+  client: Client;
+  file: File;
+  signal: AbortSignal;
+  onProgress: (p: SendProgress) => void;
+  /** Where the choice and its reasons are written (the browser's debug log). */
+  log?: (line: string) => void;
+}
+
+const debugLog = (line: string) => console.debug(`[upload] ${line}`);
+
+/** A signal that aborts with the parent or on its own. */
+function childSignal(parent: AbortSignal): AbortController {
+  const c = new AbortController();
+  if (parent.aborted) c.abort();
+  else parent.addEventListener('abort', () => c.abort(), { once: true });
+  return c;
+}
+
+/** Uploads the file (converted on the device when that is sooner) and answers the stored upload's key. */
+export async function sendVideo({ client, file, signal, onProgress, log = debugLog }: SendOptions): Promise<{ key: string; converted: boolean }> {
+  const uploading = (p: UploadProgress) => onProgress({ phase: 'uploading', ...p });
+  if (!canConvertHere()) {
+    log('original: this browser has no WebCodecs in workers');
+    return { key: (await uploadVideo({ client, file, signal, onProgress: uploading })).key, converted: false };
+  }
+
+  const convertCtl = childSignal(signal);
+  const originalCtl = childSignal(signal);
+  let phase: 'race' | 'convert' | 'original' = 'race';
+  let converted = 0;
+  let original: UploadProgress | null = null;
+  const conversion = startConversion(file, convertCtl.signal, (f) => {
+    converted = f;
+    if (phase !== 'original') onProgress({ phase: 'preparing', percent: Math.min(99, Math.floor(f * 100)) });
+  });
+  onProgress({ phase: 'preparing', percent: 0 });
+  const originalUpload = uploadVideo({
+    client,
+    file,
+    signal: originalCtl.signal,
+    onProgress: (p) => {
+      original = p;
+      if (phase === 'original') uploading(p);
+    },
+  });
+  originalUpload.catch(() => undefined);
+
+  const keepOriginal = async (reason: string) => {
+    phase = 'original';
+    log(`original: ${reason}`);
+    convertCtl.abort();
+    if (original) uploading(original);
+    return { key: (await originalUpload).key, converted: false };
+  };
+
+  let start: ConversionStart | null;
+  try {
+    start = await Promise.race([conversion.started, originalUpload.then(() => null)]);
+  } catch (e) {
+    if (signal.aborted) throw e;
+    if (e instanceof ConversionDeclined) return keepOriginal(e.reason);
+    throw e;
+  }
+  if (!start) return keepOriginal('it finished uploading before the device had checked the source');
+  log(`converting ${start.codec} to ${start.size.width}x${start.size.height} with the ${start.decoder} decoder`);
+
+  const began = performance.now();
+  const verdict = await new Promise<{ choice: 'convert' | 'original'; reason: string }>((resolve) => {
+    const timer = setInterval(() => {
+      const v = raceVerdict({
+        elapsedSeconds: (performance.now() - began) / 1000,
+        converted,
+        durationSeconds: start.durationSeconds,
+        originalBytes: file.size,
+        uploadedBytes: original?.bytesUploaded ?? 0,
+        bytesPerSecond: original?.bytesPerSecond ?? null,
+      });
+      if (v.choice !== 'wait') done(v);
+    }, 250);
+    const done = (v: { choice: 'convert' | 'original'; reason: string }) => {
+      clearInterval(timer);
+      resolve(v);
+    };
+    signal.addEventListener('abort', () => done({ choice: 'original', reason: 'cancelled' }), { once: true });
+    originalUpload.then(
+      () => done({ choice: 'original', reason: 'it finished uploading first' }),
+      () => undefined,
+    );
+    conversion.result.then(
+      () => done({ choice: 'convert', reason: 'the conversion finished first' }),
+      (e: unknown) => done({ choice: 'original', reason: e instanceof ConversionDeclined ? `conversion failed: ${e.reason}` : 'conversion stopped' }),
+    );
+  });
+  if (signal.aborted) throw new DOMException('Upload cancelled', 'AbortError');
+  if (verdict.choice === 'original') return keepOriginal(verdict.reason);
+
+  phase = 'convert';
+  log(`convert: ${verdict.reason}`);
+  originalCtl.abort();
+  let mezzanine: File;
+  try {
+    mezzanine = await conversion.result;
+  } catch (e) {
+    if (signal.aborted || !(e instanceof ConversionDeclined)) throw e;
+    // Decoding broke after the verdict: the original starts again from its first part.
+    log(`original: conversion failed after the verdict: ${e.reason}`);
+    return { key: (await uploadVideo({ client, file, signal, onProgress: uploading })).key, converted: false };
+  }
+  log(`converted: ${mezzanine.size} bytes, ${((mezzanine.size / file.size) * 100).toFixed(1)} % of the original, in ${((performance.now() - began) / 1000).toFixed(1)} s`);
+  return { key: (await uploadVideo({ client, file: mezzanine, signal, onProgress: uploading })).key, converted: true };
+}
+
+/** Creates the tour from the stored upload; answers its id. */
+export async function submitUpload(client: Client, key: string): Promise<string> {
+  const done = await client.mutation(FileSubmitPreSignedUploadMutation, { input: { key } }).toPromise();
+  const tourId = done.data?.fileSubmitPreSignedUpload.tourId;
+  if (done.error || !tourId) throw uploadErrorOf(done.error);
+  return tourId;
+}
