@@ -8,6 +8,12 @@ export const ERROR_CODES = {
   NOT_FOUND: 'NOT_FOUND',
   TOUR_REMOVED: 'TOUR_REMOVED',
   INVALID_TOUR_ID: 'INVALID_TOUR_ID',
+  /** The tour asks for its password (docs/access-and-privacy.md); extensions carry the company's branding only. */
+  TOUR_PASSWORD_REQUIRED: 'TOUR_PASSWORD_REQUIRED',
+  /** A wrong tour password. */
+  TOUR_PASSWORD_WRONG: 'TOUR_PASSWORD_WRONG',
+  /** The tour is for signed-in members of its company. */
+  TOUR_MEMBERS_ONLY: 'TOUR_MEMBERS_ONLY',
   USERNAME_TAKEN: 'USERNAME_TAKEN',
   INVALID_CREDENTIALS: 'INVALID_CREDENTIALS',
   ACCOUNT_NOT_ACTIVATED: 'ACCOUNT_NOT_ACTIVATED',

@@ -10,6 +10,7 @@ export * from './token.js';
 export * from './schemas/account.js';
 export * from './schemas/tour.js';
 export * from './schemas/visit-beacon.js';
+export * from './schemas/tour-access.js';
 export * from './guarded-storage.js';
 export * from './branding.js';
 export * from './duration.js';

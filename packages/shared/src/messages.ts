@@ -4,6 +4,8 @@ import { PLAYER_ERROR_TEXTS, PLAYER_NOTICES, PLAYER_VALIDATION } from './player-
 
 export const VALIDATION = {
   ...PLAYER_VALIDATION,
+  tourPasswordShort: 'The password needs at least 4 characters.',
+  tourPasswordNeeded: 'Choose a password for this tour.',
   emailInvalid: 'Not a valid email.',
   emailRequired: 'Email is a required field.',
   passwordRequired: 'Password is a required field.',
@@ -117,6 +119,7 @@ export const ERROR_TEXTS = {
   forbidden: 'You do not have access to this.',
   notFound: 'Not found.',
   rateLimited: 'Too many attempts. Please wait a moment and try again.',
+  tourPasswordRequired: 'This tour is protected by a password.',
   invalidToken: 'This link is invalid or has expired.',
   accountAlreadyActive: 'Your account is already active. Log in to continue.',
   humanCheckFailed: 'Human verification failed. Please try again.',

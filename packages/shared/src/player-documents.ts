@@ -13,3 +13,17 @@ export const PLAYER_TOUR_QUERY = /* GraphQL */ `query PlayerTour($tourID: ID!) {
     agentProfile { fullname contactNumber email profileImageURL }
   }
 }`;
+
+/**
+ * The same document with an access grant (a password tour after its password, issue 33): a different text, so the
+ * public cache never recognises it and every such answer is computed for its caller.
+ */
+export const PLAYER_TOUR_ACCESS_QUERY = PLAYER_TOUR_QUERY.replace('query PlayerTour($tourID: ID!)', 'query PlayerTourWithAccess($tourID: ID!, $access: String)').replace(
+  'tour(tourID: $tourID)',
+  'tour(tourID: $tourID, access: $access)',
+);
+
+/** The password screen's call: answers an access grant for this browser session. */
+export const TOUR_UNLOCK_MUTATION = /* GraphQL */ `mutation TourUnlock($tourID: ID!, $password: String!) {
+  tourUnlock(tourID: $tourID, password: $password) { access expiresAt }
+}`;

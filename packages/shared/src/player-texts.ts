@@ -31,4 +31,13 @@ export const PLAYER_ERROR_TEXTS = {
   tourRemoved: 'Unfortunately this tour has been removed by the owner.',
   invalidLinkTitle: 'Invalid Link',
   invalidLink: 'This is not a valid tour link. Please check the link and try again.',
+  /** The password screen (issue 33): it names no tour, only the company. */
+  tourPasswordTitle: 'This tour is protected',
+  tourPasswordText: 'Enter the password you were given to view this tour.',
+  tourPasswordLabel: 'Password',
+  tourPasswordSubmit: 'View tour',
+  tourPasswordWrong: 'That password is not right. Please try again.',
+  tourMembersOnlyTitle: 'This tour is private',
+  tourMembersOnly: 'Only members of the company can view this tour. Please sign in to continue.',
+  tourMembersOnlySignIn: 'Sign in',
 } as const;

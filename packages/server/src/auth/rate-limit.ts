@@ -36,6 +36,10 @@ export const RATE_LIMITS = {
   visitOpen: { points: 10, duration: 10 * 60 },
   /** Webhook test events and replays per company (deliveries its admins start by hand, each a request to their endpoint). */
   webhookManualSend: { points: 10, duration: 60 },
+  /** Wrong tour passwords per address and tour (a right one gives its point back; services/tour-access/). */
+  tourPassword: { points: 10, duration: 10 * 60 },
+  /** Wrong passwords of one tour from any address: a guess spread over many addresses is slowed too. */
+  tourPasswordTour: { points: 100, duration: 10 * 60 },
 } as const;
 export type RateLimitedAction = keyof typeof RATE_LIMITS;
 

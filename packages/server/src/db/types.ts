@@ -107,6 +107,12 @@ export interface ToursTable {
   blur_faces: Generated<boolean>;
   /** The owner's live viewing switch: shared links carry liveViewing=true (migration 0180). */
   live_viewing: Generated<boolean>;
+  /** Who sees the tour: 'PUBLIC' (default), 'PASSWORD' or 'COMPANY' (migration 0190, services/tour-access/). */
+  access: Generated<'PUBLIC' | 'PASSWORD' | 'COMPANY'>;
+  /** argon2id hash of the tour password (PASSWORD tours). */
+  access_password_hash: string | null;
+  /** Counts access changes: grants and signed media URLs of an older version are refused. */
+  access_version: Generated<number>;
   deactivated_at: NullableTimestamp;
   deleted_at: NullableTimestamp;
   created_at: Timestamp;
@@ -197,6 +203,29 @@ interface JobLeasesTable {
   expires_at: Date;
 }
 
+/** What a finished segment stored: its clips (global index, frames, keys, sizes) and, for the first, the thumbnail. */
+export interface SegmentResultJson {
+  clips: Array<{ index: number; frameCount: number; highKey: string; lowKey: string; highSize: number; lowSize: number; blurredFrames: number }>;
+  thumbnail: { key: string; size: number } | null;
+  width: number;
+  height: number;
+  fps: number;
+  /** host:pid of the worker that made the segment (logs, and the two-worker test). */
+  worker: string;
+}
+
+/** One segment of a processing attempt (migration 0130, jobs/process-tour-segments.ts). */
+interface TourSegmentsTable {
+  tour_id: string;
+  attempt: number;
+  index: number;
+  first_frame: number;
+  end_frame: number | null;
+  progress: Generated<number>;
+  result: ColumnType<SegmentResultJson | null, string | null | undefined, string | null>;
+  done_at: NullableTimestamp;
+}
+
 export interface Database {
   companies: CompaniesTable;
   users: UsersTable;
@@ -213,6 +242,7 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   mail_outbox_attachments: MailOutboxAttachmentsTable;
   job_leases: JobLeasesTable;
+  tour_segments: TourSegmentsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -5,6 +5,7 @@ import { maskSubscriptionErrors } from './errors.js';
 import './schema/accounts.js';
 import './schema/account-mutations.js';
 import './schema/tours.js';
+import './schema/tour-access.js';
 import './schema/media.js';
 import './schema/uploads.js';
 import './schema/billing.js';

@@ -18,7 +18,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Kind, parse, type DocumentNode, type SelectionSetNode } from 'graphql';
 
 /** Root fields a page on any origin may call (with no token): what the embedded player needs. */
-const PUBLIC_PLAYER_FIELDS: ReadonlySet<string> = new Set(['tour', 'tourViewRecord', 'tourLeadCreate', '__typename']);
+const PUBLIC_PLAYER_FIELDS: ReadonlySet<string> = new Set(['tour', 'tourUnlock', 'tourViewRecord', 'tourLeadCreate', '__typename']);
 
 /** Paths (besides POST /query with a public document) that answer any origin. */
 const PUBLIC_PATHS = new Set<string>(['/tour-visit']);

@@ -1,6 +1,9 @@
 /**
  * GET/HEAD /media/<key>: files of the store, for <tour-player> on any listing site. Byte ranges (decode workers fetch
- * clips by range), ETags, year-long immutable caching for versioned keys, open CORS.
+ * clips by range), ETags, year-long immutable caching for versioned keys, open CORS. A file of a password or
+ * company-only tour (`tours/<id>/…`) is served only with a live signature of its key at the tour's access version
+ * (`?e=&v=&s=`, made by services/tour-access/ tourMediaUrl), privately cached; without one it is Not found like a
+ * key that names nothing (issue 33).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -9,6 +12,13 @@ import { ERROR_CODES } from '@roomwalk/shared';
 import { LocalStorage } from '../storage/local-storage.js';
 import { isSafeKey } from '../storage/storage.js';
 import type { Services } from '../services/services.js';
+import { accessIndexOf } from '../services/tour-access/access-index.js';
+import { verifyMediaSignature } from '../services/tour-access/grants.js';
+
+/** A tour's files: `tours/<tour id>/…`. */
+const TOUR_KEY = /^tours\/([0-9a-f-]{36})\//;
+/** A protected tour's file with its signature: each browser keeps it, no shared cache does. */
+const SIGNED_CACHE = 'private, max-age=3600';
 
 /** Keys whose bytes never change: each processing attempt and each chosen thumbnail gets a new key. */
 const IMMUTABLE_KEY = /^tours\/[0-9a-f-]{36}\/(v\d+|thumbs)\//;
@@ -53,6 +63,15 @@ async function serve(services: Services, req: FastifyRequest, reply: FastifyRepl
   const key = (req.params as { '*': string })['*'];
   // Keys are ours: a key with dot-dot, a leading slash, a doubled slash or odd characters names nothing.
   if (!key || !isSafeKey(key) || key.endsWith('.meta') || key.endsWith('.part')) return notFound(reply);
+  let signed = false;
+  const tourId = TOUR_KEY.exec(key)?.[1];
+  if (tourId) {
+    const state = await accessIndexOf(services).get(tourId);
+    if (state && state.access !== 'PUBLIC') {
+      if (!verifyMediaSignature(services, key, state.version, req.query as Record<string, unknown>)) return notFound(reply);
+      signed = true;
+    }
+  }
   const storage = services.storage;
   const meta = await storage.head(key);
   if (!meta) return notFound(reply);
@@ -66,7 +85,7 @@ async function serve(services: Services, req: FastifyRequest, reply: FastifyRepl
   const etag = `"${createHash('sha1').update(`${key}\n${version}`).digest('base64url').slice(0, 22)}"`;
   reply.header('ETag', etag);
   reply.header('Accept-Ranges', 'bytes');
-  reply.header('Cache-Control', IMMUTABLE_KEY.test(key) ? MEDIA_CACHE.immutable : MEDIA_CACHE.revalidate);
+  reply.header('Cache-Control', signed ? SIGNED_CACHE : IMMUTABLE_KEY.test(key) ? MEDIA_CACHE.immutable : MEDIA_CACHE.revalidate);
   reply.header('Content-Type', meta.contentType);
   reply.header('X-Content-Type-Options', 'nosniff');
 

@@ -12,7 +12,8 @@
  *   copies at once. An answer computed while a change landed is not kept (a per-tour generation counter).
  *
  * Only anonymous requests (no Authorization header) whose document asks for `tour(tourID)` and nothing else are cached,
- * and only answers without errors. Everything else goes to GraphQL as usual.
+ * and only answers without errors: a password or company-only tour answers an error (services/tour-access/), and a
+ * document carrying an access grant (`tour(tourID, access)`) is not of that shape, so no protected answer is kept. Everything else goes to GraphQL as usual.
  *
  * A miss for the player's own document (exactly PLAYER_TOUR_QUERY) is answered without GraphQL execution by
  * services/public-tour-answer.ts (2 round trips, the same loaders; a test holds its bytes equal to GraphQL's), and
@@ -25,6 +26,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services/services.js';
 import { PLAYER_TOUR_QUERY } from '@roomwalk/shared/player-documents';
 import { playerTourAnswer } from '../services/public-tour-answer.js';
+import { onAccessChanged } from '../services/tour-access/access-index.js';
 
 export const PUBLIC_TOUR_CHANGED_TOPIC = 'publicTourChanged';
 export const PUBLIC_TOUR_CACHE_CONTROL = 'public, no-cache';
@@ -200,6 +202,9 @@ export async function registerPublicTourCache(app: FastifyInstance, services: Se
     }
   })().catch((err) => services.log.warn({ err }, 'public tour cache: change listener stopped'));
   app.addHook('onClose', async () => stop.abort());
+  // A tour made protected on this node: its answers go before the mutation answers, not when the notice arrives.
+  const unlisten = onAccessChanged(services, (tourId) => cache.invalidate(tourId));
+  app.addHook('onClose', async () => unlisten());
 
   app.addHook('onRequest', async (req: WithPending, reply) => {
     if (req.method !== 'GET' || !req.url.startsWith('/query?') || req.headers.authorization) return;

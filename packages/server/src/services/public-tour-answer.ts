@@ -99,6 +99,8 @@ export async function playerTourAnswer(services: Services, tourGlobalId: string,
   }
   const row = (await services.database.executeSql(PLAYER_TOUR_SQL, [id])).rows[0] as AnswerRow | undefined;
   if (!row || row.deleted_at) return null; // NOT_FOUND, TOUR_REMOVED: GraphQL words them (as viewPublicTour)
+  // A password or company-only tour is refused by GraphQL (services/tour-access/): this answer is for public tours only.
+  if (row.access !== 'PUBLIC') return null;
   const { rw_clips, rw_markers, rw_username, rw_name, rw_surname, rw_contact_number, rw_profile_image_key, rw_logo_key, rw_accent_color, rw_plan_id, rw_end_date, ...tourRow } = row;
   // Visits not yet written by this node's batch are added, as viewPublicTour does.
   const tour = viewCounter(services).withPending(tourRow);

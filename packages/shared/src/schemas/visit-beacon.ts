@@ -38,6 +38,8 @@ export const visitBeaconSchema = z.object({
     .optional(),
   reachedEnd: z.boolean({ message: 'Reached end must be true or false.' }).optional(),
   device: z.enum(DEVICE_CLASSES, { message: 'The device must be phone, tablet or desktop.' }).optional(),
+  /** The access grant of a password tour (issue 33): without it, a protected tour's beacon is refused. */
+  access: z.string({ message: 'The access grant must be text.' }).max(200, 'The access grant is too long.').optional(),
 });
 /** A beacon as the player sends it. */
 export type VisitBeacon = z.input<typeof visitBeaconSchema>;

@@ -23,6 +23,7 @@ import * as m0163 from './0163-seller-digest-time-zone.js';
 import * as m0164 from './0164-room-analytics-daily-visitors.js';
 import * as m0180 from './0180-tour-live-viewing.js';
 import * as m0185 from './0185-job-leases.js';
+import * as m0190 from './0190-tour-access.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-accounts-and-tours': m0001,
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0164-room-analytics-daily-visitors': m0164,
   '0180-tour-live-viewing': m0180,
   '0185-job-leases': m0185,
+  '0190-tour-access': m0190,
 };

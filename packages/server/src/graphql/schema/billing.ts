@@ -62,6 +62,7 @@ const TourViewRecordInput = builder.inputType('TourViewRecordInput', {
     visitorId: t.string({ required: true, description: 'An anonymous id the player keeps per browser (8 to 64 of A-Z a-z 0-9 _ -).' }),
     secondsSpent: t.int({ required: true, description: 'Seconds spent in the tour so far in this visit (0 to 21600).' }),
     roomsReached: t.int({ required: true, description: 'Rooms (markers) reached so far in this visit (0 to 500).' }),
+    access: t.string({ description: "A password tour's access grant (tourUnlock); a protected tour's visit is refused without it." }),
   }),
 });
 

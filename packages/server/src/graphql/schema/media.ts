@@ -1,4 +1,5 @@
 /** Reels, professional photos and AI markers (tours §3, §7): jobs in src/jobs/{reel,shots,ai-markers}.ts. */
+import { tourMediaUrlById } from '../../services/tour-access/tour-access.js';
 import { DEFAULT_STAGING_PROMPT } from '@roomwalk/shared';
 import { builder, decodeId } from '../builder.js';
 import { AppError } from '../errors.js';
@@ -75,7 +76,9 @@ export const ShotRef = builder.objectRef<ShotModel>('Shot').implement({
   }),
 });
 
-export function toReelModel(services: Services, r: ReelRow): ReelModel {
+/** A reel as the console sees it; its files signed while the tour is protected (services/tour-access/). */
+export async function toReelModel(services: Services, r: ReelRow): Promise<ReelModel> {
+  const url = (k: string | null) => (k ? tourMediaUrlById(services, r.tour_id, k) : null);
   return {
     id: r.id,
     key: r.key,
@@ -83,13 +86,14 @@ export function toReelModel(services: Services, r: ReelRow): ReelModel {
     seed: r.seed,
     provider: r.provider,
     status: r.status,
-    highURI: r.video_key ? services.storage.publicUrl(r.video_key) : null,
-    thumbnailURL: r.thumbnail_key ? services.storage.publicUrl(r.thumbnail_key) : null,
+    highURI: await url(r.video_key),
+    thumbnailURL: await url(r.thumbnail_key),
   };
 }
 
-export function toShotModel(services: Services, s: ShotRow): ShotModel {
-  const url = (k: string | null) => (k ? services.storage.publicUrl(k) : null);
+/** A photo as the console sees it; its files signed while the tour is protected. */
+export async function toShotModel(services: Services, s: ShotRow): Promise<ShotModel> {
+  const url = (k: string | null) => (k ? tourMediaUrlById(services, s.tour_id, k) : null);
   return {
     id: s.id,
     shotType: s.shot_type,
@@ -98,9 +102,9 @@ export function toShotModel(services: Services, s: ShotRow): ShotModel {
     frameScore: s.frame_score,
     sourceClipIndex: s.source_clip_index,
     sourceFramePosition: s.source_frame_position,
-    originalImageURI: url(s.original_key),
-    enhancedImageURI: url(s.enhanced_key),
-    stagedImageURI: url(s.staged_key),
+    originalImageURI: await url(s.original_key),
+    enhancedImageURI: await url(s.enhanced_key),
+    stagedImageURI: await url(s.staged_key),
     createdAt: s.created_at,
     errorMessage: s.error_message,
   };
@@ -113,7 +117,7 @@ builder.objectFields(TourRef, (t) => ({
     resolve: async (tour, _a, ctx) => {
       if (!ctx.auth || ctx.auth.companyId !== (tour as { company_id?: string }).company_id) return [];
       const rows = await tourReels(ctx.services, (tour as { id: string }).id);
-      return rows.map((r) => toReelModel(ctx.services, r));
+      return Promise.all(rows.map((r) => toReelModel(ctx.services, r)));
     },
   }),
   shots: t.field({
@@ -121,7 +125,7 @@ builder.objectFields(TourRef, (t) => ({
     resolve: async (tour, _a, ctx) => {
       if (!ctx.auth || ctx.auth.companyId !== (tour as { company_id?: string }).company_id) return [];
       const rows = await tourShots(ctx.services, (tour as { id: string }).id);
-      return rows.map((s) => toShotModel(ctx.services, s));
+      return Promise.all(rows.map((s) => toShotModel(ctx.services, s)));
     },
   }),
   shotsGenerating: t.boolean({

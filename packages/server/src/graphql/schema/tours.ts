@@ -9,7 +9,8 @@ import { requireAuth } from '../guards.js';
 import { topics } from '../../events/event-bus.js';
 import type { TourProgressEvent } from '../../core/events.js';
 import { ClipRef, MarkerRef, TourRef } from './tour-refs.js';
-import { deleteTour, reactivateTour, saveTour, updateThumbnail, viewPublicTour } from '../../services/tours.js';
+import { deleteTour, reactivateTour, saveTour, updateThumbnail } from '../../services/tours.js';
+import { setTourAccess, tourMediaUrl, tourMediaUrlById, unlockTour, viewTour } from '../../services/tour-access/tour-access.js';
 import { createUploadUrl, submitUpload } from '../../services/uploads.js';
 import { requestBranding } from '../../services/branding.js';
 import { deleteMarker, saveMarker, updateMarker } from '../../services/markers.js';
@@ -47,8 +48,8 @@ ClipRef.implement({
     index: t.exposeInt('index'),
     frameCount: t.exposeInt('frame_count'),
     duration: t.exposeFloat('duration'),
-    highURI: t.string({ resolve: (c, _a, ctx) => ctx.services.storage.publicUrl(c.high_key) }),
-    lowURI: t.string({ resolve: (c, _a, ctx) => ctx.services.storage.publicUrl(c.low_key) }),
+    highURI: t.string({ resolve: (c, _a, ctx) => tourMediaUrlById(ctx.services, c.tour_id, c.high_key) }),
+    lowURI: t.string({ resolve: (c, _a, ctx) => tourMediaUrlById(ctx.services, c.tour_id, c.low_key) }),
   }),
 });
 
@@ -70,7 +71,8 @@ TourRef.implement({
     title: t.exposeString('title', { nullable: true }),
     description: t.exposeString('description', { nullable: true }),
     videoURL: t.string({ nullable: true, resolve: (r, _a, ctx) => (r.video_key && ctx.auth?.companyId === r.company_id ? ctx.services.storage.publicUrl(r.video_key) : null) }),
-    thumbnailURL: t.string({ nullable: true, resolve: (r, _a, ctx) => (r.thumbnail_key ? ctx.services.storage.publicUrl(r.thumbnail_key) : null) }),
+    thumbnailURL: t.string({ nullable: true, resolve: (r, _a, ctx) => (r.thumbnail_key ? tourMediaUrl(ctx.services, r, r.thumbnail_key) : null) }),
+    access: t.exposeString('access', { description: 'Who sees the tour: PUBLIC (anyone with the link, the default), PASSWORD or COMPANY (signed-in members).' }),
     tourIntroLogoURL: t.string({
       nullable: true,
       description: "The tour's intro logo: its own, else the company logo while the plan has Custom Company Branding.",
@@ -137,9 +139,12 @@ TourRef.implement({
 builder.queryFields((t) => ({
   tour: t.field({
     type: TourRef,
-    description: 'A tour by id, for the players; public.',
-    args: { tourID: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => viewPublicTour(ctx.services, ctx.auth, args.tourID),
+    description: "A tour by id, for the players: public unless the tour's access says otherwise (TOUR_PASSWORD_REQUIRED, TOUR_MEMBERS_ONLY).",
+    args: {
+      tourID: t.arg.id({ required: true }),
+      access: t.arg.string({ description: 'The access grant tourUnlock answered (password tours).' }),
+    },
+    resolve: (_r, args, ctx) => viewTour(ctx.services, ctx.auth, args.tourID, args.access),
   }),
   tours: t.connection(
     {

@@ -8,6 +8,7 @@
  * deactivated), so a card's "N views", the reports' Views and the analytics' visits count the same thing. Answers of
  * the public `tour` query count nothing.
  */
+import { assertVisitAllowed } from '../tour-access/visit-gate.js';
 import { sql, type Kysely } from 'kysely';
 import { ERROR_CODES, ERROR_TEXTS, isBasicOrHigher, visitBeaconSchema, type VisitBeaconData } from '@roomwalk/shared';
 import type { Database } from '../../db/types.js';
@@ -45,6 +46,7 @@ export interface VisitSource {
 export async function recordTourView(services: Services, beacon: VisitBeaconData, from: VisitSource): Promise<void> {
   await consumeRateLimit(services, 'tourVisit', from.ip);
   const tourUuid = decodeId('Tour', beacon.tourId);
+  await assertVisitAllowed(services, tourUuid, beacon.access);
   const writer = visitWriter(services);
   // Written with the other beacons of the moment (visit-writer.ts); beyond a bound of waiting beacons, refused as busy.
   if (writer.waiting >= MAX_WAITING) throw new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { retryAfterSeconds: 5 });

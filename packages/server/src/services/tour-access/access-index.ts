@@ -1,0 +1,94 @@
+/**
+ * Each node's memory of tours' access, for the media route (which must not ask the database for every byte range of
+ * every clip): tour id → { access, version }. Entries go when the tour changes — the database's own notice (migration
+ * 0085's trigger, topic 'publicTourChanged', the one the public tour cache listens to) from any node, and at once on
+ * this node through `accessChanged` — and after a minute whatever happens.
+ */
+import type { TourAccess } from '@roomwalk/shared';
+import type { Services } from '../services.js';
+
+/** The topic migration 0085's trigger raises for a changed tour (payload: its id, or '*'). */
+const PUBLIC_TOUR_CHANGED = 'publicTourChanged';
+const ENTRY_MS = 60_000;
+const MAX_ENTRIES = 10_000;
+
+export interface TourAccessState {
+  access: TourAccess;
+  version: number;
+}
+
+interface Entry {
+  state: TourAccessState | null;
+  at: number;
+}
+
+class AccessIndex {
+  readonly #entries = new Map<string, Entry | Promise<TourAccessState | null>>();
+  readonly #listeners = new Set<(tourId: string) => void>();
+
+  constructor(private readonly services: Services) {
+    services.events.on<string>(PUBLIC_TOUR_CHANGED, (tourId) => this.drop(typeof tourId === 'string' ? tourId : '*'));
+  }
+
+  /** The tour's access (null: no such tour, or deleted). */
+  async get(tourId: string): Promise<TourAccessState | null> {
+    const known = this.#entries.get(tourId);
+    if (known instanceof Promise) return known;
+    if (known && Date.now() - known.at < ENTRY_MS) return known.state;
+    const read = this.services.db
+      .selectFrom('tours')
+      .select(['access', 'access_version', 'deleted_at'])
+      .where('id', '=', tourId)
+      .executeTakeFirst()
+      .then((r) => (r && !r.deleted_at ? { access: r.access, version: r.access_version } : null));
+    this.#entries.set(tourId, read);
+    try {
+      const state = await read;
+      // A change that landed while reading dropped the promise: keep nothing then.
+      if (this.#entries.get(tourId) === read) {
+        if (this.#entries.size > MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!);
+        this.#entries.set(tourId, { state, at: Date.now() });
+      }
+      return state;
+    } catch (e) {
+      if (this.#entries.get(tourId) === read) this.#entries.delete(tourId);
+      throw e;
+    }
+  }
+
+  drop(tourId: string): void {
+    if (tourId === '*') this.#entries.clear();
+    else this.#entries.delete(tourId);
+  }
+
+  /** Called on this node right after a change of access commits (before any notice arrives). */
+  changed(tourId: string): void {
+    this.drop(tourId);
+    for (const fn of this.#listeners) fn(tourId);
+  }
+
+  listen(fn: (tourId: string) => void): () => void {
+    this.#listeners.add(fn);
+    return () => this.#listeners.delete(fn);
+  }
+}
+
+const indexes = new WeakMap<Services, AccessIndex>();
+
+/** This node's access index for these services. */
+export function accessIndexOf(services: Services): AccessIndex {
+  let index = indexes.get(services);
+  if (!index) {
+    index = new AccessIndex(services);
+    indexes.set(services, index);
+  }
+  return index;
+}
+
+/**
+ * Runs `fn` on this node whenever a tour's access changes here, at once after the commit (the public tour cache drops
+ * the tour's answers: no cached answer of a tour made protected is served while the database's notice travels).
+ */
+export function onAccessChanged(services: Services, fn: (tourId: string) => void): () => void {
+  return accessIndexOf(services).listen(fn);
+}

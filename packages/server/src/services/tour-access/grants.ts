@@ -1,0 +1,60 @@
+/**
+ * The two signed things of tour access: an access grant (what the password screen gives a visitor for this browser
+ * session) and a media signature (what lets a clip or poster of a protected tour be fetched). Both are HMACs with a key
+ * derived from JWT_SECRET and both name the tour's `access_version`, so changing the access or the password revokes
+ * every grant and every signed URL at once.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Services } from '../services.js';
+
+/** How long a grant lasts: a browser session keeps it in sessionStorage, so the tab's life in practice. */
+export const GRANT_SECONDS = 12 * 60 * 60;
+/** Signed media URLs last between two and three hours: the expiry is rounded to the hour so URLs stay cacheable. */
+const MEDIA_MIN_SECONDS = 2 * 60 * 60;
+const MEDIA_ROUND_SECONDS = 60 * 60;
+
+const keys = new WeakMap<Services, Buffer>();
+function keyOf(services: Services): Buffer {
+  let key = keys.get(services);
+  if (!key) {
+    key = createHmac('sha256', services.config.jwtSecret).update('tour-access').digest();
+    keys.set(services, key);
+  }
+  return key;
+}
+
+const mac = (services: Services, text: string) => createHmac('sha256', keyOf(services)).update(text).digest('base64url');
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** A grant for one tour at one access version: `<expires>.<version>.<mac>`. */
+export function signGrant(services: Services, tourId: string, version: number, nowMs = Date.now()): { token: string; expiresAt: Date } {
+  const expires = Math.floor(nowMs / 1000) + GRANT_SECONDS;
+  return { token: `${expires}.${version}.${mac(services, `grant\n${tourId}\n${version}\n${expires}`)}`, expiresAt: new Date(expires * 1000) };
+}
+
+/** Whether `token` is a live grant for this tour at its current access version. */
+export function verifyGrant(services: Services, tourId: string, version: number, token: unknown, nowMs = Date.now()): boolean {
+  if (typeof token !== 'string' || token.length > 200) return false;
+  const [expires, v, sig] = token.split('.');
+  if (!expires || !v || !sig || Number(v) !== version || !/^\d+$/.test(expires) || Number(expires) * 1000 <= nowMs) return false;
+  return sameText(sig, mac(services, `grant\n${tourId}\n${version}\n${expires}`));
+}
+
+/** The query string that lets `key` be fetched until the signature expires (`e`, `v`, `s`). */
+export function mediaSignature(services: Services, key: string, version: number, nowMs = Date.now()): string {
+  const e = Math.ceil((Math.floor(nowMs / 1000) + MEDIA_MIN_SECONDS) / MEDIA_ROUND_SECONDS) * MEDIA_ROUND_SECONDS;
+  return new URLSearchParams({ e: String(e), v: String(version), s: mac(services, `media\n${key}\n${version}\n${e}`) }).toString();
+}
+
+/** Whether a media request's `e`, `v`, `s` sign this key at the tour's current access version and have not expired. */
+export function verifyMediaSignature(services: Services, key: string, version: number, q: Record<string, unknown>, nowMs = Date.now()): boolean {
+  const { e, v, s } = q;
+  if (typeof e !== 'string' || typeof v !== 'string' || typeof s !== 'string' || !/^\d+$/.test(e) || Number(v) !== version) return false;
+  if (Number(e) * 1000 <= nowMs) return false;
+  return sameText(s, mac(services, `media\n${key}\n${version}\n${e}`));
+}

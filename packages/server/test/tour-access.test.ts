@@ -1,0 +1,197 @@
+/**
+ * Who sees a tour (issue 33): public link (default), password, company only, across every public path — the GraphQL
+ * tour query (POST and the cached GET), clips and posters under /media, the visit beacon (POST /tour-visit and
+ * tourViewRecord), node(id). A protected tour's every public URL, tried without the password, gives nothing of it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLAYER_TOUR_ACCESS_QUERY, PLAYER_TOUR_QUERY, TOUR_UNLOCK_MUTATION } from '@roomwalk/shared/player-documents';
+import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
+import { seedUser, type SeededUser } from './helpers/seed.js';
+import { seedProcessedTour } from './fixtures/tours.js';
+
+const SET_ACCESS = 'mutation($input: TourAccessSetInput!) { tourAccessSet(input: $input) { id access } }';
+const MARKER_SAVE = 'mutation($input: MarkerSaveInput!) { markerSave(input: $input) { id } }';
+const VIEW_RECORD = 'mutation($input: TourViewRecordInput!) { tourViewRecord(input: $input) { success } }';
+const NODE = 'query($id: ID!) { node(id: $id) { id ... on Tour { title } } }';
+
+interface PlayerTour {
+  title: string;
+  thumbnailURL: string;
+  clips: Array<{ highURI: string; lowURI: string }>;
+  markers: Array<{ name: string }>;
+}
+
+const getTour = (t: TestApp, tourID: string) => fetch(`${t.url}/query?${new URLSearchParams({ query: PLAYER_TOUR_QUERY, variables: JSON.stringify({ tourID }) })}`);
+const beacon = (t: TestApp, tourId: string, access?: string) =>
+  fetch(`${t.url}/tour-visit`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ tourId, visitorId: `visitor-${Math.random().toString(36).slice(2, 10)}`, secondsSpent: 3, ...(access ? { access } : {}) }) });
+
+describe.each(DB_KINDS)('tour access (%s)', (kind) => {
+  let t: TestApp;
+  let owner: SeededUser;
+  let stranger: SeededUser;
+  let tourId: string;
+  let rowId: string;
+  /** Every public URL the tour had while public: the player's query, its media, the share page. */
+  let publicTour: PlayerTour;
+
+  const setAccess = (access: string, password?: string) => t.gql(SET_ACCESS, { input: { id: tourId, access, ...(password !== undefined ? { password } : {}) } }, owner.token);
+  const unlock = (password: string) => t.gql(TOUR_UNLOCK_MUTATION, { tourID: tourId, password });
+  const mediaUrls = (tour: PlayerTour) => [tour.thumbnailURL, ...tour.clips.flatMap((c) => [c.highURI, c.lowURI])];
+  /** What of the tour a body must never hold before the password. */
+  const secrets = () => ['Sunny flat', 'Main bedroom', rowId, ...mediaUrls(publicTour).map((u) => new URL(u).pathname)];
+
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    owner = await seedUser(t.app, { plan: 'pro' });
+    stranger = await seedUser(t.app, { plan: 'pro' });
+    const seeded = await seedProcessedTour(t, owner);
+    tourId = seeded.id;
+    rowId = seeded.row.id;
+    await t.app.services.db.updateTable('tours').set({ title: 'Sunny flat' }).where('id', '=', rowId).execute();
+    expect((await t.gql(MARKER_SAVE, { input: { tourId, name: 'Main bedroom', frameIndex: 1 } }, owner.token)).errors).toBeUndefined();
+    const first = await getTour(t, tourId);
+    publicTour = ((await first.json()) as { data: { tour: PlayerTour } }).data.tour;
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('a public tour (the default) plays from its cached answer, with media at their plain, cacheable URLs', async () => {
+    expect(publicTour.title).toBe('Sunny flat');
+    expect(publicTour.markers.map((m) => m.name)).toEqual(['Main bedroom']);
+    for (const url of mediaUrls(publicTour)) {
+      expect(url).not.toContain('?');
+      const r = await fetch(url);
+      expect(r.status).toBe(200);
+      expect(r.headers.get('cache-control')).toMatch(/^public/);
+    }
+    expect((await beacon(t, tourId)).status).toBe(204);
+  });
+
+  it('refuses a password without one, and a short one, in the owner\'s words, changing nothing', async () => {
+    const none = await setAccess('PASSWORD');
+    expect(none.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(none.errors?.[0]?.message).toBe('Choose a password for this tour.');
+    const short = await setAccess('PASSWORD', 'abc');
+    expect(short.errors?.[0]?.message).toBe('The password needs at least 4 characters.');
+    const stored = await t.app.services.db.selectFrom('tours').select(['access', 'access_password_hash']).where('id', '=', rowId).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ access: 'PUBLIC', access_password_hash: null });
+    // Nobody but the owner's company may set it.
+    expect((await t.gql(SET_ACCESS, { input: { id: tourId, access: 'PUBLIC' } }, stranger.token)).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  });
+
+  it('a password tour: every public URL without the password gives nothing of it, the cached answer included', async () => {
+    // The cached answer is warm; the change must drop it before the mutation answers.
+    expect((await getTour(t, tourId)).status).toBe(200);
+    const set = await setAccess('PASSWORD', 'open sesame');
+    expect(set.data.tourAccessSet.access).toBe('PASSWORD');
+    const stored = await t.app.services.db.selectFrom('tours').select('access_password_hash').where('id', '=', rowId).executeTakeFirstOrThrow();
+    expect(stored.access_password_hash).toMatch(/^\$argon2id\$/);
+
+    const bodies: string[] = [];
+    const get = await getTour(t, tourId);
+    const getBody = await get.text();
+    bodies.push(getBody);
+    const gate = JSON.parse(getBody) as { data: { tour: null } | null; errors: Array<{ extensions: { code: string; gate: Record<string, unknown> } }> };
+    expect(gate.errors[0]!.extensions.code).toBe('TOUR_PASSWORD_REQUIRED');
+    expect(Object.keys(gate.errors[0]!.extensions.gate).sort()).toEqual(['accentColor', 'companyName', 'logoURL']);
+    expect(gate.data?.tour ?? null).toBeNull();
+    // The refusal is not kept: asked again, the same.
+    bodies.push(await (await getTour(t, tourId)).text());
+    const post = await t.gql(PLAYER_TOUR_QUERY, { tourID: tourId });
+    expect(post.errors?.[0]?.extensions?.code).toBe('TOUR_PASSWORD_REQUIRED');
+    bodies.push(JSON.stringify(post));
+    const forged = await t.gql(PLAYER_TOUR_ACCESS_QUERY, { tourID: tourId, access: `9999999999.1.${'A'.repeat(43)}` });
+    expect(forged.errors?.[0]?.extensions?.code).toBe('TOUR_PASSWORD_REQUIRED');
+    bodies.push(JSON.stringify(forged));
+    bodies.push(JSON.stringify(await t.gql(NODE, { id: tourId })));
+    // Every file the tour had while public: Not found, whole or by range, GET or HEAD.
+    for (const url of mediaUrls(publicTour)) {
+      const r = await fetch(url);
+      expect(r.status).toBe(404);
+      bodies.push(await r.text());
+      expect((await fetch(url, { headers: { range: 'bytes=0-10' } })).status).toBe(404);
+      expect((await fetch(url, { method: 'HEAD' })).status).toBe(404);
+      // A made-up signature is no signature.
+      expect((await fetch(`${url}?e=9999999999&v=1&s=${'A'.repeat(43)}`)).status).toBe(404);
+    }
+    // The visit beacon, both ways, records nothing.
+    const visits = async () => Number(((await t.app.services.database.executeSql('SELECT count(*) AS n FROM view_events WHERE tour_id = $1', [rowId])).rows[0] as { n: string }).n);
+    const visitsBefore = await visits();
+    const b = await beacon(t, tourId);
+    expect(b.status).toBe(403);
+    bodies.push(await b.text());
+    const vr = await t.gql(VIEW_RECORD, { input: { tourId, visitorId: 'visitor-abcdefgh', secondsSpent: 1, roomsReached: 0 } });
+    expect(vr.errors?.[0]?.extensions?.code).toBe('TOUR_PASSWORD_REQUIRED');
+    expect(await visits()).toBe(visitsBefore);
+    // Nothing of the tour in any answer: title, room names, file paths.
+    for (const body of bodies) for (const secret of secrets()) expect(body).not.toContain(secret);
+  });
+
+  it('the right password gives a grant for the session: the tour, signed media, counted visits; a wrong one does not', async () => {
+    const wrong = await unlock('open says me');
+    expect(wrong.errors?.[0]?.extensions?.code).toBe('TOUR_PASSWORD_WRONG');
+    expect(wrong.errors?.[0]?.message).toBe('That password is not right. Please try again.');
+    const right = await unlock('open sesame');
+    const grant = right.data.tourUnlock.access as string;
+    expect(new Date(right.data.tourUnlock.expiresAt).getTime()).toBeGreaterThan(Date.now());
+    const tour = (await t.gql<{ tour: PlayerTour }>(PLAYER_TOUR_ACCESS_QUERY, { tourID: tourId, access: grant })).data.tour;
+    expect(tour.title).toBe('Sunny flat');
+    for (const url of mediaUrls(tour)) {
+      expect(url).toMatch(/\?e=\d+&v=\d+&s=/);
+      const r = await fetch(url, { headers: { range: 'bytes=0-9' } });
+      expect(r.status).toBe(206);
+      expect(r.headers.get('cache-control')).toBe('private, max-age=3600');
+      // The signature is for its own key only.
+      const other = mediaUrls(tour).find((u) => u !== url)!;
+      expect((await fetch(`${other.split('?')[0]}?${url.split('?')[1]}`)).status).toBe(404);
+    }
+    expect((await beacon(t, tourId, grant)).status).toBe(204);
+    // The owner sees the tour without a grant (the console, the edit player).
+    expect((await t.gql(PLAYER_TOUR_QUERY, { tourID: tourId }, owner.token)).data.tour.title).toBe('Sunny flat');
+
+    // A new password revokes the old grant and every signed URL at once.
+    await setAccess('PASSWORD', 'new secret');
+    expect((await t.gql(PLAYER_TOUR_ACCESS_QUERY, { tourID: tourId, access: grant })).errors?.[0]?.extensions?.code).toBe('TOUR_PASSWORD_REQUIRED');
+    for (const url of mediaUrls(tour)) expect((await fetch(url)).status).toBe(404);
+    expect((await beacon(t, tourId, grant)).status).toBe(403);
+    expect((await unlock('open sesame')).errors?.[0]?.extensions?.code).toBe('TOUR_PASSWORD_WRONG');
+  });
+
+  it('wrong guesses are rate-limited per address; a right password does not spend the budget', async () => {
+    for (let i = 0; i < 3; i++) expect((await unlock('new secret')).data.tourUnlock.access).toBeTruthy();
+    let limited = false;
+    for (let i = 0; i < 12 && !limited; i++) limited = (await unlock(`guess ${i}`)).errors?.[0]?.extensions?.code === 'RATE_LIMITED';
+    expect(limited).toBe(true);
+    // Even the right password waits now: guesses cannot be told apart from it.
+    expect((await unlock('new secret')).errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
+  });
+
+  it('company only: members see it, anyone else (signed in elsewhere or not) gets the members-only gate', async () => {
+    await setAccess('COMPANY');
+    const anonymous = await t.gql(PLAYER_TOUR_QUERY, { tourID: tourId });
+    expect(anonymous.errors?.[0]?.extensions?.code).toBe('TOUR_MEMBERS_ONLY');
+    const get = await (await getTour(t, tourId)).text();
+    expect(get).toContain('TOUR_MEMBERS_ONLY');
+    const other = await t.gql(PLAYER_TOUR_QUERY, { tourID: tourId }, stranger.token);
+    expect(other.errors?.[0]?.extensions?.code).toBe('TOUR_MEMBERS_ONLY');
+    const teammate = await seedUser(t.app, { companyId: owner.company.id, role: 'USER' });
+    const seen = (await t.gql<{ tour: PlayerTour }>(PLAYER_TOUR_QUERY, { tourID: tourId }, teammate.token)).data.tour;
+    expect(seen.title).toBe('Sunny flat');
+    for (const url of mediaUrls(seen)) expect((await fetch(url)).status).toBe(200);
+    for (const url of mediaUrls(publicTour)) expect((await fetch(url)).status).toBe(404);
+    expect((await unlock('new secret')).errors?.[0]?.extensions?.code).toBe('TOUR_MEMBERS_ONLY');
+    expect((await beacon(t, tourId)).status).toBe(403);
+    for (const body of [get, JSON.stringify(anonymous), JSON.stringify(other)]) for (const secret of secrets()) expect(body).not.toContain(secret);
+  });
+
+  it('back to a public link: the cached answer and the plain media URLs work again', async () => {
+    await setAccess('PUBLIC');
+    const r = await getTour(t, tourId);
+    expect(((await r.json()) as { data: { tour: PlayerTour } }).data.tour.title).toBe('Sunny flat');
+    expect(r.headers.get('etag')).toBeTruthy();
+    for (const url of mediaUrls(publicTour)) expect((await fetch(url)).status).toBe(200);
+    const stored = await t.app.services.db.selectFrom('tours').select('access_password_hash').where('id', '=', rowId).executeTakeFirstOrThrow();
+    expect(stored.access_password_hash).toBeNull();
+  });
+});
