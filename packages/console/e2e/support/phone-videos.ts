@@ -1,7 +1,8 @@
 /**
  * Phone-format test videos made with the system's ffmpeg (issue 22): HEVC 10-bit stored rotated (.mov, as an iPhone
  * films portrait), variable frame rate, 4K60, a WebM (no MP4 container: the <video> fallback) and a truncated MP4
- * (accepted by the screen, failed by processing). 11 s each and small. Cached in the temp folder under a hash of the
+ * (accepted by the screen, failed by processing); for the in-browser conversion, a 4K60 H.264 portrait clip and a 4K60
+ * HEVC one. 11 s each and small. Cached in the temp folder under a hash of the
  * ffmpeg arguments, so a changed command makes its file again.
  */
 import { execFile } from 'node:child_process';
@@ -55,6 +56,41 @@ export const PHONE_VIDEOS = {
       'mp4',
     ],
     expect: { width: 3840, height: 2160, rotation: 0, codecPrefix: 'avc1' },
+  },
+  /**
+   * A phone filming portrait in 4K60 H.264 (docs/upload-conversion.md): stored 3840x2160 with a 90° display rotation, at
+   * a phone's 40 Mbit/s, moving detail throughout; the upload screen converts it in the browser on a slow uplink.
+   */
+  uhd60Portrait: {
+    name: 'IMG_0002.MP4',
+    args: [...source('3840x2160', 60), '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', '40M', '-pix_fmt', 'yuv420p', '-f', 'mp4'],
+    remux: ['-c', 'copy', '-metadata:s:v:0', 'rotate=90', '-f', 'mp4'],
+    expect: { width: 2160, height: 3840, rotation: 90, codecPrefix: 'avc1' },
+  },
+  /** 4K60 HEVC (8-bit): Debian's Chromium has no HEVC decoder, so the screen uploads the original (flat content: quick to make). */
+  hevcUhd60: {
+    name: 'IMG_0003.MOV',
+    args: [
+      '-f',
+      'lavfi',
+      '-i',
+      `color=c=0x996633:size=3840x2160:rate=60:duration=${SECONDS}`,
+      '-vf',
+      "drawbox=x='mod(t*400\\,3400)':y=800:w=400:h=400:color=white:t=fill",
+      '-c:v',
+      'libx265',
+      '-preset',
+      'ultrafast',
+      '-x265-params',
+      'log-level=error',
+      '-pix_fmt',
+      'yuv420p',
+      '-tag:v',
+      'hvc1',
+      '-f',
+      'mov',
+    ],
+    expect: { width: 3840, height: 2160, rotation: 0, codecPrefix: 'hvc1' },
   },
   /** Not an MP4/MOV container: the screen falls back to the <video> element (Chromium plays VP9). */
   webm: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mezzanineSize, raceVerdict, sourceRefusal, type SourceFacts } from './convert-rules.js';
+import { littleToGain, mezzanineSize, raceVerdict, sourceRefusal, type SourceFacts } from './convert-rules.js';
 
 const phone4k: SourceFacts = { codec: 'avc1.640033', width: 3840, height: 2160, transfer: 'bt709', durationSeconds: 60, bytes: 300_000_000 };
 
@@ -15,9 +15,13 @@ describe('which sources the device converts', () => {
     [{ codec: 'avc1.6e0033' }, /10-bit/],
     [{ codec: 'vp09.02.51.10' }, /10-bit/],
     [{ codec: null }, /no codec/],
-    [{ bytes: 50_000_000 }, /already light/],
   ] as Array<[Partial<SourceFacts>, RegExp]>)('leaves %o to the server', (change, reason) => {
     expect(sourceRefusal({ ...phone4k, ...change })).toMatch(reason);
+  });
+
+  it('leaves a source already near the mezzanine bitrate as it is', () => {
+    expect(littleToGain(phone4k)).toBeNull();
+    expect(littleToGain({ ...phone4k, bytes: 50_000_000 })).toMatch(/already light \(6\.7 Mbit\/s\)/);
   });
 
   it('keeps an 8-bit HEVC SDR clip for the device (its decoder decides)', () => {

@@ -50,9 +50,13 @@ export function sourceRefusal(f: SourceFacts): string | null {
   if (f.transfer === 'pq' || f.transfer === 'hlg') return `HDR source (${f.transfer}): the server tone-maps it`;
   if (isHighBitDepth(f.codec)) return `10-bit source (${f.codec}): the server converts it`;
   if (!(f.durationSeconds > 0)) return 'no duration';
-  const bitrate = (f.bytes * 8) / f.durationSeconds;
-  if (bitrate < MEZZANINE.bitrate * MIN_GAIN) return `already light (${(bitrate / 1e6).toFixed(1)} Mbit/s): little to gain`;
   return null;
+}
+
+/** Why converting this source gains too little (asked once the device has shown it can convert it), or null. */
+export function littleToGain(f: Pick<SourceFacts, 'bytes' | 'durationSeconds'>): string | null {
+  const bitrate = (f.bytes * 8) / f.durationSeconds;
+  return bitrate < MEZZANINE.bitrate * MIN_GAIN ? `already light (${(bitrate / 1e6).toFixed(1)} Mbit/s): little to gain` : null;
 }
 
 /** The mezzanine's size: the source's shape with its long side at MEZZANINE.longSide, even numbers, never larger. */

@@ -6,7 +6,7 @@
  * `refused` (with the reason) before converting when the device should not, `failed` when decoding or encoding breaks.
  */
 import { ALL_FORMATS, BlobSource, BufferTarget, Conversion, Input, Mp4OutputFormat, Output } from 'mediabunny';
-import { MEZZANINE, mezzanineSize, sourceRefusal } from './convert-rules.js';
+import { littleToGain, MEZZANINE, mezzanineSize, sourceRefusal } from './convert-rules.js';
 import type { ConvertReply, ConvertRequest } from './convert-types.js';
 
 const scope = self as unknown as { postMessage(m: ConvertReply, transfer?: Transferable[]): void; onmessage: ((e: MessageEvent<ConvertRequest>) => void) | null };
@@ -33,6 +33,8 @@ async function convert(file: File): Promise<void> {
   const size = mezzanineSize(facts.width, facts.height);
   const encoder = await VideoEncoder.isConfigSupported({ codec: MEZZANINE.codec, ...size, bitrate: MEZZANINE.bitrate, framerate: MEZZANINE.fps });
   if (!encoder.supported) return post({ type: 'refused', reason: `no ${MEZZANINE.codec} encoder at ${size.width}x${size.height} on this device` });
+  const light = littleToGain(facts);
+  if (light) return post({ type: 'refused', reason: light });
 
   const output = new Output({ format: new Mp4OutputFormat({ fastStart: 'in-memory' }), target: new BufferTarget() });
   const conversion = await Conversion.init({

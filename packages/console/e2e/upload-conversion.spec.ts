@@ -1,0 +1,122 @@
+/**
+ * Phone videos converted on the device (docs/upload-conversion.md), through the real upload screen and the real server
+ * in Debian's Chromium, which decodes H.264 and encodes avc1.640028 with WebCodecs (in software here) and has no HEVC
+ * decoder:
+ * - a 4K60 H.264 portrait clip (stored landscape, 90° display matrix) on a slow uplink (2 Mbit/s, emulated) is
+ *   converted in the browser: the dialog says 'Preparing video on this device…', the debug log says why, and the
+ *   upload is the mezzanine; the tour is portrait with the clip's frame count;
+ * - a 4K60 HEVC clip falls back to the original (no decoder), and becomes a landscape tour with its frame count;
+ * - the same H.264 clip on the fast local link goes up as it is (uploading wins the race); its server-path tour has the
+ *   converted tour's frame count and looks the same: SSIM ≥ 0.95 at 720p on every 5th frame (ffmpeg's ssim filter).
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect, test, type Browser, type BrowserContext } from '@playwright/test';
+import { phoneVideo } from './support/phone-videos.js';
+import { limitUplink, newAgent as signUp, totalFrames, uploadToTour, type Tour } from './support/upload-agent.js';
+
+const run = promisify(execFile);
+test.describe.configure({ mode: 'serial' });
+test.skip(() => test.info().project.name !== 'desktop', 'one browser run is enough: the phone layout does not change the conversion');
+
+const stamp = Date.now().toString(36);
+const base = () => process.env.E2E_BASE_URL!;
+const contexts: BrowserContext[] = [];
+/** An 11 s clip at the tour's 15 fps. */
+const CLIP_FRAMES = [164, 166];
+
+test.beforeAll(async () => {
+  test.setTimeout(600_000);
+  await phoneVideo('uhd60Portrait');
+  await phoneVideo('hevcUhd60');
+});
+async function newAgent(browser: Browser) {
+  const a = await signUp(browser);
+  contexts.push(a.context);
+  return a;
+}
+test.afterAll(async () => {
+  for (const c of contexts) await c.close();
+});
+
+const frames = totalFrames;
+const tours: Partial<Record<'converted' | 'original', Tour>> = {};
+
+test('a 4K60 H.264 portrait clip on a slow uplink is converted in the browser and becomes a portrait tour', async ({ browser }) => {
+  test.setTimeout(540_000);
+  const a = await newAgent(browser);
+  // A phone's uplink: 2 Mbit/s up (the original would take 220 s; the mezzanine about 27 s).
+  await limitUplink(a.page, 2_000_000);
+  const tour = await uploadToTour(a, await phoneVideo('uhd60Portrait'), `Converted ${stamp}`);
+  console.log('debug log:', a.log.join(' | '));
+  expect(
+    a.log.some((l) => l.startsWith('[upload] convert:')),
+    a.log.join('\n'),
+  ).toBe(true);
+  expect(a.log.some((l) => l.startsWith('[upload] converted:'))).toBe(true);
+  expect((await a.lines()).some((l) => /^Preparing video on this device… \d+%$/.test(l))).toBe(true);
+  expect(tour.videoInfo).toEqual({ width: 720, height: 1280 });
+  expect(frames(tour)).toBeGreaterThanOrEqual(CLIP_FRAMES[0]!);
+  expect(frames(tour)).toBeLessThanOrEqual(CLIP_FRAMES[1]!);
+  tours.converted = tour;
+});
+
+test('a 4K60 HEVC clip falls back to the original (no HEVC decoder here) and becomes a landscape tour', async ({ browser }) => {
+  test.setTimeout(540_000);
+  const a = await newAgent(browser);
+  const tour = await uploadToTour(a, await phoneVideo('hevcUhd60'), `HEVC ${stamp}`);
+  console.log('debug log:', a.log.join(' | '));
+  expect(
+    a.log.some((l) => /^\[upload\] original: no decoder for hvc1/.test(l)),
+    a.log.join('\n'),
+  ).toBe(true);
+  expect(tour.videoInfo).toEqual({ width: 1280, height: 720 });
+  expect(frames(tour)).toBeGreaterThanOrEqual(CLIP_FRAMES[0]!);
+  expect(frames(tour)).toBeLessThanOrEqual(CLIP_FRAMES[1]!);
+});
+
+/** The tour's 720p clips joined into one file. */
+async function joinedClips(t: Tour, dir: string, name: string): Promise<string> {
+  const list: string[] = [];
+  for (const c of [...t.clips].sort((x, y) => x.index - y.index)) {
+    const file = path.join(dir, `${name}-${c.index}.mp4`);
+    const res = await fetch(new URL(c.highURI, base()));
+    expect(res.status).toBe(200);
+    await fs.writeFile(file, Buffer.from(await res.arrayBuffer()));
+    list.push(`file '${file}'`);
+  }
+  await fs.writeFile(path.join(dir, `${name}.txt`), list.join('\n'));
+  const out = path.join(dir, `${name}.mp4`);
+  await run('ffmpeg', ['-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', path.join(dir, `${name}.txt`), '-c', 'copy', out]);
+  return out;
+}
+
+test('the same clip uploaded as it is (fast link) gives the same tour: same frame count, SSIM ≥ 0.95 at 720p', async ({ browser }) => {
+  test.setTimeout(540_000);
+  expect(tours.converted, 'the converted tour of the first test').toBeDefined();
+  const a = await newAgent(browser);
+  const tour = await uploadToTour(a, await phoneVideo('uhd60Portrait'), `Server path ${stamp}`);
+  console.log('debug log:', a.log.join(' | '));
+  expect(
+    a.log.some((l) => l.startsWith('[upload] original:')),
+    a.log.join('\n'),
+  ).toBe(true);
+  expect(tour.videoInfo).toEqual({ width: 720, height: 1280 });
+  expect(frames(tour)).toBe(frames(tours.converted!));
+
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-ssim-'));
+  try {
+    const converted = await joinedClips(tours.converted!, dir, 'converted');
+    const original = await joinedClips(tour, dir, 'original');
+    const every5 = "select='not(mod(n\\,5))',setpts=N/TB";
+    const { stderr } = await run('ffmpeg', ['-hide_banner', '-i', converted, '-i', original, '-lavfi', `[0:v]${every5}[a];[1:v]${every5}[b];[a][b]ssim`, '-f', 'null', '-']);
+    const all = Number(/SSIM .*All:([\d.]+)/.exec(stderr)?.[1]);
+    console.log(`SSIM converted vs server path (every 5th frame, 720p): ${all}`);
+    expect(all).toBeGreaterThanOrEqual(0.95);
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+});
