@@ -23,7 +23,11 @@ interface PlayerTour {
 
 const getTour = (t: TestApp, tourID: string) => fetch(`${t.url}/query?${new URLSearchParams({ query: PLAYER_TOUR_QUERY, variables: JSON.stringify({ tourID }) })}`);
 const beacon = (t: TestApp, tourId: string, access?: string) =>
-  fetch(`${t.url}/tour-visit`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ tourId, visitorId: `visitor-${Math.random().toString(36).slice(2, 10)}`, secondsSpent: 3, ...(access ? { access } : {}) }) });
+  fetch(`${t.url}/tour-visit`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain' },
+    body: JSON.stringify({ tourId, visitorId: `visitor-${Math.random().toString(36).slice(2, 10)}`, secondsSpent: 3, ...(access ? { access } : {}) }),
+  });
 
 describe.each(DB_KINDS)('tour access (%s)', (kind) => {
   let t: TestApp;
@@ -68,7 +72,7 @@ describe.each(DB_KINDS)('tour access (%s)', (kind) => {
     expect((await beacon(t, tourId)).status).toBe(204);
   });
 
-  it('refuses a password without one, and a short one, in the owner\'s words, changing nothing', async () => {
+  it("refuses a password without one, and a short one, in the owner's words, changing nothing", async () => {
     const none = await setAccess('PASSWORD');
     expect(none.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(none.errors?.[0]?.message).toBe('Choose a password for this tour.');

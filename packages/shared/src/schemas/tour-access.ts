@@ -19,6 +19,9 @@ export const tourPasswordSchema = z.string().min(TOUR_PASSWORD_MIN, V.tourPasswo
  */
 export const tourAccessInputSchema = z.object({
   access: TourAccessSchema,
-  password: z.union([z.literal(''), tourPasswordSchema]).optional().nullable(),
+  password: z
+    .union([z.literal(''), tourPasswordSchema])
+    .optional()
+    .nullable(),
 });
 export type TourAccessInput = z.infer<typeof tourAccessInputSchema>;

@@ -35,6 +35,8 @@ export function SharingDialog({ open, tourId, title, onClose, showQr = false }: 
   // The owner's live viewing switch (Edit Info) decides whether every branded form carries liveViewing=true.
   const [settings] = useQuery({ query: TourShareSettingsQuery, variables: { id: tourId }, pause: !open });
   const liveViewing = settings.data?.tour?.liveViewing === true;
+  // A protected tour's links ask for the password or a sign-in (issue 33): said here, where they are copied.
+  const access = settings.data?.tour?.access;
   const link = externalPlayerUrl(tourId, undefined, liveViewing);
   const linkCopy = useClipboard();
   const frameCopy = useClipboard();
@@ -77,6 +79,11 @@ export function SharingDialog({ open, tourId, title, onClose, showQr = false }: 
           <p className="field-hint" data-testid="live-viewing-hint">
             {liveViewing ? TOUR_TEXTS.liveViewingOnHint : TOUR_TEXTS.liveViewingOffHint}
           </p>
+          {access === 'PASSWORD' || access === 'COMPANY' ? (
+            <p className="field-hint" data-testid="access-hint">
+              {access === 'PASSWORD' ? TOUR_TEXTS.accessPasswordShare : TOUR_TEXTS.accessCompanyShare}
+            </p>
+          ) : null}
         </div>
         <div>
           {qr ? (

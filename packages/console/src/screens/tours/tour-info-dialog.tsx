@@ -7,13 +7,14 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
-import { NOTICES, VALIDATION, isAcceptedThumbnailName, tourInfoSchema, THUMBNAIL_EXTENSIONS } from '@roomwalk/shared';
+import { NOTICES, TourAccessSchema, VALIDATION, isAcceptedThumbnailName, tourInfoSchema, THUMBNAIL_EXTENSIONS } from '@roomwalk/shared';
 import type { z } from 'zod';
 import { describeFailure, serverMessage } from '../../graphql/errors.js';
 import { FormDialog } from '../../ui/form-dialog.js';
 import { FormField, TextAreaField, shouldShow } from '../../ui/form-field.js';
 import { useSnackbar } from '../../ui/snackbar.js';
-import { TourPrivacyQuery, TourSaveMutation, TourUpdateThumbnailMutation } from './tour-operations.js';
+import { TourAccessSetMutation, TourPrivacyQuery, TourSaveMutation, TourUpdateThumbnailMutation } from './tour-operations.js';
+import { TourAccessField, accessChanged, accessProblem, type AccessChoice } from './tour-access-field.js';
 import { ThumbnailCrop, loadImage, renderCrop, type CropRect } from './thumbnail-crop.js';
 import { TOUR_TEXTS } from './texts.js';
 
@@ -54,9 +55,19 @@ export function TourInfoDialog({ open, tour, mode, onClose, onSaved }: TourInfoD
   const [live, setLive] = useState<boolean | null>(null);
   const liveNow = privacy.data?.tour?.liveViewing;
   const liveChange = live !== null && typeof liveNow === 'boolean' && live !== liveNow ? { liveViewing: live } : {};
+  // Who sees the tour (issue 33): null until the owner changes it.
+  const [, setAccess] = useMutation(TourAccessSetMutation);
+  const accessNow = TourAccessSchema.safeParse(privacy.data?.tour?.access).data ?? 'PUBLIC';
+  const [access, setAccessChoice] = useState<AccessChoice | null>(null);
+  const [accessTried, setAccessTried] = useState(false);
+  const accessError = access && accessTried ? accessProblem(access, accessNow) : null;
 
   const onSubmit = handleSubmit(async (values) => {
     setFailure(null);
+    if (access && accessProblem(access, accessNow)) {
+      setAccessTried(true);
+      return;
+    }
     const parsed = tourInfoSchema.parse(values);
     const r = await save({
       input: { id: tour.id, title: parsed.title, listingLink: parsed.listingLink || null, description: parsed.description || null, ...blurChange, ...liveChange },
@@ -67,6 +78,14 @@ export function TourInfoDialog({ open, tour, mode, onClose, onSaved }: TourInfoD
       if (mode === 'upload') notify('warning', `${NOTICES.couldNotSaveTour}${detail}`);
       else notify('error', NOTICES.failedToUpdateTour);
       return;
+    }
+    if (access && accessChanged(access, accessNow)) {
+      const a = await setAccess({ input: { id: tour.id, access: access.access, password: access.password || null } });
+      if (a.error) {
+        setFailure(describeFailure(a.error, serverMessage(a.error)));
+        notify('error', NOTICES.failedToUpdateTour);
+        return;
+      }
     }
     notify('success', NOTICES.successful);
     onSaved();
@@ -103,6 +122,7 @@ export function TourInfoDialog({ open, tour, mode, onClose, onSaved }: TourInfoD
             checked={live ?? privacy.data.tour.liveViewing}
             onChange={setLive}
           />
+          <TourAccessField value={access ?? { access: accessNow, password: '' }} had={accessNow} error={accessError} onChange={setAccessChoice} />
         </>
       ) : null}
     </FormDialog>

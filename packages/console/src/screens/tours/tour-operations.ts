@@ -105,14 +105,21 @@ export const TourSaveMutation = graphql(`
 /** The tour's switches (privacy, live viewing) and the clips in which faces were blurred (the Tour Info dialog). */
 export const TourPrivacyQuery = graphql(`
   query TourPrivacy($id: ID!) {
-    tour(tourID: $id) { id blurFaces blurredClips liveViewing }
+    tour(tourID: $id) { id blurFaces blurredClips liveViewing access }
+  }
+`);
+
+/** Who sees the tour: public link, password or company only (the Tour Info dialog; issue 33). */
+export const TourAccessSetMutation = graphql(`
+  mutation TourAccessSet($input: TourAccessSetInput!) {
+    tourAccessSet(input: $input) { id access }
   }
 `);
 
 /** Whether the shared links carry live viewing (Sharing Options). */
 export const TourShareSettingsQuery = graphql(`
   query TourShareSettings($id: ID!) {
-    tour(tourID: $id) { id liveViewing }
+    tour(tourID: $id) { id liveViewing access }
   }
 `);
 

@@ -1,0 +1,96 @@
+/** Who sees the tour in Tour Info (issue 33): the choice is sent with tourAccessSet, a bad password never is. */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { TourInfoDialog } from './tour-info-dialog.js';
+import { SharingDialog } from './sharing-dialog.js';
+import { loggedInStore, renderRoute, stubFetch } from '../../test/helpers.js';
+
+vi.mock('graphql-ws', () => ({ createClient: () => ({ subscribe: () => () => undefined }) }));
+
+const ID = 'tour_0b6c9d9e-2a7e-4f61-9d55-6a3f3c1f1a10';
+
+afterEach(() => vi.unstubAllGlobals());
+
+function openEditInfo(access: string): { saved: unknown[]; access: unknown[] } {
+  const calls = { saved: [] as unknown[], access: [] as unknown[] };
+  const tour = {
+    __typename: 'Tour',
+    id: ID,
+    title: 'Loft',
+    description: null,
+    videoURL: null,
+    listingLink: null,
+    blurFaces: true,
+    liveViewing: false,
+    status: { __typename: 'TourStatus', status: 'PROCESSED' },
+  };
+  vi.stubGlobal(
+    'fetch',
+    stubFetch({
+      TourPrivacy: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, blurFaces: true, blurredClips: [], liveViewing: false, access } } } }),
+      TourSave: (body) => {
+        calls.saved.push((body as { variables: unknown }).variables);
+        return { body: { data: { tourSave: tour } } };
+      },
+      TourAccessSet: (body) => {
+        calls.access.push((body as { variables: unknown }).variables);
+        const input = (body as { variables: { input: { access: string } } }).variables.input;
+        return { body: { data: { tourAccessSet: { __typename: 'Tour', id: ID, access: input.access } } } };
+      },
+    }).impl,
+  );
+  renderRoute(<TourInfoDialog open mode="edit" tour={{ id: ID, title: 'Loft', description: null, listingLink: null }} onClose={() => undefined} onSaved={() => undefined} />, {
+    path: '/',
+    route: '/',
+    store: loggedInStore(),
+  });
+  return calls;
+}
+
+describe('Tour Info: who can see this tour', () => {
+  it('a public tour is left alone when saved untouched', async () => {
+    const calls = openEditInfo('PUBLIC');
+    expect(await screen.findByLabelText(/Anyone with the link/)).toBeChecked();
+    fireEvent.click(screen.getByText('Save'));
+    await waitFor(() => expect(calls.saved).toHaveLength(1));
+    expect(calls.access).toEqual([]);
+  });
+
+  it('asks for a password before saving a password tour, refuses a short one, then sends it', async () => {
+    const calls = openEditInfo('PUBLIC');
+    fireEvent.click(await screen.findByLabelText(/Only people with the password/));
+    fireEvent.click(screen.getByText('Save'));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Choose a password for this tour.');
+    const field = screen.getByLabelText('Tour password');
+    fireEvent.change(field, { target: { value: 'abc' } });
+    expect(await screen.findByRole('alert')).toHaveTextContent('The password needs at least 4 characters.');
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(calls.saved).toEqual([]);
+    fireEvent.change(field, { target: { value: 'harbour view' } });
+    fireEvent.click(screen.getByText('Save'));
+    await waitFor(() => expect(calls.access).toHaveLength(1));
+    expect(calls.access[0]).toEqual({ input: { id: ID, access: 'PASSWORD', password: 'harbour view' } });
+  });
+
+  it('a password tour keeps its password when the field stays empty, and can become company only', async () => {
+    const calls = openEditInfo('PASSWORD');
+    expect(await screen.findByLabelText(/Only people with the password/)).toBeChecked();
+    expect(screen.getByLabelText('Tour password')).toHaveAttribute('placeholder', 'Leave empty to keep the current password');
+    fireEvent.click(screen.getByText('Save'));
+    await waitFor(() => expect(calls.saved).toHaveLength(1));
+    expect(calls.access).toEqual([]);
+    fireEvent.click(screen.getByLabelText(/Only members of your company/));
+    expect(screen.queryByLabelText('Tour password')).toBeNull();
+    fireEvent.click(screen.getByText('Save'));
+    await waitFor(() => expect(calls.access).toHaveLength(1));
+    expect(calls.access[0]).toEqual({ input: { id: ID, access: 'COMPANY', password: null } });
+  });
+});
+
+describe('Sharing Options of a protected tour', () => {
+  it('says the links ask for the password', async () => {
+    vi.stubGlobal('fetch', stubFetch({ TourShareSettings: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, liveViewing: false, access: 'PASSWORD' } } } }) }).impl);
+    renderRoute(<SharingDialog open tourId={ID} title="Loft" onClose={() => undefined} />, { path: '/', route: '/', store: loggedInStore() });
+    expect(await screen.findByTestId('access-hint')).toHaveTextContent('Send the password separately from the link.');
+  });
+});
