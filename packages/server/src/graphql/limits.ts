@@ -14,7 +14,9 @@ import {
   TokenKind,
   type ASTVisitor,
   type DocumentNode,
+  type FieldNode,
   type FragmentDefinitionNode,
+  type OperationDefinitionNode,
   type SelectionSetNode,
   type ValidationContext,
   type GraphQLSchema,
@@ -23,13 +25,16 @@ import {
   isObjectType,
   validate,
 } from 'graphql';
-import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
+import { ERROR_CODES, ERROR_TEXTS, REELS_MAX, TEAM_INVITES_PAGE_SIZE, TOP_TOURS_PER_USER, TOURS_PAGE_SIZE } from '@roomwalk/shared';
 
 export const QUERY_LIMITS = {
   maxDepth: 12,
   maxAliases: 30,
-  maxCost: 5000,
-  listMultiplier: 10,
+  /**
+   * Fields counted with their lists' sizes. The console's heaviest document (Team Tours: 100 members' top five tours,
+   * about 7,300) fits; what costs more is built to (bench/query-cost.ts measures both).
+   */
+  maxCost: 8000,
   /** Lexical tokens in one document (the console's largest operation has under 100). */
   maxTokens: 2000,
   /** `...Fragment` spreads written in one document. */
@@ -44,10 +49,37 @@ export type QueryLimits = typeof QUERY_LIMITS;
 
 /**
  * Lists without paging arguments that can be long: what is asked of each item costs this many times (a 10-minute
- * tour has 250 clips). Paged lists count `listMultiplier` items; other lists one. With these, the player's document
- * costs about 2,200 and 30 aliases of a long tour (0.47 s of CPU) are refused.
+ * tour has 250 clips; the other sizes are the most the product makes or a company plausibly holds). Other lists
+ * count one item. With these, the player's document costs about 2,200: three aliases of a long tour are answered, four
+ * (and the 30 that took 0.47 s of CPU) refused.
  */
-const LIST_SIZES: Readonly<Record<string, number>> = { 'Tour.clips': 250, 'Tour.markers': 100, 'Tour.shots': 50 };
+const LIST_SIZES: Readonly<Record<string, number>> = {
+  'Tour.clips': 250,
+  'Tour.markers': 100,
+  'Tour.shots': 50,
+  'Tour.logs': 50,
+  'Tour.reels': REELS_MAX,
+  'User.topFiveTours': TOP_TOURS_PER_USER,
+  'Company.members': 100,
+  'Company.apiKeys': 50,
+  'Query.webhookEndpoints': 50,
+  'SellerReportSettings.links': 50,
+  'TourRoomAnalytics.daily': 366,
+  'TourRoomAnalytics.rooms': 100,
+  'TourRoomAnalytics.exits': 100,
+};
+
+/**
+ * Paged lists (Relay connections): the page a field answers without `first` or `last`, and the most one page holds.
+ * The resolvers pass both to `resolveCursorConnection`; the cost counts a page as what `first`/`last` asks (a variable
+ * read from the request's variables), at most `max`.
+ */
+export const PAGE_SIZES = {
+  'Query.tours': { defaultSize: TOURS_PAGE_SIZE, maxSize: 100 },
+  'Company.invites': { defaultSize: TEAM_INVITES_PAGE_SIZE, maxSize: 100 },
+  'Query.webhookDeliveries': { defaultSize: 20, maxSize: 100 },
+} as const satisfies Record<string, { defaultSize: number; maxSize: number }>;
+const PAGES: Readonly<Record<string, { defaultSize: number; maxSize: number }>> = PAGE_SIZES;
 
 function tooComplex(detail: string): GraphQLError {
   return new GraphQLError(`${ERROR_TEXTS.queryTooComplex} (${detail})`, { extensions: { code: ERROR_CODES.QUERY_TOO_COMPLEX } });
@@ -98,12 +130,21 @@ interface Summary {
 }
 const EMPTY: Summary = { depth: 0, cost: 0, aliases: 0 };
 
+/**
+ * The request's variables, for the size of a page asked with a variable (`tours(first: $n)`): the values sent, or
+ * `'unknown'` where they are not known yet (the check before graphql's own rules: a page then counts as the fewest
+ * items, 0, and the check with the request's variables runs before execution) or `'most'` (subscriptions, whose
+ * variables the hooks do not see: a page counts as the most it can hold).
+ */
+export type PageVariables = Readonly<Record<string, unknown>> | 'unknown' | 'most';
+
 /** Depth, aliases, cost and spread count of each operation, following fragments once each. */
-function queryLimitsRule(limits: QueryLimits = QUERY_LIMITS) {
+function queryLimitsRule(limits: QueryLimits, variables: PageVariables) {
   return (context: ValidationContext): ASTVisitor => {
     const document = context.getDocument();
     const fragments = new Map<string, FragmentDefinitionNode>();
     for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+    const pageItems = pageSizer(document, variables);
     // undefined: not seen; null: being summarised (a spread reaching it again is a cycle; graphql's NoFragmentCycles reports it).
     const memo = new Map<string, Summary | null>();
 
@@ -125,8 +166,9 @@ function queryLimitsRule(limits: QueryLimits = QUERY_LIMITS) {
           if (sel.alias) aliases += 1;
           if (sel.name.value.startsWith('__')) continue;
           const child = summarise(sel.selectionSet, fieldType(typeName, sel.name.value));
-          const paged = sel.selectionSet && sel.arguments?.some((a) => a.name.value === 'first' || a.name.value === 'last' || a.name.value === 'count');
-          const items = paged ? limits.listMultiplier : (LIST_SIZES[`${typeName}.${sel.name.value}`] ?? 1);
+          const key = `${typeName}.${sel.name.value}`;
+          const page = PAGES[key];
+          const items = page ? pageItems(sel, page) : (LIST_SIZES[key] ?? 1);
           depth = Math.max(depth, 1 + child.depth);
           cost += 1 + child.cost * items;
           aliases += child.aliases;
@@ -215,6 +257,39 @@ function queryLimitsRule(limits: QueryLimits = QUERY_LIMITS) {
   };
 }
 
+/** Items one page of a connection field holds: what `first`/`last` ask (the larger of the two), at most `maxSize`. */
+function pageSizer(document: DocumentNode, variables: PageVariables) {
+  // A variable's default, from any operation of the document (a fragment may be spread in any of them): the largest.
+  const defaults = new Map<string, number>();
+  for (const def of document.definitions) {
+    if (def.kind !== Kind.OPERATION_DEFINITION) continue;
+    for (const v of (def as OperationDefinitionNode).variableDefinitions ?? []) {
+      const name = v.variable.name.value;
+      if (v.defaultValue?.kind === Kind.INT) defaults.set(name, Math.max(defaults.get(name) ?? 0, Number(v.defaultValue.value)));
+    }
+  }
+  return (field: FieldNode, page: { defaultSize: number; maxSize: number }): number => {
+    let asked: number | null = null;
+    for (const arg of field.arguments ?? []) {
+      if (arg.name.value !== 'first' && arg.name.value !== 'last') continue;
+      let n: number | null = null;
+      if (arg.value.kind === Kind.INT) n = Number(arg.value.value);
+      else if (arg.value.kind === Kind.VARIABLE) {
+        const name = arg.value.name.value;
+        if (variables === 'unknown') n = 0;
+        else if (variables === 'most') n = page.maxSize;
+        else {
+          // Not sent: the default, else null (no argument: the default page). Not a number: refused by graphql.
+          const sent = variables[name];
+          n = typeof sent === 'number' ? sent : sent === undefined ? (defaults.get(name) ?? null) : sent === null ? null : page.maxSize;
+        }
+      }
+      if (n !== null) asked = Math.max(asked ?? 0, n);
+    }
+    return Math.min(page.maxSize, Math.max(0, asked ?? page.defaultSize));
+  };
+}
+
 /** The first response name asked more than `max` times, or null. */
 function repeatedField(counts: Map<string, number>, max: number): string | null {
   for (const [name, n] of counts) if (n > max) return name;
@@ -225,8 +300,13 @@ function repeatedField(counts: Map<string, number>, max: number): string | null 
  * Our limits alone, for running before graphql's own validation rules (some of those are quadratic in repeated
  * fields): refuse first, so a hostile document never reaches them.
  */
-export function checkQueryLimits(schema: GraphQLSchema, document: DocumentNode, limits: QueryLimits = QUERY_LIMITS): readonly GraphQLError[] {
-  return validate(schema, document, [queryLimitsRule(limits)]);
+export function checkQueryLimits(schema: GraphQLSchema, document: DocumentNode, variables: PageVariables = 'unknown', limits: QueryLimits = QUERY_LIMITS): readonly GraphQLError[] {
+  return validate(schema, document, [queryLimitsRule(limits, variables)]);
+}
+
+/** Whether the document declares variables: only then can the check with the request's variables differ. */
+export function usesVariables(document: DocumentNode): boolean {
+  return document.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && (d.variableDefinitions?.length ?? 0) > 0);
 }
 
 const fmt = (n: number) => (Number.isFinite(n) && n < 1e12 ? String(Math.round(n)) : 'too high to count');

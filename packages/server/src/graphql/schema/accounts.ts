@@ -1,6 +1,6 @@
 /** Accounts, companies, licences and teams (accounts §3, §7). */
 import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
-import { TEAM_INVITES_PAGE_SIZE } from '@roomwalk/shared';
+import { PAGE_SIZES } from '../limits.js';
 import type { CompanyRow, InviteRow, LicenseRow, UserRow } from '../../db/types.js';
 import type { UserProfile } from '../../services/account-reads.js';
 import { builder, type Context } from '../builder.js';
@@ -110,9 +110,10 @@ CompanyRef.implement({
         resolve: (c, args, ctx) => {
           const auth = requireSameCompany(ctx, c.id);
           const admin = auth.isCompanyAdmin || auth.isSuperAdmin;
-          const first = args.first ?? (args.last ? undefined : TEAM_INVITES_PAGE_SIZE);
           // The cursor is the invite id (services/account-reads.ts reads its place back in SQL).
-          return resolveCursorConnection({ args: { ...args, first }, toCursor: (i: InviteRow) => i.id }, (page: ResolveCursorConnectionArgs) => teamInvitesPage(ctx.services, c.id, admin, page));
+          return resolveCursorConnection({ args, ...PAGE_SIZES['Company.invites'], toCursor: (i: InviteRow) => i.id }, (page: ResolveCursorConnectionArgs) =>
+            teamInvitesPage(ctx.services, c.id, admin, page),
+          );
         },
       },
       { name: 'TeamInviteConnection' },

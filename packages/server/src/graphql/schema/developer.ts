@@ -4,6 +4,7 @@ import { builder } from '../builder.js';
 import { decodeTypedId, encodeTypedId, isUuid } from '../../core/ids.js';
 import { badInput, notFound } from '../errors.js';
 import { requireAuth } from '../guards.js';
+import { PAGE_SIZES } from '../limits.js';
 import { CompanyRef } from './accounts.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../services/developer/api-keys.js';
 import type { ApiKeyRow, WebhookDeliveryRow, WebhookEndpointRow } from '../../services/developer/tables.js';
@@ -118,7 +119,7 @@ builder.queryFields((t) => ({
         const endpointId = decode('endpoint', args.endpointId);
         if (args.last != null || args.before != null) throw badInput('The delivery log pages forward only: use first and after.');
         return resolveCursorConnection(
-          { args: { ...args, first: Math.min(args.first ?? 20, 100) }, toCursor: (d: DeliveryModel) => `${new Date(d.created_at).toISOString()}|${d.id}` },
+          { args, ...PAGE_SIZES['Query.webhookDeliveries'], toCursor: (d: DeliveryModel) => `${new Date(d.created_at).toISOString()}|${d.id}` },
           async ({ after, limit }: ResolveCursorConnectionArgs) => {
             let page: { createdAt: Date; id: string } | undefined;
             if (after) {
