@@ -11,6 +11,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { test } from '@playwright/test';
 import { gql, poll } from './embed-support.js';
@@ -45,7 +46,7 @@ async function benchClip(): Promise<string> {
 
 /** The built console's conversion worker (its hashed name in dist/assets). */
 function workerAsset(): string {
-  const dist = process.env.E2E_CONSOLE_DIST ?? path.resolve(import.meta.dirname, '../dist');
+  const dist = process.env.E2E_CONSOLE_DIST ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');
   const name = fs.readdirSync(path.join(dist, 'assets')).find((f) => f.startsWith('convert-worker-') && f.endsWith('.js'));
   if (!name) throw new Error('build the console first (npm run build -w @roomwalk/console)');
   return `/assets/${name}`;

@@ -80,6 +80,7 @@ export async function sendVideo({ client, file, signal, onProgress, log = debugL
     if (e instanceof ConversionDeclined) return keepOriginal(e.reason);
     throw e;
   }
+  if (signal.aborted) throw new DOMException('Upload cancelled', 'AbortError');
   if (!start) return keepOriginal('it finished uploading before the device had checked the source');
   log(`converting ${start.codec} to ${start.size.width}x${start.size.height} with the ${start.decoder} decoder`);
 
