@@ -1,8 +1,10 @@
 /**
  * The server's import rules (docs/code-map.md): no import circles, and each floor imports only floors below it:
- *   app, main, index, cli → http, jobs → graphql → services → storage, auth, mail, events, jobs/enqueue, jobs/queue
+ *   app, main, index, cli → http, jobs → graphql → services → storage, auth, mail, events, the queue and job modules
  *   → media, db → core, config
- * Two exceptions: `jobs/enqueue.ts` and `jobs/queue.ts` sit on the storage floor (what services may start), and any
+ * Two exceptions: the queue (`jobs/queue.ts`, `jobs/job-lease.ts`) and the job modules (`jobs/*-job.ts`,
+ * `jobs/*-jobs.ts`: queue name, payload, options, enqueue, register) sit on the storage floor (what services may
+ * start; the handlers that do the work are on the jobs floor and wired in `jobs/workers.ts`), and any
  * module may name the `Services` container's type (services/services.ts, a type-only import: no runtime coupling).
  * test/architecture.test.ts runs these rules in `npm test`; `npx depcruise src -c .dependency-cruiser.cjs` lists
  * what breaks them.
@@ -10,7 +12,7 @@
 const floors = [
   ['core', ['^src/core/', '^src/config\\.ts$']],
   ['media and db', ['^src/media/', '^src/db/']],
-  ['storage, auth, mail, events and enqueueing', ['^src/storage/', '^src/auth/', '^src/mail/', '^src/events/', '^src/jobs/(enqueue|queue)\\.ts$']],
+  ['storage, auth, mail, events and the job queue', ['^src/storage/', '^src/auth/', '^src/mail/', '^src/events/', '^src/jobs/(queue|job-lease|[a-z-]+-jobs?)\\.ts$']],
   ['services', ['^src/services/']],
   ['graphql', ['^src/graphql/']],
   ['http and jobs', ['^src/http/', '^src/jobs/']],

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOUR_STATUS } from '@roomwalk/shared';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser } from './helpers/seed.js';
-import { registerProcessTourWorkers } from '../src/jobs/process-tour.js';
-import { fakeProcessVideo } from './fixtures/fake-media.js';
+import { registerProcessing } from '../src/jobs/workers.js';
+import { fakeMedia } from './fixtures/fake-media.js';
 import { uploadAndSubmit, waitFor } from './fixtures/tours.js';
 
 describe.each(DB_KINDS)('fair processing order across companies on %s', (kind) => {
@@ -30,7 +30,7 @@ describe.each(DB_KINDS)('fair processing order across companies on %s', (kind) =
     const a3 = await submit(a.token);
     const b1 = await submit(b.token);
 
-    await registerProcessTourWorkers(t.app.services, { processVideo: fakeProcessVideo({ clips: 1 }) });
+    await registerProcessing(t.app.services, fakeMedia({ clips: 1 }));
     const { db } = t.app.services;
     const ids = [a1, a2, a3, b1];
     await waitFor(

@@ -8,11 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, TOUR_STATUS, VALIDATION } from '@roomwalk/shared';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
-import { PROCESSING_FAILED_TEXT, processTourJob, registerProcessTourWorkers } from '../src/jobs/process-tour.js';
+import { processTourJob } from '../src/jobs/process-tour.js';
+import { PROCESSING_FAILED_TEXT } from '../src/jobs/finish-processed-tour.js';
+import { registerProcessing } from '../src/jobs/workers.js';
 import { topics } from '../src/events/event-bus.js';
 import { collectUntilFinal, listFiles, Q, uploadAndSubmit, waitFor, type ProgressEvent } from './fixtures/tours.js';
 import { VideoRejectedError } from '../src/media/process-video.js';
-import { fakeProcessVideo } from './fixtures/fake-media.js';
+import { fakeMedia } from './fixtures/fake-media.js';
 
 describe.each(DB_KINDS)('process-tour job bookkeeping on %s', (kind) => {
   let t: TestApp;
@@ -40,7 +42,7 @@ describe.each(DB_KINDS)('process-tour job bookkeeping on %s', (kind) => {
     // Attempt 1 died after storing part of its clips.
     await t.app.services.db.updateTable('tours').set({ processing_attempt: 1 }).where('id', '=', id).execute();
     await t.app.services.storage.put(`tours/${id}/v1/clips/0000-high.mp4`, Buffer.alloc(10), 'video/mp4');
-    await processTourJob(t.app.services, id, fakeProcessVideo({ clips: 3 }));
+    await processTourJob(t.app.services, id, fakeMedia({ clips: 3 }));
 
     const tour = await dbTour(id);
     expect(tour).toMatchObject({ status: TOUR_STATUS.PROCESSED, progress: 100, processing_attempt: 2, clips_version: 2, thumbnail_key: `tours/${id}/v2/thumbnail.jpg` });
@@ -63,9 +65,9 @@ describe.each(DB_KINDS)('process-tour job bookkeeping on %s', (kind) => {
   it('an attempt that finishes after another one did removes its own files and changes nothing', async () => {
     const id = await newTour();
     let release!: () => void;
-    const slow = processTourJob(t.app.services, id, fakeProcessVideo({ clips: 2, gate: new Promise<void>((r) => (release = r)) }));
+    const slow = processTourJob(t.app.services, id, fakeMedia({ clips: 2, gate: new Promise<void>((r) => (release = r)) }));
     await waitFor(async () => (await dbTour(id)).processing_attempt === 1, 'first attempt claimed');
-    await processTourJob(t.app.services, id, fakeProcessVideo({ clips: 4 }));
+    await processTourJob(t.app.services, id, fakeMedia({ clips: 4 }));
     release();
     await slow;
     const tour = await dbTour(id);
@@ -73,7 +75,7 @@ describe.each(DB_KINDS)('process-tour job bookkeeping on %s', (kind) => {
     expect(await t.app.services.db.selectFrom('clips').select('high_key').where('tour_id', '=', id).execute()).toHaveLength(4);
     expect((await tourFiles(id)).every((f) => f.startsWith('v2/'))).toBe(true);
     // A late duplicate delivery finds nothing to do.
-    await processTourJob(t.app.services, id, fakeProcessVideo({ clips: 1 }));
+    await processTourJob(t.app.services, id, fakeMedia({ clips: 1 }));
     expect((await dbTour(id)).clips_version).toBe(2);
   });
 
@@ -81,9 +83,9 @@ describe.each(DB_KINDS)('process-tour job bookkeeping on %s', (kind) => {
     const id = await newTour();
     let releaseOld!: () => void;
     let releaseNew!: () => void;
-    const old = processTourJob(t.app.services, id, fakeProcessVideo({ clips: 2, gate: new Promise<void>((r) => (releaseOld = r)) }));
+    const old = processTourJob(t.app.services, id, fakeMedia({ clips: 2, gate: new Promise<void>((r) => (releaseOld = r)) }));
     await waitFor(async () => (await dbTour(id)).processing_attempt === 1, 'first attempt claimed');
-    const newer = processTourJob(t.app.services, id, fakeProcessVideo({ clips: 3, gate: new Promise<void>((r) => (releaseNew = r)) }));
+    const newer = processTourJob(t.app.services, id, fakeMedia({ clips: 3, gate: new Promise<void>((r) => (releaseNew = r)) }));
     await waitFor(async () => (await dbTour(id)).processing_attempt === 2, 'second attempt claimed');
     releaseOld();
     await old;
@@ -99,7 +101,7 @@ describe.each(DB_KINDS)('process-tour job bookkeeping on %s', (kind) => {
   it('a tour deleted while processing ends with no files', async () => {
     const id = await newTour();
     let release!: () => void;
-    const running = processTourJob(t.app.services, id, fakeProcessVideo({ gate: new Promise<void>((r) => (release = r)) }));
+    const running = processTourJob(t.app.services, id, fakeMedia({ gate: new Promise<void>((r) => (release = r)) }));
     await waitFor(async () => (await dbTour(id)).processing_attempt === 1, 'attempt claimed');
     expect((await t.gql(Q.del, { id: `tour_${id}` }, owner.token)).errors).toBeUndefined();
     release();
@@ -118,7 +120,7 @@ describe.each(DB_KINDS)('process-tour job bookkeeping on %s', (kind) => {
         if (e.status !== TOUR_STATUS.PROCESSING) break;
       }
     })();
-    await processTourJob(t.app.services, id, fakeProcessVideo({ progressCalls: 2000 }));
+    await processTourJob(t.app.services, id, fakeMedia({ progressCalls: 2000 }));
     await Promise.race([listening, waitFor(async () => events.at(-1)?.status === TOUR_STATUS.PROCESSED, 'final event', 10_000)]);
     ac.abort();
     expect(events.at(-1)).toMatchObject({ status: TOUR_STATUS.PROCESSED, progress: 100 });
@@ -135,7 +137,7 @@ describe.each(DB_KINDS)('process-tour job bookkeeping on %s', (kind) => {
     const sub = collectUntilFinal(client, `tour_${id}`);
     await sub.ready;
     const rejected = new VideoRejectedError(ERROR_CODES.VIDEO_TOO_LONG, VALIDATION.videoTooLong, 'duration 700 s');
-    const running = processTourJob(t.app.services, id, fakeProcessVideo({ gate: new Promise<void>((r) => (release = r)), fail: rejected }));
+    const running = processTourJob(t.app.services, id, fakeMedia({ gate: new Promise<void>((r) => (release = r)), fail: rejected }));
     // Subscribed before the attempt can finish: the final event cannot be missed.
     await waitFor(async () => (await dbTour(id)).processing_attempt === 1, 'attempt claimed');
     release();
@@ -151,7 +153,7 @@ describe.each(DB_KINDS)('process-tour job bookkeeping on %s', (kind) => {
 
   it('retries a failing attempt, then marks the tour FAILED with a generic reason and leaves no files', async () => {
     const seen: string[] = [];
-    await registerProcessTourWorkers(t.app.services, { processVideo: fakeProcessVideo({ fail: new Error('disk on fire'), seenWorkDirs: seen }) });
+    await registerProcessing(t.app.services, fakeMedia({ fail: new Error('disk on fire'), seenWorkDirs: seen }));
     const id = await newTour();
     const tour = await waitFor(async () => {
       const row = await dbTour(id);

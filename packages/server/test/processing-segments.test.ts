@@ -11,8 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOUR_STATUS } from '@roomwalk/shared';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser } from './helpers/seed.js';
-import { registerProcessTourWorkers } from '../src/jobs/process-tour.js';
-import { registerProcessTourSegmentWorkers } from '../src/jobs/process-tour-segments.js';
+import { registerProcessing } from '../src/jobs/workers.js';
 import { processVideo } from '../src/media/process-video.js';
 import { listFiles, makeVideo, uploadAndSubmit, waitFor } from './fixtures/tours.js';
 
@@ -24,8 +23,7 @@ describe('a video processed in segments (PGlite, one process)', { timeout: 300_0
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp('pglite', { ROLE: 'api', PROCESSING_SEGMENT_SECONDS: 4.8, PROCESSING_RETRY_DELAY_SECONDS: 0 });
-    await registerProcessTourWorkers(t.app.services);
-    await registerProcessTourSegmentWorkers(t.app.services);
+    await registerProcessing(t.app.services);
   });
   afterAll(async () => {
     await t?.stop();

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VALIDATION } from '@roomwalk/shared';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
-import { PROCESSING_FAILED_TEXT } from '../src/jobs/process-tour.js';
+import { PROCESSING_FAILED_TEXT } from '../src/jobs/finish-processed-tour.js';
 import { collectUntilFinal, landscapeVideo, listFiles, makeVideo, Q, uploadAndSubmit, waitFor } from './fixtures/tours.js';
 
 describe.each(DB_KINDS)('video processing on %s', (kind) => {

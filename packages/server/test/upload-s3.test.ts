@@ -14,7 +14,7 @@ import { loadConfig } from '../src/config.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser } from './helpers/seed.js';
 import { Q, uploadAndSubmit } from './fixtures/tours.js';
-import { fakeProcessVideo } from './fixtures/fake-media.js';
+import { fakeMedia } from './fixtures/fake-media.js';
 import { processTourJob } from '../src/jobs/process-tour.js';
 import { sweepAbandonedUploads } from '../src/services/uploads.js';
 
@@ -201,7 +201,7 @@ describe('S3 storage adapter (s3rver)', () => {
       const u = await seedUser(t.app, { plan: 'pro' });
       const { tourId } = await uploadAndSubmit(t, u.token, Buffer.alloc(4000, 9));
       const id = tourId.replace(/^tour_/, '');
-      await processTourJob(t.app.services, id, fakeProcessVideo({ clips: 2 }));
+      await processTourJob(t.app.services, id, fakeMedia({ clips: 2 }));
       const tour = (await t.gql(Q.tour, { id: tourId }, u.token)).data.tour;
       expect(tour.status.status).toBe('PROCESSED');
       expect(tour.clips[0].highURI).toBe(`${endpoint}/${BUCKET}/tours/${id}/v1/clips/0000-high.mp4`);
@@ -245,11 +245,14 @@ describe('S3 storage adapter (s3rver)', () => {
       expect(Number(row.size)).toBe(submitted.length);
 
       const seen: string[] = [];
-      const fake = fakeProcessVideo({ clips: 1 });
-      const recording = (async (opts: { input: string }) => {
-        seen.push(sha(await fs.readFile(opts.input)));
-        return (fake as unknown as (o: unknown) => Promise<unknown>)(opts);
-      }) as unknown as typeof fake;
+      const fake = fakeMedia({ clips: 1 });
+      const recording: typeof fake = {
+        ...fake,
+        async processVideo(opts) {
+          seen.push(sha(await fs.readFile(opts.input)));
+          return fake.processVideo(opts);
+        },
+      };
       await processTourJob(t.app.services, s.data.fileSubmitPreSignedUpload.tourId.replace(/^tour_/, ''), recording);
       expect(seen).toEqual([sha(submitted)]);
 

@@ -5,7 +5,6 @@
  * bounded label values) and times every job handler.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { httpDuration, httpRequests, jobDuration, metricsRegistry, setMetricSources } from '../core/metrics.js';
 import type { JobQueue } from '../jobs/queue.js';
@@ -21,14 +20,7 @@ export async function registerMetrics(app: FastifyInstance, services: Services):
     httpDuration.observe({ method: req.method, route }, reply.elapsedTime / 1000);
   });
   setMetricSources({
-    queueDepth: async () =>
-      (
-        await sql<{
-          queue: string;
-          state: string;
-          count: number;
-        }>`select name as queue, state, count(*)::int as count from pgboss.job where state in ('created', 'retry', 'active') group by name, state`.execute(services.db)
-      ).rows,
+    queueDepth: () => services.queue.depth(),
     liveSockets: () => (app as { websocketServer?: { clients: Set<unknown> } }).websocketServer?.clients.size ?? 0,
   });
   const token = services.config.METRICS_TOKEN;

@@ -1,5 +1,5 @@
 /**
- * tourGenerateAIMarkers: a pg-boss job that proposes a marker at the start of each room (services/ai/rooms.ts),
+ * tourGenerateAIMarkers: the job (queue: jobs/ai-markers-job.ts) that proposes a marker at the start of each room (services/ai/rooms.ts),
  * publishing progress, ADD and REMOVE events on tourGenerateAIMarkersUpdated.
  *
  * One generation per user at a time: a RUNNING row in ai_marker_runs (unique per user). A run older than
@@ -15,7 +15,6 @@ import type { AIMarkerProgressEvent } from '../core/events.js';
 import type { Services } from '../services/services.js';
 import { aiDb } from '../services/ai/tables.js';
 import { analyseRooms, type Room } from '../services/ai/rooms.js';
-import { AI_MARKERS_QUEUE, type AiMarkersJob } from '../services/ai/start-ai-markers.js';
 import { tourScopedWebhook } from '../services/developer/webhook-payloads.js';
 
 /** Frame index (clip frames) of a time in the source video. */
@@ -99,8 +98,4 @@ export async function aiMarkersJob(services: Services, runId: string, deps: AiMa
   } finally {
     await fs.rm(work, { recursive: true, force: true });
   }
-}
-
-export async function registerAiMarkersWorker(services: Services): Promise<void> {
-  await services.queue.work<AiMarkersJob>(AI_MARKERS_QUEUE, (job) => aiMarkersJob(services, job.data.runId));
 }

@@ -1,7 +1,7 @@
 /**
  * A long video in segments (issue 22): the process-tour job probes the source and, for a video longer than 1.5
- * segments, records one `tour_segments` row and sends one `process-tour-segment` job per segment (jobs/enqueue.ts
- * startSegments). Any worker takes a segment: it downloads the source, decodes from the keyframe before the segment's
+ * segments, records one `tour_segments` row and sends one `process-tour-segment` job per segment (jobs/processing-jobs.ts
+ * enqueueSegments). Any worker takes a segment: it downloads the source, decodes from the keyframe before the segment's
  * first tour frame (media/source-frames.ts: the frames are exactly the whole video's), encodes the segment's clips
  * and stores them under the attempt's folder with their place in the tour. The segment that finds itself the last one
  * done (counted under the tour row's lock) enqueues `process-tour-join`, which writes the clip rows and marks the tour
@@ -17,27 +17,14 @@
 import os from 'node:os';
 import path from 'node:path';
 import { TOUR_STATUS } from '@roomwalk/shared';
-import type { VideoInfoJson } from '../db/types.js';
-import type { SegmentResultJson } from '../db/migrations/0130-tour-segments.js';
-import { topics } from '../events/event-bus.js';
-import type { TourProgressEvent } from '../core/events.js';
-import type { Services } from '../services/services.js';
-import { QUEUES } from './queue.js';
-import { enqueueJoin, ensureProcessingQueues, type ProcessTourJoinJob, type ProcessTourSegmentJob } from './enqueue.js';
-import { BAND, band, failTour, loadMedia, processingLease, rejectionMessage, tidyFinishedTour } from './process-tour.js';
+import type { SegmentResultJson, VideoInfoJson } from '../db/types.js';
+import { CLIP_FRAMES } from '../media/encoding.js';
+import { PROGRESS_TEXT } from '../media/progress-text.js';
 import { makeWorkDir } from '../media/work-dir.js';
-import { finishProcessedTour, versionPrefix } from './finish-processed-tour.js';
-
-/** Minimum gap between two progress writes of one segment. */
-const PROGRESS_INTERVAL_MS = 750;
-
-export async function registerProcessTourSegmentWorkers(services: Services): Promise<void> {
-  await ensureProcessingQueues(services);
-  await services.queue.work<ProcessTourSegmentJob>(QUEUES.processTourSegment, (job) => processSegmentJob(services, job.data, job.signal), {
-    lease: processingLease(services, (data) => `process-tour-segment:${data.tourId}:${data.attempt}:${data.index}`),
-  });
-  await services.queue.work<ProcessTourJoinJob>(QUEUES.processTourJoin, (job) => joinSegmentsJob(services, job.data));
-}
+import type { Services } from '../services/services.js';
+import { failTour, finishProcessedTour, tidyFinishedTour, versionPrefix } from './finish-processed-tour.js';
+import { processTourJoinQueue, type ProcessTourJoinJob, type ProcessTourSegmentJob } from './processing-jobs.js';
+import { BAND, band, downloadSource, progressReporter, rejectionMessage, storeClips, storeThumbnail, type ProcessingMedia } from './processing-steps.js';
 
 /** True while `attempt` is the tour's live processing attempt. */
 async function attemptIsLive(services: Services, tourId: string, attempt: number): Promise<boolean> {
@@ -45,92 +32,52 @@ async function attemptIsLive(services: Services, tourId: string, attempt: number
   return !!tour && !tour.deleted_at && tour.status === TOUR_STATUS.PROCESSING && tour.processing_attempt === attempt;
 }
 
-/** Writes this segment's progress and the tour's (sum of the segments over their frames), never lowering the tour's. */
-function segmentProgress(services: Services, job: ProcessTourSegmentJob) {
-  let last = { at: 0, value: -1 };
-  let chain: Promise<void> = Promise.resolve();
-  const report = (fraction: number, text: string, force = false): Promise<void> => {
-    const now = Date.now();
-    if (!force && (fraction <= last.value || now - last.at < PROGRESS_INTERVAL_MS)) return chain;
-    last = { at: now, value: fraction };
-    chain = chain
-      .then(async () => {
-        const { db } = services;
-        await db.updateTable('tour_segments').set({ progress: fraction }).where('tour_id', '=', job.tourId).where('attempt', '=', job.attempt).where('index', '=', job.index).execute();
-        const segs = await db.selectFrom('tour_segments').select(['first_frame', 'end_frame', 'progress']).where('tour_id', '=', job.tourId).where('attempt', '=', job.attempt).execute();
-        const total = Math.ceil(job.probe.durationSeconds * 15);
-        const frames = (s: { first_frame: number; end_frame: number | null }) => Math.max(1, (s.end_frame ?? total) - s.first_frame);
-        const done =
-          segs.reduce((n, s) => n + frames(s) * s.progress, 0) /
-          Math.max(
-            1,
-            segs.reduce((n, s) => n + frames(s), 0),
-          );
-        const percent = Math.min(99, Math.floor(band([BAND.process[0], BAND.store[1]], done)));
-        const res = await db
-          .updateTable('tours')
-          .set({ progress: percent, progress_text: text, updated_at: new Date() })
-          .where('id', '=', job.tourId)
-          .where('processing_attempt', '=', job.attempt)
-          .where('status', '=', TOUR_STATUS.PROCESSING)
-          .where('progress', '<', percent)
-          .executeTakeFirst();
-        if (Number(res.numUpdatedRows) > 0) {
-          await services.events.publish(topics.tourProgress(job.tourId), { progress: percent, status: TOUR_STATUS.PROCESSING, text, thumbnailURL: null } satisfies TourProgressEvent);
-        }
-      })
-      .catch((err) => services.log.warn({ err, tourId: job.tourId }, 'segment progress update failed'));
-    return chain;
+/** Records this segment's share done, and answers the tour's percent: the segments' shares summed over their frames. */
+function segmentShare(services: Services, job: ProcessTourSegmentJob) {
+  return async (fraction: number): Promise<number> => {
+    const { db } = services;
+    await db.updateTable('tour_segments').set({ progress: fraction }).where('tour_id', '=', job.tourId).where('attempt', '=', job.attempt).where('index', '=', job.index).execute();
+    const segs = await db.selectFrom('tour_segments').select(['first_frame', 'end_frame', 'progress']).where('tour_id', '=', job.tourId).where('attempt', '=', job.attempt).execute();
+    const total = Math.ceil(job.probe.durationSeconds * 15);
+    const frames = (s: { first_frame: number; end_frame: number | null }) => Math.max(1, (s.end_frame ?? total) - s.first_frame);
+    const done =
+      segs.reduce((n, s) => n + frames(s) * s.progress, 0) /
+      Math.max(
+        1,
+        segs.reduce((n, s) => n + frames(s), 0),
+      );
+    return band([BAND.process[0], BAND.store[1]], done);
   };
-  return { report, flush: () => chain };
 }
 
 /** Processes one segment and stores its clips; the last segment done enqueues the join. */
-async function processSegmentJob(services: Services, job: ProcessTourSegmentJob, signal: AbortSignal): Promise<void> {
-  const { db, storage, log } = services;
+export async function processSegmentJob(services: Services, job: ProcessTourSegmentJob, media: ProcessingMedia, signal: AbortSignal): Promise<void> {
+  const { db, log } = services;
   const { tourId, attempt } = job;
   if (!(await attemptIsLive(services, tourId, attempt))) return;
   const seg = await db.selectFrom('tour_segments').select(['done_at']).where('tour_id', '=', tourId).where('attempt', '=', attempt).where('index', '=', job.index).executeTakeFirst();
   if (!seg || seg.done_at) return;
   const tour = await db.selectFrom('tours').select(['video_key', 'blur_faces']).where('id', '=', tourId).executeTakeFirstOrThrow();
   const prefix = versionPrefix(tourId, attempt);
-  const progress = segmentProgress(services, job);
+  const progress = progressReporter(services, job, segmentShare(services, job));
   const workDir = await makeWorkDir('segment');
-  const work = workDir.path;
   try {
-    if (!tour.video_key) throw new Error(`tour ${tourId} has no source video`);
-    const input = path.join(work, `source${path.extname(tour.video_key) || '.mp4'}`);
-    await storage.download(tour.video_key, input);
-    const media = await loadMedia();
-    const frameFilter = tour.blur_faces ? (await import('../media/blur-faces.js')).faceBlurFilter() : undefined;
+    const input = await downloadSource(services, tourId, tour.video_key, workDir.path);
     const result = await media.processVideoSegment({
+      blurFaces: tour.blur_faces,
       input,
-      workDir: path.join(work, 'out'),
+      workDir: path.join(workDir.path, 'out'),
       signal,
       probe: job.probe,
       range: job.range,
-      ...(frameFilter ? { frameFilter } : {}),
       onProgress: (p) => void progress.report(p.progress * 0.9, p.text),
     });
 
     // Clips keep their place in the tour: segment k's clip i is the tour's clip first/36 + i.
-    const offset = Math.round(job.range.first / media.CLIP_FRAMES);
-    const clips: SegmentResultJson['clips'] = [];
-    for (const clip of result.clips) {
-      const index = offset + clip.index;
-      const name = String(index).padStart(4, '0');
-      const highKey = `${prefix}clips/${name}-high.mp4`;
-      const lowKey = `${prefix}clips/${name}-low.mp4`;
-      const highSize = (await storage.putFile(highKey, clip.highPath, 'video/mp4')).size;
-      const lowSize = (await storage.putFile(lowKey, clip.lowPath, 'video/mp4')).size;
-      clips.push({ index, frameCount: clip.frameCount, highKey, lowKey, highSize, lowSize, blurredFrames: clip.changedFrames ?? 0 });
-    }
-    let thumbnail: SegmentResultJson['thumbnail'] = null;
-    if (result.thumbnailPath) {
-      const key = `${prefix}thumbnail.jpg`;
-      thumbnail = { key, size: (await storage.putFile(key, result.thumbnailPath, 'image/jpeg')).size };
-    }
-    await progress.report(1, media.PROGRESS_TEXT.processing, true);
+    const stored = await storeClips(services, prefix, result.clips, { offset: Math.round(job.range.first / CLIP_FRAMES) });
+    const clips = stored.map(({ duration: _, ...c }) => c);
+    const thumbnail = result.thumbnailPath ? await storeThumbnail(services, prefix, result.thumbnailPath) : null;
+    await progress.report(1, PROGRESS_TEXT.processing, true);
     await progress.flush();
     const outcome: SegmentResultJson = { clips, thumbnail, width: result.videoInfo.width, height: result.videoInfo.height, fps: result.fps, worker: `${os.hostname()}:${process.pid}` };
 
@@ -146,11 +93,11 @@ async function processSegmentJob(services: Services, job: ProcessTourSegmentJob,
         .where('index', '=', job.index)
         .execute();
       const open = await trx.selectFrom('tour_segments').select('index').where('tour_id', '=', tourId).where('attempt', '=', attempt).where('done_at', 'is', null).execute();
-      if (open.length === 0) await enqueueJoin(services, { tourId, attempt }, trx);
+      if (open.length === 0) await processTourJoinQueue.enqueue(services, { tourId, attempt }, trx, { priority: 1 });
     });
   } catch (err) {
     await progress.flush();
-    const rejected = await rejectionMessage(err);
+    const rejected = rejectionMessage(err);
     if (rejected) {
       await failTour(services, tourId, rejected);
       await tidyFinishedTour(services, tourId);
@@ -164,7 +111,7 @@ async function processSegmentJob(services: Services, job: ProcessTourSegmentJob,
 }
 
 /** Turns the finished segments of `attempt` into the tour's clips and marks it PROCESSED (once; later joins do nothing). */
-async function joinSegmentsJob(services: Services, job: ProcessTourJoinJob): Promise<void> {
+export async function joinSegmentsJob(services: Services, job: ProcessTourJoinJob): Promise<void> {
   const { db, storage } = services;
   const { tourId, attempt } = job;
   const segs = await db.selectFrom('tour_segments').selectAll().where('tour_id', '=', tourId).where('attempt', '=', attempt).orderBy('index').execute();

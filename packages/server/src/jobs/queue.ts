@@ -1,8 +1,14 @@
-/** Background jobs on pg-boss over the same database (PGlite through its executeSql adapter, or PostgreSQL). */
-import { randomUUID } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
+/**
+ * Background jobs on pg-boss over the same database (PGlite through its executeSql adapter, or PostgreSQL). The one
+ * module that speaks to pg-boss: everything else goes through JobQueue (test/architecture.test.ts checks it). A job's
+ * queue name, payload, options, enqueue and register live together in its job module (jobs/*-job.ts, jobs/workers.ts).
+ */
+import { CompiledQuery, type Transaction } from 'kysely';
 import PgBoss from 'pg-boss';
+import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
+import type { Database } from '../db/types.js';
+import { type JobLease, JobStoppedError, runLeased } from './job-lease.js';
 
 /**
  * A running job as its handler sees it. `signal` aborts when the queue stops; a leased job's also when it lost its
@@ -15,93 +21,177 @@ interface RunningJob<T> {
 }
 type JobHandler<T> = (job: RunningJob<T>) => Promise<void>;
 
-/**
- * Crash recovery for long jobs (media processing), in two parts renewed together every `heartbeatSeconds`:
- * - Liveness: pg-boss fails an active job by timeout when `started_on + expire_in` has passed. The heartbeat keeps
- *   that moment `seconds` ahead by moving the row's `started_on` back (never past the real start, so the whole
- *   `maxSeconds` allowance still holds). `expire_in` is never touched: pg-boss copies it into the retry and times the
- *   retry's handler out by it, so a shortened value there failed a healthy retry (issue 29).
- * - Exclusion: `key(data)` names the work (a tour's processing); one attempt holds the key in `job_leases` while it
- *   runs, and another attempt of the same work waits until it is released or has run out. A holder that finds its job
- *   or its key taken over (it stalled past the lease) is aborted through its signal, and so is every leased job when
- *   the queue stops (SIGTERM): it is failed back to pg-boss for a retry at once instead of dying with the process.
- */
-interface JobLease<T> {
-  seconds: number;
-  heartbeatSeconds: number;
-  maxSeconds: number;
-  key: (data: T) => string;
+/** Retries and expiry of a queue's jobs: a queue's defaults, or one job's own. */
+interface QueueOptions {
+  retryLimit?: number;
+  /** Seconds before the first retry; doubled each time with retryBackoff. */
+  retryDelay?: number;
+  retryBackoff?: boolean;
+  /** An active job running longer is presumed dead and retried. */
+  expireInSeconds?: number;
+  /** Where a job goes once its retries are spent. */
+  deadLetter?: string;
+}
+
+interface JobOptions extends QueueOptions {
+  /** Higher first; equal priorities in the order sent. */
+  priority?: number;
+  /** At most one job with this key not yet finished. */
+  singletonKey?: string;
+  startAfter?: Date | number;
+}
+
+interface WorkOptions<T> {
+  batchSize?: number;
+  pollingIntervalSeconds?: number;
+  lease?: JobLease<T>;
+  /** Workers of this queue on one node (defineJob's register starts that many). */
+  concurrency?: number;
+}
+
+export interface JobQueue {
+  /** Creates `name` with its defaults (once per process; later calls and an existing queue change nothing). */
+  createQueue(name: string, options?: QueueOptions): Promise<void>;
+  send<T extends object>(name: string, data: T, options?: JobOptions): Promise<string | null>;
+  /** Sends on the caller's transaction: the job exists exactly when the transaction's rows do. */
+  sendInTransaction<T extends object>(trx: Transaction<Database>, name: string, data: T, options?: JobOptions): Promise<string | null>;
+  /** Sends `data` to `name` on a cron schedule (pg-boss runs a schedule once across all nodes). */
+  schedule(name: string, cron: string, data?: object): Promise<void>;
+  /** Registers a worker; only called on nodes with the worker role. */
+  work<T extends object>(name: string, handler: JobHandler<T>, options?: WorkOptions<T>): Promise<void>;
+  /** Whether a job of `name` with this singleton key is queued or running. */
+  pending(name: string, singletonKey: string): Promise<boolean>;
+  /** When the newest job of `name` whose data has `field` = `value` was queued (null: none). */
+  queuedAt(name: string, field: string, value: string): Promise<Date | null>;
+  /** Jobs queued, waiting for a retry or running, by queue and state (for /metrics). */
+  depth(): Promise<Array<{ queue: string; state: string; count: number }>>;
+  stop(opts?: { graceful?: boolean; timeout?: number }): Promise<void>;
+}
+
+/** What enqueueing and registering need of the Services container (named here: services.ts imports this module). */
+interface JobHost {
+  queue: JobQueue;
+  config: Config;
+}
+
+/** What a job module declares besides its queue name (see defineJob). */
+interface JobSpec<T extends object> {
+  /** Retries and expiry, the queue's defaults and every job's own; a function when they come from settings. */
+  options?: JobOptions | ((config: Config) => JobOptions);
+  /** Options that depend on the job's data (a singleton key, a kind's own expiry). */
+  perJob?: (data: T) => JobOptions;
+  /** How the workers take it (batch, polling, lease). */
+  work?: WorkOptions<T> | ((config: Config) => WorkOptions<T>);
+  /** The queue where jobs whose retries are spent go (created first). */
+  deadLetter?: Pick<JobDefinition<object>, 'queue' | 'create'>;
+}
+
+/** One job: its queue name, payload type `T`, options, enqueue and register together (jobs/workers.ts lists them). */
+export interface JobDefinition<T extends object> {
+  readonly queue: string;
+  /** Creates the queue with its options; done by enqueue and register, and needed before a transaction that enqueues. */
+  create(services: JobHost): Promise<void>;
+  /** Queues `data`, on the caller's transaction when given one (create the queue before opening it). */
+  enqueue(services: JobHost, data: T, trx?: Transaction<Database>, extra?: Pick<JobOptions, 'priority' | 'startAfter'>): Promise<string | null>;
+  /** Runs `handle` for each job on this worker node. */
+  register(services: JobHost, handle: (data: T, signal: AbortSignal) => Promise<unknown>): Promise<void>;
+}
+
+export function defineJob<T extends object>(queue: string, spec: JobSpec<T> = {}): JobDefinition<T> {
+  const options = (services: JobHost) => (typeof spec.options === 'function' ? spec.options(services.config) : (spec.options ?? {}));
+  const definition: JobDefinition<T> = {
+    queue,
+    async create(services) {
+      await spec.deadLetter?.create(services);
+      await services.queue.createQueue(queue, { ...DEFAULT_QUEUE, ...options(services), ...(spec.deadLetter ? { deadLetter: spec.deadLetter.queue } : {}) });
+    },
+    async enqueue(services, data, trx, extra) {
+      if (!trx) await definition.create(services);
+      const o: JobOptions = { ...options(services), ...(spec.deadLetter ? { deadLetter: spec.deadLetter.queue } : {}), ...spec.perJob?.(data), ...extra };
+      return trx ? services.queue.sendInTransaction(trx, queue, data, o) : services.queue.send(queue, data, o);
+    },
+    async register(services, handle) {
+      await definition.create(services);
+      const work = typeof spec.work === 'function' ? spec.work(services.config) : spec.work;
+      for (let i = 0; i < (work?.concurrency ?? 1); i++) await services.queue.work<T>(queue, (job) => handle(job.data, job.signal).then(() => undefined), work);
+    },
+  };
+  return definition;
 }
 
 /** How often pg-boss expires jobs whose lease ran out (its default is 120 s). */
 const DEFAULT_MAINTENANCE_INTERVAL_SECONDS = 10;
 
-export interface JobQueue {
-  send<T extends object>(name: string, data: T, options?: PgBoss.SendOptions): Promise<string | null>;
-  /** Registers a worker; only called on nodes with the worker role. */
-  work<T extends object>(name: string, handler: JobHandler<T>, options?: { batchSize?: number; pollingIntervalSeconds?: number; lease?: JobLease<T> }): Promise<void>;
-  boss: PgBoss;
-  stop(opts?: { graceful?: boolean; timeout?: number }): Promise<void>;
-}
+/** A queue created by its first use, without defaults of its own. */
+const DEFAULT_QUEUE: QueueOptions = { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 * 30 };
 
-export const QUEUES = {
-  mail: 'mail',
-  processTour: 'process-tour',
-  /** One segment of a long video (jobs/process-tour-segments.ts). */
-  processTourSegment: 'process-tour-segment',
-  /** Joins a tour's finished segments into its clips. */
-  processTourJoin: 'process-tour-join',
-} as const;
+/** pg-boss's `db` option: its insert runs on the caller's transaction. */
+const onTransaction = (trx: Transaction<Database>) => ({
+  executeSql: async (text: string, values?: unknown[]) => ({ rows: (await trx.executeQuery(CompiledQuery.raw(text, values ?? []))).rows as unknown[] }),
+});
 
 export async function createQueue(database: Db, opts: { databaseUrl?: string | undefined; onError: (e: Error) => void; maintenanceIntervalSeconds?: number | undefined }): Promise<JobQueue> {
   const maintenanceIntervalSeconds = opts.maintenanceIntervalSeconds ?? DEFAULT_MAINTENANCE_INTERVAL_SECONDS;
   const boss = opts.databaseUrl
     ? new PgBoss({ connectionString: opts.databaseUrl, schema: 'pgboss', maintenanceIntervalSeconds })
-    : new PgBoss({ db: { executeSql: (text: string, values?: unknown[]) => database.executeSql(text, values) }, schema: 'pgboss', maintenanceIntervalSeconds } as PgBoss.ConstructorOptions);
+    : new PgBoss({ db: { executeSql: (text: string, values?: unknown[]) => database.executeSql(text, values) }, schema: 'pgboss', maintenanceIntervalSeconds });
   boss.on('error', opts.onError);
   await boss.start();
-  // pg-boss 10 gives each queue a partition created by DDL that deadlocks when two processes create queues at the same
-  // time (several workers starting together on a fresh database): PostgreSQL aborts one of them, which simply tries again.
-  const createQueue = boss.createQueue.bind(boss);
-  boss.createQueue = async (name: string, options?: PgBoss.Queue) => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await createQueue(name, options);
-      } catch (err) {
-        if ((err as { code?: string }).code !== '40P01' || attempt >= 5) throw err;
-      }
-    }
-  };
-  const created = new Set<string>();
+  const created = new Map<string, Promise<void>>();
   const running = new Set<AbortController>();
   const stopping = new AbortController();
-  async function ensureQueue(name: string) {
-    if (created.has(name)) return;
-    await boss.createQueue(name, { name, retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 * 30 } as PgBoss.Queue);
-    created.add(name);
+
+  function ensureQueue(name: string, options: QueueOptions = DEFAULT_QUEUE): Promise<void> {
+    let done = created.get(name);
+    if (!done) {
+      done = createWithRetry(boss, { name, ...options });
+      created.set(name, done);
+      done.catch(() => created.delete(name));
+    }
+    return done;
   }
+
   return {
-    boss,
+    createQueue: ensureQueue,
     async send(name, data, options) {
       await ensureQueue(name);
       return boss.send(name, data, options ?? {});
     },
+    async sendInTransaction(trx, name, data, options) {
+      // The queue exists already (JobDefinition.create): creating it now would wait for the connection trx holds.
+      return boss.send(name, data, { ...options, db: onTransaction(trx) });
+    },
+    async schedule(name, cron, data = {}) {
+      await ensureQueue(name);
+      await boss.schedule(name, cron, data);
+    },
     async work(name, handler, options) {
       await ensureQueue(name);
       const lease = options?.lease;
-      await boss.work(name, { batchSize: options?.batchSize ?? 1, pollingIntervalSeconds: options?.pollingIntervalSeconds ?? 0.5, includeMetadata: !!lease }, async (jobs) => {
+      await boss.work(name, { batchSize: options?.batchSize ?? 1, pollingIntervalSeconds: options?.pollingIntervalSeconds ?? 0.5, includeMetadata: true }, async (jobs) => {
         for (const job of jobs) {
           const data = job.data as Parameters<typeof handler>[0]['data'];
           if (!lease) {
             await handler({ id: job.id, data, signal: stopping.signal });
             continue;
           }
-          const meta = job as unknown as { retryCount: number; startedOn: Date };
-          await runLeased(database, { name, id: job.id, retryCount: meta.retryCount, startedOn: meta.startedOn, key: lease.key(data) }, lease, running, opts.onError, (signal) =>
-            handler({ id: job.id, data, signal }),
-          );
+          const leased = { name, id: job.id, retryCount: job.retryCount, startedOn: job.startedOn, key: lease.key(data) };
+          await runLeased(database, leased, lease, running, opts.onError, (signal) => handler({ id: job.id, data, signal }));
         }
       });
+    },
+    async pending(name, singletonKey) {
+      const res = await database.executeSql("SELECT 1 FROM pgboss.job WHERE name = $1 AND singleton_key = $2 AND state IN ('created', 'retry', 'active') LIMIT 1", [name, singletonKey]);
+      return res.rows.length > 0;
+    },
+    async queuedAt(name, field, value) {
+      const res = await database.executeSql('SELECT max(created_on) AS queued FROM pgboss.job WHERE name = $1 AND data->>$2 = $3', [name, field, value]);
+      const queued = (res.rows[0] as { queued: Date | string | null } | undefined)?.queued;
+      return queued ? new Date(queued) : null;
+    },
+    async depth() {
+      const res = await database.executeSql("SELECT name AS queue, state, count(*)::int AS count FROM pgboss.job WHERE state IN ('created', 'retry', 'active') GROUP BY name, state");
+      return res.rows as Array<{ queue: string; state: string; count: number }>;
     },
     async stop(o) {
       // Long jobs stop now and go back to the queue (their work folders removed); short ones get the grace period.
@@ -112,73 +202,16 @@ export async function createQueue(database: Db, opts: { databaseUrl?: string | u
   };
 }
 
-/** Why a leased job's signal aborted: the worker stops, or the job or its key went to another attempt. */
-class JobStoppedError extends Error {}
-
-interface LeasedJob {
-  name: string;
-  id: string;
-  retryCount: number;
-  startedOn: Date;
-  key: string;
-}
-
-/** Runs one leased job: heartbeat, wait for its key, the handler, release (see JobLease). */
-async function runLeased(database: Db, job: LeasedJob, lease: JobLease<never>, running: Set<AbortController>, onError: (e: Error) => void, run: (signal: AbortSignal) => Promise<void>): Promise<void> {
-  const holder = randomUUID();
-  const controller = new AbortController();
-  const abort = (why: string) => controller.abort(new JobStoppedError(why));
-  running.add(controller);
-  let holding = false;
-  const tick = async () => {
-    if (controller.signal.aborted) return;
-    // Only this attempt's row: a retry keeps the job id, and its retry_count is one more.
-    const res = await database.executeSql(
-      `UPDATE pgboss.job SET started_on = LEAST(now() + make_interval(secs => $3) - expire_in, $4::timestamptz)
-        WHERE name = $1 AND id = $2 AND state = 'active' AND retry_count = $5 RETURNING id`,
-      [job.name, job.id, lease.seconds, job.startedOn, job.retryCount],
-    );
-    if (res.rows.length === 0) return abort('the job was given to another attempt');
-    if (holding && !(await takeLease(database, job.key, holder, lease.seconds))) abort('another attempt took over this work');
-  };
-  const beat = () => void tick().catch((err: Error) => onError(err));
-  const timer = setInterval(beat, lease.heartbeatSeconds * 1000);
-  timer.unref();
-  const deadline = setTimeout(() => abort('the job ran past its allowance'), lease.maxSeconds * 1000);
-  deadline.unref();
-  try {
-    await tick();
-    for (;;) {
-      holding = await takeLease(database, job.key, holder, lease.seconds);
-      if (holding) break;
-      await delay(lease.heartbeatSeconds * 1000, undefined, { signal: controller.signal });
-    }
-    controller.signal.throwIfAborted();
-    await run(controller.signal);
-  } finally {
-    clearInterval(timer);
-    clearTimeout(deadline);
-    running.delete(controller);
-    if (holding) await releaseLease(database, job.key, holder).catch((err: Error) => onError(err));
-  }
-}
-
 /**
- * Takes (or renews) the lease on `key` for `holder` for `seconds`; answers false while another holder's lease runs.
- * The one mechanism for "at most one at a time" across processes (processing attempts, webhook slots per company).
+ * pg-boss 10 gives each queue a partition created by DDL that deadlocks when two processes create queues at the same
+ * time (several workers starting together on a fresh database): PostgreSQL aborts one of them, which simply tries again.
  */
-export async function takeLease(database: Db, key: string, holder: string, seconds: number): Promise<boolean> {
-  const res = await database.executeSql(
-    `INSERT INTO job_leases (key, holder, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))
-       ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-       WHERE job_leases.holder = excluded.holder OR job_leases.expires_at < now()
-     RETURNING key`,
-    [key, holder, seconds],
-  );
-  return res.rows.length > 0;
-}
-
-/** Gives up `holder`'s lease on `key` (a lease already taken over stays with its new holder). */
-export async function releaseLease(database: Db, key: string, holder: string): Promise<void> {
-  await database.executeSql('DELETE FROM job_leases WHERE key = $1 AND holder = $2', [key, holder]);
+async function createWithRetry(boss: PgBoss, queue: PgBoss.Queue): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await boss.createQueue(queue.name, queue);
+    } catch (err) {
+      if ((err as { code?: string }).code !== '40P01' || attempt >= 5) throw err;
+    }
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * tourGenerateReel: a reel row (PROCESSING) and a pg-boss job that renders it (services/reels/render-reel.ts), stores
+ * tourGenerateReel: a reel row (PROCESSING) and a job (queue: jobs/reel-job.ts) that renders it (services/reels/render-reel.ts), stores
  * the MP4 and thumbnail under tours/<tourId>/reels/ and publishes progress on reelProgressUpdated.
  *
  * A failure marks the reel FAILED with a reason and removes its files; Retry in the console calls tourGenerateReel
@@ -14,7 +14,7 @@ import type { Services } from '../services/services.js';
 import { aiDb } from '../services/ai/tables.js';
 import { renderReel, type ReelClips } from '../services/reels/render-reel.js';
 import { REEL_STATUS, TOUR_STATUS } from '@roomwalk/shared';
-import { REEL_FAILED_TEXT, REEL_QUEUE, failReel, publishReelProgress, type ReelJob } from '../services/reels/start-reel.js';
+import { REEL_FAILED_TEXT, failReel, publishReelProgress } from '../services/reels/start-reel.js';
 import { reelWebhook } from '../services/developer/webhook-payloads.js';
 
 export interface ReelJobDeps {
@@ -159,8 +159,4 @@ async function tourClips(services: Services, tourId: string, status: string, fps
       return file;
     },
   };
-}
-
-export async function registerReelWorker(services: Services): Promise<void> {
-  await services.queue.work<ReelJob>(REEL_QUEUE, (job) => reelJob(services, job.data.reelId));
 }

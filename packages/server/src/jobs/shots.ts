@@ -20,7 +20,7 @@ import { scoreFrame } from '../services/shots/score-frame.js';
 import { enhanceImage } from '../services/shots/enhance.js';
 import { blurShotFaces } from '../services/shots/blur.js';
 import { callInpainting } from '../services/ai/ai-worker.js';
-import { SHOTS_QUEUE, type ShotsJob } from '../services/shots/start-shots.js';
+import type { ShotsJob } from './shots-job.js';
 import { tourScopedWebhook } from '../services/developer/webhook-payloads.js';
 
 const SHOTS_PER_ROOM = 2;
@@ -163,8 +163,4 @@ export async function shotWorkJob(services: Services, job: Extract<ShotsJob, { s
     const message = err instanceof AppError ? err.message : job.kind === 'stage' && /AI service/.test(String((err as Error)?.message)) ? `Staging failed: ${(err as Error).message}` : SHOT_FAILED_TEXT;
     await db.updateTable('shots').set({ status: SHOT_STATUS.FAILED, error_message: message, updated_at: new Date() }).where('id', '=', shot.id).execute();
   }
-}
-
-export async function registerShotsWorker(services: Services): Promise<void> {
-  await services.queue.work<ShotsJob>(SHOTS_QUEUE, (job) => (job.data.kind === 'generate' ? generateShotsJob(services, job.data.tourId) : shotWorkJob(services, job.data)));
 }

@@ -1,30 +1,82 @@
-/** Job handlers for nodes with the worker role. Each domain adds its queue here. */
-import type { MailMessage } from '../mail/mailer.js';
+/**
+ * Job handlers for nodes with the worker role: every job module (jobs/*-job.ts, jobs/*-jobs.ts: queue name, payload,
+ * options, enqueue, register) with the handler that does its work, and every scheduled job in SCHEDULES.
+ */
+import type { Config } from '../config.js';
+import { sweepWorkDirs } from '../media/work-dir.js';
+import { handleAccountMailRequest } from '../services/accounts.js';
+import { expireLicenses, processBillingEvent } from '../services/billing/sync.js';
+import { deliverWebhook } from '../services/developer/webhooks.js';
+import { rollupRoomAnalytics } from '../services/reports/room-rollup.js';
+import { runSellerReport, sweepDueDigests } from '../services/seller-reports/runs.js';
 import type { Services } from '../services/services.js';
-import { QUEUES } from './queue.js';
-import { registerProcessTourWorkers } from './process-tour.js';
-import { registerProcessTourSegmentWorkers } from './process-tour-segments.js';
-import { registerAiMarkersWorker } from './ai-markers.js';
-import { registerReelWorker } from './reel.js';
-import { registerShotsWorker } from './shots.js';
-import { registerBillingWorkers } from './billing.js';
-import { registerWebhookWorker } from './webhooks.js';
-import { registerSellerReportWorkers } from './seller-reports.js';
-import { registerRoomAnalyticsWorker } from './room-analytics.js';
+import { sweepAbandonedUploads } from '../services/uploads.js';
+import { accountMailRequestQueue } from './account-mail-job.js';
+import { aiMarkersJob } from './ai-markers.js';
+import { aiMarkersQueue } from './ai-markers-job.js';
+import { billingExpireQueue, billingSyncQueue } from './billing-jobs.js';
+import { markProcessingFailed } from './finish-processed-tour.js';
+import { mailQueue } from './mail-job.js';
+import { joinSegmentsJob, processSegmentJob } from './process-tour-segments.js';
+import { processTourJob } from './process-tour.js';
+import { processTourFailedQueue, processTourJoinQueue, processTourQueue, processTourSegmentQueue } from './processing-jobs.js';
+import { realMedia, type ProcessingMedia } from './processing-steps.js';
+import type { JobDefinition } from './queue.js';
+import { reelJob } from './reel.js';
+import { reelQueue } from './reel-job.js';
+import { sellerDigestSweepQueue, sellerReportQueue } from './seller-report-jobs.js';
+import { generateShotsJob, shotWorkJob } from './shots.js';
+import { shotsQueue } from './shots-job.js';
+import { roomAnalyticsRollupQueue, uploadsSweepQueue } from './sweep-jobs.js';
+import { webhookDeliveryQueue } from './webhook-delivery-job.js';
+
+/** The scheduled jobs and their cron (pg-boss runs a schedule once across all nodes). */
+const SCHEDULES = (c: Config): Array<[JobDefinition<object>, string]> => [
+  // Licences whose end date passed fall back to the Free Trial within this period.
+  [billingExpireQueue, '*/15 * * * *'],
+  // Digests are due at 07:00 in their time zone, so they go out by 07:15.
+  [sellerDigestSweepQueue, '*/15 * * * *'],
+  // Forget uploads that were never submitted.
+  [uploadsSweepQueue, '*/15 * * * *'],
+  // Whole days of visits into daily aggregates, hourly by default.
+  [roomAnalyticsRollupQueue, c.ROOM_ANALYTICS_ROLLUP_CRON],
+];
 
 export async function registerWorkers(services: Services): Promise<void> {
-  await services.queue.work<MailMessage>(QUEUES.mail, async (job) => {
-    await services.mailer.send(job.data);
+  const { log } = services;
+  await mailQueue.register(services, (message) => services.mailer.send(message));
+  await accountMailRequestQueue.register(services, (request) => handleAccountMailRequest(services, request));
+  await registerProcessing(services);
+  await billingSyncQueue.register(services, (job) => processBillingEvent(services, job.eventId));
+  await billingExpireQueue.register(services, async () => {
+    const n = await expireLicenses(services);
+    if (n > 0) log.info({ licences: n }, 'expired licences ended');
   });
-  const accounts = await import('../services/accounts.js');
-  await services.queue.work<import('../services/accounts.js').AccountMailRequest>(accounts.ACCOUNT_MAIL_REQUEST_QUEUE, (job) => accounts.handleAccountMailRequest(services, job.data));
-  await registerProcessTourWorkers(services);
-  await registerProcessTourSegmentWorkers(services);
-  await registerBillingWorkers(services);
-  await registerAiMarkersWorker(services);
-  await registerReelWorker(services);
-  await registerShotsWorker(services);
-  await registerWebhookWorker(services);
-  await registerSellerReportWorkers(services);
-  await registerRoomAnalyticsWorker(services);
+  await aiMarkersQueue.register(services, (job) => aiMarkersJob(services, job.runId));
+  await reelQueue.register(services, (job) => reelJob(services, job.reelId));
+  await shotsQueue.register(services, (job) => (job.kind === 'generate' ? generateShotsJob(services, job.tourId) : shotWorkJob(services, job)));
+  await webhookDeliveryQueue.register(services, (job) => deliverWebhook(services, job));
+  await sellerReportQueue.register(services, (job) => runSellerReport(services, job.runId));
+  await sellerDigestSweepQueue.register(services, async () => {
+    const n = await sweepDueDigests(services);
+    if (n > 0) log.info({ digests: n }, 'seller digests started');
+  });
+  await uploadsSweepQueue.register(services, () => sweepAbandonedUploads(services));
+  await roomAnalyticsRollupQueue.register(services, async () => {
+    const done = await rollupRoomAnalytics(services.db);
+    if (done) log.info(done, 'room analytics rolled up');
+  });
+  for (const [job, cron] of SCHEDULES(services.config)) await services.queue.schedule(job.queue, cron);
+}
+
+/**
+ * Processing's four queues with their handlers; `media` is the media core (a stand-in in tests of the bookkeeping).
+ * Work folders older than any attempt may run are swept first, whatever their process (see media/work-dir.ts).
+ */
+export async function registerProcessing(services: Services, media: ProcessingMedia = realMedia()): Promise<void> {
+  await sweepWorkDirs((services.config.PROCESSING_EXPIRE_SECONDS + 600) * 1000);
+  await processTourQueue.register(services, (job, signal) => processTourJob(services, job.tourId, media, signal));
+  await processTourFailedQueue.register(services, (job) => markProcessingFailed(services, job.tourId));
+  await processTourSegmentQueue.register(services, (job, signal) => processSegmentJob(services, job, media, signal));
+  await processTourJoinQueue.register(services, (job) => joinSegmentsJob(services, job));
 }

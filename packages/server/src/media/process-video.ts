@@ -23,6 +23,7 @@ import { CLIP_FPS, CLIP_FRAMES, RENDITIONS, THUMBNAIL_FRAME, buildFilterGraph, b
 import { pipeFrames, yuv420pBytes, type FrameFilterFactory } from './frame-pipe.js';
 import { ffmpegBinaries, ffmpegCapabilities } from './ffmpeg-binaries.js';
 import { MAX_SOURCE_SIDE, abortError, assertAcceptable, probeVideo, type ProbeResult } from './probe-video.js';
+import { PROGRESS_TEXT } from './progress-text.js';
 import { runProcess, type RunResult } from './run-process.js';
 import { planSource, type FrameRange } from './source-frames.js';
 import { VideoRejectedError } from './video-rejected-error.js';
@@ -92,13 +93,6 @@ export interface ProcessVideoResult {
   /** The full probe, for logs. */
   probe: ProbeResult;
 }
-
-export const PROGRESS_TEXT = {
-  checking: 'Checking video',
-  processing: 'Processing video',
-  finishing: 'Finishing',
-  done: 'Processed',
-} as const;
 
 /** Share of the progress bar given to probing; the transcode takes the bulk, the final checks the rest. */
 const PROBE_SHARE = 0.05;

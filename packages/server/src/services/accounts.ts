@@ -23,7 +23,8 @@ import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { consumeOneTimeToken, issueOneTimeToken, retireOneTimeTokens } from '../auth/one-time-tokens.js';
 import { consumeRateLimit } from '../auth/rate-limit.js';
 import { hashToken } from '../auth/tokens.js';
-import { enqueueMail } from '../jobs/enqueue.js';
+import { accountMailRequestQueue, type AccountMailRequest } from '../jobs/account-mail-job.js';
+import { mailQueue } from '../jobs/mail-job.js';
 import { activationMail, mailLinks, passwordResetMail } from '../mail/templates.js';
 import { getLicense, rolesFor } from './licenses.js';
 import type { Services } from './services.js';
@@ -55,7 +56,7 @@ async function profileName(db: Services['db'], userId: string): Promise<string> 
 }
 
 async function sendActivationMail(services: Services, user: UserRow, token: string, name?: string): Promise<void> {
-  await enqueueMail(services, activationMail({ to: user.username, name: name ?? (await profileName(services.db, user.id)), link: mailLinks.activation(services.config.publicUrl, token) }));
+  await mailQueue.enqueue(services, activationMail({ to: user.username, name: name ?? (await profileName(services.db, user.id)), link: mailLinks.activation(services.config.publicUrl, token) }));
 }
 
 /** A session for the user: the JWT of accounts §3 with roles from the company's plan and the user's role. */
@@ -248,17 +249,12 @@ export async function activateUser(services: Services, token: string): Promise<U
 }
 
 /**
- * Account mails asked for by an address (reset link, activation resend) are looked up and sent by a job: the request
- * does the same work and gives the same answer whether or not the account exists (no discovery by timing).
+ * Account mails asked for by an address (reset link, activation resend) are looked up and sent by a job
+ * (jobs/account-mail-job.ts): the request does the same work and gives the same answer whether or not the account
+ * exists (no discovery by timing).
  */
-export const ACCOUNT_MAIL_REQUEST_QUEUE = 'account-mail-request';
-export interface AccountMailRequest {
-  kind: 'reset' | 'activation';
-  email: string;
-}
-
 async function requestAccountMail(services: Services, request: AccountMailRequest): Promise<void> {
-  await services.queue.send(ACCOUNT_MAIL_REQUEST_QUEUE, request, { retryLimit: 3, retryDelay: 10, retryBackoff: true });
+  await accountMailRequestQueue.enqueue(services, request);
 }
 
 /** The job: mails a reset link to a known account, an activation link to a known account not yet activated. */
@@ -272,7 +268,7 @@ export async function handleAccountMailRequest(services: Services, request: Acco
     return;
   }
   const token = await issueOneTimeToken(services.db, user.id, 'reset');
-  await enqueueMail(services, passwordResetMail({ to: user.username, name: await profileName(services.db, user.id), link: mailLinks.reset(services.config.publicUrl, token) }));
+  await mailQueue.enqueue(services, passwordResetMail({ to: user.username, name: await profileName(services.db, user.id), link: mailLinks.reset(services.config.publicUrl, token) }));
 }
 
 /** userActivationEmailResend: always answers success; the job mails only a known, not yet activated account. */

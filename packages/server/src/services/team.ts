@@ -10,7 +10,7 @@ import type { AuthInfo } from '../core/auth.js';
 import { AppError, fromZod } from '../core/errors.js';
 import { TOKEN_TTL_MS } from '../auth/one-time-tokens.js';
 import { newOneTimeToken } from '../auth/tokens.js';
-import { enqueueMail } from '../jobs/enqueue.js';
+import { mailQueue } from '../jobs/mail-job.js';
 import { inviteMail, mailLinks } from '../mail/templates.js';
 import { findUserByEmail } from './accounts.js';
 import type { Services } from './services.js';
@@ -53,7 +53,7 @@ export async function inviteMember(services: Services, auth: AuthInfo, input: { 
   const company = await services.db.selectFrom('companies').select('name').where('id', '=', companyId).executeTakeFirstOrThrow();
   const inviter = await services.db.selectFrom('user_profiles').select(['name', 'surname']).where('user_id', '=', auth.userId).executeTakeFirst();
   const inviterName = inviter ? `${inviter.name} ${inviter.surname}`.trim() : 'A colleague';
-  await enqueueMail(services, inviteMail({ to: email, companyName: company.name, inviterName, link: mailLinks.invite(services.config.publicUrl, token, email) }));
+  await mailQueue.enqueue(services, inviteMail({ to: email, companyName: company.name, inviterName, link: mailLinks.invite(services.config.publicUrl, token, email) }));
   return invite;
 }
 

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { ERROR_CODES, ERROR_TEXTS, NOTICES, TOUR_STATUS, VALIDATION, hasActiveTourSlot, isAcceptedThumbnailName, tourInfoSchema } from '@roomwalk/shared';
 import type { TourRow } from '../db/types.js';
 import { readFileUpload } from '../core/file-upload.js';
-import { enqueueProcessTour, ensureProcessingQueues } from '../jobs/enqueue.js';
+import { createProcessingQueues, enqueueProcessTour } from '../jobs/processing-jobs.js';
 import type { AuthInfo, FileUploadValue } from '../core/auth.js';
 import { decodeId } from '../core/ids.js';
 import { AppError, forbidden, fromZod, notFound } from '../core/errors.js';
@@ -60,8 +60,7 @@ export async function saveTour(services: Services, auth: AuthInfo, input: TourSa
   // the old choice. A tour still processing picks the new value up when its job claims it.
   const blurChanged = typeof input.blurFaces === 'boolean' && input.blurFaces !== tour.blur_faces;
   const reprocess = blurChanged && tour.status === TOUR_STATUS.PROCESSED && !!tour.video_key;
-  const jobs = reprocess ? { ensureProcessingQueues, enqueueProcessTour } : null;
-  if (jobs) await jobs.ensureProcessingQueues(services);
+  if (reprocess) await createProcessingQueues(services);
   return services.db.transaction().execute(async (trx) => {
     const saved = await trx
       .updateTable('tours')
@@ -71,13 +70,13 @@ export async function saveTour(services: Services, auth: AuthInfo, input: TourSa
         listing_link: listingLink || null,
         ...(typeof input.blurFaces === 'boolean' ? { blur_faces: input.blurFaces } : {}),
         ...(typeof input.liveViewing === 'boolean' ? { live_viewing: input.liveViewing } : {}),
-        ...(jobs ? { status: TOUR_STATUS.PROCESSING, progress: 0, progress_text: 'Waiting to start' } : {}),
+        ...(reprocess ? { status: TOUR_STATUS.PROCESSING, progress: 0, progress_text: 'Waiting to start' } : {}),
         updated_at: new Date(),
       })
       .where('id', '=', tour.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    if (jobs) await jobs.enqueueProcessTour(services, tour.id, trx);
+    if (reprocess) await enqueueProcessTour(services, { tourId: tour.id }, trx);
     return saved;
   });
 }

@@ -6,7 +6,7 @@ import type { Database, LicenseRow } from '../db/types.js';
 import type { AuthInfo } from '../core/auth.js';
 import { encodeId } from '../core/ids.js';
 import { AppError } from '../core/errors.js';
-import { enqueueProcessTour, ensureProcessingQueues } from '../jobs/enqueue.js';
+import { createProcessingQueues, enqueueProcessTour } from '../jobs/processing-jobs.js';
 import { countActiveTours, countUploadsSince, currentPeriodStart } from './licenses.js';
 import { UploadChangedError } from '../storage/storage.js';
 import type { Services } from './services.js';
@@ -121,7 +121,7 @@ export async function submitUpload(services: Services, auth: AuthInfo, key: stri
   if (!upload || upload.user_id !== auth.userId) throw new AppError(ERROR_CODES.NOT_FOUND, 'This upload was not found.');
   if (upload.submitted_at) throw new AppError(ERROR_CODES.CONFLICT, 'This upload was already submitted.');
 
-  await ensureProcessingQueues(services);
+  await createProcessingQueues(services);
   let tooLarge = false;
   const tour = await services.db
     .transaction()
@@ -165,7 +165,7 @@ export async function submitUpload(services: Services, auth: AuthInfo, key: stri
         .executeTakeFirstOrThrow();
       // This is what counts as a monthly upload; deleting the tour later never gives it back.
       await trx.updateTable('uploads').set({ submitted_at: new Date(), tour_id: created.id, size: stored.size }).where('id', '=', upload.id).execute();
-      await enqueueProcessTour(services, created.id, trx);
+      await enqueueProcessTour(services, { tourId: created.id }, trx);
       return created;
     })
     .catch(async (err: unknown) => {

@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_MAIL_REQUEST_QUEUE } from '../../src/services/accounts.js';
+import { accountMailRequestQueue } from '../../src/jobs/account-mail-job.js';
 import { signUpActivated, uniqueEmail, waitForMail } from '../helpers/accounts.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -42,7 +42,7 @@ describe('password reset: no account discovery', () => {
     const mailsBefore = await t.app.services.db.selectFrom('mail_outbox').select('id').execute();
     const forKnown = await observe(known);
     const forUnknown = await observe(uniqueEmail('unknown'));
-    expect(forKnown.sends).toEqual([`${ACCOUNT_MAIL_REQUEST_QUEUE}(email,kind)`]);
+    expect(forKnown.sends).toEqual([`${accountMailRequestQueue.queue}(email,kind)`]);
     expect(forUnknown.sends).toEqual(forKnown.sends);
     expect(forUnknown.body).toBe(forKnown.body);
     expect(forUnknown.status).toBe(forKnown.status);

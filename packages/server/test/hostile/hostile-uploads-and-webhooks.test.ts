@@ -15,6 +15,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { seedUser, type SeededUser } from '../helpers/seed.js';
 import { Q, uploadAndSubmit, uploadBytes, waitFor } from '../fixtures/tours.js';
 import { processTourJob } from '../../src/jobs/process-tour.js';
+import { fakeMedia } from '../fixtures/fake-media.js';
 import { VideoRejectedError } from '../../src/media/video-rejected-error.js';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -131,8 +132,11 @@ describe('a failed tour', () => {
     expect(source.status).toBe(200);
     // The job as a worker runs it, with the media core refusing the file (as the real probe does for this one).
     const id = tourId.replace(/^tour_/, '');
-    await processTourJob(t.app.services, id, async () => {
-      throw new VideoRejectedError(ERROR_CODES.VIDEO_INVALID, 'This file is not a video we can read.', 'test');
+    await processTourJob(t.app.services, id, {
+      ...fakeMedia(),
+      probe: async () => {
+        throw new VideoRejectedError(ERROR_CODES.VIDEO_INVALID, 'This file is not a video we can read.', 'test');
+      },
     });
     const row = await t.app.services.db.selectFrom('tours').select('status').where('id', '=', id).executeTakeFirstOrThrow();
     expect(row.status).toBe('FAILED');

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { runScript } from '../run-script.js';
 
 /**
@@ -27,34 +27,4 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await runScript(db, `DROP TABLE IF EXISTS tour_segments;`);
-}
-
-/** What a finished segment stored: its clips (global index, frames, keys, sizes) and, for the first, the thumbnail. */
-export interface SegmentResultJson {
-  clips: Array<{ index: number; frameCount: number; highKey: string; lowKey: string; highSize: number; lowSize: number; blurredFrames: number }>;
-  thumbnail: { key: string; size: number } | null;
-  width: number;
-  height: number;
-  fps: number;
-  /** host:pid of the worker that made the segment (logs, and the two-worker test). */
-  worker: string;
-}
-
-/** The table's row type. */
-interface TourSegmentsTable {
-  tour_id: string;
-  attempt: number;
-  index: number;
-  first_frame: number;
-  end_frame: number | null;
-  progress: Generated<number>;
-  result: ColumnType<SegmentResultJson | null, string | null | undefined, string | null>;
-  done_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-}
-
-// The table on the database type (declared here so the shared types file stays untouched by this migration).
-declare module '../types.js' {
-  interface Database {
-    tour_segments: TourSegmentsTable;
-  }
 }

@@ -3,14 +3,9 @@ import { ERROR_CODES, ERROR_TEXTS, TOUR_STATUS } from '@roomwalk/shared';
 import { AppError } from '../../core/errors.js';
 import type { Services } from '../services.js';
 import { aiDb } from './tables.js';
+import { AI_RUN_STALE_MINUTES, aiMarkersQueue } from '../../jobs/ai-markers-job.js';
 
-export const AI_MARKERS_QUEUE = 'ai-markers';
-const RUN_STALE_MINUTES = 15;
 const AI_NOT_PROCESSED_TEXT = 'Tour must be fully processed before generating AI markers.';
-
-export interface AiMarkersJob {
-  runId: string;
-}
 
 /** Validates and starts a generation for `userId` on `tourId` (a raw id); throws the spec's errors. */
 export async function startAiMarkers(services: Services, userId: string, tourId: string): Promise<void> {
@@ -23,7 +18,7 @@ export async function startAiMarkers(services: Services, userId: string, tourId:
     .updateTable('ai_marker_runs')
     .set({ status: 'FAILED', error: 'abandoned', finished_at: new Date() })
     .where('status', '=', 'RUNNING')
-    .where('created_at', '<', new Date(Date.now() - RUN_STALE_MINUTES * 60_000))
+    .where('created_at', '<', new Date(Date.now() - AI_RUN_STALE_MINUTES * 60_000))
     .execute();
   const runId = await db
     .transaction()
@@ -45,7 +40,7 @@ export async function startAiMarkers(services: Services, userId: string, tourId:
       throw err;
     });
   try {
-    await services.queue.send(AI_MARKERS_QUEUE, { runId } satisfies AiMarkersJob, { retryLimit: 1, retryDelay: 2, expireInSeconds: RUN_STALE_MINUTES * 60 });
+    await aiMarkersQueue.enqueue(services, { runId });
   } catch (err) {
     await db.updateTable('ai_marker_runs').set({ status: 'FAILED', error: 'could not queue', finished_at: new Date() }).where('id', '=', runId).execute();
     throw err;

@@ -5,10 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Services } from '../services.js';
 import { billingDb, type ProviderKind } from './tables.js';
-
-export const BILLING_QUEUES = { sync: 'billing-sync', expire: 'billing-expire' } as const;
-/** The expiry sweep's schedule: licences whose end date passed fall back to the Free Trial within this period. */
-export const EXPIRY_SWEEP_CRON = '*/15 * * * *';
+import { billingSyncQueue } from '../../jobs/billing-jobs.js';
 
 export interface BillingEventInput {
   id: string;
@@ -29,7 +26,7 @@ export async function recordBillingEvent(services: Services, ev: BillingEventInp
     .executeTakeFirst();
   if (!inserted) return false;
   try {
-    await services.queue.send(BILLING_QUEUES.sync, { eventId: ev.id });
+    await billingSyncQueue.enqueue(services, { eventId: ev.id });
   } catch (err) {
     // Not queued: forget the event so the provider's retry (or the local caller) delivers it again.
     await bdb.deleteFrom('billing_events').where('id', '=', ev.id).execute();

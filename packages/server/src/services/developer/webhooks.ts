@@ -14,8 +14,9 @@ import type { AuthInfo } from '../../core/auth.js';
 import { AppError, badInput, notFound } from '../../core/errors.js';
 import { webhookDeliveries } from '../../core/metrics.js';
 import { consumeRateLimit } from '../../auth/rate-limit.js';
-import { enqueueMail } from '../../jobs/enqueue.js';
-import { releaseLease, takeLease } from '../../jobs/queue.js';
+import { mailQueue } from '../../jobs/mail-job.js';
+import { releaseLease, takeLease } from '../../jobs/job-lease.js';
+import { webhookDeliveryQueue, type WebhookDeliveryJob } from '../../jobs/webhook-delivery-job.js';
 import type { Services } from '../services.js';
 import { requireKeyManager } from './api-keys.js';
 import { checkWebhookUrl, postWebhook, UnsafeUrlError } from './outbound.js';
@@ -24,13 +25,8 @@ import { developerDb, type WebhookDeliveryRow, type WebhookEndpointRow } from '.
 import { WEBHOOK_API_VERSION, WEBHOOK_TEST_EVENT, isWebhookEventType, type WebhookEnvelope, type WebhookEventType } from './webhook-events.js';
 import { escapeHtml } from '../../core/html.js';
 
-export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
 const MAX_ENDPOINTS = 16;
 const DESCRIPTION_MAX = 300;
-
-export interface WebhookDeliveryJob {
-  deliveryId: string;
-}
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 /** The id receivers see in `webhook-id` (and in the payload's GraphQL-style ids elsewhere). */
@@ -203,8 +199,7 @@ async function sendDeliveryJob(services: Services, deliveryId: string, startAfte
     .where('d.status', '=', 'PENDING')
     .where('d.id', '!=', deliveryId)
     .executeTakeFirst();
-  const options = { retryLimit: 2, retryDelay: 5, priority: -Number(waiting?.n ?? 0), ...(startAfter === undefined ? {} : { startAfter }) };
-  await services.queue.send<WebhookDeliveryJob>(WEBHOOK_DELIVERY_QUEUE, { deliveryId }, options);
+  await webhookDeliveryQueue.enqueue(services, { deliveryId }, undefined, { priority: -Number(waiting?.n ?? 0), ...(startAfter === undefined ? {} : { startAfter }) });
 }
 
 /** Takes one of the company's delivery slots for this delivery; answers its release, or null when all are taken. */
@@ -357,7 +352,7 @@ async function disableEndpoint(services: Services, endpointId: string, companyId
   const admins = await services.db.selectFrom('users').select('username').where('company_id', '=', companyId).where('role', '=', 'ADMIN').execute();
   const link = `${services.config.publicUrl}/account/developers`;
   for (const a of admins) {
-    await enqueueMail(services, {
+    await mailQueue.enqueue(services, {
       to: a.username,
       subject: 'A Roomwalk webhook endpoint was disabled',
       text: `Hi,\n\nRoomwalk disabled the webhook endpoint ${url} because ${reason.toLowerCase()} Fix the endpoint, then enable it again under APIs & Webhooks: ${link}\n\nDeliveries can be replayed from the delivery log.\n`,

@@ -5,7 +5,7 @@ import type { Services } from '../services.js';
 import { AppError, fromZod } from '../../core/errors.js';
 import { decodeId } from '../../core/ids.js';
 import { topics } from '../../events/event-bus.js';
-import { enqueueMail } from '../../jobs/enqueue.js';
+import { mailQueue } from '../../jobs/mail-job.js';
 import { leadMail } from './lead-mail.js';
 import { VISITOR_ID_PATTERN, visitRoomPath } from './lead-room-path.js';
 import { hostLink, issueRequest, participantId, sessionExpiry, LIVE_ROLES, type ViewingSessionRequest } from './sessions.js';
@@ -136,7 +136,7 @@ export async function createLead(services: Services, input: LeadInput, ip: strin
     const notify = async () => {
       const roomPath = await visitRoomPath(services, tour.id, lead.visitor_id, new Date(lead.created_at));
       await services.events.publish(topics.leadCreated(owner.id), tourLead);
-      await enqueueMail(
+      await mailQueue.enqueue(
         services,
         leadMail({
           to: owner.username,

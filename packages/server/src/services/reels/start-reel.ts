@@ -11,14 +11,10 @@ import type { ReelProgressEvent } from '../../core/events.js';
 import type { Services } from '../services.js';
 import { aiDb, type ReelRow } from '../ai/tables.js';
 import { REEL_PROVIDER } from './render-reel.js';
+import { reelQueue } from '../../jobs/reel-job.js';
 
-export const REEL_QUEUE = 'reel-render';
 const REEL_NOT_PROCESSED_TEXT = 'Tour must be fully processed before generating reels.';
 export const REEL_FAILED_TEXT = 'Could not generate reel';
-
-export interface ReelJob {
-  reelId: string;
-}
 
 const slug = (s: string | null) =>
   (s ?? '')
@@ -44,7 +40,7 @@ export async function startReel(services: Services, userId: string, tourId: stri
       .executeTakeFirstOrThrow();
   });
   try {
-    await services.queue.send(REEL_QUEUE, { reelId: reel.id } satisfies ReelJob, { retryLimit: 1, retryDelay: 5, expireInSeconds: 30 * 60 });
+    await reelQueue.enqueue(services, { reelId: reel.id });
   } catch (err) {
     await failReel(services, reel.id, REEL_FAILED_TEXT);
     throw err;

@@ -17,25 +17,15 @@ import { validatePeriod } from './links.js';
 import { DIGEST_DAYS, nextSendAt } from './schedule.js';
 import { sellerReportToPdf } from './seller-pdf.js';
 import { sellerDb, type SellerRunRow } from './tables.js';
+import { SELLER_RUN_ATTEMPTS, sellerReportQueue } from '../../jobs/seller-report-jobs.js';
 
-export const SELLER_REPORT_QUEUE = 'seller-report';
-export const SELLER_DIGEST_SWEEP_QUEUE = 'seller-digest-sweep';
-/** The sweep runs every 15 minutes; digests are due at 07:00 in their time zone, so they go out by 07:15. */
-export const SELLER_DIGEST_SWEEP_CRON = '*/15 * * * *';
 const RUN_FAILED_TEXT = 'The report could not be made. Try again in a moment.';
-/** Attempts of one run: the queue retries it twice (an SMTP server that was down). */
-const RUN_ATTEMPTS = 3;
 const KEEP_PDF_MS = 24 * 60 * 60 * 1000;
-
-export interface SellerReportJob {
-  runId: string;
-}
 
 export const encodeRunId = (id: string) => encodeTypedId('SellerReportRun', id);
 const decodeRunId = (globalId: string) => decodeTypedId('SellerReportRun', globalId, 'This report was not found.');
 
-const enqueue = (services: Services, runId: string) =>
-  services.queue.send(SELLER_REPORT_QUEUE, { runId } satisfies SellerReportJob, { retryLimit: RUN_ATTEMPTS - 1, retryDelay: 5, expireInSeconds: 10 * 60 });
+const enqueue = (services: Services, runId: string) => sellerReportQueue.enqueue(services, { runId });
 
 /** sellerReportPdfCreate: queues a PDF of the last `days` days for the agent to download. */
 export async function startDownload(services: Services, auth: AuthInfo, input: { tourId: string; days?: number | null }): Promise<SellerRunRow> {
@@ -116,7 +106,7 @@ export async function runSellerReport(services: Services, runId: string, now = n
     .returningAll()
     .executeTakeFirst();
   if (!run) return;
-  const finalAttempt = run.attempt >= RUN_ATTEMPTS;
+  const finalAttempt = run.attempt >= SELLER_RUN_ATTEMPTS;
   const progress = (p: number, text: string) => db.updateTable('seller_report_runs').set({ progress: p, progress_text: text }).where('id', '=', runId).execute();
   try {
     const { figures, from, to } = await readSellerFigures(services, run.tour_id, run.days, now);

@@ -3,31 +3,23 @@
  * enhance / a staging of one photo (regenerateShot, generateStagedShot) under the tours §4 rules; jobs/shots.ts does
  * the work.
  */
-import { sql } from 'kysely';
 import { DEFAULT_STAGING_PROMPT, ERROR_CODES, ERROR_TEXTS, SHOT_STATUS, TOUR_STATUS } from '@roomwalk/shared';
 import { AppError } from '../../core/errors.js';
 import type { Services } from '../services.js';
 import { aiDb, type ShotRow } from '../ai/tables.js';
 import { AI_NOT_CONFIGURED_TEXT } from '../ai/ai-worker.js';
+import { shotsGenerateKey, shotsQueue } from '../../jobs/shots-job.js';
 
-export const SHOTS_QUEUE = 'shots';
 const SHOT_BUSY_TEXT = 'This photo is still processing.';
 const ENHANCE_UNAVAILABLE_TEXT = 'This photo is already enhanced.';
 const STAGE_UNAVAILABLE_TEXT = 'Enhance the photo first; a staged photo cannot be staged again.';
-
-export type ShotsJob = { kind: 'generate'; tourId: string } | { kind: 'enhance'; shotId: string } | { kind: 'stage'; shotId: string; prompt: string };
-
-const generateKey = (tourId: string) => `shots-generate-${tourId}`;
 
 /**
  * Whether a photo generation of the tour is queued or running: its pg-boss job (one per tour, by singleton key) is not
  * yet completed, failed, expired or cancelled. The console keeps refreshing while it is (tours §4).
  */
 export async function shotsGenerating(services: Services, tourId: string): Promise<boolean> {
-  const { rows } = await sql<{
-    one: number;
-  }>`select 1 as one from pgboss.job where name = ${SHOTS_QUEUE} and singleton_key = ${generateKey(tourId)} and state in ('created', 'retry', 'active') limit 1`.execute(services.db);
-  return rows.length > 0;
+  return services.queue.pending(shotsQueue.queue, shotsGenerateKey(tourId));
 }
 
 /** Refuses a tour that is not processed, then queues one generation per tour at a time. */
@@ -35,7 +27,7 @@ export async function startShots(services: Services, tourId: string): Promise<vo
   const tour = await services.db.selectFrom('tours').select(['status', 'video_key']).where('id', '=', tourId).where('deleted_at', 'is', null).executeTakeFirst();
   if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
   if (tour.status !== TOUR_STATUS.PROCESSED || !tour.video_key) throw new AppError(ERROR_CODES.TOUR_NOT_PROCESSED, ERROR_TEXTS.shotsNotReady);
-  await services.queue.send(SHOTS_QUEUE, { kind: 'generate', tourId } satisfies ShotsJob, { singletonKey: generateKey(tourId), retryLimit: 1, expireInSeconds: 30 * 60 });
+  await shotsQueue.enqueue(services, { kind: 'generate', tourId });
 }
 
 /** Marks a shot PROCESSING for an enhance or a staging, enforcing the availability rules of tours §4. */
@@ -68,6 +60,6 @@ export async function startShotWork(services: Services, shotId: string, kind: 'e
       .returningAll()
       .executeTakeFirstOrThrow();
   });
-  await services.queue.send(SHOTS_QUEUE, (kind === 'enhance' ? { kind, shotId } : { kind, shotId, prompt }) satisfies ShotsJob, { retryLimit: 1, expireInSeconds: 10 * 60 });
+  await shotsQueue.enqueue(services, kind === 'enhance' ? { kind, shotId } : { kind, shotId, prompt });
   return row;
 }
