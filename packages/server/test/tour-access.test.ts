@@ -13,6 +13,8 @@ const SET_ACCESS = 'mutation($input: TourAccessSetInput!) { tourAccessSet(input:
 const MARKER_SAVE = 'mutation($input: MarkerSaveInput!) { markerSave(input: $input) { id } }';
 const VIEW_RECORD = 'mutation($input: TourViewRecordInput!) { tourViewRecord(input: $input) { success } }';
 const NODE = 'query($id: ID!) { node(id: $id) { id ... on Tour { title } } }';
+const LINK_CREATE = 'mutation($input: SellerReportLinkCreateInput!) { sellerReportLinkCreate(input: $input) { url } }';
+const SHARED_REPORT = 'query($token: String!) { sharedSellerReport(token: $token) { tourTitle } }';
 
 interface PlayerTour {
   title: string;
@@ -37,6 +39,8 @@ describe.each(DB_KINDS)('tour access (%s)', (kind) => {
   let rowId: string;
   /** Every public URL the tour had while public: the player's query, its media, the share page. */
   let publicTour: PlayerTour;
+  /** A seller report link of the tour. */
+  let sellerToken: string;
 
   const setAccess = (access: string, password?: string) => t.gql(SET_ACCESS, { input: { id: tourId, access, ...(password !== undefined ? { password } : {}) } }, owner.token);
   const unlock = (password: string) => t.gql(TOUR_UNLOCK_MUTATION, { tourID: tourId, password });
@@ -53,6 +57,8 @@ describe.each(DB_KINDS)('tour access (%s)', (kind) => {
     rowId = seeded.row.id;
     await t.app.services.db.updateTable('tours').set({ title: 'Sunny flat' }).where('id', '=', rowId).execute();
     expect((await t.gql(MARKER_SAVE, { input: { tourId, name: 'Main bedroom', frameIndex: 1 } }, owner.token)).errors).toBeUndefined();
+    const link = await t.gql(LINK_CREATE, { input: { tourId } }, owner.token);
+    sellerToken = decodeURIComponent(String(link.data.sellerReportLinkCreate.url).split('/').pop()!);
     const first = await getTour(t, tourId);
     publicTour = ((await first.json()) as { data: { tour: PlayerTour } }).data.tour;
   });
@@ -151,6 +157,7 @@ describe.each(DB_KINDS)('tour access (%s)', (kind) => {
       expect((await fetch(`${other.split('?')[0]}?${url.split('?')[1]}`)).status).toBe(404);
     }
     expect((await beacon(t, tourId, grant)).status).toBe(204);
+    expect((await t.gql(SHARED_REPORT, { token: sellerToken })).data.sharedSellerReport.tourTitle).toBe('Sunny flat');
     // The owner sees the tour without a grant (the console, the edit player).
     expect((await t.gql(PLAYER_TOUR_QUERY, { tourID: tourId }, owner.token)).data.tour.title).toBe('Sunny flat');
 
@@ -186,7 +193,11 @@ describe.each(DB_KINDS)('tour access (%s)', (kind) => {
     for (const url of mediaUrls(publicTour)) expect((await fetch(url)).status).toBe(404);
     expect((await unlock('new secret')).errors?.[0]?.extensions?.code).toBe('TOUR_MEMBERS_ONLY');
     expect((await beacon(t, tourId)).status).toBe(403);
-    for (const body of [get, JSON.stringify(anonymous), JSON.stringify(other)]) for (const secret of secrets()) expect(body).not.toContain(secret);
+    // The seller report opens for members only; a password tour's stays open to its link (tested above it was made).
+    const shared = await t.gql(SHARED_REPORT, { token: sellerToken });
+    expect(shared.errors?.[0]?.extensions?.code).toBe('TOUR_MEMBERS_ONLY');
+    expect((await t.gql(SHARED_REPORT, { token: sellerToken }, owner.token)).data.sharedSellerReport.tourTitle).toBe('Sunny flat');
+    for (const body of [JSON.stringify(shared), get, JSON.stringify(anonymous), JSON.stringify(other)]) for (const secret of secrets()) expect(body).not.toContain(secret);
   });
 
   it('back to a public link: the cached answer and the plain media URLs work again', async () => {

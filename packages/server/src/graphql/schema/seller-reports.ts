@@ -2,6 +2,7 @@
  * Seller reports (issue 21; docs/api.md): a tour's shareable read-only links, its scheduled digest and PDF runs, for
  * whoever may edit the tour on a plan with Tour Analytics; and the public report a link opens (no login).
  */
+import { assertSellerReportAllowed } from '../../services/tour-access/visit-gate.js';
 import { builder } from '../builder.js';
 import { requireAuth } from '../guards.js';
 import { createLink, encodeLinkId, linkByToken, listLinks, revokeLink } from '../../services/seller-reports/links.js';
@@ -133,10 +134,11 @@ builder.queryFields((t) => ({
   }),
   sharedSellerReport: t.field({
     type: SharedSellerReportRef,
-    description: 'The report a seller link opens; no login. NOT_FOUND when the link is unknown, expired or revoked.',
+    description: "The report a seller link opens; no login. NOT_FOUND when the link is unknown, expired or revoked; TOUR_MEMBERS_ONLY for a company-only tour's report asked without a member's session.",
     args: { token: t.arg.string({ required: true }) },
     resolve: async (_r, args, ctx) => {
       const link = await linkByToken(ctx.services, args.token);
+      await assertSellerReportAllowed(ctx.services, ctx.auth, link.tour_id, link.company_id);
       const { figures, from, to } = await readSellerFigures(ctx.services, link.tour_id, link.days);
       const s = await readSubject(ctx.services, link.tour_id, { from, to });
       return { tourTitle: s.tourTitle, companyName: s.companyName, agentName: s.agentName, days: link.days, expiresAt: link.expires_at, analytics: figures };

@@ -1,6 +1,10 @@
-/** The visit beacon obeys the tour's access (issue 33): a protected tour counts visits only from visitors let in. */
+/**
+ * The public paths beside the tour query that obey the tour's access (issue 33): the visit beacon counts visits only
+ * from visitors let in, and a company-only tour's seller report opens for members only.
+ */
 import { ERROR_CODES, ERROR_TEXTS, PLAYER_ERROR_TEXTS, TOUR_ACCESS } from '@roomwalk/shared';
 import { AppError } from '../../core/errors.js';
+import type { AuthInfo } from '../../core/auth.js';
 import type { Services } from '../services.js';
 import { accessIndexOf } from './access-index.js';
 import { verifyGrant } from './grants.js';
@@ -16,4 +20,14 @@ export async function assertVisitAllowed(services: Services, tourId: string, gra
   throw state.access === TOUR_ACCESS.company
     ? new AppError(ERROR_CODES.TOUR_MEMBERS_ONLY, PLAYER_ERROR_TEXTS.tourMembersOnly)
     : new AppError(ERROR_CODES.TOUR_PASSWORD_REQUIRED, ERROR_TEXTS.tourPasswordRequired);
+}
+
+/**
+ * The seller report a link opens: a company-only tour shows nothing public, so its report opens for members only. A
+ * password tour's report stays open to its link: the agent issues each link to one named seller, it expires and can
+ * be revoked, and it carries figures and room names but no file of the tour (docs/access-and-privacy.md).
+ */
+export async function assertSellerReportAllowed(services: Services, auth: AuthInfo | null, tourId: string, companyId: string): Promise<void> {
+  const state = await accessIndexOf(services).get(tourId);
+  if (state?.access === TOUR_ACCESS.company && auth?.companyId !== companyId) throw new AppError(ERROR_CODES.TOUR_MEMBERS_ONLY, PLAYER_ERROR_TEXTS.tourMembersOnly);
 }
