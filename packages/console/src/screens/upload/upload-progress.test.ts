@@ -8,6 +8,10 @@ describe('upload progress line', () => {
     expect(progressLine({ percent: 0, bytesPerSecond: null, secondsLeft: null, resuming: false })).toBe('0% · Measuring speed…');
     expect(progressLine({ percent: 100, bytesPerSecond: null, secondsLeft: null, resuming: false })).toBe('100%');
   });
+  it('says the device is preparing the video while it converts, then the upload', () => {
+    expect(progressLine({ phase: 'preparing', percent: 40 })).toBe('Preparing video on this device… 40%');
+    expect(progressLine({ phase: 'uploading', percent: 7, bytesUploaded: 1, bytesTotal: 2, bytesPerSecond: null, secondsLeft: null, resuming: false })).toBe('7% · Measuring speed…');
+  });
   it('words speeds and times', () => {
     expect(formatSpeed(45_000)).toBe('45 KB/s');
     expect(formatSpeed(25_400_000)).toBe('25 MB/s');
