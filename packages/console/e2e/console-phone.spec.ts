@@ -1,11 +1,12 @@
 /**
  * The console's rough edges on a phone (issue 30), in portrait (390x844) and landscape (844x390) with touch, against
  * the real server: a file of random bytes named .mp4 is refused before a byte is uploaded; the same file sent anyway
- * fails with its reason, whole, under its own "Failed Tours" heading; every tick on the plan cards is one size.
+ * fails with its reason, whole, under its own "Failed Tours" heading; every tick on the plan cards is one size. And on
+ * a desktop (1280x800) and a phone (390x844): the tour dialog's "Copy link" sits level with the title, not above it.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { ERROR_TEXTS } from '@roomwalk/shared';
-import { gql, poll, signUpAgent } from './embed-support.js';
+import { gql, poll, signUpAgent, testVideo, uploadTour } from './embed-support.js';
 import { dialog } from './support.js';
 
 const BASE = process.env.E2E_BASE_URL!;
@@ -14,11 +15,12 @@ const PASSWORD = 'Walkthrough1';
 const NOISE = Buffer.from(Uint8Array.from({ length: 256 * 1024 }, (_, i) => (i * 7919 + 13) % 251));
 const stamp = Date.now().toString(36);
 
-async function signIn(page: Page, email: string): Promise<void> {
+async function signIn(page: Page, email: string, touch = true): Promise<void> {
   await page.goto('/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Log in with email' }).tap();
+  const logIn = page.getByRole('button', { name: 'Log in with email' });
+  await (touch ? logIn.tap() : logIn.click());
   await page.waitForURL((u) => u.pathname === '/');
 }
 
@@ -88,6 +90,60 @@ for (const vp of [
       const sizes = await ticks.evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => [Math.round(r.width * 10) / 10, Math.round(r.height * 10) / 10]));
       expect(sizes.length).toBeGreaterThan(8);
       expect(new Set(sizes.map((s) => s.join('x'))).size).toBe(1);
+    });
+  });
+}
+
+/** One agent with one processed tour, made once for the dialog tests of both sizes. */
+let dialogAgent: Promise<{ email: string; title: string }> | undefined;
+function agentWithTour(): Promise<{ email: string; title: string }> {
+  dialogAgent ??= (async () => {
+    const email = `dialog-${stamp}@example.com`;
+    const token = await signUpAgent(BASE, { email, password: PASSWORD, name: 'Naledi', surname: 'Dialog' });
+    // A long title, so that on a phone it takes the header's width and more than one line.
+    const title = '14 Jacaranda Avenue, Garden Cottage';
+    await uploadTour(BASE, token, testVideo(), { title, timeoutMs: 240_000 });
+    return { email, title };
+  })();
+  return dialogAgent;
+}
+
+for (const vp of [
+  { name: 'desktop', width: 1280, height: 800, touch: false },
+  { name: 'phone', width: 390, height: 844, touch: true },
+]) {
+  test.describe(`tour dialog on a ${vp.name} ${vp.width}x${vp.height}`, () => {
+    test.use({ viewport: { width: vp.width, height: vp.height }, isMobile: vp.touch, hasTouch: vp.touch });
+
+    test('"Copy link" sits level with the title, beside it and inside the header, not above it at the top edge', async ({ page }) => {
+      test.setTimeout(300_000);
+      const { email, title } = await agentWithTour();
+      await signIn(page, email, vp.touch);
+      await page.locator('.tour-card-button', { hasText: title }).click();
+      const box = dialog(page, title);
+      const heading = box.locator('[part="title"]');
+      const copy = box.getByRole('button', { name: 'Copy link' });
+      await expect(copy).toBeVisible();
+      await expect(heading).toBeVisible();
+      const [t, c, header, panel] = await Promise.all([heading.boundingBox(), copy.boundingBox(), box.locator('[part="header"]').boundingBox(), box.locator('[part="panel"]').boundingBox()]);
+      if (!t || !c || !header || !panel) throw new Error('the dialog is not laid out');
+      const text = await heading.evaluate((el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        const r = range.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, lineHeight: Number.parseFloat(getComputedStyle(el).lineHeight) || 24 };
+      });
+      // Beside the title: to its right, not overlapping it, within the panel.
+      expect(c.x, 'Copy link right of the title').toBeGreaterThanOrEqual(t.x + t.width - 1);
+      expect(c.x + c.width).toBeLessThanOrEqual(panel.x + panel.width + 1);
+      // Level with the title (two lines on a desktop, four on a phone): its middle on the title's middle, its top
+      // not above the title's first line.
+      const middle = c.y + c.height / 2;
+      expect(Math.abs(middle - (text.top + text.bottom) / 2), 'Copy link level with the title').toBeLessThanOrEqual(text.lineHeight / 2);
+      expect(c.y, 'Copy link not above the title').toBeGreaterThanOrEqual(text.top - 1);
+      // Inside the header, clear of the panel's top edge.
+      expect(c.y).toBeGreaterThanOrEqual(header.y);
+      expect(c.y - panel.y, 'Copy link clear of the top edge').toBeGreaterThanOrEqual(16);
     });
   });
 }

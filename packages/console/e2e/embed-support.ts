@@ -50,7 +50,7 @@ export async function poll<T>(check: () => Promise<T | null | undefined | false>
  * A walkthrough stand-in (testsrc2: every frame differs), cached across runs: 11 s (the shortest tour is 10 s) 1280x720
  * by default; the phone touch test (phone-touch.spec.ts) also makes a 60 s one and a portrait one.
  */
-function testVideo(seconds = 11, portrait = false): string {
+export function testVideo(seconds = 11, portrait = false): string {
   const dir = path.join(os.tmpdir(), 'roomwalk-e2e-videos');
   fs.mkdirSync(dir, { recursive: true });
   const size = portrait ? '720x1280' : '1280x720';
