@@ -26,6 +26,8 @@ export class TourLoaderController implements ReactiveController {
   private abort: AbortController | undefined;
   private visit: VisitBeacon | undefined;
   private nearObserver: IntersectionObserver | undefined;
+  /** This run's element is near the viewport (or eager): its tour decodes as soon as it is loaded. */
+  private near = false;
   private loadTimer: ReturnType<typeof setTimeout> | undefined;
   /** This run's tour went to the `<video>` fallback (an error after that is final). */
   private fellBack = false;
@@ -92,6 +94,7 @@ export class TourLoaderController implements ReactiveController {
     this.ctx.setStatus(STATUSES.loading);
     const id = (tourId || '').trim();
     if (!TOUR_ID_PATTERN.test(id)) throw new TourPlayerError(ERROR_CODES.INVALID_LINK, ERROR_TEXTS.invalidLink);
+    this.watchNearness();
     let tour: PlayerTour | null;
     try {
       const data = await graphqlRequest<{ tour: PlayerTour | null }>(config.apiBase, PLAYER_TOUR_QUERY, { tourID: id }, { token: config.authToken, signal, get: true });
@@ -108,23 +111,36 @@ export class TourLoaderController implements ReactiveController {
     store.tour.value = tour;
     this.startVisit(id);
     this.canvas.layout();
+    // Lazy and not yet near: the poster is the thumbnail until the element nears the viewport (watchNearness).
+    if (this.near) this.startDecoding();
+    else store.deferred.value = true;
+  }
+
+  /**
+   * Whether the element is near enough to decode: at once with `loading="eager"`; with `lazy`, once it is within a
+   * screen of the viewport (no clip, worker or frame before). Watched from the start of a run, so the workers start
+   * (decoder.prewarm) while the tour query is in flight; a tour already loaded and waiting (deferred) starts decoding.
+   */
+  private watchNearness(): void {
+    const { config, decoder, store } = this.ctx;
     this.stopWatching();
-    if (config.loading !== 'eager' && typeof IntersectionObserver !== 'undefined') {
-      // Lazy: the poster is the thumbnail; no clip, worker or frame until the element is within a screen of the viewport.
-      store.deferred.value = true;
-      const io = new IntersectionObserver(
-        (entries) => {
-          if (!entries.some((e) => e.isIntersecting) || this.nearObserver !== io) return;
-          this.stopWatching();
-          if (store.tour.peek() === tour && !signal.aborted) this.startDecoding();
-        },
-        { rootMargin: '100% 0px' },
-      );
-      this.nearObserver = io;
-      io.observe(this.ctx.host);
+    this.near = config.loading === 'eager' || typeof IntersectionObserver === 'undefined';
+    if (this.near) {
+      decoder.prewarm();
       return;
     }
-    this.startDecoding();
+    const io = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((e) => e.isIntersecting) || this.nearObserver !== io) return;
+        this.stopWatching();
+        this.near = true;
+        decoder.prewarm();
+        if (store.deferred.peek()) this.startDecoding();
+      },
+      { rootMargin: '100% 0px' },
+    );
+    this.nearObserver = io;
+    io.observe(this.ctx.host);
   }
 
   private stopWatching(): void {

@@ -1,17 +1,19 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { PLAYER } from '@roomwalk/shared/constants';
 import { CACHE_BUDGET } from '../constants.js';
-import { batchFor, bufferedFrames, cacheBudget, pickDrawable, type Drawable, deferBackward, frameBytes, highPlannable, isStale, planJobs, thumbnailSize, type Job } from './decode-planner.js';
+import { batchFor, cacheBudget, pickDrawable, type Drawable, deferBackward, frameBytes, isStale, planJobs, thumbnailSize, type Job } from './decode-planner.js';
 import { clipFrameCounts, clipStarts, locateFrame, totalFrames } from '../frame-math.js';
 import { batchSize, canDecodeHighRes, readDevice, workerCount, type DeviceProfile } from '../device.js';
 import type { Clip } from '../api/types.js';
 import type { DecodedFrame, Rendition } from '../workers/decode-types.js';
 import { sumWorkerStats, WorkerBridge } from '../workers/worker-bridge.js';
+import { ClipPrefetcher } from './clip-prefetcher.js';
 import { FrameCache } from './frame-cache.js';
 import { PaintBridge } from './paint-bridge.js';
 import type { DecodeEvents } from './decode-events.js';
 
-const movingAverage = (previous: number | null, sample: number): number => (previous === null ? sample : previous * 0.7 + sample * 0.3);
+/** The tours' codec (H.264 High, media/encoding.ts on the server): what prewarm asks the decoder about. */
+const TOUR_CODEC = 'avc1.64001f';
 
 export type { Drawable, DecodeEvents };
 
@@ -35,24 +37,14 @@ export class DecodeController implements ReactiveController {
   private highEnabled = true;
   private device: DeviceProfile = readDevice();
   private batch = 20;
-  private prefetched: boolean[] = [];
-  private loadedFrames = 0;
   private generation = 0;
   private inflightBytes = 0;
   private nextJobId = 1;
   private running = new Map<number, Job>();
   /** Per worker and rendition, the clip its decoder was last sent into and the next frame it can go on from without starting again at the keyframe (the worker keeps that decoder unflushed). */
   private cursors: Partial<Record<Rendition, { clip: number; next: number }>>[] = [];
-  /** High clips known to be downloaded (by a decode or a prefetch): see highPlannable in decode-planner.ts. */
-  private highReady = new Set<number>();
-  /** Recent fetch times (moving averages, ms): one high clip, and one low clip (a high clip is about four times its bytes). */
-  private highFetchMs: number | null = null;
-  private lowFetchMs: number | null = null;
-  private highFetching = new Set<number>();
-  /** Frames whose high clips are fetched once the low rendition is buffered (the markers: fast-travel destinations). */
-  private prefetchFrames: number[] = [];
-  /** Every clip's low rendition is fetched (then the prefetch frames' high clips are). */
-  private lowBuffered = false;
+  /** Downloads ahead of decoding: every clip's low rendition, then the markers' high clips (clip-prefetcher.ts). */
+  private readonly prefetcher: ClipPrefetcher;
   cancelledJobs = 0;
   /** Peak of cache, frames in transit, thumbnails and ready bitmaps (notePeak); the bench reads it. */
   peakDecodedBytes = 0;
@@ -63,6 +55,25 @@ export class DecodeController implements ReactiveController {
     private readonly host: DecodeEvents,
   ) {
     controllerHost.addController(this);
+    const self = this;
+    this.prefetcher = new ClipPrefetcher({
+      get bridges() {
+        return self.bridges;
+      },
+      get generation() {
+        return self.generation;
+      },
+      get highEnabled() {
+        return self.highEnabled;
+      },
+      failed: (e) => this.decodeFailed(e),
+      pump: () => this.pump(),
+      thumbnailArrived: (clip, bitmap) => {
+        this.paint.addThumb(clip, bitmap);
+        this.notePeak();
+      },
+      loadedFramesChanged: (frames) => this.host.onLoadedFramesChange(frames),
+    });
     this.cache.onEvict = (r, f) => this.paint.op({ drop: `${r}:${f}` });
   }
 
@@ -76,15 +87,30 @@ export class DecodeController implements ReactiveController {
     return totalFrames(this.counts);
   }
   get loaded(): number {
-    return this.loadedFrames;
+    return this.prefetcher.loaded;
   }
   get workers(): number {
     return this.bridges.length;
   }
 
+  /**
+   * Starts the workers while the tour query is in flight, so their scripts load and the decoder's set-up is paid before
+   * the first clip arrives (WebKit spends up to a second on each). `load` takes them; `dispose` ends those not taken.
+   */
+  prewarm(): void {
+    if (typeof VideoDecoder === 'undefined' || this.warm.length > 0 || this.bridges.length > 0) return;
+    this.paint.start();
+    for (let i = workerCount(this.device, PLAYER.maxWorkers); i > 0; i--) {
+      const bridge = new WorkerBridge(() => {});
+      bridge.api.warm(TOUR_CODEC).catch(() => {});
+      this.warm.push(bridge);
+    }
+  }
+  private warm: WorkerBridge[] = [];
+
   /** Starts decoding a tour; frame 0 comes first in the low rendition. */
   load(clips: Clip[], options: { hiRes: boolean; aspect?: number }): void {
-    this.dispose();
+    this.stop();
     this.generation++;
     this.clips = [...clips].sort((a, b) => a.index - b.index);
     this.counts = clipFrameCounts(this.clips);
@@ -94,37 +120,31 @@ export class DecodeController implements ReactiveController {
     const n = workerCount(this.device, this.clips.length);
     const gen = this.generation;
     this.paint.start();
+    const onCrash = (message: string) => {
+      if (gen === this.generation) this.host.onDecodeError(message);
+    };
     for (let i = 0; i < n; i++) {
-      this.bridges.push(
-        new WorkerBridge((message) => {
-          if (gen === this.generation) this.host.onDecodeError(message);
-        }),
-      );
+      const bridge = this.warm.shift() ?? new WorkerBridge(onCrash);
+      bridge.onCrash = onCrash;
+      this.bridges.push(bridge);
       this.busy.push(false);
       this.cursors.push({});
     }
-    this.prefetched = this.clips.map(() => false);
-    this.highReady = new Set();
-    this.highFetching = new Set();
-    this.highFetchMs = this.lowFetchMs = null;
-    this.lowBuffered = false;
-    this.loadedFrames = 0;
+    for (const b of this.warm) b.dispose();
+    this.warm = [];
+    this.prefetcher.reset({ clips: this.clips, starts: this.starts, counts: this.counts, total: this.total, thumbSize: thumbnailSize(this.clips.length, options.aspect) });
     this.position = 0;
     this.firstArrived = false;
-    this.prefetchGen = gen;
-    this.thumbSize = thumbnailSize(this.clips.length, options.aspect);
     this.pump();
   }
   private firstArrived = false;
   private jumping = false;
   /** Where a fast travel will land: its exact frame is decoded first, while the travel animates. */
   private destination: number | null = null;
-  private thumbSize = { width: 160, height: 90 };
-  private prefetchGen = -1;
 
   setHighEnabled(enabled: boolean): void {
     this.setHighEnabledFlag(enabled);
-    if (this.lowBuffered) this.prefetchHigh();
+    this.prefetcher.highEnabledChanged();
     this.pump();
   }
 
@@ -135,8 +155,7 @@ export class DecodeController implements ReactiveController {
 
   /** Frames whose high clips are worth fetching ahead (the markers); fetched once the low rendition is buffered. */
   setPrefetchFrames(frames: number[]): void {
-    this.prefetchFrames = [...frames];
-    if (this.lowBuffered) this.prefetchHigh();
+    this.prefetcher.setPrefetchFrames(frames);
   }
 
   /** Sets (or clears) the fast-travel destination so its exact frame is ready on arrival. */
@@ -174,7 +193,16 @@ export class DecodeController implements ReactiveController {
     return sumWorkerStats(await Promise.all(this.bridges.map((b) => b.api.stats())));
   }
 
+  /** Ends the tour's decoding, its workers and every frame, and the warm workers no tour took. */
   dispose(): void {
+    this.stop();
+    for (const b of this.warm) b.dispose();
+    this.warm = [];
+    this.paint.dispose();
+  }
+
+  /** Ends the tour's decoding and its workers; warm workers (prewarm) and a paint worker never used stay for the next. */
+  private stop(): void {
     this.generation++;
     for (const b of this.bridges) b.dispose();
     this.bridges = [];
@@ -184,7 +212,7 @@ export class DecodeController implements ReactiveController {
     this.running.clear();
     this.destination = null;
     this.cache.clear();
-    this.paint.dispose();
+    this.paint.dispose(true);
     this.inflightBytes = 0;
   }
 
@@ -214,7 +242,7 @@ export class DecodeController implements ReactiveController {
       has: (r, f) => this.cache.has(r, f),
       pending: (r, f) => this.pending.has(this.key(r, f)),
       hasThumbnail: (clip) => !!this.paint.thumbs[clip],
-      highPlannable: (clip) => this.highPlannable(clip),
+      highPlannable: (clip) => this.prefetcher.highPlannable(clip),
     });
   }
 
@@ -222,47 +250,6 @@ export class DecodeController implements ReactiveController {
   private decodeFailed(e: unknown): void {
     this.decodeErrors++;
     this.host.onDecodeError(e instanceof Error ? e.message : String(e));
-  }
-
-  private highPlannable(clip: number): boolean {
-    return highPlannable(this.highReady.has(clip), this.highFetchMs, this.lowFetchMs);
-  }
-
-  /** Downloads and demuxes a high clip on its worker without decoding it (no decode queue, no busy worker). */
-  private fetchHigh(c: number): Promise<void> {
-    if (this.highReady.has(c) || this.highFetching.has(c) || !this.bridges.length) return Promise.resolve();
-    const clip = this.clips[c];
-    if (!clip) return Promise.resolve();
-    const gen = this.generation;
-    this.highFetching.add(c);
-    const t0 = performance.now();
-    return this.bridges[c % this.bridges.length]!.api.prefetch('high', c, clip.highURI).then(
-      () => {
-        if (gen !== this.generation) return;
-        this.highFetchMs = movingAverage(this.highFetchMs, performance.now() - t0);
-        this.highFetching.delete(c);
-        this.highReady.add(c);
-        this.pump();
-      },
-      (e: unknown) => {
-        if (gen !== this.generation) return;
-        this.highFetching.delete(c);
-        this.decodeFailed(e);
-      },
-    );
-  }
-
-  /** Fetches the high clips of the prefetch frames (markers), one at a time, once the low rendition is buffered. */
-  private prefetchHigh(): void {
-    if (!this.highEnabled) return;
-    const gen = this.generation;
-    const clips = [...new Set(this.prefetchFrames.map((f) => locateFrame(this.starts, this.counts, f).clip))];
-    void (async () => {
-      for (const c of clips) {
-        if (gen !== this.generation) return;
-        await this.fetchHigh(c);
-      }
-    })();
   }
 
   /** Cancels running decodes whose frames are all outside the windows around the playhead. */
@@ -282,7 +269,7 @@ export class DecodeController implements ReactiveController {
     this.cancelStale();
     const { jobs, fetch, exactR: firstR } = this.plan();
     // Until the first frame is on screen the link is its own (slow networks).
-    if (this.firstArrived) for (const c of fetch) void this.fetchHigh(c);
+    if (this.firstArrived) for (const c of fetch) void this.prefetcher.fetchHigh(c);
     // While the exact frame at the playhead is being decoded (after a jump), nothing else starts:
     // on a two-core device any other decode slows the one the user is waiting for.
     const p = this.focus;
@@ -355,7 +342,7 @@ export class DecodeController implements ReactiveController {
       if (!this.firstArrived) {
         // The first frame had the link to itself; now buffer and decode the rest.
         this.firstArrived = true;
-        this.startPrefetch(this.prefetchGen);
+        this.prefetcher.startLow();
         this.pump();
       }
     };
@@ -378,8 +365,7 @@ export class DecodeController implements ReactiveController {
       .then(
         () => {
           if (gen !== this.generation) return;
-          if (job.rendition === 'low' && !job.keyframe) this.markPrefetched(job.clip);
-          if (job.rendition === 'high') this.highReady.add(job.clip);
+          if (job.rendition === 'high' || !job.keyframe) this.prefetcher.decoded(job.clip, job.rendition);
         },
         (e: unknown) => {
           if (gen !== this.generation) return;
@@ -396,54 +382,7 @@ export class DecodeController implements ReactiveController {
       });
   }
 
-  /** Fetches the low rendition of every clip in order (not decoding it): the buffer progress. */
-  private startPrefetch(gen: number): void {
-    const n = this.bridges.length;
-    for (let w = 0; w < n; w++) {
-      void (async () => {
-        for (let c = w; c < this.clips.length; c += n) {
-          if (gen !== this.generation) return;
-          const clip = this.clips[c]!;
-          try {
-            const t0 = performance.now();
-            await this.bridges[w]!.api.prefetch('low', c, clip.lowURI);
-            if (gen === this.generation) this.lowFetchMs = movingAverage(this.lowFetchMs, performance.now() - t0);
-          } catch (e) {
-            if (gen === this.generation) this.decodeFailed(e);
-            return;
-          }
-          if (gen !== this.generation) return;
-          this.markPrefetched(c);
-          try {
-            const t = await this.bridges[w]!.api.thumbnail('low', c, clip.lowURI, this.thumbSize.width, this.thumbSize.height);
-            if (gen !== this.generation) {
-              t.close();
-              return;
-            }
-            this.paint.addThumb(c, t);
-            this.notePeak();
-          } catch {
-            /* a missing thumbnail only means a plainer placeholder */
-          }
-        }
-      })();
-    }
-  }
-
   notePeak(): void {
     this.peakDecodedBytes = Math.max(this.peakDecodedBytes, this.cache.totalBytes + this.inflightBytes + this.paint.thumbBytes + this.paint.bitmapBytes);
-  }
-
-  private markPrefetched(c: number): void {
-    this.prefetched[c] = true;
-    const loaded = bufferedFrames(this.prefetched, this.starts, this.total);
-    if (loaded !== this.loadedFrames) {
-      this.loadedFrames = loaded;
-      this.host.onLoadedFramesChange(loaded);
-    }
-    if (this.prefetched.every(Boolean) && !this.lowBuffered) {
-      this.lowBuffered = true;
-      this.prefetchHigh();
-    }
   }
 }

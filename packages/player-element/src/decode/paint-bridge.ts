@@ -15,6 +15,8 @@ interface Ready {
  */
 export class PaintBridge {
   private worker: Worker | undefined;
+  /** The worker was sent something (it holds a tour's pixels); an unused one is clean and can serve the next tour. */
+  private used = false;
   private ops: PaintOp[] = [];
   private transfers: Transferable[] = [];
   private ready = new Map<string, Ready>();
@@ -48,6 +50,7 @@ export class PaintBridge {
   }
 
   private post(message: PaintMessage, transfer: Transferable[] = []): void {
+    this.used = true;
     this.start().postMessage(message, transfer);
   }
 
@@ -168,8 +171,11 @@ export class PaintBridge {
     }
   }
 
-  /** A new tour (or none): every frame, thumbnail and bitmap goes; the worker ends. */
-  dispose(): void {
+  /**
+   * A new tour (or none): every frame, thumbnail and bitmap goes; the worker ends, unless `keepUnused` and it was
+   * never sent anything (started ahead of a tour: it is clean and serves that tour).
+   */
+  dispose(keepUnused = false): void {
     for (const r of this.ready.values()) r.bitmap?.close();
     for (const t of this.thumbs) t?.close();
     this.ready.clear();
@@ -179,7 +185,9 @@ export class PaintBridge {
     this.thumbBytes = 0;
     this.ops = [];
     this.transfers = [];
+    if (keepUnused && !this.used) return;
     this.worker?.terminate();
     this.worker = undefined;
+    this.used = false;
   }
 }

@@ -131,6 +131,74 @@ describe('Lazy loading', () => {
     console.log(`[lazy] before the tour is in view: ${before.length} requests, ${bytesBefore} bytes (main thread); first frame ${firstFrameMs.toFixed(0)} ms after scrolling to it`);
   });
 
+  /** Holds the tour query until `release()`, and counts the workers started (decode and paint) meanwhile. */
+  function holdQueryAndCountWorkers() {
+    const ownFetch = window.fetch;
+    const OwnWorker = window.Worker;
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    let queried = false;
+    const started: string[] = [];
+    window.fetch = async (input, init) => {
+      if (String(input instanceof Request ? input.url : input).includes('/query')) {
+        queried = true;
+        await gate;
+      }
+      return ownFetch(input, init);
+    };
+    window.Worker = class extends OwnWorker {
+      constructor(url: string | URL, options?: WorkerOptions) {
+        super(url, options);
+        started.push(options?.name ?? 'worker');
+      }
+    };
+    return {
+      started,
+      queried: () => queried,
+      release: open,
+      restore() {
+        open();
+        window.fetch = ownFetch;
+        window.Worker = OwnWorker;
+      },
+    };
+  }
+
+  it('eager: the decode and paint workers start while the tour query is in flight, and play the tour (warm start)', async () => {
+    const held = holdQueryAndCountWorkers();
+    try {
+      const p = await below({ loading: 'eager' });
+      await until(() => held.queried(), 'the tour query sent');
+      await until(() => held.started.includes('tour-decode') && held.started.includes('tour-paint'), 'workers started before the answer');
+      const warm = held.started.length;
+      expect(p.loadedFrameCount, 'nothing decoded before the answer').to.equal(0);
+      held.release();
+      await until(() => p.loadedFrameCount > 0, 'clips buffered');
+      // The tour is decoded by the workers started ahead: none was started again (the extra warm ones end).
+      expect(held.started.length, `workers started: ${held.started.join(', ')}`).to.equal(warm);
+      expect((await p.stats()).workers).to.be.greaterThan(0);
+    } finally {
+      held.restore();
+    }
+  });
+
+  it('lazy and out of view: no worker starts while the query is in flight nor after it', async () => {
+    const held = holdQueryAndCountWorkers();
+    try {
+      const p = await below({});
+      await until(() => held.queried(), 'the tour query sent');
+      held.release();
+      await until(() => p.shadowRoot?.querySelector('img.poster')?.getAttribute('src'), 'poster shown');
+      for (let i = 0; i < 10; i++) await new Promise((r) => requestAnimationFrame(r));
+      expect(held.started, 'workers started out of view').to.deep.equal([]);
+      p.scrollIntoView();
+      await firstEvent(p, 'tour-ready');
+      expect(held.started).to.include('tour-decode');
+    } finally {
+      held.restore();
+    }
+  });
+
   it('loading="eager" starts decoding out of view', async () => {
     const p = await below({ loading: 'eager' });
     await until(async () => (await p.stats()).workers > 0, 'decode workers started');

@@ -170,9 +170,9 @@ describe('<tour-player> decoding', () => {
     p = await makePlayer({ 'tour-id': real.main, api: server });
     await firstEvent(p, 'tour-ready');
     await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
-    const decoder = (p as unknown as { decoder: { run(w: number, j: Job): void; fetchHigh(c: number): Promise<void>; cache: { has(r: string, f: number): boolean } } }).decoder;
+    const decoder = (p as unknown as { decoder: { run(w: number, j: Job): void; prefetcher: { fetchHigh(c: number): Promise<void> }; cache: { has(r: string, f: number): boolean } } }).decoder;
     // Every 720p clip downloaded: the planning under test is the decode's, not the download's.
-    await Promise.all([0, 1, 2, 3, 4].map((c) => decoder.fetchHigh(c)));
+    await Promise.all([0, 1, 2, 3, 4].map((c) => decoder.prefetcher.fetchHigh(c)));
     if (start !== undefined) await p.goToFrame(start);
     const started: { job: Job; exactReady: boolean }[] = [];
     const run = decoder.run.bind(decoder);

@@ -428,6 +428,14 @@ const api = {
   stats(): WorkerStats {
     return { ...stats, encodedBytes };
   },
+  /**
+   * Pays the decoder's one-time set-up while the tour query is in flight: asking whether the tours' codec is supported
+   * loads the platform's decoder (WebKitGTK builds its GStreamer elements here, up to a second on a busy machine).
+   */
+  async warm(codec: string): Promise<boolean> {
+    const { supported } = await VideoDecoder.isConfigSupported({ codec, codedWidth: 1280, codedHeight: 720, optimizeForLatency: true });
+    return supported === true;
+  },
   dispose(): void {
     for (const d of decoders.values()) if (d.decoder.state !== 'closed') d.decoder.close();
     decoders.clear();

@@ -17,7 +17,8 @@ export class WorkerBridge {
   private calls = new Map<number, Call>();
   private nextId = 1;
 
-  constructor(private readonly onCrash: (message: string) => void) {}
+  /** Where a crash of the worker is reported; set again when a started (warm) bridge is taken by a tour. */
+  constructor(public onCrash: (message: string) => void) {}
 
   get api(): Remote<DecodeWorkerApi> {
     if (!this.remote) {

@@ -1,0 +1,174 @@
+import type { Clip } from '../api/types.js';
+import { locateFrame } from '../frame-math.js';
+import type { WorkerBridge } from '../workers/worker-bridge.js';
+import { bufferedFrames, highPlannable } from './decode-planner.js';
+
+const movingAverage = (previous: number | null, sample: number): number => (previous === null ? sample : previous * 0.7 + sample * 0.3);
+
+/** What the prefetcher needs from the decode controller that owns it (decode-controller.ts). */
+export interface PrefetchOwner {
+  /** The tour's decode workers; a clip's fetches go to worker `clip % length`. */
+  readonly bridges: readonly WorkerBridge[];
+  /** Changes when the tour does: a fetch that finishes in another generation is dropped. */
+  readonly generation: number;
+  readonly highEnabled: boolean;
+  /** A clip could not be fetched. */
+  failed(e: unknown): void;
+  /** A clip's download changed what can be planned. */
+  pump(): void;
+  thumbnailArrived(clip: number, bitmap: ImageBitmap): void;
+  loadedFramesChanged(frames: number): void;
+}
+
+interface Tour {
+  clips: Clip[];
+  starts: number[];
+  counts: number[];
+  total: number;
+  thumbSize: { width: number; height: number };
+}
+
+/**
+ * Downloads clips ahead of decoding, on the decode workers: the low rendition of every clip in order once the first
+ * frame is on screen (the buffer progress and each clip's keyframe thumbnail), then the high clips of the prefetch
+ * frames (the markers: fast-travel destinations). Keeps the fetch times the planner weighs a high decode by.
+ */
+export class ClipPrefetcher {
+  private tour: Tour = { clips: [], starts: [], counts: [], total: 0, thumbSize: { width: 160, height: 90 } };
+  private prefetched: boolean[] = [];
+  private loadedFrames = 0;
+  /** High clips known to be downloaded (by a decode or a prefetch): see highPlannable in decode-planner.ts. */
+  private highReady = new Set<number>();
+  private highFetching = new Set<number>();
+  /** Recent fetch times (moving averages, ms): one high clip, and one low clip (a high clip is about four times its bytes). */
+  private highFetchMs: number | null = null;
+  private lowFetchMs: number | null = null;
+  /** Frames whose high clips are fetched once the low rendition is buffered. */
+  private prefetchFrames: number[] = [];
+  /** Every clip's low rendition is fetched (then the prefetch frames' high clips are). */
+  private lowBuffered = false;
+
+  constructor(private readonly owner: PrefetchOwner) {}
+
+  /** A new tour: nothing is downloaded yet. */
+  reset(tour: Tour): void {
+    this.tour = tour;
+    this.prefetched = tour.clips.map(() => false);
+    this.highReady = new Set();
+    this.highFetching = new Set();
+    this.highFetchMs = this.lowFetchMs = null;
+    this.lowBuffered = false;
+    this.loadedFrames = 0;
+  }
+
+  /** Frames of the tour whose low clips are downloaded, from the start (the buffer bar). */
+  get loaded(): number {
+    return this.loadedFrames;
+  }
+
+  /** Whether a high decode of the clip is worth planning now (decode-planner.ts highPlannable). */
+  highPlannable(clip: number): boolean {
+    return highPlannable(this.highReady.has(clip), this.highFetchMs, this.lowFetchMs);
+  }
+
+  /** A decode finished a clip: its low rendition counts as buffered, or its high clip as downloaded. */
+  decoded(clip: number, rendition: 'low' | 'high'): void {
+    if (rendition === 'high') this.highReady.add(clip);
+    else this.markPrefetched(clip);
+  }
+
+  setPrefetchFrames(frames: number[]): void {
+    this.prefetchFrames = [...frames];
+    this.highEnabledChanged();
+  }
+
+  /** High frames were turned on or off: once the low rendition is buffered, the markers' high clips follow. */
+  highEnabledChanged(): void {
+    if (this.lowBuffered) this.prefetchHigh();
+  }
+
+  /** Downloads and demuxes a high clip on its worker without decoding it (no decode queue, no busy worker). */
+  fetchHigh(c: number): Promise<void> {
+    const { bridges, generation: gen } = this.owner;
+    const clip = this.tour.clips[c];
+    if (this.highReady.has(c) || this.highFetching.has(c) || !bridges.length || !clip) return Promise.resolve();
+    this.highFetching.add(c);
+    const t0 = performance.now();
+    return bridges[c % bridges.length]!.api.prefetch('high', c, clip.highURI).then(
+      () => {
+        if (gen !== this.owner.generation) return;
+        this.highFetchMs = movingAverage(this.highFetchMs, performance.now() - t0);
+        this.highFetching.delete(c);
+        this.highReady.add(c);
+        this.owner.pump();
+      },
+      (e: unknown) => {
+        if (gen !== this.owner.generation) return;
+        this.highFetching.delete(c);
+        this.owner.failed(e);
+      },
+    );
+  }
+
+  /** Fetches the high clips of the prefetch frames (markers), one at a time. */
+  private prefetchHigh(): void {
+    if (!this.owner.highEnabled) return;
+    const gen = this.owner.generation;
+    const { starts, counts } = this.tour;
+    const clips = [...new Set(this.prefetchFrames.map((f) => locateFrame(starts, counts, f).clip))];
+    void (async () => {
+      for (const c of clips) {
+        if (gen !== this.owner.generation) return;
+        await this.fetchHigh(c);
+      }
+    })();
+  }
+
+  /** Fetches the low rendition of every clip in order (not decoding it), each worker its share: the buffer progress. */
+  startLow(): void {
+    const { bridges, generation: gen } = this.owner;
+    const { clips, thumbSize } = this.tour;
+    const n = bridges.length;
+    for (let w = 0; w < n; w++) {
+      void (async () => {
+        for (let c = w; c < clips.length; c += n) {
+          if (gen !== this.owner.generation) return;
+          const clip = clips[c]!;
+          try {
+            const t0 = performance.now();
+            await bridges[w]!.api.prefetch('low', c, clip.lowURI);
+            if (gen === this.owner.generation) this.lowFetchMs = movingAverage(this.lowFetchMs, performance.now() - t0);
+          } catch (e) {
+            if (gen === this.owner.generation) this.owner.failed(e);
+            return;
+          }
+          if (gen !== this.owner.generation) return;
+          this.markPrefetched(c);
+          try {
+            const t = await bridges[w]!.api.thumbnail('low', c, clip.lowURI, thumbSize.width, thumbSize.height);
+            if (gen !== this.owner.generation) {
+              t.close();
+              return;
+            }
+            this.owner.thumbnailArrived(c, t);
+          } catch {
+            /* a missing thumbnail only means a plainer placeholder */
+          }
+        }
+      })();
+    }
+  }
+
+  private markPrefetched(c: number): void {
+    this.prefetched[c] = true;
+    const loaded = bufferedFrames(this.prefetched, this.tour.starts, this.tour.total);
+    if (loaded !== this.loadedFrames) {
+      this.loadedFrames = loaded;
+      this.owner.loadedFramesChanged(loaded);
+    }
+    if (this.prefetched.every(Boolean) && !this.lowBuffered) {
+      this.lowBuffered = true;
+      this.prefetchHigh();
+    }
+  }
+}
