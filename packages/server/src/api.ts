@@ -11,7 +11,7 @@ import { apiKeyScopeRefusal, fieldOutsideApiKeyScope } from './graphql/api-key-s
 import type { AuthInfo, Context } from './graphql/builder.js';
 import { getSchema } from './graphql/schema.js';
 import { AppError, formatErrors, toClientError } from './graphql/errors.js';
-import { PARSE_OPTIONS, checkQueryLimits, isParsedDocument, usesVariables } from './graphql/limits.js';
+import { PARSE_OPTIONS, checkQueryLimits, isParsedDocument, limitsFor } from './graphql/limits.js';
 import { guardGraphqlSocket, introspectionPolicy, introspectionRefused, isGraphqlSocketRequest, mayIntrospect, usesIntrospection } from './graphql/hardening.js';
 import { registerRoutes } from './http/routes.js';
 import { registerDevHostCheck } from './http/dev-host-check.js';
@@ -99,7 +99,7 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
   app.graphql.addHook('preSubscriptionExecution', async (schema, document, context) => {
     const c = context as unknown as Context & { auth?: AuthInfo | null };
     c.auth ??= null;
-    const limitErrors = checkQueryLimits(schema, document, 'most');
+    const limitErrors = checkQueryLimits(schema, document, 'most', limitsFor(!!c.auth));
     if (limitErrors.length > 0) throw toClientError(limitErrors[0], { production, log: c.log });
     const errors = validate(schema, document, specifiedRules);
     if (errors.length > 0) throw toClientError(errors[0], { production, log: c.log });
@@ -112,10 +112,10 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
     const errors = checkQueryLimits(schema, document);
     if (errors.length > 0) throw Object.assign(new Error(errors[0]!.message), { errors });
   });
-  // Every request, cached documents too: the cost again with the request's variables (a page asked as `first: $n`).
-  app.graphql.addHook('preExecution', async (schema, document, _context, variables) => {
-    if (!usesVariables(document)) return;
-    const errors = checkQueryLimits(schema, document, variables ?? {});
+  // Every request, cached documents too: the cost again with the request's variables (a page asked as `first: $n`)
+  // and the caller's limit (anonymous documents may cost less). The check above let through the most either allows.
+  app.graphql.addHook('preExecution', async (schema, document, context, variables) => {
+    const errors = checkQueryLimits(schema, document, variables ?? {}, limitsFor(!!(context as unknown as Context).auth));
     if (errors.length > 0) throw Object.assign(new Error(errors[0]!.message), { errors });
   });
   // An API key may select only the fields of its scope, on every path (graphql/api-key-scope.ts), on every request.

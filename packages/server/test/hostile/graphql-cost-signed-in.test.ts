@@ -108,6 +108,20 @@ describe('query cost against the real app: signed in, with an API key, and cache
     }
   });
 
+  it('holds an anonymous caller to the lower limit, cached documents too: three long tours answer signed in only', async () => {
+    const { id } = await seedProcessedTour(t, agent, 4);
+    const tour = (i: number) => `t${i}: tour(tourID: $id) { id clips { id index highURI lowURI frameCount duration } markers { id name description tourId scrollPosition frameIndex isFastTravel } }`;
+    const three = `query($id: ID!) { ${[0, 1, 2].map(tour).join(' ')} }`;
+    const signedIn = await post(three, { id }, agent.token);
+    expect(signedIn.json.errors).toBeUndefined();
+    expect(signedIn.json.data.t2.clips).toHaveLength(4);
+    const anonymous = await fetch(`${t.url}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: three, variables: { id } }) });
+    const answer = (await anonymous.json()) as { data?: unknown; errors?: Array<{ message: string; extensions?: { code?: string } }> };
+    expect(answer.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.QUERY_TOO_COMPLEX);
+    expect(answer.errors?.[0]?.message).toMatch(new RegExp(`cost \\d+ > ${QUERY_LIMITS.maxAnonymousCost}`));
+    expect(answer.data ?? null).toBeNull();
+  });
+
   it("answers the console's documents and refuses the worst signed-in ones before running them", async () => {
     for (const [name, { query, variables }] of Object.entries(signedInDocuments)) {
       const r = await post(query, variables, agent.token);
