@@ -41,9 +41,15 @@ function run(signal = new AbortController().signal) {
 
 describe('sendVideo', () => {
   it('keeps uploading the original when the device declines (no decoder), and says why in the debug log', async () => {
-    convert.mockReturnValue({ started: Promise.reject(new ConversionDeclined('no decoder for hev1.1.6.L153.90 on this device')), result: new Promise(() => undefined) });
-    const { sent, log } = run();
+    let decline!: (e: Error) => void;
+    convert.mockReturnValue({ started: new Promise((_, reject) => (decline = reject)), result: new Promise(() => undefined) });
+    const { sent, log, progress } = run();
     await vi.waitFor(() => expect(uploads).toHaveLength(1));
+    // While the device reads the source, the bar shows the original's upload (a drop's 'Resuming…' included).
+    const resuming = { bytesUploaded: 10, bytesTotal: 4096, percent: 0, bytesPerSecond: null, secondsLeft: null, resuming: true };
+    uploads[0]!.options.onProgress(resuming);
+    expect(progress).toEqual([{ phase: 'uploading', ...resuming }]);
+    decline(new ConversionDeclined('no decoder for hev1.1.6.L153.90 on this device'));
     uploads[0]!.finish('uploads/original.mp4');
     await expect(sent).resolves.toEqual({ key: 'uploads/original.mp4', converted: false });
     expect(uploads[0]!.options.file).toBe(original);

@@ -45,21 +45,22 @@ export async function sendVideo({ client, file, signal, onProgress, log = debugL
 
   const convertCtl = childSignal(signal);
   const originalCtl = childSignal(signal);
-  let phase: 'race' | 'convert' | 'original' = 'race';
+  // 'check': the device is reading the source (the bar shows the original's upload); 'race': both run (the bar shows
+  // the conversion); then the side kept.
+  let phase: 'check' | 'race' | 'convert' | 'original' = 'check';
   let converted = 0;
   let original: UploadProgress | null = null;
   const conversion = startConversion(file, convertCtl.signal, (f) => {
     converted = f;
-    if (phase !== 'original') onProgress({ phase: 'preparing', percent: Math.min(99, Math.floor(f * 100)) });
+    if (phase === 'race' || phase === 'convert') onProgress({ phase: 'preparing', percent: Math.min(99, Math.floor(f * 100)) });
   });
-  onProgress({ phase: 'preparing', percent: 0 });
   const originalUpload = uploadVideo({
     client,
     file,
     signal: originalCtl.signal,
     onProgress: (p) => {
       original = p;
-      if (phase === 'original') uploading(p);
+      if (phase === 'original' || phase === 'check') uploading(p);
     },
   });
   originalUpload.catch(() => undefined);
@@ -82,6 +83,8 @@ export async function sendVideo({ client, file, signal, onProgress, log = debugL
   }
   if (signal.aborted) throw new DOMException('Upload cancelled', 'AbortError');
   if (!start) return keepOriginal('it finished uploading before the device had checked the source');
+  phase = 'race';
+  onProgress({ phase: 'preparing', percent: Math.min(99, Math.floor(converted * 100)) });
   log(`converting ${start.codec} to ${start.size.width}x${start.size.height} with the ${start.decoder} decoder`);
 
   const began = performance.now();
