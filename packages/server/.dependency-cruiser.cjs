@@ -6,6 +6,7 @@
  * `jobs/*-jobs.ts`: queue name, payload, options, enqueue, register) sit on the storage floor (what services may
  * start; the handlers that do the work are on the jobs floor and wired in `jobs/workers.ts`), and any
  * module may name the `Services` container's type (services/services.ts, a type-only import: no runtime coupling).
+ * Two more: only jobs/queue.ts imports pg-boss, and only the migrator (db/migrations/index.ts) imports a migration.
  * test/architecture.test.ts runs these rules in `npm test`; `npx depcruise src -c .dependency-cruiser.cjs` lists
  * what breaks them.
  */
@@ -29,7 +30,7 @@ module.exports = {
       severity: 'error',
       comment: `${name} may import only itself and the floors below it.`,
       from: { path: any(paths) },
-      to: { pathNot: any([...lower(i), '^src/services/services\\.ts$']) },
+      to: { pathNot: any([...lower(i), '^src/services/services\\.ts$', 'node_modules/']) },
     })),
     {
       name: 'graphql-reads-through-services',
@@ -37,6 +38,20 @@ module.exports = {
       comment: 'Resolvers call services (docs/code-map.md); graphql/ names db/ row types only, it never opens or queries the database.',
       from: { path: '^src/graphql/' },
       to: { path: '^src/db/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'pg-boss-only-in-the-queue',
+      severity: 'error',
+      comment: 'Only the queue module (jobs/queue.ts) speaks to pg-boss; everything else goes through JobQueue and the job modules.',
+      from: { path: '^src/', pathNot: '^src/jobs/queue\\.ts$' },
+      to: { path: 'node_modules/pg-boss/' },
+    },
+    {
+      name: 'no-migration-imports',
+      severity: 'error',
+      comment: 'Only the migrator (db/migrations/index.ts) imports a migration; table types live in db/types.ts and db/tables/.',
+      from: { path: '^src/', pathNot: '^src/db/migrations/index\\.ts$' },
+      to: { path: '^src/db/migrations/(?!index\\.ts$)' },
     },
     {
       name: 'services-container-type-only',
@@ -48,7 +63,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    includeOnly: '^src/',
+    // pg-boss is kept in the graph (as a leaf) for the pg-boss-only-in-the-queue rule.
+    includeOnly: '^src/|node_modules/pg-boss/',
     exclude: { path: '\\.test\\.ts$' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

@@ -16,7 +16,6 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { buildApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { signalingTokens } from '../src/services/live/sessions.js';
-import { liveDb } from '../src/services/live/tables.js';
 import { LIVE_LIMITS } from '../src/http/tour-viewer-ws.js';
 
 const TARGET_P95_MS = 50;
@@ -137,7 +136,7 @@ async function seedRoom(app: App, hostBase: string, viewerBase: string): Promise
     .executeTakeFirstOrThrow();
   const tour = await db.insertInto('tours').values({ company_id: company.id, owner_id: user.id, title: 'Bench', status: 'PROCESSED' }).returning(['id']).executeTakeFirstOrThrow();
   const expires = new Date(Date.now() + 3600_000);
-  const session = await liveDb(db).insertInto('viewing_sessions').values({ tour_id: tour.id, lead_id: null, created_by: user.id, expires_at: expires }).returning(['id']).executeTakeFirstOrThrow();
+  const session = await db.insertInto('viewing_sessions').values({ tour_id: tour.id, lead_id: null, created_by: user.id, expires_at: expires }).returning(['id']).executeTakeFirstOrThrow();
   const sign = (role: 'host' | 'viewer', userId: string) => signalingTokens(app.services).sign({ tourId: tour.id, sessionId: session.id, role, userId, exp: Math.floor(expires.getTime() / 1000) });
   const q = (base: string, token: string) => `${base.replace('http', 'ws')}/ws/tour-viewer-events?${new URLSearchParams({ tourId: `tour_${tour.id}`, token })}`;
   const viewers = await Promise.all(Array.from({ length: VIEWERS_PER_ROOM }, (_, i) => sign('viewer', `viewer-bench-${i}`)));

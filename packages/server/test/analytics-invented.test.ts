@@ -14,7 +14,6 @@ import { seedUser, type SeededUser } from './helpers/seed.js';
 import { insertTours } from './billing-helpers.js';
 import { eventually } from './fixtures/live-helpers.js';
 import { RATE_LIMITS } from '../src/auth/rate-limit.js';
-import { billingDb } from '../src/services/billing/tables.js';
 import { sweepDueDigests } from '../src/services/seller-reports/runs.js';
 import { flushViews } from '../src/services/view-counter.js';
 
@@ -43,7 +42,7 @@ describe.each(DB_KINDS)('analytics that cannot be invented on %s', (kind) => {
   let pro: SeededUser;
   // Every beacon of this file comes from 127.0.0.1: fewer than RATE_LIMITS.tourVisit.points in all.
   const post = (body: unknown) => fetch(`${t.url}/tour-visit`, { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: JSON.stringify(body) });
-  const visitsOf = (id: string) => billingDb(t.app.services.db).selectFrom('view_events').selectAll().where('tour_id', '=', id).orderBy('started_at').execute();
+  const visitsOf = (id: string) => t.app.services.db.selectFrom('view_events').selectAll().where('tour_id', '=', id).orderBy('started_at').execute();
   const newTour = async (title: string) => (await insertTours(t.app, { companyId: pro.company.id, userId: pro.user.id }, 1, { title: () => title, rooms: ROOMS }))[0]!;
 
   beforeAll(async () => {
@@ -101,7 +100,7 @@ describe.each(DB_KINDS)('analytics that cannot be invented on %s', (kind) => {
     expect(row!.fast_travels).toBeLessThanOrEqual(row!.seconds_spent);
 
     // A visit written before beacons were checked (one beacon, 60 s, made-up rooms): what it claims is not shown either.
-    await billingDb(t.app.services.db)
+    await t.app.services.db
       .insertInto('view_events')
       .values({
         tour_id: tour,

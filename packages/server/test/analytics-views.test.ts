@@ -3,7 +3,6 @@ import { ERROR_CODES } from '@roomwalk/shared';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { insertTours } from './billing-helpers.js';
-import { billingDb } from '../src/services/billing/tables.js';
 import { VISIT_GAP_MS } from '../src/services/reports/analytics.js';
 import { RATE_LIMITS } from '../src/auth/rate-limit.js';
 import { recordBeacon } from './fixtures/visits.js';
@@ -25,7 +24,7 @@ describe.each(DB_KINDS)('tour analytics on %s', (kind) => {
   let t: TestApp;
   let basic: SeededUser;
   let tourId: string;
-  const visits = () => billingDb(t.app.services.db).selectFrom('view_events').selectAll().where('tour_id', '=', tourId).orderBy('started_at').execute();
+  const visits = () => t.app.services.db.selectFrom('view_events').selectAll().where('tour_id', '=', tourId).orderBy('started_at').execute();
 
   beforeAll(async () => {
     t = await startTestApp(kind);

@@ -13,8 +13,6 @@ import { encodeId } from '../src/graphql/builder.js';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { gqlUpload, pngImage } from './helpers/accounts.js';
-import { developerDb } from '../src/services/developer/tables.js';
-import { sellerDb } from '../src/services/seller-reports/tables.js';
 
 const REFUSED = [ERROR_CODES.NOT_FOUND, ERROR_CODES.FORBIDDEN];
 const STILL_STUBBED = ERROR_CODES.NOT_AVAILABLE_YET;
@@ -209,12 +207,12 @@ describe.each(DB_KINDS)("another company's ids are refused on %s", (kind) => {
         )
         .orderBy('id')
         .execute(),
-      apiKeys: await developerDb(db).selectFrom('api_keys').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
-      endpoints: await developerDb(db).selectFrom('webhook_endpoints').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
-      deliveries: await developerDb(db).selectFrom('webhook_deliveries').select(['id', 'status', 'attempt']).orderBy('id').execute(),
-      sellerLinks: await sellerDb(db).selectFrom('seller_report_links').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
-      sellerDigests: await sellerDb(db).selectFrom('seller_report_digests').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
-      sellerRuns: await sellerDb(db).selectFrom('seller_report_runs').select(['id', 'status']).orderBy('id').execute(),
+      apiKeys: await db.selectFrom('api_keys').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
+      endpoints: await db.selectFrom('webhook_endpoints').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
+      deliveries: await db.selectFrom('webhook_deliveries').select(['id', 'status', 'attempt']).orderBy('id').execute(),
+      sellerLinks: await db.selectFrom('seller_report_links').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
+      sellerDigests: await db.selectFrom('seller_report_digests').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
+      sellerRuns: await db.selectFrom('seller_report_runs').select(['id', 'status']).orderBy('id').execute(),
     });
   }
 
@@ -235,7 +233,7 @@ describe.each(DB_KINDS)("another company's ids are refused on %s", (kind) => {
       .values({ company_id: admin.company.id, email: 'pending@b.example', token_hash: randomUUID(), expires_at: new Date(Date.now() + 86_400_000), invited_by: admin.user.id })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const dev = developerDb(db);
+    const dev = db;
     const key = await dev
       .insertInto('api_keys')
       .values({ company_id: admin.company.id, created_by: admin.user.id, name: 'B key', prefix: 'rw_live_bbbb', secret_hash: randomUUID() })
@@ -248,7 +246,7 @@ describe.each(DB_KINDS)("another company's ids are refused on %s", (kind) => {
       .executeTakeFirstOrThrow();
     const event = await dev.insertInto('webhook_events').values({ company_id: admin.company.id, type: 'tour.deleted', payload: '{}' }).returning('id').executeTakeFirstOrThrow();
     const delivery = await dev.insertInto('webhook_deliveries').values({ endpoint_id: endpoint.id, event_id: event.id, attempt: 1, status: 'SUCCEEDED' }).returning('id').executeTakeFirstOrThrow();
-    const seller = sellerDb(db);
+    const seller = db;
     const link = await seller
       .insertInto('seller_report_links')
       .values({ tour_id: tour.id, company_id: admin.company.id, created_by: admin.user.id, token_hash: randomUUID(), prefix: 'rws_bbbbbb', days: 30, expires_at: new Date(Date.now() + 86_400_000) })

@@ -2,7 +2,6 @@
 import { vi } from 'vitest';
 import type { App } from '../src/app.js';
 import { getLicense } from '../src/services/licenses.js';
-import { billingDb } from '../src/services/billing/tables.js';
 import type { LicenseRow } from '../src/db/types.js';
 
 let seq = 0;
@@ -65,7 +64,7 @@ export async function deactivatedTours(app: App, companyId: string): Promise<str
 export async function billingSettled(app: App, timeout = 20_000): Promise<void> {
   await vi.waitFor(
     async () => {
-      const r = await billingDb(app.services.db).selectFrom('billing_events').select('id').where('processed_at', 'is', null).execute();
+      const r = await app.services.db.selectFrom('billing_events').select('id').where('processed_at', 'is', null).execute();
       if (r.length > 0) throw new Error(`${r.length} billing events waiting`);
     },
     { timeout, interval: 50 },

@@ -5,7 +5,6 @@ import { seedUser } from './helpers/seed.js';
 import { billingSettled, deactivatedTours, insertTours, license, postForm } from './billing-helpers.js';
 import { BILLING_TEXTS } from '../src/services/billing/checkout.js';
 import { CARD_MESSAGES, LOCAL_DECLINE_CARDS } from '../src/services/billing/local-cards.js';
-import { billingDb } from '../src/services/billing/tables.js';
 import { expireLicenses } from '../src/services/billing/sync.js';
 
 const CHECKOUT = 'mutation($input: PaymentCheckoutInput!) { paymentCheckout(input: $input) { url message error } }';
@@ -47,7 +46,7 @@ describe.each(DB_KINDS)('local payment provider on %s', (kind) => {
     expect(offline.data.paymentCheckout.error).toBe(BILLING_TEXTS.unknownPrice);
     const qty = await t.gql(CHECKOUT, { input: { priceId: 'price_entry', quantity: -3 } }, admin.token);
     expect(qty.data.paymentCheckout.error).toBe(BILLING_TEXTS.badQuantity);
-    const n = await billingDb(t.app.services.db).selectFrom('local_checkout_sessions').select('id').where('company_id', '=', admin.company.id).execute();
+    const n = await t.app.services.db.selectFrom('local_checkout_sessions').select('id').where('company_id', '=', admin.company.id).execute();
     expect(n).toHaveLength(0);
   });
 
@@ -98,7 +97,7 @@ describe.each(DB_KINDS)('local payment provider on %s', (kind) => {
     // A second submit of the same checkout pays nothing more.
     const twice = await postForm(url, { cardNumber: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' });
     expect(twice.status).toBe(303);
-    const subs = await billingDb(t.app.services.db).selectFrom('local_subscriptions').selectAll().where('company_id', '=', companyId).execute();
+    const subs = await t.app.services.db.selectFrom('local_subscriptions').selectAll().where('company_id', '=', companyId).execute();
     expect(subs).toHaveLength(1);
 
     await billingSettled(t.app);

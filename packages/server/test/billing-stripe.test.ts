@@ -6,7 +6,6 @@ import { seedUser, type SeededUser } from './helpers/seed.js';
 import { FakeStripe } from './billing-fake-stripe.js';
 import { billingSettled, deactivatedTours, insertTours, license } from './billing-helpers.js';
 import { BILLING_TEXTS } from '../src/services/billing/checkout.js';
-import { billingDb } from '../src/services/billing/tables.js';
 
 const SECRET_KEY = 'sk_test_roomwalk';
 const WEBHOOK_SECRET = 'whsec_roomwalk_test_secret';
@@ -37,7 +36,7 @@ describe.each(DB_KINDS)('Stripe adapter on %s', (kind) => {
   /** A company whose Stripe customer is known to us (as after a first checkout). */
   async function customerFor(user: SeededUser) {
     const customer = fake.addCustomer({ company_id: user.company.id });
-    await billingDb(t.app.services.db).insertInto('billing_customers').values({ company_id: user.company.id, provider: 'stripe', customer_id: customer.id }).execute();
+    await t.app.services.db.insertInto('billing_customers').values({ company_id: user.company.id, provider: 'stripe', customer_id: customer.id }).execute();
     return customer;
   }
 
@@ -161,7 +160,7 @@ describe.each(DB_KINDS)('Stripe adapter on %s', (kind) => {
       expect((await postWebhook(payload, wrong)).status).toBe(400);
       const missing = await fetch(`${t.url}/webhooks/stripe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
       expect(missing.status).toBe(400);
-      const rows = await billingDb(t.app.services.db).selectFrom('billing_events').select('id').where('id', '=', ev.id).execute();
+      const rows = await t.app.services.db.selectFrom('billing_events').select('id').where('id', '=', ev.id).execute();
       expect(rows).toHaveLength(0);
     });
 
@@ -189,7 +188,7 @@ describe.each(DB_KINDS)('Stripe adapter on %s', (kind) => {
       expect(answers.filter((a) => a.body.duplicate === false)).toHaveLength(1);
       await billingSettled(t.app);
       expect(fake.count('GET', '/v1/subscriptions', (q) => q.query.customer === customer.id)).toBe(1);
-      const rows = await billingDb(t.app.services.db).selectFrom('billing_events').select('id').where('customer_id', '=', customer.id).execute();
+      const rows = await t.app.services.db.selectFrom('billing_events').select('id').where('customer_id', '=', customer.id).execute();
       expect(rows).toHaveLength(1);
       expect((await license(t.app, admin.company.id)).plan_id).toBe('pro');
     });

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '@roomwalk/shared';
 import { buildApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { developerDb } from '../src/services/developer/tables.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedProcessedTour } from './fixtures/tours.js';
@@ -42,7 +41,7 @@ describe('API keys', () => {
     const { secret, apiKey } = r.data.apiKeyCreate;
     expect(secret).toMatch(/^rw_live_[A-Za-z0-9_-]{32}$/);
     expect(apiKey).toMatchObject({ name: 'CRM sync', prefix: secret.slice(0, 12), lastUsedAt: null });
-    const rows = await developerDb(t.app.services.db).selectFrom('api_keys').selectAll().where('company_id', '=', admin.company.id).execute();
+    const rows = await t.app.services.db.selectFrom('api_keys').selectAll().where('company_id', '=', admin.company.id).execute();
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows)).not.toContain(secret);
     expect(rows[0]!.secret_hash).toBe(createHash('sha256').update(secret).digest('hex'));
@@ -88,7 +87,7 @@ describe('API keys', () => {
       expect(r.errors?.[0]?.extensions?.code, doc).toBe(ERROR_CODES.FORBIDDEN);
       expect(r.errors?.[0]?.message).toMatch(/API keys cannot use/);
     }
-    const row = await developerDb(t.app.services.db).selectFrom('api_keys').select('last_used_at').where('id', '=', apiKey.id.replace('apikey_', '')).executeTakeFirstOrThrow();
+    const row = await t.app.services.db.selectFrom('api_keys').select('last_used_at').where('id', '=', apiKey.id.replace('apikey_', '')).executeTakeFirstOrThrow();
     expect(row.last_used_at).toBeInstanceOf(Date);
     // An API key is no console session: the HTTP routes that take a session refuse it.
     const ai = await fetch(`${t.url}/ai-edit`, { method: 'POST', headers: { authorization: `Bearer ${secret}` } });

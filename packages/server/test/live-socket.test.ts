@@ -5,7 +5,6 @@ import { seedUser, type SeededUser } from './helpers/seed.js';
 import { connect, createLead, participantToken, seedTour, wsUrl, type LiveClient } from './fixtures/live-helpers.js';
 import { CLOSE_CODES, LIVE_LIMITS } from '../src/http/tour-viewer-ws.js';
 import { createSignalingTokens } from '../src/services/live/signaling-token.js';
-import { liveDb } from '../src/services/live/tables.js';
 
 const welcome = (c: LiveClient) => c.next((m) => m.type === 'roomwalk_welcome', 'welcome');
 
@@ -124,7 +123,7 @@ describe.each(DB_KINDS)('live viewing socket on %s', (kind) => {
     const viewer = client({ tourId: tour.globalId, token: lead.token });
     await welcome(viewer);
     // The session now ends in 300 ms: a socket admitted before then is closed at that moment.
-    await liveDb(t.app.services.db)
+    await t.app.services.db
       .updateTable('viewing_sessions')
       .set({ expires_at: new Date(Date.now() + 300) })
       .where('id', '=', lead.session)

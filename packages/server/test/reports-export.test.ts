@@ -5,7 +5,6 @@ import { ERROR_CODES } from '@roomwalk/shared';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { insertTours } from './billing-helpers.js';
-import { billingDb } from '../src/services/billing/tables.js';
 import { toursByCompany } from '../src/services/reports/report-data.js';
 import { neutraliseFormula } from '../src/services/reports/csv.js';
 import { toFontText } from '../src/services/reports/pdf.js';
@@ -114,7 +113,7 @@ describe.each(DB_KINDS)('business reports on %s', (kind) => {
       seconds_spent,
       rooms_reached,
     });
-    await billingDb(db)
+    await db
       .insertInto('view_events')
       .values([visit(tourIds[0]!, 'visitor-aaaa', 30, 2), visit(tourIds[0]!, 'visitor-aaaa', 90, 4), visit(tourIds[4]!, 'visitor-bbbb', 60, 5)])
       .execute();

@@ -10,7 +10,6 @@ import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { insertTours } from './billing-helpers.js';
 import { eventually, LEAD_MUTATION, leadInput } from './fixtures/live-helpers.js';
-import { billingDb } from '../src/services/billing/tables.js';
 import { recordBeacon, recordVisit } from './fixtures/visits.js';
 import { rollupRoomAnalytics, utcDay, addDays } from '../src/services/reports/room-rollup.js';
 import { flushViews } from '../src/services/view-counter.js';
@@ -33,7 +32,7 @@ describe.each(DB_KINDS)('room analytics on %s', (kind) => {
   const today = utcDay(new Date());
   const old = addDays(today, -5);
   const oldAt = new Date(`${old}T10:00:00Z`);
-  const visitsOf = (id: string) => billingDb(t.app.services.db).selectFrom('view_events').selectAll().where('tour_id', '=', id).orderBy('started_at').execute();
+  const visitsOf = (id: string) => t.app.services.db.selectFrom('view_events').selectAll().where('tour_id', '=', id).orderBy('started_at').execute();
   const post = (body: unknown) => fetch(`${t.url}/tour-visit`, { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: JSON.stringify(body) });
   /** A visit of extra.secondsSpent seconds ending at `at` (a start beacon, then this one). */
   const record = (visitorId: string, at: Date, extra: Omit<VisitBeacon, 'tourId' | 'visitorId'>) => recordVisit(t.app.services, { tourId: gid(), visitorId, ...extra }, { at });

@@ -15,7 +15,6 @@ import { startSmtpInbox, type SmtpInbox } from './helpers/smtp.js';
 import { insertTours } from './billing-helpers.js';
 import { recordVisit } from './fixtures/visits.js';
 import { encodeId } from '../src/core/ids.js';
-import { sellerDb } from '../src/services/seller-reports/tables.js';
 import { sweepDueDigests } from '../src/services/seller-reports/runs.js';
 
 const LINK_CREATE = 'mutation($input: SellerReportLinkCreateInput!) { sellerReportLinkCreate(input: $input) { url link { id prefix days expiresAt } } }';
@@ -95,7 +94,7 @@ describe.each(DB_KINDS)('seller reports on %s', (kind) => {
     const other = await seedUser(t.app, { plan: 'pro' });
     const o = await t.gql(LINK_CREATE, { input: { tourId } }, other.token);
     expect(o.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.NOT_FOUND);
-    expect(await sellerDb(t.app.services.db).selectFrom('seller_report_links').select('id').execute()).toHaveLength(0);
+    expect(await t.app.services.db.selectFrom('seller_report_links').select('id').execute()).toHaveLength(0);
   });
 
   it('shares a read-only link that works without login, stores only its hash, and stops when revoked or expired', async () => {
@@ -106,7 +105,7 @@ describe.each(DB_KINDS)('seller reports on %s', (kind) => {
     const token = url.split('/').pop()!;
     expect(link.prefix).toBe(token.slice(0, 10));
     expect(link.days).toBe(7);
-    const row = await sellerDb(t.app.services.db).selectFrom('seller_report_links').selectAll().executeTakeFirstOrThrow();
+    const row = await t.app.services.db.selectFrom('seller_report_links').selectAll().executeTakeFirstOrThrow();
     expect(row.token_hash).not.toContain(token);
     expect(JSON.stringify(row)).not.toContain(token);
 
@@ -142,7 +141,7 @@ describe.each(DB_KINDS)('seller reports on %s', (kind) => {
     const second = (await t.gql(LINK_CREATE, { input: { tourId } }, pro.token)).data.sellerReportLinkCreate;
     const token2 = second.url.split('/').pop()!;
     expect((await t.gql(SHARED, { token: token2 })).errors).toBeUndefined();
-    await sellerDb(t.app.services.db)
+    await t.app.services.db
       .updateTable('seller_report_links')
       .set({ expires_at: new Date(Date.now() - 1000) })
       .execute();
@@ -167,7 +166,7 @@ describe.each(DB_KINDS)('seller reports on %s', (kind) => {
       expect(r.errors?.[0]?.message).toBe(message);
       expect(r.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.BAD_USER_INPUT);
     }
-    expect(await sellerDb(t.app.services.db).selectFrom('seller_report_digests').select('id').execute()).toHaveLength(0);
+    expect(await t.app.services.db.selectFrom('seller_report_digests').select('id').execute()).toHaveLength(0);
   });
 
   it('sends a due digest to every recipient with the seller report PDF attached, and schedules the next one', async () => {
@@ -191,7 +190,7 @@ describe.each(DB_KINDS)('seller reports on %s', (kind) => {
     expect(await sweepDueDigests(t.app.services, due)).toBe(1);
     // Its time has moved on a week, so a second sweep at the same moment sends nothing more.
     expect(await sweepDueDigests(t.app.services, due)).toBe(0);
-    const digest = await sellerDb(t.app.services.db).selectFrom('seller_report_digests').selectAll().executeTakeFirstOrThrow();
+    const digest = await t.app.services.db.selectFrom('seller_report_digests').selectAll().executeTakeFirstOrThrow();
     expect(digest.next_send_at.getTime() - next.getTime()).toBe(7 * 86_400_000);
 
     const mails = await vi.waitFor(
@@ -241,14 +240,14 @@ describe.each(DB_KINDS)('seller reports on %s', (kind) => {
   it('stops sharing figures and sending digests when the plan loses Tour Analytics, and starts again after an upgrade', async () => {
     const db = t.app.services.db;
     const token = (await t.gql(LINK_CREATE, { input: { tourId } }, pro.token)).data.sellerReportLinkCreate.url.split('/').pop()!;
-    const digest = await sellerDb(db).selectFrom('seller_report_digests').selectAll().executeTakeFirstOrThrow();
+    const digest = await db.selectFrom('seller_report_digests').selectAll().executeTakeFirstOrThrow();
     const due = new Date(digest.next_send_at.getTime() + 60_000);
     await db.updateTable('licenses').set({ plan_id: 'free' }).where('company_id', '=', pro.company.id).execute();
     try {
       expect((await t.gql(SHARED, { token })).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.NOT_FOUND);
       // The digest's time moves on without a run.
       expect(await sweepDueDigests(t.app.services, due)).toBe(0);
-      const after = await sellerDb(db).selectFrom('seller_report_digests').select('next_send_at').executeTakeFirstOrThrow();
+      const after = await db.selectFrom('seller_report_digests').select('next_send_at').executeTakeFirstOrThrow();
       expect(after.next_send_at.getTime()).toBeGreaterThan(due.getTime());
     } finally {
       await db.updateTable('licenses').set({ plan_id: 'pro' }).where('company_id', '=', pro.company.id).execute();
@@ -264,7 +263,7 @@ describe.each(DB_KINDS)('seller reports on %s', (kind) => {
     // The queue tries the run again after the refusal; busy@ gets its mail on the second attempt.
     const run = await vi.waitFor(
       async () => {
-        const r = await sellerDb(t.app.services.db).selectFrom('seller_report_runs').selectAll().where('kind', '=', 'DIGEST').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+        const r = await t.app.services.db.selectFrom('seller_report_runs').selectAll().where('kind', '=', 'DIGEST').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
         if (r.status !== 'DONE' && r.status !== 'FAILED') throw new Error(`run ${r.status}, attempt ${r.attempt}`);
         return r;
       },

@@ -1,9 +1,15 @@
-/** Row types of every table, for Kysely. Migrations in ./migrations create them. */
+/**
+ * Row types of every table, for Kysely: the one `Database` type. The accounts, tours and processing tables are here;
+ * each other domain's are in ./tables/<domain>.ts, combined below. Migrations in ./migrations create them.
+ */
 import type { ColumnType, Generated, Selectable } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-type Json<T> = ColumnType<T, string | T, string | T>;
+import type { AiTables } from './tables/ai.js';
+import type { AnalyticsTables } from './tables/analytics.js';
+import type { BillingTables } from './tables/billing.js';
+import type { NullableTimestamp, Json, Timestamp } from './tables/columns.js';
+import type { DeveloperTables } from './tables/developer.js';
+import type { LiveTables } from './tables/live.js';
+import type { SellerReportTables } from './tables/seller-reports.js';
 
 interface CompaniesTable {
   id: Generated<string>;
@@ -101,6 +107,10 @@ export interface ToursTable {
   progress_text: string | null;
   views: Generated<number>;
   deactivated_views: Generated<number>;
+  /** The processing attempt that last claimed the tour; its files are under tours/<id>/v<n>/ (migration 0020). */
+  processing_attempt: Generated<number>;
+  /** The attempt whose clips are live (migration 0020). */
+  clips_version: number | null;
   video_info: Json<VideoInfoJson | null> | null;
   fps: number | null;
   /** Privacy: blur faces in clips, reels and photos (migration 0060). */
@@ -226,7 +236,7 @@ interface TourSegmentsTable {
   done_at: NullableTimestamp;
 }
 
-export interface Database {
+export interface Database extends AiTables, AnalyticsTables, BillingTables, DeveloperTables, LiveTables, SellerReportTables {
   companies: CompaniesTable;
   users: UsersTable;
   user_profiles: UserProfilesTable;

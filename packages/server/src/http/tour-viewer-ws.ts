@@ -21,7 +21,6 @@ import { createRoomBus } from '../services/live/room-bus.js';
 import { RoomHub, roomKey, SERVER_MESSAGES, type LocalPeer } from '../services/live/room-hub.js';
 import { participantId, signalingTokens } from '../services/live/sessions.js';
 import { LIVE_ROLES, type LiveRole } from '../services/live/signaling-token.js';
-import { liveDb } from '../services/live/tables.js';
 
 export const TOUR_VIEWER_PATH = '/ws/tour-viewer-events';
 
@@ -131,7 +130,7 @@ async function admit(services: Services, req: IncomingMessage): Promise<Admissio
     userId = participantId.host(auth.userId);
   }
 
-  const row = await liveDb(services.db)
+  const row = await services.db
     .selectFrom('viewing_sessions')
     .innerJoin('tours', 'tours.id', 'viewing_sessions.tour_id')
     .select(['viewing_sessions.expires_at', 'tours.deleted_at', 'tours.status'])

@@ -13,7 +13,6 @@ import path from 'node:path';
 import { topics } from '../events/event-bus.js';
 import type { AIMarkerProgressEvent } from '../core/events.js';
 import type { Services } from '../services/services.js';
-import { aiDb } from '../services/ai/tables.js';
 import { analyseRooms, type Room } from '../services/ai/rooms.js';
 import { tourScopedWebhook } from '../services/developer/webhook-payloads.js';
 
@@ -25,7 +24,7 @@ export interface AiMarkersDeps {
 }
 
 export async function aiMarkersJob(services: Services, runId: string, deps: AiMarkersDeps = {}): Promise<void> {
-  const db = aiDb(services.db);
+  const db = services.db;
   const run = await db.selectFrom('ai_marker_runs').selectAll().where('id', '=', runId).executeTakeFirst();
   if (!run || run.status !== 'RUNNING') return;
   const tourId = run.tour_id;

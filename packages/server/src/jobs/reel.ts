@@ -11,7 +11,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { Services } from '../services/services.js';
-import { aiDb } from '../services/ai/tables.js';
 import { renderReel, type ReelClips } from '../services/reels/render-reel.js';
 import { REEL_STATUS, TOUR_STATUS } from '@roomwalk/shared';
 import { REEL_FAILED_TEXT, failReel, publishReelProgress } from '../services/reels/start-reel.js';
@@ -23,7 +22,7 @@ export interface ReelJobDeps {
 }
 
 export async function reelJob(services: Services, reelId: string, deps: ReelJobDeps = {}): Promise<void> {
-  const db = aiDb(services.db);
+  const db = services.db;
   const claimed = await db
     .updateTable('reels')
     .set({ attempt: sql`attempt + 1`, updated_at: new Date() })

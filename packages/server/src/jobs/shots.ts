@@ -13,7 +13,6 @@ import { SHOT_STATUS, TOUR_STATUS } from '@roomwalk/shared';
 import { AppError } from '../core/errors.js';
 import { encodeId } from '../core/ids.js';
 import type { Services } from '../services/services.js';
-import { aiDb } from '../services/ai/tables.js';
 import { analyseRooms } from '../services/ai/rooms.js';
 import { extractStill, sampleFrames } from '../services/ai/ffmpeg.js';
 import { scoreFrame } from '../services/shots/score-frame.js';
@@ -31,7 +30,7 @@ const SHOT_FAILED_TEXT = 'Could not process this photo. Please try again.';
 const shotPrefix = (tourId: string, shotId: string) => `tours/${tourId}/shots/${shotId}/`;
 
 export async function generateShotsJob(services: Services, tourId: string, deps: { analyse?: typeof analyseRooms } = {}): Promise<void> {
-  const db = aiDb(services.db);
+  const db = services.db;
   const tour = await db.selectFrom('tours').select(['video_key', 'fps', 'status', 'deleted_at']).where('id', '=', tourId).executeTakeFirst();
   if (!tour || tour.deleted_at || tour.status !== TOUR_STATUS.PROCESSED || !tour.video_key) return;
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-shots-'));
@@ -136,7 +135,7 @@ async function labelVirtuallyStaged(image: Buffer): Promise<Buffer> {
 }
 
 export async function shotWorkJob(services: Services, job: Extract<ShotsJob, { shotId: string }>): Promise<void> {
-  const db = aiDb(services.db);
+  const db = services.db;
   const shot = await db.selectFrom('shots').selectAll().where('id', '=', job.shotId).executeTakeFirst();
   if (!shot || shot.status !== SHOT_STATUS.PROCESSING) return;
   const n = Date.now().toString(36);

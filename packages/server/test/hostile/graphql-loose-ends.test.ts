@@ -9,8 +9,6 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { seedUser, type SeededUser } from '../helpers/seed.js';
 import { seedProcessedTour } from '../fixtures/tours.js';
 import { pngImage } from '../helpers/accounts.js';
-import { aiDb } from '../../src/services/ai/tables.js';
-import { liveDb } from '../../src/services/live/tables.js';
 import { CLIENT_ADDRESSES, Tally, post } from './harness.js';
 
 const NODE = 'query($id: ID!) { node(id: $id) { __typename id } }';
@@ -42,17 +40,17 @@ describe('GraphQL loose ends', () => {
       .returning('id')
       .executeTakeFirstOrThrow();
     const profile = await db.selectFrom('user_profiles').select('id').where('user_id', '=', owner.user.id).executeTakeFirstOrThrow();
-    const reel = await aiDb(db)
+    const reel = await db
       .insertInto('reels')
       .values({ tour_id: tour.row.id, created_by: owner.user.id, key: 'reel-1', seed: 7 } as never)
       .returning('id')
       .executeTakeFirstOrThrow();
-    const shot = await aiDb(db)
+    const shot = await db
       .insertInto('shots')
       .values({ tour_id: tour.row.id } as never)
       .returning('id')
       .executeTakeFirstOrThrow();
-    const lead = await liveDb(db)
+    const lead = await db
       .insertInto('tour_leads')
       .values({ tour_id: tour.row.id, name: 'Lerato', email: 'lead@example.com', lead_type: 'CONTACT' } as never)
       .returning('id')

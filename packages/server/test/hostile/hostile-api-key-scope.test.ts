@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '@roomwalk/shared';
-import { aiDb } from '../../src/services/ai/tables.js';
 import { seedUser, type SeededUser } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { seedProcessedTour } from '../fixtures/tours.js';
@@ -76,7 +75,7 @@ describe('API key scope and rights (hostile)', () => {
     const member = await seedUser(t.app, { companyId: owner.company.id });
     const tour = await seedProcessedTour(t, owner);
     await t.app.services.db.updateTable('tours').set({ video_key: 'uploads/seeded.mp4' }).where('id', '=', tour.row.id).execute();
-    const shot = await aiDb(t.app.services.db)
+    const shot = await t.app.services.db
       .insertInto('shots')
       .values({ tour_id: tour.row.id, status: 'COMPLETED', original_key: `tours/${tour.row.id}/shots/a.jpg` })
       .returning('id')
@@ -90,8 +89,8 @@ describe('API key scope and rights (hostile)', () => {
       const r = await t.gql(query, vars, member.token);
       expect(r.errors?.[0]?.extensions?.code, query).toBe(ERROR_CODES.FORBIDDEN);
     }
-    expect(await aiDb(t.app.services.db).selectFrom('reels').select('id').where('tour_id', '=', tour.row.id).execute()).toEqual([]);
-    const row = await aiDb(t.app.services.db).selectFrom('shots').select('status').where('id', '=', shot.id).executeTakeFirstOrThrow();
+    expect(await t.app.services.db.selectFrom('reels').select('id').where('tour_id', '=', tour.row.id).execute()).toEqual([]);
+    const row = await t.app.services.db.selectFrom('shots').select('status').where('id', '=', shot.id).executeTakeFirstOrThrow();
     expect(row.status).toBe('COMPLETED');
   });
 });

@@ -1,4 +1,4 @@
-import type { Generated, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { runScript } from '../run-script.js';
 
 /**
@@ -25,12 +25,4 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     ALTER TABLE tours DROP COLUMN IF EXISTS processing_attempt
   `,
   );
-}
-
-// The columns above, on the row type (declared here so the shared types file stays untouched by this migration).
-declare module '../types.js' {
-  interface ToursTable {
-    processing_attempt: Generated<number>;
-    clips_version: number | null;
-  }
 }

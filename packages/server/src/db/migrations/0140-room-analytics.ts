@@ -1,4 +1,4 @@
-import type { ColumnType, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { runScript } from '../run-script.js';
 
 /**
@@ -71,54 +71,4 @@ export async function down(db: Kysely<unknown>): Promise<void> {
       DROP COLUMN IF EXISTS fast_travels, DROP COLUMN IF EXISTS device;
   `,
   );
-}
-
-type Day = ColumnType<string, string, string>;
-
-interface TourVisitDailyTable {
-  tour_id: string;
-  day: Day;
-  visits: number;
-  /** Distinct visitors of the day (added by 0164). */
-  visitors: ColumnType<number, number | undefined, number>;
-  seconds: ColumnType<string | number, number | string, number | string>;
-  completed: number;
-  fast_travels: number;
-  phone: number;
-  tablet: number;
-  desktop: number;
-}
-
-interface TourRoomDailyTable {
-  tour_id: string;
-  day: Day;
-  room: string;
-  seconds: ColumnType<string | number, number | string, number | string>;
-  visits: number;
-  exits: number;
-}
-
-interface TourVisitorsTable {
-  tour_id: string;
-  visitor_id: string;
-  first_day: Day;
-  last_day: Day;
-}
-
-interface AnalyticsRollupStateTable {
-  id: number;
-  rolled_through: Day;
-  /** Added by 0160: tour_visitors holds every visit that started before this moment. */
-  visitors_through: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
-}
-
-// The tables on the database type (declared here so the shared types file stays untouched by this migration).
-declare module '../types.js' {
-  interface Database {
-    tour_visit_daily: TourVisitDailyTable;
-    tour_room_daily: TourRoomDailyTable;
-    tour_visitors: TourVisitorsTable;
-    analytics_rollup_state: AnalyticsRollupStateTable;
-  }
 }

@@ -25,15 +25,3 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await runScript(db, 'DROP TABLE IF EXISTS tour_visitor_last_days;');
 }
-
-interface TourVisitorLastDaysTable {
-  tour_id: string;
-  day: string;
-  visitors: number;
-}
-
-declare module '../types.js' {
-  interface Database {
-    tour_visitor_last_days: TourVisitorLastDaysTable;
-  }
-}

@@ -7,7 +7,7 @@ import { requireAuth } from '../guards.js';
 import { PAGE_SIZES } from '../limits.js';
 import { CompanyRef } from './accounts.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../services/developer/api-keys.js';
-import type { ApiKeyRow, WebhookDeliveryRow, WebhookEndpointRow } from '../../services/developer/tables.js';
+import type { ApiKeyRow, WebhookDeliveryRow, WebhookEndpointRow } from '../../db/tables/developer.js';
 import {
   createEndpoint,
   deleteEndpoint,

@@ -9,7 +9,7 @@ import type { AIMarkerProgressEvent, ReelProgressEvent } from '../../core/events
 import { MarkerRef, TourRef } from './tour-refs.js';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import type { Services } from '../../services/services.js';
-import type { ReelRow, ShotRow } from '../../services/ai/tables.js';
+import type { ReelRow, ShotRow } from '../../db/tables/ai.js';
 import { reelCompanyId, shotTour, tourReels, tourShots } from '../../services/media-reads.js';
 import { assertCanEdit, loadEditableTour } from '../../services/tours.js';
 import { tourById, tourCompanyId, tourMarkers } from '../../services/tour-reads.js';

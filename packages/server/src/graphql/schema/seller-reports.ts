@@ -9,7 +9,8 @@ import { createLink, encodeLinkId, linkByToken, listLinks, revokeLink } from '..
 import { deleteDigest, getDigest, saveDigest } from '../../services/seller-reports/digests.js';
 import { readSellerFigures, readSubject } from '../../services/seller-reports/figures-source.js';
 import { encodeRunId, getRun, lastDigestRun, startDownload } from '../../services/seller-reports/runs.js';
-import { DIGEST_FREQUENCIES, type SellerDigestRow, type SellerLinkRow, type SellerRunRow } from '../../services/seller-reports/tables.js';
+import type { SellerDigestRow, SellerLinkRow, SellerRunRow } from '../../db/tables/seller-reports.js';
+import { DIGEST_FREQUENCIES } from '../../services/seller-reports/schedule.js';
 import type { TourRoomAnalytics } from '../../services/reports/room-analytics.js';
 
 const SellerReportLinkRef = builder.objectRef<SellerLinkRow>('SellerReportLink').implement({
@@ -134,7 +135,8 @@ builder.queryFields((t) => ({
   }),
   sharedSellerReport: t.field({
     type: SharedSellerReportRef,
-    description: "The report a seller link opens; no login. NOT_FOUND when the link is unknown, expired or revoked; TOUR_MEMBERS_ONLY for a company-only tour's report asked without a member's session.",
+    description:
+      "The report a seller link opens; no login. NOT_FOUND when the link is unknown, expired or revoked; TOUR_MEMBERS_ONLY for a company-only tour's report asked without a member's session.",
     args: { token: t.arg.string({ required: true }) },
     resolve: async (_r, args, ctx) => {
       const link = await linkByToken(ctx.services, args.token);

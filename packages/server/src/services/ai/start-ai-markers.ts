@@ -2,14 +2,13 @@
 import { ERROR_CODES, ERROR_TEXTS, TOUR_STATUS } from '@roomwalk/shared';
 import { AppError } from '../../core/errors.js';
 import type { Services } from '../services.js';
-import { aiDb } from './tables.js';
 import { AI_RUN_STALE_MINUTES, aiMarkersQueue } from '../../jobs/ai-markers-job.js';
 
 const AI_NOT_PROCESSED_TEXT = 'Tour must be fully processed before generating AI markers.';
 
 /** Validates and starts a generation for `userId` on `tourId` (a raw id); throws the spec's errors. */
 export async function startAiMarkers(services: Services, userId: string, tourId: string): Promise<void> {
-  const db = aiDb(services.db);
+  const db = services.db;
   const tour = await db.selectFrom('tours').select(['id', 'status', 'video_key']).where('id', '=', tourId).where('deleted_at', 'is', null).executeTakeFirst();
   if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
   if (tour.status !== TOUR_STATUS.PROCESSED || !tour.video_key) throw new AppError(ERROR_CODES.TOUR_NOT_PROCESSED, AI_NOT_PROCESSED_TEXT);

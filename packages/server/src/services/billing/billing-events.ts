@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Services } from '../services.js';
-import { billingDb, type ProviderKind } from './tables.js';
+import type { ProviderKind } from '../../db/tables/billing.js';
 import { billingSyncQueue } from '../../jobs/billing-jobs.js';
 
 export interface BillingEventInput {
@@ -17,7 +17,7 @@ export interface BillingEventInput {
 
 /** Records the event and queues its work; false (and nothing queued) when this id was seen before. */
 export async function recordBillingEvent(services: Services, ev: BillingEventInput): Promise<boolean> {
-  const bdb = billingDb(services.db);
+  const bdb = services.db;
   const inserted = await bdb
     .insertInto('billing_events')
     .values({ id: ev.id, provider: ev.provider, type: ev.type, customer_id: ev.customerId, company_id: ev.companyId })

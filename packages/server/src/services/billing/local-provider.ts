@@ -9,7 +9,7 @@ import type { Services } from '../services.js';
 import { currentPeriodStart } from '../licenses.js';
 import { catalogueTiers, type PaymentProvider, type PriceTier, type SubscriptionState } from './provider.js';
 import { emitLocalEvent } from './billing-events.js';
-import { billingDb, type LocalCheckoutSessionRow, type LocalSubscriptionRow } from './tables.js';
+import type { LocalCheckoutSessionRow, LocalSubscriptionRow } from '../../db/tables/billing.js';
 
 /** A checkout link stays valid for a day (as Stripe's do); a portal link for an hour. */
 const LOCAL_CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
@@ -56,7 +56,7 @@ export interface LocalProvider extends PaymentProvider {
 }
 
 export function createLocalProvider(services: Services): LocalProvider {
-  const bdb = () => billingDb(services.db);
+  const bdb = () => services.db;
   const base = () => services.config.publicUrl;
   return {
     kind: 'local',
@@ -112,14 +112,14 @@ export function createLocalProvider(services: Services): LocalProvider {
 export type CheckoutSessionView = LocalCheckoutSessionRow & { tier: PriceTier | undefined; expired: boolean };
 
 export async function findCheckoutSession(services: Services, id: string): Promise<CheckoutSessionView | null> {
-  const row = await billingDb(services.db).selectFrom('local_checkout_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await services.db.selectFrom('local_checkout_sessions').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) return null;
   const tier = catalogueTiers().find((t) => t.priceId === row.price_id);
   return { ...row, tier, expired: row.status === 'open' && new Date(row.expires_at).getTime() <= Date.now() };
 }
 
 async function ensureLocalCustomer(services: Services, companyId: string): Promise<string> {
-  const bdb = billingDb(services.db);
+  const bdb = services.db;
   await bdb
     .insertInto('billing_customers')
     .values({ company_id: companyId, provider: 'local', customer_id: token('cus_local') })
@@ -140,7 +140,7 @@ export async function completeLocalCheckout(services: Services, sessionId: strin
   const customerId = await ensureLocalCustomer(services, found.company_id);
   const now = new Date();
   const result = await services.db.transaction().execute(async (trx) => {
-    const bdb = billingDb(trx);
+    const bdb = trx;
     const session = await bdb.selectFrom('local_checkout_sessions').selectAll().where('id', '=', sessionId).forUpdate().executeTakeFirst();
     if (!session) return { outcome: 'not-found' as const };
     if (session.status === 'complete') return { outcome: 'already-complete' as const };
@@ -186,7 +186,7 @@ export interface PortalView {
 
 /** A valid (unexpired) portal session with the company's current local subscription. */
 export async function findPortalSession(services: Services, id: string): Promise<PortalView | null | 'expired'> {
-  const bdb = billingDb(services.db);
+  const bdb = services.db;
   const session = await bdb.selectFrom('local_portal_sessions').selectAll().where('id', '=', id).executeTakeFirst();
   if (!session) return null;
   if (new Date(session.expires_at).getTime() <= Date.now()) return 'expired';
@@ -203,7 +203,7 @@ export async function applyPortalAction(services: Services, view: PortalView, ac
   const sub = view.subscription;
   const state = view.state;
   if (!sub || !state) return 'unchanged';
-  const bdb = billingDb(services.db);
+  const bdb = services.db;
   const now = new Date();
   let outcome: 'changed' | 'canceled' | 'resumed' | 'unchanged' | 'unknown-plan' = 'unchanged';
   if (act.action === 'change') {

@@ -3,7 +3,7 @@
  * built-in local checkout. Both feed the same internal events (./sync.ts), so the licence code never knows which ran.
  */
 import { CURRENCY, PLANS, type Plan, type PlanId } from '@roomwalk/shared';
-import type { ProviderKind } from './tables.js';
+import type { ProviderKind } from '../../db/tables/billing.js';
 
 /** A plan on sale, as the subscriptions page shows it (accounts §3 Price tier). */
 export interface PriceTier {

@@ -6,7 +6,6 @@
 import Stripe from 'stripe';
 import { PLANS, planById, type Plan } from '@roomwalk/shared';
 import type { Services } from '../services.js';
-import { billingDb } from './tables.js';
 import { catalogueTier, type PaymentProvider, type PriceTier, type SubscriptionState } from './provider.js';
 import { isPlanId } from './licenses.js';
 
@@ -94,7 +93,7 @@ export function customerOfObject(object: unknown): string | null {
 
 export function createStripeProvider(services: Services, client?: Stripe): PaymentProvider & { stripe: Stripe } {
   const stripe = client ?? createStripeClient(services.config);
-  const bdb = () => billingDb(services.db);
+  const bdb = () => services.db;
   let tiersCache: { at: number; tiers: PriceTier[] } | null = null;
 
   async function customerOf(companyId: string): Promise<string | null> {

@@ -10,11 +10,10 @@ import type { Services } from '../services.js';
 import { applyPlan, downgradeToFree, expiredLicenses, getLicense, inTransaction, type ApplyPlanResult } from './licenses.js';
 import { effectiveSubscription, type PaymentProvider, type SubscriptionState } from './provider.js';
 import { paymentProvider } from './payment-provider.js';
-import { billingDb } from './tables.js';
 
 /** The job: find the event's company, sync it, mark the event processed. Throws (and is retried) when the provider fails. */
 export async function processBillingEvent(services: Services, eventId: string): Promise<void> {
-  const bdb = billingDb(services.db);
+  const bdb = services.db;
   const ev = await bdb.selectFrom('billing_events').selectAll().where('id', '=', eventId).executeTakeFirst();
   if (!ev || ev.processed_at) return;
   const provider = await paymentProvider(services);

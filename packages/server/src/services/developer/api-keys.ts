@@ -13,7 +13,7 @@ import { AppError, badInput, forbidden, notFound } from '../../core/errors.js';
 import { getLicense, rolesFor } from '../licenses.js';
 import type { Services } from '../services.js';
 import { PLAN_REQUIRED_TEXT, hasApiPlan, requireApiPlan } from './plan.js';
-import { developerDb, type ApiKeyRow } from './tables.js';
+import type { ApiKeyRow } from '../../db/tables/developer.js';
 
 const API_KEY_PREFIX = 'rw_live_';
 const SHOWN_PREFIX_LENGTH = 12;
@@ -33,7 +33,7 @@ export async function requireKeyManager(services: Services, auth: AuthInfo): Pro
 
 export async function listApiKeys(services: Services, auth: AuthInfo): Promise<ApiKeyRow[]> {
   await requireKeyManager(services, auth);
-  return developerDb(services.db).selectFrom('api_keys').selectAll().where('company_id', '=', auth.companyId).where('revoked_at', 'is', null).orderBy('created_at', 'desc').execute();
+  return services.db.selectFrom('api_keys').selectAll().where('company_id', '=', auth.companyId).where('revoked_at', 'is', null).orderBy('created_at', 'desc').execute();
 }
 
 export async function createApiKey(services: Services, auth: AuthInfo, input: { name: string }): Promise<{ apiKey: ApiKeyRow; secret: string }> {
@@ -42,7 +42,7 @@ export async function createApiKey(services: Services, auth: AuthInfo, input: { 
   if (!name) throw badInput('Give the key a name, for example the system that will use it.', 'name');
   if (name.length > NAME_MAX) throw badInput(`The name can be at most ${NAME_MAX} characters.`, 'name');
   const secret = `${API_KEY_PREFIX}${randomBytes(24).toString('base64url')}`;
-  const apiKey = await developerDb(services.db)
+  const apiKey = await services.db
     .insertInto('api_keys')
     .values({ company_id: auth.companyId, created_by: auth.userId, name, prefix: secret.slice(0, SHOWN_PREFIX_LENGTH), secret_hash: hashSecret(secret) })
     .returningAll()
@@ -52,7 +52,7 @@ export async function createApiKey(services: Services, auth: AuthInfo, input: { 
 
 export async function revokeApiKey(services: Services, auth: AuthInfo, id: string): Promise<ApiKeyRow> {
   await requireKeyManager(services, auth);
-  const revoked = await developerDb(services.db)
+  const revoked = await services.db
     .updateTable('api_keys')
     .set({ revoked_at: new Date() })
     .where('id', '=', id)
@@ -72,7 +72,7 @@ const lastUsedWritten = new WeakMap<Services, Map<string, number>>();
  */
 export async function authenticateApiKey(services: Services, token: string): Promise<AuthInfo | null> {
   if (!isApiKeyToken(token) || token.length > 200) return null;
-  const db = developerDb(services.db);
+  const db = services.db;
   const key = await db.selectFrom('api_keys').selectAll().where('secret_hash', '=', hashSecret(token)).executeTakeFirst();
   if (!key || key.revoked_at) return null;
   if (!(await hasApiPlan(services.db, key.company_id))) throw new AppError(ERROR_CODES.PLAN_REQUIRED, PLAN_REQUIRED_TEXT);
@@ -102,7 +102,7 @@ function touchLastUsed(services: Services, keyId: string): void {
   if (now - (written.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
   written.set(keyId, now);
   if (written.size > 10_000) written.clear();
-  void developerDb(services.db)
+  void services.db
     .updateTable('api_keys')
     .set({ last_used_at: sql<Date>`now()` })
     .where('id', '=', keyId)

@@ -71,7 +71,6 @@ export const leadCreatedWebhook = (
 export const reelWebhook = (services: Services, reelId: string, ok: boolean, reason?: string) =>
   safely(services, ok ? 'reel.created' : 'reel.failed', async () => {
     const r = await services.db
-      .withTables<{ reels: { id: string; tour_id: string; video_key: string | null } }>()
       .selectFrom('reels')
       .innerJoin('tours', 'tours.id', 'reels.tour_id')
       .select(['reels.id', 'reels.tour_id', 'reels.video_key', 'tours.company_id'])

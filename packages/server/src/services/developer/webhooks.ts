@@ -21,7 +21,7 @@ import type { Services } from '../services.js';
 import { requireKeyManager } from './api-keys.js';
 import { checkWebhookUrl, postWebhook, UnsafeUrlError } from './outbound.js';
 import { hasApiPlan } from './plan.js';
-import { developerDb, type WebhookDeliveryRow, type WebhookEndpointRow } from './tables.js';
+import type { WebhookDeliveryRow, WebhookEndpointRow } from '../../db/tables/developer.js';
 import { WEBHOOK_API_VERSION, WEBHOOK_TEST_EVENT, isWebhookEventType, type WebhookEnvelope, type WebhookEventType } from './webhook-events.js';
 import { escapeHtml } from '../../core/html.js';
 
@@ -56,14 +56,14 @@ const description = (d: string | null | undefined): string => {
 };
 
 async function ownEndpoint(services: Services, auth: AuthInfo, id: string): Promise<WebhookEndpointRow> {
-  const row = await developerDb(services.db).selectFrom('webhook_endpoints').selectAll().where('id', '=', id).where('company_id', '=', auth.companyId).executeTakeFirst();
+  const row = await services.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).where('company_id', '=', auth.companyId).executeTakeFirst();
   if (!row) throw notFound('This webhook endpoint was not found.');
   return row;
 }
 
 export async function listEndpoints(services: Services, auth: AuthInfo): Promise<WebhookEndpointRow[]> {
   await requireKeyManager(services, auth);
-  return developerDb(services.db).selectFrom('webhook_endpoints').selectAll().where('company_id', '=', auth.companyId).orderBy('created_at', 'asc').execute();
+  return services.db.selectFrom('webhook_endpoints').selectAll().where('company_id', '=', auth.companyId).orderBy('created_at', 'asc').execute();
 }
 
 export async function createEndpoint(
@@ -75,7 +75,7 @@ export async function createEndpoint(
   const events = checkEvents(input.events);
   const desc = description(input.description);
   const url = await safeUrl(services, input.url);
-  const db = developerDb(services.db);
+  const db = services.db;
   const count = await db
     .selectFrom('webhook_endpoints')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -107,20 +107,20 @@ export async function updateEndpoint(
     // Enabling again starts a fresh failure window.
     if (input.enabled) Object.assign(set, { disabled_reason: null, failing_since: null });
   }
-  return developerDb(services.db).updateTable('webhook_endpoints').set(set).where('id', '=', input.id).where('company_id', '=', auth.companyId).returningAll().executeTakeFirstOrThrow();
+  return services.db.updateTable('webhook_endpoints').set(set).where('id', '=', input.id).where('company_id', '=', auth.companyId).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function deleteEndpoint(services: Services, auth: AuthInfo, id: string): Promise<void> {
   await requireKeyManager(services, auth);
   await ownEndpoint(services, auth, id);
-  await developerDb(services.db).deleteFrom('webhook_endpoints').where('id', '=', id).where('company_id', '=', auth.companyId).execute();
+  await services.db.deleteFrom('webhook_endpoints').where('id', '=', id).where('company_id', '=', auth.companyId).execute();
 }
 
 export async function rotateEndpointSecret(services: Services, auth: AuthInfo, id: string): Promise<{ endpoint: WebhookEndpointRow; secret: string }> {
   await requireKeyManager(services, auth);
   await ownEndpoint(services, auth, id);
   const secret = newSecret();
-  const endpoint = await developerDb(services.db)
+  const endpoint = await services.db
     .updateTable('webhook_endpoints')
     .set({ secret, updated_at: new Date() })
     .where('id', '=', id)
@@ -144,7 +144,7 @@ export async function listDeliveries(
 ): Promise<Array<WebhookDeliveryRow & { event_type: string }>> {
   await requireKeyManager(services, auth);
   await ownEndpoint(services, auth, endpointId);
-  let q = developerDb(services.db)
+  let q = services.db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
     .selectAll('d')
@@ -160,7 +160,7 @@ export async function listDeliveries(
 // ------------------------------------------------------------------ raising events and delivering them
 
 async function storeEvent(services: Services, companyId: string, envelope: WebhookEnvelope): Promise<string> {
-  const row = await developerDb(services.db)
+  const row = await services.db
     .insertInto('webhook_events')
     .values({ company_id: companyId, type: envelope.type, payload: JSON.stringify(envelope) })
     .returning('id')
@@ -169,7 +169,7 @@ async function storeEvent(services: Services, companyId: string, envelope: Webho
 }
 
 async function scheduleAttempt(services: Services, endpointId: string, eventId: string, attempt: number, at: Date | null): Promise<string> {
-  const row = await developerDb(services.db)
+  const row = await services.db
     .insertInto('webhook_deliveries')
     .values({ endpoint_id: endpointId, event_id: eventId, attempt, status: 'PENDING', next_retry_at: at })
     .returning('id')
@@ -189,7 +189,7 @@ export const WEBHOOK_COMPANY_SLOTS = 3;
 const DEFER_SECONDS = 1;
 
 async function sendDeliveryJob(services: Services, deliveryId: string, startAfter: Date | number | undefined): Promise<void> {
-  const waiting = await developerDb(services.db)
+  const waiting = await services.db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
     .innerJoin('webhook_endpoints as mine', 'mine.company_id', 'w.company_id')
@@ -219,7 +219,7 @@ async function takeCompanySlot(services: Services, companyId: string, deliveryId
  */
 export async function emitWebhookEvent(services: Services, companyId: string, type: WebhookEventType, data: Record<string, unknown>): Promise<void> {
   try {
-    const endpoints = await developerDb(services.db)
+    const endpoints = await services.db
       .selectFrom('webhook_endpoints')
       .select('id')
       .where('company_id', '=', companyId)
@@ -251,7 +251,7 @@ export async function sendTestEvent(services: Services, auth: AuthInfo, endpoint
 /** Sends a logged delivery's event again (same `webhook-id`, so a receiver that has it drops it); a new attempt row. */
 export async function replayDelivery(services: Services, auth: AuthInfo, deliveryId: string): Promise<string> {
   await requireKeyManager(services, auth);
-  const db = developerDb(services.db);
+  const db = services.db;
   const d = await db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
@@ -278,7 +278,7 @@ export async function deliverWebhook(services: Services, job: WebhookDeliveryJob
   const row = await loadDelivery(services, job.deliveryId);
   if (row?.status !== 'PENDING') return;
   if (!row.enabled) {
-    await developerDb(services.db).updateTable('webhook_deliveries').set({ status: 'FAILED', error: 'The endpoint is disabled.', next_retry_at: null }).where('id', '=', row.id).execute();
+    await services.db.updateTable('webhook_deliveries').set({ status: 'FAILED', error: 'The endpoint is disabled.', next_retry_at: null }).where('id', '=', row.id).execute();
     return;
   }
   const release = await takeCompanySlot(services, row.company_id, row.id);
@@ -293,7 +293,7 @@ export async function deliverWebhook(services: Services, job: WebhookDeliveryJob
 type DeliveryRow = NonNullable<Awaited<ReturnType<typeof loadDelivery>>>;
 
 function loadDelivery(services: Services, deliveryId: string) {
-  return developerDb(services.db)
+  return services.db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
     .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
@@ -304,7 +304,7 @@ function loadDelivery(services: Services, deliveryId: string) {
 
 /** Sends one attempt and records its outcome: a retry scheduled, or the endpoint disabled after failing too long. */
 async function attemptDelivery(services: Services, row: DeliveryRow): Promise<void> {
-  const db = developerDb(services.db);
+  const db = services.db;
   const body = typeof row.payload === 'string' ? row.payload : JSON.stringify(row.payload);
   const msgId = eventMessageId(row.event_id);
   const now = new Date();
@@ -341,7 +341,7 @@ async function attemptDelivery(services: Services, row: DeliveryRow): Promise<vo
 async function disableEndpoint(services: Services, endpointId: string, companyId: string, url: string): Promise<void> {
   const hours = services.config.WEBHOOK_DISABLE_AFTER_HOURS;
   const reason = `Every delivery failed for ${countOf(hours, 'hour')}.`;
-  const disabled = await developerDb(services.db)
+  const disabled = await services.db
     .updateTable('webhook_endpoints')
     .set({ enabled: false, disabled_reason: reason, updated_at: new Date() })
     .where('id', '=', endpointId)

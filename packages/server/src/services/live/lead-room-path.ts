@@ -4,10 +4,8 @@
  * lead mail, the console's notice and TourLead.roomPath (signed-in members of the tour's company only).
  */
 import type { AuthInfo } from '../../core/auth.js';
-import { billingDb } from '../billing/tables.js';
 import { roomLabel, type VisitRoom } from '../reports/visit-rooms.js';
 import type { Services } from '../services.js';
-import { liveDb } from './tables.js';
 
 /** The visitor ids the player sends: letters, digits, _ and -, 8 to 64 (as the visit beacon). */
 export const VISITOR_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
@@ -15,7 +13,7 @@ export const VISITOR_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
 /** The rooms (labelled, in the order first entered) of the visitor's latest visit of the tour started by `at`. */
 export async function visitRoomPath(services: Services, tourId: string, visitorId: string | null, at: Date): Promise<VisitRoom[]> {
   if (!visitorId) return [];
-  const visit = await billingDb(services.db)
+  const visit = await services.db
     .selectFrom('view_events')
     .select('rooms')
     .where('tour_id', '=', tourId)
@@ -31,7 +29,7 @@ export async function visitRoomPath(services: Services, tourId: string, visitorI
 /** TourLead.roomPath: null for anyone but a signed-in member of the lead's tour's company. */
 export async function leadRoomPath(services: Services, auth: AuthInfo | null, leadId: string): Promise<VisitRoom[] | null> {
   if (!auth) return null;
-  const lead = await liveDb(services.db)
+  const lead = await services.db
     .selectFrom('tour_leads')
     .innerJoin('tours', 'tours.id', 'tour_leads.tour_id')
     .select(['tour_leads.tour_id', 'tour_leads.visitor_id', 'tour_leads.created_at', 'tours.company_id'])

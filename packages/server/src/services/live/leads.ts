@@ -9,7 +9,6 @@ import { mailQueue } from '../../jobs/mail-job.js';
 import { leadMail } from './lead-mail.js';
 import { VISITOR_ID_PATTERN, visitRoomPath } from './lead-room-path.js';
 import { hostLink, issueRequest, participantId, sessionExpiry, LIVE_ROLES, type ViewingSessionRequest } from './sessions.js';
-import { liveDb } from './tables.js';
 import { leadCreatedWebhook } from '../developer/webhook-payloads.js';
 
 /** Per client IP: 10 leads in 10 minutes (a visitor retrying a form is well inside; a script is not). */
@@ -72,46 +71,44 @@ export async function createLead(services: Services, input: LeadInput, ip: strin
   if (tour.deactivated_at || tour.status !== TOUR_STATUS.PROCESSED) throw new AppError(ERROR_CODES.TOUR_NOT_PROCESSED, 'This tour is not available for live viewing.');
 
   const live = input.leadType === LEAD_TYPES.LIVE_VIEWING;
-  const { lead, session } = await liveDb(services.db)
-    .transaction()
-    .execute(async (trx) => {
-      const lead = await trx
-        .insertInto('tour_leads')
-        .values({
-          tour_id: tour.id,
-          name: form.name,
-          surname: form.surname || null,
-          email: form.email,
-          // The profile's '+{code} {national}' form (national input takes the default country, ZA), as the panel sends.
-          contact_number: form.contactNumber ? (formatContactNumber(form.contactNumber) ?? form.contactNumber) : null,
-          lead_type: live ? 'LIVE_VIEWING' : 'CONTACT',
-          ip: ip || null,
-          visitor_id: input.visitorId && VISITOR_ID_PATTERN.test(input.visitorId) ? input.visitorId : null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      if (!live) return { lead, session: null };
-      // An agent already live and waiting on a viewer takes this visitor into their session (first come, first served).
-      const waiting = await trx
-        .updateTable('viewing_sessions')
-        .set({ lead_id: lead.id })
-        .where(
-          'id',
-          '=',
-          trx.selectFrom('viewing_sessions').select('id').where('tour_id', '=', tour.id).where('lead_id', 'is', null).where('expires_at', '>', new Date()).orderBy('created_at', 'desc').limit(1),
-        )
-        .where('lead_id', 'is', null)
+  const { lead, session } = await services.db.transaction().execute(async (trx) => {
+    const lead = await trx
+      .insertInto('tour_leads')
+      .values({
+        tour_id: tour.id,
+        name: form.name,
+        surname: form.surname || null,
+        email: form.email,
+        // The profile's '+{code} {national}' form (national input takes the default country, ZA), as the panel sends.
+        contact_number: form.contactNumber ? (formatContactNumber(form.contactNumber) ?? form.contactNumber) : null,
+        lead_type: live ? 'LIVE_VIEWING' : 'CONTACT',
+        ip: ip || null,
+        visitor_id: input.visitorId && VISITOR_ID_PATTERN.test(input.visitorId) ? input.visitorId : null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (!live) return { lead, session: null };
+    // An agent already live and waiting on a viewer takes this visitor into their session (first come, first served).
+    const waiting = await trx
+      .updateTable('viewing_sessions')
+      .set({ lead_id: lead.id })
+      .where(
+        'id',
+        '=',
+        trx.selectFrom('viewing_sessions').select('id').where('tour_id', '=', tour.id).where('lead_id', 'is', null).where('expires_at', '>', new Date()).orderBy('created_at', 'desc').limit(1),
+      )
+      .where('lead_id', 'is', null)
+      .returning(['id', 'tour_id', 'lead_id', 'expires_at'])
+      .executeTakeFirst();
+    const session =
+      waiting ??
+      (await trx
+        .insertInto('viewing_sessions')
+        .values({ tour_id: tour.id, lead_id: lead.id, created_by: null, expires_at: sessionExpiry(services) })
         .returning(['id', 'tour_id', 'lead_id', 'expires_at'])
-        .executeTakeFirst();
-      const session =
-        waiting ??
-        (await trx
-          .insertInto('viewing_sessions')
-          .values({ tour_id: tour.id, lead_id: lead.id, created_by: null, expires_at: sessionExpiry(services) })
-          .returning(['id', 'tour_id', 'lead_id', 'expires_at'])
-          .executeTakeFirstOrThrow());
-      return { lead, session };
-    });
+        .executeTakeFirstOrThrow());
+    return { lead, session };
+  });
 
   const tourLead: TourLeadModel = {
     id: lead.id,

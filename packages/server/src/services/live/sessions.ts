@@ -4,7 +4,6 @@ import type { Services } from '../services.js';
 import { encodeId } from '../../core/ids.js';
 import { agoraGrant } from './agora.js';
 import { createSignalingTokens, LIVE_ROLES, type LiveRole, type SignalingTokens } from './signaling-token.js';
-import { liveDb } from './tables.js';
 
 export interface ViewingSessionRequest {
   rtcToken: string | null;
@@ -63,7 +62,7 @@ export function sessionExpiry(services: Services): Date {
  * Returns null when the named session is not one of this tour's open sessions.
  */
 export async function hostSession(services: Services, tourId: string, hostUserId: string, sessionId: string | null): Promise<SessionRow | null> {
-  const db = liveDb(services.db);
+  const db = services.db;
   const open = db.selectFrom('viewing_sessions').select(['id', 'tour_id', 'lead_id', 'expires_at']).where('tour_id', '=', tourId).where('expires_at', '>', new Date());
   if (sessionId) return (await open.where('id', '=', sessionId).executeTakeFirst()) ?? null;
   const newest = await open.orderBy('created_at', 'desc').limit(1).executeTakeFirst();

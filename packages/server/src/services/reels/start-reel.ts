@@ -9,7 +9,7 @@ import { topics } from '../../events/event-bus.js';
 import { AppError } from '../../core/errors.js';
 import type { ReelProgressEvent } from '../../core/events.js';
 import type { Services } from '../services.js';
-import { aiDb, type ReelRow } from '../ai/tables.js';
+import type { ReelRow } from '../../db/tables/ai.js';
 import { REEL_PROVIDER } from './render-reel.js';
 import { reelQueue } from '../../jobs/reel-job.js';
 
@@ -25,7 +25,7 @@ const slug = (s: string | null) =>
 
 /** Creates a reel for a tour (raw id) and queues its render; enforces the five non-failed reels. */
 export async function startReel(services: Services, userId: string, tourId: string, seed = randomInt(1, 2 ** 31 - 1)): Promise<ReelRow> {
-  const db = aiDb(services.db);
+  const db = services.db;
   const reel = await db.transaction().execute(async (trx) => {
     const tour = await trx.selectFrom('tours').select(['id', 'status', 'title', 'video_key']).where('id', '=', tourId).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
     if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
@@ -53,7 +53,7 @@ export async function publishReelProgress(services: Services, reelId: string, e:
 }
 
 export async function failReel(services: Services, reelId: string, reason: string): Promise<void> {
-  const db = aiDb(services.db);
+  const db = services.db;
   const row = await db
     .updateTable('reels')
     .set({ status: REEL_STATUS.FAILED, error: reason, progress_text: reason, updated_at: new Date() })

@@ -16,7 +16,6 @@ import { AppError, fromZod } from '../../core/errors.js';
 import { decodeId } from '../../core/ids.js';
 import { consumeRateLimit, takeRateLimit } from '../../auth/rate-limit.js';
 import type { Services } from '../services.js';
-import { billingDb } from '../billing/tables.js';
 import { viewCounter } from '../view-counter.js';
 import { summariseSegments } from './visit-rooms.js';
 import { MAX_WAITING, VisitWriter, visitSeconds, type VisitWrite } from './visit-writer.js';
@@ -106,7 +105,7 @@ export interface AnalyticsScope {
 
 /** Aggregates over the visits of a company, an owner's tours or one tour (deleted tours left out). */
 export async function tourAnalytics(db: Kysely<Database>, scope: AnalyticsScope): Promise<TourAnalytics> {
-  let q = billingDb(db)
+  let q = db
     .selectFrom('view_events as v')
     .innerJoin('tours as t', 't.id', 'v.tour_id')
     .where('t.deleted_at', 'is', null)
@@ -135,7 +134,7 @@ export async function tourAnalytics(db: Kysely<Database>, scope: AnalyticsScope)
 export async function analyticsByTour(db: Kysely<Database>, tourIds: readonly string[]): Promise<Map<string, TourAnalytics>> {
   const out = new Map<string, TourAnalytics>();
   if (tourIds.length === 0) return out;
-  const rows = await billingDb(db)
+  const rows = await db
     .selectFrom('view_events')
     .where('tour_id', 'in', tourIds as string[])
     .groupBy('tour_id')

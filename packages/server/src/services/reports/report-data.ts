@@ -12,7 +12,6 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuil
 import type { Database } from '../../db/types.js';
 import { currentPeriodStart, getLicense } from '../licenses.js';
 import { analyticsByTour, tourAnalytics } from './analytics.js';
-import { billingDb } from '../billing/tables.js';
 import { visitSeconds } from './visit-writer.js';
 import { MAX_REPORT_ROWS, type ReportColumn, type ReportTable } from './report-table.js';
 
@@ -157,7 +156,7 @@ export async function userSummary(db: Kysely<Database>, opts: ReportOptions): Pr
   }
   const visitsByOwner = opts.analytics
     ? toMap(
-        await billingDb(db)
+        await db
           .selectFrom('view_events as v')
           .innerJoin('tours as t', 't.id', 'v.tour_id')
           .select(['t.owner_id as k', sql<number>`count(*)::int`.as('visits'), sql<number>`coalesce(avg(${visitSeconds('v')}), 0)::float8`.as('avg')])

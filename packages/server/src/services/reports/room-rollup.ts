@@ -11,7 +11,6 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/types.js';
-import { billingDb } from '../billing/tables.js';
 import { visitSeconds } from './visit-writer.js';
 
 /** How long after a day ends its visits may still change (6 h of visit plus the 30 min gap, rounded up). */
@@ -57,7 +56,7 @@ export async function rollupRoomAnalytics(db: Kysely<Database>, now = new Date()
     let from: string;
     if (state.rolledThrough) from = addDays(state.rolledThrough, 1);
     else {
-      const first = await billingDb(trx).selectFrom('view_events').select(sql<string | null>`min(started_at)`.as('first')).executeTakeFirst();
+      const first = await trx.selectFrom('view_events').select(sql<string | null>`min(started_at)`.as('first')).executeTakeFirst();
       from = first?.first ? utcDay(new Date(first.first)) : through;
     }
     const days = from <= through ? await rollupDays(trx, from, through) : null;

@@ -9,8 +9,8 @@ import type { AuthInfo } from '../../core/auth.js';
 import { badInput } from '../../core/errors.js';
 import type { Services } from '../services.js';
 import { sellerReportTour } from './access.js';
-import { DAY_RANGE, isTimeZone, nextSendAt } from './schedule.js';
-import { DIGEST_FREQUENCIES, sellerDb, type DigestFrequency, type SellerDigestRow } from './tables.js';
+import { DAY_RANGE, DIGEST_FREQUENCIES, isTimeZone, nextSendAt } from './schedule.js';
+import type { DigestFrequency, SellerDigestRow } from '../../db/tables/seller-reports.js';
 
 const RECIPIENTS_MAX = 10;
 const EMAIL = z.string().email();
@@ -50,7 +50,7 @@ function validateDigest(input: Omit<DigestInput, 'tourId'>): { frequency: Digest
 
 export async function getDigest(services: Services, auth: AuthInfo, tourGlobalId: string): Promise<SellerDigestRow | null> {
   const tour = await sellerReportTour(services, auth, tourGlobalId);
-  return (await sellerDb(services.db).selectFrom('seller_report_digests').selectAll().where('tour_id', '=', tour.id).executeTakeFirst()) ?? null;
+  return (await services.db.selectFrom('seller_report_digests').selectAll().where('tour_id', '=', tour.id).executeTakeFirst()) ?? null;
 }
 
 /** Creates or replaces the tour's digest; the next sending time is computed from now. */
@@ -58,7 +58,7 @@ export async function saveDigest(services: Services, auth: AuthInfo, input: Dige
   const tour = await sellerReportTour(services, auth, input.tourId);
   const v = validateDigest(input);
   const next = nextSendAt(v.frequency, v.day, now, v.timeZone);
-  return sellerDb(services.db)
+  return services.db
     .insertInto('seller_report_digests')
     .values({ tour_id: tour.id, company_id: tour.company_id, created_by: auth.userId, frequency: v.frequency, day: v.day, recipients: v.recipients, time_zone: v.timeZone, next_send_at: next })
     .onConflict((oc) => oc.column('tour_id').doUpdateSet({ frequency: v.frequency, day: v.day, recipients: v.recipients, time_zone: v.timeZone, next_send_at: next, updated_at: now }))
@@ -68,6 +68,6 @@ export async function saveDigest(services: Services, auth: AuthInfo, input: Dige
 
 export async function deleteDigest(services: Services, auth: AuthInfo, tourGlobalId: string): Promise<boolean> {
   const tour = await sellerReportTour(services, auth, tourGlobalId);
-  const r = await sellerDb(services.db).deleteFrom('seller_report_digests').where('tour_id', '=', tour.id).executeTakeFirst();
+  const r = await services.db.deleteFrom('seller_report_digests').where('tour_id', '=', tour.id).executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
 }

@@ -10,7 +10,7 @@ import { badInput, notFound } from '../../core/errors.js';
 import { decodeTypedId, encodeId, encodeTypedId } from '../../core/ids.js';
 import type { Services } from '../services.js';
 import { hasAnalyticsPlan, sellerReportTour } from './access.js';
-import { sellerDb, type SellerLinkRow } from './tables.js';
+import type { SellerLinkRow } from '../../db/tables/seller-reports.js';
 
 const TOKEN_PREFIX = 'rws_';
 const SHOWN_PREFIX_LENGTH = 10;
@@ -30,14 +30,7 @@ export function validatePeriod(days: number | null | undefined, field = 'days'):
 
 export async function listLinks(services: Services, auth: AuthInfo, tourGlobalId: string, now = new Date()): Promise<SellerLinkRow[]> {
   const tour = await sellerReportTour(services, auth, tourGlobalId);
-  return sellerDb(services.db)
-    .selectFrom('seller_report_links')
-    .selectAll()
-    .where('tour_id', '=', tour.id)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
-    .orderBy('created_at', 'desc')
-    .execute();
+  return services.db.selectFrom('seller_report_links').selectAll().where('tour_id', '=', tour.id).where('revoked_at', 'is', null).where('expires_at', '>', now).orderBy('created_at', 'desc').execute();
 }
 
 export async function createLink(
@@ -53,7 +46,7 @@ export async function createLink(
     throw badInput(`A link can stay valid for ${LINK_EXPIRY.minDays} to ${LINK_EXPIRY.maxDays} days.`, 'expiresInDays');
   }
   const token = `${TOKEN_PREFIX}${randomBytes(24).toString('base64url')}`;
-  const link = await sellerDb(services.db)
+  const link = await services.db
     .insertInto('seller_report_links')
     .values({
       tour_id: tour.id,
@@ -70,7 +63,7 @@ export async function createLink(
 }
 
 export async function revokeLink(services: Services, auth: AuthInfo, linkId: string): Promise<SellerLinkRow> {
-  const db = sellerDb(services.db);
+  const db = services.db;
   const id = decodeLinkId(linkId);
   const row = await db.selectFrom('seller_report_links').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row || row.company_id !== auth.companyId) throw notFound('This report link was not found.');
@@ -83,7 +76,7 @@ export async function revokeLink(services: Services, auth: AuthInfo, linkId: str
 /** The link a token names, when it is still valid (not revoked, not expired, its tour not deleted). */
 export async function linkByToken(services: Services, token: string, now = new Date()): Promise<SellerLinkRow> {
   if (typeof token !== 'string' || !token.startsWith(TOKEN_PREFIX) || token.length > 100) throw notFound(LINK_NOT_FOUND_TEXT);
-  const row = await sellerDb(services.db)
+  const row = await services.db
     .selectFrom('seller_report_links as l')
     .innerJoin('tours as t', 't.id', 'l.tour_id')
     .selectAll('l')

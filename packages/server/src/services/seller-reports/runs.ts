@@ -16,7 +16,7 @@ import { readSellerFigures, readSubject } from './figures-source.js';
 import { validatePeriod } from './links.js';
 import { DIGEST_DAYS, nextSendAt } from './schedule.js';
 import { sellerReportToPdf } from './seller-pdf.js';
-import { sellerDb, type SellerRunRow } from './tables.js';
+import type { SellerRunRow } from '../../db/tables/seller-reports.js';
 import { SELLER_RUN_ATTEMPTS, sellerReportQueue } from '../../jobs/seller-report-jobs.js';
 
 const RUN_FAILED_TEXT = 'The report could not be made. Try again in a moment.';
@@ -31,14 +31,14 @@ const enqueue = (services: Services, runId: string) => sellerReportQueue.enqueue
 export async function startDownload(services: Services, auth: AuthInfo, input: { tourId: string; days?: number | null }): Promise<SellerRunRow> {
   const tour = await sellerReportTour(services, auth, input.tourId);
   const days = validatePeriod(input.days);
-  const run = await sellerDb(services.db).insertInto('seller_report_runs').values({ tour_id: tour.id, requested_by: auth.userId, kind: 'DOWNLOAD', days }).returningAll().executeTakeFirstOrThrow();
+  const run = await services.db.insertInto('seller_report_runs').values({ tour_id: tour.id, requested_by: auth.userId, kind: 'DOWNLOAD', days }).returningAll().executeTakeFirstOrThrow();
   await enqueue(services, run.id);
   return run;
 }
 
 /** sellerReportRun: a run the caller may see (any run of a tour they may manage). */
 export async function getRun(services: Services, auth: AuthInfo, runGlobalId: string): Promise<SellerRunRow> {
-  const row = await sellerDb(services.db).selectFrom('seller_report_runs').selectAll().where('id', '=', decodeRunId(runGlobalId)).executeTakeFirst();
+  const row = await services.db.selectFrom('seller_report_runs').selectAll().where('id', '=', decodeRunId(runGlobalId)).executeTakeFirst();
   if (!row) throw notFound('This report was not found.');
   await sellerReportTour(services, auth, encodeId('Tour', row.tour_id)).catch(() => {
     throw notFound('This report was not found.');
@@ -48,14 +48,14 @@ export async function getRun(services: Services, auth: AuthInfo, runGlobalId: st
 
 /** The newest run of a digest (its sending, with progress or the reason it failed); the caller read the digest already. */
 export async function lastDigestRun(services: Services, digestId: string): Promise<SellerRunRow | null> {
-  const row = await sellerDb(services.db).selectFrom('seller_report_runs').selectAll().where('digest_id', '=', digestId).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+  const row = await services.db.selectFrom('seller_report_runs').selectAll().where('digest_id', '=', digestId).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
   return row ?? null;
 }
 
 /** Starts the runs of every digest that is due; answers how many. */
 export async function sweepDueDigests(services: Services, now = new Date()): Promise<number> {
   const runIds = await services.db.transaction().execute(async (trx) => {
-    const db = sellerDb(trx);
+    const db = trx;
     const due = await db
       .selectFrom('seller_report_digests as d')
       .innerJoin('tours as t', 't.id', 'd.tour_id')
@@ -82,7 +82,7 @@ export async function sweepDueDigests(services: Services, now = new Date()): Pro
   });
   for (const id of runIds) await enqueue(services, id);
   // Downloads are kept for a day.
-  await sellerDb(services.db)
+  await services.db
     .updateTable('seller_report_runs')
     .set({ pdf: null })
     .where('pdf', 'is not', null)
@@ -97,7 +97,7 @@ export async function sweepDueDigests(services: Services, now = new Date()): Pro
  * last attempt marks it FAILED with a message the console shows.
  */
 export async function runSellerReport(services: Services, runId: string, now = new Date()): Promise<void> {
-  const db = sellerDb(services.db);
+  const db = services.db;
   const run = await db
     .updateTable('seller_report_runs')
     .set({ status: 'RUNNING', attempt: sql`attempt + 1`, progress: 5, progress_text: 'Reading the figures' })

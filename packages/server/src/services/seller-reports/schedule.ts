@@ -4,9 +4,10 @@
  * is followed). The period a digest covers is the 7 or 30 days before it is sent.
  */
 import { TZDate } from '@date-fns/tz';
-import type { DigestFrequency } from './tables.js';
+import type { DigestFrequency } from '../../db/tables/seller-reports.js';
 
 const SEND_HOUR = 7;
+export const DIGEST_FREQUENCIES = ['WEEKLY', 'MONTHLY'] as const satisfies readonly DigestFrequency[];
 export const DIGEST_DAYS = { WEEKLY: 7, MONTHLY: 30 } as const satisfies Record<DigestFrequency, number>;
 export const DAY_RANGE = { WEEKLY: { min: 1, max: 7 }, MONTHLY: { min: 1, max: 28 } } as const satisfies Record<DigestFrequency, { min: number; max: number }>;
 

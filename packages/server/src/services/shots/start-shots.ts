@@ -6,7 +6,7 @@
 import { DEFAULT_STAGING_PROMPT, ERROR_CODES, ERROR_TEXTS, SHOT_STATUS, TOUR_STATUS } from '@roomwalk/shared';
 import { AppError } from '../../core/errors.js';
 import type { Services } from '../services.js';
-import { aiDb, type ShotRow } from '../ai/tables.js';
+import type { ShotRow } from '../../db/tables/ai.js';
 import { AI_NOT_CONFIGURED_TEXT } from '../ai/ai-worker.js';
 import { shotsGenerateKey, shotsQueue } from '../../jobs/shots-job.js';
 
@@ -32,7 +32,7 @@ export async function startShots(services: Services, tourId: string): Promise<vo
 
 /** Marks a shot PROCESSING for an enhance or a staging, enforcing the availability rules of tours §4. */
 export async function startShotWork(services: Services, shotId: string, kind: 'enhance' | 'stage', prompt = DEFAULT_STAGING_PROMPT): Promise<ShotRow> {
-  const db = aiDb(services.db);
+  const db = services.db;
   if (kind === 'stage' && !services.config.AI_WORKER_URL) {
     // Still recorded on the shot, so the card shows why.
     const row = await db

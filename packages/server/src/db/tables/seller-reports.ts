@@ -1,12 +1,8 @@
-/** Row types of the seller report tables (migration 0150), added to the shared Kysely instance with withTables. */
-import type { ColumnType, Generated, Kysely, Selectable } from 'kysely';
-import type { Database } from '../../db/types.js';
+/** Seller reports: share links, digests and runs (migration 0150). */
+import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { Timestamp, NullableTimestamp } from './columns.js';
 
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-
-export const DIGEST_FREQUENCIES = ['WEEKLY', 'MONTHLY'] as const;
-export type DigestFrequency = (typeof DIGEST_FREQUENCIES)[number];
+export type DigestFrequency = 'WEEKLY' | 'MONTHLY';
 type RunStatus = 'QUEUED' | 'RUNNING' | 'DONE' | 'FAILED';
 type RunKind = 'DOWNLOAD' | 'DIGEST';
 
@@ -68,7 +64,3 @@ export type SellerReportTables = {
 export type SellerLinkRow = Selectable<SellerReportLinksTable>;
 export type SellerDigestRow = Selectable<SellerReportDigestsTable>;
 export type SellerRunRow = Selectable<SellerReportRunsTable>;
-
-export function sellerDb(db: Kysely<Database>): Kysely<Database & SellerReportTables> {
-  return db.withTables<SellerReportTables>();
-}

@@ -1,9 +1,6 @@
-/** Row types of the developer platform's tables (migration 0120), added to the shared Kysely instance with withTables. */
-import type { ColumnType, Generated, Kysely, Selectable } from 'kysely';
-import type { Database } from '../../db/types.js';
-
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+/** The developer platform: API keys, webhook endpoints, events and deliveries (migration 0120). */
+import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { Timestamp, NullableTimestamp } from './columns.js';
 
 interface ApiKeysTable {
   id: Generated<string>;
@@ -65,8 +62,3 @@ export type DeveloperTables = {
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
-
-/** The shared Kysely instance, typed with the developer platform's tables too. */
-export function developerDb(db: Kysely<Database>): Kysely<Database & DeveloperTables> {
-  return db.withTables<DeveloperTables>();
-}

@@ -1,9 +1,6 @@
-/** Row types of the billing and analytics tables (migration 0030), joined onto the shared Database type where used. */
-import type { ColumnType, Generated, Kysely, Selectable } from 'kysely';
-import type { Database } from '../../db/types.js';
-
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+/** Billing: customers, events and the local provider's checkout, subscriptions and portal (migration 0030). */
+import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { Timestamp, NullableTimestamp } from './columns.js';
 
 export type ProviderKind = 'stripe' | 'local';
 
@@ -63,38 +60,13 @@ interface LocalPortalSessionsTable {
   expires_at: Timestamp;
 }
 
-interface ViewEventsTable {
-  id: Generated<string>;
-  tour_id: string;
-  company_id: string;
-  visitor_id: string;
-  started_at: Timestamp;
-  last_seen_at: Timestamp;
-  seconds_spent: Generated<number>;
-  rooms_reached: Generated<number>;
-  /** Rooms of the visit in the order first entered, with seconds ('' = before the first marker); migration 0140. */
-  rooms: ColumnType<Array<{ name: string; seconds: number }>, string | undefined, string>;
-  exit_room: string | null;
-  reached_end: Generated<boolean>;
-  fast_travels: Generated<number>;
-  device: 'phone' | 'tablet' | 'desktop' | null;
-}
-
-type BillingTables = {
+export type BillingTables = {
   billing_customers: BillingCustomersTable;
   billing_events: BillingEventsTable;
   local_checkout_sessions: LocalCheckoutSessionsTable;
   local_subscriptions: LocalSubscriptionsTable;
   local_portal_sessions: LocalPortalSessionsTable;
-  view_events: ViewEventsTable;
 };
 
-type BillingDatabase = Database & BillingTables;
-export type BillingDb = Kysely<BillingDatabase>;
 export type LocalSubscriptionRow = Selectable<LocalSubscriptionsTable>;
 export type LocalCheckoutSessionRow = Selectable<LocalCheckoutSessionsTable>;
-
-/** The shared Kysely instance seen with the billing and analytics tables too (same connection, no copy). */
-export function billingDb(db: Kysely<Database>): BillingDb {
-  return db.withTables<BillingTables>();
-}

@@ -1,9 +1,6 @@
-/** Row types of the reels, shots and AI marker run tables (migration 0050), added with withTables like the live tables. */
-import type { ColumnType, Generated, Kysely, Selectable } from 'kysely';
-import type { Database } from '../../db/types.js';
-
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+/** Reels, professional photos and AI marker runs (migration 0050). */
+import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { Timestamp, NullableTimestamp } from './columns.js';
 
 interface ReelsTable {
   id: Generated<string>;
@@ -51,12 +48,6 @@ interface AiMarkerRunsTable {
   finished_at: NullableTimestamp;
 }
 
-type AiTables = { reels: ReelsTable; shots: ShotsTable; ai_marker_runs: AiMarkerRunsTable };
-export type AiDatabase = Database & AiTables;
+export type AiTables = { reels: ReelsTable; shots: ShotsTable; ai_marker_runs: AiMarkerRunsTable };
 export type ReelRow = Selectable<ReelsTable>;
 export type ShotRow = Selectable<ShotsTable>;
-
-/** The shared Kysely instance, typed with the reels, shots and AI run tables too. */
-export function aiDb(db: Kysely<Database>): Kysely<AiDatabase> {
-  return db.withTables<AiTables>();
-}

@@ -1,8 +1,6 @@
-/** Row types of the live viewing tables (migration 0040), added to the shared Kysely instance with withTables. */
-import type { ColumnType, Generated, Kysely } from 'kysely';
-import type { Database } from '../../db/types.js';
-
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+/** Live viewing: leads and viewing sessions (migration 0040). */
+import type { ColumnType, Generated } from 'kysely';
+import type { Timestamp } from './columns.js';
 
 interface TourLeadsTable {
   id: Generated<string>;
@@ -27,14 +25,7 @@ interface ViewingSessionsTable {
   created_at: Timestamp;
 }
 
-type LiveTables = {
+export type LiveTables = {
   tour_leads: TourLeadsTable;
   viewing_sessions: ViewingSessionsTable;
 };
-
-export type LiveDatabase = Database & LiveTables;
-
-/** The shared Kysely instance, typed with the live viewing tables too. */
-export function liveDb(db: Kysely<Database>): Kysely<LiveDatabase> {
-  return db.withTables<LiveTables>();
-}
