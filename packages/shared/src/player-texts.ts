@@ -31,7 +31,13 @@ export const PLAYER_ERROR_TEXTS = {
   tourRemoved: 'Unfortunately this tour has been removed by the owner.',
   invalidLinkTitle: 'Invalid Link',
   invalidLink: 'This is not a valid tour link. Please check the link and try again.',
-  /** The password screen (issue 33): it names no tour, only the company. */
+} as const;
+
+/**
+ * The password and members-only screens of a protected tour (issue 33): they name no tour, only the company. Their own
+ * export, so the main bundle leaves them to the gate's chunk (tour-player-gate.js).
+ */
+export const PLAYER_GATE_TEXTS = {
   tourPasswordTitle: 'This tour is protected',
   tourPasswordText: 'Enter the password you were given to view this tour.',
   tourPasswordLabel: 'Password',

@@ -3,7 +3,7 @@
  * only in Tour Info; every public path asks `assertCanView` (the tour query, the visit beacon) or signs its media URLs
  * through `tourMediaUrl` (clips, posters, reels, photos), which the media route checks (http/media.ts).
  */
-import { ERROR_CODES, ERROR_TEXTS, PLAYER_ERROR_TEXTS, TOUR_ACCESS, VALIDATION, tourAccessInputSchema, type TourAccess } from '@roomwalk/shared';
+import { ERROR_CODES, ERROR_TEXTS, PLAYER_GATE_TEXTS, TOUR_ACCESS, VALIDATION, tourAccessInputSchema, type TourAccess } from '@roomwalk/shared';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { takeRateLimit } from '../../auth/rate-limit.js';
 import type { AuthInfo } from '../../core/auth.js';
@@ -61,7 +61,7 @@ async function gateOf(services: Services, tour: Pick<TourRow, 'company_id'>) {
 async function refusal(services: Services, tour: TourRow): Promise<AppError> {
   const gate = await gateOf(services, tour);
   return tour.access === TOUR_ACCESS.company
-    ? new AppError(ERROR_CODES.TOUR_MEMBERS_ONLY, PLAYER_ERROR_TEXTS.tourMembersOnly, { gate })
+    ? new AppError(ERROR_CODES.TOUR_MEMBERS_ONLY, PLAYER_GATE_TEXTS.tourMembersOnly, { gate })
     : new AppError(ERROR_CODES.TOUR_PASSWORD_REQUIRED, ERROR_TEXTS.tourPasswordRequired, { gate });
 }
 
@@ -104,7 +104,7 @@ export async function unlockTour(services: Services, ip: string, tourGlobalId: s
     throw new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { retryAfterSeconds: Math.max(perAddress.retryAfterSeconds, perTour.retryAfterSeconds) });
   }
   if (typeof password !== 'string' || password.length > 1000 || !(await verifyPassword(tour.access_password_hash, password))) {
-    throw new AppError(ERROR_CODES.TOUR_PASSWORD_WRONG, PLAYER_ERROR_TEXTS.tourPasswordWrong);
+    throw new AppError(ERROR_CODES.TOUR_PASSWORD_WRONG, PLAYER_GATE_TEXTS.tourPasswordWrong);
   }
   await Promise.all([perAddress.refund(), perTour.refund()]);
   const g = signGrant(services, tour.id, tour.access_version);

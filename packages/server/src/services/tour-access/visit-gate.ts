@@ -2,7 +2,7 @@
  * The public paths beside the tour query that obey the tour's access (issue 33): the visit beacon counts visits only
  * from visitors let in, and a company-only tour's seller report opens for members only.
  */
-import { ERROR_CODES, ERROR_TEXTS, PLAYER_ERROR_TEXTS, TOUR_ACCESS } from '@roomwalk/shared';
+import { ERROR_CODES, ERROR_TEXTS, PLAYER_GATE_TEXTS, TOUR_ACCESS } from '@roomwalk/shared';
 import { AppError } from '../../core/errors.js';
 import type { AuthInfo } from '../../core/auth.js';
 import type { Services } from '../services.js';
@@ -18,7 +18,7 @@ export async function assertVisitAllowed(services: Services, tourId: string, gra
   if (!state || state.access === TOUR_ACCESS.public) return; // unknown tours: the writer answers NOT_FOUND
   if (state.access === TOUR_ACCESS.password && verifyGrant(services, tourId, state.version, grant)) return;
   throw state.access === TOUR_ACCESS.company
-    ? new AppError(ERROR_CODES.TOUR_MEMBERS_ONLY, PLAYER_ERROR_TEXTS.tourMembersOnly)
+    ? new AppError(ERROR_CODES.TOUR_MEMBERS_ONLY, PLAYER_GATE_TEXTS.tourMembersOnly)
     : new AppError(ERROR_CODES.TOUR_PASSWORD_REQUIRED, ERROR_TEXTS.tourPasswordRequired);
 }
 
@@ -29,5 +29,5 @@ export async function assertVisitAllowed(services: Services, tourId: string, gra
  */
 export async function assertSellerReportAllowed(services: Services, auth: AuthInfo | null, tourId: string, companyId: string): Promise<void> {
   const state = await accessIndexOf(services).get(tourId);
-  if (state?.access === TOUR_ACCESS.company && auth?.companyId !== companyId) throw new AppError(ERROR_CODES.TOUR_MEMBERS_ONLY, PLAYER_ERROR_TEXTS.tourMembersOnly);
+  if (state?.access === TOUR_ACCESS.company && auth?.companyId !== companyId) throw new AppError(ERROR_CODES.TOUR_MEMBERS_ONLY, PLAYER_GATE_TEXTS.tourMembersOnly);
 }
