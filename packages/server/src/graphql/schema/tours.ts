@@ -1,11 +1,12 @@
 /** Tours, clips, markers, upload and processing progress (tours §3, §7). */
 import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
-import { ERROR_CODES, ERROR_TEXTS, TOURS_PAGE_SIZE } from '@roomwalk/shared';
+import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import type { TourRow } from '../../db/types.js';
 import { UserRef } from './accounts.js';
 import { builder, decodeId, SuccessRef } from '../builder.js';
 import { AppError } from '../errors.js';
 import { requireAuth } from '../guards.js';
+import { PAGE_SIZES } from '../limits.js';
 import { topics } from '../../events/event-bus.js';
 import type { TourProgressEvent } from '../../core/events.js';
 import { ClipRef, MarkerRef, TourRef } from './tour-refs.js';
@@ -153,7 +154,7 @@ builder.queryFields((t) => ({
       resolve: (_r, args, ctx) => {
         const auth = requireAuth(ctx);
         return resolveCursorConnection(
-          { args: { ...args, first: args.first ?? (args.last ? undefined : TOURS_PAGE_SIZE) }, toCursor: (r: TourRow) => r.id },
+          { args, ...PAGE_SIZES['Query.tours'], toCursor: (r: TourRow) => r.id },
           // An API key acts as its company: all of the company's tours; a signed-in user sees their own. The cursor is
           // the tour id (services/tour-reads.ts reads its place back in SQL).
           (page: ResolveCursorConnectionArgs) => toursPage(ctx.services, auth.apiKeyId ? { companyId: auth.companyId } : { ownerId: auth.userId }, page),
