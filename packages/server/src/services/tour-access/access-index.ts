@@ -12,7 +12,7 @@ const PUBLIC_TOUR_CHANGED = 'publicTourChanged';
 const ENTRY_MS = 60_000;
 const MAX_ENTRIES = 10_000;
 
-export interface TourAccessState {
+interface TourAccessState {
   access: TourAccess;
   version: number;
 }

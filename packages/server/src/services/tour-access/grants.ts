@@ -8,7 +8,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Services } from '../services.js';
 
 /** How long a grant lasts: a browser session keeps it in sessionStorage, so the tab's life in practice. */
-export const GRANT_SECONDS = 12 * 60 * 60;
+const GRANT_SECONDS = 12 * 60 * 60;
 /** Signed media URLs last between two and three hours: the expiry is rounded to the hour so URLs stay cacheable. */
 const MEDIA_MIN_SECONDS = 2 * 60 * 60;
 const MEDIA_ROUND_SECONDS = 60 * 60;

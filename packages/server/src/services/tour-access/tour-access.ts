@@ -66,14 +66,14 @@ async function refusal(services: Services, tour: TourRow): Promise<AppError> {
 }
 
 /** Whether this caller may see the tour: public, a member of its company, or a live grant of a password tour. */
-export function mayView(services: Services, auth: AuthInfo | null, tour: TourRow, grant: unknown): boolean {
+function mayView(services: Services, auth: AuthInfo | null, tour: TourRow, grant: unknown): boolean {
   if (tour.access === TOUR_ACCESS.public) return true;
   if (auth && auth.companyId === tour.company_id) return true;
   return tour.access === TOUR_ACCESS.password && verifyGrant(services, tour.id, tour.access_version, grant);
 }
 
 /** Throws TOUR_PASSWORD_REQUIRED or TOUR_MEMBERS_ONLY (with the company's branding) unless the caller may see the tour. */
-export async function assertCanView(services: Services, auth: AuthInfo | null, tour: TourRow, grant: unknown): Promise<void> {
+async function assertCanView(services: Services, auth: AuthInfo | null, tour: TourRow, grant: unknown): Promise<void> {
   if (!mayView(services, auth, tour, grant)) throw await refusal(services, tour);
 }
 
