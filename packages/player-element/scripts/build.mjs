@@ -1,5 +1,5 @@
 // Builds dist/: tour-player.js (one self-contained script-tag bundle registering <tour-player>), its lazily loaded
-// chunks tour-player-live.js (live panel), tour-player-edit.js (edit mode), tour-player-fallback.js (no WebCodecs), tour-player-subscription.js (graphql-ws, AI marker progress), tour-player-visit.js (visit report and room tracking, on idle) and tour-player-agora.js (the Agora Web SDK, for Agora sessions only),
+// chunks tour-player-live.js (live panel), tour-player-edit.js (edit mode), tour-player-fallback.js (no WebCodecs), tour-player-subscription.js (graphql-ws, AI marker progress), tour-player-visit.js (visit report and room tracking, on idle), tour-player-gate.js (the password screen, protected tours only) and tour-player-agora.js (the Agora Web SDK, for Agora sessions only),
 // esm/ (for bundlers; lit and react stay external), with the decode worker inlined as a
 // Blob URL so the element works when its script is hosted on another origin than the page.
 // Then the custom-elements manifest and a size report (gzip).
@@ -96,6 +96,19 @@ export const loadVisitReport = () => import(new URL('tour-player-visit.js', base
     }));
   },
 };
+// The same for the password and members-only screens of a protected tour (issue 33), loaded from tour-player-gate.js
+// only when a tour's query is refused for access.
+const gateChunk = {
+  name: 'gate-chunk',
+  setup(b) {
+    b.onResolve({ filter: /load-access-gate\.js$/ }, () => ({ path: 'gate-load', namespace: 'gate-chunk' }));
+    b.onLoad({ filter: /.*/, namespace: 'gate-chunk' }, () => ({
+      contents: `const base = (document.currentScript && document.currentScript.src) || location.href;
+export const loadAccessGate = () => import(new URL('tour-player-gate.js', base).href);`,
+      loader: 'js',
+    }));
+  },
+};
 // The same for the editing chunk (the drawer's edit UI, marker add / rename / delete, AI markers), loaded from
 // tour-player-edit.js only in edit mode, so visitors of a tour never download it.
 const editChunk = {
@@ -180,7 +193,7 @@ checkInputs(
     entryPoints: [join(root, 'src/index.ts')],
     format: 'iife',
     outfile: join(dist, 'tour-player.js'),
-    plugins: [inlineWorker, liveChunk, subscriptionChunk, visitChunk, editChunk, fallbackChunk, signalsTreeShake, cssTemplates],
+    plugins: [inlineWorker, liveChunk, subscriptionChunk, visitChunk, gateChunk, editChunk, fallbackChunk, signalsTreeShake, cssTemplates],
     splitting: false,
     metafile: true,
   }),
@@ -189,6 +202,7 @@ await build({ ...common, entryPoints: [join(root, 'src/decode/video-fallback.ts'
 await build({ ...common, entryPoints: [join(root, 'src/editing/index.ts')], format: 'esm', outfile: join(dist, 'tour-player-edit.js'), plugins: [subscriptionFromChunk] });
 await build({ ...common, entryPoints: [join(root, 'src/api/subscription.ts')], format: 'esm', outfile: join(dist, 'tour-player-subscription.js') });
 await build({ ...common, entryPoints: [join(root, 'src/api/visit-report.ts')], format: 'esm', outfile: join(dist, 'tour-player-visit.js') });
+await build({ ...common, entryPoints: [join(root, 'src/tour-player/access-gate.ts')], format: 'esm', outfile: join(dist, 'tour-player-gate.js') });
 await build({ ...common, entryPoints: [join(root, 'src/live-panel/live-panel.ts')], format: 'esm', outfile: join(dist, 'tour-player-live.js'), plugins: [agoraChunk] });
 // The SDK is MIT licensed; its notice goes with it (minifying drops the SDK's own header).
 const agoraVersion = JSON.parse(readFileSync(join(dirname(createRequire(import.meta.url).resolve('agora-rtc-sdk-ng')), 'package.json'), 'utf8')).version;
@@ -226,7 +240,7 @@ const mainOnly = await build({
   entryPoints: [join(root, 'src/index.ts')],
   format: 'iife',
   write: false,
-  plugins: [inlineWorkerWith('', ''), liveChunk, subscriptionChunk, visitChunk, editChunk, fallbackChunk, signalsTreeShake, cssTemplates],
+  plugins: [inlineWorkerWith('', ''), liveChunk, subscriptionChunk, visitChunk, gateChunk, editChunk, fallbackChunk, signalsTreeShake, cssTemplates],
 });
 const gz = (s) => gzipSync(s, { level: 9 }).length;
 const mainJs = readFileSync(join(dist, 'tour-player.js'));
@@ -251,6 +265,7 @@ const report = {
   agoraChunkGzipBytes: gz(readFileSync(join(dist, 'tour-player-agora.js'))),
   subscriptionChunkGzipBytes: gz(readFileSync(join(dist, 'tour-player-subscription.js'))),
   visitChunkGzipBytes: gz(readFileSync(join(dist, 'tour-player-visit.js'))),
+  gateChunkGzipBytes: gz(readFileSync(join(dist, 'tour-player-gate.js'))),
   editChunkGzipBytes: gz(readFileSync(join(dist, 'tour-player-edit.js'))),
   fallbackChunkGzipBytes: gz(readFileSync(join(dist, 'tour-player-fallback.js'))),
 };
@@ -266,5 +281,5 @@ for (const [k, max] of Object.entries(BUDGET)) if (report[k] > max) throw new Er
 writeFileSync(join(dist, 'sizes.json'), JSON.stringify(report, null, 2));
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 console.log(
-  `built dist/: all JS ${kb(report.allGzipBytes)} gzip (main thread ${kb(report.mainThreadGzipBytes)}, decode worker ${kb(report.workerGzipBytes)}, paint worker ${kb(report.paintWorkerGzipBytes)}; loaded when a call starts: live chunk ${kb(report.liveChunkGzipBytes)}, editing chunk ${kb(report.editChunkGzipBytes)} in edit mode, <video> fallback ${kb(report.fallbackChunkGzipBytes)} without WebCodecs, subscription client ${kb(report.subscriptionChunkGzipBytes)} for AI markers, visit report ${kb(report.visitChunkGzipBytes)} on idle, Agora SDK chunk ${kb(report.agoraChunkGzipBytes)} on Agora sessions only)`,
+  `built dist/: all JS ${kb(report.allGzipBytes)} gzip (main thread ${kb(report.mainThreadGzipBytes)}, decode worker ${kb(report.workerGzipBytes)}, paint worker ${kb(report.paintWorkerGzipBytes)}; loaded when a call starts: live chunk ${kb(report.liveChunkGzipBytes)}, editing chunk ${kb(report.editChunkGzipBytes)} in edit mode, <video> fallback ${kb(report.fallbackChunkGzipBytes)} without WebCodecs, subscription client ${kb(report.subscriptionChunkGzipBytes)} for AI markers, visit report ${kb(report.visitChunkGzipBytes)} on idle, password screen ${kb(report.gateChunkGzipBytes)} for protected tours, Agora SDK chunk ${kb(report.agoraChunkGzipBytes)} on Agora sessions only)`,
 );

@@ -5,16 +5,19 @@
  */
 export class GraphQLRequestError extends Error {
   readonly code: string | undefined;
-  constructor(message: string, code: string | undefined) {
+  /** The error's extensions (a protected tour's refusal carries the company's branding in `gate`). */
+  readonly extensions: Record<string, unknown> | undefined;
+  constructor(message: string, code: string | undefined, extensions?: Record<string, unknown>) {
     super(message);
     this.name = 'GraphQLRequestError';
     this.code = code;
+    this.extensions = extensions;
   }
 }
 
 interface GraphQLResponse<T> {
   data?: T | null;
-  errors?: { message: string; extensions?: { code?: string } }[];
+  errors?: { message: string; extensions?: { code?: string; [k: string]: unknown } }[];
 }
 
 export async function graphqlRequest<T>(
@@ -47,7 +50,7 @@ export async function graphqlRequest<T>(
     throw new GraphQLRequestError(`HTTP ${res.status}`, 'HTTP');
   }
   const first = body.errors?.[0];
-  if (first) throw new GraphQLRequestError(first.message, first.extensions?.code);
+  if (first) throw new GraphQLRequestError(first.message, first.extensions?.code, first.extensions);
   if (!res.ok || !body.data) throw new GraphQLRequestError(`HTTP ${res.status}`, 'HTTP');
   return body.data;
 }

@@ -9,6 +9,7 @@
  * declined: counted, followed nowhere), and this player reports nothing more, so the visit is not counted twice.
  */
 import type { VisitBeacon as VisitBeaconBody } from '@roomwalk/shared/schemas/visit-beacon';
+import { grantFor } from './access-grant.js';
 import { loadVisitReport } from './load-visit-report.js';
 import type { VisitReport } from './visit-report.js';
 
@@ -25,6 +26,8 @@ export class VisitBeacon {
       secondsSpent: Math.round((Date.now() - this.#at) / 1000),
       roomsReached: 0,
     };
+    const access = grantFor(this.tourId);
+    if (access) body.access = access;
     navigator.sendBeacon?.(`${this.api}/tour-visit`, JSON.stringify(body));
   };
 

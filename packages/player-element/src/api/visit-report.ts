@@ -11,6 +11,7 @@
  * `false`, or the page's URL has `?disableCookies=true`); then a fresh id is made for this player and kept nowhere
  * (and a stored one is removed), so the visit is still counted but nothing follows the browser across visits.
  */
+import { grantFor } from './access-grant.js';
 import { VISIT_BEACON_LIMITS } from '@roomwalk/shared/constants';
 import { VISITOR_ID_KEY, newVisitorId, safeLocalStorage, visitorId, type WebStorage } from '@roomwalk/shared/guarded-storage';
 import type { VisitBeacon } from '@roomwalk/shared/schemas/visit-beacon';
@@ -137,6 +138,9 @@ export class VisitReport {
       roomsReached: Math.max(0, Math.min(VISIT_BEACON_LIMITS.roomsReachedMax, Math.floor(this.roomsReached()))),
       ...this.#rooms?.report(),
     };
+    // A password tour counts the visit only with this session's grant (issue 33).
+    const access = grantFor(this.tourId);
+    if (access) body.access = access;
     return this.send(`${this.api.replace(/\/$/, '')}${VISIT_PATH}`, JSON.stringify(body), now);
   }
 }

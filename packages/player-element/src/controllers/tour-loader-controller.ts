@@ -5,6 +5,7 @@ import { MODES, STATUSES, TOUR_ID_PATTERN } from '../constants.js';
 import { ERROR_CODES, TourPlayerError } from '../errors.js';
 import { graphqlRequest, GraphQLRequestError } from '../api/graphql.js';
 import { PLAYER_TOUR_QUERY } from '../api/queries.js';
+import { fetchPlayerTour, TourGateError } from '../api/tour-access.js';
 import { VisitBeacon } from '../api/visit-beacon.js';
 import type { PlayerTour } from '../api/types.js';
 import { loadVideoFallback } from '../decode/load-video-fallback.js';
@@ -91,16 +92,22 @@ export class TourLoaderController implements ReactiveController {
     store.loadedFrames.value = 0;
     store.totalFrames.value = 0;
     store.deferred.value = false;
+    store.gate.value = null;
     this.ctx.setStatus(STATUSES.loading);
     const id = (tourId || '').trim();
     if (!TOUR_ID_PATTERN.test(id)) throw new TourPlayerError(ERROR_CODES.INVALID_LINK, ERROR_TEXTS.invalidLink);
     this.watchNearness();
     let tour: PlayerTour | null;
     try {
-      const data = await graphqlRequest<{ tour: PlayerTour | null }>(config.apiBase, PLAYER_TOUR_QUERY, { tourID: id }, { token: config.authToken, signal, get: true });
-      tour = data.tour;
+      tour = await fetchPlayerTour(config.apiBase, id, config.authToken, signal);
     } catch (e) {
       if (signal.aborted) return;
+      if (e instanceof TourGateError) {
+        // A protected tour: its gate, in the company's branding; nothing of the tour is fetched until it opens.
+        store.gate.value = { ...e.gate, error: '', busy: false };
+        this.ctx.setStatus(STATUSES.idle);
+        return;
+      }
       const code = e instanceof GraphQLRequestError ? e.code : undefined;
       if (code === 'TOUR_REMOVED') throw new TourPlayerError(ERROR_CODES.TOUR_REMOVED, ERROR_TEXTS.tourRemoved);
       if (code && INVALID_CODES.has(code)) throw new TourPlayerError(ERROR_CODES.INVALID_LINK, ERROR_TEXTS.invalidLink);

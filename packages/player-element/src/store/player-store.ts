@@ -3,6 +3,7 @@ import { STATUSES, TRAVEL, type PlayerStatus, type TravelStatus } from '../const
 import type { TourPlayerErrorCode } from '../errors.js';
 import type { Marker, PlayerTour } from '../api/types.js';
 import { sortMarkers } from '../markers-drawer/markers-drawer.component.js';
+import type { GateState } from '../api/tour-access.js';
 
 export type NoticeVariant = 'success' | 'warning' | 'error' | 'info';
 /** An information dialog (marker calls); error dialogs come from `errorCode` through the error-dialog table. */
@@ -42,6 +43,8 @@ export interface PlayerStore {
   readonly painted: Signal<Painted>;
   readonly firstFramePainted: Signal<boolean>;
   readonly layout: Signal<'desktop' | 'mobile'>;
+  /** A protected tour's password or members-only screen (controllers/access-gate-controller.ts), null otherwise. */
+  readonly gate: Signal<GateState | null>;
   readonly sortedMarkers: ReadonlySignal<Marker[]>;
 }
 
@@ -68,6 +71,7 @@ export function createPlayerStore(): PlayerStore {
     painted: signal<Painted>(null),
     firstFramePainted: signal(false),
     layout: signal<'desktop' | 'mobile'>('mobile'),
+    gate: signal<GateState | null>(null),
     sortedMarkers: computed(() => sortMarkers(tour.value?.markers ?? [])),
   };
 }

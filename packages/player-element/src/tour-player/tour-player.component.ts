@@ -15,6 +15,7 @@ import { LiveViewingController, liveStyles } from '../controllers/live-viewing-c
 import { MarkersController } from '../controllers/markers-controller.js';
 import { PlayheadController, findRoom, roomAt } from '../controllers/playhead-controller.js';
 import { TourLoaderController } from '../controllers/tour-loader-controller.js';
+import { AccessGateController } from '../controllers/access-gate-controller.js';
 import { activeMarkerAt } from '../markers-drawer/markers-drawer.component.js';
 import { maxScrollableIndex } from '../frame-math.js';
 import { renderAgentInfo } from './agent-info.js';
@@ -119,6 +120,7 @@ export class TourPlayer extends SignalWatcher(LitElement) {
   private readonly playhead: PlayheadController;
   private readonly loader: TourLoaderController;
   private readonly input: InputController;
+  private readonly gate: AccessGateController;
   private readonly markers: MarkersController;
   private readonly live: LiveViewingController;
   private disposeEffects: (() => void) | undefined;
@@ -144,6 +146,7 @@ export class TourPlayer extends SignalWatcher(LitElement) {
     this.playhead = new PlayheadController(this.ctx, this.canvas, this.bridge);
     this.loader = new TourLoaderController(this.ctx, this.canvas, this.playhead, () => this.markers.resumeIfActive());
     this.input = new InputController(this.ctx, this.playhead);
+    this.gate = new AccessGateController(this.ctx, () => this.loader.reload());
     this.markers = new MarkersController(this.ctx, () => this.loader.refetchMarkers());
     this.live = new LiveViewingController(this.ctx, (f) => this.playhead.userMove(f, 'host'));
   }
@@ -266,6 +269,11 @@ export class TourPlayer extends SignalWatcher(LitElement) {
 
   private renderOverlay() {
     const s = this.store;
+    const gate = s.gate.value;
+    if (gate) {
+      const signIn = this.mode === MODES.external || this.mode === MODES.agent ? `${this.ctx.config.apiBase.replace(/\/$/, '')}/login` : '';
+      return this.gate.render(signIn, this.unbranded);
+    }
     const code = s.errorCode.value;
     if (code) {
       return renderErrorDialog(code, {

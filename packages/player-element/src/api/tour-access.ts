@@ -1,0 +1,54 @@
+/**
+ * The player's side of tour access (issue 33, docs/access-and-privacy.md): the tour query carries this session's grant
+ * (api/access-grant.ts), and a protected tour's refusal becomes the gate the password screen shows (the company's
+ * branding only). The screen and the unlock call are in their own chunk (tour-player/access-gate.ts).
+ */
+import { PLAYER_TOUR_ACCESS_QUERY, PLAYER_TOUR_QUERY } from '@roomwalk/shared/player-documents';
+import { dropGrant, grantFor } from './access-grant.js';
+import { graphqlRequest, GraphQLRequestError } from './graphql.js';
+import type { PlayerTour } from './types.js';
+
+/** What the password or members-only screen shows: never the tour's title, poster or rooms. */
+export interface TourGate {
+  kind: 'password' | 'members';
+  companyName: string | null;
+  logoURL: string | null;
+  accentColor: string | null;
+}
+
+/** The gate as the player shows it: what the server allowed, and the form's state. */
+export interface GateState extends TourGate {
+  /** The last refusal, in the visitor's words ('' for none). */
+  error: string;
+  busy: boolean;
+}
+
+/** The tour query was refused for access: `gate` is what the screen may show. */
+export class TourGateError extends Error {
+  constructor(readonly gate: TourGate) {
+    super(gate.kind === 'password' ? 'This tour is protected by a password.' : 'This tour is for members of its company.');
+    this.name = 'TourGateError';
+  }
+}
+
+const GATE_CODES: Record<string, TourGate['kind']> = { TOUR_PASSWORD_REQUIRED: 'password', TOUR_MEMBERS_ONLY: 'members' };
+const text = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
+
+/** The tour for the player: with this session's grant when it has one; a refusal for access throws TourGateError. */
+export async function fetchPlayerTour(api: string, tourId: string, token: string | undefined, signal: AbortSignal): Promise<PlayerTour | null> {
+  const grant = grantFor(tourId);
+  try {
+    // With a grant: POST (the public GET is for the cacheable document only; cross-origin, only that one is readable).
+    const data = grant
+      ? await graphqlRequest<{ tour: PlayerTour | null }>(api, PLAYER_TOUR_ACCESS_QUERY, { tourID: tourId, access: grant }, { token, signal })
+      : await graphqlRequest<{ tour: PlayerTour | null }>(api, PLAYER_TOUR_QUERY, { tourID: tourId }, { token, signal, get: true });
+    return data.tour;
+  } catch (e) {
+    const kind = e instanceof GraphQLRequestError && e.code ? GATE_CODES[e.code] : undefined;
+    if (!kind) throw e;
+    // A grant the tour no longer honours (its password changed): forget it.
+    if (grant) dropGrant(tourId);
+    const g = ((e as GraphQLRequestError).extensions?.gate ?? {}) as Record<string, unknown>;
+    throw new TourGateError({ kind, companyName: text(g.companyName), logoURL: text(g.logoURL), accentColor: text(g.accentColor) });
+  }
+}
