@@ -22,13 +22,13 @@ const TourUnlockRef = builder.objectRef<{ access: string; expiresAt: Date }>('To
 builder.mutationFields((t) => ({
   tourAccessSet: t.field({
     type: TourRef,
-    description: "Sets who sees the tour (its owner or a company admin). A change revokes every grant and signed media URL given before.",
+    description: 'Sets who sees the tour (its owner or a company admin). A change revokes every grant and signed media URL given before.',
     args: { input: t.arg({ type: TourAccessSetInput, required: true }) },
     resolve: (_r, { input }, ctx) => setTourAccess(ctx.services, requireAuth(ctx), input),
   }),
   tourUnlock: t.field({
     type: TourUnlockRef,
-    description: "The password screen: a right password answers an access grant. Wrong guesses are rate-limited (TOUR_PASSWORD_WRONG, RATE_LIMITED).",
+    description: 'The password screen: a right password answers an access grant. Wrong guesses are rate-limited (TOUR_PASSWORD_WRONG, RATE_LIMITED).',
     args: { tourID: t.arg.id({ required: true }), password: t.arg.string({ required: true }) },
     resolve: (_r, args, ctx) => unlockTour(ctx.services, ctx.ip, args.tourID, args.password),
   }),
