@@ -82,7 +82,7 @@ export default function UploadPage() {
 
     const controller = new AbortController();
     running.current = controller;
-    setStep({ name: 'uploading', progress: { phase: 'preparing', percent: 0 } });
+    setStep({ name: 'uploading', progress: { phase: 'uploading', bytesUploaded: 0, bytesTotal: f.size, percent: 0, bytesPerSecond: null, secondsLeft: null, resuming: false } });
     try {
       const { sendVideo, submitUpload } = await import('./send-video.js');
       const { key } = await sendVideo({
