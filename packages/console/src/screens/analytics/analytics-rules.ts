@@ -11,6 +11,8 @@ export const ANALYTICS_TEXTS = {
   noVisits: 'No visits in this period yet. The charts fill in as buyers open the tour.',
   noRooms: 'No rooms recorded yet: name the rooms with markers (Edit Fast Travel) to see where buyers spend their time.',
   linkNotValid: 'This report link is not valid any more. Ask the agent for a new one.',
+  /** A company-only tour's report, opened without a member's session (issue 33). */
+  reportMembersOnly: 'This tour is private: its report is for members of the company. Sign in to see it.',
 } as const;
 
 /** The period's bounds for the query: the last `days` whole UTC days, today included. */

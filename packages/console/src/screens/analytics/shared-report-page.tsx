@@ -27,6 +27,14 @@ export default function SharedReportPage() {
         </p>
       </Page>
     );
+  if (!data && failureCode(error) === ERROR_CODES.TOUR_MEMBERS_ONLY)
+    return (
+      <Page title={TITLE} className="analytics">
+        <p className="page-note" data-testid="seller-report-members-only">
+          {ANALYTICS_TEXTS.reportMembersOnly}
+        </p>
+      </Page>
+    );
   if (error && !data)
     return (
       <Page title={TITLE} className="analytics">
