@@ -1,6 +1,9 @@
-/** What the account types read (User, UserProfile, Company, TeamInvite) for the GraphQL adapter; one query each. */
+/**
+ * What the account types read (User, UserProfile, Company, TeamInvite) for the GraphQL adapter: one query each, and
+ * one for many users where a page of members asks the same of each (graphql/loaders.ts batches them per request).
+ */
 import { sql } from 'kysely';
-import { ERROR_CODES } from '@roomwalk/shared';
+import { ERROR_CODES, TOP_TOURS_PER_USER } from '@roomwalk/shared';
 import type { CompanyRow, InviteRow, ProfileRow, TourRow, UserRow } from '../db/types.js';
 import { AppError } from '../core/errors.js';
 import type { Services } from './services.js';
@@ -23,11 +26,31 @@ export function userById(services: Services, id: string): Promise<UserRow | unde
   return services.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Users by id in one statement (a page of members). */
+export async function usersByIds(services: Services, ids: readonly string[]): Promise<Map<string, UserRow>> {
+  const rows = ids.length
+    ? await services.db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', 'in', [...ids])
+        .execute()
+    : [];
+  return new Map(rows.map((u) => [u.id, u]));
+}
+
 export type UserProfile = ProfileRow & { email: string; company_id: string };
 
-export async function profileOfUser(services: Services, user: UserRow): Promise<UserProfile | null> {
-  const p = await services.db.selectFrom('user_profiles').selectAll().where('user_id', '=', user.id).executeTakeFirst();
-  return p ? { ...p, email: user.username, company_id: user.company_id } : null;
+/** The profiles of users by user id, in one statement. */
+export async function profilesOfUsers(services: Services, ids: readonly string[]): Promise<Map<string, UserProfile>> {
+  if (!ids.length) return new Map();
+  const rows = await services.db
+    .selectFrom('user_profiles as p')
+    .innerJoin('users as u', 'u.id', 'p.user_id')
+    .selectAll('p')
+    .select(['u.username as email', 'u.company_id'])
+    .where('p.user_id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((p) => [p.user_id, p]));
 }
 
 /** A profile by its own id, with its user's email and company (node(id)). */
@@ -53,35 +76,48 @@ export function inviteById(services: Services, id: string): Promise<InviteRow | 
   return services.db.selectFrom('team_invites').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Views of all the user's tours that still exist. */
-export async function userTourViews(services: Services, userId: string): Promise<number> {
-  return (await services.db.selectFrom('tours').select(sql<number>`coalesce(sum(views),0)::int`.as('n')).where('owner_id', '=', userId).where('deleted_at', 'is', null).executeTakeFirstOrThrow()).n;
+/** What a member's row on the Team page counts of their tours. */
+export interface OwnerTourFigures {
+  /** Tours that are neither deleted, deactivated nor failed (as `countActiveTours`). */
+  activeTours: number;
+  /** Views of the tours that still exist. */
+  totalViews: number;
+  /** Views of the deleted and deactivated tours. */
+  deletedTourViews: number;
 }
 
-/** Views of the user's deleted and deactivated tours. */
-export async function userDeletedTourViews(services: Services, userId: string): Promise<number> {
-  return (
-    await services.db
-      .selectFrom('tours')
-      .select(sql<number>`coalesce(sum(views + deactivated_views),0)::int`.as('n'))
-      .where('owner_id', '=', userId)
-      .where((eb) => eb.or([eb('deleted_at', 'is not', null), eb('deactivated_at', 'is not', null)]))
-      .executeTakeFirstOrThrow()
-  ).n;
+/** Each owner's tour figures, for many owners in one statement. */
+export async function ownersTourFigures(services: Services, ownerIds: readonly string[]): Promise<Map<string, OwnerTourFigures>> {
+  if (!ownerIds.length) return new Map();
+  const rows = await services.db
+    .selectFrom('tours')
+    .select([
+      'owner_id',
+      sql<number>`count(*) filter (where deleted_at is null and deactivated_at is null and status <> 'FAILED')::int`.as('active'),
+      sql<number>`coalesce(sum(views) filter (where deleted_at is null), 0)::int`.as('views'),
+      sql<number>`coalesce(sum(views + deactivated_views) filter (where deleted_at is not null or deactivated_at is not null), 0)::int`.as('gone'),
+    ])
+    .where('owner_id', 'in', [...ownerIds])
+    .groupBy('owner_id')
+    .execute();
+  return new Map(rows.map((r) => [r.owner_id, { activeTours: Number(r.active), totalViews: Number(r.views), deletedTourViews: Number(r.gone) }]));
 }
 
-/** The user's five most viewed processed tours. */
-export function userTopTours(services: Services, userId: string): Promise<TourRow[]> {
-  return services.db
+/** Each owner's five most viewed processed tours (most viewed, then newest, first), for many owners in one statement. */
+export async function ownersTopTours(services: Services, ownerIds: readonly string[]): Promise<Map<string, TourRow[]>> {
+  const top = new Map<string, TourRow[]>(ownerIds.map((id) => [id, []]));
+  if (!ownerIds.length) return top;
+  const ranked = services.db
     .selectFrom('tours')
     .selectAll()
-    .where('owner_id', '=', userId)
+    .select(sql<number>`row_number() over (partition by owner_id order by views desc, created_at desc)`.as('rank'))
+    .where('owner_id', 'in', [...ownerIds])
     .where('deleted_at', 'is', null)
     .where('status', '=', 'PROCESSED')
-    .orderBy('views', 'desc')
-    .orderBy('created_at', 'desc')
-    .limit(5)
-    .execute() as Promise<TourRow[]>;
+    .as('ranked');
+  const rows = await services.db.selectFrom(ranked).selectAll().where('rank', '<=', TOP_TOURS_PER_USER).orderBy('owner_id').orderBy('rank').execute();
+  for (const { rank: _rank, ...tour } of rows) top.get(tour.owner_id)?.push(tour as unknown as TourRow);
+  return top;
 }
 
 /**

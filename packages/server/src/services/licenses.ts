@@ -23,6 +23,19 @@ export async function countUploadsSince(db: Kysely<Database>, since: Date, where
   return (await q.executeTakeFirstOrThrow()).n;
 }
 
+/** Uploads each user submitted since `since`, for many users in one statement (users without any are absent). */
+export async function uploadsSinceByUser(db: Kysely<Database>, since: Date, userIds: readonly string[]): Promise<Map<string, number>> {
+  if (!userIds.length) return new Map();
+  const rows = await db
+    .selectFrom('uploads')
+    .select(['user_id', sql<number>`count(*)::int`.as('n')])
+    .where('submitted_at', '>=', since)
+    .where('user_id', 'in', [...userIds])
+    .groupBy('user_id')
+    .execute();
+  return new Map(rows.map((r) => [String(r.user_id), Number(r.n)]));
+}
+
 /** The current monthly period start: the licence's period start moved forward by whole months to now. */
 export function currentPeriodStart(license: Pick<LicenseRow, 'period_start'>, now = new Date()): Date {
   const start = new Date(license.period_start);

@@ -6,9 +6,10 @@ import type { UserProfile } from '../../services/account-reads.js';
 import { builder, type Context } from '../builder.js';
 import { notFound } from '../errors.js';
 import { requireAuth, requireSameCompany } from '../guards.js';
-import { countActiveTours, countUploadsSince, currentPeriodStart, getLicense, licenseCounts } from '../../services/licenses.js';
+import { currentPeriodStart, getLicense, licenseCounts, uploadsSinceByUser } from '../../services/licenses.js';
 import { TourRef } from './tour-refs.js';
-import { companyById, companyMembers, profileOfUser, teamInvitesPage, userById, userDeletedTourViews, userTopTours, userTourViews } from '../../services/account-reads.js';
+import { companyById, companyMembers, ownersTopTours, ownersTourFigures, profilesOfUsers, teamInvitesPage, userById, usersByIds, type OwnerTourFigures } from '../../services/account-reads.js';
+import { loadBatched } from '../loaders.js';
 
 const UserRoleEnum = builder.enumType('UserRole', { values: ['ADMIN', 'USER'] as const });
 
@@ -26,10 +27,19 @@ export const CompanyRef = builder.objectRef<CompanyRow>('Company');
 export const LicenseRef = builder.objectRef<LicenseRow>('License');
 export const TeamInviteRef = builder.objectRef<InviteRow>('TeamInvite');
 
-async function periodStartFor(ctx: Context, companyId: string): Promise<Date> {
-  const license = await getLicense(ctx.services.db, companyId);
-  return license ? currentPeriodStart(license) : new Date(0);
+/** The company's current monthly period start, read once for all the members of a list. */
+function periodStartFor(ctx: Context, companyId: string): Promise<Date> {
+  const starts = async (ids: readonly string[]) => {
+    const unique = [...new Set(ids)];
+    const licenses = await Promise.all(unique.map((id) => getLicense(ctx.services.db, id)));
+    return new Map(unique.map((id, i) => [id, licenses[i] ? currentPeriodStart(licenses[i]) : new Date(0)]));
+  };
+  return loadBatched(ctx, 'period starts', starts, companyId, new Date(0));
 }
+
+const NO_TOURS: OwnerTourFigures = { activeTours: 0, totalViews: 0, deletedTourViews: 0 };
+/** A user's tour figures, read with those of the other users of the same list (the Team page's members). */
+const tourFigures = (ctx: Context, userId: string) => loadBatched(ctx, 'tour figures', (ids) => ownersTourFigures(ctx.services, ids), userId, NO_TOURS);
 
 UserRef.implement({
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'username' in v && 'password_hash' in v,
@@ -42,28 +52,31 @@ UserRef.implement({
     profile: t.field({
       type: ProfileRef,
       nullable: true,
-      resolve: (u, _a, ctx) => profileOfUser(ctx.services, u),
+      resolve: (u, _a, ctx) => loadBatched(ctx, 'profiles', (ids) => profilesOfUsers(ctx.services, ids), u.id, null),
     }),
     company: t.field({
       type: CompanyRef,
       nullable: true,
       resolve: (u, _a, ctx) => companyById(ctx.services, u.company_id),
     }),
-    monthlyActiveTours: t.int({ resolve: (u, _a, ctx) => countActiveTours(ctx.services.db, { ownerId: u.id }) }),
+    monthlyActiveTours: t.int({ resolve: async (u, _a, ctx) => (await tourFigures(ctx, u.id)).activeTours }),
     monthlyUploadedTours: t.int({
-      resolve: async (u, _a, ctx) => countUploadsSince(ctx.services.db, await periodStartFor(ctx, u.company_id), { userId: u.id }),
+      resolve: async (u, _a, ctx) => {
+        const since = await periodStartFor(ctx, u.company_id);
+        return loadBatched(ctx, `uploads since ${since.toISOString()}`, (ids) => uploadsSinceByUser(ctx.services.db, since, ids), u.id, 0);
+      },
     }),
     totalViews: t.int({
       description: "Views of all this user's tours that still exist.",
-      resolve: (u, _a, ctx) => userTourViews(ctx.services, u.id),
+      resolve: async (u, _a, ctx) => (await tourFigures(ctx, u.id)).totalViews,
     }),
     deletedTourViews: t.int({
       description: "Views of this user's deleted and deactivated tours.",
-      resolve: (u, _a, ctx) => userDeletedTourViews(ctx.services, u.id),
+      resolve: async (u, _a, ctx) => (await tourFigures(ctx, u.id)).deletedTourViews,
     }),
     topFiveTours: t.field({
       type: [TourRef],
-      resolve: (u, _a, ctx) => userTopTours(ctx.services, u.id),
+      resolve: (u, _a, ctx) => loadBatched(ctx, 'top tours', (ids) => ownersTopTours(ctx.services, ids), u.id, []),
     }),
   }),
 });
@@ -145,7 +158,7 @@ TeamInviteRef.implement({
     user: t.field({
       type: UserRef,
       nullable: true,
-      resolve: (i, _a, ctx) => (i.accepted_user_id ? userById(ctx.services, i.accepted_user_id).then((u) => u ?? null) : null),
+      resolve: (i, _a, ctx) => (i.accepted_user_id ? loadBatched(ctx, 'users', (ids) => usersByIds(ctx.services, ids), i.accepted_user_id, null) : null),
     }),
   }),
 });
