@@ -6,7 +6,7 @@ import { specifiedRules, validate } from 'graphql';
 import { mercuriusUpload } from 'mercurius-upload';
 import fastifyWebsocket from '@fastify/websocket';
 import { resolveAuth } from './services/resolve-auth.js';
-import { consumeApiKeyRequest, rateLimitWait } from './auth/rate-limit.js';
+import { rateLimitWait } from './auth/rate-limit.js';
 import { apiKeyScopeRefusal, fieldOutsideApiKeyScope } from './graphql/api-key-scope.js';
 import type { AuthInfo, Context } from './graphql/builder.js';
 import { getSchema } from './graphql/schema.js';
@@ -48,7 +48,7 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
       return reply.code(401).send({ errors: [{ message: ERROR_TEXTS.authenticationFailed, extensions: { code: ERROR_CODES.UNAUTHENTICATED } }] });
     }
     if (auth.apiKeyId) {
-      const wait = await consumeApiKeyRequest(services, auth.apiKeyId);
+      const wait = await rateLimitWait(services, 'apiKey', auth.apiKeyId);
       if (wait !== null) return rateLimitedReply(reply, wait);
     }
     authCache.set(req, auth);

@@ -1,13 +1,14 @@
 /**
- * The one rate limiter (rate-limiter-flexible): per-IP limits for the public GraphQL mutations that cost us mail or
- * hashing (sign-up, reset, resend, feedback) and, through `routeRateLimit`, for HTTP routes (/oauth/token, Google
- * sign-in, the local card form); /oauth/token also uses `reserveLoginAttempt` (per account). The client IP is
+ * The one rate limiter (rate-limiter-flexible): every limit is a row of RATE_LIMITS. Per-IP limits for the public
+ * GraphQL mutations that cost us mail or hashing (sign-up, reset, resend, feedback, leads), per API key, and, through
+ * `routeRateLimit` (http/refuse.ts), for HTTP routes (/oauth/token, Google sign-in, the local card form); /oauth/token
+ * also uses `reserveLoginAttempt` (per account). The client IP is
  * the socket's address unless TRUST_PROXY names the proxies in front (config.ts). Counters live in this process (rate-limiter-flexible's memory
  * store): with several API nodes each node counts on its own (docs/decisions.md, Accounts).
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
+import type { Config } from '../config.js';
 import { AppError } from '../core/errors.js';
 import type { Services } from '../services/services.js';
 
@@ -40,7 +41,11 @@ export const RATE_LIMITS = {
   tourPassword: { points: 10, duration: 10 * 60 },
   /** Wrong passwords of one tour from any address: a guess spread over many addresses is slowed too. */
   tourPasswordTour: { points: 100, duration: 10 * 60 },
-} as const;
+  /** Leads per address (tourLeadCreate: a human check, a mail to the agent and maybe a viewing session each). */
+  tourLeadCreate: { points: 10, duration: 10 * 60 },
+  /** Requests per API key on each API node, whatever address they come from (API_KEY_RATE_LIMIT_PER_MINUTE). */
+  apiKey: { points: (c: Config) => c.API_KEY_RATE_LIMIT_PER_MINUTE, duration: 60 },
+} as const satisfies Record<string, { points: number | ((c: Config) => number); duration: number }>;
 export type RateLimitedAction = keyof typeof RATE_LIMITS;
 
 const limiters = new WeakMap<Services, Map<RateLimitedAction, RateLimiterMemory>>();
@@ -53,7 +58,8 @@ function limiterFor(services: Services, action: RateLimitedAction): RateLimiterM
   }
   let limiter = byAction.get(action);
   if (!limiter) {
-    limiter = new RateLimiterMemory({ keyPrefix: action, ...RATE_LIMITS[action] });
+    const { points, duration } = RATE_LIMITS[action];
+    limiter = new RateLimiterMemory({ keyPrefix: action, points: typeof points === 'function' ? points(services.config) : points, duration });
     byAction.set(action, limiter);
   }
   return limiter;
@@ -94,26 +100,6 @@ export async function takeRateLimit(services: Services, action: RateLimitedActio
 }
 
 /**
- * A route's preHandler spending one attempt of `action` per client IP; when none are left it answers 429
- * `{ error, code: RATE_LIMITED, message }` with Retry-After, before the handler runs.
- */
-export function routeRateLimit(services: Services, action: RateLimitedAction): (req: FastifyRequest, reply: FastifyReply) => Promise<void> {
-  return async (req, reply) => {
-    if (services.config.RATE_LIMIT_DISABLED) return;
-    try {
-      await limiterFor(services, action).consume(req.ip || 'unknown');
-    } catch (err) {
-      if (!(err instanceof RateLimiterRes)) throw err;
-      await reply
-        .code(429)
-        .header('retry-after', String(Math.ceil(err.msBeforeNext / 1000)))
-        .header('cache-control', 'no-store')
-        .send({ error: ERROR_TEXTS.rateLimited, code: ERROR_CODES.RATE_LIMITED, message: ERROR_TEXTS.rateLimited });
-    }
-  };
-}
-
-/**
  * Takes one of the account's login attempts before the password is checked (so concurrent guesses cannot all pass);
  * answers `refund` for a successful login, which gives the attempt back: only failures count. Throws RATE_LIMITED
  * when the account has had RATE_LIMITS.loginAccount failures in its window, whatever addresses they came from.
@@ -128,26 +114,4 @@ export async function reserveLoginAttempt(services: Services, username: unknown)
         .reward(key, 1)
         .catch(() => undefined)),
   };
-}
-
-const apiKeyLimiters = new WeakMap<Services, RateLimiterMemory>();
-
-/**
- * One request of an API key (issue 20): API_KEY_RATE_LIMIT_PER_MINUTE per key on each API node, whatever address it
- * comes from. Answers the seconds to wait when none are left, else null.
- */
-export async function consumeApiKeyRequest(services: Services, keyId: string): Promise<number | null> {
-  if (services.config.RATE_LIMIT_DISABLED) return null;
-  let limiter = apiKeyLimiters.get(services);
-  if (!limiter) {
-    limiter = new RateLimiterMemory({ keyPrefix: 'apiKey', points: services.config.API_KEY_RATE_LIMIT_PER_MINUTE, duration: 60 });
-    apiKeyLimiters.set(services, limiter);
-  }
-  try {
-    await limiter.consume(keyId);
-    return null;
-  } catch (err) {
-    if (err instanceof RateLimiterRes) return Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-    throw err;
-  }
 }

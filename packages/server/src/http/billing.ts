@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { countOf, formatPrice, planById, shownUploadLimit } from '@roomwalk/shared';
 import type { Services } from '../services/services.js';
-import { routeRateLimit } from '../auth/rate-limit.js';
+import { routeRateLimit } from './refuse.js';
 import { checkCard, LOCAL_DECLINE_CARDS, type CardField } from '../services/billing/local-cards.js';
 import { applyPortalAction, completeLocalCheckout, findCheckoutSession, findPortalSession, type PortalAction, type PortalView } from '../services/billing/local-provider.js';
 import { catalogueTiers, type PriceTier } from '../services/billing/provider.js';

@@ -8,6 +8,7 @@
 import { isIP } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES } from '@roomwalk/shared';
+import { refuse } from './refuse.js';
 import type { Services } from '../services/services.js';
 
 const REFUSED_TEXT = 'This development server answers only to localhost, an IP address, HOST or the host of PUBLIC_URL.';
@@ -32,6 +33,6 @@ export async function registerDevHostCheck(app: FastifyInstance, services: Servi
   const own = [hostname(config.HOST), hostname(new URL(config.publicUrl).host)];
   app.addHook('onRequest', async (req, reply) => {
     if (isDevelopmentHostAllowed(req.headers.host, own)) return;
-    return reply.code(403).header('cache-control', 'no-store').send({ error: REFUSED_TEXT, code: ERROR_CODES.FORBIDDEN, message: REFUSED_TEXT });
+    return refuse(reply, ERROR_CODES.FORBIDDEN, REFUSED_TEXT);
   });
 }

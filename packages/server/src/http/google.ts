@@ -6,18 +6,14 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
+import { refuse, routeRateLimit } from './refuse.js';
 import { createOidcClient, OidcError } from '../auth/oidc.js';
-import { routeRateLimit } from '../auth/rate-limit.js';
 import { AppError } from '../core/errors.js';
 import { issueSession } from '../services/accounts.js';
 import { OidcSignInRefused, signInWithOidc } from '../services/oidc-sign-in.js';
 import type { Services } from '../services/services.js';
 
 const str = (v: unknown, max = 4096) => (typeof v === 'string' && v.length > 0 && v.length <= max ? v : null);
-
-function fail(reply: FastifyReply, status: number, code: string, message: string = ERROR_TEXTS.googleLoginFailed) {
-  return reply.code(status).header('cache-control', 'no-store').send({ error: message, code, message });
-}
 
 export async function registerGoogleRoutes(app: FastifyInstance, services: Services): Promise<void> {
   const client = createOidcClient(services.config);
@@ -26,21 +22,21 @@ export async function registerGoogleRoutes(app: FastifyInstance, services: Servi
   app.get('/auth/google/status', async (_req, reply) => reply.header('cache-control', 'no-store').send({ configured: !!client }));
 
   app.get<{ Querystring: { inviteToken?: string; referredBy?: string; rB?: string } }>('/auth/google/url', { preHandler: routeRateLimit(services, 'googleLoginUrl') }, async (req, reply) => {
-    if (!client) return fail(reply, 503, ERROR_CODES.SERVICE_NOT_CONFIGURED, 'Google sign-in is not configured.');
+    if (!client) return refuse(reply, ERROR_CODES.SERVICE_NOT_CONFIGURED, 'Google sign-in is not configured.');
     try {
       const { url, state } = await client.authorizationUrl({ inviteToken: str(req.query.inviteToken, 200), referredBy: str(req.query.referredBy ?? req.query.rB, 200) });
       return reply.header('cache-control', 'no-store').send({ url, state });
     } catch (err) {
       req.log.warn({ err }, 'OIDC discovery failed');
-      return fail(reply, 503, ERROR_CODES.SERVICE_NOT_CONFIGURED);
+      return refuse(reply, ERROR_CODES.SERVICE_NOT_CONFIGURED, ERROR_TEXTS.googleLoginFailed);
     }
   });
 
   app.post<{ Body: { code?: unknown; state?: unknown; gToken?: unknown } | undefined }>('/auth/google/user', { preHandler: routeRateLimit(services, 'googleLogin') }, async (req, reply) => {
-    if (!client) return fail(reply, 503, ERROR_CODES.SERVICE_NOT_CONFIGURED, 'Google sign-in is not configured.');
+    if (!client) return refuse(reply, ERROR_CODES.SERVICE_NOT_CONFIGURED, 'Google sign-in is not configured.');
     const code = str(req.body?.code);
     const state = str(req.body?.state);
-    if (!code || !state) return fail(reply, 400, ERROR_CODES.BAD_USER_INPUT);
+    if (!code || !state) return refuse(reply, ERROR_CODES.BAD_USER_INPUT, ERROR_TEXTS.googleLoginFailed);
     try {
       const { identity, extras } = await client.complete(code, state);
       const user = await signInWithOidc(services, identity, extras, str(req.body?.gToken), req.ip);
@@ -49,9 +45,9 @@ export async function registerGoogleRoutes(app: FastifyInstance, services: Servi
     } catch (err) {
       if (err instanceof OidcError || err instanceof OidcSignInRefused) {
         req.log.info({ reason: err.message }, 'Google sign-in refused');
-        return fail(reply, 401, ERROR_CODES.UNAUTHENTICATED);
+        return refuse(reply, ERROR_CODES.UNAUTHENTICATED, ERROR_TEXTS.googleLoginFailed);
       }
-      if (err instanceof AppError) return fail(reply, err.code === ERROR_CODES.RATE_LIMITED ? 429 : 400, err.code, err.message);
+      if (err instanceof AppError) return refuse(reply, err.code, err.message);
       throw err;
     }
   });

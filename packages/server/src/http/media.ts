@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES } from '@roomwalk/shared';
+import { refuse } from './refuse.js';
 import { LocalStorage } from '../storage/local-storage.js';
 import { isSafeKey } from '../storage/storage.js';
 import type { Services } from '../services/services.js';
@@ -52,7 +53,7 @@ function parseRange(header: string | undefined, size: number): { start: number; 
 }
 
 function notFound(reply: FastifyReply) {
-  return reply.code(404).header('Cache-Control', 'no-store').send({ error: 'Not found.', code: ERROR_CODES.NOT_FOUND, message: 'Not found.' });
+  return refuse(reply, ERROR_CODES.NOT_FOUND, 'Not found.');
 }
 
 async function serve(services: Services, req: FastifyRequest, reply: FastifyReply, head: boolean) {

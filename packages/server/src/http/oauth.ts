@@ -2,7 +2,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ERROR_CODES, ERROR_TEXTS, OAUTH_CLIENT } from '@roomwalk/shared';
-import { reserveLoginAttempt, routeRateLimit } from '../auth/rate-limit.js';
+import { refuse, routeRateLimit } from './refuse.js';
+import { reserveLoginAttempt } from '../auth/rate-limit.js';
 import { AppError } from '../core/errors.js';
 import { authenticate, issueSession } from '../services/accounts.js';
 import type { Services } from '../services/services.js';
@@ -23,18 +24,14 @@ export function isConsoleClient(header: string | undefined): boolean {
   return same(decoded.slice(0, i), OAUTH_CLIENT.id) && same(decoded.slice(i + 1), OAUTH_CLIENT.secret);
 }
 
-function refuse(reply: FastifyReply, status: number, error: string, code: string, message: string) {
-  return reply.code(status).header('cache-control', 'no-store').send({ error, code, message });
-}
-
 export async function registerOAuthRoutes(app: FastifyInstance, services: Services): Promise<void> {
   app.post<{ Body: { username?: unknown; password?: unknown; grant_type?: unknown } | undefined }>('/oauth/token', { preHandler: routeRateLimit(services, 'oauthToken') }, async (req, reply) => {
     if (!isConsoleClient(req.headers.authorization)) {
-      return refuse(reply.header('www-authenticate', 'Basic realm="roomwalk"'), 401, 'invalid_client', ERROR_CODES.UNAUTHENTICATED, ERROR_TEXTS.authenticationFailed);
+      return refuse(reply.header('www-authenticate', 'Basic realm="roomwalk"'), ERROR_CODES.UNAUTHENTICATED, ERROR_TEXTS.authenticationFailed, { error: 'invalid_client' });
     }
     const body = req.body && typeof req.body === 'object' ? req.body : {};
     if (body.grant_type !== 'password') {
-      return refuse(reply, 400, 'unsupported_grant_type', ERROR_CODES.BAD_USER_INPUT, 'Only the password grant is supported.');
+      return refuse(reply, ERROR_CODES.BAD_USER_INPUT, 'Only the password grant is supported.', { error: 'unsupported_grant_type' });
     }
     // Per account as well as per address: the attempt is taken first and given back when the login succeeds.
     let attempt: Awaited<ReturnType<typeof reserveLoginAttempt>>;
@@ -43,11 +40,11 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: Servic
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       const retryAfter = Number(err.details?.retryAfterSeconds ?? 60);
-      return refuse(reply.header('retry-after', String(retryAfter)), 429, 'too_many_requests', ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited);
+      return refuse(reply.header('retry-after', String(retryAfter)), ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { error: 'too_many_requests' });
     }
     // Unknown user, wrong password and malformed input get the same answer after the same argon2 work.
     const user = await authenticate(services, body.username, body.password);
-    if (!user) return refuse(reply, 401, 'invalid_grant', ERROR_CODES.INVALID_CREDENTIALS, ERROR_TEXTS.loginFailed);
+    if (!user) return refuse(reply, ERROR_CODES.INVALID_CREDENTIALS, ERROR_TEXTS.loginFailed, { error: 'invalid_grant' });
     await attempt.refund();
     const session = await issueSession(services, user);
     return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send({ access_token: session.token, token_type: 'Bearer', expires_in: session.expiresIn, roles: session.roles });

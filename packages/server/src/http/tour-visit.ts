@@ -8,27 +8,25 @@
  * (services/reports/analytics.ts). Answers 204, or 400 / 404 / 429 with `{ error, code }` in the user's words;
  * nothing is written on a refusal.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES, VISIT_BEACON_LIMITS } from '@roomwalk/shared';
 import { AppError } from '../core/errors.js';
 import { parseVisitBeacon, recordTourView } from '../services/reports/analytics.js';
 import type { Services } from '../services/services.js';
+import { refuse } from './refuse.js';
 
 export const TOUR_VISIT_PATH = '/tour-visit';
 const MAX_BODY_BYTES = VISIT_BEACON_LIMITS.bodyBytesMax;
 
-const STATUS: Partial<Record<string, number>> = {
-  [ERROR_CODES.BAD_USER_INPUT]: 400,
-  [ERROR_CODES.INVALID_TOUR_ID]: 400,
-  [ERROR_CODES.NOT_FOUND]: 404,
-  [ERROR_CODES.TOUR_PASSWORD_REQUIRED]: 403,
-  [ERROR_CODES.TOUR_MEMBERS_ONLY]: 403,
-  [ERROR_CODES.RATE_LIMITED]: 429,
-};
-
-function refuse(reply: FastifyReply, status: number, code: string, message: string) {
-  return reply.code(status).header('Cache-Control', 'no-store').send({ error: message, code, message });
-}
+/** What a visit may be refused for, in the user's words; anything else is our failure (500). */
+const REFUSED = new Set<string>([
+  ERROR_CODES.BAD_USER_INPUT,
+  ERROR_CODES.INVALID_TOUR_ID,
+  ERROR_CODES.NOT_FOUND,
+  ERROR_CODES.TOUR_PASSWORD_REQUIRED,
+  ERROR_CODES.TOUR_MEMBERS_ONLY,
+  ERROR_CODES.RATE_LIMITED,
+]);
 
 /** The body as JSON: sendBeacon's text/plain string is read here; undefined when it is not JSON. */
 function jsonBody(body: unknown): unknown {
@@ -46,15 +44,14 @@ export async function registerTourVisitRoute(app: FastifyInstance, services: Ser
     scope.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, (_req, body, done) => done(null, body));
     scope.post(TOUR_VISIT_PATH, { bodyLimit: MAX_BODY_BYTES }, async (req, reply) => {
       const body = jsonBody(req.body);
-      if (!body || typeof body !== 'object' || Array.isArray(body)) return refuse(reply, 400, ERROR_CODES.BAD_USER_INPUT, 'The visit could not be read.');
+      if (!body || typeof body !== 'object' || Array.isArray(body)) return refuse(reply, ERROR_CODES.BAD_USER_INPUT, 'The visit could not be read.');
       try {
         await recordTourView(services, parseVisitBeacon(body), { ip: req.ip });
         return reply.code(204).header('Cache-Control', 'no-store').send();
       } catch (err) {
-        const status = err instanceof AppError ? STATUS[err.code] : undefined;
-        if (!(err instanceof AppError) || !status) throw err;
+        if (!(err instanceof AppError) || !REFUSED.has(err.code)) throw err;
         if (err.code === ERROR_CODES.RATE_LIMITED) reply.header('Retry-After', String(err.details?.retryAfterSeconds ?? 60));
-        return refuse(reply, status, err.code, err.message);
+        return refuse(reply, err.code, err.message);
       }
     });
   });

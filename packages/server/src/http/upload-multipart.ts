@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES, type ErrorCode } from '@roomwalk/shared';
+import { refuse } from './refuse.js';
 import { LocalStorage, PartSizeError } from '../storage/local-storage.js';
 import { MultipartGoneError } from '../storage/storage.js';
 import { UPLOAD_KEY } from '../services/uploads.js';
@@ -14,12 +15,6 @@ function cors(req: FastifyRequest, reply: FastifyReply): void {
   reply.header('Access-Control-Allow-Origin', req.headers.origin ?? '*');
   reply.header('Access-Control-Expose-Headers', 'ETag');
   reply.header('Vary', 'Origin');
-}
-
-function refuse(reply: FastifyReply, status: number, code: ErrorCode, message: string) {
-  // The body is not read: ask the client to drop the connection rather than send the rest of it.
-  if (status === 413 || status === 403) reply.header('Connection', 'close');
-  return reply.code(status).send({ error: message, code, message });
 }
 
 /** Registered inside the upload routes' scope, which takes every body as a raw stream. */
@@ -35,7 +30,7 @@ export function registerUploadPartRoute(scope: FastifyInstance, services: Servic
   scope.put('/upload-part/:uploadId/:partNumber', async (req, reply) => {
     cors(req, reply);
     const storage = services.storage;
-    if (!(storage instanceof LocalStorage)) return refuse(reply, 404, ERROR_CODES.NOT_FOUND, 'Not found.');
+    if (!(storage instanceof LocalStorage)) return refuse(reply, ERROR_CODES.NOT_FOUND, 'Not found.');
     const { uploadId, partNumber: partText } = req.params as { uploadId: string; partNumber: string };
     const q = req.query as Record<string, string | undefined>;
     const key = q.key ?? '';
@@ -43,17 +38,17 @@ export function registerUploadPartRoute(scope: FastifyInstance, services: Servic
     const size = Number(q.size);
     const expires = Number(q.expires);
     if (!UPLOAD_KEY.test(key) || !q.sig || !Number.isSafeInteger(partNumber) || !Number.isSafeInteger(size) || !Number.isSafeInteger(expires)) {
-      return refuse(reply, 403, ERROR_CODES.UPLOAD_INVALID, 'This upload link is not valid.');
+      return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'This upload link is not valid.', { status: 403, unreadBody: true });
     }
     const signed = { key, uploadId, partNumber, size, expires };
-    if (!storage.verifyPart(signed, q.sig, 0)) return refuse(reply, 403, ERROR_CODES.UPLOAD_INVALID, 'This upload link is not valid.');
-    if (!storage.verifyPart(signed, q.sig)) return refuse(reply, 403, ERROR_CODES.UPLOAD_INVALID, 'This upload link has expired. Please try again.');
+    if (!storage.verifyPart(signed, q.sig, 0)) return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'This upload link is not valid.', { status: 403, unreadBody: true });
+    if (!storage.verifyPart(signed, q.sig)) return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'This upload link has expired. Please try again.', { status: 403, unreadBody: true });
     const declared = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : null;
-    if (declared !== null && declared > size) return refuse(reply, 413, ERROR_CODES.UPLOAD_INVALID, `This part is larger than the upload announced (${size} bytes).`);
+    if (declared !== null && declared > size) return refuse(reply, ERROR_CODES.UPLOAD_INVALID, `This part is larger than the upload announced (${size} bytes).`, { status: 413 });
 
     const upload = await services.db.selectFrom('uploads').select(['submitted_at', 'completed_at', 'multipart_id']).where('key', '=', key).executeTakeFirst();
-    if (!upload || upload.multipart_id !== uploadId) return refuse(reply, 404, ERROR_CODES.NOT_FOUND, 'This upload was not found.');
-    if (upload.submitted_at || upload.completed_at) return refuse(reply, 409, ERROR_CODES.CONFLICT, 'This upload is already complete.');
+    if (!upload || upload.multipart_id !== uploadId) return refuse(reply, ERROR_CODES.NOT_FOUND, 'This upload was not found.');
+    if (upload.submitted_at || upload.completed_at) return refuse(reply, ERROR_CODES.CONFLICT, 'This upload is already complete.');
 
     req.raw.on('aborted', () => req.raw.destroy(new Error('upload aborted')));
     try {
@@ -63,12 +58,12 @@ export function registerUploadPartRoute(scope: FastifyInstance, services: Servic
     } catch (err) {
       if (err instanceof PartSizeError) {
         return err.tooLarge
-          ? refuse(reply, 413, ERROR_CODES.UPLOAD_INVALID, `This part is larger than the upload announced (${size} bytes).`)
-          : refuse(reply, 400, ERROR_CODES.UPLOAD_INVALID, 'This part did not arrive whole. Please try again.');
+          ? refuse(reply, ERROR_CODES.UPLOAD_INVALID, `This part is larger than the upload announced (${size} bytes).`, { status: 413 })
+          : refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'This part did not arrive whole. Please try again.');
       }
-      if (err instanceof MultipartGoneError) return refuse(reply, 404, ERROR_CODES.NOT_FOUND, 'This upload has expired. Please upload the video again.');
+      if (err instanceof MultipartGoneError) return refuse(reply, ERROR_CODES.NOT_FOUND, 'This upload has expired. Please upload the video again.');
       req.log.warn({ err, key, partNumber }, 'upload part failed');
-      return refuse(reply, 400, ERROR_CODES.UPLOAD_INVALID, 'This part did not arrive whole. Please try again.');
+      return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'This part did not arrive whole. Please try again.');
     }
   });
 }

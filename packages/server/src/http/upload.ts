@@ -5,6 +5,7 @@
 import { ByteLimit } from '../core/byte-limit.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES, type ErrorCode } from '@roomwalk/shared';
+import { refuse } from './refuse.js';
 import { LocalStorage } from '../storage/local-storage.js';
 import { UPLOAD_KEY } from '../services/uploads.js';
 import type { Services } from '../services/services.js';
@@ -20,11 +21,6 @@ class AlreadySubmitted extends Error {}
 function cors(req: FastifyRequest, reply: FastifyReply): void {
   reply.header('Access-Control-Allow-Origin', req.headers.origin ?? '*');
   reply.header('Vary', 'Origin');
-}
-
-function refuse(reply: FastifyReply, status: number, code: ErrorCode, message: string) {
-  if (status === 413) reply.header('Connection', 'close');
-  return reply.code(status).send({ error: message, code, message });
 }
 
 export async function registerUploadRoutes(app: FastifyInstance, services: Services): Promise<void> {
@@ -46,28 +42,28 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
     scope.put('/upload/*', async (req, reply) => {
       cors(req, reply);
       const storage = services.storage;
-      if (!(storage instanceof LocalStorage)) return refuse(reply, 404, ERROR_CODES.NOT_FOUND, 'Not found.');
+      if (!(storage instanceof LocalStorage)) return refuse(reply, ERROR_CODES.NOT_FOUND, 'Not found.');
       const key = (req.params as { '*': string })['*'];
       const q = req.query as Record<string, string | undefined>;
       const contentType = q.contentType ?? '';
       const maxBytes = Number(q.max);
       const expires = Number(q.expires);
       if (!UPLOAD_KEY.test(key) || !q.sig || !contentType || !Number.isSafeInteger(maxBytes) || !Number.isSafeInteger(expires)) {
-        return refuse(reply, 403, ERROR_CODES.UPLOAD_INVALID, 'This upload link is not valid.');
+        return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'This upload link is not valid.', { status: 403 });
       }
       const signed = { key, contentType, maxBytes, expires };
-      if (!storage.verify(signed, q.sig, 0)) return refuse(reply, 403, ERROR_CODES.UPLOAD_INVALID, 'This upload link is not valid.');
-      if (!storage.verify(signed, q.sig)) return refuse(reply, 403, ERROR_CODES.UPLOAD_INVALID, 'This upload link has expired. Please try again.');
+      if (!storage.verify(signed, q.sig, 0)) return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'This upload link is not valid.', { status: 403 });
+      if (!storage.verify(signed, q.sig)) return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'This upload link has expired. Please try again.', { status: 403 });
       const sent = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (sent !== contentType.toLowerCase()) return refuse(reply, 415, ERROR_CODES.UPLOAD_INVALID, `The upload must be sent as ${contentType}.`);
+      if (sent !== contentType.toLowerCase()) return refuse(reply, ERROR_CODES.UPLOAD_INVALID, `The upload must be sent as ${contentType}.`, { status: 415 });
       const limit = Math.min(maxBytes, services.config.UPLOAD_MAX_BYTES);
       const declared = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : null;
-      if (declared !== null && declared > limit) return refuse(reply, 413, ERROR_CODES.UPLOAD_INVALID, 'The video is too large.');
-      if (declared === 0) return refuse(reply, 400, ERROR_CODES.UPLOAD_INVALID, 'The file is empty.');
+      if (declared !== null && declared > limit) return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'The video is too large.', { status: 413 });
+      if (declared === 0) return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'The file is empty.');
 
       const upload = await services.db.selectFrom('uploads').select(['id', 'submitted_at']).where('key', '=', key).executeTakeFirst();
-      if (!upload) return refuse(reply, 404, ERROR_CODES.NOT_FOUND, 'This upload was not found.');
-      if (upload.submitted_at) return refuse(reply, 409, ERROR_CODES.CONFLICT, 'This upload was already submitted.');
+      if (!upload) return refuse(reply, ERROR_CODES.NOT_FOUND, 'This upload was not found.');
+      if (upload.submitted_at) return refuse(reply, ERROR_CODES.CONFLICT, 'This upload was already submitted.');
 
       const counter = new ByteLimit(limit, () => new TooLarge('too large'));
       // Remember why the stream failed (it may fail before storage starts reading it).
@@ -88,15 +84,15 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
         );
         if (size === 0) {
           await storage.delete(key);
-          return refuse(reply, 400, ERROR_CODES.UPLOAD_INVALID, 'The file is empty.');
+          return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'The file is empty.');
         }
         await services.db.updateTable('uploads').set({ size }).where('id', '=', upload.id).execute();
       } catch (err) {
         req.raw.unpipe(counter);
-        if (err instanceof AlreadySubmitted) return refuse(reply, 409, ERROR_CODES.CONFLICT, 'This upload was already submitted.');
-        if (err instanceof TooLarge || (failure as Error | null) instanceof TooLarge) return refuse(reply, 413, ERROR_CODES.UPLOAD_INVALID, 'The video is too large.');
+        if (err instanceof AlreadySubmitted) return refuse(reply, ERROR_CODES.CONFLICT, 'This upload was already submitted.');
+        if (err instanceof TooLarge || (failure as Error | null) instanceof TooLarge) return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'The video is too large.', { status: 413 });
         req.log.warn({ err, key }, 'upload failed');
-        return refuse(reply, 400, ERROR_CODES.UPLOAD_INVALID, 'The upload did not complete. Please try again.');
+        return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'The upload did not complete. Please try again.');
       }
       return reply.code(200).send();
     });

@@ -1,5 +1,5 @@
 /** tourLeadCreate: a visitor leaves details; a live viewing lead also opens a viewing session and calls the agent. */
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { consumeRateLimit } from '../../auth/rate-limit.js';
 import { ERROR_CODES, ERROR_TEXTS, LEAD_TYPES, TOUR_STATUS, formatContactNumber, leadFormSchema, type LeadType } from '@roomwalk/shared';
 import type { Services } from '../services.js';
 import { AppError, fromZod } from '../../core/errors.js';
@@ -10,9 +10,6 @@ import { leadMail } from './lead-mail.js';
 import { VISITOR_ID_PATTERN, visitRoomPath } from './lead-room-path.js';
 import { hostLink, issueRequest, participantId, sessionExpiry, LIVE_ROLES, type ViewingSessionRequest } from './sessions.js';
 import { leadCreatedWebhook } from '../developer/webhook-payloads.js';
-
-/** Per client IP: 10 leads in 10 minutes (a visitor retrying a form is well inside; a script is not). */
-const LEAD_RATE_LIMIT = { points: 10, duration: 10 * 60 } as const;
 
 export interface LeadInput {
   name: string;
@@ -38,26 +35,8 @@ export interface TourLeadModel {
   viewingSessionId: string | null;
 }
 
-const limiters = new WeakMap<Services, RateLimiterMemory>();
-async function consumeLeadLimit(services: Services, ip: string): Promise<void> {
-  if (services.config.RATE_LIMIT_DISABLED) return;
-  let limiter = limiters.get(services);
-  if (!limiter) {
-    limiter = new RateLimiterMemory({ keyPrefix: 'tourLeadCreate', ...LEAD_RATE_LIMIT });
-    limiters.set(services, limiter);
-  }
-  try {
-    await limiter.consume(ip || 'unknown');
-  } catch (err) {
-    if (err instanceof RateLimiterRes) {
-      throw new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { retryAfterSeconds: Math.ceil(err.msBeforeNext / 1000) });
-    }
-    throw err;
-  }
-}
-
 export async function createLead(services: Services, input: LeadInput, ip: string): Promise<{ tourLead: TourLeadModel; viewingSessionRequest: ViewingSessionRequest | null }> {
-  await consumeLeadLimit(services, ip);
+  await consumeRateLimit(services, 'tourLeadCreate', ip);
   const parsed = leadFormSchema.safeParse(input);
   if (!parsed.success) throw fromZod(parsed.error.issues);
   const form = parsed.data;
