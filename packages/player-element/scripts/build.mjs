@@ -273,10 +273,11 @@ const report = {
 // phone fit of issues 28 and 30 (swipes across the stage, the direction hint, the drawer beside the picture on a phone
 // on its side, the self-sizing element, the live panel beside the picture, rooms by name from the host page: 0.75 KB
 // gzip); the next lever is the markers drawer as a chunk (docs/decisions.md "Swipe direction and reach").
-// Raised again by 1 KB (main) and 2 KB (all) for the warm start (workers started while the tour query is in flight,
-// issue 28's WebKit first frame: 0.4 KB) and the password screen of protected tours (issue 33); issue 31 already
-// foresaw 32 KB for comlink's return. Nothing was trimmed to fit.
-const BUDGET = { mainThreadGzipBytes: 32 * 1024, allGzipBytes: 78 * 1024 };
+// Raised again for the warm start (workers started while the tour query is in flight, issue 28's WebKit first frame:
+// 0.4 KB), the password screen of protected tours (issue 33), and comlink's return as the one worker protocol (issue 31:
+// 1.6 KB on the main thread, as much in each worker; the design names it, so the budget moves, not the design).
+// Nothing was trimmed to fit.
+const BUDGET = { mainThreadGzipBytes: 34 * 1024, allGzipBytes: 82 * 1024 };
 for (const [k, max] of Object.entries(BUDGET)) if (report[k] > max) throw new Error(`${k} ${report[k]} B is over its budget of ${max} B`);
 writeFileSync(join(dist, 'sizes.json'), JSON.stringify(report, null, 2));
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;

@@ -361,7 +361,7 @@ export class DecodeController implements ReactiveController {
       // After a jump and for the first frame, the frame waited for comes as a bitmap too (workers/frame-bitmap.ts).
       ...(pl.clip === job.clip ? { urgent: pl.local, ...((this.jumping || !this.firstArrived) && this.paint.canvas ? { canvas: this.paint.canvas } : {}) } : {}),
     };
-    (job.keyframe ? bridge.api.keyframe(req, onBatch) : bridge.api.decode(req, onBatch))
+    (job.keyframe ? bridge.keyframe(req, onBatch) : bridge.decode(req, onBatch))
       .then(
         () => {
           if (gen !== this.generation) return;

@@ -1,4 +1,6 @@
+import { type Remote, transfer, wrap } from 'comlink';
 import type { PaintMessage, PaintOp, PaintReply } from '../workers/paint-types.js';
+import type { PaintWorkerApi } from '../workers/paint-worker.js';
 import { createPaintWorker } from '../workers/create-paint-worker.js';
 
 import { PaintLead } from './paint-lead.js';
@@ -15,6 +17,7 @@ interface Ready {
  */
 export class PaintBridge {
   private worker: Worker | undefined;
+  private remote: Remote<PaintWorkerApi> | undefined;
   /** The worker was sent something (it holds a tour's pixels); an unused one is clean and can serve the next tour. */
   private used = false;
   private ops: PaintOp[] = [];
@@ -41,17 +44,20 @@ export class PaintBridge {
   constructor(private readonly onReady: () => void) {}
 
   /** Starts the worker ahead of the first frame (a tour starts loading). */
-  start(): Worker {
-    if (!this.worker) {
+  start(): Remote<PaintWorkerApi> {
+    if (!this.worker || !this.remote) {
       this.worker = createPaintWorker();
-      this.worker.onmessage = (e: MessageEvent<PaintReply>) => this.received(e.data);
+      this.remote = wrap<PaintWorkerApi>(this.worker);
     }
-    return this.worker;
+    return this.remote;
   }
 
-  private post(message: PaintMessage, transfer: Transferable[] = []): void {
+  /** Sends a message (its pixels transferred); a request's bitmap comes back as the answer. */
+  private post(message: PaintMessage, transfers: Transferable[] = []): void {
     this.used = true;
-    this.start().postMessage(message, transfer);
+    void this.start()
+      .run(transfer(message, transfers))
+      .then((reply) => reply && this.received(reply));
   }
 
   /** Queues an op; all queued ops go in one message at the end of the task (or before the next request). */
@@ -188,6 +194,7 @@ export class PaintBridge {
     if (keepUnused && !this.used) return;
     this.worker?.terminate();
     this.worker = undefined;
+    this.remote = undefined;
     this.used = false;
   }
 }

@@ -26,7 +26,8 @@ function breakDecoders(): () => void {
       close() { this.state = 'closed'; }
     };
     const early = [];
-    self.onmessage = (e) => early.push(e);`;
+    const hold = (e) => early.push(e);
+    self.addEventListener('message', hold);`;
   window.Worker = class extends Real {
     constructor(url: string | URL, options?: WorkerOptions) {
       if (options?.name !== 'tour-decode') {
@@ -34,7 +35,7 @@ function breakDecoders(): () => void {
         return;
       }
       // Messages that come while the module loads are handed to its own handler once it is set.
-      const src = `${failing}\nawait import(${JSON.stringify(new URL(url, location.href).href)});\nfor (const e of early) self.onmessage(e);`;
+      const src = `${failing}\nawait import(${JSON.stringify(new URL(url, location.href).href)});\nself.removeEventListener('message', hold);\nfor (const e of early) self.dispatchEvent(new MessageEvent('message', { data: e.data, ports: [...e.ports] }));`;
       super(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })), options);
     }
   };

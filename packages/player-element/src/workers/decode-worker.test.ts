@@ -30,7 +30,7 @@ describe('decode worker', () => {
   const decode = async (req: Omit<DecodeRequest, 'rendition' | 'clipIndex' | 'url' | 'batchSize'>, clip = 1): Promise<DecodedFrame[]> => {
     const got: DecodedFrame[] = [];
     const url = clips[clip]!.highURI;
-    await bridge.api.decode({ rendition: 'high', clipIndex: clip, url, batchSize: 4, ...req }, (frames: DecodedFrame[]) => void got.push(...frames));
+    await bridge.decode({ rendition: 'high', clipIndex: clip, url, batchSize: 4, ...req }, (frames: DecodedFrame[]) => void got.push(...frames));
     return got;
   };
 

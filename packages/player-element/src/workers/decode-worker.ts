@@ -5,7 +5,7 @@
  * hands out: frame-formats.ts) and closed at once, so at most a handful are ever open; the copies
  * are transferred (not cloned) to the main thread.
  */
-import { expose, transfer } from './rpc-worker.js';
+import { expose, transfer } from 'comlink';
 import { frameBitmap } from './frame-bitmap.js';
 import { copyFrame } from './frame-formats.js';
 import { createFile, DataStream, Endianness } from 'mp4box';

@@ -1,7 +1,8 @@
 import { expect } from '@esm-bundle/chai';
 import { copyFrame, drawnToRGBA, type FramePixels } from './frame-formats.js';
 import { createPaintWorker } from './create-paint-worker.js';
-import type { PaintMessage, PaintReply } from './paint-types.js';
+import { transfer, wrap } from 'comlink';
+import type { PaintWorkerApi } from './paint-worker.js';
 
 // Every pixel format a decoder may hand out, built from known pixels, goes through the code the player runs: the decode
 // worker's copy (copyFrame) and the paint worker's bitmap. The picture: 4 x 2 flat blocks of 16 x 16 pixels.
@@ -121,16 +122,8 @@ function worstError(rgba: Uint8ClampedArray | Uint8Array, width = W): number {
 
 /** The paint worker's bitmap of `pixels` at their own size, read back. */
 async function painted(worker: Worker, pixels: FramePixels, id: number): Promise<Uint8ClampedArray> {
-  const reply = await new Promise<PaintReply>((resolve) => {
-    const on = (e: MessageEvent<PaintReply>) => {
-      if (e.data.id !== id) return;
-      worker.removeEventListener('message', on);
-      resolve(e.data);
-    };
-    worker.addEventListener('message', on);
-    const key = `high:${id}`;
-    worker.postMessage({ ops: [{ put: key, ...pixels }], make: { id, key, width: W, height: H, urgent: true } } satisfies PaintMessage, [pixels.data]);
-  });
+  const key = `high:${id}`;
+  const reply = (await wrap<PaintWorkerApi>(worker).run(transfer({ ops: [{ put: key, ...pixels }], make: { id, key, width: W, height: H, urgent: true } }, [pixels.data])))!;
   expect(reply.bitmap, 'a bitmap').to.not.equal(undefined);
   const ctx = new OffscreenCanvas(W, H).getContext('2d')!;
   ctx.drawImage(reply.bitmap!, 0, 0);

@@ -2,7 +2,9 @@ import { expect } from '@esm-bundle/chai';
 import { WorkerBridge } from './worker-bridge.js';
 import { createPaintWorker } from './create-paint-worker.js';
 import type { DecodedFrame } from './decode-types.js';
+import { transfer, wrap } from 'comlink';
 import type { PaintMessage, PaintReply } from './paint-types.js';
+import type { PaintWorkerApi } from './paint-worker.js';
 import { real, serverClips } from '../../test/helpers.js';
 
 /** The bitmap's pixels, read from a 2D copy of its own size. */
@@ -41,7 +43,7 @@ describe('paint worker', () => {
       throw new Error(m);
     });
     const got: DecodedFrame[] = [];
-    await bridge.api.decode({ rendition: 'high', clipIndex: 1, url: clips[1]!.highURI, batchSize: 4, from: 5, to: 5, id: 1 }, (f: DecodedFrame[]) => void got.push(...f));
+    await bridge.decode({ rendition: 'high', clipIndex: 1, url: clips[1]!.highURI, batchSize: 4, from: 5, to: 5, id: 1 }, (f: DecodedFrame[]) => void got.push(...f));
     bridge.dispose();
     frame = got[0]!;
   });
@@ -50,11 +52,8 @@ describe('paint worker', () => {
   });
   afterEach(() => worker.terminate());
 
-  const make = (id: number, width: number, height: number, ops?: PaintMessage['ops'], transfer: Transferable[] = []) =>
-    new Promise<PaintReply>((resolve) => {
-      worker.addEventListener('message', (e: MessageEvent<PaintReply>) => e.data.id === id && resolve(e.data));
-      worker.postMessage({ ...(ops ? { ops } : {}), make: { id, key: 'high:41', width, height, urgent: true } } satisfies PaintMessage, transfer);
-    });
+  const make = async (id: number, width: number, height: number, ops?: PaintMessage['ops'], transfers: Transferable[] = []): Promise<PaintReply> =>
+    (await wrap<PaintWorkerApi>(worker).run(transfer({ ...(ops ? { ops } : {}), make: { id, key: 'high:41', width, height, urgent: true } }, transfers)))!;
 
   it('makes bitmaps of a frame at the canvas size and at its own, with the colours of the frame drawn directly', async () => {
     // The reference: the same I420 pixels drawn as a VideoFrame (the browser's own conversion), before they go.

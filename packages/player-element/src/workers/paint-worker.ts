@@ -3,13 +3,13 @@
  * Paint worker: holds the decoded frames, I420 or RGBA (the main thread's FrameCache keeps only their metadata) and turns the
  * ones the canvas needs into ImageBitmaps of the canvas's size: colour conversion and
  * scaling happen here, the main thread only shows the bitmap (ImageBitmapRenderingContext.transferFromImageBitmap).
- * Plain messages (no comlink): this worker is inlined into the main bundle.
+ * Reached through comlink like the decode worker (paint-bridge.ts): `run` applies a message and answers its bitmap.
  */
+import { expose, transfer } from 'comlink';
 import type { FramePixels } from './frame-formats.js';
 import type { PaintMessage, PaintReply } from './paint-types.js';
 
 const frames = new Map<string, FramePixels>();
-const scope = self as unknown as DedicatedWorkerGlobalScope;
 
 /** The bitmap's canvas (the canvas's backing size), and the frame's own size in RGBA (the scaled path's source). */
 let canvas: OffscreenCanvas | undefined;
@@ -67,7 +67,7 @@ async function make(key: string, width: number, height: number): Promise<ImageBi
   return canvas.transferToImageBitmap();
 }
 
-type Request = NonNullable<PaintMessage['make']>;
+type Request = NonNullable<PaintMessage['make']> & { done: (reply: PaintReply) => void };
 /**
  * One bitmap per task, the frame the canvas waits for first (the latest such request), then the frames ahead in the
  * order asked. Between two bitmaps the worker takes the messages that came meanwhile (cancels, new frames): a
@@ -97,23 +97,34 @@ tick.port1.onmessage = async () => {
   } catch {
     /* an unreadable frame: the main thread shows the next one it gets */
   }
-  const reply: PaintReply = { id: req.id, ms: performance.now() - t0, ...(bitmap ? { bitmap } : {}) };
-  scope.postMessage(reply, bitmap ? [bitmap] : []);
+  const reply: PaintReply = { id: req.id, ms: performance.now() - t0 };
+  req.done(bitmap ? transfer({ ...reply, bitmap }, [bitmap]) : reply);
   scheduled = false;
   pump();
 };
 
-scope.onmessage = (e: MessageEvent<PaintMessage>) => {
-  const { ops, make: req, cancel } = e.data;
-  for (const op of ops ?? []) {
-    if ('put' in op) frames.set(op.put, op);
-    else frames.delete(op.drop);
-  }
-  if (cancel?.length) {
-    const drop = new Set(cancel);
-    for (const r of queue) if (drop.has(r.id)) scope.postMessage({ id: r.id } satisfies PaintReply);
-    queue = queue.filter((r) => !drop.has(r.id));
-  }
-  if (req) queue.push(req);
-  pump();
+const api = {
+  /**
+   * Applies the ops in order (keep or drop a frame's pixels), answers the cancelled requests without a bitmap, then
+   * queues `make`: resolves with its bitmap (transferred) once made, or without one (cancelled, or a frame not held).
+   */
+  run({ ops, make: req, cancel }: PaintMessage): Promise<PaintReply | undefined> {
+    for (const op of ops ?? []) {
+      if ('put' in op) frames.set(op.put, op);
+      else frames.delete(op.drop);
+    }
+    if (cancel?.length) {
+      const drop = new Set(cancel);
+      for (const r of queue) if (drop.has(r.id)) r.done({ id: r.id });
+      queue = queue.filter((r) => !drop.has(r.id));
+    }
+    if (!req) return Promise.resolve(undefined);
+    return new Promise((done) => {
+      queue.push({ ...req, done });
+      pump();
+    });
+  },
 };
+
+export type PaintWorkerApi = typeof api;
+expose(api);

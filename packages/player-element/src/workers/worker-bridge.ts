@@ -1,21 +1,18 @@
+import { proxy, type Remote, wrap } from 'comlink';
 import type { DecodeWorkerApi } from './decode-worker.js';
+import type { DecodedFrame, DecodeRequest } from './decode-types.js';
 import { createDecodeWorker } from './create-decode-worker.js';
 
-/** The worker's API as the main thread calls it: every method returns a promise (rpc-worker.ts is the other side). */
-export type Remote<T> = { [K in keyof T]: T[K] extends (...a: infer A) => infer R ? (...a: A) => Promise<Awaited<R>> : never };
+type OnBatch = (frames: DecodedFrame[]) => void | Promise<void>;
 
-interface Call {
-  resolve: (r: unknown) => void;
-  reject: (e: Error) => void;
-  cb?: (b: unknown) => unknown;
-}
-
-/** The only way the element reaches a decode worker: lazy start, calls and callbacks (rpc-worker.ts), terminate on dispose. */
+/**
+ * The only way the element reaches a decode worker: comlink on both sides (decode-worker.ts `expose`s its API; the
+ * frames' buffers and bitmaps are transferred, not copied), started lazily, terminated on dispose. A decode's batches
+ * come through a proxied callback: the worker awaits each call, so it sends no faster than the main thread takes them.
+ */
 export class WorkerBridge {
   private worker: Worker | undefined;
   private remote: Remote<DecodeWorkerApi> | undefined;
-  private calls = new Map<number, Call>();
-  private nextId = 1;
 
   /** Where a crash of the worker is reported; set again when a started (warm) bridge is taken by a tour. */
   constructor(public onCrash: (message: string) => void) {}
@@ -25,39 +22,25 @@ export class WorkerBridge {
       const w = createDecodeWorker();
       this.worker = w;
       w.addEventListener('error', (e) => this.onCrash(e.message || 'worker error'));
-      w.onmessage = ({ data: { id, r, e, b, s } }) => {
-        const c = this.calls.get(id);
-        if (!c) return;
-        if (s !== undefined) {
-          // A callback: acknowledged once it has run (its promise settled), so the worker sends no faster.
-          void (async () => c.cb?.(b))().finally(() => w.postMessage({ ack: id, s }));
-          return;
-        }
-        this.calls.delete(id);
-        if (e !== undefined) c.reject(new Error(e));
-        else c.resolve(r);
-      };
-      this.remote = new Proxy({} as Remote<DecodeWorkerApi>, {
-        get:
-          (_, m) =>
-          (...a: unknown[]) =>
-            new Promise((resolve, reject) => {
-              const id = this.nextId++;
-              const cb = a.findIndex((x) => typeof x === 'function');
-              this.calls.set(id, { resolve, reject, cb: a[cb] as Call['cb'] });
-              if (cb >= 0) a[cb] = null;
-              w.postMessage({ id, m, a, cb: cb >= 0 ? cb : undefined });
-            }),
-      });
+      this.remote = wrap<DecodeWorkerApi>(w);
     }
     return this.remote;
+  }
+
+  /** Decodes frames [from, to] of a clip; `onBatch` gets them as they are ready. Resolves with the count decoded. */
+  decode(req: DecodeRequest, onBatch: OnBatch): Promise<number> {
+    return this.api.decode(req, proxy(onBatch));
+  }
+
+  /** Decodes a clip's keyframe alone (a thumbnail placeholder, the first frame). */
+  keyframe(req: DecodeRequest, onBatch: OnBatch): Promise<number> {
+    return this.api.keyframe(req, proxy(onBatch));
   }
 
   dispose(): void {
     this.worker?.terminate();
     this.worker = undefined;
     this.remote = undefined;
-    this.calls.clear();
   }
 }
 
