@@ -45,20 +45,26 @@ export function clipById(services: Services, id: string): Promise<ClipRow | unde
 }
 
 /** The agent card of a tour's owner: name (else the email), contact number, email and photo. */
-export async function agentProfile(services: Services, ownerId: string) {
-  const row = await services.db
+/** The agents (tour owners) as the player shows them, by owner id, for many owners in one statement. */
+export async function agentProfiles(services: Services, ownerIds: readonly string[]) {
+  if (!ownerIds.length) return new Map<string, never>();
+  const rows = await services.db
     .selectFrom('users')
     .leftJoin('user_profiles', 'user_profiles.user_id', 'users.id')
-    .select(['users.username', 'user_profiles.name', 'user_profiles.surname', 'user_profiles.contact_number', 'user_profiles.profile_image_key'])
-    .where('users.id', '=', ownerId)
-    .executeTakeFirst();
-  if (!row) return null;
-  return {
-    fullname: [row.name, row.surname].filter(Boolean).join(' ') || row.username,
-    contactNumber: row.contact_number,
-    email: row.username,
-    profileImageURL: row.profile_image_key ? services.storage.publicUrl(row.profile_image_key) : null,
-  };
+    .select(['users.id', 'users.username', 'user_profiles.name', 'user_profiles.surname', 'user_profiles.contact_number', 'user_profiles.profile_image_key'])
+    .where('users.id', 'in', [...ownerIds])
+    .execute();
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        fullname: [row.name, row.surname].filter(Boolean).join(' ') || row.username,
+        contactNumber: row.contact_number,
+        email: row.username,
+        profileImageURL: row.profile_image_key ? services.storage.publicUrl(row.profile_image_key) : null,
+      },
+    ]),
+  );
 }
 
 /** One page of tours, newest first: a user's own, or (an API key acting as its company) all of a company's. */

@@ -7,6 +7,7 @@ import { builder, decodeId, SuccessRef } from '../builder.js';
 import { AppError } from '../errors.js';
 import { requireAuth } from '../guards.js';
 import { PAGE_SIZES } from '../limits.js';
+import { loadBatched } from '../loaders.js';
 import { topics } from '../../events/event-bus.js';
 import type { TourProgressEvent } from '../../core/events.js';
 import { ClipRef, MarkerRef, TourRef } from './tour-refs.js';
@@ -15,8 +16,8 @@ import { setTourAccess, tourMediaUrl, tourMediaUrlById, unlockTour, viewTour } f
 import { createUploadUrl, submitUpload } from '../../services/uploads.js';
 import { requestBranding } from '../../services/branding.js';
 import { deleteMarker, saveMarker, updateMarker } from '../../services/markers.js';
-import { userById } from '../../services/account-reads.js';
-import { agentProfile, blurredClipIndexes, tourClips, tourCompanyId, tourLogs, tourMarkers, toursPage } from '../../services/tour-reads.js';
+import { usersByIds } from '../../services/account-reads.js';
+import { agentProfiles, blurredClipIndexes, tourClips, tourCompanyId, tourLogs, tourMarkers, toursPage } from '../../services/tour-reads.js';
 
 const TourStatusRef = builder.objectRef<{ status: string }>('TourStatus').implement({
   description: 'UPLOADING, PROCESSING, PROCESSED, FAILED or DEACTIVATED; clients treat anything but PROCESSED and FAILED as processing.',
@@ -126,13 +127,13 @@ TourRef.implement({
     agentProfile: t.field({
       type: AgentProfileRef,
       nullable: true,
-      resolve: (r, _a, ctx) => agentProfile(ctx.services, r.owner_id),
+      resolve: (r, _a, ctx) => loadBatched(ctx, 'agent profiles', (ids) => agentProfiles(ctx.services, ids), r.owner_id, null),
     }),
     owner: t.field({
       type: UserRef,
       nullable: true,
       description: 'The owner, visible to members of the same company.',
-      resolve: (r, _a, ctx) => (ctx.auth?.companyId === r.company_id ? userById(ctx.services, r.owner_id).then((u) => u ?? null) : null),
+      resolve: (r, _a, ctx) => (ctx.auth?.companyId === r.company_id ? loadBatched(ctx, 'users', (ids) => usersByIds(ctx.services, ids), r.owner_id, null) : null),
     }),
   }),
 });
