@@ -18,6 +18,8 @@
  *   uncached ≥ 0.8 ×; and against the faster of the two: cached ≥ 3 × (throughput). The uncached ratio to the
  *   one-statement route is printed beside it: what Roomwalk adds around the same database work (ETag, the node's
  *   cache, security headers, the GET form's query string), not a target.
+ * Two rows for a password tour (issue 33): the refusal a visitor without the password gets, and the answer with the
+ * grant the password gave; their server CPU per request is printed against the uncached GET (not a target yet).
  * Then a sustained run at a fixed rate on the player's GET: zero 5xx, zero errors, nothing logged at error level.
  *
  *   npm run bench:api -w packages/server
@@ -49,7 +51,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 /** The player's query, exactly as the element sends it (packages/player-element/src/api/queries.ts). */
-const { PLAYER_TOUR_QUERY } = await import('@roomwalk/shared/player-documents');
+const { PLAYER_TOUR_ACCESS_QUERY, PLAYER_TOUR_QUERY, TOUR_UNLOCK_MUTATION } = await import('@roomwalk/shared/player-documents');
+const { hashPassword } = await import('../src/auth/passwords.js');
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -188,6 +191,30 @@ async function main(): Promise<void> {
       .insertInto('markers')
       .values(Array.from({ length: 12 }, (_, i) => ({ tour_id: tour.id, name: `Room ${i + 1}`, description: 'A room.', frame_index: i * 100, created_at: new Date() })))
       .execute();
+    // The same tour behind a password (issue 33): what a visitor without it gets, and the answer with its grant.
+    const { id: _id, created_at: _c, updated_at: _u, ...tourValues } = tour;
+    const locked = await db.db
+      .insertInto('tours')
+      .values({ ...tourValues, video_info: JSON.stringify(tour.video_info), access: 'PASSWORD', access_password_hash: await hashPassword('bench password') })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await db.db
+      .insertInto('clips')
+      .values(
+        Array.from({ length: 40 }, (_, i) => ({
+          tour_id: locked.id,
+          index: i,
+          frame_count: 36,
+          duration: 2.4,
+          high_key: `tours/${locked.id}/v1/clips/${String(i).padStart(4, '0')}-high.mp4`,
+          low_key: `tours/${locked.id}/v1/clips/${String(i).padStart(4, '0')}-low.mp4`,
+        })),
+      )
+      .execute();
+    await db.db
+      .insertInto('markers')
+      .values(Array.from({ length: 12 }, (_, i) => ({ tour_id: locked.id, name: `Room ${i + 1}`, description: 'A room.', frame_index: i * 100, created_at: new Date() })))
+      .execute();
     await db.close();
 
     const barePort = await freePort();
@@ -245,6 +272,21 @@ async function main(): Promise<void> {
     const getUncached = { method: 'GET', setupRequest: (r: Record<string, unknown>) => ({ ...r, path: getPath({ tourID, miss: ++miss }) }), onResponse: onGet };
     const getCached = { method: 'GET', path: getCachedPath, onResponse: onGet };
     const get304 = { method: 'GET', path: getCachedPath, headers: { 'if-none-match': etag } };
+    // A password tour: refused without the password (the gate), answered with the grant the password gave.
+    const lockedID = `tour_${locked.id}`;
+    const refusedPath = getPath({ tourID: lockedID });
+    const refusal = (await (await fetch(`${apiUrl}${refusedPath}`)).json()) as { errors?: Array<{ extensions?: { code?: string } }> };
+    if (refusal.errors?.[0]?.extensions?.code !== 'TOUR_PASSWORD_REQUIRED') throw new Error(`the password tour answered ${JSON.stringify(refusal).slice(0, 200)}`);
+    const unlocked = (await (
+      await fetch(`${apiUrl}/query`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: TOUR_UNLOCK_MUTATION, variables: { tourID: lockedID, password: 'bench password' } }),
+      })
+    ).json()) as { data: { tourUnlock: { access: string } } };
+    const grantedBody = JSON.stringify({ query: PLAYER_TOUR_ACCESS_QUERY, variables: { tourID: lockedID, access: unlocked.data.tourUnlock.access } });
+    const getRefused = { method: 'GET', path: refusedPath };
+    const postGranted = { method: 'POST', path: '/query', headers: { 'content-type': 'application/json' }, body: grantedBody, onResponse: gqlRequest.onResponse };
 
     console.log(`Roomwalk API benchmark: public tour query (40 clips, 12 markers, agent), autocannon ${CONNECTIONS} connections, ${SECONDS} s per run, ${os.cpus().length} cores`);
     // Warm both (JIT, connection pools, PostgreSQL caches).
@@ -266,6 +308,8 @@ async function main(): Promise<void> {
       notModified: { url: apiUrl, requests: [get304] },
       bare: { url: bareUrl },
       bare1: { url: bare1Url },
+      refused: { url: apiUrl, requests: [getRefused] },
+      granted: { url: apiUrl, requests: [postGranted] },
     };
     const pidOf = (url: string) => (url.startsWith(apiUrl) ? api!.proc.pid : bare!.proc.pid);
     const load = () =>
@@ -286,7 +330,7 @@ async function main(): Promise<void> {
     }
     const loadBefore = load();
     const r = await interleaved(run, specs, SECONDS, ROUNDS, pidOf);
-    const { post: g, uncached: gu, cached: gc, notModified: g304, bare: b, bare1: b1 } = r as Record<keyof typeof specs, Measured>;
+    const { post: g, uncached: gu, cached: gc, notModified: g304, bare: b, bare1: b1, refused: pr, granted: pg2 } = r as Record<keyof typeof specs, Measured>;
     const row = (label: string, m: Measured) =>
       `${label.padEnd(40)} ${m.rps.toFixed(0).padStart(7)} req/s   p50 ${m.p50.toFixed(0).padStart(3)} ms   p99 ${String(m.p99).padStart(3)} ms   non-2xx ${m.non2xx}   errors ${m.errors}${Number.isNaN(m.cpuUs) ? '' : `   server CPU ${m.cpuUs.toFixed(0)} µs/req`}`;
     console.log(row('POST /query (no cache, before)', g!));
@@ -295,6 +339,8 @@ async function main(): Promise<void> {
     console.log(row('GET /query If-None-Match (304)', g304!));
     console.log(row('bare Fastify + pg, 5 statements', b!));
     console.log(row('bare Fastify + pg, the same 1 statement', b1!));
+    console.log(row('password tour: GET refused (the gate)', pr!));
+    console.log(row('password tour: POST with its grant', pg2!));
     console.log(`load average before ${loadBefore}, after ${load()}`);
     // Uncached: against the bare route the issue measured (5 statements, 2 round trips: what a plain route serving the
     // same data does). The one-statement route does the same database work as the GET miss, so the ratio to it is only
@@ -305,6 +351,10 @@ async function main(): Promise<void> {
     console.log(`ratios to bare (5 statements, the issue's baseline): POST ${(g!.rps / b!.rps).toFixed(2)}, GET uncached ${uncachedRatio.toFixed(2)}, GET cached ${(gc!.rps / b!.rps).toFixed(2)}`);
     console.log(
       `ratios to the faster bare route (throughput): POST ${ratio(g!).toFixed(2)}, GET uncached ${ratio(gu!).toFixed(2)} (to the same 1 statement: ${(gu!.rps / b1!.rps).toFixed(2)}, not a target), GET cached ${ratio(gc!).toFixed(2)}, GET 304 ${ratio(g304!).toFixed(2)}`,
+    );
+    // Issue 33: a protected tour's answer should cost no more than an uncached one; measured here, not yet a target.
+    console.log(
+      `password tour, server CPU per request against the uncached GET: refused ${(pr!.cpuUs / gu!.cpuUs).toFixed(2)} ×, with its grant ${(pg2!.cpuUs / gu!.cpuUs).toFixed(2)} × (not a target yet)`,
     );
     const uncachedOk = uncachedRatio >= 0.8;
     const cachedOk = ratio(gc!) >= 3 && ratio(g304!) >= 3;
