@@ -2,7 +2,7 @@
  * Phone videos converted on the device (docs/upload-conversion.md), through the real upload screen and the real server
  * in Debian's Chromium, which decodes H.264 and encodes avc1.640028 with WebCodecs (in software here) and has no HEVC
  * decoder:
- * - a 4K60 H.264 portrait clip (stored landscape, 90° display matrix) on a slow uplink (2 Mbit/s, emulated) is
+ * - a 4K60 H.264 portrait clip (stored landscape, 90° display matrix) on a slow uplink (1.5 Mbit/s, emulated) is
  *   converted in the browser: the dialog says 'Preparing video on this device…', the debug log says why, and the
  *   upload is the mezzanine; the tour is portrait with the clip's frame count;
  * - a 4K60 HEVC clip falls back to the original (no decoder), and becomes a landscape tour with its frame count;
@@ -47,8 +47,9 @@ const tours: Partial<Record<'converted' | 'original', Tour>> = {};
 test('a 4K60 H.264 portrait clip on a slow uplink is converted in the browser and becomes a portrait tour', async ({ browser }) => {
   test.setTimeout(540_000);
   const a = await newAgent(browser);
-  // A phone's uplink: 2 Mbit/s up (the original would take 220 s; the mezzanine about 27 s).
-  await limitUplink(a.page, 2_000_000);
+  // A phone's uplink: 1.5 Mbit/s up (the original would take 295 s; the mezzanine about 36 s; converting took 90–162 s
+  // at load 17–30).
+  await limitUplink(a.page, 1_500_000);
   const tour = await uploadToTour(a, await phoneVideo('uhd60Portrait'), `Converted ${stamp}`);
   console.log('debug log:', a.log.join(' | '));
   expect(
