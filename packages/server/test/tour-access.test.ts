@@ -8,6 +8,7 @@ import { PLAYER_TOUR_ACCESS_QUERY, PLAYER_TOUR_QUERY, TOUR_UNLOCK_MUTATION } fro
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { seedProcessedTour } from './fixtures/tours.js';
+import { publicTourCacheOf } from '../src/http/public-tour-cache.js';
 
 const SET_ACCESS = 'mutation($input: TourAccessSetInput!) { tourAccessSet(input: $input) { id access } }';
 const MARKER_SAVE = 'mutation($input: MarkerSaveInput!) { markerSave(input: $input) { id } }';
@@ -157,6 +158,16 @@ describe.each(DB_KINDS)('tour access (%s)', (kind) => {
       expect((await fetch(`${other.split('?')[0]}?${url.split('?')[1]}`)).status).toBe(404);
     }
     expect((await beacon(t, tourId, grant)).status).toBe(204);
+    // The player's GET with its grant: answered without GraphQL, byte for byte what GraphQL answers, kept by no cache.
+    const viaGraphql = JSON.stringify(await t.gql(PLAYER_TOUR_ACCESS_QUERY, { tourID: tourId, access: grant }).then((r) => ({ data: r.data })));
+    const granted = await fetch(`${t.url}/query?${new URLSearchParams({ query: PLAYER_TOUR_ACCESS_QUERY, variables: JSON.stringify({ tourID: tourId, access: grant }) })}`, {
+      headers: { origin: 'https://listing.example' },
+    });
+    expect(granted.headers.get('cache-control')).toBe('private, no-store');
+    expect(granted.headers.get('access-control-allow-origin')).toBe('*');
+    expect(granted.headers.get('etag')).toBeNull();
+    expect(await granted.text()).toBe(viaGraphql);
+    expect(publicTourCacheOf(t.app.services)!.size).toBe(0);
     expect((await t.gql(SHARED_REPORT, { token: sellerToken })).data.sharedSellerReport.tourTitle).toBe('Sunny flat');
     // The owner sees the tour without a grant (the console, the edit player).
     expect((await t.gql(PLAYER_TOUR_QUERY, { tourID: tourId }, owner.token)).data.tour.title).toBe('Sunny flat');
@@ -164,6 +175,11 @@ describe.each(DB_KINDS)('tour access (%s)', (kind) => {
     // A new password revokes the old grant and every signed URL at once.
     await setAccess('PASSWORD', 'new secret');
     expect((await t.gql(PLAYER_TOUR_ACCESS_QUERY, { tourID: tourId, access: grant })).errors?.[0]?.extensions?.code).toBe('TOUR_PASSWORD_REQUIRED');
+    const stale = await fetch(`${t.url}/query?${new URLSearchParams({ query: PLAYER_TOUR_ACCESS_QUERY, variables: JSON.stringify({ tourID: tourId, access: grant }) })}`);
+    expect(stale.headers.get('access-control-allow-origin')).toBe('*');
+    const staleBody = await stale.text();
+    expect(staleBody).toContain('TOUR_PASSWORD_REQUIRED');
+    for (const secret of secrets()) expect(staleBody).not.toContain(secret);
     for (const url of mediaUrls(tour)) expect((await fetch(url)).status).toBe(404);
     expect((await beacon(t, tourId, grant)).status).toBe(403);
     expect((await unlock('open sesame')).errors?.[0]?.extensions?.code).toBe('TOUR_PASSWORD_WRONG');

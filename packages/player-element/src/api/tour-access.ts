@@ -38,9 +38,9 @@ const text = (v: unknown): string | null => (typeof v === 'string' && v ? v : nu
 export async function fetchPlayerTour(api: string, tourId: string, token: string | undefined, signal: AbortSignal): Promise<PlayerTour | null> {
   const grant = grantFor(tourId);
   try {
-    // With a grant: POST (the public GET is for the cacheable document only; cross-origin, only that one is readable).
+    // With a grant: the same GET form (no preflight), answered by the server without GraphQL and kept by no cache.
     const data = grant
-      ? await graphqlRequest<{ tour: PlayerTour | null }>(api, PLAYER_TOUR_ACCESS_QUERY, { tourID: tourId, access: grant }, { token, signal })
+      ? await graphqlRequest<{ tour: PlayerTour | null }>(api, PLAYER_TOUR_ACCESS_QUERY, { tourID: tourId, access: grant }, { token, signal, get: true })
       : await graphqlRequest<{ tour: PlayerTour | null }>(api, PLAYER_TOUR_QUERY, { tourID: tourId }, { token, signal, get: true });
     return data.tour;
   } catch (e) {

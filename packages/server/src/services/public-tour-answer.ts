@@ -15,6 +15,8 @@ import type { CompanyBranding } from './branding.js';
 import { isLicenseActive } from './uploads.js';
 import type { Services } from './services.js';
 import { viewCounter } from './view-counter.js';
+import { tourMediaUrl } from './tour-access/tour-access.js';
+import { verifyGrant } from './tour-access/grants.js';
 
 /** Thrown inside the serialiser when a value is not what GraphQL would print as is: GraphQL answers instead. */
 class NotExact extends Error {}
@@ -90,7 +92,7 @@ type AnswerRow = TourRow & {
  * The JSON body GraphQL would answer to PLAYER_TOUR_QUERY for this tour, or null when GraphQL must answer
  * (unknown, removed or malformed id, or a value GraphQL would not print as is).
  */
-export async function playerTourAnswer(services: Services, tourGlobalId: string, now = new Date()): Promise<string | null> {
+export async function playerTourAnswer(services: Services, tourGlobalId: string, now = new Date(), grant?: string): Promise<string | null> {
   let id: string;
   try {
     id = decodeId('Tour', tourGlobalId);
@@ -99,8 +101,9 @@ export async function playerTourAnswer(services: Services, tourGlobalId: string,
   }
   const row = (await services.database.executeSql(PLAYER_TOUR_SQL, [id])).rows[0] as AnswerRow | undefined;
   if (!row || row.deleted_at) return null; // NOT_FOUND, TOUR_REMOVED: GraphQL words them (as viewPublicTour)
-  // A password or company-only tour is refused by GraphQL (services/tour-access/): this answer is for public tours only.
-  if (row.access !== 'PUBLIC') return null;
+  // A protected tour is refused by GraphQL (services/tour-access/, with the company's branding); a password tour is
+  // answered here only to its live grant (PLAYER_TOUR_ACCESS_QUERY), with its files signed, and never cached.
+  if (row.access !== 'PUBLIC' && !(grant !== undefined && row.access === 'PASSWORD' && verifyGrant(services, row.id, row.access_version, grant))) return null;
   const { rw_clips, rw_markers, rw_username, rw_name, rw_surname, rw_contact_number, rw_profile_image_key, rw_logo_key, rw_accent_color, rw_plan_id, rw_end_date, ...tourRow } = row;
   // Visits not yet written by this node's batch are added, as viewPublicTour does.
   const tour = viewCounter(services).withPending(tourRow);
@@ -115,7 +118,9 @@ export async function playerTourAnswer(services: Services, tourGlobalId: string,
 }
 
 function serialise(services: Services, r: TourRow, clips: ClipTuple[], markers: MarkerTuple[], agent: Agent | null, branding: CompanyBranding | null): string {
+  // The tour's own files as tourMediaUrl makes them (signed while protected); the logo and the agent's photo stay public.
   const url = (key: string) => services.storage.publicUrl(key);
+  const tourUrl = (key: string) => tourMediaUrl(services, r, key);
   const introKey = r.intro_logo_key ?? branding?.logoKey;
   const vi = (r.video_info ?? null) as Record<string, unknown> | null;
   if (vi !== null && (typeof vi !== 'object' || Array.isArray(vi))) throw new NotExact();
@@ -125,7 +130,7 @@ function serialise(services: Services, r: TourRow, clips: ClipTuple[], markers: 
   // strings through JSON.stringify, numbers as JSON.stringify prints a finite number (its shortest decimal form).
   let out =
     `{"data":{"tour":{"id":${tourJson},"title":${json(strOrNull(r.title))},"description":${json(strOrNull(r.description))}` +
-    `,"thumbnailURL":${json(r.thumbnail_key ? url(r.thumbnail_key) : null)},"tourIntroLogoURL":${json(introKey ? url(introKey) : null)}` +
+    `,"thumbnailURL":${json(r.thumbnail_key ? tourUrl(r.thumbnail_key) : null)},"tourIntroLogoURL":${json(introKey ? url(introKey) : null)}` +
     `,"tourAccentColor":${json(strOrNull(branding?.accentColor ?? null))},"listingLink":${json(strOrNull(r.listing_link))}` +
     `,"views":${int(r.views)},"status":{"status":${json(str(r.status))}},"videoInfo":` +
     (vi ? `{"width":${int(vi.width)},"height":${int(vi.height)},"fullSize":${float(vi.fullSize)},"mediumSize":${float(vi.mediumSize)},"smallSize":${float(vi.smallSize)}}` : 'null') +
@@ -134,7 +139,7 @@ function serialise(services: Services, r: TourRow, clips: ClipTuple[], markers: 
     const [cid, index, frameCount, duration, high, low] = clips[i]!;
     out +=
       `${i ? ',' : ''}{"id":${json(encodeId('Clip', str(cid)))},"index":${int(index)},"frameCount":${int(frameCount)},"duration":${float(duration)}` +
-      `,"highURI":${json(str(url(str(high))))},"lowURI":${json(str(url(str(low))))}}`;
+      `,"highURI":${json(str(tourUrl(str(high))))},"lowURI":${json(str(tourUrl(str(low))))}}`;
   }
   out += '],"markers":[';
   for (let i = 0; i < markers.length; i++) {
