@@ -1,7 +1,8 @@
 /**
- * The Team pages ask each member for the same figures; they are read for the whole page at once (graphql/loaders.ts),
- * so a company of many members costs a few statements, not several per member (issue 29: the Team document of 100
- * members took 79-105 ms of CPU on PostgreSQL, one statement per member and field). Each member's figures stay right.
+ * The Team pages ask each member for the same figures, and a page of tours each tour for its owner, agent and visits;
+ * they are read for the whole page at once (graphql/loaders.ts), so many members or tours cost a few statements, not
+ * several each (issue 29: the Team document of 100 members took 79-105 ms of CPU on PostgreSQL, one statement per
+ * member and field). Each member's and each tour's figures stay their own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedUser, type SeededUser } from './helpers/seed.js';
@@ -116,6 +117,48 @@ describe('Team pages: members read together (issue 29)', () => {
     expect(many.value).toHaveLength(12);
     // Top five of a member with seven tours: the five most viewed.
     expect(many.value.find((m) => m.profile.name === 'Member8')!.topFiveTours.map((x) => x.title)).toEqual(['M8-T6', 'M8-T5', 'M8-T4', 'M8-T3', 'M8-T2']);
+    expect(many.count).toBe(few.count);
+  });
+
+  it('reads a page of tours with their owners, agents and visits in as many statements for 12 tours as for 2', async () => {
+    const db = t.app.services.db;
+    const owner = await seedUser(t.app, { companyId: admin.company.id, name: 'Owner' });
+    const { token } = owner;
+    const addTours = async (n: number, from: number) => {
+      for (let i = from; i < from + n; i++) {
+        const [tour] = await db
+          .insertInto('tours')
+          .values({ company_id: admin.company.id, owner_id: owner.user.id, title: `P${i}`, status: 'PROCESSED', progress: 100, fps: 15, clips_version: 1, processing_attempt: 1 })
+          .returning('id')
+          .execute();
+        // Tour i has i visits, of 10 s each, from i visitors.
+        for (let v = 0; v < i; v++)
+          await db
+            .insertInto('view_events')
+            .values({ tour_id: tour!.id, company_id: admin.company.id, visitor_id: `visitor-${i}-${v}`, seconds_spent: 10, rooms_reached: 1 } as never)
+            .execute();
+      }
+    };
+    const PAGE = '{ tours(first: 100) { edges { node { title owner { username } agentProfile { fullname } analytics { visits uniqueVisitors } } } } }';
+    const page = async () => {
+      const r = await t.gql(PAGE, {}, token);
+      expect(r.errors).toBeUndefined();
+      return r.data.tours.edges.map((e: { node: unknown }) => e.node) as Array<{
+        title: string;
+        owner: { username: string };
+        agentProfile: { fullname: string };
+        analytics: { visits: number; uniqueVisitors: number };
+      }>;
+    };
+    await addTours(2, 1);
+    const few = await statements(page);
+    await addTours(10, 3);
+    const many = await statements(page);
+    expect(many.value).toHaveLength(12);
+    for (const tour of many.value) {
+      const i = Number(tour.title.slice(1));
+      expect(tour, tour.title).toMatchObject({ owner: { username: owner.user.username }, agentProfile: { fullname: 'Owner User' }, analytics: { visits: i, uniqueVisitors: i } });
+    }
     expect(many.count).toBe(few.count);
   });
 });

@@ -10,7 +10,8 @@ import { grantOfflineLicense } from '../../services/billing/licenses.js';
 import { companyById } from '../../services/account-reads.js';
 import type { PriceTier } from '../../services/billing/provider.js';
 import { paymentProvider } from '../../services/billing/payment-provider.js';
-import { canSeeAnalytics, parseVisitBeacon, recordTourView, tourAnalytics, type TourAnalytics } from '../../services/reports/analytics.js';
+import { NO_VISITS, analyticsByTour, canSeeAnalytics, parseVisitBeacon, recordTourView, tourAnalytics, type TourAnalytics } from '../../services/reports/analytics.js';
+import { loadBatched } from '../loaders.js';
 import { generateReport, REPORT_KINDS, type ReportKind } from '../../services/reports/generate-report.js';
 import type { Context } from '../builder.js';
 
@@ -96,7 +97,12 @@ builder.objectField(TourRef, 'analytics', (t) =>
     nullable: true,
     description: 'Visits of this tour; null for visitors and when the plan has no Tour Analytics (Free, Entry).',
     args: { since: t.arg({ type: 'DateTime' }) },
-    resolve: (tour: TourRow, args, ctx) => (mayReadAnalytics(ctx, tour.company_id) ? tourAnalytics(ctx.services.db, { tourId: tour.id, since: args.since ?? null }) : null),
+    // A page of tours reads the visits of all its tours in one statement.
+    resolve: (tour: TourRow, args, ctx) => {
+      if (!mayReadAnalytics(ctx, tour.company_id)) return null;
+      const since = args.since ?? null;
+      return loadBatched(ctx, `tour analytics since ${since?.toISOString() ?? 'ever'}`, (ids) => analyticsByTour(ctx.services.db, ids, since), tour.id, NO_VISITS);
+    },
   }),
 );
 

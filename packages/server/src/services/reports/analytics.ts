@@ -88,6 +88,9 @@ function visitWriter(services: Services): VisitWriter {
   return w;
 }
 
+/** A tour without visits. */
+export const NO_VISITS: TourAnalytics = { visits: 0, uniqueVisitors: 0, totalSecondsSpent: 0, averageSecondsSpent: 0, averageRoomsReached: 0 };
+
 export interface TourAnalytics {
   visits: number;
   uniqueVisitors: number;
@@ -130,13 +133,13 @@ export async function tourAnalytics(db: Kysely<Database>, scope: AnalyticsScope)
   };
 }
 
-/** Per-tour aggregates for a set of tours (reports). */
-export async function analyticsByTour(db: Kysely<Database>, tourIds: readonly string[]): Promise<Map<string, TourAnalytics>> {
+/** Per-tour aggregates for a set of tours (reports, a page of tours), visits since `since` when given; tours without any are absent. */
+export async function analyticsByTour(db: Kysely<Database>, tourIds: readonly string[], since?: Date | null): Promise<Map<string, TourAnalytics>> {
   const out = new Map<string, TourAnalytics>();
   if (tourIds.length === 0) return out;
-  const rows = await db
-    .selectFrom('view_events')
-    .where('tour_id', 'in', tourIds as string[])
+  let q = db.selectFrom('view_events').where('tour_id', 'in', tourIds as string[]);
+  if (since) q = q.where('started_at', '>=', since);
+  const rows = await q
     .groupBy('tour_id')
     .select([
       'tour_id',
