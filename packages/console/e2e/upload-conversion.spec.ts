@@ -6,6 +6,7 @@
  *   converted in the browser: the dialog says 'Preparing video on this device…', the debug log says why, and the
  *   upload is the mezzanine; the tour is portrait with the clip's frame count;
  * - a 4K60 HEVC clip falls back to the original (no decoder), and becomes a landscape tour with its frame count;
+ * - Cancel upload while the device converts: the conversion worker is ended and nothing is saved;
  * - the same H.264 clip on the fast local link goes up as it is (uploading wins the race); its server-path tour has the
  *   converted tour's frame count and looks the same: SSIM ≥ 0.95 at 720p on every 5th frame (ffmpeg's ssim filter).
  */
@@ -79,6 +80,25 @@ test('a 4K60 HEVC clip falls back to the original (no HEVC decoder here) and bec
   expect(tour.videoInfo).toEqual({ width: 1280, height: 720 });
   expect(frames(tour)).toBeGreaterThanOrEqual(CLIP_FRAMES[0]!);
   expect(frames(tour)).toBeLessThanOrEqual(CLIP_FRAMES[1]!);
+});
+
+test('Cancel upload while the device converts: the worker is ended and nothing is saved', async ({ browser }) => {
+  test.setTimeout(300_000);
+  const a = await newAgent(browser);
+  await limitUplink(a.page, 1_500_000);
+  await a.page.goto('/upload');
+  const chooser = a.page.waitForEvent('filechooser');
+  await a.page.getByRole('button', { name: 'Upload a video' }).click();
+  await (await chooser).setFiles(await phoneVideo('uhd60Portrait'));
+  await expect(a.page.getByTestId('upload-progress-line')).toHaveText(/^Preparing video on this device… \d+%$/, { timeout: 120_000 });
+  // The conversion worker is the page's one worker: it runs until Cancel, and is ended by it.
+  expect(a.page.workers()).toHaveLength(1);
+  await a.page.getByRole('button', { name: 'Cancel upload' }).click();
+  await expect(a.page.getByText('Upload cancelled. Nothing was saved.')).toBeVisible();
+  await expect.poll(() => a.page.workers().length).toBe(0);
+  await a.page.goto('/');
+  await expect(a.page.locator('article.tour-card')).toHaveCount(0);
+  expect(a.log.some((l) => l.startsWith('[upload] converted:'))).toBe(false);
 });
 
 /** The tour's 720p clips joined into one file. */
