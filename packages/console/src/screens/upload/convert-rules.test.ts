@@ -46,13 +46,18 @@ describe('convert or upload the original', () => {
     expect(raceVerdict({ ...base, elapsedSeconds: 2, converted: 0.1 }).choice).toBe('wait');
   });
   it('converts when the device is faster than the uplink (10 Mbit/s, converting at 1x)', () => {
-    // 3 s for 5 % of 60 s: 57 s left + 37.5 MB at 1.25 MB/s (30 s) < 237 s for the rest of the original.
+    // 3 s for 5 % of 60 s: 57 s left (86 s with the margin) + 37.5 MB at 1.25 MB/s (30 s) < 237 s for the rest.
     const v = raceVerdict({ ...base, elapsedSeconds: 3, converted: 0.05 });
     expect(v).toMatchObject({ choice: 'convert' });
     if (v.choice !== 'wait') expect(v.reason).toMatch(/10\.0 Mbit\/s/);
   });
   it('uploads the original when converting would take longer (a fast uplink, a slow device)', () => {
     expect(raceVerdict({ ...base, elapsedSeconds: 4, converted: 0.01, bytesPerSecond: 12_500_000, uploadedBytes: 50_000_000 }).choice).toBe('original');
+  });
+  it('stretches the first seconds\' pace: a conversion that only just looks faster keeps the original', () => {
+    // 3 s for 2 % of 60 s: 147 s left at that pace, 220 s stretched; + 30 s for the mezzanine > 237 s.
+    expect(raceVerdict({ ...base, elapsedSeconds: 3, converted: 0.02 }).choice).toBe('original');
+    expect(raceVerdict({ ...base, elapsedSeconds: 3, converted: 0.03 }).choice).toBe('convert');
   });
   it('decides once the race has run long enough with one side unmeasured', () => {
     expect(raceVerdict({ ...base, elapsedSeconds: 5, converted: 0, bytesPerSecond: null }).choice).toBe('wait');
