@@ -54,7 +54,7 @@ describe('convert or upload the original', () => {
   it('uploads the original when converting would take longer (a fast uplink, a slow device)', () => {
     expect(raceVerdict({ ...base, elapsedSeconds: 4, converted: 0.01, bytesPerSecond: 12_500_000, uploadedBytes: 50_000_000 }).choice).toBe('original');
   });
-  it('stretches the first seconds\' pace: a conversion that only just looks faster keeps the original', () => {
+  it("stretches the first seconds' pace: a conversion that only just looks faster keeps the original", () => {
     // 3 s for 2 % of 60 s: 147 s left at that pace, 220 s stretched; + 30 s for the mezzanine > 237 s.
     expect(raceVerdict({ ...base, elapsedSeconds: 3, converted: 0.02 }).choice).toBe('original');
     expect(raceVerdict({ ...base, elapsedSeconds: 3, converted: 0.03 }).choice).toBe('convert');
