@@ -9,8 +9,8 @@ const movingAverage = (previous: number | null, sample: number): number => (prev
 export interface PrefetchOwner {
   /** The tour's decode workers; a clip's fetches go to worker `clip % length`. */
   readonly bridges: readonly WorkerBridge[];
-  /** Changes when the tour does: a fetch that finishes in another generation is dropped. */
-  readonly generation: number;
+  /** The tour's signal: aborted when the tour ends, and a fetch that finishes after that is dropped. */
+  readonly signal: AbortSignal;
   readonly highEnabled: boolean;
   /** A clip could not be fetched. */
   failed(e: unknown): void;
@@ -89,21 +89,21 @@ export class ClipPrefetcher {
 
   /** Downloads and demuxes a high clip on its worker without decoding it (no decode queue, no busy worker). */
   fetchHigh(c: number): Promise<void> {
-    const { bridges, generation: gen } = this.owner;
+    const { bridges, signal } = this.owner;
     const clip = this.tour.clips[c];
     if (this.highReady.has(c) || this.highFetching.has(c) || !bridges.length || !clip) return Promise.resolve();
     this.highFetching.add(c);
     const t0 = performance.now();
     return bridges[c % bridges.length]!.api.prefetch('high', c, clip.highURI).then(
       () => {
-        if (gen !== this.owner.generation) return;
+        if (signal.aborted) return;
         this.highFetchMs = movingAverage(this.highFetchMs, performance.now() - t0);
         this.highFetching.delete(c);
         this.highReady.add(c);
         this.owner.pump();
       },
       (e: unknown) => {
-        if (gen !== this.owner.generation) return;
+        if (signal.aborted) return;
         this.highFetching.delete(c);
         this.owner.failed(e);
       },
@@ -113,12 +113,12 @@ export class ClipPrefetcher {
   /** Fetches the high clips of the prefetch frames (markers), one at a time. */
   private prefetchHigh(): void {
     if (!this.owner.highEnabled) return;
-    const gen = this.owner.generation;
+    const { signal } = this.owner;
     const { starts, counts } = this.tour;
     const clips = [...new Set(this.prefetchFrames.map((f) => locateFrame(starts, counts, f).clip))];
     void (async () => {
       for (const c of clips) {
-        if (gen !== this.owner.generation) return;
+        if (signal.aborted) return;
         await this.fetchHigh(c);
       }
     })();
@@ -126,27 +126,27 @@ export class ClipPrefetcher {
 
   /** Fetches the low rendition of every clip in order (not decoding it), each worker its share: the buffer progress. */
   startLow(): void {
-    const { bridges, generation: gen } = this.owner;
+    const { bridges, signal } = this.owner;
     const { clips, thumbSize } = this.tour;
     const n = bridges.length;
     for (let w = 0; w < n; w++) {
       void (async () => {
         for (let c = w; c < clips.length; c += n) {
-          if (gen !== this.owner.generation) return;
+          if (signal.aborted) return;
           const clip = clips[c]!;
           try {
             const t0 = performance.now();
             await bridges[w]!.api.prefetch('low', c, clip.lowURI);
-            if (gen === this.owner.generation) this.lowFetchMs = movingAverage(this.lowFetchMs, performance.now() - t0);
+            if (!signal.aborted) this.lowFetchMs = movingAverage(this.lowFetchMs, performance.now() - t0);
           } catch (e) {
-            if (gen === this.owner.generation) this.owner.failed(e);
+            if (!signal.aborted) this.owner.failed(e);
             return;
           }
-          if (gen !== this.owner.generation) return;
+          if (signal.aborted) return;
           this.markPrefetched(c);
           try {
             const t = await bridges[w]!.api.thumbnail('low', c, clip.lowURI, thumbSize.width, thumbSize.height);
-            if (gen !== this.owner.generation) {
+            if (signal.aborted) {
               t.close();
               return;
             }

@@ -37,7 +37,8 @@ export class DecodeController implements ReactiveController {
   private highEnabled = true;
   private device: DeviceProfile = readDevice();
   private batch = 20;
-  private generation = 0;
+  /** The tour being decoded: aborted when it ends (a new tour, a fallback, the element leaving), so late answers are dropped. */
+  private tour = new AbortController();
   private inflightBytes = 0;
   private nextJobId = 1;
   private running = new Map<number, Job>();
@@ -60,8 +61,8 @@ export class DecodeController implements ReactiveController {
       get bridges() {
         return self.bridges;
       },
-      get generation() {
-        return self.generation;
+      get signal() {
+        return self.tour.signal;
       },
       get highEnabled() {
         return self.highEnabled;
@@ -111,17 +112,16 @@ export class DecodeController implements ReactiveController {
   /** Starts decoding a tour; frame 0 comes first in the low rendition. */
   load(clips: Clip[], options: { hiRes: boolean; aspect?: number }): void {
     this.stop();
-    this.generation++;
     this.clips = [...clips].sort((a, b) => a.index - b.index);
     this.counts = clipFrameCounts(this.clips);
     this.starts = clipStarts(this.counts);
     this.setHighEnabledFlag(options.hiRes);
     this.batch = batchSize(this.device);
     const n = workerCount(this.device, this.clips.length);
-    const gen = this.generation;
+    const { signal } = this.tour;
     this.paint.start();
     const onCrash = (message: string) => {
-      if (gen === this.generation) this.host.onDecodeError(message);
+      if (!signal.aborted) this.host.onDecodeError(message);
     };
     for (let i = 0; i < n; i++) {
       const bridge = this.warm.shift() ?? new WorkerBridge(onCrash);
@@ -203,7 +203,8 @@ export class DecodeController implements ReactiveController {
 
   /** Ends the tour's decoding and its workers; warm workers (prewarm) and a paint worker never used stay for the next. */
   private stop(): void {
-    this.generation++;
+    this.tour.abort();
+    this.tour = new AbortController();
     for (const b of this.bridges) b.dispose();
     this.bridges = [];
     this.busy = [];
@@ -260,7 +261,7 @@ export class DecodeController implements ReactiveController {
       this.running.delete(id);
       this.cancelledJobs++;
       delete this.cursors[job.worker]?.[job.rendition];
-      void this.bridges[job.worker]?.api.cancel(id).catch(() => undefined);
+      job.abort?.abort();
     }
   }
 
@@ -309,7 +310,7 @@ export class DecodeController implements ReactiveController {
   }
 
   private run(w: number, job: Job): void {
-    const gen = this.generation;
+    const { signal } = this.tour;
     const clip = this.clips[job.clip];
     if (!clip) return;
     const start = this.starts[job.clip]!;
@@ -329,7 +330,7 @@ export class DecodeController implements ReactiveController {
     this.inflightBytes += inflight;
     this.notePeak();
     const onBatch = (frames: DecodedFrame[]) => {
-      if (gen !== this.generation) return;
+      if (signal.aborted) return;
       for (const f of frames) {
         const k = this.key(job.rendition, start + f.frame);
         this.cache.put(start + f.frame, f); // then its pixels go to the paint worker, after the evictions the put caused
@@ -348,6 +349,8 @@ export class DecodeController implements ReactiveController {
     };
     job.id = this.nextJobId++;
     job.worker = w;
+    // The job's own signal: aborted when it goes stale (cancelStale), which cancels it in its worker.
+    job.abort = new AbortController();
     this.running.set(job.id, job);
     const pl = locateFrame(this.starts, this.counts, this.focus);
     const req = {
@@ -361,21 +364,21 @@ export class DecodeController implements ReactiveController {
       // After a jump and for the first frame, the frame waited for comes as a bitmap too (workers/frame-bitmap.ts).
       ...(pl.clip === job.clip ? { urgent: pl.local, ...((this.jumping || !this.firstArrived) && this.paint.canvas ? { canvas: this.paint.canvas } : {}) } : {}),
     };
-    (job.keyframe ? bridge.keyframe(req, onBatch) : bridge.decode(req, onBatch))
+    (job.keyframe ? bridge.keyframe(req, onBatch, job.abort.signal) : bridge.decode(req, onBatch, job.abort.signal))
       .then(
         () => {
-          if (gen !== this.generation) return;
+          if (signal.aborted) return;
           if (job.rendition === 'high' || !job.keyframe) this.prefetcher.decoded(job.clip, job.rendition);
         },
         (e: unknown) => {
-          if (gen !== this.generation) return;
+          if (signal.aborted) return;
           this.decodeFailed(e);
         },
       )
       .finally(() => {
         this.running.delete(job.id!);
         this.inflightBytes -= inflight;
-        if (gen !== this.generation) return;
+        if (signal.aborted) return;
         for (const k of keys) this.pending.delete(k);
         if (!job.keyframe) this.busy[w] = false;
         this.pump();

@@ -19,6 +19,8 @@ export interface Job {
   keyframe?: boolean;
   id?: number;
   worker?: number;
+  /** Aborted when the job goes stale: the worker stops it (WorkerBridge.decode). */
+  abort?: AbortController;
 }
 
 /** What the planner reads of the decoder's state. */

@@ -27,14 +27,31 @@ export class WorkerBridge {
     return this.remote;
   }
 
-  /** Decodes frames [from, to] of a clip; `onBatch` gets them as they are ready. Resolves with the count decoded. */
-  decode(req: DecodeRequest, onBatch: OnBatch): Promise<number> {
-    return this.api.decode(req, proxy(onBatch));
+  /**
+   * Decodes frames [from, to] of a clip; `onBatch` gets them as they are ready. Resolves with the count decoded. When
+   * `signal` aborts, the worker stops the decode (the frames copied so far still come) and it resolves then.
+   */
+  decode(req: DecodeRequest, onBatch: OnBatch, signal?: AbortSignal): Promise<number> {
+    return this.abortable(req, signal, () => this.api.decode(req, proxy(onBatch)));
   }
 
-  /** Decodes a clip's keyframe alone (a thumbnail placeholder, the first frame). */
-  keyframe(req: DecodeRequest, onBatch: OnBatch): Promise<number> {
-    return this.api.keyframe(req, proxy(onBatch));
+  /** Decodes a clip's keyframe alone (a thumbnail placeholder, the first frame); `signal` as for decode. */
+  keyframe(req: DecodeRequest, onBatch: OnBatch, signal?: AbortSignal): Promise<number> {
+    return this.abortable(req, signal, () => this.api.keyframe(req, proxy(onBatch)));
+  }
+
+  /** Runs a call whose request id the worker can cancel, cancelling it when `signal` aborts. */
+  private async abortable(req: DecodeRequest, signal: AbortSignal | undefined, call: () => Promise<number>): Promise<number> {
+    const id = req.id;
+    if (!signal || id === undefined) return call();
+    if (signal.aborted) return 0;
+    const cancel = () => void this.api.cancel(id).catch(() => undefined);
+    signal.addEventListener('abort', cancel, { once: true });
+    try {
+      return await call();
+    } finally {
+      signal.removeEventListener('abort', cancel);
+    }
   }
 
   dispose(): void {
