@@ -16,21 +16,22 @@
  *
  * Audio, subtitles, data streams, chapters and all metadata (phones put GPS location there) are dropped.
  */
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLIP_FPS, CLIP_FRAMES, RENDITIONS, THUMBNAIL_FRAME, buildFilterGraph, buildNormaliseGraph, buildSplitGraph, isHdr, renditionSize, segmentArgs, x264Args } from './encoding.js';
-import { pipeFrames, yuv420pBytes, type FrameFilterFactory } from './frame-pipe.js';
-import { ffmpegBinaries, ffmpegCapabilities } from './ffmpeg-binaries.js';
-import { MAX_SOURCE_SIDE, abortError, assertAcceptable, probeVideo, type ProbeResult } from './probe-video.js';
+import { CLIP_FPS, CLIP_FRAMES, isHdr } from './encoding.js';
+import type { FrameFilterFactory } from './frame-pipe.js';
+import { assertAcceptable, probeVideo, type ProbeResult } from './probe-video.js';
 import { PROGRESS_TEXT } from './progress-text.js';
-import { runProcess, type RunResult } from './run-process.js';
-import { planSource, type FrameRange } from './source-frames.js';
-import { VideoRejectedError } from './video-rejected-error.js';
+import type { FrameRange } from './source-frames.js';
+import { collectClips, type ProcessedClip } from './transcode-collect.js';
+import { planTranscode } from './transcode-plan.js';
+import { runTranscode } from './transcode-run.js';
 
 export { VideoRejectedError } from './video-rejected-error.js';
 export { probeVideo, assertAcceptable, type ProbeResult } from './probe-video.js';
 export { planSegments, type FrameRange } from './source-frames.js';
+export type { ProcessedClip } from './transcode-collect.js';
 
 export interface ProcessVideoOptions {
   /** Path of the uploaded file (untrusted). */
@@ -65,19 +66,6 @@ export interface ProcessSegmentResult extends Omit<ProcessVideoResult, 'thumbnai
   thumbnailPath: string | null;
 }
 
-export interface ProcessedClip {
-  /** 0-based position in the tour. */
-  index: number;
-  /** Frames in the clip: CLIP_FRAMES except possibly the last. */
-  frameCount: number;
-  /** Seconds: frameCount / fps. */
-  duration: number;
-  highPath: string;
-  lowPath: string;
-  /** Frames of this clip the frame filter changed (faces blurred); absent without a filter. */
-  changedFrames?: number;
-}
-
 export interface ProcessVideoResult {
   clips: ProcessedClip[];
   thumbnailPath: string;
@@ -97,8 +85,6 @@ export interface ProcessVideoResult {
 /** Share of the progress bar given to probing; the transcode takes the bulk, the final checks the rest. */
 const PROBE_SHARE = 0.05;
 const FINISH_AT = 0.97;
-/** Address-space cap of the transcode (prlimit): 4K HEVC decoding plus two x264 encoders fit well within it. */
-const TRANSCODE_MEMORY_BYTES = 8 * 1024 ** 3;
 const OUTPUT_NAME = /^(high|low)-\d{5}\.mp4$|^(high|low)\.csv$|^thumbnail\.jpg$/;
 
 /** Turns an uploaded video into tour clips; throws VideoRejectedError when the video cannot become a tour. */
@@ -161,263 +147,13 @@ function makeReporter(onProgress: ProcessVideoOptions['onProgress']): Reporter {
   };
 }
 
+/** One transcode: its command lines, their run, and the clips they wrote (media/transcode-*.ts). */
 async function transcode(opts: ProcessVideoOptions, probe: ProbeResult, report: Reporter, range: FrameRange): Promise<ProcessSegmentResult> {
-  const { workDir, signal } = opts;
-  const { ffmpeg } = ffmpegBinaries();
-  const caps = ffmpegCapabilities();
-  if (!caps.libx264) throw new Error('This ffmpeg has no libx264 encoder');
-  const portrait = probe.portrait;
-  const source = planSource(probe, range);
-  const wantThumbnail = range.first <= THUMBNAIL_FRAME;
-  const videoFrames = Math.ceil(probe.durationSeconds * CLIP_FPS);
-  const rangeFrames = Math.max(0, Math.min(range.end ?? videoFrames, videoFrames) - range.first);
-  const maxFrames = (range.end !== undefined ? range.end - range.first : rangeFrames) + CLIP_FRAMES;
-  const graphInput = { stream: `0:${probe.streamIndex}`, portrait, colour: probe.colour, toneMap: caps.toneMap, ...source.graph };
-  const highList = join(workDir, 'high.csv');
-  const lowList = join(workDir, 'low.csv');
-  const thumbnailPath = join(workDir, 'thumbnail.jpg');
-  const input = [
-    '-max_alloc',
-    String(1024 ** 3),
-    '-protocol_whitelist',
-    'file',
-    '-f',
-    probe.demuxer,
-    ...probe.inputArgs,
-    ...source.inputArgs,
-    '-max_pixels',
-    String(MAX_SOURCE_SIDE * MAX_SOURCE_SIDE),
-    '-i',
-    `file:${opts.input}`,
-    ...source.outputArgs,
-  ];
-  const outputs = [
-    '-map_metadata',
-    '-1',
-    '-map_chapters',
-    '-1',
-    '-map',
-    '[high]',
-    ...x264Args(RENDITIONS.high),
-    '-fps_mode',
-    'passthrough',
-    ...segmentArgs(maxFrames, highList),
-    join(workDir, 'high-%05d.mp4'),
-    '-map',
-    '[low]',
-    ...x264Args(RENDITIONS.low),
-    '-fps_mode',
-    'passthrough',
-    ...segmentArgs(maxFrames, lowList),
-    join(workDir, 'low-%05d.mp4'),
-    ...(wantThumbnail ? ['-map', '[thumb]', '-frames:v', '1', '-q:v', '3', '-update', '1', thumbnailPath] : []),
-  ];
-  const progressArgs = ['-nostats', '-progress', 'pipe:1', '-stats_period', '0.5'];
-
-  const expectedUs = Math.max(1, rangeFrames / CLIP_FPS) * 1e6;
-  let lastOutUs = -1;
-  let buffered = '';
-  let touchEncoder = () => undefined as void;
-  const onProgressOutput = (chunk: string) => {
-    const lines = (buffered + chunk).split('\n');
-    buffered = lines.pop() ?? '';
-    for (const line of lines) {
-      const m = /^out_time_us=(\d+)/.exec(line);
-      if (!m) continue;
-      const us = Number(m[1]);
-      if (us > lastOutUs) {
-        lastOutUs = us;
-        touchEncoder();
-        const share = Math.min(1, us / expectedUs);
-        report(PROBE_SHARE + (FINISH_AT - PROBE_SHARE) * share, PROGRESS_TEXT.processing);
-      }
-    }
-  };
-  const limits = {
-    // Generous: 600 s of 4K60 HEVC decodes slowly in software; the stall watchdog catches real hangs much sooner.
-    timeoutMs: 120_000 + (rangeFrames / CLIP_FPS) * 10_000,
-    stallMs: opts.stallTimeoutMs ?? 120_000,
-    maxOutputBytes: 32 * 1024 ** 2,
-    maxMemoryBytes: TRANSCODE_MEMORY_BYTES,
-    keepStdout: false,
-  };
-
-  let result: RunResult;
-  let changed: ReadonlySet<number> | undefined;
-  // A rotated source goes through the raw frame pipe too: with the rotation done in our graph (-noautorotate), ffmpeg
-  // 5.1 would copy the source's display matrix onto the clips (and no option removes it), turning them a second time.
-  if (!opts.frameFilter && probe.rotation === 0) {
-    const graph = buildFilterGraph({ ...graphInput, thumbnail: wantThumbnail });
-    const run = runProcess(ffmpeg, ['-hide_banner', '-nostdin', '-v', 'error', ...progressArgs, ...input, '-filter_complex', graph, ...outputs], { ...limits, signal, onStdout: onProgressOutput });
-    touchEncoder = run.touch;
-    result = await run.done;
-  } else {
-    // Decoder (the untrusted input, hardened as above) → frame filter → encoder (our own raw frames).
-    const hi = renditionSize(RENDITIONS.high, portrait);
-    const stop = new AbortController();
-    const both = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
-    const decoder = runProcess(
-      ffmpeg,
-      ['-hide_banner', '-nostdin', '-v', 'error', '-nostats', ...input, '-filter_complex', buildNormaliseGraph(graphInput), '-map', '[out]', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', 'pipe:1'],
-      { ...limits, signal: both, rawStdout: true },
-    );
-    const encoder = runProcess(
-      ffmpeg,
-      [
-        '-hide_banner',
-        '-v',
-        'error',
-        ...progressArgs,
-        '-f',
-        'rawvideo',
-        '-pix_fmt',
-        'yuv420p',
-        '-s',
-        `${hi.width}x${hi.height}`,
-        '-framerate',
-        String(CLIP_FPS),
-        '-i',
-        'pipe:0',
-        '-filter_complex',
-        buildSplitGraph(portrait, wantThumbnail),
-        ...outputs,
-      ],
-      { ...limits, signal: both, stdin: true, onStdout: onProgressOutput },
-    );
-    touchEncoder = encoder.touch;
-    const filter = opts.frameFilter?.(hi);
-    const piped = await pipeFrames({ decoder, encoder, frameBytes: yuv420pBytes(hi.width, hi.height), filter, stop: () => stop.abort() });
-    changed = filter?.changed;
-    if (signal?.aborted) throw abortError();
-    const { encoded } = piped;
-    if (piped.encoderGone || encoded.stopped || encoded.code !== 0) throw new Error(`encoder failed (${encoded.stopped ?? encoded.code}): ${tail(encoded.stderr)}`);
-    // The decoder read the untrusted file: its failure is the video's, as in the one-process path.
-    result = piped.decoded;
-    if (piped.frames === 0 && result.code === 0 && !result.stopped) throw VideoRejectedError.invalid('no frames decoded');
-  }
-  if (result.stopped === 'abort' || signal?.aborted) throw abortError();
-  if (result.stopped) throw VideoRejectedError.invalid(`ffmpeg stopped (${result.stopped}): ${tail(result.stderr)}`);
-  if (result.code !== 0) {
-    if (/No space left|Permission denied|Cannot allocate memory/i.test(result.stderr)) throw new Error(`ffmpeg failed: ${tail(result.stderr)}`);
-    throw VideoRejectedError.invalid(`ffmpeg exited ${result.code}: ${tail(result.stderr)}`);
-  }
+  const plan = planTranscode(opts, probe, range);
+  const run = await runTranscode(plan, probe, opts, (share) => report(PROBE_SHARE + (FINISH_AT - PROBE_SHARE) * share, PROGRESS_TEXT.processing));
   report(FINISH_AT, PROGRESS_TEXT.finishing);
-
-  const high = await readSegmentList(highList);
-  const low = await readSegmentList(lowList);
-  if (high.length === 0) throw VideoRejectedError.invalid(`no frames decoded: ${tail(result.stderr)}`);
-  if (high.length !== low.length) throw new Error(`rendition clip counts differ: ${high.length} high, ${low.length} low`);
-  const clips: ProcessedClip[] = high.map((h, index) => {
-    const frameCount = Math.round((h.end - h.start) * CLIP_FPS);
-    return { index, frameCount, duration: frameCount / CLIP_FPS, highPath: join(workDir, h.file), lowPath: join(workDir, low[index]!.file) };
-  });
-  // The segment list's end time of the last clip is derived; count its frames for certain.
-  const last = clips[clips.length - 1]!;
-  last.frameCount = await countFrames(last.highPath, signal);
-  last.duration = last.frameCount / CLIP_FPS;
-  await rm(highList, { force: true });
-  await rm(lowList, { force: true });
-  if (changed) {
-    let first = 0;
-    for (const c of clips) {
-      c.changedFrames = 0;
-      for (let i = first; i < first + c.frameCount; i++) if (changed.has(i)) c.changedFrames++;
-      first += c.frameCount;
-    }
-  }
-  // The thumbnail shows an unchanged frame (no blur box on the card): the one nearest THUMBNAIL_FRAME, later first.
-  const thumbFrame =
-    wantThumbnail && changed?.has(THUMBNAIL_FRAME)
-      ? unchangedNear(
-          changed,
-          THUMBNAIL_FRAME,
-          clips.reduce((n, c) => n + c.frameCount, 0),
-        )
-      : -1;
-  if (thumbFrame >= 0) {
-    const k = Math.floor(thumbFrame / CLIP_FRAMES);
-    await thumbnailFromClip(clips[k]!.highPath, thumbnailPath, portrait, signal, thumbFrame - k * CLIP_FRAMES);
-  } else if (wantThumbnail && !existsSync(thumbnailPath)) await thumbnailFromClip(clips[0]!.highPath, thumbnailPath, portrait, signal);
-
-  const size = async (paths: string[]) => (await Promise.all(paths.map((p) => stat(p)))).reduce((s, st) => s + st.size, 0);
-  const hi = renditionSize(RENDITIONS.high, portrait);
-  return {
-    clips,
-    thumbnailPath: wantThumbnail ? thumbnailPath : null,
-    videoInfo: {
-      width: hi.width,
-      height: hi.height,
-      fullSize: await size(clips.map((c) => c.highPath)),
-      mediumSize: await size(clips.map((c) => c.lowPath)),
-      smallSize: wantThumbnail ? await size([thumbnailPath]) : 0,
-    },
-    fps: CLIP_FPS,
-    durationSeconds: probe.durationSeconds,
-    sourceWidth: probe.width,
-    sourceHeight: probe.height,
-    portrait,
-    probe,
-  };
-}
-
-interface SegmentEntry {
-  file: string;
-  start: number;
-  end: number;
-}
-
-async function readSegmentList(path: string): Promise<SegmentEntry[]> {
-  if (!existsSync(path)) return [];
-  const text = await readFile(path, 'utf8');
-  return text
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => {
-      const [file, start, end] = line.split(',');
-      // The segment muxer writes basenames; anything else would be a bug, never a path to follow.
-      if (!file || !/^(high|low)-\d{5}\.mp4$/.test(file)) throw new Error(`unexpected segment list entry: ${line}`);
-      return { file, start: Number(start), end: Number(end) };
-    });
-}
-
-/** Exact frame count of one of our own clips (cheap: demux only). */
-async function countFrames(path: string, signal?: AbortSignal): Promise<number> {
-  const { ffprobe } = ffmpegBinaries();
-  const r = await runProcess(ffprobe, ['-v', 'error', '-select_streams', 'v:0', '-count_packets', '-show_entries', 'stream=nb_read_packets', '-of', 'csv=p=0', path], {
-    timeoutMs: 30_000,
-    maxOutputBytes: 4096,
-    signal,
-  }).done;
-  if (r.stopped === 'abort') throw abortError();
-  const n = Number(r.stdout.trim());
-  if (r.code !== 0 || !Number.isInteger(n) || n <= 0) throw new Error(`cannot count frames of ${path}: ${tail(r.stderr)}`);
-  return n;
-}
-
-/** The frame nearest `at` (after it first, on a tie) that is not in `changed`, or -1 when every frame is. */
-export function unchangedNear(changed: ReadonlySet<number>, at: number, frames: number): number {
-  for (let d = 0; d < frames; d++) {
-    if (at + d < frames && !changed.has(at + d)) return at + d;
-    if (at - d >= 0 && !changed.has(at - d)) return at - d;
-  }
-  return -1;
-}
-
-/**
- * Thumbnail from frame `frame` of a high clip: the fallback when the source had fewer frames than THUMBNAIL_FRAME
- * (the first frame), or the unblurred frame chosen instead of a blurred THUMBNAIL_FRAME.
- */
-async function thumbnailFromClip(clip: string, out: string, portrait: boolean, signal?: AbortSignal, frame = 0): Promise<void> {
-  const { ffmpeg } = ffmpegBinaries();
-  const steps = [...(frame > 0 ? [`select=eq(n\\,${frame})`] : []), ...(portrait ? ['crop=iw:trunc(iw*9/16/2)*2'] : [])];
-  const vf = steps.length ? ['-vf', steps.join(',')] : [];
-  const r = await runProcess(ffmpeg, ['-hide_banner', '-nostdin', '-v', 'error', '-i', clip, ...vf, '-frames:v', '1', '-q:v', '3', '-update', '1', '-y', out], {
-    timeoutMs: 30_000,
-    maxOutputBytes: 1024 ** 2,
-    signal,
-  }).done;
-  if (r.stopped === 'abort') throw abortError();
-  if (r.code !== 0 || !existsSync(out)) throw new Error(`thumbnail failed: ${tail(r.stderr)}`);
+  const collected = await collectClips(plan, run, opts.signal);
+  return { ...collected, fps: CLIP_FPS, durationSeconds: probe.durationSeconds, sourceWidth: probe.width, sourceHeight: probe.height, portrait: probe.portrait, probe };
 }
 
 async function removeOutputs(dir: string): Promise<void> {
@@ -428,10 +164,6 @@ async function removeOutputs(dir: string): Promise<void> {
     return;
   }
   await Promise.all(names.filter((n) => OUTPUT_NAME.test(n)).map((n) => rm(join(dir, n), { force: true })));
-}
-
-function tail(stderr: string): string {
-  return stderr.trim().split('\n').slice(-3).join(' | ').slice(0, 500);
 }
 
 /** Re-exported for the job worker's logs and the benchmark. */

@@ -132,3 +132,8 @@ function minimalEnv(): NodeJS.ProcessEnv {
   for (const key of ['PATH', 'LANG', 'LC_ALL', 'TMPDIR', 'HOME']) if (process.env[key]) env[key] = process.env[key];
   return env;
 }
+
+/** The last lines of a process's error output (where the reason of a failure is), for messages and logs. */
+export function stderrTail(stderr: string): string {
+  return stderr.trim().split('\n').slice(-3).join(' | ').slice(0, 500);
+}
