@@ -51,5 +51,9 @@ describe.each(DB_KINDS)('fair processing order across companies on %s', (kind) =
       .execute();
     const order = logs.map((l) => ({ [a1]: 'A1', [a2]: 'A2', [a3]: 'A3', [b1]: 'B1' })[l.tour_id]);
     expect(order).toEqual(['A1', 'B1', 'A2', 'A3']);
+    // When each was queued (the processing speed metric reads it): its process-tour job, by the tour in its data.
+    const queued = await t.app.services.queue.queuedAt('process-tour', 'tourId', b1);
+    expect(queued).toBeInstanceOf(Date);
+    expect(await t.app.services.queue.queuedAt('process-tour', 'tourId', 'no-such-tour')).toBeNull();
   });
 });
