@@ -4,7 +4,7 @@
  * POST /auth/google/user { code, state, gToken } completes it and answers { token, email } (accounts §7).
  * gToken is the human-check token, needed only when the sign-in creates a new account.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import { refuse, routeRateLimit } from './refuse.js';
 import { createOidcClient, OidcError } from '../auth/oidc.js';

@@ -1,6 +1,6 @@
 /** POST /oauth/token: the password grant of accounts §7 (Basic client credentials, JSON body) answering a session JWT. */
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES, ERROR_TEXTS, OAUTH_CLIENT } from '@roomwalk/shared';
 import { refuse, routeRateLimit } from './refuse.js';
 import { reserveLoginAttempt } from '../auth/rate-limit.js';

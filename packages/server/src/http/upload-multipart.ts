@@ -4,7 +4,7 @@
  * (a dropped connection leaves nothing) and the answer carries its ETag, as S3's does.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ERROR_CODES, type ErrorCode } from '@roomwalk/shared';
+import { ERROR_CODES } from '@roomwalk/shared';
 import { refuse } from './refuse.js';
 import { LocalStorage, PartSizeError } from '../storage/local-storage.js';
 import { MultipartGoneError } from '../storage/storage.js';

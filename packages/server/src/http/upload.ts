@@ -4,7 +4,7 @@
  */
 import { ByteLimit } from '../core/byte-limit.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ERROR_CODES, type ErrorCode } from '@roomwalk/shared';
+import { ERROR_CODES } from '@roomwalk/shared';
 import { refuse } from './refuse.js';
 import { LocalStorage } from '../storage/local-storage.js';
 import { UPLOAD_KEY } from '../services/uploads.js';

@@ -1,5 +1,5 @@
 /** Reels, professional photos and AI marker runs (migration 0050). */
-import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 import type { Timestamp, NullableTimestamp } from './columns.js';
 
 interface ReelsTable {

@@ -1,5 +1,5 @@
 /** Billing: customers, events and the local provider's checkout, subscriptions and portal (migration 0030). */
-import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 import type { Timestamp, NullableTimestamp } from './columns.js';
 
 export type ProviderKind = 'stripe' | 'local';

@@ -1,5 +1,5 @@
 /** Live viewing: leads and viewing sessions (migration 0040). */
-import type { ColumnType, Generated } from 'kysely';
+import type { Generated } from 'kysely';
 import type { Timestamp } from './columns.js';
 
 interface TourLeadsTable {
