@@ -3,10 +3,11 @@ import { TIMINGS_MS } from '@roomwalk/shared/constants';
 import { safeLocalStorage } from '@roomwalk/shared/guarded-storage';
 import { AI_STORAGE_KEY, MODES } from '../constants.js';
 import type { Marker } from '../api/types.js';
-import type { AddState, AIProgress } from '../markers-drawer/markers-drawer.component.js';
+import type { AddState, AIProgress } from '../markers/markers.js';
 import type { SubscriptionHandle } from '../api/subscription.js';
 import { editingModule, loadEditing } from '../editing/editing.js';
 import type { PlayerContext } from '../store/player-context.js';
+import type { MarkerEditingHost } from '../editing/host.js';
 
 type EditingModule = typeof import('../editing/index.js');
 
@@ -15,7 +16,7 @@ type EditingModule = typeof import('../editing/index.js');
  * in the editing chunk (`editing/markers-editing.ts`), loaded as soon as the player is in edit mode and never for a
  * visitor, unless a super admin's generation of this tour is to be resumed.
  */
-export class MarkersController implements ReactiveController {
+export class MarkersController implements ReactiveController, MarkerEditingHost {
   addState: AddState = 'idle';
   savingIds = new Set<string>();
   deletingIds = new Set<string>();

@@ -3,7 +3,7 @@ import { PLAYER, TIMINGS_MS } from '@roomwalk/shared/constants';
 import { MODES, OUTGOING_MESSAGE_TYPES, TRAVEL } from '../constants.js';
 import type { TourEventDetails } from '../events/events.js';
 import type { Marker } from '../api/types.js';
-import { activeMarkerAt } from '../markers-drawer/markers-drawer.component.js';
+import { activeMarkerAt } from '../markers/markers.js';
 import { clampFrame, travelPlan } from '../frame-math.js';
 import type { PlayerContext } from '../store/player-context.js';
 import type { CanvasController } from './canvas-controller.js';

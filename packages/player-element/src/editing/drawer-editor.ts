@@ -1,9 +1,9 @@
-import { adoptStyles, css, html, nothing, type PropertyValues } from 'lit';
+import { adoptStyles, css, html, type LitElement, nothing, type PropertyValues } from 'lit';
 import { PREDEFINED_MARKER_NAMES } from '@roomwalk/shared/constants';
 import { PLAYER_VALIDATION as VALIDATION } from '@roomwalk/shared/player-texts';
 import { emit } from '../events/events.js';
 import type { Marker } from '../api/types.js';
-import type { DrawerRow, TourMarkersDrawer } from '../markers-drawer/markers-drawer.component.js';
+import type { DrawerRow, EditableDrawer } from '../markers/markers.js';
 
 // Inline line icons (no emoji font needed; they take the text colour): a pencil and a bin.
 const PENCIL_ICON = html`<svg viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path d="M11 2l3 3-8 8H3v-3zM9 4l3 3"/></svg>`;
@@ -35,8 +35,8 @@ export class DrawerEditor {
   private custom = false;
   private customName = '';
 
-  constructor(private readonly d: TourMarkersDrawer) {
-    adoptStyles(d.renderRoot as ShadowRoot, [...(d.constructor as typeof TourMarkersDrawer).elementStyles, EDIT_STYLES]);
+  constructor(private readonly d: EditableDrawer) {
+    adoptStyles(d.renderRoot as ShadowRoot, [...(d.constructor as typeof LitElement).elementStyles, EDIT_STYLES]);
   }
 
   private set(patch: Partial<{ editing: string | null; draft: string; confirmDelete: string | null; adding: boolean; custom: boolean; customName: string }>): void {
@@ -44,7 +44,7 @@ export class DrawerEditor {
     this.d.requestUpdate();
   }
 
-  willUpdate(changed: PropertyValues<TourMarkersDrawer>): void {
+  willUpdate(changed: PropertyValues<EditableDrawer>): void {
     const d = this.d;
     if (changed.has('savingIds') && this.editing && !d.savingIds.has(this.editing) && (changed.get('savingIds') as Set<string> | undefined)?.has(this.editing)) {
       this.editing = null;

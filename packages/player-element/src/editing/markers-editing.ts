@@ -4,9 +4,9 @@ import type { ErrorCode } from '@roomwalk/shared/error-codes';
 import { graphqlRequest, GraphQLRequestError } from '../api/graphql.js';
 import { AI_MARKERS_SUBSCRIPTION, MARKER_DELETE, MARKER_SAVE, MARKER_UPDATE, TOUR_GENERATE_AI_MARKERS } from '../api/queries.js';
 import type { AIMarkerEvent, Marker } from '../api/types.js';
-import type { AIProgress } from '../markers-drawer/markers-drawer.component.js';
+import type { AIProgress } from '../markers/markers.js';
 import { loadSubscription } from '../api/load-subscription.js';
-import type { MarkersController } from '../controllers/markers-controller.js';
+import type { MarkerEditingHost } from './host.js';
 
 // Marker add, rename and delete (edit mode) and AI marker generation (super admin), on the state of the player's
 // MarkersController (controllers/markers-controller.ts), which calls these once the editing chunk is loaded.
@@ -14,7 +14,7 @@ import type { MarkersController } from '../controllers/markers-controller.js';
 const ALREADY_CREATED: ErrorCode = 'AI_ALREADY_CREATED';
 const ALREADY_GENERATING: ErrorCode = 'AI_ALREADY_GENERATING';
 
-function later(c: MarkersController, ms: number, fn: () => void): void {
+function later(c: MarkerEditingHost, ms: number, fn: () => void): void {
   const t = setTimeout(() => {
     c.timers.delete(t);
     fn();
@@ -22,11 +22,11 @@ function later(c: MarkersController, ms: number, fn: () => void): void {
   c.timers.add(t);
 }
 
-function call<T>(c: MarkersController, query: string, variables: Record<string, unknown>): Promise<T> {
+function call<T>(c: MarkerEditingHost, query: string, variables: Record<string, unknown>): Promise<T> {
   return graphqlRequest<T>(c.ctx.config.apiBase, query, variables, { token: c.ctx.config.authToken });
 }
 
-export async function add(c: MarkersController, name: string, custom: boolean): Promise<void> {
+export async function add(c: MarkerEditingHost, name: string, custom: boolean): Promise<void> {
   if (c.addState !== 'idle') return;
   c.addState = custom ? 'addingCustom' : 'adding';
   c.ctx.host.requestUpdate();
@@ -42,7 +42,7 @@ export async function add(c: MarkersController, name: string, custom: boolean): 
   c.ctx.host.requestUpdate();
 }
 
-export async function rename(c: MarkersController, marker: Marker, name: string): Promise<void> {
+export async function rename(c: MarkerEditingHost, marker: Marker, name: string): Promise<void> {
   c.savingIds = new Set(c.savingIds).add(marker.id);
   c.ctx.host.requestUpdate();
   try {
@@ -56,7 +56,7 @@ export async function rename(c: MarkersController, marker: Marker, name: string)
   c.ctx.host.requestUpdate();
 }
 
-export async function remove(c: MarkersController, marker: Marker): Promise<void> {
+export async function remove(c: MarkerEditingHost, marker: Marker): Promise<void> {
   c.deletingIds = new Set(c.deletingIds).add(marker.id);
   c.ctx.host.requestUpdate();
   let ok = false;
@@ -71,7 +71,7 @@ export async function remove(c: MarkersController, marker: Marker): Promise<void
   c.ctx.host.requestUpdate();
 }
 
-export async function generate(c: MarkersController): Promise<void> {
+export async function generate(c: MarkerEditingHost): Promise<void> {
   if (c.ai.active) return;
   const active = c.readActive();
   if (active && active.tourId !== c.ctx.config.tourId) {
@@ -95,7 +95,7 @@ export async function generate(c: MarkersController): Promise<void> {
   }
 }
 
-export async function listen(c: MarkersController): Promise<void> {
+export async function listen(c: MarkerEditingHost): Promise<void> {
   c.ai = { active: true, progress: 0, added: [], removed: [] };
   c.ctx.host.requestUpdate();
   const { subscribe } = await loadSubscription();
@@ -110,7 +110,7 @@ export async function listen(c: MarkersController): Promise<void> {
   });
 }
 
-function onProgress(c: MarkersController, ev: AIMarkerEvent): void {
+function onProgress(c: MarkerEditingHost, ev: AIMarkerEvent): void {
   if (!c.ai.active) return;
   const next: AIProgress = { ...c.ai, progress: ev.progressPercentage ?? c.ai.progress };
   if (ev.marker) {
@@ -128,7 +128,7 @@ function onProgress(c: MarkersController, ev: AIMarkerEvent): void {
   }
 }
 
-function stop(c: MarkersController): void {
+function stop(c: MarkerEditingHost): void {
   c.sub?.close();
   c.sub = undefined;
   c.writeActive(null);

@@ -4,30 +4,10 @@ import { emit } from '../events/events.js';
 import type { Marker } from '../api/types.js';
 import { editingModule, loadEditing } from '../editing/editing.js';
 import type { DrawerEditor } from '../editing/drawer-editor.js';
-
-export type AddState = 'idle' | 'adding' | 'addingCustom';
-export interface AIProgress {
-  active: boolean;
-  progress: number;
-  added: Marker[];
-  removed: Marker[];
-}
-export interface DrawerRow {
-  marker: Marker;
-  origin: 'existed' | 'added' | 'removed';
-  leaving: boolean;
-}
+import type { AddState, AIProgress, DrawerRow } from '../markers/markers.js';
 
 const EMPTY_EDITOR = 'Add location markers for your viewers to teleport through your property.';
 const EMPTY_VIEWER = 'No markers created yet';
-
-/** Sorted by frameIndex, the marker within 0.5 frame of `frame` is the active one (tours §2). */
-export function sortMarkers(markers: readonly Marker[]): Marker[] {
-  return [...markers].sort((a, b) => a.frameIndex - b.frameIndex);
-}
-export function activeMarkerAt(markers: readonly Marker[], frame: number): Marker | null {
-  return markers.find((m) => Math.abs(m.frameIndex - frame) <= PLAYER.activeMarkerTolerance) ?? null;
-}
 
 /**
  * The Fast Travel drawer: lists markers, and in edit mode adds, renames and deletes them.

@@ -2,7 +2,7 @@ import { computed, signal, type ReadonlySignal, type Signal } from '@preact/sign
 import { STATUSES, TRAVEL, type PlayerStatus, type TravelStatus } from '../constants.js';
 import type { TourPlayerErrorCode } from '../errors.js';
 import type { Marker, PlayerTour } from '../api/types.js';
-import { sortMarkers } from '../markers-drawer/markers-drawer.component.js';
+import { sortMarkers } from '../markers/markers.js';
 import type { GateState } from '../api/tour-access.js';
 
 export type NoticeVariant = 'success' | 'warning' | 'error' | 'info';

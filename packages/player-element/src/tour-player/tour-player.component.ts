@@ -16,7 +16,7 @@ import { MarkersController } from '../controllers/markers-controller.js';
 import { PlayheadController, findRoom, roomAt } from '../controllers/playhead-controller.js';
 import { TourLoaderController } from '../controllers/tour-loader-controller.js';
 import { AccessGateController } from '../controllers/access-gate-controller.js';
-import { activeMarkerAt } from '../markers-drawer/markers-drawer.component.js';
+import { activeMarkerAt } from '../markers/markers.js';
 import { maxScrollableIndex } from '../frame-math.js';
 import { renderAgentInfo } from './agent-info.js';
 import { renderDrawer } from './drawer.js';

@@ -1,0 +1,5 @@
+import type { Drawer } from './drawer.js';
+
+export interface Editor {
+  drawer: Drawer;
+}
