@@ -1,6 +1,6 @@
 import type { ReactiveControllerHost } from 'lit';
 import { TIMINGS_MS } from '@roomwalk/shared/constants';
-import { STATUSES, type PlayerMode, type PlayerStatus } from '../constants.js';
+import { ATTRIBUTES, STATUSES, type PlayerMode, type PlayerStatus } from '../constants.js';
 import { emit, type TourEventDetails, type TourEventName } from '../events/events.js';
 import { TourPlayerError, type TourPlayerErrorCode } from '../errors.js';
 import type { DecodeController } from '../decode/decode-controller.js';
@@ -80,12 +80,21 @@ export class PlayerContext {
   }
 }
 
-/** The element's properties as a PlayerConfig (read through on every access, so controllers see the current values). */
-export function playerConfig(
-  el: Omit<PlayerConfig, 'apiBase' | 'hostMessagesEnabled' | 'allowedOriginList'> & { readonly hostEvents: boolean; readonly allowedOrigins: string },
-  apiBase: () => string,
-): PlayerConfig {
-  return {
+/** The element's properties a PlayerConfig reads through: every attribute's (ATTRIBUTES, the one list) and the two without one. */
+const READ_THROUGH = [...Object.values(ATTRIBUTES), 'authToken', 'loadingTimeoutMs'] as const;
+type ReadThrough = (typeof READ_THROUGH)[number];
+type Derived = 'apiBase' | 'hostMessagesEnabled' | 'allowedOriginList';
+
+/** What the element must hold for its config: the config's own values, and the attributes the derived ones come from. */
+export type ConfigSource = Omit<PlayerConfig, Derived> & { readonly hostEvents: boolean; readonly allowedOrigins: string } & Readonly<Record<ReadThrough, unknown>>;
+
+/**
+ * The element's properties as a PlayerConfig, read through on every access (controllers see the current values): one
+ * getter per ATTRIBUTES entry and the two properties without an attribute, so a new attribute needs no getter here; and
+ * the three values derived from them (the server base, whether host messages are on, the allowed origins as a list).
+ */
+export function playerConfig(el: ConfigSource, apiBase: () => string): PlayerConfig {
+  const config = {
     get apiBase() {
       return apiBase();
     },
@@ -98,38 +107,7 @@ export function playerConfig(
         .map((s) => s.trim())
         .filter(Boolean);
     },
-    get tourId() {
-      return el.tourId;
-    },
-    get mode() {
-      return el.mode;
-    },
-    get authToken() {
-      return el.authToken;
-    },
-    get hiRes() {
-      return el.hiRes;
-    },
-    get liveViewing() {
-      return el.liveViewing;
-    },
-    get liveSession() {
-      return el.liveSession;
-    },
-    get startRoom() {
-      return el.startRoom;
-    },
-    get startFrame() {
-      return el.startFrame;
-    },
-    get loading() {
-      return el.loading;
-    },
-    get loadingTimeoutMs() {
-      return el.loadingTimeoutMs;
-    },
-    get unbranded() {
-      return el.unbranded;
-    },
   };
+  for (const name of READ_THROUGH) Object.defineProperty(config, name, { get: () => el[name], enumerable: true });
+  return config as PlayerConfig;
 }
