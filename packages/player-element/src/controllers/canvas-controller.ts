@@ -3,6 +3,8 @@ import { PLAYER } from '@roomwalk/shared/constants';
 import { ERROR_CODES } from '../errors.js';
 import { MODES, OUTGOING_MESSAGE_TYPES, STATUSES } from '../constants.js';
 import type { Drawable } from '../decode/decode-controller.js';
+import type { FrameSource } from '../decode/frame-source.js';
+import type { PaintBridge } from '../paint/paint-bridge.js';
 import { canvasSize, joystickRoom } from '../frame-math.js';
 import { DESKTOP_MIN_WIDTH, drawerBeside, drawerFitHeight, shouldOpenDrawer } from '../layout.js';
 import type { PlayerContext } from '../store/player-context.js';
@@ -27,7 +29,7 @@ const sizeFor = (d: Drawable & { frame: object }, c: Size): [number, number] => 
  * Canvas painting and layout: shows the best decoded frame for the playhead once per refresh, reports the first frame
  * (status ready, `tour-ready`, the parent's ready notice), resolves "exact frame on screen" waiters, sizes the canvas
  * (tours §9) and decides once whether the drawer opens. Decoded frames are shown as ImageBitmaps the paint worker made
- * at the canvas's size (decode/paint-bridge.ts): on the main thread a paint is one transferFromImageBitmap, and the
+ * at the canvas's size (paint/paint-bridge.ts): on the main thread a paint is one transferFromImageBitmap, and the
  * bitmaps of the next frames in the direction of travel are asked for ahead. The <video> fallback's frames are bitmaps too.
  */
 export class CanvasController implements ReactiveController {
@@ -51,9 +53,15 @@ export class CanvasController implements ReactiveController {
   private waiters: { frame: number; resolve: () => void }[] = [];
   private drawerDecided = false;
 
+  /**
+   * @param frames The decoded frames (the decode controller, through its narrow FrameSource view).
+   * @param painter The paint worker's bridge: this controller owns the painting (bitmaps asked ahead, taken, shown).
+   */
   constructor(
     private readonly ctx: PlayerContext,
     private readonly bridge: HostBridgeController,
+    private readonly frames: FrameSource,
+    private readonly painter: PaintBridge,
   ) {
     ctx.host.addController(this);
   }
@@ -74,7 +82,7 @@ export class CanvasController implements ReactiveController {
     const nativeW = this.ctx.store.tour.peek()?.videoInfo?.width || 1280;
     const w = Math.min(Math.round(css.width * dpr), nativeW);
     const h = Math.round((w * css.height) / css.width);
-    if (w > 0 && h > 0) this.ctx.decoder.paint.canvas = { width: w, height: h };
+    if (w > 0 && h > 0) this.painter.canvas = { width: w, height: h };
     if (this.sized !== c || this.backing.width !== w || this.backing.height !== h) {
       this.sized = c;
       this.backing = { width: w, height: h };
@@ -123,24 +131,25 @@ export class CanvasController implements ReactiveController {
   }
 
   private paint(): void {
-    const { store, decoder, fallback } = this.ctx;
+    const { store, fallback } = this.ctx;
+    const { frames } = this;
     const frame = store.frame.peek();
     if (fallback) {
       void fallback.show(frame);
       return;
     }
-    let d = decoder.drawable(frame);
+    let d = frames.drawable(frame);
     const canvas = this.canvas;
     if (!d || !canvas) return;
     if (this.shows(d)) this.resolveWaiters();
     else {
-      let bitmap = d.bitmap ? decoder.paint.takeThumb(d.bitmap) : decoder.paint.take(keyOf(d), ...sizeFor(d, this.backing));
+      let bitmap = d.bitmap ? this.painter.takeThumb(d.bitmap) : this.painter.take(keyOf(d), ...sizeFor(d, this.backing));
       // The playhead's own frame is decoded but its bitmap is not made yet: the paint worker needs more lead here.
-      if (d.frame && d.tourFrame === frame) decoder.paint.lead.note(!bitmap);
+      if (d.frame && d.tourFrame === frame) this.painter.lead.note(!bitmap);
       // After a jump, until the bitmap of a decoded frame there comes, its clip's thumbnail (at once, as before).
-      const t = !bitmap && Math.abs((store.painted.peek()?.tourFrame ?? -1e9) - frame) > PLAYER.defaultClipFrameCount ? decoder.drawable(frame, true) : undefined;
+      const t = !bitmap && Math.abs((store.painted.peek()?.tourFrame ?? -1e9) - frame) > PLAYER.defaultClipFrameCount ? frames.drawable(frame, true) : undefined;
       if (t?.bitmap) {
-        bitmap = decoder.paint.takeThumb(t.bitmap);
+        bitmap = this.painter.takeThumb(t.bitmap);
         if (bitmap) d = t;
       }
       if (bitmap) {
@@ -159,11 +168,12 @@ export class CanvasController implements ReactiveController {
   /**
    * Asks the paint worker for the bitmap of the frame to show (unless shown; painted when it comes: the paint bridge
    * schedules a draw) and of the next ones in the direction of travel, at the playhead's last step (the frames a fast
-   * swipe will show, not the ones it skips), as far ahead as the paint lead says (decode/paint-lead.ts: four frames,
+   * swipe will show, not the ones it skips), as far ahead as the paint lead says (paint/paint-lead.ts: four frames,
    * 66 ms at one frame a refresh, more where bitmaps come late), and drops what the playhead has left.
    */
   private askAhead(): void {
-    const { store, decoder, fallback } = this.ctx;
+    const { store, fallback } = this.ctx;
+    const { frames } = this;
     const canvas = this.canvas;
     if (fallback || !canvas) return;
     const frame = store.frame.peek();
@@ -174,14 +184,14 @@ export class CanvasController implements ReactiveController {
       this.step = moved <= MAX_STEP ? moved : 1;
     }
     this.lastFrame = frame;
-    decoder.paint.canvas = { ...this.backing };
-    const lead = decoder.paint.lead.frames;
+    this.painter.canvas = { ...this.backing };
+    const lead = this.painter.lead.frames;
     for (let k = 0; k <= lead; k++) {
       const f = frame + this.dir * k * this.step;
-      const d = decoder.drawable(f);
-      if (d?.frame && (k ? d.tourFrame === f : !this.shows(d))) decoder.paint.request(keyOf(d), f, ...sizeFor(d, this.backing), !k);
+      const d = frames.drawable(f);
+      if (d?.frame && (k ? d.tourFrame === f : !this.shows(d))) this.painter.request(keyOf(d), f, ...sizeFor(d, this.backing), !k);
     }
-    decoder.paint.trim(frame, (lead + 1) * this.step);
+    this.painter.trim(frame, (lead + 1) * this.step);
   }
 
   /**
@@ -217,10 +227,11 @@ export class CanvasController implements ReactiveController {
 
   private resolveWaiters(): void {
     if (!this.waiters.length) return;
-    const { store, decoder, fallback } = this.ctx;
+    const { store, fallback } = this.ctx;
+    const { frames } = this;
     const frame = store.frame.peek();
     const p = store.painted.peek();
-    const exact = !!p && p.tourFrame === frame && (fallback ? true : decoder.isExact(frame) && p.rendition === (decoder.drawable(frame)?.frame?.rendition ?? ''));
+    const exact = !!p && p.tourFrame === frame && (fallback ? true : frames.isExact(frame) && p.rendition === (frames.drawable(frame)?.frame?.rendition ?? ''));
     const keep: typeof this.waiters = [];
     for (const w of this.waiters) {
       if (w.frame !== frame || exact) w.resolve();

@@ -2,6 +2,7 @@ import type { ReactiveController } from 'lit';
 import { signal } from '@preact/signals-core';
 import { PLAYER } from '@roomwalk/shared/constants';
 import { maxScrollableIndex } from '../frame-math.js';
+import type { FrameSource } from '../decode/frame-source.js';
 import type { PlayerContext } from '../store/player-context.js';
 import type { PlayheadController } from './playhead-controller.js';
 import { furthestReady, joystickDelta } from '../input/joystick-rate.js';
@@ -49,6 +50,8 @@ export class InputController implements ReactiveController {
   constructor(
     private readonly ctx: PlayerContext,
     private readonly playhead: PlayheadController,
+    /** The decoded frames: a swipe or the joystick goes on only as far as frames are there to show. */
+    private readonly frames: FrameSource,
   ) {
     ctx.host.addController(this);
   }
@@ -183,7 +186,7 @@ export class InputController implements ReactiveController {
 
   private readonly tick = (now: number): void => {
     this.raf = 0;
-    const { store, decoder, fallback } = this.ctx;
+    const { store, fallback } = this.ctx;
     const dt = Math.min(Math.max(now - this.last, 0), 100);
     this.last = now;
     const g = this.g;
@@ -202,7 +205,7 @@ export class InputController implements ReactiveController {
     const pos = Math.min(Math.max(this.target ?? this.pos, 0), maxScrollableIndex(this.ctx.totalFrames));
     const want = pos > shown ? Math.floor(pos) : Math.ceil(pos);
     const painted = store.painted.peek()?.tourFrame === shown;
-    const got = furthestReady(shown, want, (f) => (fallback ? painted : decoder.cache.has('low', f) || decoder.cache.has('high', f)));
+    const got = furthestReady(shown, want, (f) => (fallback ? painted : this.frames.has(f)));
     // The joystick never runs ahead of what is shown by more than a fraction of a frame.
     this.pos = got === want ? pos : got;
     this.shown = got;

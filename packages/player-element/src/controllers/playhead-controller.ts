@@ -5,6 +5,7 @@ import type { TourEventDetails } from '../events/events.js';
 import type { Marker } from '../api/types.js';
 import { activeMarkerAt } from '../markers/markers.js';
 import { clampFrame, travelPlan } from '../frame-math.js';
+import type { DecodeFocus } from '../decode/frame-source.js';
 import type { PlayerContext } from '../store/player-context.js';
 import type { CanvasController } from './canvas-controller.js';
 import type { HostBridgeController } from './host-bridge-controller.js';
@@ -40,6 +41,8 @@ export class PlayheadController implements ReactiveController {
     private readonly ctx: PlayerContext,
     private readonly canvas: CanvasController,
     private readonly bridge: HostBridgeController,
+    /** Where decoding is centred: the playhead, and a fast travel's destination (the decode controller). */
+    private readonly focus: DecodeFocus,
   ) {
     ctx.host.addController(this);
   }
@@ -60,7 +63,8 @@ export class PlayheadController implements ReactiveController {
 
   /** Moves the playhead; `source` null means code set it (no change event). Resolves when the exact frame is painted. */
   setFrame(frame: number, source: FrameSource | null): Promise<void> {
-    const { store, decoder, config } = this.ctx;
+    const { store, config } = this.ctx;
+    const decoder = this.focus;
     const changed = frame !== store.frame.peek();
     store.frame.value = frame;
     decoder.setPosition(frame);
@@ -104,7 +108,8 @@ export class PlayheadController implements ReactiveController {
 
   /** Fast travel per tours §4; other jumps are blocked while travelling. Resolves on arrival. */
   travelTo(target: number, source: FrameSource | null): Promise<void> {
-    const { store, decoder } = this.ctx;
+    const { store } = this.ctx;
+    const decoder = this.focus;
     if (!store.tour.peek()) return Promise.resolve();
     if (this.travelTimer !== undefined) return Promise.reject(new Error('A jump is in progress'));
     const from = store.frame.peek();
@@ -151,6 +156,6 @@ export class PlayheadController implements ReactiveController {
     if (this.travelTimer === undefined) return;
     clearTimeout(this.travelTimer);
     this.setTravelTimer(undefined);
-    this.ctx.decoder.setDestination(null);
+    this.focus.setDestination(null);
   }
 }

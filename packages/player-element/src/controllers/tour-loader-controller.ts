@@ -10,6 +10,7 @@ import { VisitBeacon } from '../api/visit-beacon.js';
 import type { PlayerTour } from '../api/types.js';
 import { loadVideoFallback } from '../decode/load-video-fallback.js';
 import { clampFrame } from '../frame-math.js';
+import type { DecodeController } from '../decode/decode-controller.js';
 import type { PlayerContext } from '../store/player-context.js';
 import type { CanvasController } from './canvas-controller.js';
 import { findRoom, type PlayheadController } from './playhead-controller.js';
@@ -38,6 +39,8 @@ export class TourLoaderController implements ReactiveController {
     private readonly canvas: CanvasController,
     private readonly playhead: PlayheadController,
     private readonly onDecoding: () => void,
+    /** The tour's decoding: started, warmed ahead, ended (the one controller that drives it as a whole). */
+    private readonly decoder: DecodeController,
   ) {
     ctx.host.addController(this);
   }
@@ -77,7 +80,8 @@ export class TourLoaderController implements ReactiveController {
   }
 
   private async load(tourId: string, signal: AbortSignal): Promise<void> {
-    const { store, decoder, config } = this.ctx;
+    const { store, config } = this.ctx;
+    const { decoder } = this;
     clearTimeout(this.loadTimer);
     this.playhead.reset();
     decoder.dispose();
@@ -129,7 +133,8 @@ export class TourLoaderController implements ReactiveController {
    * (decoder.prewarm) while the tour query is in flight; a tour already loaded and waiting (deferred) starts decoding.
    */
   private watchNearness(): void {
-    const { config, decoder, store } = this.ctx;
+    const { config, store } = this.ctx;
+    const { decoder } = this;
     this.stopWatching();
     this.near = config.loading === 'eager' || typeof IntersectionObserver === 'undefined';
     if (this.near) {
@@ -157,7 +162,8 @@ export class TourLoaderController implements ReactiveController {
 
   /** Starts decoding the loaded tour at its start position (room, frame or 0); `loading="eager"` calls it at once. */
   startDecoding(): void {
-    const { store, decoder, config } = this.ctx;
+    const { store, config } = this.ctx;
+    const { decoder } = this;
     const tour = store.tour.peek();
     if (!tour) return;
     store.deferred.value = false;
@@ -221,7 +227,8 @@ export class TourLoaderController implements ReactiveController {
    * "Failed to Load" (once).
    */
   onDecodeError(message: string): void {
-    const { store, decoder } = this.ctx;
+    const { store } = this.ctx;
+    const { decoder } = this;
     if (store.status.peek() === STATUSES.error) return;
     const tour = store.tour.peek();
     if (!this.ctx.fallback && !this.fellBack && tour) {

@@ -9,7 +9,8 @@ import type { DecodedFrame, Rendition } from '../workers/decode-types.js';
 import { sumWorkerStats, WorkerBridge } from '../workers/worker-bridge.js';
 import { ClipPrefetcher } from './clip-prefetcher.js';
 import { FrameCache } from './frame-cache.js';
-import { PaintBridge } from './paint-bridge.js';
+import type { PaintBridge } from '../paint/paint-bridge.js';
+import type { DecodeFocus, FrameSource } from './frame-source.js';
 import type { DecodeEvents } from './decode-events.js';
 
 /** The tours' codec (H.264 High, media/encoding.ts on the server): what prewarm asks the decoder about. */
@@ -22,10 +23,8 @@ export type { Drawable, DecodeEvents };
  * pool, fetches the low rendition of every clip in order (buffer progress, keyframe thumbnails) and the markers' high
  * clips, and keeps the counters `stats()` reports.
  */
-export class DecodeController implements ReactiveController {
+export class DecodeController implements ReactiveController, FrameSource, DecodeFocus {
   readonly cache = new FrameCache({ high: CACHE_BUDGET.highBytes, low: CACHE_BUDGET.lowBytes });
-  /** The decoded pixels live in the paint worker, which makes the canvas's bitmaps (paint-bridge.ts). */
-  readonly paint = new PaintBridge(() => this.host.onFramesArrived());
   private bridges: WorkerBridge[] = [];
   private busy: boolean[] = [];
   private pending = new Set<string>();
@@ -51,9 +50,14 @@ export class DecodeController implements ReactiveController {
   peakDecodedBytes = 0;
   decodeErrors = 0;
 
+  /**
+   * @param paint The canvas's paint bridge (paint/paint-bridge.ts): the decoded pixels go there, to the paint worker,
+   *   which makes the canvas's bitmaps; the decoder adds the keyframe thumbnails and the bitmaps a jump waits for.
+   */
   constructor(
     controllerHost: ReactiveControllerHost,
     private readonly host: DecodeEvents,
+    readonly paint: PaintBridge,
   ) {
     controllerHost.addController(this);
     const self = this;
@@ -182,6 +186,10 @@ export class DecodeController implements ReactiveController {
   drawable(frame: number, thumbnail = false): Drawable | undefined {
     const cache = thumbnail ? { get: () => undefined, nearest: () => undefined } : this.cache;
     return pickDrawable(frame, { cache, highEnabled: this.highEnabled, starts: this.starts, counts: this.counts, thumbs: this.paint.thumbs });
+  }
+
+  has(frame: number): boolean {
+    return this.cache.has('low', frame) || this.cache.has('high', frame);
   }
 
   isExact(frame: number): boolean {

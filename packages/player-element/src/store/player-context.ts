@@ -3,7 +3,7 @@ import { TIMINGS_MS } from '@roomwalk/shared/constants';
 import { ATTRIBUTES, STATUSES, type PlayerMode, type PlayerStatus } from '../constants.js';
 import { emit, type TourEventDetails, type TourEventName } from '../events/events.js';
 import { TourPlayerError, type TourPlayerErrorCode } from '../errors.js';
-import type { DecodeController } from '../decode/decode-controller.js';
+import type { FrameSource } from '../decode/frame-source.js';
 import type { VideoFallback } from '../decode/video-fallback.js';
 import type { NoticeVariant, PlayerStore } from './player-store.js';
 
@@ -41,12 +41,12 @@ export class PlayerContext {
     readonly host: PlayerHost,
     readonly store: PlayerStore,
     readonly config: PlayerConfig,
-    readonly decoder: DecodeController,
+    readonly frames: FrameSource,
   ) {}
 
   /** Total frames per tours §9 of what is playing. */
   get totalFrames(): number {
-    return this.fallback?.total ?? this.decoder.total;
+    return this.fallback?.total ?? this.frames.total;
   }
 
   emit<K extends TourEventName>(name: K, detail: TourEventDetails[K]): void {

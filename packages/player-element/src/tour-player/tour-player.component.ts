@@ -6,6 +6,7 @@ import { styles } from './tour-player.styles.js';
 import { MODES, STATUSES, type PlayerMode, type PlayerStatus, type TravelStatus } from '../constants.js';
 import type { Marker, PlayerTour } from '../api/types.js';
 import { DecodeController } from '../decode/decode-controller.js';
+import { PaintBridge } from '../paint/paint-bridge.js';
 import { createPlayerStore } from '../store/player-store.js';
 import { PlayerContext, playerConfig } from '../store/player-context.js';
 import { CanvasController } from '../controllers/canvas-controller.js';
@@ -128,11 +129,17 @@ export class TourPlayer extends SignalWatcher(LitElement) {
   constructor() {
     super();
     const config = playerConfig(this, () => defaultApiBase(this.api));
-    this.decoder = new DecodeController(this, {
-      onFramesArrived: () => this.canvas.scheduleDraw(),
-      onDecodeError: (message) => this.loader.onDecodeError(message),
-      onLoadedFramesChange: (loaded) => (this.store.loadedFrames.value = loaded),
-    });
+    // The canvas owns the painting; its paint bridge is where the decoder sends the decoded pixels.
+    const painter = new PaintBridge(() => this.canvas.scheduleDraw());
+    this.decoder = new DecodeController(
+      this,
+      {
+        onFramesArrived: () => this.canvas.scheduleDraw(),
+        onDecodeError: (message) => this.loader.onDecodeError(message),
+        onLoadedFramesChange: (loaded) => (this.store.loadedFrames.value = loaded),
+      },
+      painter,
+    );
     this.ctx = new PlayerContext(this, this.store, config, this.decoder);
     this.bridge = new HostBridgeController(this.ctx, {
       scroll: (f) => this.playhead.userMove(f, 'host'),
@@ -142,10 +149,10 @@ export class TourPlayer extends SignalWatcher(LitElement) {
         if (m) this.playhead.travelFromInput(m.frameIndex, 'host');
       },
     });
-    this.canvas = new CanvasController(this.ctx, this.bridge);
-    this.playhead = new PlayheadController(this.ctx, this.canvas, this.bridge);
-    this.loader = new TourLoaderController(this.ctx, this.canvas, this.playhead, () => this.markers.resumeIfActive());
-    this.input = new InputController(this.ctx, this.playhead);
+    this.canvas = new CanvasController(this.ctx, this.bridge, this.decoder, painter);
+    this.playhead = new PlayheadController(this.ctx, this.canvas, this.bridge, this.decoder);
+    this.loader = new TourLoaderController(this.ctx, this.canvas, this.playhead, () => this.markers.resumeIfActive(), this.decoder);
+    this.input = new InputController(this.ctx, this.playhead, this.decoder);
     this.gate = new AccessGateController(this.ctx, () => this.loader.reload());
     this.markers = new MarkersController(this.ctx, () => this.loader.refetchMarkers());
     this.live = new LiveViewingController(this.ctx, (f) => this.playhead.userMove(f, 'host'));
