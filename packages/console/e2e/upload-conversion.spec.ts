@@ -51,8 +51,7 @@ test('a 4K60 H.264 portrait clip on a slow uplink is converted in the browser an
   // A phone's uplink: 1.5 Mbit/s up (the original would take 295 s; the mezzanine about 36 s; converting took 90–162 s
   // at load 17–30).
   await limitUplink(a.page, 1_500_000);
-  const tour = await uploadToTour(a, await phoneVideo('uhd60Portrait'), `Converted ${stamp}`);
-  console.log('debug log:', a.log.join(' | '));
+  const tour = await uploadToTour(a, await phoneVideo('uhd60Portrait'), `Converted ${stamp}`).finally(() => console.log('debug log:', a.log.join(' | ')));
   expect(
     a.log.some((l) => l.startsWith('[upload] convert:')),
     a.log.join('\n'),
