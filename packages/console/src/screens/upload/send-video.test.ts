@@ -88,6 +88,27 @@ describe('sendVideo', () => {
     expect(log.at(-1)).toBe('original: it finished uploading first');
   });
 
+  it('gives up a kept conversion that stops moving: the worker is ended and the original is uploaded again', async () => {
+    let abortedConversion = false;
+    convert.mockImplementation((_file, signal, onProgress) => {
+      signal.addEventListener('abort', () => (abortedConversion = true));
+      onProgress(0.5);
+      // A tiny duration and a crawling uplink: after the first 3 s the race keeps the conversion.
+      return { started: Promise.resolve({ ...started, durationSeconds: 0.001 }), result: new Promise(() => undefined) };
+    });
+    const log: string[] = [];
+    const sent = sendVideo({ client: {} as Client, file: original, signal: new AbortController().signal, onProgress: () => undefined, log: (l) => log.push(l), stallMs: 4000 });
+    await vi.waitFor(() => expect(uploads).toHaveLength(1));
+    uploads[0]!.options.onProgress({ bytesUploaded: 1, bytesTotal: 4096, percent: 0, bytesPerSecond: 1, secondsLeft: 4095, resuming: false });
+    await vi.waitFor(() => expect(uploads).toHaveLength(2), { timeout: 15_000 });
+    expect(uploads[0]!.options.signal.aborted).toBe(true);
+    expect(uploads[1]!.options.file).toBe(original);
+    expect(abortedConversion).toBe(true);
+    expect(log).toContain('original: conversion failed after the verdict: no progress for 4 s');
+    uploads[1]!.finish('uploads/original-again.mp4');
+    await expect(sent).resolves.toEqual({ key: 'uploads/original-again.mp4', converted: false });
+  }, 20_000);
+
   it('cancelling stops the conversion and the upload', async () => {
     let abortedConversion = false;
     convert.mockImplementation((_file, signal) => {

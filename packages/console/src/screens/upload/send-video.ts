@@ -23,7 +23,12 @@ export interface SendOptions {
   onProgress: (p: SendProgress) => void;
   /** Where the choice and its reasons are written (the browser's debug log). */
   log?: (line: string) => void;
+  /** A kept conversion that moves no further for this long is given up for the original (default STALL_MS). */
+  stallMs?: number;
 }
+
+/** Seen once under load: a conversion standing at 8 % for minutes. The user then gets the original instead. */
+const STALL_MS = 30_000;
 
 const debugLog = (line: string) => console.debug(`[upload] ${line}`);
 
@@ -36,7 +41,7 @@ function childSignal(parent: AbortSignal): AbortController {
 }
 
 /** Uploads the file (converted on the device when that is sooner) and answers the stored upload's key. */
-export async function sendVideo({ client, file, signal, onProgress, log = debugLog }: SendOptions): Promise<{ key: string; converted: boolean }> {
+export async function sendVideo({ client, file, signal, onProgress, log = debugLog, stallMs = STALL_MS }: SendOptions): Promise<{ key: string; converted: boolean }> {
   const uploading = (p: UploadProgress) => onProgress({ phase: 'uploading', ...p });
   if (!canConvertHere()) {
     log('original: this browser has no WebCodecs in workers');
@@ -49,9 +54,11 @@ export async function sendVideo({ client, file, signal, onProgress, log = debugL
   // the conversion); then the side kept.
   let phase: 'check' | 'race' | 'convert' | 'original' = 'check';
   let converted = 0;
+  let movedAt = performance.now();
   let original: UploadProgress | null = null;
   const conversion = startConversion(file, convertCtl.signal, (f) => {
     converted = f;
+    movedAt = performance.now();
     if (phase === 'race' || phase === 'convert') onProgress({ phase: 'preparing', percent: Math.min(99, Math.floor(f * 100)) });
   });
   const originalUpload = uploadVideo({
@@ -121,13 +128,25 @@ export async function sendVideo({ client, file, signal, onProgress, log = debugL
   log(`convert: ${verdict.reason}`);
   originalCtl.abort();
   let mezzanine: File;
+  let watchdog: ReturnType<typeof setInterval> | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    watchdog = setInterval(
+      () => {
+        if (performance.now() - movedAt > stallMs) reject(new ConversionDeclined(`no progress for ${stallMs / 1000} s`));
+      },
+      Math.min(1000, stallMs),
+    );
+  });
   try {
-    mezzanine = await conversion.result;
+    mezzanine = await Promise.race([conversion.result, stalled]);
   } catch (e) {
     if (signal.aborted || !(e instanceof ConversionDeclined)) throw e;
-    // Decoding broke after the verdict: the original starts again from its first part.
+    // Decoding broke or stalled after the verdict: the worker is ended and the original starts again from its first part.
+    convertCtl.abort();
     log(`original: conversion failed after the verdict: ${e.reason}`);
     return { key: (await uploadVideo({ client, file, signal, onProgress: uploading })).key, converted: false };
+  } finally {
+    clearInterval(watchdog);
   }
   log(`converted: ${mezzanine.size} bytes, ${((mezzanine.size / file.size) * 100).toFixed(1)} % of the original, in ${((performance.now() - began) / 1000).toFixed(1)} s`);
   return { key: (await uploadVideo({ client, file: mezzanine, signal, onProgress: uploading })).key, converted: true };
