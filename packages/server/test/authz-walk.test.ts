@@ -70,6 +70,15 @@ const CASES: Record<string, Case> = {
     vars: (v) => ({ input: { id: v.tourId, thumbnailURL: null } }),
     upload: 'input.thumbnailURL',
   },
+  'Mutation.tourAccessSet': {
+    doc: 'mutation($input: TourAccessSetInput!) { tourAccessSet(input: $input) { id } }',
+    vars: (v) => ({ input: { id: v.tourId, access: 'COMPANY' } }),
+  },
+  'Mutation.tourUnlock': {
+    doc: 'mutation($id: ID!) { tourUnlock(tourID: $id, password: "guess") { access } }',
+    vars: (v) => ({ id: v.tourId }),
+    publicBecause: "a password tour's screen is for visitors without a login (a right password answers a grant for that tour only)",
+  },
   'Mutation.tourDelete': { doc: 'mutation($id: ID!) { tourDelete(tourId: $id) { success } }', vars: (v) => ({ id: v.tourId }) },
   'Mutation.tourReactivate': { doc: 'mutation($id: ID!) { tourReactivate(id: $id) { id } }', vars: (v) => ({ id: v.tourId }) },
   'Mutation.markerSave': {
