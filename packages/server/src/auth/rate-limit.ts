@@ -33,7 +33,7 @@ export const RATE_LIMITS = {
   feedbackSubmit: { points: 10, duration: 10 * 60 },
   /** Visit beacons per address (POST /tour-visit, tourViewRecord): a visit sends a few; offices share an address. */
   tourVisit: { points: 120, duration: 60 },
-  /** New visits per address per tour: beyond them a beacon may extend its visit but opens none (docs/decisions.md, Analytics). */
+  /** New visits per address per tour: beyond them a beacon may extend its visit but opens none (docs/decisions.md, "Visits and analytics"). */
   visitOpen: { points: 10, duration: 10 * 60 },
   /** Webhook test events and replays per company (deliveries its admins start by hand, each a request to their endpoint). */
   webhookManualSend: { points: 10, duration: 60 },
