@@ -11,6 +11,7 @@ import { expect, test, type Browser, type BrowserContext, type Page } from '@pla
 import { DEV_TURNSTILE_TOKEN, ERROR_TEXTS } from '@roomwalk/shared';
 import { dialog, mailLink, onPhone, pathOf } from './support.js';
 import { phoneVideo, truncatedVideo, type PhoneVideo } from './support/phone-videos.js';
+import { recordUploadLines } from './support/upload-agent.js';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -33,14 +34,7 @@ test.beforeAll(async ({ browser }, info) => {
 async function newUserPage(): Promise<Page> {
   const context = await browserRef.newContext({ reducedMotion: 'reduce' });
   contexts.push(context);
-  await context.addInitScript(() => {
-    const seen: string[] = [];
-    (window as unknown as { __rwUploadLines: string[] }).__rwUploadLines = seen;
-    new MutationObserver(() => {
-      const t = document.querySelector('[data-testid="upload-progress-line"]')?.textContent ?? '';
-      if (t && seen[seen.length - 1] !== t) seen.push(t);
-    }).observe(document, { subtree: true, childList: true, characterData: true });
-  });
+  await recordUploadLines(context);
   const p = await context.newPage();
   p.on('pageerror', (e) => console.error('pageerror:', e.message));
   const email = `phone-${stamp}-${++userCount}-${test.info().project.name}@example.com`;

@@ -42,11 +42,8 @@ export async function limitUplink(page: Page, bitsPerSecond: number): Promise<vo
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: bitsPerSecond / 8 });
 }
 
-let count = 0;
-export async function newAgent(browser: Browser): Promise<Agent> {
-  const email = `convert-${stamp}-${++count}@example.com`;
-  const token = await signUpAgent(base(), { email, password: 'Walkthrough1', name: 'Thandi', surname: 'Convert' });
-  const context = await browser.newContext({ reducedMotion: 'reduce' });
+/** Records, in the page's `__rwUploadLines`, every progress line the uploading dialog shows (each change once). */
+export async function recordUploadLines(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { __rwUploadLines: string[] }).__rwUploadLines = seen;
@@ -55,6 +52,14 @@ export async function newAgent(browser: Browser): Promise<Agent> {
       if (t && seen[seen.length - 1] !== t) seen.push(t);
     }).observe(document, { subtree: true, childList: true, characterData: true });
   });
+}
+
+let count = 0;
+export async function newAgent(browser: Browser): Promise<Agent> {
+  const email = `convert-${stamp}-${++count}@example.com`;
+  const token = await signUpAgent(base(), { email, password: 'Walkthrough1', name: 'Thandi', surname: 'Convert' });
+  const context = await browser.newContext({ reducedMotion: 'reduce' });
+  await recordUploadLines(context);
   const page = await context.newPage();
   const log: string[] = [];
   page.on('console', (m) => {
