@@ -12,6 +12,10 @@ describe('upload rules', () => {
   });
 
   it('only the general failure retries the same file; the others pick a new one', () => {
-    expect(Object.entries(UPLOAD_ERRORS).filter(([, e]) => !e.pickNew).map(([k]) => k)).toEqual(['general']);
+    expect(
+      Object.entries(UPLOAD_ERRORS)
+        .filter(([, e]) => !e.pickNew)
+        .map(([k]) => k),
+    ).toEqual(['general']);
   });
 });
