@@ -16,22 +16,21 @@ import './analytics.css';
 
 const TITLE = 'Seller report';
 
+/** Refusals the page explains in words rather than as a load error: a link that is not (or no longer) valid, a members-only tour. */
+const REFUSAL_NOTES: Partial<Record<string, { testId: string; text: string }>> = {
+  [ERROR_CODES.NOT_FOUND]: { testId: 'seller-link-invalid', text: ANALYTICS_TEXTS.linkNotValid },
+  [ERROR_CODES.TOUR_MEMBERS_ONLY]: { testId: 'seller-report-members-only', text: ANALYTICS_TEXTS.reportMembersOnly },
+};
+
 export default function SharedReportPage() {
   const { token = '' } = useParams();
   const [{ data, error }, refetch] = useQuery({ query: SharedSellerReportQuery, variables: { token }, requestPolicy: 'network-only' });
-  if (!data && failureCode(error) === ERROR_CODES.NOT_FOUND)
+  const refusal = data ? undefined : REFUSAL_NOTES[failureCode(error) ?? ''];
+  if (refusal)
     return (
       <Page title={TITLE} className="analytics">
-        <p className="page-note" data-testid="seller-link-invalid">
-          {ANALYTICS_TEXTS.linkNotValid}
-        </p>
-      </Page>
-    );
-  if (!data && failureCode(error) === ERROR_CODES.TOUR_MEMBERS_ONLY)
-    return (
-      <Page title={TITLE} className="analytics">
-        <p className="page-note" data-testid="seller-report-members-only">
-          {ANALYTICS_TEXTS.reportMembersOnly}
+        <p className="page-note" data-testid={refusal.testId}>
+          {refusal.text}
         </p>
       </Page>
     );
