@@ -6,9 +6,9 @@
  */
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
-import { checkWebhookUrl, isAllowedAddress, postWebhook, type ResolveHost } from '../src/services/developer/outbound.js';
-import { startReceiver, type Receiver } from './support/webhook-receiver.js';
+import { loadConfig } from '../../src/config.js';
+import { checkWebhookUrl, isAllowedAddress, postWebhook, type ResolveHost } from '../../src/services/developer/outbound.js';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 const production = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) });
 const development = (allowLoopback: boolean) => loadConfig({ NODE_ENV: 'development' }, { WEBHOOK_ALLOW_LOOPBACK: allowLoopback, WEBHOOK_TIMEOUT_SECONDS: 5 });
