@@ -1,0 +1,42 @@
+/**
+ * Tour Analytics' data: who may see the page (the tour and the company's plan), the chosen period, and the figures
+ * for that period. The page and its parts render what these return.
+ */
+import { useMemo, useState } from 'react';
+import { useQuery } from 'urql';
+import { ERROR_CODES } from '@roomwalk/shared';
+import { readFragment } from '../../graphql/graphql.js';
+import { failureCode } from '../../graphql/errors.js';
+import { useSession } from '../../session/session-context.js';
+import { basicOrHigher } from '../billing/plan-access.js';
+import { AnalyticsAccessQuery, AnalyticsFields, TourAnalyticsQuery } from './analytics-operations.js';
+import { DEFAULT_PERIOD, periodRange, type Period } from './analytics-rules.js';
+
+/** The page's access query and period: `allowed` is false below Basic (the page shows the plan gate). */
+export function useAnalytics(tourId: string) {
+  const { roles } = useSession();
+  const [period, setPeriod] = useState<Period>(DEFAULT_PERIOD);
+  const [{ data, error }, refetch] = useQuery({ query: AnalyticsAccessQuery, variables: { tourId }, requestPolicy: 'cache-and-network' });
+  return {
+    loaded: !!data,
+    error: data ? undefined : error,
+    retry: () => refetch({ requestPolicy: 'network-only' }),
+    allowed: basicOrHigher(roles, data?.me.user.company?.license?.planName),
+    title: data?.tour.title?.trim() || 'Untitled tour',
+    period,
+    setPeriod,
+  };
+}
+
+/** The figures of one period; `planRequired` when the server says the plan does not include them. */
+export function useAnalyticsFigures(tourId: string, period: Period) {
+  const range = useMemo(() => periodRange(period), [period]);
+  const [{ data, error, fetching }, refetch] = useQuery({ query: TourAnalyticsQuery, variables: { tourId, ...range }, requestPolicy: 'cache-and-network' });
+  return {
+    figures: data ? readFragment(AnalyticsFields, data.tourAnalytics) : null,
+    planRequired: !data && failureCode(error) === ERROR_CODES.PLAN_REQUIRED,
+    error: data ? undefined : error,
+    fetching,
+    retry: () => refetch({ requestPolicy: 'network-only' }),
+  };
+}
