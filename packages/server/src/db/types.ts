@@ -9,6 +9,7 @@ import type { BillingTables } from './tables/billing.js';
 import type { NullableTimestamp, Json, Timestamp } from './tables/columns.js';
 import type { DeveloperTables } from './tables/developer.js';
 import type { LiveTables } from './tables/live.js';
+import type { PersonalDataTables } from './tables/personal-data.js';
 import type { SellerReportTables } from './tables/seller-reports.js';
 
 interface CompaniesTable {
@@ -236,7 +237,7 @@ interface TourSegmentsTable {
   done_at: NullableTimestamp;
 }
 
-export interface Database extends AiTables, AnalyticsTables, BillingTables, DeveloperTables, LiveTables, SellerReportTables {
+export interface Database extends AiTables, AnalyticsTables, BillingTables, DeveloperTables, LiveTables, PersonalDataTables, SellerReportTables {
   companies: CompaniesTable;
   users: UsersTable;
   user_profiles: UserProfilesTable;

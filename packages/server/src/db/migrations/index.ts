@@ -24,6 +24,7 @@ import * as m0164 from './0164-room-analytics-daily-visitors.js';
 import * as m0180 from './0180-tour-live-viewing.js';
 import * as m0185 from './0185-job-leases.js';
 import * as m0190 from './0190-tour-access.js';
+import * as m0210 from './0210-personal-data.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-accounts-and-tours': m0001,
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0180-tour-live-viewing': m0180,
   '0185-job-leases': m0185,
   '0190-tour-access': m0190,
+  '0210-personal-data': m0210,
 };
