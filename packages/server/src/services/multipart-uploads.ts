@@ -4,6 +4,12 @@
  * store), lists the parts already stored when it resumes, and completes; fileSubmitPreSignedUpload(key) then creates
  * the tour exactly as for a single-PUT upload. Picking the same file again (same user, name, size and last-modified
  * time) answers the same unfinished upload, so the parts already stored are skipped.
+ *
+ * An upload may also state its size at the end (`sizeAtEnd`: a video converted on the device goes up part by part as
+ * it is made): `size` is then a limit, each part is signed at the size the client states (at most the part size), and
+ * completion states the real size, which the server checks against the limit and against the parts storage holds
+ * (every part but the last whole, none missing, none beyond the end). Such an upload is never resumed by picking the
+ * file again (a new conversion need not make the same bytes): an unfinished one is swept like any other.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { ERROR_CODES, ERROR_TEXTS, fileExtensionSchema } from '@roomwalk/shared';
@@ -22,6 +28,8 @@ export interface MultipartStartInput {
   fileName: string;
   size: number;
   lastModified: number;
+  /** `size` is a limit; the real size comes with completion. */
+  sizeAtEnd?: boolean | null;
 }
 
 export interface MultipartUpload {
@@ -64,6 +72,8 @@ async function ownUpload(services: Services, auth: AuthInfo, key: string) {
   return { ...row, multipart_id: row.multipart_id, expected_size: row.expected_size, part_size: row.part_size };
 }
 
+const bytes = (n: number) => `${n.toLocaleString('en-US')} bytes`;
+
 function partCountOf(u: { expected_size: number; part_size: number }): number {
   return Math.ceil(u.expected_size / u.part_size);
 }
@@ -90,16 +100,20 @@ export async function startMultipartUpload(services: Services, auth: AuthInfo, i
   const size = sizeRefusal(services, input.size);
   if (size) return refused(ERROR_CODES.UPLOAD_INVALID, size);
 
-  const fingerprint = fingerprintOf(auth.userId, input);
-  const earlier = await services.db
-    .selectFrom('uploads')
-    .selectAll()
-    .where('user_id', '=', auth.userId)
-    .where('fingerprint', '=', fingerprint)
-    .where('submitted_at', 'is', null)
-    .where('extension', '=', ext.data)
-    .orderBy('created_at', 'desc')
-    .executeTakeFirst();
+  const sizeAtEnd = input.sizeAtEnd === true;
+  const fingerprint = sizeAtEnd ? null : fingerprintOf(auth.userId, input);
+  const earlier =
+    fingerprint === null
+      ? undefined
+      : await services.db
+          .selectFrom('uploads')
+          .selectAll()
+          .where('user_id', '=', auth.userId)
+          .where('fingerprint', '=', fingerprint)
+          .where('submitted_at', 'is', null)
+          .where('extension', '=', ext.data)
+          .orderBy('created_at', 'desc')
+          .executeTakeFirst();
   if (earlier?.multipart_id && earlier.part_size && earlier.expected_size === input.size) {
     // Still known to storage (not swept)? A completed one has no parts left but its object is there.
     const alive = earlier.completed_at
@@ -144,6 +158,7 @@ export async function startMultipartUpload(services: Services, auth: AuthInfo, i
         expected_size: input.size,
         part_size: partSize,
         fingerprint,
+        size_at_end: sizeAtEnd,
       })
       .execute();
   } catch (err) {
@@ -153,8 +168,25 @@ export async function startMultipartUpload(services: Services, auth: AuthInfo, i
   return { key, uploadId, partSize, partCount: Math.ceil(input.size / partSize), resumed: false, error: null, message: null };
 }
 
+/**
+ * The size a part is signed at. An upload of known size: that part's exact size (a size the client states must be it).
+ * An upload whose size comes at the end: the size the client states, at most a whole part and never past the limit.
+ */
+function signedPartSize(u: { expected_size: number; part_size: number; size_at_end: boolean }, partNumber: number, stated: number | null | undefined): number {
+  const exact = expectedPartSize(u.expected_size, u.part_size, partNumber);
+  if (!u.size_at_end) {
+    if (stated != null && stated !== exact) throw new AppError(ERROR_CODES.UPLOAD_INVALID, `Part ${partNumber} of this upload has ${bytes(exact)}, not ${bytes(stated)}.`);
+    return exact;
+  }
+  if (stated == null) throw new AppError(ERROR_CODES.UPLOAD_INVALID, `Say how large part ${partNumber} is: this upload states its size at the end.`);
+  if (!Number.isSafeInteger(stated) || stated < 1 || stated > exact) {
+    throw new AppError(ERROR_CODES.UPLOAD_INVALID, `Part ${partNumber} of this upload can have 1 to ${bytes(exact)}, not ${bytes(stated)}.`);
+  }
+  return stated;
+}
+
 /** uploadMultipartSignPart: a signed URL for one part, bound to that part's exact size. */
-export async function signMultipartPart(services: Services, auth: AuthInfo, key: string, uploadId: string, partNumber: number): Promise<PresignedPut> {
+export async function signMultipartPart(services: Services, auth: AuthInfo, key: string, uploadId: string, partNumber: number, size?: number | null): Promise<PresignedPut> {
   const u = await ownUpload(services, auth, key);
   if (u.multipart_id !== uploadId) throw new AppError(ERROR_CODES.NOT_FOUND, NOT_FOUND);
   if (u.completed_at) throw new AppError(ERROR_CODES.CONFLICT, 'This upload is already complete.');
@@ -163,7 +195,7 @@ export async function signMultipartPart(services: Services, auth: AuthInfo, key:
     throw new AppError(ERROR_CODES.UPLOAD_INVALID, `This upload has parts 1 to ${count}; there is no part ${partNumber}.`);
   }
   return services.storage.presignPart(key, uploadId, partNumber, {
-    size: expectedPartSize(u.expected_size, u.part_size, partNumber),
+    size: signedPartSize(u, partNumber, size),
     expiresInSeconds: services.config.UPLOAD_URL_TTL_SECONDS,
   });
 }
@@ -177,7 +209,9 @@ export async function listMultipartParts(services: Services, auth: AuthInfo, key
   }
   try {
     // Only whole parts count: a store that kept a part cut off mid-way (s3rver does; S3 does not) has it sent again.
+    // Where the size comes at the end, any part up to a whole one is listed: the client knows what it sent.
     const parts = await services.storage.listParts(key, uploadId);
+    if (u.size_at_end) return parts.filter((p) => p.size > 0 && p.size <= u.part_size);
     return parts.filter((p) => p.size === expectedPartSize(u.expected_size, u.part_size, p.partNumber));
   } catch (err) {
     if (err instanceof MultipartGoneError) throw new AppError(ERROR_CODES.NOT_FOUND, 'This upload has expired. Please upload the video again.');
@@ -188,11 +222,22 @@ export async function listMultipartParts(services: Services, auth: AuthInfo, key
 /**
  * uploadMultipartComplete: every part 1..N stored at its exact size (what storage holds, not what the client says),
  * joined into the upload's key; under the upload row's lock, so it never races a submit. Completing again answers
- * the same.
+ * the same. An upload whose size comes at the end states it here (`size`): within the limit announced at start, and
+ * the parts stored must make exactly that size (every part but the last whole, no part beyond the end).
  */
-export async function completeMultipartUpload(services: Services, auth: AuthInfo, key: string, uploadId: string): Promise<{ key: string; size: number }> {
-  const u = await ownUpload(services, auth, key);
-  if (u.multipart_id !== uploadId) throw new AppError(ERROR_CODES.NOT_FOUND, NOT_FOUND);
+export async function completeMultipartUpload(services: Services, auth: AuthInfo, key: string, uploadId: string, finalSize?: number | null): Promise<{ key: string; size: number }> {
+  const row = await ownUpload(services, auth, key);
+  if (row.multipart_id !== uploadId) throw new AppError(ERROR_CODES.NOT_FOUND, NOT_FOUND);
+  if (row.size_at_end && !row.completed_at) {
+    if (finalSize == null) throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'Say how large the video is: this upload states its size at the end.');
+    const refusal = sizeRefusal(services, finalSize);
+    if (refusal) throw new AppError(ERROR_CODES.UPLOAD_INVALID, refusal);
+    if (finalSize > row.expected_size) throw new AppError(ERROR_CODES.UPLOAD_INVALID, `The video is larger than the upload announced (at most ${bytes(row.expected_size)}).`);
+  } else if (finalSize != null && finalSize !== row.expected_size) {
+    throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The uploaded video does not have the size announced. Please try again.');
+  }
+  // From here on the upload is checked as one of known size: the size stated now.
+  const u = row.size_at_end && !row.completed_at ? { ...row, expected_size: finalSize! } : row;
   return services.db.transaction().execute(async (trx) => {
     const locked = await trx.selectFrom('uploads').selectAll().where('id', '=', u.id).forUpdate().executeTakeFirstOrThrow();
     if (locked.submitted_at) throw new AppError(ERROR_CODES.CONFLICT, 'This upload was already submitted.');
@@ -213,7 +258,14 @@ export async function completeMultipartUpload(services: Services, auth: AuthInfo
       if (!p) missing.push(n);
       else if (p.size !== expectedPartSize(u.expected_size, u.part_size, n)) wrong.push(n);
     }
+    const beyond = stored.filter((p) => p.partNumber > count).map((p) => p.partNumber);
     const list = (ns: number[]) => (ns.length > 5 ? `${ns.slice(0, 5).join(', ')} and ${ns.length - 5} more` : ns.join(', '));
+    if (beyond.length > 0) {
+      throw new AppError(
+        ERROR_CODES.UPLOAD_INVALID,
+        `The video was said to have ${bytes(u.expected_size)}, but part${beyond.length > 1 ? 's' : ''} ${list(beyond)} ${beyond.length > 1 ? 'lie' : 'lies'} beyond its end. Please try again.`,
+      );
+    }
     if (missing.length > 0) {
       throw new AppError(
         ERROR_CODES.UPLOAD_INVALID,
@@ -229,7 +281,7 @@ export async function completeMultipartUpload(services: Services, auth: AuthInfo
       await services.storage.deleteUpload(key);
       throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The uploaded video does not have the size announced. Please try again.');
     }
-    await trx.updateTable('uploads').set({ completed_at: new Date(), size }).where('id', '=', u.id).execute();
+    await trx.updateTable('uploads').set({ completed_at: new Date(), size, expected_size: size, size_at_end: false }).where('id', '=', u.id).execute();
     return { key, size };
   });
 }

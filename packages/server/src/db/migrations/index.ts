@@ -26,6 +26,7 @@ import * as m0185 from './0185-job-leases.js';
 import * as m0190 from './0190-tour-access.js';
 import * as m0210 from './0210-personal-data.js';
 
+import * as m0215 from './0215-multipart-size-at-end.js';
 export const migrations: Record<string, Migration> = {
   '0001-accounts-and-tours': m0001,
   '0010-session-revocation': m0010,
@@ -53,3 +54,4 @@ export const migrations: Record<string, Migration> = {
   '0190-tour-access': m0190,
   '0210-personal-data': m0210,
 };
+  '0215-multipart-size-at-end': m0215,

@@ -15,6 +15,11 @@ const MultipartStartInput = builder.inputType('UploadMultipartStartInput', {
     fileName: t.string({ required: true, description: 'With size and lastModified, identifies the file so that picking it again resumes its upload.' }),
     size: t.float({ required: true, description: 'Bytes (a Float: videos may exceed 2 GiB).' }),
     lastModified: t.float({ required: true, description: "The file's last-modified time, ms since the epoch." }),
+    sizeAtEnd: t.boolean({
+      required: false,
+      description:
+        'True when the file is still being made (a video converted on the device): size is then a limit, each part states its size when signed, and uploadMultipartComplete states the real size. Never resumed by picking the file again.',
+    }),
   }),
 });
 
@@ -23,6 +28,7 @@ const MultipartPartInput = builder.inputType('UploadMultipartPartInput', {
     key: t.string({ required: true }),
     uploadId: t.string({ required: true }),
     partNumber: t.int({ required: true, description: '1-based.' }),
+    size: t.float({ required: false, description: "The part's bytes: required where the size comes at the end (at most partSize); elsewhere it must be the part's exact size." }),
   }),
 });
 
@@ -75,13 +81,16 @@ builder.mutationFields((t) => ({
     type: UploadPartUrlRef,
     description: 'A signed, expiring PUT URL for one part of exactly its size; the answer to the PUT carries the ETag.',
     args: { input: t.arg({ type: MultipartPartInput, required: true }) },
-    resolve: (_r, { input }, ctx) => signMultipartPart(ctx.services, requireAuth(ctx), input.key, input.uploadId, input.partNumber),
+    resolve: (_r, { input }, ctx) => signMultipartPart(ctx.services, requireAuth(ctx), input.key, input.uploadId, input.partNumber, input.size),
   }),
   uploadMultipartComplete: t.field({
     type: CompletedUploadRef,
     description: 'Joins the stored parts; refused while any part is missing or of the wrong size. Then call fileSubmitPreSignedUpload.',
-    args: { input: t.arg({ type: MultipartRefInput, required: true }) },
-    resolve: (_r, { input }, ctx) => completeMultipartUpload(ctx.services, requireAuth(ctx), input.key, input.uploadId),
+    args: {
+      input: t.arg({ type: MultipartRefInput, required: true }),
+      size: t.arg.float({ required: false, description: "The file's real size: required where it was announced as a limit (sizeAtEnd); elsewhere it must be the size announced." }),
+    },
+    resolve: (_r, { input, size }, ctx) => completeMultipartUpload(ctx.services, requireAuth(ctx), input.key, input.uploadId, size),
   }),
   uploadMultipartAbort: t.field({
     type: SuccessRef,
