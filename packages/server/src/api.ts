@@ -7,6 +7,7 @@ import { mercuriusUpload } from 'mercurius-upload';
 import fastifyWebsocket from '@fastify/websocket';
 import { resolveAuth } from './services/resolve-auth.js';
 import { rateLimitWait } from './auth/rate-limit.js';
+import { refuseGraphQL } from './http/refuse.js';
 import { apiKeyScopeRefusal, fieldOutsideApiKeyScope } from './graphql/api-key-scope.js';
 import type { AuthInfo, Context } from './graphql/builder.js';
 import { getSchema } from './graphql/schema.js';
@@ -42,10 +43,10 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
     } catch (err) {
       // An API key whose company's plan no longer includes the API (PLAN_REQUIRED).
       if (!(err instanceof AppError)) throw err;
-      return reply.code(403).send({ data: null, errors: [{ message: err.message, extensions: { code: err.code } }] });
+      return refuseGraphQL(reply, err.code, err.message);
     }
     if (!auth) {
-      return reply.code(401).send({ errors: [{ message: ERROR_TEXTS.authenticationFailed, extensions: { code: ERROR_CODES.UNAUTHENTICATED } }] });
+      return refuseGraphQL(reply, ERROR_CODES.UNAUTHENTICATED, ERROR_TEXTS.authenticationFailed);
     }
     if (auth.apiKeyId) {
       const wait = await rateLimitWait(services, 'apiKey', auth.apiKeyId);
@@ -137,8 +138,5 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
 
 /** 429 with the GraphQL error shape and Retry-After (an API key over its limit, an address over the anonymous one). */
 function rateLimitedReply(reply: FastifyReply, wait: number): FastifyReply {
-  return reply
-    .code(429)
-    .header('retry-after', String(wait))
-    .send({ data: null, errors: [{ message: ERROR_TEXTS.rateLimited, extensions: { code: ERROR_CODES.RATE_LIMITED, retryAfterSeconds: wait } }] });
+  return refuseGraphQL(reply.header('retry-after', String(wait)), ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { retryAfterSeconds: wait });
 }

@@ -4,7 +4,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import { loadConfig, type Config, type RawConfig } from './config.js';
 import { openDatabase, type Db } from './db/database.js';
 import { createEventBus } from './events/event-bus.js';
@@ -20,6 +19,7 @@ import { registerHealthRoutes } from './http/health.js';
 import { loggerOptions } from './http/logging.js';
 import { instrumentQueue, registerMetrics } from './http/metrics.js';
 import { openAdminChannel, type AdminChannel } from './http/admin-socket.js';
+import { refuseFrameworkError } from './http/refuse.js';
 import { flushViews } from './services/view-counter.js';
 import { settleVisits } from './services/reports/analytics.js';
 import { assertProductionMediaBinaries } from './media/ffmpeg-binaries.js';
@@ -118,15 +118,10 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
   };
   adminChannel?.serve(services);
 
-  app.setErrorHandler((err: Error & { statusCode?: number; code?: string; validation?: unknown }, _req, reply) => {
+  app.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
-    if (status >= 500) {
-      app.log.error(err);
-      return reply.code(status).send({ error: 'Internal Server Error', code: ERROR_CODES.INTERNAL, message: ERROR_TEXTS.unexpected });
-    }
-    const code = status === 429 ? ERROR_CODES.RATE_LIMITED : status === 401 ? ERROR_CODES.UNAUTHENTICATED : ERROR_CODES.BAD_USER_INPUT;
-    const message = status === 429 ? ERROR_TEXTS.rateLimited : err.message;
-    return reply.code(status).send({ error: message, code, message });
+    if (status >= 500) app.log.error(err);
+    return refuseFrameworkError(reply, status, err.message);
   });
 
   // A worker serves health checks only: it never loads the GraphQL schema or the API's routes (test/worker-role.test.ts).

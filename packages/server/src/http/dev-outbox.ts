@@ -1,7 +1,9 @@
 /** Development-only page listing the mails kept by the outbox mailer, with their attachments (never registered in production). */
 import type { FastifyInstance } from 'fastify';
+import { ERROR_CODES } from '@roomwalk/shared';
 import type { Services } from '../services/services.js';
 import { escapeHtml } from '../core/html.js';
+import { refuse } from './refuse.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -35,7 +37,7 @@ export async function registerDevOutbox(app: FastifyInstance, services: Services
       UUID.test(mailId) && /^\d{1,3}$/.test(position)
         ? await services.db.selectFrom('mail_outbox_attachments').selectAll().where('mail_id', '=', mailId).where('position', '=', Number(position)).executeTakeFirst()
         : undefined;
-    if (!file) return reply.code(404).type('text/plain; charset=utf-8').send('This attachment was not found.');
+    if (!file) return refuse(reply, ERROR_CODES.NOT_FOUND, 'This attachment was not found.');
     return reply
       .type(file.content_type)
       .header('content-disposition', `attachment; filename="${file.filename.replace(/[^\w.-]/g, '_')}"`)

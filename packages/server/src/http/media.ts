@@ -98,7 +98,7 @@ async function serve(services: Services, req: FastifyRequest, reply: FastifyRepl
   const ifRange = req.headers['if-range'];
   const range = ifRange && ifRange !== etag ? null : parseRange(req.headers.range, meta.size);
   if (range === 'invalid') {
-    return reply.code(416).header('Content-Range', `bytes */${meta.size}`).send();
+    return refuse(reply.header('Content-Range', `bytes */${meta.size}`), ERROR_CODES.BAD_USER_INPUT, 'This byte range is outside the file.', { status: 416 });
   }
   if (range) {
     reply.code(206);

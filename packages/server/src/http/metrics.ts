@@ -6,9 +6,11 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { ERROR_CODES } from '@roomwalk/shared';
 import { httpDuration, httpRequests, jobDuration, metricsRegistry, setMetricSources } from '../core/metrics.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Services } from '../services/services.js';
+import { refuse } from './refuse.js';
 
 const sameSecret = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
@@ -27,7 +29,7 @@ export async function registerMetrics(app: FastifyInstance, services: Services):
   if (!token) return;
   app.get('/metrics', async (req, reply) => {
     const header = req.headers.authorization ?? '';
-    if (!sameSecret(header, `Bearer ${token}`)) return reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'A metrics token is required.' });
+    if (!sameSecret(header, `Bearer ${token}`)) return refuse(reply.header('www-authenticate', 'Bearer'), ERROR_CODES.UNAUTHENTICATED, 'A metrics token is required.');
     return reply
       .type(metricsRegistry.contentType)
       .header('cache-control', 'no-store')

@@ -1,7 +1,10 @@
 /**
- * How a plain route (not GraphQL) says no: `{ error, code, message }` in the user's words, with the HTTP status its
- * code maps to in one table (dub's `errorCodeToHttpStatus`). GraphQL answers carry the same codes in their extensions
- * (graphql/errors.ts); the client reads the code, never the text.
+ * How the server says no over HTTP, in one place: a plain route answers `{ error, code, message }` in the user's
+ * words, with the HTTP status its code maps to in one table (dub's `errorCodeToHttpStatus`); a refusal before GraphQL
+ * runs (no key, a key over its limit) answers the GraphQL error shape with the same table's status; Fastify's own
+ * refusals (a body too large, bad JSON) pass through `refuseFrameworkError`. GraphQL answers carry the same codes in
+ * their extensions (graphql/errors.ts); the client reads the code, never the text. test/architecture.test.ts fails on
+ * an error status or error body written anywhere else.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES, ERROR_TEXTS, type ErrorCode } from '@roomwalk/shared';
@@ -36,6 +39,7 @@ export const errorCodeToHttpStatus = {
   [ERROR_CODES.AI_ALREADY_GENERATING]: 409,
   [ERROR_CODES.AI_ALREADY_CREATED]: 409,
   [ERROR_CODES.TOUR_REMOVED]: 410,
+  [ERROR_CODES.AUDIENCE_LINK_UNAVAILABLE]: 410,
   [ERROR_CODES.VIDEO_TOO_SHORT]: 422,
   [ERROR_CODES.VIDEO_TOO_LONG]: 422,
   [ERROR_CODES.VIDEO_RESOLUTION_LOW]: 422,
@@ -48,10 +52,10 @@ export const errorCodeToHttpStatus = {
 
 /**
  * Statuses that describe the request's transport rather than its error, given beside the code: a signed link that
- * does not hold (403), a body too large (413) or of a type the route does not take (415), a service behind the route
- * that failed (502).
+ * does not hold (403), a body too large (413) or of a type the route does not take (415), a byte range outside the
+ * file (416), a service behind the route that failed (502).
  */
-type TransportStatus = 403 | 413 | 415 | 502;
+type TransportStatus = 403 | 413 | 415 | 416 | 502;
 
 interface RefuseOptions {
   status?: TransportStatus;
@@ -61,13 +65,39 @@ interface RefuseOptions {
   unreadBody?: boolean;
 }
 
+function answer(reply: FastifyReply, status: number, body: object, unreadBody = false) {
+  if (unreadBody || status === 413) reply.header('Connection', 'close');
+  // The type is set here: a route may have named its content's type (a video) before it found it must refuse.
+  return reply.code(status).header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(body);
+}
+
 export function refuse(reply: FastifyReply, code: ErrorCode, message: string, o: RefuseOptions = {}) {
-  const status = o.status ?? errorCodeToHttpStatus[code];
-  if (o.unreadBody || status === 413) reply.header('Connection', 'close');
-  return reply
-    .code(status)
-    .header('Cache-Control', 'no-store')
-    .send({ error: o.error ?? message, code, message });
+  return answer(reply, o.status ?? errorCodeToHttpStatus[code], { error: o.error ?? message, code, message }, o.unreadBody);
+}
+
+/** A refusal on /query before GraphQL runs, in GraphQL's error shape; `extensions` adds to the code (retryAfterSeconds). */
+export function refuseGraphQL(reply: FastifyReply, code: ErrorCode, message: string, extensions: Record<string, unknown> = {}) {
+  return answer(reply, errorCodeToHttpStatus[code], { data: null, errors: [{ message, extensions: { code, ...extensions } }] });
+}
+
+/** The code a status Fastify raised itself stands for; any other 4xx is the request's fault (bad JSON, a body too large). */
+const FRAMEWORK_CODES: Partial<Record<number, ErrorCode>> = {
+  401: ERROR_CODES.UNAUTHENTICATED,
+  403: ERROR_CODES.FORBIDDEN,
+  404: ERROR_CODES.NOT_FOUND,
+  409: ERROR_CODES.CONFLICT,
+  429: ERROR_CODES.RATE_LIMITED,
+};
+
+/**
+ * An error a route threw or Fastify raised (the app's error handler): its status kept, its code from the status;
+ * a 5xx says only that something went wrong (the error is logged, never shown).
+ */
+export function refuseFrameworkError(reply: FastifyReply, status: number, message: string) {
+  if (status >= 500) return answer(reply, status, { error: 'Internal Server Error', code: ERROR_CODES.INTERNAL, message: ERROR_TEXTS.unexpected });
+  const code = FRAMEWORK_CODES[status] ?? ERROR_CODES.BAD_USER_INPUT;
+  const text = code === ERROR_CODES.RATE_LIMITED ? ERROR_TEXTS.rateLimited : message;
+  return answer(reply, status, { error: text, code, message: text });
 }
 
 /** A route's preHandler spending one attempt of `action` per client IP; when none are left it refuses (429, Retry-After) before the handler runs. */

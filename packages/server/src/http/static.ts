@@ -4,7 +4,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import type { Services } from '../services/services.js';
+import { refuse } from './refuse.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoPackages = path.resolve(here, '../../..');
@@ -62,6 +64,6 @@ export async function registerStatic(app: FastifyInstance, services: Services): 
     const url = req.url.split('?')[0] ?? '/';
     const wantsHtml = req.method === 'GET' && (req.headers.accept ?? '').includes('text/html');
     if (wantsHtml && isConsolePath(url)) return sendIndex(reply);
-    return reply.code(404).send({ error: 'Not Found', code: 'NOT_FOUND', message: 'Not found.' });
+    return refuse(reply, ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
   });
 }

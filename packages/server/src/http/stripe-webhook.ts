@@ -4,11 +4,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
+import { ERROR_CODES } from '@roomwalk/shared';
 import type { Services } from '../services/services.js';
 import { recordBillingEvent } from '../services/billing/billing-events.js';
 import { customerOfObject } from '../services/billing/stripe-provider.js';
+import { refuse } from './refuse.js';
 
 export const STRIPE_SIGNATURE_TOLERANCE_S = 300;
+const INVALID_SIGNATURE = 'Invalid Stripe signature.';
 
 /** Events that can change a company's plan; anything else is acknowledged and dropped. */
 export const HANDLED_STRIPE_EVENTS: ReadonlySet<string> = new Set([
@@ -37,17 +40,17 @@ export async function registerStripeWebhook(app: FastifyInstance, services: Serv
 
     scope.post('/webhooks/stripe', async (req, reply) => {
       const secret = services.config.STRIPE_WEBHOOK_SECRET;
-      if (!services.config.STRIPE_SECRET_KEY || !secret) return reply.code(404).send({ error: 'Stripe is not configured.' });
+      if (!services.config.STRIPE_SECRET_KEY || !secret) return refuse(reply, ERROR_CODES.NOT_FOUND, 'Stripe is not configured.');
       const signature = req.headers['stripe-signature'];
-      if (typeof signature !== 'string' || !Buffer.isBuffer(req.body)) return reply.code(400).send({ error: 'Missing Stripe signature.' });
+      if (typeof signature !== 'string' || !Buffer.isBuffer(req.body)) return refuse(reply, ERROR_CODES.BAD_USER_INPUT, 'Missing Stripe signature.');
       let event: Stripe.Event;
       try {
         event = Stripe.webhooks.constructEvent(req.body, signature, secret, STRIPE_SIGNATURE_TOLERANCE_S);
       } catch {
-        return reply.code(400).send({ error: 'Invalid Stripe signature.' });
+        return refuse(reply, ERROR_CODES.BAD_USER_INPUT, INVALID_SIGNATURE);
       }
       // Stripe's check only bounds the age; a signed timestamp from the future (beyond the same tolerance) is refused too.
-      if (signedAt(signature) > Date.now() / 1000 + STRIPE_SIGNATURE_TOLERANCE_S) return reply.code(400).send({ error: 'Invalid Stripe signature.' });
+      if (signedAt(signature) > Date.now() / 1000 + STRIPE_SIGNATURE_TOLERANCE_S) return refuse(reply, ERROR_CODES.BAD_USER_INPUT, INVALID_SIGNATURE);
       if (!HANDLED_STRIPE_EVENTS.has(event.type)) return reply.send({ received: true, handled: false });
       const fresh = await recordBillingEvent(services, {
         id: event.id,
