@@ -9,6 +9,8 @@ import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { seedProcessedTour } from './fixtures/tours.js';
 import { publicTourCacheOf } from '../src/http/public-tour-cache.js';
+import { CLOSE_CODES } from '../src/http/tour-viewer-ws.js';
+import { connect, LEAD_MUTATION, leadInput, participantToken, wsUrl, type LiveClient } from './fixtures/live-helpers.js';
 
 const SET_ACCESS = 'mutation($input: TourAccessSetInput!) { tourAccessSet(input: $input) { id access } }';
 const MARKER_SAVE = 'mutation($input: MarkerSaveInput!) { markerSave(input: $input) { id } }';
@@ -224,5 +226,112 @@ describe.each(DB_KINDS)('tour access (%s)', (kind) => {
     for (const url of mediaUrls(publicTour)) expect((await fetch(url)).status).toBe(200);
     const stored = await t.app.services.db.selectFrom('tours').select('access_password_hash').where('id', '=', rowId).executeTakeFirstOrThrow();
     expect(stored.access_password_hash).toBeNull();
+  });
+});
+
+/**
+ * The two public writes about a tour beside the beacon: the lead form (tourLeadCreate) and the live viewing socket obey
+ * the tour's access like the tour query, from any address, whatever a hostile caller sends as its grant.
+ */
+describe.each(DB_KINDS)('leads and the live viewing socket obey tour access (%s)', (kind) => {
+  let t: TestApp;
+  let owner: SeededUser;
+  let stranger: SeededUser;
+  let tourId: string;
+  let rowId: string;
+  const sockets: LiveClient[] = [];
+  const setAccess = (access: string, password?: string) => t.gql(SET_ACCESS, { input: { id: tourId, access, ...(password !== undefined ? { password } : {}) } }, owner.token);
+  /** A lead from one address (TRUST_PROXY is on: the forwarded address is the caller's). */
+  const lead = async (ip: string, over: Record<string, unknown> = {}, token?: string) => {
+    const r = await fetch(`${t.url}/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({ query: LEAD_MUTATION, variables: { input: leadInput(tourId, over) } }),
+    });
+    return (await r.json()) as {
+      data: { tourLeadCreate: { tourLead: { id: string }; viewingSessionRequest: { signalingToken: string } | null } } | null;
+      errors?: Array<{ message: string; extensions: { code: string } }>;
+    };
+  };
+  const leads = async () => Number(((await t.app.services.database.executeSql('SELECT count(*) AS n FROM tour_leads WHERE tour_id = $1', [rowId])).rows[0] as { n: string }).n);
+  const socket = (q: Record<string, string>) => {
+    const c = connect(wsUrl(t.url, q));
+    sockets.push(c);
+    return c;
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp(kind, { ICE_SERVERS: '[]', TRUST_PROXY: '127.0.0.1' } as never);
+    owner = await seedUser(t.app, { plan: 'pro' });
+    stranger = await seedUser(t.app, { plan: 'pro' });
+    const seeded = await seedProcessedTour(t, owner);
+    tourId = seeded.id;
+    rowId = seeded.row.id;
+  });
+  afterAll(async () => {
+    for (const s of sockets) s.close();
+    await t?.stop();
+  });
+
+  it('a password tour takes no lead without a live grant, from any address, and keeps no row', async () => {
+    // While public, a visitor's live viewing lead opens a socket that joins.
+    const before = await lead('198.51.100.1');
+    const publicToken = before.data!.tourLeadCreate.viewingSessionRequest!.signalingToken;
+    await socket({ tourId, token: publicToken }).next((m) => m.type === 'roomwalk_welcome', 'welcome while public');
+
+    await setAccess('PASSWORD', 'open sesame');
+    const count = await leads();
+    const hostile = ['', 'null', `9999999999.1.${'A'.repeat(43)}`, `9999999999.0.${'A'.repeat(43)}.x`, 'x'.repeat(5000), '../../etc/passwd', '{"$ne":null}'];
+    for (const [i, access] of [undefined, ...hostile].entries()) {
+      const r = await lead(`198.51.100.${10 + i}`, access === undefined ? {} : { access });
+      expect(r.errors?.[0]?.extensions.code).toBe('TOUR_PASSWORD_REQUIRED');
+      expect(r.errors?.[0]?.message).toBe('This tour is protected by a password.');
+      expect(r.data?.tourLeadCreate ?? null).toBeNull();
+    }
+    // A member of another company is a stranger to this tour.
+    expect((await lead('198.51.100.40', {}, stranger.token)).errors?.[0]?.extensions.code).toBe('TOUR_PASSWORD_REQUIRED');
+    expect(await leads()).toBe(count);
+    // No viewing session was opened either.
+    const sessions = await t.app.services.db.selectFrom('viewing_sessions').select('id').where('tour_id', '=', rowId).execute();
+    expect(sessions).toHaveLength(1);
+
+    // The token handed out while the tour was public no longer joins: without a grant, with a forged one.
+    for (const access of [undefined, `9999999999.1.${'A'.repeat(43)}`, 'x'.repeat(2000)]) {
+      const s = socket({ tourId, token: publicToken, ...(access ? { access } : {}) });
+      expect(await s.closed).toEqual({ code: CLOSE_CODES.forbidden, reason: 'This tour is protected by a password.' });
+      expect(s.messages.filter((m) => m.type === 'roomwalk_welcome')).toEqual([]);
+    }
+
+    // With the password's grant: the lead is taken and its socket joins.
+    const grant = (await t.gql(TOUR_UNLOCK_MUTATION, { tourID: tourId, password: 'open sesame' })).data.tourUnlock.access as string;
+    const ok = await lead('198.51.100.50', { access: grant });
+    expect(ok.errors).toBeUndefined();
+    const token = ok.data!.tourLeadCreate.viewingSessionRequest!.signalingToken;
+    await socket({ tourId, token, access: grant }).next((m) => m.type === 'roomwalk_welcome', 'welcome with a grant');
+    expect(await leads()).toBe(count + 1);
+    // A new password voids the grant: the lead and the socket are refused again.
+    await setAccess('PASSWORD', 'another one');
+    expect((await lead('198.51.100.51', { access: grant })).errors?.[0]?.extensions.code).toBe('TOUR_PASSWORD_REQUIRED');
+    expect((await socket({ tourId, token, access: grant }).closed).code).toBe(CLOSE_CODES.forbidden);
+  });
+
+  it('a company-only tour takes leads from its members only; no visitor socket joins', async () => {
+    await setAccess('COMPANY');
+    const count = await leads();
+    const anonymous = await lead('203.0.113.7');
+    expect(anonymous.errors?.[0]?.extensions.code).toBe('TOUR_MEMBERS_ONLY');
+    expect((await lead('203.0.113.8', {}, stranger.token)).errors?.[0]?.extensions.code).toBe('TOUR_MEMBERS_ONLY');
+    expect(await leads()).toBe(count);
+    const member = await lead('203.0.113.9', { leadType: 'CONTACT' }, owner.token);
+    expect(member.errors).toBeUndefined();
+    expect(await leads()).toBe(count + 1);
+    // A viewer's token (signed for this tour, as a lead would have had) is refused: the tour has no visitors.
+    const session = await t.app.services.db.selectFrom('viewing_sessions').select('id').where('tour_id', '=', rowId).executeTakeFirstOrThrow();
+    const token = await participantToken(t.app, rowId, session.id, 'viewer-forged1');
+    const s = socket({ tourId, token });
+    expect(await s.closed).toEqual({ code: CLOSE_CODES.forbidden, reason: 'Only members of the company can view this tour. Please sign in to continue.' });
+    // Back to public: the same token joins again.
+    await setAccess('PUBLIC');
+    await socket({ tourId, token }).next((m) => m.type === 'roomwalk_welcome', 'welcome once public again');
   });
 });

@@ -6,6 +6,7 @@
 import { MAX_RECONNECTS, TIMINGS_MS } from '@roomwalk/shared/constants';
 import { CLOSE_CODES, FINAL_CLOSE_CODES, closeText, socketUrl, type ServerMessage, type WelcomeMessage } from './protocol.js';
 import { LIVE_TEXTS } from './texts.js';
+import { grantFor } from '../api/access-grant.js';
 
 export type SocketState = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'closed' | 'failed';
 
@@ -128,7 +129,7 @@ export class LiveSocket {
     const Impl = this.opts.WebSocketImpl ?? globalThis.WebSocket;
     let ws: WebSocket;
     try {
-      ws = new Impl(socketUrl(this.opts.url, { tourId: this.opts.tourId, session: this.opts.session ?? null, token: this.opts.token }));
+      ws = new Impl(socketUrl(this.opts.url, { tourId: this.opts.tourId, session: this.opts.session ?? null, token: this.opts.token, access: grantFor(this.opts.tourId) }));
     } catch {
       this.wanted = false;
       this.setStatus({ state: 'failed', message: LIVE_TEXTS.websocketCreateFailed });

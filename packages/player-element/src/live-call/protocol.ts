@@ -125,10 +125,12 @@ export function sessionFromToken(token: string): string | null {
 }
 
 /** The socket URL for a server base (http, https, ws or wss). */
-export function socketUrl(base: string, q: { tourId: string; session?: string | null; token: string }): string {
+export function socketUrl(base: string, q: { tourId: string; session?: string | null; token: string; access?: string | undefined }): string {
   const u = new URL('/ws/tour-viewer-events', base.replace(/^http/, 'ws'));
   u.searchParams.set('tourId', q.tourId);
   if (q.session) u.searchParams.set('session', q.session);
   u.searchParams.set('token', q.token);
+  // A password tour's visitor joins with the grant its password gave (the server checks it as the tour query does).
+  if (q.access) u.searchParams.set('access', q.access);
   return u.toString();
 }

@@ -11,6 +11,7 @@ import { contactNumberFromInput } from '@roomwalk/shared/schemas/account';
 import { leadFormSchema } from '@roomwalk/shared/schemas/tour';
 import { graphqlRequest } from '../api/graphql.js';
 import { flushVisit } from '../api/visit-flush.js';
+import { grantFor } from '../api/access-grant.js';
 import { emit } from '../events/events.js';
 import { countries, loadTurnstile, siteKey, splitContact } from './lead-form.js';
 import { HOST_SESSION_QUERY, TOUR_LEAD_CREATE } from './live-queries.js';
@@ -235,6 +236,7 @@ export class TourLivePanel extends LitElement {
           leadType: 'LIVE_VIEWING',
           tourId: this.tourId,
           visitorId: visit.visitorId ?? null,
+          access: grantFor(this.tourId) ?? null,
         },
       });
       const { tourLead, viewingSessionRequest } = data.tourLeadCreate;

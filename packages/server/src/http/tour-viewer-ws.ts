@@ -1,5 +1,5 @@
 /**
- * GET /ws/tour-viewer-events?tourId=&session=&token= — the live viewing socket (docs/live-viewing.md): scroll sync
+ * GET /ws/tour-viewer-events?tourId=&session=&token=&access= — the live viewing socket (docs/live-viewing.md): scroll sync
  * (`roomwalk_scrolling`) and WebRTC signalling (`roomwalk_signal`) in rooms of one tour and viewing session.
  *
  * Mercurius registers @fastify/websocket inside its own plugin context, where our routes cannot reach it, and a
@@ -21,6 +21,7 @@ import { createRoomBus } from '../services/live/room-bus.js';
 import { RoomHub, roomKey, SERVER_MESSAGES, type LocalPeer } from '../services/live/room-hub.js';
 import { participantId, signalingTokens } from '../services/live/sessions.js';
 import { LIVE_ROLES, type LiveRole } from '../services/live/signaling-token.js';
+import { liveViewerRefusal } from '../services/tour-access/visit-gate.js';
 
 export const TOUR_VIEWER_PATH = '/ws/tour-viewer-events';
 
@@ -117,6 +118,11 @@ async function admit(services: Services, req: IncomingMessage): Promise<Admissio
     sessionId = signal.claims.sessionId;
     role = signal.claims.role;
     userId = signal.claims.userId;
+    // A visitor's token outlives changes of the tour's access: the visitor must be let in now, as the tour query asks.
+    if (role === LIVE_ROLES.viewer) {
+      const refused = await liveViewerRefusal(services, tourId, url.searchParams.get('access'));
+      if (refused) return { ok: false, code: CLOSE_CODES.forbidden, reason: refused };
+    }
   } else if (signal.reason === 'expired') {
     return { ok: false, code: CLOSE_CODES.sessionExpired, reason: 'Session expired' };
   } else {

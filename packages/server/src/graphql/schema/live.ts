@@ -70,6 +70,7 @@ const TourLeadCreateInput = builder.inputType('TourLeadCreateInput', {
     leadType: t.field({ type: LeadTypeEnum, required: true }),
     tourId: t.id({ required: true }),
     visitorId: t.string({ description: "The player's anonymous visitor id of this visit, so the lead shows the rooms its visitor saw (TourLead.roomPath)." }),
+    access: t.string({ description: "The access grant tourUnlock answered (a password tour's leads need it, as tour(access:) does; a company-only tour's leads come from its members only)." }),
   }),
 });
 const TourLeadPayloadRef = builder.objectRef<{ tourLead: TourLeadModel; viewingSessionRequest: ViewingSessionModel | null }>('TourLeadCreatePayload').implement({
@@ -88,6 +89,7 @@ builder.mutationField('tourLeadCreate', (t) =>
     resolve: (_r, { input }, ctx) =>
       createLead(
         ctx.services,
+        ctx.auth,
         {
           name: input.name,
           surname: input.surname ?? null,
@@ -97,6 +99,7 @@ builder.mutationField('tourLeadCreate', (t) =>
           leadType: input.leadType === LEAD_TYPES.CONTACT ? 'CONTACT' : 'LIVE_VIEWING',
           tourId: input.tourId,
           visitorId: input.visitorId ?? null,
+          access: input.access ?? null,
         },
         ctx.ip,
       ),

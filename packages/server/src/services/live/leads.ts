@@ -10,6 +10,8 @@ import { leadMail } from './lead-mail.js';
 import { VISITOR_ID_PATTERN, visitRoomPath } from './lead-room-path.js';
 import { hostLink, issueRequest, participantId, sessionExpiry, LIVE_ROLES, type ViewingSessionRequest } from './sessions.js';
 import { leadCreatedWebhook } from '../developer/webhook-payloads.js';
+import type { AuthInfo } from '../../core/auth.js';
+import { assertCanView } from '../tour-access/tour-access.js';
 
 export interface LeadInput {
   name: string;
@@ -21,6 +23,8 @@ export interface LeadInput {
   tourId: string;
   /** The player's anonymous visitor id (issue 21): links the lead to its visit; an id of another shape is ignored. */
   visitorId?: string | null;
+  /** The player's access grant of a password tour (tourUnlock), as the tour query takes it. */
+  access?: string | null;
 }
 
 export interface TourLeadModel {
@@ -35,7 +39,7 @@ export interface TourLeadModel {
   viewingSessionId: string | null;
 }
 
-export async function createLead(services: Services, input: LeadInput, ip: string): Promise<{ tourLead: TourLeadModel; viewingSessionRequest: ViewingSessionRequest | null }> {
+export async function createLead(services: Services, auth: AuthInfo | null, input: LeadInput, ip: string): Promise<{ tourLead: TourLeadModel; viewingSessionRequest: ViewingSessionRequest | null }> {
   await consumeRateLimit(services, 'tourLeadCreate', ip);
   const parsed = leadFormSchema.safeParse(input);
   if (!parsed.success) throw fromZod(parsed.error.issues);
@@ -43,11 +47,17 @@ export async function createLead(services: Services, input: LeadInput, ip: strin
   if (!(await services.humanCheck.verify(form.turnstileToken, ip))) throw new AppError(ERROR_CODES.HUMAN_CHECK_FAILED, ERROR_TEXTS.humanCheckFailed);
 
   const tourId = decodeId('Tour', input.tourId);
-  const tour = await services.db.selectFrom('tours').select(['id', 'owner_id', 'company_id', 'title', 'status', 'deleted_at', 'deactivated_at']).where('id', '=', tourId).executeTakeFirst();
+  const tour = await services.db
+    .selectFrom('tours')
+    .select(['id', 'owner_id', 'company_id', 'title', 'status', 'deleted_at', 'deactivated_at', 'access', 'access_version'])
+    .where('id', '=', tourId)
+    .executeTakeFirst();
   if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.invalidLink);
   if (tour.deleted_at) throw new AppError(ERROR_CODES.TOUR_REMOVED, ERROR_TEXTS.tourRemoved);
   // Only a tour the public can watch takes leads: processed and not deactivated.
   if (tour.deactivated_at || tour.status !== TOUR_STATUS.PROCESSED) throw new AppError(ERROR_CODES.TOUR_NOT_PROCESSED, 'This tour is not available for live viewing.');
+  // A lead is left from the tour's player: only by someone the tour lets in (its password's grant, or a member).
+  await assertCanView(services, auth, tour, input.access);
 
   const live = input.leadType === LEAD_TYPES.LIVE_VIEWING;
   const { lead, session } = await services.db.transaction().execute(async (trx) => {

@@ -45,7 +45,7 @@ export async function setTourAccess(services: Services, auth: AuthInfo, input: T
 }
 
 /** What the password screen may show before the password: the company's name and branding, nothing of the tour. */
-async function gateOf(services: Services, tour: Pick<TourRow, 'company_id'>) {
+export async function gateOf(services: Services, tour: Pick<TourRow, 'company_id'>) {
   const [company, branding] = await Promise.all([
     services.db.selectFrom('companies').select('name').where('id', '=', tour.company_id).executeTakeFirst(),
     requestBranding({}, services.db, tour.company_id),
@@ -58,22 +58,28 @@ async function gateOf(services: Services, tour: Pick<TourRow, 'company_id'>) {
 }
 
 /** The refusal of a protected tour: its code, and the gate (branding only) in the error's extensions. */
-async function refusal(services: Services, tour: TourRow): Promise<AppError> {
+async function refusal(services: Services, tour: Pick<TourRow, 'company_id' | 'access'>): Promise<AppError> {
   const gate = await gateOf(services, tour);
   return tour.access === TOUR_ACCESS.company
     ? new AppError(ERROR_CODES.TOUR_MEMBERS_ONLY, PLAYER_GATE_TEXTS.tourMembersOnly, { gate })
     : new AppError(ERROR_CODES.TOUR_PASSWORD_REQUIRED, ERROR_TEXTS.tourPasswordRequired, { gate });
 }
 
+/** The columns the access checks read. */
+type AccessOf = Pick<TourRow, 'id' | 'company_id' | 'access' | 'access_version'>;
+
 /** Whether this caller may see the tour: public, a member of its company, or a live grant of a password tour. */
-function mayView(services: Services, auth: AuthInfo | null, tour: TourRow, grant: unknown): boolean {
+function mayView(services: Services, auth: AuthInfo | null, tour: AccessOf, grant: unknown): boolean {
   if (tour.access === TOUR_ACCESS.public) return true;
   if (auth && auth.companyId === tour.company_id) return true;
   return tour.access === TOUR_ACCESS.password && verifyGrant(services, tour.id, tour.access_version, grant);
 }
 
-/** Throws TOUR_PASSWORD_REQUIRED or TOUR_MEMBERS_ONLY (with the company's branding) unless the caller may see the tour. */
-async function assertCanView(services: Services, auth: AuthInfo | null, tour: TourRow, grant: unknown): Promise<void> {
+/**
+ * Throws TOUR_PASSWORD_REQUIRED or TOUR_MEMBERS_ONLY (with the company's branding) unless the caller may see the tour:
+ * the tour query, and every public write about a tour (a lead left from its player).
+ */
+export async function assertCanView(services: Services, auth: AuthInfo | null, tour: AccessOf, grant: unknown): Promise<void> {
   if (!mayView(services, auth, tour, grant)) throw await refusal(services, tour);
 }
 

@@ -1,6 +1,7 @@
 /**
- * The public paths beside the tour query that obey the tour's access (issue 33): the visit beacon counts visits only
- * from visitors let in, and a company-only tour's seller report opens for members only.
+ * The public paths beside the tour query that obey the tour's access: the visit beacon counts visits only from visitors
+ * let in, the live viewing socket lets a visitor in with a live grant only, and a company-only tour's seller report
+ * opens for members only.
  */
 import { ERROR_CODES, ERROR_TEXTS, PLAYER_GATE_TEXTS, TOUR_ACCESS } from '@roomwalk/shared';
 import { AppError } from '../../core/errors.js';
@@ -30,4 +31,15 @@ export async function assertVisitAllowed(services: Services, tourId: string, gra
 export async function assertSellerReportAllowed(services: Services, auth: AuthInfo | null, tourId: string, companyId: string): Promise<void> {
   const state = await accessIndexOf(services).get(tourId);
   if (state?.access === TOUR_ACCESS.company && auth?.companyId !== companyId) throw new AppError(ERROR_CODES.TOUR_MEMBERS_ONLY, PLAYER_GATE_TEXTS.tourMembersOnly);
+}
+
+/**
+ * Why a visitor's live viewing socket may not join (null: it may): a password tour wants a live grant, as the tour
+ * query does; a company-only tour has no visitors (its team watches it signed in, as hosts).
+ */
+export async function liveViewerRefusal(services: Services, tourId: string, grant: unknown): Promise<string | null> {
+  const state = await accessIndexOf(services).get(tourId);
+  if (!state || state.access === TOUR_ACCESS.public) return null; // unknown tours: admission answers notFound
+  if (state.access === TOUR_ACCESS.password) return verifyGrant(services, tourId, state.version, grant) ? null : ERROR_TEXTS.tourPasswordRequired;
+  return PLAYER_GATE_TEXTS.tourMembersOnly;
 }
