@@ -130,6 +130,7 @@ export class CanvasController implements ReactiveController {
     return this.ctx.host.renderRoot.querySelector('canvas');
   }
 
+  /** The playhead's best frame is looked up once per paint and handed to what else needs it (waiters, asking ahead). */
   private paint(): void {
     const { store, fallback } = this.ctx;
     const { frames } = this;
@@ -138,11 +139,12 @@ export class CanvasController implements ReactiveController {
       void fallback.show(frame);
       return;
     }
-    let d = frames.drawable(frame);
+    const playhead = frames.drawable(frame);
     const canvas = this.canvas;
-    if (!d || !canvas) return;
-    if (this.shows(d)) this.resolveWaiters();
+    if (!playhead || !canvas) return;
+    if (this.shows(playhead)) this.resolveWaiters(playhead);
     else {
+      let d = playhead;
       let bitmap = d.bitmap ? this.painter.takeThumb(d.bitmap) : this.painter.take(keyOf(d), ...sizeFor(d, this.backing));
       // The playhead's own frame is decoded but its bitmap is not made yet: the paint worker needs more lead here.
       if (d.frame && d.tourFrame === frame) this.painter.lead.note(!bitmap);
@@ -154,10 +156,10 @@ export class CanvasController implements ReactiveController {
       }
       if (bitmap) {
         canvas.getContext('bitmaprenderer')?.transferFromImageBitmap(bitmap);
-        this.afterPaint({ frame, rendition: d.frame?.rendition ?? 'thumbnail', tourFrame: d.tourFrame });
+        this.afterPaint({ frame, rendition: d.frame?.rendition ?? 'thumbnail', tourFrame: d.tourFrame }, playhead);
       }
     }
-    this.askAhead();
+    this.askAhead(playhead);
   }
 
   private shows(d: Drawable): boolean {
@@ -171,7 +173,7 @@ export class CanvasController implements ReactiveController {
    * swipe will show, not the ones it skips), as far ahead as the paint lead says (paint/paint-lead.ts: four frames,
    * 66 ms at one frame a refresh, more where bitmaps come late), and drops what the playhead has left.
    */
-  private askAhead(): void {
+  private askAhead(playhead?: Drawable): void {
     const { store, fallback } = this.ctx;
     const { frames } = this;
     const canvas = this.canvas;
@@ -188,7 +190,7 @@ export class CanvasController implements ReactiveController {
     const lead = this.painter.lead.frames;
     for (let k = 0; k <= lead; k++) {
       const f = frame + this.dir * k * this.step;
-      const d = frames.drawable(f);
+      const d = k === 0 && playhead ? playhead : frames.drawable(f);
       if (d?.frame && (k ? d.tourFrame === f : !this.shows(d))) this.painter.request(keyOf(d), f, ...sizeFor(d, this.backing), !k);
     }
     this.painter.trim(frame, (lead + 1) * this.step);
@@ -208,7 +210,7 @@ export class CanvasController implements ReactiveController {
     this.afterPaint({ frame, rendition: 'video', tourFrame: frame });
   }
 
-  private afterPaint(painted: { frame: number; rendition: string; tourFrame: number }): void {
+  private afterPaint(painted: { frame: number; rendition: string; tourFrame: number }, playhead?: Drawable): void {
     const { store } = this.ctx;
     store.painted.value = painted;
     this.paintCount++;
@@ -222,16 +224,17 @@ export class CanvasController implements ReactiveController {
       this.ctx.emit('tour-ready', { totalFrames });
       this.layout();
     }
-    this.resolveWaiters();
+    this.resolveWaiters(playhead);
   }
 
-  private resolveWaiters(): void {
+  /** `playhead`: the playhead's best frame, as paint() found it (absent on the <video> path, where every painted frame is exact). */
+  private resolveWaiters(playhead?: Drawable): void {
     if (!this.waiters.length) return;
     const { store, fallback } = this.ctx;
     const { frames } = this;
     const frame = store.frame.peek();
     const p = store.painted.peek();
-    const exact = !!p && p.tourFrame === frame && (fallback ? true : frames.isExact(frame) && p.rendition === (frames.drawable(frame)?.frame?.rendition ?? ''));
+    const exact = !!p && p.tourFrame === frame && (fallback ? true : frames.isExact(frame) && p.rendition === (playhead?.frame?.rendition ?? ''));
     const keep: typeof this.waiters = [];
     for (const w of this.waiters) {
       if (w.frame !== frame || exact) w.resolve();

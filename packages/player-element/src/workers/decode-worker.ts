@@ -1,14 +1,13 @@
 /// <reference lib="webworker" />
 /**
- * Decode worker: decodes the clips (fragmented-MP4 H.264, fetched and demuxed by clip-loader.ts) with WebCodecs. Every VideoFrame is copied out (I420 or RGBA, whatever format the decoder
- * hands out: frame-formats.ts) and closed at once, so at most a handful are ever open; the copies
- * are transferred (not cloned) to the main thread.
+ * Decode worker: decodes the clips (fragmented-MP4 H.264, fetched and demuxed by clip-loader.ts) with WebCodecs, in three steps per
+ * request: plan (which samples go in), feed and drain (the decoder), copy out (copy-out.ts: every VideoFrame copied in
+ * whatever format the decoder hands out and closed at once, so at most a handful are ever open; the copies are transferred).
  */
 import { expose, transfer } from 'comlink';
-import { frameBitmap } from './frame-bitmap.js';
-import { copyFrame } from './frame-formats.js';
+import { createCopyOut, type OnBatch } from './copy-out.js';
 import { clearClips, type EncodedClip, encodedBytesHeld, loadClip } from './clip-loader.js';
-import type { DecodedFrame, DecodeRequest, Rendition, WorkerStats } from './decode-types.js';
+import type { DecodeRequest, Rendition, WorkerStats } from './decode-types.js';
 
 const stats: WorkerStats = { openFrames: 0, maxOpenFrames: 0, encodedBytes: 0, decodedFrames: 0, decodeMs: 0, framesThroughDecoder: 0 };
 
@@ -87,12 +86,23 @@ function closeFrame(f: VideoFrame): void {
   stats.openFrames--;
 }
 
-async function runDecode(req: DecodeRequest, onBatch: (frames: DecodedFrame[]) => void | Promise<void>, decoderKey: DecoderKey = req.rendition): Promise<number> {
+/** The plan of one decode: which frames are copied out, which samples go in, and whether the decoder may be left as it is. */
+interface DecodePlan {
+  clip: EncodedClip;
+  from: number;
+  last: number;
+  /** First sample fed: the decoder's cursor when it can go on, else the last keyframe at or before `from`. */
+  start: number;
+  feedLast: number;
+  /** Left without a flush, so a later request in the same clip goes on from here. */
+  resumable: boolean;
+}
+
+/** Step 1, demux: the clip (only its first sample for a keyframe request, decoded while the rest downloads), and the plan. */
+async function planDecode(req: DecodeRequest, decoderKey: DecoderKey): Promise<{ plan: DecodePlan; d: DecoderHolder } | undefined> {
   const loadingClip = loadClip(req.rendition, req.clipIndex, req.url);
-  // A keyframe-only request needs only the first sample: decode it while the rest downloads.
   const clip = req.to === 0 ? await loadingClip.first : await loadingClip.full;
-  // Cancelled while the clip was downloading.
-  if (req.id !== undefined && cancelled.has(req.id)) return 0;
+  if (req.id !== undefined && cancelled.has(req.id)) return undefined;
   const last = Math.min(req.to, clip.samples.length - 1);
   const from = Math.max(0, Math.min(req.from, last));
   const d = getDecoder(decoderKey, clip);
@@ -104,100 +114,93 @@ async function runDecode(req: DecodeRequest, onBatch: (frames: DecodedFrame[]) =
   const keyStart = clip.reordered ? 0 : keyframeAtOrBefore(clip, from);
   const start = resumable && d.cursor?.clip === clip && d.cursor.fed <= from && d.cursor.fed >= keyStart ? d.cursor.fed : keyStart;
   d.cursor = undefined;
-  let index = start;
-  let batch: DecodedFrame[] = [];
-  let copying: Promise<void> = Promise.resolve();
+  // Outputs come in presentation order; with B-frames a frame may need later samples, so feed all.
+  const feedLast = clip.reordered && req.to !== 0 ? clip.samples.length - 1 : last;
+  return { plan: { clip, from, last, start, feedLast, resumable }, d };
+}
+
+/**
+ * Step 2, decode: feeds the plan's samples and waits until they have come out. A resumable decode is not flushed (a flush
+ * demands a keyframe next) unless the decoder holds frames back; it leaves the decoder's cursor after the last sample.
+ */
+async function feedAndDrain(d: DecoderHolder, plan: DecodePlan, id: number | undefined, outputs: () => number): Promise<unknown> {
   let failure: unknown;
   let wake = () => {};
-  const flushBatch = async () => {
-    if (!batch.length) return;
-    const out = batch;
-    batch = [];
-    await onBatch(
-      transfer(
-        out,
-        out.flatMap((f) => (f.bitmap ? [f.data, f.bitmap] : [f.data])),
-      ),
-    );
-  };
+  let stopped = false;
   d.fail = (e) => {
     failure = e;
     wake();
   };
+  const sink = d.sink;
   d.sink = (frame) => {
-    const i = index++;
+    sink(frame);
     wake();
-    if (i < from || i > last) {
-      closeFrame(frame);
-      return;
-    }
-    // Copy out (any pixel format: frame-formats.ts) and close the VideoFrame as soon as that copy and the bitmap a
-    // jump waits for are made, independent of batching.
-    const size = { width: frame.visibleRect?.width ?? frame.codedWidth, height: frame.visibleRect?.height ?? frame.codedHeight };
-    const copied = Promise.all([copyFrame(frame), i === req.urgent && req.canvas ? frameBitmap(frame, size, req.canvas) : undefined]).finally(() => closeFrame(frame));
-    copied.catch(() => undefined);
-    copying = copying
-      .then(() => copied)
-      .then(async ([pixels, bitmap]) => {
-        stats.decodedFrames++;
-        batch.push({ rendition: req.rendition, clipIndex: req.clipIndex, frame: i, ...pixels, ...(bitmap ? { bitmap } : {}) });
-        if (batch.length >= req.batchSize || i === last || i === req.urgent) await flushBatch();
-      });
   };
-  const t0 = performance.now();
-  // Outputs come in presentation order; with B-frames a frame may need later samples, so feed all.
-  const feedLast = clip.reordered && req.to !== 0 ? clip.samples.length - 1 : last;
-  stats.framesThroughDecoder += feedLast + 1 - start;
-  for (let i = start; i <= feedLast; i++) {
-    const s = clip.samples[i]!;
+  stats.framesThroughDecoder += plan.feedLast + 1 - plan.start;
+  for (let i = plan.start; i <= plan.feedLast; i++) {
+    const s = plan.clip.samples[i]!;
     d.decoder.decode(new EncodedVideoChunk({ type: s.key ? 'key' : 'delta', timestamp: s.timestamp, duration: s.duration, data: s.data }));
   }
-  let stopped = false;
   running = {
-    id: req.id,
+    id,
     decoder: d.decoder,
     stop: () => {
       stopped = true;
       wake();
     },
   };
+  const done = () => plan.start + outputs() > plan.feedLast;
   try {
-    if (resumable) {
-      // No flush (it would demand a keyframe next): wait until the last fed sample has come out.
-      let lastOutputAt = performance.now();
-      let seen = index;
-      let flushed = false;
-      while (index <= feedLast && !failure && !stopped && d.decoder.state === 'configured') {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, STALL_MS);
-        });
-        wake = () => {};
-        if (index !== seen) {
-          seen = index;
-          lastOutputAt = performance.now();
-        } else if (index <= feedLast && d.decoder.decodeQueueSize === 0 && performance.now() - lastOutputAt >= STALL_MS) {
-          // This decoder holds frames back: flush them out (the next request starts at a keyframe).
-          flushed = true;
-          await d.decoder.flush();
-          break;
-        }
-      }
-      if (!flushed && !failure && !stopped && index > feedLast && d.decoder.state === 'configured') d.cursor = { clip, fed: feedLast + 1 };
-    } else {
+    if (!plan.resumable) {
       await d.decoder.flush();
+      return failure;
     }
+    let lastOutputAt = performance.now();
+    let seen = outputs();
+    while (!done() && !failure && !stopped && d.decoder.state === 'configured') {
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, STALL_MS);
+      });
+      wake = () => {};
+      if (outputs() !== seen) {
+        seen = outputs();
+        lastOutputAt = performance.now();
+      } else if (!done() && d.decoder.decodeQueueSize === 0 && performance.now() - lastOutputAt >= STALL_MS) {
+        // This decoder holds frames back: flush them out (the next request starts at a keyframe).
+        await d.decoder.flush();
+        return failure;
+      }
+    }
+    if (!failure && !stopped && done() && d.decoder.state === 'configured') d.cursor = { clip: plan.clip, fed: plan.feedLast + 1 };
+    return failure;
   } catch (e) {
     // reset() by cancel(): not an error, the frames copied so far are still delivered.
-    if (req.id === undefined || !cancelled.has(req.id)) throw e;
+    if (id === undefined || !cancelled.has(id)) throw e;
+    return failure;
   } finally {
     running = undefined;
+  }
+}
+
+/** Decodes frames [from, to] of a clip in three steps: plan (demux), feed and drain (decode), copy out. Resolves with the frames sent. */
+async function runDecode(req: DecodeRequest, onBatch: OnBatch, decoderKey: DecoderKey = req.rendition): Promise<number> {
+  const planned = await planDecode(req, decoderKey);
+  if (!planned) return 0;
+  const { plan, d } = planned;
+  const copyOut = createCopyOut(req, plan, onBatch, closeFrame, () => stats.decodedFrames++);
+  let outputs = 0;
+  d.sink = (frame) => copyOut.take(frame, plan.start + outputs++);
+  const t0 = performance.now();
+  let failure: unknown;
+  try {
+    failure = await feedAndDrain(d, plan, req.id, () => outputs);
+  } finally {
     stats.decodeMs += performance.now() - t0;
   }
   if (failure && !(req.id !== undefined && cancelled.has(req.id))) throw failure instanceof Error ? failure : new Error(String(failure));
-  await copying;
-  await flushBatch();
-  return last - from + 1;
+  await copyOut.finish();
+  return plan.last - plan.from + 1;
 }
 
 const api = {
@@ -210,13 +213,13 @@ const api = {
    * Decodes only a clip's keyframe on its own decoder, beside any running decode: the
    * placeholder shown at once after a jump, and the first frame on a slow network.
    */
-  keyframe(req: DecodeRequest, onBatch: (frames: DecodedFrame[]) => void | Promise<void>): Promise<number> {
+  keyframe(req: DecodeRequest, onBatch: OnBatch): Promise<number> {
     const run = keyframeQueue.then(() => runDecode({ ...req, from: 0, to: 0, batchSize: 1 }, onBatch, 'keyframe'));
     keyframeQueue = run.catch(() => undefined);
     return run;
   },
   /** Decodes frames [from, to] of a clip; batches are delivered through onBatch as they are ready. */
-  decode(req: DecodeRequest, onBatch: (frames: DecodedFrame[]) => void | Promise<void>): Promise<number> {
+  decode(req: DecodeRequest, onBatch: OnBatch): Promise<number> {
     // One decode at a time per worker: the decoder is stateful.
     const run = queue.then(() => (req.id !== undefined && cancelled.has(req.id) ? 0 : runDecode(req, onBatch)));
     queue = run.catch(() => undefined);

@@ -1,0 +1,58 @@
+/// <reference lib="webworker" />
+/**
+ * The copy-out step of a decode: every VideoFrame the decoder hands out for the requested range is copied (any pixel
+ * format: frame-formats.ts), plus a bitmap of the frame a jump waits for (frame-bitmap.ts), and closed as soon as those
+ * are made, independent of batching. Copies go back to the main thread in batches, transferred, in frame order.
+ */
+import { transfer } from 'comlink';
+import type { DecodedFrame, DecodeRequest } from './decode-types.js';
+import { frameBitmap } from './frame-bitmap.js';
+import { copyFrame } from './frame-formats.js';
+
+export type OnBatch = (frames: DecodedFrame[]) => void | Promise<void>;
+
+export interface CopyOut {
+  /** Takes the decoder's output number `i` of the clip: copied when it is in [from, last], closed either way. */
+  take(frame: VideoFrame, i: number): void;
+  /** Waits for every copy taken so far and sends the last batch. */
+  finish(): Promise<void>;
+}
+
+export function createCopyOut(req: DecodeRequest, range: { from: number; last: number }, onBatch: OnBatch, close: (frame: VideoFrame) => void, copied: () => void): CopyOut {
+  let batch: DecodedFrame[] = [];
+  let chain: Promise<void> = Promise.resolve();
+  const send = async () => {
+    if (!batch.length) return;
+    const out = batch;
+    batch = [];
+    await onBatch(
+      transfer(
+        out,
+        out.flatMap((f) => (f.bitmap ? [f.data, f.bitmap] : [f.data])),
+      ),
+    );
+  };
+  return {
+    take(frame, i) {
+      if (i < range.from || i > range.last) {
+        close(frame);
+        return;
+      }
+      const size = { width: frame.visibleRect?.width ?? frame.codedWidth, height: frame.visibleRect?.height ?? frame.codedHeight };
+      const bitmap = i === req.urgent && req.canvas ? frameBitmap(frame, size, req.canvas) : undefined;
+      const made = Promise.all([copyFrame(frame), bitmap]).finally(() => close(frame));
+      made.catch(() => undefined);
+      chain = chain
+        .then(() => made)
+        .then(async ([pixels, bitmap]) => {
+          copied();
+          batch.push({ rendition: req.rendition, clipIndex: req.clipIndex, frame: i, ...pixels, ...(bitmap ? { bitmap } : {}) });
+          if (batch.length >= req.batchSize || i === range.last || i === req.urgent) await send();
+        });
+    },
+    async finish() {
+      await chain;
+      await send();
+    },
+  };
+}
