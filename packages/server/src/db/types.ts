@@ -124,6 +124,11 @@ export interface ToursTable {
   access_password_hash: string | null;
   /** Counts access changes: grants and signed media URLs of an older version are refused. */
   access_version: Generated<number>;
+  /** Lead gate (migration 0205, services/lead-gate/): the room before which the lead form is asked, or the seconds after which; never both. */
+  lead_gate_marker_id: string | null;
+  lead_gate_seconds: number | null;
+  /** The visitor waits for the agent's approval after the form (else goes on at once). */
+  lead_gate_approval: Generated<boolean>;
   deactivated_at: NullableTimestamp;
   deleted_at: NullableTimestamp;
   created_at: Timestamp;

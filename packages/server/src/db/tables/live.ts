@@ -1,6 +1,6 @@
 /** Live viewing: leads and viewing sessions (migration 0040). */
 import type { Generated } from 'kysely';
-import type { Timestamp } from './columns.js';
+import type { NullableTimestamp, Timestamp } from './columns.js';
 
 interface TourLeadsTable {
   id: Generated<string>;
@@ -13,6 +13,15 @@ interface TourLeadsTable {
   ip: string | null;
   /** The visitor id of the visit the lead came from (migration 0140), to show its rooms. */
   visitor_id: string | null;
+  /** Where the lead stands at the tour's lead gate (migration 0205): WAITING for the agent, APPROVED, or OPEN (went on at once); null: no gate. */
+  gate: 'WAITING' | 'APPROVED' | 'OPEN' | null;
+  /** The frame the visitor stopped at when the gate asked for the form. */
+  gate_frame: number | null;
+  gate_decided_at: NullableTimestamp;
+  gate_decided_by: string | null;
+  /** SHA-256 of the one-time approval link mailed to the agent; cleared when used. */
+  gate_token_hash: string | null;
+  gate_token_expires_at: NullableTimestamp;
   created_at: Timestamp;
 }
 
