@@ -45,6 +45,13 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
   private cursors: Partial<Record<Rendition, { clip: number; next: number }>>[] = [];
   /** Downloads ahead of decoding: every clip's low rendition, then the markers' high clips (clip-prefetcher.ts). */
   private readonly prefetcher: ClipPrefetcher;
+  /** Workers started before a tour is known (prewarm), taken by the next load(). */
+  private warm: WorkerBridge[] = [];
+  private firstArrived = false;
+  /** A jump (not a step): until its exact frame is decoded, that decode has the CPU to itself. */
+  private jumping = false;
+  /** Where a fast travel will land: its exact frame is decoded first, while the travel animates. */
+  private destination: number | null = null;
   cancelledJobs = 0;
   /** Peak of cache, frames in transit, thumbnails and ready bitmaps (notePeak); the bench reads it. */
   peakDecodedBytes = 0;
@@ -111,7 +118,6 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
       this.warm.push(bridge);
     }
   }
-  private warm: WorkerBridge[] = [];
 
   /** Starts decoding a tour; frame 0 comes first in the low rendition. */
   load(clips: Clip[], options: { hiRes: boolean; aspect?: number }): void {
@@ -141,10 +147,6 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
     this.firstArrived = false;
     this.pump();
   }
-  private firstArrived = false;
-  private jumping = false;
-  /** Where a fast travel will land: its exact frame is decoded first, while the travel animates. */
-  private destination: number | null = null;
 
   setHighEnabled(enabled: boolean): void {
     this.setHighEnabledFlag(enabled);
