@@ -34,6 +34,8 @@ interface Victim {
   /** Seller reports (issue 21): company B's link and PDF run. */
   sellerLinkId: string;
   sellerRunId: string;
+  /** Audience links: company B's link of its tour. */
+  audienceLinkId: string;
 }
 
 type Root = 'Query' | 'Mutation' | 'Subscription';
@@ -133,6 +135,12 @@ const CASES: Record<string, Case> = {
   },
   'Mutation.sellerReportDigestDelete': { doc: 'mutation($id: ID!) { sellerReportDigestDelete(tourId: $id) }', vars: (v) => ({ id: v.tourId }) },
   'Mutation.sellerReportPdfCreate': { doc: 'mutation($input: SellerReportPdfInput!) { sellerReportPdfCreate(input: $input) { id } }', vars: (v) => ({ input: { tourId: v.tourId } }) },
+  'Query.audienceLinks': { doc: 'query($id: ID!) { audienceLinks(tourId: $id) { id token url } }', vars: (v) => ({ id: v.tourId }) },
+  'Mutation.audienceLinkCreate': {
+    doc: 'mutation($input: AudienceLinkCreateInput!) { audienceLinkCreate(input: $input) { id token } }',
+    vars: (v) => ({ input: { tourId: v.tourId, label: 'Intruder', hiddenMarkerIds: [v.markerId] } }),
+  },
+  'Mutation.audienceLinkRevoke': { doc: 'mutation($id: ID!) { audienceLinkRevoke(id: $id) { id status } }', vars: (v) => ({ id: v.audienceLinkId }) },
   'Query.tourAnalytics': { doc: 'query($id: ID!) { tourAnalytics(tourId: $id) { visits rooms { name } } }', vars: (v) => ({ id: v.tourId }) },
   'Query.webhookDeliveries': { doc: 'query($id: ID!) { webhookDeliveries(endpointId: $id) { edges { node { id } } } }', vars: (v) => ({ id: v.endpointId }) },
   'Subscription.tourProgressUpdated': { doc: 'subscription($id: ID!) { tourProgressUpdated(tourId: $id) { progress } }', vars: (v) => ({ id: v.tourId }) },
@@ -222,6 +230,7 @@ describe.each(DB_KINDS)("another company's ids are refused on %s", (kind) => {
       sellerLinks: await db.selectFrom('seller_report_links').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
       sellerDigests: await db.selectFrom('seller_report_digests').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
       sellerRuns: await db.selectFrom('seller_report_runs').select(['id', 'status']).orderBy('id').execute(),
+      audienceLinks: await db.selectFrom('audience_links').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
     });
   }
 
@@ -278,7 +287,13 @@ describe.each(DB_KINDS)("another company's ids are refused on %s", (kind) => {
       .values({ tour_id: tour.id, requested_by: admin.user.id, kind: 'DOWNLOAD', days: 30, status: 'DONE', progress: 100, pdf: Buffer.from('%PDF-secret'), file_name: 'b.pdf' })
       .returning('id')
       .executeTakeFirstOrThrow();
+    const audience = await seller
+      .insertInto('audience_links')
+      .values({ tour_id: tour.id, company_id: admin.company.id, created_by: admin.user.id, token: 'b'.repeat(32), label: "B's buyers" })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     victim = {
+      audienceLinkId: `audlink_${audience.id}`,
       sellerLinkId: `sellerlink_${link.id}`,
       sellerRunId: `sellerrun_${run.id}`,
       apiKeyId: `apikey_${key.id}`,

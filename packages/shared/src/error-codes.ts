@@ -14,6 +14,8 @@ export const ERROR_CODES = {
   TOUR_PASSWORD_WRONG: 'TOUR_PASSWORD_WRONG',
   /** The tour is for signed-in members of its company. */
   TOUR_MEMBERS_ONLY: 'TOUR_MEMBERS_ONLY',
+  /** An audience link that expired or was revoked: extensions carry the company's branding and contact, nothing of the tour. */
+  AUDIENCE_LINK_UNAVAILABLE: 'AUDIENCE_LINK_UNAVAILABLE',
   USERNAME_TAKEN: 'USERNAME_TAKEN',
   INVALID_CREDENTIALS: 'INVALID_CREDENTIALS',
   ACCOUNT_NOT_ACTIVATED: 'ACCOUNT_NOT_ACTIVATED',

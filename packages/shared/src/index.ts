@@ -11,6 +11,8 @@ export * from './schemas/account.js';
 export * from './schemas/tour.js';
 export * from './schemas/visit-beacon.js';
 export * from './schemas/tour-access.js';
+export * from './schemas/audience-link.js';
+export * from './visible-frames.js';
 export * from './guarded-storage.js';
 export * from './branding.js';
 export * from './duration.js';

@@ -27,3 +27,13 @@ export const PLAYER_TOUR_ACCESS_QUERY = PLAYER_TOUR_QUERY.replace('query PlayerT
 export const TOUR_UNLOCK_MUTATION = /* GraphQL */ `mutation TourUnlock($tourID: ID!, $password: String!) {
   tourUnlock(tourID: $tourID, password: $password) { access expiresAt }
 }`;
+
+/**
+ * The document through an audience link (`link`, with the access grant of a password tour when it has one): the
+ * link's own view of the tour (hidden rooms taken out, its frames re-numbered), computed for each caller and kept by no
+ * shared cache; an expired or revoked link is refused with the company's message.
+ */
+export const PLAYER_TOUR_LINK_QUERY = PLAYER_TOUR_QUERY.replace('query PlayerTour($tourID: ID!)', 'query PlayerTourWithLink($tourID: ID!, $access: String, $link: String!)').replace(
+  'tour(tourID: $tourID)',
+  'tour(tourID: $tourID, access: $access, link: $link)',
+);

@@ -46,4 +46,8 @@ export const PLAYER_GATE_TEXTS = {
   tourMembersOnlyTitle: 'This tour is private',
   tourMembersOnly: 'Only members of the company can view this tour. Please sign in to continue.',
   tourMembersOnlySignIn: 'Sign in',
+  linkUnavailableTitle: 'This tour is no longer available',
+  linkUnavailable: 'This tour is no longer available.',
+  /** "Contact Ama Agent (Coast Homes): ama@example.com, +44 …" */
+  linkUnavailableContact: 'Contact',
 } as const;

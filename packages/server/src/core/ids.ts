@@ -55,6 +55,7 @@ const TYPED_ID_PREFIXES = {
   WebhookDelivery: 'whdel',
   SellerReportLink: 'sellerlink',
   SellerReportRun: 'sellerrun',
+  AudienceLink: 'audlink',
 } as const;
 type TypedIdKind = keyof typeof TYPED_ID_PREFIXES;
 

@@ -5,6 +5,7 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { AiTables } from './tables/ai.js';
 import type { AnalyticsTables } from './tables/analytics.js';
+import type { AudienceLinkTables } from './tables/audience-links.js';
 import type { BillingTables } from './tables/billing.js';
 import type { NullableTimestamp, Json, Timestamp } from './tables/columns.js';
 import type { DeveloperTables } from './tables/developer.js';
@@ -244,7 +245,7 @@ interface TourSegmentsTable {
   done_at: NullableTimestamp;
 }
 
-export interface Database extends AiTables, AnalyticsTables, BillingTables, DeveloperTables, LiveTables, PersonalDataTables, SellerReportTables {
+export interface Database extends AiTables, AnalyticsTables, AudienceLinkTables, BillingTables, DeveloperTables, LiveTables, PersonalDataTables, SellerReportTables {
   companies: CompaniesTable;
   users: UsersTable;
   user_profiles: UserProfilesTable;

@@ -24,7 +24,7 @@ import { hash } from 'node:crypto';
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services/services.js';
-import { PLAYER_TOUR_ACCESS_QUERY, PLAYER_TOUR_QUERY } from '@roomwalk/shared/player-documents';
+import { PLAYER_TOUR_ACCESS_QUERY, PLAYER_TOUR_LINK_QUERY, PLAYER_TOUR_QUERY } from '@roomwalk/shared/player-documents';
 import { playerTourAnswer } from '../services/public-tour-answer.js';
 import { onAccessChanged } from '../services/tour-access/access-index.js';
 
@@ -186,23 +186,27 @@ const tourUuid = (globalId: string): string | null => {
 };
 
 /**
- * A password tour asked with its grant (PLAYER_TOUR_ACCESS_QUERY over GET): the same one-statement answer as a miss,
- * its files signed, readable from any origin, and kept by no one (`private, no-store`; not in the node's cache).
- * Anything it cannot answer (no or a stale grant: the gate; errors) goes to GraphQL.
+ * A password tour asked with its grant (PLAYER_TOUR_ACCESS_QUERY over GET), or a tour through an audience link
+ * (PLAYER_TOUR_LINK_QUERY, with a grant when the tour asks for one): the same one-statement answer as a miss, its
+ * files signed while the tour is protected, readable from any origin, and kept by no one (`private, no-store`; not in
+ * the node's cache, so no link's view is ever served to another link or to the tour's own link). Anything it cannot
+ * answer (no or a stale grant: the gate; a link that no longer opens: its message; errors) goes to GraphQL.
  */
-async function grantedAnswer(services: Services, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+async function grantedAnswer(services: Services, req: FastifyRequest, reply: FastifyReply, byLink: boolean): Promise<FastifyReply | undefined> {
   if (!reply.hasHeader('access-control-allow-origin')) reply.header('Access-Control-Allow-Origin', '*');
   const q = req.query as Record<string, unknown>;
-  if (q.operationName !== undefined && q.operationName !== '' && q.operationName !== 'PlayerTourWithAccess') return;
+  if (q.operationName !== undefined && q.operationName !== '' && q.operationName !== (byLink ? 'PlayerTourWithLink' : 'PlayerTourWithAccess')) return;
   let variables: Record<string, unknown>;
   try {
     variables = JSON.parse(typeof q.variables === 'string' ? q.variables : '{}') as Record<string, unknown>;
   } catch {
     return;
   }
-  const { tourID, access } = variables ?? {};
-  if (typeof tourID !== 'string' || typeof access !== 'string') return;
-  const text = await playerTourAnswer(services, tourID, new Date(), access);
+  const { tourID, access, link } = variables ?? {};
+  if (typeof tourID !== 'string') return;
+  if (byLink ? typeof link !== 'string' || (access !== undefined && access !== null && typeof access !== 'string') : typeof access !== 'string') return;
+  const grant = typeof access === 'string' ? access : undefined;
+  const text = await playerTourAnswer(services, tourID, new Date(), grant, byLink ? (link as string) : undefined);
   if (text === null) return;
   return reply.code(200).header('Cache-Control', 'private, no-store').type('application/json; charset=utf-8').send(text);
 }
@@ -233,7 +237,7 @@ export async function registerPublicTourCache(app: FastifyInstance, services: Se
     const q = req.query as Record<string, unknown>;
     const query = q.query;
     if (typeof query !== 'string' || query.length > MAX_QUERY_CHARS) return;
-    if (query === PLAYER_TOUR_ACCESS_QUERY) return grantedAnswer(services, req, reply);
+    if (query === PLAYER_TOUR_ACCESS_QUERY || query === PLAYER_TOUR_LINK_QUERY) return grantedAnswer(services, req, reply, query === PLAYER_TOUR_LINK_QUERY);
     const shape = shapeOf(query, shapes);
     if (!shape) return;
     const variables = typeof q.variables === 'string' ? q.variables : '';

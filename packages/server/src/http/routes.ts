@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services/services.js';
 import { registerHealthRoutes } from './health.js';
 import { registerDevOutbox } from './dev-outbox.js';
+import { registerDevClock } from './dev-clock.js';
 import { registerStatic } from './static.js';
 import { registerUploadRoutes } from './upload.js';
 import { registerMediaRoutes } from './media.js';
@@ -11,6 +12,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   await (await import('./security.js')).registerSecurity(app, services);
   await registerHealthRoutes(app, services);
   await registerDevOutbox(app, services);
+  await registerDevClock(app, services);
   await (await import('./oauth.js')).registerAuthRoutes(app, services);
   await registerUploadRoutes(app, services);
   await registerMediaRoutes(app, services);

@@ -17,6 +17,7 @@ import type { Services } from './services.js';
 import { viewCounter } from './view-counter.js';
 import { tourMediaUrl } from './tour-access/tour-access.js';
 import { verifyGrant } from './tour-access/grants.js';
+import { buildLinkView, liveLink, viewClips, viewMarkers, type LinkView } from './audience-links/link-view.js';
 
 /** Thrown inside the serialiser when a value is not what GraphQL would print as is: GraphQL answers instead. */
 class NotExact extends Error {}
@@ -92,7 +93,7 @@ type AnswerRow = TourRow & {
  * The JSON body GraphQL would answer to PLAYER_TOUR_QUERY for this tour, or null when GraphQL must answer
  * (unknown, removed or malformed id, or a value GraphQL would not print as is).
  */
-export async function playerTourAnswer(services: Services, tourGlobalId: string, now = new Date(), grant?: string): Promise<string | null> {
+export async function playerTourAnswer(services: Services, tourGlobalId: string, now = new Date(), grant?: string, link?: string): Promise<string | null> {
   let id: string;
   try {
     id = decodeId('Tour', tourGlobalId);
@@ -105,12 +106,44 @@ export async function playerTourAnswer(services: Services, tourGlobalId: string,
   // answered here only to its live grant (PLAYER_TOUR_ACCESS_QUERY), with its files signed, and never cached.
   if (row.access !== 'PUBLIC' && !(grant !== undefined && row.access === 'PASSWORD' && verifyGrant(services, row.id, row.access_version, grant))) return null;
   const { rw_clips, rw_markers, rw_username, rw_name, rw_surname, rw_contact_number, rw_profile_image_key, rw_logo_key, rw_accent_color, rw_plan_id, rw_end_date, ...tourRow } = row;
+  // Through an audience link: its view (services/audience-links/link-view.ts); one that no longer opens, GraphQL refuses.
+  let view: LinkView | undefined;
+  if (link !== undefined) {
+    const found = await liveLink(services, row.id, link);
+    if (!found.link || !found.live) return null;
+    try {
+      view = buildLinkView(
+        found.link,
+        (rw_clips ?? []).map((c) => ({ index: int(c[1]), frame_count: int(c[2]) })),
+        (rw_markers ?? []).map((m) => ({ id: str(m[0]), frame_index: float(m[4]) })),
+      );
+    } catch (e) {
+      if (e instanceof NotExact) return null;
+      throw e;
+    }
+  }
   // Visits not yet written by this node's batch are added, as viewPublicTour does.
   const tour = viewCounter(services).withPending(tourRow);
-  const agent: Agent | null = rw_username === null ? null : { username: rw_username, name: rw_name, surname: rw_surname, contact_number: rw_contact_number, profile_image_key: rw_profile_image_key };
-  const branding: CompanyBranding | null = planHasBranding(rw_plan_id) && isLicenseActive({ end_date: rw_end_date ?? null }, now) ? { logoKey: rw_logo_key, accentColor: rw_accent_color } : null;
+  const unbranded = view?.link.unbranded === true;
+  const agent: Agent | null =
+    rw_username === null || unbranded ? null : { username: rw_username, name: rw_name, surname: rw_surname, contact_number: rw_contact_number, profile_image_key: rw_profile_image_key };
+  const branding: CompanyBranding | null =
+    !unbranded && planHasBranding(rw_plan_id) && isLicenseActive({ end_date: rw_end_date ?? null }, now) ? { logoKey: rw_logo_key, accentColor: rw_accent_color } : null;
   try {
-    return serialise(services, tour, rw_clips ?? [], rw_markers ?? [], agent, branding);
+    const clips = rw_clips ?? [];
+    const markers = rw_markers ?? [];
+    if (!view) return serialise(services, tour, clips, markers, agent, branding);
+    // The view's clips numbered again, its markers moved into its frames; no poster when rooms are hidden.
+    const keptClips = viewClips(
+      view,
+      clips.map((c) => ({ index: int(c[1]), c })),
+    ).map(({ index, c }): ClipTuple => [c[0], index, c[2], c[3], c[4], c[5]]);
+    const keptMarkers = viewMarkers(
+      view,
+      markers.map((m) => ({ id: str(m[0]), frame_index: float(m[4]), m })),
+    ).map(({ frame_index, m }): MarkerTuple => [m[0], m[1], m[2], m[3], frame_index, m[5]]);
+    const shown = { ...tour, thumbnail_key: view.frames ? null : tour.thumbnail_key, intro_logo_key: unbranded ? null : tour.intro_logo_key, listing_link: unbranded ? null : tour.listing_link };
+    return serialise(services, shown, keptClips, keptMarkers, agent, branding);
   } catch (e) {
     if (e instanceof NotExact) return null;
     throw e;

@@ -40,6 +40,8 @@ export const visitBeaconSchema = z.object({
   device: z.enum(DEVICE_CLASSES, { message: 'The device must be phone, tablet or desktop.' }).optional(),
   /** The access grant of a password tour (issue 33): without it, a protected tour's beacon is refused. */
   access: z.string({ message: 'The access grant must be text.' }).max(200, 'The access grant is too long.').optional(),
+  /** The audience link the visitor came through (its `link=` token): the visit is counted under it. */
+  link: z.string({ message: 'The link must be text.' }).max(64, 'The link is too long.').optional(),
 });
 /** A beacon as the player sends it. */
 export type VisitBeacon = z.input<typeof visitBeaconSchema>;

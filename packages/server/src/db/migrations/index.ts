@@ -24,6 +24,7 @@ import * as m0164 from './0164-room-analytics-daily-visitors.js';
 import * as m0180 from './0180-tour-live-viewing.js';
 import * as m0185 from './0185-job-leases.js';
 import * as m0190 from './0190-tour-access.js';
+import * as m0200 from './0200-audience-links.js';
 import * as m0205 from './0205-lead-gate.js';
 import * as m0210 from './0210-personal-data.js';
 
@@ -53,6 +54,7 @@ export const migrations: Record<string, Migration> = {
   '0180-tour-live-viewing': m0180,
   '0185-job-leases': m0185,
   '0190-tour-access': m0190,
+  '0200-audience-links': m0200,
   '0205-lead-gate': m0205,
   '0210-personal-data': m0210,
 };

@@ -17,6 +17,8 @@ interface ViewEventsTable {
   reached_end: Generated<boolean>;
   fast_travels: Generated<number>;
   device: 'phone' | 'tablet' | 'desktop' | null;
+  /** The audience link the visit came through (migration 0200), null for the tour's own links. */
+  audience_link_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 type Day = ColumnType<string, string, string>;

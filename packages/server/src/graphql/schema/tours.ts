@@ -17,6 +17,7 @@ import { createUploadUrl, submitUpload } from '../../services/uploads.js';
 import { requestBranding } from '../../services/branding.js';
 import { deleteMarker, saveMarker, updateMarker } from '../../services/markers.js';
 import { usersByIds } from '../../services/account-reads.js';
+import { linkViewOf, viewClips, viewMarkers, viewTourThroughLink } from '../../services/audience-links/link-view.js';
 import { agentProfiles, blurredClipIndexes, tourClips, tourCompanyId, tourLogs, tourMarkers, toursPage } from '../../services/tour-reads.js';
 
 const TourStatusRef = builder.objectRef<{ status: string }>('TourStatus').implement({
@@ -73,12 +74,17 @@ TourRef.implement({
     title: t.exposeString('title', { nullable: true }),
     description: t.exposeString('description', { nullable: true }),
     videoURL: t.string({ nullable: true, resolve: (r, _a, ctx) => (r.video_key && ctx.auth?.companyId === r.company_id ? ctx.services.storage.publicUrl(r.video_key) : null) }),
-    thumbnailURL: t.string({ nullable: true, resolve: (r, _a, ctx) => (r.thumbnail_key ? tourMediaUrl(ctx.services, r, r.thumbnail_key) : null) }),
+    thumbnailURL: t.string({
+      nullable: true,
+      // A link that hides rooms shows no poster: the tour's may picture a hidden room.
+      resolve: (r, _a, ctx) => (r.thumbnail_key && !linkViewOf(r)?.frames ? tourMediaUrl(ctx.services, r, r.thumbnail_key) : null),
+    }),
     access: t.exposeString('access', { description: 'Who sees the tour: PUBLIC (anyone with the link, the default), PASSWORD or COMPANY (signed-in members).' }),
     tourIntroLogoURL: t.string({
       nullable: true,
       description: "The tour's intro logo: its own, else the company logo while the plan has Custom Company Branding.",
       resolve: async (r, _a, ctx) => {
+        if (linkViewOf(r)?.link.unbranded) return null;
         const key = r.intro_logo_key ?? (await requestBranding(ctx, ctx.services.db, r.company_id))?.logoKey;
         return key ? ctx.services.storage.publicUrl(key) : null;
       },
@@ -86,9 +92,9 @@ TourRef.implement({
     tourAccentColor: t.string({
       nullable: true,
       description: "The company's accent colour (#rrggbb) for the player while its plan has Custom Company Branding.",
-      resolve: async (r, _a, ctx) => (await requestBranding(ctx, ctx.services.db, r.company_id))?.accentColor ?? null,
+      resolve: async (r, _a, ctx) => (linkViewOf(r)?.link.unbranded ? null : ((await requestBranding(ctx, ctx.services.db, r.company_id))?.accentColor ?? null)),
     }),
-    listingLink: t.exposeString('listing_link', { nullable: true }),
+    listingLink: t.string({ nullable: true, resolve: (r) => (linkViewOf(r)?.link.unbranded ? null : r.listing_link) }),
     views: t.exposeInt('views'),
     deactivatedViews: t.exposeInt('deactivated_views'),
     createdAt: t.field({ type: 'DateTime', resolve: (r) => r.created_at }),
@@ -117,17 +123,25 @@ TourRef.implement({
     }),
     clips: t.field({
       type: [ClipRef],
-      resolve: (r, _a, ctx) => tourClips(ctx.services, r.id),
+      resolve: async (r, _a, ctx) => {
+        const view = linkViewOf(r);
+        const clips = await tourClips(ctx.services, r.id);
+        return view ? viewClips(view, clips) : clips;
+      },
     }),
     markers: t.field({
       type: [MarkerRef],
-      resolve: (r, _a, ctx) => tourMarkers(ctx.services, r.id),
+      resolve: async (r, _a, ctx) => {
+        const view = linkViewOf(r);
+        const markers = await tourMarkers(ctx.services, r.id);
+        return view ? viewMarkers(view, markers) : markers;
+      },
     }),
     videoInfo: t.field({ type: VideoInfoRef, nullable: true, resolve: (r) => r.video_info ?? null }),
     agentProfile: t.field({
       type: AgentProfileRef,
       nullable: true,
-      resolve: (r, _a, ctx) => loadBatched(ctx, 'agent profiles', (ids) => agentProfiles(ctx.services, ids), r.owner_id, null),
+      resolve: (r, _a, ctx) => (linkViewOf(r)?.link.unbranded ? null : loadBatched(ctx, 'agent profiles', (ids) => agentProfiles(ctx.services, ids), r.owner_id, null)),
     }),
     owner: t.field({
       type: UserRef,
@@ -145,8 +159,11 @@ builder.queryFields((t) => ({
     args: {
       tourID: t.arg.id({ required: true }),
       access: t.arg.string({ description: 'The access grant tourUnlock answered (password tours).' }),
+      link: t.arg.string({
+        description: "An audience link's token (the share URL's link=): the tour as that link shows it. AUDIENCE_LINK_UNAVAILABLE once it expired or was revoked.",
+      }),
     },
-    resolve: (_r, args, ctx) => viewTour(ctx.services, ctx.auth, args.tourID, args.access),
+    resolve: (_r, args, ctx) => (args.link != null ? viewTourThroughLink(ctx.services, ctx.auth, args.tourID, args.access, args.link) : viewTour(ctx.services, ctx.auth, args.tourID, args.access)),
   }),
   tours: t.connection(
     {

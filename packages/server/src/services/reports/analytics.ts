@@ -9,6 +9,7 @@
  * the public `tour` query count nothing.
  */
 import { assertVisitAllowed } from '../tour-access/visit-gate.js';
+import { assertLinkVisit } from '../audience-links/link-visits.js';
 import { sql, type Kysely } from 'kysely';
 import { ERROR_CODES, ERROR_TEXTS, isBasicOrHigher, visitBeaconSchema, type VisitBeaconData } from '@roomwalk/shared';
 import type { Database } from '../../db/types.js';
@@ -46,12 +47,15 @@ export async function recordTourView(services: Services, beacon: VisitBeaconData
   await consumeRateLimit(services, 'tourVisit', from.ip);
   const tourUuid = decodeId('Tour', beacon.tourId);
   await assertVisitAllowed(services, tourUuid, beacon.access);
+  // Through an audience link: counted under it, its hidden rooms never recorded (refused once it no longer opens).
+  const link = beacon.link === undefined ? null : await assertLinkVisit(services, tourUuid, beacon.link);
+  const segments = link?.hiddenRooms.size && beacon.segments ? beacon.segments.filter((s) => !link.hiddenRooms.has(s.room)) : beacon.segments;
   const writer = visitWriter(services);
   // Written with the other beacons of the moment (visit-writer.ts); beyond a bound of waiting beacons, refused as busy.
   if (writer.waiting >= MAX_WAITING) throw new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { retryAfterSeconds: 5 });
   // A point is taken before the write (so beacons at once cannot all open visits) and given back unless one opened.
   const open = await takeRateLimit(services, 'visitOpen', `${from.ip} ${tourUuid}`);
-  const r = await writer.write(visitWrite(tourUuid, beacon, from.at ?? new Date(), open.taken));
+  const r = await writer.write(visitWrite(tourUuid, { ...beacon, segments }, from.at ?? new Date(), open.taken, link?.id ?? null));
   if (!r.opened) await open.refund();
   if (!r.found) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
   if (r.refused) throw new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { retryAfterSeconds: open.retryAfterSeconds });
@@ -63,8 +67,9 @@ export async function settleVisits(services: Services): Promise<void> {
   await writers.get(services)?.settled();
 }
 
-function visitWrite(tourUuid: string, beacon: VisitBeaconData, at: Date, mayOpen: boolean): VisitWrite {
+function visitWrite(tourUuid: string, beacon: VisitBeaconData, at: Date, mayOpen: boolean, audienceLinkId: string | null): VisitWrite {
   return {
+    audienceLinkId,
     tourId: tourUuid,
     visitorId: beacon.visitorId,
     at,

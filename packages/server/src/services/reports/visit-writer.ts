@@ -53,6 +53,8 @@ export interface VisitWrite {
   reachedEnd: boolean;
   fastTravels: number;
   device: string | null;
+  /** The audience link a new visit is counted under (null: the tour's own links). */
+  audienceLinkId: string | null;
 }
 
 /**
@@ -136,6 +138,7 @@ function merge(a: VisitWrite, b: VisitWrite): VisitWrite {
     reachedEnd: a.reachedEnd || b.reachedEnd,
     fastTravels: Math.max(a.fastTravels, b.fastTravels),
     device: a.device ?? b.device,
+    audienceLinkId: a.audienceLinkId ?? b.audienceLinkId,
   };
 }
 
@@ -163,6 +166,7 @@ async function writeGroup(db: Kysely<Database>, group: readonly VisitWrite[]): P
       reached_end: v.reachedEnd,
       ft: v.fastTravels,
       device: v.device,
+      link: v.audienceLinkId,
     };
   });
   const answers = await db.transaction().execute(async (trx) => {
@@ -170,7 +174,7 @@ async function writeGroup(db: Kysely<Database>, group: readonly VisitWrite[]): P
     const r = await sql<{ i: number; deactivated: boolean; opened: boolean; refused: boolean }>`
       WITH b AS (
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(i int, tour_id uuid, visitor_id text, at timestamptz, may_open boolean,
-          secs int, rr int, rooms jsonb, exit_room text, reached_end boolean, ft int, device text)
+          secs int, rr int, rooms jsonb, exit_room text, reached_end boolean, ft int, device text, link uuid)
       ),
       tour AS (
         SELECT t.id, t.company_id, (t.deactivated_at IS NOT NULL OR t.status = ${TOUR_STATUS.DEACTIVATED}) AS deactivated,
@@ -211,9 +215,9 @@ async function writeGroup(db: Kysely<Database>, group: readonly VisitWrite[]): P
         RETURNING ok.i
       ),
       ins AS (
-        INSERT INTO view_events (tour_id, company_id, visitor_id, started_at, last_seen_at, seconds_spent, rooms_reached, rooms, exit_room, reached_end, fast_travels, device)
+        INSERT INTO view_events (tour_id, company_id, visitor_id, started_at, last_seen_at, seconds_spent, rooms_reached, rooms, exit_room, reached_end, fast_travels, device, audience_link_id)
         SELECT ok.tour_id, ok.company_id, ok.visitor_id, ok.at, ok.at, ok.cap, ok.rooms_reached, coalesce(rm.rooms, '[]'::jsonb), rm.exit_room, ok.reached_end,
-          least(ok.ft, ok.cap), ok.device
+          least(ok.ft, ok.cap), ok.device, ok.link
         FROM ok LEFT JOIN rm ON rm.i = ok.i WHERE ok.visit_id IS NULL AND ok.may_open
         RETURNING 1
       )

@@ -1,0 +1,20 @@
+/**
+ * The server's clock for what expires by the calendar (audience links). Production reads the system clock; a
+ * development server with the outbox mailer lets an end-to-end test move it forward (`POST /dev/clock`,
+ * http/dev-clock.ts), so "the link expired" is seen through the real server without waiting a day. Tests in the
+ * server's own process move `Date` itself (vitest's fake timers, Date only).
+ */
+import type { Services } from '../services/services.js';
+
+const offsets = new WeakMap<Services, number>();
+
+/** Now, by this server's clock. */
+export function serverNow(services: Services): Date {
+  return new Date(Date.now() + (offsets.get(services) ?? 0));
+}
+
+/** Moves this server's clock `ms` ahead of the system clock (0: back to it). Development servers only. */
+export function setClockOffset(services: Services, ms: number): void {
+  if (!services.config.isDev) throw new Error('The clock can only be moved on a development server.');
+  offsets.set(services, ms);
+}
