@@ -6,6 +6,7 @@
  */
 import { expose, transfer } from 'comlink';
 import { createCopyOut, type OnBatch } from './copy-out.js';
+import { thumbnailBitmap } from './frame-bitmap.js';
 import { clearClips, type EncodedClip, encodedBytesHeld, loadClip } from './clip-loader.js';
 import type { DecodeRequest, Rendition, WorkerStats } from './decode-types.js';
 
@@ -228,8 +229,8 @@ const api = {
     });
   },
   /**
-   * A small bitmap of a clip's keyframe (the jump placeholder). Decoded on the keyframe decoder
-   * and scaled by the browser; the VideoFrame is closed at once.
+   * A small bitmap of a clip's keyframe (the jump placeholder). Decoded on the keyframe decoder, copied out and scaled
+   * on a canvas (frame-bitmap.ts); the VideoFrame is closed at once.
    */
   thumbnail(rendition: Rendition, clipIndex: number, url: string, width: number, height: number): Promise<ImageBitmap> {
     const run = keyframeQueue.then(async () => {
@@ -250,7 +251,7 @@ const api = {
       if (failure || !out) throw failure instanceof Error ? failure : new Error('no keyframe');
       const frame: VideoFrame = out;
       try {
-        const bitmap = await createImageBitmap(frame, { resizeWidth: width, resizeHeight: height, resizeQuality: 'medium' });
+        const bitmap = await thumbnailBitmap(frame, width, height);
         return transfer(bitmap, [bitmap]);
       } finally {
         closeFrame(frame);

@@ -6,65 +6,17 @@
  * Reached through comlink like the decode worker (paint-bridge.ts): `run` applies a message and answers its bitmap.
  */
 import { expose, transfer } from 'comlink';
+import { BitmapMaker } from './frame-bitmap.js';
 import type { FramePixels } from './frame-formats.js';
 import type { PaintMessage, PaintReply } from './paint-types.js';
 
 const frames = new Map<string, FramePixels>();
+const maker = new BitmapMaker();
 
-/** The bitmap's canvas (the canvas's backing size), and the frame's own size in RGBA (the scaled path's source). */
-let canvas: OffscreenCanvas | undefined;
-let full: OffscreenCanvas | undefined;
-let rgba: Uint8ClampedArray<ArrayBuffer> | undefined;
-
-const sized = (c: OffscreenCanvas | undefined, width: number, height: number): OffscreenCanvas => (c?.width === width && c.height === height ? c : new OffscreenCanvas(width, height));
-
-/** The frame's pixels as RGBA into `out`; false where this browser's copyTo cannot convert (it would copy I420). */
-async function toRGBA(vf: VideoFrame, out: Uint8ClampedArray<ArrayBuffer>): Promise<boolean> {
-  try {
-    if (vf.allocationSize({ format: 'RGBA' }) !== out.length) return false;
-    await vf.copyTo(out, { format: 'RGBA' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The I420 frame converted to RGBA by VideoFrame.copyTo (libyuv), put on a canvas of the frame's size and, when the
- * bitmap is smaller, drawn scaled (bilinear) onto one of the bitmap's size. Measured in the worker (software Chromium,
- * load 5-6; bench/ issue 19 notes): 1.8 ms for 1280x720 -> 650x366 and 0.7 ms for 640x360, against 8.1 and 2.0 ms for
- * drawing the VideoFrame itself (drawImage of a VideoFrame is the slow path without a GPU). Where copyTo cannot
- * convert (its allocation size for RGBA is not 4 bytes a pixel), the VideoFrame is drawn. RGBA frames (RGB decoders,
- * frames without a format: frame-formats.ts) are put as they are.
- */
-async function make(key: string, width: number, height: number): Promise<ImageBitmap | undefined> {
+/** The bitmap of a held frame at the canvas's backing size (frame-bitmap.ts: converted and scaled, never drawn from a VideoFrame). */
+function make(key: string, width: number, height: number): Promise<ImageBitmap | undefined> {
   const f = frames.get(key);
-  if (!f) return undefined;
-  canvas = sized(canvas, width, height);
-  let image: ImageData;
-  if (f.format === 'RGBA') image = new ImageData(new Uint8ClampedArray(f.data), f.width, f.height);
-  else {
-    const vf = new VideoFrame(f.data, { format: 'I420', codedWidth: f.width, codedHeight: f.height, timestamp: 0, ...(f.colorSpace ? { colorSpace: f.colorSpace } : {}) });
-    try {
-      const n = f.width * f.height * 4;
-      if (rgba?.length !== n) rgba = new Uint8ClampedArray(n);
-      if (!(await toRGBA(vf, rgba))) {
-        canvas.getContext('2d')!.drawImage(vf, 0, 0, width, height);
-        return canvas.transferToImageBitmap();
-      }
-      image = new ImageData(rgba, f.width, f.height);
-    } finally {
-      vf.close();
-    }
-  }
-  if (width === f.width && height === f.height) {
-    canvas.getContext('2d')!.putImageData(image, 0, 0);
-    return canvas.transferToImageBitmap();
-  }
-  full = sized(full, f.width, f.height);
-  full.getContext('2d')!.putImageData(image, 0, 0);
-  canvas.getContext('2d')!.drawImage(full, 0, 0, width, height);
-  return canvas.transferToImageBitmap();
+  return f ? maker.make(f, width, height) : Promise.resolve(undefined);
 }
 
 type Request = NonNullable<PaintMessage['make']> & { done: (reply: PaintReply) => void };
