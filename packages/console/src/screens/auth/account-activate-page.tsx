@@ -1,14 +1,12 @@
 /** /account/activate?token=: activates the account on load (accounts §2). */
 import { Link, useSearchParams } from 'react-router-dom';
-import { useMutation } from 'urql';
-import { ERROR_CODES, ERROR_TEXTS, TIMINGS_MS, errorCodeOf } from '@roomwalk/shared';
-import { UserActivationMutation } from './auth-operations.js';
+import { ERROR_TEXTS, TIMINGS_MS } from '@roomwalk/shared';
 import { RunOnceStatus, ReturnToLogin } from './run-once-status.js';
+import { useAccountActivate } from './use-account-activate.js';
 
 export default function AccountActivatePage() {
   const [search] = useSearchParams();
-  const [, activate] = useMutation(UserActivationMutation);
-  const token = search.get('token') ?? '';
+  const activate = useAccountActivate(search.get('token') ?? '');
   return (
     <RunOnceStatus
       title="Account activation"
@@ -17,9 +15,8 @@ export default function AccountActivatePage() {
       failure={{ title: ERROR_TEXTS.activationFailedTitle, text: ERROR_TEXTS.activationFailed }}
       redirectMs={TIMINGS_MS.activationRedirect}
       run={async () => {
-        if (!token) return false;
-        const r = await activate({ token });
-        if (r.error?.graphQLErrors.some((e) => errorCodeOf(e) === ERROR_CODES.ACCOUNT_ALREADY_ACTIVE)) {
+        const outcome = await activate();
+        if (outcome === 'already-active') {
           // A second click on the link: the account is fine, the user only needs to log in.
           return {
             title: ERROR_TEXTS.activationAlreadyTitle,
@@ -31,8 +28,7 @@ export default function AccountActivatePage() {
             ),
           };
         }
-        if (r.error) console.error('Activation failed', r.error);
-        return !r.error && !!r.data?.userActivation.id;
+        return outcome === 'activated';
       }}
       footer={<ReturnToLogin />}
     />

@@ -4,7 +4,15 @@ import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import { ERROR_TEXTS, SUPPORT_EMAIL } from '@roomwalk/shared';
 import { Dialog } from '../../ui/dialog.js';
 
-export function AuthFailureDialog({ message, onClose, extra }: { message: string | null; onClose: () => void; extra?: ReactNode }) {
+export function AuthFailureDialog({
+  message,
+  onClose,
+  extra,
+}: {
+  message: string | null;
+  onClose: () => void;
+  extra?: ReactNode;
+}) {
   return (
     <Dialog
       open={message !== null}

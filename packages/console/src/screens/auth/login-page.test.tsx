@@ -47,7 +47,10 @@ describe('login page', () => {
   });
 
   it('shows the server message of a 401 in the failure dialog', async () => {
-    vi.stubGlobal('fetch', stubFetch({ '/oauth/token': () => ({ status: 401, body: { message: 'Wrong password, try again' } }) }).impl);
+    vi.stubGlobal(
+      'fetch',
+      stubFetch({ '/oauth/token': () => ({ status: 401, body: { message: 'Wrong password, try again' } }) }).impl,
+    );
     const user = userEvent.setup();
     renderRoute(<LoginPage />, { path: '/login', route: '/login' });
     await user.type(screen.getByLabelText('Email'), 'a@b.co');
@@ -76,7 +79,7 @@ describe('login page', () => {
     expect(badge.closest('.method')).toHaveTextContent('Log in with Google');
   });
 
-  it('shows no Google button when Google sign-in is not configured (issue 16 item 15)', async () => {
+  it('shows no Google button when Google sign-in is not configured', async () => {
     resetGoogleStatus();
     const api = stubFetch({ '/auth/google/status': () => ({ body: { configured: false } }) });
     vi.stubGlobal('fetch', api.impl);

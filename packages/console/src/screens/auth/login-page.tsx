@@ -67,19 +67,37 @@ export default function LoginPage() {
         </SlAlert>
       ) : null}
       <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Log in">
-        <FormField label="Email" type="email" autoComplete="username" error={show('username')} {...register('username')} />
-        <FormField label="Password" type="password" autoComplete="current-password" error={show('password')} {...register('password')} />
+        <FormField
+          label="Email"
+          type="email"
+          autoComplete="username"
+          error={show('username')}
+          {...register('username')}
+        />
+        <FormField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          error={show('password')}
+          {...register('password')}
+        />
         <HumanCheck onToken={setTurnstileToken} />
         <div className="method">
           <UsedLast show={prev === LOGIN_METHODS.roomwalk} />
-          <SlButton type="submit" variant="primary" className="full-width" loading={status === 'loading'} disabled={!turnstileToken}>
+          <SlButton
+            type="submit"
+            variant="primary"
+            className="full-width"
+            loading={status === 'loading'}
+            disabled={!turnstileToken}
+          >
             <SlIcon slot="prefix" name="envelope" />
             Log in with email
           </SlButton>
         </div>
         <button type="submit" hidden />
       </form>
-      {/* Only when Google sign-in is configured on the server (issue 16 item 15). */}
+      {/* Only when Google sign-in is configured on the server. */}
       <IfGoogleConfigured>
         {/* biome-ignore lint/a11y/useSemanticElements: an <hr> cannot hold the "or" text this divider shows */}
         <div className="divider-or" role="separator">

@@ -58,7 +58,9 @@ describe('sign-up page', () => {
   it('registers with the cleaned values and the invite, logs in and goes to /', async () => {
     const token = validToken(['free', 'admin']);
     const api = stubFetch({
-      UserRegister: () => ({ body: { data: { userRegister: { __typename: 'User', id: 'user_1', username: 'new@agent.com' } } } }),
+      UserRegister: () => ({
+        body: { data: { userRegister: { __typename: 'User', id: 'user_1', username: 'new@agent.com' } } },
+      }),
       '/oauth/token': () => ({ body: { access_token: token } }),
     });
     vi.stubGlobal('fetch', api.impl);
@@ -85,7 +87,14 @@ describe('sign-up page', () => {
   });
 
   it("adds Forgot Password after 'Username already taken'", async () => {
-    vi.stubGlobal('fetch', stubFetch({ UserRegister: () => ({ body: { data: null, errors: [{ message: 'Username already taken', extensions: { code: 'USERNAME_TAKEN' } }] } }) }).impl);
+    vi.stubGlobal(
+      'fetch',
+      stubFetch({
+        UserRegister: () => ({
+          body: { data: null, errors: [{ message: 'Username already taken', extensions: { code: 'USERNAME_TAKEN' } }] },
+        }),
+      }).impl,
+    );
     const user = userEvent.setup();
     renderRoute(<SignupPage />, { path: '/signup', route: '/signup' });
     await fill(user);
@@ -95,7 +104,17 @@ describe('sign-up page', () => {
   });
 
   it('says plainly when the server has not built sign-up yet', async () => {
-    vi.stubGlobal('fetch', stubFetch({ UserRegister: () => ({ body: { data: null, errors: [{ message: ERROR_TEXTS.notAvailableYet, extensions: { code: 'NOT_AVAILABLE_YET' } }] } }) }).impl);
+    vi.stubGlobal(
+      'fetch',
+      stubFetch({
+        UserRegister: () => ({
+          body: {
+            data: null,
+            errors: [{ message: ERROR_TEXTS.notAvailableYet, extensions: { code: 'NOT_AVAILABLE_YET' } }],
+          },
+        }),
+      }).impl,
+    );
     const user = userEvent.setup();
     renderRoute(<SignupPage />, { path: '/signup', route: '/signup' });
     await fill(user);

@@ -1,4 +1,6 @@
-/** Sign-up (accounts §2, §5): every field and message, invite/referral parameters, auto login on success (useSignup). */
+/**
+ * Sign-up (accounts §2, §5): every field and message, invite/referral parameters, auto login on success (useSignup).
+ */
 import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { Link } from 'react-router-dom';
@@ -45,10 +47,31 @@ export default function SignupPage() {
         <Controller
           control={control}
           name="contactNumber"
-          render={({ field }) => <PhoneInput label="Contact Number" name={field.name} value={field.value ?? ''} onChange={field.onChange} onBlur={field.onBlur} error={show('contactNumber')} />}
+          render={({ field }) => (
+            <PhoneInput
+              label="Contact Number"
+              name={field.name}
+              value={field.value ?? ''}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              error={show('contactNumber')}
+            />
+          )}
         />
-        <FormField label="Password" type="password" autoComplete="new-password" error={show('password')} {...register('password')} />
-        <FormField label="Re-enter password" type="password" autoComplete="new-password" error={show('confirmPassword')} {...register('confirmPassword')} />
+        <FormField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          error={show('password')}
+          {...register('password')}
+        />
+        <FormField
+          label="Re-enter password"
+          type="password"
+          autoComplete="new-password"
+          error={show('confirmPassword')}
+          {...register('confirmPassword')}
+        />
         <HumanCheck onToken={(t) => setValue('turnstileToken', t, { shouldValidate: formState.isSubmitted })} />
         {show('turnstileToken') ? (
           <p className="field-error" role="alert">
@@ -56,7 +79,12 @@ export default function SignupPage() {
           </p>
         ) : null}
         <div className="checkbox">
-          <input id="accept-terms" type="checkbox" aria-describedby={show('acceptedTerms') ? 'accept-terms-error' : undefined} {...register('acceptedTerms')} />
+          <input
+            id="accept-terms"
+            type="checkbox"
+            aria-describedby={show('acceptedTerms') ? 'accept-terms-error' : undefined}
+            {...register('acceptedTerms')}
+          />
           <label htmlFor="accept-terms">Accept Terms &amp; Conditions</label>
           <button type="button" className="link-button" onClick={() => setTermsOpen(true)}>
             Read the terms
@@ -72,7 +100,7 @@ export default function SignupPage() {
         </SlButton>
         <button type="submit" hidden />
       </form>
-      {/* Only when Google sign-in is configured on the server (issue 16 item 15). */}
+      {/* Only when Google sign-in is configured on the server. */}
       <IfGoogleConfigured>
         {/* biome-ignore lint/a11y/useSemanticElements: an <hr> cannot hold the "or" text this divider shows */}
         <div className="divider-or" role="separator">

@@ -1,4 +1,7 @@
-/** Sign-up query parameters (accounts §2): inviteToken, rB (referred by) and gToken, read once then removed from the address. */
+/**
+ * Sign-up query parameters (accounts §2): inviteToken, rB (referred by) and gToken, read once then removed from the
+ * address.
+ */
 import { safeSessionStorage } from '@roomwalk/shared';
 
 export interface SignupParams {

@@ -8,7 +8,15 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useMutation } from 'urql';
-import { ERROR_CODES, ERROR_TEXTS, LOGIN_METHODS, formatContactNumber, signupFormSchema, type SignupFormInput, safeSessionStorage } from '@roomwalk/shared';
+import {
+  ERROR_CODES,
+  ERROR_TEXTS,
+  LOGIN_METHODS,
+  formatContactNumber,
+  signupFormSchema,
+  type SignupFormInput,
+  safeSessionStorage,
+} from '@roomwalk/shared';
 import { failureCode, fieldErrors, serverMessage } from '../../graphql/errors.js';
 import { passwordLogin } from '../../network/auth-api.js';
 import { useSessionStore } from '../../session/session-context.js';
@@ -40,14 +48,24 @@ export function useSignup() {
   const form = useForm<Values>({
     resolver: zodResolver(signupFormSchema) as never,
     mode: 'onTouched',
-    defaultValues: { email: (params.inviteToken && params.email) || '', firstname: '', surname: '', contactNumber: '', password: '', confirmPassword: '', acceptedTerms: false, turnstileToken: '' },
+    defaultValues: {
+      email: (params.inviteToken && params.email) || '',
+      firstname: '',
+      surname: '',
+      contactNumber: '',
+      password: '',
+      confirmPassword: '',
+      acceptedTerms: false,
+      turnstileToken: '',
+    },
   });
   const { handleSubmit, formState, setError } = form;
   const show = (n: keyof Values) => (shouldShow(n, formState) ? formState.errors[n]?.message : undefined);
 
   // Read once, then take them out of the address bar.
   useEffect(() => {
-    if (hasSignupParams(location.search)) navigate({ pathname: location.pathname, search: stripSignupParams(location.search) }, { replace: true });
+    if (hasSignupParams(location.search))
+      navigate({ pathname: location.pathname, search: stripSignupParams(location.search) }, { replace: true });
   }, [location.pathname, location.search, navigate]);
 
   const onSubmit = handleSubmit(async (raw) => {
@@ -95,5 +113,13 @@ export function useSignup() {
     navigate('/login', { replace: true });
   });
 
-  return { form, show, params, submitting: status === 'loading' || status === 'success', failure, setFailure, onSubmit };
+  return {
+    form,
+    show,
+    params,
+    submitting: status === 'loading' || status === 'success',
+    failure,
+    setFailure,
+    onSubmit,
+  };
 }

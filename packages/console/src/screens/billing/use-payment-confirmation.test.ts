@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, renderHook } from '@testing-library/react';
-import { CONFIRM_MAX_MS, CONFIRM_POLL_MS, rememberCheckout, usePaymentConfirmation } from './use-payment-confirmation.js';
+import {
+  CONFIRM_MAX_MS,
+  CONFIRM_POLL_MS,
+  rememberCheckout,
+  usePaymentConfirmation,
+} from './use-payment-confirmation.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -12,7 +17,9 @@ describe('waiting for the payment provider after checkout', () => {
     vi.useFakeTimers();
     rememberCheckout(20);
     const reload = vi.fn();
-    const { result, rerender } = renderHook(({ q }) => usePaymentConfirmation(true, q, reload), { initialProps: { q: 1 as number | null } });
+    const { result, rerender } = renderHook(({ q }) => usePaymentConfirmation(true, q, reload), {
+      initialProps: { q: 1 as number | null },
+    });
     expect(result.current).toBe(true);
     vi.advanceTimersByTime(CONFIRM_POLL_MS * 2);
     expect(reload).toHaveBeenCalledTimes(2);

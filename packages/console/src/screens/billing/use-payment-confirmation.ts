@@ -28,7 +28,11 @@ function pendingTarget(): number | null {
   }
 }
 
-export function usePaymentConfirmation(active: boolean, quantity: number | null | undefined, reload: () => void): boolean {
+export function usePaymentConfirmation(
+  active: boolean,
+  quantity: number | null | undefined,
+  reload: () => void,
+): boolean {
   const [target] = useState(pendingTarget);
   const [timedOut, setTimedOut] = useState(false);
   const confirmed = quantity != null && quantity === target;

@@ -8,12 +8,26 @@ export function base64ToBytes(base64: string): Uint8Array {
   return bytes;
 }
 
-export function downloadBase64(fileContent: string, fileName: string, mimeType: string, doc: Document = document): void {
-  downloadBlob(new Blob([base64ToBytes(fileContent) as BlobPart], { type: mimeType || 'application/octet-stream' }), fileName, doc);
+export function downloadBase64(
+  fileContent: string,
+  fileName: string,
+  mimeType: string,
+  doc: Document = document,
+): void {
+  downloadBlob(
+    new Blob([base64ToBytes(fileContent) as BlobPart], { type: mimeType || 'application/octet-stream' }),
+    fileName,
+    doc,
+  );
 }
 
 /** Saves text as a file (a chart's CSV). */
-export function downloadText(text: string, fileName: string, type = 'text/csv;charset=utf-8', doc: Document = document): void {
+export function downloadText(
+  text: string,
+  fileName: string,
+  type = 'text/csv;charset=utf-8',
+  doc: Document = document,
+): void {
   downloadBlob(new Blob([text], { type }), fileName, doc);
 }
 
