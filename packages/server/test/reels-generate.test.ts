@@ -4,6 +4,8 @@ import { ERROR_CODES, REEL_STATUS, VALIDATION } from '@roomwalk/shared';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { reelJob } from '../src/jobs/reel.js';
+import { topics } from '../src/events/event-bus.js';
+import { PROGRESS_TEXT } from '../src/media/progress-text.js';
 import { probeDuration } from '../src/services/ai/ffmpeg.js';
 import { processedTour, tmpEntries } from './ai-fixtures.js';
 import fs from 'node:fs/promises';
@@ -107,6 +109,41 @@ describe.each(DB_KINDS)('reels on %s', (kind) => {
     for (let i = 0; i < 5; i++) expect((await t.gql(GEN, { id: `tour_${tourId}` }, owner.token)).errors).toBeUndefined();
     const over = await t.gql(GEN, { id: `tour_${tourId}` }, owner.token);
     expect(over.errors?.[0]).toMatchObject({ message: VALIDATION.reelsMax, extensions: { code: ERROR_CODES.REELS_LIMIT } });
+  });
+
+  it("reports a render through the jobs' one progress reporter: each stage once it starts, throttled between, in order, then done", async () => {
+    const tourId = await processedTour(t.app, owner);
+    const reelId = raw((await t.gql(GEN, { id: `tour_${tourId}` }, owner.token)).data.tourGenerateReel.id);
+    const events: Ev[] = [];
+    const ac = new AbortController();
+    const listening = (async () => {
+      for await (const e of t.app.services.events.subscribe<Ev>(topics.reelProgress(reelId), ac.signal)) {
+        events.push(e);
+        if (e.status !== REEL_STATUS.PROCESSING) break;
+      }
+    })();
+    let rowWhileRendering: unknown;
+    await reelJob(t.app.services, reelId, {
+      // A stand-in encoder reporting once per frame, as ffmpeg's progress lines would.
+      render: async ({ workDir, onProgress }) => {
+        for (let frame = 1; frame <= 2000; frame++) onProgress?.(frame / 2000);
+        rowWhileRendering = await t.app.services.db.selectFrom('reels').select(['progress', 'progress_text']).where('id', '=', reelId).executeTakeFirst();
+        const videoPath = path.join(workDir, 'reel.mp4');
+        const thumbnailPath = path.join(workDir, 'reel.jpg');
+        await fs.writeFile(videoPath, 'not really a video');
+        await fs.writeFile(thumbnailPath, 'not really an image');
+        return { videoPath, thumbnailPath, duration: 20, segments: [] };
+      },
+    });
+    await listening;
+    ac.abort();
+    expect(rowWhileRendering).toMatchObject({ progress_text: PROGRESS_TEXT.renderingReel });
+    const stages = events.map((e) => e.text).filter((text, i, all) => text !== all[i - 1]);
+    expect(stages).toEqual([PROGRESS_TEXT.preparing, PROGRESS_TEXT.renderingReel, PROGRESS_TEXT.savingReel, null]);
+    expect(events.length).toBeLessThan(20);
+    const progress = events.map((e) => e.progress);
+    expect([...progress].sort((a, b) => a - b)).toEqual(progress);
+    expect(events.at(-1)).toMatchObject({ progress: 100, status: REEL_STATUS.CREATED });
   });
 
   it("refuses a tour that is not processed, and another company's reel progress", async () => {

@@ -15,6 +15,10 @@ import type { AIMarkerProgressEvent } from '../core/events.js';
 import type { Services } from '../services/services.js';
 import { analyseRooms, type Room } from '../services/ai/rooms.js';
 import { tourScopedWebhook } from '../services/developer/webhook-payloads.js';
+import { progressReporter } from './progress-reporter.js';
+
+/** The stage of the reporter's steps (the AI markers event carries no text). */
+const ANALYSING = 'Finding rooms';
 
 /** Frame index (clip frames) of a time in the source video. */
 const frameAt = (t: number, fps: number, totalFrames: number) => Math.max(0, Math.min(Math.max(0, totalFrames - 2), Math.round(t * fps)));
@@ -29,23 +33,24 @@ export async function aiMarkersJob(services: Services, runId: string, deps: AiMa
   if (!run || run.status !== 'RUNNING') return;
   const tourId = run.tour_id;
   const publish = (e: Omit<AIMarkerProgressEvent, 'tourId'>) => services.events.publish(topics.aiMarkers(tourId), { tourId, ...e } satisfies AIMarkerProgressEvent);
-  let lastPercent = -1;
-  const progress = async (p: number) => {
-    const percent = Math.min(99, Math.floor(p));
-    if (percent < lastPercent + 5) return;
-    lastPercent = percent;
-    await publish({ marker: null, progressPercentage: percent, action: null });
-  };
+  // Only events: the run's row says running or done, the bar lives in the console.
+  const progress = progressReporter(services, {
+    logContext: { tourId, runId },
+    async write(percent) {
+      await publish({ marker: null, progressPercentage: percent, action: null });
+      return true;
+    },
+  });
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-ai-markers-'));
   try {
     const tour = await db.selectFrom('tours').select(['video_key', 'fps', 'deleted_at']).where('id', '=', tourId).executeTakeFirst();
     if (!tour || tour.deleted_at || !tour.video_key) throw new Error('tour is gone or has no source video');
-    await progress(0);
+    await progress.report(0, ANALYSING);
     const input = path.join(work, `source${path.extname(tour.video_key) || '.mp4'}`);
     await services.storage.download(tour.video_key, input);
-    const pending: Promise<void>[] = [];
-    const rooms: Room[] = await (deps.analyse ?? analyseRooms)(input, { onProgress: (f) => void pending.push(progress(5 + f * 80)) });
-    await Promise.all(pending);
+    const rooms: Room[] = await (deps.analyse ?? analyseRooms)(input, { onProgress: (f) => void progress.report(5 + f * 80, ANALYSING) });
+    // The marker events below carry their own percent after the last progress event.
+    await progress.flush();
     const fps = tour.fps ?? 15;
     const clips = await db.selectFrom('clips').select(['frame_count']).where('tour_id', '=', tourId).execute();
     const totalFrames = clips.reduce((s, c) => s + c.frame_count, 0) - 1;
@@ -86,6 +91,7 @@ export async function aiMarkersJob(services: Services, runId: string, deps: AiMa
     await publish({ marker: null, progressPercentage: 100, action: null });
     await tourScopedWebhook(services, 'markers.ai_completed', tourId, { markersAdded: toAdd.length, markersRemoved: toRemove.length });
   } catch (err) {
+    await progress.flush();
     services.log.warn({ err, tourId, runId }, 'AI marker generation failed');
     await db
       .updateTable('ai_marker_runs')

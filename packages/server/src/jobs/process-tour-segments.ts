@@ -24,7 +24,7 @@ import { makeWorkDir } from '../media/work-dir.js';
 import type { Services } from '../services/services.js';
 import { failTour, finishProcessedTour, tidyFinishedTour, versionPrefix } from './finish-processed-tour.js';
 import { processTourJoinQueue, type ProcessTourJoinJob, type ProcessTourSegmentJob } from './processing-jobs.js';
-import { BAND, band, downloadSource, progressReporter, rejectionMessage, storeClips, storeThumbnail, type ProcessingMedia } from './processing-steps.js';
+import { BAND, band, downloadSource, tourProgressReporter, rejectionMessage, storeClips, storeThumbnail, type ProcessingMedia } from './processing-steps.js';
 
 /** True while `attempt` is the tour's live processing attempt. */
 async function attemptIsLive(services: Services, tourId: string, attempt: number): Promise<boolean> {
@@ -59,7 +59,7 @@ export async function processSegmentJob(services: Services, job: ProcessTourSegm
   if (!seg || seg.done_at) return;
   const tour = await db.selectFrom('tours').select(['video_key', 'blur_faces']).where('id', '=', tourId).executeTakeFirstOrThrow();
   const prefix = versionPrefix(tourId, attempt);
-  const progress = progressReporter(services, job, segmentShare(services, job));
+  const progress = tourProgressReporter(services, job, segmentShare(services, job));
   const workDir = await makeWorkDir('segment');
   try {
     const input = await downloadSource(services, tourId, tour.video_key, workDir.path);

@@ -18,7 +18,7 @@ import { makeWorkDir } from '../media/work-dir.js';
 import type { Services } from '../services/services.js';
 import { finishProcessedTour, failTour, tidyFinishedTour, versionPrefix } from './finish-processed-tour.js';
 import { enqueueSegments } from './processing-jobs.js';
-import { BAND, band, downloadSource, progressReporter, rejectionMessage, storeClips, storeThumbnail, type ProcessingMedia } from './processing-steps.js';
+import { BAND, band, downloadSource, tourProgressReporter, rejectionMessage, storeClips, storeThumbnail, type ProcessingMedia } from './processing-steps.js';
 
 /**
  * Processes one tour. `media` is the media core (jobs/processing-steps.ts); `signal` aborts the work: a job running
@@ -50,10 +50,10 @@ export async function processTourJob(
   // at once: the retry's own 0–100 % is spread over what is left above that point (a retry after a worker died at 90 %
   // shows 91 % after a ninth of its work, not only once it passes 90 %).
   const startAt = claimed.progress;
-  const progress = progressReporter(services, { tourId, attempt }, (percent) => Math.max(startAt, startAt > 0 ? startAt + ((99 - startAt) * Math.min(100, Math.max(0, percent))) / 100 : percent));
+  const progress = tourProgressReporter(services, { tourId, attempt }, (percent) => Math.max(startAt, startAt > 0 ? startAt + ((99 - startAt) * Math.min(100, Math.max(0, percent))) / 100 : percent));
   const workDir = await makeWorkDir('tour');
   try {
-    await progress.report(BAND.download[0], 'Preparing video', true);
+    await progress.report(BAND.download[0], PROGRESS_TEXT.preparing, true);
     const input = await downloadSource(services, tourId, claimed.video_key, workDir.path);
     await fs.mkdir(path.join(workDir.path, 'out'));
 
@@ -78,8 +78,8 @@ export async function processTourJob(
     });
 
     // Store this attempt's files under its own folder.
-    await progress.report(BAND.store[0], 'Saving tour', true);
-    const clips = await storeClips(services, prefix, result.clips, { onStored: (done, total) => void progress.report(band(BAND.store, done / total), 'Saving tour') });
+    await progress.report(BAND.store[0], PROGRESS_TEXT.savingTour, true);
+    const clips = await storeClips(services, prefix, result.clips, { onStored: (done, total) => void progress.report(band(BAND.store, done / total), PROGRESS_TEXT.savingTour) });
     const thumbnail = await storeThumbnail(services, prefix, result.thumbnailPath);
     await progress.flush();
 

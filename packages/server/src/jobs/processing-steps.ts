@@ -1,7 +1,7 @@
 /**
  * The steps both processing paths take (the whole video in jobs/process-tour.ts, a segment in
- * jobs/process-tour-segments.ts): the media core they call, the source download, the one progress reporter and the
- * one loop that stores clips under an attempt's folder.
+ * jobs/process-tour-segments.ts): the media core they call, the source download, their progress (the jobs' one
+ * reporter writing the tour's row) and the one loop that stores clips under an attempt's folder.
  */
 import path from 'node:path';
 import { TOUR_STATUS } from '@roomwalk/shared';
@@ -10,6 +10,7 @@ import { topics } from '../events/event-bus.js';
 import type { ProcessSegmentOptions, ProcessSegmentResult, ProcessVideoOptions, ProcessVideoResult, ProbeResult, ProcessedClip } from '../media/process-video.js';
 import { VideoRejectedError } from '../media/video-rejected-error.js';
 import type { Services } from '../services/services.js';
+import { progressReporter } from './progress-reporter.js';
 
 /**
  * The media core as processing calls it. The real one (realMedia) loads on first use, so API-only nodes never load the
@@ -60,44 +61,29 @@ export const BAND = { download: [0, 5], process: [5, 90], store: [90, 99] } as c
 
 export const band = (b: readonly [number, number], fraction: number) => b[0] + (b[1] - b[0]) * Math.min(1, Math.max(0, fraction));
 
-/** Minimum gap between two progress writes and events, unless the stage text changes. */
-const PROGRESS_INTERVAL_MS = 750;
-
 /**
- * The one progress reporter of processing. `report(value, text)` takes the caller's measure (the whole video's percent,
- * a segment's fraction); `percentOf` turns it into the tour's percent (and may record more first: a segment's own
- * share). Writes come at most every PROGRESS_INTERVAL_MS (ffmpeg reports far more often) unless forced or the stage
- * text changes, in order; only the attempt that owns the tour writes, the tour's percent never goes down, and every
- * write is published on tourProgressUpdated.
+ * Processing's progress through the one reporter (jobs/progress-reporter.ts): only the attempt that owns the tour
+ * writes, the tour's percent never goes down in its row, and every write is published on tourProgressUpdated.
+ * `percentOf` turns the caller's measure (the whole video's percent, a segment's fraction) into the tour's percent.
  */
-export function progressReporter(services: Services, tour: { tourId: string; attempt: number }, percentOf: (value: number) => number | Promise<number>) {
-  let last = { value: Number.NEGATIVE_INFINITY, text: '', at: 0 };
-  let written = { percent: -1, text: '' };
-  let chain: Promise<void> = Promise.resolve();
-  const report = (value: number, text: string, force = false): Promise<void> => {
-    const now = Date.now();
-    if (!force && text === last.text && (value <= last.value || now - last.at < PROGRESS_INTERVAL_MS)) return chain;
-    last = { value, text, at: now };
-    chain = chain
-      .then(async () => {
-        const percent = Math.min(99, Math.floor(await percentOf(value)));
-        if (!force && percent === written.percent && text === written.text) return;
-        const res = await services.db
-          .updateTable('tours')
-          .set({ progress: percent, progress_text: text, updated_at: new Date() })
-          .where('id', '=', tour.tourId)
-          .where('processing_attempt', '=', tour.attempt)
-          .where('status', '=', TOUR_STATUS.PROCESSING)
-          .where('progress', '<=', percent)
-          .executeTakeFirst();
-        if (Number(res.numUpdatedRows) === 0) return;
-        written = { percent, text };
-        await services.events.publish(topics.tourProgress(tour.tourId), { progress: percent, status: TOUR_STATUS.PROCESSING, text, thumbnailURL: null } satisfies TourProgressEvent);
-      })
-      .catch((err) => services.log.warn({ err, tourId: tour.tourId }, 'progress update failed'));
-    return chain;
-  };
-  return { report, flush: () => chain };
+export function tourProgressReporter(services: Services, tour: { tourId: string; attempt: number }, percentOf: (value: number) => number | Promise<number>) {
+  return progressReporter(services, {
+    percentOf,
+    logContext: { tourId: tour.tourId },
+    async write(percent, text) {
+      const res = await services.db
+        .updateTable('tours')
+        .set({ progress: percent, progress_text: text, updated_at: new Date() })
+        .where('id', '=', tour.tourId)
+        .where('processing_attempt', '=', tour.attempt)
+        .where('status', '=', TOUR_STATUS.PROCESSING)
+        .where('progress', '<=', percent)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 0) return false;
+      await services.events.publish(topics.tourProgress(tour.tourId), { progress: percent, status: TOUR_STATUS.PROCESSING, text, thumbnailURL: null } satisfies TourProgressEvent);
+      return true;
+    },
+  });
 }
 
 /** A clip as stored: its place in the tour, its two files and their sizes. */

@@ -15,6 +15,8 @@ import { renderReel, type ReelClips } from '../services/reels/render-reel.js';
 import { REEL_STATUS, TOUR_STATUS } from '@roomwalk/shared';
 import { REEL_FAILED_TEXT, failReel, publishReelProgress } from '../services/reels/start-reel.js';
 import { reelWebhook } from '../services/developer/webhook-payloads.js';
+import { PROGRESS_TEXT } from '../media/progress-text.js';
+import { progressReporter } from './progress-reporter.js';
 
 export interface ReelJobDeps {
   render?: typeof renderReel;
@@ -33,20 +35,20 @@ export async function reelJob(services: Services, reelId: string, deps: ReelJobD
   if (!claimed) return;
   const prefix = `tours/${claimed.tour_id}/reels/${reelId}-a${claimed.attempt}`;
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-reel-'));
-  let last = -1;
-  let chain: Promise<void> = Promise.resolve();
-  const report = (percent: number, text: string) => {
-    const p = Math.min(99, Math.floor(percent));
-    if (p < last + 3) return chain;
-    last = p;
-    chain = chain
-      .then(async () => {
-        await db.updateTable('reels').set({ progress: p, progress_text: text, updated_at: new Date() }).where('id', '=', reelId).where('status', '=', REEL_STATUS.PROCESSING).execute();
-        await publishReelProgress(services, reelId, { progress: p, status: REEL_STATUS.PROCESSING, text, thumbnailURL: null });
-      })
-      .catch((err) => services.log.warn({ err, reelId }, 'reel progress update failed'));
-    return chain;
-  };
+  const progress = progressReporter(services, {
+    logContext: { reelId },
+    async write(percent, text) {
+      const res = await db
+        .updateTable('reels')
+        .set({ progress: percent, progress_text: text, updated_at: new Date() })
+        .where('id', '=', reelId)
+        .where('status', '=', REEL_STATUS.PROCESSING)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 0) return false;
+      await publishReelProgress(services, reelId, { progress: percent, status: REEL_STATUS.PROCESSING, text, thumbnailURL: null });
+      return true;
+    },
+  });
   try {
     const tour = await db
       .selectFrom('tours')
@@ -69,7 +71,7 @@ export async function reelJob(services: Services, reelId: string, deps: ReelJobD
       .where('tours.id', '=', claimed.tour_id)
       .executeTakeFirst();
     if (!tour || tour.deleted_at || !tour.video_key) throw new Error('tour is gone or has no source video');
-    await report(0, 'Preparing video');
+    await progress.report(0, PROGRESS_TEXT.preparing);
     const fps = tour.fps ?? 15;
     // The tour's own clips when they are current (a processed tour: they carry the owner's blur choice), else the upload.
     const clips = await tourClips(services, claimed.tour_id, tour.status, fps, work);
@@ -85,7 +87,7 @@ export async function reelJob(services: Services, reelId: string, deps: ReelJobD
       await services.storage.download(tour.logo_key, logoFile).catch(() => (logoFile = null));
     }
     const markers = await db.selectFrom('markers').select(['name', 'frame_index']).where('tour_id', '=', claimed.tour_id).orderBy('frame_index').execute();
-    await report(5, 'Rendering reel');
+    await progress.report(5, PROGRESS_TEXT.renderingReel);
     const out = await fs.mkdtemp(path.join(work, 'out-'));
     const result = await (deps.render ?? renderReel)({
       source,
@@ -98,14 +100,12 @@ export async function reelJob(services: Services, reelId: string, deps: ReelJobD
         company: tour.company,
         logoFile,
       },
-      onProgress: (f) => void report(5 + f * 85, 'Rendering reel'),
+      onProgress: (f) => void progress.report(5 + f * 85, PROGRESS_TEXT.renderingReel),
       preset: deps.preset ?? services.config.REEL_X264_PRESET,
       // Privacy: the owner's per-tour switch, read when the render starts; the clips are blurred already when it is on.
       blurFaces: tour.blur_faces && !clips,
     });
-    await chain;
-    await report(92, 'Saving reel');
-    await chain;
+    await progress.report(92, PROGRESS_TEXT.savingReel);
     const videoKey = `${prefix}.mp4`;
     const thumbKey = `${prefix}.jpg`;
     await services.storage.putFile(videoKey, result.videoPath, 'video/mp4');
@@ -127,7 +127,7 @@ export async function reelJob(services: Services, reelId: string, deps: ReelJobD
     await publishReelProgress(services, reelId, { progress: 100, status: REEL_STATUS.CREATED, text: null, thumbnailURL: services.storage.publicUrl(thumbKey) });
     await reelWebhook(services, reelId, true);
   } catch (err) {
-    await chain;
+    await progress.flush();
     services.log.warn({ err, reelId }, 'reel render failed');
     await services.storage.delete(`${prefix}.mp4`).catch(() => undefined);
     await services.storage.delete(`${prefix}.jpg`).catch(() => undefined);
