@@ -3,8 +3,9 @@
  * in Debian's Chromium, which decodes H.264 and encodes avc1.640028 with WebCodecs (in software here) and has no HEVC
  * decoder:
  * - a 4K60 H.264 portrait clip (stored landscape, 90° display matrix) on a slow uplink (1.5 Mbit/s, emulated) is
- *   converted in the browser: the dialog says 'Preparing video on this device…', the debug log says why, and the
- *   upload is the mezzanine; the tour is portrait with the clip's frame count;
+ *   converted in the browser: the dialog says 'Preparing video on this device…', the debug log says why, the
+ *   upload is the mezzanine and its first part goes up before the conversion ends (5 MiB parts here); the tour is
+ *   portrait with the clip's frame count;
  * - a 4K60 HEVC clip falls back to the original (no decoder), and becomes a landscape tour with its frame count;
  * - Cancel upload while the device converts: the conversion worker is ended and nothing is saved;
  * - the same H.264 clip on the fast local link goes up as it is (uploading wins the race); its server-path tour has the
@@ -51,12 +52,35 @@ test('a 4K60 H.264 portrait clip on a slow uplink is converted in the browser an
   // A phone's uplink: 1.5 Mbit/s up (the original would take 295 s; the mezzanine about 36 s; converting took 90–162 s
   // at load 17–30).
   await limitUplink(a.page, 1_500_000);
-  const tour = await uploadToTour(a, await phoneVideo('uhd60Portrait'), `Converted ${stamp}`).finally(() => console.log('debug log:', a.log.join(' | ')));
+  // In order: each PUT of a mezzanine's part to storage (started, and answered) and the worker's end of the conversion.
+  // The mezzanine's upload is the one started with sizeAtEnd (the original's parts go to another upload id).
+  const events: string[] = [];
+  let mezzanineUpload = '';
+  a.page.on('response', async (r) => {
+    if (!r.url().endsWith('/query') || !r.request().postData()?.includes('"sizeAtEnd":true')) return;
+    mezzanineUpload = ((await r.json()) as { data: { uploadMultipartStart: { uploadId: string } } }).data.uploadMultipartStart.uploadId;
+  });
+  const isMezzaninePart = (r: { method(): string; url(): string }) => r.method() === 'PUT' && !!mezzanineUpload && r.url().includes(`/upload-part/${mezzanineUpload}/`);
+  a.page.on('request', (r) => {
+    if (isMezzaninePart(r)) events.push('part sent');
+  });
+  a.page.on('requestfinished', (r) => {
+    if (isMezzaninePart(r)) events.push('part stored');
+  });
+  a.page.on('console', (m) => {
+    if (m.text().startsWith('[upload] converted:')) events.push('converted');
+  });
+  const tour = await uploadToTour(a, await phoneVideo('uhd60Portrait'), `Converted ${stamp}`).finally(() => console.log('debug log:', a.log.join(' | '), '\nevents:', events.join(', ')));
   expect(
     a.log.some((l) => l.startsWith('[upload] convert:')),
     a.log.join('\n'),
   ).toBe(true);
   expect(a.log.some((l) => l.startsWith('[upload] converted:'))).toBe(true);
+  // The mezzanine's parts go up while it is made: its first part before the conversion ends, both stored in the end.
+  const done = events.indexOf('converted');
+  expect(done, events.join(', ')).toBeGreaterThan(0);
+  expect(events.slice(0, done).filter((e) => e === 'part sent').length, events.join(', ')).toBeGreaterThanOrEqual(1);
+  expect(events.filter((e) => e === 'part stored').length).toBeGreaterThanOrEqual(2);
   expect((await a.lines()).some((l) => /^Preparing video on this device… \d+%$/.test(l))).toBe(true);
   expect(tour.videoInfo).toEqual({ width: 720, height: 1280 });
   expect(frames(tour)).toBeGreaterThanOrEqual(CLIP_FRAMES[0]!);

@@ -16,7 +16,11 @@ describe('container checks (mp4box, no decoding)', () => {
       expect(meta.durationSeconds).toBeGreaterThan(10.5);
       expect(meta.durationSeconds).toBeLessThan(11.5);
       // A quarter turn either way (the matrix's sign depends on the tool) makes a portrait video.
-      expect({ width: meta.width, height: meta.height, quarter: meta.rotation % 180 }).toEqual({ width: want.width, height: want.height, quarter: want.rotation % 180 });
+      expect({ width: meta.width, height: meta.height, quarter: meta.rotation % 180 }).toEqual({
+        width: want.width,
+        height: want.height,
+        quarter: want.rotation % 180,
+      });
       expect(meta.codec.startsWith(want.codecPrefix)).toBe(true);
       expect(checkVideoMeta(meta)).toBeNull();
     }, 300_000);
@@ -45,8 +49,12 @@ describe('container checks (mp4box, no decoding)', () => {
   }, 300_000);
 
   it('refuses a WebM as not an MP4/MOV (the screen then asks the <video> element)', async () => {
-    await expect(readContainerMeta(await openAsBlob(await phoneVideo('webm')))).rejects.toBeInstanceOf(NotAContainerError);
-    await expect(readContainerMeta((await openAsBlob(await phoneVideo('webm'))).slice(0, 64))).rejects.toBeInstanceOf(NotAContainerError);
+    await expect(readContainerMeta(await openAsBlob(await phoneVideo('webm')))).rejects.toBeInstanceOf(
+      NotAContainerError,
+    );
+    await expect(readContainerMeta((await openAsBlob(await phoneVideo('webm'))).slice(0, 64))).rejects.toBeInstanceOf(
+      NotAContainerError,
+    );
   }, 300_000);
 
   it('turns a display matrix into degrees', () => {

@@ -1,5 +1,5 @@
 /**
- * Duration, coded size and rotation read from an MP4/MOV container (issue 22), whatever its codec: an iPhone's HEVC
+ * Duration, coded size and rotation read from an MP4/MOV container, whatever its codec: an iPhone's HEVC
  * 10-bit .mov is checked in a browser that cannot decode HEVC. Reads only box headers (16 bytes each, walking from
  * the start: the moov may sit after a multi-GB mdat) and then the ftyp and moov boxes themselves, through
  * Blob.slice; mp4box parses them. Loaded lazily with the upload screen's check (mp4box is not in the initial bundle).
@@ -31,7 +31,26 @@ interface Box {
   size: number;
 }
 
-const TOP_LEVEL = new Set(['ftyp', 'moov', 'mdat', 'free', 'skip', 'wide', 'uuid', 'pdin', 'moof', 'mfra', 'meta', 'styp', 'sidx', 'prft', 'emsg', 'pnot', 'junk', 'beam']);
+const TOP_LEVEL = new Set([
+  'ftyp',
+  'moov',
+  'mdat',
+  'free',
+  'skip',
+  'wide',
+  'uuid',
+  'pdin',
+  'moof',
+  'mfra',
+  'meta',
+  'styp',
+  'sidx',
+  'prft',
+  'emsg',
+  'pnot',
+  'junk',
+  'beam',
+]);
 
 /** Top-level boxes up to and including moov, reading 16 bytes per box. */
 async function findBoxes(file: Blob): Promise<Box[]> {
@@ -41,7 +60,8 @@ async function findBoxes(file: Blob): Promise<Box[]> {
     const view = new DataView(await bytes(file, at, Math.min(file.size, at + 16)));
     let size = view.getUint32(0);
     const type = String.fromCharCode(view.getUint8(4), view.getUint8(5), view.getUint8(6), view.getUint8(7));
-    if (!/^[\x20-\x7e]{4}$/.test(type) || (boxes.length === 0 && !TOP_LEVEL.has(type))) throw new NotAContainerError(`no box at ${at}`, boxes.length === 0);
+    if (!/^[\x20-\x7e]{4}$/.test(type) || (boxes.length === 0 && !TOP_LEVEL.has(type)))
+      throw new NotAContainerError(`no box at ${at}`, boxes.length === 0);
     if (size === 1) {
       if (view.byteLength < 16) throw new NotAContainerError('truncated box header');
       size = Number(view.getBigUint64(8));
@@ -75,9 +95,13 @@ export async function readContainerMeta(file: Blob): Promise<ContainerMeta> {
   const boxes = await findBoxes(file);
   const moov = boxes.find((b) => b.type === 'moov');
   if (!moov) throw new NotAContainerError('no moov box');
-  if (moov.size > MAX_MOOV_BYTES || moov.start + moov.size > file.size) throw new NotAContainerError('moov box too large or truncated');
+  if (moov.size > MAX_MOOV_BYTES || moov.start + moov.size > file.size)
+    throw new NotAContainerError('moov box too large or truncated');
   const ftyp = boxes.find((b) => b.type === 'ftyp' && b.size <= 4096);
-  const parts = [...(ftyp ? [await bytes(file, ftyp.start, ftyp.start + ftyp.size)] : []), await bytes(file, moov.start, moov.start + moov.size)];
+  const parts = [
+    ...(ftyp ? [await bytes(file, ftyp.start, ftyp.start + ftyp.size)] : []),
+    await bytes(file, moov.start, moov.start + moov.size),
+  ];
   const joined = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
   let off = 0;
   for (const p of parts) {
@@ -99,7 +123,8 @@ export async function readContainerMeta(file: Blob): Promise<ContainerMeta> {
   const codedHeight = track.video?.height || track.track_height;
   const timescale = ready.timescale || 1;
   let seconds = ready.duration / timescale;
-  if (!(seconds > 0) && ready.fragment_duration?.den) seconds = ready.fragment_duration.num / ready.fragment_duration.den;
+  if (!(seconds > 0) && ready.fragment_duration?.den)
+    seconds = ready.fragment_duration.num / ready.fragment_duration.den;
   if (!(seconds > 0) && track.timescale) seconds = track.duration / track.timescale;
   if (!(codedWidth > 0 && codedHeight > 0 && seconds > 0)) throw new NotAContainerError('no size or duration');
   const rotation = rotationOf(track.matrix as unknown as ArrayLike<number>);

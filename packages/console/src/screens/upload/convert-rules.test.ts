@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { littleToGain, mezzanineSize, raceVerdict, sourceRefusal, type SourceFacts } from './convert-rules.js';
 
-const phone4k: SourceFacts = { codec: 'avc1.640033', width: 3840, height: 2160, transfer: 'bt709', durationSeconds: 60, bytes: 300_000_000 };
+const phone4k: SourceFacts = {
+  codec: 'avc1.640033',
+  width: 3840,
+  height: 2160,
+  transfer: 'bt709',
+  durationSeconds: 60,
+  bytes: 300_000_000,
+};
 
 describe('which sources the device converts', () => {
   it('converts an 8-bit SDR 4K H.264 phone clip', () => {
@@ -52,7 +59,15 @@ describe('convert or upload the original', () => {
     if (v.choice !== 'wait') expect(v.reason).toMatch(/10\.0 Mbit\/s/);
   });
   it('uploads the original when converting would take longer (a fast uplink, a slow device)', () => {
-    expect(raceVerdict({ ...base, elapsedSeconds: 4, converted: 0.01, bytesPerSecond: 12_500_000, uploadedBytes: 50_000_000 }).choice).toBe('original');
+    expect(
+      raceVerdict({
+        ...base,
+        elapsedSeconds: 4,
+        converted: 0.01,
+        bytesPerSecond: 12_500_000,
+        uploadedBytes: 50_000_000,
+      }).choice,
+    ).toBe('original');
   });
   it("stretches the first seconds' pace: a conversion that only just looks faster keeps the original", () => {
     // 3 s for 2 % of 60 s: 147 s left at that pace, 220 s stretched; + 30 s for the mezzanine > 237 s.

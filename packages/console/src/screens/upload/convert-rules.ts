@@ -4,7 +4,9 @@
  * uploading the original, judged from the first seconds of both. Pure: the worker and the upload flow ask, tests pin.
  */
 
-/** The mezzanine: H.264 High 4.0, 1080p on the long side, 30 fps, a keyframe a second, 5 Mbit/s (measured, see docs). */
+/**
+ * The mezzanine: H.264 High 4.0, 1080p on the long side, 30 fps, a keyframe a second, 5 Mbit/s (measured, see docs).
+ */
 export const MEZZANINE = {
   /** avc1.640028: High profile, level 4.0 (1920x1080 at 30 fps); Debian's Chromium encodes it in software. */
   codec: 'avc1.640028',
@@ -31,7 +33,9 @@ export interface SourceFacts {
 /** A source already this light (bits a second, against the mezzanine's) gains too little to convert. */
 const MIN_GAIN = 1.5;
 
-/** The codec strings of 10-bit (or more) profiles: H.264 High 10/4:2:2/4:4:4, HEVC Main 10, VP9 profile 2/3, AV1 10-bit. */
+/**
+ * The codec strings of 10-bit (or more) profiles: H.264 High 10/4:2:2/4:4:4, HEVC Main 10, VP9 profile 2/3, AV1 10-bit.
+ */
 function isHighBitDepth(codec: string): boolean {
   const c = codec.toLowerCase();
   if (/^avc[13]\.(6e|7a|f4)/.test(c)) return true;
@@ -56,7 +60,9 @@ export function sourceRefusal(f: SourceFacts): string | null {
 /** Why converting this source gains too little (asked once the device has shown it can convert it), or null. */
 export function littleToGain(f: Pick<SourceFacts, 'bytes' | 'durationSeconds'>): string | null {
   const bitrate = (f.bytes * 8) / f.durationSeconds;
-  return bitrate < MEZZANINE.bitrate * MIN_GAIN ? `already light (${(bitrate / 1e6).toFixed(1)} Mbit/s): little to gain` : null;
+  return bitrate < MEZZANINE.bitrate * MIN_GAIN
+    ? `already light (${(bitrate / 1e6).toFixed(1)} Mbit/s): little to gain`
+    : null;
 }
 
 /** The mezzanine's size: the source's shape with its long side at MEZZANINE.longSide, even numbers, never larger. */
@@ -101,11 +107,17 @@ const s = (n: number) => `${n.toFixed(1)} s`;
 export function raceVerdict(m: RaceSample): RaceVerdict {
   if (m.elapsedSeconds < RACE_MIN_SECONDS) return { choice: 'wait' };
   const late = m.elapsedSeconds >= RACE_MAX_SECONDS;
-  if (m.converted <= 0) return late ? { choice: 'original', reason: `no frame converted in ${s(m.elapsedSeconds)}` } : { choice: 'wait' };
+  if (m.converted <= 0)
+    return late ? { choice: 'original', reason: `no frame converted in ${s(m.elapsedSeconds)}` } : { choice: 'wait' };
   const convertLeft = (CONVERSION_PACE_MARGIN * m.elapsedSeconds * (1 - m.converted)) / m.converted;
-  if (!m.bytesPerSecond) return late ? { choice: 'convert', reason: `the uplink moved nothing measurable in ${s(m.elapsedSeconds)}` } : { choice: 'wait' };
+  if (!m.bytesPerSecond)
+    return late
+      ? { choice: 'convert', reason: `the uplink moved nothing measurable in ${s(m.elapsedSeconds)}` }
+      : { choice: 'wait' };
   const mezzanineUpload = ((MEZZANINE.bitrate / 8) * m.durationSeconds) / m.bytesPerSecond;
   const originalLeft = Math.max(0, m.originalBytes - m.uploadedBytes) / m.bytesPerSecond;
   const figures = `converting ${s(convertLeft)} + uploading ${s(mezzanineUpload)} vs the original's ${s(originalLeft)} at ${(m.bytesPerSecond / 125_000).toFixed(1)} Mbit/s`;
-  return convertLeft + mezzanineUpload < originalLeft ? { choice: 'convert', reason: figures } : { choice: 'original', reason: figures };
+  return convertLeft + mezzanineUpload < originalLeft
+    ? { choice: 'convert', reason: figures }
+    : { choice: 'original', reason: figures };
 }

@@ -1,10 +1,26 @@
-/** The conversion worker's messages (convert-worker.ts ↔ convert-video.ts). */
+/** The conversion worker's API (convert-worker.ts `expose`s it; convert-video.ts reaches it through comlink). */
 
-export type ConvertRequest = { type: 'convert'; file: File } | { type: 'cancel' };
+/** What the worker found the device can do with the source. */
+export interface ConversionStart {
+  durationSeconds: number;
+  decoder: 'hardware' | 'software';
+  encoder: 'hardware' | 'software';
+  size: { width: number; height: number };
+  codec: string;
+}
 
-export type ConvertReply =
-  | { type: 'refused'; reason: string }
-  | { type: 'started'; durationSeconds: number; decoder: 'hardware' | 'software'; size: { width: number; height: number }; codec: string }
-  | { type: 'progress'; fraction: number }
-  | { type: 'done'; buffer: ArrayBuffer }
-  | { type: 'failed'; reason: string };
+/** One part of the mezzanine, in order: every part but the last has the part size. Its buffer is transferred. */
+export type OnPart = (partNumber: number, bytes: Uint8Array<ArrayBuffer>) => Promise<void>;
+
+export interface ConvertWorkerApi {
+  /** Reads the source and asks the device (`isConfigSupported`): the start facts, or why it will not convert. */
+  check(file: File): Promise<{ ok: true; start: ConversionStart } | { ok: false; reason: string }>;
+  /**
+   * Converts the checked file into a fragmented MP4 (written in order, so each part is final when full), handing each
+   * part of `partSize` bytes to `onPart` as it is made and awaiting it (the caller's backpressure); answers the size.
+   * Throws when decoding or encoding fails, or the mezzanine would pass `limit` bytes.
+   */
+  convert(partSize: number, limit: number, onProgress: (fraction: number) => void, onPart: OnPart): Promise<number>;
+  /** Stops a conversion under way (its `convert` rejects). */
+  abort(): void;
+}

@@ -1,11 +1,13 @@
 /**
- * The main thread's side of the conversion worker: starts it for one file, reports its progress, answers the
- * mezzanine as a File (named after the original, same last-modified time) and terminates the worker when done,
- * refused, failed or aborted. `started` settles when the worker has checked the source and the device.
+ * The main thread's side of the conversion worker, through comlink (convert-worker.ts `expose`s its API; the parts'
+ * buffers are transferred, not copied): starts it for one file, checks the source and the device (`started`), then
+ * converts when asked, handing the mezzanine's parts on as they are made. The worker is terminated when the
+ * conversion ends, is declined or fails, or the signal aborts (which also asks the worker to stop).
  */
-import type { ConvertReply, ConvertRequest } from './convert-types.js';
+import { proxy, wrap } from 'comlink';
+import type { ConversionStart, ConvertWorkerApi, OnPart } from './convert-types.js';
 
-export type ConversionStart = Extract<ConvertReply, { type: 'started' }>;
+export type { ConversionStart } from './convert-types.js';
 
 /** The device will not (or could not) convert this file; `reason` goes to the debug log. */
 export class ConversionDeclined extends Error {
@@ -16,8 +18,13 @@ export class ConversionDeclined extends Error {
 }
 
 export interface RunningConversion {
+  /** Settles when the worker has checked the source and the device; rejects with ConversionDeclined when it will not. */
   started: Promise<ConversionStart>;
-  result: Promise<File>;
+  /**
+   * Converts (after `started`): each part of `partSize` bytes goes to `onPart` as it is made, and the worker waits for
+   * `onPart` to settle. Answers the mezzanine's size; rejects with ConversionDeclined when decoding or encoding fails.
+   */
+  convert(partSize: number, limit: number, onPart: OnPart): Promise<number>;
 }
 
 /** True where the browser has what the worker needs (WebCodecs in workers, module workers). */
@@ -25,44 +32,48 @@ export function canConvertHere(): boolean {
   return typeof Worker !== 'undefined' && typeof VideoEncoder !== 'undefined' && typeof VideoDecoder !== 'undefined';
 }
 
-/** The mezzanine's name: the original's, as an .mp4 ("IMG_0001.MOV" → "IMG_0001.mp4"). */
-function mezzanineName(name: string): string {
-  return `${name.replace(/\.[^.]*$/, '') || 'video'}.mp4`;
-}
+const reasonOf = (err: unknown) => (err instanceof Error ? `${err.name}: ${err.message}` : String(err));
 
 export function startConversion(file: File, signal: AbortSignal, onProgress: (fraction: number) => void): RunningConversion {
   const worker = new Worker(new URL('./convert-worker.ts', import.meta.url), { type: 'module' });
-  const send = (m: ConvertRequest) => worker.postMessage(m);
-  let start!: { resolve: (s: ConversionStart) => void; reject: (e: unknown) => void };
-  let finish!: { resolve: (f: File) => void; reject: (e: unknown) => void };
-  const started = new Promise<ConversionStart>((resolve, reject) => (start = { resolve, reject }));
-  const result = new Promise<File>((resolve, reject) => (finish = { resolve, reject }));
-  // A caller that only awaits one of them must not leave the other rejected unhandled.
-  started.catch(() => undefined);
-  result.catch(() => undefined);
-  const end = (e: unknown) => {
-    worker.terminate();
-    start.reject(e);
-    finish.reject(e);
+  const remote = wrap<ConvertWorkerApi>(worker);
+  const cancelled = () => new DOMException('Conversion cancelled', 'AbortError');
+  let crash!: (e: unknown) => void;
+  // A worker that dies (out of memory, a script error) answers nothing more: every call still waiting fails with it.
+  const crashed = new Promise<never>((_, reject) => (crash = reject));
+  crashed.catch(() => undefined);
+  worker.addEventListener('error', (e) => crash(new ConversionDeclined(`the worker failed: ${e.message}`)));
+  const stop = () => {
+    void remote.abort().catch(() => undefined);
+    // Give the abort a moment to reach the worker's decoders and encoders, then end it whatever it is doing.
+    setTimeout(() => worker.terminate(), 100);
+    crash(cancelled());
   };
-  worker.onmessage = (e: MessageEvent<ConvertReply>) => {
-    const m = e.data;
-    if (m.type === 'started') start.resolve(m);
-    else if (m.type === 'progress') onProgress(m.fraction);
-    else if (m.type === 'done') {
+  if (signal.aborted) stop();
+  else signal.addEventListener('abort', stop, { once: true });
+
+  const started = Promise.race([remote.check(file), crashed]).then(
+    (r) => {
+      if (r.ok) return r.start;
       worker.terminate();
-      finish.resolve(new File([m.buffer], mezzanineName(file.name), { type: 'video/mp4', lastModified: file.lastModified }));
-    } else end(new ConversionDeclined(m.reason));
+      throw new ConversionDeclined(r.reason);
+    },
+    (e: unknown) => {
+      worker.terminate();
+      throw signal.aborted ? cancelled() : e instanceof ConversionDeclined ? e : new ConversionDeclined(reasonOf(e));
+    },
+  );
+  // A caller that awaits only `convert` must not leave `started` rejected unhandled.
+  started.catch(() => undefined);
+
+  const convert = async (partSize: number, limit: number, onPart: OnPart) => {
+    try {
+      return await Promise.race([remote.convert(partSize, limit, proxy(onProgress), proxy(onPart)), crashed]);
+    } catch (e) {
+      throw signal.aborted ? cancelled() : e instanceof ConversionDeclined ? e : new ConversionDeclined(reasonOf(e));
+    } finally {
+      worker.terminate();
+    }
   };
-  worker.onerror = (e) => end(new ConversionDeclined(`the worker failed: ${e.message}`));
-  const abort = () => {
-    send({ type: 'cancel' });
-    end(new DOMException('Conversion cancelled', 'AbortError'));
-  };
-  if (signal.aborted) abort();
-  else {
-    signal.addEventListener('abort', abort, { once: true });
-    send({ type: 'convert', file });
-  }
-  return { started, result };
+  return { started, convert };
 }

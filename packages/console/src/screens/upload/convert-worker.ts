@@ -1,76 +1,130 @@
 /**
- * The conversion worker (docs/upload-conversion.md): reads the picked file (mediabunny: MP4/MOV/WebM demuxers),
- * checks the source and the device's decoder and encoder (`isConfigSupported`), then decodes, turns the picture upright
- * (the container's matrix is applied to the pixels, so the mezzanine carries no rotation), scales to MEZZANINE size,
- * resamples to its frame rate and encodes H.264 High with WebCodecs into an MP4, off the main thread. It answers
- * `refused` (with the reason) before converting when the device should not, `failed` when decoding or encoding breaks.
+ * The conversion worker (docs/upload-conversion.md), reached through comlink: reads the picked file (mediabunny:
+ * MP4/MOV/WebM demuxers), checks the source and the device's decoder and encoder (`isConfigSupported`), then decodes,
+ * turns the picture upright (the container's matrix is applied to the pixels, so the mezzanine carries no rotation),
+ * scales to MEZZANINE size, resamples to its frame rate and encodes H.264 High with WebCodecs, off the main thread.
+ * The MP4 is fragmented so it is written strictly in order: it is cut into the upload's parts as it is made, and each
+ * full part leaves the worker at once (transferred) while the rest is still converting.
  */
-import { ALL_FORMATS, BlobSource, BufferTarget, Conversion, Input, Mp4OutputFormat, Output } from 'mediabunny';
+import { expose, transfer } from 'comlink';
+import { ALL_FORMATS, AppendOnlyStreamTarget, BlobSource, Conversion, Input, Mp4OutputFormat, Output, type InputVideoTrack } from 'mediabunny';
 import { littleToGain, MEZZANINE, mezzanineSize, sourceRefusal } from './convert-rules.js';
-import type { ConvertReply, ConvertRequest } from './convert-types.js';
+import type { ConversionStart, ConvertWorkerApi, OnPart } from './convert-types.js';
 
-const scope = self as unknown as { postMessage(m: ConvertReply, transfer?: Transferable[]): void; onmessage: ((e: MessageEvent<ConvertRequest>) => void) | null };
-const post = (m: ConvertReply, transfer: Transferable[] = []) => scope.postMessage(m, transfer);
-let running: Conversion | null = null;
-let cancelled = false;
+type Acceleration = 'hardware' | 'software';
 
-/** Whether a decoder for this config exists, and whether it is the hardware one. */
-async function decoderKind(config: VideoDecoderConfig): Promise<'hardware' | 'software' | null> {
+/** Whether a decoder for this config exists, and whether it is the hardware one (asked with 'prefer-hardware' first). */
+async function decoderKind(config: VideoDecoderConfig): Promise<Acceleration | null> {
   if ((await VideoDecoder.isConfigSupported({ ...config, hardwareAcceleration: 'prefer-hardware' })).supported) return 'hardware';
   return (await VideoDecoder.isConfigSupported(config)).supported ? 'software' : null;
 }
 
-async function convert(file: File): Promise<void> {
-  const input = new Input({ source: new BlobSource(file), formats: ALL_FORMATS });
-  const track = await input.getPrimaryVideoTrack();
-  if (!track) return post({ type: 'refused', reason: 'no video track the browser can read' });
-  const [codec, colour, durationSeconds, decoderConfig] = await Promise.all([track.getCodecParameterString(), track.getColorSpace(), input.computeDuration(), track.getDecoderConfig()]);
-  const facts = { codec, width: track.displayWidth, height: track.displayHeight, transfer: colour.transfer ?? null, durationSeconds, bytes: file.size };
-  const refusal = sourceRefusal(facts);
-  if (refusal) return post({ type: 'refused', reason: refusal });
-  const decoder = decoderConfig ? await decoderKind(decoderConfig) : null;
-  if (!decoder) return post({ type: 'refused', reason: `no decoder for ${codec} on this device` });
-  const size = mezzanineSize(facts.width, facts.height);
-  const encoder = await VideoEncoder.isConfigSupported({ codec: MEZZANINE.codec, ...size, bitrate: MEZZANINE.bitrate, framerate: MEZZANINE.fps });
-  if (!encoder.supported) return post({ type: 'refused', reason: `no ${MEZZANINE.codec} encoder at ${size.width}x${size.height} on this device` });
-  const light = littleToGain(facts);
-  if (light) return post({ type: 'refused', reason: light });
-
-  const output = new Output({ format: new Mp4OutputFormat({ fastStart: 'in-memory' }), target: new BufferTarget() });
-  const conversion = await Conversion.init({
-    input,
-    output,
-    video: {
-      ...size,
-      fit: 'fill',
-      codec: 'avc',
-      bitrate: MEZZANINE.bitrate,
-      frameRate: MEZZANINE.fps,
-      keyFrameInterval: MEZZANINE.keyFrameSeconds,
-      // The pixels are turned, so the server's probe and the player see an upright picture with no matrix to apply.
-      allowTransformationMetadata: false,
-      forceTranscode: true,
-    },
-    audio: { discard: true },
-  });
-  if (!conversion.isValid) return post({ type: 'refused', reason: `cannot convert: ${conversion.discardedTracks.map((d) => d.reason).join(', ')}` });
-  if (cancelled) return;
-  running = conversion;
-  post({ type: 'started', durationSeconds, decoder, size, codec: codec ?? '' });
-  conversion.onProgress = (fraction) => post({ type: 'progress', fraction });
-  await conversion.execute();
-  const buffer = output.target.buffer;
-  if (!buffer) throw new Error('the muxer wrote nothing');
-  post({ type: 'done', buffer }, [buffer]);
+/** The same for the mezzanine's encoder; a device with no hardware H.264 encoder (Debian's Chromium) refuses 'prefer-hardware'. */
+async function encoderKind(config: VideoEncoderConfig): Promise<Acceleration | null> {
+  if ((await VideoEncoder.isConfigSupported({ ...config, hardwareAcceleration: 'prefer-hardware' })).supported) return 'hardware';
+  return (await VideoEncoder.isConfigSupported(config)).supported ? 'software' : null;
 }
 
-scope.onmessage = (e) => {
-  if (e.data.type === 'cancel') {
-    cancelled = true;
+/** Cuts an in-order byte stream into parts of `partSize` and hands each full one on; `end` hands the last. */
+function partCutter(partSize: number, limit: number, onPart: OnPart) {
+  let part = new Uint8Array(partSize);
+  let filled = 0;
+  let number = 1;
+  let total = 0;
+  const hand = async (bytes: Uint8Array<ArrayBuffer>) => {
+    const n = number++;
+    await onPart(n, transfer(bytes, [bytes.buffer]));
+  };
+  return {
+    async write(chunk: Uint8Array) {
+      total += chunk.length;
+      if (total > limit) throw new Error(`the mezzanine passed its limit of ${limit} bytes`);
+      let at = 0;
+      while (at < chunk.length) {
+        const n = Math.min(partSize - filled, chunk.length - at);
+        part.set(chunk.subarray(at, at + n), filled);
+        filled += n;
+        at += n;
+        if (filled === partSize) {
+          const full = part;
+          part = new Uint8Array(partSize);
+          filled = 0;
+          await hand(full);
+        }
+      }
+    },
+    async end(): Promise<number> {
+      if (filled > 0) await hand(part.slice(0, filled));
+      return total;
+    },
+  };
+}
+
+let checked: { input: Input; track: InputVideoTrack; start: ConversionStart } | null = null;
+let running: Conversion | null = null;
+let aborted = false;
+
+const api: ConvertWorkerApi = {
+  async check(file) {
+    const input = new Input({ source: new BlobSource(file), formats: ALL_FORMATS });
+    const track = await input.getPrimaryVideoTrack();
+    if (!track) return { ok: false, reason: 'no video track the browser can read' };
+    const [codec, colour, durationSeconds, decoderConfig] = await Promise.all([track.getCodecParameterString(), track.getColorSpace(), input.computeDuration(), track.getDecoderConfig()]);
+    const facts = { codec, width: track.displayWidth, height: track.displayHeight, transfer: colour.transfer ?? null, durationSeconds, bytes: file.size };
+    const refusal = sourceRefusal(facts);
+    if (refusal) return { ok: false, reason: refusal };
+    const decoder = decoderConfig ? await decoderKind(decoderConfig) : null;
+    if (!decoder) return { ok: false, reason: `no decoder for ${codec} on this device` };
+    const size = mezzanineSize(facts.width, facts.height);
+    const encoder = await encoderKind({ codec: MEZZANINE.codec, ...size, bitrate: MEZZANINE.bitrate, framerate: MEZZANINE.fps });
+    if (!encoder) return { ok: false, reason: `no ${MEZZANINE.codec} encoder at ${size.width}x${size.height} on this device` };
+    const light = littleToGain(facts);
+    if (light) return { ok: false, reason: light };
+    const start: ConversionStart = { durationSeconds, decoder, encoder, size, codec: codec ?? '' };
+    checked = { input, track, start };
+    return { ok: true, start };
+  },
+
+  async convert(partSize, limit, onProgress, onPart) {
+    if (!checked) throw new Error('convert before check');
+    const { input, start } = checked;
+    const cutter = partCutter(partSize, limit, onPart);
+    // AppendOnlyStreamTarget refuses a format that would seek back; a fragmented MP4 never does.
+    const output = new Output({
+      format: new Mp4OutputFormat({ fastStart: 'fragmented', minimumFragmentDuration: MEZZANINE.keyFrameSeconds }),
+      target: new AppendOnlyStreamTarget(new WritableStream<Uint8Array>({ write: (chunk) => cutter.write(chunk) })),
+    });
+    const conversion = await Conversion.init({
+      input,
+      output,
+      video: {
+        ...start.size,
+        fit: 'fill',
+        codec: 'avc',
+        bitrate: MEZZANINE.bitrate,
+        frameRate: MEZZANINE.fps,
+        keyFrameInterval: MEZZANINE.keyFrameSeconds,
+        // Passed to the encoder (mediabunny's Conversion decodes with 'no-preference', which takes the hardware
+        // decoder where there is one).
+        hardwareAcceleration: start.encoder === 'hardware' ? 'prefer-hardware' : 'no-preference',
+        // The pixels are turned, so the server's probe and the player see an upright picture with no matrix to apply.
+        allowTransformationMetadata: false,
+        forceTranscode: true,
+      },
+      audio: { discard: true },
+    });
+    if (!conversion.isValid) throw new Error(`cannot convert: ${conversion.discardedTracks.map((d) => d.reason).join(', ')}`);
+    if (aborted) throw new DOMException('Conversion cancelled', 'AbortError');
+    running = conversion;
+    conversion.onProgress = (fraction) => void onProgress(fraction);
+    await conversion.execute();
+    return cutter.end();
+  },
+
+  abort() {
+    aborted = true;
     void running?.cancel();
-    return;
-  }
-  convert(e.data.file).catch((err: unknown) => {
-    if (!cancelled) post({ type: 'failed', reason: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
-  });
+  },
 };
+
+expose(api);

@@ -15,11 +15,11 @@ import { videoExtension } from './read-video-meta.js';
 import { uploadErrorOf, uploadRefusal, UploadError } from './upload-error.js';
 
 /** Parts in flight at once (issue 22: 3–4; more gains nothing on a phone's uplink and costs memory). */
-const PARALLEL_PARTS = 4;
+export const PARALLEL_PARTS = 4;
 /** Waits before each retry of one failed part request (Uppy's retryDelays). */
-const PART_RETRY_DELAYS_MS = [0, 1000, 3000, 5000, 10000];
+export const PART_RETRY_DELAYS_MS = [0, 1000, 3000, 5000, 10000];
 /** Waits before the whole upload resumes itself after a part gave up (connection lost for longer). */
-const RESUME_DELAYS_MS = [2000, 5000, 10000, 20000, 30000];
+export const RESUME_DELAYS_MS = [2000, 5000, 10000, 20000, 30000];
 
 export interface UploadProgress {
   bytesUploaded: number;
@@ -44,7 +44,7 @@ export interface UploadOptions {
 }
 
 /** Speed from a moving window of progress samples (the last ~8 s). */
-function speedMeter() {
+export function speedMeter() {
   const samples: Array<{ t: number; bytes: number }> = [];
   return (bytes: number): number | null => {
     const t = performance.now();
@@ -57,7 +57,7 @@ function speedMeter() {
   };
 }
 
-const wait = (ms: number, signal: AbortSignal) =>
+export const wait = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
     signal.addEventListener(

@@ -27,7 +27,10 @@ describe('probeVideo: container first, then <video>, then the server decides', (
     expect(asked).toBe(false);
   });
   it('falls back to the <video> element when the container cannot be parsed (WebM, MKV)', async () => {
-    expect(await probeVideo(new Blob([]), { container: fails, element: async () => meta })).toEqual({ ...meta, source: 'video-element' });
+    expect(await probeVideo(new Blob([]), { container: fails, element: async () => meta })).toEqual({
+      ...meta,
+      source: 'video-element',
+    });
   });
   it('answers null (upload it; processing decides) when neither can read the file', async () => {
     expect(await probeVideo(new Blob([]), { container: fails, element: fails })).toBeNull();
@@ -35,12 +38,21 @@ describe('probeVideo: container first, then <video>, then the server decides', (
   // Random bytes: mp4box's container check (the real one) sees no MP4/MOV box at the start.
   const noise = () => Uint8Array.from({ length: 64 * 1024 }, (_, i) => (i * 7919 + 13) % 251);
   it('answers NOT_A_VIDEO for a file named .mp4 that is no MP4/MOV and that <video> cannot play', async () => {
-    expect(await probeVideo(new File([noise()], 'walkthrough.mp4', { type: 'video/mp4' }), { element: fails })).toBe(NOT_A_VIDEO);
+    expect(await probeVideo(new File([noise()], 'walkthrough.mp4', { type: 'video/mp4' }), { element: fails })).toBe(
+      NOT_A_VIDEO,
+    );
     expect(await probeVideo(new File([noise()], 'walkthrough.MOV'), { element: fails })).toBe(NOT_A_VIDEO);
   });
   it('leaves the verdict to the server when the file does not claim to be an MP4/MOV, or starts like one', async () => {
-    expect(await probeVideo(new File([noise()], 'walkthrough.mkv', { type: 'video/x-matroska' }), { element: fails })).toBeNull();
-    const ftyp = Uint8Array.from([0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70, 0x6d, 0x70, 0x34, 0x32, 0, 0, 0, 0, 0x6d, 0x70, 0x34, 0x32, 0x69, 0x73, 0x6f, 0x6d]);
-    expect(await probeVideo(new File([ftyp, noise()], 'cut.mp4', { type: 'video/mp4' }), { element: fails })).toBeNull();
+    expect(
+      await probeVideo(new File([noise()], 'walkthrough.mkv', { type: 'video/x-matroska' }), { element: fails }),
+    ).toBeNull();
+    const ftyp = Uint8Array.from([
+      0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70, 0x6d, 0x70, 0x34, 0x32, 0, 0, 0, 0, 0x6d, 0x70, 0x34, 0x32, 0x69, 0x73,
+      0x6f, 0x6d,
+    ]);
+    expect(
+      await probeVideo(new File([ftyp, noise()], 'cut.mp4', { type: 'video/mp4' }), { element: fails }),
+    ).toBeNull();
   });
 });

@@ -66,7 +66,9 @@ function readVideoMeta(file: Blob, timeoutMs = 20_000): Promise<VideoMeta> {
     video.muted = true;
     video.onloadedmetadata = () => {
       const meta = { durationSeconds: video.duration, width: video.videoWidth, height: video.videoHeight };
-      done(() => (Number.isFinite(meta.durationSeconds) && meta.width > 0 ? resolve(meta) : reject(new UnreadableVideoError())));
+      done(() =>
+        Number.isFinite(meta.durationSeconds) && meta.width > 0 ? resolve(meta) : reject(new UnreadableVideoError()),
+      );
     };
     video.onerror = () => done(() => reject(new UnreadableVideoError()));
     video.src = url;

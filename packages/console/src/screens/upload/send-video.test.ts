@@ -1,22 +1,58 @@
 /**
  * The upload flow's choice between the device's mezzanine and the original, with the worker and the multipart upload
  * scripted (the real ones run in e2e/upload-conversion.spec.ts): a declined conversion keeps the original's upload
- * going, a finished conversion aborts the original and uploads the mezzanine, cancelling stops both.
+ * going; a kept conversion aborts the original, and its parts, held during the race, go up while it converts and the
+ * upload completes with the real size; cancelling stops both and deletes the mezzanine's parts.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Client } from 'urql';
 import { sendVideo, type SendProgress } from './send-video.js';
 import { uploadVideo, type UploadOptions } from './multipart-upload.js';
-import { ConversionDeclined, startConversion, type ConversionStart } from './convert-video.js';
+import { ConversionDeclined, startConversion, type ConversionStart, type RunningConversion } from './convert-video.js';
+import { startPartStream, type PartStream } from './stream-upload.js';
 
 vi.mock('./multipart-upload.js', () => ({ uploadVideo: vi.fn() }));
+vi.mock('./stream-upload.js', () => ({ startPartStream: vi.fn() }));
 vi.mock('./convert-video.js', async (orig) => ({ ...(await orig<typeof import('./convert-video.js')>()), canConvertHere: () => true, startConversion: vi.fn() }));
 const upload = vi.mocked(uploadVideo);
 const convert = vi.mocked(startConversion);
+const streamStart = vi.mocked(startPartStream);
 
 const original = new File([new Uint8Array(4096)], 'IMG_0002.MP4', { type: 'video/mp4' });
-const mezzanine = new File([new Uint8Array(512)], 'IMG_0002.mp4', { type: 'video/mp4' });
-const started: ConversionStart = { type: 'started', durationSeconds: 60, decoder: 'software', size: { width: 1080, height: 1920 }, codec: 'avc1.640033' };
+const started: ConversionStart = { durationSeconds: 60, decoder: 'software', encoder: 'software', size: { width: 1080, height: 1920 }, codec: 'avc1.640033' };
+const never = () => new Promise<never>(() => undefined);
+
+/** The mezzanine's part stream, recording what it was given and when. */
+let stream: { events: string[]; parts: number[]; finished: number | null };
+beforeEach(() => {
+  stream = { events: [], parts: [], finished: null };
+  streamStart.mockReset();
+  streamStart.mockImplementation(async (o) => {
+    expect(o.limit).toBe(original.size);
+    expect(o.fileName).toBe('IMG_0002.mp4');
+    const s: PartStream = {
+      key: 'uploads/mezzanine.mp4',
+      partSize: 256,
+      put: async (n) => {
+        stream.parts.push(n);
+        stream.events.push(`part ${n}`);
+      },
+      release: () => stream.events.push('release'),
+      finish: async (size) => {
+        stream.finished = size;
+        return { key: 'uploads/mezzanine.mp4' };
+      },
+      abort: async () => void stream.events.push('abort'),
+      failure: () => null,
+    };
+    return s;
+  });
+});
+
+/** A conversion that checks fine, then runs `body` when asked to convert (its answer is the mezzanine's size). */
+function conversionOf(body: (onPart: (n: number, b: Uint8Array<ArrayBuffer>) => Promise<void>, signal: AbortSignal, onProgress: (f: number) => void) => Promise<number>, start = started) {
+  convert.mockImplementation((_file, signal, onProgress): RunningConversion => ({ started: Promise.resolve(start), convert: (_size, _limit, onPart) => body(onPart, signal, onProgress) }));
+}
 
 /** Uploads that finish when told, each remembering its options. */
 let uploads: Array<{ options: UploadOptions; finish: (key: string) => void }>;
@@ -42,7 +78,7 @@ function run(signal = new AbortController().signal) {
 describe('sendVideo', () => {
   it('keeps uploading the original when the device declines (no decoder), and says why in the debug log', async () => {
     let decline!: (e: Error) => void;
-    convert.mockReturnValue({ started: new Promise((_, reject) => (decline = reject)), result: new Promise(() => undefined) });
+    convert.mockReturnValue({ started: new Promise((_, reject) => (decline = reject)), convert: never });
     const { sent, log, progress } = run();
     await vi.waitFor(() => expect(uploads).toHaveLength(1));
     // While the device reads the source, the bar shows the original's upload (a drop's 'Resuming…' included).
@@ -55,47 +91,92 @@ describe('sendVideo', () => {
     expect(uploads[0]!.options.file).toBe(original);
     expect(uploads[0]!.options.signal.aborted).toBe(false);
     expect(log).toEqual(['original: no decoder for hev1.1.6.L153.90 on this device']);
+    expect(streamStart).not.toHaveBeenCalled();
   });
 
-  it('uploads the mezzanine when the conversion ends first: the original is aborted (its parts deleted)', async () => {
-    convert.mockImplementation((_file, _signal, onProgress) => {
+  it('uploads the mezzanine when the conversion ends first: the original is aborted, the parts complete with the real size', async () => {
+    conversionOf(async (onPart, _signal, onProgress) => {
       onProgress(0.5);
-      return { started: Promise.resolve(started), result: Promise.resolve(mezzanine) };
+      await onPart(1, new Uint8Array(256));
+      await onPart(2, new Uint8Array(256));
+      return 512;
     });
     const { sent, log, progress } = run();
-    await vi.waitFor(() => expect(uploads).toHaveLength(2));
-    expect(uploads[0]!.options.signal.aborted).toBe(true);
-    expect(uploads[1]!.options.file).toBe(mezzanine);
-    uploads[1]!.finish('uploads/mezzanine.mp4');
     await expect(sent).resolves.toEqual({ key: 'uploads/mezzanine.mp4', converted: true });
+    expect(uploads).toHaveLength(1);
+    expect(uploads[0]!.options.signal.aborted).toBe(true);
+    expect(stream.finished).toBe(512);
+    expect(stream.events).toEqual(['part 1', 'part 2', 'release']);
     expect(progress).toContainEqual({ phase: 'preparing', percent: 50 });
-    expect(log[0]).toBe('converting avc1.640033 to 1080x1920 with the software decoder');
+    expect(log[0]).toBe('converting avc1.640033 to 1080x1920 with the software decoder and the software encoder');
     expect(log[1]).toBe('convert: the conversion finished first');
-    expect(log[2]).toMatch(/^converted: 512 bytes, 12\.5 % of the original/);
+    expect(log[2]).toMatch(/^converted: 512 bytes, 12\.5 % of the original, in [\d.]+ s; 2 of 2 parts handed to the upload while converting$/);
   });
 
-  it('keeps the original when it finishes uploading before the conversion', async () => {
-    let abortedConversion = false;
-    convert.mockImplementation((_file, signal) => {
-      signal.addEventListener('abort', () => (abortedConversion = true));
-      return { started: Promise.resolve(started), result: new Promise(() => undefined) };
-    });
+  it("holds the mezzanine's parts until the race keeps it, then sends them while it still converts", async () => {
+    let more!: () => void;
+    const later = new Promise<void>((r) => (more = r));
+    conversionOf(
+      async (onPart, _signal, onProgress) => {
+        onProgress(0.5);
+        await onPart(1, new Uint8Array(256));
+        await later;
+        await onPart(2, new Uint8Array(256));
+        await onPart(3, new Uint8Array(10));
+        return 522;
+      },
+      { ...started, durationSeconds: 0.001 },
+    );
+    const { sent, log } = run();
+    await vi.waitFor(() => expect(uploads).toHaveLength(1));
+    await vi.waitFor(() => expect(stream.events).toEqual(['part 1']));
+    // A crawling uplink: after the first 3 s the race keeps the conversion, and only then are parts sent.
+    uploads[0]!.options.onProgress({ bytesUploaded: 1, bytesTotal: 4096, percent: 0, bytesPerSecond: 1, secondsLeft: 4095, resuming: false });
+    await vi.waitFor(() => expect(stream.events).toEqual(['part 1', 'release']), { timeout: 10_000 });
+    expect(log[1]).toMatch(/^convert: converting /);
+    more();
+    await expect(sent).resolves.toEqual({ key: 'uploads/mezzanine.mp4', converted: true });
+    expect(stream.events).toEqual(['part 1', 'release', 'part 2', 'part 3']);
+    expect(stream.finished).toBe(522);
+  }, 15_000);
+
+  it("keeps the original when the mezzanine's upload is refused at its start", async () => {
+    streamStart.mockRejectedValueOnce(new Error('You have 5 unfinished uploads.'));
+    conversionOf(never);
     const { sent, log } = run();
     await vi.waitFor(() => expect(uploads).toHaveLength(1));
     uploads[0]!.finish('uploads/original.mp4');
     await expect(sent).resolves.toEqual({ key: 'uploads/original.mp4', converted: false });
+    expect(log.at(-1)).toBe("original: the mezzanine's upload was refused: You have 5 unfinished uploads.");
+  });
+
+  it('keeps the original when it finishes uploading before the conversion', async () => {
+    let abortedConversion = false;
+    conversionOf((_onPart, signal) => {
+      signal.addEventListener('abort', () => (abortedConversion = true));
+      return never();
+    });
+    const { sent, log } = run();
+    await vi.waitFor(() => expect(uploads).toHaveLength(1));
+    await vi.waitFor(() => expect(streamStart).toHaveBeenCalled());
+    uploads[0]!.finish('uploads/original.mp4');
+    await expect(sent).resolves.toEqual({ key: 'uploads/original.mp4', converted: false });
     expect(abortedConversion).toBe(true);
+    expect(stream.events).toEqual(['abort']);
     expect(log.at(-1)).toBe('original: it finished uploading first');
   });
 
   it('gives up a kept conversion that stops moving: the worker is ended and the original is uploaded again', async () => {
     let abortedConversion = false;
-    convert.mockImplementation((_file, signal, onProgress) => {
-      signal.addEventListener('abort', () => (abortedConversion = true));
-      onProgress(0.5);
-      // A tiny duration and a crawling uplink: after the first 3 s the race keeps the conversion.
-      return { started: Promise.resolve({ ...started, durationSeconds: 0.001 }), result: new Promise(() => undefined) };
-    });
+    // A tiny duration and a crawling uplink: after the first 3 s the race keeps the conversion.
+    conversionOf(
+      (_onPart, signal, onProgress) => {
+        signal.addEventListener('abort', () => (abortedConversion = true));
+        onProgress(0.5);
+        return never();
+      },
+      { ...started, durationSeconds: 0.001 },
+    );
     const log: string[] = [];
     const sent = sendVideo({ client: {} as Client, file: original, signal: new AbortController().signal, onProgress: () => undefined, log: (l) => log.push(l), stallMs: 4000 });
     await vi.waitFor(() => expect(uploads).toHaveLength(1));
@@ -105,22 +186,26 @@ describe('sendVideo', () => {
     expect(uploads[1]!.options.file).toBe(original);
     expect(abortedConversion).toBe(true);
     expect(log).toContain('original: conversion failed after the verdict: no progress for 4 s');
+    expect(stream.events).toEqual(['release', 'abort']);
     uploads[1]!.finish('uploads/original-again.mp4');
     await expect(sent).resolves.toEqual({ key: 'uploads/original-again.mp4', converted: false });
   }, 20_000);
 
   it('cancelling stops the conversion and the upload', async () => {
     let abortedConversion = false;
-    convert.mockImplementation((_file, signal) => {
+    conversionOf((_onPart, signal) => {
       signal.addEventListener('abort', () => (abortedConversion = true));
-      return { started: Promise.resolve(started), result: new Promise(() => undefined) };
+      return never();
     });
     const cancel = new AbortController();
     const { sent } = run(cancel.signal);
     await vi.waitFor(() => expect(uploads).toHaveLength(1));
+    await vi.waitFor(() => expect(streamStart).toHaveBeenCalled());
     cancel.abort();
     await expect(sent).rejects.toThrow(/cancelled/);
     expect(abortedConversion).toBe(true);
     expect(uploads[0]!.options.signal.aborted).toBe(true);
+    // The mezzanine's upload is aborted too (its parts deleted): nothing is saved.
+    await vi.waitFor(() => expect(stream.events).toContain('abort'));
   });
 });

@@ -12,7 +12,14 @@ export function TipsCarousel() {
   return (
     <section className="tips" aria-roledescription="carousel" aria-label="Filming tips">
       {/* biome-ignore lint/a11y/useSemanticElements: a carousel slide is a group with a slide role description (WAI-ARIA carousel pattern), not a fieldset */}
-      <div className="tip" role="group" aria-roledescription="slide" aria-label={`${i + 1} of ${tips.length}`} id={id} aria-live="polite">
+      <div
+        className="tip"
+        role="group"
+        aria-roledescription="slide"
+        aria-label={`${i + 1} of ${tips.length}`}
+        id={id}
+        aria-live="polite"
+      >
         <h2 className="tip-title">{tip.title}</h2>
         <p>{tip.body}</p>
       </div>

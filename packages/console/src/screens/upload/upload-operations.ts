@@ -27,8 +27,8 @@ export const UploadMultipartPartsQuery = graphql(`
 `);
 
 export const UploadMultipartCompleteMutation = graphql(`
-  mutation UploadMultipartComplete($input: UploadMultipartRefInput!) {
-    uploadMultipartComplete(input: $input) { key size }
+  mutation UploadMultipartComplete($input: UploadMultipartRefInput!, $size: Float) {
+    uploadMultipartComplete(input: $input, size: $size) { key size }
   }
 `);
 

@@ -8,8 +8,14 @@ import { uploadRefusal } from './upload-error.js';
 import { renderRoute, stubFetch, validToken } from '../../test/helpers.js';
 import { createSessionStore } from '../../session/session-store.js';
 
-vi.mock('./read-video-meta.js', async (orig) => ({ ...(await orig<typeof import('./read-video-meta.js')>()), probeVideo: vi.fn() }));
-vi.mock('./multipart-upload.js', async (orig) => ({ ...(await orig<typeof import('./multipart-upload.js')>()), uploadVideo: vi.fn() }));
+vi.mock('./read-video-meta.js', async (orig) => ({
+  ...(await orig<typeof import('./read-video-meta.js')>()),
+  probeVideo: vi.fn(),
+}));
+vi.mock('./multipart-upload.js', async (orig) => ({
+  ...(await orig<typeof import('./multipart-upload.js')>()),
+  uploadVideo: vi.fn(),
+}));
 const meta = vi.mocked(probeVideo);
 const upload = vi.mocked(uploadVideo);
 
@@ -27,7 +33,16 @@ function scriptUpload() {
       new Promise((resolve, reject) => {
         last = {
           options,
-          progress: (p) => options.onProgress({ bytesUploaded: 0, bytesTotal: options.file.size, percent: 0, bytesPerSecond: null, secondsLeft: null, resuming: false, ...p }),
+          progress: (p) =>
+            options.onProgress({
+              bytesUploaded: 0,
+              bytesTotal: options.file.size,
+              percent: 0,
+              bytesPerSecond: null,
+              secondsLeft: null,
+              resuming: false,
+              ...p,
+            }),
           finish: (key = 'uploads/abc.mp4') => resolve({ key }),
           fail: reject,
         };
@@ -72,10 +87,30 @@ describe('upload', () => {
   });
 
   it.each([
-    [{ durationSeconds: 9.5, width: 1280, height: 720 }, ERROR_TEXTS.videoTooShortTitle, 'Upload a longer video', VALIDATION.videoTooShort],
-    [{ durationSeconds: 601, width: 1280, height: 720 }, ERROR_TEXTS.videoTooLongTitle, 'Upload shorter video', VALIDATION.videoTooLong],
-    [{ durationSeconds: 30, width: 1280, height: 700 }, ERROR_TEXTS.videoResolutionTitle, 'Upload higher resolution video', VALIDATION.videoResolutionLow],
-    [{ durationSeconds: 30, width: 720, height: 1000 }, ERROR_TEXTS.videoResolutionTitle, 'Upload higher resolution video', VALIDATION.videoResolutionLow],
+    [
+      { durationSeconds: 9.5, width: 1280, height: 720 },
+      ERROR_TEXTS.videoTooShortTitle,
+      'Upload a longer video',
+      VALIDATION.videoTooShort,
+    ],
+    [
+      { durationSeconds: 601, width: 1280, height: 720 },
+      ERROR_TEXTS.videoTooLongTitle,
+      'Upload shorter video',
+      VALIDATION.videoTooLong,
+    ],
+    [
+      { durationSeconds: 30, width: 1280, height: 700 },
+      ERROR_TEXTS.videoResolutionTitle,
+      'Upload higher resolution video',
+      VALIDATION.videoResolutionLow,
+    ],
+    [
+      { durationSeconds: 30, width: 720, height: 1000 },
+      ERROR_TEXTS.videoResolutionTitle,
+      'Upload higher resolution video',
+      VALIDATION.videoResolutionLow,
+    ],
   ])('rejects %o in the browser before any upload', async (m, _title, action, detail) => {
     meta.mockResolvedValue({ ...m, source: 'container' });
     const api = stubFetch({});
@@ -109,8 +144,23 @@ describe('upload', () => {
 
   it('shows percentage, speed and time left, then Resuming… after a drop; submits the key; saves the Tour Info and goes to /', async () => {
     const api = stubFetch({
-      FileSubmitPreSignedUpload: () => ({ body: { data: { fileSubmitPreSignedUpload: { bucketURL: 'b', tourId: 'tour_new' } } } }),
-      TourSave: () => ({ body: { data: { tourSave: { __typename: 'Tour', id: 'tour_new', title: 'Flat', description: null, videoURL: null, listingLink: null } } } }),
+      FileSubmitPreSignedUpload: () => ({
+        body: { data: { fileSubmitPreSignedUpload: { bucketURL: 'b', tourId: 'tour_new' } } },
+      }),
+      TourSave: () => ({
+        body: {
+          data: {
+            tourSave: {
+              __typename: 'Tour',
+              id: 'tour_new',
+              title: 'Flat',
+              description: null,
+              videoURL: null,
+              listingLink: null,
+            },
+          },
+        },
+      }),
     });
     vi.stubGlobal('fetch', api.impl);
     renderUpload();
@@ -128,7 +178,9 @@ describe('upload', () => {
     expect(screen.getByTestId('upload-progress-line')).toHaveTextContent('75% · Resuming…');
     act(() => last!.finish('uploads/abc.mov'));
     expect(await screen.findByText('Done')).toBeInTheDocument();
-    const submit = api.calls.find((c) => (c.body as { operationName?: string }).operationName === 'FileSubmitPreSignedUpload')!;
+    const submit = api.calls.find(
+      (c) => (c.body as { operationName?: string }).operationName === 'FileSubmitPreSignedUpload',
+    )!;
     expect((submit.body as { variables: unknown }).variables).toEqual({ input: { key: 'uploads/abc.mov' } });
 
     fireEvent.click(screen.getByText('Done'));
@@ -139,7 +191,9 @@ describe('upload', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
     expect(await screen.findByText(NOTICES.successful)).toBeInTheDocument();
     const save = api.calls.find((c) => (c.body as { operationName?: string }).operationName === 'TourSave')!;
-    expect((save.body as { variables: unknown }).variables).toEqual({ input: { id: 'tour_new', title: 'Flat', listingLink: 'https://example.com/l/1', description: null } });
+    expect((save.body as { variables: unknown }).variables).toEqual({
+      input: { id: 'tour_new', title: 'Flat', listingLink: 'https://example.com/l/1', description: null },
+    });
   });
 
   it('shows a failed upload in the general error dialog and Retry uploads the same file again (the server resumes it)', async () => {
@@ -171,7 +225,9 @@ describe('upload', () => {
     expect(await screen.findByText('Upload cancelled. Nothing was saved.')).toBeInTheDocument();
     expect(screen.queryByText('Please wait while your video is uploading')).toBeNull();
     expect(screen.queryByText(ERROR_TEXTS.uploadFailedTitle)).toBeNull();
-    expect(api.calls.some((c) => (c.body as { operationName?: string }).operationName === 'FileSubmitPreSignedUpload')).toBe(false);
+    expect(
+      api.calls.some((c) => (c.body as { operationName?: string }).operationName === 'FileSubmitPreSignedUpload'),
+    ).toBe(false);
   });
 
   it('once the file is stored and the tour is being created, the dialog has no close button and stays open', async () => {
@@ -181,7 +237,10 @@ describe('upload', () => {
     vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
       if (String(init?.body ?? '').includes('FileSubmitPreSignedUpload')) {
         await pending;
-        return new Response(JSON.stringify({ data: { fileSubmitPreSignedUpload: { bucketURL: 'b', tourId: 'tour_new' } } }), { headers: { 'Content-Type': 'application/json' } });
+        return new Response(
+          JSON.stringify({ data: { fileSubmitPreSignedUpload: { bucketURL: 'b', tourId: 'tour_new' } } }),
+          { headers: { 'Content-Type': 'application/json' } },
+        );
       }
       return api.impl(input, init);
     });
@@ -189,7 +248,9 @@ describe('upload', () => {
     pick();
     await waitFor(() => expect(last).not.toBeNull());
     act(() => last!.finish());
-    const dialog = await screen.findByText('Please wait while your video is uploading').then((el) => el.closest('sl-dialog')!);
+    const dialog = await screen
+      .findByText('Please wait while your video is uploading')
+      .then((el) => el.closest('sl-dialog')!);
     await waitFor(() => expect(dialog).toHaveClass('dialog-persistent'));
     expect(screen.queryByText('Cancel upload')).toBeNull();
     answer(null);

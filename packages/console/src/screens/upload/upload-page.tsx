@@ -33,9 +33,24 @@ export default function UploadPage() {
           <SlIcon slot="prefix" name="upload" />
           {TOUR_TEXTS.uploadVideo}
         </SlButton>
-        <input ref={input} type="file" accept="video/*" hidden aria-label={TOUR_TEXTS.uploadVideo} data-testid="video-input" onChange={(e) => pick(e.target.files?.[0])} />
-        <p role="status" className={step.name === 'checking' || step.name === 'cancelled' ? undefined : 'visually-hidden'}>
-          {step.name === 'checking' ? TOUR_TEXTS.checkingVideo : step.name === 'cancelled' ? TOUR_TEXTS.uploadCancelled : ''}
+        <input
+          ref={input}
+          type="file"
+          accept="video/*"
+          hidden
+          aria-label={TOUR_TEXTS.uploadVideo}
+          data-testid="video-input"
+          onChange={(e) => pick(e.target.files?.[0])}
+        />
+        <p
+          role="status"
+          className={step.name === 'checking' || step.name === 'cancelled' ? undefined : 'visually-hidden'}
+        >
+          {step.name === 'checking'
+            ? TOUR_TEXTS.checkingVideo
+            : step.name === 'cancelled'
+              ? TOUR_TEXTS.uploadCancelled
+              : ''}
         </p>
         <p className="muted">
           {TOUR_TEXTS.termsPrefix} <Link to="/terms">{TOUR_TEXTS.terms}</Link>.
@@ -51,7 +66,11 @@ export default function UploadPage() {
         footer={step.name === 'uploading' ? <SlButton onClick={cancel}>{TOUR_TEXTS.cancelUpload}</SlButton> : undefined}
       >
         <p>{TOUR_TEXTS.uploadingBody}</p>
-        <SlProgressBar value={step.name === 'uploading' ? step.progress.percent : 100} label={TOUR_TEXTS.uploadingTitle} data-testid="upload-progress">
+        <SlProgressBar
+          value={step.name === 'uploading' ? step.progress.percent : 100}
+          label={TOUR_TEXTS.uploadingTitle}
+          data-testid="upload-progress"
+        >
           {step.name === 'uploading' ? `${step.progress.percent}%` : '100%'}
         </SlProgressBar>
         <p className="muted" role="status" aria-live="polite" data-testid="upload-progress-line">
@@ -73,10 +92,20 @@ export default function UploadPage() {
         }
       >
         {step.name === 'error' && step.detail ? <p data-testid="upload-error-detail">{step.detail}</p> : null}
-        {step.name === 'error' && step.kind === 'resolution' ? <p className="muted">{TOUR_TEXTS.resolutionTips}</p> : null}
+        {step.name === 'error' && step.kind === 'resolution' ? (
+          <p className="muted">{TOUR_TEXTS.resolutionTips}</p>
+        ) : null}
       </Dialog>
 
-      {step.name === 'info' ? <TourInfoDialog open mode="upload" tour={{ id: step.tourId }} onClose={() => navigate('/')} onSaved={() => navigate('/')} /> : null}
+      {step.name === 'info' ? (
+        <TourInfoDialog
+          open
+          mode="upload"
+          tour={{ id: step.tourId }}
+          onClose={() => navigate('/')}
+          onSaved={() => navigate('/')}
+        />
+      ) : null}
     </Page>
   );
 }

@@ -27,11 +27,14 @@ export function formatTimeLeft(seconds: number): string {
 }
 
 /** e.g. 'Preparing video on this device… 40%', '42% · 3.1 MB/s · about 2 min left', or '42% · Resuming…'. */
-export function progressLine(p: SendProgress | Pick<UploadProgress, 'percent' | 'bytesPerSecond' | 'secondsLeft' | 'resuming'>): string {
+export function progressLine(
+  p: SendProgress | Pick<UploadProgress, 'percent' | 'bytesPerSecond' | 'secondsLeft' | 'resuming'>,
+): string {
   if ('phase' in p && p.phase === 'preparing') return `${UPLOAD_PROGRESS_TEXTS.preparing} ${p.percent}%`;
   const parts = [`${p.percent}%`];
   if (p.resuming) parts.push(UPLOAD_PROGRESS_TEXTS.resuming);
-  else if (p.bytesPerSecond && p.secondsLeft !== null) parts.push(formatSpeed(p.bytesPerSecond), formatTimeLeft(p.secondsLeft));
+  else if (p.bytesPerSecond && p.secondsLeft !== null)
+    parts.push(formatSpeed(p.bytesPerSecond), formatTimeLeft(p.secondsLeft));
   else if (p.percent < 100) parts.push(UPLOAD_PROGRESS_TEXTS.measuring);
   return parts.join(' · ');
 }

@@ -22,4 +22,5 @@ const KIND_BY_CODE: Partial<Record<FailureCode, UploadErrorKind>> = {
 };
 
 /** The dialog a failure's code opens: the video's length or resolution has its own, everything else the general one. */
-export const errorKindOf = (code: FailureCode | undefined): UploadErrorKind => (code && KIND_BY_CODE[code]) || 'general';
+export const errorKindOf = (code: FailureCode | undefined): UploadErrorKind =>
+  (code && KIND_BY_CODE[code]) || 'general';

@@ -48,7 +48,18 @@ export function useUpload() {
 
     const controller = new AbortController();
     running.current = controller;
-    setStep({ name: 'uploading', progress: { phase: 'uploading', bytesUploaded: 0, bytesTotal: f.size, percent: 0, bytesPerSecond: null, secondsLeft: null, resuming: false } });
+    setStep({
+      name: 'uploading',
+      progress: {
+        phase: 'uploading',
+        bytesUploaded: 0,
+        bytesTotal: f.size,
+        percent: 0,
+        bytesPerSecond: null,
+        secondsLeft: null,
+        resuming: false,
+      },
+    });
     try {
       const { sendVideo, submitUpload } = await import('./send-video.js');
       const { key } = await sendVideo({
