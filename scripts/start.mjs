@@ -27,7 +27,9 @@ function ensureBuilt(pkg, marker) {
   const manifest = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
   if (!manifest.scripts?.build) return;
   const built = path.join(pkgDir, 'dist', marker);
-  const stale = !fs.existsSync(built) || fs.statSync(built).mtimeMs < Math.max(newestMtime(path.join(pkgDir, 'src')), newestMtime('packages/shared/src'));
+  const stale =
+    !fs.existsSync(built) ||
+    fs.statSync(built).mtimeMs < Math.max(newestMtime(path.join(pkgDir, 'src')), newestMtime('packages/shared/src'));
   if (!stale) return;
   console.log(`Building ${pkg}...`);
   const r = spawnSync('npm', ['run', 'build', '-w', pkgDir], { stdio: 'inherit' });
@@ -40,6 +42,9 @@ function ensureBuilt(pkg, marker) {
 ensureBuilt('player-element', 'tour-player.js');
 ensureBuilt('console', 'index.html');
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/index.ts'], { stdio: 'inherit', env: process.env });
+const server = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/index.ts'], {
+  stdio: 'inherit',
+  env: process.env,
+});
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));
 server.on('exit', (code) => process.exit(code ?? 0));

@@ -4,7 +4,15 @@
  * player), never in each other's classes.
  */
 module.exports = {
-  forbidden: [{ name: 'no-circular', severity: 'error', comment: 'An import circle, type-only imports included.', from: {}, to: { circular: true } }],
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import circle, type-only imports included.',
+      from: {},
+      to: { circular: true },
+    },
+  ],
   options: {
     tsPreCompilationDeps: true,
     doNotFollow: { path: 'node_modules' },

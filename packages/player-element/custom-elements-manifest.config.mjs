@@ -6,7 +6,8 @@ export default {
       name: 'public-api-only',
       packageLinkPhase({ customElementsManifest }) {
         for (const mod of customElementsManifest.modules) {
-          for (const d of mod.declarations ?? []) if (d.members) d.members = d.members.filter((m) => !m.privacy || m.privacy === 'public');
+          for (const d of mod.declarations ?? [])
+            if (d.members) d.members = d.members.filter((m) => !m.privacy || m.privacy === 'public');
         }
       },
     },

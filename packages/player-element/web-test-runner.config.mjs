@@ -1,8 +1,8 @@
 // Browser tests in the three engines visitors arrive with, each from Debian's packages (never a downloaded browser):
 // every file in Chromium, the visitors' files (VISITOR_FILES) in Firefox ESR and WebKitGTK too (test/engines.mjs;
-// TEST_ENGINES narrows the engines, test/README.md says which tests run where and why). The tours come from the real server
-// (packages/server/test/fixtures/player-tours.ts: buildApp() on PGlite, tours made by the real pipeline from generated
-// videos, cached between runs) on another origin (127.0.0.1) than the test page (localhost). A stub API
+// TEST_ENGINES narrows the engines, test/README.md says which tests run where and why). The tours come from the real
+// server (packages/server/test/fixtures/player-tours.ts: buildApp() on PGlite, tours made by the real pipeline from
+// generated videos, cached between runs) on another origin (127.0.0.1) than the test page (localhost). A stub API
 // (test/stub-server.mjs) stays only for faults the real server cannot be made to show; see test/README.md.
 import { resolve } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -20,19 +20,31 @@ const server = await startRealServer();
 // The real server on the test page's own origin (/__api/…): signed-in work (the editor, agent mode with a token) is
 // same-origin in the product (the console is served by the server; cross-origin, the server refuses tokens: cors.ts),
 // so those tests reach the server through this pass-through. GraphQL over WebSocket too.
-const sameOrigin = createProxyMiddleware({ target: server.url, pathFilter: '/__api', pathRewrite: { '^/__api': '' }, ws: true, changeOrigin: true });
+const sameOrigin = createProxyMiddleware({
+  target: server.url,
+  pathFilter: '/__api',
+  pathRewrite: { '^/__api': '' },
+  ws: true,
+  changeOrigin: true,
+});
 
 /** Spawns the real server with its test tours and waits for its ready line ({ url, tours, token, ownerId }). */
 async function startRealServer() {
   const repo = resolve('../..');
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(repo, 'packages/server/test/fixtures/player-tours.ts')], {
-    cwd: repo,
-    env: { ...process.env, NODE_ENV: 'test' },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', resolve(repo, 'packages/server/test/fixtures/player-tours.ts')],
+    {
+      cwd: repo,
+      env: { ...process.env, NODE_ENV: 'test' },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   const lines = createInterface({ input: child.stdout });
   const ready = await new Promise((resolveReady, reject) => {
-    child.once('exit', (code) => reject(new Error(`the real server for the player tests exited with ${code} before it was ready`)));
+    child.once('exit', (code) =>
+      reject(new Error(`the real server for the player tests exited with ${code} before it was ready`)),
+    );
     lines.once('line', (line) => resolveReady(JSON.parse(line)));
   });
   // Later lines answer commands (one at a time): see player-tours.ts.
@@ -60,7 +72,14 @@ async function startRealServer() {
   };
 }
 const consoleBySession = new Map();
-const OBSERVING_COMMANDS = ['console-capture', 'console-messages', 'requests-start', 'requests', 'requests-detail', 'cdp-network'];
+const OBSERVING_COMMANDS = [
+  'console-capture',
+  'console-messages',
+  'requests-start',
+  'requests',
+  'requests-detail',
+  'cdp-network',
+];
 const requestsBySession = new Map();
 
 const ALL_FILES = ['src/**/*.test.ts', '!src/**/*.unit.test.ts', 'test/live-*.test.ts'];
@@ -83,7 +102,10 @@ export default {
   rootDir: resolve('../..'),
   files: engines.includes('chromium') ? ALL_FILES : VISITOR_FILES,
   browsers: (cliFiles || !engines.includes('chromium') ? engines : ['chromium']).map(wtrLauncher),
-  groups: engines.includes('chromium') && otherEngines.length > 0 && !cliFiles ? [{ name: 'firefox-webkit', files: VISITOR_FILES, browsers: otherEngines.map(wtrLauncher) }] : [],
+  groups:
+    engines.includes('chromium') && otherEngines.length > 0 && !cliFiles
+      ? [{ name: 'firefox-webkit', files: VISITOR_FILES, browsers: otherEngines.map(wtrLauncher) }]
+      : [],
   nodeResolve: true,
   concurrency: 1,
   // One engine at a time: the tests time first frames and decoding on a 2-core machine.
@@ -98,7 +120,9 @@ export default {
     (ctx, next) => {
       if (!ctx.path.startsWith('/__api/')) return next();
       ctx.respond = false;
-      return new Promise((resolveProxy, reject) => sameOrigin(ctx.req, ctx.res, (err) => (err ? reject(err) : resolveProxy())));
+      return new Promise((resolveProxy, reject) =>
+        sameOrigin(ctx.req, ctx.res, (err) => (err ? reject(err) : resolveProxy())),
+      );
     },
   ],
   plugins: [
@@ -123,7 +147,10 @@ export default {
           // posts one host message to the parent.
           const type = ctx.query.type;
           const frameIndex = Number(ctx.query.frameIndex);
-          return { body: `<!doctype html><script>parent.postMessage(${JSON.stringify({ type, frameIndex })}, '*');parent.postMessage({type:'host-frame-done'}, '*');</script>`, type: 'html' };
+          return {
+            body: `<!doctype html><script>parent.postMessage(${JSON.stringify({ type, frameIndex })}, '*');parent.postMessage({type:'host-frame-done'}, '*');</script>`,
+            type: 'html',
+          };
         }
         if (ctx.path === '/__server.js') {
           return {
@@ -132,7 +159,10 @@ export default {
           };
         }
         if (ctx.path === '/__stub.js') {
-          return { body: `export const STUB = ${JSON.stringify(stub.origin)}; export const TOURS = ${JSON.stringify(TOURS)};`, type: 'js' };
+          return {
+            body: `export const STUB = ${JSON.stringify(stub.origin)}; export const TOURS = ${JSON.stringify(TOURS)};`,
+            type: 'js',
+          };
         }
       },
       async executeCommand({ command, session, payload }) {
@@ -140,8 +170,10 @@ export default {
         // commands answer false there, and the checks that need them run in Chromium and Firefox (test/README.md).
         // (false, not null: a plugin's null means "not mine" to web-test-runner.)
         if (OBSERVING_COMMANDS.includes(command) && session.browser.type !== 'puppeteer') return false;
-        // @web/test-runner-commands sizes the viewport only through puppeteer or playwright; WebKit's launcher sizes its window.
-        if (command === 'set-viewport' && session.browser.type === 'webdriver') return session.browser.setViewport(session.id, payload);
+        // @web/test-runner-commands sizes the viewport only through puppeteer or playwright; WebKit's launcher sizes
+        // its window.
+        if (command === 'set-viewport' && session.browser.type === 'webdriver')
+          return session.browser.setViewport(session.id, payload);
         // Console messages of the page and its workers (to catch "garbage collected without being closed").
         if (command === 'console-capture') {
           const page = session.browser.getPage(session.id);

@@ -13,7 +13,10 @@
 const floors = [
   ['core', ['^src/core/', '^src/config\\.ts$']],
   ['media and db', ['^src/media/', '^src/db/']],
-  ['storage, auth, mail, events and the job queue', ['^src/storage/', '^src/auth/', '^src/mail/', '^src/events/', '^src/jobs/(queue|job-lease|[a-z-]+-jobs?)\\.ts$']],
+  [
+    'storage, auth, mail, events and the job queue',
+    ['^src/storage/', '^src/auth/', '^src/mail/', '^src/events/', '^src/jobs/(queue|job-lease|[a-z-]+-jobs?)\\.ts$'],
+  ],
   ['services', ['^src/services/']],
   ['graphql', ['^src/graphql/']],
   ['http and jobs', ['^src/http/', '^src/jobs/']],
@@ -24,7 +27,13 @@ const lower = (i) => floors.slice(0, i + 1).flatMap(([, p]) => p);
 
 module.exports = {
   forbidden: [
-    { name: 'no-circular', severity: 'error', comment: 'An import circle between server modules.', from: { path: '^src/' }, to: { circular: true } },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import circle between server modules.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
     ...floors.slice(0, -1).map(([name, paths], i) => ({
       name: `${name.replace(/[^a-z]+/g, '-')}-imports-upward`,
       severity: 'error',
@@ -35,21 +44,24 @@ module.exports = {
     {
       name: 'graphql-reads-through-services',
       severity: 'error',
-      comment: 'Resolvers call services (docs/code-map.md); graphql/ names db/ row types only, it never opens or queries the database.',
+      comment:
+        'Resolvers call services (docs/code-map.md); graphql/ names db/ row types only, it never opens or queries the database.',
       from: { path: '^src/graphql/' },
       to: { path: '^src/db/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'pg-boss-only-in-the-queue',
       severity: 'error',
-      comment: 'Only the queue module (jobs/queue.ts) speaks to pg-boss; everything else goes through JobQueue and the job modules.',
+      comment:
+        'Only the queue module (jobs/queue.ts) speaks to pg-boss; everything else goes through JobQueue and the job modules.',
       from: { path: '^src/', pathNot: '^src/jobs/queue\\.ts$' },
       to: { path: 'node_modules/pg-boss/' },
     },
     {
       name: 'no-migration-imports',
       severity: 'error',
-      comment: 'Only the migrator (db/migrations/index.ts) imports a migration; table types live in db/types.ts and db/tables/.',
+      comment:
+        'Only the migrator (db/migrations/index.ts) imports a migration; table types live in db/types.ts and db/tables/.',
       from: { path: '^src/', pathNot: '^src/db/migrations/index\\.ts$' },
       to: { path: '^src/db/migrations/(?!index\\.ts$)' },
     },

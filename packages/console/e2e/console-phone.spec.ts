@@ -1,5 +1,5 @@
 /**
- * The console's rough edges on a phone (issue 30), in portrait (390x844) and landscape (844x390) with touch, against
+ * The console's rough edges on a phone, in portrait (390x844) and landscape (844x390) with touch, against
  * the real server: a file of random bytes named .mp4 is refused before a byte is uploaded; the same file sent anyway
  * fails with its reason, whole, under its own "Failed Tours" heading; every tick on the plan cards is one size. And on
  * a desktop (1280x800) and a phone (390x844): the tour dialog's "Copy link" sits level with the title, not above it.
@@ -26,29 +26,49 @@ async function signIn(page: Page, email: string, touch = true): Promise<void> {
 
 /** Sends bytes the way the console uploads (presigned PUT, then submit): the server's processing gives the verdict. */
 async function uploadBytes(token: string, body: Buffer): Promise<string> {
-  const url = await gql<{ fileGetPreSignedUrl: { uploadURL: string; key: string; headers: Array<{ key: string; value: string }> } }>(
+  const url = await gql<{
+    fileGetPreSignedUrl: { uploadURL: string; key: string; headers: Array<{ key: string; value: string }> };
+  }>(
     BASE,
     'mutation($ext: String!) { fileGetPreSignedUrl(input: $ext) { uploadURL key headers { key value } } }',
     { ext: 'mp4' },
     token,
   );
   const p = url.fileGetPreSignedUrl;
-  const put = await fetch(p.uploadURL, { method: 'PUT', headers: Object.fromEntries(p.headers.map((h) => [h.key, h.value])), body: new Uint8Array(body) });
+  const put = await fetch(p.uploadURL, {
+    method: 'PUT',
+    headers: Object.fromEntries(p.headers.map((h) => [h.key, h.value])),
+    body: new Uint8Array(body),
+  });
   expect(put.status).toBe(200);
-  const done = await gql<{ fileSubmitPreSignedUpload: { tourId: string } }>(BASE, 'mutation($key: String!) { fileSubmitPreSignedUpload(input: { key: $key }) { tourId } }', { key: p.key }, token);
+  const done = await gql<{ fileSubmitPreSignedUpload: { tourId: string } }>(
+    BASE,
+    'mutation($key: String!) { fileSubmitPreSignedUpload(input: { key: $key }) { tourId } }',
+    { key: p.key },
+    token,
+  );
   return done.fileSubmitPreSignedUpload.tourId;
 }
 
-const tourCount = async (token: string) => (await gql<{ tours: { edges: unknown[] } }>(BASE, '{ tours(first: 10) { edges { cursor } } }', {}, token)).tours.edges.length;
+const tourCount = async (token: string) =>
+  (await gql<{ tours: { edges: unknown[] } }>(BASE, '{ tours(first: 10) { edges { cursor } } }', {}, token)).tours.edges
+    .length;
 
 for (const vp of [
   { name: 'portrait', width: 390, height: 844 },
   { name: 'landscape', width: 844, height: 390 },
 ]) {
   test.describe(`phone ${vp.name} ${vp.width}x${vp.height}`, () => {
-    test.use({ viewport: { width: vp.width, height: vp.height }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    test.use({
+      viewport: { width: vp.width, height: vp.height },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+    });
 
-    test('a file that is no video: refused before upload; sent anyway, its failed card says why under Failed Tours', async ({ page }) => {
+    test('a file that is no video: refused before upload; sent anyway, its failed card says why under Failed Tours', async ({
+      page,
+    }) => {
       test.setTimeout(180_000);
       const email = `rough-${vp.name}-${stamp}@example.com`;
       const token = await signUpAgent(BASE, { email, password: PASSWORD, name: 'Naledi', surname: 'Phone' });
@@ -67,7 +87,15 @@ for (const vp of [
       // Sent past the screen (an old console, the API): processing says the same, not "Tour upload failed".
       const tourId = await uploadBytes(token, NOISE);
       await poll(
-        async () => (await gql<{ tour: { status: { status: string } } }>(BASE, 'query($id: ID!) { tour(tourID: $id) { status { status } } }', { id: tourId }, token)).tour.status.status === 'FAILED',
+        async () =>
+          (
+            await gql<{ tour: { status: { status: string } } }>(
+              BASE,
+              'query($id: ID!) { tour(tourID: $id) { status { status } } }',
+              { id: tourId },
+              token,
+            )
+          ).tour.status.status === 'FAILED',
         'the tour to fail',
         120_000,
       );
@@ -76,7 +104,9 @@ for (const vp of [
       const reason = failed.getByTestId('tour-failure-reason');
       await expect(reason).toHaveText(ERROR_TEXTS.videoUnreadable);
       // Whole: nothing of it is cut off.
-      expect(await reason.evaluate((el) => el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+      expect(
+        await reason.evaluate((el) => el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1),
+      ).toBe(true);
       await expect(page.getByRole('region', { name: 'Processing Tours' })).toHaveCount(0);
     });
 
@@ -87,7 +117,11 @@ for (const vp of [
       await page.goto('/account/subscriptions');
       const ticks = page.locator('.plan-features sl-icon[name="check-lg"]');
       await expect(ticks.first()).toBeVisible();
-      const sizes = await ticks.evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => [Math.round(r.width * 10) / 10, Math.round(r.height * 10) / 10]));
+      const sizes = await ticks.evaluateAll((els) =>
+        els
+          .map((el) => el.getBoundingClientRect())
+          .map((r) => [Math.round(r.width * 10) / 10, Math.round(r.height * 10) / 10]),
+      );
       expect(sizes.length).toBeGreaterThan(8);
       expect(new Set(sizes.map((s) => s.join('x'))).size).toBe(1);
     });
@@ -115,7 +149,9 @@ for (const vp of [
   test.describe(`tour dialog on a ${vp.name} ${vp.width}x${vp.height}`, () => {
     test.use({ viewport: { width: vp.width, height: vp.height }, isMobile: vp.touch, hasTouch: vp.touch });
 
-    test('"Copy link" sits level with the title, beside it and inside the header, not above it at the top edge', async ({ page }) => {
+    test('"Copy link" sits level with the title, beside it and inside the header, not above it at the top edge', async ({
+      page,
+    }) => {
       test.setTimeout(300_000);
       const { email, title } = await agentWithTour();
       await signIn(page, email, vp.touch);
@@ -125,7 +161,12 @@ for (const vp of [
       const copy = box.getByRole('button', { name: 'Copy link' });
       await expect(copy).toBeVisible();
       await expect(heading).toBeVisible();
-      const [t, c, header, panel] = await Promise.all([heading.boundingBox(), copy.boundingBox(), box.locator('[part="header"]').boundingBox(), box.locator('[part="panel"]').boundingBox()]);
+      const [t, c, header, panel] = await Promise.all([
+        heading.boundingBox(),
+        copy.boundingBox(),
+        box.locator('[part="header"]').boundingBox(),
+        box.locator('[part="panel"]').boundingBox(),
+      ]);
       if (!t || !c || !header || !panel) throw new Error('the dialog is not laid out');
       const text = await heading.evaluate((el) => {
         const range = document.createRange();
@@ -139,7 +180,9 @@ for (const vp of [
       // Level with the title (two lines on a desktop, four on a phone): its middle on the title's middle, its top
       // not above the title's first line.
       const middle = c.y + c.height / 2;
-      expect(Math.abs(middle - (text.top + text.bottom) / 2), 'Copy link level with the title').toBeLessThanOrEqual(text.lineHeight / 2);
+      expect(Math.abs(middle - (text.top + text.bottom) / 2), 'Copy link level with the title').toBeLessThanOrEqual(
+        text.lineHeight / 2,
+      );
       expect(c.y, 'Copy link not above the title').toBeGreaterThanOrEqual(text.top - 1);
       // Inside the header, clear of the panel's top edge.
       expect(c.y).toBeGreaterThanOrEqual(header.y);

@@ -1,5 +1,5 @@
 /**
- * The APIs & Webhooks journey of issue 20 against the real server, real ffmpeg and a real receiver on 127.0.0.1: a Free
+ * The APIs & Webhooks journey against the real server, real ffmpeg and a real receiver on 127.0.0.1: a Free
  * admin meets the plan gate, upgrades to Pro through the local checkout, creates an API key (copied from its dialog)
  * and a webhook endpoint for tour.processed, sends a test event and sees it Succeeded in the log; then, as the
  * integration, uploads a generated 11 s video through the API with only the key, receives a `tour.processed` the
@@ -40,8 +40,14 @@ test.afterAll(async () => {
 
 /** POST /query as the integration would: with the API key as a Bearer token. */
 async function asIntegration<T>(p: Page, query: string, variables: Record<string, unknown>, key: string) {
-  const res = await p.request.post('/query', { data: { query, variables }, headers: { authorization: `Bearer ${key}` } });
-  const body = (await res.json().catch(() => ({}))) as { data?: T; errors?: Array<{ message: string; extensions?: { code?: string } }> };
+  const res = await p.request.post('/query', {
+    data: { query, variables },
+    headers: { authorization: `Bearer ${key}` },
+  });
+  const body = (await res.json().catch(() => ({}))) as {
+    data?: T;
+    errors?: Array<{ message: string; extensions?: { code?: string } }>;
+  };
   return { status: res.status(), data: body.data, errors: body.errors };
 }
 
@@ -54,7 +60,8 @@ async function logIn(p: Page) {
 }
 
 /** The label of the dialog holding the focus (the sl-dialog host, or an element inside it). */
-const focusedDialog = (p: Page) => p.evaluate(() => document.activeElement?.closest('sl-dialog')?.getAttribute('label') ?? null);
+const focusedDialog = (p: Page) =>
+  p.evaluate(() => document.activeElement?.closest('sl-dialog')?.getAttribute('label') ?? null);
 
 const snackbar = (p: Page, text: string) => expect(p.locator('.snackbar-region')).toContainText(text);
 const endpointCard = (p: Page) => p.getByTestId('webhook-endpoint').filter({ hasText: receiver.url });
@@ -63,7 +70,16 @@ test('a Free admin meets the plan gate and upgrades to Pro', async () => {
   await page.request.post('/query', {
     data: {
       query: 'mutation($input: UserRegisterInput!) { userRegister(input: $input) { id } }',
-      variables: { input: { username: admin.email, password: admin.password, name: admin.name, surname: admin.surname, acceptedTerms: true, turnstileToken: DEV_TURNSTILE_TOKEN } },
+      variables: {
+        input: {
+          username: admin.email,
+          password: admin.password,
+          name: admin.name,
+          surname: admin.surname,
+          acceptedTerms: true,
+          turnstileToken: DEV_TURNSTILE_TOKEN,
+        },
+      },
     },
   });
   await page.goto(pathOf(await mailLink(page, admin.email, /\/account\/activate\?token=/)));
@@ -180,12 +196,28 @@ test('add an endpoint for tour.processed, send a test event and see it delivered
 test('upload a tour through the API with the key; a verified tour.processed names it and shows in the log', async () => {
   test.setTimeout(240_000);
   const video = await fs.readFile(await phoneVideo('whole'));
-  type Signed = { fileGetPreSignedUrl: { uploadURL: string | null; key: string | null; headers: Array<{ key: string; value: string }>; error: string | null; message: string | null } };
-  const signed = await asIntegration<Signed>(page, 'mutation($ext: String!) { fileGetPreSignedUrl(input: $ext) { uploadURL key headers { key value } error message } }', { ext: 'mp4' }, apiKey);
+  type Signed = {
+    fileGetPreSignedUrl: {
+      uploadURL: string | null;
+      key: string | null;
+      headers: Array<{ key: string; value: string }>;
+      error: string | null;
+      message: string | null;
+    };
+  };
+  const signed = await asIntegration<Signed>(
+    page,
+    'mutation($ext: String!) { fileGetPreSignedUrl(input: $ext) { uploadURL key headers { key value } error message } }',
+    { ext: 'mp4' },
+    apiKey,
+  );
   expect(signed.errors).toBeUndefined();
   const target = signed.data!.fileGetPreSignedUrl;
   expect(target.error).toBeNull();
-  const put = await page.request.put(target.uploadURL!, { headers: Object.fromEntries(target.headers.map((h) => [h.key, h.value])), data: video });
+  const put = await page.request.put(target.uploadURL!, {
+    headers: Object.fromEntries(target.headers.map((h) => [h.key, h.value])),
+    data: video,
+  });
   expect(put.status()).toBe(200);
   const submitted = await asIntegration<{ fileSubmitPreSignedUpload: { tourId: string } }>(
     page,
@@ -197,7 +229,11 @@ test('upload a tour through the API with the key; a verified tour.processed name
   tourId = submitted.data!.fileSubmitPreSignedUpload.tourId;
   expect(tourId).toMatch(/^tour_/);
 
-  const processed = await receiver.waitForVerified(signingSecret, (e) => e.type === 'tour.processed' && (e.data.tour as { id?: string } | undefined)?.id === tourId, 200_000);
+  const processed = await receiver.waitForVerified(
+    signingSecret,
+    (e) => e.type === 'tour.processed' && (e.data.tour as { id?: string } | undefined)?.id === tourId,
+    200_000,
+  );
   expect(processed.data.tour).toMatchObject({ id: tourId, status: 'PROCESSED' });
   // Nothing arrives that the verifier refuses.
   expect(receiver.received.every((d) => verify(signingSecret, d))).toBe(true);
@@ -228,7 +264,13 @@ test('revoke the key: the API refuses it at once', async () => {
 });
 
 test.describe('on a 390x844 touch phone', () => {
-  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2, reducedMotion: 'reduce' });
+  test.use({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    deviceScaleFactor: 2,
+    reducedMotion: 'reduce',
+  });
 
   test('the page fits, its targets are 44 px and its dialogs fit', async ({ page: phone }) => {
     await logIn(phone);
@@ -237,18 +279,28 @@ test.describe('on a 390x844 touch phone', () => {
     await expect(card.getByTestId('delivery-row').first()).toBeVisible();
     const layout = await phone.evaluate(() => {
       const small: string[] = [];
-      const targets = Array.from(document.querySelectorAll('main sl-button, main summary, main .event-choice, main input'));
+      const targets = Array.from(
+        document.querySelectorAll('main sl-button, main summary, main .event-choice, main input'),
+      );
       for (const t of targets) {
         const el = t.localName === 'sl-button' ? (t.shadowRoot?.querySelector('[part~="base"]') ?? t) : t;
         const r = el.getBoundingClientRect();
-        if (r.width > 0 && r.height > 0 && r.height < 44) small.push(`${t.localName} "${(t.textContent ?? '').trim().slice(0, 30)}" ${Math.round(r.height)}px`);
+        if (r.width > 0 && r.height > 0 && r.height < 44)
+          small.push(`${t.localName} "${(t.textContent ?? '').trim().slice(0, 30)}" ${Math.round(r.height)}px`);
       }
       // The outermost elements reaching past the viewport's right edge, to name what overflows.
       const width = document.documentElement.clientWidth;
       const wide = Array.from(document.querySelectorAll('body *'))
-        .filter((e) => e.getBoundingClientRect().right > width + 1 && !(e.parentElement && e.parentElement.getBoundingClientRect().right > width + 1))
+        .filter(
+          (e) =>
+            e.getBoundingClientRect().right > width + 1 &&
+            !(e.parentElement && e.parentElement.getBoundingClientRect().right > width + 1),
+        )
         .slice(0, 3)
-        .map((e) => `<${e.localName} class="${e.getAttribute('class') ?? ''}"> right ${Math.round(e.getBoundingClientRect().right)}`);
+        .map(
+          (e) =>
+            `<${e.localName} class="${e.getAttribute('class') ?? ''}"> right ${Math.round(e.getBoundingClientRect().right)}`,
+        );
       return { overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth, small, wide };
     });
     expect(layout.overflow, `horizontal overflow of the page: ${layout.wide.join('; ')}`).toBeLessThanOrEqual(0);

@@ -1,5 +1,5 @@
 /**
- * The embed on a listing site, fit for phones and listing rules (issue 28), against the real server and the built
+ * The embed on a listing site, fit for phones and listing rules, against the real server and the built
  * console and player, from a second site (localhost against the product on 127.0.0.1): the console's iFrame Code on a
  * phone shows no cookie banner and no Feedback button and takes swipes, also with third-party storage blocked, load
  * after load; the unbranded (MLS) iframe has no outbound link at all; links out of an embed open a new tab; the docs'
@@ -11,7 +11,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, expect, test, type Frame, type Page } from '@playwright/test';
 import { iframeCode, unbrandedPlayerUrl } from '../src/screens/tours/share-links.js';
-import { REPO, embedSnippets, fill, listingPage, makeRealTour, startListingSite, type RealTour } from './embed-support.js';
+import {
+  REPO,
+  embedSnippets,
+  fill,
+  listingPage,
+  makeRealTour,
+  startListingSite,
+  type RealTour,
+} from './embed-support.js';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -39,9 +47,14 @@ test.beforeAll(async () => {
   const vars = { product: PRODUCT, site: 'http://localhost', tourId: tour.tourId };
   const pages: Record<string, () => string> = {
     '/iframe-code.html': () => listingPage('iFrame Code', iframeCode(tour.tourId, 'Loft', PRODUCT)),
-    '/unbranded.html': () => listingPage('Unbranded', `<iframe src="${unbrandedPlayerUrl(tour.tourId, PRODUCT)}" title="Tour" style="width:100%;height:600px;border:0"></iframe>`),
+    '/unbranded.html': () =>
+      listingPage(
+        'Unbranded',
+        `<iframe src="${unbrandedPlayerUrl(tour.tourId, PRODUCT)}" title="Tour" style="width:100%;height:600px;border:0"></iframe>`,
+      ),
     '/script-tag.html': () => listingPage('Script tag', fill(s.scriptTag, vars)),
-    '/lazy.html': () => listingPage('Lazy', `<div style="height:3000px">Listing details</div>\n${fill(s.scriptTag, vars)}`),
+    '/lazy.html': () =>
+      listingPage('Lazy', `<div style="height:3000px">Listing details</div>\n${fill(s.scriptTag, vars)}`),
     '/example-iframe.html': () =>
       fs
         .readFileSync(path.join(REPO, 'examples/iframe.html'), 'utf8')
@@ -49,7 +62,9 @@ test.beforeAll(async () => {
         .replaceAll('http://localhost:8080', site.origin)
         .replaceAll('tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7d10', tour.tourId),
   };
-  site = await startListingSite(new Proxy({}, { get: (_t, key: string) => (pages[key] ? ['text/html', pages[key]!()] : undefined) }));
+  site = await startListingSite(
+    new Proxy({}, { get: (_t, key: string) => (pages[key] ? ['text/html', pages[key]!()] : undefined) }),
+  );
 });
 test.afterAll(async () => site?.stop());
 
@@ -57,7 +72,9 @@ test.afterAll(async () => site?.stop());
 async function playerFrame(page: Page): Promise<Frame> {
   await expect.poll(() => page.frames().some((f) => f.url().includes('/playerext')), { timeout: 30_000 }).toBe(true);
   const frame = page.frames().find((f) => f.url().includes('/playerext'))!;
-  await expect.poll(() => frame.locator('tour-player').evaluate((el: PlayerEl) => el.displayed !== null), { timeout: 90_000 }).toBe(true);
+  await expect
+    .poll(() => frame.locator('tour-player').evaluate((el: PlayerEl) => el.displayed !== null), { timeout: 90_000 })
+    .toBe(true);
   return frame;
 }
 
@@ -68,22 +85,41 @@ function outbound(frame: Frame) {
     const walk = (root: Document | ShadowRoot) => {
       for (const el of root.querySelectorAll('*')) {
         if (el instanceof HTMLAnchorElement && el.hasAttribute('href'))
-          links.push({ href: el.href, target: el.getAttribute('target'), rel: el.getAttribute('rel'), text: el.textContent?.trim() ?? '' });
+          links.push({
+            href: el.href,
+            target: el.getAttribute('target'),
+            rel: el.getAttribute('rel'),
+            text: el.textContent?.trim() ?? '',
+          });
         if (el.shadowRoot) walk(el.shadowRoot);
       }
     };
     walk(document);
-    return { links, feedback: document.querySelectorAll('.feedback-button').length, banner: document.querySelectorAll('.cookie-banner').length, cookie: document.cookie };
+    return {
+      links,
+      feedback: document.querySelectorAll('.feedback-button').length,
+      banner: document.querySelectorAll('.cookie-banner').length,
+      cookie: document.cookie,
+    };
   });
 }
 
 test('the iFrame Code on a phone: no cookie banner, no Feedback, a swipe walks the tour; with third-party storage blocked, load after load', async () => {
   test.setTimeout(240_000);
-  // Chromium's "Block third-party cookies" setting: the /playerext frame (127.0.0.1 inside a localhost page) gets no storage.
+  // Chromium's "Block third-party cookies" setting: the /playerext frame (127.0.0.1 inside a localhost page) gets no
+  // storage.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomwalk-3p-phone-'));
   fs.mkdirSync(path.join(dir, 'Default'));
-  fs.writeFileSync(path.join(dir, 'Default', 'Preferences'), JSON.stringify({ profile: { block_third_party_cookies: true, cookie_controls_mode: 1 } }));
-  const context = await chromium.launchPersistentContext(dir, { executablePath: '/usr/bin/chromium', headless: true, args: LAUNCH_ARGS, ...PHONE });
+  fs.writeFileSync(
+    path.join(dir, 'Default', 'Preferences'),
+    JSON.stringify({ profile: { block_third_party_cookies: true, cookie_controls_mode: 1 } }),
+  );
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: LAUNCH_ARGS,
+    ...PHONE,
+  });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     for (const load of [1, 2, 3]) {
@@ -97,7 +133,9 @@ test('the iFrame Code on a phone: no cookie banner, no Feedback, a swipe walks t
         }
       });
       const o = await outbound(frame);
-      console.log(`[embed-phone] load ${load} (frame storage: ${storage}): banner ${o.banner}, Feedback ${o.feedback}, cookie "${o.cookie}"`);
+      console.log(
+        `[embed-phone] load ${load} (frame storage: ${storage}): banner ${o.banner}, Feedback ${o.feedback}, cookie "${o.cookie}"`,
+      );
       expect(storage).toBe('SecurityError');
       expect(o.banner, 'a cookie banner in the embed').toBe(0);
       expect(o.feedback, 'a Feedback button in the embed').toBe(0);
@@ -106,11 +144,16 @@ test('the iFrame Code on a phone: no cookie banner, no Feedback, a swipe walks t
       const before = await frame.locator('tour-player').evaluate((el: PlayerEl) => el.currentFrame);
       const cdp = await context.newCDPSession(page);
       const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', x: number) =>
-        cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y: c!.y + c!.height / 2, id: 1 }] });
+        cdp.send('Input.dispatchTouchEvent', {
+          type,
+          touchPoints: type === 'touchEnd' ? [] : [{ x, y: c!.y + c!.height / 2, id: 1 }],
+        });
       await touch('touchStart', c!.x + c!.width * 0.8);
       for (let i = 1; i <= 10; i++) await touch('touchMove', c!.x + c!.width * 0.8 - i * 15);
       await touch('touchEnd', 0);
-      await expect.poll(() => frame.locator('tour-player').evaluate((el: PlayerEl) => el.currentFrame)).toBeGreaterThan(before);
+      await expect
+        .poll(() => frame.locator('tour-player').evaluate((el: PlayerEl) => el.currentFrame))
+        .toBeGreaterThan(before);
     }
     // The tour set no cookie, on either site.
     expect(await context.cookies()).toEqual([]);
@@ -120,7 +163,9 @@ test('the iFrame Code on a phone: no cookie banner, no Feedback, a swipe walks t
   }
 });
 
-test('the unbranded (MLS) iframe has no outbound link at all: no banner, no privacy link, no Feedback, no menu', async ({ browser }) => {
+test('the unbranded (MLS) iframe has no outbound link at all: no banner, no privacy link, no Feedback, no menu', async ({
+  browser,
+}) => {
   const context = await browser.newContext(PHONE);
   const page = await context.newPage();
   await page.goto(`${site.origin}/unbranded.html`);
@@ -149,14 +194,19 @@ test('links out of an embed open a new tab, never in place of the tour', async (
     expect(l.rel, `${l.text} (${l.href})`).toContain('noopener');
   }
   // Following the privacy link leaves the tour where it was.
-  const [tab] = await Promise.all([context.waitForEvent('page'), frame.getByRole('link', { name: /privacy/i }).click()]);
+  const [tab] = await Promise.all([
+    context.waitForEvent('page'),
+    frame.getByRole('link', { name: /privacy/i }).click(),
+  ]);
   await tab.waitForLoadState();
   expect(new URL(tab.url()).pathname).toBe('/privacy');
   expect(frame.url()).toContain('/playerext');
   await context.close();
 });
 
-test('the docs\u2019 script tag pasted with no CSS takes a sensible size: full width, the picture 16:9 of it', async ({ browser }) => {
+test('the docs\u2019 script tag pasted with no CSS takes a sensible size: full width, the picture 16:9 of it', async ({
+  browser,
+}) => {
   for (const device of [PHONE, { viewport: { width: 1280, height: 800 } }]) {
     const context = await browser.newContext(device);
     const page = await context.newPage();
@@ -178,17 +228,23 @@ test('the docs\u2019 script tag pasted with no CSS takes a sensible size: full w
   }
 });
 
-test("examples/iframe.html's Kitchen button travels to the Kitchen by name, wherever the tour has it", async ({ browser }) => {
+test("examples/iframe.html's Kitchen button travels to the Kitchen by name, wherever the tour has it", async ({
+  browser,
+}) => {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(`${site.origin}/example-iframe.html`);
   const frame = await playerFrame(page);
   await page.getByRole('button', { name: 'Kitchen' }).click();
-  await expect.poll(() => frame.locator('tour-player').evaluate((el: PlayerEl) => el.displayed?.frame), { timeout: 30_000 }).toBe(KITCHEN);
+  await expect
+    .poll(() => frame.locator('tour-player').evaluate((el: PlayerEl) => el.displayed?.frame), { timeout: 30_000 })
+    .toBe(KITCHEN);
   await context.close();
 });
 
-test('a lazy script-tag page makes no more requests to Roomwalk before the tour scrolls into view than the docs say', async ({ browser }) => {
+test('a lazy script-tag page makes no more requests to Roomwalk before the tour scrolls into view than the docs say', async ({
+  browser,
+}) => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const seen: string[] = [];
@@ -196,7 +252,11 @@ test('a lazy script-tag page makes no more requests to Roomwalk before the tour 
     if (r.url().startsWith(PRODUCT)) seen.push(`${r.method()} ${new URL(r.url()).pathname}`);
   });
   await page.goto(`${site.origin}/lazy.html`);
-  await expect.poll(() => page.locator('tour-player').evaluate((el) => !!(el as unknown as { tour: unknown }).tour), { timeout: 30_000 }).toBe(true);
+  await expect
+    .poll(() => page.locator('tour-player').evaluate((el) => !!(el as unknown as { tour: unknown }).tour), {
+      timeout: 30_000,
+    })
+    .toBe(true);
   await page.waitForLoadState('networkidle');
   console.log(`[embed-phone] lazy page before scrolling: ${seen.length} requests: ${seen.join(', ')}`);
   expect(seen.length).toBeLessThanOrEqual(LAZY_REQUESTS_DOCUMENTED);

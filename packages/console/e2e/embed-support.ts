@@ -1,5 +1,5 @@
 /**
- * Helpers of the cross-origin embed test (embed.spec.ts, issue 17): a tour made by the real pipeline on the running
+ * Helpers of the cross-origin embed test (embed.spec.ts): a tour made by the real pipeline on the running
  * server (sign-up, activation mail, upload of a generated video, processing, a Kitchen marker), the embed snippets read
  * from docs/embedding.md at test time, the React example bundled with esbuild, and a listing site on another site.
  */
@@ -24,7 +24,12 @@ export interface RealTour {
 }
 
 /** A GraphQL call to the real server (throws on errors). */
-export async function gql<T = Record<string, any>>(base: string, query: string, variables: Record<string, unknown> = {}, token?: string): Promise<T> {
+export async function gql<T = Record<string, any>>(
+  base: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+  token?: string,
+): Promise<T> {
   const res = await fetch(`${base}/query`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -36,7 +41,11 @@ export async function gql<T = Record<string, any>>(base: string, query: string, 
 }
 
 /** Polls `check` every 250 ms until it gives a value (a server-side state the journey waits on). */
-export async function poll<T>(check: () => Promise<T | null | undefined | false>, what: string, timeoutMs: number): Promise<T> {
+export async function poll<T>(
+  check: () => Promise<T | null | undefined | false>,
+  what: string,
+  timeoutMs: number,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
@@ -79,13 +88,26 @@ export function testVideo(seconds = 11, portrait = false): string {
 }
 
 /** An agent signed up through the API, activated from the development outbox and logged in; answers their token. */
-export async function signUpAgent(base: string, agent: { email: string; password: string; name: string; surname: string }): Promise<string> {
+export async function signUpAgent(
+  base: string,
+  agent: { email: string; password: string; name: string; surname: string },
+): Promise<string> {
   await gql(base, 'mutation($input: UserRegisterInput!) { userRegister(input: $input) { id } }', {
-    input: { username: agent.email, password: agent.password, name: agent.name, surname: agent.surname, acceptedTerms: true, turnstileToken: DEV_TURNSTILE_TOKEN },
+    input: {
+      username: agent.email,
+      password: agent.password,
+      name: agent.name,
+      surname: agent.surname,
+      acceptedTerms: true,
+      turnstileToken: DEV_TURNSTILE_TOKEN,
+    },
   });
   const link = await poll(
     async () => {
-      const mails = (await (await fetch(`${base}/dev/outbox.json`)).json()) as Array<{ to_address: string; links: string[] }>;
+      const mails = (await (await fetch(`${base}/dev/outbox.json`)).json()) as Array<{
+        to_address: string;
+        links: string[];
+      }>;
       return mails
         .filter((m) => m.to_address.toLowerCase() === agent.email.toLowerCase())
         .flatMap((m) => m.links)
@@ -94,10 +116,15 @@ export async function signUpAgent(base: string, agent: { email: string; password
     'the activation mail',
     15_000,
   );
-  await gql(base, 'mutation($t: String!) { userActivation(token: $t) { id } }', { t: new URL(link).searchParams.get('token') });
+  await gql(base, 'mutation($t: String!) { userActivation(token: $t) { id } }', {
+    t: new URL(link).searchParams.get('token'),
+  });
   const login = await fetch(`${base}/oauth/token`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${OAUTH_CLIENT.id}:${OAUTH_CLIENT.secret}`).toString('base64')}` },
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Basic ${Buffer.from(`${OAUTH_CLIENT.id}:${OAUTH_CLIENT.secret}`).toString('base64')}`,
+    },
     body: JSON.stringify({ grant_type: 'password', username: agent.email, password: agent.password }),
   });
   const { access_token: token } = (await login.json()) as { access_token: string };
@@ -105,23 +132,50 @@ export async function signUpAgent(base: string, agent: { email: string; password
   return token;
 }
 
-/** Uploads a video the way the console does (presigned PUT, then submit), optionally titles it, and waits until it is processed. */
-export async function uploadTour(base: string, token: string, file: string, o: { title?: string; timeoutMs: number }): Promise<{ tourId: string; totalFrames: number }> {
-  const url = await gql<{ fileGetPreSignedUrl: { uploadURL: string; key: string; headers: Array<{ key: string; value: string }> } }>(
+/**
+ * Uploads a video the way the console does (presigned PUT, then submit), optionally titles it, and waits until it is
+ * processed.
+ */
+export async function uploadTour(
+  base: string,
+  token: string,
+  file: string,
+  o: { title?: string; timeoutMs: number },
+): Promise<{ tourId: string; totalFrames: number }> {
+  const url = await gql<{
+    fileGetPreSignedUrl: { uploadURL: string; key: string; headers: Array<{ key: string; value: string }> };
+  }>(
     base,
     'mutation($ext: String!) { fileGetPreSignedUrl(input: $ext) { uploadURL key headers { key value } } }',
     { ext: 'mp4' },
     token,
   );
   const p = url.fileGetPreSignedUrl;
-  const put = await fetch(p.uploadURL, { method: 'PUT', headers: Object.fromEntries(p.headers.map((h) => [h.key, h.value])), body: fs.readFileSync(file) });
+  const put = await fetch(p.uploadURL, {
+    method: 'PUT',
+    headers: Object.fromEntries(p.headers.map((h) => [h.key, h.value])),
+    body: fs.readFileSync(file),
+  });
   if (put.status !== 200) throw new Error(`upload answered ${put.status}`);
-  const submitted = await gql<{ fileSubmitPreSignedUpload: { tourId: string } }>(base, 'mutation($key: String!) { fileSubmitPreSignedUpload(input: { key: $key }) { tourId } }', { key: p.key }, token);
+  const submitted = await gql<{ fileSubmitPreSignedUpload: { tourId: string } }>(
+    base,
+    'mutation($key: String!) { fileSubmitPreSignedUpload(input: { key: $key }) { tourId } }',
+    { key: p.key },
+    token,
+  );
   const tourId = submitted.fileSubmitPreSignedUpload.tourId;
-  if (o.title) await gql(base, 'mutation($input: TourSaveInput!) { tourSave(input: $input) { id } }', { input: { id: tourId, title: o.title } }, token);
+  if (o.title)
+    await gql(
+      base,
+      'mutation($input: TourSaveInput!) { tourSave(input: $input) { id } }',
+      { input: { id: tourId, title: o.title } },
+      token,
+    );
   const tour = await poll(
     async () => {
-      const d = await gql<{ tour: { status: { status: string }; logs: unknown; clips: Array<{ frameCount: number }> } }>(
+      const d = await gql<{
+        tour: { status: { status: string }; logs: unknown; clips: Array<{ frameCount: number }> };
+      }>(
         base,
         'query($id: ID!) { tour(tourID: $id) { status { status } logs { status error } clips { frameCount } } }',
         { id: tourId },
@@ -137,19 +191,34 @@ export async function uploadTour(base: string, token: string, file: string, o: {
 }
 
 /** Adds fast-travel markers (name, frame) to a tour. */
-export async function addMarkers(base: string, token: string, tourId: string, markers: ReadonlyArray<readonly [string, number]>): Promise<void> {
+export async function addMarkers(
+  base: string,
+  token: string,
+  tourId: string,
+  markers: ReadonlyArray<readonly [string, number]>,
+): Promise<void> {
   for (const [name, frameIndex] of markers)
-    await gql(base, 'mutation($input: MarkerSaveInput!) { markerSave(input: $input) { id } }', { input: { tourId, name, frameIndex, isFastTravel: true } }, token);
+    await gql(
+      base,
+      'mutation($input: MarkerSaveInput!) { markerSave(input: $input) { id } }',
+      { input: { tourId, name, frameIndex, isFastTravel: true } },
+      token,
+    );
 }
 
 /**
  * Signs an agent up through the API, activates them from the development outbox, uploads and processes a tour (11 s
  * landscape with a Kitchen marker unless `o` says otherwise).
  */
-export async function makeRealTour(base: string, o: { seconds?: number; portrait?: boolean; markers?: Array<[string, number]> } = {}): Promise<RealTour> {
+export async function makeRealTour(
+  base: string,
+  o: { seconds?: number; portrait?: boolean; markers?: Array<[string, number]> } = {},
+): Promise<RealTour> {
   const email = `embed-${Date.now()}-${process.pid}-${Math.random().toString(36).slice(2, 6)}@example.com`;
   const token = await signUpAgent(base, { email, password: 'Embed-Test-2026', name: 'Emma', surname: 'Embed' });
-  const tour = await uploadTour(base, token, testVideo(o.seconds, o.portrait), { timeoutMs: Math.max(240_000, (o.seconds ?? 11) * 6000) });
+  const tour = await uploadTour(base, token, testVideo(o.seconds, o.portrait), {
+    timeoutMs: Math.max(240_000, (o.seconds ?? 11) * 6000),
+  });
   await addMarkers(base, token, tour.tourId, o.markers ?? [['Kitchen', KITCHEN_FRAME]]);
   return tour;
 }
@@ -177,7 +246,10 @@ export function embedSnippets() {
 
 /** Fills a snippet's placeholders: the product's origin, the listing site's origin and the tour id. */
 export function fill(snippet: string, v: { product: string; site: string; tourId: string }): string {
-  return snippet.replaceAll('https://YOUR-ROOMWALK', v.product).replaceAll('https://YOUR-SITE', v.site).replaceAll('tour_…', v.tourId);
+  return snippet
+    .replaceAll('https://YOUR-ROOMWALK', v.product)
+    .replaceAll('https://YOUR-SITE', v.site)
+    .replaceAll('tour_…', v.tourId);
 }
 
 /** Bundles examples/react/main.tsx the way a listing site's build would (the package's esm build for bundlers). */
@@ -198,7 +270,9 @@ export async function buildReactExample(): Promise<string> {
 }
 
 /** A static listing site on `localhost` (another site than the product on 127.0.0.1): path -> [type, body]. */
-export async function startListingSite(files: Record<string, [string, string]>): Promise<{ origin: string; stop: () => Promise<void> }> {
+export async function startListingSite(
+  files: Record<string, [string, string]>,
+): Promise<{ origin: string; stop: () => Promise<void> }> {
   const server = http.createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     const f = files[u.pathname];
@@ -236,10 +310,12 @@ export interface PlayerState {
  * pixels (distinct colours, a hash); null before the canvas has a size.
  */
 export function readPlayerState(): PlayerState | null {
-  const el = document.querySelector('tour-player') as (HTMLElement & { displayed: { frame: number } | null; totalFrames: number }) | null;
+  const el = document.querySelector('tour-player') as
+    | (HTMLElement & { displayed: { frame: number } | null; totalFrames: number })
+    | null;
   const c = el?.shadowRoot?.querySelector('canvas');
   if (!el || !c?.width) return null;
-  // Through a 2D copy: the player paints with a bitmaprenderer context, which has no pixels to read (issue 19).
+  // Through a 2D copy: the player paints with a bitmaprenderer context, which has no pixels to read.
   const k = document.createElement('canvas');
   k.width = c.width;
   k.height = c.height;

@@ -1,5 +1,5 @@
 /**
- * Embed anywhere (issue 17), against the product itself: the real server (built console, the built player bundle at
+ * Embed anywhere, against the product itself: the real server (built console, the built player bundle at
  * /player/tour-player.js) on 127.0.0.1 and a tour made by the real pipeline; a listing site on `localhost` (another
  * site) with the snippets of docs/embedding.md read at test time: (a) the script tag, (b) the iframe with hostOrigins
  * (also with third-party storage blocked), (c) the bundled React example, and the examples' own HTML pages. Each shows
@@ -11,7 +11,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, expect, test, type BrowserContext, type Frame, type Page } from '@playwright/test';
-import { KITCHEN_FRAME, REPO, buildReactExample, embedSnippets, fill, listingPage, makeRealTour, readPlayerState, startListingSite, type PlayerState, type RealTour } from './embed-support.js';
+import {
+  KITCHEN_FRAME,
+  REPO,
+  buildReactExample,
+  embedSnippets,
+  fill,
+  listingPage,
+  makeRealTour,
+  readPlayerState,
+  startListingSite,
+  type PlayerState,
+  type RealTour,
+} from './embed-support.js';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -34,7 +46,9 @@ function watchErrors(page: Page): string[] {
 
 async function reportViolations(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`),
+    );
   });
 }
 
@@ -74,14 +88,20 @@ async function drive(scope: Scope, send: (kind: 'scroll' | 'marker') => Promise<
   await send('scroll');
   await showsFrame(scope, 12);
   // Fast travel by the element's API (the React page's button below uses the same path).
-  await scope.evaluate(() => (document.querySelector('tour-player') as unknown as { goToMarker(n: string): Promise<void> }).goToMarker('Kitchen'));
+  await scope.evaluate(() =>
+    (document.querySelector('tour-player') as unknown as { goToMarker(n: string): Promise<void> }).goToMarker(
+      'Kitchen',
+    ),
+  );
   await showsFrame(scope, KITCHEN_FRAME);
 }
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   // E2E_EMBED_TOUR: reuse a tour made by an earlier run against the same server (local iterations only).
-  tour = process.env.E2E_EMBED_TOUR ? { tourId: process.env.E2E_EMBED_TOUR, totalFrames: 0 } : await makeRealTour(PRODUCT);
+  tour = process.env.E2E_EMBED_TOUR
+    ? { tourId: process.env.E2E_EMBED_TOUR, totalFrames: 0 }
+    : await makeRealTour(PRODUCT);
   const s = embedSnippets();
   const vars = () => ({ product: PRODUCT, site: site.origin, tourId: tour.tourId });
   // Pages are rendered when asked (the site's origin is known once it listens).
@@ -92,10 +112,18 @@ test.beforeAll(async () => {
         'Iframe',
         `${fill(s.drivenIframe, vars())}\n<script>\nconst lines = ${JSON.stringify(fill(s.hostMessages, vars()).split('\n'))};\nwindow.driveHost = (kind) => new Function(lines[0] + '\\n' + lines[kind === 'scroll' ? 1 : 2])();\n</script>`,
       ),
-    '/lazy.html': () => listingPage('Lazy', `<div style="height:3000px">Listing details</div>\n${fill(s.scriptTag, vars())}`),
-    '/eager.html': () => listingPage('Eager', `<div style="height:3000px">Listing details</div>\n${fill(s.scriptTag, vars()).replace('<tour-player ', '<tour-player loading="eager" ')}`),
+    '/lazy.html': () =>
+      listingPage('Lazy', `<div style="height:3000px">Listing details</div>\n${fill(s.scriptTag, vars())}`),
+    '/eager.html': () =>
+      listingPage(
+        'Eager',
+        `<div style="height:3000px">Listing details</div>\n${fill(s.scriptTag, vars()).replace('<tour-player ', '<tour-player loading="eager" ')}`,
+      ),
     '/examples/script-tag.html': () =>
-      fs.readFileSync(path.join(REPO, 'examples/script-tag.html'), 'utf8').replaceAll('http://localhost:4000', PRODUCT).replaceAll('tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7d10', tour.tourId),
+      fs
+        .readFileSync(path.join(REPO, 'examples/script-tag.html'), 'utf8')
+        .replaceAll('http://localhost:4000', PRODUCT)
+        .replaceAll('tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7d10', tour.tourId),
     '/examples/iframe.html': () =>
       fs
         .readFileSync(path.join(REPO, 'examples/iframe.html'), 'utf8')
@@ -108,14 +136,22 @@ test.beforeAll(async () => {
   const files: Record<string, [string, string]> = {};
   site = await startListingSite(
     new Proxy(files, {
-      get: (_t, key: string) => (key === '/react/main.js' ? ['text/javascript', reactBundle] : pages[key] ? ['text/html', pages[key]!()] : undefined),
+      get: (_t, key: string) =>
+        key === '/react/main.js'
+          ? ['text/javascript', reactBundle]
+          : pages[key]
+            ? ['text/html', pages[key]!()]
+            : undefined,
     }),
   );
 });
 test.afterAll(async () => site?.stop());
 
 test('(a) the script tag on another site: frames, host messages, fast travel, no errors', async ({ browser }) => {
-  for (const device of [{ viewport: { width: 1280, height: 800 } }, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }]) {
+  for (const device of [
+    { viewport: { width: 1280, height: 800 } },
+    { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+  ]) {
     const context = await browser.newContext(device);
     await reportViolations(context);
     const page = await context.newPage();
@@ -124,10 +160,14 @@ test('(a) the script tag on another site: frames, host messages, fast travel, no
     // The host page drives the element with window messages from its own origin.
     await page.locator('tour-player').evaluate((el) => el.setAttribute('host-events', ''));
     await drive(page, (kind) =>
-      page.evaluate(([k, f]) => window.postMessage({ type: k === 'scroll' ? 'roomwalk_scroll' : 'roomwalk_marker', frameIndex: f }, location.origin), [
-        kind,
-        kind === 'scroll' ? 12 : KITCHEN_FRAME,
-      ] as const),
+      page.evaluate(
+        ([k, f]) =>
+          window.postMessage(
+            { type: k === 'scroll' ? 'roomwalk_scroll' : 'roomwalk_marker', frameIndex: f },
+            location.origin,
+          ),
+        [kind, kind === 'scroll' ? 12 : KITCHEN_FRAME] as const,
+      ),
     );
     expect(errors).toEqual([]);
     await context.close();
@@ -141,17 +181,27 @@ test('(b) the iframe with hostOrigins: the docs snippet drives it; no errors', a
   const errors = watchErrors(page);
   await page.goto(`${site.origin}/iframe.html`);
   const frame = await playerFrame(page);
-  await drive(frame, (kind) => page.evaluate((k) => (window as unknown as { driveHost(k: string): void }).driveHost(k), kind));
+  await drive(frame, (kind) =>
+    page.evaluate((k) => (window as unknown as { driveHost(k: string): void }).driveHost(k), kind),
+  );
   expect(errors).toEqual([]);
   await context.close();
 });
 
 test('(b) the iframe plays with third-party storage blocked', async () => {
-  // Chromium's "Block third-party cookies" setting: the /playerext frame (127.0.0.1 inside a localhost page) gets no storage.
+  // Chromium's "Block third-party cookies" setting: the /playerext frame (127.0.0.1 inside a localhost page) gets no
+  // storage.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomwalk-3p-blocked-'));
   fs.mkdirSync(path.join(dir, 'Default'));
-  fs.writeFileSync(path.join(dir, 'Default', 'Preferences'), JSON.stringify({ profile: { block_third_party_cookies: true, cookie_controls_mode: 1 } }));
-  const context = await chromium.launchPersistentContext(dir, { executablePath: '/usr/bin/chromium', headless: true, args: LAUNCH_ARGS });
+  fs.writeFileSync(
+    path.join(dir, 'Default', 'Preferences'),
+    JSON.stringify({ profile: { block_third_party_cookies: true, cookie_controls_mode: 1 } }),
+  );
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: LAUNCH_ARGS,
+  });
   try {
     await reportViolations(context);
     const page = await context.newPage();
@@ -168,7 +218,9 @@ test('(b) the iframe plays with third-party storage blocked', async () => {
         }
       }),
     ).toBe('SecurityError');
-    await drive(frame, (kind) => page.evaluate((k) => (window as unknown as { driveHost(k: string): void }).driveHost(k), kind));
+    await drive(frame, (kind) =>
+      page.evaluate((k) => (window as unknown as { driveHost(k: string): void }).driveHost(k), kind),
+    );
     expect(errors).toEqual([]);
   } finally {
     await context.close();
@@ -176,18 +228,26 @@ test('(b) the iframe plays with third-party storage blocked', async () => {
   }
 });
 
-test('(c) the bundled React example on another site: frames, its Kitchen button, host messages', async ({ browser }) => {
+test('(c) the bundled React example on another site: frames, its Kitchen button, host messages', async ({
+  browser,
+}) => {
   const context = await browser.newContext();
   await reportViolations(context);
   const page = await context.newPage();
   const errors = watchErrors(page);
-  await page.goto(`${site.origin}/react/index.html?tourId=${encodeURIComponent(tour.tourId)}&api=${encodeURIComponent(PRODUCT)}`);
+  await page.goto(
+    `${site.origin}/react/index.html?tourId=${encodeURIComponent(tour.tourId)}&api=${encodeURIComponent(PRODUCT)}`,
+  );
   await page.locator('tour-player').evaluate((el) => el.setAttribute('host-events', ''));
   await drive(page, (kind) =>
-    page.evaluate(([k, f]) => window.postMessage({ type: k === 'scroll' ? 'roomwalk_scroll' : 'roomwalk_marker', frameIndex: f }, location.origin), [
-      kind,
-      kind === 'scroll' ? 12 : KITCHEN_FRAME,
-    ] as const),
+    page.evaluate(
+      ([k, f]) =>
+        window.postMessage(
+          { type: k === 'scroll' ? 'roomwalk_scroll' : 'roomwalk_marker', frameIndex: f },
+          location.origin,
+        ),
+      [kind, kind === 'scroll' ? 12 : KITCHEN_FRAME] as const,
+    ),
   );
   await page.evaluate(() => window.postMessage({ type: 'roomwalk_scroll', frameIndex: 12 }, location.origin));
   await showsFrame(page, 12);
@@ -214,7 +274,9 @@ test('the examples/ pages run as written (server address and tour id aside)', as
   await context.close();
 });
 
-test('lazy versus eager: what the listing page spends before the tour scrolls into view, and the first frame after', async ({ browser }) => {
+test('lazy versus eager: what the listing page spends before the tour scrolls into view, and the first frame after', async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const figures: Record<string, { requests: number; bytes: number; clips: number; firstFrameMs: number }> = {};
   for (const mode of ['lazy', 'eager'] as const) {
@@ -233,7 +295,11 @@ test('lazy versus eager: what the listing page spends before the tour scrolls in
     await page.goto(`${site.origin}/${mode}.html`);
     await page.waitForLoadState('networkidle');
     // Settle: the element has its tour (and, when eager, its clips) by now.
-    await expect.poll(() => page.locator('tour-player').evaluate((el) => !!(el as unknown as { tour: unknown }).tour), { timeout: 30_000 }).toBe(true);
+    await expect
+      .poll(() => page.locator('tour-player').evaluate((el) => !!(el as unknown as { tour: unknown }).tour), {
+        timeout: 30_000,
+      })
+      .toBe(true);
     // Eager starts its workers once the tour is in; on a busy machine that can come after a 500 ms network lull, so
     // "network idle" alone does not mean the clips were asked for: wait for the first one to have been fetched.
     if (mode === 'eager') await expect.poll(() => clips, { timeout: 30_000 }).toBeGreaterThan(0);
@@ -250,7 +316,9 @@ test('lazy versus eager: what the listing page spends before the tour scrolls in
     expect(errors).toEqual([]);
     await context.close();
   }
-  console.log(`embed figures (before the tour scrolls into view; then time to first frame):\n${JSON.stringify(figures, null, 1)}`);
+  console.log(
+    `embed figures (before the tour scrolls into view; then time to first frame):\n${JSON.stringify(figures, null, 1)}`,
+  );
   // Lazy loading fetches no clip until the element nears the viewport; eager fetches them at once.
   expect(figures.lazy!.clips).toBe(0);
   expect(figures.eager!.clips).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 /**
- * The accounts journey of issue 5 against the real server: sign up → activation mail → activate → log in → edit
+ * The accounts journey against the real server: sign up → activation mail → activate → log in → edit
  * profile and company → (upgrade to Basic, which teams need) → invite a teammate → the teammate signs up through the
  * invite → promote and demote → both reports in both formats → log out. Every screen is checked with axe and saved
  * at phone and desktop widths in test-artifacts/.
@@ -76,16 +76,22 @@ async function expectUncovered(p: Page) {
     const box = (e: Element) => e.getBoundingClientRect();
     const h1 = document.querySelector('main h1');
     if (h1 && !h1.classList.contains('visually-hidden')) {
-      if (h1.scrollWidth > h1.clientWidth + 1) out.push(`heading "${h1.textContent}" is squeezed: ${h1.clientWidth}px for ${h1.scrollWidth}px of text`);
+      if (h1.scrollWidth > h1.clientWidth + 1)
+        out.push(`heading "${h1.textContent}" is squeezed: ${h1.clientWidth}px for ${h1.scrollWidth}px of text`);
       for (const b of Array.from(document.querySelectorAll('main .page-actions > *'))) {
         const [r, q] = [box(h1), box(b)];
-        if (r.left < q.right && q.left < r.right && r.top < q.bottom && q.top < r.bottom) out.push(`"${b.textContent?.trim()}" sits over the heading`);
+        if (r.left < q.right && q.left < r.right && r.top < q.bottom && q.top < r.bottom)
+          out.push(`"${b.textContent?.trim()}" sits over the heading`);
       }
     }
     const feedback = Array.from(document.querySelectorAll('.feedback-button')).find((e) => box(e).width > 0);
     if (feedback) {
       const f = box(feedback);
-      for (const e of Array.from(document.querySelectorAll('main h1, main h2, main h3, main p, main dt, main dd, main li, main a, main sl-button, main button, main .card'))) {
+      for (const e of Array.from(
+        document.querySelectorAll(
+          'main h1, main h2, main h3, main p, main dt, main dd, main li, main a, main sl-button, main button, main .card',
+        ),
+      )) {
         if (e === feedback || e.contains(feedback) || feedback.contains(e)) continue;
         const r = box(e);
         if (r.width && r.height && r.left < f.right && f.left < r.right && r.top < f.bottom && f.top < r.bottom)
@@ -109,7 +115,10 @@ async function expectSnackbarClear(p: Page) {
       .boundingBox()
       .catch(() => null);
     if (!b) continue;
-    expect(overlaps(s, { left: b.x, top: b.y, right: b.x + b.width, bottom: b.y + b.height }), `snackbar over ${target}`).toBe(false);
+    expect(
+      overlaps(s, { left: b.x, top: b.y, right: b.x + b.width, bottom: b.y + b.height }),
+      `snackbar over ${target}`,
+    ).toBe(false);
   }
 }
 
@@ -124,7 +133,7 @@ test('public screens: login, sign-up with terms, password reset, legal pages, no
   await expect(page.getByText('Password is a required field.')).toBeVisible();
   await screen(page, 'login-errors');
 
-  // Google sign-in is not configured on the test server: no Google button, no dangling 'or' (issue 16 item 15).
+  // Google sign-in is not configured on the test server: no Google button, no dangling 'or'.
   await expect(page.getByRole('button', { name: 'Log in with Google' })).toHaveCount(0);
   await expect(page.getByRole('separator')).toHaveCount(0);
 
@@ -176,7 +185,7 @@ test('activation mail from the outbox activates the account', async () => {
   await expect(page.getByText(ERROR_TEXTS.activationSuccessTitle)).toBeVisible();
   await screen(page, 'activation-success');
   await page.waitForURL((u) => u.pathname === '/', { timeout: 5000 });
-  // A second click on the same link (issue 16 item 9): already active, with Log in — not 'Activation Failed'.
+  // A second click on the same link: already active, with Log in — not 'Activation Failed'.
   await page.goto(pathOf(link));
   await expect(page.getByRole('heading', { name: ERROR_TEXTS.activationAlreadyTitle })).toBeVisible();
   await expect(page.getByText(ERROR_TEXTS.accountAlreadyActive)).toBeVisible();
@@ -204,7 +213,7 @@ test('edit profile and company', async () => {
   const profile = dialog(page, 'Edit your profile');
   await expect(profile.getByLabel('Email')).toHaveValue(owner.email);
   await profile.getByLabel('Name', { exact: true }).fill('Olwethu-Ann');
-  // Typed in international form beside the default South Africa (issue 16 item 6).
+  // Typed in international form beside the default South Africa.
   await profile.getByLabel('Contact Number').fill('+27 83 555 1234');
   await screen(page, 'account-edit-profile');
   await profile.getByRole('button', { name: 'Save' }).click();
@@ -266,7 +275,7 @@ test('invite a teammate', async () => {
   await expect(pending.getByTestId('member-card')).toContainText('Pending');
   await expectUncovered(page);
   await screen(page, 'team-pending');
-  // The pending invite: dates like the rest of the console, and Revoke asks first (issue 16 item 15).
+  // The pending invite: dates like the rest of the console, and Revoke asks first.
   await pending.getByTestId('member-card').click();
   const details = dialog(page, 'Pending Invite');
   await expect(details.locator('dd').nth(1)).toHaveText(/^\d{1,2} [A-Z][a-z]{2} \d{4}$/);
@@ -286,7 +295,7 @@ test('the teammate signs up through the invite', async ({ browser }: { browser: 
   try {
     await matePage.goto(pathOf(link));
     await expect(matePage).toHaveURL(/\/signup$/);
-    // The invited address is filled in from the invite (issue 16 item 15).
+    // The invited address is filled in from the invite.
     await expect(matePage.getByLabel('E-mail')).toHaveValue(mate.email);
     await screen(matePage, 'signup-invited');
     await signUp(matePage, mate, '/signup');
@@ -300,7 +309,7 @@ test('promote the teammate to admin and remove the role again', async () => {
   const team = page.getByRole('region', { name: 'My Team' });
   const card = team.getByTestId('member-card').filter({ hasText: mate.email });
   await expect(card).toContainText('Standard User');
-  // Named by the name the teammate gave, the email beneath (issue 16 item 15).
+  // Named by the name the teammate gave, the email beneath.
   await expect(card.locator('strong')).toHaveText(`${mate.firstname} ${mate.surname}`);
   await screen(page, 'team-members');
 
@@ -323,15 +332,23 @@ test('promote the teammate to admin and remove the role again', async () => {
   await expect(card).toContainText('Standard User');
 });
 
-test('a standard member is offered only what members may do, and told why (issue 16 item 7)', async ({ browser }: { browser: Browser }) => {
+test('a standard member is offered only what members may do, and told why', async ({
+  browser,
+}: {
+  browser: Browser;
+}) => {
   const mateContext = await browser.newContext({ reducedMotion: 'reduce' });
   const matePage = await mateContext.newPage();
   try {
     await logIn(matePage, mate);
     await matePage.goto('/account');
     await expect(matePage.getByTestId('plan-name')).toHaveText('Basic');
-    await expect(matePage.getByRole('region', { name: 'My Plan' }).getByRole('button', { name: 'Manage' })).toHaveCount(0);
-    await expect(matePage.getByRole('region', { name: 'Company Details' }).getByRole('button', { name: 'Edit' })).toHaveCount(0);
+    await expect(matePage.getByRole('region', { name: 'My Plan' }).getByRole('button', { name: 'Manage' })).toHaveCount(
+      0,
+    );
+    await expect(
+      matePage.getByRole('region', { name: 'Company Details' }).getByRole('button', { name: 'Edit' }),
+    ).toHaveCount(0);
     await expect(matePage.getByTestId('company-note')).toHaveText(ACCOUNT_NOTES.memberCompany);
     await expectUncovered(matePage);
     await screen(matePage, 'account-member');

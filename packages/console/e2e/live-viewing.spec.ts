@@ -1,5 +1,5 @@
 /**
- * Live viewing end to end (issue 8) against the real server and the built console, in two Chromium contexts with a
+ * Live viewing end to end against the real server and the built console, in two Chromium contexts with a
  * fake camera and microphone: the agent uploads a generated walkthrough and waits on / ; a visitor on /playerext
  * presses Talk to Agent and fills "Send notification for agent to join"; the agent's console shows the live notice,
  * Join opens /agentplayer as host, Go Live; both see the other's video playing; the agent moves through the tour and
@@ -57,11 +57,20 @@ const panelState = (p: Page) =>
 test.beforeAll(async () => {
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ARGS });
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'rw-live-e2e-'));
-  agentContext = await browser.newContext({ baseURL: BASE, viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
-  visitorContext = await browser.newContext({ baseURL: BASE, viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+  agentContext = await browser.newContext({
+    baseURL: BASE,
+    viewport: { width: 1280, height: 800 },
+    reducedMotion: 'reduce',
+  });
+  visitorContext = await browser.newContext({
+    baseURL: BASE,
+    viewport: { width: 1280, height: 800 },
+    reducedMotion: 'reduce',
+  });
   for (const c of [agentContext, visitorContext]) await c.grantPermissions(['camera', 'microphone'], { origin: BASE });
   // Cookies declined up front: the consent banner would otherwise sit over the bottom of the player.
-  for (const c of [agentContext, visitorContext]) await c.addInitScript(() => localStorage.setItem('cookieConsent', 'false'));
+  for (const c of [agentContext, visitorContext])
+    await c.addInitScript(() => localStorage.setItem('cookieConsent', 'false'));
   agent = await agentContext.newPage();
   visitor = await visitorContext.newPage();
   agent.on('pageerror', (e) => console.error('agent pageerror:', e.message));
@@ -84,11 +93,35 @@ test.afterAll(async () => {
 test('the agent signs in and uploads a tour that gets processed', async () => {
   test.setTimeout(180_000);
   const video = path.join(work, 'walkthrough.mp4');
-  execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=12', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-y', video]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=1280x720:rate=30:duration=12',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-y',
+    video,
+  ]);
   const res = await agent.request.post('/query', {
     data: {
       query: `mutation($input: UserRegisterInput!) { userRegister(input: $input) { id } }`,
-      variables: { input: { username: agentUser.email, password: agentUser.password, name: agentUser.name, surname: agentUser.surname, acceptedTerms: true, turnstileToken: DEV_TURNSTILE_TOKEN } },
+      variables: {
+        input: {
+          username: agentUser.email,
+          password: agentUser.password,
+          name: agentUser.name,
+          surname: agentUser.surname,
+          acceptedTerms: true,
+          turnstileToken: DEV_TURNSTILE_TOKEN,
+        },
+      },
     },
   });
   expect(((await res.json()) as { errors?: unknown }).errors).toBeUndefined();
@@ -109,7 +142,9 @@ test('the agent signs in and uploads a tour that gets processed', async () => {
   await info.getByLabel('Title').fill(TITLE);
   await info.getByRole('button', { name: 'Done' }).click();
   await agent.waitForURL((u) => u.pathname === '/');
-  const processed = agent.locator('article.tour-card:not(.tour-card-processing):not(.tour-card-failed)', { hasText: TITLE });
+  const processed = agent.locator('article.tour-card:not(.tour-card-processing):not(.tour-card-failed)', {
+    hasText: TITLE,
+  });
   await expect(processed).toHaveCount(1, { timeout: 150_000 });
   tourId = (await processed.getAttribute('data-tour-id')) ?? '';
   expect(tourId).toMatch(/^tour_/);
@@ -130,11 +165,15 @@ test('the visitor asks for the agent, the agent is told, joins, and both see vid
   await visitor.getByLabel('Email').fill(`vera-${stamp}@example.com`);
   await visitor.getByRole('button', { name: 'Send', exact: true }).click();
   await expect.poll(async () => (await panelState(visitor)).status, { timeout: 30_000 }).toBe('Waiting on Agent...');
-  const captured = await visitor.evaluate(() => JSON.parse(localStorage.getItem('capturedDetails') ?? 'null') as { name?: string } | null);
+  const captured = await visitor.evaluate(
+    () => JSON.parse(localStorage.getItem('capturedDetails') ?? 'null') as { name?: string } | null,
+  );
   expect(captured?.name).toBe('Vera');
   // The visitor's viewing session (the `sid` of its signalling token): the agent's Join must open that one.
   const session = await visitor.evaluate(() => {
-    const stored = JSON.parse(localStorage.getItem('roomwalk.viewingSessionRequest') ?? 'null') as { request?: { signalingToken?: string } } | null;
+    const stored = JSON.parse(localStorage.getItem('roomwalk.viewingSessionRequest') ?? 'null') as {
+      request?: { signalingToken?: string };
+    } | null;
     const part = stored?.request?.signalingToken?.split('.')[1] ?? '';
     return (JSON.parse(atob(part.replace(/-/g, '+').replace(/_/g, '/'))) as { sid?: string }).sid ?? null;
   });
@@ -145,11 +184,20 @@ test('the visitor asks for the agent, the agent is told, joins, and both see vid
   // The notice leaves the header's Add and Account buttons uncovered: both still take a tap at their centre.
   for (const name of ['Add', 'Account']) {
     const box = (await agent.getByRole('button', { name, exact: true }).boundingBox())!;
-    const hit = await agent.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.closest('sl-button')?.textContent?.trim() ?? null, [box.x + box.width / 2, box.y + box.height / 2]);
+    const hit = await agent.evaluate(
+      ([x, y]) => document.elementFromPoint(x!, y!)?.closest('sl-button')?.textContent?.trim() ?? null,
+      [box.x + box.width / 2, box.y + box.height / 2],
+    );
     expect(hit, `${name} under the live notice`).toBe(name);
   }
   await notice.getByRole('button', { name: 'Join' }).click();
-  await agent.waitForURL((u) => u.pathname === '/agentplayer' && u.searchParams.get('tourId') === tourId && u.searchParams.get('liveViewing') === 'true' && u.searchParams.get('session') === session);
+  await agent.waitForURL(
+    (u) =>
+      u.pathname === '/agentplayer' &&
+      u.searchParams.get('tourId') === tourId &&
+      u.searchParams.get('liveViewing') === 'true' &&
+      u.searchParams.get('session') === session,
+  );
   const goLive = agent.getByRole('button', { name: 'Go Live' });
   await expect(goLive).toBeVisible({ timeout: 30_000 });
   await goLive.click();
@@ -158,9 +206,19 @@ test('the visitor asks for the agent, the agent is told, joins, and both see vid
     ['agent', agent],
     ['visitor', visitor],
   ] as const) {
-    await expect.poll(async () => (await panelState(p)).remotePlaying, { message: `${who} sees the other's video`, timeout: 45_000 }).toBe(true);
+    await expect
+      .poll(async () => (await panelState(p)).remotePlaying, {
+        message: `${who} sees the other's video`,
+        timeout: 45_000,
+      })
+      .toBe(true);
     const t0 = (await panelState(p)).remoteTime;
-    await expect.poll(async () => (await panelState(p)).remoteTime, { message: `${who}'s remote video advances`, timeout: 10_000 }).toBeGreaterThan(t0);
+    await expect
+      .poll(async () => (await panelState(p)).remoteTime, {
+        message: `${who}'s remote video advances`,
+        timeout: 10_000,
+      })
+      .toBeGreaterThan(t0);
   }
 });
 
@@ -170,7 +228,12 @@ test("the agent moves through the tour and the visitor's frame follows", async (
   for (let i = 0; i < 12; i++) await agent.keyboard.press('ArrowRight');
   const target = (await panelState(agent)).frame;
   expect(target).toBeGreaterThan(0);
-  await expect.poll(async () => (await panelState(visitor)).frame, { message: "visitor's frame follows the agent's", timeout: 10_000 }).toBe(target);
+  await expect
+    .poll(async () => (await panelState(visitor)).frame, {
+      message: "visitor's frame follows the agent's",
+      timeout: 10_000,
+    })
+    .toBe(target);
   await agent.keyboard.press('End');
   const end = (await panelState(agent)).frame;
   await expect.poll(async () => (await panelState(visitor)).frame, { timeout: 10_000 }).toBe(end);

@@ -1,9 +1,9 @@
 /**
- * Where the picture goes on a phone (issue 30), against the product itself (the real server, the built console and
+ * Where the picture goes on a phone, against the product itself (the real server, the built console and
  * player, tours made by the real pipeline), with touch: on a phone on its side (844x390) the picture takes the height
  * and the Fast Travel drawer does not open by itself where it would shrink it below 80 %; the live-call panel never
- * covers the picture (upright phone, phone on its side, desktop), its tiles collapse and it moves to the other side, and
- * "Sync On" is not a red danger button. The picture's size and the panel's share of it are printed on every run.
+ * covers the picture (upright phone, phone on its side, desktop), its tiles collapse and it moves to the other side,
+ * and "Sync On" is not a red danger button. The picture's size and the panel's share of it are printed on every run.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { makeRealTour, type RealTour } from './embed-support.js';
@@ -18,7 +18,14 @@ test.use({
   launchOptions: {
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+    ],
   },
 });
 
@@ -36,12 +43,18 @@ async function box(l: Locator): Promise<Box> {
   if (!b) throw new Error('not visible');
   return b;
 }
-const overlap = (a: Box, b: Box) => Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)) * Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
+const overlap = (a: Box, b: Box) =>
+  Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)) *
+  Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
 const size = (b: Box) => `${Math.round(b.width)}x${Math.round(b.height)}`;
 
 async function shown(page: Page, url: string) {
   await page.goto(url);
-  await expect.poll(() => player(page).evaluate((el: PlayerEl) => el.totalFrames > 0 && el.displayed !== null), { timeout: 90_000 }).toBe(true);
+  await expect
+    .poll(() => player(page).evaluate((el: PlayerEl) => el.totalFrames > 0 && el.displayed !== null), {
+      timeout: 90_000,
+    })
+    .toBe(true);
 }
 
 /** The picture once its layout has settled (two refreshes without a change). */
@@ -69,7 +82,9 @@ test.beforeAll(async () => {
   ]);
 });
 
-test('on a phone on its side (844x390) the picture takes the height; the drawer never leaves it under 80 %', async ({ page }) => {
+test('on a phone on its side (844x390) the picture takes the height; the drawer never leaves it under 80 %', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   for (const [t, what] of [
     [landscape, 'landscape tour'],
@@ -82,21 +97,27 @@ test('on a phone on its side (844x390) the picture takes the height; the drawer 
     const could = 390 - bar.height - 16;
     const drawer = player(page).locator('tour-markers-drawer');
     const open = await drawer.isVisible();
-    console.log(`[phone-layout] 844x390 ${what}: picture ${size(pic)} (height it could take ${Math.round(could)}), drawer ${open ? 'open' : 'closed'}`);
+    console.log(
+      `[phone-layout] 844x390 ${what}: picture ${size(pic)} (height it could take ${Math.round(could)}), drawer ${open ? 'open' : 'closed'}`,
+    );
     await page.screenshot({ path: test.info().outputPath(`landscape-${what.replace(' ', '-')}.png`) });
     expect(pic.height, `${what}: the picture takes the height`).toBeGreaterThanOrEqual(could * 0.8);
     // Nothing of the page covers it (no cookie banner on a tour, the Feedback button an icon in the corner).
     await expect(page.locator('.cookie-banner')).toHaveCount(0);
     const feedback = page.locator('.feedback-button');
-    if (await feedback.isVisible()) expect(overlap(pic, await box(feedback)), `${what}: Feedback over the picture`).toBe(0);
-    expect(overlap(pic, await box(player(page).locator('.joystick'))), `${what}: the joystick over the picture`).toBe(0);
+    if (await feedback.isVisible())
+      expect(overlap(pic, await box(feedback)), `${what}: Feedback over the picture`).toBe(0);
+    expect(overlap(pic, await box(player(page).locator('.joystick'))), `${what}: the joystick over the picture`).toBe(
+      0,
+    );
     // Opened by hand, the drawer goes beside the picture, which keeps most of its size.
     if (!open) await player(page).getByRole('button', { name: 'Fast Travel' }).tap();
     await expect(drawer).toBeVisible();
     const withDrawer = await picture(page);
     console.log(`[phone-layout] 844x390 ${what} with the drawer open: picture ${size(withDrawer)}`);
     expect(overlap(withDrawer, await box(drawer))).toBe(0);
-    if (t === landscape) expect(withDrawer.width, 'the drawer beside the picture').toBeGreaterThanOrEqual(pic.width * 0.8);
+    if (t === landscape)
+      expect(withDrawer.width, 'the drawer beside the picture').toBeGreaterThanOrEqual(pic.width * 0.8);
   }
 });
 
@@ -121,7 +142,9 @@ for (const viewport of [
   { width: 844, height: 390 },
   { width: 1280, height: 800 },
 ]) {
-  test(`the live-call panel never covers the picture at ${viewport.width}x${viewport.height}; its tiles collapse and it moves`, async ({ page }) => {
+  test(`the live-call panel never covers the picture at ${viewport.width}x${viewport.height}; its tiles collapse and it moves`, async ({
+    page,
+  }) => {
     test.setTimeout(180_000);
     await page.setViewportSize(viewport);
     const before = await startCall(page);

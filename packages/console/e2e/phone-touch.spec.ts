@@ -1,5 +1,5 @@
 /**
- * Touch that walks through a tour (issue 19), on a 390x844 touch phone against the product itself: the real server
+ * Touch that walks through a tour, on a 390x844 touch phone against the product itself: the real server
  * (built console; the built player bundle at /player/tour-player.js) and tours made by the real pipeline (a 60 s
  * landscape walkthrough, 15 fps, with eight rooms; an 11 s portrait one). Gestures are real touch events
  * (Input.dispatchTouchEvent through the DevTools protocol), one finger move per refresh. Measured and printed: natural
@@ -31,7 +31,13 @@ let walk: RealTour;
 let portrait: RealTour;
 let site: { origin: string; stop: () => Promise<void> };
 
-type PlayerEl = HTMLElement & { currentFrame: number; totalFrames: number; loadedFrameCount: number; displayed: { frame: number } | null; goToFrame(n: number): Promise<void> };
+type PlayerEl = HTMLElement & {
+  currentFrame: number;
+  totalFrames: number;
+  loadedFrameCount: number;
+  displayed: { frame: number } | null;
+  goToFrame(n: number): Promise<void>;
+};
 
 const player = (p: Page) => p.locator('tour-player');
 
@@ -52,7 +58,11 @@ class Finger {
   private paced = false;
   private send(type: 'touchStart' | 'touchMove' | 'touchEnd', points: Array<{ x: number; y: number }>) {
     if (!this.paced) this.t = Date.now() / 1000;
-    return this.cdp.send('Input.dispatchTouchEvent', { type, timestamp: this.t, touchPoints: points.map((p) => ({ ...p, id: 1, radiusX: 8, radiusY: 8, force: 1 })) });
+    return this.cdp.send('Input.dispatchTouchEvent', {
+      type,
+      timestamp: this.t,
+      touchPoints: points.map((p) => ({ ...p, id: 1, radiusX: 8, radiusY: 8, force: 1 })),
+    });
   }
   refresh(n = 1): Promise<void> {
     return this.page.evaluate(
@@ -69,7 +79,10 @@ class Finger {
     [this.x, this.y] = [x, y];
     await this.send('touchStart', [{ x, y }]);
   }
-  /** Moves by (dx, dy) in `steps` equal moves, one per refresh, or every `everyMs` of wall-clock time (a finger's own pace). */
+  /**
+   * Moves by (dx, dy) in `steps` equal moves, one per refresh, or every `everyMs` of wall-clock time (a finger's own
+   * pace).
+   */
   async move(dx: number, dy: number, steps: number, everyMs?: number) {
     const [x0, y0] = [this.x, this.y];
     for (let i = 1; i <= steps; i++) {
@@ -95,7 +108,10 @@ const frameOf = (p: Page) => player(p).evaluate((el: PlayerEl) => el.currentFram
 /** The last frame (totalFrames is the sum of the clips' frames minus 1: the last frame's index). */
 const maxFrame = (p: Page) => player(p).evaluate((el: PlayerEl) => el.totalFrames);
 
-/** Waits until the playhead has not moved for 60 refreshes and shows its frame (a coast may wait for decoding); returns the frame. */
+/**
+ * Waits until the playhead has not moved for 60 refreshes and shows its frame (a coast may wait for decoding); returns
+ * the frame.
+ */
 function settled(p: Page): Promise<number> {
   return player(p).evaluate(
     (el: PlayerEl) =>
@@ -116,7 +132,15 @@ function settled(p: Page): Promise<number> {
 
 async function readyAt(p: Page, url: string) {
   await p.goto(url);
-  await expect.poll(() => player(p).evaluate((el: PlayerEl) => el.totalFrames > 0 && el.loadedFrameCount === el.totalFrames && el.displayed !== null), { timeout: 90_000 }).toBe(true);
+  await expect
+    .poll(
+      () =>
+        player(p).evaluate(
+          (el: PlayerEl) => el.totalFrames > 0 && el.loadedFrameCount === el.totalFrames && el.displayed !== null,
+        ),
+      { timeout: 90_000 },
+    )
+    .toBe(true);
 }
 
 async function box(l: Locator) {
@@ -124,20 +148,33 @@ async function box(l: Locator) {
   if (!b) throw new Error('not visible');
   return b;
 }
-const overlap = (a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }) =>
-  Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)) * Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
+const overlap = (
+  a: { x: number; y: number; width: number; height: number },
+  b: { x: number; y: number; width: number; height: number },
+) =>
+  Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)) *
+  Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
 
 test.beforeAll(async () => {
   test.setTimeout(600_000);
-  [walk, portrait] = await Promise.all([makeRealTour(PRODUCT, { seconds: 60, markers: ROOMS }), makeRealTour(PRODUCT, { portrait: true, markers: ROOMS.slice(0, 3).map(([n, f]) => [n, f / 10]) })]);
+  [walk, portrait] = await Promise.all([
+    makeRealTour(PRODUCT, { seconds: 60, markers: ROOMS }),
+    makeRealTour(PRODUCT, { portrait: true, markers: ROOMS.slice(0, 3).map(([n, f]) => [n, f / 10]) }),
+  ]);
   const example = (tourId: string) =>
-    fs.readFileSync(path.join(REPO, 'examples/script-tag.html'), 'utf8').replaceAll('http://localhost:4000', PRODUCT).replaceAll('tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7d10', tourId);
-  site = await startListingSite({ '/landscape.html': ['text/html', example(walk.tourId)], '/portrait.html': ['text/html', example(portrait.tourId)] });
+    fs
+      .readFileSync(path.join(REPO, 'examples/script-tag.html'), 'utf8')
+      .replaceAll('http://localhost:4000', PRODUCT)
+      .replaceAll('tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7d10', tourId);
+  site = await startListingSite({
+    '/landscape.html': ['text/html', example(walk.tourId)],
+    '/portrait.html': ['text/html', example(portrait.tourId)],
+  });
 });
 test.afterAll(async () => site?.stop());
 
 /**
- * Natural swipes (issue 30): 150-250 px in 200-300 ms, anywhere on the stage (on the picture, on the empty stage above
+ * Natural swipes: 150-250 px in 200-300 ms, anywhere on the stage (on the picture, on the empty stage above
  * it or below the joystick), pulling left to go on. Counted until the end of the 60 s tour; at most 6.
  */
 async function swipesToTheEnd(page: Page, swipes: Array<{ px: number; ms: number }>, what: string): Promise<number> {
@@ -168,11 +205,15 @@ async function swipesToTheEnd(page: Page, swipes: Array<{ px: number; ms: number
   return n;
 }
 
-test('a buyer crosses the 60 s tour in at most 6 natural swipes, wherever on the stage they start (left is forward)', async ({ page }) => {
+test('a buyer crosses the 60 s tour in at most 6 natural swipes, wherever on the stage they start (left is forward)', async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   await readyAt(page, `/playerext?tourId=${walk.tourId}`);
   // The slowest, shortest natural swipe every time: 150 px in 300 ms.
-  expect(await swipesToTheEnd(page, [{ px: 150, ms: 300 }], 'slowest natural swipes (150 px, 300 ms)')).toBeLessThanOrEqual(6);
+  expect(
+    await swipesToTheEnd(page, [{ px: 150, ms: 300 }], 'slowest natural swipes (150 px, 300 ms)'),
+  ).toBeLessThanOrEqual(6);
   await player(page).evaluate((el: PlayerEl) => el.goToFrame(0));
   expect(
     await swipesToTheEnd(
@@ -215,7 +256,9 @@ test('the first touch shows which way is forward, once, as a status that goes by
   await finger.up();
 });
 
-test('the joystick is a rate control: held still off centre it keeps moving to the end, and stops on release', async ({ page }) => {
+test('the joystick is a rate control: held still off centre it keeps moving to the end, and stops on release', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   await readyAt(page, `/playerext?tourId=${walk.tourId}`);
   const max = await maxFrame(page);
@@ -230,7 +273,9 @@ test('the joystick is a rate control: held still off centre it keeps moving to t
   await expect.poll(() => frameOf(page), { timeout: 120_000 }).toBe(max);
   const seconds = (Date.now() - started) / 1000;
   await finger.up();
-  console.log(`[phone-touch] joystick held 160 px right: end of the 60 s tour (${max + 1} frames) in ${seconds.toFixed(1)} s`);
+  console.log(
+    `[phone-touch] joystick held 160 px right: end of the 60 s tour (${max + 1} frames) in ${seconds.toFixed(1)} s`,
+  );
   // Back, then released mid-way: it stops where it was let go.
   await finger.down(j.x + j.width / 2, j.y + j.height / 2);
   await finger.move(-60, 0, 4);
@@ -271,7 +316,8 @@ async function nothingCovers(page: Page, what: string) {
   console.log(`[phone-touch] ${what}: canvas ${JSON.stringify(canvas)}, joystick ${JSON.stringify(joystick)}`);
   expect(overlap(canvas, joystick), `${what}: the joystick covers the picture`).toBe(0);
   const feedback = page.locator('.feedback-button');
-  if (await feedback.isVisible()) expect(overlap(canvas, await box(feedback)), `${what}: Feedback covers the picture`).toBe(0);
+  if (await feedback.isVisible())
+    expect(overlap(canvas, await box(feedback)), `${what}: Feedback covers the picture`).toBe(0);
   // What a finger touches at the picture's corners and bottom edge is the player.
   for (const [x, y] of [
     // (The player's own 4 px buffer bar lines the picture's bottom edge.)
@@ -303,7 +349,9 @@ test('at 390x844 nothing covers the picture or the drawer: /playerext, landscape
     const rows = drawer.locator('li[part=row]');
     const feedback = page.locator('.feedback-button');
     const fb = (await feedback.isVisible()) ? await box(feedback) : null;
-    await page.screenshot({ path: test.info().outputPath(`playerext-${t === walk ? 'landscape' : 'portrait'}-drawer.png`) });
+    await page.screenshot({
+      path: test.info().outputPath(`playerext-${t === walk ? 'landscape' : 'portrait'}-drawer.png`),
+    });
     console.log(`[phone-touch] drawer ${JSON.stringify(await box(drawer))}, Feedback ${JSON.stringify(fb)}`);
     for (let i = 0; i < (await rows.count()); i++) {
       const row = rows.nth(i);
@@ -314,7 +362,8 @@ test('at 390x844 nothing covers the picture or the drawer: /playerext, landscape
       const hit = await page.evaluate(
         ([x, y]) => {
           let el: Element | null = document.elementFromPoint(x, y);
-          while (el?.shadowRoot?.elementFromPoint(x, y) && el.shadowRoot.elementFromPoint(x, y) !== el) el = el.shadowRoot.elementFromPoint(x, y);
+          while (el?.shadowRoot?.elementFromPoint(x, y) && el.shadowRoot.elementFromPoint(x, y) !== el)
+            el = el.shadowRoot.elementFromPoint(x, y);
           return el?.closest('li')?.getAttribute('part') ?? el?.localName ?? null;
         },
         [r.x + r.width / 2, r.y + r.height / 2] as const,
@@ -344,7 +393,11 @@ async function drawerLeavesThePicture(page: Page, what: string) {
   await expect(drawer).toBeVisible();
   // The picture settles at its new size (one layout pass).
   await expect.poll(async () => (await box(player(page).locator('canvas'))).height).toBeLessThanOrEqual(closed.height);
-  const [canvas, joystick, d] = [await box(player(page).locator('canvas')), await box(player(page).locator('.joystick')), await box(drawer)];
+  const [canvas, joystick, d] = [
+    await box(player(page).locator('canvas')),
+    await box(player(page).locator('.joystick')),
+    await box(drawer),
+  ];
   console.log(
     `[phone-touch] ${what}: closed ${Math.round(closed.width)}x${Math.round(closed.height)}, open ${Math.round(canvas.width)}x${Math.round(canvas.height)}, drawer ${Math.round(d.height)} px`,
   );
@@ -353,14 +406,18 @@ async function drawerLeavesThePicture(page: Page, what: string) {
   expect(overlap(joystick, d), `${what}: the drawer covers the joystick`).toBe(0);
   expect(overlap(canvas, joystick), `${what}: the joystick covers the picture`).toBe(0);
   // Many rooms make the drawer scroll, not the picture a strip.
-  expect(canvas.width, `${what}: the picture keeps at least 3/4 of its width`).toBeGreaterThanOrEqual(closed.width * 0.75);
+  expect(canvas.width, `${what}: the picture keeps at least 3/4 of its width`).toBeGreaterThanOrEqual(
+    closed.width * 0.75,
+  );
   // Every room is still reachable in the drawer's own scroll.
   const last = drawer.locator('li[part=row]').last();
   await last.scrollIntoViewIfNeeded();
   await expect(last).toBeInViewport();
 }
 
-test('the drawer of a short embed with many rooms scrolls instead of shrinking the picture: phone and small tablet', async ({ page }) => {
+test('the drawer of a short embed with many rooms scrolls instead of shrinking the picture: phone and small tablet', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await readyAt(page, `${site.origin}/landscape.html`);
   await player(page).scrollIntoViewIfNeeded();

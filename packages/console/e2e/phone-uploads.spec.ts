@@ -1,5 +1,5 @@
 /**
- * Phone videos through the real upload screen (issue 22), against the real server and its ffmpeg, in Debian's
+ * Phone videos through the real upload screen, against the real server and its ffmpeg, in Debian's
  * Chromium (which decodes no HEVC): an iPhone-format HEVC 10-bit .mov stored rotated, a VFR MP4 and a 4K60 MP4 are
  * accepted (checked from the container) and become tours — the HEVC one is waited on until PROCESSED, the others
  * until processing has started (their processing time belongs to the processing work, not to this journey); a part
@@ -41,7 +41,16 @@ async function newUserPage(): Promise<Page> {
   const res = await p.request.post('/query', {
     data: {
       query: `mutation($input: UserRegisterInput!) { userRegister(input: $input) { id } }`,
-      variables: { input: { username: email, password: 'Walkthrough1', name: 'Lerato', surname: 'Phone', acceptedTerms: true, turnstileToken: DEV_TURNSTILE_TOKEN } },
+      variables: {
+        input: {
+          username: email,
+          password: 'Walkthrough1',
+          name: 'Lerato',
+          surname: 'Phone',
+          acceptedTerms: true,
+          turnstileToken: DEV_TURNSTILE_TOKEN,
+        },
+      },
     },
   });
   expect(((await res.json()) as { errors?: unknown }).errors).toBeUndefined();
@@ -99,7 +108,9 @@ test('the HEVC 10-bit rotated .mov becomes a tour', async () => {
   test.setTimeout(300_000);
   const title = `HEVC 10-bit rotated .mov ${stamp}`;
   page = pages.hevcRotated!;
-  const processed = page.locator('article.tour-card:not(.tour-card-processing):not(.tour-card-failed)', { hasText: title });
+  const processed = page.locator('article.tour-card:not(.tour-card-processing):not(.tour-card-failed)', {
+    hasText: title,
+  });
   const failed = page.locator('article.tour-card-failed', { hasText: title });
   await expect(processed.or(failed)).toHaveCount(1, { timeout: 280_000 });
   await expect(failed, 'the HEVC tour must not fail processing').toHaveCount(0);

@@ -28,7 +28,12 @@ async function routeTourCalls(target: Page | BrowserContext) {
       const req = route.request();
       const search = new URL(req.url()).search;
       const body = req.method() === 'GET' ? decodeURIComponent(search) : (req.postData() ?? '');
-      if ((req.method() !== 'POST' && req.method() !== 'GET') || !/tour\(tourID|marker(Save|Update|Delete)/.test(body) || /PlayerViewer/.test(body)) return route.continue();
+      if (
+        (req.method() !== 'POST' && req.method() !== 'GET') ||
+        !/tour\(tourID|marker(Save|Update|Delete)/.test(body) ||
+        /PlayerViewer/.test(body)
+      )
+        return route.continue();
       const headers = { ...req.headers() };
       if (headers.authorization) headers.authorization = 'Bearer test-token';
       const res = await route.fetch({ url: `${stub.origin}/query${req.method() === 'GET' ? search : ''}`, headers });
@@ -58,14 +63,21 @@ const player = (p: Page) => p.locator('tour-player');
 const drawer = (p: Page) => player(p).locator('tour-markers-drawer');
 async function ready(p: Page) {
   await expect
-    .poll(() => player(p).evaluate((el: HTMLElement & { loadedFrameCount?: number; totalFrames?: number }) => (el.totalFrames ?? 0) > 0 && el.loadedFrameCount === el.totalFrames), { timeout: 60_000 })
+    .poll(
+      () =>
+        player(p).evaluate(
+          (el: HTMLElement & { loadedFrameCount?: number; totalFrames?: number }) =>
+            (el.totalFrames ?? 0) > 0 && el.loadedFrameCount === el.totalFrames,
+        ),
+      { timeout: 60_000 },
+    )
     .toBe(true);
 }
 async function canvasHash(p: Page): Promise<string> {
   return player(p).evaluate((el) => {
     const c = el.shadowRoot!.querySelector('canvas')!;
     const d = (() => {
-      // Through a 2D copy: the player paints with a bitmaprenderer context, which has no pixels to read (issue 19).
+      // Through a 2D copy: the player paints with a bitmaprenderer context, which has no pixels to read.
       const k = document.createElement('canvas');
       k.width = c.width;
       k.height = c.height;
@@ -98,7 +110,11 @@ test('/playerext logged out: fast travel changes the canvas; the menu offers Exi
   await ready(p);
   const el = player(p);
   expect(
-    await el.evaluate((e: HTMLElement & { mode: string; hiRes: boolean; debug: boolean; hostEvents: boolean; liveViewing: boolean }) => [e.mode, e.hiRes, e.debug, e.hostEvents, e.liveViewing]),
+    await el.evaluate(
+      (
+        e: HTMLElement & { mode: string; hiRes: boolean; debug: boolean; hostEvents: boolean; liveViewing: boolean },
+      ) => [e.mode, e.hiRes, e.debug, e.hostEvents, e.liveViewing],
+    ),
   ).toEqual(['external', false, true, true, false]);
   await openDrawer(p);
   const before = await canvasHash(p);
@@ -116,7 +132,9 @@ test('/playerext logged out: fast travel changes the canvas; the menu offers Exi
   await context.close();
 });
 
-test('a tour asks for no cookie choice: no banner on the player route, and the player fills the window', async ({ browser }) => {
+test('a tour asks for no cookie choice: no banner on the player route, and the player fills the window', async ({
+  browser,
+}) => {
   const context = await stubContext(browser);
   const p = await context.newPage();
   await p.setViewportSize({ width: 1280, height: 800 });
@@ -133,7 +151,9 @@ test('a tour asks for no cookie choice: no banner on the player route, and the p
   await context.close();
 });
 
-test('menus hide with disabledControls=menu,markers; a bad id shows Invalid Link; the embedding example', async ({ browser }) => {
+test('menus hide with disabledControls=menu,markers; a bad id shows Invalid Link; the embedding example', async ({
+  browser,
+}) => {
   const context = await stubContext(browser);
   const p = await context.newPage();
   await routeTourCalls(p);
@@ -146,7 +166,10 @@ test('menus hide with disabledControls=menu,markers; a bad id shows Invalid Link
   await p.goto(`/previewplayer?tourId=${MAIN}`);
   await p.waitForURL((u) => u.pathname === '/playerext' && u.search === `?tourId=${MAIN}`);
   await p.goto(`/embedded_example/${MAIN}`);
-  await expect(p.locator('iframe.embedded-frame')).toHaveAttribute('src', new RegExp(`/playerext\\?tourId=${MAIN}&disabledControls=feedback&disableCookies=true$`));
+  await expect(p.locator('iframe.embedded-frame')).toHaveAttribute(
+    'src',
+    new RegExp(`/playerext\\?tourId=${MAIN}&disabledControls=feedback&disableCookies=true$`),
+  );
   // One cookie banner: the page's; the embed was told the host handles consent.
   await expect(p.getByRole('region', { name: 'Cookie consent' })).toHaveCount(1);
   const embedded = p.frameLocator('iframe.embedded-frame');
@@ -166,7 +189,16 @@ test('the editor: add three markers, rename one, delete one; preview and edit me
   const reg = await p.request.post('/query', {
     data: {
       query: 'mutation($input: UserRegisterInput!) { userRegister(input: $input) { id } }',
-      variables: { input: { username: email, password: 'Walkthrough1', name: 'Eddie', surname: 'Editor', acceptedTerms: true, turnstileToken: DEV_TURNSTILE_TOKEN } },
+      variables: {
+        input: {
+          username: email,
+          password: 'Walkthrough1',
+          name: 'Eddie',
+          surname: 'Editor',
+          acceptedTerms: true,
+          turnstileToken: DEV_TURNSTILE_TOKEN,
+        },
+      },
     },
   });
   expect(reg.ok()).toBe(true);
@@ -184,8 +216,12 @@ test('the editor: add three markers, rename one, delete one; preview and edit me
   await openDrawer(p);
   const total = await player(p).evaluate((e: HTMLElement & { totalFrames: number }) => e.totalFrames);
   for (const [i, name] of ['Foyer', 'Pantry', 'Garage'].entries()) {
-    await player(p).evaluate((e: HTMLElement & { goToFrame(n: number): Promise<void> }, n) => e.goToFrame(n), Math.floor(((i + 1) * total) / 5) + 3);
-    if (await drawer(p).getByRole('button', { name: 'Add', exact: true }).isVisible()) await drawer(p).getByRole('button', { name: 'Add', exact: true }).click();
+    await player(p).evaluate(
+      (e: HTMLElement & { goToFrame(n: number): Promise<void> }, n) => e.goToFrame(n),
+      Math.floor(((i + 1) * total) / 5) + 3,
+    );
+    if (await drawer(p).getByRole('button', { name: 'Add', exact: true }).isVisible())
+      await drawer(p).getByRole('button', { name: 'Add', exact: true }).click();
     await drawer(p)
       .getByRole('listitem')
       .filter({ hasText: new RegExp(`^${name}$`) })
@@ -203,7 +239,12 @@ test('the editor: add three markers, rename one, delete one; preview and edit me
 
   await player(p).getByRole('button', { name: 'Menu' }).click();
   const edit = dialog(p, 'Player Menu (Edit Mode)');
-  await expect(edit.locator('.action-list sl-button')).toHaveText(['Sharing Options', 'Share from here', 'Preview Tour', 'Save & Exit']);
+  await expect(edit.locator('.action-list sl-button')).toHaveText([
+    'Sharing Options',
+    'Share from here',
+    'Preview Tour',
+    'Save & Exit',
+  ]);
   await screen(p, 'player-menu-edit');
   await edit.getByRole('button', { name: 'Sharing Options' }).click();
   const sharing = dialog(p, 'Sharing Options');
@@ -211,7 +252,9 @@ test('the editor: add three markers, rename one, delete one; preview and edit me
   await expect(sharing.getByRole('button', { name: 'Copied' })).toBeVisible();
   expect(await p.evaluate(() => navigator.clipboard.readText())).toMatch(new RegExp(`/playerext\\?tourId=${EDIT}$`));
   // The Unbranded link (MLS): the external player with unbranded=true.
-  await expect(sharing.getByLabel('Unbranded link')).toHaveValue(new RegExp(`/playerext\\?tourId=${EDIT}&unbranded=true$`));
+  await expect(sharing.getByLabel('Unbranded link')).toHaveValue(
+    new RegExp(`/playerext\\?tourId=${EDIT}&unbranded=true$`),
+  );
   await sharing.getByRole('button', { name: 'Generate QR Code' }).click();
   await expect(sharing.getByTestId('qr-image')).toBeVisible();
   await screen(p, 'player-sharing');
@@ -221,19 +264,28 @@ test('the editor: add three markers, rename one, delete one; preview and edit me
   await p.waitForURL((u) => u.pathname === '/previewplayer');
   await ready(p);
   await player(p).getByRole('button', { name: 'Menu' }).click();
-  await expect(dialog(p, 'Player Menu').locator('.action-list sl-button')).toHaveText(['Edit Tour', 'Share from here', 'Exit Preview']);
+  await expect(dialog(p, 'Player Menu').locator('.action-list sl-button')).toHaveText([
+    'Edit Tour',
+    'Share from here',
+    'Exit Preview',
+  ]);
   await dialog(p, 'Player Menu').getByRole('button', { name: 'Exit Preview' }).click();
   await p.waitForURL((u) => u.pathname === '/');
   await context.close();
 });
 
-test('privacy-strict visitor: with localStorage throwing SecurityError (third-party storage blocked) /playerext plays', async ({ browser }) => {
+test('privacy-strict visitor: with localStorage throwing SecurityError (third-party storage blocked) /playerext plays', async ({
+  browser,
+}) => {
   const context = await stubContext(browser);
   await context.addInitScript(() => {
     Object.defineProperty(window, 'localStorage', {
       configurable: true,
       get() {
-        throw new DOMException("Failed to read the 'localStorage' property from 'Window': Access is denied for this document.", 'SecurityError');
+        throw new DOMException(
+          "Failed to read the 'localStorage' property from 'Window': Access is denied for this document.",
+          'SecurityError',
+        );
       },
     });
   });
@@ -261,7 +313,9 @@ test('deep link to a room; Share from here copies a link that opens at the curre
   await el.evaluate((e: HTMLElement & { goToRoom(n: string): Promise<void> }) => e.goToRoom('Kitchen'));
   await el.getByRole('button', { name: 'Menu' }).click();
   await dialog(p, 'Player Menu').getByRole('button', { name: 'Share from here' }).click();
-  await expect.poll(() => p.evaluate(() => navigator.clipboard.readText())).toMatch(new RegExp(`/playerext\\?tourId=${MAIN}&room=Kitchen$`));
+  await expect
+    .poll(() => p.evaluate(() => navigator.clipboard.readText()))
+    .toMatch(new RegExp(`/playerext\\?tourId=${MAIN}&room=Kitchen$`));
   const link = await p.evaluate(() => navigator.clipboard.readText());
   await p.goto(pathOf(link));
   await ready(p);
@@ -280,9 +334,17 @@ test('unbranded link: no menu, agent details, live call or any link inside the t
   await p.goto(`/agentplayer?tourId=${MAIN}&unbranded=true&liveViewing=true`);
   await ready(p);
   const el = player(p);
-  await el.evaluate((e: HTMLElement & { totalFrames: number; goToFrame(n: number): Promise<void> }) => e.goToFrame(e.totalFrames - 1));
+  await el.evaluate((e: HTMLElement & { totalFrames: number; goToFrame(n: number): Promise<void> }) =>
+    e.goToFrame(e.totalFrames - 1),
+  );
   await expect(el.getByRole('button', { name: 'Menu' })).toHaveCount(0);
-  expect(await el.evaluate((e) => e.shadowRoot!.querySelectorAll('a, [href], [part="live-start"], .agent-card, .info-panel, img.intro-logo').length)).toBe(0);
+  expect(
+    await el.evaluate(
+      (e) =>
+        e.shadowRoot!.querySelectorAll('a, [href], [part="live-start"], .agent-card, .info-panel, img.intro-logo')
+          .length,
+    ),
+  ).toBe(0);
   await expect(el).not.toContainText(/Listing Link|Whats Chat|Talk to Agent|Go Live/);
   await screen(p, 'player-unbranded-mobile');
   await context.close();

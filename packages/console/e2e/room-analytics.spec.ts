@@ -1,5 +1,5 @@
 /**
- * Room analytics end to end (issue 21) against the real server and the built console: an agent's tour with two named
+ * Room analytics end to end against the real server and the built console: an agent's tour with two named
  * rooms; the agent meets the plan gate on Tour Analytics and upgrades to Basic; two visitors in their own browsers walk
  * the tour differently in the real player (one fast-travels to the Kitchen, lingers and leaves; the other goes through
  * the Kitchen and the Master Bedroom to the end and asks for a live viewing); the agent sees the lead's room path in
@@ -16,7 +16,14 @@ import { makeAnalyticsTour, serverFigures, type AnalyticsTour } from './support/
 
 test.describe.configure({ mode: 'serial' });
 
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--use-fake-device-for-media-stream',
+  '--use-fake-ui-for-media-stream',
+];
 const stamp = Date.now().toString(36);
 const agentUser = { email: `rooms-${stamp}@example.com`, password: 'Walkthrough1', name: 'Rhea', surname: 'Rooms' };
 const TITLE = `Garden cottage ${stamp}`;
@@ -29,11 +36,23 @@ let agent: Page;
 let tour: AnalyticsTour;
 let subscribed = false;
 
-type PlayerEl = HTMLElement & { currentFrame: number; totalFrames: number; loadedFrameCount: number; currentRoom: { name: string } | null };
+type PlayerEl = HTMLElement & {
+  currentFrame: number;
+  totalFrames: number;
+  loadedFrameCount: number;
+  currentRoom: { name: string } | null;
+};
 
 /** Opens the public player in a fresh browser context (its own visitor) and waits until every frame is loaded. */
-async function openVisitor(cookies: 'accepted' | 'declined', query = ''): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: BASE, viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+async function openVisitor(
+  cookies: 'accepted' | 'declined',
+  query = '',
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL: BASE,
+    viewport: { width: 1280, height: 800 },
+    reducedMotion: 'reduce',
+  });
   await context.grantPermissions(['camera', 'microphone'], { origin: BASE });
   await context.addInitScript(
     (v) => {
@@ -45,17 +64,27 @@ async function openVisitor(cookies: 'accepted' | 'declined', query = ''): Promis
   page.on('pageerror', (e) => console.error('visitor pageerror:', e.message));
   await page.goto(`/playerext?tourId=${tour.tourId}${query}`);
   await expect
-    .poll(() => page.evaluate(() => ((p) => (p ? p.totalFrames > 0 && p.loadedFrameCount >= p.totalFrames : false))(document.querySelector('tour-player') as PlayerEl | null)), {
-      message: 'the tour loads in the player',
-      timeout: 45_000,
-    })
+    .poll(
+      () =>
+        page.evaluate(() =>
+          ((p) => (p ? p.totalFrames > 0 && p.loadedFrameCount >= p.totalFrames : false))(
+            document.querySelector('tour-player') as PlayerEl | null,
+          ),
+        ),
+      {
+        message: 'the tour loads in the player',
+        timeout: 45_000,
+      },
+    )
     .toBe(true);
   await page.locator('tour-player canvas').first().focus();
   return { context, page };
 }
 
-const roomOf = (p: Page) => p.evaluate(() => (document.querySelector('tour-player') as PlayerEl | null)?.currentRoom?.name ?? '');
-const frameOf = (p: Page) => p.evaluate(() => (document.querySelector('tour-player') as PlayerEl | null)?.currentFrame ?? -1);
+const roomOf = (p: Page) =>
+  p.evaluate(() => (document.querySelector('tour-player') as PlayerEl | null)?.currentRoom?.name ?? '');
+const frameOf = (p: Page) =>
+  p.evaluate(() => (document.querySelector('tour-player') as PlayerEl | null)?.currentFrame ?? -1);
 
 /** Page Up travels to the next marker (a fast travel); the visitor then stays in that room. */
 async function travelTo(p: Page, room: string) {
@@ -63,7 +92,9 @@ async function travelTo(p: Page, room: string) {
   await expect.poll(() => roomOf(p), { message: `the visitor reaches the ${room}`, timeout: 15_000 }).toBe(room);
 }
 
-/** The visitor looks around a room for a while: the room's seconds are the point of the journey, not a synchronisation. */
+/**
+ * The visitor looks around a room for a while: the room's seconds are the point of the journey, not a synchronisation.
+ */
 const linger = (p: Page, seconds: number) => p.waitForTimeout(seconds * 1000);
 
 async function outbox(p: Page): Promise<OutboxMail[]> {
@@ -74,7 +105,13 @@ test.beforeAll(async () => {
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ARGS });
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'rw-rooms-e2e-'));
   // The agent works in Johannesburg: the digest goes out at 07:00 there.
-  agentContext = await browser.newContext({ baseURL: BASE, viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce', acceptDownloads: true, timezoneId: 'Africa/Johannesburg' });
+  agentContext = await browser.newContext({
+    baseURL: BASE,
+    viewport: { width: 1280, height: 800 },
+    reducedMotion: 'reduce',
+    acceptDownloads: true,
+    timezoneId: 'Africa/Johannesburg',
+  });
   await agentContext.addInitScript(() => localStorage.setItem('cookieConsent', 'false'));
   agent = await agentContext.newPage();
   agent.on('pageerror', (e) => console.error('agent pageerror:', e.message));
@@ -103,7 +140,9 @@ test('the agent has a tour with named rooms and meets the plan gate, then upgrad
   await dialog(agent, TITLE).getByRole('button', { name: 'Tour Analytics' }).click();
   await agent.waitForURL(`**/tour/${tour.tourId}/analytics`);
   const gate = dialog(agent, 'Not Available');
-  await expect(gate.getByTestId('analytics-gate')).toHaveText('Tour Analytics and seller reports need the Basic or Pro plan. Upgrade to use them.');
+  await expect(gate.getByTestId('analytics-gate')).toHaveText(
+    'Tour Analytics and seller reports need the Basic or Pro plan. Upgrade to use them.',
+  );
   await screen(agent, 'room-analytics-plan-gate');
   await gate.getByRole('button', { name: 'Upgrade' }).click();
   await agent.waitForURL('**/account/subscriptions');
@@ -125,7 +164,10 @@ test('visitor one fast-travels to the Kitchen, lingers there and leaves', async 
   // Leaving the page sends the visit (sendBeacon on pagehide): the server then has the Kitchen's seconds.
   await page.goto('about:blank');
   await expect
-    .poll(async () => (await serverFigures(BASE, tour)).rooms.find((r) => r.name === 'Kitchen')?.seconds ?? 0, { message: 'the visit reaches the server with its rooms', timeout: 15_000 })
+    .poll(async () => (await serverFigures(BASE, tour)).rooms.find((r) => r.name === 'Kitchen')?.seconds ?? 0, {
+      message: 'the visit reaches the server with its rooms',
+      timeout: 15_000,
+    })
     .toBeGreaterThanOrEqual(5);
   await context.close();
 });
@@ -157,7 +199,12 @@ test('visitor two walks through the Kitchen and the Master Bedroom to the end an
 
   // So does the lead mail to the agent.
   await expect
-    .poll(async () => (await outbox(agent)).find((m) => m.to_address === agentUser.email && m.subject.includes('Bongani Buyer'))?.text_body ?? '', { timeout: 15_000 })
+    .poll(
+      async () =>
+        (await outbox(agent)).find((m) => m.to_address === agentUser.email && m.subject.includes('Bongani Buyer'))
+          ?.text_body ?? '',
+      { timeout: 15_000 },
+    )
     .toMatch(/Rooms viewed: .*Kitchen \d+ s, Master Bedroom \d+ s/);
   await context.close();
 });
@@ -245,7 +292,9 @@ test('the seller opens a read-only link without login until the agent revokes it
   await expect(sp.getByRole('heading', { name: 'Seller report', level: 1 })).toBeVisible();
   await expect(sp.getByTestId('analytics-tour')).toHaveText(TITLE);
   // The agent's one-person company carries the agent's name: said once.
-  await expect(sp.getByText(`Shared by ${agentUser.name} ${agentUser.surname}. This link works until`, { exact: false })).toBeVisible();
+  await expect(
+    sp.getByText(`Shared by ${agentUser.name} ${agentUser.surname}. This link works until`, { exact: false }),
+  ).toBeVisible();
   const rooms = sp.getByTestId('chart-rooms');
   await expect(
     rooms
@@ -258,7 +307,9 @@ test('the seller opens a read-only link without login until the agent revokes it
   await agent.getByRole('button', { name: /^Revoke/ }).click();
   await expect(agent.getByTestId('seller-link')).toHaveCount(0);
   await sp.reload();
-  await expect(sp.getByTestId('seller-link-invalid')).toHaveText('This report link is not valid any more. Ask the agent for a new one.');
+  await expect(sp.getByTestId('seller-link-invalid')).toHaveText(
+    'This report link is not valid any more. Ask the agent for a new one.',
+  );
   await seller.close();
 });
 
@@ -267,12 +318,16 @@ test('the agent sets up the weekly digest, with the addresses checked', async ()
   await expect(agent.getByText('Sent at 07:00 Africa/Johannesburg time.')).toBeVisible();
   await recipients.fill('seller@example.com, not-an-address');
   await agent.getByRole('button', { name: 'Start digest' }).click();
-  await expect(agent.getByRole('alert').filter({ hasText: '"not-an-address" is not an e-mail address.' })).toBeVisible();
+  await expect(
+    agent.getByRole('alert').filter({ hasText: '"not-an-address" is not an e-mail address.' }),
+  ).toBeVisible();
   await expect(recipients).toBeFocused();
   await recipients.fill('seller@example.com, co-seller@example.com');
   await agent.getByLabel('Day of the week').selectOption('Friday');
   await agent.getByRole('button', { name: 'Start digest' }).click();
-  await expect(agent.getByTestId('seller-digest-status')).toContainText('Every Friday at 07:00 Africa/Johannesburg time to 2 addresses.');
+  await expect(agent.getByTestId('seller-digest-status')).toContainText(
+    'Every Friday at 07:00 Africa/Johannesburg time to 2 addresses.',
+  );
 });
 
 test('the agent downloads the seller PDF made in the job queue, and it reads well', async () => {

@@ -44,14 +44,28 @@ export async function checkA11y(page: Page, name: string): Promise<void> {
   // Evaluated through the DevTools protocol, not as an inline <script>: the server's CSP (script-src 'self') stays on.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(`${axeSource};void 0`);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: unknown,
+            opts: unknown,
+          ) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }>;
+        };
+      }
+    ).axe;
     const r = await axe.run(document, { resultTypes: ['violations'] });
     return r.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => ({
         id: v.id,
         impact: v.impact,
-        targets: v.nodes.map((n) => `${JSON.stringify(n.target)} ${JSON.stringify((n as unknown as { any?: Array<{ data?: unknown }> }).any?.[0]?.data ?? '')}`).slice(0, 3),
+        targets: v.nodes
+          .map(
+            (n) =>
+              `${JSON.stringify(n.target)} ${JSON.stringify((n as unknown as { any?: Array<{ data?: unknown }> }).any?.[0]?.data ?? '')}`,
+          )
+          .slice(0, 3),
       }));
   });
   expect(violations, `axe violations on ${name}`).toEqual([]);
@@ -91,7 +105,8 @@ export async function checkShadowButtonContrast(page: Page, name: string): Promi
         if (c[3] >= 1) break;
       }
       let base = [255, 255, 255];
-      for (const [r, g, b, a] of layers.reverse()) base = [r! * a! + base[0]! * (1 - a!), g! * a! + base[1]! * (1 - a!), b! * a! + base[2]! * (1 - a!)];
+      for (const [r, g, b, a] of layers.reverse())
+        base = [r! * a! + base[0]! * (1 - a!), g! * a! + base[1]! * (1 - a!), b! * a! + base[2]! * (1 - a!)];
       return base;
     };
     const out: string[] = [];
@@ -103,15 +118,23 @@ export async function checkShadowButtonContrast(page: Page, name: string): Promi
         if (!base) continue;
         const box = base.getBoundingClientRect();
         const style = getComputedStyle(base);
-        if (box.width === 0 || box.height === 0 || style.visibility === 'hidden' || !(host.textContent ?? '').trim()) continue;
+        if (box.width === 0 || box.height === 0 || style.visibility === 'hidden' || !(host.textContent ?? '').trim())
+          continue;
         const fg = rgba(style.color);
         const bg = backdrop(base);
-        const fgOnBg = [fg[0] * fg[3] + bg[0]! * (1 - fg[3]), fg[1] * fg[3] + bg[1]! * (1 - fg[3]), fg[2] * fg[3] + bg[2]! * (1 - fg[3])];
+        const fgOnBg = [
+          fg[0] * fg[3] + bg[0]! * (1 - fg[3]),
+          fg[1] * fg[3] + bg[1]! * (1 - fg[3]),
+          fg[2] * fg[3] + bg[2]! * (1 - fg[3]),
+        ];
         const [a, b] = [lum(fgOnBg), lum(bg)].sort((x, y) => y - x) as [number, number];
         const ratio = (a + 0.05) / (b + 0.05);
         const size = parseFloat(style.fontSize);
         const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
-        if (ratio < (large ? 3 : 4.5)) out.push(`"${(host.textContent ?? '').trim().slice(0, 40)}" ${style.color} on rgb(${bg.map(Math.round).join(', ')}): ${ratio.toFixed(2)}:1`);
+        if (ratio < (large ? 3 : 4.5))
+          out.push(
+            `"${(host.textContent ?? '').trim().slice(0, 40)}" ${style.color} on rgb(${bg.map(Math.round).join(', ')}): ${ratio.toFixed(2)}:1`,
+          );
       }
     };
     walk(document);
@@ -157,4 +180,5 @@ export const pathOf = (link: string): string => {
  * An open dialog by its label. The Shoelace host, not the role=dialog panel: the panel lives in the shadow root and
  * the dialog's content is slotted light DOM, so locators chained from the panel would not reach it.
  */
-export const dialog = (page: Page, label: string) => page.locator(`sl-dialog[open][label="${label.replace(/"/g, '\\"')}"]`);
+export const dialog = (page: Page, label: string) =>
+  page.locator(`sl-dialog[open][label="${label.replace(/"/g, '\\"')}"]`);

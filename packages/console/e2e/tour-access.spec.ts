@@ -1,5 +1,5 @@
 /**
- * Who sees a tour (issue 33) on phones (390x844, touch), against the real server and a tour made by the real
+ * Who sees a tour on phones (390x844, touch), against the real server and a tour made by the real
  * pipeline: the agent sets a password in Tour Info and sees Sharing Options say so; a buyer on another phone opens the
  * share link and the embedding example (an iframe) and gets the password screen with nothing of the tour — no title,
  * no room, no file fetched — types a wrong password, then the right one, and the tour plays; a reload in the same
@@ -76,14 +76,18 @@ test('the agent sets a password in Tour Info; Sharing Options (the QR code) says
   await card(agent).getByRole('button').first().tap();
   await dialog(agent, TITLE).getByRole('button', { name: 'Generate QR Code' }).tap();
   const sharing = dialog(agent, 'Sharing Options');
-  await expect(sharing.getByTestId('access-hint')).toHaveText('This tour asks for its password. Send the password separately from the link.');
+  await expect(sharing.getByTestId('access-hint')).toHaveText(
+    'This tour asks for its password. Send the password separately from the link.',
+  );
   // The QR code is the share link: it leads to the password screen like the link does.
   await expect(sharing.getByTestId('qr-image')).toHaveAttribute('alt', new RegExp(`playerext\\?tourId=${tourId}`));
   await sharing.getByRole('button', { name: 'Close' }).last().tap();
   await expect(sharing).toHaveCount(0);
 });
 
-test('a buyer on a phone: the password screen gives nothing of the tour; the right password plays it, once per session', async ({ browser }) => {
+test('a buyer on a phone: the password screen gives nothing of the tour; the right password plays it, once per session', async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const buyer = await phone(browser);
   const page = await buyer.newPage();
@@ -132,7 +136,9 @@ test('a buyer on a phone: the password screen gives nothing of the tour; the rig
   await later.close();
 });
 
-test('company only: the buyer sees the members screen; the signed-in agent still plays the share page', async ({ browser }) => {
+test('company only: the buyer sees the members screen; the signed-in agent still plays the share page', async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const info = await openTourInfo(agent);
   await info.getByLabel(/Only members of your company/).tap();

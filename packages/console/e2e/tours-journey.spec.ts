@@ -1,11 +1,12 @@
 /**
- * The tours journey of issue 6 against the real server and real ffmpeg: log in → upload a generated 12 s 1280x720
+ * The tours journey against the real server and real ffmpeg: log in → upload a generated 12 s 1280x720
  * video through the file chooser → watch the processing percentage climb → the tour appears processed → edit info and
  * thumbnail → open the editor, add three markers, rename one, delete one → preview → copy the share link and the QR
  * code → open /playerext logged out in a new context → fast-travel to a marker and see the canvas change → delete the
  * tour. Also: a reload of /upload loads the console; a marker notice shows once; Professional Photos refresh by
  * themselves after Generate, with progress, and Stage is not offered without an AI service; a legal page opened in a
- * new tab goes back into the app. Screens are checked with axe and saved at phone and desktop widths in test-artifacts/.
+ * new tab goes back into the app. Screens are checked with axe and saved at phone and desktop widths in
+ * test-artifacts/.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -32,7 +33,10 @@ let tourId = '';
 const progressEvents: number[] = [];
 
 async function gql<T>(p: Page, query: string, variables: Record<string, unknown>, token?: string): Promise<T> {
-  const res = await p.request.post('/query', { data: { query, variables }, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const res = await p.request.post('/query', {
+    data: { query, variables },
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
   const body = (await res.json()) as { data?: T; errors?: Array<{ message: string }> };
   if (body.errors?.length) throw new Error(body.errors.map((e) => e.message).join('; '));
   return body.data as T;
@@ -43,8 +47,34 @@ test.beforeAll(async ({ browser }) => {
   video = path.join(work, 'walkthrough.mp4');
   picture = path.join(work, 'thumbnail.png');
   // A 12 s 1280x720 walkthrough stand-in and a 4:3 picture to crop at 16:9.
-  execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=12', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-y', video]);
-  execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'mandelbrot=size=800x600', '-frames:v', '1', '-y', picture]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=1280x720:rate=30:duration=12',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-y',
+    video,
+  ]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'mandelbrot=size=800x600',
+    '-frames:v',
+    '1',
+    '-y',
+    picture,
+  ]);
   context = await browser.newContext({ acceptDownloads: true, reducedMotion: 'reduce' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   // Records every percentage the cards show (a MutationObserver, so none is missed between polls) and every
@@ -80,7 +110,14 @@ const card = (p: Page, title: string): Locator => p.locator('article.tour-card',
 
 test('log in to My Tours', async () => {
   await gql(page, `mutation($input: UserRegisterInput!) { userRegister(input: $input) { id } }`, {
-    input: { username: user.email, password: user.password, name: user.name, surname: user.surname, acceptedTerms: true, turnstileToken: DEV_TURNSTILE_TOKEN },
+    input: {
+      username: user.email,
+      password: user.password,
+      name: user.name,
+      surname: user.surname,
+      acceptedTerms: true,
+      turnstileToken: DEV_TURNSTILE_TOKEN,
+    },
   });
   const link = await mailLink(page, user.email, /\/account\/activate\?token=/);
   await page.goto(pathOf(link));
@@ -124,12 +161,16 @@ test('the processing percentage climbs and the tour appears processed', async ()
   test.setTimeout(150_000);
   await expect(page.getByRole('heading', { name: 'Processing Tours' })).toBeVisible();
   await screen(page, 'tours-home-processing');
-  const processed = page.locator('article.tour-card:not(.tour-card-processing):not(.tour-card-failed)', { hasText: TITLE });
+  const processed = page.locator('article.tour-card:not(.tour-card-processing):not(.tour-card-failed)', {
+    hasText: TITLE,
+  });
   const failed = page.locator('article.tour-card-failed', { hasText: TITLE });
   // No sleeps: wait on the DOM (processed or failed card); the percentages were recorded all along by the init script.
   await expect(processed.or(failed)).toHaveCount(1, { timeout: 120_000 });
   await expect(failed, 'the uploaded tour must not fail processing').toHaveCount(0);
-  const percents = await page.evaluate(() => (window as unknown as { __rwProgress: { percents: number[] } }).__rwProgress.percents);
+  const percents = await page.evaluate(
+    () => (window as unknown as { __rwProgress: { percents: number[] } }).__rwProgress.percents,
+  );
   const events = progressEvents;
   console.log('processing percentages shown:', percents.join(', '), '| progress events:', events.join(', '));
   // The issue's "watch the percentage climb": two different percentages on the card, or at least a progress event
@@ -172,9 +213,16 @@ const drawer = (p: Page) => player(p).locator('tour-markers-drawer');
 
 async function waitForFrames(p: Page) {
   await expect
-    .poll(() => player(p).evaluate((el: HTMLElement & { loadedFrameCount?: number; totalFrames?: number }) => (el.loadedFrameCount ?? 0) > 0 && el.loadedFrameCount === el.totalFrames), {
-      timeout: 60_000,
-    })
+    .poll(
+      () =>
+        player(p).evaluate(
+          (el: HTMLElement & { loadedFrameCount?: number; totalFrames?: number }) =>
+            (el.loadedFrameCount ?? 0) > 0 && el.loadedFrameCount === el.totalFrames,
+        ),
+      {
+        timeout: 60_000,
+      },
+    )
     .toBe(true);
 }
 
@@ -183,7 +231,7 @@ async function canvasPixels(p: Page): Promise<number[]> {
   return player(p).evaluate((el) => {
     const c = el.shadowRoot!.querySelector('canvas')!;
     const d = (() => {
-      // Through a 2D copy: the player paints with a bitmaprenderer context, which has no pixels to read (issue 19).
+      // Through a 2D copy: the player paints with a bitmaprenderer context, which has no pixels to read.
       const k = document.createElement('canvas');
       k.width = c.width;
       k.height = c.height;
@@ -206,7 +254,8 @@ function changedShare(a: number[], b: number[]): number {
   if (a.length !== b.length || a.length === 0) return 1;
   let changed = 0;
   for (let i = 0; i < a.length; i += 3) {
-    if (Math.abs(a[i]! - b[i]!) > 24 || Math.abs(a[i + 1]! - b[i + 1]!) > 24 || Math.abs(a[i + 2]! - b[i + 2]!) > 24) changed++;
+    if (Math.abs(a[i]! - b[i]!) > 24 || Math.abs(a[i + 1]! - b[i + 1]!) > 24 || Math.abs(a[i + 2]! - b[i + 2]!) > 24)
+      changed++;
   }
   return changed / (a.length / 3);
 }
@@ -225,14 +274,18 @@ test('open the editor, add three markers, rename one, delete one', async () => {
   for (const [i, name] of names.entries()) {
     const frame = Math.floor(((i + 1) * total) / 4);
     if (name === 'Kitchen') kitchenFrame = frame;
-    await player(page).evaluate((el: HTMLElement & { goToFrame(n: number): Promise<void> }, n) => el.goToFrame(n), frame);
+    await player(page).evaluate(
+      (el: HTMLElement & { goToFrame(n: number): Promise<void> }, n) => el.goToFrame(n),
+      frame,
+    );
     await drawer(page).getByRole('button', { name: 'Add', exact: true }).click();
     await drawer(page)
       .getByRole('listitem')
       .filter({ hasText: new RegExp(`^${name}$`) })
       .click();
     await expect(drawer(page).getByRole('button', { name, exact: true })).toBeVisible();
-    if (await drawer(page).getByRole('button', { name: 'Close', exact: true }).isVisible()) await drawer(page).getByRole('button', { name: 'Close', exact: true }).click();
+    if (await drawer(page).getByRole('button', { name: 'Close', exact: true }).isVisible())
+      await drawer(page).getByRole('button', { name: 'Close', exact: true }).click();
   }
   await drawer(page).getByRole('button', { name: 'Rename Kitchen' }).click();
   await drawer(page).getByLabel('Marker name').fill('Open-plan Kitchen');
@@ -297,9 +350,15 @@ test('open /playerext logged out and fast-travel to a marker: the canvas changes
     expect(startFrame).not.toBe(kitchenFrame);
     const before = await canvasPixels(p);
     await drawer(p).getByRole('button', { name: 'Open-plan Kitchen', exact: true }).click();
-    await expect.poll(() => player(p).evaluate((el: HTMLElement & { currentFrame: number }) => el.currentFrame), { timeout: 15_000 }).toBe(kitchenFrame);
+    await expect
+      .poll(() => player(p).evaluate((el: HTMLElement & { currentFrame: number }) => el.currentFrame), {
+        timeout: 15_000,
+      })
+      .toBe(kitchenFrame);
     // testsrc2 moves its gradient band and counters every frame, so a different frame repaints a good share of pixels.
-    await expect.poll(async () => changedShare(before, await canvasPixels(p)), { timeout: 15_000 }).toBeGreaterThan(0.02);
+    await expect
+      .poll(async () => changedShare(before, await canvasPixels(p)), { timeout: 15_000 })
+      .toBeGreaterThan(0.02);
     await player(p).getByRole('button', { name: 'Menu' }).click();
     await expect(dialog(p, 'Player Menu').getByRole('button', { name: 'Exit Tour' })).toBeVisible();
     await dialog(p, 'Player Menu').getByRole('button', { name: 'Exit Tour' }).click();
@@ -319,7 +378,8 @@ test('Professional Photos: progress from the call, the photos appear without a r
   const queries: number[] = [];
   const started = Date.now();
   page.on('request', (r) => {
-    if (r.method() === 'POST' && r.url().endsWith('/query') && (r.postData() ?? '').includes('TourShots')) queries.push(Date.now() - started);
+    if (r.method() === 'POST' && r.url().endsWith('/query') && (r.postData() ?? '').includes('TourShots'))
+      queries.push(Date.now() - started);
   });
   await page.getByRole('button', { name: 'Generate professional photos' }).click();
   await expect(page.getByRole('progressbar', { name: 'Generating professional photos' })).toBeVisible();

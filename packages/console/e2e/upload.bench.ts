@@ -38,7 +38,20 @@ async function benchClip(): Promise<string> {
   const file = path.join(dir, 'uhd60-60s-40M.mp4');
   if (fs.existsSync(file)) return file;
   fs.mkdirSync(dir, { recursive: true });
-  const args = ['-f', 'lavfi', '-i', `testsrc2=size=3840x2160:rate=60:duration=${SECONDS}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', '40M', '-pix_fmt', 'yuv420p'];
+  const args = [
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=3840x2160:rate=60:duration=${SECONDS}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-b:v',
+    '40M',
+    '-pix_fmt',
+    'yuv420p',
+  ];
   await run('ffmpeg', ['-v', 'error', '-y', ...args, `${file}.tmp.mp4`], { timeout: 1_800_000 });
   fs.renameSync(`${file}.tmp.mp4`, file);
   return file;
@@ -47,7 +60,9 @@ async function benchClip(): Promise<string> {
 /** The built console's conversion worker (its hashed name in dist/assets). */
 function workerAsset(): string {
   const dist = process.env.E2E_CONSOLE_DIST ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');
-  const name = fs.readdirSync(path.join(dist, 'assets')).find((f) => f.startsWith('convert-worker-') && f.endsWith('.js'));
+  const name = fs
+    .readdirSync(path.join(dist, 'assets'))
+    .find((f) => f.startsWith('convert-worker-') && f.endsWith('.js'));
   if (!name) throw new Error('build the console first (npm run build -w @roomwalk/console)');
   return `/assets/${name}`;
 }
@@ -86,14 +101,23 @@ interface Presigned {
 
 /** One pre-signed PUT's address (the server's processing is what is measured, not the upload). */
 async function presign(token: string): Promise<Presigned> {
-  const d = await gql<{ fileGetPreSignedUrl: Presigned }>(base(), 'mutation($ext: String!) { fileGetPreSignedUrl(input: $ext) { uploadURL key headers { key value } } }', { ext: 'mp4' }, token);
+  const d = await gql<{ fileGetPreSignedUrl: Presigned }>(
+    base(),
+    'mutation($ext: String!) { fileGetPreSignedUrl(input: $ext) { uploadURL key headers { key value } } }',
+    { ext: 'mp4' },
+    token,
+  );
   return d.fileGetPreSignedUrl;
 }
 
 /** Stores a file from Node with one pre-signed PUT. */
 async function storeFile(token: string, file: string): Promise<string> {
   const p = await presign(token);
-  const put = await fetch(p.uploadURL, { method: 'PUT', headers: Object.fromEntries(p.headers.map((h) => [h.key, h.value])), body: fs.readFileSync(file) });
+  const put = await fetch(p.uploadURL, {
+    method: 'PUT',
+    headers: Object.fromEntries(p.headers.map((h) => [h.key, h.value])),
+    body: fs.readFileSync(file),
+  });
   if (put.status !== 200) throw new Error(`upload answered ${put.status}`);
   return p.key;
 }
@@ -118,12 +142,14 @@ test('upload bench: 60 s 4K60 H.264, converted on the device vs uploaded as it i
       const file = (el as HTMLInputElement).files![0]!;
       const worker = new Worker(url, { type: 'module' });
       const t0 = performance.now();
-      const answer = await new Promise<{ type: string; buffer?: ArrayBuffer; reason?: string; decoder?: string }>((resolve) => {
-        worker.onmessage = (e) => {
-          if (e.data.type === 'done' || e.data.type === 'failed' || e.data.type === 'refused') resolve(e.data);
-        };
-        worker.postMessage({ type: 'convert', file });
-      });
+      const answer = await new Promise<{ type: string; buffer?: ArrayBuffer; reason?: string; decoder?: string }>(
+        (resolve) => {
+          worker.onmessage = (e) => {
+            if (e.data.type === 'done' || e.data.type === 'failed' || e.data.type === 'refused') resolve(e.data);
+          };
+          worker.postMessage({ type: 'convert', file });
+        },
+      );
       worker.terminate();
       if (!answer.buffer) throw new Error(`conversion ${answer.type}: ${answer.reason}`);
       (window as unknown as { __mezzanine: Blob }).__mezzanine = new Blob([answer.buffer], { type: 'video/mp4' });
@@ -131,14 +157,28 @@ test('upload bench: 60 s 4K60 H.264, converted on the device vs uploaded as it i
     },
     { input, url: workerAsset() },
   );
-  row('bytes uploaded ÷ original', `${(converted.bytes / originalBytes).toFixed(3)} (${(converted.bytes / 1e6).toFixed(1)} of ${(originalBytes / 1e6).toFixed(1)} MB)`, '≤ 0.15');
-  row('conversion ÷ duration (headless Chromium, software)', `${(converted.seconds / SECONDS).toFixed(2)} (${converted.seconds.toFixed(1)} s)`, 'floor only');
+  row(
+    'bytes uploaded ÷ original',
+    `${(converted.bytes / originalBytes).toFixed(3)} (${(converted.bytes / 1e6).toFixed(1)} of ${(originalBytes / 1e6).toFixed(1)} MB)`,
+    '≤ 0.15',
+  );
+  row(
+    'conversion ÷ duration (headless Chromium, software)',
+    `${(converted.seconds / SECONDS).toFixed(2)} (${converted.seconds.toFixed(1)} s)`,
+    'floor only',
+  );
 
   // 2. Submit → PROCESSED, the mezzanine then the original, one at a time.
   const p = await presign(a.token);
   const status = await a.page.evaluate(async (q) => {
     const body = (window as unknown as { __mezzanine: Blob }).__mezzanine;
-    return (await fetch(q.uploadURL, { method: 'PUT', headers: Object.fromEntries(q.headers.map((h) => [h.key, h.value])), body })).status;
+    return (
+      await fetch(q.uploadURL, {
+        method: 'PUT',
+        headers: Object.fromEntries(q.headers.map((h) => [h.key, h.value])),
+        body,
+      })
+    ).status;
   }, p);
   if (status !== 200) throw new Error(`mezzanine upload answered ${status}`);
   const mezzanineSeconds = await processSeconds(a.token, p.key);
@@ -154,7 +194,11 @@ test('upload bench: 60 s 4K60 H.264, converted on the device vs uploaded as it i
   const tour = await uploadToTour(c, clip, `Bench ${Date.now().toString(36)}`, 3_000_000);
   const total = (tour.times.processed - tour.times.picked) / 1000;
   const choice = c.log.find((l) => /^\[upload\] (convert|original):/.test(l)) ?? '(no choice logged)';
-  row('pick → PROCESSED on 10 Mbit/s ÷ duration', `${(total / SECONDS).toFixed(2)} (${total.toFixed(1)} s; ${choice})`, '≤ 1.0');
+  row(
+    'pick → PROCESSED on 10 Mbit/s ÷ duration',
+    `${(total / SECONDS).toFixed(2)} (${total.toFixed(1)} s; ${choice})`,
+    '≤ 1.0',
+  );
   console.log(['', '| figure | result | goal | load |', '|---|---|---|---|', ...rows].join('\n'));
   for (const ctx of [a, b, c]) await ctx.context.close();
 });

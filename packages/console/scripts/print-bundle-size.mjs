@@ -22,7 +22,9 @@ const cssBytes = fs
   .filter((f) => f.endsWith('.css'))
   .reduce((s, f) => s + gz(`assets/${f}`), 0);
 
-console.log(`Initial JS: ${kb(initialBytes)} KB gzip in ${initial.size} file(s) (budget ${BUDGET_KB} KB); all JS ${kb(allBytes)} KB gzip in ${all.length} chunks; CSS ${kb(cssBytes)} KB gzip.`);
+console.log(
+  `Initial JS: ${kb(initialBytes)} KB gzip in ${initial.size} file(s) (budget ${BUDGET_KB} KB); all JS ${kb(allBytes)} KB gzip in ${all.length} chunks; CSS ${kb(cssBytes)} KB gzip.`,
+);
 if (initialBytes > BUDGET_KB * 1024) {
   console.error(`Initial JS exceeds the ${BUDGET_KB} KB budget.`);
   process.exit(1);

@@ -1,4 +1,6 @@
-/** Build plugins of the console: Shoelace assets without a CDN, and the third-party licence text from the real bundle. */
+/**
+ * Build plugins of the console: Shoelace assets without a CDN, and the third-party licence text from the real bundle.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -62,7 +64,10 @@ function packageDirOf(id: string): string | null {
 function readPackage(dir: string): PackageInfo | null {
   try {
     const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
-    const license = typeof pkg.license === 'string' ? pkg.license : ((pkg.license as { type?: string } | undefined)?.type ?? 'UNKNOWN');
+    const license =
+      typeof pkg.license === 'string'
+        ? pkg.license
+        : ((pkg.license as { type?: string } | undefined)?.type ?? 'UNKNOWN');
     const repoField = pkg.repository;
     const repository = typeof repoField === 'string' ? repoField : (repoField as { url?: string } | undefined)?.url;
     const licenseFile = fs.readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\..*)?$/i.test(f));

@@ -1,4 +1,6 @@
-/** The console shell: session, API client, snackbars, routes, and the Feedback button and cookie banner on every screen. */
+/**
+ * The console shell: session, API client, snackbars, routes, and the Feedback button and cookie banner on every screen.
+ */
 import { BrowserRouter } from 'react-router-dom';
 import type { ReactNode } from 'react';
 import { SessionProvider } from './session/session-context.js';

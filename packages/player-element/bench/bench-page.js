@@ -19,7 +19,12 @@ function snapshot(canvas) {
   scratchCtx.save();
   scratchCtx.beginPath();
   scratchCtx.rect(0, Math.floor(20 * sy) - 1, Math.ceil(640 * sx) + 1, 3);
-  scratchCtx.rect(Math.floor((1280 - 200) * sx), Math.floor((720 - 120) * sy), Math.ceil(160 * sx) + 1, Math.ceil(80 * sy) + 1);
+  scratchCtx.rect(
+    Math.floor((1280 - 200) * sx),
+    Math.floor((720 - 120) * sy),
+    Math.ceil(160 * sx) + 1,
+    Math.ceil(80 * sy) + 1,
+  );
   scratchCtx.rect(0, Math.floor(h / 2) - 1, w, 3);
   scratchCtx.clip();
   scratchCtx.drawImage(canvas, 0, 0, w, h);
@@ -42,7 +47,12 @@ function readFrame(canvas, ctx = snapshot(canvas)) {
     const x = Math.floor((40 * k + 20) * sx);
     if (row[x * 4] * 0.3 + row[x * 4 + 1] * 0.59 + row[x * 4 + 2] * 0.11 > 128) n |= 1 << k;
   }
-  const d = ctx.getImageData(Math.ceil((1280 - 190) * sx), Math.ceil((720 - 110) * sy), Math.floor(140 * sx), Math.floor(60 * sy)).data;
+  const d = ctx.getImageData(
+    Math.ceil((1280 - 190) * sx),
+    Math.ceil((720 - 110) * sy),
+    Math.floor(140 * sx),
+    Math.floor(60 * sy),
+  ).data;
   let sum = 0,
     squares = 0;
   for (let i = 0; i < d.length; i += 4) {
@@ -90,11 +100,14 @@ window.bench = {
     await ready;
     canvas = player.shadowRoot.querySelector('canvas');
     const t0 = performance.now();
-    if (waitBuffered) while (player.loadedFrameCount < player.totalFrames && performance.now() - t0 < 120000) await raf();
+    if (waitBuffered)
+      while (player.loadedFrameCount < player.totalFrames && performance.now() - t0 < 120000) await raf();
     return { total: player.totalFrames, canvas: [canvas.width, canvas.height] };
   },
 
-  /** One keyboard step per animation frame; a step counts when the exact 720p frame is on the canvas at the next frame. */
+  /**
+   * One keyboard step per animation frame; a step counts when the exact 720p frame is on the canvas at the next frame.
+   */
   async scrub(start, steps, dir, wantHigh = true) {
     await Promise.race([player.goToFrame(start), new Promise((r) => setTimeout(r, 10000))]);
     canvas.focus();
@@ -233,7 +246,11 @@ window.bench = {
     });
     // Fully buffer the file first so the baseline is not penalised for network.
     const t0 = performance.now();
-    while (!(v.buffered.length && v.buffered.end(v.buffered.length - 1) >= v.duration - 0.1) && performance.now() - t0 < 30000) await raf();
+    while (
+      !(v.buffered.length && v.buffered.end(v.buffered.length - 1) >= v.duration - 0.1) &&
+      performance.now() - t0 < 30000
+    )
+      await raf();
     const c = document.createElement('canvas');
     c.width = 650;
     c.height = 366;
@@ -269,7 +286,9 @@ window.bench = {
     return { steps, ok, longTaskMax, jumps };
   },
 
-  /** Baseline first frame: a <video> on the source MP4, from creation to frame 0 drawn (lit pixels, as for the player). */
+  /**
+   * Baseline first frame: a <video> on the source MP4, from creation to frame 0 drawn (lit pixels, as for the player).
+   */
   async videoFirstFrame(src) {
     const v = document.createElement('video');
     v.muted = true;
@@ -298,7 +317,10 @@ window.bench = {
     }
   },
 
-  /** Does CPU throttling reach a dedicated worker? The same fixed busy loop timed on the main thread and in a worker, and canvas work (bitmaps) in the worker. */
+  /**
+   * Does CPU throttling reach a dedicated worker? The same fixed busy loop timed on the main thread and in a worker,
+   * and canvas work (bitmaps) in the worker.
+   */
   async busyLoop(n) {
     const spin = (k) => {
       let x = 0;

@@ -32,7 +32,9 @@ const stub = await startStub({ extraTours: { [IDS.short]: 'bench-60s', [IDS.long
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.json': 'application/json' };
 const web = createServer((req, res) => {
   const path = new URL(req.url, 'http://x').pathname;
-  const file = path.startsWith('/dist/') ? join(dist, path.slice('/dist/'.length)) : join(here, path === '/' ? 'bench.html' : path);
+  const file = path.startsWith('/dist/')
+    ? join(dist, path.slice('/dist/'.length))
+    : join(here, path === '/' ? 'bench.html' : path);
   if (!existsSync(file)) return res.writeHead(404).end();
   res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
   res.end(readFileSync(file));
@@ -55,7 +57,9 @@ const pct = (a, p) => {
 const mb = (b) => b / (1024 * 1024);
 const line = (name, value, target, ok, extra = '') => {
   results.push({ name, value, target, ok, load: load() });
-  console.log(`${ok ? 'PASS' : 'MISS'}  ${name.padEnd(58)} ${String(value).padEnd(14)} target ${target}${extra ? `  ${extra}` : ''}  [load ${load()}]`);
+  console.log(
+    `${ok ? 'PASS' : 'MISS'}  ${name.padEnd(58)} ${String(value).padEnd(14)} target ${target}${extra ? `  ${extra}` : ''}  [load ${load()}]`,
+  );
 };
 
 const targetsFor = (total) => {
@@ -108,18 +112,26 @@ async function runPass(key) {
         ]
       : [['60 s', IDS.short, 10]];
     for (const [label, id, start] of tours) {
-      const info = await page.evaluate((id, api, size) => window.bench.load(id, api, size), id, stub.origin, pass.player);
+      const info = await page.evaluate(
+        (id, api, size) => window.bench.load(id, api, size),
+        id,
+        stub.origin,
+        pass.player,
+      );
       console.log(`[bench] ${label} tour: ${info.total} frames, canvas ${info.canvas.join('x')}`);
       const fwd = await page.evaluate((s, w) => window.bench.scrub(s, 600, 1, w), start, pass.wantHigh);
       const back = await page.evaluate((s, w) => window.bench.scrub(s, 600, -1, w), start + 600, pass.wantHigh);
       console.log(`[bench] ${label} scrubs done`);
       scrubs[label] = { fwd, back };
-      for (const r of [fwd, back]) if (r.loaf?.length) console.log(`[bench] ${label} long frames:`, JSON.stringify(r.loaf.slice(0, 4)));
+      for (const r of [fwd, back])
+        if (r.loaf?.length) console.log(`[bench] ${label} long frames:`, JSON.stringify(r.loaf.slice(0, 4)));
       longest = Math.max(longest, fwd.longTaskMax, back.longTaskMax);
       if (label === '60 s') {
         const targets = targetsFor(info.total);
         jumpStats = await page.evaluate((t, w) => window.bench.jumps(t, w), targets, pass.wantHigh);
-        console.log(`[bench] jumps done (target frame: ms to the exact frame) ${targets.map((t, i) => `${t}:${Math.round(jumpStats.exact[i])}`).join(' ')}`);
+        console.log(
+          `[bench] jumps done (target frame: ms to the exact frame) ${targets.map((t, i) => `${t}:${Math.round(jumpStats.exact[i])}`).join(' ')}`,
+        );
         travelStats = await page.evaluate((t, w) => window.bench.travels(t, w), targets.slice(0, 20), pass.wantHigh);
         console.log(
           `[bench] travels done (ms after arrival) ${targets
@@ -137,7 +149,12 @@ async function runPass(key) {
     // Baseline in the same pass and profile: <video> seeking on the 60 s source MP4.
     const targets = targetsFor(720);
     const base = { fwd: await page.evaluate((src, fps) => window.bench.videoScrub(src, fps, 10, 600, 1), SOURCE, FPS) };
-    base.back = await page.evaluate((src, fps, t) => window.bench.videoScrub(src, fps, 610, 600, -1, t), SOURCE, FPS, targets);
+    base.back = await page.evaluate(
+      (src, fps, t) => window.bench.videoScrub(src, fps, 610, 600, -1, t),
+      SOURCE,
+      FPS,
+      targets,
+    );
     console.log(`[bench] <video> baseline done (jumps: ${base.back.jumps.map((j) => Math.round(j)).join(' ')})`);
 
     const P = pass.targets;
@@ -175,7 +192,13 @@ async function runPass(key) {
       `(p95 ${pct(jumpStats.placeholder, 95).toFixed(0)} ms)`,
     );
     const tr95 = pct(travelStats, 95);
-    line(`[${key}] fast travel (animated): exact frame after arrival, p95`, `${tr95.toFixed(0)} ms`, `<= ${P.jump} ms`, tr95 <= P.jump, `(median ${pct(travelStats, 50).toFixed(0)} ms)`);
+    line(
+      `[${key}] fast travel (animated): exact frame after arrival, p95`,
+      `${tr95.toFixed(0)} ms`,
+      `<= ${P.jump} ms`,
+      tr95 <= P.jump,
+      `(median ${pct(travelStats, 50).toFixed(0)} ms)`,
+    );
     for (const [label, b] of Object.entries(peaks))
       line(
         `[${key}] peak decoded memory (cache, thumbnails, bitmaps), ${label} tour`,
@@ -200,7 +223,10 @@ async function runPass(key) {
     );
 
     // First frame on Slow 4G (150 ms RTT, 1.6 Mbps), worst of 5, each in a fresh context (empty HTTP cache).
-    await fetch(`${stub.origin}/__shape`, { method: 'POST', body: JSON.stringify({ latencyMs: 150, bytesPerSec: 1.6e6 / 8 }) });
+    await fetch(`${stub.origin}/__shape`, {
+      method: 'POST',
+      body: JSON.stringify({ latencyMs: 150, bytesPerSec: 1.6e6 / 8 }),
+    });
     const firsts = [];
     let videoFirst = -1;
     try {
@@ -209,7 +235,15 @@ async function runPass(key) {
         const slow = await ctx.newPage();
         await applyProfile(slow, pass);
         await slow.goto(pageUrl);
-        if (i < 5) firsts.push(await slow.evaluate((id, api, size) => window.bench.firstFrame(id, api, size), IDS.short, stub.origin, pass.player));
+        if (i < 5)
+          firsts.push(
+            await slow.evaluate(
+              (id, api, size) => window.bench.firstFrame(id, api, size),
+              IDS.short,
+              stub.origin,
+              pass.player,
+            ),
+          );
         else videoFirst = await slow.evaluate((src) => window.bench.videoFirstFrame(src), SOURCE);
         await ctx.close();
       }
@@ -242,11 +276,24 @@ try {
     await runPass(key);
   }
   console.log('');
-  line('JavaScript, main thread (gzip)', `${(sizes.mainThreadGzipBytes / 1024).toFixed(1)} KB`, '<= 30 KB', sizes.mainThreadGzipBytes <= 30 * 1024);
-  line('JavaScript, all incl. workers (gzip)', `${(sizes.allGzipBytes / 1024).toFixed(1)} KB`, '<= 75 KB', sizes.allGzipBytes <= 75 * 1024);
-  console.log(`\n${results.filter((r) => r.ok).length} of ${results.length} figures within target; load average ${load()} at the end (the machine is shared)`);
+  line(
+    'JavaScript, main thread (gzip)',
+    `${(sizes.mainThreadGzipBytes / 1024).toFixed(1)} KB`,
+    '<= 30 KB',
+    sizes.mainThreadGzipBytes <= 30 * 1024,
+  );
+  line(
+    'JavaScript, all incl. workers (gzip)',
+    `${(sizes.allGzipBytes / 1024).toFixed(1)} KB`,
+    '<= 75 KB',
+    sizes.allGzipBytes <= 75 * 1024,
+  );
+  console.log(
+    `\n${results.filter((r) => r.ok).length} of ${results.length} figures within target; load average ${load()} at the end (the machine is shared)`,
+  );
   console.log('\nSummary:');
-  for (const r of results) console.log(`${r.ok ? 'PASS' : 'MISS'}  ${r.name}: ${r.value} (target ${r.target}; load ${r.load})`);
+  for (const r of results)
+    console.log(`${r.ok ? 'PASS' : 'MISS'}  ${r.name}: ${r.value} (target ${r.target}; load ${r.load})`);
 } finally {
   await browser.close();
   await stub.stop();

@@ -1,9 +1,9 @@
-// The bench in each engine a visitor arrives with (issue 28): Chromium, Firefox ESR and WebKitGTK from Debian's
+// The bench in each engine a visitor arrives with: Chromium, Firefox ESR and WebKitGTK from Debian's
 // packages, one after the other in the same run, on the same generated 60 s tour, page (bench.html) and stub. Per
 // engine: the exact 720p frame's share of refreshes while scrubbing (600 key steps forward, 600 back, one per
 // refresh, read from canvas pixels as bench.mjs does) and the first frame (append to frame 0's pixels, median of 3
-// page loads), each with its ratio to Chromium's. `npm run bench` runs it after bench.mjs; alone: `node bench/engines.mjs`.
-// BENCH_ENGINES: a comma list of chromium, firefox, webkit (all three when unset; `none` skips it).
+// page loads), each with its ratio to Chromium's. `npm run bench` runs it after bench.mjs; alone: `node
+// bench/engines.mjs`. BENCH_ENGINES: a comma list of chromium, firefox, webkit (all three when unset; `none` skips it).
 import { createServer } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
@@ -23,13 +23,17 @@ const dist = process.env.BENCH_DIST || join(here, '..', 'dist');
 const TOUR = 'tour_b0000000-0000-4000-8000-000000000060';
 const PLAYER = { width: 1000, height: 600 };
 
-console.log(`\n[engines] ${cpus().length} cores (${cpus()[0]?.model ?? 'CPU unknown'}), load average ${load()} at start; engines ${engines.join(', ')}`);
+console.log(
+  `\n[engines] ${cpus().length} cores (${cpus()[0]?.model ?? 'CPU unknown'}), load average ${load()} at start; engines ${engines.join(', ')}`,
+);
 generateTour('bench-60s', { seconds: 60, detail: true, source: true });
 const stub = await startStub({ extraTours: { [TOUR]: 'bench-60s' } });
 const types = { '.html': 'text/html', '.js': 'text/javascript' };
 const web = createServer((req, res) => {
   const path = new URL(req.url, 'http://x').pathname;
-  const file = path.startsWith('/dist/') ? join(dist, path.slice('/dist/'.length)) : join(here, path === '/' ? 'bench.html' : path);
+  const file = path.startsWith('/dist/')
+    ? join(dist, path.slice('/dist/'.length))
+    : join(here, path === '/' ? 'bench.html' : path);
   if (!existsSync(file)) return res.writeHead(404).end();
   res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
 });
@@ -47,10 +51,20 @@ async function measure(engine) {
     const firsts = [];
     for (let i = 0; i < 3; i++) {
       await d.goto(pageUrl);
-      firsts.push(await d.evaluate((id, api, size) => window.bench.firstFrame(id, api, size), TOUR, stub.origin, PLAYER));
+      firsts.push(
+        await d.evaluate((id, api, size) => window.bench.firstFrame(id, api, size), TOUR, stub.origin, PLAYER),
+      );
     }
     const sorted = [...firsts].sort((a, b) => a - b);
-    return { version: d.version, fwd, back, share: (fwd.ok + back.ok) / (fwd.steps + back.steps), first: firsts.some((f) => f < 0) ? -1 : sorted[1], firsts, load: load() };
+    return {
+      version: d.version,
+      fwd,
+      back,
+      share: (fwd.ok + back.ok) / (fwd.steps + back.steps),
+      first: firsts.some((f) => f < 0) ? -1 : sorted[1],
+      firsts,
+      load: load(),
+    };
   } finally {
     await d.close();
   }
@@ -74,7 +88,9 @@ try {
 const base = figures.chromium;
 const pct = (x) => `${(x * 100).toFixed(1)} %`;
 const times = (x, b) => (b > 0 && x > 0 ? `${(x / b).toFixed(2)}x Chromium's` : 'no ratio');
-console.log('\n[engines] exact 720p frame within one refresh while scrubbing, and first frame (same run, same tour and page):');
+console.log(
+  '\n[engines] exact 720p frame within one refresh while scrubbing, and first frame (same run, same tour and page):',
+);
 for (const engine of engines) {
   const f = figures[engine];
   if (!f) {
@@ -82,7 +98,10 @@ for (const engine of engines) {
     continue;
   }
   const scrub = `${pct(f.share)} (fwd ${pct(f.fwd.ok / f.fwd.steps)}, back ${pct(f.back.ok / f.back.steps)}), ${times(f.share, base?.share)}`;
-  const first = f.first < 0 ? '> 20 s' : `${f.first.toFixed(0)} ms (runs ${f.firsts.map((x) => x.toFixed(0)).join(', ')}), ${times(f.first, base?.first)}`;
+  const first =
+    f.first < 0
+      ? '> 20 s'
+      : `${f.first.toFixed(0)} ms (runs ${f.firsts.map((x) => x.toFixed(0)).join(', ')}), ${times(f.first, base?.first)}`;
   console.log(`  ${engine.padEnd(8)} ${f.version.padEnd(28)} scrub ${scrub}; first frame ${first}  [load ${f.load}]`);
 }
 const failed = engines.filter((e) => !figures[e]);

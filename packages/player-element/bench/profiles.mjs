@@ -11,14 +11,34 @@ export const load = () =>
 /**
  * Passes, in order. `phone` is a low-end phone: CPU throttled 4x, deviceMemory 3 and hardwareConcurrency 4, a mobile
  * user agent and a 390x844 touch viewport at DPR 3, so the player applies its own device rules (tours §9: one worker
- * at 3 GB, batch 10, 360p only under 4 GB). `busyCores` starts that many busy processes for the pass (a core's worth each
- * of work beside the player, on top of whatever else the machine runs).
+ * at 3 GB, batch 10, 360p only under 4 GB). `busyCores` starts that many busy processes for the pass (a core's worth
+ * each of work beside the player, on top of whatever else the machine runs).
  */
 export const PASSES = {
-  desktop: { label: 'desktop', player: { width: 1000, height: 600 }, wantHigh: true, longTour: true, targets: { exact: 0.95, jump: 100, first: 1000, memory: 150 } },
-  loaded: { label: 'desktop + one busy core', busyCores: 1, player: { width: 1000, height: 600 }, wantHigh: true, longTour: false, targets: { exact: 0.9, jump: 150, first: 1000, memory: 150 } },
+  desktop: {
+    label: 'desktop',
+    player: { width: 1000, height: 600 },
+    wantHigh: true,
+    longTour: true,
+    targets: { exact: 0.95, jump: 100, first: 1000, memory: 150 },
+  },
+  loaded: {
+    label: 'desktop + one busy core',
+    busyCores: 1,
+    player: { width: 1000, height: 600 },
+    wantHigh: true,
+    longTour: false,
+    targets: { exact: 0.9, jump: 150, first: 1000, memory: 150 },
+  },
   // A buyer's machine running other work: both of a 2-core machine's cores busy beside the player.
-  busy2: { label: 'desktop + two busy cores', busyCores: 2, player: { width: 1000, height: 600 }, wantHigh: true, longTour: false, targets: { exact: 0.9, jump: 150, first: 1000, memory: 150 } },
+  busy2: {
+    label: 'desktop + two busy cores',
+    busyCores: 2,
+    player: { width: 1000, height: 600 },
+    wantHigh: true,
+    longTour: false,
+    targets: { exact: 0.9, jump: 150, first: 1000, memory: 150 },
+  },
   phone: {
     label: 'low-end phone (CPU 4x, 3 GB, 4 cores, 390x844 touch, DPR 3)',
     phone: { cpu: 4, deviceMemory: 3, cores: 4, width: 390, height: 844, dpr: 3 },
@@ -29,7 +49,8 @@ export const PASSES = {
   },
 };
 
-const PHONE_UA = 'Mozilla/5.0 (Linux; Android 13; Pixel 5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+const PHONE_UA =
+  'Mozilla/5.0 (Linux; Android 13; Pixel 5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
 
 /** Applies a pass's device profile to a page (before it loads); returns its CDP session. */
 export async function applyProfile(page, pass) {
@@ -37,7 +58,12 @@ export async function applyProfile(page, pass) {
   const p = pass.phone;
   if (!p) return cdp;
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: p.cpu });
-  await cdp.send('Emulation.setDeviceMetricsOverride', { width: p.width, height: p.height, deviceScaleFactor: p.dpr, mobile: true });
+  await cdp.send('Emulation.setDeviceMetricsOverride', {
+    width: p.width,
+    height: p.height,
+    deviceScaleFactor: p.dpr,
+    mobile: true,
+  });
   await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 5 });
   await cdp.send('Emulation.setUserAgentOverride', { userAgent: PHONE_UA });
   await cdp.send('Page.enable');
@@ -54,16 +80,24 @@ export async function applyProfile(page, pass) {
 
 /** `n` busy child processes (tight loops: about one core each), for at most `maxMs`; returns a stop function. */
 export function startBusyCores(n, maxMs = 30 * 60 * 1000) {
-  const children = Array.from({ length: n }, () => spawn(process.execPath, ['-e', `const end = Date.now() + ${maxMs}; while (Date.now() < end) {}`], { stdio: 'ignore' }));
+  const children = Array.from({ length: n }, () =>
+    spawn(process.execPath, ['-e', `const end = Date.now() + ${maxMs}; while (Date.now() < end) {}`], {
+      stdio: 'ignore',
+    }),
+  );
   const pids = children.map((c) => c.pid).join(', ');
-  console.log(`[bench] background load: ${n} busy process(es) (pids ${pids}, tight loops, at most ${maxMs / 60000} min), load average ${load()}`);
+  console.log(
+    `[bench] background load: ${n} busy process(es) (pids ${pids}, tight loops, at most ${maxMs / 60000} min), load average ${load()}`,
+  );
   return () => {
     for (const c of children) c.kill('SIGKILL');
     console.log(`[bench] background load stopped (pids ${pids}), load average ${load()}`);
   };
 }
 
-/** Times the same busy loop on the main thread and in a dedicated worker, without and with the pass's CPU throttling. */
+/**
+ * Times the same busy loop on the main thread and in a dedicated worker, without and with the pass's CPU throttling.
+ */
 export async function throttleProbe(page, cdp, rate) {
   // Alternating, five times each, medians: the machine's own load moves single runs a lot.
   const runs = { 1: [], [rate]: [] };

@@ -1,8 +1,10 @@
 // Builds dist/: tour-player.js (one self-contained script-tag bundle registering <tour-player>), its lazily loaded
-// chunks tour-player-live.js (live panel), tour-player-edit.js (edit mode), tour-player-fallback.js (no WebCodecs), tour-player-subscription.js (graphql-ws, AI marker progress), tour-player-visit.js (visit report and room tracking, on idle), tour-player-gate.js (the password screen, protected tours only) and tour-player-agora.js (the Agora Web SDK, for Agora sessions only),
-// esm/ (for bundlers; lit and react stay external), with the decode worker inlined as a
-// Blob URL so the element works when its script is hosted on another origin than the page.
-// Then the custom-elements manifest and a size report (gzip).
+// chunks tour-player-live.js (live panel), tour-player-edit.js (edit mode), tour-player-fallback.js (no WebCodecs),
+// tour-player-subscription.js (graphql-ws, AI marker progress), tour-player-visit.js (visit report and room tracking,
+// on idle), tour-player-gate.js (the password screen, protected tours only) and tour-player-agora.js (the Agora Web
+// SDK, for Agora sessions only), esm/ (for bundlers; lit and react stay external), with the decode worker inlined as a
+// Blob URL so the element works when its script is hosted on another origin than the page. Then the custom-elements
+// manifest and a size report (gzip).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
@@ -22,27 +24,56 @@ mkdirSync(join(dist, 'esm'), { recursive: true });
 const FORBIDDEN_IN_MAIN = /(^|\/)shared\/src\/(index|messages|schemas\/[^/]+)\.ts$/;
 const checkInputs = (name, result) => {
   const bad = Object.keys(result.metafile.inputs).filter((f) => FORBIDDEN_IN_MAIN.test(f));
-  if (bad.length) throw new Error(`${name} must not bundle ${bad.join(', ')} (import the shared subpath it needs: @roomwalk/shared/constants, /player-texts, /guarded-storage)`);
+  if (bad.length)
+    throw new Error(
+      `${name} must not bundle ${bad.join(', ')} (import the shared subpath it needs: @roomwalk/shared/constants, /player-texts, /guarded-storage)`,
+    );
 };
 
-const common = { bundle: true, minify: true, target: 'es2022', legalComments: 'none', logLevel: 'warning', conditions: ['production'], define: { 'process.env.NODE_ENV': '"production"' } };
+const common = {
+  bundle: true,
+  minify: true,
+  target: 'es2022',
+  legalComments: 'none',
+  logLevel: 'warning',
+  conditions: ['production'],
+  define: { 'process.env.NODE_ENV': '"production"' },
+};
 
-const worker = await build({ ...common, entryPoints: [join(root, 'src/workers/decode-worker.ts')], format: 'iife', write: false, metafile: true });
+const worker = await build({
+  ...common,
+  entryPoints: [join(root, 'src/workers/decode-worker.ts')],
+  format: 'iife',
+  write: false,
+  metafile: true,
+});
 checkInputs('the decode worker', worker);
 const workerCode = worker.outputFiles[0].text;
 writeFileSync(join(dist, 'decode-worker.js'), workerCode);
 
 // The paint worker (ImageBitmaps of the decoded frames at the canvas's size) is inlined the same way.
-const paint = await build({ ...common, entryPoints: [join(root, 'src/workers/paint-worker.ts')], format: 'iife', write: false, metafile: true });
+const paint = await build({
+  ...common,
+  entryPoints: [join(root, 'src/workers/paint-worker.ts')],
+  format: 'iife',
+  write: false,
+  metafile: true,
+});
 checkInputs('the paint worker', paint);
 const paintCode = paint.outputFiles[0].text;
 
 const inlineWorkerWith = (code, paintSource) => ({
   name: 'inline-worker',
   setup(b) {
-    b.onResolve({ filter: /create-(decode|paint)-worker\.js$/ }, (args) => ({ path: args.path.includes('paint') ? 'paint' : 'decode', namespace: 'inline-worker' }));
+    b.onResolve({ filter: /create-(decode|paint)-worker\.js$/ }, (args) => ({
+      path: args.path.includes('paint') ? 'paint' : 'decode',
+      namespace: 'inline-worker',
+    }));
     b.onLoad({ filter: /.*/, namespace: 'inline-worker' }, (args) => {
-      const [fn, name, src] = args.path === 'paint' ? ['createPaintWorker', 'tour-paint', paintSource] : ['createDecodeWorker', 'tour-decode', code];
+      const [fn, name, src] =
+        args.path === 'paint'
+          ? ['createPaintWorker', 'tour-paint', paintSource]
+          : ['createDecodeWorker', 'tour-decode', code];
       return {
         contents: `const source = ${JSON.stringify(src)};
 let url;
@@ -75,7 +106,10 @@ export const loadLivePanel = () => import(new URL('tour-player-live.js', base).h
 const subscriptionChunk = {
   name: 'subscription-chunk',
   setup(b) {
-    b.onResolve({ filter: /load-subscription\.js$/ }, () => ({ path: 'subscription-load', namespace: 'subscription-chunk' }));
+    b.onResolve({ filter: /load-subscription\.js$/ }, () => ({
+      path: 'subscription-load',
+      namespace: 'subscription-chunk',
+    }));
     b.onLoad({ filter: /.*/, namespace: 'subscription-chunk' }, () => ({
       contents: `const base = (document.currentScript && document.currentScript.src) || location.href;
 export const loadSubscription = () => import(new URL('tour-player-subscription.js', base).href);`,
@@ -83,8 +117,8 @@ export const loadSubscription = () => import(new URL('tour-player-subscription.j
     }));
   },
 };
-// The same for the visit report (visitor id, beacons, room tracking; issue 21), loaded from tour-player-visit.js when the
-// page is next idle after an external player loads its tour.
+// The same for the visit report (visitor id, beacons, room tracking), loaded from tour-player-visit.js when
+// the page is next idle after an external player loads its tour.
 const visitChunk = {
   name: 'visit-chunk',
   setup(b) {
@@ -96,7 +130,7 @@ export const loadVisitReport = () => import(new URL('tour-player-visit.js', base
     }));
   },
 };
-// The same for the password and members-only screens of a protected tour (issue 33), loaded from tour-player-gate.js
+// The same for the password and members-only screens of a protected tour, loaded from tour-player-gate.js
 // only when a tour's query is refused for access.
 const gateChunk = {
   name: 'gate-chunk',
@@ -114,7 +148,9 @@ export const loadAccessGate = () => import(new URL('tour-player-gate.js', base).
 const editChunk = {
   name: 'edit-chunk',
   setup(b) {
-    b.onResolve({ filter: /^\.\/load\.js$/ }, (args) => (args.importer.includes(join('src', 'editing')) ? { path: 'edit-load', namespace: 'edit-chunk' } : undefined));
+    b.onResolve({ filter: /^\.\/load\.js$/ }, (args) =>
+      args.importer.includes(join('src', 'editing')) ? { path: 'edit-load', namespace: 'edit-chunk' } : undefined,
+    );
     b.onLoad({ filter: /.*/, namespace: 'edit-chunk' }, () => ({
       contents: `const base = (document.currentScript && document.currentScript.src) || location.href;
 export const loadEditingChunk = () => import(new URL('tour-player-edit.js', base).href);`,
@@ -138,16 +174,23 @@ export const loadVideoFallback = () => import(new URL('tour-player-fallback.js',
 const subscriptionFromChunk = {
   name: 'subscription-from-chunk',
   setup(b) {
-    b.onResolve({ filter: /load-subscription\.js$/ }, () => ({ path: 'subscription-load', namespace: 'subscription-from-chunk' }));
+    b.onResolve({ filter: /load-subscription\.js$/ }, () => ({
+      path: 'subscription-load',
+      namespace: 'subscription-from-chunk',
+    }));
     b.onLoad({ filter: /.*/, namespace: 'subscription-from-chunk' }, () => ({
       contents: `export const loadSubscription = () => import('./tour-player-subscription.js');`,
       loader: 'js',
     }));
-    b.onResolve({ filter: /^\.\/tour-player-subscription\.js$/ }, () => ({ path: './tour-player-subscription.js', external: true }));
+    b.onResolve({ filter: /^\.\/tour-player-subscription\.js$/ }, () => ({
+      path: './tour-player-subscription.js',
+      external: true,
+    }));
   },
 };
 // Lit's css`` templates keep their source indentation and comments through minification: both are dropped here
-// (whitespace runs become one space, none is kept around { } ;), so selectors and values keep their meaning. 282 B gzip.
+// (whitespace runs become one space, none is kept around { } ;), so selectors and values keep their meaning. 282 B
+// gzip.
 const cssTemplates = {
   name: 'css-templates',
   setup(b) {
@@ -174,7 +217,9 @@ const signalsTreeShake = {
   name: 'signals-tree-shake',
   setup(b) {
     b.onResolve({ filter: /^\.\/lib\/[\w-]+\.js$/ }, (args) =>
-      /@lit-labs[\\/]preact-signals[\\/]index\.js$/.test(args.importer) ? { path: join(args.resolveDir, args.path), sideEffects: false } : undefined,
+      /@lit-labs[\\/]preact-signals[\\/]index\.js$/.test(args.importer)
+        ? { path: join(args.resolveDir, args.path), sideEffects: false }
+        : undefined,
     );
   },
 };
@@ -183,7 +228,9 @@ const signalsTreeShake = {
 const agoraChunk = {
   name: 'agora-chunk',
   setup(b) {
-    b.onResolve({ filter: /(^|[\\/])agora-sdk\.js$/ }, (args) => (args.importer.includes(join('src', 'live-call')) ? { path: './tour-player-agora.js', external: true } : undefined));
+    b.onResolve({ filter: /(^|[\\/])agora-sdk\.js$/ }, (args) =>
+      args.importer.includes(join('src', 'live-call')) ? { path: './tour-player-agora.js', external: true } : undefined,
+    );
   },
 };
 checkInputs(
@@ -193,19 +240,63 @@ checkInputs(
     entryPoints: [join(root, 'src/index.ts')],
     format: 'iife',
     outfile: join(dist, 'tour-player.js'),
-    plugins: [inlineWorker, liveChunk, subscriptionChunk, visitChunk, gateChunk, editChunk, fallbackChunk, signalsTreeShake, cssTemplates],
+    plugins: [
+      inlineWorker,
+      liveChunk,
+      subscriptionChunk,
+      visitChunk,
+      gateChunk,
+      editChunk,
+      fallbackChunk,
+      signalsTreeShake,
+      cssTemplates,
+    ],
     splitting: false,
     metafile: true,
   }),
 );
-await build({ ...common, entryPoints: [join(root, 'src/decode/video-fallback.ts')], format: 'esm', outfile: join(dist, 'tour-player-fallback.js') });
-await build({ ...common, entryPoints: [join(root, 'src/editing/index.ts')], format: 'esm', outfile: join(dist, 'tour-player-edit.js'), plugins: [subscriptionFromChunk] });
-await build({ ...common, entryPoints: [join(root, 'src/api/subscription.ts')], format: 'esm', outfile: join(dist, 'tour-player-subscription.js') });
-await build({ ...common, entryPoints: [join(root, 'src/api/visit-report.ts')], format: 'esm', outfile: join(dist, 'tour-player-visit.js') });
-await build({ ...common, entryPoints: [join(root, 'src/tour-player/access-gate.ts')], format: 'esm', outfile: join(dist, 'tour-player-gate.js') });
-await build({ ...common, entryPoints: [join(root, 'src/live-panel/live-panel.ts')], format: 'esm', outfile: join(dist, 'tour-player-live.js'), plugins: [agoraChunk] });
+await build({
+  ...common,
+  entryPoints: [join(root, 'src/decode/video-fallback.ts')],
+  format: 'esm',
+  outfile: join(dist, 'tour-player-fallback.js'),
+});
+await build({
+  ...common,
+  entryPoints: [join(root, 'src/editing/index.ts')],
+  format: 'esm',
+  outfile: join(dist, 'tour-player-edit.js'),
+  plugins: [subscriptionFromChunk],
+});
+await build({
+  ...common,
+  entryPoints: [join(root, 'src/api/subscription.ts')],
+  format: 'esm',
+  outfile: join(dist, 'tour-player-subscription.js'),
+});
+await build({
+  ...common,
+  entryPoints: [join(root, 'src/api/visit-report.ts')],
+  format: 'esm',
+  outfile: join(dist, 'tour-player-visit.js'),
+});
+await build({
+  ...common,
+  entryPoints: [join(root, 'src/tour-player/access-gate.ts')],
+  format: 'esm',
+  outfile: join(dist, 'tour-player-gate.js'),
+});
+await build({
+  ...common,
+  entryPoints: [join(root, 'src/live-panel/live-panel.ts')],
+  format: 'esm',
+  outfile: join(dist, 'tour-player-live.js'),
+  plugins: [agoraChunk],
+});
 // The SDK is MIT licensed; its notice goes with it (minifying drops the SDK's own header).
-const agoraVersion = JSON.parse(readFileSync(join(dirname(createRequire(import.meta.url).resolve('agora-rtc-sdk-ng')), 'package.json'), 'utf8')).version;
+const agoraVersion = JSON.parse(
+  readFileSync(join(dirname(createRequire(import.meta.url).resolve('agora-rtc-sdk-ng')), 'package.json'), 'utf8'),
+).version;
 await build({
   ...common,
   entryPoints: [join(root, 'src/live-call/agora-sdk.ts')],
@@ -225,12 +316,24 @@ await build({
 });
 
 // TypeScript declarations for consumers of dist/esm.
-execFileSync(process.execPath, [join(root, '../../node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+execFileSync(process.execPath, [join(root, '../../node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 
 // Custom-elements manifest from the JSDoc of the components.
 execFileSync(
   process.execPath,
-  [join(root, '../../node_modules/@custom-elements-manifest/analyzer/cem.js'), 'analyze', '--litelement', '--globs', 'src/**/*.component.ts', '--outdir', '.', '--quiet'],
+  [
+    join(root, '../../node_modules/@custom-elements-manifest/analyzer/cem.js'),
+    'analyze',
+    '--litelement',
+    '--globs',
+    'src/**/*.component.ts',
+    '--outdir',
+    '.',
+    '--quiet',
+  ],
   { cwd: root, stdio: 'inherit' },
 );
 
@@ -240,7 +343,17 @@ const mainOnly = await build({
   entryPoints: [join(root, 'src/index.ts')],
   format: 'iife',
   write: false,
-  plugins: [inlineWorkerWith('', ''), liveChunk, subscriptionChunk, visitChunk, gateChunk, editChunk, fallbackChunk, signalsTreeShake, cssTemplates],
+  plugins: [
+    inlineWorkerWith('', ''),
+    liveChunk,
+    subscriptionChunk,
+    visitChunk,
+    gateChunk,
+    editChunk,
+    fallbackChunk,
+    signalsTreeShake,
+    cssTemplates,
+  ],
 });
 const gz = (s) => gzipSync(s, { level: 9 }).length;
 const mainJs = readFileSync(join(dist, 'tour-player.js'));
@@ -253,9 +366,11 @@ for (const [file, code] of [
   ['decode-worker.js', workerCode],
   ['paint-worker.js', paintCode],
 ]) {
-  if (code.includes(AGORA_MARK)) throw new Error(`${file} contains the Agora SDK; it belongs in tour-player-agora.js only`);
+  if (code.includes(AGORA_MARK))
+    throw new Error(`${file} contains the Agora SDK; it belongs in tour-player-agora.js only`);
 }
-if (!liveJs.includes('"./tour-player-agora.js"')) throw new Error('tour-player-live.js does not import ./tour-player-agora.js');
+if (!liveJs.includes('"./tour-player-agora.js"'))
+  throw new Error('tour-player-live.js does not import ./tour-player-agora.js');
 const report = {
   allGzipBytes: gz(mainJs),
   mainThreadGzipBytes: gz(mainOnly.outputFiles[0].contents),
@@ -273,12 +388,14 @@ const report = {
 // phone fit of issues 28 and 30 (swipes across the stage, the direction hint, the drawer beside the picture on a phone
 // on its side, the self-sizing element, the live panel beside the picture, rooms by name from the host page: 0.75 KB
 // gzip); the next lever is the markers drawer as a chunk (docs/decisions.md "Swipe direction and reach").
-// Raised again for the warm start (workers started while the tour query is in flight, issue 28's WebKit first frame:
-// 0.4 KB), the password screen of protected tours (issue 33), and comlink's return as the one worker protocol (issue 31:
+// Raised again for the warm start (workers started while the tour query is in flight, WebKit first frame:
+// 0.4 KB), the password screen of protected tours, and comlink's return as the one worker protocol (issue
+// 31:
 // 1.6 KB on the main thread, as much in each worker; the design names it, so the budget moves, not the design).
 // Nothing was trimmed to fit.
 const BUDGET = { mainThreadGzipBytes: 34 * 1024, allGzipBytes: 82 * 1024 };
-for (const [k, max] of Object.entries(BUDGET)) if (report[k] > max) throw new Error(`${k} ${report[k]} B is over its budget of ${max} B`);
+for (const [k, max] of Object.entries(BUDGET))
+  if (report[k] > max) throw new Error(`${k} ${report[k]} B is over its budget of ${max} B`);
 writeFileSync(join(dist, 'sizes.json'), JSON.stringify(report, null, 2));
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 console.log(

@@ -1,5 +1,14 @@
 import { expect } from '@esm-bundle/chai';
-import { canvasSize, clampFrame, clipFrameCounts, clipStarts, locateFrame, maxScrollableIndex, totalFrames, travelPlan } from './frame-math.js';
+import {
+  canvasSize,
+  clampFrame,
+  clipFrameCounts,
+  clipStarts,
+  locateFrame,
+  maxScrollableIndex,
+  totalFrames,
+  travelPlan,
+} from './frame-math.js';
 import { drawerBeside, pictureShareWithDrawer, shouldOpenDrawer } from './layout.js';
 import { workerCount, batchSize, canDecodeHighRes } from './device.js';
 import { parseHostMessage } from './controllers/host-bridge-controller.js';
@@ -38,32 +47,78 @@ describe('frame math (tours §9)', () => {
   });
 
   it('caps the canvas at 650 px and halves large canvases off desktop', () => {
-    expect(canvasSize({ width: 1280, height: 720 }, { width: 2000, height: 2000 }, true, 500)).to.deep.equal({ width: 650, height: 366 });
-    expect(canvasSize({ width: 720, height: 1280 }, { width: 2000, height: 700 }, true, 500)).to.deep.equal({ width: 394, height: 700 });
-    expect(canvasSize({ width: 720, height: 1280 }, { width: 650, height: 2000 }, false, 500)).to.deep.equal({ width: 325, height: 578 });
+    expect(canvasSize({ width: 1280, height: 720 }, { width: 2000, height: 2000 }, true, 500)).to.deep.equal({
+      width: 650,
+      height: 366,
+    });
+    expect(canvasSize({ width: 720, height: 1280 }, { width: 2000, height: 700 }, true, 500)).to.deep.equal({
+      width: 394,
+      height: 700,
+    });
+    expect(canvasSize({ width: 720, height: 1280 }, { width: 650, height: 2000 }, false, 500)).to.deep.equal({
+      width: 325,
+      height: 578,
+    });
   });
 
   it('keeps 80 px under the canvas for the joystick, except in viewports 550 px high or less (joystick in a corner)', () => {
     // A portrait tour on a 390x844 phone (host less the top bar and margins): the joystick goes below the picture.
-    expect(canvasSize({ width: 720, height: 1280 }, { width: 374, height: 700 }, false, 844)).to.deep.equal({ width: 349, height: 620 });
-    expect(canvasSize({ width: 720, height: 1280 }, { width: 374, height: 700 }, false, 550)).to.deep.equal({ width: 374, height: 665 });
+    expect(canvasSize({ width: 720, height: 1280 }, { width: 374, height: 700 }, false, 844)).to.deep.equal({
+      width: 349,
+      height: 620,
+    });
+    expect(canvasSize({ width: 720, height: 1280 }, { width: 374, height: 700 }, false, 550)).to.deep.equal({
+      width: 374,
+      height: 665,
+    });
     // A landscape tour is limited by the width: unchanged.
-    expect(canvasSize({ width: 1280, height: 720 }, { width: 374, height: 700 }, false, 844)).to.deep.equal({ width: 374, height: 210 });
+    expect(canvasSize({ width: 1280, height: 720 }, { width: 374, height: 700 }, false, 844)).to.deep.equal({
+      width: 374,
+      height: 210,
+    });
   });
 
   it('opens the drawer per the spec rules', () => {
-    const base = { viewportWidth: 1200, hostWidth: 1200, hostHeight: 700, canvasWidth: 650, canvasHeight: 366, menuHeight: 48, portrait: false, liveViewing: false };
+    const base = {
+      viewportWidth: 1200,
+      hostWidth: 1200,
+      hostHeight: 700,
+      canvasWidth: 650,
+      canvasHeight: 366,
+      menuHeight: 48,
+      portrait: false,
+      liveViewing: false,
+    };
     expect(shouldOpenDrawer(base)).to.equal(true);
     expect(shouldOpenDrawer({ ...base, liveViewing: true })).to.equal(false);
     expect(shouldOpenDrawer({ ...base, hostWidth: 600, canvasWidth: 600 })).to.equal(false);
     expect(shouldOpenDrawer({ ...base, viewportWidth: 2600, hostWidth: 600, canvasWidth: 600 })).to.equal(true);
-    expect(shouldOpenDrawer({ ...base, hostWidth: 500, canvasWidth: 300, canvasHeight: 530, hostHeight: 900, portrait: true })).to.equal(true);
+    expect(
+      shouldOpenDrawer({
+        ...base,
+        hostWidth: 500,
+        canvasWidth: 300,
+        canvasHeight: 530,
+        hostHeight: 900,
+        portrait: true,
+      }),
+    ).to.equal(true);
   });
 
   it('puts the drawer beside the picture on a phone on its side, and never opens it where the picture would keep under 80 %', () => {
     // 844x390 (a phone in landscape, joystick in the corner): the picture takes the height (580x326) and the drawer
     // beside it leaves it 498 px wide; below it, it would have left a strip.
-    const phone = { viewportWidth: 844, viewportHeight: 390, hostWidth: 844, hostHeight: 390, canvasWidth: 580, canvasHeight: 326, menuHeight: 48, portrait: false, liveViewing: false };
+    const phone = {
+      viewportWidth: 844,
+      viewportHeight: 390,
+      hostWidth: 844,
+      hostHeight: 390,
+      canvasWidth: 580,
+      canvasHeight: 326,
+      menuHeight: 48,
+      portrait: false,
+      liveViewing: false,
+    };
     expect(drawerBeside(844, 390, 390)).to.equal(true);
     expect(drawerBeside(390, 844, 844)).to.equal(false);
     expect(drawerBeside(1000, 1200, 1200)).to.equal(true);
@@ -74,11 +129,29 @@ describe('frame math (tours §9)', () => {
     expect(shouldOpenDrawer(phone)).to.equal(true);
     // A small landscape embed on a screen wider than 2500 px: the spec opens the drawer there, but below a 584 px
     // picture it would leave 220 px of it (38 %): it stays closed.
-    const embed = { ...phone, viewportWidth: 2600, viewportHeight: 1400, hostWidth: 600, hostHeight: 400, canvasWidth: 584, canvasHeight: 329 };
+    const embed = {
+      ...phone,
+      viewportWidth: 2600,
+      viewportHeight: 1400,
+      hostWidth: 600,
+      hostHeight: 400,
+      canvasWidth: 584,
+      canvasHeight: 329,
+    };
     expect(pictureShareWithDrawer(embed)).to.be.below(0.8);
     expect(shouldOpenDrawer(embed)).to.equal(false);
     // A portrait box keeps the drawer below, in the room the picture and joystick leave: the picture keeps its size.
-    const portrait = { viewportWidth: 500, viewportHeight: 1000, hostWidth: 390, hostHeight: 1000, canvasWidth: 374, canvasHeight: 665, menuHeight: 48, portrait: true, liveViewing: false };
+    const portrait = {
+      viewportWidth: 500,
+      viewportHeight: 1000,
+      hostWidth: 390,
+      hostHeight: 1000,
+      canvasWidth: 374,
+      canvasHeight: 665,
+      menuHeight: 48,
+      portrait: true,
+      liveViewing: false,
+    };
     expect(pictureShareWithDrawer(portrait)).to.equal(1);
     expect(shouldOpenDrawer(portrait)).to.equal(true);
   });
@@ -97,13 +170,22 @@ describe('frame math (tours §9)', () => {
   });
 
   it('parses only well-formed host messages', () => {
-    expect(parseHostMessage({ type: 'roomwalk_scroll', frameIndex: 3 })).to.deep.equal({ type: 'scroll', frameIndex: 3 });
-    expect(parseHostMessage({ type: 'roomwalk_marker', data: { frameIndex: 9 } })).to.deep.equal({ type: 'marker', frameIndex: 9 });
+    expect(parseHostMessage({ type: 'roomwalk_scroll', frameIndex: 3 })).to.deep.equal({
+      type: 'scroll',
+      frameIndex: 3,
+    });
+    expect(parseHostMessage({ type: 'roomwalk_marker', data: { frameIndex: 9 } })).to.deep.equal({
+      type: 'marker',
+      frameIndex: 9,
+    });
     expect(parseHostMessage({ type: 'roomwalk_scroll', frameIndex: Infinity })).to.equal(null);
     expect(parseHostMessage({ type: 'roomwalk_scroll', frameIndex: -1 })).to.equal(null);
     expect(parseHostMessage(null)).to.equal(null);
     // A room by name (examples/iframe.html's Kitchen button): trimmed; empty or absurdly long names are ignored.
-    expect(parseHostMessage({ type: 'roomwalk_marker', room: ' Kitchen ' })).to.deep.equal({ type: 'room', room: 'Kitchen' });
+    expect(parseHostMessage({ type: 'roomwalk_marker', room: ' Kitchen ' })).to.deep.equal({
+      type: 'room',
+      room: 'Kitchen',
+    });
     expect(parseHostMessage({ type: 'roomwalk_marker', room: ' ' })).to.equal(null);
     expect(parseHostMessage({ type: 'roomwalk_marker', room: 'x'.repeat(201) })).to.equal(null);
     expect(parseHostMessage({ type: 'roomwalk_scroll', room: 'Kitchen' })).to.equal(null);

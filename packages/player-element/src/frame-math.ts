@@ -7,7 +7,9 @@ export interface ClipLike {
 
 /** Frame counts per clip in play order; unknown counts default to 36 (tours §9). */
 export function clipFrameCounts(clips: readonly ClipLike[]): number[] {
-  return [...clips].sort((a, b) => a.index - b.index).map((c) => (c.frameCount && c.frameCount > 0 ? c.frameCount : PLAYER.defaultClipFrameCount));
+  return [...clips]
+    .sort((a, b) => a.index - b.index)
+    .map((c) => (c.frameCount && c.frameCount > 0 ? c.frameCount : PLAYER.defaultClipFrameCount));
 }
 
 /** Total frame count per tours §9: the sum of clip frame counts minus 1. */
@@ -17,9 +19,11 @@ export function totalFrames(counts: readonly number[]): number {
 }
 
 /**
- * Highest index the user can scroll to: the last real frame. `total` (tours §9: the sum of the clips' frame counts minus
- * 1) is already that frame's index; the spec's "max scrollable index is total minus 2" subtracted a second time and left
- * the last two frames of every tour out of reach (End and the slider's aria-valuemax two frames short; docs/decisions.md).
+ * Highest index the user can scroll to: the last real frame. `total` (tours §9: the sum of the clips' frame counts
+ * minus
+ * 1) is already that frame's index; the spec's "max scrollable index is total minus 2" subtracted a second time and
+ * left the last two frames of every tour out of reach (End and the slider's aria-valuemax two frames short;
+ * docs/decisions.md).
  */
 export function maxScrollableIndex(total: number): number {
   return Math.max(0, total);
@@ -37,7 +41,11 @@ export function clipStarts(counts: readonly number[]): number[] {
 }
 
 /** Maps a tour frame index to its clip and the frame inside that clip. */
-export function locateFrame(starts: readonly number[], counts: readonly number[], frame: number): { clip: number; local: number } {
+export function locateFrame(
+  starts: readonly number[],
+  counts: readonly number[],
+  frame: number,
+): { clip: number; local: number } {
   let lo = 0;
   let hi = starts.length - 1;
   while (lo < hi) {
@@ -66,11 +74,17 @@ export function travelPlan(from: number, to: number): { steps: number[]; stepMs:
   return { steps, stepMs: totalMs / count };
 }
 
-/** Room kept under the canvas for the joystick (64 px and gaps), except where it moves to a corner (viewports 550 px high or less). */
+/**
+ * Room kept under the canvas for the joystick (64 px and gaps), except where it moves to a corner (viewports 550 px
+ * high or less).
+ */
 export const JOYSTICK_ROOM = 80;
-export const joystickRoom = (viewportHeight: number = globalThis.innerHeight ?? 0): number => (viewportHeight > PLAYER.joystickMoveMaxViewportHeight ? JOYSTICK_ROOM : 0);
+export const joystickRoom = (viewportHeight: number = globalThis.innerHeight ?? 0): number =>
+  viewportHeight > PLAYER.joystickMoveMaxViewportHeight ? JOYSTICK_ROOM : 0;
 
-/** Canvas size per tours §9: at most 650 px wide, halved above 640x960 on non-desktop; the joystick's room kept free. */
+/**
+ * Canvas size per tours §9: at most 650 px wide, halved above 640x960 on non-desktop; the joystick's room kept free.
+ */
 
 export function canvasSize(
   video: { width: number; height: number },

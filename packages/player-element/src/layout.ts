@@ -14,14 +14,20 @@ const MIN_PICTURE_SHARE = 0.8;
  * where a drawer below would leave a strip of picture); below it otherwise (its height then fits the room the picture
  * leaves, drawerFitHeight).
  */
-export const drawerBeside = (hostWidth: number, hostHeight: number, viewportHeight?: number): boolean => hostWidth >= DESKTOP_MIN_WIDTH || (hostWidth > hostHeight && !joystickRoom(viewportHeight));
+export const drawerBeside = (hostWidth: number, hostHeight: number, viewportHeight?: number): boolean =>
+  hostWidth >= DESKTOP_MIN_WIDTH || (hostWidth > hostHeight && !joystickRoom(viewportHeight));
 
 /**
  * How tall the bottom drawer of a narrow layout may grow: the height the picture (at its size with the drawer closed)
  * and the joystick leave free, never under three rows. In a short embed with many rooms the drawer scrolls instead of
- * shrinking the picture to a strip (issue 19).
+ * shrinking the picture to a strip.
  */
-export function drawerFitHeight(o: { hostHeight: number; menuHeight: number; canvasHeight: number; joystickRoom: number }): number {
+export function drawerFitHeight(o: {
+  hostHeight: number;
+  menuHeight: number;
+  canvasHeight: number;
+  joystickRoom: number;
+}): number {
   return Math.max(DRAWER_MIN_FIT, Math.floor(o.hostHeight - o.menuHeight - 16 - o.canvasHeight - o.joystickRoom));
 }
 
@@ -42,14 +48,20 @@ export function pictureShareWithDrawer(o: DrawerBox): number {
   // Beside: the stage loses the drawer's width (and, in a short window, the joystick's room at its side); below: the
   // drawer takes the height left free, at least DRAWER_MIN_FIT.
   const width = drawerBeside(o.hostWidth, o.hostHeight, o.viewportHeight)
-    ? Math.min(o.hostWidth - PLAYER.drawerWidth - 16 - (room ? 0 : JOYSTICK_ROOM), (stage * o.canvasWidth) / o.canvasHeight)
-    : ((stage - Math.min(o.hostHeight / 2, PLAYER.drawerMaxHeight, drawerFitHeight({ ...o, joystickRoom: room }))) * o.canvasWidth) / o.canvasHeight;
+    ? Math.min(
+        o.hostWidth - PLAYER.drawerWidth - 16 - (room ? 0 : JOYSTICK_ROOM),
+        (stage * o.canvasWidth) / o.canvasHeight,
+      )
+    : ((stage - Math.min(o.hostHeight / 2, PLAYER.drawerMaxHeight, drawerFitHeight({ ...o, joystickRoom: room }))) *
+        o.canvasWidth) /
+      o.canvasHeight;
   return Math.max(0, Math.min(width, o.canvasWidth)) / o.canvasWidth;
 }
 
 /**
- * Drawer open rules of tours §2 and §9, and one of ours: it never opens by itself where it would shrink the picture below
- * 80 % of its size with the drawer closed (issue 30: on a phone on its side the drawer below left a 176x99 picture).
+ * Drawer open rules of tours §2 and §9, and one of ours: it never opens by itself where it would shrink the picture
+ * below 80 % of its size with the drawer closed (issue 30: on a phone on its side the drawer below left a 176x99
+ * picture).
  */
 export function shouldOpenDrawer(
   o: DrawerBox & {
@@ -62,7 +74,8 @@ export function shouldOpenDrawer(
   if (pictureShareWithDrawer(o) < MIN_PICTURE_SHARE) return false;
   if (o.viewportWidth > PLAYER.drawerOpenMinWidth) return true;
   // Room for more than 450 px of canvas beside the drawer.
-  if (o.hostWidth - PLAYER.drawerWidth > PLAYER.drawerCanvasRoom && o.hostWidth - PLAYER.drawerWidth >= o.canvasWidth) return true;
+  if (o.hostWidth - PLAYER.drawerWidth > PLAYER.drawerCanvasRoom && o.hostWidth - PLAYER.drawerWidth >= o.canvasWidth)
+    return true;
   if (o.portrait) return o.hostHeight - o.canvasHeight - o.menuHeight > PLAYER.autoOpenPortraitSpareHeight;
   return o.hostWidth - o.canvasWidth > PLAYER.autoOpenLandscapeSpareWidth;
 }

@@ -16,13 +16,15 @@ interface Decl {
 type Lists = { attributes: string[]; parts: string[]; properties: string[] };
 
 const BASE = '/packages/player-element';
-const names = (text: string): string[] => [...text.matchAll(/`([^`<>]+)`/g)].map((m) => m[1]!).filter((n) => /^(--)?[a-z][a-z0-9-]*$/.test(n));
+const names = (text: string): string[] =>
+  [...text.matchAll(/`([^`<>]+)`/g)].map((m) => m[1]!).filter((n) => /^(--)?[a-z][a-z0-9-]*$/.test(n));
 const sorted = (a: string[]) => [...new Set(a)].sort();
 
 async function manifest(): Promise<Map<string, Decl>> {
   const m = (await (await fetch(`${BASE}/custom-elements.json`)).json()) as { modules: { declarations?: Decl[] }[] };
   const out = new Map<string, Decl>();
-  for (const mod of m.modules) for (const d of mod.declarations ?? []) if (d.customElement && d.tagName) out.set(d.tagName, d);
+  for (const mod of m.modules)
+    for (const d of mod.declarations ?? []) if (d.customElement && d.tagName) out.set(d.tagName, d);
   return out;
 }
 
@@ -86,7 +88,8 @@ describe('custom-elements manifest and README', () => {
 
 describe('public API', () => {
   it('the manifest lists only the public members (no internal state or controllers)', async () => {
-    const members = (tag: string) => async () => sorted(((await manifest()).get(tag)!.members ?? []).map((m) => m.name));
+    const members = (tag: string) => async () =>
+      sorted(((await manifest()).get(tag)!.members ?? []).map((m) => m.name));
     expect(await members('tour-player')()).to.deep.equal(
       sorted([
         ...Object.values(ATTRIBUTES),
@@ -108,17 +111,33 @@ describe('public API', () => {
         'refresh',
       ]),
     );
-    expect(await members('tour-markers-drawer')()).to.deep.equal(sorted(['markers', 'frame', 'loadedFrames', 'travelling', 'editable', 'superAdmin', 'savingIds', 'deletingIds', 'addState', 'ai']));
+    expect(await members('tour-markers-drawer')()).to.deep.equal(
+      sorted([
+        'markers',
+        'frame',
+        'loadedFrames',
+        'travelling',
+        'editable',
+        'superAdmin',
+        'savingIds',
+        'deletingIds',
+        'addState',
+        'ai',
+      ]),
+    );
   });
 
   it("the element's attributes are ATTRIBUTES (kebab attribute -> camelCase property), home-url included", () => {
     expect(sorted(TourPlayer.observedAttributes)).to.deep.equal(sorted(Object.keys(ATTRIBUTES)));
-    const fromClass = [...TourPlayer.elementProperties].filter(([, o]) => o.attribute !== false).map(([name, o]) => [o.attribute, name]);
+    const fromClass = [...TourPlayer.elementProperties]
+      .filter(([, o]) => o.attribute !== false)
+      .map(([name, o]) => [o.attribute, name]);
     expect(Object.fromEntries(fromClass)).to.deep.equal({ ...ATTRIBUTES });
     expect(ATTRIBUTES['home-url']).to.equal('homeUrl');
   });
 
   it('every event of every element is a tour-* event', async () => {
-    for (const [tag, decl] of await manifest()) for (const e of decl.events ?? []) expect(e.name, tag).to.match(/^tour-[a-z-]+$/);
+    for (const [tag, decl] of await manifest())
+      for (const e of decl.events ?? []) expect(e.name, tag).to.match(/^tour-[a-z-]+$/);
   });
 });

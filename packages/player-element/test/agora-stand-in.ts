@@ -12,9 +12,12 @@ export const RTC_TOKEN = '007eJxTYBBa-rtc-token';
 /** Agora's app certificate for the real server (32 hex digits, as Agora issues them); tokens are signed offline. */
 export const APP_CERTIFICATE = '0f1e2d3c4b5a69788796a5b4c3d2e1f0';
 export const UID = 'viewer-k3j4h5';
-export const b64url = (o: unknown) => btoa(JSON.stringify(o)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+export const b64url = (o: unknown) =>
+  btoa(JSON.stringify(o)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 export const SIGNALING = `${b64url({ alg: 'HS256' })}.${b64url({ sid: SESSION, role: 'viewer' })}.sig`;
-export const request = (extra: Partial<{ appId: string | null; rtcToken: string | null; expireTime: string }> = {}) => ({
+export const request = (
+  extra: Partial<{ appId: string | null; rtcToken: string | null; expireTime: string }> = {},
+) => ({
   signalingToken: SIGNALING,
   appId: APP_ID,
   rtcToken: RTC_TOKEN,
@@ -46,7 +49,8 @@ export function realTrack(kind: 'audio' | 'video'): MediaStreamTrack {
 export function userMedia(allow: { audio: boolean; video: boolean }) {
   const given: MediaStream[] = [];
   const fn: GetUserMedia = async (c) => {
-    if ((c.audio && !allow.audio) || (c.video && !allow.video)) throw new DOMException('Permission denied', 'NotAllowedError');
+    if ((c.audio && !allow.audio) || (c.video && !allow.video))
+      throw new DOMException('Permission denied', 'NotAllowedError');
     const s = new MediaStream([...(c.audio ? [realTrack('audio')] : []), ...(c.video ? [realTrack('video')] : [])]);
     given.push(s);
     return s;
@@ -78,8 +82,10 @@ export class FakeLocalTrack {
   async setMuted(muted: boolean): Promise<void> {
     this.sdk.calls.push(['setMuted', this.kind, muted]);
     await this.step(() => {
-      if (!this.enabled && muted) throw Object.assign(new Error('AgoraRTCError TRACK_STATE_UNREACHABLE'), { code: 'TRACK_STATE_UNREACHABLE' });
-      if (this.sdk.failSetMuted) throw Object.assign(new Error('AgoraRTCError UNEXPECTED_ERROR'), { code: 'UNEXPECTED_ERROR' });
+      if (!this.enabled && muted)
+        throw Object.assign(new Error('AgoraRTCError TRACK_STATE_UNREACHABLE'), { code: 'TRACK_STATE_UNREACHABLE' });
+      if (this.sdk.failSetMuted)
+        throw Object.assign(new Error('AgoraRTCError UNEXPECTED_ERROR'), { code: 'UNEXPECTED_ERROR' });
       this.muted = muted;
     });
   }
@@ -87,11 +93,15 @@ export class FakeLocalTrack {
   async setEnabled(enabled: boolean): Promise<void> {
     this.sdk.calls.push(['setEnabled', this.kind, enabled]);
     await this.step(async () => {
-      if (this.muted && !enabled) throw Object.assign(new Error('AgoraRTCError TRACK_STATE_UNREACHABLE'), { code: 'TRACK_STATE_UNREACHABLE' });
+      if (this.muted && !enabled)
+        throw Object.assign(new Error('AgoraRTCError TRACK_STATE_UNREACHABLE'), { code: 'TRACK_STATE_UNREACHABLE' });
       if (enabled === this.enabled) return;
       if (enabled) {
         await new Promise((r) => setTimeout(r, this.sdk.enableDelayMs));
-        if (this.sdk.failSetEnabled) throw Object.assign(new Error('AgoraRTCError NOT_READABLE: Could not start video source'), { code: 'NOT_READABLE' });
+        if (this.sdk.failSetEnabled)
+          throw Object.assign(new Error('AgoraRTCError NOT_READABLE: Could not start video source'), {
+            code: 'NOT_READABLE',
+          });
         this.track = realTrack(this.kind);
       } else this.track.stop();
       this.enabled = enabled;
@@ -157,7 +167,9 @@ export class FakeClient {
     this.setState('CONNECTING');
     if (this.sdk.refuseJoin) {
       this.setState('DISCONNECTED', 'LEAVE');
-      throw Object.assign(new Error('AgoraRTCError CAN_NOT_GET_GATEWAY_SERVER: invalid token, authorized failed'), { code: 'CAN_NOT_GET_GATEWAY_SERVER' });
+      throw Object.assign(new Error('AgoraRTCError CAN_NOT_GET_GATEWAY_SERVER: invalid token, authorized failed'), {
+        code: 'CAN_NOT_GET_GATEWAY_SERVER',
+      });
     }
     this.setState('CONNECTED');
     return uid;
@@ -217,7 +229,10 @@ export class FakeAgora {
   }
   async createCameraVideoTrack(config: unknown): Promise<FakeLocalTrack> {
     this.calls.push(['createCameraVideoTrack', config]);
-    if (this.refuseCamera) throw Object.assign(new Error('AgoraRTCError NOT_READABLE: Could not start video source'), { code: 'NOT_READABLE' });
+    if (this.refuseCamera)
+      throw Object.assign(new Error('AgoraRTCError NOT_READABLE: Could not start video source'), {
+        code: 'NOT_READABLE',
+      });
     const t = new FakeLocalTrack(this, 'video');
     this.made.push(t);
     return t;
@@ -231,7 +246,13 @@ export class FakeAgora {
 
 export const label = (s: CallSnapshot) => (s.state === 'RECONNECTING' ? `RECONNECTING ${s.reconnectAttempt}` : s.state);
 
-export function call(opts: { sdk: FakeAgora; allow?: { audio: boolean; video: boolean }; role?: 'host' | 'viewer'; req?: ReturnType<typeof request>; reconnectDelayMs?: number }) {
+export function call(opts: {
+  sdk: FakeAgora;
+  allow?: { audio: boolean; video: boolean };
+  role?: 'host' | 'viewer';
+  req?: ReturnType<typeof request>;
+  reconnectDelayMs?: number;
+}) {
   const states: string[] = [];
   const warnings: string[] = [];
   let last: CallSnapshot | null = null;
@@ -248,7 +269,14 @@ export function call(opts: { sdk: FakeAgora; allow?: { audio: boolean; video: bo
     ...(opts.reconnectDelayMs
       ? {
           transport: ({ session }) =>
-            new AgoraTransport({ appId: req.appId!, rtcToken: req.rtcToken!, channel: session, uid: req.viewingSessionUserId, loadAgora: opts.sdk.load, reconnectDelayMs: opts.reconnectDelayMs! }),
+            new AgoraTransport({
+              appId: req.appId!,
+              rtcToken: req.rtcToken!,
+              channel: session,
+              uid: req.viewingSessionUserId,
+              loadAgora: opts.sdk.load,
+              reconnectDelayMs: opts.reconnectDelayMs!,
+            }),
         }
       : {}),
     onChange: (s) => {

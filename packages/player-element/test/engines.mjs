@@ -12,9 +12,20 @@ const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
 const MINIBROWSER_PATH = process.env.MINIBROWSER_PATH || '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 export const ENGINES = ['chromium', 'firefox', 'webkit'];
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--js-flags=--expose-gc', '--autoplay-policy=no-user-gesture-required'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--js-flags=--expose-gc',
+  '--autoplay-policy=no-user-gesture-required',
+];
 // Autoplay allowed (as --autoplay-policy for Chromium): the <video> fallback plays muted clips without a gesture.
-const FIREFOX_PREFS = { 'media.autoplay.default': 0, 'media.autoplay.blocking_policy': 0, 'browser.shell.checkDefaultBrowser': false };
+const FIREFOX_PREFS = {
+  'media.autoplay.default': 0,
+  'media.autoplay.blocking_policy': 0,
+  'browser.shell.checkDefaultBrowser': false,
+};
 
 /** The engines asked for in TEST_ENGINES (a comma list of chromium, firefox, webkit; all three when unset). */
 export function enginesFromEnv(value = process.env.TEST_ENGINES) {
@@ -23,14 +34,16 @@ export function enginesFromEnv(value = process.env.TEST_ENGINES) {
     .map((s) => s.trim().toLowerCase())
     .filter(Boolean);
   const unknown = names.filter((n) => !ENGINES.includes(n));
-  if (unknown.length > 0) throw new Error(`TEST_ENGINES names ${unknown.join(', ')}; the engines are ${ENGINES.join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`TEST_ENGINES names ${unknown.join(', ')}; the engines are ${ENGINES.join(', ')}`);
   return names;
 }
 
 /** puppeteer-core launch options for Chromium or Firefox ESR. */
 function puppeteerOptions(engine) {
   if (engine === 'chromium') return { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS };
-  if (engine === 'firefox') return { browser: 'firefox', executablePath: FIREFOX_PATH, headless: true, extraPrefsFirefox: FIREFOX_PREFS };
+  if (engine === 'firefox')
+    return { browser: 'firefox', executablePath: FIREFOX_PATH, headless: true, extraPrefsFirefox: FIREFOX_PREFS };
   throw new Error(`${engine} is not driven through puppeteer`);
 }
 
@@ -43,11 +56,17 @@ const newPage = async ({ context }) => {
 
 /** A web-test-runner launcher for one engine. */
 export function wtrLauncher(engine) {
-  if (engine === 'chromium') return chromeLauncher({ launchOptions: puppeteerOptions('chromium'), createPage: newPage });
+  if (engine === 'chromium')
+    return chromeLauncher({ launchOptions: puppeteerOptions('chromium'), createPage: newPage });
   if (engine === 'firefox') {
     // @web/test-runner-puppeteer's launcher is this class with the full puppeteer package (which downloads browsers
     // on install); puppeteer-core drives the installed Firefox the same way.
-    return new ChromeLauncher(puppeteerOptions('firefox'), ({ browser }) => browser.defaultBrowserContext(), newPage, puppeteer);
+    return new ChromeLauncher(
+      puppeteerOptions('firefox'),
+      ({ browser }) => browser.defaultBrowserContext(),
+      newPage,
+      puppeteer,
+    );
   }
   if (engine === 'webkit') return new WebKitLauncher();
   throw new Error(`unknown engine ${engine}`);
@@ -65,7 +84,9 @@ const freePort = () =>
 
 /** An X display of its own (Xvfb picks a free number and tells it on fd 3), so no xvfb-run wrapper is needed. */
 async function startXvfb() {
-  const child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1600x1200x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+  const child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1600x1200x24', '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const display = await new Promise((resolveDisplay, reject) => {
@@ -84,14 +105,27 @@ async function startWebKitSession() {
   const xvfb = process.env.DISPLAY && process.env.WEBKIT_USE_DISPLAY ? null : await startXvfb();
   const display = xvfb?.display ?? process.env.DISPLAY;
   const port = await freePort();
-  const driver = spawn('WebKitWebDriver', [`--port=${port}`], { env: { ...process.env, DISPLAY: display }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const driver = spawn('WebKitWebDriver', [`--port=${port}`], {
+    env: { ...process.env, DISPLAY: display },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const base = `http://127.0.0.1:${port}`;
-  const exited = new Promise((_, reject) => driver.once('exit', (code) => reject(new Error(`WebKitWebDriver exited with ${code}`))));
+  const exited = new Promise((_, reject) =>
+    driver.once('exit', (code) => reject(new Error(`WebKitWebDriver exited with ${code}`))),
+  );
   driver.once('error', () => undefined);
   const call = async (method, path, body) => {
-    const res = await Promise.race([fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }), exited]);
+    const res = await Promise.race([
+      fetch(`${base}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+      exited,
+    ]);
     const json = await res.json();
-    if (!res.ok) throw new Error(`WebKitWebDriver ${method} ${path}: ${json.value?.error} ${json.value?.message ?? ''}`);
+    if (!res.ok)
+      throw new Error(`WebKitWebDriver ${method} ${path}: ${json.value?.error} ${json.value?.message ?? ''}`);
     return json.value;
   };
   for (let tries = 0; ; tries++) {
@@ -99,7 +133,10 @@ async function startWebKitSession() {
       await call('GET', '/status');
       break;
     } catch (error) {
-      if (tries > 100 || driver.exitCode !== null) throw new Error(`WebKitWebDriver did not answer on ${base} (is webkit2gtk-driver installed?): ${error.message}`);
+      if (tries > 100 || driver.exitCode !== null)
+        throw new Error(
+          `WebKitWebDriver did not answer on ${base} (is webkit2gtk-driver installed?): ${error.message}`,
+        );
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -150,7 +187,10 @@ export async function startDriver(engine) {
       evaluate: (fn, ...args) => run(fn, args),
       async evaluateInFrame(urlPart, fn, ...args) {
         // WebDriver reaches a frame through its <iframe> element: find it by src, switch in, run, switch back.
-        const element = await wk.call('POST', '/element', { using: 'css selector', value: `iframe[src*=${JSON.stringify(urlPart)}]` });
+        const element = await wk.call('POST', '/element', {
+          using: 'css selector',
+          value: `iframe[src*=${JSON.stringify(urlPart)}]`,
+        });
         await wk.call('POST', '/frame', { id: element });
         try {
           return await run(fn, args);
@@ -236,7 +276,10 @@ class WebKitLauncher {
   async setViewport(_id, { width, height }) {
     const inner = await this.#session.execute('return [innerWidth, innerHeight];');
     const rect = await this.#session.call('GET', '/window/rect');
-    await this.#session.call('POST', '/window/rect', { width: rect.width + width - inner[0], height: rect.height + height - inner[1] });
+    await this.#session.call('POST', '/window/rect', {
+      width: rect.width + width - inner[0],
+      height: rect.height + height - inner[1],
+    });
     return true;
   }
 
@@ -283,7 +326,9 @@ class WebKitLauncher {
   }
 
   sendMouseMove(_id, x, y) {
-    return this.#pointer([{ type: 'pointerMove', duration: 0, x: Math.round(x), y: Math.round(y), origin: 'viewport' }]);
+    return this.#pointer([
+      { type: 'pointerMove', duration: 0, x: Math.round(x), y: Math.round(y), origin: 'viewport' },
+    ]);
   }
 
   sendMouseClick(_id, x, y, button = 'left') {

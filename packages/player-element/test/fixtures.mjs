@@ -1,8 +1,8 @@
 // Builds test tours with real ffmpeg: 36-frame fragmented-MP4 H.264 clips at 1280x720 and
-// 640x360, each of three closed 12-frame GOPs (as the pipeline encodes them). Every frame carries its index as a 16-bit barcode in the top-left
-// 640x40 strip (40 px blocks, white = 1), and the source has a patch of one-pixel lines (PATCH) that the 720p rendition
-// keeps and the 360p scaling averages to grey, as the real pipeline's renditions of generateSourceVideo's sources do,
-// so tests can read from canvas pixels which frame and rendition is shown.
+// 640x360, each of three closed 12-frame GOPs (as the pipeline encodes them). Every frame carries its index as a 16-bit
+// barcode in the top-left 640x40 strip (40 px blocks, white = 1), and the source has a patch of one-pixel lines (PATCH)
+// that the 720p rendition keeps and the 360p scaling averages to grey, as the real pipeline's renditions of
+// generateSourceVideo's sources do, so tests can read from canvas pixels which frame and rendition is shown.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync, readdirSync, rmSync, renameSync } from 'node:fs';
 import { join, dirname } from 'node:path';
@@ -17,10 +17,15 @@ const VERSION = 'v7';
 /** The fine-line patch, in source pixels from the bottom-right corner (see generateSourceVideo). */
 export const PATCH = { fromRight: 200, fromBottom: 120, width: 160, height: 80 };
 
-const fragmented = ['-segment_format', 'mp4', '-segment_format_options', 'movflags=+frag_keyframe+empty_moov+default_base_moof'];
+const fragmented = [
+  '-segment_format',
+  'mp4',
+  '-segment_format_options',
+  'movflags=+frag_keyframe+empty_moov+default_base_moof',
+];
 // The pipeline's encoding (packages/server/src/media/encoding.ts x264Args): CRF 23 under VBV caps of 720 kbps at 720p
-// and 170 kbps at 360p, four slices per 720p frame, closed 12-frame GOPs. The caps bind on the noisy detail of the bench
-// tours, so those clips are as heavy to decode as the pipeline's heaviest.
+// and 170 kbps at 360p, four slices per 720p frame, closed 12-frame GOPs. The caps bind on the noisy detail of the
+// bench tours, so those clips are as heavy to decode as the pipeline's heaviest.
 const x264 = (preset, maxrate, bframes = 0, slices = 1) => [
   '-c:v',
   'libx264',
@@ -55,7 +60,10 @@ const x264 = (preset, maxrate, bframes = 0, slices = 1) => [
  * pattern (realistic texture for the benchmark). Also writes source.mp4 (one file, same
  * encoding, for the <video> baseline). Idempotent.
  */
-export function generateTour(name, { seconds, detail = false, width = 1280, height = 720, preset = 'veryfast', source = false, bframes = 0 }) {
+export function generateTour(
+  name,
+  { seconds, detail = false, width = 1280, height = 720, preset = 'veryfast', source = false, bframes = 0 },
+) {
   const dir = join(FIXTURES_DIR, name);
   const stamp = join(dir, `.done-${VERSION}`);
   if (existsSync(stamp)) return readTour(name);
@@ -96,7 +104,25 @@ export function generateTour(name, { seconds, detail = false, width = 1280, heig
   ];
   // The source MP4 of the baseline: an ordinary upload-like file (long GOP, B-frames).
   if (source)
-    args.push('-map', '[s]', '-c:v', 'libx264', '-preset', preset, '-crf', '23', '-maxrate', '3000k', '-bufsize', '6000k', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', join(dir, 'source.mp4'));
+    args.push(
+      '-map',
+      '[s]',
+      '-c:v',
+      'libx264',
+      '-preset',
+      preset,
+      '-crf',
+      '23',
+      '-maxrate',
+      '3000k',
+      '-bufsize',
+      '6000k',
+      '-pix_fmt',
+      'yuv420p',
+      '-movflags',
+      '+faststart',
+      join(dir, 'source.mp4'),
+    );
   execFileSync('ffmpeg', args, { stdio: 'inherit' });
   const tour = readTour(name);
   writeFileSync(join(dir, 'tour.json'), JSON.stringify(tour));

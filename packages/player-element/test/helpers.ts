@@ -20,7 +20,10 @@ export const server: string = SERVER;
  * Kitchen 40, Bedroom 100; removed (deleted by its owner); missing (an id the server does not know); branded (the same
  * video and markers, of a second company with Custom Company Branding: a logo and the accent #8a1c7c).
  */
-export const real: Record<'main' | 'edit' | 'other' | 'portrait' | 'removed' | 'missing' | 'branded', string> = { ...SERVER_TOURS, missing: 'tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7dff' };
+export const real: Record<'main' | 'edit' | 'other' | 'portrait' | 'removed' | 'missing' | 'branded', string> = {
+  ...SERVER_TOURS,
+  missing: 'tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7dff',
+};
 /** A bearer token of the real tours' owner, signed by the real server. */
 export const ownerToken: string = OWNER_TOKEN;
 /** A bearer token of the branded tour's owner. */
@@ -48,8 +51,13 @@ export async function ownerGql<T = Record<string, any>>(
 }
 
 /** A real tour's clips as the real server answers the player's own public query (GET, no session). */
-export async function serverClips(tourId: string): Promise<{ index: number; frameCount: number; highURI: string; lowURI: string }[]> {
-  const res = await fetch(`${server}/query?${new URLSearchParams({ query: PLAYER_TOUR_QUERY, variables: JSON.stringify({ tourID: tourId }) })}`, { headers: { accept: 'application/json' } });
+export async function serverClips(
+  tourId: string,
+): Promise<{ index: number; frameCount: number; highURI: string; lowURI: string }[]> {
+  const res = await fetch(
+    `${server}/query?${new URLSearchParams({ query: PLAYER_TOUR_QUERY, variables: JSON.stringify({ tourID: tourId }) })}`,
+    { headers: { accept: 'application/json' } },
+  );
   const body = await res.json();
   if (!body.data?.tour) throw new Error(`no tour ${tourId}: ${JSON.stringify(body.errors)}`);
   return body.data.tour.clips;
@@ -67,21 +75,27 @@ export interface ServerMarker {
 
 /** A tour's markers as the real server stores them (read as the owner). */
 export async function serverMarkers(tourId: string): Promise<ServerMarker[]> {
-  const r = await ownerGql<{ tour: { markers: ServerMarker[] } }>(`query($id: ID!) { tour(tourID: $id) { markers { id name description frameIndex isFastTravel scrollPosition tourId } } }`, {
-    id: tourId,
-  });
+  const r = await ownerGql<{ tour: { markers: ServerMarker[] } }>(
+    `query($id: ID!) { tour(tourID: $id) { markers { id name description frameIndex isFastTravel scrollPosition tourId } } }`,
+    {
+      id: tourId,
+    },
+  );
   return r.data.tour.markers;
 }
 
 /** Puts a real tour's markers back to Entrance 0, Kitchen 40, Bedroom 100 through the API (deleting any others). */
 export async function resetServerMarkers(tourId: string): Promise<void> {
-  for (const m of await serverMarkers(tourId)) await ownerGql(`mutation($id: ID!) { markerDelete(markerId: $id) { success } }`, { id: m.id });
+  for (const m of await serverMarkers(tourId))
+    await ownerGql(`mutation($id: ID!) { markerDelete(markerId: $id) { success } }`, { id: m.id });
   for (const [name, frameIndex] of [
     ['Kitchen', 40],
     ['Entrance', 0],
     ['Bedroom', 100],
   ] as const) {
-    await ownerGql(`mutation($input: MarkerSaveInput!) { markerSave(input: $input) { id } }`, { input: { name, frameIndex, tourId, description: '', scrollPosition: 0, isFastTravel: true } });
+    await ownerGql(`mutation($input: MarkerSaveInput!) { markerSave(input: $input) { id } }`, {
+      input: { name, frameIndex, tourId, description: '', scrollPosition: 0, isFastTravel: true },
+    });
   }
 }
 
@@ -90,7 +104,10 @@ export async function resetServerMarkers(tourId: string): Promise<void> {
  * `requests-detail`, `console-messages` of web-test-runner.config.mjs). WebKitWebDriver shows neither requests nor the
  * console: there the running test is skipped at this point (test/README.md, "Three engines").
  */
-export async function observed<T>(test: Mocha.Context, command: 'requests' | 'requests-detail' | 'console-messages'): Promise<T> {
+export async function observed<T>(
+  test: Mocha.Context,
+  command: 'requests' | 'requests-detail' | 'console-messages',
+): Promise<T> {
   const seen = (await executeServerCommand(command)) as T | false;
   if (seen === false) test.skip();
   return seen as T;
@@ -151,7 +168,10 @@ export function canvasOf(p: TourPlayer): HTMLCanvasElement {
   return p.shadowRoot!.querySelector('canvas')!;
 }
 
-/** A readable 2D copy of the player's canvas (which shows bitmaps through a 'bitmaprenderer' context: not readable itself). */
+/**
+ * A readable 2D copy of the player's canvas (which shows bitmaps through a 'bitmaprenderer' context: not readable
+ * itself).
+ */
 export function pixelsOf(canvas: HTMLCanvasElement): CanvasRenderingContext2D {
   const copy = document.createElement('canvas');
   copy.width = canvas.width;
@@ -214,7 +234,8 @@ export const LOW_DETAIL = 10;
  * (measured on a 420 px canvas: 0.9 and 0.4), so it refuses rather than guess.
  */
 export function showsLowRendition(canvas: HTMLCanvasElement, source = { width: 1280, height: 720 }): boolean {
-  if (Math.min(canvas.width, canvas.height) < 360) throw new Error(`the rendition cannot be told on a ${canvas.width}x${canvas.height} canvas`);
+  if (Math.min(canvas.width, canvas.height) < 360)
+    throw new Error(`the rendition cannot be told on a ${canvas.width}x${canvas.height} canvas`);
   return patchDetail(canvas, source) < LOW_DETAIL;
 }
 
@@ -222,11 +243,17 @@ export async function resetStub(): Promise<void> {
   await fetch(`${stub}/__reset`, { method: 'POST' });
 }
 
-export async function stubLog(): Promise<{ op: string; variables: Record<string, unknown>; authorization: string | null }[]> {
+export async function stubLog(): Promise<
+  { op: string; variables: Record<string, unknown>; authorization: string | null }[]
+> {
   return (await fetch(`${stub}/__log`)).json();
 }
 
-export async function makePlayer(attrs: Record<string, string | boolean>, props: Partial<TourPlayer> = {}, size = { width: 1000, height: 600 }): Promise<TourPlayer> {
+export async function makePlayer(
+  attrs: Record<string, string | boolean>,
+  props: Partial<TourPlayer> = {},
+  size = { width: 1000, height: 600 },
+): Promise<TourPlayer> {
   const p = document.createElement('tour-player');
   p.style.width = `${size.width}px`;
   p.style.height = `${size.height}px`;
@@ -238,7 +265,15 @@ export async function makePlayer(attrs: Record<string, string | boolean>, props:
   Object.assign(p, props);
   const log: Event[] = [];
   recorded.set(p, log);
-  for (const t of ['tour-ready', 'tour-error', 'tour-status-change', 'tour-frame-change', 'tour-marker-change', 'tour-notice']) p.addEventListener(t, (e) => log.push(e));
+  for (const t of [
+    'tour-ready',
+    'tour-error',
+    'tour-status-change',
+    'tour-frame-change',
+    'tour-marker-change',
+    'tour-notice',
+  ])
+    p.addEventListener(t, (e) => log.push(e));
   document.body.append(p);
   return p;
 }

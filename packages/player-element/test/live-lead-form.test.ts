@@ -10,8 +10,15 @@ import { cleanup, firstEvent, makePlayer, ownerToken, real, sameOriginServer, se
 
 /** The tourLeadCreate requests the page sent since the test began, with the real server's answer status. */
 async function leadCalls(): Promise<{ variables: { input: Record<string, unknown> }; status: number | null }[]> {
-  const all = (await executeServerCommand('requests-detail')) as { url: string; method: string; body: string | null; status: number | null }[];
-  return all.filter((r) => r.url === `${server}/query` && r.method === 'POST' && r.body?.includes('tourLeadCreate')).map((r) => ({ variables: JSON.parse(r.body!).variables, status: r.status }));
+  const all = (await executeServerCommand('requests-detail')) as {
+    url: string;
+    method: string;
+    body: string | null;
+    status: number | null;
+  }[];
+  return all
+    .filter((r) => r.url === `${server}/query` && r.method === 'POST' && r.body?.includes('tourLeadCreate'))
+    .map((r) => ({ variables: JSON.parse(r.body!).variables, status: r.status }));
 }
 const leadSent = () => until(async () => (await leadCalls())[0], 'tourLeadCreate');
 
@@ -80,7 +87,7 @@ describe('live viewing: start button and lead form', () => {
     input(p, 'contactNumber').value = '+27 82 555 0199';
     panelRoot(p).querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
     const sent = await leadSent();
-    // The lead names the visit it came from (issue 21), so the agent sees the rooms this visitor walked.
+    // The lead names the visit it came from, so the agent sees the rooms this visitor walked.
     const { visitorId, ...rest } = sent.variables.input as Record<string, unknown>;
     expect(visitorId)
       .to.equal(localStorage.getItem('roomwalk.visitorId'))
@@ -150,16 +157,35 @@ describe('live viewing: start button and lead form', () => {
     const canvas = Object.assign(document.createElement('canvas'), { width: 64, height: 48 });
     canvas.getContext('2d')!.fillRect(0, 0, 64, 48);
     const audio = new AudioContext();
-    navigator.mediaDevices.getUserMedia = async () => new MediaStream([...canvas.captureStream(5).getVideoTracks(), ...audio.createMediaStreamDestination().stream.getAudioTracks()]);
+    navigator.mediaDevices.getUserMedia = async () =>
+      new MediaStream([
+        ...canvas.captureStream(5).getVideoTracks(),
+        ...audio.createMediaStreamDestination().stream.getAudioTracks(),
+      ]);
     try {
-      localStorage.setItem('capturedDetails', JSON.stringify({ id: 'lead-0', name: 'Ada', surname: null, email: 'ada@example.com', contactNumber: null, leadType: 'LIVE_VIEWING', tourId: real.main }));
+      localStorage.setItem(
+        'capturedDetails',
+        JSON.stringify({
+          id: 'lead-0',
+          name: 'Ada',
+          surname: null,
+          email: 'ada@example.com',
+          contactNumber: null,
+          leadType: 'LIVE_VIEWING',
+          tourId: real.main,
+        }),
+      );
       const p = await player({ 'live-viewing': true });
       button(p)!.click();
       await until(() => panel(p)?.shadowRoot?.querySelector('[role="toolbar"]'), 'call controls');
-      const local = () => (panelRoot(p).querySelector('video.local') as HTMLVideoElement).srcObject as MediaStream | null;
+      const local = () =>
+        (panelRoot(p).querySelector('video.local') as HTMLVideoElement).srcObject as MediaStream | null;
       const muteButton = () => panelRoot(p).querySelector<HTMLButtonElement>('button.mute')!;
       const cameraButton = () => panelRoot(p).querySelector<HTMLButtonElement>('button.camera')!;
-      await until(() => !muteButton().disabled && !cameraButton().disabled && local(), 'our camera and microphone in the call');
+      await until(
+        () => !muteButton().disabled && !cameraButton().disabled && local(),
+        'our camera and microphone in the call',
+      );
       muteButton().click();
       await until(() => muteButton().textContent?.trim() === 'Unmute', 'Unmute');
       expect(muteButton().getAttribute('aria-pressed')).to.equal('true');
@@ -182,8 +208,14 @@ describe('live viewing: start button and lead form', () => {
       ).to.deep.equal([false]);
       muteButton().click();
       cameraButton().click();
-      await until(() => muteButton().textContent?.trim() === 'Mute' && cameraButton().textContent?.trim() === 'Camera Off', 'Mute and Camera Off again');
-      expect([...local()!.getAudioTracks(), ...local()!.getVideoTracks()].map((t) => t.enabled)).to.deep.equal([true, true]);
+      await until(
+        () => muteButton().textContent?.trim() === 'Mute' && cameraButton().textContent?.trim() === 'Camera Off',
+        'Mute and Camera Off again',
+      );
+      expect([...local()!.getAudioTracks(), ...local()!.getVideoTracks()].map((t) => t.enabled)).to.deep.equal([
+        true,
+        true,
+      ]);
     } finally {
       navigator.mediaDevices.getUserMedia = original;
       await audio.close();
@@ -191,7 +223,18 @@ describe('live viewing: start button and lead form', () => {
   });
 
   it('a viewer with stored capturedDetails skips the form; Escape closes the form', async () => {
-    localStorage.setItem('capturedDetails', JSON.stringify({ id: 'lead-0', name: 'Ada', surname: null, email: 'ada@example.com', contactNumber: null, leadType: 'LIVE_VIEWING', tourId: real.main }));
+    localStorage.setItem(
+      'capturedDetails',
+      JSON.stringify({
+        id: 'lead-0',
+        name: 'Ada',
+        surname: null,
+        email: 'ada@example.com',
+        contactNumber: null,
+        leadType: 'LIVE_VIEWING',
+        tourId: real.main,
+      }),
+    );
     const p = await player({ 'live-viewing': true });
     button(p)!.click();
     const sent = await leadSent();

@@ -42,13 +42,23 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
   let visitLog = [];
   let hold = null;
   const held = [];
-  /** Changes on every reset, in the clip URLs: a test's clips are not answered by the browser's cache from an earlier test. */
+  /**
+   * Changes on every reset, in the clip URLs: a test's clips are not answered by the browser's cache from an earlier
+   * test.
+   */
   let epoch = 0;
   const subs = new Set();
   const reset = () => {
     markers = {};
     for (const key of ['main', 'edit', 'portrait', 'other', 'slow']) {
-      markers[TOURS[key]] = INITIAL_MARKERS.map((m) => ({ ...m, id: `${m.id}-${key}`, description: '', tourId: TOURS[key], scrollPosition: 0, isFastTravel: true }));
+      markers[TOURS[key]] = INITIAL_MARKERS.map((m) => ({
+        ...m,
+        id: `${m.id}-${key}`,
+        description: '',
+        tourId: TOURS[key],
+        scrollPosition: 0,
+        isFastTravel: true,
+      }));
     }
     log = [];
     failNext = {};
@@ -62,7 +72,8 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
 
   const fixtureTours = {};
   const readFixture = (name) => {
-    if (!fixtureTours[name]) fixtureTours[name] = JSON.parse(readFileSync(join(FIXTURES_DIR, name, 'tour.json'), 'utf8'));
+    if (!fixtureTours[name])
+      fixtureTours[name] = JSON.parse(readFileSync(join(FIXTURES_DIR, name, 'tour.json'), 'utf8'));
     return fixtureTours[name];
   };
 
@@ -82,8 +93,18 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
       index: c.index,
       frameCount: c.frameCount,
       duration: c.duration,
-      highURI: key === 'broken' && c.index === 0 ? `${origin}/clips/broken/garbage.mp4` : key === 'slow' ? `${origin}/hang/${c.high}` : `${origin}/clips/${fixture}/${c.high}?epoch=${epoch}`,
-      lowURI: key === 'broken' && c.index === 0 ? `${origin}/clips/broken/garbage.mp4` : key === 'slow' ? `${origin}/hang/${c.low}` : `${origin}/clips/${fixture}/${c.low}?epoch=${epoch}`,
+      highURI:
+        key === 'broken' && c.index === 0
+          ? `${origin}/clips/broken/garbage.mp4`
+          : key === 'slow'
+            ? `${origin}/hang/${c.high}`
+            : `${origin}/clips/${fixture}/${c.high}?epoch=${epoch}`,
+      lowURI:
+        key === 'broken' && c.index === 0
+          ? `${origin}/clips/broken/garbage.mp4`
+          : key === 'slow'
+            ? `${origin}/hang/${c.low}`
+            : `${origin}/clips/${fixture}/${c.low}?epoch=${epoch}`,
     }));
     return {
       tour: {
@@ -96,10 +117,17 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
         listingLink: 'https://example.com/listing/1',
         views: 3,
         status: { status: 'PROCESSED' },
-        videoInfo: portrait ? { width: 720, height: 1280, fullSize: 0, mediumSize: 0, smallSize: 0 } : { width: 1280, height: 720, fullSize: 0, mediumSize: 0, smallSize: 0 },
+        videoInfo: portrait
+          ? { width: 720, height: 1280, fullSize: 0, mediumSize: 0, smallSize: 0 }
+          : { width: 1280, height: 720, fullSize: 0, mediumSize: 0, smallSize: 0 },
         clips,
         markers: markers[id] ?? [],
-        agentProfile: { fullname: 'Ann Agent', contactNumber: '+27 82 555 0100', email: 'ann@example.com', profileImageURL: null },
+        agentProfile: {
+          fullname: 'Ann Agent',
+          contactNumber: '+27 82 555 0100',
+          email: 'ann@example.com',
+          profileImageURL: null,
+        },
       },
     };
   };
@@ -149,7 +177,15 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
     if (op === 'tourLeadCreate') {
       const i = variables.input;
       if (!i?.turnstileToken) return gqlError('Please complete the human check.', 'BAD_USER_INPUT');
-      const tourLead = { id: `lead-${++seq}`, name: i.name, surname: i.surname ?? null, email: i.email, contactNumber: i.contactNumber ?? null, leadType: i.leadType, tourId: i.tourId };
+      const tourLead = {
+        id: `lead-${++seq}`,
+        name: i.name,
+        surname: i.surname ?? null,
+        email: i.email,
+        contactNumber: i.contactNumber ?? null,
+        leadType: i.leadType,
+        tourId: i.tourId,
+      };
       const viewingSessionRequest = {
         signalingToken: 'e30.eyJzaWQiOiJzZXNzaW9uLTEifQ.x',
         rtcToken: null,
@@ -159,17 +195,29 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
       };
       return { data: { tourLeadCreate: { tourLead, viewingSessionRequest } } };
     }
-    if (op !== 'unknown' && authorization !== 'Bearer test-token') return gqlError('Please log in to continue.', 'UNAUTHENTICATED');
+    if (op !== 'unknown' && authorization !== 'Bearer test-token')
+      return gqlError('Please log in to continue.', 'UNAUTHENTICATED');
     if (op === 'markerSave') {
       const i = variables.input;
-      const m = { id: `m-new-${++seq}`, name: i.name, description: i.description, tourId: i.tourId, scrollPosition: i.scrollPosition, frameIndex: i.frameIndex, isFastTravel: i.isFastTravel };
+      const m = {
+        id: `m-new-${++seq}`,
+        name: i.name,
+        description: i.description,
+        tourId: i.tourId,
+        scrollPosition: i.scrollPosition,
+        frameIndex: i.frameIndex,
+        isFastTravel: i.isFastTravel,
+      };
       markers[i.tourId] ??= [];
       markers[i.tourId].push(m);
       return { data: { markerSave: m } };
     }
     if (op === 'markerUpdate') {
       const i = variables.input;
-      for (const list of Object.values(markers)) for (const m of list) if (m.id === i.id) Object.assign(m, { name: i.name, description: i.description, isFastTravel: i.isFastTravel });
+      for (const list of Object.values(markers))
+        for (const m of list)
+          if (m.id === i.id)
+            Object.assign(m, { name: i.name, description: i.description, isFastTravel: i.isFastTravel });
       return { data: { markerUpdate: { id: i.id, name: i.name, description: i.description } } };
     }
     if (op === 'markerDelete') {
@@ -229,7 +277,11 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
       } catch {
         return send(res, 400, gqlError('Bad JSON', 'BAD_REQUEST'));
       }
-      return send(res, 200, handleGraphQL({ query: url.searchParams.get('query') ?? '', variables }, req.headers.authorization));
+      return send(
+        res,
+        200,
+        handleGraphQL({ query: url.searchParams.get('query') ?? '', variables }, req.headers.authorization),
+      );
     }
     if (url.pathname === '/query' && req.method === 'POST') {
       let body;
@@ -267,7 +319,11 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
     if (url.pathname === '/__subs') return send(res, 200, { count: subs.size });
     if (url.pathname === '/__ai-event') {
       const b = JSON.parse(await readBody(req));
-      for (const s of subs) if (s.tourId === b.tourId) s.ws.send(JSON.stringify({ id: s.id, type: 'next', payload: { data: { tourGenerateAIMarkersUpdated: b.event } } }));
+      for (const s of subs)
+        if (s.tourId === b.tourId)
+          s.ws.send(
+            JSON.stringify({ id: s.id, type: 'next', payload: { data: { tourGenerateAIMarkersUpdated: b.event } } }),
+          );
       if (b.event?.action === 'ADD' && b.event.marker && b.persist) {
         markers[b.tourId] ??= [];
         markers[b.tourId].push({ ...b.event.marker, description: '', tourId: b.tourId, scrollPosition: 0 });
@@ -276,7 +332,10 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
     }
     if (url.pathname === '/thumb.png') {
       // 1x1 grey PNG.
-      const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNoAAAAggCBd81ytgAAAABJRU5ErkJggg==', 'base64');
+      const png = Buffer.from(
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNoAAAAggCBd81ytgAAAABJRU5ErkJggg==',
+        'base64',
+      );
       res.writeHead(200, { 'content-type': 'image/png', ...cors });
       return res.end(png);
     }
@@ -285,21 +344,34 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
       const type = url.searchParams.get('type');
       const frameIndex = Number(url.searchParams.get('frameIndex'));
       res.writeHead(200, { 'content-type': 'text/html' });
-      return res.end(`<!doctype html><script>parent.postMessage(${JSON.stringify({ type, frameIndex })}, '*');parent.postMessage({type:'host-frame-done'}, '*');</script>`);
+      return res.end(
+        `<!doctype html><script>parent.postMessage(${JSON.stringify({ type, frameIndex })}, '*');parent.postMessage({type:'host-frame-done'}, '*');</script>`,
+      );
     }
     if (url.pathname.startsWith('/hang/')) return; // never answers: the "taking a while" path
     if (url.pathname.startsWith('/clips/')) {
       clipLog.push(url.pathname);
       if (hold?.test(url.pathname)) await new Promise((release) => held.push(release));
       const file = normalize(join(FIXTURES_DIR, url.pathname.slice('/clips/'.length)));
-      if (!file.startsWith(FIXTURES_DIR) || !existsSync(file) || !statSync(file).isFile()) return send(res, 404, { error: 'not found' });
+      if (!file.startsWith(FIXTURES_DIR) || !existsSync(file) || !statSync(file).isFile())
+        return send(res, 404, { error: 'not found' });
       const data = readFileSync(file);
-      const headers = { 'content-type': 'video/mp4', 'content-length': data.length, 'cache-control': 'public, max-age=3600', 'accept-ranges': 'bytes', ...cors };
+      const headers = {
+        'content-type': 'video/mp4',
+        'content-length': data.length,
+        'cache-control': 'public, max-age=3600',
+        'accept-ranges': 'bytes',
+        ...cors,
+      };
       const range = req.headers.range && /bytes=(\d+)-(\d*)/.exec(req.headers.range);
       if (range) {
         const start = Number(range[1]);
         const end = range[2] ? Number(range[2]) : data.length - 1;
-        res.writeHead(206, { ...headers, 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${data.length}` });
+        res.writeHead(206, {
+          ...headers,
+          'content-length': end - start + 1,
+          'content-range': `bytes ${start}-${end}/${data.length}`,
+        });
         return res.end(data.subarray(start, end + 1));
       }
       res.writeHead(200, headers);

@@ -20,9 +20,15 @@ async function bareServer(): Promise<void> {
     const [clips, markers, agent, company] = await Promise.all([
       pool.query('SELECT * FROM clips WHERE tour_id = $1 ORDER BY index', [id]),
       pool.query('SELECT * FROM markers WHERE tour_id = $1 ORDER BY frame_index, created_at', [id]),
-      pool.query('SELECT u.username, p.name, p.surname, p.contact_number, p.profile_image_key FROM users u LEFT JOIN user_profiles p ON p.user_id = u.id WHERE u.id = $1', [t.owner_id]),
+      pool.query(
+        'SELECT u.username, p.name, p.surname, p.contact_number, p.profile_image_key FROM users u LEFT JOIN user_profiles p ON p.user_id = u.id WHERE u.id = $1',
+        [t.owner_id],
+      ),
       // The company's branding (logo, accent) while its plan has it; the bench's plan has none.
-      pool.query('SELECT c.logo_key, c.accent_color, l.plan_id, l.end_date FROM companies c LEFT JOIN licenses l ON l.company_id = c.id WHERE c.id = $1', [t.company_id]),
+      pool.query(
+        'SELECT c.logo_key, c.accent_color, l.plan_id, l.end_date FROM companies c LEFT JOIN licenses l ON l.company_id = c.id WHERE c.id = $1',
+        [t.company_id],
+      ),
     ]);
     const a = agent.rows[0];
     const c = company.rows[0];
@@ -40,7 +46,14 @@ async function bareServer(): Promise<void> {
           views: t.views,
           status: { status: t.status },
           videoInfo: t.video_info,
-          clips: clips.rows.map((c) => ({ id: `clip_${c.id}`, index: c.index, frameCount: c.frame_count, duration: c.duration, highURI: url(c.high_key), lowURI: url(c.low_key) })),
+          clips: clips.rows.map((c) => ({
+            id: `clip_${c.id}`,
+            index: c.index,
+            frameCount: c.frame_count,
+            duration: c.duration,
+            highURI: url(c.high_key),
+            lowURI: url(c.low_key),
+          })),
           markers: markers.rows.map((m) => ({
             id: `marker_${m.id}`,
             name: m.name,
@@ -50,7 +63,14 @@ async function bareServer(): Promise<void> {
             frameIndex: m.frame_index,
             isFastTravel: m.is_fast_travel,
           })),
-          agentProfile: a ? { fullname: [a.name, a.surname].filter(Boolean).join(' '), contactNumber: a.contact_number, email: a.username, profileImageURL: url(a.profile_image_key) } : null,
+          agentProfile: a
+            ? {
+                fullname: [a.name, a.surname].filter(Boolean).join(' '),
+                contactNumber: a.contact_number,
+                email: a.username,
+                profileImageURL: url(a.profile_image_key),
+              }
+            : null,
         },
       },
     };
@@ -59,7 +79,8 @@ async function bareServer(): Promise<void> {
   // the same database work as the player's GET miss, so the ratio to it is what Roomwalk adds around that statement.
   app.get<{ Params: { id: string } }>('/bare1/tour/:id', async (req) => {
     const r = (await pool.query(PLAYER_TOUR_SQL, [req.params.id])).rows[0];
-    const branded = ['basic', 'pro', 'offline'].includes(r.rw_plan_id) && (!r.rw_end_date || r.rw_end_date > new Date());
+    const branded =
+      ['basic', 'pro', 'offline'].includes(r.rw_plan_id) && (!r.rw_end_date || r.rw_end_date > new Date());
     const tourId = `tour_${r.id}`;
     return {
       data: {
@@ -74,11 +95,31 @@ async function bareServer(): Promise<void> {
           views: r.views,
           status: { status: r.status },
           videoInfo: r.video_info,
-          clips: (r.rw_clips ?? []).map((c: unknown[]) => ({ id: `clip_${c[0]}`, index: c[1], frameCount: c[2], duration: c[3], highURI: url(c[4] as string), lowURI: url(c[5] as string) })),
-          markers: (r.rw_markers ?? []).map((m: unknown[]) => ({ id: `marker_${m[0]}`, name: m[1], description: m[2], tourId, scrollPosition: m[3], frameIndex: m[4], isFastTravel: m[5] })),
+          clips: (r.rw_clips ?? []).map((c: unknown[]) => ({
+            id: `clip_${c[0]}`,
+            index: c[1],
+            frameCount: c[2],
+            duration: c[3],
+            highURI: url(c[4] as string),
+            lowURI: url(c[5] as string),
+          })),
+          markers: (r.rw_markers ?? []).map((m: unknown[]) => ({
+            id: `marker_${m[0]}`,
+            name: m[1],
+            description: m[2],
+            tourId,
+            scrollPosition: m[3],
+            frameIndex: m[4],
+            isFastTravel: m[5],
+          })),
           agentProfile:
             r.rw_username !== null
-              ? { fullname: [r.rw_name, r.rw_surname].filter(Boolean).join(' '), contactNumber: r.rw_contact_number, email: r.rw_username, profileImageURL: url(r.rw_profile_image_key) }
+              ? {
+                  fullname: [r.rw_name, r.rw_surname].filter(Boolean).join(' '),
+                  contactNumber: r.rw_contact_number,
+                  email: r.rw_username,
+                  profileImageURL: url(r.rw_profile_image_key),
+                }
               : null,
         },
       },

@@ -21,7 +21,11 @@ export interface Child {
 }
 
 export function startChild(args: string[], env: Record<string, string>): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: serverRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: serverRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
   const take = (d: Buffer) => lines.push(...d.toString().split('\n').filter(Boolean));
   proc.stdout!.on('data', take);
@@ -33,10 +37,16 @@ export function startChild(args: string[], env: Record<string, string>): Child {
  * An API node of the real server in production mode on a free loopback port, rate limits off (the benchmarks measure
  * throughput from one address). BENCH_CPU_PROF=<dir>: it writes a V8 CPU profile there on exit (bench/cpu-top.ts).
  */
-export async function startApiNode(o: { databaseUrl: string; dataDir: string; jwtSecret: string }): Promise<{ child: Child; url: string }> {
+export async function startApiNode(o: {
+  databaseUrl: string;
+  dataDir: string;
+  jwtSecret: string;
+}): Promise<{ child: Child; url: string }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)] : [];
+  const prof = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)]
+    : [];
   const child = startChild([...prof, 'src/index.ts'], {
     NODE_ENV: 'production',
     ROLE: 'api',
@@ -75,7 +85,10 @@ export async function stopChild(c: Child | undefined): Promise<void> {
   await exited;
 }
 
-/** Lines the server logged at error level or above (pino JSON: level ≥ 50), and anything on stderr that is not a known warning. */
+/**
+ * Lines the server logged at error level or above (pino JSON: level ≥ 50), and anything on stderr that is not a known
+ * warning.
+ */
 export function errorLines(lines: string[]): string[] {
   return lines.filter((l) => {
     try {

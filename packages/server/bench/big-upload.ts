@@ -1,5 +1,5 @@
 /**
- * npm run check:big-upload -w packages/server (issue 22, "a 4 GB-class upload resumes after a cut and becomes a
+ * npm run check:big-upload -w packages/server ("a 4 GB-class upload resumes after a cut and becomes a
  * tour"): too slow for npm test, run by hand. Makes a real 12 s 1280x720 video and pads it with a trailing MP4 'free'
  * box to BIG_UPLOAD_GB (default 4) GB; starts the app on PGlite with processing (ROLE all, local store); uploads it in
  * 4 parallel 8 MiB parts through a loopback proxy that cuts every connection at 50 %; picks the same file again
@@ -93,7 +93,11 @@ async function main() {
     const t2 = performance.now();
     let status = '';
     while (performance.now() - t2 < 15 * 60_000) {
-      const row = await t.app.services.db.selectFrom('tours').select(['status', 'progress_text']).where('id', '=', tourId).executeTakeFirstOrThrow();
+      const row = await t.app.services.db
+        .selectFrom('tours')
+        .select(['status', 'progress_text'])
+        .where('id', '=', tourId)
+        .executeTakeFirstOrThrow();
       status = row.status;
       if (status !== TOUR_STATUS.PROCESSING) {
         if (status !== TOUR_STATUS.PROCESSED) console.log(`tour ${status}: ${row.progress_text}`);

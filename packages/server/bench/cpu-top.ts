@@ -40,9 +40,20 @@ const pkg = new Map<string, number>();
 for (const [id, us] of self) {
   const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
   const short = url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/packages\//, '');
-  fn.set(`${functionName || '(anonymous)'} ${short}:${lineNumber + 1}`, (fn.get(`${functionName || '(anonymous)'} ${short}:${lineNumber + 1}`) ?? 0) + us);
+  fn.set(
+    `${functionName || '(anonymous)'} ${short}:${lineNumber + 1}`,
+    (fn.get(`${functionName || '(anonymous)'} ${short}:${lineNumber + 1}`) ?? 0) + us,
+  );
   const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  const where = m ? m[1]! : url.includes('/packages/') ? 'roomwalk' : url.startsWith('node:') ? 'node core' : functionName.startsWith('(') ? functionName : 'other';
+  const where = m
+    ? m[1]!
+    : url.includes('/packages/')
+      ? 'roomwalk'
+      : url.startsWith('node:')
+        ? 'node core'
+        : functionName.startsWith('(')
+          ? functionName
+          : 'other';
   pkg.set(where, (pkg.get(where) ?? 0) + us);
 }
 const pct = (us: number) => `${((100 * us) / total).toFixed(1).padStart(5)} %`;

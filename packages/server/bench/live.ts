@@ -1,9 +1,9 @@
 /**
  * Live viewing benchmark (not a test): host-to-viewer scroll sync latency on loopback, and 50 viewers without a lost
  * message: 10 rooms of one host and 5 viewers at once (a room holds at most 6 sockets and one per participant since
- * issue #15; the bare relay baseline keeps all 50 in one room, which is the same number of deliveries). Baseline in the same run: a bare `ws` relay (no auth, no validation, no rooms).
- * With TEST_DATABASE_URL (or DATABASE_URL) set, also two API nodes sharing PostgreSQL (host on one, viewers on the
- * other, every message through NOTIFY).
+ * issue #15; the bare relay baseline keeps all 50 in one room, which is the same number of deliveries). Baseline in the
+ * same run: a bare `ws` relay (no auth, no validation, no rooms). With TEST_DATABASE_URL (or DATABASE_URL) set, also
+ * two API nodes sharing PostgreSQL (host on one, viewers on the other, every message through NOTIFY).
  *
  *   npm run bench:live -w packages/server
  */
@@ -63,7 +63,12 @@ function open(url: string): Promise<{ ws: WebSocket; messages: Array<{ at: numbe
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The host sends `count` frames `interval` ms apart; each viewer must get all of them, in order. */
-async function run(room: Room, viewers: number, count: number, interval: number): Promise<{ latencies: number[]; lost: number; outOfOrder: number }> {
+async function run(
+  room: Room,
+  viewers: number,
+  count: number,
+  interval: number,
+): Promise<{ latencies: number[]; lost: number; outOfOrder: number }> {
   const vs = await Promise.all(Array.from({ length: viewers }, (_, i) => open(room.viewerUrl(i))));
   const host = await open(room.hostUrl);
   // Let presence settle across nodes before timing.
@@ -101,7 +106,10 @@ async function bareRelay(): Promise<{ room: Room; close: () => Promise<void> }> 
     });
   });
   const url = `ws://127.0.0.1:${(wss.address() as { port: number }).port}`;
-  return { room: { hostUrl: url, viewerUrl: () => url, tourId: 'bare' }, close: () => new Promise((r) => wss.close(() => r())) };
+  return {
+    room: { hostUrl: url, viewerUrl: () => url, tourId: 'bare' },
+    close: () => new Promise((r) => wss.close(() => r())),
+  };
 }
 
 async function startNode(dataDir: string, databaseUrl: string | undefined, jwtSecret: string): Promise<App> {
@@ -131,26 +139,70 @@ async function seedRoom(app: App, hostBase: string, viewerBase: string): Promise
   const company = await db.insertInto('companies').values({ name: 'Bench' }).returningAll().executeTakeFirstOrThrow();
   const user = await db
     .insertInto('users')
-    .values({ username: `bench-${randomBytes(4).toString('hex')}@example.com`, password_hash: null, company_id: company.id, activated_at: new Date() })
+    .values({
+      username: `bench-${randomBytes(4).toString('hex')}@example.com`,
+      password_hash: null,
+      company_id: company.id,
+      activated_at: new Date(),
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
-  const tour = await db.insertInto('tours').values({ company_id: company.id, owner_id: user.id, title: 'Bench', status: 'PROCESSED' }).returning(['id']).executeTakeFirstOrThrow();
+  const tour = await db
+    .insertInto('tours')
+    .values({ company_id: company.id, owner_id: user.id, title: 'Bench', status: 'PROCESSED' })
+    .returning(['id'])
+    .executeTakeFirstOrThrow();
   const expires = new Date(Date.now() + 3600_000);
-  const session = await db.insertInto('viewing_sessions').values({ tour_id: tour.id, lead_id: null, created_by: user.id, expires_at: expires }).returning(['id']).executeTakeFirstOrThrow();
-  const sign = (role: 'host' | 'viewer', userId: string) => signalingTokens(app.services).sign({ tourId: tour.id, sessionId: session.id, role, userId, exp: Math.floor(expires.getTime() / 1000) });
-  const q = (base: string, token: string) => `${base.replace('http', 'ws')}/ws/tour-viewer-events?${new URLSearchParams({ tourId: `tour_${tour.id}`, token })}`;
-  const viewers = await Promise.all(Array.from({ length: VIEWERS_PER_ROOM }, (_, i) => sign('viewer', `viewer-bench-${i}`)));
-  return { hostUrl: q(hostBase, await sign('host', `host-${user.id}`)), viewerUrl: (i) => q(viewerBase, viewers[i]!), tourId: `tour_${tour.id}` };
+  const session = await db
+    .insertInto('viewing_sessions')
+    .values({ tour_id: tour.id, lead_id: null, created_by: user.id, expires_at: expires })
+    .returning(['id'])
+    .executeTakeFirstOrThrow();
+  const sign = (role: 'host' | 'viewer', userId: string) =>
+    signalingTokens(app.services).sign({
+      tourId: tour.id,
+      sessionId: session.id,
+      role,
+      userId,
+      exp: Math.floor(expires.getTime() / 1000),
+    });
+  const q = (base: string, token: string) =>
+    `${base.replace('http', 'ws')}/ws/tour-viewer-events?${new URLSearchParams({ tourId: `tour_${tour.id}`, token })}`;
+  const viewers = await Promise.all(
+    Array.from({ length: VIEWERS_PER_ROOM }, (_, i) => sign('viewer', `viewer-bench-${i}`)),
+  );
+  return {
+    hostUrl: q(hostBase, await sign('host', `host-${user.id}`)),
+    viewerUrl: (i) => q(viewerBase, viewers[i]!),
+    tourId: `tour_${tour.id}`,
+  };
 }
 
 /** `viewers` spread over rooms of VIEWERS_PER_ROOM, all running at once; results pooled. */
-async function runRooms(seed: () => Promise<Room>, viewers: number, count: number, interval: number): Promise<{ latencies: number[]; lost: number; outOfOrder: number }> {
+async function runRooms(
+  seed: () => Promise<Room>,
+  viewers: number,
+  count: number,
+  interval: number,
+): Promise<{ latencies: number[]; lost: number; outOfOrder: number }> {
   const rooms = await Promise.all(Array.from({ length: Math.ceil(viewers / VIEWERS_PER_ROOM) }, seed));
-  const results = await Promise.all(rooms.map((room, i) => run(room, Math.min(VIEWERS_PER_ROOM, viewers - i * VIEWERS_PER_ROOM), count, interval)));
-  return { latencies: results.flatMap((r) => r.latencies), lost: results.reduce((n, r) => n + r.lost, 0), outOfOrder: results.reduce((n, r) => n + r.outOfOrder, 0) };
+  const results = await Promise.all(
+    rooms.map((room, i) => run(room, Math.min(VIEWERS_PER_ROOM, viewers - i * VIEWERS_PER_ROOM), count, interval)),
+  );
+  return {
+    latencies: results.flatMap((r) => r.latencies),
+    lost: results.reduce((n, r) => n + r.lost, 0),
+    outOfOrder: results.reduce((n, r) => n + r.outOfOrder, 0),
+  };
 }
 
-function report(name: string, r: { latencies: number[]; lost: number; outOfOrder: number }, viewers: number, count: number, baselineP95?: number) {
+function report(
+  name: string,
+  r: { latencies: number[]; lost: number; outOfOrder: number },
+  viewers: number,
+  count: number,
+  baselineP95?: number,
+) {
   const p50 = pct(r.latencies, 50);
   const p95 = pct(r.latencies, 95);
   const ratio = baselineP95 ? `  (${(p95 / baselineP95).toFixed(1)}x baseline p95)` : '';
@@ -164,11 +216,23 @@ async function main() {
   const jwtSecret = randomBytes(24).toString('hex');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomwalk-bench-live-'));
   const results: Array<{ what: string; ok: boolean; detail: string }> = [];
-  console.log(`Live viewing benchmark on ${os.cpus().length} cores, loopback. Target: host-to-viewer p95 <= ${TARGET_P95_MS} ms; ${FANOUT_VIEWERS} viewers, no lost message.\n`);
+  console.log(
+    `Live viewing benchmark on ${os.cpus().length} cores, loopback. Target: host-to-viewer p95 <= ${TARGET_P95_MS} ms; ${FANOUT_VIEWERS} viewers, no lost message.\n`,
+  );
 
   const bare = await bareRelay();
-  const bareLat = report('baseline: bare ws relay, 1 viewer', await run(bare.room, 1, LATENCY_MESSAGES, LATENCY_INTERVAL_MS), 1, LATENCY_MESSAGES);
-  const bareFan = report(`baseline: bare ws relay, ${FANOUT_VIEWERS} viewers`, await run(bare.room, FANOUT_VIEWERS, FANOUT_MESSAGES, FANOUT_INTERVAL_MS), FANOUT_VIEWERS, FANOUT_MESSAGES);
+  const bareLat = report(
+    'baseline: bare ws relay, 1 viewer',
+    await run(bare.room, 1, LATENCY_MESSAGES, LATENCY_INTERVAL_MS),
+    1,
+    LATENCY_MESSAGES,
+  );
+  const bareFan = report(
+    `baseline: bare ws relay, ${FANOUT_VIEWERS} viewers`,
+    await run(bare.room, FANOUT_VIEWERS, FANOUT_MESSAGES, FANOUT_INTERVAL_MS),
+    FANOUT_VIEWERS,
+    FANOUT_MESSAGES,
+  );
   await bare.close();
 
   const single = await startNode(dataDir, undefined, jwtSecret);
@@ -178,7 +242,13 @@ async function main() {
   const p95 = report('Roomwalk, one node: 1 viewer', one, 1, LATENCY_MESSAGES, bareLat);
   results.push({ what: 'sync latency p95, one node', ok: p95 <= TARGET_P95_MS, detail: `${p95.toFixed(2)} ms` });
   const fan = await runRooms(() => seedRoom(single, base, base), FANOUT_VIEWERS, FANOUT_MESSAGES, FANOUT_INTERVAL_MS);
-  const fanP95 = report(`Roomwalk, one node: ${FANOUT_VIEWERS} viewers in 6-socket rooms`, fan, FANOUT_VIEWERS, FANOUT_MESSAGES, bareFan);
+  const fanP95 = report(
+    `Roomwalk, one node: ${FANOUT_VIEWERS} viewers in 6-socket rooms`,
+    fan,
+    FANOUT_VIEWERS,
+    FANOUT_MESSAGES,
+    bareFan,
+  );
   results.push({
     what: `${FANOUT_VIEWERS} viewers, one node: lost / out of order`,
     ok: fan.lost === 0 && fan.outOfOrder === 0,
@@ -197,11 +267,31 @@ async function main() {
     try {
       const a = await startNode(dataDir, u.toString(), jwtSecret);
       const b = await startNode(dataDir, u.toString(), jwtSecret);
-      const r1 = await run(await seedRoom(a, a.config.publicUrl, b.config.publicUrl), 1, LATENCY_MESSAGES, LATENCY_INTERVAL_MS);
+      const r1 = await run(
+        await seedRoom(a, a.config.publicUrl, b.config.publicUrl),
+        1,
+        LATENCY_MESSAGES,
+        LATENCY_INTERVAL_MS,
+      );
       const p = report('Roomwalk, two nodes via NOTIFY: 1 viewer', r1, 1, LATENCY_MESSAGES, bareLat);
-      results.push({ what: 'sync latency p95, two nodes (PostgreSQL NOTIFY)', ok: p <= TARGET_P95_MS, detail: `${p.toFixed(2)} ms` });
-      const r50 = await runRooms(() => seedRoom(a, a.config.publicUrl, b.config.publicUrl), FANOUT_VIEWERS, FANOUT_MESSAGES, FANOUT_INTERVAL_MS);
-      const p50v = report(`Roomwalk, two nodes via NOTIFY: ${FANOUT_VIEWERS} viewers, rooms`, r50, FANOUT_VIEWERS, FANOUT_MESSAGES, bareFan);
+      results.push({
+        what: 'sync latency p95, two nodes (PostgreSQL NOTIFY)',
+        ok: p <= TARGET_P95_MS,
+        detail: `${p.toFixed(2)} ms`,
+      });
+      const r50 = await runRooms(
+        () => seedRoom(a, a.config.publicUrl, b.config.publicUrl),
+        FANOUT_VIEWERS,
+        FANOUT_MESSAGES,
+        FANOUT_INTERVAL_MS,
+      );
+      const p50v = report(
+        `Roomwalk, two nodes via NOTIFY: ${FANOUT_VIEWERS} viewers, rooms`,
+        r50,
+        FANOUT_VIEWERS,
+        FANOUT_MESSAGES,
+        bareFan,
+      );
       results.push({
         what: `${FANOUT_VIEWERS} viewers, two nodes: lost / out of order`,
         ok: r50.lost === 0 && r50.outOfOrder === 0,
@@ -212,7 +302,9 @@ async function main() {
     } finally {
       // The job queue closes its pool a moment after stop(); dropping under it would kill its idle connections.
       for (let i = 0; i < 100; i++) {
-        const { rows } = await admin.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+        const { rows } = await admin.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [
+          name,
+        ]);
         if (rows[0].n === 0) break;
         await sleep(100);
       }

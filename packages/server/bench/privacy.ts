@@ -46,7 +46,12 @@ const source = join(cacheDir, 'faces-1080p30-20s-v1.mp4');
 
 export const BENCH_FACES: MovingFace[] = [
   { crop: 0, size: 300, x: ['100+60*t', (t) => 100 + 60 * t], y: ['80', () => 80] },
-  { crop: 1, size: 180, x: ['960+500*sin(0.5*t)', (t) => 960 + 500 * Math.sin(0.5 * t)], y: ['700+60*sin(1.3*t)', (t) => 700 + 60 * Math.sin(1.3 * t)] },
+  {
+    crop: 1,
+    size: 180,
+    x: ['960+500*sin(0.5*t)', (t) => 960 + 500 * Math.sin(0.5 * t)],
+    y: ['700+60*sin(1.3*t)', (t) => 700 + 60 * Math.sin(1.3 * t)],
+  },
   { crop: 2, size: 120, x: ['1750-70*t', (t) => 1750 - 70 * t], y: ['420', () => 420] },
   {
     crop: 3,
@@ -65,7 +70,15 @@ async function generateSource(): Promise<void> {
   await mkdir(cacheDir, { recursive: true });
   console.log('Generating the 20 s 1080p30 face source (once)...');
   const partial = `${source}.part.mp4`;
-  await faceVideo(partial, { width: 1920, height: 1080, fps: 30, seconds: SECONDS, background: 'testsrc2=size=1920x1080:rate=30,noise=alls=4:allf=t', faces: BENCH_FACES, dir: cacheDir });
+  await faceVideo(partial, {
+    width: 1920,
+    height: 1080,
+    fps: 30,
+    seconds: SECONDS,
+    background: 'testsrc2=size=1920x1080:rate=30,noise=alls=4:allf=t',
+    faces: BENCH_FACES,
+    dir: cacheDir,
+  });
   await rename(partial, source);
   await Promise.all(BENCH_FACES.map((_, k) => rm(join(cacheDir, `face-${k}.png`), { force: true })));
 }
@@ -76,7 +89,13 @@ function knownFaces(n: number): Array<Rect & { face: number }> {
   return facesAt(BENCH_FACES, n / CLIP_FPS)
     .map((f) => {
       const inset = Math.round(f.w * k * 0.12);
-      return { face: f.face, x: Math.round(f.x * k) + inset, y: Math.round(f.y * k) + inset, w: Math.round(f.w * k) - 2 * inset, h: Math.round(f.h * k) - 2 * inset };
+      return {
+        face: f.face,
+        x: Math.round(f.x * k) + inset,
+        y: Math.round(f.y * k) + inset,
+        w: Math.round(f.w * k) - 2 * inset,
+        h: Math.round(f.h * k) - 2 * inset,
+      };
     })
     .filter((r) => r.x >= 0 && r.y >= 0 && r.x + r.w <= 1280 && r.y + r.h <= 720);
 }
@@ -92,13 +111,25 @@ async function recall(plain: ProcessVideoResult, blurred: ProcessVideoResult) {
   const clips = [...blurred.clips].sort((a, b) => a.index - b.index);
   for (const [k, c] of clips.entries()) {
     const p = plain.clips[k]!;
-    const [hiB, hiP, loB, loP] = await Promise.all([decodeRgb(c.highPath, 1280, 720), decodeRgb(p.highPath, 1280, 720), decodeRgb(c.lowPath, 640, 360), decodeRgb(p.lowPath, 640, 360)]);
+    const [hiB, hiP, loB, loP] = await Promise.all([
+      decodeRgb(c.highPath, 1280, 720),
+      decodeRgb(p.highPath, 1280, 720),
+      decodeRgb(c.lowPath, 640, 360),
+      decodeRgb(p.lowPath, 640, 360),
+    ]);
     for (let i = 0; i < hiB.length; i++, n++) {
       const faces = knownFaces(n);
       if (!faces.length) continue;
-      const inB = (await detectFaces(loB[i]!, 640, 360, 0.5)).map((d) => ({ cx: (d.x + d.width / 2) * 2, cy: (d.y + d.height / 2) * 2 }));
-      const inP = (await detectFaces(loP[i]!, 640, 360, BLUR_MIN_SCORE)).map((d) => ({ cx: (d.x + d.width / 2) * 2, cy: (d.y + d.height / 2) * 2 }));
-      const on = (r: Rect) => (d: { cx: number; cy: number }) => d.cx >= r.x && d.cx <= r.x + r.w && d.cy >= r.y && d.cy <= r.y + r.h;
+      const inB = (await detectFaces(loB[i]!, 640, 360, 0.5)).map((d) => ({
+        cx: (d.x + d.width / 2) * 2,
+        cy: (d.y + d.height / 2) * 2,
+      }));
+      const inP = (await detectFaces(loP[i]!, 640, 360, BLUR_MIN_SCORE)).map((d) => ({
+        cx: (d.x + d.width / 2) * 2,
+        cy: (d.y + d.height / 2) * 2,
+      }));
+      const on = (r: Rect) => (d: { cx: number; cy: number }) =>
+        d.cx >= r.x && d.cx <= r.x + r.w && d.cy >= r.y && d.cy <= r.y + r.h;
       for (const r of faces) {
         shown++;
         if (energy(hiB[i]!, 1280, r) < 0.4 * energy(hiP[i]!, 1280, r)) hidden++;
@@ -141,7 +172,9 @@ async function main(): Promise<void> {
       // What withFaceBlur does with the tour's switch on, with the filter's own figures kept.
       stats = { frames: 0, samples: 0, detections: 0, blurredFrames: 0, detectSeconds: 0, blurSeconds: 0 };
       const filter = faceBlurFilter({ stats });
-      const r = await timed(() => processVideo({ input: source, workDir: dir, ...(which === 'on' ? { frameFilter: filter } : {}) }));
+      const r = await timed(() =>
+        processVideo({ input: source, workDir: dir, ...(which === 'on' ? { frameFilter: filter } : {}) }),
+      );
       (which === 'off' ? off : on).push(r.timing);
       if (which === 'off') plain = r.value;
       else blurred = r.value;
@@ -149,7 +182,9 @@ async function main(): Promise<void> {
         which === 'on'
           ? `; ${stats!.samples} detections took ${stats!.detectSeconds.toFixed(2)} s (detection thread), waited for ${(stats!.detectWaitSeconds ?? 0).toFixed(2)} s; blurring ${stats!.blurSeconds.toFixed(2)} s`
           : '';
-      console.log(`run ${i + 1} blur ${which.padEnd(3)} wall ${r.timing.wall.toFixed(2)} s, cpu ${r.timing.cpu.toFixed(2)} s${inside}`);
+      console.log(
+        `run ${i + 1} blur ${which.padEnd(3)} wall ${r.timing.wall.toFixed(2)} s, cpu ${r.timing.cpu.toFixed(2)} s${inside}`,
+      );
     }
   }
   const best = (ts: Timing[], k: keyof Timing) => Math.min(...ts.map((t) => t[k]));
@@ -160,25 +195,46 @@ async function main(): Promise<void> {
   const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(1)} %`;
   const overhead = best(on, 'wall') / best(off, 'wall') - 1;
   console.log('');
-  console.log(`source: ${SECONDS} s 1920x1080 30 fps, ${BENCH_FACES.length} moving faces; clips at ${CLIP_FPS} fps, ${plain!.clips.length} clips`);
-  console.log(`processing, blur off       ${best(off, 'wall').toFixed(2)} s wall, ${best(off, 'cpu').toFixed(2)} s cpu (best of ${RUNS})`);
-  console.log(`processing, blur on        ${best(on, 'wall').toFixed(2)} s wall, ${best(on, 'cpu').toFixed(2)} s cpu (best of ${RUNS})`);
-  console.log(`on ÷ off                   ${(best(on, 'wall') / best(off, 'wall')).toFixed(2)} wall, ${(best(on, 'cpu') / best(off, 'cpu')).toFixed(2)} cpu`);
-  console.log(`blur overhead              ${overhead.toFixed(2)}× processing time   target ≤ ${TARGET_OVERHEAD}  ${overhead <= TARGET_OVERHEAD ? 'ok' : 'OVER TARGET'}`);
+  console.log(
+    `source: ${SECONDS} s 1920x1080 30 fps, ${BENCH_FACES.length} moving faces; clips at ${CLIP_FPS} fps, ${plain!.clips.length} clips`,
+  );
+  console.log(
+    `processing, blur off       ${best(off, 'wall').toFixed(2)} s wall, ${best(off, 'cpu').toFixed(2)} s cpu (best of ${RUNS})`,
+  );
+  console.log(
+    `processing, blur on        ${best(on, 'wall').toFixed(2)} s wall, ${best(on, 'cpu').toFixed(2)} s cpu (best of ${RUNS})`,
+  );
+  console.log(
+    `on ÷ off                   ${(best(on, 'wall') / best(off, 'wall')).toFixed(2)} wall, ${(best(on, 'cpu') / best(off, 'cpu')).toFixed(2)} cpu`,
+  );
+  console.log(
+    `blur overhead              ${overhead.toFixed(2)}× processing time   target ≤ ${TARGET_OVERHEAD}  ${overhead <= TARGET_OVERHEAD ? 'ok' : 'OVER TARGET'}`,
+  );
   console.log(
     `faces hidden (recall)      ${rec.hidden}/${rec.shown} = ${pct(rec.hidden, rec.shown)}${rec.missedAt.length ? `   missed at frames ${[...new Set(rec.missedAt)].slice(0, 20).join(', ')}` : ''}`,
   );
-  console.log(`still detectable (0.5)     ${rec.detectable}/${rec.shown}${rec.leakAt.length ? `   at frame/face ${rec.leakAt.slice(0, 10).join(', ')}` : ''}`);
-  console.log(`detector recall per frame  ${rec.detected}/${rec.shown} = ${pct(rec.detected, rec.shown)} (unblurred 360p, threshold ${BLUR_MIN_SCORE})`);
+  console.log(
+    `still detectable (0.5)     ${rec.detectable}/${rec.shown}${rec.leakAt.length ? `   at frame/face ${rec.leakAt.slice(0, 10).join(', ')}` : ''}`,
+  );
+  console.log(
+    `detector recall per frame  ${rec.detected}/${rec.shown} = ${pct(rec.detected, rec.shown)} (unblurred 360p, threshold ${BLUR_MIN_SCORE})`,
+  );
   const fpFrames = fp.reduce((n, x) => n + x.frames, 0);
   const fpBlurred = fp.reduce((n, x) => n + x.blurred, 0);
   const fpRate = fpBlurred / fpFrames;
   console.log('');
   console.log(`face-free footage (${FP_SECONDS} s each at ${CLIP_FPS} fps, 1280x720):`);
-  for (const x of fp) console.log(`  ${x.name.padEnd(38)} ${String(x.blurred).padStart(4)}/${x.frames} frames with a box${x.blurred ? `, largest box ${pct(x.largest, 1)} of the frame` : ''}`);
-  console.log(`false-positive frames       ${fpBlurred}/${fpFrames} = ${pct(fpBlurred, fpFrames)}   target ≤ ${pct(TARGET_FP_RATE, 1)}  ${fpRate <= TARGET_FP_RATE ? 'ok' : 'OVER TARGET'}`);
+  for (const x of fp)
+    console.log(
+      `  ${x.name.padEnd(38)} ${String(x.blurred).padStart(4)}/${x.frames} frames with a box${x.blurred ? `, largest box ${pct(x.largest, 1)} of the frame` : ''}`,
+    );
+  console.log(
+    `false-positive frames       ${fpBlurred}/${fpFrames} = ${pct(fpBlurred, fpFrames)}   target ≤ ${pct(TARGET_FP_RATE, 1)}  ${fpRate <= TARGET_FP_RATE ? 'ok' : 'OVER TARGET'}`,
+  );
   // Every frame of the face source shows a face: its blurred frames are true positives.
-  console.log(`precision (frames)          ${facesBlurred}/${facesBlurred + fpBlurred} = ${pct(facesBlurred, facesBlurred + fpBlurred)}`);
+  console.log(
+    `precision (frames)          ${facesBlurred}/${facesBlurred + fpBlurred} = ${pct(facesBlurred, facesBlurred + fpBlurred)}`,
+  );
   console.log(`recall (faces hidden)       ${rec.hidden}/${rec.shown} = ${pct(rec.hidden, rec.shown)}`);
 }
 

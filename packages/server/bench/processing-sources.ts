@@ -37,14 +37,24 @@ type Step = string[];
 
 const key = (steps: Step[]) => createHash('sha256').update(JSON.stringify(steps)).digest('hex').slice(0, 12);
 
-async function make(name: string, ext: string, steps: (paths: { still: string; piece: string; list: string; out: string }) => Step[], label: string): Promise<string> {
+async function make(
+  name: string,
+  ext: string,
+  steps: (paths: { still: string; piece: string; list: string; out: string }) => Step[],
+  label: string,
+): Promise<string> {
   const probeSteps = steps({ still: 'STILL', piece: 'PIECE', list: 'LIST', out: 'OUT' });
   const path = join(cacheDir, `source-${name}-${key(probeSteps)}.${ext}`);
   if (existsSync(path)) return path;
   await mkdir(cacheDir, { recursive: true });
   const { ffmpeg } = ffmpegBinaries();
   const tmp = `${path}.part`;
-  const files = { still: `${tmp}.still.png`, piece: `${tmp}.piece.${ext}`, list: `${tmp}.list.txt`, out: `${tmp}.${ext}` };
+  const files = {
+    still: `${tmp}.still.png`,
+    piece: `${tmp}.piece.${ext}`,
+    list: `${tmp}.list.txt`,
+    out: `${tmp}.${ext}`,
+  };
   console.log(`Generating the ${label} source (once; cached as ${path})...`);
   try {
     for (const args of steps(files)) {
@@ -66,7 +76,18 @@ export async function hdSource(): Promise<BenchSource> {
     '1080p30-h264',
     'mp4',
     (f) => [
-      ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'mandelbrot=size=3840x2160:rate=1:start_scale=1.2:maxiter=512', '-frames:v', '1', f.still],
+      [
+        '-v',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        'mandelbrot=size=3840x2160:rate=1:start_scale=1.2:maxiter=512',
+        '-frames:v',
+        '1',
+        f.still,
+      ],
       [
         '-v',
         'error',
@@ -114,7 +135,18 @@ export async function phoneSource(): Promise<BenchSource> {
     '4k60-hevc10-hlg-rot90',
     'mov',
     (f) => [
-      ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'mandelbrot=size=5120x2880:rate=1:start_scale=1.2:maxiter=256', '-frames:v', '1', f.still],
+      [
+        '-v',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        'mandelbrot=size=5120x2880:rate=1:start_scale=1.2:maxiter=256',
+        '-frames:v',
+        '1',
+        f.still,
+      ],
       [
         '-v',
         'error',
@@ -156,9 +188,31 @@ export async function phoneSource(): Promise<BenchSource> {
         f.piece,
       ],
       ['WRITE_LIST', String(SOURCE_SECONDS / PHONE_PIECE_SECONDS)],
-      ['-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', f.list, '-c', 'copy', '-tag:v', 'hvc1', '-metadata:s:v:0', 'rotate=90', f.out],
+      [
+        '-v',
+        'error',
+        '-y',
+        '-f',
+        'concat',
+        '-safe',
+        '0',
+        '-i',
+        f.list,
+        '-c',
+        'copy',
+        '-tag:v',
+        'hvc1',
+        '-metadata:s:v:0',
+        'rotate=90',
+        f.out,
+      ],
     ],
     '60 s 4K60 HEVC 10-bit HLG (rotated 90°)',
   );
-  return { name: 'phone', label: '60 s 3840x2160 60 fps HEVC Main 10, HLG/BT.2020, rotated 90°', path, seconds: SOURCE_SECONDS };
+  return {
+    name: 'phone',
+    label: '60 s 3840x2160 60 fps HEVC Main 10, HLG/BT.2020, rotated 90°',
+    path,
+    seconds: SOURCE_SECONDS,
+  };
 }

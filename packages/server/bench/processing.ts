@@ -1,5 +1,5 @@
 /**
- * Processing benchmark (issue 3 §6, issue 22): `npm run bench:processing -w packages/server`.
+ * Processing benchmark (issue 22): `npm run bench:processing -w packages/server`.
  *
  * Two generated sources (bench/processing-sources.ts, cached in the OS temp folder):
  * - `hd`: 60 s 1080p30 H.264 at 16 Mbit/s with motion and detail everywhere;
@@ -37,7 +37,9 @@ const TARGETS = {
   hd: { realtime: 0.75, overhead: 1.15, highClip: 250_000, lowClip: 60_000 },
   phone: { realtime: 1.0, decode: 0.6 },
 };
-const mediaModule = process.env.BENCH_MEDIA_DIR ? join(resolve(process.env.BENCH_MEDIA_DIR), 'process-video.ts') : '../src/media/process-video.js';
+const mediaModule = process.env.BENCH_MEDIA_DIR
+  ? join(resolve(process.env.BENCH_MEDIA_DIR), 'process-video.ts')
+  : '../src/media/process-video.js';
 const { processVideo } = (await import(mediaModule)) as typeof Media;
 
 const load = () =>
@@ -99,7 +101,9 @@ async function benchSource(src: BenchSource): Promise<void> {
         last = p.value;
       }
       times[which]!.push(t);
-      console.log(`run ${i + 1} ${which.padEnd(8)} wall ${t.wall.toFixed(2)} s, cpu ${t.cpu.toFixed(2)} s   load ${before} -> ${load()}`);
+      console.log(
+        `run ${i + 1} ${which.padEnd(8)} wall ${t.wall.toFixed(2)} s, cpu ${t.cpu.toFixed(2)} s   load ${before} -> ${load()}`,
+      );
     }
   }
   const best = (k: string) => Math.min(...times[k]!.map((t) => t.wall));
@@ -114,30 +118,50 @@ async function benchSource(src: BenchSource): Promise<void> {
   const kb = (n: number) => `${(n / 1000).toFixed(1)} KB`;
   const fullClips = r.clips.filter((c) => c.frameCount === 36).length;
   const frames = r.clips.reduce((n, c) => n + c.frameCount, 0);
-  console.log(`clips at ${CLIP_FPS} fps: ${r.clips.length} clips (${fullClips} of 36 frames), ${frames} frames, ${r.videoInfo.width}x${r.videoInfo.height}`);
+  console.log(
+    `clips at ${CLIP_FPS} fps: ${r.clips.length} clips (${fullClips} of 36 frames), ${frames} frames, ${r.videoInfo.width}x${r.videoInfo.height}`,
+  );
   console.log(`processing time            ${pipe.toFixed(2)} s wall, ${pipeCpu.toFixed(2)} s cpu (best of ${RUNS})`);
-  console.log(`bare full decode           ${decode.toFixed(2)} s wall, ${decodeCpu.toFixed(2)} s cpu (best of ${RUNS})`);
+  console.log(
+    `bare full decode           ${decode.toFixed(2)} s wall, ${decodeCpu.toFixed(2)} s cpu (best of ${RUNS})`,
+  );
   if (src.name === 'hd') {
     const t = TARGETS.hd;
     const bare = best('bare');
     const bareCpu = bestCpu('bare');
     console.log(`bare ffmpeg transcode      ${bare.toFixed(2)} s wall, ${bareCpu.toFixed(2)} s cpu (best of ${RUNS})`);
-    console.log(`processing ÷ duration      ${(pipe / r.durationSeconds).toFixed(3)}   target ≤ ${t.realtime}  ${mark(pipe / r.durationSeconds <= t.realtime)}`);
+    console.log(
+      `processing ÷ duration      ${(pipe / r.durationSeconds).toFixed(3)}   target ≤ ${t.realtime}  ${mark(pipe / r.durationSeconds <= t.realtime)}`,
+    );
     console.log(`processing ÷ bare decode   ${(pipe / decode).toFixed(3)}   (cpu ${(pipeCpu / decodeCpu).toFixed(3)})`);
-    console.log(`processing ÷ bare ffmpeg   ${(pipe / bare).toFixed(3)}   target ≤ ${t.overhead}  ${mark(pipe / bare <= t.overhead)}`);
-    console.log(`cpu processing ÷ cpu bare  ${(pipeCpu / bareCpu).toFixed(3)}   (load-independent view of the overhead)`);
+    console.log(
+      `processing ÷ bare ffmpeg   ${(pipe / bare).toFixed(3)}   target ≤ ${t.overhead}  ${mark(pipe / bare <= t.overhead)}`,
+    );
+    console.log(
+      `cpu processing ÷ cpu bare  ${(pipeCpu / bareCpu).toFixed(3)}   (load-independent view of the overhead)`,
+    );
     const sizes = async (paths: string[]) => Promise.all(paths.map(async (p) => (await stat(p)).size));
     const high = await sizes(r.clips.map((c) => c.highPath));
     const low = await sizes(r.clips.map((c) => c.lowPath));
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    console.log(`bytes per clip 720p        ${kb(mean(high))} mean, ${kb(Math.max(...high))} max   target ≤ ${kb(t.highClip)}  ${mark(mean(high) <= t.highClip)}`);
-    console.log(`bytes per clip 360p        ${kb(mean(low))} mean, ${kb(Math.max(...low))} max   target ≤ ${kb(t.lowClip)}  ${mark(mean(low) <= t.lowClip)}`);
+    console.log(
+      `bytes per clip 720p        ${kb(mean(high))} mean, ${kb(Math.max(...high))} max   target ≤ ${kb(t.highClip)}  ${mark(mean(high) <= t.highClip)}`,
+    );
+    console.log(
+      `bytes per clip 360p        ${kb(mean(low))} mean, ${kb(Math.max(...low))} max   target ≤ ${kb(t.lowClip)}  ${mark(mean(low) <= t.lowClip)}`,
+    );
   } else {
     const t = TARGETS.phone;
-    console.log(`processing ÷ duration      ${(pipe / r.durationSeconds).toFixed(3)}   target ≤ ${t.realtime}  ${mark(pipe / r.durationSeconds <= t.realtime)}`);
-    console.log(`processing ÷ bare decode   ${(pipe / decode).toFixed(3)}   target ≤ ${t.decode}  ${mark(pipe / decode <= t.decode)}   (cpu ${(pipeCpu / decodeCpu).toFixed(3)})`);
+    console.log(
+      `processing ÷ duration      ${(pipe / r.durationSeconds).toFixed(3)}   target ≤ ${t.realtime}  ${mark(pipe / r.durationSeconds <= t.realtime)}`,
+    );
+    console.log(
+      `processing ÷ bare decode   ${(pipe / decode).toFixed(3)}   target ≤ ${t.decode}  ${mark(pipe / decode <= t.decode)}   (cpu ${(pipeCpu / decodeCpu).toFixed(3)})`,
+    );
   }
-  console.log(`cpu ÷ ${cores} cores ÷ duration  ${(pipeCpu / cores / r.durationSeconds).toFixed(3)}   (lower bound of the wall ratio: both cores busy all the time)`);
+  console.log(
+    `cpu ÷ ${cores} cores ÷ duration  ${(pipeCpu / cores / r.durationSeconds).toFixed(3)}   (lower bound of the wall ratio: both cores busy all the time)`,
+  );
   console.log(`thumbnail                  ${kb(r.videoInfo.smallSize)}`);
   const leftover = (await readdir(work)).filter((n) => !/^(high|low)-\d{5}\.mp4$|^thumbnail\.jpg$/.test(n));
   if (leftover.length) console.log(`unexpected files left: ${leftover.join(', ')}`);

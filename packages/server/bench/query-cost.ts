@@ -62,7 +62,16 @@ try {
       .execute();
     await db
       .insertInto('markers')
-      .values(Array.from({ length: 100 }, (_, i) => ({ tour_id: tour.id, name: `Room ${i}`, description: 'A room', frame_index: i * 80, scroll_position: i, is_fast_travel: false })))
+      .values(
+        Array.from({ length: 100 }, (_, i) => ({
+          tour_id: tour.id,
+          name: `Room ${i}`,
+          description: 'A room',
+          frame_index: i * 80,
+          scroll_position: i,
+          is_fast_travel: false,
+        })),
+      )
       .execute();
   }
   // 99 more members, each with five tours, joined through accepted invites.
@@ -70,7 +79,14 @@ try {
     const member = await seedUser(t.app, { companyId: agent.company.id });
     await db
       .insertInto('team_invites')
-      .values({ company_id: agent.company.id, email: member.user.username, token_hash: `bench-${m}`, accepted: true, accepted_user_id: member.user.id, expires_at: new Date(Date.now() + 86_400_000) })
+      .values({
+        company_id: agent.company.id,
+        email: member.user.username,
+        token_hash: `bench-${m}`,
+        accepted: true,
+        accepted_user_id: member.user.id,
+        expires_at: new Date(Date.now() + 86_400_000),
+      })
       .execute();
     await db
       .insertInto('tours')
@@ -88,7 +104,8 @@ try {
       )
       .execute();
   }
-  const key = (await t.gql('mutation { apiKeyCreate(input: { name: "Bench" }) { secret } }', {}, agent.token)).data.apiKeyCreate.secret as string;
+  const key = (await t.gql('mutation { apiKeyCreate(input: { name: "Bench" }) { secret } }', {}, agent.token)).data
+    .apiKeyCreate.secret as string;
 
   const post = async (query: string, variables: unknown, token?: string) => {
     const res = await fetch(`${t.url}/query`, {
@@ -108,12 +125,16 @@ try {
       const c = process.cpuUsage(c0);
       best = Math.min(best, (c.user + c.system) / 1000);
     }
-    console.log(`${best.toFixed(1).padStart(6)} ms CPU  ${best <= BUDGET_MS ? '  ' : '!!'} ${outcome.padEnd(18)} ${name} (load ${load()})`);
+    console.log(
+      `${best.toFixed(1).padStart(6)} ms CPU  ${best <= BUDGET_MS ? '  ' : '!!'} ${outcome.padEnd(18)} ${name} (load ${load()})`,
+    );
     return best;
   };
 
   console.log(`query cost bench on ${kind}, budget ${BUDGET_MS} ms of CPU per document (best of 5), load ${load()}`);
-  await measure('anonymous: the player tour document, 250 clips (baseline)', PLAYER_TOUR_QUERY, { tourID: `tour_${tours[0]!.id}` });
+  await measure('anonymous: the player tour document, 250 clips (baseline)', PLAYER_TOUR_QUERY, {
+    tourID: `tour_${tours[0]!.id}`,
+  });
   let worst = 0;
   let worstName = '';
   for (const [name, d] of Object.entries(signedInDocuments)) {

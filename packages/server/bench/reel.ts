@@ -24,7 +24,10 @@ const load = async () => (await fs.readFile('/proc/loadavg', 'utf8')).split(' ')
 const work = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-bench-reel-'));
 
 async function ffmpeg(args: string[]): Promise<void> {
-  const r = await runProcess(ffmpegBinaries().ffmpeg, ['-hide_banner', '-v', 'error', '-y', ...args], { timeoutMs: 60 * 60_000, maxOutputBytes: 1024 ** 2 }).done;
+  const r = await runProcess(ffmpegBinaries().ffmpeg, ['-hide_banner', '-v', 'error', '-y', ...args], {
+    timeoutMs: 60 * 60_000,
+    maxOutputBytes: 1024 ** 2,
+  }).done;
   if (r.code !== 0) throw new Error(`ffmpeg failed: ${r.stderr.slice(-500)}`);
 }
 
@@ -32,10 +35,42 @@ async function defaultSources(): Promise<string[]> {
   const uhd = path.join(work, 'uhd60-hevc10-60s.mp4');
   const color = 'color=c=0x336699:size=3840x2160:rate=60:duration=60';
   const box = "drawbox=x='mod(t*400\\,3400)':y=800:w=400:h=400:color=white:t=fill";
-  await ffmpeg(['-f', 'lavfi', '-i', color, '-vf', box, '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=error', '-b:v', '2M', '-pix_fmt', 'yuv420p10le', '-tag:v', 'hvc1', uhd]);
+  await ffmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    color,
+    '-vf',
+    box,
+    '-c:v',
+    'libx265',
+    '-preset',
+    'ultrafast',
+    '-x265-params',
+    'log-level=error',
+    '-b:v',
+    '2M',
+    '-pix_fmt',
+    'yuv420p10le',
+    '-tag:v',
+    'hvc1',
+    uhd,
+  ]);
   console.log(`made ${path.basename(uhd)} (load ${await load()})`);
   const fhd = path.join(work, 'fhd30-60s.mp4');
-  await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30:duration=60', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', fhd]);
+  await ffmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=1920x1080:rate=30:duration=60',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    fhd,
+  ]);
   return [uhd, fhd];
 }
 
@@ -43,10 +78,21 @@ async function defaultSources(): Promise<string[]> {
 async function clipsOf(source: string, dir: string): Promise<ReelClips> {
   await fs.mkdir(dir, { recursive: true });
   const { duration, width, height } = await probeDuration(source);
-  const size = width >= height ? RENDITIONS.high.landscape : { width: RENDITIONS.high.landscape.height, height: RENDITIONS.high.landscape.width };
+  const size =
+    width >= height
+      ? RENDITIONS.high.landscape
+      : { width: RENDITIONS.high.landscape.height, height: RENDITIONS.high.landscape.width };
   const list = path.join(dir, 'clips.csv');
   const frames = Math.ceil(duration * CLIP_FPS);
-  await ffmpeg(['-i', source, '-vf', `fps=${CLIP_FPS},scale=${size.width}:${size.height}`, ...x264Args(RENDITIONS.high), ...segmentArgs(frames, list), path.join(dir, 'clip-%04d.mp4')]);
+  await ffmpeg([
+    '-i',
+    source,
+    '-vf',
+    `fps=${CLIP_FPS},scale=${size.width}:${size.height}`,
+    ...x264Args(RENDITIONS.high),
+    ...segmentArgs(frames, list),
+    path.join(dir, 'clip-%04d.mp4'),
+  ]);
   const files = (await fs.readFile(list, 'utf8'))
     .trim()
     .split('\n')
@@ -76,7 +122,8 @@ try {
     const name = `${path.basename(source)} (${info.width}x${info.height}, ${info.duration.toFixed(0)} s)`;
     const after = await timed(render(clips, 'clips'));
     const loadAfter = await load();
-    const goal = after.timing.wall <= GOAL_SECONDS ? `within the ${GOAL_SECONDS} s goal` : `over the ${GOAL_SECONDS} s goal`;
+    const goal =
+      after.timing.wall <= GOAL_SECONDS ? `within the ${GOAL_SECONDS} s goal` : `over the ${GOAL_SECONDS} s goal`;
     let row = `${name}: from the clips ${after.timing.wall.toFixed(1)} s wall / ${after.timing.cpu.toFixed(1)} s CPU (load ${loadAfter}), ${goal}`;
     if (!clipsOnly) {
       const before = await timed(render(source, 'upload'));

@@ -3,7 +3,8 @@
  * PostgreSQL, seeded with generate_series (90 days, 350,000 visitors, 1 to 6 rooms each, devices, completions), then:
  *   1. tourAnalytics latency (p50 / p95 of BENCH_QUERIES sequential calls through an API node, 90-day and 30-day
  *      periods) BEFORE the rollup (every visit read: the baseline) and AFTER it (the daily aggregates plus the days
- *      not rolled up yet, with the hourly rollup as it ran an hour ago: the most it leaves to read). Target: ≤ 200 ms (p95) after the rollup.
+ *      not rolled up yet, with the hourly rollup as it ran an hour ago: the most it leaves to read). Target: ≤ 200 ms
+ * (p95) after the rollup.
  *   2. POST /tour-visit (the player's beacon, text/plain JSON with 4 room segments, every request a new visitor, so
  *      each opens a visit: the heavier path) sustained for BENCH_SECONDS with autocannon on loopback, interleaved in
  *      rounds with the public tour query (the player's GET form, from the node's cache, and POST GraphQL), so the
@@ -64,7 +65,8 @@ function cpuOf(pids: number[]): Map<number, number> {
   return out;
 }
 /** CPU seconds used between two readings by the processes present in both. */
-const cpuDelta = (a: Map<number, number>, b: Map<number, number>) => [...b].reduce((n, [pid, v]) => n + (a.has(pid) ? v - a.get(pid)! : 0), 0);
+const cpuDelta = (a: Map<number, number>, b: Map<number, number>) =>
+  [...b].reduce((n, [pid, v]) => n + (a.has(pid) ? v - a.get(pid)! : 0), 0);
 const postgresPids = () =>
   fs
     .readdirSync('/proc')
@@ -77,10 +79,12 @@ const postgresPids = () =>
       }
     })
     .map(Number);
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 async function main(): Promise<void> {
-  const base = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const base =
+    process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `rw_bench_rooms_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
@@ -100,13 +104,26 @@ async function main(): Promise<void> {
     const { rollupRoomAnalytics } = await import('../src/services/reports/room-rollup.js');
     const { PLAYER_TOUR_QUERY: PLAYER_TOUR_DOCUMENT } = await import('@roomwalk/shared/player-documents');
     const db = await openDatabase({ databaseUrl, dataDir: 'unused' });
-    const company = await db.db.insertInto('companies').values({ name: 'Bench Realty' }).returningAll().executeTakeFirstOrThrow();
-    const user = await db.db
-      .insertInto('users')
-      .values({ username: 'agent@bench.example', password_hash: null, company_id: company.id, role: 'ADMIN', activated_at: new Date() })
+    const company = await db.db
+      .insertInto('companies')
+      .values({ name: 'Bench Realty' })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await db.db.insertInto('user_profiles').values({ user_id: user.id, name: 'Ada', surname: 'Agent', contact_number: '+27 821234567' }).execute();
+    const user = await db.db
+      .insertInto('users')
+      .values({
+        username: 'agent@bench.example',
+        password_hash: null,
+        company_id: company.id,
+        role: 'ADMIN',
+        activated_at: new Date(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await db.db
+      .insertInto('user_profiles')
+      .values({ user_id: user.id, name: 'Ada', surname: 'Agent', contact_number: '+27 821234567' })
+      .execute();
     const plan = planById('basic')!;
     await db.db
       .insertInto('licenses')
@@ -124,23 +141,55 @@ async function main(): Promise<void> {
       .execute();
     const tour = await db.db
       .insertInto('tours')
-      .values({ company_id: company.id, owner_id: user.id, title: 'Sea Point flat', status: 'PROCESSED', progress: 100, fps: 15, clips_version: 1, processing_attempt: 1 })
+      .values({
+        company_id: company.id,
+        owner_id: user.id,
+        title: 'Sea Point flat',
+        status: 'PROCESSED',
+        progress: 100,
+        fps: 15,
+        clips_version: 1,
+        processing_attempt: 1,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     await db.db
       .insertInto('clips')
-      .values(Array.from({ length: 10 }, (_, i) => ({ tour_id: tour.id, index: i, frame_count: 36, duration: 2.4, high_key: `t/${i}-high.mp4`, low_key: `t/${i}-low.mp4` })))
+      .values(
+        Array.from({ length: 10 }, (_, i) => ({
+          tour_id: tour.id,
+          index: i,
+          frame_count: 36,
+          duration: 2.4,
+          high_key: `t/${i}-high.mp4`,
+          low_key: `t/${i}-low.mp4`,
+        })),
+      )
       .execute();
     const rooms = ['', 'Kitchen', 'Lounge', 'Master Bedroom', 'Bathroom', 'Garden'];
     await db.db
       .insertInto('markers')
-      .values(rooms.slice(1).map((n, i) => ({ tour_id: tour.id, name: n, description: '', frame_index: 40 + i * 60, created_at: new Date() })))
+      .values(
+        rooms.slice(1).map((n, i) => ({
+          tour_id: tour.id,
+          name: n,
+          description: '',
+          frame_index: 40 + i * 60,
+          created_at: new Date(),
+        })),
+      )
       .execute();
-    const token = await createTokenService(secret, 3600).sign({ userId: user.id, companyId: company.id, roles: rolesFor(user, await getLicense(db.db, company.id)) });
+    const token = await createTokenService(secret, 3600).sign({
+      userId: user.id,
+      companyId: company.id,
+      roles: rolesFor(user, await getLicense(db.db, company.id)),
+    });
 
     // Seed: visit g started at a pseudo-random moment of the last 90 days, by visitor g % 350000, through the first
     // 1 + g % 6 rooms with 5 to 119 seconds each; devices and completions spread.
-    console.log(`Room analytics benchmark: ${VISITS.toLocaleString('en')} visits of one tour on PostgreSQL, ${os.cpus().length} cores, load ${load()}`);
+    console.log(
+      `Room analytics benchmark: ${VISITS.toLocaleString('en')} visits of one tour on PostgreSQL, ${os.cpus().length} cores, load ${load()}`,
+    );
     const t0 = Date.now();
     const BATCH = 100_000;
     for (let from = 1; from <= VISITS; from += BATCH) {
@@ -176,7 +225,10 @@ async function main(): Promise<void> {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify({ query, variables: { id: `tour_${tour.id}`, from } }),
       });
-      const body = (await res.json()) as { data?: { tourAnalytics: { visits: number; rooms: unknown[] } }; errors?: unknown };
+      const body = (await res.json()) as {
+        data?: { tourAnalytics: { visits: number; rooms: unknown[] } };
+        errors?: unknown;
+      };
       if (!body.data?.tourAnalytics) throw new Error(`tourAnalytics failed: ${JSON.stringify(body.errors)}`);
       return { ms: performance.now() - started, a: body.data.tourAnalytics };
     };
@@ -191,7 +243,9 @@ async function main(): Promise<void> {
       return { p50: pct(times, 50), p95: pct(times, 95), visits, n };
     };
     const row = (label: string, r: { p50: number; p95: number; visits: number; n: number }) =>
-      console.log(`${label.padEnd(44)} p50 ${r.p50.toFixed(0).padStart(5)} ms   p95 ${r.p95.toFixed(0).padStart(5)} ms   (${r.visits.toLocaleString('en')} visits, ${r.n} calls, load ${load()})`);
+      console.log(
+        `${label.padEnd(44)} p50 ${r.p50.toFixed(0).padStart(5)} ms   p95 ${r.p95.toFixed(0).padStart(5)} ms   (${r.visits.toLocaleString('en')} visits, ${r.n} calls, load ${load()})`,
+      );
     await ask(90);
     row('tourAnalytics 90 days, before the rollup', await latency(90, Math.min(10, QUERIES)));
 
@@ -203,16 +257,25 @@ async function main(): Promise<void> {
       `rollup of ${rolled?.days?.visits.toLocaleString('en')} visits (${rolled?.days?.from} to ${rolled?.days?.through}; visitors to ${rolled?.visitorsThrough.toISOString()}) took ${((Date.now() - r0) / 1000).toFixed(1)} s (load ${load()})`,
     );
     await sql`ANALYZE`.execute(db.db);
-    const unrolled = await sql<{ visits: number; fresh: number }>`SELECT count(*)::int AS visits, count(*) FILTER (WHERE started_at >= ${rolled?.visitorsThrough})::int AS fresh
-      FROM view_events WHERE tour_id = ${tour.id} AND started_at >= ${`${rolled?.days?.through}T00:00:00Z`}::timestamptz + interval '1 day'`.execute(db.db);
-    console.log(`not rolled up yet: ${unrolled.rows[0]?.visits.toLocaleString('en')} visits, of which ${unrolled.rows[0]?.fresh.toLocaleString('en')} since the visitors were rolled up`);
+    const unrolled = await sql<{
+      visits: number;
+      fresh: number;
+    }>`SELECT count(*)::int AS visits, count(*) FILTER (WHERE started_at >= ${rolled?.visitorsThrough})::int AS fresh
+      FROM view_events WHERE tour_id = ${tour.id} AND started_at >= ${`${rolled?.days?.through}T00:00:00Z`}::timestamptz + interval '1 day'`.execute(
+      db.db,
+    );
+    console.log(
+      `not rolled up yet: ${unrolled.rows[0]?.visits.toLocaleString('en')} visits, of which ${unrolled.rows[0]?.fresh.toLocaleString('en')} since the visitors were rolled up`,
+    );
     await ask(90);
     const after90 = await latency(90, QUERIES);
     row('tourAnalytics 90 days, after the rollup', after90);
     const after30 = await latency(30, QUERIES);
     row('tourAnalytics 30 days, after the rollup', after30);
     const queryOk = after90.p95 <= TARGET_QUERY_MS && after30.p95 <= TARGET_QUERY_MS;
-    console.log(`target tourAnalytics p95 ≤ ${TARGET_QUERY_MS} ms with ${VISITS.toLocaleString('en')} visits: ${queryOk ? 'met' : 'MISSED'}`);
+    console.log(
+      `target tourAnalytics p95 ≤ ${TARGET_QUERY_MS} ms with ${VISITS.toLocaleString('en')} visits: ${queryOk ? 'met' : 'MISSED'}`,
+    );
     failed ||= !queryOk;
 
     // Beacons against the public tour query, interleaved.
@@ -229,7 +292,16 @@ async function main(): Promise<void> {
       headers: { 'content-type': 'text/plain;charset=UTF-8' },
       setupRequest: (r: Record<string, unknown>) => ({
         ...r,
-        body: JSON.stringify({ tourId: `tour_${tour.id}`, visitorId: `load-${process.pid}-${++n}`, secondsSpent: 164, roomsReached: 3, segments, fastTravels: 1, reachedEnd: false, device: 'phone' }),
+        body: JSON.stringify({
+          tourId: `tour_${tour.id}`,
+          visitorId: `load-${process.pid}-${++n}`,
+          secondsSpent: 164,
+          roomsReached: 3,
+          segments,
+          fastTravels: 1,
+          reachedEnd: false,
+          device: 'phone',
+        }),
       }),
     };
     const getPath = `/query?${new URLSearchParams({ query: PLAYER_TOUR_DOCUMENT, variables: JSON.stringify({ tourID: `tour_${tour.id}` }) })}`;
@@ -239,13 +311,24 @@ async function main(): Promise<void> {
       tourPost: {
         url: apiUrl,
         requests: [
-          { method: 'POST', path: '/query', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: PLAYER_TOUR_DOCUMENT, variables: { tourID: `tour_${tour.id}` } }) },
+          {
+            method: 'POST',
+            path: '/query',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ query: PLAYER_TOUR_DOCUMENT, variables: { tourID: `tour_${tour.id}` } }),
+          },
         ],
       },
     };
     const run = (o: Record<string, unknown>) => autocannon({ connections: CONNECTIONS, pipelining: 1, ...o });
-    for (const k of Object.keys(specs)) if (!process.env.BENCH_ONLY || k === process.env.BENCH_ONLY) await run({ ...specs[k], duration: 2 }); // warm up
-    const parts = new Map<string, AutocannonResult[]>(Object.keys(specs).map((k) => [k, [{ requests: { total: 0 }, duration: 1e-9, latency: { p50: 0, p99: 0 }, non2xx: 0, errors: 0, timeouts: 0 }]]));
+    for (const k of Object.keys(specs))
+      if (!process.env.BENCH_ONLY || k === process.env.BENCH_ONLY) await run({ ...specs[k], duration: 2 }); // warm up
+    const parts = new Map<string, AutocannonResult[]>(
+      Object.keys(specs).map((k) => [
+        k,
+        [{ requests: { total: 0 }, duration: 1e-9, latency: { p50: 0, p99: 0 }, non2xx: 0, errors: 0, timeouts: 0 }],
+      ]),
+    );
     const cpuNode = new Map<string, number>(Object.keys(specs).map((k) => [k, 0]));
     const cpuPg = new Map<string, number>(Object.keys(specs).map((k) => [k, 0]));
     const loadBefore = load();
@@ -284,10 +367,16 @@ async function main(): Promise<void> {
     line('GET /query public tour (player, cached)', g);
     line('POST /query public tour (GraphQL, uncached)', q);
     console.log(`load average before ${loadBefore}, after ${load()} (${os.cpus().length} cores)`);
-    console.log(`beacons / public tour query: ${(b.rps / g.rps).toFixed(2)} × the cached GET, ${(b.rps / q.rps).toFixed(2)} × POST GraphQL`);
-    const stored = await sql<{ n: number }>`SELECT count(*)::int AS n FROM view_events WHERE visitor_id LIKE ${`load-${process.pid}-%`}`.execute(db.db);
+    console.log(
+      `beacons / public tour query: ${(b.rps / g.rps).toFixed(2)} × the cached GET, ${(b.rps / q.rps).toFixed(2)} × POST GraphQL`,
+    );
+    const stored = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM view_events WHERE visitor_id LIKE ${`load-${process.pid}-%`}`.execute(db.db);
     const beaconOk = b.rps >= TARGET_BEACONS && b.non2xx === 0 && b.errors === 0;
-    console.log(`beacons stored: ${stored.rows[0]?.n.toLocaleString('en')} visits; target ≥ ${TARGET_BEACONS} beacons/s with no error: ${beaconOk ? 'met' : 'MISSED'}`);
+    console.log(
+      `beacons stored: ${stored.rows[0]?.n.toLocaleString('en')} visits; target ≥ ${TARGET_BEACONS} beacons/s with no error: ${beaconOk ? 'met' : 'MISSED'}`,
+    );
     failed ||= !beaconOk;
     const errs = errorLines(api.lines);
     if (errs.length) {

@@ -13,7 +13,14 @@ import type { AuthInfo, Context } from './graphql/builder.js';
 import { getSchema } from './graphql/schema.js';
 import { AppError, formatErrors, toClientError } from './graphql/errors.js';
 import { PARSE_OPTIONS, checkQueryLimits, isParsedDocument, limitsFor } from './graphql/limits.js';
-import { guardGraphqlSocket, introspectionPolicy, introspectionRefused, isGraphqlSocketRequest, mayIntrospect, usesIntrospection } from './graphql/hardening.js';
+import {
+  guardGraphqlSocket,
+  introspectionPolicy,
+  introspectionRefused,
+  isGraphqlSocketRequest,
+  mayIntrospect,
+  usesIntrospection,
+} from './graphql/hardening.js';
 import { registerRoutes } from './http/routes.js';
 import { registerDevHostCheck } from './http/dev-host-check.js';
 import { registerUploadDrain } from './http/graphql-upload.js';
@@ -57,7 +64,8 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
 
   // At the root (Mercurius would register it in its own scope), so a shutdown can close subscription sockets with 1001.
   await app.register(fastifyWebsocket, { options: { maxPayload: 1024 * 1024 } });
-  // Before mercurius-upload: its onSend waits for the whole body, so files nobody read are drained first (refusals answer).
+  // Before mercurius-upload: its onSend waits for the whole body, so files nobody read are drained first (refusals
+  // answer).
   await registerUploadDrain(app);
   // One byte over the image limit: a larger file reaches the resolvers' size check and is refused, never cut short.
   await app.register(mercuriusUpload, { maxFileSize: IMAGE_MAX_BYTES + 1, maxFiles: 2 });
@@ -74,26 +82,45 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
     jit: 1,
     // Our limits run in preValidation below, before graphql's own rules; the token limit while parsing.
     graphql: { parseOptions: PARSE_OPTIONS },
-    context: (req): Context => ({ services, auth: authCache.get(req) ?? null, ip: req.ip, origin: req.headers.origin, log: req.log }),
+    context: (req): Context => ({
+      services,
+      auth: authCache.get(req) ?? null,
+      ip: req.ip,
+      origin: req.headers.origin,
+      log: req.log,
+    }),
     subscription: {
       // The token travels in the connection parameters: { authorization: 'Bearer …' }.
       onConnect: async ({ payload }) => {
-        const header = (payload as Record<string, unknown> | undefined)?.authorization ?? (payload as Record<string, unknown> | undefined)?.Authorization;
+        const header =
+          (payload as Record<string, unknown> | undefined)?.authorization ??
+          (payload as Record<string, unknown> | undefined)?.Authorization;
         if (!header) return { auth: null };
         const auth = await resolveAuth(services, String(header));
         return auth ? { auth } : false;
       },
-      context: (_conn, req): Context => ({ services, auth: null, ip: req.ip, origin: req.headers.origin, log: req.log }),
+      context: (_conn, req): Context => ({
+        services,
+        auth: null,
+        ip: req.ip,
+        origin: req.headers.origin,
+        log: req.log,
+      }),
     },
     // What a client sees of any error: graphql/errors.ts (the original logged with the request's id).
-    errorFormatter: (execution, context) => formatErrors(execution, { production, log: (context as unknown as Partial<Context>).log ?? context.reply?.request.log ?? app.log }),
+    errorFormatter: (execution, context) =>
+      formatErrors(execution, {
+        production,
+        log: (context as unknown as Partial<Context>).log ?? context.reply?.request.log ?? app.log,
+      }),
   });
   // Anonymous subscriptions spend the same per-address budget as anonymous requests, one per document.
   app.graphql.addHook('preSubscriptionParsing', async (_schema, _source, context) => {
     const c = context as unknown as Context;
     if (c.auth) return;
     const wait = await rateLimitWait(services, 'anonymousQuery', c.ip);
-    if (wait !== null) throw toClientError(new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { retryAfterSeconds: wait }));
+    if (wait !== null)
+      throw toClientError(new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { retryAfterSeconds: wait }));
   });
   // Subscription context: mercurius merges onConnect's result into the context.
   // Mercurius does not validate subscription documents: apply the same rules (and our limits) as on HTTP.
@@ -109,14 +136,20 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
   // Mercurius runs a query string that is JSON as a ready-made AST, past the parser's token limit: refuse it.
   // Then our limits, before graphql's own rules (thrown like Mercurius' validation failure: a 400 listing the errors).
   app.graphql.addHook('preValidation', async (schema, document) => {
-    if (!isParsedDocument(document)) throw new AppError(ERROR_CODES.BAD_USER_INPUT, 'The query is not a GraphQL document.');
+    if (!isParsedDocument(document))
+      throw new AppError(ERROR_CODES.BAD_USER_INPUT, 'The query is not a GraphQL document.');
     const errors = checkQueryLimits(schema, document);
     if (errors.length > 0) throw Object.assign(new Error(errors[0]!.message), { errors });
   });
   // Every request, cached documents too: the cost again with the request's variables (a page asked as `first: $n`)
   // and the caller's limit (anonymous documents may cost less). The check above let through the most either allows.
   app.graphql.addHook('preExecution', async (schema, document, context, variables) => {
-    const errors = checkQueryLimits(schema, document, variables ?? {}, limitsFor(!!(context as unknown as Context).auth));
+    const errors = checkQueryLimits(
+      schema,
+      document,
+      variables ?? {},
+      limitsFor(!!(context as unknown as Context).auth),
+    );
     if (errors.length > 0) throw Object.assign(new Error(errors[0]!.message), { errors });
   });
   // An API key may select only the fields of its scope, on every path (graphql/api-key-scope.ts), on every request.
@@ -129,7 +162,8 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
   // Every request (cached documents skip validation): introspection only for whom the setting allows.
   if (introspection !== 'open') {
     app.graphql.addHook('preExecution', async (schema, document, context) => {
-      if (!mayIntrospect(introspection, (context as unknown as Context).auth) && usesIntrospection(schema, document)) throw introspectionRefused();
+      if (!mayIntrospect(introspection, (context as unknown as Context).auth) && usesIntrospection(schema, document))
+        throw introspectionRefused();
     });
   }
 
@@ -138,5 +172,7 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
 
 /** 429 with the GraphQL error shape and Retry-After (an API key over its limit, an address over the anonymous one). */
 function rateLimitedReply(reply: FastifyReply, wait: number): FastifyReply {
-  return refuseGraphQL(reply.header('retry-after', String(wait)), ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { retryAfterSeconds: wait });
+  return refuseGraphQL(reply.header('retry-after', String(wait)), ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, {
+    retryAfterSeconds: wait,
+  });
 }

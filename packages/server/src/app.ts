@@ -47,7 +47,8 @@ export interface App {
   stop(): Promise<void>;
 }
 
-export const PRODUCTION_NEEDS_SMTP = 'Invalid settings:\n  SMTP_URL: required in production (activation, password reset and invite mails must be delivered; see docs/operations.md, Mail)';
+export const PRODUCTION_NEEDS_SMTP =
+  'Invalid settings:\n  SMTP_URL: required in production (activation, password reset and invite mails must be delivered; see docs/operations.md, Mail)';
 
 /** A development secret kept in the data folder, so restarts keep sessions and nobody ships a default. */
 function developmentSecret(dataDir: string): string {
@@ -69,13 +70,16 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
   // Without SMTP mail would go to the development outbox, which logs activation, reset and invite links.
   if (config.NODE_ENV === 'production' && !config.SMTP_URL) throw new Error(PRODUCTION_NEEDS_SMTP);
   if (!config.JWT_SECRET) {
-    config.jwtSecret = config.DATA_DIR.startsWith('memory://') ? randomBytes(32).toString('hex') : developmentSecret(config.dataDir);
+    config.jwtSecret = config.DATA_DIR.startsWith('memory://')
+      ? randomBytes(32).toString('hex')
+      : developmentSecret(config.dataDir);
   }
 
   const app = Fastify({
     logger: loggerOptions(config, opts.logStream),
     bodyLimit: 1024 * 1024,
-    // Off unless TRUST_PROXY names the proxies in front: otherwise a client's own X-Forwarded-For would pick its address.
+    // Off unless TRUST_PROXY names the proxies in front: otherwise a client's own X-Forwarded-For would pick its
+    // address.
     trustProxy: config.TRUST_PROXY as boolean | string[], // a number is a hop count (Fastify handles it; its types omit it)
     disableRequestLogging: config.NODE_ENV === 'test',
   });
@@ -95,7 +99,10 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
     await adminChannel?.close();
     throw err;
   }
-  const events = await createEventBus(database, { redisUrl: config.REDIS_URL, onError: (err, what) => app.log.error({ err }, `events: ${what}`) });
+  const events = await createEventBus(database, {
+    redisUrl: config.REDIS_URL,
+    onError: (err, what) => app.log.error({ err }, `events: ${what}`),
+  });
   const queue = instrumentQueue(
     await createQueue(database, {
       databaseUrl: config.DATABASE_URL,
@@ -113,7 +120,11 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
     queue,
     events,
     tokens: createTokenService(config.jwtSecret, config.TOKEN_TTL_SECONDS),
-    humanCheck: createHumanCheck({ secret: config.TURNSTILE_SECRET, verifyUrl: config.TURNSTILE_VERIFY_URL, isDev: config.isDev }),
+    humanCheck: createHumanCheck({
+      secret: config.TURNSTILE_SECRET,
+      verifyUrl: config.TURNSTILE_VERIFY_URL,
+      isDev: config.isDev,
+    }),
     log: app.log,
   };
   adminChannel?.serve(services);
@@ -124,7 +135,8 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
     return refuseFrameworkError(reply, status, err.message);
   });
 
-  // A worker serves health checks only: it never loads the GraphQL schema or the API's routes (test/worker-role.test.ts).
+  // A worker serves health checks only: it never loads the GraphQL schema or the API's routes
+  // (test/worker-role.test.ts).
   await registerMetrics(app, services);
   if (config.ROLE === 'worker') await registerHealthRoutes(app, services);
   else await (await import('./api.js')).registerApi(app, services);
@@ -142,7 +154,8 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
       return url;
     },
     async stop() {
-      // Bounded: HTTP drains first, then a worker's running job gets what is left (pg-boss fails it back to the queue at the end).
+      // Bounded: HTTP drains first, then a worker's running job gets what is left (pg-boss fails it back to the queue
+      // at the end).
       const deadline = Date.now() + (config.SHUTDOWN_TIMEOUT_SECONDS ?? (config.NODE_ENV === 'test' ? 5 : 25)) * 1000;
       if (started) await closeHttpGracefully(app, Math.max(1000, deadline - Date.now()));
       await queue.stop({ graceful: true, timeout: Math.max(1000, deadline - Date.now()) }).catch(() => undefined);

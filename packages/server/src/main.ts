@@ -10,7 +10,9 @@ export async function main(): Promise<void> {
     process.exit(1);
   }
   const url = await app.start();
-  app.app.log.info(`Roomwalk is running at ${app.config.publicUrl} (listening on ${url}, role ${app.config.ROLE}, database ${app.services.database.kind})`);
+  app.app.log.info(
+    `Roomwalk is running at ${app.config.publicUrl} (listening on ${url}, role ${app.config.ROLE}, database ${app.services.database.kind})`,
+  );
   stopOnSignals(app);
 }
 

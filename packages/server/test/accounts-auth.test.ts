@@ -5,7 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_TURNSTILE_TOKEN, ERROR_CODES, ERROR_TEXTS, VALIDATION } from '@roomwalk/shared';
 import { createHumanCheck } from '../src/auth/human-check.js';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
-import { PASSWORD, REGISTER, basicClientHeader, login, register, registerInput, uniqueEmail, waitForMail } from './helpers/accounts.js';
+import {
+  PASSWORD,
+  REGISTER,
+  basicClientHeader,
+  login,
+  register,
+  registerInput,
+  uniqueEmail,
+  waitForMail,
+} from './helpers/accounts.js';
 
 async function counts(t: TestApp) {
   const db = t.app.services.db;
@@ -16,7 +25,12 @@ async function counts(t: TestApp) {
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow()
     ).n;
-  return { users: Number(await n('users')), companies: Number(await n('companies')), profiles: Number(await n('user_profiles')), tokens: Number(await n('one_time_tokens')) };
+  return {
+    users: Number(await n('users')),
+    companies: Number(await n('companies')),
+    profiles: Number(await n('user_profiles')),
+    tokens: Number(await n('one_time_tokens')),
+  };
 }
 
 describe.each(DB_KINDS)('password grant and sign-up on %s', (kind) => {
@@ -32,7 +46,11 @@ describe.each(DB_KINDS)('password grant and sign-up on %s', (kind) => {
   });
 
   it('stores the password as argon2id with m=19456, t=2, p=1', async () => {
-    const row = await t.app.services.db.selectFrom('users').select('password_hash').where('username', '=', email).executeTakeFirstOrThrow();
+    const row = await t.app.services.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('username', '=', email)
+      .executeTakeFirstOrThrow();
     expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(row.password_hash).not.toContain(PASSWORD);
   });
@@ -49,7 +67,11 @@ describe.each(DB_KINDS)('password grant and sign-up on %s', (kind) => {
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.body).toEqual(unknown.body);
-    expect(wrong.body).toEqual({ error: 'invalid_grant', code: ERROR_CODES.INVALID_CREDENTIALS, message: ERROR_TEXTS.loginFailed });
+    expect(wrong.body).toEqual({
+      error: 'invalid_grant',
+      code: ERROR_CODES.INVALID_CREDENTIALS,
+      message: ERROR_TEXTS.loginFailed,
+    });
   });
 
   it('refuses the wrong client credentials and other grant types', async () => {
@@ -74,7 +96,10 @@ describe.each(DB_KINDS)('password grant and sign-up on %s', (kind) => {
   it("refuses a taken username with USERNAME_TAKEN and 'Username already taken', changing nothing", async () => {
     const before = await counts(t);
     const r = await register(t, { username: email.toUpperCase() });
-    expect(r.errors?.[0]).toMatchObject({ message: ERROR_TEXTS.usernameTaken, extensions: { code: ERROR_CODES.USERNAME_TAKEN } });
+    expect(r.errors?.[0]).toMatchObject({
+      message: ERROR_TEXTS.usernameTaken,
+      extensions: { code: ERROR_CODES.USERNAME_TAKEN },
+    });
     expect(await counts(t)).toEqual(before);
   });
 
@@ -102,9 +127,14 @@ describe.each(DB_KINDS)('password grant and sign-up on %s', (kind) => {
   it('accepts the development dummy human-check token and refuses any other without a secret', async () => {
     const before = await counts(t);
     const r = await register(t, { username: uniqueEmail(), turnstileToken: 'some-other-token' });
-    expect(r.errors?.[0]).toMatchObject({ message: ERROR_TEXTS.humanCheckFailed, extensions: { code: ERROR_CODES.HUMAN_CHECK_FAILED } });
+    expect(r.errors?.[0]).toMatchObject({
+      message: ERROR_TEXTS.humanCheckFailed,
+      extensions: { code: ERROR_CODES.HUMAN_CHECK_FAILED },
+    });
     expect(await counts(t)).toEqual(before);
-    expect((await register(t, { username: uniqueEmail(), turnstileToken: DEV_TURNSTILE_TOKEN })).errors).toBeUndefined();
+    expect(
+      (await register(t, { username: uniqueEmail(), turnstileToken: DEV_TURNSTILE_TOKEN })).errors,
+    ).toBeUndefined();
   });
 });
 
@@ -122,12 +152,18 @@ describe('human check against a siteverify stub on loopback', () => {
         const params = new URLSearchParams(body);
         seen.push(params);
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ success: params.get('secret') === 'stub-secret' && params.get('response') === 'human-ok' }));
+        res.end(
+          JSON.stringify({ success: params.get('secret') === 'stub-secret' && params.get('response') === 'human-ok' }),
+        );
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     verifyUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/siteverify`;
-    t = await startTestApp('pglite', { RATE_LIMIT_DISABLED: true, TURNSTILE_SECRET: 'stub-secret', TURNSTILE_VERIFY_URL: verifyUrl });
+    t = await startTestApp('pglite', {
+      RATE_LIMIT_DISABLED: true,
+      TURNSTILE_SECRET: 'stub-secret',
+      TURNSTILE_VERIFY_URL: verifyUrl,
+    });
   });
   afterAll(async () => {
     await t?.stop();
@@ -179,13 +215,15 @@ describe('rate limits', () => {
 
   it('limits userRegister per IP', async () => {
     const codes: Array<string | undefined> = [];
-    for (let i = 0; i < 11; i++) codes.push((await register(t, { username: 'not-an-email' })).errors?.[0]?.extensions?.code);
+    for (let i = 0; i < 11; i++)
+      codes.push((await register(t, { username: 'not-an-email' })).errors?.[0]?.extensions?.code);
     expect(codes.slice(0, 10).every((c) => c === ERROR_CODES.BAD_USER_INPUT)).toBe(true);
     expect(codes[10]).toBe(ERROR_CODES.RATE_LIMITED);
   });
 
   it('limits userRequestPasswordReset per IP', async () => {
-    const q = 'mutation($input: UserRequestPasswordResetInput!) { userRequestPasswordReset(input: $input) { success } }';
+    const q =
+      'mutation($input: UserRequestPasswordResetInput!) { userRequestPasswordReset(input: $input) { success } }';
     const answers = [];
     for (let i = 0; i < 6; i++) answers.push(await t.gql(q, { input: { email: uniqueEmail() } }));
     expect(answers.slice(0, 5).every((a) => a.data?.userRequestPasswordReset?.success === true)).toBe(true);

@@ -34,34 +34,70 @@ describe.each(DB_KINDS)('admin commands on %s', (kind) => {
     const { token } = await signUpActivated(t, { username: email });
     expect(await runAdminCommand(t.app.services.db, ['make-superadmin', email.toUpperCase()])).toMatch(/super admin/);
     expect(await runAdminCommand(t.app.services.db, ['grant-offline-license', email])).toMatch(/Offline License/);
-    const me = await t.gql('{ me { user { isSuperAdmin company { license { planName quantity uploadLimit } } } } }', {}, token);
-    expect(me.data.me.user).toEqual({ isSuperAdmin: true, company: { license: { planName: 'Offline License', quantity: 500, uploadLimit: 1000 } } });
+    const me = await t.gql(
+      '{ me { user { isSuperAdmin company { license { planName quantity uploadLimit } } } } }',
+      {},
+      token,
+    );
+    expect(me.data.me.user).toEqual({
+      isSuperAdmin: true,
+      company: { license: { planName: 'Offline License', quantity: 500, uploadLimit: 1000 } },
+    });
     const { body } = await login(t, email);
     expect(decodeToken(body.access_token)!.roles).toEqual([ROLES.offlicenselicense, ROLES.admin, ROLES.superadmin]);
     await runAdminCommand(t.app.services.db, ['revoke-superadmin', email]);
-    expect(decodeToken((await login(t, email)).body.access_token)!.roles).toEqual([ROLES.offlicenselicense, ROLES.admin]);
+    expect(decodeToken((await login(t, email)).body.access_token)!.roles).toEqual([
+      ROLES.offlicenselicense,
+      ROLES.admin,
+    ]);
   });
 
-  it('keeps the running month of uploads when it grants the Offline License (docs/plans.md; issue 16 item 14)', async () => {
+  it('keeps the running month of uploads when it grants the Offline License (docs/plans.md)', async () => {
     const email = uniqueEmail('offmonth');
     const { token } = await signUpActivated(t, { username: email });
     const db = t.app.services.db;
-    const user = await db.selectFrom('users').select(['id', 'company_id']).where('username', '=', email).executeTakeFirstOrThrow();
-    const before = await db.selectFrom('licenses').select('period_start').where('company_id', '=', user.company_id).executeTakeFirstOrThrow();
+    const user = await db
+      .selectFrom('users')
+      .select(['id', 'company_id'])
+      .where('username', '=', email)
+      .executeTakeFirstOrThrow();
+    const before = await db
+      .selectFrom('licenses')
+      .select('period_start')
+      .where('company_id', '=', user.company_id)
+      .executeTakeFirstOrThrow();
     await db
       .insertInto('uploads')
-      .values({ key: `uploads/${email}.mp4`, company_id: user.company_id, user_id: user.id, extension: 'mp4', submitted_at: before.period_start })
+      .values({
+        key: `uploads/${email}.mp4`,
+        company_id: user.company_id,
+        user_id: user.id,
+        extension: 'mp4',
+        submitted_at: before.period_start,
+      })
       .execute();
     const counts = '{ me { user { company { license { planName monthlyUploadedTours } } } } }';
-    expect((await t.gql(counts, {}, token)).data.me.user.company.license).toEqual({ planName: FREE_TRIAL_PLAN_NAME, monthlyUploadedTours: 1 });
+    expect((await t.gql(counts, {}, token)).data.me.user.company.license).toEqual({
+      planName: FREE_TRIAL_PLAN_NAME,
+      monthlyUploadedTours: 1,
+    });
     await runAdminCommand(db, ['grant-offline-license', email]);
-    expect((await t.gql(counts, {}, token)).data.me.user.company.license).toEqual({ planName: 'Offline License', monthlyUploadedTours: 1 });
-    const after = await db.selectFrom('licenses').select('period_start').where('company_id', '=', user.company_id).executeTakeFirstOrThrow();
+    expect((await t.gql(counts, {}, token)).data.me.user.company.license).toEqual({
+      planName: 'Offline License',
+      monthlyUploadedTours: 1,
+    });
+    const after = await db
+      .selectFrom('licenses')
+      .select('period_start')
+      .where('company_id', '=', user.company_id)
+      .executeTakeFirstOrThrow();
     expect(after.period_start.getTime()).toBe(before.period_start.getTime());
   });
 
   it('refuses unknown accounts and commands with a readable message', async () => {
-    await expect(runAdminCommand(t.app.services.db, ['make-superadmin', 'nobody@example.com'])).rejects.toThrow(/No account with the email/);
+    await expect(runAdminCommand(t.app.services.db, ['make-superadmin', 'nobody@example.com'])).rejects.toThrow(
+      /No account with the email/,
+    );
     await expect(runAdminCommand(t.app.services.db, ['fly', 'a@b.c'])).rejects.toThrow(AdminCommandError);
     await expect(runAdminCommand(t.app.services.db, [])).rejects.toThrow(/Usage: npm run admin/);
   });
@@ -78,18 +114,44 @@ const runAdmin = (dataDir: string, ...args: string[]) =>
 /** An activated account with the test password, written before any server opens the folder. */
 async function seedAccount(dataDir: string, email: string): Promise<void> {
   const database = await openDatabase({ dataDir: path.join(dataDir, 'pg') });
-  const company = await database.db.insertInto('companies').values({ name: 'CLI Co' }).returning('id').executeTakeFirstOrThrow();
+  const company = await database.db
+    .insertInto('companies')
+    .values({ name: 'CLI Co' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   await database.db
     .insertInto('users')
-    .values({ username: email, password_hash: await hashPassword(PASSWORD), company_id: company.id, activated_at: new Date(), oidc_issuer: null, oidc_subject: null })
+    .values({
+      username: email,
+      password_hash: await hashPassword(PASSWORD),
+      company_id: company.id,
+      activated_at: new Date(),
+      oidc_issuer: null,
+      oidc_subject: null,
+    })
     .execute();
   await database.close();
 }
 
 /** `npm start`'s server entry on this data folder and port, ready once it says it runs. */
 function startServer(dataDir: string, port: number): Child<true> {
-  const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'development', LOG_LEVEL: 'info', RATE_LIMIT_DISABLED: 'true' };
-  return startProcess(process.execPath, ['--import', 'tsx', 'src/index.ts'], env, (line) => (line.includes('Roomwalk is running') ? true : undefined), serverRoot);
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_DISABLED: 'true',
+  };
+  return startProcess(
+    process.execPath,
+    ['--import', 'tsx', 'src/index.ts'],
+    env,
+    (line) => (line.includes('Roomwalk is running') ? true : undefined),
+    serverRoot,
+  );
 }
 
 describe('npm run admin while the server runs on the embedded database', () => {
@@ -116,10 +178,14 @@ describe('npm run admin while the server runs on the embedded database', () => {
     return { token, roles: decodeToken(token)!.roles };
   };
 
-  it('asks the running server, which makes the change it reports, and the change outlives a restart', { timeout: 600_000 }, async () => {
+  it('asks the running server, which makes the change it reports, and the change outlives a restart', {
+    timeout: 600_000,
+  }, async () => {
     expect((await tokenRoles()).roles).not.toContain(ROLES.superadmin);
     expect((await runAdmin(dataDir, 'make-superadmin', email)).stdout).toContain(`${email} is now a super admin.`);
-    expect((await runAdmin(dataDir, 'grant-offline-license', email)).stdout).toContain('now holds the Offline License (500 active tours)');
+    expect((await runAdmin(dataDir, 'grant-offline-license', email)).stdout).toContain(
+      'now holds the Offline License (500 active tours)',
+    );
     const { token, roles } = await tokenRoles();
     expect(roles).toEqual(expect.arrayContaining([ROLES.offlicenselicense, ROLES.superadmin]));
     const me = await fetch(`${url}/query`, {
@@ -127,15 +193,25 @@ describe('npm run admin while the server runs on the embedded database', () => {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ query: '{ me { user { isSuperAdmin company { license { planName } } } } }' }),
     });
-    expect(((await me.json()) as any).data.me.user).toEqual({ isSuperAdmin: true, company: { license: { planName: 'Offline License' } } });
+    expect(((await me.json()) as any).data.me.user).toEqual({
+      isSuperAdmin: true,
+      company: { license: { planName: 'Offline License' } },
+    });
 
     // A refusal from the server is printed as a failure, not as a success.
     const refused = runAdmin(dataDir, 'make-superadmin', 'nobody@example.com');
-    await expect(refused).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('No account with the email nobody@example.com.') });
+    await expect(refused).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('No account with the email nobody@example.com.'),
+    });
 
     await stopProcess(server?.proc);
     const database = await openDatabase({ dataDir: path.join(dataDir, 'pg') });
-    const row = await database.db.selectFrom('users').select('is_superadmin').where('username', '=', email).executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom('users')
+      .select('is_superadmin')
+      .where('username', '=', email)
+      .executeTakeFirstOrThrow();
     await database.close();
     expect(row.is_superadmin).toBe(true);
   });
@@ -163,15 +239,33 @@ describe('npm run admin as a process', () => {
     try {
       const email = uniqueEmail('cli');
       let database = await openDatabase({ dataDir: path.join(dataDir, 'pg') });
-      const company = await database.db.insertInto('companies').values({ name: 'CLI Co' }).returning('id').executeTakeFirstOrThrow();
-      await database.db.insertInto('users').values({ username: email, password_hash: null, company_id: company.id, activated_at: null, oidc_issuer: null, oidc_subject: null }).execute();
+      const company = await database.db
+        .insertInto('companies')
+        .values({ name: 'CLI Co' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await database.db
+        .insertInto('users')
+        .values({
+          username: email,
+          password_hash: null,
+          company_id: company.id,
+          activated_at: null,
+          oidc_issuer: null,
+          oidc_subject: null,
+        })
+        .execute();
       await database.close();
 
       const { stdout } = await runAdmin(dataDir, 'make-superadmin', email);
       expect(stdout).toContain(`${email} is now a super admin.`);
 
       database = await openDatabase({ dataDir: path.join(dataDir, 'pg') });
-      const row = await database.db.selectFrom('users').select('is_superadmin').where('username', '=', email).executeTakeFirstOrThrow();
+      const row = await database.db
+        .selectFrom('users')
+        .select('is_superadmin')
+        .where('username', '=', email)
+        .executeTakeFirstOrThrow();
       await database.close();
       expect(row.is_superadmin).toBe(true);
     } finally {

@@ -4,7 +4,14 @@ import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 import { exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_TURNSTILE_TOKEN, ERROR_CODES, ERROR_TEXTS, FREE_TRIAL_PLAN_NAME, ROLES, decodeToken } from '@roomwalk/shared';
+import {
+  DEV_TURNSTILE_TOKEN,
+  ERROR_CODES,
+  ERROR_TEXTS,
+  FREE_TRIAL_PLAN_NAME,
+  ROLES,
+  decodeToken,
+} from '@roomwalk/shared';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser } from './helpers/seed.js';
 import { login, register, tokenFromLink, uniqueEmail, waitForMail } from './helpers/accounts.js';
@@ -30,7 +37,15 @@ async function startIssuer() {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const provider = new Provider(url, {
-    clients: [{ client_id: CLIENT.id, client_secret: CLIENT.secret, redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code'], response_types: ['code'] }],
+    clients: [
+      {
+        client_id: CLIENT.id,
+        client_secret: CLIENT.secret,
+        redirect_uris: [REDIRECT_URI],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
     jwks: { keys: [{ ...(await exportJWK(privateKey)), kid: 'test-key', alg: 'RS256', use: 'sig' }] as never },
     cookies: { keys: ['test-cookie-key'] },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'given_name', 'family_name'] },
@@ -53,7 +68,12 @@ async function startIssuer() {
       const grant = new provider.Grant({ accountId: account.sub, clientId: String(details.params.client_id) });
       grant.addOIDCScope('openid email profile');
       const grantId = await grant.save();
-      await provider.interactionFinished(req, res, { login: { accountId: account.sub }, consent: { grantId } }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: account.sub }, consent: { grantId } },
+        { mergeWithLastSubmission: false },
+      );
     })().catch((err: unknown) => {
       res.statusCode = 500;
       res.end(String(err));
@@ -67,7 +87,10 @@ async function authorize(startUrl: string): Promise<{ code: string; state: strin
   const jar = new Map<string, string>();
   let next = startUrl;
   for (let hop = 0; hop < 12; hop++) {
-    const res = await fetch(next, { redirect: 'manual', headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    const res = await fetch(next, {
+      redirect: 'manual',
+      headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
     for (const c of res.headers.getSetCookie()) {
       const [pair] = c.split(';');
       const i = pair!.indexOf('=');
@@ -77,7 +100,8 @@ async function authorize(startUrl: string): Promise<{ code: string; state: strin
     if (!location) throw new Error(`issuer stopped at ${res.status}: ${await res.text()}`);
     const target = new URL(location, next);
     if (target.href.startsWith(REDIRECT_URI)) {
-      if (target.searchParams.get('error')) throw new Error(`issuer error: ${target.searchParams.get('error_description')}`);
+      if (target.searchParams.get('error'))
+        throw new Error(`issuer error: ${target.searchParams.get('error_description')}`);
       return { code: target.searchParams.get('code')!, state: target.searchParams.get('state')! };
     }
     next = target.href;
@@ -91,7 +115,13 @@ describe.each(DB_KINDS)('Google sign-in (OpenID Connect) on %s', (kind) => {
 
   beforeAll(async () => {
     issuer = await startIssuer();
-    t = await startTestApp(kind, { RATE_LIMIT_DISABLED: true, OIDC_ISSUER: issuer.url, OIDC_CLIENT_ID: CLIENT.id, OIDC_CLIENT_SECRET: CLIENT.secret, OIDC_REDIRECT_URI: REDIRECT_URI });
+    t = await startTestApp(kind, {
+      RATE_LIMIT_DISABLED: true,
+      OIDC_ISSUER: issuer.url,
+      OIDC_CLIENT_ID: CLIENT.id,
+      OIDC_CLIENT_SECRET: CLIENT.secret,
+      OIDC_REDIRECT_URI: REDIRECT_URI,
+    });
   });
   afterAll(async () => {
     await t?.stop();
@@ -106,7 +136,11 @@ describe.each(DB_KINDS)('Google sign-in (OpenID Connect) on %s', (kind) => {
     return body;
   }
   async function complete(body: Record<string, unknown>) {
-    const res = await fetch(`${t.url}/auth/google/user`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${t.url}/auth/google/user`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as Record<string, any> };
   }
   async function signIn(account: Account, opts: { gToken?: string | null; query?: string } = {}) {
@@ -115,15 +149,26 @@ describe.each(DB_KINDS)('Google sign-in (OpenID Connect) on %s', (kind) => {
     const { code, state } = await authorize(url);
     return complete({ code, state, gToken: opts.gToken === undefined ? DEV_TURNSTILE_TOKEN : opts.gToken });
   }
-  const userByEmail = (email: string) => t.app.services.db.selectFrom('users').selectAll().where('username', '=', email).executeTakeFirst();
+  const userByEmail = (email: string) =>
+    t.app.services.db.selectFrom('users').selectAll().where('username', '=', email).executeTakeFirst();
 
   it('creates an activated account with a company and Free Trial for a new Google user', async () => {
     const email = uniqueEmail('google');
-    const r = await signIn({ sub: 'sub-new-1', email: email.toUpperCase(), email_verified: true, given_name: 'Naledi', family_name: 'Khumalo' });
+    const r = await signIn({
+      sub: 'sub-new-1',
+      email: email.toUpperCase(),
+      email_verified: true,
+      given_name: 'Naledi',
+      family_name: 'Khumalo',
+    });
     expect(r.status).toBe(200);
     expect(r.body.email).toBe(email);
     expect(decodeToken(r.body.token)!.roles).toEqual([ROLES.free, ROLES.admin]);
-    const me = await t.gql('{ me { user { username activated role profile { name surname } company { countrycode license { planName } } } } }', {}, r.body.token);
+    const me = await t.gql(
+      '{ me { user { username activated role profile { name surname } company { countrycode license { planName } } } } }',
+      {},
+      r.body.token,
+    );
     expect(me.data.me.user).toEqual({
       username: email,
       activated: true,
@@ -131,7 +176,11 @@ describe.each(DB_KINDS)('Google sign-in (OpenID Connect) on %s', (kind) => {
       profile: { name: 'Naledi', surname: 'Khumalo' },
       company: { countrycode: 'en_ZA', license: { planName: FREE_TRIAL_PLAN_NAME } },
     });
-    expect(await userByEmail(email)).toMatchObject({ oidc_issuer: issuer.url, oidc_subject: 'sub-new-1', password_hash: null });
+    expect(await userByEmail(email)).toMatchObject({
+      oidc_issuer: issuer.url,
+      oidc_subject: 'sub-new-1',
+      password_hash: null,
+    });
     // A Google-only account has no password to guess.
     expect((await login(t, email, 'Anything123')).status).toBe(401);
   });
@@ -139,7 +188,10 @@ describe.each(DB_KINDS)('Google sign-in (OpenID Connect) on %s', (kind) => {
   it('finds the account by issuer and subject even when the email changed at the issuer', async () => {
     const email = uniqueEmail('stable');
     const first = await signIn({ sub: 'sub-stable', email, email_verified: true, given_name: 'A', family_name: 'B' });
-    const again = await signIn({ sub: 'sub-stable', email: uniqueEmail('renamed'), email_verified: true }, { gToken: null });
+    const again = await signIn(
+      { sub: 'sub-stable', email: uniqueEmail('renamed'), email_verified: true },
+      { gToken: null },
+    );
     expect(again.status).toBe(200);
     expect(again.body.email).toBe(email);
     expect(decodeToken(again.body.token)!.sub).toBe(decodeToken(first.body.token)!.sub);
@@ -157,7 +209,14 @@ describe.each(DB_KINDS)('Google sign-in (OpenID Connect) on %s', (kind) => {
   it('refuses an unverified email, changing nothing', async () => {
     const email = uniqueEmail('unverified');
     const r = await signIn({ sub: 'sub-unverified', email, email_verified: false });
-    expect(r).toEqual({ status: 401, body: { error: ERROR_TEXTS.googleLoginFailed, code: ERROR_CODES.UNAUTHENTICATED, message: ERROR_TEXTS.googleLoginFailed } });
+    expect(r).toEqual({
+      status: 401,
+      body: {
+        error: ERROR_TEXTS.googleLoginFailed,
+        code: ERROR_CODES.UNAUTHENTICATED,
+        message: ERROR_TEXTS.googleLoginFailed,
+      },
+    });
     expect(await userByEmail(email)).toBeUndefined();
   });
 
@@ -173,7 +232,9 @@ describe.each(DB_KINDS)('Google sign-in (OpenID Connect) on %s', (kind) => {
     issuer.state.next = { sub: 'sub-replay', email: uniqueEmail('replay'), email_verified: true };
     const { url } = await startSignIn();
     const { code, state } = await authorize(url);
-    expect((await complete({ code, state: `${state.slice(0, -4)}AAAA`, gToken: DEV_TURNSTILE_TOKEN })).status).toBe(401);
+    expect((await complete({ code, state: `${state.slice(0, -4)}AAAA`, gToken: DEV_TURNSTILE_TOKEN })).status).toBe(
+      401,
+    );
     expect((await complete({ code, state: 'not-a-state', gToken: DEV_TURNSTILE_TOKEN })).status).toBe(401);
     expect((await complete({ code, state, gToken: DEV_TURNSTILE_TOKEN })).status).toBe(200);
     expect((await complete({ code, state, gToken: DEV_TURNSTILE_TOKEN })).status).toBe(401);
@@ -183,12 +244,23 @@ describe.each(DB_KINDS)('Google sign-in (OpenID Connect) on %s', (kind) => {
   it('carries an invite through the round trip: the new Google user joins the inviting company', async () => {
     const admin = await seedUser(t.app);
     const email = uniqueEmail('invited');
-    await t.gql('mutation($input: InviteMemberInput!) { inviteMember(input: $input) { id } }', { input: { email, companyId: admin.companyId } }, admin.token);
+    await t.gql(
+      'mutation($input: InviteMemberInput!) { inviteMember(input: $input) { id } }',
+      { input: { email, companyId: admin.companyId } },
+      admin.token,
+    );
     const inviteToken = tokenFromLink((await waitForMail(t, email, /invited/)).links[0]!, 'inviteToken');
-    const r = await signIn({ sub: 'sub-invited', email, email_verified: true, name: 'Kagiso Molefe' }, { query: `?inviteToken=${encodeURIComponent(inviteToken)}` });
+    const r = await signIn(
+      { sub: 'sub-invited', email, email_verified: true, name: 'Kagiso Molefe' },
+      { query: `?inviteToken=${encodeURIComponent(inviteToken)}` },
+    );
     expect(r.status).toBe(200);
     expect(await userByEmail(email)).toMatchObject({ company_id: admin.company.id, role: 'USER' });
-    const invite = await t.app.services.db.selectFrom('team_invites').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
+    const invite = await t.app.services.db
+      .selectFrom('team_invites')
+      .selectAll()
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
     expect(invite.accepted).toBe(true);
   });
 });
@@ -197,7 +269,11 @@ describe('Google sign-in without settings', () => {
   it('answers 503 SERVICE_NOT_CONFIGURED', async () => {
     const t = await startTestApp('pglite');
     try {
-      const res = await fetch(`${t.url}/auth/google/user`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: 'c', state: 's' }) });
+      const res = await fetch(`${t.url}/auth/google/user`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code: 'c', state: 's' }),
+      });
       expect(res.status).toBe(503);
       expect(((await res.json()) as { code: string }).code).toBe(ERROR_CODES.SERVICE_NOT_CONFIGURED);
     } finally {

@@ -38,7 +38,10 @@ describe.each(DB_KINDS)('account journey on %s', (kind) => {
     const mail = await waitForMail(t, owner, /Activate your Roomwalk account/);
     expect(mail.links[0]).toMatch(new RegExp(`^${t.url}/account/activate\\?token=`));
     expect(mail.text_body).toContain(mail.links[0]);
-    const listed = (await (await fetch(`${t.url}/dev/outbox.json`)).json()) as Array<{ to_address: string; links: string[] }>;
+    const listed = (await (await fetch(`${t.url}/dev/outbox.json`)).json()) as Array<{
+      to_address: string;
+      links: string[];
+    }>;
     expect(listed.find((m) => m.to_address === owner)?.links).toEqual(mail.links);
   });
 
@@ -51,17 +54,26 @@ describe.each(DB_KINDS)('account journey on %s', (kind) => {
 
   it('activates through the mailed token and grants the Free Trial licence', async () => {
     const mail = await waitForMail(t, owner, /Activate/);
-    const r = await t.gql('mutation($token: String!) { userActivation(token: $token) { id username activated } }', { token: tokenFromLink(mail.links[0]!) });
+    const r = await t.gql('mutation($token: String!) { userActivation(token: $token) { id username activated } }', {
+      token: tokenFromLink(mail.links[0]!),
+    });
     expect(r.errors).toBeUndefined();
     expect(r.data.userActivation).toMatchObject({ username: owner, activated: true });
   });
 
-  it('answers a second click on the activation link with "already active" (issue 16 item 9), not a failure', async () => {
+  it('answers a second click on the activation link with "already active", not a failure', async () => {
     const mail = await waitForMail(t, owner, /Activate/);
-    const r = await t.gql('mutation($token: String!) { userActivation(token: $token) { id } }', { token: tokenFromLink(mail.links[0]!) });
-    expect(r.errors?.[0]).toMatchObject({ message: ERROR_TEXTS.accountAlreadyActive, extensions: { code: ERROR_CODES.ACCOUNT_ALREADY_ACTIVE } });
+    const r = await t.gql('mutation($token: String!) { userActivation(token: $token) { id } }', {
+      token: tokenFromLink(mail.links[0]!),
+    });
+    expect(r.errors?.[0]).toMatchObject({
+      message: ERROR_TEXTS.accountAlreadyActive,
+      extensions: { code: ERROR_CODES.ACCOUNT_ALREADY_ACTIVE },
+    });
     // An unknown token is still just invalid.
-    const unknown = await t.gql('mutation($token: String!) { userActivation(token: $token) { id } }', { token: 'x'.repeat(43) });
+    const unknown = await t.gql('mutation($token: String!) { userActivation(token: $token) { id } }', {
+      token: 'x'.repeat(43),
+    });
     expect(unknown.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.INVALID_TOKEN);
   });
 
@@ -84,9 +96,26 @@ describe.each(DB_KINDS)('account journey on %s', (kind) => {
     expect(r.errors).toBeUndefined();
     const u = r.data.me.user;
     expect(u).toMatchObject({ username: owner, isAdmin: true, role: 'ADMIN' });
-    expect(u.profile).toEqual({ name: 'Thandi', surname: 'Nkosi', email: owner, contactNumber: '+27 821234567', profileImageURL: null });
-    expect(u.company).toMatchObject({ countrycode: 'en_ZA', referredby: 'agent-007', logoimageurl: null, invites: { edges: [] } });
-    expect(u.company.license).toEqual({ planName: FREE_TRIAL_PLAN_NAME, quantity: 1, uploadLimit: 2, monthlyActiveTours: 0, monthlyUploadedTours: 0 });
+    expect(u.profile).toEqual({
+      name: 'Thandi',
+      surname: 'Nkosi',
+      email: owner,
+      contactNumber: '+27 821234567',
+      profileImageURL: null,
+    });
+    expect(u.company).toMatchObject({
+      countrycode: 'en_ZA',
+      referredby: 'agent-007',
+      logoimageurl: null,
+      invites: { edges: [] },
+    });
+    expect(u.company.license).toEqual({
+      planName: FREE_TRIAL_PLAN_NAME,
+      quantity: 1,
+      uploadLimit: 2,
+      monthlyActiveTours: 0,
+      monthlyUploadedTours: 0,
+    });
     companyId = u.company.id;
   });
 
@@ -97,7 +126,12 @@ describe.each(DB_KINDS)('account journey on %s', (kind) => {
       ownerToken,
     );
     expect(r.errors).toBeUndefined();
-    expect(r.data.userSave).toEqual({ name: 'Thandiwe', surname: 'Nkosi-Dlamini', email: owner, contactNumber: '+27 825551234' });
+    expect(r.data.userSave).toEqual({
+      name: 'Thandiwe',
+      surname: 'Nkosi-Dlamini',
+      email: owner,
+      contactNumber: '+27 825551234',
+    });
   });
 
   it('edits the company', async () => {
@@ -107,11 +141,21 @@ describe.each(DB_KINDS)('account journey on %s', (kind) => {
       ownerToken,
     );
     expect(r.errors).toBeUndefined();
-    expect(r.data.companySave).toEqual({ name: 'Nkosi Realty', address: '1 Long Street, Cape Town', vatno: '4123456789', logoimageurl: null, countrycode: 'en_ZA' });
+    expect(r.data.companySave).toEqual({
+      name: 'Nkosi Realty',
+      address: '1 Long Street, Cape Town',
+      vatno: '4123456789',
+      logoimageurl: null,
+      countrycode: 'en_ZA',
+    });
   });
 
   it('invites a teammate, who gets a mail with the sign-up link carrying inviteToken', async () => {
-    const r = await t.gql('mutation($input: InviteMemberInput!) { inviteMember(input: $input) { id email accepted expiresAt } }', { input: { email: mate, companyId } }, ownerToken);
+    const r = await t.gql(
+      'mutation($input: InviteMemberInput!) { inviteMember(input: $input) { id email accepted expiresAt } }',
+      { input: { email: mate, companyId } },
+      ownerToken,
+    );
     expect(r.errors).toBeUndefined();
     expect(r.data.inviteMember).toMatchObject({ email: mate, accepted: false });
     const mail = await waitForMail(t, mate, /invited you to Nkosi Realty/);
@@ -124,18 +168,32 @@ describe.each(DB_KINDS)('account journey on %s', (kind) => {
     expect(r.errors).toBeUndefined();
     mateUserId = r.data.userRegister.id;
     const mail = await waitForMail(t, mate, /Activate/);
-    await t.gql('mutation($token: String!) { userActivation(token: $token) { id } }', { token: tokenFromLink(mail.links[0]!) });
+    await t.gql('mutation($token: String!) { userActivation(token: $token) { id } }', {
+      token: tokenFromLink(mail.links[0]!),
+    });
     const { body } = await login(t, mate);
     mateToken = body.access_token;
     expect(decodeToken(mateToken)!.roles).toEqual([ROLES.free]);
     const me = await t.gql('{ me { user { role company { id name license { planName } } } } }', {}, mateToken);
-    expect(me.data.me.user).toEqual({ role: 'USER', company: { id: companyId, name: 'Nkosi Realty', license: { planName: FREE_TRIAL_PLAN_NAME } } });
+    expect(me.data.me.user).toEqual({
+      role: 'USER',
+      company: { id: companyId, name: 'Nkosi Realty', license: { planName: FREE_TRIAL_PLAN_NAME } },
+    });
   });
 
   it('shows the accepted teammate in the team query with monthly counts and top five tours', async () => {
     const db = t.app.services.db;
     const mateRow = await db.selectFrom('users').selectAll().where('username', '=', mate).executeTakeFirstOrThrow();
-    await db.insertInto('tours').values({ company_id: mateRow.company_id, owner_id: mateRow.id, title: 'Sea Point flat', status: 'PROCESSED', views: 12 }).execute();
+    await db
+      .insertInto('tours')
+      .values({
+        company_id: mateRow.company_id,
+        owner_id: mateRow.id,
+        title: 'Sea Point flat',
+        status: 'PROCESSED',
+        views: 12,
+      })
+      .execute();
     const r = await t.gql(TEAM_QUERY, {}, ownerToken);
     expect(r.errors).toBeUndefined();
     const edges = r.data.me.user.company.invites.edges;
@@ -159,7 +217,11 @@ describe.each(DB_KINDS)('account journey on %s', (kind) => {
   });
 
   it('promotes the teammate to admin', async () => {
-    const r = await t.gql('mutation($id: ID!) { makeAdminMember(userId: $id) { success } }', { id: mateUserId }, ownerToken);
+    const r = await t.gql(
+      'mutation($id: ID!) { makeAdminMember(userId: $id) { success } }',
+      { id: mateUserId },
+      ownerToken,
+    );
     expect(r.data.makeAdminMember).toEqual({ success: true });
     const team = await t.gql(TEAM_QUERY, {}, ownerToken);
     expect(team.data.me.user.company.invites.edges[0].node.user).toMatchObject({ isAdmin: true, role: 'ADMIN' });
@@ -168,7 +230,11 @@ describe.each(DB_KINDS)('account journey on %s', (kind) => {
   });
 
   it('demotes the teammate again', async () => {
-    const r = await t.gql('mutation($id: ID!) { revokeAdminMember(userId: $id) { success } }', { id: mateUserId }, ownerToken);
+    const r = await t.gql(
+      'mutation($id: ID!) { revokeAdminMember(userId: $id) { success } }',
+      { id: mateUserId },
+      ownerToken,
+    );
     expect(r.data.revokeAdminMember).toEqual({ success: true });
     const team = await t.gql(TEAM_QUERY, {}, ownerToken);
     expect(team.data.me.user.company.invites.edges[0].node.user).toMatchObject({ isAdmin: false, role: 'USER' });

@@ -7,7 +7,8 @@ import { startSmtpInbox, type SmtpInbox } from './helpers/smtp.js';
 import { activationMail, inviteMail, passwordResetMail } from '../src/mail/templates.js';
 
 /** Undoes quoted-printable soft breaks and escapes, enough to read links in the raw message. */
-const unQp = (s: string) => s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+const unQp = (s: string) =>
+  s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
 
 describe('account mails over SMTP', () => {
   let smtp: SmtpInbox;
@@ -15,7 +16,11 @@ describe('account mails over SMTP', () => {
 
   beforeAll(async () => {
     smtp = await startSmtpInbox();
-    t = await startTestApp('pglite', { RATE_LIMIT_DISABLED: true, SMTP_URL: smtp.url, MAIL_FROM: 'Roomwalk <no-reply@roomwalk.test>' });
+    t = await startTestApp('pglite', {
+      RATE_LIMIT_DISABLED: true,
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Roomwalk <no-reply@roomwalk.test>',
+    });
   });
   afterAll(async () => {
     await t?.stop();
@@ -39,7 +44,11 @@ describe('account mails over SMTP', () => {
     expect(raw).toMatch(/Content-Type: text\/html/i);
     expect(text).toContain(link);
     // '&' in an attribute is escaped, as &amp; or &#38;.
-    expect([`href="${link.replace(/&/g, '&amp;')}"`, `href="${link.replace(/&/g, '&#38;')}"`].some((href) => text.includes(href))).toBe(true);
+    expect(
+      [`href="${link.replace(/&/g, '&amp;')}"`, `href="${link.replace(/&/g, '&#38;')}"`].some((href) =>
+        text.includes(href),
+      ),
+    ).toBe(true);
   }
 
   it('delivers the activation mail, HTML and text, with its link', async () => {
@@ -56,7 +65,10 @@ describe('account mails over SMTP', () => {
 
   it('delivers the password reset mail', async () => {
     const u = await seedUser(t.app);
-    await t.gql('mutation($input: UserRequestPasswordResetInput!) { userRequestPasswordReset(input: $input) { success } }', { input: { email: u.user.username } });
+    await t.gql(
+      'mutation($input: UserRequestPasswordResetInput!) { userRequestPasswordReset(input: $input) { success } }',
+      { input: { email: u.user.username } },
+    );
     const m = await mailTo(u.user.username, /Subject: Reset your Roomwalk password/);
     const link = /(http:\/\/127\.0\.0\.1:\d+\/password\/reset\?token=[A-Za-z0-9_-]+)/.exec(unQp(m.raw))![1]!;
     expectBothParts(m.raw, link);
@@ -65,10 +77,16 @@ describe('account mails over SMTP', () => {
   it('delivers the team invite mail', async () => {
     const admin = await seedUser(t.app, { name: 'Zanele', surname: 'Mthembu' });
     const email = uniqueEmail('invitee');
-    await t.gql('mutation($input: InviteMemberInput!) { inviteMember(input: $input) { id } }', { input: { email, companyId: admin.companyId } }, admin.token);
+    await t.gql(
+      'mutation($input: InviteMemberInput!) { inviteMember(input: $input) { id } }',
+      { input: { email, companyId: admin.companyId } },
+      admin.token,
+    );
     const m = await mailTo(email, /Subject: Zanele Mthembu invited you to/);
     // The link carries the invitee's address so the sign-up form can fill it in.
-    const link = /(http:\/\/127\.0\.0\.1:\d+\/signup\?inviteToken=[A-Za-z0-9_-]+&email=[A-Za-z0-9._%-]+)/.exec(unQp(m.raw))![1]!;
+    const link = /(http:\/\/127\.0\.0\.1:\d+\/signup\?inviteToken=[A-Za-z0-9_-]+&email=[A-Za-z0-9._%-]+)/.exec(
+      unQp(m.raw),
+    )![1]!;
     expect(link.endsWith(`&email=${encodeURIComponent(email)}`)).toBe(true);
     expectBothParts(m.raw, link);
   });

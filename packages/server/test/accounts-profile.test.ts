@@ -9,8 +9,10 @@ import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser } from './helpers/seed.js';
 import { gqlUpload, pngImage } from './helpers/accounts.js';
 
-const USER_SAVE = 'mutation($input: UserSaveInput!) { userSave(input: $input) { id name surname email contactNumber profileImageURL company { id } } }';
-const COMPANY_SAVE = 'mutation($input: CompanySaveInput!) { companySave(input: $input) { id name address vatno countrycode logoimageurl } }';
+const USER_SAVE =
+  'mutation($input: UserSaveInput!) { userSave(input: $input) { id name surname email contactNumber profileImageURL company { id } } }';
+const COMPANY_SAVE =
+  'mutation($input: CompanySaveInput!) { companySave(input: $input) { id name address vatno countrycode logoimageurl } }';
 const FEEDBACK = 'mutation($input: FeedbackInput!) { feedbackSubmit(input: $input) { success } }';
 
 function crc32(buf: Buffer): number {
@@ -36,7 +38,12 @@ function pixelBomb(): Buffer {
   ihdr.writeUInt32BE(20_000, 4);
   ihdr.writeUInt8(8, 8);
   ihdr.writeUInt8(2, 9);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(1024))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.alloc(1024))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 describe.each(DB_KINDS)('profile, company and feedback on %s', (kind) => {
@@ -54,15 +61,20 @@ describe.each(DB_KINDS)('profile, company and feedback on %s', (kind) => {
       });
     });
     await new Promise<void>((r) => reporter.listen(0, '127.0.0.1', r));
-    t = await startTestApp(kind, { RATE_LIMIT_DISABLED: true, ERROR_REPORTING_URL: `http://127.0.0.1:${(reporter.address() as AddressInfo).port}/report` });
+    t = await startTestApp(kind, {
+      RATE_LIMIT_DISABLED: true,
+      ERROR_REPORTING_URL: `http://127.0.0.1:${(reporter.address() as AddressInfo).port}/report`,
+    });
   });
   afterAll(async () => {
     await t?.stop();
     await new Promise((r) => reporter.close(r));
   });
 
-  const profileRow = (userId: string) => t.app.services.db.selectFrom('user_profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
-  const companyRow = (id: string) => t.app.services.db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const profileRow = (userId: string) =>
+    t.app.services.db.selectFrom('user_profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  const companyRow = (id: string) =>
+    t.app.services.db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
   it('needs a session', async () => {
     const r = await t.gql(USER_SAVE, { input: { name: 'A', surname: 'B', contactNumber: '0821234567' } });
@@ -77,8 +89,15 @@ describe.each(DB_KINDS)('profile, company and feedback on %s', (kind) => {
   ])('refuses profile %j with the spec message and changes nothing', async (patch, message, field) => {
     const u = await seedUser(t.app);
     const before = await profileRow(u.user.id);
-    const r = await t.gql(USER_SAVE, { input: { name: 'Lebo', surname: 'Dube', contactNumber: '0821234567', ...patch } }, u.token);
-    expect(r.errors?.[0]).toMatchObject({ message, extensions: { code: ERROR_CODES.BAD_USER_INPUT, fields: { [field]: message } } });
+    const r = await t.gql(
+      USER_SAVE,
+      { input: { name: 'Lebo', surname: 'Dube', contactNumber: '0821234567', ...patch } },
+      u.token,
+    );
+    expect(r.errors?.[0]).toMatchObject({
+      message,
+      extensions: { code: ERROR_CODES.BAD_USER_INPUT, fields: { [field]: message } },
+    });
     expect(await profileRow(u.user.id)).toEqual(before);
   });
 
@@ -92,7 +111,13 @@ describe.each(DB_KINDS)('profile, company and feedback on %s', (kind) => {
       u.token,
     );
     expect(r.errors).toBeUndefined();
-    expect(r.data.userSave).toMatchObject({ name: 'Lebo', surname: 'Dube', email: u.user.username, contactNumber: '+44 2079460958', company: { id: u.companyId } });
+    expect(r.data.userSave).toMatchObject({
+      name: 'Lebo',
+      surname: 'Dube',
+      email: u.user.username,
+      contactNumber: '+44 2079460958',
+      company: { id: u.companyId },
+    });
     const row = (await profileRow(u.user.id))!;
     expect(r.data.userSave.profileImageURL).toBe(t.app.services.storage.publicUrl(row.profile_image_key!));
     const stored = await t.app.services.storage.get(row.profile_image_key!);
@@ -113,7 +138,11 @@ describe.each(DB_KINDS)('profile, company and feedback on %s', (kind) => {
     const row2 = (await profileRow(u.user.id))!;
     expect(row2.profile_image_key).not.toBe(row.profile_image_key);
     expect(await t.app.services.storage.head(row.profile_image_key!)).toBeNull();
-    const plain = await t.gql(USER_SAVE, { input: { name: 'Lebo', surname: 'Dube', contactNumber: '0821234567' } }, u.token);
+    const plain = await t.gql(
+      USER_SAVE,
+      { input: { name: 'Lebo', surname: 'Dube', contactNumber: '0821234567' } },
+      u.token,
+    );
     expect(plain.data.userSave.profileImageURL).toBe(t.app.services.storage.publicUrl(row2.profile_image_key!));
   });
 
@@ -122,9 +151,18 @@ describe.each(DB_KINDS)('profile, company and feedback on %s', (kind) => {
     const before = await profileRow(u.user.id);
     for (const [file, why] of [
       [{ data: Buffer.from('<?php echo 1; ?>'), name: 'x.png', type: 'image/png' }, ERROR_TEXTS.notAnImage],
-      [{ data: pixelBomb(), name: 'bomb.png', type: 'image/png' }, 'This image is too large: use one of at most 40 megapixels.'],
+      [
+        { data: pixelBomb(), name: 'bomb.png', type: 'image/png' },
+        'This image is too large: use one of at most 40 megapixels.',
+      ],
     ] as const) {
-      const r = await gqlUpload(t, USER_SAVE, { input: { name: 'New', surname: 'Name', contactNumber: '0821234567', profileImage: null } }, { 'input.profileImage': file }, u.token);
+      const r = await gqlUpload(
+        t,
+        USER_SAVE,
+        { input: { name: 'New', surname: 'Name', contactNumber: '0821234567', profileImage: null } },
+        { 'input.profileImage': file },
+        u.token,
+      );
       expect(r.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.UPLOAD_INVALID);
       expect(r.errors?.[0]?.message).toBe(why);
       expect(await profileRow(u.user.id)).toEqual(before);
@@ -134,7 +172,11 @@ describe.each(DB_KINDS)('profile, company and feedback on %s', (kind) => {
   it('creates the profile of a user who has none', async () => {
     const u = await seedUser(t.app);
     await t.app.services.db.deleteFrom('user_profiles').where('user_id', '=', u.user.id).execute();
-    const r = await t.gql(USER_SAVE, { input: { name: 'Nomsa', surname: 'Zulu', contactNumber: '0821234567' } }, u.token);
+    const r = await t.gql(
+      USER_SAVE,
+      { input: { name: 'Nomsa', surname: 'Zulu', contactNumber: '0821234567' } },
+      u.token,
+    );
     expect(r.data.userSave).toMatchObject({ name: 'Nomsa', contactNumber: '+27 821234567' });
   });
 
@@ -164,8 +206,17 @@ describe.each(DB_KINDS)('profile, company and feedback on %s', (kind) => {
   it("refuses a logo below Basic with the spec's hint, changing nothing", async () => {
     const admin = await seedUser(t.app, { plan: 'entry' });
     const before = await companyRow(admin.company.id);
-    const r = await gqlUpload(t, COMPANY_SAVE, { input: { name: 'Entry Co', logoImage: null } }, { 'input.logoImage': { data: await pngImage(), name: 'logo.png', type: 'image/png' } }, admin.token);
-    expect(r.errors?.[0]).toMatchObject({ message: VALIDATION.logoPlanHint, extensions: { code: ERROR_CODES.FORBIDDEN } });
+    const r = await gqlUpload(
+      t,
+      COMPANY_SAVE,
+      { input: { name: 'Entry Co', logoImage: null } },
+      { 'input.logoImage': { data: await pngImage(), name: 'logo.png', type: 'image/png' } },
+      admin.token,
+    );
+    expect(r.errors?.[0]).toMatchObject({
+      message: VALIDATION.logoPlanHint,
+      extensions: { code: ERROR_CODES.FORBIDDEN },
+    });
     expect(await companyRow(admin.company.id)).toEqual(before);
   });
 
@@ -189,16 +240,28 @@ describe.each(DB_KINDS)('profile, company and feedback on %s', (kind) => {
       logoimageurl: t.app.services.storage.publicUrl(row.logo_key!),
     });
     const renamed = await t.gql(COMPANY_SAVE, { input: { name: 'Basic Co 2' } }, admin.token);
-    expect(renamed.data.companySave).toMatchObject({ name: 'Basic Co 2', address: '2 Main Rd', vatno: '123', countrycode: 'en_GB', logoimageurl: expect.any(String) });
+    expect(renamed.data.companySave).toMatchObject({
+      name: 'Basic Co 2',
+      address: '2 Main Rd',
+      vatno: '123',
+      countrycode: 'en_GB',
+      logoimageurl: expect.any(String),
+    });
     const cleared = await t.gql(COMPANY_SAVE, { input: { name: 'Basic Co 2', address: '', vatNo: '' } }, admin.token);
     expect(cleared.data.companySave).toMatchObject({ address: null, vatno: null });
   });
 
   it('stores feedback (signed in or not) and forwards it to the error-reporting service', async () => {
     const u = await seedUser(t.app);
-    const r = await t.gql(FEEDBACK, { input: { name: ' Ayanda ', email: ' a@example.com ', comment: ' Love it ' } }, u.token);
+    const r = await t.gql(
+      FEEDBACK,
+      { input: { name: ' Ayanda ', email: ' a@example.com ', comment: ' Love it ' } },
+      u.token,
+    );
     expect(r.data.feedbackSubmit).toEqual({ success: true });
-    const anonymous = await t.gql(FEEDBACK, { input: { name: 'Visitor', email: 'v@example.com', comment: 'Nice tour' } });
+    const anonymous = await t.gql(FEEDBACK, {
+      input: { name: 'Visitor', email: 'v@example.com', comment: 'Nice tour' },
+    });
     expect(anonymous.data.feedbackSubmit).toEqual({ success: true });
     const rows = await t.app.services.db.selectFrom('feedback').selectAll().orderBy('created_at').execute();
     expect(rows.map((f) => [f.name, f.email, f.comment, f.user_id])).toEqual([
@@ -206,7 +269,15 @@ describe.each(DB_KINDS)('profile, company and feedback on %s', (kind) => {
       ['Visitor', 'v@example.com', 'Nice tour', null],
     ]);
     await vi.waitFor(() => expect(reports).toHaveLength(2), { timeout: 5000, interval: 20 });
-    expect(reports).toContainEqual(expect.objectContaining({ type: 'feedback', name: 'Ayanda', email: 'a@example.com', comment: 'Love it', userId: u.user.id }));
+    expect(reports).toContainEqual(
+      expect.objectContaining({
+        type: 'feedback',
+        name: 'Ayanda',
+        email: 'a@example.com',
+        comment: 'Love it',
+        userId: u.user.id,
+      }),
+    );
   });
 
   it.each([

@@ -7,11 +7,20 @@ import { ERROR_CODES, ERROR_TEXTS, VALIDATION, decodeToken } from '@roomwalk/sha
 import { TOKEN_TTL_MS } from '../src/auth/one-time-tokens.js';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser } from './helpers/seed.js';
-import { PASSWORD, login, register, signUpActivated, tokenFromLink, uniqueEmail, waitForMail } from './helpers/accounts.js';
+import {
+  PASSWORD,
+  login,
+  register,
+  signUpActivated,
+  tokenFromLink,
+  uniqueEmail,
+  waitForMail,
+} from './helpers/accounts.js';
 
 const ACTIVATE = 'mutation($token: String!) { userActivation(token: $token) { id username activated } }';
 const RESEND = 'mutation($email: String!) { userActivationEmailResend(email: $email) { success } }';
-const REQUEST_RESET = 'mutation($input: UserRequestPasswordResetInput!) { userRequestPasswordReset(input: $input) { success } }';
+const REQUEST_RESET =
+  'mutation($input: UserRequestPasswordResetInput!) { userRequestPasswordReset(input: $input) { success } }';
 const RESET = 'mutation($input: UserPasswordResetInput!) { userPasswordReset(input: $input) { username } }';
 const INVITE = 'mutation($input: InviteMemberInput!) { inviteMember(input: $input) { id email } }';
 
@@ -37,9 +46,16 @@ describe.each(DB_KINDS)('one-time tokens on %s', (kind) => {
     await register(t, { username: email });
     const token = tokenFromLink((await waitForMail(t, email, /Activate/)).links[0]!);
     expect(Buffer.from(token, 'base64url')).toHaveLength(32);
-    const row = await db().selectFrom('one_time_tokens').selectAll().where('token_hash', '=', sha256(token)).executeTakeFirstOrThrow();
+    const row = await db()
+      .selectFrom('one_time_tokens')
+      .selectAll()
+      .where('token_hash', '=', sha256(token))
+      .executeTakeFirstOrThrow();
     expect(row.purpose).toBe('activation');
-    expect(new Date(row.expires_at).getTime() - new Date(row.created_at).getTime()).toBeCloseTo(TOKEN_TTL_MS.activation, -4);
+    expect(new Date(row.expires_at).getTime() - new Date(row.created_at).getTime()).toBeCloseTo(
+      TOKEN_TTL_MS.activation,
+      -4,
+    );
     const all = await db().selectFrom('one_time_tokens').select('token_hash').execute();
     expect(all.some((r) => r.token_hash === token)).toBe(false);
   });
@@ -51,7 +67,10 @@ describe.each(DB_KINDS)('one-time tokens on %s', (kind) => {
     expect((await t.gql(ACTIVATE, { token })).data.userActivation).toMatchObject({ username: email, activated: true });
     expect((await licenseOf(email))?.plan_id).toBe('free');
     const again = await t.gql(ACTIVATE, { token });
-    expect(again.errors?.[0]).toMatchObject({ message: ERROR_TEXTS.accountAlreadyActive, extensions: { code: ERROR_CODES.ACCOUNT_ALREADY_ACTIVE } });
+    expect(again.errors?.[0]).toMatchObject({
+      message: ERROR_TEXTS.accountAlreadyActive,
+      extensions: { code: ERROR_CODES.ACCOUNT_ALREADY_ACTIVE },
+    });
     expect((await licenseOf(email))?.plan_id).toBe('free');
   });
 
@@ -59,11 +78,21 @@ describe.each(DB_KINDS)('one-time tokens on %s', (kind) => {
     const email = uniqueEmail('expired');
     await register(t, { username: email });
     const token = tokenFromLink((await waitForMail(t, email, /Activate/)).links[0]!);
-    await db().updateTable('one_time_tokens').set({ expires_at: sql`now() - interval '1 second'` }).where('token_hash', '=', sha256(token)).execute();
+    await db()
+      .updateTable('one_time_tokens')
+      .set({ expires_at: sql`now() - interval '1 second'` })
+      .where('token_hash', '=', sha256(token))
+      .execute();
     expect((await t.gql(ACTIVATE, { token })).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.INVALID_TOKEN);
-    expect((await t.gql(ACTIVATE, { token: 'x'.repeat(43) })).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.INVALID_TOKEN);
+    expect((await t.gql(ACTIVATE, { token: 'x'.repeat(43) })).errors?.[0]?.extensions?.code).toBe(
+      ERROR_CODES.INVALID_TOKEN,
+    );
     expect(await licenseOf(email)).toBeUndefined();
-    const u = await db().selectFrom('users').select('activated_at').where('username', '=', email).executeTakeFirstOrThrow();
+    const u = await db()
+      .selectFrom('users')
+      .select('activated_at')
+      .where('username', '=', email)
+      .executeTakeFirstOrThrow();
     expect(u.activated_at).toBeNull();
   });
 
@@ -83,12 +112,20 @@ describe.each(DB_KINDS)('one-time tokens on %s', (kind) => {
     const email = uniqueEmail('reset');
     await signUpActivated(t, { username: email });
     const nobody = uniqueEmail('ghost');
-    expect((await t.gql(REQUEST_RESET, { input: { email: nobody } })).data.userRequestPasswordReset).toEqual({ success: true });
-    expect((await t.gql(REQUEST_RESET, { input: { email: email.toUpperCase() } })).data.userRequestPasswordReset).toEqual({ success: true });
+    expect((await t.gql(REQUEST_RESET, { input: { email: nobody } })).data.userRequestPasswordReset).toEqual({
+      success: true,
+    });
+    expect(
+      (await t.gql(REQUEST_RESET, { input: { email: email.toUpperCase() } })).data.userRequestPasswordReset,
+    ).toEqual({ success: true });
     const mail = await waitForMail(t, email, /Reset your Roomwalk password/);
     expect(mail.links[0]).toMatch(new RegExp(`^${t.url}/password/reset\\?token=`));
     const token = tokenFromLink(mail.links[0]!);
-    const row = await db().selectFrom('one_time_tokens').selectAll().where('token_hash', '=', sha256(token)).executeTakeFirstOrThrow();
+    const row = await db()
+      .selectFrom('one_time_tokens')
+      .selectAll()
+      .where('token_hash', '=', sha256(token))
+      .executeTakeFirstOrThrow();
     expect(new Date(row.expires_at).getTime() - new Date(row.created_at).getTime()).toBeCloseTo(60 * 60 * 1000, -4);
 
     const weak = await t.gql(RESET, { input: { token, newPassword: 'weak' } });
@@ -100,7 +137,9 @@ describe.each(DB_KINDS)('one-time tokens on %s', (kind) => {
     expect(ok.data.userPasswordReset).toEqual({ username: email });
     expect((await login(t, email, PASSWORD)).status).toBe(401);
     expect((await login(t, email, 'NewSecret456')).status).toBe(200);
-    expect((await t.gql(RESET, { input: { token, newPassword: 'Another789x' } })).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.INVALID_TOKEN);
+    expect((await t.gql(RESET, { input: { token, newPassword: 'Another789x' } })).errors?.[0]?.extensions?.code).toBe(
+      ERROR_CODES.INVALID_TOKEN,
+    );
     const ghostMails = await db().selectFrom('mail_outbox').select('id').where('to_address', '=', nobody).execute();
     expect(ghostMails).toHaveLength(0);
   });
@@ -134,8 +173,14 @@ describe.each(DB_KINDS)('one-time tokens on %s', (kind) => {
     await t.gql(REQUEST_RESET, { input: { email } });
     const first = tokenFromLink((await waitForMail(t, email, /Reset/)).links[0]!);
     const second = tokenFromLink((await waitForMail(t, email, /Reset/, 1)).links[0]!);
-    await db().updateTable('one_time_tokens').set({ expires_at: sql`now() - interval '1 second'` }).where('token_hash', '=', sha256(first)).execute();
-    expect((await t.gql(RESET, { input: { token: first, newPassword: 'NewSecret456' } })).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.INVALID_TOKEN);
+    await db()
+      .updateTable('one_time_tokens')
+      .set({ expires_at: sql`now() - interval '1 second'` })
+      .where('token_hash', '=', sha256(first))
+      .execute();
+    expect(
+      (await t.gql(RESET, { input: { token: first, newPassword: 'NewSecret456' } })).errors?.[0]?.extensions?.code,
+    ).toBe(ERROR_CODES.INVALID_TOKEN);
     expect((await login(t, email)).status).toBe(200);
     expect((await t.gql(RESET, { input: { token: second, newPassword: 'NewSecret456' } })).errors).toBeUndefined();
     await t.gql(REQUEST_RESET, { input: { email } });
@@ -156,9 +201,16 @@ describe.each(DB_KINDS)('one-time tokens on %s', (kind) => {
     it('stores the invite token hashed with a 14-day expiry; it works once', async () => {
       const email = uniqueEmail('inv');
       const { admin, token } = await invite(email);
-      const row = await db().selectFrom('team_invites').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
+      const row = await db()
+        .selectFrom('team_invites')
+        .selectAll()
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow();
       expect(row.token_hash).toBe(sha256(token));
-      expect(new Date(row.expires_at).getTime() - new Date(row.created_at).getTime()).toBeCloseTo(TOKEN_TTL_MS.invite, -4);
+      expect(new Date(row.expires_at).getTime() - new Date(row.created_at).getTime()).toBeCloseTo(
+        TOKEN_TTL_MS.invite,
+        -4,
+      );
       const r = await register(t, { username: email, inviteToken: token });
       expect(r.errors).toBeUndefined();
       const user = await db().selectFrom('users').selectAll().where('username', '=', email).executeTakeFirstOrThrow();
@@ -171,10 +223,22 @@ describe.each(DB_KINDS)('one-time tokens on %s', (kind) => {
     it('refuses an expired, revoked or foreign-address invite and creates nothing', async () => {
       const expired = uniqueEmail('exp');
       const a = await invite(expired);
-      await db().updateTable('team_invites').set({ expires_at: sql`now() - interval '1 second'` }).where('email', '=', expired).execute();
+      await db()
+        .updateTable('team_invites')
+        .set({ expires_at: sql`now() - interval '1 second'` })
+        .where('email', '=', expired)
+        .execute();
       const revoked = uniqueEmail('rev');
       const b = await invite(revoked);
-      expect((await t.gql('mutation($id: ID!) { revokeMemberInvite(inviteId: $id) { success } }', { id: b.inviteId }, b.admin.token)).data.revokeMemberInvite).toEqual({ success: true });
+      expect(
+        (
+          await t.gql(
+            'mutation($id: ID!) { revokeMemberInvite(inviteId: $id) { success } }',
+            { id: b.inviteId },
+            b.admin.token,
+          )
+        ).data.revokeMemberInvite,
+      ).toEqual({ success: true });
       const other = uniqueEmail('wrongaddr');
       const c = await invite(uniqueEmail('right'));
       for (const [username, token] of [

@@ -1,4 +1,7 @@
-/** Helpers of the AI, reel and photo tests: processed tours made directly from generated videos, a stand-in AI image service. */
+/**
+ * Helpers of the AI, reel and photo tests: processed tours made directly from generated videos, a stand-in AI image
+ * service.
+ */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,17 +16,32 @@ const SCENE_SECONDS = [4, 5, 3, 4];
 let videoPromise: Promise<{ file: string; boundaries: number[] }> | undefined;
 /** One 16 s four-room video (640x360) per test process. */
 export function roomsVideo() {
-  videoPromise ??= (async () => multiSceneVideo(SCENE_SECONDS, { dir: await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-ai-test-')) }))();
+  videoPromise ??= (async () =>
+    multiSceneVideo(SCENE_SECONDS, { dir: await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-ai-test-')) }))();
   return videoPromise;
 }
 
-/** A PROCESSED tour whose source video is the generated rooms video (or `source`); clip rows as the pipeline would write them. */
-export async function processedTour(app: App, owner: SeededUser, o: { status?: string; title?: string; source?: string } = {}): Promise<string> {
+/**
+ * A PROCESSED tour whose source video is the generated rooms video (or `source`); clip rows as the pipeline would write
+ * them.
+ */
+export async function processedTour(
+  app: App,
+  owner: SeededUser,
+  o: { status?: string; title?: string; source?: string } = {},
+): Promise<string> {
   const file = o.source ?? (await roomsVideo()).file;
   const db = app.services.db;
   const tour = await db
     .insertInto('tours')
-    .values({ company_id: owner.company.id, owner_id: owner.user.id, title: o.title ?? 'Sunny Flat', status: o.status ?? 'PROCESSED', video_key: 'pending', fps: 15 } as never)
+    .values({
+      company_id: owner.company.id,
+      owner_id: owner.user.id,
+      title: o.title ?? 'Sunny Flat',
+      status: o.status ?? 'PROCESSED',
+      video_key: 'pending',
+      fps: 15,
+    } as never)
     .returning('id')
     .executeTakeFirstOrThrow();
   const key = `tours/${tour.id}/source.mp4`;
@@ -60,9 +78,18 @@ export async function startImageService(): Promise<{
     try {
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
-      const form = await new Request('http://x/', { method: 'POST', headers: req.headers as Record<string, string>, body: Buffer.concat(chunks) }).formData();
+      const form = await new Request('http://x/', {
+        method: 'POST',
+        headers: req.headers as Record<string, string>,
+        body: Buffer.concat(chunks),
+      }).formData();
       const image = form.get('image') as File | null;
-      requests.push({ prompt: String(form.get('prompt')), width: String(form.get('width')), height: String(form.get('height')), type: image?.type ?? '' });
+      requests.push({
+        prompt: String(form.get('prompt')),
+        width: String(form.get('width')),
+        height: String(form.get('height')),
+        type: image?.type ?? '',
+      });
       if (req.url !== '/inpainting' || !image) {
         res.writeHead(404).end('not found');
         return;
@@ -83,5 +110,10 @@ export async function startImageService(): Promise<{
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
-  return { url: `http://127.0.0.1:${port}`, requests, failNext: (s) => (fail = s), close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    failNext: (s) => (fail = s),
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }

@@ -12,7 +12,8 @@ import { aiMarkersJob } from '../src/jobs/ai-markers.js';
 import { processedTour, roomsVideo, tmpEntries } from './ai-fixtures.js';
 
 const GEN = 'mutation($id: ID!) { tourGenerateAIMarkers(tourId: $id) { id name frameIndex } }';
-const SUB = 'subscription($id: ID!) { tourGenerateAIMarkersUpdated(tourId: $id) { tourId action progressPercentage marker { id name frameIndex isFastTravel } } }';
+const SUB =
+  'subscription($id: ID!) { tourGenerateAIMarkersUpdated(tourId: $id) { tourId action progressPercentage marker { id name frameIndex isFastTravel } } }';
 
 describe('room understanding', () => {
   it('loads the COCO detector from the shipped model files and finds people in the sample photo', async () => {
@@ -20,7 +21,11 @@ describe('room understanding', () => {
     expect(['wasm', 'cpu']).toContain(backend);
     // A photo of several people (test/assets, from @vladmandic/human's assets).
     const sample = fileURLToPath(new URL('./assets/samples.jpg', import.meta.url));
-    const rgb = await sharp(sample).resize(DETECTOR_INPUT, DETECTOR_INPUT, { fit: 'fill' }).removeAlpha().raw().toBuffer();
+    const rgb = await sharp(sample)
+      .resize(DETECTOR_INPUT, DETECTOR_INPUT, { fit: 'fill' })
+      .removeAlpha()
+      .raw()
+      .toBuffer();
     const found = await detectObjects(rgb, 0.3);
     expect(found.filter((d) => d.label === 'person').length).toBeGreaterThan(2);
   });
@@ -88,7 +93,10 @@ describe.each(DB_KINDS)('tourGenerateAIMarkers on %s', (kind) => {
   it('adds a marker per room with ordered progress, removes AI markers it disagrees with, then refuses a second generation', async () => {
     const tourId = await processedTour(t.app, owner);
     const other = await processedTour(t.app, owner);
-    await t.app.services.db.insertInto('markers').values({ tour_id: tourId, name: 'Pool', frame_index: 5, source: 'USER' }).execute();
+    await t.app.services.db
+      .insertInto('markers')
+      .values({ tour_id: tourId, name: 'Pool', frame_index: 5, source: 'USER' })
+      .execute();
     const client = t.wsClient(admin.token);
     const sub = untilFinal(client, tourId);
     await sub.ready;
@@ -97,14 +105,25 @@ describe.each(DB_KINDS)('tourGenerateAIMarkers on %s', (kind) => {
     expect(r.data.tourGenerateAIMarkers.map((m: { name: string }) => m.name)).toEqual(['Pool']);
     // One generation per user at a time.
     const busy = await t.gql(GEN, { id: `tour_${other}` }, admin.token);
-    expect(busy.errors?.[0]).toMatchObject({ message: ERROR_TEXTS.aiAlreadyGenerating, extensions: { code: ERROR_CODES.AI_ALREADY_GENERATING } });
+    expect(busy.errors?.[0]).toMatchObject({
+      message: ERROR_TEXTS.aiAlreadyGenerating,
+      extensions: { code: ERROR_CODES.AI_ALREADY_GENERATING },
+    });
     // An earlier, interrupted attempt left an AI marker the analysis will not agree with.
-    await t.app.services.db.insertInto('markers').values({ tour_id: tourId, name: 'Garage', frame_index: 200, source: 'AI' }).execute();
+    await t.app.services.db
+      .insertInto('markers')
+      .values({ tour_id: tourId, name: 'Garage', frame_index: 200, source: 'AI' })
+      .execute();
     const before = await tmpEntries('roomwalk-ai-markers-');
     await aiMarkersJob(t.app.services, (await runOf(tourId)).id);
     expect(await tmpEntries('roomwalk-ai-markers-')).toEqual(before);
 
-    const markers = await t.app.services.db.selectFrom('markers').selectAll().where('tour_id', '=', tourId).orderBy('frame_index').execute();
+    const markers = await t.app.services.db
+      .selectFrom('markers')
+      .selectAll()
+      .where('tour_id', '=', tourId)
+      .orderBy('frame_index')
+      .execute();
     // Rooms start at 0, 4, 9 and 12 s (15 fps); the owner's marker at frame 5 keeps the first spot.
     expect(markers.map((m) => [m.source, m.frame_index])).toEqual([
       ['USER', 5],
@@ -123,7 +142,10 @@ describe.each(DB_KINDS)('tourGenerateAIMarkers on %s', (kind) => {
     expect(events.find((e) => e.action === 'REMOVE')?.marker?.name).toBe('Garage');
 
     const again = await t.gql(GEN, { id: `tour_${tourId}` }, admin.token);
-    expect(again.errors?.[0]).toMatchObject({ message: ERROR_TEXTS.aiAlreadyCreated, extensions: { code: ERROR_CODES.AI_ALREADY_CREATED } });
+    expect(again.errors?.[0]).toMatchObject({
+      message: ERROR_TEXTS.aiAlreadyCreated,
+      extensions: { code: ERROR_CODES.AI_ALREADY_CREATED },
+    });
     // The user is free again for another tour.
     expect((await t.gql(GEN, { id: `tour_${other}` }, admin.token)).errors).toBeUndefined();
   });

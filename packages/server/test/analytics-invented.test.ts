@@ -19,8 +19,10 @@ import { flushViews } from '../src/services/view-counter.js';
 
 const ANALYTICS = `query($id: ID!) { tourAnalytics(tourId: $id) { visits averageSeconds completionRate fastTravels rooms { name seconds visits } exits { name visits } } }`;
 const LINK_CREATE = 'mutation($input: SellerReportLinkCreateInput!) { sellerReportLinkCreate(input: $input) { url } }';
-const SHARED = 'query($token: String!) { sharedSellerReport(token: $token) { analytics { visits averageSeconds rooms { name seconds visits } exits { name visits } } } }';
-const DIGEST_SAVE = 'mutation($input: SellerReportDigestInput!) { sellerReportDigestSave(input: $input) { nextSendAt } }';
+const SHARED =
+  'query($token: String!) { sharedSellerReport(token: $token) { analytics { visits averageSeconds rooms { name seconds visits } exits { name visits } } } }';
+const DIGEST_SAVE =
+  'mutation($input: SellerReportDigestInput!) { sellerReportDigestSave(input: $input) { nextSendAt } }';
 
 /** The tour's markers: the only rooms a visit can have ('' before the first marker is the Entrance). */
 const ROOMS = ['Kitchen', 'Lounge'];
@@ -41,9 +43,21 @@ describe.each(DB_KINDS)('analytics that cannot be invented on %s', (kind) => {
   let t: TestApp;
   let pro: SeededUser;
   // Every beacon of this file comes from 127.0.0.1: fewer than RATE_LIMITS.tourVisit.points in all.
-  const post = (body: unknown) => fetch(`${t.url}/tour-visit`, { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: JSON.stringify(body) });
-  const visitsOf = (id: string) => t.app.services.db.selectFrom('view_events').selectAll().where('tour_id', '=', id).orderBy('started_at').execute();
-  const newTour = async (title: string) => (await insertTours(t.app, { companyId: pro.company.id, userId: pro.user.id }, 1, { title: () => title, rooms: ROOMS }))[0]!;
+  const post = (body: unknown) =>
+    fetch(`${t.url}/tour-visit`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain;charset=UTF-8' },
+      body: JSON.stringify(body),
+    });
+  const visitsOf = (id: string) =>
+    t.app.services.db.selectFrom('view_events').selectAll().where('tour_id', '=', id).orderBy('started_at').execute();
+  const newTour = async (title: string) =>
+    (
+      await insertTours(t.app, { companyId: pro.company.id, userId: pro.user.id }, 1, {
+        title: () => title,
+        rooms: ROOMS,
+      })
+    )[0]!;
 
   beforeAll(async () => {
     t = await startTestApp(kind);
@@ -58,7 +72,13 @@ describe.each(DB_KINDS)('analytics that cannot be invented on %s', (kind) => {
     const open = RATE_LIMITS.visitOpen.points;
     const answers: number[] = [];
     for (let i = 0; i < 100; i++) {
-      const r = await post({ tourId: `tour_${tour}`, visitorId: `made-up-visitor-${i}`, secondsSpent: 21_600, roomsReached: 2, reachedEnd: true });
+      const r = await post({
+        tourId: `tour_${tour}`,
+        visitorId: `made-up-visitor-${i}`,
+        secondsSpent: 21_600,
+        roomsReached: 2,
+        reachedEnd: true,
+      });
       answers.push(r.status);
       if (r.status === 429) expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
     }
@@ -67,9 +87,15 @@ describe.each(DB_KINDS)('analytics that cannot be invented on %s', (kind) => {
     expect(rows).toHaveLength(open);
     for (const r of rows) expect(r.seconds_spent).toBeLessThanOrEqual(GRACE + 1);
     // A visit this address opened still reports its time (the limit is on opening visits, not on beacons).
-    expect((await post({ tourId: `tour_${tour}`, visitorId: 'made-up-visitor-0', secondsSpent: 3, roomsReached: 1 })).status).toBe(204);
+    expect(
+      (await post({ tourId: `tour_${tour}`, visitorId: 'made-up-visitor-0', secondsSpent: 3, roomsReached: 1 })).status,
+    ).toBe(204);
     await flushViews(t.app.services);
-    const card = await t.app.services.db.selectFrom('tours').select('views').where('id', '=', tour).executeTakeFirstOrThrow();
+    const card = await t.app.services.db
+      .selectFrom('tours')
+      .select('views')
+      .where('id', '=', tour)
+      .executeTakeFirstOrThrow();
     expect(card.views).toBe(open);
     const a = (await t.gql(ANALYTICS, { id: `tour_${tour}` }, pro.token)).data.tourAnalytics;
     expect(a.visits).toBe(open);
@@ -81,10 +107,25 @@ describe.each(DB_KINDS)('analytics that cannot be invented on %s', (kind) => {
     const tourId = `tour_${tour}`;
     const visitorId = 'ten-second-visitor';
     expect((await post({ tourId, visitorId })).status).toBe(204);
-    await sql`UPDATE view_events SET started_at = started_at - interval '10 seconds', last_seen_at = last_seen_at - interval '10 seconds' WHERE tour_id = ${tour}`.execute(t.app.services.db);
+    await sql`UPDATE view_events SET started_at = started_at - interval '10 seconds', last_seen_at = last_seen_at - interval '10 seconds' WHERE tour_id = ${tour}`.execute(
+      t.app.services.db,
+    );
 
-    const names = [...INVENTED.slice(0, 2), 'Kitchen', ...INVENTED.slice(2), ...Array.from({ length: 195 }, (_v, i) => (i === 100 ? 'Lounge' : `Made-up room ${i}`))];
-    const beacon = { tourId, visitorId, secondsSpent: 21_600, roomsReached: 200, fastTravels: 1000, reachedEnd: true, segments: names.map((room) => ({ room, seconds: 21_600 })) };
+    const names = [
+      ...INVENTED.slice(0, 2),
+      'Kitchen',
+      ...INVENTED.slice(2),
+      ...Array.from({ length: 195 }, (_v, i) => (i === 100 ? 'Lounge' : `Made-up room ${i}`)),
+    ];
+    const beacon = {
+      tourId,
+      visitorId,
+      secondsSpent: 21_600,
+      roomsReached: 200,
+      fastTravels: 1000,
+      reachedEnd: true,
+      segments: names.map((room) => ({ room, seconds: 21_600 })),
+    };
     expect(names).toHaveLength(200);
     expect(Buffer.byteLength(JSON.stringify(beacon))).toBeGreaterThan(8 * 1024);
     expect((await post(beacon)).status).toBe(204);
@@ -99,7 +140,8 @@ describe.each(DB_KINDS)('analytics that cannot be invented on %s', (kind) => {
     expect(row!.rooms_reached).toBe(ROOMS.length);
     expect(row!.fast_travels).toBeLessThanOrEqual(row!.seconds_spent);
 
-    // A visit written before beacons were checked (one beacon, 60 s, made-up rooms): what it claims is not shown either.
+    // A visit written before beacons were checked (one beacon, 60 s, made-up rooms): what it claims is not shown
+    // either.
     await t.app.services.db
       .insertInto('view_events')
       .values({
@@ -110,7 +152,10 @@ describe.each(DB_KINDS)('analytics that cannot be invented on %s', (kind) => {
         last_seen_at: new Date(Date.now() - 3_600_000),
         seconds_spent: 60,
         rooms_reached: 1,
-        rooms: JSON.stringify([...INVENTED.map((name) => ({ name, seconds: 21_600 })), { name: 'Lounge', seconds: 40 }]),
+        rooms: JSON.stringify([
+          ...INVENTED.map((name) => ({ name, seconds: 21_600 })),
+          { name: 'Lounge', seconds: 40 },
+        ]),
         exit_room: '@cmd',
         reached_end: false,
         fast_travels: 0,
@@ -133,16 +178,35 @@ describe.each(DB_KINDS)('analytics that cannot be invented on %s', (kind) => {
     expect(shown(JSON.stringify(shared))).toEqual([]);
 
     // The digest mail (in the outbox: no SMTP here) and the seller PDF it carries.
-    const saved = await t.gql(DIGEST_SAVE, { input: { tourId, frequency: 'WEEKLY', day: 1, recipients: ['seller@example.com'] } }, pro.token);
+    const saved = await t.gql(
+      DIGEST_SAVE,
+      { input: { tourId, frequency: 'WEEKLY', day: 1, recipients: ['seller@example.com'] } },
+      pro.token,
+    );
     expect(saved.errors).toBeUndefined();
-    expect(await sweepDueDigests(t.app.services, new Date(Date.parse(saved.data.sellerReportDigestSave.nextSendAt) + 60_000))).toBe(1);
+    expect(
+      await sweepDueDigests(
+        t.app.services,
+        new Date(Date.parse(saved.data.sellerReportDigestSave.nextSendAt) + 60_000),
+      ),
+    ).toBe(1);
     const mail = await eventually(
-      () => t.app.services.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', 'seller@example.com').where('subject', 'like', '%Garden Cottage%').executeTakeFirst(),
+      () =>
+        t.app.services.db
+          .selectFrom('mail_outbox')
+          .selectAll()
+          .where('to_address', '=', 'seller@example.com')
+          .where('subject', 'like', '%Garden Cottage%')
+          .executeTakeFirst(),
       'the digest mail',
     );
     expect(mail.text_body).toMatch(/Where buyers spent their time: Lounge 40 s, Kitchen \d+ s\./);
     expect(shown(`${mail.text_body} ${mail.html_body}`)).toEqual([]);
-    const attachment = await t.app.services.db.selectFrom('mail_outbox_attachments').select('content').where('mail_id', '=', mail.id).executeTakeFirstOrThrow();
+    const attachment = await t.app.services.db
+      .selectFrom('mail_outbox_attachments')
+      .select('content')
+      .where('mail_id', '=', mail.id)
+      .executeTakeFirstOrThrow();
     const pdf = pdfText(Buffer.from(attachment.content));
     expect(pdf).toContain('Kitchen');
     expect(pdf).not.toContain('Made-up room');

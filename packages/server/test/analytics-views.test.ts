@@ -9,8 +9,10 @@ import { recordBeacon } from './fixtures/visits.js';
 import { flushViews } from '../src/services/view-counter.js';
 
 const RECORD = 'mutation($input: TourViewRecordInput!) { tourViewRecord(input: $input) { success } }';
-const USER_ANALYTICS = '{ me { user { monthlyActiveTours tourAnalytics { visits uniqueVisitors totalSecondsSpent averageSecondsSpent averageRoomsReached } } } }';
-const TOURS_REPORT = 'mutation($input: ReportExportInput!) { generateTourByCompanyReport(input: $input) { fileContent } }';
+const USER_ANALYTICS =
+  '{ me { user { monthlyActiveTours tourAnalytics { visits uniqueVisitors totalSecondsSpent averageSecondsSpent averageRoomsReached } } } }';
+const TOURS_REPORT =
+  'mutation($input: ReportExportInput!) { generateTourByCompanyReport(input: $input) { fileContent } }';
 const csvRows = (b64: string) =>
   Buffer.from(b64, 'base64')
     .toString('utf8')
@@ -18,18 +20,27 @@ const csvRows = (b64: string) =>
     .trim()
     .split(/\r?\n/)
     .map((l) => l.split(','));
-const TOUR_ANALYTICS = 'query($id: ID!) { node(id: $id) { ... on Tour { views analytics { visits uniqueVisitors averageSecondsSpent averageRoomsReached } } } }';
+const TOUR_ANALYTICS =
+  'query($id: ID!) { node(id: $id) { ... on Tour { views analytics { visits uniqueVisitors averageSecondsSpent averageRoomsReached } } } }';
 
 describe.each(DB_KINDS)('tour analytics on %s', (kind) => {
   let t: TestApp;
   let basic: SeededUser;
   let tourId: string;
-  const visits = () => t.app.services.db.selectFrom('view_events').selectAll().where('tour_id', '=', tourId).orderBy('started_at').execute();
+  const visits = () =>
+    t.app.services.db
+      .selectFrom('view_events')
+      .selectAll()
+      .where('tour_id', '=', tourId)
+      .orderBy('started_at')
+      .execute();
 
   beforeAll(async () => {
     t = await startTestApp(kind);
     basic = await seedUser(t.app, { plan: 'basic' });
-    [tourId] = (await insertTours(t.app, { companyId: basic.company.id, userId: basic.user.id }, 1, { rooms: ['Kitchen', 'Lounge', 'Bedroom'] })) as [string];
+    [tourId] = (await insertTours(t.app, { companyId: basic.company.id, userId: basic.user.id }, 1, {
+      rooms: ['Kitchen', 'Lounge', 'Bedroom'],
+    })) as [string];
   });
   afterAll(async () => {
     await t?.stop();
@@ -52,7 +63,11 @@ describe.each(DB_KINDS)('tour analytics on %s', (kind) => {
 
   it('starts a new visit after 30 minutes without news from the visitor', async () => {
     const later = new Date(Date.now() + VISIT_GAP_MS + 1000);
-    await recordBeacon(t.app.services, { tourId: `tour_${tourId}`, visitorId: 'anon-visitor-1', secondsSpent: 5, roomsReached: 1 }, { at: later });
+    await recordBeacon(
+      t.app.services,
+      { tourId: `tour_${tourId}`, visitorId: 'anon-visitor-1', secondsSpent: 5, roomsReached: 1 },
+      { at: later },
+    );
     expect((await visits()).filter((r) => r.visitor_id === 'anon-visitor-1')).toHaveLength(2);
   });
 
@@ -72,20 +87,35 @@ describe.each(DB_KINDS)('tour analytics on %s', (kind) => {
       expect(r.errors?.[0]?.extensions?.code, message).toBe(ERROR_CODES.BAD_USER_INPUT);
       expect(r.errors?.[0]?.message).toBe(message);
     }
-    expect((await t.gql(RECORD, { input: { ...base, tourId: 'nonsense' } })).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.INVALID_TOUR_ID);
-    expect((await t.gql(RECORD, { input: { ...base, tourId: 'tour_00000000-0000-4000-8000-000000000000' } })).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.NOT_FOUND);
+    expect((await t.gql(RECORD, { input: { ...base, tourId: 'nonsense' } })).errors?.[0]?.extensions?.code).toBe(
+      ERROR_CODES.INVALID_TOUR_ID,
+    );
+    expect(
+      (await t.gql(RECORD, { input: { ...base, tourId: 'tour_00000000-0000-4000-8000-000000000000' } })).errors?.[0]
+        ?.extensions?.code,
+    ).toBe(ERROR_CODES.NOT_FOUND);
     expect((await visits()).length).toBe(before);
   });
 
   it('shows analytics to Basic and higher, and null (counts only) to Free and Entry', async () => {
     const me = await t.gql(USER_ANALYTICS, {}, basic.token);
-    expect(me.data.me.user.tourAnalytics).toEqual({ visits: 3, uniqueVisitors: 2, totalSecondsSpent: 34, averageSecondsSpent: 11.3, averageRoomsReached: 1.7 });
+    expect(me.data.me.user.tourAnalytics).toEqual({
+      visits: 3,
+      uniqueVisitors: 2,
+      totalSecondsSpent: 34,
+      averageSecondsSpent: 11.3,
+      averageRoomsReached: 1.7,
+    });
     const node = await t.gql(TOUR_ANALYTICS, { id: `tour_${tourId}` }, basic.token);
     expect(node.data.node.analytics).toMatchObject({ visits: 3, uniqueVisitors: 2 });
 
     const entry = await seedUser(t.app, { plan: 'entry' });
-    const [entryTour] = await insertTours(t.app, { companyId: entry.company.id, userId: entry.user.id }, 1, { views: () => 8 });
-    await t.gql(RECORD, { input: { tourId: `tour_${entryTour}`, visitorId: 'anon-visitor-3', secondsSpent: 5, roomsReached: 1 } });
+    const [entryTour] = await insertTours(t.app, { companyId: entry.company.id, userId: entry.user.id }, 1, {
+      views: () => 8,
+    });
+    await t.gql(RECORD, {
+      input: { tourId: `tour_${entryTour}`, visitorId: 'anon-visitor-3', secondsSpent: 5, roomsReached: 1 },
+    });
     const e = await t.gql(USER_ANALYTICS, {}, entry.token);
     expect(e.data.me.user).toEqual({ monthlyActiveTours: 1, tourAnalytics: null });
     await flushViews(t.app.services);
@@ -95,7 +125,8 @@ describe.each(DB_KINDS)('tour analytics on %s', (kind) => {
   });
 
   it('takes the player beacon (POST /tour-visit, text/plain JSON as sendBeacon sends it) and refuses bad beacons clearly, writing nothing', async () => {
-    const post = (body: string, type = 'text/plain;charset=UTF-8') => fetch(`${t.url}/tour-visit`, { method: 'POST', headers: { 'content-type': type }, body });
+    const post = (body: string, type = 'text/plain;charset=UTF-8') =>
+      fetch(`${t.url}/tour-visit`, { method: 'POST', headers: { 'content-type': type }, body });
     const before = (await visits()).length;
     const ok = await post(JSON.stringify({ tourId: `tour_${tourId}`, visitorId: 'beacon-visitor-1' }));
     expect(ok.status).toBe(204);
@@ -106,32 +137,57 @@ describe.each(DB_KINDS)('tour analytics on %s', (kind) => {
       [JSON.stringify({ visitorId: 'beacon-visitor-2' }), 400, 'This is not a valid tour link.'],
       [JSON.stringify({ tourId: 'nonsense', visitorId: 'beacon-visitor-2' }), 400, 'This is not a valid tour link.'],
       [JSON.stringify({ tourId: `tour_${tourId}` }), 400, 'The visitor id is missing.'],
-      [JSON.stringify({ tourId: `tour_${tourId}`, visitorId: 'bad id <script>' }), 400, 'The visitor id may hold letters, digits, _ and - only.'],
-      [JSON.stringify({ tourId: `tour_${tourId}`, visitorId: 'beacon-visitor-2', secondsSpent: 'x' }), 400, 'Seconds must be a number.'],
-      [JSON.stringify({ tourId: 'tour_00000000-0000-4000-8000-000000000000', visitorId: 'beacon-visitor-2' }), 404, 'Not found.'],
+      [
+        JSON.stringify({ tourId: `tour_${tourId}`, visitorId: 'bad id <script>' }),
+        400,
+        'The visitor id may hold letters, digits, _ and - only.',
+      ],
+      [
+        JSON.stringify({ tourId: `tour_${tourId}`, visitorId: 'beacon-visitor-2', secondsSpent: 'x' }),
+        400,
+        'Seconds must be a number.',
+      ],
+      [
+        JSON.stringify({ tourId: 'tour_00000000-0000-4000-8000-000000000000', visitorId: 'beacon-visitor-2' }),
+        404,
+        'Not found.',
+      ],
     ];
     for (const [body, status, message] of cases) {
       const r = await post(body);
       expect(r.status, body).toBe(status);
       expect(((await r.json()) as { error: string }).error, body).toBe(message);
     }
-    // Over 16 KiB (room segments need more than the first beacon's 1 KiB, issue 21): refused before it is read.
-    expect((await post(JSON.stringify({ tourId: `tour_${tourId}`, visitorId: 'beacon-visitor-2', pad: 'x'.repeat(17 * 1024) }))).status).toBe(413);
+    // Over 16 KiB (room segments need more than the first beacon's 1 KiB): refused before it is read.
+    expect(
+      (
+        await post(
+          JSON.stringify({ tourId: `tour_${tourId}`, visitorId: 'beacon-visitor-2', pad: 'x'.repeat(17 * 1024) }),
+        )
+      ).status,
+    ).toBe(413);
     // A tour that does not play yet cannot be visited.
-    const [processing] = await insertTours(t.app, { companyId: basic.company.id, userId: basic.user.id }, 1, { status: 'PROCESSING' });
-    expect((await post(JSON.stringify({ tourId: `tour_${processing}`, visitorId: 'beacon-visitor-2' }))).status).toBe(404);
+    const [processing] = await insertTours(t.app, { companyId: basic.company.id, userId: basic.user.id }, 1, {
+      status: 'PROCESSING',
+    });
+    expect((await post(JSON.stringify({ tourId: `tour_${processing}`, visitorId: 'beacon-visitor-2' }))).status).toBe(
+      404,
+    );
     expect((await visits()).length).toBe(before + 1);
   });
 
-  it("one definition: the card's views, the analytics' visits and Tours By Company's row agree (issue 16 item 11)", async () => {
-    const [fresh] = await insertTours(t.app, { companyId: basic.company.id, userId: basic.user.id }, 1, { title: () => 'One definition' });
+  it("one definition: the card's views, the analytics' visits and Tours By Company's row agree", async () => {
+    const [fresh] = await insertTours(t.app, { companyId: basic.company.id, userId: basic.user.id }, 1, {
+      title: () => 'One definition',
+    });
     const beacon = (visitorId: string, secondsSpent = 0) =>
       fetch(`${t.url}/tour-visit`, {
         method: 'POST',
         headers: { 'content-type': 'text/plain;charset=UTF-8' },
         body: JSON.stringify({ tourId: `tour_${fresh}`, visitorId, secondsSpent, roomsReached: 1 }),
       });
-    // Three visitors, one of them reporting three times in one visit; and anonymous tour() answers, which count nothing.
+    // Three visitors, one of them reporting three times in one visit; and anonymous tour() answers, which count
+    // nothing.
     for (const [v, s] of [
       ['def-visitor-1', 0],
       ['def-visitor-1', 20],
@@ -158,8 +214,11 @@ describe.each(DB_KINDS)('tour analytics on %s', (kind) => {
 
   it('limits calls per IP', async () => {
     const input = { tourId: `tour_${tourId}`, visitorId: 'anon-visitor-rate', secondsSpent: 1, roomsReached: 0 };
-    // One more than the address's calls of a minute, all at once (one after another, a loaded machine can outlast the minute).
-    const answers = await Promise.all(Array.from({ length: RATE_LIMITS.tourVisit.points + 1 }, () => t.gql(RECORD, { input })));
+    // One more than the address's calls of a minute, all at once (one after another, a loaded machine can outlast the
+    // minute).
+    const answers = await Promise.all(
+      Array.from({ length: RATE_LIMITS.tourVisit.points + 1 }, () => t.gql(RECORD, { input })),
+    );
     expect(answers.map((r) => r.errors?.[0]?.extensions?.code)).toContain(ERROR_CODES.RATE_LIMITED);
   });
 });

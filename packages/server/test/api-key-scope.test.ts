@@ -104,7 +104,8 @@ describe('API key scope, walked over the whole schema', () => {
           if (isLeafType(named)) continue;
           queue.push({ type: named, wrap: (inner) => wrap(`${sel} { ${inner} }`) });
           if (isInterfaceType(named) || isUnionType(named)) {
-            for (const possible of schema.getPossibleTypes(named)) queue.push({ type: possible, wrap: (inner) => wrap(`${sel} { ... on ${possible.name} { ${inner} } }`) });
+            for (const possible of schema.getPossibleTypes(named))
+              queue.push({ type: possible, wrap: (inner) => wrap(`${sel} { ... on ${possible.name} { ${inner} } }`) });
           }
         } else {
           expect(verdict, doc).toBe(`${type.name}.${field.name}`);
@@ -115,12 +116,23 @@ describe('API key scope, walked over the whole schema', () => {
     // Every documented field is reachable (the table names no dead entries), and the leaks of the review are refused.
     expect(reached).toEqual(documented);
     expect(refused).toEqual(
-      expect.arrayContaining(['User.company', 'Company.members', 'Company.invites', 'Company.license', 'Tour.viewingSessionRequest', 'TourLead.email', 'Query.me', 'Subscription.tourLeadCreated']),
+      expect.arrayContaining([
+        'User.company',
+        'Company.members',
+        'Company.invites',
+        'Company.license',
+        'Tour.viewingSessionRequest',
+        'TourLead.email',
+        'Query.me',
+        'Subscription.tourLeadCreated',
+      ]),
     );
   });
 
   it('refuses a field behind a fragment spread as on the path itself', () => {
-    const doc = parse('query { tours(first: 1) { edges { node { ...T } } } } fragment T on Tour { owner { ...U } } fragment U on User { company { name } }');
+    const doc = parse(
+      'query { tours(first: 1) { edges { node { ...T } } } } fragment T on Tour { owner { ...U } } fragment U on User { company { name } }',
+    );
     expect(validate(schema, doc, specifiedRules)).toEqual([]);
     expect(fieldOutsideApiKeyScope(getSchema(), doc)).toBe('User.company');
   });

@@ -15,7 +15,9 @@ import { describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // The package's exports name neither package.json nor its bin: look for it where npm installs it (here or hoisted).
-const cli = [serverDir, path.resolve(serverDir, '../..')].map((d) => path.join(d, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs')).find((f) => existsSync(f))!;
+const cli = [serverDir, path.resolve(serverDir, '../..')]
+  .map((d) => path.join(d, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'))
+  .find((f) => existsSync(f))!;
 
 interface Violation {
   from: string;
@@ -25,9 +27,20 @@ interface Violation {
 }
 
 async function violations(cwd = serverDir): Promise<Violation[]> {
-  const args = [cli, 'src', '-c', path.join(serverDir, '.dependency-cruiser.cjs'), '--output-type', 'json', '--ignore-known', path.join(serverDir, '.dependency-cruiser-known-violations.json')];
+  const args = [
+    cli,
+    'src',
+    '-c',
+    path.join(serverDir, '.dependency-cruiser.cjs'),
+    '--output-type',
+    'json',
+    '--ignore-known',
+    path.join(serverDir, '.dependency-cruiser-known-violations.json'),
+  ];
   // depcruise exits non-zero when it finds violations; the JSON on stdout is what we read either way.
-  const out = await run(process.execPath, args, { cwd, maxBuffer: 64 * 1024 * 1024 }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
+  const out = await run(process.execPath, args, { cwd, maxBuffer: 64 * 1024 * 1024 }).catch(
+    (err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }),
+  );
   const result = JSON.parse(out.stdout) as { summary: { violations: Violation[] } };
   return result.summary.violations.filter((v) => v.rule.severity === 'error');
 }
@@ -37,13 +50,21 @@ async function violations(cwd = serverDir): Promise<Violation[]> {
  * literal given to `.code()`, `.status()`, `writeHead()` or `statusCode =`, a status from a variable given to
  * `.code()`, or a `.send()` of an object with an `error`/`errors` key or `ok: false`.
  */
-const handMade = [/\.(code|status)\(\s*[45]\d\d\b/, /\bwriteHead\(\s*[45]\d\d\b/, /\.statusCode\s*=\s*[45]\d\d\b/, /\.code\(\s*[A-Za-z_$]/, /\.send\(\s*\{[^}]*\b(errors?\s*:|ok:\s*false)/];
+const handMade = [
+  /\.(code|status)\(\s*[45]\d\d\b/,
+  /\bwriteHead\(\s*[45]\d\d\b/,
+  /\.statusCode\s*=\s*[45]\d\d\b/,
+  /\.code\(\s*[A-Za-z_$]/,
+  /\.send\(\s*\{[^}]*\b(errors?\s*:|ok:\s*false)/,
+];
 /** Where a status is written by hand on purpose. */
 const REFUSAL_EXCEPTIONS: Record<string, string> = {
   'http/refuse.ts': 'the one place that answers a refusal',
-  'http/html-page.ts': "the server's own HTML pages (the local checkout), which a person's browser shows: a declined card is a 402 page, not an API refusal",
+  'http/html-page.ts':
+    "the server's own HTML pages (the local checkout), which a person's browser shows: a declined card is a 402 page, not an API refusal",
   'http/billing.ts': 'the local checkout, the routes of those HTML pages',
-  'http/admin-socket.ts': "the command line's channel over a Unix socket in the data directory, with its own { ok, message } replies",
+  'http/admin-socket.ts':
+    "the command line's channel over a Unix socket in the data directory, with its own { ok, message } replies",
 };
 
 function handMadeRefusals(src: string): string[] {
@@ -60,7 +81,11 @@ function handMadeRefusals(src: string): string[] {
 describe('server import rules', () => {
   it('no import circle and no upward import, beyond the known ones listed', async () => {
     const found = await violations();
-    expect(found.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}${v.cycle ? ` (${v.cycle.map((c) => c.name).join(' -> ')})` : ''}`)).toEqual([]);
+    expect(
+      found.map(
+        (v) => `${v.rule.name}: ${v.from} -> ${v.to}${v.cycle ? ` (${v.cycle.map((c) => c.name).join(' -> ')})` : ''}`,
+      ),
+    ).toEqual([]);
   }, 120_000);
 
   it('resolvers query no database: no module under src/graphql/ builds a Kysely query (they call services)', () => {
@@ -86,7 +111,9 @@ describe('server import rules', () => {
 
   it('the rules bite: a probe tree whose core imports graphql (which imports it back), and whose service calls pg-boss and imports a migration, breaks four of them', async () => {
     const found = await violations(path.join(serverDir, 'test/fixtures/architecture-probe'));
-    expect(found.map((v) => `${v.rule.name}: ${v.from} -> ${v.to.replace(/^.*node_modules\//, 'node_modules/')}`).sort()).toEqual([
+    expect(
+      found.map((v) => `${v.rule.name}: ${v.from} -> ${v.to.replace(/^.*node_modules\//, 'node_modules/')}`).sort(),
+    ).toEqual([
       'core-imports-upward: src/core/ids.ts -> src/graphql/builder.ts',
       'no-circular: src/core/ids.ts -> src/graphql/builder.ts',
       'no-migration-imports: src/services/probe-queue.ts -> src/db/migrations/0001-probe.ts',

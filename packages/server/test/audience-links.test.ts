@@ -33,7 +33,8 @@ interface Answer {
   errors?: Array<{ message: string; extensions: { code: string; gate?: Record<string, unknown> } }>;
 }
 
-const clipKey = (rowId: string, i: number, kind: 'high' | 'low') => `tours/${rowId}/v1/clips/${String(i).padStart(4, '0')}-${kind}.mp4`;
+const clipKey = (rowId: string, i: number, kind: 'high' | 'low') =>
+  `tours/${rowId}/v1/clips/${String(i).padStart(4, '0')}-${kind}.mp4`;
 
 describe.each(DB_KINDS)('audience links (%s)', (kind) => {
   let t: TestApp;
@@ -44,15 +45,27 @@ describe.each(DB_KINDS)('audience links (%s)', (kind) => {
   const markerIds: Record<string, string> = {};
 
   const getVia = (link: string, access?: string) =>
-    fetch(`${t.url}/query?${new URLSearchParams({ query: PLAYER_TOUR_LINK_QUERY, variables: JSON.stringify({ tourID: tourId, link, ...(access ? { access } : {}) }) })}`);
-  const getPlain = () => fetch(`${t.url}/query?${new URLSearchParams({ query: PLAYER_TOUR_QUERY, variables: JSON.stringify({ tourID: tourId }) })}`);
-  const create = (input: Record<string, unknown>, token = owner.token) => t.gql(CREATE, { input: { tourId, ...input } }, token);
-  const linksRows = () => t.app.services.db.selectFrom('audience_links').selectAll().where('tour_id', '=', rowId).execute();
+    fetch(
+      `${t.url}/query?${new URLSearchParams({ query: PLAYER_TOUR_LINK_QUERY, variables: JSON.stringify({ tourID: tourId, link, ...(access ? { access } : {}) }) })}`,
+    );
+  const getPlain = () =>
+    fetch(
+      `${t.url}/query?${new URLSearchParams({ query: PLAYER_TOUR_QUERY, variables: JSON.stringify({ tourID: tourId }) })}`,
+    );
+  const create = (input: Record<string, unknown>, token = owner.token) =>
+    t.gql(CREATE, { input: { tourId, ...input } }, token);
+  const linksRows = () =>
+    t.app.services.db.selectFrom('audience_links').selectAll().where('tour_id', '=', rowId).execute();
   const beacon = (body: Record<string, unknown>) =>
     fetch(`${t.url}/tour-visit`, {
       method: 'POST',
       headers: { 'content-type': 'text/plain' },
-      body: JSON.stringify({ tourId, visitorId: `visitor-${Math.random().toString(36).slice(2, 10)}`, secondsSpent: 4, ...body }),
+      body: JSON.stringify({
+        tourId,
+        visitorId: `visitor-${Math.random().toString(36).slice(2, 10)}`,
+        secondsSpent: 4,
+        ...body,
+      }),
     });
 
   beforeAll(async () => {
@@ -63,7 +76,11 @@ describe.each(DB_KINDS)('audience links (%s)', (kind) => {
     const seeded = await seedProcessedTour(t, owner, 4);
     tourId = seeded.id;
     rowId = seeded.row.id;
-    await t.app.services.db.updateTable('tours').set({ title: 'Harbour Loft', listing_link: 'https://listing.example/loft' }).where('id', '=', rowId).execute();
+    await t.app.services.db
+      .updateTable('tours')
+      .set({ title: 'Harbour Loft', listing_link: 'https://listing.example/loft' })
+      .where('id', '=', rowId)
+      .execute();
     for (const [name, frameIndex] of [
       ['Hall', 0],
       ['Main bedroom', 40],
@@ -84,8 +101,14 @@ describe.each(DB_KINDS)('audience links (%s)', (kind) => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ label: '   ' }, 'Give the link a name, such as "Buyers\' open day".'],
       [{ label: 'x'.repeat(61) }, 'The name can be at most 60 characters.'],
-      [{ label: 'Past', expiresAt: new Date(Date.now() - DAY).toISOString() }, 'The expiry date must be today or later.'],
-      [{ label: 'Stranger room', hiddenMarkerIds: ['marker_00000000-0000-4000-8000-000000000000'] }, 'One of the rooms to hide is not a room of this tour.'],
+      [
+        { label: 'Past', expiresAt: new Date(Date.now() - DAY).toISOString() },
+        'The expiry date must be today or later.',
+      ],
+      [
+        { label: 'Stranger room', hiddenMarkerIds: ['marker_00000000-0000-4000-8000-000000000000'] },
+        'One of the rooms to hide is not a room of this tour.',
+      ],
       [{ label: 'Nothing left', hiddenMarkerIds: Object.values(markerIds) }, 'Leave at least one room visible.'],
     ];
     for (const [input, message] of cases) {
@@ -95,15 +118,27 @@ describe.each(DB_KINDS)('audience links (%s)', (kind) => {
     }
     expect((await create({ label: 'Theirs' }, stranger.token)).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     expect((await t.gql(LIST, { tourId }, stranger.token)).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-    expect((await t.gql(CREATE, { input: { tourId, label: 'Anonymous' } })).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect((await t.gql(CREATE, { input: { tourId, label: 'Anonymous' } })).errors?.[0]?.extensions?.code).toBe(
+      'UNAUTHENTICATED',
+    );
     expect(await linksRows()).toEqual([]);
   });
 
   it('a link hiding a room: no path gives its name, frames, clips or the poster; the frames are numbered again', async () => {
-    const made = await create({ label: "Buyers' open day", hiddenMarkerIds: [markerIds['Main bedroom']], expiresAt: new Date(Date.now() + DAY).toISOString() });
+    const made = await create({
+      label: "Buyers' open day",
+      hiddenMarkerIds: [markerIds['Main bedroom']],
+      expiresAt: new Date(Date.now() + DAY).toISOString(),
+    });
     expect(made.errors).toBeUndefined();
     const link = made.data.audienceLinkCreate;
-    expect(link).toMatchObject({ label: "Buyers' open day", status: 'ACTIVE', visits: 0, unbranded: false, hiddenMarkerIds: [markerIds['Main bedroom']] });
+    expect(link).toMatchObject({
+      label: "Buyers' open day",
+      status: 'ACTIVE',
+      visits: 0,
+      unbranded: false,
+      hiddenMarkerIds: [markerIds['Main bedroom']],
+    });
     expect(link.url).toBe(`${t.app.services.config.publicUrl}/playerext?tourId=${tourId}&link=${link.token}`);
 
     // The plain answer first (cached), so a later link answer would show if it came from the cache.
@@ -128,7 +163,14 @@ describe.each(DB_KINDS)('audience links (%s)', (kind) => {
       ['Garden', 48],
     ]);
     expect(tour.thumbnailURL).toBeNull();
-    for (const secret of ['Main bedroom', markerIds['Main bedroom']!, clipKey(rowId, 1, 'high'), clipKey(rowId, 2, 'low'), 'thumbnail.jpg']) expect(body).not.toContain(secret);
+    for (const secret of [
+      'Main bedroom',
+      markerIds['Main bedroom']!,
+      clipKey(rowId, 1, 'high'),
+      clipKey(rowId, 2, 'low'),
+      'thumbnail.jpg',
+    ])
+      expect(body).not.toContain(secret);
     // The cache holds only the tour's own answer, unchanged.
     expect(publicTourCacheOf(t.app.services)!.size).toBe(1);
     expect(((await (await getPlain()).json()) as Answer).data!.tour!.markers).toHaveLength(4);
@@ -137,7 +179,10 @@ describe.each(DB_KINDS)('audience links (%s)', (kind) => {
     const post = await t.gql(PLAYER_TOUR_LINK_QUERY, { tourID: tourId, link: link.token });
     expect(JSON.stringify({ data: post.data })).toBe(body);
     // The tour's other fields through a link leak nothing either.
-    const poster = await t.gql('query($id: ID!, $link: String) { tour(tourID: $id, link: $link) { thumbnailURL markers { name } clips { id } } }', { id: tourId, link: link.token });
+    const poster = await t.gql(
+      'query($id: ID!, $link: String) { tour(tourID: $id, link: $link) { thumbnailURL markers { name } clips { id } } }',
+      { id: tourId, link: link.token },
+    );
     expect(poster.data.tour.thumbnailURL).toBeNull();
     expect(poster.data.tour.clips).toHaveLength(2);
 
@@ -150,7 +195,9 @@ describe.each(DB_KINDS)('audience links (%s)', (kind) => {
     const strangersTour = await seedProcessedTour(t, stranger, 1);
     const wrong = await t.gql(PLAYER_TOUR_LINK_QUERY, { tourID: strangersTour.id, link: link.token });
     expect(wrong.errors?.[0]?.extensions?.code).toBe('AUDIENCE_LINK_UNAVAILABLE');
-    expect((await t.gql(PLAYER_TOUR_LINK_QUERY, { tourID: tourId, link: 'A'.repeat(32) })).errors?.[0]?.extensions?.code).toBe('AUDIENCE_LINK_UNAVAILABLE');
+    expect(
+      (await t.gql(PLAYER_TOUR_LINK_QUERY, { tourID: tourId, link: 'A'.repeat(32) })).errors?.[0]?.extensions?.code,
+    ).toBe('AUDIENCE_LINK_UNAVAILABLE');
   });
 
   it('visits through a link are counted under it; its hidden rooms are never recorded', async () => {
@@ -170,7 +217,10 @@ describe.each(DB_KINDS)('audience links (%s)', (kind) => {
       .where('audience_link_id', '=', link.id.replace(/^audlink_/, ''))
       .executeTakeFirstOrThrow();
     expect(visit.rooms.map((x) => x.name)).toEqual(['Hall']);
-    const listed = (await t.gql(LIST, { tourId }, owner.token)).data.audienceLinks as Array<{ id: string; visits: number }>;
+    const listed = (await t.gql(LIST, { tourId }, owner.token)).data.audienceLinks as Array<{
+      id: string;
+      visits: number;
+    }>;
     expect(listed.find((l) => l.id === link.id)!.visits).toBe(1);
     // The tour's own link still counts visits under none.
     expect((await beacon({})).status).toBe(204);
@@ -178,7 +228,8 @@ describe.each(DB_KINDS)('audience links (%s)', (kind) => {
   });
 
   it("an expired link (the server's clock moved past it) and a revoked one answer the company's message, nothing of the tour", async () => {
-    const link = (await create({ label: 'Open day', expiresAt: new Date(Date.now() + DAY).toISOString() })).data.audienceLinkCreate;
+    const link = (await create({ label: 'Open day', expiresAt: new Date(Date.now() + DAY).toISOString() })).data
+      .audienceLinkCreate;
     expect((await getVia(link.token)).status).toBe(200);
     setClockOffset(t.app.services, DAY + 60_000);
     const bodies: string[] = [];
@@ -193,7 +244,11 @@ describe.each(DB_KINDS)('audience links (%s)', (kind) => {
       expect(gate.contact).toMatchObject({ email: owner.user.username });
       expect(answer.data?.tour ?? null).toBeNull();
     }
-    expect(((await t.gql(LIST, { tourId }, owner.token)).data.audienceLinks as Array<{ id: string; status: string }>).find((l) => l.id === link.id)!.status).toBe('EXPIRED');
+    expect(
+      ((await t.gql(LIST, { tourId }, owner.token)).data.audienceLinks as Array<{ id: string; status: string }>).find(
+        (l) => l.id === link.id,
+      )!.status,
+    ).toBe('EXPIRED');
     const late = await beacon({ link: link.token });
     expect(late.status).toBe(410);
     bodies.push(await late.text());
@@ -208,7 +263,9 @@ describe.each(DB_KINDS)('audience links (%s)', (kind) => {
     const text = await after.text();
     bodies.push(text);
     expect(text).toContain('AUDIENCE_LINK_UNAVAILABLE');
-    for (const body of bodies) for (const secret of ['Harbour Loft', 'Kitchen', 'Hall', rowId, '/media/tours/']) expect(body).not.toContain(secret);
+    for (const body of bodies)
+      for (const secret of ['Harbour Loft', 'Kitchen', 'Hall', rowId, '/media/tours/'])
+        expect(body).not.toContain(secret);
   });
 
   it('an unbranded link shows no company or agent: no accent, intro logo, agent card or listing link', async () => {
@@ -218,16 +275,26 @@ describe.each(DB_KINDS)('audience links (%s)', (kind) => {
     expect(tour).toMatchObject({ tourAccentColor: null, listingLink: null, agentProfile: null });
     expect(tour.markers).toHaveLength(4);
     const post = await t.gql(PLAYER_TOUR_LINK_QUERY, { tourID: tourId, link: link.token });
-    expect(post.data.tour).toMatchObject({ tourAccentColor: null, listingLink: null, agentProfile: null, tourIntroLogoURL: null });
+    expect(post.data.tour).toMatchObject({
+      tourAccentColor: null,
+      listingLink: null,
+      agentProfile: null,
+      tourIntroLogoURL: null,
+    });
   });
 
   it('a password tour: the link asks for the password; after it, only the visible clips are signed, hidden ones stay Not found', async () => {
-    const link = (await create({ label: 'Private viewing', hiddenMarkerIds: [markerIds['Main bedroom']] })).data.audienceLinkCreate;
-    expect((await t.gql(SET_ACCESS, { input: { id: tourId, access: 'PASSWORD', password: 'harbour view' } }, owner.token)).errors).toBeUndefined();
+    const link = (await create({ label: 'Private viewing', hiddenMarkerIds: [markerIds['Main bedroom']] })).data
+      .audienceLinkCreate;
+    expect(
+      (await t.gql(SET_ACCESS, { input: { id: tourId, access: 'PASSWORD', password: 'harbour view' } }, owner.token))
+        .errors,
+    ).toBeUndefined();
     const asked = await (await getVia(link.token)).text();
     expect(asked).toContain('TOUR_PASSWORD_REQUIRED');
     expect(asked).not.toContain('Harbour Loft');
-    const grant = (await t.gql(TOUR_UNLOCK_MUTATION, { tourID: tourId, password: 'harbour view' })).data.tourUnlock.access as string;
+    const grant = (await t.gql(TOUR_UNLOCK_MUTATION, { tourID: tourId, password: 'harbour view' })).data.tourUnlock
+      .access as string;
     const tour = ((await (await getVia(link.token, grant)).json()) as Answer).data!.tour!;
     expect(tour.clips).toHaveLength(2);
     for (const c of tour.clips) {

@@ -5,7 +5,14 @@
  * A new id-taking operation without a case below fails the walk: add its case when you add the operation.
  */
 import { randomUUID } from 'node:crypto';
-import { GraphQLInputObjectType, GraphQLList, GraphQLNonNull, GraphQLScalarType, type GraphQLInputType, type GraphQLObjectType } from 'graphql';
+import {
+  GraphQLInputObjectType,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLScalarType,
+  type GraphQLInputType,
+  type GraphQLObjectType,
+} from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_TURNSTILE_TOKEN, ERROR_CODES } from '@roomwalk/shared';
 import { getSchema } from '../src/graphql/schema.js';
@@ -27,11 +34,13 @@ interface Victim {
   /** Types without a table yet (reels, shots): a well-formed id that is not the attacker's. */
   reelId: string;
   shotId: string;
-  /** APIs & Webhooks (issue 20): company B's key, endpoint and one delivery. */
+  /** A lead of B's tour waiting at its lead gate. */
+  leadId: string;
+  /** APIs & Webhooks: company B's key, endpoint and one delivery. */
   apiKeyId: string;
   endpointId: string;
   deliveryId: string;
-  /** Seller reports (issue 21): company B's link and PDF run. */
+  /** Seller reports: company B's link and PDF run. */
   sellerLinkId: string;
   sellerRunId: string;
   /** Audience links: company B's link of its tour. */
@@ -63,14 +72,34 @@ const CASES: Record<string, Case> = {
     doc: 'mutation($input: InviteMemberInput!) { inviteMember(input: $input) { id } }',
     vars: (v) => ({ input: { email: 'intruder-invite@example.com', companyId: v.companyId } }),
   },
-  'Mutation.revokeMemberInvite': { doc: 'mutation($id: ID!) { revokeMemberInvite(inviteId: $id) { success } }', vars: (v) => ({ id: v.inviteId }) },
-  'Mutation.makeAdminMember': { doc: 'mutation($id: ID!) { makeAdminMember(userId: $id) { success } }', vars: (v) => ({ id: v.member.userId }) },
-  'Mutation.revokeAdminMember': { doc: 'mutation($id: ID!) { revokeAdminMember(userId: $id) { success } }', vars: (v) => ({ id: v.admin.userId }) },
-  'Mutation.tourSave': { doc: 'mutation($input: TourSaveInput!) { tourSave(input: $input) { id } }', vars: (v) => ({ input: { id: v.tourId, title: 'Hijacked' } }) },
+  'Mutation.revokeMemberInvite': {
+    doc: 'mutation($id: ID!) { revokeMemberInvite(inviteId: $id) { success } }',
+    vars: (v) => ({ id: v.inviteId }),
+  },
+  'Mutation.makeAdminMember': {
+    doc: 'mutation($id: ID!) { makeAdminMember(userId: $id) { success } }',
+    vars: (v) => ({ id: v.member.userId }),
+  },
+  'Mutation.revokeAdminMember': {
+    doc: 'mutation($id: ID!) { revokeAdminMember(userId: $id) { success } }',
+    vars: (v) => ({ id: v.admin.userId }),
+  },
+  'Mutation.tourSave': {
+    doc: 'mutation($input: TourSaveInput!) { tourSave(input: $input) { id } }',
+    vars: (v) => ({ input: { id: v.tourId, title: 'Hijacked' } }),
+  },
   'Mutation.tourUpdateThumbnailURL': {
     doc: 'mutation($input: TourUpdateThumbnailInput!) { tourUpdateThumbnailURL(input: $input) { id } }',
     vars: (v) => ({ input: { id: v.tourId, thumbnailURL: null } }),
     upload: 'input.thumbnailURL',
+  },
+  'Mutation.tourLeadGateSet': {
+    doc: 'mutation($input: TourLeadGateSetInput!) { tourLeadGateSet(input: $input) { id } }',
+    vars: (v) => ({ input: { id: v.tourId, mode: 'ROOM', markerId: v.markerId, approval: true } }),
+  },
+  'Mutation.tourLeadApprove': {
+    doc: 'mutation($id: ID!) { tourLeadApprove(id: $id) { id } }',
+    vars: (v) => ({ id: v.leadId }),
   },
   'Mutation.tourAccessSet': {
     doc: 'mutation($input: TourAccessSetInput!) { tourAccessSet(input: $input) { id } }',
@@ -79,21 +108,49 @@ const CASES: Record<string, Case> = {
   'Mutation.tourUnlock': {
     doc: 'mutation($id: ID!) { tourUnlock(tourID: $id, password: "guess") { access } }',
     vars: (v) => ({ id: v.tourId }),
-    publicBecause: "a password tour's screen is for visitors without a login (a right password answers a grant for that tour only)",
+    publicBecause:
+      "a password tour's screen is for visitors without a login (a right password answers a grant for that tour only)",
   },
-  'Mutation.tourDelete': { doc: 'mutation($id: ID!) { tourDelete(tourId: $id) { success } }', vars: (v) => ({ id: v.tourId }) },
-  'Mutation.tourReactivate': { doc: 'mutation($id: ID!) { tourReactivate(id: $id) { id } }', vars: (v) => ({ id: v.tourId }) },
+  'Mutation.tourDelete': {
+    doc: 'mutation($id: ID!) { tourDelete(tourId: $id) { success } }',
+    vars: (v) => ({ id: v.tourId }),
+  },
+  'Mutation.tourReactivate': {
+    doc: 'mutation($id: ID!) { tourReactivate(id: $id) { id } }',
+    vars: (v) => ({ id: v.tourId }),
+  },
   'Mutation.markerSave': {
     doc: 'mutation($input: MarkerSaveInput!) { markerSave(input: $input) { id } }',
     vars: (v) => ({ input: { name: 'Intruder', tourId: v.tourId, frameIndex: 1 } }),
   },
-  'Mutation.markerUpdate': { doc: 'mutation($input: MarkerUpdateInput!) { markerUpdate(input: $input) { id } }', vars: (v) => ({ input: { id: v.markerId, name: 'Renamed' } }) },
-  'Mutation.markerDelete': { doc: 'mutation($id: ID!) { markerDelete(markerId: $id) { success } }', vars: (v) => ({ id: v.markerId }) },
-  'Mutation.tourGenerateReel': { doc: 'mutation($id: ID!) { tourGenerateReel(tourId: $id) { id } }', vars: (v) => ({ id: v.tourId }) },
-  'Mutation.tourGenerateAIMarkers': { doc: 'mutation($id: ID!) { tourGenerateAIMarkers(tourId: $id) { id } }', vars: (v) => ({ id: v.tourId }) },
-  'Mutation.generateTourShots': { doc: 'mutation($id: ID!) { generateTourShots(tourId: $id) { id } }', vars: (v) => ({ id: v.tourId }) },
-  'Mutation.regenerateShot': { doc: 'mutation($id: ID!) { regenerateShot(shotId: $id) { id } }', vars: (v) => ({ id: v.shotId }) },
-  'Mutation.generateStagedShot': { doc: 'mutation($id: ID!) { generateStagedShot(shotId: $id) { id } }', vars: (v) => ({ id: v.shotId }) },
+  'Mutation.markerUpdate': {
+    doc: 'mutation($input: MarkerUpdateInput!) { markerUpdate(input: $input) { id } }',
+    vars: (v) => ({ input: { id: v.markerId, name: 'Renamed' } }),
+  },
+  'Mutation.markerDelete': {
+    doc: 'mutation($id: ID!) { markerDelete(markerId: $id) { success } }',
+    vars: (v) => ({ id: v.markerId }),
+  },
+  'Mutation.tourGenerateReel': {
+    doc: 'mutation($id: ID!) { tourGenerateReel(tourId: $id) { id } }',
+    vars: (v) => ({ id: v.tourId }),
+  },
+  'Mutation.tourGenerateAIMarkers': {
+    doc: 'mutation($id: ID!) { tourGenerateAIMarkers(tourId: $id) { id } }',
+    vars: (v) => ({ id: v.tourId }),
+  },
+  'Mutation.generateTourShots': {
+    doc: 'mutation($id: ID!) { generateTourShots(tourId: $id) { id } }',
+    vars: (v) => ({ id: v.tourId }),
+  },
+  'Mutation.regenerateShot': {
+    doc: 'mutation($id: ID!) { regenerateShot(shotId: $id) { id } }',
+    vars: (v) => ({ id: v.shotId }),
+  },
+  'Mutation.generateStagedShot': {
+    doc: 'mutation($id: ID!) { generateStagedShot(shotId: $id) { id } }',
+    vars: (v) => ({ id: v.shotId }),
+  },
   'Mutation.generateTourByCompanyReport': {
     doc: 'mutation($input: ReportExportInput!) { generateTourByCompanyReport(input: $input) { fileName } }',
     vars: (v) => ({ input: { companyId: v.companyId, exportType: 'csv' } }),
@@ -104,54 +161,117 @@ const CASES: Record<string, Case> = {
   },
   'Mutation.tourLeadCreate': {
     doc: 'mutation($input: TourLeadCreateInput!) { tourLeadCreate(input: $input) { tourLead { id } } }',
-    vars: (v) => ({ input: { name: 'Visitor', email: 'visitor@example.com', turnstileToken: DEV_TURNSTILE_TOKEN, leadType: 'CONTACT', tourId: v.tourId } }),
+    vars: (v) => ({
+      input: {
+        name: 'Visitor',
+        email: 'visitor@example.com',
+        turnstileToken: DEV_TURNSTILE_TOKEN,
+        leadType: 'CONTACT',
+        tourId: v.tourId,
+      },
+    }),
     publicBecause: 'visitors of a shared tour leave leads without a login (tours §7)',
   },
-  'Mutation.licenseGrantOffline': { doc: 'mutation($id: ID!) { licenseGrantOffline(companyId: $id) { planName } }', vars: (v) => ({ id: v.companyId }) },
+  'Mutation.licenseGrantOffline': {
+    doc: 'mutation($id: ID!) { licenseGrantOffline(companyId: $id) { planName } }',
+    vars: (v) => ({ id: v.companyId }),
+  },
   'Mutation.tourViewRecord': {
     doc: 'mutation($input: TourViewRecordInput!) { tourViewRecord(input: $input) { success } }',
     vars: (v) => ({ input: { tourId: v.tourId, roomsReached: 1, secondsSpent: 5, visitorId: 'walker-visitor-1' } }),
     publicBecause: 'the player records visits of any shared tour without a login (analytics)',
   },
-  'Mutation.apiKeyRevoke': { doc: 'mutation($id: ID!) { apiKeyRevoke(id: $id) { id } }', vars: (v) => ({ id: v.apiKeyId }) },
+  'Mutation.apiKeyRevoke': {
+    doc: 'mutation($id: ID!) { apiKeyRevoke(id: $id) { id } }',
+    vars: (v) => ({ id: v.apiKeyId }),
+  },
   'Mutation.webhookEndpointUpdate': {
     doc: 'mutation($input: WebhookEndpointUpdateInput!) { webhookEndpointUpdate(input: $input) { id } }',
     vars: (v) => ({ input: { id: v.endpointId, url: 'http://127.0.0.1:9/attacker', enabled: false } }),
   },
-  'Mutation.webhookEndpointDelete': { doc: 'mutation($id: ID!) { webhookEndpointDelete(id: $id) }', vars: (v) => ({ id: v.endpointId }) },
-  'Mutation.webhookEndpointRotateSecret': { doc: 'mutation($id: ID!) { webhookEndpointRotateSecret(id: $id) { secret } }', vars: (v) => ({ id: v.endpointId }) },
-  'Mutation.webhookEndpointSendTest': { doc: 'mutation($id: ID!) { webhookEndpointSendTest(id: $id) }', vars: (v) => ({ id: v.endpointId }) },
-  'Mutation.webhookDeliveryReplay': { doc: 'mutation($id: ID!) { webhookDeliveryReplay(id: $id) }', vars: (v) => ({ id: v.deliveryId }) },
-  'Query.sellerReport': { doc: 'query($id: ID!) { sellerReport(tourId: $id) { links { id } } }', vars: (v) => ({ id: v.tourId }) },
-  'Query.sellerReportRun': { doc: 'query($id: ID!) { sellerReportRun(id: $id) { status fileContent } }', vars: (v) => ({ id: v.sellerRunId }) },
+  'Mutation.webhookEndpointDelete': {
+    doc: 'mutation($id: ID!) { webhookEndpointDelete(id: $id) }',
+    vars: (v) => ({ id: v.endpointId }),
+  },
+  'Mutation.webhookEndpointRotateSecret': {
+    doc: 'mutation($id: ID!) { webhookEndpointRotateSecret(id: $id) { secret } }',
+    vars: (v) => ({ id: v.endpointId }),
+  },
+  'Mutation.webhookEndpointSendTest': {
+    doc: 'mutation($id: ID!) { webhookEndpointSendTest(id: $id) }',
+    vars: (v) => ({ id: v.endpointId }),
+  },
+  'Mutation.webhookDeliveryReplay': {
+    doc: 'mutation($id: ID!) { webhookDeliveryReplay(id: $id) }',
+    vars: (v) => ({ id: v.deliveryId }),
+  },
+  'Query.sellerReport': {
+    doc: 'query($id: ID!) { sellerReport(tourId: $id) { links { id } } }',
+    vars: (v) => ({ id: v.tourId }),
+  },
+  'Query.sellerReportRun': {
+    doc: 'query($id: ID!) { sellerReportRun(id: $id) { status fileContent } }',
+    vars: (v) => ({ id: v.sellerRunId }),
+  },
   'Mutation.sellerReportLinkCreate': {
     doc: 'mutation($input: SellerReportLinkCreateInput!) { sellerReportLinkCreate(input: $input) { url } }',
     vars: (v) => ({ input: { tourId: v.tourId } }),
   },
-  'Mutation.sellerReportLinkRevoke': { doc: 'mutation($id: ID!) { sellerReportLinkRevoke(id: $id) { id } }', vars: (v) => ({ id: v.sellerLinkId }) },
+  'Mutation.sellerReportLinkRevoke': {
+    doc: 'mutation($id: ID!) { sellerReportLinkRevoke(id: $id) { id } }',
+    vars: (v) => ({ id: v.sellerLinkId }),
+  },
   'Mutation.sellerReportDigestSave': {
     doc: 'mutation($input: SellerReportDigestInput!) { sellerReportDigestSave(input: $input) { day } }',
     vars: (v) => ({ input: { tourId: v.tourId, frequency: 'WEEKLY', day: 1, recipients: ['intruder@a.example'] } }),
   },
-  'Mutation.sellerReportDigestDelete': { doc: 'mutation($id: ID!) { sellerReportDigestDelete(tourId: $id) }', vars: (v) => ({ id: v.tourId }) },
-  'Mutation.sellerReportPdfCreate': { doc: 'mutation($input: SellerReportPdfInput!) { sellerReportPdfCreate(input: $input) { id } }', vars: (v) => ({ input: { tourId: v.tourId } }) },
-  'Query.audienceLinks': { doc: 'query($id: ID!) { audienceLinks(tourId: $id) { id token url } }', vars: (v) => ({ id: v.tourId }) },
+  'Mutation.sellerReportDigestDelete': {
+    doc: 'mutation($id: ID!) { sellerReportDigestDelete(tourId: $id) }',
+    vars: (v) => ({ id: v.tourId }),
+  },
+  'Mutation.sellerReportPdfCreate': {
+    doc: 'mutation($input: SellerReportPdfInput!) { sellerReportPdfCreate(input: $input) { id } }',
+    vars: (v) => ({ input: { tourId: v.tourId } }),
+  },
+  'Query.audienceLinks': {
+    doc: 'query($id: ID!) { audienceLinks(tourId: $id) { id token url } }',
+    vars: (v) => ({ id: v.tourId }),
+  },
   'Mutation.audienceLinkCreate': {
     doc: 'mutation($input: AudienceLinkCreateInput!) { audienceLinkCreate(input: $input) { id token } }',
     vars: (v) => ({ input: { tourId: v.tourId, label: 'Intruder', hiddenMarkerIds: [v.markerId] } }),
   },
-  'Mutation.audienceLinkRevoke': { doc: 'mutation($id: ID!) { audienceLinkRevoke(id: $id) { id status } }', vars: (v) => ({ id: v.audienceLinkId }) },
-  'Query.tourAnalytics': { doc: 'query($id: ID!) { tourAnalytics(tourId: $id) { visits rooms { name } } }', vars: (v) => ({ id: v.tourId }) },
-  'Query.webhookDeliveries': { doc: 'query($id: ID!) { webhookDeliveries(endpointId: $id) { edges { node { id } } } }', vars: (v) => ({ id: v.endpointId }) },
-  'Subscription.tourProgressUpdated': { doc: 'subscription($id: ID!) { tourProgressUpdated(tourId: $id) { progress } }', vars: (v) => ({ id: v.tourId }) },
-  'Subscription.tourGenerateAIMarkersUpdated': { doc: 'subscription($id: ID!) { tourGenerateAIMarkersUpdated(tourId: $id) { progressPercentage } }', vars: (v) => ({ id: v.tourId }) },
-  'Subscription.reelProgressUpdated': { doc: 'subscription($id: ID!) { reelProgressUpdated(reelId: $id) { progress } }', vars: (v) => ({ id: v.reelId }) },
+  'Mutation.audienceLinkRevoke': {
+    doc: 'mutation($id: ID!) { audienceLinkRevoke(id: $id) { id status } }',
+    vars: (v) => ({ id: v.audienceLinkId }),
+  },
+  'Query.tourAnalytics': {
+    doc: 'query($id: ID!) { tourAnalytics(tourId: $id) { visits rooms { name } } }',
+    vars: (v) => ({ id: v.tourId }),
+  },
+  'Query.webhookDeliveries': {
+    doc: 'query($id: ID!) { webhookDeliveries(endpointId: $id) { edges { node { id } } } }',
+    vars: (v) => ({ id: v.endpointId }),
+  },
+  'Subscription.tourProgressUpdated': {
+    doc: 'subscription($id: ID!) { tourProgressUpdated(tourId: $id) { progress } }',
+    vars: (v) => ({ id: v.tourId }),
+  },
+  'Subscription.tourGenerateAIMarkersUpdated': {
+    doc: 'subscription($id: ID!) { tourGenerateAIMarkersUpdated(tourId: $id) { progressPercentage } }',
+    vars: (v) => ({ id: v.tourId }),
+  },
+  'Subscription.reelProgressUpdated': {
+    doc: 'subscription($id: ID!) { reelProgressUpdated(reelId: $id) { progress } }',
+    vars: (v) => ({ id: v.reelId }),
+  },
 };
 delete CASES['Mutation.companySave'];
 
 /** Does this input type carry an ID anywhere (directly, in a list, or in a nested input)? */
 function carriesId(type: GraphQLInputType, seen = new Set<string>()): boolean {
-  if (type instanceof GraphQLNonNull || type instanceof GraphQLList) return carriesId(type.ofType as GraphQLInputType, seen);
+  if (type instanceof GraphQLNonNull || type instanceof GraphQLList)
+    return carriesId(type.ofType as GraphQLInputType, seen);
   if (type instanceof GraphQLScalarType) return type.name === 'ID';
   if (type instanceof GraphQLInputObjectType) {
     if (seen.has(type.name)) return false;
@@ -195,7 +315,8 @@ describe.each(DB_KINDS)("another company's ids are refused on %s", (kind) => {
     const users = await db.selectFrom('users').selectAll().where('company_id', '=', cid).orderBy('id').execute();
     const rows = await db.selectFrom('tours').selectAll().where('company_id', '=', cid).orderBy('id').execute();
     // Public reads count views by design, and the counter flushes in batches (services/view-counter.ts) a moment
-    // after an earlier case's read; view counts are therefore never part of "nothing changed". Everything else must stay.
+    // after an earlier case's read; view counts are therefore never part of "nothing changed". Everything else must
+    // stay.
     void opts;
     const tours = rows.map(({ views: _v, deactivated_views: _d, updated_at: _u, ...rest }) => rest);
     return JSON.stringify({
@@ -225,12 +346,33 @@ describe.each(DB_KINDS)("another company's ids are refused on %s", (kind) => {
         .orderBy('id')
         .execute(),
       apiKeys: await db.selectFrom('api_keys').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
-      endpoints: await db.selectFrom('webhook_endpoints').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
+      endpoints: await db
+        .selectFrom('webhook_endpoints')
+        .selectAll()
+        .where('company_id', '=', cid)
+        .orderBy('id')
+        .execute(),
       deliveries: await db.selectFrom('webhook_deliveries').select(['id', 'status', 'attempt']).orderBy('id').execute(),
-      sellerLinks: await db.selectFrom('seller_report_links').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
-      sellerDigests: await db.selectFrom('seller_report_digests').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
+      sellerLinks: await db
+        .selectFrom('seller_report_links')
+        .selectAll()
+        .where('company_id', '=', cid)
+        .orderBy('id')
+        .execute(),
+      sellerDigests: await db
+        .selectFrom('seller_report_digests')
+        .selectAll()
+        .where('company_id', '=', cid)
+        .orderBy('id')
+        .execute(),
       sellerRuns: await db.selectFrom('seller_report_runs').select(['id', 'status']).orderBy('id').execute(),
-      audienceLinks: await db.selectFrom('audience_links').selectAll().where('company_id', '=', cid).orderBy('id').execute(),
+      leads: await db.selectFrom('tour_leads').select(['id', 'gate', 'gate_decided_at']).where('tour_id', 'in', rows.map((x) => x.id)).orderBy('id').execute(),
+      audienceLinks: await db
+        .selectFrom('audience_links')
+        .selectAll()
+        .where('company_id', '=', cid)
+        .orderBy('id')
+        .execute(),
     });
   }
 
@@ -242,32 +384,76 @@ describe.each(DB_KINDS)("another company's ids are refused on %s", (kind) => {
     const db = t.app.services.db;
     const tour = await db
       .insertInto('tours')
-      .values({ company_id: admin.company.id, owner_id: admin.user.id, title: 'B tour', status: 'PROCESSED', video_key: 'tours/b/video.mp4' })
+      .values({
+        company_id: admin.company.id,
+        owner_id: admin.user.id,
+        title: 'B tour',
+        status: 'PROCESSED',
+        video_key: 'tours/b/video.mp4',
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const marker = await db.insertInto('markers').values({ tour_id: tour.id, name: 'Kitchen', frame_index: 3 }).returning('id').executeTakeFirstOrThrow();
+    const marker = await db
+      .insertInto('markers')
+      .values({ tour_id: tour.id, name: 'Kitchen', frame_index: 3 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const invite = await db
       .insertInto('team_invites')
-      .values({ company_id: admin.company.id, email: 'pending@b.example', token_hash: randomUUID(), expires_at: new Date(Date.now() + 86_400_000), invited_by: admin.user.id })
+      .values({
+        company_id: admin.company.id,
+        email: 'pending@b.example',
+        token_hash: randomUUID(),
+        expires_at: new Date(Date.now() + 86_400_000),
+        invited_by: admin.user.id,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const dev = db;
     const key = await dev
       .insertInto('api_keys')
-      .values({ company_id: admin.company.id, created_by: admin.user.id, name: 'B key', prefix: 'rw_live_bbbb', secret_hash: randomUUID() })
+      .values({
+        company_id: admin.company.id,
+        created_by: admin.user.id,
+        name: 'B key',
+        prefix: 'rw_live_bbbb',
+        secret_hash: randomUUID(),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const endpoint = await dev
       .insertInto('webhook_endpoints')
-      .values({ company_id: admin.company.id, url: 'https://b.example/hooks', events: ['tour.deleted'], secret: 'whsec_b', updated_at: new Date() })
+      .values({
+        company_id: admin.company.id,
+        url: 'https://b.example/hooks',
+        events: ['tour.deleted'],
+        secret: 'whsec_b',
+        updated_at: new Date(),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const event = await dev.insertInto('webhook_events').values({ company_id: admin.company.id, type: 'tour.deleted', payload: '{}' }).returning('id').executeTakeFirstOrThrow();
-    const delivery = await dev.insertInto('webhook_deliveries').values({ endpoint_id: endpoint.id, event_id: event.id, attempt: 1, status: 'SUCCEEDED' }).returning('id').executeTakeFirstOrThrow();
+    const event = await dev
+      .insertInto('webhook_events')
+      .values({ company_id: admin.company.id, type: 'tour.deleted', payload: '{}' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const delivery = await dev
+      .insertInto('webhook_deliveries')
+      .values({ endpoint_id: endpoint.id, event_id: event.id, attempt: 1, status: 'SUCCEEDED' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const seller = db;
     const link = await seller
       .insertInto('seller_report_links')
-      .values({ tour_id: tour.id, company_id: admin.company.id, created_by: admin.user.id, token_hash: randomUUID(), prefix: 'rws_bbbbbb', days: 30, expires_at: new Date(Date.now() + 86_400_000) })
+      .values({
+        tour_id: tour.id,
+        company_id: admin.company.id,
+        created_by: admin.user.id,
+        token_hash: randomUUID(),
+        prefix: 'rws_bbbbbb',
+        days: 30,
+        expires_at: new Date(Date.now() + 86_400_000),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     await seller
@@ -284,15 +470,36 @@ describe.each(DB_KINDS)("another company's ids are refused on %s", (kind) => {
       .execute();
     const run = await seller
       .insertInto('seller_report_runs')
-      .values({ tour_id: tour.id, requested_by: admin.user.id, kind: 'DOWNLOAD', days: 30, status: 'DONE', progress: 100, pdf: Buffer.from('%PDF-secret'), file_name: 'b.pdf' })
+      .values({
+        tour_id: tour.id,
+        requested_by: admin.user.id,
+        kind: 'DOWNLOAD',
+        days: 30,
+        status: 'DONE',
+        progress: 100,
+        pdf: Buffer.from('%PDF-secret'),
+        file_name: 'b.pdf',
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const audience = await seller
       .insertInto('audience_links')
-      .values({ tour_id: tour.id, company_id: admin.company.id, created_by: admin.user.id, token: 'b'.repeat(32), label: "B's buyers" })
+      .values({
+        tour_id: tour.id,
+        company_id: admin.company.id,
+        created_by: admin.user.id,
+        token: 'b'.repeat(32),
+        label: "B's buyers",
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const lead = await db
+      .insertInto('tour_leads')
+      .values({ tour_id: tour.id, name: 'Bea', email: 'bea@example.com', lead_type: 'CONTACT', ip: null, gate: 'WAITING', gate_frame: 1 })
       .returning('id')
       .executeTakeFirstOrThrow();
     victim = {
+      leadId: encodeId('TourLead', lead.id),
       audienceLinkId: `audlink_${audience.id}`,
       sellerLinkId: `sellerlink_${link.id}`,
       sellerRunId: `sellerrun_${run.id}`,
@@ -313,7 +520,10 @@ describe.each(DB_KINDS)("another company's ids are refused on %s", (kind) => {
     await t?.stop();
   });
 
-  async function call(name: string, c: Case): Promise<{ data?: any; errors?: Array<{ message: string; extensions?: { code?: string } }> }> {
+  async function call(
+    name: string,
+    c: Case,
+  ): Promise<{ data?: any; errors?: Array<{ message: string; extensions?: { code?: string } }> }> {
     const vars = c.vars(victim);
     if (name.startsWith('Subscription.')) {
       const client = t.wsClient(attacker.token);
@@ -325,13 +535,21 @@ describe.each(DB_KINDS)("another company's ids are refused on %s", (kind) => {
               unsubscribe();
               resolve(v as never);
             },
-            error: (e) => resolve({ errors: Array.isArray(e) ? (e as never) : [{ message: String((e as Error)?.message ?? e) }] }),
+            error: (e) =>
+              resolve({ errors: Array.isArray(e) ? (e as never) : [{ message: String((e as Error)?.message ?? e) }] }),
             complete: () => resolve({ errors: [{ message: 'completed without an answer' }] }),
           },
         );
       });
     }
-    if (c.upload) return gqlUpload(t, c.doc, vars, { [c.upload]: { data: await pngImage(), name: 'x.png', type: 'image/png' } }, attacker.token);
+    if (c.upload)
+      return gqlUpload(
+        t,
+        c.doc,
+        vars,
+        { [c.upload]: { data: await pngImage(), name: 'x.png', type: 'image/png' } },
+        attacker.token,
+      );
     return t.gql(c.doc, vars, attacker.token);
   }
 
@@ -348,7 +566,11 @@ describe.each(DB_KINDS)("another company's ids are refused on %s", (kind) => {
       } else if (c.expectNull) {
         expect(r.errors).toBeUndefined();
         expect(r.data.node).toBeNull();
-        const user = await t.gql('query($id: ID!) { node(id: $id) { id } }', { id: victim.member.userId }, attacker.token);
+        const user = await t.gql(
+          'query($id: ID!) { node(id: $id) { id } }',
+          { id: victim.member.userId },
+          attacker.token,
+        );
         expect(user.data.node).toBeNull();
       } else {
         const code = r.errors?.[0]?.extensions?.code;

@@ -61,7 +61,14 @@ export class FakeStripe {
   }
 
   addProduct(p: { name: string; description?: string; active?: boolean }): Obj {
-    const product = { id: id('prod'), object: 'product', active: p.active ?? true, name: p.name, description: p.description ?? null, metadata: {} };
+    const product = {
+      id: id('prod'),
+      object: 'product',
+      active: p.active ?? true,
+      name: p.name,
+      description: p.description ?? null,
+      metadata: {},
+    };
     this.products.set(product.id, product);
     return product;
   }
@@ -87,7 +94,15 @@ export class FakeStripe {
       recurring: { interval: 'month', interval_count: 1 },
       type: 'recurring',
       metadata: {},
-      ...(p.tiers ? { tiers: p.tiers.map((t) => ({ ...t, flat_amount_decimal: String(t.flat_amount), unit_amount_decimal: String(t.unit_amount) })) } : {}),
+      ...(p.tiers
+        ? {
+            tiers: p.tiers.map((t) => ({
+              ...t,
+              flat_amount_decimal: String(t.flat_amount),
+              unit_amount_decimal: String(t.unit_amount),
+            })),
+          }
+        : {}),
     };
     this.prices.push(price);
     return price;
@@ -100,7 +115,16 @@ export class FakeStripe {
   }
 
   /** Creates or replaces a subscription in the state the tests want Stripe to hold. */
-  setSubscription(s: { id?: string; customer: string; price: Obj; status: string; created?: number; periodStart?: number; cancelAt?: number | null; metadata?: Obj }): Obj {
+  setSubscription(s: {
+    id?: string;
+    customer: string;
+    price: Obj;
+    status: string;
+    created?: number;
+    periodStart?: number;
+    cancelAt?: number | null;
+    metadata?: Obj;
+  }): Obj {
     const sid = s.id ?? id('sub');
     const start = s.periodStart ?? now() - 3600;
     const sub = {
@@ -117,7 +141,16 @@ export class FakeStripe {
       items: {
         object: 'list',
         has_more: false,
-        data: [{ id: id('si'), object: 'subscription_item', quantity: 1, price: this.expandPrice(s.price), current_period_start: start, current_period_end: start + 30 * 86400 }],
+        data: [
+          {
+            id: id('si'),
+            object: 'subscription_item',
+            quantity: 1,
+            price: this.expandPrice(s.price),
+            current_period_start: start,
+            current_period_end: start + 30 * 86400,
+          },
+        ],
       },
     };
     this.subscriptions.set(sid, sub);
@@ -144,7 +177,8 @@ export class FakeStripe {
       res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req') });
       res.end(JSON.stringify(payload));
     };
-    if (req.headers.authorization !== 'Bearer sk_test_roomwalk') return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
+    if (req.headers.authorization !== 'Bearer sk_test_roomwalk')
+      return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
     const failure = this.failures.get(u.pathname);
     if (failure) {
       this.failures.delete(u.pathname);
@@ -170,23 +204,55 @@ export class FakeStripe {
     const expand: string[] = Object.values(query.expand ?? {});
     if (method === 'GET' && path === '/v1/prices') {
       const keys: string[] = Object.values(query.lookup_keys ?? {});
-      let data = this.prices.filter((p) => (keys.length === 0 || keys.includes(p.lookup_key)) && (query.active === undefined || String(p.active) === query.active));
-      data = data.map((p) => ({ ...p, product: expand.includes('data.product') ? this.products.get(p.product) : p.product, tiers: expand.includes('data.tiers') ? p.tiers : undefined }));
+      let data = this.prices.filter(
+        (p) =>
+          (keys.length === 0 || keys.includes(p.lookup_key)) &&
+          (query.active === undefined || String(p.active) === query.active),
+      );
+      data = data.map((p) => ({
+        ...p,
+        product: expand.includes('data.product') ? this.products.get(p.product) : p.product,
+        tiers: expand.includes('data.tiers') ? p.tiers : undefined,
+      }));
       return [200, this.list(data, '/v1/prices')];
     }
     if (method === 'POST' && path === '/v1/customers') {
-      const c = { id: id('cus'), object: 'customer', email: body.email ?? null, name: body.name ?? null, metadata: body.metadata ?? {}, created: now() };
+      const c = {
+        id: id('cus'),
+        object: 'customer',
+        email: body.email ?? null,
+        name: body.name ?? null,
+        metadata: body.metadata ?? {},
+        created: now(),
+      };
       this.customers.set(c.id, c);
       return [200, c];
     }
     const cust = /^\/v1\/customers\/([^/]+)$/.exec(path);
     if (method === 'GET' && cust) {
       const c = this.customers.get(cust[1]!);
-      return c ? [200, c] : [404, { error: { type: 'invalid_request_error', message: `No such customer: '${cust[1]}'`, code: 'resource_missing' } }];
+      return c
+        ? [200, c]
+        : [
+            404,
+            {
+              error: {
+                type: 'invalid_request_error',
+                message: `No such customer: '${cust[1]}'`,
+                code: 'resource_missing',
+              },
+            },
+          ];
     }
     if (method === 'POST' && path === '/v1/checkout/sessions') {
       const missing = ['mode', 'success_url', 'cancel_url'].filter((k) => !body[k]);
-      if (missing.length > 0 || !body.line_items?.[0]?.price) return [400, { error: { type: 'invalid_request_error', message: `Missing required param: ${missing[0] ?? 'line_items'}.` } }];
+      if (missing.length > 0 || !body.line_items?.[0]?.price)
+        return [
+          400,
+          {
+            error: { type: 'invalid_request_error', message: `Missing required param: ${missing[0] ?? 'line_items'}.` },
+          },
+        ];
       const s = {
         id: id('cs_test'),
         object: 'checkout.session',
@@ -202,20 +268,37 @@ export class FakeStripe {
       return [200, s];
     }
     if (method === 'POST' && path === '/v1/billing_portal/sessions') {
-      if (!body.customer || !this.customers.has(body.customer)) return [400, { error: { type: 'invalid_request_error', message: 'No such customer' } }];
-      const s = { id: id('bps'), object: 'billing_portal.session', customer: body.customer, return_url: body.return_url, url: '' };
+      if (!body.customer || !this.customers.has(body.customer))
+        return [400, { error: { type: 'invalid_request_error', message: 'No such customer' } }];
+      const s = {
+        id: id('bps'),
+        object: 'billing_portal.session',
+        customer: body.customer,
+        return_url: body.return_url,
+        url: '',
+      };
       s.url = `https://billing.stripe.test/p/session/${s.id}`;
       return [200, s];
     }
     if (method === 'GET' && path === '/v1/subscriptions') {
-      const data = [...this.subscriptions.values()].filter((s) => !query.customer || s.customer === query.customer).sort((a, b) => b.created - a.created);
+      const data = [...this.subscriptions.values()]
+        .filter((s) => !query.customer || s.customer === query.customer)
+        .sort((a, b) => b.created - a.created);
       return [200, this.list(data, '/v1/subscriptions')];
     }
     const sub = /^\/v1\/subscriptions\/([^/]+)$/.exec(path);
     if (method === 'GET' && sub) {
       const s = this.subscriptions.get(sub[1]!);
-      return s ? [200, s] : [404, { error: { type: 'invalid_request_error', message: 'No such subscription', code: 'resource_missing' } }];
+      return s
+        ? [200, s]
+        : [
+            404,
+            { error: { type: 'invalid_request_error', message: 'No such subscription', code: 'resource_missing' } },
+          ];
     }
-    return [404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` } }];
+    return [
+      404,
+      { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` } },
+    ];
   }
 }

@@ -1,4 +1,7 @@
-/** Helpers of the billing, reports and analytics tests: tours straight into the database, licence reads, waiting on jobs. */
+/**
+ * Helpers of the billing, reports and analytics tests: tours straight into the database, licence reads, waiting on
+ * jobs.
+ */
 import { vi } from 'vitest';
 import type { App } from '../src/app.js';
 import { getLicense } from '../src/services/licenses.js';
@@ -12,7 +15,13 @@ export async function insertTours(
   owner: { companyId: string; userId: string },
   n: number,
   /** rooms: marker names each tour gets (a visit's rooms must be its markers). */
-  opts: { status?: string; start?: Date; views?: (i: number) => number; title?: (i: number) => string; rooms?: readonly string[] } = {},
+  opts: {
+    status?: string;
+    start?: Date;
+    views?: (i: number) => number;
+    title?: (i: number) => string;
+    rooms?: readonly string[];
+  } = {},
 ): Promise<string[]> {
   const start = opts.start ?? new Date(Date.now() - 24 * 60 * 60 * 1000);
   const ids: string[] = [];
@@ -42,7 +51,9 @@ export async function insertTours(
     if (opts.rooms?.length)
       await app.services.db
         .insertInto('markers')
-        .values(opts.rooms.map((name, j) => ({ tour_id: row.id, name, frame_index: 10 + j * 10, created_at: new Date() })))
+        .values(
+          opts.rooms.map((name, j) => ({ tour_id: row.id, name, frame_index: 10 + j * 10, created_at: new Date() })),
+        )
         .execute();
   }
   return ids;
@@ -56,7 +67,13 @@ export async function license(app: App, companyId: string): Promise<LicenseRow> 
 
 /** Tour ids of the company that are switched off (deactivated_at set), oldest first. */
 export async function deactivatedTours(app: App, companyId: string): Promise<string[]> {
-  const rows = await app.services.db.selectFrom('tours').select('id').where('company_id', '=', companyId).where('deactivated_at', 'is not', null).orderBy('created_at').execute();
+  const rows = await app.services.db
+    .selectFrom('tours')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('deactivated_at', 'is not', null)
+    .orderBy('created_at')
+    .execute();
   return rows.map((r) => r.id);
 }
 
@@ -64,7 +81,11 @@ export async function deactivatedTours(app: App, companyId: string): Promise<str
 export async function billingSettled(app: App, timeout = 20_000): Promise<void> {
   await vi.waitFor(
     async () => {
-      const r = await app.services.db.selectFrom('billing_events').select('id').where('processed_at', 'is', null).execute();
+      const r = await app.services.db
+        .selectFrom('billing_events')
+        .select('id')
+        .where('processed_at', 'is', null)
+        .execute();
       if (r.length > 0) throw new Error(`${r.length} billing events waiting`);
     },
     { timeout, interval: 50 },
@@ -73,5 +94,10 @@ export async function billingSettled(app: App, timeout = 20_000): Promise<void> 
 
 /** A form POST as a browser sends it; redirects are not followed so tests can read them. */
 export function postForm(url: string, fields: Record<string, string>): Promise<Response> {
-  return fetch(url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+  return fetch(url, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
 }

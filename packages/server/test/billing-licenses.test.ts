@@ -8,7 +8,8 @@ import { expireLicenses } from '../src/services/billing/sync.js';
 import { countActiveTours, countUploadsSince, currentPeriodStart, licenseCounts } from '../src/services/licenses.js';
 import { resolveAuth } from '../src/services/resolve-auth.js';
 
-const GRANT = 'mutation($id: ID!) { licenseGrantOffline(companyId: $id) { planName quantity uploadLimit subscriptionId endDate } }';
+const GRANT =
+  'mutation($id: ID!) { licenseGrantOffline(companyId: $id) { planName quantity uploadLimit subscriptionId endDate } }';
 const DAY = 24 * 3600 * 1000;
 
 describe.each(DB_KINDS)('licences on %s', (kind) => {
@@ -23,8 +24,20 @@ describe.each(DB_KINDS)('licences on %s', (kind) => {
   it('applies a plan: quantity = upTo, upload limit = 2 × upTo, plan name, subscription, dates', async () => {
     const admin = await seedUser(t.app, { plan: 'free' });
     const periodStart = new Date(Date.now() - 3 * DAY);
-    const { license: l } = await applyPlan(t.app.services.db, admin.company.id, planById('pro')!, { subscriptionId: 'sub_123', endDate: null, periodStart, startDate: periodStart });
-    expect(l).toMatchObject({ plan_id: 'pro', plan_name: 'Pro', quantity: 60, upload_limit: 120, subscription_id: 'sub_123', end_date: null });
+    const { license: l } = await applyPlan(t.app.services.db, admin.company.id, planById('pro')!, {
+      subscriptionId: 'sub_123',
+      endDate: null,
+      periodStart,
+      startDate: periodStart,
+    });
+    expect(l).toMatchObject({
+      plan_id: 'pro',
+      plan_name: 'Pro',
+      quantity: 60,
+      upload_limit: 120,
+      subscription_id: 'sub_123',
+      end_date: null,
+    });
     expect(new Date(l.period_start).getTime()).toBe(periodStart.getTime());
     expect(new Date(l.start_date).getTime()).toBe(periodStart.getTime());
     const auth = await resolveAuth(t.app.services, `Bearer ${admin.token}`);
@@ -34,14 +47,23 @@ describe.each(DB_KINDS)('licences on %s', (kind) => {
   it('on a downgrade deactivates the tours beyond the allowance, newest kept, status unchanged', async () => {
     const admin = await seedUser(t.app, { plan: 'basic' });
     const member = await seedUser(t.app, { companyId: admin.company.id });
-    const a = await insertTours(t.app, { companyId: admin.company.id, userId: admin.user.id }, 4, { start: new Date(Date.now() - 10 * DAY) });
-    const b = await insertTours(t.app, { companyId: admin.company.id, userId: member.user.id }, 4, { start: new Date(Date.now() - 5 * DAY) });
+    const a = await insertTours(t.app, { companyId: admin.company.id, userId: admin.user.id }, 4, {
+      start: new Date(Date.now() - 10 * DAY),
+    });
+    const b = await insertTours(t.app, { companyId: admin.company.id, userId: member.user.id }, 4, {
+      start: new Date(Date.now() - 5 * DAY),
+    });
     // Failed and deleted tours hold no slot and are left alone.
-    const [failed] = await insertTours(t.app, { companyId: admin.company.id, userId: admin.user.id }, 1, { status: 'FAILED' });
+    const [failed] = await insertTours(t.app, { companyId: admin.company.id, userId: admin.user.id }, 1, {
+      status: 'FAILED',
+    });
     const [deleted] = await insertTours(t.app, { companyId: admin.company.id, userId: admin.user.id }, 1);
     await t.app.services.db.updateTable('tours').set({ deleted_at: new Date() }).where('id', '=', deleted!).execute();
 
-    const { deactivatedTourIds } = await applyPlan(t.app.services.db, admin.company.id, planById('entry')!, { subscriptionId: 'sub_e', endDate: null });
+    const { deactivatedTourIds } = await applyPlan(t.app.services.db, admin.company.id, planById('entry')!, {
+      subscriptionId: 'sub_e',
+      endDate: null,
+    });
     // Entry allows 5: the newest 5 active (b's 4 and a's newest) stay, the 3 oldest go.
     expect(new Set(deactivatedTourIds)).toEqual(new Set(a.slice(0, 3)));
     expect(await deactivatedTours(t.app, admin.company.id)).toEqual(a.slice(0, 3));
@@ -61,7 +83,10 @@ describe.each(DB_KINDS)('licences on %s', (kind) => {
     await t.app.services.db.updateTable('tours').set({ deactivated_at: null }).where('id', '=', a[2]!).execute();
     expect(await countActiveTours(t.app.services.db, { companyId: admin.company.id })).toBe(6);
     // Applying the same plan again enforces the allowance again, and nothing else changes.
-    const again = await applyPlan(t.app.services.db, admin.company.id, planById('entry')!, { subscriptionId: 'sub_e', endDate: null });
+    const again = await applyPlan(t.app.services.db, admin.company.id, planById('entry')!, {
+      subscriptionId: 'sub_e',
+      endDate: null,
+    });
     expect(again.deactivatedTourIds).toEqual([a[2]]);
     expect(b.every((id) => !again.deactivatedTourIds.includes(id))).toBe(true);
   });
@@ -74,7 +99,10 @@ describe.each(DB_KINDS)('licences on %s', (kind) => {
     const REACTIVATE = 'mutation($id: ID!) { tourReactivate(id: $id) { id } }';
     const full = await t.gql(REACTIVATE, { id: `tour_${tours[0]}` }, admin.token);
     expect(full.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.NO_ACTIVE_TOURS_LEFT);
-    await applyPlan(t.app.services.db, admin.company.id, planById('entry')!, { subscriptionId: 'sub_back', endDate: null });
+    await applyPlan(t.app.services.db, admin.company.id, planById('entry')!, {
+      subscriptionId: 'sub_back',
+      endDate: null,
+    });
     const back = await t.gql(REACTIVATE, { id: `tour_${tours[0]}` }, admin.token);
     expect(back.errors).toBeUndefined();
     expect(await deactivatedTours(t.app, admin.company.id)).toEqual([tours[1]]);
@@ -91,14 +119,33 @@ describe.each(DB_KINDS)('licences on %s', (kind) => {
     await db
       .insertInto('uploads')
       .values([
-        { key: `k-${kind}-1`, company_id: admin.company.id, user_id: admin.user.id, extension: 'mp4', submitted_at: new Date(running.getTime() + 1000) },
-        { key: `k-${kind}-2`, company_id: admin.company.id, user_id: admin.user.id, extension: 'mp4', submitted_at: new Date() },
-        { key: `k-${kind}-3`, company_id: admin.company.id, user_id: admin.user.id, extension: 'mp4', submitted_at: new Date(running.getTime() - 1000) },
+        {
+          key: `k-${kind}-1`,
+          company_id: admin.company.id,
+          user_id: admin.user.id,
+          extension: 'mp4',
+          submitted_at: new Date(running.getTime() + 1000),
+        },
+        {
+          key: `k-${kind}-2`,
+          company_id: admin.company.id,
+          user_id: admin.user.id,
+          extension: 'mp4',
+          submitted_at: new Date(),
+        },
+        {
+          key: `k-${kind}-3`,
+          company_id: admin.company.id,
+          user_id: admin.user.id,
+          extension: 'mp4',
+          submitted_at: new Date(running.getTime() - 1000),
+        },
       ])
       .execute();
     expect((await licenseCounts(db, await license(t.app, admin.company.id))).monthlyUploadedTours).toBe(2);
 
-    // A plan change without a provider period (offline grant, fall back to Free) keeps the month: the counters carry on.
+    // A plan change without a provider period (offline grant, fall back to Free) keeps the month: the counters carry
+    // on.
     await applyPlan(db, admin.company.id, planById('offline')!, { subscriptionId: null, endDate: null });
     const kept = await license(t.app, admin.company.id);
     expect(new Date(kept.period_start).getTime()).toBe(running.getTime());
@@ -108,7 +155,11 @@ describe.each(DB_KINDS)('licences on %s', (kind) => {
 
     // A paid subscription's billing period starts now: the monthly counters restart from it.
     const now = new Date();
-    await applyPlan(db, admin.company.id, planById('entry')!, { subscriptionId: 'sub_new', endDate: null, periodStart: now });
+    await applyPlan(db, admin.company.id, planById('entry')!, {
+      subscriptionId: 'sub_new',
+      endDate: null,
+      periodStart: now,
+    });
     expect((await licenseCounts(db, await license(t.app, admin.company.id))).monthlyUploadedTours).toBe(0);
     expect(await countUploadsSince(db, now, { companyId: admin.company.id })).toBe(0);
   });
@@ -118,13 +169,26 @@ describe.each(DB_KINDS)('licences on %s', (kind) => {
     await insertTours(t.app, { companyId: target.company.id, userId: target.user.id }, 2);
     const admin = await seedUser(t.app, { plan: 'pro' });
     const superadmin = await seedUser(t.app, { plan: 'free', superadmin: true });
-    expect((await t.gql(GRANT, { id: target.companyId })).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.UNAUTHENTICATED);
-    expect((await t.gql(GRANT, { id: target.companyId }, admin.token)).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.FORBIDDEN);
-    expect((await t.gql(GRANT, { id: 'company_00000000-0000-4000-8000-000000000000' }, superadmin.token)).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.NOT_FOUND);
+    expect((await t.gql(GRANT, { id: target.companyId })).errors?.[0]?.extensions?.code).toBe(
+      ERROR_CODES.UNAUTHENTICATED,
+    );
+    expect((await t.gql(GRANT, { id: target.companyId }, admin.token)).errors?.[0]?.extensions?.code).toBe(
+      ERROR_CODES.FORBIDDEN,
+    );
+    expect(
+      (await t.gql(GRANT, { id: 'company_00000000-0000-4000-8000-000000000000' }, superadmin.token)).errors?.[0]
+        ?.extensions?.code,
+    ).toBe(ERROR_CODES.NOT_FOUND);
     expect((await license(t.app, target.company.id)).plan_id).toBe('free');
 
     const r = await t.gql(GRANT, { id: target.companyId }, superadmin.token);
-    expect(r.data.licenseGrantOffline).toEqual({ planName: 'Offline License', quantity: 500, uploadLimit: 1000, subscriptionId: null, endDate: null });
+    expect(r.data.licenseGrantOffline).toEqual({
+      planName: 'Offline License',
+      quantity: 500,
+      uploadLimit: 1000,
+      subscriptionId: null,
+      endDate: null,
+    });
     const auth = await resolveAuth(t.app.services, `Bearer ${target.token}`);
     expect(auth?.roles).toContain('offlicenselicense');
   });
@@ -139,7 +203,12 @@ describe.each(DB_KINDS)('licences on %s', (kind) => {
     expect(auth?.roles).toContain('basic');
 
     expect(await expireLicenses(t.app.services, new Date(end.getTime() + 1))).toBeGreaterThanOrEqual(1);
-    expect(await license(t.app, admin.company.id)).toMatchObject({ plan_id: 'free', quantity: 1, upload_limit: 2, end_date: null });
+    expect(await license(t.app, admin.company.id)).toMatchObject({
+      plan_id: 'free',
+      quantity: 1,
+      upload_limit: 2,
+      end_date: null,
+    });
     expect(await deactivatedTours(t.app, admin.company.id)).toEqual(tours.slice(0, 2));
   });
 });

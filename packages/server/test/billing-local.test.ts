@@ -23,19 +23,58 @@ describe.each(DB_KINDS)('local payment provider on %s', (kind) => {
   it('lists the catalogue plans as price tiers with the spec fields', async () => {
     const r = await t.gql('{ priceTiers { priceId flatAmount unitAmount upTo currencyCode currencySymbol tierName } }');
     expect(r.data.priceTiers).toEqual([
-      { priceId: 'price_free', flatAmount: 0, unitAmount: 0, upTo: 1, currencyCode: 'ZAR', currencySymbol: 'R', tierName: 'Free' },
-      { priceId: 'price_entry', flatAmount: 49_900, unitAmount: 0, upTo: 5, currencyCode: 'ZAR', currencySymbol: 'R', tierName: 'Entry' },
-      { priceId: 'price_basic', flatAmount: 149_900, unitAmount: 0, upTo: 20, currencyCode: 'ZAR', currencySymbol: 'R', tierName: 'Basic' },
-      { priceId: 'price_pro', flatAmount: 399_900, unitAmount: 0, upTo: 60, currencyCode: 'ZAR', currencySymbol: 'R', tierName: 'Pro' },
+      {
+        priceId: 'price_free',
+        flatAmount: 0,
+        unitAmount: 0,
+        upTo: 1,
+        currencyCode: 'ZAR',
+        currencySymbol: 'R',
+        tierName: 'Free',
+      },
+      {
+        priceId: 'price_entry',
+        flatAmount: 49_900,
+        unitAmount: 0,
+        upTo: 5,
+        currencyCode: 'ZAR',
+        currencySymbol: 'R',
+        tierName: 'Entry',
+      },
+      {
+        priceId: 'price_basic',
+        flatAmount: 149_900,
+        unitAmount: 0,
+        upTo: 20,
+        currencyCode: 'ZAR',
+        currencySymbol: 'R',
+        tierName: 'Basic',
+      },
+      {
+        priceId: 'price_pro',
+        flatAmount: 399_900,
+        unitAmount: 0,
+        upTo: 60,
+        currencyCode: 'ZAR',
+        currencySymbol: 'R',
+        tierName: 'Pro',
+      },
     ]);
   });
 
   it('lets only a company admin buy', async () => {
     const admin = await seedUser(t.app, { plan: 'free' });
     const member = await seedUser(t.app, { companyId: admin.company.id });
-    expect((await t.gql(CHECKOUT, { input: { priceId: 'price_entry', quantity: 5 } })).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.UNAUTHENTICATED);
-    expect((await t.gql(CHECKOUT, { input: { priceId: 'price_entry', quantity: 5 } }, member.token)).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.FORBIDDEN);
-    expect((await t.gql(PORTAL, { input: { returnStub: 'account' } }, member.token)).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.FORBIDDEN);
+    expect(
+      (await t.gql(CHECKOUT, { input: { priceId: 'price_entry', quantity: 5 } })).errors?.[0]?.extensions?.code,
+    ).toBe(ERROR_CODES.UNAUTHENTICATED);
+    expect(
+      (await t.gql(CHECKOUT, { input: { priceId: 'price_entry', quantity: 5 } }, member.token)).errors?.[0]?.extensions
+        ?.code,
+    ).toBe(ERROR_CODES.FORBIDDEN);
+    expect(
+      (await t.gql(PORTAL, { input: { returnStub: 'account' } }, member.token)).errors?.[0]?.extensions?.code,
+    ).toBe(ERROR_CODES.FORBIDDEN);
   });
 
   it('answers error for an unknown price or a bad quantity, and changes nothing', async () => {
@@ -46,7 +85,11 @@ describe.each(DB_KINDS)('local payment provider on %s', (kind) => {
     expect(offline.data.paymentCheckout.error).toBe(BILLING_TEXTS.unknownPrice);
     const qty = await t.gql(CHECKOUT, { input: { priceId: 'price_entry', quantity: -3 } }, admin.token);
     expect(qty.data.paymentCheckout.error).toBe(BILLING_TEXTS.badQuantity);
-    const n = await t.app.services.db.selectFrom('local_checkout_sessions').select('id').where('company_id', '=', admin.company.id).execute();
+    const n = await t.app.services.db
+      .selectFrom('local_checkout_sessions')
+      .select('id')
+      .where('company_id', '=', admin.company.id)
+      .execute();
     expect(n).toHaveLength(0);
   });
 
@@ -55,7 +98,11 @@ describe.each(DB_KINDS)('local payment provider on %s', (kind) => {
     const companyId = admin.company.id;
     const tours = await insertTours(t.app, { companyId, userId: admin.user.id }, 8);
     // The Free Trial allows 1 active tour: pretend the seven older ones were switched off by an earlier downgrade.
-    await t.app.services.db.updateTable('tours').set({ deactivated_at: new Date() }).where('id', 'in', tours.slice(0, 7)).execute();
+    await t.app.services.db
+      .updateTable('tours')
+      .set({ deactivated_at: new Date() })
+      .where('id', 'in', tours.slice(0, 7))
+      .execute();
 
     const first = await t.gql(CHECKOUT, { input: { priceId: 'price_basic', quantity: 20 } }, admin.token);
     expect(first.data.paymentCheckout.error).toBeNull();
@@ -85,7 +132,11 @@ describe.each(DB_KINDS)('local payment provider on %s', (kind) => {
 
     // Every documented decline number is declined with its message.
     for (const [number, message] of Object.entries(LOCAL_DECLINE_CARDS)) {
-      const declined = await postForm(url, { cardNumber: number.replace(/(\d{4})(?=\d)/g, '$1 '), expiry: '12 / 40', cvc: '123' });
+      const declined = await postForm(url, {
+        cardNumber: number.replace(/(\d{4})(?=\d)/g, '$1 '),
+        expiry: '12 / 40',
+        cvc: '123',
+      });
       expect(declined.status).toBe(402);
       expect(await declined.text()).toContain(message);
     }
@@ -97,15 +148,28 @@ describe.each(DB_KINDS)('local payment provider on %s', (kind) => {
     // A second submit of the same checkout pays nothing more.
     const twice = await postForm(url, { cardNumber: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' });
     expect(twice.status).toBe(303);
-    const subs = await t.app.services.db.selectFrom('local_subscriptions').selectAll().where('company_id', '=', companyId).execute();
+    const subs = await t.app.services.db
+      .selectFrom('local_subscriptions')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .execute();
     expect(subs).toHaveLength(1);
 
     await billingSettled(t.app);
     const basic = planById('basic')!;
     const after = await t.gql(LICENSE, {}, admin.token);
-    expect(after.data.me.user.company.license).toMatchObject({ planName: 'Basic', quantity: basic.upTo, uploadLimit: basic.upTo * 2, subscriptionId: subs[0]!.id, endDate: null });
+    expect(after.data.me.user.company.license).toMatchObject({
+      planName: 'Basic',
+      quantity: basic.upTo,
+      uploadLimit: basic.upTo * 2,
+      subscriptionId: subs[0]!.id,
+      endDate: null,
+    });
     // Roles follow the plan on the next request with the same token.
-    const auth = await (await import('../src/services/resolve-auth.js')).resolveAuth(t.app.services, `Bearer ${admin.token}`);
+    const auth = await (await import('../src/services/resolve-auth.js')).resolveAuth(
+      t.app.services,
+      `Bearer ${admin.token}`,
+    );
     expect(auth?.roles).toContain('basic');
     // An upgrade does not switch tours back on by itself: the owner reactivates them.
     expect(await deactivatedTours(t.app, companyId)).toHaveLength(7);
@@ -125,7 +189,11 @@ describe.each(DB_KINDS)('local payment provider on %s', (kind) => {
     expect(portalHtml).toContain('Card ending in 4242');
 
     // Downgrade to Entry (5 tours): the newest 5 of the 8... only 1 is active now, so nothing more is switched off.
-    await t.app.services.db.updateTable('tours').set({ deactivated_at: null }).where('company_id', '=', companyId).execute();
+    await t.app.services.db
+      .updateTable('tours')
+      .set({ deactivated_at: null })
+      .where('company_id', '=', companyId)
+      .execute();
     const change = await postForm(portalUrl, { action: 'change', priceId: 'price_entry' });
     expect(change.status).toBe(303);
     expect(change.headers.get('location')).toMatch(/notice=changed$/);
@@ -148,7 +216,14 @@ describe.each(DB_KINDS)('local payment provider on %s', (kind) => {
     const afterEnd = new Date(new Date(canceling.end_date!).getTime() + 1000);
     expect(await expireLicenses(t.app.services, afterEnd)).toBe(1);
     const free = await license(t.app, companyId);
-    expect(free).toMatchObject({ plan_id: 'free', plan_name: 'Free Trial', quantity: 1, upload_limit: 2, subscription_id: null, end_date: null });
+    expect(free).toMatchObject({
+      plan_id: 'free',
+      plan_name: 'Free Trial',
+      quantity: 1,
+      upload_limit: 2,
+      subscription_id: null,
+      end_date: null,
+    });
     expect(await deactivatedTours(t.app, companyId)).toEqual(tours.slice(0, 7));
     // Nothing left to do on a second sweep.
     expect(await expireLicenses(t.app.services, afterEnd)).toBe(0);
@@ -161,7 +236,11 @@ describe.each(DB_KINDS)('local payment provider on %s', (kind) => {
   });
 
   it('answers 404 on the Stripe webhook when Stripe is not configured', async () => {
-    const res = await fetch(`${t.url}/webhooks/stripe`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=x' }, body: '{}' });
+    const res = await fetch(`${t.url}/webhooks/stripe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=x' },
+      body: '{}',
+    });
     expect(res.status).toBe(404);
   });
 

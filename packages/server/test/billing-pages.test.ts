@@ -30,7 +30,8 @@ const focusedId = (page: Page) =>
     const el = (globalThis as any).document.activeElement;
     return (el?.id || el?.tagName) as string;
   });
-const focusedText = (page: Page) => page.evaluate(() => (globalThis as any).document.activeElement?.textContent as string);
+const focusedText = (page: Page) =>
+  page.evaluate(() => (globalThis as any).document.activeElement?.textContent as string);
 
 describe.skipIf(!fs.existsSync(CHROMIUM) || !DB_KINDS.includes('pglite'))('local billing pages in Chromium', () => {
   let t: TestApp;
@@ -48,7 +49,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM) || !DB_KINDS.includes('pglite'))('local
   });
 
   it('checkout: accessible, and paid with the keyboard alone after a declined card', async () => {
-    const { url } = (await t.gql(CHECKOUT, { input: { priceId: 'price_entry', quantity: 5 } }, admin.token)).data.paymentCheckout;
+    const { url } = (await t.gql(CHECKOUT, { input: { priceId: 'price_entry', quantity: 5 } }, admin.token)).data
+      .paymentCheckout;
     // axe is injected as an inline script, which the page's own CSP rightly forbids.
     const context = await browser.newContext({ bypassCSP: true });
     const page = await context.newPage();
@@ -89,7 +91,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM) || !DB_KINDS.includes('pglite'))('local
   });
 
   it('billing portal: accessible, plan changed with the keyboard alone', async () => {
-    const { url } = (await t.gql(PORTAL, { input: { returnStub: 'account/subscriptions' } }, admin.token)).data.billingPortalSession;
+    const { url } = (await t.gql(PORTAL, { input: { returnStub: 'account/subscriptions' } }, admin.token)).data
+      .billingPortalSession;
     const context = await browser.newContext({ bypassCSP: true });
     const page = await context.newPage();
     await page.goto(url);

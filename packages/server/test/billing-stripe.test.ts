@@ -14,12 +14,28 @@ const PORTAL = 'mutation($input: BillingPortalSessionInput!) { billingPortalSess
 
 function permutations<T>(items: readonly T[]): T[][] {
   if (items.length <= 1) return [[...items]];
-  return items.flatMap((x, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [x, ...rest]));
+  return items.flatMap((x, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [x, ...rest]),
+  );
 }
 
 let eventSeq = 0;
-function event(type: string, object: Record<string, unknown>, id = `evt_test_${++eventSeq}_${Math.random().toString(36).slice(2, 8)}`) {
-  return { id, object: 'event', api_version: '2026-10-28', created: Math.floor(Date.now() / 1000), livemode: false, pending_webhooks: 1, request: { id: null }, type, data: { object } };
+function event(
+  type: string,
+  object: Record<string, unknown>,
+  id = `evt_test_${++eventSeq}_${Math.random().toString(36).slice(2, 8)}`,
+) {
+  return {
+    id,
+    object: 'event',
+    api_version: '2026-10-28',
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null },
+    type,
+    data: { object },
+  };
 }
 
 describe.each(DB_KINDS)('Stripe adapter on %s', (kind) => {
@@ -28,7 +44,11 @@ describe.each(DB_KINDS)('Stripe adapter on %s', (kind) => {
   let prices: Record<'entry' | 'basic' | 'pro', Record<string, any>>;
 
   async function postWebhook(payload: string, header: string): Promise<Response> {
-    return fetch(`${t.url}/webhooks/stripe`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': header }, body: payload });
+    return fetch(`${t.url}/webhooks/stripe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': header },
+      body: payload,
+    });
   }
   function sign(payload: string, timestamp = Math.floor(Date.now() / 1000)): string {
     return Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp });
@@ -36,7 +56,10 @@ describe.each(DB_KINDS)('Stripe adapter on %s', (kind) => {
   /** A company whose Stripe customer is known to us (as after a first checkout). */
   async function customerFor(user: SeededUser) {
     const customer = fake.addCustomer({ company_id: user.company.id });
-    await t.app.services.db.insertInto('billing_customers').values({ company_id: user.company.id, provider: 'stripe', customer_id: customer.id }).execute();
+    await t.app.services.db
+      .insertInto('billing_customers')
+      .values({ company_id: user.company.id, provider: 'stripe', customer_id: customer.id })
+      .execute();
     return customer;
   }
 
@@ -46,12 +69,20 @@ describe.each(DB_KINDS)('Stripe adapter on %s', (kind) => {
     const retired = fake.addProduct({ name: 'Old plan', active: false });
     prices = {
       entry: fake.addPrice({ product: tours, lookupKey: 'roomwalk_entry', unitAmount: 59_900 }),
-      basic: fake.addPrice({ product: tours, lookupKey: 'roomwalk_basic', tiers: [{ flat_amount: 179_900, unit_amount: 0, up_to: null }] }),
+      basic: fake.addPrice({
+        product: tours,
+        lookupKey: 'roomwalk_basic',
+        tiers: [{ flat_amount: 179_900, unit_amount: 0, up_to: null }],
+      }),
       pro: fake.addPrice({ product: tours, lookupKey: 'roomwalk_pro', unitAmount: 449_900 }),
     };
     fake.addPrice({ product: tours, lookupKey: null, unitAmount: 100 });
     fake.addPrice({ product: retired, lookupKey: 'roomwalk_offline', unitAmount: 1 });
-    t = await startTestApp(kind, { STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_URL: fake.url });
+    t = await startTestApp(kind, {
+      STRIPE_SECRET_KEY: SECRET_KEY,
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: fake.url,
+    });
   });
   afterAll(async () => {
     await t?.stop();
@@ -59,15 +90,58 @@ describe.each(DB_KINDS)('Stripe adapter on %s', (kind) => {
   });
 
   it('answers price tiers from Stripe prices (lookup keys roomwalk_<plan>), allowances from the catalogue', async () => {
-    const r = await t.gql('{ priceTiers { priceId flatAmount unitAmount upTo currencyCode currencySymbol tierName description } }');
+    const r = await t.gql(
+      '{ priceTiers { priceId flatAmount unitAmount upTo currencyCode currencySymbol tierName description } }',
+    );
     expect(r.data.priceTiers).toEqual([
-      { priceId: 'price_free', flatAmount: 0, unitAmount: 0, upTo: 1, currencyCode: 'ZAR', currencySymbol: 'R', tierName: 'Free', description: planById('free')!.description },
-      { priceId: prices.entry.id, flatAmount: 59_900, unitAmount: 0, upTo: 5, currencyCode: 'ZAR', currencySymbol: 'R', tierName: 'Entry', description: 'Scroll-driven property tours' },
-      { priceId: prices.basic.id, flatAmount: 179_900, unitAmount: 0, upTo: 20, currencyCode: 'ZAR', currencySymbol: 'R', tierName: 'Basic', description: 'Scroll-driven property tours' },
-      { priceId: prices.pro.id, flatAmount: 449_900, unitAmount: 0, upTo: 60, currencyCode: 'ZAR', currencySymbol: 'R', tierName: 'Pro', description: 'Scroll-driven property tours' },
+      {
+        priceId: 'price_free',
+        flatAmount: 0,
+        unitAmount: 0,
+        upTo: 1,
+        currencyCode: 'ZAR',
+        currencySymbol: 'R',
+        tierName: 'Free',
+        description: planById('free')!.description,
+      },
+      {
+        priceId: prices.entry.id,
+        flatAmount: 59_900,
+        unitAmount: 0,
+        upTo: 5,
+        currencyCode: 'ZAR',
+        currencySymbol: 'R',
+        tierName: 'Entry',
+        description: 'Scroll-driven property tours',
+      },
+      {
+        priceId: prices.basic.id,
+        flatAmount: 179_900,
+        unitAmount: 0,
+        upTo: 20,
+        currencyCode: 'ZAR',
+        currencySymbol: 'R',
+        tierName: 'Basic',
+        description: 'Scroll-driven property tours',
+      },
+      {
+        priceId: prices.pro.id,
+        flatAmount: 449_900,
+        unitAmount: 0,
+        upTo: 60,
+        currencyCode: 'ZAR',
+        currencySymbol: 'R',
+        tierName: 'Pro',
+        description: 'Scroll-driven property tours',
+      },
     ]);
     const req = fake.requests.find((q) => q.path === '/v1/prices')!;
-    expect(Object.values(req.query.lookup_keys)).toEqual(['roomwalk_free', 'roomwalk_entry', 'roomwalk_basic', 'roomwalk_pro']);
+    expect(Object.values(req.query.lookup_keys)).toEqual([
+      'roomwalk_free',
+      'roomwalk_entry',
+      'roomwalk_basic',
+      'roomwalk_pro',
+    ]);
     expect(Object.values(req.query.expand)).toEqual(['data.product', 'data.tiers']);
   });
 
@@ -79,10 +153,16 @@ describe.each(DB_KINDS)('Stripe adapter on %s', (kind) => {
     expect(r.data.paymentCheckout.url).toMatch(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/);
     const mine = fake.requests.slice(before);
     const customer = mine.find((q) => q.method === 'POST' && q.path === '/v1/customers')!;
-    expect(customer.body).toMatchObject({ email: admin.user.username, name: admin.company.name, metadata: { company_id: admin.company.id } });
+    expect(customer.body).toMatchObject({
+      email: admin.user.username,
+      name: admin.company.name,
+      metadata: { company_id: admin.company.id },
+    });
     expect(customer.headers['idempotency-key']).toBe(`roomwalk-customer-${admin.company.id}`);
     const session = mine.find((q) => q.method === 'POST' && q.path === '/v1/checkout/sessions')!;
-    expect(session.headers['idempotency-key']).toMatch(new RegExp(`^roomwalk-checkout-${admin.company.id}-${prices.basic.id}-\\d+$`));
+    expect(session.headers['idempotency-key']).toMatch(
+      new RegExp(`^roomwalk-checkout-${admin.company.id}-${prices.basic.id}-\\d+$`),
+    );
     expect(session.body).toMatchObject({
       mode: 'subscription',
       client_reference_id: admin.company.id,
@@ -111,7 +191,10 @@ describe.each(DB_KINDS)('Stripe adapter on %s', (kind) => {
 
   it('answers error (no stack, nothing changed) when Stripe refuses', async () => {
     const admin = await seedUser(t.app, { plan: 'free' });
-    fake.failures.set('/v1/checkout/sessions', { status: 400, error: { type: 'invalid_request_error', message: 'No such price' } });
+    fake.failures.set('/v1/checkout/sessions', {
+      status: 400,
+      error: { type: 'invalid_request_error', message: 'No such price' },
+    });
     const r = await t.gql(CHECKOUT, { input: { priceId: prices.entry.id } }, admin.token);
     expect(r.data.paymentCheckout).toEqual({ url: null, message: null, error: BILLING_TEXTS.providerFailed });
     expect((await license(t.app, admin.company.id)).plan_id).toBe('free');
@@ -143,7 +226,14 @@ describe.each(DB_KINDS)('Stripe adapter on %s', (kind) => {
       expect(await res.json()).toEqual({ received: true, handled: true, duplicate: false });
       await billingSettled(t.app);
       const l = await license(t.app, admin.company.id);
-      expect(l).toMatchObject({ plan_id: 'basic', plan_name: 'Basic', quantity: 20, upload_limit: 40, subscription_id: sub.id, end_date: null });
+      expect(l).toMatchObject({
+        plan_id: 'basic',
+        plan_name: 'Basic',
+        quantity: 20,
+        upload_limit: 40,
+        subscription_id: sub.id,
+        end_date: null,
+      });
       expect(new Date(l.period_start).getTime()).toBe(sub.items.data[0].current_period_start * 1000);
     });
 
@@ -158,7 +248,11 @@ describe.each(DB_KINDS)('Stripe adapter on %s', (kind) => {
       expect((await postWebhook(tampered, sign(payload))).status).toBe(400);
       const wrong = Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_someone_else' });
       expect((await postWebhook(payload, wrong)).status).toBe(400);
-      const missing = await fetch(`${t.url}/webhooks/stripe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
+      const missing = await fetch(`${t.url}/webhooks/stripe`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: payload,
+      });
       expect(missing.status).toBe(400);
       const rows = await t.app.services.db.selectFrom('billing_events').select('id').where('id', '=', ev.id).execute();
       expect(rows).toHaveLength(0);
@@ -180,15 +274,26 @@ describe.each(DB_KINDS)('Stripe adapter on %s', (kind) => {
       const admin = await seedUser(t.app, { plan: 'free' });
       const customer = await customerFor(admin);
       const sub = fake.setSubscription({ customer: customer.id, price: prices.pro, status: 'active' });
-      const payload = JSON.stringify(event('invoice.paid', { id: 'in_test_1', object: 'invoice', customer: customer.id, subscription: sub.id }));
+      const payload = JSON.stringify(
+        event('invoice.paid', { id: 'in_test_1', object: 'invoice', customer: customer.id, subscription: sub.id }),
+      );
       const answers = await Promise.all(
-        Array.from({ length: 10 }, () => postWebhook(payload, sign(payload)).then(async (r) => ({ status: r.status, body: (await r.json()) as { duplicate: boolean } }))),
+        Array.from({ length: 10 }, () =>
+          postWebhook(payload, sign(payload)).then(async (r) => ({
+            status: r.status,
+            body: (await r.json()) as { duplicate: boolean },
+          })),
+        ),
       );
       expect(answers.every((a) => a.status === 200)).toBe(true);
       expect(answers.filter((a) => a.body.duplicate === false)).toHaveLength(1);
       await billingSettled(t.app);
       expect(fake.count('GET', '/v1/subscriptions', (q) => q.query.customer === customer.id)).toBe(1);
-      const rows = await t.app.services.db.selectFrom('billing_events').select('id').where('customer_id', '=', customer.id).execute();
+      const rows = await t.app.services.db
+        .selectFrom('billing_events')
+        .select('id')
+        .where('customer_id', '=', customer.id)
+        .execute();
       expect(rows).toHaveLength(1);
       expect((await license(t.app, admin.company.id)).plan_id).toBe('pro');
     });
@@ -224,13 +329,23 @@ describe.each(DB_KINDS)('Stripe adapter on %s', (kind) => {
                   }),
                   event('customer.subscription.created', snapshot({ status: 'incomplete' })),
                   event('customer.subscription.updated', snapshot({ status: 'active' })),
-                  event('invoice.paid', { id: `in_${created.id}`, object: 'invoice', customer: customer.id, subscription: created.id }),
+                  event('invoice.paid', {
+                    id: `in_${created.id}`,
+                    object: 'invoice',
+                    customer: customer.id,
+                    subscription: created.id,
+                  }),
                 ]
               : [
                   event('customer.subscription.created', snapshot({ status: 'active' })),
                   event('customer.subscription.updated', snapshot({ status: 'active', cancel_at_period_end: true })),
                   event('customer.subscription.deleted', snapshot({ status: 'canceled' })),
-                  event('invoice.paid', { id: `in_${created.id}`, object: 'invoice', customer: customer.id, subscription: created.id }),
+                  event('invoice.paid', {
+                    id: `in_${created.id}`,
+                    object: 'invoice',
+                    customer: customer.id,
+                    subscription: created.id,
+                  }),
                 ];
           fake.setSubscription({
             id: created.id,
@@ -250,9 +365,15 @@ describe.each(DB_KINDS)('Stripe adapter on %s', (kind) => {
       await billingSettled(t.app, 60_000);
       for (const c of cases) {
         const l = await license(t.app, c.admin.company.id);
-        if (c.story === 'upgrade') expect(l, c.payloads.join()).toMatchObject({ plan_id: 'pro', quantity: 60, subscription_id: c.subId });
+        if (c.story === 'upgrade')
+          expect(l, c.payloads.join()).toMatchObject({ plan_id: 'pro', quantity: 60, subscription_id: c.subId });
         else {
-          expect(l, c.payloads.join()).toMatchObject({ plan_id: 'free', quantity: 1, subscription_id: null, end_date: null });
+          expect(l, c.payloads.join()).toMatchObject({
+            plan_id: 'free',
+            quantity: 1,
+            subscription_id: null,
+            end_date: null,
+          });
           expect(await deactivatedTours(t.app, c.admin.company.id)).toHaveLength(2);
         }
       }
@@ -261,7 +382,12 @@ describe.each(DB_KINDS)('Stripe adapter on %s', (kind) => {
     it('keeps the newest live subscription when an older one is deleted later', async () => {
       const admin = await seedUser(t.app, { plan: 'free' });
       const customer = await customerFor(admin);
-      const old = fake.setSubscription({ customer: customer.id, price: prices.entry, status: 'canceled', created: Math.floor(Date.now() / 1000) - 7200 });
+      const old = fake.setSubscription({
+        customer: customer.id,
+        price: prices.entry,
+        status: 'canceled',
+        created: Math.floor(Date.now() / 1000) - 7200,
+      });
       fake.setSubscription({ customer: customer.id, price: prices.basic, status: 'active' });
       const payload = JSON.stringify(event('customer.subscription.deleted', old));
       expect((await postWebhook(payload, sign(payload))).status).toBe(200);

@@ -26,7 +26,9 @@ function migrationTables(src: string): string[] {
   const dir = path.join(src, 'db/migrations');
   const names = readdirSync(dir)
     .filter((f) => /^\d{4}-.*\.ts$/.test(f))
-    .flatMap((f) => [...read(path.join(dir, f)).matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"?([a-z_]+)"?/g)].map((m) => m[1]!));
+    .flatMap((f) =>
+      [...read(path.join(dir, f)).matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"?([a-z_]+)"?/g)].map((m) => m[1]!),
+    );
   return [...new Set(names)].sort();
 }
 
@@ -55,20 +57,31 @@ function databaseTables(src: string): string[] {
 
 /** Modules that declare table types outside db/ (`declare module` over the Database, `withTables` casts). */
 function tableTypesElsewhere(src: string): string[] {
-  return tsFiles(src).filter((f) => !f.startsWith('db/types.ts') && /withTables|declare module ['"][^'"]*\/types(\.js)?['"]/.test(read(path.join(src, f))));
+  return tsFiles(src).filter(
+    (f) =>
+      !f.startsWith('db/types.ts') &&
+      /withTables|declare module ['"][^'"]*\/types(\.js)?['"]/.test(read(path.join(src, f))),
+  );
 }
 
-/** Calls of the queue's raw methods outside the queue module and the workers list (everything else enqueues through a job module). */
+/**
+ * Calls of the queue's raw methods outside the queue module and the workers list (everything else enqueues through a
+ * job module).
+ */
 function rawQueueCalls(src: string): string[] {
   const raw = /\bqueue\.(send|sendInTransaction|schedule|work|createQueue)\(|\.boss\b/;
-  return tsFiles(src).filter((f) => f !== 'jobs/queue.ts' && f !== 'jobs/workers.ts' && raw.test(read(path.join(src, f))));
+  return tsFiles(src).filter(
+    (f) => f !== 'jobs/queue.ts' && f !== 'jobs/workers.ts' && raw.test(read(path.join(src, f))),
+  );
 }
 
 /** Job definitions (`export const x = defineJob…`) that jobs/workers.ts never names. */
 function unregisteredJobs(src: string): string[] {
   const workers = read(path.join(src, 'jobs/workers.ts'));
   return tsFiles(path.join(src, 'jobs'))
-    .flatMap((f) => [...read(path.join(src, 'jobs', f)).matchAll(/export const (\w+) = defineJob\b/g)].map((m) => m[1]!))
+    .flatMap((f) =>
+      [...read(path.join(src, 'jobs', f)).matchAll(/export const (\w+) = defineJob\b/g)].map((m) => m[1]!),
+    )
     .filter((job) => !new RegExp(`\\b${job}\\b`).test(workers));
 }
 
@@ -111,11 +124,20 @@ describe('docs/code-map.md, the claims a test can check', () => {
     };
 
     it('on a tree with an untyped table, a service sending to the queue, a job nobody registers and a page querying beside its hook', () => {
-      write('src/db/migrations/0001-probe.ts', "await runScript(db, 'CREATE TABLE typed (id text); CREATE TABLE IF NOT EXISTS domain_typed (id text); CREATE TABLE untyped (id text)');");
+      write(
+        'src/db/migrations/0001-probe.ts',
+        "await runScript(db, 'CREATE TABLE typed (id text); CREATE TABLE IF NOT EXISTS domain_typed (id text); CREATE TABLE untyped (id text)');",
+      );
       write('src/db/types.ts', 'export interface Database extends ProbeTables {\n  typed: TypedTable;\n}\n');
       write('src/db/tables/probe.ts', 'export type ProbeTables = { domain_typed: DomainTable };\n');
-      write('src/services/probe.ts', "declare module '../db/types.js' {}\nexport const go = (s: S) => s.queue.send('probe', {});\n");
-      write('src/jobs/probe-job.ts', "export const probeQueue = defineJob<object>('probe');\nexport const listedQueue = defineJob<object>('listed');\n");
+      write(
+        'src/services/probe.ts',
+        "declare module '../db/types.js' {}\nexport const go = (s: S) => s.queue.send('probe', {});\n",
+      );
+      write(
+        'src/jobs/probe-job.ts',
+        "export const probeQueue = defineJob<object>('probe');\nexport const listedQueue = defineJob<object>('listed');\n",
+      );
       write('src/jobs/workers.ts', 'await listedQueue.register(services, work);\n');
       write('screens/probe/use-probe.ts', "import { useQuery } from 'urql';\n");
       write('screens/probe/probe-page.tsx', "import { useMutation } from 'urql';\n");

@@ -1,6 +1,6 @@
 /**
- * Custom Company Branding (Basic, Pro, Offline License): the company logo is its tours' intro logo and its accent colour
- * reaches the player (Tour.tourIntroLogoURL / tourAccentColor on the public tour query), until a downgrade.
+ * Custom Company Branding (Basic, Pro, Offline License): the company logo is its tours' intro logo and its accent
+ * colour reaches the player (Tour.tourIntroLogoURL / tourAccentColor on the public tour query), until a downgrade.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRANDING_TEXTS, ERROR_CODES } from '@roomwalk/shared';
@@ -10,7 +10,8 @@ import { gqlUpload, pngImage } from './helpers/accounts.js';
 import { encodeId } from '../src/graphql/builder.js';
 import { downgradeToFree } from '../src/services/billing/licenses.js';
 
-const COMPANY_SAVE = 'mutation($input: CompanySaveInput!) { companySave(input: $input) { id accentColor logoimageurl } }';
+const COMPANY_SAVE =
+  'mutation($input: CompanySaveInput!) { companySave(input: $input) { id accentColor logoimageurl } }';
 const PLAYER_TOUR = 'query PlayerTour($tourID: ID!) { tour(tourID: $tourID) { id tourIntroLogoURL tourAccentColor } }';
 
 describe.each(DB_KINDS)('company branding on the player (%s)', (kind) => {
@@ -23,13 +24,28 @@ describe.each(DB_KINDS)('company branding on the player (%s)', (kind) => {
   async function tourOf(u: SeededUser): Promise<string> {
     const row = await t.app.services.db
       .insertInto('tours')
-      .values({ company_id: u.company.id, owner_id: u.user.id, title: 'Seaside Villa', status: 'PROCESSED', video_key: `tours/${u.company.id}/video.mp4` } as never)
+      .values({
+        company_id: u.company.id,
+        owner_id: u.user.id,
+        title: 'Seaside Villa',
+        status: 'PROCESSED',
+        video_key: `tours/${u.company.id}/video.mp4`,
+      } as never)
       .returning('id')
       .executeTakeFirstOrThrow();
     return encodeId('Tour', row.id);
   }
-  const companyRow = (id: string) => t.app.services.db.selectFrom('companies').select(['logo_key', 'accent_color', 'name']).where('id', '=', id).executeTakeFirstOrThrow();
-  const publicTour = async (id: string) => (await t.gql(PLAYER_TOUR, { tourID: id })).data.tour as { tourIntroLogoURL: string | null; tourAccentColor: string | null };
+  const companyRow = (id: string) =>
+    t.app.services.db
+      .selectFrom('companies')
+      .select(['logo_key', 'accent_color', 'name'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+  const publicTour = async (id: string) =>
+    (await t.gql(PLAYER_TOUR, { tourID: id })).data.tour as {
+      tourIntroLogoURL: string | null;
+      tourAccentColor: string | null;
+    };
 
   it('Basic: the company logo and accent colour appear on its tours for anyone, and go with a downgrade', async () => {
     const admin = await seedUser(t.app, { plan: 'basic' });
@@ -60,9 +76,21 @@ describe.each(DB_KINDS)('company branding on the player (%s)', (kind) => {
   it("a tour's own intro logo wins over the company's", async () => {
     const admin = await seedUser(t.app, { plan: 'pro' });
     const tourId = await tourOf(admin);
-    await t.app.services.db.updateTable('tours').set({ intro_logo_key: 'tours/own/logo.png' }).where('company_id', '=', admin.company.id).execute();
-    await t.app.services.db.updateTable('companies').set({ logo_key: 'companies/x/logo.png', accent_color: '#0b5394' }).where('id', '=', admin.company.id).execute();
-    expect(await publicTour(tourId)).toEqual({ id: tourId, tourIntroLogoURL: t.app.services.storage.publicUrl('tours/own/logo.png'), tourAccentColor: '#0b5394' });
+    await t.app.services.db
+      .updateTable('tours')
+      .set({ intro_logo_key: 'tours/own/logo.png' })
+      .where('company_id', '=', admin.company.id)
+      .execute();
+    await t.app.services.db
+      .updateTable('companies')
+      .set({ logo_key: 'companies/x/logo.png', accent_color: '#0b5394' })
+      .where('id', '=', admin.company.id)
+      .execute();
+    expect(await publicTour(tourId)).toEqual({
+      id: tourId,
+      tourIntroLogoURL: t.app.services.storage.publicUrl('tours/own/logo.png'),
+      tourAccentColor: '#0b5394',
+    });
   });
 
   it('rejects a colour that is not #rrggbb or too light for white text, in words, changing nothing; clears with ""', async () => {
@@ -89,9 +117,16 @@ describe.each(DB_KINDS)('company branding on the player (%s)', (kind) => {
     const admin = await seedUser(t.app, { plan: 'entry' });
     const tourId = await tourOf(admin);
     const r = await t.gql(COMPANY_SAVE, { input: { name: 'Co', accentColor: '#1565c0' } }, admin.token);
-    expect(r.errors?.[0]).toMatchObject({ message: BRANDING_TEXTS.planHint, extensions: { code: ERROR_CODES.FORBIDDEN } });
+    expect(r.errors?.[0]).toMatchObject({
+      message: BRANDING_TEXTS.planHint,
+      extensions: { code: ERROR_CODES.FORBIDDEN },
+    });
     expect((await companyRow(admin.company.id)).accent_color).toBeNull();
-    await t.app.services.db.updateTable('companies').set({ logo_key: 'companies/y/logo.png', accent_color: '#0b5394' }).where('id', '=', admin.company.id).execute();
+    await t.app.services.db
+      .updateTable('companies')
+      .set({ logo_key: 'companies/y/logo.png', accent_color: '#0b5394' })
+      .where('id', '=', admin.company.id)
+      .execute();
     expect(await publicTour(tourId)).toMatchObject({ tourIntroLogoURL: null, tourAccentColor: null });
   });
 });

@@ -13,7 +13,8 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROUTE_TABLE = path.resolve(here, '../../console/src/routes/app-routes.tsx');
 const SAMPLE_ID = 'tour_0b6c9d9e-2a7e-4f61-9d55-6a3f3c1f1a10';
-const INDEX = '<!doctype html><html><head><title>Roomwalk console (test build)</title></head><body><div id="root"></div></body></html>';
+const INDEX =
+  '<!doctype html><html><head><title>Roomwalk console (test build)</title></head><body><div id="root"></div></body></html>';
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
 
 /** The paths of the console's <Route path="..."> table, parameters filled with a sample id. */
@@ -39,7 +40,9 @@ describe('console routes load directly', () => {
   it('reads the whole route table', () => {
     const routes = consoleRoutes();
     expect(routes.length).toBeGreaterThanOrEqual(25);
-    expect(routes).toEqual(expect.arrayContaining(['/', '/upload', '/login', `/tour/${SAMPLE_ID}/shots`, '/playerext', '/embedded_example']));
+    expect(routes).toEqual(
+      expect.arrayContaining(['/', '/upload', '/login', `/tour/${SAMPLE_ID}/shots`, '/playerext', '/embedded_example']),
+    );
   });
 
   it('answers an HTML request for every route with the console', async () => {
@@ -48,7 +51,8 @@ describe('console routes load directly', () => {
       for (const accept of ['text/html', BROWSER_ACCEPT]) {
         const res = await fetch(`${t.url}${route}?tourId=${SAMPLE_ID}`, { headers: { accept } });
         const body = await res.text();
-        if (res.status !== 200 || !res.headers.get('content-type')?.startsWith('text/html') || body !== INDEX) wrong.push(`${route} (${accept.slice(0, 12)}): ${res.status} ${body.slice(0, 60)}`);
+        if (res.status !== 200 || !res.headers.get('content-type')?.startsWith('text/html') || body !== INDEX)
+          wrong.push(`${route} (${accept.slice(0, 12)}): ${res.status} ${body.slice(0, 60)}`);
       }
     }
     expect(wrong).toEqual([]);
@@ -64,10 +68,17 @@ describe('console routes load directly', () => {
   });
 
   it("keeps the server's own paths: PUT /upload/<key>, its preflight, and JSON 404s under server prefixes", async () => {
-    const put = await fetch(`${t.url}/upload/uploads/nope.mp4?sig=x`, { method: 'PUT', headers: { 'content-type': 'video/mp4' }, body: Buffer.alloc(4) });
+    const put = await fetch(`${t.url}/upload/uploads/nope.mp4?sig=x`, {
+      method: 'PUT',
+      headers: { 'content-type': 'video/mp4' },
+      body: Buffer.alloc(4),
+    });
     expect(put.status).toBe(403);
     expect(await put.json()).toMatchObject({ code: 'UPLOAD_INVALID' });
-    const pre = await fetch(`${t.url}/upload/uploads/nope.mp4`, { method: 'OPTIONS', headers: { origin: 'http://elsewhere.test', 'access-control-request-method': 'PUT' } });
+    const pre = await fetch(`${t.url}/upload/uploads/nope.mp4`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://elsewhere.test', 'access-control-request-method': 'PUT' },
+    });
     expect(pre.status).toBe(204);
     for (const p of ['/media/missing.jpg', '/player/missing.js', '/dev/missing', '/api/missing']) {
       const res = await fetch(`${t.url}${p}`, { headers: { accept: BROWSER_ACCEPT } });

@@ -1,5 +1,5 @@
 /**
- * API keys (issue 20): shown once, stored hashed, acting as the company within their scope, limited per key, refused
+ * API keys: shown once, stored hashed, acting as the company within their scope, limited per key, refused
  * at once when revoked (on every API node) and while the plan lacks APIs & Webhooks.
  */
 import { createHash } from 'node:crypto';
@@ -41,18 +41,26 @@ describe('API keys', () => {
     const { secret, apiKey } = r.data.apiKeyCreate;
     expect(secret).toMatch(/^rw_live_[A-Za-z0-9_-]{32}$/);
     expect(apiKey).toMatchObject({ name: 'CRM sync', prefix: secret.slice(0, 12), lastUsedAt: null });
-    const rows = await t.app.services.db.selectFrom('api_keys').selectAll().where('company_id', '=', admin.company.id).execute();
+    const rows = await t.app.services.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('company_id', '=', admin.company.id)
+      .execute();
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows)).not.toContain(secret);
     expect(rows[0]!.secret_hash).toBe(createHash('sha256').update(secret).digest('hex'));
     const list = await t.gql(LIST, {}, admin.token);
-    expect(list.data.me.user.company.apiKeys).toEqual([{ id: apiKey.id, name: 'CRM sync', prefix: secret.slice(0, 12), lastUsedAt: null }]);
+    expect(list.data.me.user.company.apiKeys).toEqual([
+      { id: apiKey.id, name: 'CRM sync', prefix: secret.slice(0, 12), lastUsedAt: null },
+    ]);
     expect(JSON.stringify(list.data)).not.toContain(secret);
   });
 
   it('is for company admins on Pro or the Offline License only, and needs a name', async () => {
     const member = await seedUser(t.app, { companyId: admin.company.id });
-    expect((await t.gql(CREATE, { name: 'x' }, member.token)).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.FORBIDDEN);
+    expect((await t.gql(CREATE, { name: 'x' }, member.token)).errors?.[0]?.extensions?.code).toBe(
+      ERROR_CODES.FORBIDDEN,
+    );
     const basic = await seedUser(t.app, { plan: 'basic' });
     const refused = await t.gql(CREATE, { name: 'x' }, basic.token);
     expect(refused.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.PLAN_REQUIRED);
@@ -87,7 +95,11 @@ describe('API keys', () => {
       expect(r.errors?.[0]?.extensions?.code, doc).toBe(ERROR_CODES.FORBIDDEN);
       expect(r.errors?.[0]?.message).toMatch(/API keys cannot use/);
     }
-    const row = await t.app.services.db.selectFrom('api_keys').select('last_used_at').where('id', '=', apiKey.id.replace('apikey_', '')).executeTakeFirstOrThrow();
+    const row = await t.app.services.db
+      .selectFrom('api_keys')
+      .select('last_used_at')
+      .where('id', '=', apiKey.id.replace('apikey_', ''))
+      .executeTakeFirstOrThrow();
     expect(row.last_used_at).toBeInstanceOf(Date);
     // An API key is no console session: the HTTP routes that take a session refuse it.
     const ai = await fetch(`${t.url}/ai-edit`, { method: 'POST', headers: { authorization: `Bearer ${secret}` } });
@@ -112,12 +124,16 @@ describe('API keys', () => {
     const r = await t.gql(TOURS, {}, secret);
     expect(r.status).toBe(401);
     expect(r.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.UNAUTHENTICATED);
-    expect((await t.gql(REVOKE, { id: apiKey.id }, admin.token)).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.NOT_FOUND);
+    expect((await t.gql(REVOKE, { id: apiKey.id }, admin.token)).errors?.[0]?.extensions?.code).toBe(
+      ERROR_CODES.NOT_FOUND,
+    );
     expect((await t.gql(TOURS, {}, 'rw_live_notakeyatall')).status).toBe(401);
     // Another company's admin cannot revoke it either.
     const other = await seedUser(t.app, { plan: 'pro' });
     const { apiKey: mine } = (await t.gql(CREATE, { name: 'Mine' }, admin.token)).data.apiKeyCreate;
-    expect((await t.gql(REVOKE, { id: mine.id }, other.token)).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.NOT_FOUND);
+    expect((await t.gql(REVOKE, { id: mine.id }, other.token)).errors?.[0]?.extensions?.code).toBe(
+      ERROR_CODES.NOT_FOUND,
+    );
   });
 });
 
@@ -142,7 +158,9 @@ describe('API key rate limit', () => {
     });
     expect(res.status).toBe(429);
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(((await res.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe(ERROR_CODES.RATE_LIMITED);
+    expect(((await res.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe(
+      ERROR_CODES.RATE_LIMITED,
+    );
     expect((await t.gql(TOURS, {}, b)).status).toBe(200);
     // A signed-in session of the same company is not limited by its keys.
     expect((await t.gql(TOURS, {}, owner.token)).status).toBe(200);
@@ -157,7 +175,15 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('API keys across two API nodes (
     t = await startTestApp('postgres', { ROLE: 'api' });
     const config = loadConfig(
       { NODE_ENV: 'test' },
-      { PORT: 0, HOST: '127.0.0.1', DATA_DIR: t.dataDir, LOG_LEVEL: 'silent', JWT_SECRET: t.app.config.JWT_SECRET!, DATABASE_URL: t.app.config.DATABASE_URL!, ROLE: 'api' },
+      {
+        PORT: 0,
+        HOST: '127.0.0.1',
+        DATA_DIR: t.dataDir,
+        LOG_LEVEL: 'silent',
+        JWT_SECRET: t.app.config.JWT_SECRET!,
+        DATABASE_URL: t.app.config.DATABASE_URL!,
+        ROLE: 'api',
+      },
     );
     b = await buildApp({ config });
     bUrl = (await b.start()).replace('localhost', '127.0.0.1');
@@ -170,7 +196,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('API keys across two API nodes (
   it('a key revoked through node A is refused by node B on its next request', async () => {
     const owner = await seedUser(t.app, { plan: 'pro' });
     const { secret, apiKey } = (await t.gql(CREATE, { name: 'Two nodes' }, owner.token)).data.apiKeyCreate;
-    const onB = () => fetch(`${bUrl}/query`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` }, body: JSON.stringify({ query: TOURS }) });
+    const onB = () =>
+      fetch(`${bUrl}/query`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+        body: JSON.stringify({ query: TOURS }),
+      });
     expect((await onB()).status).toBe(200);
     expect((await t.gql(REVOKE, { id: apiKey.id }, owner.token)).errors).toBeUndefined();
     expect((await onB()).status).toBe(401);
@@ -186,7 +217,7 @@ describe('API keys and room analytics', () => {
     await t?.stop();
   });
 
-  it("reads a company tour's room analytics (tourAnalytics, issue 21), not another company's", async () => {
+  it("reads a company tour's room analytics (tourAnalytics), not another company's", async () => {
     const owner = await seedUser(t.app, { plan: 'pro' });
     const tour = await seedProcessedTour(t, owner);
     const { secret } = (await t.gql(CREATE, { name: 'Analytics' }, owner.token)).data.apiKeyCreate;
@@ -195,6 +226,8 @@ describe('API keys and room analytics', () => {
     expect(r.errors).toBeUndefined();
     expect(r.data.tourAnalytics).toEqual({ visits: 0, rooms: [] });
     const other = await seedProcessedTour(t, await seedUser(t.app, { plan: 'pro' }));
-    expect((await t.gql(ANALYTICS, { id: other.id }, secret)).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.NOT_FOUND);
+    expect((await t.gql(ANALYTICS, { id: other.id }, secret)).errors?.[0]?.extensions?.code).toBe(
+      ERROR_CODES.NOT_FOUND,
+    );
   });
 });

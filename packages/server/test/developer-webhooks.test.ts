@@ -1,5 +1,5 @@
 /**
- * Webhooks (issue 20) against real receivers on loopback: signed per Standard Webhooks (checked with the
+ * Webhooks against real receivers on loopback: signed per Standard Webhooks (checked with the
  * `standardwebhooks` verifier), retried on failure and timeout with the same webhook-id, logged per attempt, replayed,
  * disabled after failing too long (admins mailed), and never sent to the product's own network unless allowed.
  */
@@ -48,7 +48,10 @@ describe('webhooks', () => {
   };
   beforeAll(async () => {
     // Retries a second apart so the schedule runs within the test; the timeout short so a hanging receiver fails fast.
-    t = await startTestApp('pglite', { WEBHOOK_RETRY_SCHEDULE_SECONDS: '1,1,1' as never, WEBHOOK_TIMEOUT_SECONDS: 1.5 });
+    t = await startTestApp('pglite', {
+      WEBHOOK_RETRY_SCHEDULE_SECONDS: '1,1,1' as never,
+      WEBHOOK_TIMEOUT_SECONDS: 1.5,
+    });
     admin = await seedUser(t.app, { plan: 'pro' });
   });
   afterEach(async () => {
@@ -95,9 +98,19 @@ describe('webhooks', () => {
     expect(payload.type).toBe('webhook.test');
     expect(got!.headers['webhook-id']).toMatch(/^evt_/);
     // A wrong secret does not verify.
-    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(got!.body, got!.headers)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(got!.body, got!.headers),
+    ).toThrow();
     const [d] = await settled(ep.id, 1);
-    expect(d).toMatchObject({ id: deliveryId, eventType: 'webhook.test', attempt: 1, status: 'SUCCEEDED', statusCode: 200, responseExcerpt: 'thanks', eventId: got!.headers['webhook-id'] });
+    expect(d).toMatchObject({
+      id: deliveryId,
+      eventType: 'webhook.test',
+      attempt: 1,
+      status: 'SUCCEEDED',
+      statusCode: 200,
+      responseExcerpt: 'thanks',
+      eventId: got!.headers['webhook-id'],
+    });
   });
 
   it('retries a receiver that fails twice: delivered on attempt 3 with the same webhook-id, each attempt logged', async () => {
@@ -107,7 +120,11 @@ describe('webhooks', () => {
     const got = await r.waitFor(3);
     const ids = new Set(got.map((g) => g.headers['webhook-id']));
     expect(ids.size).toBe(1);
-    for (const g of got) expect(new Webhook(secret).verify(g.body, g.headers)).toMatchObject({ type: 'tour.deleted', data: { tour: { id: tourId } } });
+    for (const g of got)
+      expect(new Webhook(secret).verify(g.body, g.headers)).toMatchObject({
+        type: 'tour.deleted',
+        data: { tour: { id: tourId } },
+      });
     const log = await settled(ep.id, 3);
     expect(log.map((d) => [d.attempt, d.status, d.statusCode])).toEqual([
       [3, 'SUCCEEDED', 204],
@@ -136,12 +153,23 @@ describe('webhooks', () => {
     const r = await receiver();
     const { secret } = await endpoint(r.url, ['LEAD_CREATED'], owner);
     const tour = await seedTour(t.app, owner);
-    const lead = await t.gql(LEAD_MUTATION, { input: leadInput(tour.globalId, { name: 'Vera', email: 'vera@example.com' }) });
+    const lead = await t.gql(LEAD_MUTATION, {
+      input: leadInput(tour.globalId, { name: 'Vera', email: 'vera@example.com' }),
+    });
     expect(lead.errors).toBeUndefined();
     const [got] = await r.waitFor(1);
-    const event = new Webhook(secret).verify(got!.body, got!.headers) as { type: string; data: { lead: Record<string, unknown>; liveViewing: { link: string } | null } };
+    const event = new Webhook(secret).verify(got!.body, got!.headers) as {
+      type: string;
+      data: { lead: Record<string, unknown>; liveViewing: { link: string } | null };
+    };
     expect(event.type).toBe('lead.created');
-    expect(event.data.lead).toMatchObject({ id: lead.data.tourLeadCreate.tourLead.id, tourId: tour.globalId, name: 'Vera', email: 'vera@example.com', leadType: 'LIVE_VIEWING' });
+    expect(event.data.lead).toMatchObject({
+      id: lead.data.tourLeadCreate.tourLead.id,
+      tourId: tour.globalId,
+      name: 'Vera',
+      email: 'vera@example.com',
+      leadType: 'LIVE_VIEWING',
+    });
     expect(event.data.liveViewing?.link).toContain(`session=${lead.data.tourLeadCreate.tourLead.viewingSessionId}`);
   });
 
@@ -175,10 +203,14 @@ describe('webhooks', () => {
     const [got] = await r.waitFor(1);
     expect(new Webhook(secret).verify(got!.body, got!.headers)).toMatchObject({ type: 'webhook.test' });
     expect(r.received).toHaveLength(1);
-    const listed = (await t.gql(LIST, {}, admin.token)).data.webhookEndpoints.find((e: { id: string }) => e.id === ep.id);
+    const listed = (await t.gql(LIST, {}, admin.token)).data.webhookEndpoints.find(
+      (e: { id: string }) => e.id === ep.id,
+    );
     expect(listed).toMatchObject({ events: ['TOUR_PROCESSED'], secret, enabled: true });
     expect((await t.gql(DELETE, { id: ep.id }, admin.token)).data.webhookEndpointDelete).toBe(true);
-    expect((await t.gql(DELIVERIES, { id: ep.id }, admin.token)).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.NOT_FOUND);
+    expect((await t.gql(DELIVERIES, { id: ep.id }, admin.token)).errors?.[0]?.extensions?.code).toBe(
+      ERROR_CODES.NOT_FOUND,
+    );
   });
 
   it('disables an endpoint that keeps failing and mails the company admins', async () => {
@@ -188,14 +220,24 @@ describe('webhooks', () => {
     t.app.config.WEBHOOK_DISABLE_AFTER_HOURS = 0;
     try {
       await deleteATour(owner);
-      await waitFor(async () => !(await t.gql(LIST, {}, owner.token)).data.webhookEndpoints[0].enabled, 'the endpoint disabled', 30_000);
+      await waitFor(
+        async () => !(await t.gql(LIST, {}, owner.token)).data.webhookEndpoints[0].enabled,
+        'the endpoint disabled',
+        30_000,
+      );
     } finally {
       t.app.config.WEBHOOK_DISABLE_AFTER_HOURS = 72;
     }
     const [listed] = (await t.gql(LIST, {}, owner.token)).data.webhookEndpoints;
     expect(listed.disabledReason).toMatch(/failed for 0 hours/);
     const mail = await waitFor(
-      () => t.app.services.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', owner.user.username).where('subject', '=', 'A Roomwalk webhook endpoint was disabled').executeTakeFirst(),
+      () =>
+        t.app.services.db
+          .selectFrom('mail_outbox')
+          .selectAll()
+          .where('to_address', '=', owner.user.username)
+          .where('subject', '=', 'A Roomwalk webhook endpoint was disabled')
+          .executeTakeFirst(),
       'the admin mail',
       30_000,
     );
@@ -203,7 +245,9 @@ describe('webhooks', () => {
     // Disabled: nothing more is sent, and replay asks to enable it first. Enabling again works.
     const [d] = await deliveries(ep.id, owner);
     expect((await t.gql(REPLAY, { id: d!.id }, owner.token)).errors?.[0]?.message).toMatch(/Enable it/);
-    expect((await t.gql(UPDATE, { input: { id: ep.id, enabled: true } }, owner.token)).data.webhookEndpointUpdate).toMatchObject({ enabled: true, disabledReason: null });
+    expect(
+      (await t.gql(UPDATE, { input: { id: ep.id, enabled: true } }, owner.token)).data.webhookEndpointUpdate,
+    ).toMatchObject({ enabled: true, disabledReason: null });
   });
 
   it("refuses endpoints on the product's own network when loopback is not allowed, at saving and at sending", async () => {
@@ -223,9 +267,13 @@ describe('webhooks', () => {
       expect(r.errors?.[0]?.message).toMatch(/private or local network|could not be found/);
     }
     for (const url of ['ftp://example.com/', 'not a url', 'http://user:pw@example.com/']) {
-      expect((await t.gql(CREATE, { input: { url, events: ['TOUR_DELETED'] } }, admin.token)).errors?.[0]?.extensions?.code, url).toBe(ERROR_CODES.BAD_USER_INPUT);
+      expect(
+        (await t.gql(CREATE, { input: { url, events: ['TOUR_DELETED'] } }, admin.token)).errors?.[0]?.extensions?.code,
+        url,
+      ).toBe(ERROR_CODES.BAD_USER_INPUT);
     }
-    // Saved while allowed, sent after: the connection itself is refused (the same check after DNS, as a rebinding name would be).
+    // Saved while allowed, sent after: the connection itself is refused (the same check after DNS, as a rebinding name
+    // would be).
     t.app.config.WEBHOOK_ALLOW_LOOPBACK = true;
     const r = await receiver();
     const { endpoint: ep } = await endpoint(r.url);
@@ -253,7 +301,9 @@ describe('webhooks', () => {
     const other = await seedUser(t.app, { plan: 'pro' });
     const r = await receiver();
     const { endpoint: ep } = await endpoint(r.url);
-    expect((await t.gql(SEND_TEST, { id: ep.id }, other.token)).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.NOT_FOUND);
+    expect((await t.gql(SEND_TEST, { id: ep.id }, other.token)).errors?.[0]?.extensions?.code).toBe(
+      ERROR_CODES.NOT_FOUND,
+    );
     const bad = await t.gql(CREATE, { input: { url: r.url, events: [] } }, admin.token);
     expect(bad.errors?.[0]?.extensions).toMatchObject({ code: ERROR_CODES.BAD_USER_INPUT, field: 'events' });
   });

@@ -1,5 +1,5 @@
 /**
- * Cross-origin access for the embedded player (issue 17, http/cors.ts): a listing page on another origin may call the
+ * Cross-origin access for the embedded player (http/cors.ts): a listing page on another origin may call the
  * public player operations (tour, tourViewRecord, tourLeadCreate, POST /tour-visit) — preflight answered,
  * `Access-Control-Allow-Origin: *`, never credentials — while every other operation stays same-origin: no CORS headers
  * for private documents, for mixed documents, or for a request that carries a token; the preflight never allows the
@@ -16,14 +16,22 @@ const TOUR_QUERY = 'query PlayerTour($tourID: ID!) { tour(tourID: $tourID) { id 
 const VIEW = 'mutation($input: TourViewRecordInput!) { tourViewRecord(input: $input) { success } }';
 
 function preflight(url: string, origin: string, requestHeaders = 'content-type') {
-  return fetch(url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': requestHeaders } });
+  return fetch(url, {
+    method: 'OPTIONS',
+    headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': requestHeaders },
+  });
 }
 
 function post(url: string, origin: string, body: unknown, headers: Record<string, string> = {}) {
-  return fetch(url, { method: 'POST', headers: { origin, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return fetch(url, {
+    method: 'POST',
+    headers: { origin, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
-const allowHeaders = (res: Response) => (res.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/\s*,\s*/);
+const allowHeaders = (res: Response) =>
+  (res.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/\s*,\s*/);
 
 describe('cross-origin player operations', () => {
   let t: TestApp;
@@ -60,13 +68,22 @@ describe('cross-origin player operations', () => {
       expect(tour.headers.get('access-control-allow-credentials')).toBeNull();
       expect(((await tour.json()) as { data: { tour: { id: string } } }).data.tour.id).toBe(tourId);
 
-      const view = await post(`${t.url}/query`, origin, { query: VIEW, variables: { input: { tourId, visitorId: 'visitor_cors_1234', secondsSpent: 3, roomsReached: 1 } } });
+      const view = await post(`${t.url}/query`, origin, {
+        query: VIEW,
+        variables: { input: { tourId, visitorId: 'visitor_cors_1234', secondsSpent: 3, roomsReached: 1 } },
+      });
       expect(view.headers.get('access-control-allow-origin')).toBe('*');
       expect(((await view.json()) as { errors?: unknown }).errors).toBeUndefined();
 
-      const lead = await post(`${t.url}/query`, origin, { query: LEAD_MUTATION, variables: { input: leadInput(tourId, { leadType: 'CONTACT' }) } });
+      const lead = await post(`${t.url}/query`, origin, {
+        query: LEAD_MUTATION,
+        variables: { input: leadInput(tourId, { leadType: 'CONTACT' }) },
+      });
       expect(lead.headers.get('access-control-allow-origin')).toBe('*');
-      const leadBody = (await lead.json()) as { data?: { tourLeadCreate: { tourLead: { id: string } } }; errors?: unknown };
+      const leadBody = (await lead.json()) as {
+        data?: { tourLeadCreate: { tourLead: { id: string } } };
+        errors?: unknown;
+      };
       expect(leadBody.errors).toBeUndefined();
       expect(leadBody.data!.tourLeadCreate.tourLead.id).toMatch(/^lead_/);
     }
@@ -83,16 +100,31 @@ describe('cross-origin player operations', () => {
     expect(sent.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
     expect(sent.headers.get('access-control-allow-origin')).toBe('*');
     // Private answers stay same-origin resources.
-    expect((await post(`${t.url}/query`, LISTING, { query: '{ me { user { id } } }' })).headers.get('cross-origin-resource-policy')).toBe('same-origin');
+    expect(
+      (await post(`${t.url}/query`, LISTING, { query: '{ me { user { id } } }' })).headers.get(
+        'cross-origin-resource-policy',
+      ),
+    ).toBe('same-origin');
   });
 
   it('keeps private operations same-origin: no CORS headers for them, for mixed documents or with a token', async () => {
     const cases: Array<[string, unknown, Record<string, string>]> = [
       ['private query', { query: '{ me { user { id } } }' }, {}],
       ['private list', { query: '{ tours(first: 5) { totalCount } }' }, {}],
-      ['mixed document', { query: `query($tourID: ID!) { tour(tourID: $tourID) { id } me { user { id } } }`, variables: { tourID: tourId } }, {}],
+      [
+        'mixed document',
+        {
+          query: `query($tourID: ID!) { tour(tourID: $tourID) { id } me { user { id } } }`,
+          variables: { tourID: tourId },
+        },
+        {},
+      ],
       ['fragment spread at the root', { query: `query { ...F } fragment F on Query { me { user { id } } }` }, {}],
-      ['public document with a token', { query: TOUR_QUERY, variables: { tourID: tourId } }, { authorization: `Bearer ${agent.token}` }],
+      [
+        'public document with a token',
+        { query: TOUR_QUERY, variables: { tourID: tourId } },
+        { authorization: `Bearer ${agent.token}` },
+      ],
       ['private mutation', { query: 'mutation { tourDelete(tourId: "x") { success } }' }, {}],
       ['not GraphQL', { query: 'this is not a document' }, {}],
     ];
@@ -102,14 +134,22 @@ describe('cross-origin player operations', () => {
       expect(res.headers.get('access-control-allow-credentials'), what).toBeNull();
     }
     // The same private call from the console's own origin works as before.
-    const own = await post(`${t.url}/query`, t.url, { query: '{ me { user { id } } }' }, { authorization: `Bearer ${agent.token}` });
+    const own = await post(
+      `${t.url}/query`,
+      t.url,
+      { query: '{ me { user { id } } }' },
+      { authorization: `Bearer ${agent.token}` },
+    );
     expect(((await own.json()) as { data: { me: { user: { id: string } } } }).data.me.user.id).toBe(agent.userId);
   });
 
   it('leaves other paths alone: no CORS on console routes, the upload and media preflights answer as before', async () => {
     const page = await preflight(`${t.url}/tours`, LISTING);
     expect(page.headers.get('access-control-allow-origin')).toBeNull();
-    const upload = await fetch(`${t.url}/upload/some/key`, { method: 'OPTIONS', headers: { origin: LISTING, 'access-control-request-method': 'PUT' } });
+    const upload = await fetch(`${t.url}/upload/some/key`, {
+      method: 'OPTIONS',
+      headers: { origin: LISTING, 'access-control-request-method': 'PUT' },
+    });
     expect(upload.status).toBe(204);
     expect(upload.headers.get('access-control-allow-methods')).toBe('PUT, OPTIONS');
     const billing = await post(`${t.url}/billing/checkout`, LISTING, {});

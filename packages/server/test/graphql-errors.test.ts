@@ -10,7 +10,8 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 
 const INTERNAL_TEXT = 'ECONNREFUSED 10.0.0.7:5432 relation "secret_table"';
-const leaks = (body: unknown) => /ECONNREFUSED|secret_table|10\.0\.0\.7|\.ts:\d+|\bat \w+ \(/.test(JSON.stringify(body));
+const leaks = (body: unknown) =>
+  /ECONNREFUSED|secret_table|10\.0\.0\.7|\.ts:\d+|\bat \w+ \(/.test(JSON.stringify(body));
 
 const REGISTER = `mutation ($input: UserRegisterInput!) { userRegister(input: $input) { id } }`;
 const registerInput = () => ({
@@ -39,7 +40,10 @@ describe('error masking on HTTP and WebSocket', () => {
     try {
       humanCheck.verify = async () => false;
       const refused = await t.gql(REGISTER, { input: registerInput() });
-      expect(refused.errors?.[0]).toMatchObject({ message: ERROR_TEXTS.humanCheckFailed, extensions: { code: ERROR_CODES.HUMAN_CHECK_FAILED } });
+      expect(refused.errors?.[0]).toMatchObject({
+        message: ERROR_TEXTS.humanCheckFailed,
+        extensions: { code: ERROR_CODES.HUMAN_CHECK_FAILED },
+      });
 
       humanCheck.verify = async () => {
         throw new Error(INTERNAL_TEXT);
@@ -47,7 +51,10 @@ describe('error masking on HTTP and WebSocket', () => {
       const failed = await t.gql(REGISTER, { input: registerInput() });
       expect(failed.status).toBe(200);
       expect(failed.errors).toHaveLength(1);
-      expect(failed.errors?.[0]).toMatchObject({ message: ERROR_TEXTS.unexpected, extensions: { code: ERROR_CODES.INTERNAL } });
+      expect(failed.errors?.[0]).toMatchObject({
+        message: ERROR_TEXTS.unexpected,
+        extensions: { code: ERROR_CODES.INTERNAL },
+      });
       expect(Object.keys(failed.errors![0]!.extensions ?? {})).toEqual(['code']);
       expect(leaks(failed)).toBe(false);
     } finally {
@@ -55,7 +62,10 @@ describe('error masking on HTTP and WebSocket', () => {
     }
   });
 
-  function firstError(token: string | undefined, query: string): Promise<{ message: string; extensions?: Record<string, unknown> }> {
+  function firstError(
+    token: string | undefined,
+    query: string,
+  ): Promise<{ message: string; extensions?: Record<string, unknown> }> {
     const client = t.wsClient(token);
     return new Promise((resolve, reject) => {
       client.subscribe(

@@ -20,7 +20,10 @@ declare const window: any;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const AGORA = { AGORA_APP_ID: '970ca35de60c44645bbae8a215061b33', AGORA_APP_CERTIFICATE: '5cfd2fd1755d40ecb72977518be15d3b' };
+const AGORA = {
+  AGORA_APP_ID: '970ca35de60c44645bbae8a215061b33',
+  AGORA_APP_CERTIFICATE: '5cfd2fd1755d40ecb72977518be15d3b',
+};
 
 /** The player folder as the build lays it out: the Agora chunk (built from the player's source) and a probe page. */
 async function playerDist(): Promise<string> {
@@ -35,7 +38,10 @@ async function playerDist(): Promise<string> {
     logLevel: 'silent',
   });
   fs.writeFileSync(path.join(dir, 'tour-player.js'), '/* the script-tag bundle */');
-  fs.writeFileSync(path.join(dir, 'agora-csp.html'), '<!doctype html><meta charset="utf-8"><title>agora csp</title><script type="module" src="agora-csp.js"></script>');
+  fs.writeFileSync(
+    path.join(dir, 'agora-csp.html'),
+    '<!doctype html><meta charset="utf-8"><title>agora csp</title><script type="module" src="agora-csp.js"></script>',
+  );
   // No inline script: the policy allows scripts from 'self' only.
   fs.writeFileSync(
     path.join(dir, 'agora-csp.js'),
@@ -100,9 +106,20 @@ describe('Agora and the Content-Security-Policy', () => {
     const idOnly = await start({ AGORA_APP_ID: AGORA.AGORA_APP_ID });
     const on = await start(AGORA);
     for (const p of ['/playerext/tour_1', '/']) {
-      expect((await cspOf(`${off.url}${p}`))['connect-src']).not.toEqual(expect.arrayContaining([AGORA_CONNECT_SOURCES[0]]));
-      expect((await cspOf(`${idOnly.url}${p}`))['connect-src']).not.toEqual(expect.arrayContaining([AGORA_CONNECT_SOURCES[0]]));
-      expect((await cspOf(`${on.url}${p}`))['connect-src']).toEqual(expect.arrayContaining(['https://*.agora.io:*', 'wss://*.agora.io:*', 'https://*.sd-rtn.com:*', 'wss://*.sd-rtn.com:*']));
+      expect((await cspOf(`${off.url}${p}`))['connect-src']).not.toEqual(
+        expect.arrayContaining([AGORA_CONNECT_SOURCES[0]]),
+      );
+      expect((await cspOf(`${idOnly.url}${p}`))['connect-src']).not.toEqual(
+        expect.arrayContaining([AGORA_CONNECT_SOURCES[0]]),
+      );
+      expect((await cspOf(`${on.url}${p}`))['connect-src']).toEqual(
+        expect.arrayContaining([
+          'https://*.agora.io:*',
+          'wss://*.agora.io:*',
+          'https://*.sd-rtn.com:*',
+          'wss://*.sd-rtn.com:*',
+        ]),
+      );
       // Scripts stay our own: the SDK is served from /player/.
       expect((await cspOf(`${on.url}${p}`))['script-src']).toEqual(["'self'"]);
     }
@@ -122,7 +139,11 @@ describe('Agora and the Content-Security-Policy', () => {
     let browser: Browser;
     beforeAll(async () => {
       const { chromium } = await import('playwright-core');
-      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'] });
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+      });
     });
     afterAll(async () => {
       await browser?.close();
@@ -132,7 +153,8 @@ describe('Agora and the Content-Security-Policy', () => {
       const page = await browser.newPage();
       const agoraRequests: Array<{ url: string; failure: string | null }> = [];
       page.on('requestfailed', (r) => {
-        if (/\.(agora\.io|sd-rtn\.com)(:\d+)?\//.test(r.url())) agoraRequests.push({ url: r.url(), failure: r.failure()?.errorText ?? null });
+        if (/\.(agora\.io|sd-rtn\.com)(:\d+)?\//.test(r.url()))
+          agoraRequests.push({ url: r.url(), failure: r.failure()?.errorText ?? null });
       });
       await page.goto(`${t.url}/player/agora-csp.html`);
       await page.waitForFunction(() => window.ready === true);
@@ -144,7 +166,11 @@ describe('Agora and the Content-Security-Policy', () => {
       const { page, agoraRequests } = await open(t);
       expect(await page.evaluate((appId) => window.joinWithSdk(appId), AGORA.AGORA_APP_ID)).toBe('function');
       // The SDK asks its access points first; offline that fails on DNS, never on the policy.
-      await page.waitForFunction(() => window.violations.length > 0 || window.client.connectionState === 'CONNECTING', undefined, { timeout: 20_000 });
+      await page.waitForFunction(
+        () => window.violations.length > 0 || window.client.connectionState === 'CONNECTING',
+        undefined,
+        { timeout: 20_000 },
+      );
       await expect.poll(() => agoraRequests.length, { timeout: 20_000 }).toBeGreaterThan(0);
       expect(agoraRequests.filter((r) => /CSP|BLOCKED/i.test(r.failure ?? ''))).toEqual([]);
       const probes = await page.evaluate(() => window.probe());

@@ -62,7 +62,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('live viewing between two browsers', (
     );
   }
 
-  const setup = (page: Page, args: { role: 'host' | 'viewer'; request: unknown; session?: string }) => page.evaluate((a) => window.setup(a), { ...args, url: t.url, tourId: tour.globalId });
+  const setup = (page: Page, args: { role: 'host' | 'viewer'; request: unknown; session?: string }) =>
+    page.evaluate((a) => window.setup(a), { ...args, url: t.url, tourId: tour.globalId });
 
   beforeAll(async () => {
     t = await startTestApp('pglite', { ICE_SERVERS: '[]', RATE_LIMIT_DISABLED: true });
@@ -71,7 +72,11 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('live viewing between two browsers', (
     pages = await startPageServer(t.url);
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
-    strictBrowser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS.filter((a) => a !== '--use-fake-ui-for-media-stream') });
+    strictBrowser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ARGS.filter((a) => a !== '--use-fake-ui-for-media-stream'),
+    });
   });
 
   afterAll(async () => {
@@ -110,17 +115,32 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('live viewing between two browsers', (
     expect(await viewer.evaluate(() => window.t.panelText)).toBe('Waiting on Agent...');
 
     // Agent: told at once (subscription), the mail's link names the session; "Go Live" as host.
-    await eventually(async () => leads.find((l) => l.name === 'Vera' && l.leadType === 'LIVE_VIEWING'), 'the live lead notice');
-    const mail = await eventually(() => t.app.services.db.selectFrom('mail_outbox').selectAll().where('subject', 'like', 'Vera Visitor is waiting%').executeTakeFirst(), 'the mail to the agent');
+    await eventually(
+      async () => leads.find((l) => l.name === 'Vera' && l.leadType === 'LIVE_VIEWING'),
+      'the live lead notice',
+    );
+    const mail = await eventually(
+      () =>
+        t.app.services.db
+          .selectFrom('mail_outbox')
+          .selectAll()
+          .where('subject', 'like', 'Vera Visitor is waiting%')
+          .executeTakeFirst(),
+      'the mail to the agent',
+    );
     const link = new URL((mail.links as string[])[0]!);
     expect(link.pathname).toBe('/agentplayer');
     const session = link.searchParams.get('session')!;
-    const hostRequest = await host.evaluate(async ({ query, id, session, token }) => (await window.gql(query, { id, session }, token)).data.tour.viewingSessionRequest, {
-      query: HOST_REQUEST,
-      id: tour.globalId,
-      session,
-      token: agent.token,
-    });
+    const hostRequest = await host.evaluate(
+      async ({ query, id, session, token }) =>
+        (await window.gql(query, { id, session }, token)).data.tour.viewingSessionRequest,
+      {
+        query: HOST_REQUEST,
+        id: tour.globalId,
+        session,
+        token: agent.token,
+      },
+    );
     await setup(host, { role: 'host', request: hostRequest, session });
     await host.evaluate(() => {
       void window.call.controller.start();
@@ -128,7 +148,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('live viewing between two browsers', (
     });
 
     // Video both ways: frames are presented on each side's remote <video>.
-    const framesFlow = (p: Page) => p.waitForFunction(() => window.t.remoteVideoFrames > 15, undefined, { timeout: 30_000 });
+    const framesFlow = (p: Page) =>
+      p.waitForFunction(() => window.t.remoteVideoFrames > 15, undefined, { timeout: 30_000 });
     await Promise.all([framesFlow(viewer), framesFlow(host)]);
     expect(await host.evaluate(() => window.t.panelText)).toBe('');
     expect(await viewer.evaluate(() => window.t.panelText)).toBe('');
@@ -182,7 +203,9 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('live viewing between two browsers', (
     // Retry: a new call from the same visitor is offered afresh by the waiting host.
     const hostFrames = await host.evaluate(() => window.t.remoteVideoFrames);
     await viewer.evaluate(() => void window.call.controller.retry());
-    await host.waitForFunction((n) => window.t.panelText === '' && window.t.remoteVideoFrames > n + 15, hostFrames, { timeout: 30_000 });
+    await host.waitForFunction((n) => window.t.panelText === '' && window.t.remoteVideoFrames > n + 15, hostFrames, {
+      timeout: 30_000,
+    });
   });
 
   it('goes on with audio only when the camera is refused, and stops when both are', async () => {
@@ -203,7 +226,9 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('live viewing between two browsers', (
     await setup(none, { role: 'viewer', request: await leaveDetails(none) });
     await none.evaluate(() => window.call.controller.start());
     await none.waitForFunction(() => window.t.states.includes('PERMISSION_DENIED'));
-    expect(await none.evaluate(() => ({ warnings: window.t.warnings, error: window.t.error, panel: window.t.panelText }))).toEqual({
+    expect(
+      await none.evaluate(() => ({ warnings: window.t.warnings, error: window.t.error, panel: window.t.panelText })),
+    ).toEqual({
       warnings: [ERROR_TEXTS.bothDenied],
       error: ERROR_TEXTS.permissionsRequired,
       panel: 'Camera/Mic Permission Denied',

@@ -48,7 +48,8 @@ describe('live-call module: scroll sync and socket', () => {
       token,
       WebSocketImpl: WebSocket,
       onRemoteFrame: (f: number) => frames.push(f),
-      onStatus: (st: { state: string; attempt?: number; message?: string }) => statuses.push(`${st.state}${st.attempt ? ` ${st.attempt}` : ''}${st.message ? `: ${st.message}` : ''}`),
+      onStatus: (st: { state: string; attempt?: number; message?: string }) =>
+        statuses.push(`${st.state}${st.attempt ? ` ${st.attempt}` : ''}${st.message ? `: ${st.message}` : ''}`),
       ...extra,
     });
     syncs.push(s);
@@ -91,7 +92,13 @@ describe('live-call module: scroll sync and socket', () => {
     await eventually(async () => bad.statuses.find((s) => s.startsWith('failed')), 'failure');
     expect(bad.statuses).toEqual(['connecting', 'failed: Connection error: 4001']);
     const lead = await createLead(t, tour.globalId);
-    const expired = await createSignalingTokens(t.app.config.jwtSecret).sign({ tourId: tour.id, sessionId: lead.session, role: 'viewer', userId: 'viewer-z', exp: Math.floor(Date.now() / 1000) - 1 });
+    const expired = await createSignalingTokens(t.app.config.jwtSecret).sign({
+      tourId: tour.id,
+      sessionId: lead.session,
+      role: 'viewer',
+      userId: 'viewer-z',
+      exp: Math.floor(Date.now() / 1000) - 1,
+    });
     const old = sync(expired);
     await eventually(async () => old.statuses.find((s) => s.startsWith('failed')), 'failure');
     expect(old.statuses).toEqual(['connecting', `failed: ${ERROR_TEXTS.sessionExpired}`]);
@@ -117,7 +124,10 @@ describe('live-call module: scroll sync and socket', () => {
     const a = sync(lead.token, { reconnectDelayMs: 50 });
     await eventually(async () => a.s.isSyncActive, 'open');
     t.app.app.liveRooms.closeAll(1012, 'Service restart');
-    await eventually(async () => a.statuses.slice(a.statuses.indexOf('reconnecting 1')).includes('open') && a.s.isSyncActive, 'reopened');
+    await eventually(
+      async () => a.statuses.slice(a.statuses.indexOf('reconnecting 1')).includes('open') && a.s.isSyncActive,
+      'reopened',
+    );
 
     // A server that is gone: nothing listens on this port any more.
     const port = await new Promise<number>((resolve) => {
@@ -128,7 +138,13 @@ describe('live-call module: scroll sync and socket', () => {
     });
     const gone = sync(lead.token, { url: `http://127.0.0.1:${port}`, reconnectDelayMs: 50 });
     await eventually(async () => gone.statuses.find((s) => s.startsWith('failed')), 'giving up');
-    expect(gone.statuses).toEqual(['connecting', 'reconnecting 1', 'reconnecting 2', 'reconnecting 3', `failed: ${ERROR_TEXTS.reconnectFailed}`]);
+    expect(gone.statuses).toEqual([
+      'connecting',
+      'reconnecting 1',
+      'reconnecting 2',
+      'reconnecting 3',
+      `failed: ${ERROR_TEXTS.reconnectFailed}`,
+    ]);
     expect(gone.s.isSyncActive).toBe(false);
   });
 });

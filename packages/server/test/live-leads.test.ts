@@ -21,7 +21,15 @@ describe.each(DB_KINDS)('live viewing leads on %s', (kind) => {
   afterAll(async () => t?.stop());
 
   it("stores a live viewing lead, answers the visitor's session, mails the agent a host link and tells the console at once", async () => {
-    const sub = collect<{ tourLeadCreated: { name: string; email: string; leadType: string; tourId: string; viewingSessionId: string | null } }>(
+    const sub = collect<{
+      tourLeadCreated: {
+        name: string;
+        email: string;
+        leadType: string;
+        tourId: string;
+        viewingSessionId: string | null;
+      };
+    }>(
       t.wsClient(agent.token),
       'subscription { tourLeadCreated { name email leadType tourId viewingSessionId } }',
       {},
@@ -33,14 +41,22 @@ describe.each(DB_KINDS)('live viewing leads on %s', (kind) => {
     let seen = false;
     void sub.done.then(() => (seen = true));
     for (let i = 0; i < 50 && !seen; i++) {
-      res ??= await t.gql(LEAD_MUTATION, { input: leadInput(tour.globalId, { email: '  Vera@Example.com ', contactNumber: '+27 82 123 4567' }) });
+      res ??= await t.gql(LEAD_MUTATION, {
+        input: leadInput(tour.globalId, { email: '  Vera@Example.com ', contactNumber: '+27 82 123 4567' }),
+      });
       if (i > 0) await t.gql(LEAD_MUTATION, { input: leadInput(tour.globalId, { leadType: 'CONTACT' }) });
       await Promise.race([sub.done, new Promise((r) => setTimeout(r, 100))]);
     }
     res = res!;
     expect(res.errors).toBeUndefined();
     const { tourLead, viewingSessionRequest: vsr } = res.data.tourLeadCreate;
-    expect(tourLead).toMatchObject({ name: 'Vera', surname: 'Visitor', email: 'vera@example.com', leadType: 'LIVE_VIEWING', tourId: tour.globalId });
+    expect(tourLead).toMatchObject({
+      name: 'Vera',
+      surname: 'Visitor',
+      email: 'vera@example.com',
+      leadType: 'LIVE_VIEWING',
+      tourId: tour.globalId,
+    });
     expect(tourLead.id).toMatch(/^lead_/);
     expect(vsr.rtcToken).toBeNull();
     expect(vsr.appId).toBeNull();
@@ -48,12 +64,21 @@ describe.each(DB_KINDS)('live viewing leads on %s', (kind) => {
     expect(new Date(vsr.expireTime).getTime()).toBeGreaterThan(Date.now());
 
     const claims = await createSignalingTokens(t.app.config.jwtSecret).verify(vsr.signalingToken);
-    expect(claims).toMatchObject({ ok: true, claims: { tourId: tour.id, role: 'viewer', userId: vsr.viewingSessionUserId } });
+    expect(claims).toMatchObject({
+      ok: true,
+      claims: { tourId: tour.id, role: 'viewer', userId: vsr.viewingSessionUserId },
+    });
 
     const session = sessionOf(vsr.signalingToken);
     const mail = await eventually(
       () =>
-        t.app.services.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', agent.user.username).where('subject', 'like', '%is waiting for you%').orderBy('created_at').executeTakeFirst(),
+        t.app.services.db
+          .selectFrom('mail_outbox')
+          .selectAll()
+          .where('to_address', '=', agent.user.username)
+          .where('subject', 'like', '%is waiting for you%')
+          .orderBy('created_at')
+          .executeTakeFirst(),
       'the mail to the agent',
     );
     expect(mail.subject).toContain('Vera Visitor is waiting for you');
@@ -86,7 +111,11 @@ describe.each(DB_KINDS)('live viewing leads on %s', (kind) => {
     const stranger = await seedUser(t.app);
     const other = await t.gql(HOST_SESSION, { id: tour.globalId, session }, stranger.token);
     expect(other.data.tour.viewingSessionRequest).toBeNull();
-    const unknown = await t.gql(HOST_SESSION, { id: tour.globalId, session: '00000000-0000-4000-8000-000000000000' }, agent.token);
+    const unknown = await t.gql(
+      HOST_SESSION,
+      { id: tour.globalId, session: '00000000-0000-4000-8000-000000000000' },
+      agent.token,
+    );
     expect(unknown.data.tour.viewingSessionRequest).toBeNull();
   });
 
@@ -109,7 +138,9 @@ describe.each(DB_KINDS)('live viewing leads on %s', (kind) => {
       ['+27 82 111 2222', '+27 821112222'],
       ['+44 20 7946 0018', '+44 2079460018'],
     ] as const) {
-      const res = await t.gql(LEAD_MUTATION, { input: leadInput(tour.globalId, { leadType: 'CONTACT', contactNumber: typed }) });
+      const res = await t.gql(LEAD_MUTATION, {
+        input: leadInput(tour.globalId, { leadType: 'CONTACT', contactNumber: typed }),
+      });
       expect(res.errors).toBeUndefined();
       const id = (res.data.tourLeadCreate.tourLead.id as string).replace(/^lead_/, '');
       const row = (await t.app.services.db
@@ -156,10 +187,19 @@ describe.each(DB_KINDS)('live viewing leads on %s', (kind) => {
   it('takes leads only on public tours', async () => {
     const deleted = await seedTour(t.app, agent, { deleted: true });
     const processing = await seedTour(t.app, agent, { status: 'PROCESSING' });
-    expect((await t.gql(LEAD_MUTATION, { input: leadInput(deleted.globalId) })).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.TOUR_REMOVED);
-    expect((await t.gql(LEAD_MUTATION, { input: leadInput(processing.globalId) })).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.TOUR_NOT_PROCESSED);
-    expect((await t.gql(LEAD_MUTATION, { input: leadInput('tour_00000000-0000-4000-8000-000000000000') })).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.NOT_FOUND);
-    expect((await t.gql(LEAD_MUTATION, { input: leadInput('garbage') })).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.INVALID_TOUR_ID);
+    expect((await t.gql(LEAD_MUTATION, { input: leadInput(deleted.globalId) })).errors?.[0]?.extensions?.code).toBe(
+      ERROR_CODES.TOUR_REMOVED,
+    );
+    expect((await t.gql(LEAD_MUTATION, { input: leadInput(processing.globalId) })).errors?.[0]?.extensions?.code).toBe(
+      ERROR_CODES.TOUR_NOT_PROCESSED,
+    );
+    expect(
+      (await t.gql(LEAD_MUTATION, { input: leadInput('tour_00000000-0000-4000-8000-000000000000') })).errors?.[0]
+        ?.extensions?.code,
+    ).toBe(ERROR_CODES.NOT_FOUND);
+    expect((await t.gql(LEAD_MUTATION, { input: leadInput('garbage') })).errors?.[0]?.extensions?.code).toBe(
+      ERROR_CODES.INVALID_TOUR_ID,
+    );
   });
 });
 
@@ -170,7 +210,11 @@ describe('live viewing leads: limits and Agora', () => {
       const agent = await seedUser(t.app);
       const tour = await seedTour(t.app, agent);
       const codes: Array<string | undefined> = [];
-      for (let i = 0; i < 11; i++) codes.push((await t.gql(LEAD_MUTATION, { input: leadInput(tour.globalId, { leadType: 'CONTACT' }) })).errors?.[0]?.extensions?.code);
+      for (let i = 0; i < 11; i++)
+        codes.push(
+          (await t.gql(LEAD_MUTATION, { input: leadInput(tour.globalId, { leadType: 'CONTACT' }) })).errors?.[0]
+            ?.extensions?.code,
+        );
       expect(codes.slice(0, 10)).toEqual(new Array(10).fill(undefined));
       expect(codes[10]).toBe(ERROR_CODES.RATE_LIMITED);
     } finally {
@@ -180,7 +224,11 @@ describe('live viewing leads: limits and Agora', () => {
 
   it('issues an Agora rtcToken and appId when Agora is configured', async () => {
     const appId = '970ca35de60c44645bbae8a215061b33';
-    const t = await startTestApp('pglite', { AGORA_APP_ID: appId, AGORA_APP_CERTIFICATE: '5cfd2fd1755d40ecb72977518be15d3b', ICE_SERVERS: '[]' });
+    const t = await startTestApp('pglite', {
+      AGORA_APP_ID: appId,
+      AGORA_APP_CERTIFICATE: '5cfd2fd1755d40ecb72977518be15d3b',
+      ICE_SERVERS: '[]',
+    });
     try {
       const agent = await seedUser(t.app);
       const tour = await seedTour(t.app, agent);
@@ -189,7 +237,11 @@ describe('live viewing leads: limits and Agora', () => {
       expect(vsr.appId).toBe(appId);
       // AccessToken2: version "007" then base64 content.
       expect(vsr.rtcToken).toMatch(/^007[A-Za-z0-9+/=]{40,}$/);
-      const host = await t.gql(HOST_SESSION, { id: tour.globalId, session: sessionOf(vsr.signalingToken) }, agent.token);
+      const host = await t.gql(
+        HOST_SESSION,
+        { id: tour.globalId, session: sessionOf(vsr.signalingToken) },
+        agent.token,
+      );
       expect(host.data.tour.viewingSessionRequest.rtcToken).toMatch(/^007/);
       expect(host.data.tour.viewingSessionRequest.rtcToken).not.toBe(vsr.rtcToken);
     } finally {

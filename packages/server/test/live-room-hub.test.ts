@@ -1,5 +1,5 @@
 /**
- * RoomHub on its own (issue #15 item 4): two hubs joined by an in-memory bus decide the same way which of one
+ * RoomHub on its own: two hubs joined by an in-memory bus decide the same way which of one
  * participant's sockets stays, even when both join at the same moment; and the room's scroll bucket on a fake clock.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -14,7 +14,12 @@ function cluster(n: number, limits = LIMITS) {
   const queue: Array<{ from: number; e: Envelope }> = [];
   const hubs = Array.from({ length: n }, () => new RoomHub(limits));
   hubs.forEach((hub, i) => {
-    const bus: RoomBus = { kind: 'postgres', nodeId: String(i), publish: (e) => void queue.push({ from: i, e: structuredClone(e) }), close: async () => undefined };
+    const bus: RoomBus = {
+      kind: 'postgres',
+      nodeId: String(i),
+      publish: (e) => void queue.push({ from: i, e: structuredClone(e) }),
+      close: async () => undefined,
+    };
     hub.attach(bus);
   });
   const flush = () => {
@@ -31,7 +36,15 @@ function cluster(n: number, limits = LIMITS) {
 function peer(peerId: string, userId: string, joinedAt: number, room = 'tour:session') {
   const got: string[] = [];
   const closed: Array<{ code: number; reason: string }> = [];
-  const p: LocalPeer = { peerId, userId, role: 'viewer', room, joinedAt, send: (t) => void got.push(t), close: (code, reason) => void closed.push({ code, reason }) };
+  const p: LocalPeer = {
+    peerId,
+    userId,
+    role: 'viewer',
+    room,
+    joinedAt,
+    send: (t) => void got.push(t),
+    close: (code, reason) => void closed.push({ code, reason }),
+  };
   return { p, got, closed };
 }
 

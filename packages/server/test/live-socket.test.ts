@@ -21,7 +21,8 @@ describe.each(DB_KINDS)('live viewing socket on %s', (kind) => {
 
   beforeAll(async () => {
     t = await startTestApp(kind, {
-      ICE_SERVERS: '[{"urls":"stun:stun.example.org:3478"},{"urls":["turn:turn.example.org:3478"],"username":"u","credential":"p"}]',
+      ICE_SERVERS:
+        '[{"urls":"stun:stun.example.org:3478"},{"urls":["turn:turn.example.org:3478"],"username":"u","credential":"p"}]',
       RATE_LIMIT_DISABLED: true,
       LIVE_ALLOWED_ORIGINS: 'https://agency.example',
     });
@@ -38,8 +39,17 @@ describe.each(DB_KINDS)('live viewing socket on %s', (kind) => {
     const other = await createLead(t, tour.globalId);
     const viewer = client({ tourId: tour.globalId, token: lead.token });
     const w = await welcome(viewer);
-    expect(w).toMatchObject({ role: 'viewer', userId: lead.userId, tourId: tour.globalId, session: lead.session, peers: [] });
-    expect(w.iceServers).toEqual([{ urls: 'stun:stun.example.org:3478' }, { urls: ['turn:turn.example.org:3478'], username: 'u', credential: 'p' }]);
+    expect(w).toMatchObject({
+      role: 'viewer',
+      userId: lead.userId,
+      tourId: tour.globalId,
+      session: lead.session,
+      peers: [],
+    });
+    expect(w.iceServers).toEqual([
+      { urls: 'stun:stun.example.org:3478' },
+      { urls: ['turn:turn.example.org:3478'], username: 'u', credential: 'p' },
+    ]);
     const stranger = client({ tourId: tour.globalId, token: other.token });
     await welcome(stranger);
 
@@ -51,7 +61,12 @@ describe.each(DB_KINDS)('live viewing socket on %s', (kind) => {
 
     host.send({ type: 'roomwalk_scrolling', tourId: tour.globalId, data: { frameIndex: 42.5 } });
     const got = await viewer.next((m) => m.type === 'roomwalk_scrolling', 'scroll');
-    expect(got).toEqual({ type: 'roomwalk_scrolling', tourId: tour.globalId, data: { frameIndex: 42.5 }, from: hw.peerId });
+    expect(got).toEqual({
+      type: 'roomwalk_scrolling',
+      tourId: tour.globalId,
+      data: { frameIndex: 42.5 },
+      from: hw.peerId,
+    });
     viewer.send({ type: 'roomwalk_scrolling', tourId: tour.globalId, data: { frameIndex: 7 } });
     expect((await host.next((m) => m.type === 'roomwalk_scrolling', 'scroll back')).data).toEqual({ frameIndex: 7 });
     // A marker after both proves ordering: the stranger in another session saw neither.
@@ -69,15 +84,28 @@ describe.each(DB_KINDS)('live viewing socket on %s', (kind) => {
     const viewer = client({ tourId: tour.globalId, token: lead.token });
     const vw = await welcome(viewer);
     // A second viewer in the room is a second participant (a second socket of one token would replace the first).
-    const viewer2 = client({ tourId: tour.globalId, token: await participantToken(t.app, tour.id, lead.session, 'viewer-second') });
+    const viewer2 = client({
+      tourId: tour.globalId,
+      token: await participantToken(t.app, tour.id, lead.session, 'viewer-second'),
+    });
     const v2w = await welcome(viewer2);
     const host = client({ tourId: tour.globalId, session: lead.session, token: agent.token });
     const hw = await welcome(host);
 
     viewer.send({ type: 'roomwalk_signal', data: { kind: 'ready' } });
     const ready = await host.next((m) => m.type === 'roomwalk_signal', 'ready');
-    expect(ready).toEqual({ type: 'roomwalk_signal', from: vw.peerId, fromRole: 'viewer', fromUser: lead.userId, data: { kind: 'ready' } });
-    host.send({ type: 'roomwalk_signal', to: vw.peerId, data: { kind: 'offer', sdp: 'v=0\r\n' + 'a=x\r\n'.repeat(1500) } });
+    expect(ready).toEqual({
+      type: 'roomwalk_signal',
+      from: vw.peerId,
+      fromRole: 'viewer',
+      fromUser: lead.userId,
+      data: { kind: 'ready' },
+    });
+    host.send({
+      type: 'roomwalk_signal',
+      to: vw.peerId,
+      data: { kind: 'offer', sdp: 'v=0\r\n' + 'a=x\r\n'.repeat(1500) },
+    });
     const offer = await viewer.next((m) => m.type === 'roomwalk_signal', 'offer');
     expect(offer.data.kind).toBe('offer');
     expect(offer.from).toBe(hw.peerId);
@@ -95,10 +123,20 @@ describe.each(DB_KINDS)('live viewing socket on %s', (kind) => {
       [{ tourId: tour.globalId }, CLOSE_CODES.unauthorised],
       [{ tourId: tour.globalId, session: lead.session, token: 'nonsense' }, CLOSE_CODES.unauthorised],
       [{ tourId: tour.globalId, session: lead.session, token: stranger.token }, CLOSE_CODES.forbidden],
-      [{ tourId: tour.globalId, session: '00000000-0000-4000-8000-000000000000', token: lead.token }, CLOSE_CODES.forbidden],
+      [
+        { tourId: tour.globalId, session: '00000000-0000-4000-8000-000000000000', token: lead.token },
+        CLOSE_CODES.forbidden,
+      ],
       // The host's own token only from our origins (a visitor's signalling token works from any: see below).
-      [{ tourId: tour.globalId, session: lead.session, token: agent.token }, CLOSE_CODES.forbidden, { origin: 'https://evil.example' }],
-      [{ tourId: tour.globalId, session: '00000000-0000-4000-8000-000000000000', token: agent.token }, CLOSE_CODES.notFound],
+      [
+        { tourId: tour.globalId, session: lead.session, token: agent.token },
+        CLOSE_CODES.forbidden,
+        { origin: 'https://evil.example' },
+      ],
+      [
+        { tourId: tour.globalId, session: '00000000-0000-4000-8000-000000000000', token: agent.token },
+        CLOSE_CODES.notFound,
+      ],
       [{ tourId: 'nonsense', token: lead.token }, CLOSE_CODES.badRequest],
     ];
     for (const [q, code, headers] of cases) {
@@ -109,12 +147,18 @@ describe.each(DB_KINDS)('live viewing socket on %s', (kind) => {
     await welcome(allowed);
     const same = client({ tourId: tour.globalId, token: lead.token }, { origin: t.url });
     await welcome(same);
-    // A listing site embedding the player by script tag: the visitor's socket comes from its own origin (issue 17).
+    // A listing site embedding the player by script tag: the visitor's socket comes from its own origin.
     const listing = client({ tourId: tour.globalId, token: lead.token }, { origin: 'https://listing.example' });
     await welcome(listing);
 
     const tokens = createSignalingTokens(t.app.config.jwtSecret);
-    const expired = await tokens.sign({ tourId: tour.id, sessionId: lead.session, role: 'viewer', userId: 'viewer-x', exp: Math.floor(Date.now() / 1000) - 5 });
+    const expired = await tokens.sign({
+      tourId: tour.id,
+      sessionId: lead.session,
+      role: 'viewer',
+      userId: 'viewer-x',
+      exp: Math.floor(Date.now() / 1000) - 5,
+    });
     expect((await client({ tourId: tour.globalId, token: expired }).closed).code).toBe(CLOSE_CODES.sessionExpired);
   });
 
@@ -129,7 +173,13 @@ describe.each(DB_KINDS)('live viewing socket on %s', (kind) => {
       .where('id', '=', lead.session)
       .execute();
     const tokens = createSignalingTokens(t.app.config.jwtSecret);
-    const short = await tokens.sign({ tourId: tour.id, sessionId: lead.session, role: 'viewer', userId: 'viewer-y', exp: Math.floor(Date.now() / 1000) + 60 });
+    const short = await tokens.sign({
+      tourId: tour.id,
+      sessionId: lead.session,
+      role: 'viewer',
+      userId: 'viewer-y',
+      exp: Math.floor(Date.now() / 1000) + 60,
+    });
     const c = client({ tourId: tour.globalId, token: short });
     expect(await c.closed).toEqual({ code: CLOSE_CODES.sessionExpired, reason: 'Session expired' });
   });
@@ -138,17 +188,26 @@ describe.each(DB_KINDS)('live viewing socket on %s', (kind) => {
     const lead = await createLead(t, tour.globalId);
     const big = client({ tourId: tour.globalId, token: lead.token });
     await welcome(big);
-    big.send({ type: 'roomwalk_scrolling', tourId: tour.globalId, data: { frameIndex: 1 }, pad: 'x'.repeat(LIVE_LIMITS.scrollMessageBytes) });
+    big.send({
+      type: 'roomwalk_scrolling',
+      tourId: tour.globalId,
+      data: { frameIndex: 1 },
+      pad: 'x'.repeat(LIVE_LIMITS.scrollMessageBytes),
+    });
     expect((await big.closed).code).toBe(CLOSE_CODES.tooBig);
 
     const hugeSignal = client({ tourId: tour.globalId, token: lead.token });
     await welcome(hugeSignal);
-    hugeSignal.send({ type: 'roomwalk_signal', data: { kind: 'offer', sdp: 'x'.repeat(LIVE_LIMITS.signalMessageBytes) } });
+    hugeSignal.send({
+      type: 'roomwalk_signal',
+      data: { kind: 'offer', sdp: 'x'.repeat(LIVE_LIMITS.signalMessageBytes) },
+    });
     expect((await hugeSignal.closed).code).toBe(CLOSE_CODES.tooBig);
 
     const flood = client({ tourId: tour.globalId, token: lead.token });
     await welcome(flood);
-    for (let i = 0; i < LIVE_LIMITS.burst * 3; i++) flood.send({ type: 'roomwalk_scrolling', tourId: tour.globalId, data: { frameIndex: i } });
+    for (let i = 0; i < LIVE_LIMITS.burst * 3; i++)
+      flood.send({ type: 'roomwalk_scrolling', tourId: tour.globalId, data: { frameIndex: i } });
     expect((await flood.closed).code).toBe(CLOSE_CODES.rateLimited);
 
     const binary = client({ tourId: tour.globalId, token: lead.token });
@@ -159,12 +218,19 @@ describe.each(DB_KINDS)('live viewing socket on %s', (kind) => {
     const polite = client({ tourId: tour.globalId, token: lead.token });
     await welcome(polite);
     polite.send({ type: 'roomwalk_future_feature' });
-    for (const frameIndex of ['12', null, -1, 1e12]) polite.send({ type: 'roomwalk_scrolling', tourId: tour.globalId, data: { frameIndex } });
+    for (const frameIndex of ['12', null, -1, 1e12])
+      polite.send({ type: 'roomwalk_scrolling', tourId: tour.globalId, data: { frameIndex } });
     polite.send('{not json');
-    polite.send({ type: 'roomwalk_scrolling', tourId: 'tour_00000000-0000-4000-8000-000000000000', data: { frameIndex: 3 } });
+    polite.send({
+      type: 'roomwalk_scrolling',
+      tourId: 'tour_00000000-0000-4000-8000-000000000000',
+      data: { frameIndex: 3 },
+    });
     const deadline = () => polite.messages.filter((m) => m.type === 'roomwalk_error').length >= 6;
     await polite.next(() => deadline(), 'six errors');
-    expect(polite.messages.filter((m) => m.type === 'roomwalk_error').map((m) => m.code)).toEqual(new Array(6).fill('BAD_MESSAGE'));
+    expect(polite.messages.filter((m) => m.type === 'roomwalk_error').map((m) => m.code)).toEqual(
+      new Array(6).fill('BAD_MESSAGE'),
+    );
     expect(polite.ws.readyState).toBe(polite.ws.OPEN);
   });
 });

@@ -12,7 +12,15 @@ import { openDatabase, type Db } from '../src/db/database.js';
 import { createTokenService } from '../src/auth/tokens.js';
 import { createPostgresDatabase } from './helpers/test-app.js';
 import { freePort, jsonLine, startFixture, startProcess, stopProcess } from './helpers/processes.js';
-import { connect, firstN, LEAD_MUTATION, leadInput, sessionOf, wsUrl, type LiveClient } from './fixtures/live-helpers.js';
+import {
+  connect,
+  firstN,
+  LEAD_MUTATION,
+  leadInput,
+  sessionOf,
+  wsUrl,
+  type LiveClient,
+} from './fixtures/live-helpers.js';
 import { LIVE_CLOSE_CODES } from '@roomwalk/shared';
 
 const base = process.env.TEST_DATABASE_URL;
@@ -24,22 +32,30 @@ interface Node {
 }
 
 async function startNode(env: Record<string, string>): Promise<Node> {
-  const child = startFixture('live-node.ts', { NODE_ENV: 'test', LOG_LEVEL: 'error', ROLE: 'api', ICE_SERVERS: '[]', RATE_LIMIT_DISABLED: 'true', ...env }, (line) =>
-    jsonLine<{ url: string }>(line, 'url'),
+  const child = startFixture(
+    'live-node.ts',
+    { NODE_ENV: 'test', LOG_LEVEL: 'error', ROLE: 'api', ICE_SERVERS: '[]', RATE_LIMIT_DISABLED: 'true', ...env },
+    (line) => jsonLine<{ url: string }>(line, 'url'),
   );
   return { url: (await child.ready).url, proc: child.proc };
 }
 
 async function startRedis(): Promise<{ url: string; proc: ChildProcess }> {
   const port = await freePort();
-  const child = startProcess(redisServer!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], process.env, (line) =>
-    line.includes('Ready to accept connections') ? true : undefined,
+  const child = startProcess(
+    redisServer!,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    process.env,
+    (line) => (line.includes('Ready to accept connections') ? true : undefined),
   );
   await child.ready;
   return { url: `redis://127.0.0.1:${port}`, proc: child.proc };
 }
 
-const buses = [{ bus: 'PostgreSQL NOTIFY', redis: false }, ...(redisServer ? [{ bus: 'Redis pub/sub', redis: true }] : [])];
+const buses = [
+  { bus: 'PostgreSQL NOTIFY', redis: false },
+  ...(redisServer ? [{ bus: 'Redis pub/sub', redis: true }] : []),
+];
 
 describe.skipIf(!base).each(buses)('live rooms across two server processes over $bus', ({ redis }) => {
   const jwtSecret = randomBytes(24).toString('hex');
@@ -59,13 +75,26 @@ describe.skipIf(!base).each(buses)('live rooms across two server processes over 
     databaseUrl = scratch.url;
     // Migrate once here, so the nodes start on a ready schema; then seed the agent and a processed tour.
     db = await openDatabase({ databaseUrl, dataDir: 'unused' });
-    const company = await db.db.insertInto('companies').values({ name: 'Two nodes' }).returningAll().executeTakeFirstOrThrow();
-    const user = await db.db
-      .insertInto('users')
-      .values({ username: `agent-${scratch.name}@example.com`, password_hash: null, company_id: company.id, activated_at: new Date() })
+    const company = await db.db
+      .insertInto('companies')
+      .values({ name: 'Two nodes' })
       .returningAll()
       .executeTakeFirstOrThrow();
-    const tour = await db.db.insertInto('tours').values({ company_id: company.id, owner_id: user.id, title: 'Two nodes', status: 'PROCESSED' }).returning(['id']).executeTakeFirstOrThrow();
+    const user = await db.db
+      .insertInto('users')
+      .values({
+        username: `agent-${scratch.name}@example.com`,
+        password_hash: null,
+        company_id: company.id,
+        activated_at: new Date(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const tour = await db.db
+      .insertInto('tours')
+      .values({ company_id: company.id, owner_id: user.id, title: 'Two nodes', status: 'PROCESSED' })
+      .returning(['id'])
+      .executeTakeFirstOrThrow();
     tourGlobalId = `tour_${tour.id}`;
     hostToken = await createTokenService(jwtSecret, 3600).sign({ userId: user.id, companyId: company.id, roles: [] });
     const env: Record<string, string> = { DATABASE_URL: databaseUrl, JWT_SECRET: jwtSecret, DATA_DIR: dataDir };
@@ -96,13 +125,22 @@ describe.skipIf(!base).each(buses)('live rooms across two server processes over 
     clients.push(host);
     const hw = await host.next((m) => m.type === 'roomwalk_welcome', 'host welcome');
     expect(hw.peers).toEqual([]); // the viewer is on the other node: it arrives as peer_joined
-    await host.next((m) => m.type === 'roomwalk_peer_joined' && m.peer.peerId === vw.peerId, 'viewer introduced to host');
-    await viewer.next((m) => m.type === 'roomwalk_peer_joined' && m.peer.peerId === hw.peerId, 'host announced to viewer');
+    await host.next(
+      (m) => m.type === 'roomwalk_peer_joined' && m.peer.peerId === vw.peerId,
+      'viewer introduced to host',
+    );
+    await viewer.next(
+      (m) => m.type === 'roomwalk_peer_joined' && m.peer.peerId === hw.peerId,
+      'host announced to viewer',
+    );
 
     const frames = Array.from({ length: 60 }, (_, i) => i * 1.5);
-    for (const frameIndex of frames) host.send({ type: 'roomwalk_scrolling', tourId: tourGlobalId, data: { frameIndex } });
+    for (const frameIndex of frames)
+      host.send({ type: 'roomwalk_scrolling', tourId: tourGlobalId, data: { frameIndex } });
     await viewer.next((m) => m.type === 'roomwalk_scrolling' && m.data.frameIndex === frames.at(-1), 'last frame');
-    expect(viewer.messages.filter((m) => m.type === 'roomwalk_scrolling').map((m) => m.data.frameIndex)).toEqual(frames);
+    expect(viewer.messages.filter((m) => m.type === 'roomwalk_scrolling').map((m) => m.data.frameIndex)).toEqual(
+      frames,
+    );
 
     viewer.send({ type: 'roomwalk_scrolling', tourId: tourGlobalId, data: { frameIndex: 9 } });
     expect((await host.next((m) => m.type === 'roomwalk_scrolling', 'viewer scroll')).data.frameIndex).toBe(9);
@@ -124,7 +162,9 @@ describe.skipIf(!base).each(buses)('live rooms across two server processes over 
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: LEAD_MUTATION, variables: { input: leadInput(tourGlobalId) } }),
     });
-    const body = (await res.json()) as { data: { tourLeadCreate: { viewingSessionRequest: { signalingToken: string } } } };
+    const body = (await res.json()) as {
+      data: { tourLeadCreate: { viewingSessionRequest: { signalingToken: string } } };
+    };
     const token = body.data.tourLeadCreate.viewingSessionRequest.signalingToken;
     return { token, session: sessionOf(token) };
   }
@@ -168,9 +208,15 @@ describe.skipIf(!base).each(buses)('live rooms across two server processes over 
     expect(gone!.value).toEqual(replaced);
     const kept = pair[1 - gone!.index]!;
     // The host hears the survivor's scrolls and the survivor the host's: it is in the room, and stays.
-    await host.next((m) => m.type === 'roomwalk_peer_left' && m.peer.peerId === ids[gone!.index], 'replaced socket left');
+    await host.next(
+      (m) => m.type === 'roomwalk_peer_left' && m.peer.peerId === ids[gone!.index],
+      'replaced socket left',
+    );
     kept.send({ type: 'roomwalk_scrolling', tourId: tourGlobalId, data: { frameIndex: 3 } });
-    expect((await host.next((m) => m.type === 'roomwalk_scrolling' && m.from === ids[1 - gone!.index], 'survivor scroll')).data.frameIndex).toBe(3);
+    expect(
+      (await host.next((m) => m.type === 'roomwalk_scrolling' && m.from === ids[1 - gone!.index], 'survivor scroll'))
+        .data.frameIndex,
+    ).toBe(3);
     host.send({ type: 'roomwalk_scrolling', tourId: tourGlobalId, data: { frameIndex: 4 } });
     expect((await kept.next((m) => m.type === 'roomwalk_scrolling', 'host scroll')).data.frameIndex).toBe(4);
     expect(kept.ws.readyState).toBe(kept.ws.OPEN);

@@ -1,11 +1,16 @@
 /**
- * Media binaries (issue 15): production refuses to start on the 2018 npm fallback ffmpeg, and /readyz names the
+ * Media binaries: production refuses to start on the 2018 npm fallback ffmpeg, and /readyz names the
  * ffmpeg build that decodes uploads.
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertProductionMediaBinaries, isNpmFallbackBinary, locateFfmpegBinaries, NPM_FFMPEG_REFUSED } from '../src/media/ffmpeg-binaries.js';
+import {
+  assertProductionMediaBinaries,
+  isNpmFallbackBinary,
+  locateFfmpegBinaries,
+  NPM_FFMPEG_REFUSED,
+} from '../src/media/ffmpeg-binaries.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { serverRoot } from './helpers/processes.js';
 
@@ -16,7 +21,11 @@ const npmFfprobe = (require('@ffprobe-installer/ffprobe') as { path: string }).p
 /** Runs `npm start`'s entry with this environment; resolves with the exit code and output (or 'started'). */
 function runServer(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], { cwd: serverRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+      cwd: serverRoot,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     const onData = (d: Buffer) => {
       output += d.toString();
@@ -40,7 +49,16 @@ describe('media binaries', () => {
   });
 
   it('a production worker on the npm ffmpeg exits at once with the message', { timeout: 60_000 }, async () => {
-    const env = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', FFMPEG_PATH: npmFfmpeg, FFPROBE_PATH: npmFfprobe, LOG_LEVEL: 'error' };
+    const env = {
+      NODE_ENV: 'production',
+      JWT_SECRET: 'x'.repeat(40),
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: '',
+      FFMPEG_PATH: npmFfmpeg,
+      FFPROBE_PATH: npmFfprobe,
+      LOG_LEVEL: 'error',
+    };
     const refused = await runServer({ ...env, ROLE: 'worker' });
     expect(refused.code).toBe(1);
     expect(refused.output).toContain(NPM_FFMPEG_REFUSED);

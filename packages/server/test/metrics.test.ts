@@ -1,5 +1,5 @@
 /**
- * Operator metrics (issue 29): /metrics in Prometheus' format, only for the METRICS_TOKEN bearer; requests by route
+ * Operator metrics: /metrics in Prometheus' format, only for the METRICS_TOKEN bearer; requests by route
  * pattern (never a raw URL), GraphQL errors by code, queue depth and job durations by queue, live sockets, webhook
  * deliveries and processing speed.
  */
@@ -34,15 +34,22 @@ describe('/metrics', () => {
     expect(none.status).toBe(404);
     expect(await none.text()).not.toContain('roomwalk_');
     expect((await fetch(`${t.url}/metrics`)).status).toBe(401);
-    expect((await fetch(`${t.url}/metrics`, { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(401);
+    expect(
+      (await fetch(`${t.url}/metrics`, { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status,
+    ).toBe(401);
   });
 
   it('counts requests by route pattern and GraphQL errors by code, with no capability in a label', async () => {
     await t.gql('{ me { user { id } } }');
-    await fetch(`${t.url}/upload/uploads/x.mp4?contentType=video%2Fmp4&max=10&expires=1&sig=capability-secret`, { method: 'PUT', body: 'x' });
+    await fetch(`${t.url}/upload/uploads/x.mp4?contentType=video%2Fmp4&max=10&expires=1&sig=capability-secret`, {
+      method: 'PUT',
+      body: 'x',
+    });
     const text = await scrape();
     expect(text).toMatch(/roomwalk_http_requests_total\{method="POST",route="\/query",status="200"\} \d+/);
-    expect(text).toMatch(/roomwalk_http_request_duration_seconds_bucket\{le="[^"]+",method="POST",route="\/query"\} \d+/);
+    expect(text).toMatch(
+      /roomwalk_http_request_duration_seconds_bucket\{le="[^"]+",method="POST",route="\/query"\} \d+/,
+    );
     expect(text).toMatch(/roomwalk_graphql_errors_total\{code="UNAUTHENTICATED"\} [1-9]/);
     expect(text).toMatch(/route="\/upload\/\*"/);
     expect(text).not.toContain('capability-secret');

@@ -1,7 +1,7 @@
 /**
  * The player's test stub (packages/player-element/test/stub-server.mjs) stands in for the real server only for faults
  * the real server cannot be made to show (see packages/player-element/test/README.md). It must answer what the real
- * server answers (issue 17): the player's own tour document, sent the way the player sends it (GET without a session,
+ * server answers: the player's own tour document, sent the way the player sends it (GET without a session,
  * from another origin), gets the same status, media type, CORS header and the same shape of body (every field, at every
  * level) from both, for a tour and for an unknown tour; the stub's failing tour is worded as the real server words a
  * failure of its own; the visitor's lead (tourLeadCreate, which the live-call tests take from the stub) and the
@@ -46,7 +46,10 @@ async function ask(base: string, tourID: string) {
     status: res.status,
     type: (res.headers.get('content-type') ?? '').split(';')[0],
     acao: res.headers.get('access-control-allow-origin'),
-    body: (await res.json()) as { data?: { tour?: Record<string, unknown> } | null; errors?: Array<{ extensions?: { code?: string } }> },
+    body: (await res.json()) as {
+      data?: { tour?: Record<string, unknown> } | null;
+      errors?: Array<{ extensions?: { code?: string } }>;
+    },
   };
 }
 
@@ -64,7 +67,14 @@ describe('the player test stub answers as the real server', () => {
     ownerToken = agent.token;
     await t.app.services.db
       .insertInto('markers')
-      .values({ tour_id: tour.row.id, name: 'Kitchen', description: '', frame_index: 40, scroll_position: 0, is_fast_travel: true } as never)
+      .values({
+        tour_id: tour.row.id,
+        name: 'Kitchen',
+        description: '',
+        frame_index: 40,
+        scroll_position: 0,
+        is_fast_travel: true,
+      } as never)
       .execute();
     // The same tour id on the stub, backed by its 'main' fixture.
     stub = await startStub({ extraTours: { [tourId]: 'main' } });
@@ -111,13 +121,25 @@ describe('the player test stub answers as the real server', () => {
 
   it("the visitor's lead: same status, CORS and body shape", async () => {
     const send = async (base: string, tourId: string) => {
-      const input = { name: 'Vera', surname: 'Visitor', email: 'vera@example.com', contactNumber: '+27 825550199', turnstileToken: DEV_TURNSTILE_TOKEN, leadType: 'LIVE_VIEWING', tourId };
+      const input = {
+        name: 'Vera',
+        surname: 'Visitor',
+        email: 'vera@example.com',
+        contactNumber: '+27 825550199',
+        turnstileToken: DEV_TURNSTILE_TOKEN,
+        leadType: 'LIVE_VIEWING',
+        tourId,
+      };
       const res = await fetch(`${base}/query`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json', origin: ORIGIN },
         body: JSON.stringify({ query: TOUR_LEAD_CREATE, variables: { input } }),
       });
-      return { status: res.status, acao: res.headers.get('access-control-allow-origin'), body: (await res.json()) as { data?: { tourLeadCreate?: unknown }; errors?: unknown } };
+      return {
+        status: res.status,
+        acao: res.headers.get('access-control-allow-origin'),
+        body: (await res.json()) as { data?: { tourLeadCreate?: unknown }; errors?: unknown },
+      };
     };
     const real = await send(t.url, tourId);
     const fake = await send(stub.origin, STUB_MAIN);
@@ -131,21 +153,41 @@ describe('the player test stub answers as the real server', () => {
     const post = async (base: string, query: string, variables: Record<string, unknown>, token: string | null) => {
       const res = await fetch(`${base}/query`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
         body: JSON.stringify({ query, variables }),
       });
-      return { status: res.status, body: (await res.json()) as { data?: Record<string, { id?: string }> | null; errors?: Array<{ message: string; extensions?: { code?: string } }> } };
+      return {
+        status: res.status,
+        body: (await res.json()) as {
+          data?: Record<string, { id?: string }> | null;
+          errors?: Array<{ message: string; extensions?: { code?: string } }>;
+        },
+      };
     };
-    const both = async (query: string, variables: (tour: string, marker?: string) => Record<string, unknown>, ids: { real?: string; fake?: string } = {}) => ({
+    const both = async (
+      query: string,
+      variables: (tour: string, marker?: string) => Record<string, unknown>,
+      ids: { real?: string; fake?: string } = {},
+    ) => ({
       real: await post(t.url, query, variables(tourId, ids.real), ownerToken),
       fake: await post(stub.origin, query, variables(STUB_MAIN, ids.fake), 'test-token'),
     });
-    const save = await both(MARKER_SAVE, (tour) => ({ input: { name: 'Hallway', description: '', tourId: tour, scrollPosition: 0, isFastTravel: true, frameIndex: 60 } }));
+    const save = await both(MARKER_SAVE, (tour) => ({
+      input: { name: 'Hallway', description: '', tourId: tour, scrollPosition: 0, isFastTravel: true, frameIndex: 60 },
+    }));
     expect(save.real.body.errors).toBeUndefined();
     expect(save.fake.status).toBe(save.real.status);
     expect(shape(save.fake.body)).toEqual(shape(save.real.body));
     const ids = { real: save.real.body.data!.markerSave!.id, fake: save.fake.body.data!.markerSave!.id };
-    const update = await both(MARKER_UPDATE, (_tour, id) => ({ input: { id, name: 'Galley', description: '', isFastTravel: true } }), ids);
+    const update = await both(
+      MARKER_UPDATE,
+      (_tour, id) => ({ input: { id, name: 'Galley', description: '', isFastTravel: true } }),
+      ids,
+    );
     expect(update.real.body.errors).toBeUndefined();
     expect(update.fake.status).toBe(update.real.status);
     expect(shape(update.fake.body)).toEqual(shape(update.real.body));
@@ -154,7 +196,12 @@ describe('the player test stub answers as the real server', () => {
     expect(shape(del.fake.body)).toEqual(shape(del.real.body));
     // Without a session.
     const real = await post(t.url, MARKER_SAVE, { input: { name: 'Hallway', tourId, frameIndex: 60 } }, null);
-    const fake = await post(stub.origin, MARKER_SAVE, { input: { name: 'Hallway', tourId: STUB_MAIN, frameIndex: 60 } }, null);
+    const fake = await post(
+      stub.origin,
+      MARKER_SAVE,
+      { input: { name: 'Hallway', tourId: STUB_MAIN, frameIndex: 60 } },
+      null,
+    );
     expect(fake.status).toBe(real.status);
     expect(fake.body.errors?.[0]?.extensions?.code).toBe(real.body.errors?.[0]?.extensions?.code);
     expect(fake.body.errors?.[0]?.message).toBe(real.body.errors?.[0]?.message);

@@ -2,8 +2,8 @@
  * Privacy: face blurring in clips, thumbnails, reels and photos, and the owner switch.
  *
  * Faces are real photographs (test/support/faces.ts: the face crops of
- * test/assets/screenshot-facedetect.jpg, from @vladmandic/human; nothing is downloaded). Generated videos overlay them on
- * plain or testsrc2 backgrounds; clips and reels made with and without blurring are checked frame by frame.
+ * test/assets/screenshot-facedetect.jpg, from @vladmandic/human; nothing is downloaded). Generated videos overlay them
+ * on plain or testsrc2 backgrounds; clips and reels made with and without blurring are checked frame by frame.
  */
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
@@ -108,7 +108,8 @@ describe('photo blurring', () => {
 describe('where to blur between detections (FacePlan)', () => {
   const N = DETECT_EVERY;
   const face = (x: number, y = 100, size = 100): Rect => ({ x, y, width: size, height: size });
-  const covers = (rects: Rect[], r: Rect) => rects.some((o) => o.x <= r.x && o.y <= r.y && o.x + o.width >= r.x + r.width && o.y + o.height >= r.y + r.height);
+  const covers = (rects: Rect[], r: Rect) =>
+    rects.some((o) => o.x <= r.x && o.y <= r.y && o.x + o.width >= r.x + r.width && o.y + o.height >= r.y + r.height);
   /** A plan over `frames` frames with the detections given per sampled frame (the last frame sampled too). */
   const plan = (frames: number, at: (f: number) => Rect[]) => {
     const p = new FacePlan(N, 1280, 720);
@@ -156,7 +157,9 @@ describe('where to blur between detections (FacePlan)', () => {
     for (let w = 2; w < 260; w += 5) {
       for (let h = 2; h < 260; h += 9) {
         blurPlane(flat, 300, { x: 5, y: 5, width: w, height: h });
-        for (let y = 5; y < 5 + h; y++) for (let x = 5; x < 5 + w; x++) if (flat[y * 300 + x] !== 90) expect.fail(`box ${w}x${h} changed a flat picture`);
+        for (let y = 5; y < 5 + h; y++)
+          for (let x = 5; x < 5 + w; x++)
+            if (flat[y * 300 + x] !== 90) expect.fail(`box ${w}x${h} changed a flat picture`);
       }
     }
     const noise = Uint8Array.from({ length: 300 * 300 }, (_, i) => (i * 7919 + ((i * i) % 251)) % 256);
@@ -165,7 +168,14 @@ describe('where to blur between detections (FacePlan)', () => {
     const lap = (p: Uint8Array, x0: number, y0: number, n: number) => {
       let sum = 0;
       for (let y = y0; y < y0 + n; y++)
-        for (let x = x0; x < x0 + n; x++) sum += Math.abs(4 * p[y * 300 + x]! - p[y * 300 + x - 1]! - p[y * 300 + x + 1]! - p[(y - 1) * 300 + x]! - p[(y + 1) * 300 + x]!);
+        for (let x = x0; x < x0 + n; x++)
+          sum += Math.abs(
+            4 * p[y * 300 + x]! -
+              p[y * 300 + x - 1]! -
+              p[y * 300 + x + 1]! -
+              p[(y - 1) * 300 + x]! -
+              p[(y + 1) * 300 + x]!,
+          );
       return sum / (n * n);
     };
     expect(lap(noise, 60, 50, 110)).toBeLessThan(lap(before, 60, 50, 110) * 0.05);
@@ -180,11 +190,15 @@ describe('where to blur between detections (FacePlan)', () => {
     p.add(3 * N, [face(420)]);
     p.end();
     // Up to the cut (anywhere between the samples) the first face, after it the second: both covered throughout.
-    for (let f = 1; f < N; f++) expect(covers(p.boxes(f), face(300)) && covers(p.boxes(f), face(420)), `frame ${f}`).toBe(true);
+    for (let f = 1; f < N; f++)
+      expect(covers(p.boxes(f), face(300)) && covers(p.boxes(f), face(420)), `frame ${f}`).toBe(true);
   });
 
   it('merges the overlapping boxes of one face, keeps separate faces apart', () => {
-    expect(mergeRects([face(100), face(110), face(600)])).toEqual([{ x: 100, y: 100, width: 110, height: 100 }, face(600)]);
+    expect(mergeRects([face(100), face(110), face(600)])).toEqual([
+      { x: 100, y: 100, width: 110, height: 100 },
+      face(600),
+    ]);
   });
 });
 
@@ -207,17 +221,29 @@ describe('clip blurring on a generated walkthrough with a face', { timeout: 240_
       seconds: 10.5,
       background: 'testsrc2=size=1280x720:rate=30',
       dir,
-      faces: [{ crop: 0, size: FACE.size, x: [`t*${FACE.speed}`, (t) => t * FACE.speed], y: [String(FACE.y), () => FACE.y] }],
+      faces: [
+        { crop: 0, size: FACE.size, x: [`t*${FACE.speed}`, (t) => t * FACE.speed], y: [String(FACE.y), () => FACE.y] },
+      ],
     });
     plain = await processVideo({ input: source, workDir: join(dir, 'plain') });
-    blurred = await withFaceBlur(processVideo)({ input: source, workDir: join(dir, 'blurred'), onProgress: (p: { progress: number; text: string }) => progress.push(p), blurFaces: true } as never);
+    blurred = await withFaceBlur(processVideo)({
+      input: source,
+      workDir: join(dir, 'blurred'),
+      onProgress: (p: { progress: number; text: string }) => progress.push(p),
+      blurFaces: true,
+    } as never);
   }, 300_000);
   afterAll(async () => {
     if (dir) await removeDir(dir);
   });
 
   /** Where the face is in the 720p clip frame n (global index) of the tour: overlay x = t * speed. */
-  const faceRect = (n: number) => ({ x: Math.round((n / CLIP_FPS) * FACE.speed) + 20, y: FACE.y + 20, w: FACE.size - 40, h: FACE.size - 40 });
+  const faceRect = (n: number) => ({
+    x: Math.round((n / CLIP_FPS) * FACE.speed) + 20,
+    y: FACE.y + 20,
+    w: FACE.size - 40,
+    h: FACE.size - 40,
+  });
 
   it('keeps the clip format: 36-frame closed GOPs, no B-frames, same sizes and count; progress in order to 1', async () => {
     expect(blurred.clips.length).toBe(plain.clips.length);
@@ -242,7 +268,9 @@ describe('clip blurring on a generated walkthrough with a face', { timeout: 240_
     expect(progress.map((p) => p.progress)).toEqual([...progress.map((p) => p.progress)].sort((a, b) => a - b));
     expect(progress.at(-1)?.progress).toBe(1);
     // Only the outputs of processVideo are left (no raw or temporary files).
-    expect((await readdir(join(dir, 'blurred'))).filter((n) => !/^(high|low)-\d{5}\.mp4$|^thumbnail\.jpg$/.test(n))).toEqual([]);
+    expect(
+      (await readdir(join(dir, 'blurred'))).filter((n) => !/^(high|low)-\d{5}\.mp4$|^thumbnail\.jpg$/.test(n)),
+    ).toEqual([]);
   });
 
   it('no frame of the blurred clips shows a detectable face; the same frames unblurred do', async () => {
@@ -295,7 +323,14 @@ describe('frame filter in the media core', () => {
   });
 
   it('a video without faces: every frame passes once, in order, nothing is blurred', async () => {
-    const stats: FaceBlurStats = { frames: 0, samples: 0, detections: 0, blurredFrames: 0, detectSeconds: 0, blurSeconds: 0 };
+    const stats: FaceBlurStats = {
+      frames: 0,
+      samples: 0,
+      detections: 0,
+      blurredFrames: 0,
+      detectSeconds: 0,
+      blurSeconds: 0,
+    };
     const r = await processVideo({ input: source, workDir: join(dir, 'out'), frameFilter: faceBlurFilter({ stats }) });
     const total = r.clips.reduce((s, c) => s + c.frameCount, 0);
     expect(total).toBe(153);
@@ -315,7 +350,9 @@ describe('frame filter in the media core', () => {
           yield f;
         }
       };
-    await expect(processVideo({ input: source, workDir: work, frameFilter: failing })).rejects.toThrow('detector crashed');
+    await expect(processVideo({ input: source, workDir: work, frameFilter: failing })).rejects.toThrow(
+      'detector crashed',
+    );
     expect(existsSync(work)).toBe(false);
   }, 120_000);
 });

@@ -2,7 +2,8 @@
  * Privacy blur, issue 16 item 1: no blur on face-free footage, no box larger than a plausible face, the thumbnail
  * from a frame without blur, and the owner's view of blurred clips and switch (which reprocesses the tour).
  *
- * Face-free footage: test/support/face-free.ts (lavfi test patterns and textures, generated rooms, a face-free photo that
+ * Face-free footage: test/support/face-free.ts (lavfi test patterns and textures, generated rooms, a face-free photo
+ * that
  * @fastify/static ships), 2 s of each here; `npm run bench:privacy` measures 8 s of each with the recall on faces.
  */
 import { join } from 'node:path';
@@ -29,7 +30,8 @@ describe('face-free footage gets no blur', { timeout: 300_000 }, () => {
       const st = await blurStats(await faceFreeFrames(src, 2));
       frames += st.frames;
       blurred += st.blurredFrames;
-      if (st.blurredFrames) per.push(`${src.name}: ${st.blurredFrames}/${st.frames}, largest ${(st.largestBoxShare ?? 0).toFixed(3)}`);
+      if (st.blurredFrames)
+        per.push(`${src.name}: ${st.blurredFrames}/${st.frames}, largest ${(st.largestBoxShare ?? 0).toFixed(3)}`);
       // A drawn box is at most MAX_BOX_SHARE of the short side on each side.
       expect(st.largestBoxShare ?? 0, src.name).toBeLessThanOrEqual((MAX_BOX_SHARE * 720) ** 2 / (1280 * 720));
     }
@@ -39,7 +41,13 @@ describe('face-free footage gets no blur', { timeout: 300_000 }, () => {
 });
 
 describe('plausible faces and box bounds', () => {
-  const face = (x: number, size = 60, score?: number): Rect => ({ x, y: 100, width: size, height: size, ...(score === undefined ? {} : { score }) });
+  const face = (x: number, size = 60, score?: number): Rect => ({
+    x,
+    y: 100,
+    width: size,
+    height: size,
+    ...(score === undefined ? {} : { score }),
+  });
   const keypoints = (x: number, y: number, s: number): Array<[number, number]> => [
     [x + 0.3 * s, y + 0.35 * s],
     [x + 0.72 * s, y + 0.35 * s],
@@ -181,7 +189,12 @@ describe('owner: which clips were blurred, and the switch reprocesses the tour',
   it('Tour.blurredClips lists the clips with blurred frames to the owner only; turning blurring off requeues processing', async () => {
     const tour = await seedProcessedTour(t, owner, 3);
     const { db } = t.app.services;
-    await db.updateTable('clips').set({ blurred_frames: 12 }).where('tour_id', '=', tour.row.id).where('index', '=', 1).execute();
+    await db
+      .updateTable('clips')
+      .set({ blurred_frames: 12 })
+      .where('tour_id', '=', tour.row.id)
+      .where('index', '=', 1)
+      .execute();
     await db
       .updateTable('tours')
       .set({ video_key: `uploads/${tour.row.id}.mp4` })
@@ -198,7 +211,12 @@ describe('owner: which clips were blurred, and the switch reprocesses the tour',
     // Same value: nothing to redo.
     const same = await t.gql(save, { input: { id: tour.id, title: 'Seeded', blurFaces: true } }, owner.token);
     expect(same.data.tourSave).toMatchObject({ status: { status: 'PROCESSED' }, blurFaces: true });
-    const jobs = async () => (await sql<{ state: string }>`SELECT state FROM pgboss.job WHERE name = 'process-tour' AND data->>'tourId' = ${tour.row.id}`.execute(db)).rows;
+    const jobs = async () =>
+      (
+        await sql<{
+          state: string;
+        }>`SELECT state FROM pgboss.job WHERE name = 'process-tour' AND data->>'tourId' = ${tour.row.id}`.execute(db)
+      ).rows;
     expect(await jobs()).toEqual([]);
     const off = await t.gql(save, { input: { id: tour.id, title: 'Seeded', blurFaces: false } }, owner.token);
     expect(off.errors).toBeUndefined();

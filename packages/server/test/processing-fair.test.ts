@@ -1,5 +1,5 @@
 /**
- * Fair scheduling across companies (issue 22): one worker takes processing jobs one at a time; company A submits three
+ * Fair scheduling across companies: one worker takes processing jobs one at a time; company A submits three
  * videos, then company B one. B's is not left behind all of A's: it is processed right after A's first (A's second
  * and third wait behind every company's first). Without fair priorities the order was arrival order (A, A, A, B).
  */
@@ -24,7 +24,8 @@ describe.each(DB_KINDS)('fair processing order across companies on %s', (kind) =
   it("runs company B's first video before company A's second and third", async () => {
     const a = await seedUser(t.app, { plan: 'pro' });
     const b = await seedUser(t.app, { plan: 'pro' });
-    const submit = async (token: string) => (await uploadAndSubmit(t, token, Buffer.alloc(2048, 7))).tourId.replace(/^tour_/, '');
+    const submit = async (token: string) =>
+      (await uploadAndSubmit(t, token, Buffer.alloc(2048, 7))).tourId.replace(/^tour_/, '');
     const a1 = await submit(a.token);
     const a2 = await submit(a.token);
     const a3 = await submit(a.token);

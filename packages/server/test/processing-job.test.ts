@@ -20,7 +20,8 @@ describe.each(DB_KINDS)('process-tour job bookkeeping on %s', (kind) => {
   let t: TestApp;
   let owner: SeededUser;
   const tourFiles = (id: string) => listFiles(path.join(t.dataDir, 'files', 'tours', id));
-  const dbTour = (id: string) => t.app.services.db.selectFrom('tours').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const dbTour = (id: string) =>
+    t.app.services.db.selectFrom('tours').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const rawId = (globalId: string) => globalId.replace(/^tour_/, '');
 
   beforeAll(async () => {
@@ -45,9 +46,20 @@ describe.each(DB_KINDS)('process-tour job bookkeeping on %s', (kind) => {
     await processTourJob(t.app.services, id, fakeMedia({ clips: 3 }));
 
     const tour = await dbTour(id);
-    expect(tour).toMatchObject({ status: TOUR_STATUS.PROCESSED, progress: 100, processing_attempt: 2, clips_version: 2, thumbnail_key: `tours/${id}/v2/thumbnail.jpg` });
+    expect(tour).toMatchObject({
+      status: TOUR_STATUS.PROCESSED,
+      progress: 100,
+      processing_attempt: 2,
+      clips_version: 2,
+      thumbnail_key: `tours/${id}/v2/thumbnail.jpg`,
+    });
     expect(tour.video_info).toEqual({ width: 1280, height: 720, fullSize: 900, mediumSize: 300, smallSize: 50 });
-    const clips = await t.app.services.db.selectFrom('clips').selectAll().where('tour_id', '=', id).orderBy('index').execute();
+    const clips = await t.app.services.db
+      .selectFrom('clips')
+      .selectAll()
+      .where('tour_id', '=', id)
+      .orderBy('index')
+      .execute();
     expect(clips.map((c) => c.high_key)).toEqual([0, 1, 2].map((i) => `tours/${id}/v2/clips/000${i}-high.mp4`));
     expect((await tourFiles(id)).filter((f) => !f.endsWith('.meta'))).toEqual([
       'v2/clips/0000-high.mp4',
@@ -65,14 +77,20 @@ describe.each(DB_KINDS)('process-tour job bookkeeping on %s', (kind) => {
   it('an attempt that finishes after another one did removes its own files and changes nothing', async () => {
     const id = await newTour();
     let release!: () => void;
-    const slow = processTourJob(t.app.services, id, fakeMedia({ clips: 2, gate: new Promise<void>((r) => (release = r)) }));
+    const slow = processTourJob(
+      t.app.services,
+      id,
+      fakeMedia({ clips: 2, gate: new Promise<void>((r) => (release = r)) }),
+    );
     await waitFor(async () => (await dbTour(id)).processing_attempt === 1, 'first attempt claimed');
     await processTourJob(t.app.services, id, fakeMedia({ clips: 4 }));
     release();
     await slow;
     const tour = await dbTour(id);
     expect(tour).toMatchObject({ status: TOUR_STATUS.PROCESSED, clips_version: 2 });
-    expect(await t.app.services.db.selectFrom('clips').select('high_key').where('tour_id', '=', id).execute()).toHaveLength(4);
+    expect(
+      await t.app.services.db.selectFrom('clips').select('high_key').where('tour_id', '=', id).execute(),
+    ).toHaveLength(4);
     expect((await tourFiles(id)).every((f) => f.startsWith('v2/'))).toBe(true);
     // A late duplicate delivery finds nothing to do.
     await processTourJob(t.app.services, id, fakeMedia({ clips: 1 }));
@@ -83,9 +101,17 @@ describe.each(DB_KINDS)('process-tour job bookkeeping on %s', (kind) => {
     const id = await newTour();
     let releaseOld!: () => void;
     let releaseNew!: () => void;
-    const old = processTourJob(t.app.services, id, fakeMedia({ clips: 2, gate: new Promise<void>((r) => (releaseOld = r)) }));
+    const old = processTourJob(
+      t.app.services,
+      id,
+      fakeMedia({ clips: 2, gate: new Promise<void>((r) => (releaseOld = r)) }),
+    );
     await waitFor(async () => (await dbTour(id)).processing_attempt === 1, 'first attempt claimed');
-    const newer = processTourJob(t.app.services, id, fakeMedia({ clips: 3, gate: new Promise<void>((r) => (releaseNew = r)) }));
+    const newer = processTourJob(
+      t.app.services,
+      id,
+      fakeMedia({ clips: 3, gate: new Promise<void>((r) => (releaseNew = r)) }),
+    );
     await waitFor(async () => (await dbTour(id)).processing_attempt === 2, 'second attempt claimed');
     releaseOld();
     await old;
@@ -95,7 +121,9 @@ describe.each(DB_KINDS)('process-tour job bookkeeping on %s', (kind) => {
     releaseNew();
     await newer;
     expect(await dbTour(id)).toMatchObject({ status: TOUR_STATUS.PROCESSED, clips_version: 2 });
-    expect(await t.app.services.db.selectFrom('clips').select('high_key').where('tour_id', '=', id).execute()).toHaveLength(3);
+    expect(
+      await t.app.services.db.selectFrom('clips').select('high_key').where('tour_id', '=', id).execute(),
+    ).toHaveLength(3);
   });
 
   it('a tour deleted while processing ends with no files', async () => {
@@ -121,7 +149,10 @@ describe.each(DB_KINDS)('process-tour job bookkeeping on %s', (kind) => {
       }
     })();
     await processTourJob(t.app.services, id, fakeMedia({ progressCalls: 2000 }));
-    await Promise.race([listening, waitFor(async () => events.at(-1)?.status === TOUR_STATUS.PROCESSED, 'final event', 10_000)]);
+    await Promise.race([
+      listening,
+      waitFor(async () => events.at(-1)?.status === TOUR_STATUS.PROCESSED, 'final event', 10_000),
+    ]);
     ac.abort();
     expect(events.at(-1)).toMatchObject({ status: TOUR_STATUS.PROCESSED, progress: 100 });
     expect(events.at(-1)?.thumbnailURL).toBe(`${t.url}/media/tours/${id}/v1/thumbnail.jpg`);
@@ -137,7 +168,11 @@ describe.each(DB_KINDS)('process-tour job bookkeeping on %s', (kind) => {
     const sub = collectUntilFinal(client, `tour_${id}`);
     await sub.ready;
     const rejected = new VideoRejectedError(ERROR_CODES.VIDEO_TOO_LONG, VALIDATION.videoTooLong, 'duration 700 s');
-    const running = processTourJob(t.app.services, id, fakeMedia({ gate: new Promise<void>((r) => (release = r)), fail: rejected }));
+    const running = processTourJob(
+      t.app.services,
+      id,
+      fakeMedia({ gate: new Promise<void>((r) => (release = r)), fail: rejected }),
+    );
     // Subscribed before the attempt can finish: the final event cannot be missed.
     await waitFor(async () => (await dbTour(id)).processing_attempt === 1, 'attempt claimed');
     release();
@@ -146,7 +181,11 @@ describe.each(DB_KINDS)('process-tour job bookkeeping on %s', (kind) => {
     expect(events.at(-1)).toMatchObject({ status: 'FAILED', text: VALIDATION.videoTooLong });
     const tour = await dbTour(id);
     expect(tour).toMatchObject({ status: TOUR_STATUS.FAILED, processing_attempt: 1 });
-    const logs = await t.app.services.db.selectFrom('tour_logs').select(['status', 'error']).where('tour_id', '=', id).execute();
+    const logs = await t.app.services.db
+      .selectFrom('tour_logs')
+      .select(['status', 'error'])
+      .where('tour_id', '=', id)
+      .execute();
     expect(logs).toEqual([{ status: 'FAILED', error: VALIDATION.videoTooLong }]);
     expect(await tourFiles(id)).toEqual([]);
   });
@@ -169,7 +208,11 @@ describe.each(DB_KINDS)('process-tour job bookkeeping on %s', (kind) => {
     expect(seen).toHaveLength(2);
     for (const dir of seen) await expect(fs.access(path.dirname(dir))).rejects.toThrow();
     // A failed tour holds no active slot; its upload still counts.
-    const upload = await t.app.services.db.selectFrom('uploads').select('submitted_at').where('tour_id', '=', id).executeTakeFirstOrThrow();
+    const upload = await t.app.services.db
+      .selectFrom('uploads')
+      .select('submitted_at')
+      .where('tour_id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(upload.submitted_at).not.toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 /**
- * A long video in segments (issue 22): the process-tour job sends segments that the segment workers process and the
+ * A long video in segments: the process-tour job sends segments that the segment workers process and the
  * join turns into the tour's clips; the clips are those of processing in one piece (same count, same frames per clip),
  * the progress sums the segments and never goes back, and each segment records which worker made it. Real ffmpeg; the
  * segment length is shortened (PROCESSING_SEGMENT_SECONDS 4.8 = two clips) so a 12 s video makes three segments.
@@ -17,12 +17,29 @@ import { listFiles, makeVideo, uploadAndSubmit, waitFor } from './fixtures/tours
 
 /** 12 s of 1280x720 at 30 fps with a keyframe every second, as phones record. */
 const keyframedVideo = () =>
-  makeVideo('keyframed-12s.mp4', ['-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=12', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30', '-pix_fmt', 'yuv420p']);
+  makeVideo('keyframed-12s.mp4', [
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=1280x720:rate=30:duration=12',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-g',
+    '30',
+    '-pix_fmt',
+    'yuv420p',
+  ]);
 
 describe('a video processed in segments (PGlite, one process)', { timeout: 300_000 }, () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp('pglite', { ROLE: 'api', PROCESSING_SEGMENT_SECONDS: 4.8, PROCESSING_RETRY_DELAY_SECONDS: 0 });
+    t = await startTestApp('pglite', {
+      ROLE: 'api',
+      PROCESSING_SEGMENT_SECONDS: 4.8,
+      PROCESSING_RETRY_DELAY_SECONDS: 0,
+    });
     await registerProcessing(t.app.services);
   });
   afterAll(async () => {
@@ -49,7 +66,12 @@ describe('a video processed in segments (PGlite, one process)', { timeout: 300_0
     expect(tour.status, tour.progress_text ?? '').toBe(TOUR_STATUS.PROCESSED);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
 
-    const segments = await db.selectFrom('tour_segments').selectAll().where('tour_id', '=', id).orderBy('index').execute();
+    const segments = await db
+      .selectFrom('tour_segments')
+      .selectAll()
+      .where('tour_id', '=', id)
+      .orderBy('index')
+      .execute();
     expect(segments.map((s) => [s.first_frame, s.end_frame])).toEqual([
       [0, 72],
       [72, 144],
@@ -68,6 +90,10 @@ describe('a video processed in segments (PGlite, one process)', { timeout: 300_0
     }
     // Exactly the live clip set and the thumbnail remain.
     const files = (await listFiles(path.join(t.dataDir, 'files', 'tours', id))).filter((f) => !f.endsWith('.meta'));
-    expect(files).toEqual([...clips.flatMap((c) => [c.high_key, c.low_key]), tour.thumbnail_key!].map((k) => k.replace(`tours/${id}/`, '')).sort());
+    expect(files).toEqual(
+      [...clips.flatMap((c) => [c.high_key, c.low_key]), tour.thumbnail_key!]
+        .map((k) => k.replace(`tours/${id}/`, ''))
+        .sort(),
+    );
   });
 });

@@ -9,7 +9,15 @@ import { VALIDATION } from '@roomwalk/shared';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { PROCESSING_FAILED_TEXT } from '../src/jobs/finish-processed-tour.js';
-import { collectUntilFinal, landscapeVideo, listFiles, makeVideo, Q, uploadAndSubmit, waitFor } from './fixtures/tours.js';
+import {
+  collectUntilFinal,
+  landscapeVideo,
+  listFiles,
+  makeVideo,
+  Q,
+  uploadAndSubmit,
+  waitFor,
+} from './fixtures/tours.js';
 
 describe.each(DB_KINDS)('video processing on %s', (kind) => {
   let t: TestApp;
@@ -65,7 +73,9 @@ describe.each(DB_KINDS)('video processing on %s', (kind) => {
     for (const c of tour.clips) expect(c.frameCount).toBeGreaterThan(0);
 
     // Clips as the player fetches them: by range, from anywhere.
-    const clip = await fetch(tour.clips[0].highURI, { headers: { Range: 'bytes=0-63', Origin: 'https://listing.example' } });
+    const clip = await fetch(tour.clips[0].highURI, {
+      headers: { Range: 'bytes=0-63', Origin: 'https://listing.example' },
+    });
     expect(clip.status).toBe(206);
     expect(clip.headers.get('access-control-allow-origin')).toBe('*');
     expect(clip.headers.get('cache-control')).toContain('immutable');
@@ -80,26 +90,54 @@ describe.each(DB_KINDS)('video processing on %s', (kind) => {
     expect(thumb.headers.get('content-type')).toBe('image/jpeg');
 
     // Exactly one attempt's files, nothing else.
-    const files = (await listFiles(path.join(t.dataDir, 'files', 'tours', rawId(tourId)))).filter((f) => !f.endsWith('.meta'));
+    const files = (await listFiles(path.join(t.dataDir, 'files', 'tours', rawId(tourId)))).filter(
+      (f) => !f.endsWith('.meta'),
+    );
     expect(files.every((f) => f.startsWith('v1/'))).toBe(true);
     expect(files).toHaveLength(tour.clips.length * 2 + 1);
   });
 
   it("fails a too-short video with the spec's message, at once and without files", async () => {
     const video = await fs.readFile(
-      await makeVideo('landscape-5s.mp4', ['-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=5', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p']),
+      await makeVideo('landscape-5s.mp4', [
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=size=1280x720:rate=30:duration=5',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-pix_fmt',
+        'yuv420p',
+      ]),
     );
     const { tourId } = await uploadAndSubmit(t, owner.token, video);
     const tour = await finalTour(tourId);
     expect(tour.logs).toEqual([{ status: 'FAILED', error: VALIDATION.videoTooShort }]);
     expect(await listFiles(path.join(t.dataDir, 'files', 'tours', rawId(tourId)))).toEqual([]);
-    const row = await t.app.services.db.selectFrom('tours').select('processing_attempt').where('id', '=', rawId(tourId)).executeTakeFirstOrThrow();
+    const row = await t.app.services.db
+      .selectFrom('tours')
+      .select('processing_attempt')
+      .where('id', '=', rawId(tourId))
+      .executeTakeFirstOrThrow();
     expect(row.processing_attempt).toBe(1);
   });
 
   it("fails a low-resolution video with the spec's message", async () => {
     const video = await fs.readFile(
-      await makeVideo('small-12s.mp4', ['-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=30:duration=12', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p']),
+      await makeVideo('small-12s.mp4', [
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=size=640x360:rate=30:duration=12',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-pix_fmt',
+        'yuv420p',
+      ]),
     );
     const { tourId } = await uploadAndSubmit(t, owner.token, video);
     const tour = await finalTour(tourId);
@@ -107,7 +145,11 @@ describe.each(DB_KINDS)('video processing on %s', (kind) => {
   });
 
   it('fails a file that is not a video, named .mp4, with a reason and no retry', async () => {
-    const junk = Buffer.concat([Buffer.from('<html><body>'), Buffer.alloc(200_000, 0x41), Buffer.from('</body></html>')]);
+    const junk = Buffer.concat([
+      Buffer.from('<html><body>'),
+      Buffer.alloc(200_000, 0x41),
+      Buffer.from('</body></html>'),
+    ]);
     const { tourId } = await uploadAndSubmit(t, owner.token, junk);
     const tour = await finalTour(tourId);
     expect(tour.status.status).toBe('FAILED');
@@ -115,7 +157,11 @@ describe.each(DB_KINDS)('video processing on %s', (kind) => {
     expect(tour.logs[0].status).toBe('FAILED');
     expect(tour.logs[0].error).toBeTruthy();
     expect(tour.logs[0].error).not.toBe(PROCESSING_FAILED_TEXT);
-    const row = await t.app.services.db.selectFrom('tours').select('processing_attempt').where('id', '=', rawId(tourId)).executeTakeFirstOrThrow();
+    const row = await t.app.services.db
+      .selectFrom('tours')
+      .select('processing_attempt')
+      .where('id', '=', rawId(tourId))
+      .executeTakeFirstOrThrow();
     expect(row.processing_attempt).toBe(1);
     expect(await listFiles(path.join(t.dataDir, 'files', 'tours', rawId(tourId)))).toEqual([]);
   });

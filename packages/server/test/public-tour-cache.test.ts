@@ -1,5 +1,5 @@
 /**
- * The public tour answer, cacheable (issue 15): GET /query of the player's query answers with an ETag and
+ * The public tour answer, cacheable: GET /query of the player's query answers with an ETag and
  * Cache-Control a CDN can honour, 304 to a matching If-None-Match, from each node's memory; a change (a marker) is
  * visible to the next request on any node (two app instances on PostgreSQL share one database).
  */
@@ -14,7 +14,9 @@ import { seedProcessedTour, waitFor } from './fixtures/tours.js';
 import { PLAYER_TOUR_QUERY as PLAYER_TOUR_DOCUMENT } from '@roomwalk/shared/player-documents';
 import { PUBLIC_TOUR_CHANGED_TOPIC, publicTourCacheOf } from '../src/http/public-tour-cache.js';
 
-/** An earlier player's tour query: answered by GraphQL through the GET cache, not by the player document's fast path. */
+/**
+ * An earlier player's tour query: answered by GraphQL through the GET cache, not by the player document's fast path.
+ */
 const PLAYER_TOUR_QUERY = `query PlayerTour($tourID: ID!) {
   tour(tourID: $tourID) {
     id title description thumbnailURL tourIntroLogoURL listingLink views
@@ -28,8 +30,11 @@ const MARKER_SAVE = 'mutation($input: MarkerSaveInput!) { markerSave(input: $inp
 const MARKER_UPDATE = 'mutation($input: MarkerUpdateInput!) { markerUpdate(input: $input) { id name } }';
 
 const getTour = (base: string, tourID: string, headers: Record<string, string> = {}) =>
-  fetch(`${base}/query?${new URLSearchParams({ query: PLAYER_TOUR_QUERY, variables: JSON.stringify({ tourID }) })}`, { headers });
-const markerNames = async (r: Response) => ((await r.json()) as { data: { tour: { markers: Array<{ name: string }> } } }).data.tour.markers.map((m) => m.name);
+  fetch(`${base}/query?${new URLSearchParams({ query: PLAYER_TOUR_QUERY, variables: JSON.stringify({ tourID }) })}`, {
+    headers,
+  });
+const markerNames = async (r: Response) =>
+  ((await r.json()) as { data: { tour: { markers: Array<{ name: string }> } } }).data.tour.markers.map((m) => m.name);
 
 /**
  * Resolves once a node has received the database's change notice for the tour. NOTIFY is asynchronous: a request that
@@ -57,7 +62,9 @@ describe.each(DB_KINDS)('public tour answer over GET (%s)', (kind) => {
     t = await startTestApp(kind);
     owner = await seedUser(t.app, { plan: 'pro' });
     tourId = (await seedProcessedTour(t, owner)).id;
-    expect((await t.gql(MARKER_SAVE, { input: { tourId, name: 'Kitchen', frameIndex: 1 } }, owner.token)).errors).toBeUndefined();
+    expect(
+      (await t.gql(MARKER_SAVE, { input: { tourId, name: 'Kitchen', frameIndex: 1 } }, owner.token)).errors,
+    ).toBeUndefined();
   });
   afterAll(async () => {
     await t?.stop();
@@ -87,7 +94,9 @@ describe.each(DB_KINDS)('public tour answer over GET (%s)', (kind) => {
     const etag = before.headers.get('etag')!;
     const markerId = (await t.gql(PLAYER_TOUR_QUERY, { tourID: tourId })).data.tour.markers[0].id as string;
     const noticed = changeNoticed(t.app, tourId);
-    expect((await t.gql(MARKER_UPDATE, { input: { id: markerId, name: 'Open-plan kitchen' } }, owner.token)).errors).toBeUndefined();
+    expect(
+      (await t.gql(MARKER_UPDATE, { input: { id: markerId, name: 'Open-plan kitchen' } }, owner.token)).errors,
+    ).toBeUndefined();
     await noticed;
     const after = await getTour(t.url, tourId, { 'if-none-match': etag });
     expect(after.status).toBe(200);
@@ -99,11 +108,15 @@ describe.each(DB_KINDS)('public tour answer over GET (%s)', (kind) => {
     const mine = await getTour(t.url, tourId, { authorization: `Bearer ${owner.token}` });
     expect(mine.status).toBe(200);
     expect(mine.headers.get('etag')).toBeNull();
-    const missing = await getTour(t.url, 'tour_00000000-0000-4000-8000-000000000000', { origin: 'https://listing.example' });
+    const missing = await getTour(t.url, 'tour_00000000-0000-4000-8000-000000000000', {
+      origin: 'https://listing.example',
+    });
     expect(missing.headers.get('etag')).toBeNull();
     // An embed on another origin reads the error too (to show "Invalid link" rather than a network error).
     expect(missing.headers.get('access-control-allow-origin')).toBe('*');
-    expect(((await missing.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('NOT_FOUND');
+    expect(
+      ((await missing.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code,
+    ).toBe('NOT_FOUND');
   });
 });
 
@@ -112,7 +125,13 @@ describe.each(DB_KINDS)("a miss of the player's own document, answered without G
   const getPlayer = (tourID: string, query = PLAYER_TOUR_DOCUMENT, extra: Record<string, string> = {}) =>
     fetch(`${t.url}/query?${new URLSearchParams({ query, variables: JSON.stringify({ tourID }), ...extra })}`);
   const postText = async (tourID: string) =>
-    (await fetch(`${t.url}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: PLAYER_TOUR_DOCUMENT, variables: { tourID } }) })).text();
+    (
+      await fetch(`${t.url}/query`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: PLAYER_TOUR_DOCUMENT, variables: { tourID } }),
+      })
+    ).text();
   const computations = () => publicTourCacheOf(t.app.services)!.computations;
   beforeAll(async () => {
     t = await startTestApp(kind);
@@ -136,11 +155,24 @@ describe.each(DB_KINDS)("a miss of the player's own document, answered without G
       .where('user_id', '=', branded.user.id)
       .execute();
     const a = await seedProcessedTour(t, branded, 4);
-    await db.updateTable('tours').set({ description: 'Three bedrooms, "sea" view \u2013 ünïcode', listing_link: 'https://listing.example/1?a=1&b=2', views: 7 }).where('id', '=', a.row.id).execute();
+    await db
+      .updateTable('tours')
+      .set({
+        description: 'Three bedrooms, "sea" view \u2013 ünïcode',
+        listing_link: 'https://listing.example/1?a=1&b=2',
+        views: 7,
+      })
+      .where('id', '=', a.row.id)
+      .execute();
     for (const [i, name] of ['Kitchen', 'Lounge', 'Main bedroom'].entries()) {
       expect(
-        (await t.gql('mutation($input: MarkerSaveInput!) { markerSave(input: $input) { id } }', { input: { tourId: a.id, name, description: `Room ${i}`, frameIndex: i * 37.5 } }, branded.token))
-          .errors,
+        (
+          await t.gql(
+            'mutation($input: MarkerSaveInput!) { markerSave(input: $input) { id } }',
+            { input: { tourId: a.id, name, description: `Room ${i}`, frameIndex: i * 37.5 } },
+            branded.token,
+          )
+        ).errors,
       ).toBeUndefined();
     }
     // Bare: Free plan (no branding), no profile row, no video info, no clips or markers.
@@ -187,7 +219,9 @@ describe.each(DB_KINDS)("a miss of the player's own document, answered without G
     // The seeding's change notifications arrive asynchronously (PostgreSQL NOTIFY), and one landing mid-burst rightly
     // starts a fresh computation: wait for a last change's notification (delivered in commit order) first.
     const ac = new AbortController();
-    const changes = t.app.services.events.subscribe<string>(PUBLIC_TOUR_CHANGED_TOPIC, ac.signal)[Symbol.asyncIterator]();
+    const changes = t.app.services.events
+      .subscribe<string>(PUBLIC_TOUR_CHANGED_TOPIC, ac.signal)
+      [Symbol.asyncIterator]();
     const seen = (async () => {
       for (let r = await changes.next(); !r.done && r.value !== tour.row.id; r = await changes.next());
     })();
@@ -231,11 +265,19 @@ describe.each(DB_KINDS)("a miss of the player's own document, answered without G
     expect(computations()).toBe(before);
     // Unknown and removed tours: computed, then answered by GraphQL with its error (not cached).
     const missing = await getPlayer('tour_00000000-0000-4000-8000-000000000000');
-    expect(((await missing.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('NOT_FOUND');
-    await t.app.services.db.updateTable('tours').set({ deleted_at: new Date() }).where('id', '=', tour.row.id).execute();
+    expect(
+      ((await missing.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code,
+    ).toBe('NOT_FOUND');
+    await t.app.services.db
+      .updateTable('tours')
+      .set({ deleted_at: new Date() })
+      .where('id', '=', tour.row.id)
+      .execute();
     const removed = await getPlayer(tour.id);
     expect(removed.headers.get('etag')).toBeNull();
-    expect(((await removed.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('TOUR_REMOVED');
+    expect(
+      ((await removed.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code,
+    ).toBe('TOUR_REMOVED');
   });
 });
 
@@ -270,12 +312,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('public tour cache across two AP
     const tourId = (await seedProcessedTour(t, owner)).id;
     const saved = await t.gql(MARKER_SAVE, { input: { tourId, name: 'Lounge', frameIndex: 2 } }, owner.token);
     // Both nodes hold the answer in memory.
-    for (const base of [t.url, bUrl, t.url, bUrl]) expect(await markerNames(await getTour(base, tourId))).toEqual(['Lounge']);
+    for (const base of [t.url, bUrl, t.url, bUrl])
+      expect(await markerNames(await getTour(base, tourId))).toEqual(['Lounge']);
     const etagB = (await getTour(bUrl, tourId)).headers.get('etag')!;
     expect((await getTour(bUrl, tourId, { 'if-none-match': etagB })).status).toBe(304);
     // Changed through A; the next request to B once B has the notice sees it.
     const noticed = changeNoticed(b, tourId);
-    expect((await t.gql(MARKER_UPDATE, { input: { id: saved.data.markerSave.id, name: 'Sunny lounge' } }, owner.token)).errors).toBeUndefined();
+    expect(
+      (await t.gql(MARKER_UPDATE, { input: { id: saved.data.markerSave.id, name: 'Sunny lounge' } }, owner.token))
+        .errors,
+    ).toBeUndefined();
     await noticed;
     const next = await getTour(bUrl, tourId, { 'if-none-match': etagB });
     expect(next.status).toBe(200);

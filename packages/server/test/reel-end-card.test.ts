@@ -7,7 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { END_CARD_MARGIN, REEL_SIZE, endCardText, findFont, fitEndCardLines, textWidth } from '../src/services/reels/render-reel.js';
+import {
+  END_CARD_MARGIN,
+  REEL_SIZE,
+  endCardText,
+  findFont,
+  fitEndCardLines,
+  textWidth,
+} from '../src/services/reels/render-reel.js';
 import { runFfmpeg } from '../src/services/ai/ffmpeg.js';
 
 const AGENT = {
@@ -37,9 +44,12 @@ describe('reel end card', () => {
       'lindiwe.vandermerwe@seaside-realty-group.co.za',
       'Seaside Realty Group (Pty) Ltd — Atlantic Seaboard',
     ]);
-    for (const l of lines) expect(textWidth(l.text, font, l.size)).toBeLessThanOrEqual(REEL_SIZE.width - 2 * END_CARD_MARGIN);
+    for (const l of lines)
+      expect(textWidth(l.text, font, l.size)).toBeLessThanOrEqual(REEL_SIZE.width - 2 * END_CARD_MARGIN);
     // A short contact stays one line at the usual size; an absurd one is cut, never drawn past the margins.
-    expect(fitEndCardLines({ name: null, contact: '+27 82 555 1234  ·  a@b.co', company: null }, font)).toEqual([{ text: '+27 82 555 1234  ·  a@b.co', size: 56 }]);
+    expect(fitEndCardLines({ name: null, contact: '+27 82 555 1234  ·  a@b.co', company: null }, font)).toEqual([
+      { text: '+27 82 555 1234  ·  a@b.co', size: 56 },
+    ]);
     const long = fitEndCardLines({ name: 'x'.repeat(120), contact: null, company: null }, font)[0]!;
     expect(long.text.endsWith('…')).toBe(true);
     expect(textWidth(long.text, font, long.size)).toBeLessThanOrEqual(REEL_SIZE.width - 2 * END_CARD_MARGIN);
@@ -48,9 +58,25 @@ describe('reel end card', () => {
   it('draws no text in the side margins of a rendered card', async () => {
     const chain = await endCardText(AGENT, font, work);
     const png = path.join(work, 'card.png');
-    await runFfmpeg(['-v', 'error', '-y', '-f', 'lavfi', '-i', `color=c=0x1a2030:s=${REEL_SIZE.width}x${REEL_SIZE.height}:d=0.1`, '-vf', `setsar=1${chain}`, '-frames:v', '1', png], {
-      timeoutMs: 60_000,
-    });
+    await runFfmpeg(
+      [
+        '-v',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        `color=c=0x1a2030:s=${REEL_SIZE.width}x${REEL_SIZE.height}:d=0.1`,
+        '-vf',
+        `setsar=1${chain}`,
+        '-frames:v',
+        '1',
+        png,
+      ],
+      {
+        timeoutMs: 60_000,
+      },
+    );
     const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
     let inMargins = 0;
     let text = 0;

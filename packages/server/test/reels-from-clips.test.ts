@@ -36,12 +36,30 @@ describe('reels from the tour clips', () => {
 
   /** The high rendition cut into 36-frame fragmented MP4 clips, as processing makes them. */
   async function makeClips(): Promise<string[]> {
-    const src = await generateVideo(path.join(dir, 'walk.mp4'), { width: 1280, height: 720, seconds: SECONDS, fps: CLIP_FPS });
+    const src = await generateVideo(path.join(dir, 'walk.mp4'), {
+      width: 1280,
+      height: 720,
+      seconds: SECONDS,
+      fps: CLIP_FPS,
+    });
     const list = path.join(dir, 'clips.csv');
-    const r = await runProcess(ffmpegBinaries().ffmpeg, ['-v', 'error', '-y', '-i', src, ...x264Args(RENDITIONS.high), ...segmentArgs(SECONDS * CLIP_FPS, list), path.join(dir, 'clip-%04d.mp4')], {
-      timeoutMs: 120_000,
-      maxOutputBytes: 1024 * 1024,
-    }).done;
+    const r = await runProcess(
+      ffmpegBinaries().ffmpeg,
+      [
+        '-v',
+        'error',
+        '-y',
+        '-i',
+        src,
+        ...x264Args(RENDITIONS.high),
+        ...segmentArgs(SECONDS * CLIP_FPS, list),
+        path.join(dir, 'clip-%04d.mp4'),
+      ],
+      {
+        timeoutMs: 120_000,
+        maxOutputBytes: 1024 * 1024,
+      },
+    ).done;
     expect(r.code, r.stderr).toBe(0);
     return (await fs.readFile(list, 'utf8'))
       .trim()
@@ -54,7 +72,14 @@ describe('reels from the tour clips', () => {
     const { db, storage } = t.app.services;
     const tour = await db
       .insertInto('tours')
-      .values({ company_id: owner.company.id, owner_id: owner.user.id, title: 'Clips only', status: 'PROCESSED', video_key: 'uploads/gone.mp4', fps: CLIP_FPS } as never)
+      .values({
+        company_id: owner.company.id,
+        owner_id: owner.user.id,
+        title: 'Clips only',
+        status: 'PROCESSED',
+        video_key: 'uploads/gone.mp4',
+        fps: CLIP_FPS,
+      } as never)
       .returning('id')
       .executeTakeFirstOrThrow();
     for (const [index, file] of files.entries()) {
@@ -63,7 +88,14 @@ describe('reels from the tour clips', () => {
       const frames = Math.min(CLIP_FRAMES, SECONDS * CLIP_FPS - index * CLIP_FRAMES);
       await db
         .insertInto('clips')
-        .values({ tour_id: tour.id, index, frame_count: frames, duration: frames / CLIP_FPS, high_key: key, low_key: key })
+        .values({
+          tour_id: tour.id,
+          index,
+          frame_count: frames,
+          duration: frames / CLIP_FPS,
+          high_key: key,
+          low_key: key,
+        })
         .execute();
     }
     await db.insertInto('markers').values({ tour_id: tour.id, name: 'Kitchen', frame_index: 100 }).execute();

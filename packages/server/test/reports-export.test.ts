@@ -9,10 +9,13 @@ import { toursByCompany } from '../src/services/reports/report-data.js';
 import { neutraliseFormula } from '../src/services/reports/csv.js';
 import { toFontText } from '../src/services/reports/pdf.js';
 
-const TOURS = 'mutation($input: ReportExportInput!) { generateTourByCompanyReport(input: $input) { fileContent fileName mimeType } }';
-const USERS = 'mutation($input: ReportExportInput!) { generateSummaryByUserReport(input: $input) { fileContent fileName mimeType } }';
+const TOURS =
+  'mutation($input: ReportExportInput!) { generateTourByCompanyReport(input: $input) { fileContent fileName mimeType } }';
+const USERS =
+  'mutation($input: ReportExportInput!) { generateSummaryByUserReport(input: $input) { fileContent fileName mimeType } }';
 
-const csvRows = (base64: string): string[][] => parse(Buffer.from(base64, 'base64'), { bom: true, relax_column_count: false }) as string[][];
+const csvRows = (base64: string): string[][] =>
+  parse(Buffer.from(base64, 'base64'), { bom: true, relax_column_count: false }) as string[][];
 
 interface TextBox {
   text: string;
@@ -46,7 +49,8 @@ function overlappingText(boxes: TextBox[]): string[] {
     for (let j = i + 1; j < boxes.length; j++) {
       const [a, b] = [boxes[i]!, boxes[j]!];
       if (a.page !== b.page) continue;
-      if (a.left + e < b.right - e && b.left + e < a.right - e && a.bottom + e < b.top - e && b.bottom + e < a.top - e) out.push(`"${a.text}" / "${b.text}"`);
+      if (a.left + e < b.right - e && b.left + e < a.right - e && a.bottom + e < b.top - e && b.bottom + e < a.top - e)
+        out.push(`"${a.text}" / "${b.text}"`);
     }
   }
   return out;
@@ -79,28 +83,59 @@ describe.each(DB_KINDS)('business reports on %s', (kind) => {
   beforeAll(async () => {
     t = await startTestApp(kind);
     admin = await seedUser(t.app, { plan: 'basic', name: 'Ada', surname: 'Admin' });
-    await t.app.services.db.updateTable('companies').set({ name: 'Harbour Homes' }).where('id', '=', admin.company.id).execute();
+    await t.app.services.db
+      .updateTable('companies')
+      .set({ name: 'Harbour Homes' })
+      .where('id', '=', admin.company.id)
+      .execute();
     admin.company.name = 'Harbour Homes';
     member = await seedUser(t.app, { companyId: admin.company.id, name: 'Max', surname: 'Member' });
     const db = t.app.services.db;
     const start = new Date(Date.now() - 10 * 24 * 3600 * 1000);
     tourIds = [
-      ...(await insertTours(t.app, { companyId: admin.company.id, userId: admin.user.id }, 3, { start, title: (i) => titles[i]!, views: (i) => [12, 40, 7][i]! })),
+      ...(await insertTours(t.app, { companyId: admin.company.id, userId: admin.user.id }, 3, {
+        start,
+        title: (i) => titles[i]!,
+        views: (i) => [12, 40, 7][i]!,
+      })),
       ...(await insertTours(t.app, { companyId: admin.company.id, userId: member.user.id }, 2, {
         start: new Date(start.getTime() + 3600_000),
         title: (i) => titles[3 + i]!,
         views: (i) => [5, 100][i]!,
       })),
     ];
-    // A deleted tour is left out of the tour list but its views count as deleted-tour views; a deactivated one is listed as such.
-    const [deleted] = await insertTours(t.app, { companyId: admin.company.id, userId: member.user.id }, 1, { title: () => 'Gone', views: () => 9 });
+    // A deleted tour is left out of the tour list but its views count as deleted-tour views; a deactivated one is
+    // listed as such.
+    const [deleted] = await insertTours(t.app, { companyId: admin.company.id, userId: member.user.id }, 1, {
+      title: () => 'Gone',
+      views: () => 9,
+    });
     await db.updateTable('tours').set({ deleted_at: new Date() }).where('id', '=', deleted!).execute();
-    await db.updateTable('tours').set({ deactivated_at: new Date(), deactivated_views: 3 }).where('id', '=', tourIds[2]!).execute();
+    await db
+      .updateTable('tours')
+      .set({ deactivated_at: new Date(), deactivated_views: 3 })
+      .where('id', '=', tourIds[2]!)
+      .execute();
     // Uploads this month: admin 2, member 1; one from long ago does not count.
-    const uploads = [admin, admin, member].map((u, i) => ({ key: `up-${kind}-${i}`, company_id: admin.company.id, user_id: u.user.id, extension: 'mp4', submitted_at: new Date() }));
+    const uploads = [admin, admin, member].map((u, i) => ({
+      key: `up-${kind}-${i}`,
+      company_id: admin.company.id,
+      user_id: u.user.id,
+      extension: 'mp4',
+      submitted_at: new Date(),
+    }));
     await db
       .insertInto('uploads')
-      .values([...uploads, { key: `up-${kind}-old`, company_id: admin.company.id, user_id: member.user.id, extension: 'mp4', submitted_at: new Date('2020-01-01') }])
+      .values([
+        ...uploads,
+        {
+          key: `up-${kind}-old`,
+          company_id: admin.company.id,
+          user_id: member.user.id,
+          extension: 'mp4',
+          submitted_at: new Date('2020-01-01'),
+        },
+      ])
       .execute();
     // Visits: two on the first tour (one visitor twice), one on the member's top tour, starting now (in the licence's
     // period); each lasts as long as it says (a visit's seconds are read as at most from its first beacon to its last).
@@ -115,7 +150,11 @@ describe.each(DB_KINDS)('business reports on %s', (kind) => {
     });
     await db
       .insertInto('view_events')
-      .values([visit(tourIds[0]!, 'visitor-aaaa', 30, 2), visit(tourIds[0]!, 'visitor-aaaa', 90, 4), visit(tourIds[4]!, 'visitor-bbbb', 60, 5)])
+      .values([
+        visit(tourIds[0]!, 'visitor-aaaa', 30, 2),
+        visit(tourIds[0]!, 'visitor-aaaa', 90, 4),
+        visit(tourIds[4]!, 'visitor-bbbb', 60, 5),
+      ])
       .execute();
   });
   afterAll(async () => {
@@ -129,10 +168,25 @@ describe.each(DB_KINDS)('business reports on %s', (kind) => {
     expect(file.mimeType).toBe('text/csv');
     expect(file.fileName).toMatch(/^tours-by-company-harbour-homes-\d{4}-\d{2}-\d{2}\.csv$/);
     const rows = csvRows(file.fileContent);
-    expect(rows[0]).toEqual(['Tour', 'Owner', 'Owner email', 'Status', 'Created', 'Views (visits)', 'Unique visitors', 'Avg. seconds per visit', 'Avg. rooms per visit']);
+    expect(rows[0]).toEqual([
+      'Tour',
+      'Owner',
+      'Owner email',
+      'Status',
+      'Created',
+      'Views (visits)',
+      'Unique visitors',
+      'Avg. seconds per visit',
+      'Avg. rooms per visit',
+    ]);
     const body = rows.slice(1, 6);
     // Newest first.
-    const tours = await t.app.services.db.selectFrom('tours').selectAll().where('id', 'in', tourIds).orderBy('created_at', 'desc').execute();
+    const tours = await t.app.services.db
+      .selectFrom('tours')
+      .selectAll()
+      .where('id', 'in', tourIds)
+      .orderBy('created_at', 'desc')
+      .execute();
     expect(body.map((row) => row[0])).toEqual(tours.map((x) => neutraliseFormula(x.title!)));
     expect(body.map((row) => row[0])).toContain('\'=HYPERLINK("http://evil.example","x")');
     expect(body.map((row) => row[0])).toContain("'+27 Main Road");
@@ -169,8 +223,30 @@ describe.each(DB_KINDS)('business reports on %s', (kind) => {
       'Visits this month',
       'Avg. seconds per visit',
     ]);
-    expect(rows[1]).toEqual(['Ada Admin', admin.user.username, 'Admin User', '2', '2', '59', '10', '\'=HYPERLINK("http://evil.example","x") (40); Sea Point flat (12); Café in Łódź (7)', '2', '60']);
-    expect(rows[2]).toEqual(['Max Member', member.user.username, 'Standard User', '2', '1', '105', '9', "'@home (100); +27 Main Road (5)", '1', '60']);
+    expect(rows[1]).toEqual([
+      'Ada Admin',
+      admin.user.username,
+      'Admin User',
+      '2',
+      '2',
+      '59',
+      '10',
+      '\'=HYPERLINK("http://evil.example","x") (40); Sea Point flat (12); Café in Łódź (7)',
+      '2',
+      '60',
+    ]);
+    expect(rows[2]).toEqual([
+      'Max Member',
+      member.user.username,
+      'Standard User',
+      '2',
+      '1',
+      '105',
+      '9',
+      "'@home (100); +27 Main Road (5)",
+      '1',
+      '60',
+    ]);
     expect(rows[3]).toEqual(['Total: 2 users', '', '', '4', '3', '164', '19', '', '3', '60']);
   });
 
@@ -204,7 +280,7 @@ describe.each(DB_KINDS)('business reports on %s', (kind) => {
     expect(text).toContain('Page 1 of 1');
   });
 
-  it('lays the User Summary PDF out from its content: long top tours wrap inside their cell, nothing cut or overlapping (issue 16 item 10)', async () => {
+  it('lays the User Summary PDF out from its content: long top tours wrap inside their cell, nothing cut or overlapping', async () => {
     const co = await seedUser(t.app, { plan: 'basic', name: 'Thandiwe', surname: 'Nkosi-Williamson' });
     const agent = await seedUser(t.app, { companyId: co.company.id, name: 'Pieter', surname: 'van der Westhuizen' });
     const long = [
@@ -214,8 +290,14 @@ describe.each(DB_KINDS)('business reports on %s', (kind) => {
       'Sea-facing studio apartment on Beach Road, Mouille Point',
       'Garden cottage near Kirstenbosch',
     ];
-    await insertTours(t.app, { companyId: co.company.id, userId: agent.user.id }, long.length, { title: (i) => long[i]!, views: (i) => 50 - i });
-    await insertTours(t.app, { companyId: co.company.id, userId: co.user.id }, 2, { title: (i) => ['Loft in Woodstock Exchange building', 'Bo-Kaap heritage townhouse'][i]!, views: (i) => 9 - i });
+    await insertTours(t.app, { companyId: co.company.id, userId: agent.user.id }, long.length, {
+      title: (i) => long[i]!,
+      views: (i) => 50 - i,
+    });
+    await insertTours(t.app, { companyId: co.company.id, userId: co.user.id }, 2, {
+      title: (i) => ['Loft in Woodstock Exchange building', 'Bo-Kaap heritage townhouse'][i]!,
+      views: (i) => 9 - i,
+    });
     const r = await t.gql(USERS, { input: { companyId: co.companyId, exportType: 'pdf' } }, co.token);
     expect(r.errors).toBeUndefined();
     const boxes = await pdfTextBoxes(r.data.generateSummaryByUserReport.fileContent);
@@ -231,13 +313,19 @@ describe.each(DB_KINDS)('business reports on %s', (kind) => {
     expect(text).toContain('Pieter van der Westhuizen');
     expect(text).toContain(agent.user.username);
     // The long cell really wraps: its text spans several lines within its column.
-    const topTourLines = new Set(boxes.filter((b) => long.some((t) => t.includes(b.text.trim()) || b.text.includes('Bantry'))).map((b) => Math.round(b.bottom)));
+    const topTourLines = new Set(
+      boxes
+        .filter((b) => long.some((t) => t.includes(b.text.trim()) || b.text.includes('Bantry')))
+        .map((b) => Math.round(b.bottom)),
+    );
     expect(topTourLines.size).toBeGreaterThan(1);
   });
 
   it('repeats the table header and numbers every page of a long PDF', async () => {
     const big = await seedUser(t.app, { plan: 'pro' });
-    await insertTours(t.app, { companyId: big.company.id, userId: big.user.id }, 70, { title: (i) => `Listing ${String(i).padStart(3, '0')}` });
+    await insertTours(t.app, { companyId: big.company.id, userId: big.user.id }, 70, {
+      title: (i) => `Listing ${String(i).padStart(3, '0')}`,
+    });
     const r = await t.gql(TOURS, { input: { companyId: big.companyId, exportType: 'pdf' } }, big.token);
     const pages = await pdfPages(r.data.generateTourByCompanyReport.fileContent);
     expect(pages.length).toBeGreaterThan(1);
@@ -261,7 +349,11 @@ describe.each(DB_KINDS)('business reports on %s', (kind) => {
   });
 
   it('caps the rows and says so, with totals over all tours', async () => {
-    const table = await toursByCompany(t.app.services.db, { companyId: admin.company.id, analytics: false, maxRows: 2 });
+    const table = await toursByCompany(t.app.services.db, {
+      companyId: admin.company.id,
+      analytics: false,
+      maxRows: 2,
+    });
     expect(table.rows).toHaveLength(2);
     expect(table.totals.title).toBe('Total: 5 tours');
     expect(table.notes).toContain('Showing the newest 2 of 5 tours; totals cover all of them.');
@@ -269,10 +361,20 @@ describe.each(DB_KINDS)('business reports on %s', (kind) => {
 
   it('answers only admins of the same company', async () => {
     const other = await seedUser(t.app, { plan: 'basic' });
-    expect((await t.gql(TOURS, { input: { companyId: admin.companyId } })).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.UNAUTHENTICATED);
-    expect((await t.gql(TOURS, { input: { companyId: admin.companyId } }, other.token)).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.NOT_FOUND);
-    expect((await t.gql(USERS, { input: { companyId: 'company_nonsense' } }, admin.token)).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.NOT_FOUND);
-    expect((await t.gql(USERS, { input: { companyId: admin.companyId } }, member.token)).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.FORBIDDEN);
-    expect((await t.gql(TOURS, { input: { companyId: admin.companyId, exportType: 'xls' } }, admin.token)).status).toBe(400);
+    expect((await t.gql(TOURS, { input: { companyId: admin.companyId } })).errors?.[0]?.extensions?.code).toBe(
+      ERROR_CODES.UNAUTHENTICATED,
+    );
+    expect(
+      (await t.gql(TOURS, { input: { companyId: admin.companyId } }, other.token)).errors?.[0]?.extensions?.code,
+    ).toBe(ERROR_CODES.NOT_FOUND);
+    expect(
+      (await t.gql(USERS, { input: { companyId: 'company_nonsense' } }, admin.token)).errors?.[0]?.extensions?.code,
+    ).toBe(ERROR_CODES.NOT_FOUND);
+    expect(
+      (await t.gql(USERS, { input: { companyId: admin.companyId } }, member.token)).errors?.[0]?.extensions?.code,
+    ).toBe(ERROR_CODES.FORBIDDEN);
+    expect((await t.gql(TOURS, { input: { companyId: admin.companyId, exportType: 'xls' } }, admin.token)).status).toBe(
+      400,
+    );
   });
 });

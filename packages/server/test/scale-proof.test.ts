@@ -47,7 +47,9 @@ interface Node {
 }
 
 async function startNode(name: string, role: 'api' | 'worker', env: Record<string, string>): Promise<Node> {
-  const child = startFixture('scale-node.ts', { ...env, ROLE: role }, (line) => jsonLine<{ url: string; role: string }>(line, 'url', 'role'));
+  const child = startFixture('scale-node.ts', { ...env, ROLE: role }, (line) =>
+    jsonLine<{ url: string; role: string }>(line, 'url', 'role'),
+  );
   const { url } = await child.ready.catch((err: Error) => Promise.reject(new Error(`${name}: ${err.message}`)));
   return { name, role, url, proc: child.proc, output: child.output, exited: child.exited };
 }
@@ -56,7 +58,12 @@ async function kill(n: Node | undefined, signal: NodeJS.Signals): Promise<void> 
   await stopProcess(n?.proc, signal);
 }
 
-async function gql<T = any>(url: string, query: string, variables: Record<string, unknown>, token?: string): Promise<{ status: number; data: T; errors?: Array<{ message: string }> }> {
+async function gql<T = any>(
+  url: string,
+  query: string,
+  variables: Record<string, unknown>,
+  token?: string,
+): Promise<{ status: number; data: T; errors?: Array<{ message: string }> }> {
   const res = await fetch(`${url}/query`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -124,10 +131,21 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
     db = await openDatabase({ databaseUrl, dataDir: 'unused' }); // migrates before the nodes start
 
     s3dir = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-scale-s3-'));
-    s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3dir, configureBuckets: [{ name: BUCKET, configs: [] }] });
+    s3 = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      silent: true,
+      directory: s3dir,
+      configureBuckets: [{ name: BUCKET, configs: [] }],
+    });
     const { port } = await s3.run();
     const endpoint = `http://127.0.0.1:${port}`;
-    s3client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    s3client = new S3Client({
+      region: 'us-east-1',
+      endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
 
     // Mail over SMTP: a real SMTP server on loopback; workers deliver what API nodes queue.
     smtp = await startSmtpInbox();
@@ -150,8 +168,8 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
       MAIL_FROM: 'Roomwalk <no-reply@roomwalk.test>',
       RATE_LIMIT_DISABLED: 'true',
       ICE_SERVERS: '[]',
-      // A job whose worker died is presumed dead after 45 s (a 12 s video processes in a few seconds here, over 30 s when
-      // the machine is loaded; an attempt cut by the expiry is simply retried) and retried at once.
+      // A job whose worker died is presumed dead after 45 s (a 12 s video processes in a few seconds here, over 30 s
+      // when the machine is loaded; an attempt cut by the expiry is simply retried) and retried at once.
       PROCESSING_EXPIRE_SECONDS: '45',
       PROCESSING_RETRY_DELAY_SECONDS: '0',
       PROCESSING_RETRY_LIMIT: '5',
@@ -159,11 +177,21 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
     };
     const hang = { ...env, SCALE_HANG_DIR: await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-scale-hang-')) };
     hangEnv = hang;
-    const started = await Promise.all([startNode('api-a', 'api', env), startNode('api-b', 'api', env), startNode('worker-1', 'worker', hang), startNode('worker-2', 'worker', hang)]);
+    const started = await Promise.all([
+      startNode('api-a', 'api', env),
+      startNode('api-b', 'api', env),
+      startNode('worker-1', 'worker', hang),
+      startNode('worker-2', 'worker', hang),
+    ]);
     [a, b] = [started[0]!, started[1]!];
     workers.push(started[2]!, started[3]!);
     // pg-boss expires jobs in its maintenance, every two minutes by default; every second here.
-    maintenance = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', maintenanceIntervalSeconds: 1, schedule: false } as PgBoss.ConstructorOptions);
+    maintenance = new PgBoss({
+      connectionString: databaseUrl,
+      schema: 'pgboss',
+      maintenanceIntervalSeconds: 1,
+      schedule: false,
+    } as PgBoss.ConstructorOptions);
     maintenance.on('error', () => undefined);
     await maintenance.start();
   });
@@ -191,11 +219,19 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
     const id = tourId.replace(/^tour_/, '');
     firstTour = tourId;
 
-    const client = createClient({ url: `${b.url.replace('http', 'ws')}/query`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${owner.token}` }, retryAttempts: 0 });
+    const client = createClient({
+      url: `${b.url.replace('http', 'ws')}/query`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${owner.token}` },
+      retryAttempts: 0,
+    });
     clients.push(client);
     const watch = watchProgress(client, tourId);
     // Prove the subscription on node B is live before the work that must reach it: a NOTIFY from this third process.
-    const probe = JSON.stringify({ topic: `tourProgress:${id}`, payload: { progress: 0, status: 'PROCESSING', text: 'probe', thumbnailURL: null } });
+    const probe = JSON.stringify({
+      topic: `tourProgress:${id}`,
+      payload: { progress: 0, status: 'PROCESSING', text: 'probe', thumbnailURL: null },
+    });
     await waitFor(
       async () => {
         await sql`SELECT pg_notify('roomwalk_events', ${probe})`.execute(db.db);
@@ -206,9 +242,19 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
       200,
     );
 
-    const hung = await waitFor(async () => workers.find((w) => w.output.some((l) => l.startsWith('HANGING'))), 'a worker mid-job', 120_000).catch(async (err: Error) => {
-      const row = await db.db.selectFrom('tours').select(['status', 'processing_attempt', 'progress_text']).where('id', '=', id).executeTakeFirst();
-      const jobs = await sql`SELECT state, retry_count, output FROM pgboss.job WHERE name = 'process-tour'`.execute(db.db);
+    const hung = await waitFor(
+      async () => workers.find((w) => w.output.some((l) => l.startsWith('HANGING'))),
+      'a worker mid-job',
+      120_000,
+    ).catch(async (err: Error) => {
+      const row = await db.db
+        .selectFrom('tours')
+        .select(['status', 'processing_attempt', 'progress_text'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      const jobs = await sql`SELECT state, retry_count, output FROM pgboss.job WHERE name = 'process-tour'`.execute(
+        db.db,
+      );
       throw new Error(
         `${err.message}; tour ${JSON.stringify(row)}; jobs ${JSON.stringify(jobs.rows).slice(0, 1500)}; workers:\n${workers.map((w) => `${w.name}: ${w.output.join('\n').slice(-1500)}`).join('\n')}`,
       );
@@ -228,15 +274,20 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
 
     const tour = await db.db.selectFrom('tours').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(tour.status).toBe('PROCESSED');
-    // The killed attempt was not the last (attempt 1 on a quiet machine; a loaded one may also see attempts cut by the expiry).
+    // The killed attempt was not the last (attempt 1 on a quiet machine; a loaded one may also see attempts cut by the
+    // expiry).
     const killedAttempt = Number(/\/v(\d+)\//.exec(hung.output.find((l) => l.startsWith('HANGING'))!)![1]);
     expect(tour.processing_attempt).toBeGreaterThan(killedAttempt);
     expect(tour.clips_version).toBe(tour.processing_attempt);
-    expect((await db.db.selectFrom('tour_logs').select('status').where('tour_id', '=', id).execute()).map((l) => l.status)).toEqual(['PROCESSED']);
+    expect(
+      (await db.db.selectFrom('tour_logs').select('status').where('tour_id', '=', id).execute()).map((l) => l.status),
+    ).toEqual(['PROCESSED']);
     // pg-boss records completion once the handler has returned (just after the PROCESSED event).
     const jobs = await waitFor(
       async () => {
-        const r = await sql<{ state: string }>`SELECT state FROM pgboss.job WHERE name = 'process-tour' AND data->>'tourId' = ${id}`.execute(db.db);
+        const r = await sql<{
+          state: string;
+        }>`SELECT state FROM pgboss.job WHERE name = 'process-tour' AND data->>'tourId' = ${id}`.execute(db.db);
         return r.rows.every((j) => j.state !== 'active') ? r.rows : null;
       },
       'job settled',
@@ -248,7 +299,11 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
     const clips = await db.db.selectFrom('clips').select(['high_key', 'low_key']).where('tour_id', '=', id).execute();
     expect(clips.length).toBeGreaterThan(1);
     const expected = [...clips.flatMap((c) => [c.high_key, c.low_key]), tour.thumbnail_key!].sort();
-    await waitFor(async () => (await bucketKeys(`tours/${id}/`)).every((k) => k.startsWith(`tours/${id}/v${tour.clips_version}/`)), 'old attempts removed', 15_000);
+    await waitFor(
+      async () => (await bucketKeys(`tours/${id}/`)).every((k) => k.startsWith(`tours/${id}/v${tour.clips_version}/`)),
+      'old attempts removed',
+      15_000,
+    );
     expect(await bucketKeys(`tours/${id}/`)).toEqual(expected);
     expect(await bucketKeys('uploads/')).toEqual([key]); // the source video, kept by the tour
     expect(tour.video_key).toBe(key);
@@ -265,7 +320,12 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
 
   it('syncs scrolling between a host on node A and a viewer on node B; the lead left on B reaches the agent on A and by SMTP', async () => {
     // The console's lead notices, subscribed on node A (live once a probe NOTIFY from this process arrives).
-    const client = createClient({ url: `${a.url.replace('http', 'ws')}/query`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${owner.token}` }, retryAttempts: 0 });
+    const client = createClient({
+      url: `${a.url.replace('http', 'ws')}/query`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${owner.token}` },
+      retryAttempts: 0,
+    });
     clients.push(client);
     const notices: Array<{ id: string; name: string }> = [];
     client.subscribe<{ tourLeadCreated: { id: string; name: string } }>(
@@ -296,19 +356,38 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
     const host = connect(wsUrl(a.url, { tourId: firstTour, session: sessionOf(token), token: owner.token }));
     sockets.push(host);
     const hw = await host.next((m) => m.type === 'roomwalk_welcome', 'host welcome');
-    await host.next((m) => m.type === 'roomwalk_peer_joined' && m.peer.peerId === vw.peerId, 'viewer introduced to the host');
-    await viewer.next((m) => m.type === 'roomwalk_peer_joined' && m.peer.peerId === hw.peerId, 'host announced to the viewer');
+    await host.next(
+      (m) => m.type === 'roomwalk_peer_joined' && m.peer.peerId === vw.peerId,
+      'viewer introduced to the host',
+    );
+    await viewer.next(
+      (m) => m.type === 'roomwalk_peer_joined' && m.peer.peerId === hw.peerId,
+      'host announced to the viewer',
+    );
 
     const frames = Array.from({ length: 40 }, (_, i) => i * 2);
     for (const frameIndex of frames) host.send({ type: 'roomwalk_scrolling', tourId: firstTour, data: { frameIndex } });
-    await viewer.next((m) => m.type === 'roomwalk_scrolling' && m.data.frameIndex === frames.at(-1), 'last frame on node B');
-    expect(viewer.messages.filter((m) => m.type === 'roomwalk_scrolling').map((m) => m.data.frameIndex)).toEqual(frames);
+    await viewer.next(
+      (m) => m.type === 'roomwalk_scrolling' && m.data.frameIndex === frames.at(-1),
+      'last frame on node B',
+    );
+    expect(viewer.messages.filter((m) => m.type === 'roomwalk_scrolling').map((m) => m.data.frameIndex)).toEqual(
+      frames,
+    );
     viewer.send({ type: 'roomwalk_scrolling', tourId: firstTour, data: { frameIndex: 7 } });
-    expect((await host.next((m) => m.type === 'roomwalk_scrolling', 'viewer scroll on node A')).data.frameIndex).toBe(7);
+    expect((await host.next((m) => m.type === 'roomwalk_scrolling', 'viewer scroll on node A')).data.frameIndex).toBe(
+      7,
+    );
 
     const leadId = lead.data.tourLeadCreate.tourLead.id as string;
-    expect((await waitFor(async () => notices.find((n) => n.id === leadId), 'lead notice on node A', 15_000)).name).toBe('Vera');
-    const mail = await waitFor(async () => smtp.inbox.find((m) => m.to.includes(owner.user.username)), 'lead mail delivered over SMTP by a worker', 30_000);
+    expect(
+      (await waitFor(async () => notices.find((n) => n.id === leadId), 'lead notice on node A', 15_000)).name,
+    ).toBe('Vera');
+    const mail = await waitFor(
+      async () => smtp.inbox.find((m) => m.to.includes(owner.user.username)),
+      'lead mail delivered over SMTP by a worker',
+      30_000,
+    );
     expect(mail.raw).toContain('Vera');
   }, 300_000);
 
@@ -316,7 +395,11 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
     workers.push(await startNode('worker-3', 'worker', hangEnv));
     const { tourId } = await uploadThrough(b.url, owner.token, await fs.readFile(await landscapeVideo(12)));
     const id = tourId.replace(/^tour_/, '');
-    const hung = await waitFor(async () => workers.find((w) => w.output.some((l) => l.startsWith(`HANGING tours/${id}/`))), 'a worker mid-job', 120_000);
+    const hung = await waitFor(
+      async () => workers.find((w) => w.output.some((l) => l.startsWith(`HANGING tours/${id}/`))),
+      'a worker mid-job',
+      120_000,
+    );
     hung.proc.kill('SIGTERM');
     expect((await hung.exited).code).toBe(0);
     workers.splice(workers.indexOf(hung), 1);
@@ -334,7 +417,12 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
     expect(tour.clips_version).toBe(tour.processing_attempt);
     const jobs = await waitFor(
       async () => {
-        const r = await sql<{ state: string; retry_count: number }>`SELECT state, retry_count FROM pgboss.job WHERE name = 'process-tour' AND data->>'tourId' = ${id}`.execute(db.db);
+        const r = await sql<{
+          state: string;
+          retry_count: number;
+        }>`SELECT state, retry_count FROM pgboss.job WHERE name = 'process-tour' AND data->>'tourId' = ${id}`.execute(
+          db.db,
+        );
         return r.rows.every((j) => j.state !== 'active') ? r.rows : null;
       },
       'job settled',
@@ -344,7 +432,11 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
     expect(jobs).toHaveLength(1);
     expect(jobs[0]!.state).toBe('completed');
     expect(jobs[0]!.retry_count).toBeGreaterThanOrEqual(1);
-    await waitFor(async () => (await bucketKeys(`tours/${id}/`)).every((k) => k.startsWith(`tours/${id}/v${tour.clips_version}/`)), 'handed-back attempt removed', 15_000);
+    await waitFor(
+      async () => (await bucketKeys(`tours/${id}/`)).every((k) => k.startsWith(`tours/${id}/v${tour.clips_version}/`)),
+      'handed-back attempt removed',
+      15_000,
+    );
   }, 300_000);
 
   it('SIGTERM: an API node closes its sockets with 1001, finishes the request in flight, and exits 0', async () => {
@@ -355,7 +447,9 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
     sub.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${owner.token}` } }));
     await new Promise<void>((resolve) => sub.once('message', () => resolve())); // connection_ack
     const lead = await gql(a.url, LEAD_MUTATION, { input: leadInput(firstTour) });
-    const viewer = connect(wsUrl(a.url, { tourId: firstTour, token: lead.data.tourLeadCreate.viewingSessionRequest.signalingToken }));
+    const viewer = connect(
+      wsUrl(a.url, { tourId: firstTour, token: lead.data.tourLeadCreate.viewingSessionRequest.signalingToken }),
+    );
     await viewer.next((m) => m.type === 'roomwalk_welcome', 'viewer welcome');
 
     // A request in flight: half its body sent before the signal, the rest after.
@@ -364,11 +458,20 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
     let inFlight: http.ClientRequest | undefined;
     let connected = false;
     const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/query', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode!, text }));
-      });
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/query',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, text }));
+        },
+      );
       req.on('error', reject);
       req.on('socket', (s) => s.once('connect', () => (connected = true)));
       req.write(body.slice(0, 20));

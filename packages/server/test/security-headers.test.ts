@@ -56,12 +56,20 @@ describe('security headers', () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('strict-transport-security')).toBeNull();
     // Client-side console routes too (served by the not-found fallback), and the API.
-    expect(csp((await fetch(`${t.url}/tours`, { headers: html })).headers.get('content-security-policy'))['frame-ancestors']).toEqual(["'none'"]);
+    expect(
+      csp((await fetch(`${t.url}/tours`, { headers: html })).headers.get('content-security-policy'))['frame-ancestors'],
+    ).toEqual(["'none'"]);
     const api = await t.gql('{ __typename }');
     expect(api.status).toBe(200);
   });
 
-  it.each(['/playerext/tour_1', '/agentplayer/tour_1', '/embedded_example', '/embedded_example_iframe', '/player/tour-player.js'])('lets any site frame %s', async (p) => {
+  it.each([
+    '/playerext/tour_1',
+    '/agentplayer/tour_1',
+    '/embedded_example',
+    '/embedded_example_iframe',
+    '/player/tour-player.js',
+  ])('lets any site frame %s', async (p) => {
     const res = await fetch(`${t.url}${p}`, { headers: html });
     const policy = csp(res.headers.get('content-security-policy'));
     expect(policy['frame-ancestors']).toEqual(['*']);
@@ -93,16 +101,27 @@ describe('security headers', () => {
 
   it('refuses a GraphQL body over 1 MB with 413, before any work', async () => {
     const big = JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(1024 * 1024) } });
-    const res = await fetch(`${t.url}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+    const res = await fetch(`${t.url}/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: big,
+    });
     expect(res.status).toBe(413);
     const body = (await res.json()) as { errors: Array<{ message: string; extensions: { code: string } }> };
     expect(body.errors[0]).toEqual({ message: 'The request is too large.', extensions: { code: 'BAD_USER_INPUT' } });
     // Malformed JSON is the client's fault too, not a server error.
-    const bad = await fetch(`${t.url}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":' });
+    const bad = await fetch(`${t.url}/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"query":',
+    });
     expect(bad.status).toBe(400);
     // Just under the limit is parsed (and answered).
     const ok = JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(1000 * 1000) } });
-    expect((await fetch(`${t.url}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: ok })).status).toBe(200);
+    expect(
+      (await fetch(`${t.url}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: ok }))
+        .status,
+    ).toBe(200);
   });
 
   it('bounds GraphQL multipart uploads', async () => {
@@ -119,11 +138,19 @@ describe('security headers', () => {
     const big = new Uint8Array(16 * 1024 * 1024);
     big.set([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00]); // a JPEG's first bytes, so only the size is wrong
     form.append('0', new Blob([big], { type: 'image/jpeg' }), 'big.jpg');
-    const res = await fetch(`${t.url}/query`, { method: 'POST', headers: { authorization: `Bearer ${u.token}` }, body: form });
+    const res = await fetch(`${t.url}/query`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${u.token}` },
+      body: form,
+    });
     // mercurius-upload stops reading at maxFileSize (15 MB): the file is refused, never stored.
     const body = (await res.json()) as { errors?: Array<{ extensions?: { code?: string } }> };
     expect(res.status === 413 || body.errors?.[0]?.extensions?.code === 'UPLOAD_INVALID').toBe(true);
-    const row = await t.app.services.db.selectFrom('user_profiles').select('profile_image_key').where('user_id', '=', u.user.id).executeTakeFirstOrThrow();
+    const row = await t.app.services.db
+      .selectFrom('user_profiles')
+      .select('profile_image_key')
+      .where('user_id', '=', u.user.id)
+      .executeTakeFirstOrThrow();
     expect(row.profile_image_key).toBeNull();
   });
 });
@@ -137,7 +164,15 @@ describe('secrets come only from the environment', () => {
 
   it('has no secret default in production and none checked in', () => {
     const example = fs.readFileSync(path.resolve(here, '../../../.env.example'), 'utf8');
-    for (const key of ['JWT_SECRET', 'S3_SECRET_ACCESS_KEY', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'OIDC_CLIENT_SECRET', 'TURNSTILE_SECRET', 'AGORA_APP_CERTIFICATE']) {
+    for (const key of [
+      'JWT_SECRET',
+      'S3_SECRET_ACCESS_KEY',
+      'STRIPE_SECRET_KEY',
+      'STRIPE_WEBHOOK_SECRET',
+      'OIDC_CLIENT_SECRET',
+      'TURNSTILE_SECRET',
+      'AGORA_APP_CERTIFICATE',
+    ]) {
       expect(example).toMatch(new RegExp(`^${key}=\\s*(#|$)`, 'm'));
     }
   });
@@ -146,7 +181,13 @@ describe('secrets come only from the environment', () => {
 describe('CSP with object storage behind a CDN', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp('pglite', { S3_BUCKET: 'b', S3_ENDPOINT: 'http://127.0.0.1:9', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's', CDN_BASE_URL: 'https://cdn.example.com/media' });
+    t = await startTestApp('pglite', {
+      S3_BUCKET: 'b',
+      S3_ENDPOINT: 'http://127.0.0.1:9',
+      S3_ACCESS_KEY_ID: 'k',
+      S3_SECRET_ACCESS_KEY: 's',
+      CDN_BASE_URL: 'https://cdn.example.com/media',
+    });
   });
   afterAll(async () => {
     await t?.stop();
@@ -159,46 +200,66 @@ describe('CSP with object storage behind a CDN', () => {
   });
 });
 
-describe.skipIf(!fs.existsSync(CHROMIUM) || !fs.existsSync(CONSOLE_INDEX))('the console build under its CSP (Chromium)', () => {
-  let t: TestApp;
-  let browser: Browser;
-  let tourId = '';
-  beforeAll(async () => {
-    t = await startTestApp('pglite');
-    const owner = await seedUser(t.app, { plan: 'pro' });
-    tourId = `tour_${(await seedProcessedTour(t, owner, 2)).id}`;
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'] });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.stop();
-  });
-
-  it.each(['/', '/signup', '/playerext/{tour}', '/embedded_example'])('loads %s with no CSP violation', async (route) => {
-    const page = await browser.newPage();
-    const violations: string[] = [];
-    page.on('console', (m) => {
-      if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
-    });
-    await page.addInitScript(() => {
-      // Recorded in the page too: workers and late loads report here even when the console message is terse.
-      (globalThis as unknown as { __csp: string[] }).__csp = [];
-      (globalThis as unknown as { addEventListener(t: string, f: (e: unknown) => void): void }).addEventListener('securitypolicyviolation', (e) => {
-        const v = e as unknown as { violatedDirective: string; blockedURI: string };
-        (globalThis as unknown as { __csp: string[] }).__csp.push(`${v.violatedDirective} ${v.blockedURI}`);
+describe.skipIf(!fs.existsSync(CHROMIUM) || !fs.existsSync(CONSOLE_INDEX))(
+  'the console build under its CSP (Chromium)',
+  () => {
+    let t: TestApp;
+    let browser: Browser;
+    let tourId = '';
+    beforeAll(async () => {
+      t = await startTestApp('pglite');
+      const owner = await seedUser(t.app, { plan: 'pro' });
+      tourId = `tour_${(await seedProcessedTour(t, owner, 2)).id}`;
+      const { chromium } = await import('playwright-core');
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
       });
     });
-    const res = await page.goto(`${t.url}${route.replace('{tour}', tourId)}`, { waitUntil: 'networkidle' });
-    expect(res?.status()).toBe(200);
-    // The app rendered (React mounted into #root).
-    await page.waitForFunction(
-      () => ((globalThis as unknown as { document: { getElementById(id: string): { childElementCount: number } | null } }).document.getElementById('root')?.childElementCount ?? 0) > 0,
+    afterAll(async () => {
+      await browser?.close();
+      await t?.stop();
+    });
+
+    it.each(['/', '/signup', '/playerext/{tour}', '/embedded_example'])(
+      'loads %s with no CSP violation',
+      async (route) => {
+        const page = await browser.newPage();
+        const violations: string[] = [];
+        page.on('console', (m) => {
+          if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
+        });
+        await page.addInitScript(() => {
+          // Recorded in the page too: workers and late loads report here even when the console message is terse.
+          (globalThis as unknown as { __csp: string[] }).__csp = [];
+          (globalThis as unknown as { addEventListener(t: string, f: (e: unknown) => void): void }).addEventListener(
+            'securitypolicyviolation',
+            (e) => {
+              const v = e as unknown as { violatedDirective: string; blockedURI: string };
+              (globalThis as unknown as { __csp: string[] }).__csp.push(`${v.violatedDirective} ${v.blockedURI}`);
+            },
+          );
+        });
+        const res = await page.goto(`${t.url}${route.replace('{tour}', tourId)}`, { waitUntil: 'networkidle' });
+        expect(res?.status()).toBe(200);
+        // The app rendered (React mounted into #root).
+        await page.waitForFunction(
+          () =>
+            ((
+              globalThis as unknown as {
+                document: { getElementById(id: string): { childElementCount: number } | null };
+              }
+            ).document.getElementById('root')?.childElementCount ?? 0) > 0,
+        );
+        // zod 4 probes once whether eval is allowed (`try { Function('') } catch`) and then validates without it; the
+        // browser reports that refused probe. Every other violation fails the test.
+        const inPage = (await page.evaluate(() => (globalThis as unknown as { __csp: string[] }).__csp)).filter(
+          (v) => v !== 'script-src eval',
+        );
+        expect([...violations, ...inPage]).toEqual([]);
+        await page.close();
+      },
     );
-    // zod 4 probes once whether eval is allowed (`try { Function('') } catch`) and then validates without it; the
-    // browser reports that refused probe. Every other violation fails the test.
-    const inPage = (await page.evaluate(() => (globalThis as unknown as { __csp: string[] }).__csp)).filter((v) => v !== 'script-src eval');
-    expect([...violations, ...inPage]).toEqual([]);
-    await page.close();
-  });
-});
+  },
+);

@@ -21,7 +21,10 @@ const subject: SellerReportSubject = {
   from: new Date('2026-11-01T00:00:00Z'),
   to: new Date('2026-12-01T00:00:00Z'),
 };
-const daily = Array.from({ length: 30 }, (_v, i) => ({ date: `2026-11-${String(i + 1).padStart(2, '0')}`, visits: (i * 7) % 5 }));
+const daily = Array.from({ length: 30 }, (_v, i) => ({
+  date: `2026-11-${String(i + 1).padStart(2, '0')}`,
+  visits: (i * 7) % 5,
+}));
 const figures: SellerFigures = {
   visits: 60,
   uniqueVisitors: 41,
@@ -57,7 +60,12 @@ function readPnm(file: string): Pnm {
     header.push(tok);
   }
   at++;
-  return { width: Number(header[1]), height: Number(header[2]), channels: header[0] === 'P6' ? 3 : 1, pixels: buf.subarray(at) };
+  return {
+    width: Number(header[1]),
+    height: Number(header[2]),
+    channels: header[0] === 'P6' ? 3 : 1,
+    pixels: buf.subarray(at),
+  };
 }
 
 async function render(name: string, s: SellerReportSubject, f: SellerFigures) {
@@ -77,12 +85,15 @@ async function render(name: string, s: SellerReportSubject, f: SellerFigures) {
 /** Share of pixels that are not near-white, and of pixels close to an RGB colour. */
 function inkShare(p: Pnm): number {
   let ink = 0;
-  for (let i = 0; i < p.pixels.length; i += 3) if (p.pixels[i]! < 200 || p.pixels[i + 1]! < 200 || p.pixels[i + 2]! < 200) ink++;
+  for (let i = 0; i < p.pixels.length; i += 3)
+    if (p.pixels[i]! < 200 || p.pixels[i + 1]! < 200 || p.pixels[i + 2]! < 200) ink++;
   return ink / (p.width * p.height);
 }
 function colourShare(p: Pnm, [r, g, b]: [number, number, number]): number {
   let hits = 0;
-  for (let i = 0; i < p.pixels.length; i += 3) if (Math.abs(p.pixels[i]! - r) < 30 && Math.abs(p.pixels[i + 1]! - g) < 30 && Math.abs(p.pixels[i + 2]! - b) < 30) hits++;
+  for (let i = 0; i < p.pixels.length; i += 3)
+    if (Math.abs(p.pixels[i]! - r) < 30 && Math.abs(p.pixels[i + 1]! - g) < 30 && Math.abs(p.pixels[i + 2]! - b) < 30)
+      hits++;
   return hits / (p.width * p.height);
 }
 
@@ -94,13 +105,16 @@ describe('seller report PDF', () => {
     expect(text).toContain('12 Rue des Lilas – family house');
     expect(text).toContain('Prepared by Thandi Nkosi, Ånd Estates');
     expect(text).toContain('Period: 1 Nov 2026 - 30 Nov 2026');
-    for (const s of ['Visits', '60', 'Unique visitors', '41', 'Average visit', '2 min 34 s', 'Reached the end', '35 %']) expect(text).toContain(s);
+    for (const s of ['Visits', '60', 'Unique visitors', '41', 'Average visit', '2 min 34 s', 'Reached the end', '35 %'])
+      expect(text).toContain(s);
     expect(text).toContain('Visits per day');
     expect(text).toContain('Time in each room');
     expect(text).toContain('1 h 30 min in all, 52 visits');
     expect(text).toContain('Salle à manger');
     // Sorted by time: Kitchen (90 min), Master Bedroom (40 min), Salle à manger (12 min).
-    const order = ['Kitchen', 'Master Bedroom', 'Salle à manger'].map((r) => text.indexOf(r, text.indexOf('Time in each room')));
+    const order = ['Kitchen', 'Master Bedroom', 'Salle à manger'].map((r) =>
+      text.indexOf(r, text.indexOf('Time in each room')),
+    );
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(text).toContain('Where visits ended');
     expect(text).toMatch(/Garden\s+39 visits \(65 %\)/);
@@ -115,7 +129,11 @@ describe('seller report PDF', () => {
   });
 
   it('runs onto more pages for a tour with many rooms, numbering each and leaving none blank', async () => {
-    const rooms = Array.from({ length: 45 }, (_v, i) => ({ name: `Room ${i + 1}`, seconds: 3000 - i * 50, visits: 40 - (i % 30) }));
+    const rooms = Array.from({ length: 45 }, (_v, i) => ({
+      name: `Room ${i + 1}`,
+      seconds: 3000 - i * 50,
+      visits: 40 - (i % 30),
+    }));
     const { text, pages } = await render('long', subject, { ...figures, rooms });
     expect(pages.length).toBeGreaterThan(1);
     expect(text).toContain(`Page ${pages.length} of ${pages.length}`);
@@ -162,9 +180,11 @@ describe('seller report wording: counts agree with their nouns (issue 30: "18 s 
     expect(two).toContain('36 s in all, 2 visits');
     expect(two).toContain('Busiest day: 3 Nov 2026 with 2 visits.');
 
-    const mail = (f: SellerFigures) => digestMail({ to: 'seller@example.com', subject, figures: f, pdf: Buffer.from('%PDF-'), fileName: 'report.pdf' });
+    const mail = (f: SellerFigures) =>
+      digestMail({ to: 'seller@example.com', subject, figures: f, pdf: Buffer.from('%PDF-'), fileName: 'report.pdf' });
     expect(mail(visitsOf(1)).subject).toBe('Seller report for "12 Rue des Lilas – family house": 1 visit');
     expect(mail(visitsOf(2)).subject).toBe('Seller report for "12 Rue des Lilas – family house": 2 visits');
-    for (const f of [visitsOf(1), visitsOf(0)]) expect(`${mail(f).text} ${mail(f).html}`).not.toMatch(/\b1 (visits|visitors|hours)\b/);
+    for (const f of [visitsOf(1), visitsOf(0)])
+      expect(`${mail(f).text} ${mail(f).html}`).not.toMatch(/\b1 (visits|visitors|hours)\b/);
   });
 });

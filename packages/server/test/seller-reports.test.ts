@@ -17,12 +17,17 @@ import { recordVisit } from './fixtures/visits.js';
 import { encodeId } from '../src/core/ids.js';
 import { sweepDueDigests } from '../src/services/seller-reports/runs.js';
 
-const LINK_CREATE = 'mutation($input: SellerReportLinkCreateInput!) { sellerReportLinkCreate(input: $input) { url link { id prefix days expiresAt } } }';
-const SHARED = 'query($token: String!) { sharedSellerReport(token: $token) { tourTitle agentName days analytics { visits uniqueVisitors rooms { name seconds visits } exits { name visits } } } }';
-const SETTINGS = 'query($id: ID!) { sellerReport(tourId: $id) { links { id prefix } digest { frequency day recipients nextSendAt lastSentAt lastRun { status progress progressText } } } }';
-const DIGEST_SAVE = 'mutation($input: SellerReportDigestInput!) { sellerReportDigestSave(input: $input) { frequency day recipients timeZone nextSendAt } }';
+const LINK_CREATE =
+  'mutation($input: SellerReportLinkCreateInput!) { sellerReportLinkCreate(input: $input) { url link { id prefix days expiresAt } } }';
+const SHARED =
+  'query($token: String!) { sharedSellerReport(token: $token) { tourTitle agentName days analytics { visits uniqueVisitors rooms { name seconds visits } exits { name visits } } } }';
+const SETTINGS =
+  'query($id: ID!) { sellerReport(tourId: $id) { links { id prefix } digest { frequency day recipients nextSendAt lastSentAt lastRun { status progress progressText } } } }';
+const DIGEST_SAVE =
+  'mutation($input: SellerReportDigestInput!) { sellerReportDigestSave(input: $input) { frequency day recipients timeZone nextSendAt } }';
 const PDF_CREATE = 'mutation($input: SellerReportPdfInput!) { sellerReportPdfCreate(input: $input) { id status } }';
-const RUN = 'query($id: ID!) { sellerReportRun(id: $id) { status progress progressText fileName mimeType fileContent error } }';
+const RUN =
+  'query($id: ID!) { sellerReportRun(id: $id) { status progress progressText fileName mimeType fileContent error } }';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'seller-reports-'));
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
@@ -35,7 +40,10 @@ const pdfText = (pdf: Buffer, name: string) => {
 
 /** The base64 body of the message's application/pdf part, decoded. */
 function pdfAttachment(raw: string): { name: string; pdf: Buffer } | null {
-  const m = /Content-Type: application\/pdf;?[^\r\n]*(?:\r?\n[ \t][^\r\n]*)*\r?\n((?:[A-Za-z-]+:[^\r\n]*(?:\r?\n[ \t][^\r\n]*)*\r?\n)*)\r?\n([A-Za-z0-9+/=\r\n]+)/.exec(raw);
+  const m =
+    /Content-Type: application\/pdf;?[^\r\n]*(?:\r?\n[ \t][^\r\n]*)*\r?\n((?:[A-Za-z-]+:[^\r\n]*(?:\r?\n[ \t][^\r\n]*)*\r?\n)*)\r?\n([A-Za-z0-9+/=\r\n]+)/.exec(
+      raw,
+    );
   if (!m) return null;
   const name = /filename="?([^";\r\n]+)"?/.exec(m[0])?.[1] ?? '';
   return { name, pdf: Buffer.from(m[2]!.replace(/\s+/g, ''), 'base64') };
@@ -50,9 +58,16 @@ describe.each(DB_KINDS)('seller reports on %s', (kind) => {
 
   beforeAll(async () => {
     smtp = await startSmtpInbox();
-    t = await startTestApp(kind, { RATE_LIMIT_DISABLED: true, SMTP_URL: smtp.url, MAIL_FROM: 'Roomwalk <no-reply@roomwalk.test>' });
+    t = await startTestApp(kind, {
+      RATE_LIMIT_DISABLED: true,
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Roomwalk <no-reply@roomwalk.test>',
+    });
     pro = await seedUser(t.app, { plan: 'pro', name: 'Thandi', surname: 'Nkosi' });
-    [tourUuid] = (await insertTours(t.app, { companyId: pro.company.id, userId: pro.user.id }, 1, { title: () => 'Garden Cottage', rooms: ['Kitchen', 'Master Bedroom'] })) as [string];
+    [tourUuid] = (await insertTours(t.app, { companyId: pro.company.id, userId: pro.user.id }, 1, {
+      title: () => 'Garden Cottage',
+      rooms: ['Kitchen', 'Master Bedroom'],
+    })) as [string];
     tourId = encodeId('Tour', tourUuid);
     // Two visitors walk the tour differently: one lingers in the Kitchen and leaves from there, one goes to the end.
     await recordVisit(t.app.services, {
@@ -132,7 +147,11 @@ describe.each(DB_KINDS)('seller reports on %s', (kind) => {
     const bad = await t.gql(SHARED, { token: `${token.slice(0, -2)}xx` });
     expect(bad.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.NOT_FOUND);
 
-    const revoke = await t.gql('mutation($id: ID!) { sellerReportLinkRevoke(id: $id) { id } }', { id: link.id }, pro.token);
+    const revoke = await t.gql(
+      'mutation($id: ID!) { sellerReportLinkRevoke(id: $id) { id } }',
+      { id: link.id },
+      pro.token,
+    );
     expect(revoke.errors).toBeUndefined();
     const gone = await t.gql(SHARED, { token });
     expect(gone.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.NOT_FOUND);
@@ -154,12 +173,24 @@ describe.each(DB_KINDS)('seller reports on %s', (kind) => {
 
   it('validates the digest in the user words and writes nothing on bad input', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
-      [{ frequency: 'WEEKLY', day: 1, recipients: ['seller@example.com', 'not an address'] }, '"not an address" is not an e-mail address.'],
+      [
+        { frequency: 'WEEKLY', day: 1, recipients: ['seller@example.com', 'not an address'] },
+        '"not an address" is not an e-mail address.',
+      ],
       [{ frequency: 'WEEKLY', day: 1, recipients: [' '] }, 'Enter at least one e-mail address to send the report to.'],
       [{ frequency: 'WEEKLY', day: 8, recipients: ['seller@example.com'] }, 'Choose a day of the week.'],
-      [{ frequency: 'MONTHLY', day: 31, recipients: ['seller@example.com'] }, 'Choose a day of the month from 1 to 28.'],
-      [{ frequency: 'MONTHLY', day: 3, recipients: Array.from({ length: 11 }, (_v, i) => `s${i}@example.com`) }, 'A report can go to at most 10 addresses.'],
-      [{ frequency: 'WEEKLY', day: 1, recipients: ['seller@example.com'], timeZone: 'Mars/Olympus_Mons' }, '"Mars/Olympus_Mons" is not a time zone. Use a name such as Africa/Johannesburg.'],
+      [
+        { frequency: 'MONTHLY', day: 31, recipients: ['seller@example.com'] },
+        'Choose a day of the month from 1 to 28.',
+      ],
+      [
+        { frequency: 'MONTHLY', day: 3, recipients: Array.from({ length: 11 }, (_v, i) => `s${i}@example.com`) },
+        'A report can go to at most 10 addresses.',
+      ],
+      [
+        { frequency: 'WEEKLY', day: 1, recipients: ['seller@example.com'], timeZone: 'Mars/Olympus_Mons' },
+        '"Mars/Olympus_Mons" is not a time zone. Use a name such as Africa/Johannesburg.',
+      ],
     ];
     for (const [input, message] of cases) {
       const r = await t.gql(DIGEST_SAVE, { input: { tourId, ...input } }, pro.token);
@@ -172,7 +203,15 @@ describe.each(DB_KINDS)('seller reports on %s', (kind) => {
   it('sends a due digest to every recipient with the seller report PDF attached, and schedules the next one', async () => {
     const saved = await t.gql(
       DIGEST_SAVE,
-      { input: { tourId, frequency: 'WEEKLY', day: 5, recipients: ['seller@example.com', ' Co-Seller@example.com ', 'seller@example.com'], timeZone: 'Africa/Johannesburg' } },
+      {
+        input: {
+          tourId,
+          frequency: 'WEEKLY',
+          day: 5,
+          recipients: ['seller@example.com', ' Co-Seller@example.com ', 'seller@example.com'],
+          timeZone: 'Africa/Johannesburg',
+        },
+      },
       pro.token,
     );
     expect(saved.errors).toBeUndefined();
@@ -195,8 +234,13 @@ describe.each(DB_KINDS)('seller reports on %s', (kind) => {
 
     const mails = await vi.waitFor(
       () => {
-        const got = smtp.inbox.filter((m) => /Subject: (=\?UTF-8\?Q\?)?Seller.report.for.(=22|")Garden.Cottage/.test(m.raw));
-        if (got.length < 2) throw new Error(`digest mails not there yet: ${smtp.inbox.map((m) => /Subject:.*/.exec(m.raw)?.[0]).join(' | ')}`);
+        const got = smtp.inbox.filter((m) =>
+          /Subject: (=\?UTF-8\?Q\?)?Seller.report.for.(=22|")Garden.Cottage/.test(m.raw),
+        );
+        if (got.length < 2)
+          throw new Error(
+            `digest mails not there yet: ${smtp.inbox.map((m) => /Subject:.*/.exec(m.raw)?.[0]).join(' | ')}`,
+          );
         return got;
       },
       { timeout: 20_000, interval: 100 },
@@ -239,7 +283,9 @@ describe.each(DB_KINDS)('seller reports on %s', (kind) => {
   });
   it('stops sharing figures and sending digests when the plan loses Tour Analytics, and starts again after an upgrade', async () => {
     const db = t.app.services.db;
-    const token = (await t.gql(LINK_CREATE, { input: { tourId } }, pro.token)).data.sellerReportLinkCreate.url.split('/').pop()!;
+    const token = (await t.gql(LINK_CREATE, { input: { tourId } }, pro.token)).data.sellerReportLinkCreate.url
+      .split('/')
+      .pop()!;
     const digest = await db.selectFrom('seller_report_digests').selectAll().executeTakeFirstOrThrow();
     const due = new Date(digest.next_send_at.getTime() + 60_000);
     await db.updateTable('licenses').set({ plan_id: 'free' }).where('company_id', '=', pro.company.id).execute();
@@ -255,15 +301,29 @@ describe.each(DB_KINDS)('seller reports on %s', (kind) => {
     expect((await t.gql(SHARED, { token })).errors).toBeUndefined();
   });
   it('tries a digest again after a recipient was refused, without mailing those it already reached', async () => {
-    const saved = await t.gql(DIGEST_SAVE, { input: { tourId, frequency: 'MONTHLY', day: 3, recipients: ['first@example.com', 'busy@example.com'] } }, pro.token);
+    const saved = await t.gql(
+      DIGEST_SAVE,
+      { input: { tourId, frequency: 'MONTHLY', day: 3, recipients: ['first@example.com', 'busy@example.com'] } },
+      pro.token,
+    );
     expect(saved.errors).toBeUndefined();
     smtp.refuseOnce.add('busy@example.com');
-    expect(await sweepDueDigests(t.app.services, new Date(new Date(saved.data.sellerReportDigestSave.nextSendAt).getTime() + 60_000))).toBe(1);
+    expect(
+      await sweepDueDigests(
+        t.app.services,
+        new Date(new Date(saved.data.sellerReportDigestSave.nextSendAt).getTime() + 60_000),
+      ),
+    ).toBe(1);
     const to = (address: string) => smtp.inbox.filter((m) => m.to.includes(address));
     // The queue tries the run again after the refusal; busy@ gets its mail on the second attempt.
     const run = await vi.waitFor(
       async () => {
-        const r = await t.app.services.db.selectFrom('seller_report_runs').selectAll().where('kind', '=', 'DIGEST').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+        const r = await t.app.services.db
+          .selectFrom('seller_report_runs')
+          .selectAll()
+          .where('kind', '=', 'DIGEST')
+          .orderBy('created_at', 'desc')
+          .executeTakeFirstOrThrow();
         if (r.status !== 'DONE' && r.status !== 'FAILED') throw new Error(`run ${r.status}, attempt ${r.attempt}`);
         return r;
       },

@@ -45,7 +45,9 @@ describe.each(DB_KINDS)('server core on %s', (kind) => {
   it('gives a malformed tour id INVALID_TOUR_ID and an unknown one NOT_FOUND', async () => {
     const bad = await t.gql('query($id: ID!) { tour(tourID: $id) { id } }', { id: 'nonsense' });
     expect(bad.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.INVALID_TOUR_ID);
-    const unknown = await t.gql('query($id: ID!) { tour(tourID: $id) { id } }', { id: 'tour_00000000-0000-4000-8000-000000000000' });
+    const unknown = await t.gql('query($id: ID!) { tour(tourID: $id) { id } }', {
+      id: 'tour_00000000-0000-4000-8000-000000000000',
+    });
     expect(unknown.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.NOT_FOUND);
   });
 
@@ -70,7 +72,10 @@ describe('subscriptions over WebSocket share the HTTP rules', () => {
     await t?.stop();
   });
 
-  function firstError(query: string, variables: Record<string, unknown> = {}): Promise<{ message: string; extensions?: { code?: string } }> {
+  function firstError(
+    query: string,
+    variables: Record<string, unknown> = {},
+  ): Promise<{ message: string; extensions?: { code?: string } }> {
     const client = t.wsClient();
     return new Promise((resolve, reject) => {
       client.subscribe(
@@ -85,18 +90,24 @@ describe('subscriptions over WebSocket share the HTTP rules', () => {
   }
 
   it('rejects an unknown field before running anything', async () => {
-    const e = await firstError('subscription { tourProgressUpdated(tourId: "tour_00000000-0000-4000-8000-000000000000") { nope } }');
+    const e = await firstError(
+      'subscription { tourProgressUpdated(tourId: "tour_00000000-0000-4000-8000-000000000000") { nope } }',
+    );
     expect(e.message).toMatch(/Cannot query field "nope"/);
   });
 
   it('applies the alias limit', async () => {
     const fields = Array.from({ length: 40 }, (_, i) => `a${i}: progress`).join(' ');
-    const e = await firstError(`subscription { tourProgressUpdated(tourId: "tour_00000000-0000-4000-8000-000000000000") { ${fields} } }`);
+    const e = await firstError(
+      `subscription { tourProgressUpdated(tourId: "tour_00000000-0000-4000-8000-000000000000") { ${fields} } }`,
+    );
     expect(e.extensions?.code).toBe(ERROR_CODES.QUERY_TOO_COMPLEX);
   });
 
   it('answers a private subscription without a session with UNAUTHENTICATED', async () => {
-    const e = await firstError('subscription { tourProgressUpdated(tourId: "tour_00000000-0000-4000-8000-000000000000") { progress } }');
+    const e = await firstError(
+      'subscription { tourProgressUpdated(tourId: "tour_00000000-0000-4000-8000-000000000000") { progress } }',
+    );
     expect(e.extensions?.code).toBe(ERROR_CODES.UNAUTHENTICATED);
   });
 });

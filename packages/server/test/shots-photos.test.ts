@@ -1,4 +1,6 @@
-/** Professional photos end to end on a generated video, staging and the AI edit route against a loopback image service. */
+/**
+ * Professional photos end to end on a generated video, staging and the AI edit route against a loopback image service.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { ERROR_CODES, ERROR_TEXTS, SHOT_STATUS } from '@roomwalk/shared';
@@ -9,7 +11,8 @@ import { AI_NOT_CONFIGURED_TEXT } from '../src/services/ai/ai-worker.js';
 import { processedTour, startImageService, tmpEntries } from './ai-fixtures.js';
 
 const GEN = 'mutation($id: ID!) { generateTourShots(tourId: $id) { id shots { id } } }';
-const SHOTS = 'query($id: ID!) { tour(tourID: $id) { shots { id shotStatus roomType frameScore sourceClipIndex sourceFramePosition originalImageURI enhancedImageURI stagedImageURI errorMessage } } }';
+const SHOTS =
+  'query($id: ID!) { tour(tourID: $id) { shots { id shotStatus roomType frameScore sourceClipIndex sourceFramePosition originalImageURI enhancedImageURI stagedImageURI errorMessage } } }';
 const ENHANCE = 'mutation($id: ID!) { regenerateShot(shotId: $id) { shotStatus enhancedImageURI errorMessage } }';
 const STAGE = 'mutation($id: ID!) { generateStagedShot(shotId: $id) { shotStatus stagedImageURI errorMessage } }';
 
@@ -34,7 +37,10 @@ describe.each(DB_KINDS)('professional photos on %s', (kind) => {
   it('refuses a tour that is not processed', async () => {
     const tourId = await processedTour(t.app, owner, { status: 'PROCESSING' });
     const r = await t.gql(GEN, { id: `tour_${tourId}` }, owner.token);
-    expect(r.errors?.[0]).toMatchObject({ message: ERROR_TEXTS.shotsNotReady, extensions: { code: ERROR_CODES.TOUR_NOT_PROCESSED } });
+    expect(r.errors?.[0]).toMatchObject({
+      message: ERROR_TEXTS.shotsNotReady,
+      extensions: { code: ERROR_CODES.TOUR_NOT_PROCESSED },
+    });
   });
 
   it('picks scored full-resolution frames per room, enhances and stages them with the availability rules', async () => {
@@ -62,7 +68,9 @@ describe.each(DB_KINDS)('professional photos on %s', (kind) => {
     // Nothing else while processing.
     expect((await t.gql(ENHANCE, { id: shot }, owner.token)).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.CONFLICT);
     await shotWorkJob(t.app.services, { kind: 'enhance', shotId: raw(shot) });
-    let now = (await t.gql(SHOTS, { id: `tour_${tourId}` }, owner.token)).data.tour.shots.find((s: { id: string }) => s.id === shot);
+    let now = (await t.gql(SHOTS, { id: `tour_${tourId}` }, owner.token)).data.tour.shots.find(
+      (s: { id: string }) => s.id === shot,
+    );
     expect(now).toMatchObject({ shotStatus: SHOT_STATUS.COMPLETED, errorMessage: null });
     expect(now.enhancedImageURI).toMatch(/enhanced-/);
     expect(now.originalImageURI).toBe(shots[0].originalImageURI);
@@ -71,10 +79,17 @@ describe.each(DB_KINDS)('professional photos on %s', (kind) => {
     const s1 = await t.gql(STAGE, { id: shot }, owner.token);
     expect(s1.data.generateStagedShot.shotStatus).toBe(SHOT_STATUS.PROCESSING);
     await shotWorkJob(t.app.services, { kind: 'stage', shotId: raw(shot), prompt: 'modern staging with furniture' });
-    now = (await t.gql(SHOTS, { id: `tour_${tourId}` }, owner.token)).data.tour.shots.find((s: { id: string }) => s.id === shot);
+    now = (await t.gql(SHOTS, { id: `tour_${tourId}` }, owner.token)).data.tour.shots.find(
+      (s: { id: string }) => s.id === shot,
+    );
     expect(now.shotStatus).toBe(SHOT_STATUS.COMPLETED);
     expect(now.stagedImageURI).toMatch(/virtually-staged-/);
-    expect(service.requests.at(-1)).toMatchObject({ prompt: 'modern staging with furniture', width: '640', height: '360', type: 'image/jpeg' });
+    expect(service.requests.at(-1)).toMatchObject({
+      prompt: 'modern staging with furniture',
+      width: '640',
+      height: '360',
+      type: 'image/jpeg',
+    });
     expect((await t.gql(STAGE, { id: shot }, owner.token)).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.CONFLICT);
 
     // A failing service: FAILED with its status in the message.
@@ -84,7 +99,9 @@ describe.each(DB_KINDS)('professional photos on %s', (kind) => {
     await t.gql(STAGE, { id: other }, owner.token);
     service.failNext(503);
     await shotWorkJob(t.app.services, { kind: 'stage', shotId: raw(other), prompt: 'x' });
-    now = (await t.gql(SHOTS, { id: `tour_${tourId}` }, owner.token)).data.tour.shots.find((s: { id: string }) => s.id === other);
+    now = (await t.gql(SHOTS, { id: `tour_${tourId}` }, owner.token)).data.tour.shots.find(
+      (s: { id: string }) => s.id === other,
+    );
     expect(now).toMatchObject({ shotStatus: SHOT_STATUS.FAILED, stagedImageURI: null });
     expect(now.errorMessage).toMatch(/503/);
   });
@@ -92,14 +109,20 @@ describe.each(DB_KINDS)('professional photos on %s', (kind) => {
   it('says while a generation is queued or running (shotsGenerating) and whether Stage can run (stagingAvailable)', async () => {
     const FLAGS = 'query($id: ID!) { tour(tourID: $id) { shotsGenerating stagingAvailable } }';
     const tourId = await processedTour(t.app, owner);
-    expect((await t.gql(FLAGS, { id: `tour_${tourId}` }, owner.token)).data.tour).toEqual({ shotsGenerating: false, stagingAvailable: true });
+    expect((await t.gql(FLAGS, { id: `tour_${tourId}` }, owner.token)).data.tour).toEqual({
+      shotsGenerating: false,
+      stagingAvailable: true,
+    });
     expect((await t.gql(GEN, { id: `tour_${tourId}` }, owner.token)).errors).toBeUndefined();
     expect((await t.gql(FLAGS, { id: `tour_${tourId}` }, owner.token)).data.tour.shotsGenerating).toBe(true);
     // Only the owner's company learns it.
     expect((await t.gql(FLAGS, { id: `tour_${tourId}` })).data?.tour?.shotsGenerating ?? false).toBe(false);
     // The generation's job (this app runs no workers): a worker takes it, then completes it.
     const job = async (state: string) => {
-      const { rows } = await t.app.services.database.executeSql(`UPDATE pgboss.job SET state = $1 WHERE name = 'shots' AND data->>'tourId' = $2 RETURNING id`, [state, tourId]);
+      const { rows } = await t.app.services.database.executeSql(
+        `UPDATE pgboss.job SET state = $1 WHERE name = 'shots' AND data->>'tourId' = $2 RETURNING id`,
+        [state, tourId],
+      );
       return rows.length;
     };
     expect(await job('active')).toBe(1);
@@ -122,7 +145,10 @@ describe.each(DB_KINDS)('professional photos on %s', (kind) => {
         .executeTakeFirstOrThrow()) as { id: string }
     ).id;
     const r = await bare.gql(STAGE, { id: `shot_${id}` }, o2.token);
-    expect(r.data.generateStagedShot).toMatchObject({ shotStatus: SHOT_STATUS.FAILED, errorMessage: AI_NOT_CONFIGURED_TEXT });
+    expect(r.data.generateStagedShot).toMatchObject({
+      shotStatus: SHOT_STATUS.FAILED,
+      errorMessage: AI_NOT_CONFIGURED_TEXT,
+    });
   });
 
   it('POST /ai/inpainting forwards the form and returns the image; clear errors otherwise', async () => {
@@ -157,8 +183,15 @@ describe.each(DB_KINDS)('professional photos on %s', (kind) => {
     expect(bad.status).toBe(502);
     expect(((await bad.json()) as { message: string }).message).toMatch(/500/);
     const o2 = await seedUser(bare.app, { plan: 'pro' });
-    const none = await fetch(`${bare.url}/ai/inpainting`, { method: 'POST', body: form(), headers: { authorization: `Bearer ${o2.token}` } });
+    const none = await fetch(`${bare.url}/ai/inpainting`, {
+      method: 'POST',
+      body: form(),
+      headers: { authorization: `Bearer ${o2.token}` },
+    });
     expect(none.status).toBe(503);
-    expect(await none.json()).toMatchObject({ code: ERROR_CODES.SERVICE_NOT_CONFIGURED, message: AI_NOT_CONFIGURED_TEXT });
+    expect(await none.json()).toMatchObject({
+      code: ERROR_CODES.SERVICE_NOT_CONFIGURED,
+      message: AI_NOT_CONFIGURED_TEXT,
+    });
   });
 });

@@ -22,12 +22,14 @@ interface Member {
   topFiveTours: Array<{ title: string; views: number }>;
 }
 
-describe('Team pages: members read together (issue 29)', () => {
+describe('Team pages: members read together', () => {
   let t: TestApp;
   let admin: SeededUser;
   /** SQL statements run through the app's database while `fn` runs. */
   async function statements<T>(fn: () => Promise<T>): Promise<{ value: T; count: number }> {
-    const executor = t.app.services.db.getExecutor() as unknown as { executeQuery: (...args: unknown[]) => Promise<unknown> };
+    const executor = t.app.services.db.getExecutor() as unknown as {
+      executeQuery: (...args: unknown[]) => Promise<unknown>;
+    };
     const original = executor.executeQuery;
     let count = 0;
     executor.executeQuery = function (this: unknown, ...args: unknown[]) {
@@ -48,7 +50,14 @@ describe('Team pages: members read together (issue 29)', () => {
       const m = await seedUser(t.app, { companyId: admin.company.id, name: `Member${i}`, surname: 'Team' });
       await db
         .insertInto('team_invites')
-        .values({ company_id: admin.company.id, email: m.user.username, token_hash: `team-${i}`, accepted: true, accepted_user_id: m.user.id, expires_at: new Date(Date.now() + 86_400_000) })
+        .values({
+          company_id: admin.company.id,
+          email: m.user.username,
+          token_hash: `team-${i}`,
+          accepted: true,
+          accepted_user_id: m.user.id,
+          expires_at: new Date(Date.now() + 86_400_000),
+        })
         .execute();
       const tours = Array.from({ length: Math.min(i + 1, 7) }, (_, k) => ({
         company_id: admin.company.id,
@@ -80,7 +89,13 @@ describe('Team pages: members read together (issue 29)', () => {
       for (let u = 0; u < i; u++)
         await db
           .insertInto('uploads')
-          .values({ key: `uploads/${m.user.id}/${u}.mp4`, company_id: admin.company.id, user_id: m.user.id, extension: 'mp4', submitted_at: new Date() })
+          .values({
+            key: `uploads/${m.user.id}/${u}.mp4`,
+            company_id: admin.company.id,
+            user_id: m.user.id,
+            extension: 'mp4',
+            submitted_at: new Date(),
+          })
           .execute();
     }
   }
@@ -88,7 +103,9 @@ describe('Team pages: members read together (issue 29)', () => {
   const members = async () => {
     const r = await t.gql(TEAM, {}, admin.token);
     expect(r.errors).toBeUndefined();
-    return (r.data.me.user.company.invites.edges as Array<{ node: { user: Member | null } }>).map((e) => e.node.user).filter((u): u is Member => !!u);
+    return (r.data.me.user.company.invites.edges as Array<{ node: { user: Member | null } }>)
+      .map((e) => e.node.user)
+      .filter((u): u is Member => !!u);
   };
 
   beforeAll(async () => {
@@ -103,9 +120,16 @@ describe('Team pages: members read together (issue 29)', () => {
     for (let i = 0; i < 3; i++) {
       const m = byName.get(`Member${i}`)!;
       const tours = i + 1;
-      expect(m, `Member${i}`).toMatchObject({ monthlyActiveTours: tours, monthlyUploadedTours: i, deletedTourViews: 7, profile: { surname: 'Team', email: m.username } });
+      expect(m, `Member${i}`).toMatchObject({
+        monthlyActiveTours: tours,
+        monthlyUploadedTours: i,
+        deletedTourViews: 7,
+        profile: { surname: 'Team', email: m.username },
+      });
       expect(m.totalViews).toBe((10 * tours * (tours + 1)) / 2);
-      expect(m.topFiveTours.map((x) => x.views)).toEqual(Array.from({ length: Math.min(tours, 5) }, (_, k) => (tours - k) * 10));
+      expect(m.topFiveTours.map((x) => x.views)).toEqual(
+        Array.from({ length: Math.min(tours, 5) }, (_, k) => (tours - k) * 10),
+      );
     }
   });
 
@@ -116,7 +140,13 @@ describe('Team pages: members read together (issue 29)', () => {
     const many = await statements(members);
     expect(many.value).toHaveLength(12);
     // Top five of a member with seven tours: the five most viewed.
-    expect(many.value.find((m) => m.profile.name === 'Member8')!.topFiveTours.map((x) => x.title)).toEqual(['M8-T6', 'M8-T5', 'M8-T4', 'M8-T3', 'M8-T2']);
+    expect(many.value.find((m) => m.profile.name === 'Member8')!.topFiveTours.map((x) => x.title)).toEqual([
+      'M8-T6',
+      'M8-T5',
+      'M8-T4',
+      'M8-T3',
+      'M8-T2',
+    ]);
     expect(many.count).toBe(few.count);
   });
 
@@ -128,18 +158,34 @@ describe('Team pages: members read together (issue 29)', () => {
       for (let i = from; i < from + n; i++) {
         const [tour] = await db
           .insertInto('tours')
-          .values({ company_id: admin.company.id, owner_id: owner.user.id, title: `P${i}`, status: 'PROCESSED', progress: 100, fps: 15, clips_version: 1, processing_attempt: 1 })
+          .values({
+            company_id: admin.company.id,
+            owner_id: owner.user.id,
+            title: `P${i}`,
+            status: 'PROCESSED',
+            progress: 100,
+            fps: 15,
+            clips_version: 1,
+            processing_attempt: 1,
+          })
           .returning('id')
           .execute();
         // Tour i has i visits, of 10 s each, from i visitors.
         for (let v = 0; v < i; v++)
           await db
             .insertInto('view_events')
-            .values({ tour_id: tour!.id, company_id: admin.company.id, visitor_id: `visitor-${i}-${v}`, seconds_spent: 10, rooms_reached: 1 } as never)
+            .values({
+              tour_id: tour!.id,
+              company_id: admin.company.id,
+              visitor_id: `visitor-${i}-${v}`,
+              seconds_spent: 10,
+              rooms_reached: 1,
+            } as never)
             .execute();
       }
     };
-    const PAGE = '{ tours(first: 100) { edges { node { title owner { username } agentProfile { fullname } analytics { visits uniqueVisitors } } } } }';
+    const PAGE =
+      '{ tours(first: 100) { edges { node { title owner { username } agentProfile { fullname } analytics { visits uniqueVisitors } } } } }';
     const page = async () => {
       const r = await t.gql(PAGE, {}, token);
       expect(r.errors).toBeUndefined();
@@ -157,7 +203,11 @@ describe('Team pages: members read together (issue 29)', () => {
     expect(many.value).toHaveLength(12);
     for (const tour of many.value) {
       const i = Number(tour.title.slice(1));
-      expect(tour, tour.title).toMatchObject({ owner: { username: owner.user.username }, agentProfile: { fullname: 'Owner User' }, analytics: { visits: i, uniqueVisitors: i } });
+      expect(tour, tour.title).toMatchObject({
+        owner: { username: owner.user.username },
+        agentProfile: { fullname: 'Owner User' },
+        analytics: { visits: i, uniqueVisitors: i },
+      });
     }
     expect(many.count).toBe(few.count);
   });

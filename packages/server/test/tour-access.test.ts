@@ -1,5 +1,5 @@
 /**
- * Who sees a tour (issue 33): public link (default), password, company only, across every public path — the GraphQL
+ * Who sees a tour: public link (default), password, company only, across every public path — the GraphQL
  * tour query (POST and the cached GET), clips and posters under /media, the visit beacon (POST /tour-visit and
  * tourViewRecord), node(id). A protected tour's every public URL, tried without the password, gives nothing of it.
  */
@@ -10,7 +10,14 @@ import { seedUser, type SeededUser } from './helpers/seed.js';
 import { seedProcessedTour } from './fixtures/tours.js';
 import { publicTourCacheOf } from '../src/http/public-tour-cache.js';
 import { CLOSE_CODES } from '../src/http/tour-viewer-ws.js';
-import { connect, LEAD_MUTATION, leadInput, participantToken, wsUrl, type LiveClient } from './fixtures/live-helpers.js';
+import {
+  connect,
+  LEAD_MUTATION,
+  leadInput,
+  participantToken,
+  wsUrl,
+  type LiveClient,
+} from './fixtures/live-helpers.js';
 
 const SET_ACCESS = 'mutation($input: TourAccessSetInput!) { tourAccessSet(input: $input) { id access } }';
 const MARKER_SAVE = 'mutation($input: MarkerSaveInput!) { markerSave(input: $input) { id } }';
@@ -26,12 +33,18 @@ interface PlayerTour {
   markers: Array<{ name: string }>;
 }
 
-const getTour = (t: TestApp, tourID: string) => fetch(`${t.url}/query?${new URLSearchParams({ query: PLAYER_TOUR_QUERY, variables: JSON.stringify({ tourID }) })}`);
+const getTour = (t: TestApp, tourID: string) =>
+  fetch(`${t.url}/query?${new URLSearchParams({ query: PLAYER_TOUR_QUERY, variables: JSON.stringify({ tourID }) })}`);
 const beacon = (t: TestApp, tourId: string, access?: string) =>
   fetch(`${t.url}/tour-visit`, {
     method: 'POST',
     headers: { 'content-type': 'text/plain' },
-    body: JSON.stringify({ tourId, visitorId: `visitor-${Math.random().toString(36).slice(2, 10)}`, secondsSpent: 3, ...(access ? { access } : {}) }),
+    body: JSON.stringify({
+      tourId,
+      visitorId: `visitor-${Math.random().toString(36).slice(2, 10)}`,
+      secondsSpent: 3,
+      ...(access ? { access } : {}),
+    }),
   });
 
 describe.each(DB_KINDS)('tour access (%s)', (kind) => {
@@ -45,7 +58,8 @@ describe.each(DB_KINDS)('tour access (%s)', (kind) => {
   /** A seller report link of the tour. */
   let sellerToken: string;
 
-  const setAccess = (access: string, password?: string) => t.gql(SET_ACCESS, { input: { id: tourId, access, ...(password !== undefined ? { password } : {}) } }, owner.token);
+  const setAccess = (access: string, password?: string) =>
+    t.gql(SET_ACCESS, { input: { id: tourId, access, ...(password !== undefined ? { password } : {}) } }, owner.token);
   const unlock = (password: string) => t.gql(TOUR_UNLOCK_MUTATION, { tourID: tourId, password });
   const mediaUrls = (tour: PlayerTour) => [tour.thumbnailURL, ...tour.clips.flatMap((c) => [c.highURI, c.lowURI])];
   /** What of the tour a body must never hold before the password. */
@@ -59,7 +73,9 @@ describe.each(DB_KINDS)('tour access (%s)', (kind) => {
     tourId = seeded.id;
     rowId = seeded.row.id;
     await t.app.services.db.updateTable('tours').set({ title: 'Sunny flat' }).where('id', '=', rowId).execute();
-    expect((await t.gql(MARKER_SAVE, { input: { tourId, name: 'Main bedroom', frameIndex: 1 } }, owner.token)).errors).toBeUndefined();
+    expect(
+      (await t.gql(MARKER_SAVE, { input: { tourId, name: 'Main bedroom', frameIndex: 1 } }, owner.token)).errors,
+    ).toBeUndefined();
     const link = await t.gql(LINK_CREATE, { input: { tourId } }, owner.token);
     sellerToken = decodeURIComponent(String(link.data.sellerReportLinkCreate.url).split('/').pop()!);
     const first = await getTour(t, tourId);
@@ -87,10 +103,17 @@ describe.each(DB_KINDS)('tour access (%s)', (kind) => {
     expect(none.errors?.[0]?.message).toBe('Choose a password for this tour.');
     const short = await setAccess('PASSWORD', 'abc');
     expect(short.errors?.[0]?.message).toBe('The password needs at least 4 characters.');
-    const stored = await t.app.services.db.selectFrom('tours').select(['access', 'access_password_hash']).where('id', '=', rowId).executeTakeFirstOrThrow();
+    const stored = await t.app.services.db
+      .selectFrom('tours')
+      .select(['access', 'access_password_hash'])
+      .where('id', '=', rowId)
+      .executeTakeFirstOrThrow();
     expect(stored).toEqual({ access: 'PUBLIC', access_password_hash: null });
     // Nobody but the owner's company may set it.
-    expect((await t.gql(SET_ACCESS, { input: { id: tourId, access: 'PUBLIC' } }, stranger.token)).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    expect(
+      (await t.gql(SET_ACCESS, { input: { id: tourId, access: 'PUBLIC' } }, stranger.token)).errors?.[0]?.extensions
+        ?.code,
+    ).toBe('NOT_FOUND');
   });
 
   it('a password tour: every public URL without the password gives nothing of it, the cached answer included', async () => {
@@ -98,14 +121,21 @@ describe.each(DB_KINDS)('tour access (%s)', (kind) => {
     expect((await getTour(t, tourId)).status).toBe(200);
     const set = await setAccess('PASSWORD', 'open sesame');
     expect(set.data.tourAccessSet.access).toBe('PASSWORD');
-    const stored = await t.app.services.db.selectFrom('tours').select('access_password_hash').where('id', '=', rowId).executeTakeFirstOrThrow();
+    const stored = await t.app.services.db
+      .selectFrom('tours')
+      .select('access_password_hash')
+      .where('id', '=', rowId)
+      .executeTakeFirstOrThrow();
     expect(stored.access_password_hash).toMatch(/^\$argon2id\$/);
 
     const bodies: string[] = [];
     const get = await getTour(t, tourId);
     const getBody = await get.text();
     bodies.push(getBody);
-    const gate = JSON.parse(getBody) as { data: { tour: null } | null; errors: Array<{ extensions: { code: string; gate: Record<string, unknown> } }> };
+    const gate = JSON.parse(getBody) as {
+      data: { tour: null } | null;
+      errors: Array<{ extensions: { code: string; gate: Record<string, unknown> } }>;
+    };
     expect(gate.errors[0]!.extensions.code).toBe('TOUR_PASSWORD_REQUIRED');
     expect(Object.keys(gate.errors[0]!.extensions.gate).sort()).toEqual(['accentColor', 'companyName', 'logoURL']);
     expect(gate.data?.tour ?? null).toBeNull();
@@ -129,12 +159,23 @@ describe.each(DB_KINDS)('tour access (%s)', (kind) => {
       expect((await fetch(`${url}?e=9999999999&v=1&s=${'A'.repeat(43)}`)).status).toBe(404);
     }
     // The visit beacon, both ways, records nothing.
-    const visits = async () => Number(((await t.app.services.database.executeSql('SELECT count(*) AS n FROM view_events WHERE tour_id = $1', [rowId])).rows[0] as { n: string }).n);
+    const visits = async () =>
+      Number(
+        (
+          (
+            await t.app.services.database.executeSql('SELECT count(*) AS n FROM view_events WHERE tour_id = $1', [
+              rowId,
+            ])
+          ).rows[0] as { n: string }
+        ).n,
+      );
     const visitsBefore = await visits();
     const b = await beacon(t, tourId);
     expect(b.status).toBe(403);
     bodies.push(await b.text());
-    const vr = await t.gql(VIEW_RECORD, { input: { tourId, visitorId: 'visitor-abcdefgh', secondsSpent: 1, roomsReached: 0 } });
+    const vr = await t.gql(VIEW_RECORD, {
+      input: { tourId, visitorId: 'visitor-abcdefgh', secondsSpent: 1, roomsReached: 0 },
+    });
     expect(vr.errors?.[0]?.extensions?.code).toBe('TOUR_PASSWORD_REQUIRED');
     expect(await visits()).toBe(visitsBefore);
     // Nothing of the tour in any answer: title, room names, file paths.
@@ -148,7 +189,8 @@ describe.each(DB_KINDS)('tour access (%s)', (kind) => {
     const right = await unlock('open sesame');
     const grant = right.data.tourUnlock.access as string;
     expect(new Date(right.data.tourUnlock.expiresAt).getTime()).toBeGreaterThan(Date.now());
-    const tour = (await t.gql<{ tour: PlayerTour }>(PLAYER_TOUR_ACCESS_QUERY, { tourID: tourId, access: grant })).data.tour;
+    const tour = (await t.gql<{ tour: PlayerTour }>(PLAYER_TOUR_ACCESS_QUERY, { tourID: tourId, access: grant })).data
+      .tour;
     expect(tour.title).toBe('Sunny flat');
     for (const url of mediaUrls(tour)) {
       expect(url).toMatch(/\?e=\d+&v=\d+&s=/);
@@ -161,10 +203,15 @@ describe.each(DB_KINDS)('tour access (%s)', (kind) => {
     }
     expect((await beacon(t, tourId, grant)).status).toBe(204);
     // The player's GET with its grant: answered without GraphQL, byte for byte what GraphQL answers, kept by no cache.
-    const viaGraphql = JSON.stringify(await t.gql(PLAYER_TOUR_ACCESS_QUERY, { tourID: tourId, access: grant }).then((r) => ({ data: r.data })));
-    const granted = await fetch(`${t.url}/query?${new URLSearchParams({ query: PLAYER_TOUR_ACCESS_QUERY, variables: JSON.stringify({ tourID: tourId, access: grant }) })}`, {
-      headers: { origin: 'https://listing.example' },
-    });
+    const viaGraphql = JSON.stringify(
+      await t.gql(PLAYER_TOUR_ACCESS_QUERY, { tourID: tourId, access: grant }).then((r) => ({ data: r.data })),
+    );
+    const granted = await fetch(
+      `${t.url}/query?${new URLSearchParams({ query: PLAYER_TOUR_ACCESS_QUERY, variables: JSON.stringify({ tourID: tourId, access: grant }) })}`,
+      {
+        headers: { origin: 'https://listing.example' },
+      },
+    );
     expect(granted.headers.get('cache-control')).toBe('private, no-store');
     expect(granted.headers.get('access-control-allow-origin')).toBe('*');
     expect(granted.headers.get('etag')).toBeNull();
@@ -176,8 +223,12 @@ describe.each(DB_KINDS)('tour access (%s)', (kind) => {
 
     // A new password revokes the old grant and every signed URL at once.
     await setAccess('PASSWORD', 'new secret');
-    expect((await t.gql(PLAYER_TOUR_ACCESS_QUERY, { tourID: tourId, access: grant })).errors?.[0]?.extensions?.code).toBe('TOUR_PASSWORD_REQUIRED');
-    const stale = await fetch(`${t.url}/query?${new URLSearchParams({ query: PLAYER_TOUR_ACCESS_QUERY, variables: JSON.stringify({ tourID: tourId, access: grant }) })}`);
+    expect(
+      (await t.gql(PLAYER_TOUR_ACCESS_QUERY, { tourID: tourId, access: grant })).errors?.[0]?.extensions?.code,
+    ).toBe('TOUR_PASSWORD_REQUIRED');
+    const stale = await fetch(
+      `${t.url}/query?${new URLSearchParams({ query: PLAYER_TOUR_ACCESS_QUERY, variables: JSON.stringify({ tourID: tourId, access: grant }) })}`,
+    );
     expect(stale.headers.get('access-control-allow-origin')).toBe('*');
     const staleBody = await stale.text();
     expect(staleBody).toContain('TOUR_PASSWORD_REQUIRED');
@@ -190,7 +241,8 @@ describe.each(DB_KINDS)('tour access (%s)', (kind) => {
   it('wrong guesses are rate-limited per address; a right password does not spend the budget', async () => {
     for (let i = 0; i < 3; i++) expect((await unlock('new secret')).data.tourUnlock.access).toBeTruthy();
     let limited = false;
-    for (let i = 0; i < 12 && !limited; i++) limited = (await unlock(`guess ${i}`)).errors?.[0]?.extensions?.code === 'RATE_LIMITED';
+    for (let i = 0; i < 12 && !limited; i++)
+      limited = (await unlock(`guess ${i}`)).errors?.[0]?.extensions?.code === 'RATE_LIMITED';
     expect(limited).toBe(true);
     // Even the right password waits now: guesses cannot be told apart from it.
     expect((await unlock('new secret')).errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
@@ -214,8 +266,11 @@ describe.each(DB_KINDS)('tour access (%s)', (kind) => {
     // The seller report opens for members only; a password tour's stays open to its link (tested above it was made).
     const shared = await t.gql(SHARED_REPORT, { token: sellerToken });
     expect(shared.errors?.[0]?.extensions?.code).toBe('TOUR_MEMBERS_ONLY');
-    expect((await t.gql(SHARED_REPORT, { token: sellerToken }, owner.token)).data.sharedSellerReport.tourTitle).toBe('Sunny flat');
-    for (const body of [JSON.stringify(shared), get, JSON.stringify(anonymous), JSON.stringify(other)]) for (const secret of secrets()) expect(body).not.toContain(secret);
+    expect((await t.gql(SHARED_REPORT, { token: sellerToken }, owner.token)).data.sharedSellerReport.tourTitle).toBe(
+      'Sunny flat',
+    );
+    for (const body of [JSON.stringify(shared), get, JSON.stringify(anonymous), JSON.stringify(other)])
+      for (const secret of secrets()) expect(body).not.toContain(secret);
   });
 
   it('back to a public link: the cached answer and the plain media URLs work again', async () => {
@@ -224,7 +279,11 @@ describe.each(DB_KINDS)('tour access (%s)', (kind) => {
     expect(((await r.json()) as { data: { tour: PlayerTour } }).data.tour.title).toBe('Sunny flat');
     expect(r.headers.get('etag')).toBeTruthy();
     for (const url of mediaUrls(publicTour)) expect((await fetch(url)).status).toBe(200);
-    const stored = await t.app.services.db.selectFrom('tours').select('access_password_hash').where('id', '=', rowId).executeTakeFirstOrThrow();
+    const stored = await t.app.services.db
+      .selectFrom('tours')
+      .select('access_password_hash')
+      .where('id', '=', rowId)
+      .executeTakeFirstOrThrow();
     expect(stored.access_password_hash).toBeNull();
   });
 });
@@ -240,20 +299,33 @@ describe.each(DB_KINDS)('leads and the live viewing socket obey tour access (%s)
   let tourId: string;
   let rowId: string;
   const sockets: LiveClient[] = [];
-  const setAccess = (access: string, password?: string) => t.gql(SET_ACCESS, { input: { id: tourId, access, ...(password !== undefined ? { password } : {}) } }, owner.token);
+  const setAccess = (access: string, password?: string) =>
+    t.gql(SET_ACCESS, { input: { id: tourId, access, ...(password !== undefined ? { password } : {}) } }, owner.token);
   /** A lead from one address (TRUST_PROXY is on: the forwarded address is the caller's). */
   const lead = async (ip: string, over: Record<string, unknown> = {}, token?: string) => {
     const r = await fetch(`${t.url}/query`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        'x-forwarded-for': ip,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
       body: JSON.stringify({ query: LEAD_MUTATION, variables: { input: leadInput(tourId, over) } }),
     });
     return (await r.json()) as {
-      data: { tourLeadCreate: { tourLead: { id: string }; viewingSessionRequest: { signalingToken: string } | null } } | null;
+      data: {
+        tourLeadCreate: { tourLead: { id: string }; viewingSessionRequest: { signalingToken: string } | null };
+      } | null;
       errors?: Array<{ message: string; extensions: { code: string } }>;
     };
   };
-  const leads = async () => Number(((await t.app.services.database.executeSql('SELECT count(*) AS n FROM tour_leads WHERE tour_id = $1', [rowId])).rows[0] as { n: string }).n);
+  const leads = async () =>
+    Number(
+      (
+        (await t.app.services.database.executeSql('SELECT count(*) AS n FROM tour_leads WHERE tour_id = $1', [rowId]))
+          .rows[0] as { n: string }
+      ).n,
+    );
   const socket = (q: Record<string, string>) => {
     const c = connect(wsUrl(t.url, q));
     sockets.push(c);
@@ -281,7 +353,15 @@ describe.each(DB_KINDS)('leads and the live viewing socket obey tour access (%s)
 
     await setAccess('PASSWORD', 'open sesame');
     const count = await leads();
-    const hostile = ['', 'null', `9999999999.1.${'A'.repeat(43)}`, `9999999999.0.${'A'.repeat(43)}.x`, 'x'.repeat(5000), '../../etc/passwd', '{"$ne":null}'];
+    const hostile = [
+      '',
+      'null',
+      `9999999999.1.${'A'.repeat(43)}`,
+      `9999999999.0.${'A'.repeat(43)}.x`,
+      'x'.repeat(5000),
+      '../../etc/passwd',
+      '{"$ne":null}',
+    ];
     for (const [i, access] of [undefined, ...hostile].entries()) {
       const r = await lead(`198.51.100.${10 + i}`, access === undefined ? {} : { access });
       expect(r.errors?.[0]?.extensions.code).toBe('TOUR_PASSWORD_REQUIRED');
@@ -289,10 +369,16 @@ describe.each(DB_KINDS)('leads and the live viewing socket obey tour access (%s)
       expect(r.data?.tourLeadCreate ?? null).toBeNull();
     }
     // A member of another company is a stranger to this tour.
-    expect((await lead('198.51.100.40', {}, stranger.token)).errors?.[0]?.extensions.code).toBe('TOUR_PASSWORD_REQUIRED');
+    expect((await lead('198.51.100.40', {}, stranger.token)).errors?.[0]?.extensions.code).toBe(
+      'TOUR_PASSWORD_REQUIRED',
+    );
     expect(await leads()).toBe(count);
     // No viewing session was opened either.
-    const sessions = await t.app.services.db.selectFrom('viewing_sessions').select('id').where('tour_id', '=', rowId).execute();
+    const sessions = await t.app.services.db
+      .selectFrom('viewing_sessions')
+      .select('id')
+      .where('tour_id', '=', rowId)
+      .execute();
     expect(sessions).toHaveLength(1);
 
     // The token handed out while the tour was public no longer joins: without a grant, with a forged one.
@@ -303,7 +389,8 @@ describe.each(DB_KINDS)('leads and the live viewing socket obey tour access (%s)
     }
 
     // With the password's grant: the lead is taken and its socket joins.
-    const grant = (await t.gql(TOUR_UNLOCK_MUTATION, { tourID: tourId, password: 'open sesame' })).data.tourUnlock.access as string;
+    const grant = (await t.gql(TOUR_UNLOCK_MUTATION, { tourID: tourId, password: 'open sesame' })).data.tourUnlock
+      .access as string;
     const ok = await lead('198.51.100.50', { access: grant });
     expect(ok.errors).toBeUndefined();
     const token = ok.data!.tourLeadCreate.viewingSessionRequest!.signalingToken;
@@ -311,7 +398,9 @@ describe.each(DB_KINDS)('leads and the live viewing socket obey tour access (%s)
     expect(await leads()).toBe(count + 1);
     // A new password voids the grant: the lead and the socket are refused again.
     await setAccess('PASSWORD', 'another one');
-    expect((await lead('198.51.100.51', { access: grant })).errors?.[0]?.extensions.code).toBe('TOUR_PASSWORD_REQUIRED');
+    expect((await lead('198.51.100.51', { access: grant })).errors?.[0]?.extensions.code).toBe(
+      'TOUR_PASSWORD_REQUIRED',
+    );
     expect((await socket({ tourId, token, access: grant }).closed).code).toBe(CLOSE_CODES.forbidden);
   });
 
@@ -326,10 +415,17 @@ describe.each(DB_KINDS)('leads and the live viewing socket obey tour access (%s)
     expect(member.errors).toBeUndefined();
     expect(await leads()).toBe(count + 1);
     // A viewer's token (signed for this tour, as a lead would have had) is refused: the tour has no visitors.
-    const session = await t.app.services.db.selectFrom('viewing_sessions').select('id').where('tour_id', '=', rowId).executeTakeFirstOrThrow();
+    const session = await t.app.services.db
+      .selectFrom('viewing_sessions')
+      .select('id')
+      .where('tour_id', '=', rowId)
+      .executeTakeFirstOrThrow();
     const token = await participantToken(t.app, rowId, session.id, 'viewer-forged1');
     const s = socket({ tourId, token });
-    expect(await s.closed).toEqual({ code: CLOSE_CODES.forbidden, reason: 'Only members of the company can view this tour. Please sign in to continue.' });
+    expect(await s.closed).toEqual({
+      code: CLOSE_CODES.forbidden,
+      reason: 'Only members of the company can view this tour. Please sign in to continue.',
+    });
     // Back to public: the same token joins again.
     await setAccess('PUBLIC');
     await socket({ tourId, token }).next((m) => m.type === 'roomwalk_welcome', 'welcome once public again');

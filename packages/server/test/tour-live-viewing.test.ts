@@ -1,4 +1,7 @@
-/** The owner's live viewing switch per tour (docs/live-viewing.md): tourSave sets it, the tour answers it, and saving other fields keeps it. */
+/**
+ * The owner's live viewing switch per tour (docs/live-viewing.md): tourSave sets it, the tour answers it, and saving
+ * other fields keeps it.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser } from './helpers/seed.js';

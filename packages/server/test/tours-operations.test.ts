@@ -37,9 +37,26 @@ describe.each(DB_KINDS)('tour operations on %s', (kind) => {
   describe('tourSave', () => {
     it('saves title, description and listing link for the owner', async () => {
       const tour = await seedProcessedTour(t, owner);
-      const r = await t.gql(SAVE, { input: { id: tour.id, title: '  12 Oak Lane ', description: 'Sunny', listingLink: 'https://example.com/l/1', videoURL: 'ignored' } }, owner.token);
+      const r = await t.gql(
+        SAVE,
+        {
+          input: {
+            id: tour.id,
+            title: '  12 Oak Lane ',
+            description: 'Sunny',
+            listingLink: 'https://example.com/l/1',
+            videoURL: 'ignored',
+          },
+        },
+        owner.token,
+      );
       expect(r.errors).toBeUndefined();
-      expect(r.data.tourSave).toMatchObject({ id: tour.id, title: '12 Oak Lane', description: 'Sunny', listingLink: 'https://example.com/l/1' });
+      expect(r.data.tourSave).toMatchObject({
+        id: tour.id,
+        title: '12 Oak Lane',
+        description: 'Sunny',
+        listingLink: 'https://example.com/l/1',
+      });
     });
 
     it("validates with the spec's messages", async () => {
@@ -49,17 +66,29 @@ describe.each(DB_KINDS)('tour operations on %s', (kind) => {
       expect(empty.errors?.[0]?.message).toBe(VALIDATION.titleRequired);
       const long = await t.gql(SAVE, { input: { id: tour.id, title: 'x'.repeat(51) } }, owner.token);
       expect(long.errors?.[0]?.message).toBe(VALIDATION.maxChars);
-      const desc = await t.gql(SAVE, { input: { id: tour.id, title: 'ok', description: 'x'.repeat(301) } }, owner.token);
+      const desc = await t.gql(
+        SAVE,
+        { input: { id: tour.id, title: 'ok', description: 'x'.repeat(301) } },
+        owner.token,
+      );
       expect(desc.errors?.[0]?.message).toBe(VALIDATION.maxChars);
     });
 
     it('lets a company admin edit, refuses a plain team member, and hides the tour from other companies', async () => {
       const tour = await seedProcessedTour(t, owner);
       expect((await t.gql(SAVE, { input: { id: tour.id, title: 'By admin' } }, admin.token)).errors).toBeUndefined();
-      expect(code(await t.gql(SAVE, { input: { id: tour.id, title: 'By member' } }, member.token))).toBe(ERROR_CODES.FORBIDDEN);
-      expect(code(await t.gql(SAVE, { input: { id: tour.id, title: 'By stranger' } }, stranger.token))).toBe(ERROR_CODES.NOT_FOUND);
+      expect(code(await t.gql(SAVE, { input: { id: tour.id, title: 'By member' } }, member.token))).toBe(
+        ERROR_CODES.FORBIDDEN,
+      );
+      expect(code(await t.gql(SAVE, { input: { id: tour.id, title: 'By stranger' } }, stranger.token))).toBe(
+        ERROR_CODES.NOT_FOUND,
+      );
       expect(code(await t.gql(SAVE, { input: { id: tour.id, title: 'Anonymous' } }))).toBe(ERROR_CODES.UNAUTHENTICATED);
-      const row = await t.app.services.db.selectFrom('tours').select('title').where('id', '=', tour.row.id).executeTakeFirstOrThrow();
+      const row = await t.app.services.db
+        .selectFrom('tours')
+        .select('title')
+        .where('id', '=', tour.row.id)
+        .executeTakeFirstOrThrow();
       expect(row.title).toBe('By admin');
     });
   });
@@ -70,7 +99,14 @@ describe.each(DB_KINDS)('tour operations on %s', (kind) => {
       const square = await sharp({ create: { width: 900, height: 900, channels: 3, background: '#3366cc' } })
         .png()
         .toBuffer();
-      const r1 = await gqlUpload(t, owner.token, THUMB, { input: { id: tour.id, thumbnailURL: null } }, 'input.thumbnailURL', { name: 'room.PNG', type: 'image/png', data: square });
+      const r1 = await gqlUpload(
+        t,
+        owner.token,
+        THUMB,
+        { input: { id: tour.id, thumbnailURL: null } },
+        'input.thumbnailURL',
+        { name: 'room.PNG', type: 'image/png', data: square },
+      );
       expect(r1.errors).toBeUndefined();
       const url1 = r1.data.tourUpdateThumbnailURL.thumbnailURL as string;
       const res = await fetch(url1);
@@ -81,7 +117,14 @@ describe.each(DB_KINDS)('tour operations on %s', (kind) => {
       const jpeg = await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#cc6633' } })
         .jpeg()
         .toBuffer();
-      const r2 = await gqlUpload(t, owner.token, THUMB, { input: { id: tour.id, thumbnailURL: null } }, 'input.thumbnailURL', { name: 'room.jpeg', type: 'image/jpeg', data: jpeg });
+      const r2 = await gqlUpload(
+        t,
+        owner.token,
+        THUMB,
+        { input: { id: tour.id, thumbnailURL: null } },
+        'input.thumbnailURL',
+        { name: 'room.jpeg', type: 'image/jpeg', data: jpeg },
+      );
       const url2 = r2.data.tourUpdateThumbnailURL.thumbnailURL as string;
       expect(url2).not.toBe(url1);
       expect((await fetch(url1)).status).toBe(404);
@@ -95,24 +138,58 @@ describe.each(DB_KINDS)('tour operations on %s', (kind) => {
       const gif = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#000' } })
         .gif()
         .toBuffer();
-      const r1 = await gqlUpload(t, owner.token, THUMB, { input: { id: tour.id, thumbnailURL: null } }, 'input.thumbnailURL', { name: 'a.gif', type: 'image/gif', data: gif });
+      const r1 = await gqlUpload(
+        t,
+        owner.token,
+        THUMB,
+        { input: { id: tour.id, thumbnailURL: null } },
+        'input.thumbnailURL',
+        { name: 'a.gif', type: 'image/gif', data: gif },
+      );
       expect(code(r1)).toBe(ERROR_CODES.UPLOAD_INVALID);
-      const r2 = await gqlUpload(t, owner.token, THUMB, { input: { id: tour.id, thumbnailURL: null } }, 'input.thumbnailURL', {
-        name: 'a.png',
-        type: 'image/png',
-        data: Buffer.from('<html>not an image</html>'),
-      });
+      const r2 = await gqlUpload(
+        t,
+        owner.token,
+        THUMB,
+        { input: { id: tour.id, thumbnailURL: null } },
+        'input.thumbnailURL',
+        {
+          name: 'a.png',
+          type: 'image/png',
+          data: Buffer.from('<html>not an image</html>'),
+        },
+      );
       expect(r2.errors?.[0]?.message).toBe('Unable to update thumbnail');
       const bomb = await sharp({ create: { width: 10_000, height: 10_000, channels: 3, background: '#fff' } })
         .png({ compressionLevel: 9 })
         .toBuffer();
-      const r3 = await gqlUpload(t, owner.token, THUMB, { input: { id: tour.id, thumbnailURL: null } }, 'input.thumbnailURL', { name: 'big.png', type: 'image/png', data: bomb });
+      const r3 = await gqlUpload(
+        t,
+        owner.token,
+        THUMB,
+        { input: { id: tour.id, thumbnailURL: null } },
+        'input.thumbnailURL',
+        { name: 'big.png', type: 'image/png', data: bomb },
+      );
       expect(code(r3)).toBe(ERROR_CODES.UPLOAD_INVALID);
-      const stranger3 = await gqlUpload(t, stranger.token, THUMB, { input: { id: tour.id, thumbnailURL: null } }, 'input.thumbnailURL', { name: 'a.png', type: 'image/png', data: gif });
+      const stranger3 = await gqlUpload(
+        t,
+        stranger.token,
+        THUMB,
+        { input: { id: tour.id, thumbnailURL: null } },
+        'input.thumbnailURL',
+        { name: 'a.png', type: 'image/png', data: gif },
+      );
       expect(code(stranger3)).toBe(ERROR_CODES.NOT_FOUND);
-      const row = await t.app.services.db.selectFrom('tours').select('thumbnail_key').where('id', '=', tour.row.id).executeTakeFirstOrThrow();
+      const row = await t.app.services.db
+        .selectFrom('tours')
+        .select('thumbnail_key')
+        .where('id', '=', tour.row.id)
+        .executeTakeFirstOrThrow();
       expect(row.thumbnail_key).toBe(`tours/${tour.row.id}/v1/thumbnail.jpg`);
-      expect((await listFiles(path.join(t.dataDir, 'files', 'tours', tour.row.id))).filter((f) => f.startsWith('thumbs/'))).toEqual([]);
+      expect(
+        (await listFiles(path.join(t.dataDir, 'files', 'tours', tour.row.id))).filter((f) => f.startsWith('thumbs/')),
+      ).toEqual([]);
     });
   });
 
@@ -137,13 +214,21 @@ describe.each(DB_KINDS)('tour operations on %s', (kind) => {
       const fresh = await seedUser(t.app, { plan: 'free' }); // one active tour
       const a = await seedProcessedTour(t, fresh);
       const b = await seedProcessedTour(t, fresh);
-      await db.updateTable('tours').set({ deactivated_at: new Date() }).where('id', 'in', [a.row.id, b.row.id]).execute();
+      await db
+        .updateTable('tours')
+        .set({ deactivated_at: new Date() })
+        .where('id', 'in', [a.row.id, b.row.id])
+        .execute();
       const r = await t.gql(REACTIVATE, { id: a.id }, fresh.token);
       expect(r.errors).toBeUndefined();
       expect(r.data.tourReactivate.id).toBe(a.id);
       const refused = await t.gql(REACTIVATE, { id: b.id }, fresh.token);
       expect(code(refused)).toBe(ERROR_CODES.NO_ACTIVE_TOURS_LEFT);
-      const rows = await db.selectFrom('tours').select(['id', 'deactivated_at']).where('id', 'in', [a.row.id, b.row.id]).execute();
+      const rows = await db
+        .selectFrom('tours')
+        .select(['id', 'deactivated_at'])
+        .where('id', 'in', [a.row.id, b.row.id])
+        .execute();
       expect(rows.find((x) => x.id === a.row.id)?.deactivated_at).toBeNull();
       expect(rows.find((x) => x.id === b.row.id)?.deactivated_at).not.toBeNull();
       // Reactivating an active tour changes nothing.
@@ -155,7 +240,11 @@ describe.each(DB_KINDS)('tour operations on %s', (kind) => {
     it("counts visits (the player's beacon), not tour() answers, and counts visits of a deactivated tour apart", async () => {
       const tour = await seedProcessedTour(t, owner);
       const visit = (visitorId: string) =>
-        fetch(`${t.url}/tour-visit`, { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: JSON.stringify({ tourId: tour.id, visitorId }) });
+        fetch(`${t.url}/tour-visit`, {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain;charset=UTF-8' },
+          body: JSON.stringify({ tourId: tour.id, visitorId }),
+        });
       // Answers count nothing, whoever asks.
       await t.gql(Q.tour, { id: tour.id });
       await t.gql(Q.tour, { id: tour.id }, stranger.token);
@@ -165,7 +254,11 @@ describe.each(DB_KINDS)('tour operations on %s', (kind) => {
       expect((await visit('visitor-one-1')).status).toBe(204); // the same visit
       const seen = await t.gql(Q.tour, { id: tour.id }, owner.token);
       expect(seen.data.tour).toMatchObject({ views: 2, deactivatedViews: 0 });
-      await t.app.services.db.updateTable('tours').set({ deactivated_at: new Date() }).where('id', '=', tour.row.id).execute();
+      await t.app.services.db
+        .updateTable('tours')
+        .set({ deactivated_at: new Date() })
+        .where('id', '=', tour.row.id)
+        .execute();
       expect((await visit('visitor-three-3')).status).toBe(204);
       const pub = await t.gql(Q.tour, { id: tour.id });
       // A deactivated tour still plays for links already shared.
@@ -176,14 +269,43 @@ describe.each(DB_KINDS)('tour operations on %s', (kind) => {
   describe('markers', () => {
     it("creates, updates and deletes markers within the tour's frames", async () => {
       const tour = await seedProcessedTour(t, owner, 3); // 108 frames: 0..107
-      const s = await t.gql(MARKER_SAVE, { input: { name: ' Kitchen ', description: '', tourId: tour.id, scrollPosition: 0, isFastTravel: true, frameIndex: 107 } }, owner.token);
+      const s = await t.gql(
+        MARKER_SAVE,
+        {
+          input: {
+            name: ' Kitchen ',
+            description: '',
+            tourId: tour.id,
+            scrollPosition: 0,
+            isFastTravel: true,
+            frameIndex: 107,
+          },
+        },
+        owner.token,
+      );
       expect(s.errors).toBeUndefined();
       const m = s.data.markerSave;
-      expect(m).toMatchObject({ name: 'Kitchen', description: '', tourId: tour.id, frameIndex: 107, isFastTravel: true, scrollPosition: 0 });
+      expect(m).toMatchObject({
+        name: 'Kitchen',
+        description: '',
+        tourId: tour.id,
+        frameIndex: 107,
+        isFastTravel: true,
+        scrollPosition: 0,
+      });
       expect(m.id).toMatch(/^marker_/);
 
-      const u = await t.gql(MARKER_UPDATE, { input: { id: m.id, name: 'Open-plan Kitchen', description: '', isFastTravel: false } }, owner.token);
-      expect(u.data.markerUpdate).toEqual({ id: m.id, name: 'Open-plan Kitchen', description: '', isFastTravel: false });
+      const u = await t.gql(
+        MARKER_UPDATE,
+        { input: { id: m.id, name: 'Open-plan Kitchen', description: '', isFastTravel: false } },
+        owner.token,
+      );
+      expect(u.data.markerUpdate).toEqual({
+        id: m.id,
+        name: 'Open-plan Kitchen',
+        description: '',
+        isFastTravel: false,
+      });
       const listed = await t.gql(Q.tour, { id: tour.id }, owner.token);
       expect(listed.data.tour.markers).toHaveLength(1);
 
@@ -208,14 +330,23 @@ describe.each(DB_KINDS)('tour operations on %s', (kind) => {
 
     it("refuses markers on an unprocessed tour and on other companies' tours and markers", async () => {
       const tour = await seedProcessedTour(t, owner, 1);
-      await t.app.services.db.updateTable('tours').set({ status: 'PROCESSING' }).where('id', '=', tour.row.id).execute();
+      await t.app.services.db
+        .updateTable('tours')
+        .set({ status: 'PROCESSING' })
+        .where('id', '=', tour.row.id)
+        .execute();
       const early = await t.gql(MARKER_SAVE, { input: { name: 'Hall', tourId: tour.id, frameIndex: 0 } }, owner.token);
       expect(code(early)).toBe(ERROR_CODES.TOUR_NOT_PROCESSED);
 
       const mine = await seedProcessedTour(t, owner, 1);
-      const m = (await t.gql(MARKER_SAVE, { input: { name: 'Hall', tourId: mine.id, frameIndex: 0 } }, owner.token)).data.markerSave;
-      expect(code(await t.gql(MARKER_SAVE, { input: { name: 'Hall', tourId: mine.id, frameIndex: 0 } }, stranger.token))).toBe(ERROR_CODES.NOT_FOUND);
-      expect(code(await t.gql(MARKER_UPDATE, { input: { id: m.id, name: 'Mine now' } }, stranger.token))).toBe(ERROR_CODES.NOT_FOUND);
+      const m = (await t.gql(MARKER_SAVE, { input: { name: 'Hall', tourId: mine.id, frameIndex: 0 } }, owner.token))
+        .data.markerSave;
+      expect(
+        code(await t.gql(MARKER_SAVE, { input: { name: 'Hall', tourId: mine.id, frameIndex: 0 } }, stranger.token)),
+      ).toBe(ERROR_CODES.NOT_FOUND);
+      expect(code(await t.gql(MARKER_UPDATE, { input: { id: m.id, name: 'Mine now' } }, stranger.token))).toBe(
+        ERROR_CODES.NOT_FOUND,
+      );
       expect(code(await t.gql(MARKER_DELETE, { id: m.id }, stranger.token))).toBe(ERROR_CODES.NOT_FOUND);
       expect(code(await t.gql(MARKER_DELETE, { id: m.id }, member.token))).toBe(ERROR_CODES.FORBIDDEN);
       expect(code(await t.gql(MARKER_DELETE, { id: 'marker_nonsense' }, owner.token))).toBe(ERROR_CODES.NOT_FOUND);
@@ -227,7 +358,10 @@ describe.each(DB_KINDS)('tour operations on %s', (kind) => {
       const tour = await seedProcessedTour(t, owner, 1);
       const client = t.wsClient(stranger.token);
       const err = await new Promise<unknown>((resolve) => {
-        client.subscribe({ query: Q.progress, variables: { id: tour.id } }, { next: (v) => resolve(v.errors), error: resolve, complete: () => resolve(null) });
+        client.subscribe(
+          { query: Q.progress, variables: { id: tour.id } },
+          { next: (v) => resolve(v.errors), error: resolve, complete: () => resolve(null) },
+        );
       });
       expect(JSON.stringify(err)).toContain(ERROR_CODES.NOT_FOUND);
     });
@@ -273,10 +407,17 @@ describe.each(DB_KINDS)('tour operations on %s', (kind) => {
     });
 
     it('answers 404 to unknown keys, metadata files and path traversal', async () => {
-      expect((await fetch(`${t.url}/media/tours/00000000-0000-4000-8000-000000000000/v1/clips/0000-high.mp4`)).status).toBe(404);
+      expect(
+        (await fetch(`${t.url}/media/tours/00000000-0000-4000-8000-000000000000/v1/clips/0000-high.mp4`)).status,
+      ).toBe(404);
       const tour = await seedProcessedTour(t, owner, 1);
       expect((await fetch(`${t.url}/media/tours/${tour.row.id}/v1/clips/0000-high.mp4.meta`)).status).toBe(404);
-      for (const p of ['/media/..%2f..%2fdev-secret', '/media/%2e%2e/dev-secret', '/media//etc/passwd', '/media/tours/..%5c..%5cdev-secret']) {
+      for (const p of [
+        '/media/..%2f..%2fdev-secret',
+        '/media/%2e%2e/dev-secret',
+        '/media//etc/passwd',
+        '/media/tours/..%5c..%5cdev-secret',
+      ]) {
         const res = await fetch(`${t.url}${p}`);
         expect(res.status, p).toBe(404);
       }

@@ -21,8 +21,20 @@ describe.each(DB_KINDS)('tours connection paging on %s', (kind) => {
       created_at: i < 15 ? sameInstant : new Date(Date.UTC(2026, 0, 2, 0, 0, i)),
     }));
     await t.app.services.db.insertInto('tours').values(rows).execute();
-    await t.app.services.db.insertInto('tours').values({ company_id: other.company.id, owner_id: other.user.id, title: 'not mine', status: 'PROCESSED' }).execute();
-    await t.app.services.db.insertInto('tours').values({ company_id: owner.company.id, owner_id: owner.user.id, title: 'deleted', status: 'PROCESSED', deleted_at: new Date() }).execute();
+    await t.app.services.db
+      .insertInto('tours')
+      .values({ company_id: other.company.id, owner_id: other.user.id, title: 'not mine', status: 'PROCESSED' })
+      .execute();
+    await t.app.services.db
+      .insertInto('tours')
+      .values({
+        company_id: owner.company.id,
+        owner_id: owner.user.id,
+        title: 'deleted',
+        status: 'PROCESSED',
+        deleted_at: new Date(),
+      })
+      .execute();
   });
   afterAll(async () => {
     await t?.stop();
@@ -35,7 +47,8 @@ describe.each(DB_KINDS)('tours connection paging on %s', (kind) => {
     for (;;) {
       const r: { errors?: unknown; data: any } = await t.gql(PAGE, { after }, owner.token);
       expect(r.errors).toBeUndefined();
-      const conn: { edges: Array<{ node: { title: string } }>; pageInfo: { hasNextPage: boolean; endCursor: string } } = r.data.tours;
+      const conn: { edges: Array<{ node: { title: string } }>; pageInfo: { hasNextPage: boolean; endCursor: string } } =
+        r.data.tours;
       pages += 1;
       expect(conn.edges.length).toBeLessThanOrEqual(10);
       seen.push(...conn.edges.map((e) => e.node.title));

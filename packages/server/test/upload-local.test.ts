@@ -1,4 +1,6 @@
-/** Uploads through the local store's signed PUT URL: what is accepted, what is refused, and that nothing partial stays. */
+/**
+ * Uploads through the local store's signed PUT URL: what is accepted, what is refused, and that nothing partial stays.
+ */
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -31,7 +33,12 @@ describe.each(DB_KINDS)('uploads through signed URLs on %s', (kind) => {
   async function newUpload(ext = 'mp4') {
     const r = await t.gql(Q.getUrl, { ext }, token);
     expect(r.errors).toBeUndefined();
-    return r.data.fileGetPreSignedUrl as { uploadURL: string; key: string; headers: Array<{ key: string; value: string }>; error: string | null };
+    return r.data.fileGetPreSignedUrl as {
+      uploadURL: string;
+      key: string;
+      headers: Array<{ key: string; value: string }>;
+      error: string | null;
+    };
   }
 
   it('refuses without a session', async () => {
@@ -42,7 +49,13 @@ describe.each(DB_KINDS)('uploads through signed URLs on %s', (kind) => {
   it('answers a company without a licence in error/message, before anything else', async () => {
     const noLicence = await seedUser(t.app, { plan: null });
     const r = await t.gql(Q.getUrl, { ext: 'exe' }, noLicence.token);
-    expect(r.data.fileGetPreSignedUrl).toEqual({ uploadURL: null, key: null, headers: [], error: ERROR_CODES.NO_ACTIVE_LICENSE, message: ERROR_TEXTS.noActiveLicense });
+    expect(r.data.fileGetPreSignedUrl).toEqual({
+      uploadURL: null,
+      key: null,
+      headers: [],
+      error: ERROR_CODES.NO_ACTIVE_LICENSE,
+      message: ERROR_TEXTS.noActiveLicense,
+    });
   });
 
   it('refuses a file type that is not a video, in error/message', async () => {
@@ -56,12 +69,20 @@ describe.each(DB_KINDS)('uploads through signed URLs on %s', (kind) => {
     expect(p.key).toMatch(/^uploads\/[0-9a-f-]{36}\.mov$/);
     expect(p.headers).toEqual([{ key: 'Content-Type', value: 'video/quicktime' }]);
     const body = Buffer.alloc(64 * 1024, 7);
-    const res = await fetch(p.uploadURL, { method: 'PUT', headers: { 'Content-Type': 'video/quicktime', Origin: 'https://console.example' }, body });
+    const res = await fetch(p.uploadURL, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'video/quicktime', Origin: 'https://console.example' },
+      body,
+    });
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('');
     expect(res.headers.get('access-control-allow-origin')).toBe('https://console.example');
     expect((await storage.head(p.key))?.size).toBe(body.length);
-    const row = await t.app.services.db.selectFrom('uploads').selectAll().where('key', '=', p.key).executeTakeFirstOrThrow();
+    const row = await t.app.services.db
+      .selectFrom('uploads')
+      .selectAll()
+      .where('key', '=', p.key)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ size: body.length, extension: 'mov', submitted_at: null });
   });
 
@@ -69,7 +90,11 @@ describe.each(DB_KINDS)('uploads through signed URLs on %s', (kind) => {
     const p = await newUpload();
     const res = await fetch(p.uploadURL, {
       method: 'OPTIONS',
-      headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'PUT', 'Access-Control-Request-Headers': 'content-type' },
+      headers: {
+        Origin: 'http://localhost:5173',
+        'Access-Control-Request-Method': 'PUT',
+        'Access-Control-Request-Headers': 'content-type',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
@@ -91,19 +116,28 @@ describe.each(DB_KINDS)('uploads through signed URLs on %s', (kind) => {
 
     const bigger = new URL(p.uploadURL);
     bigger.searchParams.set('max', String(Number(bigger.searchParams.get('max')) + 1));
-    expect((await fetch(bigger, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: Buffer.alloc(10) })).status).toBe(403);
+    expect(
+      (await fetch(bigger, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: Buffer.alloc(10) })).status,
+    ).toBe(403);
 
     const other = await newUpload();
     const swapped = new URL(p.uploadURL);
     swapped.pathname = `/upload/${other.key}`;
-    expect((await fetch(swapped, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: Buffer.alloc(10) })).status).toBe(403);
+    expect(
+      (await fetch(swapped, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: Buffer.alloc(10) }))
+        .status,
+    ).toBe(403);
     expect(await uploadFiles()).toEqual(before);
   });
 
   it('refuses an expired URL', async () => {
     const p = await newUpload();
     const expired = await storage.presignPut(p.key, { contentType: 'video/mp4', maxBytes: 1000, expiresInSeconds: -5 });
-    const res = await fetch(expired.url, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: Buffer.alloc(10) });
+    const res = await fetch(expired.url, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'video/mp4' },
+      body: Buffer.alloc(10),
+    });
     expect(res.status).toBe(403);
     expect(((await res.json()) as { message: string }).message).toMatch(/expired/);
     expect(await storage.head(p.key)).toBeNull();
@@ -111,7 +145,11 @@ describe.each(DB_KINDS)('uploads through signed URLs on %s', (kind) => {
 
   it('refuses the wrong content type', async () => {
     const p = await newUpload();
-    const res = await fetch(p.uploadURL, { method: 'PUT', headers: { 'Content-Type': 'text/html' }, body: Buffer.alloc(10) });
+    const res = await fetch(p.uploadURL, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'text/html' },
+      body: Buffer.alloc(10),
+    });
     expect(res.status).toBe(415);
     expect(await storage.head(p.key)).toBeNull();
   });
@@ -119,7 +157,11 @@ describe.each(DB_KINDS)('uploads through signed URLs on %s', (kind) => {
   it('refuses a body over the signed limit, declared or streamed, leaving no file', async () => {
     const p = await newUpload();
     const small = await storage.presignPut(p.key, { contentType: 'video/mp4', maxBytes: 1000, expiresInSeconds: 60 });
-    const declared = await fetch(small.url, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: Buffer.alloc(5000) });
+    const declared = await fetch(small.url, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'video/mp4' },
+      body: Buffer.alloc(5000),
+    });
     expect(declared.status).toBe(413);
 
     // No Content-Length: the server counts while streaming and stops at the limit.
@@ -131,7 +173,12 @@ describe.each(DB_KINDS)('uploads through signed URLs on %s', (kind) => {
         else controller.close();
       },
     });
-    const streamed = await fetch(small.url, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: stream, duplex: 'half' } as RequestInit);
+    const streamed = await fetch(small.url, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'video/mp4' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
     expect(streamed.status).toBe(413);
     await waitFor(async () => !(await uploadFiles()).some((f) => f.startsWith(p.key)), 'no partial file');
     expect(await storage.head(p.key)).toBeNull();
@@ -141,7 +188,10 @@ describe.each(DB_KINDS)('uploads through signed URLs on %s', (kind) => {
     const p = await newUpload();
     const url = new URL(p.uploadURL);
     await new Promise<void>((resolve) => {
-      const req = http.request(url, { method: 'PUT', headers: { 'Content-Type': 'video/mp4', 'Content-Length': 1_000_000 } });
+      const req = http.request(url, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'video/mp4', 'Content-Length': 1_000_000 },
+      });
       req.on('error', () => resolve());
       req.write(Buffer.alloc(64 * 1024, 5), () => {
         req.destroy();
@@ -158,7 +208,11 @@ describe.each(DB_KINDS)('uploads through signed URLs on %s', (kind) => {
     const s = await t.gql(Q.submit, { key }, token);
     expect(s.errors).toBeUndefined();
     const again = await storage.presignPut(key, { contentType: 'video/mp4', maxBytes: 10_000, expiresInSeconds: 60 });
-    const res = await fetch(again.url, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: Buffer.alloc(10) });
+    const res = await fetch(again.url, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'video/mp4' },
+      body: Buffer.alloc(10),
+    });
     expect(res.status).toBe(409);
     expect((await storage.head(key))?.size).toBe(2048);
   });
@@ -197,7 +251,11 @@ describe('abandoned uploads', () => {
       const submitted = await uploadBytes(t, token, Buffer.alloc(100, 3));
       expect((await t.gql(Q.submit, { key: submitted }, token)).errors).toBeUndefined();
       const longAgo = new Date(Date.now() - 3 * 24 * 3600 * 1000);
-      await t.app.services.db.updateTable('uploads').set({ created_at: longAgo }).where('key', 'in', [old, submitted]).execute();
+      await t.app.services.db
+        .updateTable('uploads')
+        .set({ created_at: longAgo })
+        .where('key', 'in', [old, submitted])
+        .execute();
       const { sweepAbandonedUploads } = await import('../src/services/uploads.js');
       expect(await sweepAbandonedUploads(t.app.services)).toBe(1);
       const keys = (await t.app.services.db.selectFrom('uploads').select('key').execute()).map((r) => r.key);

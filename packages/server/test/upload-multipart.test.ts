@@ -1,5 +1,5 @@
 /**
- * Resumable multipart uploads (issue 22): a multi-hundred-MB file sent in parallel parts through a loopback proxy
+ * Resumable multipart uploads: a multi-hundred-MB file sent in parallel parts through a loopback proxy
  * that cuts every connection mid-way, resumed by picking the same file again (the parts already stored are skipped),
  * and stored byte for byte (sha256) — on the local store and through s3rver; and the refusals: a file over the limit,
  * a part over its size, a part for someone else's upload, completing with parts missing, submitting before complete;
@@ -43,7 +43,13 @@ async function sha256(stream: NodeJS.ReadableStream): Promise<string> {
 }
 
 /** Cut once mid-way, then pick the same file again: resumed, parts skipped, submitted; answers the figures. */
-async function cutAndResume(t: TestApp, token: string, file: string, route: (proxyUrl: string) => (u: string) => string, target: URL) {
+async function cutAndResume(
+  t: TestApp,
+  token: string,
+  file: string,
+  route: (proxyUrl: string) => (u: string) => string,
+  target: URL,
+) {
   const size = (await fs.stat(file)).size;
   const proxy = await startCuttingProxy(target, Math.floor(size * 0.45));
   const gql: Gql = (q, v, tk) => t.gql(q, v, tk);
@@ -115,9 +121,29 @@ describe('multipart uploads on the local store', () => {
 
   async function start(file: string, tk = token, extra: Record<string, unknown> = {}) {
     const size = (await fs.stat(file)).size;
-    const r = await t.gql(MQ.start, { input: { extension: path.extname(file).slice(1), fileName: path.basename(file), size, lastModified: Date.now(), ...extra } }, tk);
+    const r = await t.gql(
+      MQ.start,
+      {
+        input: {
+          extension: path.extname(file).slice(1),
+          fileName: path.basename(file),
+          size,
+          lastModified: Date.now(),
+          ...extra,
+        },
+      },
+      tk,
+    );
     expect(r.errors).toBeUndefined();
-    return r.data.uploadMultipartStart as { key: string; uploadId: string; partSize: number; partCount: number; resumed: boolean; error: string | null; message: string | null };
+    return r.data.uploadMultipartStart as {
+      key: string;
+      uploadId: string;
+      partSize: number;
+      partCount: number;
+      resumed: boolean;
+      error: string | null;
+      message: string | null;
+    };
   }
 
   it('refuses a file over the limit before a byte is sent, and an empty one', async () => {
@@ -134,7 +160,9 @@ describe('multipart uploads on the local store', () => {
     const url = signed.data.uploadMultipartSignPart.url as string;
     const over = await fetch(url, { method: 'PUT', body: Buffer.alloc(up.partSize + 1) });
     expect(over.status).toBe(413);
-    expect(((await over.json()) as { message: string }).message).toBe(`This part is larger than the upload announced (${up.partSize} bytes).`);
+    expect(((await over.json()) as { message: string }).message).toBe(
+      `This part is larger than the upload announced (${up.partSize} bytes).`,
+    );
     // Chunked (no Content-Length): cut off as soon as it goes over.
     const chunked = await fetch(url, {
       method: 'PUT',
@@ -146,7 +174,9 @@ describe('multipart uploads on the local store', () => {
     if (!(chunked instanceof Error)) expect(chunked.status).toBe(413);
     const short = await fetch(url, { method: 'PUT', body: Buffer.alloc(10) });
     expect(short.status).toBe(400);
-    expect((await t.gql(MQ.parts, { input: { key: up.key, uploadId: up.uploadId } }, token)).data.uploadMultipartParts).toEqual([]);
+    expect(
+      (await t.gql(MQ.parts, { input: { key: up.key, uploadId: up.uploadId } }, token)).data.uploadMultipartParts,
+    ).toEqual([]);
     // A part number beyond the file is refused when signing.
     const beyond = await t.gql(MQ.sign, { input: { key: up.key, uploadId: up.uploadId, partNumber: 3 } }, token);
     expect(beyond.errors?.[0]?.message).toBe('This upload has parts 1 to 2; there is no part 3.');
@@ -177,16 +207,25 @@ describe('multipart uploads on the local store', () => {
     const ref = { key: up.key, uploadId: up.uploadId };
     const signed = await t.gql(MQ.sign, { input: { ...ref, partNumber: 1 } }, token);
     const data = await fs.readFile(small);
-    expect((await fetch(signed.data.uploadMultipartSignPart.url, { method: 'PUT', body: data.subarray(0, up.partSize) })).status).toBe(200);
+    expect(
+      (await fetch(signed.data.uploadMultipartSignPart.url, { method: 'PUT', body: data.subarray(0, up.partSize) }))
+        .status,
+    ).toBe(200);
     const done = await t.gql(MQ.complete, { input: ref }, token);
     expect(done.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.UPLOAD_INVALID);
-    expect(done.errors?.[0]?.message).toBe('The video did not finish uploading: part 2 of 2 is missing. Please try again.');
+    expect(done.errors?.[0]?.message).toBe(
+      'The video did not finish uploading: part 2 of 2 is missing. Please try again.',
+    );
     const submit = await t.gql(MQ.submit, { key: up.key }, token);
     expect(submit.errors?.[0]?.message).toBe('The video did not finish uploading. Please try again.');
     // The same file picked again (name, size, last modified, user) resumes this upload, with part 1 already there.
     const again = await start(small, token, { lastModified: 7 });
     expect(again).toMatchObject({ key: up.key, uploadId: up.uploadId, resumed: true });
-    expect((await t.gql(MQ.parts, { input: ref }, token)).data.uploadMultipartParts.map((p: { partNumber: number }) => p.partNumber)).toEqual([1]);
+    expect(
+      (await t.gql(MQ.parts, { input: ref }, token)).data.uploadMultipartParts.map(
+        (p: { partNumber: number }) => p.partNumber,
+      ),
+    ).toEqual([1]);
     // Another last-modified time is another file; another user never gets this upload.
     expect((await start(small, token, { lastModified: 8 })).resumed).toBe(false);
     expect((await start(small, other, { lastModified: 7 })).key).not.toBe(up.key);
@@ -195,15 +234,21 @@ describe('multipart uploads on the local store', () => {
   it('sweeps an abandoned upload: aborted, its parts deleted, its row gone', async () => {
     const up = await start(small);
     const signed = await t.gql(MQ.sign, { input: { key: up.key, uploadId: up.uploadId, partNumber: 1 } }, token);
-    expect((await fetch(signed.data.uploadMultipartSignPart.url, { method: 'PUT', body: Buffer.alloc(up.partSize) })).status).toBe(200);
+    expect(
+      (await fetch(signed.data.uploadMultipartSignPart.url, { method: 'PUT', body: Buffer.alloc(up.partSize) })).status,
+    ).toBe(200);
     const partsDir = path.join(t.dataDir, 'files', 'multipart', up.uploadId);
     expect((await fs.readdir(partsDir)).length).toBeGreaterThan(0);
     const later = new Date(Date.now() + (t.app.config.UPLOAD_URL_TTL_SECONDS + 25 * 3600) * 1000);
     expect(await sweepAbandonedUploads(t.app.services, later)).toBeGreaterThanOrEqual(1);
     await expect(fs.stat(partsDir)).rejects.toThrow();
-    expect(await t.app.services.db.selectFrom('uploads').select('id').where('key', '=', up.key).executeTakeFirst()).toBeUndefined();
+    expect(
+      await t.app.services.db.selectFrom('uploads').select('id').where('key', '=', up.key).executeTakeFirst(),
+    ).toBeUndefined();
     // Its part URL no longer stores anything.
-    expect((await fetch(signed.data.uploadMultipartSignPart.url, { method: 'PUT', body: Buffer.alloc(up.partSize) })).status).toBe(404);
+    expect(
+      (await fetch(signed.data.uploadMultipartSignPart.url, { method: 'PUT', body: Buffer.alloc(up.partSize) })).status,
+    ).toBe(404);
   });
 });
 
@@ -218,12 +263,25 @@ describe('multipart uploads through s3rver', () => {
   beforeAll(async () => {
     s3dir = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-s3rver-mp-'));
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-multipart-s3-'));
-    server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3dir, configureBuckets: [{ name: BUCKET, configs: [] }] });
+    server = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      silent: true,
+      directory: s3dir,
+      configureBuckets: [{ name: BUCKET, configs: [] }],
+    });
     addS3rverMultipartListing(server, s3dir);
     const { port } = await server.run();
     s3url = `http://127.0.0.1:${port}`;
     // The server's own S3 calls go straight to s3rver; the browser's part PUTs are routed through the cutting proxy.
-    t = await startTestApp('pglite', { ROLE: 'api', S3_BUCKET: BUCKET, S3_ENDPOINT: s3url, S3_FORCE_PATH_STYLE: 'true', S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' } as never);
+    t = await startTestApp('pglite', {
+      ROLE: 'api',
+      S3_BUCKET: BUCKET,
+      S3_ENDPOINT: s3url,
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+    } as never);
     token = (await seedUser(t.app, { plan: 'pro' })).token;
   }, 60_000);
   afterAll(async () => {
@@ -243,7 +301,11 @@ describe('multipart uploads through s3rver', () => {
 
   it('signs the part size (S3 refuses another length) and refuses completing with parts missing', async () => {
     const file = await randomFile(dir, 'short.mov', 12 * MiB);
-    const r = await t.gql(MQ.start, { input: { extension: 'mov', fileName: 'short.mov', size: 12 * MiB, lastModified: 1 } }, token);
+    const r = await t.gql(
+      MQ.start,
+      { input: { extension: 'mov', fileName: 'short.mov', size: 12 * MiB, lastModified: 1 } },
+      token,
+    );
     const up = r.data.uploadMultipartStart;
     const ref = { key: up.key, uploadId: up.uploadId };
     const signed = await t.gql(MQ.sign, { input: { ...ref, partNumber: 2 } }, token);
@@ -252,7 +314,9 @@ describe('multipart uploads through s3rver', () => {
     const body = (await fs.readFile(file)).subarray(up.partSize);
     expect((await fetch(url, { method: 'PUT', body })).status).toBe(200);
     const done = await t.gql(MQ.complete, { input: ref }, token);
-    expect(done.errors?.[0]?.message).toBe('The video did not finish uploading: part 1 of 2 is missing. Please try again.');
+    expect(done.errors?.[0]?.message).toBe(
+      'The video did not finish uploading: part 1 of 2 is missing. Please try again.',
+    );
     // Aborting deletes the parts in the bucket.
     expect((await t.gql(MQ.abort, { input: ref }, token)).data.uploadMultipartAbort.success).toBe(true);
     const listed = await t.gql(MQ.parts, { input: ref }, token);

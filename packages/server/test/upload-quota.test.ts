@@ -18,7 +18,8 @@ describe.each(DB_KINDS)('upload quota gates on %s', (kind) => {
     await t?.stop();
   });
 
-  const counts = async (companyId: string) => licenseCounts(t.app.services.db, (await getLicense(t.app.services.db, companyId))!);
+  const counts = async (companyId: string) =>
+    licenseCounts(t.app.services.db, (await getLicense(t.app.services.db, companyId))!);
 
   it('refuses submit without a licence', async () => {
     const u = await seedUser(t.app, { plan: 'free' });
@@ -37,14 +38,27 @@ describe.each(DB_KINDS)('upload quota gates on %s', (kind) => {
       .where('company_id', '=', u.company.id)
       .execute();
     const r = await t.gql(Q.getUrl, { ext: 'mp4' }, u.token);
-    expect(r.data.fileGetPreSignedUrl).toMatchObject({ error: ERROR_CODES.NO_ACTIVE_LICENSE, message: ERROR_TEXTS.noActiveLicense, uploadURL: null });
+    expect(r.data.fileGetPreSignedUrl).toMatchObject({
+      error: ERROR_CODES.NO_ACTIVE_LICENSE,
+      message: ERROR_TEXTS.noActiveLicense,
+      uploadURL: null,
+    });
   });
 
   it('counts an upload at submit, frees the active slot on delete but never the upload', async () => {
     // Free plan: 1 active tour, 2 uploads a month.
     const u = await seedUser(t.app, { plan: 'free' });
-    const [k1, k2, k3] = [await uploadBytes(t, u.token, Buffer.alloc(1024, 1)), await uploadBytes(t, u.token, Buffer.alloc(1024, 2)), await uploadBytes(t, u.token, Buffer.alloc(1024, 3))];
-    expect(await counts(u.company.id)).toMatchObject({ quantity: 1, uploadLimit: 2, monthlyActiveTours: 0, monthlyUploadedTours: 0 });
+    const [k1, k2, k3] = [
+      await uploadBytes(t, u.token, Buffer.alloc(1024, 1)),
+      await uploadBytes(t, u.token, Buffer.alloc(1024, 2)),
+      await uploadBytes(t, u.token, Buffer.alloc(1024, 3)),
+    ];
+    expect(await counts(u.company.id)).toMatchObject({
+      quantity: 1,
+      uploadLimit: 2,
+      monthlyActiveTours: 0,
+      monthlyUploadedTours: 0,
+    });
 
     const first = await t.gql(Q.submit, { key: k1 }, u.token);
     expect(first.errors).toBeUndefined();
@@ -54,7 +68,10 @@ describe.each(DB_KINDS)('upload quota gates on %s', (kind) => {
     expect(code(noSlot)).toBe(ERROR_CODES.NO_ACTIVE_TOURS_LEFT);
     expect(noSlot.errors?.[0]?.message).toBe(ERROR_TEXTS.noActiveToursLeft);
     // The console is told before it uploads, too.
-    expect((await t.gql(Q.getUrl, { ext: 'mp4' }, u.token)).data.fileGetPreSignedUrl).toMatchObject({ error: ERROR_CODES.NO_ACTIVE_TOURS_LEFT, uploadURL: null });
+    expect((await t.gql(Q.getUrl, { ext: 'mp4' }, u.token)).data.fileGetPreSignedUrl).toMatchObject({
+      error: ERROR_CODES.NO_ACTIVE_TOURS_LEFT,
+      uploadURL: null,
+    });
     expect(await counts(u.company.id)).toMatchObject({ monthlyActiveTours: 1, monthlyUploadedTours: 1 });
 
     expect((await t.gql(Q.del, { id: first.data.fileSubmitPreSignedUpload.tourId }, u.token)).errors).toBeUndefined();
@@ -68,7 +85,9 @@ describe.each(DB_KINDS)('upload quota gates on %s', (kind) => {
     const noUploads = await t.gql(Q.submit, { key: k3 }, u.token);
     expect(code(noUploads)).toBe(ERROR_CODES.NO_MONTHLY_UPLOADS_LEFT);
     expect(noUploads.errors?.[0]?.message).toBe(ERROR_TEXTS.noMonthlyUploadsLeft);
-    expect((await t.gql(Q.getUrl, { ext: 'mp4' }, u.token)).data.fileGetPreSignedUrl).toMatchObject({ error: ERROR_CODES.NO_MONTHLY_UPLOADS_LEFT });
+    expect((await t.gql(Q.getUrl, { ext: 'mp4' }, u.token)).data.fileGetPreSignedUrl).toMatchObject({
+      error: ERROR_CODES.NO_MONTHLY_UPLOADS_LEFT,
+    });
     expect(await counts(u.company.id)).toMatchObject({ monthlyActiveTours: 0, monthlyUploadedTours: 2 });
   });
 
@@ -77,12 +96,19 @@ describe.each(DB_KINDS)('upload quota gates on %s', (kind) => {
     const member = await seedUser(t.app, { companyId: u.company.id, role: 'USER' });
     const a = await uploadBytes(t, u.token, Buffer.alloc(1024, 1));
     const b = await uploadBytes(t, member.token, Buffer.alloc(1024, 2));
-    const results = await Promise.all([t.gql(Q.submit, { key: a }, u.token), t.gql(Q.submit, { key: b }, member.token)]);
+    const results = await Promise.all([
+      t.gql(Q.submit, { key: a }, u.token),
+      t.gql(Q.submit, { key: b }, member.token),
+    ]);
     const ok = results.filter((r) => !r.errors);
     const refused = results.filter((r) => code(r) === ERROR_CODES.NO_ACTIVE_TOURS_LEFT);
     expect([ok.length, refused.length]).toEqual([1, 1]);
     expect(await counts(u.company.id)).toMatchObject({ monthlyActiveTours: 1, monthlyUploadedTours: 1 });
-    const tours = await t.app.services.db.selectFrom('tours').select('id').where('company_id', '=', u.company.id).execute();
+    const tours = await t.app.services.db
+      .selectFrom('tours')
+      .select('id')
+      .where('company_id', '=', u.company.id)
+      .execute();
     expect(tours).toHaveLength(1);
   });
 

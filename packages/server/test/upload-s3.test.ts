@@ -28,10 +28,23 @@ describe('S3 storage adapter (s3rver)', () => {
 
   beforeAll(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-s3rver-'));
-    server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dir, configureBuckets: [{ name: BUCKET, configs: [] }] });
+    server = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      silent: true,
+      directory: dir,
+      configureBuckets: [{ name: BUCKET, configs: [] }],
+    });
     const { port } = await server.run();
     endpoint = `http://127.0.0.1:${port}`;
-    storage = new S3Storage({ bucket: BUCKET, region: 'us-east-1', endpoint, forcePathStyle: true, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' });
+    storage = new S3Storage({
+      bucket: BUCKET,
+      region: 'us-east-1',
+      endpoint,
+      forcePathStyle: true,
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'S3RVER',
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -39,10 +52,15 @@ describe('S3 storage adapter (s3rver)', () => {
   });
 
   it('is chosen by the factory when S3_BUCKET is set', () => {
-    const config = loadConfig({ NODE_ENV: 'test' }, { S3_BUCKET: BUCKET, S3_ENDPOINT: endpoint, CDN_BASE_URL: 'https://cdn.example.com', DATA_DIR: dir });
+    const config = loadConfig(
+      { NODE_ENV: 'test' },
+      { S3_BUCKET: BUCKET, S3_ENDPOINT: endpoint, CDN_BASE_URL: 'https://cdn.example.com', DATA_DIR: dir },
+    );
     const s = createStorage(config);
     expect(s.kind).toBe('s3');
-    expect(s.publicUrl('tours/a/v1/clips/0000-high.mp4')).toBe('https://cdn.example.com/tours/a/v1/clips/0000-high.mp4');
+    expect(s.publicUrl('tours/a/v1/clips/0000-high.mp4')).toBe(
+      'https://cdn.example.com/tours/a/v1/clips/0000-high.mp4',
+    );
     expect(createStorage(loadConfig({ NODE_ENV: 'test' }, { DATA_DIR: dir })).kind).toBe('local');
   });
 
@@ -75,13 +93,21 @@ describe('S3 storage adapter (s3rver)', () => {
   });
 
   it('presigns a PUT bound to its content type and expiry', async () => {
-    const put = await storage.presignPut('uploads/x.mp4', { contentType: 'video/mp4', maxBytes: 1000, expiresInSeconds: 60 });
+    const put = await storage.presignPut('uploads/x.mp4', {
+      contentType: 'video/mp4',
+      maxBytes: 1000,
+      expiresInSeconds: 60,
+    });
     expect(put.headers).toEqual([{ key: 'Content-Type', value: 'video/mp4' }]);
     // s3rver does not check SigV4 signatures, so check what S3 will: content type and expiry are in the signature.
     const q = new URL(put.url).searchParams;
     expect(q.get('X-Amz-SignedHeaders')?.split(';')).toContain('content-type');
     expect(q.get('X-Amz-Expires')).toBe('60');
-    const ok = await fetch(put.url, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: Buffer.alloc(100, 1) });
+    const ok = await fetch(put.url, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'video/mp4' },
+      body: Buffer.alloc(100, 1),
+    });
     expect(ok.status).toBe(200);
     // The PUT lands on the staging key; sealing copies it to the upload's key and removes the staged copy.
     expect(new URL(put.url).pathname).toBe(`/${BUCKET}/staging/uploads/x.mp4`);
@@ -117,14 +143,22 @@ describe('S3 storage adapter (s3rver)', () => {
     );
     try {
       const bytes = Buffer.from('checked bytes');
-      const put = await storage.presignPut('uploads/y.mp4', { contentType: 'video/mp4', maxBytes: 1000, expiresInSeconds: 60 });
+      const put = await storage.presignPut('uploads/y.mp4', {
+        contentType: 'video/mp4',
+        maxBytes: 1000,
+        expiresInSeconds: 60,
+      });
       await fetch(put.url, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: bytes });
       await storage.sealUpload('uploads/y.mp4', () => undefined);
       expect(sent).toEqual([`"${createHash('md5').update(bytes).digest('hex')}"`]);
     } finally {
       spy.remove('copyIfMatchSpy');
     }
-    const put = await storage.presignPut('uploads/z.mp4', { contentType: 'video/mp4', maxBytes: 1000, expiresInSeconds: 60 });
+    const put = await storage.presignPut('uploads/z.mp4', {
+      contentType: 'video/mp4',
+      maxBytes: 1000,
+      expiresInSeconds: 60,
+    });
     await fetch(put.url, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: Buffer.alloc(5) });
     expect(await storage.sweepStagedUploads(new Date(Date.now() - 3600_000))).toBe(0);
     expect(await storage.sweepStagedUploads(new Date(Date.now() + 1000))).toBeGreaterThanOrEqual(1);
@@ -132,8 +166,13 @@ describe('S3 storage adapter (s3rver)', () => {
   });
 
   it('checks again when the staged object changed between its check and the copy (412), and gives up after three changes', async () => {
-    const put = await storage.presignPut('uploads/w.mp4', { contentType: 'video/mp4', maxBytes: 1000, expiresInSeconds: 60 });
-    const putBytes = (b: Buffer) => fetch(put.url, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: b });
+    const put = await storage.presignPut('uploads/w.mp4', {
+      contentType: 'video/mp4',
+      maxBytes: 1000,
+      expiresInSeconds: 60,
+    });
+    const putBytes = (b: Buffer) =>
+      fetch(put.url, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: b });
     await putBytes(Buffer.alloc(10, 1));
     // S3 answers 412 to a copy whose x-amz-copy-source-if-match no longer holds; s3rver ignores the header, so the
     // store's answer is stood in for here, after a PUT has replaced the staged object under the check.
@@ -146,7 +185,10 @@ describe('S3 storage adapter (s3rver)', () => {
           changes -= 1;
           ifMatch.push(headers['x-amz-copy-source-if-match']);
           await putBytes(Buffer.alloc(20 + changes, 2));
-          throw Object.assign(new Error('At least one of the pre-conditions you specified did not hold'), { name: 'PreconditionFailed', $metadata: { httpStatusCode: 412 } });
+          throw Object.assign(new Error('At least one of the pre-conditions you specified did not hold'), {
+            name: 'PreconditionFailed',
+            $metadata: { httpStatusCode: 412 },
+          });
         }
         return next(args);
       },
@@ -155,7 +197,10 @@ describe('S3 storage adapter (s3rver)', () => {
     try {
       changes = 1;
       const checked: number[] = [];
-      expect(await storage.sealUpload('uploads/w.mp4', (st) => void checked.push(st.size))).toEqual({ size: 20, contentType: 'video/mp4' });
+      expect(await storage.sealUpload('uploads/w.mp4', (st) => void checked.push(st.size))).toEqual({
+        size: 20,
+        contentType: 'video/mp4',
+      });
       expect(checked).toEqual([10, 20]);
       expect((await storage.head('uploads/w.mp4'))?.size).toBe(20);
 
@@ -190,7 +235,11 @@ describe('S3 storage adapter (s3rver)', () => {
       const u = await seedUser(t.app, { plan: 'pro' });
       const p = (await t.gql(Q.getUrl, { ext: 'mp4' }, u.token)).data.fileGetPreSignedUrl;
       expect(p.uploadURL.startsWith(`${endpoint}/${BUCKET}/staging/${p.key}?`)).toBe(true);
-      const put = await fetch(p.uploadURL, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: Buffer.alloc(4000, 9) });
+      const put = await fetch(p.uploadURL, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'video/mp4' },
+        body: Buffer.alloc(4000, 9),
+      });
       expect(put.status).toBe(200);
       const s = await t.gql(Q.submit, { key: p.key }, u.token);
       expect(s.errors).toBeUndefined();
@@ -216,7 +265,15 @@ describe('S3 storage adapter (s3rver)', () => {
     it('refuses at submit a file over the limit a presigned PUT cannot enforce, and removes it', async () => {
       const u = await seedUser(t.app, { plan: 'pro' });
       const p = (await t.gql(Q.getUrl, { ext: 'mp4' }, u.token)).data.fileGetPreSignedUrl;
-      expect((await fetch(p.uploadURL, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: Buffer.alloc(60_000, 9) })).status).toBe(200);
+      expect(
+        (
+          await fetch(p.uploadURL, {
+            method: 'PUT',
+            headers: { 'Content-Type': 'video/mp4' },
+            body: Buffer.alloc(60_000, 9),
+          })
+        ).status,
+      ).toBe(200);
       const s = await t.gql(Q.submit, { key: p.key }, u.token);
       expect(s.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.UPLOAD_INVALID);
       expect(await t.app.services.storage.head(p.key)).toBeNull();
@@ -229,19 +286,30 @@ describe('S3 storage adapter (s3rver)', () => {
       const submitted = Buffer.alloc(4000, 7);
       const swapped = Buffer.alloc(6000, 8);
       const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-      expect((await fetch(p.uploadURL, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: submitted })).status).toBe(200);
+      expect(
+        (await fetch(p.uploadURL, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: submitted })).status,
+      ).toBe(200);
       const s = await t.gql(Q.submit, { key: p.key }, u.token);
       expect(s.errors, JSON.stringify(s.errors)).toBeUndefined();
       // S3 makes a PUT's object visible only when the PUT completes, so a slow PUT started before submit is, to the
-      // store, a PUT that finishes after it: one here. (s3rver writes in place while receiving, unlike S3, so a PUT held
-      // open across the submit would show it half-written bytes.) The presigned URL cannot be revoked: it succeeds.
-      expect((await fetch(p.uploadURL, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: swapped })).status).toBe(200);
+      // store, a PUT that finishes after it: one here. (s3rver writes in place while receiving, unlike S3, so a PUT
+      // held open across the submit would show it half-written bytes.) The presigned URL cannot be revoked: it
+      // succeeds.
+      expect(
+        (await fetch(p.uploadURL, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: swapped })).status,
+      ).toBe(200);
 
       const stored = await t.app.services.storage.get(p.key);
-      expect(sha(Buffer.from(await stored!.stream.toArray().then((c) => Buffer.concat(c as Buffer[]))))).toBe(sha(submitted));
+      expect(sha(Buffer.from(await stored!.stream.toArray().then((c) => Buffer.concat(c as Buffer[]))))).toBe(
+        sha(submitted),
+      );
       const published = await fetch(s.data.fileSubmitPreSignedUpload.bucketURL);
       expect(sha(Buffer.from(await published.arrayBuffer()))).toBe(sha(submitted));
-      const row = await t.app.services.db.selectFrom('uploads').select(['size']).where('key', '=', p.key).executeTakeFirstOrThrow();
+      const row = await t.app.services.db
+        .selectFrom('uploads')
+        .select(['size'])
+        .where('key', '=', p.key)
+        .executeTakeFirstOrThrow();
       expect(Number(row.size)).toBe(submitted.length);
 
       const seen: string[] = [];
@@ -258,7 +326,10 @@ describe('S3 storage adapter (s3rver)', () => {
 
       // What the late PUT left is staged bytes nobody reads; the upload sweep removes them once the URL has expired.
       expect(await t.app.services.storage.head(stagingKey(p.key))).not.toBeNull();
-      await sweepAbandonedUploads(t.app.services, new Date(Date.now() + (t.app.config.UPLOAD_URL_TTL_SECONDS + 24 * 3600 + 60) * 1000));
+      await sweepAbandonedUploads(
+        t.app.services,
+        new Date(Date.now() + (t.app.config.UPLOAD_URL_TTL_SECONDS + 24 * 3600 + 60) * 1000),
+      );
       expect(await t.app.services.storage.head(stagingKey(p.key))).toBeNull();
       expect((await t.app.services.storage.head(p.key))?.size).toBe(submitted.length);
     });

@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { jsonLine, startFixture } from './helpers/processes.js';
 
 async function modulesOf(role: 'worker' | 'api'): Promise<string[]> {
-  const child = startFixture('role-modules.ts', { ROLE: role }, (line) => jsonLine<{ role: string; modules: string[] }>(line, 'role', 'modules'));
+  const child = startFixture('role-modules.ts', { ROLE: role }, (line) =>
+    jsonLine<{ role: string; modules: string[] }>(line, 'role', 'modules'),
+  );
   const { modules } = await child.ready;
   return modules;
 }

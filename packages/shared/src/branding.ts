@@ -1,4 +1,7 @@
-/** Custom Company Branding (Basic, Pro, Offline License): the company's logo as the tours' intro logo and its accent colour. */
+/**
+ * Custom Company Branding (Basic, Pro, Offline License): the company's logo as the tours' intro logo and its accent
+ * colour.
+ */
 import { FEATURES, planById } from './plans.js';
 
 export const BRANDING_TEXTS = {
@@ -31,4 +34,5 @@ export function accentColorProblem(value: string): string | null {
 }
 
 /** True when a plan id carries Custom Company Branding. */
-export const planHasBranding = (planId: string | null | undefined): boolean => !!planId && !!planById(planId)?.features.includes(FEATURES.customBranding);
+export const planHasBranding = (planId: string | null | undefined): boolean =>
+  !!planId && !!planById(planId)?.features.includes(FEATURES.customBranding);

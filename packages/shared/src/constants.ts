@@ -140,7 +140,19 @@ export const DEVICE_CLASSES = ['phone', 'tablet', 'desktop'] as const;
 export type DeviceClass = (typeof DEVICE_CLASSES)[number];
 
 /** Default room labels and the 24 predefined marker names (tours §3). */
-export const DEFAULT_ROOM_LABELS = ['Bedroom', 'Kitchen', 'Bathroom', 'Lounge', 'Dining Room', 'Living Room', 'Pool', 'Ensuite', 'Scullery', 'Patio', 'Balcony'] as const;
+export const DEFAULT_ROOM_LABELS = [
+  'Bedroom',
+  'Kitchen',
+  'Bathroom',
+  'Lounge',
+  'Dining Room',
+  'Living Room',
+  'Pool',
+  'Ensuite',
+  'Scullery',
+  'Patio',
+  'Balcony',
+] as const;
 
 export const PREDEFINED_MARKER_NAMES = [
   'Entrance',

@@ -1,4 +1,6 @@
-/** Error codes carried in GraphQL `extensions.code` and HTTP error bodies; the console reads the code, never the text. */
+/**
+ * Error codes carried in GraphQL `extensions.code` and HTTP error bodies; the console reads the code, never the text.
+ */
 import { z } from 'zod';
 
 export const ERROR_CODES = {
@@ -14,7 +16,10 @@ export const ERROR_CODES = {
   TOUR_PASSWORD_WRONG: 'TOUR_PASSWORD_WRONG',
   /** The tour is for signed-in members of its company. */
   TOUR_MEMBERS_ONLY: 'TOUR_MEMBERS_ONLY',
-  /** An audience link that expired or was revoked: extensions carry the company's branding and contact, nothing of the tour. */
+  /**
+   * An audience link that expired or was revoked: extensions carry the company's branding and contact, nothing of the
+   * tour.
+   */
   AUDIENCE_LINK_UNAVAILABLE: 'AUDIENCE_LINK_UNAVAILABLE',
   USERNAME_TAKEN: 'USERNAME_TAKEN',
   INVALID_CREDENTIALS: 'INVALID_CREDENTIALS',

@@ -22,7 +22,8 @@ export type WebStorage = {
 /** A Storage that never throws: the browser's when it answers, else memory for this page's life. */
 export function guardedStorage(
   kind: StorageKind = 'localStorage',
-  host: () => WebStorage | undefined = () => (globalThis as unknown as Record<StorageKind, WebStorage | undefined>)[kind],
+  host: () => WebStorage | undefined = () =>
+    (globalThis as unknown as Record<StorageKind, WebStorage | undefined>)[kind],
 ): WebStorage {
   // Values written or removed during this visit that the browser refused; they win over its (stale) copy.
   const memory = new Map<string, string | null>();
@@ -71,7 +72,10 @@ export const safeSessionStorage = (): WebStorage => (session ??= guardedStorage(
 export const VISITOR_ID_KEY = 'roomwalk.visitorId';
 
 /** A fresh anonymous visitor id (a UUID where the browser makes one). */
-export const newVisitorId = (): string => (typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `v-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`);
+export const newVisitorId = (): string =>
+  typeof crypto !== 'undefined' && 'randomUUID' in crypto
+    ? crypto.randomUUID()
+    : `v-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 
 /** An anonymous id for this browser (kept while storage allows, else for this page's life). */
 export function visitorId(storage: WebStorage = safeLocalStorage()): string {

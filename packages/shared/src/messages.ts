@@ -89,12 +89,22 @@ export const ERROR_TEXTS = {
   pressBackAgain: 'Press back again to exit',
   noActiveLicense: 'No active license for company',
   uploadFailedTitle: 'Your tour failed to upload. Tour upload failed',
-  /** Not in the spec: a file that is no video we can read (random bytes, a document renamed .mp4), before or after upload. */
-  /** Not in the spec: a logo or profile picture that is no image (the toast alone said only "Failed to save profile"). */
+  /**
+   * Not in the spec: a file that is no video we can read (random bytes, a document renamed .mp4), before or after
+   * upload.
+   */
+  /**
+   * Not in the spec: a logo or profile picture that is no image (the toast alone said only "Failed to save profile").
+   */
   notAnImage: 'This file is not an image. Use PNG, JPEG or WebP.',
-  videoUnreadable: 'This file is not a video Roomwalk can read. Please choose the video file from your phone or camera (MP4 or MOV).',
-  /** Not in the spec (it has no text for an unreadable file): a file cut off part-way, shown on the failed card (issue 22). */
-  videoIncomplete: 'This video file is incomplete: it stops part-way through (it may not have been saved or copied completely). Please upload the complete file again.',
+  videoUnreadable:
+    'This file is not a video Roomwalk can read. Please choose the video file from your phone or camera (MP4 or MOV).',
+  /**
+   * Not in the spec (it has no text for an unreadable file): a file cut off part-way, shown on the failed card (issue
+   * 22).
+   */
+  videoIncomplete:
+    'This video file is incomplete: it stops part-way through (it may not have been saved or copied completely). Please upload the complete file again.',
   videoTooShortTitle: 'Tour Video Length too short',
   videoTooLongTitle: 'Tour Video Length exceeded',
   videoResolutionTitle: 'Video Resolution Too Low',
@@ -152,7 +162,7 @@ export const formatTexts = {
   reconnecting: (n: number) => `Reconnecting (${n})`,
   teamLabel: (name: string) => (name.length > 15 ? `${name.slice(0, 15)}...` : name),
   productTours: () => `${PRODUCT_NAME} Tours`,
-  /** Upload refusals (not in the spec): the largest video, and the unfinished uploads one user may hold (issue 29). */
+  /** Upload refusals (not in the spec): the largest video, and the unfinished uploads one user may hold. */
   videoTooLarge: (maxGb: number) => `The video is too large. Videos up to ${maxGb} GB can be uploaded.`,
   tooManyOpenUploads: (n: number) =>
     `You already have ${n === 1 ? 'an unfinished upload' : `${n} unfinished uploads`}. Pick ${n === 1 ? 'that file' : 'one of those files'} again to resume it, or try again in a few hours.`,
@@ -160,7 +170,7 @@ export const formatTexts = {
     `Your unfinished uploads already add up to the ${maxGb} GB your plan allows at once. Pick one of those files again to resume it, or try again in a few hours.`,
 } as const;
 
-/** Account-side notes that explain, before anyone tries, what a screen does not offer (issue 16 items 7, 14, 15). */
+/** Account-side notes that explain, before anyone tries, what a screen does not offer. */
 export const ACCOUNT_NOTES = {
   memberCompany: 'Only company admins can edit company details.',
   memberPlan: 'Your company admin manages the plan.',

@@ -1,4 +1,7 @@
-/** The plan catalogue: one place for allowances, prices and the feature table (accounts §1, §9). Values are ours; see docs/plans.md. */
+/**
+ * The plan catalogue: one place for allowances, prices and the feature table (accounts §1, §9). Values are ours; see
+ * docs/plans.md.
+ */
 import { ROLES, type Role } from './roles.js';
 
 export const PLAN_IDS = { free: 'free', entry: 'entry', basic: 'basic', pro: 'pro', offline: 'offline' } as const;
@@ -35,7 +38,13 @@ export interface Plan {
   features: readonly FeatureName[];
 }
 
-const EVERY_PLAN: readonly FeatureName[] = [FEATURES.tours, FEATURES.views, FEATURES.aiRoomTagging, FEATURES.reels, FEATURES.inviteTeam];
+const EVERY_PLAN: readonly FeatureName[] = [
+  FEATURES.tours,
+  FEATURES.views,
+  FEATURES.aiRoomTagging,
+  FEATURES.reels,
+  FEATURES.inviteTeam,
+];
 
 export const CURRENCY = { code: 'ZAR', symbol: 'R' } as const;
 

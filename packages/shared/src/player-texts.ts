@@ -34,7 +34,7 @@ export const PLAYER_ERROR_TEXTS = {
 } as const;
 
 /**
- * The password and members-only screens of a protected tour (issue 33): they name no tour, only the company. Their own
+ * The password and members-only screens of a protected tour: they name no tour, only the company. Their own
  * export, so the main bundle leaves them to the gate's chunk (tour-player-gate.js).
  */
 export const PLAYER_GATE_TEXTS = {

@@ -15,13 +15,14 @@ export const hasUploadSlot = (l: LicenseCounts): boolean => uploadsLeft(l) > 0;
 /** The upload limit shown on a plan card is twice upTo. */
 export const shownUploadLimit = (upTo: number): number => upTo * 2;
 /** Whether the Add button may go to /upload (tours §2). */
-export const canUpload = (l: LicenseCounts | null | undefined): boolean => !!l && hasActiveTourSlot(l) && hasUploadSlot(l);
+export const canUpload = (l: LicenseCounts | null | undefined): boolean =>
+  !!l && hasActiveTourSlot(l) && hasUploadSlot(l);
 
-/** Most unfinished (unsubmitted) uploads one user may hold at once, whatever the plan (issue 29). */
+/** Most unfinished (unsubmitted) uploads one user may hold at once, whatever the plan. */
 export const MAX_OPEN_UPLOADS = 5;
 
 /**
- * Unfinished uploads one user may hold at once (issue 29): MAX_OPEN_UPLOADS, and announced sizes adding up to no more
+ * Unfinished uploads one user may hold at once: MAX_OPEN_UPLOADS, and announced sizes adding up to no more
  * than one largest video for each tour the plan could still take (active-tour slots and uploads left this period), so
  * uploads that could never all become tours do not tie up storage.
  */

@@ -32,7 +32,8 @@ export const isSuperAdmin = (roles: RoleList): boolean => hasRole(roles, ROLES.s
 /** Admin means admin or superadmin. */
 export const isAdmin = (roles: RoleList): boolean => hasRole(roles, ROLES.admin) || isSuperAdmin(roles);
 /** Pro plan means pro or offlicenselicense. */
-export const isProPlan = (roles: RoleList): boolean => hasRole(roles, ROLES.pro) || hasRole(roles, ROLES.offlicenselicense);
+export const isProPlan = (roles: RoleList): boolean =>
+  hasRole(roles, ROLES.pro) || hasRole(roles, ROLES.offlicenselicense);
 export const isBasicOrHigher = (roles: RoleList): boolean => hasRole(roles, ROLES.basic) || isProPlan(roles);
 export const isEntryOrHigher = (roles: RoleList): boolean => hasRole(roles, ROLES.entry) || isBasicOrHigher(roles);
 /** A paid plan is entry or higher. */

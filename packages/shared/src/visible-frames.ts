@@ -31,7 +31,11 @@ export const DEFAULT_CLIP_FRAMES = 36;
 const countOf = (c: ClipFrames): number => (c.frameCount && c.frameCount > 0 ? c.frameCount : DEFAULT_CLIP_FRAMES);
 
 /** The frames each hidden room covers, in tour order (rooms' markers sorted by frame). */
-export function hiddenRoomRanges(markers: readonly MarkerFrame[], hiddenIds: ReadonlySet<string>, totalFrames: number): FrameRange[] {
+export function hiddenRoomRanges(
+  markers: readonly MarkerFrame[],
+  hiddenIds: ReadonlySet<string>,
+  totalFrames: number,
+): FrameRange[] {
   const sorted = [...markers].sort((a, b) => a.frameIndex - b.frameIndex);
   const out: FrameRange[] = [];
   sorted.forEach((m, i) => {

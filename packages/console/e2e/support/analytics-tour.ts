@@ -1,5 +1,5 @@
 /**
- * The tour of the room analytics journey (room-analytics.spec.ts, issue 21), made by the real pipeline on the running
+ * The tour of the room analytics journey (room-analytics.spec.ts), made by the real pipeline on the running
  * server: an agent signed up through the API and activated from the development outbox, a generated 12 s walkthrough
  * uploaded and processed, and two named rooms (Kitchen, Master Bedroom) as fast-travel markers.
  */
@@ -46,7 +46,11 @@ function testVideo(): string {
 }
 
 /** Signs the agent up and in (API), uploads and processes the tour, and names its rooms. */
-export async function makeAnalyticsTour(base: string, agent: { email: string; password: string; name: string; surname: string }, title: string): Promise<AnalyticsTour> {
+export async function makeAnalyticsTour(
+  base: string,
+  agent: { email: string; password: string; name: string; surname: string },
+  title: string,
+): Promise<AnalyticsTour> {
   const token = await signUpAgent(base, agent);
   // A shared CI machine under load takes minutes for a 12 s video.
   const { tourId, totalFrames } = await uploadTour(base, token, testVideo(), { title, timeoutMs: 300_000 });
@@ -60,8 +64,13 @@ export async function makeAnalyticsTour(base: string, agent: { email: string; pa
 }
 
 /** The tour's figures as the server has them now (the last 7 days). */
-export async function serverFigures(base: string, t: AnalyticsTour): Promise<{ visits: number; rooms: Array<{ name: string; seconds: number; visits: number }> }> {
-  const d = await gql<{ tourAnalytics: { visits: number; rooms: Array<{ name: string; seconds: number; visits: number }> } }>(
+export async function serverFigures(
+  base: string,
+  t: AnalyticsTour,
+): Promise<{ visits: number; rooms: Array<{ name: string; seconds: number; visits: number }> }> {
+  const d = await gql<{
+    tourAnalytics: { visits: number; rooms: Array<{ name: string; seconds: number; visits: number }> };
+  }>(
     base,
     'query($id: ID!, $from: DateTime) { tourAnalytics(tourId: $id, from: $from) { visits rooms { name seconds visits } } }',
     { id: t.tourId, from: new Date(Date.now() - 6 * 86_400_000).toISOString() },

@@ -1,5 +1,5 @@
 /**
- * Phone-format test videos made with the system's ffmpeg (issue 22): HEVC 10-bit stored rotated (.mov, as an iPhone
+ * Phone-format test videos made with the system's ffmpeg: HEVC 10-bit stored rotated (.mov, as an iPhone
  * films portrait), variable frame rate, 4K60, a WebM (no MP4 container: the <video> fallback) and a truncated MP4
  * (accepted by the screen, failed by processing); for the in-browser conversion, a 4K60 H.264 portrait clip and a 4K60
  * HEVC one. 11 s each and small. Cached in the temp folder under a hash of the
@@ -17,13 +17,32 @@ const CACHE = path.join(os.tmpdir(), 'roomwalk-phone-videos');
 const SECONDS = 11;
 
 /** Moving detail so encoders and the server's scene cuts have something to work on. */
-const source = (size: string, rate: number) => ['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=${rate}:duration=${SECONDS}`];
+const source = (size: string, rate: number) => [
+  '-f',
+  'lavfi',
+  '-i',
+  `testsrc2=size=${size}:rate=${rate}:duration=${SECONDS}`,
+];
 
 export const PHONE_VIDEOS = {
   /** iPhone-like: HEVC Main 10 in a QuickTime .mov, coded 1280x720 with a 90° display rotation (portrait 720x1280). */
   hevcRotated: {
     name: 'IMG_0001.MOV',
-    args: [...source('1280x720', 30), '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=error', '-pix_fmt', 'yuv420p10le', '-tag:v', 'hvc1', '-f', 'mov'],
+    args: [
+      ...source('1280x720', 30),
+      '-c:v',
+      'libx265',
+      '-preset',
+      'ultrafast',
+      '-x265-params',
+      'log-level=error',
+      '-pix_fmt',
+      'yuv420p10le',
+      '-tag:v',
+      'hvc1',
+      '-f',
+      'mov',
+    ],
     // ffmpeg 5.1 drops the rotate tag when encoding; a stream copy writes it into the track's display matrix.
     remux: ['-c', 'copy', '-metadata:s:v:0', 'rotate=90', '-f', 'mov'],
     expect: { width: 720, height: 1280, rotation: 90, codecPrefix: 'hvc1' },
@@ -31,7 +50,21 @@ export const PHONE_VIDEOS = {
   /** Variable frame rate: every third frame kept in alternate seconds (phones drop frames in low light). */
   vfr: {
     name: 'vfr.mp4',
-    args: [...source('1280x720', 30), '-vf', "select='lt(mod(t\\,2)\\,1)+not(mod(n\\,3))'", '-fps_mode', 'vfr', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-f', 'mp4'],
+    args: [
+      ...source('1280x720', 30),
+      '-vf',
+      "select='lt(mod(t\\,2)\\,1)+not(mod(n\\,3))'",
+      '-fps_mode',
+      'vfr',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-f',
+      'mp4',
+    ],
     expect: { width: 1280, height: 720, rotation: 0, codecPrefix: 'avc1' },
   },
   /** 4K at 60 frames a second (flat content keeps it small and quick to make). */
@@ -58,16 +91,31 @@ export const PHONE_VIDEOS = {
     expect: { width: 3840, height: 2160, rotation: 0, codecPrefix: 'avc1' },
   },
   /**
-   * A phone filming portrait in 4K60 H.264 (docs/upload-conversion.md): stored 3840x2160 with a 90° display rotation, at
-   * a phone's 40 Mbit/s, moving detail throughout; the upload screen converts it in the browser on a slow uplink.
+   * A phone filming portrait in 4K60 H.264 (docs/upload-conversion.md): stored 3840x2160 with a 90° display rotation,
+   * at a phone's 40 Mbit/s, moving detail throughout; the upload screen converts it in the browser on a slow uplink.
    */
   uhd60Portrait: {
     name: 'IMG_0002.MP4',
-    args: [...source('3840x2160', 60), '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', '40M', '-pix_fmt', 'yuv420p', '-f', 'mp4'],
+    args: [
+      ...source('3840x2160', 60),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-b:v',
+      '40M',
+      '-pix_fmt',
+      'yuv420p',
+      '-f',
+      'mp4',
+    ],
     remux: ['-c', 'copy', '-metadata:s:v:0', 'rotate=90', '-f', 'mp4'],
     expect: { width: 2160, height: 3840, rotation: 90, codecPrefix: 'avc1' },
   },
-  /** 4K60 HEVC (8-bit): Debian's Chromium has no HEVC decoder, so the screen uploads the original (flat content: quick to make). */
+  /**
+   * 4K60 HEVC (8-bit): Debian's Chromium has no HEVC decoder, so the screen uploads the original (flat content: quick
+   * to make).
+   */
   hevcUhd60: {
     name: 'IMG_0003.MOV',
     args: [
@@ -95,13 +143,37 @@ export const PHONE_VIDEOS = {
   /** Not an MP4/MOV container: the screen falls back to the <video> element (Chromium plays VP9). */
   webm: {
     name: 'walk.webm',
-    args: [...source('1280x720', 30), '-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '500k', '-f', 'webm'],
+    args: [
+      ...source('1280x720', 30),
+      '-c:v',
+      'libvpx-vp9',
+      '-deadline',
+      'realtime',
+      '-cpu-used',
+      '8',
+      '-b:v',
+      '500k',
+      '-f',
+      'webm',
+    ],
     expect: null,
   },
   /** moov first (faststart), so cutting the file at 40 % keeps the header readable and loses most of the frames. */
   whole: {
     name: 'whole.mp4',
-    args: [...source('1280x720', 30), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', '-f', 'mp4'],
+    args: [
+      ...source('1280x720', 30),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-movflags',
+      '+faststart',
+      '-f',
+      'mp4',
+    ],
     expect: { width: 1280, height: 720, rotation: 0, codecPrefix: 'avc1' },
   },
 } as const;

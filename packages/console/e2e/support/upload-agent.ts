@@ -39,7 +39,12 @@ export const totalFrames = (t: Tour): number => t.clips.reduce((n, c) => n + c.f
 export async function limitUplink(page: Page, bitsPerSecond: number): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: bitsPerSecond / 8 });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 20,
+    downloadThroughput: -1,
+    uploadThroughput: bitsPerSecond / 8,
+  });
 }
 
 /** Records, in the page's `__rwUploadLines`, every progress line the uploading dialog shows (each change once). */
@@ -71,11 +76,22 @@ export async function newAgent(browser: Browser): Promise<Agent> {
   await page.getByLabel('Password').fill('Walkthrough1');
   await page.getByRole('button', { name: 'Log in with email' }).click();
   await page.waitForURL((u) => u.pathname === '/');
-  return { context, page, token, log, lines: () => page.evaluate(() => (window as unknown as { __rwUploadLines: string[] }).__rwUploadLines) };
+  return {
+    context,
+    page,
+    token,
+    log,
+    lines: () => page.evaluate(() => (window as unknown as { __rwUploadLines: string[] }).__rwUploadLines),
+  };
 }
 
 /** Picks the file on /upload, saves a title in the Tour Info dialog, and answers the tour once PROCESSED. */
-export async function uploadToTour(a: Agent, file: string, title: string, timeoutMs = 240_000): Promise<Tour & { times: UploadTimes }> {
+export async function uploadToTour(
+  a: Agent,
+  file: string,
+  title: string,
+  timeoutMs = 240_000,
+): Promise<Tour & { times: UploadTimes }> {
   const { page } = a;
   await page.goto('/upload');
   const chooser = page.waitForEvent('filechooser');

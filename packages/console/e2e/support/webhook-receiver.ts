@@ -1,5 +1,5 @@
 /**
- * A webhook receiver on 127.0.0.1 for the journeys (issue 20): answers 200 and keeps what it got; a test waits for a
+ * A webhook receiver on 127.0.0.1 for the journeys: answers 200 and keeps what it got; a test waits for a
  * delivery whose signature verifies with the endpoint's secret through the Standard Webhooks verifier.
  */
 import http from 'node:http';
@@ -41,7 +41,10 @@ export async function startReceiver(): Promise<Receiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])), body: Buffer.concat(chunks).toString('utf8') });
+      received.push({
+        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       res.writeHead(200, { 'content-type': 'text/plain' }).end('received');
       for (const l of listeners) l();
     });

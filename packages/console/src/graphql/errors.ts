@@ -12,7 +12,8 @@ export function failureCode(error: CombinedError | null | undefined): FailureCod
   return 'NETWORK';
 }
 
-export const isNotAvailableYet = (error: CombinedError | null | undefined): boolean => failureCode(error) === ERROR_CODES.NOT_AVAILABLE_YET;
+export const isNotAvailableYet = (error: CombinedError | null | undefined): boolean =>
+  failureCode(error) === ERROR_CODES.NOT_AVAILABLE_YET;
 
 /** The server's first message (it masks anything unexpected, so its texts are safe to show). */
 export function serverMessage(error: CombinedError | null | undefined): string | undefined {
@@ -38,8 +39,13 @@ const TEXT_BY_CODE: Partial<Record<FailureCode, string>> = {
 };
 
 /** A sentence for a failure: the code's own text, else the server's message, else the fallback. */
-export function describeFailure(error: CombinedError | null | undefined, fallback: string = ERROR_TEXTS.unexpected): string {
+export function describeFailure(
+  error: CombinedError | null | undefined,
+  fallback: string = ERROR_TEXTS.unexpected,
+): string {
   const code = failureCode(error);
   if (!code) return fallback;
-  return TEXT_BY_CODE[code] ?? (code === 'NETWORK' || code === 'INTERNAL' ? fallback : (serverMessage(error) ?? fallback));
+  return (
+    TEXT_BY_CODE[code] ?? (code === 'NETWORK' || code === 'INTERNAL' ? fallback : (serverMessage(error) ?? fallback))
+  );
 }

@@ -1,4 +1,6 @@
-/** gql.tada bound to the committed SDL (packages/shared/schema.graphql); graphql-env.d.ts is generated at build time. */
+/**
+ * gql.tada bound to the committed SDL (packages/shared/schema.graphql); graphql-env.d.ts is generated at build time.
+ */
 import { initGraphQLTada } from 'gql.tada';
 import type { introspection } from './graphql-env.js';
 

@@ -29,7 +29,11 @@ async function readBody(res: Response): Promise<Record<string, unknown>> {
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
 
-async function postJson(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
+async function postJson(
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Record<string, unknown>> {
   let res: Response;
   try {
     res = await authFetch(`${serverUrl()}${path}`, {
@@ -42,7 +46,8 @@ async function postJson(path: string, body: unknown, headers: Record<string, str
     throw new AuthError(undefined, null);
   }
   const data = await readBody(res);
-  if (res.status === 401) throw new AuthError(str(data.message) ?? ERROR_TEXTS.authenticationFailed, 401, str(data.code));
+  if (res.status === 401)
+    throw new AuthError(str(data.message) ?? ERROR_TEXTS.authenticationFailed, 401, str(data.code));
   if (!res.ok) throw new AuthError(str(data.error) ?? str(data.message), res.status, str(data.code));
   return data;
 }
@@ -60,7 +65,11 @@ export async function passwordLogin(username: string, password: string, turnstil
 }
 
 /** POST /auth/google/user with the provider's code and state; resolves to { token, email }. */
-export async function googleLogin(code: string, state: string, gToken: string | null): Promise<{ token: string; email: string }> {
+export async function googleLogin(
+  code: string,
+  state: string,
+  gToken: string | null,
+): Promise<{ token: string; email: string }> {
   const data = await postJson('/auth/google/user', { code, state, gToken });
   const token = str(data.token);
   if (!token) throw new AuthError(undefined, 200);
@@ -68,13 +77,18 @@ export async function googleLogin(code: string, state: string, gToken: string | 
 }
 
 /** GET /auth/google/url: the identity provider's authorization address; the provider returns to /signup/google. */
-export async function googleAuthorizationUrl(params: { inviteToken?: string | null; referredBy?: string | null } = {}): Promise<string> {
+export async function googleAuthorizationUrl(
+  params: { inviteToken?: string | null; referredBy?: string | null } = {},
+): Promise<string> {
   const q = new URLSearchParams();
   if (params.inviteToken) q.set('inviteToken', params.inviteToken);
   if (params.referredBy) q.set('rB', params.referredBy);
   let res: Response;
   try {
-    res = await authFetch(`${serverUrl()}/auth/google/url${q.size ? `?${q}` : ''}`, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+    res = await authFetch(`${serverUrl()}/auth/google/url${q.size ? `?${q}` : ''}`, {
+      credentials: 'same-origin',
+      headers: { Accept: 'application/json' },
+    });
   } catch {
     throw new AuthError(undefined, null);
   }

@@ -9,7 +9,12 @@ describe('policy fetch', () => {
   afterEach(() => vi.useRealTimers());
 
   it('times out a request after 5 s', async () => {
-    const fetchImpl = vi.fn((_i: RequestInfo | URL, init?: RequestInit) => new Promise<Response>((_r, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason))));
+    const fetchImpl = vi.fn(
+      (_i: RequestInfo | URL, init?: RequestInit) =>
+        new Promise<Response>((_r, reject) =>
+          init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)),
+        ),
+    );
     const p = createPolicyFetch({ fetchImpl, ...quiet })('/query');
     const check = expect(p).rejects.toBeInstanceOf(RequestTimeoutError);
     await vi.advanceTimersByTimeAsync(4999);

@@ -1,4 +1,7 @@
-/** fetch with the spec's network behaviour (accounts §7): 5 s timeout, retries of 500/503/504 after 3.2 s and 6.4 s, 401 → logout. */
+/**
+ * fetch with the spec's network behaviour (accounts §7): 5 s timeout, retries of 500/503/504 after 3.2 s and 6.4 s, 401
+ * → logout.
+ */
 import { RETRY_STATUS_CODES, TIMINGS_MS } from '@roomwalk/shared';
 
 export class RequestTimeoutError extends Error {
@@ -34,7 +37,12 @@ function wait(ms: number, signal?: AbortSignal | null): Promise<void> {
   });
 }
 
-async function fetchWithTimeout(fetchImpl: typeof fetch, input: RequestInfo | URL, init: RequestInit | undefined, timeoutMs: number): Promise<Response> {
+async function fetchWithTimeout(
+  fetchImpl: typeof fetch,
+  input: RequestInfo | URL,
+  init: RequestInit | undefined,
+  timeoutMs: number,
+): Promise<Response> {
   const controller = new AbortController();
   const outer = init?.signal;
   const onOuterAbort = () => controller.abort(outer?.reason);

@@ -28,7 +28,7 @@ const UploadPage = page(() => import('../screens/upload/upload-page.js'));
 const ShotsPage = page(() => import('../screens/shots/shots-page.js'));
 const PlayerPage = page(() => import('../screens/player/player-page.js'));
 const EmbeddedExamplePage = page(() => import('../screens/player/embedded-example-page.js'));
-// Tour Analytics and the seller link (issue 21): uPlot loads with these chunks only.
+// Tour Analytics and the seller link: uPlot loads with these chunks only.
 const AnalyticsPage = page(() => import('../screens/analytics/analytics-page.js'));
 const SharedReportPage = page(() => import('../screens/analytics/shared-report-page.js'));
 

@@ -13,7 +13,10 @@ export function RequireAuth({ children }: { children: ReactNode; role?: 'USER' |
   const location = useLocation();
   if (!authenticated) {
     // A deliberate log out is not a detour: the next login starts at / again.
-    const state: ReturnState | undefined = logoutReason === 'user' ? undefined : { from: { pathname: location.pathname, search: location.search, hash: location.hash } };
+    const state: ReturnState | undefined =
+      logoutReason === 'user'
+        ? undefined
+        : { from: { pathname: location.pathname, search: location.search, hash: location.hash } };
     return <Navigate to="/login" replace state={state} />;
   }
   return <>{children}</>;

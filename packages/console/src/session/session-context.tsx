@@ -18,13 +18,24 @@ export function useSession(): SessionState {
 }
 
 /** Provides the session and a fresh API client (empty cache, new socket) for each token. */
-export function SessionProvider({ store, children, fetchImpl }: { store: SessionStore; children: ReactNode; fetchImpl?: typeof fetch }) {
+export function SessionProvider({
+  store,
+  children,
+  fetchImpl,
+}: {
+  store: SessionStore;
+  children: ReactNode;
+  fetchImpl?: typeof fetch;
+}) {
   const token = useSyncExternalStore(
     store.subscribe,
     () => store.getState().token,
     () => store.getState().token,
   );
-  const client = useMemo(() => createApiClient({ token, fetchImpl, onUnauthorized: () => store.logout('unauthorized') }), [token, store, fetchImpl]);
+  const client = useMemo(
+    () => createApiClient({ token, fetchImpl, onUnauthorized: () => store.logout('unauthorized') }),
+    [token, store, fetchImpl],
+  );
   return (
     <SessionContext.Provider value={store}>
       <UrqlProvider value={client}>{children}</UrqlProvider>

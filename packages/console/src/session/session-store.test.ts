@@ -42,7 +42,10 @@ describe('session store', () => {
     localStorage.setItem(SESSION_KEY, JSON.stringify({ token: validToken(['basic']) }));
     expect(createSessionStore(quiet).getState()).toMatchObject({ authenticated: true, roles: ['basic'] });
 
-    localStorage.setItem(SESSION_KEY, JSON.stringify({ token: makeToken({ roles: ['free'], exp: Date.now() / 1000 - 1 }) }));
+    localStorage.setItem(
+      SESSION_KEY,
+      JSON.stringify({ token: makeToken({ roles: ['free'], exp: Date.now() / 1000 - 1 }) }),
+    );
     expect(createSessionStore(quiet).getState().authenticated).toBe(false);
     expect(localStorage.getItem(SESSION_KEY)).toBeNull();
 

@@ -1,5 +1,12 @@
 /** The auth session (accounts §3, §4): token and roles stored locally, validated, and ended at expiry or on 401. */
-import { LOGIN_METHODS, decodeToken, isTokenValid, msUntilExpiry, tokenRoles, safeLocalStorage } from '@roomwalk/shared';
+import {
+  LOGIN_METHODS,
+  decodeToken,
+  isTokenValid,
+  msUntilExpiry,
+  tokenRoles,
+  safeLocalStorage,
+} from '@roomwalk/shared';
 
 type LoginMethod = (typeof LOGIN_METHODS)[keyof typeof LOGIN_METHODS];
 type LogoutReason = 'user' | 'expired' | 'unauthorized' | 'invalid';
@@ -35,7 +42,13 @@ export interface SessionStoreOptions {
   log?: (message: string) => void;
 }
 
-const LOGGED_OUT: SessionState = { authenticated: false, token: null, roles: [], requiresReauth: false, logoutReason: null };
+const LOGGED_OUT: SessionState = {
+  authenticated: false,
+  token: null,
+  roles: [],
+  requiresReauth: false,
+  logoutReason: null,
+};
 
 export function createSessionStore(opts: SessionStoreOptions = {}): SessionStore {
   const storage = opts.storage ?? safeLocalStorage();

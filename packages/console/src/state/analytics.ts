@@ -7,7 +7,9 @@ declare global {
 
 let started = false;
 
-/** Loads the analytics tag for the token; does nothing without one or when already started. Returns whether it started. */
+/**
+ * Loads the analytics tag for the token; does nothing without one or when already started. Returns whether it started.
+ */
 export function startAnalytics(token: string): boolean {
   if (!token || started) return false;
   started = true;

@@ -1,5 +1,5 @@
 /**
- * Privacy-strict visitors (issue 17): in a cross-site iframe with third-party storage blocked, reading
+ * Privacy-strict visitors: in a cross-site iframe with third-party storage blocked, reading
  * window.localStorage / sessionStorage throws a SecurityError. The console's stores start and work from memory.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,10 +9,17 @@ import { readConsent } from './cookie-consent.js';
 import { readSignupParams } from '../screens/auth/signup-params.js';
 import { validToken } from '../test/helpers.js';
 
-const denied = () => new DOMException("Failed to read the 'localStorage' property from 'Window': Access is denied for this document.", 'SecurityError');
+const denied = () =>
+  new DOMException(
+    "Failed to read the 'localStorage' property from 'Window': Access is denied for this document.",
+    'SecurityError',
+  );
 
 describe('storage blocked (SecurityError)', () => {
-  const saved = { local: Object.getOwnPropertyDescriptor(window, 'localStorage')!, session: Object.getOwnPropertyDescriptor(window, 'sessionStorage')! };
+  const saved = {
+    local: Object.getOwnPropertyDescriptor(window, 'localStorage')!,
+    session: Object.getOwnPropertyDescriptor(window, 'sessionStorage')!,
+  };
   beforeEach(() => {
     Object.defineProperty(window, 'localStorage', {
       configurable: true,

@@ -14,7 +14,8 @@ export function createTutorialStore(storage: Storage = safeLocalStorage()) {
   const read = (): TutorialState => {
     try {
       const v = JSON.parse(storage.getItem(TUTORIAL_KEY) ?? 'null') as Partial<TutorialState> | null;
-      if (v && typeof v.firstView === 'boolean' && typeof v.available === 'boolean') return { firstView: v.firstView, available: v.available };
+      if (v && typeof v.firstView === 'boolean' && typeof v.available === 'boolean')
+        return { firstView: v.firstView, available: v.available };
     } catch {
       /* fall through to the default */
     }

@@ -13,14 +13,23 @@ export const MEMBER_ROLES: string[] = [ROLES.basic];
 
 export type Answers = Record<string, (variables: Record<string, unknown>) => unknown>;
 
-export function renderPage(ui: ReactElement, opts: { path: string; route?: string; roles: string[]; answers: Answers }) {
+export function renderPage(
+  ui: ReactElement,
+  opts: { path: string; route?: string; roles: string[]; answers: Answers },
+) {
   const calls: Array<{ operationName: string; variables: Record<string, unknown> }> = [];
   const fetchImpl = (async (_url: string, init?: RequestInit) => {
-    const body = JSON.parse(String(init?.body ?? '{}')) as { operationName?: string; query: string; variables?: Record<string, unknown> };
+    const body = JSON.parse(String(init?.body ?? '{}')) as {
+      operationName?: string;
+      query: string;
+      variables?: Record<string, unknown>;
+    };
     const name = body.operationName ?? /(?:query|mutation)\s+(\w+)/.exec(body.query)?.[1] ?? '';
     calls.push({ operationName: name, variables: body.variables ?? {} });
     const answer = opts.answers[name];
-    const payload = answer ? { data: answer(body.variables ?? {}) } : { errors: [{ message: `no answer for ${name}` }] };
+    const payload = answer
+      ? { data: answer(body.variables ?? {}) }
+      : { errors: [{ message: `no answer for ${name}` }] };
     return new Response(JSON.stringify(payload), { status: 200, headers: { 'content-type': 'application/json' } });
   }) as typeof fetch;
   const store = createSessionStore({ storage: sessionStorage, log: () => undefined });

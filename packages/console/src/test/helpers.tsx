@@ -13,7 +13,8 @@ const b64url = (s: string) => btoa(s).replace(/=+$/, '').replace(/\+/g, '-').rep
 export function makeToken(claims: Record<string, unknown>): string {
   return `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64url(JSON.stringify(claims))}.sig`;
 }
-export const validToken = (roles: string[] = ['free', 'admin'], ttlSeconds = 3600) => makeToken({ sub: 'user_1', roles, exp: Math.floor(Date.now() / 1000) + ttlSeconds });
+export const validToken = (roles: string[] = ['free', 'admin'], ttlSeconds = 3600) =>
+  makeToken({ sub: 'user_1', roles, exp: Math.floor(Date.now() / 1000) + ttlSeconds });
 
 /** A session signed in with the given roles (a Free plan user by default). */
 export function loggedInStore(roles: string[] = ['free']): SessionStore {
@@ -23,7 +24,9 @@ export function loggedInStore(roles: string[] = ['free']): SessionStore {
 }
 
 /** A stubFetch answer: the operation is not available on this server (NOT_AVAILABLE_YET). */
-export const notAvailable = () => ({ body: { data: null, errors: [{ message: ERROR_TEXTS.notAvailableYet, extensions: { code: 'NOT_AVAILABLE_YET' } }] } });
+export const notAvailable = () => ({
+  body: { data: null, errors: [{ message: ERROR_TEXTS.notAvailableYet, extensions: { code: 'NOT_AVAILABLE_YET' } }] },
+});
 
 /** Shows the current location so tests can assert navigation. */
 export function LocationProbe() {
@@ -39,11 +42,18 @@ export interface RenderOptions {
   state?: unknown;
 }
 
-export function renderRoute(element: ReactNode, { path, route, store = createSessionStore({ log: () => undefined }), extraRoutes, state }: RenderOptions) {
+export function renderRoute(
+  element: ReactNode,
+  { path, route, store = createSessionStore({ log: () => undefined }), extraRoutes, state }: RenderOptions,
+) {
   const utils = render(
     <SessionProvider store={store}>
       <SnackbarProvider>
-        <MemoryRouter initialEntries={[{ pathname: route.split('?')[0]!, search: route.includes('?') ? `?${route.split('?')[1]}` : '', state }]}>
+        <MemoryRouter
+          initialEntries={[
+            { pathname: route.split('?')[0]!, search: route.includes('?') ? `?${route.split('?')[1]}` : '', state },
+          ]}
+        >
           <LocationProbe />
           <Routes>
             <Route path={path} element={element} />
@@ -67,9 +77,15 @@ export function stubFetch(handlers: Record<string, (body: unknown) => { status?:
     calls.push({ url, body, headers: new Headers(init?.headers) });
     const opName = (body as { operationName?: string } | null)?.operationName;
     const key = opName && handlers[opName] ? opName : Object.keys(handlers).find((k) => url.endsWith(k));
-    if (!key) return new Response(JSON.stringify({ errors: [{ message: 'unhandled', extensions: { code: 'INTERNAL' } }] }), { status: 200 });
+    if (!key)
+      return new Response(JSON.stringify({ errors: [{ message: 'unhandled', extensions: { code: 'INTERNAL' } }] }), {
+        status: 200,
+      });
     const answer = handlers[key]!(body);
-    return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200, headers: { 'Content-Type': 'application/json' } });
+    return new Response(JSON.stringify(answer.body), {
+      status: answer.status ?? 200,
+      headers: { 'Content-Type': 'application/json' },
+    });
   };
   return { impl, calls };
 }

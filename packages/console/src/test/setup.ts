@@ -19,7 +19,16 @@ if (!window.matchMedia) {
 if (!Element.prototype.animate) {
   Element.prototype.animate = function animate() {
     const finished = Promise.resolve();
-    return { finished, cancel() {}, finish() {}, play() {}, pause() {}, addEventListener() {}, removeEventListener() {}, onfinish: null } as unknown as Animation;
+    return {
+      finished,
+      cancel() {},
+      finish() {},
+      play() {},
+      pause() {},
+      addEventListener() {},
+      removeEventListener() {},
+      onfinish: null,
+    } as unknown as Animation;
   };
 }
 if (!Element.prototype.getAnimations) Element.prototype.getAnimations = () => [];
@@ -31,9 +40,9 @@ if (!('ResizeObserver' in window)) {
   };
 }
 
-// findBy / waitFor wait up to 5 s (Testing Library's default is 1 s): a screen's dialogs are lazy chunks, and on a loaded
-// machine (the whole console project beside other suites) their first import alone took over a second. The wait ends
-// as soon as the element appears, so a passing test is not slower.
+// findBy / waitFor wait up to 5 s (Testing Library's default is 1 s): a screen's dialogs are lazy chunks, and on a
+// loaded machine (the whole console project beside other suites) their first import alone took over a second. The wait
+// ends as soon as the element appears, so a passing test is not slower.
 configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {

@@ -15,7 +15,10 @@ const BANNER_HEIGHT = '--rw-cookie-banner-height';
 const VISITOR_ROUTES = new Set(['/playerext', '/agentplayer']);
 
 /** Whether a page asks for the cookie choice: the console's own screens, never a visitor's tour or a framed page. */
-function asksCookieChoice(pathname: string, framed: boolean = typeof window !== 'undefined' && window.top !== window): boolean {
+function asksCookieChoice(
+  pathname: string,
+  framed: boolean = typeof window !== 'undefined' && window.top !== window,
+): boolean {
   return !framed && !VISITOR_ROUTES.has(pathname.replace(/\/+$/, ''));
 }
 
@@ -28,7 +31,9 @@ export function CookieBanner() {
     const el = ref.current;
     if (!shown || !el) return;
     const root = document.documentElement.style;
-    const observer = new ResizeObserver(() => root.setProperty(BANNER_HEIGHT, `${el.getBoundingClientRect().height}px`));
+    const observer = new ResizeObserver(() =>
+      root.setProperty(BANNER_HEIGHT, `${el.getBoundingClientRect().height}px`),
+    );
     observer.observe(el);
     return () => {
       observer.disconnect();
@@ -39,7 +44,8 @@ export function CookieBanner() {
   return (
     <section ref={ref} className="cookie-banner" aria-label="Cookie consent">
       <p>
-        {PRODUCT_NAME} uses cookies to keep you signed in and, with your consent, to understand how the service is used. <Link to="/privacy">Privacy policy</Link>
+        {PRODUCT_NAME} uses cookies to keep you signed in and, with your consent, to understand how the service is used.{' '}
+        <Link to="/privacy">Privacy policy</Link>
       </p>
       <div className="row">
         <SlButton size="small" onClick={decline}>

@@ -5,9 +5,18 @@ import { ERROR_TEXTS } from '@roomwalk/shared';
 import type { CombinedError } from 'urql';
 import { describeFailure, failureCode } from '../graphql/errors.js';
 
-export function DataLoadError({ error, onRetry }: { error: CombinedError | Error | null | undefined; onRetry: () => void }) {
+export function DataLoadError({
+  error,
+  onRetry,
+}: {
+  error: CombinedError | Error | null | undefined;
+  onRetry: () => void;
+}) {
   const [more, setMore] = useState(false);
-  const detail = error && 'graphQLErrors' in error ? `${failureCode(error) ?? ''}: ${describeFailure(error)}` : (error?.message ?? '');
+  const detail =
+    error && 'graphQLErrors' in error
+      ? `${failureCode(error) ?? ''}: ${describeFailure(error)}`
+      : (error?.message ?? '');
   return (
     <section className="data-load-error" role="alert" aria-labelledby="data-load-error-title">
       <h2 id="data-load-error-title">{ERROR_TEXTS.dataLoadError}</h2>

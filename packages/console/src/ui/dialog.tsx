@@ -32,7 +32,11 @@ export function Dialog({ open, label, onClose, children, footer, fullscreen, per
       open={open}
       label={label}
       // A dialog that cannot be closed shows no close button (an X that does nothing).
-      className={[fullscreen ? 'dialog-fullscreen' : '', persistent ? 'dialog-persistent' : '', className ?? ''].join(' ').trim() || undefined}
+      className={
+        [fullscreen ? 'dialog-fullscreen' : '', persistent ? 'dialog-persistent' : '', className ?? '']
+          .join(' ')
+          .trim() || undefined
+      }
       onSlRequestClose={(e) => {
         if (e.target !== e.currentTarget) return;
         if (persistent) {

@@ -13,7 +13,10 @@ const FeedbackDialog = lazy(() => import('./feedback-dialog.js'));
 export function feedbackDisabled(search: string): boolean {
   const q = new URLSearchParams(search);
   const list = q.get('disabledControls') ?? '';
-  return q.get('unbranded')?.trim().toLowerCase() === 'true' || list.split(',').some((v) => v.trim().toLowerCase() === 'feedback');
+  return (
+    q.get('unbranded')?.trim().toLowerCase() === 'true' ||
+    list.split(',').some((v) => v.trim().toLowerCase() === 'feedback')
+  );
 }
 
 /**

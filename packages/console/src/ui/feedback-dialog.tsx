@@ -19,7 +19,11 @@ export default function FeedbackDialog({ open, onClose }: { open: boolean; onClo
   const [failure, setFailure] = useState<string | null>(null);
   const [, submit] = useMutation(FeedbackSubmitMutation);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const form = useForm<FeedbackInput>({ resolver: zodResolver(feedbackSchema), mode: 'onTouched', defaultValues: EMPTY });
+  const form = useForm<FeedbackInput>({
+    resolver: zodResolver(feedbackSchema),
+    mode: 'onTouched',
+    defaultValues: EMPTY,
+  });
   const { register, handleSubmit, formState, reset } = form;
   const show = (n: keyof FeedbackInput) => (shouldShow(n, formState) ? formState.errors[n]?.message : undefined);
 

@@ -35,7 +35,20 @@ export interface FormDialogProps {
   children: ReactNode;
 }
 
-export function FormDialog({ open, label, formLabel, onClose, onSubmit, submitting, failure, submitLabel = 'Save', cancelLabel = 'Cancel', persistent, before, children }: FormDialogProps) {
+export function FormDialog({
+  open,
+  label,
+  formLabel,
+  onClose,
+  onSubmit,
+  submitting,
+  failure,
+  submitLabel = 'Save',
+  cancelLabel = 'Cancel',
+  persistent,
+  before,
+  children,
+}: FormDialogProps) {
   return (
     <Dialog
       open={open}

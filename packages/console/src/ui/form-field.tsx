@@ -1,4 +1,6 @@
-/** A labelled native text field whose error shows when the field was touched or a submit was attempted (accounts §5). */
+/**
+ * A labelled native text field whose error shows when the field was touched or a submit was attempted (accounts §5).
+ */
 import { forwardRef, useId, type InputHTMLAttributes, type ReactNode } from 'react';
 
 export interface FormFieldProps extends InputHTMLAttributes<HTMLInputElement> {
@@ -10,14 +12,23 @@ export interface FormFieldProps extends InputHTMLAttributes<HTMLInputElement> {
   multiline?: false;
 }
 
-export const FormField = forwardRef<HTMLInputElement, FormFieldProps>(function FormField({ label, error, showError = true, hint, id, className, ...input }, ref) {
+export const FormField = forwardRef<HTMLInputElement, FormFieldProps>(function FormField(
+  { label, error, showError = true, hint, id, className, ...input },
+  ref,
+) {
   const auto = useId();
   const inputId = id ?? auto;
   const visibleError = showError && error ? error : undefined;
   return (
     <div className={['field', className ?? ''].join(' ').trim()}>
       <label htmlFor={inputId}>{label}</label>
-      <input ref={ref} id={inputId} aria-invalid={visibleError ? true : undefined} aria-describedby={visibleError ? `${inputId}-error` : hint ? `${inputId}-hint` : undefined} {...input} />
+      <input
+        ref={ref}
+        id={inputId}
+        aria-invalid={visibleError ? true : undefined}
+        aria-describedby={visibleError ? `${inputId}-error` : hint ? `${inputId}-hint` : undefined}
+        {...input}
+      />
       {hint && !visibleError ? (
         <div id={`${inputId}-hint`} className="field-hint">
           {hint}
@@ -38,14 +49,23 @@ export interface TextAreaFieldProps extends React.TextareaHTMLAttributes<HTMLTex
   showError?: boolean;
 }
 
-export const TextAreaField = forwardRef<HTMLTextAreaElement, TextAreaFieldProps>(function TextAreaField({ label, error, showError = true, id, ...area }, ref) {
+export const TextAreaField = forwardRef<HTMLTextAreaElement, TextAreaFieldProps>(function TextAreaField(
+  { label, error, showError = true, id, ...area },
+  ref,
+) {
   const auto = useId();
   const areaId = id ?? auto;
   const visibleError = showError && error ? error : undefined;
   return (
     <div className="field">
       <label htmlFor={areaId}>{label}</label>
-      <textarea ref={ref} id={areaId} aria-invalid={visibleError ? true : undefined} aria-describedby={visibleError ? `${areaId}-error` : undefined} {...area} />
+      <textarea
+        ref={ref}
+        id={areaId}
+        aria-invalid={visibleError ? true : undefined}
+        aria-describedby={visibleError ? `${areaId}-error` : undefined}
+        {...area}
+      />
       {visibleError ? (
         <div id={`${areaId}-error`} className="field-error" role="alert">
           {visibleError}
@@ -56,6 +76,9 @@ export const TextAreaField = forwardRef<HTMLTextAreaElement, TextAreaFieldProps>
 });
 
 /** Whether a field's error should show: touched, or a submit was attempted. */
-export function shouldShow(name: string, state: { touchedFields: Partial<Record<string, unknown>>; isSubmitted: boolean; submitCount: number }): boolean {
+export function shouldShow(
+  name: string,
+  state: { touchedFields: Partial<Record<string, unknown>>; isSubmitted: boolean; submitCount: number },
+): boolean {
   return !!state.touchedFields[name] || state.isSubmitted || state.submitCount > 0;
 }

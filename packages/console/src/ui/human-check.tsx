@@ -4,7 +4,15 @@ import { DEV_TURNSTILE_TOKEN } from '@roomwalk/shared';
 import { turnstileSiteKey } from '../config/page-config.js';
 
 interface TurnstileApi {
-  render(el: HTMLElement, opts: { sitekey: string; callback: (t: string) => void; 'expired-callback': () => void; 'error-callback': () => void }): string;
+  render(
+    el: HTMLElement,
+    opts: {
+      sitekey: string;
+      callback: (t: string) => void;
+      'expired-callback': () => void;
+      'error-callback': () => void;
+    },
+  ): string;
   remove(id: string): void;
 }
 declare global {
@@ -65,6 +73,8 @@ export function HumanCheck({ onToken }: { onToken: (token: string) => void }) {
       </p>
     );
   }
-  // biome-ignore lint/a11y/useSemanticElements: the Turnstile widget draws its own controls inside; a fieldset would add a border and a legend
-  return <div ref={box} className="human-check" data-testid="human-check" aria-label="Human verification" role="group" />;
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: the Turnstile widget draws its own controls inside; a fieldset would add a border and a legend
+    <div ref={box} className="human-check" data-testid="human-check" aria-label="Human verification" role="group" />
+  );
 }

@@ -32,11 +32,11 @@ export const ICON_NAMES = [
   'upload',
   'chevron-left',
   'chevron-right',
-  // Tour Analytics (issue 21)
+  // Tour Analytics
   'bar-chart-line',
   'table',
   'file-earmark-pdf',
-  // APIs & Webhooks (issue 20)
+  // APIs & Webhooks
   'code-slash',
   'send',
   'eye',

@@ -28,14 +28,21 @@ export function Page({ title, children, back, actions, narrow, className, hideTi
   return (
     <main className={['page', narrow ? 'page-narrow' : '', className ?? ''].join(' ').trim()}>
       <header className="page-header">
-        {back ? <SlIconButton name="arrow-left" label="Back" className="back-button" onClick={() => (back === 'history' ? (firstEntry ? navigate('/') : navigate(-1)) : navigate(back))} /> : null}
+        {back ? (
+          <SlIconButton
+            name="arrow-left"
+            label="Back"
+            className="back-button"
+            onClick={() => (back === 'history' ? (firstEntry ? navigate('/') : navigate(-1)) : navigate(back))}
+          />
+        ) : null}
         <h1 ref={heading} tabIndex={-1} className={hideTitle ? 'visually-hidden' : undefined}>
           {title}
         </h1>
         {actions ? <div className="page-actions">{actions}</div> : null}
       </header>
       {children}
-      {/* In the page's flow, after its content: the button never covers text or controls (issue 16 item 12). */}
+      {/* In the page's flow, after its content: the button never covers text or controls. */}
       <footer className="page-footer">
         <FeedbackButton placement="in-flow" />
       </footer>

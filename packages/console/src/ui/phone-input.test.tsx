@@ -21,7 +21,7 @@ function type(text: string) {
 
 const valid = (contactNumber: string) => profileSchema.safeParse({ name: 'A', surname: 'B', contactNumber }).success;
 
-describe('Contact number input (issue 16 item 6)', () => {
+describe('Contact number input', () => {
   it('accepts a number typed in international form beside South Africa', () => {
     render(<Harness />);
     expect((screen.getByLabelText('Country calling code') as HTMLSelectElement).value).toBe('ZA');

@@ -35,7 +35,8 @@ function typedCountry(typed: string, country: CountryCode): CountryCode | undefi
   return parsed?.isPossible() ? parsed.country : undefined;
 }
 
-const regionNames = typeof Intl !== 'undefined' && 'DisplayNames' in Intl ? new Intl.DisplayNames(['en'], { type: 'region' }) : null;
+const regionNames =
+  typeof Intl !== 'undefined' && 'DisplayNames' in Intl ? new Intl.DisplayNames(['en'], { type: 'region' }) : null;
 
 export function PhoneInput({ label, value, onChange, onBlur, error, name }: PhoneInputProps) {
   const id = useId();

@@ -1,4 +1,7 @@
-/** Snackbars stay clear of an open dialog's buttons: they show inside the dialog's body, and back at the screen's edge once it closes. */
+/**
+ * Snackbars stay clear of an open dialog's buttons: they show inside the dialog's body, and back at the screen's edge
+ * once it closes.
+ */
 import { describe, expect, it } from 'vitest';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
@@ -16,7 +19,12 @@ function Screen() {
       <button type="button" onClick={() => setOpen(false)}>
         close
       </button>
-      <Dialog open={open} label="Edit company details" onClose={() => setOpen(false)} footer={<button type="button">Save</button>}>
+      <Dialog
+        open={open}
+        label="Edit company details"
+        onClose={() => setOpen(false)}
+        footer={<button type="button">Save</button>}
+      >
         <p>fields</p>
       </Dialog>
     </>

@@ -1,7 +1,8 @@
 /**
  * Snackbars (accounts §8): success, warning, error and info, each with a close button, hidden after 4 s. While a
  * dialog is open they show at the top of the dialog's own body (a host the dialog registers), never over its buttons:
- * fixed at the bottom of the screen they lay over Cancel and Save, and outside a modal dialog no screen reader hears them.
+ * fixed at the bottom of the screen they lay over Cancel and Save, and outside a modal dialog no screen reader hears
+ * them.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
@@ -52,7 +53,11 @@ const ICON: Record<SnackbarVariant, IconName> = {
 export function SnackbarProvider({ children }: { children: ReactNode }) {
   const [snacks, setSnacks] = useState<Snack[]>([]);
   const [hosts, setHosts] = useState<HTMLElement[]>([]);
-  const registerHost = useCallback((el: HTMLElement, on: boolean) => setHosts((all) => (on ? [...all.filter((h) => h !== el), el] : all.filter((h) => h !== el))), []);
+  const registerHost = useCallback(
+    (el: HTMLElement, on: boolean) =>
+      setHosts((all) => (on ? [...all.filter((h) => h !== el), el] : all.filter((h) => h !== el))),
+    [],
+  );
   const nextId = useRef(1);
   const timers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
 
@@ -84,7 +89,15 @@ export function SnackbarProvider({ children }: { children: ReactNode }) {
   const value = useMemo(() => notify, [notify]);
   const host = hosts.at(-1);
   const alerts = snacks.map((s) => (
-    <SlAlert key={s.id} open closable variant={SL_VARIANT[s.variant]} data-variant={s.variant} className="snackbar" onSlAfterHide={(e) => e.target === e.currentTarget && dismiss(s.id)}>
+    <SlAlert
+      key={s.id}
+      open
+      closable
+      variant={SL_VARIANT[s.variant]}
+      data-variant={s.variant}
+      className="snackbar"
+      onSlAfterHide={(e) => e.target === e.currentTarget && dismiss(s.id)}
+    >
       <SlIcon slot="icon" name={ICON[s.variant]} />
       {s.title ? <strong>{s.title}: </strong> : null}
       {s.message}

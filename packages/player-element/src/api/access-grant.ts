@@ -1,5 +1,5 @@
 /**
- * A password tour's access grant for this browser session (issue 33): sessionStorage, guarded (a cross-site iframe
+ * A password tour's access grant for this browser session: sessionStorage, guarded (a cross-site iframe
  * whose browser blocks storage keeps it in memory for the page). The tour query and the visit beacons carry it.
  */
 import { guardedStorage } from '@roomwalk/shared/guarded-storage';

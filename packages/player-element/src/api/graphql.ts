@@ -28,7 +28,9 @@ export async function graphqlRequest<T>(
 ): Promise<T> {
   const get = options.get === true && !options.token;
   // A GET carries no content-type, so a cross-origin one needs no preflight.
-  const headers: Record<string, string> = get ? { accept: 'application/json' } : { 'content-type': 'application/json', accept: 'application/json' };
+  const headers: Record<string, string> = get
+    ? { accept: 'application/json' }
+    : { 'content-type': 'application/json', accept: 'application/json' };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   const base = `${api.replace(/\/$/, '')}/query`;
   let res: Response;

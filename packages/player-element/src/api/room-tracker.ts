@@ -1,5 +1,5 @@
 /**
- * Room tracking for the visit report (issue 21), in the lazily loaded visit chunk: the time a visitor spends in each
+ * Room tracking for the visit report, in the lazily loaded visit chunk: the time a visitor spends in each
  * room (the marker region the playhead is in, from one marker's frame to the next; '' before the first marker, which
  * the server shows as "Entrance"), in the order walked, the fast travels, whether the visit reached the tour's end and
  * the device class. It listens on the document to the player's own events (`tour-room-change`, `tour-status-change`,
@@ -66,7 +66,9 @@ export class RoomTracker {
     this.#checkEnd();
     const all = [...this.#segments];
     if (this.#since !== null) this.#push(all, this.#room, this.now() - this.#since);
-    const segments = all.map((s) => ({ room: s.room, seconds: Math.round(s.ms / 1000) })).filter((s, i, a) => s.seconds > 0 || i === a.length - 1);
+    const segments = all
+      .map((s) => ({ room: s.room, seconds: Math.round(s.ms / 1000) }))
+      .filter((s, i, a) => s.seconds > 0 || i === a.length - 1);
     return { segments, fastTravels: this.#fastTravels, reachedEnd: this.#reachedEnd, device: this.#device };
   }
 
@@ -109,7 +111,9 @@ export class RoomTracker {
     this.#room = name;
   }
 
-  /** Adds time to the list: to the last segment when it is the same room; past the limit, to that room's last segment. */
+  /**
+   * Adds time to the list: to the last segment when it is the same room; past the limit, to that room's last segment.
+   */
   #push(list: Array<{ room: string; ms: number }>, room: string, ms: number): void {
     const last = list.at(-1);
     if (last?.room === room) list[list.length - 1] = { room, ms: last.ms + ms };

@@ -37,7 +37,11 @@ export function subscribe<T>(
       error: (e) => {
         if (done) return;
         // GraphQL errors arrive as a list; a socket that closed or never opened as its CloseEvent or Event.
-        const message = Array.isArray(e) ? ((e[0] as { message?: string } | undefined)?.message ?? 'Subscription error') : e instanceof Error ? e.message : 'WebSocket connection error';
+        const message = Array.isArray(e)
+          ? ((e[0] as { message?: string } | undefined)?.message ?? 'Subscription error')
+          : e instanceof Error
+            ? e.message
+            : 'WebSocket connection error';
         on.error(message);
         finish();
       },

@@ -29,10 +29,21 @@ export interface PlayerTour {
   listingLink?: string | null;
   views?: number | null;
   status?: { status: string } | null;
-  videoInfo?: { width: number; height: number; fullSize?: number | null; mediumSize?: number | null; smallSize?: number | null } | null;
+  videoInfo?: {
+    width: number;
+    height: number;
+    fullSize?: number | null;
+    mediumSize?: number | null;
+    smallSize?: number | null;
+  } | null;
   clips: Clip[];
   markers: Marker[];
-  agentProfile?: { fullname?: string | null; contactNumber?: string | null; email?: string | null; profileImageURL?: string | null } | null;
+  agentProfile?: {
+    fullname?: string | null;
+    contactNumber?: string | null;
+    email?: string | null;
+    profileImageURL?: string | null;
+  } | null;
 }
 
 export interface AIMarkerEvent {

@@ -1,5 +1,5 @@
 /**
- * The visit beacon (issue 15 item 8) and its rooms (issue 21): the external player reports one visit per load to the
+ * The visit beacon and its rooms: the external player reports one visit per load to the
  * API's /tour-visit, from the visit chunk loaded on idle. On the real server's tours; the beacons are read as the
  * browser sent them (request log of the test runner) together with the real server's answer.
  */
@@ -22,9 +22,11 @@ interface Logged {
   status: number | null;
 }
 /** The beacons the page sent to the real server's /tour-visit since the test began. */
-const visits = async (): Promise<Logged[]> => ((await executeServerCommand('requests-detail')) as Logged[]).filter((r) => r.url === `${server}/tour-visit`);
+const visits = async (): Promise<Logged[]> =>
+  ((await executeServerCommand('requests-detail')) as Logged[]).filter((r) => r.url === `${server}/tour-visit`);
 /** Beacons about one tour (a player removed by an earlier test may still send its end beacon). */
-const bodies = async (tourId: string): Promise<VisitBody[]> => (await visits()).map((v) => JSON.parse(v.body) as VisitBody).filter((b) => b.tourId === tourId);
+const bodies = async (tourId: string): Promise<VisitBody[]> =>
+  (await visits()).map((v) => JSON.parse(v.body) as VisitBody).filter((b) => b.tourId === tourId);
 
 describe('visit beacon', () => {
   beforeEach(async () => {
@@ -43,7 +45,13 @@ describe('visit beacon', () => {
     cleanup();
     const p = await makePlayer({ 'tour-id': real.main, api: server });
     await firstEvent(p, 'tour-ready');
-    const [first] = (await until(async () => ((await visits()).some((v) => v.body.includes(real.main)) ? (await visits()).filter((v) => v.body.includes(real.main)) : null), 'the first beacon'))!;
+    const [first] = (await until(
+      async () =>
+        (await visits()).some((v) => v.body.includes(real.main))
+          ? (await visits()).filter((v) => v.body.includes(real.main))
+          : null,
+      'the first beacon',
+    ))!;
     expect(first!.method).to.equal('POST');
     expect(first!.contentType).to.match(/^text\/plain/);
     // The real server took it.
@@ -57,7 +65,10 @@ describe('visit beacon', () => {
     const again = await makePlayer({ 'tour-id': real.main, api: server });
     await firstEvent(again, 'tour-ready');
     // Start and end beacons of both loads: one kept id (the server counts them as one visit).
-    const all = (await until(async () => ((await bodies(real.main)).length >= 3 ? bodies(real.main) : null), "the second load's beacon"))!;
+    const all = (await until(
+      async () => ((await bodies(real.main)).length >= 3 ? bodies(real.main) : null),
+      "the second load's beacon",
+    ))!;
     expect([...new Set(all.map((b) => b.visitorId))]).to.deep.equal([body.visitorId]);
     // The preview player sent nothing (its tour appears in no beacon).
     expect(await bodies(real.other)).to.deep.equal([]);
@@ -72,7 +83,10 @@ describe('visit beacon', () => {
       cleanup();
     }
     // Two loads, each a start and an end beacon: two ids, one per load.
-    const all = (await until(async () => ((await bodies(real.other)).length >= 4 ? bodies(real.other) : null), 'four beacons'))!;
+    const all = (await until(
+      async () => ((await bodies(real.other)).length >= 4 ? bodies(real.other) : null),
+      'four beacons',
+    ))!;
     expect(new Set(all.map((b) => b.visitorId)).size).to.equal(2);
     expect(all.map((b) => b.visitorId)).to.not.include('stored-visitor-id');
     expect(localStorage.getItem(VISITOR_ID_KEY)).to.equal(null);
@@ -92,7 +106,10 @@ describe('visit beacon', () => {
     b.start();
     b.stop();
     b.stop();
-    expect(sent.map(([url]) => url)).to.deep.equal(['https://api.example/tour-visit', 'https://api.example/tour-visit']);
+    expect(sent.map(([url]) => url)).to.deep.equal([
+      'https://api.example/tour-visit',
+      'https://api.example/tour-visit',
+    ]);
     expect(sent[1]![1]).to.deep.include({ tourId: 'tour_x', roomsReached: 2 });
     expect(sent[1]![1].secondsSpent).to.be.at.least(0);
   });
@@ -154,7 +171,10 @@ describe('visit beacon', () => {
     const before = (await bodies(real.main)).length;
     const visit = await flushVisit(p);
     expect(visit.visitorId).to.equal(localStorage.getItem(VISITOR_ID_KEY));
-    const all = await until(async () => ((await bodies(real.main)).length > before ? bodies(real.main) : null), 'the flushed visit');
+    const all = await until(
+      async () => ((await bodies(real.main)).length > before ? bodies(real.main) : null),
+      'the flushed visit',
+    );
     expect(all!.at(-1)).to.deep.include({ visitorId: visit.visitorId });
     expect(all!.at(-1)!.segments).to.be.an('array');
   });
@@ -164,12 +184,18 @@ describe('visit beacon', () => {
     beacon.start();
     // The page is left at once: before the idle callback could load the chunk.
     dispatchEvent(new Event('pagehide'));
-    const [early] = (await until(async () => ((await bodies(real.other)).length ? bodies(real.other) : null), 'the early beacon'))!;
+    const [early] = (await until(
+      async () => ((await bodies(real.other)).length ? bodies(real.other) : null),
+      'the early beacon',
+    ))!;
     expect(early).to.deep.include({ tourId: real.other, secondsSpent: 0, roomsReached: 0 });
     expect(early!.visitorId).to.match(/^v[A-Za-z0-9]{8,63}$/);
     // Not the kept id: this player reports nothing more, so the visit is not counted twice.
     expect(localStorage.getItem(VISITOR_ID_KEY)).to.equal(null);
-    const logged = await until(async () => (await visits()).find((v) => v.body.includes(early!.visitorId) && v.status), "the server's answer");
+    const logged = await until(
+      async () => (await visits()).find((v) => v.body.includes(early!.visitorId) && v.status),
+      "the server's answer",
+    );
     expect(logged!.status).to.be.within(200, 299);
     beacon.stop();
   });

@@ -1,6 +1,6 @@
 /**
  * A lead form asks the visit report (visit-report.ts) for the visit so far before it sends the lead, so the agent's
- * lead shows the rooms its visitor saw (issue 21): it dispatches this event (bubbling, composed); the report of the
+ * lead shows the rooms its visitor saw: it dispatches this event (bubbling, composed); the report of the
  * same tour fills in the visitor id and the promise of sending the visit at once.
  */
 export const VISIT_FLUSH_EVENT = 'tour-visit-flush';

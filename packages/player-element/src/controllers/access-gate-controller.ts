@@ -6,7 +6,7 @@ import type { PlayerContext } from '../store/player-context.js';
 type GateModule = Awaited<ReturnType<typeof loadAccessGate>>;
 
 /**
- * A protected tour's gate (issue 33): the loader sets it (store.gate) when the tour query is refused for access; this
+ * A protected tour's gate: the loader sets it (store.gate) when the tour query is refused for access; this
  * loads the screen's chunk then (public tours never do), renders it, and on a right password, whose grant the chunk
  * keeps for this session, loads the tour again. A wrong one is said on the screen.
  */

@@ -23,14 +23,16 @@ const keyOf = (d: Drawable & { frame: object }): string => `${d.frame.rendition}
  * for display, like a thumbnail; the paint worker then converts it without scaling).
  */
 type Size = { width: number; height: number };
-const sizeFor = (d: Drawable & { frame: object }, c: Size): [number, number] => (d.frame.width < c.width ? [d.frame.width, d.frame.height] : [c.width, c.height]);
+const sizeFor = (d: Drawable & { frame: object }, c: Size): [number, number] =>
+  d.frame.width < c.width ? [d.frame.width, d.frame.height] : [c.width, c.height];
 
 /**
  * Canvas painting and layout: shows the best decoded frame for the playhead once per refresh, reports the first frame
  * (status ready, `tour-ready`, the parent's ready notice), resolves "exact frame on screen" waiters, sizes the canvas
  * (tours §9) and decides once whether the drawer opens. Decoded frames are shown as ImageBitmaps the paint worker made
  * at the canvas's size (paint/paint-bridge.ts): on the main thread a paint is one transferFromImageBitmap, and the
- * bitmaps of the next frames in the direction of travel are asked for ahead. The <video> fallback's frames are bitmaps too.
+ * bitmaps of the next frames in the direction of travel are asked for ahead. The <video> fallback's frames are bitmaps
+ * too.
  */
 export class CanvasController implements ReactiveController {
   /** Paints, and main-thread time spent in paint() (all calls, also those that only asked for a bitmap): `stats()`. */
@@ -145,11 +147,16 @@ export class CanvasController implements ReactiveController {
     if (this.shows(playhead)) this.resolveWaiters(playhead);
     else {
       let d = playhead;
-      let bitmap = d.bitmap ? this.painter.takeThumb(d.bitmap) : this.painter.take(keyOf(d), ...sizeFor(d, this.backing));
+      let bitmap = d.bitmap
+        ? this.painter.takeThumb(d.bitmap)
+        : this.painter.take(keyOf(d), ...sizeFor(d, this.backing));
       // The playhead's own frame is decoded but its bitmap is not made yet: the paint worker needs more lead here.
       if (d.frame && d.tourFrame === frame) this.painter.lead.note(!bitmap);
       // After a jump, until the bitmap of a decoded frame there comes, its clip's thumbnail (at once, as before).
-      const t = !bitmap && Math.abs((store.painted.peek()?.tourFrame ?? -1e9) - frame) > PLAYER.defaultClipFrameCount ? frames.drawable(frame, true) : undefined;
+      const t =
+        !bitmap && Math.abs((store.painted.peek()?.tourFrame ?? -1e9) - frame) > PLAYER.defaultClipFrameCount
+          ? frames.drawable(frame, true)
+          : undefined;
       if (t?.bitmap) {
         bitmap = this.painter.takeThumb(t.bitmap);
         if (bitmap) d = t;
@@ -191,7 +198,8 @@ export class CanvasController implements ReactiveController {
     for (let k = 0; k <= lead; k++) {
       const f = frame + this.dir * k * this.step;
       const d = k === 0 && playhead ? playhead : frames.drawable(f);
-      if (d?.frame && (k ? d.tourFrame === f : !this.shows(d))) this.painter.request(keyOf(d), f, ...sizeFor(d, this.backing), !k);
+      if (d?.frame && (k ? d.tourFrame === f : !this.shows(d)))
+        this.painter.request(keyOf(d), f, ...sizeFor(d, this.backing), !k);
     }
     this.painter.trim(frame, (lead + 1) * this.step);
   }
@@ -203,7 +211,11 @@ export class CanvasController implements ReactiveController {
   async paintSource(frame: number, source: HTMLVideoElement): Promise<void> {
     const canvas = this.canvas;
     if (!canvas) return;
-    const bitmap = await createImageBitmap(source, { resizeWidth: this.backing.width, resizeHeight: this.backing.height, resizeQuality: 'medium' });
+    const bitmap = await createImageBitmap(source, {
+      resizeWidth: this.backing.width,
+      resizeHeight: this.backing.height,
+      resizeQuality: 'medium',
+    });
     const ctx = canvas.getContext('bitmaprenderer');
     if (!ctx || !this.ctx.fallback) return bitmap.close();
     ctx.transferFromImageBitmap(bitmap);
@@ -227,14 +239,20 @@ export class CanvasController implements ReactiveController {
     this.resolveWaiters(playhead);
   }
 
-  /** `playhead`: the playhead's best frame, as paint() found it (absent on the <video> path, where every painted frame is exact). */
+  /**
+   * `playhead`: the playhead's best frame, as paint() found it (absent on the <video> path, where every painted frame
+   * is exact).
+   */
   private resolveWaiters(playhead?: Drawable): void {
     if (!this.waiters.length) return;
     const { store, fallback } = this.ctx;
     const { frames } = this;
     const frame = store.frame.peek();
     const p = store.painted.peek();
-    const exact = !!p && p.tourFrame === frame && (fallback ? true : frames.isExact(frame) && p.rendition === (playhead?.frame?.rendition ?? ''));
+    const exact =
+      !!p &&
+      p.tourFrame === frame &&
+      (fallback ? true : frames.isExact(frame) && p.rendition === (playhead?.frame?.rendition ?? ''));
     const keep: typeof this.waiters = [];
     for (const w of this.waiters) {
       if (w.frame !== frame || exact) w.resolve();
@@ -243,7 +261,10 @@ export class CanvasController implements ReactiveController {
     this.waiters = keep;
   }
 
-  /** Desktop or mobile layout, the canvas size for the element's box, and (once, for the first tour) the drawer's open rule. */
+  /**
+   * Desktop or mobile layout, the canvas size for the element's box, and (once, for the first tour) the drawer's open
+   * rule.
+   */
   layout(): void {
     const { host, store, config } = this.ctx;
     const rect = host.getBoundingClientRect();
@@ -254,8 +275,15 @@ export class CanvasController implements ReactiveController {
     const tour = store.tour.peek();
     const video = { width: tour?.videoInfo?.width || 1280, height: tour?.videoInfo?.height || 720 };
     const infoW = config.mode === MODES.agent && desktop ? 280 : 0;
-    const css = canvasSize(video, { width: Math.max(1, rect.width - infoW - 16), height: Math.max(1, rect.height - MENU_HEIGHT - 16) }, desktop);
-    host.style.setProperty('--tour-player-drawer-fit', `${drawerFitHeight({ hostHeight: rect.height, menuHeight: MENU_HEIGHT, canvasHeight: css.height, joystickRoom: joystickRoom() })}px`);
+    const css = canvasSize(
+      video,
+      { width: Math.max(1, rect.width - infoW - 16), height: Math.max(1, rect.height - MENU_HEIGHT - 16) },
+      desktop,
+    );
+    host.style.setProperty(
+      '--tour-player-drawer-fit',
+      `${drawerFitHeight({ hostHeight: rect.height, menuHeight: MENU_HEIGHT, canvasHeight: css.height, joystickRoom: joystickRoom() })}px`,
+    );
     const now = store.canvasCss.peek();
     if (css.width !== now.width || css.height !== now.height) {
       store.canvasCss.value = css;

@@ -19,12 +19,15 @@ const ROOM_NAME_MAX = 200;
  * Reads a well-formed `{type, frameIndex}` (or the socket's `{type, data: {frameIndex}}`) message, or a
  * `{type: 'roomwalk_marker', room}` naming the room to travel to.
  */
-export function parseHostMessage(data: unknown): { type: 'scroll' | 'marker'; frameIndex: number } | { type: 'room'; room: string } | null {
+export function parseHostMessage(
+  data: unknown,
+): { type: 'scroll' | 'marker'; frameIndex: number } | { type: 'room'; room: string } | null {
   if (!data || typeof data !== 'object') return null;
   const d = data as { type?: unknown; frameIndex?: unknown; room?: unknown; data?: { frameIndex?: unknown } };
   const type = d.type === MESSAGE_TYPES.scroll ? 'scroll' : d.type === MESSAGE_TYPES.marker ? 'marker' : null;
   if (!type) return null;
-  if (type === 'marker' && typeof d.room === 'string' && d.room.trim() && d.room.length <= ROOM_NAME_MAX) return { type: 'room', room: d.room.trim() };
+  if (type === 'marker' && typeof d.room === 'string' && d.room.trim() && d.room.length <= ROOM_NAME_MAX)
+    return { type: 'room', room: d.room.trim() };
   const raw = d.frameIndex ?? d.data?.frameIndex;
   if (typeof raw !== 'number' || !Number.isFinite(raw) || raw < 0) return null;
   return { type, frameIndex: raw };
@@ -82,7 +85,10 @@ export class HostBridgeController implements ReactiveController {
   };
 
   /** Posts a public notice (frame index, ready) to the parent page, only to allowed origins. */
-  notifyParent(type: (typeof OUTGOING_MESSAGE_TYPES)[keyof typeof OUTGOING_MESSAGE_TYPES], payload: Record<string, number>): void {
+  notifyParent(
+    type: (typeof OUTGOING_MESSAGE_TYPES)[keyof typeof OUTGOING_MESSAGE_TYPES],
+    payload: Record<string, number>,
+  ): void {
     if (!this.ctx.config.hostMessagesEnabled || window.parent === window) return;
     for (const origin of this.ctx.config.allowedOriginList) {
       try {

@@ -34,9 +34,22 @@ export class InputController implements ReactiveController {
   readonly directionHint = signal(false);
   private hinted = false;
   private hintTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The pointer gesture: id, start point, forward distance, the element moved (joystick) or captured, samples [ms, px]. */
-  private g: { id: number; x: number; y: number; d: number; el: HTMLElement; joy: boolean; start: number; s: Sample[] } | null = null;
-  /** Wanted position (fractional frame) of the joystick; `target`: the finger's frame while scrubbing, then coasting. */
+  /**
+   * The pointer gesture: id, start point, forward distance, the element moved (joystick) or captured, samples [ms, px].
+   */
+  private g: {
+    id: number;
+    x: number;
+    y: number;
+    d: number;
+    el: HTMLElement;
+    joy: boolean;
+    start: number;
+    s: Sample[];
+  } | null = null;
+  /**
+   * Wanted position (fractional frame) of the joystick; `target`: the finger's frame while scrubbing, then coasting.
+   */
   private pos = 0;
   private target: number | null = null;
   /** The frame this controller last showed. */
@@ -118,7 +131,9 @@ export class InputController implements ReactiveController {
     const { store } = this.ctx;
     if (!store.tour.peek() || this.g || (e.pointerType === 'mouse' && e.button !== 0)) return;
     const stage = e.currentTarget as HTMLElement;
-    const joystick = e.composedPath().find((n): n is HTMLElement => n instanceof HTMLElement && n.classList.contains('joystick'));
+    const joystick = e
+      .composedPath()
+      .find((n): n is HTMLElement => n instanceof HTMLElement && n.classList.contains('joystick'));
     const el = joystick ?? stage;
     try {
       el.setPointerCapture(e.pointerId);
@@ -127,7 +142,16 @@ export class InputController implements ReactiveController {
     }
     if (!joystick) this.showDirectionHint();
     const shown = store.frame.peek();
-    this.g = { id: e.pointerId, x: e.clientX, y: e.clientY, d: 0, el, joy: !!joystick, start: shown, s: [[e.timeStamp, 0]] };
+    this.g = {
+      id: e.pointerId,
+      x: e.clientX,
+      y: e.clientY,
+      d: 0,
+      el,
+      joy: !!joystick,
+      start: shown,
+      s: [[e.timeStamp, 0]],
+    };
     this.touch = e.pointerType === 'touch';
     this.v = 0;
     this.target = null;

@@ -115,7 +115,9 @@ export class LiveViewingController implements ReactiveController {
     this.panel = null;
     this.open = false;
     this.host.requestUpdate();
-    void this.host.updateComplete.then(() => this.host.shadowRoot?.querySelector<HTMLButtonElement>('.live-start')?.focus());
+    void this.host.updateComplete.then(() =>
+      this.host.shadowRoot?.querySelector<HTMLButtonElement>('.live-start')?.focus(),
+    );
   };
 
   render() {

@@ -46,7 +46,10 @@ export class MarkersController implements ReactiveController, MarkerEditingHost 
     this.timers.clear();
   }
 
-  /** Runs `fn` on the editing chunk: at once when it is loaded (the drawer shows edit controls only then), else after loading it. */
+  /**
+   * Runs `fn` on the editing chunk: at once when it is loaded (the drawer shows edit controls only then), else after
+   * loading it.
+   */
   private withEditing(fn: (e: EditingModule) => Promise<void>): Promise<void> {
     const loaded = editingModule();
     if (loaded) return fn(loaded);
@@ -95,6 +98,7 @@ export class MarkersController implements ReactiveController, MarkerEditingHost 
   /** On load: resume a generation of this tour started under 60 s ago, otherwise drop it. */
   resumeIfActive(): void {
     const active = this.readActive();
-    if (active && active.tourId === this.ctx.config.tourId && !this.ai.active) void this.withEditing((e) => (this.ai.active ? Promise.resolve() : e.listen(this)));
+    if (active && active.tourId === this.ctx.config.tourId && !this.ai.active)
+      void this.withEditing((e) => (this.ai.active ? Promise.resolve() : e.listen(this)));
   }
 }

@@ -61,7 +61,9 @@ export class PlayheadController implements ReactiveController {
     this.lastRoom = undefined;
   }
 
-  /** Moves the playhead; `source` null means code set it (no change event). Resolves when the exact frame is painted. */
+  /**
+   * Moves the playhead; `source` null means code set it (no change event). Resolves when the exact frame is painted.
+   */
   setFrame(frame: number, source: FrameSource | null): Promise<void> {
     const { store, config } = this.ctx;
     const decoder = this.focus;

@@ -3,7 +3,8 @@ import { locateFrame } from '../frame-math.js';
 import type { WorkerBridge } from '../workers/worker-bridge.js';
 import { bufferedFrames, highPlannable } from './decode-planner.js';
 
-const movingAverage = (previous: number | null, sample: number): number => (previous === null ? sample : previous * 0.7 + sample * 0.3);
+const movingAverage = (previous: number | null, sample: number): number =>
+  previous === null ? sample : previous * 0.7 + sample * 0.3;
 
 /** What the prefetcher needs from the decode controller that owns it (decode-controller.ts). */
 export interface PrefetchOwner {
@@ -40,7 +41,10 @@ export class ClipPrefetcher {
   /** High clips known to be downloaded (by a decode or a prefetch): see highPlannable in decode-planner.ts. */
   private highReady = new Set<number>();
   private highFetching = new Set<number>();
-  /** Recent fetch times (moving averages, ms): one high clip, and one low clip (a high clip is about four times its bytes). */
+  /**
+   * Recent fetch times (moving averages, ms): one high clip, and one low clip (a high clip is about four times its
+   * bytes).
+   */
   private highFetchMs: number | null = null;
   private lowFetchMs: number | null = null;
   /** Frames whose high clips are fetched once the low rendition is buffered. */

@@ -1,7 +1,18 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { PLAYER } from '@roomwalk/shared/constants';
 import { CACHE_BUDGET } from '../constants.js';
-import { batchFor, cacheBudget, pickDrawable, type Drawable, deferBackward, frameBytes, isStale, planJobs, thumbnailSize, type Job } from './decode-planner.js';
+import {
+  batchFor,
+  cacheBudget,
+  pickDrawable,
+  type Drawable,
+  deferBackward,
+  frameBytes,
+  isStale,
+  planJobs,
+  thumbnailSize,
+  type Job,
+} from './decode-planner.js';
 import { clipFrameCounts, clipStarts, locateFrame, totalFrames } from '../frame-math.js';
 import { batchSize, canDecodeHighRes, readDevice, workerCount, type DeviceProfile } from '../device.js';
 import type { Clip } from '../api/types.js';
@@ -36,12 +47,18 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
   private highEnabled = true;
   private device: DeviceProfile = readDevice();
   private batch = 20;
-  /** The tour being decoded: aborted when it ends (a new tour, a fallback, the element leaving), so late answers are dropped. */
+  /**
+   * The tour being decoded: aborted when it ends (a new tour, a fallback, the element leaving), so late answers are
+   * dropped.
+   */
   private tour = new AbortController();
   private inflightBytes = 0;
   private nextJobId = 1;
   private running = new Map<number, Job>();
-  /** Per worker and rendition, the clip its decoder was last sent into and the next frame it can go on from without starting again at the keyframe (the worker keeps that decoder unflushed). */
+  /**
+   * Per worker and rendition, the clip its decoder was last sent into and the next frame it can go on from without
+   * starting again at the keyframe (the worker keeps that decoder unflushed).
+   */
   private cursors: Partial<Record<Rendition, { clip: number; next: number }>>[] = [];
   /** Downloads ahead of decoding: every clip's low rendition, then the markers' high clips (clip-prefetcher.ts). */
   private readonly prefetcher: ClipPrefetcher;
@@ -142,7 +159,13 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
     }
     for (const b of this.warm) b.dispose();
     this.warm = [];
-    this.prefetcher.reset({ clips: this.clips, starts: this.starts, counts: this.counts, total: this.total, thumbSize: thumbnailSize(this.clips.length, options.aspect) });
+    this.prefetcher.reset({
+      clips: this.clips,
+      starts: this.starts,
+      counts: this.counts,
+      total: this.total,
+      thumbSize: thumbnailSize(this.clips.length, options.aspect),
+    });
     this.position = 0;
     this.firstArrived = false;
     this.pump();
@@ -184,10 +207,18 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
     this.pump();
   }
 
-  /** Best frame to show for `frame` right now (decode-planner's pickDrawable); `thumbnail`: its clip's thumbnail only. */
+  /**
+   * Best frame to show for `frame` right now (decode-planner's pickDrawable); `thumbnail`: its clip's thumbnail only.
+   */
   drawable(frame: number, thumbnail = false): Drawable | undefined {
     const cache = thumbnail ? { get: () => undefined, nearest: () => undefined } : this.cache;
-    return pickDrawable(frame, { cache, highEnabled: this.highEnabled, starts: this.starts, counts: this.counts, thumbs: this.paint.thumbs });
+    return pickDrawable(frame, {
+      cache,
+      highEnabled: this.highEnabled,
+      starts: this.starts,
+      counts: this.counts,
+      thumbs: this.paint.thumbs,
+    });
   }
 
   has(frame: number): boolean {
@@ -211,7 +242,9 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
     this.paint.dispose();
   }
 
-  /** Ends the tour's decoding and its workers; warm workers (prewarm) and a paint worker never used stay for the next. */
+  /**
+   * Ends the tour's decoding and its workers; warm workers (prewarm) and a paint worker never used stay for the next.
+   */
   private stop(): void {
     this.tour.abort();
     this.tour = new AbortController();
@@ -265,7 +298,12 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
 
   /** Cancels running decodes whose frames are all outside the windows around the playhead. */
   private cancelStale(): void {
-    const o = { focus: this.focus, direction: this.direction, highEnabled: this.highEnabled, destination: this.destination };
+    const o = {
+      focus: this.focus,
+      direction: this.direction,
+      highEnabled: this.highEnabled,
+      destination: this.destination,
+    };
     for (const [id, job] of this.running) {
       if (job.worker === undefined || !isStale(job, { ...o, start: this.starts[job.clip] ?? 0 })) continue;
       this.running.delete(id);
@@ -296,13 +334,28 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
       }
       // Until the first frame is on screen, only its keyframe is fetched (slow networks).
       if (!this.firstArrived) break;
-      if (deferBackward(job, { start: this.starts[job.clip] ?? 0, focus: this.focus, direction: this.direction, destination: this.destination })) continue;
+      if (
+        deferBackward(job, {
+          start: this.starts[job.clip] ?? 0,
+          focus: this.focus,
+          direction: this.direction,
+          destination: this.destination,
+        })
+      )
+        continue;
       // With high frames on, the low rendition only fills idle time: while any high frame is
       // decoding it would take the CPU that the exact frames need on a two-core device.
-      if (job.rendition === 'low' && this.highEnabled && this.busy.some((b, i) => b && this.runningRendition(i) === 'high')) continue;
+      if (
+        job.rendition === 'low' &&
+        this.highEnabled &&
+        this.busy.some((b, i) => b && this.runningRendition(i) === 'high')
+      )
+        continue;
       // The worker already inside this clip goes on from where it stopped: wait for it rather
       // than decode the clip again from its keyframe on another worker.
-      const owner = this.cursors.findIndex((c) => c[job.rendition]?.clip === job.clip && c[job.rendition]!.next <= job.from);
+      const owner = this.cursors.findIndex(
+        (c) => c[job.rendition]?.clip === job.clip && c[job.rendition]!.next <= job.from,
+      );
       if (owner >= 0) {
         if (!this.busy[owner]) this.run(owner, job);
         continue;
@@ -344,7 +397,17 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
       for (const f of frames) {
         const k = this.key(job.rendition, start + f.frame);
         this.cache.put(start + f.frame, f); // then its pixels go to the paint worker, after the evictions the put caused
-        this.paint.op({ put: k, format: f.format, width: f.width, height: f.height, data: f.data, ...(f.colorSpace ? { colorSpace: f.colorSpace } : {}) }, f.data);
+        this.paint.op(
+          {
+            put: k,
+            format: f.format,
+            width: f.width,
+            height: f.height,
+            data: f.data,
+            ...(f.colorSpace ? { colorSpace: f.colorSpace } : {}),
+          },
+          f.data,
+        );
         if (f.bitmap) this.paint.addReady(k, start + f.frame, f.bitmap);
         this.pending.delete(k);
       }
@@ -372,7 +435,12 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
       batchSize: batchFor(job.rendition, this.batch),
       id: job.id,
       // After a jump and for the first frame, the frame waited for comes as a bitmap too (workers/frame-bitmap.ts).
-      ...(pl.clip === job.clip ? { urgent: pl.local, ...((this.jumping || !this.firstArrived) && this.paint.canvas ? { canvas: this.paint.canvas } : {}) } : {}),
+      ...(pl.clip === job.clip
+        ? {
+            urgent: pl.local,
+            ...((this.jumping || !this.firstArrived) && this.paint.canvas ? { canvas: this.paint.canvas } : {}),
+          }
+        : {}),
     };
     (job.keyframe ? bridge.keyframe(req, onBatch, job.abort.signal) : bridge.decode(req, onBatch, job.abort.signal))
       .then(
@@ -396,6 +464,9 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
   }
 
   notePeak(): void {
-    this.peakDecodedBytes = Math.max(this.peakDecodedBytes, this.cache.totalBytes + this.inflightBytes + this.paint.thumbBytes + this.paint.bitmapBytes);
+    this.peakDecodedBytes = Math.max(
+      this.peakDecodedBytes,
+      this.cache.totalBytes + this.inflightBytes + this.paint.thumbBytes + this.paint.bitmapBytes,
+    );
   }
 }

@@ -44,7 +44,10 @@ export interface PlanState {
   highPlannable(clip: number): boolean;
 }
 
-/** Planned passes in priority order, the high clips to fetch beside the decodes, and the rendition wanted first at the focus. */
+/**
+ * Planned passes in priority order, the high clips to fetch beside the decodes, and the rendition wanted first at the
+ * focus.
+ */
 export interface Plan {
   jobs: Job[];
   fetch: number[];
@@ -107,7 +110,9 @@ export function planJobs(s: PlanState): Plan {
   let haveAny = false;
   for (let f = posStart; f <= posEnd && !haveAny; f++) haveAny = s.has('low', f) || s.has('high', f);
   const placeholder: Job | undefined =
-    exactMissing && !haveAny && !s.hasThumbnail(posClip) && !s.pending('low', posStart) ? { rendition: 'low', clip: posClip, from: 0, to: 0, keyframe: true } : undefined;
+    exactMissing && !haveAny && !s.hasThumbnail(posClip) && !s.pending('low', posStart)
+      ? { rendition: 'low', clip: posClip, from: 0, to: 0, keyframe: true }
+      : undefined;
   const { clip: pc } = where(p);
   const pcStart = s.starts[pc] ?? 0;
   // The rendition wanted first at the focus: high once its clip is here, low while it downloads.
@@ -129,7 +134,10 @@ export function planJobs(s: PlanState): Plan {
   const merged: Job[] = [];
   const exactAlone = s.jumping && !s.has(exactR, p);
   for (const j of jobs) {
-    const same = merged.find((m) => m.clip === j.clip && m.rendition === j.rendition && !(exactAlone && m.clip === pc && m.rendition === exactR));
+    const same = merged.find(
+      (m) =>
+        m.clip === j.clip && m.rendition === j.rendition && !(exactAlone && m.clip === pc && m.rendition === exactR),
+    );
     if (same) {
       same.from = Math.min(same.from, j.from);
       same.to = Math.max(same.to, j.to);
@@ -149,7 +157,8 @@ export function planJobs(s: PlanState): Plan {
   }
   if (placeholder) {
     // The window jobs of that clip skip its keyframe, which the placeholder delivers.
-    for (const m of merged) if (m.clip === placeholder.clip && m.rendition === 'low' && m.from === 0) m.from = Math.min(1, m.to);
+    for (const m of merged)
+      if (m.clip === placeholder.clip && m.rendition === 'low' && m.from === 0) m.from = Math.min(1, m.to);
     merged.unshift(placeholder);
   }
   // High frames of a clip that is not downloaded yet: fetch it (beside the decodes), decode once it is here.
@@ -163,7 +172,10 @@ export function planJobs(s: PlanState): Plan {
 }
 
 /** A running pass whose frames have all left the windows around the focus (and that does not carry the destination). */
-export function isStale(job: Job, o: { start: number; focus: number; direction: number; highEnabled: boolean; destination: number | null }): boolean {
+export function isStale(
+  job: Job,
+  o: { start: number; focus: number; direction: number; highEnabled: boolean; destination: number | null },
+): boolean {
   if (job.keyframe) return false;
   const w = DECODE_WINDOW;
   const a = o.start + job.from;
@@ -179,7 +191,10 @@ export function isStale(job: Job, o: { start: number; focus: number; direction: 
 }
 
 /** A short backward pass into a clip behind the focus's that can wait to become a long one (BACKWARD_CHUNK). */
-export function deferBackward(job: Job, o: { start: number; focus: number; direction: number; destination: number | null }): boolean {
+export function deferBackward(
+  job: Job,
+  o: { start: number; focus: number; direction: number; destination: number | null },
+): boolean {
   if (o.direction > 0 || job.from === 0) return false;
   const { start, focus: p, destination } = o;
   if (p >= start && p <= start + job.to) return false;
@@ -198,10 +213,15 @@ export function frameBytes(r: Rendition): number {
 }
 
 /** Keyframe thumbnail size: all clips' thumbnails fit the thumbnail budget, 64 to 320 px wide. */
-/** The cache's byte budgets: without high frames the low rendition gets both budgets (and the high window sizes), or on a device under 4 GB its own smaller one. */
+/**
+ * The cache's byte budgets: without high frames the low rendition gets both budgets (and the high window sizes), or on
+ * a device under 4 GB its own smaller one.
+ */
 export function cacheBudget(highEnabled: boolean, highCapable: boolean): Record<Rendition, number> {
   const b = CACHE_BUDGET;
-  return highEnabled ? { high: b.highBytes, low: b.lowBytes } : { high: 0, low: highCapable ? b.highBytes + b.lowBytes : b.lowMemoryBytes };
+  return highEnabled
+    ? { high: b.highBytes, low: b.lowBytes }
+    : { high: 0, low: highCapable ? b.highBytes + b.lowBytes : b.lowMemoryBytes };
 }
 
 export function thumbnailSize(clipCount: number, aspect = 16 / 9): { width: number; height: number } {
@@ -210,7 +230,10 @@ export function thumbnailSize(clipCount: number, aspect = 16 / 9): { width: numb
   return { width, height: Math.max(1, Math.round(width / aspect)) };
 }
 
-/** The buffered prefix: frames up to the first clip whose low rendition is not fetched yet (all of them when every one is). */
+/**
+ * The buffered prefix: frames up to the first clip whose low rendition is not fetched yet (all of them when every one
+ * is).
+ */
 export function bufferedFrames(prefetched: readonly boolean[], starts: readonly number[], total: number): number {
   let i = 0;
   while (i < prefetched.length && prefetched[i]) i++;
@@ -218,12 +241,22 @@ export function bufferedFrames(prefetched: readonly boolean[], starts: readonly 
 }
 
 /** What the canvas should show for a frame: exact high, exact low, or the nearest decoded frame. */
-export type Drawable = { frame: DecodedFrame; bitmap?: undefined; tourFrame: number; exact: boolean } | { frame?: undefined; bitmap: ImageBitmap; tourFrame: number; exact: false };
+export type Drawable =
+  | { frame: DecodedFrame; bitmap?: undefined; tourFrame: number; exact: boolean }
+  | { frame?: undefined; bitmap: ImageBitmap; tourFrame: number; exact: false };
 
-/** Best frame to show for `frame`: exact high, exact low, a decoded frame of its clip, its clip's thumbnail, any frame. */
+/**
+ * Best frame to show for `frame`: exact high, exact low, a decoded frame of its clip, its clip's thumbnail, any frame.
+ */
 export function pickDrawable(
   frame: number,
-  o: { cache: Pick<FrameCache, 'get' | 'nearest'>; highEnabled: boolean; starts: readonly number[]; counts: readonly number[]; thumbs: readonly (ImageBitmap | undefined)[] },
+  o: {
+    cache: Pick<FrameCache, 'get' | 'nearest'>;
+    highEnabled: boolean;
+    starts: readonly number[];
+    counts: readonly number[];
+    thumbs: readonly (ImageBitmap | undefined)[];
+  },
 ): Drawable | undefined {
   if (o.highEnabled) {
     const h = o.cache.get('high', frame);
@@ -235,7 +268,8 @@ export function pickDrawable(
   const clipStart = o.starts[clip] ?? 0;
   const n = o.cache.nearest(frame, Number.POSITIVE_INFINITY);
   // A decoded frame of the same clip beats the thumbnail; a frame of another clip does not.
-  if (n && Math.abs(n.frame - frame) <= Math.abs(frame - clipStart)) return { frame: n.data, tourFrame: n.frame, exact: false };
+  if (n && Math.abs(n.frame - frame) <= Math.abs(frame - clipStart))
+    return { frame: n.data, tourFrame: n.frame, exact: false };
   const thumb = o.thumbs[clip];
   if (thumb) return { bitmap: thumb, tourFrame: clipStart, exact: false };
   return n ? { frame: n.data, tourFrame: n.frame, exact: false } : undefined;

@@ -2,10 +2,24 @@
 import { describe, expect, it } from 'vitest';
 import { BACKWARD_CHUNK, CACHE_BUDGET, DECODE_WINDOW } from '../constants.js';
 import type { Rendition } from '../workers/decode-types.js';
-import { batchFor, bufferedFrames, cacheBudget, deferBackward, highPlannable, isStale, pickDrawable, planJobs, thumbnailSize, type Job, type PlanState } from './decode-planner.js';
+import {
+  batchFor,
+  bufferedFrames,
+  cacheBudget,
+  deferBackward,
+  highPlannable,
+  isStale,
+  pickDrawable,
+  planJobs,
+  thumbnailSize,
+  type Job,
+  type PlanState,
+} from './decode-planner.js';
 
 /** Five 36-frame clips (180 frames), nothing decoded, every high clip downloaded, forward at `focus`. */
-function state(over: Partial<PlanState> & { decoded?: [Rendition, number][]; pendingFrames?: [Rendition, number][] } = {}): PlanState {
+function state(
+  over: Partial<PlanState> & { decoded?: [Rendition, number][]; pendingFrames?: [Rendition, number][] } = {},
+): PlanState {
   const decoded = new Set((over.decoded ?? []).map(([r, f]) => `${r}:${f}`));
   const pending = new Set((over.pendingFrames ?? []).map(([r, f]) => `${r}:${f}`));
   return {
@@ -34,7 +48,13 @@ describe('planJobs', () => {
     const { jobs, fetch, exactR } = planJobs(state());
     expect(exactR).toBe('high');
     expect(fetch).toEqual([]);
-    expect(brief(jobs)).toEqual(['key low 0:0-0', 'high 0:0-35', `high 1:0-${DECODE_WINDOW.highAhead - 36}`, `low 0:1-${DECODE_WINDOW.lowAhead - 1}`, 'low 1:0-0']);
+    expect(brief(jobs)).toEqual([
+      'key low 0:0-0',
+      'high 0:0-35',
+      `high 1:0-${DECODE_WINDOW.highAhead - 36}`,
+      `low 0:1-${DECODE_WINDOW.lowAhead - 1}`,
+      'low 1:0-0',
+    ]);
   });
 
   it('no placeholder when the clip already has a thumbnail or a decoded frame', () => {
@@ -61,12 +81,21 @@ describe('planJobs', () => {
   });
 
   it('skips frames already decoded or on their way', () => {
-    const jobs = brief(planJobs(state({ hasThumbnail: () => true, pendingFrames: Array.from({ length: 36 }, (_, f) => ['high', f] as [Rendition, number]) })).jobs);
+    const jobs = brief(
+      planJobs(
+        state({
+          hasThumbnail: () => true,
+          pendingFrames: Array.from({ length: 36 }, (_, f) => ['high', f] as [Rendition, number]),
+        }),
+      ).jobs,
+    );
     expect(jobs[0]).toBe(`high 1:0-${DECODE_WINDOW.highAhead - 36}`);
   });
 
   it('on a slow link the high clip is fetched beside the decodes and the 360p frame comes first', () => {
-    const { jobs, fetch, exactR } = planJobs(state({ position: 40, focus: 40, hasThumbnail: () => true, highPlannable: (c) => c === 0 }));
+    const { jobs, fetch, exactR } = planJobs(
+      state({ position: 40, focus: 40, hasThumbnail: () => true, highPlannable: (c) => c === 0 }),
+    );
     expect(exactR).toBe('low');
     expect(brief(jobs)).toEqual(['low 1:4-35', 'high 0:28-35', 'low 2:0-4']);
     expect(fetch).toEqual([1, 2]);
@@ -130,7 +159,15 @@ describe('sizes and buffer progress', () => {
 });
 
 describe('pickDrawable', () => {
-  const frame = (n: number, rendition: Rendition) => ({ frame: n, clipIndex: 0, rendition, format: 'I420' as const, width: 1, height: 1, data: new ArrayBuffer(1) });
+  const frame = (n: number, rendition: Rendition) => ({
+    frame: n,
+    clipIndex: 0,
+    rendition,
+    format: 'I420' as const,
+    width: 1,
+    height: 1,
+    data: new ArrayBuffer(1),
+  });
   const cache = (entries: [Rendition, number][]) => ({
     get: (r: Rendition, f: number) => (entries.some(([er, ef]) => er === r && ef === f) ? frame(f, r) : undefined),
     nearest: (f: number) => {
@@ -153,7 +190,11 @@ describe('pickDrawable', () => {
     expect(pickDrawable(5, { ...base, cache: cache([['low', 5]]) })).toMatchObject({ tourFrame: 5, exact: false });
     expect(pickDrawable(40, { ...base, cache: cache([['low', 38]]) })).toMatchObject({ tourFrame: 38 });
     const bitmap = {} as ImageBitmap;
-    expect(pickDrawable(40, { ...base, thumbs: [undefined, bitmap], cache: cache([['low', 30]]) })).toEqual({ bitmap, tourFrame: 36, exact: false });
+    expect(pickDrawable(40, { ...base, thumbs: [undefined, bitmap], cache: cache([['low', 30]]) })).toEqual({
+      bitmap,
+      tourFrame: 36,
+      exact: false,
+    });
     expect(pickDrawable(40, { ...base, cache: cache([]) })).toBeUndefined();
   });
 });

@@ -3,7 +3,15 @@ import { FrameCache } from './frame-cache.js';
 import { CACHE_BUDGET, DECODE_WINDOW } from '../constants.js';
 import { PLAYER } from '@roomwalk/shared';
 
-const f = (frame: number, rendition: 'high' | 'low' = 'high') => ({ rendition, clipIndex: 0, frame, format: 'I420' as const, width: 1, height: 1, data: new ArrayBuffer(1000) });
+const f = (frame: number, rendition: 'high' | 'low' = 'high') => ({
+  rendition,
+  clipIndex: 0,
+  frame,
+  format: 'I420' as const,
+  width: 1,
+  height: 1,
+  data: new ArrayBuffer(1000),
+});
 
 describe('FrameCache', () => {
   it('evicts the frame farthest from the playhead, frames behind counting three times their distance', () => {
@@ -52,7 +60,8 @@ describe('FrameCache', () => {
     expect((w.highAhead + w.highBehind + 1) * low).to.be.at.most(CACHE_BUDGET.highBytes + CACHE_BUDGET.lowBytes);
     // Peak: both budgets, the thumbnails and one high batch per worker in transit.
     const batch = Math.ceil(PLAYER.decodeBatchSize.default / 4) * high;
-    const peak = CACHE_BUDGET.highBytes + CACHE_BUDGET.lowBytes + CACHE_BUDGET.thumbnailBytes + PLAYER.maxWorkers * batch;
+    const peak =
+      CACHE_BUDGET.highBytes + CACHE_BUDGET.lowBytes + CACHE_BUDGET.thumbnailBytes + PLAYER.maxWorkers * batch;
     expect(peak).to.be.at.most(150 * 1024 * 1024);
   });
 });

@@ -45,7 +45,10 @@ export class FrameCache {
     return this.maps[rendition].get(frame);
   }
 
-  /** Where the playhead is and where it goes; `pinned` (a fast-travel destination) is kept like the playhead's own frame. */
+  /**
+   * Where the playhead is and where it goes; `pinned` (a fast-travel destination) is kept like the playhead's own
+   * frame.
+   */
   focus(position: number, direction: number, pinned: number | null = null): void {
     this.position = position;
     this.direction = direction < 0 ? -1 : 1;
@@ -59,7 +62,10 @@ export class FrameCache {
     return this.pinned === null ? s : Math.min(s, Math.abs(frame - this.pinned));
   }
 
-  /** Inserts a frame at a tour frame index, first evicting the frames farthest from the playhead so the budget is never exceeded. */
+  /**
+   * Inserts a frame at a tour frame index, first evicting the frames farthest from the playhead so the budget is never
+   * exceeded.
+   */
   put(tourFrame: number, f: DecodedFrame): void {
     const m = this.maps[f.rendition];
     const sizes = this.sizes[f.rendition];

@@ -2,7 +2,18 @@ import { expect } from '@esm-bundle/chai';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { PLAYER_ERROR_TEXTS as ERROR_TEXTS } from '@roomwalk/shared/player-texts';
 import '../tour-player/tour-player.js';
-import { canvasOf, cleanup, eventsOf, firstEvent, makePlayer, readBarcode, real, server, shadowText, until } from '../../test/helpers.js';
+import {
+  canvasOf,
+  cleanup,
+  eventsOf,
+  firstEvent,
+  makePlayer,
+  readBarcode,
+  real,
+  server,
+  shadowText,
+  until,
+} from '../../test/helpers.js';
 
 /**
  * The decode workers of players made while it is installed get a VideoDecoder that fails as a hardware decoder does
@@ -61,7 +72,8 @@ describe('a decoder that fails', () => {
     expect(readBarcode(canvasOf(p))).to.equal(0);
     // Scrolling moves through the tour's frames.
     const stage = p.shadowRoot!.querySelector('.stage')!;
-    for (let i = 0; i < 4; i++) stage.dispatchEvent(new WheelEvent('wheel', { deltaY: 100, bubbles: true, cancelable: true }));
+    for (let i = 0; i < 4; i++)
+      stage.dispatchEvent(new WheelEvent('wheel', { deltaY: 100, bubbles: true, cancelable: true }));
     const frame = p.currentFrame;
     expect(frame).to.be.greaterThan(20);
     await until(() => readBarcode(canvasOf(p)) === frame, `frame ${frame} drawn`);
@@ -72,6 +84,10 @@ describe('a decoder that fails', () => {
     await p.updateComplete;
     expect(shadowText(p)).to.not.contain(ERROR_TEXTS.failedToLoadTitle);
     const log = (await executeServerCommand('console-messages')) as string[];
-    expect(log.some((m) => m.includes('[tour-player] playing through <video>: the decoder failed') && m.includes('Decoding error'))).to.equal(true);
+    expect(
+      log.some(
+        (m) => m.includes('[tour-player] playing through <video>: the decoder failed') && m.includes('Decoding error'),
+      ),
+    ).to.equal(true);
   });
 });

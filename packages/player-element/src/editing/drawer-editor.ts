@@ -39,20 +39,44 @@ export class DrawerEditor {
     adoptStyles(d.renderRoot as ShadowRoot, [...(d.constructor as typeof LitElement).elementStyles, EDIT_STYLES]);
   }
 
-  private set(patch: Partial<{ editing: string | null; draft: string; confirmDelete: string | null; adding: boolean; custom: boolean; customName: string }>): void {
+  private set(
+    patch: Partial<{
+      editing: string | null;
+      draft: string;
+      confirmDelete: string | null;
+      adding: boolean;
+      custom: boolean;
+      customName: string;
+    }>,
+  ): void {
     Object.assign(this, patch);
     this.d.requestUpdate();
   }
 
   willUpdate(changed: PropertyValues<EditableDrawer>): void {
     const d = this.d;
-    if (changed.has('savingIds') && this.editing && !d.savingIds.has(this.editing) && (changed.get('savingIds') as Set<string> | undefined)?.has(this.editing)) {
+    if (
+      changed.has('savingIds') &&
+      this.editing &&
+      !d.savingIds.has(this.editing) &&
+      (changed.get('savingIds') as Set<string> | undefined)?.has(this.editing)
+    ) {
       this.editing = null;
     }
-    if (changed.has('deletingIds') && this.confirmDelete && !d.deletingIds.has(this.confirmDelete) && (changed.get('deletingIds') as Set<string> | undefined)?.has(this.confirmDelete)) {
+    if (
+      changed.has('deletingIds') &&
+      this.confirmDelete &&
+      !d.deletingIds.has(this.confirmDelete) &&
+      (changed.get('deletingIds') as Set<string> | undefined)?.has(this.confirmDelete)
+    ) {
       this.confirmDelete = null;
     }
-    if (changed.has('addState') && d.addState === 'idle' && changed.get('addState') && changed.get('addState') !== 'idle') {
+    if (
+      changed.has('addState') &&
+      d.addState === 'idle' &&
+      changed.get('addState') &&
+      changed.get('addState') !== 'idle'
+    ) {
       this.adding = false;
       this.custom = false;
       this.customName = '';
@@ -136,7 +160,8 @@ export class DrawerEditor {
       }
       <div class="names" role="list">
         ${PREDEFINED_MARKER_NAMES.map(
-          (n) => html`<button role="listitem" class="predefined" ?disabled=${busy} @click=${() => emit(d, 'tour-marker-add-request', { name: n, custom: false })}>${n}</button>`,
+          (n) =>
+            html`<button role="listitem" class="predefined" ?disabled=${busy} @click=${() => emit(d, 'tour-marker-add-request', { name: n, custom: false })}>${n}</button>`,
         )}
       </div>
       <button class="add-close" ?disabled=${busy} @click=${() => this.set({ adding: false })}>Close</button>

@@ -2,7 +2,13 @@ import { PLAYER_ERROR_TEXTS as ERROR_TEXTS, PLAYER_NOTICES as NOTICES } from '@r
 import { TIMINGS_MS } from '@roomwalk/shared/constants';
 import type { ErrorCode } from '@roomwalk/shared/error-codes';
 import { graphqlRequest, GraphQLRequestError } from '../api/graphql.js';
-import { AI_MARKERS_SUBSCRIPTION, MARKER_DELETE, MARKER_SAVE, MARKER_UPDATE, TOUR_GENERATE_AI_MARKERS } from '../api/queries.js';
+import {
+  AI_MARKERS_SUBSCRIPTION,
+  MARKER_DELETE,
+  MARKER_SAVE,
+  MARKER_UPDATE,
+  TOUR_GENERATE_AI_MARKERS,
+} from '../api/queries.js';
 import type { AIMarkerEvent, Marker } from '../api/types.js';
 import type { AIProgress } from '../markers/markers.js';
 import { loadSubscription } from '../api/load-subscription.js';
@@ -32,7 +38,14 @@ export async function add(c: MarkerEditingHost, name: string, custom: boolean): 
   c.ctx.host.requestUpdate();
   try {
     await call(c, MARKER_SAVE, {
-      input: { name, description: '', tourId: c.ctx.config.tourId, scrollPosition: 0, isFastTravel: true, frameIndex: c.ctx.store.frame.peek() },
+      input: {
+        name,
+        description: '',
+        tourId: c.ctx.config.tourId,
+        scrollPosition: 0,
+        isFastTravel: true,
+        frameIndex: c.ctx.store.frame.peek(),
+      },
     });
   } catch (e) {
     c.ctx.showNotice((e as Error).message, 'error');
@@ -46,7 +59,9 @@ export async function rename(c: MarkerEditingHost, marker: Marker, name: string)
   c.savingIds = new Set(c.savingIds).add(marker.id);
   c.ctx.host.requestUpdate();
   try {
-    await call(c, MARKER_UPDATE, { input: { id: marker.id, name, description: '', isFastTravel: marker.isFastTravel ?? true } });
+    await call(c, MARKER_UPDATE, {
+      input: { id: marker.id, name, description: '', isFastTravel: marker.isFastTravel ?? true },
+    });
     c.ctx.showNotice(NOTICES.markerUpdated, 'success');
   } catch (e) {
     c.ctx.showNotice((e instanceof GraphQLRequestError && e.message) || NOTICES.markerUpdateFailed, 'error');
@@ -100,21 +115,32 @@ export async function listen(c: MarkerEditingHost): Promise<void> {
   c.ctx.host.requestUpdate();
   const { subscribe } = await loadSubscription();
   c.sub?.close();
-  c.sub = subscribe<{ tourGenerateAIMarkersUpdated: AIMarkerEvent }>(c.ctx.config.apiBase, AI_MARKERS_SUBSCRIPTION, { tourId: c.ctx.config.tourId }, c.ctx.config.authToken, {
-    next: (data) => onProgress(c, data.tourGenerateAIMarkersUpdated),
-    error: (message) => {
-      stop(c);
-      c.ctx.showNotice(`${ERROR_TEXTS.aiFailedPrefix}${message}`, 'error');
+  c.sub = subscribe<{ tourGenerateAIMarkersUpdated: AIMarkerEvent }>(
+    c.ctx.config.apiBase,
+    AI_MARKERS_SUBSCRIPTION,
+    { tourId: c.ctx.config.tourId },
+    c.ctx.config.authToken,
+    {
+      next: (data) => onProgress(c, data.tourGenerateAIMarkersUpdated),
+      error: (message) => {
+        stop(c);
+        c.ctx.showNotice(`${ERROR_TEXTS.aiFailedPrefix}${message}`, 'error');
+      },
+      complete: () => undefined,
     },
-    complete: () => undefined,
-  });
+  );
 }
 
 function onProgress(c: MarkerEditingHost, ev: AIMarkerEvent): void {
   if (!c.ai.active) return;
   const next: AIProgress = { ...c.ai, progress: ev.progressPercentage ?? c.ai.progress };
   if (ev.marker) {
-    const m: Marker = { id: ev.marker.id, name: ev.marker.name, frameIndex: ev.marker.frameIndex, isFastTravel: ev.marker.isFastTravel ?? true };
+    const m: Marker = {
+      id: ev.marker.id,
+      name: ev.marker.name,
+      frameIndex: ev.marker.frameIndex,
+      isFastTravel: ev.marker.isFastTravel ?? true,
+    };
     if (ev.action === 'ADD') next.added = [...next.added, m];
     else if (ev.action === 'REMOVE') next.removed = [...next.removed, m];
   }

@@ -12,7 +12,9 @@ const REFRESH_MS = 1000 / 60;
 /** Frames (fractional, signed) to move in `dtMs` with the knob `px` off centre (right or up positive). */
 export function joystickDelta(px: number, dtMs: number): number {
   const a = Math.min(Math.abs(px), JOYSTICK_MAX_PX);
-  return a < JOYSTICK_DEAD_PX ? 0 : (Math.sign(px) * a * Math.min(dtMs, 50)) / PLAYER.joystickPixelsPerFrame / REFRESH_MS;
+  return a < JOYSTICK_DEAD_PX
+    ? 0
+    : (Math.sign(px) * a * Math.min(dtMs, 50)) / PLAYER.joystickPixelsPerFrame / REFRESH_MS;
 }
 
 /**

@@ -1,11 +1,11 @@
 /**
  * A swipe on the stage scrubs directly (4 px a frame while the finger moves, so a careful drag lands on one frame),
  * then coasts: the release velocity, taken over the last 100 ms of pointer samples, decays exponentially (time
- * constant 400 ms, so a fling goes on for velocity × 400 ms more). Releases slower than 0.25 px/ms (a careful drag, or a
- * finger held still) do not coast. A fling is accelerated like a phone's scroll view: its coasting speed grows with the
- * finger's (×3.4 at 0.45 px/ms; ×4, the most, from 0.5 px/ms, the slowest natural swipe of 150 px in 300 ms), so a buyer
- * crosses a 60 s tour (900 frames) in five such swipes while slow drags stay exact (docs/decisions.md "Swipe direction
- * and reach").
+ * constant 400 ms, so a fling goes on for velocity × 400 ms more). Releases slower than 0.25 px/ms (a careful drag, or
+ * a finger held still) do not coast. A fling is accelerated like a phone's scroll view: its coasting speed grows with
+ * the finger's (×3.4 at 0.45 px/ms; ×4, the most, from 0.5 px/ms, the slowest natural swipe of 150 px in 300 ms), so a
+ * buyer crosses a 60 s tour (900 frames) in five such swipes while slow drags stay exact (docs/decisions.md "Swipe
+ * direction and reach").
  */
 export const SWIPE_PX_PER_FRAME = 4;
 const WINDOW_MS = 100;
@@ -21,7 +21,8 @@ export const SWIPE_STOP = 0.003;
 export type Sample = [t: number, d: number];
 
 /** How much faster than the finger a fling coasts, for a release speed in px/ms. */
-export const flingGain = (pxPerMs: number): number => Math.min(MAX_GAIN, Math.max(1, 1 + GAIN_PER_PX_PER_MS * (Math.abs(pxPerMs) - MIN_FLING_PX_PER_MS)));
+export const flingGain = (pxPerMs: number): number =>
+  Math.min(MAX_GAIN, Math.max(1, 1 + GAIN_PER_PX_PER_MS * (Math.abs(pxPerMs) - MIN_FLING_PX_PER_MS)));
 
 /** Coasting velocity in frames per ms from the samples of the last 100 ms before `now`; 0 below the fling speed. */
 export function releaseVelocity(samples: readonly Sample[], now: number): number {

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { SWIPE_PX_PER_FRAME, SWIPE_STOP, decay, flingGain, releaseVelocity, type Sample } from './swipe-momentum.js';
 
 /** Samples of a finger moving `pxPerMs` from t=0 to `untilMs`, every 16 ms. */
-const moving = (pxPerMs: number, untilMs: number): Sample[] => Array.from({ length: Math.floor(untilMs / 16) + 1 }, (_, i) => [i * 16, i * 16 * pxPerMs]);
+const moving = (pxPerMs: number, untilMs: number): Sample[] =>
+  Array.from({ length: Math.floor(untilMs / 16) + 1 }, (_, i) => [i * 16, i * 16 * pxPerMs]);
 
 describe('releaseVelocity', () => {
   it('is the finger speed over the last 100 ms, in frames per ms, times the fling gain', () => {

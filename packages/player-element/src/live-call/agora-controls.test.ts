@@ -80,7 +80,12 @@ describe('call controls over Agora (AgoraTransport with the SDK stand-in)', () =
     await c.controller.start();
     const camera = sdk.made[1]!;
     const before = sdk.calls.length;
-    const done = await Promise.all([c.controller.setCameraOff(true), c.controller.setCameraOff(false), c.controller.setCameraOff(true), c.controller.setMicrophoneMuted(true)]);
+    const done = await Promise.all([
+      c.controller.setCameraOff(true),
+      c.controller.setCameraOff(false),
+      c.controller.setCameraOff(true),
+      c.controller.setMicrophoneMuted(true),
+    ]);
     expect(done).to.deep.equal([true, true, true, true]);
     expect(sdk.calls.slice(before).filter((x) => x[1] === 'video')).to.deep.equal([
       ['setEnabled', 'video', false],

@@ -10,21 +10,42 @@ describe('the Agora SDK chunk (dist/tour-player-agora.js)', () => {
     const mod = (await import(/* @vite-ignore */ chunk)) as { default: any };
     const AgoraRTC = mod.default;
     expect(AgoraRTC.VERSION).to.equal('4.24.8');
-    for (const fn of ['createClient', 'createMicrophoneAudioTrack', 'createCameraVideoTrack', 'checkSystemRequirements']) expect(typeof AgoraRTC[fn], fn).to.equal('function');
+    for (const fn of [
+      'createClient',
+      'createMicrophoneAudioTrack',
+      'createCameraVideoTrack',
+      'checkSystemRequirements',
+    ])
+      expect(typeof AgoraRTC[fn], fn).to.equal('function');
     AgoraRTC.setLogLevel(4);
     expect(AgoraRTC.checkSystemRequirements()).to.equal(true);
     const client = AgoraRTC.createClient({ mode: 'rtc', codec: 'vp8' });
-    for (const fn of ['join', 'publish', 'subscribe', 'leave', 'on', 'removeAllListeners']) expect(typeof client[fn], fn).to.equal('function');
+    for (const fn of ['join', 'publish', 'subscribe', 'leave', 'on', 'removeAllListeners'])
+      expect(typeof client[fn], fn).to.equal('function');
     expect(client.connectionState).to.equal('DISCONNECTED');
   });
 
   it('the script-tag player fetches it only when a call starts on an Agora session (never on load, never for WebRTC)', async function () {
     this.timeout(60_000);
-    const fetched = (w: Window) => (w.performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => new URL(e.name).pathname.split('/').pop()!);
+    const fetched = (w: Window) =>
+      (w.performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map(
+        (e) => new URL(e.name).pathname.split('/').pop()!,
+      );
     // The real server, configured with Agora (its own token builder signs the RTC token) or without it (WebRTC).
     const run = async (agora: boolean) => {
       await executeServerCommand('server-agora', agora ? { appId: APP_ID, certificate: APP_CERTIFICATE } : null);
-      localStorage.setItem('capturedDetails', JSON.stringify({ id: 'lead-0', name: 'Ada', surname: null, email: 'ada@example.com', contactNumber: null, leadType: 'LIVE_VIEWING', tourId: real.main }));
+      localStorage.setItem(
+        'capturedDetails',
+        JSON.stringify({
+          id: 'lead-0',
+          name: 'Ada',
+          surname: null,
+          email: 'ada@example.com',
+          contactNumber: null,
+          leadType: 'LIVE_VIEWING',
+          tourId: real.main,
+        }),
+      );
       localStorage.removeItem('roomwalk.viewingSessionRequest');
       const f = document.createElement('iframe');
       f.style.width = '900px';
@@ -39,21 +60,33 @@ describe('the Agora SDK chunk (dist/tour-player-agora.js)', () => {
         const w = f.contentWindow! as Window & typeof globalThis;
         // Media without a prompt: real tracks from the page's own canvas and WebAudio.
         const gum = userMedia({ audio: true, video: true });
-        Object.defineProperty(w.navigator.mediaDevices, 'getUserMedia', { value: gum, configurable: true, writable: true });
+        Object.defineProperty(w.navigator.mediaDevices, 'getUserMedia', {
+          value: gum,
+          configurable: true,
+          writable: true,
+        });
         const player = w.document.querySelector('tour-player')!;
-        const start = (await until(() => player.shadowRoot?.querySelector<HTMLButtonElement>('.live-start'), 'the start button'))!;
+        const start = (await until(
+          () => player.shadowRoot?.querySelector<HTMLButtonElement>('.live-start'),
+          'the start button',
+        ))!;
         expect(fetched(w)).to.include('tour-player.js');
         expect(fetched(w)).to.not.include('tour-player-live.js');
         expect(fetched(w)).to.not.include('tour-player-agora.js');
         start.click();
-        await until(() => player.shadowRoot?.querySelector('tour-live-panel')?.shadowRoot?.querySelector('[role="toolbar"]'), 'the call panel');
+        await until(
+          () => player.shadowRoot?.querySelector('tour-live-panel')?.shadowRoot?.querySelector('[role="toolbar"]'),
+          'the call panel',
+        );
         if (agora) {
           await until(() => fetched(w).includes('tour-player-agora.js'), 'the Agora chunk');
           // The real SDK made the camera and microphone tracks through getUserMedia (after our permission probe).
           await until(() => gum.given.length >= 3, 'the SDK opening the devices');
         } else {
           // WebRTC: the real server admitted the viewer's socket to the room, and the call waits for the agent.
-          const status = () => player.shadowRoot!.querySelector('tour-live-panel')!.shadowRoot!.querySelector('.status')?.textContent ?? '';
+          const status = () =>
+            player.shadowRoot!.querySelector('tour-live-panel')!.shadowRoot!.querySelector('.status')?.textContent ??
+            '';
           await until(() => status().includes(LIVE_TEXTS.waitingOnAgent), 'waiting on the agent');
           expect(fetched(w)).to.include('tour-player-live.js');
           expect(fetched(w)).to.not.include('tour-player-agora.js');

@@ -2,7 +2,17 @@ import { expect } from '@esm-bundle/chai';
 import { ERROR_TEXTS } from '@roomwalk/shared';
 import { LIVE_TEXTS } from './texts.js';
 import { until } from '../../test/helpers.js';
-import { APP_ID, FakeAgora, RTC_TOKEN, SESSION, UID, call, callsOfTest, remoteUser, request } from '../../test/agora-stand-in.js';
+import {
+  APP_ID,
+  FakeAgora,
+  RTC_TOKEN,
+  SESSION,
+  UID,
+  call,
+  callsOfTest,
+  remoteUser,
+  request,
+} from '../../test/agora-stand-in.js';
 
 /*
  * AgoraTransport under the call state machine, in Chromium with real MediaStreamTracks (canvas and WebAudio), against
@@ -81,7 +91,15 @@ describe('live call over Agora (AgoraTransport with the SDK stand-in)', () => {
     await until(() => c.snapshot().remoteStreams.size === 1, 'the remote user');
     sdk.client!.setState('RECONNECTING');
     await until(() => c.states.at(-1) === 'ERROR', 'giving up');
-    expect(c.states).to.deep.equal(['INITIALIZING', 'CONNECTING', 'CONNECTED', 'RECONNECTING 1', 'RECONNECTING 2', 'RECONNECTING 3', 'ERROR']);
+    expect(c.states).to.deep.equal([
+      'INITIALIZING',
+      'CONNECTING',
+      'CONNECTED',
+      'RECONNECTING 1',
+      'RECONNECTING 2',
+      'RECONNECTING 3',
+      'ERROR',
+    ]);
     expect(c.snapshot().error).to.equal(ERROR_TEXTS.reconnectFailed);
     expect(c.snapshot().canRetry).to.equal(true);
     expect(c.snapshot().remoteStreams.size).to.equal(0);
@@ -101,7 +119,16 @@ describe('live call over Agora (AgoraTransport with the SDK stand-in)', () => {
     sdk.client!.setState('RECONNECTING');
     expect(c.states.at(-1)).to.equal('RECONNECTING 1');
     sdk.client!.setState('CONNECTED');
-    expect(c.states).to.deep.equal(['INITIALIZING', 'CONNECTING', 'CONNECTED', 'RECONNECTING 1', 'RECONNECTING 2', 'CONNECTED', 'RECONNECTING 1', 'CONNECTED']);
+    expect(c.states).to.deep.equal([
+      'INITIALIZING',
+      'CONNECTING',
+      'CONNECTED',
+      'RECONNECTING 1',
+      'RECONNECTING 2',
+      'CONNECTED',
+      'RECONNECTING 1',
+      'CONNECTED',
+    ]);
     expect(sdk.calls.some((x) => x[0] === 'leave')).to.equal(false);
   });
 
@@ -174,7 +201,13 @@ describe('live call over Agora (AgoraTransport with the SDK stand-in)', () => {
     sdk.refuseCamera = true;
     const c = started(call({ sdk }));
     await c.controller.start();
-    expect(sdk.calls.map((x) => x[0])).to.deep.equal(['createMicrophoneAudioTrack', 'createCameraVideoTrack', 'createClient', 'join', 'publish']);
+    expect(sdk.calls.map((x) => x[0])).to.deep.equal([
+      'createMicrophoneAudioTrack',
+      'createCameraVideoTrack',
+      'createClient',
+      'join',
+      'publish',
+    ]);
     expect(sdk.calls.at(-1)).to.deep.equal(['publish', ['audio']]);
     expect(c.snapshot().audioOnly).to.equal(true);
     expect(c.warnings).to.deep.equal([ERROR_TEXTS.cameraDenied]);
@@ -204,7 +237,13 @@ describe('live call over Agora (AgoraTransport with the SDK stand-in)', () => {
   });
 
   it('the SDK does not load: ERROR "Connection error occurred"', async () => {
-    const c = started(call({ sdk: Object.assign(new FakeAgora(), { load: () => Promise.reject(new TypeError('Failed to fetch dynamically imported module')) }) }));
+    const c = started(
+      call({
+        sdk: Object.assign(new FakeAgora(), {
+          load: () => Promise.reject(new TypeError('Failed to fetch dynamically imported module')),
+        }),
+      }),
+    );
     await c.controller.start();
     expect(c.states).to.deep.equal(['INITIALIZING', 'CONNECTING', 'ERROR']);
     expect(c.snapshot().error).to.equal(ERROR_TEXTS.connectionErrorOccurred);

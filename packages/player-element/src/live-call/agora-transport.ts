@@ -32,8 +32,14 @@ export interface AgoraClient {
   publish(tracks: AgoraLocalTrack | AgoraLocalTrack[]): Promise<void>;
   subscribe(user: AgoraRemoteUser | string | number, mediaType: 'audio' | 'video'): Promise<unknown>;
   leave(): Promise<void>;
-  on(event: 'connection-state-change', listener: (cur: AgoraConnectionState, prev: AgoraConnectionState, reason?: string) => void): void;
-  on(event: 'user-published' | 'user-unpublished', listener: (user: AgoraRemoteUser, mediaType: 'audio' | 'video' | 'datachannel') => void): void;
+  on(
+    event: 'connection-state-change',
+    listener: (cur: AgoraConnectionState, prev: AgoraConnectionState, reason?: string) => void,
+  ): void;
+  on(
+    event: 'user-published' | 'user-unpublished',
+    listener: (user: AgoraRemoteUser, mediaType: 'audio' | 'video' | 'datachannel') => void,
+  ): void;
   on(event: 'user-left', listener: (user: AgoraRemoteUser, reason: string) => void): void;
   on(event: 'token-privilege-will-expire' | 'token-privilege-did-expire', listener: () => void): void;
   removeAllListeners(event?: string | symbol): unknown;
@@ -100,10 +106,13 @@ export class AgoraTransport implements CallTransport {
     // The SDK opens the devices itself with its encoder presets; the permission probe's tracks are let go first (a
     // camera held twice may refuse the second open). A device the SDK cannot open counts as refused (tours §4).
     for (const t of media.stream.getTracks()) t.stop();
-    const mic = media.audio ? await sdk.createMicrophoneAudioTrack({ encoderConfig: 'speech_standard' }).catch(() => null) : null;
+    const mic = media.audio
+      ? await sdk.createMicrophoneAudioTrack({ encoderConfig: 'speech_standard' }).catch(() => null)
+      : null;
     const camera = media.video ? await sdk.createCameraVideoTrack({ encoderConfig: '480p' }).catch(() => null) : null;
     if (!mic && !camera) throw new PermissionDeniedError();
-    if (Boolean(mic) !== media.audio || Boolean(camera) !== media.video) this.events.emit({ type: 'media', audio: Boolean(mic), video: Boolean(camera) });
+    if (Boolean(mic) !== media.audio || Boolean(camera) !== media.video)
+      this.events.emit({ type: 'media', audio: Boolean(mic), video: Boolean(camera) });
     this.mic = mic;
     this.camera = camera;
     this.tracks = [mic, camera].filter((t): t is AgoraLocalTrack => t !== null);
@@ -126,7 +135,9 @@ export class AgoraTransport implements CallTransport {
     client.on('token-privilege-will-expire', () => undefined);
     client.on('token-privilege-did-expire', () => {
       if (client !== this.client) return;
-      void this.leave().then(() => this.events.emit({ type: 'state', state: 'failed', message: LIVE_TEXTS.sessionExpired }));
+      void this.leave().then(() =>
+        this.events.emit({ type: 'state', state: 'failed', message: LIVE_TEXTS.sessionExpired }),
+      );
     });
     client.on('user-published', (user, mediaType) => {
       if (mediaType === 'audio' || mediaType === 'video') void this.subscribe(client, user, mediaType);
@@ -255,7 +266,9 @@ export class AgoraTransport implements CallTransport {
     this.events.emit({ type: 'state', state: 'reconnecting', attempt: 1 });
     this.reconnectTimer = setInterval(() => {
       if (this.reconnectAttempt >= max) {
-        void this.leave().then(() => this.events.emit({ type: 'state', state: 'failed', message: LIVE_TEXTS.reconnectFailed }));
+        void this.leave().then(() =>
+          this.events.emit({ type: 'state', state: 'failed', message: LIVE_TEXTS.reconnectFailed }),
+        );
         return;
       }
       this.reconnectAttempt += 1;

@@ -102,19 +102,34 @@ export class CallStateMachine {
 
   constructor(private readonly opts: LiveCallOptions) {
     this.session = opts.session ?? sessionFromToken(opts.request.signalingToken) ?? '';
-    this.socket = opts.socket ?? new LiveSocket({ url: opts.url, tourId: opts.tourId, session: this.session || null, token: opts.request.signalingToken });
+    this.socket =
+      opts.socket ??
+      new LiveSocket({
+        url: opts.url,
+        tourId: opts.tourId,
+        session: this.session || null,
+        token: opts.request.signalingToken,
+      });
     if (opts.onChange) this.listeners.add(opts.onChange);
   }
 
   get snapshot(): CallSnapshot {
-    const base = { state: this.state, role: this.opts.role, reconnectAttempt: this.reconnectAttempt, remoteStreams: new Map(this.remote) };
+    const base = {
+      state: this.state,
+      role: this.opts.role,
+      reconnectAttempt: this.reconnectAttempt,
+      remoteStreams: new Map(this.remote),
+    };
     return {
       ...base,
       error: this.error,
       panelText: panelTextFor(base),
       localStream: this.transport?.localStream ?? this.media?.stream ?? null,
       audioOnly: this.media ? this.media.audio && !this.media.video : false,
-      canRetry: this.state === CALL_STATES.ERROR || this.state === CALL_STATES.PERMISSION_DENIED || this.state === CALL_STATES.DISCONNECTED,
+      canRetry:
+        this.state === CALL_STATES.ERROR ||
+        this.state === CALL_STATES.PERMISSION_DENIED ||
+        this.state === CALL_STATES.DISCONNECTED,
     };
   }
 
@@ -197,7 +212,11 @@ export class CallStateMachine {
     return this.toggleLocal('video', !off, (t) => t.setCameraOff?.(off));
   }
 
-  private async toggleLocal(kind: 'audio' | 'video', on: boolean, own: (t: CallTransport) => Promise<void> | undefined): Promise<boolean> {
+  private async toggleLocal(
+    kind: 'audio' | 'video',
+    on: boolean,
+    own: (t: CallTransport) => Promise<void> | undefined,
+  ): Promise<boolean> {
     const transport = this.transport;
     const run = this.run;
     const done = transport ? own(transport) : undefined;
@@ -237,9 +256,18 @@ export class CallStateMachine {
     const { appId, rtcToken, viewingSessionUserId } = this.opts.request;
     const agora = t === 'agora' || (t === undefined && Boolean(appId && rtcToken));
     if (agora && appId && rtcToken) {
-      return new AgoraTransport({ appId, rtcToken, channel: this.session, uid: viewingSessionUserId, ...(this.opts.loadAgora ? { loadAgora: this.opts.loadAgora } : {}) });
+      return new AgoraTransport({
+        appId,
+        rtcToken,
+        channel: this.session,
+        uid: viewingSessionUserId,
+        ...(this.opts.loadAgora ? { loadAgora: this.opts.loadAgora } : {}),
+      });
     }
-    return new WebRtcTransport(this.socket, { role: this.opts.role, ...(this.opts.RTCPeerConnectionImpl ? { RTCPeerConnectionImpl: this.opts.RTCPeerConnectionImpl } : {}) });
+    return new WebRtcTransport(this.socket, {
+      role: this.opts.role,
+      ...(this.opts.RTCPeerConnectionImpl ? { RTCPeerConnectionImpl: this.opts.RTCPeerConnectionImpl } : {}),
+    });
   }
 
   private onTransport(e: TransportEvent): void {
@@ -296,7 +324,10 @@ export class CallStateMachine {
   private armExpiry(): void {
     clearTimeout(this.expiryTimer);
     const ms = new Date(this.opts.request.expireTime).getTime() - Date.now();
-    this.expiryTimer = setTimeout(() => void this.teardown().then(() => this.fail(LIVE_TEXTS.sessionExpired)), Math.max(0, Math.min(ms, 2 ** 31 - 1)));
+    this.expiryTimer = setTimeout(
+      () => void this.teardown().then(() => this.fail(LIVE_TEXTS.sessionExpired)),
+      Math.max(0, Math.min(ms, 2 ** 31 - 1)),
+    );
   }
 
   private fail(text: string): void {

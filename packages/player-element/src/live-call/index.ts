@@ -4,11 +4,31 @@
  */
 export { createScrollSync, type ScrollSync, type ScrollSyncOptions } from './scroll-sync.js';
 export { LiveSocket, type LiveSocketOptions, type SocketState, type SocketStatus } from './live-socket.js';
-export { CallStateMachine, CALL_STATES, panelTextFor, type CallState, type CallSnapshot, type LiveCallEvents, type LiveCallOptions } from './call-state-machine.js';
+export {
+  CallStateMachine,
+  CALL_STATES,
+  panelTextFor,
+  type CallState,
+  type CallSnapshot,
+  type LiveCallEvents,
+  type LiveCallOptions,
+} from './call-state-machine.js';
 export type { CallTransport, TransportEvent, TransportState } from './call-transport.js';
 export { WebRtcTransport, type WebRtcTransportOptions } from './webrtc-transport.js';
-export { AgoraTransport, defaultLoadAgora, type AgoraClient, type AgoraSdk, type AgoraTransportOptions } from './agora-transport.js';
-export { acquireLocalMedia, PermissionDeniedError, MEDIA_CONSTRAINTS, type LocalMedia, type GetUserMedia } from './media.js';
+export {
+  AgoraTransport,
+  defaultLoadAgora,
+  type AgoraClient,
+  type AgoraSdk,
+  type AgoraTransportOptions,
+} from './agora-transport.js';
+export {
+  acquireLocalMedia,
+  PermissionDeniedError,
+  MEDIA_CONSTRAINTS,
+  type LocalMedia,
+  type GetUserMedia,
+} from './media.js';
 export {
   LIVE_MESSAGES,
   CLOSE_CODES,

@@ -4,7 +4,14 @@
  * the first and closes when the last is released (so turning scroll sync off does not cut a call's signalling).
  */
 import { MAX_RECONNECTS, TIMINGS_MS } from '@roomwalk/shared/constants';
-import { CLOSE_CODES, FINAL_CLOSE_CODES, closeText, socketUrl, type ServerMessage, type WelcomeMessage } from './protocol.js';
+import {
+  CLOSE_CODES,
+  FINAL_CLOSE_CODES,
+  closeText,
+  socketUrl,
+  type ServerMessage,
+  type WelcomeMessage,
+} from './protocol.js';
 import { LIVE_TEXTS } from './texts.js';
 import { grantFor } from '../api/access-grant.js';
 
@@ -129,7 +136,14 @@ export class LiveSocket {
     const Impl = this.opts.WebSocketImpl ?? globalThis.WebSocket;
     let ws: WebSocket;
     try {
-      ws = new Impl(socketUrl(this.opts.url, { tourId: this.opts.tourId, session: this.opts.session ?? null, token: this.opts.token, access: grantFor(this.opts.tourId) }));
+      ws = new Impl(
+        socketUrl(this.opts.url, {
+          tourId: this.opts.tourId,
+          session: this.opts.session ?? null,
+          token: this.opts.token,
+          access: grantFor(this.opts.tourId),
+        }),
+      );
     } catch {
       this.wanted = false;
       this.setStatus({ state: 'failed', message: LIVE_TEXTS.websocketCreateFailed });

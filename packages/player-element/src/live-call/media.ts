@@ -30,7 +30,13 @@ export const MEDIA_CONSTRAINTS = {
 
 const isRefusal = (err: unknown) => {
   const name = (err as { name?: string } | null)?.name;
-  return name === 'NotAllowedError' || name === 'SecurityError' || name === 'NotFoundError' || name === 'NotReadableError' || name === 'OverconstrainedError';
+  return (
+    name === 'NotAllowedError' ||
+    name === 'SecurityError' ||
+    name === 'NotFoundError' ||
+    name === 'NotReadableError' ||
+    name === 'OverconstrainedError'
+  );
 };
 
 async function tryGet(getUserMedia: GetUserMedia, c: MediaStreamConstraints): Promise<MediaStream | null> {
@@ -42,9 +48,17 @@ async function tryGet(getUserMedia: GetUserMedia, c: MediaStreamConstraints): Pr
   }
 }
 
-export async function acquireLocalMedia(getUserMedia: GetUserMedia = (c) => navigator.mediaDevices.getUserMedia(c)): Promise<LocalMedia> {
+export async function acquireLocalMedia(
+  getUserMedia: GetUserMedia = (c) => navigator.mediaDevices.getUserMedia(c),
+): Promise<LocalMedia> {
   const both = await tryGet(getUserMedia, MEDIA_CONSTRAINTS);
-  if (both) return { stream: both, audio: both.getAudioTracks().length > 0, video: both.getVideoTracks().length > 0, warning: null };
+  if (both)
+    return {
+      stream: both,
+      audio: both.getAudioTracks().length > 0,
+      video: both.getVideoTracks().length > 0,
+      warning: null,
+    };
   const audio = await tryGet(getUserMedia, { audio: MEDIA_CONSTRAINTS.audio });
   if (audio) return { stream: audio, audio: true, video: false, warning: LIVE_TEXTS.cameraDenied };
   const video = await tryGet(getUserMedia, { video: MEDIA_CONSTRAINTS.video });

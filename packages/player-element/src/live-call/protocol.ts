@@ -28,7 +28,10 @@ export const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([
   CLOSE_CODES.replaced,
 ]);
 
-/** The spec's text for a final close: the session expiry text, ours for a replaced socket, else "Connection error: {code}". */
+/**
+ * The spec's text for a final close: the session expiry text, ours for a replaced socket, else "Connection error:
+ * {code}".
+ */
 export function closeText(code: number): string {
   if (code === CLOSE_CODES.replaced) return ERROR_TEXTS.liveReplaced;
   return code === CLOSE_CODES.sessionExpired ? ERROR_TEXTS.sessionExpired : formatTexts.connectionError(code);
@@ -125,7 +128,10 @@ export function sessionFromToken(token: string): string | null {
 }
 
 /** The socket URL for a server base (http, https, ws or wss). */
-export function socketUrl(base: string, q: { tourId: string; session?: string | null; token: string; access?: string | undefined }): string {
+export function socketUrl(
+  base: string,
+  q: { tourId: string; session?: string | null; token: string; access?: string | undefined },
+): string {
   const u = new URL('/ws/tour-viewer-events', base.replace(/^http/, 'ws'));
   u.searchParams.set('tourId', q.tourId);
   if (q.session) u.searchParams.set('session', q.session);

@@ -11,7 +11,8 @@ import { LIVE_MESSAGES, type LiveRole, type ServerMessage, type SignalData, type
 import { LIVE_TEXTS } from './texts.js';
 
 /** crypto.randomUUID needs a secure context; getRandomValues does not. */
-const randomId = () => Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('');
+const randomId = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 interface Peer {
   userId: string;
@@ -60,8 +61,14 @@ export class WebRtcTransport implements CallTransport {
     this.offs.push(
       this.socket.onStatus((s) => {
         if (s.state === 'open') this.joined();
-        else if (s.state === 'reconnecting') this.events.emit({ type: 'state', state: 'reconnecting', attempt: s.attempt ?? 1 });
-        else if (s.state === 'failed') this.events.emit({ type: 'state', state: 'failed', message: s.message ?? LIVE_TEXTS.connectionErrorOccurred });
+        else if (s.state === 'reconnecting')
+          this.events.emit({ type: 'state', state: 'reconnecting', attempt: s.attempt ?? 1 });
+        else if (s.state === 'failed')
+          this.events.emit({
+            type: 'state',
+            state: 'failed',
+            message: s.message ?? LIVE_TEXTS.connectionErrorOccurred,
+          });
       }),
       this.socket.onMessage((m) => this.onMessage(m)),
     );
@@ -119,7 +126,13 @@ export class WebRtcTransport implements CallTransport {
           return;
         }
         // The same call saying ready again (its reply, or after a socket reconnect) keeps its connection.
-        if (existing && existing.call === d.call && existing.pc.connectionState !== 'failed' && existing.pc.connectionState !== 'closed') return;
+        if (
+          existing &&
+          existing.call === d.call &&
+          existing.pc.connectionState !== 'failed' &&
+          existing.pc.connectionState !== 'closed'
+        )
+          return;
         if (existing) this.drop(existing);
         const p = this.createPeer(m.fromUser, m.from, d.call);
         await this.offer(p, false);
@@ -190,7 +203,8 @@ export class WebRtcTransport implements CallTransport {
     }
     p.restarts += 1;
     setTimeout(() => {
-      if (this.peers.get(p.userId) === p && p.pc.connectionState === 'failed') void this.offer(p, true).catch(() => this.drop(p));
+      if (this.peers.get(p.userId) === p && p.pc.connectionState === 'failed')
+        void this.offer(p, true).catch(() => this.drop(p));
     }, this.opts.restartDelayMs ?? TIMINGS_MS.reconnectDelay);
   }
 

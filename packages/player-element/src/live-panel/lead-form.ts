@@ -3,10 +3,19 @@ import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type C
 import { DEFAULT_PHONE_COUNTRY } from '@roomwalk/shared/constants';
 
 export interface TurnstileApi {
-  render(el: HTMLElement, opts: { sitekey: string; callback: (t: string) => void; 'expired-callback': () => void; 'error-callback': () => void }): string;
+  render(
+    el: HTMLElement,
+    opts: {
+      sitekey: string;
+      callback: (t: string) => void;
+      'expired-callback': () => void;
+      'error-callback': () => void;
+    },
+  ): string;
 }
 
-const regionNames = typeof Intl !== 'undefined' && 'DisplayNames' in Intl ? new Intl.DisplayNames(['en'], { type: 'region' }) : null;
+const regionNames =
+  typeof Intl !== 'undefined' && 'DisplayNames' in Intl ? new Intl.DisplayNames(['en'], { type: 'region' }) : null;
 let countryOptions: Array<{ code: string; label: string }> | null = null;
 /** Every country with its calling code, by name ('South Africa (+27)'), as the console's phone input lists them. */
 export function countries(): Array<{ code: string; label: string }> {

@@ -3,7 +3,8 @@
  * notification for agent to join"), then during the call two small collapsible video tiles (remote and local) over a
  * control bar (mute, camera, sync, hang up), the panel texts, the permission warnings as 6 s toasts, retry on errors.
  * The player lays it out beside the picture, never over it (above or left by default; Move puts it below or right).
- * Lazily loaded by the player's LiveViewingController (live-panel.ts registers it); it drives the framework-neutral `../live-call/` module.
+ * Lazily loaded by the player's LiveViewingController (live-panel.ts registers it); it drives the framework-neutral
+ * `../live-call/` module.
  */
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { DEFAULT_PHONE_COUNTRY, DEV_TURNSTILE_TOKEN } from '@roomwalk/shared/constants';
@@ -16,7 +17,17 @@ import { emit } from '../events/events.js';
 import { countries, loadTurnstile, siteKey, splitContact } from './lead-form.js';
 import { HOST_SESSION_QUERY, TOUR_LEAD_CREATE } from './live-queries.js';
 import { styles } from './live-panel.styles.js';
-import { CALL_STATES, LIVE_TEXTS, CallStateMachine, WARNING_MS, createScrollSync, type CallSnapshot, type LiveRole, type ScrollSync, type ViewingSessionRequestLike } from '../live-call/index.js';
+import {
+  CALL_STATES,
+  LIVE_TEXTS,
+  CallStateMachine,
+  WARNING_MS,
+  createScrollSync,
+  type CallSnapshot,
+  type LiveRole,
+  type ScrollSync,
+  type ViewingSessionRequestLike,
+} from '../live-call/index.js';
 import { forgetSession, readCapturedDetails, readSession, storeLead, type CapturedDetails } from './storage.js';
 
 type Field = 'name' | 'surname' | 'email' | 'contactNumber' | 'turnstileToken';
@@ -27,8 +38,11 @@ type Phase = 'preparing' | 'form' | 'submitting' | 'call' | 'failed';
  * `<tour-player live-viewing>` creates it from its lazily loaded chunk; it is not placed by hand.
  *
  * @tagname tour-live-panel
- * @fires {CustomEvent<{ tourLead: { id?: string; name: string; surname?: string | null; email: string; contactNumber?: string | null; leadType?: string; tourId?: string }; viewingSessionRequest: { signalingToken: string; expireTime: string } | null }>} tour-live-lead - The viewer's lead form was accepted (tourLeadCreate; was `live-lead`).
- * @fires {CustomEvent<Record<string, never>>} tour-live-close - The call ended or the panel was closed (was `live-close`).
+ * @fires {CustomEvent<{ tourLead: { id?: string; name: string; surname?: string | null; email: string; contactNumber?:
+ * string | null; leadType?: string; tourId?: string }; viewingSessionRequest: { signalingToken: string; expireTime:
+ * string } | null }>} tour-live-lead - The viewer's lead form was accepted (tourLeadCreate; was `live-lead`).
+ * @fires {CustomEvent<Record<string, never>>} tour-live-close - The call ended or the panel was closed (was
+ * `live-close`).
  * @attr {'start' | 'end'} dock - The side of the picture it sits on (Move swaps it).
  * @cssproperty --tour-player-accent - Button colour (inherited from the player).
  * @cssproperty --tour-player-radius - Corner radius (inherited from the player).
@@ -70,7 +84,9 @@ export class TourLivePanel extends LitElement {
   declare private bottomOpen: boolean;
   declare private muted: boolean;
   declare private cameraOff: boolean;
-  /** Which side of the picture the panel sits on (`start`: above or left of it; `end`: below or right); Move swaps it. */
+  /**
+   * Which side of the picture the panel sits on (`start`: above or left of it; `end`: below or right); Move swaps it.
+   */
   declare dock: 'start' | 'end';
 
   /** Frames from the others in the room (the player moves there). */
@@ -190,7 +206,12 @@ export class TourLivePanel extends LitElement {
       if (box && key) {
         void loadTurnstile()
           .then((t) =>
-            t.render(box, { sitekey: key, callback: (tok) => (this.turnstileToken = tok), 'expired-callback': () => (this.turnstileToken = ''), 'error-callback': () => (this.turnstileToken = '') }),
+            t.render(box, {
+              sitekey: key,
+              callback: (tok) => (this.turnstileToken = tok),
+              'expired-callback': () => (this.turnstileToken = ''),
+              'error-callback': () => (this.turnstileToken = ''),
+            }),
           )
           .catch(() => (this.formError = LIVE_TEXTS.connectionErrorOccurred));
       }
@@ -203,7 +224,16 @@ export class TourLivePanel extends LitElement {
     const value = (k: string) => (f.elements.namedItem(k) as HTMLInputElement).value;
     // The profile's '+{code} {national}' form: the chosen country (default ZA) and the number typed beside it.
     const contactNumber = contactNumberFromInput(value('country') || DEFAULT_PHONE_COUNTRY, value('contactNumber'));
-    void this.submitLead({ name: value('name'), surname: value('surname'), email: value('email'), contactNumber, turnstileToken: this.turnstileToken }, false);
+    void this.submitLead(
+      {
+        name: value('name'),
+        surname: value('surname'),
+        email: value('email'),
+        contactNumber,
+        turnstileToken: this.turnstileToken,
+      },
+      false,
+    );
   };
 
   private async submitLead(values: Partial<Record<Field, string | null | undefined>>, silent: boolean): Promise<void> {
@@ -226,7 +256,9 @@ export class TourLivePanel extends LitElement {
     const { turnstileToken, ...details } = parsed.data;
     try {
       const visit = await flushVisit(this);
-      const data = await graphqlRequest<{ tourLeadCreate: { tourLead: CapturedDetails; viewingSessionRequest: ViewingSessionRequestLike | null } }>(this.api, TOUR_LEAD_CREATE, {
+      const data = await graphqlRequest<{
+        tourLeadCreate: { tourLead: CapturedDetails; viewingSessionRequest: ViewingSessionRequestLike | null };
+      }>(this.api, TOUR_LEAD_CREATE, {
         input: {
           name: details.name,
           surname: details.surname || null,
@@ -339,8 +371,14 @@ export class TourLivePanel extends LitElement {
   }
 
   private renderForm() {
-    const err = (k: Field) => (this.errors[k] ? html`<span class="err" id="err-${k}">${this.errors[k]}</span>` : nothing);
-    const field = (k: Field, label: string, type: string, autocomplete: string) => html`<div class="field"><label for="lead-${k}">${label}</label>
+    const err = (k: Field) =>
+      this.errors[k] ? html`<span class="err" id="err-${k}">${this.errors[k]}</span>` : nothing;
+    const field = (
+      k: Field,
+      label: string,
+      type: string,
+      autocomplete: string,
+    ) => html`<div class="field"><label for="lead-${k}">${label}</label>
         <input id="lead-${k}" name=${k} type=${type} autocomplete=${autocomplete} aria-invalid=${this.errors[k] ? 'true' : 'false'}
           aria-describedby=${this.errors[k] ? `err-${k}` : nothing} ?disabled=${this.phase === 'submitting'} />${err(k)}</div>`;
     return html`<div class="card" role="dialog" aria-modal="false" aria-labelledby="lead-title">
@@ -370,7 +408,11 @@ export class TourLivePanel extends LitElement {
 
   private renderCall() {
     const s = this.snapshot;
-    const text = s ? (s.state === CALL_STATES.ERROR || s.state === CALL_STATES.DISCONNECTED ? LIVE_TEXTS.notConnected : s.panelText) : LIVE_TEXTS.initializing;
+    const text = s
+      ? s.state === CALL_STATES.ERROR || s.state === CALL_STATES.DISCONNECTED
+        ? LIVE_TEXTS.notConnected
+        : s.panelText
+      : LIVE_TEXTS.initializing;
     const connected = s?.state === CALL_STATES.CONNECTED;
     const localText = s?.localStream ? (this.cameraOff || s.audioOnly ? LIVE_TEXTS.cameraOff : '') : text;
     return html`<div class="card" role="region" aria-label="Live call">

@@ -3,8 +3,9 @@ import { css } from 'lit';
 /** `<tour-live-panel>`'s shadow styles. */
 export const styles = css`
     /*
-     * A flex item of the player's body, beside the picture, never over it: a side column left of it (right after Move) in
-     * a landscape body, above it (below after Move) across the width in a portrait one (the body is a size container).
+     * A flex item of the player's body, beside the picture, never over it: a side column left of it (right after Move)
+     * in a landscape body, above it (below after Move) across the width in a portrait one (the body is a size
+     * container).
      */
     :host { order: -1; width: clamp(150px, 24%, 300px); position: relative; z-index: 6; display: block; flex: none; align-self: flex-start; box-sizing: border-box; padding: 8px; max-height: 100%; overflow: auto; font: 14px/1.4 system-ui, sans-serif; color: #fff; container-type: inline-size; }
     :host([dock='end']) { order: 1; }

@@ -17,11 +17,13 @@ const EMPTY_VIEWER = 'No markers created yet';
  *
  * @tagname tour-markers-drawer
  * @fires {CustomEvent<{ marker: Marker }>} tour-marker-jump-request - A marker was chosen (the player fast-travels).
- * @fires {CustomEvent<{ name: string; custom: boolean }>} tour-marker-add-request - Add a marker at the current frame (edit mode).
+ * @fires {CustomEvent<{ name: string; custom: boolean }>} tour-marker-add-request - Add a marker at the current frame
+ * (edit mode).
  * @fires {CustomEvent<{ marker: Marker; name: string }>} tour-marker-rename-request - Rename a marker (edit mode).
  * @fires {CustomEvent<{ marker: Marker }>} tour-marker-delete-request - Delete a marker (edit mode).
  * @fires {CustomEvent<Record<string, never>>} tour-ai-markers-request - Auto generate with AI (super admin, edit mode).
- * @fires {CustomEvent<{ message: string; variant: 'success' | 'warning' | 'error' | 'info' }>} tour-notice - A notice for the player to show.
+ * @fires {CustomEvent<{ message: string; variant: 'success' | 'warning' | 'error' | 'info' }>} tour-notice - A notice
+ * for the player to show.
  * @csspart list - The list of markers.
  * @csspart row - One marker row.
  */
@@ -118,8 +120,10 @@ export class TourMarkersDrawer extends LitElement {
     const byId = new Map<string, DrawerRow>();
     for (const m of this.markers) byId.set(m.id, { marker: m, origin: 'existed', leaving: false });
     if (this.ai.active) {
-      for (const m of this.ai.added) if (!byId.has(m.id)) byId.set(m.id, { marker: m, origin: 'added', leaving: false });
-      for (const m of this.ai.removed) byId.set(m.id, { marker: byId.get(m.id)?.marker ?? m, origin: 'removed', leaving: false });
+      for (const m of this.ai.added)
+        if (!byId.has(m.id)) byId.set(m.id, { marker: m, origin: 'added', leaving: false });
+      for (const m of this.ai.removed)
+        byId.set(m.id, { marker: byId.get(m.id)?.marker ?? m, origin: 'removed', leaving: false });
     }
     for (const m of this.leaving) if (!byId.has(m.id)) byId.set(m.id, { marker: m, origin: 'existed', leaving: true });
     return [...byId.values()].sort((a, b) => a.marker.frameIndex - b.marker.frameIndex);

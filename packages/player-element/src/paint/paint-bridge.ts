@@ -26,7 +26,10 @@ export class PaintBridge {
   /** Request id → the bitmap's key and tour frame. */
   private pending = new Map<number, Ready & { k: string }>();
   private nextId = 1;
-  /** Per clip, its keyframe thumbnail (the placeholder after a jump, shown at once: it stays on the main thread), and their bytes. */
+  /**
+   * Per clip, its keyframe thumbnail (the placeholder after a jump, shown at once: it stays on the main thread), and
+   * their bytes.
+   */
   thumbs: (ImageBitmap | undefined)[] = [];
   thumbBytes = 0;
   /** The canvas's backing size (set by the canvas controller): a jump's frame is made as a bitmap this size at once. */
@@ -111,7 +114,10 @@ export class PaintBridge {
     return r.bitmap;
   }
 
-  /** Asks for a bitmap unless it is ready or asked for; `urgent` (the frame to show now) is asked even when the queue is full. */
+  /**
+   * Asks for a bitmap unless it is ready or asked for; `urgent` (the frame to show now) is asked even when the queue is
+   * full.
+   */
   request(key: string, frame: number, width: number, height: number, urgent: boolean): void {
     const k = this.key(key, width, height);
     if (this.ready.has(k) || [...this.pending.values()].some((p) => p.k === k)) return;
@@ -152,7 +158,10 @@ export class PaintBridge {
     this.keep(p.k, p.frame, bitmap);
   }
 
-  /** Cancels the requests for frames more than `reach` from `position`, and closes the ready bitmaps farthest from it beyond the few kept. */
+  /**
+   * Cancels the requests for frames more than `reach` from `position`, and closes the ready bitmaps farthest from it
+   * beyond the few kept.
+   */
   trim(position: number, reach: number): void {
     const cancel: number[] = [];
     for (const [id, p] of this.pending) if (Math.abs(p.frame - position) > reach) cancel.push(id);

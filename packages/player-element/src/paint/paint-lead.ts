@@ -1,4 +1,7 @@
-/** Fewest and most frames ahead of the playhead whose bitmaps are asked for (at most 10 ready bitmaps: 9.5 MB at 650x366). */
+/**
+ * Fewest and most frames ahead of the playhead whose bitmaps are asked for (at most 10 ready bitmaps: 9.5 MB at
+ * 650x366).
+ */
 export const LEAD_MIN = 4;
 export const LEAD_MAX = 8;
 /** On-time paints in a row (two seconds of scrubbing) before the lead shrinks by one frame. */
@@ -10,8 +13,8 @@ const REFRESH_MS = 1000 / 60;
  * How far ahead of the playhead the paint worker works, adapted to this device while it runs. Four frames (66 ms at one
  * frame a refresh) suffice on a quiet machine. Where the bitmap of a decoded frame is still missing when its refresh
  * comes and the worker makes a bitmap in less than a refresh (it started too late: jitter), the lead grows by two
- * frames; where a bitmap takes longer than a refresh (the CPU is short), it does not grow, since more bitmaps ahead only
- * take cores from decoding (bench, desktop beside a busy core at load ~40: 53-64 % exact frames at 4, 15-34 % when
+ * frames; where a bitmap takes longer than a refresh (the CPU is short), it does not grow, since more bitmaps ahead
+ * only take cores from decoding (bench, desktop beside a busy core at load ~40: 53-64 % exact frames at 4, 15-34 % when
  * growing regardless). It shrinks again after two seconds on time, so a quiet device does not make bitmaps it may
  * never show.
  */

@@ -6,7 +6,9 @@ import { real, server, until } from '../../test/helpers.js';
 describe('React wrapper (@lit/react)', () => {
   it('passes props to <tour-player> and maps tour-* events to callbacks', async () => {
     // @ts-expect-error bundled on the fly by the test runner config
-    const { mount } = (await import('/__react-entry.js')) as { mount(el: HTMLElement, props: Record<string, unknown>): { unmount(): void } };
+    const { mount } = (await import('/__react-entry.js')) as {
+      mount(el: HTMLElement, props: Record<string, unknown>): { unmount(): void };
+    };
     const container = document.createElement('div');
     document.body.append(container);
     const seen: string[] = [];

@@ -23,7 +23,10 @@ describe('playerConfig', () => {
 
   it('reads every attribute (ATTRIBUTES) and the two properties without one through to the element, as they are now', () => {
     const el = element();
-    const config = playerConfig(el as unknown as ConfigSource, () => 'https://api.example') as unknown as Record<string, unknown>;
+    const config = playerConfig(el as unknown as ConfigSource, () => 'https://api.example') as unknown as Record<
+      string,
+      unknown
+    >;
     for (const name of [...Object.values(ATTRIBUTES), 'authToken', 'loadingTimeoutMs']) {
       expect(config[name], name).toBe(el[name]);
       el[name] = `${name}-changed`;

@@ -1,5 +1,5 @@
 /**
- * A protected tour's gate (issue 33) on the real server: the password screen names nothing of the tour and fetches no
+ * A protected tour's gate on the real server: the password screen names nothing of the tour and fetches no
  * file of it; a wrong password says so; the right one plays the tour (its files signed) and lasts the browser session;
  * company only shows the members' screen. The tour `other` is made protected for these tests and public again after.
  */
@@ -13,7 +13,8 @@ import { adoptGateStyles, renderAccessGate } from './access-gate.js';
 import type { TourPlayer } from './tour-player.js';
 
 const SET_ACCESS = 'mutation($input: TourAccessSetInput!) { tourAccessSet(input: $input) { access } }';
-const setAccess = (access: string, password?: string) => ownerGql(SET_ACCESS, { input: { id: real.other, access, ...(password ? { password } : {}) } });
+const setAccess = (access: string, password?: string) =>
+  ownerGql(SET_ACCESS, { input: { id: real.other, access, ...(password ? { password } : {}) } });
 const gateOf = (p: TourPlayer) => p.shadowRoot?.querySelector<HTMLElement>('[part="gate-card"]') ?? null;
 const requested = async () => (await executeServerCommand('requests')) as string[];
 
@@ -102,13 +103,24 @@ describe('protected tour: the gate', () => {
     document.body.append(host);
     const root = host.attachShadow({ mode: 'open' });
     adoptGateStyles(root);
-    const gate = { kind: 'password' as const, companyName: 'Villa Estates', logoURL: `${server}/media/logo.png`, accentColor: '#8a1c7c', error: '', busy: false };
+    const gate = {
+      kind: 'password' as const,
+      companyName: 'Villa Estates',
+      logoURL: `${server}/media/logo.png`,
+      accentColor: '#8a1c7c',
+      error: '',
+      busy: false,
+    };
     render(renderAccessGate(gate, { signInUrl: '', unbranded: false, onSubmit: () => undefined }), root);
     expect(root.querySelector('img[part="gate-logo"]')!.getAttribute('alt')).to.equal('Villa Estates');
-    expect((root.querySelector('[part="gate"]') as HTMLElement).style.getPropertyValue('--tour-player-accent')).to.equal('#8a1c7c');
+    expect(
+      (root.querySelector('[part="gate"]') as HTMLElement).style.getPropertyValue('--tour-player-accent'),
+    ).to.equal('#8a1c7c');
     render(renderAccessGate(gate, { signInUrl: '', unbranded: true, onSubmit: () => undefined }), root);
     expect(root.querySelector('img')).to.equal(null);
-    expect((root.querySelector('[part="gate"]') as HTMLElement).style.getPropertyValue('--tour-player-accent')).to.equal('');
+    expect(
+      (root.querySelector('[part="gate"]') as HTMLElement).style.getPropertyValue('--tour-player-accent'),
+    ).to.equal('');
     host.remove();
   });
 });

@@ -7,8 +7,16 @@ import '../markers-drawer/markers-drawer.js';
 
 type Notice = CustomEvent<{ message: string; variant: 'success' | 'warning' | 'error' | 'info' }>;
 
-/** The Fast Travel drawer: it sends requests up; the markers controller and the playhead answer them, state comes back down. */
-export function renderDrawer(ctx: PlayerContext, m: MarkersController, playhead: PlayheadController, o: { markers: Marker[]; frame: number; loaded: number; editable: boolean; superAdmin: boolean }) {
+/**
+ * The Fast Travel drawer: it sends requests up; the markers controller and the playhead answer them, state comes back
+ * down.
+ */
+export function renderDrawer(
+  ctx: PlayerContext,
+  m: MarkersController,
+  playhead: PlayheadController,
+  o: { markers: Marker[]; frame: number; loaded: number; editable: boolean; superAdmin: boolean },
+) {
   const { store } = ctx;
   return html`<tour-markers-drawer part="drawer" .markers=${o.markers} .frame=${o.frame} .loadedFrames=${o.loaded}
     .travelling=${store.travelling.value} .editable=${o.editable} .superAdmin=${o.superAdmin}

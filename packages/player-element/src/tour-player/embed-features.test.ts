@@ -1,13 +1,30 @@
-// The embed contract of issue #17: privacy-strict storage, lazy loading, room deep links, unbranded (MLS) mode and
+// The embed contract: privacy-strict storage, lazy loading, room deep links, unbranded (MLS) mode and
 // company branding, on the real server's tours (markers Entrance 0, Kitchen 40, Bedroom 100); the branding is the real
 // server's Custom Company Branding of the branded tour's company (logo and accent #8a1c7c).
 import { expect } from '@esm-bundle/chai';
 import { guardedStorage, safeLocalStorage } from '@roomwalk/shared';
 import '../tour-player/tour-player.js';
 import type { TourPlayer } from './tour-player.component.js';
-import { brandedToken, canvasOf, cleanup, firstEvent, makePlayer, once, readBarcode, real, sameOriginServer, server, skipInWebKit, until } from '../../test/helpers.js';
+import {
+  brandedToken,
+  canvasOf,
+  cleanup,
+  firstEvent,
+  makePlayer,
+  once,
+  readBarcode,
+  real,
+  sameOriginServer,
+  server,
+  skipInWebKit,
+  until,
+} from '../../test/helpers.js';
 
-const securityError = () => new DOMException("Failed to read the 'localStorage' property from 'Window': Access is denied for this document.", 'SecurityError');
+const securityError = () =>
+  new DOMException(
+    "Failed to read the 'localStorage' property from 'Window': Access is denied for this document.",
+    'SecurityError',
+  );
 
 /** Makes window.localStorage throw as Chromium does in a cross-site iframe with third-party storage blocked. */
 function blockStorage(): () => void {
@@ -39,7 +56,8 @@ async function ready(p: TourPlayer): Promise<TourPlayer> {
   return p;
 }
 
-const resourcesSince = (t0: number) => performance.getEntriesByType('resource').filter((e) => e.startTime >= t0) as PerformanceResourceTiming[];
+const resourcesSince = (t0: number) =>
+  performance.getEntriesByType('resource').filter((e) => e.startTime >= t0) as PerformanceResourceTiming[];
 
 describe('Privacy-strict visitors: one guarded store', () => {
   afterEach(cleanup);
@@ -117,10 +135,13 @@ describe('Lazy loading', () => {
     const stats = await p.stats();
     expect(stats.workers, 'decode workers before the tour is in view').to.equal(0);
     expect(p.loadedFrameCount).to.equal(0);
-    // The tour query and the poster (which the memory cache may answer without an entry), and the visit beacon: no clip.
+    // The tour query and the poster (which the memory cache may answer without an entry), and the visit beacon: no
+    // clip.
     const paths = before.map((e) => new URL(e.name).pathname);
     expect(paths).to.include('/query');
-    expect(paths.filter((x) => !['/query', '/tour-visit'].includes(x) && !/^\/media\/tours\/.+\/thumbnail\.jpg$/.test(x))).to.deep.equal([]);
+    expect(
+      paths.filter((x) => !['/query', '/tour-visit'].includes(x) && !/^\/media\/tours\/.+\/thumbnail\.jpg$/.test(x)),
+    ).to.deep.equal([]);
     const bytesBefore = before.reduce((n, e) => n + e.transferSize, 0);
     const tScroll = performance.now();
     p.scrollIntoView();
@@ -128,7 +149,9 @@ describe('Lazy loading', () => {
     const firstFrameMs = performance.now() - tScroll;
     expect((await p.stats()).workers).to.be.greaterThan(0);
     expect(readBarcode(canvasOf(p))).to.equal(0);
-    console.log(`[lazy] before the tour is in view: ${before.length} requests, ${bytesBefore} bytes (main thread); first frame ${firstFrameMs.toFixed(0)} ms after scrolling to it`);
+    console.log(
+      `[lazy] before the tour is in view: ${before.length} requests, ${bytesBefore} bytes (main thread); first frame ${firstFrameMs.toFixed(0)} ms after scrolling to it`,
+    );
   });
 
   /** Holds the tour query until `release()`, and counts the workers started (decode and paint) meanwhile. */
@@ -169,7 +192,10 @@ describe('Lazy loading', () => {
     try {
       const p = await below({ loading: 'eager' });
       await until(() => held.queried(), 'the tour query sent');
-      await until(() => held.started.includes('tour-decode') && held.started.includes('tour-paint'), 'workers started before the answer');
+      await until(
+        () => held.started.includes('tour-decode') && held.started.includes('tour-paint'),
+        'workers started before the answer',
+      );
       const warm = held.started.length;
       expect(p.loadedFrameCount, 'nothing decoded before the answer').to.equal(0);
       held.release();
@@ -230,7 +256,10 @@ describe('Pasted with no CSS', () => {
       const ready = once(p, 'tour-ready', 30_000);
       document.body.append(box);
       await ready;
-      await until(() => Math.abs(canvasOf(p).getBoundingClientRect().height - picture.height) <= 2, `the ${picture.height} px picture at ${width} px`);
+      await until(
+        () => Math.abs(canvasOf(p).getBoundingClientRect().height - picture.height) <= 2,
+        `the ${picture.height} px picture at ${width} px`,
+      );
       const c = canvasOf(p).getBoundingClientRect();
       expect(p.getBoundingClientRect().width, `${width}: element width`).to.equal(width);
       expect(Math.abs(c.width - picture.width), `${width}: picture ${c.width}x${c.height}`).to.be.at.most(2);
@@ -254,7 +283,9 @@ describe('Deep links to a room', () => {
 
   it('start-frame opens at that frame; an unknown start-room falls back to it', async function () {
     skipInWebKit(this, 'frame 100 is not drawn within 15 s when the tour opens at start-frame 100');
-    const p = await ready(await makePlayer({ 'tour-id': real.main, api: server, 'start-frame': '100', 'start-room': 'Attic' }));
+    const p = await ready(
+      await makePlayer({ 'tour-id': real.main, api: server, 'start-frame': '100', 'start-room': 'Attic' }),
+    );
     expect(p.currentFrame).to.equal(100);
     await until(() => readBarcode(canvasOf(p)) === 100, 'frame 100 drawn');
     expect(p.currentRoom?.name).to.equal('Bedroom');
@@ -281,7 +312,13 @@ describe('Unbranded (MLS) mode and company branding', () => {
   const accent = (p: TourPlayer) => getComputedStyle(p).getPropertyValue('--tour-player-accent').trim();
 
   it('branded: the company logo is the intro logo and its accent colours the player', async () => {
-    const p = await ready(await makePlayer({ 'tour-id': real.branded, api: sameOriginServer, mode: 'agent', 'live-viewing': true }, { authToken: brandedToken }, { width: 1000, height: 600 }));
+    const p = await ready(
+      await makePlayer(
+        { 'tour-id': real.branded, api: sameOriginServer, mode: 'agent', 'live-viewing': true },
+        { authToken: brandedToken },
+        { width: 1000, height: 600 },
+      ),
+    );
     await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
     await p.goToFrame(p.totalFrames - 1);
     await p.updateComplete;
@@ -304,7 +341,11 @@ describe('Unbranded (MLS) mode and company branding', () => {
 
   it('unbranded: no intro logo, accent, agent card, listing link, Whats Chat, live call, menu or any link', async () => {
     const p = await ready(
-      await makePlayer({ 'tour-id': real.branded, api: sameOriginServer, mode: 'agent', 'live-viewing': true, unbranded: true }, { authToken: brandedToken }, { width: 1000, height: 600 }),
+      await makePlayer(
+        { 'tour-id': real.branded, api: sameOriginServer, mode: 'agent', 'live-viewing': true, unbranded: true },
+        { authToken: brandedToken },
+        { width: 1000, height: 600 },
+      ),
     );
     await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
     // The agent card opens at the end of a branded agent tour: not here.

@@ -20,14 +20,46 @@ interface ErrorDialog {
   details?: boolean;
 }
 
-const generic = (doc: string): ErrorDialog => ({ kind: 'query-error', title: ERROR_TEXTS.dataLoadError, text: '', action: 'retry', doc, details: true });
+const generic = (doc: string): ErrorDialog => ({
+  kind: 'query-error',
+  title: ERROR_TEXTS.dataLoadError,
+  text: '',
+  action: 'retry',
+  doc,
+  details: true,
+});
 
 /** Error code → dialog (tours §8 texts). */
 const ERROR_DIALOGS: Record<TourPlayerErrorCode, ErrorDialog> = {
-  LOAD_TIMEOUT: { kind: 'timeout', title: ERROR_TEXTS.takingAWhileTitle, text: ERROR_TEXTS.takingAWhile, action: 'refresh', doc: 'docs/errors/LOAD_TIMEOUT.md' },
-  DECODE_FAILED: { kind: 'failed', title: ERROR_TEXTS.failedToLoadTitle, text: ERROR_TEXTS.failedToLoad, action: 'refresh', doc: 'docs/errors/DECODE_FAILED.md' },
-  TOUR_REMOVED: { kind: 'removed', title: ERROR_TEXTS.tourRemovedTitle, text: ERROR_TEXTS.tourRemoved, action: 'close-home', doc: 'docs/errors/TOUR_REMOVED.md', support: true },
-  INVALID_LINK: { kind: 'invalid', title: ERROR_TEXTS.invalidLinkTitle, text: ERROR_TEXTS.invalidLink, action: 'go-home', doc: 'docs/errors/INVALID_LINK.md' },
+  LOAD_TIMEOUT: {
+    kind: 'timeout',
+    title: ERROR_TEXTS.takingAWhileTitle,
+    text: ERROR_TEXTS.takingAWhile,
+    action: 'refresh',
+    doc: 'docs/errors/LOAD_TIMEOUT.md',
+  },
+  DECODE_FAILED: {
+    kind: 'failed',
+    title: ERROR_TEXTS.failedToLoadTitle,
+    text: ERROR_TEXTS.failedToLoad,
+    action: 'refresh',
+    doc: 'docs/errors/DECODE_FAILED.md',
+  },
+  TOUR_REMOVED: {
+    kind: 'removed',
+    title: ERROR_TEXTS.tourRemovedTitle,
+    text: ERROR_TEXTS.tourRemoved,
+    action: 'close-home',
+    doc: 'docs/errors/TOUR_REMOVED.md',
+    support: true,
+  },
+  INVALID_LINK: {
+    kind: 'invalid',
+    title: ERROR_TEXTS.invalidLinkTitle,
+    text: ERROR_TEXTS.invalidLink,
+    action: 'go-home',
+    doc: 'docs/errors/INVALID_LINK.md',
+  },
   QUERY_FAILED: generic('docs/errors/QUERY_FAILED.md'),
   MARKER_FAILED: generic('docs/errors/MARKER_FAILED.md'),
   AI_MARKERS_FAILED: generic('docs/errors/AI_MARKERS_FAILED.md'),
@@ -46,7 +78,14 @@ export interface DialogOptions {
 }
 
 /** The dialog frame every player dialog shares (an `alertdialog` labelled by its title). */
-export function renderDialog(title: string, body: string, actions: unknown, kind: string, extra: unknown = nothing, doc?: string): TemplateResult {
+export function renderDialog(
+  title: string,
+  body: string,
+  actions: unknown,
+  kind: string,
+  extra: unknown = nothing,
+  doc?: string,
+): TemplateResult {
   return html`<div class="overlay" part="dialog-overlay">
     <div class="dialog" part="dialog" role="alertdialog" aria-modal="true" aria-labelledby="dlg-title" data-kind=${kind} data-doc=${doc ?? nothing}>
       <h2 id="dlg-title">${title}</h2>
@@ -60,12 +99,14 @@ export function renderDialog(title: string, body: string, actions: unknown, kind
 /** Renders an error code's dialog from the table. */
 export function renderErrorDialog(code: TourPlayerErrorCode, o: DialogOptions): TemplateResult {
   const d = ERROR_DIALOGS[code];
-  const home = (label: string) => (o.unbranded ? nothing : html`<a class="button" href=${o.homeUrl} target="_blank" rel="noopener">${label}</a>`);
+  const home = (label: string) =>
+    o.unbranded ? nothing : html`<a class="button" href=${o.homeUrl} target="_blank" rel="noopener">${label}</a>`;
   const actions = {
     refresh: () => html`<button class="refresh" @click=${o.onRefresh}>Refresh</button>`,
     'go-home': () => home('Go Home'),
     'close-home': () => home('Close'),
-    retry: () => html`${o.dismissable ? html`<button class="secondary close" @click=${o.onClose}>Close</button>` : nothing}
+    retry:
+      () => html`${o.dismissable ? html`<button class="secondary close" @click=${o.onClose}>Close</button>` : nothing}
       <button class="retry" @click=${o.onRefresh}>Retry</button>`,
   }[d.action]();
   const extra = html`${d.support && !o.unbranded ? html`<p>${ERROR_TEXTS.contactForMore} <a href="mailto:${SUPPORT_EMAIL}">${SUPPORT_EMAIL}</a></p>` : nothing}

@@ -3,13 +3,29 @@ import { executeServerCommand } from '@web/test-runner-commands';
 import '../tour-player/tour-player.js';
 import type { TourPlayer } from './tour-player.component.js';
 import { CACHE_BUDGET } from '../constants.js';
-import { brandedToken, canvasOf, cleanup, eventsOf, firstEvent, makePlayer, observed, readBarcode, real, sameOriginServer, server, until } from '../../test/helpers.js';
+import {
+  brandedToken,
+  canvasOf,
+  cleanup,
+  eventsOf,
+  firstEvent,
+  makePlayer,
+  observed,
+  readBarcode,
+  real,
+  sameOriginServer,
+  server,
+  until,
+} from '../../test/helpers.js';
 
 // Every tour here comes from the real server (main: 180 frames in 5 clips, totalFrames 179, last scrollable 179;
 // portrait: 720x1280). The host page of the message tests is served from a second origin by the test runner itself
 // (127.0.0.1 instead of localhost).
 
-async function readyPlayer(attrs: Record<string, string | boolean> = {}, size?: { width: number; height: number }): Promise<TourPlayer> {
+async function readyPlayer(
+  attrs: Record<string, string | boolean> = {},
+  size?: { width: number; height: number },
+): Promise<TourPlayer> {
   const p = await makePlayer({ 'tour-id': real.main, api: server, ...attrs }, {}, size);
   await firstEvent(p, 'tour-ready');
   await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
@@ -165,7 +181,11 @@ describe('Layouts', () => {
 
     await p.updateComplete;
     const card = p.shadowRoot!.querySelector('.agent-card')!;
-    expect(card.textContent).to.contain('Agent Details').and.contain('Ann Agent').and.contain('Listing Link').and.contain('Whats Chat');
+    expect(card.textContent)
+      .to.contain('Agent Details')
+      .and.contain('Ann Agent')
+      .and.contain('Listing Link')
+      .and.contain('Whats Chat');
     (card.querySelector('.close') as HTMLButtonElement).click();
     await p.updateComplete;
     expect(p.shadowRoot!.querySelector('.agent-card')).to.equal(null);
@@ -187,7 +207,9 @@ describe('Layouts', () => {
       ).to.deep.equal(['Listing Link', 'Whats Chat']);
       for (const a of links) {
         const cs = getComputedStyle(a);
-        expect(cs.backgroundColor, `${where} ${a.textContent} has its own background`).to.not.match(/rgba\(0, 0, 0, 0\)|transparent/);
+        expect(cs.backgroundColor, `${where} ${a.textContent} has its own background`).to.not.match(
+          /rgba\(0, 0, 0, 0\)|transparent/,
+        );
         const [l1, l2] = [luminance(cs.color), luminance(cs.backgroundColor)].sort((x, y) => y - x);
         expect((l1! + 0.05) / (l2! + 0.05), `${where} ${a.textContent} contrast`).to.be.at.least(4.5);
         expect(a.getBoundingClientRect().height, `${where} ${a.textContent} target height`).to.be.at.least(44);
@@ -204,7 +226,10 @@ describe('Layouts', () => {
 
   it('fades the intro logo between 10 and 99 percent', async () => {
     // The branded tour's company logo is its intro logo (the real server's Custom Company Branding).
-    const p = await makePlayer({ 'tour-id': real.branded, api: sameOriginServer, mode: 'agent' }, { authToken: brandedToken });
+    const p = await makePlayer(
+      { 'tour-id': real.branded, api: sameOriginServer, mode: 'agent' },
+      { authToken: brandedToken },
+    );
     await firstEvent(p, 'tour-ready');
     await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
     await p.updateComplete;

@@ -2,10 +2,24 @@ import { expect } from '@esm-bundle/chai';
 import { sendKeys, sendMouse, setViewport } from '@web/test-runner-commands';
 import '../tour-player/tour-player.js';
 import type { TourPlayer } from './tour-player.component.js';
-import { canvasOf, cleanup, eventsOf, firstEvent, makePlayer, readBarcode, real, server, skipInWebKit, until } from '../../test/helpers.js';
+import {
+  canvasOf,
+  cleanup,
+  eventsOf,
+  firstEvent,
+  makePlayer,
+  readBarcode,
+  real,
+  server,
+  skipInWebKit,
+  until,
+} from '../../test/helpers.js';
 
 /** The real server's main tour (180 frames; markers Entrance 0, Kitchen 40, Bedroom 100), fully buffered. */
-async function readyPlayer(attrs: Record<string, string | boolean> = {}, size?: { width: number; height: number }): Promise<TourPlayer> {
+async function readyPlayer(
+  attrs: Record<string, string | boolean> = {},
+  size?: { width: number; height: number },
+): Promise<TourPlayer> {
   const p = await makePlayer({ 'tour-id': real.main, api: server, ...attrs }, {}, size);
   await firstEvent(p, 'tour-ready');
   await until(() => p.loadedFrameCount >= p.totalFrames, 'all clips buffered');
@@ -115,7 +129,15 @@ describe('<tour-player> interaction', () => {
     const p = await readyPlayer();
     const c = canvasOf(p);
     const r = c.getBoundingClientRect();
-    const init = (x: number, y: number) => ({ pointerId: 7, pointerType: 'touch', clientX: x, clientY: y, bubbles: true, composed: true, isPrimary: true });
+    const init = (x: number, y: number) => ({
+      pointerId: 7,
+      pointerType: 'touch',
+      clientX: x,
+      clientY: y,
+      bubbles: true,
+      composed: true,
+      isPrimary: true,
+    });
     c.dispatchEvent(new PointerEvent('pointerdown', init(r.left + 300, r.top + 200)));
     // 42 px up (forward): frame 10, painted from its own decoded pixels at every step on the way.
     c.dispatchEvent(new PointerEvent('pointermove', init(r.left + 300, r.top + 158)));
@@ -140,7 +162,15 @@ describe('<tour-player> interaction', () => {
     // A point of the empty stage beside the picture (the 1000x600 player's picture is 650 px wide, centred).
     const [x, y] = [Math.round((s.left + c.left) / 2), Math.round(c.top + c.height / 2)];
     expect(x).to.be.below(c.left);
-    const init = (px: number, id: number) => ({ pointerId: id, pointerType: 'touch', clientX: px, clientY: y, bubbles: true, composed: true, isPrimary: true });
+    const init = (px: number, id: number) => ({
+      pointerId: id,
+      pointerType: 'touch',
+      clientX: px,
+      clientY: y,
+      bubbles: true,
+      composed: true,
+      isPrimary: true,
+    });
     const swipe = async (dx: number, id: number) => {
       stage.dispatchEvent(new PointerEvent('pointerdown', init(x, id)));
       stage.dispatchEvent(new PointerEvent('pointermove', init(x + dx, id)));
@@ -167,7 +197,10 @@ describe('<tour-player> interaction', () => {
   });
 
   it('shows a notice above the joystick, never over it: joystick below the picture and in the corner of a short window', async function () {
-    skipInWebKit(this, 'set-viewport is a puppeteer/playwright command; the WebKitWebDriver launcher does not receive it');
+    skipInWebKit(
+      this,
+      'set-viewport is a puppeteer/playwright command; the WebKitWebDriver launcher does not receive it',
+    );
     for (const viewport of [
       { width: 800, height: 600 },
       { width: 844, height: 390 },
@@ -175,16 +208,26 @@ describe('<tour-player> interaction', () => {
       await setViewport(viewport);
       const p = await readyPlayer({}, viewport);
       // The drawer forwards its notices (a marker's name, "Marker updated") to the player.
-      if (!p.shadowRoot!.querySelector('tour-markers-drawer')) (p.shadowRoot!.querySelector('.drawer-toggle') as HTMLButtonElement).click();
+      if (!p.shadowRoot!.querySelector('tour-markers-drawer'))
+        (p.shadowRoot!.querySelector('.drawer-toggle') as HTMLButtonElement).click();
       await p.updateComplete;
       p.shadowRoot!.querySelector('tour-markers-drawer')!.dispatchEvent(
-        new CustomEvent('tour-notice', { detail: { message: 'Please enter a marker name', variant: 'warning' }, bubbles: true, composed: true }),
+        new CustomEvent('tour-notice', {
+          detail: { message: 'Please enter a marker name', variant: 'warning' },
+          bubbles: true,
+          composed: true,
+        }),
       );
       await p.updateComplete;
       const n = p.shadowRoot!.querySelector('[part="notice"]')!.getBoundingClientRect();
       const j = p.shadowRoot!.querySelector('.joystick')!.getBoundingClientRect();
-      const overlap = Math.max(0, Math.min(n.right, j.right) - Math.max(n.left, j.left)) * Math.max(0, Math.min(n.bottom, j.bottom) - Math.max(n.top, j.top));
-      expect(overlap, `${viewport.width}x${viewport.height}: notice ${JSON.stringify(n)} over joystick ${JSON.stringify(j)}`).to.equal(0);
+      const overlap =
+        Math.max(0, Math.min(n.right, j.right) - Math.max(n.left, j.left)) *
+        Math.max(0, Math.min(n.bottom, j.bottom) - Math.max(n.top, j.top));
+      expect(
+        overlap,
+        `${viewport.width}x${viewport.height}: notice ${JSON.stringify(n)} over joystick ${JSON.stringify(j)}`,
+      ).to.equal(0);
       expect(n.bottom, `${viewport.width}x${viewport.height}: the notice is above the joystick`).to.be.at.most(j.top);
       cleanup();
     }
@@ -202,8 +245,19 @@ describe('<tour-player> interaction', () => {
         document.head.append(s);
       });
     }
-    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; help: string; nodes: { target: unknown }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            ctx: unknown,
+            opts: unknown,
+          ): Promise<{ violations: { id: string; help: string; nodes: { target: unknown }[] }[] }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(p, { rules: { region: { enabled: false } } });
-    expect(result.violations.map((v) => `${v.id}: ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`)).to.deep.equal([]);
+    expect(
+      result.violations.map((v) => `${v.id}: ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`),
+    ).to.deep.equal([]);
   });
 });

@@ -5,7 +5,10 @@ import { ownerToken, real, sameOriginServer, server, until } from '../../test/he
 // chunk (drawer edit UI, marker calls, AI markers) is fetched only in edit mode, the <video> fallback only without
 // WebCodecs (scripts/build.mjs; the 30 KB gzip budget of the main thread).
 
-const fetched = (w: Window) => (w.performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => new URL(e.name).pathname.split('/').pop()!);
+const fetched = (w: Window) =>
+  (w.performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map(
+    (e) => new URL(e.name).pathname.split('/').pop()!,
+  );
 
 interface Page {
   w: Window & typeof globalThis;
@@ -42,7 +45,9 @@ describe('Lazy chunks of the script-tag bundle', () => {
   for (const mode of ['external', 'preview', 'agent']) {
     it(`viewing a tour (mode ${mode}) fetches neither the editing chunk nor the fallback`, async function () {
       this.timeout(60_000);
-      const p = await page(`tour-id="${real.main}" api="${server}" mode="${mode}"`, { authToken: mode === 'external' ? undefined : ownerToken });
+      const p = await page(`tour-id="${real.main}" api="${server}" mode="${mode}"`, {
+        authToken: mode === 'external' ? undefined : ownerToken,
+      });
       try {
         const rows = await until(() => drawerRoot(p)?.querySelectorAll('li[part="row"]').length, 'the drawer rows');
         expect(rows).to.be.greaterThan(0);
@@ -57,7 +62,7 @@ describe('Lazy chunks of the script-tag bundle', () => {
     });
   }
 
-  it('an external player fetches the visit report chunk on idle and its start beacon goes out (issue 21)', async function () {
+  it('an external player fetches the visit report chunk on idle and its start beacon goes out', async function () {
     this.timeout(60_000);
     const p = await page(`tour-id="${real.main}" api="${server}"`);
     try {

@@ -58,7 +58,11 @@ function notices(p: TourPlayer) {
   return eventsOf<CustomEvent>(p, 'tour-notice').map((e) => `${e.detail.variant}: ${e.detail.message}`);
 }
 
-async function readyPlayer(attrs: Record<string, string | boolean>, props: Partial<TourPlayer> = {}, size = { width: 1000, height: 600 }) {
+async function readyPlayer(
+  attrs: Record<string, string | boolean>,
+  props: Partial<TourPlayer> = {},
+  size = { width: 1000, height: 600 },
+) {
   const p = await makePlayer({ api: server, ...attrs }, props, size);
   await firstEvent(p, 'tour-ready');
   await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
@@ -142,7 +146,8 @@ describe('Marker editing (edit mode)', () => {
   beforeEach(() => resetServerMarkers(real.edit));
   afterEach(cleanup);
 
-  const edit = () => readyPlayer({ 'tour-id': real.edit, mode: 'edit', api: sameOriginServer }, { authToken: ownerToken });
+  const edit = () =>
+    readyPlayer({ 'tour-id': real.edit, mode: 'edit', api: sameOriginServer }, { authToken: ownerToken });
 
   it('adds a predefined marker with the spec values and the session token', async () => {
     const p = await edit();
@@ -154,13 +159,26 @@ describe('Marker editing (edit mode)', () => {
     (drawer(p).shadowRoot!.querySelectorAll('.predefined')[2] as HTMLButtonElement).click();
     await settle(p);
     // All add controls are disabled while adding.
-    expect([...drawer(p).shadowRoot!.querySelectorAll<HTMLButtonElement>('.add button')].every((b) => b.disabled)).to.equal(true);
-    // The new row enters with its animation class, read the frame it appears (the class goes when the 0.3 s animation ends).
-    const enteringClass = await until(() => rows(p).find((r) => r.textContent?.includes('Hallway'))?.className, 'new row');
+    expect(
+      [...drawer(p).shadowRoot!.querySelectorAll<HTMLButtonElement>('.add button')].every((b) => b.disabled),
+    ).to.equal(true);
+    // The new row enters with its animation class, read the frame it appears (the class goes when the 0.3 s animation
+    // ends).
+    const enteringClass = await until(
+      () => rows(p).find((r) => r.textContent?.includes('Hallway'))?.className,
+      'new row',
+    );
     expect(enteringClass).to.contain('entering');
     // Saved on the server (which takes it only with the owner's token), with the spec values.
     const saved = (await serverMarkers(real.edit)).find((m) => m.name === 'Hallway')!;
-    expect(saved).to.deep.include({ name: 'Hallway', description: '', tourId: real.edit, scrollPosition: 0, isFastTravel: true, frameIndex: 60 });
+    expect(saved).to.deep.include({
+      name: 'Hallway',
+      description: '',
+      tourId: real.edit,
+      scrollPosition: 0,
+      isFastTravel: true,
+      frameIndex: 60,
+    });
     await settle(p);
     expect(rowNames(p)).to.deep.equal(['Entrance', 'Kitchen', 'Hallway', 'Bedroom']);
   });
@@ -203,9 +221,17 @@ describe('Marker editing (edit mode)', () => {
     q<HTMLButtonElement>(p, '.save').click();
     await settle(p);
     expect(q(p, row).getAttribute('data-state')).to.equal('editing');
-    await until(() => q(p, row).getAttribute('data-state') === 'view' && rowNames(p).includes('Open Kitchen'), 'renamed row');
+    await until(
+      () => q(p, row).getAttribute('data-state') === 'view' && rowNames(p).includes('Open Kitchen'),
+      'renamed row',
+    );
     expect(notices(p).at(-1)).to.equal(`success: ${NOTICES.markerUpdated}`);
-    expect((await serverMarkers(real.edit)).find((m) => m.id === kitchen)).to.deep.include({ name: 'Open Kitchen', description: '', isFastTravel: true, frameIndex: 40 });
+    expect((await serverMarkers(real.edit)).find((m) => m.id === kitchen)).to.deep.include({
+      name: 'Open Kitchen',
+      description: '',
+      isFastTravel: true,
+      frameIndex: 40,
+    });
   });
 
   it('shows the server message when a rename fails and returns to view', async () => {
@@ -216,7 +242,11 @@ describe('Marker editing (edit mode)', () => {
     await settle(p);
     // Deleted on the server behind the editor's back (another session): the rename fails there, in the server's words.
     await ownerGql(`mutation($id: ID!) { markerDelete(markerId: $id) { success } }`, { id: kitchen });
-    const refused = await ownerGql(`mutation($input: MarkerUpdateInput!) { markerUpdate(input: $input) { id } }`, { input: { id: kitchen, name: 'Galley' } }, true);
+    const refused = await ownerGql(
+      `mutation($input: MarkerUpdateInput!) { markerUpdate(input: $input) { id } }`,
+      { input: { id: kitchen, name: 'Galley' } },
+      true,
+    );
     const message = refused.errors![0]!.message;
     expect(message).to.not.equal('');
     const input = q<HTMLInputElement>(p, `${row} input`);
@@ -281,11 +311,16 @@ describe('AI marker generation (super admin)', () => {
   // Stub: these tests push chosen generation events at chosen moments (an ADD at 50 %, a REMOVE at 100 %) and count
   // subscriptions; on the real server the events come from its room analysis job (a multi-scene source and a
   // super-admin owner would be needed; not done yet).
-  const admin = () => readyPlayer({ 'tour-id': tours.edit!, mode: 'edit', 'super-admin': true, api: stub }, { authToken: 'test-token' });
-  const push = (event: unknown, persist = false) => fetch(`${stub}/__ai-event`, { method: 'POST', body: JSON.stringify({ tourId: tours.edit, event, persist }) });
+  const admin = () =>
+    readyPlayer({ 'tour-id': tours.edit!, mode: 'edit', 'super-admin': true, api: stub }, { authToken: 'test-token' });
+  const push = (event: unknown, persist = false) =>
+    fetch(`${stub}/__ai-event`, { method: 'POST', body: JSON.stringify({ tourId: tours.edit, event, persist }) });
 
   it('is only offered to super admins in edit mode', async () => {
-    const p = await readyPlayer({ 'tour-id': real.edit, mode: 'edit', api: sameOriginServer }, { authToken: ownerToken });
+    const p = await readyPlayer(
+      { 'tour-id': real.edit, mode: 'edit', api: sameOriginServer },
+      { authToken: ownerToken },
+    );
     expect(drawer(p).shadowRoot!.querySelector('.ai-generate')).to.equal(null);
   });
 
@@ -297,13 +332,27 @@ describe('AI marker generation (super admin)', () => {
     expect(shadowText(drawer(p))).to.contain('Generating with AI');
     expect(q(p, '.progress').classList.contains('indeterminate')).to.equal(true);
     expect(JSON.parse(localStorage.getItem(AI_STORAGE_KEY)!).tourId).to.equal(tours.edit);
-    await push({ action: 'ADD', marker: { id: 'ai-1', isFastTravel: true, frameIndex: 70, name: 'Pantry' }, progressPercentage: 50 }, true);
+    await push(
+      {
+        action: 'ADD',
+        marker: { id: 'ai-1', isFastTravel: true, frameIndex: 70, name: 'Pantry' },
+        progressPercentage: 50,
+      },
+      true,
+    );
     await until(() => rowNames(p).includes('Pantry'), 'AI row');
     await settle(p);
     expect(q(p, '.progress').getAttribute('aria-valuenow')).to.equal('50');
     expect(q(p, 'li[data-id="ai-1"]').getAttribute('data-origin')).to.equal('added');
-    await push({ action: 'REMOVE', marker: { id: 'm-kitchen-edit', isFastTravel: true, frameIndex: 40, name: 'Kitchen' }, progressPercentage: 100 });
-    await until(() => drawer(p).shadowRoot!.querySelector('li[data-id="m-kitchen-edit"][data-origin="removed"]'), 'removed label');
+    await push({
+      action: 'REMOVE',
+      marker: { id: 'm-kitchen-edit', isFastTravel: true, frameIndex: 40, name: 'Kitchen' },
+      progressPercentage: 100,
+    });
+    await until(
+      () => drawer(p).shadowRoot!.querySelector('li[data-id="m-kitchen-edit"][data-origin="removed"]'),
+      'removed label',
+    );
     await until(() => !shadowText(drawer(p)).includes('Generating with AI'), 'cleared after completion', 5000);
     expect(localStorage.getItem(AI_STORAGE_KEY)).to.equal(null);
     expect(rowNames(p)).to.include('Pantry');
@@ -332,7 +381,14 @@ describe('AI marker generation (super admin)', () => {
 
   it('shows "AI Markers already created" with the server message', async () => {
     // The real server's answer for a tour that has AI markers (jobs/ai-markers.ts startAiMarkers).
-    await fetch(`${stub}/__fail`, { method: 'POST', body: JSON.stringify({ op: 'tourGenerateAIMarkers', message: ERROR_TEXTS.aiAlreadyCreated, code: 'AI_ALREADY_CREATED' }) });
+    await fetch(`${stub}/__fail`, {
+      method: 'POST',
+      body: JSON.stringify({
+        op: 'tourGenerateAIMarkers',
+        message: ERROR_TEXTS.aiAlreadyCreated,
+        code: 'AI_ALREADY_CREATED',
+      }),
+    });
     const p = await admin();
     q<HTMLButtonElement>(p, '.ai-generate').click();
     await until(() => shadowText(p).includes(ERROR_TEXTS.aiAlreadyCreated), 'dialog');
@@ -341,7 +397,14 @@ describe('AI marker generation (super admin)', () => {
 
   it('shows "AI Markers already generating for another tour." when the server has a run of this user elsewhere', async () => {
     // Another tab or device of the same user is generating: the server refuses with AI_ALREADY_GENERATING.
-    await fetch(`${stub}/__fail`, { method: 'POST', body: JSON.stringify({ op: 'tourGenerateAIMarkers', message: ERROR_TEXTS.aiAlreadyGenerating, code: 'AI_ALREADY_GENERATING' }) });
+    await fetch(`${stub}/__fail`, {
+      method: 'POST',
+      body: JSON.stringify({
+        op: 'tourGenerateAIMarkers',
+        message: ERROR_TEXTS.aiAlreadyGenerating,
+        code: 'AI_ALREADY_GENERATING',
+      }),
+    });
     const p = await admin();
     q<HTMLButtonElement>(p, '.ai-generate').click();
     await until(() => shadowText(p).includes(ERROR_TEXTS.aiAlreadyGenerating), 'dialog');

@@ -18,7 +18,8 @@ const ATTRIBUTE_TYPES: Partial<Record<AttributeProperty, PropertyDeclaration>> =
   startFrame: { type: Number },
 };
 
-const readMetaApi = (): string | undefined => document.querySelector<HTMLMetaElement>('meta[name="roomwalk-api"]')?.content || undefined;
+const readMetaApi = (): string | undefined =>
+  document.querySelector<HTMLMetaElement>('meta[name="roomwalk-api"]')?.content || undefined;
 
 /** The origin of the script that defined the element, when it was loaded by a script tag. */
 const scriptOrigin = (() => {
@@ -29,14 +30,25 @@ const scriptOrigin = (() => {
   }
 })();
 
-/** `<tour-player>`'s reactive properties: one per ATTRIBUTES entry (the one list of attributes), plus the two properties without an attribute. */
+/**
+ * `<tour-player>`'s reactive properties: one per ATTRIBUTES entry (the one list of attributes), plus the two properties
+ * without an attribute.
+ */
 export const PLAYER_PROPERTIES: Record<string, PropertyDeclaration> = {
-  ...Object.fromEntries(Object.entries(ATTRIBUTES).map(([attribute, name]) => [name, { type: String, attribute, ...ATTRIBUTE_TYPES[name] }])),
+  ...Object.fromEntries(
+    Object.entries(ATTRIBUTES).map(([attribute, name]) => [
+      name,
+      { type: String, attribute, ...ATTRIBUTE_TYPES[name] },
+    ]),
+  ),
   authToken: { attribute: false },
   loadingTimeoutMs: { attribute: false },
 };
 
-/** The server base: the `api` attribute, else `<meta name="roomwalk-api">`, else the origin of the script that defined the element. */
+/**
+ * The server base: the `api` attribute, else `<meta name="roomwalk-api">`, else the origin of the script that defined
+ * the element.
+ */
 export function defaultApiBase(api: string): string {
   return (api || readMetaApi() || scriptOrigin).replace(/\/$/, '');
 }

@@ -11,8 +11,9 @@ export const styles = css`
     --tour-player-radius: 8px;
     /*
      * Pasted with no CSS, the element is as wide as its container and as tall as its picture needs: the picture at the
-     * container's width (up to 650 px wide and 75 % of the window's height) in the tour's own shape, plus the title bar,
-     * margins and the joystick's room (the in-flow .sizer below). A page's own height, or a parent with a height, wins.
+     * container's width (up to 650 px wide and 75 % of the window's height) in the tour's own shape, plus the title
+     * bar, margins and the joystick's room (the in-flow .sizer below). A page's own height, or a parent with a height,
+     * wins.
      */
     display: block;
     position: relative;

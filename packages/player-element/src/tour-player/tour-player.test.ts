@@ -29,7 +29,8 @@ import {
 // test/README.md.
 
 /** The clip files the page and its workers requested since the test began (seen by the browser; WebKit skips). */
-const clipRequests = async (test: Mocha.Context): Promise<string[]> => (await observed<string[]>(test, 'requests')).filter((u) => /\/clips\//.test(u));
+const clipRequests = async (test: Mocha.Context): Promise<string[]> =>
+  (await observed<string[]>(test, 'requests')).filter((u) => /\/clips\//.test(u));
 
 describe('<tour-player> loading and error states', () => {
   beforeEach(async () => {
@@ -43,7 +44,10 @@ describe('<tour-player> loading and error states', () => {
     const err = await firstEvent<CustomEvent>(p, 'tour-error');
     expect(err.detail.error.code).to.equal('INVALID_LINK');
     await p.updateComplete;
-    expect(shadowText(p)).to.contain(ERROR_TEXTS.invalidLinkTitle).and.contain(ERROR_TEXTS.invalidLink).and.contain('Go Home');
+    expect(shadowText(p))
+      .to.contain(ERROR_TEXTS.invalidLinkTitle)
+      .and.contain(ERROR_TEXTS.invalidLink)
+      .and.contain('Go Home');
     expect((await observed<string[]>(this, 'requests')).filter((u) => u.startsWith(server))).to.deep.equal([]);
   });
 
@@ -74,7 +78,10 @@ describe('<tour-player> loading and error states', () => {
     const p = await makePlayer({ 'tour-id': tours.failing!, api: stub });
     await firstEvent(p, 'tour-error');
     await p.updateComplete;
-    expect(shadowText(p)).to.contain(ERROR_TEXTS.dataLoadError).and.contain('Retry').and.contain('Show More Information');
+    expect(shadowText(p))
+      .to.contain(ERROR_TEXTS.dataLoadError)
+      .and.contain('Retry')
+      .and.contain('Show More Information');
     expect(p.shadowRoot!.querySelector('.dialog .close')).to.exist;
     (p.shadowRoot!.querySelector('.dialog .more') as HTMLButtonElement).click();
     await p.updateComplete;
@@ -99,7 +106,10 @@ describe('<tour-player> loading and error states', () => {
     await p.updateComplete;
     expect(p.shadowRoot!.querySelector('[part="loading"]')).to.equal(null);
     expect(readBarcode(canvasOf(p))).to.equal(0);
-    expect(eventsOf<CustomEvent>(p, 'tour-status-change').map((x) => x.detail.status)).to.deep.equal(['loading', 'ready']);
+    expect(eventsOf<CustomEvent>(p, 'tour-status-change').map((x) => x.detail.status)).to.deep.equal([
+      'loading',
+      'ready',
+    ]);
   });
 
   it('shows "This is taking a while..." when no frame arrives in time, with Refresh (stub: clips that never answer)', async () => {
@@ -107,7 +117,10 @@ describe('<tour-player> loading and error states', () => {
     const err = await firstEvent<CustomEvent>(p, 'tour-error');
     expect(err.detail.error.code).to.equal('LOAD_TIMEOUT');
     await p.updateComplete;
-    expect(shadowText(p)).to.contain(ERROR_TEXTS.takingAWhileTitle).and.contain(ERROR_TEXTS.takingAWhile).and.contain('Refresh');
+    expect(shadowText(p))
+      .to.contain(ERROR_TEXTS.takingAWhileTitle)
+      .and.contain(ERROR_TEXTS.takingAWhile)
+      .and.contain('Refresh');
   });
 
   it('shows "Failed to Load" when a clip cannot be decoded (stub: a clip that is not video)', async () => {
@@ -170,7 +183,15 @@ describe('<tour-player> decoding', () => {
     p = await makePlayer({ 'tour-id': real.main, api: server });
     await firstEvent(p, 'tour-ready');
     await until(() => p.loadedFrameCount >= p.totalFrames, 'buffered');
-    const decoder = (p as unknown as { decoder: { run(w: number, j: Job): void; prefetcher: { fetchHigh(c: number): Promise<void> }; cache: { has(r: string, f: number): boolean } } }).decoder;
+    const decoder = (
+      p as unknown as {
+        decoder: {
+          run(w: number, j: Job): void;
+          prefetcher: { fetchHigh(c: number): Promise<void> };
+          cache: { has(r: string, f: number): boolean };
+        };
+      }
+    ).decoder;
     // Every 720p clip downloaded: the planning under test is the decode's, not the download's.
     await Promise.all([0, 1, 2, 3, 4].map((c) => decoder.prefetcher.fetchHigh(c)));
     if (start !== undefined) await p.goToFrame(start);
@@ -189,7 +210,9 @@ describe('<tour-player> decoding', () => {
     expect(readBarcode(canvasOf(p))).to.equal(120);
     // Clip 3 is tour frames 108..143: one high pass from its keyframe that hands out frame 12 first;
     // nothing else (no 360p, no other clip, not the frames behind) competes for the CPU meanwhile.
-    const beforeExact = started.filter((s) => !s.exactReady && !s.job.keyframe).map((s) => `${s.job.rendition} ${s.job.clip} from ${s.job.from}`);
+    const beforeExact = started
+      .filter((s) => !s.exactReady && !s.job.keyframe)
+      .map((s) => `${s.job.rendition} ${s.job.clip} from ${s.job.from}`);
     expect(beforeExact).to.deep.equal(['high 3 from 12']);
   });
 
@@ -199,7 +222,9 @@ describe('<tour-player> decoding', () => {
     expect(readBarcode(canvasOf(p))).to.equal(58);
     // Travelling backward the window lies before frame 58 (clip 1, local 22): a pass over 0..22 would copy 22 frames
     // before the one on screen. The exact pass is frame 22 alone.
-    const beforeExact = started.filter((s) => !s.exactReady && !s.job.keyframe).map((s) => `${s.job.rendition} ${s.job.clip} ${s.job.from}-${s.job.to}`);
+    const beforeExact = started
+      .filter((s) => !s.exactReady && !s.job.keyframe)
+      .map((s) => `${s.job.rendition} ${s.job.clip} ${s.job.from}-${s.job.to}`);
     expect(beforeExact).to.deep.equal(['high 1 22-22']);
   });
 
@@ -217,7 +242,9 @@ describe('<tour-player> decoding', () => {
     // From frame 0 to the Bedroom marker (frame 100, clip 2): the travel passes clip 1 in a few refreshes.
     await p.goToMarker('Bedroom');
     await until(() => readBarcode(canvasOf(p)) === 100 && !showsLowRendition(canvasOf(p)), 'frame 100 at 720p');
-    const beforeExact = started.filter((s) => !s.exactReady && !s.job.keyframe).map((s) => `${s.job.rendition} ${s.job.clip}`);
+    const beforeExact = started
+      .filter((s) => !s.exactReady && !s.job.keyframe)
+      .map((s) => `${s.job.rendition} ${s.job.clip}`);
     expect(beforeExact).to.deep.equal(['high 2']);
   });
 
@@ -235,7 +262,9 @@ describe('<tour-player> decoding', () => {
       await fetch(`${stub}/__hold`, { method: 'POST', body: JSON.stringify({ pattern: 'high-0003' }) });
       const done = p.goToFrame(120);
       await until(() => readBarcode(canvasOf(p)) === 120 && showsLowRendition(canvasOf(p)), 'frame 120 at 360p');
-      expect((await (await fetch(`${stub}/__clips`)).json()).filter((c: string) => c.includes('high-0003'))).to.have.length.greaterThan(0);
+      expect(
+        (await (await fetch(`${stub}/__clips`)).json()).filter((c: string) => c.includes('high-0003')),
+      ).to.have.length.greaterThan(0);
       await fetch(`${stub}/__hold`, { method: 'POST', body: JSON.stringify({ pattern: null }) });
       await done;
       expect(readBarcode(canvasOf(p))).to.equal(120);

@@ -67,7 +67,11 @@ class ClipDemuxer {
       this.file.setExtractionOptions(track.id, null, { nbSamples: 1 });
       this.file.start();
     };
-    this.file.onSamples = (_id: number, _user: unknown, samples: { data?: Uint8Array; is_sync: boolean; cts: number; dts: number; duration: number; timescale: number }[]) => {
+    this.file.onSamples = (
+      _id: number,
+      _user: unknown,
+      samples: { data?: Uint8Array; is_sync: boolean; cts: number; dts: number; duration: number; timescale: number }[],
+    ) => {
       const clip = this.clip;
       if (!clip) return;
       for (const s of samples) {
@@ -94,7 +98,8 @@ class ClipDemuxer {
   finish(): EncodedClip {
     this.file.flush();
     const clip = this.clip;
-    if (this.error || !clip || !clip.samples.length) throw this.error instanceof Error ? this.error : new Error('demux failed');
+    if (this.error || !clip || !clip.samples.length)
+      throw this.error instanceof Error ? this.error : new Error('demux failed');
     if (!clip.samples[0]!.key) throw new Error('clip does not start on a keyframe');
     clip.bytes = this.offset;
     return clip;

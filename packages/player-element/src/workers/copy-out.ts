@@ -18,7 +18,13 @@ export interface CopyOut {
   finish(): Promise<void>;
 }
 
-export function createCopyOut(req: DecodeRequest, range: { from: number; last: number }, onBatch: OnBatch, close: (frame: VideoFrame) => void, copied: () => void): CopyOut {
+export function createCopyOut(
+  req: DecodeRequest,
+  range: { from: number; last: number },
+  onBatch: OnBatch,
+  close: (frame: VideoFrame) => void,
+  copied: () => void,
+): CopyOut {
   let batch: DecodedFrame[] = [];
   let chain: Promise<void> = Promise.resolve();
   const send = async () => {
@@ -38,7 +44,10 @@ export function createCopyOut(req: DecodeRequest, range: { from: number; last: n
         close(frame);
         return;
       }
-      const size = { width: frame.visibleRect?.width ?? frame.codedWidth, height: frame.visibleRect?.height ?? frame.codedHeight };
+      const size = {
+        width: frame.visibleRect?.width ?? frame.codedWidth,
+        height: frame.visibleRect?.height ?? frame.codedHeight,
+      };
       const bitmap = i === req.urgent && req.canvas ? frameBitmap(frame, size, req.canvas) : undefined;
       const made = Promise.all([copyFrame(frame), bitmap]).finally(() => close(frame));
       made.catch(() => undefined);
@@ -46,7 +55,13 @@ export function createCopyOut(req: DecodeRequest, range: { from: number; last: n
         .then(() => made)
         .then(async ([pixels, bitmap]) => {
           copied();
-          batch.push({ rendition: req.rendition, clipIndex: req.clipIndex, frame: i, ...pixels, ...(bitmap ? { bitmap } : {}) });
+          batch.push({
+            rendition: req.rendition,
+            clipIndex: req.clipIndex,
+            frame: i,
+            ...pixels,
+            ...(bitmap ? { bitmap } : {}),
+          });
           if (batch.length >= req.batchSize || i === range.last || i === req.urgent) await send();
         });
     },

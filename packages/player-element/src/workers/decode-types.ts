@@ -3,7 +3,10 @@ import type { StoredFormat } from './frame-formats.js';
 
 export type Rendition = 'low' | 'high';
 
-/** One decoded frame copied out of its VideoFrame (frame-formats.ts: I420 planes or RGBA); the VideoFrame is already closed. */
+/**
+ * One decoded frame copied out of its VideoFrame (frame-formats.ts: I420 planes or RGBA); the VideoFrame is already
+ * closed.
+ */
 export interface DecodedFrame {
   rendition: Rendition;
   clipIndex: number;
@@ -24,7 +27,10 @@ export interface DecodeRequest {
   rendition: Rendition;
   clipIndex: number;
   url: string;
-  /** Frames [from, to] of the clip are copied out; decoding starts at the last keyframe at or before `from` (or goes on from where the decoder stopped). */
+  /**
+   * Frames [from, to] of the clip are copied out; decoding starts at the last keyframe at or before `from` (or goes on
+   * from where the decoder stopped).
+   */
   from: number;
   to: number;
   /** Frames per message back to the main thread (tours §9 batch size). */

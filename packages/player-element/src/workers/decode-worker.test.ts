@@ -27,10 +27,16 @@ describe('decode worker', () => {
   });
   afterEach(() => bridge.dispose());
 
-  const decode = async (req: Omit<DecodeRequest, 'rendition' | 'clipIndex' | 'url' | 'batchSize'>, clip = 1): Promise<DecodedFrame[]> => {
+  const decode = async (
+    req: Omit<DecodeRequest, 'rendition' | 'clipIndex' | 'url' | 'batchSize'>,
+    clip = 1,
+  ): Promise<DecodedFrame[]> => {
     const got: DecodedFrame[] = [];
     const url = clips[clip]!.highURI;
-    await bridge.decode({ rendition: 'high', clipIndex: clip, url, batchSize: 4, ...req }, (frames: DecodedFrame[]) => void got.push(...frames));
+    await bridge.decode(
+      { rendition: 'high', clipIndex: clip, url, batchSize: 4, ...req },
+      (frames: DecodedFrame[]) => void got.push(...frames),
+    );
     return got;
   };
 
@@ -88,7 +94,9 @@ describe('decode worker', () => {
     // A 650x366 canvas: the 720p frame comes as a 650x366 bitmap beside its I420 copy, the others without one.
     const a = await decode({ from: 14, to: 18, id: 1, urgent: 16, canvas: { width: 650, height: 366 } });
     expect(a.map((f) => f.frame)).to.deep.equal([14, 15, 16, 17, 18]);
-    expect(a.filter((f) => f.bitmap).map((f) => [f.frame, f.bitmap!.width, f.bitmap!.height])).to.deep.equal([[16, 650, 366]]);
+    expect(a.filter((f) => f.bitmap).map((f) => [f.frame, f.bitmap!.width, f.bitmap!.height])).to.deep.equal([
+      [16, 650, 366],
+    ]);
     // The bitmap is the frame's picture: its barcode, read from a 2D copy.
     const c = new OffscreenCanvas(650, 366);
     const ctx = c.getContext('2d')!;

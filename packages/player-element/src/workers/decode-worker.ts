@@ -1,8 +1,9 @@
 /// <reference lib="webworker" />
 /**
- * Decode worker: decodes the clips (fragmented-MP4 H.264, fetched and demuxed by clip-loader.ts) with WebCodecs, in three steps per
- * request: plan (which samples go in), feed and drain (the decoder), copy out (copy-out.ts: every VideoFrame copied in
- * whatever format the decoder hands out and closed at once, so at most a handful are ever open; the copies are transferred).
+ * Decode worker: decodes the clips (fragmented-MP4 H.264, fetched and demuxed by clip-loader.ts) with WebCodecs, in
+ * three steps per request: plan (which samples go in), feed and drain (the decoder), copy out (copy-out.ts: every
+ * VideoFrame copied in whatever format the decoder hands out and closed at once, so at most a handful are ever open;
+ * the copies are transferred).
  */
 import { expose, transfer } from 'comlink';
 import { createCopyOut, type OnBatch } from './copy-out.js';
@@ -10,7 +11,14 @@ import { thumbnailBitmap } from './frame-bitmap.js';
 import { clearClips, type EncodedClip, encodedBytesHeld, loadClip } from './clip-loader.js';
 import type { DecodeRequest, Rendition, WorkerStats } from './decode-types.js';
 
-const stats: WorkerStats = { openFrames: 0, maxOpenFrames: 0, encodedBytes: 0, decodedFrames: 0, decodeMs: 0, framesThroughDecoder: 0 };
+const stats: WorkerStats = {
+  openFrames: 0,
+  maxOpenFrames: 0,
+  encodedBytes: 0,
+  decodedFrames: 0,
+  decodeMs: 0,
+  framesThroughDecoder: 0,
+};
 
 // One decoder per rendition, reconfigured only when the stream description changes.
 type DecoderKey = Rendition | 'keyframe';
@@ -87,7 +95,10 @@ function closeFrame(f: VideoFrame): void {
   stats.openFrames--;
 }
 
-/** The plan of one decode: which frames are copied out, which samples go in, and whether the decoder may be left as it is. */
+/**
+ * The plan of one decode: which frames are copied out, which samples go in, and whether the decoder may be left as it
+ * is.
+ */
 interface DecodePlan {
   clip: EncodedClip;
   from: number;
@@ -99,8 +110,14 @@ interface DecodePlan {
   resumable: boolean;
 }
 
-/** Step 1, demux: the clip (only its first sample for a keyframe request, decoded while the rest downloads), and the plan. */
-async function planDecode(req: DecodeRequest, decoderKey: DecoderKey): Promise<{ plan: DecodePlan; d: DecoderHolder } | undefined> {
+/**
+ * Step 1, demux: the clip (only its first sample for a keyframe request, decoded while the rest downloads), and the
+ * plan.
+ */
+async function planDecode(
+  req: DecodeRequest,
+  decoderKey: DecoderKey,
+): Promise<{ plan: DecodePlan; d: DecoderHolder } | undefined> {
   const loadingClip = loadClip(req.rendition, req.clipIndex, req.url);
   const clip = req.to === 0 ? await loadingClip.first : await loadingClip.full;
   if (req.id !== undefined && cancelled.has(req.id)) return undefined;
@@ -113,7 +130,8 @@ async function planDecode(req: DecodeRequest, decoderKey: DecoderKey): Promise<{
   // from their first sample and flushed.
   const resumable = !clip.reordered && decoderKey !== 'keyframe';
   const keyStart = clip.reordered ? 0 : keyframeAtOrBefore(clip, from);
-  const start = resumable && d.cursor?.clip === clip && d.cursor.fed <= from && d.cursor.fed >= keyStart ? d.cursor.fed : keyStart;
+  const start =
+    resumable && d.cursor?.clip === clip && d.cursor.fed <= from && d.cursor.fed >= keyStart ? d.cursor.fed : keyStart;
   d.cursor = undefined;
   // Outputs come in presentation order; with B-frames a frame may need later samples, so feed all.
   const feedLast = clip.reordered && req.to !== 0 ? clip.samples.length - 1 : last;
@@ -121,10 +139,16 @@ async function planDecode(req: DecodeRequest, decoderKey: DecoderKey): Promise<{
 }
 
 /**
- * Step 2, decode: feeds the plan's samples and waits until they have come out. A resumable decode is not flushed (a flush
- * demands a keyframe next) unless the decoder holds frames back; it leaves the decoder's cursor after the last sample.
+ * Step 2, decode: feeds the plan's samples and waits until they have come out. A resumable decode is not flushed (a
+ * flush demands a keyframe next) unless the decoder holds frames back; it leaves the decoder's cursor after the last
+ * sample.
  */
-async function feedAndDrain(d: DecoderHolder, plan: DecodePlan, id: number | undefined, outputs: () => number): Promise<unknown> {
+async function feedAndDrain(
+  d: DecoderHolder,
+  plan: DecodePlan,
+  id: number | undefined,
+  outputs: () => number,
+): Promise<unknown> {
   let failure: unknown;
   let wake = () => {};
   let stopped = false;
@@ -140,7 +164,14 @@ async function feedAndDrain(d: DecoderHolder, plan: DecodePlan, id: number | und
   stats.framesThroughDecoder += plan.feedLast + 1 - plan.start;
   for (let i = plan.start; i <= plan.feedLast; i++) {
     const s = plan.clip.samples[i]!;
-    d.decoder.decode(new EncodedVideoChunk({ type: s.key ? 'key' : 'delta', timestamp: s.timestamp, duration: s.duration, data: s.data }));
+    d.decoder.decode(
+      new EncodedVideoChunk({
+        type: s.key ? 'key' : 'delta',
+        timestamp: s.timestamp,
+        duration: s.duration,
+        data: s.data,
+      }),
+    );
   }
   running = {
     id,
@@ -173,7 +204,8 @@ async function feedAndDrain(d: DecoderHolder, plan: DecodePlan, id: number | und
         return failure;
       }
     }
-    if (!failure && !stopped && done() && d.decoder.state === 'configured') d.cursor = { clip: plan.clip, fed: plan.feedLast + 1 };
+    if (!failure && !stopped && done() && d.decoder.state === 'configured')
+      d.cursor = { clip: plan.clip, fed: plan.feedLast + 1 };
     return failure;
   } catch (e) {
     // reset() by cancel(): not an error, the frames copied so far are still delivered.
@@ -184,8 +216,15 @@ async function feedAndDrain(d: DecoderHolder, plan: DecodePlan, id: number | und
   }
 }
 
-/** Decodes frames [from, to] of a clip in three steps: plan (demux), feed and drain (decode), copy out. Resolves with the frames sent. */
-async function runDecode(req: DecodeRequest, onBatch: OnBatch, decoderKey: DecoderKey = req.rendition): Promise<number> {
+/**
+ * Decodes frames [from, to] of a clip in three steps: plan (demux), feed and drain (decode), copy out. Resolves with
+ * the frames sent.
+ */
+async function runDecode(
+  req: DecodeRequest,
+  onBatch: OnBatch,
+  decoderKey: DecoderKey = req.rendition,
+): Promise<number> {
   const planned = await planDecode(req, decoderKey);
   if (!planned) return 0;
   const { plan, d } = planned;
@@ -199,7 +238,8 @@ async function runDecode(req: DecodeRequest, onBatch: OnBatch, decoderKey: Decod
   } finally {
     stats.decodeMs += performance.now() - t0;
   }
-  if (failure && !(req.id !== undefined && cancelled.has(req.id))) throw failure instanceof Error ? failure : new Error(String(failure));
+  if (failure && !(req.id !== undefined && cancelled.has(req.id)))
+    throw failure instanceof Error ? failure : new Error(String(failure));
   await copyOut.finish();
   return plan.last - plan.from + 1;
 }
@@ -246,7 +286,9 @@ const api = {
         failure = e;
       };
       const s0 = clip.samples[0]!;
-      d.decoder.decode(new EncodedVideoChunk({ type: 'key', timestamp: s0.timestamp, duration: s0.duration, data: s0.data }));
+      d.decoder.decode(
+        new EncodedVideoChunk({ type: 'key', timestamp: s0.timestamp, duration: s0.duration, data: s0.data }),
+      );
       await d.decoder.flush();
       if (failure || !out) throw failure instanceof Error ? failure : new Error('no keyframe');
       const frame: VideoFrame = out;
@@ -276,7 +318,12 @@ const api = {
    * loads the platform's decoder (WebKitGTK builds its GStreamer elements here, up to a second on a busy machine).
    */
   async warm(codec: string): Promise<boolean> {
-    const { supported } = await VideoDecoder.isConfigSupported({ codec, codedWidth: 1280, codedHeight: 720, optimizeForLatency: true });
+    const { supported } = await VideoDecoder.isConfigSupported({
+      codec,
+      codedWidth: 1280,
+      codedHeight: 720,
+      optimizeForLatency: true,
+    });
     return supported === true;
   },
   dispose(): void {

@@ -12,13 +12,21 @@
 import { copyFrame, type FramePixels } from './frame-formats.js';
 import { i420ToRGBA } from './yuv-to-rgba.js';
 
-/** Whether this browser's copyTo converts I420 to RGBA (asked once: its allocation size for RGBA is 4 bytes a pixel). */
+/**
+ * Whether this browser's copyTo converts I420 to RGBA (asked once: its allocation size for RGBA is 4 bytes a pixel).
+ */
 let copyConverts: boolean | undefined;
 
 /** The frame's pixels as RGBA into `out` by the browser's copyTo; false where it cannot convert. */
 async function browserRGBA(f: FramePixels, out: Uint8ClampedArray<ArrayBuffer>): Promise<boolean> {
   if (copyConverts === false) return false;
-  const vf = new VideoFrame(f.data, { format: 'I420', codedWidth: f.width, codedHeight: f.height, timestamp: 0, ...(f.colorSpace ? { colorSpace: f.colorSpace } : {}) });
+  const vf = new VideoFrame(f.data, {
+    format: 'I420',
+    codedWidth: f.width,
+    codedHeight: f.height,
+    timestamp: 0,
+    ...(f.colorSpace ? { colorSpace: f.colorSpace } : {}),
+  });
   try {
     copyConverts = vf.allocationSize({ format: 'RGBA' }) === out.length;
     if (!copyConverts) return false;
@@ -32,7 +40,8 @@ async function browserRGBA(f: FramePixels, out: Uint8ClampedArray<ArrayBuffer>):
   }
 }
 
-const sized = (c: OffscreenCanvas | undefined, width: number, height: number): OffscreenCanvas => (c?.width === width && c.height === height ? c : new OffscreenCanvas(width, height));
+const sized = (c: OffscreenCanvas | undefined, width: number, height: number): OffscreenCanvas =>
+  c?.width === width && c.height === height ? c : new OffscreenCanvas(width, height);
 
 /** Makes bitmaps, keeping its canvases and RGBA buffer between calls (one per worker). */
 export class BitmapMaker {
@@ -53,7 +62,8 @@ export class BitmapMaker {
     else {
       const n = f.width * f.height * 4;
       if (this.rgba?.length !== n) this.rgba = new Uint8ClampedArray(n);
-      if (!(await browserRGBA(f, this.rgba))) i420ToRGBA(new Uint8Array(f.data), f.width, f.height, f.colorSpace, this.rgba);
+      if (!(await browserRGBA(f, this.rgba)))
+        i420ToRGBA(new Uint8Array(f.data), f.width, f.height, f.colorSpace, this.rgba);
       image = new ImageData(this.rgba, f.width, f.height);
     }
     this.canvas = sized(this.canvas, width, height);
@@ -79,7 +89,11 @@ const decoded = new BitmapMaker();
  * visible size) when it is narrower: the same rule as sizeFor in controllers/canvas-controller.ts, so the main thread
  * finds it under the size it asks for. The frame stays open: the caller closes it.
  */
-export function frameBitmap(frame: VideoFrame, size: { width: number; height: number }, canvas: { width: number; height: number }): Promise<ImageBitmap | undefined> {
+export function frameBitmap(
+  frame: VideoFrame,
+  size: { width: number; height: number },
+  canvas: { width: number; height: number },
+): Promise<ImageBitmap | undefined> {
   const target = size.width < canvas.width ? size : canvas;
   // Without it the frame is still painted, through the paint worker.
   return copyFrame(frame)

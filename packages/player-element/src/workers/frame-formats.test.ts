@@ -24,7 +24,12 @@ const colourAt = (x: number, y: number) => COLOURS[(y >> 4) * 4 + (x >> 4)]!;
  * BT.601, limited range: the colour space the YUV frames say they are in. Not the browsers' default for YUV (BT.709),
  * so a colour space lost on the way shows as wrong colours.
  */
-const BT601: VideoColorSpaceInit = { matrix: 'smpte170m', primaries: 'smpte170m', transfer: 'smpte170m', fullRange: false };
+const BT601: VideoColorSpaceInit = {
+  matrix: 'smpte170m',
+  primaries: 'smpte170m',
+  transfer: 'smpte170m',
+  fullRange: false,
+};
 function yuv([r, g, b]: [number, number, number]): [number, number, number] {
   const [R, G, B] = [r / 255, g / 255, b / 255];
   const y = 0.299 * R + 0.587 * G + 0.114 * B;
@@ -93,20 +98,31 @@ const FORMATS: Record<string, () => Built> = {
   BGRA: () => packed('BGRA'),
   BGRX: () => packed('BGRX'),
 };
-/** The formats the issue lists: a browser that cannot even build one of these fails the test rather than skipping it. */
+/**
+ * The formats the issue lists: a browser that cannot even build one of these fails the test rather than skipping it.
+ */
 const REQUIRED = ['I420', 'I420A', 'NV12', 'RGBA', 'RGBX', 'BGRA', 'BGRX', 'I420P10'];
 
 function frameOf(format: string): VideoFrame | undefined {
   const { data, colorSpace } = FORMATS[format]!();
   try {
-    return new VideoFrame(data, { format: format as VideoPixelFormat, codedWidth: W, codedHeight: H, timestamp: 0, ...(colorSpace ? { colorSpace } : {}) });
+    return new VideoFrame(data, {
+      format: format as VideoPixelFormat,
+      codedWidth: W,
+      codedHeight: H,
+      timestamp: 0,
+      ...(colorSpace ? { colorSpace } : {}),
+    });
   } catch (e) {
     if (REQUIRED.includes(format)) throw e;
     return undefined;
   }
 }
 
-/** The largest channel difference from the known colour over each block's inside (2 px in from its edges: chroma upsampling blends edges). */
+/**
+ * The largest channel difference from the known colour over each block's inside (2 px in from its edges: chroma
+ * upsampling blends edges).
+ */
 function worstError(rgba: Uint8ClampedArray | Uint8Array, width = W): number {
   let worst = 0;
   for (let y = 0; y < H; y++)
@@ -123,7 +139,9 @@ function worstError(rgba: Uint8ClampedArray | Uint8Array, width = W): number {
 /** The paint worker's bitmap of `pixels` at their own size, read back. */
 async function painted(worker: Worker, pixels: FramePixels, id: number): Promise<Uint8ClampedArray> {
   const key = `high:${id}`;
-  const reply = (await wrap<PaintWorkerApi>(worker).run(transfer({ ops: [{ put: key, ...pixels }], make: { id, key, width: W, height: H, urgent: true } }, [pixels.data])))!;
+  const reply = (await wrap<PaintWorkerApi>(worker).run(
+    transfer({ ops: [{ put: key, ...pixels }], make: { id, key, width: W, height: H, urgent: true } }, [pixels.data]),
+  ))!;
   expect(reply.bitmap, 'a bitmap').to.not.equal(undefined);
   const ctx = new OffscreenCanvas(W, H).getContext('2d')!;
   ctx.drawImage(reply.bitmap!, 0, 0);
@@ -170,7 +188,8 @@ describe('frame formats: any decoder output is painted right', () => {
       visibleRect: real.visibleRect,
       colorSpace: real.colorSpace,
       allocationSize: (o?: VideoFrameCopyToOptions) => (o?.format ? real.allocationSize(o) : refuse()),
-      copyTo: (b: AllowSharedBufferSource, o?: VideoFrameCopyToOptions) => (o?.format ? real.copyTo(b, o) : Promise.reject(new DOMException('format required', 'NotSupportedError'))),
+      copyTo: (b: AllowSharedBufferSource, o?: VideoFrameCopyToOptions) =>
+        o?.format ? real.copyTo(b, o) : Promise.reject(new DOMException('format required', 'NotSupportedError')),
     } as unknown as VideoFrame;
     try {
       const pixels = await copyFrame(gpu);

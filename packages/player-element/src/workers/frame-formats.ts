@@ -82,10 +82,17 @@ export async function copyFrame(frame: VideoFrame): Promise<FramePixels> {
     return { format: 'RGBA', width, height, data };
   }
   // No format (a GPU frame) or one this code does not know: the browser converts it, or draws it.
-  return { format: 'RGBA', width, height, data: await convertedToRGBA(frame, box).catch(() => drawnToRGBA(frame, width, height)) };
+  return {
+    format: 'RGBA',
+    width,
+    height,
+    data: await convertedToRGBA(frame, box).catch(() => drawnToRGBA(frame, width, height)),
+  };
 }
 
-/** RGBA by the browser's own copyTo conversion (WebCodecs allows a destination format even where the frame has none). */
+/**
+ * RGBA by the browser's own copyTo conversion (WebCodecs allows a destination format even where the frame has none).
+ */
 async function convertedToRGBA(frame: VideoFrame, rect: DOMRectInit): Promise<ArrayBuffer> {
   const width = rect.width!;
   const height = rect.height!;
@@ -106,7 +113,9 @@ export function drawnToRGBA(frame: VideoFrame, width: number, height: number): A
 /** In place: BGR(A/X) to RGBA when `swap`, and every pixel opaque (X bytes are undefined). Little-endian words. */
 function toRGBA(data: ArrayBuffer, swap: boolean): void {
   const px = new Uint32Array(data);
-  if (swap) for (let i = 0; i < px.length; i++) px[i] = 0xff000000 | ((px[i]! & 0xff) << 16) | (px[i]! & 0xff00) | ((px[i]! >>> 16) & 0xff);
+  if (swap)
+    for (let i = 0; i < px.length; i++)
+      px[i] = 0xff000000 | ((px[i]! & 0xff) << 16) | (px[i]! & 0xff00) | ((px[i]! >>> 16) & 0xff);
   else for (let i = 0; i < px.length; i++) px[i] = (px[i]! | 0xff000000) >>> 0;
 }
 
@@ -148,7 +157,8 @@ function nv12ToI420(src: ArrayBuffer, layout: PlaneLayout[], width: number, heig
   const [u, v] = i420Layout(width, height).slice(1) as [PlaneLayout, PlaneLayout];
   const bytes = new Uint8Array(src);
   const y0 = layout[0]!;
-  for (let y = 0; y < height; y++) out.set(bytes.subarray(y0.offset + y * y0.stride, y0.offset + y * y0.stride + width), y * width);
+  for (let y = 0; y < height; y++)
+    out.set(bytes.subarray(y0.offset + y * y0.stride, y0.offset + y * y0.stride + width), y * width);
   const uv = layout[1]!;
   const cw = Math.ceil(width / 2);
   for (let y = 0; y < Math.ceil(height / 2); y++) {

@@ -43,7 +43,10 @@ describe('paint worker', () => {
       throw new Error(m);
     });
     const got: DecodedFrame[] = [];
-    await bridge.decode({ rendition: 'high', clipIndex: 1, url: clips[1]!.highURI, batchSize: 4, from: 5, to: 5, id: 1 }, (f: DecodedFrame[]) => void got.push(...f));
+    await bridge.decode(
+      { rendition: 'high', clipIndex: 1, url: clips[1]!.highURI, batchSize: 4, from: 5, to: 5, id: 1 },
+      (f: DecodedFrame[]) => void got.push(...f),
+    );
     bridge.dispose();
     frame = got[0]!;
   });
@@ -52,12 +55,25 @@ describe('paint worker', () => {
   });
   afterEach(() => worker.terminate());
 
-  const make = async (id: number, width: number, height: number, ops?: PaintMessage['ops'], transfers: Transferable[] = []): Promise<PaintReply> =>
-    (await wrap<PaintWorkerApi>(worker).run(transfer({ ...(ops ? { ops } : {}), make: { id, key: 'high:41', width, height, urgent: true } }, transfers)))!;
+  const make = async (
+    id: number,
+    width: number,
+    height: number,
+    ops?: PaintMessage['ops'],
+    transfers: Transferable[] = [],
+  ): Promise<PaintReply> =>
+    (await wrap<PaintWorkerApi>(worker).run(
+      transfer({ ...(ops ? { ops } : {}), make: { id, key: 'high:41', width, height, urgent: true } }, transfers),
+    ))!;
 
   it('makes bitmaps of a frame at the canvas size and at its own, with the colours of the frame drawn directly', async () => {
     // The reference: the same I420 pixels drawn as a VideoFrame (the browser's own conversion), before they go.
-    const vf = new VideoFrame(frame.data, { format: 'I420', codedWidth: frame.width, codedHeight: frame.height, timestamp: 0 });
+    const vf = new VideoFrame(frame.data, {
+      format: 'I420',
+      codedWidth: frame.width,
+      codedHeight: frame.height,
+      timestamp: 0,
+    });
     const refCanvas = new OffscreenCanvas(frame.width, frame.height);
     const refCtx = refCanvas.getContext('2d')!;
     refCtx.drawImage(vf, 0, 0);
@@ -65,7 +81,13 @@ describe('paint worker', () => {
     const ref = refCtx.getImageData(0, 0, frame.width, frame.height);
 
     const copy = frame.data.slice(0);
-    const own = await make(1, frame.width, frame.height, [{ put: 'high:41', format: frame.format, width: frame.width, height: frame.height, data: copy }], [copy]);
+    const own = await make(
+      1,
+      frame.width,
+      frame.height,
+      [{ put: 'high:41', format: frame.format, width: frame.width, height: frame.height, data: copy }],
+      [copy],
+    );
     expect([own.bitmap?.width, own.bitmap?.height]).to.deep.equal([1280, 720]);
     const p = pixels(own.bitmap!);
     expect(barcode(p)).to.equal(41);

@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 /**
- * Paint worker: holds the decoded frames, I420 or RGBA (the main thread's FrameCache keeps only their metadata) and turns the
- * ones the canvas needs into ImageBitmaps of the canvas's size: colour conversion and
+ * Paint worker: holds the decoded frames, I420 or RGBA (the main thread's FrameCache keeps only their metadata) and
+ * turns the ones the canvas needs into ImageBitmaps of the canvas's size: colour conversion and
  * scaling happen here, the main thread only shows the bitmap (ImageBitmapRenderingContext.transferFromImageBitmap).
  * Reached through comlink like the decode worker (paint-bridge.ts): `run` applies a message and answers its bitmap.
  */
@@ -13,7 +13,10 @@ import type { PaintMessage, PaintReply } from './paint-types.js';
 const frames = new Map<string, FramePixels>();
 const maker = new BitmapMaker();
 
-/** The bitmap of a held frame at the canvas's backing size (frame-bitmap.ts: converted and scaled, never drawn from a VideoFrame). */
+/**
+ * The bitmap of a held frame at the canvas's backing size (frame-bitmap.ts: converted and scaled, never drawn from a
+ * VideoFrame).
+ */
 function make(key: string, width: number, height: number): Promise<ImageBitmap | undefined> {
   const f = frames.get(key);
   return f ? maker.make(f, width, height) : Promise.resolve(undefined);

@@ -41,7 +41,11 @@ export class WorkerBridge {
   }
 
   /** Runs a call whose request id the worker can cancel, cancelling it when `signal` aborts. */
-  private async abortable(req: DecodeRequest, signal: AbortSignal | undefined, call: () => Promise<number>): Promise<number> {
+  private async abortable(
+    req: DecodeRequest,
+    signal: AbortSignal | undefined,
+    call: () => Promise<number>,
+  ): Promise<number> {
     const id = req.id;
     if (!signal || id === undefined) return call();
     if (signal.aborted) return 0;
@@ -62,7 +66,15 @@ export class WorkerBridge {
 }
 
 /** Worker-side counters (open VideoFrames, decoded frames, decode time) summed over a pool's workers. */
-export function sumWorkerStats(all: readonly { openFrames: number; maxOpenFrames: number; decodedFrames: number; decodeMs: number; framesThroughDecoder: number }[]) {
+export function sumWorkerStats(
+  all: readonly {
+    openFrames: number;
+    maxOpenFrames: number;
+    decodedFrames: number;
+    decodeMs: number;
+    framesThroughDecoder: number;
+  }[],
+) {
   const through = all.reduce((a, s) => a + s.framesThroughDecoder, 0);
   return {
     decodeMsPerFrame: through ? all.reduce((a, s) => a + s.decodeMs, 0) / through : 0,

@@ -44,10 +44,17 @@ function coefficients(cs: YuvColourSpace | undefined) {
  * Converts `width` x `height` packed I420 (Y, then U, then V; chroma planes ceil(width/2) x ceil(height/2)) into
  * `out` (width * height * 4 bytes, opaque RGBA). Chroma is taken at its own sample for each 2x2 block, as libyuv does.
  */
-export function i420ToRGBA(src: Uint8Array, width: number, height: number, colourSpace: YuvColourSpace | undefined, out: Uint8ClampedArray): void {
+export function i420ToRGBA(
+  src: Uint8Array,
+  width: number,
+  height: number,
+  colourSpace: YuvColourSpace | undefined,
+  out: Uint8ClampedArray,
+): void {
   const need = width * height + 2 * Math.ceil(width / 2) * Math.ceil(height / 2);
   if (src.length < need) throw new RangeError(`I420 ${width}x${height} needs ${need} bytes, got ${src.length}`);
-  if (out.length < width * height * 4) throw new RangeError(`RGBA ${width}x${height} needs ${width * height * 4} bytes, got ${out.length}`);
+  if (out.length < width * height * 4)
+    throw new RangeError(`RGBA ${width}x${height} needs ${width * height * 4} bytes, got ${out.length}`);
   const k = coefficients(colourSpace);
   const cw = Math.ceil(width / 2);
   const uPlane = width * height;

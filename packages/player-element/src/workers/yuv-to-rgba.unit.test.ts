@@ -54,7 +54,8 @@ describe('i420ToRGBA', () => {
         const got = convert(picture(pair, kr, kb, full), cs);
         pair.forEach((c, block) => {
           for (const px of got.slice(block * 2, block * 2 + 2)) {
-            for (let ch = 0; ch < 3; ch++) expect(Math.abs(px[ch]! - c[ch]!), `${name} ${c} channel ${ch}: got ${px}`).toBeLessThanOrEqual(3);
+            for (let ch = 0; ch < 3; ch++)
+              expect(Math.abs(px[ch]! - c[ch]!), `${name} ${c} channel ${ch}: got ${px}`).toBeLessThanOrEqual(3);
             expect(px[3]).toBe(255);
           }
         });

@@ -5,7 +5,12 @@ export interface HumanCheck {
   verify(token: string | null | undefined, ip?: string): Promise<boolean>;
 }
 
-export function createHumanCheck(opts: { secret?: string | undefined; verifyUrl: string; isDev: boolean; fetchImpl?: typeof fetch }): HumanCheck {
+export function createHumanCheck(opts: {
+  secret?: string | undefined;
+  verifyUrl: string;
+  isDev: boolean;
+  fetchImpl?: typeof fetch;
+}): HumanCheck {
   const doFetch = opts.fetchImpl ?? fetch;
   return {
     async verify(token, ip) {

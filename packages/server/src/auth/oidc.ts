@@ -47,7 +47,12 @@ const b64url = (b: Buffer) => b.toString('base64url');
 const formEncode = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
 
 /** The OIDC client for these settings, or null when no client id is configured (Google sign-in off). */
-export function createOidcClient(config: Pick<Config, 'OIDC_ISSUER' | 'OIDC_CLIENT_ID' | 'OIDC_CLIENT_SECRET' | 'OIDC_REDIRECT_URI' | 'publicUrl' | 'jwtSecret'>): OidcClient | null {
+export function createOidcClient(
+  config: Pick<
+    Config,
+    'OIDC_ISSUER' | 'OIDC_CLIENT_ID' | 'OIDC_CLIENT_SECRET' | 'OIDC_REDIRECT_URI' | 'publicUrl' | 'jwtSecret'
+  >,
+): OidcClient | null {
   if (!config.OIDC_CLIENT_ID) return null;
   const issuer = config.OIDC_ISSUER.replace(/\/$/, '');
   const clientId = config.OIDC_CLIENT_ID;
@@ -86,7 +91,12 @@ export function createOidcClient(config: Pick<Config, 'OIDC_ISSUER' | 'OIDC_CLIE
       const d = await discover();
       const nonce = b64url(randomBytes(16));
       const verifier = b64url(randomBytes(32));
-      const state = await new EncryptJWT({ n: nonce, v: verifier, i: extras.inviteToken ?? null, r: extras.referredBy ?? null })
+      const state = await new EncryptJWT({
+        n: nonce,
+        v: verifier,
+        i: extras.inviteToken ?? null,
+        r: extras.referredBy ?? null,
+      })
         .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
         .setIssuedAt()
         .setExpirationTime(`${OIDC_STATE_TTL_SECONDS}s`)
@@ -119,19 +129,30 @@ export function createOidcClient(config: Pick<Config, 'OIDC_ISSUER' | 'OIDC_CLIE
           accept: 'application/json',
           authorization: `Basic ${Buffer.from(`${formEncode(clientId)}:${formEncode(clientSecret)}`).toString('base64')}`,
         },
-        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri(), code_verifier: String(st.v) }),
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: redirectUri(),
+          code_verifier: String(st.v),
+        }),
         signal: AbortSignal.timeout(5000),
       });
       const tokens = (await res.json().catch(() => ({}))) as { id_token?: unknown; error?: unknown };
-      if (!res.ok || typeof tokens.id_token !== 'string') throw new OidcError(`code exchange failed: ${String(tokens.error ?? res.status)}`);
+      if (!res.ok || typeof tokens.id_token !== 'string')
+        throw new OidcError(`code exchange failed: ${String(tokens.error ?? res.status)}`);
       let claims: JWTPayload;
       try {
-        ({ payload: claims } = await jwtVerify(tokens.id_token, keySet(d.jwks_uri), { issuer: d.issuer, audience: clientId, maxTokenAge: '10m' }));
+        ({ payload: claims } = await jwtVerify(tokens.id_token, keySet(d.jwks_uri), {
+          issuer: d.issuer,
+          audience: clientId,
+          maxTokenAge: '10m',
+        }));
       } catch (err) {
         throw new OidcError(`id_token rejected: ${(err as Error).message}`);
       }
       if (claims.nonce !== st.n) throw new OidcError('id_token nonce does not match');
-      if (Array.isArray(claims.aud) && claims.aud.length > 1 && claims.azp !== clientId) throw new OidcError('id_token azp does not match');
+      if (Array.isArray(claims.aud) && claims.aud.length > 1 && claims.azp !== clientId)
+        throw new OidcError('id_token azp does not match');
       if (typeof claims.sub !== 'string' || !claims.sub) throw new OidcError('id_token has no subject');
       const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
       return {

@@ -14,7 +14,12 @@ export type OneTimePurpose = 'activation' | 'reset';
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** Creates a token for the user and returns it in clear (it goes into a mail link, never into the database). */
-export async function issueOneTimeToken(db: Db, userId: string, purpose: OneTimePurpose, now = new Date()): Promise<string> {
+export async function issueOneTimeToken(
+  db: Db,
+  userId: string,
+  purpose: OneTimePurpose,
+  now = new Date(),
+): Promise<string> {
   const { token, hash } = newOneTimeToken();
   await db
     .insertInto('one_time_tokens')
@@ -43,5 +48,11 @@ export async function consumeOneTimeToken(db: Db, purpose: OneTimePurpose, token
 
 /** Retires every open token of a purpose for a user (after a reset, all other reset links die). */
 export async function retireOneTimeTokens(db: Db, userId: string, purpose: OneTimePurpose): Promise<void> {
-  await db.updateTable('one_time_tokens').set({ used_at: sql`now()` }).where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
+  await db
+    .updateTable('one_time_tokens')
+    .set({ used_at: sql`now()` })
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .execute();
 }

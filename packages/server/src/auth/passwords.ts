@@ -5,7 +5,12 @@ import { hash, verify, type Algorithm, type Options } from '@node-rs/argon2';
 // Algorithm is a const enum that does not exist at run time; 2 is Argon2id.
 const ARGON2ID = 2 as Algorithm;
 
-const ARGON2_OPTIONS: Readonly<Options> = Object.freeze({ algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 });
+const ARGON2_OPTIONS: Readonly<Options> = Object.freeze({
+  algorithm: ARGON2ID,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+});
 
 export function hashPassword(password: string): Promise<string> {
   return hash(password, ARGON2_OPTIONS);

@@ -30,8 +30,20 @@ export function createTokenService(secret: string, ttlSeconds: number): TokenSer
     async verify(token) {
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
-        if (typeof payload.sub !== 'string' || typeof payload.cid !== 'string' || !Array.isArray(payload.roles) || typeof payload.exp !== 'number') return null;
-        return { sub: payload.sub, cid: payload.cid, roles: payload.roles.map(String), exp: payload.exp, iat: typeof payload.iat === 'number' ? payload.iat : 0 };
+        if (
+          typeof payload.sub !== 'string' ||
+          typeof payload.cid !== 'string' ||
+          !Array.isArray(payload.roles) ||
+          typeof payload.exp !== 'number'
+        )
+          return null;
+        return {
+          sub: payload.sub,
+          cid: payload.cid,
+          roles: payload.roles.map(String),
+          exp: payload.exp,
+          iat: typeof payload.iat === 'number' ? payload.iat : 0,
+        };
       } catch {
         return null;
       }

@@ -36,7 +36,8 @@ async function runOnOwnDatabase(databaseUrl: string | undefined, dataDir: string
 export async function admin(env: Record<string, string | undefined>, args: string[]): Promise<Outcome> {
   const config = loadConfig(env);
   if (config.DATABASE_URL) return runOnOwnDatabase(config.DATABASE_URL, config.dataDir, args);
-  if (config.DATA_DIR.startsWith('memory://')) return { ok: false, message: 'DATA_DIR is memory://: there is no database to change.' };
+  if (config.DATA_DIR.startsWith('memory://'))
+    return { ok: false, message: 'DATA_DIR is memory://: there is no database to change.' };
   const viaServer = await askAdminSocket(adminSocketPath(config.dataDir), args);
   if (viaServer) return viaServer;
   // No server: hold the folder while the command runs.

@@ -6,7 +6,9 @@ export interface AuthInfo {
   roles: string[];
   isCompanyAdmin: boolean;
   isSuperAdmin: boolean;
-  /** Set when the caller is an API key (services/developer/api-keys.ts): it acts as its company, within the key's scope. */
+  /**
+   * Set when the caller is an API key (services/developer/api-keys.ts): it acts as its company, within the key's scope.
+   */
   apiKeyId?: string;
 }
 

@@ -9,13 +9,17 @@ export class AppError extends Error {
     this.code = code;
     this.details = details;
   }
-  /** graphql-js copies this onto the GraphQLError, so paths that skip our formatter (subscriptions over WebSocket) keep the code. */
+  /**
+   * graphql-js copies this onto the GraphQLError, so paths that skip our formatter (subscriptions over WebSocket) keep
+   * the code.
+   */
   get extensions(): Record<string, unknown> {
     return { code: this.code, ...(this.details ?? {}) };
   }
 }
 
-export const badInput = (message: string, field?: string) => new AppError(ERROR_CODES.BAD_USER_INPUT, message, field ? { field } : undefined);
+export const badInput = (message: string, field?: string) =>
+  new AppError(ERROR_CODES.BAD_USER_INPUT, message, field ? { field } : undefined);
 export const notFound = (message: string = ERROR_TEXTS.notFound) => new AppError(ERROR_CODES.NOT_FOUND, message);
 export const forbidden = (message: string = ERROR_TEXTS.forbidden) => new AppError(ERROR_CODES.FORBIDDEN, message);
 export const unauthenticated = () => new AppError(ERROR_CODES.UNAUTHENTICATED, ERROR_TEXTS.notAuthenticated);

@@ -32,7 +32,9 @@ export function readFileUpload(file: FileUploadValue, maxBytes: number, tooLarge
       else chunks.push(chunk);
     });
     stream.on('limit', () => refuse(tooLarge()));
-    stream.on('end', () => (stream.truncated ? refuse(tooLarge()) : refused ? undefined : resolve(Buffer.concat(chunks))));
+    stream.on('end', () =>
+      stream.truncated ? refuse(tooLarge()) : refused ? undefined : resolve(Buffer.concat(chunks)),
+    );
     stream.on('error', (err) => refuse(isSizeLimit(err) ? tooLarge() : err));
   });
 }

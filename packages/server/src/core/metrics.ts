@@ -55,7 +55,10 @@ export const webhookDeliveries = new Counter({
 });
 
 /** Read when scraped: the sources are set by the app that owns them (the latest app of this process). */
-const sources: { queueDepth?: () => Promise<Array<{ queue: string; state: string; count: number }>>; liveSockets?: () => number } = {};
+const sources: {
+  queueDepth?: () => Promise<Array<{ queue: string; state: string; count: number }>>;
+  liveSockets?: () => number;
+} = {};
 export function setMetricSources(next: typeof sources): void {
   Object.assign(sources, next);
 }
@@ -67,7 +70,8 @@ new Gauge({
   registers: [metricsRegistry],
   async collect() {
     this.reset();
-    for (const row of (await sources.queueDepth?.().catch(() => [])) ?? []) this.set({ queue: row.queue, state: row.state }, row.count);
+    for (const row of (await sources.queueDepth?.().catch(() => [])) ?? [])
+      this.set({ queue: row.queue, state: row.state }, row.count);
   },
 });
 

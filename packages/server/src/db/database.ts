@@ -35,7 +35,9 @@ export interface DbOptions {
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
 export async function openDatabase(opts: DbOptions): Promise<Db> {
-  const db = opts.databaseUrl ? await openPostgres(opts.databaseUrl) : await openPglite(opts.dataDir, opts.pgliteTemplate);
+  const db = opts.databaseUrl
+    ? await openPostgres(opts.databaseUrl)
+    : await openPglite(opts.dataDir, opts.pgliteTemplate);
   await migrate(db.db);
   return db;
 }
@@ -129,8 +131,13 @@ async function openPostgres(url: string): Promise<Db> {
 
 /** Runs every pending migration; throws with the failing migration's name. */
 async function migrate(db: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    allowUnorderedMigrations: true,
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
-  if (error) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String((error as Error).message ?? error)}`);
+  if (error)
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String((error as Error).message ?? error)}`);
 }

@@ -3,7 +3,17 @@
  * the session exclusively: every query (Kysely's and pg-boss's) waits for the session like a pool of size 1.
  */
 import type { PGlite } from '@electric-sql/pglite';
-import { CompiledQuery, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult } from 'kysely';
+import {
+  CompiledQuery,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+} from 'kysely';
 
 /** A FIFO mutex around the single PGlite session. */
 export class SessionLock {

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database.js';
 import { createEventBus, MESSAGE_LIMIT } from './event-bus.js';
 
-const engines = [{ name: 'pglite', url: undefined }, ...(process.env.TEST_DATABASE_URL ? [{ name: 'postgres', url: process.env.TEST_DATABASE_URL }] : [])];
+const engines = [
+  { name: 'pglite', url: undefined },
+  ...(process.env.TEST_DATABASE_URL ? [{ name: 'postgres', url: process.env.TEST_DATABASE_URL }] : []),
+];
 
 /** The next `n` payloads of `topic` heard on `bus`. */
 function hear<T>(bus: Awaited<ReturnType<typeof createEventBus>>, topic: string, n = 1): Promise<T[]> {
@@ -54,7 +57,9 @@ describe.each(engines)('event bus on $name', ({ url }) => {
 
       // A trigger's notification (migration 0085) is the same encoding.
       const fromDb = hear<string>(bus, 'publicTourChanged');
-      await sql`SELECT pg_notify('roomwalk_events', json_build_object('topic', 'publicTourChanged', 'payload', '42')::text)`.execute(db.db);
+      await sql`SELECT pg_notify('roomwalk_events', json_build_object('topic', 'publicTourChanged', 'payload', '42')::text)`.execute(
+        db.db,
+      );
       expect(await fromDb).toEqual(['42']);
     } finally {
       await bus.close();
@@ -68,13 +73,19 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('event bus between two processes
   it.each([{ via: 'NOTIFY', redisUrl: undefined }, ...(redisUrl ? [{ via: 'Redis', redisUrl }] : [])])(
     "delivers one node's events, chunked ones included, to the other node over $via",
     async ({ redisUrl }) => {
-      const [dbA, dbB] = await Promise.all([0, 1].map(() => openDatabase({ dataDir: 'memory://', databaseUrl: process.env.TEST_DATABASE_URL })));
+      const [dbA, dbB] = await Promise.all(
+        [0, 1].map(() => openDatabase({ dataDir: 'memory://', databaseUrl: process.env.TEST_DATABASE_URL })),
+      );
       const [a, b] = await Promise.all([createEventBus(dbA!, { redisUrl }), createEventBus(dbB!, { redisUrl })]);
       try {
         expect(a.kind).toBe(redisUrl ? 'redis' : 'postgres');
         const topic = `nodes-${Math.random()}`;
         const heard = hear<{ i: number; pad: string }>(b, topic, 20);
-        await Promise.all(Array.from({ length: 20 }, (_, i) => a.publish(topic, { i, pad: i % 5 === 0 ? 'x'.repeat(MESSAGE_LIMIT * 3) : '' })));
+        await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            a.publish(topic, { i, pad: i % 5 === 0 ? 'x'.repeat(MESSAGE_LIMIT * 3) : '' }),
+          ),
+        );
         const got = await heard;
         expect(got.map((p) => p.i)).toEqual(Array.from({ length: 20 }, (_, i) => i));
         expect(got[5]!.pad).toHaveLength(MESSAGE_LIMIT * 3);

@@ -48,7 +48,9 @@ function encodeEvent(topic: string, payload: unknown): string[] {
   const b64 = Buffer.from(text, 'utf8').toString('base64');
   const id = randomUUID();
   const of = Math.ceil(b64.length / CHUNK_CHARS);
-  return Array.from({ length: of }, (_, i) => JSON.stringify({ chunk: { id, i, of, d: b64.slice(i * CHUNK_CHARS, (i + 1) * CHUNK_CHARS) } } satisfies Chunk));
+  return Array.from({ length: of }, (_, i) =>
+    JSON.stringify({ chunk: { id, i, of, d: b64.slice(i * CHUNK_CHARS, (i + 1) * CHUNK_CHARS) } } satisfies Chunk),
+  );
 }
 
 /** Turns wire texts back into events (reassembling chunks); what is not ours or malformed is ignored. */
@@ -59,7 +61,16 @@ function createDecoder(deliver: (topic: string, payload: unknown) => void): (raw
     if (!m || typeof m !== 'object') return;
     if (typeof m.topic === 'string') return deliver(m.topic, m.payload);
     const c = m.chunk;
-    if (!c || typeof c.id !== 'string' || !Number.isInteger(c.i) || !Number.isInteger(c.of) || c.i < 0 || c.i >= c.of || c.of > 1000) return;
+    if (
+      !c ||
+      typeof c.id !== 'string' ||
+      !Number.isInteger(c.i) ||
+      !Number.isInteger(c.of) ||
+      c.i < 0 ||
+      c.i >= c.of ||
+      c.of > 1000
+    )
+      return;
     const now = Date.now();
     for (const [k, v] of partial) if (now - v.at > PARTIAL_TTL_MS) partial.delete(k);
     const entry = partial.get(c.id) ?? { parts: new Array<string>(c.of).fill(''), got: 0, at: now };

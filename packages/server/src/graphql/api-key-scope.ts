@@ -6,7 +6,16 @@
  * keys until it is listed here: the safe default. docs/api.md lists the same fields (test/api-key-scope.test.ts
  * walks the schema and compares).
  */
-import { Kind, TypeInfo, getNamedType, visit, visitWithTypeInfo, BREAK, type DocumentNode, type GraphQLSchema } from 'graphql';
+import {
+  Kind,
+  TypeInfo,
+  getNamedType,
+  visit,
+  visitWithTypeInfo,
+  BREAK,
+  type DocumentNode,
+  type GraphQLSchema,
+} from 'graphql';
 import { ERROR_CODES } from '@roomwalk/shared';
 import { AppError } from '../core/errors.js';
 
@@ -73,13 +82,38 @@ export const API_KEY_FIELDS: Readonly<Record<string, readonly string[]>> = {
   Marker: ['description', 'frameIndex', 'id', 'isFastTravel', 'name', 'scrollPosition', 'tourId'],
   Reel: ['highURI', 'id', 'key', 'progress', 'provider', 'seed', 'status', 'thumbnailURL'],
   ReelStatus: ['status'],
-  Shot: ['createdAt', 'enhancedImageURI', 'errorMessage', 'frameScore', 'id', 'originalImageURI', 'roomType', 'shotStatus', 'shotType', 'sourceClipIndex', 'sourceFramePosition', 'stagedImageURI'],
+  Shot: [
+    'createdAt',
+    'enhancedImageURI',
+    'errorMessage',
+    'frameScore',
+    'id',
+    'originalImageURI',
+    'roomType',
+    'shotStatus',
+    'shotType',
+    'sourceClipIndex',
+    'sourceFramePosition',
+    'stagedImageURI',
+  ],
   TourStatus: ['status'],
   VideoInfo: ['fullSize', 'height', 'mediumSize', 'smallSize', 'width'],
   TourConnection: ['edges', 'pageInfo'],
   TourEdge: ['cursor', 'node'],
   PageInfo: ['endCursor', 'hasNextPage', 'hasPreviousPage', 'startCursor'],
-  TourRoomAnalytics: ['averageSeconds', 'completionRate', 'daily', 'devices', 'exits', 'fastTravels', 'from', 'rooms', 'to', 'uniqueVisitors', 'visits'],
+  TourRoomAnalytics: [
+    'averageSeconds',
+    'completionRate',
+    'daily',
+    'devices',
+    'exits',
+    'fastTravels',
+    'from',
+    'rooms',
+    'to',
+    'uniqueVisitors',
+    'visits',
+  ],
   TourAnalyticsDay: ['date', 'uniqueVisitors', 'visits'],
   TourAnalyticsRoom: ['name', 'seconds', 'visits'],
   TourAnalyticsCount: ['name', 'visits'],
@@ -131,5 +165,8 @@ export function fieldOutsideApiKeyScope(schema: GraphQLSchema, document: Documen
 }
 
 export function apiKeyScopeRefusal(field: string): AppError {
-  return new AppError(ERROR_CODES.FORBIDDEN, `API keys cannot use ${field}. Sign in to the console as a company admin for accounts, billing, the team, live viewing, API keys and webhooks.`);
+  return new AppError(
+    ERROR_CODES.FORBIDDEN,
+    `API keys cannot use ${field}. Sign in to the console as a company admin for accounts, billing, the team, live viewing, API keys and webhooks.`,
+  );
 }

@@ -40,7 +40,10 @@ function clientErrorOf(err: unknown, opts: MaskOptions): GraphQLError {
   const original = err instanceof GraphQLError && err.originalError ? err.originalError : err;
   const path = err instanceof GraphQLError ? err.path : undefined;
   if (original instanceof AppError) {
-    return new GraphQLError(original.message, { path, extensions: { code: original.code, ...(original.details ?? {}) } });
+    return new GraphQLError(original.message, {
+      path,
+      extensions: { code: original.code, ...(original.details ?? {}) },
+    });
   }
   if (err instanceof GraphQLError && isTokenLimitError(err.message)) return tokenLimitError();
   // Pothos' checks of paging arguments ("Argument "last" must be a non-negative integer") and cursors.
@@ -68,7 +71,8 @@ function isGraphqlOwn(err: unknown): boolean {
   return false;
 }
 
-const GET_ONLY_READS_TEXT = 'A GET request may only run a query: send mutations and subscriptions with POST (or over the WebSocket).';
+const GET_ONLY_READS_TEXT =
+  'A GET request may only run a query: send mutations and subscriptions with POST (or over the WebSocket).';
 
 type TransportError = Error & { statusCode?: number; code?: string };
 
@@ -77,12 +81,20 @@ type TransportError = Error & { statusCode?: number; code?: string };
  * status: Fastify's refusals of the request itself keep theirs, a request that fails validation or parsing answers
  * 400 (or its shape refusal's status), anything that reached execution 200.
  */
-export function formatErrors(execution: ExecutionResult, opts: MaskOptions): { statusCode: number; response: ExecutionResult } {
+export function formatErrors(
+  execution: ExecutionResult,
+  opts: MaskOptions,
+): { statusCode: number; response: ExecutionResult } {
   // Fastify's refusals of the request itself (body over the 1 MB limit, malformed JSON, unsupported type).
-  const transport = (execution.errors ?? []).map((e) => e.originalError as TransportError | undefined).find((o) => o?.code?.startsWith('FST_') && o.statusCode && o.statusCode < 500);
+  const transport = (execution.errors ?? [])
+    .map((e) => e.originalError as TransportError | undefined)
+    .find((o) => o?.code?.startsWith('FST_') && o.statusCode && o.statusCode < 500);
   if (transport) {
     const message = transport.statusCode === 413 ? 'The request is too large.' : transport.message;
-    return { statusCode: transport.statusCode!, response: { data: null, errors: [toClientError(new AppError(ERROR_CODES.BAD_USER_INPUT, message))] } };
+    return {
+      statusCode: transport.statusCode!,
+      response: { data: null, errors: [toClientError(new AppError(ERROR_CODES.BAD_USER_INPUT, message))] },
+    };
   }
   let requestError = false;
   const flat = (execution.errors ?? []).flatMap((e) => {
@@ -111,7 +123,10 @@ export function formatErrors(execution: ExecutionResult, opts: MaskOptions): { s
     graphqlErrors.inc({ code: String(extensions.code ?? ERROR_CODES.BAD_USER_INPUT) });
     return new GraphQLError(shape.message, { extensions });
   });
-  return { statusCode: requestError && !execution.data ? status : 200, response: { data: execution.data ?? null, errors } };
+  return {
+    statusCode: requestError && !execution.data ? status : 200,
+    response: { data: execution.data ?? null, errors },
+  };
 }
 
 /** What the schema's subscribe functions find in their context to mask with. */
@@ -120,7 +135,9 @@ interface MaskingContext {
   log?: ErrorLog;
 }
 
-/** Errors thrown while starting a subscription bypass Mercurius' formatter on WebSocket: mask them here the same way. */
+/**
+ * Errors thrown while starting a subscription bypass Mercurius' formatter on WebSocket: mask them here the same way.
+ */
 export function maskSubscriptionErrors(schema: GraphQLSchema): GraphQLSchema {
   for (const field of Object.values(schema.getSubscriptionType()?.getFields() ?? {})) {
     const subscribe = field.subscribe;
@@ -130,7 +147,10 @@ export function maskSubscriptionErrors(schema: GraphQLSchema): GraphQLSchema {
         return await subscribe(...args);
       } catch (err) {
         const ctx = (args[2] ?? {}) as MaskingContext;
-        throw toClientError(err, { production: ctx.services?.config?.NODE_ENV === 'production', log: ctx.log ?? ctx.services?.log });
+        throw toClientError(err, {
+          production: ctx.services?.config?.NODE_ENV === 'production',
+          log: ctx.log ?? ctx.services?.log,
+        });
       }
     };
   }

@@ -4,7 +4,13 @@
  * anyone but API users, and "Did you mean …" suggestions in production error messages.
  */
 import type { IncomingMessage } from 'node:http';
-import { GraphQLError, NoSchemaIntrospectionCustomRule, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import {
+  GraphQLError,
+  NoSchemaIntrospectionCustomRule,
+  validate,
+  type DocumentNode,
+  type GraphQLSchema,
+} from 'graphql';
 import type WebSocket from 'ws';
 import { ERROR_CODES, isProPlan } from '@roomwalk/shared';
 import type { AuthInfo } from './builder.js';
@@ -37,7 +43,9 @@ export function usesIntrospection(schema: GraphQLSchema, document: DocumentNode)
 }
 
 export function introspectionRefused(): GraphQLError {
-  return new GraphQLError('Schema introspection is not available to this caller.', { extensions: { code: ERROR_CODES.FORBIDDEN } });
+  return new GraphQLError('Schema introspection is not available to this caller.', {
+    extensions: { code: ERROR_CODES.FORBIDDEN },
+  });
 }
 
 const SUGGESTION = /\s*Did you mean [^?]*\?\s*$/;
@@ -70,7 +78,8 @@ export function guardGraphqlSocket(socket: WebSocket, maxTokens?: number): void 
     } catch {
       return emit.call(this, event, ...args); // Mercurius answers malformed JSON itself.
     }
-    if (!msg || typeof msg !== 'object' || (msg.type !== 'subscribe' && msg.type !== 'start')) return emit.call(this, event, ...args);
+    if (!msg || typeof msg !== 'object' || (msg.type !== 'subscribe' && msg.type !== 'start'))
+      return emit.call(this, event, ...args);
     const query = msg.payload?.query;
     if (typeof query !== 'string') {
       this.close(4400, 'Invalid message: the query must be a string.');
@@ -79,7 +88,13 @@ export function guardGraphqlSocket(socket: WebSocket, maxTokens?: number): void 
     if (exceedsTokenLimit(query, maxTokens)) {
       const err = tokenLimitError();
       const payload = [{ message: err.message, extensions: err.extensions }];
-      this.send(JSON.stringify({ type: 'error', id: msg.id, payload: this.protocol === 'graphql-transport-ws' ? payload : payload[0] }));
+      this.send(
+        JSON.stringify({
+          type: 'error',
+          id: msg.id,
+          payload: this.protocol === 'graphql-transport-ws' ? payload : payload[0],
+        }),
+      );
       return true;
     }
     return emit.call(this, event, ...args);
@@ -95,12 +110,16 @@ export const isGraphqlSocketRequest = (req: IncomingMessage, path = '/query') =>
 export function requestShapeRefusal(err: unknown): GraphQLError | null {
   const candidates = [err, (err as { originalError?: unknown } | null)?.originalError];
   for (const c of candidates) {
-    const e = c as { code?: unknown; message?: unknown; validation?: Array<{ instancePath?: string; keyword?: string }> } | null | undefined;
+    const e = c as
+      | { code?: unknown; message?: unknown; validation?: Array<{ instancePath?: string; keyword?: string }> }
+      | null
+      | undefined;
     if (!e || typeof e.code !== 'string') continue;
     if (e.code === 'FST_ERR_VALIDATION') {
       const first = e.validation?.[0];
       let message = 'The request is not a GraphQL request (a JSON object with a "query" string).';
-      if (first?.instancePath === '' && first.keyword === 'type') message = 'Send one GraphQL operation per request: a JSON array of operations (batching) is not accepted.';
+      if (first?.instancePath === '' && first.keyword === 'type')
+        message = 'Send one GraphQL operation per request: a JSON array of operations (batching) is not accepted.';
       else if (first?.instancePath === '/query') message = 'The query must be a string.';
       return new GraphQLError(message, { extensions: { code: ERROR_CODES.BAD_USER_INPUT } });
     }
@@ -112,7 +131,15 @@ export function requestShapeRefusal(err: unknown): GraphQLError | null {
   // a malformed `operations` or `map` field.
   for (const c of candidates) {
     const e = c as { expose?: unknown; status?: unknown; message?: unknown } | null | undefined;
-    if (!e || e instanceof GraphQLError || e.expose !== true || typeof e.status !== 'number' || e.status < 400 || e.status >= 500) continue;
+    if (
+      !e ||
+      e instanceof GraphQLError ||
+      e.expose !== true ||
+      typeof e.status !== 'number' ||
+      e.status < 400 ||
+      e.status >= 500
+    )
+      continue;
     const tooMany = /^(\d+) max file uploads exceeded/.exec(String(e.message));
     const message = tooMany ? `Send at most ${tooMany[1]} files with one request.` : String(e.message);
     return new GraphQLError(message, { extensions: { code: ERROR_CODES.BAD_USER_INPUT, status: e.status } });

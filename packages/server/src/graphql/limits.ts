@@ -25,7 +25,14 @@ import {
   isObjectType,
   validate,
 } from 'graphql';
-import { ERROR_CODES, ERROR_TEXTS, REELS_MAX, TEAM_INVITES_PAGE_SIZE, TOP_TOURS_PER_USER, TOURS_PAGE_SIZE } from '@roomwalk/shared';
+import {
+  ERROR_CODES,
+  ERROR_TEXTS,
+  REELS_MAX,
+  TEAM_INVITES_PAGE_SIZE,
+  TOP_TOURS_PER_USER,
+  TOURS_PAGE_SIZE,
+} from '@roomwalk/shared';
 
 export const QUERY_LIMITS = {
   maxDepth: 12,
@@ -85,7 +92,9 @@ export const PAGE_SIZES = {
 const PAGES: Readonly<Record<string, { defaultSize: number; maxSize: number }>> = PAGE_SIZES;
 
 function tooComplex(detail: string): GraphQLError {
-  return new GraphQLError(`${ERROR_TEXTS.queryTooComplex} (${detail})`, { extensions: { code: ERROR_CODES.QUERY_TOO_COMPLEX } });
+  return new GraphQLError(`${ERROR_TEXTS.queryTooComplex} (${detail})`, {
+    extensions: { code: ERROR_CODES.QUERY_TOO_COMPLEX },
+  });
 }
 
 /** Options for graphql-js `parse`: stops the lexer at the token limit. */
@@ -146,9 +155,11 @@ function queryLimitsRule(limits: QueryLimits, variables: PageVariables) {
   return (context: ValidationContext): ASTVisitor => {
     const document = context.getDocument();
     const fragments = new Map<string, FragmentDefinitionNode>();
-    for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+    for (const def of document.definitions)
+      if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
     const pageItems = pageSizer(document, variables);
-    // undefined: not seen; null: being summarised (a spread reaching it again is a cycle; graphql's NoFragmentCycles reports it).
+    // undefined: not seen; null: being summarised (a spread reaching it again is a cycle; graphql's NoFragmentCycles
+    // reports it).
     const memo = new Map<string, Summary | null>();
 
     const schema = context.getSchema();
@@ -176,7 +187,10 @@ function queryLimitsRule(limits: QueryLimits, variables: PageVariables) {
           cost += 1 + child.cost * items;
           aliases += child.aliases;
         } else {
-          const inner = sel.kind === Kind.INLINE_FRAGMENT ? summarise(sel.selectionSet, sel.typeCondition?.name.value ?? typeName) : fragmentSummary(sel.name.value);
+          const inner =
+            sel.kind === Kind.INLINE_FRAGMENT
+              ? summarise(sel.selectionSet, sel.typeCondition?.name.value ?? typeName)
+              : fragmentSummary(sel.name.value);
           depth = Math.max(depth, inner.depth);
           cost += inner.cost;
           aliases += inner.aliases;
@@ -239,7 +253,9 @@ function queryLimitsRule(limits: QueryLimits, variables: PageVariables) {
         const repeated = repeatedField(fieldCounts(node), limits.maxSameField);
         if (repeated) {
           repeatedReported = true;
-          context.reportError(tooComplex(`"${repeated}" asked more than ${limits.maxSameField} times in one selection`));
+          context.reportError(
+            tooComplex(`"${repeated}" asked more than ${limits.maxSameField} times in one selection`),
+          );
         }
       },
       FragmentSpread() {
@@ -250,10 +266,16 @@ function queryLimitsRule(limits: QueryLimits, variables: PageVariables) {
         }
       },
       OperationDefinition(node) {
-        const root = node.operation === 'query' ? schema.getQueryType() : node.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+        const root =
+          node.operation === 'query'
+            ? schema.getQueryType()
+            : node.operation === 'mutation'
+              ? schema.getMutationType()
+              : schema.getSubscriptionType();
         const { depth, cost, aliases } = summarise(node.selectionSet, root?.name ?? '');
         if (depth > limits.maxDepth) context.reportError(tooComplex(`depth ${depth} > ${limits.maxDepth}`));
-        if (aliases > limits.maxAliases) context.reportError(tooComplex(`aliases ${fmt(aliases)} > ${limits.maxAliases}`));
+        if (aliases > limits.maxAliases)
+          context.reportError(tooComplex(`aliases ${fmt(aliases)} > ${limits.maxAliases}`));
         if (cost > limits.maxCost) context.reportError(tooComplex(`cost ${fmt(cost)} > ${limits.maxCost}`));
       },
     };
@@ -268,7 +290,8 @@ function pageSizer(document: DocumentNode, variables: PageVariables) {
     if (def.kind !== Kind.OPERATION_DEFINITION) continue;
     for (const v of (def as OperationDefinitionNode).variableDefinitions ?? []) {
       const name = v.variable.name.value;
-      if (v.defaultValue?.kind === Kind.INT) defaults.set(name, Math.max(defaults.get(name) ?? 0, Number(v.defaultValue.value)));
+      if (v.defaultValue?.kind === Kind.INT)
+        defaults.set(name, Math.max(defaults.get(name) ?? 0, Number(v.defaultValue.value)));
     }
   }
   return (field: FieldNode, page: { defaultSize: number; maxSize: number }): number => {
@@ -284,7 +307,14 @@ function pageSizer(document: DocumentNode, variables: PageVariables) {
         else {
           // Not sent: the default, else null (no argument: the default page). Not a number: refused by graphql.
           const sent = variables[name];
-          n = typeof sent === 'number' ? sent : sent === undefined ? (defaults.get(name) ?? null) : sent === null ? null : page.maxSize;
+          n =
+            typeof sent === 'number'
+              ? sent
+              : sent === undefined
+                ? (defaults.get(name) ?? null)
+                : sent === null
+                  ? null
+                  : page.maxSize;
         }
       }
       if (n !== null) asked = Math.max(asked ?? 0, n);
@@ -303,7 +333,12 @@ function repeatedField(counts: Map<string, number>, max: number): string | null 
  * Our limits alone, for running before graphql's own validation rules (some of those are quadratic in repeated
  * fields): refuse first, so a hostile document never reaches them.
  */
-export function checkQueryLimits(schema: GraphQLSchema, document: DocumentNode, variables: PageVariables = 'unknown', limits: QueryLimits = QUERY_LIMITS): readonly GraphQLError[] {
+export function checkQueryLimits(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: PageVariables = 'unknown',
+  limits: QueryLimits = QUERY_LIMITS,
+): readonly GraphQLError[] {
   return validate(schema, document, [queryLimitsRule(limits, variables)]);
 }
 

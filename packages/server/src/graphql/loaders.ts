@@ -13,7 +13,13 @@ const perRequest = new WeakMap<Context, Map<string, DataLoader<string, unknown>>
  * Loads `key` through the request's batch named `name`: `batch` reads many keys at once and answers a map; a key it
  * does not answer gets `fallback`.
  */
-export function loadBatched<V>(ctx: Context, name: string, batch: (keys: readonly string[]) => Promise<Map<string, V>>, key: string, fallback: V): Promise<V> {
+export function loadBatched<V>(
+  ctx: Context,
+  name: string,
+  batch: (keys: readonly string[]) => Promise<Map<string, V>>,
+  key: string,
+  fallback: V,
+): Promise<V> {
   let loaders = perRequest.get(ctx);
   if (!loaders) {
     loaders = new Map();

@@ -60,7 +60,9 @@ describe('the checked-in SDL is the running schema', () => {
       expect(m[name], name).toBeDefined();
       expect(m[name]!.args.map((a) => a.name).sort(), name).toEqual([...args].sort());
     }
-    expect(Object.keys(sub).sort()).toEqual(expect.arrayContaining(['tourGenerateAIMarkersUpdated', 'reelProgressUpdated', 'tourProgressUpdated']));
+    expect(Object.keys(sub).sort()).toEqual(
+      expect.arrayContaining(['tourGenerateAIMarkersUpdated', 'reelProgressUpdated', 'tourProgressUpdated']),
+    );
     const fieldsOf = (t: string) => Object.keys((s.getType(t) as any).getFields());
     expect(fieldsOf('Tour')).toEqual(
       expect.arrayContaining([
@@ -85,12 +87,64 @@ describe('the checked-in SDL is the running schema', () => {
         'viewingSessionRequest',
       ]),
     );
-    expect(fieldsOf('User')).toEqual(expect.arrayContaining(['id', 'username', 'isAdmin', 'role', 'profile', 'company', 'monthlyActiveTours', 'monthlyUploadedTours', 'topFiveTours']));
-    expect(fieldsOf('Company')).toEqual(expect.arrayContaining(['id', 'name', 'address', 'vatno', 'countrycode', 'referredby', 'logoimageurl', 'license', 'invites']));
-    expect(fieldsOf('License')).toEqual(expect.arrayContaining(['planName', 'monthlyActiveTours', 'monthlyUploadedTours', 'uploadLimit', 'quantity', 'startDate', 'endDate']));
-    expect(fieldsOf('Marker')).toEqual(['description', 'frameIndex', 'id', 'isFastTravel', 'name', 'scrollPosition', 'tourId']);
+    expect(fieldsOf('User')).toEqual(
+      expect.arrayContaining([
+        'id',
+        'username',
+        'isAdmin',
+        'role',
+        'profile',
+        'company',
+        'monthlyActiveTours',
+        'monthlyUploadedTours',
+        'topFiveTours',
+      ]),
+    );
+    expect(fieldsOf('Company')).toEqual(
+      expect.arrayContaining([
+        'id',
+        'name',
+        'address',
+        'vatno',
+        'countrycode',
+        'referredby',
+        'logoimageurl',
+        'license',
+        'invites',
+      ]),
+    );
+    expect(fieldsOf('License')).toEqual(
+      expect.arrayContaining([
+        'planName',
+        'monthlyActiveTours',
+        'monthlyUploadedTours',
+        'uploadLimit',
+        'quantity',
+        'startDate',
+        'endDate',
+      ]),
+    );
+    expect(fieldsOf('Marker')).toEqual([
+      'description',
+      'frameIndex',
+      'id',
+      'isFastTravel',
+      'name',
+      'scrollPosition',
+      'tourId',
+    ]);
     expect(fieldsOf('Clip')).toEqual(['duration', 'frameCount', 'highURI', 'id', 'index', 'lowURI']);
-    expect(fieldsOf('PriceTier')).toEqual(expect.arrayContaining(['priceId', 'flatAmount', 'unitAmount', 'upTo', 'currencyCode', 'currencySymbol', 'tierName']));
+    expect(fieldsOf('PriceTier')).toEqual(
+      expect.arrayContaining([
+        'priceId',
+        'flatAmount',
+        'unitAmount',
+        'upTo',
+        'currencyCode',
+        'currencySymbol',
+        'tierName',
+      ]),
+    );
     expect(fieldsOf('PreSignedUpload')).toEqual(['error', 'headers', 'key', 'message', 'uploadURL']);
   });
 });

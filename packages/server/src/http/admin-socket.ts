@@ -20,7 +20,8 @@ const MAX_BODY = 16 * 1024;
 export const ADMIN_TEXTS = {
   starting: 'The server is still starting; run the command again in a moment.',
   busy: 'Another admin command is using the database; run this one again when it has finished.',
-  inUse: (dataDir: string) => `Another Roomwalk process (a server or an admin command) is using the data folder ${dataDir}. Stop it first.`,
+  inUse: (dataDir: string) =>
+    `Another Roomwalk process (a server or an admin command) is using the data folder ${dataDir}. Stop it first.`,
   failed: (message: string) => `The running server could not run the command: ${message}`,
 } as const;
 
@@ -29,7 +30,10 @@ export function adminSocketPath(dataDir: string): string {
   const inFolder = path.join(dataDir, 'admin.sock');
   if (Buffer.byteLength(inFolder) <= MAX_SOCKET_PATH) return inFolder;
   // A deep DATA_DIR: a short path derived from it, still one per folder.
-  return path.join(os.tmpdir(), `roomwalk-admin-${createHash('sha256').update(dataDir).digest('hex').slice(0, 20)}.sock`);
+  return path.join(
+    os.tmpdir(),
+    `roomwalk-admin-${createHash('sha256').update(dataDir).digest('hex').slice(0, 20)}.sock`,
+  );
 }
 
 export interface AdminReply {
@@ -40,20 +44,27 @@ export interface AdminReply {
 /** Sends a command to the process holding the folder; undefined when nobody listens there. */
 export function askAdminSocket(socketPath: string, args: readonly string[]): Promise<AdminReply | undefined> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ socketPath, method: 'POST', path: '/command', headers: { 'content-type': 'application/json' } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        body += chunk;
-      });
-      res.on('end', () => {
-        try {
-          resolve(JSON.parse(body) as AdminReply);
-        } catch {
-          reject(new Error(`The process on ${socketPath} gave an answer that is not the admin channel's (status ${res.statusCode}).`));
-        }
-      });
-    });
+    const req = http.request(
+      { socketPath, method: 'POST', path: '/command', headers: { 'content-type': 'application/json' } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        res.on('end', () => {
+          try {
+            resolve(JSON.parse(body) as AdminReply);
+          } catch {
+            reject(
+              new Error(
+                `The process on ${socketPath} gave an answer that is not the admin channel's (status ${res.statusCode}).`,
+              ),
+            );
+          }
+        });
+      },
+    );
     req.on('error', (err: NodeJS.ErrnoException) => {
       // No socket, or one left behind by a process that died: nobody holds the folder.
       if (err.code === 'ENOENT' || err.code === 'ECONNREFUSED') resolve(undefined);
@@ -80,7 +91,8 @@ export async function openAdminChannel(dataDir: string, refusal: string = ADMIN_
   fs.rmSync(socketPath, { force: true });
   let services: Services | undefined;
   const server = http.createServer((req, res) => {
-    const reply = (status: number, body: AdminReply) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const reply = (status: number, body: AdminReply) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     if (req.method !== 'POST' || req.url !== '/command') return reply(404, { ok: false, message: 'Not found' });
     let body = '';
     req.setEncoding('utf8');
@@ -96,7 +108,8 @@ export async function openAdminChannel(dataDir: string, refusal: string = ADMIN_
       } catch {
         args = undefined;
       }
-      if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) return reply(400, { ok: false, message: 'Expected {"args": [string]}.' });
+      if (!Array.isArray(args) || !args.every((a) => typeof a === 'string'))
+        return reply(400, { ok: false, message: 'Expected {"args": [string]}.' });
       runAdminCommand(services.db, args).then(
         (message) => reply(200, { ok: true, message }),
         (err: unknown) => {

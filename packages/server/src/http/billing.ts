@@ -10,7 +10,14 @@ import { escapeHtml as esc } from '../core/html.js';
 import { sendPage as send } from './html-page.js';
 import { routeRateLimit } from './refuse.js';
 import { checkCard, LOCAL_DECLINE_CARDS, type CardField } from '../services/billing/local-cards.js';
-import { applyPortalAction, completeLocalCheckout, findCheckoutSession, findPortalSession, type PortalAction, type PortalView } from '../services/billing/local-provider.js';
+import {
+  applyPortalAction,
+  completeLocalCheckout,
+  findCheckoutSession,
+  findPortalSession,
+  type PortalAction,
+  type PortalView,
+} from '../services/billing/local-provider.js';
 import { catalogueTiers, type PriceTier } from '../services/billing/provider.js';
 import { humanDate } from '../services/reports/report-table.js';
 import { countActiveTours } from '../services/licenses.js';
@@ -29,13 +36,26 @@ const TEST_NOTE = `<div class="note" role="note"><p style="margin:0">Test checko
 Use card <strong>4242 4242 4242 4242</strong> with any future expiry date and any 3-digit security code.
 <strong>4000 0000 0000 0002</strong> shows a declined card.</p></div>`;
 
-const FIELD_LABELS: Record<CardField, string> = { cardNumber: 'Card number', expiry: 'Expiry date (MM / YY)', cvc: 'Security code (CVC)' };
+const FIELD_LABELS: Record<CardField, string> = {
+  cardNumber: 'Card number',
+  expiry: 'Expiry date (MM / YY)',
+  cvc: 'Security code (CVC)',
+};
 
-function checkoutForm(tier: PriceTier, cancelUrl: string, state: { values?: { cardNumber?: string; expiry?: string }; fields?: Partial<Record<CardField, string>>; declined?: string } = {}): string {
+function checkoutForm(
+  tier: PriceTier,
+  cancelUrl: string,
+  state: {
+    values?: { cardNumber?: string; expiry?: string };
+    fields?: Partial<Record<CardField, string>>;
+    declined?: string;
+  } = {},
+): string {
   const fields = state.fields ?? {};
   const errors = Object.entries(fields) as Array<[CardField, string]>;
   let summary = '';
-  if (state.declined) summary = `<div class="alert" role="alert" id="form-error" tabindex="-1" autofocus><p style="margin:0"><strong>Payment declined.</strong> ${esc(state.declined)}</p></div>`;
+  if (state.declined)
+    summary = `<div class="alert" role="alert" id="form-error" tabindex="-1" autofocus><p style="margin:0"><strong>Payment declined.</strong> ${esc(state.declined)}</p></div>`;
   else if (errors.length > 0) {
     summary = `<div class="alert" role="alert" id="form-error" tabindex="-1" autofocus><p style="margin:0 0 .25rem"><strong>Check the card details:</strong></p><ul style="margin:0">${errors
       .map(([f, m]) => `<li><a href="#${f}">${esc(FIELD_LABELS[f])}: ${esc(m)}</a></li>`)
@@ -68,7 +88,13 @@ ${input('cvc', 'inputmode="numeric" autocomplete="cc-csc" maxlength="4"')}
 }
 
 function messagePage(reply: FastifyReply, services: Services, status: number, title: string, text: string) {
-  return send(reply, services, status, title, `<h1>${esc(title)}</h1><p>${esc(text)}</p><p><a href="${esc(`${services.config.publicUrl}/account/subscriptions`)}">Back to plans</a></p>`);
+  return send(
+    reply,
+    services,
+    status,
+    title,
+    `<h1>${esc(title)}</h1><p>${esc(text)}</p><p><a href="${esc(`${services.config.publicUrl}/account/subscriptions`)}">Back to plans</a></p>`,
+  );
 }
 
 const NOTICES: Record<string, string> = {
@@ -84,7 +110,8 @@ async function portalBody(services: Services, view: PortalView, notice: string |
   const status = notice && NOTICES[notice] ? `<div class="status" role="status">${esc(NOTICES[notice])}</div>` : '';
   const sub = view.subscription;
   const state = view.state;
-  if (!sub || !state) return `<h1>Manage your plan</h1>${status}<p>Your company has no active subscription. Choose a plan on the subscriptions page.</p>${back}`;
+  if (!sub || !state)
+    return `<h1>Manage your plan</h1>${status}<p>Your company has no active subscription. Choose a plan on the subscriptions page.</p>${back}`;
   const tiers = catalogueTiers();
   const current = tiers.find((t) => t.planId === sub.plan_id);
   const plan = planById(sub.plan_id);
@@ -96,7 +123,10 @@ async function portalBody(services: Services, view: PortalView, notice: string |
   const others = tiers.filter((t) => t.flatAmount > 0 && t.planId !== sub.plan_id);
   const choices = others
     .map((t, i) => {
-      const warn = active > t.upTo ? ` Your ${active} active tours are more than ${t.upTo}: the newest ${t.upTo} stay active, the others are deactivated.` : '';
+      const warn =
+        active > t.upTo
+          ? ` Your ${active} active tours are more than ${t.upTo}: the newest ${t.upTo} stay active, the others are deactivated.`
+          : '';
       return `<div class="choice"><input type="radio" id="plan-${esc(t.planId)}" name="priceId" value="${esc(t.priceId)}"${i === 0 ? ' required' : ''} aria-describedby="plan-${esc(t.planId)}-desc">
 <label for="plan-${esc(t.planId)}"><strong>${esc(t.tierName)}</strong>, ${esc(monthly(t))}</label></div>
 <p class="hint" id="plan-${esc(t.planId)}-desc">${countOf(t.upTo, 'active tour')}, ${shownUploadLimit(t.upTo)} uploads a month.${esc(warn)}</p>`;
@@ -135,58 +165,165 @@ export async function registerBillingRoutes(app: FastifyInstance, services: Serv
   const attemptLimit = routeRateLimit(services, 'billingCardAttempt');
 
   await app.register(async (scope) => {
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(String(body))));
-    });
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 16 * 1024 },
+      (_req, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(String(body))));
+      },
+    );
 
     scope.get<{ Params: { sessionId: string } }>('/billing/checkout/:sessionId', async (req, reply) => {
-      if (!localOnly()) return messagePage(reply, services, 404, 'Not found', 'Payments go through Stripe on this server.');
+      if (!localOnly())
+        return messagePage(reply, services, 404, 'Not found', 'Payments go through Stripe on this server.');
       const s = await findCheckoutSession(services, req.params.sessionId);
-      if (!s || !s.tier) return messagePage(reply, services, 404, 'Checkout not found', 'This checkout link is not valid. Choose a plan again.');
+      if (!s || !s.tier)
+        return messagePage(
+          reply,
+          services,
+          404,
+          'Checkout not found',
+          'This checkout link is not valid. Choose a plan again.',
+        );
       if (s.status === 'complete') return reply.redirect(s.success_url, 303);
-      if (s.expired) return messagePage(reply, services, 410, 'Checkout expired', 'This checkout link has expired. Choose a plan again.');
+      if (s.expired)
+        return messagePage(
+          reply,
+          services,
+          410,
+          'Checkout expired',
+          'This checkout link has expired. Choose a plan again.',
+        );
       return send(reply, services, 200, `Subscribe to ${s.tier.tierName}`, checkoutForm(s.tier, s.cancel_url));
     });
 
-    scope.post<{ Params: { sessionId: string }; Body: Record<string, string> | undefined }>('/billing/checkout/:sessionId', { preHandler: attemptLimit }, async (req, reply) => {
-      if (!localOnly()) return messagePage(reply, services, 404, 'Not found', 'Payments go through Stripe on this server.');
-      const s = await findCheckoutSession(services, req.params.sessionId);
-      if (!s || !s.tier) return messagePage(reply, services, 404, 'Checkout not found', 'This checkout link is not valid. Choose a plan again.');
-      if (s.status === 'complete') return reply.redirect(s.success_url, 303);
-      if (s.expired) return messagePage(reply, services, 410, 'Checkout expired', 'This checkout link has expired. Choose a plan again.');
-      const body = req.body && typeof req.body === 'object' ? req.body : {};
-      const values = { cardNumber: String(body.cardNumber ?? '').slice(0, 40), expiry: String(body.expiry ?? '').slice(0, 10), cvc: String(body.cvc ?? '').slice(0, 10) };
-      const check = checkCard(values);
-      const title = `Subscribe to ${s.tier.tierName}`;
-      if (!check.ok && check.kind === 'invalid') return send(reply, services, 400, title, checkoutForm(s.tier, s.cancel_url, { values, fields: check.fields }));
-      if (!check.ok) return send(reply, services, 402, title, checkoutForm(s.tier, s.cancel_url, { values, declined: check.message }));
-      const outcome = await completeLocalCheckout(services, s.id, check.last4);
-      if (outcome === 'expired') return messagePage(reply, services, 410, 'Checkout expired', 'This checkout link has expired. Choose a plan again.');
-      if (outcome === 'not-found') return messagePage(reply, services, 404, 'Checkout not found', 'This checkout link is not valid. Choose a plan again.');
-      return reply.redirect(s.success_url, 303);
-    });
+    scope.post<{ Params: { sessionId: string }; Body: Record<string, string> | undefined }>(
+      '/billing/checkout/:sessionId',
+      { preHandler: attemptLimit },
+      async (req, reply) => {
+        if (!localOnly())
+          return messagePage(reply, services, 404, 'Not found', 'Payments go through Stripe on this server.');
+        const s = await findCheckoutSession(services, req.params.sessionId);
+        if (!s || !s.tier)
+          return messagePage(
+            reply,
+            services,
+            404,
+            'Checkout not found',
+            'This checkout link is not valid. Choose a plan again.',
+          );
+        if (s.status === 'complete') return reply.redirect(s.success_url, 303);
+        if (s.expired)
+          return messagePage(
+            reply,
+            services,
+            410,
+            'Checkout expired',
+            'This checkout link has expired. Choose a plan again.',
+          );
+        const body = req.body && typeof req.body === 'object' ? req.body : {};
+        const values = {
+          cardNumber: String(body.cardNumber ?? '').slice(0, 40),
+          expiry: String(body.expiry ?? '').slice(0, 10),
+          cvc: String(body.cvc ?? '').slice(0, 10),
+        };
+        const check = checkCard(values);
+        const title = `Subscribe to ${s.tier.tierName}`;
+        if (!check.ok && check.kind === 'invalid')
+          return send(
+            reply,
+            services,
+            400,
+            title,
+            checkoutForm(s.tier, s.cancel_url, { values, fields: check.fields }),
+          );
+        if (!check.ok)
+          return send(
+            reply,
+            services,
+            402,
+            title,
+            checkoutForm(s.tier, s.cancel_url, { values, declined: check.message }),
+          );
+        const outcome = await completeLocalCheckout(services, s.id, check.last4);
+        if (outcome === 'expired')
+          return messagePage(
+            reply,
+            services,
+            410,
+            'Checkout expired',
+            'This checkout link has expired. Choose a plan again.',
+          );
+        if (outcome === 'not-found')
+          return messagePage(
+            reply,
+            services,
+            404,
+            'Checkout not found',
+            'This checkout link is not valid. Choose a plan again.',
+          );
+        return reply.redirect(s.success_url, 303);
+      },
+    );
 
-    scope.get<{ Params: { sessionId: string }; Querystring: { notice?: string } }>('/billing/portal/:sessionId', async (req, reply) => {
-      if (!localOnly()) return messagePage(reply, services, 404, 'Not found', 'Payments go through Stripe on this server.');
-      const view = await findPortalSession(services, req.params.sessionId);
-      if (view === 'expired') return messagePage(reply, services, 410, 'Link expired', 'This billing link has expired. Open Manage on your account page again.');
-      if (!view) return messagePage(reply, services, 404, 'Link not valid', 'This billing link is not valid. Open Manage on your account page again.');
-      return send(reply, services, 200, 'Manage your plan', await portalBody(services, view, req.query.notice));
-    });
+    scope.get<{ Params: { sessionId: string }; Querystring: { notice?: string } }>(
+      '/billing/portal/:sessionId',
+      async (req, reply) => {
+        if (!localOnly())
+          return messagePage(reply, services, 404, 'Not found', 'Payments go through Stripe on this server.');
+        const view = await findPortalSession(services, req.params.sessionId);
+        if (view === 'expired')
+          return messagePage(
+            reply,
+            services,
+            410,
+            'Link expired',
+            'This billing link has expired. Open Manage on your account page again.',
+          );
+        if (!view)
+          return messagePage(
+            reply,
+            services,
+            404,
+            'Link not valid',
+            'This billing link is not valid. Open Manage on your account page again.',
+          );
+        return send(reply, services, 200, 'Manage your plan', await portalBody(services, view, req.query.notice));
+      },
+    );
 
-    scope.post<{ Params: { sessionId: string }; Body: Record<string, string> | undefined }>('/billing/portal/:sessionId', async (req, reply) => {
-      if (!localOnly()) return messagePage(reply, services, 404, 'Not found', 'Payments go through Stripe on this server.');
-      const view = await findPortalSession(services, req.params.sessionId);
-      if (view === 'expired') return messagePage(reply, services, 410, 'Link expired', 'This billing link has expired. Open Manage on your account page again.');
-      if (!view) return messagePage(reply, services, 404, 'Link not valid', 'This billing link is not valid. Open Manage on your account page again.');
-      const body = req.body && typeof req.body === 'object' ? req.body : {};
-      let act: PortalAction | null = null;
-      if (body.action === 'change' && typeof body.priceId === 'string') act = { action: 'change', priceId: body.priceId.slice(0, 100) };
-      else if (body.action === 'cancel') act = { action: 'cancel' };
-      else if (body.action === 'resume') act = { action: 'resume' };
-      const outcome = act ? await applyPortalAction(services, view, act) : 'unchanged';
-      return reply.redirect(`/billing/portal/${encodeURIComponent(view.session.id)}?notice=${outcome}`, 303);
-    });
+    scope.post<{ Params: { sessionId: string }; Body: Record<string, string> | undefined }>(
+      '/billing/portal/:sessionId',
+      async (req, reply) => {
+        if (!localOnly())
+          return messagePage(reply, services, 404, 'Not found', 'Payments go through Stripe on this server.');
+        const view = await findPortalSession(services, req.params.sessionId);
+        if (view === 'expired')
+          return messagePage(
+            reply,
+            services,
+            410,
+            'Link expired',
+            'This billing link has expired. Open Manage on your account page again.',
+          );
+        if (!view)
+          return messagePage(
+            reply,
+            services,
+            404,
+            'Link not valid',
+            'This billing link is not valid. Open Manage on your account page again.',
+          );
+        const body = req.body && typeof req.body === 'object' ? req.body : {};
+        let act: PortalAction | null = null;
+        if (body.action === 'change' && typeof body.priceId === 'string')
+          act = { action: 'change', priceId: body.priceId.slice(0, 100) };
+        else if (body.action === 'cancel') act = { action: 'cancel' };
+        else if (body.action === 'resume') act = { action: 'resume' };
+        const outcome = act ? await applyPortalAction(services, view, act) : 'unchanged';
+        return reply.redirect(`/billing/portal/${encodeURIComponent(view.session.id)}?notice=${outcome}`, 303);
+      },
+    );
   });
 }
 

@@ -1,5 +1,5 @@
 /**
- * Cross-origin access (@fastify/cors, one per-request policy; issue 17). A listing site's page on any origin runs the
+ * Cross-origin access (@fastify/cors, one per-request policy). A listing site's page on any origin runs the
  * `<tour-player>` element, which calls the public player operations on this server: the public tour query, the view
  * beacon (`tourViewRecord`, and POST /tour-visit), lead creation (`tourLeadCreate`, which also opens the visitor's
  * viewing session). Those answer any origin with `Access-Control-Allow-Origin: *` and never with credentials.
@@ -18,7 +18,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Kind, parse, type DocumentNode, type SelectionSetNode } from 'graphql';
 
 /** Root fields a page on any origin may call (with no token): what the embedded player needs. */
-const PUBLIC_PLAYER_FIELDS: ReadonlySet<string> = new Set(['tour', 'tourUnlock', 'tourViewRecord', 'tourLeadCreate', '__typename']);
+const PUBLIC_PLAYER_FIELDS: ReadonlySet<string> = new Set([
+  'tour',
+  'tourUnlock',
+  'tourViewRecord',
+  'tourLeadCreate',
+  '__typename',
+]);
 
 /** Paths (besides POST /query with a public document) that answer any origin. */
 const PUBLIC_PATHS = new Set<string>(['/tour-visit']);
@@ -94,7 +100,8 @@ function corsPolicyFor(req: FastifyRequest): Policy {
 
 export async function registerCors(app: FastifyInstance): Promise<void> {
   // A beacon (navigator.sendBeacon, fetch no-cors) from a listing page reads no answer, but Chromium still refuses
-  // one marked same-origin (helmet's default Cross-Origin-Resource-Policy): the public paths are cross-origin resources.
+  // one marked same-origin (helmet's default Cross-Origin-Resource-Policy): the public paths are cross-origin
+  // resources.
   app.addHook('onRequest', async (req, reply) => {
     const path = req.url.split('?', 1)[0];
     if (path && PUBLIC_PATHS.has(path)) reply.header('Cross-Origin-Resource-Policy', 'cross-origin');

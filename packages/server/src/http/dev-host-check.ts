@@ -1,9 +1,9 @@
 /**
  * Outside production, requests must name this server by a name that cannot be rebound: an IP address, `localhost`
  * (or a `*.localhost` name, which browsers keep on loopback), HOST, or PUBLIC_URL's host. A DNS-rebinding page
- * (attacker.example resolving to 127.0.0.1) sends its own name in Host and is refused, so it cannot read the development
- * outbox (/dev/outbox.json: activation and reset links) or anything else a developer's server answers. Production
- * sits behind its own proxy and domain, and keeps no outbox.
+ * (attacker.example resolving to 127.0.0.1) sends its own name in Host and is refused, so it cannot read the
+ * development outbox (/dev/outbox.json: activation and reset links) or anything else a developer's server answers.
+ * Production sits behind its own proxy and domain, and keeps no outbox.
  */
 import { isIP } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -11,7 +11,8 @@ import { ERROR_CODES } from '@roomwalk/shared';
 import { refuse } from './refuse.js';
 import type { Services } from '../services/services.js';
 
-const REFUSED_TEXT = 'This development server answers only to localhost, an IP address, HOST or the host of PUBLIC_URL.';
+const REFUSED_TEXT =
+  'This development server answers only to localhost, an IP address, HOST or the host of PUBLIC_URL.';
 
 /** The name part of a Host header (`[::1]:4000` → `::1`), lower-cased. */
 function hostname(host: string): string {

@@ -18,7 +18,11 @@ interface UploadLike {
 }
 
 const isUpload = (v: unknown): v is UploadLike =>
-  !!v && typeof v === 'object' && typeof (v as UploadLike).resolve === 'function' && typeof (v as UploadLike).reject === 'function' && (v as UploadLike).promise instanceof Promise;
+  !!v &&
+  typeof v === 'object' &&
+  typeof (v as UploadLike).resolve === 'function' &&
+  typeof (v as UploadLike).reject === 'function' &&
+  (v as UploadLike).promise instanceof Promise;
 
 /** Every Upload placed in the operations (variables, batched operations), bounded in depth and count. */
 function uploadsIn(value: unknown, found: UploadLike[] = [], depth = 0, seen = new Set<unknown>()): UploadLike[] {

@@ -5,7 +5,10 @@ import type { Services } from '../services/services.js';
 import { ffmpegVersion } from '../media/ffmpeg-binaries.js';
 import { refuse } from './refuse.js';
 
-/** Liveness and readiness (database reachable); readiness names the ffmpeg build that decodes uploads (null when none is found). */
+/**
+ * Liveness and readiness (database reachable); readiness names the ffmpeg build that decodes uploads (null when none is
+ * found).
+ */
 export async function registerHealthRoutes(app: FastifyInstance, services: Services): Promise<void> {
   app.get('/healthz', async () => ({ ok: true }));
   app.get('/readyz', async (_req, reply) => {

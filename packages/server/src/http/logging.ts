@@ -41,11 +41,24 @@ const isClientGraphqlError = (e: unknown): boolean => {
  * Client mistakes are not server errors: Mercurius logs the errors of a refused subscription (not signed in, unknown
  * field) at error level; a line whose only payload is such GraphQL errors is written at info instead.
  */
-function clientErrorsAtInfo(this: { info(obj: object, msg: string): void }, args: unknown[], method: (...args: unknown[]) => void, level: number): void {
+function clientErrorsAtInfo(
+  this: { info(obj: object, msg: string): void },
+  args: unknown[],
+  method: (...args: unknown[]) => void,
+  level: number,
+): void {
   const [first] = args;
   const errors = Array.isArray(first) ? first : [first];
   if (level >= 50 && args.length === 1 && errors.length > 0 && errors.every(isClientGraphqlError)) {
-    this.info({ graphqlErrors: errors.map((e) => ({ message: (e as { message?: unknown }).message, code: (e as { extensions: { code: string } }).extensions.code })) }, 'refused a client request');
+    this.info(
+      {
+        graphqlErrors: errors.map((e) => ({
+          message: (e as { message?: unknown }).message,
+          code: (e as { extensions: { code: string } }).extensions.code,
+        })),
+      },
+      'refused a client request',
+    );
     return;
   }
   method.apply(this, args);
@@ -53,5 +66,9 @@ function clientErrorsAtInfo(this: { info(obj: object, msg: string): void }, args
 
 /** Fastify's logger: the configured level, every line redacted; `stream` replaces stdout (tests read the lines). */
 export function loggerOptions(config: Pick<Config, 'LOG_LEVEL'>, stream?: Writable): FastifyServerOptions['logger'] {
-  return { level: config.LOG_LEVEL, hooks: { streamWrite: redactSecrets, logMethod: clientErrorsAtInfo }, ...(stream ? { stream } : {}) };
+  return {
+    level: config.LOG_LEVEL,
+    hooks: { streamWrite: redactSecrets, logMethod: clientErrorsAtInfo },
+    ...(stream ? { stream } : {}),
+  };
 }

@@ -29,7 +29,12 @@ export async function registerMetrics(app: FastifyInstance, services: Services):
   if (!token) return;
   app.get('/metrics', async (req, reply) => {
     const header = req.headers.authorization ?? '';
-    if (!sameSecret(header, `Bearer ${token}`)) return refuse(reply.header('www-authenticate', 'Bearer'), ERROR_CODES.UNAUTHENTICATED, 'A metrics token is required.');
+    if (!sameSecret(header, `Bearer ${token}`))
+      return refuse(
+        reply.header('www-authenticate', 'Bearer'),
+        ERROR_CODES.UNAUTHENTICATED,
+        'A metrics token is required.',
+      );
     return reply
       .type(metricsRegistry.contentType)
       .header('cache-control', 'no-store')

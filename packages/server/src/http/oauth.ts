@@ -1,4 +1,6 @@
-/** POST /oauth/token: the password grant of accounts §7 (Basic client credentials, JSON body) answering a session JWT. */
+/**
+ * POST /oauth/token: the password grant of accounts §7 (Basic client credentials, JSON body) answering a session JWT.
+ */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES, ERROR_TEXTS, OAUTH_CLIENT } from '@roomwalk/shared';
@@ -25,30 +27,52 @@ export function isConsoleClient(header: string | undefined): boolean {
 }
 
 export async function registerOAuthRoutes(app: FastifyInstance, services: Services): Promise<void> {
-  app.post<{ Body: { username?: unknown; password?: unknown; grant_type?: unknown } | undefined }>('/oauth/token', { preHandler: routeRateLimit(services, 'oauthToken') }, async (req, reply) => {
-    if (!isConsoleClient(req.headers.authorization)) {
-      return refuse(reply.header('www-authenticate', 'Basic realm="roomwalk"'), ERROR_CODES.UNAUTHENTICATED, ERROR_TEXTS.authenticationFailed, { error: 'invalid_client' });
-    }
-    const body = req.body && typeof req.body === 'object' ? req.body : {};
-    if (body.grant_type !== 'password') {
-      return refuse(reply, ERROR_CODES.BAD_USER_INPUT, 'Only the password grant is supported.', { error: 'unsupported_grant_type' });
-    }
-    // Per account as well as per address: the attempt is taken first and given back when the login succeeds.
-    let attempt: Awaited<ReturnType<typeof reserveLoginAttempt>>;
-    try {
-      attempt = await reserveLoginAttempt(services, body.username);
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      const retryAfter = Number(err.details?.retryAfterSeconds ?? 60);
-      return refuse(reply.header('retry-after', String(retryAfter)), ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { error: 'too_many_requests' });
-    }
-    // Unknown user, wrong password and malformed input get the same answer after the same argon2 work.
-    const user = await authenticate(services, body.username, body.password);
-    if (!user) return refuse(reply, ERROR_CODES.INVALID_CREDENTIALS, ERROR_TEXTS.loginFailed, { error: 'invalid_grant' });
-    await attempt.refund();
-    const session = await issueSession(services, user);
-    return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send({ access_token: session.token, token_type: 'Bearer', expires_in: session.expiresIn, roles: session.roles });
-  });
+  app.post<{ Body: { username?: unknown; password?: unknown; grant_type?: unknown } | undefined }>(
+    '/oauth/token',
+    { preHandler: routeRateLimit(services, 'oauthToken') },
+    async (req, reply) => {
+      if (!isConsoleClient(req.headers.authorization)) {
+        return refuse(
+          reply.header('www-authenticate', 'Basic realm="roomwalk"'),
+          ERROR_CODES.UNAUTHENTICATED,
+          ERROR_TEXTS.authenticationFailed,
+          { error: 'invalid_client' },
+        );
+      }
+      const body = req.body && typeof req.body === 'object' ? req.body : {};
+      if (body.grant_type !== 'password') {
+        return refuse(reply, ERROR_CODES.BAD_USER_INPUT, 'Only the password grant is supported.', {
+          error: 'unsupported_grant_type',
+        });
+      }
+      // Per account as well as per address: the attempt is taken first and given back when the login succeeds.
+      let attempt: Awaited<ReturnType<typeof reserveLoginAttempt>>;
+      try {
+        attempt = await reserveLoginAttempt(services, body.username);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        const retryAfter = Number(err.details?.retryAfterSeconds ?? 60);
+        return refuse(
+          reply.header('retry-after', String(retryAfter)),
+          ERROR_CODES.RATE_LIMITED,
+          ERROR_TEXTS.rateLimited,
+          { error: 'too_many_requests' },
+        );
+      }
+      // Unknown user, wrong password and malformed input get the same answer after the same argon2 work.
+      const user = await authenticate(services, body.username, body.password);
+      if (!user)
+        return refuse(reply, ERROR_CODES.INVALID_CREDENTIALS, ERROR_TEXTS.loginFailed, { error: 'invalid_grant' });
+      await attempt.refund();
+      const session = await issueSession(services, user);
+      return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send({
+        access_token: session.token,
+        token_type: 'Bearer',
+        expires_in: session.expiresIn,
+        roles: session.roles,
+      });
+    },
+  );
 }
 
 /** Every account route: the password grant and sign-in with Google. */

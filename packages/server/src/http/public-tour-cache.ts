@@ -1,9 +1,10 @@
 /**
- * The public tour answer, cacheable (issue 15): the player asks `GET /query?query=…&variables=…` (GraphQL over HTTP GET)
- * for its tour without a session. Since a view is a visit (a beacon, not the query), that answer is the same for every
- * visitor until the tour changes, so:
+ * The public tour answer, cacheable: the player asks `GET /query?query=…&variables=…` (GraphQL over HTTP
+ * GET) for its tour without a session. Since a view is a visit (a beacon, not the query), that answer is the same for
+ * every visitor until the tour changes, so:
  *
- * - it carries an `ETag` and `Cache-Control: public, no-cache` (a browser or CDN keeps it and revalidates each time) and
+ * - it carries an `ETag` and `Cache-Control: public, no-cache` (a browser or CDN keeps it and revalidates each time)
+ * and
  *   a matching `If-None-Match` is answered `304` with no body;
  * - each node keeps the answer in memory (up to PUBLIC_TOUR_CACHE_ENTRIES; 0 turns it off) and serves it without
  *   running GraphQL or touching the database;
@@ -13,7 +14,8 @@
  *
  * Only anonymous requests (no Authorization header) whose document asks for `tour(tourID)` and nothing else are cached,
  * and only answers without errors: a password or company-only tour answers an error (services/tour-access/), and a
- * document carrying an access grant (`tour(tourID, access)`) is not of that shape, so no protected answer is kept. Everything else goes to GraphQL as usual.
+ * document carrying an access grant (`tour(tourID, access)`) is not of that shape, so no protected answer is kept.
+ * Everything else goes to GraphQL as usual.
  *
  * A miss for the player's own document (exactly PLAYER_TOUR_QUERY) is answered without GraphQL execution by
  * services/public-tour-answer.ts (2 round trips, the same loaders; a test holds its bytes equal to GraphQL's), and
@@ -192,10 +194,20 @@ const tourUuid = (globalId: string): string | null => {
  * the node's cache, so no link's view is ever served to another link or to the tour's own link). Anything it cannot
  * answer (no or a stale grant: the gate; a link that no longer opens: its message; errors) goes to GraphQL.
  */
-async function grantedAnswer(services: Services, req: FastifyRequest, reply: FastifyReply, byLink: boolean): Promise<FastifyReply | undefined> {
+async function grantedAnswer(
+  services: Services,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  byLink: boolean,
+): Promise<FastifyReply | undefined> {
   if (!reply.hasHeader('access-control-allow-origin')) reply.header('Access-Control-Allow-Origin', '*');
   const q = req.query as Record<string, unknown>;
-  if (q.operationName !== undefined && q.operationName !== '' && q.operationName !== (byLink ? 'PlayerTourWithLink' : 'PlayerTourWithAccess')) return;
+  if (
+    q.operationName !== undefined &&
+    q.operationName !== '' &&
+    q.operationName !== (byLink ? 'PlayerTourWithLink' : 'PlayerTourWithAccess')
+  )
+    return;
   let variables: Record<string, unknown>;
   try {
     variables = JSON.parse(typeof q.variables === 'string' ? q.variables : '{}') as Record<string, unknown>;
@@ -204,11 +216,20 @@ async function grantedAnswer(services: Services, req: FastifyRequest, reply: Fas
   }
   const { tourID, access, link } = variables ?? {};
   if (typeof tourID !== 'string') return;
-  if (byLink ? typeof link !== 'string' || (access !== undefined && access !== null && typeof access !== 'string') : typeof access !== 'string') return;
+  if (
+    byLink
+      ? typeof link !== 'string' || (access !== undefined && access !== null && typeof access !== 'string')
+      : typeof access !== 'string'
+  )
+    return;
   const grant = typeof access === 'string' ? access : undefined;
   const text = await playerTourAnswer(services, tourID, new Date(), grant, byLink ? (link as string) : undefined);
   if (text === null) return;
-  return reply.code(200).header('Cache-Control', 'private, no-store').type('application/json; charset=utf-8').send(text);
+  return reply
+    .code(200)
+    .header('Cache-Control', 'private, no-store')
+    .type('application/json; charset=utf-8')
+    .send(text);
 }
 
 const caches = new WeakMap<Services, PublicTourCache>();
@@ -237,7 +258,8 @@ export async function registerPublicTourCache(app: FastifyInstance, services: Se
     const q = req.query as Record<string, unknown>;
     const query = q.query;
     if (typeof query !== 'string' || query.length > MAX_QUERY_CHARS) return;
-    if (query === PLAYER_TOUR_ACCESS_QUERY || query === PLAYER_TOUR_LINK_QUERY) return grantedAnswer(services, req, reply, query === PLAYER_TOUR_LINK_QUERY);
+    if (query === PLAYER_TOUR_ACCESS_QUERY || query === PLAYER_TOUR_LINK_QUERY)
+      return grantedAnswer(services, req, reply, query === PLAYER_TOUR_LINK_QUERY);
     const shape = shapeOf(query, shapes);
     if (!shape) return;
     const variables = typeof q.variables === 'string' ? q.variables : '';
@@ -263,7 +285,11 @@ export async function registerPublicTourCache(app: FastifyInstance, services: Se
     }
     const generation = cache.generation(tourId);
     const operationName = q.operationName;
-    if (query === PLAYER_TOUR_QUERY && (operationName === undefined || operationName === '' || operationName === 'PlayerTour') && typeof globalId === 'string') {
+    if (
+      query === PLAYER_TOUR_QUERY &&
+      (operationName === undefined || operationName === '' || operationName === 'PlayerTour') &&
+      typeof globalId === 'string'
+    ) {
       // The player's document: computed once for everyone asking at the same moment, without GraphQL execution.
       const flight = `${generation}\u0000${key}`;
       let answer = cache.inFlight.get(flight);
@@ -288,7 +314,8 @@ export async function registerPublicTourCache(app: FastifyInstance, services: Se
 
   app.addHook('onSend', async (req: WithPending, reply, payload) => {
     const pending = req[pendingKey];
-    if (!pending || reply.statusCode !== 200 || typeof payload !== 'string' || payload.includes('"errors"')) return payload;
+    if (!pending || reply.statusCode !== 200 || typeof payload !== 'string' || payload.includes('"errors"'))
+      return payload;
     const entry = entryOf(pending.tourId, payload);
     cache.set(pending.key, entry, pending.generation);
     cacheHeaders(reply, entry.etag);

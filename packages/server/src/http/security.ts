@@ -42,7 +42,12 @@ export function mediaOrigins(services: Services): string[] {
  * under agora.io and sd-rtn.com. The SDK itself comes from our /player/ folder (script-src 'self'); media flows over
  * WebRTC, which the policy does not govern.
  */
-export const AGORA_CONNECT_SOURCES = ['https://*.agora.io:*', 'wss://*.agora.io:*', 'https://*.sd-rtn.com:*', 'wss://*.sd-rtn.com:*'];
+export const AGORA_CONNECT_SOURCES = [
+  'https://*.agora.io:*',
+  'wss://*.agora.io:*',
+  'https://*.sd-rtn.com:*',
+  'wss://*.sd-rtn.com:*',
+];
 
 /** The policy's directives; `frameAncestors` varies by path. */
 export function cspDirectives(services: Services, opts: { frameAncestors: string }): Record<string, string[]> {

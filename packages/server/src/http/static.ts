@@ -1,4 +1,7 @@
-/** Serves the console's production build at / (client-side routes fall back to index.html) and the player bundle at /player/. */
+/**
+ * Serves the console's production build at / (client-side routes fall back to index.html) and the player bundle at
+ * /player/.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,8 +14,24 @@ import { refuse } from './refuse.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoPackages = path.resolve(here, '../../..');
 
-/** Paths that belong to the server (the path itself and everything under it), never to the console's client-side router. */
-const SERVER_PREFIXES = ['/query', '/oauth', '/auth', '/media', '/dev', '/healthz', '/readyz', '/player', '/ws', '/webhooks', '/billing', '/api', '/ai'];
+/**
+ * Paths that belong to the server (the path itself and everything under it), never to the console's client-side router.
+ */
+const SERVER_PREFIXES = [
+  '/query',
+  '/oauth',
+  '/auth',
+  '/media',
+  '/dev',
+  '/healthz',
+  '/readyz',
+  '/player',
+  '/ws',
+  '/webhooks',
+  '/billing',
+  '/api',
+  '/ai',
+];
 /**
  * Server paths whose prefix itself is a console route: the local upload is `PUT /upload/<key>`, while `/upload` is the
  * console's upload screen (a reload of it showed the server's JSON 404).
@@ -21,7 +40,10 @@ const SERVER_SUBPATHS = ['/upload/'];
 
 /** Whether an HTML page request for this path is the console's (client-side routes fall back to index.html). */
 function isConsolePath(url: string): boolean {
-  return !SERVER_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`)) && !SERVER_SUBPATHS.some((p) => url.startsWith(p));
+  return (
+    !SERVER_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`)) &&
+    !SERVER_SUBPATHS.some((p) => url.startsWith(p))
+  );
 }
 
 export async function registerStatic(app: FastifyInstance, services: Services): Promise<void> {
@@ -44,7 +66,13 @@ export async function registerStatic(app: FastifyInstance, services: Services): 
 
   const indexHtml = path.join(consoleDist, 'index.html');
   if (!fs.existsSync(indexHtml)) {
-    app.get('/', async (_req, reply) => reply.type('text/html; charset=utf-8').send('<!doctype html><title>Roomwalk</title><p>The console has not been built. Run <code>npm run build</code>.</p>'));
+    app.get('/', async (_req, reply) =>
+      reply
+        .type('text/html; charset=utf-8')
+        .send(
+          '<!doctype html><title>Roomwalk</title><p>The console has not been built. Run <code>npm run build</code>.</p>',
+        ),
+    );
     return;
   }
   await app.register(fastifyStatic, {
@@ -54,10 +82,14 @@ export async function registerStatic(app: FastifyInstance, services: Services): 
     index: false,
     decorateReply: true,
     setHeaders: (res, filePath) => {
-      res.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      res.header(
+        'Cache-Control',
+        filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
     },
   });
-  const sendIndex = (reply: FastifyReply) => reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').sendFile('index.html');
+  const sendIndex = (reply: FastifyReply) =>
+    reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').sendFile('index.html');
   // The home page whatever the Accept header says (curl, monitors and link previews send none or */*).
   app.get('/', async (_req, reply) => sendIndex(reply));
   app.setNotFoundHandler(async (req, reply) => {

@@ -1,6 +1,7 @@
 /**
- * POST /webhooks/stripe: verifies Stripe's signature over the raw body (300 s tolerance, past and future), records the event id once
- * and queues the work, then answers at once. The job reads the final state back from Stripe (services/billing/sync.ts).
+ * POST /webhooks/stripe: verifies Stripe's signature over the raw body (300 s tolerance, past and future), records the
+ * event id once and queues the work, then answers at once. The job reads the final state back from Stripe
+ * (services/billing/sync.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
@@ -36,21 +37,27 @@ export async function registerStripeWebhook(app: FastifyInstance, services: Serv
   await app.register(async (scope) => {
     // Signature checks need the exact bytes Stripe signed: in this scope every body stays a raw Buffer.
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) => done(null, body));
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) =>
+      done(null, body),
+    );
 
     scope.post('/webhooks/stripe', async (req, reply) => {
       const secret = services.config.STRIPE_WEBHOOK_SECRET;
-      if (!services.config.STRIPE_SECRET_KEY || !secret) return refuse(reply, ERROR_CODES.NOT_FOUND, 'Stripe is not configured.');
+      if (!services.config.STRIPE_SECRET_KEY || !secret)
+        return refuse(reply, ERROR_CODES.NOT_FOUND, 'Stripe is not configured.');
       const signature = req.headers['stripe-signature'];
-      if (typeof signature !== 'string' || !Buffer.isBuffer(req.body)) return refuse(reply, ERROR_CODES.BAD_USER_INPUT, 'Missing Stripe signature.');
+      if (typeof signature !== 'string' || !Buffer.isBuffer(req.body))
+        return refuse(reply, ERROR_CODES.BAD_USER_INPUT, 'Missing Stripe signature.');
       let event: Stripe.Event;
       try {
         event = Stripe.webhooks.constructEvent(req.body, signature, secret, STRIPE_SIGNATURE_TOLERANCE_S);
       } catch {
         return refuse(reply, ERROR_CODES.BAD_USER_INPUT, INVALID_SIGNATURE);
       }
-      // Stripe's check only bounds the age; a signed timestamp from the future (beyond the same tolerance) is refused too.
-      if (signedAt(signature) > Date.now() / 1000 + STRIPE_SIGNATURE_TOLERANCE_S) return refuse(reply, ERROR_CODES.BAD_USER_INPUT, INVALID_SIGNATURE);
+      // Stripe's check only bounds the age; a signed timestamp from the future (beyond the same tolerance) is refused
+      // too.
+      if (signedAt(signature) > Date.now() / 1000 + STRIPE_SIGNATURE_TOLERANCE_S)
+        return refuse(reply, ERROR_CODES.BAD_USER_INPUT, INVALID_SIGNATURE);
       if (!HANDLED_STRIPE_EVENTS.has(event.type)) return reply.send({ received: true, handled: false });
       const fresh = await recordBillingEvent(services, {
         id: event.id,

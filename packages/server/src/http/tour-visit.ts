@@ -42,16 +42,20 @@ function jsonBody(body: unknown): unknown {
 export async function registerTourVisitRoute(app: FastifyInstance, services: Services): Promise<void> {
   await app.register(async (scope) => {
     // sendBeacon sends a string body as text/plain;charset=UTF-8: read it as JSON here (this scope only).
-    scope.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, (_req, body, done) => done(null, body));
+    scope.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, (_req, body, done) =>
+      done(null, body),
+    );
     scope.post(TOUR_VISIT_PATH, { bodyLimit: MAX_BODY_BYTES }, async (req, reply) => {
       const body = jsonBody(req.body);
-      if (!body || typeof body !== 'object' || Array.isArray(body)) return refuse(reply, ERROR_CODES.BAD_USER_INPUT, 'The visit could not be read.');
+      if (!body || typeof body !== 'object' || Array.isArray(body))
+        return refuse(reply, ERROR_CODES.BAD_USER_INPUT, 'The visit could not be read.');
       try {
         await recordTourView(services, parseVisitBeacon(body), { ip: req.ip });
         return reply.code(204).header('Cache-Control', 'no-store').send();
       } catch (err) {
         if (!(err instanceof AppError) || !REFUSED.has(err.code)) throw err;
-        if (err.code === ERROR_CODES.RATE_LIMITED) reply.header('Retry-After', String(err.details?.retryAfterSeconds ?? 60));
+        if (err.code === ERROR_CODES.RATE_LIMITED)
+          reply.header('Retry-After', String(err.details?.retryAfterSeconds ?? 60));
         return refuse(reply, err.code, err.message);
       }
     });

@@ -1,5 +1,5 @@
 /**
- * PUT /upload-part/<uploadId>/<partNumber>: the local store's answer to an S3 pre-signed UploadPart (issue 22). The
+ * PUT /upload-part/<uploadId>/<partNumber>: the local store's answer to an S3 pre-signed UploadPart. The
  * URL's signature binds key, upload, part number, exact size and expiry; the part is written whole or not at all
  * (a dropped connection leaves nothing) and the answer carries its ETag, as S3's does.
  */
@@ -37,18 +37,47 @@ export function registerUploadPartRoute(scope: FastifyInstance, services: Servic
     const partNumber = Number(partText);
     const size = Number(q.size);
     const expires = Number(q.expires);
-    if (!UPLOAD_KEY.test(key) || !q.sig || !Number.isSafeInteger(partNumber) || !Number.isSafeInteger(size) || !Number.isSafeInteger(expires)) {
-      return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'This upload link is not valid.', { status: 403, unreadBody: true });
+    if (
+      !UPLOAD_KEY.test(key) ||
+      !q.sig ||
+      !Number.isSafeInteger(partNumber) ||
+      !Number.isSafeInteger(size) ||
+      !Number.isSafeInteger(expires)
+    ) {
+      return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'This upload link is not valid.', {
+        status: 403,
+        unreadBody: true,
+      });
     }
     const signed = { key, uploadId, partNumber, size, expires };
-    if (!storage.verifyPart(signed, q.sig, 0)) return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'This upload link is not valid.', { status: 403, unreadBody: true });
-    if (!storage.verifyPart(signed, q.sig)) return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'This upload link has expired. Please try again.', { status: 403, unreadBody: true });
+    if (!storage.verifyPart(signed, q.sig, 0))
+      return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'This upload link is not valid.', {
+        status: 403,
+        unreadBody: true,
+      });
+    if (!storage.verifyPart(signed, q.sig))
+      return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'This upload link has expired. Please try again.', {
+        status: 403,
+        unreadBody: true,
+      });
     const declared = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : null;
-    if (declared !== null && declared > size) return refuse(reply, ERROR_CODES.UPLOAD_INVALID, `This part is larger than the upload announced (${size} bytes).`, { status: 413 });
+    if (declared !== null && declared > size)
+      return refuse(
+        reply,
+        ERROR_CODES.UPLOAD_INVALID,
+        `This part is larger than the upload announced (${size} bytes).`,
+        { status: 413 },
+      );
 
-    const upload = await services.db.selectFrom('uploads').select(['submitted_at', 'completed_at', 'multipart_id']).where('key', '=', key).executeTakeFirst();
-    if (!upload || upload.multipart_id !== uploadId) return refuse(reply, ERROR_CODES.NOT_FOUND, 'This upload was not found.');
-    if (upload.submitted_at || upload.completed_at) return refuse(reply, ERROR_CODES.CONFLICT, 'This upload is already complete.');
+    const upload = await services.db
+      .selectFrom('uploads')
+      .select(['submitted_at', 'completed_at', 'multipart_id'])
+      .where('key', '=', key)
+      .executeTakeFirst();
+    if (!upload || upload.multipart_id !== uploadId)
+      return refuse(reply, ERROR_CODES.NOT_FOUND, 'This upload was not found.');
+    if (upload.submitted_at || upload.completed_at)
+      return refuse(reply, ERROR_CODES.CONFLICT, 'This upload is already complete.');
 
     req.raw.on('aborted', () => req.raw.destroy(new Error('upload aborted')));
     try {
@@ -58,10 +87,16 @@ export function registerUploadPartRoute(scope: FastifyInstance, services: Servic
     } catch (err) {
       if (err instanceof PartSizeError) {
         return err.tooLarge
-          ? refuse(reply, ERROR_CODES.UPLOAD_INVALID, `This part is larger than the upload announced (${size} bytes).`, { status: 413 })
+          ? refuse(
+              reply,
+              ERROR_CODES.UPLOAD_INVALID,
+              `This part is larger than the upload announced (${size} bytes).`,
+              { status: 413 },
+            )
           : refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'This part did not arrive whole. Please try again.');
       }
-      if (err instanceof MultipartGoneError) return refuse(reply, ERROR_CODES.NOT_FOUND, 'This upload has expired. Please upload the video again.');
+      if (err instanceof MultipartGoneError)
+        return refuse(reply, ERROR_CODES.NOT_FOUND, 'This upload has expired. Please upload the video again.');
       req.log.warn({ err, key, partNumber }, 'upload part failed');
       return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'This part did not arrive whole. Please try again.');
     }

@@ -28,7 +28,7 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
     // Take the body as a raw stream, whatever its type; the handler bounds and stores it.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
-    // Parts of multipart uploads on the local store (issue 22).
+    // Parts of multipart uploads on the local store.
     registerUploadPartRoute(scope, services);
 
     scope.options('/upload/*', async (req, reply) => {
@@ -48,20 +48,36 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
       const contentType = q.contentType ?? '';
       const maxBytes = Number(q.max);
       const expires = Number(q.expires);
-      if (!UPLOAD_KEY.test(key) || !q.sig || !contentType || !Number.isSafeInteger(maxBytes) || !Number.isSafeInteger(expires)) {
+      if (
+        !UPLOAD_KEY.test(key) ||
+        !q.sig ||
+        !contentType ||
+        !Number.isSafeInteger(maxBytes) ||
+        !Number.isSafeInteger(expires)
+      ) {
         return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'This upload link is not valid.', { status: 403 });
       }
       const signed = { key, contentType, maxBytes, expires };
-      if (!storage.verify(signed, q.sig, 0)) return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'This upload link is not valid.', { status: 403 });
-      if (!storage.verify(signed, q.sig)) return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'This upload link has expired. Please try again.', { status: 403 });
+      if (!storage.verify(signed, q.sig, 0))
+        return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'This upload link is not valid.', { status: 403 });
+      if (!storage.verify(signed, q.sig))
+        return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'This upload link has expired. Please try again.', {
+          status: 403,
+        });
       const sent = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (sent !== contentType.toLowerCase()) return refuse(reply, ERROR_CODES.UPLOAD_INVALID, `The upload must be sent as ${contentType}.`, { status: 415 });
+      if (sent !== contentType.toLowerCase())
+        return refuse(reply, ERROR_CODES.UPLOAD_INVALID, `The upload must be sent as ${contentType}.`, { status: 415 });
       const limit = Math.min(maxBytes, services.config.UPLOAD_MAX_BYTES);
       const declared = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : null;
-      if (declared !== null && declared > limit) return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'The video is too large.', { status: 413 });
+      if (declared !== null && declared > limit)
+        return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'The video is too large.', { status: 413 });
       if (declared === 0) return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'The file is empty.');
 
-      const upload = await services.db.selectFrom('uploads').select(['id', 'submitted_at']).where('key', '=', key).executeTakeFirst();
+      const upload = await services.db
+        .selectFrom('uploads')
+        .select(['id', 'submitted_at'])
+        .where('key', '=', key)
+        .executeTakeFirst();
       if (!upload) return refuse(reply, ERROR_CODES.NOT_FOUND, 'This upload was not found.');
       if (upload.submitted_at) return refuse(reply, ERROR_CODES.CONFLICT, 'This upload was already submitted.');
 
@@ -74,10 +90,16 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
       try {
         // LocalStorage.put writes a temporary file and renames it only when complete; on any error the part is removed.
         // The rename happens under the upload row's lock and only while it is unsubmitted: a slow PUT that finishes
-        // after fileSubmitPreSignedUpload is discarded, so the bytes processed are the bytes submitted (submit locks too).
+        // after fileSubmitPreSignedUpload is discarded, so the bytes processed are the bytes submitted (submit locks
+        // too).
         const { size } = await storage.put(key, counter, contentType, (commit) =>
           services.db.transaction().execute(async (trx) => {
-            const row = await trx.selectFrom('uploads').select('submitted_at').where('id', '=', upload.id).forUpdate().executeTakeFirst();
+            const row = await trx
+              .selectFrom('uploads')
+              .select('submitted_at')
+              .where('id', '=', upload.id)
+              .forUpdate()
+              .executeTakeFirst();
             if (!row || row.submitted_at) throw new AlreadySubmitted('already submitted');
             await commit();
           }),
@@ -89,8 +111,10 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
         await services.db.updateTable('uploads').set({ size }).where('id', '=', upload.id).execute();
       } catch (err) {
         req.raw.unpipe(counter);
-        if (err instanceof AlreadySubmitted) return refuse(reply, ERROR_CODES.CONFLICT, 'This upload was already submitted.');
-        if (err instanceof TooLarge || (failure as Error | null) instanceof TooLarge) return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'The video is too large.', { status: 413 });
+        if (err instanceof AlreadySubmitted)
+          return refuse(reply, ERROR_CODES.CONFLICT, 'This upload was already submitted.');
+        if (err instanceof TooLarge || (failure as Error | null) instanceof TooLarge)
+          return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'The video is too large.', { status: 413 });
         req.log.warn({ err, key }, 'upload failed');
         return refuse(reply, ERROR_CODES.UPLOAD_INVALID, 'The upload did not complete. Please try again.');
       }

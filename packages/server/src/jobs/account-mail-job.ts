@@ -10,4 +10,6 @@ export interface AccountMailRequest {
   email: string;
 }
 
-export const accountMailRequestQueue = defineJob<AccountMailRequest>('account-mail-request', { options: { retryLimit: 3, retryDelay: 10, retryBackoff: true } });
+export const accountMailRequestQueue = defineJob<AccountMailRequest>('account-mail-request', {
+  options: { retryLimit: 3, retryDelay: 10, retryBackoff: true },
+});

@@ -8,4 +8,6 @@ export interface AiMarkersJob {
   runId: string;
 }
 
-export const aiMarkersQueue = defineJob<AiMarkersJob>('ai-markers', { options: { retryLimit: 1, retryDelay: 2, expireInSeconds: AI_RUN_STALE_MINUTES * 60 } });
+export const aiMarkersQueue = defineJob<AiMarkersJob>('ai-markers', {
+  options: { retryLimit: 1, retryDelay: 2, expireInSeconds: AI_RUN_STALE_MINUTES * 60 },
+});

@@ -1,8 +1,11 @@
-/** Billing's jobs (handlers: services/billing/sync.ts): a recorded event's sync, and the scheduled licence expiry sweep. */
+/**
+ * Billing's jobs (handlers: services/billing/sync.ts): a recorded event's sync, and the scheduled licence expiry sweep.
+ */
 import { defineJob } from './queue.js';
 
 export const billingSyncQueue = defineJob<{ eventId: string }>('billing-sync', {
-  // Batches keep a burst of webhooks quick; a failure retries the batch, which is harmless: processed events are skipped.
+  // Batches keep a burst of webhooks quick; a failure retries the batch, which is harmless: processed events are
+  // skipped.
   work: { batchSize: 20 },
 });
 

@@ -40,12 +40,19 @@ export interface FinishedAttempt {
 
 export type FinishOutcome = 'processed' | 'deleted' | 'superseded';
 
-/** Commits `done` as the tour's clips (see the module comment); the caller tidies its own files when not 'processed'. */
+/**
+ * Commits `done` as the tour's clips (see the module comment); the caller tidies its own files when not 'processed'.
+ */
 export async function finishProcessedTour(services: Services, done: FinishedAttempt): Promise<FinishOutcome> {
   const { db, storage } = services;
   const { tourId, attempt } = done;
   const outcome = await db.transaction().execute(async (trx) => {
-    const tour = await trx.selectFrom('tours').select(['status', 'deleted_at', 'thumbnail_key', 'processing_attempt']).where('id', '=', tourId).forUpdate().executeTakeFirst();
+    const tour = await trx
+      .selectFrom('tours')
+      .select(['status', 'deleted_at', 'thumbnail_key', 'processing_attempt'])
+      .where('id', '=', tourId)
+      .forUpdate()
+      .executeTakeFirst();
     if (!tour || tour.deleted_at) return 'deleted' as const;
     if (tour.status !== TOUR_STATUS.PROCESSING || tour.processing_attempt !== attempt) return 'superseded' as const;
     await trx.deleteFrom('clips').where('tour_id', '=', tourId).execute();
@@ -91,7 +98,12 @@ export async function finishProcessedTour(services: Services, done: FinishedAtte
 export const versionPrefix = (tourId: string, attempt: number) => `tours/${tourId}/v${attempt}/`;
 
 /** Removes the folders of attempts 1..upTo except `keep` (later attempts, possibly still running, remove their own). */
-async function removeAttemptFolders(services: Services, tourId: string, upTo: number, keep: number | null): Promise<void> {
+async function removeAttemptFolders(
+  services: Services,
+  tourId: string,
+  upTo: number,
+  keep: number | null,
+): Promise<void> {
   for (let a = 1; a <= upTo; a++) if (a !== keep) await services.storage.deletePrefix(versionPrefix(tourId, a));
 }
 
@@ -101,17 +113,38 @@ export const PROCESSING_FAILED_TEXT = 'We could not process this video. Please t
 /** Marks a still-processing tour FAILED with a reason the owner can read, and tells subscribers. */
 export async function failTour(services: Services, tourId: string, reason: string): Promise<boolean> {
   const failed = await services.db.transaction().execute(async (trx) => {
-    const tour = await trx.selectFrom('tours').select(['status', 'deleted_at']).where('id', '=', tourId).forUpdate().executeTakeFirst();
+    const tour = await trx
+      .selectFrom('tours')
+      .select(['status', 'deleted_at'])
+      .where('id', '=', tourId)
+      .forUpdate()
+      .executeTakeFirst();
     if (!tour || tour.deleted_at || tour.status !== TOUR_STATUS.PROCESSING) return false;
-    await trx.updateTable('tours').set({ status: TOUR_STATUS.FAILED, progress_text: reason, updated_at: new Date() }).where('id', '=', tourId).execute();
+    await trx
+      .updateTable('tours')
+      .set({ status: TOUR_STATUS.FAILED, progress_text: reason, updated_at: new Date() })
+      .where('id', '=', tourId)
+      .execute();
     await trx.insertInto('tour_logs').values({ tour_id: tourId, status: TOUR_STATUS.FAILED, error: reason }).execute();
     return true;
   });
   if (failed) {
-    const row = await services.db.selectFrom('tours').select(['progress', 'video_key']).where('id', '=', tourId).executeTakeFirst();
+    const row = await services.db
+      .selectFrom('tours')
+      .select(['progress', 'video_key'])
+      .where('id', '=', tourId)
+      .executeTakeFirst();
     // Nothing reads a failed tour's source again (a new upload makes a new tour): it stops being downloadable at once.
-    if (row?.video_key) await services.storage.delete(row.video_key).catch((err) => services.log.warn({ err, tourId }, 'could not remove the source of a failed tour'));
-    await services.events.publish(topics.tourProgress(tourId), { progress: row?.progress ?? 0, status: TOUR_STATUS.FAILED, text: reason, thumbnailURL: null } satisfies TourProgressEvent);
+    if (row?.video_key)
+      await services.storage
+        .delete(row.video_key)
+        .catch((err) => services.log.warn({ err, tourId }, 'could not remove the source of a failed tour'));
+    await services.events.publish(topics.tourProgress(tourId), {
+      progress: row?.progress ?? 0,
+      status: TOUR_STATUS.FAILED,
+      text: reason,
+      thumbnailURL: null,
+    } satisfies TourProgressEvent);
     await tourFailedWebhook(services, tourId, reason);
   }
   return failed;
@@ -125,7 +158,11 @@ export async function markProcessingFailed(services: Services, tourId: string): 
 
 /** For a tour no attempt will write to any more: remove every attempt folder except the live one. */
 export async function tidyFinishedTour(services: Services, tourId: string): Promise<void> {
-  const tour = await services.db.selectFrom('tours').select(['status', 'deleted_at', 'clips_version', 'processing_attempt']).where('id', '=', tourId).executeTakeFirst();
+  const tour = await services.db
+    .selectFrom('tours')
+    .select(['status', 'deleted_at', 'clips_version', 'processing_attempt'])
+    .where('id', '=', tourId)
+    .executeTakeFirst();
   if (!tour) return;
   if (tour.deleted_at) return services.storage.deletePrefix(`tours/${tourId}/`);
   if (tour.status === TOUR_STATUS.PROCESSING) return;

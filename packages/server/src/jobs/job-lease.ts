@@ -58,7 +58,8 @@ export async function runLeased(
       [job.name, job.id, lease.seconds, job.startedOn, job.retryCount],
     );
     if (res.rows.length === 0) return abort('the job was given to another attempt');
-    if (holding && !(await takeLease(database, job.key, holder, lease.seconds))) abort('another attempt took over this work');
+    if (holding && !(await takeLease(database, job.key, holder, lease.seconds)))
+      abort('another attempt took over this work');
   };
   const beat = () => void tick().catch((err: Error) => onError(err));
   const timer = setInterval(beat, lease.heartbeatSeconds * 1000);

@@ -2,4 +2,6 @@
 import type { MailMessage } from '../mail/mailer.js';
 import { defineJob } from './queue.js';
 
-export const mailQueue = defineJob<MailMessage>('mail', { options: { retryLimit: 5, retryDelay: 10, retryBackoff: true } });
+export const mailQueue = defineJob<MailMessage>('mail', {
+  options: { retryLimit: 5, retryDelay: 10, retryBackoff: true },
+});

@@ -30,20 +30,33 @@ export interface ProcessTourJoinJob {
   attempt: number;
 }
 
-const options = (c: Config) => ({ retryLimit: c.PROCESSING_RETRY_LIMIT, retryDelay: c.PROCESSING_RETRY_DELAY_SECONDS, retryBackoff: true, expireInSeconds: c.PROCESSING_EXPIRE_SECONDS });
+const options = (c: Config) => ({
+  retryLimit: c.PROCESSING_RETRY_LIMIT,
+  retryDelay: c.PROCESSING_RETRY_DELAY_SECONDS,
+  retryBackoff: true,
+  expireInSeconds: c.PROCESSING_EXPIRE_SECONDS,
+});
 
 /**
  * Crash recovery (jobs/job-lease.ts JobLease): a worker killed mid-job loses its lease within PROCESSING_LEASE_SECONDS
- * and the job is retried elsewhere, instead of waiting out PROCESSING_EXPIRE_SECONDS; one attempt per key runs at a time.
+ * and the job is retried elsewhere, instead of waiting out PROCESSING_EXPIRE_SECONDS; one attempt per key runs at a
+ * time.
  */
 const leased =
   <T>(key: (data: T) => string) =>
   (c: Config) => ({
-    lease: { seconds: Math.min(c.PROCESSING_LEASE_SECONDS, c.PROCESSING_EXPIRE_SECONDS), heartbeatSeconds: c.PROCESSING_HEARTBEAT_SECONDS, maxSeconds: c.PROCESSING_EXPIRE_SECONDS, key },
+    lease: {
+      seconds: Math.min(c.PROCESSING_LEASE_SECONDS, c.PROCESSING_EXPIRE_SECONDS),
+      heartbeatSeconds: c.PROCESSING_HEARTBEAT_SECONDS,
+      maxSeconds: c.PROCESSING_EXPIRE_SECONDS,
+      key,
+    },
   });
 
 /** Where jobs whose retries are exhausted (by errors or by dying workers) land, so the tour is marked FAILED. */
-export const processTourFailedQueue = defineJob<ProcessTourJob>('process-tour-failed', { options: { retryLimit: 5, retryDelay: 5, retryBackoff: true } });
+export const processTourFailedQueue = defineJob<ProcessTourJob>('process-tour-failed', {
+  options: { retryLimit: 5, retryDelay: 5, retryBackoff: true },
+});
 
 export const processTourQueue = defineJob<ProcessTourJob>('process-tour', {
   options,
@@ -58,9 +71,15 @@ export const processTourSegmentQueue = defineJob<ProcessTourSegmentJob>('process
 });
 
 /** Joins a tour's finished segments into its clips; enqueued by the transaction that records the last segment done. */
-export const processTourJoinQueue = defineJob<ProcessTourJoinJob>('process-tour-join', { options, deadLetter: processTourFailedQueue });
+export const processTourJoinQueue = defineJob<ProcessTourJoinJob>('process-tour-join', {
+  options,
+  deadLetter: processTourFailedQueue,
+});
 
-/** Creates the processing queues (before a transaction that enqueues: creating one inside it would wait for its connection). */
+/**
+ * Creates the processing queues (before a transaction that enqueues: creating one inside it would wait for its
+ * connection).
+ */
 export async function createProcessingQueues(services: Pick<Services, 'queue' | 'config'>): Promise<void> {
   for (const q of [processTourQueue, processTourSegmentQueue, processTourJoinQueue]) await q.create(services);
 }
@@ -84,8 +103,15 @@ async function fairPriority(db: Kysely<Database> | Transaction<Database>, tourId
   return -Number(row?.n ?? 0);
 }
 
-/** Enqueues processing inside the caller's transaction, at its company's fair priority (call createProcessingQueues first). */
-export async function enqueueProcessTour(services: Pick<Services, 'queue' | 'config'>, data: ProcessTourJob, trx: Transaction<Database>): Promise<void> {
+/**
+ * Enqueues processing inside the caller's transaction, at its company's fair priority (call createProcessingQueues
+ * first).
+ */
+export async function enqueueProcessTour(
+  services: Pick<Services, 'queue' | 'config'>,
+  data: ProcessTourJob,
+  trx: Transaction<Database>,
+): Promise<void> {
   await processTourQueue.enqueue(services, data, trx, { priority: await fairPriority(trx, data.tourId) });
 }
 
@@ -94,17 +120,33 @@ export async function enqueueProcessTour(services: Pick<Services, 'queue' | 'con
  * fair priority minus k, so another company's video waiting behind this one goes after its first segments, not after
  * all of them.
  */
-export async function enqueueSegments(services: Services, o: { tourId: string; attempt: number; probe: ProbeResult; ranges: FrameRange[] }): Promise<void> {
+export async function enqueueSegments(
+  services: Services,
+  o: { tourId: string; attempt: number; probe: ProbeResult; ranges: FrameRange[] },
+): Promise<void> {
   await createProcessingQueues(services);
   await services.db.transaction().execute(async (trx) => {
     const base = await fairPriority(trx, o.tourId);
     await trx.deleteFrom('tour_segments').where('tour_id', '=', o.tourId).where('attempt', '=', o.attempt).execute();
     await trx
       .insertInto('tour_segments')
-      .values(o.ranges.map((r, index) => ({ tour_id: o.tourId, attempt: o.attempt, index, first_frame: r.first, end_frame: r.end ?? null })))
+      .values(
+        o.ranges.map((r, index) => ({
+          tour_id: o.tourId,
+          attempt: o.attempt,
+          index,
+          first_frame: r.first,
+          end_frame: r.end ?? null,
+        })),
+      )
       .execute();
     for (const [index, range] of o.ranges.entries()) {
-      await processTourSegmentQueue.enqueue(services, { tourId: o.tourId, attempt: o.attempt, index, range, probe: o.probe }, trx, { priority: base - index });
+      await processTourSegmentQueue.enqueue(
+        services,
+        { tourId: o.tourId, attempt: o.attempt, index, range, probe: o.probe },
+        trx,
+        { priority: base - index },
+      );
     }
   });
 }

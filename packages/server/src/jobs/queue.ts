@@ -54,7 +54,12 @@ export interface JobQueue {
   createQueue(name: string, options?: QueueOptions): Promise<void>;
   send<T extends object>(name: string, data: T, options?: JobOptions): Promise<string | null>;
   /** Sends on the caller's transaction: the job exists exactly when the transaction's rows do. */
-  sendInTransaction<T extends object>(trx: Transaction<Database>, name: string, data: T, options?: JobOptions): Promise<string | null>;
+  sendInTransaction<T extends object>(
+    trx: Transaction<Database>,
+    name: string,
+    data: T,
+    options?: JobOptions,
+  ): Promise<string | null>;
   /** Sends `data` to `name` on a cron schedule (pg-boss runs a schedule once across all nodes). */
   schedule(name: string, cron: string, data?: object): Promise<void>;
   /** Registers a worker; only called on nodes with the worker role. */
@@ -89,31 +94,49 @@ interface JobSpec<T extends object> {
 /** One job: its queue name, payload type `T`, options, enqueue and register together (jobs/workers.ts lists them). */
 export interface JobDefinition<T extends object> {
   readonly queue: string;
-  /** Creates the queue with its options; done by enqueue and register, and needed before a transaction that enqueues. */
+  /**
+   * Creates the queue with its options; done by enqueue and register, and needed before a transaction that enqueues.
+   */
   create(services: JobHost): Promise<void>;
   /** Queues `data`, on the caller's transaction when given one (create the queue before opening it). */
-  enqueue(services: JobHost, data: T, trx?: Transaction<Database>, extra?: Pick<JobOptions, 'priority' | 'startAfter'>): Promise<string | null>;
+  enqueue(
+    services: JobHost,
+    data: T,
+    trx?: Transaction<Database>,
+    extra?: Pick<JobOptions, 'priority' | 'startAfter'>,
+  ): Promise<string | null>;
   /** Runs `handle` for each job on this worker node. */
   register(services: JobHost, handle: (data: T, signal: AbortSignal) => Promise<unknown>): Promise<void>;
 }
 
 export function defineJob<T extends object>(queue: string, spec: JobSpec<T> = {}): JobDefinition<T> {
-  const options = (services: JobHost) => (typeof spec.options === 'function' ? spec.options(services.config) : (spec.options ?? {}));
+  const options = (services: JobHost) =>
+    typeof spec.options === 'function' ? spec.options(services.config) : (spec.options ?? {});
   const definition: JobDefinition<T> = {
     queue,
     async create(services) {
       await spec.deadLetter?.create(services);
-      await services.queue.createQueue(queue, { ...DEFAULT_QUEUE, ...options(services), ...(spec.deadLetter ? { deadLetter: spec.deadLetter.queue } : {}) });
+      await services.queue.createQueue(queue, {
+        ...DEFAULT_QUEUE,
+        ...options(services),
+        ...(spec.deadLetter ? { deadLetter: spec.deadLetter.queue } : {}),
+      });
     },
     async enqueue(services, data, trx, extra) {
       if (!trx) await definition.create(services);
-      const o: JobOptions = { ...options(services), ...(spec.deadLetter ? { deadLetter: spec.deadLetter.queue } : {}), ...spec.perJob?.(data), ...extra };
+      const o: JobOptions = {
+        ...options(services),
+        ...(spec.deadLetter ? { deadLetter: spec.deadLetter.queue } : {}),
+        ...spec.perJob?.(data),
+        ...extra,
+      };
       return trx ? services.queue.sendInTransaction(trx, queue, data, o) : services.queue.send(queue, data, o);
     },
     async register(services, handle) {
       await definition.create(services);
       const work = typeof spec.work === 'function' ? spec.work(services.config) : spec.work;
-      for (let i = 0; i < (work?.concurrency ?? 1); i++) await services.queue.work<T>(queue, (job) => handle(job.data, job.signal).then(() => undefined), work);
+      for (let i = 0; i < (work?.concurrency ?? 1); i++)
+        await services.queue.work<T>(queue, (job) => handle(job.data, job.signal).then(() => undefined), work);
     },
   };
   return definition;
@@ -127,14 +150,27 @@ const DEFAULT_QUEUE: QueueOptions = { retryLimit: 3, retryDelay: 5, retryBackoff
 
 /** pg-boss's `db` option: its insert runs on the caller's transaction. */
 const onTransaction = (trx: Transaction<Database>) => ({
-  executeSql: async (text: string, values?: unknown[]) => ({ rows: (await trx.executeQuery(CompiledQuery.raw(text, values ?? []))).rows as unknown[] }),
+  executeSql: async (text: string, values?: unknown[]) => ({
+    rows: (await trx.executeQuery(CompiledQuery.raw(text, values ?? []))).rows as unknown[],
+  }),
 });
 
-export async function createQueue(database: Db, opts: { databaseUrl?: string | undefined; onError: (e: Error) => void; maintenanceIntervalSeconds?: number | undefined }): Promise<JobQueue> {
+export async function createQueue(
+  database: Db,
+  opts: {
+    databaseUrl?: string | undefined;
+    onError: (e: Error) => void;
+    maintenanceIntervalSeconds?: number | undefined;
+  },
+): Promise<JobQueue> {
   const maintenanceIntervalSeconds = opts.maintenanceIntervalSeconds ?? DEFAULT_MAINTENANCE_INTERVAL_SECONDS;
   const boss = opts.databaseUrl
     ? new PgBoss({ connectionString: opts.databaseUrl, schema: 'pgboss', maintenanceIntervalSeconds })
-    : new PgBoss({ db: { executeSql: (text: string, values?: unknown[]) => database.executeSql(text, values) }, schema: 'pgboss', maintenanceIntervalSeconds });
+    : new PgBoss({
+        db: { executeSql: (text: string, values?: unknown[]) => database.executeSql(text, values) },
+        schema: 'pgboss',
+        maintenanceIntervalSeconds,
+      });
   boss.on('error', opts.onError);
   await boss.start();
   const created = new Map<string, Promise<void>>();
@@ -168,29 +204,53 @@ export async function createQueue(database: Db, opts: { databaseUrl?: string | u
     async work(name, handler, options) {
       await ensureQueue(name);
       const lease = options?.lease;
-      await boss.work(name, { batchSize: options?.batchSize ?? 1, pollingIntervalSeconds: options?.pollingIntervalSeconds ?? 0.5, includeMetadata: true }, async (jobs) => {
-        for (const job of jobs) {
-          const data = job.data as Parameters<typeof handler>[0]['data'];
-          if (!lease) {
-            await handler({ id: job.id, data, signal: stopping.signal });
-            continue;
+      await boss.work(
+        name,
+        {
+          batchSize: options?.batchSize ?? 1,
+          pollingIntervalSeconds: options?.pollingIntervalSeconds ?? 0.5,
+          includeMetadata: true,
+        },
+        async (jobs) => {
+          for (const job of jobs) {
+            const data = job.data as Parameters<typeof handler>[0]['data'];
+            if (!lease) {
+              await handler({ id: job.id, data, signal: stopping.signal });
+              continue;
+            }
+            const leased = {
+              name,
+              id: job.id,
+              retryCount: job.retryCount,
+              startedOn: job.startedOn,
+              key: lease.key(data),
+            };
+            await runLeased(database, leased, lease, running, opts.onError, (signal) =>
+              handler({ id: job.id, data, signal }),
+            );
           }
-          const leased = { name, id: job.id, retryCount: job.retryCount, startedOn: job.startedOn, key: lease.key(data) };
-          await runLeased(database, leased, lease, running, opts.onError, (signal) => handler({ id: job.id, data, signal }));
-        }
-      });
+        },
+      );
     },
     async pending(name, singletonKey) {
-      const res = await database.executeSql("SELECT 1 FROM pgboss.job WHERE name = $1 AND singleton_key = $2 AND state IN ('created', 'retry', 'active') LIMIT 1", [name, singletonKey]);
+      const res = await database.executeSql(
+        "SELECT 1 FROM pgboss.job WHERE name = $1 AND singleton_key = $2 AND state IN ('created', 'retry', 'active') LIMIT 1",
+        [name, singletonKey],
+      );
       return res.rows.length > 0;
     },
     async queuedAt(name, field, value) {
-      const res = await database.executeSql('SELECT max(created_on) AS queued FROM pgboss.job WHERE name = $1 AND data->>$2 = $3', [name, field, value]);
+      const res = await database.executeSql(
+        'SELECT max(created_on) AS queued FROM pgboss.job WHERE name = $1 AND data->>$2 = $3',
+        [name, field, value],
+      );
       const queued = (res.rows[0] as { queued: Date | string | null } | undefined)?.queued;
       return queued ? new Date(queued) : null;
     },
     async depth() {
-      const res = await database.executeSql("SELECT name AS queue, state, count(*)::int AS count FROM pgboss.job WHERE state IN ('created', 'retry', 'active') GROUP BY name, state");
+      const res = await database.executeSql(
+        "SELECT name AS queue, state, count(*)::int AS count FROM pgboss.job WHERE state IN ('created', 'retry', 'active') GROUP BY name, state",
+      );
       return res.rows as Array<{ queue: string; state: string; count: number }>;
     },
     async stop(o) {
@@ -204,7 +264,8 @@ export async function createQueue(database: Db, opts: { databaseUrl?: string | u
 
 /**
  * pg-boss 10 gives each queue a partition created by DDL that deadlocks when two processes create queues at the same
- * time (several workers starting together on a fresh database): PostgreSQL aborts one of them, which simply tries again.
+ * time (several workers starting together on a fresh database): PostgreSQL aborts one of them, which simply tries
+ * again.
  */
 async function createWithRetry(boss: PgBoss, queue: PgBoss.Queue): Promise<void> {
   for (let attempt = 1; ; attempt++) {

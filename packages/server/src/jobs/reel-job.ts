@@ -5,4 +5,6 @@ export interface ReelJob {
   reelId: string;
 }
 
-export const reelQueue = defineJob<ReelJob>('reel-render', { options: { retryLimit: 1, retryDelay: 5, expireInSeconds: 30 * 60 } });
+export const reelQueue = defineJob<ReelJob>('reel-render', {
+  options: { retryLimit: 1, retryDelay: 5, expireInSeconds: 30 * 60 },
+});

@@ -1,4 +1,7 @@
-/** Seller reports' jobs (handlers: services/seller-reports/runs.ts): one PDF run (download or digest), and the digest sweep. */
+/**
+ * Seller reports' jobs (handlers: services/seller-reports/runs.ts): one PDF run (download or digest), and the digest
+ * sweep.
+ */
 import { defineJob } from './queue.js';
 
 /** Attempts of one run: the queue retries it twice (an SMTP server that was down). */
@@ -8,7 +11,9 @@ export interface SellerReportJob {
   runId: string;
 }
 
-export const sellerReportQueue = defineJob<SellerReportJob>('seller-report', { options: { retryLimit: SELLER_RUN_ATTEMPTS - 1, retryDelay: 5, expireInSeconds: 10 * 60 } });
+export const sellerReportQueue = defineJob<SellerReportJob>('seller-report', {
+  options: { retryLimit: SELLER_RUN_ATTEMPTS - 1, retryDelay: 5, expireInSeconds: 10 * 60 },
+});
 
 /** Starts the digests that are due (scheduled in jobs/workers.ts). */
 export const sellerDigestSweepQueue = defineJob<object>('seller-digest-sweep');

@@ -29,9 +29,17 @@ const SHOT_FAILED_TEXT = 'Could not process this photo. Please try again.';
 
 const shotPrefix = (tourId: string, shotId: string) => `tours/${tourId}/shots/${shotId}/`;
 
-export async function generateShotsJob(services: Services, tourId: string, deps: { analyse?: typeof analyseRooms } = {}): Promise<void> {
+export async function generateShotsJob(
+  services: Services,
+  tourId: string,
+  deps: { analyse?: typeof analyseRooms } = {},
+): Promise<void> {
   const db = services.db;
-  const tour = await db.selectFrom('tours').select(['video_key', 'fps', 'status', 'deleted_at']).where('id', '=', tourId).executeTakeFirst();
+  const tour = await db
+    .selectFrom('tours')
+    .select(['video_key', 'fps', 'status', 'deleted_at'])
+    .where('id', '=', tourId)
+    .executeTakeFirst();
   if (!tour || tour.deleted_at || tour.status !== TOUR_STATUS.PROCESSED || !tour.video_key) return;
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-shots-'));
   const stored: string[] = [];
@@ -72,7 +80,12 @@ export async function generateShotsJob(services: Services, tourId: string, deps:
       rows.push({ id, key, pick });
     }
     const old = await db.transaction().execute(async (trx) => {
-      const t = await trx.selectFrom('tours').select(['deleted_at']).where('id', '=', tourId).forUpdate().executeTakeFirst();
+      const t = await trx
+        .selectFrom('tours')
+        .select(['deleted_at'])
+        .where('id', '=', tourId)
+        .forUpdate()
+        .executeTakeFirst();
       if (!t || t.deleted_at) return null;
       const earlier = await trx.selectFrom('shots').select(['id']).where('tour_id', '=', tourId).execute();
       await trx.deleteFrom('shots').where('tour_id', '=', tourId).execute();
@@ -103,7 +116,9 @@ export async function generateShotsJob(services: Services, tourId: string, deps:
       return;
     }
     for (const s of old) await services.storage.deletePrefix(shotPrefix(tourId, s.id));
-    await tourScopedWebhook(services, 'shots.completed', tourId, { shots: rows.map(({ id, pick }) => ({ id: encodeId('Shot', id), roomType: pick.room, score: pick.score })) });
+    await tourScopedWebhook(services, 'shots.completed', tourId, {
+      shots: rows.map(({ id, pick }) => ({ id: encodeId('Shot', id), roomType: pick.room, score: pick.score })),
+    });
   } catch (err) {
     for (const k of stored) await services.storage.delete(k).catch(() => undefined);
     services.log.warn({ err, tourId }, 'photo generation failed');
@@ -143,23 +158,47 @@ export async function shotWorkJob(services: Services, job: Extract<ShotsJob, { s
   try {
     if (job.kind === 'enhance') {
       if (!shot.original_key) throw new Error('no original image');
-      const { image } = await enhanceImage(await blurShotFaces(services, shot.tour_id, await readObject(services, shot.original_key)));
+      const { image } = await enhanceImage(
+        await blurShotFaces(services, shot.tour_id, await readObject(services, shot.original_key)),
+      );
       await services.storage.put(key, image, 'image/jpeg');
-      await db.updateTable('shots').set({ status: SHOT_STATUS.COMPLETED, enhanced_key: key, error_message: null, updated_at: new Date() }).where('id', '=', shot.id).execute();
+      await db
+        .updateTable('shots')
+        .set({ status: SHOT_STATUS.COMPLETED, enhanced_key: key, error_message: null, updated_at: new Date() })
+        .where('id', '=', shot.id)
+        .execute();
       if (shot.enhanced_key) await services.storage.delete(shot.enhanced_key);
     } else {
       if (!shot.enhanced_key) throw new Error('no enhanced image');
       const input = await readObject(services, shot.enhanced_key);
       const meta = await sharp(input).metadata();
-      const { body } = await callInpainting(services.config.AI_WORKER_URL, { image: input, prompt: job.prompt, width: meta.width ?? 0, height: meta.height ?? 0 });
+      const { body } = await callInpainting(services.config.AI_WORKER_URL, {
+        image: input,
+        prompt: job.prompt,
+        width: meta.width ?? 0,
+        height: meta.height ?? 0,
+      });
       const staged = await labelVirtuallyStaged(await blurShotFaces(services, shot.tour_id, body));
       await services.storage.put(key, staged, 'image/jpeg');
-      await db.updateTable('shots').set({ status: SHOT_STATUS.COMPLETED, staged_key: key, error_message: null, updated_at: new Date() }).where('id', '=', shot.id).execute();
+      await db
+        .updateTable('shots')
+        .set({ status: SHOT_STATUS.COMPLETED, staged_key: key, error_message: null, updated_at: new Date() })
+        .where('id', '=', shot.id)
+        .execute();
     }
   } catch (err) {
     services.log.warn({ err, shotId: shot.id }, `shot ${job.kind} failed`);
     await services.storage.delete(key).catch(() => undefined);
-    const message = err instanceof AppError ? err.message : job.kind === 'stage' && /AI service/.test(String((err as Error)?.message)) ? `Staging failed: ${(err as Error).message}` : SHOT_FAILED_TEXT;
-    await db.updateTable('shots').set({ status: SHOT_STATUS.FAILED, error_message: message, updated_at: new Date() }).where('id', '=', shot.id).execute();
+    const message =
+      err instanceof AppError
+        ? err.message
+        : job.kind === 'stage' && /AI service/.test(String((err as Error)?.message))
+          ? `Staging failed: ${(err as Error).message}`
+          : SHOT_FAILED_TEXT;
+    await db
+      .updateTable('shots')
+      .set({ status: SHOT_STATUS.FAILED, error_message: message, updated_at: new Date() })
+      .where('id', '=', shot.id)
+      .execute();
   }
 }

@@ -1,4 +1,7 @@
-/** Webhook deliveries: one job per attempt; retries are scheduled by the handler itself (services/developer/webhooks.ts). */
+/**
+ * Webhook deliveries: one job per attempt; retries are scheduled by the handler itself
+ * (services/developer/webhooks.ts).
+ */
 import { defineJob } from './queue.js';
 
 export interface WebhookDeliveryJob {

@@ -20,13 +20,25 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 
-export function createMailer(opts: { smtpUrl?: string | undefined; from: string; db: Kysely<Database>; log: FastifyBaseLogger }): Mailer {
+export function createMailer(opts: {
+  smtpUrl?: string | undefined;
+  from: string;
+  db: Kysely<Database>;
+  log: FastifyBaseLogger;
+}): Mailer {
   if (opts.smtpUrl) {
     const transport = nodemailer.createTransport(opts.smtpUrl);
     return {
       kind: 'smtp',
       async send(m) {
-        await transport.sendMail({ from: opts.from, to: m.to, subject: m.subject, text: m.text, html: m.html, ...(m.attachments?.length ? { attachments: m.attachments } : {}) });
+        await transport.sendMail({
+          from: opts.from,
+          to: m.to,
+          subject: m.subject,
+          text: m.text,
+          html: m.html,
+          ...(m.attachments?.length ? { attachments: m.attachments } : {}),
+        });
       },
     };
   }
@@ -36,16 +48,33 @@ export function createMailer(opts: { smtpUrl?: string | undefined; from: string;
       await opts.db.transaction().execute(async (trx) => {
         const mail = await trx
           .insertInto('mail_outbox')
-          .values({ to_address: m.to, subject: m.subject, text_body: m.text, html_body: m.html, links: JSON.stringify(m.links) })
+          .values({
+            to_address: m.to,
+            subject: m.subject,
+            text_body: m.text,
+            html_body: m.html,
+            links: JSON.stringify(m.links),
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
         if (m.attachments?.length)
           await trx
             .insertInto('mail_outbox_attachments')
-            .values(m.attachments.map((a, position) => ({ mail_id: mail.id, position, filename: a.filename, content_type: a.contentType, content: a.content })))
+            .values(
+              m.attachments.map((a, position) => ({
+                mail_id: mail.id,
+                position,
+                filename: a.filename,
+                content_type: a.contentType,
+                content: a.content,
+              })),
+            )
             .execute();
       });
-      opts.log.info({ to: m.to, subject: m.subject, links: m.links, attachments: m.attachments?.map((a) => a.filename) }, 'development outbox: mail kept (see /dev/outbox)');
+      opts.log.info(
+        { to: m.to, subject: m.subject, links: m.links, attachments: m.attachments?.map((a) => a.filename) },
+        'development outbox: mail kept (see /dev/outbox)',
+      );
     },
   };
 }

@@ -71,7 +71,9 @@ export interface FaceBlurStats {
  * `letterbox`: one detector run per sample instead of two tiles (reels). `stats`, when given, is filled in as frames
  * pass.
  */
-export function faceBlurFilter(o: { every?: number; letterbox?: boolean; stats?: FaceBlurStats } = {}): FrameFilterFactory {
+export function faceBlurFilter(
+  o: { every?: number; letterbox?: boolean; stats?: FaceBlurStats } = {},
+): FrameFilterFactory {
   const every = o.every ?? DETECT_EVERY;
   const stats = o.stats ?? { frames: 0, samples: 0, detections: 0, blurredFrames: 0, detectSeconds: 0, blurSeconds: 0 };
   return ({ width, height }): FrameFilter => {
@@ -101,7 +103,8 @@ export function faceBlurFilter(o: { every?: number; letterbox?: boolean; stats?:
         h.frame = null;
         out.push(job);
       };
-      // Puts the answered detections into the plan, oldest first, waiting for the oldest while more than `limit` are out.
+      // Puts the answered detections into the plan, oldest first, waiting for the oldest while more than `limit` are
+      // out.
       const settle = async (limit: number) => {
         while (out.length && (out[0]!.done || out.length > limit)) {
           const t0 = performance.now();
@@ -118,7 +121,8 @@ export function faceBlurFilter(o: { every?: number; letterbox?: boolean; stats?:
           blurYuv420(h.frame!, width, height, rects);
           stats.blurredFrames++;
           changed.add(h.index);
-          for (const r of rects) stats.largestBoxShare = Math.max(stats.largestBoxShare ?? 0, (r.width * r.height) / (width * height));
+          for (const r of rects)
+            stats.largestBoxShare = Math.max(stats.largestBoxShare ?? 0, (r.width * r.height) / (width * height));
         }
         stats.blurSeconds += (performance.now() - t0) / 1000;
         plan.forgetBefore(h.index);
@@ -161,7 +165,9 @@ export function faceBlurFilter(o: { every?: number; letterbox?: boolean; stats?:
 }
 
 /** Face rectangles (grown for blurring) in an image, detected on a copy of at most 1280 px. */
-export async function findFacesInImage(image: Buffer | string): Promise<{ rects: Rect[]; width: number; height: number }> {
+export async function findFacesInImage(
+  image: Buffer | string,
+): Promise<{ rects: Rect[]; width: number; height: number }> {
   const meta = await sharp(image, { limitInputPixels: 100_000_000 }).rotate().metadata();
   const oriented = (meta.orientation ?? 1) >= 5;
   const width = (oriented ? meta.height : meta.width) ?? 0;
@@ -174,7 +180,9 @@ export async function findFacesInImage(image: Buffer | string): Promise<{ rects:
     .raw()
     .toBuffer({ resolveWithObject: true });
   // A photo has no neighbouring samples to confirm a face: plausible size, shape and keypoints decide.
-  const faces = (await detectFaces(small.data, small.info.width, small.info.height, BLUR_MIN_SCORE)).filter((b) => plausibleFace(b, small.info.width, small.info.height));
+  const faces = (await detectFaces(small.data, small.info.width, small.info.height, BLUR_MIN_SCORE)).filter((b) =>
+    plausibleFace(b, small.info.width, small.info.height),
+  );
   return { rects: faces.map((f) => growBox(f, width / small.info.width, 0, width, height)), width, height };
 }
 
@@ -201,7 +209,12 @@ export async function blurFacesInImage(image: Buffer | string, extra: Rect[] = [
 function clampRect(r: Rect, width: number, height: number): Rect {
   const x = Math.max(0, Math.min(width, r.x));
   const y = Math.max(0, Math.min(height, r.y));
-  return { x, y, width: Math.max(0, Math.min(width - x, r.width)), height: Math.max(0, Math.min(height - y, r.height)) };
+  return {
+    x,
+    y,
+    width: Math.max(0, Math.min(width - x, r.width)),
+    height: Math.max(0, Math.min(height - y, r.height)),
+  };
 }
 
 /** Options of the media core plus the tour's privacy switch. */

@@ -1,4 +1,7 @@
-/** The blur itself (step 3 of blur-faces.ts): a strong low-pass inside each rectangle of a frame, reading only inside it. */
+/**
+ * The blur itself (step 3 of blur-faces.ts): a strong low-pass inside each rectangle of a frame, reading only inside
+ * it.
+ */
 import type { Rect } from './face-detect.js';
 
 /**
@@ -7,7 +10,12 @@ import type { Rect } from './face-detect.js';
  * bilinear interpolation: the same low-pass as blurring at full size, at a cost that does not grow with the radius
  * (big boxes in 1080x1920 reels).
  */
-export function blurPlane(plane: Uint8Array, stride: number, r: Rect, radius = Math.max(3, Math.round(Math.min(r.width, r.height) / 4))): void {
+export function blurPlane(
+  plane: Uint8Array,
+  stride: number,
+  r: Rect,
+  radius = Math.max(3, Math.round(Math.min(r.width, r.height) / 4)),
+): void {
   const { x, y, width: w, height: h } = r;
   if (w < 2 || h < 2) return;
   const f = Math.max(1, Math.floor(radius / 3));
@@ -98,9 +106,19 @@ export function blurYuv420(frame: Uint8Array, width: number, height: number, rec
     // Even-aligned so luma and chroma cover the same pixels.
     const x = r0.x & ~1;
     const y = r0.y & ~1;
-    const r = { x, y, width: Math.min(width - x, (r0.width + (r0.x - x) + 1) & ~1), height: Math.min(height - y, (r0.height + (r0.y - y) + 1) & ~1) };
+    const r = {
+      x,
+      y,
+      width: Math.min(width - x, (r0.width + (r0.x - x) + 1) & ~1),
+      height: Math.min(height - y, (r0.height + (r0.y - y) + 1) & ~1),
+    };
     blurPlane(frame.subarray(0, ySize), width, r);
-    const c = { x: x >> 1, y: y >> 1, width: Math.min(cw - (x >> 1), r.width >> 1), height: Math.min(ch - (y >> 1), r.height >> 1) };
+    const c = {
+      x: x >> 1,
+      y: y >> 1,
+      width: Math.min(cw - (x >> 1), r.width >> 1),
+      height: Math.min(ch - (y >> 1), r.height >> 1),
+    };
     blurPlane(frame.subarray(ySize, ySize + cw * ch), cw, c);
     blurPlane(frame.subarray(ySize + cw * ch, ySize + 2 * cw * ch), cw, c);
   }

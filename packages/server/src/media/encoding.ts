@@ -15,7 +15,8 @@
  *   software H.264 decoder means slice threads only, so a one-slice frame is decoded on one core. Measured in
  *   Debian's Chromium on the 2-core machine, the 12 frames of a GOP (detailed 720p) decode in a median 21 ms
  *   instead of 24 at these caps, and 31–43 ms instead of 53–62 at 3 Mbps; more cores gain more. Within the VBV
- *   caps the bytes stay the same. The 360p rendition (a quarter of the pixels, never the frame a jump waits for) keeps one
+ *   caps the bytes stay the same. The 360p rendition (a quarter of the pixels, never the frame a jump waits for) keeps
+ * one
  *   slice.
  * - VBV caps (maxrate/bufsize) keep a clip of detailed, noisy footage within about 250 KB at 720p and 60 KB at
  *   360p; calm footage stays well below them because CRF decides first.
@@ -28,7 +29,9 @@ export const CLIP_FPS = 15;
 export const CLIP_FRAMES = 36;
 /** A keyframe every this many frames (closed GOPs); divides CLIP_FRAMES, so every clip starts on one. */
 export const KEYFRAME_INTERVAL = 12;
-/** Slices per frame of each rendition, so a software decoder can spread one 720p frame over several cores (see header). */
+/**
+ * Slices per frame of each rendition, so a software decoder can spread one 720p frame over several cores (see header).
+ */
 export const SLICES = { high: 4, low: 1 } as const;
 
 export interface Rendition {
@@ -40,7 +43,13 @@ export interface Rendition {
 }
 
 export const RENDITIONS = {
-  high: { name: 'high', landscape: { width: MIN_RESOLUTION.landscape.width, height: MIN_RESOLUTION.landscape.height }, crf: 23, maxrateK: 720, bufsizeK: 1440 },
+  high: {
+    name: 'high',
+    landscape: { width: MIN_RESOLUTION.landscape.width, height: MIN_RESOLUTION.landscape.height },
+    crf: 23,
+    maxrateK: 720,
+    bufsizeK: 1440,
+  },
   low: { name: 'low', landscape: { width: 640, height: 360 }, crf: 23, maxrateK: 170, bufsizeK: 340 },
 } as const satisfies Record<string, Rendition>;
 
@@ -160,7 +169,9 @@ export interface FilterGraphInput {
    * absent, ffmpeg's autorotate turns the full-size frames before the graph.
    */
   rotation?: 0 | 90 | 180 | 270;
-  /** Which tour frames to produce, on the absolute 1/CLIP_FPS grid of the source's timestamps (see {@link TourFrames}). */
+  /**
+   * Which tour frames to produce, on the absolute 1/CLIP_FPS grid of the source's timestamps (see {@link TourFrames}).
+   */
   frames?: TourFrames;
 }
 
@@ -168,7 +179,8 @@ export interface FilterGraphInput {
  * The tour's frames as ticks of the absolute 1/CLIP_FPS grid of the source's own timestamps (ffmpeg run with
  * `-copyts`): tick n shows the last decoded frame whose timestamp rounds to ≤ n / CLIP_FPS (the `fps` filter's rule).
  * Because the grid does not depend on where decoding starts, a piece of the video decoded from a keyframe before its
- * first tick produces exactly the frames the whole video produces for those ticks (segments, jobs/process-tour-segments.ts).
+ * first tick produces exactly the frames the whole video produces for those ticks (segments,
+ * jobs/process-tour-segments.ts).
  */
 export interface TourFrames {
   /** A tick at or before the first decoded frame: the `fps` filter's start (frames before it are dropped). */
@@ -244,16 +256,23 @@ function normaliseSteps(o: Omit<FilterGraphInput, 'thumbnail'>): string[] {
     // converted when the source says they differ: forcing a conversion costs swscale's fast path, and untagged HD
     // video is BT.709 in practice (swscale would assume BT.601).
     const matrix = SWSCALE_MATRIX[o.colour.matrix ?? ''];
-    const conversions = [...(matrix ? [`in_color_matrix=${matrix}`, 'out_color_matrix=bt709'] : []), ...(o.colour.fullRange ? ['in_range=pc', 'out_range=tv'] : [])];
-    steps.push([`scale=${hi.width}:${hi.height}:force_original_aspect_ratio=increase`, ...conversions].join(':'), `crop=${hi.width}:${hi.height}`);
+    const conversions = [
+      ...(matrix ? [`in_color_matrix=${matrix}`, 'out_color_matrix=bt709'] : []),
+      ...(o.colour.fullRange ? ['in_range=pc', 'out_range=tv'] : []),
+    ];
+    steps.push(
+      [`scale=${hi.width}:${hi.height}:force_original_aspect_ratio=increase`, ...conversions].join(':'),
+      `crop=${hi.width}:${hi.height}`,
+    );
   }
   steps.push(...rotationSteps(o.rotation), 'setsar=1', 'format=yuv420p');
   return steps;
 }
 
 /**
- * The filters that turn a picture stored with display rotation `r` (counter-clockwise, as the probe reports it) upright:
- * what ffmpeg's autorotate inserts (270 → transpose=clock, 90 → transpose=cclock, 180 → hflip,vflip), applied at 720p.
+ * The filters that turn a picture stored with display rotation `r` (counter-clockwise, as the probe reports it)
+ * upright: what ffmpeg's autorotate inserts (270 → transpose=clock, 90 → transpose=cclock, 180 → hflip,vflip), applied
+ * at 720p.
  */
 function rotationSteps(r: FilterGraphInput['rotation']): string[] {
   if (r === 270) return ['transpose=clock'];

@@ -21,7 +21,11 @@ port.on('message', (m: DetectRequest) => {
       const reply: DetectReply = { id: m.id, faces, seconds: (performance.now() - t0) / 1000, frame: m.frame };
       port.postMessage(reply, [m.frame]);
     } catch (err) {
-      const reply: DetectReply = { id: m.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err), frame: m.frame };
+      const reply: DetectReply = {
+        id: m.id,
+        error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+        frame: m.frame,
+      };
       port.postMessage(reply, [m.frame]);
     }
   })();

@@ -55,11 +55,24 @@ export function plausibleFace(b: FaceBox, width: number, height: number): boolea
   const my = (le![1] + re![1]) / 2;
   const noseDown = (nose![1] - my) / eye;
   const mouthDown = (mouth![1] - my) / eye;
-  return Math.abs(le![1] - re![1]) <= 0.8 * eye && noseDown >= 0.05 && noseDown <= 0.85 && mouthDown >= 0.55 && mouthDown <= 1.3 && mouthDown - noseDown >= 0.2 && Math.abs(nose![0] - mx) <= 0.8 * eye;
+  return (
+    Math.abs(le![1] - re![1]) <= 0.8 * eye &&
+    noseDown >= 0.05 &&
+    noseDown <= 0.85 &&
+    mouthDown >= 0.55 &&
+    mouthDown <= 1.3 &&
+    mouthDown - noseDown >= 0.2 &&
+    Math.abs(nose![0] - mx) <= 0.8 * eye
+  );
 }
 
 /** A packed RGB copy of a yuv420p frame, `k` times smaller (k x k luma average, BT.709 limited range). */
-function yuv420ToRgb(frame: Uint8Array, width: number, height: number, k: number): { rgb: Uint8Array; width: number; height: number } {
+function yuv420ToRgb(
+  frame: Uint8Array,
+  width: number,
+  height: number,
+  k: number,
+): { rgb: Uint8Array; width: number; height: number } {
   const dw = Math.floor(width / k);
   const dh = Math.floor(height / k);
   const cw = width >> 1;
@@ -81,7 +94,8 @@ function yuv420ToRgb(frame: Uint8Array, width: number, height: number, k: number
         const p = row0 + 2 * x;
         sum = frame[p]! + frame[p + 1]! + frame[p + width]! + frame[p + width + 1]!;
       } else {
-        for (let j = 0, row = row0 + x * k; j < k; j++, row += width) for (let i = 0; i < k; i++) sum += frame[row + i]!;
+        for (let j = 0, row = row0 + x * k; j < k; j++, row += width)
+          for (let i = 0; i < k; i++) sum += frame[row + i]!;
       }
       const c = crow + ccol[x]!;
       const Y = sum * scale - 18.624;
@@ -100,12 +114,19 @@ function yuv420ToRgb(frame: Uint8Array, width: number, height: number, k: number
 }
 
 /**
- * Plausible faces (plausibleFace; frame pixels, not grown, with their score) in one yuv420p frame, detected on a copy of about DETECT_SHORT_SIDE px (tiles), or
- * with `letterbox` in one run on the whole frame (see detectFaces).
+ * Plausible faces (plausibleFace; frame pixels, not grown, with their score) in one yuv420p frame, detected on a copy
+ * of about DETECT_SHORT_SIDE px (tiles), or with `letterbox` in one run on the whole frame (see detectFaces).
  */
-export async function detectFacesInYuv420(frame: Uint8Array, width: number, height: number, letterbox = false): Promise<Rect[]> {
+export async function detectFacesInYuv420(
+  frame: Uint8Array,
+  width: number,
+  height: number,
+  letterbox = false,
+): Promise<Rect[]> {
   const k = Math.max(1, Math.round(Math.min(width, height) / DETECT_SHORT_SIDE));
   const small = yuv420ToRgb(frame, width, height, k);
   const faces = await detectFaces(small.rgb, small.width, small.height, BLUR_MIN_SCORE, { letterbox });
-  return faces.filter((b) => plausibleFace(b, small.width, small.height)).map((b) => ({ x: b.x * k, y: b.y * k, width: b.width * k, height: b.height * k, score: b.score }));
+  return faces
+    .filter((b) => plausibleFace(b, small.width, small.height))
+    .map((b) => ({ x: b.x * k, y: b.y * k, width: b.width * k, height: b.height * k, score: b.score }));
 }

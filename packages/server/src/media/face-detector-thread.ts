@@ -24,14 +24,21 @@ export interface DetectRequest {
 export type DetectReply = { id: number; frame: ArrayBuffer } & ({ faces: Rect[]; seconds: number } | { error: string });
 
 /** The thread's entry: from built JavaScript the .js sibling; from the TypeScript sources, a bootstrap through tsx. */
-const workerUrl = () => new URL(import.meta.url.endsWith('.ts') ? './face-detect-worker-tsx.mjs' : './face-detect-worker.js', import.meta.url);
+const workerUrl = () =>
+  new URL(
+    import.meta.url.endsWith('.ts') ? './face-detect-worker-tsx.mjs' : './face-detect-worker.js',
+    import.meta.url,
+  );
 
 export class FaceDetectorThread {
   /** Threads started and not yet stopped, in this process (tests check that none is left behind). */
   static running = 0;
   private readonly worker: Worker;
   private nextId = 1;
-  private readonly waiting = new Map<number, { resolve: (r: { faces: Rect[]; seconds: number; frame: Buffer }) => void; reject: (e: Error) => void }>();
+  private readonly waiting = new Map<
+    number,
+    { resolve: (r: { faces: Rect[]; seconds: number; frame: Buffer }) => void; reject: (e: Error) => void }
+  >();
   private failure: Error | null = null;
   private closed = false;
 
@@ -64,13 +71,21 @@ export class FaceDetectorThread {
    * Faces in a yuv420p frame. The frame's memory moves to the thread (`frame` is empty until the answer) and comes
    * back as the answer's `frame`, the same bytes. A frame that does not own its whole ArrayBuffer is copied once.
    */
-  detect(frame: Buffer, width: number, height: number, letterbox = false): Promise<{ faces: Rect[]; seconds: number; frame: Buffer }> {
+  detect(
+    frame: Buffer,
+    width: number,
+    height: number,
+    letterbox = false,
+  ): Promise<{ faces: Rect[]; seconds: number; frame: Buffer }> {
     if (this.failure) return Promise.reject(this.failure);
     if (this.closed) return Promise.reject(new Error('face detection thread closed'));
-    const owned = frame.byteOffset === 0 && frame.byteLength === frame.buffer.byteLength && frame.buffer instanceof ArrayBuffer;
+    const owned =
+      frame.byteOffset === 0 && frame.byteLength === frame.buffer.byteLength && frame.buffer instanceof ArrayBuffer;
     const buffer = (owned ? frame.buffer : new Uint8Array(frame).buffer) as ArrayBuffer;
     const id = this.nextId++;
-    const answer = new Promise<{ faces: Rect[]; seconds: number; frame: Buffer }>((resolve, reject) => this.waiting.set(id, { resolve, reject }));
+    const answer = new Promise<{ faces: Rect[]; seconds: number; frame: Buffer }>((resolve, reject) =>
+      this.waiting.set(id, { resolve, reject }),
+    );
     // A filter that stops early (error, abort) leaves answers nobody awaits: their rejection is not an error.
     answer.catch(() => {});
     this.worker.ref();

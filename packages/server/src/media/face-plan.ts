@@ -17,7 +17,14 @@ const TRACK_MARGIN = 0.35;
 const MATCH_DISTANCE = 2;
 
 /** Grows a face box by BOX_MARGIN (+ motion for `distance` frames, + `extra`), scales it and clamps it to the frame. */
-export function growBox(b: FaceBox | Rect, scale: number, distance: number, width: number, height: number, extra = 0): Rect {
+export function growBox(
+  b: FaceBox | Rect,
+  scale: number,
+  distance: number,
+  width: number,
+  height: number,
+  extra = 0,
+): Rect {
   const size = Math.max(b.width, b.height);
   // Never more than MAX_BOX_SHARE of the short side across (the margin shrinks first; the face stays covered).
   const cap = (MAX_BOX_SHARE * Math.min(width, height)) / scale;
@@ -40,7 +47,9 @@ interface Sample {
   confirmed: boolean[];
 }
 
-/** A face confirms another at the next sample within this many face sizes and 1.4 times its size (steady, not flicker). */
+/**
+ * A face confirms another at the next sample within this many face sizes and 1.4 times its size (steady, not flicker).
+ */
 const CONFIRM_DISTANCE = 1.2;
 
 const centre = (r: Rect) => [r.x + r.width / 2, r.y + r.height / 2] as const;
@@ -65,7 +74,8 @@ function match(a: Sample, b: Sample): void {
       b.prev[j] = i;
       const sp = Math.max(a.faces[i]!.width, a.faces[i]!.height);
       const sq = Math.max(b.faces[j]!.width, b.faces[j]!.height);
-      if (d <= CONFIRM_DISTANCE * Math.max(sp, sq) && Math.max(sp, sq) <= 1.4 * Math.min(sp, sq)) a.confirmed[i] = b.confirmed[j] = true;
+      if (d <= CONFIRM_DISTANCE * Math.max(sp, sq) && Math.max(sp, sq) <= 1.4 * Math.min(sp, sq))
+        a.confirmed[i] = b.confirmed[j] = true;
     }
   }
 }
@@ -85,7 +95,13 @@ export class FacePlan {
 
   /** Detections (frame pixels) at sampled frame `index`; `cut`: the picture changed abruptly since the last sample. */
   add(index: number, faces: Rect[], cut = false): void {
-    const s: Sample = { index, faces, next: faces.map(() => -1), prev: faces.map(() => -1), confirmed: faces.map(() => false) };
+    const s: Sample = {
+      index,
+      faces,
+      next: faces.map(() => -1),
+      prev: faces.map(() => -1),
+      confirmed: faces.map(() => false),
+    };
     const last = this.samples.at(-1);
     // Across a cut (reel segments) nothing is the same face: each side keeps its own grown boxes.
     if (last && !cut) match(last, s);
@@ -128,14 +144,16 @@ export class FacePlan {
     let p = -1;
     for (let i = 0; i < s.length && s[i]!.index <= f; i++) p = i;
     const out: Rect[] = [];
-    const grow = (r: Rect, distance: number, extra = 0) => out.push(growBox(r, 1, distance, this.width, this.height, extra));
+    const grow = (r: Rect, distance: number, extra = 0) =>
+      out.push(growBox(r, 1, distance, this.width, this.height, extra));
     const reach = 2 * this.every;
     const a = s[p];
     const between = !!a && f > a.index;
     const b = between ? s[p + 1] : undefined;
     // A face found at both neighbouring samples gets the box interpolated between them (tight: it follows the face);
     // one found on one side only gets that side's box, grown with the distance.
-    if (a) for (const [i, r] of a.faces.entries()) if ((!b || a.next[i] === -1) && this.counts(a, i)) grow(r, f - a.index);
+    if (a)
+      for (const [i, r] of a.faces.entries()) if ((!b || a.next[i] === -1) && this.counts(a, i)) grow(r, f - a.index);
     if (a && b) {
       const t = (f - a.index) / (b.index - a.index);
       for (const [j, r] of b.faces.entries()) {
@@ -148,14 +166,22 @@ export class FacePlan {
         if (!this.counts(a, i) && !this.counts(b, j)) continue;
         const q = a.faces[i]!;
         const lerp = (u: number, v: number) => u + (v - u) * t;
-        grow({ x: lerp(q.x, r.x), y: lerp(q.y, r.y), width: lerp(q.width, r.width), height: lerp(q.height, r.height) }, Math.min(f - a.index, b.index - f) / 2, TRACK_MARGIN);
+        grow(
+          { x: lerp(q.x, r.x), y: lerp(q.y, r.y), width: lerp(q.width, r.width), height: lerp(q.height, r.height) },
+          Math.min(f - a.index, b.index - f) / 2,
+          TRACK_MARGIN,
+        );
       }
     }
     // Faces not found again at the sample towards f (missed there, or gone) cover one more step.
     const before = p >= 1 ? s[p - 1] : undefined;
-    if (before && a && f - before.index <= reach) for (const [i, r] of before.faces.entries()) if (before.next[i] === -1 && this.counts(before, i)) grow(r, f - before.index);
+    if (before && a && f - before.index <= reach)
+      for (const [i, r] of before.faces.entries())
+        if (before.next[i] === -1 && this.counts(before, i)) grow(r, f - before.index);
     const after = s[between ? p + 2 : p + 1];
-    if (after && after.index - f <= reach) for (const [j, r] of after.faces.entries()) if (after.prev[j] === -1 && this.counts(after, j)) grow(r, after.index - f);
+    if (after && after.index - f <= reach)
+      for (const [j, r] of after.faces.entries())
+        if (after.prev[j] === -1 && this.counts(after, j)) grow(r, after.index - f);
     return mergeRects(out.filter((r) => r.width > 1 && r.height > 1));
   }
 }
@@ -177,7 +203,12 @@ export function mergeRects(rects: Rect[]): Rect[] {
         if (iw <= 0 || ih <= 0 || iw * ih <= 0.5 * Math.min(a.width * a.height, b.width * b.height)) continue;
         const x = Math.min(a.x, b.x);
         const y = Math.min(a.y, b.y);
-        out[i] = { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
+        out[i] = {
+          x,
+          y,
+          width: Math.max(a.x + a.width, b.x + b.width) - x,
+          height: Math.max(a.y + a.height, b.y + b.height) - y,
+        };
         out.splice(j, 1);
         merged = true;
         break;

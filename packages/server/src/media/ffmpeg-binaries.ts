@@ -69,7 +69,9 @@ export function isNpmFallbackBinary(file: string): boolean {
   } catch {
     // keep the given path
   }
-  return [file, real].some((f) => f.includes(`${sep}@ffmpeg-installer${sep}`) || f.includes(`${sep}@ffprobe-installer${sep}`));
+  return [file, real].some(
+    (f) => f.includes(`${sep}@ffmpeg-installer${sep}`) || f.includes(`${sep}@ffprobe-installer${sep}`),
+  );
 }
 
 export const NPM_FFMPEG_REFUSED =
@@ -86,7 +88,10 @@ let cachedVersion: string | null | undefined;
 export function ffmpegVersion(): string | null {
   if (cachedVersion !== undefined) return cachedVersion;
   try {
-    const out = execFileSync(ffmpegBinaries().ffmpeg, ['-hide_banner', '-version'], { encoding: 'utf8', timeout: 10_000 });
+    const out = execFileSync(ffmpegBinaries().ffmpeg, ['-hide_banner', '-version'], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
     cachedVersion = (out.split('\n')[0] ?? '').replace(/\s+Copyright.*$/, '').trim() || null;
   } catch {
     cachedVersion = null;

@@ -44,7 +44,10 @@ export interface ProbeResult {
   /** Stored (coded) picture size, before rotation. */
   codedWidth: number;
   codedHeight: number;
-  /** Display rotation from the display matrix (counter-clockwise degrees, as ffmpeg reports it), normalised to 0, 90, 180 or 270. */
+  /**
+   * Display rotation from the display matrix (counter-clockwise degrees, as ffmpeg reports it), normalised to 0, 90,
+   * 180 or 270.
+   */
   rotation: 0 | 90 | 180 | 270;
   /** Size as displayed: sample aspect ratio and rotation applied. The validation rules look at this. */
   width: number;
@@ -63,13 +66,18 @@ export interface ProbeResult {
   keyframeSeconds: number[];
   /** Video packets read (= frames for every codec phones use). */
   packetCount: number;
-  /** True when the packet read stopped early because the video passed VIDEO_MAX_SECONDS; the duration is then a lower bound. */
+  /**
+   * True when the packet read stopped early because the video passed VIDEO_MAX_SECONDS; the duration is then a lower
+   * bound.
+   */
   stoppedAtLimit: boolean;
   /** The file ends before the samples its index names (cut off part-way); the frames that are there are measured. */
   partial: boolean;
   /** Average frame rate measured from the packets. */
   averageFps: number;
-  /** The frame timing varies (r_frame_rate differs from avg_frame_rate); processing resamples to a constant rate anyway. */
+  /**
+   * The frame timing varies (r_frame_rate differs from avg_frame_rate); processing resamples to a constant rate anyway.
+   */
   variableFrameRate: boolean;
   hasAudio: boolean;
   colour: ColourInfo;
@@ -108,7 +116,19 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
   const inputArgs = container === 'hevc' ? ['-framerate', String(RAW_HEVC_FPS)] : [];
   const { ffprobe } = ffmpegBinaries();
   const common = ['-v', 'error', '-hide_banner', '-protocol_whitelist', 'file', '-max_alloc', String(512 * 1024 ** 2)];
-  const input = ['-f', demuxer, ...inputArgs, '-probesize', String(20 * 1024 ** 2), '-analyzeduration', '20000000', '-max_pixels', String(MAX_SOURCE_SIDE * MAX_SOURCE_SIDE), '-i', `file:${path}`];
+  const input = [
+    '-f',
+    demuxer,
+    ...inputArgs,
+    '-probesize',
+    String(20 * 1024 ** 2),
+    '-analyzeduration',
+    '20000000',
+    '-max_pixels',
+    String(MAX_SOURCE_SIDE * MAX_SOURCE_SIDE),
+    '-i',
+    `file:${path}`,
+  ];
 
   // 1. Streams and header.
   const header = await runProcess(
@@ -121,7 +141,12 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
       'stream=index,codec_type,codec_name,width,height,pix_fmt,sample_aspect_ratio,r_frame_rate,avg_frame_rate,color_transfer,color_primaries,color_space,color_range,bits_per_raw_sample:stream_disposition=attached_pic:stream_tags=rotate:stream_side_data=side_data_type,rotation:format=duration',
       ...input,
     ],
-    { timeoutMs: Math.min(timeoutMs, 30_000), maxOutputBytes: 1024 ** 2, maxMemoryBytes: PROBE_MEMORY_BYTES, signal: opts.signal },
+    {
+      timeoutMs: Math.min(timeoutMs, 30_000),
+      maxOutputBytes: 1024 ** 2,
+      maxMemoryBytes: PROBE_MEMORY_BYTES,
+      signal: opts.signal,
+    },
   ).done;
   throwIfAborted(opts.signal);
   if (header.stopped) throw VideoRejectedError.invalid(`ffprobe stopped (${header.stopped})`);
@@ -133,26 +158,44 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
   }
   if (header.code !== 0 && !parsed.streams?.length) {
     // A recognised container whose index is missing: an MP4/MOV with its moov box at the end, cut off before it.
-    if (/moov atom not found/i.test(header.stderr) && (await endsInsideBox(path))) throw VideoRejectedError.incomplete(`no index (${lastLine(header.stderr)})`);
+    if (/moov atom not found/i.test(header.stderr) && (await endsInsideBox(path)))
+      throw VideoRejectedError.incomplete(`no index (${lastLine(header.stderr)})`);
     throw VideoRejectedError.invalid(`unreadable (${lastLine(header.stderr)})`);
   }
   const streams = parsed.streams ?? [];
-  const video = streams.find((s) => s.codec_type === 'video' && s.disposition?.attached_pic !== 1 && (s.width ?? 0) > 0 && (s.height ?? 0) > 0);
+  const video = streams.find(
+    (s) => s.codec_type === 'video' && s.disposition?.attached_pic !== 1 && (s.width ?? 0) > 0 && (s.height ?? 0) > 0,
+  );
   if (!video) throw VideoRejectedError.invalid('no video stream');
   const codedWidth = video.width!;
   const codedHeight = video.height!;
-  if (codedWidth > MAX_SOURCE_SIDE || codedHeight > MAX_SOURCE_SIDE) throw VideoRejectedError.invalid(`picture too large (${codedWidth}x${codedHeight})`);
+  if (codedWidth > MAX_SOURCE_SIDE || codedHeight > MAX_SOURCE_SIDE)
+    throw VideoRejectedError.invalid(`picture too large (${codedWidth}x${codedHeight})`);
 
   const rotation = rotationOf(video);
   const sar = ratio(video.sample_aspect_ratio);
   const displayWidth = sar && sar > 0 && Math.abs(sar - 1) > 1e-3 ? Math.round(codedWidth * sar) : codedWidth;
-  const [width, height] = rotation === 90 || rotation === 270 ? [codedHeight, displayWidth] : [displayWidth, codedHeight];
+  const [width, height] =
+    rotation === 90 || rotation === 270 ? [codedHeight, displayWidth] : [displayWidth, codedHeight];
 
   // 2. Packets of the video stream: the real duration.
-  const packets = await measurePackets(ffprobe, [...common, '-select_streams', String(video.index), '-show_entries', 'packet=pts_time,dts_time,duration_time,flags', '-of', 'csv=p=0', ...input], {
-    timeoutMs,
-    signal: opts.signal,
-  });
+  const packets = await measurePackets(
+    ffprobe,
+    [
+      ...common,
+      '-select_streams',
+      String(video.index),
+      '-show_entries',
+      'packet=pts_time,dts_time,duration_time,flags',
+      '-of',
+      'csv=p=0',
+      ...input,
+    ],
+    {
+      timeoutMs,
+      signal: opts.signal,
+    },
+  );
   throwIfAborted(opts.signal);
   if (packets.count === 0) throw VideoRejectedError.invalid('no video frames');
 
@@ -200,10 +243,16 @@ export function assertAcceptable(probe: ProbeResult): void {
   // frames are too few is refused as incomplete, not as "too short" (which would mislead the owner: the recording was
   // long enough, the file is not whole).
   if (failure && probe.partial && failure.code === ERROR_CODES.VIDEO_TOO_SHORT) {
-    throw VideoRejectedError.incomplete(`the index names ${probe.headerDurationSeconds ?? '?'} s, the file holds ${probe.durationSeconds.toFixed(2)} s`);
+    throw VideoRejectedError.incomplete(
+      `the index names ${probe.headerDurationSeconds ?? '?'} s, the file holds ${probe.durationSeconds.toFixed(2)} s`,
+    );
   }
   if (failure) {
-    throw new VideoRejectedError(failure.code, failure.message, `${probe.width}x${probe.height}, ${probe.durationSeconds.toFixed(2)} s measured, header ${probe.headerDurationSeconds ?? '?'} s`);
+    throw new VideoRejectedError(
+      failure.code,
+      failure.message,
+      `${probe.width}x${probe.height}, ${probe.durationSeconds.toFixed(2)} s measured, header ${probe.headerDurationSeconds ?? '?'} s`,
+    );
   }
 }
 
@@ -218,7 +267,11 @@ interface PacketStats {
 }
 
 /** Streams ffprobe's packet list and keeps only running figures; stops once the video is known to be too long. */
-async function measurePackets(ffprobe: string, args: string[], o: { timeoutMs: number; signal?: AbortSignal }): Promise<PacketStats> {
+async function measurePackets(
+  ffprobe: string,
+  args: string[],
+  o: { timeoutMs: number; signal?: AbortSignal },
+): Promise<PacketStats> {
   let count = 0;
   let first = Infinity;
   let end = -Infinity;
@@ -264,12 +317,21 @@ async function measurePackets(ffprobe: string, args: string[], o: { timeoutMs: n
   if (!result.stopped) onLine(rest.trim());
   if (result.stopped === 'abort') throw abortError();
   if (tooMany) throw VideoRejectedError.invalid('too many frames');
-  if (result.stopped && result.stopped !== 'consumer') throw VideoRejectedError.invalid(`packet scan stopped (${result.stopped})`);
+  if (result.stopped && result.stopped !== 'consumer')
+    throw VideoRejectedError.invalid(`packet scan stopped (${result.stopped})`);
   const partial = /partial file/i.test(result.stderr);
-  if (count === 0 || !Number.isFinite(first)) return { count, durationSeconds: 0, stoppedAtLimit, startSeconds: 0, keyframeSeconds: [], partial };
+  if (count === 0 || !Number.isFinite(first))
+    return { count, durationSeconds: 0, stoppedAtLimit, startSeconds: 0, keyframeSeconds: [], partial };
   // Packets without a duration: the last frame lasts one average frame interval.
   if (end <= lastStart && count > 1) end = lastStart + (lastStart - first) / (count - 1);
-  return { count, durationSeconds: Math.max(0, end - first), stoppedAtLimit, startSeconds: first, keyframeSeconds: keyframes.sort((a, b) => a - b), partial };
+  return {
+    count,
+    durationSeconds: Math.max(0, end - first),
+    stoppedAtLimit,
+    startSeconds: first,
+    keyframeSeconds: keyframes.sort((a, b) => a - b),
+    partial,
+  };
 }
 
 function rotationOf(s: FfprobeStream): 0 | 90 | 180 | 270 {

@@ -1,7 +1,7 @@
 /**
  * What phones really record becomes a correct tour: clip count, 36 frames per clip (last one counted), each clip
- * closed 12-frame GOPs starting on a keyframe, both renditions at the right size, a 16:9 thumbnail, nothing else left in
- * the work folder. Real ffmpeg on videos generated here.
+ * closed 12-frame GOPs starting on a keyframe, both renditions at the right size, a 16:9 thumbnail, nothing else left
+ * in the work folder. Real ffmpeg on videos generated here.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,7 +60,16 @@ async function expectTour(result: ProcessVideoResult, workDir: string, e: Expect
       [clip.lowPath, low],
     ] as const) {
       const c = await inspectClip(path);
-      expect({ path, ...c }).toEqual({ path, codec: 'h264', streams: 1, ...size, frames: clip.frameCount, firstIsKey: true, keyframes: expectedKeyframes(clip.frameCount), bFrames: 0 });
+      expect({ path, ...c }).toEqual({
+        path,
+        codec: 'h264',
+        streams: 1,
+        ...size,
+        frames: clip.frameCount,
+        firstIsKey: true,
+        keyframes: expectedKeyframes(clip.frameCount),
+        bFrames: 0,
+      });
     }
   }
   // 720p frames in four slices (the player's decoder spreads one frame over several cores), 360p in one.
@@ -76,13 +85,21 @@ async function expectTour(result: ProcessVideoResult, workDir: string, e: Expect
   expect(thumb.width / thumb.height).toBeCloseTo(16 / 9, 1);
 
   // Only the outputs, nothing temporary.
-  const expectedNames = [...result.clips.flatMap((c) => [c.highPath, c.lowPath]).map((p) => p.slice(workDir.length + 1)), 'thumbnail.jpg'].sort();
+  const expectedNames = [
+    ...result.clips.flatMap((c) => [c.highPath, c.lowPath]).map((p) => p.slice(workDir.length + 1)),
+    'thumbnail.jpg',
+  ].sort();
   expect(await listDir(workDir)).toEqual(expectedNames);
 }
 
 describe('processVideo', () => {
   it('turns a landscape video with audio into 720p and 360p clips of 36 frames, the last one shorter', async () => {
-    const input = await generateVideo(join(dir, 'landscape.mp4'), { width: 1280, height: 720, seconds: 11, audio: true });
+    const input = await generateVideo(join(dir, 'landscape.mp4'), {
+      width: 1280,
+      height: 720,
+      seconds: 11,
+      audio: true,
+    });
     const workDir = join(dir, 'landscape-out');
     const progress: number[] = [];
     const result = await processVideo({ input, workDir, onProgress: (p) => progress.push(p.progress) });

@@ -148,12 +148,27 @@ function makeReporter(onProgress: ProcessVideoOptions['onProgress']): Reporter {
 }
 
 /** One transcode: its command lines, their run, and the clips they wrote (media/transcode-*.ts). */
-async function transcode(opts: ProcessVideoOptions, probe: ProbeResult, report: Reporter, range: FrameRange): Promise<ProcessSegmentResult> {
+async function transcode(
+  opts: ProcessVideoOptions,
+  probe: ProbeResult,
+  report: Reporter,
+  range: FrameRange,
+): Promise<ProcessSegmentResult> {
   const plan = planTranscode(opts, probe, range);
-  const run = await runTranscode(plan, probe, opts, (share) => report(PROBE_SHARE + (FINISH_AT - PROBE_SHARE) * share, PROGRESS_TEXT.processing));
+  const run = await runTranscode(plan, probe, opts, (share) =>
+    report(PROBE_SHARE + (FINISH_AT - PROBE_SHARE) * share, PROGRESS_TEXT.processing),
+  );
   report(FINISH_AT, PROGRESS_TEXT.finishing);
   const collected = await collectClips(plan, run, opts.signal);
-  return { ...collected, fps: CLIP_FPS, durationSeconds: probe.durationSeconds, sourceWidth: probe.width, sourceHeight: probe.height, portrait: probe.portrait, probe };
+  return {
+    ...collected,
+    fps: CLIP_FPS,
+    durationSeconds: probe.durationSeconds,
+    sourceWidth: probe.width,
+    sourceHeight: probe.height,
+    portrait: probe.portrait,
+    probe,
+  };
 }
 
 async function removeOutputs(dir: string): Promise<void> {

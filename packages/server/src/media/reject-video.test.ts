@@ -20,7 +20,12 @@ afterAll(async () => {
 });
 
 /** Runs processVideo expecting a rejection; returns it after checking the work folder is gone. */
-async function expectRejected(input: string, name: string, code: string, userMessage: string): Promise<VideoRejectedError> {
+async function expectRejected(
+  input: string,
+  name: string,
+  code: string,
+  userMessage: string,
+): Promise<VideoRejectedError> {
   const workDir = join(dir, `${name}-out`);
   const err = await processVideo({ input, workDir }).then(
     () => null,
@@ -82,7 +87,12 @@ describe('processVideo rejects', () => {
 
   it('an upload cut off after its index (moov first): incomplete, not "too short"', async () => {
     // 20 s with the index at the front: the 40 % left holds about 8 s of frames, which alone read as a short video.
-    const full = await generateVideo(join(dir, 'moov-first.mp4'), { width: 1280, height: 720, seconds: 20, outputArgs: ['-movflags', '+faststart'] });
+    const full = await generateVideo(join(dir, 'moov-first.mp4'), {
+      width: 1280,
+      height: 720,
+      seconds: 20,
+      outputArgs: ['-movflags', '+faststart'],
+    });
     const input = await truncateFile(full, join(dir, 'moov-first-cut.mp4'), 0.4);
     await expectRejected(input, 'moov-first-cut', ERROR_CODES.VIDEO_INVALID, ERROR_TEXTS.videoIncomplete);
   });

@@ -8,10 +8,16 @@ export interface RunOptions {
   timeoutMs: number;
   /** Kill the process when stdout+stderr exceed this many bytes (untrusted input can make ffprobe talk a lot). */
   maxOutputBytes: number;
-  /** Address-space limit in bytes, applied with prlimit(1) when it exists (a hostile file cannot eat the machine's memory). */
+  /**
+   * Address-space limit in bytes, applied with prlimit(1) when it exists (a hostile file cannot eat the machine's
+   * memory).
+   */
   maxMemoryBytes?: number;
   signal?: AbortSignal;
-  /** Called with each stdout chunk as it arrives; return false to stop the process early (the run then counts as stopped, not failed). */
+  /**
+   * Called with each stdout chunk as it arrives; return false to stop the process early (the run then counts as
+   * stopped, not failed).
+   */
   onStdout?: (chunk: string) => boolean | void;
   /** Keep stdout in the result (default true). Streaming consumers turn it off. */
   keepStdout?: boolean;
@@ -123,7 +129,12 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
       opts.signal?.removeEventListener('abort', onAbort);
     }
   });
-  return { done, touch, stdin: opts.stdin ? (spawned?.stdin ?? null) : null, stdout: opts.rawStdout ? (spawned?.stdout ?? null) : null };
+  return {
+    done,
+    touch,
+    stdin: opts.stdin ? (spawned?.stdin ?? null) : null,
+    stdout: opts.rawStdout ? (spawned?.stdout ?? null) : null,
+  };
 }
 
 /** ffmpeg needs no secrets from our environment; pass only what locale and temp handling use. */

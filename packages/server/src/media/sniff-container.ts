@@ -11,7 +11,9 @@ export const ALLOWED_DEMUXERS = {
   mp4: 'mov',
   /** Matroska and WebM. */
   matroska: 'matroska',
-  /** A raw H.265 Annex B stream (the upload form accepts `.hevc`); it has no timestamps, so its frame rate is assumed. */
+  /**
+   * A raw H.265 Annex B stream (the upload form accepts `.hevc`); it has no timestamps, so its frame rate is assumed.
+   */
   hevc: 'hevc',
 } as const;
 export type ContainerKind = keyof typeof ALLOWED_DEMUXERS;
@@ -41,7 +43,12 @@ export function sniffBytes(head: Buffer): ContainerKind | null {
   }
   if (head.length >= 4 && head.readUInt32BE(0) === 0x1a45dfa3) return 'matroska';
   // Annex B start code (3 or 4 bytes) followed by a VPS NAL unit header (type 32) — how every HEVC stream begins.
-  const start = head[0] === 0 && head[1] === 0 && head[2] === 1 ? 3 : head[0] === 0 && head[1] === 0 && head[2] === 0 && head[3] === 1 ? 4 : -1;
+  const start =
+    head[0] === 0 && head[1] === 0 && head[2] === 1
+      ? 3
+      : head[0] === 0 && head[1] === 0 && head[2] === 0 && head[3] === 1
+        ? 4
+        : -1;
   if (start > 0 && head.length > start + 1 && ((head[start]! >> 1) & 0x3f) === 32) return 'hevc';
   return null;
 }

@@ -30,17 +30,53 @@ interface Frame {
   luma: number;
 }
 
-/** The normalised 720p frames (what the encoders get) of `range`, as processing decodes them; `plain` decodes every frame. */
-async function normalisedFrames(input: string, probe: ProbeResult, range?: FrameRange, o: { plain?: boolean } = {}): Promise<Frame[]> {
+/**
+ * The normalised 720p frames (what the encoders get) of `range`, as processing decodes them; `plain` decodes every
+ * frame.
+ */
+async function normalisedFrames(
+  input: string,
+  probe: ProbeResult,
+  range?: FrameRange,
+  o: { plain?: boolean } = {},
+): Promise<Frame[]> {
   const { ffmpeg } = ffmpegBinaries();
   const plan = planSource(probe, range);
-  const inputArgs = o.plain ? plan.inputArgs.filter((a, i, all) => a !== '-skip_frame' && all[i - 1] !== '-skip_frame') : plan.inputArgs;
-  const graph = buildNormaliseGraph({ stream: `0:${probe.streamIndex}`, portrait: probe.portrait, colour: probe.colour, toneMap: ffmpegCapabilities().toneMap, ...plan.graph });
-  const { stdout } = await run(ffmpeg, ['-v', 'error', ...inputArgs, '-i', input, ...plan.outputArgs, '-filter_complex', graph, '-map', '[out]', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', 'pipe:1'], {
-    encoding: 'buffer',
-    maxBuffer: 1024 ** 3,
-    timeout: 300_000,
+  const inputArgs = o.plain
+    ? plan.inputArgs.filter((a, i, all) => a !== '-skip_frame' && all[i - 1] !== '-skip_frame')
+    : plan.inputArgs;
+  const graph = buildNormaliseGraph({
+    stream: `0:${probe.streamIndex}`,
+    portrait: probe.portrait,
+    colour: probe.colour,
+    toneMap: ffmpegCapabilities().toneMap,
+    ...plan.graph,
   });
+  const { stdout } = await run(
+    ffmpeg,
+    [
+      '-v',
+      'error',
+      ...inputArgs,
+      '-i',
+      input,
+      ...plan.outputArgs,
+      '-filter_complex',
+      graph,
+      '-map',
+      '[out]',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'yuv420p',
+      'pipe:1',
+    ],
+    {
+      encoding: 'buffer',
+      maxBuffer: 1024 ** 3,
+      timeout: 300_000,
+    },
+  );
   const { width, height } = renditionSize(RENDITIONS.high, probe.portrait);
   const bytes = width * height * 1.5;
   const frames: Frame[] = [];
@@ -97,7 +133,21 @@ describe('decoding only the frames the tour keeps', { timeout: 300_000 }, () => 
 
   it('turns a rotated source after the downscale into the picture autorotate gives', async () => {
     const plain = join(dir, 'landscape.mp4');
-    await ffmpegRun(['-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30', '-t', '2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', plain]);
+    await ffmpegRun([
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=1280x720:rate=30',
+      '-t',
+      '2',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      plain,
+    ]);
     for (const degrees of [90, 180, 270]) {
       const input = await withRotation(plain, join(dir, `rotated-${degrees}.mp4`), degrees);
       const probe = await probeVideo(input);
@@ -106,7 +156,19 @@ describe('decoding only the frames the tour keeps', { timeout: 300_000 }, () => 
       const size = renditionSize(RENDITIONS.high, probe.portrait);
       const { stdout } = await run(
         ffmpegBinaries().ffmpeg,
-        ['-v', 'error', '-i', input, '-vf', `fps=15,scale=${size.width}:${size.height},format=yuv420p`, '-frames:v', '1', '-f', 'rawvideo', 'pipe:1'],
+        [
+          '-v',
+          'error',
+          '-i',
+          input,
+          '-vf',
+          `fps=15,scale=${size.width}:${size.height},format=yuv420p`,
+          '-frames:v',
+          '1',
+          '-f',
+          'rawvideo',
+          'pipe:1',
+        ],
         { encoding: 'buffer', maxBuffer: 64 * 1024 ** 2 },
       );
       let sum = 0;
@@ -122,7 +184,13 @@ describe('decoding only the frames the tour keeps', { timeout: 300_000 }, () => 
           '-i',
           input,
           '-filter_complex',
-          buildNormaliseGraph({ stream: '0:0', portrait: probe.portrait, colour: probe.colour, toneMap: false, ...planSource(probe).graph }),
+          buildNormaliseGraph({
+            stream: '0:0',
+            portrait: probe.portrait,
+            colour: probe.colour,
+            toneMap: false,
+            ...planSource(probe).graph,
+          }),
           '-map',
           '[out]',
           '-frames:v',
@@ -170,7 +238,11 @@ describe('decoding only the frames the tour keeps', { timeout: 300_000 }, () => 
     ]);
     const probe = await probeVideo(input);
     const SEGMENT = 2 * CLIP_FRAMES;
-    const ranges: FrameRange[] = [{ first: 0, end: SEGMENT }, { first: SEGMENT, end: 2 * SEGMENT }, { first: 2 * SEGMENT }];
+    const ranges: FrameRange[] = [
+      { first: 0, end: SEGMENT },
+      { first: SEGMENT, end: 2 * SEGMENT },
+      { first: 2 * SEGMENT },
+    ];
     // The later segments really start decoding at a keyframe inside the video, not at its start.
     expect(seekKeyframe(probe, SEGMENT)).toBe(4);
     expect(seekKeyframe(probe, 2 * SEGMENT)).toBe(9);
@@ -186,7 +258,8 @@ describe('decoding only the frames the tour keeps', { timeout: 300_000 }, () => 
     // The product's processing: the same clips, frame counts and thumbnail rule either way.
     const one = await processVideo({ input, workDir: join(dir, 'whole') });
     const segs = [];
-    for (const [i, r] of ranges.entries()) segs.push(await processVideoSegment({ input, workDir: join(dir, `seg-${i}`), probe, range: r }));
+    for (const [i, r] of ranges.entries())
+      segs.push(await processVideoSegment({ input, workDir: join(dir, `seg-${i}`), probe, range: r }));
     expect(segs.flatMap((s) => s.clips.map((c) => c.frameCount))).toEqual(one.clips.map((c) => c.frameCount));
     expect(segs.map((s) => s.thumbnailPath !== null)).toEqual([true, false, false]);
   });

@@ -36,7 +36,9 @@ export interface SourcePlan {
   skipNonRef: boolean;
 }
 
-/** The tick (1/CLIP_FPS grid, stored timestamps) of the tour's frame 0: where the first frame falls, as `fps` rounds it. */
+/**
+ * The tick (1/CLIP_FPS grid, stored timestamps) of the tour's frame 0: where the first frame falls, as `fps` rounds it.
+ */
 function originTick(probe: Pick<ProbeResult, 'startSeconds'>): number {
   return Math.round(probe.startSeconds * CLIP_FPS);
 }
@@ -50,7 +52,10 @@ function skipsNonRef(probe: Pick<ProbeResult, 'codec' | 'averageFps'>): boolean 
  * before the range's first tick (that keyframe is decoded and, as it rounds to no later tick, the frame `fps` picks for
  * the first tick is it or a later one, exactly as in the whole video). Null: decode from the start.
  */
-export function seekKeyframe(probe: Pick<ProbeResult, 'startSeconds' | 'keyframeSeconds'>, first: number): number | null {
+export function seekKeyframe(
+  probe: Pick<ProbeResult, 'startSeconds' | 'keyframeSeconds'>,
+  first: number,
+): number | null {
   if (first <= 0) return null;
   const tick = originTick(probe) + first;
   let best: number | null = null;
@@ -87,7 +92,10 @@ export function planSource(probe: ProbeResult, range: FrameRange = { first: 0 })
  * piece: each segment pays a job pick-up, a source download and up to a second of decoding before its first keyframe,
  * which is lost in a 48 s segment but not in a short video. The last segment takes a remainder under half a segment.
  */
-export function planSegments(probe: Pick<ProbeResult, 'durationSeconds' | 'keyframeSeconds' | 'startSeconds'>, segmentSeconds: number): FrameRange[] {
+export function planSegments(
+  probe: Pick<ProbeResult, 'durationSeconds' | 'keyframeSeconds' | 'startSeconds'>,
+  segmentSeconds: number,
+): FrameRange[] {
   const size = Math.max(1, Math.round((segmentSeconds * CLIP_FPS) / CLIP_FRAMES)) * CLIP_FRAMES;
   const frames = Math.ceil(probe.durationSeconds * CLIP_FPS);
   if (frames <= size * 1.5 || probe.keyframeSeconds.length < 2) return [{ first: 0 }];

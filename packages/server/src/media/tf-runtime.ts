@@ -50,7 +50,9 @@ export async function loadShippedGraphModel(fileName: string): Promise<GraphMode
   };
   return loadGraphModel({
     load: async () => {
-      const parts = await Promise.all(json.weightsManifest.flatMap((g) => g.paths).map((p) => fs.readFile(path.join(dir, path.basename(p)))));
+      const parts = await Promise.all(
+        json.weightsManifest.flatMap((g) => g.paths).map((p) => fs.readFile(path.join(dir, path.basename(p)))),
+      );
       const all = Buffer.concat(parts);
       return {
         modelTopology: json.modelTopology,

@@ -31,17 +31,28 @@ export async function collectClips(
   plan: TranscodePlan,
   run: { stderr: string; changed: ReadonlySet<number> | undefined },
   signal: AbortSignal | undefined,
-): Promise<{ clips: ProcessedClip[]; thumbnailPath: string | null; videoInfo: { width: number; height: number; fullSize: number; mediumSize: number; smallSize: number } }> {
+): Promise<{
+  clips: ProcessedClip[];
+  thumbnailPath: string | null;
+  videoInfo: { width: number; height: number; fullSize: number; mediumSize: number; smallSize: number };
+}> {
   const { workDir, highList, lowList, thumbnailPath, wantThumbnail, portrait } = plan;
   const { changed } = run;
 
   const high = await readSegmentList(highList);
   const low = await readSegmentList(lowList);
   if (high.length === 0) throw VideoRejectedError.invalid(`no frames decoded: ${tail(run.stderr)}`);
-  if (high.length !== low.length) throw new Error(`rendition clip counts differ: ${high.length} high, ${low.length} low`);
+  if (high.length !== low.length)
+    throw new Error(`rendition clip counts differ: ${high.length} high, ${low.length} low`);
   const clips: ProcessedClip[] = high.map((h, index) => {
     const frameCount = Math.round((h.end - h.start) * CLIP_FPS);
-    return { index, frameCount, duration: frameCount / CLIP_FPS, highPath: join(workDir, h.file), lowPath: join(workDir, low[index]!.file) };
+    return {
+      index,
+      frameCount,
+      duration: frameCount / CLIP_FPS,
+      highPath: join(workDir, h.file),
+      lowPath: join(workDir, low[index]!.file),
+    };
   });
   // The segment list's end time of the last clip is derived; count its frames for certain.
   const last = clips[clips.length - 1]!;
@@ -69,9 +80,11 @@ export async function collectClips(
   if (thumbFrame >= 0) {
     const k = Math.floor(thumbFrame / CLIP_FRAMES);
     await thumbnailFromClip(clips[k]!.highPath, thumbnailPath, portrait, signal, thumbFrame - k * CLIP_FRAMES);
-  } else if (wantThumbnail && !existsSync(thumbnailPath)) await thumbnailFromClip(clips[0]!.highPath, thumbnailPath, portrait, signal);
+  } else if (wantThumbnail && !existsSync(thumbnailPath))
+    await thumbnailFromClip(clips[0]!.highPath, thumbnailPath, portrait, signal);
 
-  const size = async (paths: string[]) => (await Promise.all(paths.map((p) => stat(p)))).reduce((s, st) => s + st.size, 0);
+  const size = async (paths: string[]) =>
+    (await Promise.all(paths.map((p) => stat(p)))).reduce((s, st) => s + st.size, 0);
   const hi = renditionSize(RENDITIONS.high, portrait);
   return {
     clips,
@@ -109,14 +122,30 @@ async function readSegmentList(path: string): Promise<SegmentEntry[]> {
 /** Exact frame count of one of our own clips (cheap: demux only). */
 async function countFrames(path: string, signal?: AbortSignal): Promise<number> {
   const { ffprobe } = ffmpegBinaries();
-  const r = await runProcess(ffprobe, ['-v', 'error', '-select_streams', 'v:0', '-count_packets', '-show_entries', 'stream=nb_read_packets', '-of', 'csv=p=0', path], {
-    timeoutMs: 30_000,
-    maxOutputBytes: 4096,
-    signal,
-  }).done;
+  const r = await runProcess(
+    ffprobe,
+    [
+      '-v',
+      'error',
+      '-select_streams',
+      'v:0',
+      '-count_packets',
+      '-show_entries',
+      'stream=nb_read_packets',
+      '-of',
+      'csv=p=0',
+      path,
+    ],
+    {
+      timeoutMs: 30_000,
+      maxOutputBytes: 4096,
+      signal,
+    },
+  ).done;
   if (r.stopped === 'abort') throw abortError();
   const n = Number(r.stdout.trim());
-  if (r.code !== 0 || !Number.isInteger(n) || n <= 0) throw new Error(`cannot count frames of ${path}: ${tail(r.stderr)}`);
+  if (r.code !== 0 || !Number.isInteger(n) || n <= 0)
+    throw new Error(`cannot count frames of ${path}: ${tail(r.stderr)}`);
   return n;
 }
 
@@ -133,15 +162,44 @@ function unchangedNear(changed: ReadonlySet<number>, at: number, frames: number)
  * Thumbnail from frame `frame` of a high clip: the fallback when the source had fewer frames than THUMBNAIL_FRAME
  * (the first frame), or the unblurred frame chosen instead of a blurred THUMBNAIL_FRAME.
  */
-async function thumbnailFromClip(clip: string, out: string, portrait: boolean, signal?: AbortSignal, frame = 0): Promise<void> {
+async function thumbnailFromClip(
+  clip: string,
+  out: string,
+  portrait: boolean,
+  signal?: AbortSignal,
+  frame = 0,
+): Promise<void> {
   const { ffmpeg } = ffmpegBinaries();
-  const steps = [...(frame > 0 ? [`select=eq(n\\,${frame})`] : []), ...(portrait ? ['crop=iw:trunc(iw*9/16/2)*2'] : [])];
+  const steps = [
+    ...(frame > 0 ? [`select=eq(n\\,${frame})`] : []),
+    ...(portrait ? ['crop=iw:trunc(iw*9/16/2)*2'] : []),
+  ];
   const vf = steps.length ? ['-vf', steps.join(',')] : [];
-  const r = await runProcess(ffmpeg, ['-hide_banner', '-nostdin', '-v', 'error', '-i', clip, ...vf, '-frames:v', '1', '-q:v', '3', '-update', '1', '-y', out], {
-    timeoutMs: 30_000,
-    maxOutputBytes: 1024 ** 2,
-    signal,
-  }).done;
+  const r = await runProcess(
+    ffmpeg,
+    [
+      '-hide_banner',
+      '-nostdin',
+      '-v',
+      'error',
+      '-i',
+      clip,
+      ...vf,
+      '-frames:v',
+      '1',
+      '-q:v',
+      '3',
+      '-update',
+      '1',
+      '-y',
+      out,
+    ],
+    {
+      timeoutMs: 30_000,
+      maxOutputBytes: 1024 ** 2,
+      signal,
+    },
+  ).done;
   if (r.stopped === 'abort') throw abortError();
   if (r.code !== 0 || !existsSync(out)) throw new Error(`thumbnail failed: ${tail(r.stderr)}`);
 }

@@ -5,7 +5,15 @@
  * media/transcode-collect.ts reads what they wrote.
  */
 import { join } from 'node:path';
-import { CLIP_FPS, CLIP_FRAMES, type FilterGraphInput, RENDITIONS, THUMBNAIL_FRAME, segmentArgs, x264Args } from './encoding.js';
+import {
+  CLIP_FPS,
+  CLIP_FRAMES,
+  type FilterGraphInput,
+  RENDITIONS,
+  THUMBNAIL_FRAME,
+  segmentArgs,
+  x264Args,
+} from './encoding.js';
 import { ffmpegCapabilities } from './ffmpeg-binaries.js';
 import { MAX_SOURCE_SIDE, type ProbeResult } from './probe-video.js';
 import { type FrameRange, planSource } from './source-frames.js';
@@ -30,7 +38,11 @@ export interface TranscodePlan {
 }
 
 /** The command lines that turn tour frames `range` of the probed source into clips under `workDir`. */
-export function planTranscode(opts: { input: string; workDir: string }, probe: ProbeResult, range: FrameRange): TranscodePlan {
+export function planTranscode(
+  opts: { input: string; workDir: string },
+  probe: ProbeResult,
+  range: FrameRange,
+): TranscodePlan {
   const { workDir } = opts;
   const caps = ffmpegCapabilities();
   if (!caps.libx264) throw new Error('This ffmpeg has no libx264 encoder');
@@ -40,7 +52,13 @@ export function planTranscode(opts: { input: string; workDir: string }, probe: P
   const videoFrames = Math.ceil(probe.durationSeconds * CLIP_FPS);
   const rangeFrames = Math.max(0, Math.min(range.end ?? videoFrames, videoFrames) - range.first);
   const maxFrames = (range.end !== undefined ? range.end - range.first : rangeFrames) + CLIP_FRAMES;
-  const graphInput = { stream: `0:${probe.streamIndex}`, portrait, colour: probe.colour, toneMap: caps.toneMap, ...source.graph };
+  const graphInput = {
+    stream: `0:${probe.streamIndex}`,
+    portrait,
+    colour: probe.colour,
+    toneMap: caps.toneMap,
+    ...source.graph,
+  };
   const highList = join(workDir, 'high.csv');
   const lowList = join(workDir, 'low.csv');
   const thumbnailPath = join(workDir, 'thumbnail.jpg');
@@ -82,5 +100,17 @@ export function planTranscode(opts: { input: string; workDir: string }, probe: P
   ];
   const progressArgs = ['-nostats', '-progress', 'pipe:1', '-stats_period', '0.5'];
 
-  return { workDir, portrait, input, graphInput, outputs, progressArgs, wantThumbnail, rangeFrames, highList, lowList, thumbnailPath };
+  return {
+    workDir,
+    portrait,
+    input,
+    graphInput,
+    outputs,
+    progressArgs,
+    wantThumbnail,
+    rangeFrames,
+    highList,
+    lowList,
+    thumbnailPath,
+  };
 }

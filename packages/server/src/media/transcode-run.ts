@@ -4,7 +4,14 @@
  * (media/frame-pipe.ts). Progress comes from ffmpeg's `-progress` output; a failure of the process that read the
  * untrusted file is the video's (VideoRejectedError), anything else ours.
  */
-import { CLIP_FPS, RENDITIONS, buildFilterGraph, buildNormaliseGraph, buildSplitGraph, renditionSize } from './encoding.js';
+import {
+  CLIP_FPS,
+  RENDITIONS,
+  buildFilterGraph,
+  buildNormaliseGraph,
+  buildSplitGraph,
+  renditionSize,
+} from './encoding.js';
 import { pipeFrames, yuv420pBytes, type FrameFilterFactory } from './frame-pipe.js';
 import { ffmpegBinaries } from './ffmpeg-binaries.js';
 import { abortError, type ProbeResult } from './probe-video.js';
@@ -22,7 +29,11 @@ const TRANSCODE_MEMORY_BYTES = 8 * 1024 ** 3;
 export async function runTranscode(
   plan: TranscodePlan,
   probe: ProbeResult,
-  opts: { signal?: AbortSignal | undefined; stallTimeoutMs?: number | undefined; frameFilter?: FrameFilterFactory | undefined },
+  opts: {
+    signal?: AbortSignal | undefined;
+    stallTimeoutMs?: number | undefined;
+    frameFilter?: FrameFilterFactory | undefined;
+  },
   onShare: (share: number) => void,
 ): Promise<{ stderr: string; changed: ReadonlySet<number> | undefined }> {
   const { signal } = opts;
@@ -62,7 +73,11 @@ export async function runTranscode(
   // 5.1 would copy the source's display matrix onto the clips (and no option removes it), turning them a second time.
   if (!opts.frameFilter && probe.rotation === 0) {
     const graph = buildFilterGraph({ ...graphInput, thumbnail: wantThumbnail });
-    const run = runProcess(ffmpeg, ['-hide_banner', '-nostdin', '-v', 'error', ...progressArgs, ...input, '-filter_complex', graph, ...outputs], { ...limits, signal, onStdout: onProgressOutput });
+    const run = runProcess(
+      ffmpeg,
+      ['-hide_banner', '-nostdin', '-v', 'error', ...progressArgs, ...input, '-filter_complex', graph, ...outputs],
+      { ...limits, signal, onStdout: onProgressOutput },
+    );
     touchEncoder = run.touch;
     result = await run.done;
   } else {
@@ -72,7 +87,23 @@ export async function runTranscode(
     const both = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
     const decoder = runProcess(
       ffmpeg,
-      ['-hide_banner', '-nostdin', '-v', 'error', '-nostats', ...input, '-filter_complex', buildNormaliseGraph(graphInput), '-map', '[out]', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', 'pipe:1'],
+      [
+        '-hide_banner',
+        '-nostdin',
+        '-v',
+        'error',
+        '-nostats',
+        ...input,
+        '-filter_complex',
+        buildNormaliseGraph(graphInput),
+        '-map',
+        '[out]',
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'yuv420p',
+        'pipe:1',
+      ],
       { ...limits, signal: both, rawStdout: true },
     );
     const encoder = runProcess(
@@ -100,19 +131,28 @@ export async function runTranscode(
     );
     touchEncoder = encoder.touch;
     const filter = opts.frameFilter?.(hi);
-    const piped = await pipeFrames({ decoder, encoder, frameBytes: yuv420pBytes(hi.width, hi.height), filter, stop: () => stop.abort() });
+    const piped = await pipeFrames({
+      decoder,
+      encoder,
+      frameBytes: yuv420pBytes(hi.width, hi.height),
+      filter,
+      stop: () => stop.abort(),
+    });
     changed = filter?.changed;
     if (signal?.aborted) throw abortError();
     const { encoded } = piped;
-    if (piped.encoderGone || encoded.stopped || encoded.code !== 0) throw new Error(`encoder failed (${encoded.stopped ?? encoded.code}): ${tail(encoded.stderr)}`);
+    if (piped.encoderGone || encoded.stopped || encoded.code !== 0)
+      throw new Error(`encoder failed (${encoded.stopped ?? encoded.code}): ${tail(encoded.stderr)}`);
     // The decoder read the untrusted file: its failure is the video's, as in the one-process path.
     result = piped.decoded;
-    if (piped.frames === 0 && result.code === 0 && !result.stopped) throw VideoRejectedError.invalid('no frames decoded');
+    if (piped.frames === 0 && result.code === 0 && !result.stopped)
+      throw VideoRejectedError.invalid('no frames decoded');
   }
   if (result.stopped === 'abort' || signal?.aborted) throw abortError();
   if (result.stopped) throw VideoRejectedError.invalid(`ffmpeg stopped (${result.stopped}): ${tail(result.stderr)}`);
   if (result.code !== 0) {
-    if (/No space left|Permission denied|Cannot allocate memory/i.test(result.stderr)) throw new Error(`ffmpeg failed: ${tail(result.stderr)}`);
+    if (/No space left|Permission denied|Cannot allocate memory/i.test(result.stderr))
+      throw new Error(`ffmpeg failed: ${tail(result.stderr)}`);
     throw VideoRejectedError.invalid(`ffmpeg exited ${result.code}: ${tail(result.stderr)}`);
   }
   return { stderr: result.stderr, changed };

@@ -19,7 +19,9 @@ export interface PageRequest {
 /** The SQL row value (created_at, id) of the row a cursor names, so microsecond timestamps page exactly. */
 export function cursorRow(table: 'tours' | 'team_invites', cursor: string) {
   if (!/^[0-9a-f-]{36}$/i.test(cursor)) throw new AppError(ERROR_CODES.BAD_USER_INPUT, 'Not a valid cursor.');
-  return table === 'tours' ? sql<unknown>`(select created_at, id from tours where id = ${cursor})` : sql<unknown>`(select created_at, id from team_invites where id = ${cursor})`;
+  return table === 'tours'
+    ? sql<unknown>`(select created_at, id from tours where id = ${cursor})`
+    : sql<unknown>`(select created_at, id from team_invites where id = ${cursor})`;
 }
 
 export function userById(services: Services, id: string): Promise<UserRow | undefined> {
@@ -69,7 +71,12 @@ export async function companyById(services: Services, id: string): Promise<Compa
 }
 
 export function companyMembers(services: Services, companyId: string): Promise<UserRow[]> {
-  return services.db.selectFrom('users').selectAll().where('company_id', '=', companyId).orderBy('created_at').execute();
+  return services.db
+    .selectFrom('users')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .orderBy('created_at')
+    .execute();
 }
 
 export function inviteById(services: Services, id: string): Promise<InviteRow | undefined> {
@@ -87,23 +94,37 @@ export interface OwnerTourFigures {
 }
 
 /** Each owner's tour figures, for many owners in one statement. */
-export async function ownersTourFigures(services: Services, ownerIds: readonly string[]): Promise<Map<string, OwnerTourFigures>> {
+export async function ownersTourFigures(
+  services: Services,
+  ownerIds: readonly string[],
+): Promise<Map<string, OwnerTourFigures>> {
   if (!ownerIds.length) return new Map();
   const rows = await services.db
     .selectFrom('tours')
     .select([
       'owner_id',
-      sql<number>`count(*) filter (where deleted_at is null and deactivated_at is null and status <> 'FAILED')::int`.as('active'),
+      sql<number>`count(*) filter (where deleted_at is null and deactivated_at is null and status <> 'FAILED')::int`.as(
+        'active',
+      ),
       sql<number>`coalesce(sum(views) filter (where deleted_at is null), 0)::int`.as('views'),
-      sql<number>`coalesce(sum(views + deactivated_views) filter (where deleted_at is not null or deactivated_at is not null), 0)::int`.as('gone'),
+      sql<number>`coalesce(sum(views + deactivated_views) filter (where deleted_at is not null or deactivated_at is not null), 0)::int`.as(
+        'gone',
+      ),
     ])
     .where('owner_id', 'in', [...ownerIds])
     .groupBy('owner_id')
     .execute();
-  return new Map(rows.map((r) => [r.owner_id, { activeTours: Number(r.active), totalViews: Number(r.views), deletedTourViews: Number(r.gone) }]));
+  return new Map(
+    rows.map((r) => [
+      r.owner_id,
+      { activeTours: Number(r.active), totalViews: Number(r.views), deletedTourViews: Number(r.gone) },
+    ]),
+  );
 }
 
-/** Each owner's five most viewed processed tours (most viewed, then newest, first), for many owners in one statement. */
+/**
+ * Each owner's five most viewed processed tours (most viewed, then newest, first), for many owners in one statement.
+ */
 export async function ownersTopTours(services: Services, ownerIds: readonly string[]): Promise<Map<string, TourRow[]>> {
   const top = new Map<string, TourRow[]>(ownerIds.map((id) => [id, []]));
   if (!ownerIds.length) return top;
@@ -115,7 +136,13 @@ export async function ownersTopTours(services: Services, ownerIds: readonly stri
     .where('deleted_at', 'is', null)
     .where('status', '=', 'PROCESSED')
     .as('ranked');
-  const rows = await services.db.selectFrom(ranked).selectAll().where('rank', '<=', TOP_TOURS_PER_USER).orderBy('owner_id').orderBy('rank').execute();
+  const rows = await services.db
+    .selectFrom(ranked)
+    .selectAll()
+    .where('rank', '<=', TOP_TOURS_PER_USER)
+    .orderBy('owner_id')
+    .orderBy('rank')
+    .execute();
   for (const { rank: _rank, ...tour } of rows) top.get(tour.owner_id)?.push(tour as unknown as TourRow);
   return top;
 }
@@ -124,7 +151,12 @@ export async function ownersTopTours(services: Services, ownerIds: readonly stri
  * One page of a company's invites: accepted ones (the members) for everyone in the company, pending ones (with their
  * addresses) for admins only; an address invited again is listed once, by its newest pending invite.
  */
-export function teamInvitesPage(services: Services, companyId: string, admin: boolean, page: PageRequest): Promise<InviteRow[]> {
+export function teamInvitesPage(
+  services: Services,
+  companyId: string,
+  admin: boolean,
+  page: PageRequest,
+): Promise<InviteRow[]> {
   let q = services.db
     .selectFrom('team_invites as i')
     .selectAll('i')

@@ -1,4 +1,7 @@
-/** The operator's commands (npm run admin): the same rules whether the CLI opens the database or a running server runs them. */
+/**
+ * The operator's commands (npm run admin): the same rules whether the CLI opens the database or a running server runs
+ * them.
+ */
 import { sql, type Kysely } from 'kysely';
 import { PLAN_IDS, planById } from '@roomwalk/shared';
 import type { Database } from '../db/types.js';
@@ -20,7 +23,11 @@ export async function runAdminCommand(db: Kysely<Database>, args: readonly strin
   const [command, emailArg] = args;
   if (!command || !emailArg || args.length > 2) throw new AdminCommandError(ADMIN_USAGE);
   const email = emailArg.trim().toLowerCase();
-  const user = await db.selectFrom('users').selectAll().where(sql<string>`lower(username)`, '=', email).executeTakeFirst();
+  const user = await db
+    .selectFrom('users')
+    .selectAll()
+    .where(sql<string>`lower(username)`, '=', email)
+    .executeTakeFirst();
   if (!user) throw new AdminCommandError(`No account with the email ${email}.`);
   switch (command) {
     case 'make-superadmin':
@@ -31,7 +38,8 @@ export async function runAdminCommand(db: Kysely<Database>, args: readonly strin
     }
     case 'grant-offline-license': {
       const plan = planById(PLAN_IDS.offline)!;
-      // The same grant as licenseGrantOffline: keeps the running month of uploads (docs/plans.md) and applies the allowance.
+      // The same grant as licenseGrantOffline: keeps the running month of uploads (docs/plans.md) and applies the
+      // allowance.
       await grantOfflineLicense(db, user.company_id);
       return `The company of ${email} now holds the ${plan.planName} (${plan.upTo} active tours).`;
     }

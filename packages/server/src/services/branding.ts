@@ -10,7 +10,11 @@ export interface CompanyBranding {
 }
 
 /** The branding a company's tours show, or null when its plan lacks Custom Company Branding (or has lapsed). */
-async function companyBranding(db: Kysely<Database>, companyId: string, now = new Date()): Promise<CompanyBranding | null> {
+async function companyBranding(
+  db: Kysely<Database>,
+  companyId: string,
+  now = new Date(),
+): Promise<CompanyBranding | null> {
   const row = await db
     .selectFrom('companies')
     .leftJoin('licenses', 'licenses.company_id', 'companies.id')

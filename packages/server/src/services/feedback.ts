@@ -15,7 +15,11 @@ interface FeedbackReport {
 }
 
 /** feedbackSubmit: validates with the shared schema, stores it, then forwards it without making the user wait. */
-export async function submitFeedback(services: Services, input: unknown, who: { userId: string | null; ip: string }): Promise<void> {
+export async function submitFeedback(
+  services: Services,
+  input: unknown,
+  who: { userId: string | null; ip: string },
+): Promise<void> {
   await consumeRateLimit(services, 'feedbackSubmit', who.ip);
   const parsed = feedbackSchema.safeParse(input);
   if (!parsed.success) throw fromZod(parsed.error.issues);
@@ -36,7 +40,12 @@ export async function submitFeedback(services: Services, input: unknown, who: { 
     createdAt: new Date(row.created_at).toISOString(),
   };
   // Stored already, so a slow or failing reporter only costs a log line.
-  void fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(report), signal: AbortSignal.timeout(5000) })
+  void fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(report),
+    signal: AbortSignal.timeout(5000),
+  })
     .then((res) => {
       if (!res.ok) services.log.warn({ status: res.status }, 'error-reporting service refused feedback');
     })

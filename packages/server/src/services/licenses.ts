@@ -8,15 +8,27 @@ export async function getLicense(db: Kysely<Database>, companyId: string): Promi
 }
 
 /** Tours that hold an active slot: not deleted, not deactivated, not failed. */
-export async function countActiveTours(db: Kysely<Database>, where: { companyId?: string; ownerId?: string }): Promise<number> {
-  let q = db.selectFrom('tours').select(sql<number>`count(*)::int`.as('n')).where('deleted_at', 'is', null).where('deactivated_at', 'is', null).where('status', '!=', 'FAILED');
+export async function countActiveTours(
+  db: Kysely<Database>,
+  where: { companyId?: string; ownerId?: string },
+): Promise<number> {
+  let q = db
+    .selectFrom('tours')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('deleted_at', 'is', null)
+    .where('deactivated_at', 'is', null)
+    .where('status', '!=', 'FAILED');
   if (where.companyId) q = q.where('company_id', '=', where.companyId);
   if (where.ownerId) q = q.where('owner_id', '=', where.ownerId);
   return (await q.executeTakeFirstOrThrow()).n;
 }
 
 /** Uploads submitted since the period start; deleting a tour never gives one back. */
-export async function countUploadsSince(db: Kysely<Database>, since: Date, where: { companyId?: string; userId?: string }): Promise<number> {
+export async function countUploadsSince(
+  db: Kysely<Database>,
+  since: Date,
+  where: { companyId?: string; userId?: string },
+): Promise<number> {
   let q = db.selectFrom('uploads').select(sql<number>`count(*)::int`.as('n')).where('submitted_at', '>=', since);
   if (where.companyId) q = q.where('company_id', '=', where.companyId);
   if (where.userId) q = q.where('user_id', '=', where.userId);
@@ -24,7 +36,11 @@ export async function countUploadsSince(db: Kysely<Database>, since: Date, where
 }
 
 /** Uploads each user submitted since `since`, for many users in one statement (users without any are absent). */
-export async function uploadsSinceByUser(db: Kysely<Database>, since: Date, userIds: readonly string[]): Promise<Map<string, number>> {
+export async function uploadsSinceByUser(
+  db: Kysely<Database>,
+  since: Date,
+  userIds: readonly string[],
+): Promise<Map<string, number>> {
   if (!userIds.length) return new Map();
   const rows = await db
     .selectFrom('uploads')
@@ -61,7 +77,10 @@ export async function licenseCounts(db: Kysely<Database>, license: LicenseRow): 
 }
 
 /** Token roles: the plan's role (free without a licence), plus admin and superadmin where they apply. */
-export function rolesFor(user: Pick<UserRow, 'role' | 'is_superadmin'>, license: Pick<LicenseRow, 'plan_id' | 'end_date'> | undefined): string[] {
+export function rolesFor(
+  user: Pick<UserRow, 'role' | 'is_superadmin'>,
+  license: Pick<LicenseRow, 'plan_id' | 'end_date'> | undefined,
+): string[] {
   const expired = license?.end_date ? new Date(license.end_date).getTime() < Date.now() : false;
   const plan = license && !expired ? planById(license.plan_id) : undefined;
   const roles: string[] = [plan?.role ?? ROLES.free];

@@ -26,7 +26,11 @@ function parseDescription(description: unknown): string {
 
 /** The frames a marker may point at: 0 to the sum of the clips' frame counts minus 1. */
 async function frameCount(services: Services, tourId: string): Promise<number> {
-  const row = await services.db.selectFrom('clips').select(sql<number>`coalesce(sum(frame_count), 0)::int`.as('n')).where('tour_id', '=', tourId).executeTakeFirstOrThrow();
+  const row = await services.db
+    .selectFrom('clips')
+    .select(sql<number>`coalesce(sum(frame_count), 0)::int`.as('n'))
+    .where('tour_id', '=', tourId)
+    .executeTakeFirstOrThrow();
   return row.n;
 }
 
@@ -58,7 +62,8 @@ export async function saveMarker(services: Services, auth: AuthInfo, input: Mark
   const tour = await loadEditableTour(services, auth, input.tourId);
   const name = parseName(input.name);
   const description = parseDescription(input.description);
-  if (tour.status !== TOUR_STATUS.PROCESSED) throw new AppError(ERROR_CODES.TOUR_NOT_PROCESSED, 'Markers can be added once the tour is processed.');
+  if (tour.status !== TOUR_STATUS.PROCESSED)
+    throw new AppError(ERROR_CODES.TOUR_NOT_PROCESSED, 'Markers can be added once the tour is processed.');
   const frames = await frameCount(services, tour.id);
   if (!Number.isFinite(input.frameIndex) || input.frameIndex < 0 || input.frameIndex > frames - 1) {
     throw badInput(`The frame must be between 0 and ${Math.max(0, frames - 1)}.`, 'frameIndex');
@@ -67,7 +72,15 @@ export async function saveMarker(services: Services, auth: AuthInfo, input: Mark
   if (!Number.isFinite(scrollPosition)) throw badInput('Not a valid scroll position.', 'scrollPosition');
   return services.db
     .insertInto('markers')
-    .values({ tour_id: tour.id, name, description, scroll_position: scrollPosition, frame_index: input.frameIndex, is_fast_travel: input.isFastTravel ?? true, source: 'USER' })
+    .values({
+      tour_id: tour.id,
+      name,
+      description,
+      scroll_position: scrollPosition,
+      frame_index: input.frameIndex,
+      is_fast_travel: input.isFastTravel ?? true,
+      source: 'USER',
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -79,7 +92,11 @@ export interface MarkerUpdateInputValue {
   isFastTravel?: boolean | null | undefined;
 }
 
-export async function updateMarker(services: Services, auth: AuthInfo, input: MarkerUpdateInputValue): Promise<MarkerRow> {
+export async function updateMarker(
+  services: Services,
+  auth: AuthInfo,
+  input: MarkerUpdateInputValue,
+): Promise<MarkerRow> {
   const marker = await loadEditableMarker(services, auth, input.id);
   const name = parseName(input.name);
   const description = input.description === undefined ? marker.description : parseDescription(input.description);

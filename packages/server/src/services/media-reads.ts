@@ -3,11 +3,24 @@ import type { ReelRow, ShotRow } from '../db/tables/ai.js';
 import type { Services } from './services.js';
 
 export function tourReels(services: Services, tourId: string): Promise<ReelRow[]> {
-  return services.db.selectFrom('reels').selectAll().where('tour_id', '=', tourId).orderBy('created_at').orderBy('id').execute();
+  return services.db
+    .selectFrom('reels')
+    .selectAll()
+    .where('tour_id', '=', tourId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 export function tourShots(services: Services, tourId: string): Promise<ShotRow[]> {
-  return services.db.selectFrom('shots').selectAll().where('tour_id', '=', tourId).orderBy('room_type').orderBy('source_clip_index').orderBy('source_frame_position').execute();
+  return services.db
+    .selectFrom('shots')
+    .selectAll()
+    .where('tour_id', '=', tourId)
+    .orderBy('room_type')
+    .orderBy('source_clip_index')
+    .orderBy('source_frame_position')
+    .execute();
 }
 
 export function reelById(services: Services, id: string): Promise<ReelRow | undefined> {
@@ -19,7 +32,10 @@ export function shotById(services: Services, id: string): Promise<ShotRow | unde
 }
 
 /** The company and owner of a shot's tour (for who may edit it), or undefined when the shot or its tour is gone. */
-export async function shotTour(services: Services, id: string): Promise<{ company_id: string; owner_id: string } | undefined> {
+export async function shotTour(
+  services: Services,
+  id: string,
+): Promise<{ company_id: string; owner_id: string } | undefined> {
   return services.db
     .selectFrom('shots')
     .innerJoin('tours', 'tours.id', 'shots.tour_id')
@@ -30,5 +46,12 @@ export async function shotTour(services: Services, id: string): Promise<{ compan
 }
 
 export async function reelCompanyId(services: Services, id: string): Promise<string | undefined> {
-  return (await services.db.selectFrom('reels').innerJoin('tours', 'tours.id', 'reels.tour_id').select(['tours.company_id']).where('reels.id', '=', id).executeTakeFirst())?.company_id;
+  return (
+    await services.db
+      .selectFrom('reels')
+      .innerJoin('tours', 'tours.id', 'reels.tour_id')
+      .select(['tours.company_id'])
+      .where('reels.id', '=', id)
+      .executeTakeFirst()
+  )?.company_id;
 }

@@ -1,5 +1,5 @@
 /**
- * Resumable multipart uploads (issue 22): the console (Uppy's S3 multipart client) starts an upload, asks for one
+ * Resumable multipart uploads: the console (Uppy's S3 multipart client) starts an upload, asks for one
  * signed URL per part, PUTs the parts in parallel straight to storage (S3, or our own /upload-part route on the local
  * store), lists the parts already stored when it resumes, and completes; fileSubmitPreSignedUpload(key) then creates
  * the tour exactly as for a single-PUT upload. Picking the same file again (same user, name, size and last-modified
@@ -44,7 +44,15 @@ export interface MultipartUpload {
   message: string | null;
 }
 
-const refused = (error: string, message: string): MultipartUpload => ({ key: null, uploadId: null, partSize: 0, partCount: 0, resumed: false, error, message });
+const refused = (error: string, message: string): MultipartUpload => ({
+  key: null,
+  uploadId: null,
+  partSize: 0,
+  partCount: 0,
+  resumed: false,
+  error,
+  message,
+});
 
 /** The part size for a file: the setting, grown so no file needs more than MAX_PARTS parts. */
 function partSizeFor(size: number, setting: number): number {
@@ -66,8 +74,11 @@ const NOT_FOUND = 'This upload was not found.';
 
 /** The caller's own unsubmitted multipart upload; anyone else's answers "not found", never theirs. */
 async function ownUpload(services: Services, auth: AuthInfo, key: string) {
-  const row = UPLOAD_KEY.test(key) ? await services.db.selectFrom('uploads').selectAll().where('key', '=', key).executeTakeFirst() : undefined;
-  if (!row || row.user_id !== auth.userId || !row.multipart_id || !row.expected_size || !row.part_size) throw new AppError(ERROR_CODES.NOT_FOUND, NOT_FOUND);
+  const row = UPLOAD_KEY.test(key)
+    ? await services.db.selectFrom('uploads').selectAll().where('key', '=', key).executeTakeFirst()
+    : undefined;
+  if (!row || row.user_id !== auth.userId || !row.multipart_id || !row.expected_size || !row.part_size)
+    throw new AppError(ERROR_CODES.NOT_FOUND, NOT_FOUND);
   if (row.submitted_at) throw new AppError(ERROR_CODES.CONFLICT, 'This upload was already submitted.');
   return { ...row, multipart_id: row.multipart_id, expected_size: row.expected_size, part_size: row.part_size };
 }
@@ -78,7 +89,9 @@ function partCountOf(u: { expected_size: number; part_size: number }): number {
   return Math.ceil(u.expected_size / u.part_size);
 }
 
-/** What is wrong with an announced size, if anything: too large (however large, 1e300 included), empty, or not a size. */
+/**
+ * What is wrong with an announced size, if anything: too large (however large, 1e300 included), empty, or not a size.
+ */
 function sizeRefusal(services: Services, size: number): string | null {
   if (size > services.config.UPLOAD_MAX_BYTES) return tooLargeText(services);
   if (size === 0) return ERROR_TEXTS.videoEmpty;
@@ -90,12 +103,21 @@ function sizeRefusal(services: Services, size: number): string | null {
  * uploadMultipartStart: the same gates as fileGetPreSignedUrl (licence, extension, quotas), plus the size: above
  * UPLOAD_MAX_BYTES or empty is refused before a byte is sent. Refusals come back in error/message.
  */
-export async function startMultipartUpload(services: Services, auth: AuthInfo, input: MultipartStartInput): Promise<MultipartUpload> {
-  const license = await services.db.selectFrom('licenses').selectAll().where('company_id', '=', auth.companyId).executeTakeFirst();
+export async function startMultipartUpload(
+  services: Services,
+  auth: AuthInfo,
+  input: MultipartStartInput,
+): Promise<MultipartUpload> {
+  const license = await services.db
+    .selectFrom('licenses')
+    .selectAll()
+    .where('company_id', '=', auth.companyId)
+    .executeTakeFirst();
   const gate = await quotaRefusal(services.db, auth.companyId, license);
   if (gate?.code === ERROR_CODES.NO_ACTIVE_LICENSE) return refused(gate.code, gate.message);
   const ext = fileExtensionSchema.safeParse(input.extension);
-  if (!ext.success) return refused(ERROR_CODES.UPLOAD_INVALID, ext.error.issues[0]?.message ?? 'This file type is not supported.');
+  if (!ext.success)
+    return refused(ERROR_CODES.UPLOAD_INVALID, ext.error.issues[0]?.message ?? 'This file type is not supported.');
   if (gate) return refused(gate.code, gate.message);
   const size = sizeRefusal(services, input.size);
   if (size) return refused(ERROR_CODES.UPLOAD_INVALID, size);
@@ -165,34 +187,67 @@ export async function startMultipartUpload(services: Services, auth: AuthInfo, i
     await services.storage.abortMultipart(key, uploadId).catch(() => undefined);
     throw err;
   }
-  return { key, uploadId, partSize, partCount: Math.ceil(input.size / partSize), resumed: false, error: null, message: null };
+  return {
+    key,
+    uploadId,
+    partSize,
+    partCount: Math.ceil(input.size / partSize),
+    resumed: false,
+    error: null,
+    message: null,
+  };
 }
 
 /**
  * The size a part is signed at. An upload of known size: that part's exact size (a size the client states must be it).
  * An upload whose size comes at the end: the size the client states, at most a whole part and never past the limit.
  */
-function signedPartSize(u: { expected_size: number; part_size: number; size_at_end: boolean }, partNumber: number, stated: number | null | undefined): number {
+function signedPartSize(
+  u: { expected_size: number; part_size: number; size_at_end: boolean },
+  partNumber: number,
+  stated: number | null | undefined,
+): number {
   const exact = expectedPartSize(u.expected_size, u.part_size, partNumber);
   if (!u.size_at_end) {
-    if (stated != null && stated !== exact) throw new AppError(ERROR_CODES.UPLOAD_INVALID, `Part ${partNumber} of this upload has ${bytes(exact)}, not ${bytes(stated)}.`);
+    if (stated != null && stated !== exact)
+      throw new AppError(
+        ERROR_CODES.UPLOAD_INVALID,
+        `Part ${partNumber} of this upload has ${bytes(exact)}, not ${bytes(stated)}.`,
+      );
     return exact;
   }
-  if (stated == null) throw new AppError(ERROR_CODES.UPLOAD_INVALID, `Say how large part ${partNumber} is: this upload states its size at the end.`);
+  if (stated == null)
+    throw new AppError(
+      ERROR_CODES.UPLOAD_INVALID,
+      `Say how large part ${partNumber} is: this upload states its size at the end.`,
+    );
   if (!Number.isSafeInteger(stated) || stated < 1 || stated > exact) {
-    throw new AppError(ERROR_CODES.UPLOAD_INVALID, `Part ${partNumber} of this upload can have 1 to ${bytes(exact)}, not ${bytes(stated)}.`);
+    throw new AppError(
+      ERROR_CODES.UPLOAD_INVALID,
+      `Part ${partNumber} of this upload can have 1 to ${bytes(exact)}, not ${bytes(stated)}.`,
+    );
   }
   return stated;
 }
 
 /** uploadMultipartSignPart: a signed URL for one part, bound to that part's exact size. */
-export async function signMultipartPart(services: Services, auth: AuthInfo, key: string, uploadId: string, partNumber: number, size?: number | null): Promise<PresignedPut> {
+export async function signMultipartPart(
+  services: Services,
+  auth: AuthInfo,
+  key: string,
+  uploadId: string,
+  partNumber: number,
+  size?: number | null,
+): Promise<PresignedPut> {
   const u = await ownUpload(services, auth, key);
   if (u.multipart_id !== uploadId) throw new AppError(ERROR_CODES.NOT_FOUND, NOT_FOUND);
   if (u.completed_at) throw new AppError(ERROR_CODES.CONFLICT, 'This upload is already complete.');
   const count = partCountOf(u);
   if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > count) {
-    throw new AppError(ERROR_CODES.UPLOAD_INVALID, `This upload has parts 1 to ${count}; there is no part ${partNumber}.`);
+    throw new AppError(
+      ERROR_CODES.UPLOAD_INVALID,
+      `This upload has parts 1 to ${count}; there is no part ${partNumber}.`,
+    );
   }
   return services.storage.presignPart(key, uploadId, partNumber, {
     size: signedPartSize(u, partNumber, size),
@@ -201,11 +256,20 @@ export async function signMultipartPart(services: Services, auth: AuthInfo, key:
 }
 
 /** uploadMultipartParts: the parts stored so far (a completed upload answers all of them). */
-export async function listMultipartParts(services: Services, auth: AuthInfo, key: string, uploadId: string): Promise<StoredPart[]> {
+export async function listMultipartParts(
+  services: Services,
+  auth: AuthInfo,
+  key: string,
+  uploadId: string,
+): Promise<StoredPart[]> {
   const u = await ownUpload(services, auth, key);
   if (u.multipart_id !== uploadId) throw new AppError(ERROR_CODES.NOT_FOUND, NOT_FOUND);
   if (u.completed_at) {
-    return Array.from({ length: partCountOf(u) }, (_, i) => ({ partNumber: i + 1, size: expectedPartSize(u.expected_size, u.part_size, i + 1), etag: 'complete' }));
+    return Array.from({ length: partCountOf(u) }, (_, i) => ({
+      partNumber: i + 1,
+      size: expectedPartSize(u.expected_size, u.part_size, i + 1),
+      etag: 'complete',
+    }));
   }
   try {
     // Only whole parts count: a store that kept a part cut off mid-way (s3rver does; S3 does not) has it sent again.
@@ -214,7 +278,8 @@ export async function listMultipartParts(services: Services, auth: AuthInfo, key
     if (u.size_at_end) return parts.filter((p) => p.size > 0 && p.size <= u.part_size);
     return parts.filter((p) => p.size === expectedPartSize(u.expected_size, u.part_size, p.partNumber));
   } catch (err) {
-    if (err instanceof MultipartGoneError) throw new AppError(ERROR_CODES.NOT_FOUND, 'This upload has expired. Please upload the video again.');
+    if (err instanceof MultipartGoneError)
+      throw new AppError(ERROR_CODES.NOT_FOUND, 'This upload has expired. Please upload the video again.');
     throw err;
   }
 }
@@ -225,28 +290,51 @@ export async function listMultipartParts(services: Services, auth: AuthInfo, key
  * the same. An upload whose size comes at the end states it here (`size`): within the limit announced at start, and
  * the parts stored must make exactly that size (every part but the last whole, no part beyond the end).
  */
-export async function completeMultipartUpload(services: Services, auth: AuthInfo, key: string, uploadId: string, finalSize?: number | null): Promise<{ key: string; size: number }> {
+export async function completeMultipartUpload(
+  services: Services,
+  auth: AuthInfo,
+  key: string,
+  uploadId: string,
+  finalSize?: number | null,
+): Promise<{ key: string; size: number }> {
   const row = await ownUpload(services, auth, key);
   if (row.multipart_id !== uploadId) throw new AppError(ERROR_CODES.NOT_FOUND, NOT_FOUND);
   if (row.size_at_end && !row.completed_at) {
-    if (finalSize == null) throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'Say how large the video is: this upload states its size at the end.');
+    if (finalSize == null)
+      throw new AppError(
+        ERROR_CODES.UPLOAD_INVALID,
+        'Say how large the video is: this upload states its size at the end.',
+      );
     const refusal = sizeRefusal(services, finalSize);
     if (refusal) throw new AppError(ERROR_CODES.UPLOAD_INVALID, refusal);
-    if (finalSize > row.expected_size) throw new AppError(ERROR_CODES.UPLOAD_INVALID, `The video is larger than the upload announced (at most ${bytes(row.expected_size)}).`);
+    if (finalSize > row.expected_size)
+      throw new AppError(
+        ERROR_CODES.UPLOAD_INVALID,
+        `The video is larger than the upload announced (at most ${bytes(row.expected_size)}).`,
+      );
   } else if (finalSize != null && finalSize !== row.expected_size) {
-    throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The uploaded video does not have the size announced. Please try again.');
+    throw new AppError(
+      ERROR_CODES.UPLOAD_INVALID,
+      'The uploaded video does not have the size announced. Please try again.',
+    );
   }
   // From here on the upload is checked as one of known size: the size stated now.
   const u = row.size_at_end && !row.completed_at ? { ...row, expected_size: finalSize! } : row;
   return services.db.transaction().execute(async (trx) => {
-    const locked = await trx.selectFrom('uploads').selectAll().where('id', '=', u.id).forUpdate().executeTakeFirstOrThrow();
+    const locked = await trx
+      .selectFrom('uploads')
+      .selectAll()
+      .where('id', '=', u.id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
     if (locked.submitted_at) throw new AppError(ERROR_CODES.CONFLICT, 'This upload was already submitted.');
     if (locked.completed_at && locked.size !== null) return { key, size: locked.size };
     let stored: StoredPart[];
     try {
       stored = await services.storage.listParts(key, uploadId);
     } catch (err) {
-      if (err instanceof MultipartGoneError) throw new AppError(ERROR_CODES.NOT_FOUND, 'This upload has expired. Please upload the video again.');
+      if (err instanceof MultipartGoneError)
+        throw new AppError(ERROR_CODES.NOT_FOUND, 'This upload has expired. Please upload the video again.');
       throw err;
     }
     const byNumber = new Map(stored.map((p) => [p.partNumber, p]));
@@ -259,7 +347,8 @@ export async function completeMultipartUpload(services: Services, auth: AuthInfo
       else if (p.size !== expectedPartSize(u.expected_size, u.part_size, n)) wrong.push(n);
     }
     const beyond = stored.filter((p) => p.partNumber > count).map((p) => p.partNumber);
-    const list = (ns: number[]) => (ns.length > 5 ? `${ns.slice(0, 5).join(', ')} and ${ns.length - 5} more` : ns.join(', '));
+    const list = (ns: number[]) =>
+      ns.length > 5 ? `${ns.slice(0, 5).join(', ')} and ${ns.length - 5} more` : ns.join(', ');
     if (beyond.length > 0) {
       throw new AppError(
         ERROR_CODES.UPLOAD_INVALID,
@@ -273,21 +362,36 @@ export async function completeMultipartUpload(services: Services, auth: AuthInfo
       );
     }
     if (wrong.length > 0) {
-      throw new AppError(ERROR_CODES.UPLOAD_INVALID, `Part${wrong.length > 1 ? 's' : ''} ${list(wrong)} of the video ${wrong.length > 1 ? 'have' : 'has'} the wrong size. Please try again.`);
+      throw new AppError(
+        ERROR_CODES.UPLOAD_INVALID,
+        `Part${wrong.length > 1 ? 's' : ''} ${list(wrong)} of the video ${wrong.length > 1 ? 'have' : 'has'} the wrong size. Please try again.`,
+      );
     }
     const parts = Array.from({ length: count }, (_, i) => byNumber.get(i + 1)!);
     const { size } = await services.storage.completeMultipart(key, uploadId, parts);
     if (size !== u.expected_size) {
       await services.storage.deleteUpload(key);
-      throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'The uploaded video does not have the size announced. Please try again.');
+      throw new AppError(
+        ERROR_CODES.UPLOAD_INVALID,
+        'The uploaded video does not have the size announced. Please try again.',
+      );
     }
-    await trx.updateTable('uploads').set({ completed_at: new Date(), size, expected_size: size, size_at_end: false }).where('id', '=', u.id).execute();
+    await trx
+      .updateTable('uploads')
+      .set({ completed_at: new Date(), size, expected_size: size, size_at_end: false })
+      .where('id', '=', u.id)
+      .execute();
     return { key, size };
   });
 }
 
 /** uploadMultipartAbort: the user cancelled; the parts are deleted and the upload forgotten. */
-export async function abortMultipartUpload(services: Services, auth: AuthInfo, key: string, uploadId: string): Promise<void> {
+export async function abortMultipartUpload(
+  services: Services,
+  auth: AuthInfo,
+  key: string,
+  uploadId: string,
+): Promise<void> {
   const u = await ownUpload(services, auth, key);
   if (u.multipart_id !== uploadId) throw new AppError(ERROR_CODES.NOT_FOUND, NOT_FOUND);
   await services.storage.abortMultipart(key, uploadId);

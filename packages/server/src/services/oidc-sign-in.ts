@@ -5,7 +5,13 @@ import type { UserRow } from '../db/types.js';
 import type { OidcIdentity } from '../auth/oidc.js';
 import { AppError } from '../core/errors.js';
 import { consumeRateLimit } from '../auth/rate-limit.js';
-import { createAccount, findUserByEmail, grantFreeTrialIfUnlicensed, inAccountTransaction, parseInput } from './accounts.js';
+import {
+  createAccount,
+  findUserByEmail,
+  grantFreeTrialIfUnlicensed,
+  inAccountTransaction,
+  parseInput,
+} from './accounts.js';
 import type { Services } from './services.js';
 
 export class OidcSignInRefused extends Error {
@@ -24,9 +30,15 @@ export async function signInWithOidc(
   humanToken: string | null | undefined,
   ip: string,
 ): Promise<UserRow> {
-  const byKey = await services.db.selectFrom('users').selectAll().where('oidc_issuer', '=', identity.issuer).where('oidc_subject', '=', identity.subject).executeTakeFirst();
+  const byKey = await services.db
+    .selectFrom('users')
+    .selectAll()
+    .where('oidc_issuer', '=', identity.issuer)
+    .where('oidc_subject', '=', identity.subject)
+    .executeTakeFirst();
   if (byKey) return byKey;
-  if (!identity.email || !identity.emailVerified) throw new OidcSignInRefused('the issuer did not give a verified email');
+  if (!identity.email || !identity.emailVerified)
+    throw new OidcSignInRefused('the issuer did not give a verified email');
   const email = parseInput(emailField, identity.email);
   const byEmail = await findUserByEmail(services.db, email);
   if (byEmail) {
@@ -34,7 +46,11 @@ export async function signInWithOidc(
     return services.db.transaction().execute(async (trx) => {
       const linked = await trx
         .updateTable('users')
-        .set({ oidc_issuer: identity.issuer, oidc_subject: identity.subject, activated_at: sql`coalesce(activated_at, now())` })
+        .set({
+          oidc_issuer: identity.issuer,
+          oidc_subject: identity.subject,
+          activated_at: sql`coalesce(activated_at, now())`,
+        })
         .where('id', '=', byEmail.id)
         .where('oidc_subject', 'is', null)
         .returningAll()
@@ -45,7 +61,8 @@ export async function signInWithOidc(
     });
   }
   await consumeRateLimit(services, 'userRegister', ip);
-  if (!(await services.humanCheck.verify(humanToken, ip))) throw new AppError(ERROR_CODES.HUMAN_CHECK_FAILED, ERROR_TEXTS.humanCheckFailed);
+  if (!(await services.humanCheck.verify(humanToken, ip)))
+    throw new AppError(ERROR_CODES.HUMAN_CHECK_FAILED, ERROR_TEXTS.humanCheckFailed);
   const fallback = email.split('@')[0]!;
   const [first, ...rest] = (identity.name ?? '').split(/\s+/).filter(Boolean);
   const name = (identity.givenName ?? first ?? fallback).slice(0, 30);

@@ -7,7 +7,11 @@ import type { Services } from './services.js';
  * Seconds from the tour's processing job being queued (its newest process-tour job: a reprocess queues a new one) to
  * now, per second of video. Never throws: a metric must not fail the tour.
  */
-export async function recordProcessingRate(services: Services, tourId: string, clips: ReadonlyArray<{ duration: number }>): Promise<void> {
+export async function recordProcessingRate(
+  services: Services,
+  tourId: string,
+  clips: ReadonlyArray<{ duration: number }>,
+): Promise<void> {
   const videoSeconds = clips.reduce((sum, c) => sum + c.duration, 0);
   if (!(videoSeconds > 0)) return;
   try {

@@ -5,7 +5,11 @@ import { getLicense, rolesFor } from './licenses.js';
 import { authenticateApiKey, isApiKeyToken } from './developer/api-keys.js';
 
 /** API keys are taken only where `allowApiKey` is set (GraphQL over HTTP on /query); elsewhere a key is no session. */
-export async function resolveAuth(services: Services, header: string, opts: { allowApiKey?: boolean } = {}): Promise<AuthInfo | null> {
+export async function resolveAuth(
+  services: Services,
+  header: string,
+  opts: { allowApiKey?: boolean } = {},
+): Promise<AuthInfo | null> {
   const m = /^Bearer\s+(.+)$/i.exec(header.trim());
   if (!m) return null;
   // An API key (rw_live_…) acts as its company; may throw PLAN_REQUIRED when the plan no longer includes the API.

@@ -29,7 +29,11 @@ function requireTeamAdmin(auth: AuthInfo): void {
 }
 
 /** inviteMember: a pending invite (14 days) and a mail with the sign-up link carrying inviteToken. */
-export async function inviteMember(services: Services, auth: AuthInfo, input: { email: unknown; companyId: string }): Promise<InviteRow> {
+export async function inviteMember(
+  services: Services,
+  auth: AuthInfo,
+  input: { email: unknown; companyId: string },
+): Promise<InviteRow> {
   const companyId = decodeId('Company', input.companyId);
   if (companyId !== auth.companyId) throw notFound(NOTICES.unknownCompany);
   requireTeamAdmin(auth);
@@ -38,22 +42,48 @@ export async function inviteMember(services: Services, auth: AuthInfo, input: { 
   const email = parsed.data.email;
   const existing = await findUserByEmail(services.db, email);
   if (existing)
-    throw new AppError(ERROR_CODES.BAD_USER_INPUT, existing.company_id === companyId ? TEAM_TEXTS.alreadyMember : TEAM_TEXTS.hasAccount, {
-      fields: { email: existing.company_id === companyId ? TEAM_TEXTS.alreadyMember : TEAM_TEXTS.hasAccount },
-    });
+    throw new AppError(
+      ERROR_CODES.BAD_USER_INPUT,
+      existing.company_id === companyId ? TEAM_TEXTS.alreadyMember : TEAM_TEXTS.hasAccount,
+      {
+        fields: { email: existing.company_id === companyId ? TEAM_TEXTS.alreadyMember : TEAM_TEXTS.hasAccount },
+      },
+    );
   const { token, hash } = newOneTimeToken();
-  // Inviting the same address again adds a link and keeps the earlier ones: every mailed link stays valid for its 14 days
-  // until one of them is accepted (then the others are retired) or the invite is revoked. The team list shows the newest
-  // pending invite of an address only (docs/decisions.md, "Invites sent again").
+  // Inviting the same address again adds a link and keeps the earlier ones: every mailed link stays valid for its 14
+  // days until one of them is accepted (then the others are retired) or the invite is revoked. The team list shows the
+  // newest pending invite of an address only (docs/decisions.md, "Invites sent again").
   const invite = await services.db
     .insertInto('team_invites')
-    .values({ company_id: companyId, email, token_hash: hash, invited_by: auth.userId, expires_at: new Date(Date.now() + TOKEN_TTL_MS.invite) })
+    .values({
+      company_id: companyId,
+      email,
+      token_hash: hash,
+      invited_by: auth.userId,
+      expires_at: new Date(Date.now() + TOKEN_TTL_MS.invite),
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
-  const company = await services.db.selectFrom('companies').select('name').where('id', '=', companyId).executeTakeFirstOrThrow();
-  const inviter = await services.db.selectFrom('user_profiles').select(['name', 'surname']).where('user_id', '=', auth.userId).executeTakeFirst();
+  const company = await services.db
+    .selectFrom('companies')
+    .select('name')
+    .where('id', '=', companyId)
+    .executeTakeFirstOrThrow();
+  const inviter = await services.db
+    .selectFrom('user_profiles')
+    .select(['name', 'surname'])
+    .where('user_id', '=', auth.userId)
+    .executeTakeFirst();
   const inviterName = inviter ? `${inviter.name} ${inviter.surname}`.trim() : 'A colleague';
-  await mailQueue.enqueue(services, inviteMail({ to: email, companyName: company.name, inviterName, link: mailLinks.invite(services.config.publicUrl, token, email) }));
+  await mailQueue.enqueue(
+    services,
+    inviteMail({
+      to: email,
+      companyName: company.name,
+      inviterName,
+      link: mailLinks.invite(services.config.publicUrl, token, email),
+    }),
+  );
   return invite;
 }
 
@@ -76,15 +106,31 @@ export async function revokeInvite(services: Services, auth: AuthInfo, inviteGlo
 }
 
 /** makeAdminMember / revokeAdminMember: the last admin of a company cannot be removed. */
-export async function setMemberAdmin(services: Services, auth: AuthInfo, userGlobalId: string, admin: boolean): Promise<void> {
+export async function setMemberAdmin(
+  services: Services,
+  auth: AuthInfo,
+  userGlobalId: string,
+  admin: boolean,
+): Promise<void> {
   const id = decodeId('User', userGlobalId);
-  const target = await services.db.selectFrom('users').select(['id', 'company_id', 'role']).where('id', '=', id).executeTakeFirst();
+  const target = await services.db
+    .selectFrom('users')
+    .select(['id', 'company_id', 'role'])
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!target || target.company_id !== auth.companyId) throw notFound();
   requireTeamAdmin(auth);
   await services.db.transaction().execute(async (trx) => {
     // Lock the company's admins so two admins demoting each other at once cannot leave none.
-    const admins = await trx.selectFrom('users').select('id').where('company_id', '=', auth.companyId).where('role', '=', 'ADMIN').forUpdate().execute();
-    if (!admin && admins.length <= 1 && admins.some((a) => a.id === id)) throw new AppError(ERROR_CODES.CONFLICT, TEAM_TEXTS.lastAdmin);
+    const admins = await trx
+      .selectFrom('users')
+      .select('id')
+      .where('company_id', '=', auth.companyId)
+      .where('role', '=', 'ADMIN')
+      .forUpdate()
+      .execute();
+    if (!admin && admins.length <= 1 && admins.some((a) => a.id === id))
+      throw new AppError(ERROR_CODES.CONFLICT, TEAM_TEXTS.lastAdmin);
     await trx
       .updateTable('users')
       .set({ role: admin ? 'ADMIN' : 'USER' })

@@ -12,7 +12,11 @@ export function tourById(services: Services, id: string, opts: { live?: boolean 
 }
 
 /** The company owning a tour (undefined when there is none; `live` leaves deleted tours out). */
-export async function tourCompanyId(services: Services, id: string, opts: { live?: boolean } = {}): Promise<string | undefined> {
+export async function tourCompanyId(
+  services: Services,
+  id: string,
+  opts: { live?: boolean } = {},
+): Promise<string | undefined> {
   let q = services.db.selectFrom('tours').select(['company_id']).where('id', '=', id);
   if (opts.live) q = q.where('deleted_at', 'is', null);
   return (await q.executeTakeFirst())?.company_id;
@@ -24,16 +28,33 @@ export function tourClips(services: Services, tourId: string): Promise<ClipRow[]
 
 /** Indices of the clips in which faces were blurred, in order. */
 export async function blurredClipIndexes(services: Services, tourId: string): Promise<number[]> {
-  const rows = await services.db.selectFrom('clips').select('index').where('tour_id', '=', tourId).where('blurred_frames', '>', 0).orderBy('index').execute();
+  const rows = await services.db
+    .selectFrom('clips')
+    .select('index')
+    .where('tour_id', '=', tourId)
+    .where('blurred_frames', '>', 0)
+    .orderBy('index')
+    .execute();
   return rows.map((c) => c.index);
 }
 
 export function tourMarkers(services: Services, tourId: string): Promise<MarkerRow[]> {
-  return services.db.selectFrom('markers').selectAll().where('tour_id', '=', tourId).orderBy('frame_index').orderBy('created_at').execute();
+  return services.db
+    .selectFrom('markers')
+    .selectAll()
+    .where('tour_id', '=', tourId)
+    .orderBy('frame_index')
+    .orderBy('created_at')
+    .execute();
 }
 
 export function tourLogs(services: Services, tourId: string): Promise<Array<{ status: string; error: string | null }>> {
-  return services.db.selectFrom('tour_logs').select(['status', 'error']).where('tour_id', '=', tourId).orderBy('created_at').execute();
+  return services.db
+    .selectFrom('tour_logs')
+    .select(['status', 'error'])
+    .where('tour_id', '=', tourId)
+    .orderBy('created_at')
+    .execute();
 }
 
 export function markerById(services: Services, id: string): Promise<MarkerRow | undefined> {
@@ -51,7 +72,14 @@ export async function agentProfiles(services: Services, ownerIds: readonly strin
   const rows = await services.db
     .selectFrom('users')
     .leftJoin('user_profiles', 'user_profiles.user_id', 'users.id')
-    .select(['users.id', 'users.username', 'user_profiles.name', 'user_profiles.surname', 'user_profiles.contact_number', 'user_profiles.profile_image_key'])
+    .select([
+      'users.id',
+      'users.username',
+      'user_profiles.name',
+      'user_profiles.surname',
+      'user_profiles.contact_number',
+      'user_profiles.profile_image_key',
+    ])
     .where('users.id', 'in', [...ownerIds])
     .execute();
   return new Map(
@@ -68,7 +96,11 @@ export async function agentProfiles(services: Services, ownerIds: readonly strin
 }
 
 /** One page of tours, newest first: a user's own, or (an API key acting as its company) all of a company's. */
-export function toursPage(services: Services, whose: { ownerId: string } | { companyId: string }, page: PageRequest): Promise<TourRow[]> {
+export function toursPage(
+  services: Services,
+  whose: { ownerId: string } | { companyId: string },
+  page: PageRequest,
+): Promise<TourRow[]> {
   let q = services.db
     .selectFrom('tours')
     .selectAll()

@@ -1,7 +1,16 @@
 /** Tour operations (tours §3, §7): info, thumbnail, soft delete, reactivation, and the public view counter. */
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
-import { ERROR_CODES, ERROR_TEXTS, NOTICES, TOUR_STATUS, VALIDATION, hasActiveTourSlot, isAcceptedThumbnailName, tourInfoSchema } from '@roomwalk/shared';
+import {
+  ERROR_CODES,
+  ERROR_TEXTS,
+  NOTICES,
+  TOUR_STATUS,
+  VALIDATION,
+  hasActiveTourSlot,
+  isAcceptedThumbnailName,
+  tourInfoSchema,
+} from '@roomwalk/shared';
 import type { TourRow } from '../db/types.js';
 import { readFileUpload } from '../core/file-upload.js';
 import { createProcessingQueues, enqueueProcessTour } from '../jobs/processing-jobs.js';
@@ -32,7 +41,12 @@ export function assertCanEdit(auth: AuthInfo, tour: Pick<TourRow, 'company_id' |
 /** A tour the caller may edit, not deleted. */
 export async function loadEditableTour(services: Services, auth: AuthInfo, tourGlobalId: string): Promise<TourRow> {
   const id = decodeId('Tour', tourGlobalId);
-  const tour = await services.db.selectFrom('tours').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  const tour = await services.db
+    .selectFrom('tours')
+    .selectAll()
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   if (!tour) throw notFound(ERROR_TEXTS.tourNotFound);
   assertCanEdit(auth, tour);
   return tour;
@@ -50,10 +64,17 @@ export interface TourSaveInputValue {
   listingLink?: string | null | undefined;
 }
 
-/** tourSave: title, description and listing link (tours §5). videoURL is accepted and ignored: the video is the uploaded one. */
+/**
+ * tourSave: title, description and listing link (tours §5). videoURL is accepted and ignored: the video is the uploaded
+ * one.
+ */
 export async function saveTour(services: Services, auth: AuthInfo, input: TourSaveInputValue): Promise<TourRow> {
   const tour = await loadEditableTour(services, auth, input.id);
-  const parsed = tourInfoSchema.safeParse({ title: input.title, description: input.description, listingLink: input.listingLink });
+  const parsed = tourInfoSchema.safeParse({
+    title: input.title,
+    description: input.description,
+    listingLink: input.listingLink,
+  });
   if (!parsed.success) throw fromZod(parsed.error.issues);
   const { title, description, listingLink } = parsed.data;
   // Turning blurring off (or on again) remakes the clips and thumbnail from the stored upload: the current ones carry
@@ -81,7 +102,10 @@ export async function saveTour(services: Services, auth: AuthInfo, input: TourSa
   });
 }
 
-/** The Upload scalar may hand over graphql-upload's Upload object (whose `promise` holds the file) or the file's promise. */
+/**
+ * The Upload scalar may hand over graphql-upload's Upload object (whose `promise` holds the file) or the file's
+ * promise.
+ */
 async function resolveUpload(upload: unknown): Promise<FileUploadValue | null> {
   const value = (await upload) as (FileUploadValue & { promise?: Promise<FileUploadValue> }) | null;
   if (value && typeof value === 'object' && 'promise' in value && value.promise) return value.promise;
@@ -91,13 +115,21 @@ async function resolveUpload(upload: unknown): Promise<FileUploadValue | null> {
 async function readImage(upload: Promise<FileUploadValue> | FileUploadValue): Promise<{ name: string; data: Buffer }> {
   const file = await resolveUpload(upload);
   if (!file || !file.filename) throw new AppError(ERROR_CODES.BAD_USER_INPUT, VALIDATION.noFileSelected);
-  if (!isAcceptedThumbnailName(file.filename)) throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'Please choose a .jpg, .jpeg or .png image.');
+  if (!isAcceptedThumbnailName(file.filename))
+    throw new AppError(ERROR_CODES.UPLOAD_INVALID, 'Please choose a .jpg, .jpeg or .png image.');
   // Drains what it refuses (http/graphql-upload.ts), so a too-large image answers instead of stalling the request.
-  const data = await readFileUpload(file, THUMBNAIL_MAX_BYTES, () => new AppError(ERROR_CODES.UPLOAD_INVALID, 'The image is too large.'));
+  const data = await readFileUpload(
+    file,
+    THUMBNAIL_MAX_BYTES,
+    () => new AppError(ERROR_CODES.UPLOAD_INVALID, 'The image is too large.'),
+  );
   return { name: file.filename, data };
 }
 
-/** Decodes (bounded in pixels), orients, centre-crops to 16:9 and re-encodes as a 1280x720 JPEG: nothing sent is served as is. */
+/**
+ * Decodes (bounded in pixels), orients, centre-crops to 16:9 and re-encodes as a 1280x720 JPEG: nothing sent is served
+ * as is.
+ */
 async function makeThumbnail(input: Buffer): Promise<Buffer> {
   try {
     return await sharp(input, { limitInputPixels: THUMBNAIL_MAX_INPUT_PIXELS, failOn: 'error' })
@@ -111,8 +143,14 @@ async function makeThumbnail(input: Buffer): Promise<Buffer> {
   }
 }
 
-/** tourUpdateThumbnailURL: stores the new image under a fresh key (media keys are immutable) and removes the old one. */
-export async function updateThumbnail(services: Services, auth: AuthInfo, input: { id: string; thumbnailURL: Promise<FileUploadValue> }): Promise<TourRow> {
+/**
+ * tourUpdateThumbnailURL: stores the new image under a fresh key (media keys are immutable) and removes the old one.
+ */
+export async function updateThumbnail(
+  services: Services,
+  auth: AuthInfo,
+  input: { id: string; thumbnailURL: Promise<FileUploadValue> },
+): Promise<TourRow> {
   const tour = await loadEditableTour(services, auth, input.id);
   const { data } = await readImage(input.thumbnailURL);
   const jpeg = await makeThumbnail(data);
@@ -122,17 +160,28 @@ export async function updateThumbnail(services: Services, auth: AuthInfo, input:
   let oldKey: string | null = null;
   try {
     updated = await services.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('tours').select(['thumbnail_key', 'deleted_at']).where('id', '=', tour.id).forUpdate().executeTakeFirst();
+      const row = await trx
+        .selectFrom('tours')
+        .select(['thumbnail_key', 'deleted_at'])
+        .where('id', '=', tour.id)
+        .forUpdate()
+        .executeTakeFirst();
       if (!row || row.deleted_at) return undefined;
       oldKey = row.thumbnail_key;
-      return trx.updateTable('tours').set({ thumbnail_key: key, updated_at: new Date() }).where('id', '=', tour.id).returningAll().executeTakeFirstOrThrow();
+      return trx
+        .updateTable('tours')
+        .set({ thumbnail_key: key, updated_at: new Date() })
+        .where('id', '=', tour.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
     });
   } finally {
     if (!updated) await services.storage.delete(key).catch(() => undefined);
   }
   if (!updated) throw notFound(ERROR_TEXTS.tourNotFound);
   // A thumbnail made by processing stays with its clips; only an earlier chosen one is removed.
-  if (oldKey && /^tours\/[^/]+\/thumbs\//.test(oldKey)) await services.storage.delete(oldKey).catch((e) => services.log.warn(e, 'could not delete a replaced thumbnail'));
+  if (oldKey && /^tours\/[^/]+\/thumbs\//.test(oldKey))
+    await services.storage.delete(oldKey).catch((e) => services.log.warn(e, 'could not delete a replaced thumbnail'));
   return updated;
 }
 
@@ -143,10 +192,16 @@ export async function updateThumbnail(services: Services, auth: AuthInfo, input:
 export async function deleteTour(services: Services, auth: AuthInfo, tourGlobalId: string): Promise<void> {
   const tour = await loadEditableTour(services, auth, tourGlobalId);
   await services.db.transaction().execute(async (trx) => {
-    await trx.updateTable('tours').set({ deleted_at: new Date(), updated_at: new Date() }).where('id', '=', tour.id).where('deleted_at', 'is', null).execute();
+    await trx
+      .updateTable('tours')
+      .set({ deleted_at: new Date(), updated_at: new Date() })
+      .where('id', '=', tour.id)
+      .where('deleted_at', 'is', null)
+      .execute();
     await trx.deleteFrom('clips').where('tour_id', '=', tour.id).execute();
   });
-  // Files after the commit: a processing attempt still running sees deleted_at at its own commit and removes what it wrote.
+  // Files after the commit: a processing attempt still running sees deleted_at at its own commit and removes what it
+  // wrote.
   await services.storage.deletePrefix(`tours/${tour.id}/`);
   if (tour.video_key) await services.storage.delete(tour.video_key);
   await tourDeletedWebhook(services, tour.company_id, tour.id);
@@ -157,17 +212,44 @@ export async function reactivateTour(services: Services, auth: AuthInfo, tourGlo
   const tour = await loadEditableTour(services, auth, tourGlobalId);
   return services.db.transaction().execute(async (trx) => {
     // The licence row is the company's quota lock, as in upload submit.
-    const license = await trx.selectFrom('licenses').selectAll().where('company_id', '=', tour.company_id).forUpdate().executeTakeFirst();
-    const row = await trx.selectFrom('tours').selectAll().where('id', '=', tour.id).forUpdate().executeTakeFirstOrThrow();
+    const license = await trx
+      .selectFrom('licenses')
+      .selectAll()
+      .where('company_id', '=', tour.company_id)
+      .forUpdate()
+      .executeTakeFirst();
+    const row = await trx
+      .selectFrom('tours')
+      .selectAll()
+      .where('id', '=', tour.id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
     if (row.deleted_at) throw notFound(ERROR_TEXTS.tourNotFound);
     if (!row.deactivated_at && row.status !== TOUR_STATUS.DEACTIVATED) return row;
     if (!isLicenseActive(license)) throw new AppError(ERROR_CODES.NO_ACTIVE_LICENSE, ERROR_TEXTS.noActiveLicense);
     const active = await countActiveTours(trx, { companyId: tour.company_id });
-    if (!hasActiveTourSlot({ quantity: license.quantity, monthlyActiveTours: active, uploadLimit: license.upload_limit, monthlyUploadedTours: 0 })) {
+    if (
+      !hasActiveTourSlot({
+        quantity: license.quantity,
+        monthlyActiveTours: active,
+        uploadLimit: license.upload_limit,
+        monthlyUploadedTours: 0,
+      })
+    ) {
       throw new AppError(ERROR_CODES.NO_ACTIVE_TOURS_LEFT, ERROR_TEXTS.noActiveToursLeft);
     }
-    const status = row.status === TOUR_STATUS.DEACTIVATED ? (row.clips_version ? TOUR_STATUS.PROCESSED : TOUR_STATUS.FAILED) : row.status;
-    return trx.updateTable('tours').set({ deactivated_at: null, status, updated_at: new Date() }).where('id', '=', tour.id).returningAll().executeTakeFirstOrThrow();
+    const status =
+      row.status === TOUR_STATUS.DEACTIVATED
+        ? row.clips_version
+          ? TOUR_STATUS.PROCESSED
+          : TOUR_STATUS.FAILED
+        : row.status;
+    return trx
+      .updateTable('tours')
+      .set({ deactivated_at: null, status, updated_at: new Date() })
+      .where('id', '=', tour.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
   });
 }
 
@@ -176,7 +258,11 @@ export async function reactivateTour(services: Services, auth: AuthInfo, tourGlo
  * (links already shared keep working). Answers count no view: a view is a visitor's visit, reported by the player's
  * beacon (services/reports/analytics.ts recordTourView), so the answer is the same for every caller and cacheable.
  */
-export async function viewPublicTour(services: Services, auth: AuthInfo | null, tourGlobalId: string): Promise<TourRow> {
+export async function viewPublicTour(
+  services: Services,
+  auth: AuthInfo | null,
+  tourGlobalId: string,
+): Promise<TourRow> {
   const id = decodeId('Tour', tourGlobalId);
   const tour = await services.db.selectFrom('tours').selectAll().where('id', '=', id).executeTakeFirst();
   if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.invalidLink);

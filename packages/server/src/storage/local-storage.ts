@@ -55,7 +55,12 @@ export class LocalStorage implements Storage {
    * complete file may replace the key: it is called with the rename and must run it (e.g. under a database lock)
    * or throw, which discards the temporary file (uploads: no write lands after the upload was submitted).
    */
-  async put(key: string, body: Buffer | Readable, contentType: string, guard?: (commit: () => Promise<void>) => Promise<void>) {
+  async put(
+    key: string,
+    body: Buffer | Readable,
+    contentType: string,
+    guard?: (commit: () => Promise<void>) => Promise<void>,
+  ) {
     const file = this.pathOf(key);
     await fs.mkdir(path.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.part`;
@@ -99,7 +104,10 @@ export class LocalStorage implements Storage {
   async get(key: string, range?: { start: number; end?: number }) {
     const h = await this.head(key);
     if (!h) return null;
-    const stream = createReadStream(this.pathOf(key), range ? { start: range.start, ...(range.end !== undefined ? { end: range.end } : {}) } : {});
+    const stream = createReadStream(
+      this.pathOf(key),
+      range ? { start: range.start, ...(range.end !== undefined ? { end: range.end } : {}) } : {},
+    );
     return { size: h.size, contentType: h.contentType, stream };
   }
 
@@ -119,7 +127,9 @@ export class LocalStorage implements Storage {
   }
 
   sign(s: UploadSignature): string {
-    return createHmac('sha256', this.opts.signingSecret).update(`${s.key}\n${s.contentType}\n${s.maxBytes}\n${s.expires}`).digest('base64url');
+    return createHmac('sha256', this.opts.signingSecret)
+      .update(`${s.key}\n${s.contentType}\n${s.maxBytes}\n${s.expires}`)
+      .digest('base64url');
   }
 
   /** Checks an upload URL's signature and expiry. */
@@ -149,11 +159,22 @@ export class LocalStorage implements Storage {
     return 0;
   }
 
-  async presignPut(key: string, opts: { contentType: string; maxBytes: number; expiresInSeconds: number }): Promise<PresignedPut> {
+  async presignPut(
+    key: string,
+    opts: { contentType: string; maxBytes: number; expiresInSeconds: number },
+  ): Promise<PresignedPut> {
     const expires = Math.floor(Date.now() / 1000) + opts.expiresInSeconds;
     const sig = this.sign({ key, contentType: opts.contentType, maxBytes: opts.maxBytes, expires });
-    const q = new URLSearchParams({ contentType: opts.contentType, max: String(opts.maxBytes), expires: String(expires), sig });
-    return { url: `${this.opts.publicUrl}/upload/${key}?${q}`, headers: [{ key: 'Content-Type', value: opts.contentType }] };
+    const q = new URLSearchParams({
+      contentType: opts.contentType,
+      max: String(opts.maxBytes),
+      expires: String(expires),
+      sig,
+    });
+    return {
+      url: `${this.opts.publicUrl}/upload/${key}?${q}`,
+      headers: [{ key: 'Content-Type', value: opts.contentType }],
+    };
   }
 
   // ---- Multipart uploads: parts under multipart/<uploadId>/, written by PUT /upload-part (http/upload-multipart.ts)
@@ -182,7 +203,9 @@ export class LocalStorage implements Storage {
   }
 
   signPart(s: PartSignature): string {
-    return createHmac('sha256', this.opts.signingSecret).update(`part\n${s.key}\n${s.uploadId}\n${s.partNumber}\n${s.size}\n${s.expires}`).digest('base64url');
+    return createHmac('sha256', this.opts.signingSecret)
+      .update(`part\n${s.key}\n${s.uploadId}\n${s.partNumber}\n${s.size}\n${s.expires}`)
+      .digest('base64url');
   }
 
   /** Checks a part URL's signature and expiry. */
@@ -192,10 +215,20 @@ export class LocalStorage implements Storage {
     return expected.length === given.length && timingSafeEqual(expected, given) && s.expires * 1000 > nowMs;
   }
 
-  async presignPart(key: string, uploadId: string, partNumber: number, opts: { size: number; expiresInSeconds: number }): Promise<PresignedPut> {
+  async presignPart(
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    opts: { size: number; expiresInSeconds: number },
+  ): Promise<PresignedPut> {
     const expires = Math.floor(Date.now() / 1000) + opts.expiresInSeconds;
     const signed = { key, uploadId, partNumber, size: opts.size, expires };
-    const q = new URLSearchParams({ key, size: String(opts.size), expires: String(expires), sig: this.signPart(signed) });
+    const q = new URLSearchParams({
+      key,
+      size: String(opts.size),
+      expires: String(expires),
+      sig: this.signPart(signed),
+    });
     return { url: `${this.opts.publicUrl}/upload-part/${uploadId}/${partNumber}?${q}`, headers: [] };
   }
 

@@ -68,7 +68,9 @@ export class S3Storage implements Storage {
       region: opts.region,
       ...(opts.endpoint ? { endpoint: opts.endpoint } : {}),
       forcePathStyle: opts.forcePathStyle,
-      ...(opts.accessKeyId && opts.secretAccessKey ? { credentials: { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } } : {}),
+      ...(opts.accessKeyId && opts.secretAccessKey
+        ? { credentials: { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } }
+        : {}),
       // Checksums only where S3 requires them: presigned PUTs must not demand a checksum the browser cannot send,
       // and older S3-compatible stores do not know the newer checksum headers.
       requestChecksumCalculation: 'WHEN_REQUIRED',
@@ -91,7 +93,15 @@ export class S3Storage implements Storage {
 
   async put(key: string, body: Buffer | Readable, contentType: string): Promise<{ size: number }> {
     if (Buffer.isBuffer(body)) {
-      await this.client.send(new PutObjectCommand({ Bucket: this.opts.bucket, Key: this.#check(key), Body: body, ContentType: contentType, ContentLength: body.length }));
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.opts.bucket,
+          Key: this.#check(key),
+          Body: body,
+          ContentType: contentType,
+          ContentLength: body.length,
+        }),
+      );
       return { size: body.length };
     }
     // A single PUT needs the length up front; spool a stream of unknown length to a temporary file first.
@@ -107,7 +117,15 @@ export class S3Storage implements Storage {
 
   async putFile(key: string, filePath: string, contentType: string): Promise<{ size: number }> {
     const { size } = await fs.stat(filePath);
-    await this.client.send(new PutObjectCommand({ Bucket: this.opts.bucket, Key: this.#check(key), Body: createReadStream(filePath), ContentType: contentType, ContentLength: size }));
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.opts.bucket,
+        Key: this.#check(key),
+        Body: createReadStream(filePath),
+        ContentType: contentType,
+        ContentLength: size,
+      }),
+    );
     return { size };
   }
 
@@ -159,10 +177,21 @@ export class S3Storage implements Storage {
     this.#check(p.replace(/\/$/, ''));
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.opts.bucket, Prefix: p, ...(token ? { ContinuationToken: token } : {}) }));
+      const page = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.opts.bucket,
+          Prefix: p,
+          ...(token ? { ContinuationToken: token } : {}),
+        }),
+      );
       const keys = (page.Contents ?? []).map((o) => o.Key).filter((k): k is string => !!k);
       if (keys.length > 0) {
-        await this.client.send(new DeleteObjectsCommand({ Bucket: this.opts.bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }));
+        await this.client.send(
+          new DeleteObjectsCommand({
+            Bucket: this.opts.bucket,
+            Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
+          }),
+        );
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -176,9 +205,19 @@ export class S3Storage implements Storage {
    * A real S3 pre-signed PUT bound to content type and expiry, to the upload's staging key (see sealUpload). S3 cannot
    * bound the size of a presigned PUT (only a POST policy can), so the size is checked when the upload is submitted.
    */
-  async presignPut(key: string, opts: { contentType: string; maxBytes: number; expiresInSeconds: number }): Promise<PresignedPut> {
-    const command = new PutObjectCommand({ Bucket: this.opts.bucket, Key: this.#check(stagingKey(key)), ContentType: opts.contentType });
-    const url = await getSignedUrl(this.client, command, { expiresIn: opts.expiresInSeconds, signableHeaders: new Set(['content-type']) });
+  async presignPut(
+    key: string,
+    opts: { contentType: string; maxBytes: number; expiresInSeconds: number },
+  ): Promise<PresignedPut> {
+    const command = new PutObjectCommand({
+      Bucket: this.opts.bucket,
+      Key: this.#check(stagingKey(key)),
+      ContentType: opts.contentType,
+    });
+    const url = await getSignedUrl(this.client, command, {
+      expiresIn: opts.expiresInSeconds,
+      signableHeaders: new Set(['content-type']),
+    });
     return { url, headers: [{ key: 'Content-Type', value: opts.contentType }] };
   }
 
@@ -189,7 +228,10 @@ export class S3Storage implements Storage {
    * staging key, never `key`, which is all processing reads. Nothing staged: `key` as sealed before (a submit refused
    * after sealing, e.g. by a quota gate, may be retried), or null.
    */
-  async sealUpload(key: string, check: (stored: { size: number; contentType: string }) => void): Promise<{ size: number; contentType: string } | null> {
+  async sealUpload(
+    key: string,
+    check: (stored: { size: number; contentType: string }) => void,
+  ): Promise<{ size: number; contentType: string } | null> {
     const staged = stagingKey(this.#check(key));
     for (let attempt = 0; attempt < 3; attempt++) {
       let head: HeadObjectCommandOutput;
@@ -201,7 +243,10 @@ export class S3Storage implements Storage {
         if (sealed) check(sealed);
         return sealed;
       }
-      const stored = { size: Number(head.ContentLength ?? 0), contentType: head.ContentType ?? 'application/octet-stream' };
+      const stored = {
+        size: Number(head.ContentLength ?? 0),
+        contentType: head.ContentType ?? 'application/octet-stream',
+      };
       check(stored);
       try {
         await this.client.send(
@@ -233,10 +278,23 @@ export class S3Storage implements Storage {
     let token: string | undefined;
     let removed = 0;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.opts.bucket, Prefix: STAGING_PREFIX, ...(token ? { ContinuationToken: token } : {}) }));
-      const keys = (page.Contents ?? []).filter((o) => o.Key && o.LastModified && o.LastModified.getTime() < before.getTime()).map((o) => o.Key!);
+      const page = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.opts.bucket,
+          Prefix: STAGING_PREFIX,
+          ...(token ? { ContinuationToken: token } : {}),
+        }),
+      );
+      const keys = (page.Contents ?? [])
+        .filter((o) => o.Key && o.LastModified && o.LastModified.getTime() < before.getTime())
+        .map((o) => o.Key!);
       if (keys.length > 0) {
-        await this.client.send(new DeleteObjectsCommand({ Bucket: this.opts.bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }));
+        await this.client.send(
+          new DeleteObjectsCommand({
+            Bucket: this.opts.bucket,
+            Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
+          }),
+        );
         removed += keys.length;
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -248,15 +306,31 @@ export class S3Storage implements Storage {
   // its part URLs stop working once it is completed or aborted, so no staging key is needed here).
 
   async createMultipart(key: string, contentType: string): Promise<string> {
-    const res = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.opts.bucket, Key: this.#check(key), ContentType: contentType }));
+    const res = await this.client.send(
+      new CreateMultipartUploadCommand({ Bucket: this.opts.bucket, Key: this.#check(key), ContentType: contentType }),
+    );
     if (!res.UploadId) throw new Error('S3 answered no UploadId');
     return res.UploadId;
   }
 
   /** The part's size is signed (Content-Length is a signed header), so S3 refuses a body of another size. */
-  async presignPart(key: string, uploadId: string, partNumber: number, opts: { size: number; expiresInSeconds: number }): Promise<PresignedPut> {
-    const command = new UploadPartCommand({ Bucket: this.opts.bucket, Key: this.#check(key), UploadId: uploadId, PartNumber: partNumber, ContentLength: opts.size });
-    const url = await getSignedUrl(this.client, command, { expiresIn: opts.expiresInSeconds, signableHeaders: new Set(['content-length']) });
+  async presignPart(
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    opts: { size: number; expiresInSeconds: number },
+  ): Promise<PresignedPut> {
+    const command = new UploadPartCommand({
+      Bucket: this.opts.bucket,
+      Key: this.#check(key),
+      UploadId: uploadId,
+      PartNumber: partNumber,
+      ContentLength: opts.size,
+    });
+    const url = await getSignedUrl(this.client, command, {
+      expiresIn: opts.expiresInSeconds,
+      signableHeaders: new Set(['content-length']),
+    });
     return { url, headers: [] };
   }
 
@@ -265,7 +339,14 @@ export class S3Storage implements Storage {
     let marker: string | undefined;
     try {
       do {
-        const page = await this.client.send(new ListPartsCommand({ Bucket: this.opts.bucket, Key: this.#check(key), UploadId: uploadId, ...(marker ? { PartNumberMarker: marker } : {}) }));
+        const page = await this.client.send(
+          new ListPartsCommand({
+            Bucket: this.opts.bucket,
+            Key: this.#check(key),
+            UploadId: uploadId,
+            ...(marker ? { PartNumberMarker: marker } : {}),
+          }),
+        );
         for (const p of page.Parts ?? []) {
           if (p.PartNumber) parts.push({ partNumber: p.PartNumber, size: Number(p.Size ?? 0), etag: p.ETag ?? '' });
         }
@@ -299,7 +380,9 @@ export class S3Storage implements Storage {
 
   async abortMultipart(key: string, uploadId: string): Promise<void> {
     try {
-      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.opts.bucket, Key: this.#check(key), UploadId: uploadId }));
+      await this.client.send(
+        new AbortMultipartUploadCommand({ Bucket: this.opts.bucket, Key: this.#check(key), UploadId: uploadId }),
+      );
     } catch (err) {
       if (!isNoSuchUpload(err)) throw err;
     }
@@ -313,7 +396,12 @@ export class S3Storage implements Storage {
       let page: ListMultipartUploadsCommandOutput;
       try {
         page = await this.client.send(
-          new ListMultipartUploadsCommand({ Bucket: this.opts.bucket, Prefix: 'uploads/', ...(keyMarker ? { KeyMarker: keyMarker } : {}), ...(idMarker ? { UploadIdMarker: idMarker } : {}) }),
+          new ListMultipartUploadsCommand({
+            Bucket: this.opts.bucket,
+            Prefix: 'uploads/',
+            ...(keyMarker ? { KeyMarker: keyMarker } : {}),
+            ...(idMarker ? { UploadIdMarker: idMarker } : {}),
+          }),
         );
       } catch (err) {
         // A store without the listing (s3rver; some S3-compatible stores): uploads with a row are still aborted by
@@ -322,7 +410,14 @@ export class S3Storage implements Storage {
         throw err;
       }
       for (const u of page.Uploads ?? []) {
-        if (!u.Key || !u.UploadId || !u.Initiated || u.Initiated.getTime() >= before.getTime() || (await keep(u.UploadId))) continue;
+        if (
+          !u.Key ||
+          !u.UploadId ||
+          !u.Initiated ||
+          u.Initiated.getTime() >= before.getTime() ||
+          (await keep(u.UploadId))
+        )
+          continue;
         await this.abortMultipart(u.Key, u.UploadId);
         removed++;
       }

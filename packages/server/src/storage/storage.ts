@@ -30,31 +30,49 @@ export interface Storage {
    * A signed, expiring PUT URL for a direct upload of `key`, bounded to maxBytes. The URL may write elsewhere than
    * `key` (S3: a staging key): what `key` holds is decided by sealUpload.
    */
-  presignPut(key: string, opts: { contentType: string; maxBytes: number; expiresInSeconds: number }): Promise<PresignedPut>;
+  presignPut(
+    key: string,
+    opts: { contentType: string; maxBytes: number; expiresInSeconds: number },
+  ): Promise<PresignedPut>;
   /**
    * At submit, under the upload's row lock: answers what arrived for the direct upload of `key` (null when nothing
    * did), after `check` has seen it (throw to refuse: nothing is sealed then), and from then on `key` holds exactly
-   * those bytes, whatever PUT to the upload URL finishes later (issue #15: the bytes processed are the bytes submitted).
-   * Sealing again answers what was sealed before unless new bytes arrived meanwhile.
+   * those bytes, whatever PUT to the upload URL finishes later (issue #15: the bytes processed are the bytes
+   * submitted). Sealing again answers what was sealed before unless new bytes arrived meanwhile.
    */
-  sealUpload(key: string, check: (stored: { size: number; contentType: string }) => void): Promise<{ size: number; contentType: string } | null>;
+  sealUpload(
+    key: string,
+    check: (stored: { size: number; contentType: string }) => void,
+  ): Promise<{ size: number; contentType: string } | null>;
   /** Removes everything a direct upload of `key` left: the object and any staged bytes. */
   deleteUpload(key: string): Promise<void>;
-  /** Removes staged upload bytes last written before `before` (abandoned, or a PUT that finished after submit); answers how many. */
+  /**
+   * Removes staged upload bytes last written before `before` (abandoned, or a PUT that finished after submit); answers
+   * how many.
+   */
   sweepStagedUploads(before: Date): Promise<number>;
 
-  // Multipart uploads (issue 22): S3's protocol, on S3 itself or served by our own routes on the local store.
+  // Multipart uploads: S3's protocol, on S3 itself or served by our own routes on the local store.
   /** Starts a multipart upload of `key`; answers its id. */
   createMultipart(key: string, contentType: string): Promise<string>;
   /** A signed, expiring PUT URL for one part of exactly `size` bytes; its answer carries the part's ETag. */
-  presignPart(key: string, uploadId: string, partNumber: number, opts: { size: number; expiresInSeconds: number }): Promise<PresignedPut>;
-  /** The parts stored so far, by part number. Throws MultipartGoneError when the upload is unknown (aborted, completed). */
+  presignPart(
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    opts: { size: number; expiresInSeconds: number },
+  ): Promise<PresignedPut>;
+  /**
+   * The parts stored so far, by part number. Throws MultipartGoneError when the upload is unknown (aborted, completed).
+   */
   listParts(key: string, uploadId: string): Promise<StoredPart[]>;
   /** Joins the parts (in order) into `key` and ends the multipart upload; answers the object's size. */
   completeMultipart(key: string, uploadId: string, parts: StoredPart[]): Promise<{ size: number }>;
   /** Ends a multipart upload and deletes its parts; an unknown upload is not an error. */
   abortMultipart(key: string, uploadId: string): Promise<void>;
-  /** Aborts multipart uploads started before `before` that `keep` does not name (their row is gone); answers how many. */
+  /**
+   * Aborts multipart uploads started before `before` that `keep` does not name (their row is gone); answers how many.
+   */
   sweepMultipart(before: Date, keep: (uploadId: string) => Promise<boolean>): Promise<number>;
 }
 

@@ -7,7 +7,8 @@ import type { TestApp } from './test-app.js';
 
 export const PASSWORD = 'Secret123';
 
-export const basicClientHeader = (id: string = OAUTH_CLIENT.id, secret: string = OAUTH_CLIENT.secret) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+export const basicClientHeader = (id: string = OAUTH_CLIENT.id, secret: string = OAUTH_CLIENT.secret) =>
+  `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
 export const uniqueEmail = (prefix = 'user') => `${prefix}-${randomBytes(5).toString('hex')}@example.com`;
 
@@ -55,7 +56,12 @@ export interface OutboxMail {
 export async function waitForMail(t: TestApp, to: string, subject: RegExp, after = 0): Promise<OutboxMail> {
   return vi.waitFor(
     async () => {
-      const rows = await t.app.services.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', to).orderBy('created_at').execute();
+      const rows = await t.app.services.db
+        .selectFrom('mail_outbox')
+        .selectAll()
+        .where('to_address', '=', to)
+        .orderBy('created_at')
+        .execute();
       const found = rows.filter((r) => subject.test(r.subject));
       if (found.length <= after) throw new Error(`no mail "${subject}" to ${to} yet`);
       return found[after] as unknown as OutboxMail;
@@ -66,7 +72,12 @@ export async function waitForMail(t: TestApp, to: string, subject: RegExp, after
 
 export const tokenFromLink = (link: string, param = 'token') => new URL(link).searchParams.get(param)!;
 
-export async function login(t: TestApp, username: string, password: string = PASSWORD, authorization: string = basicClientHeader()) {
+export async function login(
+  t: TestApp,
+  username: string,
+  password: string = PASSWORD,
+  authorization: string = basicClientHeader(),
+) {
   const res = await fetch(`${t.url}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization },
@@ -80,14 +91,22 @@ export async function signUpActivated(t: TestApp, v: RegisterVars) {
   const reg = await register(t, v);
   if (reg.errors) throw new Error(JSON.stringify(reg.errors));
   const mail = await waitForMail(t, v.username, /Activate/);
-  const act = await t.gql(`mutation($token: String!) { userActivation(token: $token) { id } }`, { token: tokenFromLink(mail.links[0]!) });
+  const act = await t.gql(`mutation($token: String!) { userActivation(token: $token) { id } }`, {
+    token: tokenFromLink(mail.links[0]!),
+  });
   if (act.errors) throw new Error(JSON.stringify(act.errors));
   const { body } = await login(t, v.username, v.password ?? PASSWORD);
   return { userId: reg.data.userRegister.id as string, token: body.access_token as string };
 }
 
 /** A GraphQL multipart request (graphql-multipart-request-spec) with files at the given variable paths. */
-export async function gqlUpload(t: TestApp, query: string, variables: Record<string, unknown>, files: Record<string, { data: Buffer; name: string; type: string }>, token?: string) {
+export async function gqlUpload(
+  t: TestApp,
+  query: string,
+  variables: Record<string, unknown>,
+  files: Record<string, { data: Buffer; name: string; type: string }>,
+  token?: string,
+) {
   const form = new FormData();
   form.set('operations', JSON.stringify({ query, variables }));
   const entries = Object.entries(files);
@@ -95,7 +114,11 @@ export async function gqlUpload(t: TestApp, query: string, variables: Record<str
   entries.forEach(([, f], i) => {
     form.set(String(i), new Blob([new Uint8Array(f.data)], { type: f.type }), f.name);
   });
-  const res = await fetch(`${t.url}/query`, { method: 'POST', body: form, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const res = await fetch(`${t.url}/query`, {
+    method: 'POST',
+    body: form,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
   const body = (await res.json()) as { data: any; errors?: Array<{ message: string; extensions?: { code?: string } }> };
   return { status: res.status, ...body };
 }

@@ -23,10 +23,18 @@ export interface Child<T> {
  * Starts `command args` and resolves `ready` with the first stdout line `isReady` maps to a value; rejects it with
  * the collected output if the process exits first.
  */
-export function startProcess<T>(command: string, args: string[], env: NodeJS.ProcessEnv, isReady: (line: string) => T | undefined, cwd = serverRoot): Child<T> {
+export function startProcess<T>(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  isReady: (line: string) => T | undefined,
+  cwd = serverRoot,
+): Child<T> {
   const proc = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   proc.stderr!.on('data', (d: Buffer) => output.push(`stderr: ${d.toString()}`));
   const ready = new Promise<T>((resolve, reject) => {
     let buffered = '';
@@ -41,7 +49,13 @@ export function startProcess<T>(command: string, args: string[], env: NodeJS.Pro
         if (value !== undefined) resolve(value);
       }
     });
-    void exited.then(({ code, signal }) => reject(new Error(`${path.basename(args.at(-1) ?? command)} exited (${code ?? signal}): ${output.join('\n').slice(-3000)}`)));
+    void exited.then(({ code, signal }) =>
+      reject(
+        new Error(
+          `${path.basename(args.at(-1) ?? command)} exited (${code ?? signal}): ${output.join('\n').slice(-3000)}`,
+        ),
+      ),
+    );
   });
   // A process that dies after it was ready must not leave an unhandled rejection behind.
   ready.catch(() => undefined);
@@ -49,8 +63,17 @@ export function startProcess<T>(command: string, args: string[], env: NodeJS.Pro
 }
 
 /** Starts a test fixture script (relative to test/fixtures) under tsx with the test's environment plus `env`. */
-export function startFixture<T>(fixture: string, env: Record<string, string>, isReady: (line: string) => T | undefined): Child<T> {
-  return startProcess(process.execPath, ['--import', 'tsx', path.join(serverRoot, 'test/fixtures', fixture)], { ...process.env, ...env }, isReady);
+export function startFixture<T>(
+  fixture: string,
+  env: Record<string, string>,
+  isReady: (line: string) => T | undefined,
+): Child<T> {
+  return startProcess(
+    process.execPath,
+    ['--import', 'tsx', path.join(serverRoot, 'test/fixtures', fixture)],
+    { ...process.env, ...env },
+    isReady,
+  );
 }
 
 /** The `{ url, ... }` JSON line the node fixtures print once listening (every `required` key set), else undefined. */

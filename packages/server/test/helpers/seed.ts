@@ -50,7 +50,12 @@ export async function seedUser(app: App, opts: SeedOptions = {}): Promise<Seeded
     .executeTakeFirstOrThrow();
   await db
     .insertInto('user_profiles')
-    .values({ user_id: user.id, name: opts.name ?? 'Test', surname: opts.surname ?? 'User', contact_number: '+27 821234567' })
+    .values({
+      user_id: user.id,
+      name: opts.name ?? 'Test',
+      surname: opts.surname ?? 'User',
+      contact_number: '+27 821234567',
+    })
     .execute();
   const planId = opts.plan === undefined ? 'free' : opts.plan;
   if (planId && !opts.companyId) {
@@ -72,6 +77,10 @@ export async function seedUser(app: App, opts: SeedOptions = {}): Promise<Seeded
       .execute();
   }
   const license = await getLicense(db, company.id);
-  const token = await app.services.tokens.sign({ userId: user.id, companyId: company.id, roles: rolesFor(user, license) });
+  const token = await app.services.tokens.sign({
+    userId: user.id,
+    companyId: company.id,
+    roles: rolesFor(user, license),
+  });
   return { user, company, token, userId: `user_${user.id}`, companyId: `company_${company.id}` };
 }

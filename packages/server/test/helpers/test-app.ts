@@ -15,7 +15,10 @@ import { createQueue } from '../../src/jobs/queue.js';
 
 export type DbKind = 'pglite' | 'postgres';
 
-/** The engines integration tests run on: PGlite always; PostgreSQL when TEST_DATABASE_URL is set (the test command sets it). */
+/**
+ * The engines integration tests run on: PGlite always; PostgreSQL when TEST_DATABASE_URL is set (the test command sets
+ * it).
+ */
 export const DB_KINDS: DbKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
 export interface GqlResult<T = any> {
@@ -34,7 +37,9 @@ export interface TestApp {
 }
 
 /** A new, empty database on TEST_DATABASE_URL's server (named `<prefix>_<random>`), and how to drop it. */
-export async function createPostgresDatabase(prefix = 'rw_test'): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
+export async function createPostgresDatabase(
+  prefix = 'rw_test',
+): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL!;
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
@@ -70,7 +75,11 @@ function pgliteTemplate(): Promise<Blob> {
 }
 
 /** `logStream`: where the app's log lines go (tests that read them set LOG_LEVEL too). */
-export async function startTestApp(kind: DbKind = 'pglite', overrides: Partial<RawConfig> = {}, opts: { logStream?: Writable } = {}): Promise<TestApp> {
+export async function startTestApp(
+  kind: DbKind = 'pglite',
+  overrides: Partial<RawConfig> = {},
+  opts: { logStream?: Writable } = {},
+): Promise<TestApp> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-test-'));
   const pgdb = kind === 'postgres' ? await createPostgresDatabase() : null;
   const config = loadConfig(
@@ -87,7 +96,11 @@ export async function startTestApp(kind: DbKind = 'pglite', overrides: Partial<R
   );
   // PGlite in memory keeps tests fast; files still go to the temporary data folder.
   if (!pgdb && !overrides.DATA_DIR) config.DATA_DIR = 'memory://';
-  const app = await buildApp({ config, ...opts, ...(config.DATA_DIR === 'memory://' ? { pgliteTemplate: await pgliteTemplate() } : {}) });
+  const app = await buildApp({
+    config,
+    ...opts,
+    ...(config.DATA_DIR === 'memory://' ? { pgliteTemplate: await pgliteTemplate() } : {}),
+  });
   const listenUrl = await app.start();
   const port = new URL(listenUrl).port;
   const url = `http://127.0.0.1:${port}`;
@@ -103,7 +116,11 @@ export async function startTestApp(kind: DbKind = 'pglite', overrides: Partial<R
     async gql(query, variables, token) {
       const res = await fetch(`${url}/query`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
         body: JSON.stringify({ query, variables }),
       });
       const body = (await res.json()) as { data: any; errors?: GqlResult['errors'] };
@@ -129,7 +146,12 @@ export async function startTestApp(kind: DbKind = 'pglite', overrides: Partial<R
 }
 
 /** Collects the next n events of a subscription. */
-export function collect<T>(client: Client, query: string, variables: Record<string, unknown>, n: number): { done: Promise<T[]>; ready: Promise<void> } {
+export function collect<T>(
+  client: Client,
+  query: string,
+  variables: Record<string, unknown>,
+  n: number,
+): { done: Promise<T[]>; ready: Promise<void> } {
   const items: T[] = [];
   let resolveReady!: () => void;
   const ready = new Promise<void>((r) => (resolveReady = r));

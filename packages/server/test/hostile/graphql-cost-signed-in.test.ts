@@ -22,10 +22,11 @@ function refusal(schema: GraphQLSchema, query: string, variables?: PageVariables
 }
 
 /** Each tour with every clip: 250 clips a tour at most, four fields each (about 1,000 a tour). */
-const TOURS_WITH_CLIPS = (page: string) => `query${page.includes('$n') ? '($n: Int)' : ''} { tours${page} { edges { node { id clips { id index highURI lowURI } } } } }`;
+const TOURS_WITH_CLIPS = (page: string) =>
+  `query${page.includes('$n') ? '($n: Int)' : ''} { tours${page} { edges { node { id clips { id index highURI lowURI } } } } }`;
 const OVER_COST = new RegExp(`cost \\d+ > ${QUERY_LIMITS.maxCost}`);
 
-describe('query cost of paged lists (signed-in documents, issue 29)', () => {
+describe('query cost of paged lists (signed-in documents)', () => {
   const schema = getSchema();
 
   it('counts a page as what first or last asks, up to the most a page holds, and the default page without them', () => {
@@ -35,9 +36,12 @@ describe('query cost of paged lists (signed-in documents, issue 29)', () => {
     expect(refusal(schema, TOURS_WITH_CLIPS(''))).toMatch(OVER_COST);
     expect(refusal(schema, TOURS_WITH_CLIPS('(first: 100)'))).toMatch(OVER_COST);
     // Asking more than a page holds costs what a full page does.
-    expect(refusal(schema, TOURS_WITH_CLIPS('(first: 100000)'))).toBe(refusal(schema, TOURS_WITH_CLIPS(`(first: ${PAGE_SIZES['Query.tours'].maxSize})`)));
+    expect(refusal(schema, TOURS_WITH_CLIPS('(first: 100000)'))).toBe(
+      refusal(schema, TOURS_WITH_CLIPS(`(first: ${PAGE_SIZES['Query.tours'].maxSize})`)),
+    );
     // Invites: 100 members' top five tours with their clips.
-    const invites = (first: number) => `{ me { user { company { invites(first: ${first}) { edges { node { user { topFiveTours { clips { id } } } } } } } } } }`;
+    const invites = (first: number) =>
+      `{ me { user { company { invites(first: ${first}) { edges { node { user { topFiveTours { clips { id } } } } } } } } } }`;
     expect(refusal(schema, invites(500))).toMatch(OVER_COST);
     expect(refusal(schema, invites(1))).toBeNull();
   });
@@ -65,7 +69,8 @@ describe('query cost of paged lists (signed-in documents, issue 29)', () => {
     for (const type of Object.values(schema.getTypeMap())) {
       if (!('getFields' in type) || type.name.startsWith('__')) continue;
       for (const field of Object.values(type.getFields() as Record<string, { args?: ReadonlyArray<{ name: string }> }>))
-        if (field.args?.some((a) => a.name === 'first')) paged.push(`${type.name}.${(field as unknown as { name: string }).name}`);
+        if (field.args?.some((a) => a.name === 'first'))
+          paged.push(`${type.name}.${(field as unknown as { name: string }).name}`);
     }
     expect(paged.sort()).toEqual(Object.keys(PAGE_SIZES).sort());
   });
@@ -86,8 +91,15 @@ describe('query cost against the real app: signed in, with an API key, and cache
   afterAll(() => t?.stop());
 
   const post = async (query: string, variables: Record<string, unknown>, token: string) => {
-    const res = await fetch(`${t.url}/query`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }) });
-    return { status: res.status, json: (await res.json()) as { data?: any; errors?: Array<{ message: string; extensions?: { code?: string } }> } };
+    const res = await fetch(`${t.url}/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query, variables }),
+    });
+    return {
+      status: res.status,
+      json: (await res.json()) as { data?: any; errors?: Array<{ message: string; extensions?: { code?: string } }> },
+    };
   };
 
   it('refuses the same document, cached after a small page, when its variables ask for a large one', async () => {
@@ -110,13 +122,21 @@ describe('query cost against the real app: signed in, with an API key, and cache
 
   it('holds an anonymous caller to the lower limit, cached documents too: three long tours answer signed in only', async () => {
     const { id } = await seedProcessedTour(t, agent, 4);
-    const tour = (i: number) => `t${i}: tour(tourID: $id) { id clips { id index highURI lowURI frameCount duration } markers { id name description tourId scrollPosition frameIndex isFastTravel } }`;
+    const tour = (i: number) =>
+      `t${i}: tour(tourID: $id) { id clips { id index highURI lowURI frameCount duration } markers { id name description tourId scrollPosition frameIndex isFastTravel } }`;
     const three = `query($id: ID!) { ${[0, 1, 2].map(tour).join(' ')} }`;
     const signedIn = await post(three, { id }, agent.token);
     expect(signedIn.json.errors).toBeUndefined();
     expect(signedIn.json.data.t2.clips).toHaveLength(4);
-    const anonymous = await fetch(`${t.url}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: three, variables: { id } }) });
-    const answer = (await anonymous.json()) as { data?: unknown; errors?: Array<{ message: string; extensions?: { code?: string } }> };
+    const anonymous = await fetch(`${t.url}/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: three, variables: { id } }),
+    });
+    const answer = (await anonymous.json()) as {
+      data?: unknown;
+      errors?: Array<{ message: string; extensions?: { code?: string } }>;
+    };
     expect(answer.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.QUERY_TOO_COMPLEX);
     expect(answer.errors?.[0]?.message).toMatch(new RegExp(`cost \\d+ > ${QUERY_LIMITS.maxAnonymousCost}`));
     expect(answer.data ?? null).toBeNull();
@@ -125,7 +145,8 @@ describe('query cost against the real app: signed in, with an API key, and cache
   it("answers the console's documents and refuses the worst signed-in ones before running them", async () => {
     for (const [name, { query, variables }] of Object.entries(signedInDocuments)) {
       const r = await post(query, variables, agent.token);
-      if (name.startsWith('worst')) expect(r.json.errors?.[0]?.extensions?.code, name).toBe(ERROR_CODES.QUERY_TOO_COMPLEX);
+      if (name.startsWith('worst'))
+        expect(r.json.errors?.[0]?.extensions?.code, name).toBe(ERROR_CODES.QUERY_TOO_COMPLEX);
       else expect(r.json.errors, name).toBeUndefined();
     }
   });

@@ -1,5 +1,5 @@
 /**
- * Every document is refused or answered within 50 ms of server CPU (issue 29): the issue's 10 KB document repeating
+ * Every document is refused or answered within 50 ms of server CPU: the issue's 10 KB document repeating
  * `priceTiers { tierName }` across 45 named fragments, the same five times on one graphql-ws socket, and the worst
  * documents we can build, each sent to the real app (in this process) with process.cpuUsage around the request.
  * Prints each figure (best of five: the machine is shared) with the load average beside it.
@@ -22,7 +22,10 @@ const load = () => `load ${os.loadavg()[0]!.toFixed(1)}`;
 function repeatedAcrossFragments(root: 'Query' | 'Subscription', n = 45, copies = 8): string {
   const leaf = root === 'Query' ? 'priceTiers { tierName }' : `${SUB_ROOT} { progress }`;
   const spreads = Array.from({ length: n }, (_, i) => `...P${i}`).join(' ');
-  const fragments = Array.from({ length: n }, (_, i) => `fragment P${i} on ${root} { ${`${leaf} `.repeat(copies)}}`).join(' ');
+  const fragments = Array.from(
+    { length: n },
+    (_, i) => `fragment P${i} on ${root} { ${`${leaf} `.repeat(copies)}}`,
+  ).join(' ');
   return `${root === 'Query' ? 'query' : 'subscription'} { ${spreads} } ${fragments}`;
 }
 
@@ -38,7 +41,8 @@ function fiveOnOneSocket(url: string, query: string): Promise<unknown[]> {
     ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: {} })));
     ws.on('message', (data) => {
       const msg = JSON.parse(String(data)) as { type: string; payload?: unknown };
-      if (msg.type === 'connection_ack') for (let i = 1; i <= 5; i++) ws.send(JSON.stringify({ id: String(i), type: 'subscribe', payload: { query } }));
+      if (msg.type === 'connection_ack')
+        for (let i = 1; i <= 5; i++) ws.send(JSON.stringify({ id: String(i), type: 'subscribe', payload: { query } }));
       else if (msg.type === 'error' || msg.type === 'next') answers.push(msg.payload);
       if (answers.length === 5) {
         ws.close(1000);
@@ -58,12 +62,22 @@ describe('query cost: every document refused or answered within 50 ms of CPU (ho
     // job polling in this process to count beside the request.
     t = await startTestApp('pglite', { RATE_LIMIT_DISABLED: true, ROLE: 'api' });
     const owner = await seedUser(t.app, { plan: 'pro' });
-    // A long public tour: 250 clips (a 10-minute video) and 100 markers, the largest answer an anonymous caller can ask.
+    // A long public tour: 250 clips (a 10-minute video) and 100 markers, the largest answer an anonymous caller can
+    // ask.
     const tour = await seedProcessedTour(t, owner, 250);
     tourId = tour.id;
     await t.app.services.db
       .insertInto('markers')
-      .values(Array.from({ length: 100 }, (_, i) => ({ tour_id: tour.row.id, name: `Room ${i}`, description: 'A room', frame_index: i * 80, scroll_position: i, is_fast_travel: false })))
+      .values(
+        Array.from({ length: 100 }, (_, i) => ({
+          tour_id: tour.row.id,
+          name: `Room ${i}`,
+          description: 'A room',
+          frame_index: i * 80,
+          scroll_position: i,
+          is_fast_travel: false,
+        })),
+      )
       .execute();
     await gqlPost(t.url, '{ priceTiers { tierName } }'); // warm-up: the first request compiles the resolvers
   });
@@ -73,7 +87,11 @@ describe('query cost: every document refused or answered within 50 ms of CPU (ho
   });
 
   /** Best CPU of three sends of the document (client and server both run in this process: an upper bound). */
-  async function measure(name: string, query: string, variables?: unknown): Promise<{ ms: number; status: number; json: any }> {
+  async function measure(
+    name: string,
+    query: string,
+    variables?: unknown,
+  ): Promise<{ ms: number; status: number; json: any }> {
     let best = Number.POSITIVE_INFINITY;
     let last: { status: number; json: any } = { status: 0, json: null };
     for (let i = 0; i < 5; i++) {

@@ -12,7 +12,21 @@ import { ERROR_CODES } from '@roomwalk/shared';
 import { getSchema } from '../../src/graphql/schema.js';
 import { PARSE_OPTIONS, QUERY_LIMITS, checkQueryLimits } from '../../src/graphql/limits.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { CLIENT_ADDRESSES, SUB_ROOT, Tally, describeHealth, fragmentBomb, gqlPost, healthy, post, whileHealthy, wsSubscribe, type Health, type RawResponse, worstAllowedMs } from './harness.js';
+import {
+  CLIENT_ADDRESSES,
+  SUB_ROOT,
+  Tally,
+  describeHealth,
+  fragmentBomb,
+  gqlPost,
+  healthy,
+  post,
+  whileHealthy,
+  wsSubscribe,
+  type Health,
+  type RawResponse,
+  worstAllowedMs,
+} from './harness.js';
 
 function expectHealthy(h: Health): void {
   expect(h.worstMs, describeHealth(h)).toBeLessThan(worstAllowedMs(h));
@@ -55,7 +69,13 @@ function prng(seed: number) {
 
 type Gen = (r: () => number) => string | { query: unknown; variables?: unknown };
 const int = (r: () => number, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
-const LEAVES = ['priceTiers { tierName }', '__typename', 'priceTiers { tierName upTo flatAmount currencySymbol }', 'tour(tourID: "nonsense") { id }', 'me { user { id } }'];
+const LEAVES = [
+  'priceTiers { tierName }',
+  '__typename',
+  'priceTiers { tierName upTo flatAmount currencySymbol }',
+  'tour(tourID: "nonsense") { id }',
+  'me { user { id } }',
+];
 
 /** The grammar: each generator builds one family of hostile (or merely odd) documents. */
 const GENERATORS: Record<string, Gen> = {
@@ -65,7 +85,8 @@ const GENERATORS: Record<string, Gen> = {
     return `{ me { user { ${sel} } } }`;
   },
   wide: (r) => `{ ${Array.from({ length: int(r, 50, 1500) }, () => LEAVES[int(r, 0, 1)]).join(' ')} }`,
-  aliased: (r) => `{ ${Array.from({ length: int(r, 10, 400) }, (_, i) => `a${i}: ${LEAVES[int(r, 0, LEAVES.length - 1)]}`).join(' ')} }`,
+  aliased: (r) =>
+    `{ ${Array.from({ length: int(r, 10, 400) }, (_, i) => `a${i}: ${LEAVES[int(r, 0, LEAVES.length - 1)]}`).join(' ')} }`,
   fragmentHeavy: (r) => fragmentBomb(int(r, 3, 60), 'Query', int(r, 1, 6)),
   manyFragments: (r) => {
     const n = int(r, 20, 400);
@@ -88,13 +109,30 @@ const GENERATORS: Record<string, Gen> = {
   listArgs: (r) => `{ tour(tourID: [${Array.from({ length: int(r, 10, 3000) }, () => '"a"').join(',')}]) { id } }`,
   nestedInput: (r) => `{ tour(tourID: ${'['.repeat(int(r, 10, 3000))}"a"${']'.repeat(int(r, 0, 3000))}) { id } }`,
   garbage: (r) => Array.from({ length: int(r, 1, 3000) }, () => String.fromCharCode(int(r, 1, 0x2fff))).join(''),
-  tokens: (r) => Array.from({ length: int(r, 10, 6000) }, () => ['{', '}', '(', ')', '...', 'a', '$x', ':', '@b', '"s"', '1', '[', ']'][int(r, 0, 12)]).join(' '),
-  notAString: (r) => ({ query: [42, { kind: 'Document', definitions: [] }, ['{ __typename }'], null, true][int(r, 0, 4)] }),
+  tokens: (r) =>
+    Array.from(
+      { length: int(r, 10, 6000) },
+      () => ['{', '}', '(', ')', '...', 'a', '$x', ':', '@b', '"s"', '1', '[', ']'][int(r, 0, 12)],
+    ).join(' '),
+  notAString: (r) => ({
+    query: [42, { kind: 'Document', definitions: [] }, ['{ __typename }'], null, true][int(r, 0, 4)],
+  }),
   jsonAst: (r) =>
     JSON.stringify({
       kind: 'Document',
       definitions:
-        r() < 0.5 ? [] : [{ kind: 'OperationDefinition', operation: 'query', selectionSet: { kind: 'SelectionSet', selections: [{ kind: 'Field', name: { kind: 'Name', value: 'priceTiers' } }] } }],
+        r() < 0.5
+          ? []
+          : [
+              {
+                kind: 'OperationDefinition',
+                operation: 'query',
+                selectionSet: {
+                  kind: 'SelectionSet',
+                  selections: [{ kind: 'Field', name: { kind: 'Name', value: 'priceTiers' } }],
+                },
+              },
+            ],
     }),
 };
 
@@ -119,31 +157,52 @@ describe('hostile GraphQL documents (HTTP and WebSocket, real app)', () => {
     // graphql-js merges each fragment's fields into the set once: 22 fragments bring __typename 22 times, over the
     // limit of the same field in one selection (counted through named fragments since issue 29).
     const refusedBomb = r.json?.errors?.[0]?.extensions?.code === ERROR_CODES.QUERY_TOO_COMPLEX;
-    tally.record('fragment bomb HTTP', refusedBomb && healthy(health), `${r.text.slice(0, 200)} ${describeHealth(health)}`);
+    tally.record(
+      'fragment bomb HTTP',
+      refusedBomb && healthy(health),
+      `${r.text.slice(0, 200)} ${describeHealth(health)}`,
+    );
     expect(r.json.errors[0].message).toMatch(/"__typename" asked more than 10 times/);
     expectHealthy(health);
 
     const real = fragmentBomb(22).replaceAll('{__typename', '{priceTiers{tierName}');
     const { result: refused, health: health2 } = await whileHealthy(t.url, () => gqlPost(t.url, real));
-    figures.push(`22-level priceTiers bomb over HTTP refused in ${refused.ms.toFixed(1)} ms, ${describeHealth(health2)}`);
-    tally.record('fragment bomb with fields HTTP', refused.json?.errors?.[0]?.extensions?.code === ERROR_CODES.QUERY_TOO_COMPLEX && healthy(health2), refused.text.slice(0, 200));
+    figures.push(
+      `22-level priceTiers bomb over HTTP refused in ${refused.ms.toFixed(1)} ms, ${describeHealth(health2)}`,
+    );
+    tally.record(
+      'fragment bomb with fields HTTP',
+      refused.json?.errors?.[0]?.extensions?.code === ERROR_CODES.QUERY_TOO_COMPLEX && healthy(health2),
+      refused.text.slice(0, 200),
+    );
     expect(refused.status).toBe(400);
     expect(refused.json.errors[0].extensions.code).toBe(ERROR_CODES.QUERY_TOO_COMPLEX);
-    expect(refused.json.errors[0].message).toMatch(new RegExp(`cost too high to count|cost \\d+ > ${QUERY_LIMITS.maxCost}`));
+    expect(refused.json.errors[0].message).toMatch(
+      new RegExp(`cost too high to count|cost \\d+ > ${QUERY_LIMITS.maxCost}`),
+    );
     expect(refused.json.data ?? null).toBeNull();
     expectHealthy(health2);
   });
 
   it('refuses the same bomb over the graphql-ws WebSocket', async () => {
-    const { result, health } = await whileHealthy(t.url, () => wsSubscribe(t.url, { query: fragmentBomb(22, 'Subscription') }));
+    const { result, health } = await whileHealthy(t.url, () =>
+      wsSubscribe(t.url, { query: fragmentBomb(22, 'Subscription') }),
+    );
     figures.push(`22-level bomb over WS: ${describeHealth(health)}`);
-    tally.record('fragment bomb WS', result.errors?.[0]?.extensions?.code === ERROR_CODES.QUERY_TOO_COMPLEX && healthy(health), JSON.stringify(result));
+    tally.record(
+      'fragment bomb WS',
+      result.errors?.[0]?.extensions?.code === ERROR_CODES.QUERY_TOO_COMPLEX && healthy(health),
+      JSON.stringify(result),
+    );
     expect(result.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.QUERY_TOO_COMPLEX);
     expectHealthy(health);
   });
 
   it('refuses fragment cycles, spread floods and documents over the token limit, with the limit named', async () => {
-    const cycle = await gqlPost(t.url, 'query{...A} fragment A on Query{__typename ...B} fragment B on Query{__typename ...A}');
+    const cycle = await gqlPost(
+      t.url,
+      'query{...A} fragment A on Query{__typename ...B} fragment B on Query{__typename ...A}',
+    );
     expect(cycle.status).toBe(400);
     expect(cycle.json.errors[0].message).toMatch(/Cannot spread fragment "A" within itself/);
     expect(cycle.json.errors[0].extensions.code).toBe(ERROR_CODES.BAD_USER_INPUT);
@@ -158,7 +217,9 @@ describe('hostile GraphQL documents (HTTP and WebSocket, real app)', () => {
     expect(big.status).toBe(400);
     expect(big.json.errors[0].extensions.code).toBe(ERROR_CODES.QUERY_TOO_COMPLEX);
     expect(big.json.errors[0].message).toMatch(/tokens/);
-    const bigWs = await wsSubscribe(t.url, { query: `subscription { ${SUB_ROOT} { ${'progress '.repeat(QUERY_LIMITS.maxTokens + 1)}} }` });
+    const bigWs = await wsSubscribe(t.url, {
+      query: `subscription { ${SUB_ROOT} { ${'progress '.repeat(QUERY_LIMITS.maxTokens + 1)}} }`,
+    });
     expect(bigWs.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.QUERY_TOO_COMPLEX);
     for (const [what, ok] of [
       ['cycle', cycle.status === 400],
@@ -172,7 +233,16 @@ describe('hostile GraphQL documents (HTTP and WebSocket, real app)', () => {
   it('refuses a JSON "AST" sent in place of a query string (it would skip the token limit)', async () => {
     const ast = JSON.stringify({
       kind: 'Document',
-      definitions: [{ kind: 'OperationDefinition', operation: 'query', selectionSet: { kind: 'SelectionSet', selections: [{ kind: 'Field', name: { kind: 'Name', value: 'priceTiers' } }] } }],
+      definitions: [
+        {
+          kind: 'OperationDefinition',
+          operation: 'query',
+          selectionSet: {
+            kind: 'SelectionSet',
+            selections: [{ kind: 'Field', name: { kind: 'Name', value: 'priceTiers' } }],
+          },
+        },
+      ],
     });
     const r = await gqlPost(t.url, ast);
     expect(r.json.errors[0].extensions.code).toBe(ERROR_CODES.BAD_USER_INPUT);
@@ -230,7 +300,9 @@ describe('hostile GraphQL documents (HTTP and WebSocket, real app)', () => {
       for (const [i, name] of cases.entries()) {
         const made = GENERATORS[name]!(r);
         const body = typeof made === 'string' ? { query: made } : made;
-        const res = await post(`${t.url}/query`, JSON.stringify(body), { from: CLIENT_ADDRESSES[i % CLIENT_ADDRESSES.length] });
+        const res = await post(`${t.url}/query`, JSON.stringify(body), {
+          from: CLIENT_ADDRESSES[i % CLIENT_ADDRESSES.length],
+        });
         const problem = refusedClearly(res);
         tally.record(`fuzz ${name} #${i}`, problem === null, problem ?? '');
       }
@@ -243,14 +315,33 @@ describe('hostile GraphQL documents (HTTP and WebSocket, real app)', () => {
   it('fuzz: the same grammar as subscriptions over the WebSocket gets an error or a 4400 close, never a stall', async () => {
     const r = prng(0x15_0003);
     const before = tally.failures.length;
-    const wsNames = ['deep', 'aliased', 'fragmentHeavy', 'cycle', 'hugeString', 'directives', 'garbage', 'tokens', 'notAString'];
+    const wsNames = [
+      'deep',
+      'aliased',
+      'fragmentHeavy',
+      'cycle',
+      'hugeString',
+      'directives',
+      'garbage',
+      'tokens',
+      'notAString',
+    ];
     const { health } = await whileHealthy(t.url, async () => {
       for (const [i, name] of wsNames.flatMap((n) => [n, n, n]).entries()) {
         const made = GENERATORS[name]!(r);
-        const query = typeof made === 'string' ? made.replace(/^query\b|^\{/, (m) => (m === '{' ? `subscription { ${SUB_ROOT} { progress } ` : 'subscription')) : made.query;
+        const query =
+          typeof made === 'string'
+            ? made.replace(/^query\b|^\{/, (m) =>
+                m === '{' ? `subscription { ${SUB_ROOT} { progress } ` : 'subscription',
+              )
+            : made.query;
         const out = await wsSubscribe(t.url, { query }, { from: CLIENT_ADDRESSES[i % CLIENT_ADDRESSES.length] });
         const code = out.errors?.[0]?.extensions?.code;
-        const ok = out.closeCode === 4400 || (!!out.errors?.length && !/\bat .+\.(ts|js):\d+/.test(JSON.stringify(out)) && (code === undefined ? !!out.errors[0]?.message : REFUSAL_CODES.has(code)));
+        const ok =
+          out.closeCode === 4400 ||
+          (!!out.errors?.length &&
+            !/\bat .+\.(ts|js):\d+/.test(JSON.stringify(out)) &&
+            (code === undefined ? !!out.errors[0]?.message : REFUSAL_CODES.has(code)));
         tally.record(`ws fuzz ${name} #${i}`, ok, JSON.stringify(out).slice(0, 300));
       }
     });

@@ -36,10 +36,20 @@ describe('GraphQL loose ends', () => {
       .executeTakeFirstOrThrow();
     const invite = await db
       .insertInto('team_invites')
-      .values({ company_id: owner.company.id, email: 'invitee@example.com', token_hash: 'x'.repeat(64), invited_by: owner.user.id, expires_at: new Date(Date.now() + 86_400_000) } as never)
+      .values({
+        company_id: owner.company.id,
+        email: 'invitee@example.com',
+        token_hash: 'x'.repeat(64),
+        invited_by: owner.user.id,
+        expires_at: new Date(Date.now() + 86_400_000),
+      } as never)
       .returning('id')
       .executeTakeFirstOrThrow();
-    const profile = await db.selectFrom('user_profiles').select('id').where('user_id', '=', owner.user.id).executeTakeFirstOrThrow();
+    const profile = await db
+      .selectFrom('user_profiles')
+      .select('id')
+      .where('user_id', '=', owner.user.id)
+      .executeTakeFirstOrThrow();
     const reel = await db
       .insertInto('reels')
       .values({ tour_id: tour.row.id, created_by: owner.user.id, key: 'reel-1', seed: 7 } as never)
@@ -90,18 +100,38 @@ describe('GraphQL loose ends', () => {
       }
     }
     // The same answer as for an id that does not exist, and a malformed id is NOT_FOUND.
-    expect((await t.gql(NODE, { id: 'marker_00000000-0000-4000-8000-000000000000' }, owner.token)).data.node).toBeNull();
-    expect((await t.gql(NODE, { id: 'marker_nope' }, owner.token)).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.NOT_FOUND);
+    expect(
+      (await t.gql(NODE, { id: 'marker_00000000-0000-4000-8000-000000000000' }, owner.token)).data.node,
+    ).toBeNull();
+    expect((await t.gql(NODE, { id: 'marker_nope' }, owner.token)).errors?.[0]?.extensions?.code).toBe(
+      ERROR_CODES.NOT_FOUND,
+    );
   });
 
   it('node(id) reads fields through the resolved type, and invites only for company admins', async () => {
-    const m = await t.gql(`query($id: ID!) { node(id: $id) { ... on Marker { name } } }`, { id: ids.Marker }, owner.token);
+    const m = await t.gql(
+      `query($id: ID!) { node(id: $id) { ... on Marker { name } } }`,
+      { id: ids.Marker },
+      owner.token,
+    );
     expect(m.data.node).toEqual({ name: 'Kitchen' });
-    const l = await t.gql(`query($id: ID!) { node(id: $id) { ... on TourLead { name email leadType } } }`, { id: ids.TourLead }, member.token);
+    const l = await t.gql(
+      `query($id: ID!) { node(id: $id) { ... on TourLead { name email leadType } } }`,
+      { id: ids.TourLead },
+      member.token,
+    );
     expect(l.data.node).toEqual({ name: 'Lerato', email: 'lead@example.com', leadType: 'CONTACT' });
-    const byAdmin = await t.gql(`query($id: ID!) { node(id: $id) { ... on TeamInvite { email } } }`, { id: ids.TeamInvite }, owner.token);
+    const byAdmin = await t.gql(
+      `query($id: ID!) { node(id: $id) { ... on TeamInvite { email } } }`,
+      { id: ids.TeamInvite },
+      owner.token,
+    );
     expect(byAdmin.data.node).toEqual({ email: 'invitee@example.com' });
-    const byMember = await t.gql(`query($id: ID!) { node(id: $id) { ... on TeamInvite { email } } }`, { id: ids.TeamInvite }, member.token);
+    const byMember = await t.gql(
+      `query($id: ID!) { node(id: $id) { ... on TeamInvite { email } } }`,
+      { id: ids.TeamInvite },
+      member.token,
+    );
     expect(byMember.errors).toBeUndefined();
     expect(byMember.data.node).toBeNull();
     tally.record('invite by non-admin member', byMember.data.node === null);
@@ -129,9 +159,18 @@ describe('GraphQL loose ends', () => {
     );
     form.set('map', JSON.stringify({ 0: ['variables.input.thumbnailURL'], 1: ['variables.a'], 2: ['variables.b'] }));
     for (const i of [0, 1, 2]) form.set(String(i), new Blob([new Uint8Array(png)], { type: 'image/png' }), `t${i}.png`);
-    const res = await fetch(`${t.url}/query`, { method: 'POST', body: form, headers: { authorization: `Bearer ${owner.token}` }, signal: AbortSignal.timeout(20_000) });
+    const res = await fetch(`${t.url}/query`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${owner.token}` },
+      signal: AbortSignal.timeout(20_000),
+    });
     const body = (await res.json()) as { errors?: Array<{ message: string; extensions?: { code?: string } }> };
-    tally.record('3-file upload', body.errors?.[0]?.extensions?.code === ERROR_CODES.BAD_USER_INPUT, JSON.stringify(body));
+    tally.record(
+      '3-file upload',
+      body.errors?.[0]?.extensions?.code === ERROR_CODES.BAD_USER_INPUT,
+      JSON.stringify(body),
+    );
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     expect(body.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.BAD_USER_INPUT);

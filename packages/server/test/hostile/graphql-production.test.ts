@@ -22,7 +22,8 @@ describe('production: introspection and suggestions', () => {
   beforeAll(async () => {
     // ROLE api: no worker, so no media binaries are needed for a production start.
     // One after another: three starts at once can overrun Fastify's plugin timeout on a loaded machine.
-    // SMTP_URL: production refuses to start without a way to deliver mail (no connection is made unless a mail goes out).
+    // SMTP_URL: production refuses to start without a way to deliver mail (no connection is made unless a mail goes
+    // out).
     prod = await startTestApp('pglite', { NODE_ENV: 'production', ROLE: 'api', SMTP_URL: 'smtp://127.0.0.1:1' });
     dev = await startTestApp('pglite');
   });
@@ -46,7 +47,11 @@ describe('production: introspection and suggestions', () => {
       ['anonymous', undefined],
       ['free', free.token],
     ] as const) {
-      for (const q of [SCHEMA, TYPE, `{ tourList: __typename ...F } fragment F on Query { __schema { types { name } } }`]) {
+      for (const q of [
+        SCHEMA,
+        TYPE,
+        `{ tourList: __typename ...F } fragment F on Query { __schema { types { name } } }`,
+      ]) {
         const r = await prod.gql(q, {}, token);
         const ok = r.errors?.[0]?.extensions?.code === ERROR_CODES.FORBIDDEN && !r.data;
         tally.record(`introspection by ${who}`, ok, JSON.stringify(r).slice(0, 200));
@@ -67,7 +72,13 @@ describe('production: introspection and suggestions', () => {
     expect(introspectionPolicy(undefined, false)).toBe('open');
     expect(introspectionPolicy('open', true)).toBe('open');
     expect(introspectionPolicy('off', false)).toBe('off');
-    expect([mayIntrospect('open', null), mayIntrospect('api', null), mayIntrospect('api', free), mayIntrospect('api', pro), mayIntrospect('off', pro)]).toEqual([true, false, false, true, false]);
+    expect([
+      mayIntrospect('open', null),
+      mayIntrospect('api', null),
+      mayIntrospect('api', free),
+      mayIntrospect('api', pro),
+      mayIntrospect('off', pro),
+    ]).toEqual([true, false, false, true, false]);
   });
 
   it('drops "Did you mean" hints from validation and variable errors in production only', async () => {

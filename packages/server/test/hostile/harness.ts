@@ -18,7 +18,11 @@ export interface RawResponse {
 }
 
 /** A POST to `url` sent from the given local address (no proxy headers: the server sees the socket's address). */
-export function post(url: string, body: string | Buffer, opts: { from?: string; headers?: Record<string, string> } = {}): Promise<RawResponse> {
+export function post(
+  url: string,
+  body: string | Buffer,
+  opts: { from?: string; headers?: Record<string, string> } = {},
+): Promise<RawResponse> {
   const u = new URL(url);
   const started = performance.now();
   return new Promise((resolve, reject) => {
@@ -29,7 +33,12 @@ export function post(url: string, body: string | Buffer, opts: { from?: string; 
         path: u.pathname + u.search,
         method: 'POST',
         localAddress: opts.from ?? CLIENT_ADDRESSES[0],
-        headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': String(Buffer.byteLength(body)), ...opts.headers },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+          ...opts.headers,
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -51,7 +60,8 @@ export function post(url: string, body: string | Buffer, opts: { from?: string; 
   });
 }
 
-export const gqlPost = (url: string, query: unknown, variables?: unknown, from?: string) => post(`${url}/query`, JSON.stringify({ query, variables }), { from });
+export const gqlPost = (url: string, query: unknown, variables?: unknown, from?: string) =>
+  post(`${url}/query`, JSON.stringify({ query, variables }), { from });
 
 /** The issue's figure: /healthz answers within this while an attack runs (printed as p95 against it). */
 const HEALTH_BUDGET_MS = 100;
@@ -139,9 +149,15 @@ export interface WsOutcome {
 }
 
 /** Runs one subscribe on a fresh graphql-transport-ws socket and returns its first error or how the socket closed. */
-export function wsSubscribe(url: string, payload: Record<string, unknown>, opts: { from?: string } = {}): Promise<WsOutcome> {
+export function wsSubscribe(
+  url: string,
+  payload: Record<string, unknown>,
+  opts: { from?: string } = {},
+): Promise<WsOutcome> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${url.replace('http', 'ws')}/query`, 'graphql-transport-ws', { localAddress: opts.from ?? CLIENT_ADDRESSES[0] });
+    const ws = new WebSocket(`${url.replace('http', 'ws')}/query`, 'graphql-transport-ws', {
+      localAddress: opts.from ?? CLIENT_ADDRESSES[0],
+    });
     let settled = false;
     const done = (o: WsOutcome) => {
       if (settled) return;

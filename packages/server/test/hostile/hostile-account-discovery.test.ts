@@ -9,7 +9,8 @@ import { accountMailRequestQueue } from '../../src/jobs/account-mail-job.js';
 import { signUpActivated, uniqueEmail, waitForMail } from '../helpers/accounts.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
-const RESET = 'mutation($input: UserRequestPasswordResetInput!) { userRequestPasswordReset(input: $input) { success } }';
+const RESET =
+  'mutation($input: UserRequestPasswordResetInput!) { userRequestPasswordReset(input: $input) { success } }';
 
 describe('password reset: no account discovery', () => {
   let t: TestApp;
@@ -67,6 +68,8 @@ describe('password reset: no account discovery', () => {
       u.push(await time(uniqueEmail('unknown')));
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    console.log(`[hostile] password reset answer, median of ${rounds}: known ${median(k).toFixed(1)} ms, unknown ${median(u).toFixed(1)} ms, ratio ${(median(k) / median(u)).toFixed(2)}`);
+    console.log(
+      `[hostile] password reset answer, median of ${rounds}: known ${median(k).toFixed(1)} ms, unknown ${median(u).toFixed(1)} ms, ratio ${(median(k) / median(u)).toFixed(2)}`,
+    );
   });
 });

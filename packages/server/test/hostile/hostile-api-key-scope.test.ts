@@ -21,7 +21,15 @@ describe('API key scope and rights (hostile)', () => {
     t = await startTestApp('pglite', { ROLE: 'api', API_KEY_RATE_LIMIT_PER_MINUTE: 1000 });
     admin = await seedUser(t.app, { plan: 'pro' });
     await seedUser(t.app, { companyId: admin.company.id, role: 'USER' });
-    expect((await t.gql(`mutation($c: ID!) { inviteMember(input: { email: "pending@example.com", companyId: $c }) { id } }`, { c: admin.companyId }, admin.token)).errors).toBeUndefined();
+    expect(
+      (
+        await t.gql(
+          `mutation($c: ID!) { inviteMember(input: { email: "pending@example.com", companyId: $c }) { id } }`,
+          { c: admin.companyId },
+          admin.token,
+        )
+      ).errors,
+    ).toBeUndefined();
     tourId = (await seedProcessedTour(t, admin)).id;
     secret = (await t.gql(CREATE_KEY, { name: 'CRM' }, admin.token)).data.apiKeyCreate.secret;
   });
@@ -45,7 +53,11 @@ describe('API key scope and rights (hostile)', () => {
       expect(JSON.stringify(r)).not.toMatch(/pending@example\.com|signalingToken"\s*:\s*"/);
     }
     // What the allow-list keeps: the tour with its owner's name, and node(id) of a tour.
-    const ok = await t.gql(`query($id: ID!) { tour(tourID: $id) { id title owner { id username } } node(id: $id) { id ... on Tour { title } } }`, { id: tourId }, secret);
+    const ok = await t.gql(
+      `query($id: ID!) { tour(tourID: $id) { id title owner { id username } } node(id: $id) { id ... on Tour { title } } }`,
+      { id: tourId },
+      secret,
+    );
     expect(ok.errors).toBeUndefined();
     expect(ok.data.tour.owner.username).toBe(admin.user.username);
   });
@@ -56,15 +68,29 @@ describe('API key scope and rights (hostile)', () => {
     const colleagueTour = (await seedProcessedTour(t, await seedUser(t.app, { companyId: boss.company.id }))).id;
     const key = (await t.gql(CREATE_KEY, { name: 'Site' }, second.token)).data.apiKeyCreate.secret;
     expect((await t.gql(SAVE, { id: colleagueTour }, key)).errors).toBeUndefined();
-    expect((await t.gql(`mutation($id: ID!) { revokeAdminMember(userId: $id) { success } }`, { id: second.userId }, boss.token)).errors).toBeUndefined();
-    expect((await t.gql(SAVE, { id: colleagueTour }, second.token)).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.FORBIDDEN);
+    expect(
+      (
+        await t.gql(
+          `mutation($id: ID!) { revokeAdminMember(userId: $id) { success } }`,
+          { id: second.userId },
+          boss.token,
+        )
+      ).errors,
+    ).toBeUndefined();
+    expect((await t.gql(SAVE, { id: colleagueTour }, second.token)).errors?.[0]?.extensions?.code).toBe(
+      ERROR_CODES.FORBIDDEN,
+    );
     expect((await t.gql(SAVE, { id: colleagueTour }, key)).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.FORBIDDEN);
     // Their own tour still works with the key, as it does for them.
     const own = (await seedProcessedTour(t, second)).id;
     expect((await t.gql(SAVE, { id: own }, key)).errors).toBeUndefined();
     // The creator leaves the company (moved to another one): the key stops.
     const elsewhere = await seedUser(t.app, { plan: 'pro' });
-    await t.app.services.db.updateTable('users').set({ company_id: elsewhere.company.id }).where('id', '=', second.user.id).execute();
+    await t.app.services.db
+      .updateTable('users')
+      .set({ company_id: elsewhere.company.id })
+      .where('id', '=', second.user.id)
+      .execute();
     const stopped = await t.gql(SAVE, { id: own }, key);
     expect(stopped.status).toBe(401);
     expect(stopped.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.UNAUTHENTICATED);
@@ -74,7 +100,11 @@ describe('API key scope and rights (hostile)', () => {
     const owner = await seedUser(t.app, { plan: 'pro' });
     const member = await seedUser(t.app, { companyId: owner.company.id });
     const tour = await seedProcessedTour(t, owner);
-    await t.app.services.db.updateTable('tours').set({ video_key: 'uploads/seeded.mp4' }).where('id', '=', tour.row.id).execute();
+    await t.app.services.db
+      .updateTable('tours')
+      .set({ video_key: 'uploads/seeded.mp4' })
+      .where('id', '=', tour.row.id)
+      .execute();
     const shot = await t.app.services.db
       .insertInto('shots')
       .values({ tour_id: tour.row.id, status: 'COMPLETED', original_key: `tours/${tour.row.id}/shots/a.jpg` })
@@ -89,8 +119,14 @@ describe('API key scope and rights (hostile)', () => {
       const r = await t.gql(query, vars, member.token);
       expect(r.errors?.[0]?.extensions?.code, query).toBe(ERROR_CODES.FORBIDDEN);
     }
-    expect(await t.app.services.db.selectFrom('reels').select('id').where('tour_id', '=', tour.row.id).execute()).toEqual([]);
-    const row = await t.app.services.db.selectFrom('shots').select('status').where('id', '=', shot.id).executeTakeFirstOrThrow();
+    expect(
+      await t.app.services.db.selectFrom('reels').select('id').where('tour_id', '=', tour.row.id).execute(),
+    ).toEqual([]);
+    const row = await t.app.services.db
+      .selectFrom('shots')
+      .select('status')
+      .where('id', '=', shot.id)
+      .executeTakeFirstOrThrow();
     expect(row.status).toBe('COMPLETED');
   });
 });

@@ -38,7 +38,9 @@ describe('hostile: live socket amplification', () => {
     await host.next((m) => m.type === 'roomwalk_welcome', 'host welcome');
 
     const { result, health } = await whileHealthy(t.url, async () => {
-      const sockets = Array.from({ length: SOCKETS }, () => connect(wsUrl(t.url, { tourId: tour.globalId, token: lead.token })));
+      const sockets = Array.from({ length: SOCKETS }, () =>
+        connect(wsUrl(t.url, { tourId: tour.globalId, token: lead.token })),
+      );
       open.push(...sockets);
       await Promise.all(sockets.map((s) => s.next((m) => m.type === 'roomwalk_welcome', 'welcome')));
       const closed = await firstN(
@@ -47,18 +49,27 @@ describe('hostile: live socket amplification', () => {
         'replaced sockets',
       );
       const left = sockets.filter((s) => s.ws.readyState === s.ws.OPEN);
-      for (const s of left) for (let i = 0; i < SCROLLS; i++) s.send({ type: 'roomwalk_scrolling', tourId: tour.globalId, data: { frameIndex: i } });
+      for (const s of left)
+        for (let i = 0; i < SCROLLS; i++)
+          s.send({ type: 'roomwalk_scrolling', tourId: tour.globalId, data: { frameIndex: i } });
       await host.next((m) => m.type === 'roomwalk_scrolling' && m.data.frameIndex === SCROLLS - 1, 'last scroll');
-      const deliveries = [host, ...sockets].reduce((n, c) => n + c.messages.filter((m) => m.type === 'roomwalk_scrolling').length, 0);
+      const deliveries = [host, ...sockets].reduce(
+        (n, c) => n + c.messages.filter((m) => m.type === 'roomwalk_scrolling').length,
+        0,
+      );
       return { closed, open: left.length, deliveries };
     });
 
-    const allReplaced = result.closed.every((c) => c.value.code === LIVE_CLOSE_CODES.replaced && c.value.reason === 'Replaced by a newer connection');
+    const allReplaced = result.closed.every(
+      (c) => c.value.code === LIVE_CLOSE_CODES.replaced && c.value.reason === 'Replaced by a newer connection',
+    );
     tally.record('older sockets of the token closed with 4005', allReplaced, JSON.stringify(result.closed.slice(0, 3)));
     tally.record('one socket of the token left open', result.open === 1, `${result.open} open`);
     tally.record(`deliveries bounded (${SCROLLS})`, result.deliveries === SCROLLS, `${result.deliveries} deliveries`);
     tally.record('healthy while it ran', healthy(health), describeHealth(health));
-    console.log(`[hostile] amplification: ${SOCKETS} sockets → ${result.open} open, ${result.deliveries} deliveries (was ${SOCKETS * SCROLLS * (SOCKETS - 1)}); ${describeHealth(health)}`);
+    console.log(
+      `[hostile] amplification: ${SOCKETS} sockets → ${result.open} open, ${result.deliveries} deliveries (was ${SOCKETS * SCROLLS * (SOCKETS - 1)}); ${describeHealth(health)}`,
+    );
     expect(tally.failures).toEqual([]);
   });
 });

@@ -24,7 +24,8 @@ describe('unfinished uploads per user, and sizes', () => {
   afterAll(async () => t?.stop());
 
   const start = async (token: string, size: number, fileName: string) =>
-    (await t.gql(MQ.start, { input: { extension: 'mp4', fileName, size, lastModified: 1 } }, token)).data.uploadMultipartStart as {
+    (await t.gql(MQ.start, { input: { extension: 'mp4', fileName, size, lastModified: 1 } }, token)).data
+      .uploadMultipartStart as {
       key: string | null;
       uploadId: string | null;
       resumed: boolean;
@@ -37,10 +38,19 @@ describe('unfinished uploads per user, and sizes', () => {
     const answers = [];
     for (let i = 0; i < 30; i++) answers.push(await start(free.token, 8 * GiB, `walk-${i}.mp4`));
     expect(answers.filter((a) => a.uploadId)).toHaveLength(1);
-    expect(answers[1]).toMatchObject({ key: null, uploadId: null, error: ERROR_CODES.UPLOAD_INVALID, message: formatTexts.openUploadsTooLarge(8) });
+    expect(answers[1]).toMatchObject({
+      key: null,
+      uploadId: null,
+      error: ERROR_CODES.UPLOAD_INVALID,
+      message: formatTexts.openUploadsTooLarge(8),
+    });
     // The same file again still resumes its upload.
     expect(await start(free.token, 8 * GiB, 'walk-0.mp4')).toMatchObject({ resumed: true, key: answers[0]!.key });
-    const rows = await t.app.services.db.selectFrom('uploads').select('id').where('user_id', '=', free.user.id).execute();
+    const rows = await t.app.services.db
+      .selectFrom('uploads')
+      .select('id')
+      .where('user_id', '=', free.user.id)
+      .execute();
     expect(rows).toHaveLength(1);
   });
 
@@ -48,18 +58,29 @@ describe('unfinished uploads per user, and sizes', () => {
     const free = await seedUser(t.app, { plan: 'free' });
     const first = await start(free.token, 20 * 1024 ** 2, 'a.mp4');
     expect(first.uploadId).toBeTruthy();
-    for (const name of ['b.mp4', 'c.mp4']) expect((await start(free.token, 20 * 1024 ** 2, name)).uploadId).toBeTruthy();
-    for (let i = 0; i < 2; i++) expect((await t.gql(Q.getUrl, { ext: 'mp4' }, free.token)).data.fileGetPreSignedUrl.uploadURL).toBeTruthy();
-    const refusal = { uploadURL: null, error: ERROR_CODES.UPLOAD_INVALID, message: formatTexts.tooManyOpenUploads(MAX_OPEN_UPLOADS) };
+    for (const name of ['b.mp4', 'c.mp4'])
+      expect((await start(free.token, 20 * 1024 ** 2, name)).uploadId).toBeTruthy();
+    for (let i = 0; i < 2; i++)
+      expect((await t.gql(Q.getUrl, { ext: 'mp4' }, free.token)).data.fileGetPreSignedUrl.uploadURL).toBeTruthy();
+    const refusal = {
+      uploadURL: null,
+      error: ERROR_CODES.UPLOAD_INVALID,
+      message: formatTexts.tooManyOpenUploads(MAX_OPEN_UPLOADS),
+    };
     expect((await t.gql(Q.getUrl, { ext: 'mp4' }, free.token)).data.fileGetPreSignedUrl).toMatchObject(refusal);
-    expect(await start(free.token, 20 * 1024 ** 2, 'd.mp4')).toMatchObject({ uploadId: null, message: refusal.message });
+    expect(await start(free.token, 20 * 1024 ** 2, 'd.mp4')).toMatchObject({
+      uploadId: null,
+      message: refusal.message,
+    });
 
     // Begun longer ago than UPLOAD_ABANDON_SECONDS: no longer counted, and the sweep removes it with its parts.
     const past = new Date(Date.now() - (t.app.config.UPLOAD_ABANDON_SECONDS + 60) * 1000);
     await sql`UPDATE uploads SET created_at = ${past} WHERE key = ${first.key}`.execute(t.app.services.db);
     expect((await start(free.token, 20 * 1024 ** 2, 'd.mp4')).uploadId).toBeTruthy();
     expect(await sweepAbandonedUploads(t.app.services)).toBe(1);
-    expect(await t.app.services.db.selectFrom('uploads').select('id').where('key', '=', first.key!).executeTakeFirst()).toBeUndefined();
+    expect(
+      await t.app.services.db.selectFrom('uploads').select('id').where('key', '=', first.key!).executeTakeFirst(),
+    ).toBeUndefined();
   });
 
   it('refuses sizes that are not sizes for what they are: 1e300 is too large, not empty', async () => {
@@ -90,6 +111,8 @@ describe('webhook URLs in production', () => {
     ]) {
       await expect(checkWebhookUrl(prod, url), url).rejects.toThrow(/private or local network/);
     }
-    await expect(checkWebhookUrl(prod, 'https://[::ffff:5db8:d822]/hook')).resolves.toBe('https://[::ffff:5db8:d822]/hook');
+    await expect(checkWebhookUrl(prod, 'https://[::ffff:5db8:d822]/hook')).resolves.toBe(
+      'https://[::ffff:5db8:d822]/hook',
+    );
   });
 });

@@ -13,7 +13,12 @@ import { basicClientHeader, PASSWORD, signUpActivated, uniqueEmail } from '../he
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /** POST /oauth/token from a chosen local address, with optional extra headers. */
-function loginFrom(url: string, body: Record<string, unknown>, from: string, headers: Record<string, string> = {}): Promise<{ status: number; json: any }> {
+function loginFrom(
+  url: string,
+  body: Record<string, unknown>,
+  from: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: any }> {
   const u = new URL(`${url}/oauth/token`);
   const text = JSON.stringify({ grant_type: 'password', ...body });
   return new Promise((resolve, reject) => {
@@ -25,12 +30,19 @@ function loginFrom(url: string, body: Record<string, unknown>, from: string, hea
         method: 'POST',
         localAddress: from,
         agent: false,
-        headers: { 'content-type': 'application/json', authorization: basicClientHeader(), 'content-length': String(Buffer.byteLength(text)), ...headers },
+        headers: {
+          'content-type': 'application/json',
+          authorization: basicClientHeader(),
+          'content-length': String(Buffer.byteLength(text)),
+          ...headers,
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString() || 'null') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString() || 'null') }),
+        );
       },
     );
     req.on('error', reject);
@@ -66,7 +78,9 @@ describe('login limits with TRUST_PROXY off (default)', () => {
   it('ignores a client-supplied X-Forwarded-For: one address keeps one budget', async () => {
     const statuses: number[] = [];
     for (let i = 0; i <= perIp; i++) {
-      const r = await loginFrom(t.url, { username: uniqueEmail('nobody'), password: 'wrong-123' }, '127.0.0.2', { 'x-forwarded-for': `203.0.113.${i + 1}` });
+      const r = await loginFrom(t.url, { username: uniqueEmail('nobody'), password: 'wrong-123' }, '127.0.0.2', {
+        'x-forwarded-for': `203.0.113.${i + 1}`,
+      });
       statuses.push(r.status);
     }
     expect(
@@ -81,7 +95,11 @@ describe('login limits with TRUST_PROXY off (default)', () => {
     const statuses: number[] = [];
     for (let i = 0; i < perAccount + 2; i++) {
       // Spread so that no address reaches its own per-address budget.
-      const r = await loginFrom(t.url, { username: i % 2 ? victim.toUpperCase() : victim, password: `guess-${i}` }, addresses[i % addresses.length]!);
+      const r = await loginFrom(
+        t.url,
+        { username: i % 2 ? victim.toUpperCase() : victim, password: `guess-${i}` },
+        addresses[i % addresses.length]!,
+      );
       statuses.push(r.status);
       if (r.status === 429) expect(r.json.code).toBe(ERROR_CODES.RATE_LIMITED);
     }
@@ -115,12 +133,16 @@ describe('login limits with TRUST_PROXY naming the proxy', () => {
 
   it("believes the trusted proxy's X-Forwarded-For (clients behind it get their own budgets) and nobody else's", async () => {
     for (let i = 0; i <= perIp; i++) {
-      const r = await loginFrom(t.url, { username: uniqueEmail('nobody'), password: 'wrong-123' }, '127.0.0.1', { 'x-forwarded-for': `203.0.113.${i + 1}` });
+      const r = await loginFrom(t.url, { username: uniqueEmail('nobody'), password: 'wrong-123' }, '127.0.0.1', {
+        'x-forwarded-for': `203.0.113.${i + 1}`,
+      });
       expect(r.status, `request ${i}`).toBe(401);
     }
     const statuses: number[] = [];
     for (let i = 0; i <= perIp; i++) {
-      const r = await loginFrom(t.url, { username: uniqueEmail('nobody'), password: 'wrong-123' }, '127.0.0.6', { 'x-forwarded-for': `198.51.100.${i + 1}` });
+      const r = await loginFrom(t.url, { username: uniqueEmail('nobody'), password: 'wrong-123' }, '127.0.0.6', {
+        'x-forwarded-for': `198.51.100.${i + 1}`,
+      });
       statuses.push(r.status);
     }
     expect(statuses[perIp], statuses.join(',')).toBe(429);

@@ -39,7 +39,11 @@ describe('API node (no workers): upload race, webhook timestamps, invite address
   let t: TestApp;
   let owner: SeededUser;
   beforeAll(async () => {
-    t = await startTestApp('pglite', { ROLE: 'api', STRIPE_SECRET_KEY: 'sk_test_hostile', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
+    t = await startTestApp('pglite', {
+      ROLE: 'api',
+      STRIPE_SECRET_KEY: 'sk_test_hostile',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    });
     owner = await seedUser(t.app, { plan: 'basic' });
   });
   afterAll(async () => t?.stop());
@@ -48,7 +52,11 @@ describe('API node (no workers): upload race, webhook timestamps, invite address
     const first = Buffer.alloc(256 * 1024, 1);
     const key = await uploadBytes(t, owner.token, first);
     // A second PUT to the same key (a valid link for it) starts, sends half its body and stalls.
-    const { url, headers } = await t.app.services.storage.presignPut(key, { contentType: 'video/mp4', maxBytes: t.app.config.UPLOAD_MAX_BYTES, expiresInSeconds: 600 });
+    const { url, headers } = await t.app.services.storage.presignPut(key, {
+      contentType: 'video/mp4',
+      maxBytes: t.app.config.UPLOAD_MAX_BYTES,
+      expiresInSeconds: 600,
+    });
     const second = Buffer.alloc(256 * 1024, 2);
     const u = new URL(url);
     const req = http.request({
@@ -56,7 +64,11 @@ describe('API node (no workers): upload race, webhook timestamps, invite address
       port: u.port,
       path: u.pathname + u.search,
       method: 'PUT',
-      headers: { ...Object.fromEntries(headers.map((h) => [h.key, h.value])), 'content-type': 'video/mp4', 'content-length': String(second.length) },
+      headers: {
+        ...Object.fromEntries(headers.map((h) => [h.key, h.value])),
+        'content-type': 'video/mp4',
+        'content-length': String(second.length),
+      },
     });
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
       req.on('response', (res) => {
@@ -81,11 +93,19 @@ describe('API node (no workers): upload race, webhook timestamps, invite address
   });
 
   it('refuses a Stripe event signed with a timestamp from the future beyond the tolerance', async () => {
-    const payload = JSON.stringify({ id: 'evt_hostile_1', object: 'event', type: 'customer.created', data: { object: { id: 'cus_1', object: 'customer' } } });
+    const payload = JSON.stringify({
+      id: 'evt_hostile_1',
+      object: 'event',
+      type: 'customer.created',
+      data: { object: { id: 'cus_1', object: 'customer' } },
+    });
     const post = (timestamp: number) =>
       fetch(`${t.url}/webhooks/stripe`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp }) },
+        headers: {
+          'content-type': 'application/json',
+          'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp }),
+        },
         body: payload,
       });
     const now = Math.floor(Date.now() / 1000);
@@ -100,7 +120,11 @@ describe('API node (no workers): upload race, webhook timestamps, invite address
     const admin = await seedUser(t.app, { plan: 'basic' });
     const member = await seedUser(t.app, { companyId: admin.company.id });
     const invited = `pending-${Date.now()}@example.com`;
-    const inv = await t.gql('mutation($input: InviteMemberInput!) { inviteMember(input: $input) { id email } }', { input: { companyId: admin.companyId, email: invited } }, admin.token);
+    const inv = await t.gql(
+      'mutation($input: InviteMemberInput!) { inviteMember(input: $input) { id email } }',
+      { input: { companyId: admin.companyId, email: invited } },
+      admin.token,
+    );
     expect(inv.errors).toBeUndefined();
     const LIST = '{ me { user { company { invites(first: 50) { edges { node { id email accepted } } } } } } }';
     const forAdmin = await t.gql(LIST, {}, admin.token);
@@ -111,7 +135,11 @@ describe('API node (no workers): upload race, webhook timestamps, invite address
     expect(seen.map((n: any) => n.email)).not.toContain(invited);
     expect(seen.every((n: any) => n.accepted)).toBe(true);
     // Nor through node(id).
-    const node = await t.gql('query($id: ID!) { node(id: $id) { id ... on TeamInvite { email } } }', { id: inv.data.inviteMember.id }, member.token);
+    const node = await t.gql(
+      'query($id: ID!) { node(id: $id) { id ... on TeamInvite { email } } }',
+      { id: inv.data.inviteMember.id },
+      member.token,
+    );
     expect(JSON.stringify(node.data ?? null)).not.toContain(invited);
   });
 });
@@ -126,7 +154,11 @@ describe('a failed tour', () => {
   afterAll(async () => t?.stop());
 
   it("stops serving the failed tour's source at once", async () => {
-    const { key, tourId } = await uploadAndSubmit(t, owner.token, Buffer.from('this is not a video at all'.repeat(100)));
+    const { key, tourId } = await uploadAndSubmit(
+      t,
+      owner.token,
+      Buffer.from('this is not a video at all'.repeat(100)),
+    );
     const source = await fetch(`${t.url}/media/${key}`);
     await source.arrayBuffer();
     expect(source.status).toBe(200);
@@ -138,7 +170,11 @@ describe('a failed tour', () => {
         throw new VideoRejectedError(ERROR_CODES.VIDEO_INVALID, 'This file is not a video we can read.', 'test');
       },
     });
-    const row = await t.app.services.db.selectFrom('tours').select('status').where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await t.app.services.db
+      .selectFrom('tours')
+      .select('status')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(row.status).toBe('FAILED');
     const res = await fetch(`${t.url}/media/${key}`);
     await res.arrayBuffer();

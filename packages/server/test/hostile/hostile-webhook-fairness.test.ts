@@ -43,12 +43,15 @@ describe('webhook deliveries across companies', () => {
   it("B's delivery goes out while A's endpoint hangs on A's backlog", async () => {
     const hanging = await endpoint(a, () => 'hang');
     const healthy = await endpoint(b, () => 200);
-    for (let i = 0; i < 12; i++) await emitWebhookEvent(t.app.services, a.company.id, 'tour.deleted', { tour: { id: `tour_a${i}` } });
+    for (let i = 0; i < 12; i++)
+      await emitWebhookEvent(t.app.services, a.company.id, 'tour.deleted', { tour: { id: `tour_a${i}` } });
     // A's deliveries are in flight (their requests arrived and hang).
     await hanging.receiver.waitFor(WEBHOOK_COMPANY_SLOTS);
     const settledA = async () =>
       (
-        await sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
+        await sql<{
+          n: number;
+        }>`SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
           WHERE w.company_id = ${a.company.id} AND d.status <> 'PENDING'`.execute(t.app.services.db)
       ).rows[0]!.n;
     const settledBefore = await settledA();

@@ -50,11 +50,17 @@ export function faceFreeSources(): FaceFreeSource[] {
     { name: 'testsrc2', lavfi: `testsrc2=s=${W}x${H}:r=15` },
     { name: 'mandelbrot', lavfi: `mandelbrot=s=640x360:r=15,scale=${W}:${H}` },
     { name: 'cellauto', lavfi: `cellauto=s=320x180:r=15:rule=110,scale=${W}:${H}:flags=neighbor` },
-    { name: 'life', lavfi: `life=s=320x180:r=15:seed=3:mold=10:life_color=0x90c0a0:death_color=0x402010,scale=${W}:${H}:flags=neighbor` },
+    {
+      name: 'life',
+      lavfi: `life=s=320x180:r=15:seed=3:mold=10:life_color=0x90c0a0:death_color=0x402010,scale=${W}:${H}:flags=neighbor`,
+    },
     { name: 'gradients', lavfi: `gradients=s=${W}x${H}:r=15:speed=0.05:seed=7` },
     { name: 'smptehdbars', lavfi: `smptehdbars=s=${W}x${H}:r=15,noise=alls=8:allf=t` },
     { name: 'noise', lavfi: `color=c=0x808080:s=${W}x${H}:r=15,noise=alls=90:allf=t+u` },
-    { name: 'wood texture', lavfi: `nullsrc=s=${W}x${H}:r=15,geq=r='150+40*sin(X/9+8*sin(Y/70+T))':g='100+30*sin(X/9+8*sin(Y/70+T))':b='60+20*sin(X/9+8*sin(Y/70+T))'` },
+    {
+      name: 'wood texture',
+      lavfi: `nullsrc=s=${W}x${H}:r=15,geq=r='150+40*sin(X/9+8*sin(Y/70+T))':g='100+30*sin(X/9+8*sin(Y/70+T))':b='60+20*sin(X/9+8*sin(Y/70+T))'`,
+    },
     { name: 'room: white walls', lavfi: room('0xe9e4da', '0x9c7a54', '0x6b4a2f') },
     { name: 'room: grey walls', lavfi: room('0xa8aaa6', '0x5a4a3a', '0xf0f0f0') },
     { name: 'room: dark', lavfi: `${room('0x4a4038', '0x2e2620', '0x1c1410')},eq=brightness=-0.1` },
@@ -66,20 +72,55 @@ export function faceFreeSources(): FaceFreeSource[] {
 export async function faceFreeFrames(s: FaceFreeSource, seconds: number): Promise<Buffer[]> {
   const { ffmpeg } = ffmpegBinaries();
   const input = s.image
-    ? ['-loop', '1', '-framerate', '15', '-i', s.image, '-vf', `scale=1600:900:force_original_aspect_ratio=increase,crop=1600:900,crop=${W}:${H}:x='160+150*sin(t*0.7)':y='90+80*sin(t*0.5)'`]
+    ? [
+        '-loop',
+        '1',
+        '-framerate',
+        '15',
+        '-i',
+        s.image,
+        '-vf',
+        `scale=1600:900:force_original_aspect_ratio=increase,crop=1600:900,crop=${W}:${H}:x='160+150*sin(t*0.7)':y='90+80*sin(t*0.5)'`,
+      ]
     : ['-f', 'lavfi', '-i', s.lavfi!];
-  const { stdout } = await run(ffmpeg, ['-v', 'error', ...input, '-t', String(seconds), '-r', '15', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${W}x${H}`, 'pipe:1'], {
-    encoding: 'buffer',
-    maxBuffer: 2 * 1024 ** 3,
-    timeout: 300_000,
-  });
+  const { stdout } = await run(
+    ffmpeg,
+    [
+      '-v',
+      'error',
+      ...input,
+      '-t',
+      String(seconds),
+      '-r',
+      '15',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'yuv420p',
+      '-s',
+      `${W}x${H}`,
+      'pipe:1',
+    ],
+    {
+      encoding: 'buffer',
+      maxBuffer: 2 * 1024 ** 3,
+      timeout: 300_000,
+    },
+  );
   const size = yuv420pBytes(W, H);
   return Array.from({ length: Math.floor(stdout.length / size) }, (_, i) => stdout.subarray(i * size, (i + 1) * size));
 }
 
 /** Runs the privacy blur filter over raw frames (as processVideo does, without the encoding): its figures. */
 export async function blurStats(frames: Buffer[], width = W, height = H): Promise<FaceBlurStats> {
-  const stats: FaceBlurStats = { frames: 0, samples: 0, detections: 0, blurredFrames: 0, detectSeconds: 0, blurSeconds: 0 };
+  const stats: FaceBlurStats = {
+    frames: 0,
+    samples: 0,
+    detections: 0,
+    blurredFrames: 0,
+    detectSeconds: 0,
+    blurSeconds: 0,
+  };
   const filter = faceBlurFilter({ stats })({ width, height });
   async function* source() {
     // The filter may blur in place: give it copies.

@@ -20,7 +20,11 @@ const FACE_LEFTS = [8, 163, 318, 475, 630] as const;
 
 /** Face crop `i` (0–4) of the sample, as a `size`-pixel square PNG. */
 export async function faceImage(i: number, size: number): Promise<Buffer> {
-  return sharp(FACE_SAMPLE).extract({ left: FACE_LEFTS[i]!, top: 348, width: 148, height: 148 }).resize(size, size).png().toBuffer();
+  return sharp(FACE_SAMPLE)
+    .extract({ left: FACE_LEFTS[i]!, top: 348, width: 148, height: 148 })
+    .resize(size, size)
+    .png()
+    .toBuffer();
 }
 
 export interface Rect {
@@ -49,10 +53,14 @@ export function energy(rgb: Uint8Array, width: number, r: Rect): number {
 
 /** Every frame of a video as packed RGB at width x height. */
 export async function decodeRgb(file: string, width: number, height: number): Promise<Buffer[]> {
-  const { stdout } = await run(ffmpegBinaries().ffmpeg, ['-v', 'error', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, 'pipe:1'], {
-    encoding: 'buffer',
-    maxBuffer: 2 * 1024 ** 3,
-  });
+  const { stdout } = await run(
+    ffmpegBinaries().ffmpeg,
+    ['-v', 'error', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, 'pipe:1'],
+    {
+      encoding: 'buffer',
+      maxBuffer: 2 * 1024 ** 3,
+    },
+  );
   const size = width * height * 3;
   return Array.from({ length: Math.floor(stdout.length / size) }, (_, i) => stdout.subarray(i * size, (i + 1) * size));
 }
@@ -70,14 +78,29 @@ export interface MovingFace {
 
 /** Where each face is at time t (source pixels), for the faces shown then. */
 export function facesAt(faces: MovingFace[], t: number): Array<Rect & { face: number }> {
-  return faces.flatMap((f, face) => (!f.shown || f.shown.some(([a, b]) => t >= a && t < b) ? [{ face, x: Math.round(f.x[1](t)), y: Math.round(f.y[1](t)), w: f.size, h: f.size }] : []));
+  return faces.flatMap((f, face) =>
+    !f.shown || f.shown.some(([a, b]) => t >= a && t < b)
+      ? [{ face, x: Math.round(f.x[1](t)), y: Math.round(f.y[1](t)), w: f.size, h: f.size }]
+      : [],
+  );
 }
 
 /**
  * Writes an H.264 video: `background` (a lavfi source at width x height, fps) with the faces overlaid at their
  * positions. ultrafast, CRF 16, so the faces keep their detail.
  */
-export async function faceVideo(out: string, o: { width: number; height: number; fps: number; seconds: number; background: string; faces: MovingFace[]; dir: string }): Promise<string> {
+export async function faceVideo(
+  out: string,
+  o: {
+    width: number;
+    height: number;
+    fps: number;
+    seconds: number;
+    background: string;
+    faces: MovingFace[];
+    dir: string;
+  },
+): Promise<string> {
   const { ffmpeg } = ffmpegBinaries();
   const inputs: string[] = ['-f', 'lavfi', '-i', o.background];
   const filters: string[] = [];
@@ -93,7 +116,27 @@ export async function faceVideo(out: string, o: { width: number; height: number;
   filters.push(`[${last}]format=yuv420p[out]`);
   await run(
     ffmpeg,
-    ['-v', 'error', '-y', ...inputs, '-filter_complex', filters.join(';'), '-map', '[out]', '-t', String(o.seconds), '-r', String(o.fps), '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '16', out],
+    [
+      '-v',
+      'error',
+      '-y',
+      ...inputs,
+      '-filter_complex',
+      filters.join(';'),
+      '-map',
+      '[out]',
+      '-t',
+      String(o.seconds),
+      '-r',
+      String(o.fps),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-crf',
+      '16',
+      out,
+    ],
     { timeout: 600_000 },
   );
   return out;

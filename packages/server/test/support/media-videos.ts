@@ -35,7 +35,16 @@ export interface GenerateOptions {
 export async function generateVideo(path: string, o: GenerateOptions): Promise<string> {
   const { ffmpeg } = ffmpegBinaries();
   const fps = o.fps ?? 30;
-  const args = ['-hide_banner', '-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=${o.width}x${o.height}:rate=${fps}`];
+  const args = [
+    '-hide_banner',
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=${o.width}x${o.height}:rate=${fps}`,
+  ];
   if (o.audio) args.push('-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000');
   args.push('-t', String(o.seconds));
   if (o.filter) args.push('-vf', o.filter);
@@ -49,7 +58,19 @@ export async function generateVideo(path: string, o: GenerateOptions): Promise<s
 /** Copies `src` to `dest` with a display-matrix rotation (the way phones store portrait video). */
 export async function withRotation(src: string, dest: string, degrees: number): Promise<string> {
   const { ffmpeg } = ffmpegBinaries();
-  await run(ffmpeg, ['-hide_banner', '-v', 'error', '-y', '-i', src, '-c', 'copy', '-metadata:s:v:0', `rotate=${degrees}`, dest]);
+  await run(ffmpeg, [
+    '-hide_banner',
+    '-v',
+    'error',
+    '-y',
+    '-i',
+    src,
+    '-c',
+    'copy',
+    '-metadata:s:v:0',
+    `rotate=${degrees}`,
+    dest,
+  ]);
   return dest;
 }
 
@@ -107,7 +128,18 @@ export async function inspectClip(path: string): Promise<ClipInspection> {
   const { ffprobe } = ffmpegBinaries();
   const { stdout } = await run(
     ffprobe,
-    ['-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=codec_name,width,height,nb_read_frames:frame=key_frame,pict_type:format=nb_streams', '-of', 'json', path],
+    [
+      '-v',
+      'error',
+      '-select_streams',
+      'v:0',
+      '-count_frames',
+      '-show_entries',
+      'stream=codec_name,width,height,nb_read_frames:frame=key_frame,pict_type:format=nb_streams',
+      '-of',
+      'json',
+      path,
+    ],
     { maxBuffer: 16 * 1024 ** 2 },
   );
   const j = JSON.parse(stdout) as {
@@ -131,7 +163,11 @@ export async function inspectClip(path: string): Promise<ClipInspection> {
 /** Slices per frame of a clip's H.264 stream, counted in its first two frames' slice headers. */
 export async function slicesPerFrame(path: string): Promise<number> {
   const { ffmpeg } = ffmpegBinaries();
-  const { stderr } = await run(ffmpeg, ['-hide_banner', '-i', path, '-c:v', 'copy', '-bsf:v', 'trace_headers', '-frames:v', '2', '-f', 'null', '-'], { maxBuffer: 64 * 1024 ** 2 });
+  const { stderr } = await run(
+    ffmpeg,
+    ['-hide_banner', '-i', path, '-c:v', 'copy', '-bsf:v', 'trace_headers', '-frames:v', '2', '-f', 'null', '-'],
+    { maxBuffer: 64 * 1024 ** 2 },
+  );
   return (stderr.match(/\] Slice Header$/gm) ?? []).length / 2;
 }
 

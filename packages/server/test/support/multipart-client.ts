@@ -7,7 +7,11 @@ import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
-export type Gql = (query: string, variables: Record<string, unknown>, token: string) => Promise<{ data?: any; errors?: Array<{ message: string; extensions?: { code?: string } }> }>;
+export type Gql = (
+  query: string,
+  variables: Record<string, unknown>,
+  token: string,
+) => Promise<{ data?: any; errors?: Array<{ message: string; extensions?: { code?: string } }> }>;
 
 export const MQ = {
   start: `mutation($input: UploadMultipartStartInput!) { uploadMultipartStart(input: $input) { key uploadId partSize partCount resumed error message } }`,
@@ -48,28 +52,61 @@ function must<T>(r: { data?: any; errors?: Array<{ message: string }> }, field: 
 /** One attempt: throws when the connection drops (the caller may run it again with the same file to resume). */
 export async function uploadMultipart(o: MultipartOptions, progress?: { bytesSent: number }): Promise<UploadRun> {
   const size = (await fs.stat(o.file)).size;
-  const start = must<{ key: string; uploadId: string; partSize: number; partCount: number; resumed: boolean; error: string | null; message: string | null }>(
-    await o.gql(MQ.start, { input: { extension: path.extname(o.file).slice(1), fileName: path.basename(o.file), size, lastModified: o.lastModified ?? 1_700_000_000_000 } }, o.token),
+  const start = must<{
+    key: string;
+    uploadId: string;
+    partSize: number;
+    partCount: number;
+    resumed: boolean;
+    error: string | null;
+    message: string | null;
+  }>(
+    await o.gql(
+      MQ.start,
+      {
+        input: {
+          extension: path.extname(o.file).slice(1),
+          fileName: path.basename(o.file),
+          size,
+          lastModified: o.lastModified ?? 1_700_000_000_000,
+        },
+      },
+      o.token,
+    ),
     'uploadMultipartStart',
   );
   if (start.error) throw new Error(`${start.error}: ${start.message}`);
   const ref = { key: start.key, uploadId: start.uploadId };
-  const stored = start.resumed ? must<Array<{ partNumber: number }>>(await o.gql(MQ.parts, { input: ref }, o.token), 'uploadMultipartParts') : [];
+  const stored = start.resumed
+    ? must<Array<{ partNumber: number }>>(await o.gql(MQ.parts, { input: ref }, o.token), 'uploadMultipartParts')
+    : [];
   const have = new Set(stored.map((p) => p.partNumber));
   const todo = Array.from({ length: start.partCount }, (_, i) => i + 1).filter((n) => !have.has(n));
-  const run: UploadRun = { ...ref, resumed: start.resumed, partCount: start.partCount, skipped: have.size, bytesSent: 0 };
+  const run: UploadRun = {
+    ...ref,
+    resumed: start.resumed,
+    partCount: start.partCount,
+    skipped: have.size,
+    bytesSent: 0,
+  };
   const counter = progress ?? { bytesSent: 0 };
   const before = counter.bytesSent;
 
   const putPart = async (n: number) => {
-    const signed = must<{ url: string; headers: Array<{ key: string; value: string }> }>(await o.gql(MQ.sign, { input: { ...ref, partNumber: n } }, o.token), 'uploadMultipartSignPart');
+    const signed = must<{ url: string; headers: Array<{ key: string; value: string }> }>(
+      await o.gql(MQ.sign, { input: { ...ref, partNumber: n } }, o.token),
+      'uploadMultipartSignPart',
+    );
     const startByte = (n - 1) * start.partSize;
     const end = Math.min(size, startByte + start.partSize);
     const body = createReadStream(o.file, { start: startByte, end: end - 1 });
     body.on('data', (c) => (counter.bytesSent += (c as Buffer).length));
     const res = await fetch(o.route ? o.route(signed.url) : signed.url, {
       method: 'PUT',
-      headers: { 'Content-Length': String(end - startByte), ...Object.fromEntries(signed.headers.map((h) => [h.key, h.value])) },
+      headers: {
+        'Content-Length': String(end - startByte),
+        ...Object.fromEntries(signed.headers.map((h) => [h.key, h.value])),
+      },
       body: body as unknown as RequestInit['body'],
       duplex: 'half',
     } as RequestInit);

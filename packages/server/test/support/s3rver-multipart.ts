@@ -31,7 +31,13 @@ export function addS3rverMultipartListing(server: S3rver, directory: string): vo
     const [, bucket, ...rest] = ctx.path.split('/');
     const key = decodeURIComponent(rest.join('/'));
     const uploadId = ctx.query.uploadId;
-    if (bucket && key && uploadId && /^[0-9a-f]+$/.test(uploadId) && (ctx.method === 'GET' || ctx.method === 'DELETE')) {
+    if (
+      bucket &&
+      key &&
+      uploadId &&
+      /^[0-9a-f]+$/.test(uploadId) &&
+      (ctx.method === 'GET' || ctx.method === 'DELETE')
+    ) {
       const dir = path.join(uploadsDir(bucket), uploadId);
       const storedKey = await fs.readFile(path.join(dir, 'key'), 'utf8').catch(() => null);
       if (storedKey !== key) return noSuchUpload(ctx);
@@ -44,8 +50,13 @@ export function addS3rverMultipartListing(server: S3rver, directory: string): vo
       const parts: string[] = [];
       const names = (await fs.readdir(dir)).filter((n) => /^\d+$/.test(n)).sort((a, b) => Number(a) - Number(b));
       for (const n of names) {
-        const [st, md5] = await Promise.all([fs.stat(path.join(dir, n)), fs.readFile(path.join(dir, `${n}.md5`), 'utf8').catch(() => '')]);
-        parts.push(`<Part><PartNumber>${n}</PartNumber><LastModified>${st.mtime.toISOString()}</LastModified><ETag>"${md5}"</ETag><Size>${st.size}</Size></Part>`);
+        const [st, md5] = await Promise.all([
+          fs.stat(path.join(dir, n)),
+          fs.readFile(path.join(dir, `${n}.md5`), 'utf8').catch(() => ''),
+        ]);
+        parts.push(
+          `<Part><PartNumber>${n}</PartNumber><LastModified>${st.mtime.toISOString()}</LastModified><ETag>"${md5}"</ETag><Size>${st.size}</Size></Part>`,
+        );
       }
       ctx.status = 200;
       ctx.type = 'application/xml';
@@ -60,7 +71,9 @@ export function addS3rverMultipartListing(server: S3rver, directory: string): vo
         const k = await fs.readFile(path.join(uploadsDir(bucket), id, 'key'), 'utf8').catch(() => null);
         if (k === null || (ctx.query.prefix && !k.startsWith(ctx.query.prefix))) continue;
         const st = await fs.stat(path.join(uploadsDir(bucket), id));
-        uploads.push(`<Upload><Key>${esc(k)}</Key><UploadId>${id}</UploadId><Initiated>${st.birthtime.toISOString()}</Initiated></Upload>`);
+        uploads.push(
+          `<Upload><Key>${esc(k)}</Key><UploadId>${id}</UploadId><Initiated>${st.birthtime.toISOString()}</Initiated></Upload>`,
+        );
       }
       ctx.status = 200;
       ctx.type = 'application/xml';

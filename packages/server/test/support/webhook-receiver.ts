@@ -26,7 +26,10 @@ export async function startReceiver(answer: (n: number) => Answer = () => 200): 
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const n = received.length;
-      received.push({ headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])), body: Buffer.concat(chunks).toString('utf8') });
+      received.push({
+        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       for (const w of waiters.filter((w) => received.length >= w.n)) {
         waiters.splice(waiters.indexOf(w), 1);
         w.resolve(received.slice());
@@ -41,7 +44,8 @@ export async function startReceiver(answer: (n: number) => Answer = () => 200): 
   return {
     url: `http://127.0.0.1:${port}/hooks`,
     received,
-    waitFor: (n) => (received.length >= n ? Promise.resolve(received.slice()) : new Promise((resolve) => waiters.push({ n, resolve }))),
+    waitFor: (n) =>
+      received.length >= n ? Promise.resolve(received.slice()) : new Promise((resolve) => waiters.push({ n, resolve })),
     close: async () => {
       for (const r of hanging) r.destroy();
       server.closeAllConnections();

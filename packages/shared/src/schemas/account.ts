@@ -1,7 +1,19 @@
 /** Account-side validation (accounts §5): one schema per form, shared by console and server. */
 import { z } from 'zod';
-import { getCountryCallingCode, isValidPhoneNumber, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
-import { COMPANY_NAME_MAX, DEFAULT_PHONE_COUNTRY, FEEDBACK_NAME_MAX, NAME_MAX, PASSWORD_MIN, SURNAME_MAX } from '../constants.js';
+import {
+  getCountryCallingCode,
+  isValidPhoneNumber,
+  parsePhoneNumberFromString,
+  type CountryCode,
+} from 'libphonenumber-js';
+import {
+  COMPANY_NAME_MAX,
+  DEFAULT_PHONE_COUNTRY,
+  FEEDBACK_NAME_MAX,
+  NAME_MAX,
+  PASSWORD_MIN,
+  SURNAME_MAX,
+} from '../constants.js';
 import { VALIDATION as V } from '../messages.js';
 
 /** Email: trimmed, required, valid; lower-cased. */
@@ -22,7 +34,8 @@ export const newPasswordField = (requiredMessage: string = V.passwordRequired) =
     .regex(/[A-Z]/, V.passwordUppercase)
     .regex(/[0-9]/, V.passwordNumber);
 
-const nameField = (required: string, max: number = NAME_MAX) => z.string({ error: required }).trim().min(1, required).max(max, V.maxChars);
+const nameField = (required: string, max: number = NAME_MAX) =>
+  z.string({ error: required }).trim().min(1, required).max(max, V.maxChars);
 
 /** Runs a cross-field check as soon as both fields are filled in, even while other fields are still invalid. */
 function bothPresent(a: string, b: string) {
@@ -50,7 +63,11 @@ export const signupFormSchema = z
     acceptedTerms: z.literal(true, { error: V.acceptTerms }),
     turnstileToken: z.string({ error: V.humanCheckRequired }).min(1, V.humanCheckRequired),
   })
-  .refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], message: V.passwordsMatch, when: bothPresent('password', 'confirmPassword') });
+  .refine((v) => v.password === v.confirmPassword, {
+    path: ['confirmPassword'],
+    message: V.passwordsMatch,
+    when: bothPresent('password', 'confirmPassword'),
+  });
 export type SignupFormInput = z.input<typeof signupFormSchema>;
 
 /** The userRegister input as the server receives it. */
@@ -74,7 +91,11 @@ export const passwordResetFormSchema = z
     newPassword: newPasswordField(V.newPasswordRequired),
     confirmPassword: z.string({ error: V.confirmPasswordRequired }).min(1, V.confirmPasswordRequired),
   })
-  .refine((v) => v.newPassword === v.confirmPassword, { path: ['confirmPassword'], message: V.passwordsMatch, when: bothPresent('newPassword', 'confirmPassword') });
+  .refine((v) => v.newPassword === v.confirmPassword, {
+    path: ['confirmPassword'],
+    message: V.passwordsMatch,
+    when: bothPresent('newPassword', 'confirmPassword'),
+  });
 
 export const passwordResetInputSchema = z.object({
   token: z.string().min(1, V.invalidUrl),
@@ -93,8 +114,8 @@ export function formatContactNumber(value: string, defaultCountry: string = DEFA
 /**
  * The contact number from the phone input: the chosen country and what was typed beside it. Numbers typed in
  * international form ('+27 82 555 1234', '0044 20 …') keep their own country code; national ones ('082 555 1234') take
- * the chosen country's. Returns '+{country code} {national number}', or, when the text is not a number, '+{code} {text}'
- * so that validation answers 'Invalid phone number'. Empty input gives ''.
+ * the chosen country's. Returns '+{country code} {national number}', or, when the text is not a number, '+{code}
+ * {text}' so that validation answers 'Invalid phone number'. Empty input gives ''.
  */
 export function contactNumberFromInput(country: string, typed: string): string {
   const text = typed.trim();

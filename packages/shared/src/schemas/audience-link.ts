@@ -16,7 +16,10 @@ export const audienceLinkInputSchema = z.object({
   /** The moment the link stops (the console sends the end of the chosen day in the agent's time zone); none: never. */
   expiresAt: z.iso.datetime({ offset: true, message: V.audienceLinkExpiryInvalid }).nullable().optional(),
   /** Marker ids of the rooms the link hides. */
-  hiddenMarkerIds: z.array(z.string().max(100, V.audienceLinkRoomUnknown)).max(200, V.audienceLinkRoomUnknown).default([]),
+  hiddenMarkerIds: z
+    .array(z.string().max(100, V.audienceLinkRoomUnknown))
+    .max(200, V.audienceLinkRoomUnknown)
+    .default([]),
   unbranded: z.boolean().default(false),
 });
 export type AudienceLinkInput = z.input<typeof audienceLinkInputSchema>;

@@ -1,4 +1,4 @@
-/** Who may see a tour (issue 33, docs/access-and-privacy.md): the modes, the password's limits, the owner's input. */
+/** Who may see a tour (docs/access-and-privacy.md): the modes, the password's limits, the owner's input. */
 import { z } from 'zod';
 import { VALIDATION as V } from '../messages.js';
 
@@ -11,7 +11,10 @@ export const TOUR_PASSWORD_MIN = 4;
 export const TOUR_PASSWORD_MAX = 128;
 
 /** A tour password as the owner types it (kept exactly: spaces count). */
-export const tourPasswordSchema = z.string().min(TOUR_PASSWORD_MIN, V.tourPasswordShort).max(TOUR_PASSWORD_MAX, V.maxChars);
+export const tourPasswordSchema = z
+  .string()
+  .min(TOUR_PASSWORD_MIN, V.tourPasswordShort)
+  .max(TOUR_PASSWORD_MAX, V.maxChars);
 
 /**
  * The owner's choice in Tour Info. A password is required when switching to PASSWORD without one set before; when

@@ -1,6 +1,14 @@
 /** Tour-side validation (tours §5). */
 import { z } from 'zod';
-import { MIN_RESOLUTION, THUMBNAIL_EXTENSIONS, TOUR_DESCRIPTION_MAX, TOUR_LISTING_LINK_MAX, TOUR_TITLE_MAX, VIDEO_MAX_SECONDS, VIDEO_MIN_SECONDS } from '../constants.js';
+import {
+  MIN_RESOLUTION,
+  THUMBNAIL_EXTENSIONS,
+  TOUR_DESCRIPTION_MAX,
+  TOUR_LISTING_LINK_MAX,
+  TOUR_TITLE_MAX,
+  VIDEO_MAX_SECONDS,
+  VIDEO_MIN_SECONDS,
+} from '../constants.js';
 import { ERROR_CODES, type ErrorCode } from '../error-codes.js';
 import { VALIDATION as V } from '../messages.js';
 import { contactNumberField, emailField } from './account.js';
@@ -46,11 +54,13 @@ export interface VideoCheckFailure {
 
 /** Checks a video against tours §5: 10 s to 600 s, at least 1280x720 landscape or 720x1280 portrait. */
 export function checkVideoMeta(meta: VideoMeta): VideoCheckFailure | null {
-  if (!(meta.durationSeconds >= VIDEO_MIN_SECONDS)) return { code: ERROR_CODES.VIDEO_TOO_SHORT, message: V.videoTooShort };
+  if (!(meta.durationSeconds >= VIDEO_MIN_SECONDS))
+    return { code: ERROR_CODES.VIDEO_TOO_SHORT, message: V.videoTooShort };
   if (meta.durationSeconds > VIDEO_MAX_SECONDS) return { code: ERROR_CODES.VIDEO_TOO_LONG, message: V.videoTooLong };
   const portrait = meta.height > meta.width;
   const min = portrait ? MIN_RESOLUTION.portrait : MIN_RESOLUTION.landscape;
-  if (meta.width < min.width || meta.height < min.height) return { code: ERROR_CODES.VIDEO_RESOLUTION_LOW, message: V.videoResolutionLow };
+  if (meta.width < min.width || meta.height < min.height)
+    return { code: ERROR_CODES.VIDEO_RESOLUTION_LOW, message: V.videoResolutionLow };
   return null;
 }
 
@@ -66,4 +76,7 @@ export const fileExtensionSchema = z
   .string()
   .trim()
   .transform((s) => s.replace(/^\./, '').toLowerCase())
-  .refine((s) => (VIDEO_EXTENSIONS as readonly string[]).includes(s), 'This file type is not supported. Please upload a video.');
+  .refine(
+    (s) => (VIDEO_EXTENSIONS as readonly string[]).includes(s),
+    'This file type is not supported. Please upload a video.',
+  );

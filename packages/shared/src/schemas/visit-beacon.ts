@@ -7,7 +7,12 @@
 import { z } from 'zod';
 import { DEVICE_CLASSES, VISIT_BEACON_LIMITS as L } from '../constants.js';
 
-const wholeSeconds = (tooMany: string) => z.number({ message: 'Seconds must be a number.' }).int('Seconds must be a whole number.').min(0, 'Seconds cannot be negative.').max(L.secondsMax, tooMany);
+const wholeSeconds = (tooMany: string) =>
+  z
+    .number({ message: 'Seconds must be a number.' })
+    .int('Seconds must be a whole number.')
+    .min(0, 'Seconds cannot be negative.')
+    .max(L.secondsMax, tooMany);
 
 const roomSegmentSchema = z.object({
   room: z.string({ message: 'A room name must be text.' }).max(L.roomNameMax, 'A room name is too long.'),
@@ -29,7 +34,10 @@ export const visitBeaconSchema = z.object({
     .max(L.roomsReachedMax, 'Too many rooms for one visit.')
     .default(0),
   /** Time per room in the order walked ('' is the stretch before the first marker). */
-  segments: z.array(roomSegmentSchema, { message: 'Segments must be a list.' }).max(L.segmentsMax, 'Too many room segments for one visit.').optional(),
+  segments: z
+    .array(roomSegmentSchema, { message: 'Segments must be a list.' })
+    .max(L.segmentsMax, 'Too many room segments for one visit.')
+    .optional(),
   fastTravels: z
     .number({ message: 'Fast travels must be a number.' })
     .int('Fast travels must be a whole number.')
@@ -38,7 +46,7 @@ export const visitBeaconSchema = z.object({
     .optional(),
   reachedEnd: z.boolean({ message: 'Reached end must be true or false.' }).optional(),
   device: z.enum(DEVICE_CLASSES, { message: 'The device must be phone, tablet or desktop.' }).optional(),
-  /** The access grant of a password tour (issue 33): without it, a protected tour's beacon is refused. */
+  /** The access grant of a password tour: without it, a protected tour's beacon is refused. */
   access: z.string({ message: 'The access grant must be text.' }).max(200, 'The access grant is too long.').optional(),
   /** The audience link the visitor came through (its `link=` token): the visit is counted under it. */
   link: z.string({ message: 'The link must be text.' }).max(64, 'The link is too long.').optional(),

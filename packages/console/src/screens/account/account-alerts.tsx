@@ -1,4 +1,7 @@
-/** Account alerts (accounts §8): not activated (with the resend button's four states), no active tours left, no monthly uploads left. */
+/**
+ * Account alerts (accounts §8): not activated (with the resend button's four states), no active tours left, no monthly
+ * uploads left.
+ */
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useMutation } from 'urql';

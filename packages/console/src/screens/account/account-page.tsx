@@ -30,7 +30,12 @@ export default function AccountPage() {
       open={dialog === 'profile'}
       onClose={() => a.setDialog(null)}
       onSaved={a.reload}
-      profile={{ name: profile?.name ?? '', surname: profile?.surname ?? '', email: profile?.email ?? user.username, contactNumber: profile?.contactNumber ?? null }}
+      profile={{
+        name: profile?.name ?? '',
+        surname: profile?.surname ?? '',
+        email: profile?.email ?? user.username,
+        contactNumber: profile?.contactNumber ?? null,
+      }}
     />
   );
   const logOut = (
@@ -85,7 +90,11 @@ export default function AccountPage() {
       }
     >
       <div className="account-head">
-        <SlAvatar image={profile.profileImageURL ?? ''} initials={initials(profile.name, profile.surname, user.username)} label={`Avatar of ${fullName}`} />
+        <SlAvatar
+          image={profile.profileImageURL ?? ''}
+          initials={initials(profile.name, profile.surname, user.username)}
+          label={`Avatar of ${fullName}`}
+        />
         <div>
           <strong>{fullName}</strong>
           <div className="field-hint">{profile.email}</div>
@@ -110,7 +119,16 @@ export default function AccountPage() {
         open={dialog === 'company'}
         onClose={() => a.setDialog(null)}
         onSaved={a.reload}
-        company={company ? { name: company.name, address: company.address ?? null, vatno: company.vatno ?? null, countrycode: company.countrycode } : null}
+        company={
+          company
+            ? {
+                name: company.name,
+                address: company.address ?? null,
+                vatno: company.vatno ?? null,
+                countrycode: company.countrycode,
+              }
+            : null
+        }
         canEditLogo={a.canEditLogo}
       />
     </Page>

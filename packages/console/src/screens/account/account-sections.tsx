@@ -21,14 +21,19 @@ export function PlanCard({ account: a }: { account: Account }) {
         ) : null}
       </div>
       {paymentReturn && !confirmingPayment ? (
-        <p className={`page-note ${paymentReturn === 'success' ? 'page-note-success' : ''}`} role="status" data-testid="payment-return">
+        <p
+          className={`page-note ${paymentReturn === 'success' ? 'page-note-success' : ''}`}
+          role="status"
+          data-testid="payment-return"
+        >
           <SlIcon name={paymentReturn === 'success' ? 'check-circle' : 'info-circle'} aria-hidden="true" />{' '}
           {paymentReturn === 'success' ? ACCOUNT_NOTES.paymentSuccess : ACCOUNT_NOTES.paymentCancelled}
         </p>
       ) : null}
       {note ? (
         <p className="page-note" data-testid="plan-note">
-          <SlIcon name="info-circle" aria-hidden="true" /> {note === 'offline' ? ACCOUNT_NOTES.offlineLicense : ACCOUNT_NOTES.memberPlan}
+          <SlIcon name="info-circle" aria-hidden="true" />{' '}
+          {note === 'offline' ? ACCOUNT_NOTES.offlineLicense : ACCOUNT_NOTES.memberPlan}
         </p>
       ) : null}
       {license ? (
@@ -109,7 +114,13 @@ export function CompanyDetailsCard({ account: a }: { account: Account }) {
         <dt>VAT number</dt>
         <dd data-testid="company-vat">{company?.vatno || '—'}</dd>
         <dt>Logo</dt>
-        <dd>{company?.logoimageurl ? <img className="logo-preview" src={company.logoimageurl} alt={`${company.name} logo`} /> : '—'}</dd>
+        <dd>
+          {company?.logoimageurl ? (
+            <img className="logo-preview" src={company.logoimageurl} alt={`${company.name} logo`} />
+          ) : (
+            '—'
+          )}
+        </dd>
       </dl>
     </section>
   );

@@ -36,34 +36,67 @@ const account = (opts: { isAdmin: boolean; planName: string; quantity?: number }
         role: opts.isAdmin ? 'ADMIN' : 'STANDARD',
         monthlyActiveTours: 1,
         monthlyUploadedTours: 1,
-        profile: { __typename: 'UserProfile', id: 'p1', name: 'Lebo', surname: 'Dube', email: 'lebo@example.com', contactNumber: '+27 821234567', profileImageURL: null },
-        company: { __typename: 'Company', id: 'c1', name: 'Walkers', address: null, vatno: null, countrycode: 'en_ZA', logoimageurl: null, license: license(opts.planName, opts.quantity) },
+        profile: {
+          __typename: 'UserProfile',
+          id: 'p1',
+          name: 'Lebo',
+          surname: 'Dube',
+          email: 'lebo@example.com',
+          contactNumber: '+27 821234567',
+          profileImageURL: null,
+        },
+        company: {
+          __typename: 'Company',
+          id: 'c1',
+          name: 'Walkers',
+          address: null,
+          vatno: null,
+          countrycode: 'en_ZA',
+          logoimageurl: null,
+          license: license(opts.planName, opts.quantity),
+        },
       },
     },
   }),
 });
 
-describe('account page (issue 16 items 7, 14, 15)', () => {
+describe('account page', () => {
   it('shows an admin Manage and company Edit', async () => {
-    renderPage(<AccountPage />, { path: '/account', roles: ADMIN_ROLES, answers: account({ isAdmin: true, planName: 'Basic' }) });
+    renderPage(<AccountPage />, {
+      path: '/account',
+      roles: ADMIN_ROLES,
+      answers: account({ isAdmin: true, planName: 'Basic' }),
+    });
     await screen.findByTestId('plan-name');
     expect(within(screen.getByRole('region', { name: 'My Plan' })).getByText('Manage')).toBeInTheDocument();
     expect(within(screen.getByRole('region', { name: 'Company Details' })).getByText('Edit')).toBeInTheDocument();
   });
 
   it('offers Upgrade in the header below the highest plan, and not on Pro', async () => {
-    const first = renderPage(<AccountPage />, { path: '/account', roles: ADMIN_ROLES, answers: account({ isAdmin: true, planName: 'Basic' }) });
+    const first = renderPage(<AccountPage />, {
+      path: '/account',
+      roles: ADMIN_ROLES,
+      answers: account({ isAdmin: true, planName: 'Basic' }),
+    });
     await screen.findByTestId('plan-name');
     expect(screen.getByText('Upgrade')).toBeInTheDocument();
     first.unmount();
-    renderPage(<AccountPage />, { path: '/account', roles: ADMIN_ROLES, answers: account({ isAdmin: true, planName: 'Pro' }) });
+    renderPage(<AccountPage />, {
+      path: '/account',
+      roles: ADMIN_ROLES,
+      answers: account({ isAdmin: true, planName: 'Pro' }),
+    });
     await screen.findByTestId('plan-name');
     expect(screen.getByText('My Team')).toBeInTheDocument();
     expect(screen.queryByText('Upgrade')).toBeNull();
   });
 
   it('offers a standard member neither Manage nor company Edit, and says why', async () => {
-    renderPage(<AccountPage />, { path: '/account', roles: MEMBER_ROLES, answers: account({ isAdmin: false, planName: 'Basic' }) });
+    renderPage(<AccountPage />, {
+      path: '/account',
+      roles: MEMBER_ROLES,
+      answers: account({ isAdmin: false, planName: 'Basic' }),
+    });
     await screen.findByTestId('plan-name');
     expect(within(screen.getByRole('region', { name: 'My Plan' })).queryByText('Manage')).toBeNull();
     expect(within(screen.getByRole('region', { name: 'Company Details' })).queryByText('Edit')).toBeNull();
@@ -74,18 +107,32 @@ describe('account page (issue 16 items 7, 14, 15)', () => {
   });
 
   it('says on the page how to change an Offline License instead of offering Manage', async () => {
-    renderPage(<AccountPage />, { path: '/account', roles: [ROLES.offlicenselicense, ROLES.admin], answers: account({ isAdmin: true, planName: 'Offline License', quantity: 500 }) });
+    renderPage(<AccountPage />, {
+      path: '/account',
+      roles: [ROLES.offlicenselicense, ROLES.admin],
+      answers: account({ isAdmin: true, planName: 'Offline License', quantity: 500 }),
+    });
     await screen.findByTestId('plan-name');
     expect(within(screen.getByRole('region', { name: 'My Plan' })).queryByText('Manage')).toBeNull();
     expect(screen.getByTestId('plan-note')).toHaveTextContent(ACCOUNT_NOTES.offlineLicense);
   });
 
   it('says the plan is active on /profile/success and that payment was cancelled on /profile/cancel', async () => {
-    const first = renderPage(<AccountPage />, { path: '/profile/cancel', roles: ADMIN_ROLES, answers: account({ isAdmin: true, planName: FREE_TRIAL_PLAN_NAME }) });
+    const first = renderPage(<AccountPage />, {
+      path: '/profile/cancel',
+      roles: ADMIN_ROLES,
+      answers: account({ isAdmin: true, planName: FREE_TRIAL_PLAN_NAME }),
+    });
     expect(await screen.findByTestId('payment-return')).toHaveTextContent(ACCOUNT_NOTES.paymentCancelled);
     first.unmount();
-    renderPage(<AccountPage />, { path: '/profile/success', roles: ADMIN_ROLES, answers: account({ isAdmin: true, planName: 'Basic' }) });
-    expect(await screen.findByTestId('payment-return', {}, { timeout: 5000 })).toHaveTextContent(ACCOUNT_NOTES.paymentSuccess);
+    renderPage(<AccountPage />, {
+      path: '/profile/success',
+      roles: ADMIN_ROLES,
+      answers: account({ isAdmin: true, planName: 'Basic' }),
+    });
+    expect(await screen.findByTestId('payment-return', {}, { timeout: 5000 })).toHaveTextContent(
+      ACCOUNT_NOTES.paymentSuccess,
+    );
   });
 });
 
@@ -94,9 +141,17 @@ const tiers = [
   { priceId: 'entry', flatAmount: 29900, upTo: 5, tierName: 'Entry' },
   { priceId: 'basic', flatAmount: 59900, upTo: 15, tierName: 'Basic' },
   { priceId: 'pro', flatAmount: 99900, upTo: 40, tierName: 'Pro' },
-].map((t) => ({ __typename: 'PriceTier', unitAmount: 0, currencyCode: 'ZAR', currencySymbol: 'R', description: t.tierName, features: [], ...t }));
+].map((t) => ({
+  __typename: 'PriceTier',
+  unitAmount: 0,
+  currencyCode: 'ZAR',
+  currencySymbol: 'R',
+  description: t.tierName,
+  features: [],
+  ...t,
+}));
 
-describe('plans page on the Offline License (issue 16 item 14)', () => {
+describe('plans page on the Offline License', () => {
   it('marks the Offline License as the current plan', async () => {
     renderPage(<SubscriptionsPage />, {
       path: '/account/subscriptions',
@@ -106,7 +161,15 @@ describe('plans page on the Offline License (issue 16 item 14)', () => {
           priceTiers: tiers,
           me: {
             __typename: 'Me',
-            user: { __typename: 'User', id: 'u1', company: { __typename: 'Company', id: 'c1', license: { __typename: 'License', planName: 'Offline License', quantity: 500 } } },
+            user: {
+              __typename: 'User',
+              id: 'u1',
+              company: {
+                __typename: 'Company',
+                id: 'c1',
+                license: { __typename: 'License', planName: 'Offline License', quantity: 500 },
+              },
+            },
           },
         }),
       },
@@ -153,8 +216,16 @@ const team = (isAdmin: boolean): Answers => ({
           invites: {
             __typename: 'TeamInviteConnection',
             edges: [
-              { __typename: 'TeamInviteEdge', cursor: 'a', node: invite({ id: 'i1', email: 'new@example.com', accepted: false }) },
-              { __typename: 'TeamInviteEdge', cursor: 'b', node: invite({ id: 'i2', email: 'mpho@example.com', accepted: true, user: mateUser }) },
+              {
+                __typename: 'TeamInviteEdge',
+                cursor: 'a',
+                node: invite({ id: 'i1', email: 'new@example.com', accepted: false }),
+              },
+              {
+                __typename: 'TeamInviteEdge',
+                cursor: 'b',
+                node: invite({ id: 'i2', email: 'mpho@example.com', accepted: true, user: mateUser }),
+              },
             ],
             pageInfo: { __typename: 'PageInfo', hasNextPage: false, endCursor: 'b' },
           },
@@ -165,7 +236,7 @@ const team = (isAdmin: boolean): Answers => ({
   RevokeMemberInvite: () => ({ revokeMemberInvite: { __typename: 'Success', success: true } }),
 });
 
-describe('team page (issue 16 items 7, 15)', () => {
+describe('team page', () => {
   it('offers a standard member no Invite Member, Revoke or role change, and says why', async () => {
     renderPage(<TeamPage />, { path: '/team', roles: MEMBER_ROLES, answers: team(false) });
     await screen.findByText('Pending Invites');
@@ -193,12 +264,19 @@ describe('team page (issue 16 items 7, 15)', () => {
   });
 });
 
-describe('reports page (issue 16 item 7)', () => {
+describe('reports page', () => {
   it('tells a standard member reports are for admins instead of a dialog that closes', async () => {
     renderPage(<ReportsPage />, {
       path: '/reports',
       roles: MEMBER_ROLES,
-      answers: { Reports: () => ({ me: { __typename: 'Me', user: { __typename: 'User', id: 'u2', isAdmin: false, company: { __typename: 'Company', id: 'c1' } } } }) },
+      answers: {
+        Reports: () => ({
+          me: {
+            __typename: 'Me',
+            user: { __typename: 'User', id: 'u2', isAdmin: false, company: { __typename: 'Company', id: 'c1' } },
+          },
+        }),
+      },
     });
     expect(await screen.findByTestId('member-note')).toHaveTextContent(ACCOUNT_NOTES.memberReports);
     for (const b of screen.getAllByRole('button', { name: /Tours By Company|User Summary/ })) expect(b).toBeDisabled();

@@ -1,4 +1,4 @@
-/** Company dialog: the tours' accent colour (Custom Company Branding, issue 17). */
+/** Company dialog: the tours' accent colour (Custom Company Branding). */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { BRANDING_TEXTS, ERROR_TEXTS } from '@roomwalk/shared';
@@ -10,7 +10,16 @@ vi.mock('graphql-ws', () => ({ createClient: () => ({ subscribe: () => () => und
 afterEach(() => vi.unstubAllGlobals());
 
 const company = { name: 'Villa Estates', address: null, vatno: null, countrycode: 'en_ZA' };
-const branding = () => ({ body: { data: { me: { __typename: 'Me', user: { __typename: 'User', id: 'u', company: { __typename: 'Company', id: 'c', accentColor: '#0b5394' } } } } } });
+const branding = () => ({
+  body: {
+    data: {
+      me: {
+        __typename: 'Me',
+        user: { __typename: 'User', id: 'u', company: { __typename: 'Company', id: 'c', accentColor: '#0b5394' } },
+      },
+    },
+  },
+});
 
 function renderDialog(canEditLogo: boolean) {
   const store = createSessionStore({ log: () => undefined });
@@ -28,17 +37,28 @@ function renderDialog(canEditLogo: boolean) {
             vatno: null,
             countrycode: 'en_ZA',
             logoimageurl: null,
-            accentColor: (b as { variables: { input: { accentColor?: string } } }).variables.input.accentColor ?? '#0b5394',
+            accentColor:
+              (b as { variables: { input: { accentColor?: string } } }).variables.input.accentColor ?? '#0b5394',
           },
         },
       },
     }),
   });
   vi.stubGlobal('fetch', fetch.impl);
-  renderRoute(<CompanyDialog open company={company} canEditLogo={canEditLogo} onClose={() => undefined} onSaved={() => undefined} />, { path: '/', route: '/', store });
+  renderRoute(
+    <CompanyDialog
+      open
+      company={company}
+      canEditLogo={canEditLogo}
+      onClose={() => undefined}
+      onSaved={() => undefined}
+    />,
+    { path: '/', route: '/', store },
+  );
   return fetch;
 }
-const saves = (f: ReturnType<typeof stubFetch>) => f.calls.filter((c) => (c.body as { operationName?: string } | null)?.operationName === 'CompanySave');
+const saves = (f: ReturnType<typeof stubFetch>) =>
+  f.calls.filter((c) => (c.body as { operationName?: string } | null)?.operationName === 'CompanySave');
 
 describe('Company dialog: accent colour', () => {
   it('refuses a colour too light for white text in words, and saves a valid one', async () => {
@@ -54,7 +74,9 @@ describe('Company dialog: accent colour', () => {
     expect(screen.queryByText(BRANDING_TEXTS.accentTooLight)).toBeNull();
     fireEvent.click(screen.getByText('Save'));
     await waitFor(() => expect(saves(f)).toHaveLength(1));
-    expect((saves(f)[0]!.body as { variables: { input: { accentColor: string } } }).variables.input.accentColor).toBe('#8A1C7C');
+    expect((saves(f)[0]!.body as { variables: { input: { accentColor: string } } }).variables.input.accentColor).toBe(
+      '#8A1C7C',
+    );
   });
 
   it('says a logo that is not an image is not one, in the dialog, and does not send it', async () => {
@@ -64,7 +86,9 @@ describe('Company dialog: accent colour', () => {
     expect(await screen.findByText(ERROR_TEXTS.notAnImage)).toBeInTheDocument();
     fireEvent.click(screen.getByText('Save'));
     await waitFor(() => expect(saves(f)).toHaveLength(1));
-    expect((saves(f)[0]!.body as { variables: { input: { logoImage: unknown } } }).variables.input.logoImage).toBeNull();
+    expect(
+      (saves(f)[0]!.body as { variables: { input: { logoImage: unknown } } }).variables.input.logoImage,
+    ).toBeNull();
   });
 
   it('below Basic the field is disabled with the plan hint', () => {

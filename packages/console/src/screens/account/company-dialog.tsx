@@ -6,7 +6,14 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery } from 'urql';
-import { BRANDING_TEXTS, DEFAULT_COUNTRY_CODE, NOTICES, VALIDATION, accentColorProblem, companySchema } from '@roomwalk/shared';
+import {
+  BRANDING_TEXTS,
+  DEFAULT_COUNTRY_CODE,
+  NOTICES,
+  VALIDATION,
+  accentColorProblem,
+  companySchema,
+} from '@roomwalk/shared';
 import type { z } from 'zod';
 import { CompanyBrandingQuery, CompanySaveMutation } from './account-operations.js';
 import { describeFailure, isNotAvailableYet } from '../../graphql/errors.js';
@@ -24,7 +31,19 @@ export interface CompanyValues {
   countrycode: string | null;
 }
 
-export function CompanyDialog({ open, onClose, onSaved, company, canEditLogo }: { open: boolean; onClose: () => void; onSaved: () => void; company: CompanyValues | null; canEditLogo: boolean }) {
+export function CompanyDialog({
+  open,
+  onClose,
+  onSaved,
+  company,
+  canEditLogo,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onSaved: () => void;
+  company: CompanyValues | null;
+  canEditLogo: boolean;
+}) {
   const [, save] = useMutation(CompanySaveMutation);
   const notify = useSnackbar();
   const logoPick = useImageFile();
@@ -60,7 +79,9 @@ export function CompanyDialog({ open, onClose, onSaved, company, canEditLogo }: 
     });
     if (r.error) {
       // A bad field or a file the server could not read as an image: its reason, in the dialog beside the buttons.
-      const input = r.error.graphQLErrors.find((e) => e.extensions?.code === 'BAD_USER_INPUT' || e.extensions?.code === 'UPLOAD_INVALID');
+      const input = r.error.graphQLErrors.find(
+        (e) => e.extensions?.code === 'BAD_USER_INPUT' || e.extensions?.code === 'UPLOAD_INVALID',
+      );
       if (input) setFailure(input.message);
       if (isNotAvailableYet(r.error)) setFailure(describeFailure(r.error));
       notify('error', NOTICES.profileSaveFailed);
@@ -72,7 +93,14 @@ export function CompanyDialog({ open, onClose, onSaved, company, canEditLogo }: 
   });
 
   return (
-    <FormDialog open={open} label="Edit company details" onClose={onClose} onSubmit={onSubmit} submitting={formState.isSubmitting} failure={failure}>
+    <FormDialog
+      open={open}
+      label="Edit company details"
+      onClose={onClose}
+      onSubmit={onSubmit}
+      submitting={formState.isSubmitting}
+      failure={failure}
+    >
       <FormField label="Company name" autoComplete="organization" error={show('name')} {...register('name')} />
       <FormField label="Address" autoComplete="street-address" error={show('address')} {...register('address')} />
       <FormField label="VAT number" error={show('vatNo')} {...register('vatNo')} />
@@ -95,7 +123,11 @@ export function CompanyDialog({ open, onClose, onSaved, company, canEditLogo }: 
           value={accent}
           error={accentError ?? undefined}
           showError={accentTouched}
-          hint={canEditLogo ? 'Buttons and progress in the player, as #RRGGBB; white text on it must stay readable. Empty uses Roomwalk blue.' : BRANDING_TEXTS.planHint}
+          hint={
+            canEditLogo
+              ? 'Buttons and progress in the player, as #RRGGBB; white text on it must stay readable. Empty uses Roomwalk blue.'
+              : BRANDING_TEXTS.planHint
+          }
           onChange={(e) => setAccent(e.target.value)}
           onBlur={() => setAccentTouched(true)}
         />

@@ -22,7 +22,17 @@ export interface ProfileValues {
   contactNumber: string | null;
 }
 
-export function EditProfileDialog({ open, onClose, onSaved, profile }: { open: boolean; onClose: () => void; onSaved: () => void; profile: ProfileValues }) {
+export function EditProfileDialog({
+  open,
+  onClose,
+  onSaved,
+  profile,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onSaved: () => void;
+  profile: ProfileValues;
+}) {
   const [, save] = useMutation(UserSaveMutation);
   const notify = useSnackbar();
   const imagePick = useImageFile();
@@ -41,7 +51,9 @@ export function EditProfileDialog({ open, onClose, onSaved, profile }: { open: b
       setError('contactNumber', { message: VALIDATION.contactNumberUnparsable });
       return;
     }
-    const r = await save({ input: { name: values.name, surname: values.surname, contactNumber, profileImage: imagePick.file } });
+    const r = await save({
+      input: { name: values.name, surname: values.surname, contactNumber, profileImage: imagePick.file },
+    });
     if (r.error) {
       if (isNotAvailableYet(r.error)) setFailure(describeFailure(r.error));
       // A picture the server could not read: its reason in the dialog, not only the toast.
@@ -56,16 +68,38 @@ export function EditProfileDialog({ open, onClose, onSaved, profile }: { open: b
   });
 
   return (
-    <FormDialog open={open} label="Edit your profile" onClose={onClose} onSubmit={onSubmit} submitting={formState.isSubmitting} failure={failure}>
+    <FormDialog
+      open={open}
+      label="Edit your profile"
+      onClose={onClose}
+      onSubmit={onSubmit}
+      submitting={formState.isSubmitting}
+      failure={failure}
+    >
       <FormField label="Name" autoComplete="given-name" error={show('name')} {...register('name')} />
       <FormField label="Surname" autoComplete="family-name" error={show('surname')} {...register('surname')} />
       <FormField label="Email" type="email" value={profile.email} readOnly aria-readonly="true" />
       <Controller
         control={control}
         name="contactNumber"
-        render={({ field }) => <PhoneInput label="Contact Number" name={field.name} value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={show('contactNumber')} />}
+        render={({ field }) => (
+          <PhoneInput
+            label="Contact Number"
+            name={field.name}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            error={show('contactNumber')}
+          />
+        )}
       />
-      <FormField label="Profile image" type="file" accept={IMAGE_ACCEPT} error={imagePick.problem ?? undefined} onChange={imagePick.onChange} />
+      <FormField
+        label="Profile image"
+        type="file"
+        accept={IMAGE_ACCEPT}
+        error={imagePick.problem ?? undefined}
+        onChange={imagePick.onChange}
+      />
     </FormDialog>
   );
 }

@@ -1,4 +1,4 @@
-/** Tour Analytics (issue 21): the figures of one tour over a period, its seller report links, digest and PDF runs. */
+/** Tour Analytics: the figures of one tour over a period, its seller report links, digest and PDF runs. */
 import { graphql } from '../../graphql/graphql.js';
 
 export const AnalyticsFields = graphql(`

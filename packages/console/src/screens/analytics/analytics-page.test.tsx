@@ -1,5 +1,5 @@
 /**
- * The Tour Analytics page against a scripted API (issue 21): the plan gate below Basic, the figures in words and tables
+ * The Tour Analytics page against a scripted API: the plan gate below Basic, the figures in words and tables
  * (the canvas library is stood in for: jsdom has no canvas; the journey draws the real pictures), the period picker,
  * and the digest's addresses checked before anything is sent.
  */
@@ -38,7 +38,14 @@ afterEach(() => vi.unstubAllGlobals());
 const TOUR = 'tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7d10';
 const access = (planName: string): Answers => ({
   AnalyticsAccess: () => ({
-    me: { __typename: 'Me', user: { __typename: 'User', id: 'u1', company: { __typename: 'Company', id: 'c1', license: { __typename: 'License', planName } } } },
+    me: {
+      __typename: 'Me',
+      user: {
+        __typename: 'User',
+        id: 'u1',
+        company: { __typename: 'Company', id: 'c1', license: { __typename: 'License', planName } },
+      },
+    },
     tour: { __typename: 'Tour', id: TOUR, title: 'Garden Cottage' },
   }),
 });
@@ -67,12 +74,15 @@ const basicAnswers = (extra: Answers = {}): Answers => ({
   SellerReport: () => ({ sellerReport: { __typename: 'SellerReportSettings', links: [], digest: null } }),
   ...extra,
 });
-const open = (roles: string[], answers: Answers) => renderPage(<AnalyticsPage />, { path: `/tour/${TOUR}/analytics`, route: '/tour/:tourId/analytics', roles, answers });
+const open = (roles: string[], answers: Answers) =>
+  renderPage(<AnalyticsPage />, { path: `/tour/${TOUR}/analytics`, route: '/tour/:tourId/analytics', roles, answers });
 
 describe('Tour Analytics page', () => {
   it('shows the plan gate with Upgrade below Basic, and asks for no figures', async () => {
     const { calls } = open([ROLES.free], access('Free'));
-    expect(await screen.findByTestId('analytics-gate')).toHaveTextContent('Tour Analytics and seller reports need the Basic or Pro plan. Upgrade to use them.');
+    expect(await screen.findByTestId('analytics-gate')).toHaveTextContent(
+      'Tour Analytics and seller reports need the Basic or Pro plan. Upgrade to use them.',
+    );
     expect(screen.getByText('Upgrade')).toBeInTheDocument();
     expect(calls.some((c) => c.operationName === 'TourAnalytics')).toBe(false);
   });
@@ -83,7 +93,9 @@ describe('Tour Analytics page', () => {
     expect(within(stats).getByText('1 min 30 s')).toBeInTheDocument();
     expect(within(stats).getByText('50 %')).toBeInTheDocument();
     const rooms = screen.getByTestId('chart-rooms');
-    expect(within(rooms).getByText('Buyers spent the most time in the Kitchen: 1 min 50 s over 2 visits.')).toBeInTheDocument();
+    expect(
+      within(rooms).getByText('Buyers spent the most time in the Kitchen: 1 min 50 s over 2 visits.'),
+    ).toBeInTheDocument();
     expect(
       within(rooms)
         .getAllByRole('rowheader')
@@ -94,7 +106,9 @@ describe('Tour Analytics page', () => {
     await waitFor(() => expect(drawn.some((d) => JSON.stringify(d[1]) === '[110,40]')).toBe(true));
     const before = calls.filter((c) => c.operationName === 'TourAnalytics').at(-1)!.variables;
     fireEvent.click(screen.getByLabelText('Last 7 days'));
-    await waitFor(() => expect(calls.filter((c) => c.operationName === 'TourAnalytics').at(-1)!.variables.from).not.toBe(before.from));
+    await waitFor(() =>
+      expect(calls.filter((c) => c.operationName === 'TourAnalytics').at(-1)!.variables.from).not.toBe(before.from),
+    );
     const after = calls.filter((c) => c.operationName === 'TourAnalytics').at(-1)!.variables;
     expect(Date.parse(String(after.to)) - Date.parse(String(after.from))).toBeLessThan(7 * 86_400_000);
   });
@@ -105,7 +119,14 @@ describe('Tour Analytics page', () => {
       basicAnswers({
         SellerDigestSave: (v) => {
           const input = v.input as { frequency: string; day: number; recipients: string[] };
-          return { sellerReportDigestSave: { __typename: 'SellerReportDigest', ...input, nextSendAt: '2026-11-30T07:00:00.000Z', lastSentAt: null } };
+          return {
+            sellerReportDigestSave: {
+              __typename: 'SellerReportDigest',
+              ...input,
+              nextSendAt: '2026-11-30T07:00:00.000Z',
+              lastSentAt: null,
+            },
+          };
         },
       }),
     );

@@ -1,5 +1,5 @@
 /**
- * /tour/{tourId}/analytics, Tour Analytics (issue 21): visits over the last 7, 30 or 90 days, time in each room,
+ * /tour/{tourId}/analytics, Tour Analytics: visits over the last 7, 30 or 90 days, time in each room,
  * where visits ended and the device split, each picture with a table and a CSV; below, the seller report (shareable
  * link, scheduled digest, PDF). Basic and Pro; other plans see the plan gate with Upgrade, as for APIs & Webhooks.
  */
@@ -14,7 +14,15 @@ import { useAnalytics, useAnalyticsFigures } from './use-analytics.js';
 import './analytics.css';
 
 function Gate() {
-  return <PlanGate title={ANALYTICS_TEXTS.title} back="/" className="analytics" text={ANALYTICS_TEXTS.planRequired} testId="analytics-gate" />;
+  return (
+    <PlanGate
+      title={ANALYTICS_TEXTS.title}
+      back="/"
+      className="analytics"
+      text={ANALYTICS_TEXTS.planRequired}
+      testId="analytics-gate"
+    />
+  );
 }
 
 function PeriodPicker({ value, onChange }: { value: Period; onChange: (p: Period) => void }) {

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { formatDuration } from '@roomwalk/shared';
-import { dailyCsv, deviceRows, digestWhen, exitRows, parseRecipients, periodRange, roomRows, roomsCsv, toCsv, visitCount, visitorCount } from './analytics-rules.js';
+import {
+  dailyCsv,
+  deviceRows,
+  digestWhen,
+  exitRows,
+  parseRecipients,
+  periodRange,
+  roomRows,
+  roomsCsv,
+  toCsv,
+  visitCount,
+  visitorCount,
+} from './analytics-rules.js';
 
 describe('analytics rules', () => {
   it('covers the last N whole UTC days, today included', () => {
@@ -76,21 +88,29 @@ describe('analytics rules', () => {
         ],
       ),
     ).toBe('\uFEFFRoom,Visits\r\n"Dining, east",2\r\n"\'=HYPERLINK(""x"")",1\r\n');
-    expect(dailyCsv({ daily: [{ date: '2026-11-01', visits: 3, uniqueVisitors: 2 }] })).toBe('\uFEFFDate,Visits,Unique visitors\r\n2026-11-01,3,2\r\n');
+    expect(dailyCsv({ daily: [{ date: '2026-11-01', visits: 3, uniqueVisitors: 2 }] })).toBe(
+      '\uFEFFDate,Visits,Unique visitors\r\n2026-11-01,3,2\r\n',
+    );
     expect(roomsCsv({ rooms: [{ name: 'Kitchen', seconds: 110, visits: 2 }] })).toContain('Kitchen,110,2,55');
   });
 
   it('reads recipients separated by commas, spaces or lines, dropping repeats, and names the first bad one', () => {
-    expect(parseRecipients('a@example.com, b@example.com\nA@example.com')).toEqual({ recipients: ['a@example.com', 'b@example.com'] });
+    expect(parseRecipients('a@example.com, b@example.com\nA@example.com')).toEqual({
+      recipients: ['a@example.com', 'b@example.com'],
+    });
     expect(parseRecipients('a@example.com; nope')).toEqual({ error: '"nope" is not an e-mail address.' });
     expect(parseRecipients('  ')).toEqual({ error: 'Enter at least one e-mail address to send the report to.' });
-    expect(parseRecipients(Array.from({ length: 11 }, (_v, i) => `s${i}@example.com`).join(' '))).toEqual({ error: 'A report can go to at most 10 addresses.' });
+    expect(parseRecipients(Array.from({ length: 11 }, (_v, i) => `s${i}@example.com`).join(' '))).toEqual({
+      error: 'A report can go to at most 10 addresses.',
+    });
   });
 
   it('says when the digest goes out', () => {
     expect(digestWhen('WEEKLY', 1)).toBe('Every Monday at 07:00 UTC');
     expect(digestWhen('MONTHLY', 3)).toBe('Every month on day 3 at 07:00 UTC');
     expect(digestWhen('WEEKLY', 5, 'Africa/Johannesburg')).toBe('Every Friday at 07:00 Africa/Johannesburg time');
-    expect(digestWhen('MONTHLY', 1, 'America/Los_Angeles')).toBe('Every month on day 1 at 07:00 America/Los Angeles time');
+    expect(digestWhen('MONTHLY', 1, 'America/Los_Angeles')).toBe(
+      'Every month on day 1 at 07:00 America/Los Angeles time',
+    );
   });
 });

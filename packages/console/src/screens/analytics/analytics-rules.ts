@@ -1,4 +1,4 @@
-/** Pure rules of the Tour Analytics page (issue 21): periods, durations, sorted rows, CSV files, digest fields. */
+/** Pure rules of the Tour Analytics page: periods, durations, sorted rows, CSV files, digest fields. */
 import { countOf, formatPercent } from '@roomwalk/shared';
 
 export const PERIODS = [7, 30, 90] as const;
@@ -9,9 +9,10 @@ export const ANALYTICS_TEXTS = {
   title: 'Tour Analytics',
   planRequired: 'Tour Analytics and seller reports need the Basic or Pro plan. Upgrade to use them.',
   noVisits: 'No visits in this period yet. The charts fill in as buyers open the tour.',
-  noRooms: 'No rooms recorded yet: name the rooms with markers (Edit Fast Travel) to see where buyers spend their time.',
+  noRooms:
+    'No rooms recorded yet: name the rooms with markers (Edit Fast Travel) to see where buyers spend their time.',
   linkNotValid: 'This report link is not valid any more. Ask the agent for a new one.',
-  /** A company-only tour's report, opened without a member's session (issue 33). */
+  /** A company-only tour's report, opened without a member's session. */
   reportMembersOnly: 'This tour is private: its report is for members of the company. Sign in to see it.',
 } as const;
 
@@ -43,11 +44,15 @@ export interface Figures {
 
 /** Rooms by time spent, longest first; with the average per visit that entered the room. */
 export function roomRows(f: Pick<Figures, 'rooms'>) {
-  return [...f.rooms].sort((a, b) => b.seconds - a.seconds || a.name.localeCompare(b.name)).map((r) => ({ ...r, average: r.visits > 0 ? r.seconds / r.visits : 0 }));
+  return [...f.rooms]
+    .sort((a, b) => b.seconds - a.seconds || a.name.localeCompare(b.name))
+    .map((r) => ({ ...r, average: r.visits > 0 ? r.seconds / r.visits : 0 }));
 }
 /** Where visits ended, most first, with each room's share of the period's visits. */
 export function exitRows(f: Pick<Figures, 'exits' | 'visits'>) {
-  return [...f.exits].sort((a, b) => b.visits - a.visits || a.name.localeCompare(b.name)).map((e) => ({ ...e, share: f.visits > 0 ? e.visits / f.visits : 0 }));
+  return [...f.exits]
+    .sort((a, b) => b.visits - a.visits || a.name.localeCompare(b.name))
+    .map((e) => ({ ...e, share: f.visits > 0 ? e.visits / f.visits : 0 }));
 }
 const DEVICE_LABELS: Record<string, string> = { phone: 'Phone', tablet: 'Tablet', desktop: 'Desktop' };
 /** Visits whose player did not say what it ran on (older players, blocked beacons): a share of their own. */
@@ -102,7 +107,8 @@ export const devicesCsv = (f: Pick<Figures, 'devices' | 'visits'>) =>
   );
 
 /** A file name for a chart's CSV: tour-analytics-<what>-<from>-<to>.csv. */
-export const csvName = (what: string, period: { from: string; to: string }) => `tour-analytics-${what}-${period.from.slice(0, 10)}-${period.to.slice(0, 10)}.csv`;
+export const csvName = (what: string, period: { from: string; to: string }) =>
+  `tour-analytics-${what}-${period.from.slice(0, 10)}-${period.to.slice(0, 10)}.csv`;
 
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 const RECIPIENTS_MAX = 10;
@@ -129,7 +135,8 @@ export function parseRecipients(text: string): { recipients: string[] } | { erro
 export const browserTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 /** A time zone as people read it: "UTC", or "Africa/Johannesburg time" with spaces for underscores. */
-export const zoneName = (timeZone: string): string => (timeZone === 'UTC' || timeZone === 'Etc/UTC' ? 'UTC' : `${timeZone.replace(/_/g, ' ')} time`);
+export const zoneName = (timeZone: string): string =>
+  timeZone === 'UTC' || timeZone === 'Etc/UTC' ? 'UTC' : `${timeZone.replace(/_/g, ' ')} time`;
 
 /** When the digest goes out, in words: "Every Monday" or "Every month on day 3", at 07:00 in its time zone. */
 export function digestWhen(frequency: 'WEEKLY' | 'MONTHLY', day: number, timeZone = 'UTC'): string {

@@ -1,5 +1,5 @@
 /**
- * The analytics pictures, drawn by uPlot (about 22 KB gzip; docs/decisions.md, issue 21), which loads only with the
+ * The analytics pictures, drawn by uPlot (about 22 KB gzip; docs/decisions.md), which loads only with the
  * pages that import this module. Each picture is a <figure> whose canvas is hidden from screen readers: its figures
  * are in a table (shown on request, always read by screen readers) and in a CSV file.
  */
@@ -18,7 +18,15 @@ const GRID = '#d0d7de';
 const FONT = '12px system-ui, sans-serif';
 
 /** A uPlot canvas that follows its box's width. */
-function Plot({ options, data, height }: { options: Omit<uPlot.Options, 'width' | 'height'>; data: uPlot.AlignedData; height: number }) {
+function Plot({
+  options,
+  data,
+  height,
+}: {
+  options: Omit<uPlot.Options, 'width' | 'height'>;
+  data: uPlot.AlignedData;
+  height: number;
+}) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
@@ -35,10 +43,20 @@ function Plot({ options, data, height }: { options: Omit<uPlot.Options, 'width' 
   return <div ref={box} className="chart-canvas" aria-hidden="true" />;
 }
 
-const axis = (extra: Partial<uPlot.Axis> = {}): uPlot.Axis => ({ stroke: AXIS, font: FONT, grid: { stroke: GRID, width: 1 }, ticks: { stroke: GRID, width: 1 }, ...extra });
+const axis = (extra: Partial<uPlot.Axis> = {}): uPlot.Axis => ({
+  stroke: AXIS,
+  font: FONT,
+  grid: { stroke: GRID, width: 1 },
+  ticks: { stroke: GRID, width: 1 },
+  ...extra,
+});
 
 /** Visits and unique visitors per day as two lines (x: UTC days), with a legend naming them. */
-export function DailyLine({ daily }: { daily: ReadonlyArray<{ date: string; visits: number; uniqueVisitors: number }> }) {
+export function DailyLine({
+  daily,
+}: {
+  daily: ReadonlyArray<{ date: string; visits: number; uniqueVisitors: number }>;
+}) {
   const state = useMemo(() => {
     const xs = daily.map((d) => Date.parse(`${d.date}T00:00:00Z`) / 1000);
     const ys = daily.map((d) => d.visits);
@@ -48,11 +66,26 @@ export function DailyLine({ daily }: { daily: ReadonlyArray<{ date: string; visi
       cursor: { show: false },
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
       scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(2, Math.ceil(max * 1.15))] } },
-      axes: [axis({ space: 60, values: (_u, splits) => splits.map((v) => dayLabel(v)) }), axis({ size: 40, values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : '')) })],
+      axes: [
+        axis({ space: 60, values: (_u, splits) => splits.map((v) => dayLabel(v)) }),
+        axis({ size: 40, values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : '')) }),
+      ],
       series: [
         {},
-        { label: 'Visits', stroke: BRAND, width: 2, fill: 'rgba(11, 92, 173, 0.08)', points: { show: daily.length <= 31, size: 5, fill: BRAND } },
-        { label: 'Unique visitors', stroke: VISITORS, width: 2, dash: [6, 4], points: { show: daily.length <= 31, size: 4, fill: VISITORS } },
+        {
+          label: 'Visits',
+          stroke: BRAND,
+          width: 2,
+          fill: 'rgba(11, 92, 173, 0.08)',
+          points: { show: daily.length <= 31, size: 5, fill: BRAND },
+        },
+        {
+          label: 'Unique visitors',
+          stroke: VISITORS,
+          width: 2,
+          dash: [6, 4],
+          points: { show: daily.length <= 31, size: 4, fill: VISITORS },
+        },
       ],
     };
     return { options, data: [xs, ys, us] as uPlot.AlignedData };
@@ -61,7 +94,15 @@ export function DailyLine({ daily }: { daily: ReadonlyArray<{ date: string; visi
 }
 
 /** Horizontal bars, one per named row, in the given order (longest first). */
-export function Bars({ rows, colour = BRAND, format }: { rows: ReadonlyArray<{ name: string; value: number }>; colour?: string; format: (v: number) => string }) {
+export function Bars({
+  rows,
+  colour = BRAND,
+  format,
+}: {
+  rows: ReadonlyArray<{ name: string; value: number }>;
+  colour?: string;
+  format: (v: number) => string;
+}) {
   const state = useMemo(() => {
     const names = rows.map((r) => r.name);
     const options: Omit<uPlot.Options, 'width' | 'height'> = {
@@ -73,13 +114,39 @@ export function Bars({ rows, colour = BRAND, format }: { rows: ReadonlyArray<{ n
         y: { ori: 0, dir: 1, range: (_u, _min, max) => [0, Math.max(1, max * 1.05)] },
       },
       axes: [
-        axis({ side: 3, grid: { show: false }, size: 120, gap: 6, splits: () => names.map((_n, i) => i), values: (_u, splits) => splits.map((i) => clip(names[i] ?? '', 16)) }),
+        axis({
+          side: 3,
+          grid: { show: false },
+          size: 120,
+          gap: 6,
+          splits: () => names.map((_n, i) => i),
+          values: (_u, splits) => splits.map((i) => clip(names[i] ?? '', 16)),
+        }),
         // Whole units only: a tick between two seconds (or visits) would repeat its neighbour's label.
-        axis({ side: 2, size: 36, space: 56, values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? format(v) : '')) }),
+        axis({
+          side: 2,
+          size: 36,
+          space: 56,
+          values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? format(v) : '')),
+        }),
       ],
-      series: [{}, { label: 'Value', fill: colour, stroke: colour, width: 0, points: { show: false }, paths: uPlot.paths.bars!({ size: [0.65, 28] }) }],
+      series: [
+        {},
+        {
+          label: 'Value',
+          fill: colour,
+          stroke: colour,
+          width: 0,
+          points: { show: false },
+          paths: uPlot.paths.bars!({ size: [0.65, 28] }),
+        },
+      ],
     };
-    return { options, data: [names.map((_n, i) => i), rows.map((r) => r.value)] as uPlot.AlignedData, height: 48 + Math.max(1, names.length) * 34 };
+    return {
+      options,
+      data: [names.map((_n, i) => i), rows.map((r) => r.value)] as uPlot.AlignedData,
+      height: 48 + Math.max(1, names.length) * 34,
+    };
   }, [rows, colour, format]);
   return <Plot options={state.options} data={state.data} height={state.height} />;
 }
@@ -116,7 +183,12 @@ export function ChartFigure({ title, summary, headers, rows, csv, csvName, child
       </figcaption>
       {children}
       <div className="chart-actions">
-        <SlButton size="small" aria-expanded={showTable} aria-controls={`${id}-table`} onClick={() => setShowTable((v) => !v)}>
+        <SlButton
+          size="small"
+          aria-expanded={showTable}
+          aria-controls={`${id}-table`}
+          onClick={() => setShowTable((v) => !v)}
+        >
           <SlIcon slot="prefix" name="table" />
           {showTable ? 'Hide table' : 'Show table'}
         </SlButton>

@@ -1,4 +1,4 @@
-/** The seller digest (issue 21): weekly or monthly, on a day the owner picks, to the addresses the agent enters. */
+/** The seller digest: weekly or monthly, on a day the owner picks, to the addresses the agent enters. */
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useMutation } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
@@ -17,7 +17,12 @@ export interface Digest {
   timeZone: string;
   nextSendAt: string;
   lastSentAt?: string | null;
-  lastRun?: { status: 'QUEUED' | 'RUNNING' | 'DONE' | 'FAILED'; progress: number; progressText: string; error?: string | null } | null;
+  lastRun?: {
+    status: 'QUEUED' | 'RUNNING' | 'DONE' | 'FAILED';
+    progress: number;
+    progressText: string;
+    error?: string | null;
+  } | null;
 }
 
 /** The newest sending in words: being sent (with its step), or why it failed; nothing once it went out. */
@@ -27,7 +32,15 @@ function lastRunText(run: Digest['lastRun']): string | null {
   return `Sending now: ${run.progressText} (${run.progress} %).`;
 }
 
-export function DigestForm({ tourId, digest, onChanged }: { tourId: string; digest: Digest | null; onChanged: () => void }) {
+export function DigestForm({
+  tourId,
+  digest,
+  onChanged,
+}: {
+  tourId: string;
+  digest: Digest | null;
+  onChanged: () => void;
+}) {
   const [, save] = useMutation(SellerDigestSaveMutation);
   const [, remove] = useMutation(SellerDigestDeleteMutation);
   const notify = useSnackbar();
@@ -86,7 +99,10 @@ export function DigestForm({ tourId, digest, onChanged }: { tourId: string; dige
           : 'Send the seller the figures as a PDF, every week or every month.'}
       </p>
       {lastRunText(digest?.lastRun) ? (
-        <p className={digest?.lastRun?.status === 'FAILED' ? 'field-error' : 'field-hint'} data-testid="seller-digest-run">
+        <p
+          className={digest?.lastRun?.status === 'FAILED' ? 'field-error' : 'field-hint'}
+          data-testid="seller-digest-run"
+        >
           {lastRunText(digest?.lastRun)}
         </p>
       ) : null}
@@ -95,7 +111,13 @@ export function DigestForm({ tourId, digest, onChanged }: { tourId: string; dige
           <legend>How often</legend>
           {(['WEEKLY', 'MONTHLY'] as const).map((f) => (
             <label key={f} className="checkbox">
-              <input type="radio" name={`${id}-frequency`} value={f} checked={frequency === f} onChange={() => changeFrequency(f)} />
+              <input
+                type="radio"
+                name={`${id}-frequency`}
+                value={f}
+                checked={frequency === f}
+                onChange={() => changeFrequency(f)}
+              />
               {f === 'WEEKLY' ? 'Weekly' : 'Monthly'}
             </label>
           ))}

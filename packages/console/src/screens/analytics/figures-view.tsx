@@ -2,7 +2,21 @@
 import { useMemo } from 'react';
 import { Bars, ChartFigure, DailyLine } from './charts.js';
 import { formatDuration, formatPercent } from '@roomwalk/shared';
-import { ANALYTICS_TEXTS, csvName, dailyCsv, deviceRows, devicesCsv, exitRows, exitsCsv, roomRows, roomsCsv, shortDay, visitCount, visitorCount, type Figures } from './analytics-rules.js';
+import {
+  ANALYTICS_TEXTS,
+  csvName,
+  dailyCsv,
+  deviceRows,
+  devicesCsv,
+  exitRows,
+  exitsCsv,
+  roomRows,
+  roomsCsv,
+  shortDay,
+  visitCount,
+  visitorCount,
+  type Figures,
+} from './analytics-rules.js';
 
 const EXIT_COLOUR = '#9a3412';
 const DEVICE_COLOUR = '#4d5b6b';
@@ -59,7 +73,11 @@ export function FiguresView({ figures: f, period }: { figures: Figures; period: 
         </ChartFigure>
         <ChartFigure
           title="Time in each room"
-          summary={rooms[0] ? `Buyers spent the most time in the ${rooms[0].name}: ${formatDuration(rooms[0].seconds)} over ${visitCount(rooms[0].visits)}.` : ANALYTICS_TEXTS.noRooms}
+          summary={
+            rooms[0]
+              ? `Buyers spent the most time in the ${rooms[0].name}: ${formatDuration(rooms[0].seconds)} over ${visitCount(rooms[0].visits)}.`
+              : ANALYTICS_TEXTS.noRooms
+          }
           headers={['Room', 'Time in all', 'Visits', 'Average per visit']}
           rows={rooms.map((r) => [r.name, formatDuration(r.seconds), r.visits, formatDuration(r.average)])}
           csv={() => roomsCsv(f)}
@@ -70,7 +88,11 @@ export function FiguresView({ figures: f, period }: { figures: Figures; period: 
         </ChartFigure>
         <ChartFigure
           title="Where visits ended"
-          summary={exits[0] ? `Most visits ended in the ${exits[0].name} (${formatPercent(exits[0].share)}).` : 'No visit endings recorded yet.'}
+          summary={
+            exits[0]
+              ? `Most visits ended in the ${exits[0].name} (${formatPercent(exits[0].share)}).`
+              : 'No visit endings recorded yet.'
+          }
           headers={['Room', 'Visits ended here', 'Share of visits']}
           rows={exits.map((e) => [e.name, e.visits, formatPercent(e.share)])}
           csv={() => exitsCsv(f)}
@@ -81,7 +103,11 @@ export function FiguresView({ figures: f, period }: { figures: Figures; period: 
         </ChartFigure>
         <ChartFigure
           title="Devices"
-          summary={devices.length ? devices.map((d) => `${d.name} ${formatPercent(d.share)}`).join(', ') : 'No devices recorded yet.'}
+          summary={
+            devices.length
+              ? devices.map((d) => `${d.name} ${formatPercent(d.share)}`).join(', ')
+              : 'No devices recorded yet.'
+          }
           headers={['Device', 'Visits', 'Share of visits']}
           rows={devices.map((d) => [d.name, d.visits, formatPercent(d.share)])}
           csv={() => devicesCsv(f)}

@@ -1,5 +1,5 @@
 /**
- * The seller report (issue 21): a read-only link to send the seller (shown once, expiring, revocable), the scheduled
+ * The seller report: a read-only link to send the seller (shown once, expiring, revocable), the scheduled
  * e-mail digest, and the PDF made in the job queue with its progress, downloaded when ready.
  */
 import { useEffect, useRef, useState } from 'react';
@@ -11,7 +11,13 @@ import { describeFailure } from '../../graphql/errors.js';
 import { useClipboard } from '../../state/use-clipboard.js';
 import { useSnackbar } from '../../ui/snackbar.js';
 import { downloadBase64 } from '../reports/download-file.js';
-import { SellerLinkCreateMutation, SellerLinkRevokeMutation, SellerPdfCreateMutation, SellerReportQuery, SellerRunQuery } from './analytics-operations.js';
+import {
+  SellerLinkCreateMutation,
+  SellerLinkRevokeMutation,
+  SellerPdfCreateMutation,
+  SellerReportQuery,
+  SellerRunQuery,
+} from './analytics-operations.js';
 import { humanDate, type Period } from './analytics-rules.js';
 import { DigestForm } from './digest-form.js';
 
@@ -59,7 +65,10 @@ function LinkPanel({
   return (
     <section className="card seller-panel" aria-labelledby="seller-link-title">
       <h3 id="seller-link-title">Link for the seller</h3>
-      <p className="field-hint">A read-only page with the figures of the last {period} days, no login needed. Anyone with the link can open it until it expires.</p>
+      <p className="field-hint">
+        A read-only page with the figures of the last {period} days, no login needed. Anyone with the link can open it
+        until it expires.
+      </p>
       <div className="seller-row">
         <div className="field">
           <label htmlFor="seller-link-expiry">Link expires after</label>
@@ -108,7 +117,10 @@ function LinkPanel({
   );
 }
 
-type RunState = { status: 'idle' } | { status: 'running'; progress: number; text: string } | { status: 'failed'; error: string };
+type RunState =
+  | { status: 'idle' }
+  | { status: 'running'; progress: number; text: string }
+  | { status: 'failed'; error: string };
 
 function PdfPanel({ tourId, period }: { tourId: string; period: Period }) {
   const client = useClient();
@@ -138,7 +150,8 @@ function PdfPanel({ tourId, period }: { tourId: string; period: Period }) {
         downloadBase64(s.fileContent, s.fileName ?? 'seller-report.pdf', s.mimeType);
         return setRun({ status: 'idle' });
       }
-      if (s.status === 'FAILED') return setRun({ status: 'failed', error: s.error ?? 'The report could not be made. Try again in a moment.' });
+      if (s.status === 'FAILED')
+        return setRun({ status: 'failed', error: s.error ?? 'The report could not be made. Try again in a moment.' });
       setRun({ status: 'running', progress: s.progress, text: s.progressText });
     }
   };
@@ -147,7 +160,12 @@ function PdfPanel({ tourId, period }: { tourId: string; period: Period }) {
     <section className="card seller-panel" aria-labelledby="seller-pdf-title">
       <h3 id="seller-pdf-title">PDF report</h3>
       <p className="field-hint">The figures of the last {period} days as a PDF to print or attach.</p>
-      <SlButton variant="primary" loading={run.status === 'running'} disabled={run.status === 'running'} onClick={() => void onDownload()}>
+      <SlButton
+        variant="primary"
+        loading={run.status === 'running'}
+        disabled={run.status === 'running'}
+        onClick={() => void onDownload()}
+      >
         <SlIcon slot="prefix" name="file-earmark-pdf" />
         Download PDF
       </SlButton>
@@ -169,7 +187,11 @@ function PdfPanel({ tourId, period }: { tourId: string; period: Period }) {
 }
 
 export function SellerReportSection({ tourId, period }: { tourId: string; period: Period }) {
-  const [{ data, error }, refetch] = useQuery({ query: SellerReportQuery, variables: { tourId }, requestPolicy: 'cache-and-network' });
+  const [{ data, error }, refetch] = useQuery({
+    query: SellerReportQuery,
+    variables: { tourId },
+    requestPolicy: 'cache-and-network',
+  });
   const reload = () => refetch({ requestPolicy: 'network-only' });
   return (
     <section className="seller-report" aria-labelledby="seller-report-title">

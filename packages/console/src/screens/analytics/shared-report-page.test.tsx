@@ -1,4 +1,4 @@
-/** The public seller report page (issue 21) when the tour is company only (issue 33): said in the visitor's words. */
+/** The public seller report page when the tour is company only: said in the visitor's words. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import SharedReportPage from './shared-report-page.js';
@@ -12,11 +12,20 @@ describe('Seller report of a company-only tour', () => {
     vi.stubGlobal(
       'fetch',
       stubFetch({
-        SharedSellerReport: () => ({ body: { data: null, errors: [{ message: 'Only members of the company can view this tour.', extensions: { code: 'TOUR_MEMBERS_ONLY' } }] } }),
+        SharedSellerReport: () => ({
+          body: {
+            data: null,
+            errors: [
+              { message: 'Only members of the company can view this tour.', extensions: { code: 'TOUR_MEMBERS_ONLY' } },
+            ],
+          },
+        }),
       }).impl,
     );
     renderRoute(<SharedReportPage />, { path: '/seller-report/:token', route: '/seller-report/rws_abc' });
-    expect(await screen.findByTestId('seller-report-members-only')).toHaveTextContent('This tour is private: its report is for members of the company. Sign in to see it.');
+    expect(await screen.findByTestId('seller-report-members-only')).toHaveTextContent(
+      'This tour is private: its report is for members of the company. Sign in to see it.',
+    );
     expect(screen.queryByRole('button', { name: /Retry/ })).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 /**
- * /seller-report/{token}: the read-only seller report a link opens (issue 21), without login: who sends it, the tour,
+ * /seller-report/{token}: the read-only seller report a link opens, without login: who sends it, the tour,
  * and the same figures and pictures as Tour Analytics. An expired or revoked link says so.
  */
 import { useParams } from 'react-router-dom';
@@ -16,7 +16,10 @@ import './analytics.css';
 
 const TITLE = 'Seller report';
 
-/** Refusals the page explains in words rather than as a load error: a link that is not (or no longer) valid, a members-only tour. */
+/**
+ * Refusals the page explains in words rather than as a load error: a link that is not (or no longer) valid, a
+ * members-only tour.
+ */
 const REFUSAL_NOTES: Partial<Record<string, { testId: string; text: string }>> = {
   [ERROR_CODES.NOT_FOUND]: { testId: 'seller-link-invalid', text: ANALYTICS_TEXTS.linkNotValid },
   [ERROR_CODES.TOUR_MEMBERS_ONLY]: { testId: 'seller-report-members-only', text: ANALYTICS_TEXTS.reportMembersOnly },
@@ -24,7 +27,11 @@ const REFUSAL_NOTES: Partial<Record<string, { testId: string; text: string }>> =
 
 export default function SharedReportPage() {
   const { token = '' } = useParams();
-  const [{ data, error }, refetch] = useQuery({ query: SharedSellerReportQuery, variables: { token }, requestPolicy: 'network-only' });
+  const [{ data, error }, refetch] = useQuery({
+    query: SharedSellerReportQuery,
+    variables: { token },
+    requestPolicy: 'network-only',
+  });
   const refusal = data ? undefined : REFUSAL_NOTES[failureCode(error) ?? ''];
   if (refusal)
     return (
@@ -56,7 +63,8 @@ export default function SharedReportPage() {
         {r.tourTitle || 'Untitled tour'}
       </p>
       <p className="field-hint">
-        The last {r.days} days, {humanDate(`${f.from}T00:00:00Z`)} to {humanDate(`${f.to}T00:00:00Z`)}.{by ? ` Shared by ${by}.` : ''} This link works until {humanDate(r.expiresAt)}.
+        The last {r.days} days, {humanDate(`${f.from}T00:00:00Z`)} to {humanDate(`${f.to}T00:00:00Z`)}.
+        {by ? ` Shared by ${by}.` : ''} This link works until {humanDate(r.expiresAt)}.
       </p>
       <FiguresView figures={f} period={{ from: f.from, to: f.to }} />
     </Page>

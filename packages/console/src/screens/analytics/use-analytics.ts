@@ -16,7 +16,11 @@ import { DEFAULT_PERIOD, periodRange, type Period } from './analytics-rules.js';
 export function useAnalytics(tourId: string) {
   const { roles } = useSession();
   const [period, setPeriod] = useState<Period>(DEFAULT_PERIOD);
-  const [{ data, error }, refetch] = useQuery({ query: AnalyticsAccessQuery, variables: { tourId }, requestPolicy: 'cache-and-network' });
+  const [{ data, error }, refetch] = useQuery({
+    query: AnalyticsAccessQuery,
+    variables: { tourId },
+    requestPolicy: 'cache-and-network',
+  });
   return {
     loaded: !!data,
     error: data ? undefined : error,
@@ -31,7 +35,11 @@ export function useAnalytics(tourId: string) {
 /** The figures of one period; `planRequired` when the server says the plan does not include them. */
 export function useAnalyticsFigures(tourId: string, period: Period) {
   const range = useMemo(() => periodRange(period), [period]);
-  const [{ data, error, fetching }, refetch] = useQuery({ query: TourAnalyticsQuery, variables: { tourId, ...range }, requestPolicy: 'cache-and-network' });
+  const [{ data, error, fetching }, refetch] = useQuery({
+    query: TourAnalyticsQuery,
+    variables: { tourId, ...range },
+    requestPolicy: 'cache-and-network',
+  });
   return {
     figures: data ? readFragment(AnalyticsFields, data.tourAnalytics) : null,
     planRequired: !data && failureCode(error) === ERROR_CODES.PLAN_REQUIRED,

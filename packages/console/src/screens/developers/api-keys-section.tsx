@@ -1,4 +1,7 @@
-/** API keys (issue 20): the list, "Create API key" (the secret shown once, in the same dialog) and "Revoke" with a confirmation. */
+/**
+ * API keys: the list, "Create API key" (the secret shown once, in the same dialog) and "Revoke" with a
+ * confirmation.
+ */
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -30,14 +33,19 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
   const [failure, setFailure] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const secretInput = useRef<HTMLInputElement>(null);
-  const { register, handleSubmit, formState, reset, setError } = useForm<Values>({ resolver: zodResolver(apiKeySchema), mode: 'onTouched', defaultValues: { name: '' } });
+  const { register, handleSubmit, formState, reset, setError } = useForm<Values>({
+    resolver: zodResolver(apiKeySchema),
+    mode: 'onTouched',
+    defaultValues: { name: '' },
+  });
   const close = () => {
     reset({ name: '' });
     setFailure(null);
     setSecret(null);
     onClose();
   };
-  // The form gives way to the secret in the same dialog, so focus goes to the secret (and back to the opener at the end).
+  // The form gives way to the secret in the same dialog, so focus goes to the secret (and back to the opener at the
+  // end).
   useEffect(() => {
     if (secret) secretInput.current?.focus();
   }, [secret]);
@@ -79,7 +87,13 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
         <SecretField ref={secretInput} label="API key" value={secret} note={DEVELOPER_TEXTS.keyShownOnce} />
       ) : (
         <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Create API key">
-          <FormField label="Name" autoComplete="off" hint="For example the CRM or listing site that will use it." error={error} {...register('name')} />
+          <FormField
+            label="Name"
+            autoComplete="off"
+            hint="For example the CRM or listing site that will use it."
+            error={error}
+            {...register('name')}
+          />
           <FormFailure failure={failure} />
           <button type="submit" hidden />
         </form>
@@ -92,7 +106,13 @@ export function ApiKeysSection({ keys, onChanged }: { keys: readonly ApiKey[]; o
   const [creating, setCreating] = useState(false);
   const [, revoke] = useMutation(ApiKeyRevokeMutation);
   const heading = useRef<HTMLHeadingElement>(null);
-  const revoking = useConfirmedRemoval({ items: keys, heading, remove: (k) => revoke({ id: k.id }), doneText: DEVELOPER_TEXTS.keyRevoked, onChanged });
+  const revoking = useConfirmedRemoval({
+    items: keys,
+    heading,
+    remove: (k) => revoke({ id: k.id }),
+    doneText: DEVELOPER_TEXTS.keyRevoked,
+    onChanged,
+  });
 
   return (
     <section className="card section" aria-labelledby="api-keys">
@@ -118,7 +138,8 @@ export function ApiKeysSection({ keys, onChanged }: { keys: readonly ApiKey[]; o
                   {k.prefix}…
                 </code>
                 <span className="field-hint">
-                  Created {dateOnly(k.createdAt)} · {k.lastUsedAt ? `Last used ${dateTime(k.lastUsedAt)}` : DEVELOPER_TEXTS.neverUsed}
+                  Created {dateOnly(k.createdAt)} ·{' '}
+                  {k.lastUsedAt ? `Last used ${dateTime(k.lastUsedAt)}` : DEVELOPER_TEXTS.neverUsed}
                 </span>
               </div>
               <SlButton variant="danger" outline onClick={() => revoking.ask(k)}>
@@ -131,7 +152,8 @@ export function ApiKeysSection({ keys, onChanged }: { keys: readonly ApiKey[]; o
       <CreateKeyDialog open={creating} onClose={() => setCreating(false)} onCreated={onChanged} />
       <ConfirmRemovalDialog removal={revoking} label="Revoke API key" action="Revoke">
         <p>
-          Revoke the key “{revoking.target?.name}” ({revoking.target?.prefix}…)? Every integration using it is refused at once. This cannot be undone.
+          Revoke the key “{revoking.target?.name}” ({revoking.target?.prefix}…)? Every integration using it is refused
+          at once. This cannot be undone.
         </p>
       </ConfirmRemovalDialog>
     </section>

@@ -1,5 +1,5 @@
 /**
- * A confirmed removal of a listed item (Revoke an API key, Delete a webhook endpoint, issue 20): the item asked about,
+ * A confirmed removal of a listed item (Revoke an API key, Delete a webhook endpoint): the item asked about,
  * the dialog with its busy and failure states, the snackbar once done, and where focus goes after: the row that
  * opened the dialog is gone, so once the dialog has hidden (Shoelace then tries the opener) and the row has left the
  * list, the section heading takes it.
@@ -85,7 +85,17 @@ export function useConfirmedRemoval<T extends { id: string }>(o: {
 }
 
 /** The confirmation dialog of a removal: Cancel, and the danger action that runs it. */
-export function ConfirmRemovalDialog<T>({ removal, label, action, children }: { removal: Removal<T>; label: string; action: string; children: ReactNode }) {
+export function ConfirmRemovalDialog<T>({
+  removal,
+  label,
+  action,
+  children,
+}: {
+  removal: Removal<T>;
+  label: string;
+  action: string;
+  children: ReactNode;
+}) {
   return (
     <div ref={removal.wrapper}>
       <Dialog

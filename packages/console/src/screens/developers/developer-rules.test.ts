@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { ROLES } from '@roomwalk/shared';
-import { POLL_WINDOW_MS, WEBHOOK_EVENTS, apiKeySchema, deliveryStatusChip, developerAccess, endpointSchema, eventLabel, serverField, shouldPoll, wireEventName } from './developer-rules.js';
+import {
+  POLL_WINDOW_MS,
+  WEBHOOK_EVENTS,
+  apiKeySchema,
+  deliveryStatusChip,
+  developerAccess,
+  endpointSchema,
+  eventLabel,
+  serverField,
+  shouldPoll,
+  wireEventName,
+} from './developer-rules.js';
 
 describe('event labels', () => {
   it('names every event readably, by GraphQL name and by the type a delivery carries', () => {
@@ -15,7 +26,16 @@ describe('event labels', () => {
     }
   });
   it('maps GraphQL names to the wire names of docs/api.md', () => {
-    expect(WEBHOOK_EVENTS.map(wireEventName)).toEqual(['tour.processed', 'tour.failed', 'tour.deleted', 'lead.created', 'reel.created', 'reel.failed', 'shots.completed', 'markers.ai_completed']);
+    expect(WEBHOOK_EVENTS.map(wireEventName)).toEqual([
+      'tour.processed',
+      'tour.failed',
+      'tour.deleted',
+      'lead.created',
+      'reel.created',
+      'reel.failed',
+      'shots.completed',
+      'markers.ai_completed',
+    ]);
   });
   it('shows an unknown type as it came', () => {
     expect(eventLabel('tour.renamed')).toBe('tour.renamed');
@@ -52,7 +72,9 @@ describe('who sees the page', () => {
 
 describe('form validation', () => {
   it('needs a key name of at most 100 characters', () => {
-    expect(apiKeySchema.safeParse({ name: '  ' }).error?.issues[0]?.message).toBe('Give the key a name, for example the system that will use it.');
+    expect(apiKeySchema.safeParse({ name: '  ' }).error?.issues[0]?.message).toBe(
+      'Give the key a name, for example the system that will use it.',
+    );
     expect(apiKeySchema.safeParse({ name: 'x'.repeat(101) }).success).toBe(false);
     expect(apiKeySchema.parse({ name: ' CRM ' })).toEqual({ name: 'CRM' });
   });
@@ -60,10 +82,16 @@ describe('form validation', () => {
     const ok = { url: 'https://crm.example.com/hooks', description: '', events: ['TOUR_PROCESSED'] };
     expect(endpointSchema.parse(ok).events).toEqual(['TOUR_PROCESSED']);
     const issue = (v: object) => endpointSchema.safeParse({ ...ok, ...v }).error?.issues[0];
-    expect(issue({ url: 'crm.example.com/hooks' })).toMatchObject({ path: ['url'], message: 'Enter a full URL starting with https://.' });
+    expect(issue({ url: 'crm.example.com/hooks' })).toMatchObject({
+      path: ['url'],
+      message: 'Enter a full URL starting with https://.',
+    });
     expect(issue({ url: 'ftp://crm.example.com' })?.path).toEqual(['url']);
     expect(issue({ url: '' })?.message).toBe('Enter the URL Roomwalk should post events to.');
-    expect(issue({ events: [] })).toMatchObject({ path: ['events'], message: 'Choose at least one event to send to this endpoint.' });
+    expect(issue({ events: [] })).toMatchObject({
+      path: ['events'],
+      message: 'Choose at least one event to send to this endpoint.',
+    });
     // What the form gives for no box checked (false) and for one (a string).
     expect(issue({ events: false })?.path).toEqual(['events']);
     expect(endpointSchema.parse({ ...ok, events: 'LEAD_CREATED' }).events).toEqual(['LEAD_CREATED']);
@@ -71,8 +99,13 @@ describe('form validation', () => {
     expect(issue({ description: 'x'.repeat(301) })?.path).toEqual(['description']);
   });
   it('puts a BAD_USER_INPUT error under the field the server names', () => {
-    const err = (extensions: Record<string, unknown>) => ({ graphQLErrors: [{ message: 'Loopback addresses are refused.', extensions }] });
-    expect(serverField(err({ code: 'BAD_USER_INPUT', field: 'url' }), ['url', 'events'])).toEqual({ field: 'url', message: 'Loopback addresses are refused.' });
+    const err = (extensions: Record<string, unknown>) => ({
+      graphQLErrors: [{ message: 'Loopback addresses are refused.', extensions }],
+    });
+    expect(serverField(err({ code: 'BAD_USER_INPUT', field: 'url' }), ['url', 'events'])).toEqual({
+      field: 'url',
+      message: 'Loopback addresses are refused.',
+    });
     expect(serverField(err({ code: 'BAD_USER_INPUT', field: 'name' }), ['url', 'events'])).toBeNull();
     expect(serverField(err({ code: 'PLAN_REQUIRED' }), ['url'])).toBeNull();
     expect(serverField(null, ['url'])).toBeNull();

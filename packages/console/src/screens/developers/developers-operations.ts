@@ -1,6 +1,6 @@
 /**
- * APIs & Webhooks (issue 20): API keys on the company, webhook endpoints and their delivery log. An endpoint's secret is
- * never in the list: it is read only when an admin asks to reveal it (WebhookEndpointSecret).
+ * APIs & Webhooks: API keys on the company, webhook endpoints and their delivery log. An endpoint's secret
+ * is never in the list: it is read only when an admin asks to reveal it (WebhookEndpointSecret).
  */
 import { graphql } from '../../graphql/graphql.js';
 

@@ -1,5 +1,5 @@
 /**
- * The APIs & Webhooks page against a scripted API (issue 20): the plan gate below Pro, the lists, a key's secret shown
+ * The APIs & Webhooks page against a scripted API: the plan gate below Pro, the lists, a key's secret shown
  * once with Copy, an endpoint's events required, the delivery log's status in words.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -13,9 +13,26 @@ afterEach(() => vi.unstubAllGlobals());
 
 const PRO_ADMIN = [ROLES.pro, ROLES.admin];
 const access = (planName: string, isAdmin = true): Answers => ({
-  DevelopersAccess: () => ({ me: { __typename: 'Me', user: { __typename: 'User', id: 'u1', isAdmin, company: { __typename: 'Company', id: 'c1', license: { __typename: 'License', planName } } } } }),
+  DevelopersAccess: () => ({
+    me: {
+      __typename: 'Me',
+      user: {
+        __typename: 'User',
+        id: 'u1',
+        isAdmin,
+        company: { __typename: 'Company', id: 'c1', license: { __typename: 'License', planName } },
+      },
+    },
+  }),
 });
-const key = { __typename: 'ApiKey', id: 'apikey_1', name: 'Listing site', prefix: 'rw_live_AbCd', createdAt: '2026-11-20T09:00:00.000Z', lastUsedAt: null };
+const key = {
+  __typename: 'ApiKey',
+  id: 'apikey_1',
+  name: 'Listing site',
+  prefix: 'rw_live_AbCd',
+  createdAt: '2026-11-20T09:00:00.000Z',
+  lastUsedAt: null,
+};
 const endpoint = {
   __typename: 'WebhookEndpoint',
   id: 'whep_1',
@@ -44,12 +61,27 @@ const delivery = (id: string, status: string, extra: object = {}) => ({
 const proAnswers = (extra: Answers = {}): Answers => ({
   ...access('Pro'),
   Developers: () => ({
-    me: { __typename: 'Me', user: { __typename: 'User', id: 'u1', isAdmin: true, company: { __typename: 'Company', id: 'c1', license: { __typename: 'License', planName: 'Pro' }, apiKeys: [key] } } },
+    me: {
+      __typename: 'Me',
+      user: {
+        __typename: 'User',
+        id: 'u1',
+        isAdmin: true,
+        company: {
+          __typename: 'Company',
+          id: 'c1',
+          license: { __typename: 'License', planName: 'Pro' },
+          apiKeys: [key],
+        },
+      },
+    },
     webhookEndpoints: [endpoint],
   }),
   // The first page, then (after cursor 'c') one older test delivery.
   WebhookDeliveries: (v) => {
-    const nodes = v.after ? [delivery('whdel_0', 'SUCCEEDED', { eventType: 'webhook.test' })] : [delivery('whdel_2', 'SUCCEEDED'), delivery('whdel_1', 'FAILED')];
+    const nodes = v.after
+      ? [delivery('whdel_0', 'SUCCEEDED', { eventType: 'webhook.test' })]
+      : [delivery('whdel_2', 'SUCCEEDED'), delivery('whdel_1', 'FAILED')];
     return {
       webhookDeliveries: {
         __typename: 'WebhookDeliveryConnection',
@@ -63,7 +95,11 @@ const proAnswers = (extra: Answers = {}): Answers => ({
 
 describe('APIs & Webhooks page', () => {
   it('shows the plan gate with Upgrade below Pro', async () => {
-    const { calls } = renderPage(<DevelopersPage />, { path: '/account/developers', roles: [ROLES.basic, ROLES.admin], answers: access('Basic') });
+    const { calls } = renderPage(<DevelopersPage />, {
+      path: '/account/developers',
+      roles: [ROLES.basic, ROLES.admin],
+      answers: access('Basic'),
+    });
     expect(await screen.findByTestId('developers-gate')).toHaveTextContent(DEVELOPER_TEXTS.planRequired);
     expect(screen.getByText('Upgrade')).toBeInTheDocument();
     expect(calls.map((c) => c.operationName)).not.toContain('Developers');
@@ -76,7 +112,11 @@ describe('APIs & Webhooks page', () => {
   });
 
   it('lists keys and endpoints, and the delivery log says each status in words', async () => {
-    const { calls } = renderPage(<DevelopersPage />, { path: '/account/developers', roles: PRO_ADMIN, answers: proAnswers() });
+    const { calls } = renderPage(<DevelopersPage />, {
+      path: '/account/developers',
+      roles: PRO_ADMIN,
+      answers: proAnswers(),
+    });
     const keyRow = await screen.findByTestId('api-key');
     expect(keyRow).toHaveTextContent('Listing site');
     expect(keyRow).toHaveTextContent('rw_live_AbCd…');
@@ -92,7 +132,11 @@ describe('APIs & Webhooks page', () => {
     fireEvent.click(within(card).getByText('Load more'));
     await waitFor(() => expect(within(card).getAllByTestId('delivery-row')).toHaveLength(3));
     expect(within(card).getAllByTestId('delivery-row')[2]).toHaveTextContent('Test event');
-    expect(calls.filter((c) => c.operationName === 'WebhookDeliveries').at(-1)?.variables).toEqual({ endpointId: 'whep_1', first: 10, after: 'c' });
+    expect(calls.filter((c) => c.operationName === 'WebhookDeliveries').at(-1)?.variables).toEqual({
+      endpointId: 'whep_1',
+      first: 10,
+      after: 'c',
+    });
     expect(within(card).queryByText('Load more')).toBeNull();
   });
 
@@ -103,12 +147,20 @@ describe('APIs & Webhooks page', () => {
       path: '/account/developers',
       roles: PRO_ADMIN,
       answers: proAnswers({
-        ApiKeyCreate: (v) => ({ apiKeyCreate: { __typename: 'ApiKeyCreatePayload', apiKey: { ...key, id: 'apikey_2', name: (v.input as { name: string }).name }, secret: 'rw_live_secretvalue' } }),
+        ApiKeyCreate: (v) => ({
+          apiKeyCreate: {
+            __typename: 'ApiKeyCreatePayload',
+            apiKey: { ...key, id: 'apikey_2', name: (v.input as { name: string }).name },
+            secret: 'rw_live_secretvalue',
+          },
+        }),
       }),
     });
     fireEvent.click(await screen.findByText('Create API key'));
     fireEvent.click(screen.getByText('Create'));
-    expect(await screen.findByText('Give the key a name, for example the system that will use it.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Give the key a name, for example the system that will use it.'),
+    ).toBeInTheDocument();
     fireEvent.input(screen.getByLabelText('Name'), { target: { value: 'CRM sync' } });
     fireEvent.click(screen.getByText('Create'));
     const secret = await screen.findByLabelText('API key');
@@ -122,7 +174,11 @@ describe('APIs & Webhooks page', () => {
   });
 
   it('needs at least one event for a new endpoint', async () => {
-    const { calls } = renderPage(<DevelopersPage />, { path: '/account/developers', roles: PRO_ADMIN, answers: proAnswers() });
+    const { calls } = renderPage(<DevelopersPage />, {
+      path: '/account/developers',
+      roles: PRO_ADMIN,
+      answers: proAnswers(),
+    });
     fireEvent.click(await screen.findByText('Add endpoint', { selector: 'sl-button' }));
     fireEvent.input(screen.getByLabelText('Endpoint URL'), { target: { value: 'https://crm.example.com/new' } });
     const dialog = screen.getByRole('form', { name: 'Add endpoint' }).closest('sl-dialog')!;

@@ -1,18 +1,14 @@
 /**
- * APIs & Webhooks (issue 20), /account/developers: API keys and webhook endpoints for the admins of a Pro (or Offline
+ * APIs & Webhooks, /account/developers: API keys and webhook endpoints for the admins of a Pro (or Offline
  * License) company. Others see the plan gate with Upgrade, like Teams, or the admins-only note; a PLAN_REQUIRED or
  * FORBIDDEN answer (a company downgraded since the licence was read) shows the same.
  */
-import { useQuery } from 'urql';
-import { ERROR_CODES } from '@roomwalk/shared';
-import { failureCode } from '../../graphql/errors.js';
-import { useSession } from '../../session/session-context.js';
 import { DataLoadError } from '../../ui/data-load-error.js';
 import { PlanGate } from '../../ui/plan-gate.js';
 import { Loading, Page } from '../../ui/page.js';
 import { ApiKeysSection } from './api-keys-section.js';
-import { DevelopersAccessQuery, DevelopersQuery } from './developers-operations.js';
-import { DEVELOPER_TEXTS, developerAccess, type Access } from './developer-rules.js';
+import { DEVELOPER_TEXTS, type Access } from './developer-rules.js';
+import { useDevelopers, useDevelopersAccess } from './use-developers.js';
 import { WebhooksSection } from './webhooks-section.js';
 import './developers.css';
 
@@ -30,18 +26,15 @@ function Gate({ access }: { access: Exclude<Access, 'allowed'> }) {
 }
 
 function DevelopersScreens() {
-  const [{ data, error }, refetch] = useQuery({ query: DevelopersQuery, requestPolicy: 'cache-and-network' });
-  const reload = () => refetch({ requestPolicy: 'network-only' });
-  const code = failureCode(error);
-  if (!data && code === ERROR_CODES.PLAN_REQUIRED) return <Gate access="plan" />;
-  if (!data && code === ERROR_CODES.FORBIDDEN) return <Gate access="admin" />;
-  if (error && !data)
+  const { gate, error, reload, keys, endpoints } = useDevelopers();
+  if (gate) return <Gate access={gate} />;
+  if (error)
     return (
       <Page title={DEVELOPER_TEXTS.title} back="/account" className="developers">
         <DataLoadError error={error} onRetry={reload} />
       </Page>
     );
-  if (!data)
+  if (!keys)
     return (
       <Page title={DEVELOPER_TEXTS.title} back="/account" className="developers">
         <Loading />
@@ -49,28 +42,26 @@ function DevelopersScreens() {
     );
   return (
     <Page title={DEVELOPER_TEXTS.title} back="/account" className="developers">
-      <ApiKeysSection keys={data.me.user.company?.apiKeys ?? []} onChanged={reload} />
-      <WebhooksSection endpoints={data.webhookEndpoints} onChanged={reload} />
+      <ApiKeysSection keys={keys} onChanged={reload} />
+      <WebhooksSection endpoints={endpoints} onChanged={reload} />
     </Page>
   );
 }
 
 export default function DevelopersPage() {
-  const { roles } = useSession();
-  const [{ data, error }, refetch] = useQuery({ query: DevelopersAccessQuery, requestPolicy: 'cache-and-network' });
-  if (error && !data)
+  const { error, retry, access } = useDevelopersAccess();
+  if (error)
     return (
       <Page title={DEVELOPER_TEXTS.title} back="/account" className="developers">
-        <DataLoadError error={error} onRetry={() => refetch({ requestPolicy: 'network-only' })} />
+        <DataLoadError error={error} onRetry={retry} />
       </Page>
     );
-  if (!data)
+  if (!access)
     return (
       <Page title={DEVELOPER_TEXTS.title} back="/account" className="developers">
         <Loading />
       </Page>
     );
-  const access = developerAccess(roles, { isAdmin: data.me.user.isAdmin, planName: data.me.user.company?.license?.planName });
   if (access !== 'allowed') return <Gate access={access} />;
   return <DevelopersScreens />;
 }

@@ -1,4 +1,7 @@
-/** Adding or editing a webhook endpoint: URL, description, one checkbox per event; a new endpoint's secret is shown once. */
+/**
+ * Adding or editing a webhook endpoint: URL, description, one checkbox per event; a new endpoint's secret is shown
+ * once.
+ */
 import { useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -11,7 +14,14 @@ import { FormFailure } from '../../ui/form-dialog.js';
 import { FormField, TextAreaField, shouldShow } from '../../ui/form-field.js';
 import { useSnackbar } from '../../ui/snackbar.js';
 import { WebhookEndpointCreateMutation, WebhookEndpointUpdateMutation } from './developers-operations.js';
-import { DEVELOPER_TEXTS, WEBHOOK_EVENTS, endpointSchema, eventLabel, serverField, type WebhookEvent } from './developer-rules.js';
+import {
+  DEVELOPER_TEXTS,
+  WEBHOOK_EVENTS,
+  endpointSchema,
+  eventLabel,
+  serverField,
+  type WebhookEvent,
+} from './developer-rules.js';
 import { SecretField } from './secret-field.js';
 
 export interface Endpoint {
@@ -27,7 +37,17 @@ export interface Endpoint {
 type Values = z.input<typeof endpointSchema>;
 type Output = z.output<typeof endpointSchema>;
 
-export function EndpointDialog({ open, endpoint, onClose, onSaved }: { open: boolean; endpoint: Endpoint | null; onClose: () => void; onSaved: () => void }) {
+export function EndpointDialog({
+  open,
+  endpoint,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  endpoint: Endpoint | null;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const [, create] = useMutation(WebhookEndpointCreateMutation);
   const [, update] = useMutation(WebhookEndpointUpdateMutation);
   const notify = useSnackbar();
@@ -35,8 +55,16 @@ export function EndpointDialog({ open, endpoint, onClose, onSaved }: { open: boo
   const [secret, setSecret] = useState<string | null>(null);
   const secretInput = useRef<HTMLInputElement>(null);
   const eventsId = useId();
-  const defaults = (): Values => ({ url: endpoint?.url ?? '', description: endpoint?.description ?? '', events: [...(endpoint?.events ?? [])] });
-  const { register, handleSubmit, formState, reset, setError } = useForm<Values, unknown, Output>({ resolver: zodResolver(endpointSchema), mode: 'onTouched', defaultValues: defaults() });
+  const defaults = (): Values => ({
+    url: endpoint?.url ?? '',
+    description: endpoint?.description ?? '',
+    events: [...(endpoint?.events ?? [])],
+  });
+  const { register, handleSubmit, formState, reset, setError } = useForm<Values, unknown, Output>({
+    resolver: zodResolver(endpointSchema),
+    mode: 'onTouched',
+    defaultValues: defaults(),
+  });
   // biome-ignore lint/correctness/useExhaustiveDependencies: the form is reset only when the dialog opens, not on every render
   useEffect(() => {
     if (open) reset(defaults());
@@ -70,7 +98,8 @@ export function EndpointDialog({ open, endpoint, onClose, onSaved }: { open: boo
     close();
   });
   const show = (n: keyof Values) => (shouldShow(n, formState) ? formState.errors[n]?.message : undefined);
-  const eventsError = shouldShow('events', formState) || formState.isSubmitted ? formState.errors.events?.message : undefined;
+  const eventsError =
+    shouldShow('events', formState) || formState.isSubmitted ? formState.errors.events?.message : undefined;
   const title = secret ? 'Endpoint added' : endpoint ? 'Edit endpoint' : 'Add endpoint';
   return (
     <Dialog
@@ -107,7 +136,12 @@ export function EndpointDialog({ open, endpoint, onClose, onSaved }: { open: boo
             error={show('url')}
             {...register('url')}
           />
-          <TextAreaField label="Description (optional)" rows={2} error={show('description')} {...register('description')} />
+          <TextAreaField
+            label="Description (optional)"
+            rows={2}
+            error={show('description')}
+            {...register('description')}
+          />
           <fieldset className="event-choices" aria-describedby={eventsError ? `${eventsId}-error` : undefined}>
             <legend>Events to send</legend>
             {WEBHOOK_EVENTS.map((e) => (

@@ -5,24 +5,35 @@ import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
 import { NOTICES } from '@roomwalk/shared';
 import { useClipboard } from '../../state/use-clipboard.js';
 
-export const SecretField = forwardRef<HTMLInputElement, { label: string; value: string; note?: string }>(function SecretField({ label, value, note }, ref) {
-  const id = useId();
-  const { state, copy } = useClipboard();
-  return (
-    <div className="field secret-field">
-      <label htmlFor={id}>{label}</label>
-      <div className="row nowrap">
-        <input ref={ref} id={id} className="secret-value" readOnly value={value} spellCheck={false} aria-describedby={note ? `${id}-note` : undefined} onFocus={(e) => e.currentTarget.select()} />
-        <SlButton onClick={() => void copy(value)} loading={state === 'copying'} aria-live="polite">
-          <SlIcon slot="prefix" name="clipboard" />
-          {state === 'copied' ? NOTICES.copied : state === 'error' ? NOTICES.copyFailed : 'Copy'}
-        </SlButton>
+export const SecretField = forwardRef<HTMLInputElement, { label: string; value: string; note?: string }>(
+  function SecretField({ label, value, note }, ref) {
+    const id = useId();
+    const { state, copy } = useClipboard();
+    return (
+      <div className="field secret-field">
+        <label htmlFor={id}>{label}</label>
+        <div className="row nowrap">
+          <input
+            ref={ref}
+            id={id}
+            className="secret-value"
+            readOnly
+            value={value}
+            spellCheck={false}
+            aria-describedby={note ? `${id}-note` : undefined}
+            onFocus={(e) => e.currentTarget.select()}
+          />
+          <SlButton onClick={() => void copy(value)} loading={state === 'copying'} aria-live="polite">
+            <SlIcon slot="prefix" name="clipboard" />
+            {state === 'copied' ? NOTICES.copied : state === 'error' ? NOTICES.copyFailed : 'Copy'}
+          </SlButton>
+        </div>
+        {note ? (
+          <p id={`${id}-note`} className="page-note" role="note">
+            <SlIcon name="exclamation-triangle" aria-hidden="true" /> {note}
+          </p>
+        ) : null}
       </div>
-      {note ? (
-        <p id={`${id}-note`} className="page-note" role="note">
-          <SlIcon name="exclamation-triangle" aria-hidden="true" /> {note}
-        </p>
-      ) : null}
-    </div>
-  );
-});
+    );
+  },
+);

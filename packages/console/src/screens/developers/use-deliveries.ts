@@ -30,7 +30,13 @@ export function useDeliveries(endpointId: string) {
   /** The newest `pages` pages again (so "Load more" stays loaded across refreshes). */
   const load = useCallback(async () => {
     clearTimeout(timer.current);
-    const r = await client.query(WebhookDeliveriesQuery, { endpointId, first: DELIVERIES_PAGE * pages.current }, { requestPolicy: 'network-only' }).toPromise();
+    const r = await client
+      .query(
+        WebhookDeliveriesQuery,
+        { endpointId, first: DELIVERIES_PAGE * pages.current },
+        { requestPolicy: 'network-only' },
+      )
+      .toPromise();
     if (!alive.current) return;
     setLoading(false);
     if (r.error || !r.data) {
@@ -60,10 +66,19 @@ export function useDeliveries(endpointId: string) {
 
   const loadMore = async () => {
     if (!cursor.endCursor) return;
-    const r = await client.query(WebhookDeliveriesQuery, { endpointId, first: DELIVERIES_PAGE, after: cursor.endCursor }, { requestPolicy: 'network-only' }).toPromise();
+    const r = await client
+      .query(
+        WebhookDeliveriesQuery,
+        { endpointId, first: DELIVERIES_PAGE, after: cursor.endCursor },
+        { requestPolicy: 'network-only' },
+      )
+      .toPromise();
     if (r.error || !r.data) return setFailure(describeFailure(r.error));
     pages.current += 1;
-    setRows((old) => [...old, ...r.data!.webhookDeliveries.edges.map((e) => e.node).filter((n) => !old.some((o) => o.id === n.id))]);
+    setRows((old) => [
+      ...old,
+      ...r.data!.webhookDeliveries.edges.map((e) => e.node).filter((n) => !old.some((o) => o.id === n.id)),
+    ]);
     setCursor(r.data.webhookDeliveries.pageInfo);
   };
 

@@ -1,5 +1,5 @@
 /**
- * Webhook endpoints (issue 20): each with its events, state, secret (revealed on request, rotated with a confirmation),
+ * Webhook endpoints: each with its events, state, secret (revealed on request, rotated with a confirmation),
  * "Send test event", enable/disable, edit, delete and its delivery log.
  */
 import { useEffect, useRef, useState } from 'react';
@@ -11,7 +11,13 @@ import { describeFailure } from '../../graphql/errors.js';
 import { Dialog } from '../../ui/dialog.js';
 import { FormFailure } from '../../ui/form-dialog.js';
 import { useSnackbar } from '../../ui/snackbar.js';
-import { EndpointSecretQuery, WebhookEndpointDeleteMutation, WebhookEndpointRotateSecretMutation, WebhookEndpointSendTestMutation, WebhookEndpointUpdateMutation } from './developers-operations.js';
+import {
+  EndpointSecretQuery,
+  WebhookEndpointDeleteMutation,
+  WebhookEndpointRotateSecretMutation,
+  WebhookEndpointSendTestMutation,
+  WebhookEndpointUpdateMutation,
+} from './developers-operations.js';
 import { DEVELOPER_TEXTS, eventLabel } from './developer-rules.js';
 import { DeliveryLog, type DeliveryLogHandle } from './delivery-log.js';
 import { EndpointDialog, type Endpoint } from './endpoint-dialog.js';
@@ -65,7 +71,10 @@ function RotateDialog({ endpoint, onClose }: { endpoint: Endpoint | null; onClos
         <SecretField ref={secretInput} label="Signing secret" value={secret} note={DEVELOPER_TEXTS.secretShownOnce} />
       ) : (
         <>
-          <p>Make a new signing secret for {endpoint?.url}? Deliveries are signed with the new secret from now on; update your receiver before the next event.</p>
+          <p>
+            Make a new signing secret for {endpoint?.url}? Deliveries are signed with the new secret from now on; update
+            your receiver before the next event.
+          </p>
           <FormFailure failure={failure} />
         </>
       )}
@@ -73,7 +82,19 @@ function RotateDialog({ endpoint, onClose }: { endpoint: Endpoint | null; onClos
   );
 }
 
-function EndpointCard({ endpoint, onEdit, onRotate, onDelete, onChanged }: { endpoint: Endpoint; onEdit: () => void; onRotate: () => void; onDelete: () => void; onChanged: () => void }) {
+function EndpointCard({
+  endpoint,
+  onEdit,
+  onRotate,
+  onDelete,
+  onChanged,
+}: {
+  endpoint: Endpoint;
+  onEdit: () => void;
+  onRotate: () => void;
+  onDelete: () => void;
+  onChanged: () => void;
+}) {
   const client = useClient();
   const notify = useSnackbar();
   const [, sendTest] = useMutation(WebhookEndpointSendTestMutation);
@@ -180,7 +201,13 @@ export function WebhooksSection({ endpoints, onChanged }: { endpoints: readonly 
   const [rotating, setRotating] = useState<Endpoint | null>(null);
   const [, remove] = useMutation(WebhookEndpointDeleteMutation);
   const heading = useRef<HTMLHeadingElement>(null);
-  const deleting = useConfirmedRemoval({ items: endpoints, heading, remove: (e) => remove({ id: e.id }), doneText: DEVELOPER_TEXTS.endpointDeleted, onChanged });
+  const deleting = useConfirmedRemoval({
+    items: endpoints,
+    heading,
+    remove: (e) => remove({ id: e.id }),
+    doneText: DEVELOPER_TEXTS.endpointDeleted,
+    onChanged,
+  });
 
   return (
     <section className="card section" aria-labelledby="webhook-endpoints">
@@ -199,14 +226,29 @@ export function WebhooksSection({ endpoints, onChanged }: { endpoints: readonly 
       ) : (
         <ul className="developer-list endpoints">
           {endpoints.map((e) => (
-            <EndpointCard key={e.id} endpoint={e} onChanged={onChanged} onEdit={() => setEditing({ endpoint: e })} onRotate={() => setRotating(e)} onDelete={() => deleting.ask(e)} />
+            <EndpointCard
+              key={e.id}
+              endpoint={e}
+              onChanged={onChanged}
+              onEdit={() => setEditing({ endpoint: e })}
+              onRotate={() => setRotating(e)}
+              onDelete={() => deleting.ask(e)}
+            />
           ))}
         </ul>
       )}
-      <EndpointDialog open={!!editing} endpoint={editing?.endpoint ?? null} onClose={() => setEditing(null)} onSaved={onChanged} />
+      <EndpointDialog
+        open={!!editing}
+        endpoint={editing?.endpoint ?? null}
+        onClose={() => setEditing(null)}
+        onSaved={onChanged}
+      />
       <RotateDialog endpoint={rotating} onClose={() => setRotating(null)} />
       <ConfirmRemovalDialog removal={deleting} label="Delete endpoint" action="Delete">
-        <p>Delete the endpoint {deleting.target?.url}? Roomwalk stops sending it events and its delivery log is deleted with it.</p>
+        <p>
+          Delete the endpoint {deleting.target?.url}? Roomwalk stops sending it events and its delivery log is deleted
+          with it.
+        </p>
       </ConfirmRemovalDialog>
     </section>
   );

@@ -21,7 +21,13 @@ export default function LicensesPage() {
   useEffect(load, [load]);
   return (
     <Page title="Licenses" back="history" className="legal">
-      {error ? <DataLoadError error={error} onRetry={load} /> : text === null ? <Loading /> : <pre data-testid="licenses-text">{text}</pre>}
+      {error ? (
+        <DataLoadError error={error} onRetry={load} />
+      ) : text === null ? (
+        <Loading />
+      ) : (
+        <pre data-testid="licenses-text">{text}</pre>
+      )}
     </Page>
   );
 }

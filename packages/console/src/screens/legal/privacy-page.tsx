@@ -16,17 +16,24 @@ export default function PrivacyPage() {
         <li>Technical data: log records for security, and, only if you accept analytics cookies, usage analytics.</li>
       </ul>
       <h2>Why we use it</h2>
-      <p>To run your account and tours, bill your plan, send service mail (activation, password reset, invitations), keep the Service secure, and answer support requests and feedback.</p>
+      <p>
+        To run your account and tours, bill your plan, send service mail (activation, password reset, invitations), keep
+        the Service secure, and answer support requests and feedback.
+      </p>
       <h2>Sharing</h2>
       <p>
-        We share personal information only with providers that help us run the Service (hosting, email, payments, human verification) under contracts that protect it, and when the law requires it. We
-        never sell it.
+        We share personal information only with providers that help us run the Service (hosting, email, payments, human
+        verification) under contracts that protect it, and when the law requires it. We never sell it.
       </p>
       <h2>Keeping and deleting</h2>
-      <p>We keep account data while your account is open and delete or anonymise it within 90 days after it closes, except what we must keep by law.</p>
+      <p>
+        We keep account data while your account is open and delete or anonymise it within 90 days after it closes,
+        except what we must keep by law.
+      </p>
       <h2>Your rights</h2>
       <p>
-        You can see and correct your details on the Account page, and ask us for a copy, deletion or restriction of your data at <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>. See also our{' '}
+        You can see and correct your details on the Account page, and ask us for a copy, deletion or restriction of your
+        data at <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>. See also our{' '}
         <Link to="/terms">Terms &amp; Conditions</Link>.
       </p>
     </Page>

@@ -31,7 +31,12 @@ function client(leadType: string): Client {
         stale: false,
         hasNext: true,
       }),
-    executeQuery: () => fromValue({ data: { tour: { __typename: 'Tour', id: TOUR, title: 'Seaside Villa' } }, stale: false, hasNext: false }),
+    executeQuery: () =>
+      fromValue({
+        data: { tour: { __typename: 'Tour', id: TOUR, title: 'Seaside Villa' } },
+        stale: false,
+        hasNext: false,
+      }),
     executeMutation: () => never,
     query: () => ({ toPromise: () => Promise.resolve({ data: { tour: { id: TOUR, title: 'Seaside Villa' } } }) }),
   } as unknown as Client;
@@ -52,7 +57,9 @@ function renderNotice(leadType: string) {
 
 describe('live notice', () => {
   it('builds the text and the host link', () => {
-    expect(liveNoticeText({ who: 'Vera Visitor', title: 'Seaside Villa' })).toBe('Vera Visitor wants a live viewing of Seaside Villa');
+    expect(liveNoticeText({ who: 'Vera Visitor', title: 'Seaside Villa' })).toBe(
+      'Vera Visitor wants a live viewing of Seaside Villa',
+    );
     // As the lead mail's link: the tour as host, in the visitor's session.
     expect(joinLink(TOUR, SESSION)).toBe(`/agentplayer?tourId=${TOUR}&liveViewing=true&session=${SESSION}`);
     expect(joinLink(TOUR, null)).toBe(`/agentplayer?tourId=${TOUR}&liveViewing=true`);
@@ -62,7 +69,7 @@ describe('live notice', () => {
     renderNotice('LIVE_VIEWING');
     const text = await screen.findByText('Vera Visitor wants a live viewing of Seaside Villa');
     expect(text.closest('[role="alertdialog"]')).not.toBeNull();
-    // The rooms the visitor saw, in the order walked (issue 21).
+    // The rooms the visitor saw, in the order walked.
     expect(screen.getByTestId('live-notice-rooms').textContent).toBe('Saw: Kitchen 1 min 30 s, Master Bedroom 40 s');
     const join = screen.getByRole('button', { name: 'Join' });
     // Focus moves to Join in an effect after the notice is painted.
@@ -70,7 +77,9 @@ describe('live notice', () => {
     await act(async () => {
       fireEvent.click(join);
     });
-    expect(screen.getByTestId('location').textContent).toBe(`/agentplayer?tourId=${TOUR}&liveViewing=true&session=${SESSION}`);
+    expect(screen.getByTestId('location').textContent).toBe(
+      `/agentplayer?tourId=${TOUR}&liveViewing=true&session=${SESSION}`,
+    );
     expect(screen.queryByRole('alertdialog')).toBeNull();
   });
 

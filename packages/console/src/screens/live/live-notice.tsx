@@ -1,5 +1,5 @@
 /**
- * The live notice (tours §2, issue 8): while an agent is signed in, the console subscribes to tourLeadCreated; a live
+ * The live notice (tours §2): while an agent is signed in, the console subscribes to tourLeadCreated; a live
  * viewing lead shows "X wants a live viewing of <tour>" with Join, which opens the tour as host in the visitor's
  * viewing session (/agentplayer?tourId=…&liveViewing=true&session=…, the link the lead mail carries).
  */
@@ -17,7 +17,7 @@ export interface LiveLeadNotice {
   tourId: string;
   /** The visitor's viewing session; null only from a server that does not name it (then the newest open one). */
   session: string | null;
-  /** The rooms the visitor saw before asking, in order (issue 21): "Kitchen 1 min 30 s, Master Bedroom 40 s". */
+  /** The rooms the visitor saw before asking, in order: "Kitchen 1 min 30 s, Master Bedroom 40 s". */
   rooms: string;
 }
 
@@ -54,7 +54,19 @@ export default function LiveNotice() {
         if (cancelled) return;
         const title = r.data?.tour?.title || 'your tour';
         setNotices((all) =>
-          all.some((n) => n.id === lead.id) ? all : [...all.slice(-2), { id: lead.id, who, title, tourId: lead.tourId, session: lead.viewingSessionId ?? null, rooms: roomPathText(lead.roomPath) }],
+          all.some((n) => n.id === lead.id)
+            ? all
+            : [
+                ...all.slice(-2),
+                {
+                  id: lead.id,
+                  who,
+                  title,
+                  tourId: lead.tourId,
+                  session: lead.viewingSessionId ?? null,
+                  rooms: roomPathText(lead.roomPath),
+                },
+              ],
         );
       });
     return () => {

@@ -19,7 +19,13 @@ export default function EmbeddedExamplePage() {
     <Page title={TOUR_TEXTS.embeddedExample} className="embedded-example">
       <p>This page embeds a Roomwalk tour with the iframe code below.</p>
       {/* This page has its own cookie banner: the embed gets disableCookies=true, so the visitor sees one banner, not two. */}
-      <iframe className="embedded-frame" src={`${embedUrl(id)}&disableCookies=true`} title="Roomwalk tour" allow="fullscreen; camera; microphone; clipboard-write" allowFullScreen />
+      <iframe
+        className="embedded-frame"
+        src={`${embedUrl(id)}&disableCookies=true`}
+        title="Roomwalk tour"
+        allow="fullscreen; camera; microphone; clipboard-write"
+        allowFullScreen
+      />
       <pre className="code-sample">
         <code>{iframeCode(id, 'Roomwalk tour')}</code>
       </pre>

@@ -30,9 +30,20 @@ export function menuItems(mode: PlayerRouteMode): Array<{ action: MenuAction; la
   ];
 }
 
-export const menuTitle = (mode: PlayerRouteMode): string => (mode === 'edit' ? `${TOUR_TEXTS.playerMenu} ${TOUR_TEXTS.editMode}` : TOUR_TEXTS.playerMenu);
+export const menuTitle = (mode: PlayerRouteMode): string =>
+  mode === 'edit' ? `${TOUR_TEXTS.playerMenu} ${TOUR_TEXTS.editMode}` : TOUR_TEXTS.playerMenu;
 
-export function PlayerMenu({ open, mode, onClose, onAction }: { open: boolean; mode: PlayerRouteMode; onClose: () => void; onAction: (a: MenuAction) => void }) {
+export function PlayerMenu({
+  open,
+  mode,
+  onClose,
+  onAction,
+}: {
+  open: boolean;
+  mode: PlayerRouteMode;
+  onClose: () => void;
+  onAction: (a: MenuAction) => void;
+}) {
   return (
     <Dialog
       open={open}

@@ -7,9 +7,25 @@ const ID = 'tour_0b6c9d9e-2a7e-4f61-9d55-6a3f3c1f1a10';
 
 describe('player flags', () => {
   it('maps the address flags onto element attributes', () => {
-    const f = readPlayerFlags(`?tourId=${ID}&disabledControls=Menu, MARKERS,bogus&liveViewing=true&hiRes=false&debugPlayer=1&disableCookies=true`);
-    expect(f).toMatchObject({ tourId: ID, disabledControls: ['menu', 'markers'], liveViewing: true, hostEvents: true, hiRes: false, debug: true, disableCookies: true });
-    expect(playerAttributes(f)).toEqual({ 'disabled-controls': 'menu,markers', 'live-viewing': '', 'host-events': '', 'hi-res': 'false', debug: '' });
+    const f = readPlayerFlags(
+      `?tourId=${ID}&disabledControls=Menu, MARKERS,bogus&liveViewing=true&hiRes=false&debugPlayer=1&disableCookies=true`,
+    );
+    expect(f).toMatchObject({
+      tourId: ID,
+      disabledControls: ['menu', 'markers'],
+      liveViewing: true,
+      hostEvents: true,
+      hiRes: false,
+      debug: true,
+      disableCookies: true,
+    });
+    expect(playerAttributes(f)).toEqual({
+      'disabled-controls': 'menu,markers',
+      'live-viewing': '',
+      'host-events': '',
+      'hi-res': 'false',
+      debug: '',
+    });
     expect(playerAttributes(readPlayerFlags(`?tourId=${ID}&hostEventEnabled=true`))).toEqual({ 'host-events': '' });
     expect(playerAttributes(readPlayerFlags(`?tourId=${ID}`))).toEqual({});
   });
@@ -26,7 +42,12 @@ describe('player flags', () => {
   });
   it('has the menus of each mode', () => {
     expect(menuTitle('edit')).toBe('Player Menu (Edit Mode)');
-    expect(menuItems('edit').map((i) => i.label)).toEqual(['Sharing Options', 'Share from here', 'Preview Tour', 'Save & Exit']);
+    expect(menuItems('edit').map((i) => i.label)).toEqual([
+      'Sharing Options',
+      'Share from here',
+      'Preview Tour',
+      'Save & Exit',
+    ]);
     expect(menuItems('preview').map((i) => i.label)).toEqual(['Edit Tour', 'Share from here', 'Exit Preview']);
     expect(menuItems('external').map((i) => i.label)).toEqual(['Share from here', 'Exit Tour']);
     expect(modeForPath('/editplayer')).toBe('edit');

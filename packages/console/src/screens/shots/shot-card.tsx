@@ -26,7 +26,11 @@ export function ShotCard({ shot: s, room, busy, stagingAvailable, onOpen, onEnha
   return (
     <article className="shot-card card" data-status={s.shotStatus}>
       <button type="button" className="shot-open" onClick={onOpen} aria-label={`Open ${room} photo`} disabled={!img}>
-        {img ? <img src={img} alt="" className="tour-thumb" loading="lazy" /> : <div className="tour-thumb tour-thumb-empty" />}
+        {img ? (
+          <img src={img} alt="" className="tour-thumb" loading="lazy" />
+        ) : (
+          <div className="tour-thumb tour-thumb-empty" />
+        )}
       </button>
       <div className="row">
         <SlTag size="small" variant={CHIP[s.shotStatus as keyof typeof CHIP] ?? 'neutral'}>

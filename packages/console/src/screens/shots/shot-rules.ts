@@ -17,7 +17,10 @@ export function shotActions(s: ShotLike): { enhance: boolean; reEnhance: boolean
 }
 
 /** Shots grouped by room type, groups in first-seen order; shots without a room type go last under `other`. */
-export function groupByRoom<T extends ShotLike>(shots: readonly T[], other: string): Array<{ room: string; shots: T[] }> {
+export function groupByRoom<T extends ShotLike>(
+  shots: readonly T[],
+  other: string,
+): Array<{ room: string; shots: T[] }> {
   const groups = new Map<string, T[]>();
   for (const s of shots) {
     const room = s.roomType?.trim() || other;
@@ -27,4 +30,5 @@ export function groupByRoom<T extends ShotLike>(shots: readonly T[], other: stri
   return [...out.filter((g) => g.room !== other), ...out.filter((g) => g.room === other)];
 }
 
-export const anyProcessing = (shots: readonly ShotLike[]): boolean => shots.some((s) => s.shotStatus === SHOT_STATUS.PROCESSING);
+export const anyProcessing = (shots: readonly ShotLike[]): boolean =>
+  shots.some((s) => s.shotStatus === SHOT_STATUS.PROCESSING);

@@ -12,10 +12,18 @@ export function ShotViewer({ shot, onClose }: { shot: Shot; onClose: () => void 
   const after = shot.stagedImageURI ?? shot.enhancedImageURI;
   const fit = fill ? 'cover' : 'contain';
   return (
-    <Dialog open label={shot.roomType ?? TOUR_TEXTS.professionalPhotos} onClose={onClose} fullscreen footer={<SlButton onClick={onClose}>{TOUR_TEXTS.close}</SlButton>}>
+    <Dialog
+      open
+      label={shot.roomType ?? TOUR_TEXTS.professionalPhotos}
+      onClose={onClose}
+      fullscreen
+      footer={<SlButton onClick={onClose}>{TOUR_TEXTS.close}</SlButton>}
+    >
       <div className="shot-viewer">
         {before ? <img src={before} alt={TOUR_TEXTS.before} style={{ objectFit: fit }} /> : null}
-        {after ? <img src={after} alt={TOUR_TEXTS.after} style={{ objectFit: fit, clipPath: `inset(0 0 0 ${split}%)` }} /> : null}
+        {after ? (
+          <img src={after} alt={TOUR_TEXTS.after} style={{ objectFit: fit, clipPath: `inset(0 0 0 ${split}%)` }} />
+        ) : null}
       </div>
       <div className="row">
         {after && before ? (

@@ -13,7 +13,8 @@ const loggedIn = () => loggedInStore();
 afterEach(() => vi.unstubAllGlobals());
 
 describe('Professional Photos screen', () => {
-  const renderShots = () => renderRoute(<ShotsPage />, { path: '/tour/:tourId/shots', route: `/tour/${ID}/shots`, store: loggedIn() });
+  const renderShots = () =>
+    renderRoute(<ShotsPage />, { path: '/tour/:tourId/shots', route: `/tour/${ID}/shots`, store: loggedIn() });
 
   it('asks for a processed tour first', async () => {
     vi.stubGlobal(
@@ -22,7 +23,13 @@ describe('Professional Photos screen', () => {
         TourShots: () => ({
           body: {
             data: {
-              tour: { __typename: 'Tour', id: ID, title: 'Loft', status: { __typename: 'TourStatus', status: 'PROCESSING' }, shots: [] },
+              tour: {
+                __typename: 'Tour',
+                id: ID,
+                title: 'Loft',
+                status: { __typename: 'TourStatus', status: 'PROCESSING' },
+                shots: [],
+              },
               me: { __typename: 'Me', user: { __typename: 'User', id: 'u', profile: null } },
             },
           },
@@ -35,7 +42,14 @@ describe('Professional Photos screen', () => {
   });
 
   it("says 'Tour not found' with the id", async () => {
-    vi.stubGlobal('fetch', stubFetch({ TourShots: () => ({ body: { data: null, errors: [{ message: 'Not found.', extensions: { code: 'NOT_FOUND' } }] } }) }).impl);
+    vi.stubGlobal(
+      'fetch',
+      stubFetch({
+        TourShots: () => ({
+          body: { data: null, errors: [{ message: 'Not found.', extensions: { code: 'NOT_FOUND' } }] },
+        }),
+      }).impl,
+    );
     renderShots();
     expect(await screen.findByText(ID)).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: ERROR_TEXTS.tourNotFound })).toBeInTheDocument();

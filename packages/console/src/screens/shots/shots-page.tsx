@@ -19,7 +19,11 @@ import { ShotViewer } from './shot-viewer.js';
 import { useShots } from './use-shots.js';
 import '../tours/tours.css';
 
-const GONE: ReadonlySet<string> = new Set([ERROR_CODES.NOT_FOUND, ERROR_CODES.INVALID_TOUR_ID, ERROR_CODES.TOUR_REMOVED]);
+const GONE: ReadonlySet<string> = new Set([
+  ERROR_CODES.NOT_FOUND,
+  ERROR_CODES.INVALID_TOUR_ID,
+  ERROR_CODES.TOUR_REMOVED,
+]);
 
 export default function ShotsPage() {
   const { tourId = '' } = useParams();
@@ -55,7 +59,12 @@ export default function ShotsPage() {
         <p role="status">{ERROR_TEXTS.shotsNotReady}</p>
       ) : (
         <>
-          <SlButton variant="primary" loading={shots.busy === 'generate'} disabled={generating} onClick={() => void shots.generate()}>
+          <SlButton
+            variant="primary"
+            loading={shots.busy === 'generate'}
+            disabled={generating}
+            onClick={() => void shots.generate()}
+          >
             {TOUR_TEXTS.generatePhotos}
           </SlButton>
           {shots.failure ? (

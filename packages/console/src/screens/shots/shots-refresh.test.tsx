@@ -53,7 +53,9 @@ function setup(opts: { stagingAvailable?: boolean; shots?: unknown[] } = {}) {
     shots: state.shots,
   });
   const api = stubFetch({
-    TourShots: () => ({ body: { data: { tour: tour(), me: { __typename: 'Me', user: { __typename: 'User', id: 'u', profile: null } } } } }),
+    TourShots: () => ({
+      body: { data: { tour: tour(), me: { __typename: 'Me', user: { __typename: 'User', id: 'u', profile: null } } } },
+    }),
     GenerateTourShots: () => {
       state.generating = true;
       return { body: { data: { generateTourShots: tour() } } };
@@ -63,7 +65,8 @@ function setup(opts: { stagingAvailable?: boolean; shots?: unknown[] } = {}) {
   const store = createSessionStore({ log: () => undefined });
   store.login(validToken(['free']), 'roomwalk');
   renderRoute(<ShotsPage />, { path: '/tour/:tourId/shots', route: `/tour/${ID}/shots`, store });
-  const queries = () => api.calls.filter((c) => (c.body as { operationName?: string } | undefined)?.operationName === 'TourShots').length;
+  const queries = () =>
+    api.calls.filter((c) => (c.body as { operationName?: string } | undefined)?.operationName === 'TourShots').length;
   return { state, queries };
 }
 

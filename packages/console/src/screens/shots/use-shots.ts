@@ -8,11 +8,21 @@ import { SHOT_STATUS, TIMINGS_MS } from '@roomwalk/shared';
 import { readFragment } from '../../graphql/graphql.js';
 import { describeFailure } from '../../graphql/errors.js';
 import { useSnackbar } from '../../ui/snackbar.js';
-import { GenerateStagedShotMutation, GenerateTourShotsMutation, RegenerateShotMutation, ShotFields, TourShotsQuery } from './shot-operations.js';
+import {
+  GenerateStagedShotMutation,
+  GenerateTourShotsMutation,
+  RegenerateShotMutation,
+  ShotFields,
+  TourShotsQuery,
+} from './shot-operations.js';
 import { anyProcessing } from './shot-rules.js';
 
 export function useShots(tourId: string) {
-  const [{ data, error, fetching }, refetch] = useQuery({ query: TourShotsQuery, variables: { tourID: tourId }, requestPolicy: 'cache-and-network' });
+  const [{ data, error, fetching }, refetch] = useQuery({
+    query: TourShotsQuery,
+    variables: { tourID: tourId },
+    requestPolicy: 'cache-and-network',
+  });
   const [, generate] = useMutation(GenerateTourShotsMutation);
   const [, enhance] = useMutation(RegenerateShotMutation);
   const [, stage] = useMutation(GenerateStagedShotMutation);

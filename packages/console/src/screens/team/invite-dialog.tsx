@@ -13,10 +13,24 @@ import { InviteMemberMutation } from './team-operations.js';
 
 type Values = z.input<typeof inviteSchema>;
 
-export function InviteDialog({ open, onClose, companyId, onInvited }: { open: boolean; onClose: () => void; companyId: string | null; onInvited: () => void }) {
+export function InviteDialog({
+  open,
+  onClose,
+  companyId,
+  onInvited,
+}: {
+  open: boolean;
+  onClose: () => void;
+  companyId: string | null;
+  onInvited: () => void;
+}) {
   const [, invite] = useMutation(InviteMemberMutation);
   const notify = useSnackbar();
-  const { register, handleSubmit, formState, reset } = useForm<Values>({ resolver: zodResolver(inviteSchema), mode: 'onTouched', defaultValues: { email: '' } });
+  const { register, handleSubmit, formState, reset } = useForm<Values>({
+    resolver: zodResolver(inviteSchema),
+    mode: 'onTouched',
+    defaultValues: { email: '' },
+  });
   const show = shouldShow('email', formState) ? formState.errors.email?.message : undefined;
   const close = () => {
     reset({ email: '' });

@@ -2,7 +2,14 @@
 import SlBadge from '@shoelace-style/shoelace/dist/react/badge/index.js';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import { Dialog } from '../../ui/dialog.js';
-import { describeRoleChange, displayName, inviteDate, memberLabel, type Invite, type RoleChange } from './team-rules.js';
+import {
+  describeRoleChange,
+  displayName,
+  inviteDate,
+  memberLabel,
+  type Invite,
+  type RoleChange,
+} from './team-rules.js';
 
 export function MemberCard({ invite, onOpen }: { invite: Invite; onOpen: () => void }) {
   const label = memberLabel(invite);
@@ -122,7 +129,17 @@ export function MemberDialog({ invite, canManage, onClose, onChange }: SelectedP
   );
 }
 
-export function RoleChangeDialog({ change, busy, onCancel, onConfirm }: { change: RoleChange | null; busy: boolean; onCancel: () => void; onConfirm: (change: RoleChange) => void }) {
+export function RoleChangeDialog({
+  change,
+  busy,
+  onCancel,
+  onConfirm,
+}: {
+  change: RoleChange | null;
+  busy: boolean;
+  onCancel: () => void;
+  onConfirm: (change: RoleChange) => void;
+}) {
   const text = change ? describeRoleChange(change) : null;
   return (
     <Dialog

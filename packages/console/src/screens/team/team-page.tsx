@@ -11,7 +11,17 @@ import { MemberCard, MemberDialog, PendingInviteDialog, RoleChangeDialog } from 
 import { MEMBER_NOTE, type Invite, type RoleChange } from './team-rules.js';
 import { useTeam } from './use-team.js';
 
-function MemberList({ id, title, invites, onOpen }: { id: string; title: string; invites: Invite[]; onOpen: (i: Invite) => void }) {
+function MemberList({
+  id,
+  title,
+  invites,
+  onOpen,
+}: {
+  id: string;
+  title: string;
+  invites: Invite[];
+  onOpen: (i: Invite) => void;
+}) {
   if (invites.length === 0) return null;
   return (
     <section className="section" aria-labelledby={id}>
@@ -31,7 +41,8 @@ export default function TeamPage() {
   const [selected, setSelected] = useState<Invite | null>(null);
   const [change, setChange] = useState<RoleChange | null>(null);
 
-  if (team.data && !team.allowed) return <PlanGate title="My Team" back="/account" text={ERROR_TEXTS.teamsNotAvailable} />;
+  if (team.data && !team.allowed)
+    return <PlanGate title="My Team" back="/account" text={ERROR_TEXTS.teamsNotAvailable} />;
   if (!team.data)
     return (
       <Page title="My Team" back="/account">
@@ -72,10 +83,30 @@ export default function TeamPage() {
       <MemberList id="pending-invites" title="Pending Invites" invites={pending} onOpen={setSelected} />
       <MemberList id="my-team" title="My Team" invites={members} onOpen={setSelected} />
 
-      <InviteDialog open={inviteOpen} onClose={() => setInviteOpen(false)} companyId={company?.id ?? null} onInvited={team.reload} />
-      <PendingInviteDialog invite={selected && !selected.accepted && !change ? selected : null} canManage={canManage} onClose={() => setSelected(null)} onChange={setChange} />
-      <MemberDialog invite={selected?.accepted && !change ? selected : null} canManage={canManage} onClose={() => setSelected(null)} onChange={setChange} />
-      <RoleChangeDialog change={change} busy={team.busy} onCancel={() => setChange(null)} onConfirm={(c) => void confirm(c)} />
+      <InviteDialog
+        open={inviteOpen}
+        onClose={() => setInviteOpen(false)}
+        companyId={company?.id ?? null}
+        onInvited={team.reload}
+      />
+      <PendingInviteDialog
+        invite={selected && !selected.accepted && !change ? selected : null}
+        canManage={canManage}
+        onClose={() => setSelected(null)}
+        onChange={setChange}
+      />
+      <MemberDialog
+        invite={selected?.accepted && !change ? selected : null}
+        canManage={canManage}
+        onClose={() => setSelected(null)}
+        onChange={setChange}
+      />
+      <RoleChangeDialog
+        change={change}
+        busy={team.busy}
+        onCancel={() => setChange(null)}
+        onConfirm={(c) => void confirm(c)}
+      />
     </Page>
   );
 }

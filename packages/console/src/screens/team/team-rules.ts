@@ -1,13 +1,18 @@
-/** The Team page's pure rules (accounts §2): how a member is labelled, named and dated, and what a confirmation says. */
+/**
+ * The Team page's pure rules (accounts §2): how a member is labelled, named and dated, and what a confirmation says.
+ */
 import type { ResultOf } from '../../graphql/graphql.js';
 import type { TeamQuery } from './team-operations.js';
 
-export type Invite = NonNullable<ResultOf<typeof TeamQuery>['me']['user']['company']>['invites']['edges'][number]['node'];
+export type Invite = NonNullable<
+  ResultOf<typeof TeamQuery>['me']['user']['company']
+>['invites']['edges'][number]['node'];
 export type MemberLabel = 'Pending' | 'Standard User' | 'Admin User';
 /** A role change or a revoked invite waiting for the admin's Confirm. */
 export type RoleChange = { kind: 'promote' | 'demote' | 'revoke'; invite: Invite };
 
-export const MEMBER_NOTE = 'Only company admins can invite members, revoke invites and change roles. Ask an admin of your company.';
+export const MEMBER_NOTE =
+  'Only company admins can invite members, revoke invites and change roles. Ask an admin of your company.';
 
 export function memberLabel(invite: Pick<Invite, 'accepted'> & { user?: { isAdmin: boolean } | null }): MemberLabel {
   if (!invite.accepted) return 'Pending';
@@ -15,13 +20,17 @@ export function memberLabel(invite: Pick<Invite, 'accepted'> & { user?: { isAdmi
 }
 
 /** A member by name when the profile has one, else by username, else by email (accounts §2 member cards). */
-export function displayName(i: { email: string; user?: { username: string; profile?: { name: string; surname: string } | null } | null }): string {
+export function displayName(i: {
+  email: string;
+  user?: { username: string; profile?: { name: string; surname: string } | null } | null;
+}): string {
   const full = `${i.user?.profile?.name ?? ''} ${i.user?.profile?.surname ?? ''}`.trim();
   return full || i.user?.username || i.email;
 }
 
 /** Dates as the rest of the console writes them: '23 Nov 2026'. */
-export const inviteDate = (iso: string) => new Date(iso).toLocaleDateString('en-ZA', { year: 'numeric', month: 'short', day: 'numeric' });
+export const inviteDate = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-ZA', { year: 'numeric', month: 'short', day: 'numeric' });
 
 const CHANGE_TITLES = { promote: 'Promote to Admin', revoke: 'Revoke Invite', demote: 'Remove Admin Role' } as const;
 const CHANGE_VARIANTS = { promote: 'primary', revoke: 'danger', demote: 'warning' } as const;

@@ -6,7 +6,12 @@ import { describeFailure, isNotAvailableYet } from '../../graphql/errors.js';
 import { useSession } from '../../session/session-context.js';
 import { useSnackbar } from '../../ui/snackbar.js';
 import { basicOrHigher } from '../billing/plan-access.js';
-import { MakeAdminMemberMutation, RevokeAdminMemberMutation, RevokeMemberInviteMutation, TeamQuery } from './team-operations.js';
+import {
+  MakeAdminMemberMutation,
+  RevokeAdminMemberMutation,
+  RevokeMemberInviteMutation,
+  TeamQuery,
+} from './team-operations.js';
 import type { RoleChange } from './team-rules.js';
 
 type Failure = Parameters<typeof isNotAvailableYet>[0];
@@ -14,7 +19,11 @@ type Failure = Parameters<typeof isNotAvailableYet>[0];
 export function useTeam() {
   const { roles } = useSession();
   const notify = useSnackbar();
-  const [{ data, error }, refetch] = useQuery({ query: TeamQuery, variables: { count: TEAM_INVITES_PAGE_SIZE }, requestPolicy: 'cache-and-network' });
+  const [{ data, error }, refetch] = useQuery({
+    query: TeamQuery,
+    variables: { count: TEAM_INVITES_PAGE_SIZE },
+    requestPolicy: 'cache-and-network',
+  });
   const [, revokeInvite] = useMutation(RevokeMemberInviteMutation);
   const [, makeAdmin] = useMutation(MakeAdminMemberMutation);
   const [, revokeAdmin] = useMutation(RevokeAdminMemberMutation);
@@ -38,12 +47,25 @@ export function useTeam() {
   const apply = (change: RoleChange): Promise<boolean> => {
     if (change.kind === 'revoke') {
       const inviteId = change.invite.id;
-      return run(() => revokeInvite({ inviteId }), [NOTICES.revokedInvite, NOTICES.successful], NOTICES.couldNotRevokeInvite);
+      return run(
+        () => revokeInvite({ inviteId }),
+        [NOTICES.revokedInvite, NOTICES.successful],
+        NOTICES.couldNotRevokeInvite,
+      );
     }
     const userId = change.invite.user?.id;
     if (!userId) return Promise.resolve(false);
-    if (change.kind === 'promote') return run(() => makeAdmin({ userId }), [NOTICES.promotedToAdmin, NOTICES.teamAdminAdded], NOTICES.couldNotPromote);
-    return run(() => revokeAdmin({ userId }), [NOTICES.revokedAdmin, NOTICES.teamAdminRemoved], NOTICES.couldNotRevokeAdmin);
+    if (change.kind === 'promote')
+      return run(
+        () => makeAdmin({ userId }),
+        [NOTICES.promotedToAdmin, NOTICES.teamAdminAdded],
+        NOTICES.couldNotPromote,
+      );
+    return run(
+      () => revokeAdmin({ userId }),
+      [NOTICES.revokedAdmin, NOTICES.teamAdminRemoved],
+      NOTICES.couldNotRevokeAdmin,
+    );
   };
 
   return {

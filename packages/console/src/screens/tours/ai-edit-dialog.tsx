@@ -19,7 +19,11 @@ type State = 'idle' | 'active' | 'processing' | 'success' | 'error';
 function captureCanvas(canvas: HTMLCanvasElement | null): Promise<Blob> {
   return new Promise((resolve, reject) => {
     if (!canvas || !canvas.width) return reject(new Error(ERROR_TEXTS.captureFailed));
-    canvas.toBlob((b) => (b ? resolve(b) : reject(new Error(ERROR_TEXTS.captureFailed))), 'image/jpeg', AI_EDIT_JPEG_QUALITY);
+    canvas.toBlob(
+      (b) => (b ? resolve(b) : reject(new Error(ERROR_TEXTS.captureFailed))),
+      'image/jpeg',
+      AI_EDIT_JPEG_QUALITY,
+    );
   });
 }
 
@@ -73,23 +77,44 @@ export default function AiEditDialog({ open, onClose }: { open: boolean; onClose
   };
 
   return (
-    <Dialog open={open} label={TOUR_TEXTS.aiEdit} onClose={onClose} persistent={state === 'processing'} footer={<SlButton onClick={onClose}>{TOUR_TEXTS.close}</SlButton>}>
+    <Dialog
+      open={open}
+      label={TOUR_TEXTS.aiEdit}
+      onClose={onClose}
+      persistent={state === 'processing'}
+      footer={<SlButton onClick={onClose}>{TOUR_TEXTS.close}</SlButton>}
+    >
       {!worker ? (
         <p role="status">{ERROR_TEXTS.notAvailableYet}</p>
       ) : (
         <div className="stack">
           <FormField label="Picture" type="file" accept="image/*" onChange={(e) => void onPick(e.target.files?.[0])} />
-          <canvas ref={canvas} className="ai-edit-canvas" hidden={state === 'idle' || !!result} aria-label="Picture to edit" role="img" />
+          <canvas
+            ref={canvas}
+            className="ai-edit-canvas"
+            hidden={state === 'idle' || !!result}
+            aria-label="Picture to edit"
+            role="img"
+          />
           {result ? <img src={result} alt="AI result" className="ai-edit-canvas" /> : null}
           <div className="row">
             {Object.values(AI_EDIT_PRESETS).map((p) => (
-              <SlButton key={p.label} disabled={state === 'idle' || state === 'processing'} onClick={() => void run(p.label, p.prompt)}>
+              <SlButton
+                key={p.label}
+                disabled={state === 'idle' || state === 'processing'}
+                onClick={() => void run(p.label, p.prompt)}
+              >
                 {p.label}
               </SlButton>
             ))}
           </div>
           <FormField label="Prompt" value={prompt} onChange={(e) => setPrompt(e.target.value)} />
-          <SlButton variant="primary" loading={state === 'processing'} disabled={state === 'idle' || !prompt.trim()} onClick={() => void run('prompt', prompt.trim())}>
+          <SlButton
+            variant="primary"
+            loading={state === 'processing'}
+            disabled={state === 'idle' || !prompt.trim()}
+            onClick={() => void run('prompt', prompt.trim())}
+          >
             {TOUR_TEXTS.aiEdit}
           </SlButton>
           {message ? (

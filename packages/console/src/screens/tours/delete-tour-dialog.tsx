@@ -7,7 +7,17 @@ import { useSnackbar } from '../../ui/snackbar.js';
 import { TourDeleteMutation } from './tour-operations.js';
 import { TOUR_TEXTS } from './texts.js';
 
-export function DeleteTourDialog({ open, tourId, onClose, onDeleted }: { open: boolean; tourId: string; onClose: () => void; onDeleted: () => void }) {
+export function DeleteTourDialog({
+  open,
+  tourId,
+  onClose,
+  onDeleted,
+}: {
+  open: boolean;
+  tourId: string;
+  onClose: () => void;
+  onDeleted: () => void;
+}) {
   const [{ fetching }, remove] = useMutation(TourDeleteMutation);
   const notify = useSnackbar();
   const onDelete = async () => {

@@ -45,7 +45,10 @@ const page = (tours: unknown[], hasNextPage: boolean, endCursor = 'c1') => ({
   edges: tours.map((node, i) => ({ __typename: 'TourEdge', cursor: `c${i}`, node })),
   pageInfo: { __typename: 'PageInfo', hasNextPage, endCursor },
 });
-const home = (tours: unknown[], opts: { hasNextPage?: boolean; lic?: ReturnType<typeof license> | null; isAdmin?: boolean } = {}) => ({
+const home = (
+  tours: unknown[],
+  opts: { hasNextPage?: boolean; lic?: ReturnType<typeof license> | null; isAdmin?: boolean } = {},
+) => ({
   data: {
     me: {
       __typename: 'Me',
@@ -56,7 +59,12 @@ const home = (tours: unknown[], opts: { hasNextPage?: boolean; lic?: ReturnType<
         activated: true,
         isAdmin: opts.isAdmin ?? false,
         profile: { __typename: 'UserProfile', id: 'p1', name: 'Ann', surname: 'Agent', email: 'a@b.co' },
-        company: { __typename: 'Company', id: 'company_1', name: 'Acme', license: opts.lic === undefined ? { __typename: 'License', ...license() } : opts.lic },
+        company: {
+          __typename: 'Company',
+          id: 'company_1',
+          name: 'Acme',
+          license: opts.lic === undefined ? { __typename: 'License', ...license() } : opts.lic,
+        },
       },
     },
     tours: page(tours, opts.hasNextPage ?? false),
@@ -98,7 +106,7 @@ describe('home (My Tours)', () => {
     expect(within(processing).queryByText('Processing failed')).not.toBeInTheDocument();
     const failed = screen.getByRole('region', { name: 'Failed Tours' });
     expect(within(failed).getByText('Processing failed')).toBeInTheDocument();
-    // The server's reason, not only 'Processing failed' (issue 22).
+    // The server's reason, not only 'Processing failed'.
     expect(within(failed).getByTestId('tour-failure-reason')).toHaveTextContent('Video cannot be less than 10 seconds');
     const product = screen.getByRole('region', { name: formatTexts.productTours() });
     expect(within(product).getByText('1 view')).toBeInTheDocument();
@@ -111,17 +119,47 @@ describe('home (My Tours)', () => {
   it('shows the live percentage from tourProgressUpdated and refreshes when the tour is processed', async () => {
     let processed = false;
     const api = stubFetch({
-      ToursHome: () => ({ body: home([tour('tour_p', 'PROCESSING', { progress: 5 })].map((t) => (processed ? { ...t, status: { __typename: 'TourStatus', status: 'PROCESSED' } } : t))) }),
+      ToursHome: () => ({
+        body: home(
+          [tour('tour_p', 'PROCESSING', { progress: 5 })].map((t) =>
+            processed ? { ...t, status: { __typename: 'TourStatus', status: 'PROCESSED' } } : t,
+          ),
+        ),
+      }),
     });
     vi.stubGlobal('fetch', api.impl);
     renderHome();
     expect(await screen.findByText('5%')).toBeInTheDocument();
     await waitFor(() => expect(subs.some((s) => s.variables.tourId === 'tour_p')).toBe(true));
     const sub = subs.find((s) => s.variables.tourId === 'tour_p')!;
-    act(() => sub.sink.next({ data: { tourProgressUpdated: { __typename: 'TourProgress', progress: 42, status: 'PROCESSING', text: null, thumbnailURL: null } } }));
+    act(() =>
+      sub.sink.next({
+        data: {
+          tourProgressUpdated: {
+            __typename: 'TourProgress',
+            progress: 42,
+            status: 'PROCESSING',
+            text: null,
+            thumbnailURL: null,
+          },
+        },
+      }),
+    );
     expect(await screen.findByText('42%')).toBeInTheDocument();
     processed = true;
-    act(() => sub.sink.next({ data: { tourProgressUpdated: { __typename: 'TourProgress', progress: 100, status: 'PROCESSED', text: null, thumbnailURL: null } } }));
+    act(() =>
+      sub.sink.next({
+        data: {
+          tourProgressUpdated: {
+            __typename: 'TourProgress',
+            progress: 100,
+            status: 'PROCESSED',
+            text: null,
+            thumbnailURL: null,
+          },
+        },
+      }),
+    );
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Processing Tours' })).not.toBeInTheDocument());
     expect(screen.getByText('Tour tour_p')).toBeInTheDocument();
   });
@@ -155,12 +193,17 @@ describe('home (My Tours)', () => {
   });
 
   it("the Add button opens 'No monthly uploads left' with Upgrade plan when no upload is left", async () => {
-    vi.stubGlobal('fetch', stubFetch({ ToursHome: () => ({ body: home([], { lic: license({ monthlyUploadedTours: 2 }) }) }) }).impl);
+    vi.stubGlobal(
+      'fetch',
+      stubFetch({ ToursHome: () => ({ body: home([], { lic: license({ monthlyUploadedTours: 2 }) }) }) }).impl,
+    );
     renderHome();
     await screen.findByText(formatTexts.productTours());
     fireEvent.click(screen.getByText('Add'));
     // jsdom does not run Shoelace's property updates, so dialogs are found by their (rendered-when-open) content.
-    const gate = (await screen.findAllByText(ERROR_TEXTS.upgradeHint)).map((p) => p.closest('sl-dialog')).find(Boolean) as HTMLElement;
+    const gate = (await screen.findAllByText(ERROR_TEXTS.upgradeHint))
+      .map((p) => p.closest('sl-dialog'))
+      .find(Boolean) as HTMLElement;
     expect(within(gate).getByRole('link', { name: 'Upgrade plan' })).toHaveAttribute('href', '/account/subscriptions');
   });
 
@@ -218,7 +261,12 @@ describe('home (My Tours)', () => {
                               __typename: 'User',
                               id: 'user_2',
                               username: 'm@b.co',
-                              profile: { __typename: 'UserProfile', id: 'p2', name: 'Bartholomew', surname: 'Longname' },
+                              profile: {
+                                __typename: 'UserProfile',
+                                id: 'p2',
+                                name: 'Bartholomew',
+                                surname: 'Longname',
+                              },
                               topFiveTours: [tour('tour_t', 'PROCESSED', { views: 3 })],
                             },
                           },
@@ -245,13 +293,26 @@ describe('home (My Tours)', () => {
   it('the card dialog offers every action and its Delete asks for confirmation', async () => {
     vi.stubGlobal(
       'fetch',
-      stubFetch({ ToursHome: () => ({ body: home([tour('tour_1', 'PROCESSED')]) }), TourDelete: () => ({ body: { data: { tourDelete: { __typename: 'Success', success: true } } } }) }).impl,
+      stubFetch({
+        ToursHome: () => ({ body: home([tour('tour_1', 'PROCESSED')]) }),
+        TourDelete: () => ({ body: { data: { tourDelete: { __typename: 'Success', success: true } } } }),
+      }).impl,
     );
     renderHome();
     fireEvent.click(await screen.findByText('Tour tour_1'));
     const dialog = await screen.findByRole('list', { name: 'Actions for Tour tour_1' });
     const labels = [...dialog.querySelectorAll('sl-button')].map((b) => b.textContent?.trim());
-    expect(labels).toEqual(['Preview', 'Edit Fast Travel', 'Edit Info', 'Generate QR Code', 'Instant Reels', 'Professional Photos', 'Tour Analytics', 'Share', 'Delete tour']);
+    expect(labels).toEqual([
+      'Preview',
+      'Edit Fast Travel',
+      'Edit Info',
+      'Generate QR Code',
+      'Instant Reels',
+      'Professional Photos',
+      'Tour Analytics',
+      'Share',
+      'Delete tour',
+    ]);
     fireEvent.click(within(dialog).getByText('Delete tour'));
     expect(await screen.findByText('Are you sure you want to delete this tour?')).toBeInTheDocument();
     fireEvent.click(screen.getByText('Delete'));

@@ -43,7 +43,11 @@ export default function HomePage() {
   const license = data?.me.user.company?.license ? readFragment(LicenseFields, data.me.user.company.license) : null;
   const actions = (
     <>
-      <SlButton variant="primary" onClick={() => (canUpload(license) ? navigate('/upload') : setNoUploads(true))} disabled={!data}>
+      <SlButton
+        variant="primary"
+        onClick={() => (canUpload(license) ? navigate('/upload') : setNoUploads(true))}
+        disabled={!data}
+      >
         <SlIcon slot="prefix" name="plus-lg" />
         {TOUR_TEXTS.add}
       </SlButton>
@@ -90,7 +94,13 @@ export default function HomePage() {
           <h2 id="processing-tours-title">{TOUR_TEXTS.processingTours}</h2>
           <div className="tour-grid">
             {processing.map((t) => (
-              <TourCard key={t.id} tour={t} onOpen={openCard} onDelete={(tour) => setOpen({ kind: 'delete', tour })} onSettled={onSettled} />
+              <TourCard
+                key={t.id}
+                tour={t}
+                onOpen={openCard}
+                onDelete={(tour) => setOpen({ kind: 'delete', tour })}
+                onSettled={onSettled}
+              />
             ))}
           </div>
         </section>
@@ -116,7 +126,13 @@ export default function HomePage() {
           ))}
           {hasNextPage ? (
             <article className="tour-card tour-card-more">
-              <button type="button" className="tour-card-button" onClick={() => void loadMore()} disabled={loadingMore} aria-busy={loadingMore}>
+              <button
+                type="button"
+                className="tour-card-button"
+                onClick={() => void loadMore()}
+                disabled={loadingMore}
+                aria-busy={loadingMore}
+              >
                 <span className="tour-card-title">{TOUR_TEXTS.loadMore}</span>
               </button>
             </article>
@@ -134,19 +150,36 @@ export default function HomePage() {
         </SlButton>
       ) : null}
 
-      <Dialog open={noUploads} label={ERROR_TEXTS.noMonthlyUploadsLeft} onClose={() => setNoUploads(false)} footer={<SlButton onClick={() => setNoUploads(false)}>{TOUR_TEXTS.close}</SlButton>}>
+      <Dialog
+        open={noUploads}
+        label={ERROR_TEXTS.noMonthlyUploadsLeft}
+        onClose={() => setNoUploads(false)}
+        footer={<SlButton onClick={() => setNoUploads(false)}>{TOUR_TEXTS.close}</SlButton>}
+      >
         <p>{ERROR_TEXTS.upgradeHint}</p>
         <Link to="/account/subscriptions">{TOUR_TEXTS.upgradePlan}</Link>
       </Dialog>
 
       {open ? (
         <>
-          <TourActionsDialog open={open.kind === 'actions'} tour={open.tour} team={open.team} onClose={close} onAction={(kind) => setOpen({ kind, tour: open.tour })} />
+          <TourActionsDialog
+            open={open.kind === 'actions'}
+            tour={open.tour}
+            team={open.team}
+            onClose={close}
+            onAction={(kind) => setOpen({ kind, tour: open.tour })}
+          />
           <Suspense fallback={null}>
-            {open.kind === 'info' ? <TourInfoDialog open mode="edit" tour={open.tour} onClose={closeAndRefresh} onSaved={closeAndRefresh} /> : null}
-            {open.kind === 'qr' ? <SharingDialog open showQr tourId={open.tour.id} title={open.tour.title} onClose={close} /> : null}
+            {open.kind === 'info' ? (
+              <TourInfoDialog open mode="edit" tour={open.tour} onClose={closeAndRefresh} onSaved={closeAndRefresh} />
+            ) : null}
+            {open.kind === 'qr' ? (
+              <SharingDialog open showQr tourId={open.tour.id} title={open.tour.title} onClose={close} />
+            ) : null}
             {open.kind === 'reels' ? <ReelsDialog open tourId={open.tour.id} onClose={close} /> : null}
-            {open.kind === 'delete' ? <DeleteTourDialog open tourId={open.tour.id} onClose={close} onDeleted={closeAndRefresh} /> : null}
+            {open.kind === 'delete' ? (
+              <DeleteTourDialog open tourId={open.tour.id} onClose={close} onDeleted={closeAndRefresh} />
+            ) : null}
           </Suspense>
         </>
       ) : null}

@@ -1,7 +1,7 @@
 /**
- * Instant Reels (tours §2, §4): 'Reel N' rows with play and stop and 'Download' ({key}_reel.mp4); 'Generating...' with a
- * progress bar fed by reelProgressUpdated, reloaded 500 ms after 100 %; 'Generation Failed Reel N' with Retry; at most 5
- * non-failed reels. Until the reels back end lands the server answers NOT_AVAILABLE_YET, which is shown as such.
+ * Instant Reels (tours §2, §4): 'Reel N' rows with play and stop and 'Download' ({key}_reel.mp4); 'Generating...' with
+ * a progress bar fed by reelProgressUpdated, reloaded 500 ms after 100 %; 'Generation Failed Reel N' with Retry; at
+ * most 5 non-failed reels. Until the reels back end lands the server answers NOT_AVAILABLE_YET, which is shown as such.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useSubscription } from 'urql';
@@ -20,7 +20,8 @@ import { TOUR_TEXTS } from './texts.js';
 type Reel = ResultOf<typeof ReelFields>;
 
 /** Reels that count towards the limit: every one that has not failed. */
-export const activeReelCount = (reels: readonly { status: { status: string } }[]): number => reels.filter((r) => r.status.status !== REEL_STATUS.FAILED).length;
+export const activeReelCount = (reels: readonly { status: { status: string } }[]): number =>
+  reels.filter((r) => r.status.status !== REEL_STATUS.FAILED).length;
 
 /** The download name of a reel. */
 export const reelFileName = (key: string): string =>
@@ -32,7 +33,12 @@ export const reelFileName = (key: string): string =>
   }_reel.mp4`;
 
 export function ReelsDialog({ open, tourId, onClose }: { open: boolean; tourId: string; onClose: () => void }) {
-  const [{ data, error, fetching }, refetch] = useQuery({ query: TourReelsQuery, variables: { tourID: tourId }, pause: !open, requestPolicy: 'network-only' });
+  const [{ data, error, fetching }, refetch] = useQuery({
+    query: TourReelsQuery,
+    variables: { tourID: tourId },
+    pause: !open,
+    requestPolicy: 'network-only',
+  });
   const [{ fetching: generating }, generate] = useMutation(TourGenerateReelMutation);
   const notify = useSnackbar();
   const [failure, setFailure] = useState<string | null>(null);
@@ -48,14 +54,25 @@ export function ReelsDialog({ open, tourId, onClose }: { open: boolean; tourId: 
     const r = await generate({ tourId });
     if (r.error) {
       if (isNotAvailableYet(r.error)) setFailure(describeFailure(r.error));
-      else notify('error', r.error.graphQLErrors[0]?.extensions?.code === 'REELS_LIMIT' ? VALIDATION.reelsMax : NOTICES.couldNotGenerateReel);
+      else
+        notify(
+          'error',
+          r.error.graphQLErrors[0]?.extensions?.code === 'REELS_LIMIT'
+            ? VALIDATION.reelsMax
+            : NOTICES.couldNotGenerateReel,
+        );
       return;
     }
     reload();
   };
 
   return (
-    <Dialog open={open} label={TOUR_TEXTS.instantReels} onClose={onClose} footer={<SlButton onClick={onClose}>{TOUR_TEXTS.close}</SlButton>}>
+    <Dialog
+      open={open}
+      label={TOUR_TEXTS.instantReels}
+      onClose={onClose}
+      footer={<SlButton onClick={onClose}>{TOUR_TEXTS.close}</SlButton>}
+    >
       <p className="muted">{TOUR_TEXTS.reelsCaption}</p>
       {error && !data ? (
         <p className="form-failure" role="alert">
@@ -95,7 +112,11 @@ function ReelRow({ reel, n, onReload, onRetry }: { reel: Reel; n: number; onRelo
   const reloadScheduled = useRef(false);
   const reloadRef = useRef(onReload);
   reloadRef.current = onReload;
-  const [{ data }] = useSubscription({ query: ReelProgressSubscription, variables: { reelId: reel.id }, pause: status !== REEL_STATUS.PROCESSING });
+  const [{ data }] = useSubscription({
+    query: ReelProgressSubscription,
+    variables: { reelId: reel.id },
+    pause: status !== REEL_STATUS.PROCESSING,
+  });
 
   useEffect(() => () => timers.current.forEach(clearTimeout), []);
   useEffect(() => {
@@ -160,7 +181,15 @@ function ReelRow({ reel, n, onReload, onRetry }: { reel: Reel; n: number; onRelo
         <>
           {reel.highURI ? (
             // biome-ignore lint/a11y/useMediaCaption: a reel has no speech (music and on-screen text only), so there is nothing to caption
-            <video ref={video} src={reel.highURI} poster={reel.thumbnailURL ?? undefined} playsInline onEnded={() => setPlaying(false)} className="reel-video" aria-label={formatTexts.reelName(n)} />
+            <video
+              ref={video}
+              src={reel.highURI}
+              poster={reel.thumbnailURL ?? undefined}
+              playsInline
+              onEnded={() => setPlaying(false)}
+              className="reel-video"
+              aria-label={formatTexts.reelName(n)}
+            />
           ) : null}
           <SlButton size="small" onClick={toggle} aria-pressed={playing}>
             <SlIcon slot="prefix" name={playing ? 'stop-fill' : 'play-fill'} />

@@ -34,7 +34,10 @@ afterEach(() => {
 
 describe('Reels dialog after a reel completes', () => {
   it('reloads the reels once, 500 ms after 100 %', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: false, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    vi.useFakeTimers({
+      shouldAdvanceTime: false,
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'],
+    });
     let done = false;
     const reel = () => ({
       __typename: 'Reel',
@@ -45,9 +48,12 @@ describe('Reels dialog after a reel completes', () => {
       thumbnailURL: null,
       status: { __typename: 'ReelStatus', status: done ? 'CREATED' : 'PROCESSING' },
     });
-    const api = stubFetch({ TourReels: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, title: 'Loft', reels: [reel()] } } } }) });
+    const api = stubFetch({
+      TourReels: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, title: 'Loft', reels: [reel()] } } } }),
+    });
     vi.stubGlobal('fetch', api.impl);
-    const reelQueries = () => api.calls.filter((c) => (c.body as { operationName?: string } | undefined)?.operationName === 'TourReels').length;
+    const reelQueries = () =>
+      api.calls.filter((c) => (c.body as { operationName?: string } | undefined)?.operationName === 'TourReels').length;
     const store = createSessionStore({ log: () => undefined });
     store.login(validToken(['free']), 'roomwalk');
     renderRoute(<ReelsDialog open tourId={ID} onClose={() => undefined} />, { path: '/', route: '/', store });
@@ -59,7 +65,19 @@ describe('Reels dialog after a reel completes', () => {
     expect(reelQueries()).toBe(1);
 
     done = true;
-    await act(async () => sinks[0]!.next({ data: { reelProgressUpdated: { __typename: 'ReelProgress', progress: 100, status: 'CREATED', text: null, thumbnailURL: null } } }));
+    await act(async () =>
+      sinks[0]!.next({
+        data: {
+          reelProgressUpdated: {
+            __typename: 'ReelProgress',
+            progress: 100,
+            status: 'CREATED',
+            text: null,
+            thumbnailURL: null,
+          },
+        },
+      }),
+    );
     await act(async () => vi.advanceTimersByTimeAsync(499));
     expect(reelQueries()).toBe(1);
     await act(async () => vi.advanceTimersByTimeAsync(1));

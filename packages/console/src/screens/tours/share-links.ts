@@ -17,7 +17,11 @@ export function unbrandedPlayerUrl(tourId: string, base: string = origin()): str
 }
 
 /** A link that opens the tour at a room (?room=) or, between rooms, at a frame (?frame=). */
-export function playerUrlAt(tourId: string, at: { room?: string | null; frame?: number }, base: string = origin()): string {
+export function playerUrlAt(
+  tourId: string,
+  at: { room?: string | null; frame?: number },
+  base: string = origin(),
+): string {
   const url = externalPlayerUrl(tourId, base);
   if (at.room) return `${url}&room=${encodeURIComponent(at.room)}`;
   return at.frame !== undefined && at.frame > 0 ? `${url}&frame=${Math.round(at.frame)}` : url;
@@ -27,7 +31,12 @@ export function playerUrlAt(tourId: string, at: { room?: string | null; frame?: 
  * The embed source: the external player with the feedback control off, as embeds set it (tours §2); `hostOrigins`
  * names the listing site's origins, whose window messages the player then obeys.
  */
-export function embedUrl(tourId: string, base: string = origin(), hostOrigins: readonly string[] = [], liveViewing = false): string {
+export function embedUrl(
+  tourId: string,
+  base: string = origin(),
+  hostOrigins: readonly string[] = [],
+  liveViewing = false,
+): string {
   const hosts = hostOrigins.length ? `&hostOrigins=${hostOrigins.map(encodeURIComponent).join(',')}` : '';
   return `${externalPlayerUrl(tourId, base, liveViewing)}&disabledControls=feedback${hosts}`;
 }
@@ -35,7 +44,13 @@ export function embedUrl(tourId: string, base: string = origin(), hostOrigins: r
 const escapeAttr = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** The iFrame Code copied to the clipboard (`allowfullscreen` beside `allow="fullscreen"` for older engines). */
-export function iframeCode(tourId: string, title: string | null | undefined, base: string = origin(), hostOrigins: readonly string[] = [], liveViewing = false): string {
+export function iframeCode(
+  tourId: string,
+  title: string | null | undefined,
+  base: string = origin(),
+  hostOrigins: readonly string[] = [],
+  liveViewing = false,
+): string {
   const name = escapeAttr(title?.trim() || 'Roomwalk tour');
   return `<iframe src="${escapeAttr(embedUrl(tourId, base, hostOrigins, liveViewing))}" title="${name}" width="100%" height="600" style="border:0" allow="fullscreen; camera; microphone; clipboard-write" allowfullscreen></iframe>`;
 }
@@ -56,7 +71,12 @@ export interface ShareData {
 }
 
 /** What Share sends: the spec's text and the external link (live when the owner offers live viewing). */
-export function shareData(tourId: string, title: string | null | undefined, base: string = origin(), liveViewing = false): ShareData {
+export function shareData(
+  tourId: string,
+  title: string | null | undefined,
+  base: string = origin(),
+  liveViewing = false,
+): ShareData {
   const t = title?.trim() ?? '';
   return { title: t, text: formatTexts.shareText(t), url: externalPlayerUrl(tourId, base, liveViewing) };
 }

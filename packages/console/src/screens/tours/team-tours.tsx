@@ -1,4 +1,7 @@
-/** Team Tours (tours §2): each invited member's top five tours, labelled with the name cut at 15 characters; the name goes to /team. */
+/**
+ * Team Tours (tours §2): each invited member's top five tours, labelled with the name cut at 15 characters; the name
+ * goes to /team.
+ */
 import { Link } from 'react-router-dom';
 import { useQuery } from 'urql';
 import { formatTexts } from '@roomwalk/shared';

@@ -41,7 +41,8 @@ export const TOUR_TEXTS = {
   blurFaces: 'Blur faces',
   blurFacesHint: 'Faces in the video are blurred in clips, reels and photos. Changing this reprocesses the tour.',
   noClipsBlurred: 'No faces were blurred in this tour.',
-  clipsBlurred: (clips: number[]) => `Faces were blurred in ${clips.length === 1 ? 'clip' : 'clips'} ${clips.map((c) => c + 1).join(', ')} of the tour.`,
+  clipsBlurred: (clips: number[]) =>
+    `Faces were blurred in ${clips.length === 1 ? 'clip' : 'clips'} ${clips.map((c) => c + 1).join(', ')} of the tour.`,
   updateFailed: 'Update Failed',
   cropThumbnail: 'Crop thumbnail',
   zoom: 'Zoom',
@@ -61,23 +62,33 @@ export const TOUR_TEXTS = {
   uploadAnotherVideo: 'Choose another video',
   termsPrefix: 'By uploading you agree to the',
   terms: 'Terms & Conditions',
-  resolutionTips: 'Record at 1280x720 (landscape) or 720x1280 (portrait) or higher. Use your camera app’s HD or 4K setting.',
+  resolutionTips:
+    'Record at 1280x720 (landscape) or 720x1280 (portrait) or higher. Use your camera app’s HD or 4K setting.',
   tips: [
-    { title: 'Keep camera steady', body: 'Walk slowly and hold the phone at chest height with both hands, so every frame is sharp.' },
-    { title: 'Plan route', body: 'Open doors and switch on lights first, then walk one smooth path through every room.' },
+    {
+      title: 'Keep camera steady',
+      body: 'Walk slowly and hold the phone at chest height with both hands, so every frame is sharp.',
+    },
+    {
+      title: 'Plan route',
+      body: 'Open doors and switch on lights first, then walk one smooth path through every room.',
+    },
     { title: 'Widest lens', body: 'Use your camera’s widest lens (0.5x) so each room fits in the picture.' },
   ],
   // Sharing
   sharingOptions: 'Sharing Options',
   shareLink: 'Share Link',
   iframeCode: 'iFrame Code',
-  iframeCodeHelp: 'Paste either code into your listing page. The iFrame Code shows the tour in a frame; the Script Tag puts the player in your page itself, sized to its width.',
+  iframeCodeHelp:
+    'Paste either code into your listing page. The iFrame Code shows the tour in a frame; the Script Tag puts the player in your page itself, sized to its width.',
   scriptTag: 'Script Tag',
   listingSite: 'Your listing site (optional)',
-  listingSiteHelp: 'Its address goes into the iFrame Code, so your page can move the tour (roomwalk_scroll and roomwalk_marker messages).',
+  listingSiteHelp:
+    'Its address goes into the iFrame Code, so your page can move the tour (roomwalk_scroll and roomwalk_marker messages).',
   listingSiteInvalid: 'Enter the site’s address with https://, like https://www.your-agency.com (no path).',
   unbrandedLink: 'Unbranded link',
-  unbrandedLinkHelp: 'For listing services that forbid branding: no logo, agent details, listing link, chat, sharing, live call or outbound links.',
+  unbrandedLinkHelp:
+    'For listing services that forbid branding: no logo, agent details, listing link, chat, sharing, live call or outbound links.',
   shareFromHere: 'Share from here',
   qrCode: 'QR Code',
   downloadPng: 'Download PNG',
@@ -106,9 +117,12 @@ export const TOUR_TEXTS = {
   accessCompanyShare: 'Only signed-in members of your company can open these links.',
   liveViewing: 'Live viewing',
   liveViewingOffer: 'Offer live viewing on shared links',
-  liveViewingOfferHint: 'Buyers on your share link, QR code, iFrame and Share see "Talk to Agent" and can call you. Unbranded links never offer it.',
-  liveViewingOnHint: 'Live viewing is on: buyers on these links see "Talk to Agent" (not on the unbranded link). Change it in Edit Info.',
-  liveViewingOffHint: 'Live viewing is off for this tour. Turn it on in Edit Info to let buyers call you from these links.',
+  liveViewingOfferHint:
+    'Buyers on your share link, QR code, iFrame and Share see "Talk to Agent" and can call you. Unbranded links never offer it.',
+  liveViewingOnHint:
+    'Live viewing is on: buyers on these links see "Talk to Agent" (not on the unbranded link). Change it in Edit Info.',
+  liveViewingOffHint:
+    'Live viewing is off for this tour. Turn it on in Edit Info to let buyers call you from these links.',
   terms2: 'Terms',
   licenses: 'Licenses',
   embeddedExample: 'Embedding example',
@@ -138,6 +152,7 @@ export const TOUR_TEXTS = {
   generatingPhotos: 'Generating professional photos',
   generatingPhotosHint: 'This takes about a minute. The photos appear here by themselves.',
   photosProcessing: (n: number) => (n === 1 ? '1 photo is processing.' : `${n} photos are processing.`),
-  stagingUnavailable: 'Staging needs an AI image service, and this server has none configured (AI_WORKER_URL). Enhance and downloads still work.',
+  stagingUnavailable:
+    'Staging needs an AI image service, and this server has none configured (AI_WORKER_URL). Enhance and downloads still work.',
   otherRooms: 'Other',
 } as const;

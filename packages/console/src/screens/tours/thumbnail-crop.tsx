@@ -80,7 +80,12 @@ export function ThumbnailCrop({ image, onChange }: ThumbnailCropProps) {
   };
   const onKeyDown = (e: KeyboardEvent<HTMLCanvasElement>) => {
     const step = rect.sw / 20;
-    const keys: Record<string, [number, number]> = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
+    const keys: Record<string, [number, number]> = {
+      ArrowLeft: [-step, 0],
+      ArrowRight: [step, 0],
+      ArrowUp: [0, -step],
+      ArrowDown: [0, step],
+    };
     const k = keys[e.key];
     if (!k) return;
     e.preventDefault();
@@ -105,7 +110,14 @@ export function ThumbnailCrop({ image, onChange }: ThumbnailCropProps) {
       />
       <label className="thumb-crop-zoom">
         {TOUR_TEXTS.zoom}
-        <input type="range" min={1} max={4} step={0.05} value={state.zoom} onChange={(e) => setState((s) => ({ ...s, zoom: Number(e.target.value) }))} />
+        <input
+          type="range"
+          min={1}
+          max={4}
+          step={0.05}
+          value={state.zoom}
+          onChange={(e) => setState((s) => ({ ...s, zoom: Number(e.target.value) }))}
+        />
       </label>
     </div>
   );
@@ -121,7 +133,14 @@ export function renderCrop(image: HTMLImageElement, rect: CropRect, name = 'thum
   if (!ctx) return Promise.reject(new Error('Canvas unavailable'));
   ctx.drawImage(image, rect.sx, rect.sy, rect.sw, rect.sh, 0, 0, size.width, size.height);
   return new Promise((resolve, reject) =>
-    c.toBlob((blob) => (blob ? resolve(new File([blob], name.replace(/\.(png|jpe?g)$/i, '') + '.jpg', { type: 'image/jpeg' })) : reject(new Error('Could not encode the crop'))), 'image/jpeg', 0.9),
+    c.toBlob(
+      (blob) =>
+        blob
+          ? resolve(new File([blob], name.replace(/\.(png|jpe?g)$/i, '') + '.jpg', { type: 'image/jpeg' }))
+          : reject(new Error('Could not encode the crop')),
+      'image/jpeg',
+      0.9,
+    ),
   );
 }
 

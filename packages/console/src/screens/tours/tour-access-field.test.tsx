@@ -1,4 +1,4 @@
-/** Who sees the tour in Tour Info (issue 33): the choice is sent with tourAccessSet, a bad password never is. */
+/** Who sees the tour in Tour Info: the choice is sent with tourAccessSet, a bad password never is. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { TourInfoDialog } from './tour-info-dialog.js';
@@ -27,7 +27,11 @@ function openEditInfo(access: string): { saved: unknown[]; access: unknown[] } {
   vi.stubGlobal(
     'fetch',
     stubFetch({
-      TourPrivacy: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, blurFaces: true, blurredClips: [], liveViewing: false, access } } } }),
+      TourPrivacy: () => ({
+        body: {
+          data: { tour: { __typename: 'Tour', id: ID, blurFaces: true, blurredClips: [], liveViewing: false, access } },
+        },
+      }),
       TourSave: (body) => {
         calls.saved.push((body as { variables: unknown }).variables);
         return { body: { data: { tourSave: tour } } };
@@ -39,11 +43,20 @@ function openEditInfo(access: string): { saved: unknown[]; access: unknown[] } {
       },
     }).impl,
   );
-  renderRoute(<TourInfoDialog open mode="edit" tour={{ id: ID, title: 'Loft', description: null, listingLink: null }} onClose={() => undefined} onSaved={() => undefined} />, {
-    path: '/',
-    route: '/',
-    store: loggedInStore(),
-  });
+  renderRoute(
+    <TourInfoDialog
+      open
+      mode="edit"
+      tour={{ id: ID, title: 'Loft', description: null, listingLink: null }}
+      onClose={() => undefined}
+      onSaved={() => undefined}
+    />,
+    {
+      path: '/',
+      route: '/',
+      store: loggedInStore(),
+    },
+  );
   return calls;
 }
 
@@ -75,7 +88,10 @@ describe('Tour Info: who can see this tour', () => {
   it('a password tour keeps its password when the field stays empty, and can become company only', async () => {
     const calls = openEditInfo('PASSWORD');
     expect(await screen.findByLabelText(/Only people with the password/)).toBeChecked();
-    expect(screen.getByLabelText('Tour password')).toHaveAttribute('placeholder', 'Leave empty to keep the current password');
+    expect(screen.getByLabelText('Tour password')).toHaveAttribute(
+      'placeholder',
+      'Leave empty to keep the current password',
+    );
     fireEvent.click(screen.getByText('Save'));
     await waitFor(() => expect(calls.saved).toHaveLength(1));
     expect(calls.access).toEqual([]);
@@ -89,8 +105,19 @@ describe('Tour Info: who can see this tour', () => {
 
 describe('Sharing Options of a protected tour', () => {
   it('says the links ask for the password', async () => {
-    vi.stubGlobal('fetch', stubFetch({ TourShareSettings: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, liveViewing: false, access: 'PASSWORD' } } } }) }).impl);
-    renderRoute(<SharingDialog open tourId={ID} title="Loft" onClose={() => undefined} />, { path: '/', route: '/', store: loggedInStore() });
+    vi.stubGlobal(
+      'fetch',
+      stubFetch({
+        TourShareSettings: () => ({
+          body: { data: { tour: { __typename: 'Tour', id: ID, liveViewing: false, access: 'PASSWORD' } } },
+        }),
+      }).impl,
+    );
+    renderRoute(<SharingDialog open tourId={ID} title="Loft" onClose={() => undefined} />, {
+      path: '/',
+      route: '/',
+      store: loggedInStore(),
+    });
     expect(await screen.findByTestId('access-hint')).toHaveTextContent('Send the password separately from the link.');
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Who sees the tour (issue 33, docs/access-and-privacy.md), in Tour Info: anyone with the link (the default), only
+ * Who sees the tour (docs/access-and-privacy.md), in Tour Info: anyone with the link (the default), only
  * people with the password, or only signed-in members of the company. The password is checked with the shared schema
  * (the server checks it again) and sent only when typed; an empty field keeps the password set before.
  */
@@ -18,7 +18,9 @@ const OPTIONS: Array<{ value: TourAccess; label: string; hint: string }> = [
   { value: TOUR_ACCESS.company, label: TOUR_TEXTS.accessCompany, hint: TOUR_TEXTS.accessCompanyHint },
 ];
 
-/** What is wrong with the choice, in the owner's words (null when it can be saved). `had` is the tour's current access. */
+/**
+ * What is wrong with the choice, in the owner's words (null when it can be saved). `had` is the tour's current access.
+ */
 export function accessProblem(choice: AccessChoice, had: TourAccess): string | null {
   if (choice.access !== TOUR_ACCESS.password) return null;
   if (!choice.password) return had === TOUR_ACCESS.password ? null : VALIDATION.tourPasswordNeeded;
@@ -27,9 +29,15 @@ export function accessProblem(choice: AccessChoice, had: TourAccess): string | n
 }
 
 /** Whether saving must call tourAccessSet. */
-export const accessChanged = (choice: AccessChoice, had: TourAccess): boolean => choice.access !== had || (choice.access === TOUR_ACCESS.password && choice.password !== '');
+export const accessChanged = (choice: AccessChoice, had: TourAccess): boolean =>
+  choice.access !== had || (choice.access === TOUR_ACCESS.password && choice.password !== '');
 
-export function TourAccessField(props: { value: AccessChoice; had: TourAccess; error: string | null; onChange: (v: AccessChoice) => void }) {
+export function TourAccessField(props: {
+  value: AccessChoice;
+  had: TourAccess;
+  error: string | null;
+  onChange: (v: AccessChoice) => void;
+}) {
   const id = useId();
   const { value, had, error } = props;
   return (

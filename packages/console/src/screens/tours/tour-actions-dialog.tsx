@@ -50,7 +50,13 @@ export function TourActionsDialog({ open, tour, team = false, onClose, onAction 
 
   return (
     <Dialog open={open} label={title} onClose={onClose} className="tour-actions-dialog">
-      <SlButton slot="header-actions" size="small" variant="text" onClick={() => void link.copy(externalPlayerUrl(tour.id, undefined, tour.liveViewing === true))} aria-live="polite">
+      <SlButton
+        slot="header-actions"
+        size="small"
+        variant="text"
+        onClick={() => void link.copy(externalPlayerUrl(tour.id, undefined, tour.liveViewing === true))}
+        aria-live="polite"
+      >
         <SlIcon slot="prefix" name="link-45deg" />
         {copyLabel(link.state, TOUR_TEXTS.copyLink)}
       </SlButton>
@@ -63,7 +69,9 @@ export function TourActionsDialog({ open, tour, team = false, onClose, onAction 
             {item(TOUR_TEXTS.generateQr, 'qr-code', () => onAction('qr'))}
             {item(TOUR_TEXTS.instantReels, 'film', () => onAction('reels'))}
             {item(TOUR_TEXTS.professionalPhotos, 'image', () => navigate(`/tour/${encodeURIComponent(tour.id)}/shots`))}
-            {item(TOUR_TEXTS.tourAnalytics, 'bar-chart-line', () => navigate(`/tour/${encodeURIComponent(tour.id)}/analytics`))}
+            {item(TOUR_TEXTS.tourAnalytics, 'bar-chart-line', () =>
+              navigate(`/tour/${encodeURIComponent(tour.id)}/analytics`),
+            )}
           </>
         )}
         {item(TOUR_TEXTS.share, 'share', () => void onShare())}

@@ -27,7 +27,11 @@ export function TourCard({ tour, onOpen, onDelete, onSettled }: TourCardProps) {
 
   if (phase === 'failed') {
     return (
-      <article className="tour-card tour-card-failed" aria-label={`${title}: ${TOUR_TEXTS.processingFailed}`} data-tour-id={tour.id}>
+      <article
+        className="tour-card tour-card-failed"
+        aria-label={`${title}: ${TOUR_TEXTS.processingFailed}`}
+        data-tour-id={tour.id}
+      >
         <div className="tour-thumb tour-thumb-empty" aria-hidden="true" />
         <div className="tour-card-body">
           <h3 className="tour-card-title">{TOUR_TEXTS.processingFailed}</h3>
@@ -55,7 +59,11 @@ export function TourCard({ tour, onOpen, onDelete, onSettled }: TourCardProps) {
   if (phase === 'processing') {
     const pct = clampPercent(live.progress);
     return (
-      <article className="tour-card tour-card-processing" aria-label={`${title}: ${TOUR_TEXTS.processing} ${pct}%`} data-tour-id={tour.id}>
+      <article
+        className="tour-card tour-card-processing"
+        aria-label={`${title}: ${TOUR_TEXTS.processing} ${pct}%`}
+        data-tour-id={tour.id}
+      >
         <div className="tour-thumb tour-thumb-empty" aria-hidden="true">
           <span className="tour-percent" data-testid="tour-percent">
             {pct}%
@@ -72,7 +80,11 @@ export function TourCard({ tour, onOpen, onDelete, onSettled }: TourCardProps) {
   return (
     <article className="tour-card" data-tour-id={tour.id}>
       <button type="button" className="tour-card-button" onClick={() => onOpen(tour)} aria-haspopup="dialog">
-        {tour.thumbnailURL ? <img className="tour-thumb" src={tour.thumbnailURL} alt="" loading="lazy" /> : <div className="tour-thumb tour-thumb-empty" aria-hidden="true" />}
+        {tour.thumbnailURL ? (
+          <img className="tour-thumb" src={tour.thumbnailURL} alt="" loading="lazy" />
+        ) : (
+          <div className="tour-thumb tour-thumb-empty" aria-hidden="true" />
+        )}
         <span className="tour-card-body">
           <span className="tour-card-title">{title}</span>
           {tour.description ? <span className="tour-card-text">{tour.description}</span> : null}

@@ -15,11 +15,20 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('Tour Info dialog (edit)', () => {
   const render = () =>
-    renderRoute(<TourInfoDialog open mode="edit" tour={{ id: ID, title: 'Loft', description: null, listingLink: null }} onClose={() => undefined} onSaved={() => undefined} />, {
-      path: '/',
-      route: '/',
-      store: loggedIn(),
-    });
+    renderRoute(
+      <TourInfoDialog
+        open
+        mode="edit"
+        tour={{ id: ID, title: 'Loft', description: null, listingLink: null }}
+        onClose={() => undefined}
+        onSaved={() => undefined}
+      />,
+      {
+        path: '/',
+        route: '/',
+        store: loggedIn(),
+      },
+    );
 
   it("enforces the limits with 'Maximum characters reached'", async () => {
     vi.stubGlobal('fetch', stubFetch({}).impl);
@@ -44,18 +53,38 @@ describe('Tour Info dialog (edit)', () => {
   });
 
   it("shows 'Failed to update tour details' when saving fails", async () => {
-    vi.stubGlobal('fetch', stubFetch({ TourSave: () => ({ body: { data: null, errors: [{ message: 'Nope', extensions: { code: 'BAD_USER_INPUT' } }] } }) }).impl);
+    vi.stubGlobal(
+      'fetch',
+      stubFetch({
+        TourSave: () => ({
+          body: { data: null, errors: [{ message: 'Nope', extensions: { code: 'BAD_USER_INPUT' } }] },
+        }),
+      }).impl,
+    );
     render();
     fireEvent.click(screen.getByText('Save'));
     expect(await screen.findByText(NOTICES.failedToUpdateTour)).toBeInTheDocument();
   });
 });
 
-describe('Tour Info dialog: privacy (issue 16)', () => {
+describe('Tour Info dialog: privacy', () => {
   /** Opens Edit Info with the tour's settings as the server has them; returns the variables of each TourSave sent. */
-  function openEditInfo(settings: Record<string, unknown>, answer: Record<string, unknown>, status = 'PROCESSED'): unknown[] {
+  function openEditInfo(
+    settings: Record<string, unknown>,
+    answer: Record<string, unknown>,
+    status = 'PROCESSED',
+  ): unknown[] {
     const saved: unknown[] = [];
-    const tour = { __typename: 'Tour', id: ID, title: 'Loft', description: null, videoURL: null, listingLink: null, ...answer, status: { __typename: 'TourStatus', status } };
+    const tour = {
+      __typename: 'Tour',
+      id: ID,
+      title: 'Loft',
+      description: null,
+      videoURL: null,
+      listingLink: null,
+      ...answer,
+      status: { __typename: 'TourStatus', status },
+    };
     vi.stubGlobal(
       'fetch',
       stubFetch({
@@ -66,11 +95,20 @@ describe('Tour Info dialog: privacy (issue 16)', () => {
         },
       }).impl,
     );
-    renderRoute(<TourInfoDialog open mode="edit" tour={{ id: ID, title: 'Loft', description: null, listingLink: null }} onClose={() => undefined} onSaved={() => undefined} />, {
-      path: '/',
-      route: '/',
-      store: loggedIn(),
-    });
+    renderRoute(
+      <TourInfoDialog
+        open
+        mode="edit"
+        tour={{ id: ID, title: 'Loft', description: null, listingLink: null }}
+        onClose={() => undefined}
+        onSaved={() => undefined}
+      />,
+      {
+        path: '/',
+        route: '/',
+        store: loggedIn(),
+      },
+    );
     return saved;
   }
 
@@ -88,7 +126,10 @@ describe('Tour Info dialog: privacy (issue 16)', () => {
   });
 
   it("switches live viewing on for the tour's shared links (liveViewing: true in the save)", async () => {
-    const saved = openEditInfo({ blurFaces: true, blurredClips: [], liveViewing: false }, { blurFaces: true, liveViewing: true });
+    const saved = openEditInfo(
+      { blurFaces: true, blurredClips: [], liveViewing: false },
+      { blurFaces: true, liveViewing: true },
+    );
     const box = await screen.findByLabelText('Offer live viewing on shared links');
     expect(box).not.toBeChecked();
     expect(box).toHaveAccessibleDescription(/Unbranded links never offer it/);
@@ -122,11 +163,26 @@ describe('Reels dialog', () => {
     vi.stubGlobal(
       'fetch',
       stubFetch({
-        TourReels: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, title: 'Loft', reels: [reel('1', 'CREATED'), reel('2', 'PROCESSING', 40), reel('3', 'FAILED')] } } } }),
+        TourReels: () => ({
+          body: {
+            data: {
+              tour: {
+                __typename: 'Tour',
+                id: ID,
+                title: 'Loft',
+                reels: [reel('1', 'CREATED'), reel('2', 'PROCESSING', 40), reel('3', 'FAILED')],
+              },
+            },
+          },
+        }),
         TourGenerateReel: notAvailable,
       }).impl,
     );
-    renderRoute(<ReelsDialog open tourId={ID} onClose={() => undefined} />, { path: '/', route: '/', store: loggedIn() });
+    renderRoute(<ReelsDialog open tourId={ID} onClose={() => undefined} />, {
+      path: '/',
+      route: '/',
+      store: loggedIn(),
+    });
     expect(await screen.findByText('Reel 1')).toBeInTheDocument();
     expect(screen.getByText('You can generate up to 5 unique reels.')).toBeInTheDocument();
     expect(screen.getByText('Generating...')).toBeInTheDocument();
@@ -147,13 +203,21 @@ describe('Reels dialog', () => {
       thumbnailURL: null,
       status: { __typename: 'ReelStatus', status: 'CREATED' },
     }));
-    const api = stubFetch({ TourReels: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, title: 'Loft', reels } } } }) });
+    const api = stubFetch({
+      TourReels: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, title: 'Loft', reels } } } }),
+    });
     vi.stubGlobal('fetch', api.impl);
-    renderRoute(<ReelsDialog open tourId={ID} onClose={() => undefined} />, { path: '/', route: '/', store: loggedIn() });
+    renderRoute(<ReelsDialog open tourId={ID} onClose={() => undefined} />, {
+      path: '/',
+      route: '/',
+      store: loggedIn(),
+    });
     await screen.findByText('Reel 5');
     fireEvent.click(screen.getByText('Generate reel'));
     expect(await screen.findByText(VALIDATION.reelsMax)).toBeInTheDocument();
-    expect(api.calls.some((c) => (c.body as { operationName?: string }).operationName === 'TourGenerateReel')).toBe(false);
+    expect(api.calls.some((c) => (c.body as { operationName?: string }).operationName === 'TourGenerateReel')).toBe(
+      false,
+    );
   });
 });
 
@@ -161,7 +225,11 @@ describe('Sharing Options', () => {
   it('copies the share link (Copied) and the iFrame code, and draws the QR code', async () => {
     const writes: string[] = [];
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText: async (t: string) => void writes.push(t) } });
-    renderRoute(<SharingDialog open showQr tourId={ID} title="Loft" onClose={() => undefined} />, { path: '/', route: '/', store: loggedIn() });
+    renderRoute(<SharingDialog open showQr tourId={ID} title="Loft" onClose={() => undefined} />, {
+      path: '/',
+      route: '/',
+      store: loggedIn(),
+    });
     const link = `${window.location.origin}/playerext?tourId=${ID}`;
     expect(screen.getByLabelText('Share Link')).toHaveValue(link);
     fireEvent.click(screen.getAllByText('Copy')[0]!);
@@ -178,10 +246,16 @@ describe('Sharing Options', () => {
   it("offers the Script Tag beside the iFrame Code, and fills hostOrigins from the listing site's address", async () => {
     const writes: string[] = [];
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText: async (t: string) => void writes.push(t) } });
-    renderRoute(<SharingDialog open tourId={ID} title="Loft" onClose={() => undefined} />, { path: '/', route: '/', store: loggedIn() });
+    renderRoute(<SharingDialog open tourId={ID} title="Loft" onClose={() => undefined} />, {
+      path: '/',
+      route: '/',
+      store: loggedIn(),
+    });
     fireEvent.click(screen.getByText('Script Tag'));
     await waitFor(() => expect(writes).toHaveLength(1));
-    expect(writes[0]).toBe(`<script src="${window.location.origin}/player/tour-player.js"></script>\n<tour-player tour-id="${ID}" mode="external"></tour-player>`);
+    expect(writes[0]).toBe(
+      `<script src="${window.location.origin}/player/tour-player.js"></script>\n<tour-player tour-id="${ID}" mode="external"></tour-player>`,
+    );
     const site = screen.getByLabelText('Your listing site (optional)');
     // A path is not an origin: said in the user's words, and nothing goes into the code.
     fireEvent.change(site, { target: { value: 'www.agency.test/listing' } });
@@ -197,13 +271,24 @@ describe('Sharing Options', () => {
   it('carries liveViewing=true in the link, QR code, iFrame and Script Tag when the tour offers live viewing, never in the unbranded link', async () => {
     const writes: string[] = [];
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText: async (t: string) => void writes.push(t) } });
-    vi.stubGlobal('fetch', stubFetch({ TourShareSettings: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, liveViewing: true } } } }) }).impl);
-    renderRoute(<SharingDialog open showQr tourId={ID} title="Loft" onClose={() => undefined} />, { path: '/', route: '/', store: loggedIn() });
+    vi.stubGlobal(
+      'fetch',
+      stubFetch({
+        TourShareSettings: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, liveViewing: true } } } }),
+      }).impl,
+    );
+    renderRoute(<SharingDialog open showQr tourId={ID} title="Loft" onClose={() => undefined} />, {
+      path: '/',
+      route: '/',
+      store: loggedIn(),
+    });
     const live = `${window.location.origin}/playerext?tourId=${ID}&liveViewing=true`;
     await waitFor(() => expect(screen.getByLabelText('Share Link')).toHaveValue(live));
     expect(screen.getByTestId('live-viewing-hint')).toHaveTextContent('Live viewing is on');
     expect(await screen.findByAltText(`QR code for ${live}`)).toBeInTheDocument();
-    expect(screen.getByLabelText('Unbranded link')).toHaveValue(`${window.location.origin}/playerext?tourId=${ID}&unbranded=true`);
+    expect(screen.getByLabelText('Unbranded link')).toHaveValue(
+      `${window.location.origin}/playerext?tourId=${ID}&unbranded=true`,
+    );
     fireEvent.click(screen.getByText('iFrame Code'));
     fireEvent.click(screen.getByText('Script Tag'));
     await waitFor(() => expect(writes).toHaveLength(2));
@@ -214,7 +299,11 @@ describe('Sharing Options', () => {
   it('offers the Unbranded link (MLS): the external player with unbranded=true, copied with its own button', async () => {
     const writes: string[] = [];
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText: async (t: string) => void writes.push(t) } });
-    renderRoute(<SharingDialog open tourId={ID} title="Loft" onClose={() => undefined} />, { path: '/', route: '/', store: loggedIn() });
+    renderRoute(<SharingDialog open tourId={ID} title="Loft" onClose={() => undefined} />, {
+      path: '/',
+      route: '/',
+      store: loggedIn(),
+    });
     const unbranded = `${window.location.origin}/playerext?tourId=${ID}&unbranded=true`;
     expect(screen.getByLabelText('Unbranded link')).toHaveValue(unbranded);
     expect(screen.getByLabelText('Unbranded link')).toHaveAccessibleDescription(/no logo, agent details, listing link/);

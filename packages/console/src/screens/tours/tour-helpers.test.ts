@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { embedUrl, externalPlayerUrl, iframeCode, scriptTagCode, shareData, shareTour, unbrandedPlayerUrl } from './share-links.js';
+import {
+  embedUrl,
+  externalPlayerUrl,
+  iframeCode,
+  scriptTagCode,
+  shareData,
+  shareTour,
+  unbrandedPlayerUrl,
+} from './share-links.js';
 import { cropRect, outputSize } from './thumbnail-crop.js';
 import { tourPhase } from './tour-status.js';
 import { activeReelCount, reelFileName } from './reels-dialog.js';
@@ -17,16 +25,28 @@ describe('share links', () => {
     expect(iframeCode(ID, 'Loft', 'https://app.test', ['https://www.agency.test', 'http://localhost:8080'])).toContain(
       `src="https://app.test/playerext?tourId=${ID}&amp;disabledControls=feedback&amp;hostOrigins=https%3A%2F%2Fwww.agency.test,http%3A%2F%2Flocalhost%3A8080"`,
     );
-    expect(scriptTagCode(ID, 'https://app.test/')).toBe(`<script src="https://app.test/player/tour-player.js"></script>\n<tour-player tour-id="${ID}" mode="external"></tour-player>`);
-    expect(shareData(ID, ' Loft ', 'https://app.test')).toEqual({ title: 'Loft', text: 'Check out this Roomwalk Walkthrough: Loft', url: `https://app.test/playerext?tourId=${ID}` });
+    expect(scriptTagCode(ID, 'https://app.test/')).toBe(
+      `<script src="https://app.test/player/tour-player.js"></script>\n<tour-player tour-id="${ID}" mode="external"></tour-player>`,
+    );
+    expect(shareData(ID, ' Loft ', 'https://app.test')).toEqual({
+      title: 'Loft',
+      text: 'Check out this Roomwalk Walkthrough: Loft',
+      url: `https://app.test/playerext?tourId=${ID}`,
+    });
   });
 
   it('puts liveViewing=true on every branded form when the owner offers live viewing, never on the unbranded link', () => {
     const base = 'https://app.test';
     expect(externalPlayerUrl(ID, base, true)).toBe(`${base}/playerext?tourId=${ID}&liveViewing=true`);
-    expect(embedUrl(ID, base, [], true)).toBe(`${base}/playerext?tourId=${ID}&liveViewing=true&disabledControls=feedback`);
-    expect(iframeCode(ID, 'Loft', base, [], true)).toContain(`src="${base}/playerext?tourId=${ID}&amp;liveViewing=true&amp;disabledControls=feedback"`);
-    expect(scriptTagCode(ID, base, true)).toContain(`<tour-player tour-id="${ID}" mode="external" live-viewing></tour-player>`);
+    expect(embedUrl(ID, base, [], true)).toBe(
+      `${base}/playerext?tourId=${ID}&liveViewing=true&disabledControls=feedback`,
+    );
+    expect(iframeCode(ID, 'Loft', base, [], true)).toContain(
+      `src="${base}/playerext?tourId=${ID}&amp;liveViewing=true&amp;disabledControls=feedback"`,
+    );
+    expect(scriptTagCode(ID, base, true)).toContain(
+      `<tour-player tour-id="${ID}" mode="external" live-viewing></tour-player>`,
+    );
     expect(shareData(ID, 'Loft', base, true).url).toBe(`${base}/playerext?tourId=${ID}&liveViewing=true`);
     expect(unbrandedPlayerUrl(ID, base)).not.toContain('liveViewing');
     expect(externalPlayerUrl(ID, base)).not.toContain('liveViewing');
@@ -39,7 +59,9 @@ describe('share links', () => {
     const shared: unknown[] = [];
     expect(await shareTour(data, copy, { share: async (d?: ShareData) => void shared.push(d) })).toBe('shared');
     expect(shared).toEqual([data]);
-    expect(await shareTour(data, copy, { share: async () => Promise.reject(new DOMException('x', 'AbortError')) })).toBe('cancelled');
+    expect(
+      await shareTour(data, copy, { share: async () => Promise.reject(new DOMException('x', 'AbortError')) }),
+    ).toBe('cancelled');
     expect(await shareTour(data, copy, {} as Pick<Navigator, 'share'>)).toBe('copied');
     expect(copied).toEqual([`Check out this Roomwalk Walkthrough: Loft https://app.test/playerext?tourId=${ID}`]);
   });

@@ -7,13 +7,25 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
-import { NOTICES, TourAccessSchema, VALIDATION, isAcceptedThumbnailName, tourInfoSchema, THUMBNAIL_EXTENSIONS } from '@roomwalk/shared';
+import {
+  NOTICES,
+  TourAccessSchema,
+  VALIDATION,
+  isAcceptedThumbnailName,
+  tourInfoSchema,
+  THUMBNAIL_EXTENSIONS,
+} from '@roomwalk/shared';
 import type { z } from 'zod';
 import { describeFailure, serverMessage } from '../../graphql/errors.js';
 import { FormDialog } from '../../ui/form-dialog.js';
 import { FormField, TextAreaField, shouldShow } from '../../ui/form-field.js';
 import { useSnackbar } from '../../ui/snackbar.js';
-import { TourAccessSetMutation, TourPrivacyQuery, TourSaveMutation, TourUpdateThumbnailMutation } from './tour-operations.js';
+import {
+  TourAccessSetMutation,
+  TourPrivacyQuery,
+  TourSaveMutation,
+  TourUpdateThumbnailMutation,
+} from './tour-operations.js';
 import { TourAccessField, accessChanged, accessProblem, type AccessChoice } from './tour-access-field.js';
 import { ThumbnailCrop, loadImage, renderCrop, type CropRect } from './thumbnail-crop.js';
 import { TOUR_TEXTS } from './texts.js';
@@ -44,7 +56,11 @@ export function TourInfoDialog({ open, tour, mode, onClose, onSaved }: TourInfoD
   const { register, handleSubmit, formState } = useForm<Values>({
     resolver: zodResolver(tourInfoSchema),
     mode: 'onTouched',
-    defaultValues: { title: tour.title ?? '', listingLink: tour.listingLink ?? '', description: tour.description ?? '' },
+    defaultValues: {
+      title: tour.title ?? '',
+      listingLink: tour.listingLink ?? '',
+      description: tour.description ?? '',
+    },
   });
   const show = (n: keyof Values) => (shouldShow(n, formState) ? formState.errors[n]?.message : undefined);
   // Privacy (edit only): null until the owner changes the switch; sent only when it differs from the tour's.
@@ -55,7 +71,7 @@ export function TourInfoDialog({ open, tour, mode, onClose, onSaved }: TourInfoD
   const [live, setLive] = useState<boolean | null>(null);
   const liveNow = privacy.data?.tour?.liveViewing;
   const liveChange = live !== null && typeof liveNow === 'boolean' && live !== liveNow ? { liveViewing: live } : {};
-  // Who sees the tour (issue 33): null until the owner changes it.
+  // Who sees the tour: null until the owner changes it.
   const [, setAccess] = useMutation(TourAccessSetMutation);
   const accessNow = TourAccessSchema.safeParse(privacy.data?.tour?.access).data ?? 'PUBLIC';
   const [access, setAccessChoice] = useState<AccessChoice | null>(null);
@@ -70,7 +86,14 @@ export function TourInfoDialog({ open, tour, mode, onClose, onSaved }: TourInfoD
     }
     const parsed = tourInfoSchema.parse(values);
     const r = await save({
-      input: { id: tour.id, title: parsed.title, listingLink: parsed.listingLink || null, description: parsed.description || null, ...blurChange, ...liveChange },
+      input: {
+        id: tour.id,
+        title: parsed.title,
+        listingLink: parsed.listingLink || null,
+        description: parsed.description || null,
+        ...blurChange,
+        ...liveChange,
+      },
     });
     if (r.error) {
       const detail = describeFailure(r.error, serverMessage(r.error));
@@ -104,14 +127,35 @@ export function TourInfoDialog({ open, tour, mode, onClose, onSaved }: TourInfoD
       cancelLabel={mode === 'edit' ? TOUR_TEXTS.cancel : null}
       before={mode === 'edit' ? <ThumbnailChange tour={tour} /> : null}
     >
-      <FormField label={TOUR_TEXTS.title} placeholder={TOUR_TEXTS.titlePlaceholder} error={show('title')} {...register('title')} />
-      <FormField label={TOUR_TEXTS.listingLink} type="url" inputMode="url" placeholder="https://" error={show('listingLink')} {...register('listingLink')} />
+      <FormField
+        label={TOUR_TEXTS.title}
+        placeholder={TOUR_TEXTS.titlePlaceholder}
+        error={show('title')}
+        {...register('title')}
+      />
+      <FormField
+        label={TOUR_TEXTS.listingLink}
+        type="url"
+        inputMode="url"
+        placeholder="https://"
+        error={show('listingLink')}
+        {...register('listingLink')}
+      />
       <TextAreaField label={TOUR_TEXTS.description} rows={4} error={show('description')} {...register('description')} />
       {mode === 'edit' && privacy.data?.tour ? (
         <>
-          <TourSwitch id="blur-faces" legend={TOUR_TEXTS.privacy} label={TOUR_TEXTS.blurFaces} hint={TOUR_TEXTS.blurFacesHint} checked={blur ?? privacy.data.tour.blurFaces} onChange={setBlur}>
+          <TourSwitch
+            id="blur-faces"
+            legend={TOUR_TEXTS.privacy}
+            label={TOUR_TEXTS.blurFaces}
+            hint={TOUR_TEXTS.blurFacesHint}
+            checked={blur ?? privacy.data.tour.blurFaces}
+            onChange={setBlur}
+          >
             <p className="hint" data-testid="blurred-clips">
-              {privacy.data.tour.blurredClips?.length ? TOUR_TEXTS.clipsBlurred(privacy.data.tour.blurredClips) : TOUR_TEXTS.noClipsBlurred}
+              {privacy.data.tour.blurredClips?.length
+                ? TOUR_TEXTS.clipsBlurred(privacy.data.tour.blurredClips)
+                : TOUR_TEXTS.noClipsBlurred}
             </p>
           </TourSwitch>
           <TourSwitch
@@ -122,7 +166,12 @@ export function TourInfoDialog({ open, tour, mode, onClose, onSaved }: TourInfoD
             checked={live ?? privacy.data.tour.liveViewing}
             onChange={setLive}
           />
-          <TourAccessField value={access ?? { access: accessNow, password: '' }} had={accessNow} error={accessError} onChange={setAccessChoice} />
+          <TourAccessField
+            value={access ?? { access: accessNow, password: '' }}
+            had={accessNow}
+            error={accessError}
+            onChange={setAccessChoice}
+          />
         </>
       ) : null}
     </FormDialog>
@@ -213,12 +262,25 @@ function ThumbnailChange({ tour }: { tour: TourInfoTarget }) {
 }
 
 /** One of the tour's own settings in Edit Info: a titled group with a checkbox and the hint that explains it. */
-function TourSwitch(props: { id: string; legend: string; label: string; hint: string; checked: boolean; onChange: (on: boolean) => void; children?: ReactNode }) {
+function TourSwitch(props: {
+  id: string;
+  legend: string;
+  label: string;
+  hint: string;
+  checked: boolean;
+  onChange: (on: boolean) => void;
+  children?: ReactNode;
+}) {
   return (
     <fieldset className="privacy">
       <legend>{props.legend}</legend>
       <label className="checkbox">
-        <input type="checkbox" aria-describedby={`${props.id}-hint`} checked={props.checked} onChange={(e) => props.onChange(e.target.checked)} />
+        <input
+          type="checkbox"
+          aria-describedby={`${props.id}-hint`}
+          checked={props.checked}
+          onChange={(e) => props.onChange(e.target.checked)}
+        />
         {props.label}
       </label>
       <p id={`${props.id}-hint`} className="hint">

@@ -109,7 +109,7 @@ export const TourPrivacyQuery = graphql(`
   }
 `);
 
-/** Who sees the tour: public link, password or company only (the Tour Info dialog; issue 33). */
+/** Who sees the tour: public link, password or company only (the Tour Info dialog). */
 export const TourAccessSetMutation = graphql(`
   mutation TourAccessSet($input: TourAccessSetInput!) {
     tourAccessSet(input: $input) { id access }

@@ -10,4 +10,5 @@ export function tourPhase(status: string | null | undefined): TourPhase {
 }
 
 /** A percentage for the processing card: 0 to 100, whole. */
-export const clampPercent = (n: number | null | undefined): number => Math.max(0, Math.min(100, Math.round(Number(n) || 0)));
+export const clampPercent = (n: number | null | undefined): number =>
+  Math.max(0, Math.min(100, Math.round(Number(n) || 0)));

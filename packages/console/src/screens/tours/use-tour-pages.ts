@@ -18,7 +18,11 @@ interface Page {
 
 export function useTourPages() {
   const client = useClient();
-  const [home, reexecute] = useQuery({ query: ToursHomeQuery, variables: { first: TOURS_PAGE_SIZE }, requestPolicy: 'cache-and-network' });
+  const [home, reexecute] = useQuery({
+    query: ToursHomeQuery,
+    variables: { first: TOURS_PAGE_SIZE },
+    requestPolicy: 'cache-and-network',
+  });
   const [more, setMore] = useState<Page[]>([]);
   const [loadingMore, setLoadingMore] = useState(false);
   const [moreError, setMoreError] = useState<Error | null>(null);
@@ -28,15 +32,27 @@ export function useTourPages() {
   const first: Page | null = useMemo(() => {
     const t = home.data?.tours;
     if (!t) return null;
-    return { after: null, tours: t.edges.map((e) => readTour(e.node)), endCursor: t.pageInfo.endCursor ?? null, hasNextPage: t.pageInfo.hasNextPage };
+    return {
+      after: null,
+      tours: t.edges.map((e) => readTour(e.node)),
+      endCursor: t.pageInfo.endCursor ?? null,
+      hasNextPage: t.pageInfo.hasNextPage,
+    };
   }, [home.data]);
 
   const fetchPage = useCallback(
     async (after: string | null): Promise<Page> => {
-      const r = await client.query(ToursPageQuery, { first: TOURS_PAGE_SIZE, after }, { requestPolicy: 'network-only' }).toPromise();
+      const r = await client
+        .query(ToursPageQuery, { first: TOURS_PAGE_SIZE, after }, { requestPolicy: 'network-only' })
+        .toPromise();
       if (r.error || !r.data) throw r.error ?? new Error('No data');
       const t = r.data.tours;
-      return { after, tours: t.edges.map((e) => readTour(e.node)), endCursor: t.pageInfo.endCursor ?? null, hasNextPage: t.pageInfo.hasNextPage };
+      return {
+        after,
+        tours: t.edges.map((e) => readTour(e.node)),
+        endCursor: t.pageInfo.endCursor ?? null,
+        hasNextPage: t.pageInfo.hasNextPage,
+      };
     },
     [client],
   );

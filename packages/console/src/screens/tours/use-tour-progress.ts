@@ -10,7 +10,12 @@ export interface LiveProgress {
 }
 
 /** Subscribes while `active`; calls onSettled once when the tour reaches PROCESSED or FAILED. */
-export function useTourProgress(tourId: string, initial: number, active: boolean, onSettled?: () => void): LiveProgress {
+export function useTourProgress(
+  tourId: string,
+  initial: number,
+  active: boolean,
+  onSettled?: () => void,
+): LiveProgress {
   const [live, setLive] = useState<LiveProgress>({ progress: initial, status: null });
   const settled = useRef(false);
   const [{ data }] = useSubscription({ query: TourProgressSubscription, variables: { tourId }, pause: !active });

@@ -162,5 +162,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await runScript(db, 'DROP TABLE IF EXISTS mail_outbox, feedback, uploads, markers, clips, tour_logs, tours, one_time_tokens, team_invites, licenses, user_profiles, users, companies CASCADE');
+  await runScript(
+    db,
+    'DROP TABLE IF EXISTS mail_outbox, feedback, uploads, markers, clips, tour_logs, tours, one_time_tokens, team_invites, licenses, user_profiles, users, companies CASCADE',
+  );
 }

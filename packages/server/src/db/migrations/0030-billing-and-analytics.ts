@@ -81,5 +81,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await runScript(db, 'DROP TABLE IF EXISTS view_events, local_portal_sessions, local_subscriptions, local_checkout_sessions, billing_events, billing_customers CASCADE');
+  await runScript(
+    db,
+    'DROP TABLE IF EXISTS view_events, local_portal_sessions, local_subscriptions, local_checkout_sessions, billing_events, billing_customers CASCADE',
+  );
 }

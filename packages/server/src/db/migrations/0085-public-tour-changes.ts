@@ -3,8 +3,8 @@ import { runScript } from '../run-script.js';
 
 /**
  * The public tour answer is cached on every API node (http/public-tour-cache.ts). Whatever changes what it shows — the
- * tour row (title, status, thumbnail, view counts), its clips or markers, or an owner's profile, user or company — sends
- * a NOTIFY on the events channel from the database itself, so every node drops its copy whoever made the change.
+ * tour row (title, status, thumbnail, view counts), its clips or markers, or an owner's profile, user or company —
+ * sends a NOTIFY on the events channel from the database itself, so every node drops its copy whoever made the change.
  * Payload: the tour id, or '*' (profiles, users, companies: every copy).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { runScript } from '../run-script.js';
 
 /**
- * Resumable multipart uploads (issue 22): an upload row may carry a multipart upload (S3's UploadId, or ours on the
+ * Resumable multipart uploads: an upload row may carry a multipart upload (S3's UploadId, or ours on the
  * local store), its announced size and part size, when its parts were joined, and a fingerprint of the file (user,
  * name, size, last modified) so picking the same file again resumes it.
  */

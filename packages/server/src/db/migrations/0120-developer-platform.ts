@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { runScript } from '../run-script.js';
 
 /**
- * APIs & Webhooks (issue 20): API keys (only a SHA-256 of the secret is kept), webhook endpoints (the signing secret is
+ * APIs & Webhooks: API keys (only a SHA-256 of the secret is kept), webhook endpoints (the signing secret is
  * kept: the sender needs it for every delivery and the admin may reveal it), the events raised for a company, and one
  * row per delivery attempt (the console's delivery log, the replay source).
  */

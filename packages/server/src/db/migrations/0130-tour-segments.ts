@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { runScript } from '../run-script.js';
 
 /**
- * A long video is processed in segments that any worker may take (issue 22, jobs/process-tour-segments.ts): one row
+ * A long video is processed in segments that any worker may take (jobs/process-tour-segments.ts): one row
  * per segment of a processing attempt, with its tour frames, its progress (the tour's is their sum) and, once done,
  * the clips it stored and which worker made them. The join job turns the rows into the tour's clips.
  */

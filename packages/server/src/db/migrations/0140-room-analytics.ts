@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { runScript } from '../run-script.js';
 
 /**
- * Room-level analytics (issue 21). Each visit (one view_events row, extended while the visit goes on) also keeps the
+ * Room-level analytics. Each visit (one view_events row, extended while the visit goes on) also keeps the
  * rooms its visitor saw with the seconds in each (in the order first entered; '' is the stretch before the first
  * marker, shown as "Entrance"), the room it ended in, whether it reached the tour's end, fast travels and the device
  * class. No IP is stored. A job (jobs/room-analytics.ts) rolls whole UTC days of visits up into per-tour and per-room

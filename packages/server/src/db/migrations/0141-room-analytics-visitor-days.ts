@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { runScript } from '../run-script.js';
 
 /**
- * Unique visitors without counting them one by one (issue 21, tourAnalytics at a million visits): per tour, how many
+ * Unique visitors without counting them one by one (tourAnalytics at a million visits): per tour, how many
  * rolled-up visitors had their last visit on each day. A visitor visited in a period that runs to the last rolled-up
  * day exactly when their last day falls in it, so the count is a sum over at most a year of rows. Rebuilt by the
  * rollup for the tours it touched (services/reports/room-rollup.ts).

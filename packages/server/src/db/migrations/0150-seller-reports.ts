@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { runScript } from '../run-script.js';
 
 /**
- * Seller reports (issue 21): read-only links an agent shares with a seller (only a SHA-256 of the token is kept, as for
+ * Seller reports: read-only links an agent shares with a seller (only a SHA-256 of the token is kept, as for
  * API keys; each link expires and can be revoked), one scheduled digest per tour (weekly or monthly, on the day the
  * owner picks, to the recipients the agent entered), and the runs of the PDF job (a download the agent asked for, or a
  * digest being sent) with their progress; a finished download keeps its PDF until it is cleared after a day.
@@ -63,5 +63,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await runScript(db, `DROP TABLE IF EXISTS seller_report_runs; DROP TABLE IF EXISTS seller_report_digests; DROP TABLE IF EXISTS seller_report_links;`);
+  await runScript(
+    db,
+    `DROP TABLE IF EXISTS seller_report_runs; DROP TABLE IF EXISTS seller_report_digests; DROP TABLE IF EXISTS seller_report_links;`,
+  );
 }

@@ -34,5 +34,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await runScript(db, 'ALTER TABLE view_events DROP COLUMN IF EXISTS audience_link_id; DROP TABLE IF EXISTS audience_links;');
+  await runScript(
+    db,
+    'ALTER TABLE view_events DROP COLUMN IF EXISTS audience_link_id; DROP TABLE IF EXISTS audience_links;',
+  );
 }

@@ -1,4 +1,6 @@
-/** Visits (view_events, migration 0030, rooms from 0140) and their daily rollups (migrations 0140, 0141, 0160, 0164). */
+/**
+ * Visits (view_events, migration 0030, rooms from 0140) and their daily rollups (migrations 0140, 0141, 0160, 0164).
+ */
 import type { ColumnType, Generated } from 'kysely';
 import type { Timestamp } from './columns.js';
 

@@ -13,7 +13,10 @@ interface TourLeadsTable {
   ip: string | null;
   /** The visitor id of the visit the lead came from (migration 0140), to show its rooms. */
   visitor_id: string | null;
-  /** Where the lead stands at the tour's lead gate (migration 0205): WAITING for the agent, APPROVED, or OPEN (went on at once); null: no gate. */
+  /**
+   * Where the lead stands at the tour's lead gate (migration 0205): WAITING for the agent, APPROVED, or OPEN (went on
+   * at once); null: no gate.
+   */
   gate: 'WAITING' | 'APPROVED' | 'OPEN' | null;
   /** The frame the visitor stopped at when the gate asked for the form. */
   gate_frame: number | null;

@@ -24,7 +24,9 @@ interface AccountDeletionsTable {
   user_id: string;
   company_id: string;
   requested_at: Timestamp;
-  /** The end of the grace period: the sweep deletes the account (and the company, when nobody else is left) after it. */
+  /**
+   * The end of the grace period: the sweep deletes the account (and the company, when nobody else is left) after it.
+   */
   purge_after: Timestamp;
 }
 

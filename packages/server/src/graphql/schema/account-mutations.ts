@@ -1,4 +1,6 @@
-/** Account and team mutations of accounts §7, plus feedback. The work is in services/accounts.ts, team.ts, feedback.ts. */
+/**
+ * Account and team mutations of accounts §7, plus feedback. The work is in services/accounts.ts, team.ts, feedback.ts.
+ */
 import { builder, SuccessRef } from '../builder.js';
 import { requireAuth } from '../guards.js';
 import {
@@ -14,7 +16,13 @@ import {
   UserRequestPasswordResetInput,
   UserSaveInput,
 } from './accounts.js';
-import { activateUser, registerUser, requestPasswordReset, resendActivation, resetPassword } from '../../services/accounts.js';
+import {
+  activateUser,
+  registerUser,
+  requestPasswordReset,
+  resendActivation,
+  resetPassword,
+} from '../../services/accounts.js';
 import { saveCompany, saveProfile } from '../../services/profile.js';
 import { inviteMember, revokeInvite, setMemberAdmin } from '../../services/team.js';
 import { submitFeedback } from '../../services/feedback.js';

@@ -8,7 +8,17 @@ import { notFound } from '../errors.js';
 import { requireAuth, requireSameCompany } from '../guards.js';
 import { currentPeriodStart, getLicense, licenseCounts, uploadsSinceByUser } from '../../services/licenses.js';
 import { TourRef } from './tour-refs.js';
-import { companyById, companyMembers, ownersTopTours, ownersTourFigures, profilesOfUsers, teamInvitesPage, userById, usersByIds, type OwnerTourFigures } from '../../services/account-reads.js';
+import {
+  companyById,
+  companyMembers,
+  ownersTopTours,
+  ownersTourFigures,
+  profilesOfUsers,
+  teamInvitesPage,
+  userById,
+  usersByIds,
+  type OwnerTourFigures,
+} from '../../services/account-reads.js';
 import { loadBatched } from '../loaders.js';
 
 const UserRoleEnum = builder.enumType('UserRole', { values: ['ADMIN', 'USER'] as const });
@@ -39,7 +49,8 @@ function periodStartFor(ctx: Context, companyId: string): Promise<Date> {
 
 const NO_TOURS: OwnerTourFigures = { activeTours: 0, totalViews: 0, deletedTourViews: 0 };
 /** A user's tour figures, read with those of the other users of the same list (the Team page's members). */
-const tourFigures = (ctx: Context, userId: string) => loadBatched(ctx, 'tour figures', (ids) => ownersTourFigures(ctx.services, ids), userId, NO_TOURS);
+const tourFigures = (ctx: Context, userId: string) =>
+  loadBatched(ctx, 'tour figures', (ids) => ownersTourFigures(ctx.services, ids), userId, NO_TOURS);
 
 UserRef.implement({
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'username' in v && 'password_hash' in v,
@@ -48,7 +59,10 @@ UserRef.implement({
     role: t.field({ type: UserRoleEnum, resolve: (u) => u.role }),
     isAdmin: t.boolean({ resolve: (u) => u.role === 'ADMIN' }),
     isSuperAdmin: t.boolean({ resolve: (u) => u.is_superadmin }),
-    activated: t.boolean({ description: 'False until the activation link is followed (Not activated).', resolve: (u) => u.activated_at !== null }),
+    activated: t.boolean({
+      description: 'False until the activation link is followed (Not activated).',
+      resolve: (u) => u.activated_at !== null,
+    }),
     profile: t.field({
       type: ProfileRef,
       nullable: true,
@@ -63,7 +77,13 @@ UserRef.implement({
     monthlyUploadedTours: t.int({
       resolve: async (u, _a, ctx) => {
         const since = await periodStartFor(ctx, u.company_id);
-        return loadBatched(ctx, `uploads since ${since.toISOString()}`, (ids) => uploadsSinceByUser(ctx.services.db, since, ids), u.id, 0);
+        return loadBatched(
+          ctx,
+          `uploads since ${since.toISOString()}`,
+          (ids) => uploadsSinceByUser(ctx.services.db, since, ids),
+          u.id,
+          0,
+        );
       },
     }),
     totalViews: t.int({
@@ -88,7 +108,10 @@ ProfileRef.implement({
     surname: t.exposeString('surname'),
     email: t.exposeString('email'),
     contactNumber: t.exposeString('contact_number', { nullable: true }),
-    profileImageURL: t.string({ nullable: true, resolve: (p, _a, ctx) => (p.profile_image_key ? ctx.services.storage.publicUrl(p.profile_image_key) : null) }),
+    profileImageURL: t.string({
+      nullable: true,
+      resolve: (p, _a, ctx) => (p.profile_image_key ? ctx.services.storage.publicUrl(p.profile_image_key) : null),
+    }),
     company: t.field({
       type: CompanyRef,
       nullable: true,
@@ -105,9 +128,19 @@ CompanyRef.implement({
     vatno: t.exposeString('vat_no', { nullable: true }),
     countrycode: t.exposeString('country_code'),
     referredby: t.exposeString('referred_by', { nullable: true }),
-    logoimageurl: t.string({ nullable: true, resolve: (c, _a, ctx) => (c.logo_key ? ctx.services.storage.publicUrl(c.logo_key) : null) }),
-    accentColor: t.exposeString('accent_color', { nullable: true, description: 'Custom Company Branding: the accent colour (#rrggbb) of the company tours.' }),
-    license: t.field({ type: LicenseRef, nullable: true, resolve: (c, _a, ctx) => getLicense(ctx.services.db, c.id).then((l) => l ?? null) }),
+    logoimageurl: t.string({
+      nullable: true,
+      resolve: (c, _a, ctx) => (c.logo_key ? ctx.services.storage.publicUrl(c.logo_key) : null),
+    }),
+    accentColor: t.exposeString('accent_color', {
+      nullable: true,
+      description: 'Custom Company Branding: the accent colour (#rrggbb) of the company tours.',
+    }),
+    license: t.field({
+      type: LicenseRef,
+      nullable: true,
+      resolve: (c, _a, ctx) => getLicense(ctx.services.db, c.id).then((l) => l ?? null),
+    }),
     members: t.field({
       type: [UserRef],
       resolve: (c, _a, ctx) => {
@@ -119,13 +152,15 @@ CompanyRef.implement({
       {
         type: TeamInviteRef,
         args: {},
-        // Accepted invites (the members) for everyone in the company; pending ones, with their addresses, for admins only.
+        // Accepted invites (the members) for everyone in the company; pending ones, with their addresses, for admins
+        // only.
         resolve: (c, args, ctx) => {
           const auth = requireSameCompany(ctx, c.id);
           const admin = auth.isCompanyAdmin || auth.isSuperAdmin;
           // The cursor is the invite id (services/account-reads.ts reads its place back in SQL).
-          return resolveCursorConnection({ args, ...PAGE_SIZES['Company.invites'], toCursor: (i: InviteRow) => i.id }, (page: ResolveCursorConnectionArgs) =>
-            teamInvitesPage(ctx.services, c.id, admin, page),
+          return resolveCursorConnection(
+            { args, ...PAGE_SIZES['Company.invites'], toCursor: (i: InviteRow) => i.id },
+            (page: ResolveCursorConnectionArgs) => teamInvitesPage(ctx.services, c.id, admin, page),
           );
         },
       },
@@ -138,11 +173,18 @@ CompanyRef.implement({
 LicenseRef.implement({
   fields: (t) => ({
     planName: t.exposeString('plan_name'),
-    subscriptionId: t.exposeString('subscription_id', { nullable: true, description: "The card provider's subscription id." }),
+    subscriptionId: t.exposeString('subscription_id', {
+      nullable: true,
+      description: "The card provider's subscription id.",
+    }),
     quantity: t.exposeInt('quantity', { description: 'The active-tour allowance.' }),
     uploadLimit: t.exposeInt('upload_limit'),
-    monthlyActiveTours: t.int({ resolve: async (l, _a, ctx) => (await licenseCounts(ctx.services.db, l)).monthlyActiveTours }),
-    monthlyUploadedTours: t.int({ resolve: async (l, _a, ctx) => (await licenseCounts(ctx.services.db, l)).monthlyUploadedTours }),
+    monthlyActiveTours: t.int({
+      resolve: async (l, _a, ctx) => (await licenseCounts(ctx.services.db, l)).monthlyActiveTours,
+    }),
+    monthlyUploadedTours: t.int({
+      resolve: async (l, _a, ctx) => (await licenseCounts(ctx.services.db, l)).monthlyUploadedTours,
+    }),
     startDate: t.field({ type: 'DateTime', resolve: (l) => l.start_date }),
     endDate: t.field({ type: 'DateTime', nullable: true, resolve: (l) => l.end_date }),
   }),
@@ -158,7 +200,10 @@ TeamInviteRef.implement({
     user: t.field({
       type: UserRef,
       nullable: true,
-      resolve: (i, _a, ctx) => (i.accepted_user_id ? loadBatched(ctx, 'users', (ids) => usersByIds(ctx.services, ids), i.accepted_user_id, null) : null),
+      resolve: (i, _a, ctx) =>
+        i.accepted_user_id
+          ? loadBatched(ctx, 'users', (ids) => usersByIds(ctx.services, ids), i.accepted_user_id, null)
+          : null,
     }),
   }),
 });
@@ -176,7 +221,9 @@ const MeRef = builder.objectRef<{ userId: string }>('Me').implement({
   }),
 });
 
-builder.queryField('me', (t) => t.field({ type: MeRef, resolve: (_r, _a, ctx) => ({ userId: requireAuth(ctx).userId }) }));
+builder.queryField('me', (t) =>
+  t.field({ type: MeRef, resolve: (_r, _a, ctx) => ({ userId: requireAuth(ctx).userId }) }),
+);
 
 // ---- Inputs of accounts §7 -------------------------------------------------------------------------------
 
@@ -214,14 +261,20 @@ export const CompanySaveInput = builder.inputType('CompanySaveInput', {
     address: t.string(),
     vatNo: t.string(),
     logoImage: t.field({ type: 'Upload' }),
-    accentColor: t.string({ description: "Custom Company Branding (Basic and higher): '#rrggbb' with white text at AA contrast; '' clears." }),
+    accentColor: t.string({
+      description: "Custom Company Branding (Basic and higher): '#rrggbb' with white text at AA contrast; '' clears.",
+    }),
   }),
 });
 export const InviteMemberInput = builder.inputType('InviteMemberInput', {
   fields: (t) => ({ email: t.string({ required: true }), companyId: t.id({ required: true }) }),
 });
 export const FeedbackInput = builder.inputType('FeedbackInput', {
-  fields: (t) => ({ name: t.string({ required: true }), email: t.string({ required: true }), comment: t.string({ required: true }) }),
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    email: t.string({ required: true }),
+    comment: t.string({ required: true }),
+  }),
 });
 
 // Account operations are implemented in ../../services/accounts.ts and wired in ./account-mutations.ts.

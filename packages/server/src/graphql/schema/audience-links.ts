@@ -5,33 +5,55 @@
 import { serverNow } from '../../core/clock.js';
 import { encodeId, encodeTypedId } from '../../core/ids.js';
 import type { AudienceLinkRow } from '../../db/tables/audience-links.js';
-import { audienceLinkUrl, createAudienceLink, isLinkLive, listAudienceLinks, revokeAudienceLink, visitsByLink } from '../../services/audience-links/audience-links.js';
+import {
+  audienceLinkUrl,
+  createAudienceLink,
+  isLinkLive,
+  listAudienceLinks,
+  revokeAudienceLink,
+  visitsByLink,
+} from '../../services/audience-links/audience-links.js';
 import { builder } from '../builder.js';
 import { requireAuth } from '../guards.js';
 import { loadBatched } from '../loaders.js';
 
-const AudienceLinkStatusEnum = builder.enumType('AudienceLinkStatus', { values: ['ACTIVE', 'EXPIRED', 'REVOKED'] as const });
+const AudienceLinkStatusEnum = builder.enumType('AudienceLinkStatus', {
+  values: ['ACTIVE', 'EXPIRED', 'REVOKED'] as const,
+});
 
 const AudienceLinkRef = builder.objectRef<AudienceLinkRow>('AudienceLink').implement({
-  description: 'A labelled link to one tour: its own expiry, hidden rooms and unbranded flag, and the visits made through it.',
+  description:
+    'A labelled link to one tour: its own expiry, hidden rooms and unbranded flag, and the visits made through it.',
   fields: (t) => ({
     id: t.id({ resolve: (l) => encodeTypedId('AudienceLink', l.id) }),
     label: t.exposeString('label'),
-    url: t.string({ description: 'The share page of the link (its iframe is the same URL).', resolve: (l, _a, ctx) => audienceLinkUrl(ctx.services, l) }),
-    token: t.exposeString('token', { description: "The link's `link=` value: the script tag's and React player's `audience-link`." }),
+    url: t.string({
+      description: 'The share page of the link (its iframe is the same URL).',
+      resolve: (l, _a, ctx) => audienceLinkUrl(ctx.services, l),
+    }),
+    token: t.exposeString('token', {
+      description: "The link's `link=` value: the script tag's and React player's `audience-link`.",
+    }),
     expiresAt: t.field({ type: 'DateTime', nullable: true, resolve: (l) => l.expires_at }),
-    hiddenMarkerIds: t.idList({ description: 'The markers whose rooms the link hides.', resolve: (l) => l.hidden_marker_ids.map((id) => encodeId('Marker', id)) }),
-    unbranded: t.exposeBoolean('unbranded', { description: 'No company logo, accent, agent card or listing link through this link.' }),
+    hiddenMarkerIds: t.idList({
+      description: 'The markers whose rooms the link hides.',
+      resolve: (l) => l.hidden_marker_ids.map((id) => encodeId('Marker', id)),
+    }),
+    unbranded: t.exposeBoolean('unbranded', {
+      description: 'No company logo, accent, agent card or listing link through this link.',
+    }),
     status: t.field({
       type: AudienceLinkStatusEnum,
       description: "By the server's clock: REVOKED wins over EXPIRED.",
-      resolve: (l, _a, ctx) => (l.revoked_at ? 'REVOKED' : isLinkLive(l, serverNow(ctx.services)) ? 'ACTIVE' : 'EXPIRED'),
+      resolve: (l, _a, ctx) =>
+        l.revoked_at ? 'REVOKED' : isLinkLive(l, serverNow(ctx.services)) ? 'ACTIVE' : 'EXPIRED',
     }),
     revokedAt: t.field({ type: 'DateTime', nullable: true, resolve: (l) => l.revoked_at }),
     createdAt: t.field({ type: 'DateTime', resolve: (l) => l.created_at }),
     visits: t.int({
       description: 'Visits made through this link, ever.',
-      resolve: (l, _a, ctx) => loadBatched(ctx, 'audience link visits', (ids) => visitsByLink(ctx.services, ids), l.id, 0),
+      resolve: (l, _a, ctx) =>
+        loadBatched(ctx, 'audience link visits', (ids) => visitsByLink(ctx.services, ids), l.id, 0),
     }),
   }),
 });
@@ -39,9 +61,14 @@ const AudienceLinkRef = builder.objectRef<AudienceLinkRow>('AudienceLink').imple
 const AudienceLinkCreateInput = builder.inputType('AudienceLinkCreateInput', {
   fields: (t) => ({
     tourId: t.id({ required: true }),
-    label: t.string({ required: true, description: 'What the link is for, e.g. "Buyers\' open day" (at most 60 characters).' }),
+    label: t.string({
+      required: true,
+      description: 'What the link is for, e.g. "Buyers\' open day" (at most 60 characters).',
+    }),
     expiresAt: t.field({ type: 'DateTime', description: 'When the link stops; omitted or null: never.' }),
-    hiddenMarkerIds: t.idList({ description: 'Markers of the tour whose rooms the link hides (at least one room stays).' }),
+    hiddenMarkerIds: t.idList({
+      description: 'Markers of the tour whose rooms the link hides (at least one room stays).',
+    }),
     unbranded: t.boolean({ description: 'Hide the company and agent branding through this link (default false).' }),
   }),
 });

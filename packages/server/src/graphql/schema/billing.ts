@@ -1,4 +1,4 @@
-/** Plans, checkout, billing portal, licences, business reports and tour analytics (accounts §3, §7; issue 7). */
+/** Plans, checkout, billing portal, licences, business reports and tour analytics (accounts §3, §7). */
 import type { TourRow, UserRow } from '../../db/types.js';
 import { builder, decodeId, SuccessRef } from '../builder.js';
 import { notFound } from '../errors.js';
@@ -10,7 +10,15 @@ import { grantOfflineLicense } from '../../services/billing/licenses.js';
 import { companyById } from '../../services/account-reads.js';
 import type { PriceTier } from '../../services/billing/provider.js';
 import { paymentProvider } from '../../services/billing/payment-provider.js';
-import { NO_VISITS, analyticsByTour, canSeeAnalytics, parseVisitBeacon, recordTourView, tourAnalytics, type TourAnalytics } from '../../services/reports/analytics.js';
+import {
+  NO_VISITS,
+  analyticsByTour,
+  canSeeAnalytics,
+  parseVisitBeacon,
+  recordTourView,
+  tourAnalytics,
+  type TourAnalytics,
+} from '../../services/reports/analytics.js';
 import { loadBatched } from '../loaders.js';
 import { generateReport, REPORT_KINDS, type ReportKind } from '../../services/reports/generate-report.js';
 import type { Context } from '../builder.js';
@@ -32,45 +40,79 @@ const PriceTierRef = builder.objectRef<PriceTier>('PriceTier').implement({
 builder.queryField('priceTiers', (t) =>
   t.field({
     type: [PriceTierRef],
-    description: 'The plans on sale, cheapest first: from Stripe prices when Stripe is configured, else the local catalogue.',
+    description:
+      'The plans on sale, cheapest first: from Stripe prices when Stripe is configured, else the local catalogue.',
     resolve: async (_r, _a, ctx) => (await paymentProvider(ctx.services)).priceTiers(),
   }),
 );
 
-const CheckoutRef = builder.objectRef<{ url: string | null; message: string | null; error: string | null }>('CheckoutResult').implement({
-  description: 'Exactly one of url (go there to pay), message (a subscription exists: manage it instead) or error is set.',
-  fields: (t) => ({ url: t.exposeString('url', { nullable: true }), message: t.exposeString('message', { nullable: true }), error: t.exposeString('error', { nullable: true }) }),
-});
+const CheckoutRef = builder
+  .objectRef<{ url: string | null; message: string | null; error: string | null }>('CheckoutResult')
+  .implement({
+    description:
+      'Exactly one of url (go there to pay), message (a subscription exists: manage it instead) or error is set.',
+    fields: (t) => ({
+      url: t.exposeString('url', { nullable: true }),
+      message: t.exposeString('message', { nullable: true }),
+      error: t.exposeString('error', { nullable: true }),
+    }),
+  });
 const PortalRef = builder.objectRef<{ url: string | null; error: string | null }>('BillingPortalResult').implement({
-  fields: (t) => ({ url: t.exposeString('url', { nullable: true }), error: t.exposeString('error', { nullable: true }) }),
+  fields: (t) => ({
+    url: t.exposeString('url', { nullable: true }),
+    error: t.exposeString('error', { nullable: true }),
+  }),
 });
-const CheckoutInput = builder.inputType('PaymentCheckoutInput', { fields: (t) => ({ priceId: t.string({ required: true }), quantity: t.int() }) });
+const CheckoutInput = builder.inputType('PaymentCheckoutInput', {
+  fields: (t) => ({ priceId: t.string({ required: true }), quantity: t.int() }),
+});
 const PortalInput = builder.inputType('BillingPortalSessionInput', {
-  fields: (t) => ({ returnStub: t.string({ description: 'Path under the public URL to come back to, e.g. account/subscriptions.' }) }),
+  fields: (t) => ({
+    returnStub: t.string({ description: 'Path under the public URL to come back to, e.g. account/subscriptions.' }),
+  }),
 });
 
 const ExportTypeEnum = builder.enumType('ExportType', { values: ['csv', 'pdf'] as const });
 const ReportInput = builder.inputType('ReportExportInput', {
-  fields: (t) => ({ companyId: t.id({ required: true }), exportType: t.field({ type: ExportTypeEnum, defaultValue: 'csv' }) }),
+  fields: (t) => ({
+    companyId: t.id({ required: true }),
+    exportType: t.field({ type: ExportTypeEnum, defaultValue: 'csv' }),
+  }),
 });
-const ReportResultRef = builder.objectRef<{ fileContent: string; fileName: string; mimeType: string }>('ReportResult').implement({
-  fields: (t) => ({ fileContent: t.exposeString('fileContent', { description: 'Base64.' }), fileName: t.exposeString('fileName'), mimeType: t.exposeString('mimeType') }),
-});
+const ReportResultRef = builder
+  .objectRef<{ fileContent: string; fileName: string; mimeType: string }>('ReportResult')
+  .implement({
+    fields: (t) => ({
+      fileContent: t.exposeString('fileContent', { description: 'Base64.' }),
+      fileName: t.exposeString('fileName'),
+      mimeType: t.exposeString('mimeType'),
+    }),
+  });
 
 const TourViewRecordInput = builder.inputType('TourViewRecordInput', {
   fields: (t) => ({
     tourId: t.id({ required: true }),
-    visitorId: t.string({ required: true, description: 'An anonymous id the player keeps per browser (8 to 64 of A-Z a-z 0-9 _ -).' }),
-    secondsSpent: t.int({ required: true, description: 'Seconds spent in the tour so far in this visit (0 to 21600).' }),
+    visitorId: t.string({
+      required: true,
+      description: 'An anonymous id the player keeps per browser (8 to 64 of A-Z a-z 0-9 _ -).',
+    }),
+    secondsSpent: t.int({
+      required: true,
+      description: 'Seconds spent in the tour so far in this visit (0 to 21600).',
+    }),
     roomsReached: t.int({ required: true, description: 'Rooms (markers) reached so far in this visit (0 to 500).' }),
-    access: t.string({ description: "A password tour's access grant (tourUnlock); a protected tour's visit is refused without it." }),
+    access: t.string({
+      description: "A password tour's access grant (tourUnlock); a protected tour's visit is refused without it.",
+    }),
   }),
 });
 
 const TourAnalyticsRef = builder.objectRef<TourAnalytics>('TourAnalytics').implement({
   description: 'Visits recorded by the player (plans with Tour Analytics: Basic, Pro, Offline License).',
   fields: (t) => ({
-    visits: t.exposeInt('visits', { description: 'Visitor visits; calls from one visitor less than 30 minutes apart are one visit.' }),
+    visits: t.exposeInt('visits', {
+      description: 'Visitor visits; calls from one visitor less than 30 minutes apart are one visit.',
+    }),
     uniqueVisitors: t.exposeInt('uniqueVisitors'),
     totalSecondsSpent: t.exposeInt('totalSecondsSpent'),
     averageSecondsSpent: t.exposeFloat('averageSecondsSpent'),
@@ -79,7 +121,8 @@ const TourAnalyticsRef = builder.objectRef<TourAnalytics>('TourAnalytics').imple
 });
 
 /** Analytics only for members of the object's company whose plan has Tour Analytics; others get null (counts only). */
-const mayReadAnalytics = (ctx: Context, companyId: string) => !!ctx.auth && ctx.auth.companyId === companyId && canSeeAnalytics(ctx.auth.roles);
+const mayReadAnalytics = (ctx: Context, companyId: string) =>
+  !!ctx.auth && ctx.auth.companyId === companyId && canSeeAnalytics(ctx.auth.roles);
 
 builder.objectField(UserRef, 'tourAnalytics', (t) =>
   t.field({
@@ -87,7 +130,10 @@ builder.objectField(UserRef, 'tourAnalytics', (t) =>
     nullable: true,
     description: "Visits of this user's tours; null when the plan has no Tour Analytics (Free, Entry).",
     args: { since: t.arg({ type: 'DateTime' }) },
-    resolve: (u: UserRow, args, ctx) => (mayReadAnalytics(ctx, u.company_id) ? tourAnalytics(ctx.services.db, { ownerId: u.id, since: args.since ?? null }) : null),
+    resolve: (u: UserRow, args, ctx) =>
+      mayReadAnalytics(ctx, u.company_id)
+        ? tourAnalytics(ctx.services.db, { ownerId: u.id, since: args.since ?? null })
+        : null,
   }),
 );
 
@@ -101,18 +147,33 @@ builder.objectField(TourRef, 'analytics', (t) =>
     resolve: (tour: TourRow, args, ctx) => {
       if (!mayReadAnalytics(ctx, tour.company_id)) return null;
       const since = args.since ?? null;
-      return loadBatched(ctx, `tour analytics since ${since?.toISOString() ?? 'ever'}`, (ids) => analyticsByTour(ctx.services.db, ids, since), tour.id, NO_VISITS);
+      return loadBatched(
+        ctx,
+        `tour analytics since ${since?.toISOString() ?? 'ever'}`,
+        (ids) => analyticsByTour(ctx.services.db, ids, since),
+        tour.id,
+        NO_VISITS,
+      );
     },
   }),
 );
 
 function reportResolver(kind: ReportKind) {
-  return async (_r: unknown, args: { input: { companyId: string; exportType?: 'csv' | 'pdf' | null } }, ctx: Context) => {
+  return async (
+    _r: unknown,
+    args: { input: { companyId: string; exportType?: 'csv' | 'pdf' | null } },
+    ctx: Context,
+  ) => {
     requireAuth(ctx);
     const companyId = decodeId('Company', args.input.companyId);
     requireSameCompany(ctx, companyId);
     const auth = requireCompanyAdmin(ctx);
-    return generateReport(ctx.services, { kind, companyId, exportType: args.input.exportType ?? 'csv', analytics: canSeeAnalytics(auth.roles) });
+    return generateReport(ctx.services, {
+      kind,
+      companyId,
+      exportType: args.input.exportType ?? 'csv',
+      analytics: canSeeAnalytics(auth.roles),
+    });
   };
 }
 
@@ -121,17 +182,20 @@ builder.mutationFields((t) => ({
     type: CheckoutRef,
     description: 'Starts buying a plan (company admins only).',
     args: { input: t.arg({ type: CheckoutInput, required: true }) },
-    resolve: (_r, { input }, ctx) => paymentCheckout(ctx.services, requireCompanyAdmin(ctx), { priceId: input.priceId, quantity: input.quantity }),
+    resolve: (_r, { input }, ctx) =>
+      paymentCheckout(ctx.services, requireCompanyAdmin(ctx), { priceId: input.priceId, quantity: input.quantity }),
   }),
   billingPortalSession: t.field({
     type: PortalRef,
     description: 'Opens the billing portal to change or cancel the plan (company admins only).',
     args: { input: t.arg({ type: PortalInput, required: true }) },
-    resolve: (_r, { input }, ctx) => billingPortalSession(ctx.services, requireCompanyAdmin(ctx), { returnStub: input.returnStub }),
+    resolve: (_r, { input }, ctx) =>
+      billingPortalSession(ctx.services, requireCompanyAdmin(ctx), { returnStub: input.returnStub }),
   }),
   generateTourByCompanyReport: t.field({
     type: ReportResultRef,
-    description: 'Every tour of the company with owner, status, created date and views (company admins of that company).',
+    description:
+      'Every tour of the company with owner, status, created date and views (company admins of that company).',
     args: { input: t.arg({ type: ReportInput, required: true }) },
     resolve: reportResolver(REPORT_KINDS.toursByCompany),
   }),

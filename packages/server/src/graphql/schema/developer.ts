@@ -22,18 +22,31 @@ import {
 import { WEBHOOK_EVENT_TYPES } from '../../services/developer/webhook-events.js';
 
 const KINDS = { key: 'ApiKey', endpoint: 'WebhookEndpoint', delivery: 'WebhookDelivery' } as const;
-const NOT_FOUND_TEXTS = { key: 'This API key was not found.', endpoint: 'This webhook endpoint was not found.', delivery: 'This delivery was not found.' } as const;
+const NOT_FOUND_TEXTS = {
+  key: 'This API key was not found.',
+  endpoint: 'This webhook endpoint was not found.',
+  delivery: 'This delivery was not found.',
+} as const;
 const encode = (kind: keyof typeof KINDS, id: string) => encodeTypedId(KINDS[kind], id);
-const decode = (kind: keyof typeof KINDS, globalId: string): string => decodeTypedId(KINDS[kind], globalId, NOT_FOUND_TEXTS[kind]);
+const decode = (kind: keyof typeof KINDS, globalId: string): string =>
+  decodeTypedId(KINDS[kind], globalId, NOT_FOUND_TEXTS[kind]);
 
 const ApiKeyRef = builder.objectRef<ApiKeyRow>('ApiKey').implement({
-  description: 'A secret an integration sends as `Authorization: Bearer rw_live_…`; only its prefix is shown after creation.',
+  description:
+    'A secret an integration sends as `Authorization: Bearer rw_live_…`; only its prefix is shown after creation.',
   fields: (t) => ({
     id: t.id({ resolve: (k) => encode('key', k.id) }),
     name: t.exposeString('name'),
-    prefix: t.exposeString('prefix', { description: 'The first characters of the secret, to recognise it (e.g. rw_live_AbCd).' }),
+    prefix: t.exposeString('prefix', {
+      description: 'The first characters of the secret, to recognise it (e.g. rw_live_AbCd).',
+    }),
     createdAt: t.field({ type: 'DateTime', resolve: (k) => k.created_at }),
-    lastUsedAt: t.field({ type: 'DateTime', nullable: true, description: 'Updated at most once a minute.', resolve: (k) => k.last_used_at }),
+    lastUsedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'Updated at most once a minute.',
+      resolve: (k) => k.last_used_at,
+    }),
   }),
 });
 
@@ -46,7 +59,9 @@ const ApiKeyCreatePayload = builder.objectRef<{ apiKey: ApiKeyRow; secret: strin
 
 const WebhookEventTypeEnum = builder.enumType('WebhookEventType', {
   description: 'Events a webhook endpoint can receive (docs/api.md has an example payload of each).',
-  values: Object.fromEntries(WEBHOOK_EVENT_TYPES.map((e) => [e.toUpperCase().replace('.', '_'), { value: e, description: `\`${e}\`` }])) as Record<string, { value: string }>,
+  values: Object.fromEntries(
+    WEBHOOK_EVENT_TYPES.map((e) => [e.toUpperCase().replace('.', '_'), { value: e, description: `\`${e}\`` }]),
+  ) as Record<string, { value: string }>,
 });
 
 const WebhookEndpointRef = builder.objectRef<WebhookEndpointRow>('WebhookEndpoint').implement({
@@ -65,27 +80,39 @@ const WebhookEndpointRef = builder.objectRef<WebhookEndpointRow>('WebhookEndpoin
   }),
 });
 
-const WebhookEndpointSecretPayload = builder.objectRef<{ endpoint: WebhookEndpointRow; secret: string }>('WebhookEndpointSecretPayload').implement({
-  fields: (t) => ({
-    endpoint: t.field({ type: WebhookEndpointRef, resolve: (p) => p.endpoint }),
-    secret: t.exposeString('secret', { description: 'The signing secret: verify each delivery with it (Standard Webhooks).' }),
-  }),
-});
+const WebhookEndpointSecretPayload = builder
+  .objectRef<{ endpoint: WebhookEndpointRow; secret: string }>('WebhookEndpointSecretPayload')
+  .implement({
+    fields: (t) => ({
+      endpoint: t.field({ type: WebhookEndpointRef, resolve: (p) => p.endpoint }),
+      secret: t.exposeString('secret', {
+        description: 'The signing secret: verify each delivery with it (Standard Webhooks).',
+      }),
+    }),
+  });
 
-const DeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus', { values: ['PENDING', 'SUCCEEDED', 'FAILED'] as const });
+const DeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus', {
+  values: ['PENDING', 'SUCCEEDED', 'FAILED'] as const,
+});
 
 type DeliveryModel = WebhookDeliveryRow & { event_type: string };
 const WebhookDeliveryRef = builder.objectRef<DeliveryModel>('WebhookDelivery').implement({
   fields: (t) => ({
     id: t.id({ resolve: (d) => encode('delivery', d.id) }),
-    eventId: t.id({ description: 'The `webhook-id` the receiver saw (the same for every attempt and replay of an event).', resolve: (d) => `evt_${d.event_id}` }),
+    eventId: t.id({
+      description: 'The `webhook-id` the receiver saw (the same for every attempt and replay of an event).',
+      resolve: (d) => `evt_${d.event_id}`,
+    }),
     eventType: t.exposeString('event_type'),
     attempt: t.exposeInt('attempt'),
     status: t.field({ type: DeliveryStatusEnum, resolve: (d) => d.status }),
     statusCode: t.exposeInt('status_code', { nullable: true }),
     durationMs: t.exposeInt('duration_ms', { nullable: true }),
     error: t.exposeString('error', { nullable: true }),
-    responseExcerpt: t.exposeString('response_excerpt', { nullable: true, description: 'The first 1 KB of the answer.' }),
+    responseExcerpt: t.exposeString('response_excerpt', {
+      nullable: true,
+      description: 'The first 1 KB of the answer.',
+    }),
     nextRetryAt: t.field({ type: 'DateTime', nullable: true, resolve: (d) => d.next_retry_at }),
     createdAt: t.field({ type: 'DateTime', resolve: (d) => d.created_at }),
   }),
@@ -117,9 +144,14 @@ builder.queryFields((t) => ({
       resolve: (_r, args, ctx) => {
         const auth = requireAuth(ctx);
         const endpointId = decode('endpoint', args.endpointId);
-        if (args.last != null || args.before != null) throw badInput('The delivery log pages forward only: use first and after.');
+        if (args.last != null || args.before != null)
+          throw badInput('The delivery log pages forward only: use first and after.');
         return resolveCursorConnection(
-          { args, ...PAGE_SIZES['Query.webhookDeliveries'], toCursor: (d: DeliveryModel) => `${new Date(d.created_at).toISOString()}|${d.id}` },
+          {
+            args,
+            ...PAGE_SIZES['Query.webhookDeliveries'],
+            toCursor: (d: DeliveryModel) => `${new Date(d.created_at).toISOString()}|${d.id}`,
+          },
           async ({ after, limit }: ResolveCursorConnectionArgs) => {
             let page: { createdAt: Date; id: string } | undefined;
             if (after) {
@@ -138,7 +170,9 @@ builder.queryFields((t) => ({
   ),
 }));
 
-const ApiKeyCreateInput = builder.inputType('ApiKeyCreateInput', { fields: (t) => ({ name: t.string({ required: true }) }) });
+const ApiKeyCreateInput = builder.inputType('ApiKeyCreateInput', {
+  fields: (t) => ({ name: t.string({ required: true }) }),
+});
 const WebhookEndpointCreateInput = builder.inputType('WebhookEndpointCreateInput', {
   fields: (t) => ({
     url: t.string({ required: true }),
@@ -172,7 +206,12 @@ builder.mutationFields((t) => ({
   webhookEndpointCreate: t.field({
     type: WebhookEndpointSecretPayload,
     args: { input: t.arg({ type: WebhookEndpointCreateInput, required: true }) },
-    resolve: (_r, { input }, ctx) => createEndpoint(ctx.services, requireAuth(ctx), { url: input.url, events: input.events, description: input.description ?? null }),
+    resolve: (_r, { input }, ctx) =>
+      createEndpoint(ctx.services, requireAuth(ctx), {
+        url: input.url,
+        events: input.events,
+        description: input.description ?? null,
+      }),
   }),
   webhookEndpointUpdate: t.field({
     type: WebhookEndpointRef,
@@ -204,12 +243,14 @@ builder.mutationFields((t) => ({
     type: 'ID',
     description: 'Sends a `webhook.test` event to this endpoint now; answers the delivery id (see webhookDeliveries).',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => encode('delivery', await sendTestEvent(ctx.services, requireAuth(ctx), decode('endpoint', args.id))),
+    resolve: async (_r, args, ctx) =>
+      encode('delivery', await sendTestEvent(ctx.services, requireAuth(ctx), decode('endpoint', args.id))),
   }),
   webhookDeliveryReplay: t.field({
     type: 'ID',
     description: "Sends a logged delivery's event again (same webhook-id); answers the new delivery id.",
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => encode('delivery', await replayDelivery(ctx.services, requireAuth(ctx), decode('delivery', args.id))),
+    resolve: async (_r, args, ctx) =>
+      encode('delivery', await replayDelivery(ctx.services, requireAuth(ctx), decode('delivery', args.id))),
   }),
 }));

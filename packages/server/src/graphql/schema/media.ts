@@ -42,7 +42,9 @@ export interface ShotModel {
   errorMessage: string | null;
 }
 
-const ReelStatusRef = builder.objectRef<{ status: string }>('ReelStatus').implement({ fields: (t) => ({ status: t.exposeString('status', { description: 'PROCESSING, FAILED or CREATED.' }) }) });
+const ReelStatusRef = builder.objectRef<{ status: string }>('ReelStatus').implement({
+  fields: (t) => ({ status: t.exposeString('status', { description: 'PROCESSING, FAILED or CREATED.' }) }),
+});
 
 export const ReelRef = builder.objectRef<ReelModel>('Reel').implement({
   fields: (t) => ({
@@ -63,7 +65,10 @@ export const ShotRef = builder.objectRef<ShotModel>('Shot').implement({
   fields: (t) => ({
     id: t.globalID({ resolve: (s) => ({ type: 'Shot', id: s.id }) }),
     shotType: t.exposeString('shotType'),
-    shotStatus: t.field({ type: ShotStatusEnum, resolve: (s) => s.shotStatus as 'COMPLETED' | 'PROCESSING' | 'FAILED' }),
+    shotStatus: t.field({
+      type: ShotStatusEnum,
+      resolve: (s) => s.shotStatus as 'COMPLETED' | 'PROCESSING' | 'FAILED',
+    }),
     roomType: t.exposeString('roomType', { nullable: true }),
     frameScore: t.exposeFloat('frameScore', { nullable: true }),
     sourceClipIndex: t.exposeInt('sourceClipIndex', { nullable: true }),
@@ -129,22 +134,31 @@ builder.objectFields(TourRef, (t) => ({
     },
   }),
   shotsGenerating: t.boolean({
-    description: 'True while a professional-photo generation of this tour is queued or running (owner only; false for others).',
+    description:
+      'True while a professional-photo generation of this tour is queued or running (owner only; false for others).',
     resolve: async (tour, _a, ctx) => {
       if (!ctx.auth || ctx.auth.companyId !== (tour as { company_id?: string }).company_id) return false;
       return shotsGenerating(ctx.services, (tour as { id: string }).id);
     },
   }),
   stagingAvailable: t.boolean({
-    description: 'Whether Stage can run: false when the server has no AI image service (AI_WORKER_URL); the console then disables Stage and says why.',
+    description:
+      'Whether Stage can run: false when the server has no AI image service (AI_WORKER_URL); the console then disables Stage and says why.',
     resolve: (_tour, _a, ctx) => !!ctx.services.config.AI_WORKER_URL,
   }),
 }));
 
 const AIMarkerActionEnum = builder.enumType('AIMarkerAction', { values: ['ADD', 'REMOVE'] as const });
-const AIMarkerEventMarkerRef = builder.objectRef<NonNullable<AIMarkerProgressEvent['marker']>>('AIMarkerEventMarker').implement({
-  fields: (t) => ({ id: t.exposeID('id'), isFastTravel: t.exposeBoolean('isFastTravel'), frameIndex: t.exposeFloat('frameIndex'), name: t.exposeString('name') }),
-});
+const AIMarkerEventMarkerRef = builder
+  .objectRef<NonNullable<AIMarkerProgressEvent['marker']>>('AIMarkerEventMarker')
+  .implement({
+    fields: (t) => ({
+      id: t.exposeID('id'),
+      isFastTravel: t.exposeBoolean('isFastTravel'),
+      frameIndex: t.exposeFloat('frameIndex'),
+      name: t.exposeString('name'),
+    }),
+  });
 const AIMarkerProgressRef = builder.objectRef<AIMarkerProgressEvent>('AIMarkerProgress').implement({
   fields: (t) => ({
     tourId: t.exposeID('tourId'),
@@ -175,7 +189,8 @@ async function editableShotId(ctx: Parameters<typeof requireAuth>[0], globalId: 
 }
 
 /** A tour the caller may edit: reels and photos are made only by whoever may change the tour. */
-const editableTourId = async (ctx: Parameters<typeof requireAuth>[0], globalId: string) => (await loadEditableTour(ctx.services, requireAuth(ctx), globalId)).id;
+const editableTourId = async (ctx: Parameters<typeof requireAuth>[0], globalId: string) =>
+  (await loadEditableTour(ctx.services, requireAuth(ctx), globalId)).id;
 
 async function loadTour(ctx: Parameters<typeof requireAuth>[0], id: string) {
   const tour = await tourById(ctx.services, id);
@@ -195,7 +210,8 @@ builder.mutationFields((t) => ({
   }),
   tourGenerateAIMarkers: t.field({
     type: [MarkerRef],
-    description: 'Super admin: proposes AI markers in a background job (events on tourGenerateAIMarkersUpdated); answers the current markers.',
+    description:
+      'Super admin: proposes AI markers in a background job (events on tourGenerateAIMarkersUpdated); answers the current markers.',
     args: { tourId: t.arg.id({ required: true }) },
     resolve: async (_r, args, ctx) => {
       const auth = requireSuperAdmin(ctx);
@@ -216,14 +232,21 @@ builder.mutationFields((t) => ({
   regenerateShot: t.field({
     type: ShotRef,
     args: { shotId: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => toShotModel(ctx.services, await startShotWork(ctx.services, await editableShotId(ctx, args.shotId), 'enhance')),
+    resolve: async (_r, args, ctx) =>
+      toShotModel(ctx.services, await startShotWork(ctx.services, await editableShotId(ctx, args.shotId), 'enhance')),
   }),
   generateStagedShot: t.field({
     type: ShotRef,
-    args: { shotId: t.arg.id({ required: true }), stagingPrompt: t.arg.string({ defaultValue: DEFAULT_STAGING_PROMPT }) },
+    args: {
+      shotId: t.arg.id({ required: true }),
+      stagingPrompt: t.arg.string({ defaultValue: DEFAULT_STAGING_PROMPT }),
+    },
     resolve: async (_r, args, ctx) => {
       const prompt = (args.stagingPrompt ?? DEFAULT_STAGING_PROMPT).trim().slice(0, 500) || DEFAULT_STAGING_PROMPT;
-      return toShotModel(ctx.services, await startShotWork(ctx.services, await editableShotId(ctx, args.shotId), 'stage', prompt));
+      return toShotModel(
+        ctx.services,
+        await startShotWork(ctx.services, await editableShotId(ctx, args.shotId), 'stage', prompt),
+      );
     },
   }),
 }));
@@ -231,7 +254,8 @@ builder.mutationFields((t) => ({
 async function ownTourId(ctx: Parameters<typeof requireAuth>[0], globalId: string): Promise<string> {
   const auth = requireAuth(ctx);
   const id = decodeId('Tour', globalId);
-  if ((await tourCompanyId(ctx.services, id)) !== auth.companyId) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
+  if ((await tourCompanyId(ctx.services, id)) !== auth.companyId)
+    throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
   return id;
 }
 
@@ -241,7 +265,11 @@ builder.subscriptionFields((t) => ({
     args: { tourId: t.arg.id({ required: true }) },
     // Super admins generate AI markers on any company's tour, so they may follow any tour's generation.
     subscribe: async (_r, args, ctx) =>
-      ctx.services.events.subscribe<AIMarkerProgressEvent>(topics.aiMarkers(requireAuth(ctx).isSuperAdmin ? decodeId('Tour', args.tourId) : await ownTourId(ctx, args.tourId))),
+      ctx.services.events.subscribe<AIMarkerProgressEvent>(
+        topics.aiMarkers(
+          requireAuth(ctx).isSuperAdmin ? decodeId('Tour', args.tourId) : await ownTourId(ctx, args.tourId),
+        ),
+      ),
     resolve: (e) => e,
   }),
   reelProgressUpdated: t.field({
@@ -250,7 +278,8 @@ builder.subscriptionFields((t) => ({
     subscribe: async (_r, args, ctx) => {
       const auth = requireAuth(ctx);
       const id = decodeId('Reel', args.reelId);
-      if ((await reelCompanyId(ctx.services, id)) !== auth.companyId) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
+      if ((await reelCompanyId(ctx.services, id)) !== auth.companyId)
+        throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
       return ctx.services.events.subscribe<ReelProgressEvent>(topics.reelProgress(id));
     },
     resolve: (e: ReelProgressEvent) => e,

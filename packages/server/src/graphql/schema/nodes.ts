@@ -16,7 +16,8 @@ import { ClipRef, MarkerRef } from './tour-refs.js';
 
 // The types join the Node interface (their `id` field is already the global id).
 const Node = builder.nodeInterfaceRef();
-for (const ref of [CompanyRef, ProfileRef, TeamInviteRef, MarkerRef, ClipRef, ReelRef, ShotRef, TourLeadRef]) ref.addInterfaces([Node]);
+for (const ref of [CompanyRef, ProfileRef, TeamInviteRef, MarkerRef, ClipRef, ReelRef, ShotRef, TourLeadRef])
+  ref.addInterfaces([Node]);
 
 /** The tour (not deleted) belongs to the caller's company. */
 async function tourOfCallersCompany(ctx: Context, tourId: string): Promise<boolean> {

@@ -14,38 +14,52 @@ import { DIGEST_FREQUENCIES } from '../../services/seller-reports/schedule.js';
 import type { TourRoomAnalytics } from '../../services/reports/room-analytics.js';
 
 const SellerReportLinkRef = builder.objectRef<SellerLinkRow>('SellerReportLink').implement({
-  description: "A read-only link to a tour's seller report; the link itself is answered once, by sellerReportLinkCreate.",
+  description:
+    "A read-only link to a tour's seller report; the link itself is answered once, by sellerReportLinkCreate.",
   fields: (t) => ({
     id: t.id({ resolve: (l) => encodeLinkId(l.id) }),
-    prefix: t.exposeString('prefix', { description: 'The first characters of the token, to recognise the link (e.g. rws_AbCdEf).' }),
-    days: t.exposeInt('days', { description: 'The period the report shows: the last 7, 30 or 90 days up to when it is opened.' }),
+    prefix: t.exposeString('prefix', {
+      description: 'The first characters of the token, to recognise the link (e.g. rws_AbCdEf).',
+    }),
+    days: t.exposeInt('days', {
+      description: 'The period the report shows: the last 7, 30 or 90 days up to when it is opened.',
+    }),
     createdAt: t.field({ type: 'DateTime', resolve: (l) => l.created_at }),
     expiresAt: t.field({ type: 'DateTime', resolve: (l) => l.expires_at }),
   }),
 });
 
-const SellerReportLinkCreatePayload = builder.objectRef<{ link: SellerLinkRow; url: string }>('SellerReportLinkCreatePayload').implement({
-  fields: (t) => ({
-    link: t.field({ type: SellerReportLinkRef, resolve: (p) => p.link }),
-    url: t.exposeString('url', { description: 'The link to send the seller. Shown only here: only a hash of it is kept.' }),
-  }),
-});
+const SellerReportLinkCreatePayload = builder
+  .objectRef<{ link: SellerLinkRow; url: string }>('SellerReportLinkCreatePayload')
+  .implement({
+    fields: (t) => ({
+      link: t.field({ type: SellerReportLinkRef, resolve: (p) => p.link }),
+      url: t.exposeString('url', {
+        description: 'The link to send the seller. Shown only here: only a hash of it is kept.',
+      }),
+    }),
+  });
 
 const FrequencyEnum = builder.enumType('SellerDigestFrequency', { values: DIGEST_FREQUENCIES });
 
 const SellerReportDigestRef = builder.objectRef<SellerDigestRow>('SellerReportDigest').implement({
-  description: 'The scheduled e-mail with the seller report as a PDF: weekly (day 1 = Monday … 7 = Sunday) or monthly (day 1–28), at 07:00 in its time zone.',
+  description:
+    'The scheduled e-mail with the seller report as a PDF: weekly (day 1 = Monday … 7 = Sunday) or monthly (day 1–28), at 07:00 in its time zone.',
   fields: (t) => ({
     frequency: t.field({ type: FrequencyEnum, resolve: (d) => d.frequency }),
     day: t.exposeInt('day'),
     recipients: t.exposeStringList('recipients'),
-    timeZone: t.exposeString('time_zone', { description: 'IANA time zone of the 07:00 sending, e.g. Africa/Johannesburg.' }),
+    timeZone: t.exposeString('time_zone', {
+      description: 'IANA time zone of the 07:00 sending, e.g. Africa/Johannesburg.',
+    }),
     nextSendAt: t.field({ type: 'DateTime', resolve: (d) => d.next_send_at }),
     lastSentAt: t.field({ type: 'DateTime', nullable: true, resolve: (d) => d.last_sent_at }),
   }),
 });
 
-const RunStatusEnum = builder.enumType('SellerReportRunStatus', { values: ['QUEUED', 'RUNNING', 'DONE', 'FAILED'] as const });
+const RunStatusEnum = builder.enumType('SellerReportRunStatus', {
+  values: ['QUEUED', 'RUNNING', 'DONE', 'FAILED'] as const,
+});
 
 const SellerReportRunRef = builder.objectRef<SellerRunRow>('SellerReportRun').implement({
   description: 'A seller report PDF being made in the job queue; poll it until status is DONE or FAILED.',
@@ -57,7 +71,11 @@ const SellerReportRunRef = builder.objectRef<SellerRunRow>('SellerReportRun').im
     error: t.exposeString('error', { nullable: true }),
     fileName: t.exposeString('file_name', { nullable: true }),
     mimeType: t.string({ resolve: () => 'application/pdf' }),
-    fileContent: t.string({ nullable: true, description: 'The PDF, base64, once DONE (kept for a day).', resolve: (r) => (r.pdf ? Buffer.from(r.pdf).toString('base64') : null) }),
+    fileContent: t.string({
+      nullable: true,
+      description: 'The PDF, base64, once DONE (kept for a day).',
+      resolve: (r) => (r.pdf ? Buffer.from(r.pdf).toString('base64') : null),
+    }),
   }),
 });
 
@@ -72,8 +90,16 @@ builder.objectField(SellerReportDigestRef, 'lastRun', (t) =>
 
 const SellerReportSettingsRef = builder.objectRef<{ tourId: string }>('SellerReportSettings').implement({
   fields: (t) => ({
-    links: t.field({ type: [SellerReportLinkRef], description: 'Links not revoked and not expired, newest first.', resolve: (s, _a, ctx) => listLinks(ctx.services, requireAuth(ctx), s.tourId) }),
-    digest: t.field({ type: SellerReportDigestRef, nullable: true, resolve: (s, _a, ctx) => getDigest(ctx.services, requireAuth(ctx), s.tourId) }),
+    links: t.field({
+      type: [SellerReportLinkRef],
+      description: 'Links not revoked and not expired, newest first.',
+      resolve: (s, _a, ctx) => listLinks(ctx.services, requireAuth(ctx), s.tourId),
+    }),
+    digest: t.field({
+      type: SellerReportDigestRef,
+      nullable: true,
+      resolve: (s, _a, ctx) => getDigest(ctx.services, requireAuth(ctx), s.tourId),
+    }),
   }),
 });
 
@@ -86,7 +112,8 @@ interface SharedReport {
   analytics: TourRoomAnalytics;
 }
 const SharedSellerReportRef = builder.objectRef<SharedReport>('SharedSellerReport').implement({
-  description: 'What a seller report link shows, without login: the tour, who sends it, and the same figures as tourAnalytics.',
+  description:
+    'What a seller report link shows, without login: the tour, who sends it, and the same figures as tourAnalytics.',
   fields: (t) => ({
     tourTitle: t.exposeString('tourTitle'),
     companyName: t.exposeString('companyName'),
@@ -111,7 +138,9 @@ const DigestInput = builder.inputType('SellerReportDigestInput', {
     frequency: t.field({ type: FrequencyEnum, required: true }),
     day: t.int({ required: true, description: 'Weekly: 1 = Monday … 7 = Sunday. Monthly: 1–28.' }),
     recipients: t.stringList({ required: true, description: 'Up to 10 e-mail addresses.' }),
-    timeZone: t.string({ description: 'IANA time zone the 07:00 sending is in, e.g. Africa/Johannesburg (default UTC).' }),
+    timeZone: t.string({
+      description: 'IANA time zone the 07:00 sending is in, e.g. Africa/Johannesburg (default UTC).',
+    }),
   }),
 });
 const PdfInput = builder.inputType('SellerReportPdfInput', {
@@ -121,7 +150,8 @@ const PdfInput = builder.inputType('SellerReportPdfInput', {
 builder.queryFields((t) => ({
   sellerReport: t.field({
     type: SellerReportSettingsRef,
-    description: "A tour's seller report links and digest. The tour's owner or a company admin, on Basic or Pro (PLAN_REQUIRED otherwise).",
+    description:
+      "A tour's seller report links and digest. The tour's owner or a company admin, on Basic or Pro (PLAN_REQUIRED otherwise).",
     args: { tourId: t.arg.id({ required: true }) },
     resolve: async (_r, args, ctx) => {
       await listLinks(ctx.services, requireAuth(ctx), String(args.tourId));
@@ -143,7 +173,14 @@ builder.queryFields((t) => ({
       await assertSellerReportAllowed(ctx.services, ctx.auth, link.tour_id, link.company_id);
       const { figures, from, to } = await readSellerFigures(ctx.services, link.tour_id, link.days);
       const s = await readSubject(ctx.services, link.tour_id, { from, to });
-      return { tourTitle: s.tourTitle, companyName: s.companyName, agentName: s.agentName, days: link.days, expiresAt: link.expires_at, analytics: figures };
+      return {
+        tourTitle: s.tourTitle,
+        companyName: s.companyName,
+        agentName: s.agentName,
+        days: link.days,
+        expiresAt: link.expires_at,
+        analytics: figures,
+      };
     },
   }),
 }));
@@ -152,7 +189,12 @@ builder.mutationFields((t) => ({
   sellerReportLinkCreate: t.field({
     type: SellerReportLinkCreatePayload,
     args: { input: t.arg({ type: LinkCreateInput, required: true }) },
-    resolve: (_r, { input }, ctx) => createLink(ctx.services, requireAuth(ctx), { tourId: String(input.tourId), days: input.days ?? null, expiresInDays: input.expiresInDays ?? null }),
+    resolve: (_r, { input }, ctx) =>
+      createLink(ctx.services, requireAuth(ctx), {
+        tourId: String(input.tourId),
+        days: input.days ?? null,
+        expiresInDays: input.expiresInDays ?? null,
+      }),
   }),
   sellerReportLinkRevoke: t.field({
     type: SellerReportLinkRef,
@@ -164,7 +206,13 @@ builder.mutationFields((t) => ({
     description: "Creates or replaces the tour's digest; the next sending time is worked out from now.",
     args: { input: t.arg({ type: DigestInput, required: true }) },
     resolve: (_r, { input }, ctx) =>
-      saveDigest(ctx.services, requireAuth(ctx), { tourId: String(input.tourId), frequency: input.frequency, day: input.day, recipients: input.recipients, timeZone: input.timeZone ?? null }),
+      saveDigest(ctx.services, requireAuth(ctx), {
+        tourId: String(input.tourId),
+        frequency: input.frequency,
+        day: input.day,
+        recipients: input.recipients,
+        timeZone: input.timeZone ?? null,
+      }),
   }),
   sellerReportDigestDelete: t.boolean({
     description: "Stops the tour's digest; false when it had none.",
@@ -175,6 +223,7 @@ builder.mutationFields((t) => ({
     type: SellerReportRunRef,
     description: 'Queues the seller report PDF; poll sellerReportRun for its progress and, once DONE, the file.',
     args: { input: t.arg({ type: PdfInput, required: true }) },
-    resolve: (_r, { input }, ctx) => startDownload(ctx.services, requireAuth(ctx), { tourId: String(input.tourId), days: input.days ?? null }),
+    resolve: (_r, { input }, ctx) =>
+      startDownload(ctx.services, requireAuth(ctx), { tourId: String(input.tourId), days: input.days ?? null }),
   }),
 }));

@@ -1,4 +1,4 @@
-/** Who sees a tour (issue 33): the owner's access choice in Tour Info, and the password screen's unlock. */
+/** Who sees a tour: the owner's access choice in Tour Info, and the password screen's unlock. */
 import { builder } from '../builder.js';
 import { requireAuth } from '../guards.js';
 import { setTourAccess, unlockTour } from '../../services/tour-access/tour-access.js';
@@ -8,13 +8,18 @@ const TourAccessSetInput = builder.inputType('TourAccessSetInput', {
   fields: (t) => ({
     id: t.id({ required: true }),
     access: t.string({ required: true, description: 'PUBLIC, PASSWORD or COMPANY.' }),
-    password: t.string({ description: 'A new password (PASSWORD). Empty or omitted keeps the one set before; one is required the first time.' }),
+    password: t.string({
+      description:
+        'A new password (PASSWORD). Empty or omitted keeps the one set before; one is required the first time.',
+    }),
   }),
 });
 
 const TourUnlockRef = builder.objectRef<{ access: string; expiresAt: Date }>('TourUnlock').implement({
   fields: (t) => ({
-    access: t.exposeString('access', { description: "The grant to pass as tour(access:) for this browser session; void once the tour's access changes." }),
+    access: t.exposeString('access', {
+      description: "The grant to pass as tour(access:) for this browser session; void once the tour's access changes.",
+    }),
     expiresAt: t.field({ type: 'DateTime', resolve: (g) => g.expiresAt }),
   }),
 });
@@ -22,13 +27,15 @@ const TourUnlockRef = builder.objectRef<{ access: string; expiresAt: Date }>('To
 builder.mutationFields((t) => ({
   tourAccessSet: t.field({
     type: TourRef,
-    description: 'Sets who sees the tour (its owner or a company admin). A change revokes every grant and signed media URL given before.',
+    description:
+      'Sets who sees the tour (its owner or a company admin). A change revokes every grant and signed media URL given before.',
     args: { input: t.arg({ type: TourAccessSetInput, required: true }) },
     resolve: (_r, { input }, ctx) => setTourAccess(ctx.services, requireAuth(ctx), input),
   }),
   tourUnlock: t.field({
     type: TourUnlockRef,
-    description: 'The password screen: a right password answers an access grant. Wrong guesses are rate-limited (TOUR_PASSWORD_WRONG, RATE_LIMITED).',
+    description:
+      'The password screen: a right password answers an access grant. Wrong guesses are rate-limited (TOUR_PASSWORD_WRONG, RATE_LIMITED).',
     args: { tourID: t.arg.id({ required: true }), password: t.arg.string({ required: true }) },
     resolve: (_r, args, ctx) => unlockTour(ctx.services, ctx.ip, args.tourID, args.password),
   }),

@@ -1,18 +1,28 @@
 /**
- * Resumable multipart uploads (issue 22), the protocol of Uppy's S3 multipart client: start (or resume the same
+ * Resumable multipart uploads, the protocol of Uppy's S3 multipart client: start (or resume the same
  * file's unfinished upload), one signed URL per part, the parts stored so far, complete, abort. The tour is then
  * created by fileSubmitPreSignedUpload(key) as for a single PUT. Rules in services/multipart-uploads.ts.
  */
 import { builder, SuccessRef } from '../builder.js';
 import { requireAuth } from '../guards.js';
-import { abortMultipartUpload, completeMultipartUpload, listMultipartParts, signMultipartPart, startMultipartUpload, type MultipartUpload } from '../../services/multipart-uploads.js';
+import {
+  abortMultipartUpload,
+  completeMultipartUpload,
+  listMultipartParts,
+  signMultipartPart,
+  startMultipartUpload,
+  type MultipartUpload,
+} from '../../services/multipart-uploads.js';
 import type { StoredPart } from '../../storage/storage.js';
 import { HeaderRef } from './tours.js';
 
 const MultipartStartInput = builder.inputType('UploadMultipartStartInput', {
   fields: (t) => ({
     extension: t.string({ required: true, description: 'The file extension, e.g. mov.' }),
-    fileName: t.string({ required: true, description: 'With size and lastModified, identifies the file so that picking it again resumes its upload.' }),
+    fileName: t.string({
+      required: true,
+      description: 'With size and lastModified, identifies the file so that picking it again resumes its upload.',
+    }),
     size: t.float({ required: true, description: 'Bytes (a Float: videos may exceed 2 GiB).' }),
     lastModified: t.float({ required: true, description: "The file's last-modified time, ms since the epoch." }),
     sizeAtEnd: t.boolean({
@@ -28,7 +38,11 @@ const MultipartPartInput = builder.inputType('UploadMultipartPartInput', {
     key: t.string({ required: true }),
     uploadId: t.string({ required: true }),
     partNumber: t.int({ required: true, description: '1-based.' }),
-    size: t.float({ required: false, description: "The part's bytes: required where the size comes at the end (at most partSize); elsewhere it must be the part's exact size." }),
+    size: t.float({
+      required: false,
+      description:
+        "The part's bytes: required where the size comes at the end (at most partSize); elsewhere it must be the part's exact size.",
+    }),
   }),
 });
 
@@ -43,15 +57,19 @@ const MultipartUploadRef = builder.objectRef<MultipartUpload>('MultipartUpload')
     uploadId: t.exposeString('uploadId', { nullable: true }),
     partSize: t.exposeFloat('partSize', { description: 'Every part but the last has exactly this many bytes.' }),
     partCount: t.exposeInt('partCount'),
-    resumed: t.exposeBoolean('resumed', { description: 'True when an unfinished upload of the same file was found: list its parts before sending.' }),
+    resumed: t.exposeBoolean('resumed', {
+      description: 'True when an unfinished upload of the same file was found: list its parts before sending.',
+    }),
     error: t.exposeString('error', { nullable: true }),
     message: t.exposeString('message', { nullable: true }),
   }),
 });
 
-const UploadPartUrlRef = builder.objectRef<{ url: string; headers: Array<{ key: string; value: string }> }>('UploadPartUrl').implement({
-  fields: (t) => ({ url: t.exposeString('url'), headers: t.field({ type: [HeaderRef], resolve: (p) => p.headers }) }),
-});
+const UploadPartUrlRef = builder
+  .objectRef<{ url: string; headers: Array<{ key: string; value: string }> }>('UploadPartUrl')
+  .implement({
+    fields: (t) => ({ url: t.exposeString('url'), headers: t.field({ type: [HeaderRef], resolve: (p) => p.headers }) }),
+  });
 
 const UploadedPartRef = builder.objectRef<StoredPart>('UploadedPart').implement({
   fields: (t) => ({ partNumber: t.exposeInt('partNumber'), size: t.exposeFloat('size'), etag: t.exposeString('etag') }),
@@ -81,16 +99,23 @@ builder.mutationFields((t) => ({
     type: UploadPartUrlRef,
     description: 'A signed, expiring PUT URL for one part of exactly its size; the answer to the PUT carries the ETag.',
     args: { input: t.arg({ type: MultipartPartInput, required: true }) },
-    resolve: (_r, { input }, ctx) => signMultipartPart(ctx.services, requireAuth(ctx), input.key, input.uploadId, input.partNumber, input.size),
+    resolve: (_r, { input }, ctx) =>
+      signMultipartPart(ctx.services, requireAuth(ctx), input.key, input.uploadId, input.partNumber, input.size),
   }),
   uploadMultipartComplete: t.field({
     type: CompletedUploadRef,
-    description: 'Joins the stored parts; refused while any part is missing or of the wrong size. Then call fileSubmitPreSignedUpload.',
+    description:
+      'Joins the stored parts; refused while any part is missing or of the wrong size. Then call fileSubmitPreSignedUpload.',
     args: {
       input: t.arg({ type: MultipartRefInput, required: true }),
-      size: t.arg.float({ required: false, description: "The file's real size: required where it was announced as a limit (sizeAtEnd); elsewhere it must be the size announced." }),
+      size: t.arg.float({
+        required: false,
+        description:
+          "The file's real size: required where it was announced as a limit (sizeAtEnd); elsewhere it must be the size announced.",
+      }),
     },
-    resolve: (_r, { input, size }, ctx) => completeMultipartUpload(ctx.services, requireAuth(ctx), input.key, input.uploadId, size),
+    resolve: (_r, { input, size }, ctx) =>
+      completeMultipartUpload(ctx.services, requireAuth(ctx), input.key, input.uploadId, size),
   }),
   uploadMultipartAbort: t.field({
     type: SuccessRef,

@@ -14,20 +14,37 @@ function aiWorkerUrl(base: string | undefined): string {
 /** Sends one image to the service; answers the image bytes and their type, or throws with the service's status. */
 export async function callInpainting(
   base: string | undefined,
-  o: { image: Buffer; filename?: string; contentType?: string; prompt: string; width: number; height: number; signal?: AbortSignal },
+  o: {
+    image: Buffer;
+    filename?: string;
+    contentType?: string;
+    prompt: string;
+    width: number;
+    height: number;
+    signal?: AbortSignal;
+  },
 ): Promise<{ body: Buffer; contentType: string }> {
   const url = aiWorkerUrl(base);
   const form = new FormData();
-  form.append('image', new Blob([new Uint8Array(o.image)], { type: o.contentType ?? 'image/jpeg' }), o.filename ?? 'image.jpg');
+  form.append(
+    'image',
+    new Blob([new Uint8Array(o.image)], { type: o.contentType ?? 'image/jpeg' }),
+    o.filename ?? 'image.jpg',
+  );
   form.append('prompt', o.prompt);
   form.append('width', String(o.width));
   form.append('height', String(o.height));
-  const res = await fetch(url, { method: 'POST', body: form, signal: o.signal ?? AbortSignal.timeout(AI_WORKER_TIMEOUT_MS) });
+  const res = await fetch(url, {
+    method: 'POST',
+    body: form,
+    signal: o.signal ?? AbortSignal.timeout(AI_WORKER_TIMEOUT_MS),
+  });
   const contentType = res.headers.get('content-type') ?? 'application/octet-stream';
   const body = Buffer.from(await res.arrayBuffer());
   if (!res.ok) throw new AiWorkerError(res.status, body.toString('utf8').slice(0, 200));
   if (!contentType.startsWith('image/')) throw new AiWorkerError(502, 'the AI service did not answer an image');
-  if (body.length > AI_IMAGE_MAX_BYTES) throw new AiWorkerError(502, 'the AI service answered an image that is too large');
+  if (body.length > AI_IMAGE_MAX_BYTES)
+    throw new AiWorkerError(502, 'the AI service answered an image that is too large');
   return { body, contentType };
 }
 

@@ -14,7 +14,10 @@ export interface RunFfmpegOptions {
 }
 
 /** Runs ffmpeg (or ffprobe with `probe`) and resolves with stdout; rejects with the tail of stderr on failure. */
-export async function runFfmpeg(args: readonly string[], opts: RunFfmpegOptions & { probe?: boolean } = {}): Promise<Buffer> {
+export async function runFfmpeg(
+  args: readonly string[],
+  opts: RunFfmpegOptions & { probe?: boolean } = {},
+): Promise<Buffer> {
   const bin = opts.probe ? ffmpegBinaries().ffprobe : ffmpegBinaries().ffmpeg;
   const run = runProcess(bin, ['-hide_banner', ...(opts.probe ? [] : ['-nostdin']), ...args], {
     timeoutMs: opts.timeoutMs ?? 10 * 60_000,
@@ -34,8 +37,24 @@ export async function runFfmpeg(args: readonly string[], opts: RunFfmpegOptions 
 
 /** Duration in seconds and display size of a video file. */
 export async function probeDuration(file: string): Promise<{ duration: number; width: number; height: number }> {
-  const out = await runFfmpeg(['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height:format=duration', '-of', 'json', file], { probe: true, timeoutMs: 60_000 });
-  const j = JSON.parse(out.toString()) as { streams?: Array<{ width?: number; height?: number }>; format?: { duration?: string } };
+  const out = await runFfmpeg(
+    [
+      '-v',
+      'error',
+      '-select_streams',
+      'v:0',
+      '-show_entries',
+      'stream=width,height:format=duration',
+      '-of',
+      'json',
+      file,
+    ],
+    { probe: true, timeoutMs: 60_000 },
+  );
+  const j = JSON.parse(out.toString()) as {
+    streams?: Array<{ width?: number; height?: number }>;
+    format?: { duration?: string };
+  };
   const duration = Number(j.format?.duration ?? 0);
   const s = j.streams?.[0];
   if (!s?.width || !s.height || !(duration > 0)) throw new Error('not a readable video');
@@ -52,7 +71,15 @@ export interface SampledFrame {
 /** Decodes the video at `fps` frames per second, scaled to exactly width x height, as raw RGB frames. */
 export async function sampleFrames(
   file: string,
-  o: { fps: number; width: number; height: number; start?: number; duration?: number; signal?: AbortSignal | undefined; onFrame?: (f: SampledFrame) => void },
+  o: {
+    fps: number;
+    width: number;
+    height: number;
+    start?: number;
+    duration?: number;
+    signal?: AbortSignal | undefined;
+    onFrame?: (f: SampledFrame) => void;
+  },
 ): Promise<SampledFrame[]> {
   const size = o.width * o.height * 3;
   const frames: SampledFrame[] = [];
@@ -95,5 +122,8 @@ export async function sampleFrames(
 
 /** Writes the frame at `t` seconds at the source's full resolution as a high-quality JPEG. */
 export async function extractStill(file: string, t: number, out: string, signal?: AbortSignal): Promise<void> {
-  await runFfmpeg(['-v', 'error', '-y', '-ss', t.toFixed(3), '-i', file, '-frames:v', '1', '-q:v', '2', '-update', '1', out], { signal, timeoutMs: 120_000 });
+  await runFfmpeg(
+    ['-v', 'error', '-y', '-ss', t.toFixed(3), '-i', file, '-frames:v', '1', '-q:v', '2', '-update', '1', out],
+    { signal, timeoutMs: 120_000 },
+  );
 }

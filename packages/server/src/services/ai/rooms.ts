@@ -117,13 +117,20 @@ function histogramDistance(a: Float32Array, b: Float32Array): number {
 }
 
 /** Start times (seconds) of the rooms after the first, from frames sampled at `fps`. */
-function findBoundaries(frames: SampledFrame[], fps: number, size = SAMPLE_SIZE, o: { threshold?: number; minRoomSeconds?: number } = {}): number[] {
+function findBoundaries(
+  frames: SampledFrame[],
+  fps: number,
+  size = SAMPLE_SIZE,
+  o: { threshold?: number; minRoomSeconds?: number } = {},
+): number[] {
   const threshold = o.threshold ?? BOUNDARY_THRESHOLD;
   const minGap = o.minRoomSeconds ?? MIN_ROOM_SECONDS;
   const hists = frames.map((f) => histogram(f.data, size.width, size.height));
   const lag = Math.max(1, Math.round(fps));
   // Score at i: change across the last second, and how much of it happened in the last step (locates a cut exactly).
-  const score = hists.map((h, i) => (i === 0 ? 0 : Math.max(histogramDistance(h, hists[Math.max(0, i - lag)]!), histogramDistance(h, hists[i - 1]!))));
+  const score = hists.map((h, i) =>
+    i === 0 ? 0 : Math.max(histogramDistance(h, hists[Math.max(0, i - lag)]!), histogramDistance(h, hists[i - 1]!)),
+  );
   const step = hists.map((h, i) => (i === 0 ? 0 : histogramDistance(h, hists[i - 1]!)));
   const cuts: number[] = [];
   let last = 0;
@@ -143,9 +150,12 @@ function findBoundaries(frames: SampledFrame[], fps: number, size = SAMPLE_SIZE,
 }
 
 /** The predefined room name the detected objects vote for, with the winner's share of the votes. */
-export function roomFromObjects(objects: Array<{ label: string; score: number }>): { name: RoomName; confidence: number } | null {
+export function roomFromObjects(
+  objects: Array<{ label: string; score: number }>,
+): { name: RoomName; confidence: number } | null {
   const votes = new Map<RoomName, number>();
-  for (const o of objects) for (const [room, w] of OBJECT_ROOMS[o.label] ?? []) votes.set(room, (votes.get(room) ?? 0) + w * o.score);
+  for (const o of objects)
+    for (const [room, w] of OBJECT_ROOMS[o.label] ?? []) votes.set(room, (votes.get(room) ?? 0) + w * o.score);
   // A sink with a toilet is a bathroom; a sink with an oven or fridge is a kitchen: the weights above settle it.
   const ranked = [...votes.entries()].sort((a, b) => b[1] - a[1]);
   const top = ranked[0];
@@ -179,7 +189,12 @@ export interface AnalyseOptions {
 /** Rooms of a walkthrough video, in order, covering it from start to end. */
 export async function analyseRooms(file: string, o: AnalyseOptions = {}): Promise<Room[]> {
   const { duration } = await probeDuration(file);
-  const frames = await sampleFrames(file, { fps: SAMPLE_FPS, ...SAMPLE_SIZE, signal: o.signal, onFrame: (f) => o.onProgress?.(Math.min(1, f.t / duration) * 0.4) });
+  const frames = await sampleFrames(file, {
+    fps: SAMPLE_FPS,
+    ...SAMPLE_SIZE,
+    signal: o.signal,
+    onFrame: (f) => o.onProgress?.(Math.min(1, f.t / duration) * 0.4),
+  });
   if (frames.length === 0) throw new Error('no frames could be read from the video');
   const starts = [0, ...findBoundaries(frames, SAMPLE_FPS)];
   const perRoom = o.framesPerRoom ?? 3;
@@ -191,7 +206,14 @@ export async function analyseRooms(file: string, o: AnalyseOptions = {}): Promis
       for (let j = 0; j < perRoom; j++) {
         // Spread over the middle of the room, away from doorways.
         const t = start + (end - start) * ((j + 1) / (perRoom + 1));
-        const [frame] = await sampleFrames(file, { fps: 1, width: DETECTOR_INPUT, height: DETECTOR_INPUT, start: t, duration: 0.5, signal: o.signal });
+        const [frame] = await sampleFrames(file, {
+          fps: 1,
+          width: DETECTOR_INPUT,
+          height: DETECTOR_INPUT,
+          start: t,
+          duration: 0.5,
+          signal: o.signal,
+        });
         if (!frame) continue;
         const found: Detection[] = await detectObjects(frame.data, 0.4);
         for (const d of found) objects.set(d.label, Math.max(objects.get(d.label) ?? 0, d.score));

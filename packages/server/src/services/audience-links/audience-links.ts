@@ -26,9 +26,19 @@ export function isLinkLive(link: Pick<AudienceLinkRow, 'revoked_at' | 'expires_a
 }
 
 /** The tour's links, newest first, revoked ones too (the dialog shows them as revoked). */
-export async function listAudienceLinks(services: Services, auth: AuthInfo, tourGlobalId: string): Promise<AudienceLinkRow[]> {
+export async function listAudienceLinks(
+  services: Services,
+  auth: AuthInfo,
+  tourGlobalId: string,
+): Promise<AudienceLinkRow[]> {
   const tour = await loadEditableTour(services, auth, tourGlobalId);
-  return services.db.selectFrom('audience_links').selectAll().where('tour_id', '=', tour.id).orderBy('created_at', 'desc').orderBy('id').execute();
+  return services.db
+    .selectFrom('audience_links')
+    .selectAll()
+    .where('tour_id', '=', tour.id)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .execute();
 }
 
 /** Visits made through each link (every visit, ever), for the Sharing dialog. */
@@ -43,13 +53,19 @@ export async function visitsByLink(services: Services, linkIds: readonly string[
   return new Map(rows.map((r) => [r.audience_link_id!, Number(r.visits)]));
 }
 
-export async function createAudienceLink(services: Services, auth: AuthInfo, tourGlobalId: string, input: AudienceLinkInput): Promise<AudienceLinkRow> {
+export async function createAudienceLink(
+  services: Services,
+  auth: AuthInfo,
+  tourGlobalId: string,
+  input: AudienceLinkInput,
+): Promise<AudienceLinkRow> {
   const tour = await loadEditableTour(services, auth, tourGlobalId);
   const parsed = audienceLinkInputSchema.safeParse(input);
   if (!parsed.success) throw fromZod(parsed.error.issues);
   const { label, expiresAt, hiddenMarkerIds, unbranded } = parsed.data;
   const expires = expiresAt ? new Date(expiresAt) : null;
-  if (expires && expires.getTime() <= serverNow(services).getTime()) throw badInput(VALIDATION.audienceLinkExpiryPast, 'expiresAt');
+  if (expires && expires.getTime() <= serverNow(services).getTime())
+    throw badInput(VALIDATION.audienceLinkExpiryPast, 'expiresAt');
   const markers = await services.db.selectFrom('markers').select('id').where('tour_id', '=', tour.id).execute();
   const known = new Set(markers.map((m) => m.id));
   const hidden = new Set<string>();
@@ -88,12 +104,20 @@ export async function createAudienceLink(services: Services, auth: AuthInfo, tou
 }
 
 /** Revokes a link at once (its next request shows the company's message); revoking twice changes nothing. */
-export async function revokeAudienceLink(services: Services, auth: AuthInfo, linkGlobalId: string): Promise<AudienceLinkRow> {
+export async function revokeAudienceLink(
+  services: Services,
+  auth: AuthInfo,
+  linkGlobalId: string,
+): Promise<AudienceLinkRow> {
   const id = decodeTypedId('AudienceLink', linkGlobalId, LINK_NOT_FOUND);
   const link = await services.db.selectFrom('audience_links').selectAll().where('id', '=', id).executeTakeFirst();
   if (!link) throw notFound(LINK_NOT_FOUND);
   // The tour's own check: another company's link is "not found", a colleague who may not edit the tour is refused.
-  const tour = await services.db.selectFrom('tours').select(['company_id', 'owner_id']).where('id', '=', link.tour_id).executeTakeFirst();
+  const tour = await services.db
+    .selectFrom('tours')
+    .select(['company_id', 'owner_id'])
+    .where('id', '=', link.tour_id)
+    .executeTakeFirst();
   if (!tour || tour.company_id !== auth.companyId) throw notFound(LINK_NOT_FOUND);
   assertCanEdit(auth, tour);
   if (link.revoked_at) return link;

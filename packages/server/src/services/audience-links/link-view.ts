@@ -44,19 +44,35 @@ async function contactOf(services: Services, tour: Pick<TourRow, 'owner_id'>) {
     .where('users.id', '=', tour.owner_id)
     .executeTakeFirst();
   if (!row) return null;
-  return { name: [row.name, row.surname].filter(Boolean).join(' ') || null, email: row.username, phone: row.contact_number ?? null };
+  return {
+    name: [row.name, row.surname].filter(Boolean).join(' ') || null,
+    email: row.username,
+    phone: row.contact_number ?? null,
+  };
 }
 
 /** The refusal of a link that no longer opens: the company's message in its branding (none for an unbranded link). */
 export async function linkUnavailable(services: Services, tour: TourRow, unbranded: boolean): Promise<AppError> {
-  const gate = unbranded ? { companyName: null, logoURL: null, accentColor: null, contact: null } : { ...(await gateOf(services, tour)), contact: await contactOf(services, tour) };
+  const gate = unbranded
+    ? { companyName: null, logoURL: null, accentColor: null, contact: null }
+    : { ...(await gateOf(services, tour)), contact: await contactOf(services, tour) };
   return new AppError(ERROR_CODES.AUDIENCE_LINK_UNAVAILABLE, PLAYER_GATE_TEXTS.linkUnavailable, { gate });
 }
 
 /** The tour's live link with this token, or null (unknown, another tour's, revoked, expired). */
-export async function liveLink(services: Services, tourId: string, token: unknown): Promise<{ link: AudienceLinkRow | null; live: boolean }> {
+export async function liveLink(
+  services: Services,
+  tourId: string,
+  token: unknown,
+): Promise<{ link: AudienceLinkRow | null; live: boolean }> {
   if (typeof token !== 'string' || !AUDIENCE_LINK_TOKEN.test(token)) return { link: null, live: false };
-  const link = (await services.db.selectFrom('audience_links').selectAll().where('token', '=', token).where('tour_id', '=', tourId).executeTakeFirst()) ?? null;
+  const link =
+    (await services.db
+      .selectFrom('audience_links')
+      .selectAll()
+      .where('token', '=', token)
+      .where('tour_id', '=', tourId)
+      .executeTakeFirst()) ?? null;
   return { link, live: !!link && isLinkLive(link, serverNow(services)) };
 }
 
@@ -73,7 +89,11 @@ export async function openLinkView(services: Services, tour: TourRow, token: unk
 }
 
 /** A live link's view of a tour with these clips and markers. */
-export function buildLinkView(link: AudienceLinkRow, clips: ReadonlyArray<{ index: number; frame_count: number | null }>, markers: ReadonlyArray<{ id: string; frame_index: number }>): LinkView {
+export function buildLinkView(
+  link: AudienceLinkRow,
+  clips: ReadonlyArray<{ index: number; frame_count: number | null }>,
+  markers: ReadonlyArray<{ id: string; frame_index: number }>,
+): LinkView {
   const hidden = new Set(link.hidden_marker_ids);
   if (!hidden.size) return { link, frames: null, hidden };
   const frames = new VisibleFrames(
@@ -116,7 +136,13 @@ export function viewMarkers<M extends { id: string; frame_index: number }>(view:
  * link that no longer opens says so without asking for a password), then the tour's own access: a link does not
  * bypass a password or company-only tour.
  */
-export async function viewTourThroughLink(services: Services, auth: AuthInfo | null, tourGlobalId: string, grant: unknown, token: unknown): Promise<TourRow> {
+export async function viewTourThroughLink(
+  services: Services,
+  auth: AuthInfo | null,
+  tourGlobalId: string,
+  grant: unknown,
+  token: unknown,
+): Promise<TourRow> {
   const tour = await viewPublicTour(services, auth, tourGlobalId);
   const view = await openLinkView(services, tour, token);
   await assertCanView(services, auth, tour, grant);

@@ -18,8 +18,15 @@ export async function assertLinkVisit(services: Services, tourId: string, token:
   const { link, live } = await liveLink(services, tourId, token);
   if (!link || !live) throw new AppError(ERROR_CODES.AUDIENCE_LINK_UNAVAILABLE, PLAYER_GATE_TEXTS.linkUnavailable);
   if (!link.hidden_marker_ids.length) return { id: link.id, hiddenRooms: new Set() };
-  const markers = await services.db.selectFrom('markers').select(['id', 'name']).where('tour_id', '=', tourId).execute();
+  const markers = await services.db
+    .selectFrom('markers')
+    .select(['id', 'name'])
+    .where('tour_id', '=', tourId)
+    .execute();
   const hidden = new Set(link.hidden_marker_ids);
   const shown = new Set(markers.filter((m) => !hidden.has(m.id)).map((m) => m.name));
-  return { id: link.id, hiddenRooms: new Set(markers.filter((m) => hidden.has(m.id) && !shown.has(m.name)).map((m) => m.name)) };
+  return {
+    id: link.id,
+    hiddenRooms: new Set(markers.filter((m) => hidden.has(m.id) && !shown.has(m.name)).map((m) => m.name)),
+  };
 }

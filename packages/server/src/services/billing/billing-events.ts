@@ -36,6 +36,17 @@ export async function recordBillingEvent(services: Services, ev: BillingEventInp
 }
 
 /** An internal event of the local provider (same path as a Stripe webhook). */
-export function emitLocalEvent(services: Services, type: string, companyId: string, customerId: string | null): Promise<boolean> {
-  return recordBillingEvent(services, { id: `evt_local_${randomBytes(12).toString('hex')}`, provider: 'local', type, customerId, companyId });
+export function emitLocalEvent(
+  services: Services,
+  type: string,
+  companyId: string,
+  customerId: string | null,
+): Promise<boolean> {
+  return recordBillingEvent(services, {
+    id: `evt_local_${randomBytes(12).toString('hex')}`,
+    provider: 'local',
+    type,
+    customerId,
+    companyId,
+  });
 }

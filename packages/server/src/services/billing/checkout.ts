@@ -45,11 +45,16 @@ function returnUrlFor(publicUrl: string, stub: string | null | undefined): strin
   return `${publicUrl}/${s}`;
 }
 
-export async function paymentCheckout(services: Services, auth: AuthInfo, input: { priceId: string; quantity?: number | null | undefined }): Promise<CheckoutAnswer> {
+export async function paymentCheckout(
+  services: Services,
+  auth: AuthInfo,
+  input: { priceId: string; quantity?: number | null | undefined },
+): Promise<CheckoutAnswer> {
   const priceId = input.priceId.trim();
   if (!priceId || priceId.length > 200) return answer({ error: BILLING_TEXTS.unknownPrice });
   // The allowance comes from the plan; quantity is accepted for the spec's input shape and only bounded.
-  if (input.quantity != null && (!Number.isInteger(input.quantity) || input.quantity < 1 || input.quantity > 100_000)) return answer({ error: BILLING_TEXTS.badQuantity });
+  if (input.quantity != null && (!Number.isInteger(input.quantity) || input.quantity < 1 || input.quantity > 100_000))
+    return answer({ error: BILLING_TEXTS.badQuantity });
 
   const provider = await paymentProvider(services);
   const log = services.log;
@@ -97,7 +102,11 @@ export async function paymentCheckout(services: Services, auth: AuthInfo, input:
   }
 }
 
-export async function billingPortalSession(services: Services, auth: AuthInfo, input: { returnStub?: string | null | undefined }): Promise<PortalAnswer> {
+export async function billingPortalSession(
+  services: Services,
+  auth: AuthInfo,
+  input: { returnStub?: string | null | undefined },
+): Promise<PortalAnswer> {
   const returnUrl = returnUrlFor(services.config.publicUrl, input.returnStub);
   if (!returnUrl) return { url: null, error: BILLING_TEXTS.badReturnStub };
   const license = await getLicense(services.db, auth.companyId);

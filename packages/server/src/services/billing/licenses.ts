@@ -30,11 +30,21 @@ export interface ApplyPlanResult {
  * comes from the provider when given; otherwise a plan change keeps the running monthly period (so cancelling or
  * switching plans never hands out a fresh month of uploads), and a first licence starts its period now.
  */
-export async function applyPlan(db: Kysely<Database>, companyId: string, plan: Plan, opts: ApplyPlanOptions): Promise<ApplyPlanResult> {
+export async function applyPlan(
+  db: Kysely<Database>,
+  companyId: string,
+  plan: Plan,
+  opts: ApplyPlanOptions,
+): Promise<ApplyPlanResult> {
   const now = opts.now ?? new Date();
   return inTransaction(db, async (trx) => {
     // One writer per company at a time: concurrent syncs and grants serialise on the licence row.
-    const existing = await trx.selectFrom('licenses').selectAll().where('company_id', '=', companyId).forUpdate().executeTakeFirst();
+    const existing = await trx
+      .selectFrom('licenses')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .forUpdate()
+      .executeTakeFirst();
     const periodStart = opts.periodStart ?? (existing ? currentPeriodStart(existing, now) : now);
     const samePlan = existing?.plan_id === plan.id;
     const startDate = opts.startDate ?? (samePlan && existing ? existing.start_date : now);
@@ -49,7 +59,12 @@ export async function applyPlan(db: Kysely<Database>, companyId: string, plan: P
       period_start: periodStart,
     };
     const license = existing
-      ? await trx.updateTable('licenses').set(values).where('company_id', '=', companyId).returningAll().executeTakeFirstOrThrow()
+      ? await trx
+          .updateTable('licenses')
+          .set(values)
+          .where('company_id', '=', companyId)
+          .returningAll()
+          .executeTakeFirstOrThrow()
       : await trx
           .insertInto('licenses')
           .values({ company_id: companyId, ...values })
@@ -69,7 +84,12 @@ export function inTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely<Database
  * Deactivates the company's active tours beyond `allowance`, keeping the newest. The tour keeps its status; the
  * tours domain reads `deactivated_at IS NOT NULL` as "deactivated" and tourReactivate clears it when a slot is free.
  */
-async function enforceAllowance(db: Kysely<Database>, companyId: string, allowance: number, now = new Date()): Promise<string[]> {
+async function enforceAllowance(
+  db: Kysely<Database>,
+  companyId: string,
+  allowance: number,
+  now = new Date(),
+): Promise<string[]> {
   const active = await db
     .selectFrom('tours')
     .select('id')
@@ -92,7 +112,11 @@ export function downgradeToFree(db: Kysely<Database>, companyId: string, now = n
 }
 
 /** The Offline License: granted by a super admin for an agreement made outside the card provider; never expires. */
-export function grantOfflineLicense(db: Kysely<Database>, companyId: string, now = new Date()): Promise<ApplyPlanResult> {
+export function grantOfflineLicense(
+  db: Kysely<Database>,
+  companyId: string,
+  now = new Date(),
+): Promise<ApplyPlanResult> {
   return applyPlan(db, companyId, planById(PLAN_IDS.offline)!, { subscriptionId: null, endDate: null, now });
 }
 

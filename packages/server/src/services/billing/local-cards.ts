@@ -26,7 +26,10 @@ export const CARD_MESSAGES = {
 } as const;
 
 export type CardField = 'cardNumber' | 'expiry' | 'cvc';
-export type CardCheck = { ok: true; last4: string } | { ok: false; kind: 'invalid'; fields: Partial<Record<CardField, string>> } | { ok: false; kind: 'declined'; message: string };
+export type CardCheck =
+  | { ok: true; last4: string }
+  | { ok: false; kind: 'invalid'; fields: Partial<Record<CardField, string>> }
+  | { ok: false; kind: 'declined'; message: string };
 
 function luhn(digits: string): boolean {
   let sum = 0;
@@ -66,6 +69,7 @@ export function checkCard(input: { cardNumber?: string; expiry?: string; cvc?: s
   if (Object.keys(fields).length > 0) return { ok: false, kind: 'invalid', fields };
   const declined = LOCAL_DECLINE_CARDS[number];
   if (declined) return { ok: false, kind: 'declined', message: declined };
-  if (!LOCAL_SUCCESS_CARDS.includes(number)) return { ok: false, kind: 'declined', message: CARD_MESSAGES.notATestCard };
+  if (!LOCAL_SUCCESS_CARDS.includes(number))
+    return { ok: false, kind: 'declined', message: CARD_MESSAGES.notATestCard };
   return { ok: true, last4: number.slice(-4) };
 }

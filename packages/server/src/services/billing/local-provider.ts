@@ -81,27 +81,53 @@ export function createLocalProvider(services: Services): LocalProvider {
         })
         .onConflict((oc) => oc.column('idempotency_key').doNothing())
         .execute();
-      const row = await bdb().selectFrom('local_checkout_sessions').select('id').where('idempotency_key', '=', req.idempotencyKey).executeTakeFirstOrThrow();
+      const row = await bdb()
+        .selectFrom('local_checkout_sessions')
+        .select('id')
+        .where('idempotency_key', '=', req.idempotencyKey)
+        .executeTakeFirstOrThrow();
       return { url: `${base()}/billing/checkout/${row.id}` };
     },
     async createPortalSession({ companyId, returnUrl }) {
-      const any = await bdb().selectFrom('local_subscriptions').select('id').where('company_id', '=', companyId).limit(1).executeTakeFirst();
+      const any = await bdb()
+        .selectFrom('local_subscriptions')
+        .select('id')
+        .where('company_id', '=', companyId)
+        .limit(1)
+        .executeTakeFirst();
       if (!any) return null;
       const now = new Date();
       const id = token('bps_local');
       await bdb()
         .insertInto('local_portal_sessions')
-        .values({ id, company_id: companyId, return_url: returnUrl, created_at: now, expires_at: new Date(now.getTime() + LOCAL_PORTAL_TTL_MS) })
+        .values({
+          id,
+          company_id: companyId,
+          return_url: returnUrl,
+          created_at: now,
+          expires_at: new Date(now.getTime() + LOCAL_PORTAL_TTL_MS),
+        })
         .execute();
       return { url: `${base()}/billing/portal/${id}` };
     },
     async subscriptions(companyId) {
-      const rows = await bdb().selectFrom('local_subscriptions').selectAll().where('company_id', '=', companyId).orderBy('created_at', 'desc').limit(500).execute();
+      const rows = await bdb()
+        .selectFrom('local_subscriptions')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .orderBy('created_at', 'desc')
+        .limit(500)
+        .execute();
       const now = new Date();
       return rows.map((r) => localSubscriptionState(r, now));
     },
     async companyForCustomer(customerId) {
-      const row = await bdb().selectFrom('billing_customers').select('company_id').where('provider', '=', 'local').where('customer_id', '=', customerId).executeTakeFirst();
+      const row = await bdb()
+        .selectFrom('billing_customers')
+        .select('company_id')
+        .where('provider', '=', 'local')
+        .where('customer_id', '=', customerId)
+        .executeTakeFirst();
       return row?.company_id ?? null;
     },
   };
@@ -112,7 +138,11 @@ export function createLocalProvider(services: Services): LocalProvider {
 export type CheckoutSessionView = LocalCheckoutSessionRow & { tier: PriceTier | undefined; expired: boolean };
 
 export async function findCheckoutSession(services: Services, id: string): Promise<CheckoutSessionView | null> {
-  const row = await services.db.selectFrom('local_checkout_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await services.db
+    .selectFrom('local_checkout_sessions')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!row) return null;
   const tier = catalogueTiers().find((t) => t.priceId === row.price_id);
   return { ...row, tier, expired: row.status === 'open' && new Date(row.expires_at).getTime() <= Date.now() };
@@ -125,7 +155,12 @@ async function ensureLocalCustomer(services: Services, companyId: string): Promi
     .values({ company_id: companyId, provider: 'local', customer_id: token('cus_local') })
     .onConflict((oc) => oc.doNothing())
     .execute();
-  const row = await bdb.selectFrom('billing_customers').select('customer_id').where('company_id', '=', companyId).where('provider', '=', 'local').executeTakeFirstOrThrow();
+  const row = await bdb
+    .selectFrom('billing_customers')
+    .select('customer_id')
+    .where('company_id', '=', companyId)
+    .where('provider', '=', 'local')
+    .executeTakeFirstOrThrow();
   return row.customer_id;
 }
 
@@ -134,14 +169,23 @@ async function ensureLocalCustomer(services: Services, companyId: string): Promi
  * company has one plan) and raises checkout.session.completed and customer.subscription.created. A second submit
  * of the same session changes nothing.
  */
-export async function completeLocalCheckout(services: Services, sessionId: string, cardLast4: string): Promise<'completed' | 'already-complete' | 'expired' | 'not-found'> {
+export async function completeLocalCheckout(
+  services: Services,
+  sessionId: string,
+  cardLast4: string,
+): Promise<'completed' | 'already-complete' | 'expired' | 'not-found'> {
   const found = await findCheckoutSession(services, sessionId);
   if (!found) return 'not-found';
   const customerId = await ensureLocalCustomer(services, found.company_id);
   const now = new Date();
   const result = await services.db.transaction().execute(async (trx) => {
     const bdb = trx;
-    const session = await bdb.selectFrom('local_checkout_sessions').selectAll().where('id', '=', sessionId).forUpdate().executeTakeFirst();
+    const session = await bdb
+      .selectFrom('local_checkout_sessions')
+      .selectAll()
+      .where('id', '=', sessionId)
+      .forUpdate()
+      .executeTakeFirst();
     if (!session) return { outcome: 'not-found' as const };
     if (session.status === 'complete') return { outcome: 'already-complete' as const };
     if (new Date(session.expires_at) <= now) return { outcome: 'expired' as const };
@@ -168,11 +212,16 @@ export async function completeLocalCheckout(services: Services, sessionId: strin
         updated_at: now,
       })
       .execute();
-    await bdb.updateTable('local_checkout_sessions').set({ status: 'complete', completed_at: now, subscription_id: subId }).where('id', '=', sessionId).execute();
+    await bdb
+      .updateTable('local_checkout_sessions')
+      .set({ status: 'complete', completed_at: now, subscription_id: subId })
+      .where('id', '=', sessionId)
+      .execute();
     return { outcome: 'completed' as const, companyId: session.company_id, endedCount: ended.length };
   });
   if (result.outcome !== 'completed') return result.outcome;
-  if (result.endedCount > 0) await emitLocalEvent(services, 'customer.subscription.deleted', result.companyId, customerId);
+  if (result.endedCount > 0)
+    await emitLocalEvent(services, 'customer.subscription.deleted', result.companyId, customerId);
   await emitLocalEvent(services, 'checkout.session.completed', result.companyId, customerId);
   await emitLocalEvent(services, 'customer.subscription.created', result.companyId, customerId);
   return 'completed';
@@ -190,7 +239,13 @@ export async function findPortalSession(services: Services, id: string): Promise
   const session = await bdb.selectFrom('local_portal_sessions').selectAll().where('id', '=', id).executeTakeFirst();
   if (!session) return null;
   if (new Date(session.expires_at).getTime() <= Date.now()) return 'expired';
-  const rows = await bdb.selectFrom('local_subscriptions').selectAll().where('company_id', '=', session.company_id).orderBy('created_at', 'desc').limit(20).execute();
+  const rows = await bdb
+    .selectFrom('local_subscriptions')
+    .selectAll()
+    .where('company_id', '=', session.company_id)
+    .orderBy('created_at', 'desc')
+    .limit(20)
+    .execute();
   const now = new Date();
   const live = rows.map((r) => ({ r, s: localSubscriptionState(r, now) })).find((x) => x.s.status === 'active') ?? null;
   return { session, subscription: live?.r ?? null, state: live?.s ?? null };
@@ -198,8 +253,15 @@ export async function findPortalSession(services: Services, id: string): Promise
 
 export type PortalAction = { action: 'change'; priceId: string } | { action: 'cancel' } | { action: 'resume' };
 
-/** Changes, cancels (at the end of the paid month) or resumes the live subscription; raises customer.subscription.updated. */
-export async function applyPortalAction(services: Services, view: PortalView, act: PortalAction): Promise<'changed' | 'canceled' | 'resumed' | 'unchanged' | 'unknown-plan'> {
+/**
+ * Changes, cancels (at the end of the paid month) or resumes the live subscription; raises
+ * customer.subscription.updated.
+ */
+export async function applyPortalAction(
+  services: Services,
+  view: PortalView,
+  act: PortalAction,
+): Promise<'changed' | 'canceled' | 'resumed' | 'unchanged' | 'unknown-plan'> {
   const sub = view.subscription;
   const state = view.state;
   if (!sub || !state) return 'unchanged';
@@ -211,15 +273,27 @@ export async function applyPortalAction(services: Services, view: PortalView, ac
     if (!tier) return 'unknown-plan';
     if (tier.planId === sub.plan_id) return 'unchanged';
     // Like Stripe's default proration: the billing month keeps its anchor, so the monthly counters carry on.
-    await bdb.updateTable('local_subscriptions').set({ plan_id: tier.planId, price_id: tier.priceId, updated_at: now }).where('id', '=', sub.id).execute();
+    await bdb
+      .updateTable('local_subscriptions')
+      .set({ plan_id: tier.planId, price_id: tier.priceId, updated_at: now })
+      .where('id', '=', sub.id)
+      .execute();
     outcome = 'changed';
   } else if (act.action === 'cancel') {
     if (sub.cancel_at) return 'unchanged';
-    await bdb.updateTable('local_subscriptions').set({ cancel_at: state.currentPeriodEnd, updated_at: now }).where('id', '=', sub.id).execute();
+    await bdb
+      .updateTable('local_subscriptions')
+      .set({ cancel_at: state.currentPeriodEnd, updated_at: now })
+      .where('id', '=', sub.id)
+      .execute();
     outcome = 'canceled';
   } else {
     if (!sub.cancel_at) return 'unchanged';
-    await bdb.updateTable('local_subscriptions').set({ cancel_at: null, updated_at: now }).where('id', '=', sub.id).execute();
+    await bdb
+      .updateTable('local_subscriptions')
+      .set({ cancel_at: null, updated_at: now })
+      .where('id', '=', sub.id)
+      .execute();
     outcome = 'resumed';
   }
   await emitLocalEvent(services, 'customer.subscription.updated', sub.company_id, sub.customer_id);

@@ -13,12 +13,25 @@ const LOOKUP_KEY_PREFIX = 'roomwalk_';
 const TIERS_CACHE_MS = 5 * 60 * 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const CURRENCY_SYMBOLS: Record<string, string> = { zar: 'R', usd: '$', eur: '€', gbp: '£', aud: 'A$', cad: 'CA$', nzd: 'NZ$' };
+const CURRENCY_SYMBOLS: Record<string, string> = {
+  zar: 'R',
+  usd: '$',
+  eur: '€',
+  gbp: '£',
+  aud: 'A$',
+  cad: 'CA$',
+  nzd: 'NZ$',
+};
 const currencySymbol = (code: string): string => CURRENCY_SYMBOLS[code.toLowerCase()] ?? `${code.toUpperCase()} `;
 
 /** A Stripe client for our settings; STRIPE_API_URL points it elsewhere (a local fake in tests). */
 function createStripeClient(config: Services['config']): Stripe {
-  const opts: Stripe.StripeConfig = { maxNetworkRetries: 2, timeout: 15_000, telemetry: false, appInfo: { name: 'Roomwalk' } };
+  const opts: Stripe.StripeConfig = {
+    maxNetworkRetries: 2,
+    timeout: 15_000,
+    telemetry: false,
+    appInfo: { name: 'Roomwalk' },
+  };
   if (config.STRIPE_API_URL) {
     const u = new URL(config.STRIPE_API_URL);
     opts.host = u.hostname;
@@ -28,10 +41,12 @@ function createStripeClient(config: Services['config']): Stripe {
   return new Stripe(config.STRIPE_SECRET_KEY!, opts);
 }
 
-const planFromLookupKey = (key: string | null | undefined): Plan | undefined => (key?.startsWith(LOOKUP_KEY_PREFIX) ? planById(key.slice(LOOKUP_KEY_PREFIX.length)) : undefined);
+const planFromLookupKey = (key: string | null | undefined): Plan | undefined =>
+  key?.startsWith(LOOKUP_KEY_PREFIX) ? planById(key.slice(LOOKUP_KEY_PREFIX.length)) : undefined;
 
 const toDate = (s: number | null | undefined): Date | null => (typeof s === 'number' ? new Date(s * 1000) : null);
-const idOf = (v: string | { id: string } | null | undefined): string | null => (typeof v === 'string' ? v : (v?.id ?? null));
+const idOf = (v: string | { id: string } | null | undefined): string | null =>
+  typeof v === 'string' ? v : (v?.id ?? null);
 
 /** Price tiers from Stripe prices; the Free tier needs no payment and comes from the catalogue when Stripe has none. */
 function tiersFromPrices(prices: readonly Stripe.Price[]): PriceTier[] {
@@ -39,7 +54,10 @@ function tiersFromPrices(prices: readonly Stripe.Price[]): PriceTier[] {
   for (const price of prices) {
     const plan = planFromLookupKey(price.lookup_key);
     if (!plan || !plan.sold || !price.active || byPlan.has(plan.id)) continue;
-    const product = typeof price.product === 'object' && price.product && !('deleted' in price.product && price.product.deleted) ? (price.product as Stripe.Product) : null;
+    const product =
+      typeof price.product === 'object' && price.product && !('deleted' in price.product && price.product.deleted)
+        ? (price.product as Stripe.Product)
+        : null;
     if (product && !product.active) continue;
     const tier0 = price.billing_scheme === 'tiered' ? price.tiers?.[0] : undefined;
     byPlan.set(plan.id, {
@@ -97,14 +115,22 @@ export function createStripeProvider(services: Services, client?: Stripe): Payme
   let tiersCache: { at: number; tiers: PriceTier[] } | null = null;
 
   async function customerOf(companyId: string): Promise<string | null> {
-    const row = await bdb().selectFrom('billing_customers').select('customer_id').where('company_id', '=', companyId).where('provider', '=', 'stripe').executeTakeFirst();
+    const row = await bdb()
+      .selectFrom('billing_customers')
+      .select('customer_id')
+      .where('company_id', '=', companyId)
+      .where('provider', '=', 'stripe')
+      .executeTakeFirst();
     return row?.customer_id ?? null;
   }
 
   async function ensureCustomer(companyId: string, email: string, name: string): Promise<string> {
     const known = await customerOf(companyId);
     if (known) return known;
-    const customer = await stripe.customers.create({ email, name, metadata: { company_id: companyId } }, { idempotencyKey: `roomwalk-customer-${companyId}` });
+    const customer = await stripe.customers.create(
+      { email, name, metadata: { company_id: companyId } },
+      { idempotencyKey: `roomwalk-customer-${companyId}` },
+    );
     await bdb()
       .insertInto('billing_customers')
       .values({ company_id: companyId, provider: 'stripe', customer_id: customer.id })
@@ -120,7 +146,12 @@ export function createStripeProvider(services: Services, client?: Stripe): Payme
     async priceTiers() {
       if (tiersCache && Date.now() - tiersCache.at < TIERS_CACHE_MS) return tiersCache.tiers;
       const lookupKeys = PLANS.filter((p) => p.sold).map((p) => `${LOOKUP_KEY_PREFIX}${p.id}`);
-      const list = await stripe.prices.list({ lookup_keys: lookupKeys, active: true, limit: 100, expand: ['data.product', 'data.tiers'] });
+      const list = await stripe.prices.list({
+        lookup_keys: lookupKeys,
+        active: true,
+        limit: 100,
+        expand: ['data.product', 'data.tiers'],
+      });
       const tiers = tiersFromPrices(list.data);
       tiersCache = { at: Date.now(), tiers };
       return tiers;
@@ -165,13 +196,22 @@ export function createStripeProvider(services: Services, client?: Stripe): Payme
     },
 
     async companyForCustomer(customerId) {
-      const row = await bdb().selectFrom('billing_customers').select('company_id').where('provider', '=', 'stripe').where('customer_id', '=', customerId).executeTakeFirst();
+      const row = await bdb()
+        .selectFrom('billing_customers')
+        .select('company_id')
+        .where('provider', '=', 'stripe')
+        .where('customer_id', '=', customerId)
+        .executeTakeFirst();
       if (row) return row.company_id;
       const customer = await stripe.customers.retrieve(customerId);
       if ('deleted' in customer && customer.deleted) return null;
       const companyId = (customer as Stripe.Customer).metadata?.company_id;
       if (!companyId || !UUID.test(companyId)) return null;
-      const company = await services.db.selectFrom('companies').select('id').where('id', '=', companyId.toLowerCase()).executeTakeFirst();
+      const company = await services.db
+        .selectFrom('companies')
+        .select('id')
+        .where('id', '=', companyId.toLowerCase())
+        .executeTakeFirst();
       if (!company) return null;
       await bdb()
         .insertInto('billing_customers')

@@ -7,22 +7,36 @@ import { sql, type Kysely } from 'kysely';
 import { PLAN_IDS, planById } from '@roomwalk/shared';
 import type { Database } from '../../db/types.js';
 import type { Services } from '../services.js';
-import { applyPlan, downgradeToFree, expiredLicenses, getLicense, inTransaction, type ApplyPlanResult } from './licenses.js';
+import {
+  applyPlan,
+  downgradeToFree,
+  expiredLicenses,
+  getLicense,
+  inTransaction,
+  type ApplyPlanResult,
+} from './licenses.js';
 import { effectiveSubscription, type PaymentProvider, type SubscriptionState } from './provider.js';
 import { paymentProvider } from './payment-provider.js';
 
-/** The job: find the event's company, sync it, mark the event processed. Throws (and is retried) when the provider fails. */
+/**
+ * The job: find the event's company, sync it, mark the event processed. Throws (and is retried) when the provider
+ * fails.
+ */
 export async function processBillingEvent(services: Services, eventId: string): Promise<void> {
   const bdb = services.db;
   const ev = await bdb.selectFrom('billing_events').selectAll().where('id', '=', eventId).executeTakeFirst();
   if (!ev || ev.processed_at) return;
   const provider = await paymentProvider(services);
   if (provider.kind !== ev.provider) {
-    services.log.warn({ eventId, provider: ev.provider }, 'billing event from a provider that is not configured; ignored');
+    services.log.warn(
+      { eventId, provider: ev.provider },
+      'billing event from a provider that is not configured; ignored',
+    );
   } else {
     const companyId = ev.company_id ?? (ev.customer_id ? await provider.companyForCustomer(ev.customer_id) : null);
     if (companyId) {
-      if (!ev.company_id) await bdb.updateTable('billing_events').set({ company_id: companyId }).where('id', '=', eventId).execute();
+      if (!ev.company_id)
+        await bdb.updateTable('billing_events').set({ company_id: companyId }).where('id', '=', eventId).execute();
       await syncCompany(services, companyId, provider);
     } else {
       services.log.warn({ eventId, type: ev.type }, 'billing event for an unknown customer; ignored');
@@ -36,9 +50,15 @@ export async function processBillingEvent(services: Services, eventId: string): 
  * per company makes concurrent syncs on several workers run one after the other, so a slower, older read never
  * overwrites a newer one. PGlite runs one process with one job at a time and needs none.
  */
-async function syncCompany(services: Services, companyId: string, provider?: PaymentProvider, now = new Date()): Promise<ApplyPlanResult | null> {
+async function syncCompany(
+  services: Services,
+  companyId: string,
+  provider?: PaymentProvider,
+  now = new Date(),
+): Promise<ApplyPlanResult | null> {
   const p = provider ?? (await paymentProvider(services));
-  if (services.database.kind !== 'postgres') return applySubscriptions(services.db, companyId, await p.subscriptions(companyId), now);
+  if (services.database.kind !== 'postgres')
+    return applySubscriptions(services.db, companyId, await p.subscriptions(companyId), now);
   return services.db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(hashtext(${`billing:${companyId}`}))`.execute(trx);
     const subs = await p.subscriptions(companyId);
@@ -50,7 +70,12 @@ async function syncCompany(services: Services, companyId: string, provider?: Pay
  * Sets the licence from the provider's subscriptions: the newest live one gives its plan; with none live the company
  * falls back to the Free Trial. An Offline License is never overridden by card subscriptions.
  */
-async function applySubscriptions(db: Kysely<Database>, companyId: string, subs: readonly SubscriptionState[], now = new Date()): Promise<ApplyPlanResult | null> {
+async function applySubscriptions(
+  db: Kysely<Database>,
+  companyId: string,
+  subs: readonly SubscriptionState[],
+  now = new Date(),
+): Promise<ApplyPlanResult | null> {
   return inTransaction(db, async (trx) => {
     const license = await getLicense(trx, companyId);
     if (license?.plan_id === PLAN_IDS.offline) return null;
@@ -78,7 +103,8 @@ export async function expireLicenses(services: Services, now = new Date()): Prom
     if (license.subscription_id) await syncCompany(services, license.company_id, undefined, now);
     const after = await getLicense(services.db, license.company_id);
     // Still past its end (the provider has not ended it yet, or there is no subscription): end it here.
-    if (after && after.end_date && new Date(after.end_date) <= now) await downgradeToFree(services.db, license.company_id, now);
+    if (after && after.end_date && new Date(after.end_date) <= now)
+      await downgradeToFree(services.db, license.company_id, now);
   }
   return due.length;
 }

@@ -1,5 +1,5 @@
 /**
- * API keys (issue 20): `rw_live_<random>` secrets a Pro company's integration sends as `Authorization: Bearer …` on
+ * API keys: `rw_live_<random>` secrets a Pro company's integration sends as `Authorization: Bearer …` on
  * /query. Only a SHA-256 of the secret is stored (the secret is answered once, at creation); `prefix` (the first 12
  * characters) lets people recognise a key. A key acts as its company: company-wide tour rights, never super admin,
  * and only the operations in API_KEY_OPERATIONS (graphql/api-key-scope.ts). Every request reads the key row, so a
@@ -33,10 +33,20 @@ export async function requireKeyManager(services: Services, auth: AuthInfo): Pro
 
 export async function listApiKeys(services: Services, auth: AuthInfo): Promise<ApiKeyRow[]> {
   await requireKeyManager(services, auth);
-  return services.db.selectFrom('api_keys').selectAll().where('company_id', '=', auth.companyId).where('revoked_at', 'is', null).orderBy('created_at', 'desc').execute();
+  return services.db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('company_id', '=', auth.companyId)
+    .where('revoked_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .execute();
 }
 
-export async function createApiKey(services: Services, auth: AuthInfo, input: { name: string }): Promise<{ apiKey: ApiKeyRow; secret: string }> {
+export async function createApiKey(
+  services: Services,
+  auth: AuthInfo,
+  input: { name: string },
+): Promise<{ apiKey: ApiKeyRow; secret: string }> {
   await requireKeyManager(services, auth);
   const name = (input.name ?? '').trim();
   if (!name) throw badInput('Give the key a name, for example the system that will use it.', 'name');
@@ -44,7 +54,13 @@ export async function createApiKey(services: Services, auth: AuthInfo, input: { 
   const secret = `${API_KEY_PREFIX}${randomBytes(24).toString('base64url')}`;
   const apiKey = await services.db
     .insertInto('api_keys')
-    .values({ company_id: auth.companyId, created_by: auth.userId, name, prefix: secret.slice(0, SHOWN_PREFIX_LENGTH), secret_hash: hashSecret(secret) })
+    .values({
+      company_id: auth.companyId,
+      created_by: auth.userId,
+      name,
+      prefix: secret.slice(0, SHOWN_PREFIX_LENGTH),
+      secret_hash: hashSecret(secret),
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
   return { apiKey, secret };
@@ -73,12 +89,24 @@ const lastUsedWritten = new WeakMap<Services, Map<string, number>>();
 export async function authenticateApiKey(services: Services, token: string): Promise<AuthInfo | null> {
   if (!isApiKeyToken(token) || token.length > 200) return null;
   const db = services.db;
-  const key = await db.selectFrom('api_keys').selectAll().where('secret_hash', '=', hashSecret(token)).executeTakeFirst();
+  const key = await db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('secret_hash', '=', hashSecret(token))
+    .executeTakeFirst();
   if (!key || key.revoked_at) return null;
-  if (!(await hasApiPlan(services.db, key.company_id))) throw new AppError(ERROR_CODES.PLAN_REQUIRED, PLAN_REQUIRED_TEXT);
+  if (!(await hasApiPlan(services.db, key.company_id)))
+    throw new AppError(ERROR_CODES.PLAN_REQUIRED, PLAN_REQUIRED_TEXT);
   // The key acts as its company with the current rights of the admin who created it: a demoted creator's key loses
   // admin rights with them, and the key stops when its creator leaves the company (or the account is deleted).
-  const user = key.created_by ? await services.db.selectFrom('users').selectAll().where('id', '=', key.created_by).where('company_id', '=', key.company_id).executeTakeFirst() : undefined;
+  const user = key.created_by
+    ? await services.db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', key.created_by)
+        .where('company_id', '=', key.company_id)
+        .executeTakeFirst()
+    : undefined;
   if (!user) return null;
   const license = await getLicense(services.db, key.company_id);
   touchLastUsed(services, key.id);
@@ -106,7 +134,9 @@ function touchLastUsed(services: Services, keyId: string): void {
     .updateTable('api_keys')
     .set({ last_used_at: sql<Date>`now()` })
     .where('id', '=', keyId)
-    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', sql<Date>`now() - interval '1 minute'`)]))
+    .where((eb) =>
+      eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', sql<Date>`now() - interval '1 minute'`)]),
+    )
     .execute()
     .catch((err: unknown) => services.log.warn({ err }, 'api key: lastUsedAt not written'));
 }

@@ -1,5 +1,5 @@
 /**
- * Outbound webhook requests that cannot reach the product's own network (issues 20 and 29). A URL is checked when an
+ * Outbound webhook requests that cannot reach the product's own network. A URL is checked when an
  * endpoint is saved (clear errors in the admin's words) and again at every delivery, by the same classifier
  * (`isAllowedAddress`): the host is resolved, every address it names is judged, and the connection goes to the
  * addresses judged, never to a second lookup (so a name that later resolves elsewhere, DNS rebinding, changes nothing).
@@ -16,7 +16,8 @@ import ipaddr from 'ipaddr.js';
 import type { Config } from '../../config.js';
 
 const RESPONSE_EXCERPT_BYTES = 1024;
-const PRIVATE_ADDRESS = 'This URL points to a private or local network address. Webhooks can only be sent to addresses on the public internet.';
+const PRIVATE_ADDRESS =
+  'This URL points to a private or local network address. Webhooks can only be sent to addresses on the public internet.';
 
 export class UnsafeUrlError extends Error {}
 
@@ -25,7 +26,11 @@ export type ResolveHost = (host: string) => Promise<LookupAddress[]>;
 const systemResolve: ResolveHost = (host) => lookup(host, { all: true, verbatim: true });
 
 /** Refuses a webhook URL nobody outside could be meant to receive; answers the normalised URL. */
-export async function checkWebhookUrl(config: Config, raw: string, resolve: ResolveHost = systemResolve): Promise<string> {
+export async function checkWebhookUrl(
+  config: Config,
+  raw: string,
+  resolve: ResolveHost = systemResolve,
+): Promise<string> {
   let url: URL;
   try {
     url = new URL(String(raw ?? '').trim());
@@ -33,8 +38,10 @@ export async function checkWebhookUrl(config: Config, raw: string, resolve: Reso
     throw new UnsafeUrlError('Enter the full URL of your endpoint, starting with https://.');
   }
   const production = config.NODE_ENV === 'production';
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && !production)) throw new UnsafeUrlError('The endpoint URL must start with https://.');
-  if (url.username || url.password) throw new UnsafeUrlError('Put credentials in your endpoint’s own check of the signature, not in the URL.');
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && !production))
+    throw new UnsafeUrlError('The endpoint URL must start with https://.');
+  if (url.username || url.password)
+    throw new UnsafeUrlError('Put credentials in your endpoint’s own check of the signature, not in the URL.');
   if (url.href.length > 2000) throw new UnsafeUrlError('The endpoint URL is too long.');
   await allowedAddresses(config, url, resolve);
   return url.href;
@@ -49,7 +56,8 @@ async function allowedAddresses(config: Config, url: URL, resolve: ResolveHost):
   } catch {
     throw new UnsafeUrlError(`The host ${host} could not be found. Check the spelling of the URL.`);
   }
-  if (addresses.length === 0) throw new UnsafeUrlError(`The host ${host} could not be found. Check the spelling of the URL.`);
+  if (addresses.length === 0)
+    throw new UnsafeUrlError(`The host ${host} could not be found. Check the spelling of the URL.`);
   for (const a of addresses) if (!isAllowedAddress(config, a.address)) throw new UnsafeUrlError(PRIVATE_ADDRESS);
   return addresses;
 }
@@ -82,9 +90,18 @@ export interface OutboundResult {
  * POSTs one signed delivery to the addresses `isAllowedAddress` let through (the connection looks nothing up again);
  * never throws (a refusal, timeout or network error is the result's `error`).
  */
-export async function postWebhook(config: Config, target: string, headers: Record<string, string>, body: string, resolve: ResolveHost = systemResolve): Promise<OutboundResult> {
+export async function postWebhook(
+  config: Config,
+  target: string,
+  headers: Record<string, string>,
+  body: string,
+  resolve: ResolveHost = systemResolve,
+): Promise<OutboundResult> {
   const started = performance.now();
-  const done = (r: Omit<OutboundResult, 'durationMs'>): OutboundResult => ({ ...r, durationMs: Math.round(performance.now() - started) });
+  const done = (r: Omit<OutboundResult, 'durationMs'>): OutboundResult => ({
+    ...r,
+    durationMs: Math.round(performance.now() - started),
+  });
   const failed = (error: string) => done({ statusCode: null, excerpt: null, error });
   let url: URL;
   try {
@@ -99,12 +116,20 @@ export async function postWebhook(config: Config, target: string, headers: Recor
   const timedOut = `No answer within ${config.WEBHOOK_TIMEOUT_SECONDS} s.`;
   let addresses: LookupAddress[];
   try {
-    addresses = await Promise.race([allowedAddresses(config, url, resolve), new Promise<never>((_r, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))]);
+    addresses = await Promise.race([
+      allowedAddresses(config, url, resolve),
+      new Promise<never>((_r, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
+    ]);
   } catch (err) {
     if (!(err instanceof UnsafeUrlError)) return failed(timedOut);
-    return failed(err.message === PRIVATE_ADDRESS ? 'Refused: the URL resolves to a private or local network address.' : 'The host could not be found.');
+    return failed(
+      err.message === PRIVATE_ADDRESS
+        ? 'Refused: the URL resolves to a private or local network address.'
+        : 'The host could not be found.',
+    );
   }
-  // The connection takes the addresses judged above: Node asks this instead of the resolver (an address host asks nothing).
+  // The connection takes the addresses judged above: Node asks this instead of the resolver (an address host asks
+  // nothing).
   const pinned = ((_host: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
     if (options.all) cb(null, addresses);
     else cb(null, addresses[0]!.address, addresses[0]!.family);
@@ -117,7 +142,12 @@ export async function postWebhook(config: Config, target: string, headers: Recor
         agent: false,
         lookup: pinned,
         signal,
-        headers: { 'content-type': 'application/json', 'user-agent': 'Roomwalk-Webhooks/1', 'content-length': Buffer.byteLength(body).toString(), ...headers },
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Roomwalk-Webhooks/1',
+          'content-length': Buffer.byteLength(body).toString(),
+          ...headers,
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -127,7 +157,14 @@ export async function postWebhook(config: Config, target: string, headers: Recor
           size += c.length;
           if (size >= RESPONSE_EXCERPT_BYTES) res.destroy();
         });
-        const finish = () => resolveResult(done({ statusCode: res.statusCode ?? null, excerpt: Buffer.concat(chunks).toString('utf8') || null, error: null }));
+        const finish = () =>
+          resolveResult(
+            done({
+              statusCode: res.statusCode ?? null,
+              excerpt: Buffer.concat(chunks).toString('utf8') || null,
+              error: null,
+            }),
+          );
         res.on('end', finish);
         res.on('close', finish);
         res.on('error', finish);

@@ -6,7 +6,10 @@ import { encodeId } from '../../core/ids.js';
 import type { Services } from '../services.js';
 import { emitWebhookEvent } from './webhooks.js';
 
-async function tourData(services: Services, tourId: string): Promise<{ companyId: string; tour: Record<string, unknown> } | null> {
+async function tourData(
+  services: Services,
+  tourId: string,
+): Promise<{ companyId: string; tour: Record<string, unknown> } | null> {
   const t = await services.db.selectFrom('tours').selectAll().where('id', '=', tourId).executeTakeFirst();
   if (!t) return null;
   return {
@@ -44,12 +47,23 @@ export const tourFailedWebhook = (services: Services, tourId: string, reason: st
   });
 
 export const tourDeletedWebhook = (services: Services, companyId: string, tourId: string) =>
-  safely(services, 'tour.deleted', () => emitWebhookEvent(services, companyId, 'tour.deleted', { tour: { id: encodeId('Tour', tourId) } }));
+  safely(services, 'tour.deleted', () =>
+    emitWebhookEvent(services, companyId, 'tour.deleted', { tour: { id: encodeId('Tour', tourId) } }),
+  );
 
 export const leadCreatedWebhook = (
   services: Services,
   companyId: string,
-  lead: { id: string; tourId: string; name: string; surname: string | null; email: string; contactNumber: string | null; leadType: string; createdAt: Date | string },
+  lead: {
+    id: string;
+    tourId: string;
+    name: string;
+    surname: string | null;
+    email: string;
+    contactNumber: string | null;
+    leadType: string;
+    createdAt: Date | string;
+  },
   liveSessionLink: string | null,
 ) =>
   safely(services, 'lead.created', () =>
@@ -77,11 +91,25 @@ export const reelWebhook = (services: Services, reelId: string, ok: boolean, rea
       .where('reels.id', '=', reelId)
       .executeTakeFirst();
     if (!r) return;
-    const reel = { id: encodeId('Reel', r.id), tourId: encodeId('Tour', r.tour_id), videoURL: ok && r.video_key ? services.storage.publicUrl(r.video_key) : null };
-    await emitWebhookEvent(services, r.company_id, ok ? 'reel.created' : 'reel.failed', ok ? { reel } : { reel, reason: reason ?? null });
+    const reel = {
+      id: encodeId('Reel', r.id),
+      tourId: encodeId('Tour', r.tour_id),
+      videoURL: ok && r.video_key ? services.storage.publicUrl(r.video_key) : null,
+    };
+    await emitWebhookEvent(
+      services,
+      r.company_id,
+      ok ? 'reel.created' : 'reel.failed',
+      ok ? { reel } : { reel, reason: reason ?? null },
+    );
   });
 
-export const tourScopedWebhook = (services: Services, type: 'shots.completed' | 'markers.ai_completed', tourId: string, extra: Record<string, unknown>) =>
+export const tourScopedWebhook = (
+  services: Services,
+  type: 'shots.completed' | 'markers.ai_completed',
+  tourId: string,
+  extra: Record<string, unknown>,
+) =>
   safely(services, type, async () => {
     const t = await services.db.selectFrom('tours').select(['company_id']).where('id', '=', tourId).executeTakeFirst();
     if (t) await emitWebhookEvent(services, t.company_id, type, { tour: { id: encodeId('Tour', tourId) }, ...extra });

@@ -1,5 +1,5 @@
 /**
- * Webhook endpoints, events and deliveries (issue 20). An event raised for a company (emitWebhookEvent) is stored once
+ * Webhook endpoints, events and deliveries. An event raised for a company (emitWebhookEvent) is stored once
  * and delivered to each of the company's enabled endpoints subscribed to its type, through the job queue: at least
  * once, signed per the Standard Webhooks specification (`standardwebhooks`), the event id in `webhook-id` so receivers
  * drop duplicates; no ordering across events. A failed attempt (no 2xx within the timeout, a redirect, a refused
@@ -22,7 +22,13 @@ import { requireKeyManager } from './api-keys.js';
 import { checkWebhookUrl, postWebhook, UnsafeUrlError } from './outbound.js';
 import { hasApiPlan } from './plan.js';
 import type { WebhookDeliveryRow, WebhookEndpointRow } from '../../db/tables/developer.js';
-import { WEBHOOK_API_VERSION, WEBHOOK_TEST_EVENT, isWebhookEventType, type WebhookEnvelope, type WebhookEventType } from './webhook-events.js';
+import {
+  WEBHOOK_API_VERSION,
+  WEBHOOK_TEST_EVENT,
+  isWebhookEventType,
+  type WebhookEnvelope,
+  type WebhookEventType,
+} from './webhook-events.js';
 import { escapeHtml } from '../../core/html.js';
 
 const MAX_ENDPOINTS = 16;
@@ -51,19 +57,30 @@ async function safeUrl(services: Services, url: string): Promise<string> {
 
 const description = (d: string | null | undefined): string => {
   const v = (d ?? '').trim();
-  if (v.length > DESCRIPTION_MAX) throw badInput(`The description can be at most ${DESCRIPTION_MAX} characters.`, 'description');
+  if (v.length > DESCRIPTION_MAX)
+    throw badInput(`The description can be at most ${DESCRIPTION_MAX} characters.`, 'description');
   return v;
 };
 
 async function ownEndpoint(services: Services, auth: AuthInfo, id: string): Promise<WebhookEndpointRow> {
-  const row = await services.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).where('company_id', '=', auth.companyId).executeTakeFirst();
+  const row = await services.db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('id', '=', id)
+    .where('company_id', '=', auth.companyId)
+    .executeTakeFirst();
   if (!row) throw notFound('This webhook endpoint was not found.');
   return row;
 }
 
 export async function listEndpoints(services: Services, auth: AuthInfo): Promise<WebhookEndpointRow[]> {
   await requireKeyManager(services, auth);
-  return services.db.selectFrom('webhook_endpoints').selectAll().where('company_id', '=', auth.companyId).orderBy('created_at', 'asc').execute();
+  return services.db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('company_id', '=', auth.companyId)
+    .orderBy('created_at', 'asc')
+    .execute();
 }
 
 export async function createEndpoint(
@@ -81,7 +98,8 @@ export async function createEndpoint(
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('company_id', '=', auth.companyId)
     .executeTakeFirstOrThrow();
-  if (Number(count.n) >= MAX_ENDPOINTS) throw badInput(`A company can have at most ${MAX_ENDPOINTS} webhook endpoints.`);
+  if (Number(count.n) >= MAX_ENDPOINTS)
+    throw badInput(`A company can have at most ${MAX_ENDPOINTS} webhook endpoints.`);
   const secret = newSecret();
   const endpoint = await db
     .insertInto('webhook_endpoints')
@@ -94,7 +112,13 @@ export async function createEndpoint(
 export async function updateEndpoint(
   services: Services,
   auth: AuthInfo,
-  input: { id: string; url?: string | null; events?: readonly string[] | null; description?: string | null; enabled?: boolean | null },
+  input: {
+    id: string;
+    url?: string | null;
+    events?: readonly string[] | null;
+    description?: string | null;
+    enabled?: boolean | null;
+  },
 ): Promise<WebhookEndpointRow> {
   await requireKeyManager(services, auth);
   await ownEndpoint(services, auth, input.id);
@@ -107,16 +131,30 @@ export async function updateEndpoint(
     // Enabling again starts a fresh failure window.
     if (input.enabled) Object.assign(set, { disabled_reason: null, failing_since: null });
   }
-  return services.db.updateTable('webhook_endpoints').set(set).where('id', '=', input.id).where('company_id', '=', auth.companyId).returningAll().executeTakeFirstOrThrow();
+  return services.db
+    .updateTable('webhook_endpoints')
+    .set(set)
+    .where('id', '=', input.id)
+    .where('company_id', '=', auth.companyId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function deleteEndpoint(services: Services, auth: AuthInfo, id: string): Promise<void> {
   await requireKeyManager(services, auth);
   await ownEndpoint(services, auth, id);
-  await services.db.deleteFrom('webhook_endpoints').where('id', '=', id).where('company_id', '=', auth.companyId).execute();
+  await services.db
+    .deleteFrom('webhook_endpoints')
+    .where('id', '=', id)
+    .where('company_id', '=', auth.companyId)
+    .execute();
 }
 
-export async function rotateEndpointSecret(services: Services, auth: AuthInfo, id: string): Promise<{ endpoint: WebhookEndpointRow; secret: string }> {
+export async function rotateEndpointSecret(
+  services: Services,
+  auth: AuthInfo,
+  id: string,
+): Promise<{ endpoint: WebhookEndpointRow; secret: string }> {
   await requireKeyManager(services, auth);
   await ownEndpoint(services, auth, id);
   const secret = newSecret();
@@ -152,7 +190,9 @@ export async function listDeliveries(
     .where('d.endpoint_id', '=', endpointId);
   if (page.after) {
     const { createdAt, id } = page.after;
-    q = q.where((eb) => eb.or([eb('d.created_at', '<', createdAt), eb.and([eb('d.created_at', '=', createdAt), eb('d.id', '<', id)])]));
+    q = q.where((eb) =>
+      eb.or([eb('d.created_at', '<', createdAt), eb.and([eb('d.created_at', '=', createdAt), eb('d.id', '<', id)])]),
+    );
   }
   return q.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(page.first).execute();
 }
@@ -168,7 +208,13 @@ async function storeEvent(services: Services, companyId: string, envelope: Webho
   return row.id;
 }
 
-async function scheduleAttempt(services: Services, endpointId: string, eventId: string, attempt: number, at: Date | null): Promise<string> {
+async function scheduleAttempt(
+  services: Services,
+  endpointId: string,
+  eventId: string,
+  attempt: number,
+  at: Date | null,
+): Promise<string> {
   const row = await services.db
     .insertInto('webhook_deliveries')
     .values({ endpoint_id: endpointId, event_id: eventId, attempt, status: 'PENDING', next_retry_at: at })
@@ -188,7 +234,11 @@ async function scheduleAttempt(services: Services, endpointId: string, eventId: 
 export const WEBHOOK_COMPANY_SLOTS = 3;
 const DEFER_SECONDS = 1;
 
-async function sendDeliveryJob(services: Services, deliveryId: string, startAfter: Date | number | undefined): Promise<void> {
+async function sendDeliveryJob(
+  services: Services,
+  deliveryId: string,
+  startAfter: Date | number | undefined,
+): Promise<void> {
   const waiting = await services.db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
@@ -199,16 +249,24 @@ async function sendDeliveryJob(services: Services, deliveryId: string, startAfte
     .where('d.status', '=', 'PENDING')
     .where('d.id', '!=', deliveryId)
     .executeTakeFirst();
-  await webhookDeliveryQueue.enqueue(services, { deliveryId }, undefined, { priority: -Number(waiting?.n ?? 0), ...(startAfter === undefined ? {} : { startAfter }) });
+  await webhookDeliveryQueue.enqueue(services, { deliveryId }, undefined, {
+    priority: -Number(waiting?.n ?? 0),
+    ...(startAfter === undefined ? {} : { startAfter }),
+  });
 }
 
 /** Takes one of the company's delivery slots for this delivery; answers its release, or null when all are taken. */
-async function takeCompanySlot(services: Services, companyId: string, deliveryId: string): Promise<(() => Promise<void>) | null> {
+async function takeCompanySlot(
+  services: Services,
+  companyId: string,
+  deliveryId: string,
+): Promise<(() => Promise<void>) | null> {
   // Held at most for the request's timeout; a worker that dies holding one frees it when the lease runs out.
   const seconds = services.config.WEBHOOK_TIMEOUT_SECONDS + 30;
   for (let slot = 0; slot < WEBHOOK_COMPANY_SLOTS; slot++) {
     const key = `webhook-delivery:${companyId}:${slot}`;
-    if (await takeLease(services.database, key, deliveryId, seconds)) return () => releaseLease(services.database, key, deliveryId);
+    if (await takeLease(services.database, key, deliveryId, seconds))
+      return () => releaseLease(services.database, key, deliveryId);
   }
   return null;
 }
@@ -217,7 +275,12 @@ async function takeCompanySlot(services: Services, companyId: string, deliveryId
  * Raises an event for a company: stored once, delivered to each enabled endpoint subscribed to it. Does nothing for a
  * company whose plan does not include APIs & Webhooks. Never throws: a webhook must not fail the product's own work.
  */
-export async function emitWebhookEvent(services: Services, companyId: string, type: WebhookEventType, data: Record<string, unknown>): Promise<void> {
+export async function emitWebhookEvent(
+  services: Services,
+  companyId: string,
+  type: WebhookEventType,
+  data: Record<string, unknown>,
+): Promise<void> {
   try {
     const endpoints = await services.db
       .selectFrom('webhook_endpoints')
@@ -227,7 +290,12 @@ export async function emitWebhookEvent(services: Services, companyId: string, ty
       .where(sql<boolean>`${type} = ANY(events)`)
       .execute();
     if (endpoints.length === 0 || !(await hasApiPlan(services.db, companyId))) return;
-    const eventId = await storeEvent(services, companyId, { type, timestamp: new Date().toISOString(), api_version: WEBHOOK_API_VERSION, data });
+    const eventId = await storeEvent(services, companyId, {
+      type,
+      timestamp: new Date().toISOString(),
+      api_version: WEBHOOK_API_VERSION,
+      data,
+    });
     for (const e of endpoints) await scheduleAttempt(services, e.id, eventId, 1, null);
   } catch (err) {
     services.log.error({ err, type, companyId }, 'webhook event not raised');
@@ -243,7 +311,10 @@ export async function sendTestEvent(services: Services, auth: AuthInfo, endpoint
     type: WEBHOOK_TEST_EVENT,
     timestamp: new Date().toISOString(),
     api_version: WEBHOOK_API_VERSION,
-    data: { message: 'This is a test event from Roomwalk.', endpoint: { id: encodeEndpointId(endpoint.id), url: endpoint.url } },
+    data: {
+      message: 'This is a test event from Roomwalk.',
+      endpoint: { id: encodeEndpointId(endpoint.id), url: endpoint.url },
+    },
   });
   return scheduleAttempt(services, endpoint.id, eventId, 1, null);
 }
@@ -260,7 +331,8 @@ export async function replayDelivery(services: Services, auth: AuthInfo, deliver
     .where('w.company_id', '=', auth.companyId)
     .executeTakeFirst();
   if (!d) throw notFound('This delivery was not found.');
-  if (!d.enabled) throw new AppError(ERROR_CODES.CONFLICT, 'This endpoint is disabled. Enable it before replaying deliveries.');
+  if (!d.enabled)
+    throw new AppError(ERROR_CODES.CONFLICT, 'This endpoint is disabled. Enable it before replaying deliveries.');
   await consumeRateLimit(services, 'webhookManualSend', auth.companyId);
   const last = await db
     .selectFrom('webhook_deliveries')
@@ -278,7 +350,11 @@ export async function deliverWebhook(services: Services, job: WebhookDeliveryJob
   const row = await loadDelivery(services, job.deliveryId);
   if (row?.status !== 'PENDING') return;
   if (!row.enabled) {
-    await services.db.updateTable('webhook_deliveries').set({ status: 'FAILED', error: 'The endpoint is disabled.', next_retry_at: null }).where('id', '=', row.id).execute();
+    await services.db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'FAILED', error: 'The endpoint is disabled.', next_retry_at: null })
+      .where('id', '=', row.id)
+      .execute();
     return;
   }
   const release = await takeCompanySlot(services, row.company_id, row.id);
@@ -286,7 +362,9 @@ export async function deliverWebhook(services: Services, job: WebhookDeliveryJob
   try {
     await attemptDelivery(services, row);
   } finally {
-    await release().catch((err: unknown) => services.log.warn({ err, deliveryId: row.id }, 'could not release a webhook delivery slot'));
+    await release().catch((err: unknown) =>
+      services.log.warn({ err, deliveryId: row.id }, 'could not release a webhook delivery slot'),
+    );
   }
 }
 
@@ -297,7 +375,20 @@ function loadDelivery(services: Services, deliveryId: string) {
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
     .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-    .select(['d.id', 'd.attempt', 'd.status', 'd.endpoint_id', 'd.event_id', 'w.url', 'w.secret', 'w.enabled', 'w.failing_since', 'w.company_id', 'e.payload', 'e.type'])
+    .select([
+      'd.id',
+      'd.attempt',
+      'd.status',
+      'd.endpoint_id',
+      'd.event_id',
+      'w.url',
+      'w.secret',
+      'w.enabled',
+      'w.failing_since',
+      'w.company_id',
+      'e.payload',
+      'e.type',
+    ])
     .where('d.id', '=', deliveryId)
     .executeTakeFirst();
 }
@@ -309,27 +400,52 @@ async function attemptDelivery(services: Services, row: DeliveryRow): Promise<vo
   const msgId = eventMessageId(row.event_id);
   const now = new Date();
   const signature = new Webhook(row.secret).sign(msgId, now, body);
-  const headers = { 'webhook-id': msgId, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signature };
+  const headers = {
+    'webhook-id': msgId,
+    'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+    'webhook-signature': signature,
+  };
   const result = await postWebhook(services.config, row.url, headers, body);
   const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
   webhookDeliveries.inc({ outcome: ok ? 'succeeded' : 'failed' });
   const error = ok
     ? null
-    : (result.error ?? (result.statusCode && result.statusCode >= 300 && result.statusCode < 400 ? `Redirect (${result.statusCode}) not followed.` : `Answered ${result.statusCode}.`));
+    : (result.error ??
+      (result.statusCode && result.statusCode >= 300 && result.statusCode < 400
+        ? `Redirect (${result.statusCode}) not followed.`
+        : `Answered ${result.statusCode}.`));
   const schedule = services.config.WEBHOOK_RETRY_SCHEDULE_SECONDS;
   const retryAfter = !ok && row.type !== WEBHOOK_TEST_EVENT ? schedule[row.attempt - 1] : undefined;
   const nextAt = retryAfter === undefined ? null : new Date(Date.now() + retryAfter * 1000);
   await db
     .updateTable('webhook_deliveries')
-    .set({ status: ok ? 'SUCCEEDED' : 'FAILED', status_code: result.statusCode, duration_ms: result.durationMs, response_excerpt: result.excerpt, error, next_retry_at: nextAt })
+    .set({
+      status: ok ? 'SUCCEEDED' : 'FAILED',
+      status_code: result.statusCode,
+      duration_ms: result.durationMs,
+      response_excerpt: result.excerpt,
+      error,
+      next_retry_at: nextAt,
+    })
     .where('id', '=', row.id)
     .execute();
   if (ok) {
-    if (row.failing_since) await db.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', row.endpoint_id).execute();
+    if (row.failing_since)
+      await db
+        .updateTable('webhook_endpoints')
+        .set({ failing_since: null })
+        .where('id', '=', row.endpoint_id)
+        .execute();
     return;
   }
   const failingSince = row.failing_since ?? now;
-  if (!row.failing_since) await db.updateTable('webhook_endpoints').set({ failing_since: now }).where('id', '=', row.endpoint_id).where('failing_since', 'is', null).execute();
+  if (!row.failing_since)
+    await db
+      .updateTable('webhook_endpoints')
+      .set({ failing_since: now })
+      .where('id', '=', row.endpoint_id)
+      .where('failing_since', 'is', null)
+      .execute();
   const limitMs = services.config.WEBHOOK_DISABLE_AFTER_HOURS * 3600_000;
   if (now.getTime() - new Date(failingSince).getTime() >= limitMs) {
     await disableEndpoint(services, row.endpoint_id, row.company_id, row.url);
@@ -349,7 +465,12 @@ async function disableEndpoint(services: Services, endpointId: string, companyId
     .returning('id')
     .executeTakeFirst();
   if (!disabled) return;
-  const admins = await services.db.selectFrom('users').select('username').where('company_id', '=', companyId).where('role', '=', 'ADMIN').execute();
+  const admins = await services.db
+    .selectFrom('users')
+    .select('username')
+    .where('company_id', '=', companyId)
+    .where('role', '=', 'ADMIN')
+    .execute();
   const link = `${services.config.publicUrl}/account/developers`;
   for (const a of admins) {
     await mailQueue.enqueue(services, {

@@ -17,9 +17,22 @@ export function agoraConfigured(config: Pick<Config, 'AGORA_APP_ID' | 'AGORA_APP
 const agoraChannel = (sessionId: string) => sessionId;
 
 /** A publisher token for `account` in the session's channel, valid until `expiresAt`; null when Agora is not set up. */
-export function agoraGrant(config: Pick<Config, 'AGORA_APP_ID' | 'AGORA_APP_CERTIFICATE'>, sessionId: string, account: string, expiresAt: Date): AgoraGrant | null {
+export function agoraGrant(
+  config: Pick<Config, 'AGORA_APP_ID' | 'AGORA_APP_CERTIFICATE'>,
+  sessionId: string,
+  account: string,
+  expiresAt: Date,
+): AgoraGrant | null {
   if (!agoraConfigured(config)) return null;
   const ttl = Math.max(60, Math.ceil((expiresAt.getTime() - Date.now()) / 1000));
-  const rtcToken = RtcTokenBuilder.buildTokenWithUserAccount(config.AGORA_APP_ID!, config.AGORA_APP_CERTIFICATE!, agoraChannel(sessionId), account, RtcRole.PUBLISHER, ttl, ttl);
+  const rtcToken = RtcTokenBuilder.buildTokenWithUserAccount(
+    config.AGORA_APP_ID!,
+    config.AGORA_APP_CERTIFICATE!,
+    agoraChannel(sessionId),
+    account,
+    RtcRole.PUBLISHER,
+    ttl,
+    ttl,
+  );
   return { appId: config.AGORA_APP_ID!, rtcToken };
 }

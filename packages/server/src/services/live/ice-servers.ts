@@ -9,7 +9,10 @@ export interface IceServer {
 
 const IceServersSchema = z.array(
   z.object({
-    urls: z.union([z.string().regex(/^(stun|stuns|turn|turns):/i), z.array(z.string().regex(/^(stun|stuns|turn|turns):/i)).min(1)]),
+    urls: z.union([
+      z.string().regex(/^(stun|stuns|turn|turns):/i),
+      z.array(z.string().regex(/^(stun|stuns|turn|turns):/i)).min(1),
+    ]),
     username: z.string().optional(),
     credential: z.string().optional(),
   }),
@@ -25,9 +28,16 @@ export function parseIceServers(raw: string | undefined): IceServer[] {
   try {
     json = JSON.parse(raw);
   } catch {
-    throw new Error('Invalid settings:\n  ICE_SERVERS: not valid JSON (expected an array like [{"urls":"stun:host:3478"}])');
+    throw new Error(
+      'Invalid settings:\n  ICE_SERVERS: not valid JSON (expected an array like [{"urls":"stun:host:3478"}])',
+    );
   }
   const parsed = IceServersSchema.safeParse(json);
-  if (!parsed.success) throw new Error(`Invalid settings:\n  ICE_SERVERS: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-  return parsed.data.map((s) => ({ urls: s.urls, ...(s.username ? { username: s.username } : {}), ...(s.credential ? { credential: s.credential } : {}) }));
+  if (!parsed.success)
+    throw new Error(`Invalid settings:\n  ICE_SERVERS: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return parsed.data.map((s) => ({
+    urls: s.urls,
+    ...(s.username ? { username: s.username } : {}),
+    ...(s.credential ? { credential: s.credential } : {}),
+  }));
 }

@@ -12,7 +12,7 @@ export interface LeadMailInput {
   /** The host link for a live viewing lead; null for a contact lead. */
   liveLink: string | null;
   expiresAt: Date | null;
-  /** The rooms the visitor saw before leaving their details (issue 21), in order; empty when unknown. */
+  /** The rooms the visitor saw before leaving their details, in order; empty when unknown. */
   roomPath?: readonly VisitRoom[];
 }
 
@@ -20,11 +20,27 @@ export function leadMail(i: LeadMailInput): MailMessage {
   const who = [i.lead.name, i.lead.surname].filter(Boolean).join(' ');
   const live = i.liveLink !== null;
   const subject = live ? `${who} is waiting for you on "${i.tourTitle}"` : `New lead on "${i.tourTitle}": ${who}`;
-  const intro = live ? `${who} is viewing your tour "${i.tourTitle}" and asked you to join a live viewing.` : `${who} left their details on your tour "${i.tourTitle}".`;
+  const intro = live
+    ? `${who} is viewing your tour "${i.tourTitle}" and asked you to join a live viewing.`
+    : `${who} left their details on your tour "${i.tourTitle}".`;
   const rooms = i.roomPath?.length ? formatRoomPath(i.roomPath) : '';
-  const details = [`Name: ${who}`, `Email: ${i.lead.email}`, ...(i.lead.contactNumber ? [`Contact number: ${i.lead.contactNumber}`] : []), ...(rooms ? [`Rooms viewed: ${rooms}`] : [])];
+  const details = [
+    `Name: ${who}`,
+    `Email: ${i.lead.email}`,
+    ...(i.lead.contactNumber ? [`Contact number: ${i.lead.contactNumber}`] : []),
+    ...(rooms ? [`Rooms viewed: ${rooms}`] : []),
+  ];
   const until = i.expiresAt ? `The live session stays open until ${i.expiresAt.toUTCString()}.` : '';
-  const text = [`Hi ${i.agentName},`, '', intro, '', ...details, '', ...(live ? [`Join the live viewing: ${i.liveLink}`, '', until, ''] : []), `${PRODUCT_NAME} · ${SUPPORT_EMAIL}`].join('\n');
+  const text = [
+    `Hi ${i.agentName},`,
+    '',
+    intro,
+    '',
+    ...details,
+    '',
+    ...(live ? [`Join the live viewing: ${i.liveLink}`, '', until, ''] : []),
+    `${PRODUCT_NAME} · ${SUPPORT_EMAIL}`,
+  ].join('\n');
   const link = i.liveLink ? escapeHtml(i.liveLink) : '';
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>

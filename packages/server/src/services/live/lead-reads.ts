@@ -5,7 +5,12 @@ export async function leadById(services: Services, id: string) {
   const db = services.db;
   const lead = await db.selectFrom('tour_leads').selectAll().where('id', '=', id).executeTakeFirst();
   if (!lead) return undefined;
-  const session = await db.selectFrom('viewing_sessions').select(['id']).where('lead_id', '=', lead.id).orderBy('created_at', 'desc').executeTakeFirst();
+  const session = await db
+    .selectFrom('viewing_sessions')
+    .select(['id'])
+    .where('lead_id', '=', lead.id)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
   return {
     id: lead.id,
     name: lead.name,

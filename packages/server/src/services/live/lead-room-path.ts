@@ -1,5 +1,5 @@
 /**
- * The rooms a lead's visitor saw before leaving their details (issue 21): the lead keeps the anonymous visitor id the
+ * The rooms a lead's visitor saw before leaving their details: the lead keeps the anonymous visitor id the
  * player sent with the form, and its visit is that visitor's latest visit of the tour started before the lead. For the
  * lead mail, the console's notice and TourLead.roomPath (signed-in members of the tour's company only).
  */
@@ -11,7 +11,12 @@ import type { Services } from '../services.js';
 export const VISITOR_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
 
 /** The rooms (labelled, in the order first entered) of the visitor's latest visit of the tour started by `at`. */
-export async function visitRoomPath(services: Services, tourId: string, visitorId: string | null, at: Date): Promise<VisitRoom[]> {
+export async function visitRoomPath(
+  services: Services,
+  tourId: string,
+  visitorId: string | null,
+  at: Date,
+): Promise<VisitRoom[]> {
   if (!visitorId) return [];
   const visit = await services.db
     .selectFrom('view_events')
@@ -27,7 +32,11 @@ export async function visitRoomPath(services: Services, tourId: string, visitorI
 }
 
 /** TourLead.roomPath: null for anyone but a signed-in member of the lead's tour's company. */
-export async function leadRoomPath(services: Services, auth: AuthInfo | null, leadId: string): Promise<VisitRoom[] | null> {
+export async function leadRoomPath(
+  services: Services,
+  auth: AuthInfo | null,
+  leadId: string,
+): Promise<VisitRoom[] | null> {
   if (!auth) return null;
   const lead = await services.db
     .selectFrom('tour_leads')

@@ -26,7 +26,10 @@ export interface Envelope {
   f?: string;
   only?: LiveRole;
   t?: string;
-  /** For join and hello: when `p` joined (ms since the epoch), so every node keeps the newer of one participant's sockets. */
+  /**
+   * For join and hello: when `p` joined (ms since the epoch), so every node keeps the newer of one participant's
+   * sockets.
+   */
   at?: number;
 }
 
@@ -76,7 +79,9 @@ export async function createRoomBus(services: Services, onEnvelope: OnEnvelope):
         size += queue[0]!.bytes + 1;
         e.push(queue.shift()!.e);
       }
-      await events.publish(topic, { n: nodeId, e } satisfies Batch).catch((err: unknown) => log.error({ err }, 'live rooms: publish failed'));
+      await events
+        .publish(topic, { n: nodeId, e } satisfies Batch)
+        .catch((err: unknown) => log.error({ err }, 'live rooms: publish failed'));
     }
   }
 

@@ -1,9 +1,10 @@
 /**
  * Rooms of live viewing: one per tour and viewing session. Local sockets are served here; other nodes via the bus.
  *
- * Bounds (issue #15, amplification): one socket per participant and room — a newer one replaces the older, on this node
- * or another; at most `maxPeersPerRoom` sockets of a room on a node; and the scrolls this node relays into a room pass a
- * token bucket per room, the excess coalesced per sender (the latest position wins), so fan-out per second is bounded.
+ * Bounds (amplification): one socket per participant and room — a newer one replaces the older, on this node
+ * or another; at most `maxPeersPerRoom` sockets of a room on a node; and the scrolls this node relays into a room pass
+ * a token bucket per room, the excess coalesced per sender (the latest position wins), so fan-out per second is
+ * bounded.
  */
 import { LIVE_CLOSE_CODES } from '@roomwalk/shared';
 import type { Envelope, PeerInfo, RoomBus } from './room-bus.js';
@@ -30,8 +31,11 @@ const ROOM_FULL_REASON = 'This viewing session is full';
 
 export type JoinResult = { ok: true; present: PeerInfo[] } | { ok: false; code: number; reason: string };
 
-/** Of two sockets of one participant, true when `a` joined after `b` (peer id breaks a tie the same way on every node). */
-const newer = (a: { at: number; peerId: string }, b: { at: number; peerId: string }) => a.at > b.at || (a.at === b.at && a.peerId > b.peerId);
+/**
+ * Of two sockets of one participant, true when `a` joined after `b` (peer id breaks a tie the same way on every node).
+ */
+const newer = (a: { at: number; peerId: string }, b: { at: number; peerId: string }) =>
+  a.at > b.at || (a.at === b.at && a.peerId > b.peerId);
 
 interface ScrollGate {
   tokens: number;
@@ -122,7 +126,14 @@ export class RoomHub {
   relay(from: LocalPeer, text: string, opts: { to?: string; only?: LiveRole } = {}): void {
     // A socket already replaced or gone (its last frames may still arrive while it closes) speaks for nobody.
     if (this.peers.get(from.peerId) !== from) return;
-    const env: Envelope = { r: from.room, k: 'msg', f: from.peerId, t: text, ...(opts.to ? { to: opts.to } : {}), ...(opts.only ? { only: opts.only } : {}) };
+    const env: Envelope = {
+      r: from.room,
+      k: 'msg',
+      f: from.peerId,
+      t: text,
+      ...(opts.to ? { to: opts.to } : {}),
+      ...(opts.only ? { only: opts.only } : {}),
+    };
     this.deliver(env);
     // A directed message to a peer on this node needs no other node.
     if (!(opts.to && this.peers.get(opts.to)?.room === from.room)) this.bus?.publish(env);
@@ -160,7 +171,10 @@ export class RoomHub {
 
   private refill(g: ScrollGate): void {
     const now = Date.now();
-    g.tokens = Math.min(this.limits.roomScrollBurst, g.tokens + ((now - g.refilledAt) / 1000) * this.limits.roomScrollPerSecond);
+    g.tokens = Math.min(
+      this.limits.roomScrollBurst,
+      g.tokens + ((now - g.refilledAt) / 1000) * this.limits.roomScrollPerSecond,
+    );
     g.refilledAt = now;
   }
 
@@ -236,7 +250,12 @@ export class RoomHub {
     // A node without join times (an older version) only announces newcomers: theirs is the newer one.
     const theirs = { at: at ?? Number.POSITIVE_INFINITY, peerId: remote.peerId };
     for (const p of [...room.values()]) {
-      if (p.userId === remote.userId && p.peerId !== remote.peerId && newer(theirs, { at: p.joinedAt, peerId: p.peerId })) this.replace(p);
+      if (
+        p.userId === remote.userId &&
+        p.peerId !== remote.peerId &&
+        newer(theirs, { at: p.joinedAt, peerId: p.peerId })
+      )
+        this.replace(p);
     }
   }
 

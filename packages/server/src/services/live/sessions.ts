@@ -39,7 +39,12 @@ export const participantId = {
 };
 
 /** Issues the tokens of one participant for a session (signalling always; Agora when configured). */
-export async function issueRequest(services: Services, session: SessionRow, role: LiveRole, userId: string): Promise<ViewingSessionRequest> {
+export async function issueRequest(
+  services: Services,
+  session: SessionRow,
+  role: LiveRole,
+  userId: string,
+): Promise<ViewingSessionRequest> {
   const expireTime = new Date(session.expires_at);
   const signalingToken = await signalingTokens(services).sign({
     tourId: session.tour_id,
@@ -49,7 +54,14 @@ export async function issueRequest(services: Services, session: SessionRow, role
     exp: Math.floor(expireTime.getTime() / 1000),
   });
   const agora = agoraGrant(services.config, session.id, userId, expireTime);
-  return { rtcToken: agora?.rtcToken ?? null, appId: agora?.appId ?? null, signalingToken, viewingSessionUserId: userId, expireTime, sessionId: session.id };
+  return {
+    rtcToken: agora?.rtcToken ?? null,
+    appId: agora?.appId ?? null,
+    signalingToken,
+    viewingSessionUserId: userId,
+    expireTime,
+    sessionId: session.id,
+  };
 }
 
 export function sessionExpiry(services: Services): Date {
@@ -61,9 +73,18 @@ export function sessionExpiry(services: Services): Date {
  * else a new one the host waits in ("Waiting on Viewer..."); the next visitor's lead joins that one.
  * Returns null when the named session is not one of this tour's open sessions.
  */
-export async function hostSession(services: Services, tourId: string, hostUserId: string, sessionId: string | null): Promise<SessionRow | null> {
+export async function hostSession(
+  services: Services,
+  tourId: string,
+  hostUserId: string,
+  sessionId: string | null,
+): Promise<SessionRow | null> {
   const db = services.db;
-  const open = db.selectFrom('viewing_sessions').select(['id', 'tour_id', 'lead_id', 'expires_at']).where('tour_id', '=', tourId).where('expires_at', '>', new Date());
+  const open = db
+    .selectFrom('viewing_sessions')
+    .select(['id', 'tour_id', 'lead_id', 'expires_at'])
+    .where('tour_id', '=', tourId)
+    .where('expires_at', '>', new Date());
   if (sessionId) return (await open.where('id', '=', sessionId).executeTakeFirst()) ?? null;
   const newest = await open.orderBy('created_at', 'desc').limit(1).executeTakeFirst();
   if (newest) return newest;

@@ -44,7 +44,13 @@ export function createSignalingTokens(jwtSecret: string): SignalingTokens {
     async verify(token) {
       try {
         const { payload: p } = await jwtVerify(token, key, { algorithms: ['HS256'], audience: AUDIENCE });
-        if (typeof p.tid !== 'string' || typeof p.sid !== 'string' || typeof p.sub !== 'string' || typeof p.exp !== 'number') return { ok: false, reason: 'invalid' };
+        if (
+          typeof p.tid !== 'string' ||
+          typeof p.sid !== 'string' ||
+          typeof p.sub !== 'string' ||
+          typeof p.exp !== 'number'
+        )
+          return { ok: false, reason: 'invalid' };
         if (p.role !== LIVE_ROLES.host && p.role !== LIVE_ROLES.viewer) return { ok: false, reason: 'invalid' };
         return { ok: true, claims: { tourId: p.tid, sessionId: p.sid, role: p.role, userId: p.sub, exp: p.exp } };
       } catch (err) {

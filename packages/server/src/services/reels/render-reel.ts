@@ -34,7 +34,9 @@ export function findFont(env: Record<string, string | undefined> = process.env):
   const candidates: string[] = [];
   if (env.REEL_FONT_FILE) candidates.push(env.REEL_FONT_FILE);
   try {
-    candidates.push(execFileSync('fc-match', ['-f', '%{file}', 'DejaVu Sans:bold'], { encoding: 'utf8', timeout: 5000 }).trim());
+    candidates.push(
+      execFileSync('fc-match', ['-f', '%{file}', 'DejaVu Sans:bold'], { encoding: 'utf8', timeout: 5000 }).trim(),
+    );
   } catch {
     // fontconfig not installed: try the fixed path
   }
@@ -72,13 +74,21 @@ function planSegments(duration: number, markers: Array<{ time: number; name: str
   if (picks.length > 6) {
     // Keep six spread over the tour; the seed decides which of the neighbours.
     const step = picks.length / 6;
-    picks = Array.from({ length: 6 }, (_, i) => sorted[Math.min(sorted.length - 1, Math.floor(i * step + random() * step))]!);
+    picks = Array.from(
+      { length: 6 },
+      (_, i) => sorted[Math.min(sorted.length - 1, Math.floor(i * step + random() * step))]!,
+    );
   }
   const count = Math.max(3, picks.length);
   const length = Math.max(2.5, Math.min(5, BODY_SECONDS / count, duration));
   if (picks.length < 3) {
-    const even = Array.from({ length: 3 }, (_, i) => ({ time: ((duration - length) * (i + 0.5)) / 3, name: null as string | null }));
-    picks = [...picks, ...even.filter((e) => picks.every((p) => Math.abs(p.time - e.time) > length))].slice(0, 3).sort((a, b) => a.time - b.time);
+    const even = Array.from({ length: 3 }, (_, i) => ({
+      time: ((duration - length) * (i + 0.5)) / 3,
+      name: null as string | null,
+    }));
+    picks = [...picks, ...even.filter((e) => picks.every((p) => Math.abs(p.time - e.time) > length))]
+      .slice(0, 3)
+      .sort((a, b) => a.time - b.time);
     while (picks.length < 3) picks.push({ time: random() * Math.max(0, duration - length), name: null });
   }
   return picks.map((p) => {
@@ -123,7 +133,8 @@ const esc = (s: string) => s.replace(/[\\:']/g, (c) => `\\${c}`);
 
 export async function renderReel(o: RenderReelInput): Promise<RenderedReel> {
   const font = findFont();
-  const { duration, width, height } = typeof o.source === 'string' ? await probeDuration(o.source) : await clipsInfo(o.source);
+  const { duration, width, height } =
+    typeof o.source === 'string' ? await probeDuration(o.source) : await clipsInfo(o.source);
   const segments = planSegments(duration, o.markers, o.seed);
   const random = rng(o.seed ^ 0x5eed);
   const { width: W, height: H } = REEL_SIZE;
@@ -131,10 +142,16 @@ export async function renderReel(o: RenderReelInput): Promise<RenderedReel> {
   const inputs: string[] = [];
   const filters: string[] = [];
   for (const [i, s] of segments.entries()) {
-    inputs.push(...(typeof o.source === 'string' ? ['-ss', s.start.toFixed(3), '-t', s.length.toFixed(3), '-i', o.source] : await clipsInput(o.source, s, path.join(o.workDir, `segment-${i}.txt`))));
+    inputs.push(
+      ...(typeof o.source === 'string'
+        ? ['-ss', s.start.toFixed(3), '-t', s.length.toFixed(3), '-i', o.source]
+        : await clipsInput(o.source, s, path.join(o.workDir, `segment-${i}.txt`))),
+    );
     const ease = `(3*pow(t/${s.length.toFixed(3)},2)-2*pow(t/${s.length.toFixed(3)},3))`;
     const pos = `(${s.panFrom.toFixed(3)}+(${(s.panTo - s.panFrom).toFixed(3)})*${ease})`;
-    const crop = landscape ? `crop=w='trunc(ih*9/16/2)*2':h='ih':x='(iw-ow)*${pos}':y=0` : `crop=w='iw':h='trunc(min(ih,iw*16/9)/2)*2':x=0:y='(ih-oh)*${pos}'`;
+    const crop = landscape
+      ? `crop=w='trunc(ih*9/16/2)*2':h='ih':x='(iw-ow)*${pos}':y=0`
+      : `crop=w='iw':h='trunc(min(ih,iw*16/9)/2)*2':x=0:y='(ih-oh)*${pos}'`;
     let chain = `[${i}:v]setpts=PTS-STARTPTS,fps=${REEL_FPS},${crop},scale=${W}:${H}:flags=bicubic,setsar=1`;
     if (s.caption) {
       const file = path.join(o.workDir, `caption-${i}.txt`);
@@ -152,7 +169,10 @@ export async function renderReel(o: RenderReelInput): Promise<RenderedReel> {
   let nextInput = cardInput + 1;
   if (o.agent.logoFile) {
     const logoPng = path.join(o.workDir, 'logo.png');
-    await sharp(o.agent.logoFile, { limitInputPixels: 50_000_000 }).resize(480, 480, { fit: 'inside', withoutEnlargement: false }).png().toFile(logoPng);
+    await sharp(o.agent.logoFile, { limitInputPixels: 50_000_000 })
+      .resize(480, 480, { fit: 'inside', withoutEnlargement: false })
+      .png()
+      .toFile(logoPng);
     inputs.push('-i', logoPng);
     filters.push(`[${nextInput}:v]format=rgba[logo]`);
     cardChain += `[bg];[bg][logo]overlay=x=(W-w)/2:y=H*0.22`;
@@ -160,10 +180,25 @@ export async function renderReel(o: RenderReelInput): Promise<RenderedReel> {
   }
   cardChain += await endCardText(o.agent, font, o.workDir);
   filters.push(`${cardChain},format=yuv420p[end]`);
-  filters.push(`${segments.map((_, i) => `[s${i}]`).join('')}[end]concat=n=${segments.length + 1}:v=1:a=0,format=yuv420p[out]`);
+  filters.push(
+    `${segments.map((_, i) => `[s${i}]`).join('')}[end]concat=n=${segments.length + 1}:v=1:a=0,format=yuv420p[out]`,
+  );
   const total = segments.reduce((s, x) => s + x.length, 0) + END_CARD_SECONDS;
   const videoPath = path.join(o.workDir, 'reel.mp4');
-  const encode = ['-c:v', 'libx264', '-preset', o.preset ?? 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-r', String(REEL_FPS), '-movflags', '+faststart'];
+  const encode = [
+    '-c:v',
+    'libx264',
+    '-preset',
+    o.preset ?? 'veryfast',
+    '-crf',
+    '23',
+    '-pix_fmt',
+    'yuv420p',
+    '-r',
+    String(REEL_FPS),
+    '-movflags',
+    '+faststart',
+  ];
   if (o.blurFaces) {
     // Privacy: the rendered frames go raw through the face blur into the encoder (one encode, as without it).
     const { faceBlurFilter } = await import('../../media/blur-faces.js');
@@ -173,12 +208,45 @@ export async function renderReel(o: RenderReelInput): Promise<RenderedReel> {
     const limits = { timeoutMs: 15 * 60_000, maxOutputBytes: 1024 ** 2, signal };
     const decoder = runProcess(
       ffmpegBinaries().ffmpeg,
-      ['-hide_banner', '-nostdin', '-v', 'error', ...inputs, '-filter_complex', filters.join(';'), '-map', '[out]', '-an', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', 'pipe:1'],
+      [
+        '-hide_banner',
+        '-nostdin',
+        '-v',
+        'error',
+        ...inputs,
+        '-filter_complex',
+        filters.join(';'),
+        '-map',
+        '[out]',
+        '-an',
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'yuv420p',
+        'pipe:1',
+      ],
       { ...limits, rawStdout: true },
     );
     const encoder = runProcess(
       ffmpegBinaries().ffmpeg,
-      ['-hide_banner', '-v', 'error', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${W}x${H}`, '-framerate', String(REEL_FPS), '-i', 'pipe:0', ...encode, '-y', videoPath],
+      [
+        '-hide_banner',
+        '-v',
+        'error',
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'yuv420p',
+        '-s',
+        `${W}x${H}`,
+        '-framerate',
+        String(REEL_FPS),
+        '-i',
+        'pipe:0',
+        ...encode,
+        '-y',
+        videoPath,
+      ],
       { ...limits, stdin: true },
     );
     const r = await pipeFrames({
@@ -197,26 +265,67 @@ export async function renderReel(o: RenderReelInput): Promise<RenderedReel> {
       ['render', r.decoded],
       ['encode', r.encoded],
     ] as const) {
-      if (x.code !== 0 || x.stopped) throw new Error(`ffmpeg ${name} failed (${x.stopped ?? x.code}): ${x.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+      if (x.code !== 0 || x.stopped)
+        throw new Error(
+          `ffmpeg ${name} failed (${x.stopped ?? x.code}): ${x.stderr.trim().split('\n').slice(-3).join(' | ')}`,
+        );
     }
   } else {
     let carry = '';
-    await runFfmpeg(['-v', 'error', '-y', ...inputs, '-filter_complex', filters.join(';'), '-map', '[out]', '-an', ...encode, '-progress', 'pipe:1', '-nostats', videoPath], {
-      signal: o.signal,
-      timeoutMs: 15 * 60_000,
-      onStdout: (chunk) => {
-        carry += chunk.toString();
-        const lines2 = carry.split('\n');
-        carry = lines2.pop() ?? '';
-        for (const l of lines2) {
-          const m = /^out_time_us=(\d+)/.exec(l);
-          if (m) o.onProgress?.(Math.min(1, Number(m[1]) / 1e6 / total));
-        }
+    await runFfmpeg(
+      [
+        '-v',
+        'error',
+        '-y',
+        ...inputs,
+        '-filter_complex',
+        filters.join(';'),
+        '-map',
+        '[out]',
+        '-an',
+        ...encode,
+        '-progress',
+        'pipe:1',
+        '-nostats',
+        videoPath,
+      ],
+      {
+        signal: o.signal,
+        timeoutMs: 15 * 60_000,
+        onStdout: (chunk) => {
+          carry += chunk.toString();
+          const lines2 = carry.split('\n');
+          carry = lines2.pop() ?? '';
+          for (const l of lines2) {
+            const m = /^out_time_us=(\d+)/.exec(l);
+            if (m) o.onProgress?.(Math.min(1, Number(m[1]) / 1e6 / total));
+          }
+        },
       },
-    });
+    );
   }
   const thumbnailPath = path.join(o.workDir, 'thumbnail.jpg');
-  await runFfmpeg(['-v', 'error', '-y', '-ss', '1', '-i', videoPath, '-frames:v', '1', '-vf', 'scale=540:960', '-q:v', '3', '-update', '1', thumbnailPath], { signal: o.signal, timeoutMs: 60_000 });
+  await runFfmpeg(
+    [
+      '-v',
+      'error',
+      '-y',
+      '-ss',
+      '1',
+      '-i',
+      videoPath,
+      '-frames:v',
+      '1',
+      '-vf',
+      'scale=540:960',
+      '-q:v',
+      '3',
+      '-update',
+      '1',
+      thumbnailPath,
+    ],
+    { signal: o.signal, timeoutMs: 60_000 },
+  );
   return { videoPath, thumbnailPath, duration: total, segments };
 }
 
@@ -261,7 +370,11 @@ export function textWidth(text: string, font: string, size: number): number {
  * number and email, when together they do not fit), the company; each at its size, smaller when needed, and cut
  * with an ellipsis only when even the smallest size does not fit.
  */
-export function fitEndCardLines(agent: Pick<RenderReelInput['agent'], 'name' | 'contact' | 'company'>, font: string, width: number = REEL_SIZE.width): Array<{ text: string; size: number }> {
+export function fitEndCardLines(
+  agent: Pick<RenderReelInput['agent'], 'name' | 'contact' | 'company'>,
+  font: string,
+  width: number = REEL_SIZE.width,
+): Array<{ text: string; size: number }> {
   const room = width - 2 * END_CARD_MARGIN;
   const fit = (text: string, size: number): { text: string; size: number } => {
     let s = size;
@@ -281,7 +394,8 @@ export function fitEndCardLines(agent: Pick<RenderReelInput['agent'], 'name' | '
   const contact = clean(agent.contact);
   if (contact) {
     const parts = contact.split(/\s+·\s+/).filter(Boolean);
-    if (parts.length > 1 && textWidth(contact, font, CARD_SIZES.line) > room) out.push(...parts.map((p) => fit(p, CARD_SIZES.line)));
+    if (parts.length > 1 && textWidth(contact, font, CARD_SIZES.line) > room)
+      out.push(...parts.map((p) => fit(p, CARD_SIZES.line)));
     else out.push(fit(contact, CARD_SIZES.line));
   }
   const company = clean(agent.company);
@@ -290,7 +404,12 @@ export function fitEndCardLines(agent: Pick<RenderReelInput['agent'], 'name' | '
 }
 
 /** drawtext filters for the end card's lines, centred, one below the other from 55 % of the height. */
-export async function endCardText(agent: RenderReelInput['agent'], font: string, workDir: string, size: { width: number; height: number } = REEL_SIZE): Promise<string> {
+export async function endCardText(
+  agent: RenderReelInput['agent'],
+  font: string,
+  workDir: string,
+  size: { width: number; height: number } = REEL_SIZE,
+): Promise<string> {
   let chain = '';
   let y = Math.round(size.height * 0.55);
   for (const [k, line] of fitEndCardLines(agent, font, size.width).entries()) {

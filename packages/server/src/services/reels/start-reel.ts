@@ -24,18 +24,46 @@ const slug = (s: string | null) =>
     .slice(0, 40) || 'tour';
 
 /** Creates a reel for a tour (raw id) and queues its render; enforces the five non-failed reels. */
-export async function startReel(services: Services, userId: string, tourId: string, seed = randomInt(1, 2 ** 31 - 1)): Promise<ReelRow> {
+export async function startReel(
+  services: Services,
+  userId: string,
+  tourId: string,
+  seed = randomInt(1, 2 ** 31 - 1),
+): Promise<ReelRow> {
   const db = services.db;
   const reel = await db.transaction().execute(async (trx) => {
-    const tour = await trx.selectFrom('tours').select(['id', 'status', 'title', 'video_key']).where('id', '=', tourId).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
+    const tour = await trx
+      .selectFrom('tours')
+      .select(['id', 'status', 'title', 'video_key'])
+      .where('id', '=', tourId)
+      .where('deleted_at', 'is', null)
+      .forUpdate()
+      .executeTakeFirst();
     if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
-    if (tour.status !== TOUR_STATUS.PROCESSED || !tour.video_key) throw new AppError(ERROR_CODES.TOUR_NOT_PROCESSED, REEL_NOT_PROCESSED_TEXT);
-    const counted = await trx.selectFrom('reels').select(sql<number>`count(*)::int`.as('n')).where('tour_id', '=', tourId).where('status', '!=', REEL_STATUS.FAILED).executeTakeFirstOrThrow();
+    if (tour.status !== TOUR_STATUS.PROCESSED || !tour.video_key)
+      throw new AppError(ERROR_CODES.TOUR_NOT_PROCESSED, REEL_NOT_PROCESSED_TEXT);
+    const counted = await trx
+      .selectFrom('reels')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('tour_id', '=', tourId)
+      .where('status', '!=', REEL_STATUS.FAILED)
+      .executeTakeFirstOrThrow();
     if (Number(counted.n) >= REELS_MAX) throw new AppError(ERROR_CODES.REELS_LIMIT, VALIDATION.reelsMax);
-    const all = await trx.selectFrom('reels').select(sql<number>`count(*)::int`.as('n')).where('tour_id', '=', tourId).executeTakeFirstOrThrow();
+    const all = await trx
+      .selectFrom('reels')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('tour_id', '=', tourId)
+      .executeTakeFirstOrThrow();
     return trx
       .insertInto('reels')
-      .values({ tour_id: tourId, created_by: userId, key: `${slug(tour.title)}-${Number(all.n) + 1}`, seed, provider: REEL_PROVIDER, progress_text: 'Queued' })
+      .values({
+        tour_id: tourId,
+        created_by: userId,
+        key: `${slug(tour.title)}-${Number(all.n) + 1}`,
+        seed,
+        provider: REEL_PROVIDER,
+        progress_text: 'Queued',
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
   });
@@ -61,5 +89,11 @@ export async function failReel(services: Services, reelId: string, reason: strin
     .where('status', '=', REEL_STATUS.PROCESSING)
     .returning(['progress'])
     .executeTakeFirst();
-  if (row) await publishReelProgress(services, reelId, { progress: row.progress, status: REEL_STATUS.FAILED, text: reason, thumbnailURL: null });
+  if (row)
+    await publishReelProgress(services, reelId, {
+      progress: row.progress,
+      status: REEL_STATUS.FAILED,
+      text: reason,
+      thumbnailURL: null,
+    });
 }

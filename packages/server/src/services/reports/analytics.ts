@@ -2,7 +2,7 @@
  * Tour analytics (Basic and Pro: feature "Tour Analytics"): the player reports each visit with an anonymous visitor
  * id; one view_events row per visitor visit, kept up to date while the visit goes on. Free and Entry see counts only.
  *
- * One definition (issue 15 item 8, issue 16 item 11): a VIEW is a VISIT — one visitor's visit to a tour, reported by
+ * One definition (issue 16 item 11): a VIEW is a VISIT — one visitor's visit to a tour, reported by
  * the player's beacon (POST /tour-visit, or the tourViewRecord mutation), counted once per visitor per tour per 30
  * minutes. Opening a visit here is what adds 1 to `tours.views` (or `deactivated_views` while the tour is
  * deactivated), so a card's "N views", the reports' Views and the analytics' visits count the same thing. Answers of
@@ -24,7 +24,10 @@ import { MAX_WAITING, VisitWriter, visitSeconds, type VisitWrite } from './visit
 /** Calls from one visitor to one tour within this gap belong to the same visit. */
 export const VISIT_GAP_MS = 30 * 60 * 1000;
 
-/** Reads a beacon (POST /tour-visit's body, tourViewRecord's input) with the shared schema; BAD_USER_INPUT in the user's words. */
+/**
+ * Reads a beacon (POST /tour-visit's body, tourViewRecord's input) with the shared schema; BAD_USER_INPUT in the user's
+ * words.
+ */
 export function parseVisitBeacon(raw: unknown): VisitBeaconData {
   const parsed = visitBeaconSchema.safeParse(raw);
   if (!parsed.success) throw fromZod(parsed.error.issues);
@@ -49,16 +52,25 @@ export async function recordTourView(services: Services, beacon: VisitBeaconData
   await assertVisitAllowed(services, tourUuid, beacon.access);
   // Through an audience link: counted under it, its hidden rooms never recorded (refused once it no longer opens).
   const link = beacon.link === undefined ? null : await assertLinkVisit(services, tourUuid, beacon.link);
-  const segments = link?.hiddenRooms.size && beacon.segments ? beacon.segments.filter((s) => !link.hiddenRooms.has(s.room)) : beacon.segments;
+  const segments =
+    link?.hiddenRooms.size && beacon.segments
+      ? beacon.segments.filter((s) => !link.hiddenRooms.has(s.room))
+      : beacon.segments;
   const writer = visitWriter(services);
   // Written with the other beacons of the moment (visit-writer.ts); beyond a bound of waiting beacons, refused as busy.
-  if (writer.waiting >= MAX_WAITING) throw new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { retryAfterSeconds: 5 });
+  if (writer.waiting >= MAX_WAITING)
+    throw new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { retryAfterSeconds: 5 });
   // A point is taken before the write (so beacons at once cannot all open visits) and given back unless one opened.
   const open = await takeRateLimit(services, 'visitOpen', `${from.ip} ${tourUuid}`);
-  const r = await writer.write(visitWrite(tourUuid, { ...beacon, segments }, from.at ?? new Date(), open.taken, link?.id ?? null));
+  const r = await writer.write(
+    visitWrite(tourUuid, { ...beacon, segments }, from.at ?? new Date(), open.taken, link?.id ?? null),
+  );
   if (!r.opened) await open.refund();
   if (!r.found) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
-  if (r.refused) throw new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { retryAfterSeconds: open.retryAfterSeconds });
+  if (r.refused)
+    throw new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, {
+      retryAfterSeconds: open.retryAfterSeconds,
+    });
   if (r.opened) viewCounter(services).add(tourUuid, r.deactivated);
 }
 
@@ -67,7 +79,13 @@ export async function settleVisits(services: Services): Promise<void> {
   await writers.get(services)?.settled();
 }
 
-function visitWrite(tourUuid: string, beacon: VisitBeaconData, at: Date, mayOpen: boolean, audienceLinkId: string | null): VisitWrite {
+function visitWrite(
+  tourUuid: string,
+  beacon: VisitBeaconData,
+  at: Date,
+  mayOpen: boolean,
+  audienceLinkId: string | null,
+): VisitWrite {
   return {
     audienceLinkId,
     tourId: tourUuid,
@@ -94,7 +112,13 @@ function visitWriter(services: Services): VisitWriter {
 }
 
 /** A tour without visits. */
-export const NO_VISITS: TourAnalytics = { visits: 0, uniqueVisitors: 0, totalSecondsSpent: 0, averageSecondsSpent: 0, averageRoomsReached: 0 };
+export const NO_VISITS: TourAnalytics = {
+  visits: 0,
+  uniqueVisitors: 0,
+  totalSecondsSpent: 0,
+  averageSecondsSpent: 0,
+  averageRoomsReached: 0,
+};
 
 export interface TourAnalytics {
   visits: number;
@@ -138,8 +162,15 @@ export async function tourAnalytics(db: Kysely<Database>, scope: AnalyticsScope)
   };
 }
 
-/** Per-tour aggregates for a set of tours (reports, a page of tours), visits since `since` when given; tours without any are absent. */
-export async function analyticsByTour(db: Kysely<Database>, tourIds: readonly string[], since?: Date | null): Promise<Map<string, TourAnalytics>> {
+/**
+ * Per-tour aggregates for a set of tours (reports, a page of tours), visits since `since` when given; tours without any
+ * are absent.
+ */
+export async function analyticsByTour(
+  db: Kysely<Database>,
+  tourIds: readonly string[],
+  since?: Date | null,
+): Promise<Map<string, TourAnalytics>> {
   const out = new Map<string, TourAnalytics>();
   if (tourIds.length === 0) return out;
   let q = db.selectFrom('view_events').where('tour_id', 'in', tourIds as string[]);

@@ -22,8 +22,13 @@ export function reportToCsv(table: ReportTable): Buffer {
   const header = table.columns.map((c) => c.header);
   const body = table.rows.map((r) => table.columns.map((c) => cell(r[c.key] ?? null, c.kind)));
   const totals = table.columns.map((c) => cell(table.totals[c.key] ?? null, c.kind));
-  // Notes (what the figures mean, a truncation) go in the first cell of full-width rows, so every row has the same columns.
+  // Notes (what the figures mean, a truncation) go in the first cell of full-width rows, so every row has the same
+  // columns.
   const notes = table.notes.map((n) => [neutraliseFormula(n), ...table.columns.slice(1).map(() => '')]);
-  const text = stringify([header, ...body, totals, ...notes], { bom: true, record_delimiter: 'windows', cast: { string: neutraliseFormula } });
+  const text = stringify([header, ...body, totals, ...notes], {
+    bom: true,
+    record_delimiter: 'windows',
+    cast: { string: neutraliseFormula },
+  });
   return Buffer.from(text, 'utf8');
 }

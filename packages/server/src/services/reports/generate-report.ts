@@ -1,4 +1,6 @@
-/** generateTourByCompanyReport / generateSummaryByUserReport: build the table, write it as CSV or PDF, answer base64. */
+/**
+ * generateTourByCompanyReport / generateSummaryByUserReport: build the table, write it as CSV or PDF, answer base64.
+ */
 import type { Services } from '../services.js';
 import { reportToCsv } from './csv.js';
 import { reportToPdf } from './pdf.js';
@@ -17,7 +19,10 @@ export interface ReportFile {
 
 const MIME_TYPES: Record<ExportType, string> = { csv: 'text/csv', pdf: 'application/pdf' };
 
-export async function generateReport(services: Services, opts: { kind: ReportKind; companyId: string; exportType: ExportType; analytics: boolean; now?: Date }): Promise<ReportFile> {
+export async function generateReport(
+  services: Services,
+  opts: { kind: ReportKind; companyId: string; exportType: ExportType; analytics: boolean; now?: Date },
+): Promise<ReportFile> {
   const now = opts.now ?? new Date();
   const build = opts.kind === REPORT_KINDS.toursByCompany ? toursByCompany : userSummary;
   const table = await build(services.db, { companyId: opts.companyId, analytics: opts.analytics, now });

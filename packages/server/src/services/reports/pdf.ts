@@ -48,7 +48,7 @@ function formatCell(v: CellValue, c: ReportColumn): string {
 }
 
 /**
- * Column widths from the content (issue 16 item 10): every column gets at least its longest word (numbers and dates
+ * Column widths from the content: every column gets at least its longest word (numbers and dates
  * their whole text), so nothing is cut; when all text fits on one line each column gets its full width and the spare
  * width is shared out; otherwise the width left over after the minimums goes to the columns whose text is longest, in
  * proportion to what they lack, and their text wraps.
@@ -93,7 +93,12 @@ export function reportToPdf(table: ReportTable): Promise<Buffer> {
     layout: landscape ? 'landscape' : 'portrait',
     margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN },
     bufferPages: true,
-    info: { Title: `${table.title} - ${toFontText(table.companyName)}`, Author: 'Roomwalk', Creator: 'Roomwalk', CreationDate: table.generatedAt },
+    info: {
+      Title: `${table.title} - ${toFontText(table.companyName)}`,
+      Author: 'Roomwalk',
+      Creator: 'Roomwalk',
+      CreationDate: table.generatedAt,
+    },
   });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
@@ -111,7 +116,10 @@ export function reportToPdf(table: ReportTable): Promise<Buffer> {
   const totals = table.columns.map((c) => formatCell(table.totals[c.key] ?? null, c));
   const widths = columnWidths(doc, table.columns, [...body, totals], tableW);
   const xs = widths.reduce<number[]>((acc, _w, i) => [...acc, i === 0 ? MARGIN : acc[i - 1]! + widths[i - 1]!], []);
-  const textOpts = (i: number) => ({ width: widths[i]! - CELL_PAD * 2, align: isNumeric(table.columns[i]!) ? ('right' as const) : ('left' as const) });
+  const textOpts = (i: number) => ({
+    width: widths[i]! - CELL_PAD * 2,
+    align: isNumeric(table.columns[i]!) ? ('right' as const) : ('left' as const),
+  });
 
   /** A row is as tall as its tallest cell: long text wraps inside its column, never into the next row. */
   function rowHeight(cells: string[], bold = false): number {
@@ -183,7 +191,12 @@ export function reportToPdf(table: ReportTable): Promise<Buffer> {
     .stroke();
   drawRow(totals, y + 2, totalsH, { bold: true });
 
-  drawPageFooters(doc, { margin: MARGIN, lift: 10, left: `Roomwalk - ${table.title} - ${toFontText(table.companyName)}`, leftShare: 0.5 });
+  drawPageFooters(doc, {
+    margin: MARGIN,
+    lift: 10,
+    left: `Roomwalk - ${table.title} - ${toFontText(table.companyName)}`,
+    leftShare: 0.5,
+  });
   doc.end();
   return done;
 }
@@ -192,7 +205,10 @@ export function reportToPdf(table: ReportTable): Promise<Buffer> {
  * The foot of every page under a thin rule: `left` (cut with an ellipsis) and "Page n of m" on the right, written once
  * every page exists (the document buffers its pages). `lift` is how far above the bottom margin it sits.
  */
-export function drawPageFooters(doc: PDFKit.PDFDocument, o: { margin: number; lift: number; left: string; leftShare: number }): void {
+export function drawPageFooters(
+  doc: PDFKit.PDFDocument,
+  o: { margin: number; lift: number; left: string; leftShare: number },
+): void {
   const range = doc.bufferedPageRange();
   for (let i = range.start; i < range.start + range.count; i++) {
     doc.switchToPage(i);
@@ -208,7 +224,11 @@ export function drawPageFooters(doc: PDFKit.PDFDocument, o: { margin: number; li
       .stroke();
     doc.font(FONT).fontSize(8).fillColor(MUTED);
     doc.text(o.left, o.margin, fy, { width: contentW * o.leftShare, lineBreak: false, ellipsis: true });
-    doc.text(`Page ${i - range.start + 1} of ${range.count}`, o.margin + contentW * o.leftShare, fy, { width: contentW * (1 - o.leftShare), align: 'right', lineBreak: false });
+    doc.text(`Page ${i - range.start + 1} of ${range.count}`, o.margin + contentW * o.leftShare, fy, {
+      width: contentW * (1 - o.leftShare),
+      align: 'right',
+      lineBreak: false,
+    });
     doc.page.margins.bottom = keep;
   }
 }

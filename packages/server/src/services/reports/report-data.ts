@@ -24,14 +24,18 @@ export interface ReportOptions {
 }
 
 /** What a view is, printed under both reports. */
-const VIEWS_NOTE = 'A view is a visit: one visitor opening the tour in the player, counted once per visitor per tour per 30 minutes.';
+const VIEWS_NOTE =
+  'A view is a visit: one visitor opening the tour in the player, counted once per visitor per tour per 30 minutes.';
 
-const fullName = (name: string | null, surname: string | null, email: string) => [name, surname].filter(Boolean).join(' ').trim() || email;
+const fullName = (name: string | null, surname: string | null, email: string) =>
+  [name, surname].filter(Boolean).join(' ').trim() || email;
 
 async function heading(db: Kysely<Database>, companyId: string, now: Date) {
   const company = await db.selectFrom('companies').select('name').where('id', '=', companyId).executeTakeFirstOrThrow();
   const license = await getLicense(db, companyId);
-  const periodStart = license ? currentPeriodStart(license, now) : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const periodStart = license
+    ? currentPeriodStart(license, now)
+    : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   return { companyName: company.name, periodStart, periodEnd: now, generatedAt: now };
 }
 
@@ -43,7 +47,17 @@ export async function toursByCompany(db: Kysely<Database>, opts: ReportOptions):
     .selectFrom('tours as t')
     .innerJoin('users as u', 'u.id', 't.owner_id')
     .leftJoin('user_profiles as p', 'p.user_id', 'u.id')
-    .select(['t.id', 't.title', 't.status', 't.deactivated_at', 't.created_at', 't.views', 'u.username', 'p.name', 'p.surname'])
+    .select([
+      't.id',
+      't.title',
+      't.status',
+      't.deactivated_at',
+      't.created_at',
+      't.views',
+      'u.username',
+      'p.name',
+      'p.surname',
+    ])
     .where('t.company_id', '=', opts.companyId)
     .where('t.deleted_at', 'is', null)
     .orderBy('t.created_at', 'desc')
@@ -88,16 +102,29 @@ export async function toursByCompany(db: Kysely<Database>, opts: ReportOptions):
       status: t.deactivated_at ? 'DEACTIVATED' : t.status,
       created: new Date(t.created_at),
       views: t.views,
-      ...(opts.analytics ? { visitors: a?.uniqueVisitors ?? 0, avgSeconds: a?.averageSecondsSpent ?? 0, avgRooms: a?.averageRoomsReached ?? 0 } : {}),
+      ...(opts.analytics
+        ? {
+            visitors: a?.uniqueVisitors ?? 0,
+            avgSeconds: a?.averageSecondsSpent ?? 0,
+            avgRooms: a?.averageRoomsReached ?? 0,
+          }
+        : {}),
     };
   });
   const totals: ReportTable['totals'] = { title: `Total: ${countOf(total, 'tour')}`, views: Number(agg.views) };
   if (opts.analytics) {
     const all = await tourAnalytics(db, { companyId: opts.companyId });
-    Object.assign(totals, { visitors: all.uniqueVisitors, avgSeconds: all.averageSecondsSpent, avgRooms: all.averageRoomsReached });
+    Object.assign(totals, {
+      visitors: all.uniqueVisitors,
+      avgSeconds: all.averageSecondsSpent,
+      avgRooms: all.averageRoomsReached,
+    });
   }
   const notes = [VIEWS_NOTE, 'Views are lifetime totals; deleted tours are not listed.'];
-  if (opts.analytics) notes.push('Unique visitors are anonymous browsers, counted once per tour (a visitor who declined cookies counts once per visit).');
+  if (opts.analytics)
+    notes.push(
+      'Unique visitors are anonymous browsers, counted once per tour (a visitor who declined cookies counts once per visit).',
+    );
   if (total > rows.length) notes.push(`Showing the newest ${rows.length} of ${total} tours; totals cover all of them.`);
   return { title: 'Tours By Company', ...head, columns, rows, totals, notes };
 }
@@ -117,11 +144,22 @@ export async function userSummary(db: Kysely<Database>, opts: ReportOptions): Pr
     .orderBy('u.id')
     .limit(max)
     .execute();
-  const userCount = Number((await db.selectFrom('users').select(sql<number>`count(*)::int`.as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow()).n);
+  const userCount = Number(
+    (
+      await db
+        .selectFrom('users')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('company_id', '=', companyId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
   const toMap = <T extends { k: string }>(rows: T[]) => new Map(rows.map((r) => [r.k, r]));
   /** One figure per tour owner over the company's tours that pass `only`. */
-  const perOwner = async (value: RawBuilder<number>, only: (eb: ExpressionBuilder<Database, 'tours'>) => Expression<SqlBool>) =>
+  const perOwner = async (
+    value: RawBuilder<number>,
+    only: (eb: ExpressionBuilder<Database, 'tours'>) => Expression<SqlBool>,
+  ) =>
     toMap(
       await db
         .selectFrom('tours')
@@ -131,7 +169,9 @@ export async function userSummary(db: Kysely<Database>, opts: ReportOptions): Pr
         .groupBy('owner_id')
         .execute(),
     );
-  const active = await perOwner(sql<number>`count(*)::int`, (eb) => eb.and([eb('deleted_at', 'is', null), eb('deactivated_at', 'is', null), eb('status', '!=', 'FAILED')]));
+  const active = await perOwner(sql<number>`count(*)::int`, (eb) =>
+    eb.and([eb('deleted_at', 'is', null), eb('deactivated_at', 'is', null), eb('status', '!=', 'FAILED')]),
+  );
   const uploads = toMap(
     await db
       .selectFrom('uploads')
@@ -142,7 +182,9 @@ export async function userSummary(db: Kysely<Database>, opts: ReportOptions): Pr
       .execute(),
   );
   const views = await perOwner(sql<number>`coalesce(sum(views), 0)::bigint`, (eb) => eb('deleted_at', 'is', null));
-  const deletedViews = await perOwner(sql<number>`coalesce(sum(views + deactivated_views), 0)::bigint`, (eb) => eb.or([eb('deleted_at', 'is not', null), eb('deactivated_at', 'is not', null)]));
+  const deletedViews = await perOwner(sql<number>`coalesce(sum(views + deactivated_views), 0)::bigint`, (eb) =>
+    eb.or([eb('deleted_at', 'is not', null), eb('deactivated_at', 'is not', null)]),
+  );
   const top = await sql<{ owner_id: string; title: string | null; views: number }>`
     SELECT owner_id, title, views FROM (
       SELECT owner_id, title, views, row_number() OVER (PARTITION BY owner_id ORDER BY views DESC, created_at DESC, id DESC) AS rn
@@ -159,7 +201,11 @@ export async function userSummary(db: Kysely<Database>, opts: ReportOptions): Pr
         await db
           .selectFrom('view_events as v')
           .innerJoin('tours as t', 't.id', 'v.tour_id')
-          .select(['t.owner_id as k', sql<number>`count(*)::int`.as('visits'), sql<number>`coalesce(avg(${visitSeconds('v')}), 0)::float8`.as('avg')])
+          .select([
+            't.owner_id as k',
+            sql<number>`count(*)::int`.as('visits'),
+            sql<number>`coalesce(avg(${visitSeconds('v')}), 0)::float8`.as('avg'),
+          ])
           .where('v.company_id', '=', companyId)
           .where('t.deleted_at', 'is', null)
           .where('v.started_at', '>=', since)
@@ -179,7 +225,10 @@ export async function userSummary(db: Kysely<Database>, opts: ReportOptions): Pr
     { key: 'topTours', header: 'Top performing tours', kind: 'text', width: 3.2 },
   ];
   if (opts.analytics) {
-    columns.push({ key: 'visits', header: 'Visits this month', kind: 'int', width: 1.1 }, { key: 'avgSeconds', header: 'Avg. seconds per visit', kind: 'decimal', width: 1.1 });
+    columns.push(
+      { key: 'visits', header: 'Visits this month', kind: 'int', width: 1.1 },
+      { key: 'avgSeconds', header: 'Avg. seconds per visit', kind: 'decimal', width: 1.1 },
+    );
   }
   const num = (m: Map<string, { k: string; n: number }>, id: string) => Number(m.get(id)?.n ?? 0);
   const rows = users.map((u) => ({
@@ -191,7 +240,12 @@ export async function userSummary(db: Kysely<Database>, opts: ReportOptions): Pr
     views: num(views, u.id),
     deletedViews: num(deletedViews, u.id),
     topTours: (topByOwner.get(u.id) ?? []).join('; '),
-    ...(opts.analytics ? { visits: Number(visitsByOwner.get(u.id)?.visits ?? 0), avgSeconds: Math.round(Number(visitsByOwner.get(u.id)?.avg ?? 0) * 10) / 10 } : {}),
+    ...(opts.analytics
+      ? {
+          visits: Number(visitsByOwner.get(u.id)?.visits ?? 0),
+          avgSeconds: Math.round(Number(visitsByOwner.get(u.id)?.avg ?? 0) * 10) / 10,
+        }
+      : {}),
   }));
   const sum = (m: Map<string, { n: number }>) => [...m.values()].reduce((s, r) => s + Number(r.n), 0);
   const totals: ReportTable['totals'] = {
@@ -205,7 +259,11 @@ export async function userSummary(db: Kysely<Database>, opts: ReportOptions): Pr
     const all = await tourAnalytics(db, { companyId, since });
     Object.assign(totals, { visits: all.visits, avgSeconds: all.averageSecondsSpent });
   }
-  const notes = [VIEWS_NOTE, 'Monthly figures count from the start of the current billing month; views are lifetime totals.'];
-  if (userCount > rows.length) notes.push(`Showing the first ${rows.length} of ${userCount} users; totals cover all of them.`);
+  const notes = [
+    VIEWS_NOTE,
+    'Monthly figures count from the start of the current billing month; views are lifetime totals.',
+  ];
+  if (userCount > rows.length)
+    notes.push(`Showing the first ${rows.length} of ${userCount} users; totals cover all of them.`);
   return { title: 'User Summary', ...head, columns, rows, totals, notes };
 }

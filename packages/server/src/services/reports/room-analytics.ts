@@ -1,5 +1,5 @@
 /**
- * tourAnalytics (issue 21): a tour's visits over a period, time per room, where visits end, visits per day and the
+ * tourAnalytics: a tour's visits over a period, time per room, where visits end, visits per day and the
  * device split. Plans with Tour Analytics only (Basic, Pro, Offline License: PLAN_REQUIRED otherwise); the tour's owner
  * or an admin of its company (as for editing the tour). Days rolled up (services/reports/room-rollup.ts) are read from
  * the daily aggregates, the days after them from the visits themselves, so the answer is the same before and after a
@@ -44,23 +44,38 @@ export interface TourRoomAnalytics {
 }
 
 /** The whole UTC days a request covers: `to` defaults to today, `from` to 29 days before `to`. */
-export function periodDays(from: Date | null | undefined, to: Date | null | undefined, now = new Date()): { from: string; to: string } {
+export function periodDays(
+  from: Date | null | undefined,
+  to: Date | null | undefined,
+  now = new Date(),
+): { from: string; to: string } {
   const toDay = utcDay(to ?? now);
   const fromDay = from ? utcDay(from) : addDays(toDay, -(DEFAULT_PERIOD_DAYS - 1));
-  if (fromDay > toDay) throw new AppError(ERROR_CODES.BAD_USER_INPUT, 'The period must start before it ends.', { field: 'from' });
-  if (Date.parse(toDay) - Date.parse(fromDay) >= MAX_PERIOD_DAYS * 86_400_000) throw new AppError(ERROR_CODES.BAD_USER_INPUT, 'Choose a period of at most a year.', { field: 'from' });
+  if (fromDay > toDay)
+    throw new AppError(ERROR_CODES.BAD_USER_INPUT, 'The period must start before it ends.', { field: 'from' });
+  if (Date.parse(toDay) - Date.parse(fromDay) >= MAX_PERIOD_DAYS * 86_400_000)
+    throw new AppError(ERROR_CODES.BAD_USER_INPUT, 'Choose a period of at most a year.', { field: 'from' });
   return { from: fromDay, to: toDay };
 }
 
 /** The GraphQL entry: access and plan checks, then the figures. */
-export async function tourAnalyticsFor(services: Services, auth: AuthInfo, args: { tourId: string; from?: Date | null; to?: Date | null }, now = new Date()): Promise<TourRoomAnalytics> {
+export async function tourAnalyticsFor(
+  services: Services,
+  auth: AuthInfo,
+  args: { tourId: string; from?: Date | null; to?: Date | null },
+  now = new Date(),
+): Promise<TourRoomAnalytics> {
   const tour = await loadEditableTour(services, auth, args.tourId);
   if (!canSeeAnalytics(auth.roles)) throw new AppError(ERROR_CODES.PLAN_REQUIRED, ANALYTICS_PLAN_REQUIRED_TEXT);
   return roomAnalytics(services.db, tour.id, periodDays(args.from, args.to, now));
 }
 
 /** The figures of one tour over whole UTC days [from, to]. */
-export async function roomAnalytics(db: Kysely<Database>, tourId: string, period: { from: string; to: string }): Promise<TourRoomAnalytics> {
+export async function roomAnalytics(
+  db: Kysely<Database>,
+  tourId: string,
+  period: { from: string; to: string },
+): Promise<TourRoomAnalytics> {
   const state = await rollupState(db);
   const rolled = state.rolledThrough;
   // Aggregates for [from, min(to, rolled)], visits for [max(from, rolled + 1), to].
@@ -72,30 +87,40 @@ export async function roomAnalytics(db: Kysely<Database>, tourId: string, period
   const rawEnd = new Date(`${addDays(period.to, 1)}T00:00:00Z`);
   const day = sql`(v.started_at AT TIME ZONE 'UTC')::date`;
   // Only the tour's rooms as they are now (its markers, and '' before the first): a deleted room, or any name a beacon
-  // brought before rooms were checked where visits are written, is not shown (nor in the seller report, PDF and digest).
-  const tourRoom = (name: RawBuilder<unknown>) => sql`(${name} = '' OR ${name} IN (SELECT m.name FROM markers m WHERE m.tour_id = ${tourId}))`;
+  // brought before rooms were checked where visits are written, is not shown (nor in the seller report, PDF and
+  // digest).
+  const tourRoom = (name: RawBuilder<unknown>) =>
+    sql`(${name} = '' OR ${name} IN (SELECT m.name FROM markers m WHERE m.tour_id = ${tourId}))`;
 
   const [aggDays, rawDays, aggRooms, rawRooms, unique] = await Promise.all([
     useAgg
       ? sql<DayRow>`SELECT day::text AS day, visits, visitors, seconds::float8 AS seconds, completed, fast_travels, phone, tablet, desktop
-          FROM tour_visit_daily WHERE tour_id = ${tourId} AND day >= ${period.from}::date AND day <= ${aggTo}::date`.execute(db)
+          FROM tour_visit_daily WHERE tour_id = ${tourId} AND day >= ${period.from}::date AND day <= ${aggTo}::date`.execute(
+          db,
+        )
       : null,
     useRaw
       ? sql<DayRow>`SELECT ${day}::text AS day, count(*)::int AS visits, count(DISTINCT v.visitor_id)::int AS visitors, coalesce(sum(${visitSeconds('v')}), 0)::float8 AS seconds,
             count(*) FILTER (WHERE v.reached_end)::int AS completed, coalesce(sum(v.fast_travels), 0)::int AS fast_travels,
             count(*) FILTER (WHERE v.device = 'phone')::int AS phone, count(*) FILTER (WHERE v.device = 'tablet')::int AS tablet,
             count(*) FILTER (WHERE v.device = 'desktop')::int AS desktop
-          FROM view_events v WHERE v.tour_id = ${tourId} AND v.started_at >= ${rawStart} AND v.started_at < ${rawEnd} GROUP BY 1`.execute(db)
+          FROM view_events v WHERE v.tour_id = ${tourId} AND v.started_at >= ${rawStart} AND v.started_at < ${rawEnd} GROUP BY 1`.execute(
+          db,
+        )
       : null,
     useAgg
       ? sql<RoomRow>`SELECT room, sum(seconds)::float8 AS seconds, sum(visits)::int AS visits, sum(exits)::int AS exits
-          FROM tour_room_daily WHERE tour_id = ${tourId} AND day >= ${period.from}::date AND day <= ${aggTo}::date AND ${tourRoom(sql.ref('room'))} GROUP BY room`.execute(db)
+          FROM tour_room_daily WHERE tour_id = ${tourId} AND day >= ${period.from}::date AND day <= ${aggTo}::date AND ${tourRoom(sql.ref('room'))} GROUP BY room`.execute(
+          db,
+        )
       : null,
     useRaw
       ? sql<RoomRow>`SELECT e->>'name' AS room, sum((e->>'seconds')::int)::float8 AS seconds, count(*)::int AS visits,
             count(*) FILTER (WHERE v.exit_room = e->>'name')::int AS exits
           FROM view_events v CROSS JOIN LATERAL jsonb_array_elements(v.rooms) e
-          WHERE v.tour_id = ${tourId} AND v.started_at >= ${rawStart} AND v.started_at < ${rawEnd} AND ${tourRoom(sql`e->>'name'`)} GROUP BY 1`.execute(db)
+          WHERE v.tour_id = ${tourId} AND v.started_at >= ${rawStart} AND v.started_at < ${rawEnd} AND ${tourRoom(sql`e->>'name'`)} GROUP BY 1`.execute(
+          db,
+        )
       : null,
     uniqueVisitors(db, tourId, period, state.visitorsThrough),
   ]);
@@ -122,7 +147,12 @@ export async function roomAnalytics(db: Kysely<Database>, tourId: string, period
 
   // A day is read either from its aggregate or from its visits, never both, so a day's visitors add up as they are.
   const daily: TourRoomAnalytics['daily'] = [];
-  for (let d = period.from; d <= period.to; d = addDays(d, 1)) daily.push({ date: d, visits: Number(days.get(d)?.visits ?? 0), uniqueVisitors: Number(days.get(d)?.visitors ?? 0) });
+  for (let d = period.from; d <= period.to; d = addDays(d, 1))
+    daily.push({
+      date: d,
+      visits: Number(days.get(d)?.visits ?? 0),
+      uniqueVisitors: Number(days.get(d)?.visitors ?? 0),
+    });
 
   return {
     from: period.from,
@@ -166,12 +196,17 @@ interface RoomRow {
 
 /**
  * Distinct visitors of the period. The rollup keeps each visitor's last day for the visits that started before
- * `visitorsThrough` (a few minutes before its last run, room-rollup.ts). When the period runs to that day or later, such
- * a visitor visited in it exactly when their last day is in it (a sum over at most a year of rows); the visitors of the
- * visits since then are added unless already counted (an hour's visitors checked one by one). A period that ends before
- * that day is counted from the visits themselves.
+ * `visitorsThrough` (a few minutes before its last run, room-rollup.ts). When the period runs to that day or later,
+ * such a visitor visited in it exactly when their last day is in it (a sum over at most a year of rows); the visitors
+ * of the visits since then are added unless already counted (an hour's visitors checked one by one). A period that ends
+ * before that day is counted from the visits themselves.
  */
-async function uniqueVisitors(db: Kysely<Database>, tourId: string, period: { from: string; to: string }, visitorsThrough: Date | null): Promise<number> {
+async function uniqueVisitors(
+  db: Kysely<Database>,
+  tourId: string,
+  period: { from: string; to: string },
+  visitorsThrough: Date | null,
+): Promise<number> {
   const start = new Date(`${period.from}T00:00:00Z`);
   const end = new Date(`${addDays(period.to, 1)}T00:00:00Z`);
   if (!visitorsThrough || period.to < utcDay(visitorsThrough)) {
@@ -181,10 +216,16 @@ async function uniqueVisitors(db: Kysely<Database>, tourId: string, period: { fr
   }
   const freshFrom = visitorsThrough > start ? visitorsThrough : start;
   const [known, fresh] = await Promise.all([
-    sql<{ n: number }>`SELECT coalesce(sum(visitors), 0)::int AS n FROM tour_visitor_last_days WHERE tour_id = ${tourId} AND day >= ${period.from}::date`.execute(db),
+    sql<{
+      n: number;
+    }>`SELECT coalesce(sum(visitors), 0)::int AS n FROM tour_visitor_last_days WHERE tour_id = ${tourId} AND day >= ${period.from}::date`.execute(
+      db,
+    ),
     sql<{ n: number }>`SELECT count(*)::int AS n FROM (
         SELECT v.visitor_id FROM view_events v WHERE v.tour_id = ${tourId} AND v.started_at >= ${freshFrom} AND v.started_at < ${end} GROUP BY 1
-      ) d WHERE NOT EXISTS (SELECT 1 FROM tour_visitors tv WHERE tv.tour_id = ${tourId} AND tv.visitor_id = d.visitor_id AND tv.last_day >= ${period.from}::date)`.execute(db),
+      ) d WHERE NOT EXISTS (SELECT 1 FROM tour_visitors tv WHERE tv.tour_id = ${tourId} AND tv.visitor_id = d.visitor_id AND tv.last_day >= ${period.from}::date)`.execute(
+      db,
+    ),
   ]);
   return Number(known.rows[0]?.n ?? 0) + Number(fresh.rows[0]?.n ?? 0);
 }

@@ -21,7 +21,8 @@ const VISITOR_SETTLE_MS = 5 * 60 * 1000;
 
 /** 'YYYY-MM-DD' of a moment in UTC. */
 export const utcDay = (d: Date): string => d.toISOString().slice(0, 10);
-export const addDays = (day: string, n: number): string => utcDay(new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS));
+export const addDays = (day: string, n: number): string =>
+  utcDay(new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS));
 
 export interface RollupState {
   /** The last day rolled up, or null before the first run. */
@@ -36,7 +37,10 @@ export async function rollupState(db: Kysely<Database>): Promise<RollupState> {
     .select([sql<string>`rolled_through::text`.as('day'), 'visitors_through'])
     .where('id', '=', 1)
     .executeTakeFirst();
-  return { rolledThrough: row?.day ?? null, visitorsThrough: row?.visitors_through ? new Date(row.visitors_through) : null };
+  return {
+    rolledThrough: row?.day ?? null,
+    visitorsThrough: row?.visitors_through ? new Date(row.visitors_through) : null,
+  };
 }
 
 export interface RollupDone {
@@ -46,7 +50,10 @@ export interface RollupDone {
   visitorsThrough: Date;
 }
 
-/** Rolls up every final day not rolled up yet and the visitors up to a few minutes ago; null when there was nothing to do. */
+/**
+ * Rolls up every final day not rolled up yet and the visitors up to a few minutes ago; null when there was nothing to
+ * do.
+ */
 export async function rollupRoomAnalytics(db: Kysely<Database>, now = new Date()): Promise<RollupDone | null> {
   const through = addDays(utcDay(new Date(now.getTime() - ROLLUP_SETTLE_MS)), -1);
   const visitorsUntil = new Date(now.getTime() - VISITOR_SETTLE_MS);
@@ -56,7 +63,10 @@ export async function rollupRoomAnalytics(db: Kysely<Database>, now = new Date()
     let from: string;
     if (state.rolledThrough) from = addDays(state.rolledThrough, 1);
     else {
-      const first = await trx.selectFrom('view_events').select(sql<string | null>`min(started_at)`.as('first')).executeTakeFirst();
+      const first = await trx
+        .selectFrom('view_events')
+        .select(sql<string | null>`min(started_at)`.as('first'))
+        .executeTakeFirst();
       from = first?.first ? utcDay(new Date(first.first)) : through;
     }
     const days = from <= through ? await rollupDays(trx, from, through) : null;
@@ -69,7 +79,9 @@ export async function rollupRoomAnalytics(db: Kysely<Database>, now = new Date()
     const visitorsThrough = visitors ? visitorsUntil : visitorsFrom!;
     await sql`
       INSERT INTO analytics_rollup_state (id, rolled_through, visitors_through, updated_at) VALUES (1, ${rolledThrough}::date, ${visitorsThrough}, now())
-      ON CONFLICT (id) DO UPDATE SET rolled_through = excluded.rolled_through, visitors_through = excluded.visitors_through, updated_at = excluded.updated_at`.execute(trx);
+      ON CONFLICT (id) DO UPDATE SET rolled_through = excluded.rolled_through, visitors_through = excluded.visitors_through, updated_at = excluded.updated_at`.execute(
+      trx,
+    );
     return { days, visitorsThrough };
   });
 }
@@ -77,7 +89,11 @@ export async function rollupRoomAnalytics(db: Kysely<Database>, now = new Date()
 const day = sql`(v.started_at AT TIME ZONE 'UTC')::date`;
 
 /** Aggregates the visits that started on the days [from, through] (recomputed: delete, then insert). */
-async function rollupDays(trx: Kysely<Database>, from: string, through: string): Promise<{ from: string; through: string; visits: number }> {
+async function rollupDays(
+  trx: Kysely<Database>,
+  from: string,
+  through: string,
+): Promise<{ from: string; through: string; visits: number }> {
   const start = new Date(`${from}T00:00:00Z`);
   const end = new Date(`${addDays(through, 1)}T00:00:00Z`);
   await trx.deleteFrom('tour_visit_daily').where('day', '>=', from).where('day', '<=', through).execute();
@@ -102,7 +118,9 @@ async function rollupDays(trx: Kysely<Database>, from: string, through: string):
   return { from, through, visits: Number(inserted.rows[0]?.visits ?? 0) };
 }
 
-/** Adds the visits that started in [from, until) (from null: all before until) to their visitors' first and last days. */
+/**
+ * Adds the visits that started in [from, until) (from null: all before until) to their visitors' first and last days.
+ */
 async function rollupVisitors(trx: Kysely<Database>, from: Date | null, until: Date): Promise<void> {
   const since = from ? sql`v.started_at >= ${from} AND` : sql``;
   await sql`
@@ -111,9 +129,13 @@ async function rollupVisitors(trx: Kysely<Database>, from: Date | null, until: D
     FROM view_events v WHERE ${since} v.started_at < ${until}
     GROUP BY v.tour_id, v.visitor_id
     ON CONFLICT (tour_id, visitor_id) DO UPDATE
-      SET first_day = least(tour_visitors.first_day, excluded.first_day), last_day = greatest(tour_visitors.last_day, excluded.last_day)`.execute(trx);
+      SET first_day = least(tour_visitors.first_day, excluded.first_day), last_day = greatest(tour_visitors.last_day, excluded.last_day)`.execute(
+    trx,
+  );
   // Visitors per last day, rebuilt for the tours this run touched (unique visitors as a sum: room-analytics.ts).
-  const touched = await sql<{ tour_id: string }>`SELECT DISTINCT v.tour_id FROM view_events v WHERE ${since} v.started_at < ${until}`.execute(trx);
+  const touched = await sql<{
+    tour_id: string;
+  }>`SELECT DISTINCT v.tour_id FROM view_events v WHERE ${since} v.started_at < ${until}`.execute(trx);
   if (!touched.rows.length) return;
   // One array parameter, however many tours (read once here instead of in both statements).
   const tours = sql`ANY(${touched.rows.map((r) => r.tour_id)}::uuid[])`;

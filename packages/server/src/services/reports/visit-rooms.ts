@@ -13,7 +13,11 @@ export interface VisitRoom {
 }
 
 /** Sums the segments per room, in the order each room was first entered; the last segment's room is where it ended. */
-export function summariseSegments(segments: readonly RoomSegment[]): { rooms: VisitRoom[]; exitRoom: string | null; seconds: number } {
+export function summariseSegments(segments: readonly RoomSegment[]): {
+  rooms: VisitRoom[];
+  exitRoom: string | null;
+  seconds: number;
+} {
   const byName = new Map<string, VisitRoom>();
   let total = 0;
   for (const s of segments) {
@@ -31,4 +35,5 @@ export function summariseSegments(segments: readonly RoomSegment[]): { rooms: Vi
 export const roomLabel = (name: string): string => name || ENTRANCE_ROOM;
 
 /** "Kitchen 1 min 30 s, Master Bedroom 40 s". */
-export const formatRoomPath = (rooms: readonly VisitRoom[]): string => rooms.map((r) => `${roomLabel(r.name)} ${formatDuration(r.seconds)}`).join(', ');
+export const formatRoomPath = (rooms: readonly VisitRoom[]): string =>
+  rooms.map((r) => `${roomLabel(r.name)} ${formatDuration(r.seconds)}`).join(', ');

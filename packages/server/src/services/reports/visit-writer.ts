@@ -1,11 +1,12 @@
 /**
- * Writes visit beacons in groups (issue 21, the beacon endpoint's ≥ 2,000 beacons/s): each beacon waits for the write
+ * Writes visit beacons in groups (the beacon endpoint's ≥ 2,000 beacons/s): each beacon waits for the write
  * that carries it, but a node runs one write at a time and each write takes every beacon that came meanwhile
  * (group commit), so under load one transaction of four round trips serves many beacons instead of one. A lone beacon
  * is written at once (no timer). In the write: the visitors' locks (one advisory lock per tour and visitor, taken in
  * order, so two nodes never open two visits for one visitor), then one statement that checks each tour (known, not
  * deleted, playable), extends each visitor's visit of the last 30 minutes or opens one (when the beacon may), and
- * answers per beacon. Beacons of one visitor in the same group are merged first (they would otherwise both open a visit).
+ * answers per beacon. Beacons of one visitor in the same group are merged first (they would otherwise both open a
+ * visit).
  *
  * The same statement keeps what a beacon claims plausible, since anyone can send one: a visit's seconds are at most the
  * time since its first beacon (plus VISIT_START_GRACE_SECONDS), its rooms are the tour's markers ('' before the first
@@ -44,7 +45,9 @@ export interface VisitWrite {
   tourId: string;
   visitorId: string;
   at: Date;
-  /** Whether this beacon may open a new visit (the address has new visits left for this tour); it may always extend one. */
+  /**
+   * Whether this beacon may open a new visit (the address has new visits left for this tour); it may always extend one.
+   */
   mayOpen: boolean;
   secondsSpent: number;
   roomsReached: number;
@@ -124,7 +127,9 @@ export class VisitWriter {
   }
 }
 
-/** Merges one visitor's beacons of a group: the most time, the rooms covering the most time, the end if any reached it. */
+/**
+ * Merges one visitor's beacons of a group: the most time, the rooms covering the most time, the end if any reached it.
+ */
 function merge(a: VisitWrite, b: VisitWrite): VisitWrite {
   const rooms = !a.rooms ? b.rooms : !b.rooms ? a.rooms : b.rooms.seconds >= a.rooms.seconds ? b.rooms : a.rooms;
   return {
@@ -170,7 +175,9 @@ async function writeGroup(db: Kysely<Database>, group: readonly VisitWrite[]): P
     };
   });
   const answers = await db.transaction().execute(async (trx) => {
-    await sql`SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtext(k) AS h FROM jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb) k ORDER BY 1) s`.execute(trx);
+    await sql`SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtext(k) AS h FROM jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb) k ORDER BY 1) s`.execute(
+      trx,
+    );
     const r = await sql<{ i: number; deactivated: boolean; opened: boolean; refused: boolean }>`
       WITH b AS (
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(i int, tour_id uuid, visitor_id text, at timestamptz, may_open boolean,
@@ -221,7 +228,9 @@ async function writeGroup(db: Kysely<Database>, group: readonly VisitWrite[]): P
         FROM ok LEFT JOIN rm ON rm.i = ok.i WHERE ok.visit_id IS NULL AND ok.may_open
         RETURNING 1
       )
-      SELECT ok.i, ok.deactivated, ok.visit_id IS NULL AND ok.may_open AS opened, ok.visit_id IS NULL AND NOT ok.may_open AS refused FROM ok`.execute(trx);
+      SELECT ok.i, ok.deactivated, ok.visit_id IS NULL AND ok.may_open AS opened, ok.visit_id IS NULL AND NOT ok.may_open AS refused FROM ok`.execute(
+      trx,
+    );
     return r.rows;
   });
   const byIndex = new Map(answers.map((a) => [Number(a.i), a]));
@@ -231,6 +240,11 @@ async function writeGroup(db: Kysely<Database>, group: readonly VisitWrite[]): P
   for (const v of group) if (v.mayOpen && !opener.has(keyOf(v))) opener.set(keyOf(v), v);
   return group.map((v) => {
     const a = byIndex.get(indexOf.get(keyOf(v))!);
-    return { found: !!a, opened: !!a?.opened && opener.get(keyOf(v)) === v, refused: !!a?.refused, deactivated: !!a?.deactivated };
+    return {
+      found: !!a,
+      opened: !!a?.opened && opener.get(keyOf(v)) === v,
+      refused: !!a?.refused,
+      deactivated: !!a?.deactivated,
+    };
   });
 }

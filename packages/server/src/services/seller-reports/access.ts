@@ -23,6 +23,7 @@ export async function hasAnalyticsPlan(db: Kysely<Database>, companyId: string, 
 /** The tour, when the caller may manage its seller reports; PLAN_REQUIRED below Basic. */
 export async function sellerReportTour(services: Services, auth: AuthInfo, tourGlobalId: string): Promise<TourRow> {
   const tour = await loadEditableTour(services, auth, tourGlobalId);
-  if (!(await hasAnalyticsPlan(services.db, tour.company_id))) throw new AppError(ERROR_CODES.PLAN_REQUIRED, ANALYTICS_PLAN_TEXT);
+  if (!(await hasAnalyticsPlan(services.db, tour.company_id)))
+    throw new AppError(ERROR_CODES.PLAN_REQUIRED, ANALYTICS_PLAN_TEXT);
   return tour;
 }

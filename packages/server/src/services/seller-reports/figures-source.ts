@@ -1,23 +1,45 @@
-/** The figures of a seller report: the last `days` whole UTC days up to `now`, read as the tourAnalytics query reads them. */
+/**
+ * The figures of a seller report: the last `days` whole UTC days up to `now`, read as the tourAnalytics query reads
+ * them.
+ */
 import type { Services } from '../services.js';
 import { periodDays, roomAnalytics, type TourRoomAnalytics } from '../reports/room-analytics.js';
 import type { SellerReportSubject } from './figures.js';
 
-export async function readSellerFigures(services: Services, tourId: string, days: number, now = new Date()): Promise<{ figures: TourRoomAnalytics; from: Date; to: Date }> {
+export async function readSellerFigures(
+  services: Services,
+  tourId: string,
+  days: number,
+  now = new Date(),
+): Promise<{ figures: TourRoomAnalytics; from: Date; to: Date }> {
   const from = new Date(now.getTime() - (days - 1) * 86_400_000);
   const period = periodDays(from, now, now);
   const figures = await roomAnalytics(services.db, tourId, period);
-  return { figures, from: new Date(`${period.from}T00:00:00Z`), to: new Date(Date.parse(`${period.to}T00:00:00Z`) + 86_400_000) };
+  return {
+    figures,
+    from: new Date(`${period.from}T00:00:00Z`),
+    to: new Date(Date.parse(`${period.to}T00:00:00Z`) + 86_400_000),
+  };
 }
 
 /** The tour's title, its company and the agent who owns it, for the report's heading. */
-export async function readSubject(services: Services, tourId: string, period: { from: Date; to: Date }): Promise<SellerReportSubject & { ownerEmail: string }> {
+export async function readSubject(
+  services: Services,
+  tourId: string,
+  period: { from: Date; to: Date },
+): Promise<SellerReportSubject & { ownerEmail: string }> {
   const row = await services.db
     .selectFrom('tours')
     .innerJoin('companies', 'companies.id', 'tours.company_id')
     .innerJoin('users', 'users.id', 'tours.owner_id')
     .leftJoin('user_profiles', 'user_profiles.user_id', 'users.id')
-    .select(['tours.title', 'companies.name as company', 'user_profiles.name', 'user_profiles.surname', 'users.username'])
+    .select([
+      'tours.title',
+      'companies.name as company',
+      'user_profiles.name',
+      'user_profiles.surname',
+      'users.username',
+    ])
     .where('tours.id', '=', tourId)
     .executeTakeFirstOrThrow();
   return {

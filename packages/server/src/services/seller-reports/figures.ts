@@ -1,5 +1,5 @@
 /**
- * The figures a seller report shows: the same as the `tourAnalytics` query (the contract of issue 21), for one tour
+ * The figures a seller report shows: the same as the `tourAnalytics` query (the contract), for one tour
  * over a period. Read through the analytics service (services/reports/analytics.ts) so the console, the shared link
  * and the PDF always agree.
  */
@@ -24,9 +24,12 @@ export interface SellerReportSubject {
 }
 
 /** Rooms by time spent, longest first (ties by name). */
-export const roomsByTime = (f: SellerFigures) => [...f.rooms].sort((a, b) => b.seconds - a.seconds || a.name.localeCompare(b.name));
+export const roomsByTime = (f: SellerFigures) =>
+  [...f.rooms].sort((a, b) => b.seconds - a.seconds || a.name.localeCompare(b.name));
 /** Where visits ended, most first. */
-export const exitsByCount = (f: SellerFigures) => [...f.exits].sort((a, b) => b.visits - a.visits || a.name.localeCompare(b.name));
+export const exitsByCount = (f: SellerFigures) =>
+  [...f.exits].sort((a, b) => b.visits - a.visits || a.name.localeCompare(b.name));
 
 /** "Agent Name, Company": who sends the report; a one-person company named after its agent is said once. */
-export const senderLine = (s: Pick<SellerReportSubject, 'agentName' | 'companyName'>) => [...new Set([s.agentName.trim(), s.companyName.trim()].filter(Boolean))].join(', ');
+export const senderLine = (s: Pick<SellerReportSubject, 'agentName' | 'companyName'>) =>
+  [...new Set([s.agentName.trim(), s.companyName.trim()].filter(Boolean))].join(', ');

@@ -28,9 +28,21 @@ export function validatePeriod(days: number | null | undefined, field = 'days'):
   return d;
 }
 
-export async function listLinks(services: Services, auth: AuthInfo, tourGlobalId: string, now = new Date()): Promise<SellerLinkRow[]> {
+export async function listLinks(
+  services: Services,
+  auth: AuthInfo,
+  tourGlobalId: string,
+  now = new Date(),
+): Promise<SellerLinkRow[]> {
   const tour = await sellerReportTour(services, auth, tourGlobalId);
-  return services.db.selectFrom('seller_report_links').selectAll().where('tour_id', '=', tour.id).where('revoked_at', 'is', null).where('expires_at', '>', now).orderBy('created_at', 'desc').execute();
+  return services.db
+    .selectFrom('seller_report_links')
+    .selectAll()
+    .where('tour_id', '=', tour.id)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .execute();
 }
 
 export async function createLink(
@@ -68,14 +80,21 @@ export async function revokeLink(services: Services, auth: AuthInfo, linkId: str
   const row = await db.selectFrom('seller_report_links').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row || row.company_id !== auth.companyId) throw notFound('This report link was not found.');
   await sellerReportTour(services, auth, encodeId('Tour', row.tour_id));
-  const revoked = await db.updateTable('seller_report_links').set({ revoked_at: new Date() }).where('id', '=', id).where('revoked_at', 'is', null).returningAll().executeTakeFirst();
+  const revoked = await db
+    .updateTable('seller_report_links')
+    .set({ revoked_at: new Date() })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
   if (!revoked) throw notFound('This report link was revoked already.');
   return revoked;
 }
 
 /** The link a token names, when it is still valid (not revoked, not expired, its tour not deleted). */
 export async function linkByToken(services: Services, token: string, now = new Date()): Promise<SellerLinkRow> {
-  if (typeof token !== 'string' || !token.startsWith(TOKEN_PREFIX) || token.length > 100) throw notFound(LINK_NOT_FOUND_TEXT);
+  if (typeof token !== 'string' || !token.startsWith(TOKEN_PREFIX) || token.length > 100)
+    throw notFound(LINK_NOT_FOUND_TEXT);
   const row = await services.db
     .selectFrom('seller_report_links as l')
     .innerJoin('tours as t', 't.id', 'l.tour_id')
@@ -90,4 +109,5 @@ export async function linkByToken(services: Services, token: string, now = new D
 }
 
 export const encodeLinkId = (id: string) => encodeTypedId('SellerReportLink', id);
-const decodeLinkId = (globalId: string) => decodeTypedId('SellerReportLink', globalId, 'This report link was not found.');
+const decodeLinkId = (globalId: string) =>
+  decodeTypedId('SellerReportLink', globalId, 'This report link was not found.');

@@ -28,17 +28,29 @@ const decodeRunId = (globalId: string) => decodeTypedId('SellerReportRun', globa
 const enqueue = (services: Services, runId: string) => sellerReportQueue.enqueue(services, { runId });
 
 /** sellerReportPdfCreate: queues a PDF of the last `days` days for the agent to download. */
-export async function startDownload(services: Services, auth: AuthInfo, input: { tourId: string; days?: number | null }): Promise<SellerRunRow> {
+export async function startDownload(
+  services: Services,
+  auth: AuthInfo,
+  input: { tourId: string; days?: number | null },
+): Promise<SellerRunRow> {
   const tour = await sellerReportTour(services, auth, input.tourId);
   const days = validatePeriod(input.days);
-  const run = await services.db.insertInto('seller_report_runs').values({ tour_id: tour.id, requested_by: auth.userId, kind: 'DOWNLOAD', days }).returningAll().executeTakeFirstOrThrow();
+  const run = await services.db
+    .insertInto('seller_report_runs')
+    .values({ tour_id: tour.id, requested_by: auth.userId, kind: 'DOWNLOAD', days })
+    .returningAll()
+    .executeTakeFirstOrThrow();
   await enqueue(services, run.id);
   return run;
 }
 
 /** sellerReportRun: a run the caller may see (any run of a tour they may manage). */
 export async function getRun(services: Services, auth: AuthInfo, runGlobalId: string): Promise<SellerRunRow> {
-  const row = await services.db.selectFrom('seller_report_runs').selectAll().where('id', '=', decodeRunId(runGlobalId)).executeTakeFirst();
+  const row = await services.db
+    .selectFrom('seller_report_runs')
+    .selectAll()
+    .where('id', '=', decodeRunId(runGlobalId))
+    .executeTakeFirst();
   if (!row) throw notFound('This report was not found.');
   await sellerReportTour(services, auth, encodeId('Tour', row.tour_id)).catch(() => {
     throw notFound('This report was not found.');
@@ -46,9 +58,17 @@ export async function getRun(services: Services, auth: AuthInfo, runGlobalId: st
   return row;
 }
 
-/** The newest run of a digest (its sending, with progress or the reason it failed); the caller read the digest already. */
+/**
+ * The newest run of a digest (its sending, with progress or the reason it failed); the caller read the digest already.
+ */
 export async function lastDigestRun(services: Services, digestId: string): Promise<SellerRunRow | null> {
-  const row = await services.db.selectFrom('seller_report_runs').selectAll().where('digest_id', '=', digestId).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+  const row = await services.db
+    .selectFrom('seller_report_runs')
+    .selectAll()
+    .where('digest_id', '=', digestId)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   return row ?? null;
 }
 
@@ -75,7 +95,11 @@ export async function sweepDueDigests(services: Services, now = new Date()): Pro
         .execute();
       // Below Basic the digest waits (kept, sent again after an upgrade) instead of mailing figures the plan lacks.
       if (!(await hasAnalyticsPlan(trx, d.company_id, now))) continue;
-      const run = await db.insertInto('seller_report_runs').values({ tour_id: d.tour_id, digest_id: d.id, kind: 'DIGEST', days: DIGEST_DAYS[d.frequency] }).returning('id').executeTakeFirstOrThrow();
+      const run = await db
+        .insertInto('seller_report_runs')
+        .values({ tour_id: d.tour_id, digest_id: d.id, kind: 'DIGEST', days: DIGEST_DAYS[d.frequency] })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       ids.push(run.id);
     }
     return ids;
@@ -107,7 +131,8 @@ export async function runSellerReport(services: Services, runId: string, now = n
     .executeTakeFirst();
   if (!run) return;
   const finalAttempt = run.attempt >= SELLER_RUN_ATTEMPTS;
-  const progress = (p: number, text: string) => db.updateTable('seller_report_runs').set({ progress: p, progress_text: text }).where('id', '=', runId).execute();
+  const progress = (p: number, text: string) =>
+    db.updateTable('seller_report_runs').set({ progress: p, progress_text: text }).where('id', '=', runId).execute();
   try {
     const { figures, from, to } = await readSellerFigures(services, run.tour_id, run.days, now);
     const subject = await readSubject(services, run.tour_id, { from, to });
@@ -115,12 +140,29 @@ export async function runSellerReport(services: Services, runId: string, now = n
     const pdf = await sellerReportToPdf(subject, figures, now);
     const fileName = `seller-report-${slug(subject.tourTitle || 'tour')}-${now.toISOString().slice(0, 10)}.pdf`;
     if (run.kind === 'DOWNLOAD') {
-      await db.updateTable('seller_report_runs').set({ status: 'DONE', progress: 100, progress_text: 'Ready', pdf, file_name: fileName, finished_at: new Date() }).where('id', '=', runId).execute();
+      await db
+        .updateTable('seller_report_runs')
+        .set({
+          status: 'DONE',
+          progress: 100,
+          progress_text: 'Ready',
+          pdf,
+          file_name: fileName,
+          finished_at: new Date(),
+        })
+        .where('id', '=', runId)
+        .execute();
       return;
     }
-    const digest = run.digest_id ? await db.selectFrom('seller_report_digests').selectAll().where('id', '=', run.digest_id).executeTakeFirst() : undefined;
+    const digest = run.digest_id
+      ? await db.selectFrom('seller_report_digests').selectAll().where('id', '=', run.digest_id).executeTakeFirst()
+      : undefined;
     if (!digest) {
-      await db.updateTable('seller_report_runs').set({ status: 'FAILED', error: 'The digest was removed before it was sent.', finished_at: new Date() }).where('id', '=', runId).execute();
+      await db
+        .updateTable('seller_report_runs')
+        .set({ status: 'FAILED', error: 'The digest was removed before it was sent.', finished_at: new Date() })
+        .where('id', '=', runId)
+        .execute();
       return;
     }
     await progress(70, 'Sending the e-mail');
@@ -135,11 +177,23 @@ export async function runSellerReport(services: Services, runId: string, now = n
         .where('id', '=', runId)
         .execute();
     }
-    await db.updateTable('seller_report_digests').set({ last_sent_at: new Date() }).where('id', '=', digest.id).execute();
-    await db.updateTable('seller_report_runs').set({ status: 'DONE', progress: 100, progress_text: 'Sent', file_name: fileName, finished_at: new Date() }).where('id', '=', runId).execute();
+    await db
+      .updateTable('seller_report_digests')
+      .set({ last_sent_at: new Date() })
+      .where('id', '=', digest.id)
+      .execute();
+    await db
+      .updateTable('seller_report_runs')
+      .set({ status: 'DONE', progress: 100, progress_text: 'Sent', file_name: fileName, finished_at: new Date() })
+      .where('id', '=', runId)
+      .execute();
   } catch (err) {
     services.log.error({ err, runId, finalAttempt }, 'seller report failed');
     if (!finalAttempt) throw err;
-    await db.updateTable('seller_report_runs').set({ status: 'FAILED', progress_text: 'Failed', error: RUN_FAILED_TEXT, finished_at: new Date() }).where('id', '=', runId).execute();
+    await db
+      .updateTable('seller_report_runs')
+      .set({ status: 'FAILED', progress_text: 'Failed', error: RUN_FAILED_TEXT, finished_at: new Date() })
+      .where('id', '=', runId)
+      .execute();
   }
 }

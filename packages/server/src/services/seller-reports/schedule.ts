@@ -9,7 +9,10 @@ import type { DigestFrequency } from '../../db/tables/seller-reports.js';
 const SEND_HOUR = 7;
 export const DIGEST_FREQUENCIES = ['WEEKLY', 'MONTHLY'] as const satisfies readonly DigestFrequency[];
 export const DIGEST_DAYS = { WEEKLY: 7, MONTHLY: 30 } as const satisfies Record<DigestFrequency, number>;
-export const DAY_RANGE = { WEEKLY: { min: 1, max: 7 }, MONTHLY: { min: 1, max: 28 } } as const satisfies Record<DigestFrequency, { min: number; max: number }>;
+export const DAY_RANGE = { WEEKLY: { min: 1, max: 7 }, MONTHLY: { min: 1, max: 28 } } as const satisfies Record<
+  DigestFrequency,
+  { min: number; max: number }
+>;
 
 /** Whether `zone` is a time zone this server knows (an IANA name such as "Africa/Johannesburg", or "UTC"). */
 export function isTimeZone(zone: string): boolean {

@@ -22,13 +22,22 @@ const EXIT = '#b54708';
 const BAR_H = 14;
 const BAR_GAP = 6;
 
-export function sellerReportToPdf(subject: SellerReportSubject, f: SellerFigures, generatedAt = new Date()): Promise<Buffer> {
+export function sellerReportToPdf(
+  subject: SellerReportSubject,
+  f: SellerFigures,
+  generatedAt = new Date(),
+): Promise<Buffer> {
   const title = toFontText(subject.tourTitle || 'Untitled tour');
   const doc = new PDFDocument({
     size: 'A4',
     margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN },
     bufferPages: true,
-    info: { Title: `Seller report - ${title}`, Author: toFontText(subject.companyName || 'Roomwalk'), Creator: 'Roomwalk', CreationDate: generatedAt },
+    info: {
+      Title: `Seller report - ${title}`,
+      Author: toFontText(subject.companyName || 'Roomwalk'),
+      Creator: 'Roomwalk',
+      CreationDate: generatedAt,
+    },
   });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
@@ -85,7 +94,13 @@ export function sellerReportToPdf(subject: SellerReportSubject, f: SellerFigures
   y += 54 + 22;
 
   if (f.visits === 0) {
-    doc.font(FONT).fontSize(11).fillColor(INK).text('No visits in this period yet. The figures appear here once buyers open the tour.', MARGIN, y, { width: contentW });
+    doc
+      .font(FONT)
+      .fontSize(11)
+      .fillColor(INK)
+      .text('No visits in this period yet. The figures appear here once buyers open the tour.', MARGIN, y, {
+        width: contentW,
+      });
     return finish();
   }
 
@@ -123,17 +138,30 @@ export function sellerReportToPdf(subject: SellerReportSubject, f: SellerFigures
     });
     doc.font(FONT).fontSize(8).fillColor(MUTED);
     doc.text(shortDate(f.daily[0]!.date), plotX - 20, y + chartH + 5, { width: 80, lineBreak: false });
-    if (n > 1) doc.text(shortDate(f.daily[n - 1]!.date), plotX + plotW - 60, y + chartH + 5, { width: 60, align: 'right', lineBreak: false });
+    if (n > 1)
+      doc.text(shortDate(f.daily[n - 1]!.date), plotX + plotW - 60, y + chartH + 5, {
+        width: 60,
+        align: 'right',
+        lineBreak: false,
+      });
   }
   y += chartH + 20;
   const busiest = [...f.daily].sort((a, b) => b.visits - a.visits)[0];
-  note(busiest && busiest.visits > 0 ? `Busiest day: ${shortDate(busiest.date)} with ${countOf(busiest.visits, 'visit')}.` : 'No visits on any single day yet.');
+  note(
+    busiest && busiest.visits > 0
+      ? `Busiest day: ${shortDate(busiest.date)} with ${countOf(busiest.visits, 'visit')}.`
+      : 'No visits on any single day yet.',
+  );
 
   // Time in each room, longest first; the label says the total time and how many visits saw the room.
   const rooms = roomsByTime(f);
   bars(
     'Time in each room',
-    rooms.map((r) => ({ label: r.name, value: r.seconds, text: `${formatDuration(r.seconds)} in all, ${countOf(r.visits, 'visit')}` })),
+    rooms.map((r) => ({
+      label: r.name,
+      value: r.seconds,
+      text: `${formatDuration(r.seconds)} in all, ${countOf(r.visits, 'visit')}`,
+    })),
     ACCENT,
     'No rooms were recorded: name the rooms with markers to see where buyers spend their time.',
   );
@@ -141,7 +169,11 @@ export function sellerReportToPdf(subject: SellerReportSubject, f: SellerFigures
   const exits = exitsByCount(f);
   bars(
     'Where visits ended',
-    exits.map((e) => ({ label: e.name, value: e.visits, text: `${countOf(e.visits, 'visit')} (${formatPercent(f.visits ? e.visits / f.visits : 0)})` })),
+    exits.map((e) => ({
+      label: e.name,
+      value: e.visits,
+      text: `${countOf(e.visits, 'visit')} (${formatPercent(f.visits ? e.visits / f.visits : 0)})`,
+    })),
     EXIT,
     'No visit endings were recorded.',
   );
@@ -155,7 +187,12 @@ export function sellerReportToPdf(subject: SellerReportSubject, f: SellerFigures
     doc.font(FONT).fontSize(9.5).fillColor(MUTED).text(toFontText(text), MARGIN, y, { width: contentW });
     y = doc.y + 18;
   }
-  function bars(name: string, items: Array<{ label: string; value: number; text: string }>, colour: string, empty: string) {
+  function bars(
+    name: string,
+    items: Array<{ label: string; value: number; text: string }>,
+    colour: string,
+    empty: string,
+  ) {
     room(40 + Math.min(items.length, 3) * (BAR_H + BAR_GAP));
     heading(name);
     if (items.length === 0) return note(empty);

@@ -8,7 +8,9 @@ import { edgeAngles, toGrey } from './score-frame.js';
 
 const MAX_STRAIGHTEN_DEGREES = 8;
 
-export async function enhanceImage(input: Buffer): Promise<{ image: Buffer; rotatedDegrees: number; gains: [number, number, number] }> {
+export async function enhanceImage(
+  input: Buffer,
+): Promise<{ image: Buffer; rotatedDegrees: number; gains: [number, number, number] }> {
   const base = sharp(input, { limitInputPixels: 100_000_000 }).rotate().removeAlpha();
   const meta = await base.metadata();
   const stats = await base.clone().stats();
@@ -26,8 +28,16 @@ export async function enhanceImage(input: Buffer): Promise<{ image: Buffer; rota
     .jpeg({ quality: 92 })
     .toBuffer();
   // Tilt from a small copy: near-vertical edges should be vertical.
-  const small = await sharp(img).resize(480, 480, { fit: 'inside' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const { tiltDegrees } = edgeAngles(toGrey(small.data, small.info.width, small.info.height), small.info.width, small.info.height);
+  const small = await sharp(img)
+    .resize(480, 480, { fit: 'inside' })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const { tiltDegrees } = edgeAngles(
+    toGrey(small.data, small.info.width, small.info.height),
+    small.info.width,
+    small.info.height,
+  );
   let rotatedDegrees = 0;
   const w = meta.width ?? small.info.width;
   const h = meta.height ?? small.info.height;
@@ -36,11 +46,18 @@ export async function enhanceImage(input: Buffer): Promise<{ image: Buffer; rota
     const rad = (Math.abs(rotatedDegrees) * Math.PI) / 180;
     // Largest axis-aligned rectangle of the same aspect inside the rotated picture.
     const scale = 1 / (Math.cos(rad) + Math.max(w / h, h / w) * Math.sin(rad));
-    const rotated = await sharp(img).rotate(rotatedDegrees, { background: '#000' }).toBuffer({ resolveWithObject: true });
+    const rotated = await sharp(img)
+      .rotate(rotatedDegrees, { background: '#000' })
+      .toBuffer({ resolveWithObject: true });
     const cw = Math.floor(w * scale);
     const ch = Math.floor(h * scale);
     img = await sharp(rotated.data)
-      .extract({ left: Math.floor((rotated.info.width - cw) / 2), top: Math.floor((rotated.info.height - ch) / 2), width: cw, height: ch })
+      .extract({
+        left: Math.floor((rotated.info.width - cw) / 2),
+        top: Math.floor((rotated.info.height - ch) / 2),
+        width: cw,
+        height: ch,
+      })
       .resize(w, h)
       .jpeg({ quality: 92 })
       .toBuffer();

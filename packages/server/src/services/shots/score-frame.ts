@@ -31,8 +31,15 @@ export function edgeAngles(g: Float32Array, width: number, height: number): { ti
   for (let y = 1; y < height - 1; y++) {
     for (let x = 1; x < width - 1; x++) {
       const i = y * width + x;
-      const gx = g[i - width + 1]! + 2 * g[i + 1]! + g[i + width + 1]! - g[i - width - 1]! - 2 * g[i - 1]! - g[i + width - 1]!;
-      const gy = g[i + width - 1]! + 2 * g[i + width]! + g[i + width + 1]! - g[i - width - 1]! - 2 * g[i - width]! - g[i - width + 1]!;
+      const gx =
+        g[i - width + 1]! + 2 * g[i + 1]! + g[i + width + 1]! - g[i - width - 1]! - 2 * g[i - 1]! - g[i + width - 1]!;
+      const gy =
+        g[i + width - 1]! +
+        2 * g[i + width]! +
+        g[i + width + 1]! -
+        g[i - width - 1]! -
+        2 * g[i - width]! -
+        g[i - width + 1]!;
       const mag = Math.hypot(gx, gy);
       if (mag < 120) continue;
       const deg = (Math.atan2(gy, gx) * 180) / Math.PI;
@@ -48,7 +55,10 @@ export function edgeAngles(g: Float32Array, width: number, height: number): { ti
       }
     }
   }
-  return { tiltDegrees: tiltW > 0 ? tiltSum / tiltW : 0, level: wSum > 0 ? Math.max(0, 1 - devSum / wSum / 22.5) : 0.5 };
+  return {
+    tiltDegrees: tiltW > 0 ? tiltSum / tiltW : 0,
+    level: wSum > 0 ? Math.max(0, 1 - devSum / wSum / 22.5) : 0.5,
+  };
 }
 
 export function scoreFrame(rgb: Buffer | Uint8Array, width: number, height: number): FrameQuality {
@@ -83,6 +93,11 @@ export function scoreFrame(rgb: Buffer | Uint8Array, width: number, height: numb
   mean /= g.length;
   const exposure = Math.max(0, 1 - 2 * Math.abs(mean / 255 - 0.5)) * (1 - clipped / g.length);
   const { tiltDegrees, level } = edgeAngles(g, width, height);
-  const score = 100 * (SCORE_WEIGHTS.sharpness * sharpness + SCORE_WEIGHTS.motion * motion + SCORE_WEIGHTS.exposure * exposure + SCORE_WEIGHTS.level * level);
+  const score =
+    100 *
+    (SCORE_WEIGHTS.sharpness * sharpness +
+      SCORE_WEIGHTS.motion * motion +
+      SCORE_WEIGHTS.exposure * exposure +
+      SCORE_WEIGHTS.level * level);
   return { sharpness, motion, exposure, level, tiltDegrees, score: Math.round(score * 10) / 10 };
 }

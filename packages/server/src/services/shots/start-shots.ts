@@ -24,14 +24,25 @@ export async function shotsGenerating(services: Services, tourId: string): Promi
 
 /** Refuses a tour that is not processed, then queues one generation per tour at a time. */
 export async function startShots(services: Services, tourId: string): Promise<void> {
-  const tour = await services.db.selectFrom('tours').select(['status', 'video_key']).where('id', '=', tourId).where('deleted_at', 'is', null).executeTakeFirst();
+  const tour = await services.db
+    .selectFrom('tours')
+    .select(['status', 'video_key'])
+    .where('id', '=', tourId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
-  if (tour.status !== TOUR_STATUS.PROCESSED || !tour.video_key) throw new AppError(ERROR_CODES.TOUR_NOT_PROCESSED, ERROR_TEXTS.shotsNotReady);
+  if (tour.status !== TOUR_STATUS.PROCESSED || !tour.video_key)
+    throw new AppError(ERROR_CODES.TOUR_NOT_PROCESSED, ERROR_TEXTS.shotsNotReady);
   await shotsQueue.enqueue(services, { kind: 'generate', tourId });
 }
 
 /** Marks a shot PROCESSING for an enhance or a staging, enforcing the availability rules of tours §4. */
-export async function startShotWork(services: Services, shotId: string, kind: 'enhance' | 'stage', prompt = DEFAULT_STAGING_PROMPT): Promise<ShotRow> {
+export async function startShotWork(
+  services: Services,
+  shotId: string,
+  kind: 'enhance' | 'stage',
+  prompt = DEFAULT_STAGING_PROMPT,
+): Promise<ShotRow> {
   const db = services.db;
   if (kind === 'stage' && !services.config.AI_WORKER_URL) {
     // Still recorded on the shot, so the card shows why.
@@ -51,11 +62,18 @@ export async function startShotWork(services: Services, shotId: string, kind: 'e
     if (!shot) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
     if (shot.status === SHOT_STATUS.PROCESSING) throw new AppError(ERROR_CODES.CONFLICT, SHOT_BUSY_TEXT);
     // Enhance: when there is no enhanced image (or the last try failed: re-enhance). Stage: enhanced, not yet staged.
-    if (kind === 'enhance' && shot.enhanced_key && shot.status !== SHOT_STATUS.FAILED) throw new AppError(ERROR_CODES.CONFLICT, ENHANCE_UNAVAILABLE_TEXT);
-    if (kind === 'stage' && (!shot.enhanced_key || shot.staged_key)) throw new AppError(ERROR_CODES.CONFLICT, STAGE_UNAVAILABLE_TEXT);
+    if (kind === 'enhance' && shot.enhanced_key && shot.status !== SHOT_STATUS.FAILED)
+      throw new AppError(ERROR_CODES.CONFLICT, ENHANCE_UNAVAILABLE_TEXT);
+    if (kind === 'stage' && (!shot.enhanced_key || shot.staged_key))
+      throw new AppError(ERROR_CODES.CONFLICT, STAGE_UNAVAILABLE_TEXT);
     return trx
       .updateTable('shots')
-      .set({ status: SHOT_STATUS.PROCESSING, error_message: null, ...(kind === 'stage' ? { staging_prompt: prompt } : {}), updated_at: new Date() })
+      .set({
+        status: SHOT_STATUS.PROCESSING,
+        error_message: null,
+        ...(kind === 'stage' ? { staging_prompt: prompt } : {}),
+        updated_at: new Date(),
+      })
       .where('id', '=', shotId)
       .returningAll()
       .executeTakeFirstOrThrow();

@@ -28,9 +28,15 @@ export async function assertVisitAllowed(services: Services, tourId: string, gra
  * password tour's report stays open to its link: the agent issues each link to one named seller, it expires and can
  * be revoked, and it carries figures and room names but no file of the tour (docs/access-and-privacy.md).
  */
-export async function assertSellerReportAllowed(services: Services, auth: AuthInfo | null, tourId: string, companyId: string): Promise<void> {
+export async function assertSellerReportAllowed(
+  services: Services,
+  auth: AuthInfo | null,
+  tourId: string,
+  companyId: string,
+): Promise<void> {
   const state = await accessIndexOf(services).get(tourId);
-  if (state?.access === TOUR_ACCESS.company && auth?.companyId !== companyId) throw new AppError(ERROR_CODES.TOUR_MEMBERS_ONLY, PLAYER_GATE_TEXTS.tourMembersOnly);
+  if (state?.access === TOUR_ACCESS.company && auth?.companyId !== companyId)
+    throw new AppError(ERROR_CODES.TOUR_MEMBERS_ONLY, PLAYER_GATE_TEXTS.tourMembersOnly);
 }
 
 /**
@@ -40,6 +46,7 @@ export async function assertSellerReportAllowed(services: Services, auth: AuthIn
 export async function liveViewerRefusal(services: Services, tourId: string, grant: unknown): Promise<string | null> {
   const state = await accessIndexOf(services).get(tourId);
   if (!state || state.access === TOUR_ACCESS.public) return null; // unknown tours: admission answers notFound
-  if (state.access === TOUR_ACCESS.password) return verifyGrant(services, tourId, state.version, grant) ? null : ERROR_TEXTS.tourPasswordRequired;
+  if (state.access === TOUR_ACCESS.password)
+    return verifyGrant(services, tourId, state.version, grant) ? null : ERROR_TEXTS.tourPasswordRequired;
   return PLAYER_GATE_TEXTS.tourMembersOnly;
 }
