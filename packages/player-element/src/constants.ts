@@ -18,6 +18,7 @@ export const ATTRIBUTES = {
   unbranded: 'unbranded',
   loading: 'loading',
   'home-url': 'homeUrl',
+  'audience-link': 'audienceLink',
 } as const;
 
 export const MODES = { external: 'external', preview: 'preview', edit: 'edit', agent: 'agent' } as const;

@@ -3,17 +3,28 @@
  * (api/access-grant.ts), and a protected tour's refusal becomes the gate the password screen shows (the company's
  * branding only). The screen and the unlock call are in their own chunk (tour-player/access-gate.ts).
  */
-import { PLAYER_TOUR_ACCESS_QUERY, PLAYER_TOUR_QUERY } from '@roomwalk/shared/player-documents';
+import { PLAYER_TOUR_ACCESS_QUERY, PLAYER_TOUR_LINK_QUERY, PLAYER_TOUR_QUERY } from '@roomwalk/shared/player-documents';
 import { dropGrant, grantFor } from './access-grant.js';
 import { graphqlRequest, GraphQLRequestError } from './graphql.js';
 import type { PlayerTour } from './types.js';
 
-/** What the password or members-only screen shows: never the tour's title, poster or rooms. */
+/** Whom to contact when an audience link no longer opens: the tour's agent. */
+export interface GateContact {
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+}
+
+/**
+ * What the password, members-only or "no longer available" screen shows: never the tour's title, poster or rooms.
+ * `unavailable`: an audience link that expired or was revoked, with the agent's contact.
+ */
 export interface TourGate {
-  kind: 'password' | 'members';
+  kind: 'password' | 'members' | 'unavailable';
   companyName: string | null;
   logoURL: string | null;
   accentColor: string | null;
+  contact?: GateContact | null;
 }
 
 /** The gate as the player shows it: what the server allowed, and the form's state. */
@@ -26,21 +37,32 @@ export interface GateState extends TourGate {
 /** The tour query was refused for access: `gate` is what the screen may show. */
 export class TourGateError extends Error {
   constructor(readonly gate: TourGate) {
-    super(gate.kind === 'password' ? 'This tour is protected by a password.' : 'This tour is for members of its company.');
+    super(gate.kind === 'password' ? 'This tour is protected by a password.' : gate.kind === 'members' ? 'This tour is for members of its company.' : 'This tour is no longer available.');
     this.name = 'TourGateError';
   }
 }
 
-const GATE_CODES: Record<string, TourGate['kind']> = { TOUR_PASSWORD_REQUIRED: 'password', TOUR_MEMBERS_ONLY: 'members' };
+const GATE_CODES: Record<string, TourGate['kind']> = { TOUR_PASSWORD_REQUIRED: 'password', TOUR_MEMBERS_ONLY: 'members', AUDIENCE_LINK_UNAVAILABLE: 'unavailable' };
 const text = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
 
-/** The tour for the player: with this session's grant when it has one; a refusal for access throws TourGateError. */
-export async function fetchPlayerTour(api: string, tourId: string, token: string | undefined, signal: AbortSignal): Promise<PlayerTour | null> {
+const contactOf = (v: unknown): GateContact | null => {
+  if (!v || typeof v !== 'object') return null;
+  const c = v as Record<string, unknown>;
+  return { name: text(c.name), email: text(c.email), phone: text(c.phone) };
+};
+
+/**
+ * The tour for the player: with this session's grant when it has one, through the audience link when given (`link`);
+ * a refusal for access, or a link that no longer opens, throws TourGateError.
+ */
+export async function fetchPlayerTour(api: string, tourId: string, token: string | undefined, signal: AbortSignal, link = ''): Promise<PlayerTour | null> {
   const grant = grantFor(tourId);
   try {
-    // With a grant: the same GET form (no preflight), answered by the server without GraphQL and kept by no cache.
-    const data = grant
-      ? await graphqlRequest<{ tour: PlayerTour | null }>(api, PLAYER_TOUR_ACCESS_QUERY, { tourID: tourId, access: grant }, { token, signal, get: true })
+    // With a grant or a link: the same GET form (no preflight), answered by the server without GraphQL and kept by no cache.
+    const data = link
+      ? await graphqlRequest<{ tour: PlayerTour | null }>(api, PLAYER_TOUR_LINK_QUERY, { tourID: tourId, link, ...(grant ? { access: grant } : {}) }, { token, signal, get: true })
+      : grant
+        ? await graphqlRequest<{ tour: PlayerTour | null }>(api, PLAYER_TOUR_ACCESS_QUERY, { tourID: tourId, access: grant }, { token, signal, get: true })
       : await graphqlRequest<{ tour: PlayerTour | null }>(api, PLAYER_TOUR_QUERY, { tourID: tourId }, { token, signal, get: true });
     return data.tour;
   } catch (e) {
@@ -49,6 +71,6 @@ export async function fetchPlayerTour(api: string, tourId: string, token: string
     // A grant the tour no longer honours (its password changed): forget it.
     if (grant) dropGrant(tourId);
     const g = ((e as GraphQLRequestError).extensions?.gate ?? {}) as Record<string, unknown>;
-    throw new TourGateError({ kind, companyName: text(g.companyName), logoURL: text(g.logoURL), accentColor: text(g.accentColor) });
+    throw new TourGateError({ kind, companyName: text(g.companyName), logoURL: text(g.logoURL), accentColor: text(g.accentColor), contact: contactOf(g.contact) });
   }
 }

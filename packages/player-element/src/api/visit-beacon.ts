@@ -28,6 +28,7 @@ export class VisitBeacon {
     };
     const access = grantFor(this.tourId);
     if (access) body.access = access;
+    if (this.link) body.link = this.link;
     navigator.sendBeacon?.(`${this.api}/tour-visit`, JSON.stringify(body));
   };
 
@@ -35,6 +36,8 @@ export class VisitBeacon {
     private readonly api: string,
     private readonly tourId: string,
     private readonly roomsReached: () => number = () => 0,
+    /** The audience link the tour was opened through ('' for none): the visit is counted under it. */
+    private readonly link = '',
   ) {}
 
   start(): void {
@@ -56,6 +59,7 @@ export class VisitBeacon {
     if (this.#early) return new Promise(() => undefined);
     this.#report ??= loadVisitReport().then((m) => {
       const r = new m.VisitReport(this.api, this.tourId, this.roomsReached, undefined, undefined, this.#at);
+      r.audienceLink = this.link;
       r.start();
       return r;
     });

@@ -60,6 +60,9 @@ export class VisitReport {
     if (document.visibilityState === 'hidden') this.end();
   };
 
+  /** The audience link the tour was opened through ('' for none): every beacon names it. */
+  audienceLink = '';
+
   constructor(
     private readonly api: string,
     private readonly tourId: string,
@@ -141,6 +144,7 @@ export class VisitReport {
     // A password tour counts the visit only with this session's grant (issue 33).
     const access = grantFor(this.tourId);
     if (access) body.access = access;
+    if (this.audienceLink) body.link = this.audienceLink;
     return this.send(`${this.api.replace(/\/$/, '')}${VISIT_PATH}`, JSON.stringify(body), now);
   }
 }

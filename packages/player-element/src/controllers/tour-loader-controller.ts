@@ -47,8 +47,8 @@ export class TourLoaderController implements ReactiveController {
 
   /** Before each render: a new tour id or api loads (the first update too: a missing id is an Invalid Link). */
   hostUpdate(): void {
-    const { tourId, apiBase } = this.ctx.config;
-    const key = `${tourId} ${apiBase}`;
+    const { tourId, apiBase, audienceLink } = this.ctx.config;
+    const key = `${tourId} ${apiBase} ${audienceLink}`;
     if (key === this.key) return;
     this.key = key;
     void this.reload();
@@ -103,7 +103,7 @@ export class TourLoaderController implements ReactiveController {
     this.watchNearness();
     let tour: PlayerTour | null;
     try {
-      tour = await fetchPlayerTour(config.apiBase, id, config.authToken, signal);
+      tour = await fetchPlayerTour(config.apiBase, id, config.authToken, signal, config.audienceLink.trim());
     } catch (e) {
       if (signal.aborted) return;
       if (e instanceof TourGateError) {
@@ -248,7 +248,7 @@ export class TourLoaderController implements ReactiveController {
     if (this.ctx.config.mode !== MODES.external) return;
     const { store } = this.ctx;
     const markers = () => store.tour.peek()?.markers.filter((m) => m.frameIndex <= store.frame.peek() + PLAYER.activeMarkerTolerance).length ?? 0;
-    this.visit = new VisitBeacon(this.ctx.config.apiBase, tourId, markers);
+    this.visit = new VisitBeacon(this.ctx.config.apiBase, tourId, markers, this.ctx.config.audienceLink.trim());
     this.visit.start();
   }
 

@@ -23,6 +23,8 @@ export interface PlayerConfig {
   readonly loading: 'lazy' | 'eager';
   readonly loadingTimeoutMs: number;
   readonly unbranded: boolean;
+  /** An audience link's token (the share URL's `link=`): the tour as that link shows it. */
+  readonly audienceLink: string;
 }
 
 export type PlayerHost = ReactiveControllerHost & HTMLElement & { readonly renderRoot: HTMLElement | DocumentFragment };

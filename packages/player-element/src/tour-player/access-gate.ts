@@ -64,6 +64,20 @@ export function renderAccessGate(g: GateState, h: GateHandlers): TemplateResult 
       : g.companyName
         ? html`<p class="gate-company" part="gate-company">${g.companyName}</p>`
         : nothing;
+  if (g.kind === 'unavailable') {
+    // An audience link that expired or was revoked: the company's message, not an error.
+    const c = g.contact;
+    const who = c ? [c.name, g.companyName ? `(${g.companyName})` : null].filter(Boolean).join(' ') : '';
+    return html`<div class="overlay gate" part="gate" style=${accent}>
+      <div class="dialog gate-card" part="gate-card" role="dialog" aria-modal="true" aria-labelledby="gate-title" data-kind="unavailable">
+        ${brand}
+        <h2 id="gate-title">${TEXTS.linkUnavailableTitle}</h2>
+        <p>${TEXTS.linkUnavailable}${who ? ` ${TEXTS.linkUnavailableContact} ${who}` : ''}${c?.email || c?.phone ? ':' : ''}</p>
+        ${c?.email ? html`<a class="button" part="gate-contact" href="mailto:${c.email}">${c.email}</a>` : nothing}
+        ${c?.phone ? html`<a class="button" part="gate-contact" href="tel:${c.phone.replace(/[^\d+]/g, '')}">${c.phone}</a>` : nothing}
+      </div>
+    </div>`;
+  }
   if (g.kind === 'members') {
     return html`<div class="overlay gate" part="gate" style=${accent}>
       <div class="dialog gate-card" part="gate-card" role="dialog" aria-modal="true" aria-labelledby="gate-title" data-kind="members">

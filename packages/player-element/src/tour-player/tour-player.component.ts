@@ -46,6 +46,7 @@ import { renderDialog, renderErrorDialog } from './error-dialogs.js';
  * @attr {boolean} unbranded - MLS mode: no intro logo, agent details, listing link, live call, menu or outbound link.
  * @attr {'lazy' | 'eager'} loading - `lazy` (default) waits for the viewport before decoding.
  * @attr {string} home-url - Where Go Home / Close of the removed dialog go.
+ * @attr {string} audience-link - An audience link's token (`link=` of its share URL): the tour as that link shows it (its hidden rooms left out), or the company's message once it expired or was revoked.
  * @fires {CustomEvent<{ totalFrames: number }>} tour-ready - The first frame is on screen.
  * @fires {CustomEvent<{ frame: number; source: 'drag' | 'wheel' | 'touch' | 'keyboard' | 'marker' | 'host' }>} tour-frame-change - The frame changed by user input.
  * @fires {CustomEvent<{ marker: Marker | null }>} tour-marker-change - The active marker changed.
@@ -110,6 +111,8 @@ export class TourPlayer extends SignalWatcher(LitElement) {
   /** Session token for edit-mode marker calls (sent as a Bearer token). */
   authToken: string | undefined = undefined;
   homeUrl: string = 'https://roomwalk.app';
+  /** An audience link's token: the tour as that link shows it. */
+  audienceLink: string = '';
   /** "This is taking a while..." delay; 30 s per spec, settable for tests. */
   loadingTimeoutMs: number = TIMINGS_MS.playerLoadingTimeout;
 

@@ -1,5 +1,5 @@
 /** The player address flags of tours §2, read from the query and mapped onto <tour-player> attributes. */
-import { DISABLED_CONTROLS } from '@roomwalk/shared';
+import { AUDIENCE_LINK_TOKEN, DISABLED_CONTROLS } from '@roomwalk/shared';
 
 export interface PlayerFlags {
   tourId: string;
@@ -18,6 +18,8 @@ export interface PlayerFlags {
   frame: number | undefined;
   /** MLS mode: unbranded=true. */
   unbranded: boolean;
+  /** An audience link's token (link=…): the tour as that link shows it; '' for the tour's own link. */
+  audienceLink: string;
 }
 
 /** At most this many host origins are taken from the address. */
@@ -69,6 +71,7 @@ export function readPlayerFlags(search: string): PlayerFlags {
     room: (q.get('room') ?? '').trim().slice(0, 200),
     frame: /^\d{1,7}$/.test(q.get('frame')?.trim() ?? '') ? Number(q.get('frame')!.trim()) : undefined,
     unbranded: isTrue(q.get('unbranded')),
+    audienceLink: AUDIENCE_LINK_TOKEN.test(q.get('link')?.trim() ?? '') ? q.get('link')!.trim() : '',
   };
 }
 
@@ -84,6 +87,7 @@ export function playerAttributes(f: PlayerFlags): Record<string, string> {
   if (f.room) a['start-room'] = f.room;
   if (f.frame !== undefined) a['start-frame'] = String(f.frame);
   if (f.unbranded) a.unbranded = '';
+  if (f.audienceLink) a['audience-link'] = f.audienceLink;
   return a;
 }
 

@@ -56,7 +56,9 @@ export default function PlayerPage() {
     else if (a === 'share-here') {
       // "Share from here": the external link that opens at the room the visitor is in (or the frame, before any room).
       const el = element.current;
-      const link = playerUrlAt(flags.tourId, { room: el?.currentRoom?.name ?? null, frame: el?.currentFrame ?? 0 });
+      // Through an audience link, the link shared on is the same link (never the tour's own, which shows every room).
+      const at = playerUrlAt(flags.tourId, { room: el?.currentRoom?.name ?? null, frame: el?.currentFrame ?? 0 });
+      const link = flags.audienceLink ? `${at}&link=${flags.audienceLink}` : at;
       void shareCopy.copy(link).then(() => notify('success', `${NOTICES.copied}: ${link}`));
     } else if (a === 'preview') navigate(`/previewplayer${q}`);
     else if (a === 'edit') navigate(`/editplayer${q}`);
@@ -75,6 +77,7 @@ export default function PlayerPage() {
         startRoom={flags.room}
         startFrame={flags.frame}
         unbranded={flags.unbranded}
+        audienceLink={flags.audienceLink}
         tourId={flags.tourId}
         api={serverUrl()}
         mode={mode}

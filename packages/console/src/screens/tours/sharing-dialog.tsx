@@ -13,6 +13,7 @@ import { externalPlayerUrl, iframeCode, scriptTagCode, unbrandedPlayerUrl } from
 import { readHostOrigins } from '../player/player-flags.js';
 import { TOUR_TEXTS } from './texts.js';
 import { TourShareSettingsQuery } from './tour-operations.js';
+import { AudienceLinksSection } from './audience-links-section.js';
 
 export interface SharingDialogProps {
   open: boolean;
@@ -153,6 +154,7 @@ export function SharingDialog({ open, tourId, title, onClose, showQr = false }: 
             {TOUR_TEXTS.unbrandedLinkHelp}
           </p>
         </div>
+        {open ? <AudienceLinksSection tourId={tourId} passwordTour={access === 'PASSWORD'} /> : null}
       </div>
     </Dialog>
   );

@@ -1,0 +1,160 @@
+/**
+ * The Sharing dialog's form for a new audience link: a name, an optional last day (the link works until the end of it,
+ * in the agent's time zone), the rooms it does not show, and the unbranded switch. Checked with the shared schema
+ * (the server checks again); the server's refusal is shown beside the field it names.
+ */
+import { useId, useState, type FormEvent } from 'react';
+import { useMutation } from 'urql';
+import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
+import { VALIDATION, audienceLinkInputSchema, endOfLocalDay } from '@roomwalk/shared';
+import { describeFailure, fieldErrors } from '../../graphql/errors.js';
+import { FormField } from '../../ui/form-field.js';
+import { AUDIENCE_LINK_TEXTS as T } from './audience-link-texts.js';
+import { AudienceLinkCreateMutation } from './audience-link-operations.js';
+
+export interface RoomChoice {
+  id: string;
+  name: string;
+}
+
+/** Today as the date input's value (YYYY-MM-DD, local). */
+const today = (): string => {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+};
+
+interface Problems {
+  label?: string;
+  expiresAt?: string;
+  hiddenMarkerIds?: string;
+  form?: string;
+}
+
+/** What is wrong with the form, in the agent's words (empty: it can be sent). */
+export function audienceLinkProblems(
+  v: { label: string; expires: string; hidden: readonly string[] },
+  rooms: number,
+): Problems {
+  const out: Problems = {};
+  const parsed = audienceLinkInputSchema.safeParse({ label: v.label, hiddenMarkerIds: [...v.hidden] });
+  if (!parsed.success) out.label = parsed.error.issues.find((i) => i.path[0] === 'label')?.message;
+  if (v.expires && (!endOfLocalDay(v.expires) || v.expires < today()))
+    out.expiresAt = VALIDATION.audienceLinkExpiryPast;
+  if (v.hidden.length > 0 && v.hidden.length >= rooms) out.hiddenMarkerIds = VALIDATION.audienceLinkAllHidden;
+  return Object.fromEntries(Object.entries(out).filter(([, m]) => m)) as Problems;
+}
+
+export function AudienceLinkForm({
+  tourId,
+  rooms,
+  onDone,
+  onCancel,
+}: {
+  tourId: string;
+  rooms: readonly RoomChoice[];
+  onDone: () => void;
+  onCancel: () => void;
+}) {
+  const id = useId();
+  const [label, setLabel] = useState('');
+  const [expires, setExpires] = useState('');
+  const [hidden, setHidden] = useState<string[]>([]);
+  const [unbranded, setUnbranded] = useState(false);
+  const [submitted, setSubmitted] = useState(false);
+  const [server, setServer] = useState<Problems>({});
+  const [state, create] = useMutation(AudienceLinkCreateMutation);
+  const local = audienceLinkProblems({ label, expires, hidden }, rooms.length);
+  const problems: Problems = submitted ? { ...server, ...local } : server;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setSubmitted(true);
+    setServer({});
+    if (Object.keys(local).length) return;
+    const r = await create({
+      input: {
+        tourId,
+        label: label.trim(),
+        expiresAt: expires ? endOfLocalDay(expires) : null,
+        hiddenMarkerIds: hidden,
+        unbranded,
+      },
+    });
+    if (r.error) {
+      const fields = fieldErrors(r.error);
+      const known = fields.label || fields.expiresAt || fields.hiddenMarkerIds;
+      setServer(
+        known
+          ? { label: fields.label, expiresAt: fields.expiresAt, hiddenMarkerIds: fields.hiddenMarkerIds }
+          : { form: describeFailure(r.error) },
+      );
+      return;
+    }
+    onDone();
+  };
+
+  const toggle = (room: string, on: boolean) => setHidden((h) => (on ? [...h, room] : h.filter((x) => x !== room)));
+  return (
+    <form className="stack audience-form" onSubmit={(e) => void submit(e)} noValidate aria-labelledby={`${id}-title`}>
+      <h4 id={`${id}-title`}>{T.newLink}</h4>
+      <FormField
+        label={T.label}
+        value={label}
+        maxLength={80}
+        required
+        autoComplete="off"
+        hint={T.labelHint}
+        error={problems.label}
+        onChange={(e) => setLabel(e.currentTarget.value)}
+      />
+      <FormField
+        label={T.expires}
+        type="date"
+        min={today()}
+        value={expires}
+        hint={T.expiresHint}
+        error={problems.expiresAt}
+        onChange={(e) => setExpires(e.currentTarget.value)}
+      />
+      <fieldset
+        className="audience-rooms"
+        aria-describedby={problems.hiddenMarkerIds ? `${id}-rooms-error` : `${id}-rooms-hint`}
+      >
+        <legend>{T.hiddenRooms}</legend>
+        <p id={`${id}-rooms-hint`} className="field-hint">
+          {rooms.length ? T.hiddenRoomsHint : T.noRooms}
+        </p>
+        {rooms.map((r) => (
+          <label key={r.id} className="check">
+            <input
+              type="checkbox"
+              checked={hidden.includes(r.id)}
+              onChange={(e) => toggle(r.id, e.currentTarget.checked)}
+            />
+            <span>{r.name}</span>
+          </label>
+        ))}
+        {problems.hiddenMarkerIds ? (
+          <p id={`${id}-rooms-error`} className="form-failure" role="alert">
+            {problems.hiddenMarkerIds}
+          </p>
+        ) : null}
+      </fieldset>
+      <label className="check">
+        <input type="checkbox" checked={unbranded} onChange={(e) => setUnbranded(e.currentTarget.checked)} />
+        <span>{T.unbranded}</span>
+      </label>
+      {problems.form ? (
+        <p className="form-failure" role="alert">
+          {problems.form}
+        </p>
+      ) : null}
+      <div className="row">
+        <SlButton type="submit" variant="primary" loading={state.fetching}>
+          {T.create}
+        </SlButton>
+        <SlButton onClick={onCancel}>{T.cancel}</SlButton>
+      </div>
+    </form>
+  );
+}

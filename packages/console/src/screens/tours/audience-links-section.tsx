@@ -1,0 +1,150 @@
+/**
+ * Sharing Options' audience links (docs/access-and-privacy.md): each link with its name, status, end date, the rooms
+ * it hides and its visits; Copy link and Revoke (asked once more, since it cannot be undone); and the form for a new
+ * one. The list reads the server's answer again after each change.
+ */
+import { useState } from 'react';
+import { useMutation, useQuery } from 'urql';
+import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
+import { NOTICES } from '@roomwalk/shared';
+import { describeFailure } from '../../graphql/errors.js';
+import { useClipboard } from '../../state/use-clipboard.js';
+import { useSnackbar } from '../../ui/snackbar.js';
+import { AudienceLinkForm } from './audience-link-form.js';
+import { AudienceLinkRevokeMutation, AudienceLinksQuery } from './audience-link-operations.js';
+import { AUDIENCE_LINK_TEXTS as T } from './audience-link-texts.js';
+
+interface LinkItem {
+  id: string;
+  label: string;
+  url: string;
+  status: string;
+  expiresAt?: unknown;
+  hiddenMarkerIds: readonly string[];
+  unbranded: boolean;
+  visits: number;
+}
+
+const day = (v: unknown): string =>
+  new Date(String(v)).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+
+/** The line under a link's name: its end, the rooms it hides, whether unbranded, its visits. */
+export function linkSummary(l: LinkItem, roomName: (id: string) => string | undefined): string[] {
+  const hidden = l.hiddenMarkerIds.map((id) => roomName(id)).filter((n): n is string => !!n);
+  return [
+    l.expiresAt ? (l.status === 'EXPIRED' ? T.expiredOn(day(l.expiresAt)) : T.expiresOn(day(l.expiresAt))) : T.noExpiry,
+    hidden.length ? T.hides(hidden.join(', ')) : T.showsAll,
+    ...(l.unbranded ? [T.unbrandedTag] : []),
+    T.visits(l.visits),
+  ];
+}
+
+function LinkRow({
+  link,
+  roomName,
+  onRevoked,
+}: {
+  link: LinkItem;
+  roomName: (id: string) => string | undefined;
+  onRevoked: () => void;
+}) {
+  const copy = useClipboard();
+  const notify = useSnackbar();
+  const [asking, setAsking] = useState(false);
+  const [revoking, revoke] = useMutation(AudienceLinkRevokeMutation);
+  const [error, setError] = useState('');
+  const live = link.status === 'ACTIVE';
+  const confirm = async () => {
+    const r = await revoke({ id: link.id });
+    if (r.error) return setError(describeFailure(r.error));
+    setAsking(false);
+    notify('success', T.revoked);
+    onRevoked();
+  };
+  return (
+    <li className="audience-link" data-status={link.status}>
+      <div className="audience-link-head">
+        <strong>{link.label}</strong>{' '}
+        <span className={`badge status-${link.status.toLowerCase()}`}>{T.status[link.status] ?? link.status}</span>
+      </div>
+      <p className="field-hint">{linkSummary(link, roomName).join(' · ')}</p>
+      {asking ? (
+        <fieldset className="stack revoke-confirm">
+          <legend>{T.revokeConfirm(link.label)}</legend>
+          <div className="row">
+            <SlButton variant="danger" loading={revoking.fetching} onClick={() => void confirm()}>
+              {T.revokeYes}
+            </SlButton>
+            <SlButton onClick={() => setAsking(false)}>{T.keep}</SlButton>
+          </div>
+        </fieldset>
+      ) : live ? (
+        <div className="row">
+          <SlButton
+            onClick={() => void copy.copy(link.url)}
+            loading={copy.state === 'copying'}
+            aria-label={`${T.copy}: ${link.label}`}
+          >
+            {copy.state === 'copied' ? NOTICES.copied : copy.state === 'error' ? NOTICES.copyFailed : T.copy}
+          </SlButton>
+          <SlButton onClick={() => setAsking(true)} aria-label={`${T.revoke}: ${link.label}`}>
+            {T.revoke}
+          </SlButton>
+        </div>
+      ) : null}
+      {error ? (
+        <p className="form-failure" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+export function AudienceLinksSection({ tourId, passwordTour }: { tourId: string; passwordTour: boolean }) {
+  const [result, refetch] = useQuery({
+    query: AudienceLinksQuery,
+    variables: { tourId },
+    requestPolicy: 'cache-and-network',
+  });
+  const [adding, setAdding] = useState(false);
+  const notify = useSnackbar();
+  const reload = () => refetch({ requestPolicy: 'network-only' });
+  const rooms = (result.data?.tour?.markers ?? []).map((m) => ({ id: m.id, name: m.name }));
+  const roomName = (id: string) => rooms.find((r) => r.id === id)?.name;
+  const links = result.data?.audienceLinks ?? [];
+  return (
+    <section className="stack audience-links" aria-labelledby="audience-links-title" data-testid="audience-links">
+      <h3 id="audience-links-title">{T.heading}</h3>
+      <p className="field-hint">{T.intro}</p>
+      {passwordTour ? <p className="field-hint">{T.passwordStill}</p> : null}
+      {result.error && !result.data ? (
+        <p className="form-failure" role="alert">
+          {describeFailure(result.error)}
+        </p>
+      ) : links.length ? (
+        <ul className="audience-link-list">
+          {links.map((l) => (
+            <LinkRow key={l.id} link={l} roomName={roomName} onRevoked={reload} />
+          ))}
+        </ul>
+      ) : result.fetching ? null : (
+        <p>{T.none}</p>
+      )}
+      {adding ? (
+        <AudienceLinkForm
+          tourId={tourId}
+          rooms={rooms}
+          onCancel={() => setAdding(false)}
+          onDone={() => {
+            setAdding(false);
+            notify('success', T.created);
+            reload();
+          }}
+        />
+      ) : (
+        <SlButton onClick={() => setAdding(true)}>{T.newLink}</SlButton>
+      )}
+    </section>
+  );
+}
