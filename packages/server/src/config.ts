@@ -3,7 +3,9 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
-const bool = z.union([z.boolean(), z.string()]).transform((v) => (typeof v === 'boolean' ? v : ['1', 'true', 'yes', 'on'].includes(v.toLowerCase())));
+const bool = z
+  .union([z.boolean(), z.string()])
+  .transform((v) => (typeof v === 'boolean' ? v : ['1', 'true', 'yes', 'on'].includes(v.toLowerCase())));
 
 const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -38,7 +40,10 @@ const ConfigSchema = z.object({
   CDN_BASE_URL: z.string().url().optional(),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
-  /** Stripe API base URL (tests point it at a local fake); defaults to Stripe's own. */ STRIPE_API_URL: z.string().url().optional(),
+  /** Stripe API base URL (tests point it at a local fake); defaults to Stripe's own. */ STRIPE_API_URL: z
+    .string()
+    .url()
+    .optional(),
   AGORA_APP_ID: z.string().optional(),
   AGORA_APP_CERTIFICATE: z.string().optional(),
   ICE_SERVERS: z.string().optional(),
@@ -59,6 +64,10 @@ const ConfigSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   /** When the room analytics rollup runs (cron, UTC): whole days of visits into daily aggregates (issue 21). */
   ROOM_ANALYTICS_ROLLUP_CRON: z.string().default('17 * * * *'),
+  /** How long the link to a personal data export works (hours); the ZIP is removed from storage after it. */
+  DATA_EXPORT_LINK_HOURS: z.coerce.number().int().min(1).max(720).default(48),
+  /** Days between asking to delete an account and its deletion; signing in before then cancels it. */
+  ACCOUNT_DELETION_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(30),
   /** Proxies in front whose X-Forwarded-For / -Proto are believed: off (default), a hop count, or a comma list of IPs/CIDRs. */
   TRUST_PROXY: z
     .string()
@@ -133,7 +142,8 @@ export function parseTrustProxy(value: string | undefined): false | number | str
   const v = (value ?? '').trim();
   if (v === '' || ['0', 'false', 'off', 'no'].includes(v.toLowerCase())) return false;
   if (/^\d+$/.test(v)) return Number(v);
-  if (['1', 'true', 'yes', 'on'].includes(v.toLowerCase())) return 'give the number of proxies in front (e.g. 1) or their addresses, not "true"';
+  if (['1', 'true', 'yes', 'on'].includes(v.toLowerCase()))
+    return 'give the number of proxies in front (e.g. 1) or their addresses, not "true"';
   const list = v
     .split(',')
     .map((s) => s.trim())
@@ -158,7 +168,10 @@ export interface Config extends RawConfig {
 }
 
 /** Reads settings from an env-like object; throws a readable error on a bad value. */
-export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<RawConfig> = {}): Config {
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  overrides: Partial<RawConfig> = {},
+): Config {
   const parsed = ConfigSchema.safeParse({ ...env, ...overrides });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');

@@ -43,6 +43,8 @@ export const RATE_LIMITS = {
   tourPasswordTour: { points: 100, duration: 10 * 60 },
   /** Leads per address (tourLeadCreate: a human check, a mail to the agent and maybe a viewing session each). */
   tourLeadCreate: { points: 10, duration: 10 * 60 },
+  /** Personal data exports per user (dataExportCreate: a job reading everything the user has, a ZIP and a mail each). */
+  dataExport: { points: 5, duration: 24 * 60 * 60 },
   /** Requests per API key on each API node, whatever address they come from (API_KEY_RATE_LIMIT_PER_MINUTE). */
   apiKey: { points: (c: Config) => c.API_KEY_RATE_LIMIT_PER_MINUTE, duration: 60 },
 } as const satisfies Record<string, { points: number | ((c: Config) => number); duration: number }>;
@@ -59,14 +61,22 @@ function limiterFor(services: Services, action: RateLimitedAction): RateLimiterM
   let limiter = byAction.get(action);
   if (!limiter) {
     const { points, duration } = RATE_LIMITS[action];
-    limiter = new RateLimiterMemory({ keyPrefix: action, points: typeof points === 'function' ? points(services.config) : points, duration });
+    limiter = new RateLimiterMemory({
+      keyPrefix: action,
+      points: typeof points === 'function' ? points(services.config) : points,
+      duration,
+    });
     byAction.set(action, limiter);
   }
   return limiter;
 }
 
 /** Spends one attempt of `action` for this key (the client IP); answers the seconds to wait when none are left, else null. */
-export async function rateLimitWait(services: Services, action: RateLimitedAction, key: string): Promise<number | null> {
+export async function rateLimitWait(
+  services: Services,
+  action: RateLimitedAction,
+  key: string,
+): Promise<number | null> {
   if (services.config.RATE_LIMIT_DISABLED) return null;
   try {
     await limiterFor(services, action).consume(key || 'unknown');
@@ -88,7 +98,11 @@ export async function consumeRateLimit(services: Services, action: RateLimitedAc
  * limits are off), the seconds until one is free, and a refund that gives a taken point back. For work only part of
  * which is limited (a visit beacon extends its visit whatever the limit, but opens a new visit only with a point).
  */
-export async function takeRateLimit(services: Services, action: RateLimitedAction, key: string): Promise<{ taken: boolean; retryAfterSeconds: number; refund: () => Promise<void> }> {
+export async function takeRateLimit(
+  services: Services,
+  action: RateLimitedAction,
+  key: string,
+): Promise<{ taken: boolean; retryAfterSeconds: number; refund: () => Promise<void> }> {
   const wait = await rateLimitWait(services, action, key);
   const refund = async () => {
     if (wait === null && !services.config.RATE_LIMIT_DISABLED)
@@ -104,7 +118,10 @@ export async function takeRateLimit(services: Services, action: RateLimitedActio
  * answers `refund` for a successful login, which gives the attempt back: only failures count. Throws RATE_LIMITED
  * when the account has had RATE_LIMITS.loginAccount failures in its window, whatever addresses they came from.
  */
-export async function reserveLoginAttempt(services: Services, username: unknown): Promise<{ refund: () => Promise<void> }> {
+export async function reserveLoginAttempt(
+  services: Services,
+  username: unknown,
+): Promise<{ refund: () => Promise<void> }> {
   const key = typeof username === 'string' ? username.trim().toLowerCase().slice(0, 320) : '';
   if (services.config.RATE_LIMIT_DISABLED || !key) return { refund: async () => undefined };
   await consumeRateLimit(services, 'loginAccount', key);

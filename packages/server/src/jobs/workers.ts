@@ -6,6 +6,8 @@ import type { Config } from '../config.js';
 import { sweepWorkDirs } from '../media/work-dir.js';
 import { handleAccountMailRequest } from '../services/accounts.js';
 import { expireLicenses, processBillingEvent } from '../services/billing/sync.js';
+import { runExport } from '../services/personal-data/exports.js';
+import { sweepPersonalData } from '../services/personal-data/purge.js';
 import { deliverWebhook } from '../services/developer/webhooks.js';
 import { rollupRoomAnalytics } from '../services/reports/room-rollup.js';
 import { runSellerReport, sweepDueDigests } from '../services/seller-reports/runs.js';
@@ -17,9 +19,15 @@ import { aiMarkersQueue } from './ai-markers-job.js';
 import { billingExpireQueue, billingSyncQueue } from './billing-jobs.js';
 import { markProcessingFailed } from './finish-processed-tour.js';
 import { mailQueue } from './mail-job.js';
+import { dataExportQueue, personalDataSweepQueue } from './personal-data-jobs.js';
 import { joinSegmentsJob, processSegmentJob } from './process-tour-segments.js';
 import { processTourJob } from './process-tour.js';
-import { processTourFailedQueue, processTourJoinQueue, processTourQueue, processTourSegmentQueue } from './processing-jobs.js';
+import {
+  processTourFailedQueue,
+  processTourJoinQueue,
+  processTourQueue,
+  processTourSegmentQueue,
+} from './processing-jobs.js';
 import { realMedia, type ProcessingMedia } from './processing-steps.js';
 import type { JobDefinition } from './queue.js';
 import { reelJob } from './reel.js';
@@ -38,6 +46,8 @@ const SCHEDULES = (c: Config): Array<[JobDefinition<object>, string]> => [
   [sellerDigestSweepQueue, '*/15 * * * *'],
   // Forget uploads that were never submitted.
   [uploadsSweepQueue, '*/15 * * * *'],
+  // Accounts whose grace period ended, and export files whose link expired.
+  [personalDataSweepQueue, '*/15 * * * *'],
   // Whole days of visits into daily aggregates, hourly by default.
   [roomAnalyticsRollupQueue, c.ROOM_ANALYTICS_ROLLUP_CRON],
 ];
@@ -54,7 +64,9 @@ export async function registerWorkers(services: Services): Promise<void> {
   });
   await aiMarkersQueue.register(services, (job) => aiMarkersJob(services, job.runId));
   await reelQueue.register(services, (job) => reelJob(services, job.reelId));
-  await shotsQueue.register(services, (job) => (job.kind === 'generate' ? generateShotsJob(services, job.tourId) : shotWorkJob(services, job)));
+  await shotsQueue.register(services, (job) =>
+    job.kind === 'generate' ? generateShotsJob(services, job.tourId) : shotWorkJob(services, job),
+  );
   await webhookDeliveryQueue.register(services, (job) => deliverWebhook(services, job));
   await sellerReportQueue.register(services, (job) => runSellerReport(services, job.runId));
   await sellerDigestSweepQueue.register(services, async () => {
@@ -62,6 +74,11 @@ export async function registerWorkers(services: Services): Promise<void> {
     if (n > 0) log.info({ digests: n }, 'seller digests started');
   });
   await uploadsSweepQueue.register(services, () => sweepAbandonedUploads(services));
+  await dataExportQueue.register(services, (job) => runExport(services, job.exportId));
+  await personalDataSweepQueue.register(services, async () => {
+    const done = await sweepPersonalData(services);
+    if (done.accounts || done.exports) log.info(done, 'personal data swept');
+  });
   await roomAnalyticsRollupQueue.register(services, async () => {
     const done = await rollupRoomAnalytics(services.db);
     if (done) log.info(done, 'room analytics rolled up');

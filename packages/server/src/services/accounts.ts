@@ -27,6 +27,7 @@ import { accountMailRequestQueue, type AccountMailRequest } from '../jobs/accoun
 import { mailQueue } from '../jobs/mail-job.js';
 import { activationMail, mailLinks, passwordResetMail } from '../mail/templates.js';
 import { getLicense, rolesFor } from './licenses.js';
+import { cancelDeletionOnSignIn } from './personal-data/account-deletion.js';
 import type { Services } from './services.js';
 
 type Trx = Transaction<Database>;
@@ -36,7 +37,13 @@ const usernameTaken = () => new AppError(ERROR_CODES.USERNAME_TAKEN, ERROR_TEXTS
 
 /** Parses input with a shared zod schema; its issues become BAD_USER_INPUT with the spec's messages. */
 export function parseInput<T>(
-  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } } },
+  schema: {
+    safeParse(
+      v: unknown,
+    ):
+      | { success: true; data: T }
+      | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
+  },
   value: unknown,
 ): T {
   const r = schema.safeParse(value);
@@ -47,7 +54,11 @@ export function parseInput<T>(
 const isUniqueViolation = (err: unknown) => (err as { code?: unknown } | null)?.code === '23505';
 
 export async function findUserByEmail(db: Services['db'] | Trx, email: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where(sql<string>`lower(username)`, '=', email.trim().toLowerCase()).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where(sql<string>`lower(username)`, '=', email.trim().toLowerCase())
+    .executeTakeFirst();
 }
 
 async function profileName(db: Services['db'], userId: string): Promise<string> {
@@ -56,11 +67,23 @@ async function profileName(db: Services['db'], userId: string): Promise<string> 
 }
 
 async function sendActivationMail(services: Services, user: UserRow, token: string, name?: string): Promise<void> {
-  await mailQueue.enqueue(services, activationMail({ to: user.username, name: name ?? (await profileName(services.db, user.id)), link: mailLinks.activation(services.config.publicUrl, token) }));
+  await mailQueue.enqueue(
+    services,
+    activationMail({
+      to: user.username,
+      name: name ?? (await profileName(services.db, user.id)),
+      link: mailLinks.activation(services.config.publicUrl, token),
+    }),
+  );
 }
 
 /** A session for the user: the JWT of accounts §3 with roles from the company's plan and the user's role. */
-export async function issueSession(services: Services, user: UserRow): Promise<{ token: string; roles: string[]; expiresIn: number }> {
+export async function issueSession(
+  services: Services,
+  user: UserRow,
+): Promise<{ token: string; roles: string[]; expiresIn: number }> {
+  // Signing in within an account deletion's grace period cancels it (docs/data-retention.md).
+  await cancelDeletionOnSignIn(services, user.id);
   const license = await getLicense(services.db, user.company_id);
   const roles = rolesFor(user, license);
   const token = await services.tokens.sign({ userId: user.id, companyId: user.company_id, roles });
@@ -111,7 +134,10 @@ export async function createAccount(trx: Trx, a: NewAccount): Promise<UserRow> {
       .executeTakeFirst();
     if (!invite) throw invalidToken();
     if (invite.email.toLowerCase() !== a.email) {
-      throw new AppError(ERROR_CODES.INVALID_TOKEN, 'This invite was sent to a different email address. Sign up with the invited address.');
+      throw new AppError(
+        ERROR_CODES.INVALID_TOKEN,
+        'This invite was sent to a different email address. Sign up with the invited address.',
+      );
     }
     companyId = invite.company_id;
     inviteId = invite.id;
@@ -136,9 +162,16 @@ export async function createAccount(trx: Trx, a: NewAccount): Promise<UserRow> {
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await trx.insertInto('user_profiles').values({ user_id: user.id, name: a.name, surname: a.surname, contact_number: a.contactNumber }).execute();
+  await trx
+    .insertInto('user_profiles')
+    .values({ user_id: user.id, name: a.name, surname: a.surname, contact_number: a.contactNumber })
+    .execute();
   if (inviteId) {
-    await trx.updateTable('team_invites').set({ accepted: true, accepted_user_id: user.id }).where('id', '=', inviteId).execute();
+    await trx
+      .updateTable('team_invites')
+      .set({ accepted: true, accepted_user_id: user.id })
+      .where('id', '=', inviteId)
+      .execute();
     // The other links mailed to the same address (invited again) are retired once one is accepted.
     await trx
       .updateTable('team_invites')
@@ -193,9 +226,13 @@ export async function registerUser(services: Services, input: unknown, ip: strin
   if (data.contactNumber) {
     parseInput(z.object({ contactNumber: contactNumberField }), { contactNumber: data.contactNumber });
     contactNumber = formatContactNumber(data.contactNumber);
-    if (!contactNumber) throw new AppError(ERROR_CODES.BAD_USER_INPUT, VALIDATION.contactNumberUnparsable, { fields: { contactNumber: VALIDATION.contactNumberUnparsable } });
+    if (!contactNumber)
+      throw new AppError(ERROR_CODES.BAD_USER_INPUT, VALIDATION.contactNumberUnparsable, {
+        fields: { contactNumber: VALIDATION.contactNumberUnparsable },
+      });
   }
-  if (!(await services.humanCheck.verify(data.turnstileToken, ip))) throw new AppError(ERROR_CODES.HUMAN_CHECK_FAILED, ERROR_TEXTS.humanCheckFailed);
+  if (!(await services.humanCheck.verify(data.turnstileToken, ip)))
+    throw new AppError(ERROR_CODES.HUMAN_CHECK_FAILED, ERROR_TEXTS.humanCheckFailed);
   // Fail fast before the costly hash; the unique index still decides races inside the transaction.
   if (await findUserByEmail(services.db, data.username)) throw usernameTaken();
   const passwordHash = await hashPassword(data.password);
@@ -219,7 +256,10 @@ export async function registerUser(services: Services, input: unknown, ip: strin
 }
 
 /** The user an activation token was issued to, used or not (null for an unknown token). */
-async function activationTokenOwner(db: Transaction<Database>, token: string): Promise<{ activated_at: Date | null } | null> {
+async function activationTokenOwner(
+  db: Transaction<Database>,
+  token: string,
+): Promise<{ activated_at: Date | null } | null> {
   if (!token || token.length > 200) return null;
   const row = await db
     .selectFrom('one_time_tokens')
@@ -241,7 +281,12 @@ export async function activateUser(services: Services, token: string): Promise<U
       if (owner?.activated_at) throw new AppError(ERROR_CODES.ACCOUNT_ALREADY_ACTIVE, ERROR_TEXTS.accountAlreadyActive);
       throw invalidToken();
     }
-    const user = await trx.updateTable('users').set({ activated_at: sql`coalesce(activated_at, now())` }).where('id', '=', userId).returningAll().executeTakeFirstOrThrow();
+    const user = await trx
+      .updateTable('users')
+      .set({ activated_at: sql`coalesce(activated_at, now())` })
+      .where('id', '=', userId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     await retireOneTimeTokens(trx, userId, 'activation');
     await grantFreeTrialIfUnlicensed(trx, user.company_id);
     return user;
@@ -268,7 +313,14 @@ export async function handleAccountMailRequest(services: Services, request: Acco
     return;
   }
   const token = await issueOneTimeToken(services.db, user.id, 'reset');
-  await mailQueue.enqueue(services, passwordResetMail({ to: user.username, name: await profileName(services.db, user.id), link: mailLinks.reset(services.config.publicUrl, token) }));
+  await mailQueue.enqueue(
+    services,
+    passwordResetMail({
+      to: user.username,
+      name: await profileName(services.db, user.id),
+      link: mailLinks.reset(services.config.publicUrl, token),
+    }),
+  );
 }
 
 /** userActivationEmailResend: always answers success; the job mails only a known, not yet activated account. */
@@ -295,6 +347,11 @@ export async function resetPassword(services: Services, input: unknown): Promise
     await retireOneTimeTokens(trx, userId, 'reset');
     // credentials_changed_at (migration 0010, not in the shared row types) ends every older session.
     await sql`update users set credentials_changed_at = now() where id = ${userId}`.execute(trx);
-    return trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).returningAll().executeTakeFirstOrThrow();
+    return trx
+      .updateTable('users')
+      .set({ password_hash: passwordHash })
+      .where('id', '=', userId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
   });
 }

@@ -1,0 +1,73 @@
+/**
+ * The signed links of a person's data: the export download, the mailed confirmation of an account deletion (accounts
+ * without a password) and a visitor's request to delete their lead. Each is an HMAC (key derived from JWT_SECRET, apart
+ * from tour access's) over a purpose, the row it names and, when it expires, the expiry: nothing is stored for them,
+ * and rotating JWT_SECRET voids every link.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Services } from '../services.js';
+
+type Purpose = 'data-export' | 'account-deletion' | 'lead-erasure';
+
+const keys = new WeakMap<Services, Buffer>();
+function keyOf(services: Services): Buffer {
+  let key = keys.get(services);
+  if (!key) {
+    key = createHmac('sha256', services.config.jwtSecret).update('personal-data').digest();
+    keys.set(services, key);
+  }
+  return key;
+}
+
+/** The signature of `purpose` for `id` (and `expires`, seconds since the epoch, when the link expires). */
+export function signLink(services: Services, purpose: Purpose, id: string, expires?: number): string {
+  return createHmac('sha256', keyOf(services))
+    .update(`${purpose}\n${id}\n${expires ?? ''}`)
+    .digest('base64url');
+}
+
+export type LinkCheck = 'valid' | 'expired' | 'invalid';
+
+/**
+ * Whether `signature` signs `purpose` for `id` (and `expires`). A well-signed link past its expiry answers 'expired',
+ * so the page can say so instead of "invalid".
+ */
+export function checkLink(
+  services: Services,
+  purpose: Purpose,
+  id: string,
+  signature: unknown,
+  expires?: unknown,
+  nowMs = Date.now(),
+): LinkCheck {
+  if (typeof signature !== 'string' || signature.length > 100) return 'invalid';
+  let e: number | undefined;
+  if (expires !== undefined) {
+    if (typeof expires !== 'string' || !/^\d{1,12}$/.test(expires)) return 'invalid';
+    e = Number(expires);
+  }
+  const want = Buffer.from(signLink(services, purpose, id, e));
+  const got = Buffer.from(signature);
+  if (want.length !== got.length || !timingSafeEqual(want, got)) return 'invalid';
+  return e !== undefined && e * 1000 <= nowMs ? 'expired' : 'valid';
+}
+
+/** The download link of an export: works until `expiresAt`, then answers a page saying it expired. */
+export function exportDownloadUrl(services: Services, exportId: string, expiresAt: Date): string {
+  const e = Math.floor(expiresAt.getTime() / 1000);
+  return `${services.config.publicUrl}/data-export/${exportId}?e=${e}&s=${signLink(services, 'data-export', exportId, e)}`;
+}
+
+/** The link in a visitor's receipt that asks to delete their lead (it works as long as the lead exists). */
+export function leadErasureUrl(services: Services, leadId: string): string {
+  return `${services.config.publicUrl}/lead-erasure/${leadId}?s=${signLink(services, 'lead-erasure', leadId)}`;
+}
+
+/** How long the mailed confirmation of an account deletion works. */
+export const DELETION_CONFIRM_HOURS = 24;
+
+/** The link that confirms the deletion of an account without a password (signed in with Google). */
+export function deletionConfirmUrl(services: Services, userId: string, nowMs = Date.now()): string {
+  const e = Math.floor(nowMs / 1000) + DELETION_CONFIRM_HOURS * 3600;
+  return `${services.config.publicUrl}/account-deletion/${userId}?e=${e}&s=${signLink(services, 'account-deletion', userId, e)}`;
+}
