@@ -10,6 +10,7 @@ import { leadMail } from './lead-mail.js';
 import { VISITOR_ID_PATTERN, visitRoomPath } from './lead-room-path.js';
 import { hostLink, issueRequest, participantId, sessionExpiry, LIVE_ROLES, type ViewingSessionRequest } from './sessions.js';
 import { leadCreatedWebhook } from '../developer/webhook-payloads.js';
+import { mailLeadReceipt } from '../personal-data/lead-erasure.js';
 import type { AuthInfo } from '../../core/auth.js';
 import { assertCanView } from '../tour-access/tour-access.js';
 
@@ -136,6 +137,8 @@ export async function createLead(services: Services, auth: AuthInfo | null, inpu
       );
     };
     await notify().catch((err: unknown) => services.log.error({ err, leadId: lead.id }, 'could not notify the agent of a lead'));
+    // The visitor's receipt carries the signed link that deletes their lead (docs/data-retention.md).
+    await mailLeadReceipt(services, lead, tour.title ?? 'a tour', owner.name ?? owner.username).catch((err: unknown) => services.log.error({ err, leadId: lead.id }, 'could not mail the lead receipt'));
   }
   await leadCreatedWebhook(services, tour.company_id, { ...tourLead, createdAt: lead.created_at }, session ? hostLink(services.config.publicUrl, tour.id, session.id) : null);
   return { tourLead, viewingSessionRequest };
