@@ -1,8 +1,8 @@
 /**
  * Claims of docs/code-map.md that a test can check and the architecture test (import rules) does not: every table a
  * migration creates has its row type in the one `Database` (db/types.ts, per-domain parts in db/tables/), only the
- * job modules talk to the queue and every job module is registered in jobs/workers.ts, and a console screen whose
- * page has a `use-<screen>.ts` hook leaves its queries and mutations to that hook. Each check reads source text, and
+ * job modules talk to the queue and every job module is registered in jobs/workers.ts, and no console page queries
+ * or mutates itself (its `use-<screen>.ts` hook does). Each check reads source text, and
  * the last test runs them on a small broken tree to show they bite.
  */
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -85,17 +85,19 @@ function unregisteredJobs(src: string): string[] {
     .filter((job) => !new RegExp(`\\b${job}\\b`).test(workers));
 }
 
-/** Console pages that have a `use-<name>.ts` hook beside them but still query or mutate themselves (import urql). */
-function pagesBesideTheirHook(screens: string): string[] {
+/**
+ * Console pages that query or mutate themselves (import urql): every routed screen's `<name>-page.tsx` leaves its
+ * queries and mutations to its `use<Screen>()` hook (`use-<name>.ts` beside it), whether or not the hook exists yet.
+ */
+function pagesThatQuery(screens: string): string[] {
   return readdirSync(screens, { withFileTypes: true })
     .filter((d) => d.isDirectory())
-    .flatMap((d) => {
-      const files = readdirSync(path.join(screens, d.name));
-      return files
-        .filter((f) => /^use-.+\.ts$/.test(f) && files.includes(`${f.slice(4, -3)}-page.tsx`))
-        .map((f) => `${d.name}/${f.slice(4, -3)}-page.tsx`)
-        .filter((page) => /from 'urql'/.test(read(path.join(screens, page))));
-    });
+    .flatMap((d) =>
+      readdirSync(path.join(screens, d.name))
+        .filter((f) => f.endsWith('-page.tsx'))
+        .map((f) => `${d.name}/${f}`),
+    )
+    .filter((page) => /from 'urql'/.test(read(path.join(screens, page))));
 }
 
 describe('docs/code-map.md, the claims a test can check', () => {
@@ -111,8 +113,8 @@ describe('docs/code-map.md, the claims a test can check', () => {
     expect(unregisteredJobs(serverSrc)).toEqual([]);
   });
 
-  it('a console page with its use<Screen> hook beside it leaves queries and mutations to the hook', () => {
-    expect(pagesBesideTheirHook(consoleScreens)).toEqual([]);
+  it('no console page queries or mutates itself: each leaves that to its use<Screen> hook', () => {
+    expect(pagesThatQuery(consoleScreens)).toEqual([]);
   });
 
   describe('the checks bite', () => {
@@ -123,7 +125,7 @@ describe('docs/code-map.md, the claims a test can check', () => {
       writeFileSync(path.join(probe, rel), text);
     };
 
-    it('on a tree with an untyped table, a service sending to the queue, a job nobody registers and a page querying beside its hook', () => {
+    it('on a tree with an untyped table, a service sending to the queue, a job nobody registers and pages querying (one beside its hook, one without)', () => {
       write(
         'src/db/migrations/0001-probe.ts',
         "await runScript(db, 'CREATE TABLE typed (id text); CREATE TABLE IF NOT EXISTS domain_typed (id text); CREATE TABLE untyped (id text)');",
@@ -141,13 +143,18 @@ describe('docs/code-map.md, the claims a test can check', () => {
       write('src/jobs/workers.ts', 'await listedQueue.register(services, work);\n');
       write('screens/probe/use-probe.ts', "import { useQuery } from 'urql';\n");
       write('screens/probe/probe-page.tsx', "import { useMutation } from 'urql';\n");
+      write('screens/probe/hookless-page.tsx', "import { useQuery } from 'urql';\n");
+      write('screens/probe/probe-dialog.tsx', "import { useMutation } from 'urql';\n");
       const src = path.join(probe, 'src');
       expect(migrationTables(src)).toEqual(['domain_typed', 'typed', 'untyped']);
       expect(databaseTables(src)).toEqual(['domain_typed', 'typed']);
       expect(tableTypesElsewhere(src)).toEqual(['services/probe.ts']);
       expect(rawQueueCalls(src)).toEqual(['services/probe.ts']);
       expect(unregisteredJobs(src)).toEqual(['probeQueue']);
-      expect(pagesBesideTheirHook(path.join(probe, 'screens'))).toEqual(['probe/probe-page.tsx']);
+      expect(pagesThatQuery(path.join(probe, 'screens')).sort()).toEqual([
+        'probe/hookless-page.tsx',
+        'probe/probe-page.tsx',
+      ]);
     });
   });
 });

@@ -3,15 +3,12 @@
  * and the same figures and pictures as Tour Analytics. An expired or revoked link says so.
  */
 import { useParams } from 'react-router-dom';
-import { useQuery } from 'urql';
 import { ERROR_CODES } from '@roomwalk/shared';
-import { readFragment } from '../../graphql/graphql.js';
-import { failureCode } from '../../graphql/errors.js';
 import { DataLoadError } from '../../ui/data-load-error.js';
 import { Loading, Page } from '../../ui/page.js';
-import { AnalyticsFields, SharedSellerReportQuery } from './analytics-operations.js';
 import { ANALYTICS_TEXTS, humanDate } from './analytics-rules.js';
 import { FiguresView } from './figures-view.js';
+import { useSharedReport } from './use-shared-report.js';
 import './analytics.css';
 
 const TITLE = 'Seller report';
@@ -27,12 +24,8 @@ const REFUSAL_NOTES: Partial<Record<string, { testId: string; text: string }>> =
 
 export default function SharedReportPage() {
   const { token = '' } = useParams();
-  const [{ data, error }, refetch] = useQuery({
-    query: SharedSellerReportQuery,
-    variables: { token },
-    requestPolicy: 'network-only',
-  });
-  const refusal = data ? undefined : REFUSAL_NOTES[failureCode(error) ?? ''];
+  const { refusal: code, error, retry, report: r, figures: f } = useSharedReport(token);
+  const refusal = REFUSAL_NOTES[code ?? ''];
   if (refusal)
     return (
       <Page title={TITLE} className="analytics">
@@ -41,20 +34,18 @@ export default function SharedReportPage() {
         </p>
       </Page>
     );
-  if (error && !data)
+  if (error)
     return (
       <Page title={TITLE} className="analytics">
-        <DataLoadError error={error} onRetry={() => refetch({ requestPolicy: 'network-only' })} />
+        <DataLoadError error={error} onRetry={retry} />
       </Page>
     );
-  if (!data)
+  if (!r || !f)
     return (
       <Page title={TITLE} className="analytics">
         <Loading />
       </Page>
     );
-  const r = data.sharedSellerReport;
-  const f = readFragment(AnalyticsFields, r.analytics);
   // A one-person company is often named after its agent: say the name once.
   const by = [...new Set([r.agentName.trim(), r.companyName.trim()].filter(Boolean))].join(', ');
   return (

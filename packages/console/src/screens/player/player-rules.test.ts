@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { embeddedTourId, playerAttributes, readPlayerFlags, showAiEdit, EMBED_SAMPLE_TOUR_ID } from './player-flags.js';
 import { menuItems, menuTitle } from './player-menu.js';
-import { modeForPath } from './player-page.js';
+import { modeForPath, shareFromHereLink } from './player-rules.js';
 
 const ID = 'tour_0b6c9d9e-2a7e-4f61-9d55-6a3f3c1f1a10';
 
@@ -53,5 +53,18 @@ describe('player flags', () => {
     expect(modeForPath('/editplayer')).toBe('edit');
     expect(modeForPath('/agentplayer/')).toBe('agent');
     expect(modeForPath('/playerext')).toBe('external');
+  });
+});
+
+describe('share from here', () => {
+  it('opens at the room, else the frame, and keeps an audience link', () => {
+    const base = 'https://roomwalk.example';
+    expect(shareFromHereLink(ID, { room: 'Main Bedroom', frame: 40 }, '', base)).toBe(
+      `${base}/playerext?tourId=${ID}&room=Main%20Bedroom`,
+    );
+    expect(shareFromHereLink(ID, { room: null, frame: 40 }, '', base)).toBe(`${base}/playerext?tourId=${ID}&frame=40`);
+    expect(shareFromHereLink(ID, { room: null, frame: 0 }, 'lnk_abc', base)).toBe(
+      `${base}/playerext?tourId=${ID}&link=lnk_abc`,
+    );
   });
 });
