@@ -4,8 +4,10 @@
  * development server keeping mail), never in production.
  */
 import type { FastifyInstance } from 'fastify';
+import { ERROR_CODES } from '@roomwalk/shared';
 import { serverNow, setClockOffset } from '../core/clock.js';
 import type { Services } from '../services/services.js';
+import { refuse } from './refuse.js';
 
 const MAX_OFFSET_MS = 400 * 86_400_000;
 
@@ -14,7 +16,7 @@ export async function registerDevClock(app: FastifyInstance, services: Services)
   app.post<{ Body: { offsetMs?: unknown } }>('/dev/clock', async (req, reply) => {
     const ms = req.body?.offsetMs;
     if (typeof ms !== 'number' || !Number.isFinite(ms) || Math.abs(ms) > MAX_OFFSET_MS) {
-      return reply.code(400).send({ error: 'offsetMs must be a number of milliseconds within 400 days.' });
+      return refuse(reply, ERROR_CODES.BAD_USER_INPUT, 'offsetMs must be a number of milliseconds within 400 days.');
     }
     setClockOffset(services, ms);
     return { now: serverNow(services).toISOString() };
