@@ -11,6 +11,7 @@ export * from './schemas/account.js';
 export * from './schemas/tour.js';
 export * from './schemas/visit-beacon.js';
 export * from './schemas/tour-access.js';
+export * from './schemas/lead-gate.js';
 export * from './schemas/audience-link.js';
 export * from './visible-frames.js';
 export * from './guarded-storage.js';

@@ -11,6 +11,7 @@ export const PLAYER_TOUR_QUERY = /* GraphQL */ `query PlayerTour($tourID: ID!) {
     clips { id index frameCount duration highURI lowURI }
     markers { id name description tourId scrollPosition frameIndex isFastTravel }
     agentProfile { fullname contactNumber email profileImageURL }
+    leadGate { roomName seconds approval open }
   }
 }`;
 
@@ -18,10 +19,10 @@ export const PLAYER_TOUR_QUERY = /* GraphQL */ `query PlayerTour($tourID: ID!) {
  * The same document with an access grant (a password tour after its password, issue 33): a different text, so the
  * public cache never recognises it and every such answer is computed for its caller.
  */
-export const PLAYER_TOUR_ACCESS_QUERY = PLAYER_TOUR_QUERY.replace('query PlayerTour($tourID: ID!)', 'query PlayerTourWithAccess($tourID: ID!, $access: String)').replace(
-  'tour(tourID: $tourID)',
-  'tour(tourID: $tourID, access: $access)',
-);
+export const PLAYER_TOUR_ACCESS_QUERY = PLAYER_TOUR_QUERY.replace(
+  'query PlayerTour($tourID: ID!)',
+  'query PlayerTourWithAccess($tourID: ID!, $access: String)',
+).replace('tour(tourID: $tourID)', 'tour(tourID: $tourID, access: $access)');
 
 /** The password screen's call: answers an access grant for this browser session. */
 export const TOUR_UNLOCK_MUTATION = /* GraphQL */ `mutation TourUnlock($tourID: ID!, $password: String!) {
@@ -33,7 +34,7 @@ export const TOUR_UNLOCK_MUTATION = /* GraphQL */ `mutation TourUnlock($tourID: 
  * link's own view of the tour (hidden rooms taken out, its frames re-numbered), computed for each caller and kept by no
  * shared cache; an expired or revoked link is refused with the company's message.
  */
-export const PLAYER_TOUR_LINK_QUERY = PLAYER_TOUR_QUERY.replace('query PlayerTour($tourID: ID!)', 'query PlayerTourWithLink($tourID: ID!, $access: String, $link: String!)').replace(
-  'tour(tourID: $tourID)',
-  'tour(tourID: $tourID, access: $access, link: $link)',
-);
+export const PLAYER_TOUR_LINK_QUERY = PLAYER_TOUR_QUERY.replace(
+  'query PlayerTour($tourID: ID!)',
+  'query PlayerTourWithLink($tourID: ID!, $access: String, $link: String!)',
+).replace('tour(tourID: $tourID)', 'tour(tourID: $tourID, access: $access, link: $link)');

@@ -3,7 +3,8 @@
  * clips by range), ETags, year-long immutable caching for versioned keys, open CORS. A file of a password or
  * company-only tour (`tours/<id>/…`) is served only with a live signature of its key at the tour's access version
  * (`?e=&v=&s=`, made by services/tour-access/ tourMediaUrl), privately cached; without one it is Not found like a
- * key that names nothing (issue 33).
+ * key that names nothing (issue 33). So is a clip past a public tour's lead gate (services/lead-gate/): its URL is
+ * signed only for callers through the gate.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -68,8 +69,9 @@ async function serve(services: Services, req: FastifyRequest, reply: FastifyRepl
   const tourId = TOUR_KEY.exec(key)?.[1];
   if (tourId) {
     const state = await accessIndexOf(services).get(tourId);
-    if (state && state.access !== 'PUBLIC') {
-      if (!verifyMediaSignature(services, key, state.version, req.query as Record<string, unknown>)) return notFound(reply);
+    if (state && (state.access !== 'PUBLIC' || state.gated?.has(key))) {
+      if (!verifyMediaSignature(services, key, state.version, req.query as Record<string, unknown>))
+        return notFound(reply);
       signed = true;
     }
   }
@@ -86,7 +88,10 @@ async function serve(services: Services, req: FastifyRequest, reply: FastifyRepl
   const etag = `"${createHash('sha1').update(`${key}\n${version}`).digest('base64url').slice(0, 22)}"`;
   reply.header('ETag', etag);
   reply.header('Accept-Ranges', 'bytes');
-  reply.header('Cache-Control', signed ? SIGNED_CACHE : IMMUTABLE_KEY.test(key) ? MEDIA_CACHE.immutable : MEDIA_CACHE.revalidate);
+  reply.header(
+    'Cache-Control',
+    signed ? SIGNED_CACHE : IMMUTABLE_KEY.test(key) ? MEDIA_CACHE.immutable : MEDIA_CACHE.revalidate,
+  );
   reply.header('Content-Type', meta.contentType);
   reply.header('X-Content-Type-Options', 'nosniff');
 
@@ -98,7 +103,12 @@ async function serve(services: Services, req: FastifyRequest, reply: FastifyRepl
   const ifRange = req.headers['if-range'];
   const range = ifRange && ifRange !== etag ? null : parseRange(req.headers.range, meta.size);
   if (range === 'invalid') {
-    return refuse(reply.header('Content-Range', `bytes */${meta.size}`), ERROR_CODES.BAD_USER_INPUT, 'This byte range is outside the file.', { status: 416 });
+    return refuse(
+      reply.header('Content-Range', `bytes */${meta.size}`),
+      ERROR_CODES.BAD_USER_INPUT,
+      'This byte range is outside the file.',
+      { status: 416 },
+    );
   }
   if (range) {
     reply.code(206);

@@ -21,7 +21,9 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   await (await import('./stripe-webhook.js')).registerStripeWebhook(app, services);
   await (await import('./ai-edit.js')).registerAiEditRoutes(app, services);
   await (await import('./tour-visit.js')).registerTourVisitRoute(app, services);
+  await (await import('./lead-gate-page.js')).registerLeadGatePage(app, services);
   await (await import('./public-tour-cache.js')).registerPublicTourCache(app, services);
+  await (await import('./personal-data.js')).registerPersonalDataRoutes(app, services);
   // Keep last: its not-found handler sends client-side routes to the console.
   await registerStatic(app, services);
 }

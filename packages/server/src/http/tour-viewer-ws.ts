@@ -1,6 +1,7 @@
 /**
  * GET /ws/tour-viewer-events?tourId=&session=&token=&access= — the live viewing socket (docs/live-viewing.md): scroll sync
- * (`roomwalk_scrolling`) and WebRTC signalling (`roomwalk_signal`) in rooms of one tour and viewing session.
+ * (`roomwalk_scrolling`) and WebRTC signalling (`roomwalk_signal`) in rooms of one tour and viewing session. With
+ * `lead=` instead, a visitor waiting at a lead gate for the agent's approval (lead-gate-socket.ts).
  *
  * Mercurius registers @fastify/websocket inside its own plugin context, where our routes cannot reach it, and a
  * second registration would make both instances answer every upgrade. So this path is taken off the server's
@@ -22,6 +23,7 @@ import { RoomHub, roomKey, SERVER_MESSAGES, type LocalPeer } from '../services/l
 import { participantId, signalingTokens } from '../services/live/sessions.js';
 import { LIVE_ROLES, type LiveRole } from '../services/live/signaling-token.js';
 import { liveViewerRefusal } from '../services/tour-access/visit-gate.js';
+import { createGateWaiters, isGateWaiter } from './lead-gate-socket.js';
 
 export const TOUR_VIEWER_PATH = '/ws/tour-viewer-events';
 
@@ -69,7 +71,9 @@ declare module 'fastify' {
   }
 }
 
-type Admission = { ok: true; tourId: string; sessionId: string; role: LiveRole; userId: string; expiresAt: Date } | { ok: false; code: number; reason: string };
+type Admission =
+  | { ok: true; tourId: string; sessionId: string; role: LiveRole; userId: string; expiresAt: Date }
+  | { ok: false; code: number; reason: string };
 
 /** Same origin, the public URL's origin, LIVE_ALLOWED_ORIGINS, and in development any localhost port. No Origin (not a browser): allowed, the token decides. */
 export function originAllowed(services: Services, origin: string | undefined, host: string | undefined): boolean {
@@ -102,7 +106,8 @@ async function admit(services: Services, req: IncomingMessage): Promise<Admissio
   const originOk = originAllowed(services, req.headers.origin, req.headers.host);
   const tourId = parseTourId(url.searchParams.get('tourId'));
   const sessionParam = url.searchParams.get('session');
-  if (!tourId || (sessionParam !== null && !UUID.test(sessionParam))) return { ok: false, code: CLOSE_CODES.badRequest, reason: 'A valid tourId is required' };
+  if (!tourId || (sessionParam !== null && !UUID.test(sessionParam)))
+    return { ok: false, code: CLOSE_CODES.badRequest, reason: 'A valid tourId is required' };
   const token = url.searchParams.get('token');
   if (!token) return { ok: false, code: CLOSE_CODES.unauthorised, reason: 'Unauthorised' };
 
@@ -110,11 +115,13 @@ async function admit(services: Services, req: IncomingMessage): Promise<Admissio
   let userId: string;
   let sessionId = sessionParam?.toLowerCase() ?? null;
   const signal = await signalingTokens(services).verify(token);
-  if (signal.ok && !originOk && signal.claims.role !== LIVE_ROLES.viewer) return { ok: false, code: CLOSE_CODES.forbidden, reason: 'Origin not allowed' };
+  if (signal.ok && !originOk && signal.claims.role !== LIVE_ROLES.viewer)
+    return { ok: false, code: CLOSE_CODES.forbidden, reason: 'Origin not allowed' };
   if (!signal.ok && !originOk) return { ok: false, code: CLOSE_CODES.forbidden, reason: 'Origin not allowed' };
   if (signal.ok) {
     // A signalling token names its session; `session=` may be left out, and must match when given.
-    if (signal.claims.tourId !== tourId || (sessionId !== null && signal.claims.sessionId !== sessionId)) return { ok: false, code: CLOSE_CODES.forbidden, reason: 'Token is for another session' };
+    if (signal.claims.tourId !== tourId || (sessionId !== null && signal.claims.sessionId !== sessionId))
+      return { ok: false, code: CLOSE_CODES.forbidden, reason: 'Token is for another session' };
     sessionId = signal.claims.sessionId;
     role = signal.claims.role;
     userId = signal.claims.userId;
@@ -130,8 +137,13 @@ async function admit(services: Services, req: IncomingMessage): Promise<Admissio
     const auth = await resolveAuth(services, `Bearer ${token}`);
     if (!auth) return { ok: false, code: CLOSE_CODES.unauthorised, reason: 'Unauthorised' };
     if (sessionId === null) return { ok: false, code: CLOSE_CODES.badRequest, reason: 'session is required' };
-    const owner = await services.db.selectFrom('tours').select(['company_id']).where('id', '=', tourId).executeTakeFirst();
-    if (owner && owner.company_id !== auth.companyId) return { ok: false, code: CLOSE_CODES.forbidden, reason: "Not a member of this tour's company" };
+    const owner = await services.db
+      .selectFrom('tours')
+      .select(['company_id'])
+      .where('id', '=', tourId)
+      .executeTakeFirst();
+    if (owner && owner.company_id !== auth.companyId)
+      return { ok: false, code: CLOSE_CODES.forbidden, reason: "Not a member of this tour's company" };
     role = LIVE_ROLES.host;
     userId = participantId.host(auth.userId);
   }
@@ -143,18 +155,26 @@ async function admit(services: Services, req: IncomingMessage): Promise<Admissio
     .where('viewing_sessions.id', '=', sessionId)
     .where('viewing_sessions.tour_id', '=', tourId)
     .executeTakeFirst();
-  if (!row || row.deleted_at || (role === LIVE_ROLES.viewer && row.status !== TOUR_STATUS.PROCESSED)) return { ok: false, code: CLOSE_CODES.notFound, reason: 'No such viewing session' };
+  if (!row || row.deleted_at || (role === LIVE_ROLES.viewer && row.status !== TOUR_STATUS.PROCESSED))
+    return { ok: false, code: CLOSE_CODES.notFound, reason: 'No such viewing session' };
   const expiresAt = new Date(row.expires_at);
-  if (expiresAt.getTime() <= Date.now()) return { ok: false, code: CLOSE_CODES.sessionExpired, reason: 'Session expired' };
+  if (expiresAt.getTime() <= Date.now())
+    return { ok: false, code: CLOSE_CODES.sessionExpired, reason: 'Session expired' };
   return { ok: true, tourId, sessionId, role, userId, expiresAt };
 }
 
-type Parsed = { ok: true; text: string; to?: string; only?: LiveRole; scroll?: true } | { ok: false; close?: { code: number; reason: string }; error?: string };
+type Parsed =
+  | { ok: true; text: string; to?: string; only?: LiveRole; scroll?: true }
+  | { ok: false; close?: { code: number; reason: string }; error?: string };
 
 /** Validates one client message and builds the text the others receive. */
-function parseMessage(raw: string, peer: { role: LiveRole; peerId: string; userId: string; tourGlobalId: string }): Parsed {
+function parseMessage(
+  raw: string,
+  peer: { role: LiveRole; peerId: string; userId: string; tourGlobalId: string },
+): Parsed {
   const bytes = Buffer.byteLength(raw);
-  if (bytes > LIVE_LIMITS.signalMessageBytes) return { ok: false, close: { code: CLOSE_CODES.tooBig, reason: 'Message too big' } };
+  if (bytes > LIVE_LIMITS.signalMessageBytes)
+    return { ok: false, close: { code: CLOSE_CODES.tooBig, reason: 'Message too big' } };
   let msg: unknown;
   try {
     msg = JSON.parse(raw);
@@ -164,19 +184,48 @@ function parseMessage(raw: string, peer: { role: LiveRole; peerId: string; userI
   if (typeof msg !== 'object' || msg === null) return { ok: false, error: 'Not a message' };
   const m = msg as Record<string, unknown>;
   if (m.type === SOCKET_MESSAGES.scrolling) {
-    if (bytes > LIVE_LIMITS.scrollMessageBytes) return { ok: false, close: { code: CLOSE_CODES.tooBig, reason: 'Message too big' } };
+    if (bytes > LIVE_LIMITS.scrollMessageBytes)
+      return { ok: false, close: { code: CLOSE_CODES.tooBig, reason: 'Message too big' } };
     const frameIndex = (m.data as { frameIndex?: unknown } | undefined)?.frameIndex;
-    if (typeof frameIndex !== 'number' || !Number.isFinite(frameIndex) || frameIndex < 0 || frameIndex > LIVE_LIMITS.maxFrameIndex) return { ok: false, error: 'frameIndex must be a finite number' };
-    if (m.tourId !== undefined && m.tourId !== peer.tourGlobalId) return { ok: false, error: 'Wrong tourId for this room' };
-    return { ok: true, scroll: true, text: JSON.stringify({ type: SOCKET_MESSAGES.scrolling, tourId: peer.tourGlobalId, data: { frameIndex }, from: peer.peerId }) };
+    if (
+      typeof frameIndex !== 'number' ||
+      !Number.isFinite(frameIndex) ||
+      frameIndex < 0 ||
+      frameIndex > LIVE_LIMITS.maxFrameIndex
+    )
+      return { ok: false, error: 'frameIndex must be a finite number' };
+    if (m.tourId !== undefined && m.tourId !== peer.tourGlobalId)
+      return { ok: false, error: 'Wrong tourId for this room' };
+    return {
+      ok: true,
+      scroll: true,
+      text: JSON.stringify({
+        type: SOCKET_MESSAGES.scrolling,
+        tourId: peer.tourGlobalId,
+        data: { frameIndex },
+        from: peer.peerId,
+      }),
+    };
   }
   if (m.type === SOCKET_MESSAGES.signal) {
     const data = m.data as Record<string, unknown> | undefined;
-    if (!data || typeof data.kind !== 'string' || !SIGNAL_KINDS.has(data.kind)) return { ok: false, error: 'Unknown signal' };
+    if (!data || typeof data.kind !== 'string' || !SIGNAL_KINDS.has(data.kind))
+      return { ok: false, error: 'Unknown signal' };
     const to = typeof m.to === 'string' ? m.to : undefined;
     // Signalling only ever goes between the host and the viewers of the session.
     const only = peer.role === LIVE_ROLES.host ? LIVE_ROLES.viewer : LIVE_ROLES.host;
-    return { ok: true, text: JSON.stringify({ type: SOCKET_MESSAGES.signal, from: peer.peerId, fromRole: peer.role, fromUser: peer.userId, data }), only, ...(to ? { to } : {}) };
+    return {
+      ok: true,
+      text: JSON.stringify({
+        type: SOCKET_MESSAGES.signal,
+        from: peer.peerId,
+        fromRole: peer.role,
+        fromUser: peer.userId,
+        data,
+      }),
+      only,
+      ...(to ? { to } : {}),
+    };
   }
   return { ok: false }; // Unknown types are ignored: newer clients may speak more.
 }
@@ -190,9 +239,14 @@ export async function registerTourViewerWs(app: FastifyInstance, services: Servi
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024, perMessageDeflate: false });
   const alive = new WeakMap<WebSocket, boolean>();
 
+  const gateWaiters = createGateWaiters(services);
+
   wss.on('connection', (socket: WebSocket, req: IncomingMessage) => {
     alive.set(socket, true);
     socket.on('pong', () => alive.set(socket, true));
+    socket.on('error', () => undefined);
+    // A visitor waiting at a lead gate for the agent's approval (http/lead-gate-socket.ts).
+    if (isGateWaiter(req)) return gateWaiters.serve(socket, req);
     let peer: (LocalPeer & { tourGlobalId: string }) | null = null;
     let closed = false;
     let expiry: NodeJS.Timeout | undefined;
@@ -201,7 +255,8 @@ export async function registerTourViewerWs(app: FastifyInstance, services: Servi
     let refilledAt = Date.now();
 
     const close = (code: number, reason: string) => {
-      if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING) socket.close(code, reason);
+      if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING)
+        socket.close(code, reason);
     };
     const onMessage = (data: RawData, isBinary: boolean) => {
       if (!peer) return;
@@ -215,9 +270,14 @@ export async function registerTourViewerWs(app: FastifyInstance, services: Servi
       if (raw.length > LIVE_LIMITS.signalMessageBytes) return close(CLOSE_CODES.tooBig, 'Message too big');
       const parsed = parseMessage(raw.toString('utf8'), peer);
       if (parsed.ok && parsed.scroll) return hub.relayScroll(peer, parsed.text);
-      if (parsed.ok) return hub.relay(peer, parsed.text, { ...(parsed.to ? { to: parsed.to } : {}), ...(parsed.only ? { only: parsed.only } : {}) });
+      if (parsed.ok)
+        return hub.relay(peer, parsed.text, {
+          ...(parsed.to ? { to: parsed.to } : {}),
+          ...(parsed.only ? { only: parsed.only } : {}),
+        });
       if (parsed.close) return close(parsed.close.code, parsed.close.reason);
-      if (parsed.error) socket.send(JSON.stringify({ type: SOCKET_MESSAGES.error, code: 'BAD_MESSAGE', message: parsed.error }));
+      if (parsed.error)
+        socket.send(JSON.stringify({ type: SOCKET_MESSAGES.error, code: 'BAD_MESSAGE', message: parsed.error }));
     };
 
     socket.on('message', (data, isBinary) => {
@@ -229,7 +289,6 @@ export async function registerTourViewerWs(app: FastifyInstance, services: Servi
       clearTimeout(expiry);
       if (peer) hub.leave(peer);
     });
-    socket.on('error', () => undefined);
 
     admit(services, req)
       .then((a) => {
@@ -267,7 +326,10 @@ export async function registerTourViewerWs(app: FastifyInstance, services: Servi
             peers: present,
           }),
         );
-        expiry = setTimeout(() => close(CLOSE_CODES.sessionExpired, 'Session expired'), Math.min(a.expiresAt.getTime() - Date.now(), 2 ** 31 - 1));
+        expiry = setTimeout(
+          () => close(CLOSE_CODES.sessionExpired, 'Session expired'),
+          Math.min(a.expiresAt.getTime() - Date.now(), 2 ** 31 - 1),
+        );
         expiry.unref();
         for (const m of early.splice(0)) onMessage(m.data, m.isBinary);
       })
@@ -310,6 +372,7 @@ export async function registerTourViewerWs(app: FastifyInstance, services: Servi
   app.addHook('preClose', async () => {
     clearInterval(heartbeat);
     hub.closeAll(CLOSE_CODES.goingAway, 'Server shutting down');
+    gateWaiters.close();
     server.off('upgrade', onUpgrade);
     await new Promise<void>((resolve) => wss.close(() => resolve()));
     await bus.close();

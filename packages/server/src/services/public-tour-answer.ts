@@ -93,7 +93,13 @@ type AnswerRow = TourRow & {
  * The JSON body GraphQL would answer to PLAYER_TOUR_QUERY for this tour, or null when GraphQL must answer
  * (unknown, removed or malformed id, or a value GraphQL would not print as is).
  */
-export async function playerTourAnswer(services: Services, tourGlobalId: string, now = new Date(), grant?: string, link?: string): Promise<string | null> {
+export async function playerTourAnswer(
+  services: Services,
+  tourGlobalId: string,
+  now = new Date(),
+  grant?: string,
+  link?: string,
+): Promise<string | null> {
   let id: string;
   try {
     id = decodeId('Tour', tourGlobalId);
@@ -104,8 +110,27 @@ export async function playerTourAnswer(services: Services, tourGlobalId: string,
   if (!row || row.deleted_at) return null; // NOT_FOUND, TOUR_REMOVED: GraphQL words them (as viewPublicTour)
   // A protected tour is refused by GraphQL (services/tour-access/, with the company's branding); a password tour is
   // answered here only to its live grant (PLAYER_TOUR_ACCESS_QUERY), with its files signed, and never cached.
-  if (row.access !== 'PUBLIC' && !(grant !== undefined && row.access === 'PASSWORD' && verifyGrant(services, row.id, row.access_version, grant))) return null;
-  const { rw_clips, rw_markers, rw_username, rw_name, rw_surname, rw_contact_number, rw_profile_image_key, rw_logo_key, rw_accent_color, rw_plan_id, rw_end_date, ...tourRow } = row;
+  if (
+    row.access !== 'PUBLIC' &&
+    !(grant !== undefined && row.access === 'PASSWORD' && verifyGrant(services, row.id, row.access_version, grant))
+  )
+    return null;
+  // A tour with a lead gate: GraphQL answers (services/lead-gate/: the clips up to the gate's room unless the caller holds its pass).
+  if (row.lead_gate_marker_id || row.lead_gate_seconds) return null;
+  const {
+    rw_clips,
+    rw_markers,
+    rw_username,
+    rw_name,
+    rw_surname,
+    rw_contact_number,
+    rw_profile_image_key,
+    rw_logo_key,
+    rw_accent_color,
+    rw_plan_id,
+    rw_end_date,
+    ...tourRow
+  } = row;
   // Through an audience link: its view (services/audience-links/link-view.ts); one that no longer opens, GraphQL refuses.
   let view: LinkView | undefined;
   if (link !== undefined) {
@@ -126,9 +151,19 @@ export async function playerTourAnswer(services: Services, tourGlobalId: string,
   const tour = viewCounter(services).withPending(tourRow);
   const unbranded = view?.link.unbranded === true;
   const agent: Agent | null =
-    rw_username === null || unbranded ? null : { username: rw_username, name: rw_name, surname: rw_surname, contact_number: rw_contact_number, profile_image_key: rw_profile_image_key };
+    rw_username === null || unbranded
+      ? null
+      : {
+          username: rw_username,
+          name: rw_name,
+          surname: rw_surname,
+          contact_number: rw_contact_number,
+          profile_image_key: rw_profile_image_key,
+        };
   const branding: CompanyBranding | null =
-    !unbranded && planHasBranding(rw_plan_id) && isLicenseActive({ end_date: rw_end_date ?? null }, now) ? { logoKey: rw_logo_key, accentColor: rw_accent_color } : null;
+    !unbranded && planHasBranding(rw_plan_id) && isLicenseActive({ end_date: rw_end_date ?? null }, now)
+      ? { logoKey: rw_logo_key, accentColor: rw_accent_color }
+      : null;
   try {
     const clips = rw_clips ?? [];
     const markers = rw_markers ?? [];
@@ -142,7 +177,12 @@ export async function playerTourAnswer(services: Services, tourGlobalId: string,
       view,
       markers.map((m) => ({ id: str(m[0]), frame_index: float(m[4]), m })),
     ).map(({ frame_index, m }): MarkerTuple => [m[0], m[1], m[2], m[3], frame_index, m[5]]);
-    const shown = { ...tour, thumbnail_key: view.frames ? null : tour.thumbnail_key, intro_logo_key: unbranded ? null : tour.intro_logo_key, listing_link: unbranded ? null : tour.listing_link };
+    const shown = {
+      ...tour,
+      thumbnail_key: view.frames ? null : tour.thumbnail_key,
+      intro_logo_key: unbranded ? null : tour.intro_logo_key,
+      listing_link: unbranded ? null : tour.listing_link,
+    };
     return serialise(services, shown, keptClips, keptMarkers, agent, branding);
   } catch (e) {
     if (e instanceof NotExact) return null;
@@ -150,7 +190,14 @@ export async function playerTourAnswer(services: Services, tourGlobalId: string,
   }
 }
 
-function serialise(services: Services, r: TourRow, clips: ClipTuple[], markers: MarkerTuple[], agent: Agent | null, branding: CompanyBranding | null): string {
+function serialise(
+  services: Services,
+  r: TourRow,
+  clips: ClipTuple[],
+  markers: MarkerTuple[],
+  agent: Agent | null,
+  branding: CompanyBranding | null,
+): string {
   // The tour's own files as tourMediaUrl makes them (signed while protected); the logo and the agent's photo stay public.
   const url = (key: string) => services.storage.publicUrl(key);
   const tourUrl = (key: string) => tourMediaUrl(services, r, key);
@@ -166,7 +213,9 @@ function serialise(services: Services, r: TourRow, clips: ClipTuple[], markers: 
     `,"thumbnailURL":${json(r.thumbnail_key ? tourUrl(r.thumbnail_key) : null)},"tourIntroLogoURL":${json(introKey ? url(introKey) : null)}` +
     `,"tourAccentColor":${json(strOrNull(branding?.accentColor ?? null))},"listingLink":${json(strOrNull(r.listing_link))}` +
     `,"views":${int(r.views)},"status":{"status":${json(str(r.status))}},"videoInfo":` +
-    (vi ? `{"width":${int(vi.width)},"height":${int(vi.height)},"fullSize":${float(vi.fullSize)},"mediumSize":${float(vi.mediumSize)},"smallSize":${float(vi.smallSize)}}` : 'null') +
+    (vi
+      ? `{"width":${int(vi.width)},"height":${int(vi.height)},"fullSize":${float(vi.fullSize)},"mediumSize":${float(vi.mediumSize)},"smallSize":${float(vi.smallSize)}}`
+      : 'null') +
     ',"clips":[';
   for (let i = 0; i < clips.length; i++) {
     const [cid, index, frameCount, duration, high, low] = clips[i]!;
@@ -186,5 +235,7 @@ function serialise(services: Services, r: TourRow, clips: ClipTuple[], markers: 
     ? `{"fullname":${json(str([agent.name, agent.surname].filter(Boolean).join(' ') || agent.username))},"contactNumber":${json(strOrNull(agent.contact_number))}` +
       `,"email":${json(str(agent.username))},"profileImageURL":${json(agent.profile_image_key ? url(agent.profile_image_key) : null)}}`
     : 'null';
+  // Tours with a lead gate never come here (GraphQL answers them).
+  out += ',"leadGate":null';
   return `${out}}}}`;
 }

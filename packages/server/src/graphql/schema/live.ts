@@ -6,7 +6,14 @@ import { requireAuth } from '../guards.js';
 import { topics } from '../../events/event-bus.js';
 import { TourRef } from './tour-refs.js';
 import { createLead, type TourLeadModel } from '../../services/live/leads.js';
-import { hostSession, issueRequest, participantId, LIVE_ROLES, type ViewingSessionRequest } from '../../services/live/sessions.js';
+import type { GateAnswer } from '../../services/lead-gate/approval.js';
+import {
+  hostSession,
+  issueRequest,
+  participantId,
+  LIVE_ROLES,
+  type ViewingSessionRequest,
+} from '../../services/live/sessions.js';
 
 export type { TourLeadModel };
 type ViewingSessionModel = ViewingSessionRequest;
@@ -48,7 +55,12 @@ builder.objectField(TourRef, 'viewingSessionRequest', (t) =>
     nullable: true,
     description:
       "For a signed-in member of the tour's company: host tokens for a live viewing session of this tour (the one named by `session`, from the link in the lead mail; else the newest open one; else a new one the host waits in). Null for anyone else: visitors get theirs from tourLeadCreate.",
-    args: { session: t.arg.id({ required: false, description: "The viewing session id from the agent's link (`session=` in the address)." }) },
+    args: {
+      session: t.arg.id({
+        required: false,
+        description: "The viewing session id from the agent's link (`session=` in the address).",
+      }),
+    },
     resolve: async (tour, args, ctx) => {
       if (!ctx.auth || ctx.auth.companyId !== tour.company_id || tour.deleted_at) return null;
       const sessionId = args.session ?? null;
@@ -69,16 +81,57 @@ const TourLeadCreateInput = builder.inputType('TourLeadCreateInput', {
     turnstileToken: t.string({ required: true }),
     leadType: t.field({ type: LeadTypeEnum, required: true }),
     tourId: t.id({ required: true }),
-    visitorId: t.string({ description: "The player's anonymous visitor id of this visit, so the lead shows the rooms its visitor saw (TourLead.roomPath)." }),
-    access: t.string({ description: "The access grant tourUnlock answered (a password tour's leads need it, as tour(access:) does; a company-only tour's leads come from its members only)." }),
+    visitorId: t.string({
+      description:
+        "The player's anonymous visitor id of this visit, so the lead shows the rooms its visitor saw (TourLead.roomPath).",
+    }),
+    access: t.string({
+      description:
+        "The access grant tourUnlock answered (a password tour's leads need it, as tour(access:) does; a company-only tour's leads come from its members only).",
+    }),
+    gateFrame: t.int({
+      description:
+        "Set when the tour's lead gate asked for the form: the frame the visitor stopped at. The answer's `gate` says whether they go on at once or wait.",
+    }),
   }),
 });
-const TourLeadPayloadRef = builder.objectRef<{ tourLead: TourLeadModel; viewingSessionRequest: ViewingSessionModel | null }>('TourLeadCreatePayload').implement({
+const LeadGateAnswerRef = builder.objectRef<GateAnswer>('LeadGateAnswer').implement({
   fields: (t) => ({
-    tourLead: t.field({ type: TourLeadRef, resolve: (p) => p.tourLead }),
-    viewingSessionRequest: t.field({ type: ViewingSessionRef, nullable: true, resolve: (p) => p.viewingSessionRequest }),
+    state: t.exposeString('state', {
+      description:
+        "OPEN: go on with `access`; WAITING: wait for the agent's approval on the live socket with `waitToken`.",
+    }),
+    access: t.exposeString('pass', {
+      nullable: true,
+      description: 'The pass through the gate: pass it as tour(access:) (it is also the grant of a password tour).',
+    }),
+    waitToken: t.exposeString('waitToken', {
+      nullable: true,
+      description:
+        'Opens /ws/tour-viewer-events?tourId=&lead=&token= to wait for the approval (roomwalk_gate_open carries the pass).',
+    }),
   }),
 });
+const TourLeadPayloadRef = builder
+  .objectRef<{ tourLead: TourLeadModel; viewingSessionRequest: ViewingSessionModel | null; gate: GateAnswer | null }>(
+    'TourLeadCreatePayload',
+  )
+  .implement({
+    fields: (t) => ({
+      gate: t.field({
+        type: LeadGateAnswerRef,
+        nullable: true,
+        description: "Set for a lead left at the tour's lead gate (gateFrame).",
+        resolve: (p) => p.gate,
+      }),
+      tourLead: t.field({ type: TourLeadRef, resolve: (p) => p.tourLead }),
+      viewingSessionRequest: t.field({
+        type: ViewingSessionRef,
+        nullable: true,
+        resolve: (p) => p.viewingSessionRequest,
+      }),
+    }),
+  });
 
 builder.mutationField('tourLeadCreate', (t) =>
   t.field({
@@ -100,6 +153,7 @@ builder.mutationField('tourLeadCreate', (t) =>
           tourId: input.tourId,
           visitorId: input.visitorId ?? null,
           access: input.access ?? null,
+          gateFrame: input.gateFrame ?? null,
         },
         ctx.ip,
       ),
@@ -110,7 +164,8 @@ builder.subscriptionField('tourLeadCreated', (t) =>
   t.field({
     type: TourLeadRef,
     description: "Leads left on the signed-in agent's tours, as they arrive.",
-    subscribe: (_r, _a, ctx) => ctx.services.events.subscribe<TourLeadModel>(topics.leadCreated(requireAuth(ctx).userId)),
+    subscribe: (_r, _a, ctx) =>
+      ctx.services.events.subscribe<TourLeadModel>(topics.leadCreated(requireAuth(ctx).userId)),
     resolve: (l) => l,
   }),
 );

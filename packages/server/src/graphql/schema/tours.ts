@@ -12,38 +12,60 @@ import { topics } from '../../events/event-bus.js';
 import type { TourProgressEvent } from '../../core/events.js';
 import { ClipRef, MarkerRef, TourRef } from './tour-refs.js';
 import { deleteTour, reactivateTour, saveTour, updateThumbnail } from '../../services/tours.js';
-import { setTourAccess, tourMediaUrl, tourMediaUrlById, unlockTour, viewTour } from '../../services/tour-access/tour-access.js';
+import {
+  setTourAccess,
+  tourMediaUrl,
+  tourMediaUrlById,
+  unlockTour,
+  viewTour,
+} from '../../services/tour-access/tour-access.js';
 import { createUploadUrl, submitUpload } from '../../services/uploads.js';
 import { requestBranding } from '../../services/branding.js';
 import { deleteMarker, saveMarker, updateMarker } from '../../services/markers.js';
 import { usersByIds } from '../../services/account-reads.js';
 import { linkViewOf, viewClips, viewMarkers, viewTourThroughLink } from '../../services/audience-links/link-view.js';
-import { agentProfiles, blurredClipIndexes, tourClips, tourCompanyId, tourLogs, tourMarkers, toursPage } from '../../services/tour-reads.js';
+import { clipsForCaller, noteTourGrant } from '../../services/lead-gate/lead-gate.js';
+import {
+  agentProfiles,
+  blurredClipIndexes,
+  tourClips,
+  tourCompanyId,
+  tourLogs,
+  tourMarkers,
+  toursPage,
+} from '../../services/tour-reads.js';
 
 const TourStatusRef = builder.objectRef<{ status: string }>('TourStatus').implement({
-  description: 'UPLOADING, PROCESSING, PROCESSED, FAILED or DEACTIVATED; clients treat anything but PROCESSED and FAILED as processing.',
+  description:
+    'UPLOADING, PROCESSING, PROCESSED, FAILED or DEACTIVATED; clients treat anything but PROCESSED and FAILED as processing.',
   fields: (t) => ({ status: t.exposeString('status') }),
 });
 const TourLogRef = builder.objectRef<{ status: string; error: string | null }>('TourLog').implement({
   fields: (t) => ({ status: t.exposeString('status'), error: t.exposeString('error', { nullable: true }) }),
 });
-const VideoInfoRef = builder.objectRef<{ width: number; height: number; fullSize: number; mediumSize: number; smallSize: number }>('VideoInfo').implement({
-  fields: (t) => ({
-    width: t.exposeInt('width'),
-    height: t.exposeInt('height'),
-    fullSize: t.exposeFloat('fullSize', { description: 'Bytes of the high-resolution clips.' }),
-    mediumSize: t.exposeFloat('mediumSize', { description: 'Bytes of the low-resolution clips.' }),
-    smallSize: t.exposeFloat('smallSize', { description: 'Bytes of the thumbnail.' }),
-  }),
-});
-const AgentProfileRef = builder.objectRef<{ fullname: string; contactNumber: string | null; email: string; profileImageURL: string | null }>('AgentProfile').implement({
-  fields: (t) => ({
-    fullname: t.exposeString('fullname'),
-    contactNumber: t.exposeString('contactNumber', { nullable: true }),
-    email: t.exposeString('email'),
-    profileImageURL: t.exposeString('profileImageURL', { nullable: true }),
-  }),
-});
+const VideoInfoRef = builder
+  .objectRef<{ width: number; height: number; fullSize: number; mediumSize: number; smallSize: number }>('VideoInfo')
+  .implement({
+    fields: (t) => ({
+      width: t.exposeInt('width'),
+      height: t.exposeInt('height'),
+      fullSize: t.exposeFloat('fullSize', { description: 'Bytes of the high-resolution clips.' }),
+      mediumSize: t.exposeFloat('mediumSize', { description: 'Bytes of the low-resolution clips.' }),
+      smallSize: t.exposeFloat('smallSize', { description: 'Bytes of the thumbnail.' }),
+    }),
+  });
+const AgentProfileRef = builder
+  .objectRef<{ fullname: string; contactNumber: string | null; email: string; profileImageURL: string | null }>(
+    'AgentProfile',
+  )
+  .implement({
+    fields: (t) => ({
+      fullname: t.exposeString('fullname'),
+      contactNumber: t.exposeString('contactNumber', { nullable: true }),
+      email: t.exposeString('email'),
+      profileImageURL: t.exposeString('profileImageURL', { nullable: true }),
+    }),
+  });
 
 ClipRef.implement({
   fields: (t) => ({
@@ -73,13 +95,21 @@ TourRef.implement({
   fields: (t) => ({
     title: t.exposeString('title', { nullable: true }),
     description: t.exposeString('description', { nullable: true }),
-    videoURL: t.string({ nullable: true, resolve: (r, _a, ctx) => (r.video_key && ctx.auth?.companyId === r.company_id ? ctx.services.storage.publicUrl(r.video_key) : null) }),
+    videoURL: t.string({
+      nullable: true,
+      resolve: (r, _a, ctx) =>
+        r.video_key && ctx.auth?.companyId === r.company_id ? ctx.services.storage.publicUrl(r.video_key) : null,
+    }),
     thumbnailURL: t.string({
       nullable: true,
       // A link that hides rooms shows no poster: the tour's may picture a hidden room.
-      resolve: (r, _a, ctx) => (r.thumbnail_key && !linkViewOf(r)?.frames ? tourMediaUrl(ctx.services, r, r.thumbnail_key) : null),
+      resolve: (r, _a, ctx) =>
+        r.thumbnail_key && !linkViewOf(r)?.frames ? tourMediaUrl(ctx.services, r, r.thumbnail_key) : null,
     }),
-    access: t.exposeString('access', { description: 'Who sees the tour: PUBLIC (anyone with the link, the default), PASSWORD or COMPANY (signed-in members).' }),
+    access: t.exposeString('access', {
+      description:
+        'Who sees the tour: PUBLIC (anyone with the link, the default), PASSWORD or COMPANY (signed-in members).',
+    }),
     tourIntroLogoURL: t.string({
       nullable: true,
       description: "The tour's intro logo: its own, else the company logo while the plan has Custom Company Branding.",
@@ -92,20 +122,28 @@ TourRef.implement({
     tourAccentColor: t.string({
       nullable: true,
       description: "The company's accent colour (#rrggbb) for the player while its plan has Custom Company Branding.",
-      resolve: async (r, _a, ctx) => (linkViewOf(r)?.link.unbranded ? null : ((await requestBranding(ctx, ctx.services.db, r.company_id))?.accentColor ?? null)),
+      resolve: async (r, _a, ctx) =>
+        linkViewOf(r)?.link.unbranded
+          ? null
+          : ((await requestBranding(ctx, ctx.services.db, r.company_id))?.accentColor ?? null),
     }),
     listingLink: t.string({ nullable: true, resolve: (r) => (linkViewOf(r)?.link.unbranded ? null : r.listing_link) }),
     views: t.exposeInt('views'),
     deactivatedViews: t.exposeInt('deactivated_views'),
     createdAt: t.field({ type: 'DateTime', resolve: (r) => r.created_at }),
     progress: t.exposeInt('progress', { description: 'Processing progress in percent.' }),
-    blurFaces: t.exposeBoolean('blur_faces', { description: 'Faces are blurred in clips, reels and photos (owner switch, default on; changing it reprocesses the tour).' }),
+    blurFaces: t.exposeBoolean('blur_faces', {
+      description:
+        'Faces are blurred in clips, reels and photos (owner switch, default on; changing it reprocesses the tour).',
+    }),
     liveViewing: t.exposeBoolean('live_viewing', {
-      description: 'The owner offers live viewing: the links the console shares carry liveViewing=true (unbranded links never). Default off.',
+      description:
+        'The owner offers live viewing: the links the console shares carry liveViewing=true (unbranded links never). Default off.',
     }),
     blurredClips: t.intList({
       nullable: true,
-      description: "Indices of the clips in which faces were blurred, in order (the tour's company only; null for others).",
+      description:
+        "Indices of the clips in which faces were blurred, in order (the tour's company only; null for others).",
       resolve: async (r, _a, ctx) => {
         if (ctx.auth?.companyId !== r.company_id) return null;
         return blurredClipIndexes(ctx.services, r.id);
@@ -125,7 +163,8 @@ TourRef.implement({
       type: [ClipRef],
       resolve: async (r, _a, ctx) => {
         const view = linkViewOf(r);
-        const clips = await tourClips(ctx.services, r.id);
+        // A visitor not through the tour's lead gate gets the clips up to its room only (services/lead-gate/).
+        const clips = await clipsForCaller(ctx.services, ctx.auth, r, await tourClips(ctx.services, r.id));
         return view ? viewClips(view, clips) : clips;
       },
     }),
@@ -141,13 +180,19 @@ TourRef.implement({
     agentProfile: t.field({
       type: AgentProfileRef,
       nullable: true,
-      resolve: (r, _a, ctx) => (linkViewOf(r)?.link.unbranded ? null : loadBatched(ctx, 'agent profiles', (ids) => agentProfiles(ctx.services, ids), r.owner_id, null)),
+      resolve: (r, _a, ctx) =>
+        linkViewOf(r)?.link.unbranded
+          ? null
+          : loadBatched(ctx, 'agent profiles', (ids) => agentProfiles(ctx.services, ids), r.owner_id, null),
     }),
     owner: t.field({
       type: UserRef,
       nullable: true,
       description: 'The owner, visible to members of the same company.',
-      resolve: (r, _a, ctx) => (ctx.auth?.companyId === r.company_id ? loadBatched(ctx, 'users', (ids) => usersByIds(ctx.services, ids), r.owner_id, null) : null),
+      resolve: (r, _a, ctx) =>
+        ctx.auth?.companyId === r.company_id
+          ? loadBatched(ctx, 'users', (ids) => usersByIds(ctx.services, ids), r.owner_id, null)
+          : null,
     }),
   }),
 });
@@ -155,15 +200,24 @@ TourRef.implement({
 builder.queryFields((t) => ({
   tour: t.field({
     type: TourRef,
-    description: "A tour by id, for the players: public unless the tour's access says otherwise (TOUR_PASSWORD_REQUIRED, TOUR_MEMBERS_ONLY).",
+    description:
+      "A tour by id, for the players: public unless the tour's access says otherwise (TOUR_PASSWORD_REQUIRED, TOUR_MEMBERS_ONLY).",
     args: {
       tourID: t.arg.id({ required: true }),
       access: t.arg.string({ description: 'The access grant tourUnlock answered (password tours).' }),
       link: t.arg.string({
-        description: "An audience link's token (the share URL's link=): the tour as that link shows it. AUDIENCE_LINK_UNAVAILABLE once it expired or was revoked.",
+        description:
+          "An audience link's token (the share URL's link=): the tour as that link shows it. AUDIENCE_LINK_UNAVAILABLE once it expired or was revoked.",
       }),
     },
-    resolve: (_r, args, ctx) => (args.link != null ? viewTourThroughLink(ctx.services, ctx.auth, args.tourID, args.access, args.link) : viewTour(ctx.services, ctx.auth, args.tourID, args.access)),
+    resolve: async (_r, args, ctx) =>
+      // The grant is remembered with the row: a lead gate's pass decides the clips and leadGate.open.
+      noteTourGrant(
+        await (args.link != null
+          ? viewTourThroughLink(ctx.services, ctx.auth, args.tourID, args.access, args.link)
+          : viewTour(ctx.services, ctx.auth, args.tourID, args.access)),
+        args.access,
+      ),
   }),
   tours: t.connection(
     {
@@ -175,7 +229,8 @@ builder.queryFields((t) => ({
           { args, ...PAGE_SIZES['Query.tours'], toCursor: (r: TourRow) => r.id },
           // An API key acts as its company: all of the company's tours; a signed-in user sees their own. The cursor is
           // the tour id (services/tour-reads.ts reads its place back in SQL).
-          (page: ResolveCursorConnectionArgs) => toursPage(ctx.services, auth.apiKeyId ? { companyId: auth.companyId } : { ownerId: auth.userId }, page),
+          (page: ResolveCursorConnectionArgs) =>
+            toursPage(ctx.services, auth.apiKeyId ? { companyId: auth.companyId } : { ownerId: auth.userId }, page),
         );
       },
     },
@@ -193,12 +248,21 @@ const TourSaveInput = builder.inputType('TourSaveInput', {
     description: t.string(),
     videoURL: t.string(),
     listingLink: t.string(),
-    blurFaces: t.boolean({ description: 'Blur faces in clips, reels and photos (default on). A change reprocesses a processed tour (status PROCESSING until its new clips are ready).' }),
-    liveViewing: t.boolean({ description: 'Offer live viewing on the shared links (liveViewing=true). Omitted or null keeps the current value.' }),
+    blurFaces: t.boolean({
+      description:
+        'Blur faces in clips, reels and photos (default on). A change reprocesses a processed tour (status PROCESSING until its new clips are ready).',
+    }),
+    liveViewing: t.boolean({
+      description:
+        'Offer live viewing on the shared links (liveViewing=true). Omitted or null keeps the current value.',
+    }),
   }),
 });
 const TourUpdateThumbnailInput = builder.inputType('TourUpdateThumbnailInput', {
-  fields: (t) => ({ id: t.id({ required: true }), thumbnailURL: t.field({ type: 'Upload', required: true, description: 'The image file (.jpg, .jpeg, .png).' }) }),
+  fields: (t) => ({
+    id: t.id({ required: true }),
+    thumbnailURL: t.field({ type: 'Upload', required: true, description: 'The image file (.jpg, .jpeg, .png).' }),
+  }),
 });
 const MarkerSaveInput = builder.inputType('MarkerSaveInput', {
   fields: (t) => ({
@@ -211,15 +275,28 @@ const MarkerSaveInput = builder.inputType('MarkerSaveInput', {
   }),
 });
 const MarkerUpdateInput = builder.inputType('MarkerUpdateInput', {
-  fields: (t) => ({ id: t.id({ required: true }), name: t.string({ required: true }), description: t.string(), isFastTravel: t.boolean() }),
+  fields: (t) => ({
+    id: t.id({ required: true }),
+    name: t.string({ required: true }),
+    description: t.string(),
+    isFastTravel: t.boolean(),
+  }),
 });
-const FileSubmitInput = builder.inputType('FileSubmitPreSignedUploadInput', { fields: (t) => ({ key: t.string({ required: true }) }) });
+const FileSubmitInput = builder.inputType('FileSubmitPreSignedUploadInput', {
+  fields: (t) => ({ key: t.string({ required: true }) }),
+});
 
 export const HeaderRef = builder.objectRef<{ key: string; value: string }>('Header').implement({
   fields: (t) => ({ key: t.exposeString('key'), value: t.exposeString('value') }),
 });
 const PreSignedUploadRef = builder
-  .objectRef<{ uploadURL: string | null; key: string | null; headers: Array<{ key: string; value: string }>; error: string | null; message: string | null }>('PreSignedUpload')
+  .objectRef<{
+    uploadURL: string | null;
+    key: string | null;
+    headers: Array<{ key: string; value: string }>;
+    error: string | null;
+    message: string | null;
+  }>('PreSignedUpload')
   .implement({
     fields: (t) => ({
       uploadURL: t.exposeString('uploadURL', { nullable: true }),
@@ -307,7 +384,8 @@ builder.subscriptionField('tourProgressUpdated', (t) =>
     subscribe: async (_r, args, ctx) => {
       const auth = requireAuth(ctx);
       const id = decodeId('Tour', args.tourId);
-      if ((await tourCompanyId(ctx.services, id)) !== auth.companyId) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
+      if ((await tourCompanyId(ctx.services, id)) !== auth.companyId)
+        throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.notFound);
       return ctx.services.events.subscribe<TourProgressEvent>(topics.tourProgress(id));
     },
     resolve: (e) => e,

@@ -1,11 +1,12 @@
 /**
  * Each node's memory of tours' access, for the media route (which must not ask the database for every byte range of
- * every clip): tour id → { access, version }. Entries go when the tour changes — the database's own notice (migration
+ * every clip): tour id → { access, version, the files past its lead gate }. Entries go when the tour changes — the database's own notice (migration
  * 0085's trigger, topic 'publicTourChanged', the one the public tour cache listens to) from any node, and at once on
  * this node through `accessChanged` — and after a minute whatever happens.
  */
 import type { TourAccess } from '@roomwalk/shared';
 import type { Services } from '../services.js';
+import { gatedKeys } from '../lead-gate/gate-clips.js';
 
 /** The topic migration 0085's trigger raises for a changed tour (payload: its id, or '*'). */
 const PUBLIC_TOUR_CHANGED = 'publicTourChanged';
@@ -15,6 +16,8 @@ const MAX_ENTRIES = 10_000;
 interface TourAccessState {
   access: TourAccess;
   version: number;
+  /** Files of the clips past the tour's lead gate (services/lead-gate/): served only signed, even on a public tour. */
+  gated: ReadonlySet<string> | null;
 }
 
 interface Entry {
@@ -37,10 +40,18 @@ class AccessIndex {
     if (known && Date.now() - known.at < ENTRY_MS) return known.state;
     const read = this.services.db
       .selectFrom('tours')
-      .select(['access', 'access_version', 'deleted_at'])
+      .select(['access', 'access_version', 'deleted_at', 'lead_gate_marker_id'])
       .where('id', '=', tourId)
       .executeTakeFirst()
-      .then((r) => (r && !r.deleted_at ? { access: r.access, version: r.access_version } : null));
+      .then(async (r) =>
+        r && !r.deleted_at
+          ? {
+              access: r.access,
+              version: r.access_version,
+              gated: r.lead_gate_marker_id ? await gatedKeys(this.services, tourId) : null,
+            }
+          : null,
+      );
     this.#entries.set(tourId, read);
     try {
       const state = await read;

@@ -3,7 +3,15 @@
  * only in Tour Info; every public path asks `assertCanView` (the tour query, the visit beacon) or signs its media URLs
  * through `tourMediaUrl` (clips, posters, reels, photos), which the media route checks (http/media.ts).
  */
-import { ERROR_CODES, ERROR_TEXTS, PLAYER_GATE_TEXTS, TOUR_ACCESS, VALIDATION, tourAccessInputSchema, type TourAccess } from '@roomwalk/shared';
+import {
+  ERROR_CODES,
+  ERROR_TEXTS,
+  PLAYER_GATE_TEXTS,
+  TOUR_ACCESS,
+  VALIDATION,
+  tourAccessInputSchema,
+  type TourAccess,
+} from '@roomwalk/shared';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { takeRateLimit } from '../../auth/rate-limit.js';
 import type { AuthInfo } from '../../core/auth.js';
@@ -29,12 +37,19 @@ export async function setTourAccess(services: Services, auth: AuthInfo, input: T
   if (!parsed.success) throw fromZod(parsed.error.issues);
   const { access } = parsed.data;
   const password = access === TOUR_ACCESS.password && parsed.data.password ? parsed.data.password : null;
-  if (access === TOUR_ACCESS.password && !password && !tour.access_password_hash) throw badInput(VALIDATION.tourPasswordNeeded, 'password');
+  if (access === TOUR_ACCESS.password && !password && !tour.access_password_hash)
+    throw badInput(VALIDATION.tourPasswordNeeded, 'password');
   if (access === tour.access && !password) return tour;
-  const hash = access !== TOUR_ACCESS.password ? null : password ? await hashPassword(password) : tour.access_password_hash;
+  const hash =
+    access !== TOUR_ACCESS.password ? null : password ? await hashPassword(password) : tour.access_password_hash;
   const row = await services.db
     .updateTable('tours')
-    .set((eb) => ({ access, access_password_hash: hash, access_version: eb('access_version', '+', 1), updated_at: new Date() }))
+    .set((eb) => ({
+      access,
+      access_password_hash: hash,
+      access_version: eb('access_version', '+', 1),
+      updated_at: new Date(),
+    }))
     .where('id', '=', tour.id)
     .where('deleted_at', 'is', null)
     .returningAll()
@@ -79,12 +94,22 @@ function mayView(services: Services, auth: AuthInfo | null, tour: AccessOf, gran
  * Throws TOUR_PASSWORD_REQUIRED or TOUR_MEMBERS_ONLY (with the company's branding) unless the caller may see the tour:
  * the tour query, and every public write about a tour (a lead left from its player).
  */
-export async function assertCanView(services: Services, auth: AuthInfo | null, tour: AccessOf, grant: unknown): Promise<void> {
+export async function assertCanView(
+  services: Services,
+  auth: AuthInfo | null,
+  tour: AccessOf,
+  grant: unknown,
+): Promise<void> {
   if (!mayView(services, auth, tour, grant)) throw await refusal(services, tour);
 }
 
 /** The players' `tour(tourID, access)`: the public tour, once the caller may see it. */
-export async function viewTour(services: Services, auth: AuthInfo | null, tourGlobalId: string, grant: unknown): Promise<TourRow> {
+export async function viewTour(
+  services: Services,
+  auth: AuthInfo | null,
+  tourGlobalId: string,
+  grant: unknown,
+): Promise<TourRow> {
   const tour = await viewPublicTour(services, auth, tourGlobalId);
   await assertCanView(services, auth, tour, grant);
   return tour;
@@ -94,9 +119,19 @@ export async function viewTour(services: Services, auth: AuthInfo | null, tourGl
  * The password screen: a right password answers a grant for this browser session. Every guess takes a point per
  * address and tour and per tour (RATE_LIMITS.tourPassword, tourPasswordTour); a right one gives them back.
  */
-export async function unlockTour(services: Services, ip: string, tourGlobalId: string, password: string): Promise<{ access: string; expiresAt: Date }> {
+export async function unlockTour(
+  services: Services,
+  ip: string,
+  tourGlobalId: string,
+  password: string,
+): Promise<{ access: string; expiresAt: Date }> {
   const id = decodeId('Tour', tourGlobalId);
-  const tour = await services.db.selectFrom('tours').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  const tour = await services.db
+    .selectFrom('tours')
+    .selectAll()
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   if (!tour) throw new AppError(ERROR_CODES.NOT_FOUND, ERROR_TEXTS.invalidLink);
   if (tour.access === TOUR_ACCESS.company) throw await refusal(services, tour);
   if (tour.access === TOUR_ACCESS.public) {
@@ -107,9 +142,15 @@ export async function unlockTour(services: Services, ip: string, tourGlobalId: s
   const perTour = await takeRateLimit(services, 'tourPasswordTour', tour.id);
   if (!perAddress.taken || !perTour.taken) {
     await Promise.all([perAddress.refund(), perTour.refund()]);
-    throw new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { retryAfterSeconds: Math.max(perAddress.retryAfterSeconds, perTour.retryAfterSeconds) });
+    throw new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, {
+      retryAfterSeconds: Math.max(perAddress.retryAfterSeconds, perTour.retryAfterSeconds),
+    });
   }
-  if (typeof password !== 'string' || password.length > 1000 || !(await verifyPassword(tour.access_password_hash, password))) {
+  if (
+    typeof password !== 'string' ||
+    password.length > 1000 ||
+    !(await verifyPassword(tour.access_password_hash, password))
+  ) {
     throw new AppError(ERROR_CODES.TOUR_PASSWORD_WRONG, PLAYER_GATE_TEXTS.tourPasswordWrong);
   }
   await Promise.all([perAddress.refund(), perTour.refund()]);
@@ -118,13 +159,21 @@ export async function unlockTour(services: Services, ip: string, tourGlobalId: s
 }
 
 /** The URL of a file of a tour (its clips, poster, reels, photos): public by key, or signed while the tour is protected. */
-export function tourMediaUrl(services: Services, tour: { access: TourAccess; access_version: number }, key: string): string {
+export function tourMediaUrl(
+  services: Services,
+  tour: { access: TourAccess; access_version: number },
+  key: string,
+): string {
   if (tour.access === TOUR_ACCESS.public) return services.storage.publicUrl(key);
   return `${services.config.publicUrl}/media/${key}?${mediaSignature(services, key, tour.access_version)}`;
 }
 
-/** tourMediaUrl when only the tour's id is at hand (a clip, reel or photo row): its access from this node's index. */
+/**
+ * tourMediaUrl when only the tour's id is at hand (a clip, reel or photo row): its access from this node's index. A clip
+ * past the lead gate is signed even on a public tour (only callers through the gate are given it).
+ */
 export async function tourMediaUrlById(services: Services, tourId: string, key: string): Promise<string> {
   const state = await accessIndexOf(services).get(tourId);
-  return tourMediaUrl(services, { access: state?.access ?? TOUR_ACCESS.public, access_version: state?.version ?? 0 }, key);
+  const access = state?.gated?.has(key) ? TOUR_ACCESS.password : (state?.access ?? TOUR_ACCESS.public);
+  return tourMediaUrl(services, { access, access_version: state?.version ?? 0 }, key);
 }
