@@ -227,6 +227,44 @@ describe.each(DB_KINDS)('audience links (%s)', (kind) => {
     expect((await beacon({ link: 'B'.repeat(32) })).status).toBe(410);
   });
 
+  it("analytics and the seller report can show one link's visits; another tour's link is not a filter", async () => {
+    const open = (await create({ label: 'Filter open day' })).data.audienceLinkCreate;
+    const mls = (await create({ label: 'Filter MLS' })).data.audienceLinkCreate;
+    for (const token of [open.token, open.token, mls.token])
+      expect((await beacon({ link: token, segments: [{ room: 'Hall', seconds: 2 }] })).status).toBe(204);
+    const ANALYTICS =
+      'query($id: ID!, $link: ID) { tourAnalytics(tourId: $id, audienceLinkId: $link) { visits uniqueVisitors rooms { name visits } } }';
+    const all = (await t.gql(ANALYTICS, { id: tourId }, owner.token)).data.tourAnalytics;
+    const onlyOpen = (await t.gql(ANALYTICS, { id: tourId, link: open.id }, owner.token)).data.tourAnalytics;
+    const onlyMls = (await t.gql(ANALYTICS, { id: tourId, link: mls.id }, owner.token)).data.tourAnalytics;
+    expect(onlyOpen).toMatchObject({ visits: 2, uniqueVisitors: 2, rooms: [{ name: 'Hall', visits: 2 }] });
+    expect(onlyMls.visits).toBe(1);
+    expect(all.visits).toBeGreaterThanOrEqual(onlyOpen.visits + onlyMls.visits);
+    const strangersTour = await seedProcessedTour(t, stranger, 1);
+    const theirs = (await t.gql(CREATE, { input: { tourId: strangersTour.id, label: 'Theirs' } }, stranger.token)).data
+      .audienceLinkCreate;
+    expect((await t.gql(ANALYTICS, { id: tourId, link: theirs.id }, owner.token)).errors?.[0]?.extensions?.code).toBe(
+      'NOT_FOUND',
+    );
+
+    // The seller report: the link's names to choose from (no tokens), and the chosen link's visits.
+    const sellerLink = await t.gql(
+      'mutation($input: SellerReportLinkCreateInput!) { sellerReportLinkCreate(input: $input) { url } }',
+      { input: { tourId } },
+      owner.token,
+    );
+    const token = decodeURIComponent(String(sellerLink.data.sellerReportLinkCreate.url).split('/').pop()!);
+    const SHARED =
+      'query($token: String!, $link: ID) { sharedSellerReport(token: $token, audienceLinkId: $link) { audienceLinks { id label } analytics { visits } } }';
+    const report = await t.gql(SHARED, { token });
+    expect(report.data.sharedSellerReport.audienceLinks).toEqual(
+      expect.arrayContaining([{ id: open.id, label: 'Filter open day' }]),
+    );
+    expect(JSON.stringify(report)).not.toContain(open.token);
+    expect((await t.gql(SHARED, { token, link: open.id })).data.sharedSellerReport.analytics.visits).toBe(2);
+    expect((await t.gql(SHARED, { token, link: theirs.id })).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  });
+
   it("an expired link (the server's clock moved past it) and a revoked one answer the company's message, nothing of the tour", async () => {
     const link = (await create({ label: 'Open day', expiresAt: new Date(Date.now() + DAY).toISOString() })).data
       .audienceLinkCreate;

@@ -68,12 +68,18 @@ builder.queryField('tourAnalytics', (t) =>
     type: TourRoomAnalyticsRef,
     description:
       "A tour's visits and rooms over whole UTC days from `from` to `to` (default: the 30 days to today; at most a year). The tour's owner or a company admin; PLAN_REQUIRED without Tour Analytics (Basic, Pro, Offline License).",
-    args: { tourId: t.arg.id({ required: true }), from: t.arg({ type: 'DateTime' }), to: t.arg({ type: 'DateTime' }) },
+    args: {
+      tourId: t.arg.id({ required: true }),
+      from: t.arg({ type: 'DateTime' }),
+      to: t.arg({ type: 'DateTime' }),
+      audienceLinkId: t.arg.id({ description: 'Only the visits made through this audience link of the tour.' }),
+    },
     resolve: (_r, args, ctx) =>
       tourAnalyticsFor(ctx.services, requireAuth(ctx), {
         tourId: String(args.tourId),
         from: args.from ?? null,
         to: args.to ?? null,
+        audienceLinkId: args.audienceLinkId ? String(args.audienceLinkId) : null,
       }),
   }),
 );

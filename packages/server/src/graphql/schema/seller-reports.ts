@@ -4,6 +4,8 @@
  */
 import { assertSellerReportAllowed } from '../../services/tour-access/visit-gate.js';
 import { builder } from '../builder.js';
+import { encodeTypedId } from '../../core/ids.js';
+import { audienceLinkNames, audienceLinkOfTour } from '../../services/audience-links/audience-links.js';
 import { requireAuth } from '../guards.js';
 import { createLink, encodeLinkId, linkByToken, listLinks, revokeLink } from '../../services/seller-reports/links.js';
 import { deleteDigest, getDigest, saveDigest } from '../../services/seller-reports/digests.js';
@@ -104,6 +106,8 @@ const SellerReportSettingsRef = builder.objectRef<{ tourId: string }>('SellerRep
 });
 
 interface SharedReport {
+  /** The tour's audience links by name, for the report's filter. */
+  audienceLinks: Array<{ id: string; label: string }>;
   tourTitle: string;
   companyName: string;
   agentName: string;
@@ -111,6 +115,10 @@ interface SharedReport {
   expiresAt: Date;
   analytics: TourRoomAnalytics;
 }
+const SharedAudienceLinkRef = builder.objectRef<{ id: string; label: string }>('SharedAudienceLink').implement({
+  description: 'An audience link as a seller report shows it: its name only.',
+  fields: (t) => ({ id: t.exposeID('id'), label: t.exposeString('label') }),
+});
 const SharedSellerReportRef = builder.objectRef<SharedReport>('SharedSellerReport').implement({
   description:
     'What a seller report link shows, without login: the tour, who sends it, and the same figures as tourAnalytics.',
@@ -122,6 +130,12 @@ const SharedSellerReportRef = builder.objectRef<SharedReport>('SharedSellerRepor
     expiresAt: t.field({ type: 'DateTime', resolve: (r) => r.expiresAt }),
     // The tourAnalytics type (graphql/schema/analytics.ts), named so both answers are one type.
     analytics: t.field({ type: 'TourRoomAnalytics' as never, resolve: (r) => r.analytics as never }),
+    audienceLinks: t.field({
+      type: [SharedAudienceLinkRef],
+      description:
+        "The tour's audience links by name: the report can show one link's visits (sharedSellerReport(audienceLinkId)).",
+      resolve: (r) => r.audienceLinks,
+    }),
   }),
 });
 
@@ -167,13 +181,26 @@ builder.queryFields((t) => ({
     type: SharedSellerReportRef,
     description:
       "The report a seller link opens; no login. NOT_FOUND when the link is unknown, expired or revoked; TOUR_MEMBERS_ONLY for a company-only tour's report asked without a member's session.",
-    args: { token: t.arg.string({ required: true }) },
+    args: {
+      token: t.arg.string({ required: true }),
+      audienceLinkId: t.arg.id({
+        description: "Only the visits through one of the tour's audience links (audienceLinks).",
+      }),
+    },
     resolve: async (_r, args, ctx) => {
       const link = await linkByToken(ctx.services, args.token);
       await assertSellerReportAllowed(ctx.services, ctx.auth, link.tour_id, link.company_id);
-      const { figures, from, to } = await readSellerFigures(ctx.services, link.tour_id, link.days);
+      const byLink = args.audienceLinkId
+        ? await audienceLinkOfTour(ctx.services, link.tour_id, String(args.audienceLinkId))
+        : null;
+      const { figures, from, to } = await readSellerFigures(ctx.services, link.tour_id, link.days, new Date(), byLink);
       const s = await readSubject(ctx.services, link.tour_id, { from, to });
+      const audienceLinks = (await audienceLinkNames(ctx.services, link.tour_id)).map((l) => ({
+        id: encodeTypedId('AudienceLink', l.id),
+        label: l.label,
+      }));
       return {
+        audienceLinks,
         tourTitle: s.tourTitle,
         companyName: s.companyName,
         agentName: s.agentName,

@@ -128,3 +128,27 @@ export async function revokeAudienceLink(
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/** The id of one of the tour's audience links (any status), for filtering its figures; NOT_FOUND for any other. */
+export async function audienceLinkOfTour(services: Services, tourId: string, linkGlobalId: string): Promise<string> {
+  const id = decodeTypedId('AudienceLink', linkGlobalId, LINK_NOT_FOUND);
+  const link = await services.db
+    .selectFrom('audience_links')
+    .select('id')
+    .where('id', '=', id)
+    .where('tour_id', '=', tourId)
+    .executeTakeFirst();
+  if (!link) throw notFound(LINK_NOT_FOUND);
+  return link.id;
+}
+
+/** The tour's links by name, for the seller report's filter (no tokens: the seller sees names only). */
+export function audienceLinkNames(services: Services, tourId: string): Promise<Array<{ id: string; label: string }>> {
+  return services.db
+    .selectFrom('audience_links')
+    .select(['id', 'label'])
+    .where('tour_id', '=', tourId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}

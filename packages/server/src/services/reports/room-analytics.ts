@@ -12,6 +12,7 @@ import type { AuthInfo } from '../../core/auth.js';
 import type { Database } from '../../db/types.js';
 import type { Services } from '../services.js';
 import { loadEditableTour } from '../tours.js';
+import { audienceLinkOfTour } from '../audience-links/audience-links.js';
 import { canSeeAnalytics } from './analytics.js';
 import { addDays, rollupState, utcDay } from './room-rollup.js';
 import { roomLabel } from './visit-rooms.js';
@@ -62,22 +63,28 @@ export function periodDays(
 export async function tourAnalyticsFor(
   services: Services,
   auth: AuthInfo,
-  args: { tourId: string; from?: Date | null; to?: Date | null },
+  args: { tourId: string; from?: Date | null; to?: Date | null; audienceLinkId?: string | null },
   now = new Date(),
 ): Promise<TourRoomAnalytics> {
   const tour = await loadEditableTour(services, auth, args.tourId);
   if (!canSeeAnalytics(auth.roles)) throw new AppError(ERROR_CODES.PLAN_REQUIRED, ANALYTICS_PLAN_REQUIRED_TEXT);
-  return roomAnalytics(services.db, tour.id, periodDays(args.from, args.to, now));
+  const linkId = args.audienceLinkId ? await audienceLinkOfTour(services, tour.id, args.audienceLinkId) : null;
+  return roomAnalytics(services.db, tour.id, periodDays(args.from, args.to, now), linkId);
 }
 
-/** The figures of one tour over whole UTC days [from, to]. */
+/**
+ * The figures of one tour over whole UTC days [from, to]; with `linkId`, of the visits made through that audience link
+ * only (read from the visits themselves: the daily rollups do not keep the link).
+ */
 export async function roomAnalytics(
   db: Kysely<Database>,
   tourId: string,
   period: { from: string; to: string },
+  linkId: string | null = null,
 ): Promise<TourRoomAnalytics> {
   const state = await rollupState(db);
-  const rolled = state.rolledThrough;
+  const rolled = linkId ? null : state.rolledThrough;
+  const byLink = linkId ? sql`AND v.audience_link_id = ${linkId}` : sql``;
   // Aggregates for [from, min(to, rolled)], visits for [max(from, rolled + 1), to].
   const aggTo = rolled && rolled < period.to ? rolled : period.to;
   const useAgg = !!rolled && period.from <= aggTo;
@@ -104,7 +111,7 @@ export async function roomAnalytics(
             count(*) FILTER (WHERE v.reached_end)::int AS completed, coalesce(sum(v.fast_travels), 0)::int AS fast_travels,
             count(*) FILTER (WHERE v.device = 'phone')::int AS phone, count(*) FILTER (WHERE v.device = 'tablet')::int AS tablet,
             count(*) FILTER (WHERE v.device = 'desktop')::int AS desktop
-          FROM view_events v WHERE v.tour_id = ${tourId} AND v.started_at >= ${rawStart} AND v.started_at < ${rawEnd} GROUP BY 1`.execute(
+          FROM view_events v WHERE v.tour_id = ${tourId} AND v.started_at >= ${rawStart} AND v.started_at < ${rawEnd} ${byLink} GROUP BY 1`.execute(
           db,
         )
       : null,
@@ -118,11 +125,11 @@ export async function roomAnalytics(
       ? sql<RoomRow>`SELECT e->>'name' AS room, sum((e->>'seconds')::int)::float8 AS seconds, count(*)::int AS visits,
             count(*) FILTER (WHERE v.exit_room = e->>'name')::int AS exits
           FROM view_events v CROSS JOIN LATERAL jsonb_array_elements(v.rooms) e
-          WHERE v.tour_id = ${tourId} AND v.started_at >= ${rawStart} AND v.started_at < ${rawEnd} AND ${tourRoom(sql`e->>'name'`)} GROUP BY 1`.execute(
+          WHERE v.tour_id = ${tourId} AND v.started_at >= ${rawStart} AND v.started_at < ${rawEnd} ${byLink} AND ${tourRoom(sql`e->>'name'`)} GROUP BY 1`.execute(
           db,
         )
       : null,
-    uniqueVisitors(db, tourId, period, state.visitorsThrough),
+    linkId ? linkVisitors(db, tourId, period, linkId) : uniqueVisitors(db, tourId, period, state.visitorsThrough),
   ]);
 
   const days = new Map<string, DayRow>();
@@ -192,6 +199,19 @@ interface RoomRow {
   seconds: number;
   visits: number;
   exits: number;
+}
+
+/** Distinct visitors of the period who came through one audience link. */
+async function linkVisitors(
+  db: Kysely<Database>,
+  tourId: string,
+  period: { from: string; to: string },
+  linkId: string,
+): Promise<number> {
+  const r = await sql<{ n: number }>`SELECT count(DISTINCT visitor_id)::int AS n FROM view_events
+    WHERE tour_id = ${tourId} AND audience_link_id = ${linkId} AND started_at >= ${new Date(`${period.from}T00:00:00Z`)}
+      AND started_at < ${new Date(`${addDays(period.to, 1)}T00:00:00Z`)}`.execute(db);
+  return Number(r.rows[0]?.n ?? 0);
 }
 
 /**

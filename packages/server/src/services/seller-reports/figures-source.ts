@@ -11,10 +11,12 @@ export async function readSellerFigures(
   tourId: string,
   days: number,
   now = new Date(),
+  /** Only the visits through this audience link (its id). */
+  linkId: string | null = null,
 ): Promise<{ figures: TourRoomAnalytics; from: Date; to: Date }> {
   const from = new Date(now.getTime() - (days - 1) * 86_400_000);
   const period = periodDays(from, now, now);
-  const figures = await roomAnalytics(services.db, tourId, period);
+  const figures = await roomAnalytics(services.db, tourId, period, linkId);
   return {
     figures,
     from: new Date(`${period.from}T00:00:00Z`),
