@@ -40,7 +40,8 @@ export class ClipPrefetcher {
   private loadedFrames = 0;
   /** High clips known to be downloaded (by a decode or a prefetch): see highPlannable in decode-planner.ts. */
   private highReady = new Set<number>();
-  private highFetching = new Set<number>();
+  /** High clips on their way: a second ask for one waits for the same download. */
+  private highFetching = new Map<number, Promise<void>>();
   /**
    * Recent fetch times (moving averages, ms): one high clip, and one low clip (a high clip is about four times its
    * bytes).
@@ -59,7 +60,7 @@ export class ClipPrefetcher {
     this.tour = tour;
     this.prefetched = tour.clips.map(() => false);
     this.highReady = new Set();
-    this.highFetching = new Set();
+    this.highFetching = new Map();
     this.highFetchMs = this.lowFetchMs = null;
     this.lowBuffered = false;
     this.loadedFrames = 0;
@@ -91,14 +92,18 @@ export class ClipPrefetcher {
     if (this.lowBuffered) this.prefetchHigh();
   }
 
-  /** Downloads and demuxes a high clip on its worker without decoding it (no decode queue, no busy worker). */
+  /**
+   * Downloads and demuxes a high clip on its worker without decoding it (no decode queue, no busy worker). Resolves
+   * once the clip is here, also when another caller (the markers' prefetch) started its download.
+   */
   fetchHigh(c: number): Promise<void> {
     const { bridges, signal } = this.owner;
     const clip = this.tour.clips[c];
-    if (this.highReady.has(c) || this.highFetching.has(c) || !bridges.length || !clip) return Promise.resolve();
-    this.highFetching.add(c);
+    const inFlight = this.highFetching.get(c);
+    if (inFlight) return inFlight;
+    if (this.highReady.has(c) || !bridges.length || !clip) return Promise.resolve();
     const t0 = performance.now();
-    return bridges[c % bridges.length]!.api.prefetch('high', c, clip.highURI).then(
+    const fetching = bridges[c % bridges.length]!.api.prefetch('high', c, clip.highURI).then(
       () => {
         if (signal.aborted) return;
         this.highFetchMs = movingAverage(this.highFetchMs, performance.now() - t0);
@@ -112,6 +117,8 @@ export class ClipPrefetcher {
         this.owner.failed(e);
       },
     );
+    this.highFetching.set(c, fetching);
+    return fetching;
   }
 
   /** Fetches the high clips of the prefetch frames (markers), one at a time. */
