@@ -26,8 +26,8 @@ export const AnalyticsAccessQuery = graphql(`
 
 export const TourAnalyticsQuery = graphql(
   `
-  query TourAnalytics($tourId: ID!, $from: DateTime, $to: DateTime) {
-    tourAnalytics(tourId: $tourId, from: $from, to: $to) { ...AnalyticsFields }
+  query TourAnalytics($tourId: ID!, $from: DateTime, $to: DateTime, $audienceLinkId: ID) {
+    tourAnalytics(tourId: $tourId, from: $from, to: $to, audienceLinkId: $audienceLinkId) { ...AnalyticsFields }
   }
 `,
   [AnalyticsFields],
@@ -80,8 +80,9 @@ export const SellerRunQuery = graphql(`
 
 export const SharedSellerReportQuery = graphql(
   `
-  query SharedSellerReport($token: String!) {
-    sharedSellerReport(token: $token) {
+  query SharedSellerReport($token: String!, $audienceLinkId: ID) {
+    sharedSellerReport(token: $token, audienceLinkId: $audienceLinkId) {
+      audienceLinks { id label }
       tourTitle
       companyName
       agentName

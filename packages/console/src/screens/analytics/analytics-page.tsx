@@ -3,7 +3,11 @@
  * where visits ended and the device split, each picture with a table and a CSV; below, the seller report (shareable
  * link, scheduled digest, PDF). Basic and Pro; other plans see the plan gate with Upgrade, as for APIs & Webhooks.
  */
+import { useState } from 'react';
 import { useParams } from 'react-router-dom';
+import { useQuery } from 'urql';
+import { AudienceLinksQuery } from '../tours/audience-link-operations.js';
+import { ALL_VISITS, AudienceLinkFilter } from './audience-link-filter.js';
 import { DataLoadError } from '../../ui/data-load-error.js';
 import { PlanGate } from '../../ui/plan-gate.js';
 import { Loading, Page } from '../../ui/page.js';
@@ -39,8 +43,8 @@ function PeriodPicker({ value, onChange }: { value: Period; onChange: (p: Period
   );
 }
 
-function Figures({ tourId, period }: { tourId: string; period: Period }) {
-  const { figures, planRequired, error, fetching, retry } = useAnalyticsFigures(tourId, period);
+function Figures({ tourId, period, linkId }: { tourId: string; period: Period; linkId: string }) {
+  const { figures, planRequired, error, fetching, retry } = useAnalyticsFigures(tourId, period, linkId);
   if (planRequired) return <Gate />;
   if (error) return <DataLoadError error={error} onRetry={retry} />;
   if (!figures) return <Loading label="Loading the figures" />;
@@ -57,6 +61,9 @@ function Figures({ tourId, period }: { tourId: string; period: Period }) {
 export default function AnalyticsPage() {
   const { tourId = '' } = useParams();
   const { loaded, error, retry, allowed, title, period, setPeriod } = useAnalytics(tourId);
+  // Visits from one audience link, or all (the default).
+  const [linkId, setLinkId] = useState(ALL_VISITS);
+  const [links] = useQuery({ query: AudienceLinksQuery, variables: { tourId }, pause: !allowed });
   if (error)
     return (
       <Page title={ANALYTICS_TEXTS.title} back="/" className="analytics">
@@ -76,7 +83,8 @@ export default function AnalyticsPage() {
         {title}
       </p>
       <PeriodPicker value={period} onChange={setPeriod} />
-      <Figures tourId={tourId} period={period} />
+      <AudienceLinkFilter links={links.data?.audienceLinks ?? []} value={linkId} onChange={setLinkId} />
+      <Figures tourId={tourId} period={period} linkId={linkId} />
       <SellerReportSection tourId={tourId} period={period} />
     </Page>
   );

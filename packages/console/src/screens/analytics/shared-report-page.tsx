@@ -2,7 +2,9 @@
  * /seller-report/{token}: the read-only seller report a link opens, without login: who sends it, the tour,
  * and the same figures and pictures as Tour Analytics. An expired or revoked link says so.
  */
+import { useState } from 'react';
 import { useParams } from 'react-router-dom';
+import { ALL_VISITS, AudienceLinkFilter } from './audience-link-filter.js';
 import { ERROR_CODES } from '@roomwalk/shared';
 import { DataLoadError } from '../../ui/data-load-error.js';
 import { Loading, Page } from '../../ui/page.js';
@@ -24,7 +26,8 @@ const REFUSAL_NOTES: Partial<Record<string, { testId: string; text: string }>> =
 
 export default function SharedReportPage() {
   const { token = '' } = useParams();
-  const { refusal: code, error, retry, report: r, figures: f } = useSharedReport(token);
+  const [linkId, setLinkId] = useState(ALL_VISITS);
+  const { refusal: code, error, retry, report: r, figures: f } = useSharedReport(token, linkId);
   const refusal = REFUSAL_NOTES[code ?? ''];
   if (refusal)
     return (
@@ -57,6 +60,7 @@ export default function SharedReportPage() {
         The last {r.days} days, {humanDate(`${f.from}T00:00:00Z`)} to {humanDate(`${f.to}T00:00:00Z`)}.
         {by ? ` Shared by ${by}.` : ''} This link works until {humanDate(r.expiresAt)}.
       </p>
+      <AudienceLinkFilter links={r.audienceLinks} value={linkId} onChange={setLinkId} />
       <FiguresView figures={f} period={{ from: f.from, to: f.to }} />
     </Page>
   );

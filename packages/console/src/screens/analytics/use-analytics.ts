@@ -32,12 +32,15 @@ export function useAnalytics(tourId: string) {
   };
 }
 
-/** The figures of one period; `planRequired` when the server says the plan does not include them. */
-export function useAnalyticsFigures(tourId: string, period: Period) {
+/**
+ * The figures of one period (of one audience link's visits when `audienceLinkId` is set); `planRequired` when the
+ * server says the plan does not include them.
+ */
+export function useAnalyticsFigures(tourId: string, period: Period, audienceLinkId = '') {
   const range = useMemo(() => periodRange(period), [period]);
   const [{ data, error, fetching }, refetch] = useQuery({
     query: TourAnalyticsQuery,
-    variables: { tourId, ...range },
+    variables: { tourId, ...range, audienceLinkId: audienceLinkId || null },
     requestPolicy: 'cache-and-network',
   });
   return {

@@ -4,10 +4,11 @@ import { readFragment } from '../../graphql/graphql.js';
 import { failureCode } from '../../graphql/errors.js';
 import { AnalyticsFields, SharedSellerReportQuery } from './analytics-operations.js';
 
-export function useSharedReport(token: string) {
+/** `audienceLinkId`: only the visits through that audience link ('' for all). */
+export function useSharedReport(token: string, audienceLinkId = '') {
   const [{ data, error }, refetch] = useQuery({
     query: SharedSellerReportQuery,
-    variables: { token },
+    variables: { token, audienceLinkId: audienceLinkId || null },
     requestPolicy: 'network-only',
   });
   const report = data?.sharedSellerReport ?? null;
