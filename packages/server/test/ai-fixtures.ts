@@ -41,7 +41,7 @@ export async function processedTour(
       status: o.status ?? 'PROCESSED',
       video_key: 'pending',
       fps: 15,
-    } as never)
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   const key = `tours/${tour.id}/source.mp4`;

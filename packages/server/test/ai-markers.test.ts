@@ -78,11 +78,7 @@ describe.each(DB_KINDS)('tourGenerateAIMarkers on %s', (kind) => {
     await t?.stop();
   });
   const runOf = (tourId: string) =>
-    t.app.services.db
-      .selectFrom('ai_marker_runs' as never)
-      .selectAll()
-      .where('tour_id' as never, '=', tourId as never)
-      .executeTakeFirstOrThrow() as Promise<{ id: string; status: string }>;
+    t.app.services.db.selectFrom('ai_marker_runs').selectAll().where('tour_id', '=', tourId).executeTakeFirstOrThrow();
 
   it('is for super admins only', async () => {
     const tourId = await processedTour(t.app, owner);

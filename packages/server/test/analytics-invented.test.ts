@@ -160,7 +160,7 @@ describe.each(DB_KINDS)('analytics that cannot be invented on %s', (kind) => {
         reached_end: false,
         fast_travels: 0,
         device: 'phone',
-      } as never)
+      })
       .execute();
 
     const shown = (text: string) => INVENTED.filter((n) => text.includes(n));

@@ -30,7 +30,7 @@ describe.each(DB_KINDS)('company branding on the player (%s)', (kind) => {
         title: 'Seaside Villa',
         status: 'PROCESSED',
         video_key: `tours/${u.company.id}/video.mp4`,
-      } as never)
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return encodeId('Tour', row.id);

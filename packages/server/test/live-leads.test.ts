@@ -143,11 +143,11 @@ describe.each(DB_KINDS)('live viewing leads on %s', (kind) => {
       });
       expect(res.errors).toBeUndefined();
       const id = (res.data.tourLeadCreate.tourLead.id as string).replace(/^lead_/, '');
-      const row = (await t.app.services.db
-        .selectFrom('tour_leads' as never)
-        .select('contact_number' as never)
-        .where('id' as never, '=', id as never)
-        .executeTakeFirstOrThrow()) as { contact_number: string };
+      const row = await t.app.services.db
+        .selectFrom('tour_leads')
+        .select('contact_number')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
       expect(row.contact_number, typed).toBe(stored);
     }
   });

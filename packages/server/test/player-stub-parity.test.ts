@@ -74,7 +74,7 @@ describe('the player test stub answers as the real server', () => {
         frame_index: 40,
         scroll_position: 0,
         is_fast_travel: true,
-      } as never)
+      })
       .execute();
     // The same tour id on the stub, backed by its 'main' fixture.
     stub = await startStub({ extraTours: { [tourId]: 'main' } });

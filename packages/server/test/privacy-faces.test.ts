@@ -393,14 +393,14 @@ describe('reels of a tour with faces (reel job, tour switch)', () => {
   async function reel(tourId: string): Promise<string> {
     const row = await startReel(t.app.services, owner.user.id, tourId, 4242);
     await reelJob(t.app.services, row.id);
-    const done = (await t.app.services.db
-      .selectFrom('reels' as never)
+    const done = await t.app.services.db
+      .selectFrom('reels')
       .selectAll()
-      .where('id' as never, '=', row.id as never)
-      .executeTakeFirstOrThrow()) as { status: string; video_key: string };
+      .where('id', '=', row.id)
+      .executeTakeFirstOrThrow();
     expect(done.status).toBe(REEL_STATUS.CREATED);
     const file = join(dir, `${row.id}.mp4`);
-    await t.app.services.storage.download(done.video_key, file);
+    await t.app.services.storage.download(done.video_key!, file);
     return file;
   }
 

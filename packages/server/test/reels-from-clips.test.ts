@@ -79,7 +79,7 @@ describe('reels from the tour clips', () => {
         status: 'PROCESSED',
         video_key: 'uploads/gone.mp4',
         fps: CLIP_FPS,
-      } as never)
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     for (const [index, file] of files.entries()) {

@@ -14,7 +14,8 @@ import path from 'node:path';
 
 const GEN = 'mutation($id: ID!) { tourGenerateReel(tourId: $id) { id key seed provider progress status { status } } }';
 const SUB = 'subscription($id: ID!) { reelProgressUpdated(reelId: $id) { progress status text thumbnailURL } }';
-const REELS = 'query($id: ID!) { tour(tourID: $id) { reels { id key status { status } highURI thumbnailURL provider } } }';
+const REELS =
+  'query($id: ID!) { tour(tourID: $id) { reels { id key status { status } highURI thumbnailURL provider } } }';
 type Ev = { progress: number; status: string; text: string | null; thumbnailURL: string | null };
 
 describe.each(DB_KINDS)('reels on %s', (kind) => {
@@ -41,7 +42,12 @@ describe.each(DB_KINDS)('reels on %s', (kind) => {
       .execute();
     const r = await t.gql(GEN, { id: `tour_${tourId}` }, owner.token);
     expect(r.errors).toBeUndefined();
-    expect(r.data.tourGenerateReel).toMatchObject({ provider: 'roomwalk-ffmpeg', progress: 0, status: { status: REEL_STATUS.PROCESSING }, key: 'sunny-flat-1' });
+    expect(r.data.tourGenerateReel).toMatchObject({
+      provider: 'roomwalk-ffmpeg',
+      progress: 0,
+      status: { status: REEL_STATUS.PROCESSING },
+      key: 'sunny-flat-1',
+    });
     const reelId = r.data.tourGenerateReel.id as string;
     const client = t.wsClient(owner.token);
     const events: Ev[] = [];
@@ -97,18 +103,22 @@ describe.each(DB_KINDS)('reels on %s', (kind) => {
         throw new Error('encoder crashed');
       },
     });
-    const row = (await t.app.services.db
-      .selectFrom('reels' as never)
+    const row = await t.app.services.db
+      .selectFrom('reels')
       .selectAll()
-      .where('id' as never, '=', reelId as never)
-      .executeTakeFirstOrThrow()) as { status: string; error: string; video_key: string | null };
+      .where('id', '=', reelId)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: REEL_STATUS.FAILED, error: 'Could not generate reel', video_key: null });
     const files = await fs.readdir(path.join(t.dataDir, 'files', 'tours', tourId)).catch(() => []);
     expect(files.filter((f) => f === 'reels')).toEqual([]);
     // Retry = a new reel; failed ones do not count.
-    for (let i = 0; i < 5; i++) expect((await t.gql(GEN, { id: `tour_${tourId}` }, owner.token)).errors).toBeUndefined();
+    for (let i = 0; i < 5; i++)
+      expect((await t.gql(GEN, { id: `tour_${tourId}` }, owner.token)).errors).toBeUndefined();
     const over = await t.gql(GEN, { id: `tour_${tourId}` }, owner.token);
-    expect(over.errors?.[0]).toMatchObject({ message: VALIDATION.reelsMax, extensions: { code: ERROR_CODES.REELS_LIMIT } });
+    expect(over.errors?.[0]).toMatchObject({
+      message: VALIDATION.reelsMax,
+      extensions: { code: ERROR_CODES.REELS_LIMIT },
+    });
   });
 
   it("reports a render through the jobs' one progress reporter: each stage once it starts, throttled between, in order, then done", async () => {
@@ -127,7 +137,11 @@ describe.each(DB_KINDS)('reels on %s', (kind) => {
       // A stand-in encoder reporting once per frame, as ffmpeg's progress lines would.
       render: async ({ workDir, onProgress }) => {
         for (let frame = 1; frame <= 2000; frame++) onProgress?.(frame / 2000);
-        rowWhileRendering = await t.app.services.db.selectFrom('reels').select(['progress', 'progress_text']).where('id', '=', reelId).executeTakeFirst();
+        rowWhileRendering = await t.app.services.db
+          .selectFrom('reels')
+          .select(['progress', 'progress_text'])
+          .where('id', '=', reelId)
+          .executeTakeFirst();
         const videoPath = path.join(workDir, 'reel.mp4');
         const thumbnailPath = path.join(workDir, 'reel.jpg');
         await fs.writeFile(videoPath, 'not really a video');

@@ -137,13 +137,11 @@ describe.each(DB_KINDS)('professional photos on %s', (kind) => {
   it('staging without a configured AI service fails the shot with a clear message', async () => {
     const o2 = await seedUser(bare.app, { plan: 'pro' });
     const tourId = await processedTour(bare.app, o2);
-    const id = (
-      (await bare.app.services.db
-        .insertInto('shots' as never)
-        .values({ tour_id: tourId, status: 'COMPLETED', original_key: 'k/o.jpg', enhanced_key: 'k/e.jpg' } as never)
-        .returning('id' as never)
-        .executeTakeFirstOrThrow()) as { id: string }
-    ).id;
+    const { id } = await bare.app.services.db
+      .insertInto('shots')
+      .values({ tour_id: tourId, status: 'COMPLETED', original_key: 'k/o.jpg', enhanced_key: 'k/e.jpg' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const r = await bare.gql(STAGE, { id: `shot_${id}` }, o2.token);
     expect(r.data.generateStagedShot).toMatchObject({
       shotStatus: SHOT_STATUS.FAILED,

@@ -180,7 +180,7 @@ describe('Team pages: members read together', () => {
               visitor_id: `visitor-${i}-${v}`,
               seconds_spent: 10,
               rooms_reached: 1,
-            } as never)
+            })
             .execute();
       }
     };

@@ -31,7 +31,7 @@ describe('GraphQL loose ends', () => {
     const clip = await db.selectFrom('clips').select('id').where('tour_id', '=', tour.row.id).executeTakeFirstOrThrow();
     const marker = await db
       .insertInto('markers')
-      .values({ tour_id: tour.row.id, name: 'Kitchen', frame_index: 3 } as never)
+      .values({ tour_id: tour.row.id, name: 'Kitchen', frame_index: 3 })
       .returning('id')
       .executeTakeFirstOrThrow();
     const invite = await db
@@ -42,7 +42,7 @@ describe('GraphQL loose ends', () => {
         token_hash: 'x'.repeat(64),
         invited_by: owner.user.id,
         expires_at: new Date(Date.now() + 86_400_000),
-      } as never)
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const profile = await db
@@ -52,17 +52,17 @@ describe('GraphQL loose ends', () => {
       .executeTakeFirstOrThrow();
     const reel = await db
       .insertInto('reels')
-      .values({ tour_id: tour.row.id, created_by: owner.user.id, key: 'reel-1', seed: 7 } as never)
+      .values({ tour_id: tour.row.id, created_by: owner.user.id, key: 'reel-1', seed: 7 })
       .returning('id')
       .executeTakeFirstOrThrow();
     const shot = await db
       .insertInto('shots')
-      .values({ tour_id: tour.row.id } as never)
+      .values({ tour_id: tour.row.id })
       .returning('id')
       .executeTakeFirstOrThrow();
     const lead = await db
       .insertInto('tour_leads')
-      .values({ tour_id: tour.row.id, name: 'Lerato', email: 'lead@example.com', lead_type: 'CONTACT' } as never)
+      .values({ tour_id: tour.row.id, name: 'Lerato', email: 'lead@example.com', lead_type: 'CONTACT' })
       .returning('id')
       .executeTakeFirstOrThrow();
     Object.assign(ids, {
