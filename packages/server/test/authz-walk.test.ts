@@ -111,6 +111,10 @@ const CASES: Record<string, Case> = {
     publicBecause:
       "a password tour's screen is for visitors without a login (a right password answers a grant for that tour only)",
   },
+  'Mutation.tourPhotoSourceAttach': {
+    doc: 'mutation($input: TourPhotoSourceAttachInput!) { tourPhotoSourceAttach(input: $input) { success } }',
+    vars: (v) => ({ input: { tourId: v.tourId, key: 'uploads/00000000-0000-4000-8000-000000000000.mp4' } }),
+  },
   'Mutation.tourDelete': {
     doc: 'mutation($id: ID!) { tourDelete(tourId: $id) { success } }',
     vars: (v) => ({ id: v.tourId }),

@@ -7,7 +7,9 @@ import { defineJob } from './queue.js';
 export type ShotsJob =
   | { kind: 'generate'; tourId: string }
   | { kind: 'enhance'; shotId: string }
-  | { kind: 'stage'; shotId: string; prompt: string };
+  | { kind: 'stage'; shotId: string; prompt: string }
+  /** The original of a tour made from a device-converted mezzanine, uploaded after it (services/photo-source.ts). */
+  | { kind: 'photo-source'; tourId: string; key: string };
 
 /**
  * One generation per tour at a time: its pg-boss singleton key (services/shots/start-shots.ts asks whether it runs).

@@ -20,6 +20,8 @@ import { enhanceImage } from '../services/shots/enhance.js';
 import { blurShotFaces } from '../services/shots/blur.js';
 import { callInpainting } from '../services/ai/ai-worker.js';
 import type { ShotsJob } from './shots-job.js';
+import { attachPhotoSourceJob } from './photo-source-job.js';
+import { photoSourceKey } from '../services/photo-source.js';
 import { tourScopedWebhook } from '../services/developer/webhook-payloads.js';
 
 const SHOTS_PER_ROOM = 2;
@@ -46,6 +48,10 @@ export async function generateShotsJob(
   try {
     const source = path.join(work, `source${path.extname(tour.video_key) || '.mp4'}`);
     await services.storage.download(tour.video_key, source);
+    // Where the tour was made from a device-converted mezzanine and its original followed, the stills come from the
+    // original at full resolution; rooms and scores are read from the lighter mezzanine (the same timeline).
+    const stillsFrom = (await services.storage.head(photoSourceKey(tourId))) ? path.join(work, 'photo-source') : source;
+    if (stillsFrom !== source) await services.storage.download(photoSourceKey(tourId), stillsFrom);
     const rooms = await (deps.analyse ?? analyseRooms)(source, { framesPerRoom: 1 });
     const frames = await sampleFrames(source, { fps: 2, ...SCORE_SIZE });
     const fps = tour.fps ?? 15;
@@ -72,7 +78,7 @@ export async function generateShotsJob(
       const { randomUUID } = await import('node:crypto');
       const id = randomUUID();
       const file = path.join(work, `${id}.jpg`);
-      await extractStill(source, pick.t, file);
+      await extractStill(stillsFrom, pick.t, file);
       await fs.writeFile(file, await blurShotFaces(services, tourId, await fs.readFile(file)));
       const key = `${shotPrefix(tourId, id)}original.jpg`;
       await services.storage.putFile(key, file, 'image/jpeg');
@@ -149,7 +155,8 @@ async function labelVirtuallyStaged(image: Buffer): Promise<Buffer> {
     .toBuffer();
 }
 
-export async function shotWorkJob(services: Services, job: Extract<ShotsJob, { shotId: string }>): Promise<void> {
+export async function shotWorkJob(services: Services, job: Exclude<ShotsJob, { kind: 'generate' }>): Promise<void> {
+  if (job.kind === 'photo-source') return attachPhotoSourceJob(services, job);
   const db = services.db;
   const shot = await db.selectFrom('shots').selectAll().where('id', '=', job.shotId).executeTakeFirst();
   if (!shot || shot.status !== SHOT_STATUS.PROCESSING) return;

@@ -15,6 +15,7 @@ import {
 } from '../../services/multipart-uploads.js';
 import type { StoredPart } from '../../storage/storage.js';
 import { HeaderRef } from './tours.js';
+import { attachPhotoSource } from '../../services/photo-source.js';
 
 const MultipartStartInput = builder.inputType('UploadMultipartStartInput', {
   fields: (t) => ({
@@ -48,6 +49,16 @@ const MultipartPartInput = builder.inputType('UploadMultipartPartInput', {
 
 const MultipartRefInput = builder.inputType('UploadMultipartRefInput', {
   fields: (t) => ({ key: t.string({ required: true }), uploadId: t.string({ required: true }) }),
+});
+
+const PhotoSourceInput = builder.inputType('TourPhotoSourceAttachInput', {
+  fields: (t) => ({
+    tourId: t.id({ required: true }),
+    key: t.string({
+      required: true,
+      description: "The original's completed upload (its key from uploadMultipartStart).",
+    }),
+  }),
 });
 
 const MultipartUploadRef = builder.objectRef<MultipartUpload>('MultipartUpload').implement({
@@ -116,6 +127,16 @@ builder.mutationFields((t) => ({
     },
     resolve: (_r, { input, size }, ctx) =>
       completeMultipartUpload(ctx.services, requireAuth(ctx), input.key, input.uploadId, size),
+  }),
+  tourPhotoSourceAttach: t.field({
+    type: SuccessRef,
+    description:
+      "For a tour made from a video converted on the device: the original, uploaded after it, from which the professional photos are taken at full resolution. Checked in the background (probed; kept only when it is the same video, larger); the tour's uploader only.",
+    args: { input: t.arg({ type: PhotoSourceInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      await attachPhotoSource(ctx.services, requireAuth(ctx), input.tourId, input.key);
+      return { success: true };
+    },
   }),
   uploadMultipartAbort: t.field({
     type: SuccessRef,
