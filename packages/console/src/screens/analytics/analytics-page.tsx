@@ -3,11 +3,8 @@
  * where visits ended and the device split, each picture with a table and a CSV; below, the seller report (shareable
  * link, scheduled digest, PDF). Basic and Pro; other plans see the plan gate with Upgrade, as for APIs & Webhooks.
  */
-import { useState } from 'react';
 import { useParams } from 'react-router-dom';
-import { useQuery } from 'urql';
-import { AudienceLinksQuery } from '../tours/audience-link-operations.js';
-import { ALL_VISITS, AudienceLinkFilter } from './audience-link-filter.js';
+import { AudienceLinkFilter } from './audience-link-filter.js';
 import { DataLoadError } from '../../ui/data-load-error.js';
 import { PlanGate } from '../../ui/plan-gate.js';
 import { Loading, Page } from '../../ui/page.js';
@@ -60,10 +57,7 @@ function Figures({ tourId, period, linkId }: { tourId: string; period: Period; l
 
 export default function AnalyticsPage() {
   const { tourId = '' } = useParams();
-  const { loaded, error, retry, allowed, title, period, setPeriod } = useAnalytics(tourId);
-  // Visits from one audience link, or all (the default).
-  const [linkId, setLinkId] = useState(ALL_VISITS);
-  const [links] = useQuery({ query: AudienceLinksQuery, variables: { tourId }, pause: !allowed });
+  const { loaded, error, retry, allowed, title, period, setPeriod, links, linkId, setLinkId } = useAnalytics(tourId);
   if (error)
     return (
       <Page title={ANALYTICS_TEXTS.title} back="/" className="analytics">
@@ -83,7 +77,7 @@ export default function AnalyticsPage() {
         {title}
       </p>
       <PeriodPicker value={period} onChange={setPeriod} />
-      <AudienceLinkFilter links={links.data?.audienceLinks ?? []} value={linkId} onChange={setLinkId} />
+      <AudienceLinkFilter links={links} value={linkId} onChange={setLinkId} />
       <Figures tourId={tourId} period={period} linkId={linkId} />
       <SellerReportSection tourId={tourId} period={period} />
     </Page>

@@ -10,6 +10,8 @@ import { failureCode } from '../../graphql/errors.js';
 import { useSession } from '../../session/session-context.js';
 import { basicOrHigher } from '../billing/plan-access.js';
 import { AnalyticsAccessQuery, AnalyticsFields, TourAnalyticsQuery } from './analytics-operations.js';
+import { AudienceLinksQuery } from '../tours/audience-link-operations.js';
+import { ALL_VISITS } from './audience-link-filter.js';
 import { DEFAULT_PERIOD, periodRange, type Period } from './analytics-rules.js';
 
 /** The page's access query and period: `allowed` is false below Basic (the page shows the plan gate). */
@@ -21,11 +23,18 @@ export function useAnalytics(tourId: string) {
     variables: { tourId },
     requestPolicy: 'cache-and-network',
   });
+  const allowed = basicOrHigher(roles, data?.me.user.company?.license?.planName);
+  // Visits from one audience link, or all (the default): the tour's links to choose from.
+  const [linkId, setLinkId] = useState(ALL_VISITS);
+  const [links] = useQuery({ query: AudienceLinksQuery, variables: { tourId }, pause: !data || !allowed });
   return {
+    links: links.data?.audienceLinks ?? [],
+    linkId,
+    setLinkId,
     loaded: !!data,
     error: data ? undefined : error,
     retry: () => refetch({ requestPolicy: 'network-only' }),
-    allowed: basicOrHigher(roles, data?.me.user.company?.license?.planName),
+    allowed,
     title: data?.tour.title?.trim() || 'Untitled tour',
     period,
     setPeriod,
