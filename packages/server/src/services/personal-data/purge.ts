@@ -7,7 +7,6 @@
  * Rows go in one transaction; files after it commits, so a failed transaction leaves the files a kept row names.
  */
 import { sql } from 'kysely';
-import type { Storage } from '../../storage/storage.js';
 import { mailQueue } from '../../jobs/mail-job.js';
 import type { Services } from '../services.js';
 import { sweepExpiredExports } from './exports.js';
@@ -19,12 +18,22 @@ interface Files {
   uploads: Array<{ key: string; multipartId: string | null }>;
 }
 
-async function removeFiles(storage: Storage, f: Files): Promise<void> {
-  for (const p of f.prefixes) await storage.deletePrefix(p);
-  for (const k of f.keys) await storage.delete(k);
+/**
+ * Removes the files after the rows are gone. Each removal stands alone: one the store refuses is logged with its key
+ * (to remove by hand) and the others still go.
+ */
+async function removeFiles(services: Services, f: Files): Promise<void> {
+  const { storage } = services;
+  const attempt = async (what: string, run: () => Promise<void>) => {
+    await run().catch((err: unknown) =>
+      services.log.error({ err, file: what }, "could not remove a deleted account's file"),
+    );
+  };
+  for (const p of f.prefixes) await attempt(p, () => storage.deletePrefix(p));
+  for (const k of f.keys) await attempt(k, () => storage.delete(k));
   for (const u of f.uploads) {
-    if (u.multipartId) await storage.abortMultipart(u.key, u.multipartId);
-    await storage.deleteUpload(u.key);
+    if (u.multipartId) await attempt(u.key, () => storage.abortMultipart(u.key, u.multipartId!));
+    await attempt(u.key, () => storage.deleteUpload(u.key));
   }
 }
 
@@ -112,7 +121,7 @@ export async function purgeAccount(services: Services, userId: string, now = new
     return { companyToo: false, user, files };
   });
   if (!outcome) return null;
-  await removeFiles(services.storage, outcome.files);
+  await removeFiles(services, outcome.files);
   const { user, companyToo } = outcome;
   await mailQueue.enqueue(
     services,
