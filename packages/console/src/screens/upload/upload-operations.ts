@@ -37,3 +37,10 @@ export const UploadMultipartAbortMutation = graphql(`
     uploadMultipartAbort(input: $input) { success }
   }
 `);
+
+/** The original, uploaded after a tour made from the device's mezzanine, for the photos (original-follows.ts). */
+export const TourPhotoSourceAttachMutation = graphql(`
+  mutation TourPhotoSourceAttach($input: TourPhotoSourceAttachInput!) {
+    tourPhotoSourceAttach(input: $input) { success }
+  }
+`);

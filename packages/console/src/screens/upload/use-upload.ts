@@ -62,7 +62,7 @@ export function useUpload() {
     });
     try {
       const { sendVideo, submitUpload } = await import('./send-video.js');
-      const { key } = await sendVideo({
+      const { key, converted } = await sendVideo({
         client,
         file: f,
         signal: controller.signal,
@@ -76,6 +76,11 @@ export function useUpload() {
       setStep({ name: 'submitting' });
       const tourId = await submitUpload(client, key);
       setStep({ name: 'info', tourId });
+      // The tour was made from the device's 1080p mezzanine: the original follows for the photos' full resolution.
+      if (converted)
+        void import('./original-follows.js').then(({ followWithOriginal }) =>
+          followWithOriginal({ client, file: f, tourId }),
+        );
     } catch (e) {
       if (controller.signal.aborted) return;
       // One channel: every failure of the flow is an UploadError with a code and the user's words.

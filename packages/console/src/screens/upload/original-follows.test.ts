@@ -1,0 +1,56 @@
+/**
+ * The original following a converted tour: uploaded through the resumable upload with no signal of the page's, then
+ * attached to the tour for the photos; a failure is written to the debug log only (the tour is already made).
+ */
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Client } from 'urql';
+import { followWithOriginal } from './original-follows.js';
+import { uploadVideo } from './multipart-upload.js';
+import { UploadError } from './upload-error.js';
+
+vi.mock('./multipart-upload.js', () => ({ uploadVideo: vi.fn() }));
+const upload = vi.mocked(uploadVideo);
+const original = new File([new Uint8Array(4096)], 'IMG_0003.MOV', { type: 'video/quicktime' });
+
+let attached: unknown[];
+const client = {
+  mutation: (_doc: unknown, vars: unknown) => ({
+    toPromise: async () => {
+      attached.push(vars);
+      return { data: { tourPhotoSourceAttach: { success: true } } };
+    },
+  }),
+} as unknown as Client;
+
+beforeEach(() => {
+  attached = [];
+  upload.mockReset();
+});
+
+describe('followWithOriginal', () => {
+  it('uploads the original and attaches it to the tour', async () => {
+    upload.mockResolvedValue({ key: 'uploads/original.mov' });
+    const log: string[] = [];
+    await expect(
+      followWithOriginal({ client, file: original, tourId: 'tour_1', log: (l) => log.push(l) }),
+    ).resolves.toBe(true);
+    expect(upload.mock.calls[0]![0].file).toBe(original);
+    expect(attached).toEqual([{ input: { tourId: 'tour_1', key: 'uploads/original.mov' } }]);
+    expect(log).toEqual([
+      'original follows: 4096 bytes in the background, for the photos',
+      'original follows: uploaded and attached; the photos are taken from it',
+    ]);
+  });
+
+  it('gives up quietly when the upload fails: nothing attached, the reason in the debug log', async () => {
+    upload.mockRejectedValue(new UploadError('NETWORK', 'The connection was lost during the upload.'));
+    const log: string[] = [];
+    await expect(
+      followWithOriginal({ client, file: original, tourId: 'tour_1', log: (l) => log.push(l) }),
+    ).resolves.toBe(false);
+    expect(attached).toEqual([]);
+    expect(log.at(-1)).toBe(
+      'original follows: given up (The connection was lost during the upload.); the photos are taken from the mezzanine',
+    );
+  });
+});
