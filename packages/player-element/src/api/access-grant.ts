@@ -19,3 +19,15 @@ export function keepGrant(tourId: string, grant: string): void {
 export function dropGrant(tourId: string): void {
   session.removeItem(grantKey(tourId));
 }
+
+const waitKey = (tourId: string) => `roomwalk.leadGate.${tourId}`;
+
+/** The lead this session waits with at the tour's lead gate (`<lead id> <wait token>`): a reload waits again. */
+export function waitingLead(tourId: string): string | null {
+  return session.getItem(waitKey(tourId));
+}
+
+export function keepWaitingLead(tourId: string, value: string | null): void {
+  if (value) session.setItem(waitKey(tourId), value);
+  else session.removeItem(waitKey(tourId));
+}

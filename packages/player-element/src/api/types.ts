@@ -18,6 +18,18 @@ export interface Clip {
   lowURI: string;
 }
 
+/** What the player is told of a tour's lead gate (Tour.leadGate). */
+export interface LeadGateInfo {
+  /** The room the form comes before (its clips are not given until the visitor is through). */
+  roomName: string | null;
+  /** Seconds of watching after which the form comes. */
+  seconds: number | null;
+  /** The visitor waits for the agent's approval after the form. */
+  approval: boolean;
+  /** This visitor is through the gate. */
+  open: boolean;
+}
+
 export interface PlayerTour {
   id: string;
   title: string;
@@ -38,6 +50,8 @@ export interface PlayerTour {
   } | null;
   clips: Clip[];
   markers: Marker[];
+  /** The tour's lead gate (null: none): the form before a room or after some seconds (controllers/lead-gate-controller.ts). */
+  leadGate?: LeadGateInfo | null;
   agentProfile?: {
     fullname?: string | null;
     contactNumber?: string | null;

@@ -1,18 +1,8 @@
-/** The lead form's helpers: the country list of the phone field, a stored number's prefill, the Turnstile check. */
+/** The lead form's helpers: the country list of the phone field, a stored number's prefill, the Turnstile check (turnstile.ts). */
 import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import { DEFAULT_PHONE_COUNTRY } from '@roomwalk/shared/constants';
 
-export interface TurnstileApi {
-  render(
-    el: HTMLElement,
-    opts: {
-      sitekey: string;
-      callback: (t: string) => void;
-      'expired-callback': () => void;
-      'error-callback': () => void;
-    },
-  ): string;
-}
+export { loadTurnstile, siteKey } from './turnstile.js';
 
 const regionNames =
   typeof Intl !== 'undefined' && 'DisplayNames' in Intl ? new Intl.DisplayNames(['en'], { type: 'region' }) : null;
@@ -31,23 +21,4 @@ export function splitContact(value: string | null | undefined): { country: strin
   const parsed = value ? parsePhoneNumberFromString(value, DEFAULT_PHONE_COUNTRY as CountryCode) : undefined;
   if (parsed?.country) return { country: parsed.country, national: parsed.nationalNumber };
   return { country: DEFAULT_PHONE_COUNTRY, national: value ?? '' };
-}
-
-export function siteKey(): string {
-  return document.querySelector<HTMLMetaElement>('meta[name="roomwalk-turnstile-site-key"]')?.content.trim() ?? '';
-}
-
-let turnstileLoad: Promise<TurnstileApi> | null = null;
-export function loadTurnstile(): Promise<TurnstileApi> {
-  const w = window as unknown as { turnstile?: TurnstileApi };
-  turnstileLoad ??= new Promise((resolve, reject) => {
-    if (w.turnstile) return resolve(w.turnstile);
-    const s = document.createElement('script');
-    s.src = 'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit';
-    s.async = true;
-    s.onload = () => (w.turnstile ? resolve(w.turnstile) : reject(new Error('Turnstile did not load')));
-    s.onerror = () => reject(new Error('Turnstile did not load'));
-    document.head.append(s);
-  });
-  return turnstileLoad;
 }

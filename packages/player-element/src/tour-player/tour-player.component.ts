@@ -17,6 +17,7 @@ import { MarkersController } from '../controllers/markers-controller.js';
 import { PlayheadController, findRoom, roomAt } from '../controllers/playhead-controller.js';
 import { TourLoaderController } from '../controllers/tour-loader-controller.js';
 import { AccessGateController } from '../controllers/access-gate-controller.js';
+import { LeadGateController } from '../controllers/lead-gate-controller.js';
 import { activeMarkerAt } from '../markers/markers.js';
 import { maxScrollableIndex } from '../frame-math.js';
 import { renderAgentInfo } from './agent-info.js';
@@ -125,6 +126,7 @@ export class TourPlayer extends SignalWatcher(LitElement) {
   private readonly loader: TourLoaderController;
   private readonly input: InputController;
   private readonly gate: AccessGateController;
+  private readonly leadGate: LeadGateController;
   private readonly markers: MarkersController;
   private readonly live: LiveViewingController;
   private disposeEffects: (() => void) | undefined;
@@ -157,6 +159,7 @@ export class TourPlayer extends SignalWatcher(LitElement) {
     this.loader = new TourLoaderController(this.ctx, this.canvas, this.playhead, () => this.markers.resumeIfActive(), this.decoder);
     this.input = new InputController(this.ctx, this.playhead, this.decoder);
     this.gate = new AccessGateController(this.ctx, () => this.loader.reload());
+    this.leadGate = new LeadGateController(this.ctx, () => this.loader.reload(), (f) => this.playhead.jump(f));
     this.markers = new MarkersController(this.ctx, () => this.loader.refetchMarkers());
     this.live = new LiveViewingController(this.ctx, (f) => this.playhead.userMove(f, 'host'));
   }
@@ -284,6 +287,9 @@ export class TourPlayer extends SignalWatcher(LitElement) {
       const signIn = this.mode === MODES.external || this.mode === MODES.agent ? `${this.ctx.config.apiBase.replace(/\/$/, '')}/login` : '';
       return this.gate.render(signIn, this.unbranded);
     }
+    // A lead gate's form or waiting screen (controllers/lead-gate-controller.ts).
+    const leadGate = this.leadGate.render(this.unbranded);
+    if (leadGate !== nothing) return leadGate;
     const code = s.errorCode.value;
     if (code) {
       return renderErrorDialog(code, {
