@@ -170,10 +170,13 @@ export default {
         // commands answer false there, and the checks that need them run in Chromium and Firefox (test/README.md).
         // (false, not null: a plugin's null means "not mine" to web-test-runner.)
         if (OBSERVING_COMMANDS.includes(command) && session.browser.type !== 'puppeteer') return false;
-        // @web/test-runner-commands sizes the viewport only through puppeteer or playwright; WebKit's launcher sizes
-        // its window.
-        if (command === 'set-viewport' && session.browser.type === 'webdriver')
-          return session.browser.setViewport(session.id, payload);
+        // The viewport in every engine (test/helpers.ts setViewport): @web/test-runner-commands' own set-viewport runs
+        // first and refuses WebDriver, so WebKit's launcher is reached through this name; it sizes its window.
+        if (command === 'viewport') {
+          if (session.browser.type === 'webdriver') return session.browser.setViewport(session.id, payload);
+          await session.browser.getPage(session.id).setViewport(payload);
+          return true;
+        }
         // Console messages of the page and its workers (to catch "garbage collected without being closed").
         if (command === 'console-capture') {
           const page = session.browser.getPage(session.id);

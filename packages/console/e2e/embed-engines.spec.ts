@@ -24,10 +24,9 @@ import {
   type RealTour,
 } from './embed-support.js';
 
-// One more try for the file: WebKitGTK's web process has crashed mid-run on a loaded machine ("browser disconnected",
-// then "invalid session id"; player-element/test/README.md, known gaps). A retry is reported by Playwright as flaky,
-// so the crash stays visible; an assertion that fails twice still fails the run.
-test.describe.configure({ mode: 'serial', retries: 1 });
+// No retry: WebKitGTK's web-process crash (two workers drawing VideoFrames at once) is gone since the player's workers
+// never hand a VideoFrame to the browser to draw (player-element/test/README.md, "WebKitGTK's crash").
+test.describe.configure({ mode: 'serial' });
 
 const PRODUCT = process.env.E2E_BASE_URL!;
 let tour: RealTour;

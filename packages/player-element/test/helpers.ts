@@ -113,17 +113,9 @@ export async function observed<T>(
   return seen as T;
 }
 
-/** WebKitGTK (Safari's engine) as the page sees it: AppleWebKit without Chrome's or Firefox's tokens. */
-export const inWebKit = /AppleWebKit/.test(navigator.userAgent) && !/Chrome|Chromium|Firefox/.test(navigator.userAgent);
-
-/**
- * Skips the running test in WebKitGTK where the player is known to fall short there or the driver cannot do what the
- * test needs; each reason is listed in test/README.md ("Known gaps in WebKit"), to be fixed, not forgotten.
- */
-export function skipInWebKit(test: Mocha.Context, reason: string): void {
-  if (!inWebKit) return;
-  console.warn(`[webkit gap] ${test.test?.title}: ${reason}`);
-  test.skip();
+/** Sizes the page's viewport in every engine (web-test-runner.config.mjs, command `viewport`). */
+export async function setViewport(size: { width: number; height: number }): Promise<void> {
+  await executeServerCommand('viewport', size);
 }
 
 /** Waits (on animation frames, not sleeps) until cond() is truthy. */

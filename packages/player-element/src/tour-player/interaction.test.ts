@@ -1,5 +1,5 @@
 import { expect } from '@esm-bundle/chai';
-import { sendKeys, sendMouse, setViewport } from '@web/test-runner-commands';
+import { sendKeys, sendMouse } from '@web/test-runner-commands';
 import '../tour-player/tour-player.js';
 import type { TourPlayer } from './tour-player.component.js';
 import {
@@ -11,7 +11,7 @@ import {
   readBarcode,
   real,
   server,
-  skipInWebKit,
+  setViewport,
   until,
 } from '../../test/helpers.js';
 
@@ -124,8 +124,7 @@ describe('<tour-player> interaction', () => {
     await until(() => readBarcode(canvasOf(p)) === 15, 'frame 15 drawn');
   });
 
-  it('follows touch drags on the canvas directly, 4 px a frame, only as far as frames are decoded', async function () {
-    skipInWebKit(this, 'frame 10 is never shown after a synthetic touch drag (timed out at load 10)');
+  it('follows touch drags on the canvas directly, 4 px a frame, only as far as frames are decoded', async () => {
     const p = await readyPlayer();
     const c = canvasOf(p);
     const r = c.getBoundingClientRect();
@@ -196,11 +195,7 @@ describe('<tour-player> interaction', () => {
     expect(frameEvents(p).at(-1)).to.deep.equal({ frame: 5, source: 'touch' });
   });
 
-  it('shows a notice above the joystick, never over it: joystick below the picture and in the corner of a short window', async function () {
-    skipInWebKit(
-      this,
-      'set-viewport is a puppeteer/playwright command; the WebKitWebDriver launcher does not receive it',
-    );
+  it('shows a notice above the joystick, never over it: joystick below the picture and in the corner of a short window', async () => {
     for (const viewport of [
       { width: 800, height: 600 },
       { width: 844, height: 390 },
