@@ -67,3 +67,28 @@ export const UserActivationEmailResendMutation = graphql(`
     userActivationEmailResend(email: $email) { success }
   }
 `);
+
+/** Your data: the newest export, read again while it is being made. */
+export const DataExportQuery = graphql(`
+  query DataExport {
+    dataExport { status progress progressText error downloadURL expiresAt requestedAt }
+  }
+`);
+
+export const DataExportCreateMutation = graphql(`
+  mutation DataExportCreate {
+    dataExportCreate { status progress progressText error downloadURL expiresAt requestedAt }
+  }
+`);
+
+export const AccountDeletionPreviewQuery = graphql(`
+  query AccountDeletionPreview {
+    accountDeletionPreview { allowed refusal consequences companyToo tours graceDays deleteAfter needsPassword }
+  }
+`);
+
+export const AccountDeletionRequestMutation = graphql(`
+  mutation AccountDeletionRequest($password: String) {
+    accountDeletionRequest(password: $password) { status deleteAfter }
+  }
+`);

@@ -12,6 +12,7 @@ import { AccountDetailsCard, CompanyDetailsCard, PlanCard } from './account-sect
 import { CompanyDialog } from './company-dialog.js';
 import { EditProfileDialog } from './edit-profile-dialog.js';
 import { useAccount } from './use-account.js';
+import { YourDataCard } from './your-data-section.js';
 
 export default function AccountPage() {
   const a = useAccount();
@@ -105,6 +106,7 @@ export default function AccountPage() {
       <PlanCard account={a} />
       <AccountDetailsCard account={a} />
       <CompanyDetailsCard account={a} />
+      <YourDataCard onSignedOut={a.logout} />
       {logOut}
 
       <nav className="footer-links" aria-label="Legal">
