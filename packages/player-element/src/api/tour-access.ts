@@ -9,7 +9,7 @@ import { graphqlRequest, GraphQLRequestError } from './graphql.js';
 import type { PlayerTour } from './types.js';
 
 /** Whom to contact when an audience link no longer opens: the tour's agent. */
-export interface GateContact {
+interface GateContact {
   name: string | null;
   email: string | null;
   phone: string | null;
@@ -37,12 +37,22 @@ export interface GateState extends TourGate {
 /** The tour query was refused for access: `gate` is what the screen may show. */
 export class TourGateError extends Error {
   constructor(readonly gate: TourGate) {
-    super(gate.kind === 'password' ? 'This tour is protected by a password.' : gate.kind === 'members' ? 'This tour is for members of its company.' : 'This tour is no longer available.');
+    super(
+      gate.kind === 'password'
+        ? 'This tour is protected by a password.'
+        : gate.kind === 'members'
+          ? 'This tour is for members of its company.'
+          : 'This tour is no longer available.',
+    );
     this.name = 'TourGateError';
   }
 }
 
-const GATE_CODES: Record<string, TourGate['kind']> = { TOUR_PASSWORD_REQUIRED: 'password', TOUR_MEMBERS_ONLY: 'members', AUDIENCE_LINK_UNAVAILABLE: 'unavailable' };
+const GATE_CODES: Record<string, TourGate['kind']> = {
+  TOUR_PASSWORD_REQUIRED: 'password',
+  TOUR_MEMBERS_ONLY: 'members',
+  AUDIENCE_LINK_UNAVAILABLE: 'unavailable',
+};
 const text = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
 
 const contactOf = (v: unknown): GateContact | null => {
@@ -55,15 +65,36 @@ const contactOf = (v: unknown): GateContact | null => {
  * The tour for the player: with this session's grant when it has one, through the audience link when given (`link`);
  * a refusal for access, or a link that no longer opens, throws TourGateError.
  */
-export async function fetchPlayerTour(api: string, tourId: string, token: string | undefined, signal: AbortSignal, link = ''): Promise<PlayerTour | null> {
+export async function fetchPlayerTour(
+  api: string,
+  tourId: string,
+  token: string | undefined,
+  signal: AbortSignal,
+  link = '',
+): Promise<PlayerTour | null> {
   const grant = grantFor(tourId);
   try {
     // With a grant or a link: the same GET form (no preflight), answered by the server without GraphQL and kept by no cache.
     const data = link
-      ? await graphqlRequest<{ tour: PlayerTour | null }>(api, PLAYER_TOUR_LINK_QUERY, { tourID: tourId, link, ...(grant ? { access: grant } : {}) }, { token, signal, get: true })
+      ? await graphqlRequest<{ tour: PlayerTour | null }>(
+          api,
+          PLAYER_TOUR_LINK_QUERY,
+          { tourID: tourId, link, ...(grant ? { access: grant } : {}) },
+          { token, signal, get: true },
+        )
       : grant
-        ? await graphqlRequest<{ tour: PlayerTour | null }>(api, PLAYER_TOUR_ACCESS_QUERY, { tourID: tourId, access: grant }, { token, signal, get: true })
-      : await graphqlRequest<{ tour: PlayerTour | null }>(api, PLAYER_TOUR_QUERY, { tourID: tourId }, { token, signal, get: true });
+        ? await graphqlRequest<{ tour: PlayerTour | null }>(
+            api,
+            PLAYER_TOUR_ACCESS_QUERY,
+            { tourID: tourId, access: grant },
+            { token, signal, get: true },
+          )
+        : await graphqlRequest<{ tour: PlayerTour | null }>(
+            api,
+            PLAYER_TOUR_QUERY,
+            { tourID: tourId },
+            { token, signal, get: true },
+          );
     return data.tour;
   } catch (e) {
     const kind = e instanceof GraphQLRequestError && e.code ? GATE_CODES[e.code] : undefined;
@@ -71,6 +102,12 @@ export async function fetchPlayerTour(api: string, tourId: string, token: string
     // A grant the tour no longer honours (its password changed): forget it.
     if (grant) dropGrant(tourId);
     const g = ((e as GraphQLRequestError).extensions?.gate ?? {}) as Record<string, unknown>;
-    throw new TourGateError({ kind, companyName: text(g.companyName), logoURL: text(g.logoURL), accentColor: text(g.accentColor), contact: contactOf(g.contact) });
+    throw new TourGateError({
+      kind,
+      companyName: text(g.companyName),
+      logoURL: text(g.logoURL),
+      accentColor: text(g.accentColor),
+      contact: contactOf(g.contact),
+    });
   }
 }

@@ -29,7 +29,7 @@ const day = (v: unknown): string =>
   new Date(String(v)).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
 
 /** The line under a link's name: its end, the rooms it hides, whether unbranded, its visits. */
-export function linkSummary(l: LinkItem, roomName: (id: string) => string | undefined): string[] {
+function linkSummary(l: LinkItem, roomName: (id: string) => string | undefined): string[] {
   const hidden = l.hiddenMarkerIds.map((id) => roomName(id)).filter((n): n is string => !!n);
   return [
     l.expiresAt ? (l.status === 'EXPIRED' ? T.expiredOn(day(l.expiresAt)) : T.expiresOn(day(l.expiresAt))) : T.noExpiry,

@@ -30,7 +30,7 @@ const views = new WeakMap<object, LinkView>();
 /** The link a tour row was read through (set by viewTour), if any. */
 export const linkViewOf = (tour: object): LinkView | undefined => views.get(tour);
 
-export function withLinkView<T extends object>(tour: T, view: LinkView): T {
+function withLinkView<T extends object>(tour: T, view: LinkView): T {
   views.set(tour, view);
   return tour;
 }
@@ -52,7 +52,7 @@ async function contactOf(services: Services, tour: Pick<TourRow, 'owner_id'>) {
 }
 
 /** The refusal of a link that no longer opens: the company's message in its branding (none for an unbranded link). */
-export async function linkUnavailable(services: Services, tour: TourRow, unbranded: boolean): Promise<AppError> {
+async function linkUnavailable(services: Services, tour: TourRow, unbranded: boolean): Promise<AppError> {
   const gate = unbranded
     ? { companyName: null, logoURL: null, accentColor: null, contact: null }
     : { ...(await gateOf(services, tour)), contact: await contactOf(services, tour) };
@@ -77,7 +77,7 @@ export async function liveLink(
 }
 
 /** The view of a live link of this tour; throws the company's message when the link no longer opens. */
-export async function openLinkView(services: Services, tour: TourRow, token: unknown): Promise<LinkView> {
+async function openLinkView(services: Services, tour: TourRow, token: unknown): Promise<LinkView> {
   const { link, live } = await liveLink(services, tour.id, token);
   if (!link || !live) throw await linkUnavailable(services, tour, link?.unbranded ?? false);
   if (!link.hidden_marker_ids.length) return buildLinkView(link, [], []);
