@@ -30,10 +30,16 @@ export interface DeletionPlan {
 
 /** What will go, in the words of the dialog and the mails. */
 export function deletionConsequences(p: DeletionPlan): string {
-  const tours = `${p.tours} tour${p.tours === 1 ? '' : 's'}`;
-  return p.companyToo
-    ? `Your account, your company ${p.companyName}, its ${tours} with their pictures and clips, its leads and analytics will be deleted for good on ${day(p.purgeAfter)} (in ${p.graceDays} days).`
-    : `Your account and your profile will be deleted for good on ${day(p.purgeAfter)} (in ${p.graceDays} days). Your ${tours} stay with ${p.companyName} and pass to one of its admins.`;
+  const when = `on ${day(p.purgeAfter)} (in ${p.graceDays} days)`;
+  if (p.companyToo) {
+    const tours = p.tours === 0 ? '' : `, its ${p.tours} tour${p.tours === 1 ? '' : 's'} with their pictures and clips`;
+    return `Your account, your company ${p.companyName}${tours}, its leads and analytics will be deleted for good ${when}.`;
+  }
+  const tours =
+    p.tours === 0
+      ? ''
+      : ` Your ${p.tours} tour${p.tours === 1 ? '' : 's'} stay with ${p.companyName} and pass to one of its admins.`;
+  return `Your account and your profile will be deleted for good ${when}.${tours}`;
 }
 
 export function deletionScheduledMail(o: {
