@@ -27,8 +27,8 @@ import * as m0190 from './0190-tour-access.js';
 import * as m0200 from './0200-audience-links.js';
 import * as m0205 from './0205-lead-gate.js';
 import * as m0210 from './0210-personal-data.js';
-
 import * as m0215 from './0215-multipart-size-at-end.js';
+
 export const migrations: Record<string, Migration> = {
   '0001-accounts-and-tours': m0001,
   '0010-session-revocation': m0010,
@@ -57,5 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0200-audience-links': m0200,
   '0205-lead-gate': m0205,
   '0210-personal-data': m0210,
-};
   '0215-multipart-size-at-end': m0215,
+};
