@@ -29,7 +29,12 @@ let email: string;
 const phone = (browser: Browser) => browser.newContext(PHONE);
 const card = (p: Page) => p.locator('article.tour-card', { hasText: TITLE });
 const gate = (p: Page) => p.locator('tour-player [part="gate-card"]');
-const moveClock = (offsetMs: number) => fetch(`${BASE}/dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ offsetMs }) });
+const moveClock = (offsetMs: number) =>
+  fetch(`${BASE}/dev/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ offsetMs }),
+  });
 /** Tomorrow as the date input's value, in the browser's (and this process's) time zone. */
 function tomorrow(): string {
   const d = new Date(Date.now() + 86_400_000);
@@ -64,7 +69,12 @@ test.beforeAll(async ({ browser }) => {
     ['Kitchen', 60],
     ['Garden', 120],
   ]);
-  await gql(BASE, 'mutation($input: TourAccessSetInput!) { tourAccessSet(input: $input) { id } }', { input: { id: tourId, access: 'PASSWORD', password: TOUR_PASSWORD } }, token);
+  await gql(
+    BASE,
+    'mutation($input: TourAccessSetInput!) { tourAccessSet(input: $input) { id } }',
+    { input: { id: tourId, access: 'PASSWORD', password: TOUR_PASSWORD } },
+    token,
+  );
   agentContext = await phone(browser);
   await agentContext.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE });
   agent = await agentContext.newPage();
@@ -91,7 +101,8 @@ test('the agent makes a link that hides the Kitchen and ends tomorrow, in Sharin
   await sharing.getByLabel('Stops working after (optional)').fill(tomorrow());
   await sharing.getByRole('checkbox', { name: 'Kitchen' }).check();
   // Every room can be offered; targets are finger-sized.
-  for (const room of ['Hall', 'Kitchen', 'Garden']) expect((await sharing.getByText(room, { exact: true }).boundingBox())!.height).toBeGreaterThan(0);
+  for (const room of ['Hall', 'Kitchen', 'Garden'])
+    expect((await sharing.getByText(room, { exact: true }).boundingBox())!.height).toBeGreaterThan(0);
   expect((await sharing.locator('label.check').first().boundingBox())!.height).toBeGreaterThanOrEqual(44);
   await screen(agent, 'audience-link-form-phone');
   await sharing.getByRole('button', { name: 'Create link' }).tap();
@@ -102,20 +113,36 @@ test('the agent makes a link that hides the Kitchen and ends tomorrow, in Sharin
   await expect(item).toContainText('Until');
   await item.getByRole('button', { name: `Copy link: ${LABEL}` }).tap();
   await expect(item.getByRole('button', { name: `Copy link: ${LABEL}` })).toHaveText('Copied');
-  expect(await agent.evaluate(() => navigator.clipboard.readText())).toMatch(new RegExp(`/playerext\\?tourId=${tourId}&link=[A-Za-z0-9_-]{32}$`));
+  expect(await agent.evaluate(() => navigator.clipboard.readText())).toMatch(
+    new RegExp(`/playerext\\?tourId=${tourId}&link=[A-Za-z0-9_-]{32}$`),
+  );
   // Nothing runs past the phone's width.
   expect(await agent.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await screen(agent, 'audience-links-phone');
   await sharing.getByRole('button', { name: 'Close' }).last().tap();
 });
 
-test('a buyer on a phone: the password, then the tour without the Kitchen — not listed, never fetched; the link expires', async ({ browser }) => {
+test('a buyer on a phone: the password, then the tour without the Kitchen — not listed, never fetched; the link expires', async ({
+  browser,
+}) => {
   test.setTimeout(180_000);
-  const links = await gql<{ audienceLinks: Array<{ url: string; label: string }> }>(BASE, 'query($id: ID!) { audienceLinks(tourId: $id) { url label } }', { id: tourId }, token);
+  const links = await gql<{ audienceLinks: Array<{ url: string; label: string }> }>(
+    BASE,
+    'query($id: ID!) { audienceLinks(tourId: $id) { url label } }',
+    { id: tourId },
+    token,
+  );
   const url = new URL(links.audienceLinks.find((l) => l.label === LABEL)!.url);
   // The Kitchen's clips (frames 60–119 of clips of 36 frames: clips 1, 2 and 3), as the agent's player sees them.
-  const all = await gql<{ tour: { clips: Array<{ index: number; highURI: string; lowURI: string }> } }>(BASE, 'query($id: ID!) { tour(tourID: $id) { clips { index highURI lowURI } } }', { id: tourId }, token);
-  const hidden = all.tour.clips.filter((c) => c.index >= 1 && c.index <= 3).flatMap((c) => [new URL(c.highURI).pathname, new URL(c.lowURI).pathname]);
+  const all = await gql<{ tour: { clips: Array<{ index: number; highURI: string; lowURI: string }> } }>(
+    BASE,
+    'query($id: ID!) { tour(tourID: $id) { clips { index highURI lowURI } } }',
+    { id: tourId },
+    token,
+  );
+  const hidden = all.tour.clips
+    .filter((c) => c.index >= 1 && c.index <= 3)
+    .flatMap((c) => [new URL(c.highURI).pathname, new URL(c.lowURI).pathname]);
   expect(hidden).toHaveLength(6);
 
   const buyer = await phone(browser);
@@ -127,7 +154,11 @@ test('a buyer on a phone: the password, then the tour without the Kitchen — no
   await gate(page).getByLabel('Password').fill(TOUR_PASSWORD);
   await gate(page).getByRole('button', { name: 'View tour' }).tap();
   await expect(page.locator('tour-player .title')).toContainText(TITLE, { timeout: 30_000 });
-  await page.locator('tour-player').evaluate((el: HTMLElement & { goToFrame(n: number): Promise<void>; totalFrames: number }) => el.goToFrame(el.totalFrames));
+  await page
+    .locator('tour-player')
+    .evaluate((el: HTMLElement & { goToFrame(n: number): Promise<void>; totalFrames: number }) =>
+      el.goToFrame(el.totalFrames),
+    );
   await page.locator('tour-player').getByRole('button', { name: 'Fast Travel' }).tap();
   const rooms = page.locator('tour-player tour-markers-drawer li');
   await expect(rooms.first()).toBeVisible();
@@ -143,7 +174,15 @@ test('a buyer on a phone: the password, then the tour without the Kitchen — no
   // The visit counts under the link, and Sharing Options says so.
   await page.close();
   await poll(
-    async () => (await gql<{ audienceLinks: Array<{ visits: number }> }>(BASE, 'query($id: ID!) { audienceLinks(tourId: $id) { visits } }', { id: tourId }, token)).audienceLinks[0]!.visits > 0,
+    async () =>
+      (
+        await gql<{ audienceLinks: Array<{ visits: number }> }>(
+          BASE,
+          'query($id: ID!) { audienceLinks(tourId: $id) { visits } }',
+          { id: tourId },
+          token,
+        )
+      ).audienceLinks[0]!.visits > 0,
     'the visit under the link',
     30_000,
   );

@@ -371,7 +371,17 @@ describe.each(DB_KINDS)("another company's ids are refused on %s", (kind) => {
         .execute(),
       sellerRuns: await db.selectFrom('seller_report_runs').select(['id', 'status']).orderBy('id').execute(),
       // Leads at a lead gate (a public lead form adds plain leads: visitors leave them without a login).
-      gateLeads: await db.selectFrom('tour_leads').select(['id', 'gate', 'gate_decided_at']).where('tour_id', 'in', rows.map((x) => x.id)).where('gate', 'is not', null).orderBy('id').execute(),
+      gateLeads: await db
+        .selectFrom('tour_leads')
+        .select(['id', 'gate', 'gate_decided_at'])
+        .where(
+          'tour_id',
+          'in',
+          rows.map((x) => x.id),
+        )
+        .where('gate', 'is not', null)
+        .orderBy('id')
+        .execute(),
       audienceLinks: await db
         .selectFrom('audience_links')
         .selectAll()
@@ -500,7 +510,15 @@ describe.each(DB_KINDS)("another company's ids are refused on %s", (kind) => {
       .executeTakeFirstOrThrow();
     const lead = await db
       .insertInto('tour_leads')
-      .values({ tour_id: tour.id, name: 'Bea', email: 'bea@example.com', lead_type: 'CONTACT', ip: null, gate: 'WAITING', gate_frame: 1 })
+      .values({
+        tour_id: tour.id,
+        name: 'Bea',
+        email: 'bea@example.com',
+        lead_type: 'CONTACT',
+        ip: null,
+        gate: 'WAITING',
+        gate_frame: 1,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     victim = {

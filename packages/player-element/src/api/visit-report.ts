@@ -13,7 +13,13 @@
  */
 import { grantFor } from './access-grant.js';
 import { VISIT_BEACON_LIMITS } from '@roomwalk/shared/constants';
-import { VISITOR_ID_KEY, newVisitorId, safeLocalStorage, visitorId, type WebStorage } from '@roomwalk/shared/guarded-storage';
+import {
+  VISITOR_ID_KEY,
+  newVisitorId,
+  safeLocalStorage,
+  visitorId,
+  type WebStorage,
+} from '@roomwalk/shared/guarded-storage';
 import type { VisitBeacon } from '@roomwalk/shared/schemas/visit-beacon';
 import { RoomTracker } from './room-tracker.js';
 import { VISIT_FLUSH_EVENT, type VisitFlushDetail } from './visit-flush.js';
@@ -26,7 +32,10 @@ const VISIT_PATH = '/tour-visit';
 type Send = (url: string, body: string, now?: boolean) => unknown;
 
 /** True when the visitor declined cookies (the console's choice, or ?disableCookies=true on the page). */
-function cookiesDeclined(search: string = globalThis.location?.search ?? '', store: WebStorage = safeLocalStorage()): boolean {
+function cookiesDeclined(
+  search: string = globalThis.location?.search ?? '',
+  store: WebStorage = safeLocalStorage(),
+): boolean {
   return new URLSearchParams(search).get('disableCookies') === 'true' || store.getItem(CONSENT_KEY) === 'false';
 }
 
@@ -43,11 +52,24 @@ function visitorIdFor(declined: boolean, store: WebStorage = safeLocalStorage())
 
 const defaultSend: Send = (url, body, now) => {
   try {
-    if (!now && typeof navigator !== 'undefined' && typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(url, body)) return;
+    if (
+      !now &&
+      typeof navigator !== 'undefined' &&
+      typeof navigator.sendBeacon === 'function' &&
+      navigator.sendBeacon(url, body)
+    )
+      return;
   } catch {
     // fall through to fetch
   }
-  return fetch(url, { method: 'POST', body, keepalive: true, mode: 'no-cors', credentials: 'omit', headers: { 'content-type': 'text/plain;charset=UTF-8' } }).catch(() => undefined);
+  return fetch(url, {
+    method: 'POST',
+    body,
+    keepalive: true,
+    mode: 'no-cors',
+    credentials: 'omit',
+    headers: { 'content-type': 'text/plain;charset=UTF-8' },
+  }).catch(() => undefined);
 };
 
 /** One visit of one player: `start()` when the tour loads; `end()` (page hidden or player removed) reports time and rooms. */

@@ -247,7 +247,9 @@ export class TourLoaderController implements ReactiveController {
     this.visit = undefined;
     if (this.ctx.config.mode !== MODES.external) return;
     const { store } = this.ctx;
-    const markers = () => store.tour.peek()?.markers.filter((m) => m.frameIndex <= store.frame.peek() + PLAYER.activeMarkerTolerance).length ?? 0;
+    const markers = () =>
+      store.tour.peek()?.markers.filter((m) => m.frameIndex <= store.frame.peek() + PLAYER.activeMarkerTolerance)
+        .length ?? 0;
     this.visit = new VisitBeacon(this.ctx.config.apiBase, tourId, markers, this.ctx.config.audienceLink.trim());
     this.visit.start();
   }
@@ -256,7 +258,12 @@ export class TourLoaderController implements ReactiveController {
   async refetchMarkers(): Promise<void> {
     const { store, config } = this.ctx;
     if (!store.tour.peek()) return;
-    const data = await graphqlRequest<{ tour: PlayerTour | null }>(config.apiBase, PLAYER_TOUR_QUERY, { tourID: config.tourId }, { token: config.authToken });
+    const data = await graphqlRequest<{ tour: PlayerTour | null }>(
+      config.apiBase,
+      PLAYER_TOUR_QUERY,
+      { tourID: config.tourId },
+      { token: config.authToken },
+    );
     const tour = store.tour.peek();
     if (data.tour && tour) store.tour.value = { ...tour, markers: data.tour.markers };
   }

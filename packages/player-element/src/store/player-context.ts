@@ -88,7 +88,10 @@ type ReadThrough = (typeof READ_THROUGH)[number];
 type Derived = 'apiBase' | 'hostMessagesEnabled' | 'allowedOriginList';
 
 /** What the element must hold for its config: the config's own values, and the attributes the derived ones come from. */
-export type ConfigSource = Omit<PlayerConfig, Derived> & { readonly hostEvents: boolean; readonly allowedOrigins: string } & Readonly<Record<ReadThrough, unknown>>;
+export type ConfigSource = Omit<PlayerConfig, Derived> & {
+  readonly hostEvents: boolean;
+  readonly allowedOrigins: string;
+} & Readonly<Record<ReadThrough, unknown>>;
 
 /**
  * The element's properties as a PlayerConfig, read through on every access (controllers see the current values): one

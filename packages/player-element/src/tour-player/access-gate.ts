@@ -40,7 +40,11 @@ function submit(e: SubmitEvent, h: GateHandlers): void {
 
 /** Adds the gate's styles to the player's shadow root, once (beside the element's own). */
 export function adoptGateStyles(root: ShadowRoot): void {
-  if (root.querySelector('style[data-gate]') || root.adoptedStyleSheets?.some((x) => (x as CSSStyleSheet & { gate?: boolean }).gate)) return;
+  if (
+    root.querySelector('style[data-gate]') ||
+    root.adoptedStyleSheets?.some((x) => (x as CSSStyleSheet & { gate?: boolean }).gate)
+  )
+    return;
   try {
     const sheet = new CSSStyleSheet() as CSSStyleSheet & { gate?: boolean };
     sheet.replaceSync(GATE_CSS);
@@ -56,7 +60,10 @@ export function adoptGateStyles(root: ShadowRoot): void {
 
 /** Renders the gate over the player (an empty stage behind it: nothing of the tour is loaded). */
 export function renderAccessGate(g: GateState, h: GateHandlers): TemplateResult {
-  const accent = !h.unbranded && g.accentColor && /^#[0-9a-f]{6}$/i.test(g.accentColor) ? `--tour-player-accent:${g.accentColor}` : '';
+  const accent =
+    !h.unbranded && g.accentColor && /^#[0-9a-f]{6}$/i.test(g.accentColor)
+      ? `--tour-player-accent:${g.accentColor}`
+      : '';
   const brand = h.unbranded
     ? nothing
     : g.logoURL
@@ -106,7 +113,10 @@ export function renderAccessGate(g: GateState, h: GateHandlers): TemplateResult 
 /** The password or why it was refused, in the visitor's words (null: let in, this session's grant is kept). */
 export async function unlock(api: string, tourId: string, password: string): Promise<string | null> {
   try {
-    const data = await graphqlRequest<{ tourUnlock: { access: string } }>(api, TOUR_UNLOCK_MUTATION, { tourID: tourId, password });
+    const data = await graphqlRequest<{ tourUnlock: { access: string } }>(api, TOUR_UNLOCK_MUTATION, {
+      tourID: tourId,
+      password,
+    });
     keepGrant(tourId, data.tourUnlock.access);
     return null;
   } catch (e) {

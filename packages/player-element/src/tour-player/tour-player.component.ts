@@ -156,10 +156,20 @@ export class TourPlayer extends SignalWatcher(LitElement) {
     });
     this.canvas = new CanvasController(this.ctx, this.bridge, this.decoder, painter);
     this.playhead = new PlayheadController(this.ctx, this.canvas, this.bridge, this.decoder);
-    this.loader = new TourLoaderController(this.ctx, this.canvas, this.playhead, () => this.markers.resumeIfActive(), this.decoder);
+    this.loader = new TourLoaderController(
+      this.ctx,
+      this.canvas,
+      this.playhead,
+      () => this.markers.resumeIfActive(),
+      this.decoder,
+    );
     this.input = new InputController(this.ctx, this.playhead, this.decoder);
     this.gate = new AccessGateController(this.ctx, () => this.loader.reload());
-    this.leadGate = new LeadGateController(this.ctx, () => this.loader.reload(), (f) => this.playhead.jump(f));
+    this.leadGate = new LeadGateController(
+      this.ctx,
+      () => this.loader.reload(),
+      (f) => this.playhead.jump(f),
+    );
     this.markers = new MarkersController(this.ctx, () => this.loader.refetchMarkers());
     this.live = new LiveViewingController(this.ctx, (f) => this.playhead.userMove(f, 'host'));
   }
@@ -201,7 +211,13 @@ export class TourPlayer extends SignalWatcher(LitElement) {
   /** Frame and rendition actually on the canvas. */
   get displayed(): { frame: number; rendition: string; exact: boolean } | null {
     const p = this.store.painted.value;
-    return p ? { frame: p.tourFrame, rendition: p.rendition, exact: p.tourFrame === this.store.frame.value && this.decoder.isExact(this.store.frame.value) } : null;
+    return p
+      ? {
+          frame: p.tourFrame,
+          rendition: p.rendition,
+          exact: p.tourFrame === this.store.frame.value && this.decoder.isExact(this.store.frame.value),
+        }
+      : null;
   }
   /** Memory and frame counters for tests and the benchmark. */
   stats() {
@@ -273,7 +289,10 @@ export class TourPlayer extends SignalWatcher(LitElement) {
 
   /** The company's accent (tourAccentColor) as the default of --tour-player-accent; a page's own value still wins. */
   private applyBranding(tour: PlayerTour | null): void {
-    const accent = !this.unbranded && tour?.tourAccentColor && /^#[0-9a-f]{6}$/i.test(tour.tourAccentColor) ? tour.tourAccentColor : '';
+    const accent =
+      !this.unbranded && tour?.tourAccentColor && /^#[0-9a-f]{6}$/i.test(tour.tourAccentColor)
+        ? tour.tourAccentColor
+        : '';
     if (accent) this.style.setProperty('--rw-company-accent', accent);
     else this.style.removeProperty('--rw-company-accent');
   }
@@ -284,7 +303,10 @@ export class TourPlayer extends SignalWatcher(LitElement) {
     const s = this.store;
     const gate = s.gate.value;
     if (gate) {
-      const signIn = this.mode === MODES.external || this.mode === MODES.agent ? `${this.ctx.config.apiBase.replace(/\/$/, '')}/login` : '';
+      const signIn =
+        this.mode === MODES.external || this.mode === MODES.agent
+          ? `${this.ctx.config.apiBase.replace(/\/$/, '')}/login`
+          : '';
       return this.gate.render(signIn, this.unbranded);
     }
     // A lead gate's form or waiting screen (controllers/lead-gate-controller.ts).
@@ -330,14 +352,19 @@ export class TourPlayer extends SignalWatcher(LitElement) {
     const desktop = s.layout.value === 'desktop';
     const editable = this.mode === MODES.edit;
     const showDrawer = !!t && !disabled.has('markers');
-    const agent = this.mode === MODES.agent && t && !this.unbranded ? (d: boolean) => renderAgentInfo(t, d, s.agentCardOpen.value, () => (s.agentCardOpen.value = false)) : () => nothing;
+    const agent =
+      this.mode === MODES.agent && t && !this.unbranded
+        ? (d: boolean) => renderAgentInfo(t, d, s.agentCardOpen.value, () => (s.agentCardOpen.value = false))
+        : () => nothing;
     const drag = this.input;
     const dialog = s.dialog.value;
     const notice = s.notice.value;
     // The call panel is laid out in the body beside the picture (never over it); the start button floats.
     const live = this.liveViewing && !this.unbranded;
     // With a tour, the notice sits just above the joystick (never over it); before one, at the bottom of the player.
-    const noticeEl = notice ? html`<div class="notice" part="notice" role="status" data-variant=${notice.variant}>${notice.message}</div>` : nothing;
+    const noticeEl = notice
+      ? html`<div class="notice" part="notice" role="status" data-variant=${notice.variant}>${notice.message}</div>`
+      : nothing;
     // The default height (.sizer) follows the tour's shape.
     return html`<div class="sizer" style="--r:${t?.videoInfo?.height ? t.videoInfo.height / t.videoInfo.width : 0.5625}"></div><div class="base" part="base">
       ${t?.thumbnailURL ? html`<div class="background" part="background" style="background-image:url(${JSON.stringify(t.thumbnailURL)})"></div>` : nothing}

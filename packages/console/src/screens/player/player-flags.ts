@@ -37,7 +37,15 @@ export function readHostOrigins(value: string | null): string[] {
     } catch {
       continue;
     }
-    if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.pathname !== '/' || u.search || u.hash || u.username || u.password) continue;
+    if (
+      (u.protocol !== 'https:' && u.protocol !== 'http:') ||
+      u.pathname !== '/' ||
+      u.search ||
+      u.hash ||
+      u.username ||
+      u.password
+    )
+      continue;
     out.add(u.origin);
     if (out.size >= MAX_HOST_ORIGINS) break;
   }

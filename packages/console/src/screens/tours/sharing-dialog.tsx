@@ -24,7 +24,8 @@ export interface SharingDialogProps {
   showQr?: boolean;
 }
 
-export const copyLabel = (state: CopyState, idle: string): string => (state === 'copied' ? NOTICES.copied : state === 'error' ? NOTICES.copyFailed : idle);
+export const copyLabel = (state: CopyState, idle: string): string =>
+  state === 'copied' ? NOTICES.copied : state === 'error' ? NOTICES.copyFailed : idle;
 
 /** A PNG data URL of the QR code for a link. */
 async function qrPng(text: string): Promise<string> {
@@ -67,13 +68,28 @@ export function SharingDialog({ open, tourId, title, onClose, showQr = false }: 
 
   const fileName = `${(title?.trim() || 'tour').replace(/[^\w-]+/g, '_').slice(0, 40)}_qr.png`;
   return (
-    <Dialog open={open} label={TOUR_TEXTS.sharingOptions} onClose={onClose} footer={<SlButton onClick={onClose}>{TOUR_TEXTS.close}</SlButton>}>
+    <Dialog
+      open={open}
+      label={TOUR_TEXTS.sharingOptions}
+      onClose={onClose}
+      footer={<SlButton onClick={onClose}>{TOUR_TEXTS.close}</SlButton>}
+    >
       <div className="stack sharing">
         <div className="field">
           <label htmlFor="share-link">{TOUR_TEXTS.shareLink}</label>
           <div className="row nowrap">
-            <input id="share-link" className="share-input" readOnly value={link} onFocus={(e) => e.currentTarget.select()} />
-            <SlButton onClick={() => void linkCopy.copy(link)} loading={linkCopy.state === 'copying'} aria-live="polite">
+            <input
+              id="share-link"
+              className="share-input"
+              readOnly
+              value={link}
+              onFocus={(e) => e.currentTarget.select()}
+            />
+            <SlButton
+              onClick={() => void linkCopy.copy(link)}
+              loading={linkCopy.state === 'copying'}
+              aria-live="polite"
+            >
               {copyLabel(linkCopy.state, 'Copy')}
             </SlButton>
           </div>
@@ -131,10 +147,18 @@ export function SharingDialog({ open, tourId, title, onClose, showQr = false }: 
         </div>
         <div>
           <div className="row">
-            <SlButton onClick={() => void frameCopy.copy(iframeCode(tourId, title, undefined, hostOrigins, liveViewing))} loading={frameCopy.state === 'copying'} aria-describedby="iframe-code-help">
+            <SlButton
+              onClick={() => void frameCopy.copy(iframeCode(tourId, title, undefined, hostOrigins, liveViewing))}
+              loading={frameCopy.state === 'copying'}
+              aria-describedby="iframe-code-help"
+            >
               {copyLabel(frameCopy.state, TOUR_TEXTS.iframeCode)}
             </SlButton>
-            <SlButton onClick={() => void scriptCopy.copy(scriptTagCode(tourId, undefined, liveViewing))} loading={scriptCopy.state === 'copying'} aria-describedby="iframe-code-help">
+            <SlButton
+              onClick={() => void scriptCopy.copy(scriptTagCode(tourId, undefined, liveViewing))}
+              loading={scriptCopy.state === 'copying'}
+              aria-describedby="iframe-code-help"
+            >
               {copyLabel(scriptCopy.state, TOUR_TEXTS.scriptTag)}
             </SlButton>
           </div>
@@ -145,8 +169,19 @@ export function SharingDialog({ open, tourId, title, onClose, showQr = false }: 
         <div className="field">
           <label htmlFor="unbranded-link">{TOUR_TEXTS.unbrandedLink}</label>
           <div className="row nowrap">
-            <input id="unbranded-link" className="share-input" readOnly value={unbranded} aria-describedby="unbranded-link-help" onFocus={(e) => e.currentTarget.select()} />
-            <SlButton onClick={() => void unbrandedCopy.copy(unbranded)} loading={unbrandedCopy.state === 'copying'} aria-live="polite">
+            <input
+              id="unbranded-link"
+              className="share-input"
+              readOnly
+              value={unbranded}
+              aria-describedby="unbranded-link-help"
+              onFocus={(e) => e.currentTarget.select()}
+            />
+            <SlButton
+              onClick={() => void unbrandedCopy.copy(unbranded)}
+              loading={unbrandedCopy.state === 'copying'}
+              aria-live="polite"
+            >
               {copyLabel(unbrandedCopy.state, 'Copy')}
             </SlButton>
           </div>
