@@ -19,6 +19,7 @@ const SubscriptionsPage = page(() => import('../screens/billing/subscriptions-pa
 const TeamPage = page(() => import('../screens/team/team-page.js'));
 const DevelopersPage = page(() => import('../screens/developers/developers-page.js'));
 const ReportsPage = page(() => import('../screens/reports/reports-page.js'));
+const LeadsPage = page(() => import('../screens/leads/leads-page.js'));
 const TermsPage = page(() => import('../screens/legal/terms-page.js'));
 const PrivacyPage = page(() => import('../screens/legal/privacy-page.js'));
 const LicensesPage = page(() => import('../screens/legal/licenses-page.js'));
@@ -54,6 +55,7 @@ export function AppRoutes() {
         <Route path="/team" element={priv(TeamPage, 'ADMIN')} />
         <Route path="/account/developers" element={priv(DevelopersPage, 'ADMIN')} />
         <Route path="/reports" element={priv(ReportsPage)} />
+        <Route path="/leads" element={priv(LeadsPage)} />
         {/* Public in the route table; the account page itself needs a session, so a visitor logs in first. */}
         <Route path="/profile/success" element={priv(AccountPage)} />
         <Route path="/profile/cancel" element={priv(AccountPage)} />

@@ -1,12 +1,16 @@
 /**
  * The live notice (tours §2): while an agent is signed in, the console subscribes to tourLeadCreated; a live
  * viewing lead shows "X wants a live viewing of <tour>" with Join, which opens the tour as host in the visitor's
- * viewing session (/agentplayer?tourId=…&liveViewing=true&session=…, the link the lead mail carries).
+ * viewing session (/agentplayer?tourId=…&liveViewing=true&session=…, the link the lead mail carries). A visitor waiting
+ * at a tour's lead gate shows "X is waiting for your approval…" with Approve: their page goes on at once.
  */
 import { formatDuration } from '@roomwalk/shared';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useClient, useSubscription } from 'urql';
+import { useClient, useMutation, useSubscription } from 'urql';
+import { describeFailure, serverMessage } from '../../graphql/errors.js';
+import { useSnackbar } from '../../ui/snackbar.js';
+import { LeadApproveMutation } from '../leads/leads-operations.js';
 import { LiveLeadSubscription, LiveLeadTourQuery } from './live-operations.js';
 import './live-notice.css';
 
@@ -19,6 +23,8 @@ export interface LiveLeadNotice {
   session: string | null;
   /** The rooms the visitor saw before asking, in order: "Kitchen 1 min 30 s, Master Bedroom 40 s". */
   rooms: string;
+  /** A visitor waiting at the tour's lead gate for the agent's approval (Approve instead of Join). */
+  waiting?: boolean;
 }
 
 /** "Kitchen 1 min 30 s, Master Bedroom 40 s" (the lead mail's wording); '' when no room was recorded. */
@@ -31,8 +37,10 @@ export function joinLink(tourId: string, session: string | null): string {
   return `/agentplayer?${new URLSearchParams({ tourId, liveViewing: 'true', ...(session ? { session } : {}) }).toString()}`;
 }
 
-export function liveNoticeText(n: Pick<LiveLeadNotice, 'who' | 'title'>): string {
-  return `${n.who} wants a live viewing of ${n.title}`;
+export function liveNoticeText(n: Pick<LiveLeadNotice, 'who' | 'title'> & { waiting?: boolean | undefined }): string {
+  return n.waiting
+    ? `${n.who} is waiting for your approval to see the rest of ${n.title}`
+    : `${n.who} wants a live viewing of ${n.title}`;
 }
 
 export default function LiveNotice() {
@@ -40,11 +48,14 @@ export default function LiveNotice() {
   const navigate = useNavigate();
   const [notices, setNotices] = useState<LiveLeadNotice[]>([]);
   const [{ data }] = useSubscription({ query: LiveLeadSubscription });
+  const [, approve] = useMutation(LeadApproveMutation);
+  const notify = useSnackbar();
   const joinRef = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     const lead = data?.tourLeadCreated;
-    if (!lead || lead.leadType !== 'LIVE_VIEWING') return;
+    const waiting = lead?.gate === 'WAITING';
+    if (!lead || (lead.leadType !== 'LIVE_VIEWING' && !waiting)) return;
     let cancelled = false;
     const who = [lead.name, lead.surname].filter(Boolean).join(' ');
     void client
@@ -94,17 +105,35 @@ export default function LiveNotice() {
             <button type="button" className="live-notice-dismiss" onClick={() => dismiss(n.id)}>
               Dismiss
             </button>
-            <button
-              type="button"
-              className="live-notice-join"
-              ref={i === notices.length - 1 ? joinRef : undefined}
-              onClick={() => {
-                dismiss(n.id);
-                navigate(joinLink(n.tourId, n.session));
-              }}
-            >
-              Join
-            </button>
+            {n.waiting ? (
+              <button
+                type="button"
+                className="live-notice-join"
+                ref={i === notices.length - 1 ? joinRef : undefined}
+                onClick={() => {
+                  dismiss(n.id);
+                  void approve({ id: n.id }).then((r) =>
+                    r.error
+                      ? notify('error', describeFailure(r.error, serverMessage(r.error)))
+                      : notify('success', `${n.who} can continue now.`),
+                  );
+                }}
+              >
+                Approve
+              </button>
+            ) : (
+              <button
+                type="button"
+                className="live-notice-join"
+                ref={i === notices.length - 1 ? joinRef : undefined}
+                onClick={() => {
+                  dismiss(n.id);
+                  navigate(joinLink(n.tourId, n.session));
+                }}
+              >
+                Join
+              </button>
+            )}
           </div>
         </div>
       ))}

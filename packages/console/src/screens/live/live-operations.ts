@@ -3,7 +3,7 @@ import { graphql } from '../../graphql/graphql.js';
 
 export const LiveLeadSubscription = graphql(`
   subscription LiveLeadCreated {
-    tourLeadCreated { id name surname leadType tourId viewingSessionId roomPath { name seconds } }
+    tourLeadCreated { id name surname leadType tourId viewingSessionId gate roomPath { name seconds } }
   }
 `);
 

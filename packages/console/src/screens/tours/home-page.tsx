@@ -51,6 +51,10 @@ export default function HomePage() {
         <SlIcon slot="prefix" name="plus-lg" />
         {TOUR_TEXTS.add}
       </SlButton>
+      <SlButton onClick={() => navigate('/leads')}>
+        <SlIcon slot="prefix" name="envelope" />
+        Leads
+      </SlButton>
       <SlButton onClick={() => navigate('/account')}>
         <SlIcon slot="prefix" name="person-circle" />
         Account

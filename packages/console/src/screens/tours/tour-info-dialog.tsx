@@ -27,6 +27,7 @@ import {
   TourUpdateThumbnailMutation,
 } from './tour-operations.js';
 import { TourAccessField, accessChanged, accessProblem, type AccessChoice } from './tour-access-field.js';
+import { LeadGateField, useLeadGate } from './lead-gate-field.js';
 import { ThumbnailCrop, loadImage, renderCrop, type CropRect } from './thumbnail-crop.js';
 import { TOUR_TEXTS } from './texts.js';
 
@@ -77,6 +78,8 @@ export function TourInfoDialog({ open, tour, mode, onClose, onSaved }: TourInfoD
   const [access, setAccessChoice] = useState<AccessChoice | null>(null);
   const [accessTried, setAccessTried] = useState(false);
   const accessError = access && accessTried ? accessProblem(access, accessNow) : null;
+  // The lead gate, beside who sees the tour.
+  const leadGate = useLeadGate(tour.id, mode === 'edit');
 
   const onSubmit = handleSubmit(async (values) => {
     setFailure(null);
@@ -84,6 +87,7 @@ export function TourInfoDialog({ open, tour, mode, onClose, onSaved }: TourInfoD
       setAccessTried(true);
       return;
     }
+    if (!leadGate.check()) return;
     const parsed = tourInfoSchema.parse(values);
     const r = await save({
       input: {
@@ -109,6 +113,12 @@ export function TourInfoDialog({ open, tour, mode, onClose, onSaved }: TourInfoD
         notify('error', NOTICES.failedToUpdateTour);
         return;
       }
+    }
+    const gateFailure = await leadGate.save();
+    if (gateFailure) {
+      setFailure(gateFailure);
+      notify('error', NOTICES.failedToUpdateTour);
+      return;
     }
     notify('success', NOTICES.successful);
     onSaved();
@@ -172,6 +182,7 @@ export function TourInfoDialog({ open, tour, mode, onClose, onSaved }: TourInfoD
             error={accessError}
             onChange={setAccessChoice}
           />
+          {leadGate.ready ? <LeadGateField {...leadGate.field} /> : null}
         </>
       ) : null}
     </FormDialog>
