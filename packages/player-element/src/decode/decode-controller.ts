@@ -19,6 +19,7 @@ import type { Clip } from '../api/types.js';
 import type { DecodedFrame, Rendition } from '../workers/decode-types.js';
 import { sumWorkerStats, WorkerBridge } from '../workers/worker-bridge.js';
 import { ClipPrefetcher } from './clip-prefetcher.js';
+import { ScrubRendition } from './scrub-rendition.js';
 import { FrameCache } from './frame-cache.js';
 import type { PaintBridge } from '../paint/paint-bridge.js';
 import type { DecodeFocus, FrameSource } from './frame-source.js';
@@ -69,6 +70,9 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
   private jumping = false;
   /** Where a fast travel will land: its exact frame is decoded first, while the travel animates. */
   private destination: number | null = null;
+  /** The lower rendition while the finger moves fast (scrub-rendition.ts), and the timer that plans again at rest. */
+  private readonly scrub = new ScrubRendition();
+  private scrubRecheck = 0;
   cancelledJobs = 0;
   /** Peak of cache, frames in transit, thumbnails and ready bitmaps (notePeak); the bench reads it. */
   peakDecodedBytes = 0;
@@ -192,6 +196,7 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
     this.destination = frame;
     // The destination's exact frame has the CPU to itself, as after a jump.
     if (frame !== null) this.jumping = true;
+    if (frame !== null) this.scrub.reset();
     this.cache.focus(this.position, this.direction, frame);
     this.pump();
   }
@@ -202,6 +207,11 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
     // A jump (not a step): until its exact frame is decoded, that decode has the CPU to itself.
     // (While travelling, the destination's decode keeps that priority.)
     if (this.destination === null) this.jumping = Math.abs(frame - this.position) > PLAYER.defaultClipFrameCount;
+    // A user's step or swipe (not a jump, not a travel): its speed, and whether the exact frame of the position it
+    // leaves had arrived, steer the rendition (scrub-rendition.ts).
+    if (this.jumping || this.destination !== null) this.scrub.reset();
+    else if (frame !== this.position)
+      this.scrub.move(frame, performance.now(), this.highEnabled && !this.cache.has('high', this.position));
     this.position = frame;
     this.cache.focus(frame, this.direction, this.destination);
     this.pump();
@@ -255,6 +265,8 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
     this.pending.clear();
     this.running.clear();
     this.destination = null;
+    this.scrub.reset();
+    clearTimeout(this.scrubRecheck);
     this.cache.clear();
     this.paint.dispose(true);
     this.inflightBytes = 0;
@@ -273,15 +285,20 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
     return this.destination ?? this.position;
   }
 
+  /** 720p is planned: hi-res on, and no fast scrub outrunning its 720p frames (scrub-rendition.ts). */
+  private planHigh(): boolean {
+    return this.highEnabled && (this.destination !== null || !this.scrub.lower(performance.now()));
+  }
+
   /** The planner's view of this decoder's state (decode-planner.ts). */
-  private plan() {
+  private plan(high: boolean) {
     return planJobs({
       starts: this.starts,
       counts: this.counts,
       position: this.position,
       focus: this.focus,
       direction: this.direction,
-      highEnabled: this.highEnabled,
+      highEnabled: high,
       jumping: this.jumping,
       has: (r, f) => this.cache.has(r, f),
       pending: (r, f) => this.pending.has(this.key(r, f)),
@@ -296,8 +313,11 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
     this.host.onDecodeError(e instanceof Error ? e.message : String(e));
   }
 
-  /** Cancels running decodes whose frames are all outside the windows around the playhead. */
-  private cancelStale(): void {
+  /**
+   * Cancels running decodes whose frames are all outside the windows around the playhead, and while a fast scrub
+   * decodes 360p (`high` false with hi-res on), the running 720p passes: the CPU goes to the frames the finger reaches.
+   */
+  private cancelStale(high: boolean): void {
     const o = {
       focus: this.focus,
       direction: this.direction,
@@ -305,7 +325,9 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
       destination: this.destination,
     };
     for (const [id, job] of this.running) {
-      if (job.worker === undefined || !isStale(job, { ...o, start: this.starts[job.clip] ?? 0 })) continue;
+      if (job.worker === undefined) continue;
+      const outrun = !high && this.highEnabled && job.rendition === 'high' && !job.keyframe;
+      if (!outrun && !isStale(job, { ...o, start: this.starts[job.clip] ?? 0 })) continue;
       this.running.delete(id);
       this.cancelledJobs++;
       delete this.cursors[job.worker]?.[job.rendition];
@@ -315,8 +337,13 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
 
   private pump(): void {
     if (!this.bridges.length) return;
-    this.cancelStale();
-    const { jobs, fetch, exactR: firstR } = this.plan();
+    const high = this.planHigh();
+    this.cancelStale(high);
+    const { jobs, fetch, exactR: firstR } = this.plan(high);
+    // While the scrub decodes 360p, plan again when the finger may have come to rest (its exact 720p frame then).
+    clearTimeout(this.scrubRecheck);
+    const recheck = this.scrub.recheckAt();
+    if (recheck !== null) this.scrubRecheck = window.setTimeout(() => this.pump(), recheck - performance.now());
     // Until the first frame is on screen the link is its own (slow networks).
     if (this.firstArrived) for (const c of fetch) void this.prefetcher.fetchHigh(c);
     // While the exact frame at the playhead is being decoded (after a jump), nothing else starts:
@@ -345,11 +372,7 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
         continue;
       // With high frames on, the low rendition only fills idle time: while any high frame is
       // decoding it would take the CPU that the exact frames need on a two-core device.
-      if (
-        job.rendition === 'low' &&
-        this.highEnabled &&
-        this.busy.some((b, i) => b && this.runningRendition(i) === 'high')
-      )
+      if (job.rendition === 'low' && high && this.busy.some((b, i) => b && this.runningRendition(i) === 'high'))
         continue;
       // The worker already inside this clip goes on from where it stopped: wait for it rather
       // than decode the clip again from its keyframe on another worker.

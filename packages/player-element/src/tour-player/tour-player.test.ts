@@ -174,6 +174,11 @@ describe('<tour-player> decoding', () => {
   });
 
   type Job = { rendition: string; clip: number; from: number; to: number; keyframe?: boolean };
+  type Decode = (
+    req: { rendition: string },
+    onBatch: (frames: unknown[]) => void,
+    signal?: AbortSignal,
+  ) => Promise<number>;
   /**
    * A fully buffered player (moved to `start` when given) whose decode jobs from then on are recorded, each with
    * whether tour frame `exact` was already decoded at 720p when the job started.
@@ -245,6 +250,41 @@ describe('<tour-player> decoding', () => {
       .filter((s) => !s.exactReady && !s.job.keyframe)
       .map((s) => `${s.job.rendition} ${s.job.clip}`);
     expect(beforeExact).to.deep.equal(['high 2']);
+  });
+
+  it('while a fast scrub outruns its 720p frames decodes 360p, then the exact 720p frame where it rests', async () => {
+    const started = await recordJobs(90);
+    // 720p decoding that cannot keep up (a busy phone): every 720p pass from now on waits until released, or until the
+    // player cancels it. The real decoder is as fast as the machine; only this stand-in makes the 720p frames late on
+    // any machine.
+    const bridges = (p as unknown as { decoder: { bridges: { decode: Decode }[] } }).decoder.bridges;
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    for (const b of bridges) {
+      const decode = b.decode.bind(b);
+      b.decode = (req, onBatch, signal) => {
+        if (req.rendition !== 'high') return decode(req, onBatch, signal);
+        const aborted = new Promise<void>((r) => signal?.addEventListener('abort', () => r()));
+        return Promise.race([held, aborted]).then(() => (signal?.aborted ? 0 : decode(req, onBatch, signal)));
+      };
+    }
+    const from = started.length;
+    // Two frames a refresh (120 frames a second at 60 Hz) from frame 0 to 90, past the 720p frames already decoded.
+    const canvas = canvasOf(p);
+    canvas.focus();
+    for (let i = 0; i < 45; i++) {
+      for (const _ of [0, 1])
+        canvas.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true, composed: true }));
+      await new Promise((r) => requestAnimationFrame(r));
+    }
+    expect(p.currentFrame).to.equal(90);
+    const during = started.slice(from).filter((s) => s.job.rendition === 'low' && !s.job.keyframe);
+    expect(during.length, 'the frames ahead of the scrub decoded in 360p').to.be.greaterThan(0);
+    // The finger rests at 90 (clip 2, local 18): its exact frame in 720p.
+    release();
+    await until(() => readBarcode(canvasOf(p)) === 90 && !showsLowRendition(canvasOf(p)), 'frame 90 at 720p');
+    const rest = started.slice(from).filter((s) => s.job.rendition === 'high' && s.job.clip === 2);
+    expect(rest.some((s) => s.job.from <= 18 && 18 <= s.job.to)).to.equal(true);
   });
 
   it('on a slow link, a far jump into a clip whose 720p file is still downloading shows the exact frame at 360p, then at 720p (stub: held clip answers)', async () => {
