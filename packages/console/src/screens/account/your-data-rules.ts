@@ -47,7 +47,7 @@ export function exportView(e: ExportState | null | undefined): ExportView {
 }
 
 /** "3 December 2026" (and the time, for a link's expiry), in the reader's time zone. */
-export function longDate(iso: string, withTime = false): string {
+function longDate(iso: string, withTime = false): string {
   const d = new Date(iso);
   const date = d.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
   return withTime ? `${date}, ${d.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' })}` : date;

@@ -35,4 +35,3 @@ export type PersonalDataTables = {
   account_deletions: AccountDeletionsTable;
 };
 export type DataExportRow = Selectable<DataExportsTable>;
-export type AccountDeletionRow = Selectable<AccountDeletionsTable>;

@@ -22,7 +22,7 @@ import {
 } from './personal-data-mail.js';
 import { checkLink, DELETION_CONFIRM_HOURS, deletionConfirmUrl, type LinkCheck } from './signing.js';
 
-export const DELETION_TEXTS = {
+const DELETION_TEXTS = {
   lastAdmin: (company: string) =>
     `You are the only admin of ${company}, and others still work in it. Make one of them an admin on the Team page first, then delete your account.`,
   paidPlan:

@@ -8,7 +8,7 @@ import { encodeId } from '../../core/ids.js';
 import type { Services } from '../services.js';
 import { tourMediaUrl } from '../tour-access/tour-access.js';
 
-export const EXPORT_FORMAT = { name: 'roomwalk-personal-data', version: 1 } as const;
+const EXPORT_FORMAT = { name: 'roomwalk-personal-data', version: 1 } as const;
 
 export interface ExportFile {
   name: string;

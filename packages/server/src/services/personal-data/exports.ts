@@ -18,7 +18,7 @@ import { collectExport, exportManifest } from './export-contents.js';
 import { exportReadyMail } from './personal-data-mail.js';
 import { exportDownloadUrl } from './signing.js';
 
-export const EXPORT_TEXTS = {
+const EXPORT_TEXTS = {
   running: 'Your export is already being made. It will be ready in a moment.',
   failed: 'Your export could not be made. Try again in a moment.',
 } as const;

@@ -20,7 +20,7 @@ function keyOf(services: Services): Buffer {
 }
 
 /** The signature of `purpose` for `id` (and `expires`, seconds since the epoch, when the link expires). */
-export function signLink(services: Services, purpose: Purpose, id: string, expires?: number): string {
+function signLink(services: Services, purpose: Purpose, id: string, expires?: number): string {
   return createHmac('sha256', keyOf(services))
     .update(`${purpose}\n${id}\n${expires ?? ''}`)
     .digest('base64url');
