@@ -91,6 +91,7 @@ test.afterAll(async () => {
 });
 
 test('the agent makes a link that hides the Kitchen and ends tomorrow, in Sharing Options on a phone', async () => {
+  test.setTimeout(180_000);
   const sharing = await openSharing(agent);
   await expect(sharing.getByTestId('audience-links')).toContainText('No audience links yet.');
   await sharing.getByRole('button', { name: 'New audience link' }).tap();
@@ -111,8 +112,8 @@ test('the agent makes a link that hides the Kitchen and ends tomorrow, in Sharin
   await expect(item).toContainText('Hides Kitchen');
   await expect(item).toContainText('0 visits');
   await expect(item).toContainText('Until');
-  await item.getByRole('button', { name: `Copy link: ${LABEL}` }).tap();
-  await expect(item.getByRole('button', { name: `Copy link: ${LABEL}` })).toHaveText('Copied');
+  await item.getByRole('button', { name: 'Copy link' }).tap();
+  await expect(item.getByRole('button', { name: 'Copied' })).toBeVisible();
   expect(await agent.evaluate(() => navigator.clipboard.readText())).toMatch(
     new RegExp(`/playerext\\?tourId=${tourId}&link=[A-Za-z0-9_-]{32}$`),
   );

@@ -80,16 +80,10 @@ function LinkRow({
         </fieldset>
       ) : live ? (
         <div className="row">
-          <SlButton
-            onClick={() => void copy.copy(link.url)}
-            loading={copy.state === 'copying'}
-            aria-label={`${T.copy}: ${link.label}`}
-          >
+          <SlButton onClick={() => void copy.copy(link.url)} loading={copy.state === 'copying'}>
             {copy.state === 'copied' ? NOTICES.copied : copy.state === 'error' ? NOTICES.copyFailed : T.copy}
           </SlButton>
-          <SlButton onClick={() => setAsking(true)} aria-label={`${T.revoke}: ${link.label}`}>
-            {T.revoke}
-          </SlButton>
+          <SlButton onClick={() => setAsking(true)}>{T.revoke}</SlButton>
         </div>
       ) : null}
       {error ? (
