@@ -419,7 +419,9 @@ const report = {
 // WebKitGTK's web process when two workers did it at once.
 // Raised by 0.25 KB for the lead gate's trigger (controllers/lead-gate-controller.ts: when a room or seconds gate
 // asks); its form, the wait and the continuation are in tour-player-lead-gate.js, loaded only then.
-const BUDGET = { mainThreadGzipBytes: 34.25 * 1024, allGzipBytes: 83.75 * 1024 };
+// Raised by 0.5 KB for the lower rendition while the finger moves fast (decode/scrub-rendition.ts and its planning in
+// the decode controller: 0.45 KB gzip on the main thread).
+const BUDGET = { mainThreadGzipBytes: 34.75 * 1024, allGzipBytes: 84.25 * 1024 };
 for (const [k, max] of Object.entries(BUDGET))
   if (report[k] > max) throw new Error(`${k} ${report[k]} B is over its budget of ${max} B`);
 writeFileSync(join(dist, 'sizes.json'), JSON.stringify(report, null, 2));
