@@ -217,7 +217,7 @@ builder.mutationFields((t) => ({
       const auth = requireSuperAdmin(ctx);
       const id = decodeId('Tour', args.tourId);
       await startAiMarkers(ctx.services, auth.userId, id);
-      return tourMarkers(ctx.services, id) as never;
+      return tourMarkers(ctx.services, id);
     },
   }),
   generateTourShots: t.field({
@@ -226,7 +226,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, args, ctx) => {
       const tourId = await editableTourId(ctx, args.tourId);
       await startShots(ctx.services, tourId);
-      return loadTour(ctx, tourId) as never;
+      return loadTour(ctx, tourId);
     },
   }),
   regenerateShot: t.field({
