@@ -128,6 +128,7 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
           email: 'ann@example.com',
           profileImageURL: null,
         },
+        leadGate: null,
       },
     };
   };
