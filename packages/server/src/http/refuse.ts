@@ -72,12 +72,25 @@ function answer(reply: FastifyReply, status: number, body: object, unreadBody = 
 }
 
 export function refuse(reply: FastifyReply, code: ErrorCode, message: string, o: RefuseOptions = {}) {
-  return answer(reply, o.status ?? errorCodeToHttpStatus[code], { error: o.error ?? message, code, message }, o.unreadBody);
+  return answer(
+    reply,
+    o.status ?? errorCodeToHttpStatus[code],
+    { error: o.error ?? message, code, message },
+    o.unreadBody,
+  );
 }
 
 /** A refusal on /query before GraphQL runs, in GraphQL's error shape; `extensions` adds to the code (retryAfterSeconds). */
-export function refuseGraphQL(reply: FastifyReply, code: ErrorCode, message: string, extensions: Record<string, unknown> = {}) {
-  return answer(reply, errorCodeToHttpStatus[code], { data: null, errors: [{ message, extensions: { code, ...extensions } }] });
+export function refuseGraphQL(
+  reply: FastifyReply,
+  code: ErrorCode,
+  message: string,
+  extensions: Record<string, unknown> = {},
+) {
+  return answer(reply, errorCodeToHttpStatus[code], {
+    data: null,
+    errors: [{ message, extensions: { code, ...extensions } }],
+  });
 }
 
 /** The code a status Fastify raised itself stands for; any other 4xx is the request's fault (bad JSON, a body too large). */
@@ -94,16 +107,25 @@ const FRAMEWORK_CODES: Partial<Record<number, ErrorCode>> = {
  * a 5xx says only that something went wrong (the error is logged, never shown).
  */
 export function refuseFrameworkError(reply: FastifyReply, status: number, message: string) {
-  if (status >= 500) return answer(reply, status, { error: 'Internal Server Error', code: ERROR_CODES.INTERNAL, message: ERROR_TEXTS.unexpected });
+  if (status >= 500)
+    return answer(reply, status, {
+      error: 'Internal Server Error',
+      code: ERROR_CODES.INTERNAL,
+      message: ERROR_TEXTS.unexpected,
+    });
   const code = FRAMEWORK_CODES[status] ?? ERROR_CODES.BAD_USER_INPUT;
   const text = code === ERROR_CODES.RATE_LIMITED ? ERROR_TEXTS.rateLimited : message;
   return answer(reply, status, { error: text, code, message: text });
 }
 
 /** A route's preHandler spending one attempt of `action` per client IP; when none are left it refuses (429, Retry-After) before the handler runs. */
-export function routeRateLimit(services: Services, action: RateLimitedAction): (req: FastifyRequest, reply: FastifyReply) => Promise<void> {
+export function routeRateLimit(
+  services: Services,
+  action: RateLimitedAction,
+): (req: FastifyRequest, reply: FastifyReply) => Promise<void> {
   return async (req, reply) => {
     const wait = await rateLimitWait(services, action, req.ip);
-    if (wait !== null) await refuse(reply.header('Retry-After', String(wait)), ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited);
+    if (wait !== null)
+      await refuse(reply.header('Retry-After', String(wait)), ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited);
   };
 }

@@ -21,7 +21,8 @@ import { progressReporter } from './progress-reporter.js';
 const ANALYSING = 'Finding rooms';
 
 /** Frame index (clip frames) of a time in the source video. */
-const frameAt = (t: number, fps: number, totalFrames: number) => Math.max(0, Math.min(Math.max(0, totalFrames - 2), Math.round(t * fps)));
+const frameAt = (t: number, fps: number, totalFrames: number) =>
+  Math.max(0, Math.min(Math.max(0, totalFrames - 2), Math.round(t * fps)));
 
 export interface AiMarkersDeps {
   analyse?: typeof analyseRooms;
@@ -32,7 +33,8 @@ export async function aiMarkersJob(services: Services, runId: string, deps: AiMa
   const run = await db.selectFrom('ai_marker_runs').selectAll().where('id', '=', runId).executeTakeFirst();
   if (!run || run.status !== 'RUNNING') return;
   const tourId = run.tour_id;
-  const publish = (e: Omit<AIMarkerProgressEvent, 'tourId'>) => services.events.publish(topics.aiMarkers(tourId), { tourId, ...e } satisfies AIMarkerProgressEvent);
+  const publish = (e: Omit<AIMarkerProgressEvent, 'tourId'>) =>
+    services.events.publish(topics.aiMarkers(tourId), { tourId, ...e } satisfies AIMarkerProgressEvent);
   // Only events: the run's row says running or done, the bar lives in the console.
   const progress = progressReporter(services, {
     logContext: { tourId, runId },
@@ -43,12 +45,18 @@ export async function aiMarkersJob(services: Services, runId: string, deps: AiMa
   });
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'roomwalk-ai-markers-'));
   try {
-    const tour = await db.selectFrom('tours').select(['video_key', 'fps', 'deleted_at']).where('id', '=', tourId).executeTakeFirst();
+    const tour = await db
+      .selectFrom('tours')
+      .select(['video_key', 'fps', 'deleted_at'])
+      .where('id', '=', tourId)
+      .executeTakeFirst();
     if (!tour || tour.deleted_at || !tour.video_key) throw new Error('tour is gone or has no source video');
     await progress.report(0, ANALYSING);
     const input = path.join(work, `source${path.extname(tour.video_key) || '.mp4'}`);
     await services.storage.download(tour.video_key, input);
-    const rooms: Room[] = await (deps.analyse ?? analyseRooms)(input, { onProgress: (f) => void progress.report(5 + f * 80, ANALYSING) });
+    const rooms: Room[] = await (deps.analyse ?? analyseRooms)(input, {
+      onProgress: (f) => void progress.report(5 + f * 80, ANALYSING),
+    });
     // The marker events below carry their own percent after the last progress event.
     await progress.flush();
     const fps = tour.fps ?? 15;
@@ -56,7 +64,11 @@ export async function aiMarkersJob(services: Services, runId: string, deps: AiMa
     const totalFrames = clips.reduce((s, c) => s + c.frame_count, 0) - 1;
     const proposed = rooms.map((r) => ({ name: r.name, frameIndex: frameAt(r.start, fps, totalFrames) }));
 
-    const existing = await db.selectFrom('markers').select(['id', 'name', 'frame_index', 'is_fast_travel', 'source']).where('tour_id', '=', tourId).execute();
+    const existing = await db
+      .selectFrom('markers')
+      .select(['id', 'name', 'frame_index', 'is_fast_travel', 'source'])
+      .where('tour_id', '=', tourId)
+      .execute();
     const userFrames = existing.filter((m) => m.source === 'USER').map((m) => m.frame_index);
     const earlierAi = existing.filter((m) => m.source === 'AI');
     const near = (a: number, b: number) => Math.abs(a - b) <= fps;
@@ -77,7 +89,11 @@ export async function aiMarkersJob(services: Services, runId: string, deps: AiMa
     const stepPercent = () => Math.min(99, Math.floor(85 + (14 * ++done) / Math.max(1, steps)));
     for (const m of toRemove) {
       await db.deleteFrom('markers').where('id', '=', m.id).execute();
-      await publish({ marker: { id: `marker_${m.id}`, isFastTravel: m.is_fast_travel, frameIndex: m.frame_index, name: m.name }, progressPercentage: stepPercent(), action: 'REMOVE' });
+      await publish({
+        marker: { id: `marker_${m.id}`, isFastTravel: m.is_fast_travel, frameIndex: m.frame_index, name: m.name },
+        progressPercentage: stepPercent(),
+        action: 'REMOVE',
+      });
     }
     for (const p of toAdd) {
       const row = await db
@@ -85,11 +101,22 @@ export async function aiMarkersJob(services: Services, runId: string, deps: AiMa
         .values({ tour_id: tourId, name: p.name, frame_index: p.frameIndex, is_fast_travel: true, source: 'AI' })
         .returning(['id', 'is_fast_travel'])
         .executeTakeFirstOrThrow();
-      await publish({ marker: { id: `marker_${row.id}`, isFastTravel: row.is_fast_travel, frameIndex: p.frameIndex, name: p.name }, progressPercentage: stepPercent(), action: 'ADD' });
+      await publish({
+        marker: { id: `marker_${row.id}`, isFastTravel: row.is_fast_travel, frameIndex: p.frameIndex, name: p.name },
+        progressPercentage: stepPercent(),
+        action: 'ADD',
+      });
     }
-    await db.updateTable('ai_marker_runs').set({ status: 'DONE', finished_at: new Date() }).where('id', '=', runId).execute();
+    await db
+      .updateTable('ai_marker_runs')
+      .set({ status: 'DONE', finished_at: new Date() })
+      .where('id', '=', runId)
+      .execute();
     await publish({ marker: null, progressPercentage: 100, action: null });
-    await tourScopedWebhook(services, 'markers.ai_completed', tourId, { markersAdded: toAdd.length, markersRemoved: toRemove.length });
+    await tourScopedWebhook(services, 'markers.ai_completed', tourId, {
+      markersAdded: toAdd.length,
+      markersRemoved: toRemove.length,
+    });
   } catch (err) {
     await progress.flush();
     services.log.warn({ err, tourId, runId }, 'AI marker generation failed');

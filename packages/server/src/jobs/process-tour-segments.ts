@@ -24,11 +24,24 @@ import { makeWorkDir } from '../media/work-dir.js';
 import type { Services } from '../services/services.js';
 import { failTour, finishProcessedTour, tidyFinishedTour, versionPrefix } from './finish-processed-tour.js';
 import { processTourJoinQueue, type ProcessTourJoinJob, type ProcessTourSegmentJob } from './processing-jobs.js';
-import { BAND, band, downloadSource, tourProgressReporter, rejectionMessage, storeClips, storeThumbnail, type ProcessingMedia } from './processing-steps.js';
+import {
+  BAND,
+  band,
+  downloadSource,
+  tourProgressReporter,
+  rejectionMessage,
+  storeClips,
+  storeThumbnail,
+  type ProcessingMedia,
+} from './processing-steps.js';
 
 /** True while `attempt` is the tour's live processing attempt. */
 async function attemptIsLive(services: Services, tourId: string, attempt: number): Promise<boolean> {
-  const tour = await services.db.selectFrom('tours').select(['status', 'deleted_at', 'processing_attempt']).where('id', '=', tourId).executeTakeFirst();
+  const tour = await services.db
+    .selectFrom('tours')
+    .select(['status', 'deleted_at', 'processing_attempt'])
+    .where('id', '=', tourId)
+    .executeTakeFirst();
   return !!tour && !tour.deleted_at && tour.status === TOUR_STATUS.PROCESSING && tour.processing_attempt === attempt;
 }
 
@@ -36,10 +49,22 @@ async function attemptIsLive(services: Services, tourId: string, attempt: number
 function segmentShare(services: Services, job: ProcessTourSegmentJob) {
   return async (fraction: number): Promise<number> => {
     const { db } = services;
-    await db.updateTable('tour_segments').set({ progress: fraction }).where('tour_id', '=', job.tourId).where('attempt', '=', job.attempt).where('index', '=', job.index).execute();
-    const segs = await db.selectFrom('tour_segments').select(['first_frame', 'end_frame', 'progress']).where('tour_id', '=', job.tourId).where('attempt', '=', job.attempt).execute();
+    await db
+      .updateTable('tour_segments')
+      .set({ progress: fraction })
+      .where('tour_id', '=', job.tourId)
+      .where('attempt', '=', job.attempt)
+      .where('index', '=', job.index)
+      .execute();
+    const segs = await db
+      .selectFrom('tour_segments')
+      .select(['first_frame', 'end_frame', 'progress'])
+      .where('tour_id', '=', job.tourId)
+      .where('attempt', '=', job.attempt)
+      .execute();
     const total = Math.ceil(job.probe.durationSeconds * 15);
-    const frames = (s: { first_frame: number; end_frame: number | null }) => Math.max(1, (s.end_frame ?? total) - s.first_frame);
+    const frames = (s: { first_frame: number; end_frame: number | null }) =>
+      Math.max(1, (s.end_frame ?? total) - s.first_frame);
     const done =
       segs.reduce((n, s) => n + frames(s) * s.progress, 0) /
       Math.max(
@@ -51,13 +76,28 @@ function segmentShare(services: Services, job: ProcessTourSegmentJob) {
 }
 
 /** Processes one segment and stores its clips; the last segment done enqueues the join. */
-export async function processSegmentJob(services: Services, job: ProcessTourSegmentJob, media: ProcessingMedia, signal: AbortSignal): Promise<void> {
+export async function processSegmentJob(
+  services: Services,
+  job: ProcessTourSegmentJob,
+  media: ProcessingMedia,
+  signal: AbortSignal,
+): Promise<void> {
   const { db, log } = services;
   const { tourId, attempt } = job;
   if (!(await attemptIsLive(services, tourId, attempt))) return;
-  const seg = await db.selectFrom('tour_segments').select(['done_at']).where('tour_id', '=', tourId).where('attempt', '=', attempt).where('index', '=', job.index).executeTakeFirst();
+  const seg = await db
+    .selectFrom('tour_segments')
+    .select(['done_at'])
+    .where('tour_id', '=', tourId)
+    .where('attempt', '=', attempt)
+    .where('index', '=', job.index)
+    .executeTakeFirst();
   if (!seg || seg.done_at) return;
-  const tour = await db.selectFrom('tours').select(['video_key', 'blur_faces']).where('id', '=', tourId).executeTakeFirstOrThrow();
+  const tour = await db
+    .selectFrom('tours')
+    .select(['video_key', 'blur_faces'])
+    .where('id', '=', tourId)
+    .executeTakeFirstOrThrow();
   const prefix = versionPrefix(tourId, attempt);
   const progress = tourProgressReporter(services, job, segmentShare(services, job));
   const workDir = await makeWorkDir('segment');
@@ -74,16 +114,30 @@ export async function processSegmentJob(services: Services, job: ProcessTourSegm
     });
 
     // Clips keep their place in the tour: segment k's clip i is the tour's clip first/36 + i.
-    const stored = await storeClips(services, prefix, result.clips, { offset: Math.round(job.range.first / CLIP_FRAMES) });
+    const stored = await storeClips(services, prefix, result.clips, {
+      offset: Math.round(job.range.first / CLIP_FRAMES),
+    });
     const clips = stored.map(({ duration: _, ...c }) => c);
     const thumbnail = result.thumbnailPath ? await storeThumbnail(services, prefix, result.thumbnailPath) : null;
     await progress.report(1, PROGRESS_TEXT.processing, true);
     await progress.flush();
-    const outcome: SegmentResultJson = { clips, thumbnail, width: result.videoInfo.width, height: result.videoInfo.height, fps: result.fps, worker: `${os.hostname()}:${process.pid}` };
+    const outcome: SegmentResultJson = {
+      clips,
+      thumbnail,
+      width: result.videoInfo.width,
+      height: result.videoInfo.height,
+      fps: result.fps,
+      worker: `${os.hostname()}:${process.pid}`,
+    };
 
     // Done: recorded under the tour row's lock, so of two segments finishing together exactly one sees all done.
     await db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('tours').select(['status', 'deleted_at', 'processing_attempt']).where('id', '=', tourId).forUpdate().executeTakeFirst();
+      const row = await trx
+        .selectFrom('tours')
+        .select(['status', 'deleted_at', 'processing_attempt'])
+        .where('id', '=', tourId)
+        .forUpdate()
+        .executeTakeFirst();
       if (!row || row.deleted_at || row.status !== TOUR_STATUS.PROCESSING || row.processing_attempt !== attempt) return;
       await trx
         .updateTable('tour_segments')
@@ -92,7 +146,13 @@ export async function processSegmentJob(services: Services, job: ProcessTourSegm
         .where('attempt', '=', attempt)
         .where('index', '=', job.index)
         .execute();
-      const open = await trx.selectFrom('tour_segments').select('index').where('tour_id', '=', tourId).where('attempt', '=', attempt).where('done_at', 'is', null).execute();
+      const open = await trx
+        .selectFrom('tour_segments')
+        .select('index')
+        .where('tour_id', '=', tourId)
+        .where('attempt', '=', attempt)
+        .where('done_at', 'is', null)
+        .execute();
       if (open.length === 0) await processTourJoinQueue.enqueue(services, { tourId, attempt }, trx, { priority: 1 });
     });
   } catch (err) {
@@ -114,12 +174,21 @@ export async function processSegmentJob(services: Services, job: ProcessTourSegm
 export async function joinSegmentsJob(services: Services, job: ProcessTourJoinJob): Promise<void> {
   const { db, storage } = services;
   const { tourId, attempt } = job;
-  const segs = await db.selectFrom('tour_segments').selectAll().where('tour_id', '=', tourId).where('attempt', '=', attempt).orderBy('index').execute();
+  const segs = await db
+    .selectFrom('tour_segments')
+    .selectAll()
+    .where('tour_id', '=', tourId)
+    .where('attempt', '=', attempt)
+    .orderBy('index')
+    .execute();
   if (segs.length === 0 || segs.some((s) => !s.done_at || !s.result)) return;
   const results = segs.map((s) => s.result!);
   const first = results[0]!;
   const clips = results.flatMap((r) => r.clips).sort((a, b) => a.index - b.index);
-  if (!first.thumbnail || clips.some((c, i) => c.index !== i)) throw new Error(`segments of tour ${tourId} attempt ${attempt} do not join (clips ${clips.map((c) => c.index).join(',')})`);
+  if (!first.thumbnail || clips.some((c, i) => c.index !== i))
+    throw new Error(
+      `segments of tour ${tourId} attempt ${attempt} do not join (clips ${clips.map((c) => c.index).join(',')})`,
+    );
   const videoInfo: VideoInfoJson = {
     width: first.width,
     height: first.height,
@@ -130,12 +199,20 @@ export async function joinSegmentsJob(services: Services, job: ProcessTourJoinJo
   const outcome = await finishProcessedTour(services, {
     tourId,
     attempt,
-    clips: clips.map((c) => ({ index: c.index, frame_count: c.frameCount, duration: c.frameCount / first.fps, high_key: c.highKey, low_key: c.lowKey, blurred_frames: c.blurredFrames })),
+    clips: clips.map((c) => ({
+      index: c.index,
+      frame_count: c.frameCount,
+      duration: c.frameCount / first.fps,
+      high_key: c.highKey,
+      low_key: c.lowKey,
+      blurred_frames: c.blurredFrames,
+    })),
     videoInfo,
     fps: first.fps,
     thumbnailKey: first.thumbnail.key,
     // This attempt's rows stay as the record of which worker made which clips; older attempts' go.
-    alsoInTransaction: (trx) => trx.deleteFrom('tour_segments').where('tour_id', '=', tourId).where('attempt', '!=', attempt).execute(),
+    alsoInTransaction: (trx) =>
+      trx.deleteFrom('tour_segments').where('tour_id', '=', tourId).where('attempt', '!=', attempt).execute(),
   });
   if (outcome === 'deleted') return storage.deletePrefix(`tours/${tourId}/`);
   if (outcome === 'superseded') return tidyFinishedTour(services, tourId);

@@ -18,7 +18,16 @@ import { makeWorkDir } from '../media/work-dir.js';
 import type { Services } from '../services/services.js';
 import { finishProcessedTour, failTour, tidyFinishedTour, versionPrefix } from './finish-processed-tour.js';
 import { enqueueSegments } from './processing-jobs.js';
-import { BAND, band, downloadSource, tourProgressReporter, rejectionMessage, storeClips, storeThumbnail, type ProcessingMedia } from './processing-steps.js';
+import {
+  BAND,
+  band,
+  downloadSource,
+  tourProgressReporter,
+  rejectionMessage,
+  storeClips,
+  storeThumbnail,
+  type ProcessingMedia,
+} from './processing-steps.js';
 
 /**
  * Processes one tour. `media` is the media core (jobs/processing-steps.ts); `signal` aborts the work: a job running
@@ -50,7 +59,9 @@ export async function processTourJob(
   // at once: the retry's own 0–100 % is spread over what is left above that point (a retry after a worker died at 90 %
   // shows 91 % after a ninth of its work, not only once it passes 90 %).
   const startAt = claimed.progress;
-  const progress = tourProgressReporter(services, { tourId, attempt }, (percent) => Math.max(startAt, startAt > 0 ? startAt + ((99 - startAt) * Math.min(100, Math.max(0, percent))) / 100 : percent));
+  const progress = tourProgressReporter(services, { tourId, attempt }, (percent) =>
+    Math.max(startAt, startAt > 0 ? startAt + ((99 - startAt) * Math.min(100, Math.max(0, percent))) / 100 : percent),
+  );
   const workDir = await makeWorkDir('tour');
   try {
     await progress.report(BAND.download[0], PROGRESS_TEXT.preparing, true);
@@ -79,18 +90,33 @@ export async function processTourJob(
 
     // Store this attempt's files under its own folder.
     await progress.report(BAND.store[0], PROGRESS_TEXT.savingTour, true);
-    const clips = await storeClips(services, prefix, result.clips, { onStored: (done, total) => void progress.report(band(BAND.store, done / total), PROGRESS_TEXT.savingTour) });
+    const clips = await storeClips(services, prefix, result.clips, {
+      onStored: (done, total) => void progress.report(band(BAND.store, done / total), PROGRESS_TEXT.savingTour),
+    });
     const thumbnail = await storeThumbnail(services, prefix, result.thumbnailPath);
     await progress.flush();
 
     // Sizes as stored (the media core reports the same files' sizes).
     const fullSize = clips.reduce((n, c) => n + c.highSize, 0);
     const mediumSize = clips.reduce((n, c) => n + c.lowSize, 0);
-    const videoInfo: VideoInfoJson = { width: result.videoInfo.width, height: result.videoInfo.height, fullSize, mediumSize, smallSize: thumbnail.size };
+    const videoInfo: VideoInfoJson = {
+      width: result.videoInfo.width,
+      height: result.videoInfo.height,
+      fullSize,
+      mediumSize,
+      smallSize: thumbnail.size,
+    };
     const outcome = await finishProcessedTour(services, {
       tourId,
       attempt,
-      clips: clips.map((c) => ({ index: c.index, frame_count: c.frameCount, duration: c.duration, high_key: c.highKey, low_key: c.lowKey, blurred_frames: c.blurredFrames })),
+      clips: clips.map((c) => ({
+        index: c.index,
+        frame_count: c.frameCount,
+        duration: c.duration,
+        high_key: c.highKey,
+        low_key: c.lowKey,
+        blurred_frames: c.blurredFrames,
+      })),
       videoInfo,
       fps: result.fps,
       thumbnailKey: thumbnail.key,

@@ -7,7 +7,14 @@ import path from 'node:path';
 import { TOUR_STATUS } from '@roomwalk/shared';
 import type { TourProgressEvent } from '../core/events.js';
 import { topics } from '../events/event-bus.js';
-import type { ProcessSegmentOptions, ProcessSegmentResult, ProcessVideoOptions, ProcessVideoResult, ProbeResult, ProcessedClip } from '../media/process-video.js';
+import type {
+  ProcessSegmentOptions,
+  ProcessSegmentResult,
+  ProcessVideoOptions,
+  ProcessVideoResult,
+  ProbeResult,
+  ProcessedClip,
+} from '../media/process-video.js';
 import { VideoRejectedError } from '../media/video-rejected-error.js';
 import type { Services } from '../services/services.js';
 import { progressReporter } from './progress-reporter.js';
@@ -26,7 +33,10 @@ export interface ProcessingMedia {
 
 /** The real media core, with the privacy pass (media/blur-faces.ts) when the tour asks for it; loaded on first call. */
 export function realMedia(): ProcessingMedia {
-  const load = async () => ({ media: await import('../media/process-video.js'), blur: await import('../media/blur-faces.js') });
+  const load = async () => ({
+    media: await import('../media/process-video.js'),
+    blur: await import('../media/blur-faces.js'),
+  });
   return {
     async probe(input, signal) {
       const { media } = await load();
@@ -46,10 +56,16 @@ export function realMedia(): ProcessingMedia {
 }
 
 /** A video refused for a reason the owner can act on (too short, too small, not a video): FAILED at once, no retry. */
-export const rejectionMessage = (err: unknown): string | null => (err instanceof VideoRejectedError ? err.userMessage : null);
+export const rejectionMessage = (err: unknown): string | null =>
+  err instanceof VideoRejectedError ? err.userMessage : null;
 
 /** Downloads the tour's source into `workDir`, keeping its extension (the probe reads it as a hint). */
-export async function downloadSource(services: Services, tourId: string, videoKey: string | null, workDir: string): Promise<string> {
+export async function downloadSource(
+  services: Services,
+  tourId: string,
+  videoKey: string | null,
+  workDir: string,
+): Promise<string> {
   if (!videoKey) throw new Error(`tour ${tourId} has no source video`);
   const input = path.join(workDir, `source${path.extname(videoKey) || '.mp4'}`);
   await services.storage.download(videoKey, input);
@@ -59,14 +75,19 @@ export async function downloadSource(services: Services, tourId: string, videoKe
 /** Progress bands of processing's stages, in percent of the tour's bar. */
 export const BAND = { download: [0, 5], process: [5, 90], store: [90, 99] } as const;
 
-export const band = (b: readonly [number, number], fraction: number) => b[0] + (b[1] - b[0]) * Math.min(1, Math.max(0, fraction));
+export const band = (b: readonly [number, number], fraction: number) =>
+  b[0] + (b[1] - b[0]) * Math.min(1, Math.max(0, fraction));
 
 /**
  * Processing's progress through the one reporter (jobs/progress-reporter.ts): only the attempt that owns the tour
  * writes, the tour's percent never goes down in its row, and every write is published on tourProgressUpdated.
  * `percentOf` turns the caller's measure (the whole video's percent, a segment's fraction) into the tour's percent.
  */
-export function tourProgressReporter(services: Services, tour: { tourId: string; attempt: number }, percentOf: (value: number) => number | Promise<number>) {
+export function tourProgressReporter(
+  services: Services,
+  tour: { tourId: string; attempt: number },
+  percentOf: (value: number) => number | Promise<number>,
+) {
   return progressReporter(services, {
     percentOf,
     logContext: { tourId: tour.tourId },
@@ -80,7 +101,12 @@ export function tourProgressReporter(services: Services, tour: { tourId: string;
         .where('progress', '<=', percent)
         .executeTakeFirst();
       if (Number(res.numUpdatedRows) === 0) return false;
-      await services.events.publish(topics.tourProgress(tour.tourId), { progress: percent, status: TOUR_STATUS.PROCESSING, text, thumbnailURL: null } satisfies TourProgressEvent);
+      await services.events.publish(topics.tourProgress(tour.tourId), {
+        progress: percent,
+        status: TOUR_STATUS.PROCESSING,
+        text,
+        thumbnailURL: null,
+      } satisfies TourProgressEvent);
       return true;
     },
   });
@@ -117,14 +143,27 @@ export async function storeClips(
     const lowKey = `${prefix}clips/${name}-low.mp4`;
     const highSize = (await services.storage.putFile(highKey, clip.highPath, 'video/mp4')).size;
     const lowSize = (await services.storage.putFile(lowKey, clip.lowPath, 'video/mp4')).size;
-    stored.push({ index, frameCount: clip.frameCount, duration: clip.duration, highKey, lowKey, highSize, lowSize, blurredFrames: clip.changedFrames ?? 0 });
+    stored.push({
+      index,
+      frameCount: clip.frameCount,
+      duration: clip.duration,
+      highKey,
+      lowKey,
+      highSize,
+      lowSize,
+      blurredFrames: clip.changedFrames ?? 0,
+    });
     o.onStored?.(i + 1, sorted.length);
   }
   return stored;
 }
 
 /** Stores the attempt's thumbnail. */
-export async function storeThumbnail(services: Services, prefix: string, file: string): Promise<{ key: string; size: number }> {
+export async function storeThumbnail(
+  services: Services,
+  prefix: string,
+  file: string,
+): Promise<{ key: string; size: number }> {
   const key = `${prefix}thumbnail.jpg`;
   return { key, size: (await services.storage.putFile(key, file, 'image/jpeg')).size };
 }

@@ -45,7 +45,12 @@ export async function reelJob(services: Services, reelId: string, deps: ReelJobD
         .where('status', '=', REEL_STATUS.PROCESSING)
         .executeTakeFirst();
       if (Number(res.numUpdatedRows) === 0) return false;
-      await publishReelProgress(services, reelId, { progress: percent, status: REEL_STATUS.PROCESSING, text, thumbnailURL: null });
+      await publishReelProgress(services, reelId, {
+        progress: percent,
+        status: REEL_STATUS.PROCESSING,
+        text,
+        thumbnailURL: null,
+      });
       return true;
     },
   });
@@ -86,7 +91,12 @@ export async function reelJob(services: Services, reelId: string, deps: ReelJobD
       logoFile = path.join(work, 'logo-source');
       await services.storage.download(tour.logo_key, logoFile).catch(() => (logoFile = null));
     }
-    const markers = await db.selectFrom('markers').select(['name', 'frame_index']).where('tour_id', '=', claimed.tour_id).orderBy('frame_index').execute();
+    const markers = await db
+      .selectFrom('markers')
+      .select(['name', 'frame_index'])
+      .where('tour_id', '=', claimed.tour_id)
+      .orderBy('frame_index')
+      .execute();
     await progress.report(5, PROGRESS_TEXT.renderingReel);
     const out = await fs.mkdtemp(path.join(work, 'out-'));
     const result = await (deps.render ?? renderReel)({
@@ -112,7 +122,15 @@ export async function reelJob(services: Services, reelId: string, deps: ReelJobD
     await services.storage.putFile(thumbKey, result.thumbnailPath, 'image/jpeg');
     const done = await db
       .updateTable('reels')
-      .set({ status: REEL_STATUS.CREATED, progress: 100, progress_text: null, error: null, video_key: videoKey, thumbnail_key: thumbKey, updated_at: new Date() })
+      .set({
+        status: REEL_STATUS.CREATED,
+        progress: 100,
+        progress_text: null,
+        error: null,
+        video_key: videoKey,
+        thumbnail_key: thumbKey,
+        updated_at: new Date(),
+      })
       .where('id', '=', reelId)
       .where('status', '=', REEL_STATUS.PROCESSING)
       .where('attempt', '=', claimed.attempt)
@@ -124,14 +142,21 @@ export async function reelJob(services: Services, reelId: string, deps: ReelJobD
       await services.storage.delete(thumbKey);
       return;
     }
-    await publishReelProgress(services, reelId, { progress: 100, status: REEL_STATUS.CREATED, text: null, thumbnailURL: services.storage.publicUrl(thumbKey) });
+    await publishReelProgress(services, reelId, {
+      progress: 100,
+      status: REEL_STATUS.CREATED,
+      text: null,
+      thumbnailURL: services.storage.publicUrl(thumbKey),
+    });
     await reelWebhook(services, reelId, true);
   } catch (err) {
     await progress.flush();
     services.log.warn({ err, reelId }, 'reel render failed');
     await services.storage.delete(`${prefix}.mp4`).catch(() => undefined);
     await services.storage.delete(`${prefix}.jpg`).catch(() => undefined);
-    const reason = /font/i.test(String((err as Error)?.message)) ? `${REEL_FAILED_TEXT}: ${(err as Error).message}` : REEL_FAILED_TEXT;
+    const reason = /font/i.test(String((err as Error)?.message))
+      ? `${REEL_FAILED_TEXT}: ${(err as Error).message}`
+      : REEL_FAILED_TEXT;
     await failReel(services, reelId, reason);
     await reelWebhook(services, reelId, false, reason);
   } finally {
@@ -140,9 +165,20 @@ export async function reelJob(services: Services, reelId: string, deps: ReelJobD
 }
 
 /** The processed tour's high-rendition clips, downloaded on demand into `work`; null when there are none to read. */
-async function tourClips(services: Services, tourId: string, status: string, fps: number, work: string): Promise<ReelClips | null> {
+async function tourClips(
+  services: Services,
+  tourId: string,
+  status: string,
+  fps: number,
+  work: string,
+): Promise<ReelClips | null> {
   if (status !== TOUR_STATUS.PROCESSED) return null;
-  const rows = await services.db.selectFrom('clips').select(['index', 'frame_count', 'high_key']).where('tour_id', '=', tourId).orderBy('index').execute();
+  const rows = await services.db
+    .selectFrom('clips')
+    .select(['index', 'frame_count', 'high_key'])
+    .where('tour_id', '=', tourId)
+    .orderBy('index')
+    .execute();
   if (rows.length === 0 || !(await services.storage.head(rows[0]!.high_key))) return null;
   const fetched = new Map<number, Promise<string>>();
   return {

@@ -19,8 +19,20 @@ export default function PasswordResetPage() {
         </p>
       ) : null}
       <form onSubmit={(e) => void submit(e)} noValidate aria-label="Set a new password">
-        <FormField label="New Password" type="password" autoComplete="new-password" error={errorOf('newPassword')} {...register('newPassword')} />
-        <FormField label="Confirm Password" type="password" autoComplete="new-password" error={errorOf('confirmPassword')} {...register('confirmPassword')} />
+        <FormField
+          label="New Password"
+          type="password"
+          autoComplete="new-password"
+          error={errorOf('newPassword')}
+          {...register('newPassword')}
+        />
+        <FormField
+          label="Confirm Password"
+          type="password"
+          autoComplete="new-password"
+          error={errorOf('confirmPassword')}
+          {...register('confirmPassword')}
+        />
         <SlButton type="submit" variant="primary" className="full-width" loading={submitting} disabled={!token}>
           Reset password
         </SlButton>

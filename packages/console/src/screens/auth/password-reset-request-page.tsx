@@ -11,7 +11,9 @@ export default function PasswordResetRequestPage() {
 
   return (
     <AuthLayout title="Reset Your Password">
-      {sent ? <p role="status">{NOTICES.resetEmailSent}. Follow the link in the email to choose a new password.</p> : null}
+      {sent ? (
+        <p role="status">{NOTICES.resetEmailSent}. Follow the link in the email to choose a new password.</p>
+      ) : null}
       <form onSubmit={(e) => void submit(e)} noValidate aria-label="Reset your password">
         <FormField label="Email" type="email" autoComplete="email" error={errorOf('email')} {...register('email')} />
         <SlButton type="submit" variant="primary" className="full-width" loading={submitting}>

@@ -16,7 +16,11 @@ export function usePasswordResetRequest() {
   const [, request] = useMutation(UserRequestPasswordResetMutation);
   const notify = useSnackbar();
   const [sent, setSent] = useState(false);
-  const { register, handleSubmit, formState } = useForm<Values>({ resolver: zodResolver(passwordResetRequestSchema), mode: 'onTouched', defaultValues: { email: '' } });
+  const { register, handleSubmit, formState } = useForm<Values>({
+    resolver: zodResolver(passwordResetRequestSchema),
+    mode: 'onTouched',
+    defaultValues: { email: '' },
+  });
 
   const submit = handleSubmit(async (raw) => {
     const { email } = passwordResetRequestSchema.parse(raw);

@@ -26,7 +26,10 @@ export function usePasswordReset(token: string) {
   const submit = handleSubmit(async (values) => {
     const result = await reset({ input: { token, newPassword: values.newPassword } });
     if (result.error) {
-      notify('error', resetFailureSaysWhy(failureCode(result.error)) ? describeFailure(result.error) : NOTICES.resetFailed);
+      notify(
+        'error',
+        resetFailureSaysWhy(failureCode(result.error)) ? describeFailure(result.error) : NOTICES.resetFailed,
+      );
       return;
     }
     notify('success', NOTICES.successful);

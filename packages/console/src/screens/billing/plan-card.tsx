@@ -5,7 +5,19 @@ import { ALL_FEATURES, FEATURES, shownUploadLimit } from '@roomwalk/shared';
 import { planButton, planPrice } from './billing-rules.js';
 import type { Tier } from './use-subscriptions.js';
 
-export function PlanCard({ tier, quantity, busy, onChoose, locked }: { tier: Tier; quantity: number | null | undefined; busy: boolean; onChoose: () => void; locked?: boolean }) {
+export function PlanCard({
+  tier,
+  quantity,
+  busy,
+  onChoose,
+  locked,
+}: {
+  tier: Tier;
+  quantity: number | null | undefined;
+  busy: boolean;
+  onChoose: () => void;
+  locked?: boolean;
+}) {
   const button = planButton(tier, quantity);
   const price = planPrice(tier);
   return (
@@ -18,7 +30,8 @@ export function PlanCard({ tier, quantity, busy, onChoose, locked }: { tier: Tie
       <p>{tier.description}</p>
       <ul className="plan-features">
         <li>
-          <SlIcon name="check-lg" label="Included" /> {FEATURES.tours}: {tier.upTo} active, {shownUploadLimit(tier.upTo)} uploads a month
+          <SlIcon name="check-lg" label="Included" /> {FEATURES.tours}: {tier.upTo} active,{' '}
+          {shownUploadLimit(tier.upTo)} uploads a month
         </li>
         <li>
           <SlIcon name="check-lg" label="Included" /> {FEATURES.views}: unlimited
@@ -35,7 +48,12 @@ export function PlanCard({ tier, quantity, busy, onChoose, locked }: { tier: Tie
           ),
         )}
       </ul>
-      <SlButton variant={button === 'Current Plan' ? 'default' : 'primary'} disabled={button === 'Current Plan' || busy || locked} loading={busy} onClick={onChoose}>
+      <SlButton
+        variant={button === 'Current Plan' ? 'default' : 'primary'}
+        disabled={button === 'Current Plan' || busy || locked}
+        loading={busy}
+        onClick={onChoose}
+      >
         {button}
       </SlButton>
     </article>

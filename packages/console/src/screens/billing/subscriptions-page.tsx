@@ -23,7 +23,14 @@ export default function SubscriptionsPage() {
         ) : null}
         <div className="plans">
           {s.tiers.slice(0, PLAN_CARDS_MAX).map((tier) => (
-            <PlanCard key={tier.priceId} tier={tier} quantity={s.quantity} busy={s.pending === tier.priceId} locked={s.offline} onChoose={() => void s.choose(tier)} />
+            <PlanCard
+              key={tier.priceId}
+              tier={tier}
+              quantity={s.quantity}
+              busy={s.pending === tier.priceId}
+              locked={s.offline}
+              onChoose={() => void s.choose(tier)}
+            />
           ))}
         </div>
       </>

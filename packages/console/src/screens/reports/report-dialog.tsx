@@ -38,7 +38,14 @@ export function ReportDialog({ title, format, onFormat, busy, canSend, onClose, 
         <legend>Format</legend>
         {REPORT_FORMATS.map((f) => (
           <label key={f} className="checkbox">
-            <input type="radio" name="report-format" value={f} checked={format === f} onChange={() => onFormat(f)} disabled={busy} />
+            <input
+              type="radio"
+              name="report-format"
+              value={f}
+              checked={format === f}
+              onChange={() => onFormat(f)}
+              disabled={busy}
+            />
             {f}
           </label>
         ))}

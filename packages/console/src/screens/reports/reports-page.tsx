@@ -26,7 +26,13 @@ export default function ReportsPage() {
           <ul className="reports">
             {REPORTS.map((report) => (
               <li key={report.id}>
-                <button type="button" className="card report-item" disabled={!r.canDownload} aria-describedby={r.canDownload ? undefined : 'reports-member-note'} onClick={() => r.choose(report.id)}>
+                <button
+                  type="button"
+                  className="card report-item"
+                  disabled={!r.canDownload}
+                  aria-describedby={r.canDownload ? undefined : 'reports-member-note'}
+                  onClick={() => r.choose(report.id)}
+                >
                   <strong>{report.title}</strong>
                   <div className="field-hint">{report.description}</div>
                 </button>
@@ -35,7 +41,15 @@ export default function ReportsPage() {
           </ul>
         </section>
       )}
-      <ReportDialog title={r.report?.title ?? null} format={r.format} onFormat={r.setFormat} busy={r.busy} canSend={!!r.companyId} onClose={r.close} onDownload={() => void r.download()} />
+      <ReportDialog
+        title={r.report?.title ?? null}
+        format={r.format}
+        onFormat={r.setFormat}
+        busy={r.busy}
+        canSend={!!r.companyId}
+        onClose={r.close}
+        onDownload={() => void r.download()}
+      />
     </Page>
   );
 }

@@ -30,8 +30,17 @@ export function useReports() {
     setBusy(true);
     const input = { companyId, exportType: format };
     try {
-      const r = chosen === 'tourByCompany' ? await byCompany({ input }) : chosen === 'summaryByUser' ? await byUser({ input }) : null;
-      const file = r?.data && ('generateTourByCompanyReport' in r.data ? r.data.generateTourByCompanyReport : r.data.generateSummaryByUserReport);
+      const r =
+        chosen === 'tourByCompany'
+          ? await byCompany({ input })
+          : chosen === 'summaryByUser'
+            ? await byUser({ input })
+            : null;
+      const file =
+        r?.data &&
+        ('generateTourByCompanyReport' in r.data
+          ? r.data.generateTourByCompanyReport
+          : r.data.generateSummaryByUserReport);
       if (!r || r.error || !file) {
         // Report failures are logged and the dialog closes (accounts §8); a feature not landed yet is said plainly.
         console.error('Report failed', r?.error ?? 'unknown report');
