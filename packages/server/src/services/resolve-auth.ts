@@ -16,8 +16,15 @@ export async function resolveAuth(
   if (isApiKeyToken(m[1]!)) return opts.allowApiKey ? authenticateApiKey(services, m[1]!) : null;
   const claims = await services.tokens.verify(m[1]!);
   if (!claims) return null;
-  const user = await services.db.selectFrom('users').selectAll().where('id', '=', claims.sub).executeTakeFirst();
-  if (!user) return null;
+  const user = await services.db
+    .selectFrom('users')
+    .leftJoin('account_deletions', 'account_deletions.user_id', 'users.id')
+    .selectAll('users')
+    .select('account_deletions.user_id as leaving')
+    .where('users.id', '=', claims.sub)
+    .executeTakeFirst();
+  // An account waiting out its deletion has no session: signing in again (which cancels the deletion) gives one.
+  if (!user || user.leaving) return null;
   // Column added by migration 0010; a password reset refuses every session issued before it.
   const changedAt = (user as { credentials_changed_at?: Date | string | null }).credentials_changed_at;
   if (changedAt && claims.iat < Math.floor(new Date(changedAt).getTime() / 1000)) return null;
