@@ -108,6 +108,8 @@ describe('Frame cache and VideoFrame lifetime', () => {
   afterEach(cleanup);
 
   it('keeps decoded memory within budget, closes every VideoFrame, and logs no GC warnings', async function () {
+    // 86 exact frames, each waited for: beyond the suite's 30 s on a loaded 2-core machine (WebKitGTK at load 29).
+    this.timeout(120_000);
     await executeServerCommand('console-capture');
     const p = await readyPlayer();
     // Scrub through the whole tour forwards then backwards, waiting for each exact frame.
