@@ -86,7 +86,7 @@ test('the agent asks for details before the kitchen, with approval, in Tour Info
   await info.getByRole('button', { name: 'Save' }).tap();
   // No room chosen: said in the agent's words, nothing saved.
   await expect(info.getByTestId('lead-gate').getByRole('alert')).toHaveText('Choose the room the form comes before.');
-  await info.getByLabel('Room').selectOption({ label: 'Kitchen' });
+  await info.getByLabel('Room', { exact: true }).selectOption({ label: 'Kitchen' });
   await info.getByLabel(/Wait for my approval/).tap();
   await screen(agent, 'lead-gate-tour-info');
   await info.getByRole('button', { name: 'Save' }).tap();

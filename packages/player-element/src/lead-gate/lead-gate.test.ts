@@ -95,13 +95,13 @@ describe('lead gate: the form before the kitchen, the agent approves, the tour g
     expect(shadowText(p)).to.contain('will let you continue shortly');
 
     // The agent approves (the Leads list's call); the page continues by itself.
-    const lead = await until(
+    const lead = (await until(
       async () =>
         (
           await ownerGql<{ tourLeads: Array<{ id: string; name: string; stoppedAt: string | null }> }>(WAITING)
         ).data.tourLeads.find((l) => l.name === 'Bianca'),
       'the waiting lead',
-    );
+    ))!;
     expect(lead.stoppedAt).to.equal('Entrance');
     const requestsBefore = (await executeServerCommand('requests')) as string[];
     for (const gated of gatedPaths)

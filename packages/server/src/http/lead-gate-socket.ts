@@ -12,7 +12,7 @@ import type { Services } from '../services/services.js';
 import { LEAD_GATE_OPENED, passForLead, type LeadGateOpened } from '../services/lead-gate/approval.js';
 import { verifyGateWait } from '../services/tour-access/grants.js';
 
-export const GATE_MESSAGES = { waiting: 'roomwalk_gate_waiting', open: 'roomwalk_gate_open' } as const;
+const GATE_MESSAGES = { waiting: 'roomwalk_gate_waiting', open: 'roomwalk_gate_open' } as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const idOf = (raw: string | null, prefix: string) => {

@@ -16,7 +16,7 @@ export interface LeadGateChoice {
 }
 
 /** What is wrong with the choice, in the owner's words (null when it can be saved). */
-export function leadGateProblem(c: LeadGateChoice): string | null {
+function leadGateProblem(c: LeadGateChoice): string | null {
   const r = leadGateInputSchema.safeParse({
     mode: c.mode,
     markerId: c.markerId || null,

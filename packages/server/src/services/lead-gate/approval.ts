@@ -9,7 +9,7 @@ import { ERROR_CODES, ERROR_TEXTS, LEAD_GATE_STATES, LEAD_GATE_TEXTS } from '@ro
 import { hashToken, newOneTimeToken } from '../../auth/tokens.js';
 import type { AuthInfo } from '../../core/auth.js';
 import { AppError, notFound } from '../../core/errors.js';
-import { decodeId, encodeId } from '../../core/ids.js';
+import { decodeId } from '../../core/ids.js';
 import type { Services } from '../services.js';
 import { GATE_WAIT_SECONDS, signGateWait, signGrant } from '../tour-access/grants.js';
 
@@ -229,5 +229,3 @@ export async function stoppedRoom(services: Services, tourId: string, frame: num
     .executeTakeFirst();
   return m?.name ?? null;
 }
-
-export const leadGlobalId = (id: string) => encodeId('TourLead', id);

@@ -21,7 +21,7 @@ export function clipsBeforeGate(clips: readonly ClipSpan[], gateFrame: number): 
 }
 
 /** The room gate's frame for a tour (its marker's first frame), or null when the tour has no room gate. */
-export async function gateFrameOf(services: Services, tourId: string): Promise<number | null> {
+async function gateFrameOf(services: Services, tourId: string): Promise<number | null> {
   const row = await services.db
     .selectFrom('tours')
     .innerJoin('markers', 'markers.id', 'tours.lead_gate_marker_id')

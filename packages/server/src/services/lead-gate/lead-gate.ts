@@ -109,7 +109,7 @@ export function noteTourGrant<T extends object>(row: T, grant: unknown): T {
 }
 
 /** Whether this caller is through the tour's gate: no gate, a member of its company, or a visitor holding its pass. */
-export function throughGate(services: Services, auth: AuthInfo | null, tour: TourRow): boolean {
+function throughGate(services: Services, auth: AuthInfo | null, tour: TourRow): boolean {
   if (!tour.lead_gate_marker_id && !tour.lead_gate_seconds) return true;
   if (auth && (auth.companyId === tour.company_id || auth.isSuperAdmin)) return true;
   return gatePassLead(services, tour.id, tour.access_version, grantsByRow.get(tour)) !== null;
