@@ -111,6 +111,12 @@ const CASES: Record<string, Case> = {
     publicBecause:
       "a password tour's screen is for visitors without a login (a right password answers a grant for that tour only)",
   },
+  'Mutation.uploadMultipartStart': {
+    doc: 'mutation($input: UploadMultipartStartInput!) { uploadMultipartStart(input: $input) { key error } }',
+    vars: (v) => ({
+      input: { extension: 'mp4', fileName: 'IMG_1.MOV', size: 1000, lastModified: 1, photoSourceFor: v.tourId },
+    }),
+  },
   'Mutation.tourPhotoSourceAttach': {
     doc: 'mutation($input: TourPhotoSourceAttachInput!) { tourPhotoSourceAttach(input: $input) { success } }',
     vars: (v) => ({ input: { tourId: v.tourId, key: 'uploads/00000000-0000-4000-8000-000000000000.mp4' } }),

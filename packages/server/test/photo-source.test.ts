@@ -20,6 +20,7 @@ import { processedTour, roomsVideo } from './ai-fixtures.js';
 import { generateShotsJob } from '../src/jobs/shots.js';
 import { attachPhotoSourceJob } from '../src/jobs/photo-source-job.js';
 import { photoSourceKey } from '../src/services/photo-source.js';
+import { MQ } from './support/multipart-client.js';
 
 const run = promisify(execFile);
 const ATTACH = 'mutation($input: TourPhotoSourceAttachInput!) { tourPhotoSourceAttach(input: $input) { success } }';
@@ -87,6 +88,34 @@ describe('the original following a converted upload, for the photos', () => {
     expect((await attach(tourId, key)).errors?.[0]?.message).toBe('This upload was already submitted.');
     expect(await stillSize(tourId)).toBe('1280x720');
   }, 120_000);
+
+  it('uploads the original of a tour with no tour slot left (it makes no tour), only for a tour the caller may edit', async () => {
+    // Free plan: one active tour, which this one takes.
+    const agent = await seedUser(t.app, { plan: 'free' });
+    const tourId = await processedTour(t.app, agent);
+    const data = await fs.readFile(larger);
+    const input = { extension: 'mp4', fileName: 'IMG_0001.MOV', size: data.length, lastModified: 3 };
+    const plain = await t.gql(MQ.start, { input }, agent.token);
+    expect(plain.data.uploadMultipartStart.error).toBe(ERROR_CODES.NO_ACTIVE_TOURS_LEFT);
+    const theirs = await t.gql(
+      MQ.start,
+      { input: { ...input, photoSourceFor: `tour_${await processedTour(t.app, other)}` } },
+      agent.token,
+    );
+    expect(theirs.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.NOT_FOUND);
+
+    const up = (await t.gql(MQ.start, { input: { ...input, photoSourceFor: `tour_${tourId}` } }, agent.token)).data
+      .uploadMultipartStart;
+    expect(up.error).toBeNull();
+    const ref = { key: up.key, uploadId: up.uploadId };
+    for (let n = 1; n <= up.partCount; n++) {
+      const signed = await t.gql(MQ.sign, { input: { ...ref, partNumber: n } }, agent.token);
+      const body = data.subarray((n - 1) * up.partSize, n * up.partSize);
+      expect((await fetch(signed.data.uploadMultipartSignPart.url, { method: 'PUT', body })).status).toBe(200);
+    }
+    expect((await t.gql(MQ.complete, { input: ref }, agent.token)).errors).toBeUndefined();
+    expect((await attach(tourId, up.key, agent)).data.tourPhotoSourceAttach.success).toBe(true);
+  });
 
   it('refuses another video (shorter; no larger), an unfinished upload, and someone else’s upload', async () => {
     const tourId = await processedTour(t.app, owner);

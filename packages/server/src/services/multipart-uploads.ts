@@ -18,6 +18,7 @@ import type { AuthInfo } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
 import { MultipartGoneError, type PresignedPut, type StoredPart } from '../storage/storage.js';
 import type { Services } from './services.js';
+import { loadEditableTour } from './tours.js';
 import { openUploadRefusal, quotaRefusal, tooLargeText, UPLOAD_KEY, VIDEO_CONTENT_TYPES } from './uploads.js';
 
 /** S3's limits: at most 10,000 parts, each at least 5 MiB but the last. */
@@ -30,6 +31,11 @@ export interface MultipartStartInput {
   lastModified: number;
   /** `size` is a limit; the real size comes with completion. */
   sizeAtEnd?: boolean | null;
+  /**
+   * The upload is the original of this tour (made from a device-converted mezzanine), for its photos
+   * (services/photo-source.ts): it creates no tour, so the tour quotas do not apply; the caller must be able to edit it.
+   */
+  photoSourceFor?: string | null;
 }
 
 export interface MultipartUpload {
@@ -101,7 +107,9 @@ function sizeRefusal(services: Services, size: number): string | null {
 
 /**
  * uploadMultipartStart: the same gates as fileGetPreSignedUrl (licence, extension, quotas), plus the size: above
- * UPLOAD_MAX_BYTES or empty is refused before a byte is sent. Refusals come back in error/message.
+ * UPLOAD_MAX_BYTES or empty is refused before a byte is sent. Refusals come back in error/message. A tour's photo
+ * source (`photoSourceFor`) needs an active licence but no tour slot, and its size does not count against the bytes
+ * the user's unfinished uploads may announce (it is bounded by the tour it belongs to).
  */
 export async function startMultipartUpload(
   services: Services,
@@ -113,7 +121,9 @@ export async function startMultipartUpload(
     .selectAll()
     .where('company_id', '=', auth.companyId)
     .executeTakeFirst();
-  const gate = await quotaRefusal(services.db, auth.companyId, license);
+  if (input.photoSourceFor) await loadEditableTour(services, auth, input.photoSourceFor);
+  const quota = await quotaRefusal(services.db, auth.companyId, license);
+  const gate = input.photoSourceFor && quota?.code !== ERROR_CODES.NO_ACTIVE_LICENSE ? null : quota;
   if (gate?.code === ERROR_CODES.NO_ACTIVE_LICENSE) return refused(gate.code, gate.message);
   const ext = fileExtensionSchema.safeParse(input.extension);
   if (!ext.success)
@@ -159,7 +169,7 @@ export async function startMultipartUpload(
   }
 
   // A new upload (not the same file again) counts against the unfinished uploads the user may hold.
-  const open = await openUploadRefusal(services, auth, license as LicenseRow, input.size);
+  const open = await openUploadRefusal(services, auth, license as LicenseRow, input.photoSourceFor ? 0 : input.size);
   if (open) return refused(ERROR_CODES.UPLOAD_INVALID, open);
 
   const contentType = VIDEO_CONTENT_TYPES[ext.data] ?? 'application/octet-stream';

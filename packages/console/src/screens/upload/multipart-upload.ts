@@ -10,7 +10,13 @@
 import Uppy from '@uppy/core';
 import AwsS3 from '@uppy/aws-s3';
 import type { Client } from 'urql';
-import { UploadMultipartAbortMutation, UploadMultipartCompleteMutation, UploadMultipartPartsQuery, UploadMultipartSignPartMutation, UploadMultipartStartMutation } from './upload-operations.js';
+import {
+  UploadMultipartAbortMutation,
+  UploadMultipartCompleteMutation,
+  UploadMultipartPartsQuery,
+  UploadMultipartSignPartMutation,
+  UploadMultipartStartMutation,
+} from './upload-operations.js';
 import { videoExtension } from './read-video-meta.js';
 import { uploadErrorOf, uploadRefusal, UploadError } from './upload-error.js';
 
@@ -41,6 +47,8 @@ export interface UploadOptions {
   onProgress: (p: UploadProgress) => void;
   /** For tests: the waits between automatic resumes. */
   resumeDelaysMs?: number[];
+  /** The tour this file is the original of, for its photos (original-follows.ts): it makes no tour of its own. */
+  photoSourceFor?: string;
 }
 
 /** Speed from a moving window of progress samples (the last ~8 s). */
@@ -71,9 +79,24 @@ export const wait = (ms: number, signal: AbortSignal) =>
   });
 
 /** Uploads the file and answers its key for fileSubmitPreSignedUpload. */
-export async function uploadVideo({ client, file, signal, onProgress, resumeDelaysMs = RESUME_DELAYS_MS }: UploadOptions): Promise<{ key: string }> {
+export async function uploadVideo({
+  client,
+  file,
+  signal,
+  onProgress,
+  resumeDelaysMs = RESUME_DELAYS_MS,
+  photoSourceFor,
+}: UploadOptions): Promise<{ key: string }> {
   const started = await client
-    .mutation(UploadMultipartStartMutation, { input: { extension: videoExtension(file), fileName: file.name, size: file.size, lastModified: file.lastModified } })
+    .mutation(UploadMultipartStartMutation, {
+      input: {
+        extension: videoExtension(file),
+        fileName: file.name,
+        size: file.size,
+        lastModified: file.lastModified,
+        ...(photoSourceFor ? { photoSourceFor } : {}),
+      },
+    })
     .toPromise();
   const s = started.data?.uploadMultipartStart;
   if (started.error || !s) throw uploadErrorOf(started.error);
@@ -130,7 +153,9 @@ export async function uploadVideo({ client, file, signal, onProgress, resumeDela
     // The upload exists already (started or found above): Uppy restores it, lists its parts and sends the rest.
     createMultipartUpload: async () => ref,
     listParts: async () => {
-      const r = await client.query(UploadMultipartPartsQuery, { input: ref }, { requestPolicy: 'network-only' }).toPromise();
+      const r = await client
+        .query(UploadMultipartPartsQuery, { input: ref }, { requestPolicy: 'network-only' })
+        .toPromise();
       if (r.error || !r.data) throw uploadErrorOf(r.error);
       return r.data.uploadMultipartParts.map((p) => ({ PartNumber: p.partNumber, Size: p.size, ETag: p.etag }));
     },
@@ -148,7 +173,12 @@ export async function uploadVideo({ client, file, signal, onProgress, resumeDela
   uppy.on('upload-progress', (_f, p) => {
     if (typeof p.bytesUploaded === 'number') report(p.bytesUploaded);
   });
-  const id = uppy.addFile({ name: file.name, type: file.type || 'application/octet-stream', data: file, source: 'Local' });
+  const id = uppy.addFile({
+    name: file.name,
+    type: file.type || 'application/octet-stream',
+    data: file,
+    source: 'Local',
+  });
   uppy.setFileState(id, { s3Multipart: ref } as never);
 
   const cancelled = new Promise<never>((_, reject) => {
@@ -167,7 +197,11 @@ export async function uploadVideo({ client, file, signal, onProgress, resumeDela
     for (let attempt = 0; !result?.successful?.length; attempt++) {
       const failure = result?.failed?.[0]?.error;
       const message = typeof failure === 'string' ? failure : (failure as Error | undefined)?.message;
-      if (attempt >= resumeDelaysMs.length) throw new UploadError('NETWORK', message && message !== 'Unknown error' ? message : 'The connection was lost during the upload.');
+      if (attempt >= resumeDelaysMs.length)
+        throw new UploadError(
+          'NETWORK',
+          message && message !== 'Unknown error' ? message : 'The connection was lost during the upload.',
+        );
       resuming = true;
       report(Math.max(0, lastBytes));
       await Promise.race([wait(resumeDelaysMs[attempt]!, signal), cancelled]);

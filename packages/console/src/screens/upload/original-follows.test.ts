@@ -34,7 +34,7 @@ describe('followWithOriginal', () => {
     await expect(
       followWithOriginal({ client, file: original, tourId: 'tour_1', log: (l) => log.push(l) }),
     ).resolves.toBe(true);
-    expect(upload.mock.calls[0]![0].file).toBe(original);
+    expect(upload.mock.calls[0]![0]).toMatchObject({ file: original, photoSourceFor: 'tour_1' });
     expect(attached).toEqual([{ input: { tourId: 'tour_1', key: 'uploads/original.mov' } }]);
     expect(log).toEqual([
       'original follows: 4096 bytes in the background, for the photos',

@@ -31,6 +31,7 @@ export async function followWithOriginal({
       file,
       signal: new AbortController().signal,
       onProgress: () => undefined,
+      photoSourceFor: tourId,
     });
     const r = await client.mutation(TourPhotoSourceAttachMutation, { input: { tourId, key } }).toPromise();
     if (r.error || !r.data?.tourPhotoSourceAttach.success) throw uploadErrorOf(r.error);

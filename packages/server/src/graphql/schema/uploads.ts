@@ -26,6 +26,11 @@ const MultipartStartInput = builder.inputType('UploadMultipartStartInput', {
     }),
     size: t.float({ required: true, description: 'Bytes (a Float: videos may exceed 2 GiB).' }),
     lastModified: t.float({ required: true, description: "The file's last-modified time, ms since the epoch." }),
+    photoSourceFor: t.id({
+      required: false,
+      description:
+        "The tour this upload is the original of (its photos' full-resolution source, tourPhotoSourceAttach): no tour slot needed; a tour the caller may edit.",
+    }),
     sizeAtEnd: t.boolean({
       required: false,
       description:
