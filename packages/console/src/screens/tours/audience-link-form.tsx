@@ -98,6 +98,7 @@ export function AudienceLinkForm({
     <form className="stack audience-form" onSubmit={(e) => void submit(e)} noValidate aria-labelledby={`${id}-title`}>
       <h4 id={`${id}-title`}>{T.newLink}</h4>
       <FormField
+        autoFocus
         label={T.label}
         value={label}
         maxLength={80}

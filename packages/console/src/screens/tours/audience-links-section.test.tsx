@@ -118,6 +118,8 @@ describe('Sharing Options: audience links', () => {
     fireEvent.click(within((await screen.findByText("Buyers' open day")).closest('li')!).getByText('Revoke'));
     expect(sent(stub, 'AudienceLinkRevoke')).toHaveLength(0);
     expect(screen.getByText(/Visitors of this link will see that the tour is no longer available/)).toBeInTheDocument();
+    // Keyboard focus goes to the question's first answer.
+    await waitFor(() => expect(document.activeElement).toHaveTextContent('Revoke link'));
     fireEvent.click(screen.getByText('Revoke link'));
     await waitFor(() => expect(sent(stub, 'AudienceLinkRevoke')).toHaveLength(1));
     expect((sent(stub, 'AudienceLinkRevoke')[0]!.body as { variables: unknown }).variables).toEqual({

@@ -3,7 +3,7 @@
  * it hides and its visits; Copy link and Revoke (asked once more, since it cannot be undone); and the form for a new
  * one. The list reads the server's answer again after each change.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import { NOTICES } from '@roomwalk/shared';
@@ -23,6 +23,12 @@ interface LinkItem {
   hiddenMarkerIds: readonly string[];
   unbranded: boolean;
   visits: number;
+}
+
+/** Focuses a Shoelace button once it has drawn its inner button (a new one has not yet). */
+function focusWhenDrawn(el: Element | null | undefined): void {
+  const button = el as (HTMLElement & { updateComplete?: Promise<unknown> }) | null | undefined;
+  void button?.updateComplete?.then(() => button.focus());
 }
 
 const day = (v: unknown): string =>
@@ -52,6 +58,15 @@ function LinkRow({
   const notify = useSnackbar();
   const [asking, setAsking] = useState(false);
   const [revoking, revoke] = useMutation(AudienceLinkRevokeMutation);
+  // Keyboard focus follows the question: to its first answer when asked, back to Revoke when kept.
+  const confirmBox = useRef<HTMLFieldSetElement>(null);
+  const actions = useRef<HTMLDivElement>(null);
+  const asked = useRef(false);
+  useEffect(() => {
+    if (asking) focusWhenDrawn(confirmBox.current?.querySelector('sl-button'));
+    else if (asked.current) focusWhenDrawn(actions.current?.querySelectorAll('sl-button')[1]);
+    asked.current = asking;
+  }, [asking]);
   const [error, setError] = useState('');
   const live = link.status === 'ACTIVE';
   const confirm = async () => {
@@ -69,7 +84,7 @@ function LinkRow({
       </div>
       <p className="field-hint">{linkSummary(link, roomName).join(' · ')}</p>
       {asking ? (
-        <fieldset className="stack revoke-confirm">
+        <fieldset className="stack revoke-confirm" ref={confirmBox}>
           <legend>{T.revokeConfirm(link.label)}</legend>
           <div className="row">
             <SlButton variant="danger" loading={revoking.fetching} onClick={() => void confirm()}>
@@ -79,7 +94,7 @@ function LinkRow({
           </div>
         </fieldset>
       ) : live ? (
-        <div className="row">
+        <div className="row" ref={actions}>
           <SlButton onClick={() => void copy.copy(link.url)} loading={copy.state === 'copying'}>
             {copy.state === 'copied' ? NOTICES.copied : copy.state === 'error' ? NOTICES.copyFailed : T.copy}
           </SlButton>
