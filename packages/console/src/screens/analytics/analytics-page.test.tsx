@@ -113,6 +113,41 @@ describe('Tour Analytics page', () => {
     expect(Date.parse(String(after.to)) - Date.parse(String(after.from))).toBeLessThan(7 * 86_400_000);
   });
 
+  it("shows one audience link's visits when chosen under Visits from, and all visits again", async () => {
+    const links = [
+      { id: 'audlink_1', label: "Buyers' open day" },
+      { id: 'audlink_2', label: 'MLS' },
+    ].map((l) => ({
+      __typename: 'AudienceLink',
+      ...l,
+      url: 'u',
+      status: 'ACTIVE',
+      expiresAt: null,
+      hiddenMarkerIds: [],
+      unbranded: false,
+      visits: 1,
+      createdAt: '2026-11-01T00:00:00Z',
+    }));
+    const { calls } = open(
+      [ROLES.basic],
+      basicAnswers({
+        AudienceLinks: () => ({ audienceLinks: links, tour: { __typename: 'Tour', id: TOUR, markers: [] } }),
+      }),
+    );
+    const filter = await screen.findByLabelText('Visits from');
+    expect(
+      within(filter)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['All visits', "Buyers' open day", 'MLS']);
+    const asked = () => calls.filter((c) => c.operationName === 'TourAnalytics').at(-1)!.variables.audienceLinkId;
+    await waitFor(() => expect(asked()).toBeNull());
+    fireEvent.change(filter, { target: { value: 'audlink_1' } });
+    await waitFor(() => expect(asked()).toBe('audlink_1'));
+    fireEvent.change(filter, { target: { value: '' } });
+    await waitFor(() => expect(asked()).toBeNull());
+  });
+
   it('checks the digest addresses before sending anything, then saves the parsed list', async () => {
     const { calls } = open(
       [ROLES.basic],
