@@ -184,9 +184,9 @@ interface UploadsTable {
   part_size: ColumnType<number | null, number | null | undefined, number | null>;
   fingerprint: ColumnType<string | null, string | null | undefined, string | null>;
   completed_at: NullableTimestamp;
-}
   /** 0215: expected_size is the announced limit; the real size comes with completion (a device-converted video). */
   size_at_end: ColumnType<boolean, boolean | undefined, boolean>;
+}
 
 interface FeedbackTable {
   id: Generated<string>;
