@@ -334,6 +334,22 @@ describe.each(DB_KINDS)('a visitor deletes their lead on %s', (kind) => {
       .where('tour_id', '=', tourId)
       .execute();
 
+    // The lead.created events a Pro company's endpoints would get (stored as emitWebhookEvent stores them).
+    const event = (id: string) => ({
+      company_id: agent.company.id,
+      type: 'lead.created',
+      payload: JSON.stringify({
+        type: 'lead.created',
+        timestamp: new Date().toISOString(),
+        api_version: '1',
+        data: { lead: { id, email: 'vera.visitor@example.com' } },
+      }),
+    });
+    await db
+      .insertInto('webhook_events')
+      .values([event(leadId), event('lead_00000000-0000-4000-8000-000000000000')])
+      .execute();
+
     const receipt = await waitForMail(t, 'vera.visitor@example.com', /Your details were sent to Anna/);
     const link = receipt.links[0]!;
     expect(receipt.text_body).toContain('Harbour View');
@@ -385,14 +401,15 @@ describe.each(DB_KINDS)('a visitor deletes their lead on %s', (kind) => {
         .where('visitor_id', '=', 'visitor-vera-000001')
         .execute(),
     ).toEqual([]);
-    expect(
-      await db
-        .selectFrom('webhook_events')
-        .select('id')
-        .where('type', '=', 'lead.created')
-        .where('company_id', '=', agent.company.id)
-        .execute(),
-    ).toEqual([]);
+    const events = await db
+      .selectFrom('webhook_events')
+      .select('payload')
+      .where('type', '=', 'lead.created')
+      .where('company_id', '=', agent.company.id)
+      .execute();
+    expect(events.map((e) => (e.payload as { data: { lead: { id: string } } }).data.lead.id)).toEqual([
+      'lead_00000000-0000-4000-8000-000000000000',
+    ]);
 
     // The link again: the details are gone already.
     const again = await fetch(link);
