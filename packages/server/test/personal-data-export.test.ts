@@ -189,6 +189,25 @@ describe.each(DB_KINDS)('personal data export on %s', (kind) => {
     expect(anonymous.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.UNAUTHENTICATED);
   });
 
+  it('allows five exports a day per user, then says to wait', async () => {
+    const carol = await seedUser(t.app);
+    for (let i = 0; i < 5; i++) {
+      const ok = await t.gql(CREATE, {}, carol.token);
+      expect(ok.errors, `export ${i + 1}`).toBeUndefined();
+      // Finished (as failed) at once, so the next request is not refused as "already being made".
+      await t.app.services.db
+        .updateTable('data_exports')
+        .set({ status: 'FAILED' })
+        .where('user_id', '=', carol.user.id)
+        .execute();
+    }
+    const sixth = await t.gql(CREATE, {}, carol.token);
+    expect(sixth.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.RATE_LIMITED);
+    expect(
+      await t.app.services.db.selectFrom('data_exports').select('id').where('user_id', '=', carol.user.id).execute(),
+    ).toHaveLength(5);
+  });
+
   it('refuses a forged link, says when the link expired, and the sweep removes the file from storage', async () => {
     const done = await exportDone(t, alice.token);
     const forged = new URL(done.downloadURL);
