@@ -14,6 +14,7 @@ import './schema/billing.js';
 import './schema/live.js';
 import './schema/analytics.js';
 import './schema/seller-reports.js';
+import './schema/personal-data.js';
 import './schema/developer.js';
 import './schema/nodes.js';
 
