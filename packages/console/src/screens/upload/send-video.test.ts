@@ -13,13 +13,23 @@ import { startPartStream, type PartStream } from './stream-upload.js';
 
 vi.mock('./multipart-upload.js', () => ({ uploadVideo: vi.fn() }));
 vi.mock('./stream-upload.js', () => ({ startPartStream: vi.fn() }));
-vi.mock('./convert-video.js', async (orig) => ({ ...(await orig<typeof import('./convert-video.js')>()), canConvertHere: () => true, startConversion: vi.fn() }));
+vi.mock('./convert-video.js', async (orig) => ({
+  ...(await orig<typeof import('./convert-video.js')>()),
+  canConvertHere: () => true,
+  startConversion: vi.fn(),
+}));
 const upload = vi.mocked(uploadVideo);
 const convert = vi.mocked(startConversion);
 const streamStart = vi.mocked(startPartStream);
 
 const original = new File([new Uint8Array(4096)], 'IMG_0002.MP4', { type: 'video/mp4' });
-const started: ConversionStart = { durationSeconds: 60, decoder: 'software', encoder: 'software', size: { width: 1080, height: 1920 }, codec: 'avc1.640033' };
+const started: ConversionStart = {
+  durationSeconds: 60,
+  decoder: 'software',
+  encoder: 'software',
+  size: { width: 1080, height: 1920 },
+  codec: 'avc1.640033',
+};
 const never = () => new Promise<never>(() => undefined);
 
 /** The mezzanine's part stream, recording what it was given and when. */
@@ -50,8 +60,20 @@ beforeEach(() => {
 });
 
 /** A conversion that checks fine, then runs `body` when asked to convert (its answer is the mezzanine's size). */
-function conversionOf(body: (onPart: (n: number, b: Uint8Array<ArrayBuffer>) => Promise<void>, signal: AbortSignal, onProgress: (f: number) => void) => Promise<number>, start = started) {
-  convert.mockImplementation((_file, signal, onProgress): RunningConversion => ({ started: Promise.resolve(start), convert: (_size, _limit, onPart) => body(onPart, signal, onProgress) }));
+function conversionOf(
+  body: (
+    onPart: (n: number, b: Uint8Array<ArrayBuffer>) => Promise<void>,
+    signal: AbortSignal,
+    onProgress: (f: number) => void,
+  ) => Promise<number>,
+  start = started,
+) {
+  convert.mockImplementation(
+    (_file, signal, onProgress): RunningConversion => ({
+      started: Promise.resolve(start),
+      convert: (_size, _limit, onPart) => body(onPart, signal, onProgress),
+    }),
+  );
 }
 
 /** Uploads that finish when told, each remembering its options. */
@@ -71,7 +93,13 @@ beforeEach(() => {
 function run(signal = new AbortController().signal) {
   const log: string[] = [];
   const progress: SendProgress[] = [];
-  const sent = sendVideo({ client: {} as Client, file: original, signal, onProgress: (p) => progress.push(p), log: (l) => log.push(l) });
+  const sent = sendVideo({
+    client: {} as Client,
+    file: original,
+    signal,
+    onProgress: (p) => progress.push(p),
+    log: (l) => log.push(l),
+  });
   return { sent, log, progress };
 }
 
@@ -82,7 +110,14 @@ describe('sendVideo', () => {
     const { sent, log, progress } = run();
     await vi.waitFor(() => expect(uploads).toHaveLength(1));
     // While the device reads the source, the bar shows the original's upload (a drop's 'Resuming…' included).
-    const resuming = { bytesUploaded: 10, bytesTotal: 4096, percent: 0, bytesPerSecond: null, secondsLeft: null, resuming: true };
+    const resuming = {
+      bytesUploaded: 10,
+      bytesTotal: 4096,
+      percent: 0,
+      bytesPerSecond: null,
+      secondsLeft: null,
+      resuming: true,
+    };
     uploads[0]!.options.onProgress(resuming);
     expect(progress).toEqual([{ phase: 'uploading', ...resuming }]);
     decline(new ConversionDeclined('no decoder for hev1.1.6.L153.90 on this device'));
@@ -110,7 +145,9 @@ describe('sendVideo', () => {
     expect(progress).toContainEqual({ phase: 'preparing', percent: 50 });
     expect(log[0]).toBe('converting avc1.640033 to 1080x1920 with the software decoder and the software encoder');
     expect(log[1]).toBe('convert: the conversion finished first');
-    expect(log[2]).toMatch(/^converted: 512 bytes, 12\.5 % of the original, in [\d.]+ s; 2 of 2 parts handed to the upload while converting$/);
+    expect(log[2]).toMatch(
+      /^converted: 512 bytes, 12\.5 % of the original, in [\d.]+ s; 2 of 2 parts handed to the upload while converting$/,
+    );
   });
 
   it("holds the mezzanine's parts until the race keeps it, then sends them while it still converts", async () => {
@@ -131,7 +168,14 @@ describe('sendVideo', () => {
     await vi.waitFor(() => expect(uploads).toHaveLength(1));
     await vi.waitFor(() => expect(stream.events).toEqual(['part 1']));
     // A crawling uplink: after the first 3 s the race keeps the conversion, and only then are parts sent.
-    uploads[0]!.options.onProgress({ bytesUploaded: 1, bytesTotal: 4096, percent: 0, bytesPerSecond: 1, secondsLeft: 4095, resuming: false });
+    uploads[0]!.options.onProgress({
+      bytesUploaded: 1,
+      bytesTotal: 4096,
+      percent: 0,
+      bytesPerSecond: 1,
+      secondsLeft: 4095,
+      resuming: false,
+    });
     await vi.waitFor(() => expect(stream.events).toEqual(['part 1', 'release']), { timeout: 10_000 });
     expect(log[1]).toMatch(/^convert: converting /);
     more();
@@ -178,9 +222,23 @@ describe('sendVideo', () => {
       { ...started, durationSeconds: 0.001 },
     );
     const log: string[] = [];
-    const sent = sendVideo({ client: {} as Client, file: original, signal: new AbortController().signal, onProgress: () => undefined, log: (l) => log.push(l), stallMs: 4000 });
+    const sent = sendVideo({
+      client: {} as Client,
+      file: original,
+      signal: new AbortController().signal,
+      onProgress: () => undefined,
+      log: (l) => log.push(l),
+      stallMs: 4000,
+    });
     await vi.waitFor(() => expect(uploads).toHaveLength(1));
-    uploads[0]!.options.onProgress({ bytesUploaded: 1, bytesTotal: 4096, percent: 0, bytesPerSecond: 1, secondsLeft: 4095, resuming: false });
+    uploads[0]!.options.onProgress({
+      bytesUploaded: 1,
+      bytesTotal: 4096,
+      percent: 0,
+      bytesPerSecond: 1,
+      secondsLeft: 4095,
+      resuming: false,
+    });
     await vi.waitFor(() => expect(uploads).toHaveLength(2), { timeout: 15_000 });
     expect(uploads[0]!.options.signal.aborted).toBe(true);
     expect(uploads[1]!.options.file).toBe(original);
@@ -190,6 +248,58 @@ describe('sendVideo', () => {
     uploads[1]!.finish('uploads/original-again.mp4');
     await expect(sent).resolves.toEqual({ key: 'uploads/original-again.mp4', converted: false });
   }, 20_000);
+
+  it('a kept conversion held back by a slow uplink is not given up as stalled', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      // The mezzanine's upload takes part 1 only when the test says (a slow uplink with parts unsent).
+      let room!: () => void;
+      streamStart.mockImplementationOnce(async () => ({
+        key: 'uploads/mezzanine.mp4',
+        partSize: 256,
+        put: () => new Promise<void>((r) => (room = r)),
+        release: () => undefined,
+        finish: async () => ({ key: 'uploads/mezzanine.mp4' }),
+        abort: async () => undefined,
+        failure: () => null,
+      }));
+      conversionOf(
+        async (onPart, _signal, onProgress) => {
+          onProgress(0.5);
+          await onPart(1, new Uint8Array(256));
+          return 256;
+        },
+        { ...started, durationSeconds: 0.001 },
+      );
+      const log: string[] = [];
+      const sent = sendVideo({
+        client: {} as Client,
+        file: original,
+        signal: new AbortController().signal,
+        onProgress: () => undefined,
+        log: (l) => log.push(l),
+        stallMs: 4000,
+      });
+      await vi.advanceTimersByTimeAsync(100);
+      uploads[0]!.options.onProgress({
+        bytesUploaded: 1,
+        bytesTotal: 4096,
+        percent: 0,
+        bytesPerSecond: 1,
+        secondsLeft: 4095,
+        resuming: false,
+      });
+      // The verdict after 3 s keeps the conversion; then 20 s without progress while the upload holds part 1.
+      await vi.advanceTimersByTimeAsync(23_000);
+      expect(log.some((l) => l.startsWith('convert:'))).toBe(true);
+      expect(log.some((l) => l.includes('failed'))).toBe(false);
+      expect(uploads).toHaveLength(1);
+      room();
+      await expect(sent).resolves.toEqual({ key: 'uploads/mezzanine.mp4', converted: true });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 
   it('cancelling stops the conversion and the upload', async () => {
     let abortedConversion = false;

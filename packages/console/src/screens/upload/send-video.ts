@@ -49,7 +49,14 @@ function childSignal(parent: AbortSignal): AbortController {
 }
 
 /** Uploads the file (converted on the device when that is sooner) and answers the stored upload's key. */
-export async function sendVideo({ client, file, signal, onProgress, log = debugLog, stallMs = STALL_MS }: SendOptions): Promise<{ key: string; converted: boolean }> {
+export async function sendVideo({
+  client,
+  file,
+  signal,
+  onProgress,
+  log = debugLog,
+  stallMs = STALL_MS,
+}: SendOptions): Promise<{ key: string; converted: boolean }> {
   const uploading = (p: UploadProgress) => onProgress({ phase: 'uploading', ...p });
   if (!canConvertHere()) {
     log('original: this browser has no WebCodecs in workers');
@@ -67,7 +74,8 @@ export async function sendVideo({ client, file, signal, onProgress, log = debugL
   const conversion = startConversion(file, convertCtl.signal, (f) => {
     converted = f;
     movedAt = performance.now();
-    if (phase === 'race' || phase === 'convert') onProgress({ phase: 'preparing', percent: Math.min(99, Math.floor(f * 100)) });
+    if (phase === 'race' || phase === 'convert')
+      onProgress({ phase: 'preparing', percent: Math.min(99, Math.floor(f * 100)) });
   });
   const originalUpload = uploadVideo({
     client,
@@ -102,7 +110,9 @@ export async function sendVideo({ client, file, signal, onProgress, log = debugL
   if (!start) return keepOriginal('it finished uploading before the device had checked the source');
   phase = 'race';
   onProgress({ phase: 'preparing', percent: Math.min(99, Math.floor(converted * 100)) });
-  log(`converting ${start.codec} to ${start.size.width}x${start.size.height} with the ${start.decoder} decoder and the ${start.encoder} encoder`);
+  log(
+    `converting ${start.codec} to ${start.size.width}x${start.size.height} with the ${start.decoder} decoder and the ${start.encoder} encoder`,
+  );
 
   // The mezzanine's upload, begun now: its part size cuts the worker's output, and its parts wait for the verdict.
   let partsBeforeDone = 0;
@@ -124,8 +134,16 @@ export async function sendVideo({ client, file, signal, onProgress, log = debugL
   }
   const parts = stream;
   signal.addEventListener('abort', () => void parts.abort(), { once: true });
+  // While the upload holds the muxer back (too many parts unsent on a slow uplink), the conversion is not stalled.
+  let heldByUpload = false;
   const result = conversion.convert(parts.partSize, file.size, async (n, bytes) => {
-    await parts.put(n, bytes);
+    heldByUpload = true;
+    try {
+      await parts.put(n, bytes);
+    } finally {
+      heldByUpload = false;
+      movedAt = performance.now();
+    }
     if (converting) partsBeforeDone++;
   });
   result.catch(() => undefined);
@@ -154,7 +172,11 @@ export async function sendVideo({ client, file, signal, onProgress, log = debugL
     );
     result.then(
       () => done({ choice: 'convert', reason: 'the conversion finished first' }),
-      (e: unknown) => done({ choice: 'original', reason: e instanceof ConversionDeclined ? `conversion failed: ${e.reason}` : 'conversion stopped' }),
+      (e: unknown) =>
+        done({
+          choice: 'original',
+          reason: e instanceof ConversionDeclined ? `conversion failed: ${e.reason}` : 'conversion stopped',
+        }),
     );
   });
   if (signal.aborted) throw new DOMException('Upload cancelled', 'AbortError');
@@ -169,7 +191,8 @@ export async function sendVideo({ client, file, signal, onProgress, log = debugL
   const stalled = new Promise<never>((_, reject) => {
     watchdog = setInterval(
       () => {
-        if (performance.now() - movedAt > stallMs) reject(new ConversionDeclined(`no progress for ${stallMs / 1000} s`));
+        if (!heldByUpload && performance.now() - movedAt > stallMs)
+          reject(new ConversionDeclined(`no progress for ${stallMs / 1000} s`));
       },
       Math.min(1000, stallMs),
     );
