@@ -19,7 +19,7 @@ export interface Clip {
 }
 
 /** What the player is told of a tour's lead gate (Tour.leadGate). */
-export interface LeadGateInfo {
+interface LeadGateInfo {
   /** The room the form comes before (its clips are not given until the visitor is through). */
   roomName: string | null;
   /** Seconds of watching after which the form comes. */
