@@ -15,6 +15,7 @@ import { loadEditableTour } from '../tours.js';
 import { accessIndexOf } from '../tour-access/access-index.js';
 import { gatePassLead } from '../tour-access/grants.js';
 import { clipsBeforeGate } from './gate-clips.js';
+import { linkViewOf, viewMarkers } from '../audience-links/link-view.js';
 
 export interface LeadGateSetInput {
   id: string;
@@ -147,11 +148,32 @@ export async function leadGateForCaller(
         .executeTakeFirst()
     : undefined;
   return {
-    roomName: marker?.name ?? null,
+    roomName: marker ? await gateRoomShown(services, tour, marker.name) : null,
     seconds: tour.lead_gate_seconds,
     approval: tour.lead_gate_approval,
     open: throughGate(services, auth, tour),
   };
+}
+
+/**
+ * The gate's room as the caller's view names it. Through an audience link that hides that room the name would give
+ * the hidden room away: the form names the first room the link shows after the gate instead, or none ('': still a
+ * room gate to the player, with the form's plain title).
+ */
+async function gateRoomShown(services: Services, tour: TourRow, name: string): Promise<string> {
+  const view = linkViewOf(tour);
+  if (!view?.frames || !tour.lead_gate_marker_id) return name;
+  const markers = await services.db
+    .selectFrom('markers')
+    .select(['id', 'name', 'frame_index'])
+    .where('tour_id', '=', tour.id)
+    .orderBy('frame_index')
+    .orderBy('id')
+    .execute();
+  const shown = new Set(viewMarkers(view, markers).map((m) => m.id));
+  if (shown.has(tour.lead_gate_marker_id)) return name;
+  const gateFrame = markers.find((m) => m.id === tour.lead_gate_marker_id)?.frame_index ?? 0;
+  return markers.find((m) => m.frame_index >= gateFrame && shown.has(m.id))?.name ?? '';
 }
 
 /** The tour a gate lead is left on, with its gate: refused when the tour has none. */
