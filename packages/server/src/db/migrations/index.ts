@@ -26,6 +26,7 @@ import * as m0185 from './0185-job-leases.js';
 import * as m0190 from './0190-tour-access.js';
 import * as m0200 from './0200-audience-links.js';
 import * as m0205 from './0205-lead-gate.js';
+import * as m0206 from './0206-audience-link-lead-gate.js';
 import * as m0210 from './0210-personal-data.js';
 import * as m0215 from './0215-multipart-size-at-end.js';
 
@@ -56,6 +57,7 @@ export const migrations: Record<string, Migration> = {
   '0190-tour-access': m0190,
   '0200-audience-links': m0200,
   '0205-lead-gate': m0205,
+  '0206-audience-link-lead-gate': m0206,
   '0210-personal-data': m0210,
   '0215-multipart-size-at-end': m0215,
 };
