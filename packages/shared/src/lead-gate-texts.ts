@@ -16,6 +16,9 @@ export const LEAD_GATE_TEXTS = {
   roomNotInTour: 'That room is not in this tour. Choose one of its rooms.',
   roomTooEarly: 'The form cannot come before the first room. Choose a later room.',
   noGate: 'This tour does not ask for details.',
+  roomHiddenByLink:
+    'This link does not show that room, so the form cannot come before it. Choose a room the link shows.',
+  roomTooEarlyForLink: 'The form cannot come before the first room this link shows. Choose a later room.',
   // The player's form at the gate.
   formTitle: 'Leave your details to continue',
   formTitleRoom: (room: string) => `Leave your details to see the ${room}`,

@@ -136,6 +136,8 @@ export async function playerTourAnswer(
   if (link !== undefined) {
     const found = await liveLink(services, row.id, link);
     if (!found.link || !found.live) return null;
+    // A link with its own lead gate: GraphQL answers, as for a tour with one.
+    if (found.link.lead_gate_mode) return null;
     try {
       view = buildLinkView(
         found.link,

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { VALIDATION as V } from '../messages.js';
+import { leadGateInputSchema } from './lead-gate.js';
 
 export const AUDIENCE_LINK_LABEL_MAX = 60;
 /** Links per tour, revoked ones not counted. */
@@ -21,6 +22,8 @@ export const audienceLinkInputSchema = z.object({
     .max(200, V.audienceLinkRoomUnknown)
     .default([]),
   unbranded: z.boolean().default(false),
+  /** The link's own lead form (the tour's choices); none: the link's visitors meet the tour's own gate. */
+  leadGate: leadGateInputSchema.nullable().optional(),
 });
 export type AudienceLinkInput = z.input<typeof audienceLinkInputSchema>;
 

@@ -15,6 +15,11 @@ interface AudienceLinksTable {
   hidden_marker_ids: ColumnType<string[], string[] | undefined, string[]>;
   unbranded: ColumnType<boolean, boolean | undefined, boolean>;
   revoked_at: NullableTimestamp;
+  /** The link's own lead gate (migration 0206): null shows the tour's gate; OFF, ROOM or SECONDS replace it. */
+  lead_gate_mode: ColumnType<'OFF' | 'ROOM' | 'SECONDS' | null, 'OFF' | 'ROOM' | 'SECONDS' | null | undefined, never>;
+  lead_gate_marker_id: ColumnType<string | null, string | null | undefined, string | null>;
+  lead_gate_seconds: ColumnType<number | null, number | null | undefined, never>;
+  lead_gate_approval: ColumnType<boolean, boolean | undefined, never>;
   created_at: Timestamp;
 }
 

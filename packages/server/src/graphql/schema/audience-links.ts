@@ -16,6 +16,7 @@ import {
 import { builder } from '../builder.js';
 import { requireAuth } from '../guards.js';
 import { loadBatched } from '../loaders.js';
+import { LeadGateSettingsRef } from './lead-gate.js';
 
 const AudienceLinkStatusEnum = builder.enumType('AudienceLinkStatus', {
   values: ['ACTIVE', 'EXPIRED', 'REVOKED'] as const,
@@ -48,6 +49,21 @@ const AudienceLinkRef = builder.objectRef<AudienceLinkRow>('AudienceLink').imple
       resolve: (l, _a, ctx) =>
         l.revoked_at ? 'REVOKED' : isLinkLive(l, serverNow(ctx.services)) ? 'ACTIVE' : 'EXPIRED',
     }),
+    leadGate: t.field({
+      type: LeadGateSettingsRef,
+      nullable: true,
+      description:
+        "The link's own lead form, replacing the tour's for its visitors; null: the tour's lead form applies.",
+      resolve: (l) =>
+        l.lead_gate_mode
+          ? {
+              mode: l.lead_gate_mode === 'ROOM' && !l.lead_gate_marker_id ? 'OFF' : l.lead_gate_mode,
+              markerId: l.lead_gate_marker_id,
+              seconds: l.lead_gate_seconds,
+              approval: l.lead_gate_approval,
+            }
+          : null,
+    }),
     revokedAt: t.field({ type: 'DateTime', nullable: true, resolve: (l) => l.revoked_at }),
     createdAt: t.field({ type: 'DateTime', resolve: (l) => l.created_at }),
     visits: t.int({
@@ -55,6 +71,18 @@ const AudienceLinkRef = builder.objectRef<AudienceLinkRow>('AudienceLink').imple
       resolve: (l, _a, ctx) =>
         loadBatched(ctx, 'audience link visits', (ids) => visitsByLink(ctx.services, ids), l.id, 0),
     }),
+  }),
+});
+
+const AudienceLinkLeadGateInput = builder.inputType('AudienceLinkLeadGateInput', {
+  fields: (t) => ({
+    mode: t.string({
+      required: true,
+      description: 'OFF (no form through this link), ROOM (before the room of markerId) or SECONDS (after `seconds`).',
+    }),
+    markerId: t.id({ description: 'ROOM: the marker of a room the link shows (not its first).' }),
+    seconds: t.int({ description: 'SECONDS: 5 to 3600 seconds of watching.' }),
+    approval: t.boolean({ required: true, description: "After the form the visitor waits for the agent's approval." }),
   }),
 });
 
@@ -70,6 +98,11 @@ const AudienceLinkCreateInput = builder.inputType('AudienceLinkCreateInput', {
       description: 'Markers of the tour whose rooms the link hides (at least one room stays).',
     }),
     unbranded: t.boolean({ description: 'Hide the company and agent branding through this link (default false).' }),
+    leadGate: t.field({
+      type: AudienceLinkLeadGateInput,
+      description:
+        "The link's own lead form, replacing the tour's for its visitors; omitted or null: the tour's applies.",
+    }),
   }),
 });
 
@@ -93,6 +126,14 @@ builder.mutationFields((t) => ({
         expiresAt: input.expiresAt ? input.expiresAt.toISOString() : null,
         hiddenMarkerIds: (input.hiddenMarkerIds ?? []).map(String),
         unbranded: input.unbranded ?? false,
+        leadGate: input.leadGate
+          ? {
+              mode: input.leadGate.mode as 'OFF' | 'ROOM' | 'SECONDS',
+              markerId: input.leadGate.markerId == null ? null : String(input.leadGate.markerId),
+              seconds: input.leadGate.seconds ?? null,
+              approval: input.leadGate.approval,
+            }
+          : null,
       }),
   }),
   audienceLinkRevoke: t.field({

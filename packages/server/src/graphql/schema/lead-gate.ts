@@ -47,7 +47,7 @@ builder.objectField(TourRef, 'leadGate', (t) =>
   }),
 );
 
-const LeadGateSettingsRef = builder
+export const LeadGateSettingsRef = builder
   .objectRef<{ mode: string; markerId: string | null; seconds: number | null; approval: boolean }>('LeadGateSettings')
   .implement({
     fields: (t) => ({

@@ -93,6 +93,10 @@ const TourLeadCreateInput = builder.inputType('TourLeadCreateInput', {
       description:
         "Set when the tour's lead gate asked for the form: the frame the visitor stopped at. The answer's `gate` says whether they go on at once or wait.",
     }),
+    link: t.string({
+      description:
+        "The audience link's token the visitor watches through (tour(link:)): its own lead gate applies, and gateFrame is counted in the link's frames.",
+    }),
   }),
 });
 const LeadGateAnswerRef = builder.objectRef<GateAnswer>('LeadGateAnswer').implement({
@@ -154,6 +158,7 @@ builder.mutationField('tourLeadCreate', (t) =>
           visitorId: input.visitorId ?? null,
           access: input.access ?? null,
           gateFrame: input.gateFrame ?? null,
+          link: input.link ?? null,
         },
         ctx.ip,
       ),

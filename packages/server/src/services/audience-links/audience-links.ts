@@ -12,6 +12,7 @@ import { decodeId, decodeTypedId, encodeId } from '../../core/ids.js';
 import type { AudienceLinkRow } from '../../db/tables/audience-links.js';
 import type { Services } from '../services.js';
 import { assertCanEdit, loadEditableTour } from '../tours.js';
+import { linkGateColumns } from '../lead-gate/link-gate.js';
 
 const LINK_NOT_FOUND = 'This audience link was not found.';
 
@@ -62,7 +63,7 @@ export async function createAudienceLink(
   const tour = await loadEditableTour(services, auth, tourGlobalId);
   const parsed = audienceLinkInputSchema.safeParse(input);
   if (!parsed.success) throw fromZod(parsed.error.issues);
-  const { label, expiresAt, hiddenMarkerIds, unbranded } = parsed.data;
+  const { label, expiresAt, hiddenMarkerIds, unbranded, leadGate } = parsed.data;
   const expires = expiresAt ? new Date(expiresAt) : null;
   if (expires && expires.getTime() <= serverNow(services).getTime())
     throw badInput(VALIDATION.audienceLinkExpiryPast, 'expiresAt');
@@ -80,6 +81,7 @@ export async function createAudienceLink(
     hidden.add(id);
   }
   if (hidden.size > 0 && hidden.size >= known.size) throw badInput(VALIDATION.audienceLinkAllHidden, 'hiddenMarkerIds');
+  const gate = await linkGateColumns(services, tour.id, leadGate, hidden);
   const live = await services.db
     .selectFrom('audience_links')
     .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -98,6 +100,7 @@ export async function createAudienceLink(
       expires_at: expires,
       hidden_marker_ids: [...hidden],
       unbranded,
+      ...gate,
     })
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -5,7 +5,7 @@
  * live link's view leaves out its hidden rooms: their markers, and every clip holding a frame of them (shared
  * VisibleFrames); the clips kept are numbered again and the markers moved into the link's frames, so the player plays
  * the view as any tour and never learns what was taken out. The tour's poster is left out of a view that hides rooms
- * (it may show one of them).
+ * (it may show one of them). A link's own lead gate replaces the tour's on the row it answers.
  */
 import { AUDIENCE_LINK_TOKEN, ERROR_CODES, PLAYER_GATE_TEXTS, VisibleFrames } from '@roomwalk/shared';
 import { serverNow } from '../../core/clock.js';
@@ -17,6 +17,7 @@ import type { AuthInfo } from '../../core/auth.js';
 import { assertCanView, gateOf } from '../tour-access/tour-access.js';
 import { viewPublicTour } from '../tours.js';
 import { isLinkLive } from './audience-links.js';
+import { gateThroughLink } from '../lead-gate/link-gate.js';
 
 export interface LinkView {
   link: AudienceLinkRow;
@@ -146,5 +147,6 @@ export async function viewTourThroughLink(
   const tour = await viewPublicTour(services, auth, tourGlobalId);
   const view = await openLinkView(services, tour, token);
   await assertCanView(services, auth, tour, grant);
-  return withLinkView(tour, view);
+  // The link's own lead gate, when it sets one, is the gate its visitors meet (services/lead-gate/link-gate.ts).
+  return withLinkView(gateThroughLink(tour, view.link), view);
 }

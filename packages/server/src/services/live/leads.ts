@@ -4,6 +4,7 @@ import {
   ERROR_CODES,
   ERROR_TEXTS,
   LEAD_TYPES,
+  PLAYER_GATE_TEXTS,
   TOUR_STATUS,
   formatContactNumber,
   leadFormSchema,
@@ -31,6 +32,8 @@ import { assertCanView } from '../tour-access/tour-access.js';
 import { assertGated } from '../lead-gate/lead-gate.js';
 import { approvalLink, gateAnswer, gateLeadColumns, stoppedRoom, type GateAnswer } from '../lead-gate/approval.js';
 import { gateMail } from '../lead-gate/gate-mail.js';
+import { gateThroughLink, tourFrameOfLink } from '../lead-gate/link-gate.js';
+import { liveLink } from '../audience-links/link-view.js';
 
 export interface LeadInput {
   name: string;
@@ -46,6 +49,8 @@ export interface LeadInput {
   access?: string | null;
   /** Set when the form was asked by the tour's lead gate: the frame the visitor stopped at. */
   gateFrame?: number | null;
+  /** The audience link the visitor watches through: its own lead gate applies, and gateFrame counts its frames. */
+  link?: string | null;
 }
 
 export interface TourLeadModel {
@@ -100,12 +105,19 @@ export async function createLead(
   // A lead is left from the tour's player: only by someone the tour lets in (its password's grant, or a member).
   await assertCanView(services, auth, tour, input.access);
   const atGate = input.gateFrame !== undefined && input.gateFrame !== null;
+  let gate: ReturnType<typeof gateLeadColumns> | null = null;
   if (atGate) {
-    assertGated(tour);
+    // Through an audience link its own gate applies (when it sets one), and the frame is in the link's numbering.
+    const link = input.link != null ? await liveLink(services, tour.id, input.link) : null;
+    if (link && (!link.link || !link.live))
+      throw new AppError(ERROR_CODES.AUDIENCE_LINK_UNAVAILABLE, PLAYER_GATE_TEXTS.linkUnavailable);
+    const gated = gateThroughLink(tour, link?.link);
+    assertGated(gated);
     if (!Number.isInteger(input.gateFrame) || input.gateFrame! < 0 || input.gateFrame! > 10_000_000)
       throw badInput('Not a valid frame.', 'gateFrame');
+    const frame = link?.link ? await tourFrameOfLink(services, tour.id, link.link, input.gateFrame!) : input.gateFrame!;
+    gate = gateLeadColumns(gated.lead_gate_approval, frame);
   }
-  const gate = atGate ? gateLeadColumns(tour.lead_gate_approval, input.gateFrame!) : null;
 
   const live = input.leadType === LEAD_TYPES.LIVE_VIEWING;
   const { lead, session } = await services.db.transaction().execute(async (trx) => {
