@@ -145,6 +145,8 @@ export async function sendLead(
   form: HTMLFormElement,
   turnstileToken: string,
   gateFrame: number,
+  /** The audience link watched through ('' for none): its own gate applies, and gateFrame counts its frames. */
+  link = '',
 ): Promise<GateResult> {
   const value = (k: string) => ((form.elements.namedItem(k) as HTMLInputElement | null)?.value ?? '').trim();
   // The plain checks here; the server checks everything (the phone number's shape too) and answers per field.
@@ -179,6 +181,7 @@ export async function sendLead(
         visitorId: visit.visitorId ?? null,
         access: grantFor(tourId) ?? null,
         gateFrame,
+        ...(link ? { link } : {}),
       },
     });
     const g = data.tourLeadCreate.gate;

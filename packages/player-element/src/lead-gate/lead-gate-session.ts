@@ -84,6 +84,7 @@ export class LeadGateSession {
       form,
       this.humanToken?.() ?? '',
       this.stoppedAt,
+      this.ctx.config.audienceLink.trim(),
     );
     if (!r.ok) {
       this.set({ phase: 'form', error: r.error, fields: r.fields });
