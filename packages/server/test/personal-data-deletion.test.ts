@@ -292,8 +292,8 @@ describe.each(DB_KINDS)('account deletion on %s', (kind) => {
     forged.searchParams.set('s', 'x'.repeat(43));
     expect((await fetch(forged)).status).toBe(404);
     const old = new URL(link);
-    const { deletionConfirmUrl } = await import('../src/services/personal-data/signing.js');
-    const stale = deletionConfirmUrl(t.app.services, google.user.id, Date.now() - 2 * DAY);
+    const { deletionConfirmLink } = await import('../src/services/personal-data/account-deletion.js');
+    const stale = (await deletionConfirmLink(t.app.services, google.user.id, Date.now() - 2 * DAY))!;
     expect(old.pathname).toBe(new URL(stale).pathname);
     const expired = await fetch(stale);
     expect(expired.status).toBe(410);

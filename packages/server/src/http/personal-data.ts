@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isUuid } from '../core/ids.js';
 import { escapeHtml as esc } from '../core/html.js';
-import { confirmDeletionLink } from '../services/personal-data/account-deletion.js';
+import { checkDeletionLink, confirmDeletionLink } from '../services/personal-data/account-deletion.js';
 import { exportForDownload } from '../services/personal-data/exports.js';
 import { eraseLead, leadForErasure } from '../services/personal-data/lead-erasure.js';
 import { checkLink } from '../services/personal-data/signing.js';
@@ -135,7 +135,7 @@ export async function registerPersonalDataRoutes(app: FastifyInstance, services:
 
     scope.get<{ Params: { id: string }; Querystring: Query }>('/account-deletion/:id', async (req, reply) => {
       const id = req.params.id;
-      const check = isUuid(id) ? checkLink(services, 'account-deletion', id, req.query.s, req.query.e) : 'invalid';
+      const check = isUuid(id) ? await checkDeletionLink(services, id, req.query.s, req.query.e) : 'invalid';
       if (check === 'invalid')
         return message(
           reply,

@@ -20,7 +20,13 @@ import {
   deletionScheduledMail,
   type DeletionPlan,
 } from './personal-data-mail.js';
-import { checkLink, DELETION_CONFIRM_HOURS, deletionConfirmUrl, type LinkCheck } from './signing.js';
+import {
+  checkLink,
+  DELETION_CONFIRM_HOURS,
+  deletionConfirmUrl,
+  deletionLinkSubject,
+  type LinkCheck,
+} from './signing.js';
 
 const DELETION_TEXTS = {
   lastAdmin: (company: string) =>
@@ -154,7 +160,7 @@ export async function requestDeletion(
       deletionConfirmMail({
         to: user.username,
         name: user.name ?? 'there',
-        link: deletionConfirmUrl(services, auth.userId, now.getTime()),
+        link: (await deletionConfirmLink(services, auth.userId, now.getTime()))!,
         hours: DELETION_CONFIRM_HOURS,
       }),
     );
@@ -211,6 +217,42 @@ export async function scheduleDeletion(services: Services, userId: string, now =
   return purgeAfter;
 }
 
+/** When the account's sessions last ended, as deletion links sign it (null: no such account). */
+async function credentialsStamp(services: Services, userId: string): Promise<string | null> {
+  // The column (migration 0010) is not in the table's type; resolve-auth.ts reads it the same way.
+  const row = await services.db
+    .selectFrom('users')
+    .select(sql<Date | string | null>`credentials_changed_at`.as('at'))
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (!row) return null;
+  const at = row.at;
+  return at === null ? 'never' : String(new Date(at).getTime());
+}
+
+/** The mailed confirmation link of an account without a password, as of now (null: no such account). */
+export async function deletionConfirmLink(
+  services: Services,
+  userId: string,
+  nowMs = Date.now(),
+): Promise<string | null> {
+  const stamp = await credentialsStamp(services, userId);
+  return stamp === null ? null : deletionConfirmUrl(services, userId, stamp, nowMs);
+}
+
+/** Whether a deletion confirmation is valid now: signed for this account as it is (a used link no longer is). */
+export async function checkDeletionLink(
+  services: Services,
+  userId: string,
+  signature: unknown,
+  expires: unknown,
+  nowMs = Date.now(),
+): Promise<LinkCheck> {
+  const stamp = await credentialsStamp(services, userId);
+  if (stamp === null) return 'invalid';
+  return checkLink(services, 'account-deletion', deletionLinkSubject(userId, stamp), signature, expires, nowMs);
+}
+
 /** The mailed confirmation link of an account without a password: schedules its deletion. */
 export async function confirmDeletionLink(
   services: Services,
@@ -219,10 +261,8 @@ export async function confirmDeletionLink(
   signature: unknown,
   now = new Date(),
 ): Promise<Exclude<LinkCheck, 'valid'> | { refused: string } | { purgeAfter: Date }> {
-  const check = checkLink(services, 'account-deletion', userId, signature, expires, now.getTime());
+  const check = await checkDeletionLink(services, userId, signature, expires, now.getTime());
   if (check !== 'valid') return check;
-  const exists = await services.db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
-  if (!exists) return 'invalid';
   try {
     return { purgeAfter: await scheduleDeletion(services, userId, now) };
   } catch (err) {

@@ -66,8 +66,16 @@ export function leadErasureUrl(services: Services, leadId: string): string {
 /** How long the mailed confirmation of an account deletion works. */
 export const DELETION_CONFIRM_HOURS = 24;
 
+/**
+ * What a deletion confirmation signs besides its expiry: the account and the moment its sessions last ended
+ * (`users.credentials_changed_at`, `stamp`). Confirming ends every session, so a link works once: posted again (after
+ * the person cancelled by signing in, say) it no longer matches.
+ */
+export const deletionLinkSubject = (userId: string, stamp: string) => `${userId}\n${stamp}`;
+
 /** The link that confirms the deletion of an account without a password (signed in with Google). */
-export function deletionConfirmUrl(services: Services, userId: string, nowMs = Date.now()): string {
+export function deletionConfirmUrl(services: Services, userId: string, stamp: string, nowMs = Date.now()): string {
   const e = Math.floor(nowMs / 1000) + DELETION_CONFIRM_HOURS * 3600;
-  return `${services.config.publicUrl}/account-deletion/${userId}?e=${e}&s=${signLink(services, 'account-deletion', userId, e)}`;
+  const s = signLink(services, 'account-deletion', deletionLinkSubject(userId, stamp), e);
+  return `${services.config.publicUrl}/account-deletion/${userId}?e=${e}&s=${s}`;
 }
