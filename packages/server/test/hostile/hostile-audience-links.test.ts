@@ -261,6 +261,40 @@ describe.each(DB_KINDS)('hostile: audience links (%s)', (kind) => {
     }
   });
 
+  // Not held yet: an unknown token on a company-only (or password) tour answers AUDIENCE_LINK_UNAVAILABLE with the
+  // owner's contact (name, e-mail, phone), which the tour's own gate (TOUR_MEMBERS_ONLY / TOUR_PASSWORD_REQUIRED) never
+  // shows: anyone holding the tour's id learns them by making up a link. link-view.ts was being edited by the audience
+  // links' own work when this was found, so the fix (no contact for a token that was never a link of the tour) is left
+  // to it; this test passes (it.fails stops failing) once that is done.
+  it.fails("a made-up link on a company-only tour shows no more than the tour's own gate: no owner contact", async () => {
+    await t.app.services.db
+      .updateTable('user_profiles')
+      .set({ contact_number: '+44 7700 900123' })
+      .where('user_id', '=', owner.user.id)
+      .execute();
+    const set = await t.gql(
+      'mutation($input: TourAccessSetInput!) { tourAccessSet(input: $input) { id access } }',
+      { input: { id: tourId, access: 'COMPANY' } },
+      owner.token,
+    );
+    expect(set.errors).toBeUndefined();
+    try {
+      const own = await gqlPost(t.url, PLAYER_TOUR_QUERY, { tourID: tourId }, CLIENT_ADDRESSES[1]);
+      expect(own.json.errors[0].extensions.code).toBe('TOUR_MEMBERS_ONLY');
+      expect(own.text).not.toContain(owner.user.username);
+      const made = await getLink(randomBytes(24).toString('base64url'), CLIENT_ADDRESSES[2]);
+      expect(made.text).toContain('AUDIENCE_LINK_UNAVAILABLE');
+      expect(made.text).not.toContain(owner.user.username);
+      expect(made.text).not.toContain('900123');
+    } finally {
+      await t.gql(
+        'mutation($input: TourAccessSetInput!) { tourAccessSet(input: $input) { id access } }',
+        { input: { id: tourId, access: 'PUBLIC' } },
+        owner.token,
+      );
+    }
+  });
+
   it("one tour's link opens no other tour, and its visits cannot be written to another tour", async () => {
     const mine = await create({ label: 'Mine' });
     const other = await seedProcessedTour(t, stranger, 1);
