@@ -1,16 +1,18 @@
 /**
  * The Sharing dialog's form for a new audience link: a name, an optional last day (the link works until the end of it,
- * in the agent's time zone), the rooms it does not show, and the unbranded switch. Checked with the shared schema
+ * in the agent's time zone), the rooms it does not show, the unbranded switch, and its lead form (the tour's, none,
+ * before one of the rooms it shows, or after some seconds; Tour Info's field with the tour's choice added). Checked with the shared schema
  * (the server checks again); the server's refusal is shown beside the field it names.
  */
 import { useId, useState, type FormEvent } from 'react';
 import { useMutation } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
-import { VALIDATION, audienceLinkInputSchema, endOfLocalDay } from '@roomwalk/shared';
+import { LEAD_GATE_MODES, LEAD_GATE_TEXTS, VALIDATION, audienceLinkInputSchema, endOfLocalDay } from '@roomwalk/shared';
 import { describeFailure, fieldErrors } from '../../graphql/errors.js';
 import { FormField } from '../../ui/form-field.js';
 import { AUDIENCE_LINK_TEXTS as T } from './audience-link-texts.js';
 import { AudienceLinkCreateMutation } from './audience-link-operations.js';
+import { LeadGateField, TOUR_GATE, leadGateProblem, type LeadGateChoice } from './lead-gate-field.js';
 
 export interface RoomChoice {
   id: string;
@@ -27,12 +29,15 @@ interface Problems {
   label?: string;
   expiresAt?: string;
   hiddenMarkerIds?: string;
+  leadGate?: string;
   form?: string;
 }
 
+const TOURS_GATE: LeadGateChoice = { mode: TOUR_GATE, markerId: '', seconds: '', approval: false };
+
 /** What is wrong with the form, in the agent's words (empty: it can be sent). */
 export function audienceLinkProblems(
-  v: { label: string; expires: string; hidden: readonly string[] },
+  v: { label: string; expires: string; hidden: readonly string[]; gate?: LeadGateChoice },
   rooms: number,
 ): Problems {
   const out: Problems = {};
@@ -41,6 +46,13 @@ export function audienceLinkProblems(
   if (v.expires && (!endOfLocalDay(v.expires) || v.expires < today()))
     out.expiresAt = VALIDATION.audienceLinkExpiryPast;
   if (v.hidden.length > 0 && v.hidden.length >= rooms) out.hiddenMarkerIds = VALIDATION.audienceLinkAllHidden;
+  const gate = v.gate ?? TOURS_GATE;
+  if (gate.mode !== TOUR_GATE) {
+    out.leadGate = leadGateProblem(gate) ?? undefined;
+    // A form before a room the link does not show could never be reached (the server refuses it too).
+    if (gate.mode === LEAD_GATE_MODES.room && v.hidden.includes(gate.markerId))
+      out.leadGate = LEAD_GATE_TEXTS.roomHiddenByLink;
+  }
   return Object.fromEntries(Object.entries(out).filter(([, m]) => m)) as Problems;
 }
 
@@ -60,10 +72,11 @@ export function AudienceLinkForm({
   const [expires, setExpires] = useState('');
   const [hidden, setHidden] = useState<string[]>([]);
   const [unbranded, setUnbranded] = useState(false);
+  const [gate, setGate] = useState<LeadGateChoice>(TOURS_GATE);
   const [submitted, setSubmitted] = useState(false);
   const [server, setServer] = useState<Problems>({});
   const [state, create] = useMutation(AudienceLinkCreateMutation);
-  const local = audienceLinkProblems({ label, expires, hidden }, rooms.length);
+  const local = audienceLinkProblems({ label, expires, hidden, gate }, rooms.length);
   const problems: Problems = submitted ? { ...server, ...local } : server;
 
   const submit = async (e: FormEvent) => {
@@ -78,14 +91,24 @@ export function AudienceLinkForm({
         expiresAt: expires ? endOfLocalDay(expires) : null,
         hiddenMarkerIds: hidden,
         unbranded,
+        leadGate:
+          gate.mode === TOUR_GATE
+            ? null
+            : {
+                mode: gate.mode,
+                markerId: gate.mode === LEAD_GATE_MODES.room ? gate.markerId || null : null,
+                seconds: gate.mode === LEAD_GATE_MODES.seconds && gate.seconds !== '' ? Number(gate.seconds) : null,
+                approval: gate.approval,
+              },
       },
     });
     if (r.error) {
       const fields = fieldErrors(r.error);
-      const known = fields.label || fields.expiresAt || fields.hiddenMarkerIds;
+      const leadGate = Object.entries(fields).find(([k]) => k.startsWith('leadGate'))?.[1];
+      const known = fields.label || fields.expiresAt || fields.hiddenMarkerIds || leadGate;
       setServer(
         known
-          ? { label: fields.label, expiresAt: fields.expiresAt, hiddenMarkerIds: fields.hiddenMarkerIds }
+          ? { label: fields.label, expiresAt: fields.expiresAt, hiddenMarkerIds: fields.hiddenMarkerIds, leadGate }
           : { form: describeFailure(r.error) },
       );
       return;
@@ -145,6 +168,13 @@ export function AudienceLinkForm({
         <input type="checkbox" checked={unbranded} onChange={(e) => setUnbranded(e.currentTarget.checked)} />
         <span>{T.unbranded}</span>
       </label>
+      <LeadGateField
+        value={gate}
+        rooms={rooms.filter((r) => !hidden.includes(r.id))}
+        error={problems.leadGate ?? null}
+        onChange={setGate}
+        tourChoice={T.tourLeadForm}
+      />
       {problems.form ? (
         <p className="form-failure" role="alert">
           {problems.form}

@@ -4,7 +4,10 @@ import { graphql } from '../../graphql/graphql.js';
 /** The tour's links (revoked ones too) and its rooms, for the list and the form's hidden-room choice. */
 export const AudienceLinksQuery = graphql(`
   query AudienceLinks($tourId: ID!) {
-    audienceLinks(tourId: $tourId) { id label url status expiresAt hiddenMarkerIds unbranded visits createdAt }
+    audienceLinks(tourId: $tourId) {
+      id label url status expiresAt hiddenMarkerIds unbranded visits createdAt
+      leadGate { mode markerId seconds approval }
+    }
     tour(tourID: $tourId) { id markers { id name frameIndex } }
   }
 `);

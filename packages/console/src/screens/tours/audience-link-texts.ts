@@ -13,6 +13,7 @@ export const AUDIENCE_LINK_TEXTS = {
   hiddenRoomsHint: 'Visitors of this link never see these rooms: not in the picture, not in the room list.',
   noRooms: 'This tour has no rooms (markers) yet, so there is nothing to hide.',
   unbranded: 'Unbranded (no company logo, colours, agent details or listing link)',
+  tourLeadForm: "The tour's own lead form (as set in Tour Info)",
   create: 'Create link',
   cancel: 'Cancel',
   created: 'Audience link created',
@@ -30,6 +31,11 @@ export const AUDIENCE_LINK_TEXTS = {
   hides: (rooms: string) => `Hides ${rooms}`,
   showsAll: 'Shows every room',
   unbrandedTag: 'Unbranded',
+  gateRoom: (room: string, approval: boolean) =>
+    `Lead form before ${room || 'a room'}${approval ? ', waits for your approval' : ''}`,
+  gateSeconds: (seconds: number, approval: boolean) =>
+    `Lead form after ${seconds} s${approval ? ', waits for your approval' : ''}`,
+  gateOff: 'No lead form',
   visits: (n: number) => (n === 1 ? '1 visit' : `${n} visits`),
   passwordStill: 'This tour asks for its password: links ask for it too.',
 } as const;

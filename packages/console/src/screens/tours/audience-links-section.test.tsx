@@ -33,6 +33,7 @@ const links = [
     hiddenMarkerIds: [],
     unbranded: true,
     visits: 1,
+    leadGate: { mode: 'ROOM', markerId: GARDEN, seconds: null, approval: true },
     createdAt: '2030-04-01T08:00:00Z',
   },
 ];
@@ -70,7 +71,11 @@ describe('Sharing Options: audience links', () => {
     expect(within(open).getByText('Copy link')).toBeInTheDocument();
     const mls = screen.getByText('MLS').closest('li')!;
     expect(mls).toHaveTextContent('Revoked');
-    expect(mls).toHaveTextContent('Shows every room · Unbranded · 1 visit');
+    expect(mls).toHaveTextContent(
+      'Shows every room · Unbranded · Lead form before Garden, waits for your approval · 1 visit',
+    );
+    // A link keeping the tour's lead form says nothing of it.
+    expect(open).not.toHaveTextContent('Lead form');
     expect(within(mls).queryByText('Copy link')).toBeNull();
     expect(within(mls).queryByText('Revoke')).toBeNull();
   });
@@ -102,9 +107,65 @@ describe('Sharing Options: audience links', () => {
         expiresAt: endOfLocalDay('2099-03-04'),
         hiddenMarkerIds: [KITCHEN],
         unbranded: false,
+        leadGate: null,
       },
     });
     expect(await screen.findByText('Audience link created')).toBeInTheDocument();
+  });
+
+  it("offers the link's own lead form: rooms it shows only, checked first, sent with the approval choice", async () => {
+    const stub = render({
+      AudienceLinkCreate: () => ({
+        body: { data: { audienceLinkCreate: { id: 'audlink_c', label: 'Open day', url: 'u', status: 'ACTIVE' } } },
+      }),
+    });
+    fireEvent.click(await screen.findByText('New audience link'));
+    const form = screen.getByRole('form');
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Open day' } });
+    const lead = within(screen.getByRole('group', { name: 'Lead form' }));
+    // The tour's own lead form is the default; a room gate asks for its room.
+    expect(lead.getByRole('radio', { name: "The tour's own lead form (as set in Tour Info)" })).toBeChecked();
+    fireEvent.click(lead.getByRole('radio', { name: 'Ask for details before a room' }));
+    fireEvent.submit(form);
+    expect(await screen.findByText('Choose the room the form comes before.')).toBeInTheDocument();
+    expect(sent(stub, 'AudienceLinkCreate')).toHaveLength(0);
+    // A room the link hides is not offered.
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Kitchen' }));
+    const room = lead.getByLabelText('Room') as HTMLSelectElement;
+    expect([...room.options].map((o) => o.text)).toEqual(['Choose a room', 'Garden']);
+    fireEvent.change(room, { target: { value: GARDEN } });
+    fireEvent.click(lead.getByRole('checkbox', { name: /Wait for my approval/ }));
+    fireEvent.submit(form);
+    await waitFor(() => expect(sent(stub, 'AudienceLinkCreate')).toHaveLength(1));
+    expect((sent(stub, 'AudienceLinkCreate')[0]!.body as { variables: { input: unknown } }).variables.input).toEqual({
+      tourId: TOUR,
+      label: 'Open day',
+      expiresAt: null,
+      hiddenMarkerIds: [KITCHEN],
+      unbranded: false,
+      leadGate: { mode: 'ROOM', markerId: GARDEN, seconds: null, approval: true },
+    });
+  });
+
+  it("shows the server's refusal of the lead form beside it", async () => {
+    const refusal = 'The form cannot come before the first room this link shows. Choose a later room.';
+    render({
+      AudienceLinkCreate: () => ({
+        body: {
+          data: null,
+          errors: [
+            { message: refusal, extensions: { code: 'BAD_USER_INPUT', fields: { 'leadGate.markerId': refusal } } },
+          ],
+        },
+      }),
+    });
+    fireEvent.click(await screen.findByText('New audience link'));
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Open day' } });
+    const lead = within(screen.getByRole('group', { name: 'Lead form' }));
+    fireEvent.click(lead.getByRole('radio', { name: 'Ask for details after some seconds' }));
+    fireEvent.change(lead.getByLabelText('Seconds of watching'), { target: { value: '30' } });
+    fireEvent.submit(screen.getByRole('form'));
+    expect(await lead.findByText(refusal)).toBeInTheDocument();
   });
 
   it('revokes only after asking, then reads the list again', async () => {
@@ -139,6 +200,19 @@ describe('audience link rules', () => {
       hiddenMarkerIds: 'Leave at least one room visible.',
     });
     expect(audienceLinkProblems({ label: 'MLS', expires: '', hidden: ['a'] }, 2)).toEqual({});
+  });
+
+  it("a link's lead form before a room it hides, or without its seconds, is refused; the tour's needs nothing", () => {
+    const gate = { mode: 'ROOM' as const, markerId: 'a', seconds: '', approval: false };
+    expect(audienceLinkProblems({ label: 'MLS', expires: '', hidden: ['a'], gate }, 2)).toEqual({
+      leadGate: 'This link does not show that room, so the form cannot come before it. Choose a room the link shows.',
+    });
+    expect(
+      audienceLinkProblems({ label: 'MLS', expires: '', hidden: [], gate: { ...gate, mode: 'SECONDS' } }, 2),
+    ).toEqual({ leadGate: 'Choose between 5 and 3600 seconds.' });
+    expect(
+      audienceLinkProblems({ label: 'MLS', expires: '', hidden: ['a'], gate: { ...gate, mode: 'TOUR' } }, 2),
+    ).toEqual({});
   });
 
   it('the share page takes link= (32 base64url characters only) onto the player', () => {

@@ -23,6 +23,15 @@ interface LinkItem {
   hiddenMarkerIds: readonly string[];
   unbranded: boolean;
   visits: number;
+  leadGate?: { mode: string; markerId?: string | null; seconds?: number | null; approval: boolean } | null;
+}
+
+/** The link's own lead form in the summary (nothing when it keeps the tour's). */
+function gateSummary(g: LinkItem['leadGate'], roomName: (id: string) => string | undefined): string[] {
+  if (!g) return [];
+  if (g.mode === 'ROOM' && g.markerId) return [T.gateRoom(roomName(g.markerId) ?? '', g.approval)];
+  if (g.mode === 'SECONDS' && g.seconds) return [T.gateSeconds(g.seconds, g.approval)];
+  return [T.gateOff];
 }
 
 /** Focuses a Shoelace button once it has drawn its inner button (a new one has not yet). */
@@ -41,6 +50,7 @@ function linkSummary(l: LinkItem, roomName: (id: string) => string | undefined):
     l.expiresAt ? (l.status === 'EXPIRED' ? T.expiredOn(day(l.expiresAt)) : T.expiresOn(day(l.expiresAt))) : T.noExpiry,
     hidden.length ? T.hides(hidden.join(', ')) : T.showsAll,
     ...(l.unbranded ? [T.unbrandedTag] : []),
+    ...gateSummary(l.leadGate, roomName),
     T.visits(l.visits),
   ];
 }

@@ -8,15 +8,18 @@ import { useMutation, useQuery } from 'urql';
 import { LEAD_GATE_MODES, leadGateInputSchema, type LeadGateMode } from '@roomwalk/shared';
 import { TourLeadGateQuery, TourLeadGateSetMutation } from './lead-gate-operations.js';
 
+/** An audience link's choice that keeps the tour's own lead form (the link sets none of its own). */
+export const TOUR_GATE = 'TOUR' as const;
+
 export interface LeadGateChoice {
-  mode: LeadGateMode;
+  mode: LeadGateMode | typeof TOUR_GATE;
   markerId: string;
   seconds: string;
   approval: boolean;
 }
 
 /** What is wrong with the choice, in the owner's words (null when it can be saved). */
-function leadGateProblem(c: LeadGateChoice): string | null {
+export function leadGateProblem(c: LeadGateChoice): string | null {
   const r = leadGateInputSchema.safeParse({
     mode: c.mode,
     markerId: c.markerId || null,
@@ -70,11 +73,14 @@ export function LeadGateField(props: {
   rooms: ReadonlyArray<{ id: string; name: string }>;
   error: string | null;
   onChange: (v: LeadGateChoice) => void;
+  /** Offers "the tour's lead form" first, with this label (an audience link's form). */
+  tourChoice?: string;
 }) {
   const id = useId();
   const { value, rooms, error } = props;
   const change = (patch: Partial<LeadGateChoice>) => props.onChange({ ...value, ...patch });
-  const modes: Array<{ mode: LeadGateMode; label: string }> = [
+  const modes: Array<{ mode: LeadGateChoice['mode']; label: string }> = [
+    ...(props.tourChoice ? [{ mode: TOUR_GATE, label: props.tourChoice }] : []),
     { mode: LEAD_GATE_MODES.off, label: 'No form: visitors see the whole tour' },
     { mode: LEAD_GATE_MODES.room, label: 'Ask for details before a room' },
     { mode: LEAD_GATE_MODES.seconds, label: 'Ask for details after some seconds' },
@@ -132,7 +138,7 @@ export function LeadGateField(props: {
           />
         </div>
       ) : null}
-      {value.mode !== LEAD_GATE_MODES.off ? (
+      {value.mode !== LEAD_GATE_MODES.off && value.mode !== TOUR_GATE ? (
         <label className="radio">
           <input
             type="checkbox"
