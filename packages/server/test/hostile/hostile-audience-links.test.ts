@@ -261,12 +261,9 @@ describe.each(DB_KINDS)('hostile: audience links (%s)', (kind) => {
     }
   });
 
-  // Not held yet: an unknown token on a company-only (or password) tour answers AUDIENCE_LINK_UNAVAILABLE with the
-  // owner's contact (name, e-mail, phone), which the tour's own gate (TOUR_MEMBERS_ONLY / TOUR_PASSWORD_REQUIRED) never
-  // shows: anyone holding the tour's id learns them by making up a link. link-view.ts was being edited by the audience
-  // links' own work when this was found, so the fix (no contact for a token that was never a link of the tour) is left
-  // to it; this test passes (it.fails stops failing) once that is done.
-  it.fails("a made-up link on a company-only tour shows no more than the tour's own gate: no owner contact", async () => {
+  // An unknown token on a company-only tour answered the owner's name, e-mail and phone (AUDIENCE_LINK_UNAVAILABLE's
+  // contact), which the tour's own gate never shows.
+  it("a made-up link on a company-only tour shows no more than the tour's own gate: no owner contact", async () => {
     await t.app.services.db
       .updateTable('user_profiles')
       .set({ contact_number: '+44 7700 900123' })

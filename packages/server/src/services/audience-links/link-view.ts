@@ -52,11 +52,15 @@ async function contactOf(services: Services, tour: Pick<TourRow, 'owner_id'>) {
   };
 }
 
-/** The refusal of a link that no longer opens: the company's message in its branding (none for an unbranded link). */
-async function linkUnavailable(services: Services, tour: TourRow, unbranded: boolean): Promise<AppError> {
-  const gate = unbranded
+/**
+ * The refusal of a link that no longer opens: the company's message in its branding (none for an unbranded link). The
+ * agent's contact is for the holders of a real link of the tour (expired or revoked): a made-up token learns no more
+ * than the tour's own gate shows, or anyone holding a company-only tour's id would read its owner's e-mail and phone.
+ */
+async function linkUnavailable(services: Services, tour: TourRow, link: AudienceLinkRow | null): Promise<AppError> {
+  const gate = link?.unbranded
     ? { companyName: null, logoURL: null, accentColor: null, contact: null }
-    : { ...(await gateOf(services, tour)), contact: await contactOf(services, tour) };
+    : { ...(await gateOf(services, tour)), contact: link ? await contactOf(services, tour) : null };
   return new AppError(ERROR_CODES.AUDIENCE_LINK_UNAVAILABLE, PLAYER_GATE_TEXTS.linkUnavailable, { gate });
 }
 
@@ -80,7 +84,7 @@ export async function liveLink(
 /** The view of a live link of this tour; throws the company's message when the link no longer opens. */
 async function openLinkView(services: Services, tour: TourRow, token: unknown): Promise<LinkView> {
   const { link, live } = await liveLink(services, tour.id, token);
-  if (!link || !live) throw await linkUnavailable(services, tour, link?.unbranded ?? false);
+  if (!link || !live) throw await linkUnavailable(services, tour, link);
   if (!link.hidden_marker_ids.length) return buildLinkView(link, [], []);
   const [clips, markers] = await Promise.all([
     services.db.selectFrom('clips').select(['index', 'frame_count']).where('tour_id', '=', tour.id).execute(),
