@@ -1,8 +1,9 @@
 /// <reference lib="webworker" />
 /**
  * The copy-out step of a decode: every VideoFrame the decoder hands out for the requested range is copied (any pixel
- * format: frame-formats.ts), plus a bitmap of the frame a jump waits for (frame-bitmap.ts), and closed as soon as those
- * are made, independent of batching. Copies go back to the main thread in batches, transferred, in frame order.
+ * format: frame-formats.ts) and closed as soon as its pixels are out, independent of batching; the frame a jump waits
+ * for also becomes a bitmap, made from those pixels (frame-bitmap.ts). Copies go back to the main thread in batches,
+ * transferred, in frame order.
  */
 import { transfer } from 'comlink';
 import type { DecodedFrame, DecodeRequest } from './decode-types.js';
@@ -44,12 +45,13 @@ export function createCopyOut(
         close(frame);
         return;
       }
-      const size = {
-        width: frame.visibleRect?.width ?? frame.codedWidth,
-        height: frame.visibleRect?.height ?? frame.codedHeight,
-      };
-      const bitmap = i === req.urgent && req.canvas ? frameBitmap(frame, size, req.canvas) : undefined;
-      const made = Promise.all([copyFrame(frame), bitmap]).finally(() => close(frame));
+      // The frame is closed as soon as its pixels are out; the bitmap a jump waits for is made from those pixels.
+      const made = copyFrame(frame)
+        .finally(() => close(frame))
+        .then(
+          async (pixels) =>
+            [pixels, i === req.urgent && req.canvas ? await frameBitmap(pixels, req.canvas) : undefined] as const,
+        );
       made.catch(() => undefined);
       chain = chain
         .then(() => made)

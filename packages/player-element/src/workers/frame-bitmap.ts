@@ -84,21 +84,17 @@ export class BitmapMaker {
 const decoded = new BitmapMaker();
 
 /**
- * The bitmap of the frame a jump waits for, made by the decode worker from a copy of the VideoFrame (the first paint
- * after a jump skips the paint worker's round trip): at the canvas's backing size, or the frame's own (`size`, its
- * visible size) when it is narrower: the same rule as sizeFor in controllers/canvas-controller.ts, so the main thread
- * finds it under the size it asks for. The frame stays open: the caller closes it.
+ * The bitmap of the frame a jump waits for, made by the decode worker from the frame's copied-out pixels (the first
+ * paint after a jump skips the paint worker's round trip): at the canvas's backing size, or the frame's own when it is
+ * narrower: the same rule as sizeFor in controllers/canvas-controller.ts, so the main thread finds it under the size it
+ * asks for. Undefined when it cannot be made: the frame is then painted through the paint worker.
  */
 export function frameBitmap(
-  frame: VideoFrame,
-  size: { width: number; height: number },
+  pixels: FramePixels,
   canvas: { width: number; height: number },
 ): Promise<ImageBitmap | undefined> {
-  const target = size.width < canvas.width ? size : canvas;
-  // Without it the frame is still painted, through the paint worker.
-  return copyFrame(frame)
-    .then((pixels) => decoded.make(pixels, target.width, target.height))
-    .catch(() => undefined);
+  const target = pixels.width < canvas.width ? pixels : canvas;
+  return decoded.make(pixels, target.width, target.height).catch(() => undefined);
 }
 
 /** A keyframe thumbnail of `width` x `height` (the jump placeholder), smoothly scaled; the frame stays open. */
