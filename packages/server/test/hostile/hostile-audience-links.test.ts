@@ -292,6 +292,36 @@ describe.each(DB_KINDS)('hostile: audience links (%s)', (kind) => {
     }
   });
 
+  it("a link without the tour's form plays its clips past the tour's gate; removing link= gets the tour's cut, files 404", async () => {
+    const gate = await t.gql(
+      GATE_SET,
+      { input: { id: tourId, mode: 'ROOM', markerId: markerIds.Kitchen, approval: true } },
+      owner.token,
+    );
+    expect(gate.errors).toBeUndefined();
+    try {
+      const seller = await create({ label: 'Seller, no form', leadGate: { mode: 'OFF', approval: false } });
+      const doc =
+        'query($id: ID!, $link: String) { tour(tourID: $id, link: $link) { clips { index highURI lowURI } } }';
+      const viaLink = await gqlPost(t.url, doc, { id: tourId, link: seller.token }, CLIENT_ADDRESSES[1]);
+      const clips = viaLink.json.data.tour.clips as Array<{ index: number; highURI: string; lowURI: string }>;
+      expect(clips).toHaveLength(4);
+      // Every clip the link lists plays (those past the tour's gate come signed).
+      for (const c of clips) expect((await fetch(c.highURI, { headers: { range: 'bytes=0-9' } })).status).toBe(206);
+      // The same visitor without link=: the tour's own gate, and its files past the gate unsigned are Not found.
+      const own = await gqlPost(
+        t.url,
+        'query($id: ID!) { tour(tourID: $id) { clips { index } } }',
+        { id: tourId },
+        CLIENT_ADDRESSES[1],
+      );
+      expect((own.json.data.tour.clips as unknown[]).length).toBe(2);
+      for (const c of clips.slice(2)) expect((await fetch(c.highURI.split('?')[0]!)).status).toBe(404);
+    } finally {
+      await t.gql(GATE_SET, { input: { id: tourId, mode: 'OFF', approval: false } }, owner.token);
+    }
+  });
+
   it("one tour's link opens no other tour, and its visits cannot be written to another tour", async () => {
     const mine = await create({ label: 'Mine' });
     const other = await seedProcessedTour(t, stranger, 1);
