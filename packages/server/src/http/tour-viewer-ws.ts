@@ -24,6 +24,8 @@ import { participantId, signalingTokens } from '../services/live/sessions.js';
 import { LIVE_ROLES, type LiveRole } from '../services/live/signaling-token.js';
 import { liveViewerRefusal } from '../services/tour-access/visit-gate.js';
 import { createGateWaiters, isGateWaiter } from './lead-gate-socket.js';
+import { mapScrollText, tourToViewer, viewerLinkFrames, viewerToTour } from '../services/live/link-frames.js';
+import type { VisibleFrames } from '@roomwalk/shared';
 
 export const TOUR_VIEWER_PATH = '/ws/tour-viewer-events';
 
@@ -72,7 +74,16 @@ declare module 'fastify' {
 }
 
 type Admission =
-  | { ok: true; tourId: string; sessionId: string; role: LiveRole; userId: string; expiresAt: Date }
+  | {
+      ok: true;
+      tourId: string;
+      sessionId: string;
+      role: LiveRole;
+      userId: string;
+      expiresAt: Date;
+      /** A viewer through an audience link that hides rooms: its frames (scrolls are moved to and from them). */
+      frames?: VisibleFrames | null;
+    }
   | { ok: false; code: number; reason: string };
 
 /** Same origin, the public URL's origin, LIVE_ALLOWED_ORIGINS, and in development any localhost port. No Origin (not a browser): allowed, the token decides. */
@@ -114,6 +125,7 @@ async function admit(services: Services, req: IncomingMessage): Promise<Admissio
   let role: LiveRole;
   let userId: string;
   let sessionId = sessionParam?.toLowerCase() ?? null;
+  let frames: VisibleFrames | null = null;
   const signal = await signalingTokens(services).verify(token);
   if (signal.ok && !originOk && signal.claims.role !== LIVE_ROLES.viewer)
     return { ok: false, code: CLOSE_CODES.forbidden, reason: 'Origin not allowed' };
@@ -129,6 +141,12 @@ async function admit(services: Services, req: IncomingMessage): Promise<Admissio
     if (role === LIVE_ROLES.viewer) {
       const refused = await liveViewerRefusal(services, tourId, url.searchParams.get('access'));
       if (refused) return { ok: false, code: CLOSE_CODES.forbidden, reason: refused };
+      const link = url.searchParams.get('link');
+      if (link) {
+        const seen = await viewerLinkFrames(services, tourId, link);
+        if (!seen.ok) return { ok: false, code: CLOSE_CODES.forbidden, reason: 'This link is no longer available' };
+        frames = seen.frames;
+      }
     }
   } else if (signal.reason === 'expired') {
     return { ok: false, code: CLOSE_CODES.sessionExpired, reason: 'Session expired' };
@@ -160,7 +178,7 @@ async function admit(services: Services, req: IncomingMessage): Promise<Admissio
   const expiresAt = new Date(row.expires_at);
   if (expiresAt.getTime() <= Date.now())
     return { ok: false, code: CLOSE_CODES.sessionExpired, reason: 'Session expired' };
-  return { ok: true, tourId, sessionId, role, userId, expiresAt };
+  return { ok: true, tourId, sessionId, role, userId, expiresAt, frames };
 }
 
 type Parsed =
@@ -248,6 +266,8 @@ export async function registerTourViewerWs(app: FastifyInstance, services: Servi
     // A visitor waiting at a lead gate for the agent's approval (http/lead-gate-socket.ts).
     if (isGateWaiter(req)) return gateWaiters.serve(socket, req);
     let peer: (LocalPeer & { tourGlobalId: string }) | null = null;
+    /** Set for a viewer whose audience link hides rooms: its scrolls are in the link's frames. */
+    let frames: VisibleFrames | null = null;
     let closed = false;
     let expiry: NodeJS.Timeout | undefined;
     const early: Array<{ data: RawData; isBinary: boolean }> = [];
@@ -269,7 +289,11 @@ export async function registerTourViewerWs(app: FastifyInstance, services: Servi
       const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
       if (raw.length > LIVE_LIMITS.signalMessageBytes) return close(CLOSE_CODES.tooBig, 'Message too big');
       const parsed = parseMessage(raw.toString('utf8'), peer);
-      if (parsed.ok && parsed.scroll) return hub.relayScroll(peer, parsed.text);
+      if (parsed.ok && parsed.scroll)
+        return hub.relayScroll(
+          peer,
+          frames ? mapScrollText(parsed.text, (f) => viewerToTour(frames!, f)) : parsed.text,
+        );
       if (parsed.ok)
         return hub.relay(peer, parsed.text, {
           ...(parsed.to ? { to: parsed.to } : {}),
@@ -295,6 +319,8 @@ export async function registerTourViewerWs(app: FastifyInstance, services: Servi
         if (closed) return;
         if (!a.ok) return close(a.code, a.reason);
         const tourGlobalId = encodeId('Tour', a.tourId);
+        frames = a.frames ?? null;
+        const seen = frames;
         peer = {
           peerId: randomUUID(),
           role: a.role,
@@ -303,7 +329,8 @@ export async function registerTourViewerWs(app: FastifyInstance, services: Servi
           joinedAt: Date.now(),
           tourGlobalId,
           send: (text) => {
-            if (socket.readyState === WebSocket.OPEN) socket.send(text);
+            if (socket.readyState === WebSocket.OPEN)
+              socket.send(seen ? mapScrollText(text, (f) => tourToViewer(seen, f)) : text);
           },
           close,
         };
