@@ -1,25 +1,13 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { PLAYER } from '@roomwalk/shared/constants';
 import { CACHE_BUDGET } from '../constants.js';
-import {
-  batchFor,
-  cacheBudget,
-  pickDrawable,
-  type Drawable,
-  deferBackward,
-  frameBytes,
-  isStale,
-  planJobs,
-  thumbnailSize,
-  type Job,
-} from './decode-planner.js';
-import { clipFrameCounts, clipStarts, locateFrame, totalFrames } from '../frame-math.js';
+import { cacheBudget, pickDrawable, type Drawable, thumbnailSize } from './decode-planner.js';
+import { clipFrameCounts, clipStarts, totalFrames } from '../frame-math.js';
 import { batchSize, canDecodeHighRes, readDevice, workerCount, type DeviceProfile } from '../device.js';
 import type { Clip } from '../api/types.js';
-import type { DecodedFrame, Rendition } from '../workers/decode-types.js';
 import { sumWorkerStats, WorkerBridge } from '../workers/worker-bridge.js';
 import { ClipPrefetcher } from './clip-prefetcher.js';
-import { ScrubRendition } from './scrub-rendition.js';
+import { DecodeScheduler } from './decode-scheduler.js';
 import { FrameCache } from './frame-cache.js';
 import type { PaintBridge } from '../paint/paint-bridge.js';
 import type { DecodeFocus, FrameSource } from './frame-source.js';
@@ -31,20 +19,15 @@ const TOUR_CODEC = 'avc1.64001f';
 export type { Drawable, DecodeEvents };
 
 /**
- * Owns the decode workers and the bounded frame cache. Runs the planner's passes (decode-planner.ts) on the worker
- * pool, fetches the low rendition of every clip in order (buffer progress, keyframe thumbnails) and the markers' high
- * clips, and keeps the counters `stats()` reports.
+ * Owns the tour, the decode workers and the bounded frame cache, and keeps the counters `stats()` reports. Which
+ * decode runs where and when is the scheduler's (decode-scheduler.ts); downloading ahead is the clip prefetcher's.
  */
 export class DecodeController implements ReactiveController, FrameSource, DecodeFocus {
   readonly cache = new FrameCache({ high: CACHE_BUDGET.highBytes, low: CACHE_BUDGET.lowBytes });
   private bridges: WorkerBridge[] = [];
-  private busy: boolean[] = [];
-  private pending = new Set<string>();
   private clips: Clip[] = [];
   private counts: number[] = [];
   private starts: number[] = [];
-  private position = 0;
-  private direction = 1;
   private highEnabled = true;
   private device: DeviceProfile = readDevice();
   private batch = 20;
@@ -53,27 +36,12 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
    * dropped.
    */
   private tour = new AbortController();
-  private inflightBytes = 0;
-  private nextJobId = 1;
-  private running = new Map<number, Job>();
-  /**
-   * Per worker and rendition, the clip its decoder was last sent into and the next frame it can go on from without
-   * starting again at the keyframe (the worker keeps that decoder unflushed).
-   */
-  private cursors: Partial<Record<Rendition, { clip: number; next: number }>>[] = [];
   /** Downloads ahead of decoding: every clip's low rendition, then the markers' high clips (clip-prefetcher.ts). */
   private readonly prefetcher: ClipPrefetcher;
   /** Workers started before a tour is known (prewarm), taken by the next load(). */
   private warm: WorkerBridge[] = [];
-  private firstArrived = false;
-  /** A jump (not a step): until its exact frame is decoded, that decode has the CPU to itself. */
-  private jumping = false;
-  /** Where a fast travel will land: its exact frame is decoded first, while the travel animates. */
-  private destination: number | null = null;
-  /** The lower rendition while the finger moves fast (scrub-rendition.ts), and the timer that plans again at rest. */
-  private readonly scrub = new ScrubRendition();
-  private scrubRecheck = 0;
-  cancelledJobs = 0;
+  /** Which decode runs on which worker, following the playhead (decode-scheduler.ts). */
+  private readonly scheduler: DecodeScheduler;
   /** Peak of cache, frames in transit, thumbnails and ready bitmaps (notePeak); the bench reads it. */
   peakDecodedBytes = 0;
   decodeErrors = 0;
@@ -100,12 +68,41 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
         return self.highEnabled;
       },
       failed: (e) => this.decodeFailed(e),
-      pump: () => this.pump(),
+      pump: () => this.scheduler.pump(),
       thumbnailArrived: (clip, bitmap) => {
         this.paint.addThumb(clip, bitmap);
         this.notePeak();
       },
       loadedFramesChanged: (frames) => this.host.onLoadedFramesChange(frames),
+    });
+    this.scheduler = new DecodeScheduler({
+      get bridges() {
+        return self.bridges;
+      },
+      get signal() {
+        return self.tour.signal;
+      },
+      get highEnabled() {
+        return self.highEnabled;
+      },
+      get clips() {
+        return self.clips;
+      },
+      get starts() {
+        return self.starts;
+      },
+      get counts() {
+        return self.counts;
+      },
+      get batch() {
+        return self.batch;
+      },
+      cache: this.cache,
+      paint: this.paint,
+      prefetcher: this.prefetcher,
+      failed: (e) => this.decodeFailed(e),
+      framesArrived: () => this.host.onFramesArrived(),
+      notePeak: () => this.notePeak(),
     });
     this.cache.onEvict = (r, f) => this.paint.op({ drop: `${r}:${f}` });
   }
@@ -124,6 +121,10 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
   }
   get workers(): number {
     return this.bridges.length;
+  }
+  /** Decodes cancelled because the playhead left them behind (the bench and `stats()` read it). */
+  get cancelledJobs(): number {
+    return this.scheduler.cancelledJobs;
   }
 
   /**
@@ -158,8 +159,6 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
       const bridge = this.warm.shift() ?? new WorkerBridge(onCrash);
       bridge.onCrash = onCrash;
       this.bridges.push(bridge);
-      this.busy.push(false);
-      this.cursors.push({});
     }
     for (const b of this.warm) b.dispose();
     this.warm = [];
@@ -170,15 +169,13 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
       total: this.total,
       thumbSize: thumbnailSize(this.clips.length, options.aspect),
     });
-    this.position = 0;
-    this.firstArrived = false;
-    this.pump();
+    this.scheduler.start(n);
   }
 
   setHighEnabled(enabled: boolean): void {
     this.setHighEnabledFlag(enabled);
     this.prefetcher.highEnabledChanged();
-    this.pump();
+    this.scheduler.pump();
   }
 
   private setHighEnabledFlag(enabled: boolean): void {
@@ -193,28 +190,12 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
 
   /** Sets (or clears) the fast-travel destination so its exact frame is ready on arrival. */
   setDestination(frame: number | null): void {
-    this.destination = frame;
-    // The destination's exact frame has the CPU to itself, as after a jump.
-    if (frame !== null) this.jumping = true;
-    if (frame !== null) this.scrub.reset();
-    this.cache.focus(this.position, this.direction, frame);
-    this.pump();
+    this.scheduler.setDestination(frame);
   }
 
-  /** Moves the playhead; decoding follows in the direction of travel. */
+  /** Moves the playhead; decoding follows in the direction of travel (and a far jump's frame comes first). */
   setPosition(frame: number): void {
-    if (frame !== this.position) this.direction = frame > this.position ? 1 : -1;
-    // A jump (not a step): until its exact frame is decoded, that decode has the CPU to itself.
-    // (While travelling, the destination's decode keeps that priority.)
-    if (this.destination === null) this.jumping = Math.abs(frame - this.position) > PLAYER.defaultClipFrameCount;
-    // A user's step or swipe (not a jump, not a travel): its speed, and whether the exact frame of the position it
-    // leaves had arrived, steer the rendition (scrub-rendition.ts).
-    if (this.jumping || this.destination !== null) this.scrub.reset();
-    else if (frame !== this.position)
-      this.scrub.move(frame, performance.now(), this.highEnabled && !this.cache.has('high', this.position));
-    this.position = frame;
-    this.cache.focus(frame, this.direction, this.destination);
-    this.pump();
+    this.scheduler.setPosition(frame);
   }
 
   /**
@@ -260,51 +241,9 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
     this.tour = new AbortController();
     for (const b of this.bridges) b.dispose();
     this.bridges = [];
-    this.busy = [];
-    this.cursors = [];
-    this.pending.clear();
-    this.running.clear();
-    this.destination = null;
-    this.scrub.reset();
-    clearTimeout(this.scrubRecheck);
+    this.scheduler.stop();
     this.cache.clear();
     this.paint.dispose(true);
-    this.inflightBytes = 0;
-  }
-
-  private key(r: Rendition, frame: number): string {
-    return `${r}:${frame}`;
-  }
-
-  /**
-   * Where decoding is centred: the playhead, or during a fast travel its destination. The travel passes a clip every
-   * couple of refreshes, faster than any frame on its way could be decoded (those show their clip's thumbnail), so
-   * the workers decode the destination and the window around it instead.
-   */
-  private get focus(): number {
-    return this.destination ?? this.position;
-  }
-
-  /** 720p is planned: hi-res on, and no fast scrub outrunning its 720p frames (scrub-rendition.ts). */
-  private planHigh(): boolean {
-    return this.highEnabled && (this.destination !== null || !this.scrub.lower(performance.now()));
-  }
-
-  /** The planner's view of this decoder's state (decode-planner.ts). */
-  private plan(high: boolean) {
-    return planJobs({
-      starts: this.starts,
-      counts: this.counts,
-      position: this.position,
-      focus: this.focus,
-      direction: this.direction,
-      highEnabled: high,
-      jumping: this.jumping,
-      has: (r, f) => this.cache.has(r, f),
-      pending: (r, f) => this.pending.has(this.key(r, f)),
-      hasThumbnail: (clip) => !!this.paint.thumbs[clip],
-      highPlannable: (clip) => this.prefetcher.highPlannable(clip),
-    });
   }
 
   /** A clip could not be fetched or decoded: the player's "Failed to Load". */
@@ -313,183 +252,11 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
     this.host.onDecodeError(e instanceof Error ? e.message : String(e));
   }
 
-  /**
-   * Cancels running decodes whose frames are all outside the windows around the playhead, and while a fast scrub
-   * decodes 360p (`high` false with hi-res on), the running 720p passes: the CPU goes to the frames the finger reaches.
-   */
-  private cancelStale(high: boolean): void {
-    const o = {
-      focus: this.focus,
-      direction: this.direction,
-      highEnabled: this.highEnabled,
-      destination: this.destination,
-    };
-    for (const [id, job] of this.running) {
-      if (job.worker === undefined) continue;
-      const outrun = !high && this.highEnabled && job.rendition === 'high' && !job.keyframe;
-      if (!outrun && !isStale(job, { ...o, start: this.starts[job.clip] ?? 0 })) continue;
-      this.running.delete(id);
-      this.cancelledJobs++;
-      delete this.cursors[job.worker]?.[job.rendition];
-      job.abort?.abort();
-    }
-  }
-
-  private pump(): void {
-    if (!this.bridges.length) return;
-    const high = this.planHigh();
-    this.cancelStale(high);
-    const { jobs, fetch, exactR: firstR } = this.plan(high);
-    // While the scrub decodes 360p, plan again when the finger may have come to rest (its exact 720p frame then).
-    clearTimeout(this.scrubRecheck);
-    const recheck = this.scrub.recheckAt();
-    if (recheck !== null) this.scrubRecheck = window.setTimeout(() => this.pump(), recheck - performance.now());
-    // Until the first frame is on screen the link is its own (slow networks).
-    if (this.firstArrived) for (const c of fetch) void this.prefetcher.fetchHigh(c);
-    // While the exact frame at the playhead is being decoded (after a jump), nothing else starts:
-    // on a two-core device any other decode slows the one the user is waiting for.
-    const p = this.focus;
-    const exactR: Rendition = this.highEnabled ? 'high' : 'low';
-    if (this.cache.has(exactR, p)) this.jumping = false;
-    const exactKey = this.key(firstR, p);
-    for (const job of jobs) {
-      // Checked per job: once the exact frame's job is started, the jobs after it wait.
-      if (this.jumping && this.pending.has(exactKey) && !job.keyframe) break;
-      if (job.keyframe) {
-        this.run(job.clip % this.bridges.length, job);
-        continue;
-      }
-      // Until the first frame is on screen, only its keyframe is fetched (slow networks).
-      if (!this.firstArrived) break;
-      if (
-        deferBackward(job, {
-          start: this.starts[job.clip] ?? 0,
-          focus: this.focus,
-          direction: this.direction,
-          destination: this.destination,
-        })
-      )
-        continue;
-      // With high frames on, the low rendition only fills idle time: while any high frame is
-      // decoding it would take the CPU that the exact frames need on a two-core device.
-      if (job.rendition === 'low' && high && this.busy.some((b, i) => b && this.runningRendition(i) === 'high'))
-        continue;
-      // The worker already inside this clip goes on from where it stopped: wait for it rather
-      // than decode the clip again from its keyframe on another worker.
-      const owner = this.cursors.findIndex(
-        (c) => c[job.rendition]?.clip === job.clip && c[job.rendition]!.next <= job.from,
-      );
-      if (owner >= 0) {
-        if (!this.busy[owner]) this.run(owner, job);
-        continue;
-      }
-      const preferred = job.clip % this.bridges.length;
-      const w = this.busy[preferred] ? this.busy.findIndex((b) => !b) : preferred;
-      if (w < 0) break;
-      this.run(w, job);
-    }
-  }
-
-  private runningRendition(w: number): Rendition | undefined {
-    for (const j of this.running.values()) if (j.worker === w && !j.keyframe) return j.rendition;
-    return undefined;
-  }
-
-  private run(w: number, job: Job): void {
-    const { signal } = this.tour;
-    const clip = this.clips[job.clip];
-    if (!clip) return;
-    const start = this.starts[job.clip]!;
-    const keys: string[] = [];
-    for (let f = job.from; f <= job.to; f++) {
-      const k = this.key(job.rendition, start + f);
-      keys.push(k);
-      this.pending.add(k);
-    }
-    if (!job.keyframe) {
-      this.busy[w] = true;
-      const c = this.cursors[w];
-      if (c) c[job.rendition] = { clip: job.clip, next: job.to + 1 };
-    }
-    const bridge = this.bridges[w]!;
-    const inflight = frameBytes(job.rendition) * Math.min(job.to - job.from + 1, batchFor(job.rendition, this.batch));
-    this.inflightBytes += inflight;
-    this.notePeak();
-    const onBatch = (frames: DecodedFrame[]) => {
-      if (signal.aborted) return;
-      for (const f of frames) {
-        const k = this.key(job.rendition, start + f.frame);
-        this.cache.put(start + f.frame, f); // then its pixels go to the paint worker, after the evictions the put caused
-        this.paint.op(
-          {
-            put: k,
-            format: f.format,
-            width: f.width,
-            height: f.height,
-            data: f.data,
-            ...(f.colorSpace ? { colorSpace: f.colorSpace } : {}),
-          },
-          f.data,
-        );
-        if (f.bitmap) this.paint.addReady(k, start + f.frame, f.bitmap);
-        this.pending.delete(k);
-      }
-      this.notePeak();
-      this.host.onFramesArrived();
-      if (!this.firstArrived) {
-        // The first frame had the link to itself; now buffer and decode the rest.
-        this.firstArrived = true;
-        this.prefetcher.startLow();
-        this.pump();
-      }
-    };
-    job.id = this.nextJobId++;
-    job.worker = w;
-    // The job's own signal: aborted when it goes stale (cancelStale), which cancels it in its worker.
-    job.abort = new AbortController();
-    this.running.set(job.id, job);
-    const pl = locateFrame(this.starts, this.counts, this.focus);
-    const req = {
-      rendition: job.rendition,
-      clipIndex: job.clip,
-      url: job.rendition === 'high' ? clip.highURI : clip.lowURI,
-      from: job.from,
-      to: job.to,
-      batchSize: batchFor(job.rendition, this.batch),
-      id: job.id,
-      // After a jump and for the first frame, the frame waited for comes as a bitmap too (workers/frame-bitmap.ts).
-      ...(pl.clip === job.clip
-        ? {
-            urgent: pl.local,
-            ...((this.jumping || !this.firstArrived) && this.paint.canvas ? { canvas: this.paint.canvas } : {}),
-          }
-        : {}),
-    };
-    (job.keyframe ? bridge.keyframe(req, onBatch, job.abort.signal) : bridge.decode(req, onBatch, job.abort.signal))
-      .then(
-        () => {
-          if (signal.aborted) return;
-          if (job.rendition === 'high' || !job.keyframe) this.prefetcher.decoded(job.clip, job.rendition);
-        },
-        (e: unknown) => {
-          if (signal.aborted) return;
-          this.decodeFailed(e);
-        },
-      )
-      .finally(() => {
-        this.running.delete(job.id!);
-        this.inflightBytes -= inflight;
-        if (signal.aborted) return;
-        for (const k of keys) this.pending.delete(k);
-        if (!job.keyframe) this.busy[w] = false;
-        this.pump();
-      });
-  }
-
+  /** Keeps the peak of cache, frames in transit, thumbnails and ready bitmaps (`peakDecodedBytes`). */
   notePeak(): void {
     this.peakDecodedBytes = Math.max(
       this.peakDecodedBytes,
-      this.cache.totalBytes + this.inflightBytes + this.paint.thumbBytes + this.paint.bitmapBytes,
+      this.cache.totalBytes + this.scheduler.inflightBytes + this.paint.thumbBytes + this.paint.bitmapBytes,
     );
   }
 }

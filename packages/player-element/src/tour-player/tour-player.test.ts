@@ -190,7 +190,7 @@ describe('<tour-player> decoding', () => {
     const decoder = (
       p as unknown as {
         decoder: {
-          run(w: number, j: Job): void;
+          scheduler: { run(w: number, j: Job): void };
           prefetcher: { fetchHigh(c: number): Promise<void> };
           cache: { has(r: string, f: number): boolean };
         };
@@ -200,8 +200,9 @@ describe('<tour-player> decoding', () => {
     await Promise.all([0, 1, 2, 3, 4].map((c) => decoder.prefetcher.fetchHigh(c)));
     if (start !== undefined) await p.goToFrame(start);
     const started: { job: Job; exactReady: boolean }[] = [];
-    const run = decoder.run.bind(decoder);
-    decoder.run = (w, j) => {
+    const { scheduler } = decoder;
+    const run = scheduler.run.bind(scheduler);
+    scheduler.run = (w, j) => {
       started.push({ job: { ...j }, exactReady: decoder.cache.has('high', exact) });
       run(w, j);
     };

@@ -1,0 +1,318 @@
+import { PLAYER } from '@roomwalk/shared/constants';
+import { batchFor, deferBackward, frameBytes, isStale, planJobs, type Job } from './decode-planner.js';
+import { locateFrame } from '../frame-math.js';
+import type { Clip } from '../api/types.js';
+import type { DecodedFrame, Rendition } from '../workers/decode-types.js';
+import type { WorkerBridge } from '../workers/worker-bridge.js';
+import type { ClipPrefetcher } from './clip-prefetcher.js';
+import type { FrameCache } from './frame-cache.js';
+import type { PaintBridge } from '../paint/paint-bridge.js';
+import { ScrubRendition } from './scrub-rendition.js';
+
+/**
+ * What the scheduler needs from the decode controller that owns it (decode-controller.ts): the tour, its workers and
+ * where decoded frames go. Read through getters, so a new tour (load) is seen without telling the scheduler.
+ */
+export interface ScheduleOwner {
+  /** The tour's decode workers; the scheduler keeps one busy flag and one cursor per worker. */
+  readonly bridges: readonly WorkerBridge[];
+  /** The tour's signal: aborted when the tour ends, and a decode that answers after that is dropped. */
+  readonly signal: AbortSignal;
+  readonly highEnabled: boolean;
+  readonly clips: readonly Clip[];
+  readonly starts: readonly number[];
+  readonly counts: readonly number[];
+  /** Frames a worker hands back at once (device.ts batchSize). */
+  readonly batch: number;
+  readonly cache: FrameCache;
+  /** Where the decoded pixels go (the paint worker), and the keyframe thumbnails the planner asks about. */
+  readonly paint: Pick<PaintBridge, 'thumbs' | 'canvas' | 'op' | 'addReady'>;
+  readonly prefetcher: Pick<ClipPrefetcher, 'highPlannable' | 'fetchHigh' | 'startLow' | 'decoded'>;
+  /** A clip could not be decoded. */
+  failed(e: unknown): void;
+  /** Decoded frames are in the cache (the element repaints). */
+  framesArrived(): void;
+  /** The bytes held may have grown (the controller keeps the peak the bench reads). */
+  notePeak(): void;
+}
+
+/**
+ * Decides which decode runs on which worker and when: follows the playhead (and a fast travel's destination), runs the
+ * planner's passes (decode-planner.ts) on the worker pool, cancels the ones the playhead left behind, and gives a
+ * jump's exact frame the CPU to itself. Kept apart from the controller so the order of decoding is one class's job
+ * and the controller only owns the tour, its workers and the frames.
+ */
+export class DecodeScheduler {
+  /** Frames (`rendition:frame`) some running decode will hand back: not planned again meanwhile. */
+  private pending = new Set<string>();
+  private running = new Map<number, Job>();
+  /** Per worker: a non-keyframe pass is running on it (keyframe passes may share a worker). */
+  private busy: boolean[] = [];
+  /**
+   * Per worker and rendition, the clip its decoder was last sent into and the next frame it can go on from without
+   * starting again at the keyframe (the worker keeps that decoder unflushed).
+   */
+  private cursors: Partial<Record<Rendition, { clip: number; next: number }>>[] = [];
+  private nextJobId = 1;
+  /** Bytes of the frames the running decodes may hold at once (one batch each), for the bench's peak. */
+  private inflight = 0;
+  private position = 0;
+  private direction = 1;
+  /** Until the first frame is on screen only its keyframe is decoded: the link is its own (slow networks). */
+  private firstArrived = false;
+  /** A jump (not a step): until its exact frame is decoded, that decode has the CPU to itself. */
+  private jumping = false;
+  /** Where a fast travel will land: its exact frame is decoded first, while the travel animates. */
+  private destination: number | null = null;
+  /** The lower rendition while the finger moves fast (scrub-rendition.ts), and the timer that plans again at rest. */
+  private readonly scrub = new ScrubRendition();
+  private scrubRecheck = 0;
+  /** Decodes cancelled because the playhead left them behind; the bench reads it. */
+  cancelledJobs = 0;
+
+  constructor(private readonly owner: ScheduleOwner) {}
+
+  get inflightBytes(): number {
+    return this.inflight;
+  }
+
+  /** A new tour on `workers` workers: decoding starts again at frame 0, the first frame alone. */
+  start(workers: number): void {
+    this.busy = Array.from({ length: workers }, () => false);
+    this.cursors = Array.from({ length: workers }, () => ({}));
+    this.position = 0;
+    this.firstArrived = false;
+    this.pump();
+  }
+
+  /** The tour ended: nothing is running or pending any more (late answers are dropped by the tour's signal). */
+  stop(): void {
+    this.busy = [];
+    this.cursors = [];
+    this.pending.clear();
+    this.running.clear();
+    this.destination = null;
+    this.scrub.reset();
+    clearTimeout(this.scrubRecheck);
+    this.inflight = 0;
+  }
+
+  /** Sets (or clears) the fast-travel destination so its exact frame is ready on arrival. */
+  setDestination(frame: number | null): void {
+    this.destination = frame;
+    // The destination's exact frame has the CPU to itself, as after a jump.
+    if (frame !== null) this.jumping = true;
+    if (frame !== null) this.scrub.reset();
+    this.owner.cache.focus(this.position, this.direction, frame);
+    this.pump();
+  }
+
+  /** Moves the playhead; decoding follows in the direction of travel. */
+  setPosition(frame: number): void {
+    if (frame !== this.position) this.direction = frame > this.position ? 1 : -1;
+    // A jump (not a step): until its exact frame is decoded, that decode has the CPU to itself.
+    // (While travelling, the destination's decode keeps that priority.)
+    if (this.destination === null) this.jumping = Math.abs(frame - this.position) > PLAYER.defaultClipFrameCount;
+    // A user's step or swipe (not a jump, not a travel): its speed, and whether the exact frame of the position it
+    // leaves had arrived, steer the rendition (scrub-rendition.ts).
+    if (this.jumping || this.destination !== null) this.scrub.reset();
+    else if (frame !== this.position)
+      this.scrub.move(frame, performance.now(), this.owner.highEnabled && !this.owner.cache.has('high', this.position));
+    this.position = frame;
+    this.owner.cache.focus(frame, this.direction, this.destination);
+    this.pump();
+  }
+
+  private key(r: Rendition, frame: number): string {
+    return `${r}:${frame}`;
+  }
+
+  /**
+   * Where decoding is centred: the playhead, or during a fast travel its destination. The travel passes a clip every
+   * couple of refreshes, faster than any frame on its way could be decoded (those show their clip's thumbnail), so
+   * the workers decode the destination and the window around it instead.
+   */
+  private get focus(): number {
+    return this.destination ?? this.position;
+  }
+
+  /** 720p is planned: hi-res on, and no fast scrub outrunning its 720p frames (scrub-rendition.ts). */
+  private planHigh(): boolean {
+    return this.owner.highEnabled && (this.destination !== null || !this.scrub.lower(performance.now()));
+  }
+
+  /** The planner's view of the decoding state (decode-planner.ts). */
+  private plan(high: boolean) {
+    const { cache, paint, prefetcher } = this.owner;
+    return planJobs({
+      starts: this.owner.starts,
+      counts: this.owner.counts,
+      position: this.position,
+      focus: this.focus,
+      direction: this.direction,
+      highEnabled: high,
+      jumping: this.jumping,
+      has: (r, f) => cache.has(r, f),
+      pending: (r, f) => this.pending.has(this.key(r, f)),
+      hasThumbnail: (clip) => !!paint.thumbs[clip],
+      highPlannable: (clip) => prefetcher.highPlannable(clip),
+    });
+  }
+
+  /**
+   * Cancels running decodes whose frames are all outside the windows around the playhead, and while a fast scrub
+   * decodes 360p (`high` false with hi-res on), the running 720p passes: the CPU goes to the frames the finger reaches.
+   */
+  private cancelStale(high: boolean): void {
+    const { highEnabled, starts } = this.owner;
+    const o = { focus: this.focus, direction: this.direction, highEnabled, destination: this.destination };
+    for (const [id, job] of this.running) {
+      if (job.worker === undefined) continue;
+      const outrun = !high && highEnabled && job.rendition === 'high' && !job.keyframe;
+      if (!outrun && !isStale(job, { ...o, start: starts[job.clip] ?? 0 })) continue;
+      this.running.delete(id);
+      this.cancelledJobs++;
+      delete this.cursors[job.worker]?.[job.rendition];
+      job.abort?.abort();
+    }
+  }
+
+  /** Plans again and starts what the free workers can take; called whenever anything the plan reads has changed. */
+  pump(): void {
+    const { bridges, starts } = this.owner;
+    if (!bridges.length) return;
+    const high = this.planHigh();
+    this.cancelStale(high);
+    const { jobs, fetch, exactR: firstR } = this.plan(high);
+    // While the scrub decodes 360p, plan again when the finger may have come to rest (its exact 720p frame then).
+    clearTimeout(this.scrubRecheck);
+    const recheck = this.scrub.recheckAt();
+    if (recheck !== null) this.scrubRecheck = window.setTimeout(() => this.pump(), recheck - performance.now());
+    // Until the first frame is on screen the link is its own (slow networks).
+    if (this.firstArrived) for (const c of fetch) void this.owner.prefetcher.fetchHigh(c);
+    // While the exact frame at the playhead is being decoded (after a jump), nothing else starts:
+    // on a two-core device any other decode slows the one the user is waiting for.
+    const p = this.focus;
+    const exactR: Rendition = this.owner.highEnabled ? 'high' : 'low';
+    if (this.owner.cache.has(exactR, p)) this.jumping = false;
+    const exactKey = this.key(firstR, p);
+    for (const job of jobs) {
+      // Checked per job: once the exact frame's job is started, the jobs after it wait.
+      if (this.jumping && this.pending.has(exactKey) && !job.keyframe) break;
+      if (job.keyframe) {
+        this.run(job.clip % bridges.length, job);
+        continue;
+      }
+      // Until the first frame is on screen, only its keyframe is fetched (slow networks).
+      if (!this.firstArrived) break;
+      const where = { start: starts[job.clip] ?? 0, focus: this.focus, direction: this.direction };
+      if (deferBackward(job, { ...where, destination: this.destination })) continue;
+      // With high frames on, the low rendition only fills idle time: while any high frame is
+      // decoding it would take the CPU that the exact frames need on a two-core device.
+      if (job.rendition === 'low' && high && this.busy.some((b, i) => b && this.runningRendition(i) === 'high'))
+        continue;
+      // The worker already inside this clip goes on from where it stopped: wait for it rather
+      // than decode the clip again from its keyframe on another worker.
+      const owner = this.cursors.findIndex(
+        (c) => c[job.rendition]?.clip === job.clip && c[job.rendition]!.next <= job.from,
+      );
+      if (owner >= 0) {
+        if (!this.busy[owner]) this.run(owner, job);
+        continue;
+      }
+      const preferred = job.clip % bridges.length;
+      const w = this.busy[preferred] ? this.busy.findIndex((b) => !b) : preferred;
+      if (w < 0) break;
+      this.run(w, job);
+    }
+  }
+
+  private runningRendition(w: number): Rendition | undefined {
+    for (const j of this.running.values()) if (j.worker === w && !j.keyframe) return j.rendition;
+    return undefined;
+  }
+
+  /** Starts `job` on worker `w`: its frames go into the cache and their pixels to the paint worker as they come. */
+  private run(w: number, job: Job): void {
+    const { signal, cache, paint, prefetcher, starts } = this.owner;
+    const clip = this.owner.clips[job.clip];
+    if (!clip) return;
+    const start = starts[job.clip]!;
+    const keys: string[] = [];
+    for (let f = job.from; f <= job.to; f++) {
+      const k = this.key(job.rendition, start + f);
+      keys.push(k);
+      this.pending.add(k);
+    }
+    if (!job.keyframe) {
+      this.busy[w] = true;
+      const c = this.cursors[w];
+      if (c) c[job.rendition] = { clip: job.clip, next: job.to + 1 };
+    }
+    const bridge = this.owner.bridges[w]!;
+    const batch = batchFor(job.rendition, this.owner.batch);
+    const inflight = frameBytes(job.rendition) * Math.min(job.to - job.from + 1, batch);
+    this.inflight += inflight;
+    this.owner.notePeak();
+    const onBatch = (frames: DecodedFrame[]) => {
+      if (signal.aborted) return;
+      for (const f of frames) {
+        const k = this.key(job.rendition, start + f.frame);
+        cache.put(start + f.frame, f); // then its pixels go to the paint worker, after the evictions the put caused
+        const { format, width, height, data, colorSpace } = f;
+        paint.op({ put: k, format, width, height, data, ...(colorSpace ? { colorSpace } : {}) }, data);
+        if (f.bitmap) paint.addReady(k, start + f.frame, f.bitmap);
+        this.pending.delete(k);
+      }
+      this.owner.notePeak();
+      this.owner.framesArrived();
+      if (!this.firstArrived) {
+        // The first frame had the link to itself; now buffer and decode the rest.
+        this.firstArrived = true;
+        prefetcher.startLow();
+        this.pump();
+      }
+    };
+    job.id = this.nextJobId++;
+    job.worker = w;
+    // The job's own signal: aborted when it goes stale (cancelStale), which cancels it in its worker.
+    job.abort = new AbortController();
+    this.running.set(job.id, job);
+    const pl = locateFrame(starts, this.owner.counts, this.focus);
+    const req = {
+      rendition: job.rendition,
+      clipIndex: job.clip,
+      url: job.rendition === 'high' ? clip.highURI : clip.lowURI,
+      from: job.from,
+      to: job.to,
+      batchSize: batch,
+      id: job.id,
+      // After a jump and for the first frame, the frame waited for comes as a bitmap too (workers/frame-bitmap.ts).
+      ...(pl.clip === job.clip
+        ? {
+            urgent: pl.local,
+            ...((this.jumping || !this.firstArrived) && paint.canvas ? { canvas: paint.canvas } : {}),
+          }
+        : {}),
+    };
+    (job.keyframe ? bridge.keyframe(req, onBatch, job.abort.signal) : bridge.decode(req, onBatch, job.abort.signal))
+      .then(
+        () => {
+          if (signal.aborted) return;
+          if (job.rendition === 'high' || !job.keyframe) prefetcher.decoded(job.clip, job.rendition);
+        },
+        (e: unknown) => {
+          if (signal.aborted) return;
+          this.owner.failed(e);
+        },
+      )
+      .finally(() => {
+        this.running.delete(job.id!);
+        this.inflight -= inflight;
+        if (signal.aborted) return;
+        for (const k of keys) this.pending.delete(k);
+        if (!job.keyframe) this.busy[w] = false;
+        this.pump();
+      });
+  }
+}
