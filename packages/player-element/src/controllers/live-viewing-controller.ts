@@ -11,6 +11,8 @@ interface LivePanelElement extends HTMLElement {
   role: 'host' | 'viewer';
   api: string;
   tourId: string;
+  /** The audience link the visitor watches through: the server moves the agent's frames into the link's. */
+  audienceLink: string;
   session: string;
   authToken: string | undefined;
   onRemoteFrame: ((frame: number) => void) | null;
@@ -95,6 +97,7 @@ export class LiveViewingController implements ReactiveController {
     const c = this.ctx.config;
     panel.api = c.apiBase;
     panel.tourId = c.tourId;
+    panel.audienceLink = c.audienceLink.trim();
     panel.session = c.liveSession;
     panel.authToken = c.authToken;
     panel.onRemoteFrame = (f) => this.onRemoteFrame(f);

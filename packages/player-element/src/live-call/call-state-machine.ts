@@ -56,6 +56,8 @@ export interface LiveCallOptions extends LiveCallEvents {
   tourId: string;
   /** Viewing session id; read from the signalling token when left out. */
   session?: string | null;
+  /** The audience link a viewer watches through (its frames differ from the tour's when it hides rooms). */
+  link?: string;
   /** Share the scroll sync socket (one socket per session). */
   socket?: LiveSocket;
   /** Choose or supply the transport; default: Agora when the request has appId and rtcToken, else WebRTC. */
@@ -109,6 +111,7 @@ export class CallStateMachine {
         tourId: opts.tourId,
         session: this.session || null,
         token: opts.request.signalingToken,
+        ...(opts.link ? { link: opts.link } : {}),
       });
     if (opts.onChange) this.listeners.add(opts.onChange);
   }

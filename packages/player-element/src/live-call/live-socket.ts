@@ -35,6 +35,8 @@ export interface LiveSocketOptions {
   session?: string | null;
   /** Signalling token, or the host's session token. */
   token: string;
+  /** A viewer's audience link: the server sends it the agent's frames in the link's numbering. */
+  link?: string;
   reconnectDelayMs?: number;
   maxReconnects?: number;
   /** For tests and non-browser hosts. */
@@ -142,6 +144,7 @@ export class LiveSocket {
           session: this.opts.session ?? null,
           token: this.opts.token,
           access: grantFor(this.opts.tourId),
+          link: this.opts.link,
         }),
       );
     } catch {

@@ -130,7 +130,7 @@ export function sessionFromToken(token: string): string | null {
 /** The socket URL for a server base (http, https, ws or wss). */
 export function socketUrl(
   base: string,
-  q: { tourId: string; session?: string | null; token: string; access?: string | undefined },
+  q: { tourId: string; session?: string | null; token: string; access?: string | undefined; link?: string | undefined },
 ): string {
   const u = new URL('/ws/tour-viewer-events', base.replace(/^http/, 'ws'));
   u.searchParams.set('tourId', q.tourId);
@@ -138,5 +138,7 @@ export function socketUrl(
   u.searchParams.set('token', q.token);
   // A password tour's visitor joins with the grant its password gave (the server checks it as the tour query does).
   if (q.access) u.searchParams.set('access', q.access);
+  // A visitor through an audience link that hides rooms counts the link's frames: the server moves scrolls between them.
+  if (q.link) u.searchParams.set('link', q.link);
   return u.toString();
 }

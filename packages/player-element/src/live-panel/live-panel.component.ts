@@ -72,6 +72,8 @@ export class TourLivePanel extends LitElement {
   declare role: LiveRole;
   declare api: string;
   declare tourId: string;
+  /** The audience link watched through ('' for none), for the live socket (frames of a link that hides rooms). */
+  declare audienceLink: string;
   declare session: string;
   declare authToken: string | undefined;
   declare private phase: Phase;
@@ -105,6 +107,7 @@ export class TourLivePanel extends LitElement {
     this.role = 'viewer';
     this.api = '';
     this.tourId = '';
+    this.audienceLink = '';
     this.session = '';
     this.authToken = undefined;
     this.phase = 'preparing';
@@ -292,6 +295,7 @@ export class TourLivePanel extends LitElement {
       url: this.api || location.origin,
       tourId: this.tourId,
       session: this.role === 'host' ? this.session || null : null,
+      link: this.role === 'viewer' ? this.audienceLink : '',
       onWarning: (text) => this.toast(text),
     });
     this.call = call;
