@@ -105,11 +105,23 @@ test('the agent makes a link that hides the Kitchen and ends tomorrow, in Sharin
   for (const room of ['Hall', 'Kitchen', 'Garden'])
     expect((await sharing.getByText(room, { exact: true }).boundingBox())!.height).toBeGreaterThan(0);
   expect((await sharing.locator('label.check').first().boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  // The link's own lead form: a room gate offers only the rooms the link shows; this link asks for no form at all.
+  const leadForm = sharing.getByRole('group', { name: 'Lead form' });
+  await expect(leadForm.getByRole('radio', { name: "The tour's own lead form (as set in Tour Info)" })).toBeChecked();
+  await leadForm.getByRole('radio', { name: 'Ask for details before a room' }).check();
+  await expect(leadForm.getByLabel('Room', { exact: true }).locator('option')).toHaveText([
+    'Choose a room',
+    'Hall',
+    'Garden',
+  ]);
+  await leadForm.getByRole('radio', { name: 'No form: visitors see the whole tour' }).check();
+  await expect(leadForm.getByLabel('Room', { exact: true })).toHaveCount(0);
   await screen(agent, 'audience-link-form-phone');
   await sharing.getByRole('button', { name: 'Create link' }).tap();
   const item = sharing.locator('li.audience-link', { hasText: LABEL });
   await expect(item).toContainText('Active');
   await expect(item).toContainText('Hides Kitchen');
+  await expect(item).toContainText('No lead form');
   await expect(item).toContainText('0 visits');
   await expect(item).toContainText('Until');
   await item.getByRole('button', { name: 'Copy link' }).tap();
