@@ -116,6 +116,9 @@ test('the agent makes a link that hides the Kitchen and ends tomorrow, in Sharin
   ]);
   await leadForm.getByRole('radio', { name: 'No form: visitors see the whole tour' }).check();
   await expect(leadForm.getByLabel('Room', { exact: true })).toHaveCount(0);
+  // One choice a line, finger-sized.
+  for (const choice of await leadForm.locator('label.radio').all())
+    expect((await choice.boundingBox())!.height).toBeGreaterThanOrEqual(44);
   await screen(agent, 'audience-link-form-phone');
   await sharing.getByRole('button', { name: 'Create link' }).tap();
   const item = sharing.locator('li.audience-link', { hasText: LABEL });
