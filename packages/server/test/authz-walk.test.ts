@@ -4,7 +4,7 @@
  * FORBIDDEN; operations still stubbed by later issues may answer NOT_AVAILABLE_YET) while B's data stays as it was.
  * A new id-taking operation without a case below fails the walk: add its case when you add the operation.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   GraphQLInputObjectType,
   GraphQLList,
@@ -45,6 +45,8 @@ interface Victim {
   sellerRunId: string;
   /** Audience links: company B's link of its tour. */
   audienceLinkId: string;
+  /** The attacker's own seller report link (its raw token): a valid report that must not open B's audience link. */
+  attackerReportToken: string;
 }
 
 type Root = 'Query' | 'Mutation' | 'Subscription';
@@ -254,6 +256,10 @@ const CASES: Record<string, Case> = {
   'Mutation.audienceLinkRevoke': {
     doc: 'mutation($id: ID!) { audienceLinkRevoke(id: $id) { id status } }',
     vars: (v) => ({ id: v.audienceLinkId }),
+  },
+  'Query.sharedSellerReport': {
+    doc: 'query($token: String!, $link: ID) { sharedSellerReport(token: $token, audienceLinkId: $link) { analytics { visits } } }',
+    vars: (v) => ({ token: v.attackerReportToken, link: v.audienceLinkId }),
   },
   'Query.tourAnalytics': {
     doc: 'query($id: ID!) { tourAnalytics(tourId: $id) { visits rooms { name } } }',
@@ -527,7 +533,33 @@ describe.each(DB_KINDS)("another company's ids are refused on %s", (kind) => {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    // The attacker's own tour and seller report link: its token is valid, B's audience link is not of its tour.
+    const attackerTour = await db
+      .insertInto('tours')
+      .values({
+        company_id: attacker.company.id,
+        owner_id: attacker.user.id,
+        title: 'A tour',
+        status: 'PROCESSED',
+        video_key: 'tours/a/video.mp4',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const attackerReportToken = `rws_${randomUUID().replaceAll('-', '')}`;
+    await db
+      .insertInto('seller_report_links')
+      .values({
+        tour_id: attackerTour.id,
+        company_id: attacker.company.id,
+        created_by: attacker.user.id,
+        token_hash: createHash('sha256').update(attackerReportToken).digest('hex'),
+        prefix: attackerReportToken.slice(0, 10),
+        days: 30,
+        expires_at: new Date(Date.now() + 86_400_000),
+      })
+      .execute();
     victim = {
+      attackerReportToken,
       leadId: encodeId('TourLead', lead.id),
       audienceLinkId: `audlink_${audience.id}`,
       sellerLinkId: `sellerlink_${link.id}`,
