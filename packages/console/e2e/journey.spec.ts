@@ -67,7 +67,7 @@ type Box = { left: number; top: number; right: number; bottom: number };
 const overlaps = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
 /**
- * Issue 16 item 12: the page heading is whole (not squeezed under the header buttons) and the Feedback button covers
+ * The page heading is whole (not squeezed under the header buttons) and the Feedback button covers
  * no text or control of the page (measured boxes; on the phone project this is a 390x844 touch screen).
  */
 async function expectUncovered(p: Page) {
@@ -103,7 +103,7 @@ async function expectUncovered(p: Page) {
   expect(problems, `layout of ${p.url()}`).toEqual([]);
 }
 
-/** Issue 16 item 15: a snackbar never lies over the page title or the header buttons. */
+/** A snackbar never lies over the page title or the header buttons. */
 async function expectSnackbarClear(p: Page) {
   const snack = await p.locator('.snackbar-region').boundingBox();
   if (!snack || snack.height === 0) return;
@@ -141,7 +141,7 @@ test('public screens: login, sign-up with terms, password reset, legal pages, no
   await screen(page, 'signup');
   await expect(page.getByRole('button', { name: 'Sign up with Google' })).toHaveCount(0);
   // An error that appears when the E-mail field loses focus must not move 'Read the terms' from under the pointer
-  // (issue 16 item 15: the first click missed). Measured: the button stays where it was (it moved 24 px before).
+  // (the first click missed). Measured: the button stays where it was (it moved 24 px before).
   const readTerms = page.getByRole('button', { name: 'Read the terms' });
   await page.getByLabel('E-mail').fill('not-an-email');
   const before = await readTerms.boundingBox();

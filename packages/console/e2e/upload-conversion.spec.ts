@@ -129,8 +129,8 @@ test('a 4K60 HEVC clip falls back to the original (no HEVC decoder here) and bec
 }) => {
   test.setTimeout(540_000);
   const a = await newAgent(browser);
-  // The flat test clip is 180 KB where a phone's would be 50 MB: at 50 kbit/s its upload lasts as long as a phone's on a
-  // mobile uplink, so the device has checked the source (and found no decoder) before the original is up.
+  // The flat test clip is 180 KB where a phone's would be 50 MB: at 50 kbit/s its upload lasts as long as a phone's on
+  // a mobile uplink, so the device has checked the source (and found no decoder) before the original is up.
   await limitUplink(a.page, 50_000);
   const tour = await uploadToTour(a, await phoneVideo('hevcUhd60'), `HEVC ${stamp}`);
   console.log('debug log:', a.log.join(' | '));

@@ -138,7 +138,8 @@ test('upload bench: 60 s 4K60 H.264, converted on the device vs uploaded as it i
     return el;
   });
   await input.setInputFiles(clip);
-  // The worker speaks comlink: the page gets comlink itself from this path (same origin, so the console's CSP allows it).
+  // The worker speaks comlink: the page gets comlink itself from this path (same origin, so the console's CSP allows
+  // it).
   const comlinkPackage = createRequire(import.meta.url).resolve('comlink/package.json');
   const comlink = fs.readFileSync(path.join(path.dirname(comlinkPackage), 'dist/esm/comlink.mjs'), 'utf8');
   await a.page.route('**/__bench/comlink.mjs', (r) => r.fulfill({ contentType: 'text/javascript', body: comlink }));

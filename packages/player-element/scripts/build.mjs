@@ -136,7 +136,10 @@ export const loadVisitReport = () => import(new URL('tour-player-visit.js', base
 const leadGateChunk = {
   name: 'lead-gate-chunk',
   setup(b) {
-    b.onResolve({ filter: /lead-gate[\\/]load\.js$/ }, () => ({ path: 'lead-gate-load', namespace: 'lead-gate-chunk' }));
+    b.onResolve({ filter: /lead-gate[\\/]load\.js$/ }, () => ({
+      path: 'lead-gate-load',
+      namespace: 'lead-gate-chunk',
+    }));
     b.onLoad({ filter: /.*/, namespace: 'lead-gate-chunk' }, () => ({
       contents: `const base = (document.currentScript && document.currentScript.src) || location.href;
 export const loadLeadGate = () => import(new URL('tour-player-lead-gate.js', base).href);`,
@@ -405,18 +408,17 @@ const report = {
   editChunkGzipBytes: gz(readFileSync(join(dist, 'tour-player-edit.js'))),
   fallbackChunkGzipBytes: gz(readFileSync(join(dist, 'tour-player-fallback.js'))),
 };
-// Budgets (issue §8): main thread and main + worker, gzip. The build fails above them. Raised by 1 KB each for the
-// phone fit of issues 28 and 30 (swipes across the stage, the direction hint, the drawer beside the picture on a phone
+// Budgets (tours §8): main thread and main + worker, gzip. The build fails above them. Raised by 1 KB each for the
+// phone fit (swipes across the stage, the direction hint, the drawer beside the picture on a phone
 // on its side, the self-sizing element, the live panel beside the picture, rooms by name from the host page: 0.75 KB
 // gzip); the next lever is the markers drawer as a chunk (docs/decisions.md "Swipe direction and reach").
 // Raised again for the warm start (workers started while the tour query is in flight, WebKit first frame:
-// 0.4 KB), the password screen of protected tours, and comlink's return as the one worker protocol (issue
-// 31:
-// 1.6 KB on the main thread, as much in each worker; the design names it, so the budget moves, not the design).
+// 0.4 KB), the password screen of protected tours, and comlink's return as the one worker protocol
+// (1.6 KB on the main thread, as much in each worker; the design names it, so the budget moves, not the design).
 // Nothing was trimmed to fit.
-// Raised by 1.5 KB for both workers' own bitmaps from copied-out pixels (workers/frame-bitmap.ts, yuv-to-rgba.ts: 0.8 KB
-// in the decode worker, 0.6 KB in the paint worker): no thread hands a VideoFrame to the browser to draw, which crashed
-// WebKitGTK's web process when two workers did it at once.
+// Raised by 1.5 KB for both workers' own bitmaps from copied-out pixels (workers/frame-bitmap.ts, yuv-to-rgba.ts: 0.8
+// KB in the decode worker, 0.6 KB in the paint worker): no thread hands a VideoFrame to the browser to draw, which
+// crashed WebKitGTK's web process when two workers did it at once.
 // Raised by 0.25 KB for the lead gate's trigger (controllers/lead-gate-controller.ts: when a room or seconds gate
 // asks); its form, the wait and the continuation are in tour-player-lead-gate.js, loaded only then.
 // Raised by 0.5 KB for the lower rendition while the finger moves fast (decode/scrub-rendition.ts and its planning in

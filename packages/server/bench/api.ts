@@ -446,7 +446,7 @@ async function main(): Promise<void> {
     console.log(
       `ratios to the faster bare route (throughput): POST ${ratio(g!).toFixed(2)}, GET uncached ${ratio(gu!).toFixed(2)} (to the same 1 statement: ${(gu!.rps / b1!.rps).toFixed(2)}, not a target), GET cached ${ratio(gc!).toFixed(2)}, GET 304 ${ratio(g304!).toFixed(2)}`,
     );
-    // Issue 33: a protected tour's answer should cost no more than an uncached one; measured here, not yet a target.
+    // A protected tour's answer should cost no more than an uncached one; measured here, not yet a target.
     console.log(
       `password tour, server CPU per request against the uncached GET: refused ${(pr!.cpuUs / gu!.cpuUs).toFixed(2)} ×, with its grant ${(pg2!.cpuUs / gu!.cpuUs).toFixed(2)} × (not a target yet)`,
     );

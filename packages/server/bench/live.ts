@@ -1,7 +1,7 @@
 /**
  * Live viewing benchmark (not a test): host-to-viewer scroll sync latency on loopback, and 50 viewers without a lost
- * message: 10 rooms of one host and 5 viewers at once (a room holds at most 6 sockets and one per participant since
- * issue #15; the bare relay baseline keeps all 50 in one room, which is the same number of deliveries). Baseline in the
+ * message: 10 rooms of one host and 5 viewers at once (a room holds at most 6 sockets and one per participant; the
+ * bare relay baseline keeps all 50 in one room, which is the same number of deliveries). Baseline in the
  * same run: a bare `ws` relay (no auth, no validation, no rooms). With TEST_DATABASE_URL (or DATABASE_URL) set, also
  * two API nodes sharing PostgreSQL (host on one, viewers on the other, every message through NOTIFY).
  *

@@ -1,5 +1,5 @@
 /**
- * Processing benchmark (issue 22): `npm run bench:processing -w packages/server`.
+ * Processing benchmark: `npm run bench:processing -w packages/server`.
  *
  * Two generated sources (bench/processing-sources.ts, cached in the OS temp folder):
  * - `hd`: 60 s 1080p30 H.264 at 16 Mbit/s with motion and detail everywhere;

@@ -1,5 +1,5 @@
 /**
- * CPU of the worst signed-in GraphQL documents (issue 29: "every document refused or answered within 50 ms of CPU"),
+ * CPU of the worst signed-in GraphQL documents ("every document refused or answered within 50 ms of CPU"),
  * against the real app in this process (ROLE api, rate limits off) on PostgreSQL as in production, or PGlite. The data
  * is the largest the limits let one company hold in a page: an agent with 100 tours (the first five with 250 clips and
  * 100 markers each), a company of 100 members with five tours each, an API key. Each document is sent five times and

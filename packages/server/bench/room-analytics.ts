@@ -1,5 +1,5 @@
 /**
- * Room analytics at scale (issue 21; not a test): one tour with BENCH_VISITS recorded visits (default 1,000,000) on
+ * Room analytics at scale (not a test): one tour with BENCH_VISITS recorded visits (default 1,000,000) on
  * PostgreSQL, seeded with generate_series (90 days, 350,000 visitors, 1 to 6 rooms each, devices, completions), then:
  *   1. tourAnalytics latency (p50 / p95 of BENCH_QUERIES sequential calls through an API node, 90-day and 30-day
  *      periods) BEFORE the rollup (every visit read: the baseline) and AFTER it (the daily aggregates plus the days

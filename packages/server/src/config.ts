@@ -62,13 +62,16 @@ const ConfigSchema = z.object({
   RATE_LIMIT_DISABLED: bool.default(false),
   /** Prometheus metrics on /metrics for `Authorization: Bearer <METRICS_TOKEN>`; unset: no /metrics at all. */
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
-  /** When the room analytics rollup runs (cron, UTC): whole days of visits into daily aggregates (issue 21). */
+  /** When the room analytics rollup runs (cron, UTC): whole days of visits into daily aggregates. */
   ROOM_ANALYTICS_ROLLUP_CRON: z.string().default('17 * * * *'),
   /** How long the link to a personal data export works (hours); the ZIP is removed from storage after it. */
   DATA_EXPORT_LINK_HOURS: z.coerce.number().int().min(1).max(720).default(48),
   /** Days between asking to delete an account and its deletion; signing in before then cancels it. */
   ACCOUNT_DELETION_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(30),
-  /** Proxies in front whose X-Forwarded-For / -Proto are believed: off (default), a hop count, or a comma list of IPs/CIDRs. */
+  /**
+   * Proxies in front whose X-Forwarded-For / -Proto are believed: off (default), a hop count, or a comma list of
+   * IPs/CIDRs.
+   */
   TRUST_PROXY: z
     .string()
     .optional()
@@ -79,7 +82,7 @@ const ConfigSchema = z.object({
     }),
   CONSOLE_DIST: z.string().optional(),
   PLAYER_DIST: z.string().optional(),
-  /** Largest video accepted (issue 22: a 10-minute 4K60 phone video is about 4 GB). */
+  /** Largest video accepted (a 10-minute 4K60 phone video is about 4 GB). */
   UPLOAD_MAX_BYTES: z.coerce
     .number()
     .int()
@@ -93,7 +96,10 @@ const ConfigSchema = z.object({
     .max(5 * 1024 ** 3)
     .default(8 * 1024 ** 2),
   UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
-  /** An upload not submitted this long after it began is abandoned: it stops counting against the user's unfinished uploads and is swept. */
+  /**
+   * An upload not submitted this long after it began is abandoned: it stops counting against the user's unfinished
+   * uploads and is swept.
+   */
   UPLOAD_ABANDON_SECONDS: z.coerce.number().int().positive().default(21_600),
   PROCESSING_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(1800),
   /** Crash recovery: a processing job's lease; a worker that stops renewing it (dead) loses the job after this long. */
@@ -108,7 +114,7 @@ const ConfigSchema = z.object({
   JOB_MAINTENANCE_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(10),
   /** Public tour answers kept in memory per node (http/public-tour-cache.ts); 0 turns the in-process cache off. */
   PUBLIC_TOUR_CACHE_ENTRIES: z.coerce.number().int().min(0).default(1000),
-  /** APIs & Webhooks (issue 20): requests per minute per API key, on each API node. */
+  /** APIs & Webhooks: requests per minute per API key, on each API node. */
   API_KEY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** Whether webhooks may be sent to 127.0.0.1 / ::1 (default: yes outside production, no in production). */
   WEBHOOK_ALLOW_LOOPBACK: bool.optional(),
@@ -129,7 +135,9 @@ const ConfigSchema = z.object({
   WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().min(0).default(72),
   PROCESSING_RETRY_LIMIT: z.coerce.number().int().min(0).default(3),
   PROCESSING_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(15),
-  /** SIGTERM: how long an API node drains requests and sockets, and a worker waits for its job before handing it back. */
+  /**
+   * SIGTERM: how long an API node drains requests and sockets, and a worker waits for its job before handing it back.
+   */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(1).optional(), // default 25 (5 under NODE_ENV=test)
 });
 

@@ -1,4 +1,4 @@
-/** Issue 2, "Done means": the whole account journey over the real HTTP API, one step per test. */
+/** The whole account journey over the real HTTP API, one step per test. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, ERROR_TEXTS, FREE_TRIAL_PLAN_NAME, ROLES, decodeToken } from '@roomwalk/shared';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';

@@ -1,5 +1,5 @@
 /**
- * Issue 20, end to end on the real pipeline: a Pro admin creates an API key and a webhook endpoint; the integration
+ * A Pro admin creates an API key and a webhook endpoint; the integration
  * uploads a video through the API with the key; ffmpeg processes it; the receiver gets a `tour.processed` it verifies
  * with the Standard Webhooks verifier, naming the tour the upload created.
  */

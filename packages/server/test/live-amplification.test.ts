@@ -1,5 +1,5 @@
 /**
- * Issue #15 item 4, live socket amplification, over WebSocket against the real app: one socket per participant (a
+ * Over WebSocket against the real app: one socket per participant (a
  * newer socket of the same token replaces the older with 4005), at most LIVE_LIMITS.maxPeersPerRoom sockets in a room
  * (4009 beyond), and the scrolls relayed into a room bounded per second (the excess coalesced, the latest position
  * wins).

@@ -1,5 +1,5 @@
 /**
- * Privacy blur, issue 16 item 1: no blur on face-free footage, no box larger than a plausible face, the thumbnail
+ * Privacy blur: no blur on face-free footage, no box larger than a plausible face, the thumbnail
  * from a frame without blur, and the owner's view of blurred clips and switch (which reprocesses the tour).
  *
  * Face-free footage: test/support/face-free.ts (lavfi test patterns and textures, generated rooms, a face-free photo

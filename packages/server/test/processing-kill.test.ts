@@ -2,7 +2,7 @@
  * Workers killed mid-job, twice in a row (PostgreSQL: the workers are processes of their own). The first is stopped
  * with SIGTERM as its attempt starts, the second SIGKILLed after encoding, while it stores its clips, with a second
  * worker standing by all along. The retry after the first crash runs longer than the first attempt had lived plus the
- * lease: the time a dead attempt used to hand down to its retry as the retry's own limit (issue 29: a healthy retry was
+ * lease: the time a dead attempt used to hand down to its retry as the retry's own limit (a healthy retry was
  * failed by pg-boss and ran beside its own next retry). The tour must end PROCESSED exactly once, never FAILED, by one
  * attempt after another (never two at once), with one set of clips, no orphan files in storage and no work folder left
  * behind.

@@ -156,7 +156,7 @@ describe('seller report PDF', () => {
   });
 });
 
-describe('seller report wording: counts agree with their nouns (issue 30: "18 s over 1 visits")', () => {
+describe('seller report wording: counts agree with their nouns ("18 s over 1 visits")', () => {
   /** One visit that saw one room and ended there, on one day; `n` such visits. */
   const visitsOf = (n: number): SellerFigures => ({
     visits: n,

@@ -1,7 +1,7 @@
 /**
  * The Team pages ask each member for the same figures, and a page of tours each tour for its owner, agent and visits;
  * they are read for the whole page at once (graphql/loaders.ts), so many members or tours cost a few statements, not
- * several each (issue 29: the Team document of 100 members took 79-105 ms of CPU on PostgreSQL, one statement per
+ * several each (the Team document of 100 members took 79-105 ms of CPU on PostgreSQL, one statement per
  * member and field). Each member's and each tour's figures stay their own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

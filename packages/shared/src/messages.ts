@@ -100,8 +100,7 @@ export const ERROR_TEXTS = {
   videoUnreadable:
     'This file is not a video Roomwalk can read. Please choose the video file from your phone or camera (MP4 or MOV).',
   /**
-   * Not in the spec (it has no text for an unreadable file): a file cut off part-way, shown on the failed card (issue
-   * 22).
+   * Not in the spec (it has no text for an unreadable file): a file cut off part-way, shown on the failed card.
    */
   videoIncomplete:
     'This video file is incomplete: it stops part-way through (it may not have been saved or copied completely). Please upload the complete file again.',

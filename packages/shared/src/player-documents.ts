@@ -16,7 +16,7 @@ export const PLAYER_TOUR_QUERY = /* GraphQL */ `query PlayerTour($tourID: ID!) {
 }`;
 
 /**
- * The same document with an access grant (a password tour after its password, issue 33): a different text, so the
+ * The same document with an access grant (a password tour after its password): a different text, so the
  * public cache never recognises it and every such answer is computed for its caller.
  */
 export const PLAYER_TOUR_ACCESS_QUERY = PLAYER_TOUR_QUERY.replace(

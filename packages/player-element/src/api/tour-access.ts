@@ -1,5 +1,5 @@
 /**
- * The player's side of tour access (issue 33, docs/access-and-privacy.md): the tour query carries this session's grant
+ * The player's side of tour access (docs/access-and-privacy.md): the tour query carries this session's grant
  * (api/access-grant.ts), and a protected tour's refusal becomes the gate the password screen shows (the company's
  * branding only). The screen and the unlock call are in their own chunk (tour-player/access-gate.ts).
  */
@@ -74,7 +74,8 @@ export async function fetchPlayerTour(
 ): Promise<PlayerTour | null> {
   const grant = grantFor(tourId);
   try {
-    // With a grant or a link: the same GET form (no preflight), answered by the server without GraphQL and kept by no cache.
+    // With a grant or a link: the same GET form (no preflight), answered by the server without GraphQL and kept by no
+    // cache.
     const data = link
       ? await graphqlRequest<{ tour: PlayerTour | null }>(
           api,

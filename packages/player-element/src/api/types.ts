@@ -50,7 +50,10 @@ export interface PlayerTour {
   } | null;
   clips: Clip[];
   markers: Marker[];
-  /** The tour's lead gate (null: none): the form before a room or after some seconds (controllers/lead-gate-controller.ts). */
+  /**
+   * The tour's lead gate (null: none): the form before a room or after some seconds
+   * (controllers/lead-gate-controller.ts).
+   */
   leadGate?: LeadGateInfo | null;
   agentProfile?: {
     fullname?: string | null;

@@ -1,5 +1,5 @@
 /**
- * The visit beacon's stand-in in the main bundle (issue 15 item 8; rooms, issue 21): the tour loader starts it when an
+ * The visit beacon's stand-in in the main bundle (rooms): the tour loader starts it when an
  * external player loads a tour; it loads the visit report (visit-report.ts: visitor id and cookie choice, the beacons,
  * room tracking) from its own chunk when the page is next idle (or at once when the player goes first), and hands it
  * the moment the visit began, so no time is lost.

@@ -1,5 +1,5 @@
 /**
- * The visit report (issue 15 item 8, rooms from issue 21), in the lazily loaded visit chunk (`tour-player-visit.js`,
+ * The visit report (rooms), in the lazily loaded visit chunk (`tour-player-visit.js`,
  * loaded on idle by `visit-beacon.ts`): the external player reports one visitor's visit to `POST ${api}/tour-visit`
  * with an anonymous visitor id; the server counts one view per visitor per tour per 30 minutes. Sent with
  * `navigator.sendBeacon` as a `text/plain` JSON string (no CORS preflight from a listing site's page; delivered even
@@ -72,7 +72,10 @@ const defaultSend: Send = (url, body, now) => {
   }).catch(() => undefined);
 };
 
-/** One visit of one player: `start()` when the tour loads; `end()` (page hidden or player removed) reports time and rooms. */
+/**
+ * One visit of one player: `start()` when the tour loads; `end()` (page hidden or player removed) reports time and
+ * rooms.
+ */
 export class VisitReport {
   readonly visitorId: string;
   #startedAt = 0;
@@ -163,7 +166,7 @@ export class VisitReport {
       roomsReached: Math.max(0, Math.min(VISIT_BEACON_LIMITS.roomsReachedMax, Math.floor(this.roomsReached()))),
       ...this.#rooms?.report(),
     };
-    // A password tour counts the visit only with this session's grant (issue 33).
+    // A password tour counts the visit only with this session's grant.
     const access = grantFor(this.tourId);
     if (access) body.access = access;
     if (this.audienceLink) body.link = this.audienceLink;

@@ -241,7 +241,10 @@ export class TourLoaderController implements ReactiveController {
     this.ctx.fail(ERROR_CODES.DECODE_FAILED, message);
   }
 
-  /** Reports a visitor's visit: only the external player counts (preview, edit and agent players are the team's own looks). */
+  /**
+   * Reports a visitor's visit: only the external player counts (preview, edit and agent players are the team's own
+   * looks).
+   */
   private startVisit(tourId: string): void {
     this.visit?.stop();
     this.visit = undefined;

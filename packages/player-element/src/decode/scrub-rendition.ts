@@ -12,7 +12,9 @@
  */
 
 export interface ScrubRenditionOptions {
-  /** Frames a second (over `windowMs`) from which a scrub counts as fast: twice the tours' 15 fps, faster than walking. */
+  /**
+   * Frames a second (over `windowMs`) from which a scrub counts as fast: twice the tours' 15 fps, faster than walking.
+   */
   fastFps: number;
   /** Below this the finger has slowed: 720p again. */
   slowFps: number;

@@ -138,7 +138,8 @@ export function socketUrl(
   u.searchParams.set('token', q.token);
   // A password tour's visitor joins with the grant its password gave (the server checks it as the tour query does).
   if (q.access) u.searchParams.set('access', q.access);
-  // A visitor through an audience link that hides rooms counts the link's frames: the server moves scrolls between them.
+  // A visitor through an audience link that hides rooms counts the link's frames: the server moves scrolls between
+  // them.
   if (q.link) u.searchParams.set('link', q.link);
   return u.toString();
 }

@@ -1,4 +1,7 @@
-/** The lead form's helpers: the country list of the phone field, a stored number's prefill, the Turnstile check (turnstile.ts). */
+/**
+ * The lead form's helpers: the country list of the phone field, a stored number's prefill, the Turnstile check
+ * (turnstile.ts).
+ */
 import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import { DEFAULT_PHONE_COUNTRY } from '@roomwalk/shared/constants';
 

@@ -82,12 +82,17 @@ export class PlayerContext {
   }
 }
 
-/** The element's properties a PlayerConfig reads through: every attribute's (ATTRIBUTES, the one list) and the two without one. */
+/**
+ * The element's properties a PlayerConfig reads through: every attribute's (ATTRIBUTES, the one list) and the two
+ * without one.
+ */
 const READ_THROUGH = [...Object.values(ATTRIBUTES), 'authToken', 'loadingTimeoutMs'] as const;
 type ReadThrough = (typeof READ_THROUGH)[number];
 type Derived = 'apiBase' | 'hostMessagesEnabled' | 'allowedOriginList';
 
-/** What the element must hold for its config: the config's own values, and the attributes the derived ones come from. */
+/**
+ * What the element must hold for its config: the config's own values, and the attributes the derived ones come from.
+ */
 export type ConfigSource = Omit<PlayerConfig, Derived> & {
   readonly hostEvents: boolean;
   readonly allowedOrigins: string;

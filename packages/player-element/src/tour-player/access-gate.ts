@@ -1,5 +1,5 @@
 /**
- * The password screen and the members-only screen of a protected tour (issue 33): in the company's branding (logo,
+ * The password screen and the members-only screen of a protected tour: in the company's branding (logo,
  * name, accent colour), naming nothing of the tour (no title, poster or room) before the password. The player shows
  * it in every embed way (script tag, iframe, React, share page) since it is part of the element. Loaded only for a
  * protected tour (load-access-gate.ts), with its styles in its own template.

@@ -53,7 +53,7 @@ export class BitmapMaker {
   /**
    * A `width` x `height` bitmap of the frame: put at its own size, then drawn scaled (bilinear) when the bitmap is
    * another size. `smooth`: the browser's better downscaling (thumbnails, a fraction of the frame's size).
-   * Measured in the worker (software Chromium, load 5-6; bench/ issue 19 notes): 1.8 ms for 1280x720 -> 650x366 and
+   * Measured in the worker (software Chromium, load 5-6; the bench's notes): 1.8 ms for 1280x720 -> 650x366 and
    * 0.7 ms for 640x360, against 8.1 and 2.0 ms for drawing the VideoFrame itself.
    */
   async make(f: FramePixels, width: number, height: number, smooth = false): Promise<ImageBitmap> {

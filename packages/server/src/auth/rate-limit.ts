@@ -3,8 +3,9 @@
  * GraphQL mutations that cost us mail or hashing (sign-up, reset, resend, feedback, leads), per API key, and, through
  * `routeRateLimit` (http/refuse.ts), for HTTP routes (/oauth/token, Google sign-in, the local card form); /oauth/token
  * also uses `reserveLoginAttempt` (per account). The client IP is
- * the socket's address unless TRUST_PROXY names the proxies in front (config.ts). Counters live in this process (rate-limiter-flexible's memory
- * store): with several API nodes each node counts on its own (docs/decisions.md, Accounts).
+ * the socket's address unless TRUST_PROXY names the proxies in front (config.ts). Counters live in this process
+ * (rate-limiter-flexible's memory store): with several API nodes each node counts on its own (docs/decisions.md,
+ * Accounts).
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
@@ -26,16 +27,24 @@ export const RATE_LIMITS = {
   /** Card form posts of the local billing page. */
   billingCardAttempt: { points: 30, duration: 60 },
   userRegister: { points: 10, duration: 10 * 60 },
-  /** Sign-up attempts per e-mail address, from any client address (the answer "Username already taken" is the spec's). */
+  /**
+   * Sign-up attempts per e-mail address, from any client address (the answer "Username already taken" is the spec's).
+   */
   userRegisterEmail: { points: 5, duration: 60 * 60 },
   userRequestPasswordReset: { points: 5, duration: 15 * 60 },
   userActivationEmailResend: { points: 5, duration: 15 * 60 },
   feedbackSubmit: { points: 10, duration: 10 * 60 },
   /** Visit beacons per address (POST /tour-visit, tourViewRecord): a visit sends a few; offices share an address. */
   tourVisit: { points: 120, duration: 60 },
-  /** New visits per address per tour: beyond them a beacon may extend its visit but opens none (docs/decisions.md, "Visits and analytics"). */
+  /**
+   * New visits per address per tour: beyond them a beacon may extend its visit but opens none (docs/decisions.md,
+   * "Visits and analytics").
+   */
   visitOpen: { points: 10, duration: 10 * 60 },
-  /** Webhook test events and replays per company (deliveries its admins start by hand, each a request to their endpoint). */
+  /**
+   * Webhook test events and replays per company (deliveries its admins start by hand, each a request to their
+   * endpoint).
+   */
   webhookManualSend: { points: 10, duration: 60 },
   /** Wrong tour passwords per address and tour (a right one gives its point back; services/tour-access/). */
   tourPassword: { points: 10, duration: 10 * 60 },
@@ -43,7 +52,9 @@ export const RATE_LIMITS = {
   tourPasswordTour: { points: 100, duration: 10 * 60 },
   /** Leads per address (tourLeadCreate: a human check, a mail to the agent and maybe a viewing session each). */
   tourLeadCreate: { points: 10, duration: 10 * 60 },
-  /** Personal data exports per user (dataExportCreate: a job reading everything the user has, a ZIP and a mail each). */
+  /**
+   * Personal data exports per user (dataExportCreate: a job reading everything the user has, a ZIP and a mail each).
+   */
   dataExport: { points: 5, duration: 24 * 60 * 60 },
   /** Requests per API key on each API node, whatever address they come from (API_KEY_RATE_LIMIT_PER_MINUTE). */
   apiKey: { points: (c: Config) => c.API_KEY_RATE_LIMIT_PER_MINUTE, duration: 60 },
@@ -71,7 +82,10 @@ function limiterFor(services: Services, action: RateLimitedAction): RateLimiterM
   return limiter;
 }
 
-/** Spends one attempt of `action` for this key (the client IP); answers the seconds to wait when none are left, else null. */
+/**
+ * Spends one attempt of `action` for this key (the client IP); answers the seconds to wait when none are left, else
+ * null.
+ */
 export async function rateLimitWait(
   services: Services,
   action: RateLimitedAction,

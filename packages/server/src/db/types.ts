@@ -125,7 +125,10 @@ export interface ToursTable {
   access_password_hash: string | null;
   /** Counts access changes: grants and signed media URLs of an older version are refused. */
   access_version: Generated<number>;
-  /** Lead gate (migration 0205, services/lead-gate/): the room before which the lead form is asked, or the seconds after which; never both. */
+  /**
+   * Lead gate (migration 0205, services/lead-gate/): the room before which the lead form is asked, or the seconds after
+   * which; never both.
+   */
   lead_gate_marker_id: string | null;
   lead_gate_seconds: number | null;
   /** The visitor waits for the agent's approval after the form (else goes on at once). */
@@ -224,7 +227,15 @@ interface JobLeasesTable {
 
 /** What a finished segment stored: its clips (global index, frames, keys, sizes) and, for the first, the thumbnail. */
 export interface SegmentResultJson {
-  clips: Array<{ index: number; frameCount: number; highKey: string; lowKey: string; highSize: number; lowSize: number; blurredFrames: number }>;
+  clips: Array<{
+    index: number;
+    frameCount: number;
+    highKey: string;
+    lowKey: string;
+    highSize: number;
+    lowSize: number;
+    blurredFrames: number;
+  }>;
   thumbnail: { key: string; size: number } | null;
   width: number;
   height: number;
@@ -245,7 +256,15 @@ interface TourSegmentsTable {
   done_at: NullableTimestamp;
 }
 
-export interface Database extends AiTables, AnalyticsTables, AudienceLinkTables, BillingTables, DeveloperTables, LiveTables, PersonalDataTables, SellerReportTables {
+export interface Database
+  extends AiTables,
+    AnalyticsTables,
+    AudienceLinkTables,
+    BillingTables,
+    DeveloperTables,
+    LiveTables,
+    PersonalDataTables,
+    SellerReportTables {
   companies: CompaniesTable;
   users: UsersTable;
   user_profiles: UserProfilesTable;

@@ -3,7 +3,7 @@
  * clips by range), ETags, year-long immutable caching for versioned keys, open CORS. A file of a password or
  * company-only tour (`tours/<id>/…`) is served only with a live signature of its key at the tour's access version
  * (`?e=&v=&s=`, made by services/tour-access/ tourMediaUrl), privately cached; without one it is Not found like a
- * key that names nothing (issue 33). So is a clip past a public tour's lead gate (services/lead-gate/): its URL is
+ * key that names nothing. So is a clip past a public tour's lead gate (services/lead-gate/): its URL is
  * signed only for callers through the gate.
  */
 import { createHash } from 'node:crypto';

@@ -80,7 +80,9 @@ export function refuse(reply: FastifyReply, code: ErrorCode, message: string, o:
   );
 }
 
-/** A refusal on /query before GraphQL runs, in GraphQL's error shape; `extensions` adds to the code (retryAfterSeconds). */
+/**
+ * A refusal on /query before GraphQL runs, in GraphQL's error shape; `extensions` adds to the code (retryAfterSeconds).
+ */
 export function refuseGraphQL(
   reply: FastifyReply,
   code: ErrorCode,
@@ -93,7 +95,10 @@ export function refuseGraphQL(
   });
 }
 
-/** The code a status Fastify raised itself stands for; any other 4xx is the request's fault (bad JSON, a body too large). */
+/**
+ * The code a status Fastify raised itself stands for; any other 4xx is the request's fault (bad JSON, a body too
+ * large).
+ */
 const FRAMEWORK_CODES: Partial<Record<number, ErrorCode>> = {
   401: ERROR_CODES.UNAUTHENTICATED,
   403: ERROR_CODES.FORBIDDEN,
@@ -118,7 +123,10 @@ export function refuseFrameworkError(reply: FastifyReply, status: number, messag
   return answer(reply, status, { error: text, code, message: text });
 }
 
-/** A route's preHandler spending one attempt of `action` per client IP; when none are left it refuses (429, Retry-After) before the handler runs. */
+/**
+ * A route's preHandler spending one attempt of `action` per client IP; when none are left it refuses (429, Retry-After)
+ * before the handler runs.
+ */
 export function routeRateLimit(
   services: Services,
   action: RateLimitedAction,

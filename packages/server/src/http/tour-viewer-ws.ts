@@ -1,6 +1,6 @@
 /**
- * GET /ws/tour-viewer-events?tourId=&session=&token=&access= — the live viewing socket (docs/live-viewing.md): scroll sync
- * (`roomwalk_scrolling`) and WebRTC signalling (`roomwalk_signal`) in rooms of one tour and viewing session. With
+ * GET /ws/tour-viewer-events?tourId=&session=&token=&access= — the live viewing socket (docs/live-viewing.md): scroll
+ * sync (`roomwalk_scrolling`) and WebRTC signalling (`roomwalk_signal`) in rooms of one tour and viewing session. With
  * `lead=` instead, a visitor waiting at a lead gate for the agent's approval (lead-gate-socket.ts).
  *
  * Mercurius registers @fastify/websocket inside its own plugin context, where our routes cannot reach it, and a
@@ -51,7 +51,7 @@ export const LIVE_LIMITS = {
   heartbeatMs: 30_000,
   maxFrameIndex: 10_000_000,
   /**
-   * Issue #15 (amplification). One socket per participant (token) in a room: a newer one replaces the older (4005).
+   * Against amplification: one socket per participant (token) in a room: a newer one replaces the older (4005).
    * A room is one visitor and the agency's hosts; six sockets on a node leave the agent five colleagues (4009 beyond).
    */
   maxPeersPerRoom: 6,
@@ -86,7 +86,10 @@ type Admission =
     }
   | { ok: false; code: number; reason: string };
 
-/** Same origin, the public URL's origin, LIVE_ALLOWED_ORIGINS, and in development any localhost port. No Origin (not a browser): allowed, the token decides. */
+/**
+ * Same origin, the public URL's origin, LIVE_ALLOWED_ORIGINS, and in development any localhost port. No Origin (not a
+ * browser): allowed, the token decides.
+ */
 export function originAllowed(services: Services, origin: string | undefined, host: string | undefined): boolean {
   if (!origin) return true;
   let o: URL;
@@ -112,8 +115,9 @@ function parseTourId(raw: string | null): string | null {
 
 async function admit(services: Services, req: IncomingMessage): Promise<Admission> {
   const url = new URL(req.url ?? '/', 'http://local');
-  // A visitor's signalling token (from tourLeadCreate on the listing page) works from any origin: an embed by script tag
-  // runs on the listing site's own origin (issue 17). The host's tokens stay limited to our origins and LIVE_ALLOWED_ORIGINS.
+  // A visitor's signalling token (from tourLeadCreate on the listing page) works from any origin: an embed by script
+  // tag runs on the listing site's own origin. The host's tokens stay limited to our origins and
+  // LIVE_ALLOWED_ORIGINS.
   const originOk = originAllowed(services, req.headers.origin, req.headers.host);
   const tourId = parseTourId(url.searchParams.get('tourId'));
   const sessionParam = url.searchParams.get('session');

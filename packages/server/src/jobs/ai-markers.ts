@@ -1,11 +1,12 @@
 /**
- * tourGenerateAIMarkers: the job (queue: jobs/ai-markers-job.ts) that proposes a marker at the start of each room (services/ai/rooms.ts),
- * publishing progress, ADD and REMOVE events on tourGenerateAIMarkersUpdated.
+ * tourGenerateAIMarkers: the job (queue: jobs/ai-markers-job.ts) that proposes a marker at the start of each room
+ * (services/ai/rooms.ts), publishing progress, ADD and REMOVE events on tourGenerateAIMarkersUpdated.
  *
  * One generation per user at a time: a RUNNING row in ai_marker_runs (unique per user). A run older than
  * RUN_STALE_MINUTES is taken as dead. Errors end the run FAILED at once (no automatic retry of a failing analysis); a
- * job whose worker died is delivered again by pg-boss after its expiry and reconciles. A retried job reconciles: AI markers of an earlier, interrupted attempt that
- * it agrees with (same name within a second) stay, others are removed (REMOVE events), the missing ones are added.
+ * job whose worker died is delivered again by pg-boss after its expiry and reconciles. A retried job reconciles: AI
+ * markers of an earlier, interrupted attempt that it agrees with (same name within a second) stay, others are removed
+ * (REMOVE events), the missing ones are added.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';

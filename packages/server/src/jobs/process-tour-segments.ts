@@ -1,11 +1,11 @@
 /**
- * A long video in segments (issue 22): the process-tour job probes the source and, for a video longer than 1.5
- * segments, records one `tour_segments` row and sends one `process-tour-segment` job per segment (jobs/processing-jobs.ts
- * enqueueSegments). Any worker takes a segment: it downloads the source, decodes from the keyframe before the segment's
- * first tour frame (media/source-frames.ts: the frames are exactly the whole video's), encodes the segment's clips
- * and stores them under the attempt's folder with their place in the tour. The segment that finds itself the last one
- * done (counted under the tour row's lock) enqueues `process-tour-join`, which writes the clip rows and marks the tour
- * PROCESSED as the one-piece job does.
+ * A long video in segments: the process-tour job probes the source and, for a video longer than 1.5
+ * segments, records one `tour_segments` row and sends one `process-tour-segment` job per segment
+ * (jobs/processing-jobs.ts enqueueSegments). Any worker takes a segment: it downloads the source, decodes from the
+ * keyframe before the segment's first tour frame (media/source-frames.ts: the frames are exactly the whole video's),
+ * encodes the segment's clips and stores them under the attempt's folder with their place in the tour. The segment that
+ * finds itself the last one done (counted under the tour row's lock) enqueues `process-tour-join`, which writes the
+ * clip rows and marks the tour PROCESSED as the one-piece job does.
  *
  * - A segment that fails or whose worker dies is retried alone (its own pg-boss job, lease and retries); its clip keys
  *   are fixed, so a retry overwrites what a dead run left. Retries spent: the dead-letter queue fails the tour.
@@ -170,7 +170,9 @@ export async function processSegmentJob(
   }
 }
 
-/** Turns the finished segments of `attempt` into the tour's clips and marks it PROCESSED (once; later joins do nothing). */
+/**
+ * Turns the finished segments of `attempt` into the tour's clips and marks it PROCESSED (once; later joins do nothing).
+ */
 export async function joinSegmentsJob(services: Services, job: ProcessTourJoinJob): Promise<void> {
   const { db, storage } = services;
   const { tourId, attempt } = job;

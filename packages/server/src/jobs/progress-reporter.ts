@@ -13,7 +13,9 @@ import type { Services } from '../services/services.js';
 const PROGRESS_INTERVAL_MS = 750;
 
 export interface ProgressSink {
-  /** Records one step (its row, its event); false when the job no longer owns what it reports (nothing was published). */
+  /**
+   * Records one step (its row, its event); false when the job no longer owns what it reports (nothing was published).
+   */
   write(percent: number, text: string): Promise<boolean>;
   /** Turns the job's measure into the percent shown; the measure itself when absent. */
   percentOf?: (value: number) => number | Promise<number>;

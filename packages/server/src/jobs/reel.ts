@@ -1,6 +1,7 @@
 /**
- * tourGenerateReel: a reel row (PROCESSING) and a job (queue: jobs/reel-job.ts) that renders it (services/reels/render-reel.ts), stores
- * the MP4 and thumbnail under tours/<tourId>/reels/ and publishes progress on reelProgressUpdated.
+ * tourGenerateReel: a reel row (PROCESSING) and a job (queue: jobs/reel-job.ts) that renders it
+ * (services/reels/render-reel.ts), stores the MP4 and thumbnail under tours/<tourId>/reels/ and publishes progress on
+ * reelProgressUpdated.
  *
  * A failure marks the reel FAILED with a reason and removes its files; Retry in the console calls tourGenerateReel
  * again, which creates a new reel (failed reels do not count towards the five). A worker that dies mid-render has
@@ -78,7 +79,8 @@ export async function reelJob(services: Services, reelId: string, deps: ReelJobD
     if (!tour || tour.deleted_at || !tour.video_key) throw new Error('tour is gone or has no source video');
     await progress.report(0, PROGRESS_TEXT.preparing);
     const fps = tour.fps ?? 15;
-    // The tour's own clips when they are current (a processed tour: they carry the owner's blur choice), else the upload.
+    // The tour's own clips when they are current (a processed tour: they carry the owner's blur choice), else the
+    // upload.
     const clips = await tourClips(services, claimed.tour_id, tour.status, fps, work);
     let source: string | ReelClips;
     if (clips) source = clips;

@@ -1,4 +1,6 @@
-/** The stage texts of the jobs' progress (processing's media core and job, a reel's render), as the console shows them. */
+/**
+ * The stage texts of the jobs' progress (processing's media core and job, a reel's render), as the console shows them.
+ */
 export const PROGRESS_TEXT = {
   preparing: 'Preparing video',
   checking: 'Checking video',

@@ -1,4 +1,7 @@
-/** Accounts: sign-up, activation, sign-in, password reset (accounts §3, §5). Profile and company: profile.ts; OIDC: oidc-sign-in.ts. */
+/**
+ * Accounts: sign-up, activation, sign-in, password reset (accounts §3, §5). Profile and company: profile.ts; OIDC:
+ * oidc-sign-in.ts.
+ */
 import { sql, type Transaction } from 'kysely';
 import { z } from 'zod';
 import {

@@ -33,7 +33,8 @@ export interface MultipartStartInput {
   sizeAtEnd?: boolean | null;
   /**
    * The upload is the original of this tour (made from a device-converted mezzanine), for its photos
-   * (services/photo-source.ts): it creates no tour, so the tour quotas do not apply; the caller must be able to edit it.
+   * (services/photo-source.ts): it creates no tour, so the tour quotas do not apply; the caller must be able to edit
+   * it.
    */
   photoSourceFor?: string | null;
 }

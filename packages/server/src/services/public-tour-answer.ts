@@ -1,5 +1,5 @@
 /**
- * The player's public tour answer without GraphQL execution (issue 15: the uncached public tour query). The player
+ * The player's public tour answer without GraphQL execution (the uncached public tour query). The player
  * sends one fixed document (PLAYER_TOUR_QUERY, in packages/shared/src/player-documents.ts). For exactly that text,
  * a cache miss reads what GraphQL would show — the tour row as viewPublicTour reads it (with this node's unwritten
  * visits), clips, markers, the agent and the company branding — in one SQL statement (one round trip on one pooled
@@ -115,7 +115,8 @@ export async function playerTourAnswer(
     !(grant !== undefined && row.access === 'PASSWORD' && verifyGrant(services, row.id, row.access_version, grant))
   )
     return null;
-  // A tour with a lead gate: GraphQL answers (services/lead-gate/: the clips up to the gate's room unless the caller holds its pass).
+  // A tour with a lead gate: GraphQL answers (services/lead-gate/: the clips up to the gate's room unless the caller
+  // holds its pass).
   if (row.lead_gate_marker_id || row.lead_gate_seconds) return null;
   const {
     rw_clips,
@@ -131,7 +132,8 @@ export async function playerTourAnswer(
     rw_end_date,
     ...tourRow
   } = row;
-  // Through an audience link: its view (services/audience-links/link-view.ts); one that no longer opens, GraphQL refuses.
+  // Through an audience link: its view (services/audience-links/link-view.ts); one that no longer opens, GraphQL
+  // refuses.
   let view: LinkView | undefined;
   if (link !== undefined) {
     const found = await liveLink(services, row.id, link);
@@ -200,7 +202,8 @@ function serialise(
   agent: Agent | null,
   branding: CompanyBranding | null,
 ): string {
-  // The tour's own files as tourMediaUrl makes them (signed while protected); the logo and the agent's photo stay public.
+  // The tour's own files as tourMediaUrl makes them (signed while protected); the logo and the agent's photo stay
+  // public.
   const url = (key: string) => services.storage.publicUrl(key);
   const tourUrl = (key: string) => tourMediaUrl(services, r, key);
   const introKey = r.intro_logo_key ?? branding?.logoKey;
@@ -208,8 +211,8 @@ function serialise(
   if (vi !== null && (typeof vi !== 'object' || Array.isArray(vi))) throw new NotExact();
   const tourGlobal = encodeId('Tour', r.id);
   const tourJson = json(tourGlobal);
-  // Written out directly (no intermediate objects per clip and marker): each value is checked as GraphQL would print it,
-  // strings through JSON.stringify, numbers as JSON.stringify prints a finite number (its shortest decimal form).
+  // Written out directly (no intermediate objects per clip and marker): each value is checked as GraphQL would print
+  // it, strings through JSON.stringify, numbers as JSON.stringify prints a finite number (its shortest decimal form).
   let out =
     `{"data":{"tour":{"id":${tourJson},"title":${json(strOrNull(r.title))},"description":${json(strOrNull(r.description))}` +
     `,"thumbnailURL":${json(r.thumbnail_key ? tourUrl(r.thumbnail_key) : null)},"tourIntroLogoURL":${json(introKey ? url(introKey) : null)}` +

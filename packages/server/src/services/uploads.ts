@@ -252,7 +252,7 @@ export async function submitUpload(
 }
 
 /**
- * Uploads never submitted are forgotten UPLOAD_ABANDON_SECONDS after they began (issue 29: they count against the
+ * Uploads never submitted are forgotten UPLOAD_ABANDON_SECONDS after they began (they count against the
  * user's unfinished uploads until then): the row, any parts, and any bytes that arrived (staged or sealed). Staged
  * bytes older than that go too: a PUT that finished after its submit left them.
  */

@@ -37,7 +37,7 @@ export interface Storage {
   /**
    * At submit, under the upload's row lock: answers what arrived for the direct upload of `key` (null when nothing
    * did), after `check` has seen it (throw to refuse: nothing is sealed then), and from then on `key` holds exactly
-   * those bytes, whatever PUT to the upload URL finishes later (issue #15: the bytes processed are the bytes
+   * those bytes, whatever PUT to the upload URL finishes later (the bytes processed are the bytes
    * submitted). Sealing again answers what was sealed before unless new bytes arrived meanwhile.
    */
   sealUpload(

@@ -1,5 +1,5 @@
 /**
- * The query cost of signed-in documents (issue 29: "every document refused or answered within 50 ms of CPU" held for
+ * The query cost of signed-in documents ("every document refused or answered within 50 ms of CPU" held for
  * anonymous ones only): a paged list costs what `first`/`last` ask, capped at the page's most, read from the request's
  * variables on every request (cached documents too), and its default page when neither is given. Asserts what is
  * refused and what is answered, not timings; `npm run bench:query-cost -w packages/server` prints the CPU of the worst

@@ -1,5 +1,5 @@
 /**
- * Hostile GraphQL documents against the real app over HTTP and the graphql-ws WebSocket (issue #15 items 1 and the
+ * Hostile GraphQL documents against the real app over HTTP and the graphql-ws WebSocket (the
  * standing suite): fragment bombs, fragment cycles, spread and token floods, JSON "ASTs", and a small grammar-based
  * fuzz (deep, wide, aliased, fragment-heavy, cycles, huge strings, many variables, directives, garbage) sent from
  * several client addresses. Each must be refused with a clear code (never INTERNAL, never a stack) or answered, and
@@ -155,7 +155,7 @@ describe('hostile GraphQL documents (HTTP and WebSocket, real app)', () => {
     const { result: r, health } = await whileHealthy(t.url, () => gqlPost(t.url, bomb));
     figures.push(`22-level __typename bomb over HTTP refused in ${r.ms.toFixed(1)} ms, ${describeHealth(health)}`);
     // graphql-js merges each fragment's fields into the set once: 22 fragments bring __typename 22 times, over the
-    // limit of the same field in one selection (counted through named fragments since issue 29).
+    // limit of the same field in one selection (counted through named fragments).
     const refusedBomb = r.json?.errors?.[0]?.extensions?.code === ERROR_CODES.QUERY_TOO_COMPLEX;
     tally.record(
       'fragment bomb HTTP',

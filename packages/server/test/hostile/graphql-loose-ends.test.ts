@@ -1,5 +1,5 @@
 /**
- * Issue #15 item 9, the GraphQL-level loose ends: `node(id)` resolves every id-carrying type for whoever may read it
+ * The GraphQL-level loose ends: `node(id)` resolves every id-carrying type for whoever may read it
  * and null for anyone else (as for an unknown id: no existence leak); out-of-range paging arguments, a multipart
  * request with more files than allowed and an array-batched body answer BAD_USER_INPUT with a clear message.
  */

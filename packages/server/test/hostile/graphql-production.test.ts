@@ -1,5 +1,5 @@
 /**
- * Issue #15 item 6: in production the schema does not leak. Introspection answers only signed-in API users (Pro plan,
+ * In production the schema does not leak. Introspection answers only signed-in API users (Pro plan,
  * super admins) unless GRAPHQL_INTROSPECTION says otherwise, also for a document another caller had cached; error
  * messages carry no "Did you mean …" hints. Development keeps both (the console's tooling relies on them).
  */

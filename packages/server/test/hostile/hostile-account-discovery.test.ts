@@ -1,5 +1,5 @@
 /**
- * Issue #15 item 7: password reset (and activation resend) must not tell known from unknown addresses. The request
+ * Password reset (and activation resend) must not tell known from unknown addresses. The request
  * does the same work for both — one job queued with the address — and the lookup, token and mail happen in that
  * job; the answer is identical. Prints a timing comparison (informational; the assertions are on the work done).
  */

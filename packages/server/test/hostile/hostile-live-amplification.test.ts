@@ -1,5 +1,5 @@
 /**
- * Issue #15 item 4, the review's attack as it was run: one visitor's signalling token opens 60 sockets in its viewing
+ * One visitor's signalling token opens 60 sockets in its viewing
  * session and each scrolls 40 times (before: 60 × 40 × 59 = 141,600 deliveries). Now a newer socket of a token
  * replaces the older (4005), so one socket is left and the room hears 40 scrolls; the server stays healthy meanwhile.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 29: one user cannot tie up storage with uploads that are never submitted (a Free user started 30 multipart
+ * One user cannot tie up storage with uploads that are never submitted (a Free user started 30 multipart
  * uploads of 8 GiB and got 30 of them), an absurd size is refused as too large (1e300 answered "The file is empty."),
  * and IPv6 spellings of loopback pass no webhook URL check in production.
  */

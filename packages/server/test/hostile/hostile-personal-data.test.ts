@@ -157,7 +157,8 @@ describe.each(DB_KINDS)('hostile: personal data (%s)', (kind) => {
   it('a session kept after the deletion was asked is refused over HTTP and over the WebSocket; signing in cancels', async () => {
     const leaver = await withPassword(await seedUser(t.app, { plan: 'pro', name: 'Lee' }));
     // The stolen session was issued a minute before the request. (resolve-auth compares whole seconds: a session issued
-    // in the very second of the request is refused while the deletion is scheduled, but works again once it is cancelled.)
+    // in the very second of the request is refused while the deletion is scheduled, but works again once it is
+    // cancelled.)
     const stolen = await new SignJWT({ roles: ['USER'], cid: leaver.company.id })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(leaver.user.id)

@@ -1,5 +1,5 @@
 /**
- * Issue #15 item 2: rate limits against a client that picks its own address. With TRUST_PROXY off (the default) a
+ * Rate limits against a client that picks its own address. With TRUST_PROXY off (the default) a
  * client's X-Forwarded-For changes nothing; real different source addresses (sockets bound to 127.0.0.x) each get
  * their own per-address budget, yet a password guess spread over them at one account is stopped by the per-account
  * limit. With TRUST_PROXY naming the proxy, the proxy's X-Forwarded-For is believed.

@@ -1,5 +1,5 @@
 /**
- * Issue #15 items 3 and 9 (image size): a GraphQL multipart mutation refused before (or while) its file is read answers
+ * Upload refusals and image size: a GraphQL multipart mutation refused before (or while) its file is read answers
  * at once with its error, and the rest of the file is drained so the answer can go out; a 16 MiB image is refused
  * as too large instead of being cut at 15 MiB. Each request has a client timeout that catches a hang (before the
  * fix these requests never answered).

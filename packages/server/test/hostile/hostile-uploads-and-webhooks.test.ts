@@ -1,5 +1,5 @@
 /**
- * Issue #15 items 5 and 9: a slow PUT that finishes after fileSubmitPreSignedUpload does not replace the submitted
+ * A slow PUT that finishes after fileSubmitPreSignedUpload does not replace the submitted
  * source (local storage); a failed tour's source stops being downloadable at once; the Stripe webhook refuses signed
  * timestamps from the future; company members who are not admins cannot read pending invite addresses.
  */

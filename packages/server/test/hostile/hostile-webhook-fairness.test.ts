@@ -1,5 +1,5 @@
 /**
- * Issue 29: one company cannot slow another's webhooks. Company A's endpoint hangs for the whole timeout on every
+ * One company cannot slow another's webhooks. Company A's endpoint hangs for the whole timeout on every
  * delivery and A has a backlog of events; company B's delivery, raised after, must not wait for A's (before the fix:
  * 1.4 s became 38.7 s, every delivery slot held by A). And "Send test" cannot be pressed without limit.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 16, account side: members are offered only what they may do (item 7), the Offline License says how to change
+ * Members are offered only what they may do (item 7), the Offline License says how to change
  * it on the page (item 14), payment return pages say what happened and pending invites read like the rest (item 15).
  */
 import { describe, expect, it } from 'vitest';

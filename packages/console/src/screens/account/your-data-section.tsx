@@ -1,4 +1,7 @@
-/** The account page's 'Your data' card: export everything held about you (progress, then download), and delete the account. */
+/**
+ * The account page's 'Your data' card: export everything held about you (progress, then download), and delete the
+ * account.
+ */
 import { useState } from 'react';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';

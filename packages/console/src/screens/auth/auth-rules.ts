@@ -17,6 +17,9 @@ export function activationOutcome(
   return codes.length === 0 && activatedId ? 'activated' : 'failed';
 }
 
-/** A failed password reset says the server's reason when it helps (an expired link, a feature not there yet); else the general notice. */
+/**
+ * A failed password reset says the server's reason when it helps (an expired link, a feature not there yet); else the
+ * general notice.
+ */
 export const resetFailureSaysWhy = (code: FailureCode | null): boolean =>
   code === ERROR_CODES.INVALID_TOKEN || code === ERROR_CODES.NOT_AVAILABLE_YET;

@@ -1,4 +1,7 @@
-/** The plan cards' rules (accounts §9): each card's one button, its price, and whether the company is on the Offline License. */
+/**
+ * The plan cards' rules (accounts §9): each card's one button, its price, and whether the company is on the Offline
+ * License.
+ */
 import { PLAN_IDS, formatPrice, planById } from '@roomwalk/shared';
 
 export type PlanButton = 'Current Plan' | 'Start for free' | 'Activate Plan';

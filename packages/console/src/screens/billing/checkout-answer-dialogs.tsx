@@ -1,4 +1,7 @@
-/** What a checkout answered instead of going to pay: 'Manage your subscription' (with the billing portal) or 'Failed to activate plan'. */
+/**
+ * What a checkout answered instead of going to pay: 'Manage your subscription' (with the billing portal) or 'Failed to
+ * activate plan'.
+ */
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import { manageSubscriptionUrl } from '../../config/page-config.js';
 import { Dialog } from '../../ui/dialog.js';

@@ -1,8 +1,8 @@
 /**
  * The Sharing dialog's form for a new audience link: a name, an optional last day (the link works until the end of it,
  * in the agent's time zone), the rooms it does not show, the unbranded switch, and its lead form (the tour's, none,
- * before one of the rooms it shows, or after some seconds; Tour Info's field with the tour's choice added). Checked with the shared schema
- * (the server checks again); the server's refusal is shown beside the field it names.
+ * before one of the rooms it shows, or after some seconds; Tour Info's field with the tour's choice added). Checked
+ * with the shared schema (the server checks again); the server's refusal is shown beside the field it names.
  */
 import { useId, useState, type FormEvent } from 'react';
 import { useMutation } from 'urql';

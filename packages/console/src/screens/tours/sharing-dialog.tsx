@@ -37,7 +37,7 @@ export function SharingDialog({ open, tourId, title, onClose, showQr = false }: 
   // The owner's live viewing switch (Edit Info) decides whether every branded form carries liveViewing=true.
   const [settings] = useQuery({ query: TourShareSettingsQuery, variables: { id: tourId }, pause: !open });
   const liveViewing = settings.data?.tour?.liveViewing === true;
-  // A protected tour's links ask for the password or a sign-in (issue 33): said here, where they are copied.
+  // A protected tour's links ask for the password or a sign-in: said here, where they are copied.
   const access = settings.data?.tour?.access;
   const link = externalPlayerUrl(tourId, undefined, liveViewing);
   const linkCopy = useClipboard();

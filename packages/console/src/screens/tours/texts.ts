@@ -103,7 +103,7 @@ export const TOUR_TEXTS = {
   exitTour: 'Exit Tour',
   menu: 'Menu',
   privacy: 'Privacy',
-  /** Who sees the tour (issue 33; not in the spec). */
+  /** Who sees the tour (not in the spec). */
   access: 'Who can see this tour',
   accessPublic: 'Anyone with the link',
   accessPublicHint: 'The share link, QR code and embeds play for everyone who has them.',

@@ -18,7 +18,9 @@ export class ConversionDeclined extends Error {
 }
 
 export interface RunningConversion {
-  /** Settles when the worker has checked the source and the device; rejects with ConversionDeclined when it will not. */
+  /**
+   * Settles when the worker has checked the source and the device; rejects with ConversionDeclined when it will not.
+   */
   started: Promise<ConversionStart>;
   /**
    * Converts (after `started`): each part of `partSize` bytes goes to `onPart` as it is made, and the worker waits for
@@ -34,7 +36,11 @@ export function canConvertHere(): boolean {
 
 const reasonOf = (err: unknown) => (err instanceof Error ? `${err.name}: ${err.message}` : String(err));
 
-export function startConversion(file: File, signal: AbortSignal, onProgress: (fraction: number) => void): RunningConversion {
+export function startConversion(
+  file: File,
+  signal: AbortSignal,
+  onProgress: (fraction: number) => void,
+): RunningConversion {
   const worker = new Worker(new URL('./convert-worker.ts', import.meta.url), { type: 'module' });
   const remote = wrap<ConvertWorkerApi>(worker);
   const cancelled = () => new DOMException('Conversion cancelled', 'AbortError');

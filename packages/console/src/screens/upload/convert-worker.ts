@@ -7,21 +7,37 @@
  * full part leaves the worker at once (transferred) while the rest is still converting.
  */
 import { expose, transfer } from 'comlink';
-import { ALL_FORMATS, AppendOnlyStreamTarget, BlobSource, Conversion, Input, Mp4OutputFormat, Output, type InputVideoTrack } from 'mediabunny';
+import {
+  ALL_FORMATS,
+  AppendOnlyStreamTarget,
+  BlobSource,
+  Conversion,
+  Input,
+  Mp4OutputFormat,
+  Output,
+  type InputVideoTrack,
+} from 'mediabunny';
 import { littleToGain, MEZZANINE, mezzanineSize, sourceRefusal } from './convert-rules.js';
 import type { ConversionStart, ConvertWorkerApi, OnPart } from './convert-types.js';
 
 type Acceleration = 'hardware' | 'software';
 
-/** Whether a decoder for this config exists, and whether it is the hardware one (asked with 'prefer-hardware' first). */
+/**
+ * Whether a decoder for this config exists, and whether it is the hardware one (asked with 'prefer-hardware' first).
+ */
 async function decoderKind(config: VideoDecoderConfig): Promise<Acceleration | null> {
-  if ((await VideoDecoder.isConfigSupported({ ...config, hardwareAcceleration: 'prefer-hardware' })).supported) return 'hardware';
+  if ((await VideoDecoder.isConfigSupported({ ...config, hardwareAcceleration: 'prefer-hardware' })).supported)
+    return 'hardware';
   return (await VideoDecoder.isConfigSupported(config)).supported ? 'software' : null;
 }
 
-/** The same for the mezzanine's encoder; a device with no hardware H.264 encoder (Debian's Chromium) refuses 'prefer-hardware'. */
+/**
+ * The same for the mezzanine's encoder; a device with no hardware H.264 encoder (Debian's Chromium) refuses
+ * 'prefer-hardware'.
+ */
 async function encoderKind(config: VideoEncoderConfig): Promise<Acceleration | null> {
-  if ((await VideoEncoder.isConfigSupported({ ...config, hardwareAcceleration: 'prefer-hardware' })).supported) return 'hardware';
+  if ((await VideoEncoder.isConfigSupported({ ...config, hardwareAcceleration: 'prefer-hardware' })).supported)
+    return 'hardware';
   return (await VideoEncoder.isConfigSupported(config)).supported ? 'software' : null;
 }
 
@@ -69,15 +85,33 @@ const api: ConvertWorkerApi = {
     const input = new Input({ source: new BlobSource(file), formats: ALL_FORMATS });
     const track = await input.getPrimaryVideoTrack();
     if (!track) return { ok: false, reason: 'no video track the browser can read' };
-    const [codec, colour, durationSeconds, decoderConfig] = await Promise.all([track.getCodecParameterString(), track.getColorSpace(), input.computeDuration(), track.getDecoderConfig()]);
-    const facts = { codec, width: track.displayWidth, height: track.displayHeight, transfer: colour.transfer ?? null, durationSeconds, bytes: file.size };
+    const [codec, colour, durationSeconds, decoderConfig] = await Promise.all([
+      track.getCodecParameterString(),
+      track.getColorSpace(),
+      input.computeDuration(),
+      track.getDecoderConfig(),
+    ]);
+    const facts = {
+      codec,
+      width: track.displayWidth,
+      height: track.displayHeight,
+      transfer: colour.transfer ?? null,
+      durationSeconds,
+      bytes: file.size,
+    };
     const refusal = sourceRefusal(facts);
     if (refusal) return { ok: false, reason: refusal };
     const decoder = decoderConfig ? await decoderKind(decoderConfig) : null;
     if (!decoder) return { ok: false, reason: `no decoder for ${codec} on this device` };
     const size = mezzanineSize(facts.width, facts.height);
-    const encoder = await encoderKind({ codec: MEZZANINE.codec, ...size, bitrate: MEZZANINE.bitrate, framerate: MEZZANINE.fps });
-    if (!encoder) return { ok: false, reason: `no ${MEZZANINE.codec} encoder at ${size.width}x${size.height} on this device` };
+    const encoder = await encoderKind({
+      codec: MEZZANINE.codec,
+      ...size,
+      bitrate: MEZZANINE.bitrate,
+      framerate: MEZZANINE.fps,
+    });
+    if (!encoder)
+      return { ok: false, reason: `no ${MEZZANINE.codec} encoder at ${size.width}x${size.height} on this device` };
     const light = littleToGain(facts);
     if (light) return { ok: false, reason: light };
     const start: ConversionStart = { durationSeconds, decoder, encoder, size, codec: codec ?? '' };
@@ -113,7 +147,8 @@ const api: ConvertWorkerApi = {
       },
       audio: { discard: true },
     });
-    if (!conversion.isValid) throw new Error(`cannot convert: ${conversion.discardedTracks.map((d) => d.reason).join(', ')}`);
+    if (!conversion.isValid)
+      throw new Error(`cannot convert: ${conversion.discardedTracks.map((d) => d.reason).join(', ')}`);
     if (aborted) throw new DOMException('Conversion cancelled', 'AbortError');
     running = conversion;
     conversion.onProgress = (fraction) => void onProgress(fraction);

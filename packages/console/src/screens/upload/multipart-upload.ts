@@ -1,5 +1,5 @@
 /**
- * The video upload (issue 22): resumable, in parts, through Uppy's S3 multipart client (@uppy/aws-s3) with our own
+ * The video upload: resumable, in parts, through Uppy's S3 multipart client (@uppy/aws-s3) with our own
  * endpoints (GraphQL: uploadMultipartStart / SignPart / Parts / Complete / Abort). Parts go straight to storage
  * (S3's pre-signed part URLs, or the local store's /upload-part) 4 at a time; a failed part is retried (Uppy's
  * retryDelays; offline waits for the browser to come back online); when a part still fails, the upload resumes
@@ -20,7 +20,7 @@ import {
 import { videoExtension } from './read-video-meta.js';
 import { uploadErrorOf, uploadRefusal, UploadError } from './upload-error.js';
 
-/** Parts in flight at once (issue 22: 3–4; more gains nothing on a phone's uplink and costs memory). */
+/** Parts in flight at once (3–4; more gains nothing on a phone's uplink and costs memory). */
 export const PARALLEL_PARTS = 4;
 /** Waits before each retry of one failed part request (Uppy's retryDelays). */
 export const PART_RETRY_DELAYS_MS = [0, 1000, 3000, 5000, 10000];

@@ -10,8 +10,20 @@
  */
 import type { Client } from 'urql';
 import { ERROR_CODES } from '@roomwalk/shared';
-import { UploadMultipartAbortMutation, UploadMultipartCompleteMutation, UploadMultipartSignPartMutation, UploadMultipartStartMutation } from './upload-operations.js';
-import { PARALLEL_PARTS, PART_RETRY_DELAYS_MS, RESUME_DELAYS_MS, speedMeter, wait, type UploadProgress } from './multipart-upload.js';
+import {
+  UploadMultipartAbortMutation,
+  UploadMultipartCompleteMutation,
+  UploadMultipartSignPartMutation,
+  UploadMultipartStartMutation,
+} from './upload-operations.js';
+import {
+  PARALLEL_PARTS,
+  PART_RETRY_DELAYS_MS,
+  RESUME_DELAYS_MS,
+  speedMeter,
+  wait,
+  type UploadProgress,
+} from './multipart-upload.js';
 import { UploadError, uploadErrorOf, uploadRefusal } from './upload-error.js';
 
 /** Parts made but not yet stored before the muxer is held (at 8 MiB parts: 32 MiB of memory at most). */
@@ -23,7 +35,9 @@ export interface PartStream {
   partSize: number;
   /** Takes part n (every part but the last is partSize bytes); resolves when there is room for another. */
   put(partNumber: number, bytes: Uint8Array<ArrayBuffer>): Promise<void>;
-  /** Starts sending (parts given so far wait until then: the race with the original's upload measures a free uplink). */
+  /**
+   * Starts sending (parts given so far wait until then: the race with the original's upload measures a free uplink).
+   */
   release(): void;
   /** After the last part: waits until every part is stored, completes with the real size, answers the key. */
   finish(size: number): Promise<{ key: string }>;
@@ -48,7 +62,9 @@ export interface PartStreamOptions {
 
 export async function startPartStream(o: PartStreamOptions): Promise<PartStream> {
   const started = await o.client
-    .mutation(UploadMultipartStartMutation, { input: { extension: 'mp4', fileName: o.fileName, size: o.limit, lastModified: o.lastModified, sizeAtEnd: true } })
+    .mutation(UploadMultipartStartMutation, {
+      input: { extension: 'mp4', fileName: o.fileName, size: o.limit, lastModified: o.lastModified, sizeAtEnd: true },
+    })
     .toPromise();
   const s = started.data?.uploadMultipartStart;
   if (started.error || !s) throw uploadErrorOf(started.error);
@@ -89,19 +105,31 @@ export async function startPartStream(o: PartStreamOptions): Promise<PartStream>
       bytesTotal,
       percent: Math.min(100, Math.floor((stored / bytesTotal) * 100)),
       bytesPerSecond,
-      secondsLeft: bytesPerSecond && finalSize !== null ? Math.max(0, Math.round((finalSize - stored) / bytesPerSecond)) : null,
+      secondsLeft:
+        bytesPerSecond && finalSize !== null ? Math.max(0, Math.round((finalSize - stored) / bytesPerSecond)) : null,
       resuming,
     });
   };
 
   /** One attempt at part n: signed at its size, PUT; a refusal the server words (expired, gone) ends the upload. */
   const attempt = async (n: number, bytes: Uint8Array<ArrayBuffer>) => {
-    const r = await o.client.mutation(UploadMultipartSignPartMutation, { input: { ...ref, partNumber: n, size: bytes.length } }).toPromise();
+    const r = await o.client
+      .mutation(UploadMultipartSignPartMutation, { input: { ...ref, partNumber: n, size: bytes.length } })
+      .toPromise();
     const p = r.data?.uploadMultipartSignPart;
     if (r.error?.graphQLErrors.length) throw Object.assign(uploadErrorOf(r.error), { final: true });
     if (r.error || !p) throw uploadErrorOf(r.error);
-    const res = await fetch(p.url, { method: 'PUT', body: bytes, headers: Object.fromEntries(p.headers.map((h) => [h.key, h.value])), signal });
-    if (res.status === 404) throw Object.assign(new UploadError(ERROR_CODES.UPLOAD_INVALID, 'This upload has expired. Please upload the video again.'), { final: true });
+    const res = await fetch(p.url, {
+      method: 'PUT',
+      body: bytes,
+      headers: Object.fromEntries(p.headers.map((h) => [h.key, h.value])),
+      signal,
+    });
+    if (res.status === 404)
+      throw Object.assign(
+        new UploadError(ERROR_CODES.UPLOAD_INVALID, 'This upload has expired. Please upload the video again.'),
+        { final: true },
+      );
     if (!res.ok) throw new UploadError('NETWORK', CONNECTION_LOST);
   };
 

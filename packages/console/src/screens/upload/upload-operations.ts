@@ -7,7 +7,7 @@ export const FileSubmitPreSignedUploadMutation = graphql(`
   }
 `);
 
-/** Resumable multipart uploads (issue 22): the endpoints of Uppy's S3 multipart client, see multipart-upload.ts. */
+/** Resumable multipart uploads: the endpoints of Uppy's S3 multipart client, see multipart-upload.ts. */
 export const UploadMultipartStartMutation = graphql(`
   mutation UploadMultipartStart($input: UploadMultipartStartInput!) {
     uploadMultipartStart(input: $input) { key uploadId partSize partCount resumed error message }

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { runScript } from '../run-script.js';
 
 /**
- * The development outbox keeps a mail's attachments too (issue 21: the seller digest's PDF), so a team running the
+ * The development outbox keeps a mail's attachments too (the seller digest's PDF), so a team running the
  * product without SMTP can open what a recipient would get, from /dev/outbox.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { runScript } from '../run-script.js';
 
 /**
- * Unique visitors per day (issue 21: "visits and unique visitors over time"): each rolled-up day keeps its distinct
+ * Unique visitors per day ("visits and unique visitors over time"): each rolled-up day keeps its distinct
  * visitors beside its visits. Days rolled up before are counted again from their visits.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

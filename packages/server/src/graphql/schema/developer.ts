@@ -1,4 +1,4 @@
-/** APIs & Webhooks (issue 20; docs/api.md): API keys and webhook endpoints on the company, for its admins on Pro. */
+/** APIs & Webhooks (docs/api.md): API keys and webhook endpoints on the company, for its admins on Pro. */
 import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import { builder } from '../builder.js';
 import { decodeTypedId, encodeTypedId, isUuid } from '../../core/ids.js';

@@ -1,4 +1,7 @@
-/** A person's data: the export of everything held about the caller, and deleting their own account (docs/data-retention.md). */
+/**
+ * A person's data: the export of everything held about the caller, and deleting their own account
+ * (docs/data-retention.md).
+ */
 import { builder } from '../builder.js';
 import { requireAuth } from '../guards.js';
 import type { DataExportRow } from '../../db/tables/personal-data.js';

@@ -1,5 +1,5 @@
 /**
- * Seller reports (issue 21; docs/api.md): a tour's shareable read-only links, its scheduled digest and PDF runs, for
+ * Seller reports (docs/api.md): a tour's shareable read-only links, its scheduled digest and PDF runs, for
  * whoever may edit the tour on a plan with Tour Analytics; and the public report a link opens (no login).
  */
 import { assertSellerReportAllowed } from '../../services/tour-access/visit-gate.js';

@@ -1,5 +1,5 @@
 /**
- * The webhook events a company can subscribe to (issue 20; docs/api.md has an example of each). Payloads are
+ * The webhook events a company can subscribe to (docs/api.md has an example of each). Payloads are
  * versioned: the envelope carries `api_version`; a field is only ever added within a version.
  */
 export const WEBHOOK_API_VERSION = '2026-11-26';

@@ -1,5 +1,5 @@
 /**
- * The `data` of each webhook event (issue 20; examples in docs/api.md). Ids are the GraphQL ids (tour_…, lead_…,
+ * The `data` of each webhook event (examples in docs/api.md). Ids are the GraphQL ids (tour_…, lead_…,
  * reel_…), so a receiver can fetch more with its API key. Raising an event never fails the work that raised it.
  */
 import { encodeId } from '../../core/ids.js';

@@ -225,7 +225,7 @@ async function scheduleAttempt(
 }
 
 /**
- * Fairness across companies (issue 29: one company's hanging endpoint held every delivery slot, and another company's
+ * Fairness across companies (one company's hanging endpoint held every delivery slot, and another company's
  * delivery waited 1.4 → 38.7 s). Each company has WEBHOOK_COMPANY_SLOTS deliveries in flight at most, across all
  * workers (leases in job_leases); a delivery that finds its company's slots taken goes back to the queue for a moment.
  * And pg-boss fetches the highest priority first: a delivery's priority is minus its company's deliveries waiting, so

@@ -111,7 +111,9 @@ export async function approveLead(services: Services, auth: AuthInfo, leadGlobal
   return lead.id;
 }
 
-/** The mailed link's page: who is waiting on which tour, while the link still approves (null: used, expired or unknown). */
+/**
+ * The mailed link's page: who is waiting on which tour, while the link still approves (null: used, expired or unknown).
+ */
 export async function mailLinkLead(
   services: Services,
   token: string,
@@ -158,7 +160,9 @@ export async function approveByMailLink(
 export const approvalLink = (publicUrl: string, token: string) =>
   `${publicUrl}/lead-gate/approve?${new URLSearchParams({ token })}`;
 
-/** The company's latest leads (the console's Leads list), newest first; only those waiting for approval with `waiting`. */
+/**
+ * The company's latest leads (the console's Leads list), newest first; only those waiting for approval with `waiting`.
+ */
 export async function companyLeads(services: Services, auth: AuthInfo, waiting: boolean, limit = 100) {
   let q = services.db
     .selectFrom('tour_leads')

@@ -43,7 +43,7 @@ export interface LeadInput {
   turnstileToken: string;
   leadType: LeadType;
   tourId: string;
-  /** The player's anonymous visitor id (issue 21): links the lead to its visit; an id of another shape is ignored. */
+  /** The player's anonymous visitor id: links the lead to its visit; an id of another shape is ignored. */
   visitorId?: string | null;
   /** The player's access grant of a password tour (tourUnlock), as the tour query takes it. */
   access?: string | null;
@@ -61,7 +61,9 @@ export interface TourLeadModel {
   contactNumber: string | null;
   leadType: string;
   tourId: string;
-  /** The viewing session a LIVE_VIEWING lead opened or joined (the `session=` of the agent's link); null for CONTACT. */
+  /**
+   * The viewing session a LIVE_VIEWING lead opened or joined (the `session=` of the agent's link); null for CONTACT.
+   */
   viewingSessionId: string | null;
 }
 

@@ -9,7 +9,9 @@ import { MESSAGE_TYPES, VisibleFrames } from '@roomwalk/shared';
 import type { Services } from '../services.js';
 import { liveLink } from '../audience-links/link-view.js';
 
-/** The frames a viewer joining through `token` sees: null when the link hides nothing; refused when it no longer opens. */
+/**
+ * The frames a viewer joining through `token` sees: null when the link hides nothing; refused when it no longer opens.
+ */
 export async function viewerLinkFrames(
   services: Services,
   tourId: string,

@@ -1,8 +1,8 @@
 /**
  * What a personal data export holds: everything the product keeps about one user, read fresh, as JSON files with a
  * manifest naming each. Media are links, not copies (a tour's clips alone are hundreds of megabytes): public tours'
- * links work while the tour exists; a protected tour's are signed and work for two to three hours (the manifest says so).
- * Another user's data never enters: every read is keyed by this user's id, or by tours this user owns.
+ * links work while the tour exists; a protected tour's are signed and work for two to three hours (the manifest says
+ * so). Another user's data never enters: every read is keyed by this user's id, or by tours this user owns.
  */
 import { encodeId } from '../../core/ids.js';
 import type { Services } from '../services.js';
@@ -74,7 +74,10 @@ async function profileFile(services: Services, userId: string): Promise<ExportFi
   };
 }
 
-/** The tours file: every tour this user owns (deleted ones too, as long as their row is kept), with rooms and media links. */
+/**
+ * The tours file: every tour this user owns (deleted ones too, as long as their row is kept), with rooms and media
+ * links.
+ */
 async function toursFile(services: Services, userId: string): Promise<{ file: ExportFile; tourIds: string[] }> {
   const db = services.db;
   const tours = await db
@@ -191,7 +194,9 @@ async function leadsFile(services: Services, tourIds: string[]): Promise<ExportF
   };
 }
 
-/** The activity file: what this user did (uploads, reels, AI markers, reports, keys, invites, live viewings, feedback). */
+/**
+ * The activity file: what this user did (uploads, reels, AI markers, reports, keys, invites, live viewings, feedback).
+ */
 async function activityFile(services: Services, userId: string): Promise<ExportFile> {
   const db = services.db;
   const [uploads, reels, aiRuns, reportRuns, reportLinks, digests, apiKeys, invites, sessions, feedback, exports] =

@@ -1,4 +1,7 @@
-/** The mails of a person's data: the export is ready, a deletion is scheduled / confirmed / cancelled / done, a lead's receipt. */
+/**
+ * The mails of a person's data: the export is ready, a deletion is scheduled / confirmed / cancelled / done, a lead's
+ * receipt.
+ */
 import { PRODUCT_NAME } from '@roomwalk/shared';
 import type { MailMessage } from '../../mail/mailer.js';
 import { renderMail as letter } from '../../mail/templates.js';

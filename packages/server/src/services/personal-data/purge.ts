@@ -3,8 +3,8 @@
  * others: their tours, with their leads and analytics, pass to the company's oldest admin (the company's work stays
  * with the company), and the person goes: account, profile, picture, sign-in tokens, export files, unsent uploads,
  * feedback and the invite that held their address. The last member: the company goes with everything in it (tours,
- * clips, pictures, reels, photos, uploads, leads, visits and their daily counts, reports, keys, webhooks, billing rows).
- * Rows go in one transaction; files after it commits, so a failed transaction leaves the files a kept row names.
+ * clips, pictures, reels, photos, uploads, leads, visits and their daily counts, reports, keys, webhooks, billing
+ * rows). Rows go in one transaction; files after it commits, so a failed transaction leaves the files a kept row names.
  */
 import { sql } from 'kysely';
 import { mailQueue } from '../../jobs/mail-job.js';

@@ -2,7 +2,7 @@
  * Tour analytics (Basic and Pro: feature "Tour Analytics"): the player reports each visit with an anonymous visitor
  * id; one view_events row per visitor visit, kept up to date while the visit goes on. Free and Entry see counts only.
  *
- * One definition (issue 16 item 11): a VIEW is a VISIT — one visitor's visit to a tour, reported by
+ * One definition: a VIEW is a VISIT — one visitor's visit to a tour, reported by
  * the player's beacon (POST /tour-visit, or the tourViewRecord mutation), counted once per visitor per tour per 30
  * minutes. Opening a visit here is what adds 1 to `tours.views` (or `deactivated_views` while the tour is
  * deactivated), so a card's "N views", the reports' Views and the analytics' visits count the same thing. Answers of

@@ -1,5 +1,5 @@
 /**
- * The room analytics rollup (issue 21; run by jobs/room-analytics.ts every hour). Two parts, in one transaction:
+ * The room analytics rollup (run by jobs/room-analytics.ts every hour). Two parts, in one transaction:
  * - Whole UTC days of visits (by the day a visit started) are aggregated into tour_visit_daily and tour_room_daily. A
  *   day is rolled up once no visit started on it can still change: a visit goes on while its beacons come less than
  *   30 minutes apart and counts at most 6 hours, so days before (now - ROLLUP_SETTLE_MS) are final. A run recomputes

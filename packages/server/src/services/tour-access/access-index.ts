@@ -1,8 +1,8 @@
 /**
  * Each node's memory of tours' access, for the media route (which must not ask the database for every byte range of
- * every clip): tour id → { access, version, the files past its lead gate }. Entries go when the tour changes — the database's own notice (migration
- * 0085's trigger, topic 'publicTourChanged', the one the public tour cache listens to) from any node, and at once on
- * this node through `accessChanged` — and after a minute whatever happens.
+ * every clip): tour id → { access, version, the files past its lead gate }. Entries go when the tour changes — the
+ * database's own notice (migration 0085's trigger, topic 'publicTourChanged', the one the public tour cache listens to)
+ * from any node, and at once on this node through `accessChanged` — and after a minute whatever happens.
  */
 import type { TourAccess } from '@roomwalk/shared';
 import type { Services } from '../services.js';

@@ -98,7 +98,9 @@ export function gatePassLead(
   return liveGrant(services, tourId, version, token, nowMs)?.leadId ?? null;
 }
 
-/** Signatures made this hour, by version, expiry and key: a protected tour's answer signs every clip (80 for 40 clips). */
+/**
+ * Signatures made this hour, by version, expiry and key: a protected tour's answer signs every clip (80 for 40 clips).
+ */
 const signed = new WeakMap<Services, Map<string, string>>();
 const SIGNED_MAX = 50_000;
 

@@ -1,7 +1,7 @@
 /**
- * Who sees a tour (issue 33, docs/access-and-privacy.md). The owner sets a public link (default), a password, or company
- * only in Tour Info; every public path asks `assertCanView` (the tour query, the visit beacon) or signs its media URLs
- * through `tourMediaUrl` (clips, posters, reels, photos), which the media route checks (http/media.ts).
+ * Who sees a tour (docs/access-and-privacy.md). The owner sets a public link (default), a password, or
+ * company only in Tour Info; every public path asks `assertCanView` (the tour query, the visit beacon) or signs its
+ * media URLs through `tourMediaUrl` (clips, posters, reels, photos), which the media route checks (http/media.ts).
  */
 import {
   ERROR_CODES,
@@ -158,7 +158,9 @@ export async function unlockTour(
   return { access: g.token, expiresAt: g.expiresAt };
 }
 
-/** The URL of a file of a tour (its clips, poster, reels, photos): public by key, or signed while the tour is protected. */
+/**
+ * The URL of a file of a tour (its clips, poster, reels, photos): public by key, or signed while the tour is protected.
+ */
 export function tourMediaUrl(
   services: Services,
   tour: { access: TourAccess; access_version: number },
@@ -169,8 +171,8 @@ export function tourMediaUrl(
 }
 
 /**
- * tourMediaUrl when only the tour's id is at hand (a clip, reel or photo row): its access from this node's index. A clip
- * past the lead gate is signed even on a public tour (only callers through the gate are given it).
+ * tourMediaUrl when only the tour's id is at hand (a clip, reel or photo row): its access from this node's index. A
+ * clip past the lead gate is signed even on a public tour (only callers through the gate are given it).
  */
 export async function tourMediaUrlById(services: Services, tourId: string, key: string): Promise<string> {
   const state = await accessIndexOf(services).get(tourId);
