@@ -34,7 +34,16 @@ type PlayerEl = HTMLElement & {
 };
 
 /** Swipes left (forward) on the stage with one finger, through the DevTools protocol, until `done` or 20 swipes. */
-async function swipeUntil(page: Page, done: () => Promise<boolean>): Promise<void> {
+/**
+ * Swipes across the picture until `done`: towards the end of the tour, or back when `direction` says the playhead went
+ * past what it looks for (a swipe coasts, so one may overshoot a short room). `reach`: the swipe's length in px.
+ */
+async function swipeUntil(
+  page: Page,
+  done: () => Promise<boolean>,
+  direction: () => Promise<1 | -1> = async () => 1,
+  reach = 200,
+): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   const c = (await page.locator('tour-player canvas').boundingBox())!;
   const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', x?: number) =>
@@ -43,11 +52,12 @@ async function swipeUntil(page: Page, done: () => Promise<boolean>): Promise<voi
       touchPoints: x === undefined ? [] : [{ x, y: c.y + c.height / 2, id: 1 }],
     });
   for (let n = 0; n < 20 && !(await done()); n++) {
-    const x0 = c.x + c.width * 0.8;
+    const dir = await direction();
+    const x0 = dir === 1 ? c.x + c.width * 0.8 : c.x + c.width * 0.2;
     await touch('touchStart', x0);
     for (let i = 1; i <= 12; i++) {
       await new Promise((r) => setTimeout(r, 16));
-      await touch('touchMove', x0 - (200 * i) / 12);
+      await touch('touchMove', x0 - (dir * reach * i) / 12);
     }
     await touch('touchEnd');
     await page.waitForTimeout(400);
@@ -155,7 +165,13 @@ test('the buyer is stopped before the kitchen until the agent approves in Leads;
     .toBe(true);
   expect(await player.evaluate((el: PlayerEl) => el.totalFrames)).toBeGreaterThan(visitorFrames);
   expect(await buyer.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
-  await swipeUntil(buyer, async () => (await player.evaluate((el: PlayerEl) => el.currentRoom?.name)) === 'Kitchen');
+  // Short swipes, and back when one coasted past the Kitchen into the Bedroom.
+  await swipeUntil(
+    buyer,
+    async () => (await player.evaluate((el: PlayerEl) => el.currentRoom?.name)) === 'Kitchen',
+    async () => ((await player.evaluate((el: PlayerEl) => el.currentRoom?.name)) === 'Bedroom' ? -1 : 1),
+    80,
+  );
   await expect.poll(() => player.evaluate((el: PlayerEl) => el.currentRoom?.name)).toBe('Kitchen');
   await buyerContext.close();
 });
