@@ -34,7 +34,7 @@ function migrationTables(src: string): string[] {
 
 /** The keys of `interface <name> [extends …] { … }` or `type <name> = { … }` in `text`, with the names it extends. */
 function interfaceKeys(text: string, name: string): { keys: string[]; extended: string[] } | null {
-  const m = new RegExp(`(?:interface|type) ${name}(?: extends ([^{]+))?(?: =)? \\{([^}]*)\\}`).exec(text);
+  const m = new RegExp(`(?:interface|type) ${name}(?:\\s+extends ([^{]+))?(?:\\s*=)?\\s*\\{([^}]*)\\}`).exec(text);
   if (!m) return null;
   return {
     keys: [...m[2]!.matchAll(/(?:^|[{;\n])\s*([a-z_]+): /g)].map((k) => k[1]!),

@@ -18,7 +18,7 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { processedTour, roomsVideo } from './ai-fixtures.js';
 import { generateShotsJob } from '../src/jobs/shots.js';
-import { attachPhotoSourceJob } from '../src/jobs/photo-source-job.js';
+import { attachPhotoSourceJob } from '../src/jobs/photo-source.js';
 import { photoSourceKey } from '../src/services/photo-source.js';
 import { MQ } from './support/multipart-client.js';
 

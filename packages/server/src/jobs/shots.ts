@@ -20,7 +20,7 @@ import { enhanceImage } from '../services/shots/enhance.js';
 import { blurShotFaces } from '../services/shots/blur.js';
 import { callInpainting } from '../services/ai/ai-worker.js';
 import type { ShotsJob } from './shots-job.js';
-import { attachPhotoSourceJob } from './photo-source-job.js';
+import { attachPhotoSourceJob } from './photo-source.js';
 import { photoSourceKey } from '../services/photo-source.js';
 import { tourScopedWebhook } from '../services/developer/webhook-payloads.js';
 

@@ -2,7 +2,8 @@
  * The original that followed a device-converted mezzanine (services/photo-source.ts): probed like any upload, and kept
  * as the tour's photo source only when it is the same video (the same duration within half a second, the same
  * orientation) at a larger size than the mezzanine the tour was made from. Either way the upload's object is removed;
- * a refused original leaves the photos reading the mezzanine.
+ * a refused original leaves the photos reading the mezzanine. The work of the shots queue's photo-source kind (its job
+ * module is shots-job.ts), so it sits on the jobs floor.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
