@@ -100,6 +100,8 @@ describe('live viewing: start button and lead form', () => {
       turnstileToken: DEV_TURNSTILE_TOKEN,
       leadType: 'LIVE_VIEWING',
       tourId: real.main,
+      // A public tour: no access grant to send (a password tour's lead carries its grant).
+      access: null,
     });
     const stored = await until(() => localStorage.getItem('capturedDetails'), 'capturedDetails');
     expect(JSON.parse(stored)).to.include({ name: 'Vera', email: 'vera@example.com', leadType: 'LIVE_VIEWING' });
