@@ -24,8 +24,11 @@ export default defineConfig({
     chunkSizeWarningLimit: 1600,
     rollupOptions: {
       // @roomwalk/shared's modules only declare constants and schemas; letting the bundler drop the unused ones keeps
-      // zod and libphonenumber out of the first load (the routes that validate forms load them).
-      treeshake: { moduleSideEffects: (id: string) => !id.includes('/packages/shared/src/') },
+      // zod and libphonenumber out of the first load (the routes that validate forms load them). The one exception,
+      // shared/src/zod.ts, sets zod's configuration (no eval probe under our CSP) wherever a schema is loaded.
+      treeshake: {
+        moduleSideEffects: (id: string) => !id.includes('/packages/shared/src/') || id.endsWith('/shared/src/zod.ts'),
+      },
     },
   },
 });

@@ -47,7 +47,9 @@ function watchErrors(page: Page): string[] {
 async function reportViolations(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) =>
-      console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`),
+      console.error(
+        `CSP violation: ${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}:${e.columnNumber} in ${document.URL}`,
+      ),
     );
   });
 }

@@ -1,7 +1,7 @@
 /**
  * Error codes carried in GraphQL `extensions.code` and HTTP error bodies; the console reads the code, never the text.
  */
-import { z } from 'zod';
+import { z } from './zod.js';
 
 export const ERROR_CODES = {
   BAD_USER_INPUT: 'BAD_USER_INPUT',

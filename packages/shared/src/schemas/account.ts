@@ -1,5 +1,5 @@
 /** Account-side validation (accounts §5): one schema per form, shared by console and server. */
-import { z } from 'zod';
+import { z } from '../zod.js';
 import {
   getCountryCallingCode,
   isValidPhoneNumber,

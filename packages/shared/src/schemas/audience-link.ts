@@ -2,7 +2,7 @@
  * Audience links (docs/access-and-privacy.md): labelled links to one tour, each with an optional expiry, rooms it hides
  * and an unbranded flag. The console's form and the server read the agent's input with this schema.
  */
-import { z } from 'zod';
+import { z } from '../zod.js';
 import { VALIDATION as V } from '../messages.js';
 import { leadGateInputSchema } from './lead-gate.js';
 

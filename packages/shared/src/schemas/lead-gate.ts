@@ -3,7 +3,7 @@
  * of seconds, and the visitor goes on at once or waits for the agent's approval. The owner's input and the texts the
  * player, the console and the server's approval page share.
  */
-import { z } from 'zod';
+import { z } from '../zod.js';
 
 export * from '../lead-gate-texts.js';
 import { LEAD_GATE_MODES, LEAD_GATE_SECONDS_MAX, LEAD_GATE_SECONDS_MIN, LEAD_GATE_TEXTS } from '../lead-gate-texts.js';

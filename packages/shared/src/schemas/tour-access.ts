@@ -1,5 +1,5 @@
 /** Who may see a tour (docs/access-and-privacy.md): the modes, the password's limits, the owner's input. */
-import { z } from 'zod';
+import { z } from '../zod.js';
 import { VALIDATION as V } from '../messages.js';
 
 /** A public link (the default), a password, or signed-in members of the tour's company. */

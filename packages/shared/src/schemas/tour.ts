@@ -1,5 +1,5 @@
 /** Tour-side validation (tours §5). */
-import { z } from 'zod';
+import { z } from '../zod.js';
 import {
   MIN_RESOLUTION,
   THUMBNAIL_EXTENSIONS,

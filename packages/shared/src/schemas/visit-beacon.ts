@@ -4,7 +4,7 @@
  * are the wire bounds only: the server also keeps a visit's figures plausible (rooms must be the tour's markers, time
  * at most the time since the visit's first beacon) when it writes them.
  */
-import { z } from 'zod';
+import { z } from '../zod.js';
 import { DEVICE_CLASSES, VISIT_BEACON_LIMITS as L } from '../constants.js';
 
 const wholeSeconds = (tooMany: string) =>
