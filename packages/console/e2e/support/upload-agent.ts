@@ -3,7 +3,7 @@
  * through the form, with the upload flow's debug lines and every progress line the dialog showed recorded; a file
  * picked on /upload becomes a titled tour, answered once PROCESSED with the moments the journey passed.
  */
-import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
 import { dialog } from '../support.js';
 import { gql, poll, signUpAgent } from '../embed-support.js';
 
@@ -36,9 +36,25 @@ export interface UploadTimes {
 export const totalFrames = (t: Tour): number => t.clips.reduce((n, c) => n + c.frameCount, 0);
 
 /** A phone's uplink on this page: `bitsPerSecond` up, downloads as they are. */
+/**
+ * One DevTools session per page for its network conditions: a condition set through one session stays in force while
+ * that session lives, so a later call through a new session could not lift an earlier limit.
+ */
+const networkSessions = new WeakMap<Page, Promise<CDPSession>>();
+
 export async function limitUplink(page: Page, bitsPerSecond: number): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.enable');
+  let session = networkSessions.get(page);
+  if (!session) {
+    session = page
+      .context()
+      .newCDPSession(page)
+      .then(async (s) => {
+        await s.send('Network.enable');
+        return s;
+      });
+    networkSessions.set(page, session);
+  }
+  const cdp = await session;
   await cdp.send('Network.emulateNetworkConditions', {
     offline: false,
     latency: 20,
