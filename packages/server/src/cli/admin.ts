@@ -3,6 +3,8 @@
  *   npm run admin -- make-superadmin <email>
  *   npm run admin -- revoke-superadmin <email>
  *   npm run admin -- grant-offline-license <email>
+ *   npm run admin -- show-account <email>
+ *   npm run admin -- run-deletion-sweep      (through a running server only)
  * On the embedded database a running server holds the data folder: the command asks that server over the folder's
  * admin socket (http/admin-socket.ts) and prints what the server did. With no server running, or on PostgreSQL, it
  * opens the database itself (and holds the socket meanwhile, so a server does not start on the folder under it).

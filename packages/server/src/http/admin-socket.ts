@@ -110,7 +110,7 @@ export async function openAdminChannel(dataDir: string, refusal: string = ADMIN_
       }
       if (!Array.isArray(args) || !args.every((a) => typeof a === 'string'))
         return reply(400, { ok: false, message: 'Expected {"args": [string]}.' });
-      runAdminCommand(services.db, args).then(
+      runAdminCommand(services.db, args, services).then(
         (message) => reply(200, { ok: true, message }),
         (err: unknown) => {
           if (err instanceof AdminCommandError) return reply(400, { ok: false, message: err.message });
