@@ -1,30 +1,27 @@
 /**
- * Who sees a tour on phones (390x844, touch), against the real server and a tour made by the real
- * pipeline: the agent sets a password in Tour Info and sees Sharing Options say so; a buyer on another phone opens the
- * share link and the embedding example (an iframe) and gets the password screen with nothing of the tour — no title,
- * no room, no file fetched — types a wrong password, then the right one, and the tour plays; a reload in the same
- * browser session does not ask again, a new session does. Then the agent makes the tour company only: the buyer sees
- * the members' screen, the agent (signed in) still plays it on the share page.
+ * Who sees a tour on phones (390x844, touch), against the real server and a tour made by the real pipeline, with a
+ * password (set through the API: the agent setting it in Tour Info is the journey of audience-links.spec.ts): a buyer
+ * on a phone opens the share link and the embedding example (an iframe) and gets the password screen with nothing of
+ * the tour — no title, no room, no file fetched — types a wrong password, then the right one, and the tour plays with
+ * signed file URLs; a reload in the same browser session does not ask again, a new session does. Then the agent makes
+ * the tour company only: the buyer sees the members' screen, the agent (signed in) still plays it on the share page.
  */
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { NOTICES } from '@roomwalk/shared';
-import { addMarkers, signUpAgent, testVideo, uploadTour } from './embed-support.js';
+import { gql } from './embed-support.js';
 import { dialog, screen } from './support.js';
+import { phoneAgentWithTour, phoneContext, type PhoneAgent } from './support/phone-agent.js';
 
 test.describe.configure({ mode: 'serial' });
 
 const BASE = process.env.E2E_BASE_URL!;
-const PASSWORD = 'Walkthrough1';
 const TOUR_PASSWORD = 'harbour view';
 const TITLE = 'Harbour Loft';
 const stamp = Date.now().toString(36);
-const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
-let agentContext: BrowserContext;
-let agent: Page;
+let agent: PhoneAgent;
 let tourId: string;
 
-const phone = (browser: Browser) => browser.newContext(PHONE);
 const gate = (p: Page) => p.locator('tour-player [part="gate-card"]');
 const card = (p: Page) => p.locator('article.tour-card', { hasText: TITLE });
 
@@ -45,51 +42,31 @@ async function openTourInfo(p: Page) {
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(400_000);
-  const email = `access-${stamp}@example.com`;
-  const token = await signUpAgent(BASE, { email, password: PASSWORD, name: 'Ama', surname: 'Agent' });
-  const tour = await uploadTour(BASE, token, testVideo(), { title: TITLE, timeoutMs: 360_000 });
-  tourId = tour.tourId;
-  await addMarkers(BASE, token, tourId, [['Kitchen', 20]]);
-  agentContext = await phone(browser);
-  agent = await agentContext.newPage();
-  await agent.goto('/login');
-  await agent.getByLabel('Email').fill(email);
-  await agent.getByLabel('Password').fill(PASSWORD);
-  await agent.getByRole('button', { name: 'Log in with email' }).tap();
-  await agent.waitForURL((u) => u.pathname === '/');
+  agent = await phoneAgentWithTour(BASE, browser, {
+    email: `access-${stamp}@example.com`,
+    password: 'Walkthrough1',
+    name: 'Ama',
+    title: TITLE,
+    rooms: [['Kitchen', 20]],
+  });
+  tourId = agent.tourId;
+  await gql(
+    BASE,
+    'mutation($input: TourAccessSetInput!) { tourAccessSet(input: $input) { id } }',
+    { input: { id: tourId, access: 'PASSWORD', password: TOUR_PASSWORD } },
+    agent.token,
+  );
 });
 
 test.afterAll(async () => {
-  await agentContext?.close();
-});
-
-test('the agent sets a password in Tour Info; Sharing Options (the QR code) says the links ask for it', async () => {
-  const info = await openTourInfo(agent);
-  await info.getByLabel(/Only people with the password/).tap();
-  await info.getByRole('button', { name: 'Save' }).tap();
-  // No password yet: said in the agent's words, nothing saved.
-  await expect(info.getByRole('alert')).toHaveText('Choose a password for this tour.');
-  await info.getByLabel('Tour password').fill(TOUR_PASSWORD);
-  await screen(agent, 'tour-access-password');
-  await info.getByRole('button', { name: 'Save' }).tap();
-  await expect(agent.locator('.snackbar-region')).toContainText(NOTICES.successful);
-  await card(agent).getByRole('button').first().tap();
-  await dialog(agent, TITLE).getByRole('button', { name: 'Generate QR Code' }).tap();
-  const sharing = dialog(agent, 'Sharing Options');
-  await expect(sharing.getByTestId('access-hint')).toHaveText(
-    'This tour asks for its password. Send the password separately from the link.',
-  );
-  // The QR code is the share link: it leads to the password screen like the link does.
-  await expect(sharing.getByTestId('qr-image')).toHaveAttribute('alt', new RegExp(`playerext\\?tourId=${tourId}`));
-  await sharing.getByRole('button', { name: 'Close' }).last().tap();
-  await expect(sharing).toHaveCount(0);
+  await agent?.context.close();
 });
 
 test('a buyer on a phone: the password screen gives nothing of the tour; the right password plays it, once per session', async ({
   browser,
 }) => {
   test.setTimeout(120_000);
-  const buyer = await phone(browser);
+  const buyer = await phoneContext(browser);
   const page = await buyer.newPage();
   const media = mediaRequests(page);
   await page.goto(`/playerext?tourId=${tourId}`);
@@ -127,7 +104,7 @@ test('a buyer on a phone: the password screen gives nothing of the tour; the rig
   await buyer.close();
 
   // A new session (another phone, or the browser closed): asked again, in the iframe of the embedding example too.
-  const later = await phone(browser);
+  const later = await phoneContext(browser);
   const again = await later.newPage();
   await again.goto(`/embedded_example/${tourId}`);
   const frame = again.frameLocator('iframe');
@@ -140,13 +117,13 @@ test('company only: the buyer sees the members screen; the signed-in agent still
   browser,
 }) => {
   test.setTimeout(120_000);
-  const info = await openTourInfo(agent);
+  const info = await openTourInfo(agent.page);
   await info.getByLabel(/Only members of your company/).tap();
   await expect(info.getByLabel('Tour password')).toHaveCount(0);
   await info.getByRole('button', { name: 'Save' }).tap();
-  await expect(agent.locator('.snackbar-region')).toContainText(NOTICES.successful);
+  await expect(agent.page.locator('.snackbar-region')).toContainText(NOTICES.successful);
 
-  const buyer = await phone(browser);
+  const buyer = await phoneContext(browser);
   const page = await buyer.newPage();
   const media = mediaRequests(page);
   await page.goto(`/playerext?tourId=${tourId}`);
@@ -157,7 +134,7 @@ test('company only: the buyer sees the members screen; the signed-in agent still
   expect(media).toEqual([]);
   await buyer.close();
 
-  await agent.goto(`/playerext?tourId=${tourId}`);
-  await expect(agent.locator('tour-player .title')).toContainText(TITLE, { timeout: 30_000 });
-  await expect(gate(agent)).toHaveCount(0);
+  await agent.page.goto(`/playerext?tourId=${tourId}`);
+  await expect(agent.page.locator('tour-player .title')).toContainText(TITLE, { timeout: 30_000 });
+  await expect(gate(agent.page)).toHaveCount(0);
 });
