@@ -5,7 +5,8 @@
  * - a 4K60 H.264 portrait clip (stored landscape, 90° display matrix) on a slow uplink (1.5 Mbit/s, emulated) is
  *   converted in the browser: the dialog says 'Preparing video on this device…', the debug log says why, the
  *   upload is the mezzanine and its first part goes up before the conversion ends (5 MiB parts here); the tour is
- *   portrait with the clip's frame count;
+ *   portrait with the clip's frame count; while the original then follows for the photos, the screen says so with its
+ *   progress and closing the tab is questioned;
  * - a 4K60 HEVC clip falls back to the original (no decoder), and becomes a landscape tour with its frame count;
  * - Cancel upload while the device converts: the conversion worker is ended and nothing is saved;
  * - the same H.264 clip on the fast local link goes up as it is (uploading wins the race); its server-path tour has the
@@ -17,7 +18,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { expect, test, type Browser, type BrowserContext } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { phoneVideo } from './support/phone-videos.js';
 import { limitUplink, newAgent as signUp, totalFrames, uploadToTour, type Tour } from './support/upload-agent.js';
 
@@ -45,6 +46,14 @@ test.afterAll(async () => {
 });
 
 const frames = totalFrames;
+
+/** Whether the page would question leaving it now (a beforeunload listener cancels the event). */
+const leavingIsQuestioned = (page: Page) =>
+  page.evaluate(() => {
+    const e = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(e);
+    return e.defaultPrevented;
+  });
 const tours: Partial<Record<'converted' | 'original', Tour>> = {};
 
 test('a 4K60 H.264 portrait clip on a slow uplink is converted in the browser and becomes a portrait tour', async ({
@@ -69,14 +78,27 @@ test('a 4K60 H.264 portrait clip on a slow uplink is converted in the browser an
   a.page.on('request', (r) => {
     if (isMezzaninePart(r)) events.push('part sent');
   });
-  // Once converted, the uplink is freed: the race was decided at the start at 1.5 Mbit/s, and the original that
-  // follows the tour (below) must not start its parts throttled (at 1.5 Mbit/s it alone would take 295 s).
+  // Once converted, the uplink is widened: the race was decided at the start at 1.5 Mbit/s, and the original that
+  // follows the tour (below) must not start its parts throttled (at 1.5 Mbit/s it alone would take 295 s); at 40 Mbit/s
+  // its 55 MB take about 11 s, long enough to see what the screen says meanwhile.
   let freed: Promise<void> | undefined;
   a.page.on('console', (m) => {
     if (!m.text().startsWith('[upload] converted:')) return;
     events.push('converted');
-    freed ??= limitUplink(a.page, 800_000_000);
+    freed ??= limitUplink(a.page, 40_000_000);
   });
+  // While the original follows, every screen says so, with its progress and what closing the tab costs, and closing
+  // the tab is questioned (beforeunload).
+  const notice = a.page
+    .getByRole('status')
+    .filter({ hasText: /Sending the original for full-quality photos… \d+%\. Keep this tab open\./ });
+  const whileSending = (async () => {
+    await expect(notice).toBeVisible({ timeout: 480_000 });
+    await expect(notice).toContainText('its photos are made from the smaller 1080p copy');
+    await expect(notice.getByRole('progressbar', { name: 'Sending the original video' })).toBeVisible();
+    return leavingIsQuestioned(a.page);
+  })();
+  whileSending.catch(() => undefined);
   const tour = await uploadToTour(a, await phoneVideo('uhd60Portrait'), `Converted ${stamp}`).finally(() =>
     console.log('debug log:', a.log.join(' | '), '\nevents:', events.join(', ')),
   );
@@ -104,6 +126,9 @@ test('a 4K60 H.264 portrait clip on a slow uplink is converted in the browser an
       timeout: 240_000,
     })
     .toBe('[upload] original follows: uploaded and attached; the photos are taken from it');
+  expect(await whileSending, 'closing the tab is questioned while the original goes up').toBe(true);
+  await expect(a.page.getByTestId('original-follows')).toContainText('The original is sent');
+  expect(await leavingIsQuestioned(a.page)).toBe(false);
   const photoSource = path.join(
     process.env.E2E_DATA_DIR!,
     'files',

@@ -11,6 +11,7 @@ import { FeedbackButton } from './ui/feedback-button.js';
 import { AppRoutes } from './routes/app-routes.js';
 import { useAndroidDoubleBack } from './state/android-back.js';
 import { LiveNoticeSlot } from './screens/live/index.js';
+import { OriginalFollowsNotice } from './screens/upload/original-follows-notice.js';
 
 function Chrome({ children }: { children: ReactNode }) {
   useAndroidDoubleBack();
@@ -19,6 +20,8 @@ function Chrome({ children }: { children: ReactNode }) {
       {/* In the flow above the page (sticky), so a live-lead notice never lies over the header's Add and Account. */}
       <LiveNoticeSlot />
       {children}
+      {/* While the original of a converted tour is still going up: on every screen, over dialogs. */}
+      <OriginalFollowsNotice />
       {/* One fixed dock, so the Feedback button always sits above the cookie banner. */}
       <div className="bottom-dock">
         <FeedbackButton />

@@ -7,6 +7,7 @@ import type { Client } from 'urql';
 import { followWithOriginal } from './original-follows.js';
 import { uploadVideo } from './multipart-upload.js';
 import { UploadError } from './upload-error.js';
+import { originalFollows, type OriginalFollowsState } from './original-follows-state.js';
 
 vi.mock('./multipart-upload.js', () => ({ uploadVideo: vi.fn() }));
 const upload = vi.mocked(uploadVideo);
@@ -25,7 +26,15 @@ const client = {
 beforeEach(() => {
   attached = [];
   upload.mockReset();
+  originalFollows.set(null);
 });
+
+/** Whether leaving the page now is questioned (the tab's beforeunload guard). */
+function leavingIsQuestioned(): boolean {
+  const e = new Event('beforeunload', { cancelable: true });
+  window.dispatchEvent(e);
+  return e.defaultPrevented;
+}
 
 describe('followWithOriginal', () => {
   it('uploads the original and attaches it to the tour', async () => {
@@ -52,5 +61,37 @@ describe('followWithOriginal', () => {
     expect(log.at(-1)).toBe(
       'original follows: given up (The connection was lost during the upload.); the photos are taken from the mezzanine',
     );
+  });
+
+  it('tells every screen how far it is, and questions closing the tab until it is sent', async () => {
+    const seen: OriginalFollowsState[] = [];
+    const stop = originalFollows.subscribe(() => seen.push(originalFollows.get()));
+    let finish = (_: { key: string }) => {};
+    let questionedWhileSending = false;
+    upload.mockImplementation(async ({ onProgress }) => {
+      for (const percent of [0, 40, 40, 80]) onProgress({ percent } as Parameters<typeof onProgress>[0]);
+      questionedWhileSending = leavingIsQuestioned();
+      return new Promise((resolve) => (finish = resolve));
+    });
+    expect(leavingIsQuestioned()).toBe(false);
+    const done = followWithOriginal({ client, file: original, tourId: 'tour_1', log: () => undefined });
+    await vi.waitFor(() => expect(questionedWhileSending).toBe(true));
+    finish({ key: 'uploads/original.mov' });
+    await done;
+    stop();
+    expect(seen).toEqual([
+      { phase: 'sending', percent: 0 },
+      { phase: 'sending', percent: 40 },
+      { phase: 'sending', percent: 80 },
+      { phase: 'done' },
+    ]);
+    expect(leavingIsQuestioned()).toBe(false);
+  });
+
+  it('says so when the original could not be sent, and no longer questions closing the tab', async () => {
+    upload.mockRejectedValue(new UploadError('NETWORK', 'The connection was lost during the upload.'));
+    await followWithOriginal({ client, file: original, tourId: 'tour_1', log: () => undefined });
+    expect(originalFollows.get()).toEqual({ phase: 'failed', reason: 'The connection was lost during the upload.' });
+    expect(leavingIsQuestioned()).toBe(false);
   });
 });

@@ -4,12 +4,14 @@
  * full resolution, as they are for a tour made from the original. It starts only once the tour exists, so it never
  * delays the tour; it runs outside the upload page (module scope), so moving around the console does not stop it.
  * A tab closed before it ends leaves the photos reading the 1080p mezzanine (its unfinished upload is swept, or resumed
- * if the same file is uploaded again). Everything it does goes to the debug log only.
+ * if the same file is uploaded again): while it goes up, every screen says so with its progress and the tab asks before
+ * closing (original-follows-state.ts, original-follows-notice.tsx). The details go to the debug log.
  */
 import type { Client } from 'urql';
 import { uploadVideo } from './multipart-upload.js';
 import { TourPhotoSourceAttachMutation } from './upload-operations.js';
 import { asUploadError, uploadErrorOf } from './upload-error.js';
+import { originalFollows } from './original-follows-state.js';
 
 const debugLog = (line: string) => console.debug(`[upload] ${line}`);
 
@@ -25,20 +27,28 @@ export async function followWithOriginal({
   log?: (line: string) => void;
 }): Promise<boolean> {
   log(`original follows: ${file.size} bytes in the background, for the photos`);
+  originalFollows.set({ phase: 'sending', percent: 0 });
   try {
     const { key } = await uploadVideo({
       client,
       file,
       signal: new AbortController().signal,
-      onProgress: () => undefined,
+      onProgress: (p) => {
+        const now = originalFollows.get();
+        if (now?.phase === 'sending' && now.percent !== p.percent)
+          originalFollows.set({ phase: 'sending', percent: p.percent });
+      },
       photoSourceFor: tourId,
     });
     const r = await client.mutation(TourPhotoSourceAttachMutation, { input: { tourId, key } }).toPromise();
     if (r.error || !r.data?.tourPhotoSourceAttach.success) throw uploadErrorOf(r.error);
     log('original follows: uploaded and attached; the photos are taken from it');
+    originalFollows.set({ phase: 'done' });
     return true;
   } catch (e) {
-    log(`original follows: given up (${asUploadError(e).message}); the photos are taken from the mezzanine`);
+    const reason = asUploadError(e).message;
+    log(`original follows: given up (${reason}); the photos are taken from the mezzanine`);
+    originalFollows.set({ phase: 'failed', reason });
     return false;
   }
 }
