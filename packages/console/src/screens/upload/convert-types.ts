@@ -4,6 +4,8 @@
 export interface ConversionStart {
   durationSeconds: number;
   decoder: 'hardware' | 'software';
+  /** What the conversion's decoder is configured with: 'prefer-hardware' where the device has a hardware decoder. */
+  decoderHint: 'prefer-hardware' | 'no-preference';
   encoder: 'hardware' | 'software';
   size: { width: number; height: number };
   codec: string;

@@ -2,7 +2,8 @@
  * The conversion worker (docs/upload-conversion.md), reached through comlink: reads the picked file (mediabunny:
  * MP4/MOV/WebM demuxers), checks the source and the device's decoder and encoder (`isConfigSupported`), then decodes,
  * turns the picture upright (the container's matrix is applied to the pixels, so the mezzanine carries no rotation),
- * scales to MEZZANINE size, resamples to its frame rate and encodes H.264 High with WebCodecs, off the main thread.
+ * scales to MEZZANINE size, resamples to its frame rate and encodes H.264 High with WebCodecs, off the main thread;
+ * decoder and encoder are asked for the hardware ones where the device has them.
  * The MP4 is fragmented so it is written strictly in order: it is cut into the upload's parts as it is made, and each
  * full part leaves the worker at once (transferred) while the rest is still converting.
  */
@@ -19,6 +20,7 @@ import {
 } from 'mediabunny';
 import { littleToGain, MEZZANINE, mezzanineSize, sourceRefusal } from './convert-rules.js';
 import type { ConversionStart, ConvertWorkerApi, OnPart } from './convert-types.js';
+import { preferHardwareDecoding } from './prefer-hardware-decoding.js';
 
 type Acceleration = 'hardware' | 'software';
 
@@ -77,6 +79,7 @@ function partCutter(partSize: number, limit: number, onPart: OnPart) {
 }
 
 let checked: { input: Input; track: InputVideoTrack; start: ConversionStart } | null = null;
+let undoDecoderHint: (() => void) | null = null;
 let running: Conversion | null = null;
 let aborted = false;
 
@@ -114,7 +117,17 @@ const api: ConvertWorkerApi = {
       return { ok: false, reason: `no ${MEZZANINE.codec} encoder at ${size.width}x${size.height} on this device` };
     const light = littleToGain(facts);
     if (light) return { ok: false, reason: light };
-    const start: ConversionStart = { durationSeconds, decoder, encoder, size, codec: codec ?? '' };
+    // Where the device has a hardware decoder for the source, the conversion's decoder asks for it by name.
+    undoDecoderHint?.();
+    undoDecoderHint = decoder === 'hardware' && decoderConfig ? preferHardwareDecoding(decoderConfig.codec) : null;
+    const start: ConversionStart = {
+      durationSeconds,
+      decoder,
+      decoderHint: undoDecoderHint ? 'prefer-hardware' : 'no-preference',
+      encoder,
+      size,
+      codec: codec ?? '',
+    };
     checked = { input, track, start };
     return { ok: true, start };
   },
@@ -138,8 +151,7 @@ const api: ConvertWorkerApi = {
         bitrate: MEZZANINE.bitrate,
         frameRate: MEZZANINE.fps,
         keyFrameInterval: MEZZANINE.keyFrameSeconds,
-        // Passed to the encoder (mediabunny's Conversion decodes with 'no-preference', which takes the hardware
-        // decoder where there is one).
+        // Passed to the encoder only: the decoder gets 'prefer-hardware' through preferHardwareDecoding (check).
         hardwareAcceleration: start.encoder === 'hardware' ? 'prefer-hardware' : 'no-preference',
         // The pixels are turned, so the server's probe and the player see an upright picture with no matrix to apply.
         allowTransformationMetadata: false,

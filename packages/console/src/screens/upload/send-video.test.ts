@@ -26,6 +26,7 @@ const original = new File([new Uint8Array(4096)], 'IMG_0002.MP4', { type: 'video
 const started: ConversionStart = {
   durationSeconds: 60,
   decoder: 'software',
+  decoderHint: 'no-preference',
   encoder: 'software',
   size: { width: 1080, height: 1920 },
   codec: 'avc1.640033',
@@ -143,7 +144,9 @@ describe('sendVideo', () => {
     expect(stream.finished).toBe(512);
     expect(stream.events).toEqual(['part 1', 'part 2', 'release']);
     expect(progress).toContainEqual({ phase: 'preparing', percent: 50 });
-    expect(log[0]).toBe('converting avc1.640033 to 1080x1920 with the software decoder and the software encoder');
+    expect(log[0]).toBe(
+      "converting avc1.640033 to 1080x1920 with the software decoder (asked with 'no-preference') and the software encoder",
+    );
     expect(log[1]).toBe('convert: the conversion finished first');
     expect(log[2]).toMatch(
       /^converted: 512 bytes, 12\.5 % of the original, in [\d.]+ s; 2 of 2 parts handed to the upload while converting$/,

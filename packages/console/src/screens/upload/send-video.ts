@@ -111,7 +111,7 @@ export async function sendVideo({
   phase = 'race';
   onProgress({ phase: 'preparing', percent: Math.min(99, Math.floor(converted * 100)) });
   log(
-    `converting ${start.codec} to ${start.size.width}x${start.size.height} with the ${start.decoder} decoder and the ${start.encoder} encoder`,
+    `converting ${start.codec} to ${start.size.width}x${start.size.height} with the ${start.decoder} decoder (asked with '${start.decoderHint}') and the ${start.encoder} encoder`,
   );
 
   // The mezzanine's upload, begun now: its part size cuts the worker's output, and its parts wait for the verdict.
