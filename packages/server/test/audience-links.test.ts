@@ -265,6 +265,32 @@ describe.each(DB_KINDS)('audience links (%s)', (kind) => {
     expect((await t.gql(SHARED, { token, link: theirs.id })).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 
+  it('one visitor through two links and the tour’s own within 30 minutes: a visit under each, and Visits from adds up', async () => {
+    const a = (await create({ label: 'Visit key A' })).data.audienceLinkCreate;
+    const b = (await create({ label: 'Visit key B' })).data.audienceLinkCreate;
+    const ANALYTICS = 'query($id: ID!, $link: ID) { tourAnalytics(tourId: $id, audienceLinkId: $link) { visits } }';
+    const visitsOf = async (link?: string) =>
+      (await t.gql(ANALYTICS, { id: tourId, ...(link ? { link } : {}) }, owner.token)).data.tourAnalytics
+        .visits as number;
+    const before = await visitsOf();
+    const visitorId = 'visitor-two-links-01';
+    const seg = [{ room: 'Hall', seconds: 2 }];
+    for (const link of [a.token, b.token, a.token, undefined])
+      expect((await beacon({ visitorId, segments: seg, ...(link ? { link } : {}) })).status).toBe(204);
+    const rows = await t.app.services.db
+      .selectFrom('view_events')
+      .select('audience_link_id')
+      .where('tour_id', '=', rowId)
+      .where('visitor_id', '=', visitorId)
+      .execute();
+    const under = (id: string) => rows.filter((r) => r.audience_link_id === id.replace(/^audlink_/, '')).length;
+    // B's visit is B's (not an extension of A's), A's second beacon extends A's, and the tour's own link has its own.
+    expect(rows).toHaveLength(3);
+    expect([under(a.id), under(b.id), rows.filter((r) => r.audience_link_id === null).length]).toEqual([1, 1, 1]);
+    expect([await visitsOf(a.id), await visitsOf(b.id)]).toEqual([1, 1]);
+    expect((await visitsOf()) - before).toBe(3);
+  });
+
   it("an expired link (the server's clock moved past it) and a revoked one answer the company's message, nothing of the tour", async () => {
     const link = (await create({ label: 'Open day', expiresAt: new Date(Date.now() + DAY).toISOString() })).data
       .audienceLinkCreate;

@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '@roomwalk/shared';
 import { hashPassword } from '../src/auth/passwords.js';
@@ -242,6 +243,34 @@ describe.each(DB_KINDS)('account deletion on %s', (kind) => {
     expect(onDisk(`tours/${keptTour}/v1/c0-high.mp4`)).toBe(true);
     const done = await waitForMail(t, owner.user.username, /has been deleted/);
     expect(done.text_body).toContain('This is the last mail we send you.');
+  });
+
+  it('a session issued in the same second as the deletion request, before it, stays signed out after the deletion is cancelled', async () => {
+    const sam = await withPassword(await seedUser(t.app, { name: 'Sam' }));
+    const early = await login(t, sam.user.username);
+    expect(early.status).toBe(200);
+    const earlyToken = early.body.access_token as string;
+    const { iat } = JSON.parse(Buffer.from(earlyToken.split('.')[1]!, 'base64url').toString()) as { iat: number };
+    expect((await t.gql(ME, {}, earlyToken)).data.me.user.username).toBe(sam.user.username);
+    const asked = await t.gql(REQUEST, { p: PASSWORD }, earlyToken);
+    expect(asked.data.accountDeletionRequest.status).toBe('SCHEDULED');
+    // Both within one second, as a quick click after signing in makes them: the request's moment is put in the
+    // session's own second, after it was issued.
+    await sql`update users set credentials_changed_at = to_timestamp(${iat} + 0.9) where id = ${sam.user.id}`.execute(
+      db(),
+    );
+    // Signing in again cancels the deletion and gives a session; the earlier one stays refused.
+    const again = await login(t, sam.user.username);
+    expect(again.status).toBe(200);
+    expect(
+      await db()
+        .selectFrom('account_deletions')
+        .select('user_id')
+        .where('user_id', '=', sam.user.id)
+        .executeTakeFirst(),
+    ).toBeUndefined();
+    expect((await t.gql(ME, {}, again.body.access_token)).data.me.user.username).toBe(sam.user.username);
+    expect((await t.gql(ME, {}, earlyToken)).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.UNAUTHENTICATED);
   });
 
   it('refuses the last member while a paid plan still renews', async () => {

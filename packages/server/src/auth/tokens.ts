@@ -9,18 +9,30 @@ interface SessionClaims {
   exp: number;
   /** Issued at (seconds); sessions older than the user's last password change are refused. */
   iat: number;
+  /**
+   * The user's `credentials_changed_at` when the session was issued (ms since the epoch, 0 for never): a session is
+   * good while it still matches (services/resolve-auth.ts). Null in sessions issued without it.
+   */
+  cca: number | null;
 }
 
 export interface TokenService {
-  sign(claims: { userId: string; companyId: string; roles: string[] }): Promise<string>;
+  sign(claims: { userId: string; companyId: string; roles: string[]; credentialsChangedAt?: number }): Promise<string>;
   verify(token: string): Promise<SessionClaims | null>;
 }
+
+/** `users.credentials_changed_at` as sessions carry it: ms since the epoch, 0 when the credentials never changed. */
+export const credentialsStamp = (at: Date | string | null | undefined): number => (at ? new Date(at).getTime() : 0);
 
 export function createTokenService(secret: string, ttlSeconds: number): TokenService {
   const key = new TextEncoder().encode(secret);
   return {
-    async sign({ userId, companyId, roles }) {
-      return new SignJWT({ roles, cid: companyId })
+    async sign({ userId, companyId, roles, credentialsChangedAt }) {
+      return new SignJWT({
+        roles,
+        cid: companyId,
+        ...(credentialsChangedAt !== undefined ? { cca: credentialsChangedAt } : {}),
+      })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(userId)
         .setIssuedAt()
@@ -43,6 +55,7 @@ export function createTokenService(secret: string, ttlSeconds: number): TokenSer
           roles: payload.roles.map(String),
           exp: payload.exp,
           iat: typeof payload.iat === 'number' ? payload.iat : 0,
+          cca: typeof payload.cca === 'number' ? payload.cca : null,
         };
       } catch {
         return null;

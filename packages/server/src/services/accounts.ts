@@ -25,7 +25,7 @@ import { AppError, fromZod } from '../core/errors.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { consumeOneTimeToken, issueOneTimeToken, retireOneTimeTokens } from '../auth/one-time-tokens.js';
 import { consumeRateLimit } from '../auth/rate-limit.js';
-import { hashToken } from '../auth/tokens.js';
+import { credentialsStamp, hashToken } from '../auth/tokens.js';
 import { accountMailRequestQueue, type AccountMailRequest } from '../jobs/account-mail-job.js';
 import { mailQueue } from '../jobs/mail-job.js';
 import { activationMail, mailLinks, passwordResetMail } from '../mail/templates.js';
@@ -89,7 +89,18 @@ export async function issueSession(
   await cancelDeletionOnSignIn(services, user.id);
   const license = await getLicense(services.db, user.company_id);
   const roles = rolesFor(user, license);
-  const token = await services.tokens.sign({ userId: user.id, companyId: user.company_id, roles });
+  // The session names the credentials' stamp it is issued under (services/resolve-auth.ts).
+  const stamp = await services.db
+    .selectFrom('users')
+    .select(sql<Date | string | null>`credentials_changed_at`.as('at'))
+    .where('id', '=', user.id)
+    .executeTakeFirst();
+  const token = await services.tokens.sign({
+    userId: user.id,
+    companyId: user.company_id,
+    roles,
+    credentialsChangedAt: credentialsStamp(stamp?.at),
+  });
   return { token, roles, expiresIn: services.config.TOKEN_TTL_SECONDS };
 }
 

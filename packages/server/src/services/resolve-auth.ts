@@ -1,5 +1,6 @@
 /** Bearer token → the caller, with company and roles read fresh from the database (plans and roles change). */
 import type { AuthInfo } from '../core/auth.js';
+import { credentialsStamp } from '../auth/tokens.js';
 import type { Services } from './services.js';
 import { getLicense, rolesFor } from './licenses.js';
 import { authenticateApiKey, isApiKeyToken } from './developer/api-keys.js';
@@ -25,9 +26,16 @@ export async function resolveAuth(
     .executeTakeFirst();
   // An account waiting out its deletion has no session: signing in again (which cancels the deletion) gives one.
   if (!user || user.leaving) return null;
-  // Column added by migration 0010; a password reset refuses every session issued before it.
+  // Column added by migration 0010: a password reset or a deletion request refuses every session issued before it. A
+  // session names the value it was issued under (exact, whatever the clocks: one issued in the same second as the
+  // change, before it, stays refused after a cancelled deletion); one that names none is compared by whole seconds.
   const changedAt = (user as { credentials_changed_at?: Date | string | null }).credentials_changed_at;
-  if (changedAt && claims.iat < Math.floor(new Date(changedAt).getTime() / 1000)) return null;
+  if (
+    claims.cca !== null
+      ? claims.cca !== credentialsStamp(changedAt)
+      : changedAt && claims.iat < Math.floor(credentialsStamp(changedAt) / 1000)
+  )
+    return null;
   const license = await getLicense(services.db, user.company_id);
   return {
     userId: user.id,

@@ -2,10 +2,11 @@
  * The lead gate attacked from outside (docs/access-and-privacy.md, "Lead gate"): forged, replayed and malformed
  * approval links, one tour's pass or wait credential on another tour, a waiting visitor who speaks on its socket
  * (spoofing the approval), absurd gate frames, the gate of a password tour without the password, and a flood of
- * gate leads from several addresses. Every refusal changes no lead and hands out no pass.
+ * gate leads from several addresses, a pass from an audience link's own form (no approval) on the tour's approval gate.
+ * Every refusal changes no lead and hands out no pass.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLAYER_TOUR_ACCESS_QUERY } from '@roomwalk/shared/player-documents';
+import { PLAYER_TOUR_ACCESS_QUERY, PLAYER_TOUR_LINK_QUERY } from '@roomwalk/shared/player-documents';
 import { seedProcessedTour } from '../fixtures/tours.js';
 import { connect, LEAD_MUTATION, leadInput, wsUrl, type LiveClient } from '../fixtures/live-helpers.js';
 import { seedUser, type SeededUser } from '../helpers/seed.js';
@@ -21,6 +22,7 @@ const GATE_LEAD = LEAD_MUTATION.replace(
   'gate { state access waitToken } viewingSessionRequest {',
 );
 const APPROVE = 'mutation($id: ID!) { tourLeadApprove(id: $id) { id gate } }';
+const LINK_CREATE = 'mutation($input: AudienceLinkCreateInput!) { audienceLinkCreate(input: $input) { id token } }';
 
 describe.each(DB_KINDS)('hostile: lead gate (%s)', (kind) => {
   let t: TestApp;
@@ -54,6 +56,14 @@ describe.each(DB_KINDS)('hostile: lead gate (%s)', (kind) => {
       .execute();
   const clipsWith = async (tourId: string, access: string) =>
     ((await t.gql(PLAYER_TOUR_ACCESS_QUERY, { tourID: tourId, access })).data?.tour?.clips ?? []).length as number;
+  /** The clips and whether the gate shows open, through `link` (or the tour's own link) with `access`. */
+  const seen = async (tourId: string, access: string, link?: string) => {
+    const r = link
+      ? await t.gql(PLAYER_TOUR_LINK_QUERY, { tourID: tourId, access, link })
+      : await t.gql(PLAYER_TOUR_ACCESS_QUERY, { tourID: tourId, access });
+    expect(r.errors).toBeUndefined();
+    return { clips: r.data.tour.clips.length as number, open: r.data.tour.leadGate?.open as boolean };
+  };
   const wait = (tourId: string, lead: string, token: string) => {
     const c = connect(wsUrl(t.url, { tourId, lead, token }));
     sockets.push(c);
@@ -183,6 +193,41 @@ describe.each(DB_KINDS)('hostile: lead gate (%s)', (kind) => {
     expect(spoofer.messages.some((m) => m.type === 'roomwalk_gate_open')).toBe(false);
     const rows = await leadRows(b!.rowId);
     expect(rows.find((l) => `lead_${l.id}` === mine.tourLead.id)?.gate).toBe('WAITING');
+  });
+
+  it("a pass from a link's own form without approval does not open the tour's approval gate; each gate takes its own", async () => {
+    const [, b] = tours;
+    const kitchen = await kitchenOf(b!.id);
+    const made = async (input: Record<string, unknown>) => {
+      const r = await t.gql(LINK_CREATE, { input: { tourId: b!.id, ...input } }, owner.token);
+      expect(r.errors).toBeUndefined();
+      return r.data.audienceLinkCreate.token as string;
+    };
+    // The open-day link asks for the form before the Kitchen too, but lets the visitor go on at once.
+    const openDay = await made({ label: 'Open day', leadGate: { mode: 'ROOM', markerId: kitchen, approval: false } });
+    const mls = await made({ label: 'MLS' });
+    const r = await gateLead(b!.id, CLIENT_ADDRESSES[2], { name: 'Lou', link: openDay });
+    expect(r.json.errors).toBeUndefined();
+    const { gate } = r.json.data.tourLeadCreate;
+    expect(gate.state).toBe('OPEN');
+    // Through its own link the pass opens the rest; on the tour's own link (approval asked) or a link that shows the
+    // tour's gate it is refused: the clips stop before the Kitchen and the form is still asked.
+    expect(await seen(b!.id, gate.access, openDay)).toEqual({ clips: 4, open: true });
+    expect(await seen(b!.id, gate.access)).toEqual({ clips: 2, open: false });
+    expect(await seen(b!.id, gate.access, mls)).toEqual({ clips: 2, open: false });
+
+    // The tour's gate, approved by the agent: its pass opens the tour (and a link showing the tour's gate), not the
+    // open-day link's own gate.
+    const waiting = await gateLead(b!.id, CLIENT_ADDRESSES[2], { name: 'Ada' });
+    const { tourLead, gate: w } = waiting.json.data.tourLeadCreate;
+    expect(w.state).toBe('WAITING');
+    const socket = wait(b!.id, tourLead.id, w.waitToken);
+    await socket.next((m) => m.type === 'roomwalk_gate_waiting', 'waiting');
+    expect((await t.gql(APPROVE, { id: tourLead.id }, owner.token)).errors).toBeUndefined();
+    const pass = (await socket.next((m) => m.type === 'roomwalk_gate_open', 'the pass')).access as string;
+    expect(await seen(b!.id, pass)).toEqual({ clips: 4, open: true });
+    expect(await seen(b!.id, pass, mls)).toEqual({ clips: 4, open: true });
+    expect(await seen(b!.id, pass, openDay)).toEqual({ clips: 2, open: false });
   });
 
   it('absurd gate frames are refused in plain words and leave no lead', async () => {

@@ -29,6 +29,7 @@ import * as m0205 from './0205-lead-gate.js';
 import * as m0206 from './0206-audience-link-lead-gate.js';
 import * as m0210 from './0210-personal-data.js';
 import * as m0215 from './0215-multipart-size-at-end.js';
+import * as m0220 from './0220-lead-gate-link.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-accounts-and-tours': m0001,
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '0206-audience-link-lead-gate': m0206,
   '0210-personal-data': m0210,
   '0215-multipart-size-at-end': m0215,
+  '0220-lead-gate-link': m0220,
 };

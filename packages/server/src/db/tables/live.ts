@@ -25,6 +25,8 @@ interface TourLeadsTable {
   /** SHA-256 of the one-time approval link mailed to the agent; cleared when used. */
   gate_token_hash: string | null;
   gate_token_expires_at: NullableTimestamp;
+  /** The audience link whose own gate asked for the form (migration 0220); null: the tour's own gate. */
+  gate_link_id: Generated<string | null>;
   created_at: Timestamp;
 }
 

@@ -11,7 +11,7 @@ import type { AuthInfo } from '../../core/auth.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { decodeId } from '../../core/ids.js';
 import type { Services } from '../services.js';
-import { GATE_WAIT_SECONDS, signGateWait, signGrant } from '../tour-access/grants.js';
+import { GATE_WAIT_SECONDS, signGateWait, signGrant, TOUR_GATE } from '../tour-access/grants.js';
 
 /** The event every node hears when a waiting lead is approved: its sockets hand the visitor the pass. */
 export const LEAD_GATE_OPENED = 'leadGateOpened';
@@ -27,15 +27,22 @@ export interface GateAnswer {
   waitToken: string | null;
 }
 
-/** The columns a gate lead is inserted with, and the approval link's token in clear (for the agent's mail only). */
-export function gateLeadColumns(approval: boolean, gateFrame: number, now = new Date()) {
+/**
+ * The columns a gate lead is inserted with, and the approval link's token in clear (for the agent's mail only).
+ * `gateLinkId`: the audience link whose own gate asked for the form (null: the tour's gate).
+ */
+export function gateLeadColumns(approval: boolean, gateFrame: number, gateLinkId: string | null, now = new Date()) {
   if (!approval)
-    return { columns: { gate: LEAD_GATE_STATES.open, gate_frame: gateFrame, gate_decided_at: now }, mailToken: null };
+    return {
+      columns: { gate: LEAD_GATE_STATES.open, gate_frame: gateFrame, gate_decided_at: now, gate_link_id: gateLinkId },
+      mailToken: null,
+    };
   const { token, hash } = newOneTimeToken();
   return {
     columns: {
       gate: LEAD_GATE_STATES.waiting,
       gate_frame: gateFrame,
+      gate_link_id: gateLinkId,
       gate_token_hash: hash,
       gate_token_expires_at: new Date(now.getTime() + GATE_WAIT_SECONDS * 1000),
     },
@@ -47,12 +54,12 @@ export function gateLeadColumns(approval: boolean, gateFrame: number, now = new 
 export function gateAnswer(
   services: Services,
   tour: { id: string; access_version: number },
-  lead: { id: string; gate: string | null },
+  lead: { id: string; gate: string | null; gate_link_id: string | null },
 ): GateAnswer | null {
   if (lead.gate === LEAD_GATE_STATES.open)
     return {
       state: 'OPEN',
-      pass: signGrant(services, tour.id, tour.access_version, Date.now(), lead.id).token,
+      pass: signGrant(services, tour.id, tour.access_version, Date.now(), passOf(lead)).token,
       waitToken: null,
     };
   if (lead.gate === LEAD_GATE_STATES.waiting)
@@ -60,17 +67,32 @@ export function gateAnswer(
   return null;
 }
 
-/** The pass for a lead through the gate (approved or went on), at the tour's current access version; null otherwise. */
+/** What a lead's pass names: the lead and the gate it was left at. */
+const passOf = (lead: { id: string; gate_link_id: string | null }) => ({
+  leadId: lead.id,
+  gate: lead.gate_link_id ?? TOUR_GATE,
+});
+
+/**
+ * The pass for a lead through the gate (approved or went on), at the tour's current access version, naming the gate
+ * the lead was left at; null otherwise.
+ */
 export async function passForLead(services: Services, leadId: string): Promise<string | null> {
   const row = await services.db
     .selectFrom('tour_leads')
     .innerJoin('tours', 'tours.id', 'tour_leads.tour_id')
-    .select(['tour_leads.gate', 'tours.id as tour_id', 'tours.access_version', 'tours.deleted_at'])
+    .select([
+      'tour_leads.gate',
+      'tour_leads.gate_link_id',
+      'tours.id as tour_id',
+      'tours.access_version',
+      'tours.deleted_at',
+    ])
     .where('tour_leads.id', '=', leadId)
     .executeTakeFirst();
   if (!row || row.deleted_at || (row.gate !== LEAD_GATE_STATES.approved && row.gate !== LEAD_GATE_STATES.open))
     return null;
-  return signGrant(services, row.tour_id, row.access_version, Date.now(), leadId).token;
+  return signGrant(services, row.tour_id, row.access_version, Date.now(), passOf({ id: leadId, ...row })).token;
 }
 
 async function announce(services: Services, e: LeadGateOpened): Promise<void> {

@@ -13,7 +13,7 @@ import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import type { Services } from '../services.js';
 import { loadEditableTour } from '../tours.js';
 import { accessIndexOf } from '../tour-access/access-index.js';
-import { gatePassLead } from '../tour-access/grants.js';
+import { gatePassLead, TOUR_GATE } from '../tour-access/grants.js';
 import { clipsBeforeGate } from './gate-clips.js';
 import { linkViewOf, viewMarkers } from '../audience-links/link-view.js';
 
@@ -109,11 +109,23 @@ export function noteTourGrant<T extends object>(row: T, grant: unknown): T {
   return row;
 }
 
-/** Whether this caller is through the tour's gate: no gate, a member of its company, or a visitor holding its pass. */
+/**
+ * The gate a tour row shows (what its passes name): an audience link's own gate when the row was read through a link
+ * that sets one, else the tour's (services/tour-access/grants.ts TOUR_GATE).
+ */
+export function gateIdOf(tour: object): string {
+  const link = linkViewOf(tour)?.link;
+  return link?.lead_gate_mode ? link.id : TOUR_GATE;
+}
+
+/**
+ * Whether this caller is through the gate the row shows: no gate, a member of its company, or a visitor holding a pass
+ * granted at that very gate (a pass from a link's own form, which may not wait for approval, opens no other gate).
+ */
 function throughGate(services: Services, auth: AuthInfo | null, tour: TourRow): boolean {
   if (!tour.lead_gate_marker_id && !tour.lead_gate_seconds) return true;
   if (auth && (auth.companyId === tour.company_id || auth.isSuperAdmin)) return true;
-  return gatePassLead(services, tour.id, tour.access_version, grantsByRow.get(tour)) !== null;
+  return gatePassLead(services, tour.id, tour.access_version, grantsByRow.get(tour), gateIdOf(tour)) !== null;
 }
 
 /** The tour's clips as this caller may have them: up to the gate's room for a visitor not through it. */

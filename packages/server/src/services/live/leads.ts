@@ -32,6 +32,7 @@ import { assertCanView } from '../tour-access/tour-access.js';
 import { assertGated } from '../lead-gate/lead-gate.js';
 import { approvalLink, gateAnswer, gateLeadColumns, stoppedRoom, type GateAnswer } from '../lead-gate/approval.js';
 import { gateMail } from '../lead-gate/gate-mail.js';
+import { leadMayMailAgent } from '../lead-gate/agent-mails.js';
 import { gateThroughLink, tourFrameOfLink } from '../lead-gate/link-gate.js';
 import { liveLink } from '../audience-links/link-view.js';
 
@@ -118,7 +119,7 @@ export async function createLead(
     if (!Number.isInteger(input.gateFrame) || input.gateFrame! < 0 || input.gateFrame! > 10_000_000)
       throw badInput('Not a valid frame.', 'gateFrame');
     const frame = link?.link ? await tourFrameOfLink(services, tour.id, link.link, input.gateFrame!) : input.gateFrame!;
-    gate = gateLeadColumns(gated.lead_gate_approval, frame);
+    gate = gateLeadColumns(gated.lead_gate_approval, frame, link?.link?.lead_gate_mode ? link.link.id : null);
   }
 
   const live = input.leadType === LEAD_TYPES.LIVE_VIEWING;
@@ -194,6 +195,8 @@ export async function createLead(
     const notify = async () => {
       const roomPath = await visitRoomPath(services, tour.id, lead.visitor_id, new Date(lead.created_at));
       await services.events.publish(topics.leadCreated(owner.id), tourLead);
+      // Past the tour's hourly mails the lead is still shown (the notice above, Leads), only not mailed.
+      if (!(await leadMayMailAgent(services, lead))) return;
       const mail = {
         to: owner.username,
         agentName: owner.name ?? owner.username,

@@ -2,9 +2,10 @@
  * Writes visit beacons in groups (the beacon endpoint's ≥ 2,000 beacons/s): each beacon waits for the write
  * that carries it, but a node runs one write at a time and each write takes every beacon that came meanwhile
  * (group commit), so under load one transaction of four round trips serves many beacons instead of one. A lone beacon
- * is written at once (no timer). In the write: the visitors' locks (one advisory lock per tour and visitor, taken in
- * order, so two nodes never open two visits for one visitor), then one statement that checks each tour (known, not
- * deleted, playable), extends each visitor's visit of the last 30 minutes or opens one (when the beacon may), and
+ * is written at once (no timer). In the write: the visitors' locks (one advisory lock per tour, visitor and audience
+ * link, taken in order, so two nodes never open two visits for one visitor), then one statement that checks each tour
+ * (known, not deleted, playable), extends each visitor's visit of the last 30 minutes through the same link (or the
+ * tour's own) or opens one (when the beacon may), and
  * answers per beacon. Beacons of one visitor in the same group are merged first (they would otherwise both open a
  * visit).
  *
@@ -143,12 +144,14 @@ function merge(a: VisitWrite, b: VisitWrite): VisitWrite {
     reachedEnd: a.reachedEnd || b.reachedEnd,
     fastTravels: Math.max(a.fastTravels, b.fastTravels),
     device: a.device ?? b.device,
-    audienceLinkId: a.audienceLinkId ?? b.audienceLinkId,
+    audienceLinkId: a.audienceLinkId,
   };
 }
 
 async function writeGroup(db: Kysely<Database>, group: readonly VisitWrite[]): Promise<VisitWritten[]> {
-  const keyOf = (v: VisitWrite) => `visit:${v.tourId}:${v.visitorId}`;
+  // A visit is one visitor's on one tour through one way in: the tour's own links, or one audience link. The same visitor
+  // coming through another link within the 30 minutes opens that link's visit rather than extending the first.
+  const keyOf = (v: VisitWrite) => `visit:${v.tourId}:${v.visitorId}:${v.audienceLinkId ?? ''}`;
   const merged = new Map<string, VisitWrite>();
   for (const v of group) {
     const k = keyOf(v);
@@ -194,6 +197,7 @@ async function writeGroup(db: Kysely<Database>, group: readonly VisitWrite[]): P
           least(b.rr, cardinality(t.rooms)) AS rooms_reached
         FROM b JOIN tour t ON t.id = b.tour_id
         LEFT JOIN LATERAL (SELECT x.id, x.started_at FROM view_events x WHERE x.tour_id = b.tour_id AND x.visitor_id = b.visitor_id
+          AND x.audience_link_id IS NOT DISTINCT FROM b.link
           AND x.last_seen_at > b.at - interval '30 minutes' ORDER BY x.last_seen_at DESC LIMIT 1) x ON true
       ),
       rm AS (

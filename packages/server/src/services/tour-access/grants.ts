@@ -32,48 +32,68 @@ function sameText(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** The gate a pass names: the tour's own lead gate, or an audience link's own gate (by the link's id). */
+export const TOUR_GATE = 'tour';
+
+/** A lead gate's pass: the lead through it and the gate it was granted at (TOUR_GATE or a link's id). */
+export interface GatePass {
+  leadId: string;
+  gate: string;
+}
+
+const grantText = (tourId: string, version: number, expires: number | string, pass: GatePass | null) =>
+  `grant\n${tourId}\n${version}\n${expires}${pass ? `\n${pass.leadId}\n${pass.gate}` : ''}`;
+
 /**
- * A grant for one tour at one access version: `<expires>.<version>.<mac>`. A grant naming a lead (`<expires>.<version>.
- * <lead id>.<mac>`) is also the pass through the tour's lead gate: the lead was approved, or went on at once
- * (services/lead-gate/).
+ * A grant for one tour at one access version: `<expires>.<version>.<mac>`. A grant naming a lead and a gate
+ * (`<expires>.<version>.<lead id>.<gate>.<mac>`) is also the pass through that one lead gate: the tour's own
+ * (TOUR_GATE) or one audience link's (its id); the lead was approved, or went on at once (services/lead-gate/).
  */
 export function signGrant(
   services: Services,
   tourId: string,
   version: number,
   nowMs = Date.now(),
-  leadId?: string,
+  pass?: GatePass,
 ): { token: string; expiresAt: Date } {
   const expires = Math.floor(nowMs / 1000) + GRANT_SECONDS;
-  const lead = leadId ? `.${leadId}` : '';
+  const named = pass ? `.${pass.leadId}.${pass.gate}` : '';
   return {
-    token: `${expires}.${version}${lead}.${mac(services, `grant\n${tourId}\n${version}\n${expires}${leadId ? `\n${leadId}` : ''}`)}`,
+    token: `${expires}.${version}${named}.${mac(services, grantText(tourId, version, expires, pass ?? null))}`,
     expiresAt: new Date(expires * 1000),
   };
 }
 
-const LEAD_ID = /^[0-9a-f-]{36}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const isGateId = (gate: string) => gate === TOUR_GATE || UUID.test(gate);
 
-/** The live grant's parts: null unless `token` is a live grant for this tour at its current access version. */
+/**
+ * The live grant's parts: null unless `token` is a live grant for this tour at its current access version. A pass of
+ * the earlier form, naming a lead but no gate (`<expires>.<version>.<lead id>.<mac>`), is still a grant but no pass.
+ */
 function liveGrant(
   services: Services,
   tourId: string,
   version: number,
   token: unknown,
   nowMs: number,
-): { leadId: string | null } | null {
+): { pass: GatePass | null } | null {
   if (typeof token !== 'string' || token.length > 200) return null;
   const parts = token.split('.');
-  if (parts.length !== 3 && parts.length !== 4) return null;
+  if (parts.length !== 3 && parts.length !== 4 && parts.length !== 5) return null;
   const [expires, v] = parts as [string, string];
-  const leadId = parts.length === 4 ? parts[2]! : null;
   const sig = parts[parts.length - 1]!;
   if (!expires || !v || !sig || Number(v) !== version || !/^\d+$/.test(expires) || Number(expires) * 1000 <= nowMs)
     return null;
-  if (leadId !== null && !LEAD_ID.test(leadId)) return null;
-  return sameText(sig, mac(services, `grant\n${tourId}\n${version}\n${expires}${leadId ? `\n${leadId}` : ''}`))
-    ? { leadId }
-    : null;
+  if (parts.length === 4) {
+    const leadId = parts[2]!;
+    if (!UUID.test(leadId)) return null;
+    const text = `grant\n${tourId}\n${version}\n${expires}\n${leadId}`;
+    return sameText(sig, mac(services, text)) ? { pass: null } : null;
+  }
+  const pass = parts.length === 5 ? { leadId: parts[2]!, gate: parts[3]! } : null;
+  if (pass && (!UUID.test(pass.leadId) || !isGateId(pass.gate))) return null;
+  return sameText(sig, mac(services, grantText(tourId, version, expires, pass))) ? { pass } : null;
 }
 
 /** Whether `token` is a live grant for this tour at its current access version (a lead gate's pass is one too). */
@@ -87,15 +107,20 @@ export function verifyGrant(
   return liveGrant(services, tourId, version, token, nowMs) !== null;
 }
 
-/** The lead a live grant names: its holder passed the tour's lead gate. Null for any other token. */
+/**
+ * The lead a live pass through this gate names (TOUR_GATE, or the id of the audience link whose own gate it is). A
+ * pass granted at another gate of the tour, or any other grant, is null: each gate takes only its own passes.
+ */
 export function gatePassLead(
   services: Services,
   tourId: string,
   version: number,
   token: unknown,
+  gate: string,
   nowMs = Date.now(),
 ): string | null {
-  return liveGrant(services, tourId, version, token, nowMs)?.leadId ?? null;
+  const pass = liveGrant(services, tourId, version, token, nowMs)?.pass;
+  return pass && pass.gate === gate ? pass.leadId : null;
 }
 
 /**
