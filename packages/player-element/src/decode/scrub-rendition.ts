@@ -8,7 +8,12 @@
  * their exact frame arrives. A 360p frame costs a quarter of the decoding, copying and painting, so while the finger
  * moves fast and 720p frames arrive late, the frames the finger is heading for are decoded in 360p (the right picture,
  * softer); once the finger slows or rests, the exact 720p frame for where it is. A scrub whose 720p frames keep up
- * stays in 720p, however fast.
+ * stays in 720p, however fast; one whose 720p frames are mostly on time stays too (a few late frames at 720p beat every
+ * frame at 360p: Firefox's decoder keeps up with nine scrub positions in ten).
+ *
+ * While in 360p the 720p frames cannot show whether they would now keep up (none is decoded), so after `probeMs` the
+ * scrub tries 720p again with a fresh history: a device that was busy for a moment, or a scrub that began before the
+ * frames ahead were decoded, is not held in 360p for the rest of a long scrub.
  */
 
 export interface ScrubRenditionOptions {
@@ -18,18 +23,38 @@ export interface ScrubRenditionOptions {
   fastFps: number;
   /** Below this the finger has slowed: 720p again. */
   slowFps: number;
-  /** Moves whose exact frame was late, within `windowMs`, that turn a fast scrub to the lower rendition. */
+  /** Moves whose exact frame was late, within `lateWindowMs`, that turn a fast scrub to the lower rendition... */
   lateMoves: number;
-  /** The time over which speed and lateness are taken. */
+  /**
+   * ...when they are also at least this share of that window's moves: most of the scrub is late, not a hiccup, not the
+   * keyframe-to-playhead catch-up of a pass that starts at a clip's boundary or after 720p is tried again.
+   */
+  lateShare: number;
+  /** The time over which lateness is taken: longer than a pass's catch-up. */
+  lateWindowMs: number;
+  /** How long the lower rendition lasts before 720p is tried again, the finger still fast. */
+  probeMs: number;
+  /** The time over which speed is taken (and after which a finger that stopped moving rests). */
   windowMs: number;
 }
 
-export const SCRUB_RENDITION: ScrubRenditionOptions = { fastFps: 30, slowFps: 12, lateMoves: 3, windowMs: 250 };
+export const SCRUB_RENDITION: ScrubRenditionOptions = {
+  fastFps: 30,
+  slowFps: 12,
+  lateMoves: 3,
+  lateShare: 0.85,
+  lateWindowMs: 500,
+  probeMs: 1000,
+  windowMs: 250,
+};
 
 export class ScrubRendition {
   private moves: { at: number; frames: number; late: boolean }[] = [];
   private last: number | null = null;
   private low = false;
+  private lowSince = 0;
+  /** When the history began (the scrub's first move, or 720p tried again): lateness needs a full window of it. */
+  private since: number | null = null;
 
   constructor(private readonly o: ScrubRenditionOptions = SCRUB_RENDITION) {}
 
@@ -41,6 +66,7 @@ export class ScrubRendition {
     const frames = this.last === null ? 0 : Math.abs(frame - this.last);
     this.last = frame;
     this.moves.push({ at: now, frames, late });
+    this.since ??= now;
     this.forget(now);
   }
 
@@ -49,12 +75,14 @@ export class ScrubRendition {
     this.moves = [];
     this.last = null;
     this.low = false;
+    this.since = null;
   }
 
   /** Frames a second over the window up to `now` (0 once the finger rests for the window). */
   speed(now: number): number {
     this.forget(now);
-    const frames = this.moves.reduce((n, m) => n + m.frames, 0);
+    const from = now - this.o.windowMs;
+    const frames = this.moves.reduce((n, m) => n + (m.at > from ? m.frames : 0), 0);
     return (frames * 1000) / this.o.windowMs;
   }
 
@@ -63,7 +91,19 @@ export class ScrubRendition {
     const speed = this.speed(now);
     if (this.low) {
       if (speed < this.o.slowFps) this.low = false;
-    } else if (speed >= this.o.fastFps && this.moves.filter((m) => m.late).length >= this.o.lateMoves) this.low = true;
+      else if (now - this.lowSince >= this.o.probeMs) {
+        // Try 720p again: only moves made from now on say whether it keeps up.
+        this.moves = [];
+        this.since = null;
+        this.low = false;
+      }
+    } else if (speed >= this.o.fastFps && this.since !== null && now - this.since >= this.o.lateWindowMs) {
+      const late = this.moves.filter((m) => m.late).length; // over lateWindowMs
+      if (late >= this.o.lateMoves && late >= this.o.lateShare * this.moves.length) {
+        this.low = true;
+        this.lowSince = now;
+      }
+    }
     return this.low;
   }
 
@@ -77,7 +117,7 @@ export class ScrubRendition {
   }
 
   private forget(now: number): void {
-    const from = now - this.o.windowMs;
+    const from = now - Math.max(this.o.windowMs, this.o.lateWindowMs);
     while (this.moves.length && this.moves[0]!.at <= from) this.moves.shift();
   }
 }
