@@ -86,6 +86,37 @@ new PerformanceObserver((list) => {
   for (const e of list.getEntries()) longTasks.push(e.duration);
 }).observe({ type: 'longtask', buffered: true });
 
+// The player's workers, recorded as it starts them (the first-frame breakdown, firstFrameTimeline): when each was
+// made and first answered. Their own marks (src/workers/timeline.ts) are asked through comlink's wire format, which
+// the workers speak: a GET of `timeline`, answered under the asker's id, which the player's own comlink ignores.
+const epoch = () => performance.timeOrigin + performance.now();
+const playerWorkers = [];
+const NativeWorker = window.Worker;
+window.Worker = class extends NativeWorker {
+  constructor(url, options) {
+    super(url, options);
+    if (!options?.name?.startsWith('tour-')) return;
+    const w = { worker: this, name: options.name.slice(5), made: epoch(), answered: 0 };
+    this.addEventListener('message', () => (w.answered ||= epoch()), { once: true });
+    playerWorkers.push(w);
+  }
+};
+function askTimeline(worker) {
+  const id = `bench-timeline-${Math.random()}`;
+  return new Promise((resolve) => {
+    const answered = (e) => {
+      if (e.data?.id !== id) return;
+      worker.removeEventListener('message', answered);
+      resolve(e.data.value);
+    };
+    worker.addEventListener('message', answered);
+    worker.postMessage({ id, type: 'GET', path: ['timeline'] });
+    setTimeout(() => resolve(undefined), 3000);
+  });
+}
+/** The last firstFrame run: its start (epoch ms), when the player said ready and when the pixels showed frame 0. */
+let firstRun;
+
 window.bench = {
   async load(tourId, api, size = { width: 1000, height: 600 }, waitBuffered = true) {
     document.querySelector('tour-player')?.remove();
@@ -213,12 +244,30 @@ window.bench = {
     p.setAttribute('tour-id', tourId);
     p.setAttribute('api', api);
     p.style.cssText = `display:block;width:${size.width}px;height:${size.height}px`;
+    playerWorkers.length = 0;
+    performance.clearResourceTimings();
+    const run = { start: epoch(), ready: 0, looks: [], gaps: [], frames: [] };
+    firstRun = run;
+    p.addEventListener('tour-ready', () => (run.ready = epoch()), { once: true });
+    // The page's main thread while the player starts: every gap over 100 ms between two of its tasks (it was busy, or
+    // the browser ran no task), as [start, ms].
+    const tick = new MessageChannel();
+    let last = epoch();
+    tick.port1.onmessage = () => {
+      const t = epoch();
+      if (t - last > 100) run.gaps.push([last, t - last]);
+      last = t;
+      if (!run.seen) setTimeout(() => tick.port2.postMessage(0), 5);
+    };
+    tick.port2.postMessage(0);
     const t0 = performance.now();
     document.body.append(p);
     for (;;) {
       await raf();
+      run.frames.push(epoch());
       const c = p.shadowRoot?.querySelector('canvas');
       if (c && p.playerStatus === 'ready') {
+        run.looks.push(epoch());
         const snap = snapshot(c);
         const r = readFrame(c, snap);
         if (r.frame === 0) {
@@ -226,11 +275,50 @@ window.bench = {
           const d = snap.getImageData(0, Math.floor(c.height / 2), c.width, 1).data;
           let lit = 0;
           for (let i = 0; i < d.length; i += 4) if (d[i] + d[i + 1] + d[i + 2] > 150) lit++;
-          if (lit > 10) return performance.now() - t0;
+          if (lit > 10) {
+            run.seen = epoch();
+            return performance.now() - t0;
+          }
         }
       }
       if (performance.now() - t0 > 20000) return -1;
     }
+  },
+
+  /**
+   * Where the last firstFrame's time went: ms from the element's append to the tour query's answer, each worker made,
+   * its first answer and its own marks (src/workers/timeline.ts: decode workers `decode0`, `decode1`, the paint worker
+   * `paint`), the player's tour-ready and the pixels seen. Sorted by time.
+   */
+  async firstFrameTimeline() {
+    const run = firstRun;
+    if (!run) return [];
+    const at = (t) => Math.round(t - run.start);
+    const rows = [];
+    const query = performance
+      .getEntriesByType('resource')
+      .find((e) => e.initiatorType === 'fetch' && new URL(e.name).pathname === '/query');
+    if (query) rows.push(['tour query answered', at(performance.timeOrigin + query.responseEnd)]);
+    let decoders = 0;
+    for (const w of playerWorkers) {
+      const who = w.name === 'decode' ? `decode${decoders++}` : w.name;
+      rows.push([`${who} made`, at(w.made)]);
+      if (w.answered) rows.push([`${who} first answer`, at(w.answered)]);
+      const marks = await askTimeline(w.worker);
+      for (const [name, t] of Object.entries(marks ?? {})) rows.push([`${who} ${name}`, at(t)]);
+    }
+    if (run.ready) rows.push(['tour-ready', at(run.ready)]);
+    // The page's first look at the canvas once the player said ready (the next refresh), the page's main thread busy
+    // (no task ran) and refreshes that came late, each over 100 ms.
+    if (run.looks.length) rows.push(['first look', at(run.looks[0])]);
+    for (const [t, ms] of run.gaps) if (ms > 100) rows.push([`main thread busy ${Math.round(ms)} ms from`, at(t)]);
+    let prev = run.start;
+    for (const t of run.frames) {
+      if (t - prev > 100) rows.push([`refresh ${Math.round(t - prev)} ms after the last at`, at(t)]);
+      prev = t;
+    }
+    if (run.seen) rows.push(['frame 0 seen', at(run.seen)]);
+    return rows.sort((a, b) => a[1] - b[1]);
   },
 
   /** Baseline: the same scrub through a <video> seeking currentTime on the source MP4. */

@@ -2,8 +2,10 @@
 // packages, one after the other in the same run, on the same generated 60 s tour, page (bench.html) and stub. Per
 // engine: the exact 720p frame's share of refreshes while scrubbing (600 key steps forward, 600 back, one per
 // refresh, read from canvas pixels as bench.mjs does) and the first frame (append to frame 0's pixels, median of 3
-// page loads), each with its ratio to Chromium's. `npm run bench` runs it after bench.mjs; alone: `node
-// bench/engines.mjs`. BENCH_ENGINES: a comma list of chromium, firefox, webkit (all three when unset; `none` skips it).
+// page loads), each with its ratio to Chromium's, then where each engine's first frame went (its median run: the tour
+// query, each worker made, running and its own marks, tour-ready, the main thread's busy stretches, the pixels seen).
+// `npm run bench` runs it after bench.mjs; alone: `node bench/engines.mjs`. BENCH_ENGINES: a comma list of chromium,
+// firefox, webkit (all three when unset; `none` skips it).
 import { createServer } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
@@ -21,6 +23,9 @@ if (!engines.includes('chromium')) engines.unshift('chromium'); // the ratios ar
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = process.env.BENCH_DIST || join(here, '..', 'dist');
 const TOUR = 'tour_b0000000-0000-4000-8000-000000000060';
+// BENCH_FIRST_ONLY=1: the first frame only (no scrub); BENCH_FIRST_RUNS: page loads per engine for it (3).
+const FIRST_ONLY = process.env.BENCH_FIRST_ONLY === '1';
+const FIRST_RUNS = Math.max(1, Number(process.env.BENCH_FIRST_RUNS) || 3);
 const PLAYER = { width: 1000, height: 600 };
 
 console.log(
@@ -44,24 +49,33 @@ const pageUrl = `http://localhost:${web.address().port}/`;
 async function measure(engine) {
   const d = await startDriver(engine);
   try {
-    await d.goto(pageUrl);
-    await d.evaluate((id, api, size) => window.bench.load(id, api, size), TOUR, stub.origin, PLAYER);
-    const fwd = await d.evaluate(() => window.bench.scrub(10, 600, 1, true));
-    const back = await d.evaluate(() => window.bench.scrub(610, 600, -1, true));
+    let fwd = { ok: 0, steps: 0 };
+    let back = { ok: 0, steps: 0 };
+    if (!FIRST_ONLY) {
+      await d.goto(pageUrl);
+      await d.evaluate((id, api, size) => window.bench.load(id, api, size), TOUR, stub.origin, PLAYER);
+      fwd = await d.evaluate(() => window.bench.scrub(10, 600, 1, true));
+      back = await d.evaluate(() => window.bench.scrub(610, 600, -1, true));
+    }
     const firsts = [];
-    for (let i = 0; i < 3; i++) {
+    const timelines = [];
+    for (let i = 0; i < FIRST_RUNS; i++) {
       await d.goto(pageUrl);
       firsts.push(
         await d.evaluate((id, api, size) => window.bench.firstFrame(id, api, size), TOUR, stub.origin, PLAYER),
       );
+      timelines.push(await d.evaluate(() => window.bench.firstFrameTimeline()));
     }
     const sorted = [...firsts].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)];
     return {
+      timeline: timelines[firsts.indexOf(median)],
+      timelines,
       version: d.version,
       fwd,
       back,
       share: (fwd.ok + back.ok) / (fwd.steps + back.steps),
-      first: firsts.some((f) => f < 0) ? -1 : sorted[1],
+      first: firsts.some((f) => f < 0) ? -1 : median,
       firsts,
       load: load(),
     };
@@ -97,12 +111,24 @@ for (const engine of engines) {
     console.log(`  ${engine.padEnd(8)} did not run (see above)`);
     continue;
   }
-  const scrub = `${pct(f.share)} (fwd ${pct(f.fwd.ok / f.fwd.steps)}, back ${pct(f.back.ok / f.back.steps)}), ${times(f.share, base?.share)}`;
+  const scrub = FIRST_ONLY
+    ? 'not run'
+    : `${pct(f.share)} (fwd ${pct(f.fwd.ok / f.fwd.steps)}, back ${pct(f.back.ok / f.back.steps)}), ${times(f.share, base?.share)}`;
   const first =
     f.first < 0
       ? '> 20 s'
       : `${f.first.toFixed(0)} ms (runs ${f.firsts.map((x) => x.toFixed(0)).join(', ')}), ${times(f.first, base?.first)}`;
   console.log(`  ${engine.padEnd(8)} ${f.version.padEnd(28)} scrub ${scrub}; first frame ${first}  [load ${f.load}]`);
+}
+// Where each engine's first frame went (its median run): ms from the element's append, on the clock the page and
+// its workers share (bench-page.js firstFrameTimeline; the workers' marks are src/workers/timeline.ts).
+// BENCH_TIMELINES=all: every run's, not only the median's.
+const allRuns = process.env.BENCH_TIMELINES === 'all';
+console.log(`\n[engines] first frame, where the time went (${allRuns ? 'each' : 'median'} run, ms from append):`);
+for (const engine of engines) {
+  for (const rows of (allRuns ? figures[engine]?.timelines : [figures[engine]?.timeline]) ?? []) {
+    if (rows?.length) console.log(`  ${engine}: ${rows.map(([name, t]) => `${name} ${t}`).join(' | ')}`);
+  }
 }
 const failed = engines.filter((e) => !figures[e]);
 process.exitCode = failed.length > 0 ? 1 : 0;

@@ -5,6 +5,7 @@
  */
 import { createFile, DataStream, Endianness } from 'mp4box';
 import type { Rendition } from './decode-types.js';
+import { mark } from './timeline.js';
 
 export interface EncodedClip {
   codec: string;
@@ -84,6 +85,7 @@ class ClipDemuxer {
           duration: Math.round((s.duration * 1e6) / s.timescale),
         });
       }
+      if (clip.samples.length) mark('keyframe in');
       if (clip.samples.length) for (const w of this.firstWaiters.splice(0)) w();
     };
   }
@@ -142,7 +144,9 @@ export function loadClip(rendition: Rendition, clipIndex: number, url: string): 
   }
   const demuxer = new ClipDemuxer();
   const full = (async () => {
+    mark('fetch');
     const res = await fetch(url);
+    mark('response');
     if (!res.ok || !res.body) throw new Error(`clip ${clipIndex} (${rendition}) HTTP ${res.status}`);
     const reader = res.body.getReader();
     for (;;) {

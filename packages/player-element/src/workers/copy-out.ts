@@ -9,6 +9,7 @@ import { transfer } from 'comlink';
 import type { DecodedFrame, DecodeRequest } from './decode-types.js';
 import { frameBitmap } from './frame-bitmap.js';
 import { copyFrame } from './frame-formats.js';
+import { mark } from './timeline.js';
 
 export type OnBatch = (frames: DecodedFrame[]) => void | Promise<void>;
 
@@ -48,10 +49,12 @@ export function createCopyOut(
       // The frame is closed as soon as its pixels are out; the bitmap a jump waits for is made from those pixels.
       const made = copyFrame(frame)
         .finally(() => close(frame))
-        .then(
-          async (pixels) =>
-            [pixels, i === req.urgent && req.canvas ? await frameBitmap(pixels, req.canvas) : undefined] as const,
-        );
+        .then(async (pixels) => {
+          mark('copied');
+          const bitmap = i === req.urgent && req.canvas ? await frameBitmap(pixels, req.canvas) : undefined;
+          if (bitmap) mark('bitmap');
+          return [pixels, bitmap] as const;
+        });
       made.catch(() => undefined);
       chain = chain
         .then(() => made)
@@ -64,7 +67,11 @@ export function createCopyOut(
             ...pixels,
             ...(bitmap ? { bitmap } : {}),
           });
-          if (batch.length >= req.batchSize || i === range.last || i === req.urgent) await send();
+          if (batch.length >= req.batchSize || i === range.last || i === req.urgent) {
+            mark('sending');
+            await send();
+            mark('sent');
+          }
         });
     },
     async finish() {

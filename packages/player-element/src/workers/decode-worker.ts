@@ -10,6 +10,9 @@ import { createCopyOut, type OnBatch } from './copy-out.js';
 import { thumbnailBitmap } from './frame-bitmap.js';
 import { clearClips, type EncodedClip, encodedBytesHeld, loadClip } from './clip-loader.js';
 import type { DecodeRequest, Rendition, WorkerStats } from './decode-types.js';
+import { mark, timeline } from './timeline.js';
+
+mark('started');
 
 const stats: WorkerStats = {
   openFrames: 0,
@@ -72,13 +75,16 @@ function getDecoder(rendition: DecoderKey, clip: EncodedClip): DecoderHolder {
   } as unknown as DecoderHolder;
   holder.decoder = new VideoDecoder({
     output: (f) => {
+      mark('decoded');
       stats.openFrames++;
       stats.maxOpenFrames = Math.max(stats.maxOpenFrames, stats.openFrames);
       holder.sink(f);
     },
     error: (e) => holder.fail(e),
   });
+  mark('configure');
   holder.decoder.configure(decoderConfig(clip));
+  mark('configured');
   holder.configKey = configKey;
   decoders.set(rendition, holder);
   return holder;
@@ -318,14 +324,18 @@ const api = {
    * loads the platform's decoder (WebKitGTK builds its GStreamer elements here, up to a second on a busy machine).
    */
   async warm(codec: string): Promise<boolean> {
+    mark('warm');
     const { supported } = await VideoDecoder.isConfigSupported({
       codec,
       codedWidth: 1280,
       codedHeight: 720,
       optimizeForLatency: true,
     });
+    mark('warmed');
     return supported === true;
   },
+  /** First-time marks of this worker's start-up (timeline.ts): the bench's first-frame breakdown. */
+  timeline,
   dispose(): void {
     for (const d of decoders.values()) if (d.decoder.state !== 'closed') d.decoder.close();
     decoders.clear();

@@ -11,6 +11,7 @@
  */
 import { copyFrame, type FramePixels } from './frame-formats.js';
 import { i420ToRGBA } from './yuv-to-rgba.js';
+import { mark } from './timeline.js';
 
 /**
  * Whether this browser's copyTo converts I420 to RGBA (asked once: its allocation size for RGBA is 4 bytes a pixel).
@@ -62,8 +63,11 @@ export class BitmapMaker {
     else {
       const n = f.width * f.height * 4;
       if (this.rgba?.length !== n) this.rgba = new Uint8ClampedArray(n);
-      if (!(await browserRGBA(f, this.rgba)))
+      if (await browserRGBA(f, this.rgba)) mark('rgba by copyTo');
+      else {
         i420ToRGBA(new Uint8Array(f.data), f.width, f.height, f.colorSpace, this.rgba);
+        mark('rgba in script');
+      }
       image = new ImageData(this.rgba, f.width, f.height);
     }
     this.canvas = sized(this.canvas, width, height);

@@ -9,6 +9,9 @@ import { expose, transfer } from 'comlink';
 import { BitmapMaker } from './frame-bitmap.js';
 import type { FramePixels } from './frame-formats.js';
 import type { PaintMessage, PaintReply } from './paint-types.js';
+import { mark, timeline } from './timeline.js';
+
+mark('started');
 
 const frames = new Map<string, FramePixels>();
 const maker = new BitmapMaker();
@@ -52,6 +55,7 @@ tick.port1.onmessage = async () => {
   } catch {
     /* an unreadable frame: the main thread shows the next one it gets */
   }
+  if (bitmap) mark('bitmap');
   const reply: PaintReply = { id: req.id, ms: performance.now() - t0 };
   req.done(bitmap ? transfer({ ...reply, bitmap }, [bitmap]) : reply);
   scheduled = false;
@@ -73,12 +77,15 @@ const api = {
       for (const r of queue) if (drop.has(r.id)) r.done({ id: r.id });
       queue = queue.filter((r) => !drop.has(r.id));
     }
+    if (ops?.length) mark('pixels in');
     if (!req) return Promise.resolve(undefined);
     return new Promise((done) => {
       queue.push({ ...req, done });
       pump();
     });
   },
+  /** First-time marks of this worker's start-up (timeline.ts): the bench's first-frame breakdown. */
+  timeline,
 };
 
 export type PaintWorkerApi = typeof api;
