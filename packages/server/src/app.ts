@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { loadConfig, type Config, type RawConfig } from './config.js';
 import { openDatabase, type Db } from './db/database.js';
 import { createEventBus } from './events/event-bus.js';
@@ -81,7 +81,7 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
     // Off unless TRUST_PROXY names the proxies in front: otherwise a client's own X-Forwarded-For would pick its
     // address.
     trustProxy: config.TRUST_PROXY as boolean | string[], // a number is a hop count (Fastify handles it; its types omit it)
-    disableRequestLogging: config.NODE_ENV === 'test',
+    logController: new LogController({ disableRequestLogging: config.NODE_ENV === 'test' }),
   });
 
   // The embedded database on disk serves one process: take its folder's admin socket first (refused while another

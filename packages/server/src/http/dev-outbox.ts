@@ -90,7 +90,7 @@ export async function registerDevOutbox(app: FastifyInstance, services: Services
     return reply
       .type('text/html; charset=utf-8')
       .send(
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Development outbox</title></head><body><h1>Development outbox</h1>${items || '<p>No mail yet.</p>'}</body></html>`,
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>Development outbox</title></head><body><h1>Development outbox</h1>${items || '<p>No mail yet.</p>'}</body></html>`,
       );
   });
 }
