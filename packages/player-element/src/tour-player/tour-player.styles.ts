@@ -29,9 +29,12 @@ export const styles = css`
   [hidden] { display: none !important; }
   .sizer { padding-top: calc(min((100% - 16px) * var(--r), 650px * var(--r), 75vh) + 144px); }
   .base { position: absolute; inset: 0; display: flex; flex-direction: column; }
+  /* The blurred thumbnail, blurred at an eighth of its size and scaled up (the same picture): a full-size blur is
+     redone on every composite in WebKitGTK (software GL), which took the first frame's CPU while the spinner turned. */
   .background {
-    position: absolute; inset: -24px; background-size: cover; background-position: center;
-    filter: blur(18px) brightness(0.6); transform: scale(1.05);
+    position: absolute; left: -24px; top: -24px; width: calc(12.5% + 6px); height: calc(12.5% + 6px);
+    background-size: cover; background-position: center;
+    filter: blur(2.25px) brightness(0.6); transform-origin: 0 0; transform: translate(-20%, -20%) scale(8.4);
   }
   .top-bar {
     position: relative; z-index: 2; display: flex; align-items: center; gap: 8px;
@@ -87,8 +90,11 @@ export const styles = css`
     background: rgba(0, 0, 0, 0.55);
   }
   .loading { background: #616161; }
-  .spinner { width: 64px; height: 64px; border-radius: 50%; border: 6px solid rgba(255,255,255,0.25); border-top-color: var(--tour-player-spinner-color); animation: spin 1s linear infinite; }
+  /* The ring shows and turns after a second: a quick load shows the grey layer only, and nothing is redrawn each refresh
+     while the first frame is made (in WebKitGTK every turn is a composite in software GL). */
+  .spinner { width: 64px; height: 64px; border-radius: 50%; border: 6px solid rgba(255,255,255,0.25); border-top-color: var(--tour-player-spinner-color); animation: spin 1s linear 1s infinite, late 0s 1s both; }
   @keyframes spin { to { transform: rotate(360deg); } }
+  @keyframes late { from { visibility: hidden; } }
   .dialog { background: #fff; color: #222; border-radius: var(--tour-player-radius); padding: 20px; max-width: 360px; box-shadow: 0 8px 30px rgba(0,0,0,.4); }
   .dialog h2 { margin: 0 0 8px; font-size: 18px; }
   .dialog p { margin: 0 0 12px; }

@@ -111,6 +111,29 @@ describe('<tour-player> loading and error states', () => {
     ]);
   });
 
+  it('keeps the spinner ring hidden and still for its first second, and blurs the background small and scaled up', async () => {
+    // Both keep a quick load from redrawing every refresh: WebKitGTK composites in software GL, where a turning ring
+    // over a full-size blur took most of the first frame's CPU.
+    const p = await makePlayer({ 'tour-id': real.main, api: server });
+    await p.updateComplete;
+    const ring = p.shadowRoot!.querySelector<HTMLElement>('.spinner')!;
+    const delays = Object.fromEntries(
+      ring.getAnimations().map((a) => [(a as CSSAnimation).animationName, a.effect!.getTiming().delay]),
+    );
+    expect(delays).to.deep.equal({ spin: 1000, late: 1000 });
+    const background = (await until(() => p.shadowRoot!.querySelector<HTMLElement>('.background'), 'the background'))!;
+    const blur = Number(/blur\(([\d.]+)px\)/.exec(getComputedStyle(background).filter)?.[1]);
+    expect(blur).to.be.below(3);
+    expect(background.offsetWidth).to.be.below(p.offsetWidth / 4);
+    // Scaled up, it still covers the whole player.
+    const box = background.getBoundingClientRect();
+    const host = p.getBoundingClientRect();
+    expect(box.left).to.be.below(host.left);
+    expect(box.right).to.be.above(host.right);
+    expect(box.top).to.be.below(host.top);
+    expect(box.bottom).to.be.above(host.bottom);
+  });
+
   it('shows "This is taking a while..." when no frame arrives in time, with Refresh (stub: clips that never answer)', async () => {
     const p = await makePlayer({ 'tour-id': tours.slow!, api: stub }, { loadingTimeoutMs: 300 });
     const err = await firstEvent<CustomEvent>(p, 'tour-error');
