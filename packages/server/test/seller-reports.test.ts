@@ -4,6 +4,7 @@
  * every recipient as an attachment, and the download run made in the job queue with its progress.
  */
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -333,5 +334,61 @@ describe.each(DB_KINDS)('seller reports on %s', (kind) => {
     expect(smtp.refuseOnce.size).toBe(0);
     expect(to('first@example.com')).toHaveLength(1);
     expect(to('busy@example.com')).toHaveLength(1);
+  });
+  it("a PDF made from a report filtered by an audience link shows that link's visits only, and says so", async () => {
+    const [link] = await t.app.services.db
+      .insertInto('audience_links')
+      .values({
+        tour_id: tourUuid,
+        company_id: pro.company.id,
+        token: randomBytes(24).toString('base64url'),
+        label: 'Open day',
+      })
+      .returning('id')
+      .execute();
+    await recordVisit(t.app.services, {
+      tourId,
+      visitorId: 'visitor-link-cccc',
+      secondsSpent: 40,
+      roomsReached: 3,
+      segments: [{ room: 'Master Bedroom', seconds: 40 }],
+      reachedEnd: false,
+      device: 'phone',
+      link: (
+        await t.app.services.db
+          .selectFrom('audience_links')
+          .select('token')
+          .where('id', '=', link!.id)
+          .executeTakeFirstOrThrow()
+      ).token,
+    });
+    const pdfOf = async (input: Record<string, unknown>) => {
+      const started = await t.gql(PDF_CREATE, { input: { tourId, days: 30, ...input } }, pro.token);
+      expect(started.errors).toBeUndefined();
+      const done = await vi.waitFor(
+        async () => {
+          const r = (await t.gql(RUN, { id: started.data.sellerReportPdfCreate.id }, pro.token)).data.sellerReportRun;
+          if (r.status !== 'DONE') throw new Error(`run ${r.status} ${r.progress}`);
+          return r;
+        },
+        { timeout: 20_000, interval: 100 },
+      );
+      return { name: done.fileName as string, text: pdfText(Buffer.from(done.fileContent, 'base64'), 'link') };
+    };
+    const filtered = await pdfOf({ audienceLinkId: `audlink_${link!.id}` });
+    expect(filtered.text).toContain('Visits through the link: Open day');
+    expect(filtered.text).toMatch(/Master Bedroom\s+40 s in all, 1 visit/);
+    expect(filtered.text).not.toContain('Kitchen');
+    expect(filtered.name).toMatch(/^seller-report-garden-cottage-open-day-/);
+    const whole = await pdfOf({});
+    expect(whole.text).not.toContain('Visits through the link');
+    expect(whole.text).toMatch(/Kitchen\s+1 min 50 s in all, 2 visits/);
+    // Another tour's link, or a made-up one, is no filter.
+    const bad = await t.gql(
+      PDF_CREATE,
+      { input: { tourId, audienceLinkId: 'audlink_00000000-0000-4000-8000-000000000000' } },
+      pro.token,
+    );
+    expect(bad.errors?.[0]?.extensions?.code).toBe(ERROR_CODES.NOT_FOUND);
   });
 });

@@ -9,6 +9,8 @@ export const SELLER_RUN_ATTEMPTS = 3;
 
 export interface SellerReportJob {
   runId: string;
+  /** A download made from a report filtered by audience link: only that link's visits (its id). */
+  audienceLinkId?: string | null;
 }
 
 export const sellerReportQueue = defineJob<SellerReportJob>('seller-report', {

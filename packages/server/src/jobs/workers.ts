@@ -68,7 +68,9 @@ export async function registerWorkers(services: Services): Promise<void> {
     job.kind === 'generate' ? generateShotsJob(services, job.tourId) : shotWorkJob(services, job),
   );
   await webhookDeliveryQueue.register(services, (job) => deliverWebhook(services, job));
-  await sellerReportQueue.register(services, (job) => runSellerReport(services, job.runId));
+  await sellerReportQueue.register(services, (job) =>
+    runSellerReport(services, job.runId, new Date(), job.audienceLinkId ?? null),
+  );
   await sellerDigestSweepQueue.register(services, async () => {
     const n = await sweepDueDigests(services);
     if (n > 0) log.info({ digests: n }, 'seller digests started');

@@ -158,7 +158,13 @@ const DigestInput = builder.inputType('SellerReportDigestInput', {
   }),
 });
 const PdfInput = builder.inputType('SellerReportPdfInput', {
-  fields: (t) => ({ tourId: t.id({ required: true }), days: t.int({ description: '7, 30 (default) or 90 days.' }) }),
+  fields: (t) => ({
+    tourId: t.id({ required: true }),
+    days: t.int({ description: '7, 30 (default) or 90 days.' }),
+    audienceLinkId: t.id({
+      description: "Only the visits through one of the tour's audience links, as the report filtered by it shows them.",
+    }),
+  }),
 });
 
 builder.queryFields((t) => ({
@@ -251,6 +257,10 @@ builder.mutationFields((t) => ({
     description: 'Queues the seller report PDF; poll sellerReportRun for its progress and, once DONE, the file.',
     args: { input: t.arg({ type: PdfInput, required: true }) },
     resolve: (_r, { input }, ctx) =>
-      startDownload(ctx.services, requireAuth(ctx), { tourId: String(input.tourId), days: input.days ?? null }),
+      startDownload(ctx.services, requireAuth(ctx), {
+        tourId: String(input.tourId),
+        days: input.days ?? null,
+        audienceLinkId: input.audienceLinkId != null ? String(input.audienceLinkId) : null,
+      }),
   }),
 }));

@@ -24,12 +24,24 @@ export async function readSellerFigures(
   };
 }
 
-/** The tour's title, its company and the agent who owns it, for the report's heading. */
+/**
+ * The tour's title, its company and the agent who owns it, for the report's heading; with `linkId`, the label of the
+ * audience link whose visits the report shows.
+ */
 export async function readSubject(
   services: Services,
   tourId: string,
   period: { from: Date; to: Date },
+  linkId: string | null = null,
 ): Promise<SellerReportSubject & { ownerEmail: string }> {
+  const link = linkId
+    ? await services.db
+        .selectFrom('audience_links')
+        .select('label')
+        .where('id', '=', linkId)
+        .where('tour_id', '=', tourId)
+        .executeTakeFirst()
+    : undefined;
   const row = await services.db
     .selectFrom('tours')
     .innerJoin('companies', 'companies.id', 'tours.company_id')
@@ -51,5 +63,6 @@ export async function readSubject(
     ownerEmail: row.username,
     from: period.from,
     to: period.to,
+    ...(link ? { audienceLinkLabel: link.label } : {}),
   };
 }

@@ -21,6 +21,8 @@ export interface SellerReportSubject {
   agentName: string;
   from: Date;
   to: Date;
+  /** The audience link whose visits alone the report shows (absent: every visit of the tour). */
+  audienceLinkLabel?: string;
 }
 
 /** Rooms by time spent, longest first (ties by name). */

@@ -11,6 +11,7 @@ import { decodeTypedId, encodeId, encodeTypedId } from '../../core/ids.js';
 import { slug } from '../reports/report-table.js';
 import type { Services } from '../services.js';
 import { hasAnalyticsPlan, sellerReportTour } from './access.js';
+import { audienceLinkOfTour } from '../audience-links/audience-links.js';
 import { digestMail } from './digest-mail.js';
 import { readSellerFigures, readSubject } from './figures-source.js';
 import { validatePeriod } from './links.js';
@@ -25,22 +26,27 @@ const KEEP_PDF_MS = 24 * 60 * 60 * 1000;
 export const encodeRunId = (id: string) => encodeTypedId('SellerReportRun', id);
 const decodeRunId = (globalId: string) => decodeTypedId('SellerReportRun', globalId, 'This report was not found.');
 
-const enqueue = (services: Services, runId: string) => sellerReportQueue.enqueue(services, { runId });
+const enqueue = (services: Services, runId: string, audienceLinkId: string | null = null) =>
+  sellerReportQueue.enqueue(services, { runId, ...(audienceLinkId ? { audienceLinkId } : {}) });
 
-/** sellerReportPdfCreate: queues a PDF of the last `days` days for the agent to download. */
+/**
+ * sellerReportPdfCreate: queues a PDF of the last `days` days for the agent to download; with `audienceLinkId` (the
+ * report filtered by an audience link, as the shared report and Tour Analytics can be), of that link's visits only.
+ */
 export async function startDownload(
   services: Services,
   auth: AuthInfo,
-  input: { tourId: string; days?: number | null },
+  input: { tourId: string; days?: number | null; audienceLinkId?: string | null },
 ): Promise<SellerRunRow> {
   const tour = await sellerReportTour(services, auth, input.tourId);
   const days = validatePeriod(input.days);
+  const linkId = input.audienceLinkId ? await audienceLinkOfTour(services, tour.id, input.audienceLinkId) : null;
   const run = await services.db
     .insertInto('seller_report_runs')
     .values({ tour_id: tour.id, requested_by: auth.userId, kind: 'DOWNLOAD', days })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await enqueue(services, run.id);
+  await enqueue(services, run.id, linkId);
   return run;
 }
 
@@ -120,7 +126,13 @@ export async function sweepDueDigests(services: Services, now = new Date()): Pro
  * the last attempt leaves the run RUNNING and throws, so pg-boss tries again (an SMTP server that was down); the
  * last attempt marks it FAILED with a message the console shows.
  */
-export async function runSellerReport(services: Services, runId: string, now = new Date()): Promise<void> {
+export async function runSellerReport(
+  services: Services,
+  runId: string,
+  now = new Date(),
+  /** Only the visits through this audience link (a download from a filtered report; digests are whole-tour). */
+  audienceLinkId: string | null = null,
+): Promise<void> {
   const db = services.db;
   const run = await db
     .updateTable('seller_report_runs')
@@ -134,11 +146,13 @@ export async function runSellerReport(services: Services, runId: string, now = n
   const progress = (p: number, text: string) =>
     db.updateTable('seller_report_runs').set({ progress: p, progress_text: text }).where('id', '=', runId).execute();
   try {
-    const { figures, from, to } = await readSellerFigures(services, run.tour_id, run.days, now);
-    const subject = await readSubject(services, run.tour_id, { from, to });
+    const linkId = run.kind === 'DOWNLOAD' ? audienceLinkId : null;
+    const { figures, from, to } = await readSellerFigures(services, run.tour_id, run.days, now, linkId);
+    const subject = await readSubject(services, run.tour_id, { from, to }, linkId);
     await progress(40, 'Drawing the PDF');
     const pdf = await sellerReportToPdf(subject, figures, now);
-    const fileName = `seller-report-${slug(subject.tourTitle || 'tour')}-${now.toISOString().slice(0, 10)}.pdf`;
+    const named = [subject.tourTitle || 'tour', ...(subject.audienceLinkLabel ? [subject.audienceLinkLabel] : [])];
+    const fileName = `seller-report-${slug(named.join(' '))}-${now.toISOString().slice(0, 10)}.pdf`;
     if (run.kind === 'DOWNLOAD') {
       await db
         .updateTable('seller_report_runs')

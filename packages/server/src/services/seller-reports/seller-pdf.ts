@@ -65,6 +65,7 @@ export function sellerReportToPdf(
   if (by) doc.text(`Prepared by ${by}`);
   const last = new Date(subject.to.getTime() - 1);
   doc.text(`Period: ${humanDate(subject.from)} - ${humanDate(last)}`);
+  if (subject.audienceLinkLabel) doc.text(`Visits through the link: ${toFontText(subject.audienceLinkLabel)}`);
   doc.text(`Generated: ${humanDate(generatedAt)} ${generatedAt.toISOString().slice(11, 16)} UTC`);
   y = doc.y + 14;
 
