@@ -71,6 +71,8 @@ async function bareServer(): Promise<void> {
                 profileImageURL: url(a.profile_image_key),
               }
             : null,
+          // The player asks for the lead gate too; the benchmark's tour has none.
+          leadGate: null,
         },
       },
     };
@@ -121,6 +123,7 @@ async function bareServer(): Promise<void> {
                   profileImageURL: url(r.rw_profile_image_key),
                 }
               : null,
+          leadGate: null,
         },
       },
     };

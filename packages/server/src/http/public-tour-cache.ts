@@ -17,6 +17,12 @@
  * document carrying an access grant (`tour(tourID, access)`) is not of that shape, so no protected answer is kept.
  * Everything else goes to GraphQL as usual.
  *
+ * A protected tour (password or company only, by the node's access index) asked that way gets the gate: GraphQL's
+ * refusal, which carries the company's branding and nothing of the tour and is the same for every anonymous caller.
+ * The first one is made by GraphQL and kept in a second, small memory (by document, tour and access version, dropped
+ * with the tour's answers), so a stream of visitors without the password costs no database work and no GraphQL
+ * execution: less than an uncached public answer (`bench:api`). No password is checked on that path.
+ *
  * A miss for the player's own document (exactly PLAYER_TOUR_QUERY) is answered without GraphQL execution by
  * services/public-tour-answer.ts (2 round trips, the same loaders; a test holds its bytes equal to GraphQL's), and
  * simultaneous misses of the same answer share one computation (single flight). Anything it cannot answer exactly
@@ -28,7 +34,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services/services.js';
 import { PLAYER_TOUR_ACCESS_QUERY, PLAYER_TOUR_LINK_QUERY, PLAYER_TOUR_QUERY } from '@roomwalk/shared/player-documents';
 import { playerTourAnswer } from '../services/public-tour-answer.js';
-import { onAccessChanged } from '../services/tour-access/access-index.js';
+import { accessIndexOf, onAccessChanged } from '../services/tour-access/access-index.js';
+import { ERROR_CODES, TOUR_ACCESS } from '@roomwalk/shared';
 
 export const PUBLIC_TOUR_CHANGED_TOPIC = 'publicTourChanged';
 export const PUBLIC_TOUR_CACHE_CONTROL = 'public, no-cache';
@@ -36,6 +43,8 @@ export const PUBLIC_TOUR_CACHE_CONTROL = 'public, no-cache';
 const MAX_QUERY_CHARS = 4000;
 /** Distinct documents remembered as cacheable or not. */
 const MAX_SHAPES = 64;
+/** Gate refusals of protected tours kept per node (one per tour and document in practice). */
+const MAX_REFUSALS = 2000;
 
 interface Shape {
   /** A short name of the document in cache keys (the document is ~600 characters; keys are kept and hashed often). */
@@ -49,6 +58,8 @@ interface Entry {
   /** The answer, encoded once (UTF-8): hashed for the ETag and sent as is, off the JavaScript heap while it waits. */
   body: Buffer;
   etag: string;
+  /** A kept refusal's HTTP status (answers are 200). */
+  status?: number;
 }
 interface Pending {
   key: string;
@@ -57,7 +68,25 @@ interface Pending {
 }
 
 const pendingKey = Symbol('publicTourPending');
-type WithPending = FastifyRequest & { [pendingKey]?: Pending };
+const refusalKey = Symbol('publicTourRefusal');
+type WithPending = FastifyRequest & { [pendingKey]?: Pending; [refusalKey]?: Pending };
+
+/** Whether a GraphQL answer is exactly the gate of a protected tour (one refusal, no data of the tour). */
+function isGateRefusal(payload: string): boolean {
+  try {
+    const j = JSON.parse(payload) as {
+      data?: { tour?: unknown } | null;
+      errors?: Array<{ extensions?: { code?: unknown } }>;
+    };
+    const code = j.errors?.length === 1 ? j.errors[0]?.extensions?.code : undefined;
+    return (
+      (code === ERROR_CODES.TOUR_PASSWORD_REQUIRED || code === ERROR_CODES.TOUR_MEMBERS_ONLY) &&
+      (j.data === null || j.data === undefined || j.data.tour === null || j.data.tour === undefined)
+    );
+  } catch {
+    return false;
+  }
+}
 
 /** Whether a document is exactly one query operation selecting only `tour(tourID: …)`; memoised per document text. */
 let shapeIds = 0;
@@ -235,22 +264,32 @@ async function grantedAnswer(
 const caches = new WeakMap<Services, PublicTourCache>();
 /** The node's cache of these services (tests). */
 export const publicTourCacheOf = (services: Services): PublicTourCache | undefined => caches.get(services);
+const gates = new WeakMap<Services, PublicTourCache>();
+/** The node's kept gate refusals of these services (tests). */
+export const publicTourRefusalsOf = (services: Services): PublicTourCache | undefined => gates.get(services);
 
 export async function registerPublicTourCache(app: FastifyInstance, services: Services): Promise<PublicTourCache> {
   const cache = new PublicTourCache(services.config.PUBLIC_TOUR_CACHE_ENTRIES);
   caches.set(services, cache);
+  // The gates of protected tours, dropped with the tour's answers (their branding changes on the same notices).
+  const refusals = new PublicTourCache(services.config.PUBLIC_TOUR_CACHE_ENTRIES > 0 ? MAX_REFUSALS : 0);
+  gates.set(services, refusals);
+  const invalidate = (tourId: string) => {
+    cache.invalidate(tourId);
+    refusals.invalidate(tourId);
+  };
   const shapes = new Map<string, Shape | null>();
 
   // Changes, from any node (database triggers → NOTIFY → event bus).
   const stop = new AbortController();
   void (async () => {
     for await (const tourId of services.events.subscribe<string>(PUBLIC_TOUR_CHANGED_TOPIC, stop.signal)) {
-      cache.invalidate(typeof tourId === 'string' ? tourId : '*');
+      invalidate(typeof tourId === 'string' ? tourId : '*');
     }
   })().catch((err) => services.log.warn({ err }, 'public tour cache: change listener stopped'));
   app.addHook('onClose', async () => stop.abort());
   // A tour made protected on this node: its answers go before the mutation answers, not when the notice arrives.
-  const unlisten = onAccessChanged(services, (tourId) => cache.invalidate(tourId));
+  const unlisten = onAccessChanged(services, invalidate);
   app.addHook('onClose', async () => unlisten());
 
   app.addHook('onRequest', async (req: WithPending, reply) => {
@@ -283,6 +322,19 @@ export async function registerPublicTourCache(app: FastifyInstance, services: Se
       if (matches(req.headers['if-none-match'], hit.etag)) return reply.code(304).send();
       return reply.code(200).type('application/json; charset=utf-8').send(hit.body);
     }
+    // A protected tour: its gate, kept once GraphQL made it (no grant can come in this document).
+    const state = await accessIndexOf(services).get(tourId);
+    if (state && state.access !== TOUR_ACCESS.public) {
+      const refusalAt = `${key}\u0000${state.version}`;
+      const known = refusals.get(refusalAt);
+      if (known)
+        return reply
+          .code(known.status ?? 200)
+          .type('application/json; charset=utf-8')
+          .send(known.body);
+      req[refusalKey] = { key: refusalAt, tourId, generation: refusals.generation(tourId) };
+      return;
+    }
     const generation = cache.generation(tourId);
     const operationName = q.operationName;
     if (
@@ -313,6 +365,9 @@ export async function registerPublicTourCache(app: FastifyInstance, services: Se
   });
 
   app.addHook('onSend', async (req: WithPending, reply, payload) => {
+    const refused = req[refusalKey];
+    if (refused && typeof payload === 'string' && isGateRefusal(payload))
+      refusals.set(refused.key, { ...entryOf(refused.tourId, payload), status: reply.statusCode }, refused.generation);
     const pending = req[pendingKey];
     if (!pending || reply.statusCode !== 200 || typeof payload !== 'string' || payload.includes('"errors"'))
       return payload;
