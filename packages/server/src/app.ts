@@ -16,6 +16,7 @@ import { createTokenService } from './auth/tokens.js';
 import { createHumanCheck } from './auth/human-check.js';
 import { closeHttpGracefully } from './http/graceful-close.js';
 import { registerHealthRoutes } from './http/health.js';
+import { listenFailure } from './http/listen-failure.js';
 import { loggerOptions } from './http/logging.js';
 import { instrumentQueue, registerMetrics } from './http/metrics.js';
 import { openAdminChannel, type AdminChannel } from './http/admin-socket.js';
@@ -149,7 +150,9 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
     config,
     async start() {
       if (role === 'all' || role === 'worker') await registerWorkers(services);
-      const url = await app.listen({ host: config.HOST, port: config.PORT });
+      const url = await app.listen({ host: config.HOST, port: config.PORT }).catch((err: unknown) => {
+        throw listenFailure(err, config.HOST, config.PORT);
+      });
       started = true;
       return url;
     },

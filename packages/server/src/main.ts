@@ -9,7 +9,15 @@ export async function main(): Promise<void> {
     console.error(err instanceof Error ? err.message : err);
     process.exit(1);
   }
-  const url = await app.start();
+  let url: string;
+  try {
+    url = await app.start();
+  } catch (err) {
+    // The port, or the workers' queue, could not be opened: one sentence for the operator, no stack trace.
+    console.error(err instanceof Error ? err.message : err);
+    await app.stop().catch(() => undefined);
+    process.exit(1);
+  }
   app.app.log.info(
     `Roomwalk is running at ${app.config.publicUrl} (listening on ${url}, role ${app.config.ROLE}, database ${app.services.database.kind})`,
   );
