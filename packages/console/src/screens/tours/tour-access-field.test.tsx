@@ -1,64 +1,16 @@
 /** Who sees the tour in Tour Info: the choice is sent with tourAccessSet, a bad password never is. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { TourInfoDialog } from './tour-info-dialog.js';
-import { SharingDialog } from './sharing-dialog.js';
-import { loggedInStore, renderRoute, stubFetch } from '../../test/helpers.js';
+import { stubFetch } from '../../test/helpers.js';
+import { TOUR_ID as ID, openEditInfo as openWith, renderSharing } from './tour-dialog-test-support.js';
 
 vi.mock('graphql-ws', () => ({ createClient: () => ({ subscribe: () => () => undefined }) }));
 
-const ID = 'tour_0b6c9d9e-2a7e-4f61-9d55-6a3f3c1f1a10';
-
 afterEach(() => vi.unstubAllGlobals());
 
-function openEditInfo(access: string): { saved: unknown[]; access: unknown[] } {
-  const calls = { saved: [] as unknown[], access: [] as unknown[] };
-  const tour = {
-    __typename: 'Tour',
-    id: ID,
-    title: 'Loft',
-    description: null,
-    videoURL: null,
-    listingLink: null,
-    blurFaces: true,
-    liveViewing: false,
-    status: { __typename: 'TourStatus', status: 'PROCESSED' },
-  };
-  vi.stubGlobal(
-    'fetch',
-    stubFetch({
-      TourPrivacy: () => ({
-        body: {
-          data: { tour: { __typename: 'Tour', id: ID, blurFaces: true, blurredClips: [], liveViewing: false, access } },
-        },
-      }),
-      TourSave: (body) => {
-        calls.saved.push((body as { variables: unknown }).variables);
-        return { body: { data: { tourSave: tour } } };
-      },
-      TourAccessSet: (body) => {
-        calls.access.push((body as { variables: unknown }).variables);
-        const input = (body as { variables: { input: { access: string } } }).variables.input;
-        return { body: { data: { tourAccessSet: { __typename: 'Tour', id: ID, access: input.access } } } };
-      },
-    }).impl,
-  );
-  renderRoute(
-    <TourInfoDialog
-      open
-      mode="edit"
-      tour={{ id: ID, title: 'Loft', description: null, listingLink: null }}
-      onClose={() => undefined}
-      onSaved={() => undefined}
-    />,
-    {
-      path: '/',
-      route: '/',
-      store: loggedInStore(),
-    },
-  );
-  return calls;
-}
+/** Edit Info of a tour whose access is `access`; returns the TourSave and TourAccessSet variables sent. */
+const openEditInfo = (access: string) =>
+  openWith({ blurFaces: true, blurredClips: [], liveViewing: false, access }, { blurFaces: true, liveViewing: false });
 
 describe('Tour Info: who can see this tour', () => {
   it('a public tour is left alone when saved untouched', async () => {
@@ -113,11 +65,7 @@ describe('Sharing Options of a protected tour', () => {
         }),
       }).impl,
     );
-    renderRoute(<SharingDialog open tourId={ID} title="Loft" onClose={() => undefined} />, {
-      path: '/',
-      route: '/',
-      store: loggedInStore(),
-    });
+    renderSharing();
     expect(await screen.findByTestId('access-hint')).toHaveTextContent('Send the password separately from the link.');
   });
 });

@@ -1,38 +1,24 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { ERROR_TEXTS, NOTICES, VALIDATION } from '@roomwalk/shared';
-import { TourInfoDialog } from './tour-info-dialog.js';
 import { ReelsDialog } from './reels-dialog.js';
-import { SharingDialog } from './sharing-dialog.js';
-import { loggedInStore, notAvailable, renderRoute, stubFetch } from '../../test/helpers.js';
+import { notAvailable, stubFetch } from '../../test/helpers.js';
+import {
+  TOUR_ID as ID,
+  openEditInfo,
+  renderEditInfo,
+  renderLoggedIn,
+  renderSharing,
+} from './tour-dialog-test-support.js';
 
 vi.mock('graphql-ws', () => ({ createClient: () => ({ subscribe: () => () => undefined }) }));
-
-const ID = 'tour_0b6c9d9e-2a7e-4f61-9d55-6a3f3c1f1a10';
-const loggedIn = () => loggedInStore();
 
 afterEach(() => vi.unstubAllGlobals());
 
 describe('Tour Info dialog (edit)', () => {
-  const render = () =>
-    renderRoute(
-      <TourInfoDialog
-        open
-        mode="edit"
-        tour={{ id: ID, title: 'Loft', description: null, listingLink: null }}
-        onClose={() => undefined}
-        onSaved={() => undefined}
-      />,
-      {
-        path: '/',
-        route: '/',
-        store: loggedIn(),
-      },
-    );
-
   it("enforces the limits with 'Maximum characters reached'", async () => {
     vi.stubGlobal('fetch', stubFetch({}).impl);
-    render();
+    renderEditInfo();
     fireEvent.input(screen.getByLabelText('Title'), { target: { value: 'x'.repeat(51) } });
     fireEvent.input(screen.getByLabelText('Description'), { target: { value: 'y'.repeat(301) } });
     fireEvent.click(screen.getByText('Save'));
@@ -41,7 +27,7 @@ describe('Tour Info dialog (edit)', () => {
 
   it("says 'No file selected' without a file, and 'Unable to update thumbnail' with 'Update Failed' for other types", async () => {
     vi.stubGlobal('fetch', stubFetch({}).impl);
-    render();
+    renderEditInfo();
     expect(screen.getByText('Update Thumbnail')).toBeInTheDocument();
     const input = screen.getByTestId('thumbnail-input');
     expect(input).toHaveAttribute('accept', '.jpg,.jpeg,.png');
@@ -61,59 +47,15 @@ describe('Tour Info dialog (edit)', () => {
         }),
       }).impl,
     );
-    render();
+    renderEditInfo();
     fireEvent.click(screen.getByText('Save'));
     expect(await screen.findByText(NOTICES.failedToUpdateTour)).toBeInTheDocument();
   });
 });
 
 describe('Tour Info dialog: privacy', () => {
-  /** Opens Edit Info with the tour's settings as the server has them; returns the variables of each TourSave sent. */
-  function openEditInfo(
-    settings: Record<string, unknown>,
-    answer: Record<string, unknown>,
-    status = 'PROCESSED',
-  ): unknown[] {
-    const saved: unknown[] = [];
-    const tour = {
-      __typename: 'Tour',
-      id: ID,
-      title: 'Loft',
-      description: null,
-      videoURL: null,
-      listingLink: null,
-      ...answer,
-      status: { __typename: 'TourStatus', status },
-    };
-    vi.stubGlobal(
-      'fetch',
-      stubFetch({
-        TourPrivacy: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, ...settings } } } }),
-        TourSave: (body) => {
-          saved.push((body as { variables: unknown }).variables);
-          return { body: { data: { tourSave: tour } } };
-        },
-      }).impl,
-    );
-    renderRoute(
-      <TourInfoDialog
-        open
-        mode="edit"
-        tour={{ id: ID, title: 'Loft', description: null, listingLink: null }}
-        onClose={() => undefined}
-        onSaved={() => undefined}
-      />,
-      {
-        path: '/',
-        route: '/',
-        store: loggedIn(),
-      },
-    );
-    return saved;
-  }
-
   it('shows which clips had faces blurred, and turning blurring off sends blurFaces: false (the tour is reprocessed)', async () => {
-    const saved = openEditInfo({ blurFaces: true, blurredClips: [0, 3] }, { blurFaces: false }, 'PROCESSING');
+    const { saved } = openEditInfo({ blurFaces: true, blurredClips: [0, 3] }, { blurFaces: false }, 'PROCESSING');
     expect(await screen.findByText('Faces were blurred in clips 1, 4 of the tour.')).toBeInTheDocument();
     const box = screen.getByLabelText('Blur faces');
     expect(box).toBeChecked();
@@ -126,7 +68,7 @@ describe('Tour Info dialog: privacy', () => {
   });
 
   it("switches live viewing on for the tour's shared links (liveViewing: true in the save)", async () => {
-    const saved = openEditInfo(
+    const { saved } = openEditInfo(
       { blurFaces: true, blurredClips: [], liveViewing: false },
       { blurFaces: true, liveViewing: true },
     );
@@ -141,7 +83,7 @@ describe('Tour Info dialog: privacy', () => {
   });
 
   it('leaves blurFaces out of the save when the switch is untouched, and says when no faces were blurred', async () => {
-    const saved = openEditInfo({ blurFaces: true, blurredClips: [] }, { blurFaces: true });
+    const { saved } = openEditInfo({ blurFaces: true, blurredClips: [] }, { blurFaces: true });
     expect(await screen.findByText('No faces were blurred in this tour.')).toBeInTheDocument();
     fireEvent.click(screen.getByText('Save'));
     await waitFor(() => expect(saved).toHaveLength(1));
@@ -178,11 +120,7 @@ describe('Reels dialog', () => {
         TourGenerateReel: notAvailable,
       }).impl,
     );
-    renderRoute(<ReelsDialog open tourId={ID} onClose={() => undefined} />, {
-      path: '/',
-      route: '/',
-      store: loggedIn(),
-    });
+    renderLoggedIn(<ReelsDialog open tourId={ID} onClose={() => undefined} />);
     expect(await screen.findByText('Reel 1')).toBeInTheDocument();
     expect(screen.getByText('You can generate up to 5 unique reels.')).toBeInTheDocument();
     expect(screen.getByText('Generating...')).toBeInTheDocument();
@@ -207,11 +145,7 @@ describe('Reels dialog', () => {
       TourReels: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, title: 'Loft', reels } } } }),
     });
     vi.stubGlobal('fetch', api.impl);
-    renderRoute(<ReelsDialog open tourId={ID} onClose={() => undefined} />, {
-      path: '/',
-      route: '/',
-      store: loggedIn(),
-    });
+    renderLoggedIn(<ReelsDialog open tourId={ID} onClose={() => undefined} />);
     await screen.findByText('Reel 5');
     fireEvent.click(screen.getByText('Generate reel'));
     expect(await screen.findByText(VALIDATION.reelsMax)).toBeInTheDocument();
@@ -225,11 +159,7 @@ describe('Sharing Options', () => {
   it('copies the share link (Copied) and the iFrame code, and draws the QR code', async () => {
     const writes: string[] = [];
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText: async (t: string) => void writes.push(t) } });
-    renderRoute(<SharingDialog open showQr tourId={ID} title="Loft" onClose={() => undefined} />, {
-      path: '/',
-      route: '/',
-      store: loggedIn(),
-    });
+    renderSharing({ showQr: true });
     const link = `${window.location.origin}/playerext?tourId=${ID}`;
     expect(screen.getByLabelText('Share Link')).toHaveValue(link);
     fireEvent.click(screen.getAllByText('Copy')[0]!);
@@ -246,11 +176,7 @@ describe('Sharing Options', () => {
   it("offers the Script Tag beside the iFrame Code, and fills hostOrigins from the listing site's address", async () => {
     const writes: string[] = [];
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText: async (t: string) => void writes.push(t) } });
-    renderRoute(<SharingDialog open tourId={ID} title="Loft" onClose={() => undefined} />, {
-      path: '/',
-      route: '/',
-      store: loggedIn(),
-    });
+    renderSharing();
     fireEvent.click(screen.getByText('Script Tag'));
     await waitFor(() => expect(writes).toHaveLength(1));
     expect(writes[0]).toBe(
@@ -277,11 +203,7 @@ describe('Sharing Options', () => {
         TourShareSettings: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, liveViewing: true } } } }),
       }).impl,
     );
-    renderRoute(<SharingDialog open showQr tourId={ID} title="Loft" onClose={() => undefined} />, {
-      path: '/',
-      route: '/',
-      store: loggedIn(),
-    });
+    renderSharing({ showQr: true });
     const live = `${window.location.origin}/playerext?tourId=${ID}&liveViewing=true`;
     await waitFor(() => expect(screen.getByLabelText('Share Link')).toHaveValue(live));
     expect(screen.getByTestId('live-viewing-hint')).toHaveTextContent('Live viewing is on');
@@ -299,11 +221,7 @@ describe('Sharing Options', () => {
   it('offers the Unbranded link (MLS): the external player with unbranded=true, copied with its own button', async () => {
     const writes: string[] = [];
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText: async (t: string) => void writes.push(t) } });
-    renderRoute(<SharingDialog open tourId={ID} title="Loft" onClose={() => undefined} />, {
-      path: '/',
-      route: '/',
-      store: loggedIn(),
-    });
+    renderSharing();
     const unbranded = `${window.location.origin}/playerext?tourId=${ID}&unbranded=true`;
     expect(screen.getByLabelText('Unbranded link')).toHaveValue(unbranded);
     expect(screen.getByLabelText('Unbranded link')).toHaveAccessibleDescription(/no logo, agent details, listing link/);
