@@ -28,6 +28,26 @@ export const real: Record<'main' | 'edit' | 'other' | 'portrait' | 'removed' | '
 export const ownerToken: string = OWNER_TOKEN;
 /** A bearer token of the branded tour's owner. */
 export const brandedToken: string = BRANDED_TOKEN;
+/** A visitor who has already left their details for a live viewing of `tourId`: a call starts without the form. */
+export function rememberLiveLead(tourId: string = real.main): void {
+  localStorage.setItem(
+    'capturedDetails',
+    JSON.stringify({
+      id: 'lead-0',
+      name: 'Ada',
+      surname: null,
+      email: 'ada@example.com',
+      contactNumber: null,
+      leadType: 'LIVE_VIEWING',
+      tourId,
+    }),
+  );
+}
+/** Forgets the visitor's details and any viewing session they had asked for. */
+export function forgetLiveLead(): void {
+  localStorage.removeItem('capturedDetails');
+  localStorage.removeItem('roomwalk.viewingSessionRequest');
+}
 /**
  * The real server on the test page's own origin (a pass-through in web-test-runner.config.mjs): for signed-in work,
  * which the product does same-origin (the server refuses a token from another origin).

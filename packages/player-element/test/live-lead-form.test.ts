@@ -3,7 +3,18 @@ import { DEV_TURNSTILE_TOKEN, VALIDATION } from '@roomwalk/shared';
 import '../src/tour-player/tour-player.js';
 import type { TourPlayer } from '../src/tour-player/tour-player.component.js';
 import { executeServerCommand } from '@web/test-runner-commands';
-import { cleanup, firstEvent, makePlayer, ownerToken, real, sameOriginServer, server, until } from './helpers.js';
+import {
+  cleanup,
+  firstEvent,
+  forgetLiveLead,
+  makePlayer,
+  ownerToken,
+  real,
+  rememberLiveLead,
+  sameOriginServer,
+  server,
+  until,
+} from './helpers.js';
 
 // On the real server's main tour: the visitor's lead goes to the real server (cross-origin, as embedded), which answers
 // with the viewing session the call starts from; host modes with the owner's token run same-origin (as the console).
@@ -38,8 +49,7 @@ async function player(attrs: Record<string, string | boolean>, props: Partial<To
 describe('live viewing: start button and lead form', () => {
   beforeEach(async () => {
     await executeServerCommand('requests-start');
-    localStorage.removeItem('capturedDetails');
-    localStorage.removeItem('roomwalk.viewingSessionRequest');
+    forgetLiveLead();
   });
   afterEach(cleanup);
 
@@ -165,18 +175,7 @@ describe('live viewing: start button and lead form', () => {
         ...audio.createMediaStreamDestination().stream.getAudioTracks(),
       ]);
     try {
-      localStorage.setItem(
-        'capturedDetails',
-        JSON.stringify({
-          id: 'lead-0',
-          name: 'Ada',
-          surname: null,
-          email: 'ada@example.com',
-          contactNumber: null,
-          leadType: 'LIVE_VIEWING',
-          tourId: real.main,
-        }),
-      );
+      rememberLiveLead();
       const p = await player({ 'live-viewing': true });
       button(p)!.click();
       await until(() => panel(p)?.shadowRoot?.querySelector('[role="toolbar"]'), 'call controls');
@@ -225,18 +224,7 @@ describe('live viewing: start button and lead form', () => {
   });
 
   it('a viewer with stored capturedDetails skips the form; Escape closes the form', async () => {
-    localStorage.setItem(
-      'capturedDetails',
-      JSON.stringify({
-        id: 'lead-0',
-        name: 'Ada',
-        surname: null,
-        email: 'ada@example.com',
-        contactNumber: null,
-        leadType: 'LIVE_VIEWING',
-        tourId: real.main,
-      }),
-    );
+    rememberLiveLead();
     const p = await player({ 'live-viewing': true });
     button(p)!.click();
     const sent = await leadSent();

@@ -1,6 +1,6 @@
 import { expect } from '@esm-bundle/chai';
 import { executeServerCommand } from '@web/test-runner-commands';
-import { real, server, until } from '../../test/helpers.js';
+import { forgetLiveLead, real, server, rememberLiveLead, until } from '../../test/helpers.js';
 import { LIVE_TEXTS } from './texts.js';
 import { APP_CERTIFICATE, APP_ID, userMedia } from '../../test/agora-stand-in.js';
 
@@ -34,19 +34,8 @@ describe('the Agora SDK chunk (dist/tour-player-agora.js)', () => {
     // The real server, configured with Agora (its own token builder signs the RTC token) or without it (WebRTC).
     const run = async (agora: boolean) => {
       await executeServerCommand('server-agora', agora ? { appId: APP_ID, certificate: APP_CERTIFICATE } : null);
-      localStorage.setItem(
-        'capturedDetails',
-        JSON.stringify({
-          id: 'lead-0',
-          name: 'Ada',
-          surname: null,
-          email: 'ada@example.com',
-          contactNumber: null,
-          leadType: 'LIVE_VIEWING',
-          tourId: real.main,
-        }),
-      );
-      localStorage.removeItem('roomwalk.viewingSessionRequest');
+      forgetLiveLead();
+      rememberLiveLead();
       const f = document.createElement('iframe');
       f.style.width = '900px';
       f.style.height = '500px';
@@ -93,8 +82,7 @@ describe('the Agora SDK chunk (dist/tour-player-agora.js)', () => {
         }
       } finally {
         f.remove();
-        localStorage.removeItem('capturedDetails');
-        localStorage.removeItem('roomwalk.viewingSessionRequest');
+        forgetLiveLead();
       }
     };
     try {
