@@ -58,8 +58,6 @@ interface Entry {
   /** The answer, encoded once (UTF-8): hashed for the ETag and sent as is, off the JavaScript heap while it waits. */
   body: Buffer;
   etag: string;
-  /** A kept refusal's HTTP status (answers are 200). */
-  status?: number;
 }
 interface Pending {
   key: string;
@@ -327,11 +325,7 @@ export async function registerPublicTourCache(app: FastifyInstance, services: Se
     if (state && state.access !== TOUR_ACCESS.public) {
       const refusalAt = `${key}\u0000${state.version}`;
       const known = refusals.get(refusalAt);
-      if (known)
-        return reply
-          .code(known.status ?? 200)
-          .type('application/json; charset=utf-8')
-          .send(known.body);
+      if (known) return reply.code(200).type('application/json; charset=utf-8').send(known.body);
       req[refusalKey] = { key: refusalAt, tourId, generation: refusals.generation(tourId) };
       return;
     }
@@ -365,9 +359,10 @@ export async function registerPublicTourCache(app: FastifyInstance, services: Se
   });
 
   app.addHook('onSend', async (req: WithPending, reply, payload) => {
+    // GraphQL answers a refusal of execution (the gate) with 200 and the error in the body; only that is kept.
     const refused = req[refusalKey];
-    if (refused && typeof payload === 'string' && isGateRefusal(payload))
-      refusals.set(refused.key, { ...entryOf(refused.tourId, payload), status: reply.statusCode }, refused.generation);
+    if (refused && reply.statusCode === 200 && typeof payload === 'string' && isGateRefusal(payload))
+      refusals.set(refused.key, entryOf(refused.tourId, payload), refused.generation);
     const pending = req[pendingKey];
     if (!pending || reply.statusCode !== 200 || typeof payload !== 'string' || payload.includes('"errors"'))
       return payload;
