@@ -148,6 +148,52 @@ describe('Tour Analytics page', () => {
     await waitFor(() => expect(asked()).toBeNull());
   });
 
+  it('makes the PDF of the visits the Visits from filter shows', async () => {
+    const run = { __typename: 'SellerReportRun', id: 'run_1', progress: 0, progressText: 'Waiting in the queue' };
+    const links = [{ id: 'audlink_1', label: "Buyers' open day" }].map((l) => ({
+      __typename: 'AudienceLink',
+      ...l,
+      url: 'u',
+      status: 'ACTIVE',
+      expiresAt: null,
+      hiddenMarkerIds: [],
+      unbranded: false,
+      visits: 1,
+      createdAt: '2026-11-01T00:00:00Z',
+    }));
+    const { calls } = open(
+      [ROLES.basic],
+      basicAnswers({
+        AudienceLinks: () => ({ audienceLinks: links, tour: { __typename: 'Tour', id: TOUR, markers: [] } }),
+        // The run fails at its first reading: only the input the PDF was asked with matters here.
+        SellerPdfCreate: () => ({ sellerReportPdfCreate: { ...run, status: 'QUEUED' } }),
+        SellerRun: () => ({
+          sellerReportRun: {
+            ...run,
+            status: 'FAILED',
+            error: 'Stopped.',
+            fileName: null,
+            mimeType: null,
+            fileContent: null,
+          },
+        }),
+      }),
+    );
+    const pdfInput = () =>
+      calls.filter((c) => c.operationName === 'SellerPdfCreate').at(-1)?.variables.input as
+        | Record<string, unknown>
+        | undefined;
+    fireEvent.change(await screen.findByLabelText('Visits from'), { target: { value: 'audlink_1' } });
+    expect(await screen.findByText(/of the visits through the link “Buyers' open day”/)).toBeInTheDocument();
+    fireEvent.click(screen.getByText('Download PDF'));
+    await waitFor(() => expect(pdfInput()?.audienceLinkId).toBe('audlink_1'));
+    await screen.findByText('Stopped.');
+    fireEvent.change(screen.getByLabelText('Visits from'), { target: { value: '' } });
+    fireEvent.click(screen.getByText('Download PDF'));
+    await waitFor(() => expect(calls.filter((c) => c.operationName === 'SellerPdfCreate')).toHaveLength(2));
+    expect(pdfInput()).not.toHaveProperty('audienceLinkId');
+  });
+
   it('checks the digest addresses before sending anything, then saves the parsed list', async () => {
     const { calls } = open(
       [ROLES.basic],

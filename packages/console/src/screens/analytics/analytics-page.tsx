@@ -79,7 +79,7 @@ export default function AnalyticsPage() {
       <PeriodPicker value={period} onChange={setPeriod} />
       <AudienceLinkFilter links={links} value={linkId} onChange={setLinkId} />
       <Figures tourId={tourId} period={period} linkId={linkId} />
-      <SellerReportSection tourId={tourId} period={period} />
+      <SellerReportSection tourId={tourId} period={period} link={links.find((l) => l.id === linkId)} />
     </Page>
   );
 }

@@ -122,7 +122,8 @@ type RunState =
   | { status: 'running'; progress: number; text: string }
   | { status: 'failed'; error: string };
 
-function PdfPanel({ tourId, period }: { tourId: string; period: Period }) {
+/** `link`: the audience link the page's "Visits from" filter shows (the PDF then holds that link's visits only). */
+function PdfPanel({ tourId, period, link }: { tourId: string; period: Period; link?: { id: string; label: string } }) {
   const client = useClient();
   const [, start] = useMutation(SellerPdfCreateMutation);
   const [run, setRun] = useState<RunState>({ status: 'idle' });
@@ -136,7 +137,7 @@ function PdfPanel({ tourId, period }: { tourId: string; period: Period }) {
 
   const onDownload = async () => {
     setRun({ status: 'running', progress: 0, text: 'Waiting in the queue' });
-    const r = await start({ input: { tourId, days: period } });
+    const r = await start({ input: { tourId, days: period, ...(link ? { audienceLinkId: link.id } : {}) } });
     const id = r.data?.sellerReportPdfCreate.id;
     if (!id) return setRun({ status: 'failed', error: describeFailure(r.error) });
     // The job writes its progress to the run; read it until it is done.
@@ -159,7 +160,10 @@ function PdfPanel({ tourId, period }: { tourId: string; period: Period }) {
   return (
     <section className="card seller-panel" aria-labelledby="seller-pdf-title">
       <h3 id="seller-pdf-title">PDF report</h3>
-      <p className="field-hint">The figures of the last {period} days as a PDF to print or attach.</p>
+      <p className="field-hint">
+        The figures of the last {period} days
+        {link ? <> of the visits through the link “{link.label}”</> : null} as a PDF to print or attach.
+      </p>
       <SlButton
         variant="primary"
         loading={run.status === 'running'}
@@ -186,7 +190,15 @@ function PdfPanel({ tourId, period }: { tourId: string; period: Period }) {
   );
 }
 
-export function SellerReportSection({ tourId, period }: { tourId: string; period: Period }) {
+export function SellerReportSection({
+  tourId,
+  period,
+  link,
+}: {
+  tourId: string;
+  period: Period;
+  link?: { id: string; label: string } | undefined;
+}) {
   const [{ data, error }, refetch] = useQuery({
     query: SellerReportQuery,
     variables: { tourId },
@@ -203,7 +215,7 @@ export function SellerReportSection({ tourId, period }: { tourId: string; period
       ) : null}
       <div className="seller-panels">
         <LinkPanel tourId={tourId} period={period} links={data?.sellerReport.links ?? []} onChanged={reload} />
-        <PdfPanel tourId={tourId} period={period} />
+        <PdfPanel tourId={tourId} period={period} {...(link ? { link } : {})} />
         {data ? <DigestForm tourId={tourId} digest={data.sellerReport.digest ?? null} onChanged={reload} /> : null}
       </div>
     </section>
