@@ -98,6 +98,10 @@ export async function fetchPlayerTour(
           );
     return data.tour;
   } catch (e) {
+    // A session that no longer stands (expired, signed out elsewhere, its account deleted) does not stop a visitor: the
+    // tour is asked for as anyone would ask (a company-only tour then shows its gate).
+    if (token && e instanceof GraphQLRequestError && e.code === 'UNAUTHENTICATED')
+      return fetchPlayerTour(api, tourId, undefined, signal, link);
     const kind = e instanceof GraphQLRequestError && e.code ? GATE_CODES[e.code] : undefined;
     if (!kind) throw e;
     // A grant the tour no longer honours (its password changed): forget it.

@@ -337,6 +337,18 @@ describe('Unbranded (MLS) mode and company branding', () => {
     expect(accent(p)).to.equal('#123456');
   });
 
+  it("a session that no longer stands (expired, its account deleted) plays the tour as a visitor's would", async () => {
+    const p = await ready(
+      await makePlayer(
+        { 'tour-id': real.branded, api: sameOriginServer },
+        { authToken: 'a-session-the-server-no-longer-knows' },
+        { width: 1000, height: 600 },
+      ),
+    );
+    expect(p.tour?.id).to.equal(real.branded);
+    expect(p.shadowRoot!.querySelector('[role="alertdialog"]')).to.equal(null);
+  });
+
   it('unbranded: no intro logo, accent, agent card, listing link, Whats Chat, live call, menu or any link', async () => {
     const p = await ready(
       await makePlayer(
