@@ -113,7 +113,7 @@ export function noteTourGrant<T extends object>(row: T, grant: unknown): T {
  * The gate a tour row shows (what its passes name): an audience link's own gate when the row was read through a link
  * that sets one, else the tour's (services/tour-access/grants.ts TOUR_GATE).
  */
-export function gateIdOf(tour: object): string {
+function gateIdOf(tour: object): string {
   const link = linkViewOf(tour)?.link;
   return link?.lead_gate_mode ? link.id : TOUR_GATE;
 }
