@@ -77,6 +77,23 @@ const basicAnswers = (extra: Answers = {}): Answers => ({
 const open = (roles: string[], answers: Answers) =>
   renderPage(<AnalyticsPage />, { path: `/tour/${TOUR}/analytics`, route: '/tour/:tourId/analytics', roles, answers });
 
+/** The AudienceLinks answer: one active link per label, ids audlink_1, audlink_2, … */
+const audienceLinks = (labels: string[]) => ({
+  audienceLinks: labels.map((label, i) => ({
+    __typename: 'AudienceLink',
+    id: `audlink_${i + 1}`,
+    label,
+    url: 'u',
+    status: 'ACTIVE',
+    expiresAt: null,
+    hiddenMarkerIds: [],
+    unbranded: false,
+    visits: 1,
+    createdAt: '2026-11-01T00:00:00Z',
+  })),
+  tour: { __typename: 'Tour', id: TOUR, markers: [] },
+});
+
 describe('Tour Analytics page', () => {
   it('shows the plan gate with Upgrade below Basic, and asks for no figures', async () => {
     const { calls } = open([ROLES.free], access('Free'));
@@ -114,25 +131,9 @@ describe('Tour Analytics page', () => {
   });
 
   it("shows one audience link's visits when chosen under Visits from, and all visits again", async () => {
-    const links = [
-      { id: 'audlink_1', label: "Buyers' open day" },
-      { id: 'audlink_2', label: 'MLS' },
-    ].map((l) => ({
-      __typename: 'AudienceLink',
-      ...l,
-      url: 'u',
-      status: 'ACTIVE',
-      expiresAt: null,
-      hiddenMarkerIds: [],
-      unbranded: false,
-      visits: 1,
-      createdAt: '2026-11-01T00:00:00Z',
-    }));
     const { calls } = open(
       [ROLES.basic],
-      basicAnswers({
-        AudienceLinks: () => ({ audienceLinks: links, tour: { __typename: 'Tour', id: TOUR, markers: [] } }),
-      }),
+      basicAnswers({ AudienceLinks: () => audienceLinks(["Buyers' open day", 'MLS']) }),
     );
     const filter = await screen.findByLabelText('Visits from');
     expect(
@@ -150,21 +151,10 @@ describe('Tour Analytics page', () => {
 
   it('makes the PDF of the visits the Visits from filter shows', async () => {
     const run = { __typename: 'SellerReportRun', id: 'run_1', progress: 0, progressText: 'Waiting in the queue' };
-    const links = [{ id: 'audlink_1', label: "Buyers' open day" }].map((l) => ({
-      __typename: 'AudienceLink',
-      ...l,
-      url: 'u',
-      status: 'ACTIVE',
-      expiresAt: null,
-      hiddenMarkerIds: [],
-      unbranded: false,
-      visits: 1,
-      createdAt: '2026-11-01T00:00:00Z',
-    }));
     const { calls } = open(
       [ROLES.basic],
       basicAnswers({
-        AudienceLinks: () => ({ audienceLinks: links, tour: { __typename: 'Tour', id: TOUR, markers: [] } }),
+        AudienceLinks: () => audienceLinks(["Buyers' open day"]),
         // The run fails at its first reading: only the input the PDF was asked with matters here.
         SellerPdfCreate: () => ({ sellerReportPdfCreate: { ...run, status: 'QUEUED' } }),
         SellerRun: () => ({
