@@ -5,6 +5,15 @@ import { defineConfig } from 'vitest/config';
 // web-test-runner.
 export default defineConfig({
   test: {
-    projects: ['packages/shared', 'packages/server', 'packages/console', 'packages/player-element'],
+    // Two files at a time (the default leaves a core free on a 2-core machine, and the jsdom files mostly wait on their
+    // imports and environment).
+    maxWorkers: 2,
+    projects: [
+      'packages/shared',
+      'packages/server',
+      'packages/server/vitest.isolated.config.ts',
+      'packages/console',
+      'packages/player-element',
+    ],
   },
 });

@@ -235,7 +235,7 @@ test('the agent sees both visits and their rooms in the charts, tables and CSV',
           .getByRole('row', { name: new RegExp(`^${day}`) })
           .getByRole('cell')
           .allTextContents();
-        cells.forEach((c, i) => (sums[i] = (sums[i] ?? 0) + Number(c)));
+        for (const [i, c] of cells.entries()) sums[i] = (sums[i] ?? 0) + Number(c);
       }
       return sums;
     })
