@@ -22,8 +22,19 @@ export async function tourCompanyId(
   return (await q.executeTakeFirst())?.company_id;
 }
 
-export function tourClips(services: Services, tourId: string): Promise<ClipRow[]> {
-  return services.db.selectFrom('clips').selectAll().where('tour_id', '=', tourId).orderBy('index').execute();
+/** The clips of several tours with one statement (a document asking for a tour's clips under several aliases). */
+export async function clipsOfTours(services: Services, tourIds: readonly string[]): Promise<Map<string, ClipRow[]>> {
+  const ids = [...new Set(tourIds)];
+  const rows = await services.db
+    .selectFrom('clips')
+    .selectAll()
+    .where('tour_id', 'in', ids)
+    .orderBy('tour_id')
+    .orderBy('index')
+    .execute();
+  const byTour = new Map<string, ClipRow[]>(ids.map((id) => [id, []]));
+  for (const r of rows) byTour.get(r.tour_id)?.push(r);
+  return byTour;
 }
 
 /** Indices of the clips in which faces were blurred, in order. */

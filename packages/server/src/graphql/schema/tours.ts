@@ -28,7 +28,7 @@ import { clipsForCaller, noteTourGrant } from '../../services/lead-gate/lead-gat
 import {
   agentProfiles,
   blurredClipIndexes,
-  tourClips,
+  clipsOfTours,
   tourCompanyId,
   tourLogs,
   tourMarkers,
@@ -164,7 +164,9 @@ TourRef.implement({
       resolve: async (r, _a, ctx) => {
         const view = linkViewOf(r);
         // A visitor not through the tour's lead gate gets the clips up to its room only (services/lead-gate/).
-        const clips = await clipsForCaller(ctx.services, ctx.auth, r, await tourClips(ctx.services, r.id));
+        // Batched per request: aliases of one tour read its clips once.
+        const all = await loadBatched(ctx, 'tourClips', (ids) => clipsOfTours(ctx.services, ids), r.id, []);
+        const clips = await clipsForCaller(ctx.services, ctx.auth, r, all);
         return view ? viewClips(view, clips) : clips;
       },
     }),

@@ -13,7 +13,7 @@ const PUBLIC_TOUR_CHANGED = 'publicTourChanged';
 const ENTRY_MS = 60_000;
 const MAX_ENTRIES = 10_000;
 
-interface TourAccessState {
+export interface TourAccessState {
   access: TourAccess;
   version: number;
   /** Files of the clips past the tour's lead gate (services/lead-gate/): served only signed, even on a public tour. */
@@ -31,6 +31,15 @@ class AccessIndex {
 
   constructor(private readonly services: Services) {
     services.events.on<string>(PUBLIC_TOUR_CHANGED, (tourId) => this.drop(typeof tourId === 'string' ? tourId : '*'));
+  }
+
+  /**
+   * The tour's access when this node knows it now (undefined: not known, or being read). Lets the hot paths (a clip's
+   * two URLs, for each of a tour's clips) answer without a promise each.
+   */
+  known(tourId: string): TourAccessState | null | undefined {
+    const known = this.#entries.get(tourId);
+    return known && !(known instanceof Promise) && Date.now() - known.at < ENTRY_MS ? known.state : undefined;
   }
 
   /** The tour's access (null: no such tour, or deleted). */
