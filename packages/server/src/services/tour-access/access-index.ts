@@ -44,9 +44,10 @@ class AccessIndex {
 
   /** The tour's access (null: no such tour, or deleted). */
   async get(tourId: string): Promise<TourAccessState | null> {
-    const known = this.#entries.get(tourId);
-    if (known instanceof Promise) return known;
-    if (known && Date.now() - known.at < ENTRY_MS) return known.state;
+    const reading = this.#entries.get(tourId);
+    if (reading instanceof Promise) return reading;
+    const known = this.known(tourId);
+    if (known !== undefined) return known;
     const read = this.services.db
       .selectFrom('tours')
       .select(['access', 'access_version', 'deleted_at', 'lead_gate_marker_id'])
