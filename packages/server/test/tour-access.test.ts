@@ -3,12 +3,13 @@
  * tour query (POST and the cached GET), clips and posters under /media, the visit beacon (POST /tour-visit and
  * tourViewRecord), node(id). A protected tour's every public URL, tried without the password, gives nothing of it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PLAYER_TOUR_ACCESS_QUERY, PLAYER_TOUR_QUERY, TOUR_UNLOCK_MUTATION } from '@roomwalk/shared/player-documents';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { seedProcessedTour } from './fixtures/tours.js';
-import { publicTourCacheOf } from '../src/http/public-tour-cache.js';
+import { publicTourCacheOf, publicTourGrantedOf } from '../src/http/public-tour-cache.js';
+import { signGrant } from '../src/services/tour-access/grants.js';
 import { CLOSE_CODES } from '../src/http/tour-viewer-ws.js';
 import {
   connect,
@@ -217,6 +218,33 @@ describe.each(DB_KINDS)('tour access (%s)', (kind) => {
     expect(granted.headers.get('etag')).toBeNull();
     expect(await granted.text()).toBe(viaGraphql);
     expect(publicTourCacheOf(t.app.services)!.size).toBe(0);
+    // Kept on this node for every grant holder: another browser's grant is served it without the database.
+    expect(publicTourGrantedOf(t.app.services)!.size).toBe(1);
+    const grantedGet = (access: string) =>
+      fetch(
+        `${t.url}/query?${new URLSearchParams({ query: PLAYER_TOUR_ACCESS_QUERY, variables: JSON.stringify({ tourID: tourId, access }) })}`,
+      );
+    const [, version] = grant.split('.');
+    // Another visitor's grant: the password given a minute earlier.
+    const other = signGrant(t.app.services, rowId, Number(version), Date.now() - 60_000).token;
+    expect(other).not.toBe(grant);
+    const statements = vi.spyOn(t.app.services.database, 'executeSql');
+    try {
+      const again = await grantedGet(other);
+      expect(again.headers.get('cache-control')).toBe('private, no-store');
+      expect(await again.text()).toBe(viaGraphql);
+      expect(statements).not.toHaveBeenCalled();
+    } finally {
+      statements.mockRestore();
+    }
+    // The kept answer goes only to a grant that verifies: a forged one at the current version, an expired one and
+    // the grant of another tour get the gate and nothing of the tour.
+    const expired = `${Math.floor(Date.now() / 1000) - 1}.${grant.split('.').slice(1).join('.')}`;
+    for (const bad of [`9999999999.${version}.${'A'.repeat(43)}`, expired, `${grant}x`]) {
+      const body = await (await grantedGet(bad)).text();
+      expect(body).toContain('TOUR_PASSWORD_REQUIRED');
+      for (const secret of secrets()) expect(body).not.toContain(secret);
+    }
     expect((await t.gql(SHARED_REPORT, { token: sellerToken })).data.sharedSellerReport.tourTitle).toBe('Sunny flat');
     // The owner sees the tour without a grant (the console, the edit player).
     expect((await t.gql(PLAYER_TOUR_QUERY, { tourID: tourId }, owner.token)).data.tour.title).toBe('Sunny flat');

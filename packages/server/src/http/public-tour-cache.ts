@@ -23,6 +23,9 @@
  * with the tour's answers), so a stream of visitors without the password costs no database work and no GraphQL
  * execution: less than an uncached public answer (`bench:api`). No password is checked on that path.
  *
+ * A password tour asked with its grant (PLAYER_TOUR_ACCESS_QUERY) is answered from a third memory once the grant
+ * verifies (grantedAnswer below), so grant holders cost about what a cached public answer costs.
+ *
  * A miss for the player's own document (exactly PLAYER_TOUR_QUERY) is answered without GraphQL execution by
  * services/public-tour-answer.ts (2 round trips, the same loaders; a test holds its bytes equal to GraphQL's), and
  * simultaneous misses of the same answer share one computation (single flight). Anything it cannot answer exactly
@@ -33,7 +36,8 @@ import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services/services.js';
 import { PLAYER_TOUR_ACCESS_QUERY, PLAYER_TOUR_LINK_QUERY, PLAYER_TOUR_QUERY } from '@roomwalk/shared/player-documents';
-import { playerTourAnswer } from '../services/public-tour-answer.js';
+import { playerTourAnswer, playerTourAnswerAt } from '../services/public-tour-answer.js';
+import { mediaExpiry, verifyGrant } from '../services/tour-access/grants.js';
 import { accessIndexOf, onAccessChanged } from '../services/tour-access/access-index.js';
 import { ERROR_CODES, TOUR_ACCESS } from '@roomwalk/shared';
 
@@ -45,6 +49,8 @@ const MAX_QUERY_CHARS = 4000;
 const MAX_SHAPES = 64;
 /** Gate refusals of protected tours kept per node (one per tour and document in practice). */
 const MAX_REFUSALS = 2000;
+/** Password tours' answers kept per node for their grant holders (one per tour and hour in practice). */
+const MAX_GRANTED = 2000;
 
 interface Shape {
   /** A short name of the document in cache keys (the document is ~600 characters; keys are kept and hashed often). */
@@ -58,6 +64,8 @@ interface Entry {
   /** The answer, encoded once (UTF-8): hashed for the ETag and sent as is, off the JavaScript heap while it waits. */
   body: Buffer;
   etag: string;
+  /** A password tour's answer: the access version it was made at, which a grant must name to be served it. */
+  accessVersion?: number;
 }
 interface Pending {
   key: string;
@@ -217,15 +225,24 @@ const tourUuid = (globalId: string): string | null => {
 /**
  * A password tour asked with its grant (PLAYER_TOUR_ACCESS_QUERY over GET), or a tour through an audience link
  * (PLAYER_TOUR_LINK_QUERY, with a grant when the tour asks for one): the same one-statement answer as a miss, its
- * files signed while the tour is protected, readable from any origin, and kept by no one (`private, no-store`; not in
- * the node's cache, so no link's view is ever served to another link or to the tour's own link). Anything it cannot
- * answer (no or a stale grant: the gate; a link that no longer opens: its message; errors) goes to GraphQL.
+ * files signed while the tour is protected, readable from any origin, and kept by no browser or CDN (`private,
+ * no-store`). Anything it cannot answer (no or a stale grant: the gate; a link that no longer opens: its message;
+ * errors) goes to GraphQL.
+ *
+ * The password tour's answer is the same for every holder of a live grant: its files are signed by access version and
+ * an expiry that changes once an hour (grants.ts mediaExpiry). So the node keeps it in `granted`, by the tour id as
+ * asked and that hour, with the access version it was made at, and serves it to a grant that verifies against that
+ * version (an HMAC; no database work). The grant is checked on every request, before the answer is touched; a changed
+ * password or access changes the version and drops the tour's answers (the same notices as the public answers), and an
+ * answer computed while a change landed is not kept. A link's answer is never kept: whether the link still opens (its
+ * expiry, its revocation) is read each time.
  */
 async function grantedAnswer(
   services: Services,
   req: FastifyRequest,
   reply: FastifyReply,
   byLink: boolean,
+  granted: PublicTourCache,
 ): Promise<FastifyReply | undefined> {
   if (!reply.hasHeader('access-control-allow-origin')) reply.header('Access-Control-Allow-Origin', '*');
   const q = req.query as Record<string, unknown>;
@@ -250,18 +267,30 @@ async function grantedAnswer(
   )
     return;
   const grant = typeof access === 'string' ? access : undefined;
-  const text = await playerTourAnswer(services, tourID, new Date(), grant, byLink ? (link as string) : undefined);
-  if (text === null) return;
-  return reply
-    .code(200)
-    .header('Cache-Control', 'private, no-store')
-    .type('application/json; charset=utf-8')
-    .send(text);
+  const send = (body: string | Buffer) =>
+    reply.code(200).header('Cache-Control', 'private, no-store').type('application/json; charset=utf-8').send(body);
+  const tourId = tourUuid(tourID);
+  if (byLink || !tourId || grant === undefined) {
+    const text = await playerTourAnswer(services, tourID, new Date(), grant, byLink ? (link as string) : undefined);
+    return text === null ? undefined : send(text);
+  }
+  const key = `${tourID}\u0000${mediaExpiry()}`;
+  const hit = granted.get(key);
+  if (hit?.accessVersion !== undefined && verifyGrant(services, tourId, hit.accessVersion, grant)) return send(hit.body);
+  const generation = granted.generation(tourId);
+  const answer = await playerTourAnswerAt(services, tourID, new Date(), grant);
+  if (answer === null) return;
+  const entry: Entry = { ...entryOf(tourId, answer.text), accessVersion: answer.accessVersion };
+  granted.set(key, entry, generation);
+  return send(entry.body);
 }
 
 const caches = new WeakMap<Services, PublicTourCache>();
 /** The node's cache of these services (tests). */
 export const publicTourCacheOf = (services: Services): PublicTourCache | undefined => caches.get(services);
+const grantedAnswers = new WeakMap<Services, PublicTourCache>();
+/** The node's kept answers of password tours for their grant holders (tests). */
+export const publicTourGrantedOf = (services: Services): PublicTourCache | undefined => grantedAnswers.get(services);
 const gates = new WeakMap<Services, PublicTourCache>();
 /** The node's kept gate refusals of these services (tests). */
 export const publicTourRefusalsOf = (services: Services): PublicTourCache | undefined => gates.get(services);
@@ -272,9 +301,13 @@ export async function registerPublicTourCache(app: FastifyInstance, services: Se
   // The gates of protected tours, dropped with the tour's answers (their branding changes on the same notices).
   const refusals = new PublicTourCache(services.config.PUBLIC_TOUR_CACHE_ENTRIES > 0 ? MAX_REFUSALS : 0);
   gates.set(services, refusals);
+  // Password tours' answers for their grant holders, dropped with the tour's answers too.
+  const granted = new PublicTourCache(services.config.PUBLIC_TOUR_CACHE_ENTRIES > 0 ? MAX_GRANTED : 0);
+  grantedAnswers.set(services, granted);
   const invalidate = (tourId: string) => {
     cache.invalidate(tourId);
     refusals.invalidate(tourId);
+    granted.invalidate(tourId);
   };
   const shapes = new Map<string, Shape | null>();
 
@@ -296,7 +329,7 @@ export async function registerPublicTourCache(app: FastifyInstance, services: Se
     const query = q.query;
     if (typeof query !== 'string' || query.length > MAX_QUERY_CHARS) return;
     if (query === PLAYER_TOUR_ACCESS_QUERY || query === PLAYER_TOUR_LINK_QUERY)
-      return grantedAnswer(services, req, reply, query === PLAYER_TOUR_LINK_QUERY);
+      return grantedAnswer(services, req, reply, query === PLAYER_TOUR_LINK_QUERY, granted);
     const shape = shapeOf(query, shapes);
     if (!shape) return;
     const variables = typeof q.variables === 'string' ? q.variables : '';

@@ -100,6 +100,20 @@ export async function playerTourAnswer(
   grant?: string,
   link?: string,
 ): Promise<string | null> {
+  return (await playerTourAnswerAt(services, tourGlobalId, now, grant, link))?.text ?? null;
+}
+
+/**
+ * The same answer with the tour's access version it was made at (the version its grant was checked against and its
+ * files signed with): http/public-tour-cache.ts keeps a password tour's answer under it.
+ */
+export async function playerTourAnswerAt(
+  services: Services,
+  tourGlobalId: string,
+  now = new Date(),
+  grant?: string,
+  link?: string,
+): Promise<{ text: string; accessVersion: number } | null> {
   let id: string;
   try {
     id = decodeId('Tour', tourGlobalId);
@@ -109,7 +123,7 @@ export async function playerTourAnswer(
   const row = (await services.database.executeSql(PLAYER_TOUR_SQL, [id])).rows[0] as AnswerRow | undefined;
   if (!row || row.deleted_at) return null; // NOT_FOUND, TOUR_REMOVED: GraphQL words them (as viewPublicTour)
   // A protected tour is refused by GraphQL (services/tour-access/, with the company's branding); a password tour is
-  // answered here only to its live grant (PLAYER_TOUR_ACCESS_QUERY), with its files signed, and never cached.
+  // answered here only to its live grant (PLAYER_TOUR_ACCESS_QUERY), with its files signed.
   if (
     row.access !== 'PUBLIC' &&
     !(grant !== undefined && row.access === 'PASSWORD' && verifyGrant(services, row.id, row.access_version, grant))
@@ -171,7 +185,8 @@ export async function playerTourAnswer(
   try {
     const clips = rw_clips ?? [];
     const markers = rw_markers ?? [];
-    if (!view) return serialise(services, tour, clips, markers, agent, branding);
+    const at = (text: string) => ({ text, accessVersion: row.access_version });
+    if (!view) return at(serialise(services, tour, clips, markers, agent, branding));
     // The view's clips numbered again, its markers moved into its frames; no poster when rooms are hidden.
     const keptClips = viewClips(
       view,
@@ -187,7 +202,7 @@ export async function playerTourAnswer(
       intro_logo_key: unbranded ? null : tour.intro_logo_key,
       listing_link: unbranded ? null : tour.listing_link,
     };
-    return serialise(services, shown, keptClips, keptMarkers, agent, branding);
+    return at(serialise(services, shown, keptClips, keptMarkers, agent, branding));
   } catch (e) {
     if (e instanceof NotExact) return null;
     throw e;

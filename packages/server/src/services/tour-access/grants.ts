@@ -129,9 +129,16 @@ export function gatePassLead(
 const signed = new WeakMap<Services, Map<string, string>>();
 const SIGNED_MAX = 50_000;
 
+/**
+ * When media signed now expire (seconds since the epoch): the same for every signature made in one hour, so an answer
+ * that signs its files is the same for every grant holder within that hour (http/public-tour-cache.ts keeps it so).
+ */
+export const mediaExpiry = (nowMs = Date.now()): number =>
+  Math.ceil((Math.floor(nowMs / 1000) + MEDIA_MIN_SECONDS) / MEDIA_ROUND_SECONDS) * MEDIA_ROUND_SECONDS;
+
 /** The query string that lets `key` be fetched until the signature expires (`e`, `v`, `s`). */
 export function mediaSignature(services: Services, key: string, version: number, nowMs = Date.now()): string {
-  const e = Math.ceil((Math.floor(nowMs / 1000) + MEDIA_MIN_SECONDS) / MEDIA_ROUND_SECONDS) * MEDIA_ROUND_SECONDS;
+  const e = mediaExpiry(nowMs);
   let memo = signed.get(services);
   if (!memo) {
     memo = new Map();
