@@ -276,7 +276,8 @@ async function grantedAnswer(
   }
   const key = `${tourID}\u0000${mediaExpiry()}`;
   const hit = granted.get(key);
-  if (hit?.accessVersion !== undefined && verifyGrant(services, tourId, hit.accessVersion, grant)) return send(hit.body);
+  if (hit?.accessVersion !== undefined && verifyGrant(services, tourId, hit.accessVersion, grant))
+    return send(hit.body);
   const generation = granted.generation(tourId);
   const answer = await playerTourAnswerAt(services, tourID, new Date(), grant);
   if (answer === null) return;
