@@ -113,7 +113,7 @@ for (const engine of engines) {
   }
   const scrub = FIRST_ONLY
     ? 'not run'
-    : `${pct(f.share)} (fwd ${pct(f.fwd.ok / f.fwd.steps)}, back ${pct(f.back.ok / f.back.steps)}), ${times(f.share, base?.share)}`;
+    : `${pct(f.share)} (fwd ${pct(f.fwd.ok / f.fwd.steps)}, back ${pct(f.back.ok / f.back.steps)}; misses: 360p shown ${f.fwd.lowShown + f.back.lowShown}, late ${f.fwd.stale + f.back.stale}), ${times(f.share, base?.share)}`;
   const first =
     f.first < 0
       ? '> 20 s'

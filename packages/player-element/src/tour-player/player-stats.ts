@@ -2,7 +2,14 @@ import type { DecodeController } from '../decode/decode-controller.js';
 import type { CanvasController } from '../controllers/canvas-controller.js';
 import type { HostBridgeController } from '../controllers/host-bridge-controller.js';
 
-const NO_WORKER = { openFrames: 0, maxOpenFrames: 0, decodedFrames: 0, decodeMsPerFrame: 0, framesThroughDecoder: 0 };
+const NO_WORKER = {
+  openFrames: 0,
+  maxOpenFrames: 0,
+  decodedFrames: 0,
+  decodeMsPerFrame: 0,
+  framesThroughDecoder: 0,
+  stallFlushes: 0,
+};
 
 /** Memory and frame counters of one player (the element's `stats()`, for tests and the benchmark). */
 export async function playerStats(d: DecodeController, c: CanvasController, bridge: HostBridgeController) {
@@ -22,6 +29,7 @@ export async function playerStats(d: DecodeController, c: CanvasController, brid
     decodedFrames: w.decodedFrames,
     decodeMsPerFrame: w.decodeMsPerFrame,
     framesThroughDecoder: w.framesThroughDecoder,
+    stallFlushes: w.stallFlushes,
     rejectedHostMessages: bridge.rejected,
     paints: c.paintCount,
     drawMsMax: c.drawMsMax,

@@ -51,4 +51,6 @@ export interface WorkerStats {
   /** Wall time spent in decode jobs and frames pushed through the decoder (incl. skipped ones). */
   decodeMs: number;
   framesThroughDecoder: number;
+  /** Decodes that waited STALL_MS for frames the decoder held back, then flushed them out. */
+  stallFlushes: number;
 }

@@ -21,6 +21,7 @@ const stats: WorkerStats = {
   decodedFrames: 0,
   decodeMs: 0,
   framesThroughDecoder: 0,
+  stallFlushes: 0,
 };
 
 // One decoder per rendition, reconfigured only when the stream description changes.
@@ -206,6 +207,7 @@ async function feedAndDrain(
         lastOutputAt = performance.now();
       } else if (!done() && d.decoder.decodeQueueSize === 0 && performance.now() - lastOutputAt >= STALL_MS) {
         // This decoder holds frames back: flush them out (the next request starts at a keyframe).
+        stats.stallFlushes++;
         await d.decoder.flush();
         return failure;
       }

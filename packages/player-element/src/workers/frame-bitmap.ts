@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 /**
- * ImageBitmaps of copied-out frames (frame-formats.ts: packed I420 or RGBA), for the paint worker (every frame the
+ * ImageBitmaps of copied-out frames (frame-formats.ts: packed I420), for the paint worker (every frame the
  * canvas shows) and the decode worker (the frame a jump waits for, keyframe thumbnails).
  *
  * No thread ever hands a VideoFrame to the browser to be drawn (`drawImage`, `createImageBitmap`): WebKitGTK 2.50
@@ -58,18 +58,14 @@ export class BitmapMaker {
    * 0.7 ms for 640x360, against 8.1 and 2.0 ms for drawing the VideoFrame itself.
    */
   async make(f: FramePixels, width: number, height: number, smooth = false): Promise<ImageBitmap> {
-    let image: ImageData;
-    if (f.format === 'RGBA') image = new ImageData(new Uint8ClampedArray(f.data), f.width, f.height);
+    const n = f.width * f.height * 4;
+    if (this.rgba?.length !== n) this.rgba = new Uint8ClampedArray(n);
+    if (await browserRGBA(f, this.rgba)) mark('rgba by copyTo');
     else {
-      const n = f.width * f.height * 4;
-      if (this.rgba?.length !== n) this.rgba = new Uint8ClampedArray(n);
-      if (await browserRGBA(f, this.rgba)) mark('rgba by copyTo');
-      else {
-        i420ToRGBA(new Uint8Array(f.data), f.width, f.height, f.colorSpace, this.rgba);
-        mark('rgba in script');
-      }
-      image = new ImageData(this.rgba, f.width, f.height);
+      i420ToRGBA(new Uint8Array(f.data), f.width, f.height, f.colorSpace, this.rgba);
+      mark('rgba in script');
     }
+    const image = new ImageData(this.rgba, f.width, f.height);
     this.canvas = sized(this.canvas, width, height);
     if (width === f.width && height === f.height) {
       this.canvas.getContext('2d')!.putImageData(image, 0, 0);

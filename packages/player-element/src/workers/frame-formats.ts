@@ -1,25 +1,28 @@
 /// <reference lib="webworker" />
 /**
- * Copies a decoded VideoFrame of any pixel format out into one of the two layouts the player keeps: tightly packed
- * I420 (every YUV format a decoder hands out: I420 itself, I420A, I422/I444, NV12, their 10- and 12-bit variants) or
- * RGBA (the RGB formats, and frames without a format). Decoders choose the format, not us: software Chromium gives
- * I420, Firefox BGRX, hardware decoders on phones NV12 or GPU frames with no format at all.
+ * Copies a decoded VideoFrame of any pixel format out into the one layout the player keeps: tightly packed I420.
+ * Decoders choose the format, not us: software Chromium gives I420, Firefox BGRX, hardware decoders on phones NV12 or
+ * GPU frames with no format at all.
  *
- * YUV stays YUV (1.5 bytes a pixel: the cache holds 2.7 times more frames than as RGBA, and the paint worker's
- * conversion to RGB is the browser's own); RGB stays RGB (converting it back to YUV would cost a conversion each way).
- * Alpha is dropped: a tour is opaque.
+ * Every YUV format (I420 itself, I420A, I422/I444, NV12, their 10- and 12-bit variants) is repacked; RGB (the RGB
+ * formats, and frames without a format, which the browser copies or draws as RGBA) is converted in script
+ * (rgb-to-i420.ts). 1.5 bytes a pixel, where RGBA takes 4: the frame cache holds 2.7 times more frames, which is what
+ * backward scrubbing needs (a clip decodes from its keyframe forward, so going back the whole clip must fit). The
+ * conversion costs about what the byte swap of BGRX to RGBA did, and the paint worker's conversion back to RGB is the
+ * browser's own. Alpha is dropped: a tour is opaque.
  */
+import { I420_FROM_RGB, rgbToI420 } from './rgb-to-i420.js';
 
 /** What the decode worker keeps of a frame: its pixels, their layout and the colour space YUV is to be read in. */
 export interface FramePixels {
   format: StoredFormat;
   width: number;
   height: number;
-  /** I420: Y plane then U then V (chroma planes ceil(width/2) x ceil(height/2)); RGBA: 4 bytes a pixel. */
+  /** Y plane then U then V (chroma planes ceil(width/2) x ceil(height/2)). */
   data: ArrayBuffer;
   colorSpace?: VideoColorSpaceInit;
 }
-export type StoredFormat = 'I420' | 'RGBA';
+export type StoredFormat = 'I420';
 
 /** Planar YUV formats: chroma subsampling (horizontal, vertical), an alpha plane, bits per sample. */
 interface Planar {
@@ -38,10 +41,9 @@ function planarOf(format: string): Planar | undefined {
 
 const RGB_FORMATS = new Set(['RGBA', 'RGBX', 'BGRA', 'BGRX']);
 
-/** Bytes of a frame kept in `format` at this size. */
-function storedBytes(format: StoredFormat, width: number, height: number): number {
-  return format === 'RGBA' ? width * height * 4 : width * height + 2 * Math.ceil(width / 2) * Math.ceil(height / 2);
-}
+/** Bytes of a frame kept as packed I420 at this size. */
+const storedBytes = (width: number, height: number): number =>
+  width * height + 2 * Math.ceil(width / 2) * Math.ceil(height / 2);
 
 /** The I420 planes' layout in a buffer of storedBytes('I420', ...). */
 function i420Layout(width: number, height: number): PlaneLayout[] {
@@ -64,7 +66,7 @@ export async function copyFrame(frame: VideoFrame): Promise<FramePixels> {
   const colorSpace = frame.colorSpace?.toJSON?.();
   if (format === 'I420') {
     // The common case (software decoders): straight into the packed planes.
-    const data = new ArrayBuffer(storedBytes('I420', width, height));
+    const data = new ArrayBuffer(storedBytes(width, height));
     await frame.copyTo(data, { rect: box, layout: i420Layout(width, height) });
     return { format: 'I420', width, height, data, ...(colorSpace ? { colorSpace } : {}) };
   }
@@ -75,19 +77,20 @@ export async function copyFrame(frame: VideoFrame): Promise<FramePixels> {
     const data = planar ? planarToI420(src, layout, planar, width, height) : nv12ToI420(src, layout, width, height);
     return { format: 'I420', width, height, data, ...(colorSpace ? { colorSpace } : {}) };
   }
+  let rgb: ArrayBuffer;
+  let bgr = false;
   if (format && RGB_FORMATS.has(format)) {
-    const data = new ArrayBuffer(width * height * 4);
-    await frame.copyTo(data, { rect: box, layout: [{ offset: 0, stride: width * 4 }] });
-    toRGBA(data, format.startsWith('B'));
-    return { format: 'RGBA', width, height, data };
+    // A buffer per frame: copies of several frames are in flight at once (copy-out.ts).
+    rgb = new ArrayBuffer(width * height * 4);
+    await frame.copyTo(rgb, { rect: box, layout: [{ offset: 0, stride: width * 4 }] });
+    bgr = format.startsWith('B');
+  } else {
+    // No format (a GPU frame) or one this code does not know: the browser converts it, or draws it.
+    rgb = await convertedToRGBA(frame, box).catch(() => drawnToRGBA(frame, width, height));
   }
-  // No format (a GPU frame) or one this code does not know: the browser converts it, or draws it.
-  return {
-    format: 'RGBA',
-    width,
-    height,
-    data: await convertedToRGBA(frame, box).catch(() => drawnToRGBA(frame, width, height)),
-  };
+  const data = new Uint8Array(storedBytes(width, height));
+  rgbToI420(rgb, width, height, bgr, data);
+  return { format: 'I420', width, height, data: data.buffer, colorSpace: { ...I420_FROM_RGB } };
 }
 
 /**
@@ -99,7 +102,6 @@ async function convertedToRGBA(frame: VideoFrame, rect: DOMRectInit): Promise<Ar
   const options = { rect, format: 'RGBA' as const, layout: [{ offset: 0, stride: width * 4 }] };
   const data = new ArrayBuffer(width * height * 4);
   await frame.copyTo(data, options);
-  toRGBA(data, false);
   return data;
 }
 
@@ -110,18 +112,9 @@ export function drawnToRGBA(frame: VideoFrame, width: number, height: number): A
   return ctx.getImageData(0, 0, width, height).data.buffer as ArrayBuffer;
 }
 
-/** In place: BGR(A/X) to RGBA when `swap`, and every pixel opaque (X bytes are undefined). Little-endian words. */
-function toRGBA(data: ArrayBuffer, swap: boolean): void {
-  const px = new Uint32Array(data);
-  if (swap)
-    for (let i = 0; i < px.length; i++)
-      px[i] = 0xff000000 | ((px[i]! & 0xff) << 16) | (px[i]! & 0xff00) | ((px[i]! >>> 16) & 0xff);
-  else for (let i = 0; i < px.length; i++) px[i] = (px[i]! | 0xff000000) >>> 0;
-}
-
 /** Planar YUV of any subsampling and depth to packed 8-bit I420 (chroma sampled at each 2x2 block's top left). */
 function planarToI420(src: ArrayBuffer, layout: PlaneLayout[], f: Planar, width: number, height: number): ArrayBuffer {
-  const out = new Uint8Array(storedBytes('I420', width, height));
+  const out = new Uint8Array(storedBytes(width, height));
   const dst = i420Layout(width, height);
   const wide = f.bits > 8;
   const shift = f.bits - 8;
@@ -153,7 +146,7 @@ function planarToI420(src: ArrayBuffer, layout: PlaneLayout[], f: Planar, width:
 
 /** NV12 (a Y plane, then U and V interleaved) to packed I420. */
 function nv12ToI420(src: ArrayBuffer, layout: PlaneLayout[], width: number, height: number): ArrayBuffer {
-  const out = new Uint8Array(storedBytes('I420', width, height));
+  const out = new Uint8Array(storedBytes(width, height));
   const [u, v] = i420Layout(width, height).slice(1) as [PlaneLayout, PlaneLayout];
   const bytes = new Uint8Array(src);
   const y0 = layout[0]!;

@@ -73,6 +73,7 @@ export function sumWorkerStats(
     decodedFrames: number;
     decodeMs: number;
     framesThroughDecoder: number;
+    stallFlushes: number;
   }[],
 ) {
   const through = all.reduce((a, s) => a + s.framesThroughDecoder, 0);
@@ -82,5 +83,6 @@ export function sumWorkerStats(
     openFrames: all.reduce((a, s) => a + s.openFrames, 0),
     maxOpenFrames: Math.max(0, ...all.map((s) => s.maxOpenFrames)),
     decodedFrames: all.reduce((a, s) => a + s.decodedFrames, 0),
+    stallFlushes: all.reduce((a, s) => a + s.stallFlushes, 0),
   };
 }

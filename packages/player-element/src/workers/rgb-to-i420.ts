@@ -1,0 +1,86 @@
+/**
+ * 32-bit RGB pixels (RGBA, RGBX, BGRA, BGRX) to packed I420, in script: what the decode worker keeps of a frame a
+ * decoder hands out as RGB (Firefox's decoder gives BGRX; GPU frames on phones come out of the browser's own copy as
+ * RGBA). Kept as RGB they take 4 bytes a pixel against I420's 1.5, so the frame cache held 42 frames of the bench's tour
+ * in Firefox against 114 in Chromium: less than a clip and a half, too few to scrub backward (each clip decodes from
+ * its keyframe forward). Pure: no DOM, no worker.
+ *
+ * BT.601, limited range (the colour space the result says it is in, `I420_FROM_RGB`); chroma is the mean of each 2x2
+ * block (the right and bottom edges of odd sizes use the pixels there are). BT.601 rather than BT.709 because every
+ * engine's conversion back honours it (test frame-formats.test.ts): Chromium's copyTo painted BT.709-tagged I420 made
+ * this way 7-9 levels off in blue.
+ */
+
+/** The colour space of the I420 this module writes: what the paint worker reads it in. */
+export const I420_FROM_RGB = {
+  matrix: 'smpte170m',
+  primaries: 'smpte170m',
+  transfer: 'smpte170m',
+  fullRange: false,
+} as const;
+
+// 16.16 fixed point: BT.601 (Kr 0.299, Kb 0.114), luma scaled to 219 levels and chroma to 224.
+const YR = 16829;
+const YG = 33039;
+const YB = 6416;
+const UR = -9714;
+const UG = -19070;
+const UB = 28784;
+const VR = 28784;
+const VG = -24103;
+const VB = -4681;
+
+/**
+ * Converts `width` x `height` pixels of 4 bytes (`bgr`: blue in the first byte, else red; the fourth byte is ignored)
+ * into `out`, packed I420 of that size (Y plane, then U, then V; chroma planes ceil(width/2) x ceil(height/2)).
+ */
+export function rgbToI420(src: ArrayBuffer, width: number, height: number, bgr: boolean, out: Uint8Array): void {
+  const cw = (width + 1) >> 1;
+  const ch = (height + 1) >> 1;
+  if (src.byteLength < width * height * 4)
+    throw new RangeError(`RGB ${width}x${height} needs ${width * height * 4} bytes`);
+  if (out.length < width * height + 2 * cw * ch) throw new RangeError(`I420 ${width}x${height} does not fit`);
+  const px = new Uint32Array(src, 0, width * height);
+  // Little-endian words: the first byte is the low one.
+  const rShift = bgr ? 16 : 0;
+  const bShift = bgr ? 0 : 16;
+  const uBase = width * height;
+  const vBase = uBase + cw * ch;
+  for (let cy = 0; cy < ch; cy++) {
+    const y0 = cy * 2;
+    const y1 = y0 + 1 < height ? y0 + 1 : y0;
+    const row0 = y0 * width;
+    const row1 = y1 * width;
+    for (let cx = 0; cx < cw; cx++) {
+      const x0 = cx * 2;
+      const x1 = x0 + 1 < width ? x0 + 1 : x0;
+      const a = px[row0 + x0]!;
+      const b = px[row0 + x1]!;
+      const c = px[row1 + x0]!;
+      const d = px[row1 + x1]!;
+      const ra = (a >>> rShift) & 255;
+      const ga = (a >>> 8) & 255;
+      const ba = (a >>> bShift) & 255;
+      const rb = (b >>> rShift) & 255;
+      const gb = (b >>> 8) & 255;
+      const bb = (b >>> bShift) & 255;
+      const rc = (c >>> rShift) & 255;
+      const gc = (c >>> 8) & 255;
+      const bc = (c >>> bShift) & 255;
+      const rd = (d >>> rShift) & 255;
+      const gd = (d >>> 8) & 255;
+      const bd = (d >>> bShift) & 255;
+      // Writing a duplicated edge pixel twice is harmless.
+      out[row0 + x0] = ((YR * ra + YG * ga + YB * ba + 32768) >> 16) + 16;
+      out[row0 + x1] = ((YR * rb + YG * gb + YB * bb + 32768) >> 16) + 16;
+      out[row1 + x0] = ((YR * rc + YG * gc + YB * bc + 32768) >> 16) + 16;
+      out[row1 + x1] = ((YR * rd + YG * gd + YB * bd + 32768) >> 16) + 16;
+      const r = ra + rb + rc + rd;
+      const g = ga + gb + gc + gd;
+      const bl = ba + bb + bc + bd;
+      const i = cy * cw + cx;
+      out[uBase + i] = ((UR * r + UG * g + UB * bl + 131072) >> 18) + 128;
+      out[vBase + i] = ((VR * r + VG * g + VB * bl + 131072) >> 18) + 128;
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { I420_FROM_RGB, rgbToI420 } from './rgb-to-i420.js';
+import { i420ToRGBA } from './yuv-to-rgba.js';
+
+/** BT.601 limited range by the textbook formulas (independent of the code under test). */
+function yuv601([r, g, b]: number[]): [number, number, number] {
+  const [R, G, B] = [r! / 255, g! / 255, b! / 255];
+  const y = 0.299 * R + 0.587 * G + 0.114 * B;
+  return [16 + 219 * y, 128 + 224 * ((B - y) / 1.772), 128 + 224 * ((R - y) / 1.402)];
+}
+
+/** `width` x `height` pixels of 4 bytes in `order` (the X or A byte 0), each 2x2 block one colour from `colours`. */
+function pixels(width: number, height: number, order: 'RGBX' | 'BGRX', colours: number[][]): ArrayBuffer {
+  const out = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const [r, g, b] = colours[((y >> 1) * ((width + 1) >> 1) + (x >> 1)) % colours.length]!;
+      const at = (y * width + x) * 4;
+      out.set(order === 'RGBX' ? [r!, g!, b!, 0] : [b!, g!, r!, 0], at);
+    }
+  return out.buffer;
+}
+
+const COLOURS = [
+  [200, 40, 40],
+  [40, 180, 60],
+  [50, 60, 200],
+  [235, 235, 235],
+  [20, 20, 20],
+  [210, 200, 50],
+  [0, 0, 0],
+  [255, 255, 255],
+];
+
+describe('rgbToI420', () => {
+  for (const order of ['RGBX', 'BGRX'] as const) {
+    it(`${order}: each block's Y, U and V are BT.601 limited range within one level`, () => {
+      const w = 8;
+      const h = 4;
+      const out = new Uint8Array(w * h + 2 * 4 * 2);
+      rgbToI420(pixels(w, h, order, COLOURS), w, h, order === 'BGRX', out);
+      for (let block = 0; block < 8; block++) {
+        const [y, u, v] = yuv601(COLOURS[block]!);
+        const bx = (block % 4) * 2;
+        const by = Math.floor(block / 4) * 2;
+        for (const [dx, dy] of [
+          [0, 0],
+          [1, 0],
+          [0, 1],
+          [1, 1],
+        ])
+          expect(Math.abs(out[(by + dy!) * w + bx + dx!]! - y), `Y of ${COLOURS[block]}`).toBeLessThanOrEqual(1);
+        expect(Math.abs(out[w * h + block]! - u), `U of ${COLOURS[block]}`).toBeLessThanOrEqual(1);
+        expect(Math.abs(out[w * h + 8 + block]! - v), `V of ${COLOURS[block]}`).toBeLessThanOrEqual(1);
+      }
+    });
+  }
+
+  it('round-trips through the paint path (i420ToRGBA in the colour space it names) within 3 levels', () => {
+    const w = 8;
+    const h = 4;
+    const i420 = new Uint8Array(w * h + 16);
+    rgbToI420(pixels(w, h, 'BGRX', COLOURS), w, h, true, i420);
+    const back = new Uint8ClampedArray(w * h * 4);
+    i420ToRGBA(i420, w, h, I420_FROM_RGB, back);
+    for (let block = 0; block < 8; block++) {
+      const at = (Math.floor(block / 4) * 2 * w + (block % 4) * 2) * 4;
+      for (let c = 0; c < 3; c++)
+        expect(Math.abs(back[at + c]! - COLOURS[block]![c]!), `${COLOURS[block]} channel ${c}`).toBeLessThanOrEqual(3);
+    }
+  });
+
+  it('averages chroma over each 2x2 block and handles odd sizes', () => {
+    // 3x3: the right column and bottom row are blocks of their own pixels.
+    const red = [255, 0, 0];
+    const blue = [0, 0, 255];
+    const src = new Uint8Array(9 * 4);
+    for (let i = 0; i < 9; i++) src.set([...(i % 3 === 0 ? red : blue), 0], i * 4);
+    const out = new Uint8Array(9 + 8);
+    rgbToI420(src.buffer, 3, 3, false, out);
+    // Block (0,0): two red, two blue pixels: V is the mean of red's and blue's.
+    const mean = (yuv601(red)[2] + yuv601(blue)[2]) / 2;
+    expect(Math.abs(out[9 + 4]! - mean)).toBeLessThanOrEqual(1);
+    // Block (1,0) covers only column 2 (blue): blue's V.
+    expect(Math.abs(out[9 + 5]! - yuv601(blue)[2])).toBeLessThanOrEqual(1);
+    expect(Math.abs(out[8]! - yuv601(blue)[0])).toBeLessThanOrEqual(1);
+  });
+
+  it('refuses buffers too small for the size', () => {
+    expect(() => rgbToI420(new ArrayBuffer(31), 4, 2, false, new Uint8Array(12))).toThrow(/needs 32 bytes/);
+    expect(() => rgbToI420(new ArrayBuffer(32), 4, 2, false, new Uint8Array(11))).toThrow(/does not fit/);
+  });
+});
