@@ -10,7 +10,7 @@
  * in script (yuv-to-rgba.ts), and are scaled by a plain 2D canvas.
  */
 import { copyFrame, type FramePixels } from './frame-formats.js';
-import { i420ToRGBA } from './yuv-to-rgba.js';
+import { i420ToRGBA, i420ToRGBAScaled } from './yuv-to-rgba.js';
 import { mark } from './timeline.js';
 
 /**
@@ -58,6 +58,16 @@ export class BitmapMaker {
    * 0.7 ms for 640x360, against 8.1 and 2.0 ms for drawing the VideoFrame itself.
    */
   async make(f: FramePixels, width: number, height: number, smooth = false): Promise<ImageBitmap> {
+    this.canvas = sized(this.canvas, width, height);
+    const smaller = width < f.width && height <= f.height;
+    if (copyConverts === false && smaller && !smooth) {
+      // No browser conversion: convert straight at the bitmap's size (a quarter of the work at half size, no scaling).
+      const out = new Uint8ClampedArray(width * height * 4);
+      i420ToRGBAScaled(new Uint8Array(f.data), f.width, f.height, f.colorSpace, out, width, height);
+      mark('rgba in script');
+      this.canvas.getContext('2d')!.putImageData(new ImageData(out, width, height), 0, 0);
+      return this.canvas.transferToImageBitmap();
+    }
     const n = f.width * f.height * 4;
     if (this.rgba?.length !== n) this.rgba = new Uint8ClampedArray(n);
     if (await browserRGBA(f, this.rgba)) mark('rgba by copyTo');
@@ -66,7 +76,6 @@ export class BitmapMaker {
       mark('rgba in script');
     }
     const image = new ImageData(this.rgba, f.width, f.height);
-    this.canvas = sized(this.canvas, width, height);
     if (width === f.width && height === f.height) {
       this.canvas.getContext('2d')!.putImageData(image, 0, 0);
       return this.canvas.transferToImageBitmap();

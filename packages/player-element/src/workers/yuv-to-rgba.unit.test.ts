@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { i420ToRGBA, type YuvColourSpace } from './yuv-to-rgba.js';
+import { i420ToRGBA, i420ToRGBAScaled, type YuvColourSpace } from './yuv-to-rgba.js';
 
 /** The YUV of an RGB colour in a colour space, by the textbook formulas (independent of the code under test). */
 function yuvOf([r, g, b]: number[], kr: number, kb: number, full: boolean): [number, number, number] {
@@ -86,6 +86,50 @@ describe('i420ToRGBA', () => {
     const out = new Uint8ClampedArray(32);
     expect(() => i420ToRGBA(new Uint8Array(11), 4, 2, undefined, out)).toThrow(/needs 12 bytes/);
     expect(() => i420ToRGBA(new Uint8Array(12), 4, 2, undefined, new Uint8ClampedArray(31))).toThrow(/needs 32 bytes/);
+    expect(out.every((b) => b === 0)).toBe(true);
+  });
+});
+
+describe('i420ToRGBAScaled', () => {
+  /** A `w` x `h` I420 picture of one BT.709 limited-range colour. */
+  function flat(w: number, h: number, c: number[]): Uint8Array {
+    const [y, u, v] = yuvOf(c, 0.2126, 0.0722, false).map(Math.round) as [number, number, number];
+    const cw = Math.ceil(w / 2);
+    const ch = Math.ceil(h / 2);
+    const out = new Uint8Array(w * h + 2 * cw * ch);
+    out.fill(y, 0, w * h);
+    out.fill(u, w * h, w * h + cw * ch);
+    out.fill(v, w * h + cw * ch);
+    return out;
+  }
+
+  it('gives a flat picture its colour at a smaller size (odd sizes too)', () => {
+    for (const c of COLOURS) {
+      const out = new Uint8ClampedArray(5 * 3 * 4);
+      i420ToRGBAScaled(flat(11, 7, c), 11, 7, undefined, out, 5, 3);
+      for (let i = 0; i < 15; i++)
+        for (let ch = 0; ch < 3; ch++) expect(Math.abs(out[i * 4 + ch]! - c[ch]!), `${c}`).toBeLessThanOrEqual(3);
+    }
+  });
+
+  it('samples luma bilinearly at each output pixel: a left-black, right-white picture halves to black, grey, white', () => {
+    // 8x2: columns 0-3 black (Y 16), 4-7 white (Y 235); to 4x1 each output pixel sits between two columns.
+    const src = new Uint8Array(8 * 2 + 2 * 4).fill(128);
+    for (const r of [0, 1]) for (let x = 0; x < 8; x++) src[r * 8 + x] = x < 4 ? 16 : 235;
+    const out = new Uint8ClampedArray(4 * 4);
+    i420ToRGBAScaled(src, 8, 2, undefined, out, 4, 1);
+    const reds = [0, 1, 2, 3].map((i) => out[i * 4]!);
+    expect(reds[0]).toBe(0);
+    expect(reds[3]).toBe(255);
+    // Output pixel 1 covers source columns 2-3 (black), 2 covers 4-5 (white): the edge stays sharp at half size.
+    expect(reds[1]).toBe(0);
+    expect(reds[2]).toBe(255);
+  });
+
+  it('refuses a larger size and buffers too small, before writing anything', () => {
+    const out = new Uint8ClampedArray(64);
+    expect(() => i420ToRGBAScaled(new Uint8Array(12), 4, 2, undefined, out, 8, 2)).toThrow(/only makes smaller/);
+    expect(() => i420ToRGBAScaled(new Uint8Array(11), 4, 2, undefined, out, 2, 1)).toThrow(/needs 12 bytes/);
     expect(out.every((b) => b === 0)).toBe(true);
   });
 });
