@@ -66,17 +66,6 @@ export const DECODE_WINDOW = {
   lowAhead: 36,
 } as const;
 
-/**
- * Travelling backwards, a clip's frames come out of the decoder in the opposite order to the one
- * they are needed in, and every pass starts at the keyframe. A pass into the next clip back waits
- * until it can cover `frames` frames (or reach the keyframe), unless its nearest frame is within
- * `near` frames of the playhead: one long pass instead of a full-GOP pass per few frames.
- */
-export const BACKWARD_CHUNK = {
-  frames: 24,
-  near: 24,
-} as const;
-
 /** Local storage key for the one-at-a-time AI marker generation (tours §4). */
 export const AI_STORAGE_KEY = 'roomwalk.aiMarkers.active';
 

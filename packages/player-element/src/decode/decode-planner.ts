@@ -1,7 +1,7 @@
 // The decode planner: which frames to decode next, in which passes, in what order, and which running passes have
 // gone stale. Pure functions over a snapshot of the decoder's state (no worker, no cache object, no DOM), so they
 // are unit-tested under Vitest without a browser (decode-planner.unit.test.ts).
-import { BACKWARD_CHUNK, CACHE_BUDGET, DECODE_WINDOW } from '../constants.js';
+import { CACHE_BUDGET, DECODE_WINDOW } from '../constants.js';
 import { locateFrame } from '../frame-math.js';
 import type { DecodedFrame, Rendition } from '../workers/decode-types.js';
 import type { FrameCache } from './frame-cache.js';
@@ -143,6 +143,15 @@ export function planJobs(s: PlanState): Plan {
       same.to = Math.max(same.to, j.to);
     } else merged.push({ ...j });
   }
+  if (d < 0)
+    for (const m of merged) {
+      // Backward, a pass into a clip behind the playhead's decodes from that clip's keyframe whatever frame it copies
+      // from, and its frames come out in the opposite order to the one they are needed in. So it copies every frame
+      // it decodes, from the keyframe: the clip is decoded once, as soon as the window reaches it, not once per chunk
+      // (a chunk of the clip's top frames, then its lower frames in a second pass from the keyframe: 48 frames decoded
+      // for 36, which Firefox's decoder, a third of Chromium's speed, could not keep up with at 60 a second).
+      if (m.clip < pc && !m.keyframe) m.from = 0;
+    }
   if (!s.has(exactR, p) && !s.pending(exactR, p)) {
     // Going backward the exact frame is the last of its pass: copying the frames before it first (from the clip
     // start) held it back by up to 35 frame copies. Its pass is that frame alone (decoded from the keyframe before
@@ -188,18 +197,6 @@ export function isStale(
   const dest = o.destination;
   const coversDestination = dest !== null && a <= dest && dest <= b;
   return (b < lo || a > hi) && !coversDestination;
-}
-
-/** A short backward pass into a clip behind the focus's that can wait to become a long one (BACKWARD_CHUNK). */
-export function deferBackward(
-  job: Job,
-  o: { start: number; focus: number; direction: number; destination: number | null },
-): boolean {
-  if (o.direction > 0 || job.from === 0) return false;
-  const { start, focus: p, destination } = o;
-  if (p >= start && p <= start + job.to) return false;
-  if (destination !== null && start + job.from <= destination && destination <= start + job.to) return false;
-  return job.to - job.from + 1 < BACKWARD_CHUNK.frames && p - (start + job.to) > BACKWARD_CHUNK.near;
 }
 
 /** High frames are four times the size of low ones, so they travel in quarter-size batches (same bytes per message). */

@@ -1,12 +1,11 @@
 // The decode planner without a browser: which passes come first, how they grow, when they wait or go stale.
 import { describe, expect, it } from 'vitest';
-import { BACKWARD_CHUNK, CACHE_BUDGET, DECODE_WINDOW } from '../constants.js';
+import { CACHE_BUDGET, DECODE_WINDOW } from '../constants.js';
 import type { Rendition } from '../workers/decode-types.js';
 import {
   batchFor,
   bufferedFrames,
   cacheBudget,
-  deferBackward,
   highPlannable,
   isStale,
   pickDrawable,
@@ -67,7 +66,14 @@ describe('planJobs', () => {
     const jobs = brief(planJobs(s).jobs);
     // Frame 100 is local 28 of clip 2: decoded alone first (from its keyframe), not after local 0..27.
     expect(jobs[0]).toBe('high 2:28-28');
-    expect(jobs).toContain('high 1:16-35');
+    // The clip behind (frames 36..71) in one pass from its keyframe, though the window reaches only down to 52.
+    expect(jobs).toContain('high 1:0-35');
+  });
+
+  it('backward: a clip behind is decoded whole as soon as the window touches it (one pass, not one per chunk)', () => {
+    // Frame 107 is the top of clip 2; the window reaches 3 frames into clip 1 (frames 69..71).
+    const s = state({ position: 107, focus: 107, direction: -1, hasThumbnail: () => true });
+    expect(brief(planJobs(s).jobs).filter((j) => j.startsWith('high 1:'))).toEqual(['high 1:0-35']);
   });
 
   it('after a jump the exact pass starts at its frame; the frames behind it in its clip come in a later pass', () => {
@@ -109,7 +115,7 @@ describe('planJobs', () => {
   });
 });
 
-describe('isStale and deferBackward', () => {
+describe('isStale', () => {
   const o = { start: 0, focus: 100, direction: 1, highEnabled: true, destination: null };
   it('cancels a pass that has left the window, never one that carries the travel destination or a keyframe', () => {
     const job: Job = { rendition: 'high', clip: 0, from: 0, to: 20 };
@@ -117,15 +123,6 @@ describe('isStale and deferBackward', () => {
     expect(isStale(job, { ...o, destination: 10 })).toBe(false);
     expect(isStale({ ...job, keyframe: true }, o)).toBe(false);
     expect(isStale({ ...job, from: 0, to: 35 }, { ...o, focus: 40 })).toBe(false);
-  });
-
-  it('holds a short backward pass into an earlier clip until it can cover BACKWARD_CHUNK.frames', () => {
-    const job: Job = { rendition: 'high', clip: 1, from: 30, to: 35 };
-    const back = { start: 36, focus: 110, direction: -1, destination: null };
-    expect(deferBackward(job, back)).toBe(true);
-    expect(deferBackward({ ...job, from: 35 - BACKWARD_CHUNK.frames }, back)).toBe(false);
-    expect(deferBackward(job, { ...back, focus: 36 + 35 + BACKWARD_CHUNK.near })).toBe(false);
-    expect(deferBackward(job, { ...back, direction: 1 })).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 import { PLAYER } from '@roomwalk/shared/constants';
-import { batchFor, deferBackward, frameBytes, isStale, planJobs, type Job } from './decode-planner.js';
+import { batchFor, frameBytes, isStale, planJobs, type Job } from './decode-planner.js';
 import { locateFrame } from '../frame-math.js';
 import type { Clip } from '../api/types.js';
 import type { DecodedFrame, Rendition } from '../workers/decode-types.js';
@@ -179,7 +179,7 @@ export class DecodeScheduler {
 
   /** Plans again and starts what the free workers can take; called whenever anything the plan reads has changed. */
   pump(): void {
-    const { bridges, starts } = this.owner;
+    const { bridges } = this.owner;
     if (!bridges.length) return;
     const high = this.planHigh();
     this.cancelStale(high);
@@ -205,8 +205,6 @@ export class DecodeScheduler {
       }
       // Until the first frame is on screen, only its keyframe is fetched (slow networks).
       if (!this.firstArrived) break;
-      const where = { start: starts[job.clip] ?? 0, focus: this.focus, direction: this.direction };
-      if (deferBackward(job, { ...where, destination: this.destination })) continue;
       // With high frames on, the low rendition only fills idle time: while any high frame is
       // decoding it would take the CPU that the exact frames need on a two-core device.
       if (job.rendition === 'low' && high && this.busy.some((b, i) => b && this.runningRendition(i) === 'high'))
