@@ -45,6 +45,28 @@ function coefficients(cs: YuvColourSpace | undefined) {
 }
 
 /**
+ * Checks a conversion's buffers before anything is written (`width` x `height` I420 in, `outWidth` x `outHeight` RGBA
+ * out) and gives the chroma planes' width and offsets.
+ */
+function planes(
+  src: Uint8Array,
+  width: number,
+  height: number,
+  out: Uint8ClampedArray,
+  outWidth: number,
+  outHeight: number,
+) {
+  if (out.byteOffset % 4) throw new RangeError('RGBA output must start on a 4-byte boundary');
+  const need = width * height + 2 * Math.ceil(width / 2) * Math.ceil(height / 2);
+  if (src.length < need) throw new RangeError(`I420 ${width}x${height} needs ${need} bytes, got ${src.length}`);
+  if (out.length < outWidth * outHeight * 4)
+    throw new RangeError(`RGBA ${outWidth}x${outHeight} needs ${outWidth * outHeight * 4} bytes, got ${out.length}`);
+  const cw = Math.ceil(width / 2);
+  const uPlane = width * height;
+  return { cw, uPlane, vPlane: uPlane + cw * Math.ceil(height / 2) };
+}
+
+/**
  * Converts `width` x `height` packed I420 (Y, then U, then V; chroma planes ceil(width/2) x ceil(height/2)) into
  * `out` (width * height * 4 bytes, opaque RGBA). Chroma is taken at its own sample for each 2x2 block, as libyuv does.
  */
@@ -55,15 +77,8 @@ export function i420ToRGBA(
   colourSpace: YuvColourSpace | undefined,
   out: Uint8ClampedArray,
 ): void {
-  if (out.byteOffset % 4) throw new RangeError('RGBA output must start on a 4-byte boundary');
-  const need = width * height + 2 * Math.ceil(width / 2) * Math.ceil(height / 2);
-  if (src.length < need) throw new RangeError(`I420 ${width}x${height} needs ${need} bytes, got ${src.length}`);
-  if (out.length < width * height * 4)
-    throw new RangeError(`RGBA ${width}x${height} needs ${width * height * 4} bytes, got ${out.length}`);
+  const { cw, uPlane, vPlane } = planes(src, width, height, out, width, height);
   const { yOffset, y: ky, rv, gu, gv, bu } = coefficients(colourSpace);
-  const cw = Math.ceil(width / 2);
-  const uPlane = width * height;
-  const vPlane = uPlane + cw * Math.ceil(height / 2);
   const half = 1 << 15;
   const at = CLAMP_AT;
   // One 32-bit store a pixel (little-endian: R in the low byte, as frame-formats.ts assumes), clamped by table, the
@@ -114,16 +129,9 @@ export function i420ToRGBAScaled(
   outWidth: number,
   outHeight: number,
 ): void {
-  if (out.byteOffset % 4) throw new RangeError('RGBA output must start on a 4-byte boundary');
-  const need = width * height + 2 * Math.ceil(width / 2) * Math.ceil(height / 2);
-  if (src.length < need) throw new RangeError(`I420 ${width}x${height} needs ${need} bytes, got ${src.length}`);
-  if (out.length < outWidth * outHeight * 4)
-    throw new RangeError(`RGBA ${outWidth}x${outHeight} needs ${outWidth * outHeight * 4} bytes, got ${out.length}`);
   if (outWidth > width || outHeight > height) throw new RangeError('i420ToRGBAScaled only makes smaller pictures');
+  const { cw, uPlane, vPlane } = planes(src, width, height, out, outWidth, outHeight);
   const { yOffset, y: ky, rv, gu, gv, bu } = coefficients(colourSpace);
-  const cw = Math.ceil(width / 2);
-  const uPlane = width * height;
-  const vPlane = uPlane + cw * Math.ceil(height / 2);
   const half = 1 << 15;
   const at = CLAMP_AT;
   // Each output column's left luma sample, its right neighbour and the right one's weight (0..256).
