@@ -126,6 +126,21 @@ describe('i420ToRGBAScaled', () => {
     expect(reds[2]).toBe(255);
   });
 
+  it('keeps one-pixel lines visible at a canvas-like 0.51 scale, as bilinear scaling does (a box filter greys them)', () => {
+    // The fixtures' 720p detail patch: rows alternating Y 16 / 235. The bench and the tests tell 720p from 360p by it.
+    const w = 16;
+    const h = 720;
+    const src = new Uint8Array(w * h + 2 * 8 * 360).fill(128);
+    for (let y = 0; y < h; y++) src.fill(y % 2 ? 235 : 16, y * w, (y + 1) * w);
+    const oh = 366;
+    const out = new Uint8ClampedArray(8 * oh * 4);
+    i420ToRGBAScaled(src, w, h, undefined, out, 8, oh);
+    const reds = Array.from({ length: oh }, (_, y) => out[y * 8 * 4]!);
+    const mean = reds.reduce((a, b) => a + b, 0) / oh;
+    const spread = Math.sqrt(reds.reduce((a, b) => a + (b - mean) ** 2, 0) / oh);
+    expect(spread).toBeGreaterThan(10);
+  });
+
   it('refuses a larger size and buffers too small, before writing anything', () => {
     const out = new Uint8ClampedArray(64);
     expect(() => i420ToRGBAScaled(new Uint8Array(12), 4, 2, undefined, out, 8, 2)).toThrow(/only makes smaller/);
