@@ -50,6 +50,8 @@ export class BitmapMaker {
   private canvas: OffscreenCanvas | undefined;
   private full: OffscreenCanvas | undefined;
   private rgba: Uint8ClampedArray<ArrayBuffer> | undefined;
+  /** The bitmap-size RGBA of the script conversion (kept like `rgba`: putImageData copies it). */
+  private small: Uint8ClampedArray<ArrayBuffer> | undefined;
 
   /**
    * A `width` x `height` bitmap of the frame: put at its own size, then drawn scaled (bilinear) when the bitmap is
@@ -62,10 +64,10 @@ export class BitmapMaker {
     const smaller = width < f.width && height <= f.height;
     if (copyConverts === false && smaller && !smooth) {
       // No browser conversion: convert straight at the bitmap's size (a quarter of the work at half size, no scaling).
-      const out = new Uint8ClampedArray(width * height * 4);
-      i420ToRGBAScaled(new Uint8Array(f.data), f.width, f.height, f.colorSpace, out, width, height);
+      if (this.small?.length !== width * height * 4) this.small = new Uint8ClampedArray(width * height * 4);
+      i420ToRGBAScaled(new Uint8Array(f.data), f.width, f.height, f.colorSpace, this.small, width, height);
       mark('rgba in script');
-      this.canvas.getContext('2d')!.putImageData(new ImageData(out, width, height), 0, 0);
+      this.canvas.getContext('2d')!.putImageData(new ImageData(this.small, width, height), 0, 0);
       return this.canvas.transferToImageBitmap();
     }
     const n = f.width * f.height * 4;
