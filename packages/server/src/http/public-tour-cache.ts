@@ -36,7 +36,7 @@ import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services/services.js';
 import { PLAYER_TOUR_ACCESS_QUERY, PLAYER_TOUR_LINK_QUERY, PLAYER_TOUR_QUERY } from '@roomwalk/shared/player-documents';
-import { playerTourAnswer, playerTourAnswerAt } from '../services/public-tour-answer.js';
+import { playerTourAnswer } from '../services/public-tour-answer.js';
 import { mediaExpiry, verifyGrant } from '../services/tour-access/grants.js';
 import { accessIndexOf, onAccessChanged } from '../services/tour-access/access-index.js';
 import { ERROR_CODES, TOUR_ACCESS } from '@roomwalk/shared';
@@ -271,15 +271,15 @@ async function grantedAnswer(
     reply.code(200).header('Cache-Control', 'private, no-store').type('application/json; charset=utf-8').send(body);
   const tourId = tourUuid(tourID);
   if (byLink || !tourId || grant === undefined) {
-    const text = await playerTourAnswer(services, tourID, new Date(), grant, byLink ? (link as string) : undefined);
-    return text === null ? undefined : send(text);
+    const answer = await playerTourAnswer(services, tourID, new Date(), grant, byLink ? (link as string) : undefined);
+    return answer === null ? undefined : send(answer.text);
   }
   const key = `${tourID}\u0000${mediaExpiry()}`;
   const hit = granted.get(key);
   if (hit?.accessVersion !== undefined && verifyGrant(services, tourId, hit.accessVersion, grant))
     return send(hit.body);
   const generation = granted.generation(tourId);
-  const answer = await playerTourAnswerAt(services, tourID, new Date(), grant);
+  const answer = await playerTourAnswer(services, tourID, new Date(), grant);
   if (answer === null) return;
   const entry: Entry = { ...entryOf(tourId, answer.text), accessVersion: answer.accessVersion };
   granted.set(key, entry, generation);
@@ -376,7 +376,7 @@ export async function registerPublicTourCache(app: FastifyInstance, services: Se
       if (!answer) {
         cache.computations++;
         answer = playerTourAnswer(services, globalId)
-          .then((text) => (text === null ? null : entryOf(tourId, text)))
+          .then((made) => (made === null ? null : entryOf(tourId, made.text)))
           .finally(() => cache.inFlight.delete(flight));
         cache.inFlight.set(flight, answer);
       }

@@ -90,24 +90,12 @@ type AnswerRow = TourRow & {
 };
 
 /**
- * The JSON body GraphQL would answer to PLAYER_TOUR_QUERY for this tour, or null when GraphQL must answer
- * (unknown, removed or malformed id, or a value GraphQL would not print as is).
+ * The JSON body GraphQL would answer to PLAYER_TOUR_QUERY for this tour, with the tour's access version it was made at
+ * (the version its grant was checked against and its files signed with: http/public-tour-cache.ts keeps a password
+ * tour's answer under it); null when GraphQL must answer (unknown, removed or malformed id, or a value GraphQL would
+ * not print as is).
  */
 export async function playerTourAnswer(
-  services: Services,
-  tourGlobalId: string,
-  now = new Date(),
-  grant?: string,
-  link?: string,
-): Promise<string | null> {
-  return (await playerTourAnswerAt(services, tourGlobalId, now, grant, link))?.text ?? null;
-}
-
-/**
- * The same answer with the tour's access version it was made at (the version its grant was checked against and its
- * files signed with): http/public-tour-cache.ts keeps a password tour's answer under it.
- */
-export async function playerTourAnswerAt(
   services: Services,
   tourGlobalId: string,
   now = new Date(),
