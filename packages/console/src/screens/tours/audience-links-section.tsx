@@ -13,6 +13,7 @@ import { useSnackbar } from '../../ui/snackbar.js';
 import { AudienceLinkForm } from './audience-link-form.js';
 import { AudienceLinkRevokeMutation, AudienceLinksQuery } from './audience-link-operations.js';
 import { AUDIENCE_LINK_TEXTS as T } from './audience-link-texts.js';
+import { audienceLinkUrl } from './share-links.js';
 
 interface LinkItem {
   id: string;
@@ -59,10 +60,12 @@ function LinkRow({
   link,
   roomName,
   onRevoked,
+  liveViewing,
 }: {
   link: LinkItem;
   roomName: (id: string) => string | undefined;
   onRevoked: () => void;
+  liveViewing: boolean;
 }) {
   const copy = useClipboard();
   const notify = useSnackbar();
@@ -105,7 +108,10 @@ function LinkRow({
         </fieldset>
       ) : live ? (
         <div className="row" ref={actions}>
-          <SlButton onClick={() => void copy.copy(link.url)} loading={copy.state === 'copying'}>
+          <SlButton
+            onClick={() => void copy.copy(audienceLinkUrl(link.url, liveViewing, link.unbranded))}
+            loading={copy.state === 'copying'}
+          >
             {copy.state === 'copied' ? NOTICES.copied : copy.state === 'error' ? NOTICES.copyFailed : T.copy}
           </SlButton>
           <SlButton onClick={() => setAsking(true)}>{T.revoke}</SlButton>
@@ -120,7 +126,16 @@ function LinkRow({
   );
 }
 
-export function AudienceLinksSection({ tourId, passwordTour }: { tourId: string; passwordTour: boolean }) {
+export function AudienceLinksSection({
+  tourId,
+  passwordTour,
+  liveViewing = false,
+}: {
+  tourId: string;
+  passwordTour: boolean;
+  /** The owner offers live viewing (Edit Info): the copied links carry it, like every branded link. */
+  liveViewing?: boolean;
+}) {
   const [result, refetch] = useQuery({
     query: AudienceLinksQuery,
     variables: { tourId },
@@ -144,7 +159,7 @@ export function AudienceLinksSection({ tourId, passwordTour }: { tourId: string;
       ) : links.length ? (
         <ul className="audience-link-list">
           {links.map((l) => (
-            <LinkRow key={l.id} link={l} roomName={roomName} onRevoked={reload} />
+            <LinkRow key={l.id} link={l} roomName={roomName} onRevoked={reload} liveViewing={liveViewing} />
           ))}
         </ul>
       ) : result.fetching ? null : (

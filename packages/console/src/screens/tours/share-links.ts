@@ -11,6 +11,15 @@ export function externalPlayerUrl(tourId: string, base: string = origin(), liveV
   return `${base.replace(/\/+$/, '')}/playerext?tourId=${encodeURIComponent(tourId)}${liveViewing ? '&liveViewing=true' : ''}`;
 }
 
+/**
+ * An audience link as the console hands it out: with &liveViewing=true when the owner offers live viewing, like every
+ * branded link (an unbranded link never carries it: no live call in MLS mode).
+ */
+export function audienceLinkUrl(url: string, liveViewing: boolean, unbranded: boolean): string {
+  if (!liveViewing || unbranded || /[?&]liveViewing=/.test(url)) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}liveViewing=true`;
+}
+
 /** The unbranded (MLS) link: /playerext?tourId=…&unbranded=true, never with live viewing (no live call in MLS mode). */
 export function unbrandedPlayerUrl(tourId: string, base: string = origin()): string {
   return `${externalPlayerUrl(tourId, base)}&unbranded=true`;

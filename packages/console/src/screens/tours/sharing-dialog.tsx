@@ -189,7 +189,9 @@ export function SharingDialog({ open, tourId, title, onClose, showQr = false }: 
             {TOUR_TEXTS.unbrandedLinkHelp}
           </p>
         </div>
-        {open ? <AudienceLinksSection tourId={tourId} passwordTour={access === 'PASSWORD'} /> : null}
+        {open ? (
+          <AudienceLinksSection tourId={tourId} passwordTour={access === 'PASSWORD'} liveViewing={liveViewing} />
+        ) : null}
       </div>
     </Dialog>
   );

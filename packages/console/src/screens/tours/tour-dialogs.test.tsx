@@ -218,6 +218,47 @@ describe('Sharing Options', () => {
     expect(writes[1]).toContain(' live-viewing>');
   });
 
+  it('copies an audience link with liveViewing=true when the tour offers live viewing (an unbranded one without)', async () => {
+    const writes: string[] = [];
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText: async (t: string) => void writes.push(t) } });
+    const token = 'AbCdEfGhIjKlMnOpQrStUvWxYz012345';
+    const link = (id: string, label: string, unbranded: boolean) => ({
+      id,
+      label,
+      url: `${window.location.origin}/playerext?tourId=${ID}&link=${token}`,
+      status: 'ACTIVE',
+      expiresAt: null,
+      hiddenMarkerIds: [],
+      unbranded,
+      visits: 0,
+      leadGate: null,
+      createdAt: '2030-05-01T08:00:00Z',
+    });
+    vi.stubGlobal(
+      'fetch',
+      stubFetch({
+        TourShareSettings: () => ({ body: { data: { tour: { __typename: 'Tour', id: ID, liveViewing: true } } } }),
+        AudienceLinks: () => ({
+          body: {
+            data: {
+              audienceLinks: [link('audlink_a', 'Open day', false), link('audlink_b', 'MLS', true)],
+              tour: { id: ID, markers: [] },
+            },
+          },
+        }),
+      }).impl,
+    );
+    renderSharing();
+    await waitFor(() => expect(screen.getByTestId('live-viewing-hint')).toHaveTextContent('Live viewing is on'));
+    const row = (await screen.findByText('Open day')).closest('li')!;
+    fireEvent.click(row.querySelector('sl-button')!);
+    await waitFor(() => expect(writes).toHaveLength(1));
+    expect(writes[0]).toBe(`${window.location.origin}/playerext?tourId=${ID}&link=${token}&liveViewing=true`);
+    fireEvent.click(screen.getByText('MLS').closest('li')!.querySelector('sl-button')!);
+    await waitFor(() => expect(writes).toHaveLength(2));
+    expect(writes[1]).not.toContain('liveViewing');
+  });
+
   it('offers the Unbranded link (MLS): the external player with unbranded=true, copied with its own button', async () => {
     const writes: string[] = [];
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText: async (t: string) => void writes.push(t) } });
