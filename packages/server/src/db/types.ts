@@ -133,6 +133,8 @@ export interface ToursTable {
   lead_gate_seconds: number | null;
   /** The visitor waits for the agent's approval after the form (else goes on at once). */
   lead_gate_approval: Generated<boolean>;
+  /** The original that followed a converted upload, under a random key (migration 0225, services/photo-source.ts). */
+  photo_source_key: string | null;
   deactivated_at: NullableTimestamp;
   deleted_at: NullableTimestamp;
   created_at: Timestamp;

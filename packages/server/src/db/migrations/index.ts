@@ -30,6 +30,7 @@ import * as m0206 from './0206-audience-link-lead-gate.js';
 import * as m0210 from './0210-personal-data.js';
 import * as m0215 from './0215-multipart-size-at-end.js';
 import * as m0220 from './0220-lead-gate-link.js';
+import * as m0225 from './0225-photo-source-key.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-accounts-and-tours': m0001,
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0210-personal-data': m0210,
   '0215-multipart-size-at-end': m0215,
   '0220-lead-gate-link': m0220,
+  '0225-photo-source-key': m0225,
 };
