@@ -34,8 +34,27 @@ export function parseHostMessage(
 }
 
 /**
+ * The origins a notice to the parent page is addressed to: the parent's own origin when it is allowed (known from
+ * `location.ancestorOrigins` in Chromium and WebKit, from the referrer in Firefox); none when the parent is known and
+ * not allowed; each allowed origin only when the parent cannot be known (a `no-referrer` page in Firefox). Posting to
+ * every allowed origin made Firefox log an origin error for each one that is not the parent, on every notice.
+ */
+export function parentTargets(allowed: readonly string[], ancestor: string | undefined, referrer: string): string[] {
+  let parent = ancestor && ancestor !== 'null' ? ancestor : undefined;
+  if (!parent && referrer) {
+    try {
+      parent = new URL(referrer).origin;
+    } catch {
+      /* not a URL: unknown */
+    }
+  }
+  if (!parent || parent === 'null') return [...allowed];
+  return allowed.includes(parent) ? [parent] : [];
+}
+
+/**
  * Window messages in (roomwalk_scroll, roomwalk_marker) from allowed origins only, and
- * notices out to a parent page, addressed to each allowed origin, never to '*'.
+ * notices out to a parent page, addressed to its origin when that is allowed, never to '*'.
  */
 export class HostBridgeController implements ReactiveController {
   private listening = false;
@@ -90,7 +109,8 @@ export class HostBridgeController implements ReactiveController {
     payload: Record<string, number>,
   ): void {
     if (!this.ctx.config.hostMessagesEnabled || window.parent === window) return;
-    for (const origin of this.ctx.config.allowedOriginList) {
+    const ancestor = window.location.ancestorOrigins?.[0];
+    for (const origin of parentTargets(this.ctx.config.allowedOriginList, ancestor, document.referrer)) {
       try {
         window.parent.postMessage({ type, ...payload }, origin);
       } catch {

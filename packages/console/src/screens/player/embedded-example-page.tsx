@@ -24,7 +24,6 @@ export default function EmbeddedExamplePage() {
         src={`${embedUrl(id)}&disableCookies=true`}
         title="Roomwalk tour"
         allow="fullscreen; camera; microphone; clipboard-write"
-        allowFullScreen
       />
       <pre className="code-sample">
         <code>{iframeCode(id, 'Roomwalk tour')}</code>

@@ -52,7 +52,10 @@ export function embedUrl(
 
 const escapeAttr = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-/** The iFrame Code copied to the clipboard (`allowfullscreen` beside `allow="fullscreen"` for older engines). */
+/**
+ * The iFrame Code copied to the clipboard. `allow="fullscreen"` only: with `allowfullscreen` beside it Chromium warns
+ * "Allow attribute will take precedence over 'allowfullscreen'" on the listing page's console.
+ */
 export function iframeCode(
   tourId: string,
   title: string | null | undefined,
@@ -61,7 +64,7 @@ export function iframeCode(
   liveViewing = false,
 ): string {
   const name = escapeAttr(title?.trim() || 'Roomwalk tour');
-  return `<iframe src="${escapeAttr(embedUrl(tourId, base, hostOrigins, liveViewing))}" title="${name}" width="100%" height="600" style="border:0" allow="fullscreen; camera; microphone; clipboard-write" allowfullscreen></iframe>`;
+  return `<iframe src="${escapeAttr(embedUrl(tourId, base, hostOrigins, liveViewing))}" title="${name}" width="100%" height="600" style="border:0" allow="fullscreen; camera; microphone; clipboard-write"></iframe>`;
 }
 
 /**

@@ -19,7 +19,7 @@ describe('share links', () => {
     expect(externalPlayerUrl(ID, 'https://app.test/')).toBe(`https://app.test/playerext?tourId=${ID}`);
     expect(embedUrl(ID, 'https://app.test')).toBe(`https://app.test/playerext?tourId=${ID}&disabledControls=feedback`);
     expect(iframeCode(ID, 'A "big" <flat>', 'https://app.test')).toBe(
-      `<iframe src="https://app.test/playerext?tourId=${ID}&amp;disabledControls=feedback" title="A &quot;big&quot; &lt;flat>" width="100%" height="600" style="border:0" allow="fullscreen; camera; microphone; clipboard-write" allowfullscreen></iframe>`,
+      `<iframe src="https://app.test/playerext?tourId=${ID}&amp;disabledControls=feedback" title="A &quot;big&quot; &lt;flat>" width="100%" height="600" style="border:0" allow="fullscreen; camera; microphone; clipboard-write"></iframe>`,
     );
     // The listing site's origin, when given, becomes hostOrigins (its window messages are obeyed).
     expect(iframeCode(ID, 'Loft', 'https://app.test', ['https://www.agency.test', 'http://localhost:8080'])).toContain(
