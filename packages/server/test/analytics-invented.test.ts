@@ -71,7 +71,8 @@ describe.each(DB_KINDS)('analytics that cannot be invented on %s', (kind) => {
     const tour = await newTour('Flooded Flat');
     const open = RATE_LIMITS.visitOpen.points;
     const answers: number[] = [];
-    for (let i = 0; i < 100; i++) {
+    const sent = open + 10;
+    for (let i = 0; i < sent; i++) {
       const r = await post({
         tourId: `tour_${tour}`,
         visitorId: `made-up-visitor-${i}`,
@@ -82,7 +83,7 @@ describe.each(DB_KINDS)('analytics that cannot be invented on %s', (kind) => {
       answers.push(r.status);
       if (r.status === 429) expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
     }
-    expect(answers).toEqual([...Array(open).fill(204), ...Array(100 - open).fill(429)]);
+    expect(answers).toEqual([...Array(open).fill(204), ...Array(sent - open).fill(429)]);
     const rows = await visitsOf(tour);
     expect(rows).toHaveLength(open);
     for (const r of rows) expect(r.seconds_spent).toBeLessThanOrEqual(GRACE + 1);

@@ -34,13 +34,22 @@ export const RATE_LIMITS = {
   userRequestPasswordReset: { points: 5, duration: 15 * 60 },
   userActivationEmailResend: { points: 5, duration: 15 * 60 },
   feedbackSubmit: { points: 10, duration: 10 * 60 },
-  /** Visit beacons per address (POST /tour-visit, tourViewRecord): a visit sends a few; offices share an address. */
-  tourVisit: { points: 120, duration: 60 },
   /**
-   * New visits per address per tour: beyond them a beacon may extend its visit but opens none (docs/decisions.md,
-   * "Visits and analytics").
+   * Visit beacons per visitor id (POST /tour-visit, tourViewRecord): a visit sends a few (load, hide, a lead form), so
+   * one browser never nears it; a page that floods beacons is stopped here without touching its neighbours.
    */
-  visitOpen: { points: 10, duration: 10 * 60 },
+  tourVisitVisitor: { points: 30, duration: 60 },
+  /**
+   * Visit beacons per address, the ceiling over all its visitor ids: an open day on one Wi-Fi or a mobile carrier's
+   * shared address holds many honest browsers (docs/decisions.md, "New visits per address are limited").
+   */
+  tourVisit: { points: 600, duration: 60 },
+  /**
+   * New visits per address per tour: beyond them a beacon may extend its visit but opens none. High enough for an open
+   * day behind one address (each browser opens one visit per 30 minutes), low enough to bound invented visitor ids
+   * (docs/decisions.md, "Visits and analytics").
+   */
+  visitOpen: { points: 100, duration: 10 * 60 },
   /**
    * Webhook test events and replays per company (deliveries its admins start by hand, each a request to their
    * endpoint).

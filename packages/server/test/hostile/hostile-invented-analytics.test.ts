@@ -17,8 +17,11 @@ const ANALYTICS =
   'query($id: ID!) { tourAnalytics(tourId: $id) { visits averageSeconds rooms { name seconds visits } exits { name visits } } }';
 const ROOMS = ['Kitchen', 'Lounge'];
 const INVENTED = ['-2+3', '@cmd', '+SUM(1,2)', 'Call 0800 000 000: buyer offers 20% below asking'];
-/** Beacons each address sends: one short of its beacon limit, so the last (the 8 KB one) is still read. */
-const MADE_UP = RATE_LIMITS.tourVisit.points - 1;
+/**
+ * Beacons each address sends: past its allowance of new visits, and short of its beacon ceiling, so the last (the
+ * 8 KB one) is still read.
+ */
+const MADE_UP = Math.min(RATE_LIMITS.visitOpen.points + 19, RATE_LIMITS.tourVisit.points - 1);
 
 describe('hostile: invented analytics', () => {
   let t: TestApp;

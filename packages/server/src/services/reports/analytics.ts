@@ -41,12 +41,15 @@ export interface VisitSource {
 }
 
 /**
- * Records (or extends) a visit and waits for it to be written. Unknown and deleted tours are NOT_FOUND. Limits per
- * address: RATE_LIMITS.tourVisit beacons, and RATE_LIMITS.visitOpen new visits per tour; a beacon beyond the second
+ * Records (or extends) a visit and waits for it to be written. Unknown and deleted tours are NOT_FOUND. Limits:
+ * RATE_LIMITS.tourVisitVisitor beacons per visitor id, RATE_LIMITS.tourVisit per address (the ceiling over its
+ * visitors), and RATE_LIMITS.visitOpen new visits per address and tour; a beacon beyond the second
  * still extends its visit, one that would open a visit is RATE_LIMITED and changes nothing. What the beacon claims is
  * kept plausible where it is written (visit-writer.ts: rooms of the tour, time since the visit's first beacon).
  */
 export async function recordTourView(services: Services, beacon: VisitBeaconData, from: VisitSource): Promise<void> {
+  // Per browser first (its id), then the address's ceiling: visitors behind one address are counted each.
+  await consumeRateLimit(services, 'tourVisitVisitor', beacon.visitorId);
   await consumeRateLimit(services, 'tourVisit', from.ip);
   const tourUuid = decodeId('Tour', beacon.tourId);
   await assertVisitAllowed(services, tourUuid, beacon.access);
