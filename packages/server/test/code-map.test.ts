@@ -1,9 +1,10 @@
 /**
- * Claims of docs/code-map.md that a test can check and the architecture test (import rules) does not: every table a
- * migration creates has its row type in the one `Database` (db/types.ts, per-domain parts in db/tables/), only the
- * job modules talk to the queue and every job module is registered in jobs/workers.ts, and no console page queries
- * or mutates itself (its `use-<screen>.ts` hook does). Each check reads source text, and
- * the last test runs them on a small broken tree to show they bite.
+ * Claims of docs/code-map.md that a test can check and the architecture test (import rules) does not: every file and
+ * symbol the map names exists (a row naming a removed function fails), every table a migration creates has its row
+ * type in the one `Database` (db/types.ts, per-domain parts in db/tables/), only the job modules talk to the queue and
+ * every job module is registered in jobs/workers.ts, and no console page queries or mutates itself (its
+ * `use-<screen>.ts` hook does). Each check reads source text, and the last test runs them on a small broken tree to
+ * show they bite.
  */
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const packages = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const repo = path.resolve(packages, '..');
 const serverSrc = path.join(packages, 'server/src');
 const consoleScreens = path.join(packages, 'console/src/screens');
 
@@ -112,7 +114,77 @@ function pagesThatQuery(screens: string): string[] {
     .filter((page) => /from 'urql'/.test(read(path.join(screens, page))));
 }
 
+/** Every file under `dir` (relative, `/`-separated), without dependencies, builds and generated test data. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((f) => f.split(path.sep).join('/'))
+    .filter((f) => !/(^|\/)(node_modules|dist|\.fixtures|test-artifacts)(\/|$)/.test(f));
+}
+
+const SOURCE = /\.(ts|tsx|mjs|cjs|js|json|graphql|html|css)$/;
+const PATH_LIKE = /^[\w.@/-]+\.(ts|tsx|mjs|cjs|js|json|md|graphql|css|html)$|^[\w.@-]+(\/[\w.@-]+)*\/$/;
+const IDENTIFIER = /^[A-Za-z_$][\w$]*(\(\))?$/;
+const KEBAB = /^[a-z]+(-[a-z0-9]+)+$/;
+
+/**
+ * The names in backticks of one section of the code map that do not exist: a path (`http/refuse.ts`, `services/live/`,
+ * a bare file name like `use-team.ts`) found under none of `roots` (tried in order: the package's `src/`, the package,
+ * the repository), or an identifier (`errorCodeToHttpStatus`, `refuse()`) or a kebab-case name (`home-url`) that no
+ * source file of the package (nor shared, which every package reads) contains as a word. Patterns (`<domain>`, `*`)
+ * and code (`a => b`, `ROLE=worker`) are not claims a file can answer and are skipped.
+ */
+function missingNames(section: string, roots: string[], sources: string[]): string[] {
+  const files = roots.map((r) => new Set(filesUnder(r)));
+  const text = sources.flatMap((dir) =>
+    filesUnder(dir)
+      .filter((f) => SOURCE.test(f))
+      .map((f) => read(path.join(dir, f))),
+  );
+  const all = text.join('\n');
+  const names = [...new Set([...section.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!.trim()))];
+  return names.filter((name) => {
+    if (PATH_LIKE.test(name)) {
+      const p = name.replace(/\/$/, '');
+      // Exactly under a root, or under a folder the row names before (`services/account-reads.ts`, `live/lead-reads.ts`),
+      // or a file a build writes (`tour-player.js`), named in quotes by the source that writes it.
+      return (
+        !files.some((set) => [...set].some((f) => f === p || f.endsWith(`/${p}`) || f.includes(`${p}/`))) &&
+        !all.includes(`'${p}'`)
+      );
+    }
+    if (IDENTIFIER.test(name) || KEBAB.test(name)) {
+      const word = name.replace(/\(\)$/, '').replace(/\$/g, '\\$');
+      return !new RegExp(`(^|[^\\w$-])${word}($|[^\\w$-])`).test(all);
+    }
+    return false;
+  });
+}
+
+/** The code map's sections (`## Server`, …) by heading. */
+function sections(doc: string): Record<string, string> {
+  return Object.fromEntries(
+    doc
+      .split(/^## /m)
+      .slice(1)
+      .map((s) => [s.slice(0, s.indexOf('\n')).trim(), s]),
+  );
+}
+
 describe('docs/code-map.md, the claims a test can check', () => {
+  it('every file, folder and symbol the map names exists', () => {
+    const map = sections(read(path.join(repo, 'docs/code-map.md')));
+    const pkg = (name: string) => path.join(packages, name);
+    const shared = path.join(packages, 'shared/src');
+    const check = (section: string, name: string) =>
+      missingNames(map[section] ?? '', [path.join(pkg(name), 'src'), pkg(name), repo], [pkg(name), shared]);
+    expect(Object.keys(map)).toEqual(['Server', 'Player', 'Console']);
+    expect({
+      Server: check('Server', 'server'),
+      Player: check('Player', 'player-element'),
+      Console: check('Console', 'console'),
+    }).toEqual({ Server: [], Player: [], Console: [] });
+  });
+
   it('every table a migration creates is in the one Database type (db/types.ts with db/tables/<domain>.ts), no module types tables elsewhere, and no test casts a table name', () => {
     const created = migrationTables(serverSrc);
     expect(created.length).toBeGreaterThan(30);
@@ -159,6 +231,7 @@ describe('docs/code-map.md, the claims a test can check', () => {
       write('screens/probe/hookless-page.tsx', "import { useQuery } from 'urql';\n");
       write('screens/probe/probe-dialog.tsx', "import { useMutation } from 'urql';\n");
       write('test/probe.test.ts', "await db.selectFrom('reels' as never).selectAll().execute();\n");
+      write('src/decode/decode-scheduler.ts', 'export class DecodeScheduler {\n  plan() {}\n}\n');
       const src = path.join(probe, 'src');
       expect(migrationTables(src)).toEqual(['domain_typed', 'typed', 'untyped']);
       expect(databaseTables(src)).toEqual(['domain_typed', 'typed']);
@@ -166,6 +239,10 @@ describe('docs/code-map.md, the claims a test can check', () => {
       expect(tableCastsInTests(path.join(probe, 'test'))).toEqual(['probe.test.ts']);
       expect(rawQueueCalls(src)).toEqual(['services/probe.ts']);
       expect(unregisteredJobs(src)).toEqual(['probeQueue']);
+      // A row naming a function removed from the code (the old scheduler's deferBackward), a missing file and folder.
+      const row =
+        '| Which frames | `decode/decode-scheduler.ts` (`DecodeScheduler`, `plan()`) | `deferBackward` (`decode/gone.ts`, `paint/`, `<x>.ts`) |';
+      expect(missingNames(row, [src], [src])).toEqual(['deferBackward', 'decode/gone.ts', 'paint/']);
       expect(pagesThatQuery(path.join(probe, 'screens')).sort()).toEqual([
         'probe/hookless-page.tsx',
         'probe/probe-page.tsx',
