@@ -95,6 +95,12 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
       databaseUrl: config.DATABASE_URL,
       dataDir: config.DATA_DIR.startsWith('memory://') ? config.DATA_DIR : path.join(config.dataDir, 'pg'),
       pgliteTemplate: opts.pgliteTemplate,
+      notices: {
+        url: config.NOTICE_DATABASE_URL,
+        retryMaxMs: config.NOTICE_RECONNECT_MAX_SECONDS * 1000,
+        checkMs: config.NOTICE_CHECK_SECONDS * 1000,
+        report: (err, what) => app.log.warn({ err }, `database notices: ${what}`),
+      },
     });
   } catch (err) {
     await adminChannel?.close();

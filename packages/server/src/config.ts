@@ -57,6 +57,14 @@ const ConfigSchema = z.object({
   REEL_X264_PRESET: z.enum(['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium']).default('veryfast'), // reels: x264 speed/size trade-off (tests use ultrafast)
   ERROR_REPORTING_URL: z.string().url().optional(),
   REDIS_URL: z.string().optional(),
+  /**
+   * PostgreSQL: where the LISTEN connection goes when not to DATABASE_URL (a pooler in transaction mode in front of the
+   * pool cannot carry LISTEN). Lost, it comes back with backoff up to NOTICE_RECONNECT_MAX_SECONDS; an idle one is
+   * asked to answer every NOTICE_CHECK_SECONDS (docs/operations.md, Database notices).
+   */
+  NOTICE_DATABASE_URL: z.string().optional(),
+  NOTICE_RECONNECT_MAX_SECONDS: z.coerce.number().min(0.25).default(10),
+  NOTICE_CHECK_SECONDS: z.coerce.number().min(0.5).default(30),
   GRAPHQL_INTROSPECTION: z.enum(['open', 'api', 'off']).optional(), // schema introspection: default open outside production, 'api' (Pro-plan users and super admins) in production
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMIT_DISABLED: bool.default(false),

@@ -58,6 +58,7 @@ export const webhookDeliveries = new Counter({
 const sources: {
   queueDepth?: () => Promise<Array<{ queue: string; state: string; count: number }>>;
   liveSockets?: () => number;
+  noticesUp?: () => boolean;
 } = {};
 export function setMetricSources(next: typeof sources): void {
   Object.assign(sources, next);
@@ -82,4 +83,19 @@ new Gauge({
   collect() {
     this.set(sources.liveSockets?.() ?? 0);
   },
+});
+
+new Gauge({
+  name: 'roomwalk_notice_listener_up',
+  help: "1 while this node hears the database's notices (its LISTEN connection is up), 0 while it reconnects.",
+  registers: [metricsRegistry],
+  collect() {
+    this.set(sources.noticesUp?.() === false ? 0 : 1);
+  },
+});
+
+export const noticeReconnects = new Counter({
+  name: 'roomwalk_notice_listener_reconnects_total',
+  help: "Times this node's LISTEN connection was lost and listened again.",
+  registers: [metricsRegistry],
 });

@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { Database } from './types.js';
 import { migrations } from './migrations/index.js';
 import { PGliteDialect, SessionLock } from './pglite-dialect.js';
+import { ALWAYS_LISTENING, NoticeListener, type NoticeChannel } from './notice-listener.js';
 
 interface SqlExecutor {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
@@ -18,6 +19,8 @@ export interface Db extends SqlExecutor {
   /** Subscribes to a NOTIFY channel; returns an unsubscribe function. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
+  /** Whether this process hears the database's notices now (PostgreSQL's LISTEN connection comes back by itself). */
+  notices: NoticeChannel;
   close(): Promise<void>;
   /** PGlite only: the data folder as a tarball, to start other instances from. */
   dump?(): Promise<Blob>;
@@ -29,6 +32,13 @@ export interface DbOptions {
   dataDir: string;
   /** Start PGlite from a dumped data folder (tests start from one migrated template). */
   pgliteTemplate?: Blob | undefined;
+  /** PostgreSQL: the LISTEN connection (NOTICE_DATABASE_URL, else databaseUrl) and how it comes back. */
+  notices?: {
+    url?: string | undefined;
+    retryMaxMs?: number;
+    checkMs?: number;
+    report?: (err: unknown, what: string) => void;
+  };
 }
 
 // pg returns bigint counts as strings; our counts fit in a JS number.
@@ -36,7 +46,7 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
 export async function openDatabase(opts: DbOptions): Promise<Db> {
   const db = opts.databaseUrl
-    ? await openPostgres(opts.databaseUrl)
+    ? await openPostgres(opts.databaseUrl, opts.notices)
     : await openPglite(opts.dataDir, opts.pgliteTemplate);
   await migrate(db.db);
   return db;
@@ -69,6 +79,7 @@ async function openPglite(dataDir: string, template?: Blob): Promise<Db> {
     async notify(channel, payload) {
       await lock.run(() => client.query('SELECT pg_notify($1, $2)', [channel, payload]));
     },
+    notices: ALWAYS_LISTENING,
     async close() {
       await db.destroy();
       await client.close();
@@ -79,26 +90,18 @@ async function openPglite(dataDir: string, template?: Blob): Promise<Db> {
   };
 }
 
-async function openPostgres(url: string): Promise<Db> {
+async function openPostgres(url: string, notices: DbOptions['notices'] = {}): Promise<Db> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client dropped by the server (restart, failover, database dropped) must not crash the process.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  let listener: pg.Client | null = null;
-  const handlers = new Map<string, Set<(p: string) => void>>();
-  async function listenerClient(): Promise<pg.Client> {
-    if (listener) return listener;
-    const c = new pg.Client({ connectionString: url });
-    c.on('error', () => {
-      listener = null;
-    });
-    await c.connect();
-    c.on('notification', (n) => {
-      for (const h of handlers.get(n.channel) ?? []) h(n.payload ?? '');
-    });
-    listener = c;
-    return c;
-  }
+  const listener = new NoticeListener({
+    url: notices.url ?? url,
+    retryMaxMs: notices.retryMaxMs ?? 10_000,
+    checkMs: notices.checkMs ?? 30_000,
+    report: notices.report,
+  });
+  let started: Promise<void> | undefined;
   return {
     kind: 'postgres',
     db,
@@ -107,23 +110,17 @@ async function openPostgres(url: string): Promise<Db> {
       return { rows: Array.isArray(res) ? (res.at(-1)?.rows ?? []) : res.rows };
     },
     async listen(channel, onPayload) {
-      const c = await listenerClient();
-      let set = handlers.get(channel);
-      if (!set) {
-        set = new Set();
-        handlers.set(channel, set);
-        await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      }
-      set.add(onPayload);
-      return async () => {
-        set!.delete(onPayload);
-      };
+      const off = await listener.listen(channel, onPayload);
+      started ??= listener.start();
+      await started;
+      return off;
     },
     async notify(channel, payload) {
       await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
     },
+    notices: listener,
     async close() {
-      await listener?.end().catch(() => undefined);
+      await listener.close();
       await db.destroy();
     },
   };

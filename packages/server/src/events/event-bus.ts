@@ -3,12 +3,14 @@
  * encoding ({ topic, payload } as JSON text, in chunks when longer than a NOTIFY payload may be) over PostgreSQL
  * NOTIFY on one channel (PGlite or PostgreSQL; the database's single LISTEN connection), or over Redis pub/sub when
  * REDIS_URL is set. Each process fans what it hears out to its local subscribers. Notifications the database raises
- * itself (triggers, e.g. publicTourChanged) arrive through LISTEN with either transport.
+ * itself (triggers, e.g. publicTourChanged) arrive through LISTEN with either transport; `notices` says whether that
+ * connection is up (db/notice-listener.ts brings it back).
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter, on } from 'node:events';
 import { Redis } from 'ioredis';
 import type { Db } from '../db/database.js';
+import type { NoticeChannel } from '../db/notice-listener.js';
 
 const CHANNEL = 'roomwalk_events';
 const REDIS_CHANNEL = 'roomwalk:events';
@@ -21,6 +23,12 @@ const PARTIAL_TTL_MS = 30_000;
 export interface EventBus {
   /** Who hears a publish: 'pglite' this process only (the embedded database has one), else every node. */
   readonly kind: 'pglite' | 'postgres' | 'redis';
+  /**
+   * Whether this node hears the database's notices now (the LISTEN connection; the database's own notices, e.g.
+   * publicTourChanged, arrive only that way). What is kept because notices invalidate it is dropped on every change and
+   * not kept while down.
+   */
+  readonly notices: NoticeChannel;
   publish(topic: string, payload: unknown): Promise<void>;
   subscribe<T>(topic: string, signal?: AbortSignal): AsyncIterable<T>;
   /** Calls `handler` for every event of `topic` as it arrives, in order; returns the unsubscribe function. */
@@ -135,6 +143,7 @@ export async function createEventBus(database: Db, opts: EventBusOptions = {}): 
   let tail: Promise<unknown> = Promise.resolve();
   return {
     kind,
+    notices: database.notices,
     publish(topic, payload) {
       const texts = encodeEvent(topic, payload);
       const sent = tail.then(async () => {

@@ -2,12 +2,19 @@
  * /metrics in Prometheus' text format (core/metrics.ts holds the registry), on API and worker nodes alike. Not public:
  * without METRICS_TOKEN the route does not exist; with it, only `Authorization: Bearer <METRICS_TOKEN>` is answered
  * (docs/operations.md, Metrics). Also records every HTTP answer by route pattern (never the raw URL: no capabilities,
- * bounded label values) and times every job handler.
+ * bounded label values), times every job handler, and counts the database notice channel's reconnections.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES } from '@roomwalk/shared';
-import { httpDuration, httpRequests, jobDuration, metricsRegistry, setMetricSources } from '../core/metrics.js';
+import {
+  httpDuration,
+  httpRequests,
+  jobDuration,
+  metricsRegistry,
+  noticeReconnects,
+  setMetricSources,
+} from '../core/metrics.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Services } from '../services/services.js';
 import { refuse } from './refuse.js';
@@ -24,7 +31,12 @@ export async function registerMetrics(app: FastifyInstance, services: Services):
   setMetricSources({
     queueDepth: () => services.queue.depth(),
     liveSockets: () => (app as { websocketServer?: { clients: Set<unknown> } }).websocketServer?.clients.size ?? 0,
+    noticesUp: () => services.events.notices.up,
   });
+  const unwatch = services.events.notices.onChange((up) => {
+    if (up) noticeReconnects.inc();
+  });
+  app.addHook('onClose', async () => unwatch());
   const token = services.config.METRICS_TOKEN;
   if (!token) return;
   app.get('/metrics', async (req, reply) => {

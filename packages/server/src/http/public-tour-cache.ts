@@ -10,7 +10,9 @@
  *   running GraphQL or touching the database;
  * - any change to what it shows (the tour row, its clips and markers, the owner's profile, user or company) sends a
  *   NOTIFY from the database itself (migration 0085), which reaches every node through the event bus and drops the
- *   copies at once. An answer computed while a change landed is not kept (a per-tour generation counter).
+ *   copies at once. An answer computed while a change landed is not kept (a per-tour generation counter). While the
+ *   node cannot hear those notices (its LISTEN connection lost, events/event-bus.ts `notices`) nothing is kept and
+ *   every request is answered from the database; everything kept is dropped when they stop and again when they flow.
  *
  * Only anonymous requests (no Authorization header) whose document asks for `tour(tourID)` and nothing else are cached,
  * and only answers without errors: a password or company-only tour answers an error (services/tour-access/), and a
@@ -143,7 +145,11 @@ export class PublicTourCache {
   /** Requests waiting for such an answer right now (tests). */
   waiting = 0;
 
-  constructor(readonly maxEntries: number) {}
+  /** `keeping`: whether answers may be kept now (not while this node cannot hear the database's notices). */
+  constructor(
+    readonly maxEntries: number,
+    private readonly keeping: () => boolean = () => true,
+  ) {}
 
   get size(): number {
     return this.#entries.size;
@@ -164,7 +170,7 @@ export class PublicTourCache {
   }
 
   set(key: string, entry: Entry, generation: number): void {
-    if (this.maxEntries <= 0 || generation !== this.generation(entry.tourId)) return;
+    if (this.maxEntries <= 0 || generation !== this.generation(entry.tourId) || !this.keeping()) return;
     while (this.#entries.size >= this.maxEntries) this.#drop(this.#entries.keys().next().value!);
     this.#entries.set(key, entry);
     let keys = this.#byTour.get(entry.tourId);
@@ -297,13 +303,16 @@ const gates = new WeakMap<Services, PublicTourCache>();
 export const publicTourRefusalsOf = (services: Services): PublicTourCache | undefined => gates.get(services);
 
 export async function registerPublicTourCache(app: FastifyInstance, services: Services): Promise<PublicTourCache> {
-  const cache = new PublicTourCache(services.config.PUBLIC_TOUR_CACHE_ENTRIES);
+  // Nothing is kept while the node cannot hear the database's notices: it answers from the database until it can.
+  const notices = services.events.notices;
+  const keeping = () => notices.up;
+  const cache = new PublicTourCache(services.config.PUBLIC_TOUR_CACHE_ENTRIES, keeping);
   caches.set(services, cache);
   // The gates of protected tours, dropped with the tour's answers (their branding changes on the same notices).
-  const refusals = new PublicTourCache(services.config.PUBLIC_TOUR_CACHE_ENTRIES > 0 ? MAX_REFUSALS : 0);
+  const refusals = new PublicTourCache(services.config.PUBLIC_TOUR_CACHE_ENTRIES > 0 ? MAX_REFUSALS : 0, keeping);
   gates.set(services, refusals);
   // Password tours' answers for their grant holders, dropped with the tour's answers too.
-  const granted = new PublicTourCache(services.config.PUBLIC_TOUR_CACHE_ENTRIES > 0 ? MAX_GRANTED : 0);
+  const granted = new PublicTourCache(services.config.PUBLIC_TOUR_CACHE_ENTRIES > 0 ? MAX_GRANTED : 0, keeping);
   grantedAnswers.set(services, granted);
   const invalidate = (tourId: string) => {
     cache.invalidate(tourId);
@@ -320,6 +329,9 @@ export async function registerPublicTourCache(app: FastifyInstance, services: Se
     }
   })().catch((err) => services.log.warn({ err }, 'public tour cache: change listener stopped'));
   app.addHook('onClose', async () => stop.abort());
+  // Notices lost: every answer goes (a change may be missed from now on); back: again (changes made meanwhile were).
+  const unwatch = notices.onChange(() => invalidate('*'));
+  app.addHook('onClose', async () => unwatch());
   // A tour made protected on this node: its answers go before the mutation answers, not when the notice arrives.
   const unlisten = onAccessChanged(services, invalidate);
   app.addHook('onClose', async () => unlisten());

@@ -2,7 +2,8 @@
  * Each node's memory of tours' access, for the media route (which must not ask the database for every byte range of
  * every clip): tour id → { access, version, the files past its lead gate }. Entries go when the tour changes — the
  * database's own notice (migration 0085's trigger, topic 'publicTourChanged', the one the public tour cache listens to)
- * from any node, and at once on this node through `accessChanged` — and after a minute whatever happens.
+ * from any node, and at once on this node through `accessChanged` — and after a minute whatever happens. While the
+ * node cannot hear those notices (events/event-bus.ts `notices`) every entry goes and each read is the database's.
  */
 import type { TourAccess } from '@roomwalk/shared';
 import type { Services } from '../services.js';
@@ -31,6 +32,7 @@ class AccessIndex {
 
   constructor(private readonly services: Services) {
     services.events.on<string>(PUBLIC_TOUR_CHANGED, (tourId) => this.drop(typeof tourId === 'string' ? tourId : '*'));
+    services.events.notices.onChange(() => this.drop('*'));
   }
 
   /**
@@ -66,7 +68,8 @@ class AccessIndex {
     try {
       const state = await read;
       // A change that landed while reading dropped the promise: keep nothing then.
-      if (this.#entries.get(tourId) === read) {
+      if (this.#entries.get(tourId) === read && !this.services.events.notices.up) this.#entries.delete(tourId);
+      else if (this.#entries.get(tourId) === read) {
         if (this.#entries.size > MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!);
         this.#entries.set(tourId, { state, at: Date.now() });
       }
