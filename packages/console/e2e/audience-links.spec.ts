@@ -5,7 +5,8 @@
  * after tomorrow. A buyer on another phone opens the link, is asked for the password, then walks the tour without the
  * Main bedroom (not in the Fast Travel list, none of its clips fetched, so never in the picture); a swipe brings them
  * to the end of the hall, where the form stops them before the Kitchen (none of its files fetched); they wait, the
- * agent approves in Leads, and the buyer's page goes on by itself into the Kitchen, still without the Main bedroom.
+ * agent's console notice says who waits for which room and tour and its Approve lets them on; the buyer's page goes on
+ * by itself into the Kitchen, still without the Main bedroom. Live viewing is on: the copied link carries it.
  * The visit counts under the link. Then, the server's clock moved past the end date, the same link shows the company's
  * "no longer available" message and nothing of the tour.
  */
@@ -30,6 +31,8 @@ type PlayerEl = HTMLElement & {
 };
 
 let agent: PhoneAgent;
+/** The audience link as Sharing Options copied it. */
+let copied = '';
 
 const card = (p: Page) => p.locator('article.tour-card', { hasText: TITLE });
 const gate = (p: Page) => p.locator('tour-player [part="gate-card"]');
@@ -136,6 +139,8 @@ test('who sees the tour: a password, an audience link that hides a room and ends
     await expect(info.getByTestId('lead-gate').getByRole('alert')).toHaveText('Choose the room the form comes before.');
     await info.getByLabel('Room', { exact: true }).selectOption({ label: 'Kitchen' });
     await info.getByLabel(/Wait for my approval/).tap();
+    // Live viewing on the tour's shared links: the audience link the agent hands out carries it too (issue 40).
+    await info.getByLabel('Offer live viewing on shared links').tap();
     await screen(a, 'lead-gate-tour-info');
     await info.getByRole('button', { name: 'Save' }).tap();
     await expect(a.locator('.snackbar-region')).toContainText(NOTICES.successful);
@@ -189,8 +194,9 @@ test('who sees the tour: a password, an audience link that hides a room and ends
     await item.getByRole('button', { name: 'Copy link' }).tap();
     await expect(item.getByRole('button', { name: 'Copied' })).toBeVisible();
     expect(await a.evaluate(() => navigator.clipboard.readText())).toMatch(
-      new RegExp(`/playerext\\?tourId=${agent.tourId}&link=[A-Za-z0-9_-]{32}$`),
+      new RegExp(`/playerext\\?tourId=${agent.tourId}&link=[A-Za-z0-9_-]{32}&liveViewing=true$`),
     );
+    copied = await a.evaluate(() => navigator.clipboard.readText());
     // Nothing runs past the phone's width.
     expect(await a.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await screen(a, 'audience-links-phone');
@@ -204,13 +210,16 @@ test('who sees the tour: a password, an audience link that hides a room and ends
     agent.token,
   );
   const url = new URL(links.audienceLinks.find((l) => l.label === LABEL)!.url);
+  // The buyer opens the link as the agent copied it (with live viewing).
+  expect(copied.startsWith(url.href)).toBe(true);
+  const shared = new URL(copied);
   const buyerContext = await phoneContext(browser);
   const buyer = await buyerContext.newPage();
   const media = mediaRequests(buyer);
   const player = buyer.locator('tour-player');
 
   await test.step('a buyer on a phone opens the link: the password first, then the hall, without the Main bedroom', async () => {
-    await buyer.goto(`${url.pathname}${url.search}`);
+    await buyer.goto(`${shared.pathname}${shared.search}`);
     // The link does not bypass the password, and the password screen gives nothing of the tour.
     await expect(gate(buyer)).toHaveAttribute('data-kind', 'password', { timeout: 30_000 });
     const before = await player.evaluate((el) => el.shadowRoot?.textContent ?? '');
@@ -222,6 +231,8 @@ test('who sees the tour: a password, an audience link that hides a room and ends
     await expect.poll(() => player.evaluate((el: PlayerEl) => el.totalFrames), { timeout: 60_000 }).toBeGreaterThan(0);
     await buyer.evaluate(() => ((window as unknown as { samePage: boolean }).samePage = true));
     expect(await listedRooms(buyer)).not.toContain(HIDDEN);
+    // Sharing Options says buyers on these links see Talk to Agent: they do.
+    await expect(player.getByRole('button', { name: 'Talk to Agent' })).toBeVisible();
     await buyer.locator('tour-player').getByRole('button', { name: 'Fast Travel' }).tap();
   });
 
@@ -249,14 +260,30 @@ test('who sees the tour: a password, an audience link that hides a room and ends
     await screen(buyer, 'lead-gate-waiting-phone');
   });
 
-  await test.step('the agent approves in Leads, which shows where the buyer stopped', async () => {
-    await a.goto('/leads');
-    const waiting = a.getByTestId('lead-waiting').filter({ hasText: 'Bianca Buyer' });
-    await expect(waiting).toBeVisible({ timeout: 30_000 });
-    await expect(waiting.getByTestId('lead-stopped-at')).toHaveText('Hall');
-    await screen(a, 'lead-gate-leads-phone');
-    await waiting.getByRole('button', { name: 'Approve Bianca Buyer' }).tap();
+  await test.step("the agent's notice reads as an approval (who waits, for which room and tour) and approves in place", async () => {
+    const notice = a.getByRole('alertdialog').filter({ hasText: 'Bianca Buyer' });
+    await expect(notice).toBeVisible({ timeout: 30_000 });
+    await expect(notice).toContainText('Waiting for your approval');
+    await expect(notice).toContainText(`Bianca Buyer is waiting for your approval to see the rest of ${TITLE}`);
+    await expect(notice).toContainText('Waiting to see the Kitchen');
+    await expect(notice).not.toContainText('live viewing');
+    await expect(notice.getByRole('button', { name: 'Join' })).toHaveCount(0);
+    await expect(notice.getByRole('button', { name: 'Dismiss' })).toBeVisible();
+    await screen(a, 'lead-gate-notice-phone');
+    await notice.getByRole('button', { name: 'Approve' }).tap();
     await expect(a.locator('.snackbar-region')).toContainText('Bianca Buyer can continue now.');
+    await expect(notice).toHaveCount(0);
+    // The agent stayed where they were.
+    expect(new URL(a.url()).pathname).toBe('/');
+  });
+
+  await test.step('Leads shows where the buyer stopped, and nobody waits any more', async () => {
+    await a.goto('/leads');
+    const lead = a.getByTestId('leads-all').locator('li', { hasText: 'Bianca Buyer' });
+    await expect(lead).toBeVisible({ timeout: 30_000 });
+    await expect(lead.getByTestId('lead-stopped-at')).toHaveText('Hall');
+    await expect(a.getByTestId('lead-waiting')).toHaveCount(0);
+    await screen(a, 'lead-gate-leads-phone');
   });
 
   await test.step("the buyer's page goes on by itself into the Kitchen, still without the Main bedroom", async () => {

@@ -2,7 +2,7 @@
  * Live viewing end to end against the real server and the built console, in two Chromium contexts with a
  * fake camera and microphone: the agent uploads a generated walkthrough and waits on / ; a visitor on /playerext
  * presses Talk to Agent and fills "Send notification for agent to join"; the agent's console shows the live notice,
- * Join opens /agentplayer as host, Go Live; both see the other's video playing; the agent moves through the tour and
+ * Join opens /agentplayer as host in the visitor's call (no Go Live to press); both see the other's video playing; the agent moves through the tour and
  * the visitor's frame follows.
  */
 import { execFileSync } from 'node:child_process';
@@ -198,9 +198,11 @@ test('the visitor asks for the agent, the agent is told, joins, and both see vid
       u.searchParams.get('liveViewing') === 'true' &&
       u.searchParams.get('session') === session,
   );
-  const goLive = agent.getByRole('button', { name: 'Go Live' });
-  await expect(goLive).toBeVisible({ timeout: 30_000 });
-  await goLive.click();
+  // Join is the agent's yes: the agent player goes into the visitor's call by itself, with no Go Live to find.
+  await expect
+    .poll(async () => (await panelState(agent)).status, { message: 'the agent is in the call', timeout: 30_000 })
+    .not.toBe('');
+  await expect(agent.getByRole('button', { name: 'Go Live' })).toHaveCount(0);
 
   for (const [who, p] of [
     ['agent', agent],

@@ -32,11 +32,13 @@ export const liveStyles = css`
 /**
  * Live viewing in the player (tours §2, §4): the start button ('Go Live' for a host in preview/edit/agent mode with a
  * session token, 'Talk to Agent' for a viewer in external mode), and on press the lazily loaded `<tour-live-panel>`
- * (lead form, video panels, the `../live-call/` module). Remote frames move the player; our own user input is sent.
+ * (lead form, video panels, the `../live-call/` module). A host opened with a `live-session` (the agent's Join) starts
+ * at once, without the press. Remote frames move the player; our own user input is sent.
  */
 export class LiveViewingController implements ReactiveController {
   open = false;
   loading = false;
+  private autoStarted = false;
   private panel: LivePanelElement | null = null;
   private readonly host: PlayerContext['host'];
 
@@ -76,6 +78,12 @@ export class LiveViewingController implements ReactiveController {
 
   hostUpdated(): void {
     if (this.open && !this.role) void this.panel?.hangUp();
+    // Opened from the agent's Join (the console's notice or the lead mail names the visitor's session): the agent
+    // pressed Join to be in the call, so the call starts at once, once; Go Live stays for a later call.
+    if (!this.autoStarted && this.role === 'host' && this.ctx.config.liveSession) {
+      this.autoStarted = true;
+      queueMicrotask(() => void this.start());
+    }
   }
 
   /** Presses the start button: loads the panel chunk, then the form or the call. */

@@ -8,7 +8,7 @@ import { handleAccountMailRequest } from '../services/accounts.js';
 import { expireLicenses, processBillingEvent } from '../services/billing/sync.js';
 import { runExport } from '../services/personal-data/exports.js';
 import { sweepPersonalData } from '../services/personal-data/purge.js';
-import { deliverWebhook } from '../services/developer/webhooks.js';
+import { webhookDeliverer } from '../services/developer/webhook-deliveries.js';
 import { rollupRoomAnalytics } from '../services/reports/room-rollup.js';
 import { runSellerReport, sweepDueDigests } from '../services/seller-reports/runs.js';
 import type { Services } from '../services/services.js';
@@ -67,7 +67,7 @@ export async function registerWorkers(services: Services): Promise<void> {
   await shotsQueue.register(services, (job) =>
     job.kind === 'generate' ? generateShotsJob(services, job.tourId) : shotWorkJob(services, job),
   );
-  await webhookDeliveryQueue.register(services, (job) => deliverWebhook(services, job));
+  await webhookDeliveryQueue.register(services, webhookDeliverer(services));
   await sellerReportQueue.register(services, (job) =>
     runSellerReport(services, job.runId, new Date(), job.audienceLinkId ?? null),
   );

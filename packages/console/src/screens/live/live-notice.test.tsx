@@ -9,7 +9,7 @@ import { LocationProbe } from '../../test/helpers.js';
 const TOUR = 'tour_0b6e7c1e-2f0a-4c55-9a43-3f1f0c2b7d10';
 const SESSION = '6f1c2a8e-3b4d-4e5f-8a9b-0c1d2e3f4a5b';
 
-function client(leadType: string): Client {
+function client(leadType: string, gate: string | null = null, approved: string[] = []): Client {
   return {
     executeSubscription: () =>
       fromValue({
@@ -22,6 +22,8 @@ function client(leadType: string): Client {
             leadType,
             tourId: TOUR,
             viewingSessionId: leadType === 'LIVE_VIEWING' ? SESSION : null,
+            gate,
+            stoppedAt: gate ? 'Lounge' : null,
             roomPath: [
               { name: 'Kitchen', seconds: 90 },
               { name: 'Master Bedroom', seconds: 40 },
@@ -37,14 +39,25 @@ function client(leadType: string): Client {
         stale: false,
         hasNext: false,
       }),
-    executeMutation: () => never,
-    query: () => ({ toPromise: () => Promise.resolve({ data: { tour: { id: TOUR, title: 'Seaside Villa' } } }) }),
+    executeMutation: (op: { variables: { id: string } }) => {
+      if (!gate) return never;
+      approved.push(op.variables.id);
+      return fromValue({
+        data: { tourLeadApprove: { __typename: 'TourLead', id: op.variables.id, gate: 'APPROVED' } },
+      });
+    },
+    query: () => ({
+      toPromise: () =>
+        Promise.resolve({
+          data: { tour: { id: TOUR, title: 'Seaside Villa', leadGate: gate ? { roomName: 'Kitchen' } : null } },
+        }),
+    }),
   } as unknown as Client;
 }
 
-function renderNotice(leadType: string) {
+function renderNotice(leadType: string, gate: string | null = null, approved: string[] = []) {
   return render(
-    <Provider value={client(leadType)}>
+    <Provider value={client(leadType, gate, approved)}>
       <MemoryRouter initialEntries={['/']}>
         <LocationProbe />
         <Routes>
@@ -81,6 +94,27 @@ describe('live notice', () => {
       `/agentplayer?tourId=${TOUR}&liveViewing=true&session=${SESSION}`,
     );
     expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+
+  it('a visitor waiting at the lead gate reads as an approval: who waits, for which room and tour, Approve approves in place', async () => {
+    const approved: string[] = [];
+    renderNotice('CONTACT', 'WAITING', approved);
+    const text = await screen.findByText('Vera Visitor is waiting for your approval to see the rest of Seaside Villa');
+    const notice = text.closest('[role="alertdialog"]') as HTMLElement;
+    expect(notice).toHaveTextContent('Waiting for your approval');
+    expect(notice).toHaveTextContent('Waiting to see the Kitchen');
+    expect(notice).toHaveAccessibleDescription('Waiting to see the Kitchen');
+    expect(screen.queryByRole('button', { name: 'Join' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Dismiss' })).toBeInTheDocument();
+    const approve = screen.getByRole('button', { name: 'Approve' });
+    await waitFor(() => expect(document.activeElement).toBe(approve));
+    await act(async () => {
+      fireEvent.click(approve);
+    });
+    expect(approved).toEqual(['lead-1']);
+    // Approved in place: the agent stays where they are, the notice goes.
+    expect(screen.getByTestId('location').textContent).toBe('/');
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
   });
 
   it('ignores contact leads', async () => {
