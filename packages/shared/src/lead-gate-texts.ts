@@ -7,8 +7,11 @@ export type LeadGateMode = (typeof LEAD_GATE_MODES)[keyof typeof LEAD_GATE_MODES
 export const LEAD_GATE_SECONDS_MIN = 5;
 export const LEAD_GATE_SECONDS_MAX = 3600;
 
-/** Where a lead stands at the gate: waiting for the agent, approved, or went on at once (no approval asked). */
-export const LEAD_GATE_STATES = { waiting: 'WAITING', approved: 'APPROVED', open: 'OPEN' } as const;
+/**
+ * Where a lead stands at the gate: waiting for the agent, approved, went on at once (no approval asked), or revoked (the
+ * agent took the pass back).
+ */
+export const LEAD_GATE_STATES = { waiting: 'WAITING', approved: 'APPROVED', open: 'OPEN', revoked: 'REVOKED' } as const;
 
 export const LEAD_GATE_TEXTS = {
   roomNeeded: 'Choose the room the form comes before.',

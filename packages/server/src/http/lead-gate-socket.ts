@@ -1,18 +1,45 @@
 /**
  * A visitor waiting at a tour's lead gate, on the live viewing socket the player already speaks
- * (GET /ws/tour-viewer-events?tourId=&lead=&token=, http/tour-viewer-ws.ts): the token is the wait credential
- * tourLeadCreate answered (services/lead-gate/approval.ts). The socket is told `roomwalk_gate_waiting`, and
- * `roomwalk_gate_open` with the pass (an access grant naming the lead) as soon as the agent approves — on any node: the
+ * (GET /ws/tour-viewer-events?tourId=&lead=, http/tour-viewer-ws.ts). The wait credential tourLeadCreate answered
+ * (services/lead-gate/approval.ts) comes as the socket's first message, `{"type":"roomwalk_gate_wait","token":…}`, so
+ * it is in no URL a log keeps (a `token=` in the URL is still taken, and redacted from the log). The socket is told
+ * `roomwalk_gate_waiting`, and `roomwalk_gate_open` with the pass as soon as the agent approves — on any node: the
  * approval is an event of the process's event bus — or at once when the lead was approved before the socket came.
+ * Before any pass goes out the lead's pass is asked for as it stands now (services/lead-gate/passes.ts: the tour's
+ * access version it was approved at, the gate still there, not revoked): a lead whose pass has ended is told
+ * `roomwalk_gate_ended` and the socket closes; the credential mints nothing.
  */
 import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
 import { LIVE_CLOSE_CODES } from '@roomwalk/shared';
 import type { Services } from '../services/services.js';
-import { LEAD_GATE_OPENED, passForLead, type LeadGateOpened } from '../services/lead-gate/approval.js';
+import { LEAD_GATE_STATES } from '@roomwalk/shared';
+import { LEAD_GATE_OPENED, type LeadGateOpened } from '../services/lead-gate/approval.js';
+import { passForLead } from '../services/lead-gate/passes.js';
 import { verifyGateWait } from '../services/tour-access/grants.js';
 
-const GATE_MESSAGES = { waiting: 'roomwalk_gate_waiting', open: 'roomwalk_gate_open' } as const;
+const GATE_MESSAGES = {
+  wait: 'roomwalk_gate_wait',
+  waiting: 'roomwalk_gate_waiting',
+  open: 'roomwalk_gate_open',
+  ended: 'roomwalk_gate_ended',
+} as const;
+/** How long a waiter's socket may stay open without its credential. */
+const CREDENTIAL_WAIT_MS = 10_000;
+/** A first message larger than this is no credential. */
+const CREDENTIAL_MAX_BYTES = 1024;
+
+/** The wait credential in a socket's first message, or null. */
+function credentialOf(data: WebSocket.RawData): string | null {
+  const text = Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer);
+  if (text.length > CREDENTIAL_MAX_BYTES) return null;
+  try {
+    const m = JSON.parse(text.toString('utf8')) as { type?: unknown; token?: unknown };
+    return m?.type === GATE_MESSAGES.wait && typeof m.token === 'string' ? m.token : null;
+  } catch {
+    return null;
+  }
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const idOf = (raw: string | null, prefix: string) => {
@@ -46,28 +73,60 @@ export function createGateWaiters(services: Services): GateWaiters {
       open(e.leadId).catch((err: unknown) => services.log.error({ err }, 'lead gate: could not hand out a pass'));
   });
 
+  /** Where the lead stands now: still waiting, or its pass as it stands (null: it has ended). */
+  const standing = async (leadId: string): Promise<'waiting' | string | null> => {
+    const lead = await services.db.selectFrom('tour_leads').select('gate').where('id', '=', leadId).executeTakeFirst();
+    if (lead?.gate === LEAD_GATE_STATES.waiting) return 'waiting';
+    return passForLead(services, leadId);
+  };
+
+  const admit = async (socket: WebSocket, tourId: string, leadId: string, token: unknown) => {
+    if (!verifyGateWait(services, tourId, leadId, token))
+      return socket.close(LIVE_CLOSE_CODES.unauthorised, 'Unauthorised');
+    const now = await standing(leadId);
+    if (socket.readyState !== WebSocket.OPEN) return;
+    if (now === null) {
+      send(socket, { type: GATE_MESSAGES.ended });
+      return socket.close(LIVE_CLOSE_CODES.normal, 'The pass has ended');
+    }
+    let sockets = waiting.get(leadId);
+    if (!sockets) {
+      sockets = new Set();
+      waiting.set(leadId, sockets);
+    }
+    const mine = sockets;
+    mine.add(socket);
+    // A waiter only listens: anything else it sends is ignored.
+    socket.on('close', () => {
+      mine.delete(socket);
+      if (!mine.size && waiting.get(leadId) === mine) waiting.delete(leadId);
+    });
+    send(socket, { type: GATE_MESSAGES.waiting });
+    // Approved before this socket came (or while it connected): the pass at once.
+    if (now !== 'waiting') send(socket, { type: GATE_MESSAGES.open, access: now });
+    else await open(leadId);
+  };
+
   return {
     serve(socket, req) {
       const url = new URL(req.url ?? '/', 'http://local');
       const tourId = idOf(url.searchParams.get('tourId'), 'tour_');
       const leadId = idOf(url.searchParams.get('lead'), 'lead_');
       if (!tourId || !leadId) return socket.close(LIVE_CLOSE_CODES.badRequest, 'A valid tourId and lead are required');
-      if (!verifyGateWait(services, tourId, leadId, url.searchParams.get('token')))
-        return socket.close(LIVE_CLOSE_CODES.unauthorised, 'Unauthorised');
-      let sockets = waiting.get(leadId);
-      if (!sockets) {
-        sockets = new Set();
-        waiting.set(leadId, sockets);
+      const failed = (err: unknown) => {
+        services.log.error({ err }, 'lead gate: could not hand out a pass');
+        socket.close(LIVE_CLOSE_CODES.goingAway, 'Try again');
+      };
+      if (url.searchParams.has('token')) {
+        admit(socket, tourId, leadId, url.searchParams.get('token')).catch(failed);
+        return;
       }
-      sockets.add(socket);
-      // A waiter only listens: anything it sends is ignored.
-      socket.on('close', () => {
-        sockets.delete(socket);
-        if (!sockets.size && waiting.get(leadId) === sockets) waiting.delete(leadId);
+      const timer = setTimeout(() => socket.close(LIVE_CLOSE_CODES.unauthorised, 'Unauthorised'), CREDENTIAL_WAIT_MS);
+      socket.once('close', () => clearTimeout(timer));
+      socket.once('message', (data) => {
+        clearTimeout(timer);
+        admit(socket, tourId, leadId, credentialOf(data)).catch(failed);
       });
-      send(socket, { type: GATE_MESSAGES.waiting });
-      // Approved before this socket came (or while it connected): the pass at once.
-      open(leadId).catch((err: unknown) => services.log.error({ err }, 'lead gate: could not hand out a pass'));
     },
     close() {
       off();

@@ -31,6 +31,7 @@ import * as m0210 from './0210-personal-data.js';
 import * as m0215 from './0215-multipart-size-at-end.js';
 import * as m0220 from './0220-lead-gate-link.js';
 import * as m0225 from './0225-photo-source-key.js';
+import * as m0232 from './0232-lead-gate-pass-version.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-accounts-and-tours': m0001,
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '0215-multipart-size-at-end': m0215,
   '0220-lead-gate-link': m0220,
   '0225-photo-source-key': m0225,
+  '0232-lead-gate-pass-version': m0232,
 };

@@ -14,10 +14,10 @@ interface TourLeadsTable {
   /** The visitor id of the visit the lead came from (migration 0140), to show its rooms. */
   visitor_id: string | null;
   /**
-   * Where the lead stands at the tour's lead gate (migration 0205): WAITING for the agent, APPROVED, or OPEN (went on
-   * at once); null: no gate.
+   * Where the lead stands at the tour's lead gate (migration 0205): WAITING for the agent, APPROVED, OPEN (went on
+   * at once), or REVOKED (the agent took the approval back, migration 0232); null: no gate.
    */
-  gate: 'WAITING' | 'APPROVED' | 'OPEN' | null;
+  gate: 'WAITING' | 'APPROVED' | 'OPEN' | 'REVOKED' | null;
   /** The frame the visitor stopped at when the gate asked for the form. */
   gate_frame: number | null;
   gate_decided_at: NullableTimestamp;
@@ -27,6 +27,8 @@ interface TourLeadsTable {
   gate_token_expires_at: NullableTimestamp;
   /** The audience link whose own gate asked for the form (migration 0220); null: the tour's own gate. */
   gate_link_id: Generated<string | null>;
+  /** The tour's access version the lead went through the gate at (migration 0232); null: no pass (any more). */
+  gate_pass_version: Generated<number | null>;
   created_at: Timestamp;
 }
 

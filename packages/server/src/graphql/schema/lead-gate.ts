@@ -9,7 +9,13 @@ import { TourRef } from './tour-refs.js';
 import { TourLeadRef, type TourLeadModel } from './live.js';
 import { encodeId } from '../../core/ids.js';
 import { leadGateForCaller, leadGateSettings, setLeadGate } from '../../services/lead-gate/lead-gate.js';
-import { approveLead, companyLeads, leadGateRows, stoppedRoom } from '../../services/lead-gate/approval.js';
+import {
+  approveLead,
+  companyLeads,
+  leadGateRows,
+  revokeLeadPass,
+  stoppedRoom,
+} from '../../services/lead-gate/approval.js';
 import { leadById } from '../../services/live/lead-reads.js';
 import type { Context } from '../builder.js';
 
@@ -33,7 +39,7 @@ const LeadGateRef = builder
       }),
       open: t.exposeBoolean('open', {
         description:
-          'This caller is through the gate (a member of the company, or a visitor holding its pass as tour(access:)).',
+          'This caller is through the gate (a member of the company, or a visitor holding its pass as tour(access:) or the X-Roomwalk-Access header, that the agent has not taken back).',
       }),
     }),
   });
@@ -98,10 +104,20 @@ builder.mutationFields((t) => ({
   tourLeadApprove: t.field({
     type: TourLeadRef,
     description:
-      "Lets a visitor waiting at the lead gate go on (members of the tour's company): their page continues at once.",
+      "Lets a visitor waiting at the lead gate go on (the tour's owner or a company admin): their page continues at once. The pass holds at the tour's access as it is now: a changed password or access, or the gate turned off, ends it.",
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, args, ctx) => {
       const id = await approveLead(ctx.services, requireAuth(ctx), String(args.id));
+      return (await leadById(ctx.services, id))!;
+    },
+  }),
+  tourLeadRevokePass: t.field({
+    type: TourLeadRef,
+    description:
+      "Takes a lead's pass through the lead gate back (the tour's owner or a company admin): the lead is REVOKED and its pass opens nothing from the next request on.",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_r, args, ctx) => {
+      const id = await revokeLeadPass(ctx.services, requireAuth(ctx), String(args.id));
       return (await leadById(ctx.services, id))!;
     },
   }),
@@ -111,7 +127,7 @@ builder.queryField('tourLeads', (t) =>
   t.field({
     type: [TourLeadRef],
     description:
-      "The company's latest 100 leads, newest first; `waiting`: only visitors waiting at a lead gate for approval.",
+      "The latest 100 leads the caller may see, newest first (a company admin: the company's; a member: those of the tours they own); `waiting`: only visitors waiting at a lead gate for approval.",
     args: { waiting: t.arg.boolean() },
     resolve: (_r, args, ctx) => companyLeads(ctx.services, requireAuth(ctx), args.waiting === true),
   }),
@@ -124,7 +140,7 @@ builder.objectFields(TourLeadRef, (t) => ({
   gate: t.string({
     nullable: true,
     description:
-      "Where the lead stands at the tour's lead gate: WAITING (for the agent), APPROVED, OPEN (went on at once); null without a gate or for anyone but the company's members.",
+      "Where the lead stands at the tour's lead gate: WAITING (for the agent), APPROVED, OPEN (went on at once), REVOKED (the agent took the pass back); null without a gate or for anyone but who may see the tour's leads (its owner, a company admin).",
     resolve: async (lead, _a, ctx) => (await gateRow(ctx, lead))?.gate ?? null,
   }),
   stoppedAt: t.string({

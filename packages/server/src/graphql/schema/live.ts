@@ -107,7 +107,8 @@ const LeadGateAnswerRef = builder.objectRef<GateAnswer>('LeadGateAnswer').implem
     }),
     access: t.exposeString('pass', {
       nullable: true,
-      description: 'The pass through the gate: pass it as tour(access:) (it is also the grant of a password tour).',
+      description:
+        "The pass through the gate: send it with the tour's password grant, if any (tour(access:) or the X-Roomwalk-Access header, space-separated). It is no password grant.",
     }),
     waitToken: t.exposeString('waitToken', {
       nullable: true,

@@ -11,7 +11,10 @@ import type { AuthInfo } from '../../core/auth.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { decodeId } from '../../core/ids.js';
 import type { Services } from '../services.js';
-import { GATE_WAIT_SECONDS, signGateWait, signGrant, TOUR_GATE } from '../tour-access/grants.js';
+import { GATE_WAIT_SECONDS, signGateWait, signPass } from '../tour-access/grants.js';
+import { accessIndexOf } from '../tour-access/access-index.js';
+import { passOf } from './passes.js';
+import { leadScope, mayManageLeadsOf } from './lead-rights.js';
 
 /** The event every node hears when a waiting lead is approved: its sockets hand the visitor the pass. */
 export const LEAD_GATE_OPENED = 'leadGateOpened';
@@ -29,12 +32,25 @@ export interface GateAnswer {
 
 /**
  * The columns a gate lead is inserted with, and the approval link's token in clear (for the agent's mail only).
- * `gateLinkId`: the audience link whose own gate asked for the form (null: the tour's gate).
+ * `gateLinkId`: the audience link whose own gate asked for the form (null: the tour's gate); `accessVersion`: the
+ * tour's, which a lead going on at once holds its pass at (services/lead-gate/passes.ts).
  */
-export function gateLeadColumns(approval: boolean, gateFrame: number, gateLinkId: string | null, now = new Date()) {
+export function gateLeadColumns(
+  approval: boolean,
+  gateFrame: number,
+  gateLinkId: string | null,
+  accessVersion: number,
+  now = new Date(),
+) {
   if (!approval)
     return {
-      columns: { gate: LEAD_GATE_STATES.open, gate_frame: gateFrame, gate_decided_at: now, gate_link_id: gateLinkId },
+      columns: {
+        gate: LEAD_GATE_STATES.open,
+        gate_frame: gateFrame,
+        gate_decided_at: now,
+        gate_link_id: gateLinkId,
+        gate_pass_version: accessVersion,
+      },
       mailToken: null,
     };
   const { token, hash } = newOneTimeToken();
@@ -54,45 +70,17 @@ export function gateLeadColumns(approval: boolean, gateFrame: number, gateLinkId
 export function gateAnswer(
   services: Services,
   tour: { id: string; access_version: number },
-  lead: { id: string; gate: string | null; gate_link_id: string | null },
+  lead: { id: string; gate: string | null; gate_link_id: string | null; gate_pass_version: number | null },
 ): GateAnswer | null {
-  if (lead.gate === LEAD_GATE_STATES.open)
+  if (lead.gate === LEAD_GATE_STATES.open && lead.gate_pass_version !== null)
     return {
       state: 'OPEN',
-      pass: signGrant(services, tour.id, tour.access_version, Date.now(), passOf(lead)).token,
+      pass: signPass(services, tour.id, lead.gate_pass_version, passOf(lead)),
       waitToken: null,
     };
   if (lead.gate === LEAD_GATE_STATES.waiting)
     return { state: 'WAITING', pass: null, waitToken: signGateWait(services, tour.id, lead.id) };
   return null;
-}
-
-/** What a lead's pass names: the lead and the gate it was left at. */
-const passOf = (lead: { id: string; gate_link_id: string | null }) => ({
-  leadId: lead.id,
-  gate: lead.gate_link_id ?? TOUR_GATE,
-});
-
-/**
- * The pass for a lead through the gate (approved or went on), at the tour's current access version, naming the gate
- * the lead was left at; null otherwise.
- */
-export async function passForLead(services: Services, leadId: string): Promise<string | null> {
-  const row = await services.db
-    .selectFrom('tour_leads')
-    .innerJoin('tours', 'tours.id', 'tour_leads.tour_id')
-    .select([
-      'tour_leads.gate',
-      'tour_leads.gate_link_id',
-      'tours.id as tour_id',
-      'tours.access_version',
-      'tours.deleted_at',
-    ])
-    .where('tour_leads.id', '=', leadId)
-    .executeTakeFirst();
-  if (!row || row.deleted_at || (row.gate !== LEAD_GATE_STATES.approved && row.gate !== LEAD_GATE_STATES.open))
-    return null;
-  return signGrant(services, row.tour_id, row.access_version, Date.now(), passOf({ id: leadId, ...row })).token;
 }
 
 async function announce(services: Services, e: LeadGateOpened): Promise<void> {
@@ -103,20 +91,29 @@ async function announce(services: Services, e: LeadGateOpened): Promise<void> {
     );
 }
 
-/**
- * The agent approves a waiting lead (the Leads list, the console's notice): a member of the tour's company. Approving
- * an approved lead again changes nothing and answers it as it is.
- */
-export async function approveLead(services: Services, auth: AuthInfo, leadGlobalId: string): Promise<string> {
+/** A gate lead the caller may decide on (docs/access-and-privacy.md, "Who decides on leads"), or NOT_FOUND. */
+async function decidableLead(services: Services, auth: AuthInfo, leadGlobalId: string) {
   const id = decodeId('TourLead', leadGlobalId);
   const lead = await services.db
     .selectFrom('tour_leads')
     .innerJoin('tours', 'tours.id', 'tour_leads.tour_id')
-    .select(['tour_leads.id', 'tour_leads.gate', 'tour_leads.tour_id', 'tours.company_id'])
+    .select(['tour_leads.id', 'tour_leads.gate', 'tour_leads.tour_id', 'tours.company_id', 'tours.owner_id'])
     .where('tour_leads.id', '=', id)
     .executeTakeFirst();
-  if (!lead || (lead.company_id !== auth.companyId && !auth.isSuperAdmin)) throw notFound(ERROR_TEXTS.notFound);
+  if (!lead || !mayManageLeadsOf(auth, lead)) throw notFound(ERROR_TEXTS.notFound);
   if (lead.gate === null) throw new AppError(ERROR_CODES.BAD_USER_INPUT, LEAD_GATE_TEXTS.noGate);
+  return lead;
+}
+
+/** The tour's access version now, for the UPDATE that lets a lead through (the pass is signed at it). */
+const currentVersion = (tourId: string) => sql<number>`(SELECT access_version FROM tours WHERE id = ${tourId})`;
+
+/**
+ * The agent approves a waiting lead (the Leads list, the console's notice): the tour's owner or a company admin. The
+ * lead holds its pass at the tour's access version of this moment. Approving an approved lead again changes nothing.
+ */
+export async function approveLead(services: Services, auth: AuthInfo, leadGlobalId: string): Promise<string> {
+  const lead = await decidableLead(services, auth, leadGlobalId);
   const done = await services.db
     .updateTable('tour_leads')
     .set({
@@ -124,12 +121,39 @@ export async function approveLead(services: Services, auth: AuthInfo, leadGlobal
       gate_decided_at: new Date(),
       gate_decided_by: auth.apiKeyId ? null : auth.userId,
       gate_token_hash: null,
+      gate_pass_version: currentVersion(lead.tour_id),
     })
-    .where('id', '=', id)
+    .where('id', '=', lead.id)
     .where('gate', '=', LEAD_GATE_STATES.waiting)
     .returning(['id', 'tour_id'])
     .executeTakeFirst();
   if (done) await announce(services, { leadId: done.id, tourId: done.tour_id });
+  return lead.id;
+}
+
+/**
+ * The agent takes a lead's pass back (the Leads list's "Revoke pass"): the lead is REVOKED and its pass opens nothing
+ * from the next request on, on every node (each pass is checked against its lead's row). A waiting lead is refused
+ * too. Revoking a revoked lead changes nothing.
+ */
+export async function revokeLeadPass(services: Services, auth: AuthInfo, leadGlobalId: string): Promise<string> {
+  const lead = await decidableLead(services, auth, leadGlobalId);
+  const done = await services.db
+    .updateTable('tour_leads')
+    .set({
+      gate: LEAD_GATE_STATES.revoked,
+      gate_decided_at: new Date(),
+      gate_decided_by: auth.apiKeyId ? null : auth.userId,
+      gate_token_hash: null,
+      gate_pass_version: null,
+    })
+    .where('id', '=', lead.id)
+    .where('gate', '!=', LEAD_GATE_STATES.revoked)
+    .returning(['tour_id'])
+    .executeTakeFirst();
+  // Answers kept for pass holders are not kept by any node (a gated tour is answered by GraphQL), so nothing to drop
+  // but this node's media index, which other nodes learn from the tour row's notice.
+  if (done) accessIndexOf(services).changed(done.tour_id);
   return lead.id;
 }
 
@@ -166,7 +190,15 @@ export async function approveByMailLink(
   if (!token || token.length > 200) return null;
   const done = await services.db
     .updateTable('tour_leads')
-    .set({ gate: LEAD_GATE_STATES.approved, gate_decided_at: new Date(), gate_token_hash: null })
+    .set((eb) => ({
+      gate: LEAD_GATE_STATES.approved,
+      gate_decided_at: new Date(),
+      gate_token_hash: null,
+      gate_pass_version: eb
+        .selectFrom('tours')
+        .select('access_version')
+        .whereRef('tours.id', '=', 'tour_leads.tour_id'),
+    }))
     .where('gate_token_hash', '=', hashToken(token))
     .where('gate', '=', LEAD_GATE_STATES.waiting)
     .where('gate_token_expires_at', '>', sql<Date>`now()`)
@@ -183,7 +215,8 @@ export const approvalLink = (publicUrl: string, token: string) =>
   `${publicUrl}/lead-gate/approve?${new URLSearchParams({ token })}`;
 
 /**
- * The company's latest leads (the console's Leads list), newest first; only those waiting for approval with `waiting`.
+ * The latest leads the caller may see (the console's Leads list), newest first: a company admin's (or an API key's)
+ * are the company's, a member's those of the tours they own (lead-rights.ts); only those waiting with `waiting`.
  */
 export async function companyLeads(services: Services, auth: AuthInfo, waiting: boolean, limit = 100) {
   let q = services.db
@@ -205,7 +238,7 @@ export async function companyLeads(services: Services, auth: AuthInfo, waiting: 
         .limit(1)
         .as('session_id'),
     ])
-    .where('tours.company_id', '=', auth.companyId)
+    .where((eb) => leadScope(eb, auth))
     .where('tours.deleted_at', 'is', null);
   if (waiting) q = q.where('tour_leads.gate', '=', LEAD_GATE_STATES.waiting);
   const rows = await q.orderBy('tour_leads.created_at', 'desc').limit(limit).execute();
@@ -221,7 +254,7 @@ export async function companyLeads(services: Services, auth: AuthInfo, waiting: 
   }));
 }
 
-/** Each lead's gate, time and tour title, by id (members of the lead's tour's company only; others get nothing). */
+/** Each lead's gate, time and tour title, by id (callers who may see the lead's leads only; others get nothing). */
 export async function leadGateRows(services: Services, auth: AuthInfo | null, ids: readonly string[]) {
   if (!auth || ids.length === 0) return new Map<string, never>();
   const rows = await services.db
@@ -236,10 +269,11 @@ export async function leadGateRows(services: Services, auth: AuthInfo | null, id
       'tour_leads.tour_id',
       'tours.title',
       'tours.company_id',
+      'tours.owner_id',
     ])
     .where('tour_leads.id', 'in', [...ids])
     .execute();
-  return new Map(rows.filter((r) => r.company_id === auth.companyId || auth.isSuperAdmin).map((r) => [r.id, r]));
+  return new Map(rows.filter((r) => mayManageLeadsOf(auth, r)).map((r) => [r.id, r]));
 }
 
 /** The room a visitor stopped in at the gate: the last marker at or before the frame they stopped at. */

@@ -13,7 +13,8 @@ import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import type { Services } from '../services.js';
 import { loadEditableTour } from '../tours.js';
 import { accessIndexOf } from '../tour-access/access-index.js';
-import { gatePassLead, TOUR_GATE } from '../tour-access/grants.js';
+import { TOUR_GATE } from '../tour-access/grants.js';
+import { endTourGatePasses, holdsGatePass } from './passes.js';
 import { clipsBeforeGate } from './gate-clips.js';
 import { linkViewOf, viewMarkers } from '../audience-links/link-view.js';
 
@@ -75,6 +76,8 @@ export async function setLeadGate(services: Services, auth: AuthInfo, input: Lea
     .returningAll()
     .executeTakeFirst();
   if (!row) throw notFound(ERROR_TEXTS.tourNotFound);
+  // The gate turned off: the passes its leads hold end (a gate set again asks again).
+  if (v.mode === LEAD_GATE_MODES.off) await endTourGatePasses(services, row.id);
   // This node's cached answers and media index drop the tour now; other nodes on the tour row's notice.
   accessIndexOf(services).changed(row.id);
   return row;
@@ -120,12 +123,13 @@ function gateIdOf(tour: object): string {
 
 /**
  * Whether this caller is through the gate the row shows: no gate, a member of its company, or a visitor holding a pass
- * granted at that very gate (a pass from a link's own form, which may not wait for approval, opens no other gate).
+ * granted at that very gate that its lead still holds (passes.ts: a pass from a link's own form, which may not wait
+ * for approval, opens no other gate; a revoked one opens nothing).
  */
-function throughGate(services: Services, auth: AuthInfo | null, tour: TourRow): boolean {
+async function throughGate(services: Services, auth: AuthInfo | null, tour: TourRow): Promise<boolean> {
   if (!tour.lead_gate_marker_id && !tour.lead_gate_seconds) return true;
   if (auth && (auth.companyId === tour.company_id || auth.isSuperAdmin)) return true;
-  return gatePassLead(services, tour.id, tour.access_version, grantsByRow.get(tour), gateIdOf(tour)) !== null;
+  return holdsGatePass(services, tour, grantsByRow.get(tour), gateIdOf(tour));
 }
 
 /** The tour's clips as this caller may have them: up to the gate's room for a visitor not through it. */
@@ -135,7 +139,7 @@ export async function clipsForCaller(
   tour: TourRow,
   clips: ClipRow[],
 ): Promise<ClipRow[]> {
-  if (!tour.lead_gate_marker_id || throughGate(services, auth, tour)) return clips;
+  if (!tour.lead_gate_marker_id || (await throughGate(services, auth, tour))) return clips;
   const marker = await services.db
     .selectFrom('markers')
     .select('frame_index')
@@ -163,7 +167,7 @@ export async function leadGateForCaller(
     roomName: marker ? await gateRoomShown(services, tour, marker.name) : null,
     seconds: tour.lead_gate_seconds,
     approval: tour.lead_gate_approval,
-    open: throughGate(services, auth, tour),
+    open: await throughGate(services, auth, tour),
   };
 }
 

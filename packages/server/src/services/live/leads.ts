@@ -119,7 +119,12 @@ export async function createLead(
     if (!Number.isInteger(input.gateFrame) || input.gateFrame! < 0 || input.gateFrame! > 10_000_000)
       throw badInput('Not a valid frame.', 'gateFrame');
     const frame = link?.link ? await tourFrameOfLink(services, tour.id, link.link, input.gateFrame!) : input.gateFrame!;
-    gate = gateLeadColumns(gated.lead_gate_approval, frame, link?.link?.lead_gate_mode ? link.link.id : null);
+    gate = gateLeadColumns(
+      gated.lead_gate_approval,
+      frame,
+      link?.link?.lead_gate_mode ? link.link.id : null,
+      tour.access_version,
+    );
   }
 
   const live = input.leadType === LEAD_TYPES.LIVE_VIEWING;

@@ -1,8 +1,9 @@
 /**
- * The two signed things of tour access: an access grant (what the password screen gives a visitor for this browser
- * session) and a media signature (what lets a clip or poster of a protected tour be fetched). Both are HMACs with a key
- * derived from JWT_SECRET and both name the tour's `access_version`, so changing the access or the password revokes
- * every grant and every signed URL at once.
+ * The signed things of tour access: an access grant (what the password screen gives a visitor for this browser
+ * session), a lead gate's pass (what lets one lead through one gate), and a media signature (what lets a clip or poster
+ * of a protected tour be fetched). All are HMACs with a key derived from JWT_SECRET, each names what it grants, and all
+ * name the tour's `access_version`, so changing the access or the password revokes every grant, pass and signed URL at
+ * once.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Services } from '../services.js';
@@ -13,15 +14,9 @@ const GRANT_SECONDS = 12 * 60 * 60;
 const MEDIA_MIN_SECONDS = 2 * 60 * 60;
 const MEDIA_ROUND_SECONDS = 60 * 60;
 
-const keys = new WeakMap<Services, Buffer>();
-function keyOf(services: Services): Buffer {
-  let key = keys.get(services);
-  if (!key) {
-    key = createHmac('sha256', services.config.jwtSecret).update('tour-access').digest();
-    keys.set(services, key);
-  }
-  return key;
-}
+/** Tour access's key, derived from JWT_SECRET (one HMAC more per MAC: about a microsecond, nothing kept). */
+const keyOf = (services: Services): Buffer =>
+  createHmac('sha256', services.config.jwtSecret).update('tour-access').digest();
 
 const mac = (services: Services, text: string) =>
   createHmac('sha256', keyOf(services)).update(text).digest('base64url');
@@ -41,62 +36,83 @@ export interface GatePass {
   gate: string;
 }
 
-const grantText = (tourId: string, version: number, expires: number | string, pass: GatePass | null) =>
-  `grant\n${tourId}\n${version}\n${expires}${pass ? `\n${pass.leadId}\n${pass.gate}` : ''}`;
-
 /**
- * A grant for one tour at one access version: `<expires>.<version>.<mac>`. A grant naming a lead and a gate
- * (`<expires>.<version>.<lead id>.<gate>.<mac>`) is also the pass through that one lead gate: the tour's own
- * (TOUR_GATE) or one audience link's (its id); the lead was approved, or went on at once (services/lead-gate/).
+ * What a signed capability grants, named inside what its MAC covers: a password grant (`grant`) lets its holder see a
+ * password tour; a gate pass (`pass`) lets its lead through one lead gate and nothing else (never a password).
  */
+const grantText = (tourId: string, version: number, expires: number | string) =>
+  `grant\n${tourId}\n${version}\n${expires}`;
+const passText = (tourId: string, version: number, expires: number | string, pass: GatePass) =>
+  `pass\n${tourId}\n${version}\n${expires}\n${pass.leadId}\n${pass.gate}`;
+/** A pass's first part: a pass is told from a grant by its form and by what its MAC covers. */
+const PASS_PREFIX = 'p';
+
+/** A password grant for one tour at one access version: `<expires>.<version>.<mac>`. */
 export function signGrant(
   services: Services,
   tourId: string,
   version: number,
   nowMs = Date.now(),
-  pass?: GatePass,
 ): { token: string; expiresAt: Date } {
   const expires = Math.floor(nowMs / 1000) + GRANT_SECONDS;
-  const named = pass ? `.${pass.leadId}.${pass.gate}` : '';
   return {
-    token: `${expires}.${version}${named}.${mac(services, grantText(tourId, version, expires, pass ?? null))}`,
+    token: `${expires}.${version}.${mac(services, grantText(tourId, version, expires))}`,
     expiresAt: new Date(expires * 1000),
   };
+}
+
+/**
+ * The pass through one lead gate (the tour's own, TOUR_GATE, or one audience link's, its id) for one lead at the access
+ * version the lead went through at: `p.<expires>.<version>.<lead id>.<gate>.<mac>`. It opens that gate only while the
+ * lead still holds it (services/lead-gate/pass-check.ts) and is never a password grant.
+ */
+export function signPass(services: Services, tourId: string, version: number, pass: GatePass, nowMs = Date.now()) {
+  const expires = Math.floor(nowMs / 1000) + GRANT_SECONDS;
+  const sig = mac(services, passText(tourId, version, expires, pass));
+  return `${PASS_PREFIX}.${expires}.${version}.${pass.leadId}.${pass.gate}.${sig}`;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const isGateId = (gate: string) => gate === TOUR_GATE || UUID.test(gate);
 
-/**
- * The live grant's parts: null unless `token` is a live grant for this tour at its current access version. A pass of
- * the earlier form, naming a lead but no gate (`<expires>.<version>.<lead id>.<mac>`), is still a grant but no pass.
- */
-function liveGrant(
-  services: Services,
-  tourId: string,
-  version: number,
-  token: unknown,
-  nowMs: number,
-): { pass: GatePass | null } | null {
-  if (typeof token !== 'string' || token.length > 200) return null;
-  const parts = token.split('.');
-  if (parts.length !== 3 && parts.length !== 4 && parts.length !== 5) return null;
-  const [expires, v] = parts as [string, string];
-  const sig = parts[parts.length - 1]!;
-  if (!expires || !v || !sig || Number(v) !== version || !/^\d+$/.test(expires) || Number(expires) * 1000 <= nowMs)
-    return null;
-  if (parts.length === 4) {
-    const leadId = parts[2]!;
-    if (!UUID.test(leadId)) return null;
-    const text = `grant\n${tourId}\n${version}\n${expires}\n${leadId}`;
-    return sameText(sig, mac(services, text)) ? { pass: null } : null;
-  }
-  const pass = parts.length === 5 ? { leadId: parts[2]!, gate: parts[3]! } : null;
-  if (pass && (!UUID.test(pass.leadId) || !isGateId(pass.gate))) return null;
-  return sameText(sig, mac(services, grantText(tourId, version, expires, pass))) ? { pass } : null;
+/** A capability sent with a request may be a list (a grant and a pass, space-separated): at most this many. */
+const MAX_CAPABILITIES = 3;
+const CAPABILITY_MAX_CHARS = 200;
+
+/** The single capabilities a request carries (`access`: one, or a space-separated list of a grant and passes). */
+function capabilities(token: unknown): string[] {
+  if (typeof token !== 'string' || token.length > MAX_CAPABILITIES * (CAPABILITY_MAX_CHARS + 1)) return [];
+  const list = token.split(' ').filter(Boolean);
+  return list.length <= MAX_CAPABILITIES ? list.filter((t) => t.length <= CAPABILITY_MAX_CHARS) : [];
 }
 
-/** Whether `token` is a live grant for this tour at its current access version (a lead gate's pass is one too). */
+const liveExpiry = (expires: string | undefined, nowMs: number) =>
+  !!expires && /^\d+$/.test(expires) && Number(expires) * 1000 > nowMs;
+
+/** Whether one capability is a live password grant for this tour at this access version. */
+function isLiveGrant(services: Services, tourId: string, version: number, token: string, nowMs: number): boolean {
+  const parts = token.split('.');
+  if (parts.length !== 3) return false;
+  const [expires, v, sig] = parts as [string, string, string];
+  if (!liveExpiry(expires, nowMs) || !/^\d+$/.test(v) || Number(v) !== version || !sig) return false;
+  return sameText(sig, mac(services, grantText(tourId, version, expires)));
+}
+
+/** The pass one capability is, when it is a live pass for this tour at this access version. */
+function livePass(services: Services, tourId: string, version: number, token: string, nowMs: number): GatePass | null {
+  const parts = token.split('.');
+  if (parts.length !== 6 || parts[0] !== PASS_PREFIX) return null;
+  const [, expires, v, leadId, gate, sig] = parts as [string, string, string, string, string, string];
+  if (!liveExpiry(expires, nowMs) || !/^\d+$/.test(v) || Number(v) !== version || !sig) return null;
+  if (!UUID.test(leadId) || !isGateId(gate)) return null;
+  const pass = { leadId, gate };
+  return sameText(sig, mac(services, passText(tourId, version, expires, pass))) ? pass : null;
+}
+
+/**
+ * Whether `token` (one capability or a list) holds a live password grant for this tour at its current access version.
+ * A gate pass is no grant: it opens its gate, never a password tour.
+ */
 export function verifyGrant(
   services: Services,
   tourId: string,
@@ -104,12 +120,13 @@ export function verifyGrant(
   token: unknown,
   nowMs = Date.now(),
 ): boolean {
-  return liveGrant(services, tourId, version, token, nowMs) !== null;
+  return capabilities(token).some((t) => isLiveGrant(services, tourId, version, t, nowMs));
 }
 
 /**
- * The lead a live pass through this gate names (TOUR_GATE, or the id of the audience link whose own gate it is). A
- * pass granted at another gate of the tour, or any other grant, is null: each gate takes only its own passes.
+ * The lead a live pass through this gate names (TOUR_GATE, or the id of the audience link whose own gate it is), by
+ * its signature only: whether the lead still holds it is services/lead-gate/pass-check.ts. A pass granted at another
+ * gate of the tour, or any other capability, is null: each gate takes only its own passes.
  */
 export function gatePassLead(
   services: Services,
@@ -119,14 +136,17 @@ export function gatePassLead(
   gate: string,
   nowMs = Date.now(),
 ): string | null {
-  const pass = liveGrant(services, tourId, version, token, nowMs)?.pass;
-  return pass && pass.gate === gate ? pass.leadId : null;
+  for (const t of capabilities(token)) {
+    const pass = livePass(services, tourId, version, t, nowMs);
+    if (pass && pass.gate === gate) return pass.leadId;
+  }
+  return null;
 }
 
 /**
- * Signatures made this hour, by version, expiry and key: a protected tour's answer signs every clip (80 for 40 clips).
+ * Signatures made this hour are kept (`services.mediaSignatures`, by version, expiry and key): a protected tour's answer
+ * signs every clip (80 for 40 clips).
  */
-const signed = new WeakMap<Services, Map<string, string>>();
 const SIGNED_MAX = 50_000;
 
 /**
@@ -139,11 +159,7 @@ export const mediaExpiry = (nowMs = Date.now()): number =>
 /** The query string that lets `key` be fetched until the signature expires (`e`, `v`, `s`). */
 export function mediaSignature(services: Services, key: string, version: number, nowMs = Date.now()): string {
   const e = mediaExpiry(nowMs);
-  let memo = signed.get(services);
-  if (!memo) {
-    memo = new Map();
-    signed.set(services, memo);
-  }
+  const memo = services.mediaSignatures;
   const id = `${version}\n${e}\n${key}`;
   let q = memo.get(id);
   if (q === undefined) {
