@@ -17,3 +17,11 @@ export const formatPercent = (rate: number): string => `${Math.round(Math.max(0,
 
 /** A count with its noun, singular for one: "1 visit", "2 visits", "1 hour"; `plural` where adding "s" is wrong. */
 export const countOf = (n: number, noun: string, plural = `${noun}s`): string => `${n} ${n === 1 ? noun : plural}`;
+
+/**
+ * What the owner is told of a tour made from a cut-off recording (the file ended before the length its index declares):
+ * "Only the first 16 s of 1 min could be read; the rest of the file was missing." On the card, in Tour Info and by mail.
+ */
+export function cutOffRecordingText(keptSeconds: number, declaredSeconds: number): string {
+  return `Only the first ${formatDuration(keptSeconds)} of ${formatDuration(declaredSeconds)} could be read; the rest of the file was missing.`;
+}

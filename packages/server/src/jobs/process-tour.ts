@@ -17,6 +17,7 @@ import { planSegments } from '../media/source-frames.js';
 import { makeWorkDir } from '../media/work-dir.js';
 import type { Services } from '../services/services.js';
 import { finishProcessedTour, failTour, tidyFinishedTour, versionPrefix } from './finish-processed-tour.js';
+import { cutOffOf, mailCutOff, type CutOff } from './cut-off-recording.js';
 import { enqueueSegments } from './processing-jobs.js';
 import {
   BAND,
@@ -99,12 +100,15 @@ export async function processTourJob(
     // Sizes as stored (the media core reports the same files' sizes).
     const fullSize = clips.reduce((n, c) => n + c.highSize, 0);
     const mediumSize = clips.reduce((n, c) => n + c.lowSize, 0);
-    const videoInfo: VideoInfoJson = {
+    // A cut-off recording keeps what was decoded; the video info says how much of what the file declares.
+    const cut = cutOffOf(probe, clips.reduce((n, c) => n + c.frameCount, 0) / result.fps);
+    const videoInfo: VideoInfoJson & Partial<CutOff> = {
       width: result.videoInfo.width,
       height: result.videoInfo.height,
       fullSize,
       mediumSize,
       smallSize: thumbnail.size,
+      ...cut,
     };
     const outcome = await finishProcessedTour(services, {
       tourId,
@@ -121,6 +125,7 @@ export async function processTourJob(
       fps: result.fps,
       thumbnailKey: thumbnail.key,
     });
+    if (outcome === 'processed' && cut) await mailCutOff(services, tourId, cut);
     if (outcome === 'deleted') await storage.deletePrefix(`tours/${tourId}/`);
     if (outcome === 'superseded') await storage.deletePrefix(prefix);
   } catch (err) {

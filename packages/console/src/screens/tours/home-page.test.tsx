@@ -290,6 +290,34 @@ describe('home (My Tours)', () => {
     expect(labels).toEqual(['Preview', 'Share']);
   });
 
+  it('a tour made from a cut-off recording says what was kept, on its card and in Tour Info', async () => {
+    vi.stubGlobal(
+      'fetch',
+      stubFetch({
+        ToursHome: () => ({
+          body: home([
+            tour('tour_cut', 'PROCESSED', {
+              videoInfo: { __typename: 'VideoInfo', keptSeconds: 16.13, declaredSeconds: 60 },
+            }),
+            tour('tour_whole', 'PROCESSED', {
+              videoInfo: { __typename: 'VideoInfo', keptSeconds: null, declaredSeconds: null },
+            }),
+          ]),
+        }),
+      }).impl,
+    );
+    renderHome();
+    const words = 'Only the first 16 s of 1 min could be read; the rest of the file was missing.';
+    const cut = (await screen.findByText('Tour tour_cut')).closest('article')!;
+    expect(within(cut as HTMLElement).getByTestId('tour-cut-off')).toHaveTextContent(words);
+    const whole = screen.getByText('Tour tour_whole').closest('article')!;
+    expect(within(whole as HTMLElement).queryByTestId('tour-cut-off')).toBeNull();
+    fireEvent.click(screen.getByText('Tour tour_cut'));
+    const actions = await screen.findByRole('list', { name: 'Actions for Tour tour_cut' });
+    fireEvent.click(within(actions).getByText('Edit Info'));
+    expect(await screen.findByTestId('tour-info-cut-off')).toHaveTextContent(words);
+  });
+
   it('the card dialog offers every action and its Delete asks for confirmation', async () => {
     vi.stubGlobal(
       'fetch',

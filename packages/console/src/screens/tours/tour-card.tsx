@@ -5,7 +5,7 @@ import SlProgressBar from '@shoelace-style/shoelace/dist/react/progress-bar/inde
 import { formatTexts } from '@roomwalk/shared';
 import { readFragment, type FragmentOf, type ResultOf } from '../../graphql/graphql.js';
 import { TourCardFields } from './tour-operations.js';
-import { clampPercent, tourPhase } from './tour-status.js';
+import { clampPercent, cutOffNote, tourPhase } from './tour-status.js';
 import { TOUR_TEXTS } from './texts.js';
 import { useTourProgress } from './use-tour-progress.js';
 
@@ -24,6 +24,8 @@ export function TourCard({ tour, onOpen, onDelete, onSettled }: TourCardProps) {
   const phase = tourPhase(tour.status.status);
   const live = useTourProgress(tour.id, tour.progress, phase === 'processing', onSettled);
   const title = tour.title?.trim() || TOUR_TEXTS.titlePlaceholder;
+  // A tour made from a cut-off recording says what was kept (the whole sentence: it tells the owner what happened).
+  const cut = cutOffNote(tour.videoInfo);
 
   if (phase === 'failed') {
     return (
@@ -89,6 +91,11 @@ export function TourCard({ tour, onOpen, onDelete, onSettled }: TourCardProps) {
           <span className="tour-card-title">{title}</span>
           {tour.description ? <span className="tour-card-text">{tour.description}</span> : null}
           <span className="tour-card-views">{formatTexts.views(tour.views)}</span>
+          {cut ? (
+            <span className="tour-card-reason" data-testid="tour-cut-off">
+              {cut}
+            </span>
+          ) : null}
         </span>
       </button>
     </article>

@@ -30,6 +30,7 @@ import { TourAccessField, accessChanged, accessProblem, type AccessChoice } from
 import { LeadGateField, useLeadGate } from './lead-gate-field.js';
 import { ThumbnailCrop, loadImage, renderCrop, type CropRect } from './thumbnail-crop.js';
 import { TOUR_TEXTS } from './texts.js';
+import { cutOffNote } from './tour-status.js';
 
 type Values = z.input<typeof tourInfoSchema>;
 
@@ -39,6 +40,8 @@ interface TourInfoTarget {
   description?: string | null;
   listingLink?: string | null;
   thumbnailURL?: string | null;
+  /** A cut-off recording's kept and declared seconds (the card's fragment). */
+  videoInfo?: { keptSeconds?: number | null; declaredSeconds?: number | null } | null;
 }
 
 export interface TourInfoDialogProps {
@@ -137,6 +140,11 @@ export function TourInfoDialog({ open, tour, mode, onClose, onSaved }: TourInfoD
       cancelLabel={mode === 'edit' ? TOUR_TEXTS.cancel : null}
       before={mode === 'edit' ? <ThumbnailChange tour={tour} /> : null}
     >
+      {cutOffNote(tour.videoInfo) ? (
+        <p className="hint" role="note" data-testid="tour-info-cut-off">
+          {cutOffNote(tour.videoInfo)}
+        </p>
+      ) : null}
       <FormField
         label={TOUR_TEXTS.title}
         placeholder={TOUR_TEXTS.titlePlaceholder}

@@ -15,6 +15,7 @@ export const TourCardFields = graphql(`
     status { status }
     failureReason
     liveViewing
+    videoInfo { keptSeconds declaredSeconds }
   }
 `);
 

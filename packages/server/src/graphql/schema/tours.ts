@@ -44,7 +44,15 @@ const TourLogRef = builder.objectRef<{ status: string; error: string | null }>('
   fields: (t) => ({ status: t.exposeString('status'), error: t.exposeString('error', { nullable: true }) }),
 });
 const VideoInfoRef = builder
-  .objectRef<{ width: number; height: number; fullSize: number; mediumSize: number; smallSize: number }>('VideoInfo')
+  .objectRef<{
+    width: number;
+    height: number;
+    fullSize: number;
+    mediumSize: number;
+    smallSize: number;
+    keptSeconds?: number;
+    declaredSeconds?: number;
+  }>('VideoInfo')
   .implement({
     fields: (t) => ({
       width: t.exposeInt('width'),
@@ -52,6 +60,17 @@ const VideoInfoRef = builder
       fullSize: t.exposeFloat('fullSize', { description: 'Bytes of the high-resolution clips.' }),
       mediumSize: t.exposeFloat('mediumSize', { description: 'Bytes of the low-resolution clips.' }),
       smallSize: t.exposeFloat('smallSize', { description: 'Bytes of the thumbnail.' }),
+      keptSeconds: t.float({
+        nullable: true,
+        description:
+          'A cut-off recording (the file ended before the length its index declares): the seconds the tour was made of; null for a whole file.',
+        resolve: (v) => v.keptSeconds ?? null,
+      }),
+      declaredSeconds: t.float({
+        nullable: true,
+        description: "A cut-off recording: the seconds the file's index declares; null for a whole file.",
+        resolve: (v) => v.declaredSeconds ?? null,
+      }),
     }),
   });
 const AgentProfileRef = builder
