@@ -1,10 +1,13 @@
 /**
  * GET/HEAD /media/<key>: files of the store, for <tour-player> on any listing site. Byte ranges (decode workers fetch
- * clips by range), ETags, year-long immutable caching for versioned keys, open CORS. A file of a password or
- * company-only tour (`tours/<id>/…`) is served only with a live signature of its key at the tour's access version
- * (`?e=&v=&s=`, made by services/tour-access/ tourMediaUrl), privately cached; without one it is Not found like a
- * key that names nothing. So is a clip past a public tour's lead gate (services/lead-gate/): its URL is
- * signed only for callers through the gate.
+ * clips by range), ETags, year-long immutable caching for versioned keys. Who may read a file is one rule on its
+ * canonical key (storage/media-key.ts), the same on every store: the path must be the key at its one spelling (no dot
+ * segment, escape, backslash, case change...), then what the key is decides. A public tour's files, profile pictures
+ * and logos: anyone, open CORS. A file of a password or company-only tour, or past a public tour's lead gate
+ * (services/lead-gate/): only with a live signature of its key at the tour's access version (`?e=&v=&s=`, made by
+ * services/tour-access/ tourMediaUrl), privately cached. A tour's original and a source upload: a signed-in member of
+ * its company (`Authorization: Bearer`), never cached. Multipart and S3 staging, exports and any other key: never. A
+ * refusal is Not found, like a key that names nothing.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -12,23 +15,23 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES } from '@roomwalk/shared';
 import { refuse } from './refuse.js';
 import { LocalStorage } from '../storage/local-storage.js';
-import { isSafeKey } from '../storage/storage.js';
+import { keyOfPath, mediaRuleOf, type MediaRule } from '../storage/media-key.js';
 import type { Services } from '../services/services.js';
+import { resolveAuth } from '../services/resolve-auth.js';
 import { accessIndexOf } from '../services/tour-access/access-index.js';
 import { verifyMediaSignature } from '../services/tour-access/grants.js';
 
-/** A tour's files: `tours/<tour id>/…`. */
-const TOUR_KEY = /^tours\/([0-9a-f-]{36})\//;
-/** A protected tour's file with its signature: each browser keeps it, no shared cache does. */
-const SIGNED_CACHE = 'private, max-age=3600';
-
-/** Keys whose bytes never change: each processing attempt and each chosen thumbnail gets a new key. */
-const IMMUTABLE_KEY = /^tours\/[0-9a-f-]{36}\/(v\d+|thumbs)\//;
+const PREFIX = '/media/';
 
 const MEDIA_CACHE = {
+  /** Keys whose bytes never change: each processing attempt and each chosen thumbnail gets a new key. */
   immutable: 'public, max-age=31536000, immutable',
-  /** Other keys (source videos, images other parts store) may be replaced in place: revalidate with the ETag. */
+  /** Other public keys (photos, reels, pictures) may be replaced in place: revalidate with the ETag. */
   revalidate: 'public, max-age=60, must-revalidate',
+  /** A protected tour's file with its signature: each browser keeps it, no shared cache does. */
+  signed: 'private, max-age=3600',
+  /** The original, for a member: kept by nobody. */
+  members: 'private, no-store',
 } as const;
 
 /** Parses a single `bytes=` range; null when absent, 'invalid' when unsatisfiable. Multiple ranges are served whole. */
@@ -57,24 +60,67 @@ function notFound(reply: FastifyReply) {
   return refuse(reply, ERROR_CODES.NOT_FOUND, 'Not found.');
 }
 
-async function serve(services: Services, req: FastifyRequest, reply: FastifyReply, head: boolean) {
-  reply.header('Access-Control-Allow-Origin', '*');
-  reply.header('Access-Control-Expose-Headers', 'Content-Length, Content-Range, Accept-Ranges, ETag');
-  reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
-  reply.header('Timing-Allow-Origin', '*');
-  const key = (req.params as { '*': string })['*'];
-  // Keys are ours: a key with dot-dot, a leading slash, a doubled slash or odd characters names nothing.
-  if (!key || !isSafeKey(key) || key.endsWith('.meta') || key.endsWith('.part')) return notFound(reply);
-  let signed = false;
-  const tourId = TOUR_KEY.exec(key)?.[1];
-  if (tourId) {
-    const state = await accessIndexOf(services).get(tourId);
-    if (state && (state.access !== 'PUBLIC' || state.gated?.has(key))) {
-      if (!verifyMediaSignature(services, key, state.version, req.query as Record<string, unknown>))
-        return notFound(reply);
-      signed = true;
+/**
+ * How `rule` may be read by this request: the Cache-Control to answer with and whether any origin may read it, or null
+ * when it may not be read.
+ */
+async function readAs(
+  services: Services,
+  req: FastifyRequest,
+  rule: MediaRule,
+): Promise<{ cache: string; anyOrigin: boolean } | null> {
+  switch (rule.read) {
+    case 'never':
+      return null;
+    case 'public':
+      return { cache: MEDIA_CACHE.revalidate, anyOrigin: true };
+    case 'tour': {
+      const state = await accessIndexOf(services).get(rule.tourId);
+      // No such tour (or deleted): its files name nothing.
+      if (!state) return null;
+      if (state.access === 'PUBLIC' && !state.gated?.has(rule.key))
+        return { cache: rule.immutable ? MEDIA_CACHE.immutable : MEDIA_CACHE.revalidate, anyOrigin: true };
+      if (!verifyMediaSignature(services, rule.key, state.version, req.query as Record<string, unknown>)) return null;
+      // The signature is the capability: the player on a listing site reads it cross-origin, no shared cache keeps it.
+      return { cache: MEDIA_CACHE.signed, anyOrigin: true };
+    }
+    case 'members': {
+      const header = req.headers.authorization;
+      const auth = header ? await resolveAuth(services, header) : null;
+      if (!auth) return null;
+      const owner =
+        'tourId' in rule.of
+          ? // Only the original the tour names now: one it replaced is gone, or going.
+            await services.db
+              .selectFrom('tours')
+              .select('company_id')
+              .where('id', '=', rule.of.tourId)
+              .where('photo_source_key', '=', rule.key)
+              .where('deleted_at', 'is', null)
+              .executeTakeFirst()
+          : await services.db.selectFrom('uploads').select('company_id').where('key', '=', rule.key).executeTakeFirst();
+      return owner?.company_id === auth.companyId ? { cache: MEDIA_CACHE.members, anyOrigin: false } : null;
     }
   }
+}
+
+async function serve(services: Services, req: FastifyRequest, reply: FastifyReply, head: boolean) {
+  reply.header('Timing-Allow-Origin', '*');
+  // The path as sent (Fastify's wildcard parameter is already decoded once): the key must be its one spelling.
+  const url = req.url;
+  const q = url.indexOf('?');
+  const rawPath = (q === -1 ? url : url.slice(0, q)).slice(PREFIX.length);
+  const key = url.startsWith(PREFIX) ? keyOfPath(rawPath) : null;
+  const as = key ? await readAs(services, req, mediaRuleOf(key)) : null;
+  // A refusal says nothing, so any site may read it (a player tells "gone" from "unreachable").
+  if (!as || as.anyOrigin) {
+    reply.header('Access-Control-Allow-Origin', '*');
+    reply.header('Access-Control-Expose-Headers', 'Content-Length, Content-Range, Accept-Ranges, ETag');
+    reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
+  } else {
+    reply.header('Cross-Origin-Resource-Policy', 'same-origin');
+  }
+  if (!key || !as) return notFound(reply);
   const storage = services.storage;
   const meta = await storage.head(key);
   if (!meta) return notFound(reply);
@@ -88,15 +134,12 @@ async function serve(services: Services, req: FastifyRequest, reply: FastifyRepl
   const etag = `"${createHash('sha1').update(`${key}\n${version}`).digest('base64url').slice(0, 22)}"`;
   reply.header('ETag', etag);
   reply.header('Accept-Ranges', 'bytes');
-  reply.header(
-    'Cache-Control',
-    signed ? SIGNED_CACHE : IMMUTABLE_KEY.test(key) ? MEDIA_CACHE.immutable : MEDIA_CACHE.revalidate,
-  );
+  reply.header('Cache-Control', as.cache);
   reply.header('Content-Type', meta.contentType);
   reply.header('X-Content-Type-Options', 'nosniff');
 
   const inm = req.headers['if-none-match'];
-  if (inm && inm.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}` || t.trim() === '*')) {
+  if (inm?.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}` || t.trim() === '*')) {
     return reply.code(304).send();
   }
 

@@ -7,7 +7,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ByteLimit } from '../core/byte-limit.js';
 import type { PresignedPut, Storage, StoredPart } from './storage.js';
-import { isSafeKey, MultipartGoneError } from './storage.js';
+import { isCanonicalKey } from './media-key.js';
+import { MultipartGoneError } from './storage.js';
 
 export interface LocalStorageOptions {
   root: string;
@@ -46,7 +47,7 @@ export class LocalStorage implements Storage {
   constructor(private readonly opts: LocalStorageOptions) {}
 
   pathOf(key: string): string {
-    if (!isSafeKey(key)) throw new Error(`Unsafe storage key: ${key}`);
+    if (!isCanonicalKey(key)) throw new Error(`Unsafe storage key: ${key}`);
     return path.join(this.opts.root, key);
   }
 
@@ -118,7 +119,7 @@ export class LocalStorage implements Storage {
   }
 
   async deletePrefix(prefix: string) {
-    if (!isSafeKey(prefix.replace(/\/$/, ''))) throw new Error(`Unsafe storage prefix: ${prefix}`);
+    if (!isCanonicalKey(prefix.replace(/\/$/, ''))) throw new Error(`Unsafe storage prefix: ${prefix}`);
     await fs.rm(path.join(this.opts.root, prefix), { recursive: true, force: true });
   }
 

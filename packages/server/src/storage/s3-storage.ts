@@ -25,7 +25,8 @@ import {
 import type { HeadObjectCommandOutput, ListMultipartUploadsCommandOutput } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { PresignedPut, Storage, StoredObject, StoredPart } from './storage.js';
-import { isSafeKey, MultipartGoneError, UploadChangedError } from './storage.js';
+import { isCanonicalKey } from './media-key.js';
+import { MultipartGoneError, UploadChangedError } from './storage.js';
 
 export interface S3StorageOptions {
   bucket: string;
@@ -87,7 +88,7 @@ export class S3Storage implements Storage {
   }
 
   #check(key: string): string {
-    if (!isSafeKey(key)) throw new Error(`Unsafe storage key: ${key}`);
+    if (!isCanonicalKey(key)) throw new Error(`Unsafe storage key: ${key}`);
     return key;
   }
 

@@ -87,8 +87,3 @@ export class MultipartGoneError extends Error {}
 
 /** sealUpload: the upload kept changing between its check and its seal (a PUT to it still running). */
 export class UploadChangedError extends Error {}
-
-/** Keys are ours alone: lower-case segments of safe characters, no dot-dot. */
-export function isSafeKey(key: string): boolean {
-  return /^[a-z0-9][a-z0-9/_.-]{0,300}$/i.test(key) && !key.includes('..') && !key.includes('//');
-}
