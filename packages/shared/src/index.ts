@@ -17,3 +17,4 @@ export * from './visible-frames.js';
 export * from './guarded-storage.js';
 export * from './branding.js';
 export * from './duration.js';
+export * from './share-texts.js';

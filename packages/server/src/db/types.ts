@@ -135,6 +135,10 @@ export interface ToursTable {
   lead_gate_approval: Generated<boolean>;
   /** The original that followed a converted upload, under a random key (migration 0225, services/photo-source.ts). */
   photo_source_key: string | null;
+  /** Search engines may show the tour (migration 0240): its share page is indexable and in /sitemap.xml. */
+  listed: Generated<boolean>;
+  /** The 1200x630 link preview picture (migration 0240, jobs/share-preview-job.ts); NULL until made. */
+  share_image_key: string | null;
   deactivated_at: NullableTimestamp;
   deleted_at: NullableTimestamp;
   created_at: Timestamp;

@@ -6,6 +6,7 @@ import './schema/accounts.js';
 import './schema/account-mutations.js';
 import './schema/tours.js';
 import './schema/tour-access.js';
+import './schema/tour-listing.js';
 import './schema/lead-gate.js';
 import './schema/audience-links.js';
 import './schema/media.js';

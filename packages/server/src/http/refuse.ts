@@ -53,9 +53,9 @@ export const errorCodeToHttpStatus = {
 /**
  * Statuses that describe the request's transport rather than its error, given beside the code: a signed link that
  * does not hold (403), a body too large (413) or of a type the route does not take (415), a byte range outside the
- * file (416), a service behind the route that failed (502).
+ * file (416), a format the route does not speak (501: oEmbed's XML), a service behind the route that failed (502).
  */
-type TransportStatus = 403 | 413 | 415 | 416 | 502;
+type TransportStatus = 403 | 413 | 415 | 416 | 501 | 502;
 
 interface RefuseOptions {
   status?: TransportStatus;

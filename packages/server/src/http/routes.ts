@@ -24,6 +24,9 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   await (await import('./lead-gate-page.js')).registerLeadGatePage(app, services);
   await (await import('./public-tour-cache.js')).registerPublicTourCache(app, services);
   await (await import('./personal-data.js')).registerPersonalDataRoutes(app, services);
+  await (await import('./share-page.js')).registerSharePage(app, services);
+  await (await import('./oembed.js')).registerOembed(app, services);
+  await (await import('./sitemap.js')).registerSitemap(app, services);
   // Keep last: its not-found handler sends client-side routes to the console.
   await registerStatic(app, services);
 }

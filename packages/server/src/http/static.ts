@@ -46,8 +46,12 @@ function isConsolePath(url: string): boolean {
   );
 }
 
+/** The console's production build folder (its index.html is also the share page's shell, http/share-page.ts). */
+export const consoleDistOf = (services: Services): string =>
+  path.resolve(services.config.CONSOLE_DIST ?? path.join(repoPackages, 'console/dist'));
+
 export async function registerStatic(app: FastifyInstance, services: Services): Promise<void> {
-  const consoleDist = path.resolve(services.config.CONSOLE_DIST ?? path.join(repoPackages, 'console/dist'));
+  const consoleDist = consoleDistOf(services);
   const playerDist = path.resolve(services.config.PLAYER_DIST ?? path.join(repoPackages, 'player-element/dist'));
 
   if (fs.existsSync(playerDist)) {

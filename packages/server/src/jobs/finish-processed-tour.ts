@@ -16,6 +16,7 @@ import { topics } from '../events/event-bus.js';
 import { tourFailedWebhook, tourProcessedWebhook } from '../services/developer/webhook-payloads.js';
 import type { Services } from '../services/services.js';
 import { recordProcessingRate } from '../services/processing-metrics.js';
+import { sharePreviewQueue } from './share-preview-job.js';
 
 interface ClipRow {
   index: number;
@@ -91,6 +92,7 @@ export async function finishProcessedTour(services: Services, done: FinishedAtte
     thumbnailURL: storage.publicUrl(outcome.thumbnailKey),
   } satisfies TourProgressEvent);
   await tourProcessedWebhook(services, tourId);
+  await sharePreviewQueue.enqueue(services, { tourId });
   return 'processed';
 }
 

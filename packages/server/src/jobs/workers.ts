@@ -12,6 +12,7 @@ import { webhookDeliverer } from '../services/developer/webhook-deliveries.js';
 import { rollupRoomAnalytics } from '../services/reports/room-rollup.js';
 import { runSellerReport, sweepDueDigests } from '../services/seller-reports/runs.js';
 import type { Services } from '../services/services.js';
+import { makeSharePreview } from '../services/share-preview/preview-image.js';
 import { sweepAbandonedUploads } from '../services/uploads.js';
 import { accountMailRequestQueue } from './account-mail-job.js';
 import { aiMarkersJob } from './ai-markers.js';
@@ -33,6 +34,7 @@ import type { JobDefinition } from './queue.js';
 import { reelJob } from './reel.js';
 import { reelQueue } from './reel-job.js';
 import { sellerDigestSweepQueue, sellerReportQueue } from './seller-report-jobs.js';
+import { sharePreviewQueue } from './share-preview-job.js';
 import { generateShotsJob, shotWorkJob } from './shots.js';
 import { shotsQueue } from './shots-job.js';
 import { roomAnalyticsRollupQueue, uploadsSweepQueue } from './sweep-jobs.js';
@@ -64,6 +66,7 @@ export async function registerWorkers(services: Services): Promise<void> {
   });
   await aiMarkersQueue.register(services, (job) => aiMarkersJob(services, job.runId));
   await reelQueue.register(services, (job) => reelJob(services, job.reelId));
+  await sharePreviewQueue.register(services, (job) => makeSharePreview(services, job.tourId));
   await shotsQueue.register(services, (job) =>
     job.kind === 'generate' ? generateShotsJob(services, job.tourId) : shotWorkJob(services, job),
   );

@@ -14,6 +14,7 @@ import {
 import type { TourRow } from '../db/types.js';
 import { readFileUpload } from '../core/file-upload.js';
 import { createProcessingQueues, enqueueProcessTour } from '../jobs/processing-jobs.js';
+import { sharePreviewQueue } from '../jobs/share-preview-job.js';
 import type { AuthInfo, FileUploadValue } from '../core/auth.js';
 import { decodeId } from '../core/ids.js';
 import { AppError, forbidden, fromZod, notFound } from '../core/errors.js';
@@ -179,6 +180,7 @@ export async function updateThumbnail(
     if (!updated) await services.storage.delete(key).catch(() => undefined);
   }
   if (!updated) throw notFound(ERROR_TEXTS.tourNotFound);
+  await sharePreviewQueue.enqueue(services, { tourId: tour.id });
   // A thumbnail made by processing stays with its clips; only an earlier chosen one is removed.
   if (oldKey && /^tours\/[^/]+\/thumbs\//.test(oldKey))
     await services.storage.delete(oldKey).catch((e) => services.log.warn(e, 'could not delete a replaced thumbnail'));

@@ -32,6 +32,7 @@ import * as m0215 from './0215-multipart-size-at-end.js';
 import * as m0220 from './0220-lead-gate-link.js';
 import * as m0225 from './0225-photo-source-key.js';
 import * as m0232 from './0232-lead-gate-pass-version.js';
+import * as m0240 from './0240-tour-sharing.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-accounts-and-tours': m0001,
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '0220-lead-gate-link': m0220,
   '0225-photo-source-key': m0225,
   '0232-lead-gate-pass-version': m0232,
+  '0240-tour-sharing': m0240,
 };
