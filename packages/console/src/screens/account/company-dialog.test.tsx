@@ -21,28 +21,31 @@ const branding = () => ({
   },
 });
 
-function renderDialog(canEditLogo: boolean) {
+function renderDialog(canEditLogo: boolean, refuse?: { code: string; message: string }) {
   const store = createSessionStore({ log: () => undefined });
   store.login(validToken([canEditLogo ? 'basic' : 'entry']), 'roomwalk');
   const fetch = stubFetch({
     CompanyBranding: branding,
-    CompanySave: (b) => ({
-      body: {
-        data: {
-          companySave: {
-            __typename: 'Company',
-            id: 'c',
-            name: 'Villa Estates',
-            address: null,
-            vatno: null,
-            countrycode: 'en_ZA',
-            logoimageurl: null,
-            accentColor:
-              (b as { variables: { input: { accentColor?: string } } }).variables.input.accentColor ?? '#0b5394',
+    CompanySave: (b) =>
+      refuse
+        ? { body: { data: null, errors: [{ message: refuse.message, extensions: { code: refuse.code } }] } }
+        : {
+            body: {
+              data: {
+                companySave: {
+                  __typename: 'Company',
+                  id: 'c',
+                  name: 'Villa Estates',
+                  address: null,
+                  vatno: null,
+                  countrycode: 'en_ZA',
+                  logoimageurl: null,
+                  accentColor:
+                    (b as { variables: { input: { accentColor?: string } } }).variables.input.accentColor ?? '#0b5394',
+                },
+              },
+            },
           },
-        },
-      },
-    }),
   });
   vi.stubGlobal('fetch', fetch.impl);
   renderRoute(
@@ -89,6 +92,14 @@ describe('Company dialog: accent colour', () => {
     expect(
       (saves(f)[0]!.body as { variables: { input: { logoImage: unknown } } }).variables.input.logoImage,
     ).toBeNull();
+  });
+
+  it("the server's reason for a logo stands alone in the dialog: no 'Failed to save profile' beside it (it is the company)", async () => {
+    renderDialog(true, { code: 'UPLOAD_INVALID', message: ERROR_TEXTS.notAnImage });
+    fireEvent.click(screen.getByText('Save'));
+    expect(await screen.findByText(ERROR_TEXTS.notAnImage)).toBeInTheDocument();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(screen.queryByText('Failed to save profile')).toBeNull();
   });
 
   it('below Basic the field is disabled with the plan hint', () => {
