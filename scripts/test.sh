@@ -66,27 +66,69 @@ if [ -z "${TEST_DATABASE_URL:-}" ]; then
 fi
 echo "PostgreSQL for tests: $TEST_DATABASE_URL"
 
-passed=0; failed=0; failures=()
+passed=0; failed=0; failures=(); times=()
+# Runs one suite, counts it and keeps its wall time for the summary.
 run() {
   local name=$1; shift
   log "$name"
+  local t0=$SECONDS
   if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$name"); fi
+  times+=("$(printf '%5d s  %s' $((SECONDS - t0)) "$name")")
 }
 
 # TEST_SUITES (comma list of typecheck, lint, unit, browser, e2e; all when unset) lets the GitHub workflow run the suites
 # as separate jobs; `npm test` and .ci/run run them all.
 want() { [ -z "${TEST_SUITES:-}" ] || [[ ",${TEST_SUITES}," == *",$1,"* ]]; }
+has_script() { node -e "process.exit(require('./packages/$1/package.json').scripts?.['$2'] ? 0 : 1)"; }
+want_browser() { want browser && has_script player-element test:engines; }
+want_e2e() { want e2e && has_script console test:journeys; }
+
+# ---- What the browser tests and the journeys need, made beside the type check and lint ----
+# tsc and knip keep one core busy; the other makes the test videos and tours (once per machine: the cache of
+# scripts/test-video-cache.mjs and the player tours' cache) and the player's and console's bundles. Joined before
+# Vitest, whose timed tests then run without it beside them.
+prepare() {
+  set -e
+  if want_browser; then
+    node packages/player-element/test/fixtures.mjs
+    node --import tsx packages/server/test/fixtures/player-tours.ts --prepare
+  fi
+  want_e2e && node --import tsx packages/console/e2e/support/make-videos.ts
+  if want_browser || want_e2e; then npm run build --silent -w packages/player-element; fi
+  want_e2e && npm run build:bundle --silent -w packages/console
+  return 0
+}
+PREPARE_LOG=$(mktemp /tmp/roomwalk-test-prepare.XXXXXX)
+prepare_t0=$SECONDS
+if want_browser || want_e2e; then (prepare) >"$PREPARE_LOG" 2>&1 & PREPARE_PID=$!; else PREPARE_PID=""; fi
+# When it fails (a timeout on a busy machine), the suites below run their own full scripts, which make what they need.
+PREPARED=""
+join_prepare() {
+  [ -n "$PREPARE_PID" ] || return 0
+  local ok=0
+  wait "$PREPARE_PID" || ok=$?
+  PREPARE_PID=""
+  log "test videos, tours and bundles (made beside the type check and lint)"
+  cat "$PREPARE_LOG"; rm -f "$PREPARE_LOG"
+  times+=("$(printf '%5d s  %s' $((SECONDS - prepare_t0)) "test videos, tours and bundles (beside the type check and lint)")")
+  if [ "$ok" -eq 0 ]; then PREPARED=1; else echo "WARNING: not all made ($ok); the browser tests and journeys build and make theirs"; fi
+}
+
 want typecheck && run "type check" npm run typecheck --silent
 # Unused files, exports and dependencies (knip.jsonc says what runs).
 want lint && run "lint: Biome (format and lint), knip (unused files, exports, dependencies)" npm run lint --silent
+join_prepare
 want unit && run "unit and integration tests (Vitest: shared, server, console)" npx vitest run
 # The player's tests run through web-test-runner in Chromium, and the visitors' ones in Firefox ESR and WebKitGTK too
 # (packages/player-element/test/README.md); the console's journeys through Playwright (the embed one in all three).
-has_script() { node -e "process.exit(require('./packages/$1/package.json').scripts?.['$2'] ? 0 : 1)"; }
-if want browser && has_script player-element test; then run "browser tests (player-element)" npm run test -w packages/player-element; fi
-if want e2e && has_script console test:e2e; then run "end-to-end journeys (console)" npm run test:e2e -w packages/console; fi
+# Both were built above (their type checks are the type check suite's), else their full scripts build them.
+if [ -n "$PREPARED" ]; then player_tests=test:engines journeys=test:journeys; else player_tests=test journeys=test:e2e; fi
+want_browser && run "browser tests (player-element)" npm run "$player_tests" -w packages/player-element
+want_e2e && run "end-to-end journeys (console)" npm run "$journeys" -w packages/console
 
 log "Summary"
+for t in "${times[@]}"; do echo "$t"; done
+echo "$(printf '%5d s' "$SECONDS")  in all"
 for f in "${failures[@]}"; do echo "FAILED: $f"; done
 echo "suites: $passed passed, $failed failed"
 [ $((passed + failed)) -gt 0 ] || { echo "no suite ran (TEST_SUITES=${TEST_SUITES:-})"; exit 1; }

@@ -3,14 +3,13 @@
  * server (sign-up, activation mail, upload of a generated video, processing, a Kitchen marker), the embed snippets read
  * from docs/embedding.md at test time, the React example bundled with esbuild, and a listing site on another site.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { DEV_TURNSTILE_TOKEN, OAUTH_CLIENT } from '@roomwalk/shared';
+import { cachedVideoSync } from '../../../scripts/test-video-cache.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const REPO = path.resolve(here, '../../..');
@@ -56,35 +55,27 @@ export async function poll<T>(
 }
 
 /**
- * A walkthrough stand-in (testsrc2: every frame differs), cached across runs: 11 s (the shortest tour is 10 s) 1280x720
- * by default; the phone touch test (phone-touch.spec.ts) also makes a 60 s one and a portrait one.
+ * A walkthrough stand-in (testsrc2: every frame differs), made once per machine (scripts/test-video-cache.mjs): 11 s
+ * (the shortest tour is 10 s) 1280x720 by default; the phone touch test (phone-touch.spec.ts) also makes a 60 s one
+ * and a portrait one.
  */
 export function testVideo(seconds = 11, portrait = false): string {
-  const dir = path.join(os.tmpdir(), 'roomwalk-e2e-videos');
-  fs.mkdirSync(dir, { recursive: true });
   const size = portrait ? '720x1280' : '1280x720';
-  const file = path.join(dir, seconds === 11 && !portrait ? 'embed-11s-v1.mp4' : `walk-${seconds}s-${size}-v1.mp4`);
-  if (fs.existsSync(file)) return file;
-  const tmp = `${file}.${process.pid}.tmp.mp4`;
-  execFileSync('ffmpeg', [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc2=size=${size}:rate=30:duration=${seconds}`,
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    tmp,
-  ]);
-  fs.renameSync(tmp, file);
-  return file;
+  return cachedVideoSync(
+    [
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc2=size=${size}:rate=30:duration=${seconds}`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+    ],
+    { name: `walk-${seconds}s-${size}.mp4` },
+  );
 }
 
 /** An agent signed up through the API, activated from the development outbox and logged in; answers their token. */

@@ -4,9 +4,10 @@
 // that the 720p rendition keeps and the 360p scaling averages to grey, as the real pipeline's renditions of
 // generateSourceVideo's sources do, so tests can read from canvas pixels which frame and rendition is shown.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync, readdirSync, rmSync, renameSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, writeFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cachedFolderSync, cachedVideoSync } from '../../../scripts/test-video-cache.mjs';
 
 export const FIXTURES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '.fixtures');
 export const FPS = 12;
@@ -14,6 +15,8 @@ export const CLIP_FRAMES = 36;
 /** A keyframe every 12 frames, as in the pipeline (packages/server/src/media/encoding.ts). */
 export const KEYFRAME_INTERVAL = 12;
 const VERSION = 'v7';
+/** Where generateTour's ffmpeg command writes (the cache's folder replaces it; the key never names a real folder). */
+const OUT = '{out}';
 /** The fine-line patch, in source pixels from the bottom-right corner (see generateSourceVideo). */
 export const PATCH = { fromRight: 200, fromBottom: 120, width: 160, height: 80 };
 
@@ -68,7 +71,6 @@ export function generateTour(
   const stamp = join(dir, `.done-${VERSION}`);
   if (existsSync(stamp)) return readTour(name);
   rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
   const lowW = width > height ? 640 : 360;
   const lowH = width > height ? 360 : 640;
   const noise = detail ? ',noise=alls=6:allf=t' : '';
@@ -95,12 +97,12 @@ export function generateTour(
     '[h]',
     ...x264(preset, '720k', bframes, 4),
     ...seg,
-    join(dir, 'high-%04d.mp4'),
+    join(OUT, 'high-%04d.mp4'),
     '-map',
     '[l]',
     ...x264(preset, '170k', bframes),
     ...seg,
-    join(dir, 'low-%04d.mp4'),
+    join(OUT, 'low-%04d.mp4'),
   ];
   // The source MP4 of the baseline: an ordinary upload-like file (long GOP, B-frames).
   if (source)
@@ -121,9 +123,17 @@ export function generateTour(
       'yuv420p',
       '-movflags',
       '+faststart',
-      join(dir, 'source.mp4'),
+      join(OUT, 'source.mp4'),
     );
-  execFileSync('ffmpeg', args, { stdio: 'inherit' });
+  // Made once per machine (scripts/test-video-cache.mjs), copied here for the stub server to serve.
+  const made = cachedFolderSync([args], (work) => {
+    execFileSync(
+      'ffmpeg',
+      args.map((a) => a.replace(OUT, work)),
+      { stdio: 'inherit' },
+    );
+  });
+  cpSync(made, dir, { recursive: true });
   const tour = readTour(name);
   writeFileSync(join(dir, 'tour.json'), JSON.stringify(tour));
   writeFileSync(stamp, '');
@@ -171,15 +181,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) generateTestFixtures();
  * is the identity. Each frame carries its index as the same 16-bit barcode as the stub's clips (40 px blocks along the
  * top), and a 160x80 patch of one-pixel horizontal lines (PATCH, in source pixels) that the 720p rendition keeps and
  * the 360p rendition averages to flat grey: tests tell the renditions apart by the patch's line contrast on the canvas
- * (helpers.ts showsLowRendition). Encoded near-lossless (CRF 12), like a phone's upload. Cached by version.
+ * (helpers.ts showsLowRendition). Encoded near-lossless (CRF 12), like a phone's upload. Made once per machine
+ * (scripts/test-video-cache.mjs).
  */
 export const SOURCE_FPS = 15;
-const SOURCE_VERSION = 's1';
 export function generateSourceVideo(name, { seconds = 12, width = 1280, height = 720 } = {}) {
-  const dir = join(FIXTURES_DIR, 'sources');
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${name}-${width}x${height}-${seconds}s-${SOURCE_VERSION}.mp4`);
-  if (existsSync(file)) return file;
   const px = width - PATCH.fromRight;
   const py = height - PATCH.fromBottom;
   const graph =
@@ -187,15 +193,8 @@ export function generateSourceVideo(name, { seconds = 12, width = 1280, height =
     `[b]crop=640:40:0:0,geq=lum='if(mod(floor(N/pow(2,floor(X/40))),2),235,16)':cb=128:cr=128[bar];` +
     `[c]crop=${PATCH.width}:${PATCH.height}:0:0,geq=lum='if(mod(Y,2),235,16)':cb=128:cr=128[patch];` +
     `[a][bar]overlay=0:0[ab];[ab][patch]overlay=${px}:${py},format=yuv420p[out]`;
-  const tmp = `${file}.${process.pid}.tmp.mp4`;
-  execFileSync(
-    'ffmpeg',
+  return cachedVideoSync(
     [
-      '-nostdin',
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-y',
       '-f',
       'lavfi',
       '-i',
@@ -216,10 +215,7 @@ export function generateSourceVideo(name, { seconds = 12, width = 1280, height =
       '30',
       '-movflags',
       '+faststart',
-      tmp,
     ],
-    { stdio: 'inherit' },
+    { name: `${name}-${width}x${height}-${seconds}s.mp4` },
   );
-  renameSync(tmp, file);
-  return file;
 }

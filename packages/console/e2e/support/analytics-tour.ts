@@ -3,10 +3,7 @@
  * server: an agent signed up through the API and activated from the development outbox, a generated 12 s walkthrough
  * uploaded and processed, and two named rooms (Kitchen, Master Bedroom) as fast-travel markers.
  */
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { cachedVideoSync } from '../../../../scripts/test-video-cache.mjs';
 import { addMarkers, gql, signUpAgent, uploadTour } from '../embed-support.js';
 
 export interface AnalyticsTour {
@@ -18,31 +15,23 @@ export interface AnalyticsTour {
   bedroomFrame: number;
 }
 
-function testVideo(): string {
-  const dir = path.join(os.tmpdir(), 'roomwalk-e2e-videos');
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, 'rooms-12s-v1.mp4');
-  if (fs.existsSync(file)) return file;
-  const tmp = `${file}.${process.pid}.tmp.mp4`;
-  execFileSync('ffmpeg', [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=1280x720:rate=30:duration=12',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    tmp,
-  ]);
-  fs.renameSync(tmp, file);
-  return file;
+/** The 12 s walk, made once per machine (scripts/test-video-cache.mjs; the server's tests use the same one). */
+export function roomsVideo(): string {
+  return cachedVideoSync(
+    [
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=1280x720:rate=30:duration=12',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+    ],
+    { name: 'landscape-12s.mp4' },
+  );
 }
 
 /** Signs the agent up and in (API), uploads and processes the tour, and names its rooms. */
@@ -53,7 +42,7 @@ export async function makeAnalyticsTour(
 ): Promise<AnalyticsTour> {
   const token = await signUpAgent(base, agent);
   // A shared CI machine under load takes minutes for a 12 s video.
-  const { tourId, totalFrames } = await uploadTour(base, token, testVideo(), { title, timeoutMs: 300_000 });
+  const { tourId, totalFrames } = await uploadTour(base, token, roomsVideo(), { title, timeoutMs: 300_000 });
   const kitchenFrame = Math.round(totalFrames * 0.3);
   const bedroomFrame = Math.round(totalFrames * 0.65);
   await addMarkers(base, token, tourId, [

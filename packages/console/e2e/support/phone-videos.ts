@@ -2,18 +2,16 @@
  * Phone-format test videos made with the system's ffmpeg: HEVC 10-bit stored rotated (.mov, as an iPhone
  * films portrait), variable frame rate, 4K60, a WebM (no MP4 container: the <video> fallback) and a truncated MP4
  * (accepted by the screen, failed by processing); for the in-browser conversion, a 4K60 H.264 portrait clip and a 4K60
- * HEVC one. 11 s each and small. Cached in the temp folder under a hash of the
- * ffmpeg arguments, so a changed command makes its file again.
+ * HEVC one. 11 s each and small. Made once per machine (scripts/test-video-cache.mjs: a hash of the ffmpeg
+ * arguments and version), so a changed command makes its file again.
  */
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { cachedFolder, cachedVideo } from '../../../../scripts/test-video-cache.mjs';
 
 const run = promisify(execFile);
-const CACHE = path.join(os.tmpdir(), 'roomwalk-phone-videos');
 const SECONDS = 11;
 
 /** Moving detail so encoders and the server's scene cuts have something to work on. */
@@ -180,47 +178,26 @@ export const PHONE_VIDEOS = {
 
 export type PhoneVideo = keyof typeof PHONE_VIDEOS;
 
-/** The file for one video, made once per ffmpeg command. */
+/** The file for one video, made once per machine and ffmpeg command (scripts/test-video-cache.mjs). */
 export async function phoneVideo(which: PhoneVideo): Promise<string> {
   const v = PHONE_VIDEOS[which];
   const remux = 'remux' in v ? v.remux : null;
-  const hash = createHash('sha256')
-    .update(JSON.stringify([v.args, remux]))
-    .digest('hex')
-    .slice(0, 16);
-  const dir = path.join(CACHE, hash);
-  const file = path.join(dir, v.name);
-  if (
-    await fs.stat(file).then(
-      (s) => s.size > 0,
-      () => false,
-    )
-  )
-    return file;
-  await fs.mkdir(dir, { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  await run('ffmpeg', ['-v', 'error', '-y', ...v.args, tmp], { timeout: 300_000 });
-  if (remux) {
-    await run('ffmpeg', ['-v', 'error', '-y', '-i', tmp, ...remux, `${tmp}.2`], { timeout: 300_000 });
-    await fs.rename(`${tmp}.2`, tmp);
-  }
-  await fs.rename(tmp, file);
-  return file;
+  if (!remux) return cachedVideo(v.args, { name: v.name });
+  const dir = await cachedFolder([v.args, remux, v.name], async (work) => {
+    const encoded = path.join(work, `encoded-${v.name}`);
+    await run('ffmpeg', ['-v', 'error', '-y', ...v.args, encoded], { timeout: 600_000 });
+    await run('ffmpeg', ['-v', 'error', '-y', '-i', encoded, ...remux, path.join(work, v.name)], { timeout: 600_000 });
+    await fs.rm(encoded);
+  });
+  return path.join(dir, v.name);
 }
 
 /** The MP4 with only its first 40 %: the header says 11 s, the frames stop early (a file cut by a failed copy). */
 export async function truncatedVideo(): Promise<string> {
   const whole = await phoneVideo('whole');
-  const file = path.join(path.dirname(whole), 'truncated.mp4');
-  if (
-    await fs.stat(file).then(
-      () => true,
-      () => false,
-    )
-  )
-    return file;
-  const data = await fs.readFile(whole);
-  await fs.writeFile(`${file}.tmp`, data.subarray(0, Math.floor(data.length * 0.4)));
-  await fs.rename(`${file}.tmp`, file);
-  return file;
+  const dir = await cachedFolder([PHONE_VIDEOS.whole.args, 'the first 40 %'], async (work) => {
+    const data = await fs.readFile(whole);
+    await fs.writeFile(path.join(work, 'truncated.mp4'), data.subarray(0, Math.floor(data.length * 0.4)));
+  });
+  return path.join(dir, 'truncated.mp4');
 }

@@ -2,7 +2,8 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { runFfmpeg } from '../../src/services/ai/ffmpeg.js';
+import { cachedVideo } from '../../../../scripts/test-video-cache.mjs';
+import { ffmpegBinaries } from '../../src/media/ffmpeg-binaries.js';
 
 /** One "room": a lavfi source that looks nothing like its neighbours. */
 const SCENES = [
@@ -27,25 +28,26 @@ export async function multiSceneVideo(
   const inputs = durations.flatMap((d, k) => ['-f', 'lavfi', '-i', SCENES[k % SCENES.length]!(d, size)]);
   const chain = durations.map((_, k) => `[${k}:v]format=yuv420p,setsar=1[v${k}]`).join(';');
   const concat = `${durations.map((_, k) => `[v${k}]`).join('')}concat=n=${durations.length}:v=1:a=0[out]`;
-  await runFfmpeg([
-    '-v',
-    'error',
-    '-y',
-    ...inputs,
-    '-filter_complex',
-    `${chain};${concat}`,
-    '-map',
-    '[out]',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-g',
-    '15',
-    '-pix_fmt',
-    'yuv420p',
-    file,
-  ]);
+  // Made once per machine (scripts/test-video-cache.mjs), copied into the caller's folder.
+  const made = await cachedVideo(
+    [
+      ...inputs,
+      '-filter_complex',
+      `${chain};${concat}`,
+      '-map',
+      '[out]',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-g',
+      '15',
+      '-pix_fmt',
+      'yuv420p',
+    ],
+    { name: path.basename(file), ffmpeg: ffmpegBinaries().ffmpeg, timeout: 600_000 },
+  );
+  await fs.copyFile(made, file);
   const boundaries: number[] = [];
   let t = 0;
   for (const d of durations.slice(0, -1)) {

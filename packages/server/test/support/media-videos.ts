@@ -1,10 +1,11 @@
 /** Test helpers: generate small videos with real ffmpeg (moving testsrc2 pattern) and inspect produced clips. */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { KEYFRAME_INTERVAL } from '../../src/media/encoding.js';
+import { cachedVideo } from '../../../../scripts/test-video-cache.mjs';
 import { ffmpegBinaries } from '../../src/media/ffmpeg-binaries.js';
 
 const run = promisify(execFile);
@@ -31,27 +32,22 @@ export interface GenerateOptions {
   outputArgs?: string[];
 }
 
-/** Writes a video of a moving test pattern; ultrafast and small, so tests stay quick. */
+/**
+ * Writes a video of a moving test pattern to `path`; ultrafast and small, so tests stay quick. Made once per machine
+ * (scripts/test-video-cache.mjs) and copied, so a test may change or delete its copy.
+ */
 export async function generateVideo(path: string, o: GenerateOptions): Promise<string> {
   const { ffmpeg } = ffmpegBinaries();
   const fps = o.fps ?? 30;
-  const args = [
-    '-hide_banner',
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc2=size=${o.width}x${o.height}:rate=${fps}`,
-  ];
+  const args = ['-f', 'lavfi', '-i', `testsrc2=size=${o.width}x${o.height}:rate=${fps}`];
   if (o.audio) args.push('-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000');
   args.push('-t', String(o.seconds));
   if (o.filter) args.push('-vf', o.filter);
   args.push(...(o.codecArgs ?? ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '30', '-pix_fmt', 'yuv420p']));
   if (o.audio) args.push('-c:a', 'aac', '-b:a', '64k', '-shortest');
-  args.push(...(o.outputArgs ?? []), path);
-  await run(ffmpeg, args, { timeout: 120_000 });
+  args.push(...(o.outputArgs ?? []));
+  const made = await cachedVideo(args, { name: `video${extname(path)}`, ffmpeg, timeout: 120_000 });
+  await copyFile(made, path);
   return path;
 }
 
