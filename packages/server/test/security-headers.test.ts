@@ -77,6 +77,15 @@ describe('security headers', () => {
     expect(res.headers.get('x-frame-options')).toBeNull();
   });
 
+  it("lets the server's own pages (the mailed approval link) load their favicon, and nothing else", async () => {
+    const res = await fetch(`${t.url}/lead-gate/approve?token=not-a-real-token`, { headers: html });
+    const p = csp(res.headers.get('content-security-policy'));
+    expect(await res.text()).toContain('<link rel="icon" href="/favicon.svg"');
+    expect(p['img-src']).toEqual(["'self'"]);
+    expect(p['default-src']).toEqual(["'none'"]);
+    expect(p['script-src']).toBeUndefined();
+  });
+
   it('does not make look-alike paths embeddable', async () => {
     for (const p of ['/playerextra', '/agentplayers', '/players']) {
       const res = await fetch(`${t.url}${p}`, { headers: html });
