@@ -1,6 +1,6 @@
 /**
  * Webhook deliveries: one job per attempt; retries are scheduled by the handler itself
- * (services/developer/webhooks.ts).
+ * (services/developer/webhook-deliveries.ts).
  */
 import { defineJob } from './queue.js';
 
@@ -8,12 +8,14 @@ export interface WebhookDeliveryJob {
   deliveryId: string;
 }
 
+/**
+ * Parallel deliveries per worker node, shared by company (services/developer/webhook-slots.ts): a company whose
+ * endpoint hangs for the whole timeout holds at most WEBHOOK_COMPANY_SLOTS of them, and the last free ones are kept for
+ * companies with nothing in flight.
+ */
+export const WEBHOOK_NODE_SLOTS = 8;
+
 export const webhookDeliveryQueue = defineJob<WebhookDeliveryJob>('webhook-delivery', {
   options: { retryLimit: 2, retryDelay: 5 },
-  /**
-   * Parallel deliveries per worker node. A company has at most WEBHOOK_COMPANY_SLOTS in flight across all workers (see
-   * services/developer/webhooks.ts), so a company whose endpoint hangs for the whole timeout holds that many of these,
-   * never all: two such companies at once still leave room for everyone else.
-   */
-  work: { concurrency: 8, pollingIntervalSeconds: 0.5 },
+  work: { concurrency: WEBHOOK_NODE_SLOTS, pollingIntervalSeconds: 0.5 },
 });

@@ -18,7 +18,7 @@ import {
   rotateEndpointSecret,
   sendTestEvent,
   updateEndpoint,
-} from '../../services/developer/webhooks.js';
+} from '../../services/developer/webhook-endpoints.js';
 import { WEBHOOK_EVENT_TYPES } from '../../services/developer/webhook-events.js';
 
 const KINDS = { key: 'ApiKey', endpoint: 'WebhookEndpoint', delivery: 'WebhookDelivery' } as const;

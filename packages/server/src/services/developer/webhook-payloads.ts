@@ -4,7 +4,7 @@
  */
 import { encodeId } from '../../core/ids.js';
 import type { Services } from '../services.js';
-import { emitWebhookEvent } from './webhooks.js';
+import { emitWebhookEvent } from './webhook-deliveries.js';
 
 async function tourData(
   services: Services,
