@@ -115,6 +115,9 @@ export const TOUR_TEXTS = {
   tourPasswordKeep: 'Leave empty to keep the current password',
   accessPasswordShare: 'This tour asks for its password. Send the password separately from the link.',
   accessCompanyShare: 'Only signed-in members of your company can open these links.',
+  /** Before the server's reason when Tour Info's save is refused at that field (nothing else was saved). */
+  leadGateRefused: 'Lead form not saved, nothing changed: ',
+  accessRefused: 'Who sees the tour not saved: ',
   liveViewing: 'Live viewing',
   liveViewingOffer: 'Offer live viewing on shared links',
   liveViewingOfferHint:

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { stubFetch } from '../../test/helpers.js';
-import { TOUR_ID as ID, openEditInfo as openWith, renderSharing } from './tour-dialog-test-support.js';
+import { TOUR_ID as ID, openEditInfo as openWith, renderEditInfo, renderSharing } from './tour-dialog-test-support.js';
 
 vi.mock('graphql-ws', () => ({ createClient: () => ({ subscribe: () => () => undefined }) }));
 
@@ -67,5 +67,67 @@ describe('Sharing Options of a protected tour', () => {
     );
     renderSharing();
     expect(await screen.findByTestId('access-hint')).toHaveTextContent('Send the password separately from the link.');
+  });
+});
+
+describe('Tour Info: a save the server refuses in part', () => {
+  it('a refused lead form leaves the password and the details unsaved, and says which field was refused', async () => {
+    const sent: string[] = [];
+    const refusal = 'Choose a room after the first one: something must play before the form.';
+    vi.stubGlobal(
+      'fetch',
+      stubFetch({
+        TourPrivacy: () => ({
+          body: {
+            data: {
+              tour: {
+                __typename: 'Tour',
+                id: ID,
+                blurFaces: true,
+                blurredClips: [],
+                liveViewing: false,
+                access: 'PUBLIC',
+              },
+            },
+          },
+        }),
+        TourLeadGate: () => ({
+          body: {
+            data: {
+              tour: {
+                __typename: 'Tour',
+                id: ID,
+                leadGateSettings: { mode: 'OFF', markerId: null, seconds: null, approval: false },
+                markers: [
+                  { id: 'marker_hall', name: 'Hall', frameIndex: 0 },
+                  { id: 'marker_kitchen', name: 'Kitchen', frameIndex: 40 },
+                ],
+              },
+            },
+          },
+        }),
+        TourLeadGateSet: () => {
+          sent.push('TourLeadGateSet');
+          return { body: { data: null, errors: [{ message: refusal, extensions: { code: 'BAD_USER_INPUT' } }] } };
+        },
+        TourSave: () => {
+          sent.push('TourSave');
+          return { body: { data: { tourSave: { __typename: 'Tour', id: ID, title: 'Loft' } } } };
+        },
+        TourAccessSet: () => {
+          sent.push('TourAccessSet');
+          return { body: { data: { tourAccessSet: { __typename: 'Tour', id: ID, access: 'PASSWORD' } } } };
+        },
+      }).impl,
+    );
+    renderEditInfo();
+    fireEvent.click(await screen.findByLabelText(/Only people with the password/));
+    fireEvent.change(screen.getByLabelText('Tour password'), { target: { value: 'harbour view' } });
+    fireEvent.click(await screen.findByLabelText('Ask for details before a room'));
+    fireEvent.change(screen.getByLabelText('Room', { exact: true }), { target: { value: 'marker_hall' } });
+    fireEvent.click(screen.getByText('Save'));
+    expect(await screen.findByText(`Lead form not saved, nothing changed: ${refusal}`)).toBeInTheDocument();
+    // Nothing else went to the server: the password is not set behind the agent's back.
+    expect(sent).toEqual(['TourLeadGateSet']);
   });
 });

@@ -92,6 +92,15 @@ export function TourInfoDialog({ open, tour, mode, onClose, onSaved }: TourInfoD
     }
     if (!leadGate.check()) return;
     const parsed = tourInfoSchema.parse(values);
+    // All or nothing as far as the server's refusals go: the lead form, the part the server may still refuse (a room
+    // it no longer has, too early a room), is saved first, so a refusal leaves every field as it was; the refusal
+    // names its field (issue 40: a password was set while the lead form was refused).
+    const gateFailure = await leadGate.save();
+    if (gateFailure) {
+      setFailure(`${TOUR_TEXTS.leadGateRefused}${gateFailure}`);
+      notify('error', NOTICES.failedToUpdateTour);
+      return;
+    }
     const r = await save({
       input: {
         id: tour.id,
@@ -112,16 +121,10 @@ export function TourInfoDialog({ open, tour, mode, onClose, onSaved }: TourInfoD
     if (access && accessChanged(access, accessNow)) {
       const a = await setAccess({ input: { id: tour.id, access: access.access, password: access.password || null } });
       if (a.error) {
-        setFailure(describeFailure(a.error, serverMessage(a.error)));
+        setFailure(`${TOUR_TEXTS.accessRefused}${describeFailure(a.error, serverMessage(a.error))}`);
         notify('error', NOTICES.failedToUpdateTour);
         return;
       }
-    }
-    const gateFailure = await leadGate.save();
-    if (gateFailure) {
-      setFailure(gateFailure);
-      notify('error', NOTICES.failedToUpdateTour);
-      return;
     }
     notify('success', NOTICES.successful);
     onSaved();
