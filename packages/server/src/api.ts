@@ -8,6 +8,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import { resolveAuth } from './services/resolve-auth.js';
 import { rateLimitWait } from './auth/rate-limit.js';
 import { refuseGraphQL } from './http/refuse.js';
+import { capabilitiesOf } from './http/capabilities.js';
 import { apiKeyScopeRefusal, fieldOutsideApiKeyScope } from './graphql/api-key-scope.js';
 import type { AuthInfo, Context } from './graphql/builder.js';
 import { getSchema } from './graphql/schema.js';
@@ -87,6 +88,7 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
       auth: authCache.get(req) ?? null,
       ip: req.ip,
       origin: req.headers.origin,
+      capabilities: capabilitiesOf(req.headers),
       log: req.log,
     }),
     subscription: {

@@ -25,8 +25,8 @@ export const PLAYER_TOUR_ACCESS_QUERY = PLAYER_TOUR_QUERY.replace(
 ).replace('tour(tourID: $tourID)', 'tour(tourID: $tourID, access: $access)');
 
 /** The password screen's call: answers an access grant for this browser session. */
-export const TOUR_UNLOCK_MUTATION = /* GraphQL */ `mutation TourUnlock($tourID: ID!, $password: String!) {
-  tourUnlock(tourID: $tourID, password: $password) { access expiresAt }
+export const TOUR_UNLOCK_MUTATION = /* GraphQL */ `mutation TourUnlock($tourID: ID!, $password: String!, $turnstileToken: String) {
+  tourUnlock(tourID: $tourID, password: $password, turnstileToken: $turnstileToken) { access expiresAt }
 }`;
 
 /**
@@ -36,5 +36,12 @@ export const TOUR_UNLOCK_MUTATION = /* GraphQL */ `mutation TourUnlock($tourID: 
  */
 export const PLAYER_TOUR_LINK_QUERY = PLAYER_TOUR_QUERY.replace(
   'query PlayerTour($tourID: ID!)',
-  'query PlayerTourWithLink($tourID: ID!, $access: String, $link: String!)',
+  'query PlayerTourWithLink($tourID: ID!, $access: String, $link: String)',
 ).replace('tour(tourID: $tourID)', 'tour(tourID: $tourID, access: $access, link: $link)');
+
+/**
+ * The request headers the player sends its capabilities in: the access grant and gate passes (space-separated) and the
+ * audience link's token. Never the URL (a GET's URL is in every access log, proxy and browser history); the server
+ * reads them when the document's `access` and `link` variables are absent.
+ */
+export const CAPABILITY_HEADERS = { access: 'x-roomwalk-access', link: 'x-roomwalk-link' } as const;

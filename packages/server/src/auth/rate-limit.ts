@@ -57,8 +57,13 @@ export const RATE_LIMITS = {
   webhookManualSend: { points: 10, duration: 60 },
   /** Wrong tour passwords per address and tour (a right one gives its point back; services/tour-access/). */
   tourPassword: { points: 10, duration: 10 * 60 },
-  /** Wrong passwords of one tour from any address: a guess spread over many addresses is slowed too. */
-  tourPasswordTour: { points: 100, duration: 10 * 60 },
+  /** Wrong tour passwords per address over every tour: one address guessing at many tours is stopped too. */
+  tourPasswordAddress: { points: 30, duration: 10 * 60 },
+  /**
+   * Wrong passwords of one tour from any address: beyond them every guess at that tour needs a human check (a guess
+   * spread over many addresses is slowed), but nobody is locked out: an honest visitor passes the check and gets in.
+   */
+  tourPasswordTour: { points: 20, duration: 10 * 60 },
   /** Leads per address (tourLeadCreate: a human check, a mail to the agent and maybe a viewing session each). */
   tourLeadCreate: { points: 10, duration: 10 * 60 },
   /**
@@ -70,14 +75,8 @@ export const RATE_LIMITS = {
 } as const satisfies Record<string, { points: number | ((c: Config) => number); duration: number }>;
 export type RateLimitedAction = keyof typeof RATE_LIMITS;
 
-const limiters = new WeakMap<Services, Map<RateLimitedAction, RateLimiterMemory>>();
-
 function limiterFor(services: Services, action: RateLimitedAction): RateLimiterMemory {
-  let byAction = limiters.get(services);
-  if (!byAction) {
-    byAction = new Map();
-    limiters.set(services, byAction);
-  }
+  const byAction = services.rateLimiters;
   let limiter = byAction.get(action);
   if (!limiter) {
     const { points, duration } = RATE_LIMITS[action];

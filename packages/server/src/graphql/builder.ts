@@ -17,6 +17,11 @@ export interface Context {
   ip: string;
   /** Origin header of the request (for links in mails). */
   origin: string | undefined;
+  /**
+   * The capabilities the request carried in its headers (CAPABILITY_HEADERS: a player's grant and passes, an audience
+   * link's token), for the arguments left out of the document (`tour(access:, link:)`).
+   */
+  capabilities?: { access?: string | undefined; link?: string | undefined };
   /** The request's logger (carries its request id): where masked errors are logged (graphql/errors.ts). */
   log?: FastifyBaseLogger;
 }

@@ -16,6 +16,7 @@
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Kind, parse, type DocumentNode, type SelectionSetNode } from 'graphql';
+import { CAPABILITY_HEADERS } from '@roomwalk/shared/player-documents';
 
 /** Root fields a page on any origin may call (with no token): what the embedded player needs. */
 const PUBLIC_PLAYER_FIELDS: ReadonlySet<string> = new Set([
@@ -36,7 +37,8 @@ const PUBLIC_POLICY: Policy = {
   origin: '*',
   credentials: false,
   methods: ['POST'],
-  allowedHeaders: ['content-type', 'accept'],
+  // The player's capabilities travel in headers (CAPABILITY_HEADERS), never in a URL a log keeps.
+  allowedHeaders: ['content-type', 'accept', CAPABILITY_HEADERS.access, CAPABILITY_HEADERS.link],
   maxAge: 600,
   strictPreflight: true,
 };

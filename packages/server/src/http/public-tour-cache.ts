@@ -37,9 +37,15 @@ import { hash } from 'node:crypto';
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services/services.js';
-import { PLAYER_TOUR_ACCESS_QUERY, PLAYER_TOUR_LINK_QUERY, PLAYER_TOUR_QUERY } from '@roomwalk/shared/player-documents';
+import {
+  CAPABILITY_HEADERS,
+  PLAYER_TOUR_ACCESS_QUERY,
+  PLAYER_TOUR_LINK_QUERY,
+  PLAYER_TOUR_QUERY,
+} from '@roomwalk/shared/player-documents';
 import { playerTourAnswer } from '../services/public-tour-answer.js';
 import { mediaExpiry, verifyGrant } from '../services/tour-access/grants.js';
+import { capabilitiesOf } from './capabilities.js';
 import { accessIndexOf, onAccessChanged } from '../services/tour-access/access-index.js';
 import { ERROR_CODES, TOUR_ACCESS } from '@roomwalk/shared';
 
@@ -230,7 +236,8 @@ const tourUuid = (globalId: string): string | null => {
 
 /**
  * A password tour asked with its grant (PLAYER_TOUR_ACCESS_QUERY over GET), or a tour through an audience link
- * (PLAYER_TOUR_LINK_QUERY, with a grant when the tour asks for one): the same one-statement answer as a miss, its
+ * (PLAYER_TOUR_LINK_QUERY, with a grant when the tour asks for one), the grant and the link's token in the request's
+ * headers (http/capabilities.ts; still taken as variables from other clients): the same one-statement answer as a miss, its
  * files signed while the tour is protected, readable from any origin, and kept by no browser or CDN (`private,
  * no-store`). Anything it cannot answer (no or a stale grant: the gate; a link that no longer opens: its message;
  * errors) goes to GraphQL.
@@ -264,7 +271,13 @@ async function grantedAnswer(
   } catch {
     return;
   }
-  const { tourID, access, link } = variables ?? {};
+  // The player sends its grant and the link's token in headers (CAPABILITY_HEADERS), never in this URL.
+  const sent = capabilitiesOf(req.headers);
+  const { tourID } = variables ?? {};
+  const access = variables?.access ?? sent.access;
+  const link = variables?.link ?? sent.link;
+  // An answer made for a capability is kept by no browser or proxy, whoever answers it (here or GraphQL).
+  if (sent.access || sent.link) reply.header('Cache-Control', 'private, no-store');
   if (typeof tourID !== 'string') return;
   if (
     byLink
@@ -343,6 +356,11 @@ export async function registerPublicTourCache(app: FastifyInstance, services: Se
     if (typeof query !== 'string' || query.length > MAX_QUERY_CHARS) return;
     if (query === PLAYER_TOUR_ACCESS_QUERY || query === PLAYER_TOUR_LINK_QUERY)
       return grantedAnswer(services, req, reply, query === PLAYER_TOUR_LINK_QUERY, granted);
+    // Any other document sent with capabilities in its headers may be answered for them: GraphQL answers, nothing kept.
+    if (req.headers[CAPABILITY_HEADERS.access] !== undefined || req.headers[CAPABILITY_HEADERS.link] !== undefined) {
+      reply.header('Cache-Control', 'private, no-store');
+      return;
+    }
     const shape = shapeOf(query, shapes);
     if (!shape) return;
     const variables = typeof q.variables === 'string' ? q.variables : '';

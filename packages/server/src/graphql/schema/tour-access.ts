@@ -35,8 +35,15 @@ builder.mutationFields((t) => ({
   tourUnlock: t.field({
     type: TourUnlockRef,
     description:
-      'The password screen: a right password answers an access grant. Wrong guesses are rate-limited (TOUR_PASSWORD_WRONG, RATE_LIMITED).',
-    args: { tourID: t.arg.id({ required: true }), password: t.arg.string({ required: true }) },
-    resolve: (_r, args, ctx) => unlockTour(ctx.services, ctx.ip, args.tourID, args.password),
+      'The password screen: a right password answers an access grant. Wrong guesses are limited per address and tour and per address (RATE_LIMITED); after many wrong guesses at the tour from anywhere every guess needs a human check (HUMAN_CHECK_FAILED with extensions.humanCheck until `turnstileToken` passes).',
+    args: {
+      tourID: t.arg.id({ required: true }),
+      password: t.arg.string({ required: true }),
+      turnstileToken: t.arg.string({
+        description: 'The human check, needed once the tour has had many wrong guesses (HUMAN_CHECK_FAILED).',
+      }),
+    },
+    resolve: (_r, args, ctx) =>
+      unlockTour(ctx.services, ctx.ip, args.tourID, args.password, args.turnstileToken ?? null),
   }),
 }));

@@ -225,20 +225,27 @@ builder.queryFields((t) => ({
       "A tour by id, for the players: public unless the tour's access says otherwise (TOUR_PASSWORD_REQUIRED, TOUR_MEMBERS_ONLY).",
     args: {
       tourID: t.arg.id({ required: true }),
-      access: t.arg.string({ description: 'The access grant tourUnlock answered (password tours).' }),
+      access: t.arg.string({
+        description:
+          'The access grant tourUnlock answered (password tours) and any lead gate passes, space-separated. Players send it in the X-Roomwalk-Access header instead (never in a URL).',
+      }),
       link: t.arg.string({
         description:
-          "An audience link's token (the share URL's link=): the tour as that link shows it. AUDIENCE_LINK_UNAVAILABLE once it expired or was revoked.",
+          "An audience link's token (the share URL's link=): the tour as that link shows it. AUDIENCE_LINK_UNAVAILABLE once it expired or was revoked. Players send it in the X-Roomwalk-Link header instead (never in a URL).",
       }),
     },
-    resolve: async (_r, args, ctx) =>
+    resolve: async (_r, args, ctx) => {
+      // The capabilities come in the request's headers (CAPABILITY_HEADERS) unless the document names them.
+      const access = args.access ?? ctx.capabilities?.access;
+      const link = args.link ?? ctx.capabilities?.link;
       // The grant is remembered with the row: a lead gate's pass decides the clips and leadGate.open.
-      noteTourGrant(
-        await (args.link != null
-          ? viewTourThroughLink(ctx.services, ctx.auth, args.tourID, args.access, args.link)
-          : viewTour(ctx.services, ctx.auth, args.tourID, args.access)),
-        args.access,
-      ),
+      return noteTourGrant(
+        await (link != null
+          ? viewTourThroughLink(ctx.services, ctx.auth, args.tourID, access, link)
+          : viewTour(ctx.services, ctx.auth, args.tourID, access)),
+        access,
+      );
+    },
   }),
   tours: t.connection(
     {

@@ -117,13 +117,16 @@ export async function viewTour(
 
 /**
  * The password screen: a right password answers a grant for this browser session. Every guess takes a point per
- * address and tour and per tour (RATE_LIMITS.tourPassword, tourPasswordTour); a right one gives them back.
+ * address and tour and per address (RATE_LIMITS.tourPassword, tourPasswordAddress: beyond them that address waits,
+ * RATE_LIMITED) and per tour (tourPasswordTour: beyond it every guess at the tour needs a human check,
+ * HUMAN_CHECK_FAILED until one passes, so many addresses guessing lock nobody else out); a right one gives them back.
  */
 export async function unlockTour(
   services: Services,
   ip: string,
   tourGlobalId: string,
   password: string,
+  humanToken?: string | null,
 ): Promise<{ access: string; expiresAt: Date }> {
   const id = decodeId('Tour', tourGlobalId);
   const tour = await services.db
@@ -138,13 +141,25 @@ export async function unlockTour(
     const g = signGrant(services, tour.id, tour.access_version);
     return { access: g.token, expiresAt: g.expiresAt };
   }
-  const perAddress = await takeRateLimit(services, 'tourPassword', `${ip}:${tour.id}`);
-  const perTour = await takeRateLimit(services, 'tourPasswordTour', tour.id);
-  if (!perAddress.taken || !perTour.taken) {
-    await Promise.all([perAddress.refund(), perTour.refund()]);
+  const perAddressTour = await takeRateLimit(services, 'tourPassword', `${ip}:${tour.id}`);
+  const perAddress = await takeRateLimit(services, 'tourPasswordAddress', ip);
+  if (!perAddressTour.taken || !perAddress.taken) {
+    await Promise.all([perAddressTour.refund(), perAddress.refund()]);
     throw new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, {
-      retryAfterSeconds: Math.max(perAddress.retryAfterSeconds, perTour.retryAfterSeconds),
+      retryAfterSeconds: Math.max(perAddressTour.retryAfterSeconds, perAddress.retryAfterSeconds),
     });
+  }
+  // The tour's own budget spent (many addresses guessing): a guess now needs a human check, nobody is locked out.
+  const perTour = await takeRateLimit(services, 'tourPasswordTour', tour.id);
+  if (!perTour.taken && !(await services.humanCheck.verify(humanToken, ip))) {
+    await Promise.all([perAddressTour.refund(), perAddress.refund()]);
+    throw new AppError(
+      ERROR_CODES.HUMAN_CHECK_FAILED,
+      humanToken ? ERROR_TEXTS.humanCheckFailed : VALIDATION.humanCheckRequired,
+      {
+        humanCheck: true,
+      },
+    );
   }
   if (
     typeof password !== 'string' ||
@@ -153,7 +168,7 @@ export async function unlockTour(
   ) {
     throw new AppError(ERROR_CODES.TOUR_PASSWORD_WRONG, PLAYER_GATE_TEXTS.tourPasswordWrong);
   }
-  await Promise.all([perAddress.refund(), perTour.refund()]);
+  await Promise.all([perAddressTour.refund(), perAddress.refund(), perTour.refund()]);
   const g = signGrant(services, tour.id, tour.access_version);
   return { access: g.token, expiresAt: g.expiresAt };
 }
