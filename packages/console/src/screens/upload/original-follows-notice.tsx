@@ -20,7 +20,15 @@ export function OriginalFollowsNotice() {
   }, [state]);
   return (
     <div className="original-follows" role="status" aria-live="polite" data-testid="original-follows">
-      {state?.phase === 'sending' ? (
+      {state?.phase === 'waiting' ? (
+        <div className="original-follows-card">
+          <p>{T.waiting}</p>
+          <p className="original-follows-loss">{T.loss}</p>
+          <button type="button" className="original-follows-dismiss" onClick={() => originalFollows.sendNow()}>
+            {T.sendNow}
+          </button>
+        </div>
+      ) : state?.phase === 'sending' ? (
         <div className="original-follows-card">
           <p>{T.sending(state.percent)}</p>
           <SlProgressBar value={state.percent} label={T.label} />

@@ -5,6 +5,7 @@
  * original-follows.ts (which loads the upload code) so the console's shell can show the notice without loading it.
  */
 export type OriginalFollowsState =
+  | { phase: 'waiting' }
   | { phase: 'sending'; percent: number }
   | { phase: 'done' }
   | { phase: 'failed'; reason: string }
@@ -16,6 +17,10 @@ export const ORIGINAL_FOLLOWS_TEXTS = {
   sending: (percent: number) =>
     `Sending the original for full-quality photos… ${Math.floor(percent / 5) * 5}%. Keep this tab open.`,
   loss: 'Your tour is ready. If you close this tab before this ends, the tour stays as it is but its photos are made from the smaller 1080p copy instead of your full-resolution video.',
+  /** On mobile data (or Data Saver): the original waits for Wi-Fi, unless the agent sends it now. */
+  waiting:
+    'The original video for full-quality photos will be sent when you are on Wi-Fi (you are on mobile data). Keep this tab open.',
+  sendNow: 'Send it now',
   done: 'The original is sent: the photos use its full quality.',
   failed: 'The original could not be sent: the photos are made from the smaller 1080p copy.',
   dismiss: 'Dismiss',
@@ -25,6 +30,7 @@ export const ORIGINAL_FOLLOWS_TEXTS = {
 
 let state: OriginalFollowsState = null;
 const listeners = new Set<() => void>();
+const sendNowListeners = new Set<() => void>();
 
 function guardUnload(e: BeforeUnloadEvent): string {
   e.preventDefault();
@@ -41,10 +47,20 @@ export const originalFollows = {
       listeners.delete(listener);
     };
   },
+  /** The agent chose to send a waiting original over mobile data. */
+  sendNow(): void {
+    for (const l of sendNowListeners) l();
+  },
+  onSendNow(listener: () => void): () => void {
+    sendNowListeners.add(listener);
+    return () => {
+      sendNowListeners.delete(listener);
+    };
+  },
   set(next: OriginalFollowsState): void {
-    const wasSending = state?.phase === 'sending';
+    const wasSending = state?.phase === 'sending' || state?.phase === 'waiting';
     state = next;
-    const sending = next?.phase === 'sending';
+    const sending = next?.phase === 'sending' || next?.phase === 'waiting';
     if (sending && !wasSending) window.addEventListener('beforeunload', guardUnload);
     if (!sending && wasSending) window.removeEventListener('beforeunload', guardUnload);
     for (const l of listeners) l();

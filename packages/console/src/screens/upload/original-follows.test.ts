@@ -95,3 +95,72 @@ describe('followWithOriginal', () => {
     expect(leavingIsQuestioned()).toBe(false);
   });
 });
+
+describe('followWithOriginal on mobile data', () => {
+  /** A connection as Chromium on Android reports it, whose type the test changes. */
+  function connection(type: string) {
+    const listeners = new Set<() => void>();
+    return {
+      type,
+      saveData: false,
+      addEventListener: (_: 'change', l: () => void) => void listeners.add(l),
+      removeEventListener: (_: 'change', l: () => void) => void listeners.delete(l),
+      switchTo(next: string) {
+        this.type = next;
+        for (const l of listeners) l();
+      },
+    };
+  }
+
+  it('waits for Wi-Fi before sending the original (1.12x the upload), and says so', async () => {
+    upload.mockResolvedValue({ key: 'uploads/original.mov' } as Awaited<ReturnType<typeof uploadVideo>>);
+    const c = connection('cellular');
+    const done = followWithOriginal({ client, file: original, tourId: 'tour_1', log: () => undefined, connection: c });
+    await vi.waitFor(() => expect(originalFollows.get()).toEqual({ phase: 'waiting' }));
+    expect(upload).not.toHaveBeenCalled();
+    // Waiting still questions closing the tab: the photos would lose the original.
+    expect(leavingIsQuestioned()).toBe(true);
+    c.switchTo('wifi');
+    expect(await done).toBe(true);
+    expect(upload).toHaveBeenCalledTimes(1);
+    expect(originalFollows.get()).toEqual({ phase: 'done' });
+  });
+
+  it('sends over mobile data when the agent asks to', async () => {
+    upload.mockResolvedValue({ key: 'uploads/original.mov' } as Awaited<ReturnType<typeof uploadVideo>>);
+    const done = followWithOriginal({
+      client,
+      file: original,
+      tourId: 'tour_1',
+      log: () => undefined,
+      connection: connection('cellular'),
+    });
+    await vi.waitFor(() => expect(originalFollows.get()).toEqual({ phase: 'waiting' }));
+    originalFollows.sendNow();
+    expect(await done).toBe(true);
+    expect(upload).toHaveBeenCalledTimes(1);
+  });
+
+  it('sends at once on Wi-Fi, and where the browser does not say', async () => {
+    upload.mockResolvedValue({ key: 'uploads/original.mov' } as Awaited<ReturnType<typeof uploadVideo>>);
+    expect(
+      await followWithOriginal({
+        client,
+        file: original,
+        tourId: 'tour_1',
+        log: () => undefined,
+        connection: connection('wifi'),
+      }),
+    ).toBe(true);
+    expect(
+      await followWithOriginal({
+        client,
+        file: original,
+        tourId: 'tour_1',
+        log: () => undefined,
+        connection: undefined,
+      }),
+    ).toBe(true);
+    expect(upload).toHaveBeenCalledTimes(2);
+  });
+});

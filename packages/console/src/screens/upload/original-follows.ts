@@ -15,17 +15,59 @@ import { originalFollows } from './original-follows-state.js';
 
 const debugLog = (line: string) => console.debug(`[upload] ${line}`);
 
+/** What the original's upload reads of the Network Information API (Chromium on Android; absent elsewhere). */
+interface ConnectionInfo {
+  readonly type?: string;
+  readonly saveData?: boolean;
+  addEventListener?(type: 'change', listener: () => void): void;
+  removeEventListener?(type: 'change', listener: () => void): void;
+}
+
+/** The browser says the connection is metered: mobile data, or Data Saver on. Unknown counts as not metered. */
+const metered = (c: ConnectionInfo | undefined): boolean =>
+  !!c && (c.saveData === true || c.type === 'cellular');
+
+const browserConnection = (): ConnectionInfo | undefined =>
+  typeof navigator === 'undefined' ? undefined : (navigator as Navigator & { connection?: ConnectionInfo }).connection;
+
+/**
+ * Resolves once the connection is no longer metered, or the agent chose to send now (the notice's button); at once
+ * when it is not metered (or the browser does not say). The original is 1.12x the bytes of the tour's upload: on a
+ * mobile data plan it waits for Wi-Fi (issue 40).
+ */
+function untilUnmetered(c: ConnectionInfo | undefined, log: (line: string) => void): Promise<void> {
+  if (!metered(c)) return Promise.resolve();
+  log('original follows: on mobile data, waiting for Wi-Fi (or the agent sends it now)');
+  originalFollows.set({ phase: 'waiting' });
+  return new Promise((resolve) => {
+    const done = () => {
+      c?.removeEventListener?.('change', check);
+      stop();
+      resolve();
+    };
+    const check = () => {
+      if (!metered(c)) done();
+    };
+    const stop = originalFollows.onSendNow(done);
+    c?.addEventListener?.('change', check);
+  });
+}
+
 export async function followWithOriginal({
   client,
   file,
   tourId,
   log = debugLog,
+  connection = browserConnection(),
 }: {
   client: Client;
   file: File;
   tourId: string;
   log?: (line: string) => void;
+  /** The browser's connection (navigator.connection); tests pass their own. */
+  connection?: ConnectionInfo | undefined;
 }): Promise<boolean> {
+  await untilUnmetered(connection, log);
   log(`original follows: ${file.size} bytes in the background, for the photos`);
   originalFollows.set({ phase: 'sending', percent: 0 });
   try {
