@@ -27,6 +27,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   await (await import('./share-page.js')).registerSharePage(app, services);
   await (await import('./oembed.js')).registerOembed(app, services);
   await (await import('./sitemap.js')).registerSitemap(app, services);
+  await (await import('./flyer.js')).registerFlyerRoute(app, services);
   // Keep last: its not-found handler sends client-side routes to the console.
   await registerStatic(app, services);
 }

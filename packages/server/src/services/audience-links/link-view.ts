@@ -37,7 +37,7 @@ function withLinkView<T extends object>(tour: T, view: LinkView): T {
 }
 
 /** The agent's contact for the "no longer available" message: the tour owner's name, email and phone. */
-async function contactOf(services: Services, tour: Pick<TourRow, 'owner_id'>) {
+export async function contactOf(services: Services, tour: Pick<TourRow, 'owner_id'>) {
   const row = await services.db
     .selectFrom('users')
     .leftJoin('user_profiles', 'user_profiles.user_id', 'users.id')
