@@ -1,5 +1,6 @@
 /** Share anywhere (issue 41): Tour Info's listing choice and Sharing Options' flyer, as both sides say them. */
 export const SHARE_LISTING_TEXTS = {
+  legend: 'Search engines',
   label: 'Search engines may show this tour',
   hint: 'Off: the tour is unlisted. Only people with the link find it.',
   notPublic: 'Only a tour anyone with the link can see may be shown by search engines.',
@@ -10,6 +11,7 @@ export const FLYER_TEXTS = {
   paperSize: 'Paper size',
   a4: 'A4',
   letter: 'US Letter',
+  unbranded: 'Unbranded (no company, no agent)',
   scan: 'Scan to walk through',
   rooms: 'Rooms',
   agent: 'Your agent',

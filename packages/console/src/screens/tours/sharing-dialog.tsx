@@ -14,6 +14,7 @@ import { readHostOrigins } from '../player/player-flags.js';
 import { TOUR_TEXTS } from './texts.js';
 import { TourShareSettingsQuery } from './tour-operations.js';
 import { AudienceLinksSection } from './audience-links-section.js';
+import { FlyerSection } from './flyer-section.js';
 
 export interface SharingDialogProps {
   open: boolean;
@@ -189,6 +190,7 @@ export function SharingDialog({ open, tourId, title, onClose, showQr = false }: 
             {TOUR_TEXTS.unbrandedLinkHelp}
           </p>
         </div>
+        <FlyerSection tourId={tourId} />
         {open ? (
           <AudienceLinksSection tourId={tourId} passwordTour={access === 'PASSWORD'} liveViewing={liveViewing} />
         ) : null}

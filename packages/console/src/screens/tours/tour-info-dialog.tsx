@@ -28,6 +28,7 @@ import {
 } from './tour-operations.js';
 import { TourAccessField, accessChanged, accessProblem, type AccessChoice } from './tour-access-field.js';
 import { LeadGateField, useLeadGate } from './lead-gate-field.js';
+import { TourListingField } from './tour-listing-field.js';
 import { ThumbnailCrop, loadImage, renderCrop, type CropRect } from './thumbnail-crop.js';
 import { TOUR_TEXTS } from './texts.js';
 import { cutOffNote } from './tour-status.js';
@@ -194,6 +195,7 @@ export function TourInfoDialog({ open, tour, mode, onClose, onSaved }: TourInfoD
             onChange={setAccessChoice}
           />
           {leadGate.ready ? <LeadGateField {...leadGate.field} /> : null}
+          <TourListingField tourId={tour.id} />
         </>
       ) : null}
     </FormDialog>
