@@ -109,8 +109,8 @@ function sizeRefusal(services: Services, size: number): string | null {
 /**
  * uploadMultipartStart: the same gates as fileGetPreSignedUrl (licence, extension, quotas), plus the size: above
  * UPLOAD_MAX_BYTES or empty is refused before a byte is sent. Refusals come back in error/message. A tour's photo
- * source (`photoSourceFor`) needs an active licence but no tour slot, and its size does not count against the bytes
- * the user's unfinished uploads may announce (it is bounded by the tour it belongs to).
+ * source (`photoSourceFor`) needs an active licence but no tour slot; its size counts against the bytes the user's
+ * unfinished uploads may announce, like any upload's.
  */
 export async function startMultipartUpload(
   services: Services,
@@ -169,8 +169,9 @@ export async function startMultipartUpload(
     await services.db.deleteFrom('uploads').where('id', '=', earlier.id).where('submitted_at', 'is', null).execute();
   }
 
-  // A new upload (not the same file again) counts against the unfinished uploads the user may hold.
-  const open = await openUploadRefusal(services, auth, license as LicenseRow, input.photoSourceFor ? 0 : input.size);
+  // A new upload (not the same file again) counts against the unfinished uploads the user may hold; a tour's original
+  // is stored like any upload, so it counts too.
+  const open = await openUploadRefusal(services, auth, license as LicenseRow, input.size);
   if (open) return refused(ERROR_CODES.UPLOAD_INVALID, open);
 
   const contentType = VIDEO_CONTENT_TYPES[ext.data] ?? 'application/octet-stream';
