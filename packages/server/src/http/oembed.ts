@@ -66,7 +66,7 @@ export async function registerOembed(app: FastifyInstance, services: Services): 
       card.kind === 'tour' && card.image?.width && card.image.height
         ? { thumbnail_url: card.image.url, thumbnail_width: card.image.width, thumbnail_height: card.image.height }
         : {};
-    const html = `<iframe src="${esc(card.embedUrl)}" title="${esc(card.title)}" width="${width}" height="${height}" style="border:0;max-width:100%" allow="fullscreen; camera; microphone; clipboard-write" allowfullscreen></iframe>`;
+    const html = `<iframe src="${esc(card.embedUrl)}" title="${esc(card.title)}" width="${width}" height="${height}" style="border:0;max-width:100%" allow="fullscreen; camera; microphone; clipboard-write"></iframe>`;
     return reply
       .header('Cache-Control', 'public, max-age=300')
       .header('Access-Control-Allow-Origin', '*')
