@@ -139,7 +139,7 @@ test('who sees the tour: a password, an audience link that hides a room and ends
     await expect(info.getByTestId('lead-gate').getByRole('alert')).toHaveText('Choose the room the form comes before.');
     await info.getByLabel('Room', { exact: true }).selectOption({ label: 'Kitchen' });
     await info.getByLabel(/Wait for my approval/).tap();
-    // Live viewing on the tour's shared links: the audience link the agent hands out carries it too (issue 40).
+    // Live viewing on the tour's shared links: the audience link the agent hands out carries it too.
     await info.getByLabel('Offer live viewing on shared links').tap();
     await screen(a, 'lead-gate-tour-info');
     await info.getByRole('button', { name: 'Save' }).tap();

@@ -1,5 +1,5 @@
 /**
- * A cut-off recording (issue 40, item 4), with real ffmpeg: a 60 s walkthrough whose index sits at the start (the
+ * A cut-off recording, with real ffmpeg: a 60 s walkthrough whose index sits at the start (the
  * `+faststart` layout phones and editors write) keeps only its first bytes, as an upload or copy stopped part-way
  * leaves it. Processing keeps the frames that are there as a best-effort tour and says what was kept: the tour's
  * videoInfo names the seconds kept and declared, and the owner gets a mail with the same words the console shows.

@@ -1,5 +1,5 @@
 /**
- * Visitors sharing one address (issue 40, item 7): an open day on the venue's Wi-Fi, every buyer's browser with its own
+ * Visitors sharing one address: an open day on the venue's Wi-Fi, every buyer's browser with its own
  * visitor id, is counted visitor by visitor; the protections stay: one browser flooding beacons is stopped by its id
  * without stopping its neighbours, and an address inventing visitor ids opens at most RATE_LIMITS.visitOpen visits of
  * a tour in 10 minutes (docs/decisions.md, "New visits per address are limited"). Each case from its own loopback

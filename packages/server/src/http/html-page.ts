@@ -70,7 +70,7 @@ export function sendPage(reply: FastifyReply, services: Services, status: number
     .header('x-content-type-options', 'nosniff')
     .header(
       'content-security-policy',
-      // img-src 'self': the page's own favicon (refused by default-src 'none', two console errors a load: issue 40).
+      // img-src 'self': the page's own favicon (refused by default-src 'none', two console errors a load).
       `default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action ${formTargets}; base-uri 'none'; frame-ancestors 'none'`,
     )
     .send(page(title, body));

@@ -1,5 +1,5 @@
 /**
- * A cut-off recording (issue 40): the file ends before the length its index declares (an upload or a copy stopped
+ * A cut-off recording: the file ends before the length its index declares (an upload or a copy stopped
  * part-way), and processing keeps the frames that are there as a best-effort tour. The tour's video info then records
  * the seconds kept and the seconds declared, the console shows cutOffRecordingText on the card and in Tour Info, and
  * the owner gets a mail saying what was kept, once the tour is processed.

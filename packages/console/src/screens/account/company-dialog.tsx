@@ -85,7 +85,7 @@ export function CompanyDialog({
       if (input) setFailure(input.message);
       if (isNotAvailableYet(r.error)) setFailure(describeFailure(r.error));
       // The spec's toast only when the dialog has no precise reason: "Failed to save profile" beside the logo's reason
-      // named the wrong thing (this is the company) and said less than the dialog does (issue 40).
+      // named the wrong thing (this is the company) and said less than the dialog does.
       else if (!input) notify('error', NOTICES.profileSaveFailed);
       return;
     }

@@ -95,7 +95,7 @@ export function TourInfoDialog({ open, tour, mode, onClose, onSaved }: TourInfoD
     const parsed = tourInfoSchema.parse(values);
     // All or nothing as far as the server's refusals go: the lead form, the part the server may still refuse (a room
     // it no longer has, too early a room), is saved first, so a refusal leaves every field as it was; the refusal
-    // names its field (issue 40: a password was set while the lead form was refused).
+    // names its field (a password was once set while the lead form was refused).
     const gateFailure = await leadGate.save();
     if (gateFailure) {
       setFailure(`${TOUR_TEXTS.leadGateRefused}${gateFailure}`);

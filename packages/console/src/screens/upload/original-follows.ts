@@ -33,7 +33,7 @@ const browserConnection = (): ConnectionInfo | undefined =>
 /**
  * Resolves once the connection is no longer metered, or the agent chose to send now (the notice's button); at once
  * when it is not metered (or the browser does not say). The original is 1.12x the bytes of the tour's upload: on a
- * mobile data plan it waits for Wi-Fi (issue 40).
+ * mobile data plan it waits for Wi-Fi.
  */
 function untilUnmetered(c: ConnectionInfo | undefined, log: (line: string) => void): Promise<void> {
   if (!metered(c)) return Promise.resolve();
