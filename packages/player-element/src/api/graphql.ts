@@ -1,8 +1,11 @@
 /**
  * A small GraphQL-over-HTTP call: POST {query, variables} to `${api}/query`; with `get`, a GET of the same (the public
  * tour query without a session: the server answers it with an ETag from its cache, and the browser revalidates with
- * If-None-Match, 304 when nothing changed).
+ * If-None-Match, 304 when nothing changed). Capabilities (a grant, a pass, an audience link's token) go in request
+ * headers (CAPABILITY_HEADERS), never in the GET's URL, which every access log and proxy keeps.
  */
+import { CAPABILITY_HEADERS } from '@roomwalk/shared/player-documents';
+
 export class GraphQLRequestError extends Error {
   readonly code: string | undefined;
   /** The error's extensions (a protected tour's refusal carries the company's branding in `gate`). */
@@ -24,7 +27,13 @@ export async function graphqlRequest<T>(
   api: string,
   query: string,
   variables: Record<string, unknown>,
-  options: { token?: string | undefined; signal?: AbortSignal | undefined; get?: boolean } = {},
+  options: {
+    token?: string | undefined;
+    signal?: AbortSignal | undefined;
+    get?: boolean;
+    /** Sent as request headers: the grant and passes (`access`) and the audience link's token (`link`). */
+    capabilities?: { access?: string | undefined; link?: string | undefined };
+  } = {},
 ): Promise<T> {
   const get = options.get === true && !options.token;
   // A GET carries no content-type, so a cross-origin one needs no preflight.
@@ -32,6 +41,9 @@ export async function graphqlRequest<T>(
     ? { accept: 'application/json' }
     : { 'content-type': 'application/json', accept: 'application/json' };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
+  const caps = options.capabilities;
+  if (caps?.access) headers[CAPABILITY_HEADERS.access] = caps.access;
+  if (caps?.link) headers[CAPABILITY_HEADERS.link] = caps.link;
   const base = `${api.replace(/\/$/, '')}/query`;
   let res: Response;
   try {

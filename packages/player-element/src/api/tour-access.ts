@@ -74,21 +74,22 @@ export async function fetchPlayerTour(
 ): Promise<PlayerTour | null> {
   const grant = grantFor(tourId);
   try {
-    // With a grant or a link: the same GET form (no preflight), answered by the server without GraphQL and kept by no
-    // cache.
+    // With a grant or a link: the same GET, the grant and the link in its headers (never its URL, which access logs
+    // keep), answered by the server without GraphQL and kept by no cache.
+    const capabilities = { access: grant, link: link || undefined };
     const data = link
       ? await graphqlRequest<{ tour: PlayerTour | null }>(
           api,
           PLAYER_TOUR_LINK_QUERY,
-          { tourID: tourId, link, ...(grant ? { access: grant } : {}) },
-          { token, signal, get: true },
+          { tourID: tourId },
+          { token, signal, get: true, capabilities },
         )
       : grant
         ? await graphqlRequest<{ tour: PlayerTour | null }>(
             api,
             PLAYER_TOUR_ACCESS_QUERY,
-            { tourID: tourId, access: grant },
-            { token, signal, get: true },
+            { tourID: tourId },
+            { token, signal, get: true, capabilities },
           )
         : await graphqlRequest<{ tour: PlayerTour | null }>(
             api,

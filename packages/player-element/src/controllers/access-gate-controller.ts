@@ -40,15 +40,19 @@ export class AccessGateController implements ReactiveController {
   render(signInUrl: string, unbranded: boolean) {
     const gate = this.ctx.store.gate.value;
     if (!gate || !this.module) return nothing;
-    return this.module.renderAccessGate(gate, { signInUrl, unbranded, onSubmit: (pw) => void this.unlock(pw) });
+    return this.module.renderAccessGate(gate, {
+      signInUrl,
+      unbranded,
+      onSubmit: (pw, form) => void this.unlock(pw, form),
+    });
   }
 
-  private async unlock(password: string): Promise<void> {
+  private async unlock(password: string, form: HTMLFormElement): Promise<void> {
     const { store, config } = this.ctx;
     const gate = store.gate.peek();
     if (!gate || gate.busy || !this.module) return;
     store.gate.value = { ...gate, busy: true, error: '' };
-    const error = await this.module.unlock(config.apiBase, config.tourId.trim(), password);
+    const error = await this.module.unlock(config.apiBase, config.tourId.trim(), password, form);
     if (error === null) {
       store.gate.value = null;
       await this.reload();

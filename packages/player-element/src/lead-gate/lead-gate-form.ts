@@ -5,13 +5,11 @@
  * (/ws/tour-viewer-events?lead=) for the pass. Loaded only for a tour with a gate (load.ts).
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import { DEV_TURNSTILE_TOKEN } from '@roomwalk/shared/constants';
 import { LEAD_GATE_TEXTS as TEXTS } from '@roomwalk/shared/lead-gate-texts';
 import { VALIDATION } from '@roomwalk/shared/messages';
 import { grantFor } from '../api/access-grant.js';
 import { graphqlRequest, GraphQLRequestError } from '../api/graphql.js';
 import { flushVisit } from '../api/visit-flush.js';
-import { loadTurnstile, siteKey } from '../live-panel/turnstile.js';
 
 export type LeadGateView =
   | { phase: 'form' | 'sending'; error: string; fields: Record<string, string> }
@@ -111,24 +109,6 @@ export function renderLeadGate(v: LeadGateView, o: LeadGateRenderOptions): Templ
   </div>`;
 }
 
-/** The Turnstile token for the form (the development token when no site key is configured). */
-export async function humanCheck(form: HTMLFormElement): Promise<() => string> {
-  const key = siteKey();
-  if (!key) return () => DEV_TURNSTILE_TOKEN;
-  let token = '';
-  const box = form.querySelector<HTMLElement>('.turnstile');
-  if (box) {
-    const t = await loadTurnstile();
-    t.render(box, {
-      sitekey: key,
-      callback: (x) => (token = x),
-      'expired-callback': () => (token = ''),
-      'error-callback': () => (token = ''),
-    });
-  }
-  return () => token;
-}
-
 const LEAD_AT_GATE = /* GraphQL */ `mutation TourLeadAtGate($input: TourLeadCreateInput!) {
   tourLeadCreate(input: $input) { tourLead { id } gate { state access waitToken } }
 }`;
@@ -199,8 +179,10 @@ export async function sendLead(
 }
 
 /**
- * Waits on the live socket for the agent's approval; `onOpen` gets the pass. Reconnects after a lost connection
- * (1, 2, 4 … up to 30 s apart), telling `onState`. Answers the function that stops waiting.
+ * Waits on the live socket for the agent's approval; `onOpen` gets the pass, `onEnded` is told when the lead's pass
+ * has ended (the agent took it back, or the tour's access or gate changed: the form asks again). The wait credential
+ * is the socket's first message (never its URL, which access logs keep). Reconnects after a lost connection (1, 2, 4 …
+ * up to 30 s apart), telling `onState`. Answers the function that stops waiting.
  */
 export function waitForApproval(
   api: string,
@@ -209,16 +191,19 @@ export function waitForApproval(
   token: string,
   onOpen: (pass: string) => void,
   onState: (reconnecting: boolean) => void,
+  onEnded: () => void = () => undefined,
 ): () => void {
   let ws: WebSocket | null = null;
   let stopped = false;
   let attempt = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const url = new URL('/ws/tour-viewer-events', api.replace(/^http/, 'ws'));
-  url.search = new URLSearchParams({ tourId, lead: leadId, token }).toString();
+  url.search = new URLSearchParams({ tourId, lead: leadId }).toString();
   const connect = () => {
-    ws = new WebSocket(url.toString());
-    ws.onmessage = (ev: MessageEvent) => {
+    const socket = new WebSocket(url.toString());
+    ws = socket;
+    socket.onopen = () => socket.send(JSON.stringify({ type: 'roomwalk_gate_wait', token }));
+    socket.onmessage = (ev: MessageEvent) => {
       let m: { type?: string; access?: unknown };
       try {
         m = JSON.parse(String(ev.data)) as typeof m;
@@ -234,8 +219,13 @@ export function waitForApproval(
         ws?.close();
         onOpen(m.access);
       }
+      if (m.type === 'roomwalk_gate_ended') {
+        stopped = true;
+        ws?.close();
+        onEnded();
+      }
     };
-    ws.onclose = () => {
+    socket.onclose = () => {
       if (stopped) return;
       onState(true);
       timer = setTimeout(connect, Math.min(30_000, 1000 * 2 ** attempt++));

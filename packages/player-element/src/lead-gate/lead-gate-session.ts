@@ -7,16 +7,10 @@
  */
 import { nothing } from 'lit';
 import { LEAD_GATE_TEXTS } from '@roomwalk/shared/lead-gate-texts';
-import { keepGrant, keepWaitingLead, waitingLead } from '../api/access-grant.js';
+import { keepPass, keepWaitingLead, waitingLead } from '../api/access-grant.js';
+import { humanCheck } from '../live-panel/turnstile.js';
 import type { PlayerContext } from '../store/player-context.js';
-import {
-  adoptLeadGateStyles,
-  humanCheck,
-  renderLeadGate,
-  sendLead,
-  waitForApproval,
-  type LeadGateView,
-} from './lead-gate-form.js';
+import { adoptLeadGateStyles, renderLeadGate, sendLead, waitForApproval, type LeadGateView } from './lead-gate-form.js';
 
 export class LeadGateSession {
   private view: LeadGateView | null = null;
@@ -113,11 +107,16 @@ export class LeadGateSession {
       (reconnecting) => {
         if (this.view?.phase === 'waiting') this.set({ phase: 'waiting', reconnecting });
       },
+      () => {
+        // The lead's pass has ended (taken back, or the tour changed): the form asks again.
+        keepWaitingLead(this.tourId, null);
+        void this.openForm();
+      },
     );
   }
 
   private async continueWith(pass: string): Promise<void> {
-    keepGrant(this.tourId, pass);
+    keepPass(this.tourId, pass);
     keepWaitingLead(this.tourId, null);
     this.set({ phase: 'approved' });
     await this.reload();

@@ -1,4 +1,8 @@
-/** The human check of the lead forms (the live panel's, the lead gate's): Cloudflare Turnstile, loaded on demand. */
+/**
+ * The human check of the lead forms (the live panel's, the lead gate's) and of the password screen after many wrong
+ * guesses: Cloudflare Turnstile, loaded on demand.
+ */
+import { DEV_TURNSTILE_TOKEN } from '@roomwalk/shared/constants';
 
 interface TurnstileApi {
   render(
@@ -29,4 +33,22 @@ export function loadTurnstile(): Promise<TurnstileApi> {
     document.head.append(s);
   });
   return turnstileLoad;
+}
+
+/** The Turnstile token for the form (the development token when no site key is configured). */
+export async function humanCheck(form: HTMLFormElement): Promise<() => string> {
+  const key = siteKey();
+  if (!key) return () => DEV_TURNSTILE_TOKEN;
+  let token = '';
+  const box = form.querySelector<HTMLElement>('.turnstile');
+  if (box) {
+    const t = await loadTurnstile();
+    t.render(box, {
+      sitekey: key,
+      callback: (x) => (token = x),
+      'expired-callback': () => (token = ''),
+      'error-callback': () => (token = ''),
+    });
+  }
+  return () => token;
 }

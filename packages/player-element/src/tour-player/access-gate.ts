@@ -7,15 +7,18 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { PLAYER_GATE_TEXTS as TEXTS } from '@roomwalk/shared/player-texts';
 import { TOUR_UNLOCK_MUTATION } from '@roomwalk/shared/player-documents';
+import { VALIDATION } from '@roomwalk/shared/messages';
 import { keepGrant } from '../api/access-grant.js';
 import { graphqlRequest, GraphQLRequestError } from '../api/graphql.js';
 import type { GateState } from '../api/tour-access.js';
+import { humanCheck } from '../live-panel/turnstile.js';
 
 export interface GateHandlers {
   /** Where "Sign in" leads (members-only), '' for no link. */
   signInUrl: string;
   unbranded: boolean;
-  onSubmit(password: string): void;
+  /** `form`: the screen's form (the human check is shown in it when the tour asks for one). */
+  onSubmit(password: string, form: HTMLFormElement): void;
 }
 
 const GATE_CSS = `
@@ -34,8 +37,9 @@ const GATE_CSS = `
 
 function submit(e: SubmitEvent, h: GateHandlers): void {
   e.preventDefault();
-  const input = (e.currentTarget as HTMLFormElement).elements.namedItem('password') as HTMLInputElement | null;
-  if (input?.value) h.onSubmit(input.value);
+  const form = e.currentTarget as HTMLFormElement;
+  const input = form.elements.namedItem('password') as HTMLInputElement | null;
+  if (input?.value) h.onSubmit(input.value, form);
 }
 
 /** Adds the gate's styles to the player's shadow root, once (beside the element's own). */
@@ -104,19 +108,43 @@ export function renderAccessGate(g: GateState, h: GateHandlers): TemplateResult 
       <label>${TEXTS.tourPasswordLabel}
         <input name="password" type="password" autocomplete="current-password" required aria-invalid=${g.error ? 'true' : 'false'}
           aria-describedby=${g.error ? 'gate-error' : nothing} ?disabled=${g.busy} /></label>
+      <div class="turnstile"></div>
       ${g.error ? html`<p id="gate-error" class="gate-error" role="alert">${g.error}</p>` : nothing}
       <button type="submit" ?disabled=${g.busy}>${TEXTS.tourPasswordSubmit}</button>
     </form>
   </div>`;
 }
 
-/** The password or why it was refused, in the visitor's words (null: let in, this session's grant is kept). */
-export async function unlock(api: string, tourId: string, password: string): Promise<string | null> {
-  try {
-    const data = await graphqlRequest<{ tourUnlock: { access: string } }>(api, TOUR_UNLOCK_MUTATION, {
+/** The human check's token, once the tour asked for one (after many wrong guesses at it from anywhere). */
+let humanToken: (() => string) | null = null;
+
+/**
+ * The password or why it was refused, in the visitor's words (null: let in, this session's grant is kept). When the
+ * tour asks for a human check (HUMAN_CHECK_FAILED with `humanCheck`), the check is shown in `form` and the guess is
+ * sent again with its token as soon as there is one (at once in development).
+ */
+export async function unlock(
+  api: string,
+  tourId: string,
+  password: string,
+  form?: HTMLFormElement,
+): Promise<string | null> {
+  const send = () =>
+    graphqlRequest<{ tourUnlock: { access: string } }>(api, TOUR_UNLOCK_MUTATION, {
       tourID: tourId,
       password,
+      ...(humanToken?.() ? { turnstileToken: humanToken() } : {}),
     });
+  try {
+    let data: { tourUnlock: { access: string } };
+    try {
+      data = await send();
+    } catch (e) {
+      if (!(e instanceof GraphQLRequestError && e.extensions?.humanCheck === true) || humanToken || !form) throw e;
+      humanToken = await humanCheck(form);
+      if (!humanToken()) return VALIDATION.humanCheckRequired;
+      data = await send();
+    }
     keepGrant(tourId, data.tourUnlock.access);
     return null;
   } catch (e) {
