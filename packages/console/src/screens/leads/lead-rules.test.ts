@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gateText, leadName, roomPathText } from './lead-rules.js';
+import { gateText, holdsPass, leadName, roomPathText } from './lead-rules.js';
 
 describe('how Leads words a lead', () => {
   it('names the lead, with or without a surname', () => {
@@ -11,7 +11,16 @@ describe('how Leads words a lead', () => {
     expect(gateText('WAITING')).toBe('Waiting for your approval');
     expect(gateText('APPROVED')).toBe('Approved');
     expect(gateText('OPEN')).toBe('Went on after the form');
+    expect(gateText('REVOKED')).toBe('Pass revoked');
     expect(gateText(null)).toBe('');
+  });
+
+  it('offers to take back only a pass the lead holds', () => {
+    expect(holdsPass('APPROVED')).toBe(true);
+    expect(holdsPass('OPEN')).toBe(true);
+    expect(holdsPass('WAITING')).toBe(false);
+    expect(holdsPass('REVOKED')).toBe(false);
+    expect(holdsPass(null)).toBe(false);
   });
 
   it('lists the rooms a visitor saw in order, with the time in each', () => {

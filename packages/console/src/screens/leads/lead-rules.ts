@@ -8,8 +8,12 @@ export function gateText(gate: string | null | undefined): string {
   if (gate === 'WAITING') return 'Waiting for your approval';
   if (gate === 'APPROVED') return 'Approved';
   if (gate === 'OPEN') return 'Went on after the form';
+  if (gate === 'REVOKED') return 'Pass revoked';
   return '';
 }
+
+/** Whether the lead holds a pass the agent may take back (approved, or went on after the form). */
+export const holdsPass = (gate: string | null | undefined): boolean => gate === 'APPROVED' || gate === 'OPEN';
 
 /** "Living room 10 s → Bedroom 1 min 5 s" ('' when no room was recorded). */
 export function roomPathText(path: ReadonlyArray<{ name: string; seconds: number }> | null | undefined): string {

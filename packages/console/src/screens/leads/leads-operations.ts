@@ -1,4 +1,7 @@
-/** The Leads screen: the company's latest leads, those waiting at a lead gate, and the agent's approval. */
+/**
+ * The Leads screen: the latest leads the agent may see, those waiting at a lead gate, the agent's approval and taking a
+ * pass back.
+ */
 import { graphql } from '../../graphql/graphql.js';
 
 export const LeadFields = graphql(`
@@ -21,6 +24,13 @@ export const LeadsQuery = graphql(
 export const LeadApproveMutation = graphql(`
   mutation LeadApprove($id: ID!) {
     tourLeadApprove(id: $id) { id gate }
+  }
+`);
+
+/** Takes a lead's pass through the gate back: their page stops at the gate from its next request on. */
+export const LeadRevokePassMutation = graphql(`
+  mutation LeadRevokePass($id: ID!) {
+    tourLeadRevokePass(id: $id) { id gate }
   }
 `);
 

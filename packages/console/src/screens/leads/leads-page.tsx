@@ -1,10 +1,11 @@
 /**
- * Leads: visitors waiting at a tour's lead gate first, with Approve (their page goes on at once), then the company's
- * latest leads; each lead's details show the rooms its visitor saw and where the gate stopped them.
+ * Leads: visitors waiting at a tour's lead gate first, with Approve (their page goes on at once), then the latest leads
+ * the agent may see (a company admin: the company's; a member: their own tours'); each lead's details show the rooms
+ * its visitor saw and where the gate stopped them, and Revoke pass for a lead through the gate.
  */
 import { DataLoadError } from '../../ui/data-load-error.js';
 import { Loading, Page } from '../../ui/page.js';
-import { gateText, leadName, roomPathText } from './lead-rules.js';
+import { gateText, holdsPass, leadName, roomPathText } from './lead-rules.js';
 import { useLeads } from './use-leads.js';
 import './leads.css';
 
@@ -95,6 +96,16 @@ export default function LeadsPage() {
                         {lead.gate ? <span className="lead-gate-state"> · {gateText(lead.gate)}</span> : null}
                       </summary>
                       <LeadDetails lead={lead} />
+                      {holdsPass(lead.gate) ? (
+                        <button
+                          type="button"
+                          className="lead-revoke"
+                          disabled={l.busy === lead.id}
+                          onClick={() => void l.revokePass(lead.id)}
+                        >
+                          Revoke {leadName(lead)}'s pass
+                        </button>
+                      ) : null}
                     </details>
                   </li>
                 ))}
