@@ -13,7 +13,7 @@ import type { Services } from '../services.js';
 export const SHARE_IMAGE = { width: 1200, height: 630 } as const;
 
 /** The preview picture of an image: cropped to 1200x630 around its centre, faces blurred, as a JPEG. */
-export async function previewJpeg(poster: Buffer, blurFaces = true): Promise<Buffer> {
+async function previewJpeg(poster: Buffer, blurFaces = true): Promise<Buffer> {
   const framed = await sharp(poster)
     .rotate()
     .resize(SHARE_IMAGE.width, SHARE_IMAGE.height, { fit: 'cover', position: 'centre' })

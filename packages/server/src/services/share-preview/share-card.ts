@@ -39,7 +39,7 @@ export interface ShareRequest {
   unbranded: boolean;
 }
 
-export interface ShareImage {
+interface ShareImage {
   url: string;
   width: number | null;
   height: number | null;
