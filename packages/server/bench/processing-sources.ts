@@ -12,6 +12,9 @@
  *   thirty times by stream copy (the motion path is periodic with the same 2 s, so the seam does not jump); decoding
  *   it costs the same as 60 s of unique footage. `-r 60` on the output: without it ffmpeg took the still's 25 fps (the
  *   first version of this source was 25 fps; its cache name differs, so it is not reused).
+ * - `clip`: the held-out iPhone-like clip, made the same way: 11 s of that format from a 1 s piece.
+ * - `mezzanine`: what the console's on-device conversion uploads (the old mezzanine): 60 s 1080x1920 30 fps H.264,
+ *   full range, from the hd source.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -27,7 +30,7 @@ export const cacheDir = join(tmpdir(), 'roomwalk-bench');
 export const SOURCE_SECONDS = 60;
 
 export interface BenchSource {
-  name: 'hd' | 'phone';
+  name: 'hd' | 'phone' | 'clip' | 'mezzanine';
   label: string;
   path: string;
   seconds: number;
@@ -128,11 +131,19 @@ export async function hdSource(): Promise<BenchSource> {
   return { name: 'hd', label: '60 s 1920x1080 30 fps H.264', path, seconds: SOURCE_SECONDS };
 }
 
-const PHONE_PIECE_SECONDS = 2;
+/** The bench's 60 s phone source (2 s pieces); bench:processing-steps cuts its first seconds. */
+export const phoneSource = () => phoneLike(SOURCE_SECONDS, 2);
 
-export async function phoneSource(): Promise<BenchSource> {
+/**
+ * The held-out iPhone-like clip of issue 43: 11 s of 4K60 HEVC Main 10, HLG, rotated 90°, made like the phone source
+ * from a 1 s piece (a keyframe each), repeated by stream copy.
+ */
+export const phoneClipSource = () => phoneLike(11, 1);
+
+async function phoneLike(seconds: number, pieceSeconds: number): Promise<BenchSource> {
+  const name = seconds === SOURCE_SECONDS ? '4k60-hevc10-hlg-rot90' : `4k60-hevc10-hlg-rot90-${seconds}s`;
   const path = await make(
-    '4k60-hevc10-hlg-rot90',
+    name,
     'mov',
     (f) => [
       [
@@ -160,13 +171,13 @@ export async function phoneSource(): Promise<BenchSource> {
         '-filter_complex',
         [
           `[0:v]format=yuv420p10le,loop=loop=-1:size=1:start=0,setpts=N/60/TB,` +
-            `crop=3840:2160:x='(iw-ow)*(0.5+0.5*sin(2*PI*t/${PHONE_PIECE_SECONDS}))':y='(ih-oh)*(0.5+0.5*cos(2*PI*t/${PHONE_PIECE_SECONDS}))'[bg]`,
-          `[bg][1:v]overlay=x='200+(W-w-400)*(0.5+0.5*sin(2*PI*t/${PHONE_PIECE_SECONDS / 2}))':y=200,noise=alls=3:allf=t,format=yuv420p10le[v]`,
+            `crop=3840:2160:x='(iw-ow)*(0.5+0.5*sin(2*PI*t/${pieceSeconds}))':y='(ih-oh)*(0.5+0.5*cos(2*PI*t/${pieceSeconds}))'[bg]`,
+          `[bg][1:v]overlay=x='200+(W-w-400)*(0.5+0.5*sin(2*PI*t/${pieceSeconds / 2}))':y=200,noise=alls=3:allf=t,format=yuv420p10le[v]`,
         ].join(';'),
         '-map',
         '[v]',
         '-t',
-        String(PHONE_PIECE_SECONDS),
+        String(pieceSeconds),
         '-r',
         '60',
         '-c:v',
@@ -187,7 +198,7 @@ export async function phoneSource(): Promise<BenchSource> {
         'bt2020nc',
         f.piece,
       ],
-      ['WRITE_LIST', String(SOURCE_SECONDS / PHONE_PIECE_SECONDS)],
+      ['WRITE_LIST', String(seconds / pieceSeconds)],
       [
         '-v',
         'error',
@@ -207,12 +218,62 @@ export async function phoneSource(): Promise<BenchSource> {
         f.out,
       ],
     ],
-    '60 s 4K60 HEVC 10-bit HLG (rotated 90°)',
+    `${seconds} s 4K60 HEVC 10-bit HLG (rotated 90°)`,
   );
   return {
-    name: 'phone',
-    label: '60 s 3840x2160 60 fps HEVC Main 10, HLG/BT.2020, rotated 90°',
+    name: seconds === SOURCE_SECONDS ? 'phone' : 'clip',
+    label: `${seconds} s 3840x2160 60 fps HEVC Main 10, HLG/BT.2020, rotated 90°`,
     path,
-    seconds: SOURCE_SECONDS,
+    seconds,
+  };
+}
+
+/**
+ * What the console's on-device conversion uploads for a portrait phone video (the old mezzanine): 1080x1920 30 fps
+ * H.264 at about 5 Mbit/s, full range (Chromium's encoder from canvas RGB), no B-frames, a keyframe every 2 s; made
+ * from the hd source turned upright.
+ */
+export async function mezzanineSource(): Promise<BenchSource> {
+  const hd = await hdSource();
+  const path = await make(
+    `mezzanine-1080x1920-h264-from-${hd.path.slice(-19, -4)}`,
+    'mp4',
+    (f) => [
+      [
+        '-v',
+        'error',
+        '-y',
+        '-i',
+        hd.path,
+        '-vf',
+        'scale=3414:1920,crop=1080:1920,format=yuvj420p',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'veryfast',
+        '-profile:v',
+        'high',
+        '-bf',
+        '0',
+        '-g',
+        '60',
+        '-b:v',
+        '5M',
+        '-maxrate',
+        '6M',
+        '-bufsize',
+        '10M',
+        '-movflags',
+        '+frag_keyframe+empty_moov+default_base_moof',
+        f.out,
+      ],
+    ],
+    '60 s 1080x1920 30 fps H.264 mezzanine',
+  );
+  return {
+    name: 'mezzanine',
+    label: '60 s 1080x1920 30 fps H.264, the converted mezzanine',
+    path,
+    seconds: hd.seconds,
   };
 }
