@@ -21,8 +21,10 @@ import { loggerOptions } from './http/logging.js';
 import { instrumentQueue, registerMetrics } from './http/metrics.js';
 import { openAdminChannel, type AdminChannel } from './http/admin-socket.js';
 import { refuseFrameworkError } from './http/refuse.js';
-import { flushViews } from './services/view-counter.js';
+import { flushViews, ViewCounter } from './services/view-counter.js';
 import { settleVisits } from './services/reports/analytics.js';
+import { VisitWriter } from './services/reports/visit-writer.js';
+import { createSignalingTokens } from './services/live/signaling-token.js';
 import { assertProductionMediaBinaries } from './media/ffmpeg-binaries.js';
 import type { Services } from './services/services.js';
 
@@ -133,6 +135,13 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
       isDev: config.isDev,
     }),
     log: app.log,
+    clockOffsetMs: 0,
+    rateLimiters: new Map(),
+    apiKeyLastUsed: new Map(),
+    visitWriter: new VisitWriter(database.db),
+    viewCounter: new ViewCounter(database.db, app.log),
+    signalingTokens: createSignalingTokens(config.jwtSecret),
+    mediaSignatures: new Map(),
   };
   adminChannel?.serve(services);
 

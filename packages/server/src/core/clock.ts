@@ -6,15 +6,13 @@
  */
 import type { Services } from '../services/services.js';
 
-const offsets = new WeakMap<Services, number>();
-
 /** Now, by this server's clock. */
 export function serverNow(services: Services): Date {
-  return new Date(Date.now() + (offsets.get(services) ?? 0));
+  return new Date(Date.now() + services.clockOffsetMs);
 }
 
 /** Moves this server's clock `ms` ahead of the system clock (0: back to it). Development servers only. */
 export function setClockOffset(services: Services, ms: number): void {
   if (!services.config.isDev) throw new Error('The clock can only be moved on a development server.');
-  offsets.set(services, ms);
+  services.clockOffsetMs = ms;
 }

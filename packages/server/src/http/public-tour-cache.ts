@@ -305,28 +305,28 @@ async function grantedAnswer(
   return send(entry.body);
 }
 
-const caches = new WeakMap<Services, PublicTourCache>();
 /** The node's cache of these services (tests). */
-export const publicTourCacheOf = (services: Services): PublicTourCache | undefined => caches.get(services);
-const grantedAnswers = new WeakMap<Services, PublicTourCache>();
+export const publicTourCacheOf = (services: Services): PublicTourCache | undefined =>
+  services.publicTourCaches?.answers;
+
 /** The node's kept answers of password tours for their grant holders (tests). */
-export const publicTourGrantedOf = (services: Services): PublicTourCache | undefined => grantedAnswers.get(services);
-const gates = new WeakMap<Services, PublicTourCache>();
+export const publicTourGrantedOf = (services: Services): PublicTourCache | undefined =>
+  services.publicTourCaches?.granted;
+
 /** The node's kept gate refusals of these services (tests). */
-export const publicTourRefusalsOf = (services: Services): PublicTourCache | undefined => gates.get(services);
+export const publicTourRefusalsOf = (services: Services): PublicTourCache | undefined =>
+  services.publicTourCaches?.refusals;
 
 export async function registerPublicTourCache(app: FastifyInstance, services: Services): Promise<PublicTourCache> {
   // Nothing is kept while the node cannot hear the database's notices: it answers from the database until it can.
   const notices = services.events.notices;
   const keeping = () => notices.up;
   const cache = new PublicTourCache(services.config.PUBLIC_TOUR_CACHE_ENTRIES, keeping);
-  caches.set(services, cache);
   // The gates of protected tours, dropped with the tour's answers (their branding changes on the same notices).
   const refusals = new PublicTourCache(services.config.PUBLIC_TOUR_CACHE_ENTRIES > 0 ? MAX_REFUSALS : 0, keeping);
-  gates.set(services, refusals);
   // Password tours' answers for their grant holders, dropped with the tour's answers too.
   const granted = new PublicTourCache(services.config.PUBLIC_TOUR_CACHE_ENTRIES > 0 ? MAX_GRANTED : 0, keeping);
-  grantedAnswers.set(services, granted);
+  services.publicTourCaches = { answers: cache, granted, refusals };
   const invalidate = (tourId: string) => {
     cache.invalidate(tourId);
     refusals.invalidate(tourId);

@@ -32,6 +32,7 @@ import { activationMail, mailLinks, passwordResetMail } from '../mail/templates.
 import { getLicense, rolesFor } from './licenses.js';
 import { cancelDeletionOnSignIn } from './personal-data/account-deletion.js';
 import type { Services } from './services.js';
+import { serverNow } from '../core/clock.js';
 
 type Trx = Transaction<Database>;
 
@@ -88,7 +89,7 @@ export async function issueSession(
   // Signing in within an account deletion's grace period cancels it (docs/data-retention.md).
   await cancelDeletionOnSignIn(services, user.id);
   const license = await getLicense(services.db, user.company_id);
-  const roles = rolesFor(user, license);
+  const roles = rolesFor(user, license, serverNow(services));
   // The session names the credentials' stamp it is issued under (services/resolve-auth.ts).
   const stamp = await services.db
     .selectFrom('users')

@@ -76,12 +76,16 @@ export async function licenseCounts(db: Kysely<Database>, license: LicenseRow): 
   };
 }
 
-/** Token roles: the plan's role (free without a licence), plus admin and superadmin where they apply. */
+/**
+ * Token roles: the plan's role (free without a licence, or once it ended by `now`: the server's clock, core/clock.ts
+ * serverNow), plus admin and superadmin where they apply.
+ */
 export function rolesFor(
   user: Pick<UserRow, 'role' | 'is_superadmin'>,
   license: Pick<LicenseRow, 'plan_id' | 'end_date'> | undefined,
+  now: Date,
 ): string[] {
-  const expired = license?.end_date ? new Date(license.end_date).getTime() < Date.now() : false;
+  const expired = license?.end_date ? new Date(license.end_date).getTime() < now.getTime() : false;
   const plan = license && !expired ? planById(license.plan_id) : undefined;
   const roles: string[] = [plan?.role ?? ROLES.free];
   if (user.role === 'ADMIN') roles.push(ROLES.admin);

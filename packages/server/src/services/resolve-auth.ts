@@ -4,6 +4,7 @@ import { credentialsStamp } from '../auth/tokens.js';
 import type { Services } from './services.js';
 import { getLicense, rolesFor } from './licenses.js';
 import { authenticateApiKey, isApiKeyToken } from './developer/api-keys.js';
+import { serverNow } from '../core/clock.js';
 
 /** API keys are taken only where `allowApiKey` is set (GraphQL over HTTP on /query); elsewhere a key is no session. */
 export async function resolveAuth(
@@ -40,7 +41,7 @@ export async function resolveAuth(
   return {
     userId: user.id,
     companyId: user.company_id,
-    roles: rolesFor(user, license),
+    roles: rolesFor(user, license, serverNow(services)),
     isCompanyAdmin: user.role === 'ADMIN',
     isSuperAdmin: user.is_superadmin,
   };

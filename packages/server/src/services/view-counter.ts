@@ -5,8 +5,9 @@
  * other nodes see them after the next write. Flushed on shutdown (app.stop()); a node that crashes loses at most the
  * last interval's counts.
  */
-import { sql } from 'kysely';
-import type { TourRow } from '../db/types.js';
+import { sql, type Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, TourRow } from '../db/types.js';
 import type { Services } from './services.js';
 
 interface Counts {
@@ -22,7 +23,10 @@ export class ViewCounter {
   #timer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly services: Services) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly log: FastifyBaseLogger,
+  ) {}
 
   /** Counts one view of a tour (on a deactivated tour, apart). */
   add(tourId: string, deactivated: boolean): void {
@@ -60,10 +64,10 @@ export class ViewCounter {
     const rows = [...this.#writing].map(([id, c]) => sql`(${id}::uuid, ${c.views}::int, ${c.deactivated}::int)`);
     try {
       await sql`UPDATE tours SET views = tours.views + v.views, deactivated_views = tours.deactivated_views + v.deactivated
-        FROM (VALUES ${sql.join(rows)}) AS v(id, views, deactivated) WHERE tours.id = v.id`.execute(this.services.db);
+        FROM (VALUES ${sql.join(rows)}) AS v(id, views, deactivated) WHERE tours.id = v.id`.execute(this.db);
     } catch (err) {
       // Keep the counts for the next attempt rather than lose them.
-      this.services.log.warn({ err }, 'could not write tour views; retrying');
+      this.log.warn({ err }, 'could not write tour views; retrying');
       for (const [id, c] of this.#writing) {
         const p = this.#pending.get(id) ?? { views: 0, deactivated: 0 };
         this.#pending.set(id, { views: p.views + c.views, deactivated: p.deactivated + c.deactivated });
@@ -75,19 +79,10 @@ export class ViewCounter {
   }
 }
 
-const counters = new WeakMap<Services, ViewCounter>();
-
-/** The node's counter for these services. */
-export function viewCounter(services: Services): ViewCounter {
-  let c = counters.get(services);
-  if (!c) {
-    c = new ViewCounter(services);
-    counters.set(services, c);
-  }
-  return c;
-}
+/** The node's counter (`services.viewCounter`). */
+export const viewCounter = (services: Services): ViewCounter => services.viewCounter;
 
 /** Writes what is pending (on shutdown). */
 export async function flushViews(services: Services): Promise<void> {
-  await counters.get(services)?.flush();
+  await services.viewCounter.flush();
 }

@@ -4,6 +4,7 @@ import { planById, uploadLimitFor, type PlanId } from '@roomwalk/shared';
 import type { App } from '../../src/app.js';
 import { getLicense, rolesFor } from '../../src/services/licenses.js';
 import type { CompanyRow, UserRow } from '../../src/db/types.js';
+import { serverNow } from '../../src/core/clock.js';
 
 export interface SeededUser {
   user: UserRow;
@@ -80,7 +81,7 @@ export async function seedUser(app: App, opts: SeedOptions = {}): Promise<Seeded
   const token = await app.services.tokens.sign({
     userId: user.id,
     companyId: company.id,
-    roles: rolesFor(user, license),
+    roles: rolesFor(user, license, serverNow(app.services)),
   });
   return { user, company, token, userId: `user_${user.id}`, companyId: `company_${company.id}` };
 }

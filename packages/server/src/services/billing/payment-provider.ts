@@ -2,20 +2,15 @@
 import type { Services } from '../services.js';
 import type { PaymentProvider } from './provider.js';
 
-const providers = new WeakMap<Services, PaymentProvider>();
-
-/** The configured provider, built once per app. */
-export async function paymentProvider(services: Services): Promise<PaymentProvider> {
-  let p = providers.get(services);
-  if (!p) {
+/** The configured provider, built once per app (kept in `services.paymentProvider`). */
+export function paymentProvider(services: Services): Promise<PaymentProvider> {
+  services.paymentProvider ??= (async () => {
     if (services.config.STRIPE_SECRET_KEY) {
       const { createStripeProvider } = await import('./stripe-provider.js');
-      p = createStripeProvider(services);
-    } else {
-      const { createLocalProvider } = await import('./local-provider.js');
-      p = createLocalProvider(services);
+      return createStripeProvider(services);
     }
-    providers.set(services, p);
-  }
-  return p;
+    const { createLocalProvider } = await import('./local-provider.js');
+    return createLocalProvider(services);
+  })();
+  return services.paymentProvider;
 }

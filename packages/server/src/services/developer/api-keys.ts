@@ -14,6 +14,7 @@ import { getLicense, rolesFor } from '../licenses.js';
 import type { Services } from '../services.js';
 import { PLAN_REQUIRED_TEXT, hasApiPlan, requireApiPlan } from './plan.js';
 import type { ApiKeyRow } from '../../db/tables/developer.js';
+import { serverNow } from '../../core/clock.js';
 
 const API_KEY_PREFIX = 'rw_live_';
 const SHOWN_PREFIX_LENGTH = 12;
@@ -80,8 +81,6 @@ export async function revokeApiKey(services: Services, auth: AuthInfo, id: strin
   return revoked;
 }
 
-const lastUsedWritten = new WeakMap<Services, Map<string, number>>();
-
 /**
  * The caller an API key stands for, or null when the key is unknown or revoked (the request answers 401). A key of a
  * company whose plan lost APIs & Webhooks answers PLAN_REQUIRED (it works again after an upgrade).
@@ -113,7 +112,7 @@ export async function authenticateApiKey(services: Services, token: string): Pro
   return {
     userId: user.id,
     companyId: key.company_id,
-    roles: rolesFor({ role: user.role, is_superadmin: false }, license),
+    roles: rolesFor({ role: user.role, is_superadmin: false }, license, serverNow(services)),
     isCompanyAdmin: user.role === 'ADMIN',
     isSuperAdmin: false,
     apiKeyId: key.id,
@@ -121,11 +120,7 @@ export async function authenticateApiKey(services: Services, token: string): Pro
 }
 
 function touchLastUsed(services: Services, keyId: string): void {
-  let written = lastUsedWritten.get(services);
-  if (!written) {
-    written = new Map();
-    lastUsedWritten.set(services, written);
-  }
+  const written = services.apiKeyLastUsed;
   const now = Date.now();
   if (now - (written.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
   written.set(keyId, now);

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import type { Services } from '../services.js';
 import { encodeId } from '../../core/ids.js';
 import { agoraGrant } from './agora.js';
-import { createSignalingTokens, LIVE_ROLES, type LiveRole, type SignalingTokens } from './signaling-token.js';
+import { LIVE_ROLES, type LiveRole, type SignalingTokens } from './signaling-token.js';
+import { serverNow } from '../../core/clock.js';
 
 export interface ViewingSessionRequest {
   rtcToken: string | null;
@@ -22,15 +23,7 @@ export interface SessionRow {
   expires_at: Date;
 }
 
-const tokenServices = new WeakMap<Services, SignalingTokens>();
-export function signalingTokens(services: Services): SignalingTokens {
-  let t = tokenServices.get(services);
-  if (!t) {
-    t = createSignalingTokens(services.config.jwtSecret);
-    tokenServices.set(services, t);
-  }
-  return t;
-}
+export const signalingTokens = (services: Services): SignalingTokens => services.signalingTokens;
 
 /** Participant ids in a call: stable for a host (one per user), fresh for each visitor. */
 export const participantId = {
@@ -65,7 +58,7 @@ export async function issueRequest(
 }
 
 export function sessionExpiry(services: Services): Date {
-  return new Date(Date.now() + services.config.LIVE_SESSION_TTL_SECONDS * 1000);
+  return new Date(serverNow(services).getTime() + services.config.LIVE_SESSION_TTL_SECONDS * 1000);
 }
 
 /**
@@ -84,7 +77,7 @@ export async function hostSession(
     .selectFrom('viewing_sessions')
     .select(['id', 'tour_id', 'lead_id', 'expires_at'])
     .where('tour_id', '=', tourId)
-    .where('expires_at', '>', new Date());
+    .where('expires_at', '>', serverNow(services));
   if (sessionId) return (await open.where('id', '=', sessionId).executeTakeFirst()) ?? null;
   const newest = await open.orderBy('created_at', 'desc').limit(1).executeTakeFirst();
   if (newest) return newest;

@@ -9,15 +9,9 @@ import type { Services } from '../services.js';
 
 type Purpose = 'data-export' | 'account-deletion' | 'lead-erasure';
 
-const keys = new WeakMap<Services, Buffer>();
-function keyOf(services: Services): Buffer {
-  let key = keys.get(services);
-  if (!key) {
-    key = createHmac('sha256', services.config.jwtSecret).update('personal-data').digest();
-    keys.set(services, key);
-  }
-  return key;
-}
+/** The links' key, derived from JWT_SECRET (one HMAC, cheaper than keeping it). */
+const keyOf = (services: Services): Buffer =>
+  createHmac('sha256', services.config.jwtSecret).update('personal-data').digest();
 
 /** The signature of `purpose` for `id` (and `expires`, seconds since the epoch, when the link expires). */
 function signLink(services: Services, purpose: Purpose, id: string, expires?: number): string {

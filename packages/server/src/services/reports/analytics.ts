@@ -17,9 +17,8 @@ import { AppError, fromZod } from '../../core/errors.js';
 import { decodeId } from '../../core/ids.js';
 import { consumeRateLimit, takeRateLimit } from '../../auth/rate-limit.js';
 import type { Services } from '../services.js';
-import { viewCounter } from '../view-counter.js';
 import { summariseSegments } from './visit-rooms.js';
-import { MAX_WAITING, VisitWriter, visitSeconds, type VisitWrite } from './visit-writer.js';
+import { MAX_WAITING, visitSeconds, type VisitWrite } from './visit-writer.js';
 
 /** Calls from one visitor to one tour within this gap belong to the same visit. */
 export const VISIT_GAP_MS = 30 * 60 * 1000;
@@ -59,7 +58,7 @@ export async function recordTourView(services: Services, beacon: VisitBeaconData
     link?.hiddenRooms.size && beacon.segments
       ? beacon.segments.filter((s) => !link.hiddenRooms.has(s.room))
       : beacon.segments;
-  const writer = visitWriter(services);
+  const writer = services.visitWriter;
   // Written with the other beacons of the moment (visit-writer.ts); beyond a bound of waiting beacons, refused as busy.
   if (writer.waiting >= MAX_WAITING)
     throw new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, { retryAfterSeconds: 5 });
@@ -74,12 +73,12 @@ export async function recordTourView(services: Services, beacon: VisitBeaconData
     throw new AppError(ERROR_CODES.RATE_LIMITED, ERROR_TEXTS.rateLimited, {
       retryAfterSeconds: open.retryAfterSeconds,
     });
-  if (r.opened) viewCounter(services).add(tourUuid, r.deactivated);
+  if (r.opened) services.viewCounter.add(tourUuid, r.deactivated);
 }
 
 /** Resolves when every visit taken so far is written. */
 export async function settleVisits(services: Services): Promise<void> {
-  await writers.get(services)?.settled();
+  await services.visitWriter.settled();
 }
 
 function visitWrite(
@@ -102,16 +101,6 @@ function visitWrite(
     fastTravels: beacon.fastTravels ?? 0,
     device: beacon.device ?? null,
   };
-}
-
-const writers = new WeakMap<Services, VisitWriter>();
-function visitWriter(services: Services): VisitWriter {
-  let w = writers.get(services);
-  if (!w) {
-    w = new VisitWriter(services.db);
-    writers.set(services, w);
-  }
-  return w;
 }
 
 /** A tour without visits. */

@@ -26,7 +26,7 @@ interface Entry {
   at: number;
 }
 
-class AccessIndex {
+export class AccessIndex {
   readonly #entries = new Map<string, Entry | Promise<TourAccessState | null>>();
   readonly #listeners = new Set<(tourId: string) => void>();
 
@@ -97,16 +97,10 @@ class AccessIndex {
   }
 }
 
-const indexes = new WeakMap<Services, AccessIndex>();
-
-/** This node's access index for these services. */
+/** This node's access index (`services.accessIndex`, made on first use: it starts listening to access changes). */
 export function accessIndexOf(services: Services): AccessIndex {
-  let index = indexes.get(services);
-  if (!index) {
-    index = new AccessIndex(services);
-    indexes.set(services, index);
-  }
-  return index;
+  services.accessIndex ??= new AccessIndex(services);
+  return services.accessIndex;
 }
 
 /**
