@@ -2,9 +2,9 @@
  * Claims of docs/code-map.md that a test can check and the architecture test (import rules) does not: every file and
  * symbol the map names exists (a row naming a removed function fails), every table a migration creates has its row
  * type in the one `Database` (db/types.ts, per-domain parts in db/tables/), only the job modules talk to the queue and
- * every job module is registered in jobs/workers.ts, and no console page queries or mutates itself (its
- * `use-<screen>.ts` hook does). Each check reads source text, and the last test runs them on a small broken tree to
- * show they bite.
+ * every job module is registered in jobs/workers.ts, every mail is framed by mail/templates.ts alone, and no console
+ * page queries or mutates itself (its `use-<screen>.ts` hook does). Each check reads source text, and the last test
+ * runs them on a small broken tree to show they bite.
  */
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -89,6 +89,14 @@ function rawQueueCalls(src: string): string[] {
   );
 }
 
+/** Modules that build a mail (name `MailMessage`) and write its HTML frame themselves: only mail/templates.ts may. */
+function mailFrames(src: string): string[] {
+  return tsFiles(src).filter((f) => {
+    const text = read(path.join(src, f));
+    return /\bMailMessage\b/.test(text) && /<html|<body/.test(text);
+  });
+}
+
 /** Job definitions (`export const x = defineJob…`) that jobs/workers.ts never names. */
 function unregisteredJobs(src: string): string[] {
   const workers = read(path.join(src, 'jobs/workers.ts'));
@@ -115,10 +123,15 @@ function pagesThatQuery(screens: string): string[] {
 }
 
 /** Every file under `dir` (relative, `/`-separated), without dependencies, builds and generated test data. */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .map((f) => f.split(path.sep).join('/'))
-    .filter((f) => !/(^|\/)(node_modules|dist|\.fixtures|test-artifacts)(\/|$)/.test(f));
+function filesUnder(
+  dir: string,
+  skip = new Set(['node_modules', 'dist', '.fixtures', 'test-artifacts', '.git']),
+): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
+    if (skip.has(d.name)) return [];
+    if (!d.isDirectory()) return [d.name];
+    return filesUnder(path.join(dir, d.name), skip).map((f) => `${d.name}/${f}`);
+  });
 }
 
 const SOURCE = /\.(ts|tsx|mjs|cjs|js|json|graphql|html|css)$/;
@@ -198,6 +211,10 @@ describe('docs/code-map.md, the claims a test can check', () => {
     expect(unregisteredJobs(serverSrc)).toEqual([]);
   });
 
+  it("every mail is framed by mail/templates.ts's renderMail (one HTML frame)", () => {
+    expect(mailFrames(serverSrc)).toEqual(['mail/templates.ts']);
+  });
+
   it('no console page queries or mutates itself: each leaves that to its use<Screen> hook', () => {
     expect(pagesThatQuery(consoleScreens)).toEqual([]);
   });
@@ -231,6 +248,14 @@ describe('docs/code-map.md, the claims a test can check', () => {
       write('screens/probe/hookless-page.tsx', "import { useQuery } from 'urql';\n");
       write('screens/probe/probe-dialog.tsx', "import { useMutation } from 'urql';\n");
       write('test/probe.test.ts', "await db.selectFrom('reels' as never).selectAll().execute();\n");
+      write(
+        'src/mail/templates.ts',
+        'export const renderMail = (): MailMessage => ({ html: `<html><body></body></html>` });\n',
+      );
+      write(
+        'src/services/probe-mail.ts',
+        'export const probeMail = (): MailMessage => ({ html: `<!doctype html><html>` });\n',
+      );
       write('src/decode/decode-scheduler.ts', 'export class DecodeScheduler {\n  plan() {}\n}\n');
       const src = path.join(probe, 'src');
       expect(migrationTables(src)).toEqual(['domain_typed', 'typed', 'untyped']);
@@ -239,6 +264,7 @@ describe('docs/code-map.md, the claims a test can check', () => {
       expect(tableCastsInTests(path.join(probe, 'test'))).toEqual(['probe.test.ts']);
       expect(rawQueueCalls(src)).toEqual(['services/probe.ts']);
       expect(unregisteredJobs(src)).toEqual(['probeQueue']);
+      expect(mailFrames(src).sort()).toEqual(['mail/templates.ts', 'services/probe-mail.ts']);
       // A row naming a function removed from the code (the old scheduler's deferBackward), a missing file and folder.
       const row =
         '| Which frames | `decode/decode-scheduler.ts` (`DecodeScheduler`, `plan()`) | `deferBackward` (`decode/gone.ts`, `paint/`, `<x>.ts`) |';

@@ -7,19 +7,25 @@ export interface Layout {
   to: string;
   subject: string;
   greeting: string;
-  paragraphs: string[];
-  /** The mail's one action; a notice without one (a deletion done) has none. */
-  button?: { label: string; url: string };
+  /** The body; a list of lines is one paragraph with a line break between them (a lead's details, key figures). */
+  paragraphs: Array<string | readonly string[]>;
+  /** The mail's one action; a notice without one (a deletion done) has none. `text`: how the plain text names it. */
+  button?: { label: string; url: string; text?: string };
   footnote?: string;
+  attachments?: MailMessage['attachments'];
 }
 
-/** One mail in the house frame, as HTML and plain text (every mail of the product but the lead and digest mails). */
+/**
+ * One mail in the house frame, as HTML and plain text: every mail of the product (account, personal data, leads, the
+ * lead gate's approval, the seller digest) is rendered here, so the frame, the escaping and the footer exist once.
+ */
 export function renderMail(l: Layout): MailMessage {
+  const lines = (p: string | readonly string[]): readonly string[] => (typeof p === 'string' ? [p] : p);
   const text = [
     l.greeting,
     '',
-    ...l.paragraphs.flatMap((p) => [p, '']),
-    ...(l.button ? [`${l.button.label}: ${l.button.url}`, ''] : []),
+    ...l.paragraphs.flatMap((p) => [...lines(p), '']),
+    ...(l.button ? [`${l.button.text ?? l.button.label}: ${l.button.url}`, ''] : []),
     ...(l.footnote ? [l.footnote, ''] : []),
     `${PRODUCT_NAME} · ${SUPPORT_EMAIL}`,
   ].join('\n');
@@ -36,11 +42,18 @@ export function renderMail(l: Layout): MailMessage {
 <table role="presentation" width="100%" style="max-width:520px;background:#ffffff;border-radius:8px;padding:32px" cellpadding="0" cellspacing="0">
 <tr><td style="font-size:20px;font-weight:bold;padding-bottom:16px">${escapeHtml(PRODUCT_NAME)}</td></tr>
 <tr><td style="font-size:15px;line-height:1.5"><p>${escapeHtml(l.greeting)}</p>
-${l.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
+${l.paragraphs.map((p) => `<p>${lines(p).map(escapeHtml).join('<br>')}</p>`).join('\n')}
 ${button}${l.footnote ? `<p style="font-size:13px;color:#5a6272">${escapeHtml(l.footnote)}</p>` : ''}</td></tr>
 <tr><td style="font-size:12px;color:#8a91a0;padding-top:16px">${escapeHtml(PRODUCT_NAME)} · <a href="mailto:${SUPPORT_EMAIL}">${SUPPORT_EMAIL}</a></td></tr>
 </table></td></tr></table></body></html>`;
-  return { to: l.to, subject: l.subject, text, html, links: l.button ? [l.button.url] : [] };
+  return {
+    to: l.to,
+    subject: l.subject,
+    text,
+    html,
+    links: l.button ? [l.button.url] : [],
+    ...(l.attachments ? { attachments: l.attachments } : {}),
+  };
 }
 
 /** Link builders: the public base URL from settings, never a request header (a forged Host must not steer links). */
