@@ -1,7 +1,8 @@
 /**
  * What the GraphQL endpoint refuses before or around validation, on HTTP and on the graphql-ws WebSocket:
  * documents over the token limit, JSON "ASTs" in place of a query string, schema introspection in production for
- * anyone but API users, and "Did you mean …" suggestions in production error messages.
+ * anyone but API users, "Did you mean …" suggestions in production error messages, and on a socket more messages or
+ * more document than its budget (SOCKET_BUDGET).
  */
 import type { IncomingMessage } from 'node:http';
 import {
@@ -14,7 +15,7 @@ import {
 import type WebSocket from 'ws';
 import { ERROR_CODES, isProPlan } from '@roomwalk/shared';
 import type { AuthInfo } from './builder.js';
-import { exceedsTokenLimit, tokenLimitError } from './limits.js';
+import { QUERY_LIMITS, countTokens, tokenLimitError } from './limits.js';
 
 export type IntrospectionPolicy = 'open' | 'api' | 'off';
 
@@ -62,30 +63,105 @@ interface StartMessage {
 }
 
 /**
+ * What one GraphQL socket may make the node parse and validate. Each document costs its tokens to lex, parse and
+ * check (about linear; 150 documents of 600 tokens sent at once held the event loop 4.3 s, 20 messages of 600 KB of
+ * variables 1.6 s): a socket gets a burst and a sustained rate of operations and of tokens, and a message is at most
+ * `messageBytes`. The console's sockets carry a few small subscriptions (under 100 tokens each, a few hundred bytes);
+ * the token burst takes five documents at the token limit at once. A socket over its budget is closed with
+ * `overBudgetCode` (what it had queued is dropped), one with a larger message with 1009 (message too big).
+ */
+export const SOCKET_BUDGET = {
+  operationsBurst: 50,
+  operationsPerSecond: 1,
+  tokensBurst: 10_000,
+  tokensPerSecond: 1_000,
+  messageBytes: 64 * 1024,
+  /** graphql-ws's "too many requests" code: its client does not reconnect after it. */
+  overBudgetCode: 4429,
+} as const;
+
+/** A socket's two token buckets (operations, document tokens), refilled by elapsed time. */
+class SocketBudget {
+  #operations: number = SOCKET_BUDGET.operationsBurst;
+  #tokens: number = SOCKET_BUDGET.tokensBurst;
+  #at = performance.now();
+
+  /** Spends one operation of `tokens`; false when the socket has not that much left. */
+  spend(tokens: number): boolean {
+    const now = performance.now();
+    const seconds = (now - this.#at) / 1000;
+    this.#at = now;
+    this.#operations = Math.min(
+      SOCKET_BUDGET.operationsBurst,
+      this.#operations + seconds * SOCKET_BUDGET.operationsPerSecond,
+    );
+    this.#tokens = Math.min(SOCKET_BUDGET.tokensBurst, this.#tokens + seconds * SOCKET_BUDGET.tokensPerSecond);
+    if (this.#operations < 1 || this.#tokens < tokens) return false;
+    this.#operations -= 1;
+    this.#tokens -= tokens;
+    return true;
+  }
+}
+
+const byteLength = (data: Buffer | ArrayBuffer | Buffer[]) =>
+  Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data.byteLength;
+
+/**
  * Guards a GraphQL WebSocket before Mercurius sees its messages: Mercurius parses `payload.query` without a token
  * limit and runs a non-string `query` as a ready-made AST. A document over the token limit answers an error for its
- * id; a message whose query is not a string closes the socket with 4400 (invalid message), as graphql-ws does.
+ * id; a message whose query is not a string closes the socket with 4400 (invalid message), as graphql-ws does. A
+ * message over SOCKET_BUDGET.messageBytes closes it with 1009, operations beyond the socket's budget with 4429. The
+ * messages that pass reach Mercurius in order, one per turn of the event loop, so a socket's burst cannot hold the
+ * loop for all its documents at once (other sockets and requests are served between two of them).
  */
-export function guardGraphqlSocket(socket: WebSocket, maxTokens?: number): void {
+export function guardGraphqlSocket(socket: WebSocket, maxTokens: number = QUERY_LIMITS.maxTokens): void {
   const emit = socket.emit;
+  const budget = new SocketBudget();
+  const queue: unknown[][] = [];
+  let draining = false;
+  const drain = () => {
+    const next = queue.shift();
+    if (next && socket.readyState === socket.OPEN) emit.call(socket, 'message', ...next);
+    if (queue.length > 0) setImmediate(drain);
+    else draining = false;
+  };
+  const pass = (args: unknown[]) => {
+    queue.push(args);
+    if (draining) return;
+    draining = true;
+    setImmediate(drain);
+  };
   socket.emit = function guardedEmit(this: WebSocket, event: string | symbol, ...args: unknown[]): boolean {
     if (event !== 'message') return emit.call(this, event, ...args);
     const [data] = args as [Buffer | ArrayBuffer | Buffer[]];
+    if (byteLength(data) > SOCKET_BUDGET.messageBytes) {
+      this.close(1009, `Message too big: at most ${SOCKET_BUDGET.messageBytes / 1024} KB.`);
+      return true;
+    }
     let msg: StartMessage;
     try {
       const text = Array.isArray(data) ? Buffer.concat(data).toString() : Buffer.from(data as ArrayBuffer).toString();
       msg = JSON.parse(text) as StartMessage;
     } catch {
-      return emit.call(this, event, ...args); // Mercurius answers malformed JSON itself.
+      pass(args); // Mercurius answers malformed JSON itself.
+      return true;
     }
-    if (!msg || typeof msg !== 'object' || (msg.type !== 'subscribe' && msg.type !== 'start'))
-      return emit.call(this, event, ...args);
+    if (!msg || typeof msg !== 'object' || (msg.type !== 'subscribe' && msg.type !== 'start')) {
+      pass(args);
+      return true;
+    }
     const query = msg.payload?.query;
     if (typeof query !== 'string') {
       this.close(4400, 'Invalid message: the query must be a string.');
       return true;
     }
-    if (exceedsTokenLimit(query, maxTokens)) {
+    const tokens = countTokens(query, maxTokens);
+    if (!budget.spend(Math.min(tokens, maxTokens))) {
+      queue.length = 0;
+      this.close(SOCKET_BUDGET.overBudgetCode, 'Too many operations on this socket: slow down and connect again.');
+      return true;
+    }
+    if (tokens > maxTokens) {
       const err = tokenLimitError();
       const payload = [{ message: err.message, extensions: err.extensions }];
       this.send(
@@ -97,7 +173,8 @@ export function guardGraphqlSocket(socket: WebSocket, maxTokens?: number): void 
       );
       return true;
     }
-    return emit.call(this, event, ...args);
+    pass(args);
+    return true;
   } as typeof socket.emit;
 }
 

@@ -110,21 +110,21 @@ export function tokenLimitError(limits: QueryLimits = QUERY_LIMITS): GraphQLErro
 }
 
 /**
- * Counts tokens up to the limit without building a tree (for paths where we cannot pass parse options, the
- * WebSocket). Returns true when the source has more than `max` tokens. Lexing errors are left to the parser.
+ * The source's lexical tokens, counted up to `max + 1` without building a tree (for paths where we cannot pass parse
+ * options, the WebSocket). A lexing error ends the count: the parser reports it.
  */
-export function exceedsTokenLimit(source: string, max: number = QUERY_LIMITS.maxTokens): boolean {
+export function countTokens(source: string, max: number = QUERY_LIMITS.maxTokens): number {
   const lexer = new Lexer(new Source(source));
   let n = 0;
   try {
     while (lexer.advance().kind !== TokenKind.EOF) {
       n += 1;
-      if (n > max) return true;
+      if (n > max) return n;
     }
   } catch {
-    return false;
+    return n;
   }
-  return false;
+  return n;
 }
 
 /** A document built by our parser (not a JSON "AST" a client sent in place of a query string). */
