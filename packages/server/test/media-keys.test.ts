@@ -1,12 +1,13 @@
 /**
  * One rule on the canonical key decides who reads a stored file (http/media.ts, storage/media-key.ts). Every file a
- * protected tour has (clips of each rendition, poster, thumbnail, photo, reel, the original in its new and its old
- * place, the source upload, multipart staging, the owner's data export) is asked for through every other spelling of
- * its path (dot segments, %2e/%2E, %2f/%2F, double encoding, backslash and %5c, case, trailing dot, //, an encoded
- * letter, a control character), unsigned and with a signature of its own key, of another tour's, of an earlier access
- * version and an expired one, on the local store and on S3 (s3rver): every one is refused and never answers the
- * bytes. The happy paths still work: a public tour's clip, a password tour's clip signed for a grant holder, the
- * original and the source upload for a member of the tour's company (and no one else), from two client addresses.
+ * password, company-only or lead-gated tour has (clips of each rendition, poster, thumbnail, photo, reel, the original
+ * in its new and its old place, the source upload, multipart staging, the owner's data export) is asked for through
+ * every other spelling of its path (dot segments, %2e/%2E, %2f/%2F, double encoding, backslash and %5c, case, trailing
+ * dot, //, an encoded letter, a control character), unsigned and with a signature of its own key, of another tour's,
+ * of an earlier access version and an expired one, on the local store and on S3 (s3rver): every one is refused and
+ * never answers the bytes. The happy paths still work: a public tour's clip and a gated tour's clip before the gate, a
+ * password tour's or a gated clip signed for its caller, the original and the source upload for a member of the
+ * tour's company (and no one else), from two client addresses.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -20,6 +21,7 @@ import { seedUser, type SeededUser } from './helpers/seed.js';
 import { seedProcessedTour } from './fixtures/tours.js';
 import { mediaSignature } from '../src/services/tour-access/grants.js';
 import { tourMediaUrlById } from '../src/services/tour-access/tour-access.js';
+import { accessIndexOf } from '../src/services/tour-access/access-index.js';
 
 const BUCKET = 'roomwalk-media-keys';
 const SET_ACCESS = 'mutation($input: TourAccessSetInput!) { tourAccessSet(input: $input) { id access } }';
@@ -214,7 +216,8 @@ function storeSuite(name: string, overrides: () => Record<string, string | numbe
     let owner: SeededUser;
     let member: SeededUser;
     let stranger: SeededUser;
-    const tours: Record<'password' | 'company' | 'other' | 'public', { id: string; files: StoredFile[] }> = {} as never;
+    const tours: Record<'password' | 'company' | 'gated' | 'other' | 'public', { id: string; files: StoredFile[] }> =
+      {} as never;
 
     const setAccess = async (tourId: string, access: string, password?: string) => {
       const r = await t.gql(
@@ -238,7 +241,7 @@ function storeSuite(name: string, overrides: () => Record<string, string | numbe
       owner = await seedUser(t.app, { plan: 'pro' });
       member = await seedUser(t.app, { companyId: owner.company.id });
       stranger = await seedUser(t.app, { plan: 'pro' });
-      for (const kind of ['password', 'company', 'other', 'public'] as const) {
+      for (const kind of ['password', 'company', 'gated', 'other', 'public'] as const) {
         const { row } = await seedProcessedTour(t, owner, 2);
         tours[kind] = { id: row.id, files: await filesOf(t, row.id, owner) };
       }
@@ -249,20 +252,36 @@ function storeSuite(name: string, overrides: () => Record<string, string | numbe
       await setAccess(tours.company.id, 'PASSWORD', 'one two');
       await setAccess(tours.company.id, 'COMPANY');
       await setAccess(tours.other.id, 'PASSWORD', 'other');
-    }, 60_000);
+      // A public tour with a room gate at frame 40: clip 0001 (frames 36-71) and later are past it.
+      const marker = await t.app.services.db
+        .insertInto('markers')
+        .values({ tour_id: tours.gated.id, name: 'Kitchen', frame_index: 40 })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await t.app.services.db
+        .updateTable('tours')
+        .set({ lead_gate_marker_id: marker.id })
+        .where('id', '=', tours.gated.id)
+        .execute();
+      accessIndexOf(t.app.services).changed(tours.gated.id);
+    }, 180_000);
     afterAll(async () => {
       await t?.stop();
     });
 
-    it.each(['password', 'company'] as const)(
+    it.each(['password', 'company', 'gated'] as const)(
       'a %s tour: every file, every spelling, unsigned or with a wrong signature, is refused',
       async (kind) => {
         const tour = tours[kind];
+        // A gated public tour: what is before the gate is public (below); the clips past it and the private files are not.
+        const files = tour.files.filter(
+          (f) => kind !== 'gated' || !/\/(v1|thumbs|shots|reels)\//.test(f.key) || /\/0001-/.test(f.key),
+        );
         const version = await versionOf(tour.id);
         const other = tours.other;
         const leaks: string[] = [];
         const jobs: Array<() => Promise<void>> = [];
-        for (const [i, f] of tour.files.entries()) {
+        for (const [i, f] of files.entries()) {
           const otherKey = other.files[Math.min(i, other.files.length - 1)]!.key;
           const queries: Record<string, string> = {
             unsigned: '',
@@ -286,7 +305,7 @@ function storeSuite(name: string, overrides: () => Record<string, string | numbe
           }
         }
         await inBatches(jobs);
-        expect(jobs.length).toBeGreaterThan(2000);
+        expect(jobs.length).toBeGreaterThan(1500);
         expect(leaks, leaks.slice(0, 30).join('\n')).toEqual([]);
       },
       120_000,
@@ -317,16 +336,25 @@ function storeSuite(name: string, overrides: () => Record<string, string | numbe
       expect(leaks, leaks.slice(0, 30).join('\n')).toEqual([]);
     });
 
-    it("a public tour's clip is public; a password tour's clip signed for a grant holder is private; from either address", async () => {
+    it("a public tour's clip is public; a password tour's or a gated clip signed for a caller is private; from either address", async () => {
       for (const localAddress of ADDRESSES) {
         const clip = tours.public.files[0]!;
-        const a = await rawGet(t.url, `/media/${clip.key}`, { localAddress });
-        expect(a.status).toBe(200);
-        expect(a.body.equals(clip.bytes)).toBe(true);
-        expect(a.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+        for (const f of [clip, tours.gated.files.find((x) => x.key.endsWith('/0000-high.mp4'))!]) {
+          const a = await rawGet(t.url, `/media/${f.key}`, { localAddress });
+          expect(a.status).toBe(200);
+          expect(a.body.equals(f.bytes)).toBe(true);
+          expect(a.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+          expect(a.headers['access-control-allow-origin']).toBe('*');
+        }
 
-        for (const f of tours.password.files.filter((x) => /\/(v1|thumbs|shots|reels)\//.test(x.key))) {
-          const url = new URL(await tourMediaUrlById(t.app.services, tours.password.id, f.key));
+        const signedFiles = [
+          ...tours.password.files
+            .filter((x) => /\/(v1|thumbs|shots|reels)\//.test(x.key))
+            .map((f) => ({ f, tour: tours.password })),
+          ...tours.gated.files.filter((x) => /\/0001-/.test(x.key)).map((f) => ({ f, tour: tours.gated })),
+        ];
+        for (const { f, tour } of signedFiles) {
+          const url = new URL(await tourMediaUrlById(t.app.services, tour.id, f.key));
           expect(url.search).toMatch(/^\?e=\d+&v=\d+&s=/);
           const s = await rawGet(t.url, `${url.pathname}${url.search}`, { localAddress });
           expect(s.status, f.what).toBe(200);

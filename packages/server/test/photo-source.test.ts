@@ -19,7 +19,7 @@ import { seedUser, type SeededUser } from './helpers/seed.js';
 import { processedTour, roomsVideo } from './ai-fixtures.js';
 import { generateShotsJob } from '../src/jobs/shots.js';
 import { attachPhotoSourceJob } from '../src/jobs/photo-source.js';
-import { photoSourceKey } from '../src/services/photo-source.js';
+import { photoSourceOf } from '../src/services/photo-source.js';
 import { MQ } from './support/multipart-client.js';
 
 const run = promisify(execFile);
@@ -82,7 +82,11 @@ describe('the original following a converted upload, for the photos', () => {
     const key = await uploaded(owner, larger);
     expect((await attach(tourId, key)).data.tourPhotoSourceAttach.success).toBe(true);
     await attachPhotoSourceJob(t.app.services, { tourId, key });
-    expect(await t.app.services.storage.head(photoSourceKey(tourId))).not.toBeNull();
+    // Kept under a random key named on the tour, never the guessable tours/<id>/photo-source.
+    const original = await photoSourceOf(t.app.services, tourId);
+    expect(original).toMatch(new RegExp(`^tours/${tourId}/originals/[0-9a-f]{32}\\.mp4$`));
+    expect(await t.app.services.storage.head(original!)).not.toBeNull();
+    expect(await t.app.services.storage.head(`tours/${tourId}/photo-source`)).toBeNull();
     // The upload's object is gone (kept under the tour, deleted with it); the same upload cannot be attached again.
     expect(await t.app.services.storage.head(key)).toBeNull();
     expect((await attach(tourId, key)).errors?.[0]?.message).toBe('This upload was already submitted.');
@@ -123,7 +127,7 @@ describe('the original following a converted upload, for the photos', () => {
       const key = await uploaded(owner, file);
       expect((await attach(tourId, key)).errors).toBeUndefined();
       await attachPhotoSourceJob(t.app.services, { tourId, key });
-      expect(await t.app.services.storage.head(photoSourceKey(tourId))).toBeNull();
+      expect(await photoSourceOf(t.app.services, tourId)).toBeNull();
       expect(await t.app.services.storage.head(key)).toBeNull();
     }
     const unfinished = await uploaded(owner, larger, false);

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { assertAcceptable, probeVideo } from '../media/probe-video.js';
 import type { Services } from '../services/services.js';
-import { photoSourceKey } from '../services/photo-source.js';
+import { newPhotoSourceKey } from '../services/photo-source.js';
 
 /** Seconds the original's measured duration may differ from the mezzanine's (which is resampled to 30 fps). */
 const SAME_DURATION_SECONDS = 0.5;
@@ -42,14 +42,27 @@ export async function attachPhotoSourceJob(services: Services, job: { tourId: st
       services.log.warn({ tourId: job.tourId, key: job.key, why }, 'photo source refused: not the tour video');
       return;
     }
-    await services.storage.putFile(photoSourceKey(job.tourId), original, 'video/mp4');
-    // The tour may have been deleted meanwhile (its prefix removed before this put): then remove what was just put.
-    const still = await services.db
-      .selectFrom('tours')
-      .select('deleted_at')
-      .where('id', '=', job.tourId)
-      .executeTakeFirst();
-    if (!still || still.deleted_at) await services.storage.delete(photoSourceKey(job.tourId));
+    const key = newPhotoSourceKey(job.tourId);
+    await services.storage.putFile(key, original, 'video/mp4');
+    // Named on the tour only while it exists; the tour may have been deleted meanwhile (its prefix removed before this
+    // put): then remove what was just put. An earlier original (or one at the old key) goes once replaced.
+    const earlier = await services.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .selectFrom('tours')
+        .select('photo_source_key')
+        .where('id', '=', job.tourId)
+        .where('deleted_at', 'is', null)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!row) return null;
+      await trx.updateTable('tours').set({ photo_source_key: key }).where('id', '=', job.tourId).execute();
+      return { key: row.photo_source_key };
+    });
+    if (!earlier) await services.storage.delete(key);
+    else {
+      if (earlier.key) await services.storage.delete(earlier.key);
+      await services.storage.delete(`tours/${job.tourId}/photo-source`);
+    }
   } catch (err) {
     services.log.warn({ err, tourId: job.tourId, key: job.key }, 'photo source refused');
   } finally {

@@ -21,7 +21,7 @@ import { blurShotFaces } from '../services/shots/blur.js';
 import { callInpainting } from '../services/ai/ai-worker.js';
 import type { ShotsJob } from './shots-job.js';
 import { attachPhotoSourceJob } from './photo-source.js';
-import { photoSourceKey } from '../services/photo-source.js';
+import { photoSourceOf } from '../services/photo-source.js';
 import { tourScopedWebhook } from '../services/developer/webhook-payloads.js';
 
 const SHOTS_PER_ROOM = 2;
@@ -50,8 +50,9 @@ export async function generateShotsJob(
     await services.storage.download(tour.video_key, source);
     // Where the tour was made from a device-converted mezzanine and its original followed, the stills come from the
     // original at full resolution; rooms and scores are read from the lighter mezzanine (the same timeline).
-    const stillsFrom = (await services.storage.head(photoSourceKey(tourId))) ? path.join(work, 'photo-source') : source;
-    if (stillsFrom !== source) await services.storage.download(photoSourceKey(tourId), stillsFrom);
+    const original = await photoSourceOf(services, tourId);
+    const stillsFrom = original ? path.join(work, 'photo-source') : source;
+    if (original) await services.storage.download(original, stillsFrom);
     const rooms = await (deps.analyse ?? analyseRooms)(source, { framesPerRoom: 1 });
     const frames = await sampleFrames(source, { fps: 2, ...SCORE_SIZE });
     const fps = tour.fps ?? 15;

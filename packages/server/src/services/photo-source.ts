@@ -6,6 +6,7 @@
  * any upload and keeps it only when it is the same video (duration, orientation) at a larger size (jobs/shots.ts
  * attachPhotoSourceJob). Nothing the client says is taken on trust.
  */
+import { randomBytes } from 'node:crypto';
 import { ERROR_CODES } from '@roomwalk/shared';
 import type { AuthInfo } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
@@ -14,8 +15,27 @@ import type { Services } from './services.js';
 import { loadEditableTour } from './tours.js';
 import { UPLOAD_KEY } from './uploads.js';
 
-/** Where a tour's photo source is kept, under the tour's own prefix (deleted with the tour). */
-export const photoSourceKey = (tourId: string) => `tours/${tourId}/photo-source`;
+/**
+ * A new key for a tour's original: under the tour's own prefix (deleted with the tour), with 128 random bits nobody can
+ * guess, named in `tours.photo_source_key`. /media serves it only to members of the tour's company
+ * (storage/media-key.ts); the photos job reads it from the store.
+ */
+export const newPhotoSourceKey = (tourId: string) => `tours/${tourId}/originals/${randomBytes(16).toString('hex')}.mp4`;
+
+/** Where originals were kept before migration 0225: still read by the photos job, never served. */
+const legacyPhotoSourceKey = (tourId: string) => `tours/${tourId}/photo-source`;
+
+/** The key of the tour's original, if it has one (the photos are taken from it, faces blurred: jobs/shots.ts). */
+export async function photoSourceOf(services: Services, tourId: string): Promise<string | null> {
+  const row = await services.db
+    .selectFrom('tours')
+    .select('photo_source_key')
+    .where('id', '=', tourId)
+    .executeTakeFirst();
+  if (row?.photo_source_key) return row.photo_source_key;
+  const legacy = legacyPhotoSourceKey(tourId);
+  return (await services.storage.head(legacy)) ? legacy : null;
+}
 
 /** tourPhotoSourceAttach: marks the upload used (so it is not swept) and queues its check. */
 export async function attachPhotoSource(

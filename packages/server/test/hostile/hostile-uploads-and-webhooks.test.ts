@@ -159,7 +159,12 @@ describe('a failed tour', () => {
       owner.token,
       Buffer.from('this is not a video at all'.repeat(100)),
     );
-    const source = await fetch(`${t.url}/media/${key}`);
+    // A source upload is never public; the uploader's company reads it (Tour.videoURL) with its session.
+    const member = { headers: { authorization: `Bearer ${owner.token}` } };
+    const anyone = await fetch(`${t.url}/media/${key}`);
+    await anyone.arrayBuffer();
+    expect(anyone.status).toBe(404);
+    const source = await fetch(`${t.url}/media/${key}`, member);
     await source.arrayBuffer();
     expect(source.status).toBe(200);
     // The job as a worker runs it, with the media core refusing the file (as the real probe does for this one).
@@ -176,7 +181,7 @@ describe('a failed tour', () => {
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
     expect(row.status).toBe('FAILED');
-    const res = await fetch(`${t.url}/media/${key}`);
+    const res = await fetch(`${t.url}/media/${key}`, member);
     await res.arrayBuffer();
     expect(res.status).toBe(404);
   });
