@@ -1,5 +1,4 @@
 /** Types of test-video-cache.mjs (the test videos' one cache). */
-export declare const TEST_VIDEO_CACHE: string;
 export declare function cachedFolder(
   commands: unknown[],
   make: (dir: string) => Promise<void>,

@@ -18,7 +18,7 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 /** Where the entries live (one folder per key). */
-export const TEST_VIDEO_CACHE = path.join(os.tmpdir(), 'roomwalk-test-videos-v2');
+const TEST_VIDEO_CACHE = path.join(os.tmpdir(), 'roomwalk-test-videos-v2');
 /** ffmpeg's own flags that change what it prints, not what it writes: left out of the key. */
 const QUIET = ['-nostdin', '-hide_banner', '-y'];
 const QUIET_WITH_VALUE = ['-v', '-loglevel'];
