@@ -93,6 +93,18 @@ describe('frame math (tours §9)', () => {
     expect(shouldOpenDrawer({ ...base, liveViewing: true })).to.equal(false);
     expect(shouldOpenDrawer({ ...base, hostWidth: 600, canvasWidth: 600 })).to.equal(false);
     expect(shouldOpenDrawer({ ...base, viewportWidth: 2600, hostWidth: 600, canvasWidth: 600 })).to.equal(true);
+    // The share page's picture fills a 1280x800 page (1166x656): the drawer still opens beside it (1014 px, 87 %).
+    expect(
+      shouldOpenDrawer({
+        ...base,
+        viewportWidth: 1280,
+        hostWidth: 1280,
+        hostHeight: 800,
+        canvasWidth: 1166,
+        canvasHeight: 656,
+        viewportHeight: 800,
+      }),
+    ).to.equal(true);
     expect(
       shouldOpenDrawer({
         ...base,

@@ -83,18 +83,19 @@ export const joystickRoom = (viewportHeight: number = globalThis.innerHeight ?? 
   viewportHeight > PLAYER.joystickMoveMaxViewportHeight ? JOYSTICK_ROOM : 0;
 
 /**
- * Canvas size per tours §9: at most 650 px wide, halved above 640x960 on non-desktop; the joystick's room kept free.
+ * Canvas size per tours §9: at most 650 px wide (`maxWidth`; the share page lifts it so the picture fills its
+ * room), halved above 640x960 on non-desktop; the joystick's room kept free.
  */
-
 export function canvasSize(
   video: { width: number; height: number },
   box: { width: number; height: number },
   desktop: boolean,
   viewportHeight: number = globalThis.innerHeight ?? 0,
+  maxWidth: number = PLAYER.canvasMaxWidth,
 ): { width: number; height: number } {
   box = { width: box.width, height: box.height - joystickRoom(viewportHeight) };
   const aspect = video.width / video.height || 16 / 9;
-  let width = Math.min(PLAYER.canvasMaxWidth, box.width);
+  let width = Math.min(maxWidth, box.width);
   let height = width / aspect;
   if (height > box.height && box.height > 0) {
     height = box.height;

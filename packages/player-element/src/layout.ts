@@ -73,9 +73,9 @@ export function shouldOpenDrawer(
   if (o.liveViewing) return false;
   if (pictureShareWithDrawer(o) < MIN_PICTURE_SHARE) return false;
   if (o.viewportWidth > PLAYER.drawerOpenMinWidth) return true;
-  // Room for more than 450 px of canvas beside the drawer.
-  if (o.hostWidth - PLAYER.drawerWidth > PLAYER.drawerCanvasRoom && o.hostWidth - PLAYER.drawerWidth >= o.canvasWidth)
-    return true;
+  // Room for more than 450 px of canvas beside the drawer (a picture that fills the page gives up some of its width,
+  // within the 80 % above).
+  if (o.hostWidth - PLAYER.drawerWidth > PLAYER.drawerCanvasRoom) return true;
   if (o.portrait) return o.hostHeight - o.canvasHeight - o.menuHeight > PLAYER.autoOpenPortraitSpareHeight;
   return o.hostWidth - o.canvasWidth > PLAYER.autoOpenLandscapeSpareWidth;
 }

@@ -279,6 +279,8 @@ export class CanvasController implements ReactiveController {
       video,
       { width: Math.max(1, rect.width - infoW - 16), height: Math.max(1, rect.height - MENU_HEIGHT - 16) },
       desktop,
+      undefined,
+      pictureMaxWidth(host),
     );
     host.style.setProperty(
       '--tour-player-drawer-fit',
@@ -299,8 +301,21 @@ export class CanvasController implements ReactiveController {
         canvasHeight: css.height,
         menuHeight: MENU_HEIGHT,
         portrait: video.height > video.width,
-        liveViewing: config.liveViewing,
+        // In a call (a host opened from Join, with its session) the call panel takes the room; live viewing merely
+        // offered (Talk to Agent not pressed yet) leaves the drawer's rule as for any tour.
+        liveViewing: config.liveViewing && !!config.liveSession,
       });
     }
   }
+}
+
+/**
+ * The picture's largest width: `--tour-player-picture-max-width` (`none`: the room the page gives, letterboxed to the
+ * tour's shape, as the share page sets it; a length in px), else the spec's 650 px (an embed keeps its host's size).
+ */
+function pictureMaxWidth(host: HTMLElement): number | undefined {
+  const v = getComputedStyle(host).getPropertyValue('--tour-player-picture-max-width').trim();
+  if (v === 'none') return Number.POSITIVE_INFINITY;
+  const px = /^(\d+(?:\.\d+)?)px$/.exec(v);
+  return px ? Number(px[1]) : undefined;
 }

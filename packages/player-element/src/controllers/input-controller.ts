@@ -6,7 +6,7 @@ import type { FrameSource } from '../decode/frame-source.js';
 import type { PlayerContext } from '../store/player-context.js';
 import type { PlayheadController } from './playhead-controller.js';
 import { furthestReady, joystickDelta } from '../input/joystick-rate.js';
-import { SWIPE_PX_PER_FRAME, SWIPE_STOP, type Sample, decay, releaseVelocity } from '../input/swipe-momentum.js';
+import { SWIPE_STOP, type Sample, decay, fingerSpeed, releaseVelocity, scrubFrames } from '../input/swipe-momentum.js';
 
 /** Frames moved per wheel pixel after the spec's 1.5 scale: one frame per 20 px (docs/decisions.md). */
 const WHEEL_PX_PER_FRAME = 20;
@@ -22,6 +22,9 @@ const DIRECTION_HINT_MS = 3500;
  */
 const forwardPx = (dx: number, dy: number, joystick: boolean): number => (joystick ? dx - dy : -dx - dy);
 
+/** How far a finger off the picture moves before its direction is read (horizontal: the tour's; vertical: the page's). */
+const PAGE_SLOP_PX = 10;
+
 /**
  * User input on the stage: wheel (×1.5, one frame per 20 px), keys on the canvas (arrows step, Page Up / Page Down
  * travel to the next / previous marker, Home / End), the joystick (a rate control) and swipes or drags anywhere else on
@@ -35,15 +38,20 @@ export class InputController implements ReactiveController {
   private hinted = false;
   private hintTimer: ReturnType<typeof setTimeout> | undefined;
   /**
-   * The pointer gesture: id, start point, forward distance, the element moved (joystick) or captured, samples [ms, px].
+   * The pointer gesture: id, start point, forward distance, frames scrubbed, the element moved (joystick) or captured,
+   * samples [ms, px]; `page`: a finger on the stage off the picture, whose vertical moves are the page's (`dead` once
+   * it went vertical: the tour does not move).
    */
   private g: {
     id: number;
     x: number;
     y: number;
     d: number;
+    f: number;
     el: HTMLElement;
     joy: boolean;
+    page: boolean;
+    dead: boolean;
     start: number;
     s: Sample[];
   } | null = null;
@@ -142,13 +150,18 @@ export class InputController implements ReactiveController {
     }
     if (!joystick) this.showDirectionHint();
     const shown = store.frame.peek();
+    const onPicture = e.composedPath().some((n) => n instanceof HTMLCanvasElement);
     this.g = {
       id: e.pointerId,
       x: e.clientX,
       y: e.clientY,
       d: 0,
+      f: 0,
       el,
       joy: !!joystick,
+      // Around the picture the stage lets the page pan vertically (touch-action: pan-y): only sideways is the tour's.
+      page: !joystick && !onPicture && e.pointerType === 'touch',
+      dead: false,
       start: shown,
       s: [[e.timeStamp, 0]],
     };
@@ -164,14 +177,27 @@ export class InputController implements ReactiveController {
     if (g?.id !== e.pointerId) return;
     const dx = e.clientX - g.x;
     const dy = e.clientY - g.y;
-    g.d = forwardPx(dx, dy, g.joy);
     if (g.joy) {
+      g.d = forwardPx(dx, dy, true);
       const c = (n: number) => Math.max(-40, Math.min(40, n));
       g.el.style.translate = `${c(dx)}px ${c(dy)}px`;
     } else {
+      if (g.dead) return;
+      if (g.page && g.s.length === 1 && g.d === 0) {
+        // Off the picture the first moves decide: vertical is the page's scroll, and the tour stays where it is.
+        if (Math.abs(dx) + Math.abs(dy) < PAGE_SLOP_PX) return;
+        if (Math.abs(dy) > Math.abs(dx)) {
+          g.dead = true;
+          return;
+        }
+      }
+      const d = g.page ? -dx : forwardPx(dx, dy, false);
+      // Paced by the finger's speed so far: a careful drag 4 px a frame, a deliberate one up to 1 px a frame.
+      g.f += scrubFrames(d - g.d, fingerSpeed(g.s));
+      g.d = d;
       g.s.push([e.timeStamp, g.d]);
       if (g.s.length > 32) g.s.shift();
-      this.target = g.start + g.d / SWIPE_PX_PER_FRAME;
+      this.target = g.start + g.f;
     }
     this.run();
   };
@@ -181,7 +207,7 @@ export class InputController implements ReactiveController {
     if (g?.id !== e.pointerId) return;
     this.g = null;
     g.el.style.translate = '';
-    if (g.joy || this.target === null) return;
+    if (g.joy || g.dead || this.target === null) return;
     g.s.push([e.timeStamp, g.d]);
     // A fling coasts on from the finger's frame; otherwise the playhead settles there.
     this.v = e.type === 'pointerup' ? releaseVelocity(g.s, e.timeStamp) : 0;

@@ -27,6 +27,7 @@ export const liveStyles = css`
     border: 0; border-radius: 999px; background: #c62828; color: #fff; cursor: pointer; box-shadow: 0 2px 8px rgba(0,0,0,.35); }
   .live-start:focus-visible { outline: 2px solid #fff; outline-offset: 2px; }
   .live-start[disabled] { opacity: 0.7; cursor: progress; }
+  .top-bar .live-start { position: static; flex: none; box-shadow: none; padding: 6px 12px; min-height: 32px; }
 `;
 
 /**

@@ -83,6 +83,7 @@ import { renderDialog, renderErrorDialog } from './error-dialogs.js';
  * @cssproperty --tour-player-drawer-width - Drawer width (250px).
  * @cssproperty --tour-player-drawer-max-height - Drawer height limit (400px).
  * @cssproperty --tour-player-radius - Corner radius (8px).
+ * @cssproperty --tour-player-picture-max-width - The picture's largest width (650px, tours §9); `none` fills the room the page gives, letterboxed to the tour's shape (the share page).
  */
 export class TourPlayer extends SignalWatcher(LitElement) {
   static override styles = [styles, liveStyles];
@@ -359,7 +360,8 @@ export class TourPlayer extends SignalWatcher(LitElement) {
     const drag = this.input;
     const dialog = s.dialog.value;
     const notice = s.notice.value;
-    // The call panel is laid out in the body beside the picture (never over it); the start button floats.
+    // The call panel is laid out in the body beside the picture (never over it); the start button sits in the title bar
+    // (it floats only when the page hides the bar), so it never covers the picture's corner.
     const live = this.liveViewing && !this.unbranded;
     // With a tour, the notice sits just above the joystick (never over it); before one, at the bottom of the player.
     const noticeEl = notice
@@ -373,6 +375,7 @@ export class TourPlayer extends SignalWatcher(LitElement) {
           ? nothing
           : html`<div class="top-bar" part="top-bar">
             <h1 class="title">${t?.title ?? ''}${editable ? ' (Edit Mode)' : ''}</h1>
+            ${live && !this.live.open ? this.live.render() : nothing}
             ${showDrawer ? html`<button class="drawer-toggle" aria-expanded=${s.drawerOpen.value ? 'true' : 'false'} @click=${() => (s.drawerOpen.value = !s.drawerOpen.value)}>Fast Travel</button>` : nothing}
             ${this.unbranded ? nothing : html`<slot name="menu"><button class="drawer-toggle menu" aria-label="Menu" @click=${() => this.ctx.emit('tour-menu-request', {})}>☰</button></slot>`}
           </div>`
@@ -408,7 +411,7 @@ export class TourPlayer extends SignalWatcher(LitElement) {
         ${live && this.live.open ? this.live.render() : nothing}
       </div>
       ${desktop ? nothing : agent(false)}
-      ${live ? html`<slot name="live"></slot>${this.live.open ? nothing : this.live.render()}` : nothing}
+      ${live ? html`<slot name="live"></slot>${this.live.open || !disabled.has('menu') ? nothing : this.live.render()}` : nothing}
       ${this.renderOverlay()}
       ${dialog ? renderDialog(dialog.title, dialog.body ?? '', html`<button class="close" @click=${() => (s.dialog.value = null)}>Close</button>`, 'info') : nothing}
       ${t ? nothing : noticeEl}

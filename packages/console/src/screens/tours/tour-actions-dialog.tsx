@@ -57,8 +57,9 @@ export function TourActionsDialog({ open, tour, team = false, onClose, onAction 
         onClick={() => void link.copy(externalPlayerUrl(tour.id, undefined, tour.liveViewing === true))}
         aria-live="polite"
       >
-        <SlIcon slot="prefix" name="link-45deg" />
-        {copyLabel(link.state, TOUR_TEXTS.copyLink)}
+        <SlIcon slot="prefix" name={link.state === 'copied' ? 'check-lg' : 'link-45deg'} />
+        {/* On a phone the header keeps the icon only, so the tour's title has the width (the name stays for readers). */}
+        <span className="copy-link-text">{copyLabel(link.state, TOUR_TEXTS.copyLink)}</span>
       </SlButton>
       <ul className="action-list" aria-label={`Actions for ${title}`}>
         {item(TOUR_TEXTS.preview, 'play-fill', () => navigate(`/previewplayer${q}`))}
