@@ -1,4 +1,4 @@
-/** Product-wide limits and timings from the two spec documents (accounts §9, tours §9). */
+/** Product-wide limits and timings, one place for each number (what it bounds is said beside it). */
 
 export const PRODUCT_NAME = 'Roomwalk' as const;
 export const WIRE_PREFIX = 'roomwalk' as const;
@@ -95,7 +95,7 @@ export const AI_EDIT_PRESETS = {
 } as const;
 export const DEFAULT_STAGING_PROMPT = 'modern staging with furniture';
 
-/** Player constants (tours §9). */
+/** Player constants. */
 export const PLAYER = {
   drawerWidth: 250,
   drawerMaxHeight: 400,
@@ -139,7 +139,7 @@ export const VISIT_BEACON_LIMITS = {
 export const DEVICE_CLASSES = ['phone', 'tablet', 'desktop'] as const;
 export type DeviceClass = (typeof DEVICE_CLASSES)[number];
 
-/** Default room labels and the 24 predefined marker names (tours §3). */
+/** Default room labels and the 24 predefined marker names. */
 export const DEFAULT_ROOM_LABELS = [
   'Bedroom',
   'Kitchen',
@@ -202,14 +202,14 @@ export type LeadType = (typeof LEAD_TYPES)[keyof typeof LEAD_TYPES];
 
 export const AI_MARKER_ACTIONS = { ADD: 'ADD', REMOVE: 'REMOVE' } as const;
 
-/** Query flag values of disabledControls (tours §2). */
+/** Query flag values of disabledControls. */
 export const DISABLED_CONTROLS = ['menu', 'markers', 'feedback', 'ai-edit'] as const;
 
-/** Dummy human-check token accepted in development (accounts §9). */
+/** Dummy human-check token accepted in development. */
 export const DEV_TURNSTILE_TOKEN = 'XXXX.DUMMY.TOKEN.XXXX';
 
-/** Fixed client credentials of the password grant (accounts §7); public by design, like a SPA client id. */
+/** Fixed client credentials of the password grant; public by design, like a SPA client id. */
 export const OAUTH_CLIENT = { id: 'roomwalk-console', secret: 'roomwalk-console-secret' } as const;
 
-/** Login method preference values (accounts §2). */
+/** Login method preference values. */
 export const LOGIN_METHODS = { roomwalk: 'roomwalk', google: 'google' } as const;

@@ -26,7 +26,7 @@ import {
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
 const jwt = (claims: unknown) => `${b64({ alg: 'HS256' })}.${b64(claims)}.sig`;
 
-describe('roles and plan levels (accounts §4, §6)', () => {
+describe('roles and plan levels', () => {
   it('reads admin, super admin and plan helpers', () => {
     expect(isAdmin(['admin'])).toBe(true);
     expect(isAdmin(['superadmin'])).toBe(true);
@@ -58,7 +58,7 @@ describe('upgrade offer', () => {
   });
 });
 
-describe('quotas (accounts §9, tours §9)', () => {
+describe('quotas', () => {
   const l = { quantity: 5, monthlyActiveTours: 4, uploadLimit: 10, monthlyUploadedTours: 10 };
   it('has an active slot while quantity minus active is above 0', () => {
     expect(hasActiveTourSlot(l)).toBe(true);
@@ -81,7 +81,7 @@ describe('quotas (accounts §9, tours §9)', () => {
   });
 });
 
-describe('price display (accounts §9)', () => {
+describe('price display', () => {
   it('divides by 100 and separates thousands with a space', () => {
     expect(formatPrice(149_900)).toBe('1 499');
     expect(formatPrice(1_234_567_89, 'R')).toBe('R1 234 567.89');
@@ -89,7 +89,7 @@ describe('price display (accounts §9)', () => {
   });
 });
 
-describe('token validity (accounts §5)', () => {
+describe('token validity', () => {
   const now = 1_800_000_000_000;
   it('needs a decodable token with a non-empty roles array that has not expired', () => {
     expect(isTokenValid(jwt({ roles: ['free'], exp: now / 1000 + 60 }), now)).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * The plan catalogue: one place for allowances, prices and the feature table (accounts §1, §9). Values are ours; see
+ * The plan catalogue: one place for allowances, prices and the feature table. Values are ours; see
  * docs/plans.md.
  */
 import { ROLES, type Role } from './roles.js';
@@ -119,7 +119,7 @@ export function planById(id: string): Plan | undefined {
 export function planByName(planName: string): Plan | undefined {
   return PLANS.find((p) => p.planName === planName);
 }
-/** The upload limit is twice the active-tour allowance (accounts §9). */
+/** The upload limit is twice the active-tour allowance. */
 export const uploadLimitFor = (upTo: number): number => upTo * 2;
 export const isFreeTrial = (planName: string | null | undefined): boolean => planName === FREE_TRIAL_PLAN_NAME;
 /**

@@ -1,4 +1,4 @@
-/** Price display: flatAmount is in minor units; thousands are separated by a space (accounts §2, §9). */
+/** Price display: flatAmount is in minor units; thousands are separated by a space. */
 export function formatPrice(flatAmount: number, currencySymbol = ''): string {
   const major = flatAmount / 100;
   const [int, frac] = major.toFixed(2).split('.') as [string, string];

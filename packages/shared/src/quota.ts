@@ -1,4 +1,4 @@
-/** Quota math of accounts §9 and tours §9. */
+/** Quota math: what a licence leaves of its active tours (`quantity`) and of this month's uploads (`uploadLimit`). */
 export interface LicenseCounts {
   quantity: number;
   monthlyActiveTours: number;
@@ -14,7 +14,7 @@ export const hasActiveTourSlot = (l: LicenseCounts): boolean => activeTourSlotsL
 export const hasUploadSlot = (l: LicenseCounts): boolean => uploadsLeft(l) > 0;
 /** The upload limit shown on a plan card is twice upTo. */
 export const shownUploadLimit = (upTo: number): number => upTo * 2;
-/** Whether the Add button may go to /upload (tours §2). */
+/** Whether the Add button may go to /upload. */
 export const canUpload = (l: LicenseCounts | null | undefined): boolean =>
   !!l && hasActiveTourSlot(l) && hasUploadSlot(l);
 

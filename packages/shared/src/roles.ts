@@ -1,4 +1,4 @@
-/** Roles carried in the session token and the plan-level helpers of accounts §4 and §6. */
+/** Roles carried in the session token and the plan-level helpers. */
 export const ROLES = {
   admin: 'admin',
   superadmin: 'superadmin',
@@ -11,7 +11,7 @@ export const ROLES = {
 export type Role = (typeof ROLES)[keyof typeof ROLES];
 export const ALL_ROLES = Object.values(ROLES);
 
-/** Route-table roles (accounts §6) and the user's role within a company. */
+/** Route-table roles and the user's role within a company. */
 export const USER_ROLES = { ADMIN: 'ADMIN', USER: 'USER' } as const;
 export type UserRole = (typeof USER_ROLES)[keyof typeof USER_ROLES];
 

@@ -1,4 +1,4 @@
-/** Session token checks shared by console and server (accounts §4, §5). */
+/** Session token checks shared by console and server. */
 export interface TokenClaims {
   sub?: string;
   roles?: unknown;

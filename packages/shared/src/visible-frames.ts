@@ -25,7 +25,7 @@ export interface MarkerFrame {
   frameIndex: number;
 }
 
-/** What the player assumes of a clip whose frame count is unknown (tours §9; PLAYER.defaultClipFrameCount). */
+/** What the player assumes of a clip whose frame count is unknown (PLAYER.defaultClipFrameCount). */
 export const DEFAULT_CLIP_FRAMES = 36;
 
 const countOf = (c: ClipFrames): number => (c.frameCount && c.frameCount > 0 ? c.frameCount : DEFAULT_CLIP_FRAMES);

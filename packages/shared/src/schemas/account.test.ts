@@ -34,7 +34,7 @@ const goodSignup = {
   turnstileToken: 'tok',
 };
 
-describe('login form (accounts §5)', () => {
+describe('login form', () => {
   it('trims and lower-cases the email', () => {
     expect(loginSchema.parse({ username: '  A@B.CO ', password: 'x' }).username).toBe('a@b.co');
   });
@@ -47,7 +47,7 @@ describe('login form (accounts §5)', () => {
   });
 });
 
-describe('sign-up form (accounts §5)', () => {
+describe('sign-up form', () => {
   it('accepts a good form, trimming names and lower-casing the email', () => {
     const v = signupFormSchema.parse(goodSignup);
     expect(v.email).toBe('agent@example.com');
@@ -102,7 +102,7 @@ describe('sign-up form (accounts §5)', () => {
   });
 });
 
-describe('password reset (accounts §5)', () => {
+describe('password reset', () => {
   it('lower-cases the request email', () => {
     expect(passwordResetRequestSchema.parse({ email: ' X@Y.COM' }).email).toBe('x@y.com');
   });
@@ -124,7 +124,7 @@ describe('password reset (accounts §5)', () => {
   });
 });
 
-describe('invite, profile, company and feedback forms (accounts §5)', () => {
+describe('invite, profile, company and feedback forms', () => {
   it('validates the invite email', () => {
     expect(messageFor(inviteSchema, { email: '' }, 'email')).toBe('Email is a required field.');
     expect(messageFor(inviteSchema, { email: 'x' }, 'email')).toBe('Not a valid email.');

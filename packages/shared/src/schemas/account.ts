@@ -1,4 +1,4 @@
-/** Account-side validation (accounts §5): one schema per form, shared by console and server. */
+/** Account-side validation: one schema per form, shared by console and server. */
 import { z } from '../zod.js';
 import {
   getCountryCallingCode,

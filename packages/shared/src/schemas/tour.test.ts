@@ -10,7 +10,7 @@ import {
   tourInfoSchema,
 } from './tour.js';
 
-describe('tour info (tours §5)', () => {
+describe('tour info', () => {
   it('requires a title of at most 50', () => {
     expect(tourInfoSchema.safeParse({ title: '' }).error?.issues[0]?.message).toBe('Title is required.');
     expect(tourInfoSchema.safeParse({ title: 'x'.repeat(51) }).error?.issues[0]?.message).toBe(
@@ -29,7 +29,7 @@ describe('tour info (tours §5)', () => {
   });
 });
 
-describe('video checks (tours §5)', () => {
+describe('video checks', () => {
   it.each([
     [
       { durationSeconds: 9.9, width: 1920, height: 1080 },
@@ -61,7 +61,7 @@ describe('video checks (tours §5)', () => {
   });
 });
 
-describe('thumbnails, markers and leads (tours §5)', () => {
+describe('thumbnails, markers and leads', () => {
   it('accepts .jpg, .jpeg and .png thumbnails only', () => {
     expect(['a.JPG', 'b.jpeg', 'c.png'].every(isAcceptedThumbnailName)).toBe(true);
     expect(isAcceptedThumbnailName('d.gif')).toBe(false);

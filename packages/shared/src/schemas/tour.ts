@@ -1,4 +1,4 @@
-/** Tour-side validation (tours §5). */
+/** Tour-side validation. */
 import { z } from '../zod.js';
 import {
   MIN_RESOLUTION,
@@ -52,7 +52,7 @@ export interface VideoCheckFailure {
   message: string;
 }
 
-/** Checks a video against tours §5: 10 s to 600 s, at least 1280x720 landscape or 720x1280 portrait. */
+/** Checks a video: 10 s to 600 s, at least 1280x720 landscape or 720x1280 portrait. */
 export function checkVideoMeta(meta: VideoMeta): VideoCheckFailure | null {
   if (!(meta.durationSeconds >= VIDEO_MIN_SECONDS))
     return { code: ERROR_CODES.VIDEO_TOO_SHORT, message: V.videoTooShort };
