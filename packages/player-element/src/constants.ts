@@ -49,7 +49,7 @@ export const CACHE_BUDGET = {
   /** 42 frames at 360p: the low window ahead of the playhead (placeholders when high is late). */
   lowBytes: 14 * 1024 * 1024,
   /**
-   * The 360p frames on a device under 4 GB of memory (no 720p there, tours §9): the 61-frame window around the
+   * The 360p frames on a device under 4 GB of memory (no 720p there): the 61-frame window around the
    * playhead and slack (81 frames), so cache, thumbnails and bitmaps stay near 50 MB on a phone. With 4 GB or more and
    * 720p switched off, the 360p frames get both budgets above.
    */
@@ -66,7 +66,7 @@ export const DECODE_WINDOW = {
   lowAhead: 36,
 } as const;
 
-/** Local storage key for the one-at-a-time AI marker generation (tours §4). */
+/** Local storage key for the one-at-a-time AI marker generation. */
 export const AI_STORAGE_KEY = 'roomwalk.aiMarkers.active';
 
 /** Window message type sent up to a parent page when the frame changes by user input. */

@@ -17,20 +17,20 @@ export function readDevice(): DeviceProfile {
   return { cores, memoryGb, mobile, lowEnd };
 }
 
-/** Worker count per tours §9. */
+/** Worker count. */
 export function workerCount(d: DeviceProfile, clipCount: number): number {
   if (d.lowEnd) return Math.max(1, Math.min(2, clipCount));
   if (d.mobile) return Math.max(1, Math.min(d.memoryGb <= 3 ? 1 : 2, clipCount));
   return Math.max(1, Math.min(Math.floor(d.cores / 2) + 1, clipCount, PLAYER.maxWorkers));
 }
 
-/** Decode batch size per tours §9. */
+/** Decode batch size. */
 export function batchSize(d: DeviceProfile): number {
   const b = PLAYER.decodeBatchSize;
   return d.lowEnd ? b.lowEnd : d.mobile ? b.mobile : b.default;
 }
 
-/** High resolution needs at least 4 GB of memory (tours §9). */
+/** High resolution needs at least 4 GB of memory. */
 export function canDecodeHighRes(d: DeviceProfile): boolean {
   return d.memoryGb >= PLAYER.highResMinMemoryGb;
 }

@@ -13,7 +13,7 @@ import { drawerBeside, pictureShareWithDrawer, shouldOpenDrawer } from './layout
 import { workerCount, batchSize, canDecodeHighRes } from './device.js';
 import { parseHostMessage } from './controllers/host-bridge-controller.js';
 
-describe('frame math (tours §9)', () => {
+describe('frame math', () => {
   it('totals clip frame counts minus 1, defaulting unknown counts to 36', () => {
     const counts = clipFrameCounts([
       { index: 1, frameCount: 36 },

@@ -5,21 +5,21 @@ export interface ClipLike {
   frameCount?: number | null;
 }
 
-/** Frame counts per clip in play order; unknown counts default to 36 (tours §9). */
+/** Frame counts per clip in play order; unknown counts default to 36. */
 export function clipFrameCounts(clips: readonly ClipLike[]): number[] {
   return [...clips]
     .sort((a, b) => a.index - b.index)
     .map((c) => (c.frameCount && c.frameCount > 0 ? c.frameCount : PLAYER.defaultClipFrameCount));
 }
 
-/** Total frame count per tours §9: the sum of clip frame counts minus 1. */
+/** Total frame count: the sum of clip frame counts minus 1. */
 export function totalFrames(counts: readonly number[]): number {
   const sum = counts.reduce((a, b) => a + b, 0);
   return Math.max(0, sum - 1);
 }
 
 /**
- * Highest index the user can scroll to: the last real frame. `total` (tours §9: the sum of the clips' frame counts
+ * Highest index the user can scroll to: the last real frame. `total` (the sum of the clips' frame counts
  * minus
  * 1) is already that frame's index; the spec's "max scrollable index is total minus 2" subtracted a second time and
  * left the last two frames of every tour out of reach (End and the slider's aria-valuemax two frames short;
@@ -63,7 +63,7 @@ export function clampFrame(frame: number, total: number): number {
   return Math.min(Math.max(0, Math.round(frame)), maxScrollableIndex(total));
 }
 
-/** Fast-travel steps per tours §4: ~16.5 frames a step, ~0.002 s per frame of distance overall. */
+/** Fast-travel steps: ~16.5 frames a step, ~0.002 s per frame of distance overall. */
 export function travelPlan(from: number, to: number): { steps: number[]; stepMs: number } {
   const distance = Math.abs(to - from);
   if (distance === 0) return { steps: [], stepMs: 0 };
@@ -83,7 +83,7 @@ export const joystickRoom = (viewportHeight: number = globalThis.innerHeight ?? 
   viewportHeight > PLAYER.joystickMoveMaxViewportHeight ? JOYSTICK_ROOM : 0;
 
 /**
- * Canvas size per tours §9: at most 650 px wide (`maxWidth`; the share page lifts it so the picture fills its
+ * Canvas size: at most 650 px wide (`maxWidth`; the share page lifts it so the picture fills its
  * room), halved above 640x960 on non-desktop; the joystick's room kept free.
  */
 export function canvasSize(

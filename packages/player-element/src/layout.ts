@@ -59,7 +59,7 @@ export function pictureShareWithDrawer(o: DrawerBox): number {
 }
 
 /**
- * Drawer open rules of tours §2 and §9, and one of ours: it never opens by itself where it would shrink the picture
+ * Drawer open rules, and one of ours: it never opens by itself where it would shrink the picture
  * below 80 % of its size with the drawer closed (on a phone on its side the drawer below left a 176x99
  * picture).
  */

@@ -33,7 +33,7 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
   const authCache = new WeakMap<FastifyRequest, AuthInfo | null>();
   // First: hooks apply to the routes registered after them (GraphQL included).
   await registerDevHostCheck(app, services);
-  // A present but invalid or expired token answers 401, which the console turns into a logout (accounts §4).
+  // A present but invalid or expired token answers 401, which the console turns into a logout.
   app.addHook('preHandler', async (req, reply) => {
     if (!req.url.startsWith('/query')) return;
     const header = req.headers.authorization;

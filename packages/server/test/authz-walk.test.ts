@@ -67,7 +67,7 @@ const CASES: Record<string, Case> = {
   'Query.tour': {
     doc: 'query($id: ID!) { tour(tourID: $id) { id videoURL owner { id username } } }',
     vars: (v) => ({ id: v.tourId }),
-    publicBecause: 'the players open any shared tour without a login (tours §2); private fields stay hidden',
+    publicBecause: 'the players open any shared tour without a login; private fields stay hidden',
   },
   'Mutation.companySave': { doc: '', vars: () => ({}) }, // placeholder removed below if it takes no id
   'Mutation.inviteMember': {
@@ -182,7 +182,7 @@ const CASES: Record<string, Case> = {
         tourId: v.tourId,
       },
     }),
-    publicBecause: 'visitors of a shared tour leave leads without a login (tours §7)',
+    publicBecause: 'visitors of a shared tour leave leads without a login',
   },
   'Mutation.licenseGrantOffline': {
     doc: 'mutation($id: ID!) { licenseGrantOffline(companyId: $id) { planName } }',

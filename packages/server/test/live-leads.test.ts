@@ -1,4 +1,4 @@
-/** tourLeadCreate and the host's viewingSessionRequest (tours §3, §5, §7; docs/live-viewing.md). */
+/** tourLeadCreate and the host's viewingSessionRequest (docs/live-viewing.md). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, VALIDATION } from '@roomwalk/shared';
 import { collect, DB_KINDS, startTestApp, type GqlResult, type TestApp } from './helpers/test-app.js';

@@ -1,4 +1,4 @@
-/** Quota gates of accounts §9 at upload submit, and the counters: uploads are never given back, active slots are. */
+/** Quota gates at upload submit, and the counters: uploads are never given back, active slots are. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';

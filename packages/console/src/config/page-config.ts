@@ -1,4 +1,4 @@
-/** Settings the page carries in meta tags, so one build serves any deployment (accounts §7). */
+/** Settings the page carries in meta tags, so one build serves any deployment. */
 
 /** Meta tag names read by the console. */
 const META = {

@@ -1,4 +1,4 @@
-/** The authentication service (accounts §7): password grant and Google sign-in, outside GraphQL. */
+/** The authentication service: password grant and Google sign-in, outside GraphQL. */
 import { ERROR_TEXTS, OAUTH_CLIENT } from '@roomwalk/shared';
 import { serverUrl } from '../config/page-config.js';
 import { createPolicyFetch } from './policy-fetch.js';

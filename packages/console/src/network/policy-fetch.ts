@@ -1,5 +1,5 @@
 /**
- * fetch with the spec's network behaviour (accounts §7): 5 s timeout, retries of 500/503/504 after 3.2 s and 6.4 s, 401
+ * fetch with the spec's network behaviour: 5 s timeout, retries of 500/503/504 after 3.2 s and 6.4 s, 401
  * → logout.
  */
 import { RETRY_STATUS_CODES, TIMINGS_MS } from '@roomwalk/shared';

@@ -1,4 +1,4 @@
-/** The route table of accounts §2 (all exact), each screen its own lazily loaded chunk. */
+/** The route table (all exact), each screen its own lazily loaded chunk. */
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { Loading } from '../ui/page.js';

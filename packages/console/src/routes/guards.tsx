@@ -1,4 +1,4 @@
-/** Route access (accounts §2, §6): private routes send a visitor to /login and remember where they were going. */
+/** Route access: private routes send a visitor to /login and remember where they were going. */
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { useSession } from '../session/session-context.js';

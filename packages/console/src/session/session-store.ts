@@ -1,4 +1,4 @@
-/** The auth session (accounts §3, §4): token and roles stored locally, validated, and ended at expiry or on 401. */
+/** The auth session: token and roles stored locally, validated, and ended at expiry or on 401. */
 import {
   LOGIN_METHODS,
   decodeToken,

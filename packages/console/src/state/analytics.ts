@@ -1,4 +1,4 @@
-/** Analytics start only after consent and only when the page configures a token (accounts §4). */
+/** Analytics start only after consent and only when the page configures a token. */
 declare global {
   interface Window {
     dataLayer?: unknown[];

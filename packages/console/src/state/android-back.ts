@@ -1,5 +1,5 @@
 /**
- * Android double-back (accounts §8): in the installed app on Android, back with no history shows
+ * Android double-back: in the installed app on Android, back with no history shows
  * 'Press back again to exit' and a second press within 2 s leaves. Browsers own their back button, so
  * this applies only when the console runs standalone on Android.
  */

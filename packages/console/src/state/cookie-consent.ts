@@ -1,4 +1,4 @@
-/** Cookie consent (accounts §4): unknown, then pending, accepted or declined; ?disableCookies=true forces declined. */
+/** Cookie consent: unknown, then pending, accepted or declined; ?disableCookies=true forces declined. */
 import { safeLocalStorage } from '@roomwalk/shared';
 import { useCallback, useEffect, useState } from 'react';
 import { analyticsToken } from '../config/page-config.js';

@@ -1,4 +1,4 @@
-/** Tutorial state (accounts §4): firstView and available, stored locally; reset, complete, dismiss. */
+/** Tutorial state: firstView and available, stored locally; reset, complete, dismiss. */
 import { safeLocalStorage } from '@roomwalk/shared';
 
 export interface TutorialState {

@@ -1,5 +1,5 @@
 /**
- * Clipboard copy states (accounts §4): idle, copying, copied or error, back to idle after 6 s; failure shows 'Failed'.
+ * Clipboard copy states: idle, copying, copied or error, back to idle after 6 s; failure shows 'Failed'.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { NOTICES, TIMINGS_MS } from '@roomwalk/shared';

@@ -1,5 +1,5 @@
 /**
- * Cookie banner (accounts §2): shown at the bottom while there is no stored choice. While shown, its height is
+ * Cookie banner: shown at the bottom while there is no stored choice. While shown, its height is
  * published as `--rw-cookie-banner-height` on the root element, so full-screen pages end above it rather than under it.
  * Never on a tour a visitor watches (the public player routes, and any page inside another site's frame): a tour sets
  * no cookie and stores nothing that needs consent (docs/embedding.md "What an embedded tour stores").

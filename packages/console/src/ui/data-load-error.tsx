@@ -1,4 +1,4 @@
-/** The generic data-load error panel (accounts §8): Show More / Less Information and Retry. */
+/** The generic data-load error panel: Show More / Less Information and Retry. */
 import { useState } from 'react';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import { ERROR_TEXTS } from '@roomwalk/shared';

@@ -7,7 +7,7 @@ import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
 const FeedbackDialog = lazy(() => import('./feedback-dialog.js'));
 
 /**
- * Embeds pass `disabledControls=feedback` (a comma list, any case) to hide the button (tours §2); an unbranded (MLS)
+ * Embeds pass `disabledControls=feedback` (a comma list, any case) to hide the button; an unbranded (MLS)
  * tour never shows it (nothing inside it leads out to Roomwalk).
  */
 export function feedbackDisabled(search: string): boolean {

@@ -1,4 +1,4 @@
-/** Feedback dialog (accounts §2, §4): idle, active, success (back to idle after 3 s) or idle again on cancel/close. */
+/** Feedback dialog: idle, active, success (back to idle after 3 s) or idle again on cancel/close. */
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';

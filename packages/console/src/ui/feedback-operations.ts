@@ -1,4 +1,4 @@
-/** The Feedback dialog's one mutation (accounts §7). */
+/** The Feedback dialog's one mutation. */
 import { graphql } from '../graphql/graphql.js';
 
 export const FeedbackSubmitMutation = graphql(`

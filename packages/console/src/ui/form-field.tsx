@@ -1,5 +1,5 @@
 /**
- * A labelled native text field whose error shows when the field was touched or a submit was attempted (accounts §5).
+ * A labelled native text field whose error shows when the field was touched or a submit was attempted.
  */
 import { forwardRef, useId, type InputHTMLAttributes, type ReactNode } from 'react';
 

@@ -1,4 +1,4 @@
-/** The human check (accounts §2): Turnstile when the page names a site key, else the development dummy token. */
+/** The human check: Turnstile when the page names a site key, else the development dummy token. */
 import { useEffect, useRef } from 'react';
 import { DEV_TURNSTILE_TOKEN } from '@roomwalk/shared';
 import { turnstileSiteKey } from '../config/page-config.js';

@@ -1,5 +1,5 @@
 /**
- * Snackbars (accounts §8): success, warning, error and info, each with a close button, hidden after 4 s. While a
+ * Snackbars: success, warning, error and info, each with a close button, hidden after 4 s. While a
  * dialog is open they show at the top of the dialog's own body (a host the dialog registers), never over its buttons:
  * fixed at the bottom of the screen they lay over Cancel and Save, and outside a modal dialog no screen reader hears
  * them.

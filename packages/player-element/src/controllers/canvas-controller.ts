@@ -29,7 +29,7 @@ const sizeFor = (d: Drawable & { frame: object }, c: Size): [number, number] =>
 /**
  * Canvas painting and layout: shows the best decoded frame for the playhead once per refresh, reports the first frame
  * (status ready, `tour-ready`, the parent's ready notice), resolves "exact frame on screen" waiters, sizes the canvas
- * (tours §9) and decides once whether the drawer opens. Decoded frames are shown as ImageBitmaps the paint worker made
+ * and decides once whether the drawer opens. Decoded frames are shown as ImageBitmaps the paint worker made
  * at the canvas's size (paint/paint-bridge.ts): on the main thread a paint is one transferFromImageBitmap, and the
  * bitmaps of the next frames in the direction of travel are asked for ahead. The <video> fallback's frames are bitmaps
  * too.

@@ -3,7 +3,7 @@ import { MODES } from '../constants.js';
 import { loadLivePanel } from '../live-panel/load.js';
 import type { PlayerContext } from '../store/player-context.js';
 
-/** Start button labels (tours §2); the live-call module's texts live in the lazily loaded chunk. */
+/** Start button labels; the live-call module's texts live in the lazily loaded chunk. */
 const LIVE_BUTTON_TEXTS = { host: 'Go Live', viewer: 'Talk to Agent' } as const;
 
 /** What the player needs of the panel element (defined in the lazy chunk). */
@@ -31,7 +31,7 @@ export const liveStyles = css`
 `;
 
 /**
- * Live viewing in the player (tours §2, §4): the start button ('Go Live' for a host in preview/edit/agent mode with a
+ * Live viewing in the player: the start button ('Go Live' for a host in preview/edit/agent mode with a
  * session token, 'Talk to Agent' for a viewer in external mode), and on press the lazily loaded `<tour-live-panel>`
  * (lead form, video panels, the `../live-call/` module). A host opened with a `live-session` (the agent's Join) starts
  * at once, without the press. Remote frames move the player; our own user input is sent.

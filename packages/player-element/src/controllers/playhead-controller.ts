@@ -26,7 +26,7 @@ export function findRoom(sorted: readonly Marker[], name: string): Marker | unde
 }
 
 /**
- * The playhead and fast travel (tours §4): moves the frame, tells the decoder where to decode, fires
+ * The playhead and fast travel: moves the frame, tells the decoder where to decode, fires
  * `tour-frame-change` (user input only), `tour-marker-change` and `tour-room-change`, animates marker jumps and blocks
  * other jumps while one runs, and opens the agent card at the end of an agent-mode tour.
  */
@@ -108,7 +108,7 @@ export class PlayheadController implements ReactiveController {
     return this.setFrame(clampFrame(n, this.ctx.totalFrames), null);
   }
 
-  /** Fast travel per tours §4; other jumps are blocked while travelling. Resolves on arrival. */
+  /** Fast travel; other jumps are blocked while travelling. Resolves on arrival. */
   travelTo(target: number, source: FrameSource | null): Promise<void> {
     const { store } = this.ctx;
     const decoder = this.focus;

@@ -1,6 +1,6 @@
 /**
  * The Agora call transport (when the session carries `appId` and `rtcToken`): vp8, microphone `speech_standard`,
- * camera 480p (tours §7). The SDK (`agora-rtc-sdk-ng`, about 400 KB gzip) is imported only when a call starts on a
+ * camera 480p. The SDK (`agora-rtc-sdk-ng`, about 400 KB gzip) is imported only when a call starts on a
  * session configured for Agora: `./agora-sdk.js` is its own chunk (`tour-player-agora.js` next to the script-tag
  * bundle). A failed load or join ends the call with "Connection error occurred" (docs/live-viewing.md).
  */
@@ -104,7 +104,7 @@ export class AgoraTransport implements CallTransport {
       throw new Error(LIVE_TEXTS.connectionErrorOccurred);
     }
     // The SDK opens the devices itself with its encoder presets; the permission probe's tracks are let go first (a
-    // camera held twice may refuse the second open). A device the SDK cannot open counts as refused (tours §4).
+    // camera held twice may refuse the second open). A device the SDK cannot open counts as refused.
     for (const t of media.stream.getTracks()) t.stop();
     const mic = media.audio
       ? await sdk.createMicrophoneAudioTrack({ encoderConfig: 'speech_standard' }).catch(() => null)
@@ -257,7 +257,7 @@ export class AgoraTransport implements CallTransport {
 
   /**
    * The SDK reconnects by itself and says RECONNECTING once; we count its retrying in 3 s windows, as our own
-   * reconnects are counted (tours §4: up to 3, 3 s apart), and give up after the third.
+   * reconnects are counted (up to 3, 3 s apart), and give up after the third.
    */
   private startReconnecting(): void {
     if (this.reconnectTimer !== undefined) return;

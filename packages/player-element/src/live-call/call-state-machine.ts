@@ -1,5 +1,5 @@
 /**
- * The live call state machine (tours §4 "Live call connection", "Start call"): INITIALIZING, CONNECTING,
+ * The live call state machine: INITIALIZING, CONNECTING,
  * RECONNECTING (n), CONNECTED, DISCONNECTED, ERROR, PERMISSION_DENIED, over a CallTransport (WebRTC by default,
  * Agora when the session carries an app id and rtc token). Framework-neutral: the element wraps it in its reactive
  * controller and renders `snapshot` (panel text, streams, warnings).
@@ -30,13 +30,13 @@ export interface CallSnapshot {
   reconnectAttempt: number;
   /** The spec's error text in ERROR and PERMISSION_DENIED; null otherwise. */
   error: string | null;
-  /** The video panel text for this state (tours §2). */
+  /** The video panel text for this state. */
   panelText: string;
   localStream: MediaStream | null;
   remoteStreams: ReadonlyMap<string, MediaStream>;
   /** We publish audio only (the camera was refused). */
   audioOnly: boolean;
-  /** Offer a retry control (tours §4). */
+  /** Offer a retry control. */
   canRetry: boolean;
 }
 
@@ -67,7 +67,7 @@ export interface LiveCallOptions extends LiveCallEvents {
   RTCPeerConnectionImpl?: typeof RTCPeerConnection;
 }
 
-/** The panel text for a state (tours §2 "Video panel texts"). */
+/** The panel text for a state. */
 export function panelTextFor(s: Pick<CallSnapshot, 'state' | 'reconnectAttempt' | 'role' | 'remoteStreams'>): string {
   switch (s.state) {
     case CALL_STATES.INITIALIZING:

@@ -1,6 +1,6 @@
 /**
  * The one socket of a live viewing session: scroll sync and call signalling share it. Reconnects up to 3 times,
- * 3 s apart (tours §4), then fails with "Failed to reconnect after multiple attempts". Users hold leases: it opens on
+ * 3 s apart, then fails with "Failed to reconnect after multiple attempts". Users hold leases: it opens on
  * the first and closes when the last is released (so turning scroll sync off does not cut a call's signalling).
  */
 import { MAX_RECONNECTS, TIMINGS_MS } from '@roomwalk/shared/constants';

@@ -1,6 +1,6 @@
 /**
- * Start call (tours §4): ask for camera and microphone; both refused aborts, one refused continues without it and
- * warns (the spec's four permission texts, §8).
+ * Start call: ask for camera and microphone; both refused aborts, one refused continues without it and
+ * warns (the four permission texts of live-call/texts.ts).
  */
 import { LIVE_TEXTS } from './texts.js';
 

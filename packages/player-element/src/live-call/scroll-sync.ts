@@ -1,5 +1,5 @@
 /**
- * Scroll sync (tours §4, §7): our frame goes out as `roomwalk_scrolling`, throttled to one per 33 ms with the last
+ * Scroll sync: our frame goes out as `roomwalk_scrolling`, throttled to one per 33 ms with the last
  * pending frame sent after 100 ms; frames from the others come in, go to `onRemoteFrame` and are re-broadcast in the
  * window as `roomwalk_marker` so the player fast-travels there.
  */

@@ -1,4 +1,4 @@
-/** Live viewing panel texts (tours §2) and the connection/permission texts of §8, in one place for the UI. */
+/** Live viewing panel texts and the connection and permission texts, in one place for the UI. */
 import { ERROR_TEXTS, formatTexts } from '@roomwalk/shared/messages';
 
 export const LIVE_TEXTS = {
@@ -25,5 +25,5 @@ export const LIVE_TEXTS = {
   permissionsRequired: ERROR_TEXTS.permissionsRequired,
 } as const;
 
-/** How long a permission warning stays (toast, tours §8). */
+/** How long a permission warning stays (a toast). */
 export const WARNING_MS = 6000;

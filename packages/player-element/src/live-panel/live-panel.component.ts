@@ -1,5 +1,5 @@
 /**
- * `<tour-live-panel>`: the live viewing panel (tours §2) inside `<tour-player>`. The viewer's lead form ("Send
+ * `<tour-live-panel>`: the live viewing panel inside `<tour-player>`. The viewer's lead form ("Send
  * notification for agent to join"), then during the call two small collapsible video tiles (remote and local) over a
  * control bar (mute, camera, sync, hang up), the panel texts, the permission warnings as 6 s toasts, retry on errors.
  * The player lays it out beside the picture, never over it (above or left by default; Move puts it below or right).
@@ -303,7 +303,7 @@ export class TourLivePanel extends LitElement {
       this.snapshot = s;
       if (s.state === CALL_STATES.ERROR && s.error === LIVE_TEXTS.sessionExpired) forgetSession();
     });
-    // Scroll sync shares the call's socket; the viewer turns it on when the call starts (tours §4), and so does the
+    // Scroll sync shares the call's socket; the viewer turns it on when the call starts, and so does the
     // host, who leads the tour.
     this.sync = createScrollSync({
       url: this.api || location.origin,

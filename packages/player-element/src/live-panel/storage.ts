@@ -1,4 +1,4 @@
-/** What the viewer's browser keeps (tours §3): the lead as `capturedDetails`, and its live session's tokens. */
+/** What the viewer's browser keeps: the lead as `capturedDetails`, and its live session's tokens. */
 import { safeLocalStorage } from '@roomwalk/shared/guarded-storage';
 import type { ViewingSessionRequestLike } from '../live-call/protocol.js';
 

@@ -116,7 +116,7 @@ export class TourMarkersDrawer extends LitElement {
   }
 
   private rows(): DrawerRow[] {
-    // Markers from three sources are merged by id (tours §3).
+    // Markers from three sources are merged by id.
     const byId = new Map<string, DrawerRow>();
     for (const m of this.markers) byId.set(m.id, { marker: m, origin: 'existed', leaving: false });
     if (this.ai.active) {

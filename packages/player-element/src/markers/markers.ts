@@ -26,7 +26,7 @@ export interface DrawerRow {
   leaving: boolean;
 }
 
-/** Sorted by frameIndex, the marker within 0.5 frame of `frame` is the active one (tours §2). */
+/** Sorted by frameIndex, the marker within 0.5 frame of `frame` is the active one. */
 export function sortMarkers(markers: readonly Marker[]): Marker[] {
   return [...markers].sort((a, b) => a.frameIndex - b.frameIndex);
 }

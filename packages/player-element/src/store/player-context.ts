@@ -46,7 +46,7 @@ export class PlayerContext {
     readonly frames: FrameSource,
   ) {}
 
-  /** Total frames per tours §9 of what is playing. */
+  /** Total frames of what is playing. */
   get totalFrames(): number {
     return this.fallback?.total ?? this.frames.total;
   }

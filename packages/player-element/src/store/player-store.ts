@@ -21,7 +21,7 @@ export interface PlayerStore {
   readonly frame: Signal<number>;
   /** Frames whose clips are buffered (markers at or beyond them are disabled). */
   readonly loadedFrames: Signal<number>;
-  /** Total frames of the loaded tour (tours §9), 0 before one is decoding. */
+  /** Total frames of the loaded tour, 0 before one is decoding. */
   readonly totalFrames: Signal<number>;
   readonly status: Signal<PlayerStatus>;
   readonly travel: Signal<TravelStatus>;
@@ -36,7 +36,7 @@ export interface PlayerStore {
   readonly drawerOpen: Signal<boolean>;
   readonly hintVisible: Signal<boolean>;
   readonly agentCardOpen: Signal<boolean>;
-  /** Canvas size in CSS pixels (tours §9). */
+  /** Canvas size in CSS pixels. */
   readonly canvasCss: Signal<{ width: number; height: number }>;
   /** Lazy loading: the tour is known and its poster shown; clips wait until the element nears the viewport. */
   readonly deferred: Signal<boolean>;

@@ -83,7 +83,7 @@ import { renderDialog, renderErrorDialog } from './error-dialogs.js';
  * @cssproperty --tour-player-drawer-width - Drawer width (250px).
  * @cssproperty --tour-player-drawer-max-height - Drawer height limit (400px).
  * @cssproperty --tour-player-radius - Corner radius (8px).
- * @cssproperty --tour-player-picture-max-width - The picture's largest width (650px, tours §9); `none` fills the room the page gives, letterboxed to the tour's shape (the share page).
+ * @cssproperty --tour-player-picture-max-width - The picture's largest width (650px); `none` fills the room the page gives, letterboxed to the tour's shape (the share page).
  */
 export class TourPlayer extends SignalWatcher(LitElement) {
   static override styles = [styles, liveStyles];
@@ -185,7 +185,7 @@ export class TourPlayer extends SignalWatcher(LitElement) {
   get currentFrame(): number {
     return this.store.frame.value;
   }
-  /** Total frames per tours §9 (sum of clip frame counts minus 1). */
+  /** Total frames (sum of clip frame counts minus 1). */
   get totalFrames(): number {
     return this.ctx.totalFrames;
   }

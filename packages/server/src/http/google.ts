@@ -1,7 +1,7 @@
 /**
  * Sign-in with Google (any OpenID Connect issuer from the OIDC_* settings):
  * GET /auth/google/url gives the console the issuer's authorization URL and its state;
- * POST /auth/google/user { code, state, gToken } completes it and answers { token, email } (accounts §7).
+ * POST /auth/google/user { code, state, gToken } completes it and answers { token, email }.
  * gToken is the human-check token, needed only when the sign-in creates a new account.
  */
 import type { FastifyInstance } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * POST /oauth/token: the password grant of accounts §7 (Basic client credentials, JSON body) answering a session JWT.
+ * POST /oauth/token: the password grant (Basic client credentials, JSON body) answering a session JWT.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';

@@ -2,7 +2,7 @@
  * The media processing core: an uploaded video file in, tour clips out. Database-free; the job worker calls
  * {@link processVideo}, stores the files it returns and writes the tour rows.
  *
- * Steps: hardened probe (probe-video.ts) → rules of tours §5 (spec texts via VideoRejectedError) → ONE ffmpeg pass
+ * Steps: hardened probe (probe-video.ts) → rules (spec texts via VideoRejectedError) → ONE ffmpeg pass
  * that decodes once, resamples to CLIP_FPS, scales/crops (and tone maps HDR), splits into the 720p and 360p
  * renditions and a thumbnail, encodes both with x264 and cuts them into 36-frame fragmented MP4 clips with the
  * segment muxer → result with sizes. Progress comes from ffmpeg's `-progress` output.

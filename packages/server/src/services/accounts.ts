@@ -1,5 +1,5 @@
 /**
- * Accounts: sign-up, activation, sign-in, password reset (accounts §3, §5). Profile and company: profile.ts; OIDC:
+ * Accounts: sign-up, activation, sign-in, password reset. Profile and company: profile.ts; OIDC:
  * oidc-sign-in.ts.
  */
 import { sql, type Transaction } from 'kysely';
@@ -81,7 +81,7 @@ async function sendActivationMail(services: Services, user: UserRow, token: stri
   );
 }
 
-/** A session for the user: the JWT of accounts §3 with roles from the company's plan and the user's role. */
+/** A session for the user: the JWT with roles from the company's plan and the user's role. */
 export async function issueSession(
   services: Services,
   user: UserRow,

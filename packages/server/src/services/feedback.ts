@@ -1,4 +1,4 @@
-/** Feedback (accounts §2, §3): stored with us, and forwarded to the error-reporting service when one is configured. */
+/** Feedback: stored with us, and forwarded to the error-reporting service when one is configured. */
 import { feedbackSchema } from '@roomwalk/shared';
 import { fromZod } from '../core/errors.js';
 import { consumeRateLimit } from '../auth/rate-limit.js';

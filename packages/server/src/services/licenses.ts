@@ -1,4 +1,4 @@
-/** Licence reads and the counters of accounts §9: computed from tours and uploads, never drifting. */
+/** Licence reads and the counters: computed from tours and uploads, never drifting. */
 import { sql, type Kysely } from 'kysely';
 import { ROLES, planById, type LicenseCounts } from '@roomwalk/shared';
 import type { Database, LicenseRow, UserRow } from '../db/types.js';

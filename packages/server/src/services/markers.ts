@@ -1,4 +1,4 @@
-/** Markers (tours §3, §7): named positions in a tour, most of them fast-travel targets. */
+/** Markers: named positions in a tour, most of them fast-travel targets. */
 import { sql } from 'kysely';
 import { ERROR_CODES, TOUR_STATUS, markerNameSchema } from '@roomwalk/shared';
 import { z } from 'zod';

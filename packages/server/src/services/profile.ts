@@ -1,4 +1,4 @@
-/** Profile and company: the caller's own profile and the company's details, logo and accent colour (accounts §7). */
+/** Profile and company: the caller's own profile and the company's details, logo and accent colour. */
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import {

@@ -1,5 +1,5 @@
 /**
- * Teams (accounts §6): invites and the admin role. The server lets company admins (ADMIN role, or a super admin in
+ * Teams: invites and the admin role. The server lets company admins (ADMIN role, or a super admin in
  * their own company) manage the team on every plan; see docs/decisions.md, Accounts, for why.
  */
 import { sql } from 'kysely';

@@ -1,4 +1,4 @@
-/** Tour operations (tours §3, §7): info, thumbnail, soft delete, reactivation, and the public view counter. */
+/** Tour operations: info, thumbnail, soft delete, reactivation, and the public view counter. */
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import {
@@ -24,7 +24,7 @@ import type { Services } from './services.js';
 import { viewCounter } from './view-counter.js';
 import { tourDeletedWebhook } from './developer/webhook-payloads.js';
 
-/** Thumbnails are re-encoded to this 16:9 size (tours §9: crop aspect 16:9). */
+/** Thumbnails are re-encoded to this 16:9 size (crop aspect 16:9). */
 const THUMBNAIL_SIZE = { width: 1280, height: 720 } as const;
 /** Decoded images larger than this are refused before any pixel is processed (decompression bombs). */
 const THUMBNAIL_MAX_INPUT_PIXELS = 40_000_000;
@@ -66,7 +66,7 @@ export interface TourSaveInputValue {
 }
 
 /**
- * tourSave: title, description and listing link (tours §5). videoURL is accepted and ignored: the video is the uploaded
+ * tourSave: title, description and listing link. videoURL is accepted and ignored: the video is the uploaded
  * one.
  */
 export async function saveTour(services: Services, auth: AuthInfo, input: TourSaveInputValue): Promise<TourRow> {

@@ -1,5 +1,5 @@
 /**
- * Direct uploads (tours §4 Upload): a signed PUT URL per video, then one submit that passes the quota gates and starts
+ * Direct uploads: a signed PUT URL per video, then one submit that passes the quota gates and starts
  * processing.
  */
 import { randomUUID } from 'node:crypto';
@@ -71,7 +71,7 @@ async function licenseCounts(db: Kysely<Database>, companyId: string, license: L
   };
 }
 
-/** Which quota gate (accounts §9) refuses a new tour for this company, if any. */
+/** Which quota gate refuses a new tour for this company, if any. */
 export async function quotaRefusal(
   db: Kysely<Database>,
   companyId: string,

@@ -1,5 +1,5 @@
 /**
- * Account alerts (accounts §8): not activated (with the resend button's four states), no active tours left, no monthly
+ * Account alerts: not activated (with the resend button's four states), no active tours left, no monthly
  * uploads left.
  */
 import { useState } from 'react';

@@ -1,4 +1,4 @@
-/** Account page data and its mutations (accounts §2, §7). */
+/** Account page data and its mutations. */
 import { graphql } from '../../graphql/graphql.js';
 
 export const LicenseFields = graphql(`

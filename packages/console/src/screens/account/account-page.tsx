@@ -1,4 +1,4 @@
-/** The account page (accounts §2): max width 500 px; plan, account and company details, alerts and log out. */
+/** The account page: max width 500 px; plan, account and company details, alerts and log out. */
 import { Link } from 'react-router-dom';
 import SlAvatar from '@shoelace-style/shoelace/dist/react/avatar/index.js';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';

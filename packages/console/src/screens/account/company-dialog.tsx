@@ -1,5 +1,5 @@
 /**
- * Company details (accounts §2, §5): name, address, VAT number; the logo and the tours' accent colour (Custom Company
+ * Company details: name, address, VAT number; the logo and the tours' accent colour (Custom Company
  * Branding) only on Basic or higher.
  */
 import { useEffect, useState } from 'react';

@@ -1,4 +1,4 @@
-/** 'Edit your profile' (accounts §2, §5): name, surname, read-only email, phone (default ZA) and profile image. */
+/** 'Edit your profile': name, surname, read-only email, phone (default ZA) and profile image. */
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';

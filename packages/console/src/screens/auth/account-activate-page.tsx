@@ -1,4 +1,4 @@
-/** /account/activate?token=: activates the account on load (accounts §2). */
+/** /account/activate?token=: activates the account on load. */
 import { Link, useSearchParams } from 'react-router-dom';
 import { ERROR_TEXTS, TIMINGS_MS } from '@roomwalk/shared';
 import { RunOnceStatus, ReturnToLogin } from './run-once-status.js';

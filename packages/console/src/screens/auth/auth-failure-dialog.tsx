@@ -1,4 +1,4 @@
-/** The 'Something went wrong...' dialog of login and sign-up (accounts §8), with the support contact. */
+/** The 'Something went wrong...' dialog of login and sign-up, with the support contact. */
 import type { ReactNode } from 'react';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import { ERROR_TEXTS, SUPPORT_EMAIL } from '@roomwalk/shared';

@@ -1,4 +1,4 @@
-/** Sign-up, activation and password reset mutations (accounts §7). */
+/** Sign-up, activation and password reset mutations. */
 import { graphql } from '../../graphql/graphql.js';
 
 export const UserRegisterMutation = graphql(`

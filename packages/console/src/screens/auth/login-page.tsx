@@ -1,4 +1,4 @@
-/** Login (accounts §2): email and password, the human check, email and Google methods with the 'Used Last' badge. */
+/** Login: email and password, the human check, email and Google methods with the 'Used Last' badge. */
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';

@@ -1,4 +1,4 @@
-/** Set a new password with the token from the reset link; on success go to /login (accounts §2). */
+/** Set a new password with the token from the reset link; on success go to /login. */
 import { Link, useSearchParams } from 'react-router-dom';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import { ERROR_TEXTS } from '@roomwalk/shared';

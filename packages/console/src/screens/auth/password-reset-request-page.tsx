@@ -1,4 +1,4 @@
-/** 'Reset Your Password' (accounts §2): sends the reset email for a lower-cased address. */
+/** 'Reset Your Password': sends the reset email for a lower-cased address. */
 import { Link } from 'react-router-dom';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import { NOTICES } from '@roomwalk/shared';

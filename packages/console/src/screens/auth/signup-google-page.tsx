@@ -1,4 +1,4 @@
-/** /signup/google: finishes sign-in with the identity provider's code and state, then goes to / (accounts §7). */
+/** /signup/google: finishes sign-in with the identity provider's code and state, then goes to /. */
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { ERROR_TEXTS, LOGIN_METHODS, safeSessionStorage } from '@roomwalk/shared';

@@ -1,5 +1,5 @@
 /**
- * Sign-up (accounts §2, §5): every field and message, invite/referral parameters, auto login on success (useSignup).
+ * Sign-up: every field and message, invite/referral parameters, auto login on success (useSignup).
  */
 import { useState } from 'react';
 import { Controller } from 'react-hook-form';

@@ -1,5 +1,5 @@
 /**
- * Sign-up query parameters (accounts §2): inviteToken, rB (referred by) and gToken, read once then removed from the
+ * Sign-up query parameters: inviteToken, rB (referred by) and gToken, read once then removed from the
  * address.
  */
 import { safeSessionStorage } from '@roomwalk/shared';

@@ -1,4 +1,4 @@
-/** /tour/reactivate?tourId=: reactivates a tour on load (accounts §2). */
+/** /tour/reactivate?tourId=: reactivates a tour on load. */
 import { useSearchParams } from 'react-router-dom';
 import { ERROR_TEXTS, TIMINGS_MS } from '@roomwalk/shared';
 import { RunOnceStatus } from './run-once-status.js';

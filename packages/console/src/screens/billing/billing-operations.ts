@@ -1,4 +1,4 @@
-/** Plans, checkout and the billing portal (accounts §2, §7). */
+/** Plans, checkout and the billing portal. */
 import { graphql } from '../../graphql/graphql.js';
 
 export const SubscriptionsQuery = graphql(`

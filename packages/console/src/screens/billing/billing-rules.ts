@@ -1,12 +1,12 @@
 /**
- * The plan cards' rules (accounts §9): each card's one button, its price, and whether the company is on the Offline
+ * The plan cards' rules: each card's one button, its price, and whether the company is on the Offline
  * License.
  */
 import { PLAN_IDS, formatPrice, planById } from '@roomwalk/shared';
 
 export type PlanButton = 'Current Plan' | 'Start for free' | 'Activate Plan';
 
-/** The card's one button: the active plan is the tier whose upTo equals the licence quantity (accounts §9). */
+/** The card's one button: the active plan is the tier whose upTo equals the licence quantity. */
 export function planButton(
   tier: { upTo: number; flatAmount: number },
   quantity: number | null | undefined,

@@ -1,4 +1,4 @@
-/** 'Monthly Subscription' (accounts §2, §7, §9): up to 4 plan cards and the checkout answers. */
+/** 'Monthly Subscription': up to 4 plan cards and the checkout answers. */
 import type { ReactNode } from 'react';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
 import { ACCOUNT_NOTES, PLAN_CARDS_MAX } from '@roomwalk/shared';

@@ -1,4 +1,4 @@
-/** Opens the card provider's billing portal (accounts §7): a url replaces the page; an error is reported. */
+/** Opens the card provider's billing portal: a url replaces the page; an error is reported. */
 import { useCallback, useState } from 'react';
 import { useMutation } from 'urql';
 import { BillingPortalSessionMutation } from './billing-operations.js';

@@ -1,4 +1,4 @@
-/** Roomwalk's terms and conditions: 17 numbered sections (accounts §2, §9). */
+/** Roomwalk's terms and conditions: 17 numbered sections. */
 import { createElement } from 'react';
 import { PRODUCT_NAME, SUPPORT_EMAIL } from '@roomwalk/shared';
 

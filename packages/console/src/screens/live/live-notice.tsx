@@ -1,5 +1,5 @@
 /**
- * The live notice (tours §2): while an agent is signed in, the console subscribes to tourLeadCreated; a live
+ * The live notice: while an agent is signed in, the console subscribes to tourLeadCreated; a live
  * viewing lead shows "X wants a live viewing of <tour>" with Join, which opens the tour as host in the visitor's
  * viewing session (/agentplayer?tourId=…&liveViewing=true&session=…, the link the lead mail carries), where the call
  * starts by itself. A visitor waiting at a tour's lead gate shows "Waiting for your approval", "X is waiting for your
@@ -41,7 +41,7 @@ export function joinLink(tourId: string, session: string | null): string {
 }
 
 /** The room a waiting visitor is held before (the gate's room), else the room they stopped in; '' when neither. */
-export function waitingWhere(gateRoom: string | null | undefined, stoppedAt: string | null | undefined): string {
+function waitingWhere(gateRoom: string | null | undefined, stoppedAt: string | null | undefined): string {
   if (gateRoom) return `Waiting to see the ${gateRoom}`;
   return stoppedAt ? `Stopped in the ${stoppedAt}` : '';
 }

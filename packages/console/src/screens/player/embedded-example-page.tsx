@@ -1,5 +1,5 @@
 /**
- * /embedded_example and /embedded_example/{tourId} (tours §2): an iframe to the external player, the id taken from the
+ * /embedded_example and /embedded_example/{tourId}: an iframe to the external player, the id taken from the
  * last path segment, or a fixed sample id when that segment is 'embedded_example'.
  */
 import { useLocation } from 'react-router-dom';

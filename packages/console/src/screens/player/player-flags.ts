@@ -1,4 +1,4 @@
-/** The player address flags of tours §2, read from the query and mapped onto <tour-player> attributes. */
+/** The player address flags, read from the query and mapped onto <tour-player> attributes. */
 import { AUDIENCE_LINK_TOKEN, DISABLED_CONTROLS } from '@roomwalk/shared';
 
 export interface PlayerFlags {

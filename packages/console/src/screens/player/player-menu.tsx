@@ -1,5 +1,5 @@
 /**
- * The Player Menu per mode (tours §2): edit '(Edit Mode)' with Sharing Options, Preview Tour, Save & Exit; preview with
+ * The Player Menu per mode: edit '(Edit Mode)' with Sharing Options, Preview Tour, Save & Exit; preview with
  * Edit Tour and Exit Preview; external (and agent) with Exit Tour only. Footer links: /privacy, /terms, /licenses.
  */
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';

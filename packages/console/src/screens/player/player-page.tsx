@@ -1,5 +1,5 @@
 /**
- * The player routes (tours §2): /previewplayer, /editplayer (private), /playerext and /agentplayer (public), each a
+ * The player routes: /previewplayer, /editplayer (private), /playerext and /agentplayer (public), each a
  * <tour-player> in its mode with the address flags mapped onto it, and the console's Player Menu. This module is its
  * own chunk, so lit, the element and its decode worker load only here. The player shows its own notices (tour-notice);
  * the console does not repeat them in a snackbar, so each notice appears once.

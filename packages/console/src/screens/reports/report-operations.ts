@@ -1,4 +1,4 @@
-/** The reports screen: who may ask, and the two exports (accounts §2, §7). */
+/** The reports screen: who may ask, and the two exports. */
 import { graphql } from '../../graphql/graphql.js';
 
 export const ReportsQuery = graphql(`

@@ -1,4 +1,4 @@
-/** Reports (accounts §2): pick a report, a format (csv default, pdf), download the base64 file. */
+/** Reports: pick a report, a format (csv default, pdf), download the base64 file. */
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
 import { ACCOUNT_NOTES } from '@roomwalk/shared';
 import { DataLoadError } from '../../ui/data-load-error.js';

@@ -42,7 +42,7 @@ export function useReports() {
           ? r.data.generateTourByCompanyReport
           : r.data.generateSummaryByUserReport);
       if (!r || r.error || !file) {
-        // Report failures are logged and the dialog closes (accounts §8); a feature not landed yet is said plainly.
+        // Report failures are logged and the dialog closes; a feature not landed yet is said plainly.
         console.error('Report failed', r?.error ?? 'unknown report');
         if (isNotAvailableYet(r?.error)) notify('warning', describeFailure(r?.error));
       } else {

@@ -1,4 +1,4 @@
-/** Professional Photos: the tour's shots and the generate, re-enhance and stage mutations (tours §7). */
+/** Professional Photos: the tour's shots and the generate, re-enhance and stage mutations. */
 import { graphql } from '../../graphql/graphql.js';
 
 export const ShotFields = graphql(`

@@ -1,4 +1,4 @@
-/** Professional photo rules (tours §4): which actions a shot offers, and how the screen groups them. */
+/** Professional photo rules: which actions a shot offers, and how the screen groups them. */
 import { SHOT_STATUS } from '@roomwalk/shared';
 
 export interface ShotLike {

@@ -1,4 +1,4 @@
-/** Professional Photos screen (tours §4): not processed yet, tour not found, shots grouped by room. */
+/** Professional Photos screen: not processed yet, tour not found, shots grouped by room. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
 import { ERROR_TEXTS } from '@roomwalk/shared';

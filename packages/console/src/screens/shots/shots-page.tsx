@@ -1,5 +1,5 @@
 /**
- * /tour/{tourId}/shots, Professional Photos (tours §2, §4): titled with the tour; processed tours only; shots grouped
+ * /tour/{tourId}/shots, Professional Photos: titled with the tour; processed tours only; shots grouped
  * by room type with status, score, clip index and position; Enhance / re-enhance / Stage / Download by the rules; a
  * full-screen viewer with a before/after slider and fill or fit. While generation runs a progress bar shows from the
  * moment of the call (useShots keeps it fresh). Without an AI image service on the server Stage is not offered, and

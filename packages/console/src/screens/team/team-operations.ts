@@ -1,4 +1,4 @@
-/** Team page: invites connection and membership mutations (accounts §2, §7). */
+/** Team page: invites connection and membership mutations. */
 import { graphql } from '../../graphql/graphql.js';
 
 export const TeamQuery = graphql(`

@@ -1,4 +1,4 @@
-/** Team management (accounts §2): invite, pending invites, members, promote/demote with confirmation. */
+/** Team management: invite, pending invites, members, promote/demote with confirmation. */
 import { useState } from 'react';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';

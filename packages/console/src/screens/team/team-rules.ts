@@ -1,5 +1,5 @@
 /**
- * The Team page's pure rules (accounts §2): how a member is labelled, named and dated, and what a confirmation says.
+ * The Team page's pure rules: how a member is labelled, named and dated, and what a confirmation says.
  */
 import type { ResultOf } from '../../graphql/graphql.js';
 import type { TeamQuery } from './team-operations.js';
@@ -19,7 +19,7 @@ export function memberLabel(invite: Pick<Invite, 'accepted'> & { user?: { isAdmi
   return invite.user?.isAdmin ? 'Admin User' : 'Standard User';
 }
 
-/** A member by name when the profile has one, else by username, else by email (accounts §2 member cards). */
+/** A member by name when the profile has one, else by username, else by email (the member cards). */
 export function displayName(i: {
   email: string;
   user?: { username: string; profile?: { name: string; surname: string } | null } | null;

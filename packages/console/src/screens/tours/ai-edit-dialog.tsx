@@ -1,5 +1,5 @@
 /**
- * AI Edit (tours §2, §4): a picture is drawn on a canvas, captured as a JPEG (quality 0.85) and posted with a preset
+ * AI Edit: a picture is drawn on a canvas, captured as a JPEG (quality 0.85) and posted with a preset
  * ('Remove Furniture', 'Modern Style') or a prompt to the AI worker's /inpainting; the answer is an image, shown for
  * 5 s. The worker address comes from the page's meta tag; without one the tool says it is not available yet.
  */

@@ -1,4 +1,4 @@
-/** 'Are you sure you want to delete this tour?' with Cancel and Delete (tours §2); notices of tours §8. */
+/** 'Are you sure you want to delete this tour?' with Cancel and Delete; notices. */
 import { useMutation } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import { NOTICES } from '@roomwalk/shared';

@@ -1,5 +1,5 @@
 /**
- * Home, My Tours (tours §2): alerts, Processing Tours with live percentages, Roomwalk Tours with 'Load more tours...',
+ * Home, My Tours: alerts, Processing Tours with live percentages, Roomwalk Tours with 'Load more tours...',
  * Team Tours, the Add button with its quota gate, and the floating AI Edit button when the address asks for it.
  */
 import { lazy, Suspense, useCallback, useState } from 'react';

@@ -1,5 +1,5 @@
 /**
- * Instant Reels (tours §2, §4): 'Reel N' rows with play and stop and 'Download' ({key}_reel.mp4); 'Generating...' with
+ * Instant Reels: 'Reel N' rows with play and stop and 'Download' ({key}_reel.mp4); 'Generating...' with
  * a progress bar fed by reelProgressUpdated, reloaded 500 ms after 100 %; 'Generation Failed Reel N' with Retry; at
  * most 5 non-failed reels. Until the reels back end lands the server answers NOT_AVAILABLE_YET, which is shown as such.
  */

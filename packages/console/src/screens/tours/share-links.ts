@@ -1,4 +1,4 @@
-/** Share targets of a tour (tours §2): the external player link, its iframe code and the share text. */
+/** Share targets of a tour: the external player link, its iframe code and the share text. */
 import { formatTexts } from '@roomwalk/shared';
 
 const origin = (): string => window.location.origin;
@@ -37,7 +37,7 @@ export function playerUrlAt(
 }
 
 /**
- * The embed source: the external player with the feedback control off, as embeds set it (tours §2); `hostOrigins`
+ * The embed source: the external player with the feedback control off, as embeds set it; `hostOrigins`
  * names the listing site's origins, whose window messages the player then obeys.
  */
 export function embedUrl(

@@ -1,5 +1,5 @@
 /**
- * Sharing Options (tours §2): Share Link (the external player URL), Generate QR Code (downloadable PNG), iFrame Code
+ * Sharing Options: Share Link (the external player URL), Generate QR Code (downloadable PNG), iFrame Code
  * and, beside it, Script Tag (copied to the clipboard), with the listing site's address that fills the iframe's
  * hostOrigins. The qrcode library loads with this dialog only.
  */

@@ -1,5 +1,5 @@
 /**
- * Team Tours (tours §2): each invited member's top five tours, labelled with the name cut at 15 characters; the name
+ * Team Tours: each invited member's top five tours, labelled with the name cut at 15 characters; the name
  * goes to /team.
  */
 import { Link } from 'react-router-dom';

@@ -1,6 +1,6 @@
 /**
- * Texts of the tours screens that the shared contract does not hold (labels and headings of tours §2). Messages
- * and notices of §5 and §8 come from @roomwalk/shared; these are the console's own, kept in this one place.
+ * Texts of the tours screens that the shared contract does not hold (labels and headings). Messages
+ * and notices come from @roomwalk/shared; these are the console's own, kept in this one place.
  */
 export const TOUR_TEXTS = {
   myTours: 'My Tours',
@@ -93,7 +93,7 @@ export const TOUR_TEXTS = {
   qrCode: 'QR Code',
   downloadPng: 'Download PNG',
   close: 'Close',
-  // Player menus (tours §2)
+  // Player menus
   playerMenu: 'Player Menu',
   editMode: '(Edit Mode)',
   previewTour: 'Preview Tour',

@@ -1,5 +1,5 @@
 /**
- * The 16:9 thumbnail crop (tours §2): the picture fills a 16:9 frame; drag it (or use the arrow keys) to place it and
+ * The 16:9 thumbnail crop: the picture fills a 16:9 frame; drag it (or use the arrow keys) to place it and
  * the Zoom slider to scale it. The crop is drawn on a canvas and sent as a JPEG.
  */
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';

@@ -1,5 +1,5 @@
 /**
- * The dialog a tour card opens (tours §2): Preview, Edit Fast Travel, Edit Info, Generate QR Code, Instant Reels,
+ * The dialog a tour card opens: Preview, Edit Fast Travel, Edit Info, Generate QR Code, Instant Reels,
  * Share, Delete tour; a copy-link button in the header (Copied / Failed for 6 s). Team members' tours: Preview and
  * Share only.
  */

@@ -1,4 +1,4 @@
-/** A tour card (tours §2): thumbnail, title, description and views; a processing percentage; a failed card. */
+/** A tour card: thumbnail, title, description and views; a processing percentage; a failed card. */
 import type { MouseEvent } from 'react';
 import SlIconButton from '@shoelace-style/shoelace/dist/react/icon-button/index.js';
 import SlProgressBar from '@shoelace-style/shoelace/dist/react/progress-bar/index.js';

@@ -1,5 +1,5 @@
 /**
- * The Tour Info dialog (tours §2, §5): Title, Listing Link and Description with the shared limits and messages, and
+ * The Tour Info dialog: Title, Listing Link and Description with the shared limits and messages, and
  * (when editing) the thumbnail change with a 16:9 crop. After an upload it reads 'Done' and saving goes to /.
  */
 import { useRef, useState, type ReactNode } from 'react';

@@ -1,4 +1,4 @@
-/** Typed operations of the tours screens (tours §7), from the committed SDL. */
+/** Typed operations of the tours screens, from the committed SDL. */
 import { graphql } from '../../graphql/graphql.js';
 import { LicenseFields } from '../account/account-operations.js';
 

@@ -1,4 +1,4 @@
-/** Tour lifecycle as the console reads it (tours §4): PROCESSED and FAILED, anything else is processing. */
+/** Tour lifecycle as the console reads it: PROCESSED and FAILED, anything else is processing. */
 import { TOUR_STATUS, cutOffRecordingText } from '@roomwalk/shared';
 
 export type TourPhase = 'processed' | 'failed' | 'processing';

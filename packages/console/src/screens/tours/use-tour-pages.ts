@@ -1,5 +1,5 @@
 /**
- * The user's tours, page by page (tours §7): the first page comes with the home query; 'Load more tours...' asks for
+ * The user's tours, page by page: the first page comes with the home query; 'Load more tours...' asks for
  * the next 10 after the last cursor. While any tour is unprocessed every loaded page is refreshed every 10 s.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';

@@ -1,4 +1,4 @@
-/** Live processing percentage of one tour from tourProgressUpdated (tours §4). */
+/** Live processing percentage of one tour from tourProgressUpdated. */
 import { useEffect, useRef, useState } from 'react';
 import { useSubscription } from 'urql';
 import { TourProgressSubscription } from './tour-operations.js';

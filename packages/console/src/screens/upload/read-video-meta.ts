@@ -1,5 +1,5 @@
 /**
- * Reads a video file's duration and resolution in the browser, before anything is uploaded (tours §4):
+ * Reads a video file's duration and resolution in the browser, before anything is uploaded:
  * from the MP4/MOV container first (mp4box, any codec: HEVC 10-bit is checked in a browser that cannot decode it);
  * when the file is no MP4/MOV (WebM, MKV), through a <video> element; when neither can read it, the server decides
  * (the file is uploaded and processing gives the verdict) rather than the screen refusing it. One case the browser

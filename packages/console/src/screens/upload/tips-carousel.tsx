@@ -1,4 +1,4 @@
-/** The filming tips carousel (tours §2): Keep camera steady, Plan route, Widest lens. Moves only when asked to. */
+/** The filming tips carousel: Keep camera steady, Plan route, Widest lens. Moves only when asked to. */
 import { useId, useState } from 'react';
 import SlIconButton from '@shoelace-style/shoelace/dist/react/icon-button/index.js';
 import { TOUR_TEXTS } from '../tours/texts.js';

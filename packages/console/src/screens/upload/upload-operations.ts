@@ -1,4 +1,4 @@
-/** The upload screen: the video's parts to storage (resumable multipart), then the tour made from it (tours §7). */
+/** The upload screen: the video's parts to storage (resumable multipart), then the tour made from it. */
 import { graphql } from '../../graphql/graphql.js';
 
 export const FileSubmitPreSignedUploadMutation = graphql(`

@@ -1,10 +1,10 @@
 /**
- * /upload (tours §2, §4): pick a video → duration and resolution checked in the browser (from the MP4/MOV container,
+ * /upload: pick a video → duration and resolution checked in the browser (from the MP4/MOV container,
  * any codec; else a <video> element; else the server decides) → converted on the device when that ends sooner
  * ('Preparing video on this device… 40%', send-video.ts, docs/upload-conversion.md) → a resumable multipart upload
  * straight to storage (extension sent; parts in parallel, retried, resumed after a drop or when the same file is
  * picked again) with a progress bar, speed and time left → submit (key) → the Tour Info dialog → saving goes to /.
- * Failures open one of the four upload error dialogs of tours §8 with a retry and 'Return to Tours'. The uploading
+ * Failures open one of the four upload error dialogs with a retry and 'Return to Tours'. The uploading
  * dialog's close button, Escape or Cancel upload aborts the PUT (nothing is submitted); once the file is stored and the
  * tour is being created the dialog cannot be closed and shows no close button.
  */

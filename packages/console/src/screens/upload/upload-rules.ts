@@ -1,11 +1,11 @@
-/** The upload screen's rules: which error dialog a failure opens (tours §8), and what its action does. */
+/** The upload screen's rules: which error dialog a failure opens, and what its action does. */
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import type { FailureCode } from '../../graphql/errors.js';
 import { TOUR_TEXTS } from '../tours/texts.js';
 
 export type UploadErrorKind = 'general' | 'short' | 'long' | 'resolution' | 'unreadable';
 
-/** Title, action button and whether the action picks a new file, per error kind (tours §8). */
+/** Title, action button and whether the action picks a new file, per error kind. */
 export const UPLOAD_ERRORS: Record<UploadErrorKind, { title: string; action: string; pickNew: boolean }> = {
   general: { title: ERROR_TEXTS.uploadFailedTitle, action: TOUR_TEXTS.retry, pickNew: false },
   short: { title: ERROR_TEXTS.videoTooShortTitle, action: TOUR_TEXTS.uploadLonger, pickNew: true },

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { runScript } from '../run-script.js';
 
-/** Reels, professional photos (shots) and AI marker runs (tours §3, §4). */
+/** Reels, professional photos (shots) and AI marker runs. */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await runScript(
     db,

@@ -1,5 +1,5 @@
 /**
- * Account and team mutations of accounts §7, plus feedback. The work is in services/accounts.ts, team.ts, feedback.ts.
+ * Account and team mutations, plus feedback. The work is in services/accounts.ts, team.ts, feedback.ts.
  */
 import { builder, SuccessRef } from '../builder.js';
 import { requireAuth } from '../guards.js';

@@ -1,4 +1,4 @@
-/** Accounts, companies, licences and teams (accounts §3, §7). */
+/** Accounts, companies, licences and teams. */
 import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import { PAGE_SIZES } from '../limits.js';
 import type { CompanyRow, InviteRow, LicenseRow, UserRow } from '../../db/types.js';
@@ -225,7 +225,7 @@ builder.queryField('me', (t) =>
   t.field({ type: MeRef, resolve: (_r, _a, ctx) => ({ userId: requireAuth(ctx).userId }) }),
 );
 
-// ---- Inputs of accounts §7 -------------------------------------------------------------------------------
+// ---- Inputs -------------------------------------------------------------------------------
 
 export const UserRegisterInput = builder.inputType('UserRegisterInput', {
   fields: (t) => ({

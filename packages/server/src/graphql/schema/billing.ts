@@ -1,4 +1,4 @@
-/** Plans, checkout, billing portal, licences, business reports and tour analytics (accounts §3, §7). */
+/** Plans, checkout, billing portal, licences, business reports and tour analytics. */
 import type { TourRow, UserRow } from '../../db/types.js';
 import { builder, decodeId, SuccessRef } from '../builder.js';
 import { notFound } from '../errors.js';

@@ -1,4 +1,4 @@
-/** Leads and live viewing (tours §3, §7; docs/live-viewing.md). */
+/** Leads and live viewing (docs/live-viewing.md). */
 import { LEAD_TYPES } from '@roomwalk/shared';
 import { builder } from '../builder.js';
 import { badInput } from '../errors.js';

@@ -1,4 +1,4 @@
-/** Reels, professional photos and AI markers (tours §3, §7): jobs in src/jobs/{reel,shots,ai-markers}.ts. */
+/** Reels, professional photos and AI markers: jobs in src/jobs/{reel,shots,ai-markers}.ts. */
 import { tourMediaUrlById } from '../../services/tour-access/tour-access.js';
 import { DEFAULT_STAGING_PROMPT } from '@roomwalk/shared';
 import { builder, decodeId } from '../builder.js';

@@ -1,4 +1,4 @@
-/** Tours, clips, markers, upload and processing progress (tours §3, §7). */
+/** Tours, clips, markers, upload and processing progress. */
 import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import { ERROR_CODES, ERROR_TEXTS } from '@roomwalk/shared';
 import type { TourRow } from '../../db/types.js';
@@ -267,7 +267,7 @@ builder.queryFields((t) => ({
   ),
 }));
 
-// ---- Mutations of tours §7 ------------------------------------------------------------------------------
+// ---- Mutations ------------------------------------------------------------------------------
 
 const TourSaveInput = builder.inputType('TourSaveInput', {
   fields: (t) => ({

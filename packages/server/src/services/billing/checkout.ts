@@ -1,5 +1,5 @@
 /**
- * paymentCheckout and billingPortalSession (accounts §7): the answer shapes the console acts on. `url` sends the
+ * paymentCheckout and billingPortalSession: the answer shapes the console acts on. `url` sends the
  * browser on; `message` opens the manage-subscription warning; `error` opens the failed-to-activate dialog.
  */
 import { PLAN_IDS, planById } from '@roomwalk/shared';

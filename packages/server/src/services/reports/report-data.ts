@@ -1,5 +1,5 @@
 /**
- * The two business reports of accounts §2 (Reports page), read from real data: "Tours By Company" (every tour with
+ * The two business reports (Reports page), read from real data: "Tours By Company" (every tour with
  * owner, status, created date and views) and "User Summary" (per member: monthly active and uploaded tours, views,
  * top tours). Plans with Tour Analytics get visit columns too.
  *

@@ -1,6 +1,6 @@
 /**
  * The service side of Professional Photos: whether a generation runs, and starting one (generateTourShots) or an
- * enhance / a staging of one photo (regenerateShot, generateStagedShot) under the tours §4 rules; jobs/shots.ts does
+ * enhance / a staging of one photo (regenerateShot, generateStagedShot) under the availability rules (services/shots/); jobs/shots.ts does
  * the work.
  */
 import { DEFAULT_STAGING_PROMPT, ERROR_CODES, ERROR_TEXTS, SHOT_STATUS, TOUR_STATUS } from '@roomwalk/shared';
@@ -16,7 +16,7 @@ const STAGE_UNAVAILABLE_TEXT = 'Enhance the photo first; a staged photo cannot b
 
 /**
  * Whether a photo generation of the tour is queued or running: its pg-boss job (one per tour, by singleton key) is not
- * yet completed, failed, expired or cancelled. The console keeps refreshing while it is (tours §4).
+ * yet completed, failed, expired or cancelled. The console keeps refreshing while it is.
  */
 export async function shotsGenerating(services: Services, tourId: string): Promise<boolean> {
   return services.queue.pending(shotsQueue.queue, shotsGenerateKey(tourId));
@@ -36,7 +36,7 @@ export async function startShots(services: Services, tourId: string): Promise<vo
   await shotsQueue.enqueue(services, { kind: 'generate', tourId });
 }
 
-/** Marks a shot PROCESSING for an enhance or a staging, enforcing the availability rules of tours §4. */
+/** Marks a shot PROCESSING for an enhance or a staging, enforcing the availability rules. */
 export async function startShotWork(
   services: Services,
   shotId: string,
