@@ -5,7 +5,6 @@
  * the owner gets a mail saying what was kept, once the tour is processed.
  */
 import { cutOffRecordingText, PRODUCT_NAME } from '@roomwalk/shared';
-import type { VideoInfoJson } from '../db/types.js';
 import { renderMail } from '../mail/templates.js';
 import type { ProbeResult } from '../media/probe-video.js';
 import type { Services } from '../services/services.js';
@@ -33,12 +32,6 @@ export function cutOffOf(
   const declared = probe.headerDurationSeconds;
   if (!probe.partial || declared === null || !(declared - keptSeconds >= MISSING_SECONDS_MIN)) return null;
   return { keptSeconds: Math.round(keptSeconds * 100) / 100, declaredSeconds: Math.round(declared * 100) / 100 };
-}
-
-/** The cut a tour's stored video info records, or null. */
-export function cutOffIn(info: (VideoInfoJson & Partial<CutOff>) | null | undefined): CutOff | null {
-  if (!info || typeof info.keptSeconds !== 'number' || typeof info.declaredSeconds !== 'number') return null;
-  return { keptSeconds: info.keptSeconds, declaredSeconds: info.declaredSeconds };
 }
 
 /** Mails the tour's owner what was kept of a cut-off recording (after the tour is processed). */
