@@ -34,9 +34,8 @@ export const visitSeconds = (visit: string): RawBuilder<number> =>
 const MAX_GROUP = 1000;
 /**
  * Writes running at once on a node. One: each write then takes every beacon that came while the last one ran, and
- * fewer transactions contend. Measured with `npm run bench:analytics` (BENCH_ONLY=beacon, load 4–6, two runs each):
- * 1 write 2,851 and 2,400 beacons/s at 149 and 127 µs of PostgreSQL CPU per beacon; 2 writes 1,967 and 2,160/s
- * (207, 191 µs); 4 writes 1,692 and 1,564/s (324, 347 µs).
+ * fewer transactions contend; more writes at once took more PostgreSQL CPU per beacon and wrote fewer beacons a
+ * second (`npm run bench:analytics`, BENCH_ONLY=beacon; the figures are in docs/results.md, Analytics).
  */
 const WRITES_AT_ONCE = 1;
 /** Beacons waiting beyond this are refused (busy) rather than held in memory without bound. */
