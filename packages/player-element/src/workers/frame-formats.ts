@@ -82,15 +82,73 @@ export async function copyFrame(frame: VideoFrame): Promise<FramePixels> {
   if (format && RGB_FORMATS.has(format)) {
     // A buffer per frame: copies of several frames are in flight at once (copy-out.ts).
     rgb = new ArrayBuffer(width * height * 4);
-    await frame.copyTo(rgb, { rect: box, layout: [{ offset: 0, stride: width * 4 }] });
+    try {
+      await frame.copyTo(rgb, { rect: box, layout: [{ offset: 0, stride: width * 4 }] });
+    } catch (e) {
+      // WebKitGTK 2.50 copies no RGBX / BGRX frame out (every copyTo throws "Unable to copy data"), and drawing one
+      // would go through its shared converter (below): the decoder fails and the tour plays through <video>.
+      throw new Error(`cannot copy ${format} frames out in this browser (${(e as Error).message})`);
+    }
     bgr = format.startsWith('B');
   } else {
-    // No format (a GPU frame) or one this code does not know: the browser converts it, or draws it.
+    // No format (a GPU frame) or one this code does not know: the browser converts it, or copies it as I420, or draws
+    // it; never drawn where the browser does not convert (WebKit).
+    const direct = await unformattedToI420(frame, box);
+    if (direct) return direct;
+    if (!copyConverts()) throw new Error(`cannot copy frames of format ${format ?? 'none'} out in this browser`);
     rgb = await convertedToRGBA(frame, box).catch(() => drawnToRGBA(frame, width, height));
   }
   const data = new Uint8Array(storedBytes(width, height));
   rgbToI420(rgb, width, height, bgr, data);
   return { format: 'I420', width, height, data: data.buffer, colorSpace: { ...I420_FROM_RGB } };
+}
+
+let converts: boolean | undefined;
+
+/**
+ * Whether this browser's copyTo converts YUV to RGBA (asked once: a 2x2 I420 frame's RGBA allocation is 16 bytes).
+ * Chromium and Firefox convert; WebKitGTK ignores the format asked for and copies the frame's own planes. Where it
+ * does not convert, the browser's drawing of VideoFrames is WebKitGTK's converter shared by its whole web process,
+ * which crashed it when two workers drew at once (test/README.md): frames are never drawn there.
+ */
+export function copyConverts(): boolean {
+  if (converts !== undefined) return converts;
+  const probe = new VideoFrame(new Uint8Array(6), { format: 'I420', codedWidth: 2, codedHeight: 2, timestamp: 0 });
+  try {
+    converts = probe.allocationSize({ format: 'RGBA' }) === 16;
+  } catch {
+    converts = false;
+  } finally {
+    probe.close();
+  }
+  return converts;
+}
+
+/**
+ * A frame without a format as packed I420, where the browser converts to RGBA or copies I420 when asked: undefined when
+ * it does neither (then RGBA, converted or drawn, below).
+ */
+async function unformattedToI420(frame: VideoFrame, rect: DOMRectInit): Promise<FramePixels | undefined> {
+  const width = rect.width!;
+  const height = rect.height!;
+  const colorSpace = frame.colorSpace?.toJSON?.();
+  try {
+    if (copyConverts()) {
+      if (frame.allocationSize({ rect, format: 'RGBA' }) !== width * height * 4) return undefined;
+      const rgba = await convertedToRGBA(frame, rect);
+      const data = new Uint8Array(storedBytes(width, height));
+      rgbToI420(rgba, width, height, false, data);
+      return { format: 'I420', width, height, data: data.buffer, colorSpace: { ...I420_FROM_RGB } };
+    }
+    // The browser copies the frame's own planes whatever format is asked for (WebKit): I420 when they are I420.
+    const options = { rect, format: 'I420' as VideoPixelFormat, layout: i420Layout(width, height) };
+    if (frame.allocationSize(options) !== storedBytes(width, height)) return undefined;
+    const data = new ArrayBuffer(storedBytes(width, height));
+    await frame.copyTo(data, options);
+    return { format: 'I420', width, height, data, ...(colorSpace ? { colorSpace } : {}) };
+  } catch {
+    return undefined;
+  }
 }
 
 /**
