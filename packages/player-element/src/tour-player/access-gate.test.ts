@@ -68,7 +68,16 @@ describe('protected tour: the gate', () => {
     const media = (await requested()).filter((u) => u.includes('/media/'));
     expect(media.length).to.be.greaterThan(0);
     for (const url of media) expect(url).to.match(/\?e=\d+&v=\d+&s=/);
-    expect(grantFor(real.other)).to.be.a('string');
+    const grant = grantFor(real.other);
+    expect(grant).to.be.a('string');
+    // The grant went in a request header: no URL the player asked for carries it (an access log keeps URLs).
+    const mac = grant!.split('.').at(-1)!;
+    const all = await requested();
+    expect(
+      all.some((u) => u.includes('/query?')),
+      'the tour was asked for by GET',
+    ).to.equal(true);
+    expect(all.filter((u) => u.includes(mac) || u.includes(encodeURIComponent(grant!)))).to.deep.equal([]);
   });
 
   it('once per browser session: another player of the tour opens without asking', async function () {
