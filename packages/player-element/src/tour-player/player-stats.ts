@@ -9,6 +9,9 @@ const NO_WORKER = {
   decodeMsPerFrame: 0,
   framesThroughDecoder: 0,
   stallFlushes: 0,
+  resumedPasses: 0,
+  resumedSamples: 0,
+  resumedSingles: 0,
 };
 
 /** Memory and frame counters of one player (the element's `stats()`, for tests and the benchmark). */
@@ -30,6 +33,9 @@ export async function playerStats(d: DecodeController, c: CanvasController, brid
     decodeMsPerFrame: w.decodeMsPerFrame,
     framesThroughDecoder: w.framesThroughDecoder,
     stallFlushes: w.stallFlushes,
+    resumedPasses: w.resumedPasses,
+    resumedSamples: w.resumedSamples,
+    resumedSingles: w.resumedSingles,
     rejectedHostMessages: bridge.rejected,
     paints: c.paintCount,
     drawMsMax: c.drawMsMax,

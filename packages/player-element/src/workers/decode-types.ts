@@ -53,4 +53,12 @@ export interface WorkerStats {
   framesThroughDecoder: number;
   /** Decodes that waited STALL_MS for frames the decoder held back, then flushed them out. */
   stallFlushes: number;
+  /**
+   * 720p passes that went on from where the decoder stopped (scrubbing forward), and the samples they fed: how many
+   * frames each keeps in the decoder's queue (one is the decoder idling between passes).
+   */
+  resumedPasses: number;
+  resumedSamples: number;
+  /** Of those, the passes of one sample that did not end at their clip's last: one frame in the decoder's queue. */
+  resumedSingles: number;
 }

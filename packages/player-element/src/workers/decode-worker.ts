@@ -22,6 +22,9 @@ const stats: WorkerStats = {
   decodeMs: 0,
   framesThroughDecoder: 0,
   stallFlushes: 0,
+  resumedPasses: 0,
+  resumedSamples: 0,
+  resumedSingles: 0,
 };
 
 // One decoder per rendition, reconfigured only when the stream description changes.
@@ -139,6 +142,11 @@ async function planDecode(
   const keyStart = clip.reordered ? 0 : keyframeAtOrBefore(clip, from);
   const start =
     resumable && d.cursor?.clip === clip && d.cursor.fed <= from && d.cursor.fed >= keyStart ? d.cursor.fed : keyStart;
+  if (decoderKey === 'high' && resumable && start > keyStart) {
+    stats.resumedPasses++;
+    stats.resumedSamples += last - start + 1;
+    if (last === start && last < clip.samples.length - 1) stats.resumedSingles++;
+  }
   d.cursor = undefined;
   // Outputs come in presentation order; with B-frames a frame may need later samples, so feed all.
   const feedLast = clip.reordered && req.to !== 0 ? clip.samples.length - 1 : last;

@@ -74,6 +74,9 @@ export function sumWorkerStats(
     decodeMs: number;
     framesThroughDecoder: number;
     stallFlushes: number;
+    resumedPasses: number;
+    resumedSamples: number;
+    resumedSingles: number;
   }[],
 ) {
   const through = all.reduce((a, s) => a + s.framesThroughDecoder, 0);
@@ -84,5 +87,8 @@ export function sumWorkerStats(
     maxOpenFrames: Math.max(0, ...all.map((s) => s.maxOpenFrames)),
     decodedFrames: all.reduce((a, s) => a + s.decodedFrames, 0),
     stallFlushes: all.reduce((a, s) => a + s.stallFlushes, 0),
+    resumedPasses: all.reduce((a, s) => a + s.resumedPasses, 0),
+    resumedSamples: all.reduce((a, s) => a + s.resumedSamples, 0),
+    resumedSingles: all.reduce((a, s) => a + s.resumedSingles, 0),
   };
 }
