@@ -101,13 +101,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('an API node that loses its data
     return performance.now();
   };
 
-  beforeAll(async () => {
-    b = await startTestApp('postgres');
-    const url = new URL(b.app.config.DATABASE_URL!);
-    databaseName = url.pathname.slice(1);
-    gate = await startTcpGate(url.hostname, Number(url.port || 5432));
-    const noticeUrl = new URL(url);
-    noticeUrl.host = gate.hostPort;
+  /** An API node on B's database whose LISTEN connection goes through `through`. */
+  const startNode = async (through: TcpGate, settings: Record<string, unknown>) => {
+    const noticeUrl = new URL(b.app.config.DATABASE_URL!);
+    noticeUrl.host = through.hostPort;
     const config = loadConfig({ NODE_ENV: 'test' }, {
       PORT: 0,
       HOST: '127.0.0.1',
@@ -119,18 +116,30 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('an API node that loses its data
       NOTICE_RECONNECT_MAX_SECONDS: 0.5,
       METRICS_TOKEN,
       ROLE: 'api',
+      ...settings,
     } as never);
     config.jwtSecret = b.app.config.jwtSecret;
-    a = await buildApp({ config });
-    aUrl = (await a.start()).replace('localhost', '127.0.0.1');
+    const app = await buildApp({ config });
+    nodes.push(app);
+    return { app, url: (await app.start()).replace('localhost', '127.0.0.1') };
+  };
+  const nodes: App[] = [];
+  const gates: TcpGate[] = [];
+
+  beforeAll(async () => {
+    b = await startTestApp('postgres');
+    const url = new URL(b.app.config.DATABASE_URL!);
+    databaseName = url.pathname.slice(1);
+    gate = await startTcpGate(url.hostname, Number(url.port || 5432));
+    ({ app: a, url: aUrl } = await startNode(gate, {}));
     owner = await seedUser(b.app, { plan: 'pro' });
     tourId = (await seedProcessedTour(b, owner)).id;
   });
   afterAll(async () => {
     console.log(`notice loss: ${figures.join('; ')}`);
-    await a?.stop();
+    for (const n of nodes) await n.stop();
     await b?.stop();
-    await gate?.close();
+    for (const g of [gate, ...gates]) await g?.close();
   });
 
   it('stops answering a tour made company-only elsewhere, is not ready until it listens again, then heals', async () => {
@@ -187,7 +196,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('an API node that loses its data
   });
 
   it('heals again from a second loss at another moment (just after healing, reconnecting at once)', async () => {
+    const opened = changeNoticed(a, tourId);
     await setAccess('PUBLIC');
+    await opened;
     expect((await ask(aUrl)).title).toBe('Seeded');
     expect((await ask(aUrl)).title).toBe('Seeded');
     expect(publicTourCacheOf(a.services)!.size).toBeGreaterThan(0);
@@ -214,5 +225,39 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('an API node that loses its data
     await setAccess('COMPANY');
     await noticedAgain;
     expect((await ask(aUrl)).code).toBe('TOUR_MEMBERS_ONLY');
+  });
+
+  it("finds a proxy's cut and a silent network cut (no answer to SELECT 1) too, and heals from both", async () => {
+    // Its own node, asking its idle LISTEN connection to answer every second.
+    const g = await startTcpGate(
+      new URL(b.app.config.DATABASE_URL!).hostname,
+      Number(new URL(b.app.config.DATABASE_URL!).port || 5432),
+    );
+    gates.push(g);
+    const c = await startNode(g, { NOTICE_CHECK_SECONDS: 1 });
+    await setAccess('PUBLIC');
+    expect((await ask(c.url)).title).not.toBeNull();
+
+    // The proxy in front ends the connection (no FATAL from the database, only the socket closing).
+    let lost = nextChange(c.app, false);
+    let back = nextChange(c.app, true);
+    g.cut();
+    await lost;
+    await back;
+
+    // Nothing passes any more and nothing closes: only the check finds it.
+    lost = nextChange(c.app, false);
+    back = nextChange(c.app, true);
+    const frozenAt = performance.now();
+    g.freeze();
+    const lostAt = await lost;
+    figures.push(`silent cut → node knows ${(lostAt - frozenAt).toFixed(0)} ms (NOTICE_CHECK_SECONDS=1)`);
+    expect(c.app.services.events.notices.reason).toMatch(/stopped answering/);
+    await back;
+    expect((await fetch(`${c.url}/readyz`)).status).toBe(200);
+    const noticed = changeNoticed(c.app, tourId);
+    await setAccess('COMPANY');
+    await noticed;
+    expect((await ask(c.url)).code).toBe('TOUR_MEMBERS_ONLY');
   });
 });

@@ -46,6 +46,10 @@ const RETRY_MIN_MS = 250;
 /** What the connection is called in pg_stat_activity (an operator, or a test, finds the listening backend by it). */
 export const NOTICE_APPLICATION_NAME = 'roomwalk-notices';
 
+/** Closes the client's socket at once (pg's own end() waits for the server, which a cut connection never answers). */
+const destroySocket = (c: pg.Client): void =>
+  (c as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+
 export class NoticeListener implements NoticeChannel {
   readonly #opts: NoticeListenerOptions;
   readonly #handlers = new Map<string, Set<(payload: string) => void>>();
@@ -101,7 +105,14 @@ export class NoticeListener implements NoticeChannel {
     if (this.#check) clearInterval(this.#check);
     const c = this.#client;
     this.#client = null;
-    await c?.end().catch(() => undefined);
+    if (!c) return;
+    // A connection that no longer answers would never finish ending: it gets a second, then its socket is closed.
+    let timer: NodeJS.Timeout | undefined;
+    const ended = c.end().catch(() => undefined);
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(() => resolve(destroySocket(c)), 1000);
+    });
+    await Promise.race([ended, late]).finally(() => clearTimeout(timer));
   }
 
   async #connect(): Promise<void> {
@@ -155,7 +166,7 @@ export class NoticeListener implements NoticeChannel {
         .catch((err: Error) => {
           this.#lost(c, 'The notice connection stopped answering.', err);
           // A connection that no longer answers is closed here (its end is then ignored: it is not the client now).
-          (c as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+          destroySocket(c);
         })
         .finally(() => clearTimeout(timer));
     }, ms);
