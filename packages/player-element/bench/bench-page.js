@@ -237,6 +237,60 @@ window.bench = {
     return player.stats();
   },
 
+  /**
+   * The exact frame at rest: `n` times, a short scrub (`steps` key steps, one a refresh) and then the finger rests; ms
+   * from the last step until the exact 720p frame of the resting position is on the canvas (5 s at most).
+   */
+  async rests(start, n = 20, steps = 12) {
+    await Promise.race([player.goToFrame(start), new Promise((r) => setTimeout(r, 10000))]);
+    canvas.focus();
+    const out = [];
+    let expected = start;
+    for (let i = 0; i < n; i++) {
+      const dir = i % 2 ? -1 : 1;
+      const key = dir > 0 ? 'ArrowRight' : 'ArrowLeft';
+      for (let k = 0; k < steps; k++) {
+        expected += dir;
+        canvas.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, composed: true }));
+        await raf();
+      }
+      const t0 = performance.now();
+      for (;;) {
+        const r = readFrame(canvas);
+        const now = performance.now() - t0;
+        if ((r.frame === expected && !r.low) || now > 5000) {
+          out.push(now);
+          break;
+        }
+        await raf();
+      }
+    }
+    return out;
+  },
+
+  /**
+   * The engine's own decoding ceiling: `workers` workers (bench/ceiling-worker.mjs) each decoding the 720p clips with
+   * a full queue for `ms`, all at once. Frames a second per worker and for the pool.
+   */
+  async ceiling(urls, workers, ms = 4000) {
+    const runs = await Promise.all(
+      Array.from({ length: workers }, () => {
+        const w = new Worker('/ceiling-worker.js');
+        return new Promise((resolve) => {
+          w.onmessage = (e) => {
+            w.terminate();
+            resolve(e.data);
+          };
+          w.postMessage({ urls: urls.map((u) => new URL(u, location.href).href), ms });
+        });
+      }),
+    );
+    const failed = runs.find((r) => r.error);
+    if (failed) return { error: failed.error };
+    const perWorker = runs.map((r) => (r.frames * 1000) / r.ms);
+    return { perWorker, pool: perWorker.reduce((a, b) => a + b, 0) };
+  },
+
   /** First frame after connect: from append to pixels of frame 0 on the canvas. */
   async firstFrame(tourId, api, size = { width: 1000, height: 600 }) {
     document.querySelector('tour-player')?.remove();

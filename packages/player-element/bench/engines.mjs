@@ -1,24 +1,32 @@
 // The bench in each engine a visitor arrives with: Chromium, Firefox ESR and WebKitGTK from Debian's
-// packages, one after the other in the same run, on the same generated 60 s tour, page (bench.html) and stub. Per
-// engine: the exact 720p frame's share of refreshes while scrubbing (600 key steps forward, 600 back, one per
-// refresh, read from canvas pixels as bench.mjs does) and the first frame (append to frame 0's pixels, median of 3
-// page loads), each with its ratio to Chromium's, then where each engine's first frame went (its median run: the tour
-// query, each worker made, running and its own marks, tour-ready, the main thread's busy stretches, the pixels seen).
+// packages, one after the other in the same run, on the same generated 60 s tour, page (bench.html) and stub. The
+// passes of Chromium's bench (quiet, one and two busy cores, the phone: here the whole browser under a cgroup CPU
+// quota, cpu-quota.mjs), each run BENCH_RUNS times (3), printed as median and worst with the load beside each. Per
+// engine and pass: the exact 720p frame's share of refreshes while scrubbing (600 key steps forward, 600 back, one per
+// refresh, read from canvas pixels as bench.mjs does), the right position in any rendition, the exact frame at rest
+// (p95), jumps (p95), the first frame (append to frame 0's pixels, median of 3 page loads) with its ratio to
+// Chromium's, in the quiet pass the engine's own decoding ceiling (ceiling-worker.mjs: 720p frames a second with a full
+// queue, one worker and the player's pool), then where each engine's first frame went (the tour query, each worker
+// made, running and its own marks, tour-ready, the main thread's busy stretches, the pixels seen).
 // `npm run bench` runs it after bench.mjs; alone: `node bench/engines.mjs`. BENCH_ENGINES: a comma list of chromium,
-// firefox, webkit (all three when unset; `none` skips it).
+// firefox, webkit (all three when unset; `none` skips it); BENCH_PASSES: quiet,busy1,busy2,phone; BENCH_CEILING=0
+// skips the ceiling; BENCH_PHONE_QUOTA: the phone's cores (0.5); BENCH_DIST: another build's dist/ (before/after).
 import { createServer } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpus } from 'node:os';
+import { build } from 'esbuild';
 import { generateTour } from '../test/fixtures.mjs';
 import { startStub } from '../test/stub-server.mjs';
 import { enginesFromEnv, startDriver } from '../test/engines.mjs';
-import { load } from './profiles.mjs';
+import { load, startBusyCores } from './profiles.mjs';
+import { confine, quotaAvailable } from './cpu-quota.mjs';
 
 if (process.env.BENCH_ENGINES === 'none') process.exit(0);
 const engines = enginesFromEnv(process.env.BENCH_ENGINES);
-if (!engines.includes('chromium')) engines.unshift('chromium'); // the ratios are to Chromium's in the same run
+// The ratios are to Chromium's in the same run (BENCH_NO_BASE=1 leaves it out: quicker A/B runs of one engine).
+if (!engines.includes('chromium') && process.env.BENCH_NO_BASE !== '1') engines.unshift('chromium');
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = process.env.BENCH_DIST || join(here, '..', 'dist');
@@ -34,8 +42,13 @@ console.log(
 generateTour('bench-60s', { seconds: 60, detail: true, source: true });
 const stub = await startStub({ extraTours: { [TOUR]: 'bench-60s' } });
 const types = { '.html': 'text/html', '.js': 'text/javascript' };
+// The decoding ceiling's worker, bundled with the player's own clip loader (mp4box).
+const ceilingWorker = (
+  await build({ entryPoints: [join(here, 'ceiling-worker.mjs')], bundle: true, format: 'iife', write: false })
+).outputFiles[0].text;
 const web = createServer((req, res) => {
   const path = new URL(req.url, 'http://x').pathname;
+  if (path === '/ceiling-worker.js') return res.writeHead(200, { 'content-type': types['.js'] }).end(ceilingWorker);
   const file = path.startsWith('/dist/')
     ? join(dist, path.slice('/dist/'.length))
     : join(here, path === '/' ? 'bench.html' : path);
@@ -45,22 +58,49 @@ const web = createServer((req, res) => {
 await new Promise((r) => web.listen(0, 'localhost', r));
 const pageUrl = `http://localhost:${web.address().port}/`;
 
-/** One engine's figures: scrub share (forward, back, both) and first frame (median of 3, and each run). */
-async function measure(engine) {
+/**
+ * One engine's figures in one pass: scrub (600 key steps forward, 600 back, one a refresh: the exact 720p frame, and
+ * the right position in any rendition), the exact frame at rest (a short scrub, then the finger rests), jumps, the
+ * first frame (median of FIRST_RUNS page loads) and, in the quiet pass, the engine's own decoding ceiling.
+ */
+async function measure(engine, pass) {
   const d = await startDriver(engine);
+  let quota;
   try {
-    let fwd = { ok: 0, steps: 0 };
-    let back = { ok: 0, steps: 0 };
+    if (pass.quota) {
+      await d.goto(pageUrl);
+      quota = confine(d.pid, pass.quota);
+    }
+    let fwd = { ok: 0, steps: 0, lowShown: 0, stale: 0 };
+    let back = { ...fwd };
+    let rests = [];
+    let jumps = [];
+    let stats;
+    let ceiling;
     if (!FIRST_ONLY) {
       await d.goto(pageUrl);
-      await d.evaluate((id, api, size) => window.bench.load(id, api, size), TOUR, stub.origin, PLAYER);
+      quota?.more();
+      const loaded = await d.evaluate((id, api, size) => window.bench.load(id, api, size), TOUR, stub.origin, PLAYER);
       fwd = await d.evaluate(() => window.bench.scrub(10, 600, 1, true));
       back = await d.evaluate(() => window.bench.scrub(610, 600, -1, true));
+      stats = await d.evaluate(() => window.bench.stats());
+      rests = await d.evaluate(() => window.bench.rests(300, 16));
+      jumps = (await d.evaluate((t) => window.bench.jumps(t, true), JUMPS)).exact;
+      if (pass.ceiling && CEILING) {
+        const urls = Array.from(
+          { length: 5 },
+          (_, i) => `${stub.origin}/clips/bench-60s/high-${String(i).padStart(4, '0')}.mp4`,
+        );
+        const one = await d.evaluate((u) => window.bench.ceiling(u, 1), urls);
+        const pool = await d.evaluate((u, n) => window.bench.ceiling(u, n), urls, stats.workers || loaded.workers || 2);
+        ceiling = { one, pool, workers: stats.workers };
+      }
     }
     const firsts = [];
     const timelines = [];
     for (let i = 0; i < FIRST_RUNS; i++) {
       await d.goto(pageUrl);
+      quota?.more();
       firsts.push(
         await d.evaluate((id, api, size) => window.bench.firstFrame(id, api, size), TOUR, stub.origin, PLAYER),
       );
@@ -68,30 +108,86 @@ async function measure(engine) {
     }
     const sorted = [...firsts].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)];
+    const steps = fwd.steps + back.steps;
     return {
       timeline: timelines[firsts.indexOf(median)],
       timelines,
       version: d.version,
       fwd,
       back,
-      share: (fwd.ok + back.ok) / (fwd.steps + back.steps),
+      share: steps ? (fwd.ok + back.ok) / steps : 0,
+      any: steps ? (fwd.ok + fwd.lowShown + back.ok + back.lowShown) / steps : 0,
+      restP95: rests.length ? p95(rests) : 0,
+      jumpP95: jumps.length ? p95(jumps) : 0,
+      stats,
+      ceiling,
       first: firsts.some((f) => f < 0) ? -1 : median,
       firsts,
       load: load(),
     };
   } finally {
     await d.close();
+    quota?.release();
   }
 }
 
+const p95 = (a) => {
+  const s = [...a].sort((x, y) => x - y);
+  return s[Math.min(s.length - 1, Math.ceil(0.95 * s.length) - 1)];
+};
+// 12 jump targets spread over the tour (the same seeds as bench.mjs's).
+const JUMPS = (() => {
+  const out = [];
+  let seed = 7;
+  for (let i = 0; i < 12; i++) {
+    seed = (seed * 48271) % 2147483647;
+    out.push(seed % 700);
+  }
+  return out;
+})();
+
+// The passes, as Chromium's bench (bench/profiles.mjs): quiet, one and two busy cores, and the phone: here the whole
+// browser under a CPU quota (cpu-quota.mjs), in every engine. BENCH_PASSES narrows them, BENCH_RUNS (3) repeats each.
+const PHONE_CORES = Number(process.env.BENCH_PHONE_QUOTA) || 0.5;
+const canQuota = quotaAvailable();
+const PASS_LIST = {
+  quiet: { label: 'quiet', ceiling: true },
+  busy1: { label: 'beside one busy core', busyCores: 1 },
+  busy2: { label: 'beside two busy cores', busyCores: 2 },
+  phone: canQuota
+    ? { label: `phone: the browser confined to ${PHONE_CORES} core (cgroup v1 cpu quota)`, quota: PHONE_CORES }
+    : { label: 'phone: no cgroup cpu controller here, so beside two busy cores instead (rougher)', busyCores: 2 },
+};
+const passKeys = (process.env.BENCH_PASSES || (FIRST_ONLY ? 'quiet' : 'quiet,busy1,busy2,phone'))
+  .split(',')
+  .filter((k) => PASS_LIST[k]);
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS) || 3);
+const CEILING = process.env.BENCH_CEILING !== '0';
+const CPU = cpus()[0]?.model ?? 'CPU unknown';
+
+/** figures[pass][engine] = [run, ...] */
 const figures = {};
 try {
-  for (const engine of engines) {
-    console.log(`[engines] ${engine}...`);
-    try {
-      figures[engine] = await measure(engine);
-    } catch (error) {
-      console.log(`[engines] ${engine} failed: ${error.message}`);
+  for (let run = 1; run <= RUNS; run++) {
+    for (const key of passKeys) {
+      const pass = PASS_LIST[key];
+      const stopBusy = pass.busyCores ? startBusyCores(pass.busyCores) : () => {};
+      try {
+        for (const engine of engines) {
+          console.log(`[engines] run ${run}/${RUNS}, ${pass.label}: ${engine}... [load ${load()}]`);
+          try {
+            const f = await measure(engine, pass);
+            figures[key] ??= {};
+            figures[key][engine] ??= [];
+            figures[key][engine].push(f);
+            console.log(`  ${summary(f)}  [load ${f.load}]`);
+          } catch (error) {
+            console.log(`[engines] ${engine} failed: ${error.message}`);
+          }
+        }
+      } finally {
+        stopBusy();
+      }
     }
   }
 } finally {
@@ -99,36 +195,81 @@ try {
   web.close();
 }
 
-const base = figures.chromium;
-const pct = (x) => `${(x * 100).toFixed(1)} %`;
-const times = (x, b) => (b > 0 && x > 0 ? `${(x / b).toFixed(2)}x Chromium's` : 'no ratio');
-console.log(
-  '\n[engines] exact 720p frame within one refresh while scrubbing, and first frame (same run, same tour and page):',
-);
-for (const engine of engines) {
-  const f = figures[engine];
-  if (!f) {
-    console.log(`  ${engine.padEnd(8)} did not run (see above)`);
-    continue;
-  }
+function summary(f) {
+  const pct = (x) => `${(x * 100).toFixed(1)} %`;
   const scrub = FIRST_ONLY
-    ? 'not run'
-    : `${pct(f.share)} (fwd ${pct(f.fwd.ok / f.fwd.steps)}, back ${pct(f.back.ok / f.back.steps)}; misses: 360p shown ${f.fwd.lowShown + f.back.lowShown}, late ${f.fwd.stale + f.back.stale}), ${times(f.share, base?.share)}`;
-  const first =
-    f.first < 0
-      ? '> 20 s'
-      : `${f.first.toFixed(0)} ms (runs ${f.firsts.map((x) => x.toFixed(0)).join(', ')}), ${times(f.first, base?.first)}`;
-  console.log(`  ${engine.padEnd(8)} ${f.version.padEnd(28)} scrub ${scrub}; first frame ${first}  [load ${f.load}]`);
+    ? 'scrub not run'
+    : `exact 720p ${pct(f.share)} (fwd ${pct(f.fwd.ok / f.fwd.steps)}, back ${pct(f.back.ok / f.back.steps)}; 360p shown ${f.fwd.lowShown + f.back.lowShown}, late ${f.fwd.stale + f.back.stale}); right position (any rendition) ${pct(f.any)}; exact at rest p95 ${f.restP95.toFixed(0)} ms; jump p95 ${f.jumpP95.toFixed(0)} ms`;
+  const ceiling = f.ceiling
+    ? f.ceiling.one.error || f.ceiling.pool.error
+      ? `; decoder ceiling failed: ${f.ceiling.one.error ?? f.ceiling.pool.error}`
+      : `; decoder ceiling 720p ${f.ceiling.one.pool.toFixed(0)} fps one worker, ${f.ceiling.pool.pool.toFixed(0)} fps for the pool of ${f.ceiling.pool.perWorker.length} (${f.ceiling.pool.perWorker.map((x) => x.toFixed(0)).join(' + ')}); the player decoded ${f.stats?.decodedFrames ?? '?'} frames, ${f.stats?.stallFlushes ?? '?'} stall flushes`
+    : f.stats
+      ? `; ${f.stats.decodedFrames} frames decoded, ${f.stats.stallFlushes} stall flushes`
+      : '';
+  const first = f.first < 0 ? '> 20 s' : `${f.first.toFixed(0)} ms (${f.firsts.map((x) => x.toFixed(0)).join(', ')})`;
+  return `${f.version}: ${scrub}; first frame ${first}${ceiling}`;
+}
+
+// Per pass and engine: the median and the worst of the runs (each with its load), and the ratio to Chromium's.
+const med = (a) => [...a].sort((x, y) => x - y)[Math.floor((a.length - 1) / 2)];
+console.log(
+  `\n[engines] ${cpus().length} cores (${CPU}); ${RUNS} run(s) per pass; median and worst, load beside each:`,
+);
+const shareRows = [
+  ['exact 720p within one refresh while scrubbing', (f) => f.share, 'pct', 'high'],
+  ['  forward', (f) => f.fwd.ok / f.fwd.steps, 'pct', 'high'],
+  ['  backward', (f) => f.back.ok / f.back.steps, 'pct', 'high'],
+  ['right position within one refresh (any rendition)', (f) => f.any, 'pct', 'high'],
+  ['exact frame at rest, p95', (f) => f.restP95, 'ms', 'low'],
+  ['jump p95', (f) => f.jumpP95, 'ms', 'low'],
+  ['first frame (median of its loads)', (f) => f.first, 'ms', 'low'],
+];
+for (const key of passKeys) {
+  console.log(`\n  ${PASS_LIST[key].label}`);
+  for (const engine of engines) {
+    const runs = figures[key]?.[engine];
+    if (!runs?.length) {
+      console.log(`    ${engine.padEnd(8)} did not run (see above)`);
+      continue;
+    }
+    for (const [name, get, unit, better] of shareRows) {
+      if (FIRST_ONLY && unit === 'pct') continue;
+      const values = runs.map(get);
+      const worstIndex = values.indexOf(better === 'high' ? Math.min(...values) : Math.max(...values));
+      const m = med(values);
+      const medianRun = runs[values.indexOf(m)];
+      const show = (x) => (unit === 'pct' ? `${(x * 100).toFixed(1)} %` : x < 0 ? '> 20 s' : `${x.toFixed(0)} ms`);
+      const base = figures[key]?.chromium?.map(get);
+      const ratio =
+        engine !== 'chromium' && base?.length && m > 0 ? ` (${(m / med(base)).toFixed(2)}x Chromium's)` : '';
+      console.log(
+        `    ${engine.padEnd(8)} ${name.padEnd(50)} median ${show(m)} [load ${medianRun.load}]${ratio}, worst ${show(values[worstIndex])} [load ${runs[worstIndex].load}]`,
+      );
+    }
+    const ceilings = runs.map((r) => r.ceiling).filter((c) => c && !c.one.error && !c.pool.error);
+    if (ceilings.length) {
+      const one = med(ceilings.map((c) => c.one.pool));
+      const pool = med(ceilings.map((c) => c.pool.pool));
+      console.log(
+        `    ${engine.padEnd(8)} ${'decoder ceiling, 720p frames a second'.padEnd(50)} median ${one.toFixed(0)} one worker, ${pool.toFixed(0)} for the pool of ${ceilings[0].pool.perWorker.length} (full queue, nothing painted); the scrub needs 60`,
+      );
+    }
+  }
 }
 // Where each engine's first frame went (its median run): ms from the element's append, on the clock the page and
 // its workers share (bench-page.js firstFrameTimeline; the workers' marks are src/workers/timeline.ts).
 // BENCH_TIMELINES=all: every run's, not only the median's.
 const allRuns = process.env.BENCH_TIMELINES === 'all';
-console.log(`\n[engines] first frame, where the time went (${allRuns ? 'each' : 'median'} run, ms from append):`);
+const firstPass = passKeys[0];
+console.log(
+  `\n[engines] first frame, where the time went (${PASS_LIST[firstPass]?.label}, ${allRuns ? 'each' : 'median'} load of the first run, ms from append):`,
+);
 for (const engine of engines) {
-  for (const rows of (allRuns ? figures[engine]?.timelines : [figures[engine]?.timeline]) ?? []) {
+  const f = figures[firstPass]?.[engine]?.[0];
+  for (const rows of (allRuns ? f?.timelines : [f?.timeline]) ?? []) {
     if (rows?.length) console.log(`  ${engine}: ${rows.map(([name, t]) => `${name} ${t}`).join(' | ')}`);
   }
 }
-const failed = engines.filter((e) => !figures[e]);
+const failed = engines.filter((e) => passKeys.some((k) => !figures[k]?.[e]?.length));
 process.exitCode = failed.length > 0 ? 1 : 0;

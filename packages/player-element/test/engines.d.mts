@@ -13,6 +13,8 @@ export interface EngineDriver {
   engine: Engine;
   /** The browser's name and version. */
   version: string;
+  /** The process the browser's own processes descend from (the bench's CPU quota confines the tree). */
+  pid: number | undefined;
   /** Opens a URL in the one window (waits for its load event). */
   goto(url: string): Promise<void>;
   /** Runs fn in the top page. */

@@ -153,6 +153,8 @@ async function startWebKitSession() {
   const session = `/session/${created.sessionId}`;
   return {
     version: created.capabilities.browserVersion,
+    /** The driver's process id: MiniBrowser and its web processes are its descendants (the bench's CPU quota). */
+    pid: driver.pid,
     call: (method, path, body) => call(method, `${session}${path}`, body),
     navigate: (url) => call('POST', `${session}/url`, { url }),
     /** Runs `script` (a function body) in the page; an async one may `return` a promise. */
@@ -183,6 +185,7 @@ export async function startDriver(engine) {
     return {
       engine,
       version: `WebKitGTK ${wk.version}`,
+      pid: wk.pid,
       goto: (url) => wk.navigate(url),
       evaluate: (fn, ...args) => run(fn, args),
       async evaluateInFrame(urlPart, fn, ...args) {
@@ -207,6 +210,7 @@ export async function startDriver(engine) {
   return {
     engine,
     version: await browser.version(),
+    pid: browser.process()?.pid,
     goto: async (url) => {
       await page.goto(url);
     },
