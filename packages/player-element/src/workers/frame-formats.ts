@@ -111,7 +111,7 @@ let converts: boolean | undefined;
  * does not convert, the browser's drawing of VideoFrames is WebKitGTK's converter shared by its whole web process,
  * which crashed it when two workers drew at once (test/README.md): frames are never drawn there.
  */
-export function copyConverts(): boolean {
+function copyConverts(): boolean {
   if (converts !== undefined) return converts;
   const probe = new VideoFrame(new Uint8Array(6), { format: 'I420', codedWidth: 2, codedHeight: 2, timestamp: 0 });
   try {
