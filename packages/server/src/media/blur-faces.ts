@@ -7,7 +7,11 @@
  *    copy downscaled to about 360 px on its short side, straight from the yuv420p frame. The 360p rendition is
  *    made from the blurred 720p frames, so one detection serves both renditions and the thumbnail. It runs in a
  *    worker thread (face-detector-thread.ts: the sampled frame's buffer is transferred there and back), up to
- *    MAX_DETECTIONS_OUT samples behind, while this thread blurs and hands on the frames before them.
+ *    MAX_DETECTIONS_OUT samples behind, while this thread blurs and hands on the frames before them. Every other
+ *    sample is left out (counted as finding nothing) when the sample before it found no face and the picture did not
+ *    cut since: a face arriving then is found at the next sample, whose boxes reach two steps back (step 2), so
+ *    face-free footage costs half the detections; while a face is in view every sample runs. Reels (`letterbox`)
+ *    run every sample: their segments join different rooms at hard cuts that the cut test may miss.
  * 2. Boxes between samples (faces in a walkthrough move slowly): the same face found at two consecutive samples
  *    gets a box interpolated between them (grown by BOX_MARGIN + TRACK_MARGIN, a little more mid-way); a face
  *    found on one side only covers the frames up to the other sample, grown by BOX_MARGIN plus MOTION_MARGIN per
@@ -60,6 +64,8 @@ export interface FaceBlurStats {
   /** Time spent detecting (downscale + BlazeFace, in the detection thread) and blurring, in seconds. */
   detectSeconds: number;
   blurSeconds: number;
+  /** Samples not run through the detector: the sample before found nothing and the picture did not cut. */
+  skippedSamples?: number;
   /** Time the filter waited for the detection thread (detection not hidden behind decoding, blurring, encoding). */
   detectWaitSeconds?: number;
   /** The largest box blurred, as a share of the frame's area. */
@@ -96,7 +102,10 @@ export function faceBlurFilter(
           stats.detectSeconds += r.seconds;
           stats.samples++;
           stats.detections += r.faces.length;
-          return () => plan.add(h.index, r.faces, cut);
+          return () => {
+            lastAnswer = { index: h.index, faces: r.faces.length };
+            plan.add(h.index, r.faces, cut);
+          };
         });
         // A failure is thrown where the answer is awaited (below), not reported as unhandled before that.
         job.answer.catch(() => {});
@@ -113,6 +122,14 @@ export function faceBlurFilter(
           add();
           out.shift();
         }
+      };
+      // The latest sample answered (answers enter the plan in order) and the faces it found.
+      let lastAnswer: { index: number; faces: number } | null = null;
+      // Every other sample is left out when the one before it found nothing (its answer awaited here).
+      const skippable = async (index: number) => {
+        if (o.letterbox || (index / every) % 2 !== 1) return false;
+        await settle(0);
+        return lastAnswer?.index === index - every && lastAnswer.faces === 0;
       };
       const release = (h: Held) => {
         const t0 = performance.now();
@@ -141,7 +158,12 @@ export function faceBlurFilter(
           held.push(h);
           index++;
           // Detection sees the frame before any blur (frames are blurred only when they leave, after their answer).
-          if (h.index % every === 0) {
+          if (h.index % every === 0 && !cut && (await skippable(h.index))) {
+            // Nothing found a step ago and no cut since: no detection here (see the header, step 1).
+            plan.add(h.index, []);
+            stats.skippedSamples = (stats.skippedSamples ?? 0) + 1;
+            await settle(Infinity);
+          } else if (h.index % every === 0) {
             sample(h, cut);
             cut = false;
             // The thread works on this sample while the frames before it are blurred and written; at most
