@@ -56,10 +56,15 @@ const median = (xs: number[]) => {
 const worst = (xs: number[]) => Math.max(...xs);
 const f2 = (n: number) => n.toFixed(2);
 
-async function measure<T>(fn: () => Promise<T>): Promise<{ m: Measure; value: T }> {
+/** Times `fn` and prints the figure at once (a run on a loaded machine takes many minutes). */
+async function measure<T>(name: string, fn: () => Promise<T>): Promise<{ m: Measure; value: T }> {
   const l = load();
   const { timing, value } = await timed(fn);
-  return { m: { ...timing, load: Math.max(l, load()) }, value };
+  const m = { ...timing, load: Math.max(l, load()) };
+  console.log(
+    `  ${name.padEnd(22)} ${f2(m.wall).padStart(8)} s wall ${f2(m.cpu).padStart(8)} s cpu   load ${f2(l)} -> ${f2(load())}`,
+  );
+  return { m, value };
 }
 
 interface Run {
@@ -82,19 +87,19 @@ const plus = (...ms: Measure[]): Measure => ({
 
 async function oneRun(src: BenchSource, i: number): Promise<Run> {
   const work = join(cacheDir, 'run');
-  const bare = (await measure(() => bareDecode(src))).m;
-  const probed = await measure(() => media.probeVideo(src.path));
+  const bare = (await measure('bare full decode', () => bareDecode(src))).m;
+  const probed = await measure('probe', () => media.probeVideo(src.path));
   const probe = probed.value;
-  const decode = (await measure(() => productDecode(src, probe))).m;
-  const scale = (await measure(() => productScale(src, probe))).m;
-  const high = (await measure(() => productEncode(src, probe, 'high', join(work, 'high')))).m;
-  const low = (await measure(() => productEncode(src, probe, 'low', join(work, 'low')))).m;
+  const decode = (await measure('decode', () => productDecode(src, probe))).m;
+  const scale = (await measure('decode + scale', () => productScale(src, probe))).m;
+  const high = (await measure('+ encode high', () => productEncode(src, probe, 'high', join(work, 'high')))).m;
+  const low = (await measure('+ encode low', () => productEncode(src, probe, 'low', join(work, 'low')))).m;
   await rm(work, { recursive: true, force: true });
-  const off = await measure(() => pipeline(media, src, probe, false, join(work, 'off')));
-  const stored = (await measure(() => store(off.value, join(work, 'storage')))).m;
+  const off = await measure('processVideo', () => pipeline(media, src, probe, false, join(work, 'off')));
+  const stored = (await measure('store', () => store(off.value, join(work, 'storage')))).m;
   if (i === 0) await printClips(src, off.value);
   await rm(work, { recursive: true, force: true });
-  const on = (await measure(() => pipeline(media, src, probe, true, join(work, 'on')))).m;
+  const on = (await measure('processVideo + faces', () => pipeline(media, src, probe, true, join(work, 'on')))).m;
   await rm(work, { recursive: true, force: true });
   const steps: Record<Step, Measure> = {
     probe: probed.m,
