@@ -1,10 +1,10 @@
 /**
  * Claims of docs/code-map.md that a test can check and the architecture test (import rules) does not: every file and
  * symbol the map names exists (a row naming a removed function fails), every table a migration creates has its row
- * type in the one `Database` (db/types.ts, per-domain parts in db/tables/), only the job modules talk to the queue and
- * every job module is registered in jobs/workers.ts, every mail is framed by mail/templates.ts alone, and no console
- * page queries or mutates itself (its `use-<screen>.ts` hook does). Each check reads source text, and the last test
- * runs them on a small broken tree to show they bite.
+ * type in the one `Database` (db/types.ts, per-domain parts in db/tables/), only the job modules talk to the queue, only
+ * the queue module names pg-boss's tables, every job module is registered in jobs/workers.ts, every mail is framed by
+ * mail/templates.ts alone, and no console page queries or mutates itself (its `use-<screen>.ts` hook does). Each check
+ * reads source text, and the last test runs them on a small broken tree to show they bite.
  */
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -95,6 +95,11 @@ function mailFrames(src: string): string[] {
     const text = read(path.join(src, f));
     return /\bMailMessage\b/.test(text) && /<html|<body/.test(text);
   });
+}
+
+/** Modules other than the queue module that name pg-boss's tables (`pgboss.job`, …) in SQL. */
+function pgBossTableUsers(src: string): string[] {
+  return tsFiles(src).filter((f) => f !== 'jobs/queue.ts' && /\bpgboss\.\w/.test(read(path.join(src, f))));
 }
 
 /** Job definitions (`export const x = defineJob…`) that jobs/workers.ts never names. */
@@ -206,8 +211,9 @@ describe('docs/code-map.md, the claims a test can check', () => {
     expect(tableCastsInTests(path.join(packages, 'server/test'))).toEqual([]);
   });
 
-  it('only the queue module calls the queue (services enqueue through job modules), and jobs/workers.ts registers every job module', () => {
+  it("only the queue module calls the queue (services enqueue through job modules) or names pg-boss's tables, and jobs/workers.ts registers every job module", () => {
     expect(rawQueueCalls(serverSrc)).toEqual([]);
+    expect(pgBossTableUsers(serverSrc)).toEqual([]);
     expect(unregisteredJobs(serverSrc)).toEqual([]);
   });
 
@@ -243,6 +249,8 @@ describe('docs/code-map.md, the claims a test can check', () => {
         "export const probeQueue = defineJob<object>('probe');\nexport const listedQueue = defineJob<object>('listed');\n",
       );
       write('src/jobs/workers.ts', 'await listedQueue.register(services, work);\n');
+      write('src/jobs/queue.ts', "await db.executeSql('SELECT 1 FROM pgboss.job');\n");
+      write('src/jobs/probe-lease.ts', "await db.executeSql('UPDATE pgboss.job SET started_on = now()');\n");
       write('screens/probe/use-probe.ts', "import { useQuery } from 'urql';\n");
       write('screens/probe/probe-page.tsx', "import { useMutation } from 'urql';\n");
       write('screens/probe/hookless-page.tsx', "import { useQuery } from 'urql';\n");
@@ -263,6 +271,7 @@ describe('docs/code-map.md, the claims a test can check', () => {
       expect(tableTypesElsewhere(src)).toEqual(['services/probe.ts']);
       expect(tableCastsInTests(path.join(probe, 'test'))).toEqual(['probe.test.ts']);
       expect(rawQueueCalls(src)).toEqual(['services/probe.ts']);
+      expect(pgBossTableUsers(src)).toEqual(['jobs/probe-lease.ts']);
       expect(unregisteredJobs(src)).toEqual(['probeQueue']);
       expect(mailFrames(src).sort()).toEqual(['mail/templates.ts', 'services/probe-mail.ts']);
       // A row naming a function removed from the code (the old scheduler's deferBackward), a missing file and folder.

@@ -27,12 +27,14 @@ export interface JobLease<T> {
 /** Why a leased job's signal aborted: the worker stops, or the job or its key went to another attempt. */
 export class JobStoppedError extends Error {}
 
+/** A leased job as runLeased sees it: the work's key, and how the queue keeps this attempt its job (jobs/queue.ts). */
 interface LeasedJob {
-  name: string;
-  id: string;
-  retryCount: number;
-  startedOn: Date;
   key: string;
+  /**
+   * Moves this attempt's timeout `seconds` ahead (the liveness part above); false when the job is no longer this
+   * attempt's. Only the queue module touches pg-boss's tables, so it is the queue that does this.
+   */
+  keepActive: (seconds: number) => Promise<boolean>;
 }
 
 /** Runs one leased job: heartbeat, wait for its key, the handler, release (see JobLease). */
@@ -51,13 +53,7 @@ export async function runLeased(
   let holding = false;
   const tick = async () => {
     if (controller.signal.aborted) return;
-    // Only this attempt's row: a retry keeps the job id, and its retry_count is one more.
-    const res = await database.executeSql(
-      `UPDATE pgboss.job SET started_on = LEAST(now() + make_interval(secs => $3) - expire_in, $4::timestamptz)
-        WHERE name = $1 AND id = $2 AND state = 'active' AND retry_count = $5 RETURNING id`,
-      [job.name, job.id, lease.seconds, job.startedOn, job.retryCount],
-    );
-    if (res.rows.length === 0) return abort('the job was given to another attempt');
+    if (!(await job.keepActive(lease.seconds))) return abort('the job was given to another attempt');
     if (holding && !(await takeLease(database, job.key, holder, lease.seconds)))
       abort('another attempt took over this work');
   };

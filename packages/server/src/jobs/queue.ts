@@ -219,11 +219,18 @@ export async function createQueue(
               continue;
             }
             const leased = {
-              name,
-              id: job.id,
-              retryCount: job.retryCount,
-              startedOn: job.startedOn,
               key: lease.key(data),
+              // The lease's liveness (jobs/job-lease.ts): pg-boss times an active job out at started_on + expire_in,
+              // so started_on moves back to keep that `seconds` ahead, never past the real start. Only this attempt's
+              // row: a retry keeps the job id, and its retry_count is one more.
+              keepActive: async (seconds: number) =>
+                (
+                  await database.executeSql(
+                    `UPDATE pgboss.job SET started_on = LEAST(now() + make_interval(secs => $3) - expire_in, $4::timestamptz)
+                      WHERE name = $1 AND id = $2 AND state = 'active' AND retry_count = $5 RETURNING id`,
+                    [name, job.id, seconds, job.startedOn, job.retryCount],
+                  )
+                ).rows.length > 0,
             };
             await runLeased(database, leased, lease, running, opts.onError, (signal) =>
               handler({ id: job.id, data, signal }),
