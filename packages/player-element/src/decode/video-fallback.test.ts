@@ -83,7 +83,9 @@ describe('a decoder that fails', () => {
     expect(p.playerStatus).to.not.equal('error');
     await p.updateComplete;
     expect(shadowText(p)).to.not.contain(ERROR_TEXTS.failedToLoadTitle);
-    const log = (await executeServerCommand('console-messages')) as string[];
+    const log = (await executeServerCommand('console-messages')) as string[] | false;
+    // WebKitWebDriver shows no console (test/README.md): the reason is checked in Chromium and Firefox.
+    if (log === false) return;
     expect(
       log.some(
         (m) => m.includes('[tour-player] playing through <video>: the decoder failed') && m.includes('Decoding error'),
