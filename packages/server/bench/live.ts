@@ -17,6 +17,7 @@ import { buildApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { signalingTokens } from '../src/services/live/sessions.js';
 import { LIVE_LIMITS } from '../src/http/tour-viewer-ws.js';
+import { LIVE_SOCKET_MESSAGES } from '@roomwalk/shared/schemas/socket-messages';
 
 const TARGET_P95_MS = 50;
 const LATENCY_MESSAGES = 300;
@@ -49,11 +50,11 @@ function open(url: string): Promise<{ ws: WebSocket; messages: Array<{ at: numbe
     ws.on('message', (d) => {
       const at = performance.now();
       const m = JSON.parse(d.toString());
-      if (m.type === 'roomwalk_welcome' || m.type === 'bare_welcome') {
+      if (m.type === LIVE_SOCKET_MESSAGES.welcome || m.type === 'bare_welcome') {
         welcomed = true;
         return resolve({ ws, messages });
       }
-      if (welcomed && m.type === 'roomwalk_scrolling') messages.push({ at, m });
+      if (welcomed && m.type === LIVE_SOCKET_MESSAGES.scrolling) messages.push({ at, m });
     });
     ws.once('error', reject);
     ws.once('close', (code) => !welcomed && reject(new Error(`closed ${code}`)));
@@ -76,7 +77,9 @@ async function run(
   const sentAt: number[] = [];
   for (let i = 0; i < count; i++) {
     sentAt[i] = performance.now();
-    host.ws.send(JSON.stringify({ type: 'roomwalk_scrolling', tourId: room.tourId, data: { frameIndex: i } }));
+    host.ws.send(
+      JSON.stringify({ type: LIVE_SOCKET_MESSAGES.scrolling, tourId: room.tourId, data: { frameIndex: i } }),
+    );
     await sleep(interval);
   }
   const deadline = performance.now() + 5000;

@@ -7,6 +7,11 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { LEAD_GATE_TEXTS as TEXTS } from '@roomwalk/shared/lead-gate-texts';
 import { VALIDATION } from '@roomwalk/shared/messages';
+import {
+  GATE_SOCKET_MESSAGES,
+  gateServerMessageSchema,
+  parseSocketMessage,
+} from '@roomwalk/shared/schemas/socket-messages';
 import { grantFor } from '../api/access-grant.js';
 import { graphqlRequest, GraphQLRequestError } from '../api/graphql.js';
 import { flushVisit } from '../api/visit-flush.js';
@@ -202,24 +207,20 @@ export function waitForApproval(
   const connect = () => {
     const socket = new WebSocket(url.toString());
     ws = socket;
-    socket.onopen = () => socket.send(JSON.stringify({ type: 'roomwalk_gate_wait', token }));
+    socket.onopen = () => socket.send(JSON.stringify({ type: GATE_SOCKET_MESSAGES.wait, token }));
     socket.onmessage = (ev: MessageEvent) => {
-      let m: { type?: string; access?: unknown };
-      try {
-        m = JSON.parse(String(ev.data)) as typeof m;
-      } catch {
-        return;
-      }
-      if (m.type === 'roomwalk_gate_waiting') {
+      const m = parseSocketMessage(gateServerMessageSchema, String(ev.data));
+      if (!m) return;
+      if (m.type === GATE_SOCKET_MESSAGES.waiting) {
         attempt = 0;
         onState(false);
       }
-      if (m.type === 'roomwalk_gate_open' && typeof m.access === 'string') {
+      if (m.type === GATE_SOCKET_MESSAGES.open) {
         stopped = true;
         ws?.close();
         onOpen(m.access);
       }
-      if (m.type === 'roomwalk_gate_ended') {
+      if (m.type === GATE_SOCKET_MESSAGES.ended) {
         stopped = true;
         ws?.close();
         onEnded();

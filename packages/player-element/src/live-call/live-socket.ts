@@ -4,9 +4,11 @@
  * the first and closes when the last is released (so turning scroll sync off does not cut a call's signalling).
  */
 import { MAX_RECONNECTS, TIMINGS_MS } from '@roomwalk/shared/constants';
+import { liveServerMessageSchema, parseSocketMessage } from '@roomwalk/shared/schemas/socket-messages';
 import {
   CLOSE_CODES,
   FINAL_CLOSE_CODES,
+  LIVE_MESSAGES,
   closeText,
   socketUrl,
   type ServerMessage,
@@ -106,7 +108,7 @@ export class LiveSocket {
     if (this._welcome && this.isOpen) return Promise.resolve(this._welcome);
     return new Promise((resolve, reject) => {
       const offMsg = this.onMessage((m) => {
-        if (m.type === 'roomwalk_welcome') {
+        if (m.type === LIVE_MESSAGES.welcome) {
           offMsg();
           offStatus();
           resolve(m);
@@ -156,13 +158,10 @@ export class LiveSocket {
     this._welcome = null;
     if (this.attempts === 0) this.setStatus({ state: 'connecting' });
     ws.onmessage = (ev: MessageEvent) => {
-      let m: ServerMessage;
-      try {
-        m = JSON.parse(String(ev.data)) as ServerMessage;
-      } catch {
-        return;
-      }
-      if (m.type === 'roomwalk_welcome') {
+      // Parsed against the shared schema; what does not parse (a newer server's message, a broken one) is dropped.
+      const m = parseSocketMessage(liveServerMessageSchema, String(ev.data)) as ServerMessage | null;
+      if (!m) return;
+      if (m.type === LIVE_MESSAGES.welcome) {
         // Open for us means admitted to the room, not just the TCP handshake.
         this._welcome = m;
         this.attempts = 0;

@@ -1,16 +1,10 @@
 /** Wire protocol of /ws/tour-viewer-events (docs/live-viewing.md), shared by scroll sync and the WebRTC transport. */
 import { ERROR_TEXTS, formatTexts } from '@roomwalk/shared/messages';
 import { LIVE_CLOSE_CODES, MESSAGE_TYPES } from '@roomwalk/shared/constants';
+import { LIVE_SOCKET_MESSAGES } from '@roomwalk/shared/schemas/socket-messages';
 
-export const LIVE_MESSAGES = {
-  scrolling: MESSAGE_TYPES.scrolling,
-  marker: MESSAGE_TYPES.marker,
-  signal: 'roomwalk_signal',
-  welcome: 'roomwalk_welcome',
-  peerJoined: 'roomwalk_peer_joined',
-  peerLeft: 'roomwalk_peer_left',
-  error: 'roomwalk_error',
-} as const;
+/** The socket's messages (shared contract, schemas in @roomwalk/shared/schemas/socket-messages) and the window's marker. */
+export const LIVE_MESSAGES = { ...LIVE_SOCKET_MESSAGES, marker: MESSAGE_TYPES.marker } as const;
 
 /**
  * Close codes the server uses (shared contract); 4000–4005 are final: a reconnect would get the same answer, or for

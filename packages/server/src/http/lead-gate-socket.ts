@@ -12,18 +12,14 @@
 import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
 import { LIVE_CLOSE_CODES } from '@roomwalk/shared';
+import { GATE_SOCKET_MESSAGES, gateWaitSchema, parseSocketMessage } from '@roomwalk/shared/schemas/socket-messages';
 import type { Services } from '../services/services.js';
 import { LEAD_GATE_STATES } from '@roomwalk/shared';
 import { LEAD_GATE_OPENED, type LeadGateOpened } from '../services/lead-gate/approval.js';
 import { passForLead } from '../services/lead-gate/passes.js';
 import { verifyGateWait } from '../services/tour-access/grants.js';
 
-const GATE_MESSAGES = {
-  wait: 'roomwalk_gate_wait',
-  waiting: 'roomwalk_gate_waiting',
-  open: 'roomwalk_gate_open',
-  ended: 'roomwalk_gate_ended',
-} as const;
+const GATE_MESSAGES = GATE_SOCKET_MESSAGES;
 /** How long a waiter's socket may stay open without its credential. */
 const CREDENTIAL_WAIT_MS = 10_000;
 /** A first message larger than this is no credential. */
@@ -33,12 +29,7 @@ const CREDENTIAL_MAX_BYTES = 1024;
 function credentialOf(data: WebSocket.RawData): string | null {
   const text = Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer);
   if (text.length > CREDENTIAL_MAX_BYTES) return null;
-  try {
-    const m = JSON.parse(text.toString('utf8')) as { type?: unknown; token?: unknown };
-    return m?.type === GATE_MESSAGES.wait && typeof m.token === 'string' ? m.token : null;
-  } catch {
-    return null;
-  }
+  return parseSocketMessage(gateWaitSchema, text.toString('utf8'))?.token ?? null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -13,13 +13,19 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
-import { LIVE_CLOSE_CODES, MESSAGE_TYPES, TOUR_STATUS } from '@roomwalk/shared';
+import { LIVE_CLOSE_CODES, TOUR_STATUS } from '@roomwalk/shared';
+import {
+  clientScrollingSchema,
+  clientSignalSchema,
+  LIVE_SOCKET_MESSAGES,
+  MAX_FRAME_INDEX,
+} from '@roomwalk/shared/schemas/socket-messages';
 import type { Services } from '../services/services.js';
 import { resolveAuth } from '../services/resolve-auth.js';
 import { encodeId } from '../core/ids.js';
 import { parseIceServers } from '../services/live/ice-servers.js';
 import { createRoomBus } from '../services/live/room-bus.js';
-import { RoomHub, roomKey, SERVER_MESSAGES, type LocalPeer } from '../services/live/room-hub.js';
+import { RoomHub, roomKey, type LocalPeer } from '../services/live/room-hub.js';
 import { participantId, signalingTokens } from '../services/live/sessions.js';
 import { LIVE_ROLES, type LiveRole } from '../services/live/signaling-token.js';
 import { liveViewerRefusal } from '../services/tour-access/visit-gate.js';
@@ -32,11 +38,7 @@ export const TOUR_VIEWER_PATH = '/ws/tour-viewer-events';
 /** Close codes of the socket (shared contract); the player maps them to the spec's connection texts. */
 export const CLOSE_CODES = LIVE_CLOSE_CODES;
 
-export const SOCKET_MESSAGES = {
-  scrolling: MESSAGE_TYPES.scrolling,
-  signal: 'roomwalk_signal',
-  ...SERVER_MESSAGES,
-} as const;
+const SOCKET_MESSAGES = LIVE_SOCKET_MESSAGES;
 
 export const LIVE_LIMITS = {
   /** A scroll message is tiny; anything bigger is not one of ours. */
@@ -49,7 +51,7 @@ export const LIVE_LIMITS = {
   /** Messages a client may send before it is authenticated. */
   preAuthMessages: 20,
   heartbeatMs: 30_000,
-  maxFrameIndex: 10_000_000,
+  maxFrameIndex: MAX_FRAME_INDEX,
   /**
    * Against amplification: one socket per participant (token) in a room: a newer one replaces the older (4005).
    * A room is one visitor and the agency's hosts; six sockets on a node leave the agent five colleagues (4009 beyond).
@@ -63,7 +65,6 @@ export const LIVE_LIMITS = {
   roomScrollPerSecond: 50,
 } as const;
 
-const SIGNAL_KINDS = new Set(['ready', 'offer', 'answer', 'ice', 'bye']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The rooms of this node; tests reach it as `app.liveRooms`. */
@@ -204,19 +205,14 @@ function parseMessage(
     return { ok: false, error: 'Not JSON' };
   }
   if (typeof msg !== 'object' || msg === null) return { ok: false, error: 'Not a message' };
-  const m = msg as Record<string, unknown>;
-  if (m.type === SOCKET_MESSAGES.scrolling) {
+  const type = (msg as { type?: unknown }).type;
+  if (type === SOCKET_MESSAGES.scrolling) {
     if (bytes > LIVE_LIMITS.scrollMessageBytes)
       return { ok: false, close: { code: CLOSE_CODES.tooBig, reason: 'Message too big' } };
-    const frameIndex = (m.data as { frameIndex?: unknown } | undefined)?.frameIndex;
-    if (
-      typeof frameIndex !== 'number' ||
-      !Number.isFinite(frameIndex) ||
-      frameIndex < 0 ||
-      frameIndex > LIVE_LIMITS.maxFrameIndex
-    )
-      return { ok: false, error: 'frameIndex must be a finite number' };
-    if (m.tourId !== undefined && m.tourId !== peer.tourGlobalId)
+    const m = clientScrollingSchema.safeParse(msg);
+    if (!m.success) return { ok: false, error: m.error.issues[0]?.message ?? 'Not a message' };
+    const { frameIndex } = m.data.data;
+    if (m.data.tourId !== undefined && m.data.tourId !== peer.tourGlobalId)
       return { ok: false, error: 'Wrong tourId for this room' };
     return {
       ok: true,
@@ -229,11 +225,10 @@ function parseMessage(
       }),
     };
   }
-  if (m.type === SOCKET_MESSAGES.signal) {
-    const data = m.data as Record<string, unknown> | undefined;
-    if (!data || typeof data.kind !== 'string' || !SIGNAL_KINDS.has(data.kind))
-      return { ok: false, error: 'Unknown signal' };
-    const to = typeof m.to === 'string' ? m.to : undefined;
+  if (type === SOCKET_MESSAGES.signal) {
+    const m = clientSignalSchema.safeParse(msg);
+    if (!m.success) return { ok: false, error: 'Unknown signal' };
+    const { data, to } = m.data;
     // Signalling only ever goes between the host and the viewers of the session.
     const only = peer.role === LIVE_ROLES.host ? LIVE_ROLES.viewer : LIVE_ROLES.host;
     return {

@@ -7,6 +7,7 @@
  * bounded.
  */
 import { LIVE_CLOSE_CODES } from '@roomwalk/shared';
+import { LIVE_SOCKET_MESSAGES } from '@roomwalk/shared/schemas/socket-messages';
 import type { Envelope, PeerInfo, RoomBus } from './room-bus.js';
 import type { LiveRole } from './signaling-token.js';
 
@@ -47,13 +48,6 @@ interface ScrollGate {
 
 export const roomKey = (tourId: string, sessionId: string) => `${tourId}:${sessionId}`;
 
-export const SERVER_MESSAGES = {
-  welcome: 'roomwalk_welcome',
-  peerJoined: 'roomwalk_peer_joined',
-  peerLeft: 'roomwalk_peer_left',
-  error: 'roomwalk_error',
-} as const;
-
 const info = (p: PeerInfo): PeerInfo => ({ peerId: p.peerId, role: p.role, userId: p.userId });
 
 export class RoomHub {
@@ -91,7 +85,7 @@ export class RoomHub {
       this.rooms.set(peer.room, room);
     }
     const present = [...room.values()].map(info);
-    const joined = JSON.stringify({ type: SERVER_MESSAGES.peerJoined, peer: info(peer) });
+    const joined = JSON.stringify({ type: LIVE_SOCKET_MESSAGES.peerJoined, peer: info(peer) });
     for (const other of room.values()) other.send(joined);
     room.set(peer.peerId, peer);
     this.peers.set(peer.peerId, peer);
@@ -117,7 +111,7 @@ export class RoomHub {
       if (gate) clearTimeout(gate.timer);
       this.gates.delete(peer.room);
     }
-    const left = JSON.stringify({ type: SERVER_MESSAGES.peerLeft, peer: info(peer) });
+    const left = JSON.stringify({ type: LIVE_SOCKET_MESSAGES.peerLeft, peer: info(peer) });
     for (const other of room.values()) other.send(left);
     this.bus?.publish({ r: peer.room, k: 'leave', p: info(peer) });
   }
@@ -207,7 +201,7 @@ export class RoomHub {
         // The same participant joined on another node: whichever socket is older goes (each node decides the same way).
         this.replaceOlderThan(env.r, env.p, env.at);
         if (!this.rooms.has(env.r)) return;
-        const joined = JSON.stringify({ type: SERVER_MESSAGES.peerJoined, peer: info(env.p) });
+        const joined = JSON.stringify({ type: LIVE_SOCKET_MESSAGES.peerJoined, peer: info(env.p) });
         for (const p of room.values()) {
           p.send(joined);
           // Introduce our peers to the newcomer, so presence is complete across nodes.
@@ -218,12 +212,12 @@ export class RoomHub {
       case 'hello': {
         if (env.p) this.replaceOlderThan(env.r, env.p, env.at);
         const target = env.to ? this.rooms.get(env.r)?.get(env.to) : undefined;
-        if (target && env.p) target.send(JSON.stringify({ type: SERVER_MESSAGES.peerJoined, peer: info(env.p) }));
+        if (target && env.p) target.send(JSON.stringify({ type: LIVE_SOCKET_MESSAGES.peerJoined, peer: info(env.p) }));
         return;
       }
       case 'leave': {
         if (!env.p) return;
-        const left = JSON.stringify({ type: SERVER_MESSAGES.peerLeft, peer: info(env.p) });
+        const left = JSON.stringify({ type: LIVE_SOCKET_MESSAGES.peerLeft, peer: info(env.p) });
         for (const p of room.values()) p.send(left);
         return;
       }
