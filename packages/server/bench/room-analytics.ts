@@ -182,7 +182,7 @@ async function main(): Promise<void> {
     const token = await createTokenService(secret, 3600).sign({
       userId: user.id,
       companyId: company.id,
-      roles: rolesFor(user, await getLicense(db.db, company.id)),
+      roles: rolesFor(user, await getLicense(db.db, company.id), new Date()),
     });
 
     // Seed: visit g started at a pseudo-random moment of the last 90 days, by visitor g % 350000, through the first
