@@ -92,34 +92,25 @@ const VISITOR_FILES = [
   'src/tour-player/markers.test.ts',
   'src/tour-player/embed-features.test.ts',
   'src/tour-player/host-and-memory.test.ts',
-  // Every frame format, and the decoder's queue while scrubbing: what each engine's own decoder and copies do
-  // differently.
+  // Every frame format, the decoder's queue while scrubbing and the <video> fallback: what each engine's own decoder,
+  // copies and <video> do differently.
   'src/workers/frame-formats.test.ts',
   'src/decode/decode-queue.test.ts',
+  'src/decode/video-fallback.test.ts',
 ];
-// The <video> fallback in Firefox too; not yet in WebKitGTK, whose <video> misreads a fragmented clip's duration (2 s
-// for 3 s) and never ends a seek made after one past it (test/README.md).
-const FIREFOX_FILES = ['src/decode/video-fallback.test.ts'];
 // `--files` (one file while working on it) runs that file in Chromium, or in each engine TEST_ENGINES names.
 const cliFiles = process.argv.some((a) => a === '--files' || a.startsWith('--files='));
 const engines = enginesFromEnv(process.env.TEST_ENGINES || (cliFiles ? 'chromium' : undefined));
 const otherEngines = engines.filter((e) => e !== 'chromium');
 
-const firefoxOnly = !cliFiles && engines.includes('firefox') && (engines.includes('chromium') || engines.length > 1);
 export default {
   rootDir: resolve('../..'),
-  files: engines.includes('chromium')
-    ? ALL_FILES
-    : engines.length === 1 && engines[0] === 'firefox'
-      ? [...VISITOR_FILES, ...FIREFOX_FILES]
-      : VISITOR_FILES,
+  files: engines.includes('chromium') ? ALL_FILES : VISITOR_FILES,
   browsers: (cliFiles || !engines.includes('chromium') ? engines : ['chromium']).map(wtrLauncher),
-  groups: [
-    ...(engines.includes('chromium') && otherEngines.length > 0 && !cliFiles
+  groups:
+    engines.includes('chromium') && otherEngines.length > 0 && !cliFiles
       ? [{ name: 'firefox-webkit', files: VISITOR_FILES, browsers: otherEngines.map(wtrLauncher) }]
-      : []),
-    ...(firefoxOnly ? [{ name: 'firefox-fallback', files: FIREFOX_FILES, browsers: [wtrLauncher('firefox')] }] : []),
-  ],
+      : [],
   nodeResolve: true,
   concurrency: 1,
   // One engine at a time: the tests time first frames and decoding on a 2-core machine.

@@ -1,6 +1,11 @@
 import { clipFrameCounts, clipStarts, locateFrame, totalFrames } from '../frame-math.js';
 import type { Clip } from '../api/types.js';
 
+/** The clips' type for a MediaSource (H.264; the profile comes from the clip itself), where there is one. */
+const MSE_TYPE = ['video/mp4; codecs="avc1.64001f"', 'video/mp4; codecs="avc1.42E01E"'].find(
+  (t) => typeof MediaSource !== 'undefined' && MediaSource.isTypeSupported(t),
+);
+
 /**
  * Where WebCodecs is missing or the decoder failed on a tour: one hidden <video> element seeks to
  * the frame's time in its clip (low rendition, the cheapest to seek) and the player draws it.
@@ -12,6 +17,7 @@ export class VideoFallback {
   private counts: number[];
   private starts: number[];
   private src = '';
+  private objectURL = '';
   private busy = false;
   private wanted: number | null = null;
 
@@ -60,13 +66,17 @@ export class VideoFallback {
         const { clip, local } = locateFrame(this.starts, this.counts, f);
         const c = this.clips[clip];
         if (!c) continue;
+        const fps = c.duration && c.duration > 0 ? (this.counts[clip] ?? 36) / c.duration : 12;
         if (this.src !== c.lowURI) {
           this.src = c.lowURI;
           const loaded = this.once('loadeddata');
           this.video.src = c.lowURI;
           await loaded;
+          // WebKitGTK reads a fragmented clip as shorter than it is (2 s of 3): a seek past that never shows its frame
+          // and every seek after it never ends. Such a clip is played from a MediaSource, which knows each fragment.
+          if (this.video.duration < ((this.counts[clip] ?? 36) - 0.5) / fps && MSE_TYPE)
+            await this.fromMediaSource(c.lowURI);
         }
-        const fps = c.duration && c.duration > 0 ? (this.counts[clip] ?? 36) / c.duration : 12;
         const seeked = this.once('seeked');
         this.video.currentTime = (local + 0.5) / fps;
         await seeked;
@@ -79,7 +89,29 @@ export class VideoFallback {
     }
   }
 
+  /** The clip's bytes appended whole to a MediaSource (its own URL revoked with the next one). */
+  private async fromMediaSource(url: string): Promise<void> {
+    const res = await fetch(url);
+    if (!res.ok) throw new Error(`clip answered ${res.status}`);
+    const bytes = await res.arrayBuffer();
+    const ms = new MediaSource();
+    if (this.objectURL) URL.revokeObjectURL(this.objectURL);
+    this.objectURL = URL.createObjectURL(ms);
+    const opened = new Promise((resolve) => ms.addEventListener('sourceopen', resolve, { once: true }));
+    this.video.src = this.objectURL;
+    await opened;
+    const sb = ms.addSourceBuffer(MSE_TYPE!);
+    const appended = new Promise((resolve) => sb.addEventListener('updateend', resolve, { once: true }));
+    sb.appendBuffer(bytes);
+    await appended;
+    const loaded = this.video.readyState >= 2 ? Promise.resolve() : this.once('loadeddata');
+    ms.endOfStream();
+    await loaded;
+  }
+
   dispose(): void {
+    if (this.objectURL) URL.revokeObjectURL(this.objectURL);
+    this.objectURL = '';
     this.video.removeAttribute('src');
     this.video.load();
   }
