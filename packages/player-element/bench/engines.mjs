@@ -83,7 +83,9 @@ async function measure(engine, pass) {
       const loaded = await d.evaluate((id, api, size) => window.bench.load(id, api, size), TOUR, stub.origin, PLAYER);
       fwd = await d.evaluate(() => window.bench.scrub(10, 600, 1, true));
       back = await d.evaluate(() => window.bench.scrub(610, 600, -1, true));
-      stats = await d.evaluate(() => window.bench.stats());
+      // Through JSON in the page: WebKitWebDriver refuses a result with NaN or Infinity ("Could not parse script
+      // result"), which JSON turns into null.
+      stats = await d.evaluate(async () => JSON.parse(JSON.stringify(await window.bench.stats())));
       rests = await d.evaluate(() => window.bench.rests(300, 16));
       jumps = (await d.evaluate((t) => window.bench.jumps(t, true), JUMPS)).exact;
       if (pass.ceiling && CEILING) {
