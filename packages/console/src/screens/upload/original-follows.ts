@@ -24,8 +24,7 @@ interface ConnectionInfo {
 }
 
 /** The browser says the connection is metered: mobile data, or Data Saver on. Unknown counts as not metered. */
-const metered = (c: ConnectionInfo | undefined): boolean =>
-  !!c && (c.saveData === true || c.type === 'cellular');
+const metered = (c: ConnectionInfo | undefined): boolean => !!c && (c.saveData === true || c.type === 'cellular');
 
 const browserConnection = (): ConnectionInfo | undefined =>
   typeof navigator === 'undefined' ? undefined : (navigator as Navigator & { connection?: ConnectionInfo }).connection;
