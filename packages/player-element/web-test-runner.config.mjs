@@ -92,10 +92,8 @@ const VISITOR_FILES = [
   'src/tour-player/markers.test.ts',
   'src/tour-player/embed-features.test.ts',
   'src/tour-player/host-and-memory.test.ts',
-  // Every frame format, the decoder's queue while scrubbing and the <video> fallback: what each engine's own decoder,
-  // copies and <video> do differently.
+  // Every frame format and the <video> fallback: what each engine's own decoder, copies and <video> do differently.
   'src/workers/frame-formats.test.ts',
-  'src/decode/decode-queue.test.ts',
   'src/decode/video-fallback.test.ts',
 ];
 // `--files` (one file while working on it) runs that file in Chromium, or in each engine TEST_ENGINES names.

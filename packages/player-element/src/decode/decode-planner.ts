@@ -6,9 +6,6 @@ import { locateFrame } from '../frame-math.js';
 import type { DecodedFrame, Rendition } from '../workers/decode-types.js';
 import type { FrameCache } from './frame-cache.js';
 
-/** Fewest frames a pass ahead of the playhead decodes (several frames in the decoder's queue, not one). */
-export const MIN_PASS = 8;
-
 /** A high clip expected to take longer than this to download is fetched apart, with the 360p frame decoded first. */
 const SLOW_HIGH_FETCH_MS = 50;
 
@@ -146,23 +143,6 @@ export function planJobs(s: PlanState): Plan {
       same.to = Math.max(same.to, j.to);
     } else merged.push({ ...j });
   }
-  if (d > 0)
-    for (const m of merged) {
-      // Forward, the window grows a frame or two a step, and a pass of one frame leaves the decoder one frame in
-      // flight, its queue empty between passes: Firefox's decoder, in another process, pays its whole latency on every
-      // such frame (19-28 ms against 0.7 in Chromium). A pass of the wanted rendition ahead of the playhead goes on to
-      // MIN_PASS frames (in its clip, over frames not decoded or on their way): several frames in the decoder's queue.
-      const clipStart = s.starts[m.clip] ?? 0;
-      const count = s.counts[m.clip] ?? 0;
-      if (m.keyframe || m.rendition !== exactR || clipStart + m.from <= p) continue;
-      while (
-        m.to - m.from + 1 < MIN_PASS &&
-        m.to + 1 < count &&
-        !s.has(m.rendition, clipStart + m.to + 1) &&
-        !s.pending(m.rendition, clipStart + m.to + 1)
-      )
-        m.to++;
-    }
   if (d < 0)
     for (const m of merged) {
       // Backward, a pass into a clip behind the playhead's decodes from that clip's keyframe whatever frame it copies

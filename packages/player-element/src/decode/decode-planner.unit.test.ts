@@ -8,7 +8,6 @@ import {
   cacheBudget,
   highPlannable,
   isStale,
-  MIN_PASS,
   pickDrawable,
   planJobs,
   thumbnailSize,
@@ -104,8 +103,7 @@ describe('planJobs', () => {
       state({ position: 40, focus: 40, hasThumbnail: () => true, highPlannable: (c) => c === 0 }),
     );
     expect(exactR).toBe('low');
-    // The 360p pass at the window's edge goes on to MIN_PASS frames (several in the decoder's queue).
-    expect(brief(jobs)).toEqual(['low 1:4-35', 'high 0:28-35', `low 2:0-${MIN_PASS - 1}`]);
+    expect(brief(jobs)).toEqual(['low 1:4-35', 'high 0:28-35', 'low 2:0-4']);
     expect(fetch).toEqual([1, 2]);
     expect(jobs.every((j) => j.rendition === 'low' || j.clip === 0)).toBe(true);
   });
@@ -206,37 +204,5 @@ describe('cacheBudget', () => {
     expect(cacheBudget(false, false)).toEqual({ high: 0, low: b.lowMemoryBytes });
     // The 61-frame window at 360p (640x360 I420) fits the phone budget.
     expect(61 * 640 * 360 * 1.5).toBeLessThan(b.lowMemoryBytes);
-  });
-});
-
-describe('planJobs: passes ahead keep the decoder queue full', () => {
-  it('a pass at the forward window edge decodes MIN_PASS frames, not the one frame the window grew by', () => {
-    // Playhead at 10, frames 0-57 high decoded (the window reaches 58): the window grew by one frame.
-    const decoded: [Rendition, number][] = [];
-    for (let f = 0; f <= 57; f++) decoded.push(['high', f]);
-    for (let f = 0; f <= 46; f++) decoded.push(['low', f]);
-    const high = planJobs(state({ position: 10, focus: 10, decoded })).jobs.filter((j) => j.rendition === 'high');
-    expect(brief(high)).toEqual([`high 1:22-${22 + MIN_PASS - 1}`]);
-  });
-
-  it('stops at the clip end and before frames decoded or on their way', () => {
-    // Playhead at 30: the window reaches 78 (clip 2, frame 6); 0-32 and 36-75 decoded, 76 on its way.
-    const decoded: [Rendition, number][] = [];
-    for (let f = 0; f <= 32; f++) decoded.push(['high', f]);
-    for (let f = 36; f <= 75; f++) decoded.push(['high', f]);
-    const plan = (pending: number[]) =>
-      brief(
-        planJobs(
-          state({
-            position: 30,
-            focus: 30,
-            decoded,
-            pendingFrames: pending.map((f) => ['high', f] as [Rendition, number]),
-          }),
-        ).jobs.filter((j) => j.rendition === 'high'),
-      );
-    // 0:33-35 ends at its clip's end; 2:5-6 goes on to MIN_PASS frames, or up to a frame on its way (81 = 2:9).
-    expect(plan([76])).toEqual(['high 0:33-35', `high 2:5-${5 + MIN_PASS - 1}`]);
-    expect(plan([76, 81])).toEqual(['high 0:33-35', 'high 2:5-8']);
   });
 });
