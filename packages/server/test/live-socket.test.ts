@@ -4,6 +4,7 @@ import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { connect, createLead, participantToken, seedTour, wsUrl, type LiveClient } from './fixtures/live-helpers.js';
 import { CLOSE_CODES, LIVE_LIMITS } from '../src/http/tour-viewer-ws.js';
+import { LIVE_SOCKET_MESSAGES } from '@roomwalk/shared/schemas/socket-messages';
 import { createSignalingTokens } from '../src/services/live/signaling-token.js';
 
 const welcome = (c: LiveClient) => c.next((m) => m.type === 'roomwalk_welcome', 'welcome');
@@ -120,7 +121,7 @@ describe.each(DB_KINDS)('live viewing socket on %s', (kind) => {
     const lead = await createLead(t, tour.globalId);
     const stranger = await seedUser(t.app);
     const cases: Array<[Record<string, string>, number, Record<string, string>?]> = [
-      [{ tourId: tour.globalId }, CLOSE_CODES.unauthorised],
+      [{ tourId: tour.globalId, token: '' }, CLOSE_CODES.unauthorised],
       [{ tourId: tour.globalId, session: lead.session, token: 'nonsense' }, CLOSE_CODES.unauthorised],
       [{ tourId: tour.globalId, session: lead.session, token: stranger.token }, CLOSE_CODES.forbidden],
       [
@@ -160,6 +161,27 @@ describe.each(DB_KINDS)('live viewing socket on %s', (kind) => {
       exp: Math.floor(Date.now() / 1000) - 5,
     });
     expect((await client({ tourId: tour.globalId, token: expired }).closed).code).toBe(CLOSE_CODES.sessionExpired);
+  });
+
+  it('takes the credentials as the first message (roomwalk_live_hello), none in the URL; anything else first closes with 4001', async () => {
+    const lead = await createLead(t, tour.globalId);
+    const viewer = client({ tourId: tour.globalId });
+    await viewer.opened;
+    viewer.send({ type: LIVE_SOCKET_MESSAGES.hello, token: lead.token });
+    expect(await welcome(viewer)).toMatchObject({ role: 'viewer', userId: lead.userId, session: lead.session });
+    const host = client({ tourId: tour.globalId, session: lead.session });
+    await host.opened;
+    host.send({ type: LIVE_SOCKET_MESSAGES.hello, token: agent.token });
+    expect(await welcome(host)).toMatchObject({ role: 'host' });
+    // A scroll before the credentials is no credential; nor is a hello with a forged token.
+    const early = client({ tourId: tour.globalId });
+    await early.opened;
+    early.send({ type: LIVE_SOCKET_MESSAGES.scrolling, data: { frameIndex: 3 } });
+    expect((await early.closed).code).toBe(CLOSE_CODES.unauthorised);
+    const forged = client({ tourId: tour.globalId });
+    await forged.opened;
+    forged.send({ type: LIVE_SOCKET_MESSAGES.hello, token: 'nonsense' });
+    expect((await forged.closed).code).toBe(CLOSE_CODES.unauthorised);
   });
 
   it('closes the room when the session expires: "Session expired" with 4002', async () => {

@@ -10,6 +10,7 @@ import {
   FINAL_CLOSE_CODES,
   LIVE_MESSAGES,
   closeText,
+  helloMessage,
   socketUrl,
   type ServerMessage,
   type WelcomeMessage,
@@ -140,15 +141,7 @@ export class LiveSocket {
     const Impl = this.opts.WebSocketImpl ?? globalThis.WebSocket;
     let ws: WebSocket;
     try {
-      ws = new Impl(
-        socketUrl(this.opts.url, {
-          tourId: this.opts.tourId,
-          session: this.opts.session ?? null,
-          token: this.opts.token,
-          access: grantFor(this.opts.tourId),
-          link: this.opts.link,
-        }),
-      );
+      ws = new Impl(socketUrl(this.opts.url, { tourId: this.opts.tourId, session: this.opts.session ?? null }));
     } catch {
       this.wanted = false;
       this.setStatus({ state: 'failed', message: LIVE_TEXTS.websocketCreateFailed });
@@ -157,6 +150,11 @@ export class LiveSocket {
     this.ws = ws;
     this._welcome = null;
     if (this.attempts === 0) this.setStatus({ state: 'connecting' });
+    // The credentials go as the first message, not in the URL (docs/access-and-privacy.md: no capability in a URL).
+    ws.onopen = () => {
+      if (this.ws === ws)
+        ws.send(helloMessage({ token: this.opts.token, access: grantFor(this.opts.tourId), link: this.opts.link }));
+    };
     ws.onmessage = (ev: MessageEvent) => {
       // Parsed against the shared schema; what does not parse (a newer server's message, a broken one) is dropped.
       const m = parseSocketMessage(liveServerMessageSchema, String(ev.data)) as ServerMessage | null;

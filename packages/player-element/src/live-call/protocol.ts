@@ -122,18 +122,23 @@ export function sessionFromToken(token: string): string | null {
 }
 
 /** The socket URL for a server base (http, https, ws or wss). */
-export function socketUrl(
-  base: string,
-  q: { tourId: string; session?: string | null; token: string; access?: string | undefined; link?: string | undefined },
-): string {
+export function socketUrl(base: string, q: { tourId: string; session?: string | null }): string {
   const u = new URL('/ws/tour-viewer-events', base.replace(/^http/, 'ws'));
   u.searchParams.set('tourId', q.tourId);
   if (q.session) u.searchParams.set('session', q.session);
-  u.searchParams.set('token', q.token);
-  // A password tour's visitor joins with the grant its password gave (the server checks it as the tour query does).
-  if (q.access) u.searchParams.set('access', q.access);
-  // A visitor through an audience link that hides rooms counts the link's frames: the server moves scrolls between
-  // them.
-  if (q.link) u.searchParams.set('link', q.link);
   return u.toString();
+}
+
+/**
+ * The socket's first message: the credentials, never in its URL (proxies log URLs). A password tour's visitor joins
+ * with the grant and pass the tour query sends (the server checks them as that query does); a visitor through an
+ * audience link that hides rooms names the link (the server moves scrolls between its frames and the tour's).
+ */
+export function helloMessage(q: { token: string; access?: string | undefined; link?: string | undefined }): string {
+  return JSON.stringify({
+    type: LIVE_SOCKET_MESSAGES.hello,
+    token: q.token,
+    ...(q.access ? { access: q.access } : {}),
+    ...(q.link ? { link: q.link } : {}),
+  });
 }

@@ -1,5 +1,5 @@
 /**
- * GET /ws/tour-viewer-events?tourId=&session=&token=&access= — the live viewing socket (docs/live-viewing.md): scroll
+ * GET /ws/tour-viewer-events?tourId=&session= — the live viewing socket (docs/live-viewing.md): scroll
  * sync (`roomwalk_scrolling`) and WebRTC signalling (`roomwalk_signal`) in rooms of one tour and viewing session. With
  * `lead=` instead, a visitor waiting at a lead gate for the agent's approval (lead-gate-socket.ts).
  *
@@ -18,7 +18,9 @@ import {
   clientScrollingSchema,
   clientSignalSchema,
   LIVE_SOCKET_MESSAGES,
+  liveHelloSchema,
   MAX_FRAME_INDEX,
+  parseSocketMessage,
 } from '@roomwalk/shared/schemas/socket-messages';
 import type { Services } from '../services/services.js';
 import { resolveAuth } from '../services/resolve-auth.js';
@@ -50,6 +52,8 @@ export const LIVE_LIMITS = {
   perSecond: 50,
   /** Messages a client may send before it is authenticated. */
   preAuthMessages: 20,
+  /** How long a socket may take to send its credentials (its first message) before it is closed. */
+  helloMs: 10_000,
   heartbeatMs: 30_000,
   maxFrameIndex: MAX_FRAME_INDEX,
   /**
@@ -114,7 +118,21 @@ function parseTourId(raw: string | null): string | null {
   return UUID.test(id) ? id.toLowerCase() : null;
 }
 
-async function admit(services: Services, req: IncomingMessage): Promise<Admission> {
+/** A participant's credentials: its first message's (`roomwalk_live_hello`), or an older client's URL parameters. */
+interface Credentials {
+  token: string | null;
+  access: string | null;
+  link: string | null;
+}
+
+function credentialsOf(data: RawData): Credentials | null {
+  const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+  if (raw.length > LIVE_LIMITS.signalMessageBytes) return null;
+  const hello = parseSocketMessage(liveHelloSchema, raw.toString('utf8'));
+  return hello ? { token: hello.token, access: hello.access ?? null, link: hello.link ?? null } : null;
+}
+
+async function admit(services: Services, req: IncomingMessage, creds: Credentials): Promise<Admission> {
   const url = new URL(req.url ?? '/', 'http://local');
   // A visitor's signalling token (from tourLeadCreate on the listing page) works from any origin: an embed by script
   // tag runs on the listing site's own origin. The host's tokens stay limited to our origins and
@@ -124,7 +142,7 @@ async function admit(services: Services, req: IncomingMessage): Promise<Admissio
   const sessionParam = url.searchParams.get('session');
   if (!tourId || (sessionParam !== null && !UUID.test(sessionParam)))
     return { ok: false, code: CLOSE_CODES.badRequest, reason: 'A valid tourId is required' };
-  const token = url.searchParams.get('token');
+  const token = creds.token;
   if (!token) return { ok: false, code: CLOSE_CODES.unauthorised, reason: 'Unauthorised' };
 
   let role: LiveRole;
@@ -144,9 +162,9 @@ async function admit(services: Services, req: IncomingMessage): Promise<Admissio
     userId = signal.claims.userId;
     // A visitor's token outlives changes of the tour's access: the visitor must be let in now, as the tour query asks.
     if (role === LIVE_ROLES.viewer) {
-      const refused = await liveViewerRefusal(services, tourId, url.searchParams.get('access'));
+      const refused = await liveViewerRefusal(services, tourId, creds.access);
       if (refused) return { ok: false, code: CLOSE_CODES.forbidden, reason: refused };
-      const link = url.searchParams.get('link');
+      const link = creds.link;
       if (link) {
         const seen = await viewerLinkFrames(services, tourId, link);
         if (!seen.ok) return { ok: false, code: CLOSE_CODES.forbidden, reason: 'This link is no longer available' };
@@ -303,66 +321,91 @@ export async function registerTourViewerWs(app: FastifyInstance, services: Servi
         socket.send(JSON.stringify({ type: SOCKET_MESSAGES.error, code: 'BAD_MESSAGE', message: parsed.error }));
     };
 
+    // Credentials come as the first message (an older client's `token=` in the URL is still taken; the URL is never
+    // logged here, but a proxy in front would log it).
+    const url = new URL(req.url ?? '/', 'http://local');
+    let admitting = false;
+    let helloTimer: NodeJS.Timeout | undefined;
     socket.on('message', (data, isBinary) => {
       if (peer) return onMessage(data, isBinary);
+      if (!admitting) {
+        clearTimeout(helloTimer);
+        const creds = isBinary ? null : credentialsOf(data);
+        if (!creds) return close(CLOSE_CODES.unauthorised, 'Unauthorised');
+        return enter(creds);
+      }
       if (early.push({ data, isBinary }) > LIVE_LIMITS.preAuthMessages) close(CLOSE_CODES.rateLimited, 'Rate limited');
     });
     socket.on('close', () => {
       closed = true;
       clearTimeout(expiry);
+      clearTimeout(helloTimer);
       if (peer) hub.leave(peer);
     });
 
-    admit(services, req)
-      .then((a) => {
-        if (closed) return;
-        if (!a.ok) return close(a.code, a.reason);
-        const tourGlobalId = encodeId('Tour', a.tourId);
-        frames = a.frames ?? null;
-        const seen = frames;
-        peer = {
-          peerId: randomUUID(),
-          role: a.role,
-          userId: a.userId,
-          room: roomKey(a.tourId, a.sessionId),
-          joinedAt: Date.now(),
-          tourGlobalId,
-          send: (text) => {
-            if (socket.readyState === WebSocket.OPEN)
-              socket.send(seen ? mapScrollText(text, (f) => tourToViewer(seen, f)) : text);
-          },
-          close,
-        };
-        const joined = hub.join(peer);
-        if (!joined.ok) {
-          peer = null;
-          return close(joined.code, joined.reason);
-        }
-        const present = joined.present;
-        socket.send(
-          JSON.stringify({
-            type: SOCKET_MESSAGES.welcome,
-            peerId: peer.peerId,
+    const enter = (creds: Credentials) => {
+      admitting = true;
+      admit(services, req, creds)
+        .then((a) => {
+          if (closed) return;
+          if (!a.ok) return close(a.code, a.reason);
+          const tourGlobalId = encodeId('Tour', a.tourId);
+          frames = a.frames ?? null;
+          const seen = frames;
+          peer = {
+            peerId: randomUUID(),
             role: a.role,
             userId: a.userId,
-            tourId: tourGlobalId,
-            session: a.sessionId,
-            expireTime: a.expiresAt.toISOString(),
-            iceServers,
-            peers: present,
-          }),
-        );
-        expiry = setTimeout(
-          () => close(CLOSE_CODES.sessionExpired, 'Session expired'),
-          Math.min(a.expiresAt.getTime() - Date.now(), 2 ** 31 - 1),
-        );
-        expiry.unref();
-        for (const m of early.splice(0)) onMessage(m.data, m.isBinary);
-      })
-      .catch((err: unknown) => {
-        services.log.error({ err }, 'live viewing socket: admission failed');
-        close(1011, 'Server error');
+            room: roomKey(a.tourId, a.sessionId),
+            joinedAt: Date.now(),
+            tourGlobalId,
+            send: (text) => {
+              if (socket.readyState === WebSocket.OPEN)
+                socket.send(seen ? mapScrollText(text, (f) => tourToViewer(seen, f)) : text);
+            },
+            close,
+          };
+          const joined = hub.join(peer);
+          if (!joined.ok) {
+            peer = null;
+            return close(joined.code, joined.reason);
+          }
+          const present = joined.present;
+          socket.send(
+            JSON.stringify({
+              type: SOCKET_MESSAGES.welcome,
+              peerId: peer.peerId,
+              role: a.role,
+              userId: a.userId,
+              tourId: tourGlobalId,
+              session: a.sessionId,
+              expireTime: a.expiresAt.toISOString(),
+              iceServers,
+              peers: present,
+            }),
+          );
+          expiry = setTimeout(
+            () => close(CLOSE_CODES.sessionExpired, 'Session expired'),
+            Math.min(a.expiresAt.getTime() - Date.now(), 2 ** 31 - 1),
+          );
+          expiry.unref();
+          for (const m of early.splice(0)) onMessage(m.data, m.isBinary);
+        })
+        .catch((err: unknown) => {
+          services.log.error({ err }, 'live viewing socket: admission failed');
+          close(1011, 'Server error');
+        });
+    };
+    if (url.searchParams.has('token'))
+      enter({
+        token: url.searchParams.get('token'),
+        access: url.searchParams.get('access'),
+        link: url.searchParams.get('link'),
       });
+    else {
+      helloTimer = setTimeout(() => close(CLOSE_CODES.unauthorised, 'Unauthorised'), LIVE_LIMITS.helloMs);
+      helloTimer.unref();
+    }
   });
 
   const heartbeat = setInterval(() => {

@@ -10,6 +10,8 @@ import { MESSAGE_TYPES, WIRE_PREFIX } from '../constants.js';
 
 /** Live viewing: scroll sync, the call's signalling, and the room's own notices. */
 export const LIVE_SOCKET_MESSAGES = {
+  /** A participant's credentials, its first message (never in the socket's URL, which proxies log). */
+  hello: `${WIRE_PREFIX}_live_hello`,
   scrolling: MESSAGE_TYPES.scrolling,
   signal: `${WIRE_PREFIX}_signal`,
   welcome: `${WIRE_PREFIX}_welcome`,
@@ -56,6 +58,17 @@ export const clientSignalSchema = z.object({
   type: z.literal(LIVE_SOCKET_MESSAGES.signal),
   data: signalDataSchema,
   to: z.string().optional().catch(undefined),
+});
+
+/**
+ * A live participant's first message: its signalling or session token, and for a visitor the tour's access (grant and
+ * pass, as the tour query sends them) and an audience link's token.
+ */
+export const liveHelloSchema = z.object({
+  type: z.literal(LIVE_SOCKET_MESSAGES.hello),
+  token: z.string().min(1).max(4096),
+  access: z.string().max(4096).optional(),
+  link: z.string().max(512).optional(),
 });
 
 /** The waiter's first message: the wait credential tourLeadCreate answered. */
