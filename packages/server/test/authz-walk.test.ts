@@ -103,6 +103,14 @@ const CASES: Record<string, Case> = {
     doc: 'mutation($id: ID!) { tourLeadApprove(id: $id) { id } }',
     vars: (v) => ({ id: v.leadId }),
   },
+  'Mutation.tourLeadRevokePass': {
+    doc: 'mutation($id: ID!) { tourLeadRevokePass(id: $id) { id } }',
+    vars: (v) => ({ id: v.leadId }),
+  },
+  'Mutation.tourListedSet': {
+    doc: 'mutation($input: TourListedSetInput!) { tourListedSet(input: $input) { id } }',
+    vars: (v) => ({ input: { id: v.tourId, listed: true } }),
+  },
   'Mutation.tourAccessSet': {
     doc: 'mutation($input: TourAccessSetInput!) { tourAccessSet(input: $input) { id } }',
     vars: (v) => ({ input: { id: v.tourId, access: 'COMPANY' } }),
