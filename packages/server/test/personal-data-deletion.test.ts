@@ -24,6 +24,7 @@ const PREVIEW =
   'query { accountDeletionPreview { allowed refusal consequences companyToo tours graceDays deleteAfter needsPassword } }';
 const REQUEST = 'mutation($p: String) { accountDeletionRequest(password: $p) { status deleteAfter } }';
 const ME = 'query { me { user { username } } }';
+const CANCELLED = 'query { me { deletionCancelledAt } }';
 const DAY = 86_400_000;
 
 describe.each(DB_KINDS)('account deletion on %s', (kind) => {
@@ -271,6 +272,14 @@ describe.each(DB_KINDS)('account deletion on %s', (kind) => {
     ).toBeUndefined();
     expect((await t.gql(ME, {}, again.body.access_token)).data.me.user.username).toBe(sam.user.username);
     expect((await t.gql(ME, {}, earlyToken)).errors?.[0]?.extensions?.code).toBe(ERROR_CODES.UNAUTHENTICATED);
+    // The sign-in answer says the deletion was cancelled, and `me` keeps when (the Your data card shows it).
+    expect(again.body.deletion_cancelled).toBe(true);
+    const cancelledAt = (await t.gql(CANCELLED, {}, again.body.access_token)).data.me.deletionCancelledAt as string;
+    expect(Math.abs(Date.parse(cancelledAt) - Date.now())).toBeLessThan(10 * 60_000);
+    // Signing in once more, with nothing to cancel, says nothing and keeps the date.
+    const third = await login(t, sam.user.username);
+    expect(third.body.deletion_cancelled).toBeUndefined();
+    expect((await t.gql(CANCELLED, {}, third.body.access_token)).data.me.deletionCancelledAt).toBe(cancelledAt);
   });
 
   it('refuses the last member while a paid plan still renews', async () => {

@@ -37,6 +37,8 @@ interface UsersTable {
   oidc_issuer: string | null;
   oidc_subject: string | null;
   created_at: Timestamp;
+  /** When signing in last cancelled this account's deletion (migration 0245); null when none was. */
+  deletion_cancelled_at: NullableTimestamp;
 }
 
 interface UserProfilesTable {

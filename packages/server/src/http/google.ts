@@ -54,9 +54,12 @@ export async function registerGoogleRoutes(app: FastifyInstance, services: Servi
         const { identity, extras } = await client.complete(code, state);
         const user = await signInWithOidc(services, identity, extras, str(req.body?.gToken), req.ip);
         const session = await issueSession(services, user);
-        return reply
-          .header('cache-control', 'no-store')
-          .send({ token: session.token, email: user.username, roles: session.roles });
+        return reply.header('cache-control', 'no-store').send({
+          token: session.token,
+          email: user.username,
+          roles: session.roles,
+          ...(session.deletionCancelled ? { deletionCancelled: true } : {}),
+        });
       } catch (err) {
         if (err instanceof OidcError || err instanceof OidcSignInRefused) {
           req.log.info({ reason: err.message }, 'Google sign-in refused');

@@ -65,12 +65,17 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: Servic
         return refuse(reply, ERROR_CODES.INVALID_CREDENTIALS, ERROR_TEXTS.loginFailed, { error: 'invalid_grant' });
       await attempt.refund();
       const session = await issueSession(services, user);
-      return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send({
-        access_token: session.token,
-        token_type: 'Bearer',
-        expires_in: session.expiresIn,
-        roles: session.roles,
-      });
+      return reply
+        .header('cache-control', 'no-store')
+        .header('pragma', 'no-cache')
+        .send({
+          access_token: session.token,
+          token_type: 'Bearer',
+          expires_in: session.expiresIn,
+          roles: session.roles,
+          // Signing in cancelled the account's deletion: the console says so on screen.
+          ...(session.deletionCancelled ? { deletion_cancelled: true } : {}),
+        });
     },
   );
 }

@@ -85,9 +85,9 @@ async function sendActivationMail(services: Services, user: UserRow, token: stri
 export async function issueSession(
   services: Services,
   user: UserRow,
-): Promise<{ token: string; roles: string[]; expiresIn: number }> {
-  // Signing in within an account deletion's grace period cancels it (docs/data-retention.md).
-  await cancelDeletionOnSignIn(services, user.id);
+): Promise<{ token: string; roles: string[]; expiresIn: number; deletionCancelled: boolean }> {
+  // Signing in within an account deletion's grace period cancels it (docs/data-retention.md); the answer says so.
+  const deletionCancelled = await cancelDeletionOnSignIn(services, user.id);
   const license = await getLicense(services.db, user.company_id);
   const roles = rolesFor(user, license, serverNow(services));
   // The session names the credentials' stamp it is issued under (services/resolve-auth.ts).
@@ -102,7 +102,7 @@ export async function issueSession(
     roles,
     credentialsChangedAt: credentialsStamp(stamp?.at),
   });
-  return { token, roles, expiresIn: services.config.TOKEN_TTL_SECONDS };
+  return { token, roles, expiresIn: services.config.TOKEN_TTL_SECONDS, deletionCancelled };
 }
 
 /** Password sign-in: the user, or null for an unknown email and a wrong password alike (same work, same answer). */

@@ -33,6 +33,7 @@ import * as m0220 from './0220-lead-gate-link.js';
 import * as m0225 from './0225-photo-source-key.js';
 import * as m0232 from './0232-lead-gate-pass-version.js';
 import * as m0240 from './0240-tour-sharing.js';
+import * as m0245 from './0245-deletion-cancelled.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-accounts-and-tours': m0001,
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '0225-photo-source-key': m0225,
   '0232-lead-gate-pass-version': m0232,
   '0240-tour-sharing': m0240,
+  '0245-deletion-cancelled': m0245,
 };

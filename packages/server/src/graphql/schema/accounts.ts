@@ -218,6 +218,12 @@ const MeRef = builder.objectRef<{ userId: string }>('Me').implement({
         return u;
       },
     }),
+    deletionCancelledAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: "When signing in last cancelled this account's deletion; null when none was.",
+      resolve: async ({ userId }, _a, ctx) => (await userById(ctx.services, userId))?.deletion_cancelled_at ?? null,
+    }),
   }),
 });
 

@@ -271,7 +271,7 @@ export async function confirmDeletionLink(
   }
 }
 
-/** Signing in within the grace period cancels the deletion (and says so by mail). */
+/** Signing in within the grace period cancels the deletion (says so by mail, and records when on the user's row). */
 export async function cancelDeletionOnSignIn(services: Services, userId: string): Promise<boolean> {
   const gone = await services.db
     .deleteFrom('account_deletions')
@@ -279,6 +279,8 @@ export async function cancelDeletionOnSignIn(services: Services, userId: string)
     .returning('user_id')
     .executeTakeFirst();
   if (!gone) return false;
+  // Kept so the console can say so on screen and on the Your data card.
+  await services.db.updateTable('users').set({ deletion_cancelled_at: new Date() }).where('id', '=', userId).execute();
   const user = await services.db
     .selectFrom('users')
     .leftJoin('user_profiles', 'user_profiles.user_id', 'users.id')
