@@ -54,26 +54,30 @@ async function postJson(
 
 const basicAuth = () => `Basic ${btoa(`${OAUTH_CLIENT.id}:${OAUTH_CLIENT.secret}`)}`;
 
-/** POST /oauth/token with the password grant; resolves to the access token. */
-export async function passwordLogin(username: string, password: string, turnstileToken?: string): Promise<string> {
+/** POST /oauth/token with the password grant; resolves to the access token, and whether signing in cancelled a deletion. */
+export async function passwordLogin(
+  username: string,
+  password: string,
+  turnstileToken?: string,
+): Promise<{ token: string; deletionCancelled: boolean }> {
   const headers: Record<string, string> = { Authorization: basicAuth() };
   if (turnstileToken) headers['X-Turnstile-Token'] = turnstileToken;
   const data = await postJson('/oauth/token', { username, password, grant_type: 'password' }, headers);
   const token = str(data.access_token);
   if (!token) throw new AuthError(undefined, 200);
-  return token;
+  return { token, deletionCancelled: data.deletion_cancelled === true };
 }
 
-/** POST /auth/google/user with the provider's code and state; resolves to { token, email }. */
+/** POST /auth/google/user with the provider's code and state; resolves to { token, email, deletionCancelled }. */
 export async function googleLogin(
   code: string,
   state: string,
   gToken: string | null,
-): Promise<{ token: string; email: string }> {
+): Promise<{ token: string; email: string; deletionCancelled: boolean }> {
   const data = await postJson('/auth/google/user', { code, state, gToken });
   const token = str(data.token);
   if (!token) throw new AuthError(undefined, 200);
-  return { token, email: str(data.email) ?? '' };
+  return { token, email: str(data.email) ?? '', deletionCancelled: data.deletionCancelled === true };
 }
 
 /** GET /auth/google/url: the identity provider's authorization address; the provider returns to /signup/google. */

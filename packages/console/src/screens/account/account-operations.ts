@@ -72,6 +72,7 @@ export const UserActivationEmailResendMutation = graphql(`
 export const DataExportQuery = graphql(`
   query DataExport {
     dataExport { status progress progressText error downloadURL expiresAt requestedAt }
+    me { deletionCancelledAt }
   }
 `);
 

@@ -34,6 +34,7 @@ export function useDataExport() {
 
   return {
     view: exportView(current),
+    deletionCancelledAt: data?.me?.deletionCancelledAt ?? null,
     loadError: error && !data ? describeFailure(error) : null,
     fetching,
     starting,

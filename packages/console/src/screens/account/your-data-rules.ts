@@ -53,6 +53,9 @@ function longDate(iso: string, withTime = false): string {
   return withTime ? `${date}, ${d.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' })}` : date;
 }
 
+/** The card's trace of a deletion that signing in cancelled. */
+export const deletionCancelledText = (at: string) => `Deletion cancelled on ${longDate(at)} when you signed in.`;
+
 /** What the dialog says once the deletion is scheduled; the user is signed out when they close it. */
 export const scheduledText = (deleteAfter: string) =>
   `Your account will be deleted on ${longDate(deleteAfter)}. We mailed you what goes. Changed your mind? Sign in before then and the deletion is cancelled.`;

@@ -7,7 +7,7 @@ import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
 import { DeleteAccountDialog } from './delete-account-dialog.js';
 import { useDataExport } from './use-your-data.js';
-import { YOUR_DATA_TEXTS } from './your-data-rules.js';
+import { deletionCancelledText, YOUR_DATA_TEXTS } from './your-data-rules.js';
 import './your-data.css';
 
 export function YourDataCard({ onSignedOut }: { onSignedOut: () => void }) {
@@ -61,6 +61,11 @@ export function YourDataCard({ onSignedOut }: { onSignedOut: () => void }) {
 
       <h3 className="your-data-heading">Delete account</h3>
       <p className="field-hint">{YOUR_DATA_TEXTS.deleteIntro}</p>
+      {ex.deletionCancelledAt ? (
+        <p className="your-data-note" data-testid="deletion-cancelled">
+          {deletionCancelledText(ex.deletionCancelledAt)}
+        </p>
+      ) : null}
       <SlButton variant="danger" outline onClick={() => setDeleting(true)} data-testid="delete-account">
         <SlIcon slot="prefix" name="trash" />
         {YOUR_DATA_TEXTS.deleteButton}

@@ -110,6 +110,24 @@ describe('your data', () => {
     expect(within(card).getByTestId('export-state').textContent).toMatch(/the link works until 29 November 2026/);
   });
 
+  it('keeps a trace of a deletion that signing in cancelled', async () => {
+    renderPage(<AccountPage />, {
+      path: '/account',
+      roles: ADMIN_ROLES,
+      answers: {
+        ...ACCOUNT,
+        DataExport: () => ({
+          dataExport: null,
+          me: { __typename: 'Me', deletionCancelledAt: '2026-12-03T09:30:00Z' },
+        }),
+      },
+    });
+    const card = await screen.findByRole('region', { name: 'Your data' });
+    expect((await within(card).findByTestId('deletion-cancelled')).textContent).toBe(
+      'Deletion cancelled on 3 December 2026 when you signed in.',
+    );
+  });
+
   it('tells the last admin why they cannot leave yet, with the way to the Team page', async () => {
     const { calls } = renderPage(<AccountPage />, {
       path: '/account',

@@ -23,3 +23,6 @@ export function activationOutcome(
  */
 export const resetFailureSaysWhy = (code: FailureCode | null): boolean =>
   code === ERROR_CODES.INVALID_TOKEN || code === ERROR_CODES.NOT_AVAILABLE_YET;
+
+/** Said after a sign-in that cancelled the account's deletion (the server also mails it). */
+export const DELETION_CANCELLED_NOTICE = 'Your account deletion was cancelled because you signed in.';

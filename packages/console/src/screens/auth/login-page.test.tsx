@@ -46,6 +46,32 @@ describe('login page', () => {
     expect(store.prevLoginMethod()).toBe('roomwalk');
   });
 
+  it('says on screen when signing in cancelled the account deletion, and nothing otherwise', async () => {
+    const token = validToken(['free']);
+    let cancelled = true;
+    const api = stubFetch({
+      '/oauth/token': () => ({ body: { access_token: token, ...(cancelled ? { deletion_cancelled: true } : {}) } }),
+    });
+    vi.stubGlobal('fetch', api.impl);
+    const user = userEvent.setup();
+    const first = renderRoute(<LoginPage />, { path: '/login', route: '/login' });
+    await user.type(screen.getByLabelText('Email'), 'agent@example.com');
+    await user.type(screen.getByLabelText('Password'), 'Secret123');
+    fireEvent.submit(screen.getByRole('form', { name: 'Log in' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/'));
+    expect(await screen.findByText('Your account deletion was cancelled because you signed in.')).toBeInTheDocument();
+    first.unmount();
+
+    cancelled = false;
+    renderRoute(<LoginPage />, { path: '/login', route: '/login' });
+    await user.type(screen.getByLabelText('Email'), 'agent@example.com');
+    await user.type(screen.getByLabelText('Password'), 'Secret123');
+    fireEvent.submit(screen.getByRole('form', { name: 'Log in' }));
+    await waitFor(() => expect(api.calls).toHaveLength(2));
+    await waitFor(() => expect(screen.getByTestId('location')).not.toHaveTextContent('/login'));
+    expect(screen.queryByText('Your account deletion was cancelled because you signed in.')).toBeNull();
+  });
+
   it('shows the server message of a 401 in the failure dialog', async () => {
     vi.stubGlobal(
       'fetch',

@@ -15,6 +15,8 @@ import { useSession, useSessionStore } from '../../session/session-context.js';
 import { returnPath } from '../../routes/guards.js';
 import { FormField, shouldShow } from '../../ui/form-field.js';
 import { HumanCheck } from '../../ui/human-check.js';
+import { useSnackbar } from '../../ui/snackbar.js';
+import { DELETION_CANCELLED_NOTICE } from './auth-rules.js';
 import { AuthFailureDialog } from './auth-failure-dialog.js';
 import { AuthLayout } from './auth-layout.js';
 
@@ -37,6 +39,7 @@ export default function LoginPage() {
   const [status, setStatus] = useState<LoginStatus>('idle');
   const [failure, setFailure] = useState<string | null>(null);
   const [turnstileToken, setTurnstileToken] = useState('');
+  const notify = useSnackbar();
   const prev = store.prevLoginMethod();
   const { register, handleSubmit, formState } = useForm<LoginValues>({
     resolver: zodResolver(loginSchema),
@@ -49,9 +52,10 @@ export default function LoginPage() {
     const values = loginSchema.parse(raw);
     setStatus('loading');
     try {
-      const token = await passwordLogin(values.username, values.password, turnstileToken);
+      const { token, deletionCancelled } = await passwordLogin(values.username, values.password, turnstileToken);
       if (!store.login(token, LOGIN_METHODS.roomwalk)) throw new AuthError(undefined, 200);
       setStatus('success');
+      if (deletionCancelled) notify('info', DELETION_CANCELLED_NOTICE);
       navigate(returnPath(location.state), { replace: true });
     } catch (err) {
       setStatus('error');

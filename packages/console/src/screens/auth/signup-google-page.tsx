@@ -7,6 +7,8 @@ import { useSessionStore } from '../../session/session-context.js';
 import { Loading } from '../../ui/page.js';
 import { AuthLayout } from './auth-layout.js';
 import { GOOGLE_GTOKEN_KEY } from '../../ui/google-button.js';
+import { useSnackbar } from '../../ui/snackbar.js';
+import { DELETION_CANCELLED_NOTICE } from './auth-rules.js';
 
 export type GoogleLoginStatus = 'idle' | 'loading' | 'success' | 'error';
 
@@ -16,6 +18,7 @@ export default function SignupGooglePage() {
   const store = useSessionStore();
   const [status, setStatus] = useState<GoogleLoginStatus>('idle');
   const started = useRef(false);
+  const notify = useSnackbar();
 
   useEffect(() => {
     if (started.current) return;
@@ -31,13 +34,14 @@ export default function SignupGooglePage() {
     const gToken = q.get('gToken') ?? safeSessionStorage().getItem(GOOGLE_GTOKEN_KEY);
     safeSessionStorage().removeItem(GOOGLE_GTOKEN_KEY);
     googleLogin(code, state, gToken)
-      .then(({ token }) => {
+      .then(({ token, deletionCancelled }) => {
         if (!store.login(token, LOGIN_METHODS.google)) throw new Error('invalid token');
         setStatus('success');
+        if (deletionCancelled) notify('info', DELETION_CANCELLED_NOTICE);
         navigate('/', { replace: true });
       })
       .catch(() => setStatus('error'));
-  }, [location.search, navigate, store]);
+  }, [location.search, navigate, store, notify]);
 
   return (
     <AuthLayout title="Sign in with Google">

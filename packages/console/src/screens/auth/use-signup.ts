@@ -102,7 +102,7 @@ export function useSignup() {
     safeSessionStorage().removeItem('roomwalk.signup-params');
     setStatus('success');
     try {
-      const token = await passwordLogin(values.email, values.password, values.turnstileToken);
+      const { token } = await passwordLogin(values.email, values.password, values.turnstileToken);
       if (store.login(token, LOGIN_METHODS.roomwalk)) {
         navigate('/', { replace: true });
         return;
