@@ -51,8 +51,6 @@ export function Dialog({ open, label, onClose, children, footer, fullscreen, per
         if (el && typeof el.focus === 'function' && el.isConnected) el.focus();
       }}
     >
-      {/* Snackbars while this dialog is open: at the top of its body, clear of the footer's buttons. */}
-      {open ? <div className="dialog-toasts" ref={toastHost} /> : null}
       {open ? (
         fullscreen ? (
           // The long document scrolls in its own focusable region, so keyboard users can scroll it (WCAG 2.1.1).
@@ -64,9 +62,14 @@ export function Dialog({ open, label, onClose, children, footer, fullscreen, per
           children
         )
       ) : null}
-      {open && footer ? (
-        <div slot="footer" className="dialog-footer">
-          {footer}
+      {/*
+        Snackbars while this dialog is open: in its footer, above the buttons, outside the body that scrolls. In the
+        body (even sticky at its top) a toast lay over the text scrolled under it on a phone.
+      */}
+      {open ? (
+        <div slot="footer" className="dialog-footer-area">
+          <div className="dialog-toasts" ref={toastHost} />
+          {footer ? <div className="dialog-footer">{footer}</div> : null}
         </div>
       ) : null}
     </SlDialog>

@@ -1,9 +1,10 @@
 /**
- * Snackbars stay clear of an open dialog's buttons: they show inside the dialog's body, and back at the screen's edge
- * once it closes.
+ * Snackbars stay clear of an open dialog's text and buttons: they show in the dialog's footer above its buttons, outside
+ * the body that scrolls (sticky at the body's top they lay over the text scrolled under them on a phone), and back at
+ * the screen's edge once it closes.
  */
 import { describe, expect, it } from 'vitest';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { useState } from 'react';
 import { Dialog } from './dialog.js';
 import { SnackbarProvider, useSnackbar } from './snackbar.js';
@@ -32,7 +33,7 @@ function Screen() {
 }
 
 describe('snackbars and dialogs', () => {
-  it('shows a snackbar in the open dialog body, outside its footer; after it closes, at the screen edge', () => {
+  it('shows a snackbar in the open dialog footer above its buttons, outside the scrolling body; after it closes, at the screen edge', () => {
     render(
       <SnackbarProvider>
         <Screen />
@@ -42,8 +43,16 @@ describe('snackbars and dialogs', () => {
     const toast = screen.getByText('Failed to save profile');
     const dialog = document.querySelector('sl-dialog')!;
     expect(dialog.contains(toast)).toBe(true);
-    expect(toast.closest('.dialog-toasts')).not.toBeNull();
-    expect(toast.closest('[slot="footer"]')).toBeNull();
+    const region = toast.closest('.dialog-toasts')!;
+    expect(region).not.toBeNull();
+    // Slotted into the footer (which does not scroll with the body), not into the body beside the dialog's text...
+    const footer = toast.closest('[slot="footer"]')!;
+    expect(footer?.parentElement).toBe(dialog);
+    expect(within(dialog).getByText('fields').closest('[slot="footer"]')).toBeNull();
+    // ...and above the buttons, in the flow: not within them, and before them.
+    const buttons = footer.querySelector('.dialog-footer')!;
+    expect(buttons.contains(toast)).toBe(false);
+    expect(region.compareDocumentPosition(buttons) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
 
     act(() => fireEvent.click(screen.getByText('close')));
     fireEvent.click(screen.getByText('notify'));

@@ -1,8 +1,8 @@
 /**
  * Snackbars: success, warning, error and info, each with a close button, hidden after 4 s. While a
- * dialog is open they show at the top of the dialog's own body (a host the dialog registers), never over its buttons:
- * fixed at the bottom of the screen they lay over Cancel and Save, and outside a modal dialog no screen reader hears
- * them.
+ * dialog is open they show in the dialog's footer above its buttons (a host the dialog registers), outside the body
+ * that scrolls: fixed at the bottom of the screen they lay over Cancel and Save, sticky in the body over its text, and
+ * outside a modal dialog no screen reader hears them.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
