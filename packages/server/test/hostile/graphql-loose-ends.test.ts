@@ -108,19 +108,20 @@ describe('GraphQL loose ends', () => {
     );
   });
 
-  it('node(id) reads fields through the resolved type, and invites only for company admins', async () => {
+  it("node(id) reads fields through the resolved type; leads only for the tour's owner or an admin, invites only for company admins", async () => {
     const m = await t.gql(
       `query($id: ID!) { node(id: $id) { ... on Marker { name } } }`,
       { id: ids.Marker },
       owner.token,
     );
     expect(m.data.node).toEqual({ name: 'Kitchen' });
-    const l = await t.gql(
-      `query($id: ID!) { node(id: $id) { ... on TourLead { name email leadType } } }`,
-      { id: ids.TourLead },
-      member.token,
-    );
+    const LEAD = `query($id: ID!) { node(id: $id) { ... on TourLead { name email leadType } } }`;
+    const l = await t.gql(LEAD, { id: ids.TourLead }, owner.token);
     expect(l.data.node).toEqual({ name: 'Lerato', email: 'lead@example.com', leadType: 'CONTACT' });
+    // A standard member sees the leads of the tours they own only (docs/access-and-privacy.md), as for an unknown id.
+    const ofColleague = await t.gql(LEAD, { id: ids.TourLead }, member.token);
+    expect(ofColleague.errors).toBeUndefined();
+    expect(ofColleague.data.node).toBeNull();
     const byAdmin = await t.gql(
       `query($id: ID!) { node(id: $id) { ... on TeamInvite { email } } }`,
       { id: ids.TeamInvite },
