@@ -136,9 +136,14 @@ describe('Fast Travel drawer', () => {
     expect(p.shadowRoot!.querySelector('.top-bar')).to.equal(null);
   });
 
-  it('does not open by itself during live viewing', async () => {
-    const p = await readyPlayer({ 'tour-id': real.main, 'live-viewing': true });
-    expect(p.shadowRoot!.querySelector('tour-markers-drawer')).to.equal(null);
+  it('opens by itself with live viewing offered; only a host in a call keeps it closed', async () => {
+    // Live viewing merely offered (Talk to Agent not pressed): the drawer's rule is as for any tour.
+    const offered = await readyPlayer({ 'tour-id': real.main, 'live-viewing': true });
+    expect(drawer(offered), 'opens with room beside the canvas').to.exist;
+    cleanup();
+    // A host opened with its viewing session (Join): the call panel takes the room.
+    const host = await readyPlayer({ 'tour-id': real.main, 'live-viewing': true, 'live-session': 'session-1' });
+    expect(host.shadowRoot!.querySelector('tour-markers-drawer')).to.equal(null);
   });
 });
 
