@@ -2,7 +2,8 @@
  * The console's rough edges on a phone, in portrait (390x844) and landscape (844x390) with touch, against
  * the real server: a file of random bytes named .mp4 is refused before a byte is uploaded; the same file sent anyway
  * fails with its reason, whole, under its own "Failed Tours" heading; every tick on the plan cards is one size. And on
- * a desktop (1280x800) and a phone (390x844): the tour dialog's "Copy link" sits level with the title, not above it.
+ * a desktop (1280x800) and a phone (390x844): the tour dialog's "Copy link" sits level with the title, not above it,
+ * and on the phone it is its icon only, so the title does not wrap beside it.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { ERROR_TEXTS } from '@roomwalk/shared';
@@ -177,7 +178,7 @@ for (const vp of [
       // Beside the title: to its right, not overlapping it, within the panel.
       expect(c.x, 'Copy link right of the title').toBeGreaterThanOrEqual(t.x + t.width - 1);
       expect(c.x + c.width).toBeLessThanOrEqual(panel.x + panel.width + 1);
-      // Level with the title (two lines on a desktop, four on a phone): its middle on the title's middle, its top
+      // Level with the title (one or two lines): its middle on the title's middle, its top
       // not above the title's first line.
       const middle = c.y + c.height / 2;
       expect(Math.abs(middle - (text.top + text.bottom) / 2), 'Copy link level with the title').toBeLessThanOrEqual(
@@ -187,6 +188,16 @@ for (const vp of [
       // Inside the header, clear of the panel's top edge.
       expect(c.y).toBeGreaterThanOrEqual(header.y);
       expect(c.y - panel.y, 'Copy link clear of the top edge').toBeGreaterThanOrEqual(16);
+      const lines = Math.round((text.bottom - text.top) / text.lineHeight);
+      console.log(
+        `${vp.name}: title ${Math.round(t.width)} px wide in ${lines} line(s), Copy link ${Math.round(c.width)} px`,
+      );
+      if (vp.touch) {
+        // Under 600 px Copy link is its icon (its name stays for screen readers), so the title keeps the header's
+        // width: two lines, where beside the worded button it wrapped to four.
+        expect(c.width, 'Copy link is its icon only').toBeLessThanOrEqual(56);
+        expect(lines, 'title lines beside Copy link').toBeLessThanOrEqual(2);
+      }
     });
   });
 }
