@@ -3,7 +3,7 @@
  * of the owning company"). Tour and User load through their node refs; the rest here. Each answers null to anyone
  * who may not read the object, exactly as for an id that does not exist, so ids cannot be probed.
  */
-import { mayManageLeadsOf } from '../../services/lead-gate/lead-rights.js';
+import { mayManageLeadsOfTour } from '../../services/lead-gate/lead-rights.js';
 import type { Context } from '../builder.js';
 import { builder, registerNodeLoader } from '../builder.js';
 import { companyById, inviteById, profileById } from '../../services/account-reads.js';
@@ -74,10 +74,5 @@ registerNodeLoader('TourLead', async (id, ctx) => {
   const lead = await leadById(ctx.services, id);
   if (!lead) return null;
   // Leads are the tour owner's and the company admins' (services/lead-gate/lead-rights.ts).
-  const tour = await ctx.services.db
-    .selectFrom('tours')
-    .select(['company_id', 'owner_id'])
-    .where('id', '=', lead.tourId)
-    .executeTakeFirst();
-  return tour && mayManageLeadsOf(auth, tour) ? lead : null;
+  return (await mayManageLeadsOfTour(ctx.services.db, auth, lead.tourId)) ? lead : null;
 });

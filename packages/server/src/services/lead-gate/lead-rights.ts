@@ -5,7 +5,7 @@
  * key, which acts as its company; and a super admin) sees, approves and revokes every lead of the company; a standard
  * member only the leads of the tours they own. A lead someone may not see is answered as not found.
  */
-import type { ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { AuthInfo } from '../../core/auth.js';
 import type { Database } from '../../db/types.js';
 
@@ -23,4 +23,14 @@ export function mayManageLeadsOf(auth: AuthInfo, tour: { company_id: string; own
 export function leadScope(eb: ExpressionBuilder<Database, 'tours'>, auth: AuthInfo) {
   const company = eb('tours.company_id', '=', auth.companyId);
   return seesCompanyLeads(auth) ? company : eb.and([company, eb('tours.owner_id', '=', auth.userId)]);
+}
+
+/** Whether the caller may see and decide on the leads of the tour with this id (false for an unknown tour). */
+export async function mayManageLeadsOfTour(db: Kysely<Database>, auth: AuthInfo, tourId: string): Promise<boolean> {
+  const tour = await db
+    .selectFrom('tours')
+    .select(['company_id', 'owner_id'])
+    .where('id', '=', tourId)
+    .executeTakeFirst();
+  return tour !== undefined && mayManageLeadsOf(auth, tour);
 }
