@@ -188,6 +188,8 @@ for (const vp of [
       // Inside the header, clear of the panel's top edge.
       expect(c.y).toBeGreaterThanOrEqual(header.y);
       expect(c.y - panel.y, 'Copy link clear of the top edge').toBeGreaterThanOrEqual(16);
+      // A dialog without buttons keeps no empty footer for toasts while none is up.
+      await expect(box.locator('[part="footer"]')).toBeHidden();
       const lines = Math.round((text.bottom - text.top) / text.lineHeight);
       console.log(
         `${vp.name}: title ${Math.round(t.width)} px wide in ${lines} line(s), Copy link ${Math.round(c.width)} px`,
@@ -201,3 +203,38 @@ for (const vp of [
     });
   });
 }
+
+test.describe('toasts in a dialog on a phone 390x844', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test('"Audience link created" shows above Sharing Options\' Close button, over none of its text', async ({
+    page,
+  }) => {
+    test.setTimeout(300_000);
+    const { email, title } = await agentWithTour();
+    await signIn(page, email);
+    await page.locator('.tour-card-button', { hasText: title }).tap();
+    await dialog(page, title).getByRole('button', { name: 'Generate QR Code' }).tap();
+    const sharing = dialog(page, 'Sharing Options');
+    await sharing.getByRole('button', { name: 'New audience link' }).tap();
+    await sharing.getByLabel('Name', { exact: true }).fill(`Open day ${stamp}`);
+    await sharing.getByRole('button', { name: 'Create link' }).tap();
+    const toast = sharing.locator('.snackbar', { hasText: 'Audience link created' });
+    await expect(toast).toBeVisible();
+    const [b, body, footer, close] = await Promise.all([
+      toast.locator('[part="base"]').first().boundingBox(),
+      sharing.locator('[part="body"]').boundingBox(),
+      sharing.locator('[part="footer"]').boundingBox(),
+      sharing.locator('.dialog-footer').getByRole('button', { name: 'Close' }).boundingBox(),
+    ]);
+    if (!b || !body || !footer || !close) throw new Error('the dialog is not laid out');
+    console.log(
+      `toast ${Math.round(b.y)}-${Math.round(b.y + b.height)}, body ${Math.round(body.y)}-${Math.round(body.y + body.height)}, Close from ${Math.round(close.y)}`,
+    );
+    // Not over the body's text (the part that scrolls), nor over the Close button: in the footer, above it.
+    expect(b.y, 'toast below the body').toBeGreaterThanOrEqual(body.y + body.height - 1);
+    expect(b.y).toBeGreaterThanOrEqual(footer.y - 1);
+    expect(b.y + b.height, 'toast above Close').toBeLessThanOrEqual(close.y + 1);
+    expect(b.y + b.height).toBeLessThanOrEqual(844);
+  });
+});
