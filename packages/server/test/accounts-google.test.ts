@@ -14,6 +14,7 @@ import {
 } from '@roomwalk/shared';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser } from './helpers/seed.js';
+import { scheduleDeletion } from '../src/services/personal-data/account-deletion.js';
 import { login, register, tokenFromLink, uniqueEmail, waitForMail } from './helpers/accounts.js';
 
 const CLIENT = { id: 'roomwalk-web', secret: 'oidc-test-secret' };
@@ -195,6 +196,20 @@ describe.each(DB_KINDS)('Google sign-in (OpenID Connect) on %s', (kind) => {
     expect(again.status).toBe(200);
     expect(again.body.email).toBe(email);
     expect(decodeToken(again.body.token)!.sub).toBe(decodeToken(first.body.token)!.sub);
+  });
+
+  it('says when signing in cancelled the account deletion, and keeps when', async () => {
+    const email = uniqueEmail('leaving');
+    const account = { sub: 'sub-leaving', email, email_verified: true, given_name: 'Lerato', family_name: 'M' };
+    expect((await signIn(account)).body.deletionCancelled).toBeUndefined();
+    const user = (await userByEmail(email))!;
+    await scheduleDeletion(t.app.services, user.id);
+    const back = await signIn(account, { gToken: null });
+    expect(back.status).toBe(200);
+    expect(back.body.deletionCancelled).toBe(true);
+    const me = await t.gql('{ me { deletionCancelledAt } }', {}, back.body.token);
+    expect(me.data.me.deletionCancelledAt).toEqual(expect.any(String));
+    expect((await signIn(account, { gToken: null })).body.deletionCancelled).toBeUndefined();
   });
 
   it('links an existing password account with the same verified email', async () => {
