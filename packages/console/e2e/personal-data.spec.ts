@@ -3,10 +3,10 @@
  * exports their data from the Account page (progress, then the download: a ZIP whose manifest names them), the link
  * also comes by mail; then they delete their account: the dialog says what goes and when, takes focus in the password
  * field, refuses a wrong password in words, schedules the deletion with the right one and signs them out; the mail
- * says the date; signing in again cancels it (a mail says so). Asked again, the grace period passes (the server's
- * clock moved) and the operator runs the deletion sweep (`npm run admin -- run-deletion-sweep`): the account no longer
- * signs in, its tour's share link shows the invalid-link message, its files are gone from storage and the database
- * holds no account under its address.
+ * says the date; signing in again cancels it (said on screen, kept on the Your data card, and mailed). Asked again,
+ * the grace period passes (the server's clock moved) and the operator runs the deletion sweep
+ * (`npm run admin -- run-deletion-sweep`): the account no longer signs in, its tour's share link shows the
+ * invalid-link message, its files are gone from storage and the database holds no account under its address.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -126,9 +126,14 @@ test('deletes the account: consequences, focus, a wrong password refused, schedu
   await d.getByRole('button', { name: 'Sign out' }).tap();
   await page.waitForURL((u) => u.pathname === '/login');
 
-  // Signing in within the grace period cancels the deletion.
+  // Signing in within the grace period cancels the deletion: said on screen, and the Your data card keeps it.
   await logInOnPhone(page, email, PASSWORD);
+  await expect(page.getByText('Your account deletion was cancelled because you signed in.')).toBeVisible();
   await expect.poll(() => outboxSubjects(page)).toContainEqual(expect.stringMatching(/will not be deleted/));
+  await page.goto('/account');
+  await expect(page.getByTestId('deletion-cancelled')).toHaveText(
+    /^Deletion cancelled on \d{1,2} [A-Z][a-z]+ \d{4} when you signed in\.$/,
+  );
 });
 
 test('after the grace period the sweep deletes the account: no sign-in, no tour, no files, no rows', async ({
