@@ -22,6 +22,7 @@ import { CLIP_FRAMES } from '../media/encoding.js';
 import { PROGRESS_TEXT } from '../media/progress-text.js';
 import { makeWorkDir } from '../media/work-dir.js';
 import type { Services } from '../services/services.js';
+import { cutOffOf, mailCutOff, type CutOff } from './cut-off-recording.js';
 import { failTour, finishProcessedTour, tidyFinishedTour, versionPrefix } from './finish-processed-tour.js';
 import { processTourJoinQueue, type ProcessTourJoinJob, type ProcessTourSegmentJob } from './processing-jobs.js';
 import {
@@ -153,7 +154,10 @@ export async function processSegmentJob(
         .where('attempt', '=', attempt)
         .where('done_at', 'is', null)
         .execute();
-      if (open.length === 0) await processTourJoinQueue.enqueue(services, { tourId, attempt }, trx, { priority: 1 });
+      if (open.length === 0) {
+        const source = { partial: job.probe.partial, headerDurationSeconds: job.probe.headerDurationSeconds };
+        await processTourJoinQueue.enqueue(services, { tourId, attempt, source }, trx, { priority: 1 });
+      }
     });
   } catch (err) {
     await progress.flush();
@@ -191,12 +195,15 @@ export async function joinSegmentsJob(services: Services, job: ProcessTourJoinJo
     throw new Error(
       `segments of tour ${tourId} attempt ${attempt} do not join (clips ${clips.map((c) => c.index).join(',')})`,
     );
-  const videoInfo: VideoInfoJson = {
+  // A cut-off recording keeps what was decoded; the video info says how much of what the file declares.
+  const cut = job.source ? cutOffOf(job.source, clips.reduce((n, c) => n + c.frameCount, 0) / first.fps) : null;
+  const videoInfo: VideoInfoJson & Partial<CutOff> = {
     width: first.width,
     height: first.height,
     fullSize: clips.reduce((n, c) => n + c.highSize, 0),
     mediumSize: clips.reduce((n, c) => n + c.lowSize, 0),
     smallSize: first.thumbnail.size,
+    ...cut,
   };
   const outcome = await finishProcessedTour(services, {
     tourId,
@@ -216,6 +223,7 @@ export async function joinSegmentsJob(services: Services, job: ProcessTourJoinJo
     alsoInTransaction: (trx) =>
       trx.deleteFrom('tour_segments').where('tour_id', '=', tourId).where('attempt', '!=', attempt).execute(),
   });
+  if (outcome === 'processed' && cut) await mailCutOff(services, tourId, cut);
   if (outcome === 'deleted') return storage.deletePrefix(`tours/${tourId}/`);
   if (outcome === 'superseded') return tidyFinishedTour(services, tourId);
 }

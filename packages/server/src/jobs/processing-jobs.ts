@@ -28,6 +28,8 @@ export interface ProcessTourSegmentJob {
 export interface ProcessTourJoinJob {
   tourId: string;
   attempt: number;
+  /** What the source's probe said of its end (a cut-off recording, jobs/cut-off-recording.ts); absent in older jobs. */
+  source?: Pick<ProbeResult, 'partial' | 'headerDurationSeconds'>;
 }
 
 const options = (c: Config) => ({
