@@ -113,6 +113,9 @@ export class LiveViewingController implements ReactiveController {
     this.panel = panel;
     this.loading = false;
     this.open = true;
+    // The call panel takes the room beside the picture: the Fast Travel drawer closes (the visitor may open it again),
+    // so the picture keeps its size during the call.
+    this.ctx.store.drawerOpen.value = false;
     this.host.requestUpdate();
     await this.host.updateComplete;
     await panel.begin();
