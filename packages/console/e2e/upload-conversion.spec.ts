@@ -131,23 +131,20 @@ test('a 4K60 H.264 portrait clip on a slow uplink is converted in the browser an
     .toBe('[upload] original follows: uploaded and attached; the photos are taken from it');
   // Closing the tab is questioned while the original goes up, and no longer once it is sent.
   expect(await whileSending).toEqual({ questioned: true, questionedOnceSent: false });
-  const photoSource = path.join(
-    process.env.E2E_DATA_DIR!,
-    'files',
-    'tours',
-    tour.id.replace(/^tour_/, ''),
-    'photo-source',
-  );
+  // The original is kept under a random name in the tour's `originals/` (never public: docs/access-and-privacy.md).
+  const originals = path.join(process.env.E2E_DATA_DIR!, 'files', 'tours', tour.id.replace(/^tour_/, ''), 'originals');
+  const kept = async () =>
+    (await fs.readdir(originals).catch(() => [] as string[])).filter((f) => /^[0-9a-f]{32}\.[a-z0-9]{1,5}$/.test(f));
   await expect
     .poll(
-      () =>
-        fs.stat(photoSource).then(
-          (s) => s.size,
-          () => 0,
-        ),
+      async () => {
+        const [name] = await kept();
+        return name ? (await fs.stat(path.join(originals, name))).size : 0;
+      },
       { timeout: 120_000 },
     )
     .toBe((await fs.stat(await phoneVideo('uhd60Portrait'))).size);
+  const photoSource = path.join(originals, (await kept())[0]!);
   // The very file picked: the photos are taken from what today's are taken from.
   const sha = async (f: string) =>
     createHash('sha256')
