@@ -3,20 +3,15 @@
  * confirmation.
  */
 import { useEffect, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation } from 'urql';
-import type { z } from 'zod';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
-import { describeFailure } from '../../graphql/errors.js';
 import { Dialog } from '../../ui/dialog.js';
 import { FormFailure } from '../../ui/form-dialog.js';
-import { FormField, shouldShow } from '../../ui/form-field.js';
-import { ApiKeyCreateMutation, ApiKeyRevokeMutation } from './developers-operations.js';
-import { DEVELOPER_TEXTS, apiKeySchema, dateOnly, dateTime, serverField } from './developer-rules.js';
+import { FormField } from '../../ui/form-field.js';
+import { DEVELOPER_TEXTS, dateOnly, dateTime } from './developer-rules.js';
 import { SecretField } from './secret-field.js';
-import { ConfirmRemovalDialog, useConfirmedRemoval } from './confirm-removal.js';
+import { ConfirmRemovalDialog } from './confirm-removal.js';
+import { useCreateApiKey, useRevokeApiKey } from './use-api-keys.js';
 
 export interface ApiKey {
   id: string;
@@ -26,22 +21,11 @@ export interface ApiKey {
   lastUsedAt?: string | null;
 }
 
-type Values = z.input<typeof apiKeySchema>;
-
 function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: () => void }) {
-  const [, create] = useMutation(ApiKeyCreateMutation);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [secret, setSecret] = useState<string | null>(null);
+  const { register, submit, submitting, nameError, failure, secret, clear } = useCreateApiKey(onCreated);
   const secretInput = useRef<HTMLInputElement>(null);
-  const { register, handleSubmit, formState, reset, setError } = useForm<Values>({
-    resolver: zodResolver(apiKeySchema),
-    mode: 'onTouched',
-    defaultValues: { name: '' },
-  });
   const close = () => {
-    reset({ name: '' });
-    setFailure(null);
-    setSecret(null);
+    clear();
     onClose();
   };
   // The form gives way to the secret in the same dialog, so focus goes to the secret (and back to the opener at the
@@ -49,25 +33,12 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
   useEffect(() => {
     if (secret) secretInput.current?.focus();
   }, [secret]);
-  const onSubmit = handleSubmit(async (values) => {
-    setFailure(null);
-    const r = await create({ input: { name: values.name.trim() } });
-    if (r.error || !r.data) {
-      const f = serverField(r.error, ['name'] as const);
-      if (f) setError(f.field, { message: f.message });
-      else setFailure(describeFailure(r.error));
-      return;
-    }
-    setSecret(r.data.apiKeyCreate.secret);
-    onCreated();
-  });
-  const error = shouldShow('name', formState) ? formState.errors.name?.message : undefined;
   return (
     <Dialog
       open={open}
       label={secret ? 'Your new API key' : 'Create API key'}
       onClose={close}
-      persistent={formState.isSubmitting}
+      persistent={submitting}
       footer={
         secret ? (
           <SlButton variant="primary" onClick={close}>
@@ -76,7 +47,7 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
         ) : (
           <>
             <SlButton onClick={close}>Cancel</SlButton>
-            <SlButton variant="primary" loading={formState.isSubmitting} onClick={() => void onSubmit()}>
+            <SlButton variant="primary" loading={submitting} onClick={() => void submit()}>
               Create
             </SlButton>
           </>
@@ -86,12 +57,12 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
       {secret ? (
         <SecretField ref={secretInput} label="API key" value={secret} note={DEVELOPER_TEXTS.keyShownOnce} />
       ) : (
-        <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Create API key">
+        <form onSubmit={(e) => void submit(e)} noValidate aria-label="Create API key">
           <FormField
             label="Name"
             autoComplete="off"
             hint="For example the CRM or listing site that will use it."
-            error={error}
+            error={nameError}
             {...register('name')}
           />
           <FormFailure failure={failure} />
@@ -104,15 +75,8 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
 
 export function ApiKeysSection({ keys, onChanged }: { keys: readonly ApiKey[]; onChanged: () => void }) {
   const [creating, setCreating] = useState(false);
-  const [, revoke] = useMutation(ApiKeyRevokeMutation);
   const heading = useRef<HTMLHeadingElement>(null);
-  const revoking = useConfirmedRemoval({
-    items: keys,
-    heading,
-    remove: (k) => revoke({ id: k.id }),
-    doneText: DEVELOPER_TEXTS.keyRevoked,
-    onChanged,
-  });
+  const revoking = useRevokeApiKey(keys, heading, onChanged);
 
   return (
     <section className="card section" aria-labelledby="api-keys">

@@ -5,12 +5,13 @@
  * list, the section heading takes it.
  */
 import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
-import type { CombinedError } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import { describeFailure } from '../../graphql/errors.js';
 import { Dialog } from '../../ui/dialog.js';
 import { FormFailure } from '../../ui/form-dialog.js';
 import { useSnackbar } from '../../ui/snackbar.js';
+
+type Failure = Parameters<typeof describeFailure>[0];
 
 function useFocusAfterRemoval(target: RefObject<HTMLElement | null>, stillListed: (id: string) => boolean) {
   /** Wraps the confirmation dialog; its sl-after-hide bubbles here. */
@@ -51,7 +52,7 @@ export function useConfirmedRemoval<T extends { id: string }>(o: {
   items: readonly T[];
   /** The section heading, which takes focus once the row is gone. */
   heading: RefObject<HTMLElement | null>;
-  remove: (item: T) => Promise<{ error?: CombinedError | undefined }>;
+  remove: (item: T) => Promise<{ error?: Failure }>;
   doneText: string;
   onChanged: () => void;
 }): Removal<T> {

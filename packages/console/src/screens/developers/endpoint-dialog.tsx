@@ -2,40 +2,14 @@
  * Adding or editing a webhook endpoint: URL, description, one checkbox per event; a new endpoint's secret is shown
  * once.
  */
-import { useEffect, useId, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation } from 'urql';
-import type { z } from 'zod';
+import { useEffect, useId, useRef } from 'react';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
-import { describeFailure } from '../../graphql/errors.js';
 import { Dialog } from '../../ui/dialog.js';
 import { FormFailure } from '../../ui/form-dialog.js';
-import { FormField, TextAreaField, shouldShow } from '../../ui/form-field.js';
-import { useSnackbar } from '../../ui/snackbar.js';
-import { WebhookEndpointCreateMutation, WebhookEndpointUpdateMutation } from './developers-operations.js';
-import {
-  DEVELOPER_TEXTS,
-  WEBHOOK_EVENTS,
-  endpointSchema,
-  eventLabel,
-  serverField,
-  type WebhookEvent,
-} from './developer-rules.js';
+import { FormField, TextAreaField } from '../../ui/form-field.js';
+import { DEVELOPER_TEXTS, WEBHOOK_EVENTS, eventLabel } from './developer-rules.js';
 import { SecretField } from './secret-field.js';
-
-export interface Endpoint {
-  id: string;
-  url: string;
-  description: string;
-  events: readonly WebhookEvent[];
-  enabled: boolean;
-  disabledReason?: string | null;
-  createdAt: string;
-}
-
-type Values = z.input<typeof endpointSchema>;
-type Output = z.output<typeof endpointSchema>;
+import { useEndpointForm, type Endpoint } from './use-webhook-endpoints.js';
 
 export function EndpointDialog({
   open,
@@ -48,65 +22,24 @@ export function EndpointDialog({
   onClose: () => void;
   onSaved: () => void;
 }) {
-  const [, create] = useMutation(WebhookEndpointCreateMutation);
-  const [, update] = useMutation(WebhookEndpointUpdateMutation);
-  const notify = useSnackbar();
-  const [failure, setFailure] = useState<string | null>(null);
-  const [secret, setSecret] = useState<string | null>(null);
+  const { register, submit, close, submitting, errorOf, eventsError, failure, secret } = useEndpointForm({
+    open,
+    endpoint,
+    onSaved,
+    onClose,
+  });
   const secretInput = useRef<HTMLInputElement>(null);
   const eventsId = useId();
-  const defaults = (): Values => ({
-    url: endpoint?.url ?? '',
-    description: endpoint?.description ?? '',
-    events: [...(endpoint?.events ?? [])],
-  });
-  const { register, handleSubmit, formState, reset, setError } = useForm<Values, unknown, Output>({
-    resolver: zodResolver(endpointSchema),
-    mode: 'onTouched',
-    defaultValues: defaults(),
-  });
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the form is reset only when the dialog opens, not on every render
-  useEffect(() => {
-    if (open) reset(defaults());
-    // Only when the dialog opens: a refetch while it is open must not wipe what the user typed.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open]);
   useEffect(() => {
     if (secret) secretInput.current?.focus();
   }, [secret]);
-  const close = () => {
-    setFailure(null);
-    setSecret(null);
-    onClose();
-  };
-  const onSubmit = handleSubmit(async (values) => {
-    setFailure(null);
-    const input = { url: values.url, description: values.description, events: values.events };
-    const r = endpoint ? await update({ input: { id: endpoint.id, ...input } }) : await create({ input });
-    if (r.error || !r.data) {
-      const f = serverField(r.error, ['url', 'events', 'description'] as const);
-      if (f) setError(f.field, { message: f.message });
-      else setFailure(describeFailure(r.error));
-      return;
-    }
-    onSaved();
-    if (r.data && 'webhookEndpointCreate' in r.data) {
-      setSecret(r.data.webhookEndpointCreate.secret);
-      return;
-    }
-    notify('success', DEVELOPER_TEXTS.endpointSaved);
-    close();
-  });
-  const show = (n: keyof Values) => (shouldShow(n, formState) ? formState.errors[n]?.message : undefined);
-  const eventsError =
-    shouldShow('events', formState) || formState.isSubmitted ? formState.errors.events?.message : undefined;
   const title = secret ? 'Endpoint added' : endpoint ? 'Edit endpoint' : 'Add endpoint';
   return (
     <Dialog
       open={open}
       label={title}
       onClose={close}
-      persistent={formState.isSubmitting}
+      persistent={submitting}
       footer={
         secret ? (
           <SlButton variant="primary" onClick={close}>
@@ -115,7 +48,7 @@ export function EndpointDialog({
         ) : (
           <>
             <SlButton onClick={close}>Cancel</SlButton>
-            <SlButton variant="primary" loading={formState.isSubmitting} onClick={() => void onSubmit()}>
+            <SlButton variant="primary" loading={submitting} onClick={() => void submit()}>
               {endpoint ? 'Save' : 'Add endpoint'}
             </SlButton>
           </>
@@ -125,7 +58,7 @@ export function EndpointDialog({
       {secret ? (
         <SecretField ref={secretInput} label="Signing secret" value={secret} note={DEVELOPER_TEXTS.secretShownOnce} />
       ) : (
-        <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label={title}>
+        <form onSubmit={(e) => void submit(e)} noValidate aria-label={title}>
           <FormField
             label="Endpoint URL"
             type="url"
@@ -133,13 +66,13 @@ export function EndpointDialog({
             autoComplete="url"
             placeholder="https://example.com/roomwalk-webhooks"
             spellCheck={false}
-            error={show('url')}
+            error={errorOf('url')}
             {...register('url')}
           />
           <TextAreaField
             label="Description (optional)"
             rows={2}
-            error={show('description')}
+            error={errorOf('description')}
             {...register('description')}
           />
           <fieldset className="event-choices" aria-describedby={eventsError ? `${eventsId}-error` : undefined}>

@@ -3,48 +3,27 @@
  * "Send test event", enable/disable, edit, delete and its delivery log.
  */
 import { useEffect, useRef, useState } from 'react';
-import { useClient, useMutation } from 'urql';
 import SlBadge from '@shoelace-style/shoelace/dist/react/badge/index.js';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
-import { describeFailure } from '../../graphql/errors.js';
 import { Dialog } from '../../ui/dialog.js';
 import { FormFailure } from '../../ui/form-dialog.js';
-import { useSnackbar } from '../../ui/snackbar.js';
-import {
-  EndpointSecretQuery,
-  WebhookEndpointDeleteMutation,
-  WebhookEndpointRotateSecretMutation,
-  WebhookEndpointSendTestMutation,
-  WebhookEndpointUpdateMutation,
-} from './developers-operations.js';
 import { DEVELOPER_TEXTS, eventLabel } from './developer-rules.js';
 import { DeliveryLog, type DeliveryLogHandle } from './delivery-log.js';
-import { EndpointDialog, type Endpoint } from './endpoint-dialog.js';
+import { EndpointDialog } from './endpoint-dialog.js';
 import { SecretField } from './secret-field.js';
-import { ConfirmRemovalDialog, useConfirmedRemoval } from './confirm-removal.js';
+import { ConfirmRemovalDialog } from './confirm-removal.js';
+import { useDeleteEndpoint, useEndpointActions, useRotateSecret, type Endpoint } from './use-webhook-endpoints.js';
 
 function RotateDialog({ endpoint, onClose }: { endpoint: Endpoint | null; onClose: () => void }) {
-  const [, rotate] = useMutation(WebhookEndpointRotateSecretMutation);
-  const [secret, setSecret] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { secret, busy, failure, clear, confirm } = useRotateSecret(endpoint);
   const secretInput = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (secret) secretInput.current?.focus();
   }, [secret]);
   const close = () => {
-    setSecret(null);
-    setFailure(null);
+    clear();
     onClose();
-  };
-  const confirm = async () => {
-    if (!endpoint) return;
-    setBusy(true);
-    const r = await rotate({ id: endpoint.id });
-    setBusy(false);
-    if (r.error || !r.data) return setFailure(describeFailure(r.error));
-    setSecret(r.data.webhookEndpointRotateSecret.secret);
   };
   return (
     <Dialog
@@ -95,39 +74,11 @@ function EndpointCard({
   onDelete: () => void;
   onChanged: () => void;
 }) {
-  const client = useClient();
-  const notify = useSnackbar();
-  const [, sendTest] = useMutation(WebhookEndpointSendTestMutation);
-  const [, update] = useMutation(WebhookEndpointUpdateMutation);
-  const [secret, setSecret] = useState<string | null>(null);
-  const [busy, setBusy] = useState<'reveal' | 'test' | 'toggle' | null>(null);
   const log = useRef<DeliveryLogHandle>(null);
+  const { secret, hide, busy, reveal, test, toggle } = useEndpointActions(endpoint, onChanged, () =>
+    log.current?.refresh(),
+  );
   const headingId = `endpoint-${endpoint.id}`;
-
-  const reveal = async () => {
-    setBusy('reveal');
-    const r = await client.query(EndpointSecretQuery, {}, { requestPolicy: 'network-only' }).toPromise();
-    setBusy(null);
-    const found = r.data?.webhookEndpoints.find((e) => e.id === endpoint.id)?.secret;
-    if (!found) return notify('error', describeFailure(r.error));
-    setSecret(found);
-  };
-  const test = async () => {
-    setBusy('test');
-    const r = await sendTest({ id: endpoint.id });
-    setBusy(null);
-    if (r.error) return notify('error', describeFailure(r.error));
-    notify('success', DEVELOPER_TEXTS.testSent);
-    log.current?.refresh();
-  };
-  const toggle = async () => {
-    setBusy('toggle');
-    const r = await update({ input: { id: endpoint.id, enabled: !endpoint.enabled } });
-    setBusy(null);
-    if (r.error) return notify('error', describeFailure(r.error));
-    notify('success', endpoint.enabled ? DEVELOPER_TEXTS.endpointDisabled : DEVELOPER_TEXTS.endpointEnabled);
-    onChanged();
-  };
 
   return (
     <li className="card endpoint-card" data-testid="webhook-endpoint">
@@ -161,7 +112,7 @@ function EndpointCard({
       {secret ? (
         <div className="row nowrap revealed-secret">
           <SecretField label="Signing secret" value={secret} />
-          <SlButton onClick={() => setSecret(null)}>Hide</SlButton>
+          <SlButton onClick={hide}>Hide</SlButton>
         </div>
       ) : null}
       <div className="endpoint-actions">
@@ -199,15 +150,8 @@ function EndpointCard({
 export function WebhooksSection({ endpoints, onChanged }: { endpoints: readonly Endpoint[]; onChanged: () => void }) {
   const [editing, setEditing] = useState<{ endpoint: Endpoint | null } | null>(null);
   const [rotating, setRotating] = useState<Endpoint | null>(null);
-  const [, remove] = useMutation(WebhookEndpointDeleteMutation);
   const heading = useRef<HTMLHeadingElement>(null);
-  const deleting = useConfirmedRemoval({
-    items: endpoints,
-    heading,
-    remove: (e) => remove({ id: e.id }),
-    doneText: DEVELOPER_TEXTS.endpointDeleted,
-    onChanged,
-  });
+  const deleting = useDeleteEndpoint(endpoints, heading, onChanged);
 
   return (
     <section className="card section" aria-labelledby="webhook-endpoints">
