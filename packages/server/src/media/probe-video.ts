@@ -10,6 +10,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { ERROR_CODES, VIDEO_MAX_SECONDS, checkVideoMeta } from '@roomwalk/shared';
+import { ClipFormatScan, type ClipFormatHeader, type ClipFormatVerdict } from './clip-format.js';
 import type { ColourInfo } from './encoding.js';
 import { ffmpegBinaries } from './ffmpeg-binaries.js';
 import { runProcess } from './run-process.js';
@@ -83,9 +84,14 @@ export interface ProbeResult {
   colour: ColourInfo;
   /** 10-bit or deeper samples. */
   highBitDepth: boolean;
+  /**
+   * Whether the stream is already in the tour's clip format (media/clip-format.ts), so its 720p clips are cut from it
+   * by stream copy; absent in probes made before the check existed (segment jobs queued then), which encode.
+   */
+  clipFormat?: ClipFormatVerdict;
 }
 
-interface FfprobeStream {
+interface FfprobeStream extends Omit<ClipFormatHeader, 'demuxer' | 'rotation'> {
   index: number;
   codec_type?: string;
   codec_name?: string;
@@ -138,7 +144,7 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
       '-of',
       'json',
       '-show_entries',
-      'stream=index,codec_type,codec_name,width,height,pix_fmt,sample_aspect_ratio,r_frame_rate,avg_frame_rate,color_transfer,color_primaries,color_space,color_range,bits_per_raw_sample:stream_disposition=attached_pic:stream_tags=rotate:stream_side_data=side_data_type,rotation:format=duration',
+      'stream=index,codec_type,codec_name,codec_tag_string,profile,field_order,has_b_frames,width,height,pix_fmt,sample_aspect_ratio,r_frame_rate,avg_frame_rate,color_transfer,color_primaries,color_space,color_range,bits_per_raw_sample:stream_disposition=attached_pic:stream_tags=rotate:stream_side_data=side_data_type,rotation:format=duration',
       ...input,
     ],
     {
@@ -178,7 +184,8 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
   const [width, height] =
     rotation === 90 || rotation === 270 ? [codedHeight, displayWidth] : [displayWidth, codedHeight];
 
-  // 2. Packets of the video stream: the real duration.
+  // 2. Packets of the video stream: the real duration, and whether they are in the clip format.
+  const scan = new ClipFormatScan();
   const packets = await measurePackets(
     ffprobe,
     [
@@ -186,7 +193,7 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
       '-select_streams',
       String(video.index),
       '-show_entries',
-      'packet=pts_time,dts_time,duration_time,flags',
+      'packet=pts_time,dts_time,duration_time,size,flags',
       '-of',
       'csv=p=0',
       ...input,
@@ -194,6 +201,7 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
     {
       timeoutMs,
       signal: opts.signal,
+      onPacket: (pts, key, bytes) => scan.packet(pts, key, bytes),
     },
   );
   throwIfAborted(opts.signal);
@@ -233,6 +241,7 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
       fullRange: video.color_range === 'pc' || /^yuvj/.test(video.pix_fmt ?? ''),
     },
     highBitDepth: (Number.isFinite(bits) && bits > 8) || /p1[0-6]|p9/.test(video.pix_fmt ?? ''),
+    clipFormat: scan.verdict({ ...video, demuxer, rotation }, packets),
   };
 }
 
@@ -270,7 +279,7 @@ interface PacketStats {
 async function measurePackets(
   ffprobe: string,
   args: string[],
-  o: { timeoutMs: number; signal?: AbortSignal },
+  o: { timeoutMs: number; signal?: AbortSignal; onPacket?: (pts: number | null, key: boolean, bytes: number) => void },
 ): Promise<PacketStats> {
   let count = 0;
   let first = Infinity;
@@ -282,9 +291,11 @@ async function measurePackets(
   const keyframes: number[] = [];
   const onLine = (line: string) => {
     if (!line) return;
-    const [ptsText, dtsText, durText, flags] = line.split(',');
+    // ffprobe writes the fields in its own order: pts_time, dts_time, duration_time, size, flags.
+    const [ptsText, dtsText, durText, sizeText, flags] = line.split(',');
     const pts = Number(ptsText && ptsText !== 'N/A' ? ptsText : dtsText);
     count++;
+    o.onPacket?.(ptsText && ptsText !== 'N/A' ? Number(ptsText) : null, !!flags?.includes('K'), Number(sizeText) || 0);
     if (!Number.isFinite(pts)) return;
     const dur = Number(durText);
     first = Math.min(first, pts);

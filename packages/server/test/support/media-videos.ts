@@ -4,7 +4,7 @@ import { copyFile, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { KEYFRAME_INTERVAL } from '../../src/media/encoding.js';
+import { CLIP_FPS, KEYFRAME_INTERVAL, RENDITIONS, renditionSize, x264Args } from '../../src/media/encoding.js';
 import { cachedVideo } from '../../../../scripts/test-video-cache.mjs';
 import { ffmpegBinaries } from '../../src/media/ffmpeg-binaries.js';
 
@@ -191,4 +191,24 @@ export async function fileSize(path: string): Promise<number> {
 /** The keyframe indices a clip of `frames` frames must have: 0, then every KEYFRAME_INTERVAL frames. */
 export function expectedKeyframes(frames: number): number[] {
   return Array.from({ length: Math.ceil(frames / KEYFRAME_INTERVAL) }, (_, i) => i * KEYFRAME_INTERVAL);
+}
+
+/**
+ * A video already in the tour's clip format (what the on-device conversion makes when it can): the high rendition's
+ * x264 settings at CLIP_FPS, one slice per frame (the format does not need the server's four), in MP4. `args` replace
+ * settings (after them on the command line) to make a stream that misses the format in one respect.
+ */
+export async function clipFormatVideo(
+  path: string,
+  o: { seconds: number; portrait?: boolean; args?: string[]; fps?: number },
+): Promise<string> {
+  const size = renditionSize(RENDITIONS.high, o.portrait ?? false);
+  return generateVideo(path, {
+    width: size.width,
+    height: size.height,
+    seconds: o.seconds,
+    fps: o.fps ?? CLIP_FPS,
+    codecArgs: [...x264Args(RENDITIONS.high), '-slices', '1', ...(o.args ?? [])],
+    outputArgs: ['-movflags', '+faststart'],
+  });
 }
