@@ -2,17 +2,12 @@
  * Account alerts: not activated (with the resend button's four states), no active tours left, no monthly
  * uploads left.
  */
-import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useMutation } from 'urql';
 import SlAlert from '@shoelace-style/shoelace/dist/react/alert/index.js';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
 import { ERROR_TEXTS, hasActiveTourSlot, hasUploadSlot, type LicenseCounts } from '@roomwalk/shared';
-import { UserActivationEmailResendMutation } from './account-operations.js';
-import { describeFailure, isNotAvailableYet } from '../../graphql/errors.js';
-
-export type ResendState = 'idle' | 'sending' | 'success' | 'error';
+import { useActivationResend, type ResendState } from './use-activation-resend.js';
 
 export const RESEND_LABELS: Record<ResendState, string> = {
   idle: 'Re-send activation email',
@@ -38,19 +33,8 @@ export function alertsFor({ activated, license }: Omit<AccountAlertsProps, 'emai
 
 export function AccountAlerts(props: AccountAlertsProps) {
   const navigate = useNavigate();
-  const [resend, setResend] = useState<ResendState>('idle');
-  const [resendDetail, setResendDetail] = useState<string | null>(null);
-  const [, send] = useMutation(UserActivationEmailResendMutation);
+  const { state: resend, detail: resendDetail, resend: onResend } = useActivationResend(props.email);
   const show = alertsFor(props);
-
-  const onResend = async () => {
-    setResend('sending');
-    setResendDetail(null);
-    const r = await send({ email: props.email });
-    const ok = !r.error && !!r.data?.userActivationEmailResend.success;
-    setResend(ok ? 'success' : 'error');
-    if (isNotAvailableYet(r.error)) setResendDetail(describeFailure(r.error));
-  };
 
   const upgrade = (
     <SlButton size="small" variant="primary" onClick={() => navigate('/account/subscriptions')}>
