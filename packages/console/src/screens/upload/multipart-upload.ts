@@ -9,16 +9,9 @@
  */
 import Uppy from '@uppy/core';
 import AwsS3 from '@uppy/aws-s3';
-import type { Client } from 'urql';
-import {
-  UploadMultipartAbortMutation,
-  UploadMultipartCompleteMutation,
-  UploadMultipartPartsQuery,
-  UploadMultipartSignPartMutation,
-  UploadMultipartStartMutation,
-} from './upload-operations.js';
 import { videoExtension } from './read-video-meta.js';
-import { uploadErrorOf, uploadRefusal, UploadError } from './upload-error.js';
+import { UploadError } from './upload-error.js';
+import type { UploadCalls } from './upload-calls.js';
 
 /** Parts in flight at once (3–4; more gains nothing on a phone's uplink and costs memory). */
 export const PARALLEL_PARTS = 4;
@@ -41,7 +34,7 @@ export interface UploadProgress {
 }
 
 export interface UploadOptions {
-  client: Client;
+  calls: UploadCalls;
   file: File;
   signal: AbortSignal;
   onProgress: (p: UploadProgress) => void;
@@ -80,27 +73,20 @@ export const wait = (ms: number, signal: AbortSignal) =>
 
 /** Uploads the file and answers its key for fileSubmitPreSignedUpload. */
 export async function uploadVideo({
-  client,
+  calls,
   file,
   signal,
   onProgress,
   resumeDelaysMs = RESUME_DELAYS_MS,
   photoSourceFor,
 }: UploadOptions): Promise<{ key: string }> {
-  const started = await client
-    .mutation(UploadMultipartStartMutation, {
-      input: {
-        extension: videoExtension(file),
-        fileName: file.name,
-        size: file.size,
-        lastModified: file.lastModified,
-        ...(photoSourceFor ? { photoSourceFor } : {}),
-      },
-    })
-    .toPromise();
-  const s = started.data?.uploadMultipartStart;
-  if (started.error || !s) throw uploadErrorOf(started.error);
-  if (s.error || !s.key || !s.uploadId) throw uploadRefusal(s.error, s.message);
+  const s = await calls.start({
+    extension: videoExtension(file),
+    fileName: file.name,
+    size: file.size,
+    lastModified: file.lastModified,
+    ...(photoSourceFor ? { photoSourceFor } : {}),
+  });
   const ref = { key: s.key, uploadId: s.uploadId };
   if (signal.aborted) throw new DOMException('Upload cancelled', 'AbortError');
 
@@ -131,15 +117,11 @@ export async function uploadVideo({
       report(Math.max(0, lastBytes));
     }
     signed.add(partNumber);
-    const r = await client.mutation(UploadMultipartSignPartMutation, { input: { ...ref, partNumber } }).toPromise();
-    const p = r.data?.uploadMultipartSignPart;
-    if (r.error || !p) throw uploadErrorOf(r.error);
-    return { method: 'PUT' as const, url: p.url, headers: Object.fromEntries(p.headers.map((h) => [h.key, h.value])) };
+    return { method: 'PUT' as const, ...(await calls.signPart({ ...ref, partNumber })) };
   };
   const complete = async () => {
     if (completed) return;
-    const r = await client.mutation(UploadMultipartCompleteMutation, { input: ref }).toPromise();
-    if (r.error || !r.data?.uploadMultipartComplete) throw uploadErrorOf(r.error);
+    await calls.complete(ref);
     completed = true;
   };
 
@@ -152,13 +134,8 @@ export async function uploadVideo({
     getChunkSize: () => s.partSize,
     // The upload exists already (started or found above): Uppy restores it, lists its parts and sends the rest.
     createMultipartUpload: async () => ref,
-    listParts: async () => {
-      const r = await client
-        .query(UploadMultipartPartsQuery, { input: ref }, { requestPolicy: 'network-only' })
-        .toPromise();
-      if (r.error || !r.data) throw uploadErrorOf(r.error);
-      return r.data.uploadMultipartParts.map((p) => ({ PartNumber: p.partNumber, Size: p.size, ETag: p.etag }));
-    },
+    listParts: async () =>
+      (await calls.listParts(ref)).map((p) => ({ PartNumber: p.partNumber, Size: p.size, ETag: p.etag })),
     signPart: async (_file, { partNumber }) => sign(partNumber),
     // A file of one part (5 MiB or less) goes as one PUT to part 1's URL.
     getUploadParameters: async () => sign(1),
@@ -166,9 +143,7 @@ export async function uploadVideo({
       await complete();
       return { location: ref.key };
     },
-    abortMultipartUpload: async () => {
-      await client.mutation(UploadMultipartAbortMutation, { input: ref }).toPromise();
-    },
+    abortMultipartUpload: () => calls.abort(ref),
   });
   uppy.on('upload-progress', (_f, p) => {
     if (typeof p.bytesUploaded === 'number') report(p.bytesUploaded);

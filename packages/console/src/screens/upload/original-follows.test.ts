@@ -3,7 +3,7 @@
  * attached to the tour for the photos; a failure is written to the debug log only (the tour is already made).
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Client } from 'urql';
+import type { UploadCalls } from './upload-calls.js';
 import { followWithOriginal } from './original-follows.js';
 import { uploadVideo } from './multipart-upload.js';
 import { UploadError } from './upload-error.js';
@@ -14,14 +14,9 @@ const upload = vi.mocked(uploadVideo);
 const original = new File([new Uint8Array(4096)], 'IMG_0003.MOV', { type: 'video/quicktime' });
 
 let attached: unknown[];
-const client = {
-  mutation: (_doc: unknown, vars: unknown) => ({
-    toPromise: async () => {
-      attached.push(vars);
-      return { data: { tourPhotoSourceAttach: { success: true } } };
-    },
-  }),
-} as unknown as Client;
+const calls = {
+  attachPhotoSource: async (input: unknown) => void attached.push({ input }),
+} as unknown as UploadCalls;
 
 beforeEach(() => {
   attached = [];
@@ -41,7 +36,7 @@ describe('followWithOriginal', () => {
     upload.mockResolvedValue({ key: 'uploads/original.mov' });
     const log: string[] = [];
     await expect(
-      followWithOriginal({ client, file: original, tourId: 'tour_1', log: (l) => log.push(l) }),
+      followWithOriginal({ calls, file: original, tourId: 'tour_1', log: (l) => log.push(l) }),
     ).resolves.toBe(true);
     expect(upload.mock.calls[0]![0]).toMatchObject({ file: original, photoSourceFor: 'tour_1' });
     expect(attached).toEqual([{ input: { tourId: 'tour_1', key: 'uploads/original.mov' } }]);
@@ -55,7 +50,7 @@ describe('followWithOriginal', () => {
     upload.mockRejectedValue(new UploadError('NETWORK', 'The connection was lost during the upload.'));
     const log: string[] = [];
     await expect(
-      followWithOriginal({ client, file: original, tourId: 'tour_1', log: (l) => log.push(l) }),
+      followWithOriginal({ calls, file: original, tourId: 'tour_1', log: (l) => log.push(l) }),
     ).resolves.toBe(false);
     expect(attached).toEqual([]);
     expect(log.at(-1)).toBe(
@@ -74,7 +69,7 @@ describe('followWithOriginal', () => {
       return new Promise((resolve) => (finish = resolve));
     });
     expect(leavingIsQuestioned()).toBe(false);
-    const done = followWithOriginal({ client, file: original, tourId: 'tour_1', log: () => undefined });
+    const done = followWithOriginal({ calls, file: original, tourId: 'tour_1', log: () => undefined });
     await vi.waitFor(() => expect(questionedWhileSending).toBe(true));
     finish({ key: 'uploads/original.mov' });
     await done;
@@ -90,7 +85,7 @@ describe('followWithOriginal', () => {
 
   it('says so when the original could not be sent, and no longer questions closing the tab', async () => {
     upload.mockRejectedValue(new UploadError('NETWORK', 'The connection was lost during the upload.'));
-    await followWithOriginal({ client, file: original, tourId: 'tour_1', log: () => undefined });
+    await followWithOriginal({ calls, file: original, tourId: 'tour_1', log: () => undefined });
     expect(originalFollows.get()).toEqual({ phase: 'failed', reason: 'The connection was lost during the upload.' });
     expect(leavingIsQuestioned()).toBe(false);
   });
@@ -115,7 +110,7 @@ describe('followWithOriginal on mobile data', () => {
   it('waits for Wi-Fi before sending the original (1.12x the upload), and says so', async () => {
     upload.mockResolvedValue({ key: 'uploads/original.mov' } as Awaited<ReturnType<typeof uploadVideo>>);
     const c = connection('cellular');
-    const done = followWithOriginal({ client, file: original, tourId: 'tour_1', log: () => undefined, connection: c });
+    const done = followWithOriginal({ calls, file: original, tourId: 'tour_1', log: () => undefined, connection: c });
     await vi.waitFor(() => expect(originalFollows.get()).toEqual({ phase: 'waiting' }));
     expect(upload).not.toHaveBeenCalled();
     // Waiting still questions closing the tab: the photos would lose the original.
@@ -129,7 +124,7 @@ describe('followWithOriginal on mobile data', () => {
   it('sends over mobile data when the agent asks to', async () => {
     upload.mockResolvedValue({ key: 'uploads/original.mov' } as Awaited<ReturnType<typeof uploadVideo>>);
     const done = followWithOriginal({
-      client,
+      calls,
       file: original,
       tourId: 'tour_1',
       log: () => undefined,
@@ -145,7 +140,7 @@ describe('followWithOriginal on mobile data', () => {
     upload.mockResolvedValue({ key: 'uploads/original.mov' } as Awaited<ReturnType<typeof uploadVideo>>);
     expect(
       await followWithOriginal({
-        client,
+        calls,
         file: original,
         tourId: 'tour_1',
         log: () => undefined,
@@ -154,7 +149,7 @@ describe('followWithOriginal on mobile data', () => {
     ).toBe(true);
     expect(
       await followWithOriginal({
-        client,
+        calls,
         file: original,
         tourId: 'tour_1',
         log: () => undefined,

@@ -7,10 +7,9 @@
  * if the same file is uploaded again): while it goes up, every screen says so with its progress and the tab asks before
  * closing (original-follows-state.ts, original-follows-notice.tsx). The details go to the debug log.
  */
-import type { Client } from 'urql';
 import { uploadVideo } from './multipart-upload.js';
-import { TourPhotoSourceAttachMutation } from './upload-operations.js';
-import { asUploadError, uploadErrorOf } from './upload-error.js';
+import { asUploadError } from './upload-error.js';
+import type { UploadCalls } from './upload-calls.js';
 import { originalFollows } from './original-follows-state.js';
 
 const debugLog = (line: string) => console.debug(`[upload] ${line}`);
@@ -53,13 +52,13 @@ function untilUnmetered(c: ConnectionInfo | undefined, log: (line: string) => vo
 }
 
 export async function followWithOriginal({
-  client,
+  calls,
   file,
   tourId,
   log = debugLog,
   connection = browserConnection(),
 }: {
-  client: Client;
+  calls: UploadCalls;
   file: File;
   tourId: string;
   log?: (line: string) => void;
@@ -71,7 +70,7 @@ export async function followWithOriginal({
   originalFollows.set({ phase: 'sending', percent: 0 });
   try {
     const { key } = await uploadVideo({
-      client,
+      calls,
       file,
       signal: new AbortController().signal,
       onProgress: (p) => {
@@ -81,8 +80,7 @@ export async function followWithOriginal({
       },
       photoSourceFor: tourId,
     });
-    const r = await client.mutation(TourPhotoSourceAttachMutation, { input: { tourId, key } }).toPromise();
-    if (r.error || !r.data?.tourPhotoSourceAttach.success) throw uploadErrorOf(r.error);
+    await calls.attachPhotoSource({ tourId, key });
     log('original follows: uploaded and attached; the photos are taken from it');
     originalFollows.set({ phase: 'done' });
     return true;

@@ -5,7 +5,7 @@
  * upload completes with the real size; cancelling stops both and deletes the mezzanine's parts.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Client } from 'urql';
+import type { UploadCalls } from './upload-calls.js';
 import { sendVideo, type SendProgress } from './send-video.js';
 import { uploadVideo, type UploadOptions } from './multipart-upload.js';
 import { ConversionDeclined, startConversion, type ConversionStart, type RunningConversion } from './convert-video.js';
@@ -54,7 +54,6 @@ beforeEach(() => {
         return { key: 'uploads/mezzanine.mp4' };
       },
       abort: async () => void stream.events.push('abort'),
-      failure: () => null,
     };
     return s;
   });
@@ -95,7 +94,7 @@ function run(signal = new AbortController().signal) {
   const log: string[] = [];
   const progress: SendProgress[] = [];
   const sent = sendVideo({
-    client: {} as Client,
+    calls: {} as UploadCalls,
     file: original,
     signal,
     onProgress: (p) => progress.push(p),
@@ -226,7 +225,7 @@ describe('sendVideo', () => {
     );
     const log: string[] = [];
     const sent = sendVideo({
-      client: {} as Client,
+      calls: {} as UploadCalls,
       file: original,
       signal: new AbortController().signal,
       onProgress: () => undefined,
@@ -264,7 +263,6 @@ describe('sendVideo', () => {
         release: () => undefined,
         finish: async () => ({ key: 'uploads/mezzanine.mp4' }),
         abort: async () => undefined,
-        failure: () => null,
       }));
       conversionOf(
         async (onPart, _signal, onProgress) => {
@@ -276,7 +274,7 @@ describe('sendVideo', () => {
       );
       const log: string[] = [];
       const sent = sendVideo({
-        client: {} as Client,
+        calls: {} as UploadCalls,
         file: original,
         signal: new AbortController().signal,
         onProgress: () => undefined,

@@ -5,22 +5,29 @@
  * conversion is cancelled). The mezzanine goes up while it is made: its upload (stream-upload.ts, size stated at the
  * end) starts with the conversion, its parts wait for the verdict, then each leaves as soon as the muxer fills it.
  * A source the device will not or cannot convert (HDR, 10-bit, no decoder or encoder, a decode that fails) keeps
- * uploading the original. The choice and its reasons go to the debug log. Every failure
- * reaches the caller as an UploadError; cancelling rejects with an AbortError.
+ * uploading the original. The choice and its reasons go to the debug log. Every failure reaches the caller as an
+ * UploadError; cancelling rejects with an AbortError.
+ *
+ * Which side runs when is decided by the state machine in send-video-machine.ts; this module is its driver: it runs the
+ * effects each move asks for, each side under its own AbortSignal, and feeds back what they report as events.
  */
-import type { Client } from 'urql';
-import { FileSubmitPreSignedUploadMutation } from './upload-operations.js';
-import { uploadVideo, type UploadProgress } from './multipart-upload.js';
-import { canConvertHere, ConversionDeclined, startConversion, type ConversionStart } from './convert-video.js';
-import { raceVerdict } from './convert-rules.js';
-import { asUploadError, uploadErrorOf } from './upload-error.js';
+import { uploadVideo } from './multipart-upload.js';
+import { canConvertHere, ConversionDeclined, startConversion, type RunningConversion } from './convert-video.js';
 import { startPartStream, type PartStream } from './stream-upload.js';
+import type { UploadCalls } from './upload-calls.js';
+import {
+  next,
+  startMachine,
+  tickMs,
+  type SendEffect,
+  type SendEvent,
+  type SendProgress,
+} from './send-video-machine.js';
 
-/** What the uploading dialog shows: the device preparing the video (percent of the conversion), then the upload. */
-export type SendProgress = { phase: 'preparing'; percent: number } | ({ phase: 'uploading' } & UploadProgress);
+export type { SendProgress } from './send-video-machine.js';
 
 export interface SendOptions {
-  client: Client;
+  calls: UploadCalls;
   file: File;
   signal: AbortSignal;
   onProgress: (p: SendProgress) => void;
@@ -40,191 +47,177 @@ function mezzanineName(name: string): string {
   return `${name.replace(/\.[^.]*$/, '') || 'video'}.mp4`;
 }
 
-/** A signal that aborts with the parent or on its own. */
-function childSignal(parent: AbortSignal): AbortController {
-  const c = new AbortController();
-  if (parent.aborted) c.abort();
-  else parent.addEventListener('abort', () => c.abort(), { once: true });
-  return c;
+/** One side's lifetime (the original's upload, the conversion, the mezzanine's upload): what it reports after it was
+ * stopped never reaches the machine. */
+interface Side {
+  signal: AbortSignal;
+  stop(): void;
+  tell(event: SendEvent): void;
 }
 
-/** Uploads the file (converted on the device when that is sooner) and answers the stored upload's key. */
-export async function sendVideo({
-  client,
-  file,
-  signal,
-  onProgress,
-  log = debugLog,
-  stallMs = STALL_MS,
-}: SendOptions): Promise<{ key: string; converted: boolean }> {
-  const uploading = (p: UploadProgress) => onProgress({ phase: 'uploading', ...p });
-  if (!canConvertHere()) {
-    log('original: this browser has no WebCodecs in workers');
-    return { key: (await uploadVideo({ client, file, signal, onProgress: uploading })).key, converted: false };
-  }
-
-  const convertCtl = childSignal(signal);
-  const originalCtl = childSignal(signal);
-  // 'check': the device is reading the source (the bar shows the original's upload); 'race': both run (the bar shows
-  // the conversion); then the side kept.
-  let phase: 'check' | 'race' | 'convert' | 'finish' | 'original' = 'check';
-  let converted = 0;
-  let movedAt = performance.now();
-  let original: UploadProgress | null = null;
-  const conversion = startConversion(file, convertCtl.signal, (f) => {
-    converted = f;
-    movedAt = performance.now();
-    if (phase === 'race' || phase === 'convert')
-      onProgress({ phase: 'preparing', percent: Math.min(99, Math.floor(f * 100)) });
-  });
-  const originalUpload = uploadVideo({
-    client,
-    file,
-    signal: originalCtl.signal,
-    onProgress: (p) => {
-      original = p;
-      if (phase === 'original' || phase === 'check') uploading(p);
+function sideOf(dispatch: (e: SendEvent) => void): Side {
+  const ctl = new AbortController();
+  return {
+    signal: ctl.signal,
+    stop: () => ctl.abort(),
+    tell: (e) => {
+      if (!ctl.signal.aborted) dispatch(e);
     },
-  });
-  originalUpload.catch(() => undefined);
-
-  let stream: PartStream | null = null;
-  const keepOriginal = async (reason: string) => {
-    phase = 'original';
-    log(`original: ${reason}`);
-    convertCtl.abort();
-    void stream?.abort();
-    if (original) uploading(original);
-    return { key: (await originalUpload).key, converted: false };
   };
+}
 
-  let start: ConversionStart | null;
-  try {
-    start = await Promise.race([conversion.started, originalUpload.then(() => null)]);
-  } catch (e) {
-    if (signal.aborted) throw e;
-    if (e instanceof ConversionDeclined) return keepOriginal(e.reason);
-    throw e;
-  }
-  if (signal.aborted) throw new DOMException('Upload cancelled', 'AbortError');
-  if (!start) return keepOriginal('it finished uploading before the device had checked the source');
-  phase = 'race';
-  onProgress({ phase: 'preparing', percent: Math.min(99, Math.floor(converted * 100)) });
-  log(
-    `converting ${start.codec} to ${start.size.width}x${start.size.height} with the ${start.decoder} decoder (asked with '${start.decoderHint}') and the ${start.encoder} encoder`,
-  );
+const declinedOf = (error: unknown): SendEvent => ({
+  type: 'conversionFailed',
+  declined: error instanceof ConversionDeclined ? error.reason : null,
+  error,
+});
 
-  // The mezzanine's upload, begun now: its part size cuts the worker's output, and its parts wait for the verdict.
-  let partsBeforeDone = 0;
-  let converting = true;
-  try {
-    stream = await startPartStream({
-      client,
+/** Uploads the file (converted on the device when that is sooner) and answers the stored upload's key. */
+export function sendVideo(o: SendOptions): Promise<{ key: string; converted: boolean }> {
+  const { signal, onProgress, log = debugLog, stallMs = STALL_MS } = o;
+  return new Promise((resolve, reject) => {
+    let machine = startMachine({ fileBytes: o.file.size, stallMs, now: performance.now() });
+    let ticker: { ms: number; id: ReturnType<typeof setInterval> } | null = null;
+    // Events told while one is handled wait their turn: each move's effects run before the next event.
+    const queue: SendEvent[] = [];
+    const dispatch = (event: SendEvent) => {
+      queue.push(event);
+      if (queue.length > 1) return;
+      while (queue.length > 0) {
+        const step = next(machine, queue[0]!);
+        machine = step.machine;
+        for (const effect of step.effects) perform(effect);
+        queue.shift();
+      }
+      const ms = tickMs(machine);
+      if (ticker?.ms !== ms) {
+        if (ticker) clearInterval(ticker.id);
+        ticker =
+          ms === null ? null : { ms, id: setInterval(() => dispatch({ type: 'tick', now: performance.now() }), ms) };
+      }
+      const s = machine.state;
+      if (s.name !== 'done' && s.name !== 'failed' && s.name !== 'cancelled') return;
+      signal.removeEventListener('abort', onAbort);
+      if (s.name === 'done') resolve({ key: s.key, converted: s.converted });
+      else reject(s.name === 'failed' ? s.error : new DOMException('Upload cancelled', 'AbortError'));
+    };
+    const onAbort = () => dispatch({ type: 'cancel' });
+    const perform = effectsOf(o, dispatch, { onProgress, log });
+
+    dispatch({ type: 'begin', convertible: canConvertHere() });
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** What each effect does: the sides it starts report back through `dispatch`, each under its own signal. */
+function effectsOf(
+  { calls, file }: SendOptions,
+  dispatch: (e: SendEvent) => void,
+  out: { onProgress: (p: SendProgress) => void; log: (line: string) => void },
+): (effect: SendEffect) => void {
+  const sides: { original?: Side; conversion?: Side; stream?: Side } = {};
+  const live: { conversion?: RunningConversion; parts?: PartStream } = {};
+
+  const startOriginal = () => {
+    const side = sideOf(dispatch);
+    sides.original = side;
+    uploadVideo({
+      calls,
+      file,
+      signal: side.signal,
+      onProgress: (progress) => side.tell({ type: 'originalProgress', progress }),
+    }).then(
+      ({ key }) => side.tell({ type: 'originalDone', key }),
+      (error: unknown) => side.tell({ type: 'originalFailed', error }),
+    );
+  };
+  const startConverting = () => {
+    const side = sideOf(dispatch);
+    sides.conversion = side;
+    live.conversion = startConversion(file, side.signal, (fraction) =>
+      side.tell({ type: 'conversionProgress', fraction, now: performance.now() }),
+    );
+    live.conversion.started.then(
+      (start) => side.tell({ type: 'checked', start }),
+      (error: unknown) => side.tell(declinedOf(error)),
+    );
+  };
+  const openStream = () => {
+    const side = sideOf(dispatch);
+    sides.stream = side;
+    startPartStream({
+      calls,
       fileName: mezzanineName(file.name),
       lastModified: file.lastModified,
       limit: file.size,
-      signal: convertCtl.signal,
-      onProgress: (p) => {
-        if (phase === 'finish') uploading(p);
+      signal: side.signal,
+      onProgress: (progress) => side.tell({ type: 'streamProgress', progress }),
+      onFailure: (error) => side.tell({ type: 'partsLost', error }),
+    }).then(
+      (parts) => {
+        // Opened after the race had moved on: nothing will be sent, and the upload is deleted.
+        if (side.signal.aborted) return void parts.abort();
+        live.parts = parts;
+        side.tell({ type: 'streamOpened', partSize: parts.partSize, now: performance.now() });
       },
-    });
-  } catch (e) {
-    if (signal.aborted) throw new DOMException('Upload cancelled', 'AbortError');
-    return keepOriginal(`the mezzanine's upload was refused: ${asUploadError(e).message}`);
-  }
-  const parts = stream;
-  signal.addEventListener('abort', () => void parts.abort(), { once: true });
-  // While the upload holds the muxer back (too many parts unsent on a slow uplink), the conversion is not stalled.
-  let heldByUpload = false;
-  const result = conversion.convert(parts.partSize, file.size, async (n, bytes) => {
-    heldByUpload = true;
-    try {
-      await parts.put(n, bytes);
-    } finally {
-      heldByUpload = false;
-      movedAt = performance.now();
+      (error: unknown) => side.tell({ type: 'streamRefused', error }),
+    );
+  };
+  const convert = () => {
+    const side = sides.conversion!;
+    const parts = live.parts!;
+    const taken = (stored: boolean) => side.tell({ type: 'partTaken', stored, now: performance.now() });
+    live
+      .conversion!.convert(parts.partSize, file.size, (n, bytes) => {
+        side.tell({ type: 'partWaiting' });
+        return parts.put(n, bytes).then(
+          () => taken(true),
+          (e: unknown) => {
+            taken(false);
+            throw e;
+          },
+        );
+      })
+      .then(
+        (size) => side.tell({ type: 'conversionDone', size, now: performance.now() }),
+        (error: unknown) => side.tell(declinedOf(error)),
+      );
+  };
+  const finishParts = (size: number) => {
+    const side = sides.stream!;
+    live.parts!.finish(size).then(
+      ({ key }) => side.tell({ type: 'finished', key }),
+      (error: unknown) => side.tell({ type: 'finishFailed', error }),
+    );
+  };
+  const stop = (name: 'original' | 'conversion' | 'stream') => {
+    const side = sides[name];
+    if (!side || side.signal.aborted) return;
+    side.stop();
+    if (name === 'stream') void live.parts?.abort();
+  };
+
+  return (effect) => {
+    switch (effect.run) {
+      case 'startOriginal':
+        return startOriginal();
+      case 'startConversion':
+        return startConverting();
+      case 'openStream':
+        return openStream();
+      case 'convert':
+        return convert();
+      case 'releaseParts':
+        return live.parts!.release();
+      case 'finishParts':
+        return finishParts(effect.size);
+      case 'stop':
+        return stop(effect.side);
+      case 'log':
+        return out.log(effect.line);
+      case 'show':
+        return out.onProgress(effect.progress);
     }
-    if (converting) partsBeforeDone++;
-  });
-  result.catch(() => undefined);
-
-  const began = performance.now();
-  const verdict = await new Promise<{ choice: 'convert' | 'original'; reason: string }>((resolve) => {
-    const timer = setInterval(() => {
-      const v = raceVerdict({
-        elapsedSeconds: (performance.now() - began) / 1000,
-        converted,
-        durationSeconds: start.durationSeconds,
-        originalBytes: file.size,
-        uploadedBytes: original?.bytesUploaded ?? 0,
-        bytesPerSecond: original?.bytesPerSecond ?? null,
-      });
-      if (v.choice !== 'wait') done(v);
-    }, 250);
-    const done = (v: { choice: 'convert' | 'original'; reason: string }) => {
-      clearInterval(timer);
-      resolve(v);
-    };
-    signal.addEventListener('abort', () => done({ choice: 'original', reason: 'cancelled' }), { once: true });
-    originalUpload.then(
-      () => done({ choice: 'original', reason: 'it finished uploading first' }),
-      () => undefined,
-    );
-    result.then(
-      () => done({ choice: 'convert', reason: 'the conversion finished first' }),
-      (e: unknown) =>
-        done({
-          choice: 'original',
-          reason: e instanceof ConversionDeclined ? `conversion failed: ${e.reason}` : 'conversion stopped',
-        }),
-    );
-  });
-  if (signal.aborted) throw new DOMException('Upload cancelled', 'AbortError');
-  if (verdict.choice === 'original') return keepOriginal(verdict.reason);
-
-  phase = 'convert';
-  log(`convert: ${verdict.reason}`);
-  originalCtl.abort();
-  parts.release();
-  let size: number;
-  let watchdog: ReturnType<typeof setInterval> | undefined;
-  const stalled = new Promise<never>((_, reject) => {
-    watchdog = setInterval(
-      () => {
-        if (!heldByUpload && performance.now() - movedAt > stallMs)
-          reject(new ConversionDeclined(`no progress for ${stallMs / 1000} s`));
-      },
-      Math.min(1000, stallMs),
-    );
-  });
-  try {
-    size = await Promise.race([result, stalled]);
-  } catch (e) {
-    if (signal.aborted || !(e instanceof ConversionDeclined)) throw e;
-    // A part that could not be stored (the connection gone for good) is the user's error, not the device's.
-    const lost = parts.failure();
-    if (lost) throw lost;
-    // Decoding broke or stalled after the verdict: the worker is ended, the mezzanine's parts deleted, and the original
-    // starts again from its first part.
-    convertCtl.abort();
-    void parts.abort();
-    log(`original: conversion failed after the verdict: ${e.reason}`);
-    return { key: (await uploadVideo({ client, file, signal, onProgress: uploading })).key, converted: false };
-  } finally {
-    clearInterval(watchdog);
-  }
-  converting = false;
-  log(
-    `converted: ${size} bytes, ${((size / file.size) * 100).toFixed(1)} % of the original, in ${((performance.now() - began) / 1000).toFixed(1)} s; ${partsBeforeDone} of ${Math.ceil(size / parts.partSize)} parts handed to the upload while converting`,
-  );
-  phase = 'finish';
-  return { key: (await parts.finish(size)).key, converted: true };
-}
-
-/** Creates the tour from the stored upload; answers its id. */
-export async function submitUpload(client: Client, key: string): Promise<string> {
-  const done = await client.mutation(FileSubmitPreSignedUploadMutation, { input: { key } }).toPromise();
-  const tourId = done.data?.fileSubmitPreSignedUpload.tourId;
-  if (done.error || !tourId) throw uploadErrorOf(done.error);
-  return tourId;
+  };
 }

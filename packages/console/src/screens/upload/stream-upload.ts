@@ -8,14 +8,7 @@
  * slows the conversion to the uplink. Completion states the real size. A tab closed mid-way leaves an unfinished upload
  * that is never resumed (a new conversion need not make the same bytes) and is swept by the server.
  */
-import type { Client } from 'urql';
 import { ERROR_CODES } from '@roomwalk/shared';
-import {
-  UploadMultipartAbortMutation,
-  UploadMultipartCompleteMutation,
-  UploadMultipartSignPartMutation,
-  UploadMultipartStartMutation,
-} from './upload-operations.js';
 import {
   PARALLEL_PARTS,
   PART_RETRY_DELAYS_MS,
@@ -24,7 +17,8 @@ import {
   wait,
   type UploadProgress,
 } from './multipart-upload.js';
-import { UploadError, uploadErrorOf, uploadRefusal } from './upload-error.js';
+import { UploadError } from './upload-error.js';
+import type { UploadCalls } from './upload-calls.js';
 
 /** Parts made but not yet stored before the muxer is held (at 8 MiB parts: 32 MiB of memory at most). */
 const MAX_AHEAD = 4;
@@ -43,12 +37,10 @@ export interface PartStream {
   finish(size: number): Promise<{ key: string }>;
   /** Stops sending and deletes the parts (the upload is forgotten). */
   abort(): Promise<void>;
-  /** Why a part could not be stored (after every retry), or null. */
-  failure(): UploadError | null;
 }
 
 export interface PartStreamOptions {
-  client: Client;
+  calls: UploadCalls;
   /** The mezzanine's name and the original's last-modified time. */
   fileName: string;
   lastModified: number;
@@ -56,19 +48,20 @@ export interface PartStreamOptions {
   limit: number;
   signal: AbortSignal;
   onProgress: (p: UploadProgress) => void;
+  /** Told at once when a part could not be stored after every retry (the connection gone for good): the upload ends. */
+  onFailure?: (e: UploadError) => void;
   /** For tests: the waits before each new attempt at a failed part. */
   retryDelaysMs?: number[];
 }
 
 export async function startPartStream(o: PartStreamOptions): Promise<PartStream> {
-  const started = await o.client
-    .mutation(UploadMultipartStartMutation, {
-      input: { extension: 'mp4', fileName: o.fileName, size: o.limit, lastModified: o.lastModified, sizeAtEnd: true },
-    })
-    .toPromise();
-  const s = started.data?.uploadMultipartStart;
-  if (started.error || !s) throw uploadErrorOf(started.error);
-  if (s.error || !s.key || !s.uploadId) throw uploadRefusal(s.error, s.message);
+  const s = await o.calls.start({
+    extension: 'mp4',
+    fileName: o.fileName,
+    size: o.limit,
+    lastModified: o.lastModified,
+    sizeAtEnd: true,
+  });
   const ref = { key: s.key, uploadId: s.uploadId };
   const delays = o.retryDelaysMs ?? [...PART_RETRY_DELAYS_MS, ...RESUME_DELAYS_MS];
 
@@ -113,18 +106,10 @@ export async function startPartStream(o: PartStreamOptions): Promise<PartStream>
 
   /** One attempt at part n: signed at its size, PUT; a refusal the server words (expired, gone) ends the upload. */
   const attempt = async (n: number, bytes: Uint8Array<ArrayBuffer>) => {
-    const r = await o.client
-      .mutation(UploadMultipartSignPartMutation, { input: { ...ref, partNumber: n, size: bytes.length } })
-      .toPromise();
-    const p = r.data?.uploadMultipartSignPart;
-    if (r.error?.graphQLErrors.length) throw Object.assign(uploadErrorOf(r.error), { final: true });
-    if (r.error || !p) throw uploadErrorOf(r.error);
-    const res = await fetch(p.url, {
-      method: 'PUT',
-      body: bytes,
-      headers: Object.fromEntries(p.headers.map((h) => [h.key, h.value])),
-      signal,
+    const p = await o.calls.signPart({ ...ref, partNumber: n, size: bytes.length }).catch((e: unknown) => {
+      throw e instanceof UploadError && e.code !== 'NETWORK' ? Object.assign(e, { final: true }) : e;
     });
+    const res = await fetch(p.url, { method: 'PUT', body: bytes, headers: p.headers, signal });
     if (res.status === 404)
       throw Object.assign(
         new UploadError(ERROR_CODES.UPLOAD_INVALID, 'This upload has expired. Please upload the video again.'),
@@ -142,6 +127,7 @@ export async function startPartStream(o: PartStreamOptions): Promise<PartStream>
         if (signal.aborted) return;
         if ((e as { final?: boolean }).final || i >= delays.length) {
           failure = e instanceof UploadError ? e : new UploadError('NETWORK', CONNECTION_LOST);
+          o.onFailure?.(failure);
           wake();
           return;
         }
@@ -187,18 +173,13 @@ export async function startPartStream(o: PartStreamOptions): Promise<PartStream>
       finalSize = size;
       report();
       await until(() => queue.length === 0 && inFlight === 0);
-      const r = await o.client.mutation(UploadMultipartCompleteMutation, { input: ref, size }).toPromise();
-      if (r.error || !r.data?.uploadMultipartComplete) throw uploadErrorOf(r.error);
+      await o.calls.complete(ref, size);
       return { key: ref.key };
     },
-    failure: () => failure,
     async abort() {
       stop.abort();
       queue.length = 0;
-      await o.client
-        .mutation(UploadMultipartAbortMutation, { input: ref })
-        .toPromise()
-        .catch(() => undefined);
+      await o.calls.abort(ref);
     },
   };
 }

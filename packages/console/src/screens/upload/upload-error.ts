@@ -3,9 +3,11 @@
  * or network error on any call, a part that never reached storage, the submit refused) becomes an UploadError with a
  * code and the user's words, thrown; the page maps the code to a dialog as data (upload-page.tsx UPLOAD_ERRORS).
  */
-import type { CombinedError } from 'urql';
 import { ERROR_CODES, ERROR_TEXTS, ErrorCodeSchema } from '@roomwalk/shared';
 import { describeFailure, failureCode, type FailureCode } from '../../graphql/errors.js';
+
+/** The GraphQL client's error, as graphql/errors.ts reads it (only the screen's hook holds the client itself). */
+type CallError = Parameters<typeof failureCode>[0];
 
 const CONNECTION_LOST = 'The connection was lost during the upload.';
 
@@ -25,7 +27,7 @@ function wordsFor(code: FailureCode, message: string): string {
 }
 
 /** A failed GraphQL call of the flow. */
-export function uploadErrorOf(error: CombinedError | undefined, fallback = 'The upload failed.'): UploadError {
+export function uploadErrorOf(error: CallError, fallback = 'The upload failed.'): UploadError {
   const code = failureCode(error) ?? ERROR_CODES.INTERNAL;
   if (code === 'NETWORK') return new UploadError(code, CONNECTION_LOST);
   return new UploadError(code, wordsFor(code, describeFailure(error, fallback)));

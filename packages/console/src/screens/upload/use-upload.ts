@@ -4,12 +4,12 @@
  * (upload-error.ts), shown as one of the error dialogs (upload-rules.ts).
  */
 import { useRef, useState } from 'react';
-import { useClient } from 'urql';
 import { ERROR_TEXTS, checkVideoMeta } from '@roomwalk/shared';
 import { NOT_A_VIDEO, probeVideo } from './read-video-meta.js';
 import type { SendProgress } from './send-video.js';
 import { asUploadError } from './upload-error.js';
 import { UPLOAD_ERRORS, type UploadErrorKind, errorKindOf } from './upload-rules.js';
+import { useUploadCalls } from './use-upload-calls.js';
 
 export type UploadStep =
   | { name: 'idle' }
@@ -21,7 +21,7 @@ export type UploadStep =
   | { name: 'error'; kind: UploadErrorKind; detail: string };
 
 export function useUpload() {
-  const client = useClient();
+  const calls = useUploadCalls();
   const input = useRef<HTMLInputElement>(null);
   const file = useRef<File | null>(null);
   const [step, setStep] = useState<UploadStep>({ name: 'idle' });
@@ -61,9 +61,9 @@ export function useUpload() {
       },
     });
     try {
-      const { sendVideo, submitUpload } = await import('./send-video.js');
+      const { sendVideo } = await import('./send-video.js');
       const { key, converted } = await sendVideo({
-        client,
+        calls,
         file: f,
         signal: controller.signal,
         onProgress: (progress) => {
@@ -74,12 +74,12 @@ export function useUpload() {
       // From here the tour is being created: no cancelling half-way.
       running.current = null;
       setStep({ name: 'submitting' });
-      const tourId = await submitUpload(client, key);
+      const tourId = await calls.submit(key);
       setStep({ name: 'info', tourId });
       // The tour was made from the device's 1080p mezzanine: the original follows for the photos' full resolution.
       if (converted)
         void import('./original-follows.js').then(({ followWithOriginal }) =>
-          followWithOriginal({ client, file: f, tourId }),
+          followWithOriginal({ calls, file: f, tourId }),
         );
     } catch (e) {
       if (controller.signal.aborted) return;
