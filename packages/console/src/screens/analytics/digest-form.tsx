@@ -1,12 +1,9 @@
 /** The seller digest: weekly or monthly, on a day the owner picks, to the addresses the agent enters. */
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { useMutation } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
-import { describeFailure } from '../../graphql/errors.js';
-import { useSnackbar } from '../../ui/snackbar.js';
-import { SellerDigestDeleteMutation, SellerDigestSaveMutation } from './analytics-operations.js';
 import { WEEKDAYS, browserTimeZone, digestWhen, humanDate, parseRecipients, zoneName } from './analytics-rules.js';
+import { useSellerDigest } from './use-seller-report.js';
 
 type Frequency = 'WEEKLY' | 'MONTHLY';
 const MONTH_DAYS = Array.from({ length: 28 }, (_v, i) => i + 1);
@@ -41,9 +38,7 @@ export function DigestForm({
   digest: Digest | null;
   onChanged: () => void;
 }) {
-  const [, save] = useMutation(SellerDigestSaveMutation);
-  const [, remove] = useMutation(SellerDigestDeleteMutation);
-  const notify = useSnackbar();
+  const { busy, save, stop } = useSellerDigest(tourId, onChanged);
   const id = useId();
   // The digest goes out at 07:00 where the agent is; saving from another zone moves it there.
   const timeZone = browserTimeZone();
@@ -51,7 +46,6 @@ export function DigestForm({
   const [day, setDay] = useState<number>(digest?.day ?? 1);
   const [recipients, setRecipients] = useState(digest?.recipients.join(', ') ?? '');
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   useEffect(() => {
     if (!digest) return;
     setFrequency(digest.frequency);
@@ -73,21 +67,7 @@ export function DigestForm({
       return;
     }
     setError(null);
-    setBusy(true);
-    const r = await save({ input: { tourId, frequency, day, recipients: parsed.recipients, timeZone } });
-    setBusy(false);
-    if (r.error || !r.data) {
-      setError(describeFailure(r.error));
-      return;
-    }
-    notify('success', `Saved. Next report: ${humanDate(r.data.sellerReportDigestSave.nextSendAt)}.`);
-    onChanged();
-  };
-  const onStop = async () => {
-    const r = await remove({ tourId });
-    if (r.error) return notify('error', describeFailure(r.error));
-    notify('success', 'The digest is stopped.');
-    onChanged();
+    setError(await save({ frequency, day, recipients: parsed.recipients, timeZone }));
   };
 
   return (
@@ -165,7 +145,7 @@ export function DigestForm({
             {digest ? 'Save digest' : 'Start digest'}
           </SlButton>
           {digest ? (
-            <SlButton variant="danger" outline onClick={() => void onStop()}>
+            <SlButton variant="danger" outline onClick={() => void stop()}>
               Stop digest
             </SlButton>
           ) : null}

@@ -3,26 +3,15 @@
  * e-mail digest, and the PDF made in the job queue with its progress, downloaded when ready.
  */
 import { useEffect, useRef, useState } from 'react';
-import { useClient, useMutation, useQuery } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
 import { NOTICES } from '@roomwalk/shared';
-import { describeFailure } from '../../graphql/errors.js';
 import { useClipboard } from '../../state/use-clipboard.js';
-import { useSnackbar } from '../../ui/snackbar.js';
-import { downloadBase64 } from '../reports/download-file.js';
-import {
-  SellerLinkCreateMutation,
-  SellerLinkRevokeMutation,
-  SellerPdfCreateMutation,
-  SellerReportQuery,
-  SellerRunQuery,
-} from './analytics-operations.js';
 import { humanDate, type Period } from './analytics-rules.js';
 import { DigestForm } from './digest-form.js';
+import { useSellerLinks, useSellerPdf, useSellerReport } from './use-seller-report.js';
 
 const EXPIRY_CHOICES = [7, 30, 90] as const;
-const POLL_MS = 600;
 
 function LinkPanel({
   tourId,
@@ -35,32 +24,13 @@ function LinkPanel({
   links: ReadonlyArray<{ id: string; prefix: string; days: number; expiresAt: string }>;
   onChanged: () => void;
 }) {
-  const [, create] = useMutation(SellerLinkCreateMutation);
-  const [, revoke] = useMutation(SellerLinkRevokeMutation);
+  const { url, busy, create, revoke } = useSellerLinks(tourId, period, onChanged);
   const [expires, setExpires] = useState<number>(30);
-  const [url, setUrl] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const clip = useClipboard();
-  const notify = useSnackbar();
   const urlField = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (url) urlField.current?.focus();
   }, [url]);
-
-  const onCreate = async () => {
-    setBusy(true);
-    const r = await create({ input: { tourId, days: period, expiresInDays: expires } });
-    setBusy(false);
-    if (r.error || !r.data) return notify('error', describeFailure(r.error));
-    setUrl(r.data.sellerReportLinkCreate.url);
-    onChanged();
-  };
-  const onRevoke = async (id: string) => {
-    const r = await revoke({ id });
-    if (r.error) return notify('error', describeFailure(r.error));
-    notify('success', 'The link no longer opens the report.');
-    onChanged();
-  };
 
   return (
     <section className="card seller-panel" aria-labelledby="seller-link-title">
@@ -80,7 +50,7 @@ function LinkPanel({
             ))}
           </select>
         </div>
-        <SlButton variant="primary" loading={busy} onClick={() => void onCreate()}>
+        <SlButton variant="primary" loading={busy} onClick={() => void create(expires)}>
           <SlIcon slot="prefix" name="link-45deg" />
           Create link
         </SlButton>
@@ -104,7 +74,7 @@ function LinkPanel({
               <span>
                 <code>{l.prefix}…</code> last {l.days} days, expires {humanDate(l.expiresAt)}
               </span>
-              <SlButton size="small" variant="danger" outline onClick={() => void onRevoke(l.id)}>
+              <SlButton size="small" variant="danger" outline onClick={() => void revoke(l.id)}>
                 Revoke<span className="visually-hidden"> link {l.prefix}</span>
               </SlButton>
             </li>
@@ -117,45 +87,9 @@ function LinkPanel({
   );
 }
 
-type RunState =
-  | { status: 'idle' }
-  | { status: 'running'; progress: number; text: string }
-  | { status: 'failed'; error: string };
-
 /** `link`: the audience link the page's "Visits from" filter shows (the PDF then holds that link's visits only). */
 function PdfPanel({ tourId, period, link }: { tourId: string; period: Period; link?: { id: string; label: string } }) {
-  const client = useClient();
-  const [, start] = useMutation(SellerPdfCreateMutation);
-  const [run, setRun] = useState<RunState>({ status: 'idle' });
-  const alive = useRef(true);
-  useEffect(
-    () => () => {
-      alive.current = false;
-    },
-    [],
-  );
-
-  const onDownload = async () => {
-    setRun({ status: 'running', progress: 0, text: 'Waiting in the queue' });
-    const r = await start({ input: { tourId, days: period, ...(link ? { audienceLinkId: link.id } : {}) } });
-    const id = r.data?.sellerReportPdfCreate.id;
-    if (!id) return setRun({ status: 'failed', error: describeFailure(r.error) });
-    // The job writes its progress to the run; read it until it is done.
-    for (;;) {
-      await new Promise((res) => setTimeout(res, POLL_MS));
-      if (!alive.current) return;
-      const q = await client.query(SellerRunQuery, { id }, { requestPolicy: 'network-only' }).toPromise();
-      const s = q.data?.sellerReportRun;
-      if (!s) return setRun({ status: 'failed', error: describeFailure(q.error) });
-      if (s.status === 'DONE' && s.fileContent) {
-        downloadBase64(s.fileContent, s.fileName ?? 'seller-report.pdf', s.mimeType);
-        return setRun({ status: 'idle' });
-      }
-      if (s.status === 'FAILED')
-        return setRun({ status: 'failed', error: s.error ?? 'The report could not be made. Try again in a moment.' });
-      setRun({ status: 'running', progress: s.progress, text: s.progressText });
-    }
-  };
+  const { run, download } = useSellerPdf(tourId, period, link);
 
   return (
     <section className="card seller-panel" aria-labelledby="seller-pdf-title">
@@ -168,7 +102,7 @@ function PdfPanel({ tourId, period, link }: { tourId: string; period: Period; li
         variant="primary"
         loading={run.status === 'running'}
         disabled={run.status === 'running'}
-        onClick={() => void onDownload()}
+        onClick={() => void download()}
       >
         <SlIcon slot="prefix" name="file-earmark-pdf" />
         Download PDF
@@ -199,24 +133,19 @@ export function SellerReportSection({
   period: Period;
   link?: { id: string; label: string } | undefined;
 }) {
-  const [{ data, error }, refetch] = useQuery({
-    query: SellerReportQuery,
-    variables: { tourId },
-    requestPolicy: 'cache-and-network',
-  });
-  const reload = () => refetch({ requestPolicy: 'network-only' });
+  const { report, loadError, reload } = useSellerReport(tourId);
   return (
     <section className="seller-report" aria-labelledby="seller-report-title">
       <h2 id="seller-report-title">Seller report</h2>
-      {error && !data ? (
+      {loadError ? (
         <p className="field-error" role="alert">
-          {describeFailure(error)}
+          {loadError}
         </p>
       ) : null}
       <div className="seller-panels">
-        <LinkPanel tourId={tourId} period={period} links={data?.sellerReport.links ?? []} onChanged={reload} />
+        <LinkPanel tourId={tourId} period={period} links={report?.links ?? []} onChanged={reload} />
         <PdfPanel tourId={tourId} period={period} {...(link ? { link } : {})} />
-        {data ? <DigestForm tourId={tourId} digest={data.sellerReport.digest ?? null} onChanged={reload} /> : null}
+        {report ? <DigestForm tourId={tourId} digest={report.digest ?? null} onChanged={reload} /> : null}
       </div>
     </section>
   );
