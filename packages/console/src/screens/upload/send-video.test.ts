@@ -9,7 +9,8 @@ import type { UploadCalls } from './upload-calls.js';
 import { sendVideo, type SendProgress } from './send-video.js';
 import { uploadVideo, type UploadOptions } from './multipart-upload.js';
 import { ConversionDeclined, startConversion, type ConversionStart, type RunningConversion } from './convert-video.js';
-import { startPartStream, type PartStream } from './stream-upload.js';
+import { startPartStream, type PartStream, type PartStreamOptions } from './stream-upload.js';
+import { UploadError } from './upload-error.js';
 
 vi.mock('./multipart-upload.js', () => ({ uploadVideo: vi.fn() }));
 vi.mock('./stream-upload.js', () => ({ startPartStream: vi.fn() }));
@@ -76,15 +77,15 @@ function conversionOf(
   );
 }
 
-/** Uploads that finish when told, each remembering its options. */
-let uploads: Array<{ options: UploadOptions; finish: (key: string) => void }>;
+/** Uploads that finish (or fail) when told, each remembering its options. */
+let uploads: Array<{ options: UploadOptions; finish: (key: string) => void; fail: (e: Error) => void }>;
 beforeEach(() => {
   uploads = [];
   upload.mockReset();
   upload.mockImplementation(
     (options) =>
       new Promise((resolve, reject) => {
-        uploads.push({ options, finish: (key) => resolve({ key }) });
+        uploads.push({ options, finish: (key) => resolve({ key }), fail: reject });
         options.signal.addEventListener('abort', () => reject(new DOMException('Upload cancelled', 'AbortError')));
       }),
   );
@@ -318,5 +319,80 @@ describe('sendVideo', () => {
     expect(uploads[0]!.options.signal.aborted).toBe(true);
     // The mezzanine's upload is aborted too (its parts deleted): nothing is saved.
     await vi.waitFor(() => expect(stream.events).toContain('abort'));
+  });
+  it('a failure of the original while the device checks the source is the error, and the worker is ended', async () => {
+    let abortedConversion = false;
+    convert.mockImplementation((_file, signal) => {
+      signal.addEventListener('abort', () => (abortedConversion = true));
+      return { started: never(), convert: never };
+    });
+    const { sent } = run();
+    await vi.waitFor(() => expect(uploads).toHaveLength(1));
+    const lost = new UploadError('NETWORK', 'The connection was lost during the upload.');
+    uploads[0]!.fail(lost);
+    await expect(sent).rejects.toBe(lost);
+    expect(abortedConversion).toBe(true);
+  });
+
+  it("a mezzanine's upload that opens after the original won is deleted, never used", async () => {
+    let open!: () => void;
+    const opened = new Promise<void>((r) => (open = r));
+    const base = streamStart.getMockImplementation()!;
+    streamStart.mockImplementationOnce(async (o) => {
+      await opened;
+      return base(o);
+    });
+    conversionOf(never);
+    const { sent, log } = run();
+    await vi.waitFor(() => expect(streamStart).toHaveBeenCalled());
+    uploads[0]!.finish('uploads/original.mp4');
+    await expect(sent).resolves.toEqual({ key: 'uploads/original.mp4', converted: false });
+    expect(log.at(-1)).toBe('original: it finished uploading first');
+    open();
+    await vi.waitFor(() => expect(stream.events).toEqual(['abort']));
+  });
+
+  it("a part lost for good mid-upload ends the upload with the user's error: the worker ends, the parts are deleted", async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      let options!: PartStreamOptions;
+      const base = streamStart.getMockImplementation()!;
+      streamStart.mockImplementationOnce(async (o) => {
+        options = o;
+        // The first part waits for room: the uplink is slow.
+        return { ...(await base(o)), put: () => new Promise<void>(() => undefined) };
+      });
+      let abortedConversion = false;
+      conversionOf(
+        async (onPart, signal, onProgress) => {
+          signal.addEventListener('abort', () => (abortedConversion = true));
+          onProgress(0.5);
+          await onPart(1, new Uint8Array(256));
+          return 256;
+        },
+        { ...started, durationSeconds: 0.001 },
+      );
+      const { sent, log } = run();
+      sent.catch(() => undefined);
+      await vi.advanceTimersByTimeAsync(100);
+      uploads[0]!.options.onProgress({
+        bytesUploaded: 1,
+        bytesTotal: 4096,
+        percent: 0,
+        bytesPerSecond: 1,
+        secondsLeft: 4095,
+        resuming: false,
+      });
+      await vi.advanceTimersByTimeAsync(3_500);
+      expect(log.some((l) => l.startsWith('convert:'))).toBe(true);
+      const lost = new UploadError('NETWORK', 'The connection was lost during the upload.');
+      options.onFailure!(lost);
+      await expect(sent).rejects.toBe(lost);
+      expect(abortedConversion).toBe(true);
+      expect(stream.events).toContain('abort');
+      expect(uploads).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
