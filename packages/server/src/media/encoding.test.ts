@@ -1,6 +1,6 @@
 /** The filter graph converts colour only when the source needs it, and tone maps HDR when it can. */
 import { describe, expect, it } from 'vitest';
-import { buildFilterGraph, segmentArgs } from './encoding.js';
+import { buildFilterGraph, buildSplitGraph, segmentArgs } from './encoding.js';
 
 const base = { stream: '0:0', portrait: false, toneMap: true, thumbnail: true };
 
@@ -33,6 +33,16 @@ describe('buildFilterGraph', () => {
     expect(graph).toContain('scale=720:1280');
     expect(graph).toContain('[low0]scale=360:640[low]');
     expect(graph).toContain('crop=iw:trunc(iw*9/16/2)*2[thumb]');
+  });
+});
+
+describe('the copy path (a source in the clip format)', () => {
+  it('leaves the 720p branch out of both graphs: only the 360p rendition and the thumbnail are encoded', () => {
+    const graph = buildFilterGraph({ ...base, colour: {}, copyHigh: true });
+    expect(graph).toContain('split=2[low0][thumb0]');
+    expect(graph).not.toContain('[high]');
+    expect(buildSplitGraph(false, false, true)).toContain('split=1[low0];');
+    expect(buildSplitGraph(false, true)).toContain('split=3[high][low0][thumb0]');
   });
 });
 

@@ -164,6 +164,11 @@ export interface FilterGraphInput {
   /** Also produce the thumbnail output label `[thumb]`. */
   thumbnail: boolean;
   /**
+   * Leave out the `[high]` label: the source is already in the clip format and its 720p clips are cut from it by
+   * stream copy (media/copy-clips.ts), so only the 360p rendition and the thumbnail are encoded.
+   */
+  copyHigh?: boolean;
+  /**
    * Display rotation of the source (probe's counter-clockwise degrees). When given, the graph turns the picture
    * itself, after the downscale (a 720p transpose instead of a 4K one), and the caller passes `-noautorotate`; when
    * absent, ffmpeg's autorotate turns the full-size frames before the graph.
@@ -198,7 +203,8 @@ export interface TourFrames {
  * `[thumb]` (one frame, 16:9 centre crop for portrait).
  */
 export function buildFilterGraph(o: FilterGraphInput): string {
-  return `[${o.stream}]${[...normaliseSteps(o), splitStep(o.thumbnail)].join(',')};${splitTail(o.portrait, o.thumbnail)}`;
+  const split = splitStep(o.thumbnail, !o.copyHigh);
+  return `[${o.stream}]${[...normaliseSteps(o), split].join(',')};${splitTail(o.portrait, o.thumbnail)}`;
 }
 
 /**
@@ -209,12 +215,18 @@ export function buildNormaliseGraph(o: Omit<FilterGraphInput, 'thumbnail'>): str
   return `[${o.stream}]${normaliseSteps(o).join(',')}[out]`;
 }
 
-/** The second half: raw high-rendition frames (input 0 of the encoder) split into `[high]`, `[low]` and `[thumb]`. */
-export function buildSplitGraph(portrait: boolean, thumbnail: boolean): string {
-  return `[0:v]setsar=1,${splitStep(thumbnail)};${splitTail(portrait, thumbnail)}`;
+/**
+ * The second half: raw high-rendition frames (input 0 of the encoder) split into `[high]` (unless `copyHigh`), `[low]`
+ * and `[thumb]`.
+ */
+export function buildSplitGraph(portrait: boolean, thumbnail: boolean, copyHigh = false): string {
+  return `[0:v]setsar=1,${splitStep(thumbnail, !copyHigh)};${splitTail(portrait, thumbnail)}`;
 }
 
-const splitStep = (thumbnail: boolean) => `split=${thumbnail ? 3 : 2}[high][low0]${thumbnail ? '[thumb0]' : ''}`;
+function splitStep(thumbnail: boolean, high: boolean): string {
+  const labels = [...(high ? ['[high]'] : []), '[low0]', ...(thumbnail ? ['[thumb0]'] : [])];
+  return `split=${labels.length}${labels.join('')}`;
+}
 
 function splitTail(portrait: boolean, thumbnail: boolean): string {
   const lo = renditionSize(RENDITIONS.low, portrait);

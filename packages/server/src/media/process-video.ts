@@ -24,6 +24,7 @@ import type { FrameFilterFactory } from './frame-pipe.js';
 import { assertAcceptable, probeVideo, type ProbeResult } from './probe-video.js';
 import { PROGRESS_TEXT } from './progress-text.js';
 import type { FrameRange } from './source-frames.js';
+import { copyHighClips } from './copy-clips.js';
 import { collectClips, type ProcessedClip } from './transcode-collect.js';
 import { planTranscode } from './transcode-plan.js';
 import { runTranscode } from './transcode-run.js';
@@ -85,7 +86,7 @@ export interface ProcessVideoResult {
 /** Share of the progress bar given to probing; the transcode takes the bulk, the final checks the rest. */
 const PROBE_SHARE = 0.05;
 const FINISH_AT = 0.97;
-const OUTPUT_NAME = /^(high|low)-\d{5}\.mp4$|^(high|low)\.csv$|^thumbnail\.jpg$/;
+const OUTPUT_NAME = /^(high|low|blurred)-\d{5}\.mp4$|^(high|low)\.csv$|^thumbnail\.jpg$/;
 
 /** Turns an uploaded video into tour clips; throws VideoRejectedError when the video cannot become a tour. */
 export async function processVideo(opts: ProcessVideoOptions): Promise<ProcessVideoResult> {
@@ -155,6 +156,8 @@ async function transcode(
   range: FrameRange,
 ): Promise<ProcessSegmentResult> {
   const plan = planTranscode(opts, probe, range);
+  // A source in the clip format gives its 720p clips by stream copy (media/copy-clips.ts); the run then makes the rest.
+  if (plan.copyHigh) await copyHighClips(plan, probe, opts.input, opts.signal);
   const run = await runTranscode(plan, probe, opts, (share) =>
     report(PROBE_SHARE + (FINISH_AT - PROBE_SHARE) * share, PROGRESS_TEXT.processing),
   );

@@ -30,6 +30,13 @@ export interface TranscodePlan {
   progressArgs: string[];
   /** The range holds THUMBNAIL_FRAME: this transcode makes the tour's thumbnail. */
   wantThumbnail: boolean;
+  /**
+   * The source is in the clip format (media/clip-format.ts): its 720p clips are cut from it by stream copy
+   * (media/copy-clips.ts), the outputs hold the 360p rendition and the thumbnail only.
+   */
+  copyHigh: boolean;
+  /** The tour frames this transcode makes. */
+  range: FrameRange;
   /** Tour frames of the range (for progress and time limits). */
   rangeFrames: number;
   highList: string;
@@ -47,6 +54,7 @@ export function planTranscode(
   const caps = ffmpegCapabilities();
   if (!caps.libx264) throw new Error('This ffmpeg has no libx264 encoder');
   const portrait = probe.portrait;
+  const copyHigh = probe.clipFormat?.copy === true;
   const source = planSource(probe, range);
   const wantThumbnail = range.first <= THUMBNAIL_FRAME;
   const videoFrames = Math.ceil(probe.durationSeconds * CLIP_FPS);
@@ -57,6 +65,7 @@ export function planTranscode(
     portrait,
     colour: probe.colour,
     toneMap: caps.toneMap,
+    copyHigh,
     ...source.graph,
   };
   const highList = join(workDir, 'high.csv');
@@ -77,11 +86,7 @@ export function planTranscode(
     `file:${opts.input}`,
     ...source.outputArgs,
   ];
-  const outputs = [
-    '-map_metadata',
-    '-1',
-    '-map_chapters',
-    '-1',
+  const high = [
     '-map',
     '[high]',
     ...x264Args(RENDITIONS.high),
@@ -89,6 +94,13 @@ export function planTranscode(
     'passthrough',
     ...segmentArgs(maxFrames, highList),
     join(workDir, 'high-%05d.mp4'),
+  ];
+  const outputs = [
+    '-map_metadata',
+    '-1',
+    '-map_chapters',
+    '-1',
+    ...(copyHigh ? [] : high),
     '-map',
     '[low]',
     ...x264Args(RENDITIONS.low),
@@ -108,6 +120,8 @@ export function planTranscode(
     outputs,
     progressArgs,
     wantThumbnail,
+    copyHigh,
+    range,
     rangeFrames,
     highList,
     lowList,

@@ -12,6 +12,7 @@ import {
   buildSplitGraph,
   renditionSize,
 } from './encoding.js';
+import { encodeBlurredClips } from './copy-clips.js';
 import { pipeFrames, yuv420pBytes, type FrameFilterFactory } from './frame-pipe.js';
 import { ffmpegBinaries } from './ffmpeg-binaries.js';
 import { abortError, type ProbeResult } from './probe-video.js';
@@ -124,13 +125,17 @@ export async function runTranscode(
         '-i',
         'pipe:0',
         '-filter_complex',
-        buildSplitGraph(portrait, wantThumbnail),
+        buildSplitGraph(portrait, wantThumbnail, plan.copyHigh),
         ...outputs,
       ],
       { ...limits, signal: both, stdin: true, onStdout: onProgressOutput },
     );
     touchEncoder = encoder.touch;
-    const filter = opts.frameFilter?.(hi);
+    const privacy = opts.frameFilter?.(hi);
+    // On the copy path the encoder makes no 720p clips: those the privacy pass changed are encoded on their own.
+    const blurred =
+      privacy && plan.copyHigh ? encodeBlurredClips(privacy, { ...hi, workDir: plan.workDir, signal: both }) : null;
+    const filter = blurred?.filter ?? privacy;
     const piped = await pipeFrames({
       decoder,
       encoder,
@@ -138,6 +143,12 @@ export async function runTranscode(
       filter,
       stop: () => stop.abort(),
     });
+    const reencoded = blurred
+      ? await blurred.finish().then(
+          () => null,
+          (err: unknown) => ({ err }),
+        )
+      : null;
     changed = filter?.changed;
     if (signal?.aborted) throw abortError();
     const { encoded } = piped;
@@ -147,6 +158,7 @@ export async function runTranscode(
     result = piped.decoded;
     if (piped.frames === 0 && result.code === 0 && !result.stopped)
       throw VideoRejectedError.invalid('no frames decoded');
+    if (reencoded && result.code === 0 && !result.stopped) throw reencoded.err;
   }
   if (result.stopped === 'abort' || signal?.aborted) throw abortError();
   if (result.stopped) throw VideoRejectedError.invalid(`ffmpeg stopped (${result.stopped}): ${tail(result.stderr)}`);

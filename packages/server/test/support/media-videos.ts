@@ -212,3 +212,29 @@ export async function clipFormatVideo(
     outputArgs: ['-movflags', '+faststart'],
   });
 }
+
+/** Each video packet of `path` as `size:md5` of its bytes, in file order (timestamps left out: a cut resets them). */
+export async function packetHashes(path: string): Promise<string[]> {
+  const { ffmpeg } = ffmpegBinaries();
+  const { stdout } = await run(
+    ffmpeg,
+    ['-v', 'error', '-i', path, '-map', '0:v:0', '-c', 'copy', '-f', 'framemd5', '-'],
+    { maxBuffer: 64 * 1024 ** 2 },
+  );
+  return stdout
+    .split('\n')
+    .filter((l) => l && !l.startsWith('#'))
+    .map((l) => {
+      const f = l.split(',').map((s) => s.trim());
+      return `${f[4]}:${f[5]}`;
+    });
+}
+
+/** Encodes `src` (already 1280x720 or 720x1280 at CLIP_FPS) into the clip format, as clipFormatVideo makes it. */
+export async function toClipFormat(src: string, dest: string): Promise<string> {
+  const { ffmpeg } = ffmpegBinaries();
+  await run(ffmpeg, ['-v', 'error', '-y', '-i', src, ...x264Args(RENDITIONS.high), '-slices', '1', dest], {
+    timeout: 300_000,
+  });
+  return dest;
+}
