@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { littleToGain, mezzanineSize, raceVerdict, sourceRefusal, type SourceFacts } from './convert-rules.js';
+import {
+  CLIP_FORMAT,
+  clipFormatTarget,
+  littleToGain,
+  mezzanineSize,
+  mezzanineTarget,
+  raceVerdict,
+  sourceRefusal,
+  type SourceFacts,
+} from './convert-rules.js';
 
 const phone4k: SourceFacts = {
   codec: 'avc1.640033',
@@ -44,6 +53,38 @@ describe('mezzanine size', () => {
   });
   it('never enlarges', () => {
     expect(mezzanineSize(1280, 720)).toEqual({ width: 1280, height: 720 });
+  });
+});
+
+describe('what the device makes', () => {
+  it('makes the clip format where it can: 720p (720x1280 upright) at 15 fps, any shape cropped to it', () => {
+    expect(clipFormatTarget(3840, 2160)).toMatchObject({ width: 1280, height: 720, fps: 15, fit: 'cover' });
+    expect(clipFormatTarget(2160, 3840)).toMatchObject({ width: 720, height: 1280 });
+    expect(clipFormatTarget(4032, 3024)).toMatchObject({ width: 1280, height: 720, fit: 'cover' });
+    expect(mezzanineTarget(3840, 2160)).toMatchObject({ width: 1920, height: 1080, fps: 30, fit: 'fill' });
+  });
+
+  it('puts a keyframe on exactly every 12th frame, at the timestamps mediabunny gives 10 minutes of frames', () => {
+    const { keyFrameInterval, fps } = clipFormatTarget(1920, 1080);
+    // mediabunny: output slot n at n / fps (a repeated frame at the slot before plus 1 / fps); a keyframe wherever
+    // floor(timestamp / interval) changes.
+    for (const at of [(n: number) => n / fps, (n: number) => (n ? (n - 1) / fps + 1 / fps : 0)]) {
+      let last = -1;
+      const keys: number[] = [];
+      for (let n = 0; n < 600 * fps; n++) {
+        const m = Math.floor(at(n) / keyFrameInterval);
+        if (m !== last) keys.push(n);
+        last = m;
+      }
+      expect(keys.every((k, i) => k === i * CLIP_FORMAT.keyFrameFrames)).toBe(true);
+      expect(keys).toHaveLength((600 * fps) / CLIP_FORMAT.keyFrameFrames);
+    }
+  });
+
+  it('judges the gain against what it would make: the clip format gains on a source the mezzanine would not', () => {
+    const light = { ...phone4k, bytes: 30_000_000 };
+    expect(littleToGain(light)).toMatch(/already light/);
+    expect(littleToGain(light, clipFormatTarget(3840, 2160).bitrate)).toBeNull();
   });
 });
 

@@ -16,6 +16,73 @@ export const MEZZANINE = {
   keyFrameSeconds: 1,
 } as const;
 
+/**
+ * The tour's clip format (the server's media/encoding.ts, checked by its media/clip-format.ts): what the device makes
+ * when its encoder can, so the server cuts the 720p clips from the upload by stream copy and encodes only the 360p
+ * rendition (docs/decisions.md, "Copy what is already right"). Where the device cannot, it makes the MEZZANINE.
+ */
+export const CLIP_FORMAT = {
+  /** avc1.64001f: High profile, level 3.1 (1280x720 at 15 fps), the codec of the tours' clips. */
+  codec: 'avc1.64001f',
+  /** The 720p rendition; a portrait source gets 720x1280. Other shapes are cropped to it at the centre, as on the server. */
+  landscape: { width: 1280, height: 720 },
+  fps: 15,
+  /** A keyframe every 12 frames: every 36-frame clip starts on one, and a jump in the player decodes at most 12. */
+  keyFrameFrames: 12,
+  /**
+   * The server's 720p clips are capped at 720 kbit/s (VBV, bufsize 1440 kbit); the server copies only clips within
+   * what that admits (2.4 s × 720 kbit + 1440 kbit), so the device aims at the cap's average.
+   */
+  bitrate: 720_000,
+} as const;
+
+/** What the encoder is asked for: the clip format or the mezzanine, at the source's orientation. */
+export interface EncodingTarget {
+  name: 'clip-format' | 'mezzanine';
+  codec: string;
+  width: number;
+  height: number;
+  fps: number;
+  bitrate: number;
+  /** mediabunny's `keyFrameInterval` (seconds; a keyframe wherever floor(timestamp / interval) changes). */
+  keyFrameInterval: number;
+  /** `cover`: scale to cover the size and crop the centre; `fill`: the size has the source's shape already. */
+  fit: 'cover' | 'fill';
+}
+
+/**
+ * mediabunny's keyframe interval for a keyframe every `frames` frames at `fps`: just under frames / fps, so a frame's
+ * timestamp k / fps, rounded in floating point, never puts the keyframe a frame late (2.4 / 0.8 = 2.9999999999999996).
+ */
+export const keyFrameIntervalFor = (frames: number, fps: number) => frames / fps - 1e-6;
+
+/** The clip format for a source displayed at width x height. */
+export function clipFormatTarget(width: number, height: number): EncodingTarget {
+  const { width: w, height: h } = CLIP_FORMAT.landscape;
+  return {
+    name: 'clip-format',
+    codec: CLIP_FORMAT.codec,
+    ...(height > width ? { width: h, height: w } : { width: w, height: h }),
+    fps: CLIP_FORMAT.fps,
+    bitrate: CLIP_FORMAT.bitrate,
+    keyFrameInterval: keyFrameIntervalFor(CLIP_FORMAT.keyFrameFrames, CLIP_FORMAT.fps),
+    fit: 'cover',
+  };
+}
+
+/** The mezzanine for a source displayed at width x height (the device's encoder cannot make the clip format). */
+export function mezzanineTarget(width: number, height: number): EncodingTarget {
+  return {
+    name: 'mezzanine',
+    codec: MEZZANINE.codec,
+    ...mezzanineSize(width, height),
+    fps: MEZZANINE.fps,
+    bitrate: MEZZANINE.bitrate,
+    keyFrameInterval: MEZZANINE.keyFrameSeconds,
+    fit: 'fill',
+  };
+}
+
 /** What the worker reads of the source before deciding (mediabunny's track facts). */
 export interface SourceFacts {
   /** The full codec string, e.g. avc1.640033, hvc1.2.4.L153.B0. */
@@ -57,10 +124,16 @@ export function sourceRefusal(f: SourceFacts): string | null {
   return null;
 }
 
-/** Why converting this source gains too little (asked once the device has shown it can convert it), or null. */
-export function littleToGain(f: Pick<SourceFacts, 'bytes' | 'durationSeconds'>): string | null {
+/**
+ * Why converting this source gains too little (asked once the device has shown it can convert it), or null;
+ * `targetBitrate`: what the device would make (the mezzanine's by default).
+ */
+export function littleToGain(
+  f: Pick<SourceFacts, 'bytes' | 'durationSeconds'>,
+  targetBitrate: number = MEZZANINE.bitrate,
+): string | null {
   const bitrate = (f.bytes * 8) / f.durationSeconds;
-  return bitrate < MEZZANINE.bitrate * MIN_GAIN
+  return bitrate < targetBitrate * MIN_GAIN
     ? `already light (${(bitrate / 1e6).toFixed(1)} Mbit/s): little to gain`
     : null;
 }

@@ -2,8 +2,9 @@
  * The conversion worker (docs/upload-conversion.md), reached through comlink: reads the picked file (mediabunny:
  * MP4/MOV/WebM demuxers), checks the source and the device's decoder and encoder (`isConfigSupported`), then decodes,
  * turns the picture upright (the container's matrix is applied to the pixels, so the mezzanine carries no rotation),
- * scales to MEZZANINE size, resamples to its frame rate and encodes H.264 High with WebCodecs, off the main thread;
- * decoder and encoder are asked for the hardware ones where the device has them.
+ * scales and resamples to the tour's clip format (CLIP_FORMAT: 720p at 15 fps, a keyframe every 12 frames, which the
+ * server copies instead of encoding) where the device's encoder can, else to the MEZZANINE, and encodes H.264 High with
+ * WebCodecs, off the main thread; decoder and encoder are asked for the hardware ones where the device has them.
  * The MP4 is fragmented so it is written strictly in order: it is cut into the upload's parts as it is made, and each
  * full part leaves the worker at once (transferred) while the rest is still converting.
  */
@@ -18,7 +19,13 @@ import {
   Output,
   type InputVideoTrack,
 } from 'mediabunny';
-import { littleToGain, MEZZANINE, mezzanineSize, sourceRefusal } from './convert-rules.js';
+import {
+  clipFormatTarget,
+  type EncodingTarget,
+  littleToGain,
+  mezzanineTarget,
+  sourceRefusal,
+} from './convert-rules.js';
 import type { ConversionStart, ConvertWorkerApi, OnPart } from './convert-types.js';
 import { preferHardwareDecoding } from './prefer-hardware-decoding.js';
 
@@ -78,7 +85,7 @@ function partCutter(partSize: number, limit: number, onPart: OnPart) {
   };
 }
 
-let checked: { input: Input; track: InputVideoTrack; start: ConversionStart } | null = null;
+let checked: { input: Input; track: InputVideoTrack; start: ConversionStart; target: EncodingTarget } | null = null;
 let undoDecoderHint: (() => void) | null = null;
 let running: Conversion | null = null;
 let aborted = false;
@@ -106,16 +113,26 @@ const api: ConvertWorkerApi = {
     if (refusal) return { ok: false, reason: refusal };
     const decoder = decoderConfig ? await decoderKind(decoderConfig) : null;
     if (!decoder) return { ok: false, reason: `no decoder for ${codec} on this device` };
-    const size = mezzanineSize(facts.width, facts.height);
-    const encoder = await encoderKind({
-      codec: MEZZANINE.codec,
-      ...size,
-      bitrate: MEZZANINE.bitrate,
-      framerate: MEZZANINE.fps,
-    });
-    if (!encoder)
-      return { ok: false, reason: `no ${MEZZANINE.codec} encoder at ${size.width}x${size.height} on this device` };
-    const light = littleToGain(facts);
+    // The clip format where the device's encoder makes it, else the mezzanine.
+    let target: EncodingTarget | null = null;
+    let encoder: Acceleration | null = null;
+    for (const t of [clipFormatTarget(facts.width, facts.height), mezzanineTarget(facts.width, facts.height)]) {
+      encoder = await encoderKind({
+        codec: t.codec,
+        width: t.width,
+        height: t.height,
+        bitrate: t.bitrate,
+        framerate: t.fps,
+      });
+      if (encoder) {
+        target = t;
+        break;
+      }
+    }
+    if (!target || !encoder)
+      return { ok: false, reason: 'no H.264 encoder for the clip format or the mezzanine on this device' };
+    const size = { width: target.width, height: target.height };
+    const light = littleToGain(facts, target.bitrate);
     if (light) return { ok: false, reason: light };
     // Where the device has a hardware decoder for the source, the conversion's decoder asks for it by name.
     undoDecoderHint?.();
@@ -128,17 +145,17 @@ const api: ConvertWorkerApi = {
       size,
       codec: codec ?? '',
     };
-    checked = { input, track, start };
+    checked = { input, track, start, target };
     return { ok: true, start };
   },
 
   async convert(partSize, limit, onProgress, onPart) {
     if (!checked) throw new Error('convert before check');
-    const { input, start } = checked;
+    const { input, start, target } = checked;
     const cutter = partCutter(partSize, limit, onPart);
     // AppendOnlyStreamTarget refuses a format that would seek back; a fragmented MP4 never does.
     const output = new Output({
-      format: new Mp4OutputFormat({ fastStart: 'fragmented', minimumFragmentDuration: MEZZANINE.keyFrameSeconds }),
+      format: new Mp4OutputFormat({ fastStart: 'fragmented', minimumFragmentDuration: target.keyFrameInterval }),
       target: new AppendOnlyStreamTarget(new WritableStream<Uint8Array>({ write: (chunk) => cutter.write(chunk) })),
     });
     const conversion = await Conversion.init({
@@ -146,11 +163,11 @@ const api: ConvertWorkerApi = {
       output,
       video: {
         ...start.size,
-        fit: 'fill',
+        fit: target.fit,
         codec: 'avc',
-        bitrate: MEZZANINE.bitrate,
-        frameRate: MEZZANINE.fps,
-        keyFrameInterval: MEZZANINE.keyFrameSeconds,
+        bitrate: target.bitrate,
+        frameRate: target.fps,
+        keyFrameInterval: target.keyFrameInterval,
         // Passed to the encoder only: the decoder gets 'prefer-hardware' through preferHardwareDecoding (check).
         hardwareAcceleration: start.encoder === 'hardware' ? 'prefer-hardware' : 'no-preference',
         // The pixels are turned, so the server's probe and the player see an upright picture with no matrix to apply.
