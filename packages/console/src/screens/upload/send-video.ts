@@ -47,53 +47,162 @@ function mezzanineName(name: string): string {
   return `${name.replace(/\.[^.]*$/, '') || 'video'}.mp4`;
 }
 
-/** One side's lifetime (the original's upload, the conversion, the mezzanine's upload): what it reports after it was
- * stopped never reaches the machine. */
+/**
+ * One side's lifetime (the original's upload, the conversion, the mezzanine's upload): stopping it aborts its signal,
+ * and what it reports after that never reaches the machine.
+ */
 interface Side {
   signal: AbortSignal;
   stop(): void;
   tell(event: SendEvent): void;
 }
 
-function sideOf(dispatch: (e: SendEvent) => void): Side {
+/** What the driver holds while one video is sent: the sides running and the handles they answered. */
+interface Run {
+  calls: UploadCalls;
+  file: File;
+  out: { onProgress: (p: SendProgress) => void; log: (line: string) => void };
+  dispatch: (e: SendEvent) => void;
+  sides: { original?: Side; conversion?: Side; stream?: Side };
+  conversion?: RunningConversion;
+  parts?: PartStream;
+}
+
+function newSide(run: Run, name: keyof Run['sides']): Side {
   const ctl = new AbortController();
-  return {
+  const side: Side = {
     signal: ctl.signal,
     stop: () => ctl.abort(),
     tell: (e) => {
-      if (!ctl.signal.aborted) dispatch(e);
+      if (!ctl.signal.aborted) run.dispatch(e);
     },
   };
+  run.sides[name] = side;
+  return side;
 }
 
-const declinedOf = (error: unknown): SendEvent => ({
+const failedConversion = (error: unknown): SendEvent => ({
   type: 'conversionFailed',
   declined: error instanceof ConversionDeclined ? error.reason : null,
   error,
 });
+const now = () => performance.now();
+
+/** What each effect the machine asks for does; the sides it starts tell what they do as events. */
+const EFFECTS: { [K in SendEffect['run']]: (run: Run, effect: Extract<SendEffect, { run: K }>) => void } = {
+  startOriginal(run) {
+    const side = newSide(run, 'original');
+    uploadVideo({
+      calls: run.calls,
+      file: run.file,
+      signal: side.signal,
+      onProgress: (progress) => side.tell({ type: 'originalProgress', progress }),
+    }).then(
+      ({ key }) => side.tell({ type: 'originalDone', key }),
+      (error: unknown) => side.tell({ type: 'originalFailed', error }),
+    );
+  },
+  startConversion(run) {
+    const side = newSide(run, 'conversion');
+    run.conversion = startConversion(run.file, side.signal, (fraction) =>
+      side.tell({ type: 'conversionProgress', fraction, now: now() }),
+    );
+    run.conversion.started.then(
+      (start) => side.tell({ type: 'checked', start }),
+      (error: unknown) => side.tell(failedConversion(error)),
+    );
+  },
+  openStream(run) {
+    const side = newSide(run, 'stream');
+    startPartStream({
+      calls: run.calls,
+      fileName: mezzanineName(run.file.name),
+      lastModified: run.file.lastModified,
+      limit: run.file.size,
+      signal: side.signal,
+      onProgress: (progress) => side.tell({ type: 'streamProgress', progress }),
+      onFailure: (error) => side.tell({ type: 'partsLost', error }),
+    }).then(
+      (parts) => {
+        // Opened after the race had moved on: nothing is sent, and the upload is deleted.
+        if (side.signal.aborted) return void parts.abort();
+        run.parts = parts;
+        side.tell({ type: 'streamOpened', partSize: parts.partSize, now: now() });
+      },
+      (error: unknown) => side.tell({ type: 'streamRefused', error }),
+    );
+  },
+  convert(run) {
+    const side = run.sides.conversion!;
+    const parts = run.parts!;
+    const taken = (stored: boolean) => side.tell({ type: 'partTaken', stored, now: now() });
+    const onPart = (n: number, bytes: Uint8Array<ArrayBuffer>) => {
+      side.tell({ type: 'partWaiting' });
+      return parts.put(n, bytes).then(
+        () => taken(true),
+        (e: unknown) => {
+          taken(false);
+          throw e;
+        },
+      );
+    };
+    run.conversion!.convert(parts.partSize, run.file.size, onPart).then(
+      (size) => side.tell({ type: 'conversionDone', size, now: now() }),
+      (error: unknown) => side.tell(failedConversion(error)),
+    );
+  },
+  releaseParts(run) {
+    run.parts!.release();
+  },
+  finishParts(run, { size }) {
+    const side = run.sides.stream!;
+    run.parts!.finish(size).then(
+      ({ key }) => side.tell({ type: 'finished', key }),
+      (error: unknown) => side.tell({ type: 'finishFailed', error }),
+    );
+  },
+  stop(run, { side: name }) {
+    const side = run.sides[name];
+    if (!side || side.signal.aborted) return;
+    side.stop();
+    // The mezzanine's parts are deleted, not left for the server's sweep.
+    if (name === 'stream') void run.parts?.abort();
+  },
+  log(run, { line }) {
+    run.out.log(line);
+  },
+  show(run, { progress }) {
+    run.out.onProgress(progress);
+  },
+};
+
+const perform = (run: Run, effect: SendEffect) =>
+  (EFFECTS[effect.run] as (run: Run, effect: SendEffect) => void)(run, effect);
 
 /** Uploads the file (converted on the device when that is sooner) and answers the stored upload's key. */
 export function sendVideo(o: SendOptions): Promise<{ key: string; converted: boolean }> {
-  const { signal, onProgress, log = debugLog, stallMs = STALL_MS } = o;
+  const { calls, file, signal, onProgress, log = debugLog, stallMs = STALL_MS } = o;
   return new Promise((resolve, reject) => {
-    let machine = startMachine({ fileBytes: o.file.size, stallMs, now: performance.now() });
+    let machine = startMachine({ fileBytes: file.size, stallMs, now: now() });
     let ticker: { ms: number; id: ReturnType<typeof setInterval> } | null = null;
-    // Events told while one is handled wait their turn: each move's effects run before the next event.
+    // Events told while one is handled wait their turn: each move's effects all run before the next event.
     const queue: SendEvent[] = [];
     const dispatch = (event: SendEvent) => {
       queue.push(event);
       if (queue.length > 1) return;
       while (queue.length > 0) {
-        const step = next(machine, queue[0]!);
-        machine = step.machine;
-        for (const effect of step.effects) perform(effect);
-        queue.shift();
+        try {
+          const step = next(machine, queue[0]!);
+          machine = step.machine;
+          for (const effect of step.effects) perform(run, effect);
+        } finally {
+          queue.shift();
+        }
       }
       const ms = tickMs(machine);
       if (ticker?.ms !== ms) {
         if (ticker) clearInterval(ticker.id);
-        ticker =
-          ms === null ? null : { ms, id: setInterval(() => dispatch({ type: 'tick', now: performance.now() }), ms) };
+        ticker = ms === null ? null : { ms, id: setInterval(() => dispatch({ type: 'tick', now: now() }), ms) };
       }
       const s = machine.state;
       if (s.name !== 'done' && s.name !== 'failed' && s.name !== 'cancelled') return;
@@ -102,122 +211,10 @@ export function sendVideo(o: SendOptions): Promise<{ key: string; converted: boo
       else reject(s.name === 'failed' ? s.error : new DOMException('Upload cancelled', 'AbortError'));
     };
     const onAbort = () => dispatch({ type: 'cancel' });
-    const perform = effectsOf(o, dispatch, { onProgress, log });
+    const run: Run = { calls, file, out: { onProgress, log }, dispatch, sides: {} };
 
     dispatch({ type: 'begin', convertible: canConvertHere() });
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-/** What each effect does: the sides it starts report back through `dispatch`, each under its own signal. */
-function effectsOf(
-  { calls, file }: SendOptions,
-  dispatch: (e: SendEvent) => void,
-  out: { onProgress: (p: SendProgress) => void; log: (line: string) => void },
-): (effect: SendEffect) => void {
-  const sides: { original?: Side; conversion?: Side; stream?: Side } = {};
-  const live: { conversion?: RunningConversion; parts?: PartStream } = {};
-
-  const startOriginal = () => {
-    const side = sideOf(dispatch);
-    sides.original = side;
-    uploadVideo({
-      calls,
-      file,
-      signal: side.signal,
-      onProgress: (progress) => side.tell({ type: 'originalProgress', progress }),
-    }).then(
-      ({ key }) => side.tell({ type: 'originalDone', key }),
-      (error: unknown) => side.tell({ type: 'originalFailed', error }),
-    );
-  };
-  const startConverting = () => {
-    const side = sideOf(dispatch);
-    sides.conversion = side;
-    live.conversion = startConversion(file, side.signal, (fraction) =>
-      side.tell({ type: 'conversionProgress', fraction, now: performance.now() }),
-    );
-    live.conversion.started.then(
-      (start) => side.tell({ type: 'checked', start }),
-      (error: unknown) => side.tell(declinedOf(error)),
-    );
-  };
-  const openStream = () => {
-    const side = sideOf(dispatch);
-    sides.stream = side;
-    startPartStream({
-      calls,
-      fileName: mezzanineName(file.name),
-      lastModified: file.lastModified,
-      limit: file.size,
-      signal: side.signal,
-      onProgress: (progress) => side.tell({ type: 'streamProgress', progress }),
-      onFailure: (error) => side.tell({ type: 'partsLost', error }),
-    }).then(
-      (parts) => {
-        // Opened after the race had moved on: nothing will be sent, and the upload is deleted.
-        if (side.signal.aborted) return void parts.abort();
-        live.parts = parts;
-        side.tell({ type: 'streamOpened', partSize: parts.partSize, now: performance.now() });
-      },
-      (error: unknown) => side.tell({ type: 'streamRefused', error }),
-    );
-  };
-  const convert = () => {
-    const side = sides.conversion!;
-    const parts = live.parts!;
-    const taken = (stored: boolean) => side.tell({ type: 'partTaken', stored, now: performance.now() });
-    live
-      .conversion!.convert(parts.partSize, file.size, (n, bytes) => {
-        side.tell({ type: 'partWaiting' });
-        return parts.put(n, bytes).then(
-          () => taken(true),
-          (e: unknown) => {
-            taken(false);
-            throw e;
-          },
-        );
-      })
-      .then(
-        (size) => side.tell({ type: 'conversionDone', size, now: performance.now() }),
-        (error: unknown) => side.tell(declinedOf(error)),
-      );
-  };
-  const finishParts = (size: number) => {
-    const side = sides.stream!;
-    live.parts!.finish(size).then(
-      ({ key }) => side.tell({ type: 'finished', key }),
-      (error: unknown) => side.tell({ type: 'finishFailed', error }),
-    );
-  };
-  const stop = (name: 'original' | 'conversion' | 'stream') => {
-    const side = sides[name];
-    if (!side || side.signal.aborted) return;
-    side.stop();
-    if (name === 'stream') void live.parts?.abort();
-  };
-
-  return (effect) => {
-    switch (effect.run) {
-      case 'startOriginal':
-        return startOriginal();
-      case 'startConversion':
-        return startConverting();
-      case 'openStream':
-        return openStream();
-      case 'convert':
-        return convert();
-      case 'releaseParts':
-        return live.parts!.release();
-      case 'finishParts':
-        return finishParts(effect.size);
-      case 'stop':
-        return stop(effect.side);
-      case 'log':
-        return out.log(effect.line);
-      case 'show':
-        return out.onProgress(effect.progress);
-    }
-  };
 }
