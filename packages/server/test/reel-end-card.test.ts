@@ -7,14 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  END_CARD_MARGIN,
-  REEL_SIZE,
-  endCardText,
-  findFont,
-  fitEndCardLines,
-  textWidth,
-} from '../src/services/reels/render-reel.js';
+import { END_CARD_MARGIN, endCardText, findFont, fitEndCardLines, textWidth } from '../src/services/reels/end-card.js';
+import { REEL_SIZE } from '../src/services/reels/reel-plan.js';
 import { runFfmpeg } from '../src/services/ai/ffmpeg.js';
 
 const AGENT = {
