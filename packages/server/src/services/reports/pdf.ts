@@ -100,12 +100,7 @@ export function reportToPdf(table: ReportTable): Promise<Buffer> {
       CreationDate: table.generatedAt,
     },
   });
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
+  const done = pdfBuffer(doc);
 
   const pageW = doc.page.width;
   const pageH = doc.page.height;
@@ -205,6 +200,16 @@ export function reportToPdf(table: ReportTable): Promise<Buffer> {
  * The foot of every page under a thin rule: `left` (cut with an ellipsis) and "Page n of m" on the right, written once
  * every page exists (the document buffers its pages). `lift` is how far above the bottom margin it sits.
  */
+/** The document's bytes once it ends (the caller calls `doc.end()`). */
+export function pdfBuffer(doc: PDFKit.PDFDocument): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  return new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+}
+
 export function drawPageFooters(
   doc: PDFKit.PDFDocument,
   o: { margin: number; lift: number; left: string; leftShare: number },

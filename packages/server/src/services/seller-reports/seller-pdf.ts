@@ -4,7 +4,7 @@
  * its figures written beside it so the page reads without the pictures; "Page n of m" on every page.
  */
 import PDFDocument from 'pdfkit';
-import { drawPageFooters, toFontText } from '../reports/pdf.js';
+import { drawPageFooters, pdfBuffer, toFontText } from '../reports/pdf.js';
 import { humanDate } from '../reports/report-table.js';
 import { countOf, formatDuration, formatPercent } from '@roomwalk/shared';
 import { exitsByCount, roomsByTime, senderLine, type SellerFigures, type SellerReportSubject } from './figures.js';
@@ -21,6 +21,8 @@ const ACCENT = '#1f6feb';
 const EXIT = '#b54708';
 const BAR_H = 14;
 const BAR_GAP = 6;
+
+type Bar = { label: string; value: number; text: string };
 
 export function sellerReportToPdf(
   subject: SellerReportSubject,
@@ -39,27 +41,89 @@ export function sellerReportToPdf(
       CreationDate: generatedAt,
     },
   });
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-  const pageW = doc.page.width;
-  const pageH = doc.page.height;
-  const contentW = pageW - MARGIN * 2;
-  const bottom = pageH - MARGIN - FOOTER_H;
-  let y = MARGIN;
-  const room = (h: number) => {
-    if (y + h > bottom) {
-      doc.addPage();
-      y = MARGIN;
-    }
-  };
+  const done = pdfBuffer(doc);
+  const page = new PageCursor(doc);
+  drawHeading(page, subject, title, generatedAt);
+  drawKeyFigures(page, f);
+  if (f.visits === 0) drawNoVisits(page);
+  else {
+    drawVisitsPerDay(page, f);
+    drawRoomsAndExits(page, f);
+  }
+  drawPageFooters(doc, { margin: MARGIN, lift: 8, left: `Roomwalk seller report - ${title}`, leftShare: 0.7 });
+  doc.end();
+  return done;
+}
 
-  // Heading.
-  doc.font(BOLD).fontSize(20).fillColor(INK).text('Seller report', MARGIN, y);
-  doc.font(BOLD).fontSize(14).text(title, { width: contentW });
+/** Where the next block goes down the page, and the blocks every section writes (heading, note, bars). */
+class PageCursor {
+  y = MARGIN;
+  readonly contentW: number;
+  private readonly bottom: number;
+
+  constructor(readonly doc: PDFKit.PDFDocument) {
+    this.contentW = doc.page.width - MARGIN * 2;
+    this.bottom = doc.page.height - MARGIN - FOOTER_H;
+  }
+
+  /** A new page unless `h` more points fit above the footer. */
+  room(h: number): void {
+    if (this.y + h > this.bottom) {
+      this.doc.addPage();
+      this.y = MARGIN;
+    }
+  }
+
+  heading(text: string): void {
+    this.doc.font(BOLD).fontSize(13).fillColor(INK).text(text, MARGIN, this.y);
+    this.y = this.doc.y + 8;
+  }
+
+  note(text: string): void {
+    this.doc.font(FONT).fontSize(9.5).fillColor(MUTED).text(toFontText(text), MARGIN, this.y, { width: this.contentW });
+    this.y = this.doc.y + 18;
+  }
+
+  /** Sorted bars, each with its label before and its figures written after it; `empty` when there are none. */
+  bars(name: string, items: Bar[], colour: string, empty: string): void {
+    const { doc, contentW } = this;
+    this.room(40 + Math.min(items.length, 3) * (BAR_H + BAR_GAP));
+    this.heading(name);
+    if (items.length === 0) {
+      this.note(empty);
+      return;
+    }
+    const labelW = Math.min(150, contentW * 0.3);
+    const valueW = 150;
+    const barW = contentW - labelW - valueW - 12;
+    const top = Math.max(1, ...items.map((i) => i.value));
+    for (const item of items) {
+      this.room(BAR_H + BAR_GAP);
+      const y = this.y;
+      doc
+        .font(FONT)
+        .fontSize(9.5)
+        .fillColor(INK)
+        .text(toFontText(item.label), MARGIN, y + 2, { width: labelW - 8, lineBreak: false, ellipsis: true });
+      doc.rect(MARGIN + labelW, y, barW, BAR_H).fill(BOX);
+      const w = Math.max(2, (item.value / top) * barW);
+      doc.rect(MARGIN + labelW, y, w, BAR_H).fill(colour);
+      doc
+        .font(FONT)
+        .fontSize(9)
+        .fillColor(MUTED)
+        .text(item.text, MARGIN + labelW + barW + 12, y + 2.5, { width: valueW, lineBreak: false });
+      this.y += BAR_H + BAR_GAP;
+    }
+    this.y += 14;
+  }
+}
+
+/** The title, the tour, who prepared it, the period (its last day inclusive), the link, when it was made. */
+function drawHeading(page: PageCursor, subject: SellerReportSubject, title: string, generatedAt: Date): void {
+  const { doc } = page;
+  doc.font(BOLD).fontSize(20).fillColor(INK).text('Seller report', MARGIN, page.y);
+  doc.font(BOLD).fontSize(14).text(title, { width: page.contentW });
   doc.font(FONT).fontSize(10).fillColor(MUTED);
   const by = toFontText(senderLine(subject));
   if (by) doc.text(`Prepared by ${by}`);
@@ -67,9 +131,12 @@ export function sellerReportToPdf(
   doc.text(`Period: ${humanDate(subject.from)} - ${humanDate(last)}`);
   if (subject.audienceLinkLabel) doc.text(`Visits through the link: ${toFontText(subject.audienceLinkLabel)}`);
   doc.text(`Generated: ${humanDate(generatedAt)} ${generatedAt.toISOString().slice(11, 16)} UTC`);
-  y = doc.y + 14;
+  page.y = doc.y + 14;
+}
 
-  // Key figures, four boxes.
+/** Four boxes: visits, unique visitors, average visit, reached the end. */
+function drawKeyFigures(page: PageCursor, f: SellerFigures): void {
+  const { doc } = page;
   const stats: Array<[string, string]> = [
     ['Visits', String(f.visits)],
     ['Unique visitors', String(f.uniqueVisitors)],
@@ -77,7 +144,8 @@ export function sellerReportToPdf(
     ['Reached the end', formatPercent(f.completionRate)],
   ];
   const boxGap = 10;
-  const boxW = (contentW - boxGap * 3) / 4;
+  const boxW = (page.contentW - boxGap * 3) / 4;
+  const y = page.y;
   stats.forEach(([label, value], i) => {
     const x = MARGIN + i * (boxW + boxGap);
     doc.roundedRect(x, y, boxW, 54, 4).fill(BOX);
@@ -92,28 +160,30 @@ export function sellerReportToPdf(
       .fillColor(INK)
       .text(value, x + 10, y + 25, { width: boxW - 20, lineBreak: false });
   });
-  y += 54 + 22;
+  page.y += 54 + 22;
+}
 
-  if (f.visits === 0) {
-    doc
-      .font(FONT)
-      .fontSize(11)
-      .fillColor(INK)
-      .text('No visits in this period yet. The figures appear here once buyers open the tour.', MARGIN, y, {
-        width: contentW,
-      });
-    return finish();
-  }
+function drawNoVisits(page: PageCursor): void {
+  page.doc
+    .font(FONT)
+    .fontSize(11)
+    .fillColor(INK)
+    .text('No visits in this period yet. The figures appear here once buyers open the tour.', MARGIN, page.y, {
+      width: page.contentW,
+    });
+}
 
-  // Visits per day: a line over the period's days.
-  room(190);
-  heading('Visits per day');
+/** Visits per day: a line over the period's days on a round-numbered axis, then the busiest day in words. */
+function drawVisitsPerDay(page: PageCursor, f: SellerFigures): void {
+  const { doc } = page;
+  page.room(190);
+  page.heading('Visits per day');
+  const y = page.y;
   const chartH = 120;
   const axisW = 28;
   const plotX = MARGIN + axisW;
-  const plotW = contentW - axisW;
-  const max = Math.max(1, ...f.daily.map((d) => d.visits));
-  const top = niceTop(max);
+  const plotW = page.contentW - axisW;
+  const top = niceTop(Math.max(1, ...f.daily.map((d) => d.visits)));
   doc.font(FONT).fontSize(8).fillColor(MUTED);
   for (const v of Number.isInteger(top / 2) ? [0, top / 2, top] : [0, top]) {
     const gy = y + chartH - (v / top) * chartH;
@@ -146,19 +216,20 @@ export function sellerReportToPdf(
         lineBreak: false,
       });
   }
-  y += chartH + 20;
+  page.y += chartH + 20;
   const busiest = [...f.daily].sort((a, b) => b.visits - a.visits)[0];
-  note(
+  page.note(
     busiest && busiest.visits > 0
       ? `Busiest day: ${shortDate(busiest.date)} with ${countOf(busiest.visits, 'visit')}.`
       : 'No visits on any single day yet.',
   );
+}
 
-  // Time in each room, longest first; the label says the total time and how many visits saw the room.
-  const rooms = roomsByTime(f);
-  bars(
+/** Time in each room, longest first (the total time and how many visits saw it), then where visits ended. */
+function drawRoomsAndExits(page: PageCursor, f: SellerFigures): void {
+  page.bars(
     'Time in each room',
-    rooms.map((r) => ({
+    roomsByTime(f).map((r) => ({
       label: r.name,
       value: r.seconds,
       text: `${formatDuration(r.seconds)} in all, ${countOf(r.visits, 'visit')}`,
@@ -166,11 +237,9 @@ export function sellerReportToPdf(
     ACCENT,
     'No rooms were recorded: name the rooms with markers to see where buyers spend their time.',
   );
-  // Where visits ended.
-  const exits = exitsByCount(f);
-  bars(
+  page.bars(
     'Where visits ended',
-    exits.map((e) => ({
+    exitsByCount(f).map((e) => ({
       label: e.name,
       value: e.visits,
       text: `${countOf(e.visits, 'visit')} (${formatPercent(f.visits ? e.visits / f.visits : 0)})`,
@@ -178,53 +247,6 @@ export function sellerReportToPdf(
     EXIT,
     'No visit endings were recorded.',
   );
-  return finish();
-
-  function heading(text: string) {
-    doc.font(BOLD).fontSize(13).fillColor(INK).text(text, MARGIN, y);
-    y = doc.y + 8;
-  }
-  function note(text: string) {
-    doc.font(FONT).fontSize(9.5).fillColor(MUTED).text(toFontText(text), MARGIN, y, { width: contentW });
-    y = doc.y + 18;
-  }
-  function bars(
-    name: string,
-    items: Array<{ label: string; value: number; text: string }>,
-    colour: string,
-    empty: string,
-  ) {
-    room(40 + Math.min(items.length, 3) * (BAR_H + BAR_GAP));
-    heading(name);
-    if (items.length === 0) return note(empty);
-    const labelW = Math.min(150, contentW * 0.3);
-    const valueW = 150;
-    const barW = contentW - labelW - valueW - 12;
-    const top = Math.max(1, ...items.map((i) => i.value));
-    for (const item of items) {
-      room(BAR_H + BAR_GAP);
-      doc
-        .font(FONT)
-        .fontSize(9.5)
-        .fillColor(INK)
-        .text(toFontText(item.label), MARGIN, y + 2, { width: labelW - 8, lineBreak: false, ellipsis: true });
-      doc.rect(MARGIN + labelW, y, barW, BAR_H).fill(BOX);
-      const w = Math.max(2, (item.value / top) * barW);
-      doc.rect(MARGIN + labelW, y, w, BAR_H).fill(colour);
-      doc
-        .font(FONT)
-        .fontSize(9)
-        .fillColor(MUTED)
-        .text(item.text, MARGIN + labelW + barW + 12, y + 2.5, { width: valueW, lineBreak: false });
-      y += BAR_H + BAR_GAP;
-    }
-    y += 14;
-  }
-  function finish(): Promise<Buffer> {
-    drawPageFooters(doc, { margin: MARGIN, lift: 8, left: `Roomwalk seller report - ${title}`, leftShare: 0.7 });
-    doc.end();
-    return done;
-  }
 }
 
 /** The smallest of 1, 2, 5 × 10^k at or above n (so the axis reads in round numbers). */
