@@ -3,91 +3,35 @@
  * billing portal to change or cancel the plan. Self-contained HTML (no script, inline styles), native form controls
  * with labels, so every step works by keyboard and with a screen reader.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { countOf, formatPrice, planById, shownUploadLimit } from '@roomwalk/shared';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services/services.js';
 import { escapeHtml as esc } from '../core/html.js';
 import { sendPage as send } from './html-page.js';
 import { routeRateLimit } from './refuse.js';
-import { checkCard, LOCAL_DECLINE_CARDS, type CardField } from '../services/billing/local-cards.js';
+import { checkCard, LOCAL_DECLINE_CARDS } from '../services/billing/local-cards.js';
 import {
   applyPortalAction,
   completeLocalCheckout,
   findCheckoutSession,
   findPortalSession,
+  type CheckoutSessionView,
   type PortalAction,
   type PortalView,
 } from '../services/billing/local-provider.js';
-import { catalogueTiers, type PriceTier } from '../services/billing/provider.js';
-import { humanDate } from '../services/reports/report-table.js';
-import { countActiveTours } from '../services/licenses.js';
+import type { PriceTier } from '../services/billing/provider.js';
+import { checkoutForm, portalBody } from './billing-pages.js';
 
-const monthly = (t: PriceTier) => `${formatPrice(t.flatAmount, t.currencySymbol)} / month`;
+/** The pages that say why a link cannot be used: status, title, text. */
+const MESSAGES = {
+  stripeOnly: [404, 'Not found', 'Payments go through Stripe on this server.'],
+  checkoutNotFound: [404, 'Checkout not found', 'This checkout link is not valid. Choose a plan again.'],
+  checkoutExpired: [410, 'Checkout expired', 'This checkout link has expired. Choose a plan again.'],
+  portalExpired: [410, 'Link expired', 'This billing link has expired. Open Manage on your account page again.'],
+  portalNotValid: [404, 'Link not valid', 'This billing link is not valid. Open Manage on your account page again.'],
+} as const satisfies Record<string, Message>;
+type Message = readonly [status: number, title: string, text: string];
 
-function planSummary(t: PriceTier): string {
-  return `<ul>
-<li>${countOf(t.upTo, 'active tour')}</li>
-<li>${shownUploadLimit(t.upTo)} uploads a month</li>
-<li>${t.features.map(esc).join(', ')}</li>
-</ul>`;
-}
-
-const TEST_NOTE = `<div class="note" role="note"><p style="margin:0">Test checkout: no money moves and no card is stored.
-Use card <strong>4242 4242 4242 4242</strong> with any future expiry date and any 3-digit security code.
-<strong>4000 0000 0000 0002</strong> shows a declined card.</p></div>`;
-
-const FIELD_LABELS: Record<CardField, string> = {
-  cardNumber: 'Card number',
-  expiry: 'Expiry date (MM / YY)',
-  cvc: 'Security code (CVC)',
-};
-
-function checkoutForm(
-  tier: PriceTier,
-  cancelUrl: string,
-  state: {
-    values?: { cardNumber?: string; expiry?: string };
-    fields?: Partial<Record<CardField, string>>;
-    declined?: string;
-  } = {},
-): string {
-  const fields = state.fields ?? {};
-  const errors = Object.entries(fields) as Array<[CardField, string]>;
-  let summary = '';
-  if (state.declined)
-    summary = `<div class="alert" role="alert" id="form-error" tabindex="-1" autofocus><p style="margin:0"><strong>Payment declined.</strong> ${esc(state.declined)}</p></div>`;
-  else if (errors.length > 0) {
-    summary = `<div class="alert" role="alert" id="form-error" tabindex="-1" autofocus><p style="margin:0 0 .25rem"><strong>Check the card details:</strong></p><ul style="margin:0">${errors
-      .map(([f, m]) => `<li><a href="#${f}">${esc(FIELD_LABELS[f])}: ${esc(m)}</a></li>`)
-      .join('')}</ul></div>`;
-  }
-  const input = (name: CardField, attrs: string, value = '') => {
-    const err = fields[name];
-    const described = [name === 'expiry' ? 'expiry-hint' : '', err ? `${name}-error` : ''].filter(Boolean).join(' ');
-    return `<div class="field">
-<label for="${name}">${FIELD_LABELS[name]}</label>
-<input type="text" id="${name}" name="${name}" ${attrs} required value="${esc(value)}"${err ? ' aria-invalid="true"' : ''}${described ? ` aria-describedby="${described}"` : ''}>
-${name === 'expiry' ? '<p class="hint" id="expiry-hint">For example 12 / 30</p>' : ''}
-${err ? `<p class="error" id="${name}-error">${esc(err)}</p>` : ''}
-</div>`;
-  };
-  return `<h1>Subscribe to ${esc(tier.tierName)}</h1>
-<p class="price"><strong>${esc(monthly(tier))}</strong></p>
-${planSummary(tier)}
-${TEST_NOTE}
-${summary}
-<form method="post" novalidate>
-${input('cardNumber', 'inputmode="numeric" autocomplete="cc-number" maxlength="23"', state.values?.cardNumber)}
-<div class="row">
-${input('expiry', 'autocomplete="cc-exp" maxlength="7"', state.values?.expiry)}
-${input('cvc', 'inputmode="numeric" autocomplete="cc-csc" maxlength="4"')}
-</div>
-<button type="submit">Pay ${esc(formatPrice(tier.flatAmount, tier.currencySymbol))} and subscribe</button>
-</form>
-<p><a href="${esc(cancelUrl)}">Cancel and return to Roomwalk</a></p>`;
-}
-
-function messagePage(reply: FastifyReply, services: Services, status: number, title: string, text: string) {
+function messagePage(reply: FastifyReply, services: Services, [status, title, text]: Message) {
   return send(
     reply,
     services,
@@ -97,73 +41,14 @@ function messagePage(reply: FastifyReply, services: Services, status: number, ti
   );
 }
 
-const NOTICES: Record<string, string> = {
-  changed: 'Your plan was changed.',
-  canceled: 'Your plan is cancelled. It stays until the end of the paid month.',
-  resumed: 'Your plan will renew again.',
-  unchanged: 'Nothing changed.',
-  'unknown-plan': 'That plan is not available.',
-};
-
-async function portalBody(services: Services, view: PortalView, notice: string | undefined): Promise<string> {
-  const back = `<p><a href="${esc(view.session.return_url)}">Return to Roomwalk</a></p>`;
-  const status = notice && NOTICES[notice] ? `<div class="status" role="status">${esc(NOTICES[notice])}</div>` : '';
-  const sub = view.subscription;
-  const state = view.state;
-  if (!sub || !state)
-    return `<h1>Manage your plan</h1>${status}<p>Your company has no active subscription. Choose a plan on the subscriptions page.</p>${back}`;
-  const tiers = catalogueTiers();
-  const current = tiers.find((t) => t.planId === sub.plan_id);
-  const plan = planById(sub.plan_id);
-  const active = await countActiveTours(services.db, { companyId: sub.company_id });
-  const periodEnd = state.currentPeriodEnd ? humanDate(state.currentPeriodEnd) : '';
-  const renewal = sub.cancel_at
-    ? `<p>Cancelled: your plan ends on <strong>${esc(humanDate(new Date(sub.cancel_at)))}</strong>, then your company moves to the Free plan.</p>`
-    : `<p>Renews on <strong>${esc(periodEnd)}</strong>.</p>`;
-  const others = tiers.filter((t) => t.flatAmount > 0 && t.planId !== sub.plan_id);
-  const choices = others
-    .map((t, i) => {
-      const warn =
-        active > t.upTo
-          ? ` Your ${active} active tours are more than ${t.upTo}: the newest ${t.upTo} stay active, the others are deactivated.`
-          : '';
-      return `<div class="choice"><input type="radio" id="plan-${esc(t.planId)}" name="priceId" value="${esc(t.priceId)}"${i === 0 ? ' required' : ''} aria-describedby="plan-${esc(t.planId)}-desc">
-<label for="plan-${esc(t.planId)}"><strong>${esc(t.tierName)}</strong>, ${esc(monthly(t))}</label></div>
-<p class="hint" id="plan-${esc(t.planId)}-desc">${countOf(t.upTo, 'active tour')}, ${shownUploadLimit(t.upTo)} uploads a month.${esc(warn)}</p>`;
-    })
-    .join('\n');
-  const freeAllowance = planById('free')?.upTo ?? 1;
-  const cancelForm = sub.cancel_at
-    ? `<h2 id="resume-title">Keep your plan</h2><form method="post" aria-labelledby="resume-title"><input type="hidden" name="action" value="resume"><button type="submit">Keep ${esc(plan?.tierName ?? 'my plan')}</button></form>`
-    : `<h2 id="cancel-title">Cancel plan</h2>
-<p id="cancel-desc">Your plan stays until ${esc(periodEnd)}. Then your company moves to the Free plan: ${freeAllowance} active tour; the newest stays active and the others are deactivated until you reactivate them on a larger plan.</p>
-<form method="post" aria-labelledby="cancel-title" aria-describedby="cancel-desc"><input type="hidden" name="action" value="cancel"><button type="submit" class="secondary">Cancel plan</button></form>`;
-  return `<h1>Manage your plan</h1>
-${status}
-<h2>Current plan</h2>
-<p><strong>${esc(current?.tierName ?? sub.plan_id)}</strong>${current ? `, ${esc(monthly(current))}` : ''}. Card ending in ${esc(sub.card_last4)}.</p>
-${renewal}
-${
-  others.length > 0
-    ? `<h2 id="change-title">Change plan</h2>
-<form method="post" aria-labelledby="change-title">
-<fieldset><legend>Choose a plan</legend>
-${choices}
-</fieldset>
-<input type="hidden" name="action" value="change">
-<button type="submit">Change plan</button>
-</form>`
-    : ''
-}
-${cancelForm}
-${back}`;
-}
+type SessionRoute = { Params: { sessionId: string }; Body: Record<string, string> | undefined };
+type PortalRoute = { Params: { sessionId: string }; Querystring: { notice?: string } };
+type SessionRequest = FastifyRequest<SessionRoute>;
+type PortalRequest = FastifyRequest<PortalRoute>;
 
 export async function registerBillingRoutes(app: FastifyInstance, services: Services): Promise<void> {
-  const localOnly = () => !services.config.STRIPE_SECRET_KEY;
   // Card attempts per client IP (the local page takes no real cards, but it should not invite guessing either).
   const attemptLimit = routeRateLimit(services, 'billingCardAttempt');
-
   await app.register(async (scope) => {
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
@@ -172,159 +57,93 @@ export async function registerBillingRoutes(app: FastifyInstance, services: Serv
         done(null, Object.fromEntries(new URLSearchParams(String(body))));
       },
     );
-
-    scope.get<{ Params: { sessionId: string } }>('/billing/checkout/:sessionId', async (req, reply) => {
-      if (!localOnly())
-        return messagePage(reply, services, 404, 'Not found', 'Payments go through Stripe on this server.');
-      const s = await findCheckoutSession(services, req.params.sessionId);
-      if (!s || !s.tier)
-        return messagePage(
-          reply,
-          services,
-          404,
-          'Checkout not found',
-          'This checkout link is not valid. Choose a plan again.',
-        );
-      if (s.status === 'complete') return reply.redirect(s.success_url, 303);
-      if (s.expired)
-        return messagePage(
-          reply,
-          services,
-          410,
-          'Checkout expired',
-          'This checkout link has expired. Choose a plan again.',
-        );
-      return send(reply, services, 200, `Subscribe to ${s.tier.tierName}`, checkoutForm(s.tier, s.cancel_url));
-    });
-
-    scope.post<{ Params: { sessionId: string }; Body: Record<string, string> | undefined }>(
-      '/billing/checkout/:sessionId',
-      { preHandler: attemptLimit },
-      async (req, reply) => {
-        if (!localOnly())
-          return messagePage(reply, services, 404, 'Not found', 'Payments go through Stripe on this server.');
-        const s = await findCheckoutSession(services, req.params.sessionId);
-        if (!s || !s.tier)
-          return messagePage(
-            reply,
-            services,
-            404,
-            'Checkout not found',
-            'This checkout link is not valid. Choose a plan again.',
-          );
-        if (s.status === 'complete') return reply.redirect(s.success_url, 303);
-        if (s.expired)
-          return messagePage(
-            reply,
-            services,
-            410,
-            'Checkout expired',
-            'This checkout link has expired. Choose a plan again.',
-          );
-        const body = req.body && typeof req.body === 'object' ? req.body : {};
-        const values = {
-          cardNumber: String(body.cardNumber ?? '').slice(0, 40),
-          expiry: String(body.expiry ?? '').slice(0, 10),
-          cvc: String(body.cvc ?? '').slice(0, 10),
-        };
-        const check = checkCard(values);
-        const title = `Subscribe to ${s.tier.tierName}`;
-        if (!check.ok && check.kind === 'invalid')
-          return send(
-            reply,
-            services,
-            400,
-            title,
-            checkoutForm(s.tier, s.cancel_url, { values, fields: check.fields }),
-          );
-        if (!check.ok)
-          return send(
-            reply,
-            services,
-            402,
-            title,
-            checkoutForm(s.tier, s.cancel_url, { values, declined: check.message }),
-          );
-        const outcome = await completeLocalCheckout(services, s.id, check.last4);
-        if (outcome === 'expired')
-          return messagePage(
-            reply,
-            services,
-            410,
-            'Checkout expired',
-            'This checkout link has expired. Choose a plan again.',
-          );
-        if (outcome === 'not-found')
-          return messagePage(
-            reply,
-            services,
-            404,
-            'Checkout not found',
-            'This checkout link is not valid. Choose a plan again.',
-          );
-        return reply.redirect(s.success_url, 303);
-      },
+    scope.get<SessionRoute>('/billing/checkout/:sessionId', (req, reply) => showCheckout(services, req, reply));
+    scope.post<SessionRoute>('/billing/checkout/:sessionId', { preHandler: attemptLimit }, (req, reply) =>
+      payCheckout(services, req, reply),
     );
-
-    scope.get<{ Params: { sessionId: string }; Querystring: { notice?: string } }>(
-      '/billing/portal/:sessionId',
-      async (req, reply) => {
-        if (!localOnly())
-          return messagePage(reply, services, 404, 'Not found', 'Payments go through Stripe on this server.');
-        const view = await findPortalSession(services, req.params.sessionId);
-        if (view === 'expired')
-          return messagePage(
-            reply,
-            services,
-            410,
-            'Link expired',
-            'This billing link has expired. Open Manage on your account page again.',
-          );
-        if (!view)
-          return messagePage(
-            reply,
-            services,
-            404,
-            'Link not valid',
-            'This billing link is not valid. Open Manage on your account page again.',
-          );
-        return send(reply, services, 200, 'Manage your plan', await portalBody(services, view, req.query.notice));
-      },
-    );
-
-    scope.post<{ Params: { sessionId: string }; Body: Record<string, string> | undefined }>(
-      '/billing/portal/:sessionId',
-      async (req, reply) => {
-        if (!localOnly())
-          return messagePage(reply, services, 404, 'Not found', 'Payments go through Stripe on this server.');
-        const view = await findPortalSession(services, req.params.sessionId);
-        if (view === 'expired')
-          return messagePage(
-            reply,
-            services,
-            410,
-            'Link expired',
-            'This billing link has expired. Open Manage on your account page again.',
-          );
-        if (!view)
-          return messagePage(
-            reply,
-            services,
-            404,
-            'Link not valid',
-            'This billing link is not valid. Open Manage on your account page again.',
-          );
-        const body = req.body && typeof req.body === 'object' ? req.body : {};
-        let act: PortalAction | null = null;
-        if (body.action === 'change' && typeof body.priceId === 'string')
-          act = { action: 'change', priceId: body.priceId.slice(0, 100) };
-        else if (body.action === 'cancel') act = { action: 'cancel' };
-        else if (body.action === 'resume') act = { action: 'resume' };
-        const outcome = act ? await applyPortalAction(services, view, act) : 'unchanged';
-        return reply.redirect(`/billing/portal/${encodeURIComponent(view.session.id)}?notice=${outcome}`, 303);
-      },
-    );
+    scope.get<PortalRoute>('/billing/portal/:sessionId', (req, reply) => showPortal(services, req, reply));
+    scope.post<SessionRoute>('/billing/portal/:sessionId', (req, reply) => actInPortal(services, req, reply));
   });
+}
+
+/** What a link answers when its session cannot be used: a page saying why, or a paid checkout's success page. */
+type Answer = { message: Message } | { redirect: string };
+
+function answer(reply: FastifyReply, services: Services, a: Answer) {
+  return 'redirect' in a ? reply.redirect(a.redirect, 303) : messagePage(reply, services, a.message);
+}
+
+/** The checkout session the link names while it can still be paid (not with Stripe configured, known, not expired). */
+async function openCheckout(
+  services: Services,
+  sessionId: string,
+): Promise<{ session: CheckoutSessionView & { tier: PriceTier } } | Answer> {
+  if (services.config.STRIPE_SECRET_KEY) return { message: MESSAGES.stripeOnly };
+  const s = await findCheckoutSession(services, sessionId);
+  if (!s?.tier) return { message: MESSAGES.checkoutNotFound };
+  if (s.status === 'complete') return { redirect: s.success_url };
+  if (s.expired) return { message: MESSAGES.checkoutExpired };
+  return { session: { ...s, tier: s.tier } };
+}
+
+async function showCheckout(services: Services, req: SessionRequest, reply: FastifyReply) {
+  const open = await openCheckout(services, req.params.sessionId);
+  if (!('session' in open)) return answer(reply, services, open);
+  const s = open.session;
+  return send(reply, services, 200, `Subscribe to ${s.tier.tierName}`, checkoutForm(s.tier, s.cancel_url));
+}
+
+/** The test card posted: the form again with its errors (400) or the decline (402), else the plan starts. */
+async function payCheckout(services: Services, req: SessionRequest, reply: FastifyReply) {
+  const open = await openCheckout(services, req.params.sessionId);
+  if (!('session' in open)) return answer(reply, services, open);
+  const s = open.session;
+  const body = req.body && typeof req.body === 'object' ? req.body : {};
+  const values = {
+    cardNumber: String(body.cardNumber ?? '').slice(0, 40),
+    expiry: String(body.expiry ?? '').slice(0, 10),
+    cvc: String(body.cvc ?? '').slice(0, 10),
+  };
+  const check = checkCard(values);
+  const title = `Subscribe to ${s.tier.tierName}`;
+  if (!check.ok && check.kind === 'invalid')
+    return send(reply, services, 400, title, checkoutForm(s.tier, s.cancel_url, { values, fields: check.fields }));
+  if (!check.ok)
+    return send(reply, services, 402, title, checkoutForm(s.tier, s.cancel_url, { values, declined: check.message }));
+  const outcome = await completeLocalCheckout(services, s.id, check.last4);
+  if (outcome === 'expired') return messagePage(reply, services, MESSAGES.checkoutExpired);
+  if (outcome === 'not-found') return messagePage(reply, services, MESSAGES.checkoutNotFound);
+  return reply.redirect(s.success_url, 303);
+}
+
+/** The portal session the link names while it lasts (not with Stripe configured). */
+async function openPortal(services: Services, sessionId: string): Promise<{ view: PortalView } | Answer> {
+  if (services.config.STRIPE_SECRET_KEY) return { message: MESSAGES.stripeOnly };
+  const view = await findPortalSession(services, sessionId);
+  if (view === 'expired') return { message: MESSAGES.portalExpired };
+  if (!view) return { message: MESSAGES.portalNotValid };
+  return { view };
+}
+
+async function showPortal(services: Services, req: PortalRequest, reply: FastifyReply) {
+  const open = await openPortal(services, req.params.sessionId);
+  if (!('view' in open)) return answer(reply, services, open);
+  return send(reply, services, 200, 'Manage your plan', await portalBody(services, open.view, req.query.notice));
+}
+
+/** Change, cancel or resume the plan, then the portal again with a notice of what happened. */
+async function actInPortal(services: Services, req: SessionRequest, reply: FastifyReply) {
+  const open = await openPortal(services, req.params.sessionId);
+  if (!('view' in open)) return answer(reply, services, open);
+  const view = open.view;
+  const body = req.body && typeof req.body === 'object' ? req.body : {};
+  let act: PortalAction | null = null;
+  if (body.action === 'change' && typeof body.priceId === 'string')
+    act = { action: 'change', priceId: body.priceId.slice(0, 100) };
+  else if (body.action === 'cancel') act = { action: 'cancel' };
+  else if (body.action === 'resume') act = { action: 'resume' };
+  const outcome = act ? await applyPortalAction(services, view, act) : 'unchanged';
+  return reply.redirect(`/billing/portal/${encodeURIComponent(view.session.id)}?notice=${outcome}`, 303);
 }
 
 /** The decline numbers the local checkout knows (docs and tests). */
