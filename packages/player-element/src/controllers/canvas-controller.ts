@@ -18,6 +18,9 @@ const MAX_STEP = 8;
 /** The paint worker's key of a decoded frame. */
 const keyOf = (d: Drawable & { frame: object }): string => `${d.frame.rendition}:${d.tourFrame}`;
 
+/** What a painted frame was: its rendition, or the kind of bitmap (a thumbnail, the `<video>` fallback's frame). */
+const renditionOf = (d: Drawable): string => (d.frame ? d.frame.rendition : d.rendition);
+
 /**
  * A frame's bitmap size: the canvas's backing size, or the frame's own when it is narrower (the canvas scales it up
  * for display, like a thumbnail; the paint worker then converts it without scaling).
@@ -31,8 +34,8 @@ const sizeFor = (d: Drawable & { frame: object }, c: Size): [number, number] =>
  * (status ready, `tour-ready`, the parent's ready notice), resolves "exact frame on screen" waiters, sizes the canvas
  * and decides once whether the drawer opens. Decoded frames are shown as ImageBitmaps the paint worker made
  * at the canvas's size (paint/paint-bridge.ts): on the main thread a paint is one transferFromImageBitmap, and the
- * bitmaps of the next frames in the direction of travel are asked for ahead. The <video> fallback's frames are bitmaps
- * too.
+ * bitmaps of the next frames in the direction of travel are asked for ahead. It reads one FrameSource, whichever
+ * plays (the decoder, or the <video> fallback, whose frames are bitmaps like a thumbnail).
  */
 export class CanvasController implements ReactiveController {
   /** Paints, and main-thread time spent in paint() (all calls, also those that only asked for a bitmap): `stats()`. */
@@ -56,7 +59,7 @@ export class CanvasController implements ReactiveController {
   private drawerDecided = false;
 
   /**
-   * @param frames The decoded frames (the decode controller, through its narrow FrameSource view).
+   * @param frames The frames that play (decode/frame-source.ts PlayingFrames: the decoder's, or the <video> fallback's).
    * @param painter The paint worker's bridge: this controller owns the painting (bitmaps asked ahead, taken, shown).
    */
   constructor(
@@ -73,6 +76,11 @@ export class CanvasController implements ReactiveController {
   hostDisconnected(): void {
     cancelAnimationFrame(this.rafId);
     this.rafId = 0;
+  }
+
+  /** The canvas's backing size: the size a frame's bitmap is made at. */
+  get size(): Size {
+    return { ...this.backing };
   }
 
   /** Sizes the canvas's backing store to its CSS size × DPR, never above the video's own width. */
@@ -134,22 +142,16 @@ export class CanvasController implements ReactiveController {
 
   /** The playhead's best frame is looked up once per paint and handed to what else needs it (waiters, asking ahead). */
   private paint(): void {
-    const { store, fallback } = this.ctx;
+    const { store } = this.ctx;
     const { frames } = this;
     const frame = store.frame.peek();
-    if (fallback) {
-      void fallback.show(frame);
-      return;
-    }
     const playhead = frames.drawable(frame);
     const canvas = this.canvas;
     if (!playhead || !canvas) return;
     if (this.shows(playhead)) this.resolveWaiters(playhead);
     else {
       let d = playhead;
-      let bitmap = d.bitmap
-        ? this.painter.takeThumb(d.bitmap)
-        : this.painter.take(keyOf(d), ...sizeFor(d, this.backing));
+      let bitmap = d.bitmap ? frames.takeBitmap(d.bitmap) : this.painter.take(keyOf(d), ...sizeFor(d, this.backing));
       // The playhead's own frame is decoded but its bitmap is not made yet: the paint worker needs more lead here.
       if (d.frame && d.tourFrame === frame) this.painter.lead.note(!bitmap);
       // After a jump, until the bitmap of a decoded frame there comes, its clip's thumbnail (at once, as before).
@@ -158,12 +160,12 @@ export class CanvasController implements ReactiveController {
           ? frames.drawable(frame, true)
           : undefined;
       if (t?.bitmap) {
-        bitmap = this.painter.takeThumb(t.bitmap);
+        bitmap = frames.takeBitmap(t.bitmap);
         if (bitmap) d = t;
       }
       if (bitmap) {
         canvas.getContext('bitmaprenderer')?.transferFromImageBitmap(bitmap);
-        this.afterPaint({ frame, rendition: d.frame?.rendition ?? 'thumbnail', tourFrame: d.tourFrame }, playhead);
+        this.afterPaint({ frame, rendition: renditionOf(d), tourFrame: d.tourFrame }, playhead);
       }
     }
     this.askAhead(playhead);
@@ -171,7 +173,7 @@ export class CanvasController implements ReactiveController {
 
   private shows(d: Drawable): boolean {
     const p = this.ctx.store.painted.peek();
-    return !!p && p.tourFrame === d.tourFrame && p.rendition === (d.frame?.rendition ?? 'thumbnail');
+    return !!p && p.tourFrame === d.tourFrame && p.rendition === renditionOf(d);
   }
 
   /**
@@ -181,10 +183,10 @@ export class CanvasController implements ReactiveController {
    * 66 ms at one frame a refresh, more where bitmaps come late), and drops what the playhead has left.
    */
   private askAhead(playhead?: Drawable): void {
-    const { store, fallback } = this.ctx;
+    const { store } = this.ctx;
     const { frames } = this;
     const canvas = this.canvas;
-    if (fallback || !canvas) return;
+    if (!canvas) return;
     const frame = store.frame.peek();
     if (frame !== this.lastFrame) {
       this.dir = frame < this.lastFrame ? -1 : 1;
@@ -204,25 +206,7 @@ export class CanvasController implements ReactiveController {
     this.painter.trim(frame, (lead + 1) * this.step);
   }
 
-  /**
-   * Fallback path: shows a <video> element that has been seeked to the frame, as a bitmap like the decoded frames (the
-   * canvas may already have shown some: a canvas keeps the first kind of context it gave out).
-   */
-  async paintSource(frame: number, source: HTMLVideoElement): Promise<void> {
-    const canvas = this.canvas;
-    if (!canvas) return;
-    const bitmap = await createImageBitmap(source, {
-      resizeWidth: this.backing.width,
-      resizeHeight: this.backing.height,
-      resizeQuality: 'medium',
-    });
-    const ctx = canvas.getContext('bitmaprenderer');
-    if (!ctx || !this.ctx.fallback) return bitmap.close();
-    ctx.transferFromImageBitmap(bitmap);
-    this.afterPaint({ frame, rendition: 'video', tourFrame: frame });
-  }
-
-  private afterPaint(painted: { frame: number; rendition: string; tourFrame: number }, playhead?: Drawable): void {
+  private afterPaint(painted: { frame: number; rendition: string; tourFrame: number }, playhead: Drawable): void {
     const { store } = this.ctx;
     store.painted.value = painted;
     this.paintCount++;
@@ -239,20 +223,13 @@ export class CanvasController implements ReactiveController {
     this.resolveWaiters(playhead);
   }
 
-  /**
-   * `playhead`: the playhead's best frame, as paint() found it (absent on the <video> path, where every painted frame
-   * is exact).
-   */
-  private resolveWaiters(playhead?: Drawable): void {
+  /** `playhead`: the playhead's best frame, as paint() found it. */
+  private resolveWaiters(playhead: Drawable): void {
     if (!this.waiters.length) return;
-    const { store, fallback } = this.ctx;
-    const { frames } = this;
+    const { store } = this.ctx;
     const frame = store.frame.peek();
     const p = store.painted.peek();
-    const exact =
-      !!p &&
-      p.tourFrame === frame &&
-      (fallback ? true : frames.isExact(frame) && p.rendition === (playhead?.frame?.rendition ?? ''));
+    const exact = !!p && p.tourFrame === frame && this.frames.isExact(frame) && p.rendition === renditionOf(playhead);
     const keep: typeof this.waiters = [];
     for (const w of this.waiters) {
       if (w.frame !== frame || exact) w.resolve();

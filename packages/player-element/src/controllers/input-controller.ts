@@ -71,7 +71,7 @@ export class InputController implements ReactiveController {
   constructor(
     private readonly ctx: PlayerContext,
     private readonly playhead: PlayheadController,
-    /** The decoded frames: a swipe or the joystick goes on only as far as frames are there to show. */
+    /** The frames that play: a swipe or the joystick goes on only as far as frames are there to show. */
     private readonly frames: FrameSource,
   ) {
     ctx.host.addController(this);
@@ -236,7 +236,7 @@ export class InputController implements ReactiveController {
 
   private readonly tick = (now: number): void => {
     this.raf = 0;
-    const { store, fallback } = this.ctx;
+    const { store } = this.ctx;
     const dt = Math.min(Math.max(now - this.last, 0), 100);
     this.last = now;
     const g = this.g;
@@ -254,8 +254,7 @@ export class InputController implements ReactiveController {
     }
     const pos = Math.min(Math.max(this.target ?? this.pos, 0), maxScrollableIndex(this.ctx.totalFrames));
     const want = pos > shown ? Math.floor(pos) : Math.ceil(pos);
-    const painted = store.painted.peek()?.tourFrame === shown;
-    const got = furthestReady(shown, want, (f) => (fallback ? painted : this.frames.has(f)));
+    const got = furthestReady(shown, want, (f) => this.frames.has(f));
     // The joystick never runs ahead of what is shown by more than a fraction of a frame.
     this.pos = got === want ? pos : got;
     this.shown = got;

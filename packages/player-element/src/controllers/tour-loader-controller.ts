@@ -11,6 +11,8 @@ import type { PlayerTour } from '../api/types.js';
 import { loadVideoFallback } from '../decode/load-video-fallback.js';
 import { clampFrame } from '../frame-math.js';
 import type { DecodeController } from '../decode/decode-controller.js';
+import type { PlayingFrames } from '../decode/frame-source.js';
+import type { VideoFallback } from '../decode/video-fallback.js';
 import type { PlayerContext } from '../store/player-context.js';
 import type { CanvasController } from './canvas-controller.js';
 import { findRoom, type PlayheadController } from './playhead-controller.js';
@@ -33,6 +35,8 @@ export class TourLoaderController implements ReactiveController {
   private loadTimer: ReturnType<typeof setTimeout> | undefined;
   /** This run's tour went to the `<video>` fallback (an error after that is final). */
   private fellBack = false;
+  /** This run's `<video>` fallback, once it plays. */
+  private fallback: VideoFallback | undefined;
 
   constructor(
     private readonly ctx: PlayerContext,
@@ -41,6 +45,8 @@ export class TourLoaderController implements ReactiveController {
     private readonly onDecoding: () => void,
     /** The tour's decoding: started, warmed ahead, ended (the one controller that drives it as a whole). */
     private readonly decoder: DecodeController,
+    /** The frames that play: the decoder's, switched to the `<video>` fallback's where decoding cannot play. */
+    private readonly frames: PlayingFrames,
   ) {
     ctx.host.addController(this);
   }
@@ -60,7 +66,7 @@ export class TourLoaderController implements ReactiveController {
     this.abort?.abort();
     this.stopWatching();
     clearTimeout(this.loadTimer);
-    this.ctx.fallback?.dispose();
+    this.fallback?.dispose();
     this.visit?.stop();
     this.visit = undefined;
   }
@@ -85,8 +91,9 @@ export class TourLoaderController implements ReactiveController {
     clearTimeout(this.loadTimer);
     this.playhead.reset();
     decoder.dispose();
-    this.ctx.fallback?.dispose();
-    this.ctx.fallback = undefined;
+    this.fallback?.dispose();
+    this.fallback = undefined;
+    this.frames.use(decoder);
     this.fellBack = false;
     this.canvas.reset();
     store.tour.value = null;
@@ -191,20 +198,23 @@ export class TourLoaderController implements ReactiveController {
   private startFallback(tour: PlayerTour, reason: string): void {
     const { store } = this.ctx;
     console.warn(`[tour-player] playing through <video>: ${reason}`);
+    this.fellBack = true;
     const resume = store.totalFrames.peek() > 0;
     loadVideoFallback().then(
       ({ VideoFallback }) => {
         if (store.tour.peek() !== tour || !this.ctx.host.isConnected) return;
         const fallback = new VideoFallback(
           tour.clips,
-          (frame, source) => this.canvas.paintSource(frame, source),
+          () => this.canvas.size,
+          () => this.canvas.scheduleDraw(),
           (m) => this.onDecodeError(m),
         );
-        this.ctx.fallback = fallback;
+        this.fallback = fallback;
+        this.frames.use(fallback);
         store.loadedFrames.value = fallback.total;
         if (!resume) return this.start();
         store.totalFrames.value = this.ctx.totalFrames;
-        void fallback.show(store.frame.peek());
+        fallback.setPosition(store.frame.peek());
       },
       (e: unknown) => this.onDecodeError(e instanceof Error ? e.message : String(e)),
     );
@@ -217,7 +227,6 @@ export class TourLoaderController implements ReactiveController {
     const room = config.startRoom ? findRoom(store.sortedMarkers.peek(), config.startRoom) : undefined;
     const start = room ? room.frameIndex : Number.isFinite(config.startFrame) ? Number(config.startFrame) : 0;
     void this.playhead.setFrame(clampFrame(start, this.ctx.totalFrames), null);
-    if (this.ctx.fallback) void this.ctx.fallback.show(store.frame.peek());
     this.onDecoding();
   }
 
@@ -231,8 +240,7 @@ export class TourLoaderController implements ReactiveController {
     const { decoder } = this;
     if (store.status.peek() === STATUSES.error) return;
     const tour = store.tour.peek();
-    if (!this.ctx.fallback && !this.fellBack && tour) {
-      this.fellBack = true;
+    if (!this.fellBack && tour) {
       decoder.dispose();
       this.startFallback(tour, `the decoder failed (${message})`);
       return;

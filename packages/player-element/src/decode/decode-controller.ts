@@ -212,6 +212,11 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
     });
   }
 
+  /** A keyframe thumbnail to show: the paint bridge keeps its copy. */
+  takeBitmap(bitmap: ImageBitmap): ImageBitmap | undefined {
+    return this.paint.takeThumb(bitmap);
+  }
+
   has(frame: number): boolean {
     return this.cache.has('low', frame) || this.cache.has('high', frame);
   }

@@ -237,10 +237,13 @@ export function bufferedFrames(prefetched: readonly boolean[], starts: readonly 
   return Math.min(i >= prefetched.length ? total : (starts[i] ?? 0), total);
 }
 
-/** What the canvas should show for a frame: exact high, exact low, or the nearest decoded frame. */
+/**
+ * What the canvas should show for a frame: a decoded frame (exact high, exact low, or the nearest), or a bitmap (a
+ * clip's keyframe thumbnail, or the `<video>` fallback's frame).
+ */
 export type Drawable =
   | { frame: DecodedFrame; bitmap?: undefined; tourFrame: number; exact: boolean }
-  | { frame?: undefined; bitmap: ImageBitmap; tourFrame: number; exact: false };
+  | { frame?: undefined; bitmap: ImageBitmap; rendition: 'thumbnail' | 'video'; tourFrame: number; exact: boolean };
 
 /**
  * Best frame to show for `frame`: exact high, exact low, a decoded frame of its clip, its clip's thumbnail, any frame.
@@ -268,6 +271,6 @@ export function pickDrawable(
   if (n && Math.abs(n.frame - frame) <= Math.abs(frame - clipStart))
     return { frame: n.data, tourFrame: n.frame, exact: false };
   const thumb = o.thumbs[clip];
-  if (thumb) return { bitmap: thumb, tourFrame: clipStart, exact: false };
+  if (thumb) return { bitmap: thumb, rendition: 'thumbnail', tourFrame: clipStart, exact: false };
   return n ? { frame: n.data, tourFrame: n.frame, exact: false } : undefined;
 }

@@ -189,6 +189,7 @@ describe('pickDrawable', () => {
     const bitmap = {} as ImageBitmap;
     expect(pickDrawable(40, { ...base, thumbs: [undefined, bitmap], cache: cache([['low', 30]]) })).toEqual({
       bitmap,
+      rendition: 'thumbnail',
       tourFrame: 36,
       exact: false,
     });

@@ -1,5 +1,7 @@
 import { clipFrameCounts, clipStarts, locateFrame, totalFrames } from '../frame-math.js';
 import type { Clip } from '../api/types.js';
+import type { Drawable } from './decode-planner.js';
+import type { DecodeFocus, FrameSource } from './frame-source.js';
 
 /** The clips' type for a MediaSource (H.264; the profile comes from the clip itself), where there is one. */
 const MSE_TYPE = ['video/mp4; codecs="avc1.64001f"', 'video/mp4; codecs="avc1.42E01E"'].find(
@@ -8,10 +10,11 @@ const MSE_TYPE = ['video/mp4; codecs="avc1.64001f"', 'video/mp4; codecs="avc1.42
 
 /**
  * Where WebCodecs is missing or the decoder failed on a tour: one hidden <video> element seeks to
- * the frame's time in its clip (low rendition, the cheapest to seek) and the player draws it.
- * Slower than the decode workers but never a blank player.
+ * the frame's time in its clip (low rendition, the cheapest to seek), and the frame it shows becomes a bitmap at the
+ * canvas's size, which the canvas draws like any other frame source's. Slower than the decode workers but never a
+ * blank player.
  */
-export class VideoFallback {
+export class VideoFallback implements FrameSource, DecodeFocus {
   private video = document.createElement('video');
   private clips: Clip[];
   private counts: number[];
@@ -20,10 +23,20 @@ export class VideoFallback {
   private objectURL = '';
   private busy = false;
   private wanted: number | null = null;
+  /** The frame the playhead last asked for. */
+  private asked = -1;
+  /** The last seek's frame as a bitmap; the canvas takes it and a copy stays (takeBitmap). */
+  private shown: { frame: number; bitmap: ImageBitmap } | undefined;
+  private disposed = false;
 
+  /**
+   * @param size The canvas's backing size: the bitmaps are made at it.
+   * @param onReady A frame's bitmap is ready (the canvas paints).
+   */
   constructor(
     clips: Clip[],
-    private readonly paint: (frame: number, source: HTMLVideoElement) => Promise<void>,
+    private readonly size: () => { width: number; height: number },
+    private readonly onReady: () => void,
     private readonly onError: (message: string) => void,
   ) {
     this.clips = [...clips].sort((a, b) => a.index - b.index);
@@ -38,6 +51,42 @@ export class VideoFallback {
   get total(): number {
     return totalFrames(this.counts);
   }
+
+  /** Any frame is a seek away: the next can be asked for once the one asked for is shown. */
+  has(_frame: number): boolean {
+    return this.shown?.frame === this.asked;
+  }
+
+  isExact(frame: number): boolean {
+    return this.shown?.frame === frame;
+  }
+
+  /** The last seek's frame when it is `frame` (no thumbnails here). */
+  drawable(frame: number, thumbnail = false): Drawable | undefined {
+    const s = this.shown;
+    if (thumbnail || s?.frame !== frame) return undefined;
+    return { bitmap: s.bitmap, rendition: 'video', tourFrame: frame, exact: true };
+  }
+
+  takeBitmap(bitmap: ImageBitmap): ImageBitmap | undefined {
+    const s = this.shown;
+    if (s?.bitmap !== bitmap || !bitmap.width) return undefined;
+    void createImageBitmap(bitmap).then((copy) => {
+      if (this.shown !== s) return copy.close();
+      this.shown = { frame: s.frame, bitmap: copy };
+      this.onReady();
+    });
+    return bitmap;
+  }
+
+  /** The playhead moved: the video seeks there. */
+  setPosition(frame: number): void {
+    this.asked = frame;
+    void this.show(frame);
+  }
+
+  /** A fast travel's steps are each seeked as they come: nothing to prepare. */
+  setDestination(): void {}
 
   private once(type: string): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -54,8 +103,8 @@ export class VideoFallback {
     });
   }
 
-  /** Shows a frame; requests that arrive while seeking collapse into the latest one. */
-  async show(frame: number): Promise<void> {
+  /** Seeks to a frame and makes its bitmap; requests that arrive while seeking collapse into the latest one. */
+  private async show(frame: number): Promise<void> {
     this.wanted = frame;
     if (this.busy) return;
     this.busy = true;
@@ -80,10 +129,19 @@ export class VideoFallback {
         const seeked = this.once('seeked');
         this.video.currentTime = (local + 0.5) / fps;
         await seeked;
-        await this.paint(f, this.video);
+        const { width, height } = this.size();
+        const bitmap = await createImageBitmap(this.video, {
+          resizeWidth: width,
+          resizeHeight: height,
+          resizeQuality: 'medium',
+        });
+        if (this.disposed) return bitmap.close();
+        this.shown?.bitmap.close();
+        this.shown = { frame: f, bitmap };
+        this.onReady();
       }
     } catch (e) {
-      this.onError((e as Error).message);
+      if (!this.disposed) this.onError((e as Error).message);
     } finally {
       this.busy = false;
     }
@@ -110,6 +168,9 @@ export class VideoFallback {
   }
 
   dispose(): void {
+    this.disposed = true;
+    this.shown?.bitmap.close();
+    this.shown = undefined;
     if (this.objectURL) URL.revokeObjectURL(this.objectURL);
     this.objectURL = '';
     this.video.removeAttribute('src');

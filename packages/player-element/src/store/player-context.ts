@@ -4,7 +4,6 @@ import { ATTRIBUTES, STATUSES, type PlayerMode, type PlayerStatus } from '../con
 import { emit, type TourEventDetails, type TourEventName } from '../events/events.js';
 import { TourPlayerError, type TourPlayerErrorCode } from '../errors.js';
 import type { FrameSource } from '../decode/frame-source.js';
-import type { VideoFallback } from '../decode/video-fallback.js';
 import type { NoticeVariant, PlayerStore } from './player-store.js';
 
 /** The element's public properties as the controllers read them (a live view, never a copy). */
@@ -31,12 +30,10 @@ export type PlayerHost = ReactiveControllerHost & HTMLElement & { readonly rende
 
 /**
  * What every controller of one player shares: the element (events, layout, shadow root), its store, its configuration
- * and the frame sources (the decode controller, or the `<video>` fallback without WebCodecs). The element keeps it
+ * and the frames that play (the decoder's, or the `<video>` fallback's: one FrameSource). The element keeps it
  * private, so none of this is public API.
  */
 export class PlayerContext {
-  /** Set while a tour plays through the `<video>` fallback (no WebCodecs). */
-  fallback: VideoFallback | undefined;
   private noticeTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -48,7 +45,7 @@ export class PlayerContext {
 
   /** Total frames of what is playing. */
   get totalFrames(): number {
-    return this.fallback?.total ?? this.frames.total;
+    return this.frames.total;
   }
 
   emit<K extends TourEventName>(name: K, detail: TourEventDetails[K]): void {

@@ -7,6 +7,7 @@ import { MODES, STATUSES, type PlayerMode, type PlayerStatus, type TravelStatus 
 import type { Marker, PlayerTour } from '../api/types.js';
 import { DecodeController } from '../decode/decode-controller.js';
 import { PaintBridge } from '../paint/paint-bridge.js';
+import { PlayingFrames } from '../decode/frame-source.js';
 import { createPlayerStore } from '../store/player-store.js';
 import { PlayerContext, playerConfig } from '../store/player-context.js';
 import { CanvasController } from '../controllers/canvas-controller.js';
@@ -146,7 +147,9 @@ export class TourPlayer extends SignalWatcher(LitElement) {
       },
       painter,
     );
-    this.ctx = new PlayerContext(this, this.store, config, this.decoder);
+    // The one frame source the controllers read: the decoder's frames, or the <video> fallback's (the loader switches).
+    const frames = new PlayingFrames(this.decoder);
+    this.ctx = new PlayerContext(this, this.store, config, frames);
     this.bridge = new HostBridgeController(this.ctx, {
       scroll: (f) => this.playhead.userMove(f, 'host'),
       marker: (f) => this.playhead.travelFromInput(f, 'host'),
@@ -155,16 +158,17 @@ export class TourPlayer extends SignalWatcher(LitElement) {
         if (m) this.playhead.travelFromInput(m.frameIndex, 'host');
       },
     });
-    this.canvas = new CanvasController(this.ctx, this.bridge, this.decoder, painter);
-    this.playhead = new PlayheadController(this.ctx, this.canvas, this.bridge, this.decoder);
+    this.canvas = new CanvasController(this.ctx, this.bridge, frames, painter);
+    this.playhead = new PlayheadController(this.ctx, this.canvas, this.bridge, frames);
     this.loader = new TourLoaderController(
       this.ctx,
       this.canvas,
       this.playhead,
       () => this.markers.resumeIfActive(),
       this.decoder,
+      frames,
     );
-    this.input = new InputController(this.ctx, this.playhead, this.decoder);
+    this.input = new InputController(this.ctx, this.playhead, frames);
     this.gate = new AccessGateController(this.ctx, () => this.loader.reload());
     this.leadGate = new LeadGateController(
       this.ctx,
@@ -216,7 +220,7 @@ export class TourPlayer extends SignalWatcher(LitElement) {
       ? {
           frame: p.tourFrame,
           rendition: p.rendition,
-          exact: p.tourFrame === this.store.frame.value && this.decoder.isExact(this.store.frame.value),
+          exact: p.tourFrame === this.store.frame.value && this.ctx.frames.isExact(this.store.frame.value),
         }
       : null;
   }
