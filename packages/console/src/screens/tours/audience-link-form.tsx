@@ -5,14 +5,12 @@
  * with the shared schema (the server checks again); the server's refusal is shown beside the field it names.
  */
 import { useId, useState, type FormEvent } from 'react';
-import { useMutation } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import { LEAD_GATE_MODES, LEAD_GATE_TEXTS, VALIDATION, audienceLinkInputSchema, endOfLocalDay } from '@roomwalk/shared';
-import { describeFailure, fieldErrors } from '../../graphql/errors.js';
 import { FormField } from '../../ui/form-field.js';
 import { AUDIENCE_LINK_TEXTS as T } from './audience-link-texts.js';
-import { AudienceLinkCreateMutation } from './audience-link-operations.js';
 import { LeadGateField, TOUR_GATE, leadGateProblem, type LeadGateChoice } from './lead-gate-field.js';
+import { useCreateAudienceLink, type AudienceLinkProblems as Problems } from './use-audience-links.js';
 
 export interface RoomChoice {
   id: string;
@@ -24,14 +22,6 @@ const today = (): string => {
   const d = new Date();
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 };
-
-interface Problems {
-  label?: string;
-  expiresAt?: string;
-  hiddenMarkerIds?: string;
-  leadGate?: string;
-  form?: string;
-}
 
 const TOURS_GATE: LeadGateChoice = { mode: TOUR_GATE, markerId: '', seconds: '', approval: false };
 
@@ -74,46 +64,15 @@ export function AudienceLinkForm({
   const [unbranded, setUnbranded] = useState(false);
   const [gate, setGate] = useState<LeadGateChoice>(TOURS_GATE);
   const [submitted, setSubmitted] = useState(false);
-  const [server, setServer] = useState<Problems>({});
-  const [state, create] = useMutation(AudienceLinkCreateMutation);
+  const { server, creating, clear, create } = useCreateAudienceLink(tourId, onDone);
   const local = audienceLinkProblems({ label, expires, hidden, gate }, rooms.length);
   const problems: Problems = submitted ? { ...server, ...local } : server;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setSubmitted(true);
-    setServer({});
-    if (Object.keys(local).length) return;
-    const r = await create({
-      input: {
-        tourId,
-        label: label.trim(),
-        expiresAt: expires ? endOfLocalDay(expires) : null,
-        hiddenMarkerIds: hidden,
-        unbranded,
-        leadGate:
-          gate.mode === TOUR_GATE
-            ? null
-            : {
-                mode: gate.mode,
-                markerId: gate.mode === LEAD_GATE_MODES.room ? gate.markerId || null : null,
-                seconds: gate.mode === LEAD_GATE_MODES.seconds && gate.seconds !== '' ? Number(gate.seconds) : null,
-                approval: gate.approval,
-              },
-      },
-    });
-    if (r.error) {
-      const fields = fieldErrors(r.error);
-      const leadGate = Object.entries(fields).find(([k]) => k.startsWith('leadGate'))?.[1];
-      const known = fields.label || fields.expiresAt || fields.hiddenMarkerIds || leadGate;
-      setServer(
-        known
-          ? { label: fields.label, expiresAt: fields.expiresAt, hiddenMarkerIds: fields.hiddenMarkerIds, leadGate }
-          : { form: describeFailure(r.error) },
-      );
-      return;
-    }
-    onDone();
+    if (Object.keys(local).length) return clear();
+    await create({ label, expires, hidden, unbranded, gate });
   };
 
   const toggle = (room: string, on: boolean) => setHidden((h) => (on ? [...h, room] : h.filter((x) => x !== room)));
@@ -181,7 +140,7 @@ export function AudienceLinkForm({
         </p>
       ) : null}
       <div className="row">
-        <SlButton type="submit" variant="primary" loading={state.fetching}>
+        <SlButton type="submit" variant="primary" loading={creating}>
           {T.create}
         </SlButton>
         <SlButton onClick={onCancel}>{T.cancel}</SlButton>

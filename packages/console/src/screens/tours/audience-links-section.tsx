@@ -4,16 +4,14 @@
  * one. The list reads the server's answer again after each change.
  */
 import { useEffect, useRef, useState } from 'react';
-import { useMutation, useQuery } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import { NOTICES } from '@roomwalk/shared';
-import { describeFailure } from '../../graphql/errors.js';
 import { useClipboard } from '../../state/use-clipboard.js';
 import { useSnackbar } from '../../ui/snackbar.js';
 import { AudienceLinkForm } from './audience-link-form.js';
-import { AudienceLinkRevokeMutation, AudienceLinksQuery } from './audience-link-operations.js';
 import { AUDIENCE_LINK_TEXTS as T } from './audience-link-texts.js';
 import { audienceLinkUrl } from './share-links.js';
+import { useAudienceLinks, useRevokeAudienceLink } from './use-audience-links.js';
 
 interface LinkItem {
   id: string;
@@ -68,9 +66,8 @@ function LinkRow({
   liveViewing: boolean;
 }) {
   const copy = useClipboard();
-  const notify = useSnackbar();
   const [asking, setAsking] = useState(false);
-  const [revoking, revoke] = useMutation(AudienceLinkRevokeMutation);
+  const { revoking, error, revoke } = useRevokeAudienceLink(link.id, onRevoked);
   // Keyboard focus follows the question: to its first answer when asked, back to Revoke when kept.
   const confirmBox = useRef<HTMLFieldSetElement>(null);
   const actions = useRef<HTMLDivElement>(null);
@@ -80,14 +77,9 @@ function LinkRow({
     else if (asked.current) focusWhenDrawn(actions.current?.querySelectorAll('sl-button')[1]);
     asked.current = asking;
   }, [asking]);
-  const [error, setError] = useState('');
   const live = link.status === 'ACTIVE';
   const confirm = async () => {
-    const r = await revoke({ id: link.id });
-    if (r.error) return setError(describeFailure(r.error));
-    setAsking(false);
-    notify('success', T.revoked);
-    onRevoked();
+    if (await revoke()) setAsking(false);
   };
   return (
     <li className="audience-link" data-status={link.status}>
@@ -100,7 +92,7 @@ function LinkRow({
         <fieldset className="stack revoke-confirm" ref={confirmBox}>
           <legend>{T.revokeConfirm(link.label)}</legend>
           <div className="row">
-            <SlButton variant="danger" loading={revoking.fetching} onClick={() => void confirm()}>
+            <SlButton variant="danger" loading={revoking} onClick={() => void confirm()}>
               {T.revokeYes}
             </SlButton>
             <SlButton onClick={() => setAsking(false)}>{T.keep}</SlButton>
@@ -136,25 +128,17 @@ export function AudienceLinksSection({
   /** The owner offers live viewing (Edit Info): the copied links carry it, like every branded link. */
   liveViewing?: boolean;
 }) {
-  const [result, refetch] = useQuery({
-    query: AudienceLinksQuery,
-    variables: { tourId },
-    requestPolicy: 'cache-and-network',
-  });
+  const { rooms, roomName, links, loadError, fetching, reload } = useAudienceLinks(tourId);
   const [adding, setAdding] = useState(false);
   const notify = useSnackbar();
-  const reload = () => refetch({ requestPolicy: 'network-only' });
-  const rooms = (result.data?.tour?.markers ?? []).map((m) => ({ id: m.id, name: m.name }));
-  const roomName = (id: string) => rooms.find((r) => r.id === id)?.name;
-  const links = result.data?.audienceLinks ?? [];
   return (
     <section className="stack audience-links" aria-labelledby="audience-links-title" data-testid="audience-links">
       <h3 id="audience-links-title">{T.heading}</h3>
       <p className="field-hint">{T.intro}</p>
       {passwordTour ? <p className="field-hint">{T.passwordStill}</p> : null}
-      {result.error && !result.data ? (
+      {loadError ? (
         <p className="form-failure" role="alert">
-          {describeFailure(result.error)}
+          {loadError}
         </p>
       ) : links.length ? (
         <ul className="audience-link-list">
@@ -162,7 +146,7 @@ export function AudienceLinksSection({
             <LinkRow key={l.id} link={l} roomName={roomName} onRevoked={reload} liveViewing={liveViewing} />
           ))}
         </ul>
-      ) : result.fetching ? null : (
+      ) : fetching ? null : (
         <p>{T.none}</p>
       )}
       {adding ? (

@@ -1,11 +1,8 @@
 /** 'Are you sure you want to delete this tour?' with Cancel and Delete; notices. */
-import { useMutation } from 'urql';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
-import { NOTICES } from '@roomwalk/shared';
 import { Dialog } from '../../ui/dialog.js';
-import { useSnackbar } from '../../ui/snackbar.js';
-import { TourDeleteMutation } from './tour-operations.js';
 import { TOUR_TEXTS } from './texts.js';
+import { useDeleteTour } from './use-delete-tour.js';
 
 export function DeleteTourDialog({
   open,
@@ -18,17 +15,7 @@ export function DeleteTourDialog({
   onClose: () => void;
   onDeleted: () => void;
 }) {
-  const [{ fetching }, remove] = useMutation(TourDeleteMutation);
-  const notify = useSnackbar();
-  const onDelete = async () => {
-    const r = await remove({ tourId });
-    if (r.error || !r.data?.tourDelete.success) {
-      notify('error', NOTICES.couldNotDeleteTour);
-      return;
-    }
-    notify('success', NOTICES.deletedTour);
-    onDeleted();
-  };
+  const { deleting: fetching, remove: onDelete } = useDeleteTour(tourId, onDeleted);
   return (
     <Dialog
       open={open}

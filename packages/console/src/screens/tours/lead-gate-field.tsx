@@ -3,10 +3,8 @@
  * before a chosen room, or after a number of seconds; then the visitor goes on at once or waits for the agent's
  * approval. Checked with the shared schema (the server checks again); sent only when changed.
  */
-import { useId, useState } from 'react';
-import { useMutation, useQuery } from 'urql';
+import { useId } from 'react';
 import { LEAD_GATE_MODES, leadGateInputSchema, type LeadGateMode } from '@roomwalk/shared';
-import { TourLeadGateQuery, TourLeadGateSetMutation } from './lead-gate-operations.js';
 
 /** An audience link's choice that keeps the tour's own lead form (the link sets none of its own). */
 export const TOUR_GATE = 'TOUR' as const;
@@ -27,45 +25,6 @@ export function leadGateProblem(c: LeadGateChoice): string | null {
     approval: c.approval,
   });
   return r.success ? null : (r.error.issues[0]?.message ?? null);
-}
-
-/** The Tour Info dialog's lead gate: the field's props, whether it can be saved, and the save. */
-export function useLeadGate(tourId: string, enabled: boolean) {
-  const [q] = useQuery({ query: TourLeadGateQuery, variables: { id: tourId }, pause: !enabled });
-  const [, set] = useMutation(TourLeadGateSetMutation);
-  const [choice, setChoice] = useState<LeadGateChoice | null>(null);
-  const [tried, setTried] = useState(false);
-  const now = q.data?.tour?.leadGateSettings;
-  const current: LeadGateChoice = choice ?? {
-    mode: (now?.mode as LeadGateMode | undefined) ?? LEAD_GATE_MODES.off,
-    markerId: now?.markerId ?? '',
-    seconds: now?.seconds ? String(now.seconds) : '',
-    approval: now?.approval ?? false,
-  };
-  const problem = choice ? leadGateProblem(choice) : null;
-  return {
-    ready: !!q.data?.tour,
-    field: { value: current, rooms: q.data?.tour?.markers ?? [], error: tried ? problem : null, onChange: setChoice },
-    /** False (and the problem shown) when the choice cannot be saved. */
-    check: () => {
-      setTried(true);
-      return !problem;
-    },
-    /** Saves a changed choice; answers the failure's words, or null. */
-    save: async (): Promise<string | null> => {
-      if (!choice) return null;
-      const r = await set({
-        input: {
-          id: tourId,
-          mode: choice.mode,
-          markerId: choice.markerId || null,
-          seconds: choice.seconds === '' ? null : Number(choice.seconds),
-          approval: choice.approval,
-        },
-      });
-      return r.error ? (r.error.graphQLErrors[0]?.message ?? r.error.message) : null;
-    },
-  };
 }
 
 export function LeadGateField(props: {

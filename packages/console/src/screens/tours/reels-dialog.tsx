@@ -3,25 +3,15 @@
  * a progress bar fed by reelProgressUpdated, reloaded 500 ms after 100 %; 'Generation Failed Reel N' with Retry; at
  * most 5 non-failed reels. Until the reels back end lands the server answers NOT_AVAILABLE_YET, which is shown as such.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { useMutation, useQuery, useSubscription } from 'urql';
+import { useEffect, useRef, useState } from 'react';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
 import SlProgressBar from '@shoelace-style/shoelace/dist/react/progress-bar/index.js';
-import { NOTICES, REEL_STATUS, REELS_MAX, TIMINGS_MS, VALIDATION, formatTexts } from '@roomwalk/shared';
-import { readFragment, type ResultOf } from '../../graphql/graphql.js';
-import { describeFailure, isNotAvailableYet } from '../../graphql/errors.js';
+import { REEL_STATUS, TIMINGS_MS, formatTexts } from '@roomwalk/shared';
 import { Dialog } from '../../ui/dialog.js';
 import { Loading } from '../../ui/page.js';
-import { useSnackbar } from '../../ui/snackbar.js';
-import { ReelFields, ReelProgressSubscription, TourGenerateReelMutation, TourReelsQuery } from './tour-operations.js';
 import { TOUR_TEXTS } from './texts.js';
-
-type Reel = ResultOf<typeof ReelFields>;
-
-/** Reels that count towards the limit: every one that has not failed. */
-export const activeReelCount = (reels: readonly { status: { status: string } }[]): number =>
-  reels.filter((r) => r.status.status !== REEL_STATUS.FAILED).length;
+import { useReelProgress, useReels, type Reel } from './use-reels.js';
 
 /** The download name of a reel. */
 export const reelFileName = (key: string): string =>
@@ -33,38 +23,7 @@ export const reelFileName = (key: string): string =>
   }_reel.mp4`;
 
 export function ReelsDialog({ open, tourId, onClose }: { open: boolean; tourId: string; onClose: () => void }) {
-  const [{ data, error, fetching }, refetch] = useQuery({
-    query: TourReelsQuery,
-    variables: { tourID: tourId },
-    pause: !open,
-    requestPolicy: 'network-only',
-  });
-  const [{ fetching: generating }, generate] = useMutation(TourGenerateReelMutation);
-  const notify = useSnackbar();
-  const [failure, setFailure] = useState<string | null>(null);
-  const reels = (data?.tour.reels ?? []).map((r) => readFragment(ReelFields, r));
-  const reload = useCallback(() => refetch({ requestPolicy: 'network-only' }), [refetch]);
-
-  const onGenerate = async () => {
-    setFailure(null);
-    if (activeReelCount(reels) >= REELS_MAX) {
-      notify('warning', VALIDATION.reelsMax);
-      return;
-    }
-    const r = await generate({ tourId });
-    if (r.error) {
-      if (isNotAvailableYet(r.error)) setFailure(describeFailure(r.error));
-      else
-        notify(
-          'error',
-          r.error.graphQLErrors[0]?.extensions?.code === 'REELS_LIMIT'
-            ? VALIDATION.reelsMax
-            : NOTICES.couldNotGenerateReel,
-        );
-      return;
-    }
-    reload();
-  };
+  const { reels, loadError, loading, generating, failure, generate: onGenerate, reload } = useReels(tourId, open);
 
   return (
     <Dialog
@@ -74,11 +33,11 @@ export function ReelsDialog({ open, tourId, onClose }: { open: boolean; tourId: 
       footer={<SlButton onClick={onClose}>{TOUR_TEXTS.close}</SlButton>}
     >
       <p className="muted">{TOUR_TEXTS.reelsCaption}</p>
-      {error && !data ? (
+      {loadError ? (
         <p className="form-failure" role="alert">
-          {describeFailure(error)}
+          {loadError}
         </p>
-      ) : !data && fetching ? (
+      ) : loading ? (
         <Loading />
       ) : (
         <ol className="reel-list" aria-label="Reels">
@@ -103,31 +62,12 @@ export function ReelsDialog({ open, tourId, onClose }: { open: boolean; tourId: 
 
 function ReelRow({ reel, n, onReload, onRetry }: { reel: Reel; n: number; onReload: () => void; onRetry: () => void }) {
   const status = reel.status.status;
-  const [progress, setProgress] = useState(reel.progress);
+  const progress = useReelProgress(reel, onReload);
   const [playing, setPlaying] = useState(false);
   const [notReady, setNotReady] = useState(false);
   const video = useRef<HTMLVideoElement>(null);
   const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
-  // One reload per completion: the event stays in `data` after the reload, and re-renders must not schedule another.
-  const reloadScheduled = useRef(false);
-  const reloadRef = useRef(onReload);
-  reloadRef.current = onReload;
-  const [{ data }] = useSubscription({
-    query: ReelProgressSubscription,
-    variables: { reelId: reel.id },
-    pause: status !== REEL_STATUS.PROCESSING,
-  });
-
   useEffect(() => () => timers.current.forEach(clearTimeout), []);
-  useEffect(() => {
-    const ev = data?.reelProgressUpdated;
-    if (!ev) return;
-    setProgress(ev.progress);
-    if ((ev.progress >= 100 || ev.status !== REEL_STATUS.PROCESSING) && !reloadScheduled.current) {
-      reloadScheduled.current = true;
-      timers.current.push(setTimeout(() => reloadRef.current(), TIMINGS_MS.reelCompletionDelay));
-    }
-  }, [data]);
 
   const download = async () => {
     if (status !== REEL_STATUS.CREATED || !reel.highURI) {

@@ -3,28 +3,13 @@
  * goes to /team.
  */
 import { Link } from 'react-router-dom';
-import { useQuery } from 'urql';
 import { formatTexts } from '@roomwalk/shared';
-import { TeamToursQuery } from './tour-operations.js';
-import { readTour, TourCard, type TourCardData } from './tour-card.js';
+import { TourCard, type TourCardData } from './tour-card.js';
 import { TOUR_TEXTS } from './texts.js';
-
-interface TeamMemberTours {
-  id: string;
-  name: string;
-  tours: TourCardData[];
-}
+import { useTeamTours } from './use-team-tours.js';
 
 export function TeamTours({ onOpen }: { onOpen: (tour: TourCardData) => void }) {
-  const [{ data }] = useQuery({ query: TeamToursQuery, requestPolicy: 'cache-and-network' });
-  const members: TeamMemberTours[] = [];
-  for (const edge of data?.me.user.company?.invites.edges ?? []) {
-    const u = edge.node.user;
-    if (!edge.node.accepted || !u || u.id === data?.me.user.id) continue;
-    const name = [u.profile?.name, u.profile?.surname].filter(Boolean).join(' ') || u.username;
-    const tours = u.topFiveTours.map(readTour);
-    if (tours.length) members.push({ id: u.id, name, tours });
-  }
+  const members = useTeamTours();
   if (!members.length) return null;
   return (
     <section className="section tours-section" aria-labelledby="team-tours-title">

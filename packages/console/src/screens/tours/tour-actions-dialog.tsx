@@ -11,7 +11,7 @@ import { useClipboard } from '../../state/use-clipboard.js';
 import { useSnackbar } from '../../ui/snackbar.js';
 import { NOTICES } from '@roomwalk/shared';
 import { externalPlayerUrl, shareData, shareTour } from './share-links.js';
-import { copyLabel } from './sharing-dialog.js';
+import { copyLabel } from './share-fields.js';
 import { TOUR_TEXTS } from './texts.js';
 import type { TourCardData } from './tour-card.js';
 

@@ -10,7 +10,8 @@ import {
 } from './share-links.js';
 import { cropRect, outputSize } from './thumbnail-crop.js';
 import { tourPhase } from './tour-status.js';
-import { activeReelCount, reelFileName } from './reels-dialog.js';
+import { reelFileName } from './reels-dialog.js';
+import { activeReelCount } from './use-reels.js';
 
 const ID = 'tour_0b6c9d9e-2a7e-4f61-9d55-6a3f3c1f1a10';
 
