@@ -3,7 +3,7 @@
  * symbol the map names exists (a row naming a removed function fails), every table a migration creates has its row
  * type in the one `Database` (db/types.ts, per-domain parts in db/tables/), only the job modules talk to the queue, only
  * the queue module names pg-boss's tables, every job module is registered in jobs/workers.ts, every mail is framed by
- * mail/templates.ts alone, and no console page queries or mutates itself (its `use-<screen>.ts` hook does). Each check
+ * mail/templates.ts alone, and no console screen module but a `use-*` hook queries or mutates (imports urql). Each check
  * reads source text, and the last test runs them on a small broken tree to show they bite.
  */
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -113,18 +113,17 @@ function unregisteredJobs(src: string): string[] {
 }
 
 /**
- * Console pages that query or mutate themselves (import urql): every routed screen's `<name>-page.tsx` leaves its
- * queries and mutations to its `use<Screen>()` hook (`use-<name>.ts` beside it), whether or not the hook exists yet.
+ * Console screen modules that query or mutate themselves (import urql, `urql` or `@urql/*`, even for a type): a
+ * screen reads and writes data only through its `use-<thing>.ts(x)` hooks beside it; its pages, dialogs, sections and
+ * plain modules render or compute. Tests may script urql. Paths relative to `screens`.
  */
-function pagesThatQuery(screens: string): string[] {
-  return readdirSync(screens, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .flatMap((d) =>
-      readdirSync(path.join(screens, d.name))
-        .filter((f) => f.endsWith('-page.tsx'))
-        .map((f) => `${d.name}/${f}`),
-    )
-    .filter((page) => /from 'urql'/.test(read(path.join(screens, page))));
+function screensThatQuery(screens: string): string[] {
+  const urql = /\bfrom\s*['"](?:urql|@urql\/[^'"]+)['"]|\bimport\s*\(?\s*['"](?:urql|@urql\/[^'"]+)['"]/;
+  return readdirSync(screens, { recursive: true, encoding: 'utf8' })
+    .map((f) => f.split(path.sep).join('/'))
+    .filter((f) => /\.tsx?$/.test(f) && !/(^|\/)use-[^/]+\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f))
+    .filter((f) => urql.test(read(path.join(screens, f))))
+    .sort();
 }
 
 /** Every file under `dir` (relative, `/`-separated), without dependencies, builds and generated test data. */
@@ -221,8 +220,8 @@ describe('docs/code-map.md, the claims a test can check', () => {
     expect(mailFrames(serverSrc)).toEqual(['mail/templates.ts']);
   });
 
-  it('no console page queries or mutates itself: each leaves that to its use<Screen> hook', () => {
-    expect(pagesThatQuery(consoleScreens)).toEqual([]);
+  it('no console screen module queries or mutates itself: pages, dialogs and sections leave that to their use-* hooks', () => {
+    expect(screensThatQuery(consoleScreens)).toEqual([]);
   });
 
   describe('the checks bite', () => {
@@ -233,7 +232,7 @@ describe('docs/code-map.md, the claims a test can check', () => {
       writeFileSync(path.join(probe, rel), text);
     };
 
-    it('on a tree with an untyped table, a service sending to the queue, a job nobody registers and pages querying (one beside its hook, one without)', () => {
+    it('on a tree with an untyped table, a service sending to the queue, a job nobody registers and screen modules querying', () => {
       write(
         'src/db/migrations/0001-probe.ts',
         "await runScript(db, 'CREATE TABLE typed (id text); CREATE TABLE IF NOT EXISTS domain_typed (id text); CREATE TABLE untyped (id text)');",
@@ -255,6 +254,11 @@ describe('docs/code-map.md, the claims a test can check', () => {
       write('screens/probe/probe-page.tsx', "import { useMutation } from 'urql';\n");
       write('screens/probe/hookless-page.tsx', "import { useQuery } from 'urql';\n");
       write('screens/probe/probe-dialog.tsx', "import { useMutation } from 'urql';\n");
+      write('screens/probe/nested/probe-section.tsx', "import type { CombinedError } from 'urql';\n");
+      write('screens/probe/probe-client.ts', "import { Client } from '@urql/core';\n");
+      write('screens/probe/probe-form.tsx', "import { useForm } from 'react-hook-form';\n");
+      write('screens/probe/use-probe-dialog.tsx', "import { useMutation } from 'urql';\n");
+      write('screens/probe/probe-dialog.test.tsx', "import { Provider } from 'urql';\n");
       write('test/probe.test.ts', "await db.selectFrom('reels' as never).selectAll().execute();\n");
       write(
         'src/mail/templates.ts',
@@ -278,8 +282,11 @@ describe('docs/code-map.md, the claims a test can check', () => {
       const row =
         '| Which frames | `decode/decode-scheduler.ts` (`DecodeScheduler`, `plan()`) | `deferBackward` (`decode/gone.ts`, `paint/`, `<x>.ts`) |';
       expect(missingNames(row, [src], [src])).toEqual(['deferBackward', 'decode/gone.ts', 'paint/']);
-      expect(pagesThatQuery(path.join(probe, 'screens')).sort()).toEqual([
+      expect(screensThatQuery(path.join(probe, 'screens'))).toEqual([
         'probe/hookless-page.tsx',
+        'probe/nested/probe-section.tsx',
+        'probe/probe-client.ts',
+        'probe/probe-dialog.tsx',
         'probe/probe-page.tsx',
       ]);
     });
