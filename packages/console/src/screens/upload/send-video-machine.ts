@@ -12,7 +12,7 @@ import { asUploadError } from './upload-error.js';
 /** What the uploading dialog shows: the device preparing the video (percent of the conversion), then the upload. */
 export type SendProgress = { phase: 'preparing'; percent: number } | ({ phase: 'uploading' } & UploadProgress);
 
-export type SendState =
+type SendState =
   | { name: 'idle' }
   /** The device reads the source while the original uploads (the bar shows the original). */
   | { name: 'checking' }
@@ -66,7 +66,7 @@ export type SendEffect =
   | { run: 'show'; progress: SendProgress };
 
 /** The facts gathered as events arrive, whatever the state. */
-export interface SendContext {
+interface SendContext {
   /** The original's size: the mezzanine's limit and the log's yardstick. */
   fileBytes: number;
   /** A kept conversion that moves no further for this long is given up for the original. */

@@ -8,20 +8,20 @@ import type { VariablesOf } from 'gql.tada';
 import type { UploadMultipartStartMutation } from './upload-operations.js';
 
 /** A multipart upload in storage: its key and the store's upload id. */
-export interface MultipartRef {
+interface MultipartRef {
   key: string;
   uploadId: string;
 }
 
-export type StartInput = VariablesOf<typeof UploadMultipartStartMutation>['input'];
+type StartInput = VariablesOf<typeof UploadMultipartStartMutation>['input'];
 
-export interface StartedUpload extends MultipartRef {
+interface StartedUpload extends MultipartRef {
   partSize: number;
   /** The server found an unfinished upload of the same file: it resumes. */
   resumed: boolean;
 }
 
-export interface SignedPart {
+interface SignedPart {
   url: string;
   headers: Record<string, string>;
 }
