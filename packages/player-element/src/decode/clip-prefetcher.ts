@@ -2,16 +2,18 @@ import type { Clip } from '../api/types.js';
 import { locateFrame } from '../frame-math.js';
 import type { WorkerBridge } from '../workers/worker-bridge.js';
 import { bufferedFrames, highPlannable } from './decode-planner.js';
+import { isAbortError, unlessAborted } from '../abortable.js';
 
 const movingAverage = (previous: number | null, sample: number): number =>
   previous === null ? sample : previous * 0.7 + sample * 0.3;
 
 /** What the prefetcher needs from the decode controller that owns it (decode-controller.ts). */
 export interface PrefetchOwner {
-  /** The tour's decode workers; a clip's fetches go to worker `clip % length`. */
+  /**
+   * The tour's decode workers; a clip's fetches go to worker `clip % length`. When the tour ends they are disposed, and
+   * a fetch still running rejects with an AbortError (worker-bridge.ts): nothing of it is kept.
+   */
   readonly bridges: readonly WorkerBridge[];
-  /** The tour's signal: aborted when the tour ends, and a fetch that finishes after that is dropped. */
-  readonly signal: AbortSignal;
   readonly highEnabled: boolean;
   /** A clip could not be fetched. */
   failed(e: unknown): void;
@@ -94,25 +96,25 @@ export class ClipPrefetcher {
 
   /**
    * Downloads and demuxes a high clip on its worker without decoding it (no decode queue, no busy worker). Resolves
-   * once the clip is here, also when another caller (the markers' prefetch) started its download.
+   * once the clip is here, also when another caller (the markers' prefetch) started its download, or when it failed
+   * (reported); rejects with an AbortError when the tour ended first.
    */
   fetchHigh(c: number): Promise<void> {
-    const { bridges, signal } = this.owner;
+    const { bridges } = this.owner;
     const clip = this.tour.clips[c];
     const inFlight = this.highFetching.get(c);
     if (inFlight) return inFlight;
     if (this.highReady.has(c) || !bridges.length || !clip) return Promise.resolve();
     const t0 = performance.now();
-    const fetching = bridges[c % bridges.length]!.api.prefetch('high', c, clip.highURI).then(
+    const fetching = bridges[c % bridges.length]!.prefetch('high', c, clip.highURI).then(
       () => {
-        if (signal.aborted) return;
         this.highFetchMs = movingAverage(this.highFetchMs, performance.now() - t0);
         this.highFetching.delete(c);
         this.highReady.add(c);
         this.owner.pump();
       },
       (e: unknown) => {
-        if (signal.aborted) return;
+        if (isAbortError(e)) throw e;
         this.highFetching.delete(c);
         this.owner.failed(e);
       },
@@ -124,49 +126,40 @@ export class ClipPrefetcher {
   /** Fetches the high clips of the prefetch frames (markers), one at a time. */
   private prefetchHigh(): void {
     if (!this.owner.highEnabled) return;
-    const { signal } = this.owner;
     const { starts, counts } = this.tour;
     const clips = [...new Set(this.prefetchFrames.map((f) => locateFrame(starts, counts, f).clip))];
-    void (async () => {
-      for (const c of clips) {
-        if (signal.aborted) return;
-        await this.fetchHigh(c);
-      }
-    })();
+    const fetchAll = async () => {
+      for (const c of clips) await this.fetchHigh(c);
+    };
+    fetchAll().catch(unlessAborted((e) => this.owner.failed(e)));
   }
 
   /** Fetches the low rendition of every clip in order (not decoding it), each worker its share: the buffer progress. */
   startLow(): void {
-    const { bridges, signal } = this.owner;
+    const { bridges } = this.owner;
     const { clips, thumbSize } = this.tour;
     const n = bridges.length;
     for (let w = 0; w < n; w++) {
-      void (async () => {
+      const bridge = bridges[w]!;
+      // A failed download ends this worker's share (reported); the tour's end ends it quietly.
+      const fetchShare = async () => {
         for (let c = w; c < clips.length; c += n) {
-          if (signal.aborted) return;
           const clip = clips[c]!;
-          try {
-            const t0 = performance.now();
-            await bridges[w]!.api.prefetch('low', c, clip.lowURI);
-            if (!signal.aborted) this.lowFetchMs = movingAverage(this.lowFetchMs, performance.now() - t0);
-          } catch (e) {
-            if (!signal.aborted) this.owner.failed(e);
-            return;
-          }
-          if (signal.aborted) return;
+          const t0 = performance.now();
+          await bridge.prefetch('low', c, clip.lowURI);
+          this.lowFetchMs = movingAverage(this.lowFetchMs, performance.now() - t0);
           this.markPrefetched(c);
+          let thumbnail: ImageBitmap | undefined;
           try {
-            const t = await bridges[w]!.api.thumbnail('low', c, clip.lowURI, thumbSize.width, thumbSize.height);
-            if (signal.aborted) {
-              t.close();
-              return;
-            }
-            this.owner.thumbnailArrived(c, t);
-          } catch {
+            thumbnail = await bridge.thumbnail('low', c, clip.lowURI, thumbSize.width, thumbSize.height);
+          } catch (e) {
+            if (isAbortError(e)) throw e;
             /* a missing thumbnail only means a plainer placeholder */
           }
+          if (thumbnail) this.owner.thumbnailArrived(c, thumbnail);
         }
-      })();
+      };
+      fetchShare().catch(unlessAborted((e) => this.owner.failed(e)));
     }
   }
 

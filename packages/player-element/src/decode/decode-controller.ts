@@ -61,9 +61,6 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
       get bridges() {
         return self.bridges;
       },
-      get signal() {
-        return self.tour.signal;
-      },
       get highEnabled() {
         return self.highEnabled;
       },
@@ -78,9 +75,6 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
     this.scheduler = new DecodeScheduler({
       get bridges() {
         return self.bridges;
-      },
-      get signal() {
-        return self.tour.signal;
       },
       get highEnabled() {
         return self.highEnabled;

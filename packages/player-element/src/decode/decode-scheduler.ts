@@ -8,16 +8,18 @@ import type { ClipPrefetcher } from './clip-prefetcher.js';
 import type { FrameCache } from './frame-cache.js';
 import type { PaintBridge } from '../paint/paint-bridge.js';
 import { ScrubRendition } from './scrub-rendition.js';
+import { isAbortError, unlessAborted } from '../abortable.js';
 
 /**
  * What the scheduler needs from the decode controller that owns it (decode-controller.ts): the tour, its workers and
  * where decoded frames go. Read through getters, so a new tour (load) is seen without telling the scheduler.
  */
 export interface ScheduleOwner {
-  /** The tour's decode workers; the scheduler keeps one busy flag and one cursor per worker. */
+  /**
+   * The tour's decode workers; the scheduler keeps one busy flag and one cursor per worker. When the tour ends they are
+   * disposed: a decode still running rejects with an AbortError and its late frames are dropped (worker-bridge.ts).
+   */
   readonly bridges: readonly WorkerBridge[];
-  /** The tour's signal: aborted when the tour ends, and a decode that answers after that is dropped. */
-  readonly signal: AbortSignal;
   readonly highEnabled: boolean;
   readonly clips: readonly Clip[];
   readonly starts: readonly number[];
@@ -85,7 +87,7 @@ export class DecodeScheduler {
     this.pump();
   }
 
-  /** The tour ended: nothing is running or pending any more (late answers are dropped by the tour's signal). */
+  /** The tour ended: nothing is running or pending any more (its bridges are disposed: late answers reject). */
   stop(): void {
     this.busy = [];
     this.cursors = [];
@@ -189,7 +191,8 @@ export class DecodeScheduler {
     const recheck = this.scrub.recheckAt();
     if (recheck !== null) this.scrubRecheck = window.setTimeout(() => this.pump(), recheck - performance.now());
     // Until the first frame is on screen the link is its own (slow networks).
-    if (this.firstArrived) for (const c of fetch) void this.owner.prefetcher.fetchHigh(c);
+    if (this.firstArrived)
+      for (const c of fetch) this.owner.prefetcher.fetchHigh(c).catch(unlessAborted((e) => this.owner.failed(e)));
     // While the exact frame at the playhead is being decoded (after a jump), nothing else starts:
     // on a two-core device any other decode slows the one the user is waiting for.
     const p = this.focus;
@@ -232,7 +235,7 @@ export class DecodeScheduler {
 
   /** Starts `job` on worker `w`: its frames go into the cache and their pixels to the paint worker as they come. */
   private run(w: number, job: Job): void {
-    const { signal, cache, paint, prefetcher, starts } = this.owner;
+    const { cache, paint, prefetcher, starts } = this.owner;
     const clip = this.owner.clips[job.clip];
     if (!clip) return;
     const start = starts[job.clip]!;
@@ -253,7 +256,6 @@ export class DecodeScheduler {
     this.inflight += inflight;
     this.owner.notePeak();
     const onBatch = (frames: DecodedFrame[]) => {
-      if (signal.aborted) return;
       for (const f of frames) {
         const k = this.key(job.rendition, start + f.frame);
         cache.put(start + f.frame, f); // then its pixels go to the paint worker, after the evictions the put caused
@@ -293,24 +295,28 @@ export class DecodeScheduler {
           }
         : {}),
     };
-    (job.keyframe ? bridge.keyframe(req, onBatch, job.abort.signal) : bridge.decode(req, onBatch, job.abort.signal))
-      .then(
-        () => {
-          if (signal.aborted) return;
-          if (job.rendition === 'high' || !job.keyframe) prefetcher.decoded(job.clip, job.rendition);
-        },
-        (e: unknown) => {
-          if (signal.aborted) return;
-          this.owner.failed(e);
-        },
-      )
-      .finally(() => {
-        this.running.delete(job.id!);
-        this.inflight -= inflight;
-        if (signal.aborted) return;
-        for (const k of keys) this.pending.delete(k);
-        if (!job.keyframe) this.busy[w] = false;
-        this.pump();
-      });
+    const call = job.keyframe
+      ? bridge.keyframe(req, onBatch, job.abort.signal)
+      : bridge.decode(req, onBatch, job.abort.signal);
+    void this.settle(w, job, keys, inflight, call);
+  }
+
+  /**
+   * A job's end: a finished clip counts for the prefetcher, a failure is reported, and the worker takes the next job. A
+   * job whose tour ended rejects with an AbortError: nothing of it touches the next tour's state.
+   */
+  private async settle(w: number, job: Job, keys: string[], inflight: number, call: Promise<number>): Promise<void> {
+    try {
+      await call;
+      if (job.rendition === 'high' || !job.keyframe) this.owner.prefetcher.decoded(job.clip, job.rendition);
+    } catch (e) {
+      if (isAbortError(e)) return;
+      this.owner.failed(e);
+    }
+    this.running.delete(job.id!);
+    this.inflight -= inflight;
+    for (const k of keys) this.pending.delete(k);
+    if (!job.keyframe) this.busy[w] = false;
+    this.pump();
   }
 }

@@ -2,6 +2,7 @@ import { proxy, type Remote, wrap } from 'comlink';
 import type { DecodeWorkerApi } from './decode-worker.js';
 import type { DecodedFrame, DecodeRequest } from './decode-types.js';
 import { createDecodeWorker } from './create-decode-worker.js';
+import { abortable } from '../abortable.js';
 
 type OnBatch = (frames: DecodedFrame[]) => void | Promise<void>;
 
@@ -9,10 +10,13 @@ type OnBatch = (frames: DecodedFrame[]) => void | Promise<void>;
  * The only way the element reaches a decode worker: comlink on both sides (decode-worker.ts `expose`s its API; the
  * frames' buffers and bitmaps are transferred, not copied), started lazily, terminated on dispose. A decode's batches
  * come through a proxied callback: the worker awaits each call, so it sends no faster than the main thread takes them.
+ * Disposing ends the bridge's tour: every call still running rejects with an AbortError (abortable.ts), none starts
+ * after, and a batch that comes late is dropped.
  */
 export class WorkerBridge {
   private worker: Worker | undefined;
   private remote: Remote<DecodeWorkerApi> | undefined;
+  private readonly ended = new AbortController();
 
   /** Where a crash of the worker is reported; set again when a started (warm) bridge is taken by a tour. */
   constructor(public onCrash: (message: string) => void) {}
@@ -32,16 +36,40 @@ export class WorkerBridge {
    * `signal` aborts, the worker stops the decode (the frames copied so far still come) and it resolves then.
    */
   decode(req: DecodeRequest, onBatch: OnBatch, signal?: AbortSignal): Promise<number> {
-    return this.abortable(req, signal, () => this.api.decode(req, proxy(onBatch)));
+    return abortable(this.ended.signal, () =>
+      this.cancellable(req, signal, () => this.api.decode(req, proxy(this.untilEnded(onBatch)))),
+    );
   }
 
   /** Decodes a clip's keyframe alone (a thumbnail placeholder, the first frame); `signal` as for decode. */
   keyframe(req: DecodeRequest, onBatch: OnBatch, signal?: AbortSignal): Promise<number> {
-    return this.abortable(req, signal, () => this.api.keyframe(req, proxy(onBatch)));
+    return abortable(this.ended.signal, () =>
+      this.cancellable(req, signal, () => this.api.keyframe(req, proxy(this.untilEnded(onBatch)))),
+    );
+  }
+
+  /** Downloads and demuxes a clip without decoding it (decode-worker.ts prefetch). */
+  prefetch(...args: Parameters<DecodeWorkerApi['prefetch']>): Promise<number> {
+    return abortable(this.ended.signal, () => this.api.prefetch(...args));
+  }
+
+  /** A clip's keyframe as a small bitmap (decode-worker.ts thumbnail); one that comes after dispose is closed. */
+  thumbnail(...args: Parameters<DecodeWorkerApi['thumbnail']>): Promise<ImageBitmap> {
+    return abortable(
+      this.ended.signal,
+      () => this.api.thumbnail(...args),
+      (late) => late.close(),
+    );
+  }
+
+  /** Batches reach `onBatch` until the bridge is disposed. */
+  private untilEnded(onBatch: OnBatch): OnBatch {
+    const { signal } = this.ended;
+    return (frames) => (signal.aborted ? undefined : onBatch(frames));
   }
 
   /** Runs a call whose request id the worker can cancel, cancelling it when `signal` aborts. */
-  private async abortable(
+  private async cancellable(
     req: DecodeRequest,
     signal: AbortSignal | undefined,
     call: () => Promise<number>,
@@ -59,6 +87,7 @@ export class WorkerBridge {
   }
 
   dispose(): void {
+    this.ended.abort();
     this.worker?.terminate();
     this.worker = undefined;
     this.remote = undefined;
