@@ -65,6 +65,11 @@ describe('the packet rules', () => {
     expect(scan(150).verdict(HEADER, { partial: true, stoppedAtLimit: false }).copy).toBe(false);
   });
 
+  it("accepts full range with an sRGB transfer, as Chromium's encoder writes frames from a canvas", () => {
+    const chromium = { pix_fmt: 'yuvj420p', color_range: 'pc', color_transfer: 'iec61966-2-1', color_space: 'bt709' };
+    expect(scan(150).verdict({ ...HEADER, ...chromium }, WHOLE).copy).toBe(true);
+  });
+
   it('refuses a header outside the format', () => {
     for (const change of [
       { width: 1920, height: 1080 },
@@ -72,7 +77,7 @@ describe('the packet rules', () => {
       { r_frame_rate: '30/1', avg_frame_rate: '30/1' },
       { profile: 'High 10', pix_fmt: 'yuv420p10le' },
       { rotation: 90 },
-      { color_range: 'pc' },
+      { color_space: 'smpte170m' },
       { color_transfer: 'arib-std-b67' },
       { demuxer: 'matroska' },
       { codec_tag_string: 'avc3' },
@@ -95,6 +100,12 @@ describe('probing real files', () => {
     expect(landscape.clipFormat).toMatchObject({ copy: true });
     const portrait = await probeVideo(await clipFormatVideo(join(dir, 'up.mp4'), { seconds: 11, portrait: true }));
     expect(portrait.clipFormat).toMatchObject({ copy: true });
+    // Full range, BT.709 with the sRGB transfer: what Chromium's encoder writes from canvas frames (through mediabunny).
+    const chromiumLike = await clipFormatVideo(join(dir, 'full.mp4'), {
+      seconds: 11,
+      args: ['-pix_fmt', 'yuvj420p', '-color_range', 'pc', '-color_trc', 'iec61966-2-1'],
+    });
+    expect(await probeVideo(chromiumLike)).toMatchObject({ clipFormat: { copy: true }, colour: { fullRange: true } });
   }, 120_000);
 
   it('does not find it in a stream that misses the format in one respect', async () => {

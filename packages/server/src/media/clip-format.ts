@@ -9,7 +9,10 @@
  *   progressive, in MP4 with its parameter sets in the sample description (`avc1`): the player configures WebCodecs
  *   from that description and the `<video>` fallback from the same file.
  * - The high rendition's size exactly (1280x720, or 720x1280 upright), square pixels, no display rotation, BT.709 (or
- *   untagged) limited range: the tour's frames need no scaling, cropping, turning or colour conversion.
+ *   untagged) matrix and primaries: the tour's frames need no scaling, cropping or turning. Limited or full range, BT.709
+ *   or sRGB transfer: the player converts each decoded frame by the colour space the decoder reports (its
+ *   yuv-to-rgba.ts honours full range; Chromium reports it from the stream), and Chromium's encoder, fed the canvas's
+ *   RGB frames, writes full-range sRGB-tagged BT.709 (measured in Debian's Chromium through mediabunny).
  * - CLIP_FPS constant: packet k sits at k / CLIP_FPS (to a few milliseconds of the container's time base), in decode
  *   order, so no B-frames (`has_b_frames` 0, presentation order = decode order) and no frame missing or doubled.
  * - A keyframe at every multiple of KEYFRAME_INTERVAL: every clip (CLIP_FRAMES, a multiple of it) starts on one, and a
@@ -52,6 +55,10 @@ export interface ClipFormatHeader {
 const PROFILES = new Set(['High', 'Main', 'Constrained Baseline']);
 /** Colour tags that mean BT.709 (or nothing said, which HD video is in practice). */
 const BT709 = new Set([undefined, '', 'unknown', 'bt709']);
+/** Transfers shown as BT.709 SDR (sRGB's curve is what Chromium tags frames from a canvas with). */
+const SDR_TRANSFERS = new Set([...BT709, 'iec61966-2-1']);
+/** 8-bit 4:2:0, limited (`yuv420p`) or full range (`yuvj420p`). */
+const PIXEL_FORMATS = new Set(['yuv420p', 'yuvj420p']);
 /** How far a packet's time may sit from its place on the CLIP_FPS grid: container time bases round (1 ms at 1/1000). */
 const GRID_TOLERANCE_SECONDS = 0.005;
 /** Bytes a clip of the high rendition may hold: what its VBV admits over the clip (maxrate × seconds + bufsize). */
@@ -71,7 +78,7 @@ export function headerMismatch(h: ClipFormatHeader): string | null {
   if (h.codec_name !== 'h264') return `codec ${h.codec_name}`;
   if (h.codec_tag_string !== 'avc1') return `sample entry ${h.codec_tag_string}, not avc1`;
   if (!PROFILES.has(h.profile ?? '')) return `profile ${h.profile}`;
-  if (h.pix_fmt !== 'yuv420p') return `pixel format ${h.pix_fmt}`;
+  if (!PIXEL_FORMATS.has(h.pix_fmt ?? '')) return `pixel format ${h.pix_fmt}`;
   const landscape = renditionSize(RENDITIONS.high, false);
   const portrait = renditionSize(RENDITIONS.high, true);
   const size = `${h.width}x${h.height}`;
@@ -87,9 +94,8 @@ export function headerMismatch(h: ClipFormatHeader): string | null {
     const r = rate(fps);
     if (r === null || Math.abs(r - CLIP_FPS) > CLIP_FPS * 1e-3) return `frame rate ${fps}`;
   }
-  if (!BT709.has(h.color_transfer) || !BT709.has(h.color_primaries) || !BT709.has(h.color_space))
+  if (!SDR_TRANSFERS.has(h.color_transfer) || !BT709.has(h.color_primaries) || !BT709.has(h.color_space))
     return `colour ${h.color_primaries}/${h.color_transfer}/${h.color_space}`;
-  if (h.color_range === 'pc') return 'full range';
   return null;
 }
 
