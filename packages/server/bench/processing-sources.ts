@@ -13,8 +13,11 @@
  *   it costs the same as 60 s of unique footage. `-r 60` on the output: without it ffmpeg took the still's 25 fps (the
  *   first version of this source was 25 fps; its cache name differs, so it is not reused).
  * - `clip`: the held-out iPhone-like clip, made the same way: 11 s of that format from a 1 s piece.
- * - `mezzanine`: what the console's on-device conversion uploads (the old mezzanine): 60 s 1080x1920 30 fps H.264,
- *   full range, from the hd source.
+ * - `mezzanine`: what the console's on-device conversion uploads where the device cannot make the clip format (the
+ *   old mezzanine): 60 s 1080x1920 30 fps H.264, full range, from the hd source.
+ * - `converted`: what it uploads where it can (console convert-rules.ts CLIP_FORMAT): 60 s 720x1280 at 15 fps, H.264
+ *   High, a keyframe every 12 frames, no B-frames, one slice, 720 kbit/s, fragmented MP4, from the hd source turned
+ *   upright; the server cuts its 720p clips by stream copy (media/copy-clips.ts).
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -30,7 +33,7 @@ export const cacheDir = join(tmpdir(), 'roomwalk-bench');
 export const SOURCE_SECONDS = 60;
 
 export interface BenchSource {
-  name: 'hd' | 'phone' | 'clip' | 'mezzanine';
+  name: 'hd' | 'phone' | 'clip' | 'mezzanine' | 'converted';
   label: string;
   path: string;
   seconds: number;
@@ -273,6 +276,71 @@ export async function mezzanineSource(): Promise<BenchSource> {
   return {
     name: 'mezzanine',
     label: '60 s 1080x1920 30 fps H.264, the converted mezzanine',
+    path,
+    seconds: hd.seconds,
+  };
+}
+
+/**
+ * What the console's on-device conversion uploads for that video where the device's encoder can make the clip format:
+ * a hardware or OpenH264-like encode (x264 here, one slice, no B-frames, constant 720 kbit/s budget) of the hd source
+ * turned upright, cropped to 720x1280 and resampled to 15 fps, a keyframe every 12 frames; full range, tagged BT.709
+ * with the sRGB transfer, as Debian's Chromium writes it from canvas frames.
+ */
+export async function convertedSource(): Promise<BenchSource> {
+  const hd = await hdSource();
+  const path = await make(
+    `converted-720x1280-15fps-from-${hd.path.slice(-19, -4)}`,
+    'mp4',
+    (f) => [
+      [
+        '-v',
+        'error',
+        '-y',
+        '-i',
+        hd.path,
+        '-vf',
+        'fps=15,scale=2276:1280:out_range=pc,crop=720:1280,setsar=1,format=yuvj420p',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'veryfast',
+        '-profile:v',
+        'high',
+        '-bf',
+        '0',
+        '-g',
+        '12',
+        '-keyint_min',
+        '12',
+        '-sc_threshold',
+        '0',
+        '-slices',
+        '1',
+        '-b:v',
+        '720k',
+        '-maxrate',
+        '720k',
+        '-bufsize',
+        '1440k',
+        '-color_primaries',
+        'bt709',
+        '-color_trc',
+        'iec61966-2-1',
+        '-colorspace',
+        'bt709',
+        '-color_range',
+        'pc',
+        '-movflags',
+        '+frag_keyframe+empty_moov+default_base_moof',
+        f.out,
+      ],
+    ],
+    '60 s 720x1280 15 fps H.264 in the clip format',
+  );
+  return {
+    name: 'converted',
+    label: '60 s 720x1280 15 fps H.264 in the clip format, the converted upload',
     path,
     seconds: hd.seconds,
   };

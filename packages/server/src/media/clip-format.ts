@@ -73,7 +73,7 @@ function rate(text: string | undefined): number | null {
 }
 
 /** The header half of the check; null when the header is in the format. */
-export function headerMismatch(h: ClipFormatHeader): string | null {
+function headerMismatch(h: ClipFormatHeader): string | null {
   if (h.demuxer !== 'mov') return `container ${h.demuxer}, not MP4`;
   if (h.codec_name !== 'h264') return `codec ${h.codec_name}`;
   if (h.codec_tag_string !== 'avc1') return `sample entry ${h.codec_tag_string}, not avc1`;

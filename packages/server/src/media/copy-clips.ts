@@ -78,7 +78,7 @@ export async function copyHighClips(
 }
 
 /** The frame filter with the clips it changed encoded again, and `finish` to put them in place of the copied ones. */
-export interface BlurredClips {
+interface BlurredClips {
   filter: FrameFilter;
   /** Waits for the clips' encoders and renames each over its copied clip; answers the clips encoded (range-local). */
   finish(): Promise<number[]>;

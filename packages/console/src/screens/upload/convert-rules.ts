@@ -54,7 +54,7 @@ export interface EncodingTarget {
  * mediabunny's keyframe interval for a keyframe every `frames` frames at `fps`: just under frames / fps, so a frame's
  * timestamp k / fps, rounded in floating point, never puts the keyframe a frame late (2.4 / 0.8 = 2.9999999999999996).
  */
-export const keyFrameIntervalFor = (frames: number, fps: number) => frames / fps - 1e-6;
+const keyFrameIntervalFor = (frames: number, fps: number) => frames / fps - 1e-6;
 
 /** The clip format for a source displayed at width x height. */
 export function clipFormatTarget(width: number, height: number): EncodingTarget {
