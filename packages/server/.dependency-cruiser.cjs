@@ -2,9 +2,10 @@
  * The server's import rules (docs/code-map.md): no import circles, and each floor imports only floors below it:
  *   app, main, index, cli → http, jobs → graphql → services → storage, auth, mail, events, the queue and job modules
  *   → media, db → core, config
- * Two exceptions: the queue (`jobs/queue.ts`, `jobs/job-lease.ts`) and the job modules (`jobs/*-job.ts`,
- * `jobs/*-jobs.ts`: queue name, payload, options, enqueue, register) sit on the storage floor (what services may
- * start; the handlers that do the work are on the jobs floor and wired in `jobs/workers.ts`), and any
+ * Two exceptions: the queue (`jobs/queue.ts`, `jobs/job-lease.ts`, the progress reporter `jobs/progress-reporter.ts`)
+ * and the job modules (`jobs/*-job.ts`, `jobs/*-jobs.ts`: queue name, payload, options, enqueue, register) sit on the
+ * storage floor (what services may start and report through; the work a handler does is a service's, wired to its
+ * queue in `jobs/workers.ts`; processing's pipeline still lives on the jobs floor, `jobs/process-*.ts`), and any
  * module may name the `Services` container's type (services/services.ts, a type-only import: no runtime coupling).
  * Two more: only jobs/queue.ts imports pg-boss, and only the migrator (db/migrations/index.ts) imports a migration.
  * test/architecture.test.ts runs these rules in `npm test`; `npx depcruise src -c .dependency-cruiser.cjs` lists
@@ -15,7 +16,13 @@ const floors = [
   ['media and db', ['^src/media/', '^src/db/']],
   [
     'storage, auth, mail, events and the job queue',
-    ['^src/storage/', '^src/auth/', '^src/mail/', '^src/events/', '^src/jobs/(queue|job-lease|[a-z-]+-jobs?)\\.ts$'],
+    [
+      '^src/storage/',
+      '^src/auth/',
+      '^src/mail/',
+      '^src/events/',
+      '^src/jobs/(queue|job-lease|progress-reporter|[a-z-]+-jobs?)\\.ts$',
+    ],
   ],
   ['services', ['^src/services/']],
   ['graphql', ['^src/graphql/']],

@@ -8,7 +8,7 @@ import { seedUser, type SeededUser } from './helpers/seed.js';
 import { DETECTOR_INPUT, detectObjects, loadDetector } from '../src/services/ai/object-detector.js';
 import { analyseRooms, roomFromObjects } from '../src/services/ai/rooms.js';
 import { scoreBoundaries } from './support/ai-videos.js';
-import { aiMarkersJob } from '../src/jobs/ai-markers.js';
+import { aiMarkersJob } from '../src/services/ai/run-ai-markers.js';
 import { processedTour, roomsVideo, tmpEntries } from './ai-fixtures.js';
 
 const GEN = 'mutation($id: ID!) { tourGenerateAIMarkers(tourId: $id) { id name frameIndex } }';

@@ -17,8 +17,8 @@ import { ERROR_CODES } from '@roomwalk/shared';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { processedTour, roomsVideo } from './ai-fixtures.js';
-import { generateShotsJob } from '../src/jobs/shots.js';
-import { attachPhotoSourceJob } from '../src/jobs/photo-source.js';
+import { generateShotsJob } from '../src/services/shots/run-shots.js';
+import { attachPhotoSourceJob } from '../src/services/shots/attach-photo-source.js';
 import { photoSourceOf } from '../src/services/photo-source.js';
 import { MQ } from './support/multipart-client.js';
 

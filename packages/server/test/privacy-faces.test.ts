@@ -25,7 +25,7 @@ import { processVideo, type ProcessVideoResult } from '../src/media/process-vide
 import { expectedKeyframes, generateVideo, inspectClip, makeTempDir, removeDir } from './support/media-videos.js';
 import { decodeRgb, energy, faceImage, faceVideo } from './support/faces.js';
 import { CLIP_FPS } from '../src/media/encoding.js';
-import { reelJob } from '../src/jobs/reel.js';
+import { reelJob } from '../src/services/reels/run-reel.js';
 import { startReel } from '../src/services/reels/start-reel.js';
 import { processedTour } from './ai-fixtures.js';
 

@@ -14,7 +14,7 @@ import { CLIP_FPS, CLIP_FRAMES, RENDITIONS, segmentArgs, x264Args } from '../src
 import { ffmpegBinaries } from '../src/media/ffmpeg-binaries.js';
 import { runProcess } from '../src/media/run-process.js';
 import { probeDuration } from '../src/services/ai/ffmpeg.js';
-import { reelJob } from '../src/jobs/reel.js';
+import { reelJob } from '../src/services/reels/run-reel.js';
 
 const GEN = 'mutation($id: ID!) { tourGenerateReel(tourId: $id) { id } }';
 const REELS = 'query($id: ID!) { tour(tourID: $id) { reels { id status { status } highURI } } }';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, REEL_STATUS, VALIDATION } from '@roomwalk/shared';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
-import { reelJob } from '../src/jobs/reel.js';
+import { reelJob } from '../src/services/reels/run-reel.js';
 import { topics } from '../src/events/event-bus.js';
 import { PROGRESS_TEXT } from '../src/media/progress-text.js';
 import { probeDuration } from '../src/services/ai/ffmpeg.js';

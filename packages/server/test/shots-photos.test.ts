@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { ERROR_CODES, ERROR_TEXTS, SHOT_STATUS } from '@roomwalk/shared';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
-import { generateShotsJob, shotWorkJob } from '../src/jobs/shots.js';
+import { generateShotsJob, shotWorkJob } from '../src/services/shots/run-shots.js';
 import { AI_NOT_CONFIGURED_TEXT } from '../src/services/ai/ai-worker.js';
 import { processedTour, startImageService, tmpEntries } from './ai-fixtures.js';
 

@@ -1,6 +1,7 @@
 /**
  * Job handlers for nodes with the worker role: every job module (jobs/*-job.ts, jobs/*-jobs.ts: queue name, payload,
- * options, enqueue, register) with the handler that does its work, and every scheduled job in SCHEDULES.
+ * options, enqueue, register) with the handler that does its work, and every scheduled job in SCHEDULES. The work is a
+ * service's (services/<domain>/; a job's own run in `run-*.ts`), except processing's pipeline (jobs/process-*.ts).
  */
 import type { Config } from '../config.js';
 import { sweepWorkDirs } from '../media/work-dir.js';
@@ -15,7 +16,7 @@ import type { Services } from '../services/services.js';
 import { makeSharePreview } from '../services/share-preview/preview-image.js';
 import { sweepAbandonedUploads } from '../services/uploads.js';
 import { accountMailRequestQueue } from './account-mail-job.js';
-import { aiMarkersJob } from './ai-markers.js';
+import { aiMarkersJob } from '../services/ai/run-ai-markers.js';
 import { aiMarkersQueue } from './ai-markers-job.js';
 import { billingExpireQueue, billingSyncQueue } from './billing-jobs.js';
 import { markProcessingFailed } from './finish-processed-tour.js';
@@ -31,11 +32,11 @@ import {
 } from './processing-jobs.js';
 import { realMedia, type ProcessingMedia } from './processing-steps.js';
 import type { JobDefinition } from './queue.js';
-import { reelJob } from './reel.js';
+import { reelJob } from '../services/reels/run-reel.js';
 import { reelQueue } from './reel-job.js';
 import { sellerDigestSweepQueue, sellerReportQueue } from './seller-report-jobs.js';
 import { sharePreviewQueue } from './share-preview-job.js';
-import { generateShotsJob, shotWorkJob } from './shots.js';
+import { generateShotsJob, shotWorkJob } from '../services/shots/run-shots.js';
 import { shotsQueue } from './shots-job.js';
 import { roomAnalyticsRollupQueue, uploadsSweepQueue } from './sweep-jobs.js';
 import { webhookDeliveryQueue } from './webhook-delivery-job.js';

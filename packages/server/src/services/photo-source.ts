@@ -3,7 +3,7 @@
  * the device, the tour is made from that 1080p mezzanine, and the console then uploads the original in the background
  * and attaches it here. The professional photos are picked from it at full resolution, as from any original.
  * Attaching takes the uploader's own completed upload for a tour they may edit; the shots queue then probes it like
- * any upload and keeps it only when it is the same video (duration, orientation) at a larger size (jobs/shots.ts
+ * any upload and keeps it only when it is the same video (duration, orientation) at a larger size (services/shots/run-shots.ts
  * attachPhotoSourceJob). Nothing the client says is taken on trust.
  */
 import { randomBytes } from 'node:crypto';
@@ -25,7 +25,7 @@ export const newPhotoSourceKey = (tourId: string) => `tours/${tourId}/originals/
 /** Where originals were kept before migration 0225: still read by the photos job, never served. */
 const legacyPhotoSourceKey = (tourId: string) => `tours/${tourId}/photo-source`;
 
-/** The key of the tour's original, if it has one (the photos are taken from it, faces blurred: jobs/shots.ts). */
+/** The key of the tour's original, if it has one (the photos are taken from it, faces blurred: services/shots/run-shots.ts). */
 export async function photoSourceOf(services: Services, tourId: string): Promise<string | null> {
   const row = await services.db
     .selectFrom('tours')

@@ -1,5 +1,5 @@
 /**
- * tourGenerateAIMarkers' service side: the checks of the spec and one run per user at a time; jobs/ai-markers.ts
+ * tourGenerateAIMarkers' service side: the checks of the spec and one run per user at a time; services/ai/run-ai-markers.ts
  * analyses.
  */
 import { ERROR_CODES, ERROR_TEXTS, TOUR_STATUS } from '@roomwalk/shared';

@@ -1,5 +1,5 @@
 /**
- * tourGenerateReel's service side: a reel row (PROCESSING) and its render job (jobs/reel.ts); failing a reel and
+ * tourGenerateReel's service side: a reel row (PROCESSING) and its render job (services/reels/run-reel.ts); failing a reel and
  * publishing its progress, which the job does too.
  */
 import { randomInt } from 'node:crypto';

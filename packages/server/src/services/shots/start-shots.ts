@@ -1,6 +1,6 @@
 /**
  * The service side of Professional Photos: whether a generation runs, and starting one (generateTourShots) or an
- * enhance / a staging of one photo (regenerateShot, generateStagedShot) under the availability rules (services/shots/); jobs/shots.ts does
+ * enhance / a staging of one photo (regenerateShot, generateStagedShot) under the availability rules (services/shots/); services/shots/run-shots.ts does
  * the work.
  */
 import { DEFAULT_STAGING_PROMPT, ERROR_CODES, ERROR_TEXTS, SHOT_STATUS, TOUR_STATUS } from '@roomwalk/shared';

@@ -11,12 +11,12 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { topics } from '../events/event-bus.js';
-import type { AIMarkerProgressEvent } from '../core/events.js';
-import type { Services } from '../services/services.js';
-import { analyseRooms, type Room } from '../services/ai/rooms.js';
-import { tourScopedWebhook } from '../services/developer/webhook-payloads.js';
-import { progressReporter } from './progress-reporter.js';
+import { topics } from '../../events/event-bus.js';
+import type { AIMarkerProgressEvent } from '../../core/events.js';
+import type { Services } from '../services.js';
+import { analyseRooms, type Room } from './rooms.js';
+import { tourScopedWebhook } from '../developer/webhook-payloads.js';
+import { progressReporter } from '../../jobs/progress-reporter.js';
 
 /** The stage of the reporter's steps (the AI markers event carries no text). */
 const ANALYSING = 'Finding rooms';

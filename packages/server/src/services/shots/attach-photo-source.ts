@@ -3,14 +3,14 @@
  * as the tour's photo source only when it is the same video (the same duration within half a second, the same
  * orientation) at a larger size than the mezzanine the tour was made from. Either way the upload's object is removed;
  * a refused original leaves the photos reading the mezzanine. The work of the shots queue's photo-source kind (its job
- * module is shots-job.ts), so it sits on the jobs floor.
+ * module is jobs/shots-job.ts, its handler wired in jobs/workers.ts).
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { assertAcceptable, probeVideo } from '../media/probe-video.js';
-import type { Services } from '../services/services.js';
-import { newPhotoSourceKey } from '../services/photo-source.js';
+import { assertAcceptable, probeVideo } from '../../media/probe-video.js';
+import type { Services } from '../services.js';
+import { newPhotoSourceKey } from '../photo-source.js';
 
 /** Seconds the original's measured duration may differ from the mezzanine's (which is resampled to 30 fps). */
 const SAME_DURATION_SECONDS = 0.5;

@@ -1,28 +1,29 @@
 /**
  * Professional photos: generateTourShots (pick the best frames per room from the uploaded source video at full
  * resolution), regenerateShot (Enhance) and generateStagedShot (virtual staging through the AI image service).
- * All three run as pg-boss jobs; the mutations check the tours §4 availability rules and mark shots PROCESSING.
+ * All three run as pg-boss jobs; the mutations mark shots PROCESSING after checking what is available: Enhance
+ * while a shot has no enhanced image, Stage only once it has one and no staged image, neither while PROCESSING.
  * A new generation replaces the tour's earlier shots (their files are removed after the new set is stored).
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { CLIP_FRAMES } from '../media/encoding.js';
+import { CLIP_FRAMES } from '../../media/encoding.js';
 import { SHOT_STATUS, TOUR_STATUS } from '@roomwalk/shared';
-import { AppError } from '../core/errors.js';
-import { encodeId } from '../core/ids.js';
-import type { Services } from '../services/services.js';
-import { analyseRooms } from '../services/ai/rooms.js';
-import { extractStill, sampleFrames } from '../services/ai/ffmpeg.js';
-import { scoreFrame } from '../services/shots/score-frame.js';
-import { enhanceImage } from '../services/shots/enhance.js';
-import { blurShotFaces } from '../services/shots/blur.js';
-import { callInpainting } from '../services/ai/ai-worker.js';
-import type { ShotsJob } from './shots-job.js';
-import { attachPhotoSourceJob } from './photo-source.js';
-import { photoSourceOf } from '../services/photo-source.js';
-import { tourScopedWebhook } from '../services/developer/webhook-payloads.js';
+import { AppError } from '../../core/errors.js';
+import { encodeId } from '../../core/ids.js';
+import type { Services } from '../services.js';
+import { analyseRooms } from '../ai/rooms.js';
+import { extractStill, sampleFrames } from '../ai/ffmpeg.js';
+import { scoreFrame } from './score-frame.js';
+import { enhanceImage } from './enhance.js';
+import { blurShotFaces } from './blur.js';
+import { callInpainting } from '../ai/ai-worker.js';
+import type { ShotsJob } from '../../jobs/shots-job.js';
+import { attachPhotoSourceJob } from './attach-photo-source.js';
+import { photoSourceOf } from '../photo-source.js';
+import { tourScopedWebhook } from '../developer/webhook-payloads.js';
 
 const SHOTS_PER_ROOM = 2;
 const SHOTS_MAX = 12;

@@ -11,13 +11,13 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import type { Services } from '../services/services.js';
-import { renderReel, type ReelClips } from '../services/reels/render-reel.js';
+import type { Services } from '../services.js';
+import { renderReel, type ReelClips } from './render-reel.js';
 import { REEL_STATUS, TOUR_STATUS } from '@roomwalk/shared';
-import { REEL_FAILED_TEXT, failReel, publishReelProgress } from '../services/reels/start-reel.js';
-import { reelWebhook } from '../services/developer/webhook-payloads.js';
-import { PROGRESS_TEXT } from '../media/progress-text.js';
-import { progressReporter } from './progress-reporter.js';
+import { REEL_FAILED_TEXT, failReel, publishReelProgress } from './start-reel.js';
+import { reelWebhook } from '../developer/webhook-payloads.js';
+import { PROGRESS_TEXT } from '../../media/progress-text.js';
+import { progressReporter } from '../../jobs/progress-reporter.js';
 
 export interface ReelJobDeps {
   render?: typeof renderReel;
