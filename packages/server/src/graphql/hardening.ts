@@ -64,8 +64,8 @@ interface StartMessage {
 
 /**
  * What one GraphQL socket may make the node parse and validate. Each document costs its tokens to lex, parse and
- * check (about linear; 150 documents of 600 tokens sent at once held the event loop 4.3 s, 20 messages of 600 KB of
- * variables 1.6 s): a socket gets a burst and a sustained rate of operations and of tokens, and a message is at most
+ * check (about linear in the tokens; what one socket held the event loop for: docs/results.md, One graphql-ws socket):
+ * a socket gets a burst and a sustained rate of operations and of tokens, and a message is at most
  * `messageBytes`. The console's sockets carry a few small subscriptions (under 100 tokens each, a few hundred bytes);
  * the token burst takes five documents at the token limit at once. A socket over its budget is closed with
  * `overBudgetCode` (what it had queued is dropped), one with a larger message with 1009 (message too big).

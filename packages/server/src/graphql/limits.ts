@@ -51,7 +51,7 @@ export const QUERY_LIMITS = {
   maxFragmentSpreads: 50,
   /**
    * Fields with the same response name in one selection set. graphql-js compares each pair of them for conflicts
-   * (OverlappingFieldsCanBeMerged): 500 copies of `priceTiers { tierName }` took ~250 ms to validate.
+   * (OverlappingFieldsCanBeMerged), so its cost grows with the square of the copies (docs/results.md, Query cost).
    */
   maxSameField: 10,
 } as const;
@@ -60,8 +60,8 @@ export type QueryLimits = { readonly [K in keyof typeof QUERY_LIMITS]: number };
 /**
  * Lists without paging arguments that can be long: what is asked of each item costs this many times (a 10-minute
  * tour has 250 clips; the other sizes are the most the product makes or a company plausibly holds). Other lists
- * count one item. With these, the player's document costs about 2,200 and 30 aliases of a long tour (0.47 s of CPU)
- * are refused.
+ * count one item. With these the player's document passes and 30 aliases of a long tour are refused (docs/results.md,
+ * Query cost).
  */
 const LIST_SIZES: Readonly<Record<string, number>> = {
   'Tour.clips': 250,

@@ -5,7 +5,7 @@
 import { CURRENCY, PLANS, type Plan, type PlanId } from '@roomwalk/shared';
 import type { ProviderKind } from '../../db/tables/billing.js';
 
-/** A plan on sale, as the subscriptions page shows it (accounts §3 Price tier). */
+/** A plan on sale, as the subscriptions page shows it: the card provider's product, its price and tour allowance. */
 export interface PriceTier {
   priceId: string;
   planId: PlanId;

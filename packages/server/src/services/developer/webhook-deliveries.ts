@@ -56,10 +56,11 @@ export async function scheduleAttempt(
 }
 
 /**
- * Fairness across companies (one company's hanging endpoint held every delivery slot, and another company's
- * delivery waited 1.4 → 38.7 s). Each company has WEBHOOK_COMPANY_SLOTS deliveries in flight at most, across all
- * workers (leases in job_leases), and each worker node shares its slots by company (webhook-slots.ts: a reserve for
- * companies with nothing in flight, a cap for failing endpoints; three hanging companies delayed others 7–9 s before);
+ * Fairness across companies (one company's hanging endpoint must not hold every delivery slot while another
+ * company's delivery waits; docs/results.md, Webhook delivery across companies). Each company has
+ * WEBHOOK_COMPANY_SLOTS deliveries in flight at most, across all workers (leases in job_leases), and each worker node
+ * shares its slots by company (webhook-slots.ts: a reserve for companies with nothing in flight, a cap for failing
+ * endpoints);
  * a delivery that finds no slot it may take goes back to the queue for a moment. And pg-boss fetches the highest
  * priority first: a delivery's priority is minus its company's deliveries waiting, so one company's backlog queues
  * behind everyone else's first delivery.

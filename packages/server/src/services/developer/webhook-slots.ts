@@ -2,7 +2,7 @@
  * A worker node's delivery slots, shared fairly by company (pure; webhook-deliveries.ts holds one per worker node).
  * A hanging receiver holds a slot for the whole WEBHOOK_TIMEOUT_SECONDS, so slots are the scarce thing: three companies
  * whose endpoints hang, three slots each, held all eight of a node's, and everyone else's deliveries waited for one to
- * time out (7–9 s). Two rules keep room for the others:
+ * time out. Two rules keep room for the others:
  *
  * - `reserve` slots are for companies holding none here: a company's second and later slots are taken only while more
  *   than `reserve` are free, so a company that has nothing in flight finds one free unless `size - reserve` companies
