@@ -2,9 +2,10 @@ import type { ReactiveController } from 'lit';
 import { PLAYER } from '@roomwalk/shared/constants';
 import { ERROR_CODES } from '../errors.js';
 import { MODES, OUTGOING_MESSAGE_TYPES, STATUSES } from '../constants.js';
-import type { Drawable } from '../decode/decode-controller.js';
-import type { FrameSource } from '../decode/frame-source.js';
-import type { PaintBridge } from '../paint/paint-bridge.js';
+import type { Drawable } from '../decode/decode-planner.js';
+import type { DecodedFrame } from '../workers/decode-types.js';
+import { PaintBridge } from '../paint/paint-bridge.js';
+import type { PixelSink } from '../paint/pixel-sink.js';
 import { canvasSize, joystickRoom } from '../frame-math.js';
 import { DESKTOP_MIN_WIDTH, drawerBeside, drawerFitHeight, shouldOpenDrawer } from '../layout.js';
 import type { PlayerContext } from '../store/player-context.js';
@@ -33,11 +34,12 @@ const sizeFor = (d: Drawable & { frame: object }, c: Size): [number, number] =>
  * Canvas painting and layout: shows the best decoded frame for the playhead once per refresh, reports the first frame
  * (status ready, `tour-ready`, the parent's ready notice), resolves "exact frame on screen" waiters, sizes the canvas
  * and decides once whether the drawer opens. Decoded frames are shown as ImageBitmaps the paint worker made
- * at the canvas's size (paint/paint-bridge.ts): on the main thread a paint is one transferFromImageBitmap, and the
- * bitmaps of the next frames in the direction of travel are asked for ahead. It reads one FrameSource, whichever
- * plays (the decoder, or the <video> fallback, whose frames are bitmaps like a thumbnail).
+ * at the canvas's size (paint/paint-bridge.ts, owned here whole: started, fed, ended): on the main thread a paint is
+ * one transferFromImageBitmap, and the bitmaps of the next frames in the direction of travel are asked for ahead. The
+ * decoder hands its pixels in as a PixelSink. It reads the one FrameSource that plays (`ctx.frames`: the decoder's, or
+ * the <video> fallback's, whose frames are bitmaps like a thumbnail).
  */
-export class CanvasController implements ReactiveController {
+export class CanvasController implements ReactiveController, PixelSink {
   /** Paints, and main-thread time spent in paint() (all calls, also those that only asked for a bitmap): `stats()`. */
   paintCount = 0;
   drawMsMax = 0;
@@ -57,18 +59,45 @@ export class CanvasController implements ReactiveController {
   private sized: HTMLCanvasElement | null = null;
   private waiters: { frame: number; resolve: () => void }[] = [];
   private drawerDecided = false;
+  /** The paint worker's bridge: the decoded pixels go there, and the bitmaps shown come from it. */
+  private readonly painter = new PaintBridge(() => this.scheduleDraw());
 
-  /**
-   * @param frames The frames that play (decode/frame-source.ts PlayingFrames: the decoder's, or the <video> fallback's).
-   * @param painter The paint worker's bridge: this controller owns the painting (bitmaps asked ahead, taken, shown).
-   */
   constructor(
     private readonly ctx: PlayerContext,
     private readonly bridge: HostBridgeController,
-    private readonly frames: FrameSource,
-    private readonly painter: PaintBridge,
   ) {
     ctx.host.addController(this);
+  }
+
+  decodingStarts(): void {
+    this.painter.start();
+  }
+
+  framePixels(key: string, tourFrame: number, frame: DecodedFrame): void {
+    const { format, width, height, data, colorSpace } = frame;
+    this.painter.op({ put: key, format, width, height, data, ...(colorSpace ? { colorSpace } : {}) }, data);
+    if (frame.bitmap) this.painter.addReady(key, tourFrame, frame.bitmap);
+  }
+
+  frameDropped(key: string): void {
+    this.painter.op({ drop: key });
+  }
+
+  decodingEnded(final: boolean): void {
+    this.painter.dispose(!final);
+  }
+
+  get bitmapSize(): Size | undefined {
+    return this.painter.canvas;
+  }
+
+  get bitmapBytes(): number {
+    return this.painter.bitmapBytes;
+  }
+
+  /** The paint worker's counters (`stats()`): bitmaps made and its time making them. */
+  get paintStats(): { made: number; workerMsTotal: number } {
+    return { made: this.painter.made, workerMsTotal: this.painter.workerMsTotal };
   }
 
   hostConnected(): void {}
@@ -143,7 +172,7 @@ export class CanvasController implements ReactiveController {
   /** The playhead's best frame is looked up once per paint and handed to what else needs it (waiters, asking ahead). */
   private paint(): void {
     const { store } = this.ctx;
-    const { frames } = this;
+    const { frames } = this.ctx;
     const frame = store.frame.peek();
     const playhead = frames.drawable(frame);
     const canvas = this.canvas;
@@ -184,7 +213,7 @@ export class CanvasController implements ReactiveController {
    */
   private askAhead(playhead?: Drawable): void {
     const { store } = this.ctx;
-    const { frames } = this;
+    const { frames } = this.ctx;
     const canvas = this.canvas;
     if (!canvas) return;
     const frame = store.frame.peek();
@@ -229,7 +258,8 @@ export class CanvasController implements ReactiveController {
     const { store } = this.ctx;
     const frame = store.frame.peek();
     const p = store.painted.peek();
-    const exact = !!p && p.tourFrame === frame && this.frames.isExact(frame) && p.rendition === renditionOf(playhead);
+    const exact =
+      !!p && p.tourFrame === frame && this.ctx.frames.isExact(frame) && p.rendition === renditionOf(playhead);
     const keep: typeof this.waiters = [];
     for (const w of this.waiters) {
       if (w.frame !== frame || exact) w.resolve();

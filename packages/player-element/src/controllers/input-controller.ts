@@ -2,7 +2,6 @@ import type { ReactiveController } from 'lit';
 import { signal } from '@preact/signals-core';
 import { PLAYER } from '@roomwalk/shared/constants';
 import { maxScrollableIndex } from '../frame-math.js';
-import type { FrameSource } from '../decode/frame-source.js';
 import type { PlayerContext } from '../store/player-context.js';
 import type { PlayheadController } from './playhead-controller.js';
 import { furthestReady, joystickDelta } from '../input/joystick-rate.js';
@@ -71,8 +70,6 @@ export class InputController implements ReactiveController {
   constructor(
     private readonly ctx: PlayerContext,
     private readonly playhead: PlayheadController,
-    /** The frames that play: a swipe or the joystick goes on only as far as frames are there to show. */
-    private readonly frames: FrameSource,
   ) {
     ctx.host.addController(this);
   }
@@ -254,7 +251,8 @@ export class InputController implements ReactiveController {
     }
     const pos = Math.min(Math.max(this.target ?? this.pos, 0), maxScrollableIndex(this.ctx.totalFrames));
     const want = pos > shown ? Math.floor(pos) : Math.ceil(pos);
-    const got = furthestReady(shown, want, (f) => this.frames.has(f));
+    // A swipe or the joystick goes on only as far as the frames that play are there to show.
+    const got = furthestReady(shown, want, (f) => this.ctx.frames.has(f));
     // The joystick never runs ahead of what is shown by more than a fraction of a frame.
     this.pos = got === want ? pos : got;
     this.shown = got;

@@ -5,12 +5,12 @@ import type { TourEventDetails } from '../events/events.js';
 import type { Marker } from '../api/types.js';
 import { activeMarkerAt } from '../markers/markers.js';
 import { clampFrame, travelPlan } from '../frame-math.js';
-import type { DecodeFocus } from '../decode/frame-source.js';
 import type { PlayerContext } from '../store/player-context.js';
 import type { CanvasController } from './canvas-controller.js';
 import type { HostBridgeController } from './host-bridge-controller.js';
 
-export type FrameSource = TourEventDetails['tour-frame-change']['source'];
+/** What moved the playhead (a `tour-frame-change`'s source): a kind of input. */
+export type MoveSource = TourEventDetails['tour-frame-change']['source'];
 
 /** The room at a frame: the last marker at or before it (within the active-marker tolerance). */
 export function roomAt(sorted: readonly Marker[], frame: number): Marker | null {
@@ -41,8 +41,6 @@ export class PlayheadController implements ReactiveController {
     private readonly ctx: PlayerContext,
     private readonly canvas: CanvasController,
     private readonly bridge: HostBridgeController,
-    /** Where decoding is centred: the playhead, and a fast travel's destination (the decode controller). */
-    private readonly focus: DecodeFocus,
   ) {
     ctx.host.addController(this);
   }
@@ -64,12 +62,12 @@ export class PlayheadController implements ReactiveController {
   /**
    * Moves the playhead; `source` null means code set it (no change event). Resolves when the exact frame is painted.
    */
-  setFrame(frame: number, source: FrameSource | null): Promise<void> {
+  setFrame(frame: number, source: MoveSource | null): Promise<void> {
     const { store, config } = this.ctx;
-    const decoder = this.focus;
     const changed = frame !== store.frame.peek();
     store.frame.value = frame;
-    decoder.setPosition(frame);
+    // The frames that play follow the playhead (decoding centres on it; the <video> fallback seeks).
+    this.ctx.focus.setPosition(frame);
     const done = this.canvas.whenExact(frame);
     this.canvas.scheduleDraw();
     if (changed && source) {
@@ -96,7 +94,7 @@ export class PlayheadController implements ReactiveController {
   }
 
   /** A step by user input (drag, wheel, touch, keyboard, host scroll): ignored while a fast travel animates. */
-  userMove(frame: number, source: FrameSource): void {
+  userMove(frame: number, source: MoveSource): void {
     if (!this.ctx.store.tour.peek() || this.travelTimer !== undefined) return;
     void this.setFrame(clampFrame(frame, this.ctx.totalFrames), source);
   }
@@ -109,9 +107,9 @@ export class PlayheadController implements ReactiveController {
   }
 
   /** Fast travel; other jumps are blocked while travelling. Resolves on arrival. */
-  travelTo(target: number, source: FrameSource | null): Promise<void> {
+  travelTo(target: number, source: MoveSource | null): Promise<void> {
     const { store } = this.ctx;
-    const decoder = this.focus;
+    const decoder = this.ctx.focus;
     if (!store.tour.peek()) return Promise.resolve();
     if (this.travelTimer !== undefined) return Promise.reject(new Error('A jump is in progress'));
     const from = store.frame.peek();
@@ -145,7 +143,7 @@ export class PlayheadController implements ReactiveController {
   }
 
   /** Travels to a marker from user input (drawer, keyboard, host message); a blocked jump is dropped. */
-  travelFromInput(frame: number, source: FrameSource): void {
+  travelFromInput(frame: number, source: MoveSource): void {
     void this.travelTo(frame, source).catch(() => undefined);
   }
 
@@ -158,6 +156,6 @@ export class PlayheadController implements ReactiveController {
     if (this.travelTimer === undefined) return;
     clearTimeout(this.travelTimer);
     this.setTravelTimer(undefined);
-    this.focus.setDestination(null);
+    this.ctx.focus.setDestination(null);
   }
 }

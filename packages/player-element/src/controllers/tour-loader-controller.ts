@@ -11,7 +11,6 @@ import type { PlayerTour } from '../api/types.js';
 import { loadVideoFallback } from '../decode/load-video-fallback.js';
 import { clampFrame } from '../frame-math.js';
 import type { DecodeController } from '../decode/decode-controller.js';
-import type { PlayingFrames } from '../decode/frame-source.js';
 import type { VideoFallback } from '../decode/video-fallback.js';
 import type { PlayerContext } from '../store/player-context.js';
 import type { CanvasController } from './canvas-controller.js';
@@ -45,8 +44,6 @@ export class TourLoaderController implements ReactiveController {
     private readonly onDecoding: () => void,
     /** The tour's decoding: started, warmed ahead, ended (the one controller that drives it as a whole). */
     private readonly decoder: DecodeController,
-    /** The frames that play: the decoder's, switched to the `<video>` fallback's where decoding cannot play. */
-    private readonly frames: PlayingFrames,
   ) {
     ctx.host.addController(this);
   }
@@ -93,7 +90,7 @@ export class TourLoaderController implements ReactiveController {
     decoder.dispose();
     this.fallback?.dispose();
     this.fallback = undefined;
-    this.frames.use(decoder);
+    this.ctx.play(decoder.frames, decoder.scheduler);
     this.fellBack = false;
     this.canvas.reset();
     store.tour.value = null;
@@ -210,7 +207,8 @@ export class TourLoaderController implements ReactiveController {
           (m) => this.onDecodeError(m),
         );
         this.fallback = fallback;
-        this.frames.use(fallback);
+        // From now on the <video> frames play: the canvas, the input and the playhead go on as they were.
+        this.ctx.play(fallback, fallback);
         store.loadedFrames.value = fallback.total;
         if (!resume) return this.start();
         store.totalFrames.value = this.ctx.totalFrames;

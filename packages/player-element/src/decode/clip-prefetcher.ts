@@ -7,28 +7,28 @@ import { isAbortError, unlessAborted } from '../abortable.js';
 const movingAverage = (previous: number | null, sample: number): number =>
   previous === null ? sample : previous * 0.7 + sample * 0.3;
 
-/** What the prefetcher needs from the decode controller that owns it (decode-controller.ts). */
-export interface PrefetchOwner {
-  /**
-   * The tour's decode workers; a clip's fetches go to worker `clip % length`. When the tour ends they are disposed, and
-   * a fetch still running rejects with an AbortError (worker-bridge.ts): nothing of it is kept.
-   */
-  readonly bridges: readonly WorkerBridge[];
-  readonly highEnabled: boolean;
+/** What the prefetcher tells the decode controller that owns it (decode-controller.ts). */
+export interface PrefetchEvents {
   /** A clip could not be fetched. */
   failed(e: unknown): void;
-  /** A clip's download changed what can be planned. */
-  pump(): void;
+  /** A clip's download changed what can be planned (the scheduler plans again). */
+  downloaded(): void;
   thumbnailArrived(clip: number, bitmap: ImageBitmap): void;
   loadedFramesChanged(frames: number): void;
 }
 
+/** A tour as the prefetcher downloads it. */
 interface Tour {
-  clips: Clip[];
-  starts: number[];
-  counts: number[];
-  total: number;
-  thumbSize: { width: number; height: number };
+  readonly clips: readonly Clip[];
+  readonly starts: readonly number[];
+  readonly counts: readonly number[];
+  readonly total: number;
+  readonly thumbSize: { width: number; height: number };
+  /**
+   * Its decode workers; a clip's fetches go to worker `clip % length`. When the tour ends they are disposed, and a
+   * fetch still running rejects with an AbortError (worker-bridge.ts): nothing of it is kept.
+   */
+  readonly bridges: readonly WorkerBridge[];
 }
 
 /**
@@ -37,7 +37,15 @@ interface Tour {
  * frames (the markers: fast-travel destinations). Keeps the fetch times the planner weighs a high decode by.
  */
 export class ClipPrefetcher {
-  private tour: Tour = { clips: [], starts: [], counts: [], total: 0, thumbSize: { width: 160, height: 90 } };
+  private tour: Tour = {
+    clips: [],
+    starts: [],
+    counts: [],
+    total: 0,
+    thumbSize: { width: 160, height: 90 },
+    bridges: [],
+  };
+  private highEnabled = true;
   private prefetched: boolean[] = [];
   private loadedFrames = 0;
   /** High clips known to be downloaded (by a decode or a prefetch): see highPlannable in decode-planner.ts. */
@@ -55,7 +63,7 @@ export class ClipPrefetcher {
   /** Every clip's low rendition is fetched (then the prefetch frames' high clips are). */
   private lowBuffered = false;
 
-  constructor(private readonly owner: PrefetchOwner) {}
+  constructor(private readonly events: PrefetchEvents) {}
 
   /** A new tour: nothing is downloaded yet. */
   reset(tour: Tour): void {
@@ -86,11 +94,12 @@ export class ClipPrefetcher {
 
   setPrefetchFrames(frames: number[]): void {
     this.prefetchFrames = [...frames];
-    this.highEnabledChanged();
+    if (this.lowBuffered) this.prefetchHigh();
   }
 
   /** High frames were turned on or off: once the low rendition is buffered, the markers' high clips follow. */
-  highEnabledChanged(): void {
+  setHighEnabled(enabled: boolean): void {
+    this.highEnabled = enabled;
     if (this.lowBuffered) this.prefetchHigh();
   }
 
@@ -100,7 +109,7 @@ export class ClipPrefetcher {
    * (reported); rejects with an AbortError when the tour ended first.
    */
   fetchHigh(c: number): Promise<void> {
-    const { bridges } = this.owner;
+    const { bridges } = this.tour;
     const clip = this.tour.clips[c];
     const inFlight = this.highFetching.get(c);
     if (inFlight) return inFlight;
@@ -111,12 +120,12 @@ export class ClipPrefetcher {
         this.highFetchMs = movingAverage(this.highFetchMs, performance.now() - t0);
         this.highFetching.delete(c);
         this.highReady.add(c);
-        this.owner.pump();
+        this.events.downloaded();
       },
       (e: unknown) => {
         if (isAbortError(e)) throw e;
         this.highFetching.delete(c);
-        this.owner.failed(e);
+        this.events.failed(e);
       },
     );
     this.highFetching.set(c, fetching);
@@ -125,19 +134,18 @@ export class ClipPrefetcher {
 
   /** Fetches the high clips of the prefetch frames (markers), one at a time. */
   private prefetchHigh(): void {
-    if (!this.owner.highEnabled) return;
+    if (!this.highEnabled) return;
     const { starts, counts } = this.tour;
     const clips = [...new Set(this.prefetchFrames.map((f) => locateFrame(starts, counts, f).clip))];
     const fetchAll = async () => {
       for (const c of clips) await this.fetchHigh(c);
     };
-    fetchAll().catch(unlessAborted((e) => this.owner.failed(e)));
+    fetchAll().catch(unlessAborted((e) => this.events.failed(e)));
   }
 
   /** Fetches the low rendition of every clip in order (not decoding it), each worker its share: the buffer progress. */
   startLow(): void {
-    const { bridges } = this.owner;
-    const { clips, thumbSize } = this.tour;
+    const { clips, thumbSize, bridges } = this.tour;
     const n = bridges.length;
     for (let w = 0; w < n; w++) {
       const bridge = bridges[w]!;
@@ -156,10 +164,10 @@ export class ClipPrefetcher {
             if (isAbortError(e)) throw e;
             /* a missing thumbnail only means a plainer placeholder */
           }
-          if (thumbnail) this.owner.thumbnailArrived(c, thumbnail);
+          if (thumbnail) this.events.thumbnailArrived(c, thumbnail);
         }
       };
-      fetchShare().catch(unlessAborted((e) => this.owner.failed(e)));
+      fetchShare().catch(unlessAborted((e) => this.events.failed(e)));
     }
   }
 
@@ -168,7 +176,7 @@ export class ClipPrefetcher {
     const loaded = bufferedFrames(this.prefetched, this.tour.starts, this.tour.total);
     if (loaded !== this.loadedFrames) {
       this.loadedFrames = loaded;
-      this.owner.loadedFramesChanged(loaded);
+      this.events.loadedFramesChanged(loaded);
     }
     if (this.prefetched.every(Boolean) && !this.lowBuffered) {
       this.lowBuffered = true;

@@ -1,16 +1,15 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { PLAYER } from '@roomwalk/shared/constants';
 import { CACHE_BUDGET } from '../constants.js';
-import { cacheBudget, pickDrawable, type Drawable, thumbnailSize } from './decode-planner.js';
+import { cacheBudget, type Drawable, thumbnailSize } from './decode-planner.js';
 import { clipFrameCounts, clipStarts, totalFrames } from '../frame-math.js';
 import { batchSize, canDecodeHighRes, readDevice, workerCount, type DeviceProfile } from '../device.js';
 import type { Clip } from '../api/types.js';
 import { sumWorkerStats, WorkerBridge } from '../workers/worker-bridge.js';
 import { ClipPrefetcher } from './clip-prefetcher.js';
 import { DecodeScheduler } from './decode-scheduler.js';
-import { FrameCache } from './frame-cache.js';
-import type { PaintBridge } from '../paint/paint-bridge.js';
-import type { DecodeFocus, FrameSource } from './frame-source.js';
+import { DecodedFrames } from '../frames/decoded-frames.js';
+import type { PixelSink } from '../paint/pixel-sink.js';
 import type { DecodeEvents } from './decode-events.js';
 
 /** The tours' codec (H.264 High, media/encoding.ts on the server): what prewarm asks the decoder about. */
@@ -19,86 +18,55 @@ const TOUR_CODEC = 'avc1.64001f';
 export type { Drawable, DecodeEvents };
 
 /**
- * Owns the tour, the decode workers and the bounded frame cache, and keeps the counters `stats()` reports. Which
- * decode runs where and when is the scheduler's (decode-scheduler.ts); downloading ahead is the clip prefetcher's.
+ * Owns the tour's decoding: its workers, the frames kept (frames/decoded-frames.ts, the decoder's FrameSource), and
+ * the counters `stats()` reports. What to decode is the planner's (decode-planner.ts), which decode runs where and
+ * when the scheduler's (decode-scheduler.ts, the playhead's DecodeFocus), downloading ahead the clip prefetcher's;
+ * the pixels go to the canvas (PixelSink), which paints them.
  */
-export class DecodeController implements ReactiveController, FrameSource, DecodeFocus {
-  readonly cache = new FrameCache({ high: CACHE_BUDGET.highBytes, low: CACHE_BUDGET.lowBytes });
+export class DecodeController implements ReactiveController {
+  /** The frames kept: what the canvas and the input read, what the scheduler fills. */
+  readonly frames: DecodedFrames;
+  /** Which decode runs on which worker, following the playhead (decode-scheduler.ts). */
+  readonly scheduler: DecodeScheduler;
   private bridges: WorkerBridge[] = [];
-  private clips: Clip[] = [];
-  private counts: number[] = [];
-  private starts: number[] = [];
-  private highEnabled = true;
   private device: DeviceProfile = readDevice();
-  private batch = 20;
   /**
-   * The tour being decoded: aborted when it ends (a new tour, a fallback, the element leaving), so late answers are
-   * dropped.
+   * The tour being decoded: aborted when it ends (a new tour, a fallback, the element leaving), so a crash reported
+   * late is dropped.
    */
   private tour = new AbortController();
   /** Downloads ahead of decoding: every clip's low rendition, then the markers' high clips (clip-prefetcher.ts). */
   private readonly prefetcher: ClipPrefetcher;
   /** Workers started before a tour is known (prewarm), taken by the next load(). */
   private warm: WorkerBridge[] = [];
-  /** Which decode runs on which worker, following the playhead (decode-scheduler.ts). */
-  private readonly scheduler: DecodeScheduler;
   /** Peak of cache, frames in transit, thumbnails and ready bitmaps (notePeak); the bench reads it. */
   peakDecodedBytes = 0;
   decodeErrors = 0;
 
-  /**
-   * @param paint The canvas's paint bridge (paint/paint-bridge.ts): the decoded pixels go there, to the paint worker,
-   *   which makes the canvas's bitmaps; the decoder adds the keyframe thumbnails and the bitmaps a jump waits for.
-   */
+  /** @param sink The canvas: the decoded pixels go there, and it makes and shows their bitmaps. */
   constructor(
     controllerHost: ReactiveControllerHost,
     private readonly host: DecodeEvents,
-    readonly paint: PaintBridge,
+    private readonly sink: PixelSink,
   ) {
     controllerHost.addController(this);
-    const self = this;
+    this.frames = new DecodedFrames({ high: CACHE_BUDGET.highBytes, low: CACHE_BUDGET.lowBytes }, sink, () =>
+      this.host.onFramesArrived(),
+    );
     this.prefetcher = new ClipPrefetcher({
-      get bridges() {
-        return self.bridges;
-      },
-      get highEnabled() {
-        return self.highEnabled;
-      },
       failed: (e) => this.decodeFailed(e),
-      pump: () => this.scheduler.pump(),
+      downloaded: () => this.scheduler.pump(),
       thumbnailArrived: (clip, bitmap) => {
-        this.paint.addThumb(clip, bitmap);
+        this.frames.addThumbnail(clip, bitmap);
         this.notePeak();
       },
       loadedFramesChanged: (frames) => this.host.onLoadedFramesChange(frames),
     });
-    this.scheduler = new DecodeScheduler({
-      get bridges() {
-        return self.bridges;
-      },
-      get highEnabled() {
-        return self.highEnabled;
-      },
-      get clips() {
-        return self.clips;
-      },
-      get starts() {
-        return self.starts;
-      },
-      get counts() {
-        return self.counts;
-      },
-      get batch() {
-        return self.batch;
-      },
-      cache: this.cache,
-      paint: this.paint,
-      prefetcher: this.prefetcher,
+    this.scheduler = new DecodeScheduler(this.frames, sink, this.prefetcher, {
       failed: (e) => this.decodeFailed(e),
       framesArrived: () => this.host.onFramesArrived(),
       notePeak: () => this.notePeak(),
     });
-    this.cache.onEvict = (r, f) => this.paint.op({ drop: `${r}:${f}` });
   }
 
   hostConnected(): void {}
@@ -108,7 +76,7 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
   }
 
   get total(): number {
-    return totalFrames(this.counts);
+    return this.frames.total;
   }
   get loaded(): number {
     return this.prefetcher.loaded;
@@ -127,7 +95,7 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
    */
   prewarm(): void {
     if (typeof VideoDecoder === 'undefined' || this.warm.length > 0 || this.bridges.length > 0) return;
-    this.paint.start();
+    this.sink.decodingStarts();
     for (let i = workerCount(this.device, PLAYER.maxWorkers); i > 0; i--) {
       const bridge = new WorkerBridge(() => {});
       bridge.api.warm(TOUR_CODEC).catch(() => {});
@@ -138,14 +106,13 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
   /** Starts decoding a tour; frame 0 comes first in the low rendition. */
   load(clips: Clip[], options: { hiRes: boolean; aspect?: number }): void {
     this.stop();
-    this.clips = [...clips].sort((a, b) => a.index - b.index);
-    this.counts = clipFrameCounts(this.clips);
-    this.starts = clipStarts(this.counts);
-    this.setHighEnabledFlag(options.hiRes);
-    this.batch = batchSize(this.device);
-    const n = workerCount(this.device, this.clips.length);
+    const sorted = [...clips].sort((a, b) => a.index - b.index);
+    const counts = clipFrameCounts(sorted);
+    const starts = clipStarts(counts);
+    this.frames.reset(starts, counts);
+    const n = workerCount(this.device, sorted.length);
     const { signal } = this.tour;
-    this.paint.start();
+    this.sink.decodingStarts();
     const onCrash = (message: string) => {
       if (!signal.aborted) this.host.onDecodeError(message);
     };
@@ -156,67 +123,30 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
     }
     for (const b of this.warm) b.dispose();
     this.warm = [];
+    const bridges = this.bridges;
     this.prefetcher.reset({
-      clips: this.clips,
-      starts: this.starts,
-      counts: this.counts,
-      total: this.total,
-      thumbSize: thumbnailSize(this.clips.length, options.aspect),
+      clips: sorted,
+      starts,
+      counts,
+      total: totalFrames(counts),
+      thumbSize: thumbnailSize(sorted.length, options.aspect),
+      bridges,
     });
-    this.scheduler.start(n);
+    this.setHighEnabled(options.hiRes);
+    this.scheduler.start({ clips: sorted, starts, counts, bridges, batch: batchSize(this.device) });
   }
 
+  /** Hi-res on or off (where the device can decode 720p): the frames kept, the downloads and the decodes follow. */
   setHighEnabled(enabled: boolean): void {
-    this.setHighEnabledFlag(enabled);
-    this.prefetcher.highEnabledChanged();
-    this.scheduler.pump();
-  }
-
-  private setHighEnabledFlag(enabled: boolean): void {
-    this.highEnabled = enabled && canDecodeHighRes(this.device);
-    this.cache.setBudget(cacheBudget(this.highEnabled, canDecodeHighRes(this.device)));
+    const high = enabled && canDecodeHighRes(this.device);
+    this.frames.setHighEnabled(high, cacheBudget(high, canDecodeHighRes(this.device)));
+    this.prefetcher.setHighEnabled(high);
+    this.scheduler.setHighEnabled(high);
   }
 
   /** Frames whose high clips are worth fetching ahead (the markers); fetched once the low rendition is buffered. */
   setPrefetchFrames(frames: number[]): void {
     this.prefetcher.setPrefetchFrames(frames);
-  }
-
-  /** Sets (or clears) the fast-travel destination so its exact frame is ready on arrival. */
-  setDestination(frame: number | null): void {
-    this.scheduler.setDestination(frame);
-  }
-
-  /** Moves the playhead; decoding follows in the direction of travel (and a far jump's frame comes first). */
-  setPosition(frame: number): void {
-    this.scheduler.setPosition(frame);
-  }
-
-  /**
-   * Best frame to show for `frame` right now (decode-planner's pickDrawable); `thumbnail`: its clip's thumbnail only.
-   */
-  drawable(frame: number, thumbnail = false): Drawable | undefined {
-    const cache = thumbnail ? { get: () => undefined, nearest: () => undefined } : this.cache;
-    return pickDrawable(frame, {
-      cache,
-      highEnabled: this.highEnabled,
-      starts: this.starts,
-      counts: this.counts,
-      thumbs: this.paint.thumbs,
-    });
-  }
-
-  /** A keyframe thumbnail to show: the paint bridge keeps its copy. */
-  takeBitmap(bitmap: ImageBitmap): ImageBitmap | undefined {
-    return this.paint.takeThumb(bitmap);
-  }
-
-  has(frame: number): boolean {
-    return this.cache.has('low', frame) || this.cache.has('high', frame);
-  }
-
-  isExact(frame: number): boolean {
-    return this.highEnabled ? this.cache.has('high', frame) : this.cache.has('low', frame);
   }
 
   /** Worker-side counters summed over workers (open VideoFrames, decoded count). */
@@ -229,7 +159,7 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
     this.stop();
     for (const b of this.warm) b.dispose();
     this.warm = [];
-    this.paint.dispose();
+    this.sink.decodingEnded(true);
   }
 
   /**
@@ -241,8 +171,8 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
     for (const b of this.bridges) b.dispose();
     this.bridges = [];
     this.scheduler.stop();
-    this.cache.clear();
-    this.paint.dispose(true);
+    this.frames.reset([], []);
+    this.sink.decodingEnded(false);
   }
 
   /** A clip could not be fetched or decoded: the player's "Failed to Load". */
@@ -255,7 +185,7 @@ export class DecodeController implements ReactiveController, FrameSource, Decode
   notePeak(): void {
     this.peakDecodedBytes = Math.max(
       this.peakDecodedBytes,
-      this.cache.totalBytes + this.scheduler.inflightBytes + this.paint.thumbBytes + this.paint.bitmapBytes,
+      this.frames.cache.totalBytes + this.scheduler.inflightBytes + this.frames.thumbBytes + this.sink.bitmapBytes,
     );
   }
 }

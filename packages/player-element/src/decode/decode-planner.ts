@@ -4,7 +4,7 @@
 import { CACHE_BUDGET, DECODE_WINDOW } from '../constants.js';
 import { locateFrame } from '../frame-math.js';
 import type { DecodedFrame, Rendition } from '../workers/decode-types.js';
-import type { FrameCache } from './frame-cache.js';
+import type { FrameCache } from '../frames/frame-cache.js';
 
 /** A high clip expected to take longer than this to download is fetched apart, with the 360p frame decoded first. */
 const SLOW_HIGH_FETCH_MS = 50;

@@ -5,38 +5,37 @@ import type { Clip } from '../api/types.js';
 import type { DecodedFrame, Rendition } from '../workers/decode-types.js';
 import type { WorkerBridge } from '../workers/worker-bridge.js';
 import type { ClipPrefetcher } from './clip-prefetcher.js';
-import type { FrameCache } from './frame-cache.js';
-import type { PaintBridge } from '../paint/paint-bridge.js';
+import type { DecodedFrames } from '../frames/decoded-frames.js';
+import type { PixelSink } from '../paint/pixel-sink.js';
 import { ScrubRendition } from './scrub-rendition.js';
 import { isAbortError, unlessAborted } from '../abortable.js';
 
-/**
- * What the scheduler needs from the decode controller that owns it (decode-controller.ts): the tour, its workers and
- * where decoded frames go. Read through getters, so a new tour (load) is seen without telling the scheduler.
- */
-export interface ScheduleOwner {
-  /**
-   * The tour's decode workers; the scheduler keeps one busy flag and one cursor per worker. When the tour ends they are
-   * disposed: a decode still running rejects with an AbortError and its late frames are dropped (worker-bridge.ts).
-   */
-  readonly bridges: readonly WorkerBridge[];
-  readonly highEnabled: boolean;
+/** A tour as the scheduler decodes it (the decode controller's, for one load). */
+export interface DecodeTour {
   readonly clips: readonly Clip[];
   readonly starts: readonly number[];
   readonly counts: readonly number[];
+  /**
+   * Its decode workers; the scheduler keeps one busy flag and one cursor per worker. When the tour ends they are
+   * disposed: a decode still running rejects with an AbortError and its late frames are dropped (worker-bridge.ts).
+   */
+  readonly bridges: readonly WorkerBridge[];
   /** Frames a worker hands back at once (device.ts batchSize). */
   readonly batch: number;
-  readonly cache: FrameCache;
-  /** Where the decoded pixels go (the paint worker), and the keyframe thumbnails the planner asks about. */
-  readonly paint: Pick<PaintBridge, 'thumbs' | 'canvas' | 'op' | 'addReady'>;
-  readonly prefetcher: Pick<ClipPrefetcher, 'highPlannable' | 'fetchHigh' | 'startLow' | 'decoded'>;
+}
+
+/** What the scheduler tells the decode controller. */
+export interface ScheduleEvents {
   /** A clip could not be decoded. */
   failed(e: unknown): void;
-  /** Decoded frames are in the cache (the element repaints). */
+  /** Decoded frames are kept (the element repaints). */
   framesArrived(): void;
   /** The bytes held may have grown (the controller keeps the peak the bench reads). */
   notePeak(): void;
 }
+
+/** What the scheduler asks of the downloads (clip-prefetcher.ts). */
+export type ClipFetching = Pick<ClipPrefetcher, 'highPlannable' | 'fetchHigh' | 'startLow' | 'decoded'>;
 
 /**
  * Decides which decode runs on which worker and when: follows the playhead (and a fast travel's destination), runs the
@@ -71,17 +70,30 @@ export class DecodeScheduler {
   private scrubRecheck = 0;
   /** Decodes cancelled because the playhead left them behind; the bench reads it. */
   cancelledJobs = 0;
+  private tour: DecodeTour = { clips: [], starts: [], counts: [], bridges: [], batch: 20 };
+  private highEnabled = true;
 
-  constructor(private readonly owner: ScheduleOwner) {}
+  /**
+   * @param frames Where decoded frames are kept (and what is kept: the planner asks).
+   * @param sink The painter: the frame a jump waits for is made at its size.
+   * @param fetching The downloads ahead of decoding.
+   */
+  constructor(
+    private readonly frames: Pick<DecodedFrames, 'put' | 'hasThumbnail' | 'cache'>,
+    private readonly sink: Pick<PixelSink, 'bitmapSize'>,
+    private readonly fetching: ClipFetching,
+    private readonly events: ScheduleEvents,
+  ) {}
 
   get inflightBytes(): number {
     return this.inflight;
   }
 
-  /** A new tour on `workers` workers: decoding starts again at frame 0, the first frame alone. */
-  start(workers: number): void {
-    this.busy = Array.from({ length: workers }, () => false);
-    this.cursors = Array.from({ length: workers }, () => ({}));
+  /** A new tour: decoding starts again at frame 0, the first frame alone. */
+  start(tour: DecodeTour): void {
+    this.tour = tour;
+    this.busy = tour.bridges.map(() => false);
+    this.cursors = tour.bridges.map(() => ({}));
     this.position = 0;
     this.firstArrived = false;
     this.pump();
@@ -89,6 +101,7 @@ export class DecodeScheduler {
 
   /** The tour ended: nothing is running or pending any more (its bridges are disposed: late answers reject). */
   stop(): void {
+    this.tour = { ...this.tour, bridges: [] };
     this.busy = [];
     this.cursors = [];
     this.pending.clear();
@@ -99,13 +112,19 @@ export class DecodeScheduler {
     this.inflight = 0;
   }
 
+  /** Whether 720p frames are decoded (hi-res on, and the device can). */
+  setHighEnabled(enabled: boolean): void {
+    this.highEnabled = enabled;
+    this.pump();
+  }
+
   /** Sets (or clears) the fast-travel destination so its exact frame is ready on arrival. */
   setDestination(frame: number | null): void {
     this.destination = frame;
     // The destination's exact frame has the CPU to itself, as after a jump.
     if (frame !== null) this.jumping = true;
     if (frame !== null) this.scrub.reset();
-    this.owner.cache.focus(this.position, this.direction, frame);
+    this.frames.cache.focus(this.position, this.direction, frame);
     this.pump();
   }
 
@@ -119,9 +138,9 @@ export class DecodeScheduler {
     // leaves had arrived, steer the rendition (scrub-rendition.ts).
     if (this.jumping || this.destination !== null) this.scrub.reset();
     else if (frame !== this.position)
-      this.scrub.move(frame, performance.now(), this.owner.highEnabled && !this.owner.cache.has('high', this.position));
+      this.scrub.move(frame, performance.now(), this.highEnabled && !this.frames.cache.has('high', this.position));
     this.position = frame;
-    this.owner.cache.focus(frame, this.direction, this.destination);
+    this.frames.cache.focus(frame, this.direction, this.destination);
     this.pump();
   }
 
@@ -140,24 +159,24 @@ export class DecodeScheduler {
 
   /** 720p is planned: hi-res on, and no fast scrub outrunning its 720p frames (scrub-rendition.ts). */
   private planHigh(): boolean {
-    return this.owner.highEnabled && (this.destination !== null || !this.scrub.lower(performance.now()));
+    return this.highEnabled && (this.destination !== null || !this.scrub.lower(performance.now()));
   }
 
   /** The planner's view of the decoding state (decode-planner.ts). */
   private plan(high: boolean) {
-    const { cache, paint, prefetcher } = this.owner;
+    const { frames, fetching } = this;
     return planJobs({
-      starts: this.owner.starts,
-      counts: this.owner.counts,
+      starts: this.tour.starts,
+      counts: this.tour.counts,
       position: this.position,
       focus: this.focus,
       direction: this.direction,
       highEnabled: high,
       jumping: this.jumping,
-      has: (r, f) => cache.has(r, f),
+      has: (r, f) => frames.cache.has(r, f),
       pending: (r, f) => this.pending.has(this.key(r, f)),
-      hasThumbnail: (clip) => !!paint.thumbs[clip],
-      highPlannable: (clip) => prefetcher.highPlannable(clip),
+      hasThumbnail: (clip) => frames.hasThumbnail(clip),
+      highPlannable: (clip) => fetching.highPlannable(clip),
     });
   }
 
@@ -166,7 +185,8 @@ export class DecodeScheduler {
    * decodes 360p (`high` false with hi-res on), the running 720p passes: the CPU goes to the frames the finger reaches.
    */
   private cancelStale(high: boolean): void {
-    const { highEnabled, starts } = this.owner;
+    const { highEnabled } = this;
+    const { starts } = this.tour;
     const o = { focus: this.focus, direction: this.direction, highEnabled, destination: this.destination };
     for (const [id, job] of this.running) {
       if (job.worker === undefined) continue;
@@ -181,7 +201,7 @@ export class DecodeScheduler {
 
   /** Plans again and starts what the free workers can take; called whenever anything the plan reads has changed. */
   pump(): void {
-    const { bridges } = this.owner;
+    const { bridges } = this.tour;
     if (!bridges.length) return;
     const high = this.planHigh();
     this.cancelStale(high);
@@ -192,12 +212,12 @@ export class DecodeScheduler {
     if (recheck !== null) this.scrubRecheck = window.setTimeout(() => this.pump(), recheck - performance.now());
     // Until the first frame is on screen the link is its own (slow networks).
     if (this.firstArrived)
-      for (const c of fetch) this.owner.prefetcher.fetchHigh(c).catch(unlessAborted((e) => this.owner.failed(e)));
+      for (const c of fetch) this.fetching.fetchHigh(c).catch(unlessAborted((e) => this.events.failed(e)));
     // While the exact frame at the playhead is being decoded (after a jump), nothing else starts:
     // on a two-core device any other decode slows the one the user is waiting for.
     const p = this.focus;
-    const exactR: Rendition = this.owner.highEnabled ? 'high' : 'low';
-    if (this.owner.cache.has(exactR, p)) this.jumping = false;
+    const exactR: Rendition = this.highEnabled ? 'high' : 'low';
+    if (this.frames.cache.has(exactR, p)) this.jumping = false;
     const exactKey = this.key(firstR, p);
     for (const job of jobs) {
       // Checked per job: once the exact frame's job is started, the jobs after it wait.
@@ -235,8 +255,9 @@ export class DecodeScheduler {
 
   /** Starts `job` on worker `w`: its frames go into the cache and their pixels to the paint worker as they come. */
   private run(w: number, job: Job): void {
-    const { cache, paint, prefetcher, starts } = this.owner;
-    const clip = this.owner.clips[job.clip];
+    const { frames, sink, events } = this;
+    const { starts, counts } = this.tour;
+    const clip = this.tour.clips[job.clip];
     if (!clip) return;
     const start = starts[job.clip]!;
     const keys: string[] = [];
@@ -250,26 +271,22 @@ export class DecodeScheduler {
       const c = this.cursors[w];
       if (c) c[job.rendition] = { clip: job.clip, next: job.to + 1 };
     }
-    const bridge = this.owner.bridges[w]!;
-    const batch = batchFor(job.rendition, this.owner.batch);
+    const bridge = this.tour.bridges[w]!;
+    const batch = batchFor(job.rendition, this.tour.batch);
     const inflight = frameBytes(job.rendition) * Math.min(job.to - job.from + 1, batch);
     this.inflight += inflight;
-    this.owner.notePeak();
-    const onBatch = (frames: DecodedFrame[]) => {
-      for (const f of frames) {
-        const k = this.key(job.rendition, start + f.frame);
-        cache.put(start + f.frame, f); // then its pixels go to the paint worker, after the evictions the put caused
-        const { format, width, height, data, colorSpace } = f;
-        paint.op({ put: k, format, width, height, data, ...(colorSpace ? { colorSpace } : {}) }, data);
-        if (f.bitmap) paint.addReady(k, start + f.frame, f.bitmap);
-        this.pending.delete(k);
+    events.notePeak();
+    const onBatch = (batch: DecodedFrame[]) => {
+      for (const f of batch) {
+        frames.put(start + f.frame, f);
+        this.pending.delete(this.key(job.rendition, start + f.frame));
       }
-      this.owner.notePeak();
-      this.owner.framesArrived();
+      events.notePeak();
+      events.framesArrived();
       if (!this.firstArrived) {
         // The first frame had the link to itself; now buffer and decode the rest.
         this.firstArrived = true;
-        prefetcher.startLow();
+        this.fetching.startLow();
         this.pump();
       }
     };
@@ -278,7 +295,7 @@ export class DecodeScheduler {
     // The job's own signal: aborted when it goes stale (cancelStale), which cancels it in its worker.
     job.abort = new AbortController();
     this.running.set(job.id, job);
-    const pl = locateFrame(starts, this.owner.counts, this.focus);
+    const pl = locateFrame(starts, counts, this.focus);
     const req = {
       rendition: job.rendition,
       clipIndex: job.clip,
@@ -291,7 +308,7 @@ export class DecodeScheduler {
       ...(pl.clip === job.clip
         ? {
             urgent: pl.local,
-            ...((this.jumping || !this.firstArrived) && paint.canvas ? { canvas: paint.canvas } : {}),
+            ...((this.jumping || !this.firstArrived) && sink.bitmapSize ? { canvas: sink.bitmapSize } : {}),
           }
         : {}),
     };
@@ -308,10 +325,10 @@ export class DecodeScheduler {
   private async settle(w: number, job: Job, keys: string[], inflight: number, call: Promise<number>): Promise<void> {
     try {
       await call;
-      if (job.rendition === 'high' || !job.keyframe) this.owner.prefetcher.decoded(job.clip, job.rendition);
+      if (job.rendition === 'high' || !job.keyframe) this.fetching.decoded(job.clip, job.rendition);
     } catch (e) {
       if (isAbortError(e)) return;
-      this.owner.failed(e);
+      this.events.failed(e);
     }
     this.running.delete(job.id!);
     this.inflight -= inflight;

@@ -11,8 +11,8 @@ interface Ready {
 }
 
 /**
- * The main thread's side of the paint worker (src/workers/paint-worker.ts): forwards decoded pixels to it (transferred,
- * in order with the cache's evictions), asks it for ImageBitmaps of the frames around the playhead at the canvas's
+ * The main thread's side of the paint worker (src/workers/paint-worker.ts), owned by the canvas controller: forwards
+ * decoded pixels to it (transferred, in order with the cache's evictions), asks it for ImageBitmaps of the frames around the playhead at the canvas's
  * size and keeps the few that came back until the canvas shows them. No pixel is touched on the main thread.
  */
 export class PaintBridge {
@@ -26,12 +26,6 @@ export class PaintBridge {
   /** Request id → the bitmap's key and tour frame. */
   private pending = new Map<number, Ready & { k: string }>();
   private nextId = 1;
-  /**
-   * Per clip, its keyframe thumbnail (the placeholder after a jump, shown at once: it stays on the main thread), and
-   * their bytes.
-   */
-  thumbs: (ImageBitmap | undefined)[] = [];
-  thumbBytes = 0;
   /** The canvas's backing size (set by the canvas controller): a jump's frame is made as a bitmap this size at once. */
   canvas: { width: number; height: number } | undefined;
   /** Bytes of the ready bitmaps (RGBA), and the worker's time making them. */
@@ -77,27 +71,6 @@ export class PaintBridge {
     this.ops = [];
     this.transfers = [];
     this.post({ ...(ops.length ? { ops } : {}), ...(make ? { make } : {}), ...(cancel ? { cancel } : {}) }, transfers);
-  }
-
-  addThumb(clip: number, t: ImageBitmap): void {
-    this.thumbBytes += t.width * t.height * 4;
-    this.thumbs[clip] = t;
-  }
-
-  /**
-   * A thumbnail to show (transferFromImageBitmap consumes it): its copy, taken at once, replaces it when ready (the
-   * canvas scales it for display). Undefined while that copy is being made.
-   */
-  takeThumb(t: ImageBitmap): ImageBitmap | undefined {
-    const c = this.thumbs.indexOf(t);
-    if (c < 0 || !t.width) return undefined;
-    const thumbs = this.thumbs;
-    void createImageBitmap(t).then((copy) => {
-      if (thumbs !== this.thumbs || thumbs[c] !== t) return copy.close();
-      thumbs[c] = copy;
-      this.onReady();
-    });
-    return t;
   }
 
   private key(key: string, width: number, height: number): string {
@@ -187,17 +160,14 @@ export class PaintBridge {
   }
 
   /**
-   * A new tour (or none): every frame, thumbnail and bitmap goes; the worker ends, unless `keepUnused` and it was
+   * A new tour (or none): every frame and bitmap goes; the worker ends, unless `keepUnused` and it was
    * never sent anything (started ahead of a tour: it is clean and serves that tour).
    */
   dispose(keepUnused = false): void {
     for (const r of this.ready.values()) r.bitmap?.close();
-    for (const t of this.thumbs) t?.close();
     this.ready.clear();
     this.pending.clear();
     this.bitmapBytes = 0;
-    this.thumbs = [];
-    this.thumbBytes = 0;
     this.ops = [];
     this.transfers = [];
     if (keepUnused && !this.used) return;

@@ -3,7 +3,7 @@ import { TIMINGS_MS } from '@roomwalk/shared/constants';
 import { ATTRIBUTES, STATUSES, type PlayerMode, type PlayerStatus } from '../constants.js';
 import { emit, type TourEventDetails, type TourEventName } from '../events/events.js';
 import { TourPlayerError, type TourPlayerErrorCode } from '../errors.js';
-import type { FrameSource } from '../decode/frame-source.js';
+import type { DecodeFocus, FrameSource } from '../frames/frame-source.js';
 import type { NoticeVariant, PlayerStore } from './player-store.js';
 
 /** The element's public properties as the controllers read them (a live view, never a copy). */
@@ -34,14 +34,26 @@ export type PlayerHost = ReactiveControllerHost & HTMLElement & { readonly rende
  * private, so none of this is public API.
  */
 export class PlayerContext {
+  /**
+   * The frames that play: what the canvas, the input and the element read (set by `play`: the element's constructor
+   * gives the decoder's, the tour loader switches to the `<video>` fallback's).
+   */
+  frames!: FrameSource;
+  /** Where the playhead steers the frames that play (the decode scheduler, or the `<video>` fallback). */
+  focus!: DecodeFocus;
   private noticeTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly host: PlayerHost,
     readonly store: PlayerStore,
     readonly config: PlayerConfig,
-    readonly frames: FrameSource,
   ) {}
+
+  /** From now on these frames play (the decoder's, or the `<video>` fallback's): no controller asks which. */
+  play(frames: FrameSource, focus: DecodeFocus): void {
+    this.frames = frames;
+    this.focus = focus;
+  }
 
   /** Total frames of what is playing. */
   get totalFrames(): number {

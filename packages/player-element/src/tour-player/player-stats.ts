@@ -17,16 +17,17 @@ const NO_WORKER = {
 /** Memory and frame counters of one player (the element's `stats()`, for tests and the benchmark). */
 export async function playerStats(d: DecodeController, c: CanvasController, bridge: HostBridgeController) {
   const w = await d.workerStats().catch(() => NO_WORKER);
+  const paint = c.paintStats;
   return {
-    cacheBytes: d.cache.totalBytes,
-    cacheFrames: d.cache.size,
-    peakCacheBytes: d.cache.peakBytes,
+    cacheBytes: d.frames.cache.totalBytes,
+    cacheFrames: d.frames.cache.size,
+    peakCacheBytes: d.frames.cache.peakBytes,
     peakDecodedBytes: d.peakDecodedBytes,
-    thumbnailBytes: d.paint.thumbBytes,
+    thumbnailBytes: d.frames.thumbBytes,
     workers: d.workers,
-    readyBitmapBytes: d.paint.bitmapBytes,
-    bitmapsMade: d.paint.made,
-    paintWorkerMsMean: d.paint.made ? d.paint.workerMsTotal / d.paint.made : 0,
+    readyBitmapBytes: c.bitmapBytes,
+    bitmapsMade: paint.made,
+    paintWorkerMsMean: paint.made ? paint.workerMsTotal / paint.made : 0,
     workerOpenFrames: w.openFrames,
     workerMaxOpenFrames: w.maxOpenFrames,
     decodedFrames: w.decodedFrames,

@@ -6,8 +6,6 @@ import { styles } from './tour-player.styles.js';
 import { MODES, STATUSES, type PlayerMode, type PlayerStatus, type TravelStatus } from '../constants.js';
 import type { Marker, PlayerTour } from '../api/types.js';
 import { DecodeController } from '../decode/decode-controller.js';
-import { PaintBridge } from '../paint/paint-bridge.js';
-import { PlayingFrames } from '../decode/frame-source.js';
 import { createPlayerStore } from '../store/player-store.js';
 import { PlayerContext, playerConfig } from '../store/player-context.js';
 import { CanvasController } from '../controllers/canvas-controller.js';
@@ -136,20 +134,7 @@ export class TourPlayer extends SignalWatcher(LitElement) {
   constructor() {
     super();
     const config = playerConfig(this, () => defaultApiBase(this.api));
-    // The canvas owns the painting; its paint bridge is where the decoder sends the decoded pixels.
-    const painter = new PaintBridge(() => this.canvas.scheduleDraw());
-    this.decoder = new DecodeController(
-      this,
-      {
-        onFramesArrived: () => this.canvas.scheduleDraw(),
-        onDecodeError: (message) => this.loader.onDecodeError(message),
-        onLoadedFramesChange: (loaded) => (this.store.loadedFrames.value = loaded),
-      },
-      painter,
-    );
-    // The one frame source the controllers read: the decoder's frames, or the <video> fallback's (the loader switches).
-    const frames = new PlayingFrames(this.decoder);
-    this.ctx = new PlayerContext(this, this.store, config, frames);
+    this.ctx = new PlayerContext(this, this.store, config);
     this.bridge = new HostBridgeController(this.ctx, {
       scroll: (f) => this.playhead.userMove(f, 'host'),
       marker: (f) => this.playhead.travelFromInput(f, 'host'),
@@ -158,17 +143,28 @@ export class TourPlayer extends SignalWatcher(LitElement) {
         if (m) this.playhead.travelFromInput(m.frameIndex, 'host');
       },
     });
-    this.canvas = new CanvasController(this.ctx, this.bridge, frames, painter);
-    this.playhead = new PlayheadController(this.ctx, this.canvas, this.bridge, frames);
+    this.canvas = new CanvasController(this.ctx, this.bridge);
+    // The canvas owns the painting: the decoder hands it the decoded pixels (PixelSink).
+    this.decoder = new DecodeController(
+      this,
+      {
+        onFramesArrived: () => this.canvas.scheduleDraw(),
+        onDecodeError: (message) => this.loader.onDecodeError(message),
+        onLoadedFramesChange: (loaded) => (this.store.loadedFrames.value = loaded),
+      },
+      this.canvas,
+    );
+    // The decoder's frames play until the tour loader switches to the <video> fallback's.
+    this.ctx.play(this.decoder.frames, this.decoder.scheduler);
+    this.playhead = new PlayheadController(this.ctx, this.canvas, this.bridge);
     this.loader = new TourLoaderController(
       this.ctx,
       this.canvas,
       this.playhead,
       () => this.markers.resumeIfActive(),
       this.decoder,
-      frames,
     );
-    this.input = new InputController(this.ctx, this.playhead, frames);
+    this.input = new InputController(this.ctx, this.playhead);
     this.gate = new AccessGateController(this.ctx, () => this.loader.reload());
     this.leadGate = new LeadGateController(
       this.ctx,

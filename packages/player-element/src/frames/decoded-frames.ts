@@ -1,0 +1,104 @@
+import type { DecodedFrame, Rendition } from '../workers/decode-types.js';
+import { pickDrawable, type Drawable } from '../decode/decode-planner.js';
+import { totalFrames } from '../frame-math.js';
+import type { PixelSink } from '../paint/pixel-sink.js';
+import { FrameCache } from './frame-cache.js';
+import type { FrameSource } from './frame-source.js';
+
+/**
+ * The decoder's frames as the main thread keeps them, and its one FrameSource: the bounded cache of decoded frames
+ * (what each is: their pixels go on to the painter, PixelSink) and each clip's keyframe thumbnail (the placeholder
+ * after a jump). The scheduler puts frames in; the canvas, the input and the element read them.
+ */
+export class DecodedFrames implements FrameSource {
+  readonly cache: FrameCache;
+  /** Per clip, its keyframe thumbnail (shown at once after a jump: it stays on the main thread), and their bytes. */
+  private thumbs: (ImageBitmap | undefined)[] = [];
+  thumbBytes = 0;
+  private starts: readonly number[] = [];
+  private counts: readonly number[] = [];
+  private highEnabled = true;
+
+  /**
+   * @param sink Where the frames' pixels go (the canvas), and where they are dropped when the cache lets them go.
+   * @param thumbnailCopied A thumbnail shown is there to show again (the canvas repaints).
+   */
+  constructor(
+    budget: Record<Rendition, number>,
+    private readonly sink: PixelSink,
+    private readonly thumbnailCopied: () => void,
+  ) {
+    this.cache = new FrameCache(budget);
+    this.cache.onEvict = (r, f) => sink.frameDropped(`${r}:${f}`);
+  }
+
+  /** A new tour (or none), in clips starting at `starts` of `counts` frames: nothing of the last is kept. */
+  reset(starts: readonly number[], counts: readonly number[]): void {
+    this.cache.clear();
+    for (const t of this.thumbs) t?.close();
+    this.thumbs = [];
+    this.thumbBytes = 0;
+    this.starts = starts;
+    this.counts = counts;
+  }
+
+  /** Whether 720p frames are decoded, and the cache's budgets for that. */
+  setHighEnabled(enabled: boolean, budget: Record<Rendition, number>): void {
+    this.highEnabled = enabled;
+    this.cache.setBudget(budget);
+  }
+
+  get total(): number {
+    return totalFrames(this.counts);
+  }
+
+  /** A decoded frame arrived: kept here, then its pixels go to the painter (after the evictions the put caused). */
+  put(tourFrame: number, frame: DecodedFrame): void {
+    this.cache.put(tourFrame, frame);
+    this.sink.framePixels(`${frame.rendition}:${tourFrame}`, tourFrame, frame);
+  }
+
+  addThumbnail(clip: number, bitmap: ImageBitmap): void {
+    this.thumbBytes += bitmap.width * bitmap.height * 4;
+    this.thumbs[clip] = bitmap;
+  }
+
+  hasThumbnail(clip: number): boolean {
+    return !!this.thumbs[clip];
+  }
+
+  has(frame: number): boolean {
+    return this.cache.has('low', frame) || this.cache.has('high', frame);
+  }
+
+  isExact(frame: number): boolean {
+    return this.highEnabled ? this.cache.has('high', frame) : this.cache.has('low', frame);
+  }
+
+  drawable(frame: number, thumbnail = false): Drawable | undefined {
+    const cache = thumbnail ? { get: () => undefined, nearest: () => undefined } : this.cache;
+    return pickDrawable(frame, {
+      cache,
+      highEnabled: this.highEnabled,
+      starts: this.starts,
+      counts: this.counts,
+      thumbs: this.thumbs,
+    });
+  }
+
+  /**
+   * A thumbnail to show (showing consumes it): its copy, taken at once, replaces it when ready (the canvas scales it
+   * for display). Undefined while that copy is being made.
+   */
+  takeBitmap(t: ImageBitmap): ImageBitmap | undefined {
+    const c = this.thumbs.indexOf(t);
+    if (c < 0 || !t.width) return undefined;
+    const thumbs = this.thumbs;
+    void createImageBitmap(t).then((copy) => {
+      if (thumbs !== this.thumbs || thumbs[c] !== t) return copy.close();
+      thumbs[c] = copy;
+      this.thumbnailCopied();
+    });
+    return t;
+  }
+}
