@@ -41,7 +41,7 @@ export const TOUR_ID_PATTERN = /^tour_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-
 /**
  * Decoded-frame cache budget. 720p I420 is 1.38 MB a frame, 360p 0.35 MB; with the thumbnails and
  * the frames in transit (a high batch per worker, up to four workers) peak decoded memory stays under 150 MB whatever
- * the tour length (issue §8). With `hi-res` off the low rendition gets both frame budgets.
+ * the tour length: memory stays flat however long the tour. With `hi-res` off the low rendition gets both budgets.
  */
 export const CACHE_BUDGET = {
   /** 69 frames at 720p: the high window (61 frames) plus a fast-travel destination and slack. */

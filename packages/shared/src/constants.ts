@@ -32,7 +32,7 @@ export const LIVE_CLOSE_CODES = {
   roomFull: 4009,
 } as const;
 
-// Accounts §9
+// Accounts: business constants and limits (names, reconnects, ...)
 export const NAME_MAX = 30;
 export const SURNAME_MAX = 30;
 export const COMPANY_NAME_MAX = 30;
@@ -73,7 +73,7 @@ export const TIMINGS_MS = {
 export const RETRY_STATUS_CODES = [500, 503, 504] as const;
 export const MAX_RECONNECTS = 3;
 
-// Tours §5 and §9
+// Tours: validation rules and business constants (title, description, ...)
 export const TOUR_TITLE_MAX = 50;
 export const TOUR_DESCRIPTION_MAX = 300;
 export const TOUR_LISTING_LINK_MAX = 300;

@@ -1,4 +1,4 @@
-/** Every user-facing text of the spec's validation rules (§5) and error catalogues (§8), in one place. */
+/** Every user-facing text of the validation rules and the error catalogues, in one place. */
 import { PRODUCT_NAME } from './constants.js';
 import { PLAYER_ERROR_TEXTS, PLAYER_NOTICES, PLAYER_VALIDATION } from './player-texts.js';
 

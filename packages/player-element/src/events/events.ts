@@ -14,7 +14,7 @@ export interface TourEventDetails {
   'tour-room-change': { room: string | null; marker: Marker | null; frame: number };
   'tour-status-change': { status: PlayerStatus; travel: TravelStatus };
   'tour-error': { error: TourPlayerError };
-  /** A notice the console may show as a toast (variant per spec §8). */
+  /** A notice the console may show as a toast, in one of the notification variants (success, warning, error, info). */
   'tour-notice': { message: string; variant: 'success' | 'warning' | 'error' | 'info' };
   /** Requests from the drawer up to the player. */
   'tour-marker-jump-request': { marker: Marker };

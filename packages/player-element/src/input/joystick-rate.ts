@@ -1,9 +1,10 @@
 import { PLAYER } from '@roomwalk/shared/constants';
 
 /**
- * The joystick is a rate control (tours §9 "1 frame per 80 px", read as the speed per refresh for each 80 px of
- * displacement; docs/decisions.md "Touch that walks through a tour"). Under 6 px off centre it rests; past 240 px
- * (3 frames a refresh, 180 frames/s) it goes no faster. Time-based, so a slow refresh does not slow the walk.
+ * The joystick is a rate control (the rule "the joystick moves 1 frame per 80 px of drag", read as the speed per
+ * refresh for each 80 px of displacement; docs/decisions.md "Touch that walks through a tour"). Under 6 px off centre
+ * it rests; past 240 px (3 frames a refresh, 180 frames/s) it goes no faster. Time-based, so a slow refresh does not
+ * slow the walk.
  */
 const JOYSTICK_DEAD_PX = 6;
 export const JOYSTICK_MAX_PX = 240;

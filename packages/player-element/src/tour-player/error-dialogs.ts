@@ -29,7 +29,7 @@ const generic = (doc: string): ErrorDialog => ({
   details: true,
 });
 
-/** Error code → dialog (tours §8 texts). */
+/** Error code → dialog: the error catalogue's titles and texts, each with its action and doc page. */
 const ERROR_DIALOGS: Record<TourPlayerErrorCode, ErrorDialog> = {
   LOAD_TIMEOUT: {
     kind: 'timeout',

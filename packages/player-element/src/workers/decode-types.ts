@@ -33,7 +33,7 @@ export interface DecodeRequest {
    */
   from: number;
   to: number;
-  /** Frames per message back to the main thread (tours §9 batch size). */
+  /** Frames per message back to the main thread (the decode batch size: 5 low-end, 10 mobile, 20 otherwise). */
   batchSize: number;
   /** Job id, for cancel(). */
   id?: number;

@@ -1,4 +1,7 @@
-/** Files the console hands the browser to save: reports (base64 from the API, accounts §2) and CSV made here. */
+/**
+ * Files the console hands the browser to save: reports (the API answers the file's bytes in base64 with its name and
+ * type) and CSV made here.
+ */
 
 /** Decodes a base64 report. */
 export function base64ToBytes(base64: string): Uint8Array {

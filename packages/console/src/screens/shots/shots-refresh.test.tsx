@@ -1,5 +1,6 @@
 /**
- * Professional Photos, tours §4: after "Generate professional photos" the page refreshes 1 s and 2 s after the call and
+ * Professional Photos (the rule: the photo view refreshes 1 s and 2 s after a generation call, then every 5 s while
+ * any shot processes): after "Generate professional photos" the page refreshes 1 s and 2 s after the call and
  * then every 5 s while the generation runs (or any shot processes), shows progress meanwhile, shows the photos when
  * they arrive, and then stops polling. Before, it refreshed twice and kept 'No professional photos yet.' for good.
  */

@@ -1,5 +1,6 @@
 /**
- * Reels dialog, tours §4: a reel reaching 100 % is reloaded once, 500 ms later — not in a loop (the dialog sent
+ * Reels dialog (the rule: a reel's completion is followed by one reload after a 500 ms delay): a reel reaching 100 %
+ * is reloaded once, 500 ms later — not in a loop (the dialog sent
  * 35–124 TourReels requests a second after a reel completed, until it was closed).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
