@@ -33,7 +33,6 @@
  * simultaneous misses of the same answer share one computation (single flight). Anything it cannot answer exactly
  * (errors above all) goes to GraphQL.
  */
-import { hash } from 'node:crypto';
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services/services.js';
@@ -44,13 +43,20 @@ import {
   PLAYER_TOUR_QUERY,
 } from '@roomwalk/shared/player-documents';
 import { playerTourAnswer } from '../services/public-tour-answer.js';
-import { mediaExpiry, verifyGrant } from '../services/tour-access/grants.js';
-import { capabilitiesOf } from './capabilities.js';
 import { accessIndexOf, onAccessChanged } from '../services/tour-access/access-index.js';
 import { ERROR_CODES, TOUR_ACCESS } from '@roomwalk/shared';
+import { grantedAnswer } from './public-tour-granted.js';
+import {
+  PublicTourCache,
+  cacheHeaders,
+  entryOf,
+  matches,
+  sendEntry,
+  tourUuid,
+  type Entry,
+} from './public-tour-memory.js';
 
 export const PUBLIC_TOUR_CHANGED_TOPIC = 'publicTourChanged';
-export const PUBLIC_TOUR_CACHE_CONTROL = 'public, no-cache';
 /** Documents of at most this size are considered (the player's is about 600 characters). */
 const MAX_QUERY_CHARS = 4000;
 /** Distinct documents remembered as cacheable or not. */
@@ -66,14 +72,6 @@ interface Shape {
   /** The variable holding the tour id, or the literal id. */
   variable?: string;
   literal?: string;
-}
-interface Entry {
-  tourId: string;
-  /** The answer, encoded once (UTF-8): hashed for the ETag and sent as is, off the JavaScript heap while it waits. */
-  body: Buffer;
-  etag: string;
-  /** A password tour's answer: the access version it was made at, which a grant must name to be served it. */
-  accessVersion?: number;
 }
 interface Pending {
   key: string;
@@ -138,173 +136,6 @@ function shapeOf(query: string, memo: Map<string, Shape | null>): Shape | null {
   return shape;
 }
 
-/** The node's cache of public tour answers. */
-export class PublicTourCache {
-  #entries = new Map<string, Entry>();
-  #byTour = new Map<string, Set<string>>();
-  #generation = new Map<string, number>();
-  #all = 0;
-  /** Answers being computed without GraphQL, by key and generation: simultaneous misses wait for the same one. */
-  readonly inFlight = new Map<string, Promise<Entry | null>>();
-  /** How many answers were computed without GraphQL (tests: N simultaneous misses make 1). */
-  computations = 0;
-  /** Requests waiting for such an answer right now (tests). */
-  waiting = 0;
-
-  /** `keeping`: whether answers may be kept now (not while this node cannot hear the database's notices). */
-  constructor(
-    readonly maxEntries: number,
-    private readonly keeping: () => boolean = () => true,
-  ) {}
-
-  get size(): number {
-    return this.#entries.size;
-  }
-
-  generation(tourId: string): number {
-    return this.#all * 1e9 + (this.#generation.get(tourId) ?? 0);
-  }
-
-  get(key: string): Entry | undefined {
-    const e = this.#entries.get(key);
-    if (e) {
-      // Least recently used goes first.
-      this.#entries.delete(key);
-      this.#entries.set(key, e);
-    }
-    return e;
-  }
-
-  set(key: string, entry: Entry, generation: number): void {
-    if (this.maxEntries <= 0 || generation !== this.generation(entry.tourId) || !this.keeping()) return;
-    while (this.#entries.size >= this.maxEntries) this.#drop(this.#entries.keys().next().value!);
-    this.#entries.set(key, entry);
-    let keys = this.#byTour.get(entry.tourId);
-    if (!keys) {
-      keys = new Set();
-      this.#byTour.set(entry.tourId, keys);
-    }
-    keys.add(key);
-  }
-
-  /** Drops one tour's answers ('*': every answer). */
-  invalidate(tourId: string): void {
-    if (tourId === '*') {
-      this.#all++;
-      this.#generation.clear();
-      this.#entries.clear();
-      this.#byTour.clear();
-      return;
-    }
-    this.#generation.set(tourId, (this.#generation.get(tourId) ?? 0) + 1);
-    for (const key of this.#byTour.get(tourId) ?? []) this.#entries.delete(key);
-    this.#byTour.delete(tourId);
-  }
-
-  #drop(key: string): void {
-    const e = this.#entries.get(key);
-    this.#entries.delete(key);
-    if (e) this.#byTour.get(e.tourId)?.delete(key);
-  }
-}
-
-const entryOf = (tourId: string, text: string): Entry => {
-  const body = Buffer.from(text);
-  // One-shot SHA-1 of the encoded answer (no Hash object, no second encoding of the text).
-  return { tourId, body, etag: `"${hash('sha1', body, 'base64url')}"` };
-};
-
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.split(',').some((t) => {
-    const v = t.trim();
-    return v === '*' || v === etag || v === `W/${etag}`;
-  });
-}
-
-function cacheHeaders(reply: FastifyReply, etag: string): void {
-  reply.header('ETag', etag).header('Cache-Control', PUBLIC_TOUR_CACHE_CONTROL);
-  // Public data, asked without credentials: any page may read it (the player embedded on a listing site).
-  if (!reply.hasHeader('access-control-allow-origin')) reply.header('Access-Control-Allow-Origin', '*');
-}
-
-/** The tour id a tour global id names (`tour_<uuid>`, any case), or null. */
-const tourUuid = (globalId: string): string | null => {
-  const m = /^tour_([0-9a-f-]{36})$/i.exec(globalId);
-  return m ? m[1]!.toLowerCase() : null;
-};
-
-/**
- * A password tour asked with its grant (PLAYER_TOUR_ACCESS_QUERY over GET), or a tour through an audience link
- * (PLAYER_TOUR_LINK_QUERY, with a grant when the tour asks for one), the grant and the link's token in the request's
- * headers (http/capabilities.ts; still taken as variables from other clients): the same one-statement answer as a miss, its
- * files signed while the tour is protected, readable from any origin, and kept by no browser or CDN (`private,
- * no-store`). Anything it cannot answer (no or a stale grant: the gate; a link that no longer opens: its message;
- * errors) goes to GraphQL.
- *
- * The password tour's answer is the same for every holder of a live grant: its files are signed by access version and
- * an expiry that changes once an hour (grants.ts mediaExpiry). So the node keeps it in `granted`, by the tour id as
- * asked and that hour, with the access version it was made at, and serves it to a grant that verifies against that
- * version (an HMAC; no database work). The grant is checked on every request, before the answer is touched; a changed
- * password or access changes the version and drops the tour's answers (the same notices as the public answers), and an
- * answer computed while a change landed is not kept. A link's answer is never kept: whether the link still opens (its
- * expiry, its revocation) is read each time.
- */
-async function grantedAnswer(
-  services: Services,
-  req: FastifyRequest,
-  reply: FastifyReply,
-  byLink: boolean,
-  granted: PublicTourCache,
-): Promise<FastifyReply | undefined> {
-  if (!reply.hasHeader('access-control-allow-origin')) reply.header('Access-Control-Allow-Origin', '*');
-  const q = req.query as Record<string, unknown>;
-  if (
-    q.operationName !== undefined &&
-    q.operationName !== '' &&
-    q.operationName !== (byLink ? 'PlayerTourWithLink' : 'PlayerTourWithAccess')
-  )
-    return;
-  let variables: Record<string, unknown>;
-  try {
-    variables = JSON.parse(typeof q.variables === 'string' ? q.variables : '{}') as Record<string, unknown>;
-  } catch {
-    return;
-  }
-  // The player sends its grant and the link's token in headers (CAPABILITY_HEADERS), never in this URL.
-  const sent = capabilitiesOf(req.headers);
-  const { tourID } = variables ?? {};
-  const access = variables?.access ?? sent.access;
-  const link = variables?.link ?? sent.link;
-  // An answer made for a capability is kept by no browser or proxy, whoever answers it (here or GraphQL).
-  if (sent.access || sent.link) reply.header('Cache-Control', 'private, no-store');
-  if (typeof tourID !== 'string') return;
-  if (
-    byLink
-      ? typeof link !== 'string' || (access !== undefined && access !== null && typeof access !== 'string')
-      : typeof access !== 'string'
-  )
-    return;
-  const grant = typeof access === 'string' ? access : undefined;
-  const send = (body: string | Buffer) =>
-    reply.code(200).header('Cache-Control', 'private, no-store').type('application/json; charset=utf-8').send(body);
-  const tourId = tourUuid(tourID);
-  if (byLink || !tourId || grant === undefined) {
-    const answer = await playerTourAnswer(services, tourID, new Date(), grant, byLink ? (link as string) : undefined);
-    return answer === null ? undefined : send(answer.text);
-  }
-  const key = `${tourID}\u0000${mediaExpiry()}`;
-  const hit = granted.get(key);
-  if (hit?.accessVersion !== undefined && verifyGrant(services, tourId, hit.accessVersion, grant))
-    return send(hit.body);
-  const generation = granted.generation(tourId);
-  const answer = await playerTourAnswer(services, tourID, new Date(), grant);
-  if (answer === null) return;
-  const entry: Entry = { ...entryOf(tourId, answer.text), accessVersion: answer.accessVersion };
-  granted.set(key, entry, generation);
-  return send(entry.body);
-}
-
 /** The node's cache of these services (tests). */
 export const publicTourCacheOf = (services: Services): PublicTourCache | undefined =>
   services.publicTourCaches?.answers;
@@ -317,23 +148,39 @@ export const publicTourGrantedOf = (services: Services): PublicTourCache | undef
 export const publicTourRefusalsOf = (services: Services): PublicTourCache | undefined =>
   services.publicTourCaches?.refusals;
 
+/** What the hooks share: the three memories (kept answers, gate refusals, grant holders' answers), the shapes. */
+interface Memories {
+  cache: PublicTourCache;
+  refusals: PublicTourCache;
+  granted: PublicTourCache;
+  shapes: Map<string, Shape | null>;
+}
+
 export async function registerPublicTourCache(app: FastifyInstance, services: Services): Promise<PublicTourCache> {
   // Nothing is kept while the node cannot hear the database's notices: it answers from the database until it can.
-  const notices = services.events.notices;
-  const keeping = () => notices.up;
-  const cache = new PublicTourCache(services.config.PUBLIC_TOUR_CACHE_ENTRIES, keeping);
-  // The gates of protected tours, dropped with the tour's answers (their branding changes on the same notices).
-  const refusals = new PublicTourCache(services.config.PUBLIC_TOUR_CACHE_ENTRIES > 0 ? MAX_REFUSALS : 0, keeping);
-  // Password tours' answers for their grant holders, dropped with the tour's answers too.
-  const granted = new PublicTourCache(services.config.PUBLIC_TOUR_CACHE_ENTRIES > 0 ? MAX_GRANTED : 0, keeping);
-  services.publicTourCaches = { answers: cache, granted, refusals };
-  const invalidate = (tourId: string) => {
-    cache.invalidate(tourId);
-    refusals.invalidate(tourId);
-    granted.invalidate(tourId);
+  const keeping = () => services.events.notices.up;
+  const entries = services.config.PUBLIC_TOUR_CACHE_ENTRIES;
+  const m: Memories = {
+    cache: new PublicTourCache(entries, keeping),
+    // The gates of protected tours, dropped with the tour's answers (their branding changes on the same notices).
+    refusals: new PublicTourCache(entries > 0 ? MAX_REFUSALS : 0, keeping),
+    // Password tours' answers for their grant holders, dropped with the tour's answers too.
+    granted: new PublicTourCache(entries > 0 ? MAX_GRANTED : 0, keeping),
+    shapes: new Map(),
   };
-  const shapes = new Map<string, Shape | null>();
+  services.publicTourCaches = { answers: m.cache, granted: m.granted, refusals: m.refusals };
+  followChanges(app, services, (tourId) => {
+    m.cache.invalidate(tourId);
+    m.refusals.invalidate(tourId);
+    m.granted.invalidate(tourId);
+  });
+  app.addHook('onRequest', (req: WithPending, reply) => answerFromMemory(services, m, req, reply));
+  app.addHook('onSend', async (req: WithPending, reply, payload) => keepAnswer(m, req, reply, payload));
+  return m.cache;
+}
 
+/** Drops a tour's answers (or all: '*') on every change, however it is heard, until the app closes. */
+function followChanges(app: FastifyInstance, services: Services, invalidate: (tourId: string) => void): void {
   // Changes, from any node (database triggers → NOTIFY → event bus).
   const stop = new AbortController();
   void (async () => {
@@ -343,101 +190,120 @@ export async function registerPublicTourCache(app: FastifyInstance, services: Se
   })().catch((err) => services.log.warn({ err }, 'public tour cache: change listener stopped'));
   app.addHook('onClose', async () => stop.abort());
   // Notices lost: every answer goes (a change may be missed from now on); back: again (changes made meanwhile were).
-  const unwatch = notices.onChange(() => invalidate('*'));
+  const unwatch = services.events.notices.onChange(() => invalidate('*'));
   app.addHook('onClose', async () => unwatch());
   // A tour made protected on this node: its answers go before the mutation answers, not when the notice arrives.
   const unlisten = onAccessChanged(services, invalidate);
   app.addHook('onClose', async () => unlisten());
+}
 
-  app.addHook('onRequest', async (req: WithPending, reply) => {
-    if (req.method !== 'GET' || !req.url.startsWith('/query?') || req.headers.authorization) return;
-    const q = req.query as Record<string, unknown>;
-    const query = q.query;
-    if (typeof query !== 'string' || query.length > MAX_QUERY_CHARS) return;
-    if (query === PLAYER_TOUR_ACCESS_QUERY || query === PLAYER_TOUR_LINK_QUERY)
-      return grantedAnswer(services, req, reply, query === PLAYER_TOUR_LINK_QUERY, granted);
-    // Any other document sent with capabilities in its headers may be answered for them: GraphQL answers, nothing kept.
-    if (req.headers[CAPABILITY_HEADERS.access] !== undefined || req.headers[CAPABILITY_HEADERS.link] !== undefined) {
-      reply.header('Cache-Control', 'private, no-store');
-      return;
+/**
+ * onRequest: answers an anonymous GET of a tour from memory when it can (a kept answer, a kept gate, the player's
+ * document computed once), else marks what GraphQL's answer may be kept as.
+ */
+async function answerFromMemory(services: Services, m: Memories, req: WithPending, reply: FastifyReply) {
+  if (req.method !== 'GET' || !req.url.startsWith('/query?') || req.headers.authorization) return;
+  const q = req.query as Record<string, unknown>;
+  const query = q.query;
+  if (typeof query !== 'string' || query.length > MAX_QUERY_CHARS) return;
+  if (query === PLAYER_TOUR_ACCESS_QUERY || query === PLAYER_TOUR_LINK_QUERY)
+    return grantedAnswer(services, req, reply, query === PLAYER_TOUR_LINK_QUERY, m.granted);
+  // Any other document sent with capabilities in its headers may be answered for them: GraphQL answers, nothing kept.
+  if (req.headers[CAPABILITY_HEADERS.access] !== undefined || req.headers[CAPABILITY_HEADERS.link] !== undefined) {
+    reply.header('Cache-Control', 'private, no-store');
+    return;
+  }
+  const asked = tourAsked(q, query, m.shapes);
+  if (!asked) return;
+  // The player's public query from a listing site's page: readable from any origin, errors included (an embed must
+  // read TOUR_REMOVED or NOT_FOUND to say so). No credentials are involved (no Authorization header, no cookie read).
+  if (!reply.hasHeader('access-control-allow-origin')) reply.header('Access-Control-Allow-Origin', '*');
+  const { globalId, variables, shape } = asked;
+  const tourId = typeof globalId === 'string' ? tourUuid(globalId) : null;
+  if (!tourId) return;
+  const key = `${shape.id}\u0000${variables}\u0000${typeof q.operationName === 'string' ? q.operationName : ''}`;
+  const hit = m.cache.get(key);
+  if (hit) return sendEntry(req, reply, hit);
+  // A protected tour: its gate, kept once GraphQL made it (no grant can come in this document).
+  const state = await accessIndexOf(services).get(tourId);
+  if (state && state.access !== TOUR_ACCESS.public) {
+    const refusalAt = `${key}\u0000${state.version}`;
+    const known = m.refusals.get(refusalAt);
+    if (known) return reply.code(200).type('application/json; charset=utf-8').send(known.body);
+    req[refusalKey] = { key: refusalAt, tourId, generation: m.refusals.generation(tourId) };
+    return;
+  }
+  const generation = m.cache.generation(tourId);
+  const operationName = q.operationName;
+  if (
+    query === PLAYER_TOUR_QUERY &&
+    (operationName === undefined || operationName === '' || operationName === 'PlayerTour') &&
+    typeof globalId === 'string'
+  ) {
+    const entry = await playerAnswerOnce(services, m.cache, `${generation}\u0000${key}`, tourId, globalId);
+    if (entry !== null) {
+      m.cache.set(key, entry, generation);
+      return sendEntry(req, reply, entry);
     }
-    const shape = shapeOf(query, shapes);
-    if (!shape) return;
-    const variables = typeof q.variables === 'string' ? q.variables : '';
-    let globalId: unknown = shape.literal;
-    if (shape.variable) {
-      try {
-        globalId = (JSON.parse(variables || '{}') as Record<string, unknown>)?.[shape.variable];
-      } catch {
-        return;
-      }
-    }
-    // The player's public query from a listing site's page: readable from any origin, errors included (an embed must
-    // read TOUR_REMOVED or NOT_FOUND to say so). No credentials are involved (no Authorization header, no cookie read).
-    if (!reply.hasHeader('access-control-allow-origin')) reply.header('Access-Control-Allow-Origin', '*');
-    const tourId = typeof globalId === 'string' ? tourUuid(globalId) : null;
-    if (!tourId) return;
-    const key = `${shape.id}\u0000${variables}\u0000${typeof q.operationName === 'string' ? q.operationName : ''}`;
-    const hit = cache.get(key);
-    if (hit) {
-      cacheHeaders(reply, hit.etag);
-      if (matches(req.headers['if-none-match'], hit.etag)) return reply.code(304).send();
-      return reply.code(200).type('application/json; charset=utf-8').send(hit.body);
-    }
-    // A protected tour: its gate, kept once GraphQL made it (no grant can come in this document).
-    const state = await accessIndexOf(services).get(tourId);
-    if (state && state.access !== TOUR_ACCESS.public) {
-      const refusalAt = `${key}\u0000${state.version}`;
-      const known = refusals.get(refusalAt);
-      if (known) return reply.code(200).type('application/json; charset=utf-8').send(known.body);
-      req[refusalKey] = { key: refusalAt, tourId, generation: refusals.generation(tourId) };
-      return;
-    }
-    const generation = cache.generation(tourId);
-    const operationName = q.operationName;
-    if (
-      query === PLAYER_TOUR_QUERY &&
-      (operationName === undefined || operationName === '' || operationName === 'PlayerTour') &&
-      typeof globalId === 'string'
-    ) {
-      // The player's document: computed once for everyone asking at the same moment, without GraphQL execution.
-      const flight = `${generation}\u0000${key}`;
-      let answer = cache.inFlight.get(flight);
-      if (!answer) {
-        cache.computations++;
-        answer = playerTourAnswer(services, globalId)
-          .then((made) => (made === null ? null : entryOf(tourId, made.text)))
-          .finally(() => cache.inFlight.delete(flight));
-        cache.inFlight.set(flight, answer);
-      }
-      cache.waiting++;
-      const entry = await answer.finally(() => cache.waiting--);
-      if (entry !== null) {
-        cache.set(key, entry, generation);
-        cacheHeaders(reply, entry.etag);
-        if (matches(req.headers['if-none-match'], entry.etag)) return reply.code(304).send();
-        return reply.code(200).type('application/json; charset=utf-8').send(entry.body);
-      }
-    }
-    req[pendingKey] = { key, tourId, generation };
-  });
+  }
+  req[pendingKey] = { key, tourId, generation };
+}
 
-  app.addHook('onSend', async (req: WithPending, reply, payload) => {
-    // GraphQL answers a refusal of execution (the gate) with 200 and the error in the body; only that is kept.
-    const refused = req[refusalKey];
-    if (refused && reply.statusCode === 200 && typeof payload === 'string' && isGateRefusal(payload))
-      refusals.set(refused.key, entryOf(refused.tourId, payload), refused.generation);
-    const pending = req[pendingKey];
-    if (!pending || reply.statusCode !== 200 || typeof payload !== 'string' || payload.includes('"errors"'))
-      return payload;
-    const entry = entryOf(pending.tourId, payload);
-    cache.set(pending.key, entry, pending.generation);
-    cacheHeaders(reply, entry.etag);
-    if (matches(req.headers['if-none-match'], entry.etag)) {
-      reply.code(304);
-      return '';
+/** The tour a cacheable document asks for (its literal id or its variable's value) and the variables' text. */
+function tourAsked(
+  q: Record<string, unknown>,
+  query: string,
+  shapes: Map<string, Shape | null>,
+): { globalId: unknown; variables: string; shape: Shape } | null {
+  const shape = shapeOf(query, shapes);
+  if (!shape) return null;
+  const variables = typeof q.variables === 'string' ? q.variables : '';
+  let globalId: unknown = shape.literal;
+  if (shape.variable) {
+    try {
+      globalId = (JSON.parse(variables || '{}') as Record<string, unknown>)?.[shape.variable];
+    } catch {
+      return null;
     }
-    return entry.body;
-  });
-  return cache;
+  }
+  return { globalId, variables, shape };
+}
+
+/** The player's document, computed without GraphQL once for everyone asking at the same moment (single flight). */
+async function playerAnswerOnce(
+  services: Services,
+  cache: PublicTourCache,
+  flight: string,
+  tourId: string,
+  globalId: string,
+): Promise<Entry | null> {
+  let answer = cache.inFlight.get(flight);
+  if (!answer) {
+    cache.computations++;
+    answer = playerTourAnswer(services, globalId)
+      .then((made) => (made === null ? null : entryOf(tourId, made.text)))
+      .finally(() => cache.inFlight.delete(flight));
+    cache.inFlight.set(flight, answer);
+  }
+  cache.waiting++;
+  return answer.finally(() => cache.waiting--);
+}
+
+/** onSend: keeps the gate GraphQL answered, or the answer marked on the way in, unless it carries errors. */
+function keepAnswer(m: Memories, req: WithPending, reply: FastifyReply, payload: unknown) {
+  // GraphQL answers a refusal of execution (the gate) with 200 and the error in the body; only that is kept.
+  const refused = req[refusalKey];
+  if (refused && reply.statusCode === 200 && typeof payload === 'string' && isGateRefusal(payload))
+    m.refusals.set(refused.key, entryOf(refused.tourId, payload), refused.generation);
+  const pending = req[pendingKey];
+  if (!pending || reply.statusCode !== 200 || typeof payload !== 'string' || payload.includes('"errors"'))
+    return payload;
+  const entry = entryOf(pending.tourId, payload);
+  m.cache.set(pending.key, entry, pending.generation);
+  cacheHeaders(reply, entry.etag);
+  if (matches(req.headers['if-none-match'], entry.etag)) {
+    reply.code(304);
+    return '';
+  }
+  return entry.body;
 }

@@ -15,7 +15,7 @@ import type { EventBus } from '../events/event-bus.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { HumanCheck } from '../auth/human-check.js';
 import type { FastifyBaseLogger } from 'fastify';
-import type { PublicTourCache } from '../http/public-tour-cache.js';
+import type { PublicTourCache } from '../http/public-tour-memory.js';
 import type { PaymentProvider } from './billing/provider.js';
 import type { SignalingTokens } from './live/signaling-token.js';
 import type { VisitWriter } from './reports/visit-writer.js';
