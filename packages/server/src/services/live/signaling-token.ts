@@ -8,7 +8,7 @@ import { SignJWT, jwtVerify, errors } from 'jose';
 export const LIVE_ROLES = { host: 'host', viewer: 'viewer' } as const;
 export type LiveRole = (typeof LIVE_ROLES)[keyof typeof LIVE_ROLES];
 
-interface SignalingClaims {
+export interface SignalingClaims {
   /** Tour id (uuid). */
   tourId: string;
   /** Viewing session id (uuid). */
