@@ -7,7 +7,7 @@
 /**
  * The mezzanine: H.264 High 4.0, 1080p on the long side, 30 fps, a keyframe a second, 5 Mbit/s (measured, see docs).
  */
-export const MEZZANINE = {
+const MEZZANINE = {
   /** avc1.640028: High profile, level 4.0 (1920x1080 at 30 fps); Debian's Chromium encodes it in software. */
   codec: 'avc1.640028',
   longSide: 1920,
