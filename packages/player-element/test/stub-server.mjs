@@ -194,7 +194,8 @@ export async function startStub({ port = 0, host = '127.0.0.1', extraTours = {} 
         viewingSessionUserId: `viewer-${seq}`,
         expireTime: new Date(Date.now() + 3_600_000).toISOString(),
       };
-      return { data: { tourLeadCreate: { tourLead, viewingSessionRequest } } };
+      // The stub keeps no lead gate: a lead's gate answer is null, as the real server's is for a tour without one.
+      return { data: { tourLeadCreate: { tourLead, viewingSessionRequest, gate: null } } };
     }
     if (op !== 'unknown' && authorization !== 'Bearer test-token')
       return gqlError('Please log in to continue.', 'UNAUTHENTICATED');

@@ -15,8 +15,8 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser } from './helpers/seed.js';
 import { seedProcessedTour } from './fixtures/tours.js';
 import { MARKER_DELETE, MARKER_SAVE, MARKER_UPDATE, PLAYER_TOUR_QUERY } from '../../player-element/src/api/queries.js';
-// The live panel's own lead document (its own module: importing the panel would load lit).
-import { TOUR_LEAD_CREATE } from '../../player-element/src/live-panel/live-queries.js';
+// The one lead document, which the live panel and the lead gate both send (api/tour-lead.ts, free of lit).
+import { TOUR_LEAD_CREATE } from '../../player-element/src/api/tour-lead.js';
 // @ts-expect-error: a plain .mjs test helper of the player package, without types.
 import { startStub, INTERNAL_ERROR } from '../../player-element/test/stub-server.mjs';
 // @ts-expect-error: as above.

@@ -12,9 +12,8 @@ import {
   gateServerMessageSchema,
   parseSocketMessage,
 } from '@roomwalk/shared/schemas/socket-messages';
-import { grantFor } from '../api/access-grant.js';
-import { graphqlRequest, GraphQLRequestError } from '../api/graphql.js';
-import { flushVisit } from '../api/visit-flush.js';
+import { GraphQLRequestError } from '../api/graphql.js';
+import { createTourLead } from '../api/tour-lead.js';
 
 export type LeadGateView =
   | { phase: 'form' | 'sending'; error: string; fields: Record<string, string> }
@@ -114,10 +113,6 @@ export function renderLeadGate(v: LeadGateView, o: LeadGateRenderOptions): Templ
   </div>`;
 }
 
-const LEAD_AT_GATE = /* GraphQL */ `mutation TourLeadAtGate($input: TourLeadCreateInput!) {
-  tourLeadCreate(input: $input) { tourLead { id } gate { state access waitToken } }
-}`;
-
 export type GateResult =
   | { ok: true; leadId: string; state: 'OPEN' | 'WAITING'; access: string | null; waitToken: string | null }
   | { ok: false; error: string; fields: Record<string, string> };
@@ -141,37 +136,23 @@ export async function sendLead(
   else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value('email'))) fields.email = VALIDATION.emailInvalid;
   if (!turnstileToken) return { ok: false, error: VALIDATION.humanCheckRequired, fields };
   if (Object.keys(fields).length) return { ok: false, error: '', fields };
-  const d = {
-    name: value('name'),
-    surname: value('surname'),
-    email: value('email'),
-    contactNumber: value('contactNumber'),
-  };
   try {
-    const visit = await flushVisit(host);
-    const data = await graphqlRequest<{
-      tourLeadCreate: {
-        tourLead: { id: string };
-        gate: { state: 'OPEN' | 'WAITING'; access: string | null; waitToken: string | null } | null;
-      };
-    }>(api, LEAD_AT_GATE, {
-      input: {
-        name: d.name,
-        surname: d.surname || null,
-        email: d.email,
-        contactNumber: d.contactNumber || null,
+    const created = await createTourLead(
+      host,
+      api,
+      tourId,
+      {
+        name: value('name'),
+        surname: value('surname'),
+        email: value('email'),
+        contactNumber: value('contactNumber'),
         turnstileToken,
-        leadType: 'CONTACT',
-        tourId,
-        visitorId: visit.visitorId ?? null,
-        access: grantFor(tourId) ?? null,
-        gateFrame,
-        ...(link ? { link } : {}),
       },
-    });
-    const g = data.tourLeadCreate.gate;
+      { leadType: 'CONTACT', gateFrame, link },
+    );
+    const g = created.gate;
     if (!g) return { ok: false, error: TEXTS.noGate, fields: {} };
-    return { ok: true, leadId: data.tourLeadCreate.tourLead.id, ...g };
+    return { ok: true, leadId: created.tourLead.id, ...g };
   } catch (e) {
     const fields =
       e instanceof GraphQLRequestError ? ((e.extensions?.fields as Record<string, string> | undefined) ?? {}) : {};

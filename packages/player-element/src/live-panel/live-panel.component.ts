@@ -11,11 +11,10 @@ import { DEFAULT_PHONE_COUNTRY, DEV_TURNSTILE_TOKEN } from '@roomwalk/shared/con
 import { contactNumberFromInput } from '@roomwalk/shared/schemas/account';
 import { leadFormSchema } from '@roomwalk/shared/schemas/tour';
 import { graphqlRequest } from '../api/graphql.js';
-import { flushVisit } from '../api/visit-flush.js';
-import { grantFor } from '../api/access-grant.js';
+import { createTourLead } from '../api/tour-lead.js';
 import { emit } from '../events/events.js';
 import { countries, loadTurnstile, siteKey, splitContact } from './lead-form.js';
-import { HOST_SESSION_QUERY, TOUR_LEAD_CREATE } from './live-queries.js';
+import { HOST_SESSION_QUERY } from './live-queries.js';
 import { styles } from './live-panel.styles.js';
 import {
   CALL_STATES,
@@ -256,25 +255,10 @@ export class TourLivePanel extends LitElement {
     this.errors = {};
     this.formError = '';
     this.phase = 'submitting';
-    const { turnstileToken, ...details } = parsed.data;
     try {
-      const visit = await flushVisit(this);
-      const data = await graphqlRequest<{
-        tourLeadCreate: { tourLead: CapturedDetails; viewingSessionRequest: ViewingSessionRequestLike | null };
-      }>(this.api, TOUR_LEAD_CREATE, {
-        input: {
-          name: details.name,
-          surname: details.surname || null,
-          email: details.email,
-          contactNumber: details.contactNumber || null,
-          turnstileToken,
-          leadType: 'LIVE_VIEWING',
-          tourId: this.tourId,
-          visitorId: visit.visitorId ?? null,
-          access: grantFor(this.tourId) ?? null,
-        },
+      const { tourLead, viewingSessionRequest } = await createTourLead(this, this.api, this.tourId, parsed.data, {
+        leadType: 'LIVE_VIEWING',
       });
-      const { tourLead, viewingSessionRequest } = data.tourLeadCreate;
       storeLead(tourLead, this.tourId, viewingSessionRequest);
       this.lead = tourLead;
       emit(this, 'tour-live-lead', { tourLead, viewingSessionRequest });
