@@ -18,6 +18,7 @@ import {
   guardGraphqlSocket,
   introspectionPolicy,
   introspectionRefused,
+  type IntrospectionPolicy,
   isGraphqlSocketRequest,
   mayIntrospect,
   usesIntrospection,
@@ -29,11 +30,27 @@ import { IMAGE_MAX_BYTES } from './services/profile.js';
 import type { Services } from './services/services.js';
 
 export async function registerApi(app: FastifyInstance, services: Services): Promise<void> {
-  const { config } = services;
   const authCache = new WeakMap<FastifyRequest, AuthInfo | null>();
   // First: hooks apply to the routes registered after them (GraphQL included).
   await registerDevHostCheck(app, services);
-  // A present but invalid or expired token answers 401, which the console turns into a logout.
+  authenticateQueries(app, services, authCache);
+  const production = services.config.NODE_ENV === 'production';
+  const introspection = introspectionPolicy(services.config.GRAPHQL_INTROSPECTION, production);
+  await registerGraphql(app, services, authCache, production);
+  guardSubscriptions(app, services, introspection, production);
+  guardRequests(app, introspection);
+  await registerRoutes(app, services);
+}
+
+/**
+ * Who asks on /query, kept for the GraphQL context: a present but invalid or expired token answers 401, which the
+ * console turns into a logout; anonymous documents and API keys spend their rate limits first.
+ */
+function authenticateQueries(
+  app: FastifyInstance,
+  services: Services,
+  authCache: WeakMap<FastifyRequest, AuthInfo | null>,
+): void {
   app.addHook('preHandler', async (req, reply) => {
     if (!req.url.startsWith('/query')) return;
     const header = req.headers.authorization;
@@ -62,7 +79,15 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
     }
     authCache.set(req, auth);
   });
+}
 
+/** GraphQL on /query over HTTP and graphql-ws (with uploads), its context from the caller, its errors masked. */
+async function registerGraphql(
+  app: FastifyInstance,
+  services: Services,
+  authCache: WeakMap<FastifyRequest, AuthInfo | null>,
+  production: boolean,
+): Promise<void> {
   // At the root (Mercurius would register it in its own scope), so a shutdown can close subscription sockets with 1001.
   await app.register(fastifyWebsocket, { options: { maxPayload: 1024 * 1024 } });
   // Before mercurius-upload: its onSend waits for the whole body, so files nobody read are drained first (refusals
@@ -74,8 +99,6 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
   app.websocketServer.on('connection', (socket, req) => {
     if (isGraphqlSocketRequest(req)) guardGraphqlSocket(socket);
   });
-  const production = config.NODE_ENV === 'production';
-  const introspection = introspectionPolicy(config.GRAPHQL_INTROSPECTION, production);
   await app.register(mercurius, {
     schema: getSchema(),
     path: '/query',
@@ -116,6 +139,15 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
         log: (context as unknown as Partial<Context>).log ?? context.reply?.request.log ?? app.log,
       }),
   });
+}
+
+/** Subscriptions: the anonymous budget per document, and the validation and limits Mercurius leaves out for them. */
+function guardSubscriptions(
+  app: FastifyInstance,
+  services: Services,
+  introspection: IntrospectionPolicy,
+  production: boolean,
+): void {
   // Anonymous subscriptions spend the same per-address budget as anonymous requests, one per document.
   app.graphql.addHook('preSubscriptionParsing', async (_schema, _source, context) => {
     const c = context as unknown as Context;
@@ -135,6 +167,13 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
     if (errors.length > 0) throw toClientError(errors[0], { production, log: c.log });
     if (!mayIntrospect(introspection, c.auth) && usesIntrospection(schema, document)) throw introspectionRefused();
   });
+}
+
+/**
+ * Every request: JSON documents refused, our limits before graphql's rules and again with the variables, API keys
+ * within their scope, introspection only for whom the setting allows.
+ */
+function guardRequests(app: FastifyInstance, introspection: IntrospectionPolicy): void {
   // Mercurius runs a query string that is JSON as a ready-made AST, past the parser's token limit: refuse it.
   // Then our limits, before graphql's own rules (thrown like Mercurius' validation failure: a 400 listing the errors).
   app.graphql.addHook('preValidation', async (schema, document) => {
@@ -168,8 +207,6 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
         throw introspectionRefused();
     });
   }
-
-  await registerRoutes(app, services);
 }
 
 /** 429 with the GraphQL error shape and Retry-After (an API key over its limit, an address over the anonymous one). */
