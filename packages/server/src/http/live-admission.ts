@@ -33,7 +33,7 @@ export type Admission =
  * Same origin, the public URL's origin, LIVE_ALLOWED_ORIGINS, and in development any localhost port. No Origin (not a
  * browser): allowed, the token decides.
  */
-export function originAllowed(services: Services, origin: string | undefined, host: string | undefined): boolean {
+function originAllowed(services: Services, origin: string | undefined, host: string | undefined): boolean {
   if (!origin) return true;
   let o: URL;
   try {

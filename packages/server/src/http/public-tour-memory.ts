@@ -6,7 +6,7 @@
 import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-export const PUBLIC_TOUR_CACHE_CONTROL = 'public, no-cache';
+const PUBLIC_TOUR_CACHE_CONTROL = 'public, no-cache';
 
 export interface Entry {
   tourId: string;
