@@ -21,7 +21,9 @@
  * With the hd source and a converted one in the same run, the converted processing ÷ the hd's is printed per run pair
  * (the issue's goal for the converted upload: ≤ 0.25 of the original's).
  *
- * BENCH_SOURCES=hd,clip,mezzanine,converted,phone chooses the sources. BENCH_MEDIA_DIR=<dir> runs the processing of another copy
+ * BENCH_SOURCES=hd,clip,mezzanine,converted,phone chooses the sources. BENCH_STEPS=0 leaves out the per-step commands
+ * (decode, scale, the encodes: a run is then the bare decode, the probe and the processing with and without faces), for
+ * a loaded machine where a full run of the hd source takes most of an hour. BENCH_MEDIA_DIR=<dir> runs the processing of another copy
  * of src/media (a before/after comparison in one run).
  */
 import { readFile, rm, stat } from 'node:fs/promises';
@@ -41,6 +43,7 @@ import {
 import { timed, type Timing } from './timing.js';
 
 const RUNS = Math.max(1, Number(process.env.RUNS ?? 3));
+const STEP_COMMANDS = process.env.BENCH_STEPS !== '0';
 const SOURCES = (process.env.BENCH_SOURCES ?? 'hd,clip,mezzanine,converted').split(',').map((s) => s.trim());
 /** The issue's targets: the 4K60 HEVC clip's processing ≤ 0.6× a bare full decode (median of three). */
 const CLIP_DECODE_TARGET = 0.6;
@@ -102,10 +105,12 @@ async function oneRun(src: BenchSource, i: number): Promise<Run> {
     console.log(
       `  clip format: ${probe.clipFormat?.copy ? 'yes, 720p clips copied' : 'no'} (${probe.clipFormat?.why})`,
     );
-  const decode = (await measure('decode', () => productDecode(src, probe))).m;
-  const scale = (await measure('decode + scale', () => productScale(src, probe))).m;
-  const high = (await measure('+ encode high', () => productEncode(src, probe, 'high', join(work, 'high')))).m;
-  const low = (await measure('+ encode low', () => productEncode(src, probe, 'low', join(work, 'low')))).m;
+  const none: Measure = { wall: 0, cpu: 0, load: load() };
+  const step = async (name: string, fn: () => Promise<void>) => (STEP_COMMANDS ? (await measure(name, fn)).m : none);
+  const decode = await step('decode', () => productDecode(src, probe));
+  const scale = await step('decode + scale', () => productScale(src, probe));
+  const high = await step('+ encode high', () => productEncode(src, probe, 'high', join(work, 'high')));
+  const low = await step('+ encode low', () => productEncode(src, probe, 'low', join(work, 'low')));
   await rm(work, { recursive: true, force: true });
   const off = await measure('processVideo', () => pipeline(media, src, probe, false, join(work, 'off')));
   const stored = (await measure('store', () => store(off.value, join(work, 'storage')))).m;
