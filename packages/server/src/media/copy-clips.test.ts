@@ -3,6 +3,7 @@
  * byte for byte, cut at the clip boundaries), only the 360p rendition is encoded; an upload that misses the format in
  * one respect is encoded as before. Real ffmpeg on videos made here.
  */
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIP_FRAMES } from './encoding.js';
@@ -64,6 +65,23 @@ describe('an upload in the clip format', () => {
     for (const [k, clip] of part.clips.entries())
       expect(await packetHashes(clip.highPath)).toEqual(packets.slice((k + 2) * CLIP_FRAMES, (k + 3) * CLIP_FRAMES));
     expect(part.thumbnailPath).toBeNull();
+  }, 180_000);
+});
+
+describe('an upload in the clip format with a damaged frame', () => {
+  it('is not copied: the strict decode fails on the damage and the tour is encoded, as any upload', async () => {
+    const source = await clipFormatVideo(join(dir, 'whole.mp4'), { seconds: 11 });
+    const damaged = join(dir, 'damaged.mp4');
+    const bytes = await readFile(source);
+    // Garbage over slice data in the middle of the file (the packet list, which the probe reads, is untouched).
+    const at = Math.floor(bytes.length * 0.6);
+    for (let i = 0; i < 400; i++) bytes[at + i] = (i * 37 + 11) & 0xff;
+    await writeFile(damaged, bytes);
+    expect((await probeVideo(damaged)).clipFormat).toMatchObject({ copy: true });
+    const result = await processVideo({ input: damaged, workDir: join(dir, 'damaged') });
+    expect(result.probe.clipFormat).toMatchObject({ copy: false, why: expect.stringMatching(/^not copied/) });
+    expect(result.clips.length).toBe(5);
+    for (const clip of result.clips) expect(await slicesPerFrame(clip.highPath)).toBe(4);
   }, 180_000);
 });
 

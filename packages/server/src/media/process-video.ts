@@ -28,6 +28,7 @@ import { copyHighClips } from './copy-clips.js';
 import { collectClips, type ProcessedClip } from './transcode-collect.js';
 import { planTranscode } from './transcode-plan.js';
 import { runTranscode } from './transcode-run.js';
+import { VideoRejectedError } from './video-rejected-error.js';
 
 export { VideoRejectedError } from './video-rejected-error.js';
 export { probeVideo, assertAcceptable, type ProbeResult } from './probe-video.js';
@@ -150,6 +151,25 @@ function makeReporter(onProgress: ProcessVideoOptions['onProgress']): Reporter {
 
 /** One transcode: its command lines, their run, and the clips they wrote (media/transcode-*.ts). */
 async function transcode(
+  opts: ProcessVideoOptions,
+  probe: ProbeResult,
+  report: Reporter,
+  range: FrameRange,
+): Promise<ProcessSegmentResult> {
+  if (!probe.clipFormat?.copy) return transcodeOnce(opts, probe, report, range);
+  try {
+    return await transcodeOnce(opts, probe, report, range);
+  } catch (err) {
+    // A source in the clip format whose strict decode failed (a damaged frame): its bitstream is not handed on; the
+    // encode path conceals the damage as it does for any upload.
+    if (!(err instanceof VideoRejectedError) || opts.signal?.aborted) throw err;
+    await removeOutputs(opts.workDir);
+    const why = `not copied: ${err.message.slice(0, 200)}`;
+    return transcodeOnce(opts, { ...probe, clipFormat: { copy: false, why } }, report, range);
+  }
+}
+
+async function transcodeOnce(
   opts: ProcessVideoOptions,
   probe: ProbeResult,
   report: Reporter,

@@ -82,6 +82,9 @@ export function planTranscode(
     ...source.inputArgs,
     '-max_pixels',
     String(MAX_SOURCE_SIDE * MAX_SOURCE_SIDE),
+    // The copied 720p clips carry the uploader's own bitstream to viewers: the decode that makes the 360p rendition
+    // fails on the first damaged frame instead of concealing it, and processVideo then encodes (process-video.ts).
+    ...(copyHigh ? ['-err_detect', 'explode', '-xerror'] : []),
     '-i',
     `file:${opts.input}`,
     ...source.outputArgs,
