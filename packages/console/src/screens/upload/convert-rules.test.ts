@@ -36,8 +36,9 @@ describe('which sources the device converts', () => {
   });
 
   it('leaves a source already near the mezzanine bitrate as it is', () => {
-    expect(littleToGain(phone4k)).toBeNull();
-    expect(littleToGain({ ...phone4k, bytes: 50_000_000 })).toMatch(/already light \(6\.7 Mbit\/s\)/);
+    const mezzanine = mezzanineTarget(3840, 2160).bitrate;
+    expect(littleToGain(phone4k, mezzanine)).toBeNull();
+    expect(littleToGain({ ...phone4k, bytes: 50_000_000 }, mezzanine)).toMatch(/already light \(6\.7 Mbit\/s\)/);
   });
 
   it('keeps an 8-bit HEVC SDR clip for the device (its decoder decides)', () => {
@@ -83,13 +84,19 @@ describe('what the device makes', () => {
 
   it('judges the gain against what it would make: the clip format gains on a source the mezzanine would not', () => {
     const light = { ...phone4k, bytes: 30_000_000 };
-    expect(littleToGain(light)).toMatch(/already light/);
+    expect(littleToGain(light, mezzanineTarget(3840, 2160).bitrate)).toMatch(/already light/);
     expect(littleToGain(light, clipFormatTarget(3840, 2160).bitrate)).toBeNull();
   });
 });
 
 describe('convert or upload the original', () => {
-  const base = { durationSeconds: 60, originalBytes: 300_000_000, uploadedBytes: 3_750_000, bytesPerSecond: 1_250_000 };
+  const base = {
+    durationSeconds: 60,
+    originalBytes: 300_000_000,
+    uploadedBytes: 3_750_000,
+    bytesPerSecond: 1_250_000,
+    targetBitrate: mezzanineTarget(3840, 2160).bitrate,
+  };
   it('waits for the first seconds', () => {
     expect(raceVerdict({ ...base, elapsedSeconds: 2, converted: 0.1 }).choice).toBe('wait');
   });
@@ -114,6 +121,19 @@ describe('convert or upload the original', () => {
     // 3 s for 2 % of 60 s: 147 s left at that pace, 220 s stretched; + 30 s for the mezzanine > 237 s.
     expect(raceVerdict({ ...base, elapsedSeconds: 3, converted: 0.02 }).choice).toBe('original');
     expect(raceVerdict({ ...base, elapsedSeconds: 3, converted: 0.03 }).choice).toBe('convert');
+  });
+  it('prices the converted upload at the bitrate of what the device makes: the clip format uploads in a seventh', () => {
+    // 3 s for 2 % of 60 s: 220 s stretched. The mezzanine's 37.5 MB take 30 s (250 s > 237 s); the clip format's
+    // 5.4 MB take 4.3 s (224.3 s < 237 s).
+    const clipFormat = {
+      ...base,
+      elapsedSeconds: 3,
+      converted: 0.02,
+      targetBitrate: clipFormatTarget(720, 1280).bitrate,
+    };
+    const v = raceVerdict(clipFormat);
+    expect(v).toMatchObject({ choice: 'convert' });
+    if (v.choice !== 'wait') expect(v.reason).toMatch(/uploading 4\.3 s/);
   });
   it('decides once the race has run long enough with one side unmeasured', () => {
     expect(raceVerdict({ ...base, elapsedSeconds: 5, converted: 0, bytesPerSecond: null }).choice).toBe('wait');

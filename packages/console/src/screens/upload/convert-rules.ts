@@ -124,14 +124,13 @@ export function sourceRefusal(f: SourceFacts): string | null {
   return null;
 }
 
+const s = (n: number) => `${n.toFixed(1)} s`;
+
 /**
  * Why converting this source gains too little (asked once the device has shown it can convert it), or null;
- * `targetBitrate`: what the device would make (the mezzanine's by default).
+ * `targetBitrate`: the bitrate of what the device would make (its EncodingTarget's).
  */
-export function littleToGain(
-  f: Pick<SourceFacts, 'bytes' | 'durationSeconds'>,
-  targetBitrate: number = MEZZANINE.bitrate,
-): string | null {
+export function littleToGain(f: Pick<SourceFacts, 'bytes' | 'durationSeconds'>, targetBitrate: number): string | null {
   const bitrate = (f.bytes * 8) / f.durationSeconds;
   return bitrate < targetBitrate * MIN_GAIN
     ? `already light (${(bitrate / 1e6).toFixed(1)} Mbit/s): little to gain`
@@ -167,15 +166,16 @@ export interface RaceSample {
   uploadedBytes: number;
   /** The uplink's speed measured on the original's upload; null until measured. */
   bytesPerSecond: number | null;
+  /** Bits a second of what the device makes (its EncodingTarget's bitrate: the clip format's or the mezzanine's). */
+  targetBitrate: number;
 }
 
 export type RaceVerdict = { choice: 'wait' } | { choice: 'convert' | 'original'; reason: string };
 
-const s = (n: number) => `${n.toFixed(1)} s`;
-
 /**
  * Convert, or upload the original: whichever ends sooner at the pace of the first seconds. Converting costs the rest of
- * the conversion plus the mezzanine's upload (its bitrate × duration); the original costs the rest of its upload.
+ * the conversion plus the converted file's upload (its target's bitrate × duration: the clip format's or the
+ * mezzanine's); the original costs the rest of its upload.
  */
 export function raceVerdict(m: RaceSample): RaceVerdict {
   if (m.elapsedSeconds < RACE_MIN_SECONDS) return { choice: 'wait' };
@@ -187,10 +187,10 @@ export function raceVerdict(m: RaceSample): RaceVerdict {
     return late
       ? { choice: 'convert', reason: `the uplink moved nothing measurable in ${s(m.elapsedSeconds)}` }
       : { choice: 'wait' };
-  const mezzanineUpload = ((MEZZANINE.bitrate / 8) * m.durationSeconds) / m.bytesPerSecond;
+  const convertedUpload = ((m.targetBitrate / 8) * m.durationSeconds) / m.bytesPerSecond;
   const originalLeft = Math.max(0, m.originalBytes - m.uploadedBytes) / m.bytesPerSecond;
-  const figures = `converting ${s(convertLeft)} + uploading ${s(mezzanineUpload)} vs the original's ${s(originalLeft)} at ${(m.bytesPerSecond / 125_000).toFixed(1)} Mbit/s`;
-  return convertLeft + mezzanineUpload < originalLeft
+  const figures = `converting ${s(convertLeft)} + uploading ${s(convertedUpload)} vs the original's ${s(originalLeft)} at ${(m.bytesPerSecond / 125_000).toFixed(1)} Mbit/s`;
+  return convertLeft + convertedUpload < originalLeft
     ? { choice: 'convert', reason: figures }
     : { choice: 'original', reason: figures };
 }

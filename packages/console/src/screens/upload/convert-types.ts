@@ -8,6 +8,8 @@ export interface ConversionStart {
   decoderHint: 'prefer-hardware' | 'no-preference';
   encoder: 'hardware' | 'software';
   size: { width: number; height: number };
+  /** Bits a second of what the device will make (its EncodingTarget's): the race prices the converted upload with it. */
+  bitrate: number;
   codec: string;
 }
 

@@ -143,6 +143,7 @@ const api: ConvertWorkerApi = {
       decoderHint: undoDecoderHint ? 'prefer-hardware' : 'no-preference',
       encoder,
       size,
+      bitrate: target.bitrate,
       codec: codec ?? '',
     };
     checked = { input, track, start, target };

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ConversionStart } from './convert-types.js';
-import { raceVerdict } from './convert-rules.js';
+import { CLIP_FORMAT, raceVerdict } from './convert-rules.js';
 import type { UploadProgress } from './multipart-upload.js';
 import { UploadError } from './upload-error.js';
 import {
@@ -44,6 +44,7 @@ const start: ConversionStart = {
   decoderHint: 'prefer-hardware',
   encoder: 'hardware',
   size: { width: 1080, height: 1920 },
+  bitrate: CLIP_FORMAT.bitrate,
   codec: 'hvc1.1.6.L153.90',
 };
 const progress = (bytesUploaded: number, bytesPerSecond: number | null = null): UploadProgress => ({
@@ -210,6 +211,7 @@ describe('the upload race, state by state', () => {
         originalBytes: FILE_BYTES,
         uploadedBytes: 3_000_000,
         bytesPerSecond: 1_000_000,
+        targetBitrate: CLIP_FORMAT.bitrate,
       });
       if (verdict.choice !== 'convert') throw new Error(`the race should keep the conversion here: ${verdict.choice}`);
       expect(kept.machine.state).toEqual({ name: 'converting', partSize: 8_000_000, began: 1000 });

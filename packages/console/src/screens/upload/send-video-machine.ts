@@ -259,6 +259,7 @@ export const TRANSITIONS: { [S in StateName]: Row<S> } = {
           originalBytes: c.fileBytes,
           uploadedBytes: c.original?.bytesUploaded ?? 0,
           bytesPerSecond: c.original?.bytesPerSecond ?? null,
+          targetBitrate: s.start.bitrate,
         });
         if (v.choice === 'wait') return go(c, s);
         return v.choice === 'convert' ? keepConversion(s, c, v.reason) : keepOriginal(c, v.reason);

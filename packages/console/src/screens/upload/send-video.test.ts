@@ -30,6 +30,7 @@ const started: ConversionStart = {
   decoderHint: 'no-preference',
   encoder: 'software',
   size: { width: 1080, height: 1920 },
+  bitrate: 720_000,
   codec: 'avc1.640033',
 };
 const never = () => new Promise<never>(() => undefined);
