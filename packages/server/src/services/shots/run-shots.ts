@@ -32,13 +32,15 @@ const SHOT_FAILED_TEXT = 'Could not process this photo. Please try again.';
 
 const shotPrefix = (tourId: string, shotId: string) => `tours/${tourId}/shots/${shotId}/`;
 
+type Pick = { t: number; score: number; room: string };
+type StoredShot = { id: string; key: string; pick: Pick };
+
 export async function generateShotsJob(
   services: Services,
   tourId: string,
   deps: { analyse?: typeof analyseRooms } = {},
 ): Promise<void> {
-  const db = services.db;
-  const tour = await db
+  const tour = await services.db
     .selectFrom('tours')
     .select(['video_key', 'fps', 'status', 'deleted_at'])
     .where('id', '=', tourId)
@@ -56,69 +58,9 @@ export async function generateShotsJob(
     if (original) await services.storage.download(original, stillsFrom);
     const rooms = await (deps.analyse ?? analyseRooms)(source, { framesPerRoom: 1 });
     const frames = await sampleFrames(source, { fps: 2, ...SCORE_SIZE });
-    const fps = tour.fps ?? 15;
-    const picks: Array<{ t: number; score: number; room: string }> = [];
-    for (const room of rooms) {
-      const margin = Math.min(0.5, (room.end - room.start) / 4);
-      const scored = frames
-        .filter((f) => f.t >= room.start + margin && f.t <= room.end - margin)
-        .map((f) => ({ t: f.t, score: scoreFrame(f.data, SCORE_SIZE.width, SCORE_SIZE.height).score }))
-        .sort((a, b) => b.score - a.score);
-      const chosen: typeof scored = [];
-      for (const s of scored) {
-        if (chosen.length >= SHOTS_PER_ROOM) break;
-        if (chosen.every((c) => Math.abs(c.t - s.t) >= 1)) chosen.push(s);
-      }
-      picks.push(...chosen.map((c) => ({ ...c, room: room.name })));
-    }
-    const best = picks
-      .sort((a, b) => b.score - a.score)
-      .slice(0, SHOTS_MAX)
-      .sort((a, b) => a.t - b.t);
-    const rows: Array<{ id: string; key: string; pick: (typeof best)[number] }> = [];
-    for (const pick of best) {
-      const { randomUUID } = await import('node:crypto');
-      const id = randomUUID();
-      const file = path.join(work, `${id}.jpg`);
-      await extractStill(stillsFrom, pick.t, file);
-      await fs.writeFile(file, await blurShotFaces(services, tourId, await fs.readFile(file)));
-      const key = `${shotPrefix(tourId, id)}original.jpg`;
-      await services.storage.putFile(key, file, 'image/jpeg');
-      stored.push(key);
-      rows.push({ id, key, pick });
-    }
-    const old = await db.transaction().execute(async (trx) => {
-      const t = await trx
-        .selectFrom('tours')
-        .select(['deleted_at'])
-        .where('id', '=', tourId)
-        .forUpdate()
-        .executeTakeFirst();
-      if (!t || t.deleted_at) return null;
-      const earlier = await trx.selectFrom('shots').select(['id']).where('tour_id', '=', tourId).execute();
-      await trx.deleteFrom('shots').where('tour_id', '=', tourId).execute();
-      if (rows.length) {
-        await trx
-          .insertInto('shots')
-          .values(
-            rows.map(({ id, key, pick }) => {
-              const frameIndex = Math.round(pick.t * fps);
-              return {
-                id,
-                tour_id: tourId,
-                status: SHOT_STATUS.COMPLETED,
-                room_type: pick.room,
-                frame_score: pick.score,
-                source_clip_index: Math.floor(frameIndex / CLIP_FRAMES),
-                source_frame_position: frameIndex % CLIP_FRAMES,
-                original_key: key,
-              };
-            }),
-          )
-          .execute();
-      }
-      return earlier;
-    });
+    const best = bestStills(rooms, frames);
+    const rows = await storeStills(services, tourId, stillsFrom, best, work, stored);
+    const old = await replaceShots(services, tourId, rows, tour.fps ?? 15);
     if (old === null) {
       for (const k of stored) await services.storage.delete(k);
       return;
@@ -134,6 +76,94 @@ export async function generateShotsJob(
   } finally {
     await fs.rm(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * The stills to take (pure): in each room, away from its edges, the best-scored sampled frames at least a second
+ * apart (SHOTS_PER_ROOM at most); then the best SHOTS_MAX of all, in the tour's order.
+ */
+function bestStills(
+  rooms: Array<{ name: string; start: number; end: number }>,
+  frames: Array<{ t: number; data: Uint8Array | Buffer }>,
+): Pick[] {
+  const picks: Pick[] = [];
+  for (const room of rooms) {
+    const margin = Math.min(0.5, (room.end - room.start) / 4);
+    const scored = frames
+      .filter((f) => f.t >= room.start + margin && f.t <= room.end - margin)
+      .map((f) => ({ t: f.t, score: scoreFrame(f.data, SCORE_SIZE.width, SCORE_SIZE.height).score }))
+      .sort((a, b) => b.score - a.score);
+    const chosen: typeof scored = [];
+    for (const s of scored) {
+      if (chosen.length >= SHOTS_PER_ROOM) break;
+      if (chosen.every((c) => Math.abs(c.t - s.t) >= 1)) chosen.push(s);
+    }
+    picks.push(...chosen.map((c) => ({ ...c, room: room.name })));
+  }
+  return picks
+    .sort((a, b) => b.score - a.score)
+    .slice(0, SHOTS_MAX)
+    .sort((a, b) => a.t - b.t);
+}
+
+/** Each still taken at full resolution, its faces blurred, stored (its key pushed to `stored` for cleanup). */
+async function storeStills(
+  services: Services,
+  tourId: string,
+  stillsFrom: string,
+  best: Pick[],
+  work: string,
+  stored: string[],
+): Promise<StoredShot[]> {
+  const rows: StoredShot[] = [];
+  for (const pick of best) {
+    const { randomUUID } = await import('node:crypto');
+    const id = randomUUID();
+    const file = path.join(work, `${id}.jpg`);
+    await extractStill(stillsFrom, pick.t, file);
+    await fs.writeFile(file, await blurShotFaces(services, tourId, await fs.readFile(file)));
+    const key = `${shotPrefix(tourId, id)}original.jpg`;
+    await services.storage.putFile(key, file, 'image/jpeg');
+    stored.push(key);
+    rows.push({ id, key, pick });
+  }
+  return rows;
+}
+
+/** The new shots replace the tour's earlier ones (returned, for their files); null when the tour went meanwhile. */
+function replaceShots(services: Services, tourId: string, rows: StoredShot[], fps: number) {
+  return services.db.transaction().execute(async (trx) => {
+    const t = await trx
+      .selectFrom('tours')
+      .select(['deleted_at'])
+      .where('id', '=', tourId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!t || t.deleted_at) return null;
+    const earlier = await trx.selectFrom('shots').select(['id']).where('tour_id', '=', tourId).execute();
+    await trx.deleteFrom('shots').where('tour_id', '=', tourId).execute();
+    if (rows.length) {
+      await trx
+        .insertInto('shots')
+        .values(
+          rows.map(({ id, key, pick }) => {
+            const frameIndex = Math.round(pick.t * fps);
+            return {
+              id,
+              tour_id: tourId,
+              status: SHOT_STATUS.COMPLETED,
+              room_type: pick.room,
+              frame_score: pick.score,
+              source_clip_index: Math.floor(frameIndex / CLIP_FRAMES),
+              source_frame_position: frameIndex % CLIP_FRAMES,
+              original_key: key,
+            };
+          }),
+        )
+        .execute();
+    }
+    return earlier;
+  });
 }
 
 async function readObject(services: Services, key: string): Promise<Buffer> {
