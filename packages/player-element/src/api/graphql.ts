@@ -5,6 +5,7 @@
  * headers (CAPABILITY_HEADERS), never in the GET's URL, which every access log and proxy keeps.
  */
 import { CAPABILITY_HEADERS } from '@roomwalk/shared/player-documents';
+import type { DocumentResult, DocumentVariables, SchemaCheck } from './graphql-types.js';
 
 export class GraphQLRequestError extends Error {
   readonly code: string | undefined;
@@ -18,23 +19,43 @@ export class GraphQLRequestError extends Error {
   }
 }
 
-interface GraphQLResponse<T> {
-  data?: T | null;
+interface GraphQLResponse {
+  data?: unknown;
   errors?: { message: string; extensions?: { code?: string; [k: string]: unknown } }[];
 }
 
-export async function graphqlRequest<T>(
+interface RequestOptions {
+  token?: string | undefined;
+  signal?: AbortSignal | undefined;
+  get?: boolean;
+  /** Sent as request headers: the grant and passes (`access`) and the audience link's token (`link`). */
+  capabilities?: { access?: string | undefined; link?: string | undefined };
+}
+
+/** A document written as a string literal: its variables and its answer typed from the schema (graphql-types.ts). */
+export function graphqlRequest<const Text extends string>(
+  api: string,
+  query: Text & SchemaCheck<Text>,
+  variables: DocumentVariables<Text>,
+  options?: RequestOptions,
+): Promise<DocumentResult<Text>>;
+/**
+ * A document typed by its caller (`graphqlRequest<Answer>(…)`): a text built at run time (the tour's forms with a
+ * grant or a link, `PLAYER_TOUR_ACCESS_QUERY`), or a caller not moved to the derived types yet. A literal without a
+ * type argument is refused here, so a document the schema fails never falls through to this form.
+ */
+export function graphqlRequest<T, Text extends string = string>(
+  api: string,
+  query: Text & (string extends Text ? unknown : never),
+  variables: Record<string, unknown>,
+  options?: RequestOptions,
+): Promise<T>;
+export async function graphqlRequest(
   api: string,
   query: string,
   variables: Record<string, unknown>,
-  options: {
-    token?: string | undefined;
-    signal?: AbortSignal | undefined;
-    get?: boolean;
-    /** Sent as request headers: the grant and passes (`access`) and the audience link's token (`link`). */
-    capabilities?: { access?: string | undefined; link?: string | undefined };
-  } = {},
-): Promise<T> {
+  options: RequestOptions = {},
+): Promise<unknown> {
   const get = options.get === true && !options.token;
   // A GET carries no content-type, so a cross-origin one needs no preflight.
   const headers: Record<string, string> = get
@@ -57,9 +78,9 @@ export async function graphqlRequest<T>(
     if ((e as Error).name === 'AbortError') throw e;
     throw new GraphQLRequestError((e as Error).message || 'Network error', 'NETWORK');
   }
-  let body: GraphQLResponse<T>;
+  let body: GraphQLResponse;
   try {
-    body = (await res.json()) as GraphQLResponse<T>;
+    body = (await res.json()) as GraphQLResponse;
   } catch {
     throw new GraphQLRequestError(`HTTP ${res.status}`, 'HTTP');
   }

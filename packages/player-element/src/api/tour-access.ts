@@ -6,7 +6,11 @@
 import { PLAYER_TOUR_ACCESS_QUERY, PLAYER_TOUR_LINK_QUERY, PLAYER_TOUR_QUERY } from '@roomwalk/shared/player-documents';
 import { dropGrant, grantFor } from './access-grant.js';
 import { graphqlRequest, GraphQLRequestError } from './graphql.js';
+import type { DocumentResult } from './graphql-types.js';
 import type { PlayerTour } from './types.js';
+
+/** The answer of the tour's forms with a grant or a link: texts built at run time, with the tour document's fields. */
+type TourAnswer = DocumentResult<typeof PLAYER_TOUR_QUERY>;
 
 /** Whom to contact when an audience link no longer opens: the tour's agent. */
 interface GateContact {
@@ -78,25 +82,20 @@ export async function fetchPlayerTour(
     // keep), answered by the server without GraphQL and kept by no cache.
     const capabilities = { access: grant, link: link || undefined };
     const data = link
-      ? await graphqlRequest<{ tour: PlayerTour | null }>(
+      ? await graphqlRequest<TourAnswer>(
           api,
           PLAYER_TOUR_LINK_QUERY,
           { tourID: tourId },
           { token, signal, get: true, capabilities },
         )
       : grant
-        ? await graphqlRequest<{ tour: PlayerTour | null }>(
+        ? await graphqlRequest<TourAnswer>(
             api,
             PLAYER_TOUR_ACCESS_QUERY,
             { tourID: tourId },
             { token, signal, get: true, capabilities },
           )
-        : await graphqlRequest<{ tour: PlayerTour | null }>(
-            api,
-            PLAYER_TOUR_QUERY,
-            { tourID: tourId },
-            { token, signal, get: true },
-          );
+        : await graphqlRequest(api, PLAYER_TOUR_QUERY, { tourID: tourId }, { token, signal, get: true });
     return data.tour;
   } catch (e) {
     // A session that no longer stands (expired, signed out elsewhere, its account deleted) does not stop a visitor: the

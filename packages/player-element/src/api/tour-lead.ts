@@ -6,6 +6,7 @@
  */
 import { grantFor } from './access-grant.js';
 import { graphqlRequest } from './graphql.js';
+import type { DocumentResult } from './graphql-types.js';
 import { flushVisit } from './visit-flush.js';
 
 /** The server's stub-parity test (packages/server/test/player-stub-parity.test.ts) sends this text to both. */
@@ -36,26 +37,6 @@ type LeadPurpose =
       link: string;
     };
 
-interface TourLeadCreated {
-  tourLead: {
-    id: string;
-    name: string;
-    surname: string | null;
-    email: string;
-    contactNumber: string | null;
-    leadType: string;
-    tourId: string;
-  };
-  viewingSessionRequest: {
-    signalingToken: string;
-    rtcToken: string | null;
-    appId: string | null;
-    viewingSessionUserId: string;
-    expireTime: string;
-  } | null;
-  gate: { state: 'OPEN' | 'WAITING'; access: string | null; waitToken: string | null } | null;
-}
-
 /** Sends the lead; throws what graphqlRequest throws (GraphQLRequestError, with the fields' problems in extensions). */
 export async function createTourLead(
   host: EventTarget,
@@ -63,9 +44,9 @@ export async function createTourLead(
   tourId: string,
   details: LeadDetails,
   purpose: LeadPurpose,
-): Promise<TourLeadCreated> {
+): Promise<DocumentResult<typeof TOUR_LEAD_CREATE>['tourLeadCreate']> {
   const visit = await flushVisit(host);
-  const data = await graphqlRequest<{ tourLeadCreate: TourLeadCreated }>(api, TOUR_LEAD_CREATE, {
+  const data = await graphqlRequest(api, TOUR_LEAD_CREATE, {
     input: {
       name: details.name,
       surname: details.surname || null,

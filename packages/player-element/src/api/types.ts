@@ -1,70 +1,25 @@
-/** Shapes of the public tour query (see docs/embedding in the package README). */
-export interface Marker {
-  id: string;
-  name: string;
-  description?: string | null;
-  tourId?: string;
-  scrollPosition?: number | null;
-  frameIndex: number;
-  isFastTravel?: boolean;
-}
+/**
+ * Shapes of the public tour query (see docs/embedding in the package README), derived from the schema at type-check
+ * time (graphql-types.ts): the answer to the document the player sends, never a copy of it.
+ */
+import type { PLAYER_TOUR_QUERY } from '@roomwalk/shared/player-documents';
+import type { DocumentResult } from './graphql-types.js';
+import type { AI_MARKERS_SUBSCRIPTION } from './queries.js';
 
-export interface Clip {
-  id: string;
-  index: number;
-  frameCount?: number | null;
-  duration?: number | null;
-  highURI: string;
-  lowURI: string;
-}
+/**
+ * A tour as the player gets it. Its `tourAccentColor` is the company's accent colour (#rrggbb) when its plan has
+ * Custom Company Branding; its `leadGate` (null: none) the form before a room or after some seconds
+ * (controllers/lead-gate-controller.ts): `roomName` the room the form comes before (its clips are not given until
+ * the visitor is through), `seconds` of watching after which it comes, `approval` (the visitor waits for the agent
+ * after the form), `open` (this visitor is through).
+ */
+export type PlayerTour = NonNullable<DocumentResult<typeof PLAYER_TOUR_QUERY>['tour']>;
+export type Clip = PlayerTour['clips'][number];
+type TourMarker = PlayerTour['markers'][number];
+/**
+ * A room marker: as the tour answers it, or as an AI marker's event gives it while the markers are made (only its id,
+ * name, frame and fast travel; AIMarkerEvent).
+ */
+export type Marker = Pick<TourMarker, 'id' | 'name' | 'frameIndex'> & Partial<TourMarker>;
 
-/** What the player is told of a tour's lead gate (Tour.leadGate). */
-interface LeadGateInfo {
-  /** The room the form comes before (its clips are not given until the visitor is through). */
-  roomName: string | null;
-  /** Seconds of watching after which the form comes. */
-  seconds: number | null;
-  /** The visitor waits for the agent's approval after the form. */
-  approval: boolean;
-  /** This visitor is through the gate. */
-  open: boolean;
-}
-
-export interface PlayerTour {
-  id: string;
-  title: string;
-  description?: string | null;
-  thumbnailURL?: string | null;
-  tourIntroLogoURL?: string | null;
-  /** The company's accent colour (#rrggbb) when its plan has Custom Company Branding. */
-  tourAccentColor?: string | null;
-  listingLink?: string | null;
-  views?: number | null;
-  status?: { status: string } | null;
-  videoInfo?: {
-    width: number;
-    height: number;
-    fullSize?: number | null;
-    mediumSize?: number | null;
-    smallSize?: number | null;
-  } | null;
-  clips: Clip[];
-  markers: Marker[];
-  /**
-   * The tour's lead gate (null: none): the form before a room or after some seconds
-   * (controllers/lead-gate-controller.ts).
-   */
-  leadGate?: LeadGateInfo | null;
-  agentProfile?: {
-    fullname?: string | null;
-    contactNumber?: string | null;
-    email?: string | null;
-    profileImageURL?: string | null;
-  } | null;
-}
-
-export interface AIMarkerEvent {
-  action: 'ADD' | 'REMOVE';
-  marker: { id: string; isFastTravel?: boolean; frameIndex: number; name: string } | null;
-  progressPercentage: number;
-}
+export type AIMarkerEvent = DocumentResult<typeof AI_MARKERS_SUBSCRIPTION>['tourGenerateAIMarkersUpdated'];

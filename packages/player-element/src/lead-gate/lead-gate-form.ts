@@ -114,7 +114,7 @@ export function renderLeadGate(v: LeadGateView, o: LeadGateRenderOptions): Templ
 }
 
 export type GateResult =
-  | { ok: true; leadId: string; state: 'OPEN' | 'WAITING'; access: string | null; waitToken: string | null }
+  | { ok: true; leadId: string /** OPEN or WAITING. */; state: string; access: string | null; waitToken: string | null }
   | { ok: false; error: string; fields: Record<string, string> };
 
 /** Sends the form as a lead left at the gate; the fields' problems in the visitor's words. */

@@ -171,7 +171,7 @@ export class TourLivePanel extends LitElement {
   private async startHost(): Promise<void> {
     this.phase = 'preparing';
     try {
-      const data = await graphqlRequest<{ tour: { viewingSessionRequest: ViewingSessionRequestLike | null } | null }>(
+      const data = await graphqlRequest(
         this.api,
         HOST_SESSION_QUERY,
         { tourID: this.tourId, session: this.session || null },
