@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CLIP_FORMAT,
   clipFormatTarget,
+  incompleteSource,
   littleToGain,
   mezzanineSize,
   mezzanineTarget,
@@ -39,6 +40,12 @@ describe('which sources the device converts', () => {
     const mezzanine = mezzanineTarget(3840, 2160).bitrate;
     expect(littleToGain(phone4k, mezzanine)).toBeNull();
     expect(littleToGain({ ...phone4k, bytes: 50_000_000 }, mezzanine)).toMatch(/already light \(6\.7 Mbit\/s\)/);
+  });
+
+  it('leaves a file cut short to the server: its index declares more video than the file holds', () => {
+    expect(incompleteSource(11, 4.4)).toBe('incomplete: the index declares 11.0 s of video, the file holds 4.4 s');
+    expect(incompleteSource(11, 10.6)).toBeNull();
+    expect(incompleteSource(11.03, 11.03)).toBeNull();
   });
 
   it('keeps an 8-bit HEVC SDR clip for the device (its decoder decides)', () => {

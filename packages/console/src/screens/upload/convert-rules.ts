@@ -126,6 +126,21 @@ export function sourceRefusal(f: SourceFacts): string | null {
 
 const s = (n: number) => `${n.toFixed(1)} s`;
 
+/** A source whose video ends this much sooner than its index declares is cut short (edit lists round less). */
+const INCOMPLETE_SECONDS = 0.5;
+
+/**
+ * Why a source is not whole, or null: its index declares `declaredSeconds` of video but the file holds the samples
+ * only up to `readableSeconds` (a copy cut short). Converting it would make a shorter, whole-looking file, and the
+ * server would judge that one (a short video, or a short tour); the original goes instead, and the server's probe
+ * gives the owner the precise reason (incomplete file).
+ */
+export function incompleteSource(declaredSeconds: number, readableSeconds: number): string | null {
+  return declaredSeconds - readableSeconds > INCOMPLETE_SECONDS
+    ? `incomplete: the index declares ${s(declaredSeconds)} of video, the file holds ${s(readableSeconds)}`
+    : null;
+}
+
 /**
  * Why converting this source gains too little (asked once the device has shown it can convert it), or null;
  * `targetBitrate`: the bitrate of what the device would make (its EncodingTarget's).

@@ -1,6 +1,6 @@
 /**
  * The conversion worker (docs/upload-conversion.md), reached through comlink: reads the picked file (mediabunny:
- * MP4/MOV/WebM demuxers), checks the source and the device's decoder and encoder (`isConfigSupported`), then decodes,
+ * MP4/MOV/WebM demuxers), checks the source (whole: readable-end.ts) and the device's decoder and encoder (`isConfigSupported`), then decodes,
  * turns the picture upright (the container's matrix is applied to the pixels, so the mezzanine carries no rotation),
  * scales and resamples to the tour's clip format (CLIP_FORMAT: 720p at 15 fps, a keyframe every 12 frames, which the
  * server copies instead of encoding) where the device's encoder can, else to the MEZZANINE, and encodes H.264 High with
@@ -22,12 +22,14 @@ import {
 import {
   clipFormatTarget,
   type EncodingTarget,
+  incompleteSource,
   littleToGain,
   mezzanineTarget,
   sourceRefusal,
 } from './convert-rules.js';
 import type { ConversionStart, ConvertWorkerApi, OnPart } from './convert-types.js';
 import { preferHardwareDecoding } from './prefer-hardware-decoding.js';
+import { readableVideoEnd } from './readable-end.js';
 
 type Acceleration = 'hardware' | 'software';
 
@@ -111,6 +113,9 @@ const api: ConvertWorkerApi = {
     };
     const refusal = sourceRefusal(facts);
     if (refusal) return { ok: false, reason: refusal };
+    // A file cut short goes as it is: converted, its readable part would look like a whole, shorter video.
+    const incomplete = incompleteSource(await track.computeDuration(), await readableVideoEnd(track));
+    if (incomplete) return { ok: false, reason: incomplete };
     const decoder = decoderConfig ? await decoderKind(decoderConfig) : null;
     if (!decoder) return { ok: false, reason: `no decoder for ${codec} on this device` };
     // The clip format where the device's encoder makes it, else the mezzanine.
