@@ -94,7 +94,7 @@ const VISITOR_FILES = [
   'src/tour-player/host-and-memory.test.ts',
   // Every frame format and the <video> fallback: what each engine's own decoder, copies and <video> do differently.
   'src/workers/frame-formats.test.ts',
-  'src/decode/video-fallback.test.ts',
+  'src/frames/video-fallback.test.ts',
 ];
 // `--files` (one file while working on it) runs that file in Chromium, or in each engine TEST_ENGINES names.
 const cliFiles = process.argv.some((a) => a === '--files' || a.startsWith('--files='));

@@ -273,7 +273,7 @@ checkInputs(
 );
 await build({
   ...common,
-  entryPoints: [join(root, 'src/decode/video-fallback.ts')],
+  entryPoints: [join(root, 'src/frames/video-fallback.ts')],
   format: 'esm',
   outfile: join(dist, 'tour-player-fallback.js'),
 });
@@ -410,7 +410,7 @@ const report = {
 };
 // Budgets (tours §8): main thread and main + worker, gzip. The build fails above them. Each raise and what it paid for
 // is in docs/results.md, "Player bundle sizes": a feature the design names moves the budget; nothing is trimmed to fit.
-const BUDGET = { mainThreadGzipBytes: 35.75 * 1024, allGzipBytes: 86.5 * 1024 };
+const BUDGET = { mainThreadGzipBytes: 35.75 * 1024, allGzipBytes: 86.75 * 1024 };
 for (const [k, max] of Object.entries(BUDGET))
   if (report[k] > max) throw new Error(`${k} ${report[k]} B is over its budget of ${max} B`);
 writeFileSync(join(dist, 'sizes.json'), JSON.stringify(report, null, 2));

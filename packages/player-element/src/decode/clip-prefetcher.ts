@@ -76,11 +76,6 @@ export class ClipPrefetcher {
     this.loadedFrames = 0;
   }
 
-  /** Frames of the tour whose low clips are downloaded, from the start (the buffer bar). */
-  get loaded(): number {
-    return this.loadedFrames;
-  }
-
   /** Whether a high decode of the clip is worth planning now (decode-planner.ts highPlannable). */
   highPlannable(clip: number): boolean {
     return highPlannable(this.highReady.has(clip), this.highFetchMs, this.lowFetchMs);

@@ -1,7 +1,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { PLAYER } from '@roomwalk/shared/constants';
 import { CACHE_BUDGET } from '../constants.js';
-import { cacheBudget, type Drawable, thumbnailSize } from './decode-planner.js';
+import { cacheBudget, thumbnailSize } from './decode-planner.js';
 import { clipFrameCounts, clipStarts, totalFrames } from '../frame-math.js';
 import { batchSize, canDecodeHighRes, readDevice, workerCount, type DeviceProfile } from '../device.js';
 import type { Clip } from '../api/types.js';
@@ -15,7 +15,7 @@ import type { DecodeEvents } from './decode-events.js';
 /** The tours' codec (H.264 High, media/encoding.ts on the server): what prewarm asks the decoder about. */
 const TOUR_CODEC = 'avc1.64001f';
 
-export type { Drawable, DecodeEvents };
+export type { DecodeEvents };
 
 /**
  * Owns the tour's decoding: its workers, the frames kept (frames/decoded-frames.ts, the decoder's FrameSource), and
@@ -75,12 +75,6 @@ export class DecodeController implements ReactiveController {
     this.dispose();
   }
 
-  get total(): number {
-    return this.frames.total;
-  }
-  get loaded(): number {
-    return this.prefetcher.loaded;
-  }
   get workers(): number {
     return this.bridges.length;
   }

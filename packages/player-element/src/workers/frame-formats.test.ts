@@ -115,7 +115,7 @@ const builds = (format: string) => !(CANNOT_BUILD[ENGINE] ?? []).includes(format
  * Formats an engine builds but copies no byte of: WebKitGTK 2.50 throws "Unable to copy data" from every copyTo of an
  * RGBX or BGRX frame (with or without rect, layout or format), and drawing the frame instead is what crashed its web
  * process (test/README.md). There the copy fails with its reason, the decoder fails, and the tour plays through <video>
- * at the exact frame (decode/video-fallback.test.ts).
+ * at the exact frame (frames/video-fallback.test.ts).
  */
 const CANNOT_COPY: Record<string, string[]> = { webkit: ['RGBX', 'BGRX'] };
 const copies = (format: string) => !(CANNOT_COPY[ENGINE] ?? []).includes(format);

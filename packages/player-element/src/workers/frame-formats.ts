@@ -24,22 +24,12 @@ export interface FramePixels {
 }
 export type StoredFormat = 'I420';
 
-/** Planar YUV formats: chroma subsampling (horizontal, vertical), an alpha plane, bits per sample. */
+/** Planar YUV formats: chroma subsampling (horizontal, vertical) and bits per sample (an alpha plane is dropped). */
 interface Planar {
   sx: number;
   sy: number;
   bits: number;
 }
-
-const PLANAR = /^I4(20|22|44)A?(?:P(10|12))?$/;
-
-function planarOf(format: string): Planar | undefined {
-  const m = PLANAR.exec(format);
-  if (!m) return undefined;
-  return { sx: m[1] === '44' ? 1 : 2, sy: m[1] === '20' ? 2 : 1, bits: m[2] ? Number(m[2]) : 8 };
-}
-
-const RGB_FORMATS = new Set(['RGBA', 'RGBX', 'BGRA', 'BGRX']);
 
 /** Bytes of a frame kept as packed I420 at this size. */
 const storedBytes = (width: number, height: number): number =>
@@ -56,51 +46,108 @@ function i420Layout(width: number, height: number): PlaneLayout[] {
   ];
 }
 
+/** The visible picture of a frame: where it is in the coded one and its size. */
+type Box = { x: number; y: number; width: number; height: number };
+
+/**
+ * How one pixel format's frame becomes packed I420: copied straight (I420), as planar YUV of a subsampling and depth
+ * (repacked), as NV12 (its interleaved chroma split), or as 4 bytes a pixel (`bgr`: blue first; converted in script).
+ */
+type FormatRow = { copy: 'i420' } | ({ copy: 'planar' } & Planar) | { copy: 'nv12' } | { copy: 'rgb'; bgr: boolean };
+
+/**
+ * Every pixel format the player copies out, and how: a format a decoder starts handing out is a row here (and a row of
+ * FORMATS in frame-formats.test.ts, which builds a frame of it from known pixels and checks its colours on the
+ * canvas). A frame of a format without a row, or without a format (a GPU frame), goes to the browser's own conversion
+ * (unformatted). Plain data, so a bundle that never copies a frame (the paint worker) leaves it out.
+ */
+const PIXEL_FORMATS: Readonly<Record<string, FormatRow>> = {
+  I420: { copy: 'i420' },
+  I420A: { copy: 'planar', sx: 2, sy: 2, bits: 8 },
+  I420P10: { copy: 'planar', sx: 2, sy: 2, bits: 10 },
+  I420P12: { copy: 'planar', sx: 2, sy: 2, bits: 12 },
+  I420AP10: { copy: 'planar', sx: 2, sy: 2, bits: 10 },
+  I420AP12: { copy: 'planar', sx: 2, sy: 2, bits: 12 },
+  I422: { copy: 'planar', sx: 2, sy: 1, bits: 8 },
+  I422A: { copy: 'planar', sx: 2, sy: 1, bits: 8 },
+  I422P10: { copy: 'planar', sx: 2, sy: 1, bits: 10 },
+  I422P12: { copy: 'planar', sx: 2, sy: 1, bits: 12 },
+  I422AP10: { copy: 'planar', sx: 2, sy: 1, bits: 10 },
+  I422AP12: { copy: 'planar', sx: 2, sy: 1, bits: 12 },
+  I444: { copy: 'planar', sx: 1, sy: 1, bits: 8 },
+  I444A: { copy: 'planar', sx: 1, sy: 1, bits: 8 },
+  I444P10: { copy: 'planar', sx: 1, sy: 1, bits: 10 },
+  I444P12: { copy: 'planar', sx: 1, sy: 1, bits: 12 },
+  I444AP10: { copy: 'planar', sx: 1, sy: 1, bits: 10 },
+  I444AP12: { copy: 'planar', sx: 1, sy: 1, bits: 12 },
+  NV12: { copy: 'nv12' },
+  RGBA: { copy: 'rgb', bgr: false },
+  RGBX: { copy: 'rgb', bgr: false },
+  BGRA: { copy: 'rgb', bgr: true },
+  BGRX: { copy: 'rgb', bgr: true },
+};
+
 /** Copies `frame`'s visible picture into the player's layout (the frame stays open: the caller closes it). */
 export async function copyFrame(frame: VideoFrame): Promise<FramePixels> {
   const rect = frame.visibleRect ?? { x: 0, y: 0, width: frame.codedWidth, height: frame.codedHeight };
-  const width = rect.width;
-  const height = rect.height;
-  const box = { x: rect.x, y: rect.y, width, height };
+  const box = { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
   const format = frame.format;
-  const colorSpace = frame.colorSpace?.toJSON?.();
-  if (format === 'I420') {
-    // The common case (software decoders): straight into the packed planes.
-    const data = new ArrayBuffer(storedBytes(width, height));
-    await frame.copyTo(data, { rect: box, layout: i420Layout(width, height) });
-    return { format: 'I420', width, height, data, ...(colorSpace ? { colorSpace } : {}) };
-  }
-  const planar = format ? planarOf(format) : undefined;
-  if (planar || format === 'NV12') {
-    const src = new ArrayBuffer(frame.allocationSize({ rect: box }));
-    const layout = await frame.copyTo(src, { rect: box });
-    const data = planar ? planarToI420(src, layout, planar, width, height) : nv12ToI420(src, layout, width, height);
-    return { format: 'I420', width, height, data, ...(colorSpace ? { colorSpace } : {}) };
-  }
-  let rgb: ArrayBuffer;
-  let bgr = false;
-  if (format && RGB_FORMATS.has(format)) {
-    // A buffer per frame: copies of several frames are in flight at once (copy-out.ts).
-    rgb = new ArrayBuffer(width * height * 4);
-    try {
-      await frame.copyTo(rgb, { rect: box, layout: [{ offset: 0, stride: width * 4 }] });
-    } catch (e) {
-      // WebKitGTK 2.50 copies no RGBX / BGRX frame out (every copyTo throws "Unable to copy data"), and drawing one
-      // would go through its shared converter (below): the decoder fails and the tour plays through <video>.
-      throw new Error(`cannot copy ${format} frames out in this browser (${(e as Error).message})`);
+  const row = format && Object.hasOwn(PIXEL_FORMATS, format) ? PIXEL_FORMATS[format]! : undefined;
+  if (!row) return unformatted(frame, box);
+  const { width, height } = box;
+  switch (row.copy) {
+    case 'i420': {
+      // The common case (software decoders): straight into the packed planes.
+      const data = new ArrayBuffer(storedBytes(width, height));
+      await frame.copyTo(data, { rect: box, layout: i420Layout(width, height) });
+      return yuvPixels(frame, box, data);
     }
-    bgr = format.startsWith('B');
-  } else {
-    // No format (a GPU frame) or one this code does not know: the browser converts it, or copies it as I420, or draws
-    // it; never drawn where the browser does not convert (WebKit).
-    const direct = await unformattedToI420(frame, box);
-    if (direct) return direct;
-    if (!copyConverts()) throw new Error(`cannot copy frames of format ${format ?? 'none'} out in this browser`);
-    rgb = await convertedToRGBA(frame, box).catch(() => drawnToRGBA(frame, width, height));
+    case 'planar':
+    case 'nv12': {
+      const src = new ArrayBuffer(frame.allocationSize({ rect: box }));
+      const layout = await frame.copyTo(src, { rect: box });
+      const data =
+        row.copy === 'planar' ? planarToI420(src, layout, row, width, height) : nv12ToI420(src, layout, width, height);
+      return yuvPixels(frame, box, data);
+    }
+    case 'rgb': {
+      // A buffer per frame: copies of several frames are in flight at once (copy-out.ts).
+      const rgba = new ArrayBuffer(width * height * 4);
+      try {
+        await frame.copyTo(rgba, { rect: box, layout: [{ offset: 0, stride: width * 4 }] });
+      } catch (e) {
+        // WebKitGTK 2.50 copies no RGBX / BGRX frame out (every copyTo throws "Unable to copy data"), and drawing one
+        // would go through its shared converter (unformatted): the decoder fails and the tour plays through <video>.
+        throw new Error(`cannot copy ${format} frames out in this browser (${(e as Error).message})`);
+      }
+      return rgbPixels(rgba, box, row.bgr);
+    }
   }
-  const data = new Uint8Array(storedBytes(width, height));
-  rgbToI420(rgb, width, height, bgr, data);
-  return { format: 'I420', width, height, data: data.buffer, colorSpace: { ...I420_FROM_RGB } };
+}
+
+/** Packed I420 of a YUV frame, in the frame's own colour space. */
+function yuvPixels(frame: VideoFrame, box: Box, data: ArrayBuffer): FramePixels {
+  const colorSpace = frame.colorSpace?.toJSON?.();
+  return { format: 'I420', width: box.width, height: box.height, data, ...(colorSpace ? { colorSpace } : {}) };
+}
+
+/** Packed I420 of RGBA (or BGRA) pixels, in the colour space rgb-to-i420.ts converts to. */
+function rgbPixels(rgba: ArrayBuffer, box: Box, bgr: boolean): FramePixels {
+  const data = new Uint8Array(storedBytes(box.width, box.height));
+  rgbToI420(rgba, box.width, box.height, bgr, data);
+  return { format: 'I420', width: box.width, height: box.height, data: data.buffer, colorSpace: { ...I420_FROM_RGB } };
+}
+
+/**
+ * No format (a GPU frame) or one without a row: the browser converts it, or copies it as I420, or draws it; never
+ * drawn where the browser does not convert (WebKit).
+ */
+async function unformatted(frame: VideoFrame, box: Box): Promise<FramePixels> {
+  const direct = await unformattedToI420(frame, box);
+  if (direct) return direct;
+  if (!copyConverts()) throw new Error(`cannot copy frames of format ${frame.format ?? 'none'} out in this browser`);
+  const rgba = await convertedToRGBA(frame, box).catch(() => drawnToRGBA(frame, box.width, box.height));
+  return rgbPixels(rgba, box, false);
 }
 
 let converts: boolean | undefined;

@@ -36,16 +36,12 @@ export class WorkerBridge {
    * `signal` aborts, the worker stops the decode (the frames copied so far still come) and it resolves then.
    */
   decode(req: DecodeRequest, onBatch: OnBatch, signal?: AbortSignal): Promise<number> {
-    return abortable(this.ended.signal, () =>
-      this.cancellable(req, signal, () => this.api.decode(req, proxy(this.untilEnded(onBatch)))),
-    );
+    return this.run('decode', req, onBatch, signal);
   }
 
   /** Decodes a clip's keyframe alone (a thumbnail placeholder, the first frame); `signal` as for decode. */
   keyframe(req: DecodeRequest, onBatch: OnBatch, signal?: AbortSignal): Promise<number> {
-    return abortable(this.ended.signal, () =>
-      this.cancellable(req, signal, () => this.api.keyframe(req, proxy(this.untilEnded(onBatch)))),
-    );
+    return this.run('keyframe', req, onBatch, signal);
   }
 
   /** Downloads and demuxes a clip without decoding it (decode-worker.ts prefetch). */
@@ -68,22 +64,23 @@ export class WorkerBridge {
     return (frames) => (signal.aborted ? undefined : onBatch(frames));
   }
 
-  /** Runs a call whose request id the worker can cancel, cancelling it when `signal` aborts. */
-  private async cancellable(
+  /**
+   * Runs a decode whose request id the worker can cancel, cancelling it when `signal` aborts (one cancelled before it
+   * starts decodes nothing); rejects with an AbortError once the bridge is disposed.
+   */
+  private run(
+    method: 'decode' | 'keyframe',
     req: DecodeRequest,
-    signal: AbortSignal | undefined,
-    call: () => Promise<number>,
+    onBatch: OnBatch,
+    signal?: AbortSignal,
   ): Promise<number> {
-    const id = req.id;
-    if (!signal || id === undefined) return call();
-    if (signal.aborted) return 0;
-    const cancel = () => void this.api.cancel(id).catch(() => undefined);
-    signal.addEventListener('abort', cancel, { once: true });
-    try {
-      return await call();
-    } finally {
-      signal.removeEventListener('abort', cancel);
-    }
+    const { id } = req;
+    const cancellable = signal !== undefined && id !== undefined;
+    if (cancellable && signal.aborted && !this.ended.signal.aborted) return Promise.resolve(0);
+    const cancel = () => void this.api.cancel(id!).catch(() => undefined);
+    if (cancellable) signal.addEventListener('abort', cancel, { once: true });
+    const call = abortable(this.ended.signal, () => this.api[method](req, proxy(this.untilEnded(onBatch))));
+    return cancellable ? call.finally(() => signal.removeEventListener('abort', cancel)) : call;
   }
 
   dispose(): void {

@@ -1,7 +1,7 @@
 import { clipFrameCounts, clipStarts, locateFrame, totalFrames } from '../frame-math.js';
 import type { Clip } from '../api/types.js';
-import type { Drawable } from './decode-planner.js';
-import type { DecodeFocus, FrameSource } from '../frames/frame-source.js';
+import type { Drawable } from '../decode/decode-planner.js';
+import type { DecodeFocus, FrameSource } from './frame-source.js';
 
 /** The clips' type for a MediaSource (H.264; the profile comes from the clip itself), where there is one. */
 const MSE_TYPE = ['video/mp4; codecs="avc1.64001f"', 'video/mp4; codecs="avc1.42E01E"'].find(
