@@ -3,6 +3,7 @@
  * service.
  */
 import fs from 'node:fs/promises';
+import { expect, vi } from 'vitest';
 import os from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
@@ -60,9 +61,45 @@ export async function processedTour(
   return tour.id;
 }
 
-/** Entries of os.tmpdir() starting with prefix (to prove jobs leave no work folders). */
-export async function tmpEntries(prefix: string): Promise<string[]> {
-  return (await fs.readdir(os.tmpdir())).filter((f) => f.startsWith(prefix)).sort();
+/**
+ * The work folders this process makes with `prefix` from now on (through fs.mkdtemp, as the jobs make theirs), and
+ * which of them are still there. Only this process's: another test file's job beside it (the other Vitest worker)
+ * makes folders of the same name in the same temp folder.
+ */
+function trackTempDirs(prefix: string): { dirs: string[]; left: () => Promise<string[]>; restore: () => void } {
+  const dirs: string[] = [];
+  const mkdtemp = fs.mkdtemp.bind(fs) as (p: string) => Promise<string>;
+  const spy = vi.spyOn(fs, 'mkdtemp').mockImplementation((async (p: string) => {
+    const dir = await mkdtemp(p);
+    if (path.basename(p).startsWith(prefix)) dirs.push(dir);
+    return dir;
+  }) as unknown as typeof fs.mkdtemp);
+  const exists = (d: string) =>
+    fs.stat(d).then(
+      () => true,
+      () => false,
+    );
+  return {
+    dirs,
+    left: async () =>
+      (await Promise.all(dirs.map(async (d) => ((await exists(d)) ? d : null)))).filter((d) => d !== null),
+    restore: () => spy.mockRestore(),
+  };
+}
+
+/**
+ * Runs `job` and checks that every work folder it (or the app's own worker, running the same queued job beside it)
+ * made with `prefix` is gone once their work ends.
+ */
+export async function expectNoWorkDirLeft(prefix: string, job: () => Promise<unknown>): Promise<void> {
+  const temps = trackTempDirs(prefix);
+  try {
+    await job();
+  } finally {
+    temps.restore();
+  }
+  expect(temps.dirs.length, `the job made a ${prefix}* folder`).toBeGreaterThan(0);
+  await expect.poll(temps.left, { timeout: 60_000 }).toEqual([]);
 }
 
 /** A loopback AI image service with the /inpainting contract: answers the image inverted (sharp negate). */

@@ -9,7 +9,7 @@ import { DETECTOR_INPUT, detectObjects, loadDetector } from '../src/services/ai/
 import { analyseRooms, roomFromObjects } from '../src/services/ai/rooms.js';
 import { scoreBoundaries } from './support/ai-videos.js';
 import { aiMarkersJob } from '../src/services/ai/run-ai-markers.js';
-import { processedTour, roomsVideo, tmpEntries } from './ai-fixtures.js';
+import { expectNoWorkDirLeft, processedTour, roomsVideo } from './ai-fixtures.js';
 
 const GEN = 'mutation($id: ID!) { tourGenerateAIMarkers(tourId: $id) { id name frameIndex } }';
 const SUB =
@@ -110,9 +110,8 @@ describe.each(DB_KINDS)('tourGenerateAIMarkers on %s', (kind) => {
       .insertInto('markers')
       .values({ tour_id: tourId, name: 'Garage', frame_index: 200, source: 'AI' })
       .execute();
-    const before = await tmpEntries('roomwalk-ai-markers-');
-    await aiMarkersJob(t.app.services, (await runOf(tourId)).id);
-    expect(await tmpEntries('roomwalk-ai-markers-')).toEqual(before);
+    const run = await runOf(tourId);
+    await expectNoWorkDirLeft('roomwalk-ai-markers-', () => aiMarkersJob(t.app.services, run.id));
 
     const markers = await t.app.services.db
       .selectFrom('markers')

@@ -7,7 +7,7 @@ import { reelJob } from '../src/services/reels/run-reel.js';
 import { topics } from '../src/events/event-bus.js';
 import { PROGRESS_TEXT } from '../src/media/progress-text.js';
 import { probeDuration } from '../src/services/ai/ffmpeg.js';
-import { processedTour, tmpEntries } from './ai-fixtures.js';
+import { expectNoWorkDirLeft, processedTour } from './ai-fixtures.js';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -72,10 +72,10 @@ describe.each(DB_KINDS)('reels on %s', (kind) => {
       );
     });
     await readyP;
-    const before = await tmpEntries('roomwalk-reel-');
-    await reelJob(t.app.services, raw(reelId));
-    await done;
-    expect(await tmpEntries('roomwalk-reel-')).toEqual(before);
+    await expectNoWorkDirLeft('roomwalk-reel-', async () => {
+      await reelJob(t.app.services, raw(reelId));
+      await done;
+    });
     const progress = events.map((e) => e.progress);
     expect([...progress].sort((a, b) => a - b)).toEqual(progress);
     expect(events.at(-1)).toMatchObject({ progress: 100, status: REEL_STATUS.CREATED });

@@ -8,7 +8,7 @@ import { DB_KINDS, startTestApp, type TestApp } from './helpers/test-app.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
 import { generateShotsJob, shotWorkJob } from '../src/services/shots/run-shots.js';
 import { AI_NOT_CONFIGURED_TEXT } from '../src/services/ai/ai-worker.js';
-import { processedTour, startImageService, tmpEntries } from './ai-fixtures.js';
+import { expectNoWorkDirLeft, processedTour, startImageService } from './ai-fixtures.js';
 
 const GEN = 'mutation($id: ID!) { generateTourShots(tourId: $id) { id shots { id } } }';
 const SHOTS =
@@ -46,9 +46,7 @@ describe.each(DB_KINDS)('professional photos on %s', (kind) => {
   it('picks scored full-resolution frames per room, enhances and stages them with the availability rules', async () => {
     const tourId = await processedTour(t.app, owner);
     expect((await t.gql(GEN, { id: `tour_${tourId}` }, owner.token)).errors).toBeUndefined();
-    const before = await tmpEntries('roomwalk-shots-');
-    await generateShotsJob(t.app.services, tourId);
-    expect(await tmpEntries('roomwalk-shots-')).toEqual(before);
+    await expectNoWorkDirLeft('roomwalk-shots-', () => generateShotsJob(t.app.services, tourId));
     const shots = (await t.gql(SHOTS, { id: `tour_${tourId}` }, owner.token)).data.tour.shots;
     expect(shots.length).toBeGreaterThanOrEqual(4);
     for (const s of shots) {
