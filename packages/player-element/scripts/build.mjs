@@ -7,7 +7,7 @@
 // manifest and a size report (gzip).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
@@ -342,6 +342,9 @@ execFileSync(process.execPath, [join(root, '../../node_modules/typescript/bin/ts
   cwd: root,
   stdio: 'inherit',
 });
+// tsc emits nothing for a declaration file of the sources: the schema's introspection (npm run codegen), which the
+// declarations of api/graphql-types.ts import, goes beside them.
+copyFileSync(join(root, 'src/api/graphql-env.d.ts'), join(dist, 'types/api/graphql-env.d.ts'));
 
 // Custom-elements manifest from the JSDoc of the components.
 execFileSync(
