@@ -245,7 +245,10 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
   };
 }
 
-/** Throws the spec's VideoRejectedError when a probed video breaks tours §5 (length, resolution). */
+/**
+ * Throws VideoRejectedError when a probed video is outside what a tour may be made of: 10 s to 10 minutes long, at
+ * least 1280x720 (landscape) or 720x1280 (portrait).
+ */
 export function assertAcceptable(probe: ProbeResult): void {
   const failure = checkVideoMeta({ durationSeconds: probe.durationSeconds, width: probe.width, height: probe.height });
   // A file cut off part-way whose frames still make a long enough video becomes a best-effort tour of them; one whose
