@@ -25,7 +25,7 @@ import { progressReporter } from './progress-reporter.js';
  * first and decides from the probe whether the video goes out in segments.
  */
 export interface ProcessingMedia {
-  /** Probes the source; refuses a video under 10 s, over 10 minutes or below 1280x720 / 720x1280 (VideoRejectedError). */
+  /** Probes the source; refuses one under 10 s, over 10 minutes or below 1280x720 / 720x1280 (VideoRejectedError). */
   probe(input: string, signal: AbortSignal): Promise<ProbeResult>;
   processVideo(opts: ProcessVideoOptions & { probe: ProbeResult; blurFaces: boolean }): Promise<ProcessVideoResult>;
   processVideoSegment(opts: ProcessSegmentOptions & { blurFaces: boolean }): Promise<ProcessSegmentResult>;
