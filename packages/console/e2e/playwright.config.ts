@@ -58,8 +58,8 @@ export default defineConfig({
       DATA_DIR: process.env.E2E_DATA_DIR,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_DISABLED: 'true',
-      // S3's smallest part (the default is 8 MiB): an 11 s test clip's mezzanine (about 7 MB) then has two parts, so
-      // the conversion journey can show a part going up before the conversion ends.
+      // S3's smallest part (the default is 8 MiB): an 11 s test clip's 1080p mezzanine (about 7 MB) then has two parts,
+      // so a part goes up before the conversion ends; the clip format the device now makes (about 1 MB) has one.
       UPLOAD_PART_BYTES: String(5 * 1024 * 1024),
       // E2E_CONSOLE_DIST: a private build, so concurrent runs do not rewrite each other's dist/.
       CONSOLE_DIST: process.env.E2E_CONSOLE_DIST ?? path.join(consoleDir, 'dist'),
