@@ -95,6 +95,8 @@ const VISITOR_FILES = [
   // Every frame format and the <video> fallback: what each engine's own decoder, copies and <video> do differently.
   'src/workers/frame-formats.test.ts',
   'src/frames/video-fallback.test.ts',
+  // Full-range and limited-range clips painted in their known colours by each engine's decoder, paint and <video>.
+  'src/workers/colour-range.test.ts',
 ];
 // `--files` (one file while working on it) runs that file in Chromium, or in each engine TEST_ENGINES names.
 const cliFiles = process.argv.some((a) => a === '--files' || a.startsWith('--files='));

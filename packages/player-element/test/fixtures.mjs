@@ -165,6 +165,7 @@ export function generateTestFixtures() {
   const portrait = generateTour('portrait', { seconds: 6, width: 720, height: 1280 });
   // Closed GOPs with B-frames (decode order differs from presentation order).
   generateTour('bframes', { seconds: 6, bframes: 2 });
+  generateRangeClips();
   const brokenDir = join(FIXTURES_DIR, 'broken');
   mkdirSync(brokenDir, { recursive: true });
   writeFileSync(join(brokenDir, 'garbage.mp4'), Buffer.from('this is not an mp4 file at all'.repeat(10)));
@@ -173,6 +174,100 @@ export function generateTestFixtures() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) generateTestFixtures();
+
+/**
+ * Known colours, one 160 px column each across a 1280x720 picture: black and white (the range's ends), two greys and
+ * three colours (a range read wrong moves the middle values: full-range Y 64 read as limited paints 56, 200 paints 214).
+ */
+export const RANGE_COLOURS = [
+  [0, 0, 0],
+  [255, 255, 255],
+  [64, 64, 64],
+  [200, 200, 200],
+  [200, 40, 40],
+  [40, 180, 60],
+  [50, 60, 200],
+  [128, 128, 128],
+];
+
+/** An RGB colour as BT.709 Y'CbCr samples, full range (0..255) or limited (Y 16..235, chroma 16..240). */
+function bt709([r, g, b], full) {
+  const [R, G, B] = [r / 255, g / 255, b / 255];
+  const y = 0.2126 * R + 0.7152 * G + 0.0722 * B;
+  const pb = (B - y) / 1.8556;
+  const pr = (R - y) / 1.5748;
+  const clamp = (v) => Math.max(0, Math.min(255, Math.round(v)));
+  return full
+    ? [clamp(255 * y), clamp(128 + 255 * pb), clamp(128 + 255 * pr)]
+    : [clamp(16 + 219 * y), clamp(128 + 224 * pb), clamp(128 + 224 * pr)];
+}
+
+/**
+ * Two 1 s clips of RANGE_COLOURS in the tour's clip format (H.264 High, 1280x720, 15 fps, a keyframe every 12 frames,
+ * no B-frames, fragmented MP4), the samples written exactly (geq) rather than converted: `full.mp4` as the console's
+ * on-device conversion in Chromium writes an upload (full range: yuvj420p to ffprobe, color_range pc, BT.709 matrix and primaries, sRGB
+ * transfer), `limited.mp4` as the pipeline writes its clips (yuv420p, tv). `range.json` lists the colours and samples.
+ */
+export function generateRangeClips() {
+  const dir = join(FIXTURES_DIR, 'range');
+  mkdirSync(dir, { recursive: true });
+  for (const full of [true, false]) {
+    const samples = RANGE_COLOURS.map((c) => bt709(c, full));
+    const plane = (k) =>
+      samples.reduceRight(
+        (rest, s, i) => (i === samples.length - 1 ? String(s[k]) : `if(eq(floor(8*X/W),${i}),${s[k]},${rest})`),
+        '',
+      );
+    const made = cachedVideoSync(
+      [
+        '-f',
+        'lavfi',
+        '-i',
+        `color=c=black:s=1280x720:r=${SOURCE_FPS}:d=1`,
+        '-vf',
+        // geq writes yuv420p (given yuvj420p, ffmpeg would scale its samples into limited range first); the samples are
+        // full range by the stream's flag: libx264 writes video_full_range_flag for color_range pc.
+        `format=yuv420p,geq=lum='${plane(0)}':cb='${plane(1)}':cr='${plane(2)}'`,
+        '-c:v',
+        'libx264',
+        '-profile:v',
+        'high',
+        '-pix_fmt',
+        'yuv420p',
+        '-qp',
+        '4',
+        '-g',
+        String(KEYFRAME_INTERVAL),
+        '-keyint_min',
+        String(KEYFRAME_INTERVAL),
+        '-sc_threshold',
+        '0',
+        '-bf',
+        '0',
+        '-color_range',
+        full ? 'pc' : 'tv',
+        '-colorspace',
+        'bt709',
+        '-color_primaries',
+        'bt709',
+        '-color_trc',
+        full ? 'iec61966-2-1' : 'bt709',
+        '-movflags',
+        'frag_keyframe+empty_moov+default_base_moof',
+      ],
+      { name: full ? 'full.mp4' : 'limited.mp4' },
+    );
+    cpSync(made, join(dir, full ? 'full.mp4' : 'limited.mp4'));
+  }
+  writeFileSync(
+    join(dir, 'range.json'),
+    JSON.stringify({
+      colours: RANGE_COLOURS,
+      full: RANGE_COLOURS.map((c) => bt709(c, true)),
+      limited: RANGE_COLOURS.map((c) => bt709(c, false)),
+    }),
+  );
+}
 
 /**
  * Source videos for the real pipeline (packages/server/test/fixtures/player-tours.ts uploads them): 15 fps, the

@@ -5,6 +5,7 @@
  */
 import { createFile, DataStream, Endianness } from 'mp4box';
 import type { Rendition } from './decode-types.js';
+import { avcFullRange } from './full-range.js';
 import { mark } from './timeline.js';
 
 export interface EncodedClip {
@@ -16,6 +17,8 @@ export interface EncodedClip {
   bytes: number;
   /** Decode order differs from presentation order (B-frames): decode the whole clip. */
   reordered: boolean;
+  /** The stream's SPS says full range (full-range.ts: engines that do not honour it). */
+  fullRange: boolean;
 }
 
 /** Encoded clips kept per worker; bounded so a long tour does not grow memory without limit. */
@@ -56,14 +59,16 @@ class ClipDemuxer {
       }
       const stream = new DataStream(undefined, 0, Endianness.BIG_ENDIAN);
       entry.avcC.write(stream);
+      const description = new Uint8Array(stream.buffer as ArrayBuffer, 8);
       this.clip = {
         codec: track.codec,
-        description: new Uint8Array(stream.buffer as ArrayBuffer, 8),
+        description,
         width: track.video?.width ?? 0,
         height: track.video?.height ?? 0,
         samples: [],
         bytes: 0,
         reordered: false,
+        fullRange: avcFullRange(description),
       };
       this.file.setExtractionOptions(track.id, null, { nbSamples: 1 });
       this.file.start();

@@ -22,7 +22,7 @@ export interface CopyOut {
 
 export function createCopyOut(
   req: DecodeRequest,
-  range: { from: number; last: number },
+  range: { from: number; last: number; clip: { fullRange: boolean } },
   onBatch: OnBatch,
   close: (frame: VideoFrame) => void,
   copied: () => void,
@@ -47,7 +47,7 @@ export function createCopyOut(
         return;
       }
       // The frame is closed as soon as its pixels are out; the bitmap a jump waits for is made from those pixels.
-      const made = copyFrame(frame)
+      const made = copyFrame(frame, range.clip.fullRange)
         .finally(() => close(frame))
         .then(async (pixels) => {
           mark('copied');

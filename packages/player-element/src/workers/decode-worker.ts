@@ -309,7 +309,7 @@ const api = {
       if (failure || !out) throw failure instanceof Error ? failure : new Error('no keyframe');
       const frame: VideoFrame = out;
       try {
-        const bitmap = await thumbnailBitmap(frame, width, height);
+        const bitmap = await thumbnailBitmap(frame, width, height, clip.fullRange);
         return transfer(bitmap, [bitmap]);
       } finally {
         closeFrame(frame);

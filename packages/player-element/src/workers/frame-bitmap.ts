@@ -108,7 +108,15 @@ export function frameBitmap(
   return decoded.make(pixels, target.width, target.height).catch(() => undefined);
 }
 
-/** A keyframe thumbnail of `width` x `height` (the jump placeholder), smoothly scaled; the frame stays open. */
-export async function thumbnailBitmap(frame: VideoFrame, width: number, height: number): Promise<ImageBitmap> {
-  return decoded.make(await copyFrame(frame), width, height, true);
+/**
+ * A keyframe thumbnail of `width` x `height` (the jump placeholder), smoothly scaled; the frame stays open.
+ * `fullRange`: the stream's SPS says so (copyFrame).
+ */
+export async function thumbnailBitmap(
+  frame: VideoFrame,
+  width: number,
+  height: number,
+  fullRange = false,
+): Promise<ImageBitmap> {
+  return decoded.make(await copyFrame(frame, fullRange), width, height, true);
 }

@@ -11,6 +11,7 @@
  * conversion costs about twice the byte swap of BGRX to RGBA it replaces (2.0 against 1.0 ms a 720p frame in V8), and
  * the paint worker's conversion back to RGB is the browser's own. Alpha is dropped: a tour is opaque.
  */
+import { expandLimitedRGB } from './full-range.js';
 import { I420_FROM_RGB, rgbToI420 } from './rgb-to-i420.js';
 
 /** What the decode worker keeps of a frame: its pixels, their layout and the colour space YUV is to be read in. */
@@ -87,8 +88,12 @@ const PIXEL_FORMATS: Readonly<Record<string, FormatRow>> = {
   BGRX: { copy: 'rgb', bgr: true },
 };
 
-/** Copies `frame`'s visible picture into the player's layout (the frame stays open: the caller closes it). */
-export async function copyFrame(frame: VideoFrame): Promise<FramePixels> {
+/**
+ * Copies `frame`'s visible picture into the player's layout (the frame stays open: the caller closes it).
+ * `fullRange`: the stream's SPS says full range (full-range.ts), whatever the frame reports: YUV is then read as full
+ * range, and RGB the engine converted as limited range (Firefox ESR) is read back as full.
+ */
+export async function copyFrame(frame: VideoFrame, fullRange = false): Promise<FramePixels> {
   const rect = frame.visibleRect ?? { x: 0, y: 0, width: frame.codedWidth, height: frame.codedHeight };
   const box = { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
   const format = frame.format;
@@ -100,7 +105,7 @@ export async function copyFrame(frame: VideoFrame): Promise<FramePixels> {
       // The common case (software decoders): straight into the packed planes.
       const data = new ArrayBuffer(storedBytes(width, height));
       await frame.copyTo(data, { rect: box, layout: i420Layout(width, height) });
-      return yuvPixels(frame, box, data);
+      return yuvPixels(frame, box, data, fullRange);
     }
     case 'planar':
     case 'nv12': {
@@ -108,7 +113,7 @@ export async function copyFrame(frame: VideoFrame): Promise<FramePixels> {
       const layout = await frame.copyTo(src, { rect: box });
       const data =
         row.copy === 'planar' ? planarToI420(src, layout, row, width, height) : nv12ToI420(src, layout, width, height);
-      return yuvPixels(frame, box, data);
+      return yuvPixels(frame, box, data, fullRange);
     }
     case 'rgb': {
       // A buffer per frame: copies of several frames are in flight at once (copy-out.ts).
@@ -120,14 +125,16 @@ export async function copyFrame(frame: VideoFrame): Promise<FramePixels> {
         // would go through its shared converter (unformatted): the decoder fails and the tour plays through <video>.
         throw new Error(`cannot copy ${format} frames out in this browser (${(e as Error).message})`);
       }
+      if (fullRange && frame.colorSpace?.fullRange !== true) expandLimitedRGB(rgba, row.bgr, frame.colorSpace?.matrix);
       return rgbPixels(rgba, box, row.bgr);
     }
   }
 }
 
-/** Packed I420 of a YUV frame, in the frame's own colour space. */
-function yuvPixels(frame: VideoFrame, box: Box, data: ArrayBuffer): FramePixels {
-  const colorSpace = frame.colorSpace?.toJSON?.();
+/** Packed I420 of a YUV frame, in the frame's own colour space (full range when the stream says so). */
+function yuvPixels(frame: VideoFrame, box: Box, data: ArrayBuffer, fullRange: boolean): FramePixels {
+  const own = frame.colorSpace?.toJSON?.();
+  const colorSpace = fullRange && own?.fullRange !== true ? { ...own, fullRange: true } : own;
   return { format: 'I420', width: box.width, height: box.height, data, ...(colorSpace ? { colorSpace } : {}) };
 }
 

@@ -26,9 +26,14 @@ const WEIGHTS: Record<string, [number, number]> = {
   'bt2020-ncl': [0.2627, 0.0593],
 };
 
+/** A matrix's luma weights (Kr, Kb); BT.709's for an unknown or missing matrix. */
+export function lumaWeights(matrix: string | null | undefined): [number, number] {
+  return WEIGHTS[matrix ?? ''] ?? WEIGHTS.bt709!;
+}
+
 /** Fixed-point (16.16) coefficients of the conversion for a colour space. */
 function coefficients(cs: YuvColourSpace | undefined) {
-  const [kr, kb] = WEIGHTS[cs?.matrix ?? ''] ?? WEIGHTS.bt709!;
+  const [kr, kb] = lumaWeights(cs?.matrix);
   const kg = 1 - kr - kb;
   const full = cs?.fullRange === true;
   const ys = full ? 1 : 255 / 219;
