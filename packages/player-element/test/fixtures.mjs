@@ -179,7 +179,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) generateTestFixtures();
  * Known colours, one 160 px column each across a 1280x720 picture: black and white (the range's ends), two greys and
  * three colours (a range read wrong moves the middle values: full-range Y 64 read as limited paints 56, 200 paints 214).
  */
-export const RANGE_COLOURS = [
+const RANGE_COLOURS = [
   [0, 0, 0],
   [255, 255, 255],
   [64, 64, 64],
