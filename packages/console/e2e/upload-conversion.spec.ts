@@ -98,7 +98,7 @@ test('a 4K60 H.264 portrait clip on a slow uplink is converted in the browser an
   // Watched from the start: the original may be sent (and its last line gone, 8 s later) before the tour is processed.
   const whileSending = (async () => {
     await expect(notice).toBeVisible({ timeout: 480_000 });
-    await expect(notice).toContainText('its photos are made from the smaller 1080p copy');
+    await expect(notice).toContainText('its photos are made from the smaller copy made on your device');
     await expect(notice.getByRole('progressbar', { name: 'Sending the original video' })).toBeVisible();
     const questioned = await leavingIsQuestioned(a.page);
     await expect(a.page.getByTestId('original-follows')).toContainText('The original is sent', { timeout: 480_000 });

@@ -17,7 +17,7 @@ describe('OriginalFollowsNotice', () => {
     expect(status).toBeEmptyDOMElement();
     act(() => originalFollows.set({ phase: 'sending', percent: 43 }));
     expect(status).toHaveTextContent('Sending the original for full-quality photos… 40%. Keep this tab open.');
-    expect(status).toHaveTextContent('its photos are made from the smaller 1080p copy');
+    expect(status).toHaveTextContent('its photos are made from the smaller copy made on your device');
     // Its bar's accessible name is checked in the browser (e2e/upload-conversion.spec.ts).
     expect(status.querySelector('sl-progress-bar')).not.toBeNull();
     act(() => originalFollows.set({ phase: 'done' }));
@@ -29,7 +29,7 @@ describe('OriginalFollowsNotice', () => {
     act(() => originalFollows.set({ phase: 'failed', reason: 'The connection was lost during the upload.' }));
     const status = screen.getByRole('status');
     expect(status).toHaveTextContent(
-      'The original could not be sent: the photos are made from the smaller 1080p copy.',
+      'The original could not be sent: the photos are made from the smaller copy made on your device.',
     );
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(status).toBeEmptyDOMElement();

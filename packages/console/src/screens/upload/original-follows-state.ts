@@ -16,13 +16,13 @@ export const ORIGINAL_FOLLOWS_TEXTS = {
   /** The status line: the percentage moves in steps of 5, so a screen reader is not told every percent. */
   sending: (percent: number) =>
     `Sending the original for full-quality photos… ${Math.floor(percent / 5) * 5}%. Keep this tab open.`,
-  loss: 'Your tour is ready. If you close this tab before this ends, the tour stays as it is but its photos are made from the smaller 1080p copy instead of your full-resolution video.',
+  loss: 'Your tour is ready. If you close this tab before this ends, the tour stays as it is but its photos are made from the smaller copy made on your device instead of your full-resolution video.',
   /** On mobile data (or Data Saver): the original waits for Wi-Fi, unless the agent sends it now. */
   waiting:
     'The original video for full-quality photos will be sent when you are on Wi-Fi (you are on mobile data). Keep this tab open.',
   sendNow: 'Send it now',
   done: 'The original is sent: the photos use its full quality.',
-  failed: 'The original could not be sent: the photos are made from the smaller 1080p copy.',
+  failed: 'The original could not be sent: the photos are made from the smaller copy made on your device.',
   dismiss: 'Dismiss',
   /** Browsers show their own words for the leave-page question; this is for those that still show the page's. */
   leave: 'The original video is still being sent for full-quality photos. Leave anyway?',
