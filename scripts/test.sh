@@ -123,27 +123,8 @@ want unit && run "unit and integration tests (Vitest: shared, server, console)" 
 # (packages/player-element/test/README.md); the console's journeys through Playwright (the embed one in all three).
 # Both were built above (their type checks are the type check suite's), else their full scripts build them.
 if [ -n "$PREPARED" ]; then player_tests=test:engines journeys=test:journeys; else player_tests=test journeys=test:e2e; fi
-# Side by side: the journeys keep one browser and the server busy (one Playwright worker), the player's tests one
-# browser at a time, so each mostly fills a core of its own (docs/results.md, "Test run"). The player's output is
-# printed whole when it ends; TEST_SIDE_BY_SIDE=0 runs them one after the other.
-BROWSER_LOG=""
-if want_browser && want_e2e && [ "${TEST_SIDE_BY_SIDE:-1}" != 0 ]; then
-  BROWSER_LOG=$(mktemp /tmp/roomwalk-test-browser.XXXXXX)
-  browser_t0=$SECONDS
-  log "browser tests (player-element), beside the journeys: output below when they end"
-  npm run "$player_tests" -w packages/player-element >"$BROWSER_LOG" 2>&1 & BROWSER_PID=$!
-elif want_browser; then
-  run "browser tests (player-element)" npm run "$player_tests" -w packages/player-element
-fi
+want_browser && run "browser tests (player-element)" npm run "$player_tests" -w packages/player-element
 want_e2e && run "end-to-end journeys (console)" npm run "$journeys" -w packages/console
-if [ -n "$BROWSER_LOG" ]; then
-  browser_ok=0
-  wait "$BROWSER_PID" || browser_ok=$?
-  log "browser tests (player-element), run beside the journeys"
-  cat "$BROWSER_LOG"; rm -f "$BROWSER_LOG"
-  if [ "$browser_ok" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("browser tests (player-element)"); fi
-  times+=("$(printf '%5d s  %s' $((SECONDS - browser_t0)) "browser tests (player-element), beside the journeys")")
-fi
 
 log "Summary"
 for t in "${times[@]}"; do echo "$t"; done
