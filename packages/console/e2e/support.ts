@@ -14,9 +14,19 @@ export const DESKTOP = { width: 1280, height: 800 };
 
 /** Checks the screen with axe (no serious or critical violation), then saves it at phone and desktop widths. */
 export async function screen(page: Page, name: string): Promise<void> {
-  await page.waitForLoadState('networkidle');
-  // Dialog and alert transitions must end first, or axe measures half-faded text.
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
+  // Settled, within reason: a tour's player on a busy machine may still be fetching its clips one after another, and
+  // then the network never rests for Playwright's 500 ms (an unbounded wait hung a journey until its timeout).
+  await page.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => undefined);
+  // Dialog and alert transitions must end first, or axe measures half-faded text. Not a spinner's endless animation:
+  // its `finished` never comes (a tour still loading on a busy machine shows one).
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   await checkA11y(page, name);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   // The Playwright project (playwright.config.ts) decides the device: 'phone' is a 390x844 touch phone (isMobile,
