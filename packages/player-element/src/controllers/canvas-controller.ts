@@ -252,14 +252,16 @@ export class CanvasController implements ReactiveController, PixelSink {
     this.resolveWaiters(playhead);
   }
 
-  /** `playhead`: the playhead's best frame, as paint() found it. */
+  /**
+   * `playhead`: the playhead's best frame, as paint() found it; it says itself whether it is the exact one (pickDrawable),
+   * so the frames are not asked again.
+   */
   private resolveWaiters(playhead: Drawable): void {
     if (!this.waiters.length) return;
     const { store } = this.ctx;
     const frame = store.frame.peek();
     const p = store.painted.peek();
-    const exact =
-      !!p && p.tourFrame === frame && this.ctx.frames.isExact(frame) && p.rendition === renditionOf(playhead);
+    const exact = !!p && p.tourFrame === frame && playhead.exact && p.rendition === renditionOf(playhead);
     const keep: typeof this.waiters = [];
     for (const w of this.waiters) {
       if (w.frame !== frame || exact) w.resolve();
