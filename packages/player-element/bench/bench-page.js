@@ -270,9 +270,10 @@ window.bench = {
 
   /**
    * The engine's own decoding ceiling: `workers` workers (bench/ceiling-worker.mjs) each decoding the 720p clips with
-   * a full queue for `ms`, all at once. Frames a second per worker and for the pool.
+   * a full queue for `ms`, all at once. Frames a second per worker and for the pool. `copy`: each frame also copied
+   * out as the player's decode worker copies it (its cost in this engine).
    */
-  async ceiling(urls, workers, ms = 4000) {
+  async ceiling(urls, workers, ms = 4000, copy = false) {
     const runs = await Promise.all(
       Array.from({ length: workers }, () => {
         const w = new Worker('/ceiling-worker.js');
@@ -281,7 +282,7 @@ window.bench = {
             w.terminate();
             resolve(e.data);
           };
-          w.postMessage({ urls: urls.map((u) => new URL(u, location.href).href), ms });
+          w.postMessage({ urls: urls.map((u) => new URL(u, location.href).href), ms, copy });
         });
       }),
     );

@@ -10,7 +10,8 @@
 // made, running and its own marks, tour-ready, the main thread's busy stretches, the pixels seen).
 // `npm run bench` runs it after bench.mjs; alone: `node bench/engines.mjs`. BENCH_ENGINES: a comma list of chromium,
 // firefox, webkit (all three when unset; `none` skips it); BENCH_PASSES: quiet,busy1,busy2,phone; BENCH_CEILING=0
-// skips the ceiling; BENCH_PHONE_QUOTA: the phone's cores (0.5); BENCH_DIST: another build's dist/ (before/after).
+// skips the ceiling; BENCH_PHONE_QUOTA: the phone's cores (0.5); BENCH_DIST: another build's dist/ (before/after);
+// BENCH_FULL_RANGE=1: the tour's clips full range.
 import { createServer } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
@@ -36,11 +37,15 @@ const FIRST_ONLY = process.env.BENCH_FIRST_ONLY === '1';
 const FIRST_RUNS = Math.max(1, Number(process.env.BENCH_FIRST_RUNS) || 3);
 const PLAYER = { width: 1000, height: 600 };
 
+// BENCH_FULL_RANGE=1: the same tour with full-range clips, as the console's on-device conversion in Chromium makes
+// them (every Firefox frame is then read back from the limited range its decoder converts in: workers/full-range.ts).
+const FULL_RANGE = process.env.BENCH_FULL_RANGE === '1';
 console.log(
-  `\n[engines] ${cpus().length} cores (${cpus()[0]?.model ?? 'CPU unknown'}), load average ${load()} at start; engines ${engines.join(', ')}`,
+  `\n[engines] ${FULL_RANGE ? 'full-range clips; ' : ''}${cpus().length} cores (${cpus()[0]?.model ?? 'CPU unknown'}), load average ${load()} at start; engines ${engines.join(', ')}`,
 );
-generateTour('bench-60s', { seconds: 60, detail: true, source: true });
-const stub = await startStub({ extraTours: { [TOUR]: 'bench-60s' } });
+const TOUR_DIR = FULL_RANGE ? 'bench-60s-full' : 'bench-60s';
+generateTour(TOUR_DIR, { seconds: 60, detail: true, source: true, fullRange: FULL_RANGE });
+const stub = await startStub({ extraTours: { [TOUR]: TOUR_DIR } });
 const types = { '.html': 'text/html', '.js': 'text/javascript' };
 // The decoding ceiling's worker, bundled with the player's own clip loader (mp4box).
 const ceilingWorker = (
@@ -91,11 +96,13 @@ async function measure(engine, pass) {
       if (pass.ceiling && CEILING) {
         const urls = Array.from(
           { length: 5 },
-          (_, i) => `${stub.origin}/clips/bench-60s/high-${String(i).padStart(4, '0')}.mp4`,
+          (_, i) => `${stub.origin}/clips/${TOUR_DIR}/high-${String(i).padStart(4, '0')}.mp4`,
         );
         const one = await d.evaluate((u) => window.bench.ceiling(u, 1), urls);
         const pool = await d.evaluate((u, n) => window.bench.ceiling(u, n), urls, stats.workers || loaded.workers || 2);
-        ceiling = { one, pool, workers: stats.workers };
+        // The same, each frame copied out as the player copies it (frame-formats.ts): what the copy costs this engine.
+        const copied = await d.evaluate((u) => window.bench.ceiling(u, 1, 4000, true), urls);
+        ceiling = { one, pool, copied, workers: stats.workers };
       }
     }
     const firsts = [];
@@ -205,7 +212,7 @@ function summary(f) {
   const ceiling = f.ceiling
     ? f.ceiling.one.error || f.ceiling.pool.error
       ? `; decoder ceiling failed: ${f.ceiling.one.error ?? f.ceiling.pool.error}`
-      : `; decoder ceiling 720p ${f.ceiling.one.pool.toFixed(0)} fps one worker, ${f.ceiling.pool.pool.toFixed(0)} fps for the pool of ${f.ceiling.pool.perWorker.length} (${f.ceiling.pool.perWorker.map((x) => x.toFixed(0)).join(' + ')}); the player decoded ${f.stats?.decodedFrames ?? '?'} frames, ${f.stats?.stallFlushes ?? '?'} stall flushes`
+      : `; decoder ceiling 720p ${f.ceiling.one.pool.toFixed(0)} fps one worker, ${f.ceiling.pool.pool.toFixed(0)} fps for the pool of ${f.ceiling.pool.perWorker.length} (${f.ceiling.pool.perWorker.map((x) => x.toFixed(0)).join(' + ')}), ${f.ceiling.copied?.pool?.toFixed(0) ?? '?'} fps one worker copying as the player does; the player decoded ${f.stats?.decodedFrames ?? '?'} frames, ${f.stats?.stallFlushes ?? '?'} stall flushes`
     : f.stats
       ? `; ${f.stats.decodedFrames} frames decoded, ${f.stats.stallFlushes} stall flushes`
       : '';
@@ -216,7 +223,7 @@ function summary(f) {
 // Per pass and engine: the median and the worst of the runs (each with its load), and the ratio to Chromium's.
 const med = (a) => [...a].sort((x, y) => x - y)[Math.floor((a.length - 1) / 2)];
 console.log(
-  `\n[engines] ${cpus().length} cores (${CPU}); ${RUNS} run(s) per pass; median and worst, load beside each:`,
+  `\n[engines] ${FULL_RANGE ? 'full-range clips; ' : ''}${cpus().length} cores (${CPU}); ${RUNS} run(s) per pass; median and worst, load beside each:`,
 );
 const shareRows = [
   ['exact 720p within one refresh while scrubbing', (f) => f.share, 'pct', 'high'],
@@ -256,6 +263,11 @@ for (const key of passKeys) {
       console.log(
         `    ${engine.padEnd(8)} ${'decoder ceiling, 720p frames a second'.padEnd(50)} median ${one.toFixed(0)} one worker, ${pool.toFixed(0)} for the pool of ${ceilings[0].pool.perWorker.length} (full queue, nothing painted); the scrub needs 60`,
       );
+      const copied = ceilings.map((c) => c.copied?.pool).filter((x) => x > 0);
+      if (copied.length)
+        console.log(
+          `    ${engine.padEnd(8)} ${"decoded and copied as the player's worker does".padEnd(50)} median ${med(copied).toFixed(0)} one worker (${(1000 / med(copied)).toFixed(1)} ms a frame), worst ${Math.min(...copied).toFixed(0)}`,
+        );
     }
   }
 }

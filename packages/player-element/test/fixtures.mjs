@@ -65,7 +65,16 @@ const x264 = (preset, maxrate, bframes = 0, slices = 1) => [
  */
 export function generateTour(
   name,
-  { seconds, detail = false, width = 1280, height = 720, preset = 'veryfast', source = false, bframes = 0 },
+  {
+    seconds,
+    detail = false,
+    width = 1280,
+    height = 720,
+    preset = 'veryfast',
+    source = false,
+    bframes = 0,
+    fullRange = false,
+  },
 ) {
   const dir = join(FIXTURES_DIR, name);
   const stamp = join(dir, `.done-${VERSION}`);
@@ -80,6 +89,9 @@ export function generateTour(
     `[a]split[a1][c];[c]crop=${PATCH.width}:${PATCH.height}:0:0,geq=lum='if(mod(Y,2),235,16)':cb=128:cr=128[patch];` +
     `[a1][bar]overlay=0:0[ab];[ab][patch]overlay=${width - PATCH.fromRight}:${height - PATCH.fromBottom},format=yuv420p,split=${source ? 3 : 2}[h][l0]${source ? '[s]' : ''};` +
     `[l0]scale=${lowW}:${lowH}[l]`;
+  // `fullRange`: the clips say full range (video_full_range_flag, as the console's Chromium conversion writes; the
+  // samples are the same), which Firefox's decoder ignores and its decode worker reads back (workers/full-range.ts).
+  const range = fullRange ? ['-color_range', 'pc'] : [];
   const seg = ['-f', 'segment', '-segment_time', String(CLIP_FRAMES / FPS), '-reset_timestamps', '1', ...fragmented];
   const args = [
     '-nostdin',
@@ -96,11 +108,13 @@ export function generateTour(
     '-map',
     '[h]',
     ...x264(preset, '720k', bframes, 4),
+    ...range,
     ...seg,
     join(OUT, 'high-%04d.mp4'),
     '-map',
     '[l]',
     ...x264(preset, '170k', bframes),
+    ...range,
     ...seg,
     join(OUT, 'low-%04d.mp4'),
   ];

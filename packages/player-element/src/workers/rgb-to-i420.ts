@@ -40,7 +40,8 @@ export function rgbToI420(src: ArrayBuffer, width: number, height: number, bgr: 
   if (src.byteLength < width * height * 4)
     throw new RangeError(`RGB ${width}x${height} needs ${width * height * 4} bytes`);
   if (out.length < width * height + 2 * cw * ch) throw new RangeError(`I420 ${width}x${height} does not fit`);
-  const px = new Uint32Array(src, 0, width * height);
+  // Int32 words: a Uint32 word with the top bit set (an opaque pixel's 0xff) is a double to the JIT.
+  const px = new Int32Array(src, 0, width * height);
   // Little-endian words: the first byte is the low one.
   const rShift = bgr ? 16 : 0;
   const bShift = bgr ? 0 : 16;
