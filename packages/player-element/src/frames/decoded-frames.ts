@@ -71,10 +71,6 @@ export class DecodedFrames implements FrameSource {
     return this.cache.has('low', frame) || this.cache.has('high', frame);
   }
 
-  isExact(frame: number): boolean {
-    return this.highEnabled ? this.cache.has('high', frame) : this.cache.has('low', frame);
-  }
-
   drawable(frame: number, thumbnail = false): Drawable | undefined {
     const cache = thumbnail ? { get: () => undefined, nearest: () => undefined } : this.cache;
     return pickDrawable(frame, {

@@ -9,10 +9,11 @@ export interface FrameSource {
   readonly total: number;
   /** Frame `frame` can be shown now without waiting (the decoder: it is decoded; `<video>`: the last seek is shown). */
   has(frame: number): boolean;
-  /** The best frame to show for `frame` now (decode-planner's pickDrawable); `thumbnail`: its clip's thumbnail only. */
+  /**
+   * The best frame to show for `frame` now (decode-planner's pickDrawable), and whether it is the exact one at the
+   * rendition in use (720p, or 360p with hi-res off); `thumbnail`: its clip's thumbnail only.
+   */
   drawable(frame: number, thumbnail?: boolean): Drawable | undefined;
-  /** The frame held for `frame` is the exact one at the rendition in use (720p, or 360p with hi-res off). */
-  isExact(frame: number): boolean;
   /**
    * Hands over a drawable's bitmap to be shown (showing consumes it), undefined while none can be: its source keeps a
    * copy for the next time.

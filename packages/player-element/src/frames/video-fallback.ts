@@ -57,10 +57,6 @@ export class VideoFallback implements FrameSource, DecodeFocus {
     return this.shown?.frame === this.asked;
   }
 
-  isExact(frame: number): boolean {
-    return this.shown?.frame === frame;
-  }
-
   /** The last seek's frame when it is `frame` (no thumbnails here). */
   drawable(frame: number, thumbnail = false): Drawable | undefined {
     const s = this.shown;

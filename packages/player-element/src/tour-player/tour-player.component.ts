@@ -216,7 +216,7 @@ export class TourPlayer extends SignalWatcher(LitElement) {
       ? {
           frame: p.tourFrame,
           rendition: p.rendition,
-          exact: p.tourFrame === this.store.frame.value && this.ctx.frames.isExact(this.store.frame.value),
+          exact: p.tourFrame === this.store.frame.value && !!this.ctx.frames.drawable(p.tourFrame)?.exact,
         }
       : null;
   }
