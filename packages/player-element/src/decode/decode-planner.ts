@@ -17,10 +17,6 @@ export interface Job {
   to: number;
   /** Keyframe only, on the worker's separate keyframe decoder (a placeholder). */
   keyframe?: boolean;
-  id?: number;
-  worker?: number;
-  /** Aborted when the job goes stale: the worker stops it (WorkerBridge.decode). */
-  abort?: AbortController;
 }
 
 /** What the planner reads of the decoder's state. */

@@ -1,14 +1,15 @@
 import { PLAYER } from '@roomwalk/shared/constants';
-import { batchFor, frameBytes, isStale, planJobs, type Job } from './decode-planner.js';
+import { batchFor, isStale, planJobs, type Job } from './decode-planner.js';
+import { pendingKey, startJob, type DecodeJob, type JobOwner } from './decode-job.js';
 import { locateFrame } from '../frame-math.js';
 import type { Clip } from '../api/types.js';
-import type { DecodedFrame, Rendition } from '../workers/decode-types.js';
+import type { Rendition } from '../workers/decode-types.js';
 import type { WorkerBridge } from '../workers/worker-bridge.js';
 import type { ClipPrefetcher } from './clip-prefetcher.js';
 import type { DecodedFrames } from '../frames/decoded-frames.js';
 import type { PixelSink } from '../paint/pixel-sink.js';
 import { ScrubRendition } from './scrub-rendition.js';
-import { isAbortError, unlessAborted } from '../abortable.js';
+import { unlessAborted } from '../abortable.js';
 
 /** A tour as the scheduler decodes it (the decode controller's, for one load). */
 export interface DecodeTour {
@@ -41,12 +42,12 @@ export type ClipFetching = Pick<ClipPrefetcher, 'highPlannable' | 'fetchHigh' | 
  * Decides which decode runs on which worker and when: follows the playhead (and a fast travel's destination), runs the
  * planner's passes (decode-planner.ts) on the worker pool, cancels the ones the playhead left behind, and gives a
  * jump's exact frame the CPU to itself. Kept apart from the controller so the order of decoding is one class's job
- * and the controller only owns the tour, its workers and the frames.
+ * and the controller only owns the tour, its workers and the frames. One pass's life on its worker (its frames on
+ * their way, its batches, its end) is decode-job.ts's.
  */
-export class DecodeScheduler {
-  /** Frames (`rendition:frame`) some running decode will hand back: not planned again meanwhile. */
-  private pending = new Set<string>();
-  private running = new Map<number, Job>();
+export class DecodeScheduler implements JobOwner {
+  /** The passes started and not ended yet (a cancelled one too, until its worker stops it). */
+  private jobs = new Set<DecodeJob>();
   /** Per worker: a non-keyframe pass is running on it (keyframe passes may share a worker). */
   private busy: boolean[] = [];
   /**
@@ -55,8 +56,6 @@ export class DecodeScheduler {
    */
   private cursors: Partial<Record<Rendition, { clip: number; next: number }>>[] = [];
   private nextJobId = 1;
-  /** Bytes of the frames the running decodes may hold at once (one batch each), for the bench's peak. */
-  private inflight = 0;
   private position = 0;
   private direction = 1;
   /** Until the first frame is on screen only its keyframe is decoded: the link is its own (slow networks). */
@@ -74,7 +73,7 @@ export class DecodeScheduler {
   private highEnabled = true;
 
   /**
-   * @param frames Where decoded frames are kept (and what is kept: the planner asks).
+   * @param frames Where decoded frames are kept (by each DecodeJob), and what is kept: the planner asks.
    * @param sink The painter: the frame a jump waits for is made at its size.
    * @param fetching The downloads ahead of decoding.
    */
@@ -85,8 +84,11 @@ export class DecodeScheduler {
     private readonly events: ScheduleEvents,
   ) {}
 
+  /** Bytes of the frames the running decodes may hold at once (one batch each), for the bench's peak. */
   get inflightBytes(): number {
-    return this.inflight;
+    let bytes = 0;
+    for (const j of this.jobs) bytes += j.inflight;
+    return bytes;
   }
 
   /** A new tour: decoding starts again at frame 0, the first frame alone. */
@@ -104,12 +106,10 @@ export class DecodeScheduler {
     this.tour = { ...this.tour, bridges: [] };
     this.busy = [];
     this.cursors = [];
-    this.pending.clear();
-    this.running.clear();
+    this.jobs.clear();
     this.destination = null;
     this.scrub.reset();
     clearTimeout(this.scrubRecheck);
-    this.inflight = 0;
   }
 
   /** Whether 720p frames are decoded (hi-res on, and the device can). */
@@ -144,8 +144,10 @@ export class DecodeScheduler {
     this.pump();
   }
 
-  private key(r: Rendition, frame: number): string {
-    return `${r}:${frame}`;
+  /** Frame `key` (pendingKey) is on its way in a pass not ended yet: it is not planned again meanwhile. */
+  private pending(key: string): boolean {
+    for (const j of this.jobs) if (j.waiting.has(key)) return true;
+    return false;
   }
 
   /**
@@ -174,7 +176,7 @@ export class DecodeScheduler {
       highEnabled: high,
       jumping: this.jumping,
       has: (r, f) => frames.cache.has(r, f),
-      pending: (r, f) => this.pending.has(this.key(r, f)),
+      pending: (r, f) => this.pending(pendingKey(r, f)),
       hasThumbnail: (clip) => frames.hasThumbnail(clip),
       highPlannable: (clip) => fetching.highPlannable(clip),
     });
@@ -188,14 +190,14 @@ export class DecodeScheduler {
     const { highEnabled } = this;
     const { starts } = this.tour;
     const o = { focus: this.focus, direction: this.direction, highEnabled, destination: this.destination };
-    for (const [id, job] of this.running) {
-      if (job.worker === undefined) continue;
-      const outrun = !high && highEnabled && job.rendition === 'high' && !job.keyframe;
-      if (!outrun && !isStale(job, { ...o, start: starts[job.clip] ?? 0 })) continue;
-      this.running.delete(id);
+    for (const job of this.jobs) {
+      if (job.abort.signal.aborted) continue;
+      const { pass } = job;
+      const outrun = !high && highEnabled && pass.rendition === 'high' && !pass.keyframe;
+      if (!outrun && !isStale(pass, { ...o, start: starts[pass.clip] ?? 0 })) continue;
       this.cancelledJobs++;
-      delete this.cursors[job.worker]?.[job.rendition];
-      job.abort?.abort();
+      delete this.cursors[job.worker]?.[pass.rendition];
+      job.abort.abort();
     }
   }
 
@@ -218,10 +220,10 @@ export class DecodeScheduler {
     const p = this.focus;
     const exactR: Rendition = this.highEnabled ? 'high' : 'low';
     if (this.frames.cache.has(exactR, p)) this.jumping = false;
-    const exactKey = this.key(firstR, p);
+    const exactKey = pendingKey(firstR, p);
     for (const job of jobs) {
       // Checked per job: once the exact frame's job is started, the jobs after it wait.
-      if (this.jumping && this.pending.has(exactKey) && !job.keyframe) break;
+      if (this.jumping && this.pending(exactKey) && !job.keyframe) break;
       if (job.keyframe) {
         this.run(job.clip % bridges.length, job);
         continue;
@@ -249,91 +251,62 @@ export class DecodeScheduler {
   }
 
   private runningRendition(w: number): Rendition | undefined {
-    for (const j of this.running.values()) if (j.worker === w && !j.keyframe) return j.rendition;
+    for (const j of this.jobs)
+      if (j.worker === w && !j.abort.signal.aborted && !j.pass.keyframe) return j.pass.rendition;
     return undefined;
   }
 
-  /** Starts `job` on worker `w`: its frames go into the cache and their pixels to the paint worker as they come. */
+  /** Starts `job` on worker `w` (startJob: its frames go into the cache and their pixels to the paint worker). */
   private run(w: number, job: Job): void {
-    const { frames, sink, events } = this;
     const { starts, counts } = this.tour;
     const clip = this.tour.clips[job.clip];
     if (!clip) return;
-    const start = starts[job.clip]!;
-    const keys: string[] = [];
-    for (let f = job.from; f <= job.to; f++) {
-      const k = this.key(job.rendition, start + f);
-      keys.push(k);
-      this.pending.add(k);
-    }
     if (!job.keyframe) {
       this.busy[w] = true;
       const c = this.cursors[w];
       if (c) c[job.rendition] = { clip: job.clip, next: job.to + 1 };
     }
-    const bridge = this.tour.bridges[w]!;
-    const batch = batchFor(job.rendition, this.tour.batch);
-    const inflight = frameBytes(job.rendition) * Math.min(job.to - job.from + 1, batch);
-    this.inflight += inflight;
-    events.notePeak();
-    const onBatch = (batch: DecodedFrame[]) => {
-      for (const f of batch) {
-        frames.put(start + f.frame, f);
-        this.pending.delete(this.key(job.rendition, start + f.frame));
-      }
-      events.notePeak();
-      events.framesArrived();
-      if (!this.firstArrived) {
-        // The first frame had the link to itself; now buffer and decode the rest.
-        this.firstArrived = true;
-        this.fetching.startLow();
-        this.pump();
-      }
-    };
-    job.id = this.nextJobId++;
-    job.worker = w;
-    // The job's own signal: aborted when it goes stale (cancelStale), which cancels it in its worker.
-    job.abort = new AbortController();
-    this.running.set(job.id, job);
     const pl = locateFrame(starts, counts, this.focus);
+    const bitmapSize = this.sink.bitmapSize;
     const req = {
       rendition: job.rendition,
       clipIndex: job.clip,
       url: job.rendition === 'high' ? clip.highURI : clip.lowURI,
       from: job.from,
       to: job.to,
-      batchSize: batch,
-      id: job.id,
+      batchSize: batchFor(job.rendition, this.tour.batch),
+      id: this.nextJobId++,
       // After a jump and for the first frame, the frame waited for comes as a bitmap too (workers/frame-bitmap.ts).
       ...(pl.clip === job.clip
-        ? {
-            urgent: pl.local,
-            ...((this.jumping || !this.firstArrived) && sink.bitmapSize ? { canvas: sink.bitmapSize } : {}),
-          }
+        ? { urgent: pl.local, ...((this.jumping || !this.firstArrived) && bitmapSize ? { canvas: bitmapSize } : {}) }
         : {}),
     };
-    const call = job.keyframe
-      ? bridge.keyframe(req, onBatch, job.abort.signal)
-      : bridge.decode(req, onBatch, job.abort.signal);
-    void this.settle(w, job, keys, inflight, call);
+    this.jobs.add(startJob(this.tour.bridges[w]!, job, w, req, starts[job.clip]!, this.frames, this));
+    this.events.notePeak();
+  }
+
+  /** A batch of a job's frames is kept (JobOwner): the element repaints; the first frame opens the link to the rest. */
+  arrived(): void {
+    this.events.notePeak();
+    this.events.framesArrived();
+    if (!this.firstArrived) {
+      // The first frame had the link to itself; now buffer and decode the rest.
+      this.firstArrived = true;
+      this.fetching.startLow();
+      this.pump();
+    }
   }
 
   /**
-   * A job's end: a finished clip counts for the prefetcher, a failure is reported, and the worker takes the next job. A
-   * job whose tour ended rejects with an AbortError: nothing of it touches the next tour's state.
+   * A job ended (JobOwner): a finished clip counts for the prefetcher, a failure is reported, and the worker takes the
+   * next job.
    */
-  private async settle(w: number, job: Job, keys: string[], inflight: number, call: Promise<number>): Promise<void> {
-    try {
-      await call;
-      if (job.rendition === 'high' || !job.keyframe) this.fetching.decoded(job.clip, job.rendition);
-    } catch (e) {
-      if (isAbortError(e)) return;
-      this.events.failed(e);
-    }
-    this.running.delete(job.id!);
-    this.inflight -= inflight;
-    for (const k of keys) this.pending.delete(k);
-    if (!job.keyframe) this.busy[w] = false;
+  ended(job: DecodeJob, failure?: { error: unknown }): void {
+    const { pass } = job;
+    if (failure) this.events.failed(failure.error);
+    else if (pass.rendition === 'high' || !pass.keyframe) this.fetching.decoded(pass.clip, pass.rendition);
+    this.jobs.delete(job);
+    if (!pass.keyframe) this.busy[job.worker] = false;
     this.pump();
   }
 }

@@ -1,0 +1,67 @@
+import { isAbortError } from '../abortable.js';
+import type { DecodedFrames } from '../frames/decoded-frames.js';
+import type { DecodedFrame, DecodeRequest, Rendition } from '../workers/decode-types.js';
+import type { WorkerBridge } from '../workers/worker-bridge.js';
+import { frameBytes, type Job } from './decode-planner.js';
+
+/** A frame on its way, as the planner asks about it: `rendition:tourFrame`. */
+export const pendingKey = (r: Rendition, tourFrame: number): string => `${r}:${tourFrame}`;
+
+/** A decode pass running on one worker (startJob), as the scheduler that started it sees it. */
+export interface DecodeJob {
+  readonly pass: Job;
+  readonly worker: number;
+  /** Its frames (pendingKey) that have not come yet: the planner does not plan them again meanwhile. */
+  readonly waiting: ReadonlySet<string>;
+  /** Bytes its frames may hold at once (one batch), for the bench's peak. */
+  readonly inflight: number;
+  /** The scheduler aborts it when it goes stale: the worker stops it (WorkerBridge.decode) and it ends as finished. */
+  readonly abort: AbortController;
+}
+
+/** What a running pass tells the scheduler that started it (decode-scheduler.ts). */
+export interface JobOwner {
+  /** A batch of its frames is kept. */
+  arrived(): void;
+  /**
+   * It ended: finished or cancelled (no `failure`), or failed. Not called when its tour ended first (the bridge rejects
+   * with an AbortError): nothing of it touches the next tour's state.
+   */
+  ended(job: DecodeJob, failure?: { error: unknown }): void;
+}
+
+/**
+ * Starts one decode pass on one worker and keeps it to its end: the frames it will still hand back, the bytes its
+ * frames may hold at once, its batches put into the frames kept as they come (at `start`, the clip's first tour frame),
+ * and its end told to `owner`. Which pass runs where, and which goes stale, the scheduler decides.
+ */
+export function startJob(
+  bridge: WorkerBridge,
+  pass: Job,
+  worker: number,
+  req: DecodeRequest,
+  start: number,
+  frames: Pick<DecodedFrames, 'put'>,
+  owner: JobOwner,
+): DecodeJob {
+  const waiting = new Set<string>();
+  for (let f = start + pass.from; f <= start + pass.to; f++) waiting.add(pendingKey(pass.rendition, f));
+  const inflight = frameBytes(pass.rendition) * Math.min(pass.to - pass.from + 1, req.batchSize);
+  const job: DecodeJob = { pass, worker, waiting, inflight, abort: new AbortController() };
+  const onBatch = (batch: DecodedFrame[]) => {
+    for (const f of batch) {
+      const tourFrame = start + f.frame;
+      frames.put(tourFrame, f);
+      waiting.delete(pendingKey(pass.rendition, tourFrame));
+    }
+    owner.arrived();
+  };
+  const { signal } = job.abort;
+  (pass.keyframe ? bridge.keyframe(req, onBatch, signal) : bridge.decode(req, onBatch, signal)).then(
+    () => owner.ended(job),
+    (error: unknown) => {
+      if (!isAbortError(error)) owner.ended(job, { error });
+    },
+  );
+  return job;
+}
