@@ -11,8 +11,7 @@
  * conversion costs about twice the byte swap of BGRX to RGBA it replaces (2.0 against 1.0 ms a 720p frame in V8), and
  * the paint worker's conversion back to RGB is the browser's own. Alpha is dropped: a tour is opaque.
  */
-import { expandLimitedRGB } from './full-range.js';
-import { I420_FROM_RGB, rgbToI420 } from './rgb-to-i420.js';
+import { fullRangeReadBack, fullRangeSpace, I420_FROM_RGB, rgbToI420 } from './rgb-to-i420.js';
 
 /** What the decode worker keeps of a frame: its pixels, their layout and the colour space YUV is to be read in. */
 export interface FramePixels {
@@ -91,7 +90,7 @@ const PIXEL_FORMATS: Readonly<Record<string, FormatRow>> = {
 /**
  * Copies `frame`'s visible picture into the player's layout (the frame stays open: the caller closes it).
  * `fullRange`: the stream's SPS says full range (full-range.ts), whatever the frame reports: YUV is then read as full
- * range, and RGB the engine converted as limited range (Firefox ESR) is read back as full.
+ * range, and RGB the engine converted as limited range (Firefox ESR) is converted back to the stream's samples.
  */
 export async function copyFrame(frame: VideoFrame, fullRange = false): Promise<FramePixels> {
   const rect = frame.visibleRect ?? { x: 0, y: 0, width: frame.codedWidth, height: frame.codedHeight };
@@ -125,7 +124,15 @@ export async function copyFrame(frame: VideoFrame, fullRange = false): Promise<F
         // would go through its shared converter (unformatted): the decoder fails and the tour plays through <video>.
         throw new Error(`cannot copy ${format} frames out in this browser (${(e as Error).message})`);
       }
-      if (fullRange && frame.colorSpace?.fullRange !== true) expandLimitedRGB(rgba, row.bgr, frame.colorSpace?.matrix);
+      // Full-range samples the engine converted as limited range (Firefox ESR): its conversion is undone, giving back
+      // the stream's own samples, kept as the full range they are (full-range.ts says how the range is known).
+      if (fullRange && frame.colorSpace?.fullRange !== true) {
+        const matrix = frame.colorSpace?.matrix;
+        const data = new Uint8Array(storedBytes(width, height));
+        rgbToI420(rgba, width, height, row.bgr, data, fullRangeReadBack(matrix));
+        const colorSpace = fullRangeSpace(frame.colorSpace?.toJSON?.(), matrix);
+        return { format: 'I420', width, height, data: data.buffer, colorSpace };
+      }
       return rgbPixels(rgba, box, row.bgr);
     }
   }

@@ -5,10 +5,8 @@
  * `fullRange: false`; a `colorSpace` in the decoder's config is echoed by the frames and changes nothing): greys come
  * out 8 to 14 levels off (Y 64 paints 56, Y 200 paints 214) and Y below 16 or above 235 is clipped to 0 or 255 before
  * the player sees a byte. The range is read from the stream itself (the avcC's SPS) and such RGB is read back as what
- * it should have been (test: colour-range.test.ts). Pure: no DOM, no worker.
+ * it should have been (rgb-to-i420.ts fullRangeReadBack; test: colour-range.test.ts). Pure: no DOM, no worker.
  */
-import { lumaWeights } from './yuv-to-rgba.js';
-
 /** Reads an SPS's bits (emulation prevention bytes already removed). */
 class Bits {
   private pos = 0;
@@ -103,57 +101,3 @@ export function avcFullRange(avcC: Uint8Array): boolean {
     return false;
   }
 }
-
-/**
- * RGB(A/X) bytes an engine converted from full-range samples as if they were limited range, in place, read back as the
- * full-range conversion makes them: per channel C = 16 + Y * 219/255 + (C - Y) * 224/255, Y being the luma of the
- * engine's RGB in its `matrix`. Channels the engine clipped stay 0 or 255 (their samples are lost: Y 0..16 all came as
- * 0), so pure black and white stay so and every other value is right or as the engine painted it. `bgr`: B, G, R order.
- *
- * Every frame of such a clip goes through here in Firefox, so it is integer arithmetic on whole pixels: C = 16 + C *
- * 224/255 + Y * (219 - 224)/255 in 16.16 fixed point, Y rounded to a level first (at most 0.01 of a level off). The
- * floating-point version it replaced took 20 ms a 720p frame in Firefox's worker, more than the copy and the
- * conversion to I420 together (bench/engines.mjs, "decoded and copied as the player's worker does").
- */
-export function expandLimitedRGB(rgba: ArrayBuffer, bgr: boolean, matrix: string | null | undefined): void {
-  // Int32 words: a Uint32 word with the top bit set is a double to the JIT, which slowed Firefox's loop threefold.
-  const px = new Int32Array(rgba, 0, rgba.byteLength >> 2);
-  const [kr, kb] = lumaWeights(matrix);
-  const one = 1 << 16;
-  const KR = Math.round(kr * one);
-  const KB = Math.round(kb * one);
-  const KG = one - KR - KB;
-  const DY = Math.round(((219 - 224) / 255) * one);
-  const lut = channelTable();
-  // Little-endian words: the first byte is the low one.
-  const rShift = bgr ? 16 : 0;
-  const bShift = bgr ? 0 : 16;
-  for (let i = 0; i < px.length; i++) {
-    const w = px[i]!;
-    const r = (w >>> rShift) & 255;
-    const g = (w >>> 8) & 255;
-    const b = (w >>> bShift) & 255;
-    const yd = ((KR * r + KG * g + KB * b + 32768) >> 16) * DY;
-    const r2 = clamp8((lut[r]! + yd) >> 16);
-    const g2 = clamp8((lut[g]! + yd) >> 16);
-    const b2 = clamp8((lut[b]! + yd) >> 16);
-    px[i] = (w & -16777216) | (r2 << rShift) | (g2 << 8) | (b2 << bShift);
-  }
-}
-
-let table: Int32Array | undefined;
-
-/**
- * 16 + C * 224/255 in 16.16 with the rounding half, per channel value; 0 and 255 far enough out that the clamp keeps
- * them (a clipped channel stays as the engine painted it) whatever the luma term adds.
- */
-function channelTable(): Int32Array {
-  if (table) return table;
-  table = new Int32Array(256);
-  for (let c = 1; c < 255; c++) table[c] = (16 << 16) + 32768 + Math.round((c * 224 * 65536) / 255);
-  table[0] = -(1 << 28);
-  table[255] = 1 << 28;
-  return table;
-}
-
-const clamp8 = (v: number): number => (v < 0 ? 0 : Math.min(v, 255));

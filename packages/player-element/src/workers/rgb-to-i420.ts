@@ -5,13 +5,16 @@
  * in Firefox against 114 in Chromium: less than a clip and a half, too few to scrub backward (each clip decodes from
  * its keyframe forward). Pure: no DOM, no worker.
  *
- * BT.601, limited range (the colour space the result says it is in, `I420_FROM_RGB`); chroma is the mean of each 2x2
- * block (the right and bottom edges of odd sizes use the pixels there are). BT.601 rather than BT.709 because every
- * engine's conversion back honours it (test frame-formats.test.ts): Chromium's copyTo painted BT.709-tagged I420 made
- * this way 7-9 levels off in blue.
+ * BT.601, limited range by default (the colour space the result says it is in, `I420_FROM_RGB`); chroma is the mean of
+ * each 2x2 block (the right and bottom edges of odd sizes use the pixels there are). BT.601 rather than BT.709 because
+ * every engine's conversion back honours it (test frame-formats.test.ts): Chromium's copyTo painted BT.709-tagged I420
+ * made this way 7-9 levels off in blue. The one other conversion, `fullRangeReadBack`, undoes an engine's own (Firefox's
+ * limited-range reading of full-range clips, whose RGB then never goes through a second correction pass).
  */
 
-/** The colour space of the I420 this module writes: what the paint worker reads it in. */
+import { lumaWeights } from './yuv-to-rgba.js';
+
+/** The colour space of the I420 this module writes by default (BT.601): what the paint worker reads it in. */
 export const I420_FROM_RGB = {
   matrix: 'smpte170m',
   primaries: 'smpte170m',
@@ -19,22 +22,50 @@ export const I420_FROM_RGB = {
   fullRange: false,
 } as const;
 
-// 16.16 fixed point: BT.601 (Kr 0.299, Kb 0.114), luma scaled to 219 levels and chroma to 224.
-const YR = 16829;
-const YG = 33039;
-const YB = 6416;
-const UR = -9714;
-const UG = -19070;
-const UB = 28784;
-const VR = 28784;
-const VG = -24103;
-const VB = -4681;
+/** How to convert: the matrix's luma weights (Kr, Kb), and what each computed Y sample is written as. */
+export interface RgbToI420Options {
+  kr: number;
+  kb: number;
+  /** Y sample (0..255) → the value written; the identity unless a range is being read back. */
+  luma: Uint8Array;
+}
+
+const IDENTITY = Uint8Array.from({ length: 256 }, (_, i) => i);
+
+/** BT.601, limited range: the conversion `I420_FROM_RGB` names. */
+const BT601: RgbToI420Options = { kr: 0.299, kb: 0.114, luma: IDENTITY };
+
+/**
+ * RGB an engine converted from full-range samples as if they were limited range (Firefox ESR: BT.709, whatever the
+ * stream says, full-range.ts), back to the stream's own samples: the engine's own limited-range conversion run
+ * backwards, in its `matrix`; the result is full range in that matrix (`fullRangeSpace`). Samples the engine clipped
+ * are lost (Y 0..16 all came as black, 235..255 as white): luma read as 16 or less is written 0 and as 235 or more 255,
+ * so black and white stay black and white.
+ */
+export function fullRangeReadBack(matrix: string | null | undefined): RgbToI420Options {
+  const [kr, kb] = lumaWeights(matrix);
+  return { kr, kb, luma: ENDS_KEPT };
+}
+
+const ENDS_KEPT = Uint8Array.from({ length: 256 }, (_, i) => (i <= 16 ? 0 : i >= 235 ? 255 : i));
+
+/** The colour space of what `fullRangeReadBack(matrix)` writes, for a frame whose own space is `own`. */
+export function fullRangeSpace(own: VideoColorSpaceInit | undefined, matrix: string | null | undefined) {
+  return { ...own, matrix: (matrix ?? 'bt709') as VideoMatrixCoefficients, fullRange: true };
+}
 
 /**
  * Converts `width` x `height` pixels of 4 bytes (`bgr`: blue in the first byte, else red; the fourth byte is ignored)
  * into `out`, packed I420 of that size (Y plane, then U, then V; chroma planes ceil(width/2) x ceil(height/2)).
  */
-export function rgbToI420(src: ArrayBuffer, width: number, height: number, bgr: boolean, out: Uint8Array): void {
+export function rgbToI420(
+  src: ArrayBuffer,
+  width: number,
+  height: number,
+  bgr: boolean,
+  out: Uint8Array,
+  options: RgbToI420Options = BT601,
+): void {
   const cw = (width + 1) >> 1;
   const ch = (height + 1) >> 1;
   if (src.byteLength < width * height * 4)
@@ -47,6 +78,22 @@ export function rgbToI420(src: ArrayBuffer, width: number, height: number, bgr: 
   const bShift = bgr ? 0 : 16;
   const uBase = width * height;
   const vBase = uBase + cw * ch;
+  // 16.16 fixed point, luma scaled to 219 levels and chroma to 224 (limited range); U and V are taken of four pixels'
+  // sums, hence their >> 18.
+  const { kr, kb, luma } = options;
+  const kg = 1 - kr - kb;
+  const one = 65536;
+  const YR = Math.round(kr * (219 / 255) * one);
+  const YG = Math.round(kg * (219 / 255) * one);
+  const YB = Math.round(kb * (219 / 255) * one);
+  const cu = (224 / 255 / (2 * (1 - kb))) * one;
+  const cv = (224 / 255 / (2 * (1 - kr))) * one;
+  const UR = Math.round(-kr * cu);
+  const UG = Math.round(-kg * cu);
+  const UB = Math.round((1 - kb) * cu);
+  const VR = Math.round((1 - kr) * cv);
+  const VG = Math.round(-kg * cv);
+  const VB = Math.round(-kb * cv);
   for (let cy = 0; cy < ch; cy++) {
     const y0 = cy * 2;
     const y1 = y0 + 1 < height ? y0 + 1 : y0;
@@ -72,10 +119,10 @@ export function rgbToI420(src: ArrayBuffer, width: number, height: number, bgr: 
       const gd = (d >>> 8) & 255;
       const bd = (d >>> bShift) & 255;
       // Writing a duplicated edge pixel twice is harmless.
-      out[row0 + x0] = ((YR * ra + YG * ga + YB * ba + 32768) >> 16) + 16;
-      out[row0 + x1] = ((YR * rb + YG * gb + YB * bb + 32768) >> 16) + 16;
-      out[row1 + x0] = ((YR * rc + YG * gc + YB * bc + 32768) >> 16) + 16;
-      out[row1 + x1] = ((YR * rd + YG * gd + YB * bd + 32768) >> 16) + 16;
+      out[row0 + x0] = luma[((YR * ra + YG * ga + YB * ba + 32768) >> 16) + 16]!;
+      out[row0 + x1] = luma[((YR * rb + YG * gb + YB * bb + 32768) >> 16) + 16]!;
+      out[row1 + x0] = luma[((YR * rc + YG * gc + YB * bc + 32768) >> 16) + 16]!;
+      out[row1 + x1] = luma[((YR * rd + YG * gd + YB * bd + 32768) >> 16) + 16]!;
       const r = ra + rb + rc + rd;
       const g = ga + gb + gc + gd;
       const bl = ba + bb + bc + bd;

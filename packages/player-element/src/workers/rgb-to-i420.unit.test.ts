@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { I420_FROM_RGB, rgbToI420 } from './rgb-to-i420.js';
+import { fullRangeReadBack, I420_FROM_RGB, rgbToI420 } from './rgb-to-i420.js';
 import { i420ToRGBA } from './yuv-to-rgba.js';
 
 /** BT.601 limited range by the textbook formulas (independent of the code under test). */
@@ -89,5 +89,49 @@ describe('rgbToI420', () => {
   it('refuses buffers too small for the size', () => {
     expect(() => rgbToI420(new ArrayBuffer(31), 4, 2, false, new Uint8Array(12))).toThrow(/needs 32 bytes/);
     expect(() => rgbToI420(new ArrayBuffer(32), 4, 2, false, new Uint8Array(11))).toThrow(/does not fit/);
+  });
+
+  it('reads back full-range samples an engine converted as limited BT.709 (Firefox ESR): the samples, ends kept', () => {
+    // RGB as the engine paints full-range samples: read as limited range BT.709, rounded and clipped.
+    const kr = 0.2126;
+    const kb = 0.0722;
+    const engineRGB = ([y, u, v]: number[]) => {
+      const Y = ((y! - 16) * 255) / 219;
+      const [U, V] = [((u! - 128) * 255) / 224, ((v! - 128) * 255) / 224];
+      return [
+        Y + 2 * (1 - kr) * V,
+        Y - ((2 * kb * (1 - kb)) / (1 - kr - kb)) * U - ((2 * kr * (1 - kr)) / (1 - kr - kb)) * V,
+        Y + 2 * (1 - kb) * U,
+      ].map((c) => Math.max(0, Math.min(255, Math.round(c))));
+    };
+    // Greys and colours inside the limited range (given back within 2 levels), and black and white beyond it (the
+    // engine clipped them: they stay black and white).
+    const samples = [
+      [64, 128, 128],
+      [200, 128, 128],
+      [74, 110, 208],
+      [142, 84, 64],
+      [68, 199, 117],
+      [0, 128, 128],
+      [255, 128, 128],
+    ];
+    const want = (s: number[]) => (s[0] === 0 ? [0, 128, 128] : s[0] === 255 ? [255, 128, 128] : s);
+    const w = samples.length * 2;
+    const h = 2;
+    const px = new Uint8Array(w * h * 4);
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) {
+        const [r, g, b] = engineRGB(samples[x >> 1]!);
+        px.set([b!, g!, r!, 255], (y * w + x) * 4);
+      }
+    const out = new Uint8Array(w * h * 1.5);
+    rgbToI420(px.buffer, w, h, true, out, fullRangeReadBack('bt709'));
+    samples.forEach((s, i) => {
+      const [y, u, v] = want(s);
+      const got = [out[i * 2]!, out[w * h + i]!, out[w * h + w / 2 + i]!];
+      expect(Math.abs(got[0]! - y!), `Y of ${s}: ${got}`).toBeLessThanOrEqual(2);
+      expect(Math.abs(got[1]! - u!), `U of ${s}: ${got}`).toBeLessThanOrEqual(2);
+      expect(Math.abs(got[2]! - v!), `V of ${s}: ${got}`).toBeLessThanOrEqual(2);
+    });
   });
 });
