@@ -3,9 +3,13 @@
 // once, the next clip queued as soon as the last one went in), outputs closed at once, nothing copied or painted.
 // Bundled by engines.mjs with esbuild and served as /ceiling-worker.js. Message in: { urls, ms, copy }; out: { frames,
 // ms }. `copy`: each output is copied out as the player's decode worker copies it (frame-formats.ts copyFrame: the
-// engine's copyTo, the range read back where the stream is full range, RGB to I420), to show what that costs each engine.
+// engine's copyTo, the range read back where the stream is full range, RGB to I420), to show what that costs each
+// engine; `copy: 'engine'`: by the engine's copyTo alone, in the frame's own format (the part no player can avoid).
 import { loadClip } from '../src/workers/clip-loader.ts';
 import { copyFrame } from '../src/workers/frame-formats.ts';
+
+/** The engine's own copy of a frame's pixels in its own format (copyTo, nothing converted): what no player can avoid. */
+const engineCopy = (f) => f.copyTo(new ArrayBuffer(f.allocationSize()));
 
 self.onmessage = async (e) => {
   const { urls, ms, copy } = e.data;
@@ -23,7 +27,7 @@ self.onmessage = async (e) => {
         if (copy) {
           inflight++;
           copies.push(
-            copyFrame(f, clips[0].fullRange).finally(() => {
+            (copy === 'engine' ? engineCopy(f) : copyFrame(f, clips[0].fullRange)).finally(() => {
               f.close();
               inflight--;
               wake();
