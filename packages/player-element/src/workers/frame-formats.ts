@@ -126,13 +126,8 @@ export async function copyFrame(frame: VideoFrame, fullRange = false): Promise<F
       }
       // Full-range samples the engine converted as limited range (Firefox ESR): its conversion is undone, giving back
       // the stream's own samples, kept as the full range they are (full-range.ts says how the range is known).
-      if (fullRange && frame.colorSpace?.fullRange !== true) {
-        const matrix = frame.colorSpace?.matrix;
-        const data = new Uint8Array(storedBytes(width, height));
-        rgbToI420(rgba, width, height, row.bgr, data, fullRangeReadBack(matrix));
-        const colorSpace = fullRangeSpace(frame.colorSpace?.toJSON?.(), matrix);
-        return { format: 'I420', width, height, data: data.buffer, colorSpace };
-      }
+      if (fullRange && frame.colorSpace?.fullRange !== true)
+        return rgbPixels(rgba, box, row.bgr, frame.colorSpace?.toJSON?.() ?? {});
       return rgbPixels(rgba, box, row.bgr);
     }
   }
@@ -145,11 +140,16 @@ function yuvPixels(frame: VideoFrame, box: Box, data: ArrayBuffer, fullRange: bo
   return { format: 'I420', width: box.width, height: box.height, data, ...(colorSpace ? { colorSpace } : {}) };
 }
 
-/** Packed I420 of RGBA (or BGRA) pixels, in the colour space rgb-to-i420.ts converts to. */
-function rgbPixels(rgba: ArrayBuffer, box: Box, bgr: boolean): FramePixels {
+/**
+ * Packed I420 of RGBA (or BGRA) pixels, in the colour space rgb-to-i420.ts converts to; with `readBack` (the frame's
+ * own colour space), of RGB the engine converted from full-range samples as limited range, back to those samples.
+ */
+function rgbPixels(rgba: ArrayBuffer, box: Box, bgr: boolean, readBack?: VideoColorSpaceInit): FramePixels {
   const data = new Uint8Array(storedBytes(box.width, box.height));
-  rgbToI420(rgba, box.width, box.height, bgr, data);
-  return { format: 'I420', width: box.width, height: box.height, data: data.buffer, colorSpace: { ...I420_FROM_RGB } };
+  const matrix = readBack?.matrix;
+  rgbToI420(rgba, box.width, box.height, bgr, data, readBack ? fullRangeReadBack(matrix) : undefined);
+  const colorSpace = readBack ? fullRangeSpace(readBack, matrix) : { ...I420_FROM_RGB };
+  return { format: 'I420', width: box.width, height: box.height, data: data.buffer, colorSpace };
 }
 
 /**

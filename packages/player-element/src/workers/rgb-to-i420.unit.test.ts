@@ -118,14 +118,9 @@ describe('rgbToI420', () => {
     const want = (s: number[]) => (s[0] === 0 ? [0, 128, 128] : s[0] === 255 ? [255, 128, 128] : s);
     const w = samples.length * 2;
     const h = 2;
-    const px = new Uint8Array(w * h * 4);
-    for (let y = 0; y < h; y++)
-      for (let x = 0; x < w; x++) {
-        const [r, g, b] = engineRGB(samples[x >> 1]!);
-        px.set([b!, g!, r!, 255], (y * w + x) * 4);
-      }
     const out = new Uint8Array(w * h * 1.5);
-    rgbToI420(px.buffer, w, h, true, out, fullRangeReadBack('bt709'));
+    // One 2x2 block a sample, as the engine paints it.
+    rgbToI420(pixels(w, h, 'BGRX', samples.map(engineRGB)), w, h, true, out, fullRangeReadBack('bt709'));
     samples.forEach((s, i) => {
       const [y, u, v] = want(s);
       const got = [out[i * 2]!, out[w * h + i]!, out[w * h + w / 2 + i]!];
