@@ -180,7 +180,7 @@ async function main(): Promise<void> {
       else blurred = r.value;
       const inside =
         which === 'on'
-          ? `; ${stats!.samples} detections took ${stats!.detectSeconds.toFixed(2)} s (detection thread), waited for ${(stats!.detectWaitSeconds ?? 0).toFixed(2)} s; blurring ${stats!.blurSeconds.toFixed(2)} s`
+          ? `; ${stats!.samples} samples (${stats!.samples - (stats!.trackedSamples ?? 0)} detected, ${stats!.trackedSamples ?? 0} followed, ${stats!.skippedSamples ?? 0} left out) took ${stats!.detectSeconds.toFixed(2)} s (detection thread), waited for ${(stats!.detectWaitSeconds ?? 0).toFixed(2)} s; blurring ${stats!.blurSeconds.toFixed(2)} s`
           : '';
       console.log(
         `run ${i + 1} blur ${which.padEnd(3)} wall ${r.timing.wall.toFixed(2)} s, cpu ${r.timing.cpu.toFixed(2)} s${inside}`,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { buildNormaliseGraph, RENDITIONS, renditionSize, segmentArgs, x264Args } from '../src/media/encoding.js';
 import { ffmpegBinaries, ffmpegCapabilities } from '../src/media/ffmpeg-binaries.js';
-import { faceBlurFilter } from '../src/media/blur-faces.js';
+import type { faceBlurFilter } from '../src/media/blur-faces.js';
 import type * as Media from '../src/media/process-video.js';
 import { planSource } from '../src/media/source-frames.js';
 import { storeClips } from '../src/jobs/processing-steps.js';
@@ -87,9 +87,13 @@ export async function productEncode(
   await rm(dir, { recursive: true, force: true });
 }
 
-/** The whole processing as the job runs it, with the face pass (the tour's default) or without. */
+/**
+ * The whole processing as the job runs it, with the face pass (the tour's default) or without; `blur` is the face
+ * filter of the same media core (BENCH_MEDIA_DIR compares both).
+ */
 export function pipeline(
   media: typeof Media,
+  blur: typeof faceBlurFilter,
   src: BenchSource,
   probe: Media.ProbeResult,
   faces: boolean,
@@ -99,7 +103,7 @@ export function pipeline(
     input: src.path,
     workDir: dir,
     probe,
-    ...(faces ? { frameFilter: faceBlurFilter() } : {}),
+    ...(faces ? { frameFilter: blur() } : {}),
   });
 }
 

@@ -23,13 +23,14 @@
  *
  * BENCH_SOURCES=hd,clip,mezzanine,converted,phone chooses the sources. BENCH_STEPS=0 leaves out the per-step commands
  * (decode, scale, the encodes: a run is then the bare decode, the probe and the processing with and without faces), for
- * a loaded machine where a full run of the hd source takes most of an hour. BENCH_MEDIA_DIR=<dir> runs the processing of another copy
- * of src/media (a before/after comparison in one run).
+ * a loaded machine where a full run of the hd source takes most of an hour. BENCH_MEDIA_DIR=<dir> runs the processing and the face
+ * pass of another copy of src/media (a before/after comparison in one run).
  */
 import { readFile, rm, stat } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import type * as Media from '../src/media/process-video.js';
+import type * as Blur from '../src/media/blur-faces.js';
 import { bareDecode, pipeline, productDecode, productEncode, productScale, store } from './processing-measure.js';
 import {
   cacheDir,
@@ -53,6 +54,11 @@ const mediaModule = process.env.BENCH_MEDIA_DIR
   ? join(resolve(process.env.BENCH_MEDIA_DIR), 'process-video.ts')
   : '../src/media/process-video.js';
 const media = (await import(mediaModule)) as typeof Media;
+const { faceBlurFilter } = (await import(
+  process.env.BENCH_MEDIA_DIR
+    ? join(resolve(process.env.BENCH_MEDIA_DIR), 'blur-faces.ts')
+    : '../src/media/blur-faces.js'
+)) as typeof Blur;
 
 const load = () => loadavg()[0]!;
 
@@ -112,11 +118,15 @@ async function oneRun(src: BenchSource, i: number): Promise<Run> {
   const high = await step('+ encode high', () => productEncode(src, probe, 'high', join(work, 'high')));
   const low = await step('+ encode low', () => productEncode(src, probe, 'low', join(work, 'low')));
   await rm(work, { recursive: true, force: true });
-  const off = await measure('processVideo', () => pipeline(media, src, probe, false, join(work, 'off')));
+  const off = await measure('processVideo', () =>
+    pipeline(media, faceBlurFilter, src, probe, false, join(work, 'off')),
+  );
   const stored = (await measure('store', () => store(off.value, join(work, 'storage')))).m;
   if (i === 0) await printClips(src, off.value);
   await rm(work, { recursive: true, force: true });
-  const on = (await measure('processVideo + faces', () => pipeline(media, src, probe, true, join(work, 'on')))).m;
+  const on = (
+    await measure('processVideo + faces', () => pipeline(media, faceBlurFilter, src, probe, true, join(work, 'on')))
+  ).m;
   await rm(work, { recursive: true, force: true });
   const steps: Record<Step, Measure> = {
     probe: probed.m,

@@ -7,18 +7,22 @@
  *    copy downscaled to about 360 px on its short side, straight from the yuv420p frame. The 360p rendition is
  *    made from the blurred 720p frames, so one detection serves both renditions and the thumbnail. It runs in a
  *    worker thread (face-detector-thread.ts: the sampled frame's buffer is transferred there and back), up to
- *    MAX_DETECTIONS_OUT samples behind, while this thread blurs and hands on the frames before them. Every other
- *    sample is left out (counted as finding nothing) when the sample before it found no face and the picture did not
- *    cut since: a face arriving then is found at the next sample, whose boxes reach two steps back (step 2), so
- *    face-free footage costs half the detections; while a face is in view every sample runs. Reels (`letterbox`)
- *    run every sample: their segments join different rooms at hard cuts that the cut test may miss.
+ *    MAX_DETECTIONS_OUT samples behind, while this thread blurs and hands on the frames before them. Which samples
+ *    it sees (face-samples.ts): while nothing is in view, one in SPARSE (a sentinel, 0.6 a second); the samples
+ *    between wait and are detected after all (backfill) when a detection on either side of them finds a face or a cut
+ *    follows them, so a face is found from the first sample it shows in and face-free footage pays a quarter of the
+ *    detections. While sure faces are in view, every other sample follows them (face-track.ts, in the thread) instead of
+ *    running BlazeFace. Reels (`letterbox`) detect every sample: their segments join different rooms at hard cuts that
+ *    the cut test may miss.
  * 2. Boxes between samples (faces in a walkthrough move slowly): the same face found at two consecutive samples
  *    gets a box interpolated between them (grown by BOX_MARGIN + TRACK_MARGIN, a little more mid-way); a face
  *    found on one side only covers the frames up to the other sample, grown by BOX_MARGIN plus MOTION_MARGIN per
  *    frame of distance, and one more sampling step (a missed detection, or it left or arrived), so one missed sample
  *    leaves no gap. Nothing is matched across a cut (reel segments: a big change of the whole picture).
- * 3. Frames are held back 2 × DETECT_EVERY frames (the look-ahead those boxes need), then blurred (three box-blur
- *    passes inside each box, reading only inside it) and handed to the encoder.
+ * 3. Frames are held back until every sample that can put a box on them is in the plan (three samples ahead, the
+ *    look-ahead those boxes need; more while samples wait for the next sentinel: at most (SPARSE + 3) × DETECT_EVERY
+ *    frames, about 58 MB at 720p), then blurred (three box-blur passes inside each box, reading only inside it) and
+ *    handed to the encoder.
  *
  * Images (shots): detection on a copy of at most 1280 px, then the same blur in each grown box.
  * Step 2 lives in face-plan.ts, the blur of step 3 in blur-plane.ts.
@@ -31,6 +35,7 @@ import type { FrameFilter, FrameFilterFactory } from './frame-pipe.js';
 import type { ProcessVideoOptions, ProcessVideoResult } from './process-video.js';
 import { DETECT_EVERY, FacePlan, growBox } from './face-plan.js';
 import { blurPlane, blurYuv420 } from './blur-plane.js';
+import { FaceSampler, type HeldFrame, SPARSE } from './face-samples.js';
 
 /** Detections the filter lets the detection thread run behind by (see faceBlurFilter). */
 export const MAX_DETECTIONS_OUT = 2;
@@ -64,8 +69,10 @@ export interface FaceBlurStats {
   /** Time spent detecting (downscale + BlazeFace, in the detection thread) and blurring, in seconds. */
   detectSeconds: number;
   blurSeconds: number;
-  /** Samples not run through the detector: the sample before found nothing and the picture did not cut. */
+  /** Samples that counted as finding nothing undetected: the detected samples on both sides found nothing. */
   skippedSamples?: number;
+  /** Samples answered by following the faces of the sample before (of `samples`; the rest ran the detector). */
+  trackedSamples?: number;
   /** Time the filter waited for the detection thread (detection not hidden behind decoding, blurring, encoding). */
   detectWaitSeconds?: number;
   /** The largest box blurred, as a share of the frame's area. */
@@ -78,7 +85,7 @@ export interface FaceBlurStats {
  * pass.
  */
 export function faceBlurFilter(
-  o: { every?: number; letterbox?: boolean; stats?: FaceBlurStats } = {},
+  o: { every?: number; letterbox?: boolean; sparse?: number; stats?: FaceBlurStats } = {},
 ): FrameFilterFactory {
   const every = o.every ?? DETECT_EVERY;
   const stats = o.stats ?? { frames: 0, samples: 0, detections: 0, blurredFrames: 0, detectSeconds: 0, blurSeconds: 0 };
@@ -88,50 +95,28 @@ export function faceBlurFilter(
     return Object.assign(blurFaces, { changed });
     async function* blurFaces(frames: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
       const plan = new FacePlan(every, width, height);
-      // A sampled frame is away (in the detection thread) until its answer: `frame` is null meanwhile.
-      type Held = { frame: Buffer | null; index: number };
-      const held: Held[] = [];
-      // Detections out, oldest first: each answer's sample goes into the plan in this order (`add`) once answered.
-      const out: Array<{ answer: Promise<() => void>; done: boolean }> = [];
+      const held: HeldFrame[] = [];
       const detector = new FaceDetectorThread();
-      const sample = (h: Held, cut: boolean) => {
-        const job = { answer: null as unknown as Promise<() => void>, done: false };
-        job.answer = detector.detect(h.frame!, width, height, o.letterbox).then((r) => {
-          h.frame = r.frame;
-          job.done = true;
+      const sampler = new FaceSampler({
+        // Reels detect every sample: their segments join different rooms at hard cuts the cut test may miss.
+        sparse: o.letterbox ? 1 : (o.sparse ?? SPARSE),
+        detect: async (frame, index, cut) => {
+          const r = await detector.detect(frame, width, height, { letterbox: o.letterbox, index, cut });
           stats.detectSeconds += r.seconds;
           stats.samples++;
+          if (r.tracked) stats.trackedSamples = (stats.trackedSamples ?? 0) + 1;
           stats.detections += r.faces.length;
-          return () => {
-            lastAnswer = { index: h.index, faces: r.faces.length };
-            plan.add(h.index, r.faces, cut);
-          };
-        });
-        // A failure is thrown where the answer is awaited (below), not reported as unhandled before that.
-        job.answer.catch(() => {});
-        h.frame = null;
-        out.push(job);
-      };
-      // Puts the answered detections into the plan, oldest first, waiting for the oldest while more than `limit` are
-      // out.
+          return r;
+        },
+        add: (index, faces, cut) => plan.add(index, faces, cut),
+      });
       const settle = async (limit: number) => {
-        while (out.length && (out[0]!.done || out.length > limit)) {
-          const t0 = performance.now();
-          const add = await out[0]!.answer;
-          stats.detectWaitSeconds = (stats.detectWaitSeconds ?? 0) + (performance.now() - t0) / 1000;
-          add();
-          out.shift();
-        }
+        const t0 = performance.now();
+        await sampler.settle(limit);
+        stats.detectWaitSeconds = (stats.detectWaitSeconds ?? 0) + (performance.now() - t0) / 1000;
+        stats.skippedSamples = sampler.skipped;
       };
-      // The latest sample answered (answers enter the plan in order) and the faces it found.
-      let lastAnswer: { index: number; faces: number } | null = null;
-      // Every other sample is left out when the one before it found nothing (its answer awaited here).
-      const skippable = async (index: number) => {
-        if (o.letterbox || (index / every) % 2 !== 1) return false;
-        await settle(0);
-        return lastAnswer?.index === index - every && lastAnswer.faces === 0;
-      };
-      const release = (h: Held) => {
+      const release = (h: HeldFrame) => {
         const t0 = performance.now();
         const rects = plan.boxes(h.index);
         if (rects.length) {
@@ -154,17 +139,12 @@ export function faceBlurFilter(
           const look = glance(frame, width, height);
           if (previous && difference(previous, look) > CUT_DIFFERENCE) cut = true;
           previous = look;
-          const h: Held = { frame, index };
+          const h: HeldFrame = { frame, index };
           held.push(h);
           index++;
           // Detection sees the frame before any blur (frames are blurred only when they leave, after their answer).
-          if (h.index % every === 0 && !cut && (await skippable(h.index))) {
-            // Nothing found a step ago and no cut since: no detection here (see the header, step 1).
-            plan.add(h.index, []);
-            stats.skippedSamples = (stats.skippedSamples ?? 0) + 1;
-            await settle(Infinity);
-          } else if (h.index % every === 0) {
-            sample(h, cut);
+          if (h.index % every === 0) {
+            sampler.offer(h, cut, h.index === 0);
             cut = false;
             // The thread works on this sample while the frames before it are blurred and written; at most
             // MAX_DETECTIONS_OUT are out (the frames held grow by `every` with each).
@@ -175,7 +155,8 @@ export function faceBlurFilter(
           while (held.length && plan.ready(held[0]!.index)) yield release(held.shift()!);
         }
         const last = held.at(-1);
-        if (last && last.index % every !== 0) sample(last, cut);
+        if (last && last.index % every !== 0) sampler.offer(last, cut, true);
+        sampler.finish();
         await settle(0);
         plan.end();
         while (held.length) yield release(held.shift()!);

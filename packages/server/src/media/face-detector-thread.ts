@@ -20,8 +20,16 @@ export interface DetectRequest {
   width: number;
   height: number;
   letterbox: boolean;
+  /** The frame's index in the video and whether the picture cut since the sample before (face-detect-worker.ts). */
+  index: number;
+  cut: boolean;
 }
-export type DetectReply = { id: number; frame: ArrayBuffer } & ({ faces: Rect[]; seconds: number } | { error: string });
+export type DetectReply = { id: number; frame: ArrayBuffer } & (
+  | { faces: Rect[]; seconds: number; tracked: boolean }
+  | { error: string }
+);
+/** Faces at a sample; `tracked`: followed from the sample before instead of detected. */
+export type DetectAnswer = { faces: Rect[]; seconds: number; frame: Buffer; tracked: boolean };
 
 /** The thread's entry: from built JavaScript the .js sibling; from the TypeScript sources, a bootstrap through tsx. */
 const workerUrl = () =>
@@ -35,10 +43,7 @@ export class FaceDetectorThread {
   static running = 0;
   private readonly worker: Worker;
   private nextId = 1;
-  private readonly waiting = new Map<
-    number,
-    { resolve: (r: { faces: Rect[]; seconds: number; frame: Buffer }) => void; reject: (e: Error) => void }
-  >();
+  private readonly waiting = new Map<number, { resolve: (r: DetectAnswer) => void; reject: (e: Error) => void }>();
   private failure: Error | null = null;
   private closed = false;
 
@@ -52,7 +57,7 @@ export class FaceDetectorThread {
       this.waiting.delete(m.id);
       if (!this.waiting.size) this.worker.unref();
       if ('error' in m) w.reject(new Error(`face detection failed: ${m.error}`));
-      else w.resolve({ faces: m.faces, seconds: m.seconds, frame: Buffer.from(m.frame) });
+      else w.resolve({ faces: m.faces, seconds: m.seconds, frame: Buffer.from(m.frame), tracked: m.tracked });
     });
     this.worker.on('error', (err) => this.fail(err));
     this.worker.once('exit', (code) => {
@@ -75,21 +80,28 @@ export class FaceDetectorThread {
     frame: Buffer,
     width: number,
     height: number,
-    letterbox = false,
-  ): Promise<{ faces: Rect[]; seconds: number; frame: Buffer }> {
+    o: { letterbox?: boolean | undefined; index?: number; cut?: boolean } = {},
+  ): Promise<DetectAnswer> {
     if (this.failure) return Promise.reject(this.failure);
     if (this.closed) return Promise.reject(new Error('face detection thread closed'));
     const owned =
       frame.byteOffset === 0 && frame.byteLength === frame.buffer.byteLength && frame.buffer instanceof ArrayBuffer;
     const buffer = (owned ? frame.buffer : new Uint8Array(frame).buffer) as ArrayBuffer;
     const id = this.nextId++;
-    const answer = new Promise<{ faces: Rect[]; seconds: number; frame: Buffer }>((resolve, reject) =>
-      this.waiting.set(id, { resolve, reject }),
-    );
+    const answer = new Promise<DetectAnswer>((resolve, reject) => this.waiting.set(id, { resolve, reject }));
     // A filter that stops early (error, abort) leaves answers nobody awaits: their rejection is not an error.
     answer.catch(() => {});
     this.worker.ref();
-    const request: DetectRequest = { id, frame: buffer, width, height, letterbox };
+    // Without an index nothing is followed from one request to the next: each is detected.
+    const request: DetectRequest = {
+      id,
+      frame: buffer,
+      width,
+      height,
+      letterbox: o.letterbox ?? false,
+      index: o.index ?? -1,
+      cut: o.cut ?? false,
+    };
     this.worker.postMessage(request, [buffer]);
     return answer;
   }
