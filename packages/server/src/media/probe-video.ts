@@ -13,6 +13,7 @@ import { ERROR_CODES, VIDEO_MAX_SECONDS, checkVideoMeta } from '@roomwalk/shared
 import { ClipFormatScan, type ClipFormatHeader, type ClipFormatVerdict } from './clip-format.js';
 import type { ColourInfo } from './encoding.js';
 import { ffmpegBinaries } from './ffmpeg-binaries.js';
+import { longestNonReferenceRun, type PacketPlace } from './reference-frames.js';
 import { runProcess } from './run-process.js';
 import { ALLOWED_DEMUXERS, endsInsideBox, sniffContainer, type ContainerKind } from './sniff-container.js';
 import { VideoRejectedError } from './video-rejected-error.js';
@@ -77,6 +78,11 @@ export interface ProbeResult {
   /** Average frame rate measured from the packets. */
   averageFps: number;
   /**
+   * The longest run of consecutive non-reference frames in display order (reference-frames.ts), looked up for a steady
+   * 29–45 fps H.264 or HEVC source only; null elsewhere or when the packets could not be read so.
+   */
+  nonReferenceRun?: number | null;
+  /**
    * The frame timing varies (r_frame_rate differs from avg_frame_rate); processing resamples to a constant rate anyway.
    */
   variableFrameRate: boolean;
@@ -112,6 +118,12 @@ interface FfprobeStream extends Omit<ClipFormatHeader, 'demuxer' | 'rotation'> {
 }
 
 /** Probes `path`; throws VideoRejectedError(VIDEO_INVALID) for anything that is not a readable video. */
+/** Frame rates whose non-reference frames are looked up (reference-frames.ts; source-frames.ts decides with them). */
+const NON_REF_SCAN_MIN_FPS = 29;
+const NON_REF_SCAN_MAX_FPS = 45;
+/** Packets whose places are kept for it: 45 fps × the longest video (600 s), and a little more. */
+const MAX_PLACES = 30_000;
+
 export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise<ProbeResult> {
   const timeoutMs = opts.timeoutMs ?? 120_000;
   const size = (await stat(path)).size;
@@ -186,6 +198,7 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
 
   // 2. Packets of the video stream: the real duration, and whether they are in the clip format.
   const scan = new ClipFormatScan();
+  const places: PacketPlace[] = [];
   const packets = await measurePackets(
     ffprobe,
     [
@@ -193,7 +206,7 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
       '-select_streams',
       String(video.index),
       '-show_entries',
-      'packet=pts_time,dts_time,duration_time,size,flags',
+      'packet=pts_time,dts_time,duration_time,size,pos,flags',
       '-of',
       'csv=p=0',
       ...input,
@@ -201,7 +214,10 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
     {
       timeoutMs,
       signal: opts.signal,
-      onPacket: (pts, key, bytes) => scan.packet(pts, key, bytes),
+      onPacket: (pts, key, bytes, pos) => {
+        scan.packet(pts, key, bytes);
+        if (places.length <= MAX_PLACES) places.push({ pts: pts ?? Number.NaN, pos, size: bytes });
+      },
     },
   );
   throwIfAborted(opts.signal);
@@ -209,6 +225,18 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
 
   const r = ratio(video.r_frame_rate);
   const avg = ratio(video.avg_frame_rate);
+  const variableFrameRate = !!(r && avg && Math.abs(r - avg) / r > 0.01);
+  const averageFps = packets.durationSeconds > 0 ? packets.count / packets.durationSeconds : 0;
+  const codec = video.codec_name ?? 'unknown';
+  // Only where it decides something: a steady 30–45 fps H.264 or HEVC source (source-frames.ts).
+  const nonReferenceRun =
+    (codec === 'h264' || codec === 'hevc') &&
+    !variableFrameRate &&
+    averageFps >= NON_REF_SCAN_MIN_FPS &&
+    averageFps < NON_REF_SCAN_MAX_FPS &&
+    places.length === packets.count
+      ? await longestNonReferenceRun(path, codec, places).catch(() => null)
+      : null;
   const bits = Number(video.bits_per_raw_sample);
   const headerDuration = Number(parsed.format?.duration);
   return {
@@ -216,7 +244,7 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
     demuxer,
     inputArgs,
     streamIndex: video.index,
-    codec: video.codec_name ?? 'unknown',
+    codec,
     pixelFormat: video.pix_fmt ?? 'unknown',
     codedWidth,
     codedHeight,
@@ -231,8 +259,9 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
     packetCount: packets.count,
     stoppedAtLimit: packets.stoppedAtLimit,
     partial: packets.partial,
-    averageFps: packets.durationSeconds > 0 ? packets.count / packets.durationSeconds : 0,
-    variableFrameRate: !!(r && avg && Math.abs(r - avg) / r > 0.01),
+    averageFps,
+    variableFrameRate,
+    nonReferenceRun,
     hasAudio: streams.some((s) => s.codec_type === 'audio'),
     colour: {
       transfer: video.color_transfer,
@@ -282,7 +311,11 @@ interface PacketStats {
 async function measurePackets(
   ffprobe: string,
   args: string[],
-  o: { timeoutMs: number; signal?: AbortSignal; onPacket?: (pts: number | null, key: boolean, bytes: number) => void },
+  o: {
+    timeoutMs: number;
+    signal?: AbortSignal;
+    onPacket?: (pts: number | null, key: boolean, bytes: number, pos: number) => void;
+  },
 ): Promise<PacketStats> {
   let count = 0;
   let first = Infinity;
@@ -294,11 +327,16 @@ async function measurePackets(
   const keyframes: number[] = [];
   const onLine = (line: string) => {
     if (!line) return;
-    // ffprobe writes the fields in its own order: pts_time, dts_time, duration_time, size, flags.
-    const [ptsText, dtsText, durText, sizeText, flags] = line.split(',');
+    // ffprobe writes the fields in its own order: pts_time, dts_time, duration_time, size, pos, flags.
+    const [ptsText, dtsText, durText, sizeText, posText, flags] = line.split(',');
     const pts = Number(ptsText && ptsText !== 'N/A' ? ptsText : dtsText);
     count++;
-    o.onPacket?.(ptsText && ptsText !== 'N/A' ? Number(ptsText) : null, !!flags?.includes('K'), Number(sizeText) || 0);
+    o.onPacket?.(
+      ptsText && ptsText !== 'N/A' ? Number(ptsText) : null,
+      !!flags?.includes('K'),
+      Number(sizeText) || 0,
+      posText && posText !== 'N/A' ? Number(posText) : -1,
+    );
     if (!Number.isFinite(pts)) return;
     const dur = Number(durText);
     first = Math.min(first, pts);

@@ -131,6 +131,73 @@ describe('decoding only the frames the tour keeps', { timeout: 300_000 }, () => 
     }
   });
 
+  /** 6 s of 30 fps greys (frame n: 16 + 3·(n mod 72)) encoded with `codec` and its options. */
+  const grey30 = async (name: string, codecArgs: string[]) => {
+    const input = join(dir, name);
+    await ffmpegRun([
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=gray:size=320x180:rate=30',
+      '-t',
+      '6',
+      '-vf',
+      "geq=lum='16+3*mod(N,72)':cb=128:cr=128,scale=1280:720",
+      ...codecArgs,
+      '-pix_fmt',
+      'yuv420p',
+      input,
+    ]);
+    return input;
+  };
+  const x264 = (params: string) => ['-c:v', 'libx264', '-preset', 'ultrafast', '-x264-params', `${params}:qp=4`];
+
+  it('skips the single B-frames between references of a 30 fps H.264 (read from the packets): same tour frames within one source frame, none repeated', async () => {
+    const input = await grey30('grey-30-b1.mp4', x264('keyint=30:bframes=1:b-adapt=0'));
+    const probe = await probeVideo(input);
+    expect(probe.nonReferenceRun).toBe(1);
+    expect(planSource(probe).skipNonRef).toBe(true);
+    const skipped = await normalisedFrames(input, probe);
+    const all = await normalisedFrames(input, probe, undefined, { plain: true });
+    expect(all.length).toBe(90);
+    expect(skipped.length).toBe(all.length);
+    const sourceFrame = (f: Frame) => Math.round((f.luma - 16) / 3);
+    for (let i = 0; i < all.length; i++) {
+      // Half a tour frame is one 30 fps frame.
+      const d = ((((sourceFrame(skipped[i]!) - sourceFrame(all[i]!)) % 72) + 108) % 72) - 36;
+      expect(Math.abs(d), `tour frame ${i}`).toBeLessThanOrEqual(1);
+      if (i > 0) expect(skipped[i]!.md5, `tour frame ${i} repeats ${i - 1}`).not.toBe(skipped[i - 1]!.md5);
+    }
+  });
+
+  it('decodes every frame of a 30 fps source whose non-reference frames come two in a row, or that has none, or whose packets it cannot read', async () => {
+    const two = await probeVideo(await grey30('grey-30-b2.mp4', x264('keyint=30:bframes=2:b-adapt=0:b-pyramid=none')));
+    expect(two.nonReferenceRun).toBe(2);
+    expect(planSource(two).skipNonRef).toBe(false);
+    const none = await probeVideo(await grey30('grey-30-b0.mp4', x264('keyint=30:bframes=0')));
+    expect(none.nonReferenceRun).toBe(0);
+    expect(planSource(none).skipNonRef).toBe(false);
+    // HEVC with single B-frames: x265 writes them as non-reference NAL types.
+    const hevc = await probeVideo(
+      await grey30('grey-30-hevc.mp4', [
+        '-c:v',
+        'libx265',
+        '-preset',
+        'ultrafast',
+        '-x265-params',
+        'log-level=error:keyint=30:bframes=1:b-adapt=0:qp=4',
+      ]),
+    );
+    expect(hevc.nonReferenceRun).toBe(1);
+    expect(planSource(hevc).skipNonRef).toBe(true);
+    // Raw Annex B (start codes, no lengths): unknown, nothing skipped.
+    const raw = join(dir, 'grey-30.hevc');
+    await ffmpegRun(['-i', join(dir, 'grey-30-hevc.mp4'), '-c', 'copy', '-f', 'hevc', raw]);
+    const rawProbe = await probeVideo(raw);
+    expect(rawProbe.nonReferenceRun ?? null).toBeNull();
+    expect(planSource(rawProbe).skipNonRef).toBe(false);
+  });
+
   it('turns a rotated source after the downscale into the picture autorotate gives', async () => {
     const plain = join(dir, 'landscape.mp4');
     await ffmpegRun([
