@@ -96,7 +96,8 @@ export function faceBlurFilter(
     async function* blurFaces(frames: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
       const plan = new FacePlan(every, width, height);
       const held: HeldFrame[] = [];
-      const detector = new FaceDetectorThread();
+      const detector = FaceDetectorThread.take();
+      let ended = false;
       const sampler = new FaceSampler({
         // Reels detect every sample: their segments join different rooms at hard cuts the cut test may miss.
         sparse: o.letterbox ? 1 : (o.sparse ?? SPARSE),
@@ -160,8 +161,10 @@ export function faceBlurFilter(
         await settle(0);
         plan.end();
         while (held.length) yield release(held.shift()!);
+        ended = true;
       } finally {
-        await detector.close();
+        // Kept for the next video after a normal end; stopped after a failure or an early stop.
+        await (ended ? detector.release() : detector.close());
       }
     }
   };

@@ -20,9 +20,17 @@ import type { DetectReply, DetectRequest } from './face-detector-thread.js';
 let following: FaceTemplate[] | null = null;
 /** The latest frame index asked about: a request for an earlier one is a backfill (detected, following untouched). */
 let lastIndex = -1;
+/** The video those belong to (a kept thread serves several, face-detector-thread.ts). */
+let video = 0;
 
 /** The faces at a sample: followed from the last detection where it can (see the header), else detected. */
 async function facesAt(m: DetectRequest, frame: Uint8Array): Promise<{ faces: Rect[]; tracked: boolean }> {
+  if (m.video !== video) {
+    // The thread was kept for another video: nothing of the last one is followed.
+    video = m.video;
+    following = null;
+    lastIndex = -1;
+  }
   if (m.index <= lastIndex)
     return { faces: await detectFacesInYuv420(frame, m.width, m.height, m.letterbox), tracked: false };
   lastIndex = m.index;

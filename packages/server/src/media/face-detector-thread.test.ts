@@ -1,4 +1,7 @@
-/** The detection thread: answers in order with the frame's own bytes back, and never outlives the filter using it. */
+/**
+ * The detection thread: answers in order with the frame's own bytes back, follows faces within a video, and is kept
+ * for the next video only after a normal end.
+ */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { faceImage } from '../../test/support/faces.js';
@@ -83,12 +86,17 @@ describe('FaceDetectorThread', () => {
     }
   });
 
-  it('the blur filter stops its thread when it ends, when its input fails and when its reader stops early', async () => {
+  it('the blur filter keeps its thread for the next video when it ends, and stops it when its input fails or its reader stops early', async () => {
     const out: number[] = [];
     for await (const f of faceBlurFilter()({ width: W, height: H })(frames(20))) out.push(f[0]!);
     expect(out).toEqual(Array.from({ length: 20 }, (_, i) => i));
-    expect(FaceDetectorThread.running).toBe(0);
+    // Kept, model loaded, for the next video.
+    expect(FaceDetectorThread.running).toBe(1);
+    // The next video takes that thread: no second one starts.
+    for await (const f of faceBlurFilter()({ width: W, height: H })(frames(8))) void f;
+    expect(FaceDetectorThread.running).toBe(1);
 
+    // It fails while it holds the kept thread: stopped.
     await expect(
       (async () => {
         for await (const f of faceBlurFilter()({ width: W, height: H })(frames(40, 25))) void f;
@@ -100,6 +108,27 @@ describe('FaceDetectorThread', () => {
     for await (const f of faceBlurFilter()({ width: W, height: H })(frames(60))) {
       void f;
       if (++taken === 3) break;
+    }
+    expect(FaceDetectorThread.running).toBe(0);
+
+    for await (const f of faceBlurFilter()({ width: W, height: H })(frames(8))) void f;
+    expect(FaceDetectorThread.running).toBe(1);
+    await FaceDetectorThread.stopKept();
+    expect(FaceDetectorThread.running).toBe(0);
+  });
+
+  it('a thread kept for another video follows nothing of the last one', async () => {
+    const t = FaceDetectorThread.take();
+    try {
+      expect((await t.detect(await faceFrame(300, 200), 1280, 720, { index: 0 })).faces).toHaveLength(1);
+      await t.release();
+      const next = FaceDetectorThread.take();
+      expect(next).toBe(t);
+      // Index 6 would be followed in the same video; in the next one it is detected.
+      expect((await next.detect(await faceFrame(310, 200), 1280, 720, { index: 6 })).tracked).toBe(false);
+    } finally {
+      await FaceDetectorThread.stopKept();
+      await t.close();
     }
     expect(FaceDetectorThread.running).toBe(0);
   });
