@@ -3,7 +3,7 @@
  * for the next video only after a normal end.
  */
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { faceImage } from '../../test/support/faces.js';
 import { faceBlurFilter } from './blur-faces.js';
 import { FaceDetectorThread } from './face-detector-thread.js';
@@ -45,6 +45,9 @@ async function faceFrame(x: number, y: number): Promise<Buffer> {
 }
 
 describe('FaceDetectorThread', () => {
+  // A file before this one in the same worker process may have left a thread kept for the next video.
+  beforeEach(() => FaceDetectorThread.stopKept());
+
   it('moves the frame to the thread and back, unchanged, and stops on close', async () => {
     const t = new FaceDetectorThread();
     const frame = grey(99);
