@@ -6,6 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -196,6 +197,18 @@ describe('decoding only the frames the tour keeps', { timeout: 300_000 }, () => 
     const rawProbe = await probeVideo(raw);
     expect(rawProbe.nonReferenceRun ?? null).toBeNull();
     expect(planSource(rawProbe).skipNonRef).toBe(false);
+    // A file cut off part-way (index at the front, packets past the end): unknown, nothing skipped.
+    const whole = await grey30('grey-30-b1-front.mp4', [
+      ...x264('keyint=30:bframes=1:b-adapt=0'),
+      '-movflags',
+      '+faststart',
+    ]);
+    const bytes = await readFile(whole);
+    const cut = join(dir, 'grey-30-b1-cut.mp4');
+    await writeFile(cut, bytes.subarray(0, Math.floor(bytes.length * 0.6)));
+    const cutProbe = await probeVideo(cut);
+    expect(cutProbe.nonReferenceRun ?? null).toBeNull();
+    expect(planSource(cutProbe).skipNonRef).toBe(false);
   });
 
   it('turns a rotated source after the downscale into the picture autorotate gives', async () => {
