@@ -142,12 +142,7 @@ export class FaceDetectorThread {
    */
   async release(): Promise<void> {
     if (this.closed || this.failure || this.waiting.size || this.video + 1 >= MAX_VIDEOS) return this.close();
-    const before = FaceDetectorThread.kept;
-    FaceDetectorThread.kept = null;
-    if (before) {
-      clearTimeout(before.timer);
-      await before.thread.close();
-    }
+    await FaceDetectorThread.stopKept();
     const timer = setTimeout(() => void FaceDetectorThread.stopKept(), KEEP_IDLE_MS);
     timer.unref();
     FaceDetectorThread.kept = { thread: this, timer };
