@@ -244,7 +244,7 @@ export class CanvasController implements ReactiveController, PixelSink {
       if (store.errorCode.peek() === ERROR_CODES.LOAD_TIMEOUT) store.errorCode.value = null;
       this.ctx.setStatus(STATUSES.ready);
       // The parent hears "ready" before anything a tour-ready listener may cause.
-      const totalFrames = this.ctx.totalFrames;
+      const totalFrames = store.totalFrames.peek();
       this.bridge.notifyParent(OUTGOING_MESSAGE_TYPES.ready, { totalFrames });
       this.ctx.emit('tour-ready', { totalFrames });
       this.layout();

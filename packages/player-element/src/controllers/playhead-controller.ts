@@ -85,7 +85,7 @@ export class PlayheadController implements ReactiveController {
       this.lastRoom = room?.name ?? null;
       this.ctx.emit('tour-room-change', { room: room?.name ?? null, marker: room, frame });
     }
-    const total = this.ctx.totalFrames;
+    const total = store.totalFrames.peek();
     if (config.mode === MODES.agent && !this.agentCardShown && frame + 2 >= total && total > 0) {
       this.agentCardShown = true;
       store.agentCardOpen.value = true;
@@ -95,15 +95,17 @@ export class PlayheadController implements ReactiveController {
 
   /** A step by user input (drag, wheel, touch, keyboard, host scroll): ignored while a fast travel animates. */
   userMove(frame: number, source: MoveSource): void {
-    if (!this.ctx.store.tour.peek() || this.travelTimer !== undefined) return;
-    void this.setFrame(clampFrame(frame, this.ctx.totalFrames), source);
+    const { store } = this.ctx;
+    if (!store.tour.peek() || this.travelTimer !== undefined) return;
+    void this.setFrame(clampFrame(frame, store.totalFrames.peek()), source);
   }
 
   /** Shows frame n (clamped) without animation, stopping any fast travel. */
   jump(n: number): Promise<void> {
-    if (!this.ctx.store.tour.peek()) return Promise.resolve();
+    const { store } = this.ctx;
+    if (!store.tour.peek()) return Promise.resolve();
     this.stopTravel();
-    return this.setFrame(clampFrame(n, this.ctx.totalFrames), null);
+    return this.setFrame(clampFrame(n, store.totalFrames.peek()), null);
   }
 
   /** Fast travel; other jumps are blocked while travelling. Resolves on arrival. */
@@ -113,7 +115,7 @@ export class PlayheadController implements ReactiveController {
     if (!store.tour.peek()) return Promise.resolve();
     if (this.travelTimer !== undefined) return Promise.reject(new Error('A jump is in progress'));
     const from = store.frame.peek();
-    const to = clampFrame(target, this.ctx.totalFrames);
+    const to = clampFrame(target, store.totalFrames.peek());
     const { steps, stepMs } = travelPlan(from, to);
     if (!steps.length) return this.setFrame(to, null);
     store.travel.value = to > from ? TRAVEL.forward : TRAVEL.backward;

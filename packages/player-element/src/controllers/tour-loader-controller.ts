@@ -211,7 +211,7 @@ export class TourLoaderController implements ReactiveController {
         this.ctx.play(fallback, fallback);
         store.loadedFrames.value = fallback.total;
         if (!resume) return this.start();
-        store.totalFrames.value = this.ctx.totalFrames;
+        store.totalFrames.value = fallback.total;
         fallback.setPosition(store.frame.peek());
       },
       (e: unknown) => this.onDecodeError(e instanceof Error ? e.message : String(e)),
@@ -221,10 +221,11 @@ export class TourLoaderController implements ReactiveController {
   /** Moves to the start position (room, frame or 0) once the frame source (decoder or fallback) has the tour. */
   private start(): void {
     const { store, config } = this.ctx;
-    store.totalFrames.value = this.ctx.totalFrames;
+    const total = this.ctx.frames.total;
+    store.totalFrames.value = total;
     const room = config.startRoom ? findRoom(store.sortedMarkers.peek(), config.startRoom) : undefined;
     const start = room ? room.frameIndex : Number.isFinite(config.startFrame) ? Number(config.startFrame) : 0;
-    void this.playhead.setFrame(clampFrame(start, this.ctx.totalFrames), null);
+    void this.playhead.setFrame(clampFrame(start, total), null);
     this.onDecoding();
   }
 

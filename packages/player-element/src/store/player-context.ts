@@ -55,11 +55,6 @@ export class PlayerContext {
     this.focus = focus;
   }
 
-  /** Total frames of what is playing. */
-  get totalFrames(): number {
-    return this.frames.total;
-  }
-
   emit<K extends TourEventName>(name: K, detail: TourEventDetails[K]): void {
     emit(this.host, name, detail);
   }

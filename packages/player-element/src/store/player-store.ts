@@ -21,7 +21,11 @@ export interface PlayerStore {
   readonly frame: Signal<number>;
   /** Frames whose clips are buffered (markers at or beyond them are disabled). */
   readonly loadedFrames: Signal<number>;
-  /** Total frames of the loaded tour, 0 before one is decoding. */
+  /**
+   * Total frames of the loaded tour, 0 before one is decoding: the one total the controllers read (the tour loader
+   * writes it from the frames that play when they start; while the decoder hands over to the `<video>` fallback it keeps
+   * the tour's).
+   */
   readonly totalFrames: Signal<number>;
   readonly status: Signal<PlayerStatus>;
   readonly travel: Signal<TravelStatus>;
