@@ -415,7 +415,9 @@ const report = {
 // is in docs/results.md, "Player bundle sizes": a feature the design names moves the budget; nothing is trimmed to fit.
 // 86.75 -> 87.5 KB all: full-range clips painted right in Firefox ESR (workers/full-range.ts: the SPS's range flag,
 // limited-range RGB read back as full; decode worker +0.7 KB, 88,594 -> 89,306 B all JS).
-const BUDGET = { mainThreadGzipBytes: 35.75 * 1024, allGzipBytes: 87.5 * 1024 };
+// 35.75 -> 35.875 KB main: issue 42, the decode planner reads the decoder's state as data, one question per plan
+// (36,608 -> 36,702 B main thread).
+const BUDGET = { mainThreadGzipBytes: 35.875 * 1024, allGzipBytes: 87.5 * 1024 };
 for (const [k, max] of Object.entries(BUDGET))
   if (report[k] > max) throw new Error(`${k} ${report[k]} B is over its budget of ${max} B`);
 writeFileSync(join(dist, 'sizes.json'), JSON.stringify(report, null, 2));

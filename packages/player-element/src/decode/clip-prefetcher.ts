@@ -1,7 +1,7 @@
 import type { Clip } from '../api/types.js';
 import { locateFrame } from '../frame-math.js';
 import type { WorkerBridge } from '../workers/worker-bridge.js';
-import { bufferedFrames, highPlannable } from './decode-planner.js';
+import { bufferedFrames, type Downloads } from './decode-planner.js';
 import { isAbortError, unlessAborted } from '../abortable.js';
 
 const movingAverage = (previous: number | null, sample: number): number =>
@@ -76,9 +76,9 @@ export class ClipPrefetcher {
     this.loadedFrames = 0;
   }
 
-  /** Whether a high decode of the clip is worth planning now (decode-planner.ts highPlannable). */
-  highPlannable(clip: number): boolean {
-    return highPlannable(this.highReady.has(clip), this.highFetchMs, this.lowFetchMs);
+  /** What decides whether a high decode of a clip is worth planning now (decode-planner.ts highPlannable reads it). */
+  downloads(): Downloads {
+    return { highReady: this.highReady, highFetchMs: this.highFetchMs, lowFetchMs: this.lowFetchMs };
   }
 
   /** A decode finished a clip: its low rendition counts as buffered, or its high clip as downloaded. */

@@ -58,14 +58,14 @@ export class DecodeController implements ReactiveController {
       downloaded: () => this.scheduler.pump(),
       thumbnailArrived: (clip, bitmap) => {
         this.frames.addThumbnail(clip, bitmap);
-        this.notePeak();
+        this.notePeak(this.scheduler.inflightBytes);
       },
       loadedFramesChanged: (frames) => this.host.onLoadedFramesChange(frames),
     });
     this.scheduler = new DecodeScheduler(this.frames, sink, this.prefetcher, {
       failed: (e) => this.decodeFailed(e),
       framesArrived: () => this.host.onFramesArrived(),
-      notePeak: () => this.notePeak(),
+      notePeak: (inflight) => this.notePeak(inflight),
     });
   }
 
@@ -175,11 +175,11 @@ export class DecodeController implements ReactiveController {
     this.host.onDecodeError(e instanceof Error ? e.message : String(e));
   }
 
-  /** Keeps the peak of cache, frames in transit, thumbnails and ready bitmaps (`peakDecodedBytes`). */
-  notePeak(): void {
+  /** Keeps the peak of cache, frames in transit (`inflight`), thumbnails and ready bitmaps (`peakDecodedBytes`). */
+  private notePeak(inflight: number): void {
     this.peakDecodedBytes = Math.max(
       this.peakDecodedBytes,
-      this.frames.cache.totalBytes + this.scheduler.inflightBytes + this.frames.thumbBytes + this.sink.bitmapBytes,
+      this.frames.cache.totalBytes + inflight + this.frames.thumbBytes + this.sink.bitmapBytes,
     );
   }
 }

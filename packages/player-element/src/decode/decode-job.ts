@@ -2,17 +2,24 @@ import { isAbortError } from '../abortable.js';
 import type { DecodedFrames } from '../frames/decoded-frames.js';
 import type { DecodedFrame, DecodeRequest, Rendition } from '../workers/decode-types.js';
 import type { WorkerBridge } from '../workers/worker-bridge.js';
-import { frameBytes, type Job } from './decode-planner.js';
+import type { Job } from './decode-planner.js';
 
-/** A frame on its way, as the planner asks about it: `rendition:tourFrame`. */
-export const pendingKey = (r: Rendition, tourFrame: number): string => `${r}:${tourFrame}`;
+/** High frames are four times the size of low ones, so they travel in quarter-size batches (same bytes per message). */
+export function batchFor(r: Rendition, batch: number): number {
+  return r === 'high' ? Math.max(1, Math.ceil(batch / 4)) : batch;
+}
+
+/** Bytes of one decoded I420 frame of a rendition (720p or 360p). */
+function frameBytes(r: Rendition): number {
+  return r === 'high' ? 1280 * 720 * 1.5 : 640 * 360 * 1.5;
+}
 
 /** A decode pass running on one worker (startJob), as the scheduler that started it sees it. */
 export interface DecodeJob {
   readonly pass: Job;
   readonly worker: number;
-  /** Its frames (pendingKey) that have not come yet: the planner does not plan them again meanwhile. */
-  readonly waiting: ReadonlySet<string>;
+  /** Its tour frames (of its pass's rendition) that have not come yet: the planner does not plan them again meanwhile. */
+  readonly waiting: ReadonlySet<number>;
   /** Bytes its frames may hold at once (one batch), for the bench's peak. */
   readonly inflight: number;
   /** The scheduler aborts it when it goes stale: the worker stops it (WorkerBridge.decode) and it ends as finished. */
@@ -44,15 +51,15 @@ export function startJob(
   frames: Pick<DecodedFrames, 'put'>,
   owner: JobOwner,
 ): DecodeJob {
-  const waiting = new Set<string>();
-  for (let f = start + pass.from; f <= start + pass.to; f++) waiting.add(pendingKey(pass.rendition, f));
+  const waiting = new Set<number>();
+  for (let f = start + pass.from; f <= start + pass.to; f++) waiting.add(f);
   const inflight = frameBytes(pass.rendition) * Math.min(pass.to - pass.from + 1, req.batchSize);
   const job: DecodeJob = { pass, worker, waiting, inflight, abort: new AbortController() };
   const onBatch = (batch: DecodedFrame[]) => {
     for (const f of batch) {
       const tourFrame = start + f.frame;
       frames.put(tourFrame, f);
-      waiting.delete(pendingKey(pass.rendition, tourFrame));
+      waiting.delete(tourFrame);
     }
     owner.arrived();
   };

@@ -19,7 +19,17 @@ export interface Job {
   keyframe?: boolean;
 }
 
-/** What the planner reads of the decoder's state. */
+/** A set of frames or clips as the planner reads it (a Set, a Map, their read-only views). */
+type Holds = { has(n: number): boolean };
+
+/** The downloads as highPlannable reads them (clip-prefetcher.ts): the high clips here, the recent fetch times. */
+export interface Downloads {
+  highReady: Holds;
+  highFetchMs: number | null;
+  lowFetchMs: number | null;
+}
+
+/** What the planner reads of the decoder's state: data, read as it is now (no call goes back to the decoder). */
 export interface PlanState {
   /** Start frame and frame count of every clip (frame-math's clipStarts / clipFrameCounts). */
   starts: readonly number[];
@@ -32,12 +42,13 @@ export interface PlanState {
   highEnabled: boolean;
   /** After a jump, until its exact frame lands, that frame's pass starts at it and runs alone. */
   jumping: boolean;
-  /** Decoded (in the cache) or on its way (pending in a running pass). */
-  has(r: Rendition, frame: number): boolean;
-  pending(r: Rendition, frame: number): boolean;
-  hasThumbnail(clip: number): boolean;
-  /** A high decode of this clip can be planned (its file is here, or the link brings it quickly): highPlannable(). */
-  highPlannable(clip: number): boolean;
+  /** Tour frames decoded (kept in the cache: its read-only view) and on their way (in a running pass), per rendition. */
+  decoded: Readonly<Record<Rendition, Holds>>;
+  pending: Readonly<Record<Rendition, Holds>>;
+  /** Per clip, its keyframe thumbnail where it has one. */
+  thumbnails: readonly unknown[];
+  /** Whether a high decode of a clip can be planned (its file is here, or the link brings it quickly): highPlannable. */
+  downloads: Downloads;
 }
 
 /**
@@ -73,6 +84,10 @@ export function planJobs(s: PlanState): Plan {
   const p = Math.min(s.focus, last);
   const pos = Math.min(s.position, last);
   const d = s.direction;
+  const has = (r: Rendition, f: number) => s.decoded[r].has(f);
+  const pending = (r: Rendition, f: number) => s.pending[r].has(f);
+  const { highReady, highFetchMs, lowFetchMs } = s.downloads;
+  const plannable = (c: number) => highPlannable(highReady.has(c), highFetchMs, lowFetchMs);
   const where = (f: number) => locateFrame(s.starts, s.counts, f);
   const want = (r: Rendition, a: number, b: number) => {
     const lo = Math.max(0, Math.min(a, b));
@@ -83,7 +98,7 @@ export function planJobs(s: PlanState): Plan {
     else for (let f = hi; f >= lo; f--) frames.push(f);
     let current: Job | undefined;
     for (const f of frames) {
-      if (s.has(r, f) || s.pending(r, f)) continue;
+      if (has(r, f) || pending(r, f)) continue;
       const { clip, local } = where(f);
       if (current && current.clip === clip && current.rendition === r) {
         current.from = Math.min(current.from, local);
@@ -97,22 +112,22 @@ export function planJobs(s: PlanState): Plan {
   const ahead = (n: number) => p + d * n;
   const behind = (n: number) => p - d * n;
   const w = DECODE_WINDOW;
-  const exactMissing = !s.has(s.highEnabled ? 'high' : 'low', pos);
+  const exactMissing = !has(s.highEnabled ? 'high' : 'low', pos);
   // 0. Nothing of the playhead's clip decoded yet (a jump, the first frame): its low keyframe,
   //    decoded beside any running work, is on screen within a refresh or so.
   const { clip: posClip } = where(pos);
   const posStart = s.starts[posClip] ?? 0;
   const posEnd = posStart + (s.counts[posClip] ?? 1) - 1;
   let haveAny = false;
-  for (let f = posStart; f <= posEnd && !haveAny; f++) haveAny = s.has('low', f) || s.has('high', f);
+  for (let f = posStart; f <= posEnd && !haveAny; f++) haveAny = has('low', f) || has('high', f);
   const placeholder: Job | undefined =
-    exactMissing && !haveAny && !s.hasThumbnail(posClip) && !s.pending('low', posStart)
+    exactMissing && !haveAny && !s.thumbnails[posClip] && !pending('low', posStart)
       ? { rendition: 'low', clip: posClip, from: 0, to: 0, keyframe: true }
       : undefined;
   const { clip: pc } = where(p);
   const pcStart = s.starts[pc] ?? 0;
   // The rendition wanted first at the focus: high once its clip is here, low while it downloads.
-  const exactR: Rendition = s.highEnabled && s.highPlannable(pc) ? 'high' : 'low';
+  const exactR: Rendition = s.highEnabled && plannable(pc) ? 'high' : 'low';
   // 1. The exact frame and the frames ahead of it, then the low frame at the playhead as a
   //    better placeholder, then the frames behind and the low frames ahead.
   if (s.highEnabled) {
@@ -128,7 +143,7 @@ export function planJobs(s: PlanState): Plan {
   // After a jump the exact frame's pass starts its copies at that frame; the frames behind it
   // in its clip come in a pass of their own once it has landed.
   const merged: Job[] = [];
-  const exactAlone = s.jumping && !s.has(exactR, p);
+  const exactAlone = s.jumping && !has(exactR, p);
   for (const j of jobs) {
     const same = merged.find(
       (m) =>
@@ -148,7 +163,7 @@ export function planJobs(s: PlanState): Plan {
       // for 36, which Firefox's decoder, a third of Chromium's speed, could not keep up with at 60 a second).
       if (m.clip < pc && !m.keyframe) m.from = 0;
     }
-  if (!s.has(exactR, p) && !s.pending(exactR, p)) {
+  if (!has(exactR, p) && !pending(exactR, p)) {
     // Going backward the exact frame is the last of its pass: copying the frames before it first (from the clip
     // start) held it back by up to 35 frame copies. Its pass is that frame alone (decoded from the keyframe before
     // it); the rest of its clip is planned once it has landed. (A frame already on its way in a running pass, as
@@ -169,7 +184,7 @@ export function planJobs(s: PlanState): Plan {
   // High frames of a clip that is not downloaded yet: fetch it (beside the decodes), decode once it is here.
   const fetch: number[] = [];
   const planned = merged.filter((j) => {
-    if (j.rendition !== 'high' || s.highPlannable(j.clip)) return true;
+    if (j.rendition !== 'high' || plannable(j.clip)) return true;
     if (!fetch.includes(j.clip)) fetch.push(j.clip);
     return false;
   });
@@ -193,16 +208,6 @@ export function isStale(
   const dest = o.destination;
   const coversDestination = dest !== null && a <= dest && dest <= b;
   return (b < lo || a > hi) && !coversDestination;
-}
-
-/** High frames are four times the size of low ones, so they travel in quarter-size batches (same bytes per message). */
-export function batchFor(r: Rendition, batch: number): number {
-  return r === 'high' ? Math.max(1, Math.ceil(batch / 4)) : batch;
-}
-
-/** Bytes of one decoded I420 frame of a rendition (720p or 360p). */
-export function frameBytes(r: Rendition): number {
-  return r === 'high' ? 1280 * 720 * 1.5 : 640 * 360 * 1.5;
 }
 
 /** Keyframe thumbnail size: all clips' thumbnails fit the thumbnail budget, 64 to 320 px wide. */

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { CACHE_BUDGET, DECODE_WINDOW } from '../constants.js';
 import type { Rendition } from '../workers/decode-types.js';
+import { batchFor } from './decode-job.js';
 import {
-  batchFor,
   bufferedFrames,
   cacheBudget,
   highPlannable,
@@ -15,12 +15,16 @@ import {
   type PlanState,
 } from './decode-planner.js';
 
-/** Five 36-frame clips (180 frames), nothing decoded, every high clip downloaded, forward at `focus`. */
+/** Five 36-frame clips (180 frames), nothing decoded, no thumbnail, every high clip downloaded, forward at `focus`. */
 function state(
-  over: Partial<PlanState> & { decoded?: [Rendition, number][]; pendingFrames?: [Rendition, number][] } = {},
+  over: Omit<Partial<PlanState>, 'decoded' | 'pending'> & {
+    decoded?: [Rendition, number][];
+    pendingFrames?: [Rendition, number][];
+  } = {},
 ): PlanState {
-  const decoded = new Set((over.decoded ?? []).map(([r, f]) => `${r}:${f}`));
-  const pending = new Set((over.pendingFrames ?? []).map(([r, f]) => `${r}:${f}`));
+  const { decoded = [], pendingFrames = [], ...rest } = over;
+  const of = (r: Rendition, frames: [Rendition, number][]) =>
+    new Set(frames.filter(([fr]) => fr === r).map(([, f]) => f));
   return {
     starts: [0, 36, 72, 108, 144],
     counts: [36, 36, 36, 36, 36],
@@ -29,13 +33,15 @@ function state(
     direction: 1,
     highEnabled: true,
     jumping: false,
-    has: (r, f) => decoded.has(`${r}:${f}`),
-    pending: (r, f) => pending.has(`${r}:${f}`),
-    hasThumbnail: () => false,
-    highPlannable: () => true,
-    ...over,
+    decoded: { low: of('low', decoded), high: of('high', decoded) },
+    pending: { low: of('low', pendingFrames), high: of('high', pendingFrames) },
+    thumbnails: [],
+    downloads: { highReady: { has: () => true }, highFetchMs: null, lowFetchMs: null },
+    ...rest,
   };
 }
+/** Every clip has its thumbnail. */
+const thumbnails = [1, 1, 1, 1, 1];
 const brief = (jobs: Job[]) => jobs.map((j) => `${j.keyframe ? 'key ' : ''}${j.rendition} ${j.clip}:${j.from}-${j.to}`);
 
 describe('planJobs', () => {
@@ -57,12 +63,12 @@ describe('planJobs', () => {
   });
 
   it('no placeholder when the clip already has a thumbnail or a decoded frame', () => {
-    expect(brief(planJobs(state({ hasThumbnail: () => true })).jobs)[0]).toBe('high 0:0-35');
+    expect(brief(planJobs(state({ thumbnails })).jobs)[0]).toBe('high 0:0-35');
     expect(brief(planJobs(state({ decoded: [['low', 5]] })).jobs)[0]).toBe('high 0:0-35');
   });
 
   it('backward: the window runs against the direction and the exact frame gets a pass of its own', () => {
-    const s = state({ position: 100, focus: 100, direction: -1, hasThumbnail: () => true });
+    const s = state({ position: 100, focus: 100, direction: -1, thumbnails });
     const jobs = brief(planJobs(s).jobs);
     // Frame 100 is local 28 of clip 2: decoded alone first (from its keyframe), not after local 0..27.
     expect(jobs[0]).toBe('high 2:28-28');
@@ -72,17 +78,17 @@ describe('planJobs', () => {
 
   it('backward: a clip behind is decoded whole as soon as the window touches it (one pass, not one per chunk)', () => {
     // Frame 107 is the top of clip 2; the window reaches 3 frames into clip 1 (frames 69..71).
-    const s = state({ position: 107, focus: 107, direction: -1, hasThumbnail: () => true });
+    const s = state({ position: 107, focus: 107, direction: -1, thumbnails });
     expect(brief(planJobs(s).jobs).filter((j) => j.startsWith('high 1:'))).toEqual(['high 1:0-35']);
   });
 
   it('after a jump the exact pass starts at its frame; the frames behind it in its clip come in a later pass', () => {
-    const jobs = brief(planJobs(state({ position: 50, focus: 50, jumping: true, hasThumbnail: () => true })).jobs);
+    const jobs = brief(planJobs(state({ position: 50, focus: 50, jumping: true, thumbnails })).jobs);
     expect(jobs).toEqual(['high 1:14-35', 'high 2:0-26', 'high 1:2-14', 'low 1:14-35', 'low 2:0-14']);
   });
 
   it('without a jump the window of the clip grows into one pass, but a missing exact frame is decoded alone first', () => {
-    const jobs = brief(planJobs(state({ position: 50, focus: 50, hasThumbnail: () => true })).jobs);
+    const jobs = brief(planJobs(state({ position: 50, focus: 50, thumbnails })).jobs);
     expect(jobs).toEqual(['high 1:14-14', 'high 2:0-26', 'low 1:14-35', 'low 2:0-14']);
   });
 
@@ -90,7 +96,7 @@ describe('planJobs', () => {
     const jobs = brief(
       planJobs(
         state({
-          hasThumbnail: () => true,
+          thumbnails,
           pendingFrames: Array.from({ length: 36 }, (_, f) => ['high', f] as [Rendition, number]),
         }),
       ).jobs,
@@ -100,7 +106,12 @@ describe('planJobs', () => {
 
   it('on a slow link the high clip is fetched beside the decodes and the 360p frame comes first', () => {
     const { jobs, fetch, exactR } = planJobs(
-      state({ position: 40, focus: 40, hasThumbnail: () => true, highPlannable: (c) => c === 0 }),
+      state({
+        position: 40,
+        focus: 40,
+        thumbnails,
+        downloads: { highReady: new Set([0]), highFetchMs: null, lowFetchMs: null },
+      }),
     );
     expect(exactR).toBe('low');
     expect(brief(jobs)).toEqual(['low 1:4-35', 'high 0:28-35', 'low 2:0-4']);
@@ -109,7 +120,7 @@ describe('planJobs', () => {
   });
 
   it('with hi-res off only the low rendition is planned, over the high window', () => {
-    const { jobs, exactR } = planJobs(state({ highEnabled: false, hasThumbnail: () => true }));
+    const { jobs, exactR } = planJobs(state({ highEnabled: false, thumbnails }));
     expect(exactR).toBe('low');
     expect(brief(jobs)).toEqual(['low 0:0-35', `low 1:0-${DECODE_WINDOW.highAhead - 36}`]);
   });

@@ -1,6 +1,6 @@
 import { PLAYER } from '@roomwalk/shared/constants';
-import { batchFor, isStale, planJobs, type Job } from './decode-planner.js';
-import { pendingKey, startJob, type DecodeJob, type JobOwner } from './decode-job.js';
+import { isStale, planJobs, type Job } from './decode-planner.js';
+import { batchFor, startJob, type DecodeJob, type JobOwner } from './decode-job.js';
 import { locateFrame } from '../frame-math.js';
 import type { Clip } from '../api/types.js';
 import type { Rendition } from '../workers/decode-types.js';
@@ -31,12 +31,12 @@ export interface ScheduleEvents {
   failed(e: unknown): void;
   /** Decoded frames are kept (the element repaints). */
   framesArrived(): void;
-  /** The bytes held may have grown (the controller keeps the peak the bench reads). */
-  notePeak(): void;
+  /** The bytes held may have grown, `inflight` of them in the running decodes (the controller keeps the bench's peak). */
+  notePeak(inflight: number): void;
 }
 
 /** What the scheduler asks of the downloads (clip-prefetcher.ts). */
-export type ClipFetching = Pick<ClipPrefetcher, 'highPlannable' | 'fetchHigh' | 'startLow' | 'decoded'>;
+export type ClipFetching = Pick<ClipPrefetcher, 'downloads' | 'fetchHigh' | 'startLow' | 'decoded'>;
 
 /**
  * Decides which decode runs on which worker and when: follows the playhead (and a fast travel's destination), runs the
@@ -73,12 +73,13 @@ export class DecodeScheduler implements JobOwner {
   private highEnabled = true;
 
   /**
-   * @param frames Where decoded frames are kept (by each DecodeJob), and what is kept: the planner asks.
+   * @param frames Where decoded frames are kept (by each DecodeJob), and what is kept: the planner reads the cache's
+   *   read-only view of its frames and the thumbnails, as they are (no call per frame); the cache follows the playhead.
    * @param sink The painter: the frame a jump waits for is made at its size.
    * @param fetching The downloads ahead of decoding.
    */
   constructor(
-    private readonly frames: Pick<DecodedFrames, 'put' | 'hasThumbnail' | 'cache'>,
+    private readonly frames: Pick<DecodedFrames, 'put' | 'thumbnails' | 'cache'>,
     private readonly sink: Pick<PixelSink, 'bitmapSize'>,
     private readonly fetching: ClipFetching,
     private readonly events: ScheduleEvents,
@@ -138,15 +139,15 @@ export class DecodeScheduler implements JobOwner {
     // leaves had arrived, steer the rendition (scrub-rendition.ts).
     if (this.jumping || this.destination !== null) this.scrub.reset();
     else if (frame !== this.position)
-      this.scrub.move(frame, performance.now(), this.highEnabled && !this.frames.cache.has('high', this.position));
+      this.scrub.move(frame, performance.now(), this.highEnabled && !this.frames.cache.kept.high.has(this.position));
     this.position = frame;
     this.frames.cache.focus(frame, this.direction, this.destination);
     this.pump();
   }
 
-  /** Frame `key` (pendingKey) is on its way in a pass not ended yet: it is not planned again meanwhile. */
-  private pending(key: string): boolean {
-    for (const j of this.jobs) if (j.waiting.has(key)) return true;
+  /** Frame `frame` of rendition `r` is on its way in a pass not ended yet: it is not planned again meanwhile. */
+  private pending(r: Rendition, frame: number): boolean {
+    for (const j of this.jobs) if (j.pass.rendition === r && j.waiting.has(frame)) return true;
     return false;
   }
 
@@ -159,14 +160,11 @@ export class DecodeScheduler implements JobOwner {
     return this.destination ?? this.position;
   }
 
-  /** 720p is planned: hi-res on, and no fast scrub outrunning its 720p frames (scrub-rendition.ts). */
-  private planHigh(): boolean {
-    return this.highEnabled && (this.destination !== null || !this.scrub.lower(performance.now()));
-  }
-
-  /** The planner's view of the decoding state (decode-planner.ts). */
+  /** The planner's view of the decoding state (decode-planner.ts): what is kept, on its way and downloaded, as data. */
   private plan(high: boolean) {
-    const { frames, fetching } = this;
+    const { frames } = this;
+    const pending = { low: new Set<number>(), high: new Set<number>() };
+    for (const j of this.jobs) for (const f of j.waiting) pending[j.pass.rendition].add(f);
     return planJobs({
       starts: this.tour.starts,
       counts: this.tour.counts,
@@ -175,10 +173,10 @@ export class DecodeScheduler implements JobOwner {
       direction: this.direction,
       highEnabled: high,
       jumping: this.jumping,
-      has: (r, f) => frames.cache.has(r, f),
-      pending: (r, f) => this.pending(pendingKey(r, f)),
-      hasThumbnail: (clip) => frames.hasThumbnail(clip),
-      highPlannable: (clip) => fetching.highPlannable(clip),
+      decoded: frames.cache.kept,
+      pending,
+      thumbnails: frames.thumbnails,
+      downloads: this.fetching.downloads(),
     });
   }
 
@@ -205,12 +203,14 @@ export class DecodeScheduler implements JobOwner {
   pump(): void {
     const { bridges } = this.tour;
     if (!bridges.length) return;
-    const high = this.planHigh();
+    // 720p is planned: hi-res on, and no fast scrub outrunning its 720p frames (scrub-rendition.ts; a travel's
+    // destination is 720p).
+    const [lower, recheck] = this.scrub.plan(performance.now(), this.highEnabled && this.destination === null);
+    const high = this.highEnabled && !lower;
     this.cancelStale(high);
     const { jobs, fetch, exactR: firstR } = this.plan(high);
     // While the scrub decodes 360p, plan again when the finger may have come to rest (its exact 720p frame then).
     clearTimeout(this.scrubRecheck);
-    const recheck = this.scrub.recheckAt();
     if (recheck !== null) this.scrubRecheck = window.setTimeout(() => this.pump(), recheck - performance.now());
     // Until the first frame is on screen the link is its own (slow networks).
     if (this.firstArrived)
@@ -219,11 +219,10 @@ export class DecodeScheduler implements JobOwner {
     // on a two-core device any other decode slows the one the user is waiting for.
     const p = this.focus;
     const exactR: Rendition = this.highEnabled ? 'high' : 'low';
-    if (this.frames.cache.has(exactR, p)) this.jumping = false;
-    const exactKey = pendingKey(firstR, p);
+    if (this.frames.cache.kept[exactR].has(p)) this.jumping = false;
     for (const job of jobs) {
       // Checked per job: once the exact frame's job is started, the jobs after it wait.
-      if (this.jumping && this.pending(exactKey) && !job.keyframe) break;
+      if (this.jumping && this.pending(firstR, p) && !job.keyframe) break;
       if (job.keyframe) {
         this.run(job.clip % bridges.length, job);
         continue;
@@ -267,7 +266,8 @@ export class DecodeScheduler implements JobOwner {
       if (c) c[job.rendition] = { clip: job.clip, next: job.to + 1 };
     }
     const pl = locateFrame(starts, counts, this.focus);
-    const bitmapSize = this.sink.bitmapSize;
+    // The painter's size is asked only when the frame waited for comes as a bitmap (not on a scrub's step).
+    const bitmapSize = pl.clip === job.clip && (this.jumping || !this.firstArrived) ? this.sink.bitmapSize : undefined;
     const req = {
       rendition: job.rendition,
       clipIndex: job.clip,
@@ -277,17 +277,15 @@ export class DecodeScheduler implements JobOwner {
       batchSize: batchFor(job.rendition, this.tour.batch),
       id: this.nextJobId++,
       // After a jump and for the first frame, the frame waited for comes as a bitmap too (workers/frame-bitmap.ts).
-      ...(pl.clip === job.clip
-        ? { urgent: pl.local, ...((this.jumping || !this.firstArrived) && bitmapSize ? { canvas: bitmapSize } : {}) }
-        : {}),
+      ...(pl.clip === job.clip ? { urgent: pl.local, ...(bitmapSize ? { canvas: bitmapSize } : {}) } : {}),
     };
     this.jobs.add(startJob(this.tour.bridges[w]!, job, w, req, starts[job.clip]!, this.frames, this));
-    this.events.notePeak();
+    this.events.notePeak(this.inflightBytes);
   }
 
   /** A batch of a job's frames is kept (JobOwner): the element repaints; the first frame opens the link to the rest. */
   arrived(): void {
-    this.events.notePeak();
+    this.events.notePeak(this.inflightBytes);
     this.events.framesArrived();
     if (!this.firstArrived) {
       // The first frame had the link to itself; now buffer and decode the rest.

@@ -108,6 +108,14 @@ export class ScrubRendition {
   }
 
   /**
+   * What a plan asks at `now`, in one question: whether decoding follows the scrub in the lower rendition (`lower`,
+   * asked only when `ask`: hi-res on and no travel; false otherwise), then when to plan again (`recheckAt`).
+   */
+  plan(now: number, ask: boolean): [lower: boolean, recheckAt: number | null] {
+    return [ask && this.lower(now), this.recheckAt()];
+  }
+
+  /**
    * When `lower` may turn false with no further move (the finger resting): the last move leaves the window then. Null
    * when not in the lower rendition.
    */

@@ -65,6 +65,19 @@ describe('ScrubRendition', () => {
     expect(s.recheckAt()).toBe(null);
   });
 
+  it("a plan's one question: lower and recheckAt together, lower only when asked", () => {
+    const s = new ScrubRendition();
+    s.move(0, 0, false);
+    // A fast scrub, late all the way, that no plan has asked about yet.
+    const t = 40 * 16;
+    for (let i = 1; i <= 40; i++) s.move(i * 4, i * 16, true);
+    // Not asked (hi-res off, or a travel): lower is not decided, and no 360p rest to plan again for.
+    expect(s.plan(t, false)).toEqual([false, null]);
+    expect(s.plan(t, true)).toEqual([true, t + SCRUB_RENDITION.windowMs]);
+    // recheckAt as it says itself, asked or not.
+    expect(s.plan(t, false)).toEqual([false, s.recheckAt()]);
+  });
+
   it('goes back to 720p when the finger slows, still moving', () => {
     const s = new ScrubRendition();
     s.move(0, 0, false);

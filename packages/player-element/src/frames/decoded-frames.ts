@@ -12,8 +12,11 @@ import type { FrameSource } from './frame-source.js';
  */
 export class DecodedFrames implements FrameSource {
   readonly cache: FrameCache;
-  /** Per clip, its keyframe thumbnail (shown at once after a jump: it stays on the main thread), and their bytes. */
-  private thumbs: (ImageBitmap | undefined)[] = [];
+  /**
+   * Per clip, its keyframe thumbnail (shown at once after a jump: it stays on the main thread; the planner reads which
+   * clips have one), and their bytes. Written here only.
+   */
+  thumbnails: (ImageBitmap | undefined)[] = [];
   thumbBytes = 0;
   private starts: readonly number[] = [];
   private counts: readonly number[] = [];
@@ -35,8 +38,8 @@ export class DecodedFrames implements FrameSource {
   /** A new tour (or none), in clips starting at `starts` of `counts` frames: nothing of the last is kept. */
   reset(starts: readonly number[], counts: readonly number[]): void {
     this.cache.clear();
-    for (const t of this.thumbs) t?.close();
-    this.thumbs = [];
+    for (const t of this.thumbnails) t?.close();
+    this.thumbnails = [];
     this.thumbBytes = 0;
     this.starts = starts;
     this.counts = counts;
@@ -60,15 +63,12 @@ export class DecodedFrames implements FrameSource {
 
   addThumbnail(clip: number, bitmap: ImageBitmap): void {
     this.thumbBytes += bitmap.width * bitmap.height * 4;
-    this.thumbs[clip] = bitmap;
-  }
-
-  hasThumbnail(clip: number): boolean {
-    return !!this.thumbs[clip];
+    this.thumbnails[clip] = bitmap;
   }
 
   has(frame: number): boolean {
-    return this.cache.has('low', frame) || this.cache.has('high', frame);
+    const { kept } = this.cache;
+    return kept.low.has(frame) || kept.high.has(frame);
   }
 
   drawable(frame: number, thumbnail = false): Drawable | undefined {
@@ -78,7 +78,7 @@ export class DecodedFrames implements FrameSource {
       highEnabled: this.highEnabled,
       starts: this.starts,
       counts: this.counts,
-      thumbs: this.thumbs,
+      thumbs: this.thumbnails,
     });
   }
 
@@ -87,11 +87,11 @@ export class DecodedFrames implements FrameSource {
    * for display). Undefined while that copy is being made.
    */
   takeBitmap(t: ImageBitmap): ImageBitmap | undefined {
-    const c = this.thumbs.indexOf(t);
+    const c = this.thumbnails.indexOf(t);
     if (c < 0 || !t.width) return undefined;
-    const thumbs = this.thumbs;
+    const thumbs = this.thumbnails;
     void createImageBitmap(t).then((copy) => {
-      if (thumbs !== this.thumbs || thumbs[c] !== t) return copy.close();
+      if (thumbs !== this.thumbnails || thumbs[c] !== t) return copy.close();
       thumbs[c] = copy;
       this.thumbnailCopied();
     });

@@ -11,6 +11,11 @@ const BEHIND_WEIGHT = 3;
  */
 export class FrameCache {
   private maps: Record<Rendition, Map<number, DecodedFrame>> = { low: new Map(), high: new Map() };
+  /**
+   * The frames kept per rendition by tour frame, read as they are now (read-only views of the maps: the frames and the
+   * planner read them without a call per frame).
+   */
+  readonly kept: Readonly<Record<Rendition, ReadonlyMap<number, DecodedFrame>>> = this.maps;
   /** Bytes per entry, taken at put: the pixels themselves go on to the paint worker (their buffer is then detached). */
   private sizes: Record<Rendition, Map<number, number>> = { low: new Map(), high: new Map() };
   /** Called for every frame the budget evicts (the paint worker drops its pixels). */
