@@ -166,9 +166,12 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
       MAIL_FROM: 'Roomwalk <no-reply@roomwalk.test>',
       RATE_LIMIT_DISABLED: 'true',
       ICE_SERVERS: '[]',
-      // A job whose worker died is presumed dead after 45 s (a 12 s video processes in a few seconds here, over 30 s
-      // when the machine is loaded; an attempt cut by the expiry is simply retried) and retried at once.
-      PROCESSING_EXPIRE_SECONDS: '45',
+      // A job whose worker died is presumed dead when its lease runs out: 8 s after its last heartbeat (every second
+      // here); a live attempt's heartbeat keeps it however long the machine makes it. The expiry is the whole
+      // allowance of an attempt (a 12 s video processes in a few seconds here, over 30 s when the machine is loaded).
+      PROCESSING_EXPIRE_SECONDS: '120',
+      PROCESSING_LEASE_SECONDS: '8',
+      PROCESSING_HEARTBEAT_SECONDS: '1',
       PROCESSING_RETRY_DELAY_SECONDS: '0',
       PROCESSING_RETRY_LIMIT: '5',
       SHUTDOWN_TIMEOUT_SECONDS: '3',
@@ -418,7 +421,7 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
       'job settled',
       15_000,
     );
-    // One job, retried: by the stop's hand-back (SHUTDOWN_TIMEOUT_SECONDS=3, well before the 45 s expiry).
+    // One job, retried: by the stop's hand-back (SHUTDOWN_TIMEOUT_SECONDS=3, well before the 120 s expiry).
     expect(jobs).toHaveLength(1);
     expect(jobs[0]!.state).toBe('completed');
     expect(jobs[0]!.retry_count).toBeGreaterThanOrEqual(1);
