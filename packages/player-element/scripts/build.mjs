@@ -416,8 +416,9 @@ const report = {
 // 86.75 -> 87.5 KB all: full-range clips painted right in Firefox ESR (workers/full-range.ts: the SPS's range flag,
 // limited-range RGB read back as full; decode worker +0.7 KB, 88,594 -> 89,306 B all JS).
 // 35.75 -> 35.875 KB main: issue 42, the decode planner reads the decoder's state as data, one question per plan
-// (36,608 -> 36,702 B main thread).
-const BUDGET = { mainThreadGzipBytes: 35.875 * 1024, allGzipBytes: 87.5 * 1024 };
+// (36,608 -> 36,702 B main thread). 35.875 -> 36 KB main, 87.5 -> 87.75 KB all: issue 42, the canvas paints what its
+// look-ahead found, asked of the frames in one question (36,702 -> 36,848 B main thread, 89,506 -> 89,627 B all JS).
+const BUDGET = { mainThreadGzipBytes: 36 * 1024, allGzipBytes: 87.75 * 1024 };
 for (const [k, max] of Object.entries(BUDGET))
   if (report[k] > max) throw new Error(`${k} ${report[k]} B is over its budget of ${max} B`);
 writeFileSync(join(dist, 'sizes.json'), JSON.stringify(report, null, 2));

@@ -2,9 +2,9 @@ import type { ReactiveController } from 'lit';
 import { PLAYER } from '@roomwalk/shared/constants';
 import { ERROR_CODES } from '../errors.js';
 import { MODES, OUTGOING_MESSAGE_TYPES, STATUSES } from '../constants.js';
-import type { Drawable } from '../decode/decode-planner.js';
+import type { Drawable, FrameSource } from '../frames/frame-source.js';
 import type { DecodedFrame } from '../workers/decode-types.js';
-import { PaintBridge } from '../paint/paint-bridge.js';
+import { PaintBridge, type BitmapWant } from '../paint/paint-bridge.js';
 import type { PixelSink } from '../paint/pixel-sink.js';
 import { canvasSize, joystickRoom } from '../frame-math.js';
 import { DESKTOP_MIN_WIDTH, drawerBeside, drawerFitHeight, shouldOpenDrawer } from '../layout.js';
@@ -58,6 +58,11 @@ export class CanvasController implements ReactiveController, PixelSink {
   /** The canvas element that backing size was given to (a new element starts at its default size). */
   private sized: HTMLCanvasElement | null = null;
   private waiters: { frame: number; resolve: () => void }[] = [];
+  /**
+   * What the last look-ahead asked the frames that play (`source`, at its `changes`) for the playhead's `frame`, and
+   * their answer (the playhead's best frame, then the frames ahead): the paint that follows draws from it.
+   */
+  private ahead: { source: FrameSource; changes: number; frame: number; found: (Drawable | undefined)[] } | undefined;
   private drawerDecided = false;
   /** The paint worker's bridge: the decoded pixels go there, and the bitmaps shown come from it. */
   private readonly painter = new PaintBridge(() => this.scheduleDraw());
@@ -137,9 +142,14 @@ export class CanvasController implements ReactiveController, PixelSink {
     this.ctx.store.firstFramePainted.value = false;
   }
 
-  /** Resolves when the exact frame `frame` is on the canvas, or once the playhead has moved elsewhere. */
-  whenExact(frame: number): Promise<void> {
-    return new Promise<void>((resolve) => this.waiters.push({ frame, resolve }));
+  /**
+   * The playhead moved to `frame`: paints at the next refresh (scheduleDraw). Resolves when the exact frame is on the
+   * canvas, or once the playhead has moved elsewhere.
+   */
+  show(frame: number): Promise<void> {
+    const done = new Promise<void>((resolve) => this.waiters.push({ frame, resolve }));
+    this.scheduleDraw();
+    return done;
   }
 
   /** Paints at the next refresh; the bitmaps it will need are asked for now (a key press, a decoded frame). */
@@ -169,12 +179,18 @@ export class CanvasController implements ReactiveController, PixelSink {
     return this.ctx.host.renderRoot.querySelector('canvas');
   }
 
-  /** The playhead's best frame is looked up once per paint and handed to what else needs it (waiters, asking ahead). */
+  /**
+   * Paints the playhead's best frame as the look-ahead found it (the frames are asked again only when they changed
+   * since, or the playhead moved without a draw asked for), and hands it to the waiters.
+   */
   private paint(): void {
-    const { store } = this.ctx;
-    const { frames } = this.ctx;
+    const { store, frames } = this.ctx;
     const frame = store.frame.peek();
-    const playhead = frames.drawable(frame);
+    const a = this.ahead;
+    const found = a?.source === frames && a.changes === frames.changes && a.frame === frame ? a.found : this.askAhead();
+    const playhead = found?.[0];
+    const { lead } = this.painter;
+    const leading = lead.frames;
     const canvas = this.canvas;
     if (!playhead || !canvas) return;
     if (this.shows(playhead)) this.resolveWaiters(playhead);
@@ -182,7 +198,7 @@ export class CanvasController implements ReactiveController, PixelSink {
       let d = playhead;
       let bitmap = d.bitmap ? frames.takeBitmap(d.bitmap) : this.painter.take(keyOf(d), ...sizeFor(d, this.backing));
       // The playhead's own frame is decoded but its bitmap is not made yet: the paint worker needs more lead here.
-      if (d.frame && d.tourFrame === frame) this.painter.lead.note(!bitmap);
+      if (d.frame && d.tourFrame === frame) lead.note(!bitmap);
       // After a jump, until the bitmap of a decoded frame there comes, its clip's thumbnail (at once, as before).
       const t =
         !bitmap && Math.abs((store.painted.peek()?.tourFrame ?? -1e9) - frame) > PLAYER.defaultClipFrameCount
@@ -197,7 +213,8 @@ export class CanvasController implements ReactiveController, PixelSink {
         this.afterPaint({ frame, rendition: renditionOf(d), tourFrame: d.tourFrame }, playhead);
       }
     }
-    this.askAhead(playhead);
+    // The playhead's bitmap came late and the paint lead grew: the frames now within it are asked for at once.
+    if (lead.frames > leading) this.askAhead();
   }
 
   private shows(d: Drawable): boolean {
@@ -206,16 +223,15 @@ export class CanvasController implements ReactiveController, PixelSink {
   }
 
   /**
-   * Asks the paint worker for the bitmap of the frame to show (unless shown; painted when it comes: the paint bridge
-   * schedules a draw) and of the next ones in the direction of travel, at the playhead's last step (the frames a fast
-   * swipe will show, not the ones it skips), as far ahead as the paint lead says (paint/paint-lead.ts: four frames,
-   * 66 ms at one frame a refresh, more where bitmaps come late), and drops what the playhead has left.
+   * Asks the frames once for the playhead's best frame and the next ones in the direction of travel, at the
+   * playhead's last step (the frames a fast swipe will show, not the ones it skips), as far ahead as the paint lead
+   * says (paint/paint-lead.ts: four frames, 66 ms at one frame a refresh, more where bitmaps come late); keeps the
+   * answer for the paint; and asks the paint bridge in one go for their bitmaps (the frame to show first, unless shown:
+   * painted when it comes, the bridge schedules a draw), which drops what the playhead has left.
    */
-  private askAhead(playhead?: Drawable): void {
-    const { store } = this.ctx;
-    const { frames } = this.ctx;
-    const canvas = this.canvas;
-    if (!canvas) return;
+  private askAhead(): (Drawable | undefined)[] | undefined {
+    const { store, frames } = this.ctx;
+    if (!this.canvas) return;
     const frame = store.frame.peek();
     if (frame !== this.lastFrame) {
       this.dir = frame < this.lastFrame ? -1 : 1;
@@ -226,13 +242,17 @@ export class CanvasController implements ReactiveController, PixelSink {
     this.lastFrame = frame;
     this.painter.canvas = { ...this.backing };
     const lead = this.painter.lead.frames;
-    for (let k = 0; k <= lead; k++) {
-      const f = frame + this.dir * k * this.step;
-      const d = k === 0 && playhead ? playhead : frames.drawable(f);
-      if (d?.frame && (k ? d.tourFrame === f : !this.shows(d)))
-        this.painter.request(keyOf(d), f, ...sizeFor(d, this.backing), !k);
-    }
-    this.painter.trim(frame, (lead + 1) * this.step);
+    const want: number[] = [];
+    for (let k = 0; k <= lead; k++) want.push(frame + this.dir * k * this.step);
+    const found = frames.drawables(want);
+    this.ahead = { source: frames, changes: frames.changes, frame, found };
+    const bitmaps: BitmapWant[] = [];
+    found.forEach((d, k) => {
+      // Ahead, only a frame's own decoded frame is there (drawables); the playhead's unless it is on the canvas.
+      if (d?.frame && (k || !this.shows(d))) bitmaps.push([keyOf(d), want[k]!, ...sizeFor(d, this.backing), !k]);
+    });
+    this.painter.ask(bitmaps, frame, (lead + 1) * this.step);
+    return found;
   }
 
   private afterPaint(painted: { frame: number; rendition: string; tourFrame: number }, playhead: Drawable): void {

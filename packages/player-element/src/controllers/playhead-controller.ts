@@ -68,8 +68,7 @@ export class PlayheadController implements ReactiveController {
     store.frame.value = frame;
     // The frames that play follow the playhead (decoding centres on it; the <video> fallback seeks).
     this.ctx.focus.setPosition(frame);
-    const done = this.canvas.whenExact(frame);
-    this.canvas.scheduleDraw();
+    const done = this.canvas.show(frame);
     if (changed && source) {
       this.ctx.emit('tour-frame-change', { frame, source });
       this.bridge.notifyParent(OUTGOING_MESSAGE_TYPES.frame, { frameIndex: frame });

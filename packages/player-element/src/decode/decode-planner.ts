@@ -3,8 +3,7 @@
 // are unit-tested under Vitest without a browser (decode-planner.unit.test.ts).
 import { CACHE_BUDGET, DECODE_WINDOW } from '../constants.js';
 import { locateFrame } from '../frame-math.js';
-import type { DecodedFrame, Rendition } from '../workers/decode-types.js';
-import type { FrameCache } from '../frames/frame-cache.js';
+import type { Rendition } from '../workers/decode-types.js';
 
 /** A high clip expected to take longer than this to download is fetched apart, with the 360p frame decoded first. */
 const SLOW_HIGH_FETCH_MS = 50;
@@ -236,42 +235,4 @@ export function bufferedFrames(prefetched: readonly boolean[], starts: readonly 
   let i = 0;
   while (i < prefetched.length && prefetched[i]) i++;
   return Math.min(i >= prefetched.length ? total : (starts[i] ?? 0), total);
-}
-
-/**
- * What the canvas should show for a frame: a decoded frame (exact high, exact low, or the nearest), or a bitmap (a
- * clip's keyframe thumbnail, or the `<video>` fallback's frame).
- */
-export type Drawable =
-  | { frame: DecodedFrame; bitmap?: undefined; tourFrame: number; exact: boolean }
-  | { frame?: undefined; bitmap: ImageBitmap; rendition: 'thumbnail' | 'video'; tourFrame: number; exact: boolean };
-
-/**
- * Best frame to show for `frame`: exact high, exact low, a decoded frame of its clip, its clip's thumbnail, any frame.
- */
-export function pickDrawable(
-  frame: number,
-  o: {
-    cache: Pick<FrameCache, 'get' | 'nearest'>;
-    highEnabled: boolean;
-    starts: readonly number[];
-    counts: readonly number[];
-    thumbs: readonly (ImageBitmap | undefined)[];
-  },
-): Drawable | undefined {
-  if (o.highEnabled) {
-    const h = o.cache.get('high', frame);
-    if (h) return { frame: h, tourFrame: frame, exact: true };
-  }
-  const l = o.cache.get('low', frame);
-  if (l) return { frame: l, tourFrame: frame, exact: !o.highEnabled };
-  const { clip } = locateFrame(o.starts, o.counts, frame);
-  const clipStart = o.starts[clip] ?? 0;
-  const n = o.cache.nearest(frame, Number.POSITIVE_INFINITY);
-  // A decoded frame of the same clip beats the thumbnail; a frame of another clip does not.
-  if (n && Math.abs(n.frame - frame) <= Math.abs(frame - clipStart))
-    return { frame: n.data, tourFrame: n.frame, exact: false };
-  const thumb = o.thumbs[clip];
-  if (thumb) return { bitmap: thumb, rendition: 'thumbnail', tourFrame: clipStart, exact: false };
-  return n ? { frame: n.data, tourFrame: n.frame, exact: false } : undefined;
 }

@@ -8,7 +8,6 @@ import {
   cacheBudget,
   highPlannable,
   isStale,
-  pickDrawable,
   planJobs,
   thumbnailSize,
   type Job,
@@ -163,48 +162,6 @@ describe('sizes and buffer progress', () => {
     expect(highPlannable(false, null, null)).toBe(false);
     expect(highPlannable(false, null, 10)).toBe(true);
     expect(highPlannable(false, 80, 10)).toBe(false);
-  });
-});
-
-describe('pickDrawable', () => {
-  const frame = (n: number, rendition: Rendition) => ({
-    frame: n,
-    clipIndex: 0,
-    rendition,
-    format: 'I420' as const,
-    width: 1,
-    height: 1,
-    data: new ArrayBuffer(1),
-  });
-  const cache = (entries: [Rendition, number][]) => ({
-    get: (r: Rendition, f: number) => (entries.some(([er, ef]) => er === r && ef === f) ? frame(f, r) : undefined),
-    nearest: (f: number) => {
-      const [r, n] = [...entries].sort((a, b) => Math.abs(a[1] - f) - Math.abs(b[1] - f))[0] ?? [];
-      return n === undefined ? undefined : { frame: n, data: frame(n, r!) };
-    },
-  });
-  const base = { highEnabled: true, starts: [0, 36], counts: [36, 36], thumbs: [] as (ImageBitmap | undefined)[] };
-
-  it('exact high, else exact low, else a frame of the same clip, else the clip thumbnail', () => {
-    expect(
-      pickDrawable(5, {
-        ...base,
-        cache: cache([
-          ['high', 5],
-          ['low', 5],
-        ]),
-      }),
-    ).toMatchObject({ tourFrame: 5, exact: true, frame: { rendition: 'high' } });
-    expect(pickDrawable(5, { ...base, cache: cache([['low', 5]]) })).toMatchObject({ tourFrame: 5, exact: false });
-    expect(pickDrawable(40, { ...base, cache: cache([['low', 38]]) })).toMatchObject({ tourFrame: 38 });
-    const bitmap = {} as ImageBitmap;
-    expect(pickDrawable(40, { ...base, thumbs: [undefined, bitmap], cache: cache([['low', 30]]) })).toEqual({
-      bitmap,
-      rendition: 'thumbnail',
-      tourFrame: 36,
-      exact: false,
-    });
-    expect(pickDrawable(40, { ...base, cache: cache([]) })).toBeUndefined();
   });
 });
 

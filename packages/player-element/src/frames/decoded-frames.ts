@@ -1,9 +1,48 @@
 import type { DecodedFrame, Rendition } from '../workers/decode-types.js';
-import { pickDrawable, type Drawable } from '../decode/decode-planner.js';
-import { totalFrames } from '../frame-math.js';
+import { locateFrame, totalFrames } from '../frame-math.js';
 import type { PixelSink } from '../paint/pixel-sink.js';
 import { FrameCache } from './frame-cache.js';
-import type { FrameSource } from './frame-source.js';
+import type { Drawable, FrameSource } from './frame-source.js';
+
+/** No frame kept: a clip's thumbnail only (`drawable(frame, true)`). */
+const NONE: Pick<FrameCache, 'kept' | 'nearest'> = {
+  kept: { low: new Map(), high: new Map() },
+  nearest: () => undefined,
+};
+
+/**
+ * Best frame to show for `frame`: exact high, exact low, a decoded frame of its clip, its clip's thumbnail, any frame;
+ * `own`: the exact frames only (a frame ahead, whose bitmap is asked for before it is shown).
+ */
+export function pickDrawable(
+  frame: number,
+  o: {
+    cache: Pick<FrameCache, 'kept' | 'nearest'>;
+    highEnabled: boolean;
+    starts: readonly number[];
+    counts: readonly number[];
+    thumbs: readonly (ImageBitmap | undefined)[];
+  },
+  own = false,
+): Drawable | undefined {
+  const { kept } = o.cache;
+  if (o.highEnabled) {
+    const h = kept.high.get(frame);
+    if (h) return { frame: h, tourFrame: frame, exact: true };
+  }
+  const l = kept.low.get(frame);
+  if (l) return { frame: l, tourFrame: frame, exact: !o.highEnabled };
+  if (own) return undefined;
+  const { clip } = locateFrame(o.starts, o.counts, frame);
+  const clipStart = o.starts[clip] ?? 0;
+  const n = o.cache.nearest(frame, Number.POSITIVE_INFINITY);
+  // A decoded frame of the same clip beats the thumbnail; a frame of another clip does not.
+  if (n && Math.abs(n.frame - frame) <= Math.abs(frame - clipStart))
+    return { frame: n.data, tourFrame: n.frame, exact: false };
+  const thumb = o.thumbs[clip];
+  if (thumb) return { bitmap: thumb, rendition: 'thumbnail', tourFrame: clipStart, exact: false };
+  return n ? { frame: n.data, tourFrame: n.frame, exact: false } : undefined;
+}
 
 /**
  * The decoder's frames as the main thread keeps them, and its one FrameSource: the bounded cache of decoded frames
@@ -18,6 +57,7 @@ export class DecodedFrames implements FrameSource {
    */
   thumbnails: (ImageBitmap | undefined)[] = [];
   thumbBytes = 0;
+  changes = 0;
   private starts: readonly number[] = [];
   private counts: readonly number[] = [];
   private highEnabled = true;
@@ -37,6 +77,7 @@ export class DecodedFrames implements FrameSource {
 
   /** A new tour (or none), in clips starting at `starts` of `counts` frames: nothing of the last is kept. */
   reset(starts: readonly number[], counts: readonly number[]): void {
+    this.changes++;
     this.cache.clear();
     for (const t of this.thumbnails) t?.close();
     this.thumbnails = [];
@@ -47,6 +88,7 @@ export class DecodedFrames implements FrameSource {
 
   /** Whether 720p frames are decoded, and the cache's budgets for that. */
   setHighEnabled(enabled: boolean, budget: Record<Rendition, number>): void {
+    this.changes++;
     this.highEnabled = enabled;
     this.cache.setBudget(budget);
   }
@@ -57,11 +99,13 @@ export class DecodedFrames implements FrameSource {
 
   /** A decoded frame arrived: kept here, then its pixels go to the painter (after the evictions the put caused). */
   put(tourFrame: number, frame: DecodedFrame): void {
+    this.changes++;
     this.cache.put(tourFrame, frame);
     this.sink.framePixels(`${frame.rendition}:${tourFrame}`, tourFrame, frame);
   }
 
   addThumbnail(clip: number, bitmap: ImageBitmap): void {
+    this.changes++;
     this.thumbBytes += bitmap.width * bitmap.height * 4;
     this.thumbnails[clip] = bitmap;
   }
@@ -71,15 +115,15 @@ export class DecodedFrames implements FrameSource {
     return kept.low.has(frame) || kept.high.has(frame);
   }
 
-  drawable(frame: number, thumbnail = false): Drawable | undefined {
-    const cache = thumbnail ? { get: () => undefined, nearest: () => undefined } : this.cache;
-    return pickDrawable(frame, {
-      cache,
-      highEnabled: this.highEnabled,
-      starts: this.starts,
-      counts: this.counts,
-      thumbs: this.thumbnails,
-    });
+  /** `own` (drawables' frames ahead): the exact frame only. */
+  drawable(frame: number, thumbnail = false, own = false): Drawable | undefined {
+    const { highEnabled, starts, counts } = this;
+    const cache = thumbnail ? NONE : this.cache;
+    return pickDrawable(frame, { cache, highEnabled, starts, counts, thumbs: this.thumbnails }, own);
+  }
+
+  drawables(frames: readonly number[]): (Drawable | undefined)[] {
+    return frames.map((f, k) => this.drawable(f, false, k > 0));
   }
 
   /**
@@ -93,6 +137,7 @@ export class DecodedFrames implements FrameSource {
     void createImageBitmap(t).then((copy) => {
       if (thumbs !== this.thumbnails || thumbs[c] !== t) return copy.close();
       thumbs[c] = copy;
+      this.changes++;
       this.thumbnailCopied();
     });
     return t;

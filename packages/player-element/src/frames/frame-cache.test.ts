@@ -20,11 +20,11 @@ describe('FrameCache', () => {
     for (const n of [9, 10, 11, 12]) c.put(n, f(n));
     // 9 is 1 behind (counts 3), 12 is 2 ahead: 9 goes.
     c.put(13, f(13));
-    expect([9, 10, 11, 12, 13].filter((n) => c.has('high', n))).to.deep.equal([10, 11, 12, 13]);
+    expect([9, 10, 11, 12, 13].filter((n) => c.kept.high.has(n))).to.deep.equal([10, 11, 12, 13]);
     // Turning round: 13 is now 3 behind (counts 9) and goes first, 11 (1 behind, counts 3) stays.
     c.focus(10, -1);
     c.put(8, f(8));
-    expect([8, 10, 11, 12, 13].filter((n) => c.has('high', n))).to.deep.equal([8, 10, 11, 12]);
+    expect([8, 10, 11, 12, 13].filter((n) => c.kept.high.has(n))).to.deep.equal([8, 10, 11, 12]);
     expect(c.totalBytes).to.equal(4000);
     expect(c.peakBytes).to.equal(4000);
   });
@@ -36,8 +36,8 @@ describe('FrameCache', () => {
     c.put(1, f(1));
     c.put(2, f(2));
     c.put(3, f(3));
-    expect(c.has('high', 500)).to.equal(true);
-    expect([1, 2, 3].filter((n) => c.has('high', n))).to.deep.equal([1, 3]);
+    expect(c.kept.high.has(500)).to.equal(true);
+    expect([1, 2, 3].filter((n) => c.kept.high.has(n))).to.deep.equal([1, 3]);
   });
 
   it('trims at once when the budget shrinks, each rendition on its own', () => {
@@ -46,7 +46,7 @@ describe('FrameCache', () => {
     for (const n of [0, 1, 2]) c.put(n, f(n));
     for (const n of [0, 1]) c.put(n, f(n, 'low'));
     c.setBudget({ high: 1000, low: 2000 });
-    expect([0, 1, 2].filter((n) => c.has('high', n))).to.deep.equal([0]);
+    expect([0, 1, 2].filter((n) => c.kept.high.has(n))).to.deep.equal([0]);
     expect(c.size).to.equal(3);
   });
 

@@ -42,14 +42,6 @@ export class FrameCache {
     return this.maps.low.size + this.maps.high.size;
   }
 
-  has(rendition: Rendition, frame: number): boolean {
-    return this.maps[rendition].has(frame);
-  }
-
-  get(rendition: Rendition, frame: number): DecodedFrame | undefined {
-    return this.maps[rendition].get(frame);
-  }
-
   /**
    * Where the playhead is and where it goes; `pinned` (a fast-travel destination) is kept like the playhead's own
    * frame.

@@ -1,4 +1,12 @@
-import type { Drawable } from '../decode/decode-planner.js';
+import type { DecodedFrame } from '../workers/decode-types.js';
+
+/**
+ * What the canvas should show for a frame: a decoded frame (exact high, exact low, or the nearest), or a bitmap (a
+ * clip's keyframe thumbnail, or the `<video>` fallback's frame).
+ */
+export type Drawable =
+  | { frame: DecodedFrame; bitmap?: undefined; tourFrame: number; exact: boolean }
+  | { frame?: undefined; bitmap: ImageBitmap; rendition: 'thumbnail' | 'video'; tourFrame: number; exact: boolean };
 
 /**
  * What the canvas, the input and the element read of the frames that play (the decoder's, frames/decoded-frames.ts,
@@ -10,10 +18,17 @@ export interface FrameSource {
   /** Frame `frame` can be shown now without waiting (the decoder: it is decoded; `<video>`: the last seek is shown). */
   has(frame: number): boolean;
   /**
-   * The best frame to show for `frame` now (decode-planner's pickDrawable), and whether it is the exact one at the
+   * The best frame to show for `frame` now (decoded-frames.ts pickDrawable), and whether it is the exact one at the
    * rendition in use (720p, or 360p with hi-res off); `thumbnail`: its clip's thumbnail only.
    */
   drawable(frame: number, thumbnail?: boolean): Drawable | undefined;
+  /**
+   * What the canvas paints and asks ahead for, in one question: for `frames[0]` (the playhead) what `drawable` answers,
+   * for each next frame only its own decoded frame (the one whose bitmap can be made ahead), else undefined.
+   */
+  drawables(frames: readonly number[]): (Drawable | undefined)[];
+  /** Bumped by every change to what `drawable` answers: an answer is still good while it has not moved. */
+  readonly changes: number;
   /**
    * Hands over a drawable's bitmap to be shown (showing consumes it), undefined while none can be: its source keeps a
    * copy for the next time.

@@ -1,7 +1,6 @@
 import { clipFrameCounts, clipStarts, locateFrame, totalFrames } from '../frame-math.js';
 import type { Clip } from '../api/types.js';
-import type { Drawable } from '../decode/decode-planner.js';
-import type { DecodeFocus, FrameSource } from './frame-source.js';
+import type { DecodeFocus, Drawable, FrameSource } from './frame-source.js';
 
 /** The clips' type for a MediaSource (H.264; the profile comes from the clip itself), where there is one. */
 const MSE_TYPE = ['video/mp4; codecs="avc1.64001f"', 'video/mp4; codecs="avc1.42E01E"'].find(
@@ -28,6 +27,7 @@ export class VideoFallback implements FrameSource, DecodeFocus {
   /** The last seek's frame as a bitmap; the canvas takes it and a copy stays (takeBitmap). */
   private shown: { frame: number; bitmap: ImageBitmap } | undefined;
   private disposed = false;
+  changes = 0;
 
   /**
    * @param size The canvas's backing size: the bitmaps are made at it.
@@ -64,12 +64,18 @@ export class VideoFallback implements FrameSource, DecodeFocus {
     return { bitmap: s.bitmap, rendition: 'video', tourFrame: frame, exact: true };
   }
 
+  /** Nothing ahead is drawn from here: the playhead's frame when it is the one shown. */
+  drawables(frames: readonly number[]): (Drawable | undefined)[] {
+    return [this.drawable(frames[0] ?? -1)];
+  }
+
   takeBitmap(bitmap: ImageBitmap): ImageBitmap | undefined {
     const s = this.shown;
     if (s?.bitmap !== bitmap || !bitmap.width) return undefined;
     void createImageBitmap(bitmap).then((copy) => {
       if (this.shown !== s) return copy.close();
       this.shown = { frame: s.frame, bitmap: copy };
+      this.changes++;
       this.onReady();
     });
     return bitmap;
@@ -134,6 +140,7 @@ export class VideoFallback implements FrameSource, DecodeFocus {
         if (this.disposed) return bitmap.close();
         this.shown?.bitmap.close();
         this.shown = { frame: f, bitmap };
+        this.changes++;
         this.onReady();
       }
     } catch (e) {
@@ -167,6 +174,7 @@ export class VideoFallback implements FrameSource, DecodeFocus {
     this.disposed = true;
     this.shown?.bitmap.close();
     this.shown = undefined;
+    this.changes++;
     if (this.objectURL) URL.revokeObjectURL(this.objectURL);
     this.objectURL = '';
     this.video.removeAttribute('src');

@@ -10,6 +10,9 @@ interface Ready {
   frame: number;
 }
 
+/** A bitmap the canvas wants: the decoded frame's key, the playhead frame it is for, its size, and whether it is urgent. */
+export type BitmapWant = [key: string, frame: number, width: number, height: number, urgent: boolean];
+
 /**
  * The main thread's side of the paint worker (src/workers/paint-worker.ts), owned by the canvas controller: forwards
  * decoded pixels to it (transferred, in order with the cache's evictions), asks it for ImageBitmaps of the frames around the playhead at the canvas's
@@ -88,10 +91,19 @@ export class PaintBridge {
   }
 
   /**
+   * The bitmaps the canvas wants now, in order (the frame to show, then the frames ahead), each asked for unless ready
+   * or asked for already; then what is too far from the playhead `position` goes (trim).
+   */
+  ask(wanted: BitmapWant[], position: number, reach: number): void {
+    for (const w of wanted) this.request(...w);
+    this.trim(position, reach);
+  }
+
+  /**
    * Asks for a bitmap unless it is ready or asked for; `urgent` (the frame to show now) is asked even when the queue is
    * full.
    */
-  request(key: string, frame: number, width: number, height: number, urgent: boolean): void {
+  private request(key: string, frame: number, width: number, height: number, urgent: boolean): void {
     const k = this.key(key, width, height);
     if (this.ready.has(k) || [...this.pending.values()].some((p) => p.k === k)) return;
     if (!urgent && this.pending.size >= this.lead.frames) return;
@@ -135,7 +147,7 @@ export class PaintBridge {
    * Cancels the requests for frames more than `reach` from `position`, and closes the ready bitmaps farthest from it
    * beyond the few kept.
    */
-  trim(position: number, reach: number): void {
+  private trim(position: number, reach: number): void {
     const cancel: number[] = [];
     for (const [id, p] of this.pending) if (Math.abs(p.frame - position) > reach) cancel.push(id);
     if (cancel.length) {

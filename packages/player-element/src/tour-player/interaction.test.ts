@@ -153,6 +153,66 @@ describe('<tour-player> interaction', () => {
     expect(shown.every((f, i) => i === 0 || f > shown[i - 1]!)).to.equal(true);
   });
 
+  it('paints a drag step as the look-ahead found it: the paint does not ask the frames again', async () => {
+    const p = await readyPlayer();
+    const inner = p as unknown as {
+      decoder: { frames: { thumbnails: unknown[] } };
+      ctx: { frames: Record<'drawable' | 'drawables', (...a: unknown[]) => unknown> };
+      canvas: { paint(): void; painter: { lead: { frames: number } } };
+    };
+    // Every clip's thumbnail is in, and a paint asked for before the last one came has run (a thumbnail changes the
+    // frames: that paint rightly asks again).
+    await until(() => inner.decoder.frames.thumbnails.filter(Boolean).length === 5, 'thumbnails');
+    await nextFrames(2);
+    const { frames } = inner.ctx;
+    const { canvas } = inner;
+    let painting = false;
+    let asked = 0;
+    let paints = 0;
+    let leadGrew = 0;
+    let depth = 0;
+    for (const name of ['drawable', 'drawables'] as const) {
+      const f = frames[name]!.bind(frames);
+      frames[name] = (...a) => {
+        // One question each (drawables answers through drawable).
+        if (painting && !depth) asked++;
+        depth++;
+        try {
+          return f(...a);
+        } finally {
+          depth--;
+        }
+      };
+    }
+    const paint = canvas.paint.bind(canvas);
+    canvas.paint = () => {
+      const lead = canvas.painter.lead.frames;
+      painting = true;
+      paint();
+      painting = false;
+      paints++;
+      // A late bitmap grows the paint lead: that paint asks once for the frames now within it.
+      if (canvas.painter.lead.frames !== lead) leadGrew++;
+    };
+    const c = canvasOf(p);
+    const r = c.getBoundingClientRect();
+    const init = (y: number) => ({
+      pointerId: 9,
+      pointerType: 'touch',
+      clientX: r.left + 300,
+      clientY: y,
+      bubbles: true,
+      composed: true,
+      isPrimary: true,
+    });
+    c.dispatchEvent(new PointerEvent('pointerdown', init(r.top + 200)));
+    c.dispatchEvent(new PointerEvent('pointermove', init(r.top + 158)));
+    await until(() => p.currentFrame === 10 && readBarcode(c) === 10, 'frame 10 shown');
+    c.dispatchEvent(new PointerEvent('pointercancel', init(r.top + 158)));
+    expect(paints).to.be.greaterThan(0);
+    expect(asked).to.be.at.most(leadGrew);
+  });
+
   it('takes swipes anywhere on the stage, the picture following the finger (left is forward), and says so once', async () => {
     const p = await readyPlayer();
     const stage = p.shadowRoot!.querySelector('.stage') as HTMLElement;

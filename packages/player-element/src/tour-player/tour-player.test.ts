@@ -215,7 +215,7 @@ describe('<tour-player> decoding', () => {
         decoder: {
           scheduler: { run(w: number, j: Job): void };
           prefetcher: { fetchHigh(c: number): Promise<void> };
-          frames: { cache: { has(r: string, f: number): boolean } };
+          frames: { cache: { kept: { high: ReadonlyMap<number, unknown> } } };
         };
       }
     ).decoder;
@@ -226,7 +226,7 @@ describe('<tour-player> decoding', () => {
     const { scheduler } = decoder;
     const run = scheduler.run.bind(scheduler);
     scheduler.run = (w, j) => {
-      started.push({ job: { ...j }, exactReady: decoder.frames.cache.has('high', exact) });
+      started.push({ job: { ...j }, exactReady: decoder.frames.cache.kept.high.has(exact) });
       run(w, j);
     };
     return started;
