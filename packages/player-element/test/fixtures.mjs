@@ -187,7 +187,6 @@ export function generateTestFixtures() {
   return { main, portrait };
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) generateTestFixtures();
 
 /**
  * Known colours, one 160 px column each across a 1280x720 picture: black and white (the range's ends), two greys and
@@ -328,3 +327,6 @@ export function generateSourceVideo(name, { seconds = 12, width = 1280, height =
     { name: `${name}-${width}x${height}-${seconds}s.mp4` },
   );
 }
+
+// Run as a script (scripts/test.sh's preparation): last, once every constant above is initialised.
+if (process.argv[1] === fileURLToPath(import.meta.url)) generateTestFixtures();
