@@ -187,7 +187,6 @@ export function generateTestFixtures() {
   return { main, portrait };
 }
 
-
 /**
  * Known colours, one 160 px column each across a 1280x720 picture: black and white (the range's ends), two greys and
  * three colours (a range read wrong moves the middle values: full-range Y 64 read as limited paints 56, 200 paints 214).
