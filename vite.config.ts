@@ -13,6 +13,7 @@ export default defineConfig({
       'packages/server',
       'packages/server/vitest.isolated.config.ts',
       'packages/console',
+      'packages/console/vitest.isolated.config.ts',
       'packages/player-element',
     ],
   },
