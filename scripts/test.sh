@@ -66,14 +66,21 @@ if [ -z "${TEST_DATABASE_URL:-}" ]; then
 fi
 echo "PostgreSQL for tests: $TEST_DATABASE_URL"
 
-passed=0; failed=0; failures=(); times=()
-# Runs one suite, counts it and keeps its wall time for the summary.
+passed=0; failed=0; failures=(); times=(); failure_logs=()
+SUITE_LOGS=$(mktemp -d /tmp/roomwalk-test-logs.XXXXXX)
+# Runs one suite, counts it and keeps its wall time for the summary. Its output is kept too, so that the summary can
+# repeat what failed: a CI page that shows only the end of the output still names the failing test.
 run() {
   local name=$1; shift
   log "$name"
-  local t0=$SECONDS
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$name"); fi
+  local t0=$SECONDS status=0 out="$SUITE_LOGS/$((passed + failed)).log"
+  "$@" 2>&1 | tee "$out" || status=${PIPESTATUS[0]}
+  if [ "$status" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$name"); failure_logs+=("$out"); fi
   times+=("$(printf '%5d s  %s' $((SECONDS - t0)) "$name")")
+}
+# The lines of a failed suite's output that name what failed and why (Vitest, web-test-runner, Playwright, tsc, Biome).
+failure_digest() {
+  grep -E '(FAIL |✘|✗|×|❌|[A-Za-z]*Error:|error TS|expected |Timed out|Test timeout)' "$1" | grep -v '^ *✓' | head -15
 }
 
 # TEST_SUITES (comma list of typecheck, lint, unit, browser, e2e; all when unset) lets the GitHub workflow run the suites
@@ -129,6 +136,12 @@ want_e2e && run "end-to-end journeys (console)" npm run "$journeys" -w packages/
 log "Summary"
 for t in "${times[@]}"; do echo "$t"; done
 echo "$(printf '%5d s' "$SECONDS")  in all"
+# What failed, last: a page that shows only the end of the output still names the test.
+for i in "${!failures[@]}"; do
+  echo "What failed in ${failures[$i]}:"
+  failure_digest "${failure_logs[$i]}" | sed 's/^/  | /'
+done
+rm -rf "$SUITE_LOGS"
 for f in "${failures[@]}"; do echo "FAILED: $f"; done
 echo "suites: $passed passed, $failed failed"
 [ $((passed + failed)) -gt 0 ] || { echo "no suite ran (TEST_SUITES=${TEST_SUITES:-})"; exit 1; }
