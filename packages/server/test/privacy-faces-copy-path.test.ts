@@ -1,13 +1,16 @@
 /**
  * Privacy on the copy path: an upload in the clip format keeps its own 720p clips, except those in which the privacy
- * pass blurred a face; those are encoded again from the blurred frames, in the clip format, and show no face.
+ * pass blurred a face; those are decoded again from their copied clip, blurred, encoded in both renditions in the clip
+ * format, and show no face. Only the sampled frames come through this process (no raw frame pipe), with faces or
+ * without.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withFaceBlur } from '../src/media/blur-faces.js';
+import { faceBlurFilter, newFaceBlurStats } from '../src/media/blur-faces.js';
 import { CLIP_FPS, CLIP_FRAMES } from '../src/media/encoding.js';
 import { detectFaces } from '../src/media/faces.js';
-import { processVideo, type ProcessVideoResult } from '../src/media/process-video.js';
+import { DETECT_EVERY } from '../src/media/face-plan.js';
+import { processVideo, processVideoSegment, probeVideo, type ProcessVideoResult } from '../src/media/process-video.js';
 import { decodeRgb, energy, faceVideo } from './support/faces.js';
 import {
   expectedKeyframes,
@@ -18,7 +21,11 @@ import {
   removeDir,
   slicesPerFrame,
   toClipFormat,
+  clipFormatVideo,
 } from './support/media-videos.js';
+
+/** The frames the face pass needs whole: every DETECT_EVERY-th one, and the last. */
+const sampledFrames = (frames: number) => Math.ceil(frames / DETECT_EVERY) + ((frames - 1) % DETECT_EVERY ? 1 : 0);
 
 const FACE = { size: 220, x: 500, y: 250, shown: [3.2, 4] as [number, number] };
 
@@ -27,6 +34,7 @@ describe('a face on the copy path', { timeout: 300_000 }, () => {
   let source: string;
   let packets: string[];
   let result: ProcessVideoResult;
+  const stats = newFaceBlurStats();
 
   beforeAll(async () => {
     dir = await makeTempDir('privacy-copy');
@@ -51,7 +59,7 @@ describe('a face on the copy path', { timeout: 300_000 }, () => {
     });
     source = await toClipFormat(drawn, join(dir, 'source.mp4'));
     packets = await packetHashes(source);
-    result = await withFaceBlur(processVideo)({ input: source, workDir: join(dir, 'out'), blurFaces: true } as never);
+    result = await processVideo({ input: source, workDir: join(dir, 'out'), frameFilter: faceBlurFilter({ stats }) });
   }, 300_000);
   afterAll(async () => {
     if (dir) await removeDir(dir);
@@ -61,6 +69,11 @@ describe('a face on the copy path', { timeout: 300_000 }, () => {
     expect(result.probe.clipFormat).toMatchObject({ copy: true });
     const faceClip = Math.floor((FACE.shown[0] * CLIP_FPS) / CLIP_FRAMES);
     expect(result.clips[faceClip]!.changedFrames).toBeGreaterThan(0);
+    // Only the clip the face is in is encoded again; no frame but the samples came through this process.
+    expect(result.clips.filter((c) => c.changedFrames! > 0).map((c) => c.index)).toEqual([faceClip]);
+    expect(stats.clipsEncodedAgain).toBe(1);
+    const frames = result.clips.reduce((n, c) => n + c.frameCount, 0);
+    expect([stats.frames, stats.framesInNode]).toEqual([frames, sampledFrames(frames)]);
     const copied = result.clips.filter((c) => c.changedFrames === 0);
     expect(copied.length).toBeGreaterThan(0);
     for (const c of result.clips) {
@@ -82,6 +95,22 @@ describe('a face on the copy path', { timeout: 300_000 }, () => {
     ).toEqual([]);
   });
 
+  it('blurs exactly the frames the raw frame pipe blurs in the same source', async () => {
+    const piped = newFaceBlurStats();
+    const probe = await probeVideo(source);
+    const encoded = await processVideo({
+      input: source,
+      workDir: join(dir, 'piped'),
+      probe: { ...probe, clipFormat: { copy: false, why: 'the raw frame pipe, for comparison' } },
+      frameFilter: faceBlurFilter({ stats: piped }),
+    });
+    expect(piped.framesInNode).toBe(piped.frames);
+    expect(result.clips.map((c) => c.changedFrames)).toEqual(encoded.clips.map((c) => c.changedFrames));
+    // Which samples wait for a sentinel depends on when answers arrive (face-samples.ts), so detections are not
+    // compared; the frames blurred are.
+    expect(stats.blurredFrames).toBe(piped.blurredFrames);
+  });
+
   it('shows no detectable face in any frame of the encoded 720p and 360p clips; the source does', async () => {
     const c = result.clips[Math.floor((FACE.shown[0] * CLIP_FPS) / CLIP_FRAMES)]!;
     const high = await decodeRgb(c.highPath, 1280, 720);
@@ -100,5 +129,53 @@ describe('a face on the copy path', { timeout: 300_000 }, () => {
       expect(energy(high[i]!, 1280, r), `frame ${n}`).toBeLessThan(energy(original[n]!, 1280, r) * 0.4);
     }
     expect(shown).toBe(12);
+  });
+});
+
+describe('a face-free upload on the copy path', { timeout: 300_000 }, () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await makeTempDir('privacy-copy-free');
+  });
+  afterAll(async () => {
+    if (dir) await removeDir(dir);
+  });
+
+  it('copies every clip and sends only the sampled frames through this process, whole video and segment', async () => {
+    // 11 s: 165 frames, the last (164) not a sample, so it is decoded from the last copied clip.
+    const source = await clipFormatVideo(join(dir, 'in.mp4'), { seconds: 11, portrait: true });
+    const packets = await packetHashes(source);
+    const stats = newFaceBlurStats();
+    const result = await processVideo({
+      input: source,
+      workDir: join(dir, 'out'),
+      frameFilter: faceBlurFilter({ stats }),
+    });
+    expect(result.probe.clipFormat).toMatchObject({ copy: true });
+    expect(packets.length).toBe(165);
+    for (const c of result.clips) {
+      expect(c.changedFrames, `clip ${c.index}`).toBe(0);
+      expect(await packetHashes(c.highPath), `clip ${c.index}`).toEqual(
+        packets.slice(c.index * CLIP_FRAMES, c.index * CLIP_FRAMES + c.frameCount),
+      );
+    }
+    // The raw frame pipe would have brought all 165 frames here.
+    expect([stats.frames, stats.framesInNode, stats.clipsEncodedAgain ?? 0]).toEqual([165, sampledFrames(165), 0]);
+    expect(stats.samples).toBeGreaterThan(0);
+
+    // A segment from clip 2 on: its own samples (frames 72–164), its clips the whole video's.
+    const segStats = newFaceBlurStats();
+    const part = await processVideoSegment({
+      input: source,
+      workDir: join(dir, 'part'),
+      probe: await probeVideo(source),
+      range: { first: 2 * CLIP_FRAMES },
+      frameFilter: faceBlurFilter({ stats: segStats }),
+    });
+    for (const [i, c] of part.clips.entries())
+      expect(await packetHashes(c.highPath), `segment clip ${i}`).toEqual(
+        await packetHashes(result.clips[i + 2]!.highPath),
+      );
+    expect([segStats.frames, segStats.framesInNode]).toEqual([93, sampledFrames(93)]);
   });
 });

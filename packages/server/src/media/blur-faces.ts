@@ -2,7 +2,9 @@
  * Privacy: blurs faces in the tour clips, the thumbnail, reels and photos (docs/ai-and-media.md, "Privacy").
  *
  * Videos (clips, thumbnail and reels) are blurred while they are made, in one pass: ffmpeg decodes to raw frames,
- * {@link faceBlurFilter} blurs them, ffmpeg encodes them (media/frame-pipe.ts) — no second decode or encode.
+ * {@link faceBlurFilter} blurs them, ffmpeg encodes them (media/frame-pipe.ts) — no second decode or encode. On the
+ * copy path (a source in the clip format) only the sampled frames come here, and the clips the plan puts a box in are
+ * decoded again from their copied clip and encoded (media/copy-faces.ts); steps 1 and 2 are the same (face-pass.ts).
  * 1. Detection: every DETECT_EVERY-th frame (and the last) goes through BlazeFace (services/ai/faces.ts) on a
  *    copy downscaled to about 360 px on its short side, straight from the yuv420p frame. The 360p rendition is
  *    made from the blurred 720p frames, so one detection serves both renditions and the thumbnail. It runs in a
@@ -30,144 +32,78 @@
 import sharp from 'sharp';
 import { detectFaces } from './faces.js';
 import { BLUR_MIN_SCORE, plausibleFace, type Rect } from './face-detect.js';
-import { FaceDetectorThread } from './face-detector-thread.js';
 import type { FrameFilter, FrameFilterFactory } from './frame-pipe.js';
 import type { ProcessVideoOptions, ProcessVideoResult } from './process-video.js';
-import { DETECT_EVERY, FacePlan, growBox } from './face-plan.js';
-import { blurPlane, blurYuv420 } from './blur-plane.js';
-import { FaceSampler, type HeldFrame, SPARSE } from './face-samples.js';
+import { DETECT_EVERY, growBox } from './face-plan.js';
+import { blurPlane } from './blur-plane.js';
+import { type FaceBlurStats, FacePass, MAX_DETECTIONS_OUT, glance, newFaceBlurStats } from './face-pass.js';
+import type { HeldFrame } from './face-samples.js';
+import { SPARSE } from './face-samples.js';
 
-/** Detections the filter lets the detection thread run behind by (see faceBlurFilter). */
-export const MAX_DETECTIONS_OUT = 2;
-
-/** Mean luma change (0–255) between two frames' glances above which the picture counts as cut to another. */
-export const CUT_DIFFERENCE = 40;
-
-/** A 32x18 grid of luma samples: enough to tell a cut from camera motion, 576 reads a frame. */
-function glance(frame: Uint8Array, width: number, height: number): Float32Array {
-  const out = new Float32Array(32 * 18);
-  for (let gy = 0; gy < 18; gy++) {
-    const row = Math.floor(((gy + 0.5) * height) / 18) * width;
-    for (let gx = 0; gx < 32; gx++) out[gy * 32 + gx] = frame[row + Math.floor(((gx + 0.5) * width) / 32)]!;
-  }
-  return out;
-}
-
-function difference(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
-  return sum / a.length;
-}
-
-export interface FaceBlurStats {
-  frames: number;
-  samples: number;
-  /** Faces found over all samples. */
-  detections: number;
-  /** Frames with at least one blurred box. */
-  blurredFrames: number;
-  /** Time spent detecting (downscale + BlazeFace, in the detection thread) and blurring, in seconds. */
-  detectSeconds: number;
-  blurSeconds: number;
-  /** Samples that counted as finding nothing undetected: the detected samples on both sides found nothing. */
-  skippedSamples?: number;
-  /** Samples answered by following the faces of the sample before (of `samples`; the rest ran the detector). */
-  trackedSamples?: number;
-  /** Time the filter waited for the detection thread (detection not hidden behind decoding, blurring, encoding). */
-  detectWaitSeconds?: number;
-  /** The largest box blurred, as a share of the frame's area. */
-  largestBoxShare?: number;
-}
+export { CUT_DIFFERENCE, MAX_DETECTIONS_OUT, newFaceBlurStats, type FaceBlurStats } from './face-pass.js';
 
 /**
  * The privacy frame filter (see the header): detects faces on every `every`-th frame and blurs them in every frame.
  * `letterbox`: one detector run per sample instead of two tiles (reels). `stats`, when given, is filled in as frames
- * pass.
+ * pass. The factory's `facePass` gives the same pass to a holder of sampled frames only (the copy path, copy-faces.ts).
  */
 export function faceBlurFilter(
   o: { every?: number; letterbox?: boolean; sparse?: number; stats?: FaceBlurStats } = {},
 ): FrameFilterFactory {
   const every = o.every ?? DETECT_EVERY;
-  const stats = o.stats ?? { frames: 0, samples: 0, detections: 0, blurredFrames: 0, detectSeconds: 0, blurSeconds: 0 };
-  return ({ width, height }): FrameFilter => {
-    // Frames given a blur box (processVideo picks the thumbnail among the others and reports them per clip).
-    const changed = new Set<number>();
-    return Object.assign(blurFaces, { changed });
+  const stats = o.stats ?? newFaceBlurStats();
+  const facePass = ({ width, height }: { width: number; height: number }) =>
+    new FacePass({
+      width,
+      height,
+      every,
+      // Reels detect every sample: their segments join different rooms at hard cuts the cut test may miss.
+      sparse: o.letterbox ? 1 : (o.sparse ?? SPARSE),
+      letterbox: !!o.letterbox,
+      stats,
+    });
+  const factory = ({ width, height }: { width: number; height: number }): FrameFilter => {
+    const pass = facePass({ width, height });
+    return Object.assign(blurFaces, { changed: pass.changed });
     async function* blurFaces(frames: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-      const plan = new FacePlan(every, width, height);
+      const { plan } = pass;
       const held: HeldFrame[] = [];
-      const detector = FaceDetectorThread.take();
       let ended = false;
-      const sampler = new FaceSampler({
-        // Reels detect every sample: their segments join different rooms at hard cuts the cut test may miss.
-        sparse: o.letterbox ? 1 : (o.sparse ?? SPARSE),
-        detect: async (frame, index, cut) => {
-          const r = await detector.detect(frame, width, height, { letterbox: o.letterbox, index, cut });
-          stats.detectSeconds += r.seconds;
-          stats.samples++;
-          if (r.tracked) stats.trackedSamples = (stats.trackedSamples ?? 0) + 1;
-          stats.detections += r.faces.length;
-          return r;
-        },
-        add: (index, faces, cut) => plan.add(index, faces, cut),
-      });
-      const settle = async (limit: number) => {
-        const t0 = performance.now();
-        await sampler.settle(limit);
-        stats.detectWaitSeconds = (stats.detectWaitSeconds ?? 0) + (performance.now() - t0) / 1000;
-        stats.skippedSamples = sampler.skipped;
-      };
       const release = (h: HeldFrame) => {
-        const t0 = performance.now();
-        const rects = plan.boxes(h.index);
-        if (rects.length) {
-          blurYuv420(h.frame!, width, height, rects);
-          stats.blurredFrames++;
-          changed.add(h.index);
-          for (const r of rects)
-            stats.largestBoxShare = Math.max(stats.largestBoxShare ?? 0, (r.width * r.height) / (width * height));
-        }
-        stats.blurSeconds += (performance.now() - t0) / 1000;
-        plan.forgetBefore(h.index);
+        pass.blur(h.frame!, h.index);
         return h.frame!;
       };
       try {
         let index = 0;
-        let previous: Float32Array | null = null;
-        let cut = false;
         for await (const frame of frames) {
-          stats.frames++;
-          const look = glance(frame, width, height);
-          if (previous && difference(previous, look) > CUT_DIFFERENCE) cut = true;
-          previous = look;
+          stats.framesInNode = (stats.framesInNode ?? 0) + 1;
+          pass.look(glance(frame, width, height));
           const h: HeldFrame = { frame, index };
           held.push(h);
           index++;
           // Detection sees the frame before any blur (frames are blurred only when they leave, after their answer).
           if (h.index % every === 0) {
-            sampler.offer(h, cut, h.index === 0);
-            cut = false;
+            pass.offer(h, h.index === 0);
             // The thread works on this sample while the frames before it are blurred and written; at most
             // MAX_DETECTIONS_OUT are out (the frames held grow by `every` with each).
-            await settle(MAX_DETECTIONS_OUT);
+            await pass.settle(MAX_DETECTIONS_OUT);
           } else {
-            await settle(Infinity);
+            await pass.settle(Infinity);
           }
           while (held.length && plan.ready(held[0]!.index)) yield release(held.shift()!);
         }
         const last = held.at(-1);
-        if (last && last.index % every !== 0) sampler.offer(last, cut, true);
-        sampler.finish();
-        await settle(0);
-        plan.end();
+        if (last && last.index % every !== 0) pass.offer(last, true);
+        await pass.finish();
         while (held.length) yield release(held.shift()!);
         ended = true;
       } finally {
         // Kept for the next video after a normal end; stopped after a failure or an early stop.
-        await (ended ? detector.release() : detector.close());
+        await pass.close(ended);
       }
     }
   };
+  return Object.assign(factory, { facePass });
 }
 
 /** Face rectangles (grown for blurring) in an image, detected on a copy of at most 1280 px. */

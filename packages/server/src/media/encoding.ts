@@ -169,6 +169,12 @@ export interface FilterGraphInput {
    */
   copyHigh?: boolean;
   /**
+   * The face pass on the copy path (media/copy-faces.ts): also produce `[samples]`, every `faceSamples`-th frame at
+   * the high rendition's size, and `[glance]`, every frame's luma at the 32x18 points of the cut test (the nearest
+   * pixels, exactly those blur-faces.ts's glance reads).
+   */
+  faceSamples?: number;
+  /**
    * Display rotation of the source (probe's counter-clockwise degrees). When given, the graph turns the picture
    * itself, after the downscale (a 720p transpose instead of a 4K one), and the caller passes `-noautorotate`; when
    * absent, ffmpeg's autorotate turns the full-size frames before the graph.
@@ -203,8 +209,11 @@ export interface TourFrames {
  * `[thumb]` (one frame, 16:9 centre crop for portrait).
  */
 export function buildFilterGraph(o: FilterGraphInput): string {
-  const split = splitStep(o.thumbnail, !o.copyHigh);
-  return `[${o.stream}]${[...normaliseSteps(o), split].join(',')};${splitTail(o.portrait, o.thumbnail)}`;
+  const split = splitStep(o.thumbnail, !o.copyHigh, !!o.faceSamples);
+  const samples = o.faceSamples
+    ? `;[samples0]select=not(mod(n\\,${o.faceSamples}))[samples];[glance0]extractplanes=y,scale=32:18:flags=neighbor[glance]`
+    : '';
+  return `[${o.stream}]${[...normaliseSteps(o), split].join(',')};${splitTail(o.portrait, o.thumbnail)}${samples}`;
 }
 
 /**
@@ -223,8 +232,13 @@ export function buildSplitGraph(portrait: boolean, thumbnail: boolean, copyHigh 
   return `[0:v]setsar=1,${splitStep(thumbnail, !copyHigh)};${splitTail(portrait, thumbnail)}`;
 }
 
-function splitStep(thumbnail: boolean, high: boolean): string {
-  const labels = [...(high ? ['[high]'] : []), '[low0]', ...(thumbnail ? ['[thumb0]'] : [])];
+function splitStep(thumbnail: boolean, high: boolean, samples = false): string {
+  const labels = [
+    ...(high ? ['[high]'] : []),
+    '[low0]',
+    ...(thumbnail ? ['[thumb0]'] : []),
+    ...(samples ? ['[samples0]', '[glance0]'] : []),
+  ];
   return `split=${labels.length}${labels.join('')}`;
 }
 

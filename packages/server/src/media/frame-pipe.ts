@@ -3,6 +3,8 @@
  * pixels, encode once. Used by the privacy blur (clips and reels), so blurring costs no second encode.
  */
 import type { Readable } from 'node:stream';
+import { CLIP_FPS } from './encoding.js';
+import type { FacePass } from './face-pass.js';
 import type { RunResult, RunningProcess } from './run-process.js';
 
 /**
@@ -14,14 +16,36 @@ export type FrameFilter = ((frames: AsyncIterable<Buffer>) => AsyncIterable<Buff
   changed?: ReadonlySet<number>;
 };
 
-/** Makes a frame filter for frames of width x height (yuv420p). */
-export type FrameFilterFactory = (size: { width: number; height: number }) => FrameFilter;
+/**
+ * Makes a frame filter for frames of width x height (yuv420p). The privacy blur's also gives its face pass alone
+ * (`facePass`), for a source whose frames need not all come through this process (the copy path, copy-faces.ts).
+ */
+export type FrameFilterFactory = ((size: { width: number; height: number }) => FrameFilter) & {
+  facePass?: (size: { width: number; height: number }) => FacePass;
+};
+
+/** ffmpeg output arguments: graph label `label` as raw yuv420p frames on stdout (a decoding process of a pipe). */
+export const rawFramesOut = (label = '[out]') => ['-map', label, '-f', 'rawvideo', '-pix_fmt', 'yuv420p', 'pipe:1'];
+
+/** ffmpeg input arguments: raw yuv420p frames of `size` at CLIP_FPS on stdin (an encoding process of a pipe). */
+export const rawFramesIn = (size: { width: number; height: number }) => [
+  '-f',
+  'rawvideo',
+  '-pix_fmt',
+  'yuv420p',
+  '-s',
+  `${size.width}x${size.height}`,
+  '-framerate',
+  String(CLIP_FPS),
+  '-i',
+  'pipe:0',
+];
 
 /** Bytes of one packed yuv420p frame. */
 export const yuv420pBytes = (width: number, height: number) => width * height + 2 * (width >> 1) * (height >> 1);
 
 /** Cuts a byte stream into frames of `size` bytes (a trailing partial frame is dropped); each byte is copied once. */
-async function* readFrames(stream: Readable, size: number, onChunk?: () => void): AsyncGenerator<Buffer> {
+export async function* readFrames(stream: Readable, size: number, onChunk?: () => void): AsyncGenerator<Buffer> {
   let frame = Buffer.allocUnsafe(size);
   let filled = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {

@@ -49,7 +49,9 @@ export interface ProcessVideoOptions {
   /**
    * Work on the pixels between decoding and encoding (the privacy blur): ffmpeg then runs as two processes, one
    * decoding the source to raw high-rendition frames, one encoding the filtered frames into both renditions and
-   * the thumbnail. Without it, one ffmpeg process does everything.
+   * the thumbnail. Without it, one ffmpeg process does everything. A source in the clip format keeps its copied 720p
+   * clips with the privacy blur's face pass (only the clips with a face are encoded again, media/copy-faces.ts); with
+   * any other filter it is encoded.
    */
   frameFilter?: FrameFilterFactory;
   /** The source's probe when the caller already made it (the job, to choose segments); else processVideo probes. */
@@ -87,7 +89,7 @@ export interface ProcessVideoResult {
 /** Share of the progress bar given to probing; the transcode takes the bulk, the final checks the rest. */
 const PROBE_SHARE = 0.05;
 const FINISH_AT = 0.97;
-const OUTPUT_NAME = /^(high|low|blurred)-\d{5}\.mp4$|^(high|low)\.csv$|^thumbnail\.jpg$/;
+const OUTPUT_NAME = /^(high|low|blurred-high|blurred-low)-\d{5}\.mp4$|^(high|low)\.csv$|^thumbnail\.jpg$/;
 
 /** Turns an uploaded video into tour clips; throws VideoRejectedError when the video cannot become a tour. */
 export async function processVideo(opts: ProcessVideoOptions): Promise<ProcessVideoResult> {
@@ -157,6 +159,14 @@ async function transcode(
   range: FrameRange,
 ): Promise<ProcessSegmentResult> {
   if (!probe.clipFormat?.copy) return transcodeOnce(opts, probe, report, range);
+  // A frame filter other than the privacy pass changes frames the copied clips would not show: encode them all.
+  if (opts.frameFilter && !opts.frameFilter.facePass)
+    return transcodeOnce(
+      opts,
+      { ...probe, clipFormat: { copy: false, why: 'a frame filter changes every frame' } },
+      report,
+      range,
+    );
   try {
     return await transcodeOnce(opts, probe, report, range);
   } catch (err) {

@@ -30,6 +30,8 @@ export interface RunOptions {
    * limit then apply to stderr only.
    */
   rawStdout?: boolean;
+  /** A second output pipe on file descriptor 3 (ffmpeg's `pipe:3`), read as bytes from RunningProcess.fd3. */
+  fd3?: boolean;
 }
 
 export interface RunResult {
@@ -48,6 +50,8 @@ export interface RunningProcess {
   stdin: Writable | null;
   /** With `rawStdout: true`: the process's standard output, as bytes. */
   stdout: Readable | null;
+  /** With `fd3: true`: the process's file descriptor 3, as bytes. */
+  fd3: Readable | null;
 }
 
 const PRLIMIT = '/usr/bin/prlimit';
@@ -68,7 +72,10 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
 
   let spawned!: ChildProcess;
   const done = new Promise<RunResult>((resolve, reject) => {
-    const child = spawn(file, argv, { stdio: [opts.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], env: minimalEnv() });
+    const child = spawn(file, argv, {
+      stdio: [opts.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(opts.fd3 ? (['pipe'] as const) : [])],
+      env: minimalEnv(),
+    });
     spawned = child;
     // A process that exits early closes its stdin; the writer learns it from `done`, not from an EPIPE crash.
     child.stdin?.on('error', () => undefined);
@@ -134,6 +141,7 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
     touch,
     stdin: opts.stdin ? (spawned?.stdin ?? null) : null,
     stdout: opts.rawStdout ? (spawned?.stdout ?? null) : null,
+    fd3: opts.fd3 ? ((spawned?.stdio[3] as Readable | undefined) ?? null) : null,
   };
 }
 

@@ -1,8 +1,10 @@
 /**
  * A transcode's run: ffmpeg as one process (decode, filter graph, both encodes), or, with a frame filter (the privacy
  * blur) or a rotated source, a decoding process piping raw frames through the filter into an encoding process
- * (media/frame-pipe.ts). Progress comes from ffmpeg's `-progress` output; a failure of the process that read the
- * untrusted file is the video's (VideoRejectedError), anything else ours.
+ * (media/frame-pipe.ts). A source in the clip format with the privacy blur stays one process, which also hands the face
+ * pass its sampled frames (media/copy-faces.ts). Progress comes from ffmpeg's `-progress` output (or the frames
+ * sampled); a failure of the process that read the untrusted file is the video's (VideoRejectedError), anything else
+ * ours.
  */
 import {
   CLIP_FPS,
@@ -12,8 +14,8 @@ import {
   buildSplitGraph,
   renditionSize,
 } from './encoding.js';
-import { encodeBlurredClips } from './copy-clips.js';
-import { pipeFrames, yuv420pBytes, type FrameFilterFactory } from './frame-pipe.js';
+import { blurCopiedClips, faceSampleOutputs, sampleFaces } from './copy-faces.js';
+import { pipeFrames, rawFramesIn, rawFramesOut, yuv420pBytes, type FrameFilterFactory } from './frame-pipe.js';
 import { ffmpegBinaries } from './ffmpeg-binaries.js';
 import { abortError, type ProbeResult } from './probe-video.js';
 import { type RunResult, runProcess, stderrTail as tail } from './run-process.js';
@@ -70,9 +72,53 @@ export async function runTranscode(
 
   let result: RunResult;
   let changed: ReadonlySet<number> | undefined;
+  const hi = renditionSize(RENDITIONS.high, portrait);
+  // On the copy path the privacy pass needs only the sampled frames (media/copy-faces.ts); without its face pass
+  // (another frame filter) the whole frames go through the raw frame pipe below.
+  const pass = plan.copyHigh && probe.rotation === 0 ? opts.frameFilter?.facePass?.(hi) : undefined;
   // A rotated source goes through the raw frame pipe too: with the rotation done in our graph (-noautorotate), ffmpeg
   // 5.1 would copy the source's display matrix onto the clips (and no option removes it), turning them a second time.
-  if (!opts.frameFilter && probe.rotation === 0) {
+  if (pass) {
+    let ok = false;
+    try {
+      const graph = buildFilterGraph({ ...graphInput, thumbnail: wantThumbnail, faceSamples: pass.every });
+      const stop = new AbortController();
+      const both = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
+      const run = runProcess(
+        ffmpeg,
+        ['-hide_banner', '-nostdin', '-v', 'error', '-nostats', ...input, '-filter_complex', graph, ...outputs].concat(
+          faceSampleOutputs(),
+        ),
+        { ...limits, signal: both, rawStdout: true, fd3: true },
+      );
+      const clips = { plan, graphInput, limits, signal };
+      const sampling = sampleFaces(
+        { stdout: run.stdout!, fd3: run.fd3!, touch: run.touch },
+        pass,
+        { ...clips, size: hi },
+        (n) => onShare(Math.min(1, n / Math.max(1, rangeFrames))),
+      ).catch((err: unknown) => {
+        stop.abort();
+        throw err;
+      });
+      sampling.catch(() => {});
+      result = await run.done;
+      const sampled = await sampling.then(
+        (frames) => ({ frames }),
+        (err: unknown) => ({ err }),
+      );
+      if (signal?.aborted) throw abortError();
+      // ffmpeg's own failure is the video's (below); the pass's failure, or ffmpeg stopped for it, is ours.
+      if ('err' in sampled && (result.code === 0 || result.stopped === 'abort')) throw sampled.err;
+      if ('frames' in sampled && result.code === 0 && !result.stopped) {
+        await blurCopiedClips(pass, sampled.frames, clips);
+        changed = pass.changed;
+      }
+      ok = true;
+    } finally {
+      await pass.close(ok);
+    }
+  } else if (!opts.frameFilter && probe.rotation === 0) {
     const graph = buildFilterGraph({ ...graphInput, thumbnail: wantThumbnail });
     const run = runProcess(
       ffmpeg,
@@ -82,8 +128,9 @@ export async function runTranscode(
     touchEncoder = run.touch;
     result = await run.done;
   } else {
-    // Decoder (the untrusted input, hardened as above) → frame filter → encoder (our own raw frames).
-    const hi = renditionSize(RENDITIONS.high, portrait);
+    // Decoder (the untrusted input, hardened as above) → frame filter → encoder (our own raw frames). Never for copied
+    // clips: the filter's changes would miss them (process-video.ts encodes a source whose filter has no face pass).
+    if (plan.copyHigh) throw new Error('copied 720p clips cannot go through a frame filter');
     const stop = new AbortController();
     const both = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
     const decoder = runProcess(
@@ -97,13 +144,7 @@ export async function runTranscode(
         ...input,
         '-filter_complex',
         buildNormaliseGraph(graphInput),
-        '-map',
-        '[out]',
-        '-f',
-        'rawvideo',
-        '-pix_fmt',
-        'yuv420p',
-        'pipe:1',
+        ...rawFramesOut(),
       ],
       { ...limits, signal: both, rawStdout: true },
     );
@@ -114,16 +155,7 @@ export async function runTranscode(
         '-v',
         'error',
         ...progressArgs,
-        '-f',
-        'rawvideo',
-        '-pix_fmt',
-        'yuv420p',
-        '-s',
-        `${hi.width}x${hi.height}`,
-        '-framerate',
-        String(CLIP_FPS),
-        '-i',
-        'pipe:0',
+        ...rawFramesIn(hi),
         '-filter_complex',
         buildSplitGraph(portrait, wantThumbnail, plan.copyHigh),
         ...outputs,
@@ -131,11 +163,7 @@ export async function runTranscode(
       { ...limits, signal: both, stdin: true, onStdout: onProgressOutput },
     );
     touchEncoder = encoder.touch;
-    const privacy = opts.frameFilter?.(hi);
-    // On the copy path the encoder makes no 720p clips: those the privacy pass changed are encoded on their own.
-    const blurred =
-      privacy && plan.copyHigh ? encodeBlurredClips(privacy, { ...hi, workDir: plan.workDir, signal: both }) : null;
-    const filter = blurred?.filter ?? privacy;
+    const filter = opts.frameFilter?.(hi);
     const piped = await pipeFrames({
       decoder,
       encoder,
@@ -143,12 +171,6 @@ export async function runTranscode(
       filter,
       stop: () => stop.abort(),
     });
-    const reencoded = blurred
-      ? await blurred.finish().then(
-          () => null,
-          (err: unknown) => ({ err }),
-        )
-      : null;
     changed = filter?.changed;
     if (signal?.aborted) throw abortError();
     const { encoded } = piped;
@@ -158,7 +180,6 @@ export async function runTranscode(
     result = piped.decoded;
     if (piped.frames === 0 && result.code === 0 && !result.stopped)
       throw VideoRejectedError.invalid('no frames decoded');
-    if (reencoded && result.code === 0 && !result.stopped) throw reencoded.err;
   }
   if (result.stopped === 'abort' || signal?.aborted) throw abortError();
   if (result.stopped) throw VideoRejectedError.invalid(`ffmpeg stopped (${result.stopped}): ${tail(result.stderr)}`);

@@ -1,0 +1,250 @@
+/**
+ * The privacy pass on the copy path (a source in the clip format, media/copy-clips.ts): no frame goes through this
+ * process unless the face pass needs it.
+ *
+ * 1. The one ffmpeg process that makes the 360p rendition and the thumbnail also writes, beside them, every sampled
+ *    frame at the high rendition's size (fd 3: what the detector and the tracker see on the raw frame pipe, pixel for
+ *    pixel) and every frame's 32x18 luma glance (stdout: the cut test's points). {@link sampleFaces} hands them to the
+ *    face pass (face-pass.ts: the same sampler, detection thread and plan as the raw frame pipe), the last frame decoded
+ *    from the last copied clip when it is not a sample.
+ * 2. With every sample in the plan, {@link blurCopiedClips} asks the plan for each frame's boxes, exactly the boxes the
+ *    raw frame pipe blurs; only the clips with a box are decoded again from their copied 720p clip (the source's own
+ *    bitstream: no generation lost), blurred, and encoded in both renditions with the clip settings, over the copied
+ *    720p clip and the 360p clip made from unblurred frames. Every other clip stays the uploader's bytes. The
+ *    thumbnail, when its frame got a box, is taken again from an unblurred frame by the collect step as on any path.
+ */
+import { rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { Rect } from './face-detect.js';
+import {
+  CLIP_FPS,
+  CLIP_FRAMES,
+  RENDITIONS,
+  buildNormaliseGraph,
+  buildSplitGraph,
+  renditionSize,
+  x264Args,
+} from './encoding.js';
+import { type FacePass, GLANCE, MAX_DETECTIONS_OUT } from './face-pass.js';
+import { ffmpegBinaries } from './ffmpeg-binaries.js';
+import { type FrameFilter, pipeFrames, rawFramesIn, rawFramesOut, readFrames, yuv420pBytes } from './frame-pipe.js';
+import { abortError } from './probe-video.js';
+import { type RunOptions, runProcess, stderrTail as tail } from './run-process.js';
+import type { TranscodePlan } from './transcode-plan.js';
+
+/** Arguments that add the face pass's outputs to the one-process transcode (its graph made with `faceSamples`). */
+export function faceSampleOutputs(): string[] {
+  const raw = (label: string, pixFmt: string, to: string) => [
+    '-map',
+    label,
+    '-fps_mode',
+    'passthrough',
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    pixFmt,
+    to,
+  ];
+  return [...raw('[glance]', 'gray', 'pipe:1'), ...raw('[samples]', 'yuv420p', 'pipe:3')];
+}
+
+/** Every frame's glance from `stream`, read as fast as ffmpeg writes them (576 bytes a frame), in order. */
+function glances(stream: Readable, onChunk: () => void): () => Promise<Uint8Array | null> {
+  const size = GLANCE.cols * GLANCE.rows;
+  const ready: Uint8Array[] = [];
+  let partial: Buffer = Buffer.alloc(0);
+  let ended = false;
+  let failure: Error | null = null;
+  let wake: (() => void) | null = null;
+  const notify = () => {
+    wake?.();
+    wake = null;
+  };
+  stream.on('data', (chunk: Buffer) => {
+    onChunk();
+    partial = partial.length ? Buffer.concat([partial, chunk]) : chunk;
+    let at = 0;
+    for (; at + size <= partial.length; at += size) ready.push(new Uint8Array(partial.subarray(at, at + size)));
+    partial = partial.subarray(at);
+    notify();
+  });
+  stream.once('end', () => {
+    ended = true;
+    notify();
+  });
+  stream.once('error', (err) => {
+    failure = err;
+    notify();
+  });
+  return async () => {
+    for (;;) {
+      if (ready.length) return ready.shift()!;
+      if (failure) throw failure;
+      if (ended) return null;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+  };
+}
+
+interface ClipSource {
+  plan: TranscodePlan;
+  graphInput: TranscodePlan['graphInput'];
+  limits: Omit<RunOptions, 'signal'>;
+  signal: AbortSignal | undefined;
+}
+
+/** A copied 720p clip decoded to the raw frames the transcode's graph makes of the source (the same pixels). */
+function decodeCopiedClip(c: ClipSource, k: number, signal: AbortSignal) {
+  const { ffmpeg } = ffmpegBinaries();
+  const { frames: _frames, ...graph } = c.graphInput;
+  return runProcess(
+    ffmpeg,
+    [
+      '-hide_banner',
+      '-nostdin',
+      '-v',
+      'error',
+      '-nostats',
+      '-i',
+      join(c.plan.workDir, clipName('high', k)),
+      '-filter_complex',
+      buildNormaliseGraph({ ...graph, stream: '0:v:0', rotation: 0 }),
+      ...rawFramesOut(),
+    ],
+    { ...c.limits, signal, rawStdout: true },
+  );
+}
+
+const clipName = (name: string, k: number) => `${name}-${String(k).padStart(5, '0')}.mp4`;
+
+/**
+ * Step 1 (see the header): reads the transcode's glances (stdout) and samples (fd 3) into `pass` until ffmpeg ends,
+ * then the last frame; answers the frames of the range. `onFrame` gets each frame's count as it goes.
+ */
+export async function sampleFaces(
+  run: { stdout: Readable; fd3: Readable; touch: () => void },
+  pass: FacePass,
+  c: ClipSource & { size: { width: number; height: number } },
+  onFrame: (frames: number) => void,
+): Promise<number> {
+  const nextGlance = glances(run.stdout, run.touch);
+  const samples = readFrames(run.fd3, yuv420pBytes(c.size.width, c.size.height), run.touch)[Symbol.asyncIterator]();
+  const stats = pass.stats;
+  let index = 0;
+  for (let g = await nextGlance(); g; g = await nextGlance()) {
+    pass.look(g);
+    if (index % pass.every === 0) {
+      const s = await samples.next();
+      if (s.done) throw new Error(`the face samples ended before frame ${index}`);
+      stats.framesInNode = (stats.framesInNode ?? 0) + 1;
+      pass.offer({ frame: s.value, index }, index === 0);
+      // The detection thread works on this sample while ffmpeg goes on; at most MAX_DETECTIONS_OUT are out.
+      await pass.settle(MAX_DETECTIONS_OUT);
+    } else await pass.settle(Infinity);
+    index++;
+    onFrame(index);
+  }
+  const last = index - 1;
+  if (last > 0 && last % pass.every !== 0) {
+    // Not a sample, and detected like the raw frame pipe's last frame: its pixels from the last copied clip.
+    const k = Math.floor(last / CLIP_FRAMES);
+    const stop = new AbortController();
+    const decoder = decodeCopiedClip(c, k, c.signal ? AbortSignal.any([c.signal, stop.signal]) : stop.signal);
+    let frame: Buffer | null = null;
+    let n = k * CLIP_FRAMES;
+    for await (const f of readFrames(decoder.stdout!, yuv420pBytes(c.size.width, c.size.height), decoder.touch))
+      if (n++ === last) frame = f;
+    const r = await decoder.done;
+    if (r.stopped === 'abort' || c.signal?.aborted) throw abortError();
+    if (!frame || r.code !== 0) throw new Error(`last frame ${last} of clip ${k} not decoded: ${tail(r.stderr)}`);
+    stats.framesInNode = (stats.framesInNode ?? 0) + 1;
+    pass.offer({ frame, index: last }, true);
+  }
+  await pass.finish();
+  return index;
+}
+
+/**
+ * Step 2 (see the header): the plan's boxes for each of the range's `frames`; the clips with any are decoded from their
+ * copied clip, blurred and encoded in both renditions over the clips the transcode wrote. Answers those clips.
+ */
+export async function blurCopiedClips(pass: FacePass, frames: number, c: ClipSource): Promise<number[]> {
+  const boxes = new Map<number, Rect[]>();
+  for (let f = 0; f < frames; f++) {
+    const rects = pass.boxes(f);
+    if (rects.length) boxes.set(f, rects);
+  }
+  const clips = [...new Set([...boxes.keys()].map((f) => Math.floor(f / CLIP_FRAMES)))].sort((a, b) => a - b);
+  for (const k of clips) {
+    const first = k * CLIP_FRAMES;
+    const count = Math.min(CLIP_FRAMES, frames - first);
+    const blur: FrameFilter = async function* (decoded) {
+      let n = first;
+      for await (const frame of decoded) {
+        pass.blur(frame, n, boxes.get(n) ?? []);
+        n++;
+        yield frame;
+      }
+    };
+    await encodeClip(c, k, count, blur);
+    pass.stats.clipsEncodedAgain = (pass.stats.clipsEncodedAgain ?? 0) + 1;
+  }
+  return clips;
+}
+
+/** Clip k decoded from its copied 720p clip, through `filter`, encoded as both renditions' clip k (clip settings). */
+async function encodeClip(c: ClipSource, k: number, count: number, filter: FrameFilter): Promise<void> {
+  const { ffmpeg } = ffmpegBinaries();
+  const { workDir, portrait } = c.plan;
+  const hi = renditionSize(RENDITIONS.high, portrait);
+  const stop = new AbortController();
+  const both = c.signal ? AbortSignal.any([c.signal, stop.signal]) : stop.signal;
+  const decoder = decodeCopiedClip(c, k, both);
+  const out = (r: 'high' | 'low') => [
+    '-map',
+    `[${r}]`,
+    ...x264Args(RENDITIONS[r]),
+    '-map_metadata',
+    '-1',
+    '-f',
+    'mp4',
+    '-movflags',
+    '+frag_keyframe+empty_moov+default_base_moof',
+    '-y',
+    join(workDir, clipName(`blurred-${r}`, k)),
+  ];
+  const encoder = runProcess(
+    ffmpeg,
+    [
+      '-hide_banner',
+      '-nostdin',
+      '-v',
+      'error',
+      '-nostats',
+      ...rawFramesIn(hi),
+      '-filter_complex',
+      buildSplitGraph(portrait, false),
+      ...out('high'),
+      ...out('low'),
+    ],
+    { ...c.limits, signal: both, stdin: true },
+  );
+  const piped = await pipeFrames({
+    decoder,
+    encoder,
+    frameBytes: yuv420pBytes(hi.width, hi.height),
+    filter,
+    stop: () => stop.abort(),
+  });
+  if (c.signal?.aborted) throw abortError();
+  const failed = [piped.decoded, piped.encoded].find((r) => r.stopped || r.code !== 0);
+  if (failed || piped.encoderGone || piped.frames !== count)
+    throw new Error(
+      `clip ${k} not encoded again (${piped.frames} of ${count} frames): ${tail(failed?.stderr ?? piped.encoded.stderr)}`,
+    );
+  for (const r of ['high', 'low'] as const)
+    await rename(join(workDir, clipName(`blurred-${r}`, k)), join(workDir, clipName(r, k)));
+}
