@@ -202,7 +202,7 @@ export class CanvasController implements ReactiveController, PixelSink {
       // After a jump, until the bitmap of a decoded frame there comes, its clip's thumbnail (at once, as before).
       const t =
         !bitmap && Math.abs((store.painted.peek()?.tourFrame ?? -1e9) - frame) > PLAYER.defaultClipFrameCount
-          ? frames.drawable(frame, true)
+          ? frames.thumbnail(frame)
           : undefined;
       if (t?.bitmap) {
         bitmap = frames.takeBitmap(t.bitmap);

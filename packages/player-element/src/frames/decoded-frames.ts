@@ -4,7 +4,7 @@ import type { PixelSink } from '../paint/pixel-sink.js';
 import { FrameCache } from './frame-cache.js';
 import type { Drawable, FrameSource } from './frame-source.js';
 
-/** No frame kept: a clip's thumbnail only (`drawable(frame, true)`). */
+/** No frame kept: a clip's thumbnail only (`thumbnail(frame)`). */
 const NONE: Pick<FrameCache, 'kept' | 'nearest'> = {
   kept: { low: new Map(), high: new Map() },
   nearest: () => undefined,
@@ -51,13 +51,10 @@ export function pickDrawable(
  */
 export class DecodedFrames implements FrameSource {
   readonly cache: FrameCache;
-  /**
-   * Per clip, its keyframe thumbnail (shown at once after a jump: it stays on the main thread; the planner reads which
-   * clips have one), and their bytes. Written here only.
-   */
-  thumbnails: (ImageBitmap | undefined)[] = [];
-  thumbBytes = 0;
-  changes = 0;
+  /** Per clip, its keyframe thumbnail (shown at once after a jump: it stays on the main thread). */
+  private thumbs: (ImageBitmap | undefined)[] = [];
+  private bytes = 0;
+  private changed = 0;
   private starts: readonly number[] = [];
   private counts: readonly number[] = [];
   private highEnabled = true;
@@ -75,20 +72,34 @@ export class DecodedFrames implements FrameSource {
     this.cache.onEvict = (r, f) => sink.frameDropped(`${r}:${f}`);
   }
 
+  /** Per clip, its keyframe thumbnail: the planner reads which clips have one. */
+  get thumbnails(): readonly (ImageBitmap | undefined)[] {
+    return this.thumbs;
+  }
+
+  /** The thumbnails' bytes. */
+  get thumbBytes(): number {
+    return this.bytes;
+  }
+
+  get changes(): number {
+    return this.changed;
+  }
+
   /** A new tour (or none), in clips starting at `starts` of `counts` frames: nothing of the last is kept. */
   reset(starts: readonly number[], counts: readonly number[]): void {
-    this.changes++;
+    this.changed++;
     this.cache.clear();
-    for (const t of this.thumbnails) t?.close();
-    this.thumbnails = [];
-    this.thumbBytes = 0;
+    for (const t of this.thumbs) t?.close();
+    this.thumbs = [];
+    this.bytes = 0;
     this.starts = starts;
     this.counts = counts;
   }
 
   /** Whether 720p frames are decoded, and the cache's budgets for that. */
   setHighEnabled(enabled: boolean, budget: Record<Rendition, number>): void {
-    this.changes++;
+    this.changed++;
     this.highEnabled = enabled;
     this.cache.setBudget(budget);
   }
@@ -99,15 +110,15 @@ export class DecodedFrames implements FrameSource {
 
   /** A decoded frame arrived: kept here, then its pixels go to the painter (after the evictions the put caused). */
   put(tourFrame: number, frame: DecodedFrame): void {
-    this.changes++;
+    this.changed++;
     this.cache.put(tourFrame, frame);
     this.sink.framePixels(`${frame.rendition}:${tourFrame}`, tourFrame, frame);
   }
 
   addThumbnail(clip: number, bitmap: ImageBitmap): void {
-    this.changes++;
-    this.thumbBytes += bitmap.width * bitmap.height * 4;
-    this.thumbnails[clip] = bitmap;
+    this.changed++;
+    this.bytes += bitmap.width * bitmap.height * 4;
+    this.thumbs[clip] = bitmap;
   }
 
   has(frame: number): boolean {
@@ -115,15 +126,22 @@ export class DecodedFrames implements FrameSource {
     return kept.low.has(frame) || kept.high.has(frame);
   }
 
-  /** `own` (drawables' frames ahead): the exact frame only. */
-  drawable(frame: number, thumbnail = false, own = false): Drawable | undefined {
-    const { highEnabled, starts, counts } = this;
-    const cache = thumbnail ? NONE : this.cache;
-    return pickDrawable(frame, { cache, highEnabled, starts, counts, thumbs: this.thumbnails }, own);
+  drawable(frame: number): Drawable | undefined {
+    return this.pick(frame, this.cache, false);
   }
 
+  thumbnail(frame: number): Drawable | undefined {
+    return this.pick(frame, NONE, false);
+  }
+
+  /** The frames ahead: their own decoded frame only. */
   drawables(frames: readonly number[]): (Drawable | undefined)[] {
-    return frames.map((f, k) => this.drawable(f, false, k > 0));
+    return frames.map((f, k) => this.pick(f, this.cache, k > 0));
+  }
+
+  private pick(frame: number, cache: Pick<FrameCache, 'kept' | 'nearest'>, own: boolean): Drawable | undefined {
+    const { highEnabled, starts, counts, thumbs } = this;
+    return pickDrawable(frame, { cache, highEnabled, starts, counts, thumbs }, own);
   }
 
   /**
@@ -131,13 +149,13 @@ export class DecodedFrames implements FrameSource {
    * for display). Undefined while that copy is being made.
    */
   takeBitmap(t: ImageBitmap): ImageBitmap | undefined {
-    const c = this.thumbnails.indexOf(t);
+    const c = this.thumbs.indexOf(t);
     if (c < 0 || !t.width) return undefined;
-    const thumbs = this.thumbnails;
+    const thumbs = this.thumbs;
     void createImageBitmap(t).then((copy) => {
-      if (thumbs !== this.thumbnails || thumbs[c] !== t) return copy.close();
+      if (thumbs !== this.thumbs || thumbs[c] !== t) return copy.close();
       thumbs[c] = copy;
-      this.changes++;
+      this.changed++;
       this.thumbnailCopied();
     });
     return t;

@@ -71,6 +71,19 @@ describe('DecodedFrames.drawables', () => {
     expect(found[2]).toBeUndefined();
   });
 
+  it("thumbnail: the clip's keyframe thumbnail, whatever decoded frame of the clip is kept", () => {
+    const frames = new DecodedFrames({ high: 1e6, low: 1e6 }, sink, () => {});
+    frames.reset([0, 36], [36, 36]);
+    frames.put(40, frame(40, 'high'));
+    expect(frames.thumbnail(40)).toBeUndefined();
+    const bitmap = { width: 320, height: 180 } as ImageBitmap;
+    frames.addThumbnail(1, bitmap);
+    expect(frames.thumbnail(41)).toEqual({ bitmap, rendition: 'thumbnail', tourFrame: 36, exact: false });
+    expect(frames.drawable(41)).toMatchObject({ tourFrame: 40, exact: false, frame: { rendition: 'high' } });
+    expect(frames.thumbnails).toEqual([undefined, bitmap]);
+    expect(frames.thumbBytes).toBe(320 * 180 * 4);
+  });
+
   it('counts every change to its answer', () => {
     const frames = new DecodedFrames({ high: 1e6, low: 1e6 }, sink, () => {});
     const c0 = frames.changes;

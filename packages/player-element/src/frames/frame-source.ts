@@ -19,9 +19,11 @@ export interface FrameSource {
   has(frame: number): boolean;
   /**
    * The best frame to show for `frame` now (decoded-frames.ts pickDrawable), and whether it is the exact one at the
-   * rendition in use (720p, or 360p with hi-res off); `thumbnail`: its clip's thumbnail only.
+   * rendition in use (720p, or 360p with hi-res off).
    */
-  drawable(frame: number, thumbnail?: boolean): Drawable | undefined;
+  drawable(frame: number): Drawable | undefined;
+  /** The keyframe thumbnail of `frame`'s clip, where one is kept (shown after a jump until a decoded frame comes). */
+  thumbnail(frame: number): Drawable | undefined;
   /**
    * What the canvas paints and asks ahead for, in one question: for `frames[0]` (the playhead) what `drawable` answers,
    * for each next frame only its own decoded frame (the one whose bitmap can be made ahead), else undefined.

@@ -57,11 +57,16 @@ export class VideoFallback implements FrameSource, DecodeFocus {
     return this.shown?.frame === this.asked;
   }
 
-  /** The last seek's frame when it is `frame` (no thumbnails here). */
-  drawable(frame: number, thumbnail = false): Drawable | undefined {
+  /** The last seek's frame when it is `frame`. */
+  drawable(frame: number): Drawable | undefined {
     const s = this.shown;
-    if (thumbnail || s?.frame !== frame) return undefined;
+    if (s?.frame !== frame) return undefined;
     return { bitmap: s.bitmap, rendition: 'video', tourFrame: frame, exact: true };
+  }
+
+  /** No thumbnails here. */
+  thumbnail(_frame: number): undefined {
+    return undefined;
   }
 
   /** Nothing ahead is drawn from here: the playhead's frame when it is the one shown. */
