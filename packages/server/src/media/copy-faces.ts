@@ -6,32 +6,34 @@
  *    frame at the high rendition's size (fd 3: what the detector and the tracker see on the raw frame pipe, pixel for
  *    pixel) and every frame's 32x18 luma glance (stdout: the cut test's points). {@link sampleFaces} hands them to the
  *    face pass (face-pass.ts: the same sampler, detection thread and plan as the raw frame pipe), the last frame decoded
- *    from the last copied clip when it is not a sample.
+ *    again when it is not a sample.
  * 2. With every sample in the plan, {@link blurCopiedClips} asks the plan for each frame's boxes, exactly the boxes the
- *    raw frame pipe blurs; only the clips with a box are decoded again from their copied 720p clip (the source's own
- *    bitstream: no generation lost), blurred, and encoded in both renditions with the clip settings, over the copied
- *    720p clip and the 360p clip made from unblurred frames. Every other clip stays the uploader's bytes. The
- *    thumbnail, when its frame got a box, is taken again from an unblurred frame by the collect step as on any path.
+ *    raw frame pipe blurs; only the clips with a box are decoded again, from the keyframe that starts them, the
+ *    bitstream their copied 720p clips carry (no generation lost), as a segment is decoded (source-frames.ts: the same
+ *    frames as the whole video's), blurred, and encoded in both renditions as the transcode encodes them (x264
+ *    settings, segment muxer), over the copied 720p clip and the 360p clip made from unblurred frames; consecutive
+ *    clips share one decoder and one encoder. Every other clip stays the uploader's bytes. The thumbnail, when its
+ *    frame got a box, is taken again from an unblurred frame by the collect step as on any path.
  */
-import { rename } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Rect } from './face-detect.js';
 import {
-  CLIP_FPS,
   CLIP_FRAMES,
   RENDITIONS,
   buildNormaliseGraph,
   buildSplitGraph,
   renditionSize,
+  segmentArgs,
   x264Args,
 } from './encoding.js';
 import { type FacePass, GLANCE, MAX_DETECTIONS_OUT } from './face-pass.js';
 import { ffmpegBinaries } from './ffmpeg-binaries.js';
 import { type FrameFilter, pipeFrames, rawFramesIn, rawFramesOut, readFrames, yuv420pBytes } from './frame-pipe.js';
-import { abortError } from './probe-video.js';
+import { abortError, type ProbeResult } from './probe-video.js';
 import { type RunOptions, runProcess, stderrTail as tail } from './run-process.js';
-import type { TranscodePlan } from './transcode-plan.js';
+import { type TranscodePlan, planTranscode } from './transcode-plan.js';
 
 /** Arguments that add the face pass's outputs to the one-process transcode (its graph made with `faceSamples`). */
 export function faceSampleOutputs(): string[] {
@@ -91,15 +93,23 @@ function glances(stream: Readable, onChunk: () => void): () => Promise<Uint8Arra
 
 interface ClipSource {
   plan: TranscodePlan;
-  graphInput: TranscodePlan['graphInput'];
+  probe: ProbeResult;
   limits: Omit<RunOptions, 'signal'>;
   signal: AbortSignal | undefined;
 }
 
-/** A copied 720p clip decoded to the raw frames the transcode's graph makes of the source (the same pixels). */
-function decodeCopiedClip(c: ClipSource, k: number, signal: AbortSignal) {
+/**
+ * Frames [first, end) of the range decoded again as the transcode decoded them: a segment's decode of the source
+ * (source-frames.ts: from the keyframe before `first`, on the same 1/15 s grid, hardened and strict as the transcode's),
+ * so the same pixels, from the bitstream the copied clips carry.
+ */
+function decodeFrames(c: ClipSource, first: number, end: number, signal: AbortSignal) {
   const { ffmpeg } = ffmpegBinaries();
-  const { frames: _frames, ...graph } = c.graphInput;
+  const at = c.plan.range.first;
+  const part = planTranscode({ input: c.plan.source, workDir: c.plan.workDir }, c.probe, {
+    first: at + first,
+    end: at + end,
+  });
   return runProcess(
     ffmpeg,
     [
@@ -108,10 +118,9 @@ function decodeCopiedClip(c: ClipSource, k: number, signal: AbortSignal) {
       '-v',
       'error',
       '-nostats',
-      '-i',
-      join(c.plan.workDir, clipName('high', k)),
+      ...part.input,
       '-filter_complex',
-      buildNormaliseGraph({ ...graph, stream: '0:v:0', rotation: 0 }),
+      buildNormaliseGraph(part.graphInput),
       ...rawFramesOut(),
     ],
     { ...c.limits, signal, rawStdout: true },
@@ -149,17 +158,14 @@ export async function sampleFaces(
   }
   const last = index - 1;
   if (last > 0 && last % pass.every !== 0) {
-    // Not a sample, and detected like the raw frame pipe's last frame: its pixels from the last copied clip.
-    const k = Math.floor(last / CLIP_FRAMES);
-    const stop = new AbortController();
-    const decoder = decodeCopiedClip(c, k, c.signal ? AbortSignal.any([c.signal, stop.signal]) : stop.signal);
+    // Not a sample, and detected like the raw frame pipe's last frame: its pixels decoded again.
+    const decoder = decodeFrames(c, last, last + 1, c.signal ?? new AbortController().signal);
     let frame: Buffer | null = null;
-    let n = k * CLIP_FRAMES;
     for await (const f of readFrames(decoder.stdout!, yuv420pBytes(c.size.width, c.size.height), decoder.touch))
-      if (n++ === last) frame = f;
+      frame ??= f;
     const r = await decoder.done;
     if (r.stopped === 'abort' || c.signal?.aborted) throw abortError();
-    if (!frame || r.code !== 0) throw new Error(`last frame ${last} of clip ${k} not decoded: ${tail(r.stderr)}`);
+    if (!frame || r.code !== 0) throw new Error(`last frame ${last} not decoded again: ${tail(r.stderr)}`);
     stats.framesInNode = (stats.framesInNode ?? 0) + 1;
     pass.offer({ frame, index: last }, true);
   }
@@ -178,9 +184,12 @@ export async function blurCopiedClips(pass: FacePass, frames: number, c: ClipSou
     if (rects.length) boxes.set(f, rects);
   }
   const clips = [...new Set([...boxes.keys()].map((f) => Math.floor(f / CLIP_FRAMES)))].sort((a, b) => a - b);
-  for (const k of clips) {
-    const first = k * CLIP_FRAMES;
-    const count = Math.min(CLIP_FRAMES, frames - first);
+  // Consecutive clips go through one decoder and one encoder: each pair of processes costs about 0.2 CPU s to start.
+  for (let i = 0; i < clips.length; ) {
+    let j = i;
+    while (j + 1 < clips.length && clips[j + 1] === clips[j]! + 1) j++;
+    const first = clips[i]! * CLIP_FRAMES;
+    const end = Math.min((clips[j]! + 1) * CLIP_FRAMES, frames);
     const blur: FrameFilter = async function* (decoded) {
       let n = first;
       for await (const frame of decoded) {
@@ -189,32 +198,39 @@ export async function blurCopiedClips(pass: FacePass, frames: number, c: ClipSou
         yield frame;
       }
     };
-    await encodeClip(c, k, count, blur);
-    pass.stats.clipsEncodedAgain = (pass.stats.clipsEncodedAgain ?? 0) + 1;
+    await encodeClips(c, first, end, blur);
+    pass.stats.clipsEncodedAgain = (pass.stats.clipsEncodedAgain ?? 0) + j - i + 1;
+    i = j + 1;
   }
   return clips;
 }
 
-/** Clip k decoded from its copied 720p clip, through `filter`, encoded as both renditions' clip k (clip settings). */
-async function encodeClip(c: ClipSource, k: number, count: number, filter: FrameFilter): Promise<void> {
+/**
+ * The clips of frames [first, end) (whole clips of the range) decoded again, through `filter`, encoded into both
+ * renditions as the transcode encodes them (the same x264 settings, segment muxer and clip cuts), over its clips.
+ */
+async function encodeClips(c: ClipSource, first: number, end: number, filter: FrameFilter): Promise<void> {
   const { ffmpeg } = ffmpegBinaries();
   const { workDir, portrait } = c.plan;
   const hi = renditionSize(RENDITIONS.high, portrait);
   const stop = new AbortController();
   const both = c.signal ? AbortSignal.any([c.signal, stop.signal]) : stop.signal;
-  const decoder = decodeCopiedClip(c, k, both);
+  const decoder = decodeFrames(c, first, end, both);
+  const { stallMs: _stall, ...encoderLimits } = c.limits;
+  const count = end - first;
+  const k0 = first / CLIP_FRAMES;
   const out = (r: 'high' | 'low') => [
     '-map',
     `[${r}]`,
-    ...x264Args(RENDITIONS[r]),
     '-map_metadata',
     '-1',
-    '-f',
-    'mp4',
-    '-movflags',
-    '+frag_keyframe+empty_moov+default_base_moof',
-    '-y',
-    join(workDir, clipName(`blurred-${r}`, k)),
+    ...x264Args(RENDITIONS[r]),
+    '-fps_mode',
+    'passthrough',
+    ...segmentArgs(count + CLIP_FRAMES, join(workDir, `blurred-${r}.csv`)),
+    '-segment_start_number',
+    String(k0),
+    join(workDir, `blurred-${r}-%05d.mp4`),
   ];
   const encoder = runProcess(
     ffmpeg,
@@ -230,7 +246,8 @@ async function encodeClip(c: ClipSource, k: number, count: number, filter: Frame
       ...out('high'),
       ...out('low'),
     ],
-    { ...c.limits, signal: both, stdin: true },
+    // No stall watch on the encoder: it shows no progress of its own; the decoder's is watched, the time bounded.
+    { ...encoderLimits, signal: both, stdin: true },
   );
   const piped = await pipeFrames({
     decoder,
@@ -243,8 +260,11 @@ async function encodeClip(c: ClipSource, k: number, count: number, filter: Frame
   const failed = [piped.decoded, piped.encoded].find((r) => r.stopped || r.code !== 0);
   if (failed || piped.encoderGone || piped.frames !== count)
     throw new Error(
-      `clip ${k} not encoded again (${piped.frames} of ${count} frames): ${tail(failed?.stderr ?? piped.encoded.stderr)}`,
+      `clips from ${k0} not encoded again (${piped.frames} of ${count} frames): ${tail(failed?.stderr ?? piped.encoded.stderr)}`,
     );
-  for (const r of ['high', 'low'] as const)
-    await rename(join(workDir, clipName(`blurred-${r}`, k)), join(workDir, clipName(r, k)));
+  for (const r of ['high', 'low'] as const) {
+    await rm(join(workDir, `blurred-${r}.csv`), { force: true });
+    for (let k = k0; k * CLIP_FRAMES < end; k++)
+      await rename(join(workDir, clipName(`blurred-${r}`, k)), join(workDir, clipName(r, k)));
+  }
 }

@@ -89,7 +89,8 @@ export interface ProcessVideoResult {
 /** Share of the progress bar given to probing; the transcode takes the bulk, the final checks the rest. */
 const PROBE_SHARE = 0.05;
 const FINISH_AT = 0.97;
-const OUTPUT_NAME = /^(high|low|blurred-high|blurred-low)-\d{5}\.mp4$|^(high|low)\.csv$|^thumbnail\.jpg$/;
+const OUTPUT_NAME =
+  /^(high|low|blurred-high|blurred-low)-\d{5}\.mp4$|^(high|low|blurred-high|blurred-low)\.csv$|^thumbnail\.jpg$/;
 
 /** Turns an uploaded video into tour clips; throws VideoRejectedError when the video cannot become a tour. */
 export async function processVideo(opts: ProcessVideoOptions): Promise<ProcessVideoResult> {

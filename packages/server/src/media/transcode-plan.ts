@@ -42,6 +42,8 @@ export interface TranscodePlan {
   highList: string;
   lowList: string;
   thumbnailPath: string;
+  /** The source file (untrusted), for a plan of part of its range (the copy path's blurred clips, copy-faces.ts). */
+  source: string;
 }
 
 /** The command lines that turn tour frames `range` of the probed source into clips under `workDir`. */
@@ -129,5 +131,6 @@ export function planTranscode(
     highList,
     lowList,
     thumbnailPath,
+    source: opts.input,
   };
 }

@@ -91,7 +91,7 @@ export async function runTranscode(
         ),
         { ...limits, signal: both, rawStdout: true, fd3: true },
       );
-      const clips = { plan, graphInput, limits, signal };
+      const clips = { plan, probe, limits, signal };
       const sampling = sampleFaces(
         { stdout: run.stdout!, fd3: run.fd3!, touch: run.touch },
         pass,
