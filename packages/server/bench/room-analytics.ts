@@ -179,7 +179,7 @@ async function main(): Promise<void> {
         })),
       )
       .execute();
-    const token = await createTokenService(secret, 3600).sign({
+    const token = await createTokenService(secret, 3600, Date.now).sign({
       userId: user.id,
       companyId: company.id,
       roles: rolesFor(user, await getLicense(db.db, company.id), new Date()),

@@ -13,6 +13,7 @@ import { createMailer } from './mail/mailer.js';
 import { createStorage } from './storage/create-storage.js';
 import type { Storage } from './storage/storage.js';
 import { createTokenService } from './auth/tokens.js';
+import { serverNow } from './core/clock.js';
 import { createHumanCheck } from './auth/human-check.js';
 import { closeHttpGracefully } from './http/graceful-close.js';
 import { registerHealthRoutes } from './http/health.js';
@@ -128,7 +129,7 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
     mailer: createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, db: database.db, log: app.log }),
     queue,
     events,
-    tokens: createTokenService(config.jwtSecret, config.TOKEN_TTL_SECONDS),
+    tokens: createTokenService(config.jwtSecret, config.TOKEN_TTL_SECONDS, () => serverNow(services).getTime()),
     humanCheck: createHumanCheck({
       secret: config.TURNSTILE_SECRET,
       verifyUrl: config.TURNSTILE_VERIFY_URL,
@@ -140,7 +141,7 @@ export async function buildApp(opts: BuildAppOptions = {}): Promise<App> {
     apiKeyLastUsed: new Map(),
     visitWriter: new VisitWriter(database.db),
     viewCounter: new ViewCounter(database.db, app.log),
-    signalingTokens: createSignalingTokens(config.jwtSecret),
+    signalingTokens: createSignalingTokens(config.jwtSecret, () => serverNow(services).getTime()),
     mediaSignatures: new Map(),
   };
   adminChannel?.serve(services);

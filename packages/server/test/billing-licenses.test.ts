@@ -29,6 +29,7 @@ describe.each(DB_KINDS)('licences on %s', (kind) => {
       endDate: null,
       periodStart,
       startDate: periodStart,
+      now: new Date(),
     });
     expect(l).toMatchObject({
       plan_id: 'pro',
@@ -63,6 +64,7 @@ describe.each(DB_KINDS)('licences on %s', (kind) => {
     const { deactivatedTourIds } = await applyPlan(t.app.services.db, admin.company.id, planById('entry')!, {
       subscriptionId: 'sub_e',
       endDate: null,
+      now: new Date(),
     });
     // Entry allows 5: the newest 5 active (b's 4 and a's newest) stay, the 3 oldest go.
     expect(new Set(deactivatedTourIds)).toEqual(new Set(a.slice(0, 3)));
@@ -76,7 +78,7 @@ describe.each(DB_KINDS)('licences on %s', (kind) => {
     expect(rows.find((r) => r.id === a[0])!.status).toBe('PROCESSED');
     expect(rows.find((r) => r.id === failed)!.deactivated_at).toBeNull();
     expect(rows.find((r) => r.id === deleted)!.deactivated_at).toBeNull();
-    const counts = await licenseCounts(t.app.services.db, await license(t.app, admin.company.id));
+    const counts = await licenseCounts(t.app.services.db, await license(t.app, admin.company.id), new Date());
     expect(counts).toMatchObject({ quantity: 5, monthlyActiveTours: 5 });
 
     // A slot freed by the tours domain (deactivated_at cleared by tourReactivate) is what the counters read.
@@ -86,6 +88,7 @@ describe.each(DB_KINDS)('licences on %s', (kind) => {
     const again = await applyPlan(t.app.services.db, admin.company.id, planById('entry')!, {
       subscriptionId: 'sub_e',
       endDate: null,
+      now: new Date(),
     });
     expect(again.deactivatedTourIds).toEqual([a[2]]);
     expect(b.every((id) => !again.deactivatedTourIds.includes(id))).toBe(true);
@@ -94,7 +97,7 @@ describe.each(DB_KINDS)('licences on %s', (kind) => {
   it('lets the owner bring a switched-off tour back with tourReactivate once a slot is free', async () => {
     const admin = await seedUser(t.app, { plan: 'entry' });
     const tours = await insertTours(t.app, { companyId: admin.company.id, userId: admin.user.id }, 3);
-    await downgradeToFree(t.app.services.db, admin.company.id);
+    await downgradeToFree(t.app.services.db, admin.company.id, new Date());
     expect(await deactivatedTours(t.app, admin.company.id)).toEqual(tours.slice(0, 2));
     const REACTIVATE = 'mutation($id: ID!) { tourReactivate(id: $id) { id } }';
     const full = await t.gql(REACTIVATE, { id: `tour_${tours[0]}` }, admin.token);
@@ -102,6 +105,7 @@ describe.each(DB_KINDS)('licences on %s', (kind) => {
     await applyPlan(t.app.services.db, admin.company.id, planById('entry')!, {
       subscriptionId: 'sub_back',
       endDate: null,
+      now: new Date(),
     });
     const back = await t.gql(REACTIVATE, { id: `tour_${tours[0]}` }, admin.token);
     expect(back.errors).toBeUndefined();
@@ -113,7 +117,7 @@ describe.each(DB_KINDS)('licences on %s', (kind) => {
     const db = t.app.services.db;
     const anchor = new Date(Date.now() - 40 * DAY);
     await db.updateTable('licenses').set({ period_start: anchor }).where('company_id', '=', admin.company.id).execute();
-    const running = currentPeriodStart({ period_start: anchor });
+    const running = currentPeriodStart({ period_start: anchor }, new Date());
     expect(running.getTime()).toBeGreaterThan(anchor.getTime());
     // Two uploads this month, one before the current period.
     await db
@@ -142,16 +146,20 @@ describe.each(DB_KINDS)('licences on %s', (kind) => {
         },
       ])
       .execute();
-    expect((await licenseCounts(db, await license(t.app, admin.company.id))).monthlyUploadedTours).toBe(2);
+    expect((await licenseCounts(db, await license(t.app, admin.company.id), new Date())).monthlyUploadedTours).toBe(2);
 
     // A plan change without a provider period (offline grant, fall back to Free) keeps the month: the counters carry
     // on.
-    await applyPlan(db, admin.company.id, planById('offline')!, { subscriptionId: null, endDate: null });
+    await applyPlan(db, admin.company.id, planById('offline')!, {
+      subscriptionId: null,
+      endDate: null,
+      now: new Date(),
+    });
     const kept = await license(t.app, admin.company.id);
     expect(new Date(kept.period_start).getTime()).toBe(running.getTime());
-    expect((await licenseCounts(db, kept)).monthlyUploadedTours).toBe(2);
-    await downgradeToFree(db, admin.company.id);
-    expect((await licenseCounts(db, await license(t.app, admin.company.id))).monthlyUploadedTours).toBe(2);
+    expect((await licenseCounts(db, kept, new Date())).monthlyUploadedTours).toBe(2);
+    await downgradeToFree(db, admin.company.id, new Date());
+    expect((await licenseCounts(db, await license(t.app, admin.company.id), new Date())).monthlyUploadedTours).toBe(2);
 
     // A paid subscription's billing period starts now: the monthly counters restart from it.
     const now = new Date();
@@ -159,8 +167,9 @@ describe.each(DB_KINDS)('licences on %s', (kind) => {
       subscriptionId: 'sub_new',
       endDate: null,
       periodStart: now,
+      now: new Date(),
     });
-    expect((await licenseCounts(db, await license(t.app, admin.company.id))).monthlyUploadedTours).toBe(0);
+    expect((await licenseCounts(db, await license(t.app, admin.company.id), new Date())).monthlyUploadedTours).toBe(0);
     expect(await countUploadsSince(db, now, { companyId: admin.company.id })).toBe(0);
   });
 
@@ -197,7 +206,11 @@ describe.each(DB_KINDS)('licences on %s', (kind) => {
     const admin = await seedUser(t.app, { plan: 'free' });
     const tours = await insertTours(t.app, { companyId: admin.company.id, userId: admin.user.id }, 3);
     const end = new Date(Date.now() + DAY);
-    await applyPlan(t.app.services.db, admin.company.id, planById('basic')!, { subscriptionId: null, endDate: end });
+    await applyPlan(t.app.services.db, admin.company.id, planById('basic')!, {
+      subscriptionId: null,
+      endDate: end,
+      now: new Date(),
+    });
     expect(await expireLicenses(t.app.services, new Date())).toBe(0);
     const auth = await resolveAuth(t.app.services, `Bearer ${admin.token}`);
     expect(auth?.roles).toContain('basic');

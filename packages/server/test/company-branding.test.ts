@@ -67,7 +67,7 @@ describe.each(DB_KINDS)('company branding on the player (%s)', (kind) => {
     const logo = await fetch(logoUrl.startsWith('http') ? logoUrl : `${t.url}${logoUrl}`);
     expect(logo.status).toBe(200);
 
-    await downgradeToFree(t.app.services.db, admin.company.id);
+    await downgradeToFree(t.app.services.db, admin.company.id, new Date());
     expect(await publicTour(tourId)).toMatchObject({ tourIntroLogoURL: null, tourAccentColor: null });
     // The choice is kept for an upgrade.
     expect((await companyRow(admin.company.id)).accent_color).toBe('#8a1c7c');

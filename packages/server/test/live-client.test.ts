@@ -92,7 +92,7 @@ describe('live-call module: scroll sync and socket', () => {
     await eventually(async () => bad.statuses.find((s) => s.startsWith('failed')), 'failure');
     expect(bad.statuses).toEqual(['connecting', 'failed: Connection error: 4001']);
     const lead = await createLead(t, tour.globalId);
-    const expired = await createSignalingTokens(t.app.config.jwtSecret).sign({
+    const expired = await createSignalingTokens(t.app.config.jwtSecret, Date.now).sign({
       tourId: tour.id,
       sessionId: lead.session,
       role: 'viewer',

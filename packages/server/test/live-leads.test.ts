@@ -63,7 +63,7 @@ describe.each(DB_KINDS)('live viewing leads on %s', (kind) => {
     expect(vsr.viewingSessionUserId).toMatch(/^viewer-/);
     expect(new Date(vsr.expireTime).getTime()).toBeGreaterThan(Date.now());
 
-    const claims = await createSignalingTokens(t.app.config.jwtSecret).verify(vsr.signalingToken);
+    const claims = await createSignalingTokens(t.app.config.jwtSecret, Date.now).verify(vsr.signalingToken);
     expect(claims).toMatchObject({
       ok: true,
       claims: { tourId: tour.id, role: 'viewer', userId: vsr.viewingSessionUserId },
@@ -103,7 +103,7 @@ describe.each(DB_KINDS)('live viewing leads on %s', (kind) => {
     const vsr = host.data.tour.viewingSessionRequest;
     expect(vsr.viewingSessionUserId).toBe(`host-${agent.user.id}`);
     expect(sessionOf(vsr.signalingToken)).toBe(session);
-    const claims = await createSignalingTokens(t.app.config.jwtSecret).verify(vsr.signalingToken);
+    const claims = await createSignalingTokens(t.app.config.jwtSecret, Date.now).verify(vsr.signalingToken);
     expect(claims).toMatchObject({ ok: true, claims: { role: 'host', sessionId: session } });
 
     const anonymous = await t.gql(HOST_SESSION, { id: tour.globalId, session });

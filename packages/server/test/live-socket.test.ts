@@ -152,7 +152,7 @@ describe.each(DB_KINDS)('live viewing socket on %s', (kind) => {
     const listing = client({ tourId: tour.globalId, token: lead.token }, { origin: 'https://listing.example' });
     await welcome(listing);
 
-    const tokens = createSignalingTokens(t.app.config.jwtSecret);
+    const tokens = createSignalingTokens(t.app.config.jwtSecret, Date.now);
     const expired = await tokens.sign({
       tourId: tour.id,
       sessionId: lead.session,
@@ -194,7 +194,7 @@ describe.each(DB_KINDS)('live viewing socket on %s', (kind) => {
       .set({ expires_at: new Date(Date.now() + 300) })
       .where('id', '=', lead.session)
       .execute();
-    const tokens = createSignalingTokens(t.app.config.jwtSecret);
+    const tokens = createSignalingTokens(t.app.config.jwtSecret, Date.now);
     const short = await tokens.sign({
       tourId: tour.id,
       sessionId: lead.session,

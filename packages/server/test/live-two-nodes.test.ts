@@ -96,7 +96,11 @@ describe.skipIf(!base).each(buses)('live rooms across two server processes over 
       .returning(['id'])
       .executeTakeFirstOrThrow();
     tourGlobalId = `tour_${tour.id}`;
-    hostToken = await createTokenService(jwtSecret, 3600).sign({ userId: user.id, companyId: company.id, roles: [] });
+    hostToken = await createTokenService(jwtSecret, 3600, Date.now).sign({
+      userId: user.id,
+      companyId: company.id,
+      roles: [],
+    });
     const env: Record<string, string> = { DATABASE_URL: databaseUrl, JWT_SECRET: jwtSecret, DATA_DIR: dataDir };
     if (redis) {
       const r = await startRedis();

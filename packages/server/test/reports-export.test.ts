@@ -353,6 +353,7 @@ describe.each(DB_KINDS)('business reports on %s', (kind) => {
       companyId: admin.company.id,
       analytics: false,
       maxRows: 2,
+      now: new Date(),
     });
     expect(table.rows).toHaveLength(2);
     expect(table.totals.title).toBe('Total: 5 tours');

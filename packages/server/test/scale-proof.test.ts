@@ -149,7 +149,7 @@ describe.skipIf(!base)('scale-out on one machine: 2 API nodes, 2 workers, Postgr
     smtp = await startSmtpInbox();
 
     // The account, written straight to the database (no node of ours is needed for that).
-    const seeder = { services: { db: db.db, tokens: createTokenService(jwtSecret, 3600) } } as unknown as App;
+    const seeder = { services: { db: db.db, tokens: createTokenService(jwtSecret, 3600, Date.now) } } as unknown as App;
     owner = await seedUser(seeder, { plan: 'pro' });
 
     env = {

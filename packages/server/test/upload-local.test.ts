@@ -257,7 +257,7 @@ describe('abandoned uploads', () => {
         .where('key', 'in', [old, submitted])
         .execute();
       const { sweepAbandonedUploads } = await import('../src/services/uploads.js');
-      expect(await sweepAbandonedUploads(t.app.services)).toBe(1);
+      expect(await sweepAbandonedUploads(t.app.services, new Date())).toBe(1);
       const keys = (await t.app.services.db.selectFrom('uploads').select('key').execute()).map((r) => r.key);
       expect(keys.sort()).toEqual([kept, submitted].sort());
       expect(await t.app.services.storage.head(old)).toBeNull();

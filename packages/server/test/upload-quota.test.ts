@@ -19,7 +19,7 @@ describe.each(DB_KINDS)('upload quota gates on %s', (kind) => {
   });
 
   const counts = async (companyId: string) =>
-    licenseCounts(t.app.services.db, (await getLicense(t.app.services.db, companyId))!);
+    licenseCounts(t.app.services.db, (await getLicense(t.app.services.db, companyId))!, new Date());
 
   it('refuses submit without a licence', async () => {
     const u = await seedUser(t.app, { plan: 'free' });

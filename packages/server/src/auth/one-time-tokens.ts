@@ -13,13 +13,11 @@ export const TOKEN_TTL_MS = {
 export type OneTimePurpose = 'activation' | 'reset';
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** Creates a token for the user and returns it in clear (it goes into a mail link, never into the database). */
-export async function issueOneTimeToken(
-  db: Db,
-  userId: string,
-  purpose: OneTimePurpose,
-  now = new Date(),
-): Promise<string> {
+/**
+ * Creates a token for the user and returns it in clear (it goes into a mail link, never into the database). `now` is
+ * the server's clock (core/clock.ts serverNow), the one its use is checked by.
+ */
+export async function issueOneTimeToken(db: Db, userId: string, purpose: OneTimePurpose, now: Date): Promise<string> {
   const { token, hash } = newOneTimeToken();
   await db
     .insertInto('one_time_tokens')
@@ -29,10 +27,15 @@ export async function issueOneTimeToken(
 }
 
 /**
- * Uses a token: one atomic UPDATE marks it used only if it is unused and unexpired, so two concurrent uses
- * cannot both succeed. Returns the user id, or null for an unknown, used or expired token.
+ * Uses a token: one atomic UPDATE marks it used only if it is unused and unexpired at `now` (the server's clock), so
+ * two concurrent uses cannot both succeed. Returns the user id, or null for an unknown, used or expired token.
  */
-export async function consumeOneTimeToken(db: Db, purpose: OneTimePurpose, token: string): Promise<string | null> {
+export async function consumeOneTimeToken(
+  db: Db,
+  purpose: OneTimePurpose,
+  token: string,
+  now: Date,
+): Promise<string | null> {
   if (!token || token.length > 200) return null;
   const row = await db
     .updateTable('one_time_tokens')
@@ -40,7 +43,7 @@ export async function consumeOneTimeToken(db: Db, purpose: OneTimePurpose, token
     .where('token_hash', '=', hashToken(token))
     .where('purpose', '=', purpose)
     .where('used_at', 'is', null)
-    .where('expires_at', '>', sql<Date>`now()`)
+    .where('expires_at', '>', now)
     .returning('user_id')
     .executeTakeFirst();
   return row?.user_id ?? null;

@@ -24,10 +24,15 @@ export interface TokenService {
 /** `users.credentials_changed_at` as sessions carry it: ms since the epoch, 0 when the credentials never changed. */
 export const credentialsStamp = (at: Date | string | null | undefined): number => (at ? new Date(at).getTime() : 0);
 
-export function createTokenService(secret: string, ttlSeconds: number): TokenService {
+/**
+ * Sessions are issued and checked by `nowMs`, the server's clock (core/clock.ts serverNow, given by the app), so a
+ * session's lifetime ends by the same clock as everything else that expires.
+ */
+export function createTokenService(secret: string, ttlSeconds: number, nowMs: () => number): TokenService {
   const key = new TextEncoder().encode(secret);
   return {
     async sign({ userId, companyId, roles, credentialsChangedAt }) {
+      const issuedAt = Math.floor(nowMs() / 1000);
       return new SignJWT({
         roles,
         cid: companyId,
@@ -35,13 +40,13 @@ export function createTokenService(secret: string, ttlSeconds: number): TokenSer
       })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(userId)
-        .setIssuedAt()
-        .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(issuedAt + ttlSeconds)
         .sign(key);
     },
     async verify(token) {
       try {
-        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
+        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], currentDate: new Date(nowMs()) });
         if (
           typeof payload.sub !== 'string' ||
           typeof payload.cid !== 'string' ||

@@ -1,8 +1,10 @@
 /**
- * The server's clock for what expires by the calendar (audience links). Production reads the system clock; a
- * development server with the outbox mailer lets an end-to-end test move it forward (`POST /dev/clock`,
- * http/dev-clock.ts), so "the link expired" is seen through the real server without waiting a day. Tests in the
- * server's own process move `Date` itself (vitest's fake timers, Date only).
+ * The server's one clock for everything that expires: sessions, one-time tokens, links, grants and passes, licences,
+ * and the sweeps of what expired are written and checked by it (docs/decisions.md, "Everything that expires reads the
+ * server's one clock"; test/code-map.test.ts refuses an expiry on a clock of its own). Production reads the system
+ * clock; a development server with the outbox mailer lets an end-to-end test move it forward (`POST /dev/clock`,
+ * http/dev-clock.ts), so "the link expired" is seen through the real server without waiting a day; server tests call
+ * `setClockOffset` (test/server-clock.test.ts).
  */
 import type { Services } from '../services/services.js';
 

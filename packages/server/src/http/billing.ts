@@ -20,6 +20,7 @@ import {
 } from '../services/billing/local-provider.js';
 import type { PriceTier } from '../services/billing/provider.js';
 import { checkoutForm, portalBody } from './billing-pages.js';
+import { serverNow } from '../core/clock.js';
 
 /** The pages that say why a link cannot be used: status, title, text. */
 const MESSAGES = {
@@ -104,7 +105,7 @@ async function payCheckout(services: Services, req: SessionRequest, reply: Fasti
     expiry: String(body.expiry ?? '').slice(0, 10),
     cvc: String(body.cvc ?? '').slice(0, 10),
   };
-  const check = checkCard(values);
+  const check = checkCard(values, serverNow(services));
   const title = `Subscribe to ${s.tier.tierName}`;
   if (!check.ok && check.kind === 'invalid')
     return send(reply, services, 400, title, checkoutForm(s.tier, s.cancel_url, { values, fields: check.fields }));

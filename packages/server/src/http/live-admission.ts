@@ -7,6 +7,7 @@ import type { RawData } from 'ws';
 import { LIVE_CLOSE_CODES as CLOSE_CODES, TOUR_STATUS, type VisibleFrames } from '@roomwalk/shared';
 import { liveHelloSchema, parseSocketMessage } from '@roomwalk/shared/schemas/socket-messages';
 import type { Services } from '../services/services.js';
+import { serverNow } from '../core/clock.js';
 import { resolveAuth } from '../services/resolve-auth.js';
 import { participantId, signalingTokens } from '../services/live/sessions.js';
 import { LIVE_ROLES, type LiveRole, type SignalingClaims } from '../services/live/signaling-token.js';
@@ -166,7 +167,7 @@ async function openSession(services: Services, tourId: string, who: Participant)
   if (!row || row.deleted_at || (who.role === LIVE_ROLES.viewer && row.status !== TOUR_STATUS.PROCESSED))
     return { ok: false, code: CLOSE_CODES.notFound, reason: 'No such viewing session' };
   const expiresAt = new Date(row.expires_at);
-  if (expiresAt.getTime() <= Date.now())
+  if (expiresAt.getTime() <= serverNow(services).getTime())
     return { ok: false, code: CLOSE_CODES.sessionExpired, reason: 'Session expired' };
   const { sessionId, role, userId, frames } = who;
   return { ok: true, tourId, sessionId, role, userId, expiresAt, frames };

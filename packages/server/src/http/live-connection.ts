@@ -13,6 +13,7 @@ import {
   LIVE_SOCKET_MESSAGES as SOCKET_MESSAGES,
 } from '@roomwalk/shared/schemas/socket-messages';
 import type { Services } from '../services/services.js';
+import { serverNow } from '../core/clock.js';
 import { encodeId } from '../core/ids.js';
 import type { RoomHub, LocalPeer } from '../services/live/room-hub.js';
 import { roomKey } from '../services/live/room-hub.js';
@@ -232,7 +233,7 @@ export class LiveConnection {
     );
     this.#expiry = setTimeout(
       () => this.#close(CLOSE_CODES.sessionExpired, 'Session expired'),
-      Math.min(a.expiresAt.getTime() - Date.now(), 2 ** 31 - 1),
+      Math.min(a.expiresAt.getTime() - serverNow(this.services).getTime(), 2 ** 31 - 1),
     );
     this.#expiry.unref();
     for (const m of this.#early.splice(0)) this.#onMessage(m.data, m.isBinary);

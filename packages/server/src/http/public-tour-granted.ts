@@ -4,6 +4,7 @@ import { playerTourAnswer } from '../services/public-tour-answer.js';
 import { mediaExpiry, verifyGrant } from '../services/tour-access/grants.js';
 import { capabilitiesOf } from './capabilities.js';
 import { entryOf, tourUuid, type Entry, type PublicTourCache } from './public-tour-memory.js';
+import { serverNow } from '../core/clock.js';
 
 /**
  * A password tour asked with its grant (PLAYER_TOUR_ACCESS_QUERY over GET), or a tour through an audience link
@@ -61,15 +62,21 @@ export async function grantedAnswer(
     reply.code(200).header('Cache-Control', 'private, no-store').type('application/json; charset=utf-8').send(body);
   const tourId = tourUuid(tourID);
   if (byLink || !tourId || grant === undefined) {
-    const answer = await playerTourAnswer(services, tourID, new Date(), grant, byLink ? (link as string) : undefined);
+    const answer = await playerTourAnswer(
+      services,
+      tourID,
+      serverNow(services),
+      grant,
+      byLink ? (link as string) : undefined,
+    );
     return answer === null ? undefined : send(answer.text);
   }
-  const key = `${tourID}\u0000${mediaExpiry()}`;
+  const key = `${tourID}\u0000${mediaExpiry(serverNow(services).getTime())}`;
   const hit = granted.get(key);
   if (hit?.accessVersion !== undefined && verifyGrant(services, tourId, hit.accessVersion, grant))
     return send(hit.body);
   const generation = granted.generation(tourId);
-  const answer = await playerTourAnswer(services, tourID, new Date(), grant);
+  const answer = await playerTourAnswer(services, tourID, serverNow(services), grant);
   if (answer === null) return;
   const entry: Entry = { ...entryOf(tourId, answer.text), accessVersion: answer.accessVersion };
   granted.set(key, entry, generation);

@@ -40,6 +40,7 @@ import { generateShotsJob, shotWorkJob } from '../services/shots/run-shots.js';
 import { shotsQueue } from './shots-job.js';
 import { roomAnalyticsRollupQueue, uploadsSweepQueue } from './sweep-jobs.js';
 import { webhookDeliveryQueue } from './webhook-delivery-job.js';
+import { serverNow } from '../core/clock.js';
 
 /** The scheduled jobs and their cron (pg-boss runs a schedule once across all nodes). */
 const SCHEDULES = (c: Config): Array<[JobDefinition<object>, string]> => [
@@ -62,7 +63,7 @@ export async function registerWorkers(services: Services): Promise<void> {
   await registerProcessing(services);
   await billingSyncQueue.register(services, (job) => processBillingEvent(services, job.eventId));
   await billingExpireQueue.register(services, async () => {
-    const n = await expireLicenses(services);
+    const n = await expireLicenses(services, serverNow(services));
     if (n > 0) log.info({ licences: n }, 'expired licences ended');
   });
   await aiMarkersQueue.register(services, (job) => aiMarkersJob(services, job.runId));
@@ -73,20 +74,24 @@ export async function registerWorkers(services: Services): Promise<void> {
   );
   await webhookDeliveryQueue.register(services, webhookDeliverer(services));
   await sellerReportQueue.register(services, (job) =>
-    runSellerReport(services, job.runId, new Date(), job.audienceLinkId ?? null),
+    runSellerReport(services, job.runId, serverNow(services), job.audienceLinkId ?? null),
   );
   await sellerDigestSweepQueue.register(services, async () => {
-    const n = await sweepDueDigests(services);
+    const n = await sweepDueDigests(services, serverNow(services));
     if (n > 0) log.info({ digests: n }, 'seller digests started');
   });
-  await uploadsSweepQueue.register(services, () => sweepAbandonedUploads(services));
+  // Abandoned uploads go by the system clock, the one their rows' created_at, the store's signed upload URLs and the
+  // staged files' times are written by: moving a development server's clock must not sweep uploads under way.
+  await uploadsSweepQueue.register(services, () => sweepAbandonedUploads(services, new Date()));
   await dataExportQueue.register(services, (job) => runExport(services, job.exportId));
   await personalDataSweepQueue.register(services, async () => {
-    const done = await sweepPersonalData(services);
+    const done = await sweepPersonalData(services, serverNow(services));
     if (done.accounts || done.exports) log.info(done, 'personal data swept');
   });
   await roomAnalyticsRollupQueue.register(services, async () => {
-    const done = await rollupRoomAnalytics(services.db);
+    // Days are final by the clock the visits are recorded by (the system's), not the server's calendar clock: a
+    // development clock moved ahead must not seal days that are still receiving visits.
+    const done = await rollupRoomAnalytics(services.db, new Date());
     if (done) log.info(done, 'room analytics rolled up');
   });
   for (const [job, cron] of SCHEDULES(services.config)) await services.queue.schedule(job.queue, cron);

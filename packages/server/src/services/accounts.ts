@@ -127,6 +127,8 @@ export interface NewAccount {
   inviteToken: string | null;
   activated: boolean;
   oidc?: { issuer: string; subject: string };
+  /** The server's clock (core/clock.ts serverNow): an invite's expiry is checked by it, a trial licence starts at it. */
+  now: Date;
 }
 
 /**
@@ -144,7 +146,7 @@ export async function createAccount(trx: Trx, a: NewAccount): Promise<UserRow> {
       .where('token_hash', '=', hashToken(a.inviteToken))
       .where('accepted', '=', false)
       .where('revoked_at', 'is', null)
-      .where('expires_at', '>', sql<Date>`now()`)
+      .where('expires_at', '>', a.now)
       .forUpdate()
       .executeTakeFirst();
     if (!invite) throw invalidToken();
@@ -197,14 +199,13 @@ export async function createAccount(trx: Trx, a: NewAccount): Promise<UserRow> {
       .where('revoked_at', 'is', null)
       .execute();
   }
-  if (a.activated) await grantFreeTrialIfUnlicensed(trx, companyId);
+  if (a.activated) await grantFreeTrialIfUnlicensed(trx, companyId, a.now);
   return user;
 }
 
 /** "An account without a licence is Not activated": activation gives a new company the Free Trial plan. */
-export async function grantFreeTrialIfUnlicensed(trx: Trx, companyId: string): Promise<void> {
+export async function grantFreeTrialIfUnlicensed(trx: Trx, companyId: string, now: Date): Promise<void> {
   const plan = planById(PLAN_IDS.free)!;
-  const now = new Date();
   await trx
     .insertInto('licenses')
     .values({
@@ -261,8 +262,9 @@ export async function registerUser(services: Services, input: unknown, ip: strin
       referredBy: data.referredBy ?? null,
       inviteToken: data.inviteToken || null,
       activated: false,
+      now: serverNow(services),
     });
-    return { user: u, token: await issueOneTimeToken(trx, u.id, 'activation') };
+    return { user: u, token: await issueOneTimeToken(trx, u.id, 'activation', serverNow(services)) };
   });
   // The mail job is queued after the commit (pg-boss cannot join this transaction on PGlite); a lost mail is
   // recovered with userActivationEmailResend.
@@ -289,7 +291,7 @@ async function activationTokenOwner(
 /** userActivation: spends the token, marks the user activated and licenses a new company with the Free Trial. */
 export async function activateUser(services: Services, token: string): Promise<UserRow> {
   return services.db.transaction().execute(async (trx) => {
-    const userId = await consumeOneTimeToken(trx, 'activation', token);
+    const userId = await consumeOneTimeToken(trx, 'activation', token, serverNow(services));
     if (!userId) {
       // A link clicked again (used, or retired by the first click) of an account that is active: say so.
       const owner = await activationTokenOwner(trx, token);
@@ -303,7 +305,7 @@ export async function activateUser(services: Services, token: string): Promise<U
       .returningAll()
       .executeTakeFirstOrThrow();
     await retireOneTimeTokens(trx, userId, 'activation');
-    await grantFreeTrialIfUnlicensed(trx, user.company_id);
+    await grantFreeTrialIfUnlicensed(trx, user.company_id, serverNow(services));
     return user;
   });
 }
@@ -323,11 +325,11 @@ export async function handleAccountMailRequest(services: Services, request: Acco
   if (!user) return;
   if (request.kind === 'activation') {
     if (user.activated_at) return;
-    const token = await issueOneTimeToken(services.db, user.id, 'activation');
+    const token = await issueOneTimeToken(services.db, user.id, 'activation', serverNow(services));
     await sendActivationMail(services, user, token);
     return;
   }
-  const token = await issueOneTimeToken(services.db, user.id, 'reset');
+  const token = await issueOneTimeToken(services.db, user.id, 'reset', serverNow(services));
   await mailQueue.enqueue(
     services,
     passwordResetMail({
@@ -357,7 +359,7 @@ export async function resetPassword(services: Services, input: unknown): Promise
   const data = parseInput(passwordResetInputSchema, input);
   const passwordHash = await hashPassword(data.newPassword);
   return services.db.transaction().execute(async (trx) => {
-    const userId = await consumeOneTimeToken(trx, 'reset', data.token);
+    const userId = await consumeOneTimeToken(trx, 'reset', data.token, serverNow(services));
     if (!userId) throw invalidToken();
     await retireOneTimeTokens(trx, userId, 'reset');
     // credentials_changed_at (migration 0010, not in the shared row types) ends every older session.

@@ -111,7 +111,8 @@ export async function runAdminCommand(
       const plan = planById(PLAN_IDS.offline)!;
       // The same grant as licenseGrantOffline: keeps the running month of uploads (docs/plans.md) and applies the
       // allowance.
-      await grantOfflineLicense(db, user.company_id);
+      // Run without a server (the command line), there is no moved clock: the system's is the server's.
+      await grantOfflineLicense(db, user.company_id, services ? serverNow(services) : new Date());
       return `The company of ${email} now holds the ${plan.planName} (${plan.upTo} active tours).`;
     }
     case 'show-account':

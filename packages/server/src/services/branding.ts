@@ -10,11 +10,7 @@ export interface CompanyBranding {
 }
 
 /** The branding a company's tours show, or null when its plan lacks Custom Company Branding (or has lapsed). */
-async function companyBranding(
-  db: Kysely<Database>,
-  companyId: string,
-  now = new Date(),
-): Promise<CompanyBranding | null> {
+async function companyBranding(db: Kysely<Database>, companyId: string, now: Date): Promise<CompanyBranding | null> {
   const row = await db
     .selectFrom('companies')
     .leftJoin('licenses', 'licenses.company_id', 'companies.id')
@@ -27,8 +23,16 @@ async function companyBranding(
 
 const perRequest = new WeakMap<object, Map<string, Promise<CompanyBranding | null>>>();
 
-/** companyBranding once per request and company (a tour's logo and colour fields share one query). */
-export function requestBranding(ctx: object, db: Kysely<Database>, companyId: string): Promise<CompanyBranding | null> {
+/**
+ * companyBranding once per request and company (a tour's logo and colour fields share one query), while the licence is
+ * in force at `now` (the server's clock).
+ */
+export function requestBranding(
+  ctx: object,
+  db: Kysely<Database>,
+  companyId: string,
+  now: Date,
+): Promise<CompanyBranding | null> {
   let m = perRequest.get(ctx);
   if (!m) {
     m = new Map();
@@ -36,7 +40,7 @@ export function requestBranding(ctx: object, db: Kysely<Database>, companyId: st
   }
   let p = m.get(companyId);
   if (!p) {
-    p = companyBranding(db, companyId);
+    p = companyBranding(db, companyId, now);
     m.set(companyId, p);
   }
   return p;

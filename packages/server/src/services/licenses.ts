@@ -52,8 +52,8 @@ export async function uploadsSinceByUser(
   return new Map(rows.map((r) => [String(r.user_id), Number(r.n)]));
 }
 
-/** The current monthly period start: the licence's period start moved forward by whole months to now. */
-export function currentPeriodStart(license: Pick<LicenseRow, 'period_start'>, now = new Date()): Date {
+/** The current monthly period start: the licence's period start moved forward by whole months to `now` (the server's clock). */
+export function currentPeriodStart(license: Pick<LicenseRow, 'period_start'>, now: Date): Date {
   const start = new Date(license.period_start);
   const d = new Date(start);
   let months = (now.getUTCFullYear() - start.getUTCFullYear()) * 12 + (now.getUTCMonth() - start.getUTCMonth());
@@ -66,8 +66,8 @@ export function currentPeriodStart(license: Pick<LicenseRow, 'period_start'>, no
   return d < start ? start : d;
 }
 
-export async function licenseCounts(db: Kysely<Database>, license: LicenseRow): Promise<LicenseCounts> {
-  const since = currentPeriodStart(license);
+export async function licenseCounts(db: Kysely<Database>, license: LicenseRow, now: Date): Promise<LicenseCounts> {
+  const since = currentPeriodStart(license, now);
   return {
     quantity: license.quantity,
     uploadLimit: license.upload_limit,

@@ -18,6 +18,7 @@ import type { AuthInfo } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
 import { MultipartGoneError, type PresignedPut, type StoredPart } from '../storage/storage.js';
 import type { Services } from './services.js';
+import { serverNow } from '../core/clock.js';
 import { loadEditableTour } from './tours.js';
 import { openUploadRefusal, quotaRefusal, tooLargeText, UPLOAD_KEY, VIDEO_CONTENT_TYPES } from './uploads.js';
 
@@ -123,7 +124,7 @@ export async function startMultipartUpload(
     .where('company_id', '=', auth.companyId)
     .executeTakeFirst();
   if (input.photoSourceFor) await loadEditableTour(services, auth, input.photoSourceFor);
-  const quota = await quotaRefusal(services.db, auth.companyId, license);
+  const quota = await quotaRefusal(services.db, auth.companyId, license, serverNow(services));
   const gate = input.photoSourceFor && quota?.code !== ERROR_CODES.NO_ACTIVE_LICENSE ? null : quota;
   if (gate?.code === ERROR_CODES.NO_ACTIVE_LICENSE) return refused(gate.code, gate.message);
   const ext = fileExtensionSchema.safeParse(input.extension);

@@ -4,6 +4,7 @@ import { ERROR_CODES, ERROR_TEXTS, emailField } from '@roomwalk/shared';
 import type { UserRow } from '../db/types.js';
 import type { OidcIdentity } from '../auth/oidc.js';
 import { AppError } from '../core/errors.js';
+import { serverNow } from '../core/clock.js';
 import { consumeRateLimit } from '../auth/rate-limit.js';
 import {
   createAccount,
@@ -56,7 +57,7 @@ export async function signInWithOidc(
         .returningAll()
         .executeTakeFirst();
       if (!linked) throw new OidcSignInRefused('the account was linked meanwhile');
-      await grantFreeTrialIfUnlicensed(trx, linked.company_id);
+      await grantFreeTrialIfUnlicensed(trx, linked.company_id, serverNow(services));
       return linked;
     });
   }
@@ -78,6 +79,7 @@ export async function signInWithOidc(
       inviteToken: extras.inviteToken ?? null,
       activated: true,
       oidc: { issuer: identity.issuer, subject: identity.subject },
+      now: serverNow(services),
     }),
   );
 }

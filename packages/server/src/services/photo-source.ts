@@ -14,6 +14,7 @@ import { shotsQueue } from '../jobs/shots-job.js';
 import type { Services } from './services.js';
 import { loadEditableTour } from './tours.js';
 import { UPLOAD_KEY } from './uploads.js';
+import { serverNow } from '../core/clock.js';
 
 /**
  * A new key for a tour's original: under the tour's own prefix (deleted with the tour), with 128 random bits nobody can
@@ -56,7 +57,7 @@ export async function attachPhotoSource(
   }
   const taken = await services.db
     .updateTable('uploads')
-    .set({ submitted_at: new Date(), tour_id: tour.id })
+    .set({ submitted_at: serverNow(services), tour_id: tour.id })
     .where('id', '=', upload.id)
     .where('submitted_at', 'is', null)
     .executeTakeFirst();

@@ -18,6 +18,7 @@ import { viewCounter } from './view-counter.js';
 import { tourMediaUrl } from './tour-access/tour-access.js';
 import { verifyGrant } from './tour-access/grants.js';
 import { buildLinkView, liveLink, viewClips, viewMarkers, type LinkView } from './audience-links/link-view.js';
+import { serverNow } from '../core/clock.js';
 
 /** Thrown inside the serialiser when a value is not what GraphQL would print as is: GraphQL answers instead. */
 class NotExact extends Error {}
@@ -98,7 +99,7 @@ type AnswerRow = TourRow & {
 export async function playerTourAnswer(
   services: Services,
   tourGlobalId: string,
-  now = new Date(),
+  now = serverNow(services),
   grant?: string,
   link?: string,
 ): Promise<{ text: string; accessVersion: number } | null> {

@@ -8,6 +8,7 @@ import type { InviteRow } from '../db/types.js';
 import { decodeId } from '../core/ids.js';
 import type { AuthInfo } from '../core/auth.js';
 import { AppError, fromZod } from '../core/errors.js';
+import { serverNow } from '../core/clock.js';
 import { TOKEN_TTL_MS } from '../auth/one-time-tokens.js';
 import { newOneTimeToken } from '../auth/tokens.js';
 import { mailQueue } from '../jobs/mail-job.js';
@@ -60,7 +61,7 @@ export async function inviteMember(
       email,
       token_hash: hash,
       invited_by: auth.userId,
-      expires_at: new Date(Date.now() + TOKEN_TTL_MS.invite),
+      expires_at: new Date(serverNow(services).getTime() + TOKEN_TTL_MS.invite),
     })
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -21,6 +21,7 @@ import { AppError, forbidden, fromZod, notFound } from '../core/errors.js';
 import { countActiveTours } from './licenses.js';
 import { isLicenseActive } from './uploads.js';
 import type { Services } from './services.js';
+import { serverNow } from '../core/clock.js';
 import { viewCounter } from './view-counter.js';
 import { tourDeletedWebhook } from './developer/webhook-payloads.js';
 
@@ -228,7 +229,8 @@ export async function reactivateTour(services: Services, auth: AuthInfo, tourGlo
       .executeTakeFirstOrThrow();
     if (row.deleted_at) throw notFound(ERROR_TEXTS.tourNotFound);
     if (!row.deactivated_at && row.status !== TOUR_STATUS.DEACTIVATED) return row;
-    if (!isLicenseActive(license)) throw new AppError(ERROR_CODES.NO_ACTIVE_LICENSE, ERROR_TEXTS.noActiveLicense);
+    if (!isLicenseActive(license, serverNow(services)))
+      throw new AppError(ERROR_CODES.NO_ACTIVE_LICENSE, ERROR_TEXTS.noActiveLicense);
     const active = await countActiveTours(trx, { companyId: tour.company_id });
     if (
       !hasActiveTourSlot({

@@ -24,6 +24,7 @@ import { createProcessingQueues, enqueueProcessTour } from '../jobs/processing-j
 import { countActiveTours, countUploadsSince, currentPeriodStart } from './licenses.js';
 import { UploadChangedError } from '../storage/storage.js';
 import type { Services } from './services.js';
+import { serverNow } from '../core/clock.js';
 
 /** The Content-Type each accepted video extension is uploaded with (the signature binds it). */
 export const VIDEO_CONTENT_TYPES: Record<string, string> = {
@@ -55,30 +56,35 @@ const refused = (error: ErrorCode, message: string): PreSignedUpload => ({
   message,
 });
 
-export function isLicenseActive(
-  license: Pick<LicenseRow, 'end_date'> | undefined,
-  now = new Date(),
-): license is LicenseRow {
+/** Whether a licence is in force at `now` (the server's clock, core/clock.ts serverNow): it has no end or ends later. */
+export function isLicenseActive(license: Pick<LicenseRow, 'end_date'> | undefined, now: Date): license is LicenseRow {
   return !!license && (!license.end_date || new Date(license.end_date).getTime() > now.getTime());
 }
 
-async function licenseCounts(db: Kysely<Database>, companyId: string, license: LicenseRow): Promise<LicenseCounts> {
+async function licenseCounts(
+  db: Kysely<Database>,
+  companyId: string,
+  license: LicenseRow,
+  now: Date,
+): Promise<LicenseCounts> {
   return {
     quantity: license.quantity,
     uploadLimit: license.upload_limit,
     monthlyActiveTours: await countActiveTours(db, { companyId }),
-    monthlyUploadedTours: await countUploadsSince(db, currentPeriodStart(license), { companyId }),
+    monthlyUploadedTours: await countUploadsSince(db, currentPeriodStart(license, now), { companyId }),
   };
 }
 
-/** Which quota gate refuses a new tour for this company, if any. */
+/** Which quota gate refuses a new tour for this company at `now` (the server's clock), if any. */
 export async function quotaRefusal(
   db: Kysely<Database>,
   companyId: string,
   license: LicenseRow | undefined,
+  now: Date,
 ): Promise<{ code: ErrorCode; message: string } | null> {
-  if (!isLicenseActive(license)) return { code: ERROR_CODES.NO_ACTIVE_LICENSE, message: ERROR_TEXTS.noActiveLicense };
-  const counts = await licenseCounts(db, companyId, license);
+  if (!isLicenseActive(license, now))
+    return { code: ERROR_CODES.NO_ACTIVE_LICENSE, message: ERROR_TEXTS.noActiveLicense };
+  const counts = await licenseCounts(db, companyId, license, now);
   if (!hasActiveTourSlot(counts))
     return { code: ERROR_CODES.NO_ACTIVE_TOURS_LEFT, message: ERROR_TEXTS.noActiveToursLeft };
   if (!hasUploadSlot(counts))
@@ -113,7 +119,10 @@ export async function openUploadRefusal(
     .where('submitted_at', 'is', null)
     .where('created_at', '>', since)
     .executeTakeFirstOrThrow();
-  const allowance = openUploadAllowance(await licenseCounts(db, auth.companyId, license), config.UPLOAD_MAX_BYTES);
+  const allowance = openUploadAllowance(
+    await licenseCounts(db, auth.companyId, license, serverNow(services)),
+    config.UPLOAD_MAX_BYTES,
+  );
   const count = Number(open.n);
   if (count >= allowance.count) return formatTexts.tooManyOpenUploads(count);
   if (Number(open.bytes ?? 0) + declaredBytes > allowance.bytes)
@@ -136,7 +145,7 @@ export async function createUploadUrl(
     .selectAll()
     .where('company_id', '=', auth.companyId)
     .executeTakeFirst();
-  const gate = await quotaRefusal(services.db, auth.companyId, license);
+  const gate = await quotaRefusal(services.db, auth.companyId, license, serverNow(services));
   if (gate?.code === ERROR_CODES.NO_ACTIVE_LICENSE) return refused(gate.code, gate.message);
   const ext = fileExtensionSchema.safeParse(extensionInput);
   if (!ext.success)
@@ -214,7 +223,9 @@ export async function submitUpload(
         .where('company_id', '=', auth.companyId)
         .forUpdate()
         .executeTakeFirst();
-      const gate = await quotaRefusal(trx, auth.companyId, license);
+      // The monthly count compares submitted_at with the period's start, so both are by the server's clock.
+      const now = serverNow(services);
+      const gate = await quotaRefusal(trx, auth.companyId, license, now);
       if (gate) throw new AppError(gate.code, gate.message);
       const created = await trx
         .insertInto('tours')
@@ -237,7 +248,7 @@ export async function submitUpload(
       // This is what counts as a monthly upload; deleting the tour later never gives it back.
       await trx
         .updateTable('uploads')
-        .set({ submitted_at: new Date(), tour_id: created.id, size: stored.size })
+        .set({ submitted_at: now, tour_id: created.id, size: stored.size })
         .where('id', '=', upload.id)
         .execute();
       await enqueueProcessTour(services, { tourId: created.id }, trx);
@@ -256,7 +267,7 @@ export async function submitUpload(
  * user's unfinished uploads until then): the row, any parts, and any bytes that arrived (staged or sealed). Staged
  * bytes older than that go too: a PUT that finished after its submit left them.
  */
-export async function sweepAbandonedUploads(services: Services, now = new Date()): Promise<number> {
+export async function sweepAbandonedUploads(services: Services, now: Date): Promise<number> {
   const cutoff = new Date(
     now.getTime() - Math.max(services.config.UPLOAD_ABANDON_SECONDS, services.config.UPLOAD_URL_TTL_SECONDS) * 1000,
   );

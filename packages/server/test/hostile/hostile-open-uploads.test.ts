@@ -77,7 +77,7 @@ describe('unfinished uploads per user, and sizes', () => {
     const past = new Date(Date.now() - (t.app.config.UPLOAD_ABANDON_SECONDS + 60) * 1000);
     await sql`UPDATE uploads SET created_at = ${past} WHERE key = ${first.key}`.execute(t.app.services.db);
     expect((await start(free.token, 20 * 1024 ** 2, 'd.mp4')).uploadId).toBeTruthy();
-    expect(await sweepAbandonedUploads(t.app.services)).toBe(1);
+    expect(await sweepAbandonedUploads(t.app.services, new Date())).toBe(1);
     expect(
       await t.app.services.db.selectFrom('uploads').select('id').where('key', '=', first.key!).executeTakeFirst(),
     ).toBeUndefined();

@@ -20,6 +20,7 @@ import {
   type OwnerTourFigures,
 } from '../../services/account-reads.js';
 import { loadBatched } from '../loaders.js';
+import { serverNow } from '../../core/clock.js';
 
 const UserRoleEnum = builder.enumType('UserRole', { values: ['ADMIN', 'USER'] as const });
 
@@ -42,7 +43,9 @@ function periodStartFor(ctx: Context, companyId: string): Promise<Date> {
   const starts = async (ids: readonly string[]) => {
     const unique = [...new Set(ids)];
     const licenses = await Promise.all(unique.map((id) => getLicense(ctx.services.db, id)));
-    return new Map(unique.map((id, i) => [id, licenses[i] ? currentPeriodStart(licenses[i]) : new Date(0)]));
+    return new Map(
+      unique.map((id, i) => [id, licenses[i] ? currentPeriodStart(licenses[i], serverNow(ctx.services)) : new Date(0)]),
+    );
   };
   return loadBatched(ctx, 'period starts', starts, companyId, new Date(0));
 }
@@ -180,10 +183,12 @@ LicenseRef.implement({
     quantity: t.exposeInt('quantity', { description: 'The active-tour allowance.' }),
     uploadLimit: t.exposeInt('upload_limit'),
     monthlyActiveTours: t.int({
-      resolve: async (l, _a, ctx) => (await licenseCounts(ctx.services.db, l)).monthlyActiveTours,
+      resolve: async (l, _a, ctx) =>
+        (await licenseCounts(ctx.services.db, l, serverNow(ctx.services))).monthlyActiveTours,
     }),
     monthlyUploadedTours: t.int({
-      resolve: async (l, _a, ctx) => (await licenseCounts(ctx.services.db, l)).monthlyUploadedTours,
+      resolve: async (l, _a, ctx) =>
+        (await licenseCounts(ctx.services.db, l, serverNow(ctx.services))).monthlyUploadedTours,
     }),
     startDate: t.field({ type: 'DateTime', resolve: (l) => l.start_date }),
     endDate: t.field({ type: 'DateTime', nullable: true, resolve: (l) => l.end_date }),

@@ -22,6 +22,7 @@ import {
 import { loadBatched } from '../loaders.js';
 import { generateReport, REPORT_KINDS, type ReportKind } from '../../services/reports/generate-report.js';
 import type { Context } from '../builder.js';
+import { serverNow } from '../../core/clock.js';
 
 const PriceTierRef = builder.objectRef<PriceTier>('PriceTier').implement({
   fields: (t) => ({
@@ -214,7 +215,7 @@ builder.mutationFields((t) => ({
       const companyId = decodeId('Company', args.companyId);
       const company = await companyById(ctx.services, companyId);
       if (!company) throw notFound();
-      const { license } = await grantOfflineLicense(ctx.services.db, company.id);
+      const { license } = await grantOfflineLicense(ctx.services.db, company.id, serverNow(ctx.services));
       ctx.services.log.info({ companyId, by: ctx.auth?.userId }, 'offline licence granted');
       return license;
     },

@@ -14,6 +14,7 @@ import { encodeRunId, getRun, lastDigestRun, startDownload } from '../../service
 import type { SellerDigestRow, SellerLinkRow, SellerRunRow } from '../../db/tables/seller-reports.js';
 import { DIGEST_FREQUENCIES } from '../../services/seller-reports/schedule.js';
 import type { TourRoomAnalytics } from '../../services/reports/room-analytics.js';
+import { serverNow } from '../../core/clock.js';
 
 const SellerReportLinkRef = builder.objectRef<SellerLinkRow>('SellerReportLink').implement({
   description:
@@ -199,7 +200,13 @@ builder.queryFields((t) => ({
       const byLink = args.audienceLinkId
         ? await audienceLinkOfTour(ctx.services, link.tour_id, String(args.audienceLinkId))
         : null;
-      const { figures, from, to } = await readSellerFigures(ctx.services, link.tour_id, link.days, new Date(), byLink);
+      const { figures, from, to } = await readSellerFigures(
+        ctx.services,
+        link.tour_id,
+        link.days,
+        serverNow(ctx.services),
+        byLink,
+      );
       const s = await readSubject(ctx.services, link.tour_id, { from, to });
       const audienceLinks = (await audienceLinkNames(ctx.services, link.tour_id)).map((l) => ({
         id: encodeTypedId('AudienceLink', l.id),

@@ -34,6 +34,7 @@ import {
   tourMarkers,
   toursPage,
 } from '../../services/tour-reads.js';
+import { serverNow } from '../../core/clock.js';
 
 const TourStatusRef = builder.objectRef<{ status: string }>('TourStatus').implement({
   description:
@@ -134,7 +135,9 @@ TourRef.implement({
       description: "The tour's intro logo: its own, else the company logo while the plan has Custom Company Branding.",
       resolve: async (r, _a, ctx) => {
         if (linkViewOf(r)?.link.unbranded) return null;
-        const key = r.intro_logo_key ?? (await requestBranding(ctx, ctx.services.db, r.company_id))?.logoKey;
+        const key =
+          r.intro_logo_key ??
+          (await requestBranding(ctx, ctx.services.db, r.company_id, serverNow(ctx.services)))?.logoKey;
         return key ? ctx.services.storage.publicUrl(key) : null;
       },
     }),
@@ -144,7 +147,7 @@ TourRef.implement({
       resolve: async (r, _a, ctx) =>
         linkViewOf(r)?.link.unbranded
           ? null
-          : ((await requestBranding(ctx, ctx.services.db, r.company_id))?.accentColor ?? null),
+          : ((await requestBranding(ctx, ctx.services.db, r.company_id, serverNow(ctx.services)))?.accentColor ?? null),
     }),
     listingLink: t.string({ nullable: true, resolve: (r) => (linkViewOf(r)?.link.unbranded ? null : r.listing_link) }),
     views: t.exposeInt('views'),

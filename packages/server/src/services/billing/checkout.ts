@@ -8,6 +8,7 @@ import type { Services } from '../services.js';
 import { getLicense } from './licenses.js';
 import { effectiveSubscription } from './provider.js';
 import { paymentProvider } from './payment-provider.js';
+import { serverNow } from '../../core/clock.js';
 
 export const BILLING_TEXTS = {
   alreadySubscribed: 'Your company already has a subscription. Use Manage on your account page to change or cancel it.',
@@ -67,7 +68,9 @@ export async function paymentCheckout(
 
     const license = await getLicense(services.db, auth.companyId);
     if (license?.plan_id === PLAN_IDS.offline) return answer({ message: BILLING_TEXTS.offlineLicense });
-    const hasLive = !!license?.subscription_id || !!effectiveSubscription(await provider.subscriptions(auth.companyId));
+    const hasLive =
+      !!license?.subscription_id ||
+      !!effectiveSubscription(await provider.subscriptions(auth.companyId), serverNow(services));
     if (hasLive) return answer({ message: BILLING_TEXTS.alreadySubscribed });
 
     const successUrl = `${services.config.publicUrl}/profile/success`;

@@ -16,7 +16,8 @@ export interface ApplyPlanOptions {
   periodStart?: Date | null;
   /** When this plan started (the subscription's start); defaults to now on a plan change. */
   startDate?: Date | null;
-  now?: Date;
+  /** The server's clock (core/clock.ts serverNow): a new period or plan starts at it. */
+  now: Date;
 }
 
 export interface ApplyPlanResult {
@@ -36,7 +37,7 @@ export async function applyPlan(
   plan: Plan,
   opts: ApplyPlanOptions,
 ): Promise<ApplyPlanResult> {
-  const now = opts.now ?? new Date();
+  const { now } = opts;
   return inTransaction(db, async (trx) => {
     // One writer per company at a time: concurrent syncs and grants serialise on the licence row.
     const existing = await trx
@@ -88,7 +89,7 @@ async function enforceAllowance(
   db: Kysely<Database>,
   companyId: string,
   allowance: number,
-  now = new Date(),
+  now: Date,
 ): Promise<string[]> {
   const active = await db
     .selectFrom('tours')
@@ -107,16 +108,12 @@ async function enforceAllowance(
 }
 
 /** Back to the Free Trial plan (subscription ended or licence expired). */
-export function downgradeToFree(db: Kysely<Database>, companyId: string, now = new Date()): Promise<ApplyPlanResult> {
+export function downgradeToFree(db: Kysely<Database>, companyId: string, now: Date): Promise<ApplyPlanResult> {
   return applyPlan(db, companyId, planById(PLAN_IDS.free)!, { subscriptionId: null, endDate: null, now });
 }
 
 /** The Offline License: granted by a super admin for an agreement made outside the card provider; never expires. */
-export function grantOfflineLicense(
-  db: Kysely<Database>,
-  companyId: string,
-  now = new Date(),
-): Promise<ApplyPlanResult> {
+export function grantOfflineLicense(db: Kysely<Database>, companyId: string, now: Date): Promise<ApplyPlanResult> {
   return applyPlan(db, companyId, planById(PLAN_IDS.offline)!, { subscriptionId: null, endDate: null, now });
 }
 
@@ -124,8 +121,11 @@ export function isPlanId(id: string | null | undefined): id is PlanId {
   return !!id && !!planById(id);
 }
 
-/** Licences whose end date has passed and that still carry more than the Free Trial: the expiry sweep's work list. */
-export async function expiredLicenses(db: Kysely<Database>, now = new Date()): Promise<LicenseRow[]> {
+/**
+ * Licences whose end date has passed by `now` (the server's clock) and that still carry more than the Free Trial: the
+ * expiry sweep's work list.
+ */
+export async function expiredLicenses(db: Kysely<Database>, now: Date): Promise<LicenseRow[]> {
   return db
     .selectFrom('licenses')
     .selectAll()

@@ -44,8 +44,8 @@ function luhn(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-/** Checks the form the way a card network would, then applies the test-card table. */
-export function checkCard(input: { cardNumber?: string; expiry?: string; cvc?: string }, now = new Date()): CardCheck {
+/** Checks the form the way a card network would (a card past its month at `now`, the server's clock, is refused), then applies the test-card table. */
+export function checkCard(input: { cardNumber?: string; expiry?: string; cvc?: string }, now: Date): CardCheck {
   const fields: Partial<Record<CardField, string>> = {};
   const number = (input.cardNumber ?? '').replace(/[\s-]/g, '');
   if (!number) fields.cardNumber = CARD_MESSAGES.numberRequired;

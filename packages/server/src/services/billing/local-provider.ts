@@ -1,7 +1,8 @@
 /**
  * The built-in provider (the default): a checkout page and a billing portal served by our own server, subscriptions
  * kept in our database. It raises the same internal events as a Stripe webhook, so `npm start` has a working upgrade,
- * change and cancel flow with no outside account.
+ * change and cancel flow with no outside account. Its links, periods and cancellations run on the server's clock
+ * (core/clock.ts serverNow), which a development server moves to show a month passing.
  */
 import { randomBytes } from 'node:crypto';
 import { planById } from '@roomwalk/shared';
@@ -10,6 +11,7 @@ import { currentPeriodStart } from '../licenses.js';
 import { catalogueTiers, type PaymentProvider, type PriceTier, type SubscriptionState } from './provider.js';
 import { emitLocalEvent } from './billing-events.js';
 import type { LocalCheckoutSessionRow, LocalSubscriptionRow } from '../../db/tables/billing.js';
+import { serverNow } from '../../core/clock.js';
 
 /** A checkout link stays valid for a day (as Stripe's do); a portal link for an hour. */
 const LOCAL_CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
@@ -33,7 +35,7 @@ function nextPeriodStart(anchor: Date, now: Date): Date {
 }
 
 /** A local subscription as the provider interface reports it; a cancellation takes effect at its date. */
-function localSubscriptionState(row: LocalSubscriptionRow, now = new Date()): SubscriptionState {
+function localSubscriptionState(row: LocalSubscriptionRow, now: Date): SubscriptionState {
   const anchor = new Date(row.current_period_start);
   const cancelAt = row.cancel_at ? new Date(row.cancel_at) : row.canceled_at ? new Date(row.canceled_at) : null;
   const ended = row.status === 'canceled' || (cancelAt !== null && cancelAt <= now);
@@ -64,7 +66,7 @@ export function createLocalProvider(services: Services): LocalProvider {
       return catalogueTiers();
     },
     async createCheckout(req) {
-      const now = new Date();
+      const now = serverNow(services);
       await bdb()
         .insertInto('local_checkout_sessions')
         .values({
@@ -96,7 +98,7 @@ export function createLocalProvider(services: Services): LocalProvider {
         .limit(1)
         .executeTakeFirst();
       if (!any) return null;
-      const now = new Date();
+      const now = serverNow(services);
       const id = token('bps_local');
       await bdb()
         .insertInto('local_portal_sessions')
@@ -118,7 +120,7 @@ export function createLocalProvider(services: Services): LocalProvider {
         .orderBy('created_at', 'desc')
         .limit(500)
         .execute();
-      const now = new Date();
+      const now = serverNow(services);
       return rows.map((r) => localSubscriptionState(r, now));
     },
     async companyForCustomer(customerId) {
@@ -145,7 +147,11 @@ export async function findCheckoutSession(services: Services, id: string): Promi
     .executeTakeFirst();
   if (!row) return null;
   const tier = catalogueTiers().find((t) => t.priceId === row.price_id);
-  return { ...row, tier, expired: row.status === 'open' && new Date(row.expires_at).getTime() <= Date.now() };
+  return {
+    ...row,
+    tier,
+    expired: row.status === 'open' && new Date(row.expires_at).getTime() <= serverNow(services).getTime(),
+  };
 }
 
 async function ensureLocalCustomer(services: Services, companyId: string): Promise<string> {
@@ -177,7 +183,7 @@ export async function completeLocalCheckout(
   const found = await findCheckoutSession(services, sessionId);
   if (!found) return 'not-found';
   const customerId = await ensureLocalCustomer(services, found.company_id);
-  const now = new Date();
+  const now = serverNow(services);
   const result = await services.db.transaction().execute(async (trx) => {
     const bdb = trx;
     const session = await bdb
@@ -238,7 +244,7 @@ export async function findPortalSession(services: Services, id: string): Promise
   const bdb = services.db;
   const session = await bdb.selectFrom('local_portal_sessions').selectAll().where('id', '=', id).executeTakeFirst();
   if (!session) return null;
-  if (new Date(session.expires_at).getTime() <= Date.now()) return 'expired';
+  if (new Date(session.expires_at).getTime() <= serverNow(services).getTime()) return 'expired';
   const rows = await bdb
     .selectFrom('local_subscriptions')
     .selectAll()
@@ -246,7 +252,7 @@ export async function findPortalSession(services: Services, id: string): Promise
     .orderBy('created_at', 'desc')
     .limit(20)
     .execute();
-  const now = new Date();
+  const now = serverNow(services);
   const live = rows.map((r) => ({ r, s: localSubscriptionState(r, now) })).find((x) => x.s.status === 'active') ?? null;
   return { session, subscription: live?.r ?? null, state: live?.s ?? null };
 }
@@ -266,7 +272,7 @@ export async function applyPortalAction(
   const state = view.state;
   if (!sub || !state) return 'unchanged';
   const bdb = services.db;
-  const now = new Date();
+  const now = serverNow(services);
   let outcome: 'changed' | 'canceled' | 'resumed' | 'unchanged' | 'unknown-plan' = 'unchanged';
   if (act.action === 'change') {
     const tier = catalogueTiers().find((t) => t.priceId === act.priceId && t.flatAmount > 0);

@@ -65,8 +65,8 @@ export interface PaymentProvider {
 /** Statuses in which a subscription still grants its plan (past_due: the provider is retrying the card). */
 const LIVE_STATUSES: ReadonlySet<string> = new Set(['active', 'trialing', 'past_due']);
 
-/** The plan a company should have: its newest subscription that is live now. */
-export function effectiveSubscription(subs: readonly SubscriptionState[], now = new Date()): SubscriptionState | null {
+/** The plan a company should have: its newest subscription that is live at `now` (the server's clock). */
+export function effectiveSubscription(subs: readonly SubscriptionState[], now: Date): SubscriptionState | null {
   const live = subs.filter((s) => LIVE_STATUSES.has(s.status) && s.planId && (!s.cancelAt || s.cancelAt > now));
   live.sort((a, b) => b.created.getTime() - a.created.getTime() || b.id.localeCompare(a.id));
   return live[0] ?? null;

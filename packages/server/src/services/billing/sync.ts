@@ -17,6 +17,7 @@ import {
 } from './licenses.js';
 import { effectiveSubscription, type PaymentProvider, type SubscriptionState } from './provider.js';
 import { paymentProvider } from './payment-provider.js';
+import { serverNow } from '../../core/clock.js';
 
 /**
  * The job: find the event's company, sync it, mark the event processed. Throws (and is retried) when the provider
@@ -37,7 +38,7 @@ export async function processBillingEvent(services: Services, eventId: string): 
     if (companyId) {
       if (!ev.company_id)
         await bdb.updateTable('billing_events').set({ company_id: companyId }).where('id', '=', eventId).execute();
-      await syncCompany(services, companyId, provider);
+      await syncCompany(services, companyId, serverNow(services), provider);
     } else {
       services.log.warn({ eventId, type: ev.type }, 'billing event for an unknown customer; ignored');
     }
@@ -53,8 +54,8 @@ export async function processBillingEvent(services: Services, eventId: string): 
 async function syncCompany(
   services: Services,
   companyId: string,
+  now: Date,
   provider?: PaymentProvider,
-  now = new Date(),
 ): Promise<ApplyPlanResult | null> {
   const p = provider ?? (await paymentProvider(services));
   if (services.database.kind !== 'postgres')
@@ -74,7 +75,7 @@ async function applySubscriptions(
   db: Kysely<Database>,
   companyId: string,
   subs: readonly SubscriptionState[],
-  now = new Date(),
+  now: Date,
 ): Promise<ApplyPlanResult | null> {
   return inTransaction(db, async (trx) => {
     const license = await getLicense(trx, companyId);
@@ -96,11 +97,14 @@ async function applySubscriptions(
   });
 }
 
-/** The expiry sweep: licences past their end date are synced (card plans) or set back to the Free Trial (others). */
-export async function expireLicenses(services: Services, now = new Date()): Promise<number> {
+/**
+ * The expiry sweep: licences past their end date at `now` (the server's clock: the job passes serverNow) are synced
+ * (card plans) or set back to the Free Trial (others).
+ */
+export async function expireLicenses(services: Services, now: Date): Promise<number> {
   const due = await expiredLicenses(services.db, now);
   for (const license of due) {
-    if (license.subscription_id) await syncCompany(services, license.company_id, undefined, now);
+    if (license.subscription_id) await syncCompany(services, license.company_id, now);
     const after = await getLicense(services.db, license.company_id);
     // Still past its end (the provider has not ended it yet, or there is no subscription): end it here.
     if (after && after.end_date && new Date(after.end_date) <= now)

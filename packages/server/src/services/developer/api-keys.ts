@@ -29,7 +29,7 @@ const hashSecret = (secret: string): string => createHash('sha256').update(secre
 export async function requireKeyManager(services: Services, auth: AuthInfo): Promise<void> {
   if (auth.apiKeyId) throw forbidden('API keys cannot manage API keys or webhooks.');
   if (!auth.isCompanyAdmin) throw forbidden('Only company admins can manage APIs & Webhooks.');
-  await requireApiPlan(services.db, auth.companyId);
+  await requireApiPlan(services.db, auth.companyId, serverNow(services));
 }
 
 export async function listApiKeys(services: Services, auth: AuthInfo): Promise<ApiKeyRow[]> {
@@ -94,7 +94,7 @@ export async function authenticateApiKey(services: Services, token: string): Pro
     .where('secret_hash', '=', hashSecret(token))
     .executeTakeFirst();
   if (!key || key.revoked_at) return null;
-  if (!(await hasApiPlan(services.db, key.company_id)))
+  if (!(await hasApiPlan(services.db, key.company_id, serverNow(services))))
     throw new AppError(ERROR_CODES.PLAN_REQUIRED, PLAN_REQUIRED_TEXT);
   // The key acts as its company with the current rights of the admin who created it: a demoted creator's key loses
   // admin rights with them, and the key stops when its creator leaves the company (or the account is deleted).

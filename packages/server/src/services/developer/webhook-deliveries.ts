@@ -24,6 +24,7 @@ import {
   type WebhookEventType,
 } from './webhook-events.js';
 import { DeliverySlots } from './webhook-slots.js';
+import { serverNow } from '../../core/clock.js';
 
 /** The id receivers see in `webhook-id` (and in the payload's GraphQL-style ids elsewhere). */
 const eventMessageId = (eventId: string) => `evt_${eventId}`;
@@ -123,7 +124,7 @@ export async function emitWebhookEvent(
       .where('enabled', '=', true)
       .where(sql<boolean>`${type} = ANY(events)`)
       .execute();
-    if (endpoints.length === 0 || !(await hasApiPlan(services.db, companyId))) return;
+    if (endpoints.length === 0 || !(await hasApiPlan(services.db, companyId, serverNow(services)))) return;
     const eventId = await storeEvent(services, companyId, {
       type,
       timestamp: new Date().toISOString(),

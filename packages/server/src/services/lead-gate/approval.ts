@@ -9,6 +9,7 @@ import { ERROR_CODES, ERROR_TEXTS, LEAD_GATE_STATES, LEAD_GATE_TEXTS } from '@ro
 import { hashToken, newOneTimeToken } from '../../auth/tokens.js';
 import type { AuthInfo } from '../../core/auth.js';
 import { AppError, notFound } from '../../core/errors.js';
+import { serverNow } from '../../core/clock.js';
 import { decodeId } from '../../core/ids.js';
 import type { Services } from '../services.js';
 import { GATE_WAIT_SECONDS, signGateWait, signPass } from '../tour-access/grants.js';
@@ -33,14 +34,15 @@ export interface GateAnswer {
 /**
  * The columns a gate lead is inserted with, and the approval link's token in clear (for the agent's mail only).
  * `gateLinkId`: the audience link whose own gate asked for the form (null: the tour's gate); `accessVersion`: the
- * tour's, which a lead going on at once holds its pass at (services/lead-gate/passes.ts).
+ * tour's, which a lead going on at once holds its pass at (services/lead-gate/passes.ts); `now`: the server's clock,
+ * which the approval link's expiry is checked by.
  */
 export function gateLeadColumns(
   approval: boolean,
   gateFrame: number,
   gateLinkId: string | null,
   accessVersion: number,
-  now = new Date(),
+  now: Date,
 ) {
   if (!approval)
     return {
@@ -171,7 +173,7 @@ export async function mailLinkLead(
     .select(['tour_leads.name', 'tour_leads.surname', 'tour_leads.email', 'tours.title'])
     .where('tour_leads.gate_token_hash', '=', hashToken(token))
     .where('tour_leads.gate', '=', LEAD_GATE_STATES.waiting)
-    .where('tour_leads.gate_token_expires_at', '>', sql<Date>`now()`)
+    .where('tour_leads.gate_token_expires_at', '>', serverNow(services))
     .where('tours.deleted_at', 'is', null)
     .executeTakeFirst();
   return row
@@ -201,7 +203,7 @@ export async function approveByMailLink(
     }))
     .where('gate_token_hash', '=', hashToken(token))
     .where('gate', '=', LEAD_GATE_STATES.waiting)
-    .where('gate_token_expires_at', '>', sql<Date>`now()`)
+    .where('gate_token_expires_at', '>', serverNow(services))
     .where('tour_id', 'in', (eb) => eb.selectFrom('tours').select('id').where('deleted_at', 'is', null))
     .returning(['id', 'tour_id'])
     .executeTakeFirst();

@@ -7,6 +7,7 @@
  */
 import { LEAD_GATE_STATES } from '@roomwalk/shared';
 import type { Services } from '../services.js';
+import { serverNow } from '../../core/clock.js';
 import { gatePassLead, signPass, TOUR_GATE } from '../tour-access/grants.js';
 
 /** The states whose lead holds a pass (approved by the agent, or went on at once). */
@@ -29,10 +30,10 @@ interface GateStanding {
 }
 
 /** Whether the gate a lead was left at still stands (the tour's gate is on; the link's own gate is live). */
-function gateStands(row: GateStanding & { gate_link_id: string | null }, now = Date.now()): boolean {
+function gateStands(row: GateStanding & { gate_link_id: string | null }, nowMs: number): boolean {
   if (row.gate_link_id === null) return row.lead_gate_marker_id !== null || row.lead_gate_seconds !== null;
   if (row.link_id === null || row.link_revoked_at !== null) return false;
-  if (row.link_expires_at !== null && new Date(row.link_expires_at).getTime() <= now) return false;
+  if (row.link_expires_at !== null && new Date(row.link_expires_at).getTime() <= nowMs) return false;
   return row.link_mode === 'ROOM' || row.link_mode === 'SECONDS';
 }
 
@@ -63,7 +64,12 @@ export async function passForLead(services: Services, leadId: string): Promise<s
     .where('tour_leads.id', '=', leadId)
     .executeTakeFirst();
   if (!row || row.deleted_at || !PASSING.includes(row.gate as (typeof PASSING)[number])) return null;
-  if (row.gate_pass_version === null || row.gate_pass_version !== row.access_version || !gateStands(row)) return null;
+  if (
+    row.gate_pass_version === null ||
+    row.gate_pass_version !== row.access_version ||
+    !gateStands(row, serverNow(services).getTime())
+  )
+    return null;
   return signPass(services, row.tour_id, row.gate_pass_version, passOf({ id: leadId, ...row }));
 }
 

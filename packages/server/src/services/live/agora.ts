@@ -16,15 +16,20 @@ export function agoraConfigured(config: Pick<Config, 'AGORA_APP_ID' | 'AGORA_APP
 /** The channel of a viewing session: its id (a uuid is 36 characters, within Agora's 64-byte limit). */
 const agoraChannel = (sessionId: string) => sessionId;
 
-/** A publisher token for `account` in the session's channel, valid until `expiresAt`; null when Agora is not set up. */
+/**
+ * A publisher token for `account` in the session's channel, valid until `expiresAt`; null when Agora is not set up.
+ * Agora counts the token's life from its own clock, so it is given what is left of the session by ours (`now`, the
+ * server's clock).
+ */
 export function agoraGrant(
   config: Pick<Config, 'AGORA_APP_ID' | 'AGORA_APP_CERTIFICATE'>,
   sessionId: string,
   account: string,
   expiresAt: Date,
+  now: Date,
 ): AgoraGrant | null {
   if (!agoraConfigured(config)) return null;
-  const ttl = Math.max(60, Math.ceil((expiresAt.getTime() - Date.now()) / 1000));
+  const ttl = Math.max(60, Math.ceil((expiresAt.getTime() - now.getTime()) / 1000));
   const rtcToken = RtcTokenBuilder.buildTokenWithUserAccount(
     config.AGORA_APP_ID!,
     config.AGORA_APP_CERTIFICATE!,

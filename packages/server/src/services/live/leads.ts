@@ -13,6 +13,7 @@ import {
 } from '@roomwalk/shared';
 import type { Services } from '../services.js';
 import { AppError, badInput, fromZod } from '../../core/errors.js';
+import { serverNow } from '../../core/clock.js';
 import { decodeId } from '../../core/ids.js';
 import type { Database } from '../../db/types.js';
 import { VISITOR_ID_PATTERN } from './lead-room-path.js';
@@ -147,6 +148,7 @@ async function gateOfLead(services: Services, tour: LeadTour, input: LeadInput):
     frame,
     link?.link?.lead_gate_mode ? link.link.id : null,
     tour.access_version,
+    serverNow(services),
   );
 }
 
@@ -198,7 +200,7 @@ async function sessionForLead(
         .select('id')
         .where('tour_id', '=', tourId)
         .where('lead_id', 'is', null)
-        .where('expires_at', '>', new Date())
+        .where('expires_at', '>', serverNow(services))
         .orderBy('created_at', 'desc')
         .limit(1),
     )

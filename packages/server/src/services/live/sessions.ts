@@ -46,7 +46,7 @@ export async function issueRequest(
     userId,
     exp: Math.floor(expireTime.getTime() / 1000),
   });
-  const agora = agoraGrant(services.config, session.id, userId, expireTime);
+  const agora = agoraGrant(services.config, session.id, userId, expireTime, serverNow(services));
   return {
     rtcToken: agora?.rtcToken ?? null,
     appId: agora?.appId ?? null,

@@ -29,7 +29,8 @@ export interface SignalingTokens {
   verify(token: string): Promise<VerifyResult>;
 }
 
-export function createSignalingTokens(jwtSecret: string): SignalingTokens {
+/** Tokens end with their viewing session, by the server's clock (`nowMs`: core/clock.ts serverNow, given by the app). */
+export function createSignalingTokens(jwtSecret: string, nowMs: () => number): SignalingTokens {
   const key = createHmac('sha256', jwtSecret).update('live-signaling').digest();
   return {
     async sign(c) {
@@ -37,13 +38,17 @@ export function createSignalingTokens(jwtSecret: string): SignalingTokens {
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(c.userId)
         .setAudience(AUDIENCE)
-        .setIssuedAt()
+        .setIssuedAt(Math.floor(nowMs() / 1000))
         .setExpirationTime(c.exp)
         .sign(key);
     },
     async verify(token) {
       try {
-        const { payload: p } = await jwtVerify(token, key, { algorithms: ['HS256'], audience: AUDIENCE });
+        const { payload: p } = await jwtVerify(token, key, {
+          algorithms: ['HS256'],
+          audience: AUDIENCE,
+          currentDate: new Date(nowMs()),
+        });
         if (
           typeof p.tid !== 'string' ||
           typeof p.sid !== 'string' ||

@@ -27,6 +27,7 @@ import {
   deletionLinkSubject,
   type LinkCheck,
 } from './signing.js';
+import { serverNow } from '../../core/clock.js';
 
 const DELETION_TEXTS = {
   lastAdmin: (company: string) =>
@@ -125,7 +126,11 @@ function requirePerson(auth: AuthInfo): void {
 }
 
 /** accountDeletionPreview: what the dialog says before the user confirms. */
-export async function previewDeletion(services: Services, auth: AuthInfo, now = new Date()): Promise<DeletionPreview> {
+export async function previewDeletion(
+  services: Services,
+  auth: AuthInfo,
+  now = serverNow(services),
+): Promise<DeletionPreview> {
   requirePerson(auth);
   const { refusal, plan, needsPassword } = await planDeletion(services, services.db, auth.userId, now);
   return { refusal, plan, needsPassword };
@@ -143,7 +148,7 @@ export async function requestDeletion(
   services: Services,
   auth: AuthInfo,
   password: unknown,
-  now = new Date(),
+  now = serverNow(services),
 ): Promise<DeletionRequestOutcome> {
   requirePerson(auth);
   const user = await services.db
@@ -184,7 +189,7 @@ export async function requestDeletion(
  * Schedules the deletion (checked again under the company's lock: two admins leaving at once cannot leave members with
  * no admin), ends every session and mails what goes and when. Scheduling again keeps the first date.
  */
-export async function scheduleDeletion(services: Services, userId: string, now = new Date()): Promise<Date> {
+export async function scheduleDeletion(services: Services, userId: string, now = serverNow(services)): Promise<Date> {
   const { preview, purgeAfter } = await services.db.transaction().execute(async (trx) => {
     const me = await trx.selectFrom('users').select('company_id').where('id', '=', userId).executeTakeFirstOrThrow();
     await trx.selectFrom('users').select('id').where('company_id', '=', me.company_id).forUpdate().execute();
@@ -234,7 +239,7 @@ async function credentialsStamp(services: Services, userId: string): Promise<str
 export async function deletionConfirmLink(
   services: Services,
   userId: string,
-  nowMs = Date.now(),
+  nowMs = serverNow(services).getTime(),
 ): Promise<string | null> {
   const stamp = await credentialsStamp(services, userId);
   return stamp === null ? null : deletionConfirmUrl(services, userId, stamp, nowMs);
@@ -246,7 +251,7 @@ export async function checkDeletionLink(
   userId: string,
   signature: unknown,
   expires: unknown,
-  nowMs = Date.now(),
+  nowMs = serverNow(services).getTime(),
 ): Promise<LinkCheck> {
   const stamp = await credentialsStamp(services, userId);
   if (stamp === null) return 'invalid';
@@ -259,7 +264,7 @@ export async function confirmDeletionLink(
   userId: string,
   expires: unknown,
   signature: unknown,
-  now = new Date(),
+  now = serverNow(services),
 ): Promise<Exclude<LinkCheck, 'valid'> | { refused: string } | { purgeAfter: Date }> {
   const check = await checkDeletionLink(services, userId, signature, expires, now.getTime());
   if (check !== 'valid') return check;

@@ -17,6 +17,7 @@ import type { Services } from '../services.js';
 import { collectExport, exportManifest } from './export-contents.js';
 import { exportReadyMail } from './personal-data-mail.js';
 import { exportDownloadUrl } from './signing.js';
+import { serverNow } from '../../core/clock.js';
 
 const EXPORT_TEXTS = {
   running: 'Your export is already being made. It will be ready in a moment.',
@@ -63,7 +64,7 @@ export async function latestExport(services: Services, auth: AuthInfo): Promise<
 }
 
 /** The download link of a finished export whose file is still kept, else null. */
-export function downloadUrlOf(services: Services, row: DataExportRow, now = new Date()): string | null {
+export function downloadUrlOf(services: Services, row: DataExportRow, now = serverNow(services)): string | null {
   if (row.status !== 'DONE' || !row.file_key || !row.expires_at || new Date(row.expires_at) <= now) return null;
   return exportDownloadUrl(services, row.id, new Date(row.expires_at));
 }
@@ -72,7 +73,7 @@ export function downloadUrlOf(services: Services, row: DataExportRow, now = new 
  * The job: collect, zip, store, mail, writing progress as it goes. A failure before the last attempt leaves the run
  * RUNNING and throws, so the queue tries again; the last attempt marks it FAILED with the text the console shows.
  */
-export async function runExport(services: Services, exportId: string, now = () => new Date()): Promise<void> {
+export async function runExport(services: Services, exportId: string, now = () => serverNow(services)): Promise<void> {
   const db = services.db;
   const run = await db
     .updateTable('data_exports')
@@ -149,7 +150,7 @@ export async function runExport(services: Services, exportId: string, now = () =
 export async function exportForDownload(
   services: Services,
   exportId: string,
-  now = new Date(),
+  now = serverNow(services),
 ): Promise<{ key: string; createdAt: Date } | 'expired' | null> {
   const row = await services.db
     .selectFrom('data_exports')
@@ -162,7 +163,7 @@ export async function exportForDownload(
 }
 
 /** Removes the files of exports whose link expired (the row stays, without its file); answers how many. */
-export async function sweepExpiredExports(services: Services, now = new Date()): Promise<number> {
+export async function sweepExpiredExports(services: Services, now = serverNow(services)): Promise<number> {
   const due = await services.db
     .selectFrom('data_exports')
     .select(['id', 'file_key'])

@@ -11,6 +11,7 @@ import { mailQueue } from '../../jobs/mail-job.js';
 import type { Services } from '../services.js';
 import { sweepExpiredExports } from './exports.js';
 import { deletionDoneMail } from './personal-data-mail.js';
+import { serverNow } from '../../core/clock.js';
 
 interface Files {
   prefixes: string[];
@@ -42,7 +43,11 @@ export interface PurgeResult {
 }
 
 /** Deletes the account now (the sweep calls it once its grace period ended); null when it is no longer scheduled. */
-export async function purgeAccount(services: Services, userId: string, now = new Date()): Promise<PurgeResult | null> {
+export async function purgeAccount(
+  services: Services,
+  userId: string,
+  now = serverNow(services),
+): Promise<PurgeResult | null> {
   const outcome = await services.db.transaction().execute(async (trx) => {
     const due = await trx
       .selectFrom('account_deletions')
@@ -134,7 +139,7 @@ export async function purgeAccount(services: Services, userId: string, now = new
 /** The sweep: deletes every account whose grace period ended, then the export files whose link expired. */
 export async function sweepPersonalData(
   services: Services,
-  now = new Date(),
+  now = serverNow(services),
 ): Promise<{ accounts: number; exports: number }> {
   const due = await services.db
     .selectFrom('account_deletions')

@@ -6,6 +6,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Services } from '../services.js';
+import { serverNow } from '../../core/clock.js';
 
 type Purpose = 'data-export' | 'account-deletion' | 'lead-erasure';
 
@@ -32,7 +33,7 @@ export function checkLink(
   id: string,
   signature: unknown,
   expires?: unknown,
-  nowMs = Date.now(),
+  nowMs = serverNow(services).getTime(),
 ): LinkCheck {
   if (typeof signature !== 'string' || signature.length > 100) return 'invalid';
   let e: number | undefined;
@@ -68,7 +69,12 @@ export const DELETION_CONFIRM_HOURS = 24;
 export const deletionLinkSubject = (userId: string, stamp: string) => `${userId}\n${stamp}`;
 
 /** The link that confirms the deletion of an account without a password (signed in with Google). */
-export function deletionConfirmUrl(services: Services, userId: string, stamp: string, nowMs = Date.now()): string {
+export function deletionConfirmUrl(
+  services: Services,
+  userId: string,
+  stamp: string,
+  nowMs = serverNow(services).getTime(),
+): string {
   const e = Math.floor(nowMs / 1000) + DELETION_CONFIRM_HOURS * 3600;
   const s = signLink(services, 'account-deletion', deletionLinkSubject(userId, stamp), e);
   return `${services.config.publicUrl}/account-deletion/${userId}?e=${e}&s=${s}`;

@@ -6,6 +6,7 @@ import { reportToCsv } from './csv.js';
 import { reportToPdf } from './pdf.js';
 import { toursByCompany, userSummary } from './report-data.js';
 import { isoDate, slug } from './report-table.js';
+import { serverNow } from '../../core/clock.js';
 
 export const REPORT_KINDS = { toursByCompany: 'tours-by-company', userSummary: 'user-summary' } as const;
 export type ReportKind = (typeof REPORT_KINDS)[keyof typeof REPORT_KINDS];
@@ -23,7 +24,7 @@ export async function generateReport(
   services: Services,
   opts: { kind: ReportKind; companyId: string; exportType: ExportType; analytics: boolean; now?: Date },
 ): Promise<ReportFile> {
-  const now = opts.now ?? new Date();
+  const now = opts.now ?? serverNow(services);
   const build = opts.kind === REPORT_KINDS.toursByCompany ? toursByCompany : userSummary;
   const table = await build(services.db, { companyId: opts.companyId, analytics: opts.analytics, now });
   const bytes = opts.exportType === 'pdf' ? await reportToPdf(table) : reportToCsv(table);

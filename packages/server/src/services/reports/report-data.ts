@@ -19,7 +19,8 @@ export interface ReportOptions {
   companyId: string;
   /** Include visit analytics (Basic and higher). */
   analytics: boolean;
-  now?: Date;
+  /** The server's clock (core/clock.ts serverNow): the report's period ends at it. */
+  now: Date;
   maxRows?: number;
 }
 
@@ -40,7 +41,7 @@ async function heading(db: Kysely<Database>, companyId: string, now: Date) {
 }
 
 export async function toursByCompany(db: Kysely<Database>, opts: ReportOptions): Promise<ReportTable> {
-  const now = opts.now ?? new Date();
+  const { now } = opts;
   const max = opts.maxRows ?? MAX_REPORT_ROWS;
   const head = await heading(db, opts.companyId, now);
   const tours = await db
@@ -130,7 +131,7 @@ export async function toursByCompany(db: Kysely<Database>, opts: ReportOptions):
 }
 
 export async function userSummary(db: Kysely<Database>, opts: ReportOptions): Promise<ReportTable> {
-  const now = opts.now ?? new Date();
+  const { now } = opts;
   const max = opts.maxRows ?? MAX_REPORT_ROWS;
   const head = await heading(db, opts.companyId, now);
   const since = head.periodStart;

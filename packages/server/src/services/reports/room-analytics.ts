@@ -17,6 +17,7 @@ import { canSeeAnalytics } from './analytics.js';
 import { addDays, rollupState, utcDay } from './room-rollup.js';
 import { roomLabel } from './visit-rooms.js';
 import { visitSeconds } from './visit-writer.js';
+import { serverNow } from '../../core/clock.js';
 
 const ANALYTICS_PLAN_REQUIRED_TEXT = 'Tour Analytics need the Basic or Pro plan. Upgrade to see them.';
 /** The period when none is given, and the longest one asked for. */
@@ -48,7 +49,7 @@ export interface TourRoomAnalytics {
 export function periodDays(
   from: Date | null | undefined,
   to: Date | null | undefined,
-  now = new Date(),
+  now: Date,
 ): { from: string; to: string } {
   const toDay = utcDay(to ?? now);
   const fromDay = from ? utcDay(from) : addDays(toDay, -(DEFAULT_PERIOD_DAYS - 1));
@@ -64,7 +65,7 @@ export async function tourAnalyticsFor(
   services: Services,
   auth: AuthInfo,
   args: { tourId: string; from?: Date | null; to?: Date | null; audienceLinkId?: string | null },
-  now = new Date(),
+  now = serverNow(services),
 ): Promise<TourRoomAnalytics> {
   const tour = await loadEditableTour(services, auth, args.tourId);
   if (!canSeeAnalytics(auth.roles)) throw new AppError(ERROR_CODES.PLAN_REQUIRED, ANALYTICS_PLAN_REQUIRED_TEXT);

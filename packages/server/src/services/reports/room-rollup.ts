@@ -54,7 +54,7 @@ export interface RollupDone {
  * Rolls up every final day not rolled up yet and the visitors up to a few minutes ago; null when there was nothing to
  * do.
  */
-export async function rollupRoomAnalytics(db: Kysely<Database>, now = new Date()): Promise<RollupDone | null> {
+export async function rollupRoomAnalytics(db: Kysely<Database>, now: Date): Promise<RollupDone | null> {
   const through = addDays(utcDay(new Date(now.getTime() - ROLLUP_SETTLE_MS)), -1);
   const visitorsUntil = new Date(now.getTime() - VISITOR_SETTLE_MS);
   return db.transaction().execute(async (trx) => {

@@ -11,6 +11,7 @@ import type { Services } from '../services.js';
 import { sellerReportTour } from './access.js';
 import { DAY_RANGE, DIGEST_FREQUENCIES, isTimeZone, nextSendAt } from './schedule.js';
 import type { DigestFrequency, SellerDigestRow } from '../../db/tables/seller-reports.js';
+import { serverNow } from '../../core/clock.js';
 
 const RECIPIENTS_MAX = 10;
 const EMAIL = z.string().email();
@@ -82,7 +83,7 @@ export async function saveDigest(
   services: Services,
   auth: AuthInfo,
   input: DigestInput,
-  now = new Date(),
+  now = serverNow(services),
 ): Promise<SellerDigestRow> {
   const tour = await sellerReportTour(services, auth, input.tourId);
   const v = validateDigest(input);

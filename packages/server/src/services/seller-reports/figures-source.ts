@@ -5,12 +5,13 @@
 import type { Services } from '../services.js';
 import { periodDays, roomAnalytics, type TourRoomAnalytics } from '../reports/room-analytics.js';
 import type { SellerReportSubject } from './figures.js';
+import { serverNow } from '../../core/clock.js';
 
 export async function readSellerFigures(
   services: Services,
   tourId: string,
   days: number,
-  now = new Date(),
+  now = serverNow(services),
   /** Only the visits through this audience link (its id). */
   linkId: string | null = null,
 ): Promise<{ figures: TourRoomAnalytics; from: Date; to: Date }> {

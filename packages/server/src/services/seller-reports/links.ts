@@ -11,6 +11,7 @@ import { decodeTypedId, encodeId, encodeTypedId } from '../../core/ids.js';
 import type { Services } from '../services.js';
 import { hasAnalyticsPlan, sellerReportTour } from './access.js';
 import type { SellerLinkRow } from '../../db/tables/seller-reports.js';
+import { serverNow } from '../../core/clock.js';
 
 const TOKEN_PREFIX = 'rws_';
 const SHOWN_PREFIX_LENGTH = 10;
@@ -32,7 +33,7 @@ export async function listLinks(
   services: Services,
   auth: AuthInfo,
   tourGlobalId: string,
-  now = new Date(),
+  now = serverNow(services),
 ): Promise<SellerLinkRow[]> {
   const tour = await sellerReportTour(services, auth, tourGlobalId);
   return services.db
@@ -49,7 +50,7 @@ export async function createLink(
   services: Services,
   auth: AuthInfo,
   input: { tourId: string; days?: number | null; expiresInDays?: number | null },
-  now = new Date(),
+  now = serverNow(services),
 ): Promise<{ link: SellerLinkRow; url: string }> {
   const tour = await sellerReportTour(services, auth, input.tourId);
   const days = validatePeriod(input.days);
@@ -92,7 +93,11 @@ export async function revokeLink(services: Services, auth: AuthInfo, linkId: str
 }
 
 /** The link a token names, when it is still valid (not revoked, not expired, its tour not deleted). */
-export async function linkByToken(services: Services, token: string, now = new Date()): Promise<SellerLinkRow> {
+export async function linkByToken(
+  services: Services,
+  token: string,
+  now = serverNow(services),
+): Promise<SellerLinkRow> {
   if (typeof token !== 'string' || !token.startsWith(TOKEN_PREFIX) || token.length > 100)
     throw notFound(LINK_NOT_FOUND_TEXT);
   const row = await services.db

@@ -19,6 +19,7 @@ import { DIGEST_DAYS, nextSendAt } from './schedule.js';
 import { sellerReportToPdf } from './seller-pdf.js';
 import type { SellerRunRow } from '../../db/tables/seller-reports.js';
 import { SELLER_RUN_ATTEMPTS, sellerReportQueue } from '../../jobs/seller-report-jobs.js';
+import { serverNow } from '../../core/clock.js';
 
 const RUN_FAILED_TEXT = 'The report could not be made. Try again in a moment.';
 const KEEP_PDF_MS = 24 * 60 * 60 * 1000;
@@ -43,7 +44,8 @@ export async function startDownload(
   const linkId = input.audienceLinkId ? await audienceLinkOfTour(services, tour.id, input.audienceLinkId) : null;
   const run = await services.db
     .insertInto('seller_report_runs')
-    .values({ tour_id: tour.id, requested_by: auth.userId, kind: 'DOWNLOAD', days })
+    // created_at by the server's clock: the download is kept a day by it (sweepDueDigests).
+    .values({ tour_id: tour.id, requested_by: auth.userId, kind: 'DOWNLOAD', days, created_at: serverNow(services) })
     .returningAll()
     .executeTakeFirstOrThrow();
   await enqueue(services, run.id, linkId);
@@ -79,7 +81,7 @@ export async function lastDigestRun(services: Services, digestId: string): Promi
 }
 
 /** Starts the runs of every digest that is due; answers how many. */
-export async function sweepDueDigests(services: Services, now = new Date()): Promise<number> {
+export async function sweepDueDigests(services: Services, now = serverNow(services)): Promise<number> {
   const runIds = await services.db.transaction().execute(async (trx) => {
     const db = trx;
     const due = await db
@@ -103,7 +105,13 @@ export async function sweepDueDigests(services: Services, now = new Date()): Pro
       if (!(await hasAnalyticsPlan(trx, d.company_id, now))) continue;
       const run = await db
         .insertInto('seller_report_runs')
-        .values({ tour_id: d.tour_id, digest_id: d.id, kind: 'DIGEST', days: DIGEST_DAYS[d.frequency] })
+        .values({
+          tour_id: d.tour_id,
+          digest_id: d.id,
+          kind: 'DIGEST',
+          days: DIGEST_DAYS[d.frequency],
+          created_at: now,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       ids.push(run.id);
@@ -129,7 +137,7 @@ export async function sweepDueDigests(services: Services, now = new Date()): Pro
 export async function runSellerReport(
   services: Services,
   runId: string,
-  now = new Date(),
+  now = serverNow(services),
   /** Only the visits through this audience link (a download from a filtered report; digests are whole-tour). */
   audienceLinkId: string | null = null,
 ): Promise<void> {

@@ -17,6 +17,7 @@ import { requestBranding } from '../branding.js';
 import { toFontText } from '../reports/pdf.js';
 import type { Services } from '../services.js';
 import { SHARE_TEXTS, shareUrl } from './share-card.js';
+import { serverNow } from '../../core/clock.js';
 
 const MARGIN = 48;
 const INK = '#000000';
@@ -90,7 +91,7 @@ async function flyerContent(services: Services, auth: AuthInfo, input: FlyerInpu
     };
   const [company, branding, agent] = await Promise.all([
     services.db.selectFrom('companies').select('name').where('id', '=', tour.company_id).executeTakeFirstOrThrow(),
-    requestBranding({}, services.db, tour.company_id),
+    requestBranding({}, services.db, tour.company_id, serverNow(services)),
     contactOf(services, tour),
   ]);
   return {

@@ -13,6 +13,7 @@ import { buildLinkView, liveLink, viewMarkers } from '../audience-links/link-vie
 import { requestBranding } from '../branding.js';
 import type { Services } from '../services.js';
 import { SHARE_IMAGE } from './preview-image.js';
+import { serverNow } from '../../core/clock.js';
 
 /** The paths of a tour's share page (the external player, and the agent's player). */
 export const SHARE_PATHS = ['/playerext', '/agentplayer'] as const;
@@ -118,7 +119,7 @@ export async function shareCard(services: Services, r: ShareRequest, path?: stri
     ? [null, null]
     : await Promise.all([
         services.db.selectFrom('companies').select('name').where('id', '=', tour.company_id).executeTakeFirst(),
-        requestBranding({}, services.db, tour.company_id),
+        requestBranding({}, services.db, tour.company_id, serverNow(services)),
       ]);
   const companyName = company?.name ?? null;
   const common = {

@@ -3,10 +3,11 @@
  * session), a lead gate's pass (what lets one lead through one gate), and a media signature (what lets a clip or poster
  * of a protected tour be fetched). All are HMACs with a key derived from JWT_SECRET, each names what it grants, and all
  * name the tour's `access_version`, so changing the access or the password revokes every grant, pass and signed URL at
- * once.
+ * once. Each expires by the server's clock (core/clock.ts serverNow): a caller that passes no time gets it.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Services } from '../services.js';
+import { serverNow } from '../../core/clock.js';
 
 /** How long a grant lasts: a browser session keeps it in sessionStorage, so the tab's life in practice. */
 const GRANT_SECONDS = 12 * 60 * 60;
@@ -52,7 +53,7 @@ export function signGrant(
   services: Services,
   tourId: string,
   version: number,
-  nowMs = Date.now(),
+  nowMs = serverNow(services).getTime(),
 ): { token: string; expiresAt: Date } {
   const expires = Math.floor(nowMs / 1000) + GRANT_SECONDS;
   return {
@@ -66,7 +67,13 @@ export function signGrant(
  * version the lead went through at: `p.<expires>.<version>.<lead id>.<gate>.<mac>`. It opens that gate only while the
  * lead still holds it (services/lead-gate/pass-check.ts) and is never a password grant.
  */
-export function signPass(services: Services, tourId: string, version: number, pass: GatePass, nowMs = Date.now()) {
+export function signPass(
+  services: Services,
+  tourId: string,
+  version: number,
+  pass: GatePass,
+  nowMs = serverNow(services).getTime(),
+) {
   const expires = Math.floor(nowMs / 1000) + GRANT_SECONDS;
   const sig = mac(services, passText(tourId, version, expires, pass));
   return `${PASS_PREFIX}.${expires}.${version}.${pass.leadId}.${pass.gate}.${sig}`;
@@ -118,7 +125,7 @@ export function verifyGrant(
   tourId: string,
   version: number,
   token: unknown,
-  nowMs = Date.now(),
+  nowMs = serverNow(services).getTime(),
 ): boolean {
   return capabilities(token).some((t) => isLiveGrant(services, tourId, version, t, nowMs));
 }
@@ -134,7 +141,7 @@ export function gatePassLead(
   version: number,
   token: unknown,
   gate: string,
-  nowMs = Date.now(),
+  nowMs = serverNow(services).getTime(),
 ): string | null {
   for (const t of capabilities(token)) {
     const pass = livePass(services, tourId, version, t, nowMs);
@@ -150,14 +157,20 @@ export function gatePassLead(
 const SIGNED_MAX = 50_000;
 
 /**
- * When media signed now expire (seconds since the epoch): the same for every signature made in one hour, so an answer
- * that signs its files is the same for every grant holder within that hour (http/public-tour-cache.ts keeps it so).
+ * When media signed at `nowMs` (the server's clock) expire (seconds since the epoch): the same for every signature made
+ * in one hour, so an answer that signs its files is the same for every grant holder within that hour
+ * (http/public-tour-cache.ts keeps it so).
  */
-export const mediaExpiry = (nowMs = Date.now()): number =>
+export const mediaExpiry = (nowMs: number): number =>
   Math.ceil((Math.floor(nowMs / 1000) + MEDIA_MIN_SECONDS) / MEDIA_ROUND_SECONDS) * MEDIA_ROUND_SECONDS;
 
 /** The query string that lets `key` be fetched until the signature expires (`e`, `v`, `s`). */
-export function mediaSignature(services: Services, key: string, version: number, nowMs = Date.now()): string {
+export function mediaSignature(
+  services: Services,
+  key: string,
+  version: number,
+  nowMs = serverNow(services).getTime(),
+): string {
   const e = mediaExpiry(nowMs);
   const memo = services.mediaSignatures;
   const id = `${version}\n${e}\n${key}`;
@@ -177,7 +190,7 @@ export function verifyMediaSignature(
   key: string,
   version: number,
   q: Record<string, unknown>,
-  nowMs = Date.now(),
+  nowMs = serverNow(services).getTime(),
 ): boolean {
   const { e, v, s } = q;
   if (
@@ -196,7 +209,12 @@ export function verifyMediaSignature(
 export const GATE_WAIT_SECONDS = 24 * 60 * 60;
 
 /** The credential a visitor waiting at the lead gate opens the live socket with: `<expires>.<mac>` over the lead. */
-export function signGateWait(services: Services, tourId: string, leadId: string, nowMs = Date.now()): string {
+export function signGateWait(
+  services: Services,
+  tourId: string,
+  leadId: string,
+  nowMs = serverNow(services).getTime(),
+): string {
   const expires = Math.floor(nowMs / 1000) + GATE_WAIT_SECONDS;
   return `${expires}.${mac(services, `gate-wait\n${tourId}\n${leadId}\n${expires}`)}`;
 }
@@ -206,7 +224,7 @@ export function verifyGateWait(
   tourId: string,
   leadId: string,
   token: unknown,
-  nowMs = Date.now(),
+  nowMs = serverNow(services).getTime(),
 ): boolean {
   if (typeof token !== 'string' || token.length > 200) return false;
   const [expires, sig, extra] = token.split('.');

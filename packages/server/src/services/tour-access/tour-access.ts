@@ -23,6 +23,7 @@ import type { Services } from '../services.js';
 import { loadEditableTour, viewPublicTour } from '../tours.js';
 import { accessIndexOf, type TourAccessState } from './access-index.js';
 import { mediaSignature, signGrant, verifyGrant } from './grants.js';
+import { serverNow } from '../../core/clock.js';
 
 export interface TourAccessSetInput {
   id: string;
@@ -63,7 +64,7 @@ export async function setTourAccess(services: Services, auth: AuthInfo, input: T
 export async function gateOf(services: Services, tour: Pick<TourRow, 'company_id'>) {
   const [company, branding] = await Promise.all([
     services.db.selectFrom('companies').select('name').where('id', '=', tour.company_id).executeTakeFirst(),
-    requestBranding({}, services.db, tour.company_id),
+    requestBranding({}, services.db, tour.company_id, serverNow(services)),
   ]);
   return {
     companyName: company?.name ?? null,
