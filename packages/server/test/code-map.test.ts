@@ -3,8 +3,9 @@
  * symbol the map names exists (a row naming a removed function fails), every table a migration creates has its row
  * type in the one `Database` (db/types.ts, per-domain parts in db/tables/), only the job modules talk to the queue, only
  * the queue module names pg-boss's tables, every job module is registered in jobs/workers.ts, every mail is framed by
- * mail/templates.ts alone, and no console screen module but a `use-*` hook queries or mutates (imports urql). Each check
- * reads source text, and the last test runs them on a small broken tree to show they bite.
+ * mail/templates.ts alone, no console screen module but a `use-*` hook queries or mutates (imports urql), and nothing
+ * that expires reads a clock other than the server's one (core/clock.ts). Each check reads source text, and the last
+ * test runs them on a small broken tree to show they bite.
  */
 import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -110,6 +111,40 @@ function unregisteredJobs(src: string): string[] {
       [...read(path.join(src, 'jobs', f)).matchAll(/export const (\w+) = defineJob\b/g)].map((m) => m[1]!),
     )
     .filter((job) => !new RegExp(`\\b${job}\\b`).test(workers));
+}
+
+/**
+ * Where something that expires reads a clock of its own instead of the server's one (core/clock.ts serverNow;
+ * docs/code-map.md "Something that expires"), as `file:line`. Two shapes, read line by line, narrow on purpose:
+ * a default that reads the system clock for a `now…` argument or option (`now = new Date()`, `nowMs = Date.now()`,
+ * `now = () => new Date()`, `opts.now ?? new Date()`), so a caller that forgets to pass the time gets the wrong clock
+ * silently; and a line about an expiry (`expir…`, `valid_until`, `end_date`, `period_end`) that reads the system's or
+ * the database's clock (`new Date()`, `Date.now()`, SQL `now()`), whether it writes the expiry or compares with it. A
+ * `const now = new Date()` in a body is not matched (reports and timestamps record; they decide nothing), nor is a
+ * `serverNow(...)` default. The modules in CLOCK_EXEMPT keep another clock for the reason given there; media/ is the
+ * processing's (nothing there expires).
+ */
+const CLOCK_EXEMPT: Record<string, string> = {
+  'core/clock.ts': 'the one clock itself',
+  'storage/local-storage.ts':
+    "stands in for an S3-compatible store's presigned URLs, which the store checks by its own (system) clock",
+  'jobs/job-lease.ts': "a lease between processes: the database's clock, the only one every node shares",
+  'jobs/queue.ts': "pg-boss's own jobs, on the database's clock",
+};
+function ownClockExpiries(src: string): string[] {
+  const systemDefault =
+    /(?<!(?:const|let|var)\s+)\bnow\w*\s*(?::\s*[\w.<>]+\s*)?(?:=|\?\?)\s*(?:\(\)\s*=>\s*)?(?:new Date\(\)|Date\.now\(\))/;
+  const expiry = /expir|valid_until|end_date|period_end/i;
+  const ownClock = /new Date\(\)|Date\.now\(\)|\bnow\(\)/;
+  return tsFiles(src)
+    .filter((f) => !f.startsWith('media/') && !(f in CLOCK_EXEMPT))
+    .flatMap((f) =>
+      read(path.join(src, f))
+        .split('\n')
+        .flatMap((line, i) =>
+          systemDefault.test(line) || (expiry.test(line) && ownClock.test(line)) ? [`${f}:${i + 1}`] : [],
+        ),
+    );
 }
 
 /**
@@ -236,6 +271,10 @@ describe('docs/code-map.md, the claims a test can check', () => {
     expect(screensThatQuery(consoleScreens)).toEqual([]);
   });
 
+  it("nothing that expires reads a clock of its own: every expiry is written and checked by the server's one clock (core/clock.ts serverNow)", () => {
+    expect(ownClockExpiries(serverSrc)).toEqual([]);
+  });
+
   describe('the checks bite', () => {
     const probe = mkdtempSync(path.join(tmpdir(), 'code-map-probe-'));
     afterAll(() => rmSync(probe, { recursive: true, force: true }));
@@ -244,7 +283,7 @@ describe('docs/code-map.md, the claims a test can check', () => {
       writeFileSync(path.join(probe, rel), text);
     };
 
-    it('on a tree with an untyped table, a service sending to the queue, a job nobody registers and screen modules querying', () => {
+    it('on a tree with an untyped table, a service sending to the queue, a job nobody registers, screen modules querying and expiries on the system clock', () => {
       write(
         'src/db/migrations/0001-probe.ts',
         "await runScript(db, 'CREATE TABLE typed (id text); CREATE TABLE IF NOT EXISTS domain_typed (id text); CREATE TABLE untyped (id text)');",
@@ -281,6 +320,23 @@ describe('docs/code-map.md, the claims a test can check', () => {
         'export const probeMail = (): MailMessage => ({ html: `<!doctype html><html>` });\n',
       );
       write('src/decode/decode-scheduler.ts', 'export class DecodeScheduler {\n  plan() {}\n}\n');
+      write(
+        'src/services/probe-expiry.ts',
+        [
+          'export async function expireThings(db: Db, now = new Date()) {',
+          "  await db.deleteFrom('things').where('expires_at', '<', sql`now()`).execute();",
+          '  const at = serverNow(services);',
+          "  if (row.expires_at <= at) return 'expired';",
+          '  const stamp = new Date();',
+          '  if (expiresAt.getTime() <= Date.now()) return;',
+          '  const t = opts.now ?? new Date();',
+          '}',
+          'export const live = (s: S, nowMs = serverNow(s).getTime()) => nowMs;',
+          'export const sign = (s: S, nowMs: number = Date.now()) => nowMs;',
+        ].join('\n'),
+      );
+      write('src/media/probe-media.ts', 'export const probe = (now = new Date()) => now;\n');
+      write('src/core/clock.ts', 'export const serverNow = (s: S) => new Date(Date.now() + s.clockOffsetMs);\n');
       const src = path.join(probe, 'src');
       expect(migrationTables(src)).toEqual(['domain_typed', 'typed', 'untyped']);
       expect(databaseTables(src)).toEqual(['domain_typed', 'typed']);
@@ -290,6 +346,13 @@ describe('docs/code-map.md, the claims a test can check', () => {
       expect(pgBossTableUsers(src)).toEqual(['jobs/probe-lease.ts']);
       expect(unregisteredJobs(src)).toEqual(['probeQueue']);
       expect(mailFrames(src).sort()).toEqual(['mail/templates.ts', 'services/probe-mail.ts']);
+      expect(ownClockExpiries(src)).toEqual([
+        'services/probe-expiry.ts:1',
+        'services/probe-expiry.ts:2',
+        'services/probe-expiry.ts:6',
+        'services/probe-expiry.ts:7',
+        'services/probe-expiry.ts:10',
+      ]);
       // A row naming a function removed from the code (the old scheduler's deferBackward), a missing file and folder.
       const row =
         '| Which frames | `decode/decode-scheduler.ts` (`DecodeScheduler`, `plan()`) | `deferBackward` (`decode/gone.ts`, `paint/`, `<x>.ts`) |';
