@@ -67,11 +67,17 @@ export function renderRoute(
   return { ...utils, store };
 }
 
-/** A fetch stub answering GraphQL operations by name and REST paths by suffix. */
+/**
+ * A fetch stub answering GraphQL operations by name and REST paths by suffix. A `data:` URL (the icons' SVGs, fetched
+ * once by the first screen that shows one) is no call to the server: it is fetched as it is and not counted, so which
+ * test shows an icon first changes no test's `calls`.
+ */
 export function stubFetch(handlers: Record<string, (body: unknown) => { status?: number; body: unknown }>) {
   const calls: Array<{ url: string; body: unknown; headers: Headers }> = [];
+  const realFetch = globalThis.fetch;
   const impl = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = String(input);
+    if (url.startsWith('data:')) return realFetch(input, init);
     const raw = init?.body;
     const body = typeof raw === 'string' ? (JSON.parse(raw) as unknown) : raw;
     calls.push({ url, body, headers: new Headers(init?.headers) });

@@ -39,7 +39,7 @@ describe('login page', () => {
     await user.type(screen.getByLabelText('Password'), 'Secret123');
     fireEvent.submit(screen.getByRole('form', { name: 'Log in' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/team'));
-    const call = api.calls[0]!;
+    const call = api.calls.find((c) => c.url.endsWith('/oauth/token'))!;
     expect(call.body).toEqual({ username: 'agent@example.com', password: 'Secret123', grant_type: 'password' });
     expect(call.headers.get('Authorization')).toBe(`Basic ${btoa(`${OAUTH_CLIENT.id}:${OAUTH_CLIENT.secret}`)}`);
     expect(store.getState()).toMatchObject({ authenticated: true, token });

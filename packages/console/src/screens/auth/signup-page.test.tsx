@@ -69,7 +69,9 @@ describe('sign-up page', () => {
     await fill(user);
     fireEvent.submit(screen.getByRole('form', { name: 'Sign up' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
-    const register = api.calls.find((c) => (c.body as { operationName?: string }).operationName === 'UserRegister')!;
+    const register = api.calls.find(
+      (c) => (c.body as { operationName?: string } | undefined)?.operationName === 'UserRegister',
+    )!;
     expect((register.body as { variables: unknown }).variables).toEqual({
       input: {
         username: 'new@agent.com',
