@@ -68,7 +68,7 @@ describe('a face on the copy path', { timeout: 300_000 }, () => {
   });
 
   it('copies every clip without a blurred frame and encodes again, in the clip format, those with one', async () => {
-    expect(result.probe.clipFormat).toMatchObject({ copy: true });
+    expect(result.probe.clipFormat, JSON.stringify(result.probe.clipFormat)).toMatchObject({ copy: true });
     // Only the clips the face is in are encoded again; no frame but the samples came through this process.
     expect(result.clips.filter((c) => c.changedFrames! > 0).map((c) => c.index)).toEqual(FACE_CLIPS);
     expect(stats.clipsEncodedAgain).toBe(FACE_CLIPS.length);

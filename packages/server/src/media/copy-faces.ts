@@ -141,12 +141,22 @@ export async function sampleFaces(
 ): Promise<number> {
   const nextGlance = glances(run.stdout, run.touch);
   const samples = readFrames(run.fd3, yuv420pBytes(c.size.width, c.size.height), run.touch)[Symbol.asyncIterator]();
+  // The next sample is read from fd 3 before its glance is asked for: ffmpeg may write a frame's sample before its
+  // glance, and a sample (1.4 MB) does not fit the pipe, so waiting for the glance first would leave ffmpeg blocked on
+  // fd 3 and this loop waiting on stdout for good (seen under load: "ffmpeg stopped (stall)"). One sample in hand.
+  const ahead = () => {
+    const next = samples.next();
+    next.catch(() => {});
+    return next;
+  };
+  let nextSample = ahead();
   const stats = pass.stats;
   let index = 0;
   for (let g = await nextGlance(); g; g = await nextGlance()) {
     pass.look(g);
     if (index % pass.every === 0) {
-      const s = await samples.next();
+      const s = await nextSample;
+      nextSample = ahead();
       if (s.done) throw new Error(`the face samples ended before frame ${index}`);
       stats.framesInNode = (stats.framesInNode ?? 0) + 1;
       pass.offer({ frame: s.value, index }, index === 0);
