@@ -80,7 +80,8 @@ run() {
 }
 # The lines of a failed suite's output that name what failed and why (Vitest, web-test-runner, Playwright, tsc, Biome).
 failure_digest() {
-  grep -E '(FAIL |✘|✗|×|❌|[A-Za-z]*Error:|error TS|expected |Timed out|Test timeout)' "$1" | grep -v '^ *✓' | head -15
+  sed 's/\x1b\[[0-9;]*m//g' "$1" | grep -E '(^ *FAIL |✘|✗|✖|^ +× |❌|^ *(Assertion|Type|Reference)?Error: |error TS|Timed out|Test timeout)' |
+    grep -v '^ *✓' | head -15
 }
 
 # TEST_SUITES (comma list of typecheck, lint, unit, browser, e2e; all when unset) lets the GitHub workflow run the suites
