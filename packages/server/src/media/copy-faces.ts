@@ -141,9 +141,11 @@ export async function sampleFaces(
 ): Promise<number> {
   const nextGlance = glances(run.stdout, run.touch);
   const samples = readFrames(run.fd3, yuv420pBytes(c.size.width, c.size.height), run.touch)[Symbol.asyncIterator]();
-  // The next sample is read from fd 3 before its glance is asked for: ffmpeg may write a frame's sample before its
-  // glance, and a sample (1.4 MB) does not fit the pipe, so waiting for the glance first would leave ffmpeg blocked on
-  // fd 3 and this loop waiting on stdout for good (seen under load: "ffmpeg stopped (stall)"). One sample in hand.
+  // The next sample is read from fd 3 before its glance is asked for (one sample in hand): a sample (1.4 MB) does not
+  // fit the pipe, so were ffmpeg to write a frame's sample before its glance, waiting for the glance first would leave
+  // ffmpeg blocked on fd 3 and this loop waiting on stdout for good. Read freely, ffmpeg 5.1 wrote each glance two
+  // frames before its sample (three runs), so this guards an order not seen; the stall it was written for (ffmpeg
+  // stopped as stalled under load, twice in session 20) is not explained by it.
   const ahead = () => {
     const next = samples.next();
     next.catch(() => {});
