@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REEL_STATUS } from '@roomwalk/shared';
 import { detectFaces, loadFaceDetector, FACE_MODEL_FILE } from '../src/media/faces.js';
 import { modelsDir } from '../src/services/ai/object-detector.js';
-import { blurFacesInImage, faceBlurFilter, withFaceBlur, type FaceBlurStats } from '../src/media/blur-faces.js';
+import { blurFacesInImage, faceBlurFilter, newFaceBlurStats, withFaceBlur } from '../src/media/blur-faces.js';
 import { blurPlane } from '../src/media/blur-plane.js';
 import { DETECT_EVERY, FacePlan, mergeRects } from '../src/media/face-plan.js';
 import { SPARSE } from '../src/media/face-samples.js';
@@ -324,14 +324,7 @@ describe('frame filter in the media core', () => {
   });
 
   it('a video without faces: every frame passes once, in order, nothing is blurred, one sample in SPARSE detected', async () => {
-    const stats: FaceBlurStats = {
-      frames: 0,
-      samples: 0,
-      detections: 0,
-      blurredFrames: 0,
-      detectSeconds: 0,
-      blurSeconds: 0,
-    };
+    const stats = newFaceBlurStats();
     const r = await processVideo({ input: source, workDir: join(dir, 'out'), frameFilter: faceBlurFilter({ stats }) });
     const total = r.clips.reduce((s, c) => s + c.frameCount, 0);
     expect(total).toBe(153);

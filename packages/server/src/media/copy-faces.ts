@@ -30,7 +30,7 @@ import {
 } from './encoding.js';
 import { type FacePass, GLANCE, MAX_DETECTIONS_OUT } from './face-pass.js';
 import { ffmpegBinaries } from './ffmpeg-binaries.js';
-import { type FrameFilter, pipeFrames, rawFramesIn, rawFramesOut, readFrames, yuv420pBytes } from './frame-pipe.js';
+import { type FrameFilter, pipeFrames, rawDecoderArgs, rawFramesIn, readFrames, yuv420pBytes } from './frame-pipe.js';
 import { abortError, type ProbeResult } from './probe-video.js';
 import { type RunOptions, runProcess, stderrTail as tail } from './run-process.js';
 import { type TranscodePlan, planTranscode } from './transcode-plan.js';
@@ -110,21 +110,11 @@ function decodeFrames(c: ClipSource, first: number, end: number, signal: AbortSi
     first: at + first,
     end: at + end,
   });
-  return runProcess(
-    ffmpeg,
-    [
-      '-hide_banner',
-      '-nostdin',
-      '-v',
-      'error',
-      '-nostats',
-      ...part.input,
-      '-filter_complex',
-      buildNormaliseGraph(part.graphInput),
-      ...rawFramesOut(),
-    ],
-    { ...c.limits, signal, rawStdout: true },
-  );
+  return runProcess(ffmpeg, rawDecoderArgs(part.input, buildNormaliseGraph(part.graphInput)), {
+    ...c.limits,
+    signal,
+    rawStdout: true,
+  });
 }
 
 const clipName = (name: string, k: number) => `${name}-${String(k).padStart(5, '0')}.mp4`;

@@ -25,7 +25,23 @@ export type FrameFilterFactory = ((size: { width: number; height: number }) => F
 };
 
 /** ffmpeg output arguments: graph label `label` as raw yuv420p frames on stdout (a decoding process of a pipe). */
-export const rawFramesOut = (label = '[out]') => ['-map', label, '-f', 'rawvideo', '-pix_fmt', 'yuv420p', 'pipe:1'];
+const rawFramesOut = (label = '[out]') => ['-map', label, '-f', 'rawvideo', '-pix_fmt', 'yuv420p', 'pipe:1'];
+
+/**
+ * A pipe's decoding process, whole: `input` (the hardened input arguments of a plan) through `graph` (its `[out]` the
+ * normalised frames), raw yuv420p frames on stdout.
+ */
+export const rawDecoderArgs = (input: readonly string[], graph: string) => [
+  '-hide_banner',
+  '-nostdin',
+  '-v',
+  'error',
+  '-nostats',
+  ...input,
+  '-filter_complex',
+  graph,
+  ...rawFramesOut(),
+];
 
 /** ffmpeg input arguments: raw yuv420p frames of `size` at CLIP_FPS on stdin (an encoding process of a pipe). */
 export const rawFramesIn = (size: { width: number; height: number }) => [

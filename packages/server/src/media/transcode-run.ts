@@ -15,7 +15,7 @@ import {
   renditionSize,
 } from './encoding.js';
 import { blurCopiedClips, faceSampleOutputs, sampleFaces } from './copy-faces.js';
-import { pipeFrames, rawFramesIn, rawFramesOut, yuv420pBytes, type FrameFilterFactory } from './frame-pipe.js';
+import { pipeFrames, rawDecoderArgs, rawFramesIn, yuv420pBytes, type FrameFilterFactory } from './frame-pipe.js';
 import { ffmpegBinaries } from './ffmpeg-binaries.js';
 import { abortError, type ProbeResult } from './probe-video.js';
 import { type RunResult, runProcess, stderrTail as tail } from './run-process.js';
@@ -133,21 +133,11 @@ export async function runTranscode(
     if (plan.copyHigh) throw new Error('copied 720p clips cannot go through a frame filter');
     const stop = new AbortController();
     const both = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
-    const decoder = runProcess(
-      ffmpeg,
-      [
-        '-hide_banner',
-        '-nostdin',
-        '-v',
-        'error',
-        '-nostats',
-        ...input,
-        '-filter_complex',
-        buildNormaliseGraph(graphInput),
-        ...rawFramesOut(),
-      ],
-      { ...limits, signal: both, rawStdout: true },
-    );
+    const decoder = runProcess(ffmpeg, rawDecoderArgs(input, buildNormaliseGraph(graphInput)), {
+      ...limits,
+      signal: both,
+      rawStdout: true,
+    });
     const encoder = runProcess(
       ffmpeg,
       [

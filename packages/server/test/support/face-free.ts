@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { ffmpegBinaries } from '../../src/media/ffmpeg-binaries.js';
-import { faceBlurFilter, type FaceBlurStats } from '../../src/media/blur-faces.js';
+import { faceBlurFilter, newFaceBlurStats, type FaceBlurStats } from '../../src/media/blur-faces.js';
 import { yuv420pBytes } from '../../src/media/frame-pipe.js';
 
 const run = promisify(execFile);
@@ -113,14 +113,7 @@ export async function faceFreeFrames(s: FaceFreeSource, seconds: number): Promis
 
 /** Runs the privacy blur filter over raw frames (as processVideo does, without the encoding): its figures. */
 export async function blurStats(frames: Buffer[], width = W, height = H): Promise<FaceBlurStats> {
-  const stats: FaceBlurStats = {
-    frames: 0,
-    samples: 0,
-    detections: 0,
-    blurredFrames: 0,
-    detectSeconds: 0,
-    blurSeconds: 0,
-  };
+  const stats = newFaceBlurStats();
   const filter = faceBlurFilter({ stats })({ width, height });
   async function* source() {
     // The filter may blur in place: give it copies.
