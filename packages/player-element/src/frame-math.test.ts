@@ -5,7 +5,6 @@ import {
   clipFrameCounts,
   clipStarts,
   locateFrame,
-  maxScrollableIndex,
   totalFrames,
   travelPlan,
 } from './frame-math.js';
@@ -23,7 +22,6 @@ describe('frame math', () => {
     expect(counts).to.deep.equal([36, 36, 20]);
     expect(totalFrames(counts)).to.equal(91);
     // The last real frame (92 frames: 0..91) is reachable.
-    expect(maxScrollableIndex(91)).to.equal(91);
     expect(clampFrame(500, 91)).to.equal(91);
     expect(clampFrame(-3, 91)).to.equal(0);
     expect(clampFrame(Number.NaN, 91)).to.equal(0);

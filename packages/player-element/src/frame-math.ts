@@ -12,21 +12,14 @@ export function clipFrameCounts(clips: readonly ClipLike[]): number[] {
     .map((c) => (c.frameCount && c.frameCount > 0 ? c.frameCount : PLAYER.defaultClipFrameCount));
 }
 
-/** Total frame count: the sum of clip frame counts minus 1. */
+/**
+ * Total frame count: the sum of clip frame counts minus 1, never below 0. It is the last frame's index, the highest a
+ * visitor can scroll to: the spec's "max scrollable index is total minus 2" subtracted one a second time and left the
+ * last two frames of every tour out of reach (End and the slider's aria-valuemax two frames short; docs/decisions.md).
+ */
 export function totalFrames(counts: readonly number[]): number {
   const sum = counts.reduce((a, b) => a + b, 0);
   return Math.max(0, sum - 1);
-}
-
-/**
- * Highest index the user can scroll to: the last real frame. `total` (the sum of the clips' frame counts
- * minus
- * 1) is already that frame's index; the spec's "max scrollable index is total minus 2" subtracted a second time and
- * left the last two frames of every tour out of reach (End and the slider's aria-valuemax two frames short;
- * docs/decisions.md).
- */
-export function maxScrollableIndex(total: number): number {
-  return Math.max(0, total);
 }
 
 /** Start frame of every clip (prefix sums). */
@@ -60,7 +53,7 @@ export function locateFrame(
 /** Clamps and rounds a requested frame to the scrollable range. */
 export function clampFrame(frame: number, total: number): number {
   if (!Number.isFinite(frame)) return 0;
-  return Math.min(Math.max(0, Math.round(frame)), maxScrollableIndex(total));
+  return Math.min(Math.max(0, Math.round(frame)), Math.max(0, total));
 }
 
 /** Fast-travel steps: ~16.5 frames a step, ~0.002 s per frame of distance overall. */

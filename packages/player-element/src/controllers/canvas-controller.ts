@@ -96,8 +96,9 @@ export class CanvasController implements ReactiveController, PixelSink {
     return this.painter.canvas;
   }
 
-  get bitmapBytes(): number {
-    return this.painter.bitmapBytes;
+  /** Bytes of the bitmaps made and not shown yet, and their peak (the painter's own count). */
+  get bitmapBytes(): { now: number; peak: number } {
+    return { now: this.painter.bitmapBytes, peak: this.painter.peakBitmapBytes };
   }
 
   /** The paint worker's counters (`stats()`): bitmaps made and its time making them. */

@@ -1,7 +1,6 @@
 import type { ReactiveController } from 'lit';
 import { signal } from '@preact/signals-core';
 import { PLAYER } from '@roomwalk/shared/constants';
-import { maxScrollableIndex } from '../frame-math.js';
 import type { PlayerContext } from '../store/player-context.js';
 import type { PlayheadController } from './playhead-controller.js';
 import { furthestReady, joystickDelta } from '../input/joystick-rate.js';
@@ -107,7 +106,7 @@ export class InputController implements ReactiveController {
         this.playhead.userMove(0, 'keyboard');
         break;
       case 'End':
-        this.playhead.userMove(maxScrollableIndex(store.totalFrames.peek()), 'keyboard');
+        this.playhead.userMove(store.totalFrames.peek(), 'keyboard');
         break;
       case 'PageUp': {
         const next = markers.find((m) => m.frameIndex > frame + tolerance && m.frameIndex < store.loadedFrames.peek());
@@ -249,7 +248,7 @@ export class InputController implements ReactiveController {
       this.v = decay(this.v, dt);
       if (Math.abs(this.v) < SWIPE_STOP) this.v = 0;
     }
-    const pos = Math.min(Math.max(this.target ?? this.pos, 0), maxScrollableIndex(store.totalFrames.peek()));
+    const pos = Math.min(Math.max(this.target ?? this.pos, 0), store.totalFrames.peek());
     const want = pos > shown ? Math.floor(pos) : Math.ceil(pos);
     // A swipe or the joystick goes on only as far as the frames that play are there to show.
     const got = furthestReady(shown, want, (f) => this.ctx.frames.has(f));

@@ -2,7 +2,6 @@ import type { ReactiveController } from 'lit';
 import { nothing } from 'lit';
 import { effect } from '@preact/signals-core';
 import { STATUSES } from '../constants.js';
-import { maxScrollableIndex } from '../frame-math.js';
 import { waitingLead } from '../api/access-grant.js';
 import { loadLeadGate } from '../lead-gate/load.js';
 import type { PlayerContext } from '../store/player-context.js';
@@ -36,7 +35,7 @@ export class LeadGateController implements ReactiveController {
       if (!gate || gate.open || this.asked || s.status.value !== STATUSES.ready) return;
       if (waitingLead(this.ctx.config.tourId.trim())) this.ask();
       else if (gate.roomName !== null) {
-        if (s.frame.value >= maxScrollableIndex(s.totalFrames.value)) this.ask();
+        if (s.frame.value >= s.totalFrames.value) this.ask();
       } else if (gate.seconds) this.timer ??= setTimeout(() => this.ask(), gate.seconds * 1000);
     });
   }

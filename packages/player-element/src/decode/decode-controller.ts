@@ -39,7 +39,10 @@ export class DecodeController implements ReactiveController {
   private readonly prefetcher: ClipPrefetcher;
   /** Workers started before a tour is known (prewarm), taken by the next load(). */
   private warm: WorkerBridge[] = [];
-  /** Peak of cache, frames in transit, thumbnails and ready bitmaps (notePeak); the bench reads it. */
+  /**
+   * Peak of what the decoder holds at once: cache, frames in transit and thumbnails (notePeak). The bitmaps the paint
+   * makes are the canvas's to count (`stats()` adds their peak); the decoder never asks for them on its way.
+   */
   peakDecodedBytes = 0;
   decodeErrors = 0;
 
@@ -175,11 +178,11 @@ export class DecodeController implements ReactiveController {
     this.host.onDecodeError(e instanceof Error ? e.message : String(e));
   }
 
-  /** Keeps the peak of cache, frames in transit (`inflight`), thumbnails and ready bitmaps (`peakDecodedBytes`). */
+  /** Keeps the peak of cache, frames in transit (`inflight`) and thumbnails (`peakDecodedBytes`). */
   private notePeak(inflight: number): void {
     this.peakDecodedBytes = Math.max(
       this.peakDecodedBytes,
-      this.frames.cache.totalBytes + inflight + this.frames.thumbBytes + this.sink.bitmapBytes,
+      this.frames.cache.totalBytes + inflight + this.frames.thumbBytes,
     );
   }
 }

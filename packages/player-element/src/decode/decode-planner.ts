@@ -51,13 +51,14 @@ export interface PlanState {
 }
 
 /**
- * Planned passes in priority order, the high clips to fetch beside the decodes, and the rendition wanted first at the
- * focus.
+ * Planned passes in priority order, the high clips to fetch beside the decodes, the rendition wanted first at the
+ * focus, and where the focus is (its clip and the frame inside it: a pass over that clip waits for that frame first).
  */
 export interface Plan {
   jobs: Job[];
   fetch: number[];
   exactR: Rendition;
+  focusAt: { clip: number; local: number };
 }
 
 /**
@@ -79,7 +80,7 @@ export function highPlannable(ready: boolean, highFetchMs: number | null, lowFet
 export function planJobs(s: PlanState): Plan {
   const jobs: Job[] = [];
   const last = s.starts.length ? (s.starts.at(-1) ?? 0) + (s.counts.at(-1) ?? 0) - 1 : -1;
-  if (last < 0) return { jobs, fetch: [], exactR: 'low' };
+  if (last < 0) return { jobs, fetch: [], exactR: 'low', focusAt: { clip: 0, local: 0 } };
   const p = Math.min(s.focus, last);
   const pos = Math.min(s.position, last);
   const d = s.direction;
@@ -123,7 +124,8 @@ export function planJobs(s: PlanState): Plan {
     exactMissing && !haveAny && !s.thumbnails[posClip] && !pending('low', posStart)
       ? { rendition: 'low', clip: posClip, from: 0, to: 0, keyframe: true }
       : undefined;
-  const { clip: pc } = where(p);
+  const focusAt = where(p);
+  const pc = focusAt.clip;
   const pcStart = s.starts[pc] ?? 0;
   // The rendition wanted first at the focus: high once its clip is here, low while it downloads.
   const exactR: Rendition = s.highEnabled && plannable(pc) ? 'high' : 'low';
@@ -187,7 +189,7 @@ export function planJobs(s: PlanState): Plan {
     if (!fetch.includes(j.clip)) fetch.push(j.clip);
     return false;
   });
-  return { jobs: planned, fetch, exactR };
+  return { jobs: planned, fetch, exactR, focusAt };
 }
 
 /** A running pass whose frames have all left the windows around the focus (and that does not carry the destination). */

@@ -45,7 +45,18 @@ const brief = (jobs: Job[]) => jobs.map((j) => `${j.keyframe ? 'key ' : ''}${j.r
 
 describe('planJobs', () => {
   it('plans nothing for a tour without clips', () => {
-    expect(planJobs(state({ starts: [], counts: [] }))).toEqual({ jobs: [], fetch: [], exactR: 'low' });
+    expect(planJobs(state({ starts: [], counts: [] }))).toEqual({
+      jobs: [],
+      fetch: [],
+      exactR: 'low',
+      focusAt: { clip: 0, local: 0 },
+    });
+  });
+
+  it('says where the focus is, the clip and frame a pass over that clip waits for first (past the end: the last)', () => {
+    expect(planJobs(state({ focus: 40, position: 40 })).focusAt).toEqual({ clip: 1, local: 4 });
+    expect(planJobs(state({ focus: 179 })).focusAt).toEqual({ clip: 4, local: 35 });
+    expect(planJobs(state({ focus: 400 })).focusAt).toEqual({ clip: 4, local: 35 });
   });
 
   it('at the first frame: the low keyframe placeholder first, then high ahead (one pass per clip), then low ahead', () => {

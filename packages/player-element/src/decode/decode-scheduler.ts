@@ -1,7 +1,6 @@
 import { PLAYER } from '@roomwalk/shared/constants';
-import { isStale, planJobs, type Job } from './decode-planner.js';
+import { isStale, planJobs, type Job, type Plan } from './decode-planner.js';
 import { batchFor, startJob, type DecodeJob, type JobOwner } from './decode-job.js';
-import { locateFrame } from '../frame-math.js';
 import type { Clip } from '../api/types.js';
 import type { Rendition } from '../workers/decode-types.js';
 import type { WorkerBridge } from '../workers/worker-bridge.js';
@@ -208,7 +207,7 @@ export class DecodeScheduler implements JobOwner {
     const [lower, recheck] = this.scrub.plan(performance.now(), this.highEnabled && this.destination === null);
     const high = this.highEnabled && !lower;
     this.cancelStale(high);
-    const { jobs, fetch, exactR: firstR } = this.plan(high);
+    const { jobs, fetch, exactR: firstR, focusAt } = this.plan(high);
     // While the scrub decodes 360p, plan again when the finger may have come to rest (its exact 720p frame then).
     clearTimeout(this.scrubRecheck);
     if (recheck !== null) this.scrubRecheck = window.setTimeout(() => this.pump(), recheck - performance.now());
@@ -224,7 +223,7 @@ export class DecodeScheduler implements JobOwner {
       // Checked per job: once the exact frame's job is started, the jobs after it wait.
       if (this.jumping && this.pending(firstR, p) && !job.keyframe) break;
       if (job.keyframe) {
-        this.run(job.clip % bridges.length, job);
+        this.run(job.clip % bridges.length, job, focusAt);
         continue;
       }
       // Until the first frame is on screen, only its keyframe is fetched (slow networks).
@@ -239,13 +238,13 @@ export class DecodeScheduler implements JobOwner {
         (c) => c[job.rendition]?.clip === job.clip && c[job.rendition]!.next <= job.from,
       );
       if (owner >= 0) {
-        if (!this.busy[owner]) this.run(owner, job);
+        if (!this.busy[owner]) this.run(owner, job, focusAt);
         continue;
       }
       const preferred = job.clip % bridges.length;
       const w = this.busy[preferred] ? this.busy.findIndex((b) => !b) : preferred;
       if (w < 0) break;
-      this.run(w, job);
+      this.run(w, job, focusAt);
     }
   }
 
@@ -255,9 +254,12 @@ export class DecodeScheduler implements JobOwner {
     return undefined;
   }
 
-  /** Starts `job` on worker `w` (startJob: its frames go into the cache and their pixels to the paint worker). */
-  private run(w: number, job: Job): void {
-    const { starts, counts } = this.tour;
+  /**
+   * Starts `job` on worker `w` (startJob: its frames go into the cache and their pixels to the paint worker); `pl`: the
+   * focus's clip and frame, from the plan.
+   */
+  private run(w: number, job: Job, pl: Plan['focusAt']): void {
+    const { starts } = this.tour;
     const clip = this.tour.clips[job.clip];
     if (!clip) return;
     if (!job.keyframe) {
@@ -265,7 +267,6 @@ export class DecodeScheduler implements JobOwner {
       const c = this.cursors[w];
       if (c) c[job.rendition] = { clip: job.clip, next: job.to + 1 };
     }
-    const pl = locateFrame(starts, counts, this.focus);
     // The painter's size is asked only when the frame waited for comes as a bitmap (not on a scrub's step).
     const bitmapSize = pl.clip === job.clip && (this.jumping || !this.firstArrived) ? this.sink.bitmapSize : undefined;
     const req = {

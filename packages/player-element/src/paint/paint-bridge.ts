@@ -31,8 +31,12 @@ export class PaintBridge {
   private nextId = 1;
   /** The canvas's backing size (set by the canvas controller): a jump's frame is made as a bitmap this size at once. */
   canvas: { width: number; height: number } | undefined;
-  /** Bytes of the ready bitmaps (RGBA), and the worker's time making them. */
+  /**
+   * Bytes of the ready bitmaps (RGBA) and their peak (the player's peak of bytes held counts it), and the worker's time
+   * making them.
+   */
   bitmapBytes = 0;
+  peakBitmapBytes = 0;
   workerMsTotal = 0;
   made = 0;
   /**
@@ -125,6 +129,7 @@ export class PaintBridge {
     }
     this.ready.set(k, { bitmap, frame });
     this.bitmapBytes += bitmap.width * bitmap.height * 4;
+    this.peakBitmapBytes = Math.max(this.peakBitmapBytes, this.bitmapBytes);
     this.onReady();
   }
 

@@ -15,6 +15,4 @@ export interface PixelSink {
   decodingEnded(final: boolean): void;
   /** The size the frame a jump waits for is made at by the decode worker (the canvas's backing size), if known. */
   readonly bitmapSize: { width: number; height: number } | undefined;
-  /** Bytes of the bitmaps made and not shown yet (the decoder's peak of bytes held counts them). */
-  readonly bitmapBytes: number;
 }

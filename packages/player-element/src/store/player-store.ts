@@ -22,7 +22,8 @@ export interface PlayerStore {
   /** Frames whose clips are buffered (markers at or beyond them are disabled). */
   readonly loadedFrames: Signal<number>;
   /**
-   * Total frames of the loaded tour, 0 before one is decoding: the one total the controllers read (the tour loader
+   * Total frames of the loaded tour, 0 before one is decoding: the last frame's index (frame-math.ts totalFrames), the
+   * highest a visitor can scroll to, and the one total the controllers read (the tour loader
    * writes it from the frames that play when they start; while the decoder hands over to the `<video>` fallback it keeps
    * the tour's).
    */

@@ -118,6 +118,9 @@ describe('Frame cache and VideoFrame lifetime', () => {
     const s = await p.stats();
     expect(s.cacheBytes).to.be.at.most(CACHE_BUDGET.highBytes + CACHE_BUDGET.lowBytes);
     expect(s.peakDecodedBytes).to.be.at.most(150 * 1024 * 1024);
+    // The peak counts the paint's bitmaps too: the painter's own peak, added to the decoder's.
+    expect(s.peakBitmapBytes).to.be.greaterThan(0);
+    expect(s.peakDecodedBytes).to.be.at.least(s.peakBitmapBytes);
     expect(s.cacheFrames).to.be.lessThan(180 * 2);
     // Painting is the paint worker's: the main thread opens no VideoFrame, it shows the bitmaps the worker made
     // (a handful kept around the playhead).

@@ -18,14 +18,17 @@ const NO_WORKER = {
 export async function playerStats(d: DecodeController, c: CanvasController, bridge: HostBridgeController) {
   const w = await d.workerStats().catch(() => NO_WORKER);
   const paint = c.paintStats;
+  const bitmaps = c.bitmapBytes;
   return {
     cacheBytes: d.frames.cache.totalBytes,
     cacheFrames: d.frames.cache.size,
     peakCacheBytes: d.frames.cache.peakBytes,
-    peakDecodedBytes: d.peakDecodedBytes,
+    // The decoder's peak and the paint's, added: never below the bytes held at any one moment.
+    peakDecodedBytes: d.peakDecodedBytes + bitmaps.peak,
     thumbnailBytes: d.frames.thumbBytes,
     workers: d.workers,
-    readyBitmapBytes: c.bitmapBytes,
+    readyBitmapBytes: bitmaps.now,
+    peakBitmapBytes: bitmaps.peak,
     bitmapsMade: paint.made,
     paintWorkerMsMean: paint.made ? paint.workerMsTotal / paint.made : 0,
     workerOpenFrames: w.openFrames,

@@ -18,7 +18,6 @@ import { TourLoaderController } from '../controllers/tour-loader-controller.js';
 import { AccessGateController } from '../controllers/access-gate-controller.js';
 import { LeadGateController } from '../controllers/lead-gate-controller.js';
 import { activeMarkerAt } from '../markers/markers.js';
-import { maxScrollableIndex } from '../frame-math.js';
 import { renderAgentInfo } from './agent-info.js';
 import { renderDrawer } from './drawer.js';
 import { playerStats } from './player-stats.js';
@@ -346,8 +345,7 @@ export class TourPlayer extends SignalWatcher(LitElement) {
     );
     const markers = s.sortedMarkers.value;
     const current = roomAt(markers, frame);
-    const total = s.totalFrames.value;
-    const max = maxScrollableIndex(total);
+    const max = s.totalFrames.value;
     const percent = max > 0 ? (frame / max) * 100 : 0;
     const [fadeFrom, fadeTo] = PLAYER.introLogoFadeRange;
     const desktop = s.layout.value === 'desktop';
@@ -396,8 +394,8 @@ export class TourPlayer extends SignalWatcher(LitElement) {
             ${drag.directionHint.value ? html`<div class="direction-hint" part="direction-hint" role="status"><span>${DIRECTION_HINT}</span></div>` : nothing}
             ${s.deferred.value && t?.thumbnailURL ? html`<img class="poster" part="poster" alt="" src=${t.thumbnailURL} />` : nothing}
             ${t?.tourIntroLogoURL && !this.unbranded ? html`<img class="intro-logo ${percent > fadeFrom && percent < fadeTo ? 'faded' : ''}" part="intro-logo" alt="" src=${t.tourIntroLogoURL} />` : nothing}
-            <div class="buffer" part="buffer" role="progressbar" aria-label="Buffered" aria-valuemin="0" aria-valuemax=${total} aria-valuenow=${loaded}>
-              <div class="buffer-bar" part="buffer-bar" style="width:${total ? (loaded / total) * 100 : 0}%"></div>
+            <div class="buffer" part="buffer" role="progressbar" aria-label="Buffered" aria-valuemin="0" aria-valuemax=${max} aria-valuenow=${loaded}>
+              <div class="buffer-bar" part="buffer-bar" style="width:${max ? (loaded / max) * 100 : 0}%"></div>
             </div>
           </div>
           ${

@@ -213,7 +213,7 @@ describe('<tour-player> decoding', () => {
     const decoder = (
       p as unknown as {
         decoder: {
-          scheduler: { run(w: number, j: Job): void };
+          scheduler: { run(w: number, j: Job, focusAt: unknown): void };
           prefetcher: { fetchHigh(c: number): Promise<void> };
           frames: { cache: { kept: { high: ReadonlyMap<number, unknown> } } };
         };
@@ -225,9 +225,9 @@ describe('<tour-player> decoding', () => {
     const started: { job: Job; exactReady: boolean }[] = [];
     const { scheduler } = decoder;
     const run = scheduler.run.bind(scheduler);
-    scheduler.run = (w, j) => {
+    scheduler.run = (w, j, focusAt) => {
       started.push({ job: { ...j }, exactReady: decoder.frames.cache.kept.high.has(exact) });
-      run(w, j);
+      run(w, j, focusAt);
     };
     return started;
   }
