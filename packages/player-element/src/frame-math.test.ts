@@ -4,6 +4,7 @@ import {
   clampFrame,
   clipFrameCounts,
   clipStarts,
+  frameClips,
   locateFrame,
   totalFrames,
   travelPlan,
@@ -25,6 +26,15 @@ describe('frame math', () => {
     expect(clampFrame(500, 91)).to.equal(91);
     expect(clampFrame(-3, 91)).to.equal(0);
     expect(clampFrame(Number.NaN, 91)).to.equal(0);
+  });
+
+  it("gives every tour frame its clip, the same as locateFrame's", () => {
+    const counts = [36, 36, 20];
+    const starts = clipStarts(counts);
+    const clips = frameClips(counts);
+    expect(clips.length).to.equal(92);
+    for (let f = 0; f < 92; f++) expect(clips[f], `frame ${f}`).to.equal(locateFrame(starts, counts, f).clip);
+    expect(frameClips([])).to.have.length(0);
   });
 
   it('locates a tour frame in its clip', () => {

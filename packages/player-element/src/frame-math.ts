@@ -33,6 +33,20 @@ export function clipStarts(counts: readonly number[]): number[] {
   return starts;
 }
 
+/**
+ * The clip of every tour frame (index: the tour frame), made once per tour: a planner walking a window of frames reads
+ * each one's clip instead of searching for it (locateFrame).
+ */
+export function frameClips(counts: readonly number[]): Uint16Array {
+  const clips = new Uint16Array(counts.reduce((a, b) => a + b, 0));
+  let at = 0;
+  counts.forEach((c, clip) => {
+    clips.fill(clip, at, at + c);
+    at += c;
+  });
+  return clips;
+}
+
 /** Maps a tour frame index to its clip and the frame inside that clip. */
 export function locateFrame(
   starts: readonly number[],

@@ -131,6 +131,7 @@ export class RoomTracker {
 
   #checkEnd(): void {
     const el = this.#el;
-    if (el && (el.totalFrames ?? 0) > 0 && (el.currentFrame ?? 0) + 2 >= el.totalFrames!) this.#reachedEnd = true;
+    const total = el?.totalFrames ?? 0;
+    if (el && total > 0 && (el.currentFrame ?? 0) + 2 >= total) this.#reachedEnd = true;
   }
 }

@@ -188,7 +188,8 @@ export class CanvasController implements ReactiveController, PixelSink {
     const { store, frames } = this.ctx;
     const frame = store.frame.peek();
     const a = this.ahead;
-    const found = a?.source === frames && a.changes === frames.changes && a.frame === frame ? a.found : this.askAhead();
+    const found =
+      a?.source === frames && a.changes === frames.state.changes && a.frame === frame ? a.found : this.askAhead();
     const playhead = found?.[0];
     const { lead } = this.painter;
     const leading = lead.frames;
@@ -246,7 +247,7 @@ export class CanvasController implements ReactiveController, PixelSink {
     const want: number[] = [];
     for (let k = 0; k <= lead; k++) want.push(frame + this.dir * k * this.step);
     const found = frames.drawables(want);
-    this.ahead = { source: frames, changes: frames.changes, frame, found };
+    this.ahead = { source: frames, changes: frames.state.changes, frame, found };
     const bitmaps: BitmapWant[] = [];
     found.forEach((d, k) => {
       // Ahead, only a frame's own decoded frame is there (drawables); the playhead's unless it is on the canvas.

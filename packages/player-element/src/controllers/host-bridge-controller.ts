@@ -108,7 +108,8 @@ export class HostBridgeController implements ReactiveController {
     type: (typeof OUTGOING_MESSAGE_TYPES)[keyof typeof OUTGOING_MESSAGE_TYPES],
     payload: Record<string, number>,
   ): void {
-    if (!this.ctx.config.hostMessagesEnabled || window.parent === window) return;
+    // Notices go out while host messages are on: what sync() last read of the config, as the listener does.
+    if (!this.listening || window.parent === window) return;
     const ancestor = window.location.ancestorOrigins?.[0];
     for (const origin of parentTargets(this.ctx.config.allowedOriginList, ancestor, document.referrer)) {
       try {

@@ -85,7 +85,8 @@ export class PlayheadController implements ReactiveController {
       this.ctx.emit('tour-room-change', { room: room?.name ?? null, marker: room, frame });
     }
     const total = store.totalFrames.peek();
-    if (config.mode === MODES.agent && !this.agentCardShown && frame + 2 >= total && total > 0) {
+    // The agent card near the end: the config is read only there.
+    if (!this.agentCardShown && total > 0 && frame + 2 >= total && config.mode === MODES.agent) {
       this.agentCardShown = true;
       store.agentCardOpen.value = true;
     }

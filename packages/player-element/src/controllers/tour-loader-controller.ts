@@ -209,9 +209,9 @@ export class TourLoaderController implements ReactiveController {
         this.fallback = fallback;
         // From now on the <video> frames play: the canvas, the input and the playhead go on as they were.
         this.ctx.play(fallback, fallback);
-        store.loadedFrames.value = fallback.total;
+        store.loadedFrames.value = fallback.state.total;
         if (!resume) return this.start();
-        store.totalFrames.value = fallback.total;
+        store.totalFrames.value = fallback.state.total;
         fallback.setPosition(store.frame.peek());
       },
       (e: unknown) => this.onDecodeError(e instanceof Error ? e.message : String(e)),
@@ -221,7 +221,7 @@ export class TourLoaderController implements ReactiveController {
   /** Moves to the start position (room, frame or 0) once the frame source (decoder or fallback) has the tour. */
   private start(): void {
     const { store, config } = this.ctx;
-    const total = this.ctx.frames.total;
+    const total = this.ctx.frames.state.total;
     store.totalFrames.value = total;
     const room = config.startRoom ? findRoom(store.sortedMarkers.peek(), config.startRoom) : undefined;
     const start = room ? room.frameIndex : Number.isFinite(config.startFrame) ? Number(config.startFrame) : 0;

@@ -2,7 +2,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { PLAYER } from '@roomwalk/shared/constants';
 import { CACHE_BUDGET } from '../constants.js';
 import { cacheBudget, thumbnailSize } from './decode-planner.js';
-import { clipFrameCounts, clipStarts, totalFrames } from '../frame-math.js';
+import { clipFrameCounts, clipStarts, frameClips, totalFrames } from '../frame-math.js';
 import { batchSize, canDecodeHighRes, readDevice, workerCount, type DeviceProfile } from '../device.js';
 import type { Clip } from '../api/types.js';
 import { sumWorkerStats, WorkerBridge } from '../workers/worker-bridge.js';
@@ -130,7 +130,14 @@ export class DecodeController implements ReactiveController {
       bridges,
     });
     this.setHighEnabled(options.hiRes);
-    this.scheduler.start({ clips: sorted, starts, counts, bridges, batch: batchSize(this.device) });
+    this.scheduler.start({
+      clips: sorted,
+      starts,
+      counts,
+      clipOf: frameClips(counts),
+      bridges,
+      batch: batchSize(this.device),
+    });
   }
 
   /** Hi-res on or off (where the device can decode 720p): the frames kept, the downloads and the decodes follow. */
@@ -182,7 +189,7 @@ export class DecodeController implements ReactiveController {
   private notePeak(inflight: number): void {
     this.peakDecodedBytes = Math.max(
       this.peakDecodedBytes,
-      this.frames.cache.totalBytes + inflight + this.frames.thumbBytes,
+      this.frames.cache.totalBytes + inflight + this.frames.state.thumbBytes,
     );
   }
 }

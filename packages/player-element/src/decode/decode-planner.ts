@@ -2,7 +2,6 @@
 // gone stale. Pure functions over a snapshot of the decoder's state (no worker, no cache object, no DOM), so they
 // are unit-tested under Vitest without a browser (decode-planner.unit.test.ts).
 import { CACHE_BUDGET, DECODE_WINDOW } from '../constants.js';
-import { locateFrame } from '../frame-math.js';
 import type { Rendition } from '../workers/decode-types.js';
 
 /** A high clip expected to take longer than this to download is fetched apart, with the 360p frame decoded first. */
@@ -30,9 +29,13 @@ export interface Downloads {
 
 /** What the planner reads of the decoder's state: data, read as it is now (no call goes back to the decoder). */
 export interface PlanState {
-  /** Start frame and frame count of every clip (frame-math's clipStarts / clipFrameCounts). */
+  /**
+   * Start frame and frame count of every clip (frame-math's clipStarts / clipFrameCounts), and each tour frame's clip
+   * (frameClips).
+   */
   starts: readonly number[];
   counts: readonly number[];
+  clipOf: ArrayLike<number>;
   /** The playhead, and where decoding is centred (the playhead, or a fast travel's destination). */
   position: number;
   focus: number;
@@ -88,7 +91,11 @@ export function planJobs(s: PlanState): Plan {
   const pending = (r: Rendition, f: number) => s.pending[r].has(f);
   const { highReady, highFetchMs, lowFetchMs } = s.downloads;
   const plannable = (c: number) => highPlannable(highReady.has(c), highFetchMs, lowFetchMs);
-  const where = (f: number) => locateFrame(s.starts, s.counts, f);
+  // A frame of the tour (0..last): its clip, read from the tour's table, and the frame inside it.
+  const where = (f: number) => {
+    const clip = s.clipOf[Math.max(0, Math.min(f, last))] ?? 0;
+    return { clip, local: f - (s.starts[clip] ?? 0) };
+  };
   const want = (r: Rendition, a: number, b: number) => {
     const lo = Math.max(0, Math.min(a, b));
     const hi = Math.min(last, Math.max(a, b));

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { CACHE_BUDGET, DECODE_WINDOW } from '../constants.js';
 import type { Rendition } from '../workers/decode-types.js';
+import { frameClips } from '../frame-math.js';
 import { batchFor } from './decode-job.js';
 import {
   bufferedFrames,
@@ -24,9 +25,11 @@ function state(
   const { decoded = [], pendingFrames = [], ...rest } = over;
   const of = (r: Rendition, frames: [Rendition, number][]) =>
     new Set(frames.filter(([fr]) => fr === r).map(([, f]) => f));
+  const counts = rest.counts ?? [36, 36, 36, 36, 36];
   return {
     starts: [0, 36, 72, 108, 144],
-    counts: [36, 36, 36, 36, 36],
+    counts,
+    clipOf: frameClips(counts),
     position: 0,
     focus: 0,
     direction: 1,

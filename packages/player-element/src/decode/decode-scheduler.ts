@@ -15,6 +15,8 @@ export interface DecodeTour {
   readonly clips: readonly Clip[];
   readonly starts: readonly number[];
   readonly counts: readonly number[];
+  /** Each tour frame's clip (frame-math.ts frameClips). */
+  readonly clipOf: ArrayLike<number>;
   /**
    * Its decode workers; the scheduler keeps one busy flag and one cursor per worker. When the tour ends they are
    * disposed: a decode still running rejects with an AbortError and its late frames are dropped (worker-bridge.ts).
@@ -68,7 +70,7 @@ export class DecodeScheduler implements JobOwner {
   private scrubRecheck = 0;
   /** Decodes cancelled because the playhead left them behind; the bench reads it. */
   cancelledJobs = 0;
-  private tour: DecodeTour = { clips: [], starts: [], counts: [], bridges: [], batch: 20 };
+  private tour: DecodeTour = { clips: [], starts: [], counts: [], clipOf: [], bridges: [], batch: 20 };
   private highEnabled = true;
 
   /**
@@ -78,7 +80,7 @@ export class DecodeScheduler implements JobOwner {
    * @param fetching The downloads ahead of decoding.
    */
   constructor(
-    private readonly frames: Pick<DecodedFrames, 'put' | 'thumbnails' | 'cache'>,
+    private readonly frames: Pick<DecodedFrames, 'put' | 'state' | 'cache'>,
     private readonly sink: Pick<PixelSink, 'bitmapSize'>,
     private readonly fetching: ClipFetching,
     private readonly events: ScheduleEvents,
@@ -167,6 +169,7 @@ export class DecodeScheduler implements JobOwner {
     return planJobs({
       starts: this.tour.starts,
       counts: this.tour.counts,
+      clipOf: this.tour.clipOf,
       position: this.position,
       focus: this.focus,
       direction: this.direction,
@@ -174,7 +177,7 @@ export class DecodeScheduler implements JobOwner {
       jumping: this.jumping,
       decoded: frames.cache.kept,
       pending,
-      thumbnails: frames.thumbnails,
+      thumbnails: frames.state.thumbnails,
       downloads: this.fetching.downloads(),
     });
   }

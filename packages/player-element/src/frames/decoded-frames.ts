@@ -2,7 +2,7 @@ import type { DecodedFrame, Rendition } from '../workers/decode-types.js';
 import { locateFrame, totalFrames } from '../frame-math.js';
 import type { PixelSink } from '../paint/pixel-sink.js';
 import { FrameCache } from './frame-cache.js';
-import type { Drawable, FrameSource } from './frame-source.js';
+import type { Drawable, FrameSource, FrameSourceState } from './frame-source.js';
 
 /** No frame kept: a clip's thumbnail only (`thumbnail(frame)`). */
 const NONE: Pick<FrameCache, 'kept' | 'nearest'> = {
@@ -51,10 +51,23 @@ export function pickDrawable(
  */
 export class DecodedFrames implements FrameSource {
   readonly cache: FrameCache;
-  /** Per clip, its keyframe thumbnail (shown at once after a jump: it stays on the main thread). */
-  private thumbs: (ImageBitmap | undefined)[] = [];
-  private bytes = 0;
-  private changed = 0;
+  /** Written here only; `state` is its read-only face. */
+  private readonly s: {
+    total: number;
+    changes: number;
+    /** Per clip, its keyframe thumbnail (shown at once after a jump: it stays on the main thread). */
+    thumbnails: (ImageBitmap | undefined)[];
+    /** The thumbnails' bytes. */
+    thumbBytes: number;
+  } = { total: 0, changes: 0, thumbnails: [], thumbBytes: 0 };
+  /**
+   * The frames' state as data (FrameSource's, and the thumbnails the planner reads, with their bytes): readers read
+   * fields, they do not call in here.
+   */
+  readonly state: FrameSourceState & {
+    readonly thumbnails: readonly (ImageBitmap | undefined)[];
+    readonly thumbBytes: number;
+  } = this.s;
   private starts: readonly number[] = [];
   private counts: readonly number[] = [];
   private highEnabled = true;
@@ -72,53 +85,38 @@ export class DecodedFrames implements FrameSource {
     this.cache.onEvict = (r, f) => sink.frameDropped(`${r}:${f}`);
   }
 
-  /** Per clip, its keyframe thumbnail: the planner reads which clips have one. */
-  get thumbnails(): readonly (ImageBitmap | undefined)[] {
-    return this.thumbs;
-  }
-
-  /** The thumbnails' bytes. */
-  get thumbBytes(): number {
-    return this.bytes;
-  }
-
-  get changes(): number {
-    return this.changed;
-  }
-
   /** A new tour (or none), in clips starting at `starts` of `counts` frames: nothing of the last is kept. */
   reset(starts: readonly number[], counts: readonly number[]): void {
-    this.changed++;
+    const { s } = this;
+    s.changes++;
     this.cache.clear();
-    for (const t of this.thumbs) t?.close();
-    this.thumbs = [];
-    this.bytes = 0;
+    for (const t of s.thumbnails) t?.close();
+    s.thumbnails = [];
+    s.thumbBytes = 0;
+    s.total = totalFrames(counts);
     this.starts = starts;
     this.counts = counts;
   }
 
   /** Whether 720p frames are decoded, and the cache's budgets for that. */
   setHighEnabled(enabled: boolean, budget: Record<Rendition, number>): void {
-    this.changed++;
+    this.s.changes++;
     this.highEnabled = enabled;
     this.cache.setBudget(budget);
   }
 
-  get total(): number {
-    return totalFrames(this.counts);
-  }
-
   /** A decoded frame arrived: kept here, then its pixels go to the painter (after the evictions the put caused). */
   put(tourFrame: number, frame: DecodedFrame): void {
-    this.changed++;
+    this.s.changes++;
     this.cache.put(tourFrame, frame);
     this.sink.framePixels(`${frame.rendition}:${tourFrame}`, tourFrame, frame);
   }
 
   addThumbnail(clip: number, bitmap: ImageBitmap): void {
-    this.changed++;
-    this.bytes += bitmap.width * bitmap.height * 4;
-    this.thumbs[clip] = bitmap;
+    const { s } = this;
+    s.changes++;
+    s.thumbBytes += bitmap.width * bitmap.height * 4;
+    s.thumbnails[clip] = bitmap;
   }
 
   has(frame: number): boolean {
@@ -140,8 +138,8 @@ export class DecodedFrames implements FrameSource {
   }
 
   private pick(frame: number, cache: Pick<FrameCache, 'kept' | 'nearest'>, own: boolean): Drawable | undefined {
-    const { highEnabled, starts, counts, thumbs } = this;
-    return pickDrawable(frame, { cache, highEnabled, starts, counts, thumbs }, own);
+    const { highEnabled, starts, counts } = this;
+    return pickDrawable(frame, { cache, highEnabled, starts, counts, thumbs: this.s.thumbnails }, own);
   }
 
   /**
@@ -149,13 +147,14 @@ export class DecodedFrames implements FrameSource {
    * for display). Undefined while that copy is being made.
    */
   takeBitmap(t: ImageBitmap): ImageBitmap | undefined {
-    const c = this.thumbs.indexOf(t);
+    const { s } = this;
+    const thumbs = s.thumbnails;
+    const c = thumbs.indexOf(t);
     if (c < 0 || !t.width) return undefined;
-    const thumbs = this.thumbs;
     void createImageBitmap(t).then((copy) => {
-      if (thumbs !== this.thumbs || thumbs[c] !== t) return copy.close();
+      if (thumbs !== s.thumbnails || thumbs[c] !== t) return copy.close();
       thumbs[c] = copy;
-      this.changed++;
+      s.changes++;
       this.thumbnailCopied();
     });
     return t;

@@ -80,16 +80,16 @@ describe('DecodedFrames.drawables', () => {
     frames.addThumbnail(1, bitmap);
     expect(frames.thumbnail(41)).toEqual({ bitmap, rendition: 'thumbnail', tourFrame: 36, exact: false });
     expect(frames.drawable(41)).toMatchObject({ tourFrame: 40, exact: false, frame: { rendition: 'high' } });
-    expect(frames.thumbnails).toEqual([undefined, bitmap]);
-    expect(frames.thumbBytes).toBe(320 * 180 * 4);
+    expect(frames.state.thumbnails).toEqual([undefined, bitmap]);
+    expect(frames.state.thumbBytes).toBe(320 * 180 * 4);
   });
 
   it('counts every change to its answer', () => {
     const frames = new DecodedFrames({ high: 1e6, low: 1e6 }, sink, () => {});
-    const c0 = frames.changes;
+    const c0 = frames.state.changes;
     frames.reset([0], [36]);
     frames.put(3, frame(3, 'low'));
     frames.setHighEnabled(false, { high: 0, low: 1e6 });
-    expect(frames.changes).toBe(c0 + 3);
+    expect(frames.state.changes).toBe(c0 + 3);
   });
 });

@@ -13,8 +13,11 @@ export type Drawable =
  * or the `<video>` fallback's, frames/video-fallback.ts): one narrow view, so none of them asks which one plays.
  */
 export interface FrameSource {
-  /** Frames in the tour. */
-  readonly total: number;
+  /**
+   * What it is now, as data read without a call: the tour's total (its last frame's index, frame-math.ts totalFrames)
+   * and a count bumped by every change to what `drawable` answers (an answer is still good while it has not moved).
+   */
+  readonly state: FrameSourceState;
   /** Frame `frame` can be shown now without waiting (the decoder: it is decoded; `<video>`: the last seek is shown). */
   has(frame: number): boolean;
   /**
@@ -29,13 +32,17 @@ export interface FrameSource {
    * for each next frame only its own decoded frame (the one whose bitmap can be made ahead), else undefined.
    */
   drawables(frames: readonly number[]): (Drawable | undefined)[];
-  /** Bumped by every change to what `drawable` answers: an answer is still good while it has not moved. */
-  readonly changes: number;
   /**
    * Hands over a drawable's bitmap to be shown (showing consumes it), undefined while none can be: its source keeps a
    * copy for the next time.
    */
   takeBitmap(bitmap: ImageBitmap): ImageBitmap | undefined;
+}
+
+/** A frame source's state: written by the source only (its readers see it read-only). */
+export interface FrameSourceState {
+  readonly total: number;
+  readonly changes: number;
 }
 
 /** How the playhead steers the frames that play: where it stands, and where a fast travel will land. */

@@ -1,6 +1,6 @@
 import { clipFrameCounts, clipStarts, locateFrame, totalFrames } from '../frame-math.js';
 import type { Clip } from '../api/types.js';
-import type { DecodeFocus, Drawable, FrameSource } from './frame-source.js';
+import type { DecodeFocus, Drawable, FrameSource, FrameSourceState } from './frame-source.js';
 
 /** The clips' type for a MediaSource (H.264; the profile comes from the clip itself), where there is one. */
 const MSE_TYPE = ['video/mp4; codecs="avc1.64001f"', 'video/mp4; codecs="avc1.42E01E"'].find(
@@ -27,7 +27,9 @@ export class VideoFallback implements FrameSource, DecodeFocus {
   /** The last seek's frame as a bitmap; the canvas takes it and a copy stays (takeBitmap). */
   private shown: { frame: number; bitmap: ImageBitmap } | undefined;
   private disposed = false;
-  changes = 0;
+  /** Written here only; `state` is its read-only face (FrameSource). */
+  private readonly s = { total: 0, changes: 0 };
+  readonly state: FrameSourceState = this.s;
 
   /**
    * @param size The canvas's backing size: the bitmaps are made at it.
@@ -42,14 +44,11 @@ export class VideoFallback implements FrameSource, DecodeFocus {
     this.clips = [...clips].sort((a, b) => a.index - b.index);
     this.counts = clipFrameCounts(this.clips);
     this.starts = clipStarts(this.counts);
+    this.s.total = totalFrames(this.counts);
     this.video.muted = true;
     this.video.playsInline = true;
     this.video.crossOrigin = 'anonymous';
     this.video.preload = 'auto';
-  }
-
-  get total(): number {
-    return totalFrames(this.counts);
   }
 
   /** Any frame is a seek away: the next can be asked for once the one asked for is shown. */
@@ -80,7 +79,7 @@ export class VideoFallback implements FrameSource, DecodeFocus {
     void createImageBitmap(bitmap).then((copy) => {
       if (this.shown !== s) return copy.close();
       this.shown = { frame: s.frame, bitmap: copy };
-      this.changes++;
+      this.s.changes++;
       this.onReady();
     });
     return bitmap;
@@ -145,7 +144,7 @@ export class VideoFallback implements FrameSource, DecodeFocus {
         if (this.disposed) return bitmap.close();
         this.shown?.bitmap.close();
         this.shown = { frame: f, bitmap };
-        this.changes++;
+        this.s.changes++;
         this.onReady();
       }
     } catch (e) {
@@ -179,7 +178,7 @@ export class VideoFallback implements FrameSource, DecodeFocus {
     this.disposed = true;
     this.shown?.bitmap.close();
     this.shown = undefined;
-    this.changes++;
+    this.s.changes++;
     if (this.objectURL) URL.revokeObjectURL(this.objectURL);
     this.objectURL = '';
     this.video.removeAttribute('src');

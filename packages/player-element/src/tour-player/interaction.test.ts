@@ -156,13 +156,13 @@ describe('<tour-player> interaction', () => {
   it('paints a drag step as the look-ahead found it: the paint does not ask the frames again', async () => {
     const p = await readyPlayer();
     const inner = p as unknown as {
-      decoder: { frames: { thumbnails: unknown[] } };
+      decoder: { frames: { state: { thumbnails: unknown[] } } };
       ctx: { frames: Record<'drawable' | 'drawables', (...a: unknown[]) => unknown> };
       canvas: { paint(): void; painter: { lead: { frames: number } } };
     };
     // Every clip's thumbnail is in, and a paint asked for before the last one came has run (a thumbnail changes the
     // frames: that paint rightly asks again).
-    await until(() => inner.decoder.frames.thumbnails.filter(Boolean).length === 5, 'thumbnails');
+    await until(() => inner.decoder.frames.state.thumbnails.filter(Boolean).length === 5, 'thumbnails');
     await nextFrames(2);
     const { frames } = inner.ctx;
     const { canvas } = inner;

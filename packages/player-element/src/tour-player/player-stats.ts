@@ -25,7 +25,7 @@ export async function playerStats(d: DecodeController, c: CanvasController, brid
     peakCacheBytes: d.frames.cache.peakBytes,
     // The decoder's peak and the paint's, added: never below the bytes held at any one moment.
     peakDecodedBytes: d.peakDecodedBytes + bitmaps.peak,
-    thumbnailBytes: d.frames.thumbBytes,
+    thumbnailBytes: d.frames.state.thumbBytes,
     workers: d.workers,
     readyBitmapBytes: bitmaps.now,
     peakBitmapBytes: bitmaps.peak,

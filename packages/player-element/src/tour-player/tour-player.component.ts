@@ -186,7 +186,7 @@ export class TourPlayer extends SignalWatcher(LitElement) {
   }
   /** Total frames (sum of clip frame counts minus 1). */
   get totalFrames(): number {
-    return this.ctx.frames.total;
+    return this.ctx.frames.state.total;
   }
   /** Frames whose clips are buffered (markers at or beyond are disabled). */
   get loadedFrameCount(): number {
