@@ -2,14 +2,13 @@
  * API keys: the list, "Create API key" (the secret shown once, in the same dialog) and "Revoke" with a
  * confirmation.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
-import { Dialog } from '../../ui/dialog.js';
 import { FormFailure } from '../../ui/form-dialog.js';
 import { FormField } from '../../ui/form-field.js';
 import { DEVELOPER_TEXTS, dateOnly, dateTime } from './developer-rules.js';
-import { SecretField } from './secret-field.js';
+import { SecretOnceDialog } from './secret-field.js';
 import { ConfirmRemovalDialog } from './confirm-removal.js';
 import { useCreateApiKey, useRevokeApiKey } from './use-api-keys.js';
 
@@ -23,53 +22,33 @@ export interface ApiKey {
 
 function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: () => void }) {
   const { register, submit, submitting, nameError, failure, secret, clear } = useCreateApiKey(onCreated);
-  const secretInput = useRef<HTMLInputElement>(null);
   const close = () => {
     clear();
     onClose();
   };
-  // The form gives way to the secret in the same dialog, so focus goes to the secret (and back to the opener at the
-  // end).
-  useEffect(() => {
-    if (secret) secretInput.current?.focus();
-  }, [secret]);
   return (
-    <Dialog
+    <SecretOnceDialog
       open={open}
-      label={secret ? 'Your new API key' : 'Create API key'}
+      label={{ before: 'Create API key', after: 'Your new API key' }}
+      secret={secret}
+      secretLabel="API key"
+      secretNote={DEVELOPER_TEXTS.keyShownOnce}
+      busy={submitting}
+      action={{ label: 'Create', variant: 'primary', run: () => void submit() }}
       onClose={close}
-      persistent={submitting}
-      footer={
-        secret ? (
-          <SlButton variant="primary" onClick={close}>
-            Done
-          </SlButton>
-        ) : (
-          <>
-            <SlButton onClick={close}>Cancel</SlButton>
-            <SlButton variant="primary" loading={submitting} onClick={() => void submit()}>
-              Create
-            </SlButton>
-          </>
-        )
-      }
     >
-      {secret ? (
-        <SecretField ref={secretInput} label="API key" value={secret} note={DEVELOPER_TEXTS.keyShownOnce} />
-      ) : (
-        <form onSubmit={(e) => void submit(e)} noValidate aria-label="Create API key">
-          <FormField
-            label="Name"
-            autoComplete="off"
-            hint="For example the CRM or listing site that will use it."
-            error={nameError}
-            {...register('name')}
-          />
-          <FormFailure failure={failure} />
-          <button type="submit" hidden />
-        </form>
-      )}
-    </Dialog>
+      <form onSubmit={(e) => void submit(e)} noValidate aria-label="Create API key">
+        <FormField
+          label="Name"
+          autoComplete="off"
+          hint="For example the CRM or listing site that will use it."
+          error={nameError}
+          {...register('name')}
+        />
+        <FormFailure failure={failure} />
+        <button type="submit" hidden />
+      </form>
+    </SecretOnceDialog>
   );
 }
 

@@ -2,62 +2,41 @@
  * Webhook endpoints: each with its events, state, secret (revealed on request, rotated with a confirmation),
  * "Send test event", enable/disable, edit, delete and its delivery log.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import SlBadge from '@shoelace-style/shoelace/dist/react/badge/index.js';
 import SlButton from '@shoelace-style/shoelace/dist/react/button/index.js';
 import SlIcon from '@shoelace-style/shoelace/dist/react/icon/index.js';
-import { Dialog } from '../../ui/dialog.js';
 import { FormFailure } from '../../ui/form-dialog.js';
 import { DEVELOPER_TEXTS, eventLabel } from './developer-rules.js';
 import { DeliveryLog, type DeliveryLogHandle } from './delivery-log.js';
 import { EndpointDialog } from './endpoint-dialog.js';
-import { SecretField } from './secret-field.js';
+import { SecretField, SecretOnceDialog } from './secret-field.js';
 import { ConfirmRemovalDialog } from './confirm-removal.js';
 import { useDeleteEndpoint, useEndpointActions, useRotateSecret, type Endpoint } from './use-webhook-endpoints.js';
 
 function RotateDialog({ endpoint, onClose }: { endpoint: Endpoint | null; onClose: () => void }) {
   const { secret, busy, failure, clear, confirm } = useRotateSecret(endpoint);
-  const secretInput = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (secret) secretInput.current?.focus();
-  }, [secret]);
   const close = () => {
     clear();
     onClose();
   };
   return (
-    <Dialog
+    <SecretOnceDialog
       open={!!endpoint}
-      label={secret ? 'New signing secret' : 'Rotate signing secret'}
+      label={{ before: 'Rotate signing secret', after: 'New signing secret' }}
+      secret={secret}
+      secretLabel="Signing secret"
+      secretNote={DEVELOPER_TEXTS.secretShownOnce}
+      busy={busy}
+      action={{ label: 'Rotate', variant: 'warning', run: () => void confirm() }}
       onClose={close}
-      persistent={busy}
-      footer={
-        secret ? (
-          <SlButton variant="primary" onClick={close}>
-            Done
-          </SlButton>
-        ) : (
-          <>
-            <SlButton onClick={close}>Cancel</SlButton>
-            <SlButton variant="warning" loading={busy} onClick={() => void confirm()}>
-              Rotate
-            </SlButton>
-          </>
-        )
-      }
     >
-      {secret ? (
-        <SecretField ref={secretInput} label="Signing secret" value={secret} note={DEVELOPER_TEXTS.secretShownOnce} />
-      ) : (
-        <>
-          <p>
-            Make a new signing secret for {endpoint?.url}? Deliveries are signed with the new secret from now on; update
-            your receiver before the next event.
-          </p>
-          <FormFailure failure={failure} />
-        </>
-      )}
-    </Dialog>
+      <p>
+        Make a new signing secret for {endpoint?.url}? Deliveries are signed with the new secret from now on; update
+        your receiver before the next event.
+      </p>
+      <FormFailure failure={failure} />
+    </SecretOnceDialog>
   );
 }
 
