@@ -11,7 +11,8 @@ import { seedUser, type SeededUser } from './helpers/seed.js';
 import { insertTours } from './billing-helpers.js';
 import { eventually, LEAD_MUTATION, leadInput } from './fixtures/live-helpers.js';
 import { recordBeacon, recordVisit } from './fixtures/visits.js';
-import { rollupRoomAnalytics, utcDay, addDays } from '../src/services/reports/room-rollup.js';
+import { addDays, utcDay } from '../src/core/days.js';
+import { rollupRoomAnalytics } from '../src/services/reports/room-rollup.js';
 import { flushViews } from '../src/services/view-counter.js';
 
 const ANALYTICS = `query($id: ID!, $from: DateTime, $to: DateTime) {

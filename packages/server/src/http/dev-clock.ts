@@ -8,8 +8,9 @@ import { ERROR_CODES } from '@roomwalk/shared';
 import { serverNow, setClockOffset } from '../core/clock.js';
 import type { Services } from '../services/services.js';
 import { refuse } from './refuse.js';
+import { DAY_MS } from '../core/days.js';
 
-const MAX_OFFSET_MS = 400 * 86_400_000;
+const MAX_OFFSET_MS = 400 * DAY_MS;
 
 export async function registerDevClock(app: FastifyInstance, services: Services): Promise<void> {
   if (!services.config.isDev || services.mailer.kind !== 'outbox') return;

@@ -12,6 +12,7 @@ import { eraseLead, leadForErasure } from '../services/personal-data/lead-erasur
 import { checkLink } from '../services/personal-data/signing.js';
 import type { Services } from '../services/services.js';
 import { sendPage } from './html-page.js';
+import { utcDay } from '../core/days.js';
 
 type Query = Record<string, unknown>;
 type LinkRoute = { Params: { id: string }; Querystring: Query };
@@ -94,10 +95,7 @@ async function downloadExport(services: Services, req: LinkRequest, reply: Fasti
   return reply
     .header('content-type', 'application/zip')
     .header('content-length', String(obj.size))
-    .header(
-      'content-disposition',
-      `attachment; filename="roomwalk-data-${found.createdAt.toISOString().slice(0, 10)}.zip"`,
-    )
+    .header('content-disposition', `attachment; filename="roomwalk-data-${utcDay(found.createdAt)}.zip"`)
     .header('cache-control', 'private, no-store')
     .header('referrer-policy', 'no-referrer')
     .send(obj.stream);

@@ -28,6 +28,7 @@ import {
   type LinkCheck,
 } from './signing.js';
 import { serverNow } from '../../core/clock.js';
+import { DAY_MS } from '../../core/days.js';
 
 const DELETION_TEXTS = {
   lastAdmin: (company: string) =>
@@ -95,7 +96,7 @@ async function planDeletion(
     companyName: user.company_name,
     tours: Number(tours.n),
     graceDays,
-    purgeAfter: new Date(now.getTime() + graceDays * 86_400_000),
+    purgeAfter: new Date(now.getTime() + graceDays * DAY_MS),
   };
   let refusal: string | null = null;
   if (user.role === 'ADMIN' && !companyToo && !staying.some((m) => m.role === 'ADMIN'))

@@ -1,6 +1,7 @@
 /** Reports as CSV (csv-stringify), safe to open in a spreadsheet. */
 import { stringify } from 'csv-stringify/sync';
-import { isoDate, type CellValue, type ReportTable } from './report-table.js';
+import { utcDay } from '../../core/days.js';
+import type { CellValue, ReportTable } from './report-table.js';
 
 /**
  * Cells a spreadsheet would run as a formula (OWASP "CSV injection"): text starting with = + - @, a tab or a carriage
@@ -12,7 +13,7 @@ export function neutraliseFormula(value: string): string {
 
 function cell(v: CellValue, kind: string): string | number {
   if (v === null || v === undefined) return '';
-  if (v instanceof Date) return isoDate(v);
+  if (v instanceof Date) return utcDay(v);
   if (typeof v === 'number') return kind === 'decimal' ? Number(v.toFixed(1)) : v;
   return neutraliseFormula(v);
 }

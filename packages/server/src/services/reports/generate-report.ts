@@ -5,7 +5,8 @@ import type { Services } from '../services.js';
 import { reportToCsv } from './csv.js';
 import { reportToPdf } from './pdf.js';
 import { toursByCompany, userSummary } from './report-data.js';
-import { isoDate, slug } from './report-table.js';
+import { utcDay } from '../../core/days.js';
+import { slug } from './report-table.js';
 import { serverNow } from '../../core/clock.js';
 
 export const REPORT_KINDS = { toursByCompany: 'tours-by-company', userSummary: 'user-summary' } as const;
@@ -30,7 +31,7 @@ export async function generateReport(
   const bytes = opts.exportType === 'pdf' ? await reportToPdf(table) : reportToCsv(table);
   return {
     fileContent: bytes.toString('base64'),
-    fileName: `${opts.kind}-${slug(table.companyName)}-${isoDate(now)}.${opts.exportType}`,
+    fileName: `${opts.kind}-${slug(table.companyName)}-${utcDay(now)}.${opts.exportType}`,
     mimeType: MIME_TYPES[opts.exportType],
   };
 }

@@ -33,7 +33,6 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 /** 5 Mar 2026 (UTC), for people. */
 export const humanDate = (d: Date): string => `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
 /** 2026-03-05 (UTC), for spreadsheets. */
-export const isoDate = (d: Date): string => d.toISOString().slice(0, 10);
 
 /** file-name-safe slug of a company name. */
 export function slug(s: string): string {

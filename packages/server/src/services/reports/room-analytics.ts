@@ -14,7 +14,8 @@ import type { Services } from '../services.js';
 import { loadEditableTour } from '../tours.js';
 import { audienceLinkOfTour } from '../audience-links/audience-links.js';
 import { canSeeAnalytics } from './analytics.js';
-import { addDays, rollupState, utcDay } from './room-rollup.js';
+import { addDays, DAY_MS, dayStart, utcDay } from '../../core/days.js';
+import { rollupState } from './room-rollup.js';
 import { roomLabel } from './visit-rooms.js';
 import { visitSeconds } from './visit-writer.js';
 import { serverNow } from '../../core/clock.js';
@@ -55,7 +56,7 @@ export function periodDays(
   const fromDay = from ? utcDay(from) : addDays(toDay, -(DEFAULT_PERIOD_DAYS - 1));
   if (fromDay > toDay)
     throw new AppError(ERROR_CODES.BAD_USER_INPUT, 'The period must start before it ends.', { field: 'from' });
-  if (Date.parse(toDay) - Date.parse(fromDay) >= MAX_PERIOD_DAYS * 86_400_000)
+  if (Date.parse(toDay) - Date.parse(fromDay) >= MAX_PERIOD_DAYS * DAY_MS)
     throw new AppError(ERROR_CODES.BAD_USER_INPUT, 'Choose a period of at most a year.', { field: 'from' });
   return { from: fromDay, to: toDay };
 }
@@ -92,7 +93,7 @@ export async function roomAnalytics(
   const rawFrom = rolled && addDays(rolled, 1) > period.from ? addDays(rolled, 1) : period.from;
   const useRaw = rawFrom <= period.to;
   const rawStart = new Date(`${rawFrom}T00:00:00Z`);
-  const rawEnd = new Date(`${addDays(period.to, 1)}T00:00:00Z`);
+  const rawEnd = dayStart(addDays(period.to, 1));
   const day = sql`(v.started_at AT TIME ZONE 'UTC')::date`;
   // Only the tour's rooms as they are now (its markers, and '' before the first): a deleted room, or any name a beacon
   // brought before rooms were checked where visits are written, is not shown (nor in the seller report, PDF and
@@ -211,7 +212,7 @@ async function linkVisitors(
 ): Promise<number> {
   const r = await sql<{ n: number }>`SELECT count(DISTINCT visitor_id)::int AS n FROM view_events
     WHERE tour_id = ${tourId} AND audience_link_id = ${linkId} AND started_at >= ${new Date(`${period.from}T00:00:00Z`)}
-      AND started_at < ${new Date(`${addDays(period.to, 1)}T00:00:00Z`)}`.execute(db);
+      AND started_at < ${dayStart(addDays(period.to, 1))}`.execute(db);
   return Number(r.rows[0]?.n ?? 0);
 }
 
@@ -229,7 +230,7 @@ async function uniqueVisitors(
   visitorsThrough: Date | null,
 ): Promise<number> {
   const start = new Date(`${period.from}T00:00:00Z`);
-  const end = new Date(`${addDays(period.to, 1)}T00:00:00Z`);
+  const end = dayStart(addDays(period.to, 1));
   if (!visitorsThrough || period.to < utcDay(visitorsThrough)) {
     const r = await sql<{ n: number }>`SELECT count(DISTINCT visitor_id)::int AS n FROM view_events
       WHERE tour_id = ${tourId} AND started_at >= ${start} AND started_at < ${end}`.execute(db);

@@ -12,17 +12,12 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/types.js';
 import { visitSeconds } from './visit-writer.js';
+import { addDays, dayStart, utcDay } from '../../core/days.js';
 
 /** How long after a day ends its visits may still change (6 h of visit plus the 30 min gap, rounded up). */
 const ROLLUP_SETTLE_MS = 7 * 60 * 60 * 1000;
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** How long after it started a visit is surely written (a beacon waits for its group write: seconds at most). */
 const VISITOR_SETTLE_MS = 5 * 60 * 1000;
-
-/** 'YYYY-MM-DD' of a moment in UTC. */
-export const utcDay = (d: Date): string => d.toISOString().slice(0, 10);
-export const addDays = (day: string, n: number): string =>
-  utcDay(new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS));
 
 export interface RollupState {
   /** The last day rolled up, or null before the first run. */
@@ -95,7 +90,7 @@ async function rollupDays(
   through: string,
 ): Promise<{ from: string; through: string; visits: number }> {
   const start = new Date(`${from}T00:00:00Z`);
-  const end = new Date(`${addDays(through, 1)}T00:00:00Z`);
+  const end = dayStart(addDays(through, 1));
   await trx.deleteFrom('tour_visit_daily').where('day', '>=', from).where('day', '<=', through).execute();
   await trx.deleteFrom('tour_room_daily').where('day', '>=', from).where('day', '<=', through).execute();
   const inserted = await sql<{ visits: number }>`

@@ -6,6 +6,7 @@ import type { Services } from '../services.js';
 import { periodDays, roomAnalytics, type TourRoomAnalytics } from '../reports/room-analytics.js';
 import type { SellerReportSubject } from './figures.js';
 import { serverNow } from '../../core/clock.js';
+import { addDays, DAY_MS, dayStart } from '../../core/days.js';
 
 export async function readSellerFigures(
   services: Services,
@@ -15,13 +16,13 @@ export async function readSellerFigures(
   /** Only the visits through this audience link (its id). */
   linkId: string | null = null,
 ): Promise<{ figures: TourRoomAnalytics; from: Date; to: Date }> {
-  const from = new Date(now.getTime() - (days - 1) * 86_400_000);
+  const from = new Date(now.getTime() - (days - 1) * DAY_MS);
   const period = periodDays(from, now, now);
   const figures = await roomAnalytics(services.db, tourId, period, linkId);
   return {
     figures,
-    from: new Date(`${period.from}T00:00:00Z`),
-    to: new Date(Date.parse(`${period.to}T00:00:00Z`) + 86_400_000),
+    from: dayStart(period.from),
+    to: dayStart(addDays(period.to, 1)),
   };
 }
 

@@ -12,6 +12,7 @@ import type { Services } from '../services.js';
 import { hasAnalyticsPlan, sellerReportTour } from './access.js';
 import type { SellerLinkRow } from '../../db/tables/seller-reports.js';
 import { serverNow } from '../../core/clock.js';
+import { DAY_MS } from '../../core/days.js';
 
 const TOKEN_PREFIX = 'rws_';
 const SHOWN_PREFIX_LENGTH = 10;
@@ -68,7 +69,7 @@ export async function createLink(
       token_hash: hashToken(token),
       prefix: token.slice(0, SHOWN_PREFIX_LENGTH),
       days,
-      expires_at: new Date(now.getTime() + expiresIn * 86_400_000),
+      expires_at: new Date(now.getTime() + expiresIn * DAY_MS),
     })
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -20,6 +20,7 @@ import { sellerReportToPdf } from './seller-pdf.js';
 import type { SellerRunRow } from '../../db/tables/seller-reports.js';
 import { SELLER_RUN_ATTEMPTS, sellerReportQueue } from '../../jobs/seller-report-jobs.js';
 import { serverNow } from '../../core/clock.js';
+import { utcDay } from '../../core/days.js';
 
 const RUN_FAILED_TEXT = 'The report could not be made. Try again in a moment.';
 const KEEP_PDF_MS = 24 * 60 * 60 * 1000;
@@ -160,7 +161,7 @@ export async function runSellerReport(
     await progress(40, 'Drawing the PDF');
     const pdf = await sellerReportToPdf(subject, figures, now);
     const named = [subject.tourTitle || 'tour', ...(subject.audienceLinkLabel ? [subject.audienceLinkLabel] : [])];
-    const fileName = `seller-report-${slug(named.join(' '))}-${now.toISOString().slice(0, 10)}.pdf`;
+    const fileName = `seller-report-${slug(named.join(' '))}-${utcDay(now)}.pdf`;
     if (run.kind === 'DOWNLOAD') {
       await db
         .updateTable('seller_report_runs')
