@@ -218,7 +218,10 @@ function summary(f) {
       ? `; ${f.stats.decodedFrames} frames decoded, ${f.stats.stallFlushes} stall flushes`
       : '';
   const first = f.first < 0 ? '> 20 s' : `${f.first.toFixed(0)} ms (${f.firsts.map((x) => x.toFixed(0)).join(', ')})`;
-  return `${f.version}: ${scrub}; first frame ${first}${ceiling}`;
+  const paint = f.stats?.paintWorkerMsMean
+    ? `; paint worker ${f.stats.paintWorkerMsMean.toFixed(1)} ms a bitmap (mean of the scrub's)`
+    : '';
+  return `${f.version}: ${scrub}; first frame ${first}${paint}${ceiling}`;
 }
 
 // Per pass and engine: the median and the worst of the runs (each with its load), and the ratio to Chromium's.
@@ -234,6 +237,8 @@ const shareRows = [
   ['exact frame at rest, p95', (f) => f.restP95, 'ms', 'low'],
   ['jump p95', (f) => f.jumpP95, 'ms', 'low'],
   ['first frame (median of its loads)', (f) => f.first, 'ms', 'low'],
+  // The player's stats after the scrub (player-stats.ts): each bitmap's time in the paint worker, conversion included.
+  ['paint worker, ms a bitmap (mean, load and scrub)', (f) => f.stats?.paintWorkerMsMean ?? 0, 'ms1', 'low'],
 ];
 for (const key of passKeys) {
   console.log(`\n  ${PASS_LIST[key].label}`);
@@ -249,7 +254,8 @@ for (const key of passKeys) {
       const worstIndex = values.indexOf(better === 'high' ? Math.min(...values) : Math.max(...values));
       const m = med(values);
       const medianRun = runs[values.indexOf(m)];
-      const show = (x) => (unit === 'pct' ? `${(x * 100).toFixed(1)} %` : x < 0 ? '> 20 s' : `${x.toFixed(0)} ms`);
+      const show = (x) =>
+        unit === 'pct' ? `${(x * 100).toFixed(1)} %` : x < 0 ? '> 20 s' : `${x.toFixed(unit === 'ms1' ? 1 : 0)} ms`;
       const base = figures[key]?.chromium?.map(get);
       const ratio =
         engine !== 'chromium' && base?.length && m > 0 ? ` (${(m / med(base)).toFixed(2)}x Chromium's)` : '';

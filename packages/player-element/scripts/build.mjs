@@ -40,12 +40,41 @@ const common = {
   define: { 'process.env.NODE_ENV': '"production"' },
 };
 
+// The workers' WebAssembly SIMD conversion (src/workers/yuv-wasm-module.ts assembles it byte by byte): run once here,
+// and the workers get its bytes as a hex string instead of the assembler (0.8 KB gzip a worker against 2.5 KB). The
+// build fails if Node does not validate what it made.
+const wasmBytes = await (async () => {
+  const code = (
+    await build({
+      entryPoints: [join(root, 'src/workers/yuv-wasm-module.ts')],
+      bundle: true,
+      format: 'esm',
+      write: false,
+    })
+  ).outputFiles[0].text;
+  const { MODULE } = await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
+  if (!WebAssembly.validate(MODULE))
+    throw new Error('src/workers/yuv-wasm-module.ts made a module that does not validate');
+  return Buffer.from(MODULE).toString('hex');
+})();
+const wasmModule = {
+  name: 'wasm-module',
+  setup(b) {
+    b.onResolve({ filter: /yuv-wasm-module\.js$/ }, () => ({ path: 'yuv-wasm-module', namespace: 'wasm-module' }));
+    b.onLoad({ filter: /.*/, namespace: 'wasm-module' }, () => ({
+      contents: `export const MODULE = Uint8Array.from(${JSON.stringify(wasmBytes)}.match(/../g), (h) => parseInt(h, 16));`,
+      loader: 'js',
+    }));
+  },
+};
+
 const worker = await build({
   ...common,
   entryPoints: [join(root, 'src/workers/decode-worker.ts')],
   format: 'iife',
   write: false,
   metafile: true,
+  plugins: [wasmModule],
 });
 checkInputs('the decode worker', worker);
 const workerCode = worker.outputFiles[0].text;
@@ -58,6 +87,7 @@ const paint = await build({
   format: 'iife',
   write: false,
   metafile: true,
+  plugins: [wasmModule],
 });
 checkInputs('the paint worker', paint);
 const paintCode = paint.outputFiles[0].text;
@@ -420,7 +450,9 @@ const report = {
 // look-ahead found, asked of the frames in one question (36,702 -> 36,848 B main thread, 89,506 -> 89,627 B all JS).
 // 36 -> 36.125 KB main: issue 42, the decoded frames' thumbnails and counters are read-only from outside and a clip's
 // thumbnail is asked by name (`thumbnail(frame)`), not by a flag (36,848 -> 36,873 B main thread).
-const BUDGET = { mainThreadGzipBytes: 36.25 * 1024, allGzipBytes: 87.75 * 1024 };
+// 87.75 -> 91.5 KB all: issue 44, WebKit's paint: I420 to RGBA in WebAssembly SIMD where copyTo cannot convert
+// (workers/yuv-wasm.ts and its module, in both workers: +1.7 KB gzip each; 89,646 -> 93,272 B all JS).
+const BUDGET = { mainThreadGzipBytes: 36.25 * 1024, allGzipBytes: 91.5 * 1024 };
 for (const [k, max] of Object.entries(BUDGET))
   if (report[k] > max) throw new Error(`${k} ${report[k]} B is over its budget of ${max} B`);
 writeFileSync(join(dist, 'sizes.json'), JSON.stringify(report, null, 2));

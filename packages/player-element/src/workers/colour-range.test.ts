@@ -38,6 +38,12 @@ const VIDEO_IGNORES_FULL_RANGE: Record<string, string> = {
   webkit: 'WebKitGTK 2.50',
 };
 
+/**
+ * Engines whose `VideoFrame.copyTo` cannot convert to RGBA, so the paint worker converts I420 in WebAssembly SIMD
+ * (workers/yuv-wasm.ts): WebKitGTK 2.50 copies I420 whatever format is asked.
+ */
+const CONVERTS_IN_WASM: Record<string, string> = { webkit: 'WebKitGTK 2.50' };
+
 let colours: [number, number, number][] = [];
 before(async () => {
   colours = (await (await fetch(new URL('range.json', FIXTURES))).json()).colours;
@@ -140,6 +146,13 @@ for (const range of ['full', 'limited'] as const) {
           reply!.bitmap!.close();
         }
       }
+      // Who converted (the paint worker's timeline marks): the browser's copyTo, or WebAssembly SIMD where copyTo
+      // cannot convert; never the script conversion in these engines (all three validate SIMD wasm in a worker).
+      const timeline = await api.timeline;
+      const by = Object.keys(timeline).filter((k) => k.startsWith('rgba '));
+      expect(by, 'the paint worker converted').to.deep.equal([
+        CONVERTS_IN_WASM[ENGINE] ? 'rgba in wasm' : 'rgba by copyTo',
+      ]);
     });
 
     const videoGap = range === 'full' ? VIDEO_IGNORES_FULL_RANGE[ENGINE] : undefined;

@@ -7,11 +7,25 @@
  * converts those through one object shared by the whole web process, and two workers doing it at once crash the page
  * (three workers drawing 720p and 360p frames crash it within seconds; test/README.md). The pixels become RGBA by
  * `VideoFrame.copyTo({ format: 'RGBA' })` where the browser converts (Chromium, Firefox: libyuv, thread-safe), else
- * in script (yuv-to-rgba.ts), and are scaled by a plain 2D canvas.
+ * in WebAssembly SIMD where the engine validates it (yuv-wasm.ts), else in script (yuv-to-rgba.ts): the same bytes
+ * either way. Scaled by a plain 2D canvas, or converted straight at the bitmap's size.
  */
 import { copyFrame, type FramePixels } from './frame-formats.js';
 import { i420ToRGBA, i420ToRGBAScaled } from './yuv-to-rgba.js';
+import { wasmYuv, type YuvConverter } from './yuv-wasm.js';
 import { mark } from './timeline.js';
+
+/** Who converts where the browser cannot: WebAssembly SIMD (feature-tested once, when first needed), else script. */
+let converter: { yuv: YuvConverter; by: string } | undefined;
+function convert(): { yuv: YuvConverter; by: string } {
+  if (!converter) {
+    const wasm = wasmYuv();
+    converter = wasm
+      ? { yuv: wasm, by: 'rgba in wasm' }
+      : { yuv: { i420ToRGBA, i420ToRGBAScaled }, by: 'rgba in script' };
+  }
+  return converter;
+}
 
 /**
  * Whether this browser's copyTo converts I420 to RGBA (asked once: its allocation size for RGBA is 4 bytes a pixel).
@@ -50,7 +64,7 @@ export class BitmapMaker {
   private canvas: OffscreenCanvas | undefined;
   private full: OffscreenCanvas | undefined;
   private rgba: Uint8ClampedArray<ArrayBuffer> | undefined;
-  /** The bitmap-size RGBA of the script conversion (kept like `rgba`: putImageData copies it). */
+  /** The bitmap-size RGBA of the wasm or script conversion (kept like `rgba`: putImageData copies it). */
   private small: Uint8ClampedArray<ArrayBuffer> | undefined;
 
   /**
@@ -65,8 +79,9 @@ export class BitmapMaker {
     if (copyConverts === false && smaller && !smooth) {
       // No browser conversion: convert straight at the bitmap's size (a quarter of the work at half size, no scaling).
       if (this.small?.length !== width * height * 4) this.small = new Uint8ClampedArray(width * height * 4);
-      i420ToRGBAScaled(new Uint8Array(f.data), f.width, f.height, f.colorSpace, this.small, width, height);
-      mark('rgba in script');
+      const { yuv, by } = convert();
+      yuv.i420ToRGBAScaled(new Uint8Array(f.data), f.width, f.height, f.colorSpace, this.small, width, height);
+      mark(by);
       this.canvas.getContext('2d')!.putImageData(new ImageData(this.small, width, height), 0, 0);
       return this.canvas.transferToImageBitmap();
     }
@@ -74,8 +89,9 @@ export class BitmapMaker {
     if (this.rgba?.length !== n) this.rgba = new Uint8ClampedArray(n);
     if (await browserRGBA(f, this.rgba)) mark('rgba by copyTo');
     else {
-      i420ToRGBA(new Uint8Array(f.data), f.width, f.height, f.colorSpace, this.rgba);
-      mark('rgba in script');
+      const { yuv, by } = convert();
+      yuv.i420ToRGBA(new Uint8Array(f.data), f.width, f.height, f.colorSpace, this.rgba);
+      mark(by);
     }
     const image = new ImageData(this.rgba, f.width, f.height);
     if (width === f.width && height === f.height) {

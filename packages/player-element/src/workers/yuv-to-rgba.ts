@@ -31,8 +31,8 @@ export function lumaWeights(matrix: string | null | undefined): [number, number]
   return WEIGHTS[matrix ?? ''] ?? WEIGHTS.bt709!;
 }
 
-/** Fixed-point (16.16) coefficients of the conversion for a colour space. */
-function coefficients(cs: YuvColourSpace | undefined) {
+/** Fixed-point (16.16) coefficients of the conversion for a colour space (yuv-wasm.ts uses the same). */
+export function coefficients(cs: YuvColourSpace | undefined) {
   const [kr, kb] = lumaWeights(cs?.matrix);
   const kg = 1 - kr - kb;
   const full = cs?.fullRange === true;
@@ -51,9 +51,9 @@ function coefficients(cs: YuvColourSpace | undefined) {
 
 /**
  * Checks a conversion's buffers before anything is written (`width` x `height` I420 in, `outWidth` x `outHeight` RGBA
- * out) and gives the chroma planes' width and offsets.
+ * out) and gives the chroma planes' width and offsets (yuv-wasm.ts checks the same way).
  */
-function planes(
+export function planes(
   src: Uint8Array,
   width: number,
   height: number,
