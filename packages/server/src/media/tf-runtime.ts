@@ -16,11 +16,13 @@ export function modelsDir(): string {
 
 let runtime: Promise<{ tf: Tf; backend: string }> | null = null;
 
-/** TensorFlow.js with the wasm backend (its file ships in the package), falling back to the slower cpu backend. */
+/**
+ * TensorFlow.js with the wasm backend (its file ships in the package), falling back to the slower cpu backend, which is
+ * loaded only then: its kernels cost about 0.08 CPU s to load, in every detection thread's start (face-detector-thread.ts).
+ */
 export function tfRuntime(): Promise<{ tf: Tf; backend: string }> {
   runtime ??= (async () => {
     const tf = await import('@tensorflow/tfjs-core');
-    await import('@tensorflow/tfjs-backend-cpu');
     let backend = 'cpu';
     try {
       await import('@tensorflow/tfjs-backend-wasm');
@@ -28,7 +30,10 @@ export function tfRuntime(): Promise<{ tf: Tf; backend: string }> {
     } catch {
       // This platform cannot run the wasm backend; cpu still works.
     }
-    if (backend === 'cpu') await tf.setBackend('cpu');
+    if (backend === 'cpu') {
+      await import('@tensorflow/tfjs-backend-cpu');
+      await tf.setBackend('cpu');
+    }
     await tf.ready();
     return { tf, backend: tf.getBackend() };
   })().catch((err) => {
@@ -38,8 +43,35 @@ export function tfRuntime(): Promise<{ tf: Tf; backend: string }> {
   return runtime;
 }
 
-/** Loads a graph model (its JSON and weight shards) from the models folder. */
-export async function loadShippedGraphModel(fileName: string): Promise<GraphModel> {
+/**
+ * A model saved for one picture a run (input batch 1, reshapes to [1, ...]) opened to any batch: the input's first
+ * dimension and the first element of each int32 `.../shape` constant (the reshapes' target shapes) become -1, so one run
+ * takes several pictures. Its weights are changed in place.
+ */
+function openBatch(
+  topology: { node?: Array<{ op: string; attr?: { shape?: { shape?: { dim?: Array<{ size: string }> } } } }> },
+  specs: Array<{ name: string; shape: number[]; dtype: string; quantization?: { dtype: string } }>,
+  weights: Buffer,
+): void {
+  for (const n of topology.node ?? []) {
+    const dim = n.op === 'Placeholder' ? n.attr?.shape?.shape?.dim : undefined;
+    if (dim?.[0]?.size === '1') dim[0].size = '-1';
+  }
+  const bytes: Record<string, number> = { uint8: 1, uint16: 2, float16: 2 };
+  let at = 0;
+  for (const w of specs) {
+    const count = w.shape.reduce((a, b) => a * b, 1);
+    if (w.dtype === 'int32' && !w.quantization && w.name.endsWith('/shape') && weights.readInt32LE(at) === 1)
+      weights.writeInt32LE(-1, at);
+    at += count * (w.quantization ? (bytes[w.quantization.dtype] ?? 4) : 4);
+  }
+}
+
+/**
+ * Loads a graph model (its JSON and weight shards) from the models folder; `batch`: opened to several pictures a run
+ * (openBatch).
+ */
+export async function loadShippedGraphModel(fileName: string, o: { batch?: boolean } = {}): Promise<GraphModel> {
   const { loadGraphModel } = await import('@tensorflow/tfjs-converter');
   const dir = modelsDir();
   const json = JSON.parse(await fs.readFile(path.join(dir, fileName), 'utf8')) as {
@@ -54,6 +86,7 @@ export async function loadShippedGraphModel(fileName: string): Promise<GraphMode
         json.weightsManifest.flatMap((g) => g.paths).map((p) => fs.readFile(path.join(dir, path.basename(p)))),
       );
       const all = Buffer.concat(parts);
+      if (o.batch) openBatch(json.modelTopology, json.weightsManifest.flatMap((g) => g.weights) as never, all);
       return {
         modelTopology: json.modelTopology,
         weightSpecs: json.weightsManifest.flatMap((g) => g.weights) as never,
