@@ -12,10 +12,12 @@
  * Per source and run (RUNS, default 3), one after the other: a bare full decode (`ffmpeg -i src -f null -`), then the
  * steps one command at a time (processing-measure.ts): probe; decode as the product decodes; + the normalising graph
  * (scale); + the 720p encode (encode high); + the 360p encode (encode low); the whole processing without and with the
- * face pass (faces = the difference) and storing its clips (local disk). Printed per step: CPU seconds per source
+ * face pass (faces = the difference; the pass takes a started detection thread, whose start is measured just before
+ * it as its own line: `startThread`) and storing its clips (local disk). Printed per step: CPU seconds per source
  * second and wall seconds, median and worst of the runs, with the load average (1 min) at each run; then the
- * processing (probe + processVideo + store) ÷ the bare full decode of the same run, wall and CPU, with and without
- * faces. CPU is ffmpeg's user+system (reaped children) plus this process's own (the face thread included): the machine
+ * processing (probe + processVideo + store) ÷ the bare full decode of the same run, wall and CPU, without faces, with
+ * them, and with them and the thread's start (`faces+start`: a video that comes more than a minute after the worker's
+ * last one). CPU is ffmpeg's user+system (reaped children) plus this process's own (the face thread included): the machine
  * is shared, so wall times move with whatever else runs and CPU seconds are the comparable figure.
  *
  * With the hd source and a converted one in the same run, the converted processing ÷ the hd's is printed per run pair
@@ -31,6 +33,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import type * as Media from '../src/media/process-video.js';
 import type * as Blur from '../src/media/blur-faces.js';
+import type * as Thread from '../src/media/face-detector-thread.js';
 import { bareDecode, pipeline, productDecode, productEncode, productScale, store } from './processing-measure.js';
 import {
   cacheDir,
@@ -59,6 +62,25 @@ const { faceBlurFilter } = (await import(
     ? join(resolve(process.env.BENCH_MEDIA_DIR), 'blur-faces.ts')
     : '../src/media/blur-faces.js'
 )) as typeof Blur;
+const { FaceDetectorThread } = (await import(
+  process.env.BENCH_MEDIA_DIR
+    ? join(resolve(process.env.BENCH_MEDIA_DIR), 'face-detector-thread.ts')
+    : '../src/media/face-detector-thread.js'
+)) as typeof Thread;
+
+/**
+ * The detection thread's start (TensorFlow.js, the model, a first detection), measured on its own: a thread is stopped,
+ * a new one answers one 1280x720 frame and is kept, so the face pass that follows takes a started thread. A worker pays
+ * the start once per video that comes more than a minute after its last one (face-detector-thread.ts), and not at all
+ * for the others; measured apart, the start lands on no source by the order of the runs (before, the first source of a
+ * bench process paid it and the others took its thread).
+ */
+async function startThread(): Promise<void> {
+  await FaceDetectorThread.stopKept();
+  const t = FaceDetectorThread.take();
+  await t.detect(Buffer.alloc(1280 * 720 * 1.5, 128), 1280, 720);
+  await t.release();
+}
 
 const load = () => loadavg()[0]!;
 
@@ -87,7 +109,9 @@ async function measure<T>(name: string, fn: () => Promise<T>): Promise<{ m: Meas
 interface Run {
   bare: Measure;
   whole: Measure;
+  /** With a started detection thread; `start` is its start, measured apart. */
   wholeFaces: Measure;
+  start: Measure;
   steps: Record<Step, Measure>;
 }
 
@@ -101,6 +125,13 @@ const plus = (...ms: Measure[]): Measure => ({
   cpu: ms.reduce((n, m) => n + m.cpu, 0),
   load: Math.max(...ms.map((m) => m.load)),
 });
+
+/** The processing figures compared: without faces, with them (a started thread), and with the thread's start too. */
+const VARIANTS = [
+  ['no faces', (r: Run) => r.whole],
+  ['with faces', (r: Run) => r.wholeFaces],
+  ['faces+start', (r: Run) => plus(r.wholeFaces, r.start)],
+] as const;
 
 async function oneRun(src: BenchSource, i: number): Promise<Run> {
   const work = join(cacheDir, 'run');
@@ -124,6 +155,7 @@ async function oneRun(src: BenchSource, i: number): Promise<Run> {
   const stored = (await measure('store', () => store(off.value, join(work, 'storage')))).m;
   if (i === 0) await printClips(src, off.value);
   await rm(work, { recursive: true, force: true });
+  const start = (await measure('detection thread start', startThread)).m;
   const on = (
     await measure('processVideo + faces', () => pipeline(media, faceBlurFilter, src, probe, true, join(work, 'on')))
   ).m;
@@ -137,7 +169,7 @@ async function oneRun(src: BenchSource, i: number): Promise<Run> {
     faces: minus(on, off.m),
     store: stored,
   };
-  const r = { bare, whole: plus(probed.m, off.m, stored), wholeFaces: plus(probed.m, on, stored), steps };
+  const r = { bare, whole: plus(probed.m, off.m, stored), wholeFaces: plus(probed.m, on, stored), start, steps };
   console.log(
     `run ${i + 1}: bare decode ${f2(bare.wall)} s wall ${f2(bare.cpu)} cpu; processing ${f2(r.whole.wall)} s wall ${f2(r.whole.cpu)} cpu, with faces ${f2(r.wholeFaces.wall)} s wall ${f2(r.wholeFaces.cpu)} cpu; load up to ${f2(Math.max(bare.load, r.wholeFaces.load))}`,
   );
@@ -168,10 +200,8 @@ function report(src: BenchSource, runs: Run[]): void {
   console.log(`  ${'bare full decode'.padEnd(24)} ${per(runs.map((r) => r.bare))}`);
   console.log(`  ${'processing, no faces'.padEnd(24)} ${per(runs.map((r) => r.whole))}`);
   console.log(`  ${'processing, with faces'.padEnd(24)} ${per(runs.map((r) => r.wholeFaces))}`);
-  for (const [name, pick] of [
-    ['no faces', (r: Run) => r.whole],
-    ['with faces', (r: Run) => r.wholeFaces],
-  ] as const) {
+  console.log(`  ${'detection thread start'.padEnd(24)} ${per(runs.map((r) => r.start))}`);
+  for (const [name, pick] of VARIANTS) {
     const wall = runs.map((r) => pick(r).wall / r.bare.wall);
     const cpu = runs.map((r) => pick(r).cpu / r.bare.cpu);
     const target =
@@ -179,7 +209,7 @@ function report(src: BenchSource, runs: Run[]): void {
         ? `   target ≤ ${CLIP_DECODE_TARGET}: wall ${median(wall) <= CLIP_DECODE_TARGET ? 'ok' : 'OVER'}, cpu ${median(cpu) <= CLIP_DECODE_TARGET ? 'ok' : 'OVER'} (wall only means something when both ran at the same load)`
         : '';
     console.log(
-      `  processing ÷ bare decode, ${name.padEnd(10)} wall ${f2(median(wall))} (worst ${f2(worst(wall))}), cpu ${f2(median(cpu))} (worst ${f2(worst(cpu))})${target}`,
+      `  processing ÷ bare decode, ${name.padEnd(11)} wall ${f2(median(wall))} (worst ${f2(worst(wall))}), cpu ${f2(median(cpu))} (worst ${f2(worst(cpu))})${target}`,
     );
   }
 }
@@ -217,16 +247,13 @@ async function main(): Promise<void> {
 function compare(name: string, converted: Run[], original: Run[]): void {
   const n = Math.min(converted.length, original.length);
   console.log(`\n${name} ÷ hd (the original), processing, ${n} run pairs    median (worst)`);
-  for (const [label, pick] of [
-    ['no faces', (r: Run) => r.whole],
-    ['with faces', (r: Run) => r.wholeFaces],
-  ] as const) {
+  for (const [label, pick] of VARIANTS) {
     const pairs = Array.from({ length: n }, (_, i) => [pick(converted[i]!), pick(original[i]!)] as const);
     const wall = pairs.map(([c, o]) => c.wall / o.wall);
     const cpu = pairs.map(([c, o]) => c.cpu / o.cpu);
     const ok = (x: number) => (name === 'converted' ? (x <= CONVERTED_TARGET ? ' ok' : ' OVER') : '');
     console.log(
-      `  ${label.padEnd(10)} wall ${f2(median(wall))} (${f2(worst(wall))})${ok(median(wall))}, cpu ${f2(median(cpu))} (${f2(worst(cpu))})${ok(median(cpu))}   loads ${pairs.map(([c, o]) => `${f2(c.load)}/${f2(o.load)}`).join(', ')}`,
+      `  ${label.padEnd(11)} wall ${f2(median(wall))} (${f2(worst(wall))})${ok(median(wall))}, cpu ${f2(median(cpu))} (${f2(worst(cpu))})${ok(median(cpu))}   loads ${pairs.map(([c, o]) => `${f2(c.load)}/${f2(o.load)}`).join(', ')}`,
     );
   }
 }
