@@ -82,6 +82,9 @@ export class TourMarkersDrawer extends LitElement {
     li.leaving { animation: row-out 0.3s ease-in forwards; }
     @keyframes row-in { from { opacity: 0; transform: translateX(20px); } to { opacity: 1; transform: none; } }
     @keyframes row-out { to { opacity: 0; transform: translateX(-20px); height: 0; } }
+    /* Asked for less motion: a row comes and goes at once, not sliding or fading (caught mid-fade, its text has no
+       contrast); its animation still ends, so a leaving row still goes. */
+    @media (prefers-reduced-motion: reduce) { li.entering, li.leaving { animation-duration: 1ms; } }
     button { font: inherit; color: inherit; background: rgba(255,255,255,.08); border: 0; border-radius: 6px; padding: 6px 8px; cursor: pointer; }
     button[disabled] { opacity: 0.45; cursor: not-allowed; }
     .jump { flex: 1; text-align: left; }

@@ -1,5 +1,6 @@
 import { expect } from '@esm-bundle/chai';
 import { ERROR_TEXTS, NOTICES, PREDEFINED_MARKER_NAMES, VALIDATION } from '@roomwalk/shared';
+import { emulateMedia } from '@web/test-runner-commands';
 import '../tour-player/tour-player.js';
 import type { TourPlayer } from './tour-player.component.js';
 import { AI_STORAGE_KEY } from '../constants.js';
@@ -262,6 +263,33 @@ describe('Marker editing (edit mode)', () => {
     await until(() => notices(p).includes(`error: ${message}`), 'failure notice');
     await until(() => q(p, row).getAttribute('data-state') === 'view', 'back to view');
     expect(rowNames(p)).to.include('Kitchen');
+  });
+
+  it('with less motion asked for, a new row is there at once and a deleted one still goes', async function () {
+    try {
+      await emulateMedia({ reducedMotion: 'reduce' });
+    } catch {
+      // The Firefox and WebKit launchers (WebDriver BiDi, WebKitWebDriver) offer no media emulation.
+      this.skip();
+    }
+    try {
+      const p = await edit();
+      await p.goToFrame(60);
+      q<HTMLButtonElement>(p, '.add-open').click();
+      await settle(p);
+      (drawer(p).shadowRoot!.querySelectorAll('.predefined')[2] as HTMLButtonElement).click();
+      const row = await until(() => rows(p).find((r) => r.textContent?.includes('Hallway')), 'new row');
+      // Not faded in over 0.3 s (axe, reading a row mid-fade, finds its text without contrast): 1 ms, or already over.
+      expect(Number.parseFloat(getComputedStyle(row).animationDuration)).to.be.at.most(0.001);
+      // The leaving animation still ends (with none, animationend never comes and the row would stay).
+      const bedroom = markerId(p, 'Bedroom');
+      q<HTMLButtonElement>(p, `li[data-id="${bedroom}"] .delete`).click();
+      await settle(p);
+      q<HTMLButtonElement>(p, '.confirm-delete').click();
+      await until(() => !rowNames(p).includes('Bedroom'), 'row removed after its animation');
+    } finally {
+      await emulateMedia({ reducedMotion: 'no-preference' });
+    }
   });
 
   it('deletes a marker and animates the row out', async () => {
