@@ -280,7 +280,7 @@ describe('Marker editing (edit mode)', () => {
       (drawer(p).shadowRoot!.querySelectorAll('.predefined')[2] as HTMLButtonElement).click();
       const row = await until(() => rows(p).find((r) => r.textContent?.includes('Hallway')), 'new row');
       // Not faded in over 0.3 s (axe, reading a row mid-fade, finds its text without contrast): 1 ms, or already over.
-      expect(Number.parseFloat(getComputedStyle(row).animationDuration)).to.be.at.most(0.001);
+      expect(Number.parseFloat(getComputedStyle(row!).animationDuration)).to.be.at.most(0.001);
       // The leaving animation still ends (with none, animationend never comes and the row would stay).
       const bedroom = markerId(p, 'Bedroom');
       q<HTMLButtonElement>(p, `li[data-id="${bedroom}"] .delete`).click();

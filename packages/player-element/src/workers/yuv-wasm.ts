@@ -8,29 +8,15 @@
  * SIMD) or compiling it throws (a page whose Content-Security-Policy forbids WebAssembly): the script conversion
  * then stays. Pure: no DOM, no worker.
  */
-import { coefficients, planes, type YuvColourSpace } from './yuv-to-rgba.js';
+import { coefficients, planes, type i420ToRGBA, type i420ToRGBAScaled, type YuvColourSpace } from './yuv-to-rgba.js';
 import { MODULE } from './yuv-wasm-module.js';
 
 export { MODULE };
 
-/** The conversions, with yuv-to-rgba.ts's signatures. */
+/** The conversions, with yuv-to-rgba.ts's signatures (the script's module is one). */
 export interface YuvConverter {
-  i420ToRGBA(
-    src: Uint8Array,
-    width: number,
-    height: number,
-    colourSpace: YuvColourSpace | undefined,
-    out: Uint8ClampedArray,
-  ): void;
-  i420ToRGBAScaled(
-    src: Uint8Array,
-    width: number,
-    height: number,
-    colourSpace: YuvColourSpace | undefined,
-    out: Uint8ClampedArray,
-    outWidth: number,
-    outHeight: number,
-  ): void;
+  i420ToRGBA: typeof i420ToRGBA;
+  i420ToRGBAScaled: typeof i420ToRGBAScaled;
 }
 
 /** Past the end of the source and the output: what a row's last loop turn may read or write beyond it. */
