@@ -199,9 +199,11 @@ test('the visitor asks for the agent, the agent is told, joins, and both see vid
       u.searchParams.get('session') === session,
   );
   // Join is the agent's yes: the agent player goes into the visitor's call by itself, with no Go Live to find.
-  await expect
-    .poll(async () => (await panelState(agent)).status, { message: 'the agent is in the call', timeout: 30_000 })
-    .not.toBe('');
+  // The call's panel, not its status line: the line says "Waiting on Viewer..." until the visitor's video arrives and
+  // is empty from then on, so a check for text would miss a call that connected between two polls.
+  await expect(agent.getByRole('region', { name: 'Live call' }), 'the agent is in the call').toBeVisible({
+    timeout: 30_000,
+  });
   await expect(agent.getByRole('button', { name: 'Go Live' })).toHaveCount(0);
 
   for (const [who, p] of [
