@@ -95,6 +95,8 @@ const VISITOR_FILES = [
   // Every frame format and the <video> fallback: what each engine's own decoder, copies and <video> do differently.
   'src/workers/frame-formats.test.ts',
   'src/frames/video-fallback.test.ts',
+  // The paint worker's bitmaps at the frame's size and the canvas's, in each engine's own conversion path.
+  'src/workers/paint-worker.test.ts',
   // Full-range and limited-range clips painted in their known colours by each engine's decoder, paint and <video>.
   'src/workers/colour-range.test.ts',
 ];

@@ -1,7 +1,7 @@
 import { expect } from '@esm-bundle/chai';
 import { copyFrame, drawnToRGBA, type FramePixels } from './frame-formats.js';
 import { createPaintWorker } from './create-paint-worker.js';
-import { transfer, wrap } from 'comlink';
+import { type Remote, transfer, wrap } from 'comlink';
 import type { PaintWorkerApi } from './paint-worker.js';
 
 // Every pixel format a decoder may hand out, built from known pixels, goes through the code the player runs: the decode
@@ -154,10 +154,13 @@ function worstError(rgba: Uint8ClampedArray | Uint8Array, width = W): number {
   return worst;
 }
 
-/** The paint worker's bitmap of `pixels` at their own size, read back. */
-async function painted(worker: Worker, pixels: FramePixels, id: number): Promise<Uint8ClampedArray> {
+/**
+ * The paint worker's bitmap of `pixels` at their own size, read back. `api`: the worker's one proxy, kept while the
+ * worker lives (paint-worker.test.ts says why a proxy per call is not).
+ */
+async function painted(api: Remote<PaintWorkerApi>, pixels: FramePixels, id: number): Promise<Uint8ClampedArray> {
   const key = `high:${id}`;
-  const reply = (await wrap<PaintWorkerApi>(worker).run(
+  const reply = (await api.run(
     transfer({ ops: [{ put: key, ...pixels }], make: { id, key, width: W, height: H, urgent: true } }, [pixels.data]),
   ))!;
   expect(reply.bitmap, 'a bitmap').to.not.equal(undefined);
@@ -169,8 +172,10 @@ async function painted(worker: Worker, pixels: FramePixels, id: number): Promise
 
 describe('frame formats: any decoder output is painted right', () => {
   let worker: Worker;
+  let api: Remote<PaintWorkerApi>;
   beforeEach(() => {
     worker = createPaintWorker();
+    api = wrap<PaintWorkerApi>(worker);
   });
   afterEach(() => worker.terminate());
 
@@ -208,7 +213,7 @@ describe('frame formats: any decoder output is painted right', () => {
       expect(pixels.format).to.equal('I420');
       expect(pixels.data.byteLength).to.equal(W * H * 1.5);
       // Rounding of the 8-bit conversions (and of 10/12 bits to 8) only.
-      expect(worstError(await painted(worker, pixels, id++))).to.be.at.most(4);
+      expect(worstError(await painted(api, pixels, id++))).to.be.at.most(4);
     });
   }
 
@@ -231,7 +236,7 @@ describe('frame formats: any decoder output is painted right', () => {
     try {
       const pixels = await copyFrame(gpu);
       expect(pixels.format).to.equal('I420');
-      expect(worstError(await painted(worker, pixels, id++))).to.be.at.most(4);
+      expect(worstError(await painted(api, pixels, id++))).to.be.at.most(4);
     } finally {
       real.close();
     }
@@ -250,7 +255,7 @@ describe('frame formats: any decoder output is painted right', () => {
       expect(worstError(new Uint8Array(drawnToRGBA(frame, W, H)))).to.be.at.most(0);
       const pixels = await copyFrame(frame);
       expect(pixels.format, `canvas frame of format ${frame.format}`).to.equal('I420');
-      expect(worstError(await painted(worker, pixels, id++))).to.be.at.most(4);
+      expect(worstError(await painted(api, pixels, id++))).to.be.at.most(4);
     } finally {
       frame.close();
     }

@@ -2,7 +2,7 @@ import { expect } from '@esm-bundle/chai';
 import { WorkerBridge } from './worker-bridge.js';
 import { createPaintWorker } from './create-paint-worker.js';
 import type { DecodedFrame } from './decode-types.js';
-import { transfer, wrap } from 'comlink';
+import { type Remote, transfer, wrap } from 'comlink';
 import type { PaintMessage, PaintReply } from './paint-types.js';
 import type { PaintWorkerApi } from './paint-worker.js';
 import { real, serverClips } from '../../test/helpers.js';
@@ -37,6 +37,13 @@ function meanDiff(a: ImageData, b: ImageData): number {
 describe('paint worker', () => {
   let frame: DecodedFrame;
   let worker: Worker;
+  /**
+   * One comlink proxy per worker, kept for the worker's life, as paint-bridge.ts keeps its own: when the last proxy of
+   * an endpoint is garbage-collected, comlink sends the worker RELEASE and the worker stops listening. A proxy made per
+   * call and dropped (this file did that) left WebKit's paint worker deaf after its first bitmap in most runs: JSC
+   * collects the dropped proxy between two calls, Chromium's V8 later.
+   */
+  let api: Remote<PaintWorkerApi>;
   before(async () => {
     const clips = await serverClips(real.main);
     const bridge = new WorkerBridge((m) => {
@@ -52,6 +59,7 @@ describe('paint worker', () => {
   });
   beforeEach(() => {
     worker = createPaintWorker();
+    api = wrap<PaintWorkerApi>(worker);
   });
   afterEach(() => worker.terminate());
 
@@ -62,7 +70,7 @@ describe('paint worker', () => {
     ops?: PaintMessage['ops'],
     transfers: Transferable[] = [],
   ): Promise<PaintReply> =>
-    (await wrap<PaintWorkerApi>(worker).run(
+    (await api.run(
       transfer({ ...(ops ? { ops } : {}), make: { id, key: 'high:41', width, height, urgent: true } }, transfers),
     ))!;
 
