@@ -22,6 +22,10 @@
  * textures, generated rooms, a face-free photo a package ships; FP_SECONDS each, default 8) and counts frames that
  * got any box (target ≤ 1 %) and the largest box. Precision (frames): blurred frames that show a face ÷ all blurred
  * frames, over the face source and the face-free footage together.
+ *
+ * Then faces that come and go (bench/privacy-brief.ts): what the sampler's sentinels find on face-free footage that a
+ * face visits for 0.5–3.3 s, for each sentinel spacing in BENCH_SPARSE. BENCH_BRIEF=0 leaves that part out, `only`
+ * runs nothing else.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
@@ -35,6 +39,7 @@ import { decodeRgb, energy, faceVideo, facesAt, type MovingFace, type Rect } fro
 import { detectFaces, loadFaceDetector } from '../src/media/faces.js';
 import { timed, type Timing } from './timing.js';
 import { blurStats, faceFreeFrames, faceFreeSources } from '../test/support/face-free.js';
+import { briefFaces } from './privacy-brief.js';
 
 const SECONDS = 20;
 const RUNS = Math.max(1, Number(process.env.RUNS ?? 2));
@@ -156,6 +161,7 @@ async function falsePositives() {
 }
 
 async function main(): Promise<void> {
+  if (process.env.BENCH_BRIEF === 'only') return briefFaces(cacheDir);
   await generateSource();
   await loadFaceDetector();
   const work = join(cacheDir, 'privacy-run');
@@ -236,6 +242,7 @@ async function main(): Promise<void> {
     `precision (frames)          ${facesBlurred}/${facesBlurred + fpBlurred} = ${pct(facesBlurred, facesBlurred + fpBlurred)}`,
   );
   console.log(`recall (faces hidden)       ${rec.hidden}/${rec.shown} = ${pct(rec.hidden, rec.shown)}`);
+  if (process.env.BENCH_BRIEF !== '0') await briefFaces(cacheDir);
 }
 
 await main();
