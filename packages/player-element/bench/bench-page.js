@@ -100,7 +100,79 @@ window.Worker = class extends NativeWorker {
     this.addEventListener('message', () => (w.answered ||= epoch()), { once: true });
     playerWorkers.push(w);
   }
+
+  // The player's calls to its decode workers (comlink's wire format): when each decode, keyframe and cancel was posted,
+  // for the jump breakdown (jumpBreakdown).
+  postMessage(message, transfers) {
+    const m = message;
+    if (m?.type === 'APPLY' && ['decode', 'keyframe', 'cancel'].includes(m.path?.[0])) {
+      const arg = m.argumentList?.[0]?.value;
+      posted.push({
+        t: epoch(),
+        method: m.path[0],
+        worker: this,
+        ...(typeof arg === 'object' ? { req: arg } : { id: arg }),
+      });
+      if (posted.length > 4000) posted.splice(0, 2000);
+    }
+    return super.postMessage(message, transfers);
+  }
 };
+/** Decode, keyframe and cancel calls posted to the decode workers (epoch ms). */
+const posted = [];
+/**
+ * Decoded batches as the main thread's comlink took them (a proxied callback's APPLY on a MessagePort): epoch ms when
+ * the message came and when its handler returned, and its frames ([rendition, clip, frame]).
+ */
+const received = [];
+const nativeAddListener = MessagePort.prototype.addEventListener;
+MessagePort.prototype.addEventListener = function (type, listener, options) {
+  if (type !== 'message' || typeof listener !== 'function')
+    return nativeAddListener.call(this, type, listener, options);
+  return nativeAddListener.call(
+    this,
+    type,
+    function (e) {
+      const frames = e.data?.type === 'APPLY' ? e.data.argumentList?.[0]?.value : undefined;
+      if (!Array.isArray(frames) || !frames[0]?.rendition) return listener.call(this, e);
+      const t = epoch();
+      try {
+        return listener.call(this, e);
+      } finally {
+        received.push({ t, done: epoch(), frames: frames.map((f) => [f.rendition, f.clipIndex, f.frame]) });
+        if (received.length > 4000) received.splice(0, 2000);
+      }
+    },
+    options,
+  );
+};
+function askWorker(worker, path) {
+  const id = `bench-ask-${Math.random()}`;
+  return new Promise((resolve) => {
+    const answered = (e) => {
+      if (e.data?.id !== id) return;
+      worker.removeEventListener('message', answered);
+      resolve(e.data.value);
+    };
+    worker.addEventListener('message', answered);
+    NativeWorker.prototype.postMessage.call(worker, { id, type: 'GET', path });
+    setTimeout(() => resolve(undefined), 3000);
+  });
+}
+/** The last jumps() run: per jump its target, start and exact-frame time (epoch ms). */
+let lastJumps = [];
+/** The last rests() run, the same per rest (start: the last key step). */
+let lastRests = [];
+/** Bitmaps put on the player's canvas (epoch ms, width), and the page's refreshes while a jump or a rest waits. */
+const paints = [];
+const nativeTransfer = ImageBitmapRenderingContext.prototype.transferFromImageBitmap;
+ImageBitmapRenderingContext.prototype.transferFromImageBitmap = function (bitmap) {
+  paints.push([epoch(), bitmap?.width ?? 0]);
+  if (paints.length > 4000) paints.splice(0, 2000);
+  return nativeTransfer.call(this, bitmap);
+};
+/** The bench tour's clips are 36 frames each (test/fixtures.mjs CLIP_FRAMES): a tour frame's clip and frame in it. */
+const CLIP_FRAMES = 36;
 function askTimeline(worker) {
   const id = `bench-timeline-${Math.random()}`;
   return new Promise((resolve) => {
@@ -177,8 +249,11 @@ window.bench = {
     const exact = [],
       placeholder = [],
       placeholderFrames = [];
+    lastJumps = [];
     for (const t of targets) {
       await raf();
+      const run = { target: t, start: epoch(), seen: 0, from: player.currentFrame, refreshes: [] };
+      lastJumps.push(run);
       const t0 = performance.now();
       const done = player.goToFrame(t);
       let placed = 0,
@@ -186,6 +261,7 @@ window.bench = {
         placedAt = 0;
       for (;;) {
         await raf();
+        run.refreshes.push(epoch());
         frames++;
         const r = readFrame(canvas);
         const now = performance.now() - t0;
@@ -195,6 +271,7 @@ window.bench = {
         }
         if (r.frame === t && r.low !== wantHigh) {
           exact.push(now);
+          run.seen = epoch();
           break;
         }
         if (now > 5000) {
@@ -207,6 +284,126 @@ window.bench = {
       await done;
     }
     return { exact, placeholder, placeholderFrames };
+  },
+
+  /**
+   * Where the last jumps() run's time went, per jump: ms from goToFrame to each step of its 720p decode (the request
+   * that carries the target as its urgent frame): posted by the main thread, reached the worker, started there (after
+   * what was queued before it on that worker), its clip demuxed, the samples from the keyframe fed, the target out of
+   * the decoder, copied, made a bitmap, its batch sent, taken by the main thread, seen on the canvas. Also what else the
+   * workers were doing meanwhile (other decodes started, cancels).
+   */
+  async jumpBreakdown(kind = 'jumps') {
+    const decoders = playerWorkers.filter((w) => w.name === 'decode');
+    const traces = new Map();
+    for (const [k, w] of decoders.entries()) {
+      for (const [t, event, id, detail] of (await askWorker(w.worker, ['trace'])) ?? []) {
+        if (!traces.has(id)) traces.set(id, { worker: k, events: [] });
+        traces.get(id).events.push([t, event, detail]);
+      }
+    }
+    const list = kind === 'rests' ? lastRests : lastJumps;
+    // The paint worker's requests ([t, event, id, tour frame]): which bitmaps it made while the target waited.
+    const paintWorker = playerWorkers.find((w) => w.name === 'paint');
+    const paintTrace = (paintWorker && (await askWorker(paintWorker.worker, ['trace']))) ?? [];
+    return list.map((j, n) => {
+      const end = list[n + 1]?.start ?? Infinity;
+      const clip = Math.floor(j.target / CLIP_FRAMES);
+      const local = j.target - clip * CLIP_FRAMES;
+      const covers = (p) =>
+        p.method === 'decode' &&
+        p.req?.rendition === 'high' &&
+        p.req.clipIndex === clip &&
+        p.req.from <= local &&
+        local <= p.req.to;
+      const at = (t) => (t === undefined ? null : Math.round(t - j.start));
+      const inJump = posted.filter((p) => p.t >= j.start && p.t < end);
+      // The 720p decode that brought the target: posted during the wait, else the last posted before it (a pass that was
+      // already running when the jump or the rest began).
+      const jumpReq = inJump.find(covers) ?? posted.filter((p) => p.t < j.start && covers(p)).at(-1);
+      const rows = [];
+      const others = [];
+      for (const p of inJump) {
+        if (p === jumpReq) continue;
+        const what =
+          p.method === 'cancel'
+            ? `cancel ${p.id}`
+            : `${p.method} ${p.req.rendition} c${p.req.clipIndex} ${p.req.from}-${p.req.to} #${p.req.id}`;
+        if (p.t <= (j.seen || end)) others.push([what, at(p.t)]);
+      }
+      if (jumpReq) {
+        const req = jumpReq.req;
+        rows.push([
+          'posted',
+          at(jumpReq.t),
+          `#${req.id} high c${req.clipIndex} ${req.from}-${req.to} urgent ${req.urgent} target ${local}`,
+        ]);
+        const tr = traces.get(req.id);
+        for (const [t, event, detail] of tr?.events ?? []) {
+          const note =
+            event === 'from'
+              ? `sample ${detail}: ${local - detail + 1} frames to the target`
+              : event === 'fed'
+                ? `queue ${detail}`
+                : event === 'cancel'
+                  ? `running ${detail}`
+                  : `w${tr.worker}`;
+          rows.push([event, at(t), note]);
+        }
+        // What ran on that worker before it (queued ahead): the events of other requests between posting and its run.
+        const got = received.find(
+          (r) => r.t >= jumpReq.t && r.frames.some(([rd, c, f]) => rd === 'high' && c === clip && f === local),
+        );
+        if (got) rows.push(['main took', at(got.t)], ['main returned', at(got.done)]);
+        const ranAt = tr?.events.find((e) => e[1] === 'run')?.[0];
+        if (tr && ranAt !== undefined) {
+          for (const [id, o] of traces) {
+            if (o.worker !== tr.worker || id === req.id) continue;
+            for (const [t, event] of o.events)
+              if (t >= jumpReq.t && t <= ranAt && ['end', 'run', 'cancel'].includes(event))
+                others.push([`w${o.worker} #${id} ${event}`, at(t)]);
+          }
+        }
+      }
+      // The page's canvas: the bitmaps put on it meanwhile (width: 720p at the canvas's, 360p at 640 or less) and the last
+      // refresh before the one that saw the target.
+      const painted = paints.filter(([t]) => t >= j.start && t <= (j.seen || end));
+      if (painted.length) rows.push(['last paint', at(painted.at(-1)[0]), `w ${painted.at(-1)[1]}`]);
+      const before = j.refreshes.filter((t) => t < (j.seen || end)).at(-1);
+      if (before !== undefined) rows.push(['refresh before', at(before)]);
+      const gaps = j.refreshes.map((t, k) => t - (j.refreshes[k - 1] ?? j.start));
+      if (gaps.length) others.push([`refreshes ${gaps.length}, longest gap ${Math.round(Math.max(...gaps))} ms`, 0]);
+      for (const [t, w] of painted) others.push([`paint w${w}`, at(t)]);
+      // The paint worker meanwhile: the bitmaps it made (their frames) before the target's, and when the target's was
+      // asked, made.
+      const stop = j.seen || end;
+      const pw = paintTrace.filter(([t]) => t >= j.start - 50 && t <= stop);
+      const askT = pw.find(([, e, , f]) => e.startsWith('ask') && f === j.target);
+      if (askT) rows.push([`paint ${askT[1]}`, at(askT[0])]);
+      const askedBefore = paintTrace
+        .filter(([t, e, , f]) => e.startsWith('ask') && f === j.target && t < j.start - 50)
+        .at(-1);
+      if (askedBefore) rows.push([`paint ${askedBefore[1]} (before)`, at(askedBefore[0])]);
+      const madeT = pw.find(([, e, , f]) => e === 'make' && f === j.target);
+      if (madeT)
+        rows.push(
+          ['paint make', at(madeT[0])],
+          ['paint made', at(pw.find(([, e, , f]) => e === 'made' && f === j.target)?.[0])],
+        );
+      const madeOthers = pw.filter(
+        ([t, e, , f]) => e === 'made' && f !== j.target && t >= j.start && (!madeT || t <= madeT[0]),
+      );
+      if (madeOthers.length)
+        others.push([`paint made first: ${madeOthers.map(([, , , f]) => f).join(' ')}`, at(madeOthers[0][0])]);
+      rows.push(['seen', j.seen ? at(j.seen) : null]);
+      return {
+        target: j.target,
+        from: j.from,
+        ms: j.seen ? at(j.seen) : null,
+        rows,
+        others: others.sort((a, b) => a[1] - b[1]),
+      };
+    });
   },
 
   /** Fast travel (roomwalk_marker message, animated at 0.002 s per frame): exact frame time after the animation. */
@@ -245,6 +442,7 @@ window.bench = {
     await Promise.race([player.goToFrame(start), new Promise((r) => setTimeout(r, 10000))]);
     canvas.focus();
     const out = [];
+    lastRests = [];
     let expected = start;
     for (let i = 0; i < n; i++) {
       const dir = i % 2 ? -1 : 1;
@@ -255,14 +453,18 @@ window.bench = {
         await raf();
       }
       const t0 = performance.now();
+      const run = { target: expected, start: epoch(), seen: 0, from: expected - steps * dir, refreshes: [] };
+      lastRests.push(run);
       for (;;) {
         const r = readFrame(canvas);
         const now = performance.now() - t0;
         if ((r.frame === expected && !r.low) || now > 5000) {
           out.push(now);
+          if (now <= 5000) run.seen = epoch();
           break;
         }
         await raf();
+        run.refreshes.push(epoch());
       }
     }
     return out;

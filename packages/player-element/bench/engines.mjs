@@ -80,6 +80,8 @@ async function measure(engine, pass) {
     let back = { ...fwd };
     let rests = [];
     let jumps = [];
+    let breakdown = [];
+    let restBreakdown = [];
     let stats;
     let ceiling;
     if (!FIRST_ONLY) {
@@ -93,6 +95,10 @@ async function measure(engine, pass) {
       stats = await d.evaluate(async () => JSON.parse(JSON.stringify(await window.bench.stats())));
       rests = await d.evaluate(() => window.bench.rests(300, 16));
       jumps = (await d.evaluate((t) => window.bench.jumps(t, true), JUMPS)).exact;
+      breakdown = await d.evaluate(async () => JSON.parse(JSON.stringify(await window.bench.jumpBreakdown())));
+      restBreakdown = await d.evaluate(async () =>
+        JSON.parse(JSON.stringify(await window.bench.jumpBreakdown('rests'))),
+      );
       if (pass.ceiling && CEILING) {
         const urls = Array.from(
           { length: 5 },
@@ -129,6 +135,8 @@ async function measure(engine, pass) {
       any: steps ? (fwd.ok + fwd.lowShown + back.ok + back.lowShown) / steps : 0,
       restP95: rests.length ? p95(rests) : 0,
       jumpP95: jumps.length ? p95(jumps) : 0,
+      breakdown,
+      restBreakdown,
       stats,
       ceiling,
       first: firsts.some((f) => f < 0) ? -1 : median,
@@ -297,5 +305,34 @@ for (const engine of engines) {
     if (rows?.length) console.log(`  ${engine}: ${rows.map(([name, t]) => `${name} ${t}`).join(' | ')}`);
   }
 }
+// Where each engine's jumps went (jumpBreakdown in bench-page.js): per step of the target's 720p decode, the median
+// over every jump of every run of the pass of the ms from goToFrame, and the three slowest jumps whole.
+for (const [field, what] of [
+  ['breakdown', 'jumps, where the time went (ms from goToFrame'],
+  ['restBreakdown', 'the exact frame at rest, where the time went (ms from the last key step'],
+])
+  for (const key of passKeys) {
+    console.log(`\n[engines] ${what}; ${PASS_LIST[key].label}; median over all runs' waits):`);
+    for (const engine of engines) {
+      const all = (figures[key]?.[engine] ?? []).flatMap((f) => f[field] ?? []);
+      if (!all.length) continue;
+      const steps = new Map();
+      for (const j of all) {
+        const seen = new Set();
+        for (const [name, ms] of j.rows) {
+          if (ms === null || seen.has(name)) continue;
+          seen.add(name);
+          if (!steps.has(name)) steps.set(name, []);
+          steps.get(name).push(ms);
+        }
+      }
+      const rows = [...steps].map(([name, v]) => [name, med(v), Math.max(...v), v.length]).sort((a, b) => a[1] - b[1]);
+      console.log(`  ${engine}: ${rows.map(([n, m, w, c]) => `${n} ${m} (worst ${w}, ${c})`).join(' | ')}`);
+      for (const j of [...all].sort((a, b) => (b.ms ?? 1e9) - (a.ms ?? 1e9)).slice(0, 3))
+        console.log(
+          `    slow: ${j.from} -> ${j.target} in ${j.ms} ms: ${j.rows.map(([n, ms, note]) => `${n}${note ? ` (${note})` : ''} ${ms}`).join(' | ')}${j.others.length ? `; meanwhile: ${j.others.map(([w, ms]) => `${w} ${ms}`).join(', ')}` : ''}`,
+        );
+    }
+  }
 const failed = engines.filter((e) => passKeys.some((k) => !figures[k]?.[e]?.length));
 process.exitCode = failed.length > 0 ? 1 : 0;

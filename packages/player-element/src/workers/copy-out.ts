@@ -9,7 +9,7 @@ import { transfer } from 'comlink';
 import type { DecodedFrame, DecodeRequest } from './decode-types.js';
 import { frameBitmap } from './frame-bitmap.js';
 import { copyFrame } from './frame-formats.js';
-import { mark } from './timeline.js';
+import { mark, traceEvent } from './timeline.js';
 
 export type OnBatch = (frames: DecodedFrame[]) => void | Promise<void>;
 
@@ -51,8 +51,12 @@ export function createCopyOut(
         .finally(() => close(frame))
         .then(async (pixels) => {
           mark('copied');
+          if (i === req.urgent) traceEvent('copied', req.id, i);
           const bitmap = i === req.urgent && req.canvas ? await frameBitmap(pixels, req.canvas) : undefined;
-          if (bitmap) mark('bitmap');
+          if (bitmap) {
+            mark('bitmap');
+            traceEvent('bitmap', req.id, i);
+          }
           return [pixels, bitmap] as const;
         });
       made.catch(() => undefined);
@@ -69,8 +73,12 @@ export function createCopyOut(
           });
           if (batch.length >= req.batchSize || i === range.last || i === req.urgent) {
             mark('sending');
+            const urgent = i === req.urgent;
+            if (urgent) traceEvent('sending', req.id, i);
             await send();
             mark('sent');
+            // The main thread's answer to the batch (the proxied callback returned).
+            if (urgent) traceEvent('acked', req.id, i);
           }
         });
     },

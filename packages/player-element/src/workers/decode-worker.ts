@@ -10,7 +10,7 @@ import { createCopyOut, type OnBatch } from './copy-out.js';
 import { thumbnailBitmap } from './frame-bitmap.js';
 import { clearClips, type EncodedClip, encodedBytesHeld, loadClip } from './clip-loader.js';
 import type { DecodeRequest, Rendition, WorkerStats } from './decode-types.js';
-import { mark, timeline } from './timeline.js';
+import { mark, timeline, trace, traceEvent } from './timeline.js';
 
 mark('started');
 
@@ -131,6 +131,7 @@ async function planDecode(
   const loadingClip = loadClip(req.rendition, req.clipIndex, req.url);
   const clip = req.to === 0 ? await loadingClip.first : await loadingClip.full;
   if (req.id !== undefined && cancelled.has(req.id)) return undefined;
+  traceEvent('clip', req.id);
   const last = Math.min(req.to, clip.samples.length - 1);
   const from = Math.max(0, Math.min(req.from, last));
   const d = getDecoder(decoderKey, clip);
@@ -148,6 +149,7 @@ async function planDecode(
     if (last === start && last < clip.samples.length - 1) stats.resumedSingles++;
   }
   d.cursor = undefined;
+  traceEvent('from', req.id, start);
   // Outputs come in presentation order; with B-frames a frame may need later samples, so feed all.
   const feedLast = clip.reordered && req.to !== 0 ? clip.samples.length - 1 : last;
   return { plan: { clip, from, last, start, feedLast, resumable }, d };
@@ -188,6 +190,7 @@ async function feedAndDrain(
       }),
     );
   }
+  traceEvent('fed', id, d.decoder.decodeQueueSize);
   running = {
     id,
     decoder: d.decoder,
@@ -246,7 +249,12 @@ async function runDecode(
   const { plan, d } = planned;
   const copyOut = createCopyOut(req, plan, onBatch, closeFrame, () => stats.decodedFrames++);
   let outputs = 0;
-  d.sink = (frame) => copyOut.take(frame, plan.start + outputs++);
+  d.sink = (frame) => {
+    const i = plan.start + outputs++;
+    if (i === plan.start) traceEvent('first out', req.id, i);
+    if (i === req.urgent) traceEvent('out', req.id, i);
+    copyOut.take(frame, i);
+  };
   const t0 = performance.now();
   let failure: unknown;
   try {
@@ -271,16 +279,25 @@ const api = {
    * placeholder shown at once after a jump, and the first frame on a slow network.
    */
   keyframe(req: DecodeRequest, onBatch: OnBatch): Promise<number> {
-    const run = keyframeQueue.then(() => runDecode({ ...req, from: 0, to: 0, batchSize: 1 }, onBatch, 'keyframe'));
+    traceEvent('req', req.id);
+    const run = keyframeQueue.then(() => {
+      traceEvent('run', req.id);
+      return runDecode({ ...req, from: 0, to: 0, batchSize: 1 }, onBatch, 'keyframe');
+    });
     keyframeQueue = run.catch(() => undefined);
     return run;
   },
   /** Decodes frames [from, to] of a clip; batches are delivered through onBatch as they are ready. */
   decode(req: DecodeRequest, onBatch: OnBatch): Promise<number> {
     // One decode at a time per worker: the decoder is stateful.
-    const run = queue.then(() => (req.id !== undefined && cancelled.has(req.id) ? 0 : runDecode(req, onBatch)));
+    traceEvent('req', req.id);
+    const run = queue.then(() => {
+      traceEvent('run', req.id);
+      return req.id !== undefined && cancelled.has(req.id) ? 0 : runDecode(req, onBatch);
+    });
     queue = run.catch(() => undefined);
     return run.finally(() => {
+      traceEvent('end', req.id);
       if (req.id !== undefined) cancelled.delete(req.id);
     });
   },
@@ -321,6 +338,7 @@ const api = {
   /** Drops a queued decode, or stops a running one at once (the playhead went elsewhere). */
   cancel(id: number): void {
     cancelled.add(id);
+    traceEvent('cancel', id, running?.id === id ? 1 : 0);
     if (running?.id === id) {
       if (running.decoder.state === 'configured') running.decoder.reset();
       running.stop();
@@ -346,6 +364,8 @@ const api = {
   },
   /** First-time marks of this worker's start-up (timeline.ts): the bench's first-frame breakdown. */
   timeline,
+  /** Per-request events (timeline.ts trace): the engines bench's jump breakdown. */
+  trace,
   dispose(): void {
     for (const d of decoders.values()) if (d.decoder.state !== 'closed') d.decoder.close();
     decoders.clear();

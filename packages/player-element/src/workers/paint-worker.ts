@@ -9,7 +9,7 @@ import { expose, transfer } from 'comlink';
 import { BitmapMaker } from './frame-bitmap.js';
 import type { FramePixels } from './frame-formats.js';
 import type { PaintMessage, PaintReply } from './paint-types.js';
-import { mark, timeline } from './timeline.js';
+import { mark, timeline, trace, traceEvent } from './timeline.js';
 
 mark('started');
 
@@ -24,6 +24,9 @@ function make(key: string, width: number, height: number): Promise<ImageBitmap |
   const f = frames.get(key);
   return f ? maker.make(f, width, height) : Promise.resolve(undefined);
 }
+
+/** The tour frame of a frame's key (`rendition:tourFrame`), for the trace. */
+const frameOf = (key: string): number => Number(key.slice(key.indexOf(':') + 1));
 
 type Request = NonNullable<PaintMessage['make']> & { done: (reply: PaintReply) => void };
 /**
@@ -49,6 +52,7 @@ tick.port1.onmessage = async () => {
     return;
   }
   const t0 = performance.now();
+  traceEvent('make', req.id, frameOf(req.key));
   let bitmap: ImageBitmap | undefined;
   try {
     bitmap = await make(req.key, req.width, req.height);
@@ -56,6 +60,7 @@ tick.port1.onmessage = async () => {
     /* an unreadable frame: the main thread shows the next one it gets */
   }
   if (bitmap) mark('bitmap');
+  traceEvent('made', req.id, frameOf(req.key));
   const reply: PaintReply = { id: req.id, ms: performance.now() - t0 };
   req.done(bitmap ? transfer({ ...reply, bitmap }, [bitmap]) : reply);
   scheduled = false;
@@ -74,11 +79,16 @@ const api = {
     }
     if (cancel?.length) {
       const drop = new Set(cancel);
-      for (const r of queue) if (drop.has(r.id)) r.done({ id: r.id });
+      for (const r of queue)
+        if (drop.has(r.id)) {
+          traceEvent('cancelled', r.id, frameOf(r.key));
+          r.done({ id: r.id });
+        }
       queue = queue.filter((r) => !drop.has(r.id));
     }
     if (ops?.length) mark('pixels in');
     if (!req) return Promise.resolve(undefined);
+    traceEvent(req.urgent ? 'ask urgent' : 'ask', req.id, frameOf(req.key));
     return new Promise((done) => {
       queue.push({ ...req, done });
       pump();
@@ -86,6 +96,8 @@ const api = {
   },
   /** First-time marks of this worker's start-up (timeline.ts): the bench's first-frame breakdown. */
   timeline,
+  /** Per-request events (timeline.ts trace): the engines bench's breakdown of a rest's wait. */
+  trace,
 };
 
 export type PaintWorkerApi = typeof api;

@@ -11,3 +11,18 @@ export function mark(name: string): void {
   timeline[name] = performance.timeOrigin + performance.now();
   performance.mark(`tour-player:${name}`);
 }
+
+/**
+ * A decode worker's per-request events, most recent last (at most TRACE_MAX): `[ms since the epoch, event, request id,
+ * detail]`, on the same clock as the marks. The engines bench reads it (comlink GET of `trace`) to print where each
+ * jump's time went (queued behind another decode, the clip, feeding, the frame out of the decoder, copied, made a
+ * bitmap, sent); nothing in the player reads it.
+ */
+export const trace: [number, string, number, number?][] = [];
+const TRACE_MAX = 2000;
+
+export function traceEvent(event: string, id: number | undefined, detail?: number): void {
+  if (id === undefined) return;
+  if (trace.length >= TRACE_MAX) trace.splice(0, TRACE_MAX / 2);
+  trace.push([performance.timeOrigin + performance.now(), event, id, detail]);
+}
