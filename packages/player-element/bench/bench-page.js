@@ -330,6 +330,10 @@ window.bench = {
             ? `cancel ${p.id}`
             : `${p.method} ${p.req.rendition} c${p.req.clipIndex} ${p.req.from}-${p.req.to} #${p.req.id}`;
         if (p.t <= (j.seen || end)) others.push([what, at(p.t)]);
+        // A cancelled decode: when its worker ended it (a reset decoder), which frees that worker for the jump's pass.
+        const ended = p.method === 'cancel' ? traces.get(p.id)?.events.find((e) => e[1] === 'end') : undefined;
+        if (ended && ended[0] <= (j.seen || end))
+          others.push([`#${p.id} ended (w${traces.get(p.id).worker})`, at(ended[0])]);
       }
       if (jumpReq) {
         const req = jumpReq.req;

@@ -327,6 +327,12 @@ for (const [field, what] of [
         }
       }
       const rows = [...steps].map(([name, v]) => [name, med(v), Math.max(...v), v.length]).sort((a, b) => a[1] - b[1]);
+      console.log(
+        `  ${engine} waits, sorted: ${all
+          .map((j) => j.ms ?? 5000)
+          .sort((a, b) => a - b)
+          .join(' ')}`,
+      );
       console.log(`  ${engine}: ${rows.map(([n, m, w, c]) => `${n} ${m} (worst ${w}, ${c})`).join(' | ')}`);
       for (const j of [...all].sort((a, b) => (b.ms ?? 1e9) - (a.ms ?? 1e9)).slice(0, 3))
         console.log(

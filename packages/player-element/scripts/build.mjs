@@ -452,7 +452,10 @@ const report = {
 // thumbnail is asked by name (`thumbnail(frame)`), not by a flag (36,848 -> 36,873 B main thread).
 // 87.75 -> 91.5 KB all: issue 44, WebKit's paint: I420 to RGBA in WebAssembly SIMD where copyTo cannot convert
 // (workers/yuv-wasm.ts and its module, in both workers: +1.7 KB gzip each; 89,646 -> 93,272 B all JS).
-const BUDGET = { mainThreadGzipBytes: 36.25 * 1024, allGzipBytes: 91.5 * 1024 };
+// 91.5 -> 91.75 KB all: issue 44, where a jump's and a rest's time goes: the decode and paint workers' per-request
+// trace (workers/timeline.ts `trace`), read by the engines bench as it reads the first-frame marks (93,491 -> 93,851 B
+// all JS at 7c94bb7, which added it over the budget; docs/results.md, issue 44, "where a jump's and a rest's time goes").
+const BUDGET = { mainThreadGzipBytes: 36.25 * 1024, allGzipBytes: 91.75 * 1024 };
 for (const [k, max] of Object.entries(BUDGET))
   if (report[k] > max) throw new Error(`${k} ${report[k]} B is over its budget of ${max} B`);
 writeFileSync(join(dist, 'sizes.json'), JSON.stringify(report, null, 2));

@@ -74,7 +74,6 @@ export function createCopyOut(
           if (batch.length >= req.batchSize || i === range.last || i === req.urgent) {
             mark('sending');
             const urgent = i === req.urgent;
-            if (urgent) traceEvent('sending', req.id, i);
             await send();
             mark('sent');
             // The main thread's answer to the batch (the proxied callback returned).

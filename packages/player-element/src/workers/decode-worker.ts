@@ -131,7 +131,6 @@ async function planDecode(
   const loadingClip = loadClip(req.rendition, req.clipIndex, req.url);
   const clip = req.to === 0 ? await loadingClip.first : await loadingClip.full;
   if (req.id !== undefined && cancelled.has(req.id)) return undefined;
-  traceEvent('clip', req.id);
   const last = Math.min(req.to, clip.samples.length - 1);
   const from = Math.max(0, Math.min(req.from, last));
   const d = getDecoder(decoderKey, clip);
