@@ -253,7 +253,7 @@ export class CanvasController implements ReactiveController, PixelSink {
       // Ahead, only a frame's own decoded frame is there (drawables); the playhead's unless it is on the canvas.
       if (d?.frame && (k || !this.shows(d))) bitmaps.push([keyOf(d), want[k]!, ...sizeFor(d, this.backing), !k]);
     });
-    this.painter.ask(bitmaps, frame, (lead + 1) * this.step);
+    this.painter.ask(bitmaps, frame, (lead + 1) * this.step, this.dir);
     return found;
   }
 

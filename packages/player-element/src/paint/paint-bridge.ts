@@ -96,11 +96,13 @@ export class PaintBridge {
 
   /**
    * The bitmaps the canvas wants now, in order (the frame to show, then the frames ahead), each asked for unless ready
-   * or asked for already; then what is too far from the playhead `position` goes (trim).
+   * or asked for already; then what the playhead at `position`, moving in `direction`, has passed or is too far from
+   * goes (trim).
    */
-  ask(wanted: BitmapWant[], position: number, reach: number): void {
+  ask(wanted: BitmapWant[], position: number, reach: number, direction = 0): void {
+    // What the playhead has left goes first: the queue's room is for the frames ahead.
+    this.trim(position, reach, direction);
     for (const w of wanted) this.request(...w);
-    this.trim(position, reach);
   }
 
   /**
@@ -149,12 +151,17 @@ export class PaintBridge {
   }
 
   /**
-   * Cancels the requests for frames more than `reach` from `position`, and closes the ready bitmaps farthest from it
-   * beyond the few kept.
+   * Cancels the requests for frames more than `reach` from `position` or behind it in the direction of travel
+   * (`direction` 1 or -1; 0: none), and closes the ready bitmaps farthest from it beyond the few kept. A request the
+   * playhead has passed is never shown, and an urgent one (asked when the frame was reached before its bitmap was
+   * asked ahead) would be made before the frame the playhead rests on, asked ahead and not urgent: the worker takes
+   * the urgent ones first, the latest first, at a refresh or more a bitmap in Firefox ESR and WebKitGTK beside a busy
+   * core (issue 44, the engines bench's rest breakdown).
    */
-  private trim(position: number, reach: number): void {
+  private trim(position: number, reach: number, direction = 0): void {
     const cancel: number[] = [];
-    for (const [id, p] of this.pending) if (Math.abs(p.frame - position) > reach) cancel.push(id);
+    for (const [id, p] of this.pending)
+      if (Math.abs(p.frame - position) > reach || (p.frame - position) * direction < 0) cancel.push(id);
     if (cancel.length) {
       for (const id of cancel) this.pending.delete(id);
       this.flush(undefined, cancel);
