@@ -455,7 +455,10 @@ const report = {
 // 91.5 -> 91.75 KB all: issue 44, where a jump's and a rest's time goes: the decode and paint workers' per-request
 // trace (workers/timeline.ts `trace`), read by the engines bench as it reads the first-frame marks (93,491 -> 93,851 B
 // all JS at 7c94bb7, which added it over the budget; docs/results.md, issue 44, "where a jump's and a rest's time goes").
-const BUDGET = { mainThreadGzipBytes: 36.25 * 1024, allGzipBytes: 91.75 * 1024 };
+// 36.25 -> 36.5 KB main, 91.75 -> 92 KB all: issue 44, a jump's exact frame already on its way in a pass that copies
+// other frames first gets a pass of its own (DecodeScheduler.hurry), and the paint bridge's cancelling of the bitmaps
+// the playhead passed (eb5159e) (main thread 37,047 -> 37,192 B, all JS 93,838 -> 93,998 B).
+const BUDGET = { mainThreadGzipBytes: 36.5 * 1024, allGzipBytes: 92 * 1024 };
 for (const [k, max] of Object.entries(BUDGET))
   if (report[k] > max) throw new Error(`${k} ${report[k]} B is over its budget of ${max} B`);
 writeFileSync(join(dist, 'sizes.json'), JSON.stringify(report, null, 2));

@@ -18,8 +18,13 @@ function frameBytes(r: Rendition): number {
 export interface DecodeJob {
   readonly pass: Job;
   readonly worker: number;
-  /** Its tour frames (of its pass's rendition) that have not come yet: the planner does not plan them again meanwhile. */
-  readonly waiting: ReadonlySet<number>;
+  /**
+   * Its tour frames (of its pass's rendition) that have not come yet: the planner does not plan them again meanwhile
+   * (the scheduler takes one out when it gives that frame a pass of its own: DecodeScheduler.hurry).
+   */
+  readonly waiting: Set<number>;
+  /** The tour frame it hands back first, as a bitmap too where asked (its request's `urgent`), if any. */
+  readonly urgent: number | undefined;
   /** Bytes its frames may hold at once (one batch), for the bench's peak. */
   readonly inflight: number;
   /** The scheduler aborts it when it goes stale: the worker stops it (WorkerBridge.decode) and it ends as finished. */
@@ -54,7 +59,8 @@ export function startJob(
   const waiting = new Set<number>();
   for (let f = start + pass.from; f <= start + pass.to; f++) waiting.add(f);
   const inflight = frameBytes(pass.rendition) * Math.min(pass.to - pass.from + 1, req.batchSize);
-  const job: DecodeJob = { pass, worker, waiting, inflight, abort: new AbortController() };
+  const urgent = req.urgent === undefined ? undefined : start + req.urgent;
+  const job: DecodeJob = { pass, worker, waiting, urgent, inflight, abort: new AbortController() };
   const onBatch = (batch: DecodedFrame[]) => {
     for (const f of batch) {
       const tourFrame = start + f.frame;

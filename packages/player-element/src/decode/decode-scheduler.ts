@@ -10,6 +10,12 @@ import type { PixelSink } from '../paint/pixel-sink.js';
 import { ScrubRendition } from './scrub-rendition.js';
 import { unlessAborted } from '../abortable.js';
 
+/**
+ * Frames a running pass may still copy before a jump's exact frame and keep it: more, and the frame gets a pass of its
+ * own (DecodeScheduler.hurry).
+ */
+const HURRY_AFTER = 2;
+
 /** A tour as the scheduler decodes it (the decode controller's, for one load). */
 export interface DecodeTour {
   readonly clips: readonly Clip[];
@@ -210,6 +216,7 @@ export class DecodeScheduler implements JobOwner {
     const [lower, recheck] = this.scrub.plan(performance.now(), this.highEnabled && this.destination === null);
     const high = this.highEnabled && !lower;
     this.cancelStale(high);
+    if (this.jumping) this.hurry(this.highEnabled ? 'high' : 'low');
     const { jobs, fetch, exactR: firstR, focusAt } = this.plan(high);
     // While the scrub decodes 360p, plan again when the finger may have come to rest (its exact 720p frame then).
     clearTimeout(this.scrubRecheck);
@@ -248,6 +255,30 @@ export class DecodeScheduler implements JobOwner {
       const w = this.busy[preferred] ? this.busy.findIndex((b) => !b) : preferred;
       if (w < 0) break;
       this.run(w, job, focusAt);
+    }
+  }
+
+  /**
+   * After a jump (or for a travel's destination): when the exact frame is already on its way in a running pass that
+   * copies other frames before it (a pass of the window, planned before the jump, whose first frame is not this one),
+   * that pass stops and the frame gets a pass of its own, from the keyframe before it and made a bitmap at once, as
+   * any jump's. Waiting for that pass meant its frames before the target copied and sent first, in batches: 300-450 ms
+   * for the engines bench's jump 514 -> 477 in Firefox ESR and WebKitGTK beside a busy core, the slowest of its 12
+   * (docs/results.md, issue 44), where a frame of its own takes one decode from its keyframe, one copy.
+   */
+  private hurry(r: Rendition): void {
+    const p = this.focus;
+    for (const job of this.jobs) {
+      const { pass, waiting } = job;
+      if (job.abort.signal.aborted || pass.keyframe || pass.rendition !== r || !waiting.has(p) || job.urgent === p)
+        continue;
+      let before = 0;
+      for (const f of waiting) if (f < p) before++;
+      if (before <= HURRY_AFTER) continue;
+      this.cancelledJobs++;
+      delete this.cursors[job.worker]?.[r];
+      waiting.delete(p);
+      job.abort.abort();
     }
   }
 

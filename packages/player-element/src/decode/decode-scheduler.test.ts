@@ -1,0 +1,113 @@
+import { expect } from '@esm-bundle/chai';
+import { DecodeScheduler, type DecodeTour } from './decode-scheduler.js';
+import type { Clip } from '../api/types.js';
+import type { DecodedFrame, DecodeRequest, Rendition } from '../workers/decode-types.js';
+import type { WorkerBridge } from '../workers/worker-bridge.js';
+
+type OnBatch = (frames: DecodedFrame[]) => void | Promise<void>;
+interface Call {
+  method: 'decode' | 'keyframe';
+  req: DecodeRequest;
+  signal?: AbortSignal;
+}
+
+const CLIPS = 20;
+const FRAMES = 36;
+
+/**
+ * A worker pool that decodes at once (its frames handed back in the next task), except the 720p passes of the clips in
+ * `hold`, which run until cancelled: a pass still on its way when the playhead jumps.
+ */
+function fakePool(n: number, hold: Set<number>, calls: Call[]): WorkerBridge[] {
+  const bridge = () => {
+    const run =
+      (method: Call['method']) =>
+      (req: DecodeRequest, onBatch: OnBatch, signal?: AbortSignal): Promise<number> => {
+        calls.push({ method, req, ...(signal ? { signal } : {}) });
+        if (method === 'decode' && req.rendition === 'high' && hold.has(req.clipIndex))
+          return new Promise((resolve) => signal?.addEventListener('abort', () => resolve(0), { once: true }));
+        return new Promise((resolve) =>
+          setTimeout(() => {
+            const frames: DecodedFrame[] = [];
+            for (let f = req.from; f <= req.to; f++)
+              frames.push({
+                rendition: req.rendition,
+                clipIndex: req.clipIndex,
+                frame: f,
+                width: 4,
+                height: 4,
+                data: new ArrayBuffer(24),
+                format: 'I420',
+              });
+            void onBatch(frames);
+            resolve(frames.length);
+          }),
+        );
+      };
+    return { decode: run('decode'), keyframe: run('keyframe') } as unknown as WorkerBridge;
+  };
+  return Array.from({ length: n }, bridge);
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 30));
+
+/** A scheduler on a 20-clip tour (36 frames each) with two fake workers, started, its first frame decoded. */
+async function started(hold: Set<number>, calls: Call[]) {
+  const kept: Record<Rendition, Map<number, DecodedFrame>> = { low: new Map(), high: new Map() };
+  const starts = Array.from({ length: CLIPS }, (_, i) => i * FRAMES);
+  const tour: DecodeTour = {
+    clips: starts.map((_, i) => ({ highURI: `high-${i}`, lowURI: `low-${i}` }) as unknown as Clip),
+    starts,
+    counts: starts.map(() => FRAMES),
+    clipOf: Array.from({ length: CLIPS * FRAMES }, (_, f) => Math.floor(f / FRAMES)),
+    bridges: fakePool(2, hold, calls),
+    batch: 20,
+  };
+  const scheduler = new DecodeScheduler(
+    {
+      put: (tourFrame: number, f: DecodedFrame) => void kept[f.rendition].set(tourFrame, f),
+      state: { thumbnails: [] },
+      cache: { kept, focus: () => {} },
+    } as never,
+    { bitmapSize: { width: 650, height: 366 } },
+    {
+      downloads: () => ({ highReady: { has: () => true }, highFetchMs: 1, lowFetchMs: 1 }),
+      fetchHigh: () => Promise.resolve(),
+      startLow: () => {},
+      decoded: () => {},
+    } as never,
+    { failed: (e) => expect.fail(String(e)), framesArrived: () => {}, notePeak: () => {} },
+  );
+  scheduler.start(tour);
+  await settle();
+  // At 520, then a step back to 514 (clip 14, frame 10): going backward, clip 13's 720p frames are decoded whole
+  // (0-35) in a pass of the window, which is still running (held) when the playhead goes there.
+  hold.add(13);
+  scheduler.setPosition(520);
+  await settle();
+  scheduler.setPosition(514);
+  await settle();
+  const windowPass = calls.find((c) => c.method === 'decode' && c.req.rendition === 'high' && c.req.clipIndex === 13);
+  expect(windowPass?.req.from).to.equal(0);
+  expect(windowPass?.req.urgent).to.equal(undefined);
+  hold.clear();
+  return { scheduler, kept, windowPass: windowPass! };
+}
+
+describe('decode scheduler: a jump onto a frame already on its way in a pass that copies others first', () => {
+  it("gives a jump's frame a pass of its own instead of waiting for the frames before it", async () => {
+    const calls: Call[] = [];
+    const { scheduler, kept, windowPass } = await started(new Set(), calls);
+    // The jump to 477 (clip 13, frame 9): its frame is on its way in that pass, after nine others.
+    const before = calls.length;
+    scheduler.setPosition(477);
+    await settle();
+    // That pass is stopped, and the first 720p pass after the jump is the exact frame's own, asked as its urgent frame
+    // (a bitmap at once); before, nothing was asked until the window pass had copied frames 0-8.
+    expect(windowPass.signal?.aborted).to.equal(true);
+    const after = calls.slice(before).filter((c) => c.method === 'decode' && c.req.rendition === 'high');
+    expect(after[0]?.req).to.include({ clipIndex: 13, from: 9, urgent: 9 });
+    expect(kept.high.has(477)).to.equal(true);
+    scheduler.stop();
+  });
+});
