@@ -7,7 +7,9 @@
 // (p95), jumps (p95), the first frame (append to frame 0's pixels, median of 3 page loads) with its ratio to
 // Chromium's, in the quiet pass the engine's own decoding ceiling (ceiling-worker.mjs: 720p frames a second with a full
 // queue, one worker and the player's pool), then where each engine's first frame went (the tour query, each worker
-// made, running and its own marks, tour-ready, the main thread's busy stretches, the pixels seen).
+// made, running and its own marks, tour-ready, the main thread's busy stretches, the pixels seen), and where each jump's
+// and each rest's wait went (bench-page.js jumpBreakdown: the target's 720p request, its worker's trace, the batch, the
+// paint worker's requests, the canvas's paints and the page's refreshes; per step the median, and the slowest whole).
 // `npm run bench` runs it after bench.mjs; alone: `node bench/engines.mjs`. BENCH_ENGINES: a comma list of chromium,
 // firefox, webkit (all three when unset; `none` skips it); BENCH_PASSES: quiet,busy1,busy2,phone; BENCH_CEILING=0
 // skips the ceiling; BENCH_PHONE_QUOTA: the phone's cores (0.5); BENCH_DIST: another build's dist/ (before/after);
