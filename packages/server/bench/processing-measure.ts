@@ -39,6 +39,7 @@ function graph(probe: Media.ProbeResult): string {
     portrait: probe.portrait,
     colour: probe.colour,
     toneMap: ffmpegCapabilities().toneMap,
+    codedSize: { width: probe.codedWidth, height: probe.codedHeight },
     ...plan.graph,
   });
 }

@@ -1,6 +1,6 @@
 /** The filter graph converts colour only when the source needs it, and tone maps HDR when it can. */
 import { describe, expect, it } from 'vitest';
-import { buildFilterGraph, buildSplitGraph, segmentArgs } from './encoding.js';
+import { buildFilterGraph, buildSplitGraph, coverSize, segmentArgs } from './encoding.js';
 
 const base = { stream: '0:0', portrait: false, toneMap: true, thumbnail: true };
 
@@ -26,6 +26,40 @@ describe('buildFilterGraph', () => {
     const fallback = buildFilterGraph({ ...base, toneMap: false, colour: hlg });
     expect(fallback).not.toContain('zscale');
     expect(fallback).toContain('in_color_matrix=bt2020:out_color_matrix=bt709');
+  });
+
+  it("scales an HDR source down in zscale to the size that covers the rendition, swscale's size made even", () => {
+    const hlg = { transfer: 'arib-std-b67', primaries: 'bt2020', matrix: 'bt2020nc' };
+    const uhd = buildFilterGraph({ ...base, colour: hlg, codedSize: { width: 3840, height: 2160 } });
+    expect(uhd).toContain('fps=15,zscale=w=1280:h=720:f=bicubic,crop=1280:720,zscale=tin=arib-std-b67');
+    expect(uhd).not.toContain('force_original_aspect_ratio');
+    // A portrait video stored landscape (rotated 90): sized in its stored orientation, turned after the crop.
+    const turned = buildFilterGraph({
+      ...base,
+      portrait: true,
+      rotation: 90,
+      colour: hlg,
+      codedSize: { width: 3840, height: 2160 },
+    });
+    expect(turned).toContain('zscale=w=1280:h=720:f=bicubic,crop=1280:720');
+    expect(turned.indexOf('crop=1280:720')).toBeLessThan(turned.indexOf('transpose=cclock'));
+    // Not 16:9: the short side fills, the long side is cropped; odd sizes rounded up to even.
+    expect(coverSize({ width: 1440, height: 1080 }, { width: 1280, height: 720 })).toEqual({
+      width: 1280,
+      height: 960,
+    });
+    expect(coverSize({ width: 2560, height: 1080 }, { width: 1280, height: 720 })).toEqual({
+      width: 1708,
+      height: 720,
+    });
+    expect(coverSize({ width: 1000, height: 562 }, { width: 1280, height: 720 })).toEqual({ width: 1282, height: 720 });
+    // SDR, or HDR without zscale, keeps swscale.
+    expect(buildFilterGraph({ ...base, colour: {}, codedSize: { width: 3840, height: 2160 } })).toContain(
+      'scale=1280:720:force_original_aspect_ratio=increase',
+    );
+    expect(
+      buildFilterGraph({ ...base, toneMap: false, colour: hlg, codedSize: { width: 3840, height: 2160 } }),
+    ).not.toContain('zscale');
   });
 
   it('sizes portrait renditions 720x1280 and 360x640 and crops the thumbnail to 16:9', () => {

@@ -68,6 +68,7 @@ export function planTranscode(
     colour: probe.colour,
     toneMap: caps.toneMap,
     copyHigh,
+    codedSize: { width: probe.codedWidth, height: probe.codedHeight },
     ...source.graph,
   };
   const highList = join(workDir, 'high.csv');
