@@ -173,19 +173,6 @@ ImageBitmapRenderingContext.prototype.transferFromImageBitmap = function (bitmap
 };
 /** The bench tour's clips are 36 frames each (test/fixtures.mjs CLIP_FRAMES): a tour frame's clip and frame in it. */
 const CLIP_FRAMES = 36;
-function askTimeline(worker) {
-  const id = `bench-timeline-${Math.random()}`;
-  return new Promise((resolve) => {
-    const answered = (e) => {
-      if (e.data?.id !== id) return;
-      worker.removeEventListener('message', answered);
-      resolve(e.data.value);
-    };
-    worker.addEventListener('message', answered);
-    worker.postMessage({ id, type: 'GET', path: ['timeline'] });
-    setTimeout(() => resolve(undefined), 3000);
-  });
-}
 /** The last firstFrame run: its start (epoch ms), when the player said ready and when the pixels showed frame 0. */
 let firstRun;
 
@@ -565,7 +552,7 @@ window.bench = {
       const who = w.name === 'decode' ? `decode${decoders++}` : w.name;
       rows.push([`${who} made`, at(w.made)]);
       if (w.answered) rows.push([`${who} first answer`, at(w.answered)]);
-      const marks = await askTimeline(w.worker);
+      const marks = await askWorker(w.worker, ['timeline']);
       for (const [name, t] of Object.entries(marks ?? {})) rows.push([`${who} ${name}`, at(t)]);
     }
     if (run.ready) rows.push(['tour-ready', at(run.ready)]);

@@ -9,7 +9,8 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { buildNormaliseGraph, RENDITIONS, renditionSize, segmentArgs, x264Args } from '../src/media/encoding.js';
-import { ffmpegBinaries, ffmpegCapabilities } from '../src/media/ffmpeg-binaries.js';
+import { ffmpegBinaries } from '../src/media/ffmpeg-binaries.js';
+import { planTranscode } from '../src/media/transcode-plan.js';
 import type { faceBlurFilter } from '../src/media/blur-faces.js';
 import type * as Media from '../src/media/process-video.js';
 import { planSource } from '../src/media/source-frames.js';
@@ -32,16 +33,9 @@ function productInput(src: BenchSource, probe: Media.ProbeResult): string[] {
   return ['-v', 'error', ...plan.inputArgs, '-i', src.path, ...plan.outputArgs];
 }
 
-function graph(probe: Media.ProbeResult): string {
-  const plan = planSource(probe);
-  return buildNormaliseGraph({
-    stream: `0:${probe.streamIndex}`,
-    portrait: probe.portrait,
-    colour: probe.colour,
-    toneMap: ffmpegCapabilities().toneMap,
-    codedSize: { width: probe.codedWidth, height: probe.codedHeight },
-    ...plan.graph,
-  });
+/** The product's normalising graph for the whole source: the transcode plan's own graph input. */
+function graph(src: BenchSource, probe: Media.ProbeResult): string {
+  return buildNormaliseGraph(planTranscode({ input: src.path, workDir: '' }, probe, { first: 0 }).graphInput);
 }
 
 /** Decoding as the product decodes (non-reference frames skipped where it skips them), nothing after it. */
@@ -54,7 +48,7 @@ export async function productScale(src: BenchSource, probe: Media.ProbeResult): 
   await run(ffmpeg(), [
     ...productInput(src, probe),
     '-filter_complex',
-    graph(probe),
+    graph(src, probe),
     '-map',
     '[out]',
     '-f',
@@ -74,7 +68,9 @@ export async function productEncode(
   await mkdir(dir, { recursive: true });
   const lo = renditionSize(RENDITIONS.low, probe.portrait);
   const g =
-    which === 'high' ? graph(probe) : `${graph(probe).replace(/\[out\]$/, '')},scale=${lo.width}:${lo.height}[out]`;
+    which === 'high'
+      ? graph(src, probe)
+      : `${graph(src, probe).replace(/\[out\]$/, '')},scale=${lo.width}:${lo.height}[out]`;
   await run(ffmpeg(), [
     ...productInput(src, probe),
     '-filter_complex',
