@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { buffer } from 'node:stream/consumers';
@@ -15,6 +15,7 @@ import { TOUR_STATUS } from '@roomwalk/shared';
 import { finishProcessedTour } from '../src/jobs/finish-processed-tour.js';
 import { ffmpegBinaries } from '../src/media/ffmpeg-binaries.js';
 import { detectFaces } from '../src/media/faces.js';
+import { makeSharePreview } from '../src/services/share-preview/preview-image.js';
 import { updateThumbnail } from '../src/services/tours.js';
 import { seedProcessedTour, waitFor } from './fixtures/tours.js';
 import { seedUser, type SeededUser } from './helpers/seed.js';
@@ -203,10 +204,27 @@ describe('link preview picture', { timeout: 240_000 }, () => {
       'preview of the new cover',
       120_000,
     );
-    expect(await t.app.services.storage.head(first)).toBeNull();
+    // The job names the new picture, then removes the old one: wait for that end of the job, not its middle.
+    await waitFor(async () => (await t.app.services.storage.head(first)) === null, 'the old preview removed', 15_000);
     const again = await read(second);
     expect(
       await detectFaces(await sharp(again).resize(640, 336).removeAlpha().raw().toBuffer(), 640, 336, 0.5),
     ).toEqual([]);
+  });
+
+  it('two makings at once leave one picture, the one named', async () => {
+    const seeded = await seedProcessedTour(t, owner, 1);
+    const id = seeded.row.id;
+    const { db, storage } = t.app.services;
+    const thumb = `tours/${id}/v1/thumbnail.jpg`;
+    await storage.put(thumb, poster, 'image/jpeg');
+    await db.updateTable('tours').set({ thumbnail_key: thumb }).where('id', '=', id).execute();
+    // Both read the tour before either names its picture (a job retried while the first still ran).
+    const made = await Promise.all([makeSharePreview(t.app.services, id), makeSharePreview(t.app.services, id)]);
+    const named = (await tourRow(id)).share_image_key;
+    expect(made).toContain(named);
+    const root = (storage as unknown as { opts: { root: string } }).opts.root;
+    const pictures = (await readdir(join(root, 'tours', id, 'share'))).filter((f) => f.endsWith('.jpg'));
+    expect(pictures).toEqual([named!.split('/').pop()]);
   });
 });

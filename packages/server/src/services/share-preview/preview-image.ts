@@ -27,7 +27,7 @@ async function previewJpeg(poster: Buffer, blurFaces = true): Promise<Buffer> {
 
 /**
  * Makes (again) the tour's preview picture from its current poster; a tour without one (not processed yet) or deleted
- * keeps none. The previous picture is removed once the new one is named.
+ * keeps none. The previous picture is removed once the new one is named (the row changes first, then the file goes).
  */
 export async function makeSharePreview(services: Services, tourId: string): Promise<string | null> {
   const tour = await services.db
@@ -47,9 +47,14 @@ export async function makeSharePreview(services: Services, tourId: string): Prom
     .where('id', '=', tourId)
     .where('deleted_at', 'is', null)
     .where('thumbnail_key', '=', tour.thumbnail_key)
+    // The picture replaced is the one read above, so it is the one removed below: never another job's.
+    .where((eb) =>
+      tour.share_image_key ? eb('share_image_key', '=', tour.share_image_key) : eb('share_image_key', 'is', null),
+    )
     .executeTakeFirst();
   if (!named.numUpdatedRows) {
-    // The poster changed (or the tour went) meanwhile: the job queued by that change makes the right picture.
+    // The poster changed (or the tour went, or another job named a picture of it) meanwhile: the job queued by that
+    // change makes the right picture.
     await services.storage.delete(key);
     return null;
   }
