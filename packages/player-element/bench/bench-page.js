@@ -422,7 +422,26 @@ window.bench = {
   },
 
   async stats() {
-    return player.stats();
+    return { ...(await player.stats()), ways: await this.ways() };
+  },
+
+  /**
+   * How each worker makes its bitmaps, per shape (src/workers/frame-bitmap.ts Way, from its marks): `drawn` (the
+   * browser draws the frame), `converted` (copyTo or wasm, then put), or `choosing` while its trials run; e.g.
+   * `paint drawn 1280x720>650x366 converted 640x360>650x366`.
+   */
+  async ways() {
+    let decoders = 0;
+    const out = [];
+    for (const w of playerWorkers) {
+      const who = w.name === 'decode' ? `decode${decoders++}` : w.name;
+      const marks = (await askWorker(w.worker, ['timeline'])) ?? {};
+      const kept = Object.keys(marks)
+        .filter((k) => k.startsWith('drawn by the browser ') || k.startsWith('converted, not drawn'))
+        .map((k) => k.replace('drawn by the browser', 'drawn').replace('converted, not drawn', 'converted'));
+      out.push(`${who} ${kept.length ? kept.join(' ') : 'choosing'}`);
+    }
+    return out.join(', ');
   },
 
   /**

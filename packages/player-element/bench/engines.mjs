@@ -229,7 +229,7 @@ function summary(f) {
       : '';
   const first = f.first < 0 ? '> 20 s' : `${f.first.toFixed(0)} ms (${f.firsts.map((x) => x.toFixed(0)).join(', ')})`;
   const paint = f.stats?.paintWorkerMsMean
-    ? `; paint worker ${f.stats.paintWorkerMsMean.toFixed(1)} ms a bitmap (mean of the scrub's)`
+    ? `; paint worker ${f.stats.paintWorkerMsMean.toFixed(1)} ms a bitmap (mean of the scrub's; ${f.stats.ways})`
     : '';
   return `${f.version}: ${scrub}; first frame ${first}${paint}${ceiling}`;
 }

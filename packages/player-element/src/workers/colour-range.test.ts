@@ -4,7 +4,9 @@ import type { Clip } from '../api/types.js';
 import { VideoFallback } from '../frames/video-fallback.js';
 import { createPaintWorker } from './create-paint-worker.js';
 import type { DecodedFrame } from './decode-types.js';
+import { BitmapMaker } from './frame-bitmap.js';
 import type { PaintWorkerApi } from './paint-worker.js';
+import { timeline } from './timeline.js';
 import { WorkerBridge } from './worker-bridge.js';
 
 // Full-range and limited-range clips painted by the paths the player takes in this engine: the decode worker's copy
@@ -146,13 +148,51 @@ for (const range of ['full', 'limited'] as const) {
           reply!.bitmap!.close();
         }
       }
-      // Who converted (the paint worker's timeline marks): the browser's copyTo, or WebAssembly SIMD where copyTo
-      // cannot convert; never the script conversion in these engines (all three validate SIMD wasm in a worker).
-      const timeline = await api.timeline;
-      const by = Object.keys(timeline).filter((k) => k.startsWith('rgba '));
-      expect(by, 'the paint worker converted').to.deep.equal([
-        CONVERTS_IN_WASM[ENGINE] ? 'rgba in wasm' : 'rgba by copyTo',
-      ]);
+      // Who converted (the paint worker's timeline marks): the browser's copyTo, and the browser's drawing of the
+      // first frame to compare (frame-bitmap.ts Way), or WebAssembly SIMD where copyTo cannot convert, never drawn;
+      // never the script conversion in these engines (all three validate SIMD wasm in a worker).
+      const marks = await api.timeline;
+      const by = Object.keys(marks).filter((k) => k.startsWith('rgba '));
+      expect(by.sort(), 'the paint worker converted').to.deep.equal(
+        CONVERTS_IN_WASM[ENGINE] ? ['rgba in wasm'] : ['rgba by copyTo', 'rgba by drawImage'],
+      );
+    });
+
+    // The browser's drawing of a VideoFrame of the copied pixels (frame-bitmap.ts Way 'draw'): the same colours as
+    // the conversion, for each range; and the way a maker keeps is chosen after its trials, never drawing where copyTo
+    // cannot convert (WebKitGTK: a VideoFrame drawn in two workers at once crashes the page).
+    it('drawn by the browser where it may draw, and a way chosen after the trials', async () => {
+      const frames: DecodedFrame[] = [];
+      await bridge.decode(
+        { rendition: 'high', clipIndex: 0, url, from: 0, to: 13, batchSize: 14 },
+        (batch) => void frames.push(...batch),
+      );
+      const sizes = [
+        [W, H],
+        [640, 360],
+        [650, 366],
+      ] as const;
+      if (!CONVERTS_IN_WASM[ENGINE]) {
+        const drawn = new BitmapMaker('draw');
+        for (const n of [0, 5, 13])
+          for (const [width, height] of sizes) {
+            const bitmap = await drawn.make(frames[n]!, width, height);
+            expectColours(bitmap, `${width}x${height} drawing of frame ${n}`);
+            bitmap.close();
+          }
+      }
+      // The first bitmap made both ways and compared, then four of each way (frame-bitmap.ts TRIALS).
+      const maker = new BitmapMaker();
+      for (let i = 0; i < 9; i++) {
+        const bitmap = await maker.make(frames[i]!, 650, 366);
+        expectColours(bitmap, `chosen way's 650x366 bitmap of frame ${i}`);
+        bitmap.close();
+      }
+      const kept = maker.wayFor(frames[0]!, 650, 366);
+      if (CONVERTS_IN_WASM[ENGINE]) {
+        expect(kept, 'the way kept').to.equal('copy');
+        expect(timeline, 'drawn').to.not.have.property('rgba by drawImage');
+      } else expect(kept, 'the way kept').to.be.oneOf(['copy', 'draw']);
     });
 
     const videoGap = range === 'full' ? VIDEO_IGNORES_FULL_RANGE[ENGINE] : undefined;

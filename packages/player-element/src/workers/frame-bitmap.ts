@@ -3,12 +3,17 @@
  * ImageBitmaps of copied-out frames (frame-formats.ts: packed I420), for the paint worker (every frame the
  * canvas shows) and the decode worker (the frame a jump waits for, keyframe thumbnails).
  *
- * No thread ever hands a VideoFrame to the browser to be drawn (`drawImage`, `createImageBitmap`): WebKitGTK 2.50
- * converts those through one object shared by the whole web process, and two workers doing it at once crash the page
- * (three workers drawing 720p and 360p frames crash it within seconds; test/README.md). The pixels become RGBA by
- * `VideoFrame.copyTo({ format: 'RGBA' })` where the browser converts (Chromium, Firefox: libyuv, thread-safe), else
- * in WebAssembly SIMD where the engine validates it (yuv-wasm.ts), else in script (yuv-to-rgba.ts): the same bytes
- * either way. Scaled by a plain 2D canvas, or converted straight at the bitmap's size.
+ * The pixels become RGBA by `VideoFrame.copyTo({ format: 'RGBA' })` where the browser converts (Chromium, Firefox:
+ * libyuv, thread-safe), else in WebAssembly SIMD where the engine validates it (yuv-wasm.ts), else in script
+ * (yuv-to-rgba.ts): the same bytes either way. Scaled by a plain 2D canvas, or converted straight at the bitmap's size.
+ *
+ * Or drawn: where copyTo converts, the browser may also draw a VideoFrame of the pixels straight onto the bitmap's
+ * canvas (conversion and scaling in one step). Whether it does is measured, not assumed (Way below): in Firefox ESR
+ * 153 drawing takes half the time of copyTo and putImageData (4.2 against 8.6 ms for 720p to 650x366, the same
+ * picture: bench/paint-paths.mjs), in software Chromium five times as long (14.8 against 2.8 ms). Never where copyTo
+ * cannot convert: WebKitGTK 2.50 converts a drawn VideoFrame through one object shared by the whole web process, and
+ * two workers doing it at once crash the page (three workers drawing 720p and 360p frames crash it within seconds;
+ * test/README.md).
  */
 import { copyFrame, type FramePixels } from './frame-formats.js';
 import { i420ToRGBA, i420ToRGBAScaled } from './yuv-to-rgba.js';
@@ -27,6 +32,16 @@ function convert(): { yuv: YuvConverter; by: string } {
   return converter;
 }
 
+/** The pixels as a VideoFrame (I420, their colour space), for copyTo or drawImage; the caller closes it. */
+const videoFrame = (f: FramePixels): VideoFrame =>
+  new VideoFrame(f.data, {
+    format: 'I420',
+    codedWidth: f.width,
+    codedHeight: f.height,
+    timestamp: 0,
+    ...(f.colorSpace ? { colorSpace: f.colorSpace } : {}),
+  });
+
 /**
  * Whether this browser's copyTo converts I420 to RGBA (asked once: its allocation size for RGBA is 4 bytes a pixel).
  */
@@ -35,13 +50,7 @@ let copyConverts: boolean | undefined;
 /** The frame's pixels as RGBA into `out` by the browser's copyTo; false where it cannot convert. */
 async function browserRGBA(f: FramePixels, out: Uint8ClampedArray<ArrayBuffer>): Promise<boolean> {
   if (copyConverts === false) return false;
-  const vf = new VideoFrame(f.data, {
-    format: 'I420',
-    codedWidth: f.width,
-    codedHeight: f.height,
-    timestamp: 0,
-    ...(f.colorSpace ? { colorSpace: f.colorSpace } : {}),
-  });
+  const vf = videoFrame(f);
   try {
     copyConverts = vf.allocationSize({ format: 'RGBA' }) === out.length;
     if (!copyConverts) return false;
@@ -58,6 +67,29 @@ async function browserRGBA(f: FramePixels, out: Uint8ClampedArray<ArrayBuffer>):
 const sized = (c: OffscreenCanvas | undefined, width: number, height: number): OffscreenCanvas =>
   c?.width === width && c.height === height ? c : new OffscreenCanvas(width, height);
 
+/** How a bitmap is made: the pixels converted to RGBA and put (`copy`), or a VideoFrame of them drawn (`draw`). */
+export type Way = 'copy' | 'draw';
+
+/**
+ * Bitmaps each way is timed on before the faster is kept: alternated, and compared by their fastest, which a busy
+ * moment does not move (the median did: beside a busy core Firefox's paint worker kept the conversion in one run of
+ * three, and the scrub fell from 65 to 10 %).
+ */
+const TRIALS = 4;
+/**
+ * The most the drawn picture may differ from the converted one, mean over RGB (of 255): the same conversion, rounding
+ * apart (Firefox: 0.0); an engine drawing the frame in another range or matrix moves greys by 8 to 14.
+ */
+const SAME_PICTURE = 2;
+
+/** Mean absolute difference over RGB of two RGBA pictures of one size. */
+function meanDifference(a: Uint8ClampedArray, b: Uint8ClampedArray): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i += 4)
+    sum += Math.abs(a[i]! - b[i]!) + Math.abs(a[i + 1]! - b[i + 1]!) + Math.abs(a[i + 2]! - b[i + 2]!);
+  return sum / ((a.length / 4) * 3);
+}
+
 /** Makes bitmaps, keeping its canvases and RGBA buffer between calls (one per worker). */
 export class BitmapMaker {
   /** The bitmap's canvas, and the frame's own size in RGBA (the scaled path's source). */
@@ -66,15 +98,106 @@ export class BitmapMaker {
   private rgba: Uint8ClampedArray<ArrayBuffer> | undefined;
   /** The bitmap-size RGBA of the wasm or script conversion (kept like `rgba`: putImageData copies it). */
   private small: Uint8ClampedArray<ArrayBuffer> | undefined;
+  /**
+   * How bitmaps of each shape (the frame's size and the bitmap's: `1280x720>650x366`) are made, once chosen: the
+   * first bitmap where copyTo converts is made both ways and the two pictures compared (a different picture rules
+   * drawing out; a frame of another colour space is compared again), then the bitmaps of each shape alternate the
+   * ways, TRIALS each, timed up to the bitmap, and the way whose fastest was faster is kept for that shape (a 360p
+   * frame at its own size and a 720p one scaled down are not the same work: one choice for both kept the slower way
+   * for 720p beside a busy core). A `way` given to the constructor is used for every shape, unchecked (tests).
+   */
+  private readonly ways = new Map<string, { way?: Way; times: Record<Way, number[]> }>();
+  private readonly forced: Way | undefined;
+  /** The colour space of the frames the check was made with: a frame of another is checked again. */
+  private checkedSpace: string | undefined;
+  /** Drawing painted another picture than the conversion: never drawn again. */
+  private drawsWrong = false;
+
+  constructor(way?: Way) {
+    this.forced = way;
+  }
+
+  /** The way kept for a shape (undefined while it is being chosen). */
+  wayFor(frame: { width: number; height: number }, width: number, height: number): Way | undefined {
+    if (copyConverts === false || this.drawsWrong) return 'copy';
+    return this.forced ?? this.ways.get(`${frame.width}x${frame.height}>${width}x${height}`)?.way;
+  }
 
   /**
    * A `width` x `height` bitmap of the frame: put at its own size, then drawn scaled (bilinear) when the bitmap is
-   * another size. `smooth`: the browser's better downscaling (thumbnails, a fraction of the frame's size).
-   * Measured in the worker (software Chromium, load 5-6; the bench's notes): 1.8 ms for 1280x720 -> 650x366 and
-   * 0.7 ms for 640x360, against 8.1 and 2.0 ms for drawing the VideoFrame itself.
+   * another size, or drawn by the browser (Way). `smooth`: the browser's better downscaling (thumbnails, a fraction
+   * of the frame's size), always converted. Measured in the worker (software Chromium, load 5-6; the bench's notes):
+   * 1.8 ms for 1280x720 -> 650x366 and 0.7 ms for 640x360, against 8.1 and 2.0 ms for drawing the VideoFrame itself.
    */
   async make(f: FramePixels, width: number, height: number, smooth = false): Promise<ImageBitmap> {
     this.canvas = sized(this.canvas, width, height);
+    const canvas = this.canvas;
+    const kept = this.wayFor(f, width, height);
+    if (smooth || kept === 'copy') {
+      await this.put(f, width, height, smooth);
+      return canvas.transferToImageBitmap();
+    }
+    const space = JSON.stringify(f.colorSpace ?? {});
+    if (!this.forced && (copyConverts === undefined || this.checkedSpace !== space)) {
+      // The first bitmap (of a colour space): converted (which also finds whether copyTo converts), drawn, compared.
+      this.checkedSpace = space;
+      await this.put(f, width, height, false);
+      // (put has just found out: copyConverts is no longer undefined.)
+      if (copyConverts as boolean | undefined) this.check(f, width, height);
+      return canvas.transferToImageBitmap();
+    }
+    const shape = `${f.width}x${f.height}>${width}x${height}`;
+    const choice = this.ways.get(shape) ?? { times: { copy: [], draw: [] } };
+    this.ways.set(shape, choice);
+    const way = kept ?? (choice.times.copy.length > choice.times.draw.length ? 'draw' : 'copy');
+    const t0 = performance.now();
+    if (way === 'draw') this.draw(f, width, height);
+    else await this.put(f, width, height, false);
+    const bitmap = canvas.transferToImageBitmap();
+    if (!kept) {
+      choice.times[way].push(performance.now() - t0);
+      if (choice.times.draw.length >= TRIALS && choice.times.copy.length >= TRIALS) {
+        choice.way = Math.min(...choice.times.draw) < Math.min(...choice.times.copy) ? 'draw' : 'copy';
+        mark(`${choice.way === 'draw' ? 'drawn by the browser' : 'converted, not drawn'} ${shape}`);
+      }
+    }
+    return bitmap;
+  }
+
+  /**
+   * The first bitmap's check, its converted picture on the canvas: the frame drawn by the browser must paint the same
+   * picture, else this maker never draws. The canvas is left with the converted picture.
+   */
+  private check(f: FramePixels, width: number, height: number): void {
+    const ctx = this.canvas!.getContext('2d')!;
+    const converted = ctx.getImageData(0, 0, width, height);
+    try {
+      this.draw(f, width, height);
+      if (meanDifference(converted.data, ctx.getImageData(0, 0, width, height).data) <= SAME_PICTURE) return;
+    } catch {
+      /* a frame the browser cannot draw */
+    }
+    this.drawsWrong = true;
+    mark('converted, not drawn: another picture');
+    ctx.putImageData(converted, 0, 0);
+  }
+
+  /** The frame drawn by the browser onto the bitmap's canvas: converted and scaled (bilinear) in one step. */
+  private draw(f: FramePixels, width: number, height: number): void {
+    const vf = videoFrame(f);
+    try {
+      const ctx = this.canvas!.getContext('2d')!;
+      ctx.imageSmoothingQuality = 'low';
+      ctx.drawImage(vf, 0, 0, width, height);
+      mark('rgba by drawImage');
+    } finally {
+      vf.close();
+    }
+  }
+
+  /** The frame converted to RGBA (the browser's copyTo, else wasm or script) and put on the bitmap's canvas. */
+  private async put(f: FramePixels, width: number, height: number, smooth: boolean): Promise<void> {
+    const canvas = this.canvas!;
     const smaller = width < f.width && height <= f.height;
     if (copyConverts === false && smaller && !smooth) {
       // No browser conversion: convert straight at the bitmap's size (a quarter of the work at half size, no scaling).
@@ -82,8 +205,8 @@ export class BitmapMaker {
       const { yuv, by } = convert();
       yuv.i420ToRGBAScaled(new Uint8Array(f.data), f.width, f.height, f.colorSpace, this.small, width, height);
       mark(by);
-      this.canvas.getContext('2d')!.putImageData(new ImageData(this.small, width, height), 0, 0);
-      return this.canvas.transferToImageBitmap();
+      canvas.getContext('2d')!.putImageData(new ImageData(this.small, width, height), 0, 0);
+      return;
     }
     const n = f.width * f.height * 4;
     if (this.rgba?.length !== n) this.rgba = new Uint8ClampedArray(n);
@@ -95,15 +218,14 @@ export class BitmapMaker {
     }
     const image = new ImageData(this.rgba, f.width, f.height);
     if (width === f.width && height === f.height) {
-      this.canvas.getContext('2d')!.putImageData(image, 0, 0);
-      return this.canvas.transferToImageBitmap();
+      canvas.getContext('2d')!.putImageData(image, 0, 0);
+      return;
     }
     this.full = sized(this.full, f.width, f.height);
     this.full.getContext('2d')!.putImageData(image, 0, 0);
-    const ctx = this.canvas.getContext('2d')!;
+    const ctx = canvas.getContext('2d')!;
     ctx.imageSmoothingQuality = smooth ? 'medium' : 'low';
     ctx.drawImage(this.full, 0, 0, width, height);
-    return this.canvas.transferToImageBitmap();
   }
 }
 

@@ -17,8 +17,8 @@ const frames = new Map<string, FramePixels>();
 const maker = new BitmapMaker();
 
 /**
- * The bitmap of a held frame at the canvas's backing size (frame-bitmap.ts: converted and scaled, never drawn from a
- * VideoFrame).
+ * The bitmap of a held frame at the canvas's backing size (frame-bitmap.ts: converted and scaled, or drawn by the
+ * browser where that is faster and paints the same).
  */
 function make(key: string, width: number, height: number): Promise<ImageBitmap | undefined> {
   const f = frames.get(key);
