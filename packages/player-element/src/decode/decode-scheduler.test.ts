@@ -49,7 +49,19 @@ function fakePool(n: number, hold: Set<number>, calls: Call[]): WorkerBridge[] {
   return Array.from({ length: n }, bridge);
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 30));
+/**
+ * Lets tasks run until `done()` holds (the fake pool answers in the next task, the scheduler reacts in microtasks): a
+ * condition waited for, not a time. Fails naming `what` when 100 task turns did not bring it.
+ */
+async function until(what: string, done: () => boolean): Promise<void> {
+  for (let turn = 0; turn < 100; turn++) {
+    if (done()) return;
+    await new Promise((r) => setTimeout(r));
+  }
+  expect.fail(`${what}: not after 100 task turns`);
+}
+const highPass = (calls: Call[], clip: number) =>
+  calls.find((c) => c.method === 'decode' && c.req.rendition === 'high' && c.req.clipIndex === clip);
 
 /** A scheduler on a 20-clip tour (36 frames each) with two fake workers, started, its first frame decoded. */
 async function started(hold: Set<number>, calls: Call[]) {
@@ -79,15 +91,15 @@ async function started(hold: Set<number>, calls: Call[]) {
     { failed: (e) => expect.fail(String(e)), framesArrived: () => {}, notePeak: () => {} },
   );
   scheduler.start(tour);
-  await settle();
+  await until('the first frame decoded', () => kept.high.has(0));
   // At 520, then a step back to 514 (clip 14, frame 10): going backward, clip 13's 720p frames are decoded whole
   // (0-35) in a pass of the window, which is still running (held) when the playhead goes there.
   hold.add(13);
   scheduler.setPosition(520);
-  await settle();
+  await until('frame 520 decoded', () => kept.high.has(520));
   scheduler.setPosition(514);
-  await settle();
-  const windowPass = calls.find((c) => c.method === 'decode' && c.req.rendition === 'high' && c.req.clipIndex === 13);
+  await until('frame 514 decoded, a 720p pass of clip 13 asked', () => kept.high.has(514) && !!highPass(calls, 13));
+  const windowPass = highPass(calls, 13);
   expect(windowPass?.req.from).to.equal(0);
   expect(windowPass?.req.urgent).to.equal(undefined);
   hold.clear();
@@ -101,7 +113,7 @@ describe('decode scheduler: a jump onto a frame already on its way in a pass tha
     // The jump to 477 (clip 13, frame 9): its frame is on its way in that pass, after nine others.
     const before = calls.length;
     scheduler.setPosition(477);
-    await settle();
+    await until("the jump's frame 477 decoded", () => kept.high.has(477));
     // That pass is stopped, and the first 720p pass after the jump is the exact frame's own, asked as its urgent frame
     // (a bitmap at once); before, nothing was asked until the window pass had copied frames 0-8.
     expect(windowPass.signal?.aborted).to.equal(true);
