@@ -1,5 +1,6 @@
 // Microbench of the I420 -> RGBA conversions of browsers whose copyTo cannot convert (WebKitGTK): the script one
-// (src/workers/yuv-to-rgba.ts) against the WebAssembly SIMD one (src/workers/yuv-wasm.ts), in a dedicated worker of
+// (src/workers/yuv-to-rgba.ts) against the WebAssembly SIMD one (src/workers/yuv-wasm.ts), and of RGB -> I420 (every
+// frame of a decoder that hands out BGRX, Firefox: rgb-to-i420.ts against rgb-wasm.ts), in a dedicated worker of
 // each engine, on the same machine in the same minutes, alternating (script, wasm, script, ...) so load moves both
 // alike. Per shape, ms a call (median and mean of CONVERT_ROUNDS rounds of 5 calls each): the conversion alone, and the bitmap as the
 // paint worker makes it (conversion, putImageData, transferToImageBitmap). Shapes: a 720p frame at the bench
@@ -27,6 +28,8 @@ const worker = (
       contents: `
 import { i420ToRGBA, i420ToRGBAScaled } from './src/workers/yuv-to-rgba.ts';
 import { wasmYuv } from './src/workers/yuv-wasm.ts';
+import { rgbToI420 } from './src/workers/rgb-to-i420.ts';
+import { wasmRgbToI420 } from './src/workers/rgb-wasm.ts';
 const script = { i420ToRGBA, i420ToRGBAScaled };
 const wasm = wasmYuv();
 /** Smooth luma and chroma ramps with a little noise, as decoded video mostly is. */
@@ -74,6 +77,26 @@ onmessage = ({ data: { rounds } }) => {
     let same = !!wasm;
     if (wasm) for (let i = 0; i < outs.script.length; i++) if (outs.script[i] !== outs.wasm[i]) { same = false; break; }
     result.shapes.push({ name: s.name, same, times });
+  }
+  // RGB to I420 (Firefox's decoders hand out BGRX: the decode worker's copy-out of every frame), script against wasm.
+  {
+    const w = 1280, h = 720;
+    const src = new Uint8Array(w * h * 4);
+    for (let i = 0; i < src.length; i++) src[i] = (i * 7 + (i >> 12)) & 255;
+    const outs = { script: new Uint8Array(w * h * 1.5), wasm: new Uint8Array(w * h * 1.5) };
+    const times = { script: { convert: [], bitmap: [] }, wasm: { convert: [], bitmap: [] } };
+    const kinds = wasmRgbToI420(src.buffer, w, h, true, outs.wasm) ? ['script', 'wasm'] : ['script'];
+    for (let r = 0; r < rounds; r++)
+      for (const k of kinds) {
+        const t0 = performance.now();
+        for (let i = 0; i < 5; i++)
+          if (k === 'wasm') wasmRgbToI420(src.buffer, w, h, true, outs.wasm);
+          else rgbToI420(src.buffer, w, h, true, outs.script);
+        if (r >= 1) times[k].convert.push((performance.now() - t0) / 5);
+      }
+    let same = kinds.length === 2;
+    if (same) for (let i = 0; i < outs.script.length; i++) if (outs.script[i] !== outs.wasm[i]) { same = false; break; }
+    result.shapes.push({ name: 'BGRX 1280x720 -> I420 (the decode worker, Firefox)', same, times });
   }
   postMessage(result);
 };
@@ -127,7 +150,13 @@ try {
           console.log(`  ${s.name}: same bytes ${s.same}`);
           for (const k of Object.keys(s.times))
             if (s.times[k].convert.length)
-              console.log(`    ${k.padEnd(6)} conversion ${ms(s.times[k].convert)}; bitmap ${ms(s.times[k].bitmap)}`);
+              console.log(
+                `    ${k.padEnd(6)} conversion ${ms(s.times[k].convert)}${s.times[k].bitmap.length ? `; bitmap ${ms(s.times[k].bitmap)}` : ''}`,
+              );
+          if (s.times.wasm.convert.length)
+            console.log(
+              `    wasm / script: ${(median(s.times.wasm.convert) / median(s.times.script.convert)).toFixed(2)} (medians)`,
+            );
         }
       } finally {
         await d.close();

@@ -28,12 +28,36 @@ export interface RgbToI420Options {
   kb: number;
   /** Y sample (0..255) → the value written; the identity unless a range is being read back. */
   luma: Uint8Array;
+  /** `luma` written as bounds (WebAssembly, yuv-wasm.ts): Y at or under `lo` is written 0, at or over `hi` 255. */
+  ends: { lo: number; hi: number };
+}
+
+/**
+ * The conversion's 16.16 fixed-point coefficients: luma scaled to 219 levels and chroma to 224 (limited range); U and
+ * V are taken of four pixels' sums, hence their >> 18. The script and WebAssembly conversions share them.
+ */
+export function rgbCoefficients({ kr, kb }: RgbToI420Options) {
+  const kg = 1 - kr - kb;
+  const one = 65536;
+  const cu = (224 / 255 / (2 * (1 - kb))) * one;
+  const cv = (224 / 255 / (2 * (1 - kr))) * one;
+  return {
+    YR: Math.round(kr * (219 / 255) * one),
+    YG: Math.round(kg * (219 / 255) * one),
+    YB: Math.round(kb * (219 / 255) * one),
+    UR: Math.round(-kr * cu),
+    UG: Math.round(-kg * cu),
+    UB: Math.round((1 - kb) * cu),
+    VR: Math.round((1 - kr) * cv),
+    VG: Math.round(-kg * cv),
+    VB: Math.round(-kb * cv),
+  };
 }
 
 const IDENTITY = Uint8Array.from({ length: 256 }, (_, i) => i);
 
-/** BT.601, limited range: the conversion `I420_FROM_RGB` names. */
-const BT601: RgbToI420Options = { kr: 0.299, kb: 0.114, luma: IDENTITY };
+/** BT.601, limited range: the conversion `I420_FROM_RGB` names (the default of both conversions). */
+export const BT601: RgbToI420Options = { kr: 0.299, kb: 0.114, luma: IDENTITY, ends: { lo: -1, hi: 256 } };
 
 /**
  * RGB an engine converted from full-range samples as if they were limited range (Firefox ESR: BT.709, whatever the
@@ -44,7 +68,7 @@ const BT601: RgbToI420Options = { kr: 0.299, kb: 0.114, luma: IDENTITY };
  */
 export function fullRangeReadBack(matrix: string | null | undefined): RgbToI420Options {
   const [kr, kb] = lumaWeights(matrix);
-  return { kr, kb, luma: ENDS_KEPT };
+  return { kr, kb, luma: ENDS_KEPT, ends: { lo: 16, hi: 235 } };
 }
 
 const ENDS_KEPT = Uint8Array.from({ length: 256 }, (_, i) => (i <= 16 ? 0 : i >= 235 ? 255 : i));
@@ -78,22 +102,8 @@ export function rgbToI420(
   const bShift = bgr ? 0 : 16;
   const uBase = width * height;
   const vBase = uBase + cw * ch;
-  // 16.16 fixed point, luma scaled to 219 levels and chroma to 224 (limited range); U and V are taken of four pixels'
-  // sums, hence their >> 18.
-  const { kr, kb, luma } = options;
-  const kg = 1 - kr - kb;
-  const one = 65536;
-  const YR = Math.round(kr * (219 / 255) * one);
-  const YG = Math.round(kg * (219 / 255) * one);
-  const YB = Math.round(kb * (219 / 255) * one);
-  const cu = (224 / 255 / (2 * (1 - kb))) * one;
-  const cv = (224 / 255 / (2 * (1 - kr))) * one;
-  const UR = Math.round(-kr * cu);
-  const UG = Math.round(-kg * cu);
-  const UB = Math.round((1 - kb) * cu);
-  const VR = Math.round((1 - kr) * cv);
-  const VG = Math.round(-kg * cv);
-  const VB = Math.round(-kb * cv);
+  const { luma } = options;
+  const { YR, YG, YB, UR, UG, UB, VR, VG, VB } = rgbCoefficients(options);
   for (let cy = 0; cy < ch; cy++) {
     const y0 = cy * 2;
     const y1 = y0 + 1 < height ? y0 + 1 : y0;

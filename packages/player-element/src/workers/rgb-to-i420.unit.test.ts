@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fullRangeReadBack, I420_FROM_RGB, rgbToI420 } from './rgb-to-i420.js';
 import { i420ToRGBA } from './yuv-to-rgba.js';
+import { wasmRgbToI420 } from './rgb-wasm.js';
 
 /** BT.601 limited range by the textbook formulas (independent of the code under test). */
 function yuv601([r, g, b]: number[]): [number, number, number] {
@@ -128,5 +129,49 @@ describe('rgbToI420', () => {
       expect(Math.abs(got[1]! - u!), `U of ${s}: ${got}`).toBeLessThanOrEqual(2);
       expect(Math.abs(got[2]! - v!), `V of ${s}: ${got}`).toBeLessThanOrEqual(2);
     });
+  });
+});
+
+describe('rgbToI420 in WebAssembly SIMD (yuv-wasm.ts wasmRgbToI420)', () => {
+  /** `width` x `height` pixels of 4 bytes, every byte from a seeded generator (all values, extremes included). */
+  const noise = (width: number, height: number, seed: number): ArrayBuffer => {
+    const out = new Uint8Array(width * height * 4);
+    let s = seed >>> 0;
+    for (let i = 0; i < out.length; i++) {
+      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+      out[i] = s >>> 24;
+    }
+    return out.buffer;
+  };
+  const shapes = [
+    [8, 2],
+    [16, 6],
+    [1280, 720],
+    [360, 640],
+  ] as const;
+  for (const [name, options] of [
+    ['BT.601 limited', undefined],
+    ['read back, BT.709', fullRangeReadBack('bt709')],
+    ['read back, BT.601', fullRangeReadBack('smpte170m')],
+  ] as const)
+    for (const bgr of [false, true])
+      it(`the same bytes as the script: ${name}, ${bgr ? 'BGRX' : 'RGBX'}, noise and flat colours`, () => {
+        for (const [w, h] of shapes)
+          for (const src of [noise(w, h, w * h), pixels(w, h, bgr ? 'BGRX' : 'RGBX', COLOURS)]) {
+            const size = (w * h * 3) / 2;
+            const script = new Uint8Array(size);
+            const wasm = new Uint8Array(size).fill(7);
+            rgbToI420(src, w, h, bgr, script, options);
+            expect(wasmRgbToI420(src, w, h, bgr, wasm, options), `${w}x${h} converted`).toBe(true);
+            const first = wasm.findIndex((v, i) => v !== script[i]);
+            expect(first, `${w}x${h}: first differing byte ${first}`).toBe(-1);
+          }
+      });
+
+  it('leaves a shape it does not convert (a width not a multiple of 8, an odd height) to the script', () => {
+    const out = new Uint8Array(64);
+    expect(wasmRgbToI420(noise(6, 4, 1), 6, 4, false, out)).toBe(false);
+    expect(wasmRgbToI420(noise(8, 3, 1), 8, 3, false, out)).toBe(false);
+    expect(out.every((v) => v === 0)).toBe(true);
   });
 });

@@ -9,106 +9,25 @@
  * (each output column's left and right luma sample, weight and chroma column; each output row's two luma rows,
  * chroma rows and weight): the rules of `i420ToRGBAScaled`, computed by the same expressions.
  */
-type Code = number | Code[];
-/** The instructions as one list of bytes. */
-function bytes(...code: Code[]): number[] {
-  const out: number[] = [];
-  const walk = (c: Code): void => {
-    if (typeof c === 'number') out.push(c);
-    else for (const part of c) walk(part);
-  };
-  walk(code);
-  return out;
-}
-
-/** Unsigned and signed LEB128. */
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n) b |= 0x80;
-    out.push(b);
-  } while (n);
-  return out;
-}
-function sleb(n: number): number[] {
-  const out: number[] = [];
-  for (;;) {
-    const b = n & 0x7f;
-    n >>= 7;
-    if ((n === 0 && !(b & 0x40)) || (n === -1 && b & 0x40)) return [...out, b];
-    out.push(b | 0x80);
-  }
-}
-const vec = (items: Code[]): number[] => [...uleb(items.length), ...bytes(items)];
-const section = (id: number, content: number[]): number[] => [id, ...uleb(content.length), ...content];
-const text = (s: string): number[] => vec([...s].map((c) => c.charCodeAt(0)));
-
-// Scalar instructions.
-const get = (i: number) => [0x20, ...uleb(i)];
-const set = (i: number) => [0x21, ...uleb(i)];
-const i32 = (n: number) => [0x41, ...sleb(n)];
-const ADD = 0x6a;
-const MUL = 0x6c;
-const SHL = 0x74;
-const SHR_U = 0x76;
-const LT_U = 0x49;
-/** i32.load / i32.load8_u at a constant offset from the address on the stack. */
-const load = (offset = 0) => [0x28, 2, ...uleb(offset)];
-const load8 = (offset = 0) => [0x2d, 0, ...uleb(offset)];
-/** A do-while loop: `body`, then again while `cond` (an i32) is not zero. */
-const doWhile = (body: Code[], cond: Code[]) => [0x03, 0x40, body, cond, 0x0d, 0, 0x0b];
-/** local[i] += n. */
-const bump = (i: number, n: number | Code[]) => [get(i), typeof n === 'number' ? i32(n) : n, ADD, set(i)];
-
-// SIMD instructions (prefix 0xfd; memory alignment hints 0).
-const simd = (op: number, ...imm: number[]) => [0xfd, ...uleb(op), ...imm];
-const V = {
-  load: (offset = 0) => simd(0x00, 0, ...uleb(offset)),
-  /** 8 bytes, zero-extended to i16x8. */
-  load8x8: (offset = 0) => simd(0x02, 0, ...uleb(offset)),
-  /** 4 bytes into the low lanes, the rest zero. */
-  load32: (offset = 0) => simd(0x5c, 0, ...uleb(offset)),
-  store: (offset = 0) => simd(0x0b, 0, ...uleb(offset)),
-  shuffle: (lanes: number[]) => simd(0x0d, ...lanes),
-  splat16: simd(0x10),
-  splat: simd(0x11),
-  replace: (lane: number) => simd(0x1c, lane),
-  /** i16x8.extend_low_i8x16_u, i32x4.extend_low / high_i16x8_u. */
-  widen8: simd(0x89),
-  widenLow: simd(0xa9),
-  widenHigh: simd(0xaa),
-  /** i16x8.narrow_i32x4_s and i8x16.narrow_i16x8_u: together, a clamp of i32 lanes to 0..255. */
-  narrow32: simd(0x85),
-  narrow16: simd(0x66),
-  shl: simd(0xab),
-  shr: simd(0xac),
-  add: simd(0xae),
-  sub: simd(0xb1),
-  mul: simd(0xb5),
-};
-const I32 = 0x7f;
-const V128 = 0x7b;
-
-/** A function body: its locals by name (parameters first, then i32s, then v128s) handed to `code`. */
-function func(params: string[], i32s: string[], v128s: string[], code: (l: Record<string, number>) => Code[]) {
-  const l: Record<string, number> = {};
-  for (const [i, name] of [...params, ...i32s, ...v128s].entries()) l[name] = i;
-  const body = [
-    ...vec([
-      [...uleb(i32s.length), I32],
-      [...uleb(v128s.length), V128],
-    ]),
-    ...bytes(code(l)),
-    0x0b,
-  ];
-  return { params: params.length, body: [...uleb(body.length), ...body] };
-}
-
-/** local[name] = i32x4.splat(local[param]) for each pair. */
-const splats = (l: Record<string, number>, pairs: [string, string | number][]) =>
-  pairs.map(([to, from]) => [typeof from === 'number' ? i32(from) : get(l[from]!), V.splat, set(l[to]!)]);
+import {
+  ADD,
+  type Code,
+  LT_U,
+  MUL,
+  SHL,
+  SHR_U,
+  V,
+  bump,
+  doWhile,
+  func,
+  get,
+  i32,
+  load,
+  load8,
+  module,
+  set,
+  splats,
+} from './wasm-assembler.js';
 
 const COEFFICIENTS = ['yOff', 'ky', 'rv', 'gu', 'gv', 'bu'];
 const VECTORS = ['kyv', 'yoffv', 'rvv', 'guv', 'gvv', 'buv', 'halfv', 'c128'];
@@ -288,18 +207,4 @@ const scaled = func(
 );
 
 /** The module: memory "m" (grown by the caller), functions "full" and "scaled". */
-export const MODULE = new Uint8Array([
-  ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-  ...section(1, vec([full, scaled].map((f) => [0x60, vec(Array(f.params).fill(I32)), vec([])]))),
-  ...section(3, vec([0, 1])),
-  ...section(5, vec([[0x00, 1]])),
-  ...section(
-    7,
-    vec([
-      [text('m'), 0x02, 0],
-      [text('full'), 0x00, 0],
-      [text('scaled'), 0x00, 1],
-    ]),
-  ),
-  ...section(10, vec([full.body, scaled.body])),
-]);
+export const MODULE = module({ full, scaled });
