@@ -78,6 +78,14 @@ export function fullRangeSpace(own: VideoColorSpaceInit | undefined, matrix: str
   return { ...own, matrix: (matrix ?? 'bt709') as VideoMatrixCoefficients, fullRange: true };
 }
 
+/** Throws when `src` holds fewer than `width` x `height` pixels of 4 bytes or `out` cannot take their I420. */
+export function checkSizes(src: ArrayBuffer, width: number, height: number, out: Uint8Array): void {
+  if (src.byteLength < width * height * 4)
+    throw new RangeError(`RGB ${width}x${height} needs ${width * height * 4} bytes`);
+  if (out.length < width * height + 2 * ((width + 1) >> 1) * ((height + 1) >> 1))
+    throw new RangeError(`I420 ${width}x${height} does not fit`);
+}
+
 /**
  * Converts `width` x `height` pixels of 4 bytes (`bgr`: blue in the first byte, else red; the fourth byte is ignored)
  * into `out`, packed I420 of that size (Y plane, then U, then V; chroma planes ceil(width/2) x ceil(height/2)).
@@ -92,9 +100,7 @@ export function rgbToI420(
 ): void {
   const cw = (width + 1) >> 1;
   const ch = (height + 1) >> 1;
-  if (src.byteLength < width * height * 4)
-    throw new RangeError(`RGB ${width}x${height} needs ${width * height * 4} bytes`);
-  if (out.length < width * height + 2 * cw * ch) throw new RangeError(`I420 ${width}x${height} does not fit`);
+  checkSizes(src, width, height, out);
   // Int32 words: a Uint32 word with the top bit set (an opaque pixel's 0xff) is a double to the JIT.
   const px = new Int32Array(src, 0, width * height);
   // Little-endian words: the first byte is the low one.

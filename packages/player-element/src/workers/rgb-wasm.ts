@@ -7,8 +7,9 @@
  * it throws (a Content-Security-Policy without 'wasm-unsafe-eval'), and for a shape it does not convert (a width that
  * is not a multiple of 8, an odd height): the script conversion then runs. Pure: no DOM, no worker.
  */
-import { BT601, rgbCoefficients, type RgbToI420Options } from './rgb-to-i420.js';
+import { BT601, checkSizes, rgbCoefficients, type RgbToI420Options } from './rgb-to-i420.js';
 import { MODULE } from './rgb-wasm-module.js';
+import { instantiate } from './wasm-instance.js';
 
 class WasmRgb {
   private readonly memory: WebAssembly.Memory;
@@ -29,10 +30,9 @@ class WasmRgb {
     options: RgbToI420Options = BT601,
   ): boolean {
     if (width % 8 || height % 2 || !width || !height) return false;
+    checkSizes(src, width, height, out);
     const n = width * height * 4;
-    if (src.byteLength < n) throw new RangeError(`RGB ${width}x${height} needs ${n} bytes`);
     const size = (width * height * 3) / 2;
-    if (out.length < size) throw new RangeError(`I420 ${width}x${height} does not fit`);
     // Layout: the RGB in at 0, the I420 out after it (16-byte aligned).
     const to = (n + 15) & ~15;
     const short = to + size - this.memory.buffer.byteLength;
@@ -58,13 +58,8 @@ let made: WasmRgb | null | undefined;
  */
 export function wasmRgbToI420(...args: Parameters<WasmRgb['convert']>): boolean {
   if (made === undefined) {
-    made = null;
-    try {
-      if (typeof WebAssembly === 'object' && WebAssembly.validate(MODULE))
-        made = new WasmRgb(new WebAssembly.Instance(new WebAssembly.Module(MODULE)));
-    } catch {
-      made = null;
-    }
+    const instance = instantiate(MODULE);
+    made = instance ? new WasmRgb(instance) : null;
   }
   return made ? made.convert(...args) : false;
 }

@@ -10,6 +10,7 @@
  */
 import { coefficients, planes, type i420ToRGBA, type i420ToRGBAScaled, type YuvColourSpace } from './yuv-to-rgba.js';
 import { MODULE } from './yuv-wasm-module.js';
+import { instantiate } from './wasm-instance.js';
 
 export { MODULE };
 
@@ -129,13 +130,8 @@ let made: YuvConverter | null | undefined;
  */
 export function wasmYuv(): YuvConverter | undefined {
   if (made === undefined) {
-    made = null;
-    try {
-      if (typeof WebAssembly === 'object' && WebAssembly.validate(MODULE))
-        made = new WasmYuv(new WebAssembly.Instance(new WebAssembly.Module(MODULE)));
-    } catch {
-      made = null;
-    }
+    const instance = instantiate(MODULE);
+    made = instance ? new WasmYuv(instance) : null;
   }
   return made ?? undefined;
 }
