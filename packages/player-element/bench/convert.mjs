@@ -8,18 +8,17 @@
 // its own size (i420ToRGBA). Also checks both give the same bytes in that engine.
 // `node bench/convert.mjs`; BENCH_ENGINES: a comma list (webkit when unset); BENCH_PASSES: quiet,busy1,busy2
 // (all three when unset); CONVERT_ROUNDS (30).
-import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpus } from 'node:os';
 import { build } from 'esbuild';
-import { enginesFromEnv, startDriver } from '../test/engines.mjs';
-import { load, startBusyCores } from './profiles.mjs';
+import { enginesFromEnv } from '../test/engines.mjs';
+import { load } from './profiles.mjs';
+import { mean, median, runWorkerBench } from './worker-bench.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const engines = enginesFromEnv(process.env.BENCH_ENGINES || 'webkit');
 const passes = (process.env.BENCH_PASSES || 'quiet,busy1,busy2').split(',');
-const BUSY = { quiet: 0, busy1: 1, busy2: 2 };
 const ROUNDS = Math.max(4, Number(process.env.CONVERT_ROUNDS) || 30);
 
 const worker = (
@@ -110,59 +109,30 @@ onmessage = ({ data: { rounds } }) => {
   })
 ).outputFiles[0].text;
 
-const web = createServer((req, res) => {
-  if (req.url === '/worker.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(worker);
-  res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>convert</title>');
-});
-await new Promise((r) => web.listen(0, 'localhost', r));
-const page = `http://localhost:${web.address().port}/`;
-
-const median = (a) => {
-  const s = [...a].sort((x, y) => x - y);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const mean = (a) => a.reduce((x, y) => x + y, 0) / a.length;
 const ms = (a) => `median ${median(a).toFixed(2)} ms, mean ${mean(a).toFixed(2)} ms`;
 
 console.log(`[convert] ${cpus().length} cores (${cpus()[0]?.model ?? 'CPU unknown'}), load average ${load()} at start`);
-try {
-  for (const engine of engines)
-    for (const pass of passes) {
-      const stopBusy = BUSY[pass] ? startBusyCores(BUSY[pass], 10 * 60 * 1000) : () => {};
-      const d = await startDriver(engine);
-      try {
-        await d.goto(page);
-        const before = load();
-        const r = await d.evaluate(
-          (rounds) =>
-            new Promise((resolve, reject) => {
-              const w = new Worker('/worker.js');
-              w.onmessage = (e) => resolve(e.data);
-              w.onerror = (e) => reject(new Error(e.message));
-              w.postMessage({ rounds });
-            }),
-          ROUNDS,
-        );
+await runWorkerBench({
+  title: 'convert',
+  worker,
+  engines,
+  passes,
+  rounds: ROUNDS,
+  report: ({ version, pass, load, result }) => {
+    console.log(
+      `[convert] ${version}, ${pass}: ${load}; SIMD wasm validates in a worker: ${result.simdValidates}; wasm conversion in use: ${result.wasm}`,
+    );
+    for (const s of result.shapes) {
+      console.log(`  ${s.name}: same bytes ${s.same}`);
+      for (const k of Object.keys(s.times))
+        if (s.times[k].convert.length)
+          console.log(
+            `    ${k.padEnd(6)} conversion ${ms(s.times[k].convert)}${s.times[k].bitmap.length ? `; bitmap ${ms(s.times[k].bitmap)}` : ''}`,
+          );
+      if (s.times.wasm.convert.length)
         console.log(
-          `[convert] ${d.version}, ${pass}: load ${before} before, ${load()} after; SIMD wasm validates in a worker: ${r.simdValidates}; wasm conversion in use: ${r.wasm}`,
+          `    wasm / script: ${(median(s.times.wasm.convert) / median(s.times.script.convert)).toFixed(2)} (medians)`,
         );
-        for (const s of r.shapes) {
-          console.log(`  ${s.name}: same bytes ${s.same}`);
-          for (const k of Object.keys(s.times))
-            if (s.times[k].convert.length)
-              console.log(
-                `    ${k.padEnd(6)} conversion ${ms(s.times[k].convert)}${s.times[k].bitmap.length ? `; bitmap ${ms(s.times[k].bitmap)}` : ''}`,
-              );
-          if (s.times.wasm.convert.length)
-            console.log(
-              `    wasm / script: ${(median(s.times.wasm.convert) / median(s.times.script.convert)).toFixed(2)} (medians)`,
-            );
-        }
-      } finally {
-        await d.close();
-        stopBusy();
-      }
     }
-} finally {
-  web.close();
-}
+  },
+});

@@ -4,14 +4,13 @@
 // same picture as the product's (mean absolute difference of RGBA against it, read back through a 2D canvas).
 // `node bench/paint-paths.mjs`; BENCH_ENGINES (all three when unset); BENCH_PASSES: quiet,busy1,busy2 (quiet when
 // unset); PAINT_ROUNDS (20).
-import { createServer } from 'node:http';
 import { cpus } from 'node:os';
-import { enginesFromEnv, startDriver } from '../test/engines.mjs';
-import { load, startBusyCores } from './profiles.mjs';
+import { enginesFromEnv } from '../test/engines.mjs';
+import { load } from './profiles.mjs';
+import { mean, median, runWorkerBench } from './worker-bench.mjs';
 
 const engines = enginesFromEnv(process.env.BENCH_ENGINES);
 const passes = (process.env.BENCH_PASSES || 'quiet').split(',');
-const BUSY = { quiet: 0, busy1: 1, busy2: 2 };
 const ROUNDS = Math.max(4, Number(process.env.PAINT_ROUNDS) || 20);
 
 const worker = `
@@ -98,49 +97,21 @@ onmessage = async ({ data: { rounds } }) => {
 };
 `;
 
-const web = createServer((req, res) => {
-  if (req.url === '/worker.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(worker);
-  res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>paint paths</title>');
-});
-await new Promise((r) => web.listen(0, 'localhost', r));
-const page = `http://localhost:${web.address().port}/`;
-const median = (a) => {
-  const s = [...a].sort((x, y) => x - y);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const mean = (a) => a.reduce((x, y) => x + y, 0) / a.length;
 console.log(`[paint] ${cpus().length} cores (${cpus()[0]?.model ?? 'CPU unknown'}), load average ${load()} at start`);
-try {
-  for (const engine of engines)
-    for (const pass of passes) {
-      const stopBusy = BUSY[pass] ? startBusyCores(BUSY[pass], 10 * 60 * 1000) : () => {};
-      const d = await startDriver(engine);
-      try {
-        await d.goto(page);
-        const before = load();
-        const r = await d.evaluate(
-          (rounds) =>
-            new Promise((resolve, reject) => {
-              const w = new Worker('/worker.js');
-              w.onmessage = (e) => resolve(e.data);
-              w.onerror = (e) => reject(new Error(e.message));
-              w.postMessage({ rounds });
-            }),
-          ROUNDS,
-        );
-        console.log(
-          `[paint] ${d.version}, ${pass}: load ${before} before, ${load()} after; webgl2 in a worker: ${r.webgl}${r.renderer ? ` (${r.renderer})` : ''}`,
-        );
-        for (const [n, t] of Object.entries(r.ways))
-          console.log(
-            `  ${n.padEnd(46)} ${r.errors[n] ? `fails: ${r.errors[n]}` : `median ${median(t).toFixed(2)} ms, mean ${mean(t).toFixed(2)} ms`}${n in r.diff ? `; differs from the product's by ${r.diff[n].toFixed(2)}/255` : ''}`,
-          );
-        if (r.errors.webgl) console.log(`  webgl setup: ${r.errors.webgl}`);
-      } finally {
-        await d.close();
-        stopBusy();
-      }
-    }
-} finally {
-  web.close();
-}
+await runWorkerBench({
+  title: 'paint paths',
+  worker,
+  engines,
+  passes,
+  rounds: ROUNDS,
+  report: ({ version, pass, load, result }) => {
+    console.log(
+      `[paint] ${version}, ${pass}: ${load}; webgl2 in a worker: ${result.webgl}${result.renderer ? ` (${result.renderer})` : ''}`,
+    );
+    for (const [n, t] of Object.entries(result.ways))
+      console.log(
+        `  ${n.padEnd(46)} ${result.errors[n] ? `fails: ${result.errors[n]}` : `median ${median(t).toFixed(2)} ms, mean ${mean(t).toFixed(2)} ms`}${n in result.diff ? `; differs from the product's by ${result.diff[n].toFixed(2)}/255` : ''}`,
+      );
+    if (result.errors.webgl) console.log(`  webgl setup: ${result.errors.webgl}`);
+  },
+});
