@@ -427,8 +427,9 @@ window.bench = {
 
   /**
    * How each worker makes its bitmaps, per shape (src/workers/frame-bitmap.ts Way, from its marks): `drawn` (the
-   * browser draws the frame), `converted` (copyTo or wasm, then put), or `choosing` while its trials run; e.g.
-   * `paint drawn 1280x720>650x366 converted 640x360>650x366`.
+   * browser draws the frame), `converted` (copyTo or wasm, then put), or `choosing` while its trials run, with the
+   * two ways' fastest times, in the order chosen (`again`: a re-check changed the way; way-chooser.ts); e.g.
+   * `paint drawn 1280x720>650x366 (4.1 against 8.3 ms) converted 640x360>650x366 (1.2 against 1.9 ms)`.
    */
   async ways() {
     let decoders = 0;
@@ -438,6 +439,7 @@ window.bench = {
       const marks = (await askWorker(w.worker, ['timeline'])) ?? {};
       const kept = Object.keys(marks)
         .filter((k) => k.startsWith('drawn by the browser ') || k.startsWith('converted, not drawn'))
+        .sort((a, b) => marks[a] - marks[b])
         .map((k) => k.replace('drawn by the browser', 'drawn').replace('converted, not drawn', 'converted'));
       out.push(`${who} ${kept.length ? kept.join(' ') : 'choosing'}`);
     }

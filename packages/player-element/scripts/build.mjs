@@ -468,7 +468,9 @@ const report = {
 // workers: paint 5,750 -> 6,293 B, decode 51,966 -> 52,461 B gzip; all JS 93,998 -> 95,029 B).
 // 93 -> 94 KB all: issue 44, Firefox's copy-out: RGB to I420 in WebAssembly SIMD (workers/rgb-wasm.ts and its module,
 // in the decode worker only: 52,461 -> 53,322 B gzip; all JS 95,029 -> 95,882 B).
-const BUDGET = { mainThreadGzipBytes: 36.5 * 1024, allGzipBytes: 94 * 1024 };
+// 94 -> 95 KB all: issue 44, the paint way re-checked (workers/way-chooser.ts, in both workers: decode 53,322 -> 53,676,
+// paint 6,293 -> 6,651 B gzip; all JS 95,882 -> 96,550 B).
+const BUDGET = { mainThreadGzipBytes: 36.5 * 1024, allGzipBytes: 95 * 1024 };
 for (const [k, max] of Object.entries(BUDGET))
   if (report[k] > max) throw new Error(`${k} ${report[k]} B is over its budget of ${max} B`);
 writeFileSync(join(dist, 'sizes.json'), JSON.stringify(report, null, 2));

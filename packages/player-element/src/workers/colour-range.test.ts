@@ -181,7 +181,7 @@ for (const range of ['full', 'limited'] as const) {
             bitmap.close();
           }
       }
-      // The first bitmap made both ways and compared, then four of each way (frame-bitmap.ts TRIALS).
+      // The first bitmap made both ways and compared, then four of each way (way-chooser.ts TRIALS).
       const maker = new BitmapMaker();
       for (let i = 0; i < 9; i++) {
         const bitmap = await maker.make(frames[i]!, 650, 366);

@@ -19,6 +19,9 @@ import { copyFrame, type FramePixels } from './frame-formats.js';
 import { i420ToRGBA, i420ToRGBAScaled } from './yuv-to-rgba.js';
 import { wasmYuv, type YuvConverter } from './yuv-wasm.js';
 import { mark } from './timeline.js';
+import { WayChooser, type Way } from './way-chooser.js';
+
+export type { Way } from './way-chooser.js';
 
 /** Who converts where the browser cannot: WebAssembly SIMD (feature-tested once, when first needed), else script. */
 let converter: { yuv: YuvConverter; by: string } | undefined;
@@ -67,15 +70,6 @@ async function browserRGBA(f: FramePixels, out: Uint8ClampedArray<ArrayBuffer>):
 const sized = (c: OffscreenCanvas | undefined, width: number, height: number): OffscreenCanvas =>
   c?.width === width && c.height === height ? c : new OffscreenCanvas(width, height);
 
-/** How a bitmap is made: the pixels converted to RGBA and put (`copy`), or a VideoFrame of them drawn (`draw`). */
-export type Way = 'copy' | 'draw';
-
-/**
- * Bitmaps each way is timed on before the faster is kept: alternated, and compared by their fastest, which a busy
- * moment does not move (the median did: beside a busy core Firefox's paint worker kept the conversion in one run of
- * three, and the scrub fell from 65 to 10 %).
- */
-const TRIALS = 4;
 /**
  * The most the drawn picture may differ from the converted one, mean over RGB (of 255): the same conversion, rounding
  * apart (Firefox: 0.0); an engine drawing the frame in another range or matrix moves greys by 8 to 14.
@@ -99,14 +93,14 @@ export class BitmapMaker {
   /** The bitmap-size RGBA of the wasm or script conversion (kept like `rgba`: putImageData copies it). */
   private small: Uint8ClampedArray<ArrayBuffer> | undefined;
   /**
-   * How bitmaps of each shape (the frame's size and the bitmap's: `1280x720>650x366`) are made, once chosen: the
-   * first bitmap where copyTo converts is made both ways and the two pictures compared (a different picture rules
-   * drawing out; a frame of another colour space is compared again), then the bitmaps of each shape alternate the
-   * ways, TRIALS each, timed up to the bitmap, and the way whose fastest was faster is kept for that shape (a 360p
-   * frame at its own size and a 720p one scaled down are not the same work: one choice for both kept the slower way
-   * for 720p beside a busy core). A `way` given to the constructor is used for every shape, unchecked (tests).
+   * How bitmaps of each shape (the frame's size and the bitmap's: `1280x720>650x366`) are made: the first bitmap
+   * where copyTo converts is made both ways and the two pictures compared (a different picture rules drawing out; a
+   * frame of another colour space is compared again), then each shape's bitmaps are timed up to the bitmap and the
+   * faster way kept and re-checked (way-chooser.ts), per shape (a 360p frame at its own size and a 720p one scaled
+   * down are not the same work: one choice for both kept the slower way for 720p beside a busy core). A `way` given
+   * to the constructor is used for every shape, unchecked (tests).
    */
-  private readonly ways = new Map<string, { way?: Way; times: Record<Way, number[]> }>();
+  private readonly ways = new Map<string, WayChooser>();
   private readonly forced: Way | undefined;
   /** The colour space of the frames the check was made with: a frame of another is checked again. */
   private checkedSpace: string | undefined;
@@ -119,8 +113,12 @@ export class BitmapMaker {
 
   /** The way kept for a shape (undefined while it is being chosen). */
   wayFor(frame: { width: number; height: number }, width: number, height: number): Way | undefined {
-    if (copyConverts === false || this.drawsWrong) return 'copy';
-    return this.forced ?? this.ways.get(`${frame.width}x${frame.height}>${width}x${height}`)?.way;
+    return this.only() ?? this.ways.get(`${frame.width}x${frame.height}>${width}x${height}`)?.way;
+  }
+
+  /** The one way every bitmap is made, where there is no choice: converted where drawing is ruled out, or forced. */
+  private only(): Way | undefined {
+    return copyConverts === false || this.drawsWrong ? 'copy' : this.forced;
   }
 
   /**
@@ -132,13 +130,17 @@ export class BitmapMaker {
   async make(f: FramePixels, width: number, height: number, smooth = false): Promise<ImageBitmap> {
     this.canvas = sized(this.canvas, width, height);
     const canvas = this.canvas;
-    const kept = this.wayFor(f, width, height);
-    if (smooth || kept === 'copy') {
+    const only = smooth ? 'copy' : this.only();
+    if (only === 'copy') {
       await this.put(f, width, height, smooth);
       return canvas.transferToImageBitmap();
     }
+    if (only === 'draw') {
+      this.draw(f, width, height);
+      return canvas.transferToImageBitmap();
+    }
     const space = JSON.stringify(f.colorSpace ?? {});
-    if (!this.forced && (copyConverts === undefined || this.checkedSpace !== space)) {
+    if (copyConverts === undefined || this.checkedSpace !== space) {
       // The first bitmap (of a colour space): converted (which also finds whether copyTo converts), drawn, compared.
       this.checkedSpace = space;
       await this.put(f, width, height, false);
@@ -147,19 +149,22 @@ export class BitmapMaker {
       return canvas.transferToImageBitmap();
     }
     const shape = `${f.width}x${f.height}>${width}x${height}`;
-    const choice = this.ways.get(shape) ?? { times: { copy: [], draw: [] } };
-    this.ways.set(shape, choice);
-    const way = kept ?? (choice.times.copy.length > choice.times.draw.length ? 'draw' : 'copy');
+    const chooser = this.ways.get(shape) ?? new WayChooser();
+    this.ways.set(shape, chooser);
+    const way = chooser.next();
     const t0 = performance.now();
     if (way === 'draw') this.draw(f, width, height);
     else await this.put(f, width, height, false);
     const bitmap = canvas.transferToImageBitmap();
-    if (!kept) {
-      choice.times[way].push(performance.now() - t0);
-      if (choice.times.draw.length >= TRIALS && choice.times.copy.length >= TRIALS) {
-        choice.way = Math.min(...choice.times.draw) < Math.min(...choice.times.copy) ? 'draw' : 'copy';
-        mark(`${choice.way === 'draw' ? 'drawn by the browser' : 'converted, not drawn'} ${shape}`);
-      }
+    const choice = chooser.record(way, performance.now() - t0);
+    if (choice) {
+      // The bench prints these (bench-page.js ways): the shape's way, and the two ways' fastest times.
+      const [what, kept, against] =
+        choice.way === 'draw'
+          ? (['drawn by the browser', 'draw', 'copy'] as const)
+          : (['converted, not drawn', 'copy', 'draw'] as const);
+      const ms = `${choice.ms[kept].toFixed(1)} against ${choice.ms[against].toFixed(1)} ms`;
+      mark(`${what}${choice.changed ? ' again' : ''} ${shape} (${ms})`);
     }
     return bitmap;
   }
