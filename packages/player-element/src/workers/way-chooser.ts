@@ -7,9 +7,11 @@
  *
  * Trials first: the ways alternate, TRIALS bitmaps each, and the one whose fastest was faster is kept (the fastest: a
  * busy moment does not move it; the median did). Then every `every`-th bitmap is made the other way (a re-check), and
- * timed beside the kept way's bitmap just before it; the last TRIALS such pairs decide again, so the trials' own
- * figures leave the window after TRIALS re-checks and a wrong choice is undone within RECHECK * TRIALS bitmaps at most
- * (a way that became faster, sooner: its one fast re-check lowers its fastest). The further behind the other way
+ * paired with the kept way's fastest since the last re-check; the last TRIALS such pairs decide again, so the trials'
+ * own figures leave the window after TRIALS re-checks and a wrong choice is undone within RECHECK * TRIALS bitmaps at
+ * most (a way that became faster, sooner: its one fast re-check lowers its fastest). Only a faster way replaces the
+ * kept one: pairing a single re-check with the kept way's single bitmap before it flipped Firefox's paint worker to
+ * the slower way on ties and busy moments (`converted again (21.0 against 21.0 ms)`), for 32 bitmaps or more. The further behind the other way
  * is, the rarer its re-check (up to RARE): drawing, five times slower in software Chromium, costs one late bitmap in
  * 256 there, not one in 32.
  */
@@ -39,8 +41,8 @@ export class WayChooser {
   /** Bitmaps made since the choice, and the interval of re-checks. */
   private made = 0;
   private every = RECHECK;
-  /** The kept way's last time, paired with the next re-check. */
-  private lastKept: number | undefined;
+  /** The kept way's fastest since the last re-check, paired with the next one. */
+  private keptSince = Number.POSITIVE_INFINITY;
 
   /** The way kept (undefined during the trials). */
   get way(): Way | undefined {
@@ -62,12 +64,13 @@ export class WayChooser {
       return this.decide(undefined);
     }
     if (way === this.kept) {
-      this.lastKept = ms;
+      this.keptSince = Math.min(this.keptSince, ms);
       return undefined;
     }
     const before = this.kept;
     this.push(way, ms);
-    if (this.lastKept !== undefined) this.push(before, this.lastKept);
+    if (this.keptSince < Number.POSITIVE_INFINITY) this.push(before, this.keptSince);
+    this.keptSince = Number.POSITIVE_INFINITY;
     const choice = this.decide(before);
     const kept = this.kept;
     this.every =
@@ -81,9 +84,13 @@ export class WayChooser {
     if (times.length > TRIALS) times.splice(0, times.length - TRIALS);
   }
 
-  /** Keeps the way whose fastest is faster; the choice when that is a change from `before`. */
+  /**
+   * Keeps the way whose fastest is faster (a tie keeps the way kept: the timers of Firefox's workers count whole
+   * milliseconds); the choice when that is a change from `before`.
+   */
   private decide(before: Way | undefined): Choice | undefined {
     const ms = { draw: fastest(this.times.draw), copy: fastest(this.times.copy) };
+    if (before && ms[other(before)] >= ms[before]) return undefined;
     this.kept = ms.draw < ms.copy ? 'draw' : 'copy';
     if (this.kept === before) return undefined;
     this.made = 0;

@@ -68,6 +68,21 @@ describe('WayChooser', () => {
     expect(closeMade.draw).toBe(TRIALS + 4096 / RECHECK);
   });
 
+  it('keeps the way on a tie, and against a re-check slower than its fastest since the last', () => {
+    const chooser = new WayChooser();
+    run(chooser, 2 * TRIALS, (way) => (way === 'draw' ? 4 : 8));
+    // Both ways take 6 ms for a while (whole milliseconds, a busy spell): drawing stays.
+    const made = run(chooser, RECHECK * TRIALS * 2, () => 6);
+    expect(made.copy).toBe(TRIALS * 2);
+    expect(chooser.way).toBe('draw');
+    // A busy spell on drawing: seven bitmaps in eight take 30 ms, the eighth 4; the conversion takes 8 throughout.
+    // Drawing's fastest since each re-check is 4, so it stays (its single bitmap before a re-check would be 30 ms
+    // mostly, and the conversion would win).
+    let n = 0;
+    run(chooser, RECHECK * TRIALS * 2, (way) => (way === 'copy' ? 8 : ++n % 8 ? 30 : 4));
+    expect(chooser.way).toBe('draw');
+  });
+
   it('keeps a choice that a busy moment on the kept way does not outweigh', () => {
     const chooser = new WayChooser();
     run(chooser, 2 * TRIALS, (way) => (way === 'draw' ? 4 : 8));
