@@ -225,7 +225,7 @@ function summary(f) {
       ? `; decoder ceiling failed: ${f.ceiling.one.error ?? f.ceiling.pool.error}`
       : `; decoder ceiling 720p ${f.ceiling.one.pool.toFixed(0)} fps one worker, ${f.ceiling.pool.pool.toFixed(0)} fps for the pool of ${f.ceiling.pool.perWorker.length} (${f.ceiling.pool.perWorker.map((x) => x.toFixed(0)).join(' + ')}), ${f.ceiling.copied?.pool?.toFixed(0) ?? '?'} fps one worker copying as the player does; the player decoded ${f.stats?.decodedFrames ?? '?'} frames, ${f.stats?.stallFlushes ?? '?'} stall flushes`
     : f.stats
-      ? `; ${f.stats.decodedFrames} frames decoded, ${f.stats.stallFlushes} stall flushes`
+      ? `; ${f.stats.decodedFrames} frames decoded, ${f.stats.stallFlushes} stall flushes, ${f.stats.rushedRests ?? 0} rests rushed during the scrub`
       : '';
   const first = f.first < 0 ? '> 20 s' : `${f.first.toFixed(0)} ms (${f.firsts.map((x) => x.toFixed(0)).join(', ')})`;
   const paint = f.stats?.paintWorkerMsMean

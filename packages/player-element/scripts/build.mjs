@@ -470,7 +470,9 @@ const report = {
 // in the decode worker only: 52,461 -> 53,322 B gzip; all JS 95,029 -> 95,882 B).
 // 94 -> 95 KB all: issue 44, the paint way re-checked (workers/way-chooser.ts, in both workers: decode 53,322 -> 53,676,
 // paint 6,293 -> 6,651 B gzip; all JS 95,882 -> 96,550 B).
-const BUDGET = { mainThreadGzipBytes: 36.5 * 1024, allGzipBytes: 95 * 1024 };
+// 36.5 -> 36.75 KB main: issue 44, a rest's exact frame first (decode-scheduler.ts rest, DecodeJob.rush, the worker's
+// rush and copy-out's; main thread 37,192 -> 37,398 B, decode worker 53,676 -> 53,884 B, all JS 96,550 -> 96,952 B).
+const BUDGET = { mainThreadGzipBytes: 36.75 * 1024, allGzipBytes: 95 * 1024 };
 for (const [k, max] of Object.entries(BUDGET))
   if (report[k] > max) throw new Error(`${k} ${report[k]} B is over its budget of ${max} B`);
 writeFileSync(join(dist, 'sizes.json'), JSON.stringify(report, null, 2));

@@ -85,6 +85,10 @@ export class DecodeController implements ReactiveController {
   get cancelledJobs(): number {
     return this.scheduler.cancelledJobs;
   }
+  /** Rests whose exact frame a running pass handed back first (decode-scheduler.ts rest; the bench reads it). */
+  get rushedRests(): number {
+    return this.scheduler.rushedRests;
+  }
 
   /**
    * Starts the workers while the tour query is in flight, so their scripts load and the decoder's set-up is paid before

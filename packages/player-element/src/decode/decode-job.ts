@@ -29,6 +29,11 @@ export interface DecodeJob {
   readonly inflight: number;
   /** The scheduler aborts it when it goes stale: the worker stops it (WorkerBridge.decode) and it ends as finished. */
   readonly abort: AbortController;
+  /**
+   * The finger rests on `tourFrame`, waiting in this pass: that frame first, as a bitmap of `canvas`'s size where given;
+   * the frames before it are no longer waited for (the worker does not copy those it has not copied yet).
+   */
+  rush(tourFrame: number, canvas?: { width: number; height: number }): void;
 }
 
 /** What a running pass tells the scheduler that started it (decode-scheduler.ts). */
@@ -60,7 +65,12 @@ export function startJob(
   for (let f = start + pass.from; f <= start + pass.to; f++) waiting.add(f);
   const inflight = frameBytes(pass.rendition) * Math.min(pass.to - pass.from + 1, req.batchSize);
   const urgent = req.urgent === undefined ? undefined : start + req.urgent;
-  const job: DecodeJob = { pass, worker, waiting, urgent, inflight, abort: new AbortController() };
+  const rush = (tourFrame: number, canvas?: { width: number; height: number }) => {
+    if (req.id === undefined) return;
+    for (const f of waiting) if (f < tourFrame) waiting.delete(f);
+    bridge.rush(req.id, { frame: tourFrame - start, ...(canvas ? { canvas } : {}) });
+  };
+  const job: DecodeJob = { pass, worker, waiting, urgent, inflight, abort: new AbortController(), rush };
   const onBatch = (batch: DecodedFrame[]) => {
     for (const f of batch) {
       const tourFrame = start + f.frame;

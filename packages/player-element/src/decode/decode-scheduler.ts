@@ -15,6 +15,11 @@ import { unlessAborted } from '../abortable.js';
  * own (DecodeScheduler.hurry).
  */
 const HURRY_AFTER = 2;
+/**
+ * A finger that has not stepped for this long rests (three refreshes at 60 Hz): its exact frame, if a running pass has
+ * it on its way, comes first (DecodeScheduler.rest).
+ */
+const REST_MS = 50;
 
 /** A tour as the scheduler decodes it (the decode controller's, for one load). */
 export interface DecodeTour {
@@ -76,6 +81,9 @@ export class DecodeScheduler implements JobOwner {
   private scrubRecheck = 0;
   /** Decodes cancelled because the playhead left them behind; the bench reads it. */
   cancelledJobs = 0;
+  /** Rests whose exact frame a running pass was told to hand back first (rest); the bench reads it. */
+  rushedRests = 0;
+  private restTimer = 0;
   private tour: DecodeTour = { clips: [], starts: [], counts: [], clipOf: [], bridges: [], batch: 20 };
   private highEnabled = true;
 
@@ -118,6 +126,7 @@ export class DecodeScheduler implements JobOwner {
     this.destination = null;
     this.scrub.reset();
     clearTimeout(this.scrubRecheck);
+    clearTimeout(this.restTimer);
   }
 
   /** Whether 720p frames are decoded (hi-res on, and the device can). */
@@ -149,6 +158,35 @@ export class DecodeScheduler implements JobOwner {
       this.scrub.move(frame, performance.now(), this.highEnabled && !this.frames.cache.kept.high.has(this.position));
     this.position = frame;
     this.frames.cache.focus(frame, this.direction, this.destination);
+    // A step: if no other follows, the finger rests here.
+    clearTimeout(this.restTimer);
+    if (!this.jumping && this.destination === null) this.restTimer = window.setTimeout(() => this.rest(), REST_MS);
+    this.pump();
+  }
+
+  /**
+   * The finger rests (no step for REST_MS) and its exact frame is on its way in a running pass (one behind the finger,
+   * or decoding towards it): the pass is told to hand that frame back first (DecodeJob.rush: the frames before it are
+   * decoded, as the decoder needs, but not copied; that frame is sent alone, not in its batch, and as a bitmap at the
+   * painter's size, as a jump's), and until it comes nothing else starts, as after a jump. In Firefox ESR, where
+   * copying a 720p frame out costs 10 ms against 2 for decoding it (docs/results.md), the engines bench's first rest
+   * waited for the 13 frames from the keyframe to be copied, and for the rest of the frame's batch: 101-142 ms quiet,
+   * 335-389 ms beside a busy core. Unlike a jump's hurry the pass goes on: the decoder's position is kept and the
+   * frames after that one come as before; the frames before it are planned again, after it.
+   */
+  private rest(): void {
+    const p = this.position;
+    const r: Rendition = this.highEnabled ? 'high' : 'low';
+    if (this.destination !== null || this.frames.cache.kept[r].has(p)) return;
+    let rushed = false;
+    for (const job of this.jobs) {
+      if (job.abort.signal.aborted || job.pass.keyframe || job.pass.rendition !== r || !job.waiting.has(p)) continue;
+      job.rush(p, this.sink.bitmapSize);
+      rushed = true;
+    }
+    if (!rushed) return;
+    this.rushedRests++;
+    this.jumping = true;
     this.pump();
   }
 

@@ -45,5 +45,6 @@ export async function playerStats(d: DecodeController, c: CanvasController, brid
     drawMsMax: c.drawMsMax,
     drawMsMean: c.paintCount ? c.drawMsTotal / c.paintCount : 0,
     cancelledDecodes: d.cancelledJobs,
+    rushedRests: d.rushedRests,
   };
 }

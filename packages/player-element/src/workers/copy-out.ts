@@ -6,7 +6,7 @@
  * transferred, in frame order.
  */
 import { transfer } from 'comlink';
-import type { DecodedFrame, DecodeRequest } from './decode-types.js';
+import type { DecodedFrame, DecodeRequest, Rush } from './decode-types.js';
 import { frameBitmap } from './frame-bitmap.js';
 import { copyFrame } from './frame-formats.js';
 import { mark, traceEvent } from './timeline.js';
@@ -18,6 +18,8 @@ export interface CopyOut {
   take(frame: VideoFrame, i: number): void;
   /** Waits for every copy taken so far and sends the last batch. */
   finish(): Promise<void>;
+  /** The finger came to rest (`rushed` changed): a batch holding its frame already is sent at once. */
+  rush(): void;
 }
 
 export function createCopyOut(
@@ -26,6 +28,7 @@ export function createCopyOut(
   onBatch: OnBatch,
   close: (frame: VideoFrame) => void,
   copied: () => void,
+  rushed: () => Rush | undefined = () => undefined,
 ): CopyOut {
   let batch: DecodedFrame[] = [];
   let chain: Promise<void> = Promise.resolve();
@@ -42,17 +45,22 @@ export function createCopyOut(
   };
   return {
     take(frame, i) {
-      if (i < range.from || i > range.last) {
+      // Frames before the one the finger rests on, taken after the rush, are not copied (the planner asks again for
+      // those it still wants, after that one).
+      const rush = rushed();
+      if (i < range.from || i > range.last || (rush && i < rush.frame)) {
         close(frame);
         return;
       }
-      // The frame is closed as soon as its pixels are out; the bitmap a jump waits for is made from those pixels.
+      const canvas = i === rush?.frame ? rush.canvas : i === req.urgent ? req.canvas : undefined;
+      // The frame is closed as soon as its pixels are out; the bitmap a jump or a rest waits for is made from those
+      // pixels.
       const made = copyFrame(frame, range.clip.fullRange)
         .finally(() => close(frame))
         .then(async (pixels) => {
           mark('copied');
           if (i === req.urgent) traceEvent('copied', req.id, i);
-          const bitmap = i === req.urgent && req.canvas ? await frameBitmap(pixels, req.canvas) : undefined;
+          const bitmap = canvas ? await frameBitmap(pixels, canvas) : undefined;
           if (bitmap) {
             mark('bitmap');
             traceEvent('bitmap', req.id, i);
@@ -71,9 +79,10 @@ export function createCopyOut(
             ...pixels,
             ...(bitmap ? { bitmap } : {}),
           });
-          if (batch.length >= req.batchSize || i === range.last || i === req.urgent) {
+          const waited = i === req.urgent || i === rushed()?.frame;
+          if (batch.length >= req.batchSize || i === range.last || waited) {
             mark('sending');
-            const urgent = i === req.urgent;
+            const urgent = waited;
             await send();
             mark('sent');
             // The main thread's answer to the batch (the proxied callback returned).
@@ -84,6 +93,12 @@ export function createCopyOut(
     async finish() {
       await chain;
       await send();
+    },
+    rush() {
+      chain = chain.then(async () => {
+        const frame = rushed()?.frame;
+        if (batch.some((f) => f.frame === frame)) await send();
+      });
     },
   };
 }

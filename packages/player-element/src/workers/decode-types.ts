@@ -43,6 +43,16 @@ export interface DecodeRequest {
   canvas?: { width: number; height: number };
 }
 
+/**
+ * The finger rests on frame `frame` of a running decode's clip (decode-worker.ts rush): the frames before it that have
+ * not been copied yet are closed uncopied, and that frame is sent as soon as it is copied, as a bitmap of `canvas`'s
+ * size where given.
+ */
+export interface Rush {
+  frame: number;
+  canvas?: { width: number; height: number };
+}
+
 export interface WorkerStats {
   openFrames: number;
   maxOpenFrames: number;

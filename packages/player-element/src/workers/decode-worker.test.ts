@@ -112,4 +112,33 @@ describe('decode worker', () => {
     expect([b[0]!.bitmap!.width, b[0]!.bitmap!.height]).to.deep.equal([1280, 720]);
     expect((await bridge.api.stats()).openFrames).to.equal(0);
   });
+
+  // The finger rests on frame 30 while a pass of the whole clip runs (decode-scheduler.ts rest): the frames before it
+  // are decoded, as the decoder needs, but not copied (Firefox ESR: 10 ms a frame), and 30 comes at once, as a bitmap.
+  it('hands back the frame the finger rests on first, the frames before it decoded but not copied', async () => {
+    const batches: number[][] = [];
+    const got: DecodedFrame[] = [];
+    const url = clips[1]!.highURI;
+    const run = bridge.decode(
+      { rendition: 'high', clipIndex: 1, url, batchSize: 4, from: 0, to: 35, id: 1 },
+      (frames: DecodedFrame[]) => {
+        batches.push(frames.map((f) => f.frame));
+        got.push(...frames);
+      },
+    );
+    // Told while the clip is still being fetched: before any frame is out.
+    bridge.rush(1, { frame: 30, canvas: { width: 650, height: 366 } });
+    await run;
+    expect(batches[0], 'the first batch: the rest frame alone').to.deep.equal([30]);
+    expect(got.map((f) => f.frame)).to.deep.equal([30, 31, 32, 33, 34, 35]);
+    expect(got.map(barcode)).to.deep.equal([66, 67, 68, 69, 70, 71]);
+    expect(got.filter((f) => f.bitmap).map((f) => [f.frame, f.bitmap!.width, f.bitmap!.height])).to.deep.equal([
+      [30, 650, 366],
+    ]);
+    const stats = await bridge.api.stats();
+    // All 36 decoded (the pass began at the clip's start), 6 copied.
+    expect(stats.framesThroughDecoder).to.equal(36);
+    expect(stats.decodedFrames).to.equal(6);
+    expect(stats.openFrames).to.equal(0);
+  });
 });

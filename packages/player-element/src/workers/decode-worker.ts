@@ -6,10 +6,10 @@
  * the copies are transferred).
  */
 import { expose, transfer } from 'comlink';
-import { createCopyOut, type OnBatch } from './copy-out.js';
+import { type CopyOut, createCopyOut, type OnBatch } from './copy-out.js';
 import { thumbnailBitmap } from './frame-bitmap.js';
 import { clearClips, type EncodedClip, encodedBytesHeld, loadClip } from './clip-loader.js';
-import type { DecodeRequest, Rendition, WorkerStats } from './decode-types.js';
+import type { DecodeRequest, Rendition, Rush, WorkerStats } from './decode-types.js';
 import { mark, timeline, trace, traceEvent } from './timeline.js';
 
 mark('started');
@@ -45,6 +45,9 @@ interface DecoderHolder {
 const decoders = new Map<DecoderKey, DecoderHolder>();
 let queue: Promise<unknown> = Promise.resolve();
 const cancelled = new Set<number>();
+/** The frame the finger rests on, per running or queued request (api.rush), and the running requests' copy-outs. */
+const rushes = new Map<number, Rush>();
+const copyOuts = new Map<number, CopyOut>();
 let running: { id: number | undefined; decoder: VideoDecoder; stop: () => void } | undefined;
 let keyframeQueue: Promise<unknown> = Promise.resolve();
 /** With no output for this long and nothing queued, a decoder is flushed (it is holding frames back). */
@@ -246,7 +249,10 @@ async function runDecode(
   const planned = await planDecode(req, decoderKey);
   if (!planned) return 0;
   const { plan, d } = planned;
-  const copyOut = createCopyOut(req, plan, onBatch, closeFrame, () => stats.decodedFrames++);
+  const rushed = () => (req.id === undefined ? undefined : rushes.get(req.id));
+  const copyOut = createCopyOut(req, plan, onBatch, closeFrame, () => stats.decodedFrames++, rushed);
+  // (A decode's, told of a rest; removed when the decode ends, in api.decode.)
+  if (req.id !== undefined && decoderKey !== 'keyframe') copyOuts.set(req.id, copyOut);
   let outputs = 0;
   d.sink = (frame) => {
     const i = plan.start + outputs++;
@@ -297,8 +303,24 @@ const api = {
     queue = run.catch(() => undefined);
     return run.finally(() => {
       traceEvent('end', req.id);
-      if (req.id !== undefined) cancelled.delete(req.id);
+      if (req.id !== undefined) {
+        cancelled.delete(req.id);
+        rushes.delete(req.id);
+        copyOuts.delete(req.id);
+      }
     });
+  },
+  /**
+   * The finger rests on frame `rush.frame` of request `id` (running or queued): that frame first. Its frames before
+   * that one are decoded (the decoder needs them) but no longer copied out, which in Firefox ESR costs 10 ms a frame
+   * beside 2 for decoding (docs/results.md); that frame is sent the moment it is copied, as a bitmap where asked, or
+   * at once if it is copied already.
+   */
+  rush(id: number, rush: Rush): void {
+    traceEvent('rush', id, rush.frame);
+    rushes.set(id, rush);
+    // Already copied and waiting for its batch to fill: sent now (it then goes through the paint worker).
+    copyOuts.get(id)?.rush();
   },
   /**
    * A small bitmap of a clip's keyframe (the jump placeholder). Decoded on the keyframe decoder, copied out and scaled

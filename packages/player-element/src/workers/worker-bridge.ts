@@ -44,6 +44,11 @@ export class WorkerBridge {
     return this.run('keyframe', req, onBatch, signal);
   }
 
+  /** The finger rests on a frame of a running decode: that frame first (decode-worker.ts rush). */
+  rush(...args: Parameters<DecodeWorkerApi['rush']>): void {
+    if (!this.ended.signal.aborted) void this.api.rush(...args).catch(() => undefined);
+  }
+
   /** Downloads and demuxes a clip without decoding it (decode-worker.ts prefetch). */
   prefetch(...args: Parameters<DecodeWorkerApi['prefetch']>): Promise<number> {
     return abortable(this.ended.signal, () => this.api.prefetch(...args));
