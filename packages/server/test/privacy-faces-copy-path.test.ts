@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faceBlurFilter, newFaceBlurStats } from '../src/media/blur-faces.js';
 import { CLIP_FPS, CLIP_FRAMES } from '../src/media/encoding.js';
-import { detectFaces } from '../src/media/faces.js';
+import { detectFaces, type FaceBox } from '../src/media/faces.js';
 import { DETECT_EVERY } from '../src/media/face-plan.js';
 import { processVideo, processVideoSegment, probeVideo, type ProcessVideoResult } from '../src/media/process-video.js';
 import { decodeRgb, energy, faceVideo } from './support/faces.js';
@@ -111,7 +111,19 @@ describe('a face on the copy path', { timeout: 300_000 }, () => {
     expect(stats.blurredFrames).toBe(piped.blurredFrames);
   });
 
-  it('shows no detectable face in any frame of the encoded 720p and 360p clips; the source does', async () => {
+  // The face drawn must not be detectable. A detection elsewhere is the detector's own, on testsrc2's pattern: once in
+  // CI (stop 51) a 360p frame's top right corner, far from the face, scored 0.508 against the 0.5 threshold; the
+  // encoder's output there moves with which frames were blurred, so it comes and goes.
+  const onTheFace = (faces: FaceBox[], scale: number) =>
+    faces.filter(
+      (f) =>
+        f.x < (FACE.x + FACE.size) * scale &&
+        f.x + f.width > FACE.x * scale &&
+        f.y < (FACE.y + FACE.size) * scale &&
+        f.y + f.height > FACE.y * scale,
+    );
+
+  it('shows the face drawn in no frame of the encoded 720p and 360p clips; the source does', async () => {
     const original = await decodeRgb(source, 1280, 720);
     const r = { x: FACE.x + 20, y: FACE.y + 20, w: FACE.size - 40, h: FACE.size - 40 };
     let shown = 0;
@@ -120,12 +132,15 @@ describe('a face on the copy path', { timeout: 300_000 }, () => {
       const low = await decodeRgb(c.lowPath, 640, 360);
       for (let i = 0; i < c.frameCount; i++) {
         const n = c.index * CLIP_FRAMES + i;
-        expect(await detectFaces(high[i]!, 1280, 720, 0.5), `720p frame ${n}`).toEqual([]);
-        expect(await detectFaces(low[i]!, 640, 360, 0.5), `360p frame ${n}`).toEqual([]);
+        expect(onTheFace(await detectFaces(high[i]!, 1280, 720, 0.5), 1), `720p frame ${n}`).toEqual([]);
+        expect(onTheFace(await detectFaces(low[i]!, 640, 360, 0.5), 0.5), `360p frame ${n}`).toEqual([]);
         const t = n / CLIP_FPS;
         if (t < FACE.shown[0] || t >= FACE.shown[1]) continue;
         shown++;
-        expect((await detectFaces(original[n]!, 1280, 720, 0.5)).length, `source frame ${n}`).toBeGreaterThan(0);
+        expect(
+          onTheFace(await detectFaces(original[n]!, 1280, 720, 0.5), 1).length,
+          `source frame ${n}`,
+        ).toBeGreaterThan(0);
         expect(energy(high[i]!, 1280, r), `frame ${n}`).toBeLessThan(energy(original[n]!, 1280, r) * 0.4);
       }
     }
