@@ -68,6 +68,18 @@ describe('WayChooser', () => {
     expect(closeMade.draw).toBe(TRIALS + 4096 / RECHECK);
   });
 
+  it('on a tie of the fastest trials, chooses by all of them', () => {
+    const chooser = new WayChooser();
+    const times = { copy: [8, 20, 18, 22], draw: [8, 10, 9, 11] };
+    const choices = [];
+    for (let i = 0; i < 2 * TRIALS; i++) {
+      const way = chooser.next();
+      const choice = chooser.record(way, times[way].shift()!);
+      if (choice) choices.push(choice);
+    }
+    expect(choices).toEqual([{ way: 'draw', changed: false, ms: { draw: 8, copy: 8 } }]);
+  });
+
   it('keeps the way on a tie, and against a re-check slower than its fastest since the last', () => {
     const chooser = new WayChooser();
     run(chooser, 2 * TRIALS, (way) => (way === 'draw' ? 4 : 8));
