@@ -25,15 +25,19 @@ async function until(what: string, done: () => boolean): Promise<void> {
 describe('copy-out: the frame a rest waits for', () => {
   const req: DecodeRequest = { rendition: 'high', clipIndex: 0, url: '', from: 0, to: 35, batchSize: 36, id: 1 };
 
-  it('sends a batch that already holds the rest frame at once, and copies no frame before a later rest frame', async () => {
+  it('sends a batch that already holds the rest frame at once, that frame as a bitmap, and copies no frame before a later rest frame', async () => {
     const batches: number[][] = [];
+    const bitmaps: [number, number, number][] = [];
     let copied = 0;
     let closed = 0;
     let rush: Rush | undefined;
     const out = createCopyOut(
       req,
       { from: 0, last: 35, clip: { fullRange: false } },
-      (frames: DecodedFrame[]) => void batches.push(frames.map((f) => f.frame)),
+      (frames: DecodedFrame[]) => {
+        batches.push(frames.map((f) => f.frame));
+        for (const f of frames) if (f.bitmap) bitmaps.push([f.frame, f.bitmap.width, f.bitmap.height]);
+      },
       (f) => {
         f.close();
         closed++;
@@ -45,10 +49,12 @@ describe('copy-out: the frame a rest waits for', () => {
     await until('frames 0-3 copied', () => copied === 4);
     // A batch of 36 is not full: nothing sent yet.
     expect(batches).to.deep.equal([]);
-    rush = { frame: 2 };
+    rush = { frame: 2, canvas: { width: 32, height: 18 } };
     out.rush();
     await until('the batch holding frame 2 sent', () => batches.length === 1);
     expect(batches).to.deep.equal([[0, 1, 2, 3]]);
+    // Frame 2 comes as a bitmap of the painter's size too, the others without one.
+    expect(bitmaps).to.deep.equal([[2, 32, 18]]);
     // The finger moves on and rests on 30: frames 4-29 come out of the decoder but are closed uncopied.
     rush = { frame: 30 };
     for (let i = 4; i <= 31; i++) out.take(frame(i), i);

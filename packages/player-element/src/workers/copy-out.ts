@@ -96,8 +96,15 @@ export function createCopyOut(
     },
     rush() {
       chain = chain.then(async () => {
-        const frame = rushed()?.frame;
-        if (batch.some((f) => f.frame === frame)) await send();
+        const rush = rushed();
+        const at = batch.findIndex((f) => f.frame === rush?.frame);
+        if (at < 0) return;
+        // Made a bitmap here too, as if it were still to come: else it waits for the paint worker, which may be making
+        // a bitmap asked ahead (34 ms of a 134 ms quiet rest in Firefox ESR).
+        const f = batch[at]!;
+        const bitmap = rush?.canvas && !f.bitmap ? await frameBitmap(f, rush.canvas) : undefined;
+        if (bitmap) batch[at] = { ...f, bitmap };
+        await send();
       });
     },
   };
